@@ -1,0 +1,160 @@
+package laplacian
+
+import (
+	"runtime"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Operator is the sparse Laplacian L = D − W of a Graph.
+type Operator struct {
+	g       *Graph
+	workers int
+}
+
+// Laplacian returns the graph's Laplacian as a sparse operator that uses
+// up to GOMAXPROCS goroutines, split by rows.
+func (g *Graph) Laplacian() *Operator {
+	return &Operator{g: g, workers: runtime.GOMAXPROCS(0)}
+}
+
+// WithWorkers returns a copy of the operator limited to w goroutines (w ≥ 1).
+func (op *Operator) WithWorkers(w int) *Operator {
+	if w < 1 {
+		w = 1
+	}
+	return &Operator{g: op.g, workers: w}
+}
+
+// Graph returns the operator's graph.
+func (op *Operator) Graph() *Graph { return op.g }
+
+// N returns the dimension of L.
+func (op *Operator) N() int { return op.g.N() }
+
+// parallelRows runs fn over [0,n) split into contiguous chunks of roughly
+// equal nonzero count.
+func (op *Operator) parallelRows(minWork int64, fn func(lo, hi int)) {
+	n := op.g.N()
+	nnz := op.g.rowPtr[n]
+	w := op.workers
+	if w <= 1 || nnz+int64(n) < minWork {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	lo := 0
+	for k := 1; k <= w; k++ {
+		hi := n
+		if k < w {
+			target := nnz * int64(k) / int64(w)
+			hi = lo
+			for hi < n && op.g.rowPtr[hi] < target {
+				hi++
+			}
+		}
+		if hi > lo {
+			wg.Add(1)
+			go func(lo, hi int) {
+				defer wg.Done()
+				fn(lo, hi)
+			}(lo, hi)
+		}
+		lo = hi
+	}
+	wg.Wait()
+}
+
+// MulVec sets dst = L x. It panics if the lengths differ from N or dst aliases x.
+func (op *Operator) MulVec(dst, x []float64) {
+	n := op.g.N()
+	if len(dst) != n || len(x) != n {
+		panic("laplacian: MulVec length mismatch")
+	}
+	g := op.g
+	op.parallelRows(1<<14, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			s := g.degree[i] * x[i]
+			p0, p1 := g.rowPtr[i], g.rowPtr[i+1]
+			if g.weight == nil {
+				for _, j := range g.col[p0:p1] {
+					s -= x[j]
+				}
+			} else {
+				w := g.weight[p0:p1]
+				for k, j := range g.col[p0:p1] {
+					s -= w[k] * x[j]
+				}
+			}
+			dst[i] = s
+		}
+	})
+}
+
+// MulBlock sets dst = L X for a block of b vectors stored row-major:
+// X[i*b+c] is entry i of vector c (the layout of mat.Dense's raw data).
+// It panics on a length mismatch.
+func (op *Operator) MulBlock(dst, x []float64, b int) {
+	op.MulBlockAffine(dst, x, b, 1, 0, nil, 0)
+}
+
+// MulBlockAffine sets dst = a·(L X) + c·X + e·Z, the fused step of a
+// three-term recurrence (Chebyshev). Z may be nil when e == 0, and may
+// alias dst. Blocks are row-major n×b. It panics on a length mismatch.
+func (op *Operator) MulBlockAffine(dst, x []float64, b int, a, c float64, z []float64, e float64) {
+	n := op.g.N()
+	if b < 1 || len(dst) != n*b || len(x) != n*b || (z != nil && len(z) != n*b) {
+		panic("laplacian: MulBlockAffine length mismatch")
+	}
+	g := op.g
+	op.parallelRows(1<<12, func(lo, hi int) {
+		acc := make([]float64, b)
+		for i := lo; i < hi; i++ {
+			xi := x[i*b : i*b+b]
+			d := g.degree[i]
+			for k := range acc {
+				acc[k] = d * xi[k]
+			}
+			p0, p1 := g.rowPtr[i], g.rowPtr[i+1]
+			for p := p0; p < p1; p++ {
+				j := int(g.col[p])
+				xj := x[j*b : j*b+b]
+				if g.weight == nil {
+					for k := range acc {
+						acc[k] -= xj[k]
+					}
+				} else {
+					w := g.weight[p]
+					for k := range acc {
+						acc[k] -= w * xj[k]
+					}
+				}
+			}
+			di := dst[i*b : i*b+b]
+			if z == nil || e == 0 {
+				for k := range acc {
+					di[k] = a*acc[k] + c*xi[k]
+				}
+			} else {
+				zi := z[i*b : i*b+b]
+				for k := range acc {
+					di[k] = a*acc[k] + c*xi[k] + e*zi[k]
+				}
+			}
+		}
+	})
+}
+
+// Dense returns L as a dense symmetric matrix. It allocates n² float64s;
+// callers guard the size (see expm's dense limit).
+func (op *Operator) Dense() *mat.SymDense {
+	g := op.g
+	n := g.N()
+	L := mat.NewSymDense(n, nil)
+	for i := 0; i < n; i++ {
+		L.SetSym(i, i, g.degree[i])
+	}
+	g.ForEachEdge(func(i, j int, w float64) { L.SetSym(i, j, -w) })
+	return L
+}
