@@ -7,7 +7,7 @@ import (
 	_ "github.com/spf13/cobra"
 	_ "github.com/spf13/viper"
 	_ "golang.org/x/crypto/chacha20"
+	_ "golang.org/x/term"
 	_ "gonum.org/v1/gonum/mat"
 	_ "gonum.org/v1/plot"
-	_ "golang.org/x/term"
 )

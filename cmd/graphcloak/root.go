@@ -42,8 +42,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 
 	// Commands register here, one line each.
-	root.AddCommand(
-	)
+	root.AddCommand()
 	return root
 }
 
