@@ -1,0 +1,197 @@
+package privacy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Ledger records the privacy spent under each scope and refuses a release
+// that would exceed the budget. It is the one interface the local file
+// ledger (FileLedger) and the Neo4j-backed ledger (package connector)
+// implement.
+//
+// Accounting is in zero-concentrated DP (Bun & Steinke 2016): a release
+// costs ρ = Δ²/(2σ²) (for the discrete Gaussian with lattice sensitivity Δ,
+// Canonne, Kamath & Steinke 2020, Thm 14) and costs add under composition,
+// adaptive or not. A scope is one protected unit over its whole lifetime
+// (a deployment, a graph id); every scope of a ledger has the same budget,
+// converted once into ρ_max by Budget.Rho.
+//
+// Contract for implementations:
+//   - Charge validates c (ρ finite and > 0, Scope and ReleaseID non-empty)
+//     and returns *ArgumentError otherwise, charging nothing.
+//   - Charge checks and commits atomically (one transaction, one lock):
+//     if (Scope, ReleaseID) was charged before it returns an error wrapping
+//     ErrAlreadyCharged and charges nothing; if spent + ρ > ρ_max it returns
+//     *BudgetError and charges nothing (never clips ρ); otherwise it records
+//     spent += ρ (rounded up, or exact) and the release id, durably, before
+//     returning nil.
+//   - A charge is never refunded: a release that fails after Charge keeps
+//     its cost. The caller must call Charge before any noise is drawn.
+//   - Balance returns the spend of one scope (a scope never charged has
+//     zero spend) or, when scope is "", of every scope charged so far,
+//     sorted by scope.
+type Ledger interface {
+	// Charge records a release of cost c.Rho under c.Scope and
+	// c.ReleaseID before any noise is drawn. It returns *BudgetError when
+	// the budget would be exceeded, and an error wrapping
+	// ErrAlreadyCharged when the release id was charged before (a retry:
+	// the caller must re-publish the stored output, never re-draw).
+	Charge(ctx context.Context, c Charge) error
+	// Balance reports the spend of scope, or of every scope when scope
+	// is "".
+	Balance(ctx context.Context, scope string) ([]Balance, error)
+}
+
+// Charge is the cost of one release.
+type Charge struct {
+	// Scope is the protected unit the release spends from.
+	Scope string
+	// ReleaseID identifies the release within the scope (Release uses the
+	// epoch / run id). A release id is charged at most once.
+	ReleaseID string
+	// Rho is the zCDP cost ρ of the release, finite and > 0.
+	Rho float64
+}
+
+// Validate reports whether c is a well-formed charge.
+func (c Charge) Validate() error {
+	if c.Scope == "" {
+		return &ArgumentError{Func: "Charge", Param: "scope", Reason: "must not be empty"}
+	}
+	if c.ReleaseID == "" {
+		return &ArgumentError{Func: "Charge", Param: "release id", Reason: "must not be empty"}
+	}
+	if math.IsNaN(c.Rho) || math.IsInf(c.Rho, 0) || c.Rho <= 0 {
+		return &ArgumentError{Func: "Charge", Param: "rho", Value: c.Rho, Reason: "must be finite and > 0"}
+	}
+	return nil
+}
+
+// Balance is the spend of one scope.
+type Balance struct {
+	Scope string `json:"scope"`
+	// Releases is the number of releases charged.
+	Releases int `json:"releases"`
+	// RhoSpent, RhoBudget and RhoRemaining are zCDP ρ; RhoSpent is
+	// rounded up to float64, RhoRemaining rounded down (never below 0).
+	RhoSpent     float64 `json:"rhoSpent"`
+	RhoBudget    float64 `json:"rhoBudget"`
+	RhoRemaining float64 `json:"rhoRemaining"`
+	// EpsilonSpent is the ε of the spend at the budget's δ (CKS20
+	// conversion, CKSEpsilon(RhoSpent, Budget.Delta)).
+	EpsilonSpent float64 `json:"epsilonSpent"`
+	// Budget is the (ε, δ) budget of every scope of the ledger.
+	Budget Budget `json:"budget"`
+}
+
+// Budget is a lifetime privacy budget (ε_total, δ_total) per scope.
+type Budget struct {
+	Epsilon float64 `json:"epsilon"`
+	Delta   float64 `json:"delta"`
+}
+
+// IsZero reports whether b is the zero Budget (no budget given).
+func (b Budget) IsZero() bool { return b.Epsilon == 0 && b.Delta == 0 }
+
+// Validate checks ε > 0 and 0 < δ < 1, both finite.
+func (b Budget) Validate() error {
+	if err := checkEpsilon("Budget", b.Epsilon); err != nil {
+		return err
+	}
+	return checkDelta("Budget", b.Delta)
+}
+
+// Rho converts the budget into the largest total zCDP cost ρ_max whose
+// (ε, δ) guarantee fits it, with the Canonne–Kamath–Steinke conversion
+// (CKSRho). This conversion is proven for every ρ-zCDP mechanism, in
+// particular for the discrete Gaussian that Release samples; the exact
+// Gaussian-DP conversion (GaussianRho) is proven only for continuous
+// Gaussian noise and is not used for the budget.
+func (b Budget) Rho() (float64, error) {
+	if err := b.Validate(); err != nil {
+		return 0, err
+	}
+	return CKSRho(b.Epsilon, b.Delta)
+}
+
+// ErrAlreadyCharged is wrapped by Ledger.Charge when the release id was
+// charged before. The release must not be drawn again: re-drawing keyed
+// noise for a different input y' leaks y − y' exactly, and re-drawing fresh
+// noise doubles the cost. The caller re-publishes the stored output
+// (the release file, or the values already in the database).
+var ErrAlreadyCharged = errors.New("privacy: release already charged")
+
+// BudgetError reports a charge refused because it would exceed the budget.
+// All ρ are zCDP; the ε fields are the CKS20 conversions at Budget.Delta.
+type BudgetError struct {
+	Scope     string
+	ReleaseID string
+	// Spent, Requested and Remaining are ρ; Remaining = ρ_max − Spent.
+	Spent, Requested, Remaining float64
+	// RhoBudget is ρ_max.
+	RhoBudget float64
+	Budget    Budget
+	// EpsilonSpent and EpsilonAfter are the ε at Budget.Delta of the spend
+	// before and after the refused charge.
+	EpsilonSpent, EpsilonAfter float64
+}
+
+func (e *BudgetError) Error() string {
+	return fmt.Sprintf("privacy: budget exhausted for scope %q: spent ρ=%.6g (ε=%.6g), requested ρ=%.6g "+
+		"(would reach ε=%.6g), remaining ρ=%.6g of ρ_max=%.6g (budget ε=%g, δ=%g)",
+		e.Scope, e.Spent, e.EpsilonSpent, e.Requested, e.EpsilonAfter, e.Remaining, e.RhoBudget,
+		e.Budget.Epsilon, e.Budget.Delta)
+}
+
+// NewBudgetError fills a BudgetError, computing the remaining ρ and the ε
+// equivalents. Ledger implementations use it to report a refusal.
+func NewBudgetError(c Charge, spent, rhoMax float64, b Budget) *BudgetError {
+	e := &BudgetError{
+		Scope: c.Scope, ReleaseID: c.ReleaseID,
+		Spent: spent, Requested: c.Rho, Remaining: math.Max(0, rhoMax-spent),
+		RhoBudget: rhoMax, Budget: b,
+	}
+	e.EpsilonSpent, _ = CKSEpsilon(spent, b.Delta)
+	e.EpsilonAfter, _ = CKSEpsilon(spent+c.Rho, b.Delta)
+	return e
+}
+
+// ArgumentError reports an invalid privacy parameter (ε, δ, Δ, σ, ρ, …).
+// It is never clipped: the caller must fix the value.
+type ArgumentError struct {
+	Func   string // the function that refused it
+	Param  string // the parameter's name
+	Value  any    // the value given; nil when it is not shown (secrets, empty strings)
+	Reason string
+}
+
+func (e *ArgumentError) Error() string {
+	if e.Value == nil {
+		return fmt.Sprintf("privacy: %s: %s %s", e.Func, e.Param, e.Reason)
+	}
+	return fmt.Sprintf("privacy: %s: %s = %v %s", e.Func, e.Param, e.Value, e.Reason)
+}
+
+func checkEpsilon(fn string, eps float64) error {
+	if math.IsNaN(eps) || math.IsInf(eps, 0) || eps <= 0 {
+		return &ArgumentError{Func: fn, Param: "epsilon", Value: eps, Reason: "must be finite and > 0"}
+	}
+	return nil
+}
+
+func checkDelta(fn string, delta float64) error {
+	if math.IsNaN(delta) || !(delta > 0 && delta < 1) {
+		return &ArgumentError{Func: fn, Param: "delta", Value: delta, Reason: "must be in (0, 1)"}
+	}
+	return nil
+}
+
+func checkSensitivity(fn string, d float64) error {
+	if math.IsNaN(d) || math.IsInf(d, 0) || d <= 0 {
+		return &ArgumentError{Func: fn, Param: "sensitivity", Value: d, Reason: "must be finite and > 0"}
+	}
+	return nil
+}
