@@ -1,0 +1,164 @@
+package community
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// MissingNodesError reports graph nodes that a given assignment does not
+// cover. Missing holds up to the first 10 keys in node index order; Count is
+// the total number missing.
+type MissingNodesError struct {
+	Missing []string
+	Count   int
+}
+
+func (e *MissingNodesError) Error() string {
+	more := ""
+	if e.Count > len(e.Missing) {
+		more = fmt.Sprintf(" and %d more", e.Count-len(e.Missing))
+	}
+	return fmt.Sprintf("community: %d node(s) have no community: %s%s",
+		e.Count, strings.Join(quoteAll(e.Missing), ", "), more)
+}
+
+// ParseError reports a malformed line of an assignment file.
+type ParseError struct {
+	Path string // "" when read from a stream
+	Line int    // 1-based
+	Msg  string
+}
+
+func (e *ParseError) Error() string {
+	where := "line"
+	if e.Path != "" {
+		where = e.Path + ": line"
+	}
+	return fmt.Sprintf("community: %s %d: %s", where, e.Line, e.Msg)
+}
+
+// ErrEmptyCommunity is returned for an empty community name.
+var ErrEmptyCommunity = errors.New("community: empty community name")
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, x := range s {
+		out[i] = fmt.Sprintf("%q", x)
+	}
+	return out
+}
+
+// FromAssignment builds a partition from a node-key → community-name map,
+// for example a Neo4j node property written by GDS Louvain/Leiden or the
+// rows of a CSV file. Community ids are dense and assigned in order of
+// first appearance along the node index; names[id] is the community's name.
+// Every node of g must be covered (a *MissingNodesError names the missing
+// ones); keys that are not nodes of g are ignored, so one file can serve
+// several projections. Communities are taken as given: a community that is
+// disconnected in g is not split.
+func FromAssignment(g *laplacian.Graph, byKey map[string]string) ([]int, []string, error) {
+	n := g.N()
+	part := make([]int, n)
+	ids := make(map[string]int)
+	var names []string
+	miss := &MissingNodesError{}
+	for i := 0; i < n; i++ {
+		name, ok := byKey[g.Key(i)]
+		if !ok {
+			if len(miss.Missing) < 10 {
+				miss.Missing = append(miss.Missing, g.Key(i))
+			}
+			miss.Count++
+			continue
+		}
+		if name == "" {
+			return nil, nil, fmt.Errorf("%w for node %q", ErrEmptyCommunity, g.Key(i))
+		}
+		id, seen := ids[name]
+		if !seen {
+			id = len(names)
+			ids[name] = id
+			names = append(names, name)
+		}
+		part[i] = id
+	}
+	if miss.Count > 0 {
+		return nil, nil, miss
+	}
+	return part, names, nil
+}
+
+// LoadAssignment reads a CSV file of "node,community" rows (see
+// ReadAssignment) and builds the partition with FromAssignment.
+func LoadAssignment(path string, g *laplacian.Graph) ([]int, []string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("community: %w", err)
+	}
+	defer f.Close()
+	byKey, err := ReadAssignment(f)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			pe.Path = path
+		}
+		return nil, nil, err
+	}
+	return FromAssignment(g, byKey)
+}
+
+// ReadAssignment parses CSV rows "node,community" (surrounding spaces are
+// trimmed; lines starting with '#' are comments). A first row whose first
+// field is "node", "id", "key" or "nodeId" (any case) is a header and is
+// skipped. A node listed twice with different communities is an error; a
+// repeated identical row is accepted.
+func ReadAssignment(r io.Reader) (map[string]string, error) {
+	cr := csv.NewReader(r)
+	cr.Comment = '#'
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	out := make(map[string]string)
+	first := true
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var ce *csv.ParseError
+			if errors.As(err, &ce) {
+				return nil, &ParseError{Line: ce.Line, Msg: ce.Err.Error()}
+			}
+			return nil, fmt.Errorf("community: %w", err)
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) != 2 {
+			return nil, &ParseError{Line: line, Msg: fmt.Sprintf("want 2 fields (node,community), got %d", len(rec))}
+		}
+		key, name := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
+		if first {
+			first = false
+			switch strings.ToLower(key) {
+			case "node", "id", "key", "nodeid":
+				continue
+			}
+		}
+		if key == "" {
+			return nil, &ParseError{Line: line, Msg: "empty node key"}
+		}
+		if name == "" {
+			return nil, &ParseError{Line: line, Msg: fmt.Sprintf("empty community for node %q", key)}
+		}
+		if old, dup := out[key]; dup && old != name {
+			return nil, &ParseError{Line: line, Msg: fmt.Sprintf("node %q assigned to both %q and %q", key, old, name)}
+		}
+		out[key] = name
+	}
+	return out, nil
+}

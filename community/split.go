@@ -1,0 +1,62 @@
+package community
+
+import "github.com/graphcloak/graphcloak/laplacian"
+
+// SplitConnected returns a partition in which every community of part is
+// replaced by the connected components of the subgraph it induces. Ids are
+// dense and assigned in order of each new community's lowest node index, so
+// the result is canonical: two partitions with the same blocks give
+// identical slices. Negative ids in part are treated as ordinary labels.
+//
+// SplitConnected panics if len(part) != g.N().
+func SplitConnected(g *laplacian.Graph, part []int) []int {
+	n := g.N()
+	if len(part) != n {
+		panic("community: partition length does not match the graph")
+	}
+	out := make([]int, n)
+	for i := range out {
+		out[i] = -1
+	}
+	next := 0
+	stack := make([]int, 0, 64)
+	for s := 0; s < n; s++ {
+		if out[s] >= 0 {
+			continue
+		}
+		out[s] = next
+		stack = append(stack[:0], s)
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			cols, _ := g.Neighbors(u)
+			for _, c := range cols {
+				v := int(c)
+				if out[v] < 0 && part[v] == part[u] {
+					out[v] = next
+					stack = append(stack, v)
+				}
+			}
+		}
+		next++
+	}
+	return out
+}
+
+// Canonical relabels part densely in order of first appearance (the
+// community of node 0 becomes 0, the next new label 1, …) without splitting
+// anything. It returns the relabelled partition and the number of
+// communities.
+func Canonical(part []int) ([]int, int) {
+	ids := make(map[int]int)
+	out := make([]int, len(part))
+	for i, c := range part {
+		id, ok := ids[c]
+		if !ok {
+			id = len(ids)
+			ids[c] = id
+		}
+		out[i] = id
+	}
+	return out, len(ids)
+}
