@@ -1,0 +1,55 @@
+package expm
+
+import "math"
+
+// ChebyshevTailBound returns a rigorous upper bound on the truncation error
+//
+//	E_K(a) = 2·Σ_{k>K} e^{−a}·I_k(a)
+//
+// of the degree-K Chebyshev expansion of e^{−a(1+y)} on [−1, 1], which
+// bounds ‖exp(−τL) − p_K(L)‖₂ in exact arithmetic when a = τB/2 and
+// spec(L) ⊂ [0, B]. It is the minimum of three bounds:
+//
+//   - Bernstein ellipse (Trefethen, ATAP Thm 8.1: |c_k| ≤ 2Mρ^{−k} with
+//     M = max over E_ρ of |f| = e^{a((ρ+1/ρ)/2 − 1)}), at ρ = r + √(1+r²), r = K/a:
+//
+//     E_K(a) ≤ 2·exp(a(√(1+r²) − 1) − K·asinh r) / (r + √(1+r²) − 1);
+//
+//   - small a (from (m+k)! ≥ m!·k!, so e^{−a}I_k(a) ≤ (a/2)^k/k!), valid for K+2 > a/2:
+//
+//     E_K(a) ≤ 2·(a/2)^{K+1}/(K+1)! / (1 − a/(2(K+2)));
+//
+//   - the trivial E_K(a) ≤ 1 − e^{−a}I_0(a) ≤ 1.
+//
+// The result is rounded up by a relative 1e−9 to cover the rounding in its
+// own evaluation. It panics if K < 0 or a is negative or NaN.
+func ChebyshevTailBound(a float64, K int) float64 {
+	if K < 0 || !(a >= 0) {
+		panic("expm: ChebyshevTailBound needs K ≥ 0 and a ≥ 0")
+	}
+	if a == 0 {
+		return 0
+	}
+	best := 1.0
+	if K > 0 && !math.IsInf(a, 1) {
+		k := float64(K)
+		r := k / a
+		s := math.Sqrt(1 + r*r)
+		// a(√(1+r²) − 1) = K·r/(√(1+r²)+1), stable for small r.
+		expo := k*r/(s+1) - k*math.Asinh(r)
+		den := r + s - 1
+		if den > 0 {
+			if e := 2 * math.Exp(expo) / den; e < best {
+				best = e
+			}
+		}
+	}
+	if k2 := float64(K + 2); k2 > a/2 {
+		lg, _ := math.Lgamma(float64(K + 2)) // ln (K+1)!
+		l := math.Log(2) + float64(K+1)*math.Log(a/2) - lg - math.Log1p(-a/(2*k2))
+		if e := math.Exp(l); e < best {
+			best = e
+		}
+	}
+	return best * (1 + 1e-9)
+}
