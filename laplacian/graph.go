@@ -4,24 +4,35 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
+	"sync"
 )
 
 // Graph is a compact weighted undirected graph in CSR form.
 // It is immutable once built and safe for concurrent reads.
+//
+// Memory: 8(n+1) bytes of row pointers, 4 bytes per stored direction of an
+// edge (8|E| in all), 8 more per direction only when some weight is not 1,
+// plus 12n bytes of degrees and component labels. Graphs built without keys
+// (generators, FromEdges with nil keys) store no key strings at all: keys
+// are the decimal indices, materialised only if Keys is called.
 type Graph struct {
-	keys    []string
-	index   map[string]int32
-	rowPtr  []int64   // len n+1
-	col     []int32   // len 2|E|, sorted within a row
-	weight  []float64 // len 2|E|; nil when every weight is 1
-	degree  []float64 // weighted degree d_i
-	edges   int
-	merged  int
-	maxDeg  float64
-	compCnt int
-	comp    []int32
+	n        int
+	keys     []string // nil for default (decimal index) keys until Keys is called
+	keysOnce sync.Once
+	custom   bool             // keys were supplied by the caller
+	index    map[string]int32 // nil for default keys
+	rowPtr   []int64          // len n+1
+	col      []int32          // len 2|E|, sorted within a row
+	weight   []float64        // len 2|E|; nil when every weight is 1
+	degree   []float64        // weighted degree d_i
+	edges    int
+	merged   int
+	maxDeg   float64
+	compCnt  int
+	comp     []int32
 }
 
 // Edge is an undirected edge between node indices U and V.
@@ -40,7 +51,7 @@ var (
 	ErrDuplicateEdge  = errors.New("laplacian: duplicate edge")
 )
 
-// EdgeError reports which edge made a graph invalid.
+// EdgeError reports which edge made a graph invalid, by node key.
 type EdgeError struct {
 	U, V   string
 	Weight float64
@@ -52,11 +63,13 @@ func (e *EdgeError) Error() string {
 }
 func (e *EdgeError) Unwrap() error { return e.Err }
 
-// Options control how FromEdges treats imperfect input. The zero value
-// means the defaults.
+// Options control how FromEdges (and ReadCSV) treat imperfect input. The
+// zero value means the defaults.
 type Options struct {
-	// RejectDuplicates makes a repeated edge an error. Default: duplicates
-	// are merged by summing weights (a multigraph's Laplacian).
+	// RejectDuplicates makes a repeated edge (the same unordered pair given
+	// twice, in either orientation) an ErrDuplicateEdge error. Default:
+	// duplicates are merged by summing their weights, which gives the
+	// multigraph's Laplacian; Graph.DuplicatesMerged reports how many.
 	RejectDuplicates bool
 }
 
@@ -64,6 +77,12 @@ type Options struct {
 // case node i has key strconv.Itoa(i) and n gives the node count.
 // It validates every edge: indices in range, no self-loops, weights
 // positive and finite (a zero weight is rejected: drop the edge instead).
+// Errors are *EdgeError values naming the offending keys and wrapping one
+// of the sentinel errors, or ErrEmptyGraph / ErrDuplicateKey.
+// A graph without edges is valid (n isolated nodes, n components).
+//
+// Peak memory beyond the edges slice is about 8n + 4·2|E| bytes for an
+// unweighted graph and 8n + 12·2|E| bytes for a weighted one.
 func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) {
 	if keys != nil {
 		n = len(keys)
@@ -74,26 +93,25 @@ func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) 
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("laplacian: %d nodes exceed the int32 index range", n)
 	}
-	if keys == nil {
-		keys = make([]string, n)
-		for i := range keys {
-			keys[i] = strconv.Itoa(i)
+	g := &Graph{n: n}
+	if keys != nil {
+		index := make(map[string]int32, n)
+		for i, k := range keys {
+			if _, dup := index[k]; dup {
+				return nil, fmt.Errorf("%w: %q", ErrDuplicateKey, k)
+			}
+			index[k] = int32(i)
 		}
-	}
-	index := make(map[string]int32, n)
-	for i, k := range keys {
-		if _, dup := index[k]; dup {
-			return nil, fmt.Errorf("%w: %q", ErrDuplicateKey, k)
-		}
-		index[k] = int32(i)
+		g.keys, g.index, g.custom = keys, index, true
 	}
 	name := func(i int32) string {
 		if i >= 0 && int(i) < n {
-			return keys[i]
+			return g.Key(int(i))
 		}
 		return strconv.Itoa(int(i))
 	}
-	counts := make([]int64, n+1)
+	// Pass 1: validate and count row lengths (rowPtr[i+1] = deg(i)).
+	rowPtr := make([]int64, n+1)
 	unit := true
 	for _, e := range edges {
 		switch {
@@ -107,57 +125,98 @@ func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) 
 		if e.Weight != 1 {
 			unit = false
 		}
-		counts[e.U+1]++
-		counts[e.V+1]++
+		rowPtr[e.U+1]++
+		rowPtr[e.V+1]++
 	}
 	for i := 0; i < n; i++ {
-		counts[i+1] += counts[i]
+		rowPtr[i+1] += rowPtr[i]
 	}
-	col := make([]int32, counts[n])
-	w := make([]float64, counts[n])
-	next := append([]int64(nil), counts[:n]...)
+	nnz := rowPtr[n]
+	// Pass 2: scatter both directions. Weights are stored only when some
+	// weight differs from 1.
+	col := make([]int32, nnz)
+	var w []float64
+	if !unit {
+		w = make([]float64, nnz)
+	}
+	next := make([]int64, n)
+	copy(next, rowPtr[:n])
 	for _, e := range edges {
-		col[next[e.U]], w[next[e.U]] = e.V, e.Weight
+		pu, pv := next[e.U], next[e.V]
+		col[pu], col[pv] = e.V, e.U
+		if w != nil {
+			w[pu], w[pv] = e.Weight, e.Weight
+		}
 		next[e.U]++
-		col[next[e.V]], w[next[e.V]] = e.U, e.Weight
 		next[e.V]++
 	}
-	// Sort each row and merge duplicates in place.
-	g := &Graph{keys: keys, index: index, degree: make([]float64, n)}
-	g.rowPtr = make([]int64, n+1)
-	out := int64(0)
-	merged := 0
+	next = nil
+	// Sort each row; find duplicates.
+	dups := false
 	for i := 0; i < n; i++ {
-		lo, hi := counts[i], counts[i+1]
-		sortRow(col[lo:hi], w[lo:hi])
-		start := out
-		for p := lo; p < hi; p++ {
-			if out > start && col[out-1] == col[p] {
-				if opt.RejectDuplicates {
-					return nil, &EdgeError{keys[i], keys[col[p]], w[p], ErrDuplicateEdge}
-				}
-				w[out-1] += w[p]
-				unit = false
-				merged++
-				continue
-			}
-			col[out], w[out] = col[p], w[p]
-			out++
+		lo, hi := rowPtr[i], rowPtr[i+1]
+		if w == nil {
+			slices.Sort(col[lo:hi])
+		} else {
+			sortRow(col[lo:hi], w[lo:hi])
 		}
-		g.rowPtr[i+1] = out
-		d := 0.0
-		for p := start; p < out; p++ {
-			d += w[p]
+		for p := lo + 1; p < hi; p++ {
+			if col[p] == col[p-1] {
+				if opt.RejectDuplicates {
+					wt := 1.0
+					if w != nil {
+						wt = w[p]
+					}
+					return nil, &EdgeError{name(int32(i)), name(col[p]), wt, ErrDuplicateEdge}
+				}
+				dups = true
+			}
+		}
+	}
+	if dups {
+		// Merge duplicates in place (summing weights); rowPtr is rewritten
+		// in place as the rows shrink.
+		if w == nil {
+			w = make([]float64, nnz)
+			for p := range w {
+				w[p] = 1
+			}
+		}
+		out, lo := int64(0), int64(0)
+		merged := 0
+		for i := 0; i < n; i++ {
+			hi := rowPtr[i+1]
+			start := out
+			for p := lo; p < hi; p++ {
+				if out > start && col[out-1] == col[p] {
+					w[out-1] += w[p]
+					merged++
+					continue
+				}
+				col[out], w[out] = col[p], w[p]
+				out++
+			}
+			rowPtr[i+1] = out
+			lo = hi
+		}
+		col, w = col[:out:out], w[:out:out]
+		g.merged = merged / 2
+	}
+	g.rowPtr, g.col, g.weight = rowPtr, col, w
+	g.degree = make([]float64, n)
+	for i := 0; i < n; i++ {
+		lo, hi := rowPtr[i], rowPtr[i+1]
+		d := float64(hi - lo)
+		if w != nil {
+			d = 0
+			for _, x := range w[lo:hi] {
+				d += x
+			}
 		}
 		g.degree[i] = d
 		g.maxDeg = math.Max(g.maxDeg, d)
 	}
-	g.col = col[:out:out]
-	if !unit {
-		g.weight = w[:out:out]
-	}
-	g.edges = int(out / 2)
-	g.merged = merged / 2
+	g.edges = int(rowPtr[n] / 2)
 	g.comp, g.compCnt = components(g)
 	return g, nil
 }
@@ -174,34 +233,47 @@ func (r rowSorter) Swap(i, j int) {
 	r.w[i], r.w[j] = r.w[j], r.w[i]
 }
 
+// sortRow sorts a row by column, carrying the weights along: insertion
+// sort for the short rows typical of sparse graphs, sort.Sort otherwise.
 func sortRow(c []int32, w []float64) {
+	if len(c) <= 24 {
+		for i := 1; i < len(c); i++ {
+			ci, wi := c[i], w[i]
+			j := i
+			for ; j > 0 && c[j-1] > ci; j-- {
+				c[j], w[j] = c[j-1], w[j-1]
+			}
+			c[j], w[j] = ci, wi
+		}
+		return
+	}
 	if !sort.IsSorted(rowSorter{c, w}) {
 		sort.Sort(rowSorter{c, w})
 	}
 }
 
-// components labels connected components by BFS.
+// components labels connected components by graph search.
 func components(g *Graph) ([]int32, int) {
 	n := g.N()
 	label := make([]int32, n)
 	for i := range label {
 		label[i] = -1
 	}
-	queue := make([]int32, 0, 64)
+	stack := make([]int32, 0, 64)
 	count := int32(0)
 	for s := 0; s < n; s++ {
 		if label[s] >= 0 {
 			continue
 		}
 		label[s] = count
-		queue = append(queue[:0], int32(s))
-		for len(queue) > 0 {
-			u := queue[len(queue)-1]
-			queue = queue[:len(queue)-1]
+		stack = append(stack[:0], int32(s))
+		for len(stack) > 0 {
+			u := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
 			for _, v := range g.col[g.rowPtr[u]:g.rowPtr[u+1]] {
 				if label[v] < 0 {
 					label[v] = count
-					queue = append(queue, v)
+					stack = append(stack, v)
 				}
 			}
 		}
@@ -211,7 +283,7 @@ func components(g *Graph) ([]int32, int) {
 }
 
 // N returns the number of nodes.
-func (g *Graph) N() int { return len(g.keys) }
+func (g *Graph) N() int { return g.n }
 
 // NumEdges returns the number of undirected edges after merging duplicates.
 func (g *Graph) NumEdges() int { return g.edges }
@@ -220,15 +292,43 @@ func (g *Graph) NumEdges() int { return g.edges }
 func (g *Graph) DuplicatesMerged() int { return g.merged }
 
 // Key returns the key of node i.
-func (g *Graph) Key(i int) string { return g.keys[i] }
+func (g *Graph) Key(i int) string {
+	if g.custom {
+		return g.keys[i]
+	}
+	if i < 0 || i >= g.n {
+		panic("laplacian: node index out of range")
+	}
+	return strconv.Itoa(i)
+}
 
-// Keys returns the node keys in index order. The slice must not be modified.
-func (g *Graph) Keys() []string { return g.keys }
+// Keys returns the node keys in index order. The slice must not be
+// modified. For graphs built without keys it is materialised on first use.
+func (g *Graph) Keys() []string {
+	if g.custom {
+		return g.keys
+	}
+	g.keysOnce.Do(func() {
+		keys := make([]string, g.n)
+		for i := range keys {
+			keys[i] = strconv.Itoa(i)
+		}
+		g.keys = keys
+	})
+	return g.keys
+}
 
 // IndexOf returns the index of the node with the given key.
 func (g *Graph) IndexOf(key string) (int, bool) {
-	i, ok := g.index[key]
-	return int(i), ok
+	if g.custom {
+		i, ok := g.index[key]
+		return int(i), ok
+	}
+	i, err := strconv.Atoi(key)
+	if err != nil || i < 0 || i >= g.n || strconv.Itoa(i) != key {
+		return 0, false
+	}
+	return i, true
 }
 
 // Degree returns the weighted degree d_i = Σ_j w_ij.
@@ -253,20 +353,31 @@ func (g *Graph) Neighbors(i int) (cols []int32, weights []float64) {
 	return g.col[lo:hi], g.weight[lo:hi]
 }
 
+// find returns the CSR position of j in row i, or -1.
+func (g *Graph) find(i, j int) int64 {
+	lo, hi := g.rowPtr[i], g.rowPtr[i+1]
+	cols := g.col[lo:hi]
+	k, ok := slices.BinarySearch(cols, int32(j))
+	if !ok {
+		return -1
+	}
+	return lo + int64(k)
+}
+
 // EdgeWeight returns w_ij, or 0 when i and j are not adjacent.
 func (g *Graph) EdgeWeight(i, j int) float64 {
-	cols := g.col[g.rowPtr[i]:g.rowPtr[i+1]]
-	k := sort.Search(len(cols), func(k int) bool { return cols[k] >= int32(j) })
-	if k == len(cols) || cols[k] != int32(j) {
+	p := g.find(i, j)
+	if p < 0 {
 		return 0
 	}
 	if g.weight == nil {
 		return 1
 	}
-	return g.weight[g.rowPtr[i]+int64(k)]
+	return g.weight[p]
 }
 
-// ForEachEdge calls fn once per undirected edge with i < j.
+// ForEachEdge calls fn once per undirected edge with i < j, in increasing
+// (i, j) order.
 func (g *Graph) ForEachEdge(fn func(i, j int, w float64)) {
 	for i := 0; i < g.N(); i++ {
 		for p := g.rowPtr[i]; p < g.rowPtr[i+1]; p++ {
@@ -282,8 +393,12 @@ func (g *Graph) ForEachEdge(fn func(i, j int, w float64)) {
 }
 
 // Components returns the number of connected components and each node's
-// component label in 0..count-1. The slice must not be modified.
+// component label in 0..count-1 (labels in order of each component's
+// smallest node index). The slice must not be modified.
 func (g *Graph) Components() (count int, label []int32) { return g.compCnt, g.comp }
+
+// Connected reports whether the graph has exactly one connected component.
+func (g *Graph) Connected() bool { return g.compCnt == 1 }
 
 // Bytes returns the memory held by the graph's arrays, excluding keys.
 func (g *Graph) Bytes() int64 {

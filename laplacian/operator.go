@@ -2,6 +2,7 @@ package laplacian
 
 import (
 	"runtime"
+	"sort"
 	"sync"
 
 	"gonum.org/v1/gonum/mat"
@@ -48,11 +49,9 @@ func (op *Operator) parallelRows(minWork int64, fn func(lo, hi int)) {
 	for k := 1; k <= w; k++ {
 		hi := n
 		if k < w {
+			// First row starting at or after the k-th share of nonzeros.
 			target := nnz * int64(k) / int64(w)
-			hi = lo
-			for hi < n && op.g.rowPtr[hi] < target {
-				hi++
-			}
+			hi = lo + sort.Search(n-lo, func(r int) bool { return op.g.rowPtr[lo+r] >= target })
 		}
 		if hi > lo {
 			wg.Add(1)
@@ -71,6 +70,9 @@ func (op *Operator) MulVec(dst, x []float64) {
 	n := op.g.N()
 	if len(dst) != n || len(x) != n {
 		panic("laplacian: MulVec length mismatch")
+	}
+	if n > 0 && &dst[0] == &x[0] {
+		panic("laplacian: MulVec dst aliases x")
 	}
 	g := op.g
 	op.parallelRows(1<<14, func(lo, hi int) {
@@ -106,6 +108,9 @@ func (op *Operator) MulBlockAffine(dst, x []float64, b int, a, c float64, z []fl
 	n := op.g.N()
 	if b < 1 || len(dst) != n*b || len(x) != n*b || (z != nil && len(z) != n*b) {
 		panic("laplacian: MulBlockAffine length mismatch")
+	}
+	if n > 0 && &dst[0] == &x[0] {
+		panic("laplacian: MulBlockAffine dst aliases x")
 	}
 	g := op.g
 	op.parallelRows(1<<12, func(lo, hi int) {

@@ -1,0 +1,301 @@
+package laplacian
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Spec is a parsed graph specification, the CLI's way of naming a graph:
+//
+//	sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7
+//	grid:rows=20,cols=20
+//	path:n=100   cycle:n=100   complete:n=50   star:n=50
+//	karate
+//	file:PATH    (a CSV edge list, see ReadCSV)
+//
+// Parameters are comma-separated name=value pairs in any order; names and
+// kinds are case-insensitive and spaces around them are ignored. sbm needs
+// sizes and pin; pout is required when there are two or more blocks and
+// defaults to 0 for one block; seed defaults to 1. Everything after
+// "file:" is the path (trimmed of surrounding spaces), so it may contain
+// commas and colons.
+type Spec struct {
+	Kind  string  // "sbm", "grid", "path", "cycle", "complete", "star", "karate" or "file"
+	Sizes []int   // sbm block sizes
+	PIn   float64 // sbm within-block edge probability
+	POut  float64 // sbm between-block edge probability
+	Seed  uint64  // sbm seed
+	Rows  int     // grid
+	Cols  int     // grid
+	N     int     // path, cycle, complete, star: number of nodes
+	Path  string  // file
+}
+
+// Errors wrapped by SpecError.
+var (
+	ErrUnknownKind  = errors.New("unknown graph kind (want sbm, grid, path, cycle, complete, star, karate or file)")
+	ErrUnknownParam = errors.New("unknown parameter")
+	ErrMissingParam = errors.New("missing parameter")
+	ErrBadValue     = errors.New("bad value")
+)
+
+// SpecError reports an invalid graph spec, naming the parameter ("" when
+// the problem is the kind or the syntax).
+type SpecError struct {
+	Spec  string
+	Param string
+	Err   error
+}
+
+func (e *SpecError) Error() string {
+	msg := strings.TrimPrefix(e.Err.Error(), "laplacian: ")
+	if e.Param == "" {
+		return fmt.Sprintf("laplacian: graph spec %q: %s", e.Spec, msg)
+	}
+	return fmt.Sprintf("laplacian: graph spec %q: parameter %s: %s", e.Spec, e.Param, msg)
+}
+func (e *SpecError) Unwrap() error { return e.Err }
+
+// badValue wraps a generator's *SizeError as an ErrBadValue.
+type badValue struct{ err error }
+
+func (b badValue) Error() string {
+	return ErrBadValue.Error() + ": " + strings.TrimPrefix(b.err.Error(), "laplacian: ")
+}
+func (b badValue) Unwrap() []error { return []error{ErrBadValue, b.err} }
+
+// specParams lists each kind's parameters in canonical order.
+var specParams = map[string][]string{
+	"sbm":      {"sizes", "pin", "pout", "seed"},
+	"grid":     {"rows", "cols"},
+	"path":     {"n"},
+	"cycle":    {"n"},
+	"complete": {"n"},
+	"star":     {"n"},
+	"karate":   nil,
+}
+
+// ParseSpec parses and validates a graph spec (see Spec). Errors are
+// *SpecError values naming the spec and the parameter.
+func ParseSpec(s string) (Spec, error) {
+	orig := s
+	fail := func(param string, err error) (Spec, error) {
+		return Spec{}, &SpecError{Spec: orig, Param: param, Err: err}
+	}
+	s = strings.TrimSpace(s)
+	kind, rest, hasParams := strings.Cut(s, ":")
+	kind = strings.ToLower(strings.TrimSpace(kind))
+	if kind == "file" {
+		path := strings.TrimSpace(rest)
+		if path == "" {
+			return fail("path", fmt.Errorf("%w: file: needs a path", ErrMissingParam))
+		}
+		return Spec{Kind: "file", Path: path}, nil
+	}
+	names, ok := specParams[kind]
+	if !ok {
+		return fail("", fmt.Errorf("%w: %q", ErrUnknownKind, kind))
+	}
+	values := map[string]string{}
+	if hasParams && strings.TrimSpace(rest) != "" {
+		for _, kv := range strings.Split(rest, ",") {
+			name, val, ok := strings.Cut(kv, "=")
+			name = strings.ToLower(strings.TrimSpace(name))
+			val = strings.TrimSpace(val)
+			if !ok || name == "" {
+				return fail(name, fmt.Errorf("%w: %q is not name=value", ErrBadValue, strings.TrimSpace(kv)))
+			}
+			known := false
+			for _, n := range names {
+				known = known || n == name
+			}
+			if !known {
+				return fail(name, fmt.Errorf("%w for %s (want %s)", ErrUnknownParam, kind, wantList(names)))
+			}
+			if _, dup := values[name]; dup {
+				return fail(name, fmt.Errorf("%w: given twice", ErrBadValue))
+			}
+			values[name] = val
+		}
+	}
+	sp := Spec{Kind: kind}
+	intParam := func(name string, dst *int) error {
+		v, ok := values[name]
+		if !ok {
+			return &SpecError{orig, name, ErrMissingParam}
+		}
+		x, err := strconv.Atoi(v)
+		if err != nil || x < 0 {
+			return &SpecError{orig, name, fmt.Errorf("%w: %q is not a non-negative integer", ErrBadValue, v)}
+		}
+		*dst = x
+		return nil
+	}
+	probParam := func(name string, dst *float64) error {
+		v, ok := values[name]
+		if !ok {
+			return &SpecError{orig, name, ErrMissingParam}
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || !(x >= 0 && x <= 1) {
+			return &SpecError{orig, name, fmt.Errorf("%w: %q is not a probability in [0, 1]", ErrBadValue, v)}
+		}
+		*dst = x
+		return nil
+	}
+	var err error
+	switch kind {
+	case "sbm":
+		v, ok := values["sizes"]
+		if !ok {
+			return fail("sizes", ErrMissingParam)
+		}
+		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == 'x' || r == 'X' }) {
+			x, e := strconv.Atoi(strings.TrimSpace(f))
+			if e != nil || x < 1 {
+				return fail("sizes", fmt.Errorf("%w: %q: each block size must be a positive integer (e.g. 250x250)", ErrBadValue, v))
+			}
+			sp.Sizes = append(sp.Sizes, x)
+		}
+		if len(sp.Sizes) == 0 || strings.Count(strings.ToLower(v), "x") != len(sp.Sizes)-1 {
+			return fail("sizes", fmt.Errorf("%w: %q: want block sizes like 250x250", ErrBadValue, v))
+		}
+		if err = probParam("pin", &sp.PIn); err != nil {
+			break
+		}
+		if _, ok := values["pout"]; ok || len(sp.Sizes) > 1 {
+			if err = probParam("pout", &sp.POut); err != nil {
+				break
+			}
+		}
+		sp.Seed = 1
+		if v, ok := values["seed"]; ok {
+			sp.Seed, err = strconv.ParseUint(v, 10, 64)
+			if err != nil {
+				return fail("seed", fmt.Errorf("%w: %q is not an unsigned integer", ErrBadValue, v))
+			}
+		}
+	case "grid":
+		if err = intParam("rows", &sp.Rows); err == nil {
+			err = intParam("cols", &sp.Cols)
+		}
+	case "path", "cycle", "complete", "star":
+		err = intParam("n", &sp.N)
+	}
+	if err != nil {
+		return Spec{}, err
+	}
+	if err := sp.validate(); err != nil {
+		return Spec{}, err
+	}
+	return sp, nil
+}
+
+func wantList(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+// validate checks sizes with the generators' own rules, turning a
+// *SizeError into a *SpecError naming the parameter.
+func (s Spec) validate() error {
+	var err error
+	switch s.Kind {
+	case "sbm":
+		err = checkSBM(s.Sizes, s.PIn, s.POut)
+	case "grid":
+		err = checkGrid(s.Rows, s.Cols)
+	case "path", "cycle", "complete", "star":
+		err = checkGen(s.Kind, s.N)
+	case "karate":
+	case "file":
+		if s.Path == "" {
+			return &SpecError{s.String(), "path", ErrMissingParam}
+		}
+	default:
+		return &SpecError{s.String(), "", fmt.Errorf("%w: %q", ErrUnknownKind, s.Kind)}
+	}
+	var se *SizeError
+	if !errors.As(err, &se) {
+		return err
+	}
+	param := se.Param
+	switch {
+	case s.Kind == "sbm" && param != "pin" && param != "pout":
+		param = "sizes" // blocks, sizes, n, edges
+	case s.Kind == "grid" && param == "edges":
+		param = "rows×cols"
+	case param == "edges":
+		param = "n"
+	}
+	return &SpecError{s.String(), param, badValue{err}}
+}
+
+// String returns the canonical form of the spec: lower-case kind, every
+// parameter (defaults included) in a fixed order, shortest round-trip
+// float formatting. ParseSpec(s.String()) reproduces s.
+func (s Spec) String() string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	switch s.Kind {
+	case "sbm":
+		sz := make([]string, len(s.Sizes))
+		for i, x := range s.Sizes {
+			sz[i] = strconv.Itoa(x)
+		}
+		return fmt.Sprintf("sbm:sizes=%s,pin=%s,pout=%s,seed=%d", strings.Join(sz, "x"), f(s.PIn), f(s.POut), s.Seed)
+	case "grid":
+		return fmt.Sprintf("grid:rows=%d,cols=%d", s.Rows, s.Cols)
+	case "path", "cycle", "complete", "star":
+		return fmt.Sprintf("%s:n=%d", s.Kind, s.N)
+	case "karate":
+		return "karate"
+	case "file":
+		return "file:" + s.Path
+	}
+	return s.Kind
+}
+
+// Build generates (or, for file, loads) the graph. The partition is the
+// planted block of each node for sbm, the faction for karate, and nil for
+// the other kinds. Invalid parameters give a *SpecError; a file's errors
+// are those of LoadCSV (*CSVError, or a wrapped *fs.PathError).
+func (s Spec) Build() (*Graph, []int, error) {
+	if err := s.validate(); err != nil {
+		return nil, nil, err
+	}
+	var g *Graph
+	var err error
+	switch s.Kind {
+	case "sbm":
+		return SBM(s.Sizes, s.PIn, s.POut, s.Seed)
+	case "grid":
+		g, err = Grid(s.Rows, s.Cols)
+	case "path":
+		g, err = Path(s.N)
+	case "cycle":
+		g, err = Cycle(s.N)
+	case "complete":
+		g, err = Complete(s.N)
+	case "star":
+		g, err = Star(s.N)
+	case "karate":
+		g, part := Karate()
+		return g, part, nil
+	case "file":
+		g, err = LoadCSV(s.Path, Options{})
+	}
+	return g, nil, err
+}
+
+// Generate parses spec and builds the graph: ParseSpec followed by Build.
+func Generate(spec string) (*Graph, []int, error) {
+	s, err := ParseSpec(spec)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s.Build()
+}
