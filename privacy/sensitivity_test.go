@@ -1,0 +1,433 @@
+package privacy
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Test graphs are built with laplacian.FromEdges here, independent of the
+// generators under test elsewhere.
+func mustGraph(t testing.TB, n int, edges []laplacian.Edge) *laplacian.Graph {
+	t.Helper()
+	g, err := laplacian.FromEdges(n, nil, edges, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+func completeEdges(n int) []laplacian.Edge {
+	var e []laplacian.Edge
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			e = append(e, laplacian.Edge{U: int32(i), V: int32(j), Weight: 1})
+		}
+	}
+	return e
+}
+
+func starEdges(N int) []laplacian.Edge { // hub 0 + N−1 leaves
+	var e []laplacian.Edge
+	for i := 1; i < N; i++ {
+		e = append(e, laplacian.Edge{U: 0, V: int32(i), Weight: 1})
+	}
+	return e
+}
+
+func pathEdges(n int) []laplacian.Edge {
+	var e []laplacian.Edge
+	for i := 0; i+1 < n; i++ {
+		e = append(e, laplacian.Edge{U: int32(i), V: int32(i + 1), Weight: 1})
+	}
+	return e
+}
+
+func cycleEdges(n int) []laplacian.Edge {
+	return append(pathEdges(n), laplacian.Edge{U: int32(n - 1), V: 0, Weight: 1})
+}
+
+// randomGraph returns an Erdős–Rényi-like graph with random weights in
+// [0.2, 3) on n nodes; comps > 1 splits the nodes into that many blocks with
+// no edges between them.
+func randomGraph(t testing.TB, rng *rand.Rand, n int, p float64, comps int, weighted bool) *laplacian.Graph {
+	var e []laplacian.Edge
+	for i := 0; i < n; i++ {
+		for j := i + 1; j < n; j++ {
+			if i*comps/n != j*comps/n {
+				continue
+			}
+			if rng.Float64() < p || j == i+1 {
+				w := 1.0
+				if weighted {
+					w = 0.2 + 2.8*rng.Float64()
+				}
+				e = append(e, laplacian.Edge{U: int32(i), V: int32(j), Weight: w})
+			}
+		}
+	}
+	return mustGraph(t, n, e)
+}
+
+// Closed forms derived in notes/expm.md §3 (unit weights, α = 1):
+//   - K_n: L = nI − J, exp(−τL)b_e = e^{−τn}b_e ⇒ Δ2 = √2 e^{−τn}.
+//   - star with N nodes: spectrum {0, 1^(N−2), N} ⇒ Δ2² = [N e^{−2τN} + (N−2)e^{−2τ}]/(N−1).
+//   - cycle C_n: circulant ⇒ Δ2² = (1/n) Σ_k λ_k e^{−2τλ_k}, λ_k = 2 − 2cos(2πk/n).
+//   - path P_n: cosine eigenbasis ⇒ q_(j,j+1) = (2/n) Σ_{k≥1} e^{−2τλ_k}[cos(πk(j+½)/n) − cos(πk(j+3/2)/n)]², λ_k = 2 − 2cos(πk/n).
+func closedComplete(n int, tau float64) float64 { return math.Sqrt2 * math.Exp(-tau*float64(n)) }
+
+func closedStar(N int, tau float64) float64 {
+	fN := float64(N)
+	return math.Sqrt((fN*math.Exp(-2*tau*fN) + (fN-2)*math.Exp(-2*tau)) / (fN - 1))
+}
+
+func closedCycle(n int, tau float64) float64 {
+	s := 0.0
+	for k := 0; k < n; k++ {
+		l := 2 - 2*math.Cos(2*math.Pi*float64(k)/float64(n))
+		s += l * math.Exp(-2*tau*l)
+	}
+	return math.Sqrt(s / float64(n))
+}
+
+// closedPath returns every edge's ‖A b_e‖ on P_n.
+func closedPath(n int, tau float64) []float64 {
+	fn := float64(n)
+	out := make([]float64, n-1)
+	for j := 0; j+1 < n; j++ {
+		s := 0.0
+		for k := 1; k < n; k++ {
+			fk := float64(k)
+			l := 2 - 2*math.Cos(math.Pi*fk/fn)
+			d := math.Cos(math.Pi*fk*(float64(j)+0.5)/fn) - math.Cos(math.Pi*fk*(float64(j)+1.5)/fn)
+			s += math.Exp(-2*tau*l) * d * d
+		}
+		out[j] = math.Sqrt(2 / fn * s)
+	}
+	return out
+}
+
+func argmax(v []float64) int {
+	b := 0
+	for i := range v {
+		if v[i] > v[b] {
+			b = i
+		}
+	}
+	return b
+}
+
+// checkBracket asserts want ∈ [Delta2 − Slack − tol, Delta2 + tol].
+func checkBracket(t *testing.T, name string, s Sensitivity, want, tol float64) {
+	t.Helper()
+	if !s.Certified {
+		t.Errorf("%s: not certified", name)
+	}
+	if s.Slack < 0 || math.IsNaN(s.Slack) {
+		t.Errorf("%s: bad slack %v", name, s.Slack)
+	}
+	if want > s.Delta2+tol || want < s.Delta2-s.Slack-tol {
+		t.Errorf("%s: Δ2 = %.17g (slack %.3g), closed form %.17g, off by %.3g", name, s.Delta2, s.Slack, want, s.Delta2-want)
+	}
+}
+
+func TestGraphSensitivityClosedForms(t *testing.T) {
+	type tc struct {
+		name  string
+		g     *laplacian.Graph
+		tau   float64
+		alpha float64
+		want  float64
+		tol   float64 // closed form's own rounding
+	}
+	var cases []tc
+	for _, n := range []int{2, 5, 12, 40} {
+		for _, tau := range []float64{0.05, 0.3, 1} {
+			cases = append(cases, tc{"complete", mustGraph(t, n, completeEdges(n)), tau, 1, closedComplete(n, tau), 1e-15})
+		}
+	}
+	for _, N := range []int{3, 7, 30} {
+		for _, tau := range []float64{0.1, 1, 4} {
+			cases = append(cases, tc{"star", mustGraph(t, N, starEdges(N)), tau, 2.5, 2.5 * closedStar(N, tau), 1e-14})
+		}
+	}
+	for _, n := range []int{3, 8, 25} {
+		for _, tau := range []float64{0.2, 2} {
+			cases = append(cases, tc{"cycle", mustGraph(t, n, cycleEdges(n)), tau, 0.5, 0.5 * closedCycle(n, tau), 1e-14})
+		}
+	}
+	for _, n := range []int{2, 12, 31} {
+		for _, tau := range []float64{0.3, 3} {
+			p := closedPath(n, tau)
+			cases = append(cases, tc{"path", mustGraph(t, n, pathEdges(n)), tau, 1, p[argmax(p)], 1e-14})
+		}
+	}
+	for _, c := range cases {
+		for _, m := range []GraphMethod{MethodDense, MethodSparse} {
+			s, err := GraphSensitivity(c.g, c.tau, c.alpha, GraphOptions{Method: m})
+			if err != nil {
+				t.Fatalf("%s n=%d τ=%v %v: %v", c.name, c.g.N(), c.tau, m, err)
+			}
+			checkBracket(t, c.name+"/"+m.String(), s, c.want, c.tol)
+			// The sparse slack is √(2E_K + rounding) when Δ2 ≈ 0 (K_n at large τn).
+			if lim := map[GraphMethod]float64{MethodDense: 1e-6, MethodSparse: 5e-5}[m]; s.Slack > lim {
+				t.Errorf("%s/%v: slack %g too wide", c.name, m, s.Slack)
+			}
+			if s.Nodes != c.g.N() || s.Edges != c.g.NumEdges() || s.Components != 1 || s.Alpha != c.alpha {
+				t.Errorf("%s: counts %+v", c.name, s)
+			}
+		}
+	}
+}
+
+// The maximising path edge depends on τ: an end edge for small τ, an
+// interior one for larger τ (n = 12, τ = 3: edges (2,3) or (8,9)).
+func TestGraphSensitivityPathArgmax(t *testing.T) {
+	g := mustGraph(t, 12, pathEdges(12))
+	for _, c := range []struct {
+		tau  float64
+		want [][2]int
+	}{
+		{0.3, [][2]int{{0, 1}, {10, 11}}},
+		{3, [][2]int{{2, 3}, {8, 9}}},
+	} {
+		p := closedPath(12, c.tau)
+		j := argmax(p)
+		if e := [2]int{j, j + 1}; e != c.want[0] && e != c.want[1] {
+			t.Fatalf("oracle: τ=%v argmax edge %v, notes say %v", c.tau, e, c.want)
+		}
+		for _, m := range []GraphMethod{MethodDense, MethodSparse} {
+			s, err := GraphSensitivity(g, c.tau, 1, GraphOptions{Method: m})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.Edge != c.want[0] && s.Edge != c.want[1] {
+				t.Errorf("τ=%v %v: maximising edge %v, want one of %v", c.tau, m, s.Edge, c.want)
+			}
+		}
+	}
+}
+
+// expmOracle returns exp(−τL) by gonum's Padé scaling-and-squaring
+// (mat.Dense.Exp), independent of the eigendecomposition and Chebyshev code.
+func expmOracle(g *laplacian.Graph, tau float64) *mat.Dense {
+	L := g.Laplacian().Dense()
+	n := g.N()
+	X := mat.NewDense(n, n, nil)
+	X.Scale(-tau, L)
+	var A mat.Dense
+	A.Exp(X)
+	return &A
+}
+
+// oracleDelta returns max_e ‖A b_e‖ from a dense A.
+func oracleDelta(g *laplacian.Graph, A *mat.Dense) float64 {
+	n := g.N()
+	best := 0.0
+	g.ForEachEdge(func(i, j int, _ float64) {
+		s := 0.0
+		for r := 0; r < n; r++ {
+			d := A.At(r, i) - A.At(r, j)
+			s += d * d
+		}
+		best = math.Max(best, math.Sqrt(s))
+	})
+	return best
+}
+
+// Dense and sparse agree within their slacks, both bracket the independent
+// Padé oracle, on random weighted graphs including disconnected ones; every
+// cheap per-edge bound is ≥ the exact value.
+func TestGraphSensitivityRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := 0; trial < 12; trial++ {
+		n := 20 + rng.IntN(60)
+		comps := 1 + trial%3
+		weighted := trial%2 == 0
+		g := randomGraph(t, rng, n, 0.05+0.2*rng.Float64(), comps, weighted)
+		tau := []float64{0.1, 0.7, 2, 5}[trial%4]
+		alpha := 0.5 + rng.Float64()
+		A := expmOracle(g, tau)
+		want := alpha * oracleDelta(g, A)
+		d, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: MethodDense})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sp, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: MethodSparse})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Padé oracle is accurate to ~1e-13 relative here.
+		checkBracket(t, "dense", d, want, 1e-12)
+		checkBracket(t, "sparse", sp, want, 1e-12)
+		if d.Components != comps || sp.Components != comps {
+			t.Errorf("components: dense %d sparse %d want %d", d.Components, sp.Components, comps)
+		}
+		// Brackets overlap.
+		if sp.Delta2 < d.Delta2-d.Slack || d.Delta2 < sp.Delta2-sp.Slack {
+			t.Errorf("dense [%g, %g] and sparse [%g, %g] disagree", d.Delta2-d.Slack, d.Delta2, sp.Delta2-sp.Slack, sp.Delta2)
+		}
+		if !d.Exact || !sp.Exact {
+			t.Errorf("exact flags: dense %v sparse %v", d.Exact, sp.Exact)
+		}
+		// Every cheap bound ≥ the exact q_e (oracle).
+		g.ForEachEdge(func(i, j int, w float64) {
+			s := 0.0
+			for r := 0; r < n; r++ {
+				dd := A.At(r, i) - A.At(r, j)
+				s += dd * dd
+			}
+			if u := cheapEdgeBound(g, i, j, w, tau); u < s*(1-1e-12) {
+				t.Errorf("cheap bound %g < q_e %g on edge (%d,%d)", u, s, i, j)
+			}
+		})
+		// κ2(exp(−τL)) = e^{τλ_max}: compare with the oracle's singular values.
+		var svd mat.SVD
+		svd.Factorize(A, mat.SVDNone)
+		v := svd.Values(nil)
+		// Only where the oracle's σ_min is resolved in float64.
+		if k := v[0] / v[len(v)-1]; k < 1e10 && math.Abs(k-d.Kappa2) > 1e-6*k {
+			t.Errorf("κ2 = %g, oracle %g", d.Kappa2, k)
+		}
+	}
+}
+
+// Property: for random α-neighbours f, f' (mass α moved along random
+// paths, from one or several sources, total transport ≤ α),
+// ‖A(f − f')‖ ≤ Δ2.
+func TestGraphSensitivityNeighbours(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 6; trial++ {
+		g := randomGraph(t, rng, 30+rng.IntN(30), 0.08, 1+trial%2, trial%2 == 0)
+		tau, alpha := 0.2+rng.Float64()*2, 0.3+rng.Float64()
+		A := expmOracle(g, tau)
+		s, err := GraphSensitivity(g, tau, alpha, GraphOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := g.N()
+		worst := 0.0
+		for k := 0; k < 300; k++ {
+			diff := make([]float64, n) // f − f'
+			sources := 1 + rng.IntN(3)
+			budget := alpha
+			for src := 0; src < sources; src++ {
+				mass := budget
+				if src < sources-1 {
+					mass = budget * rng.Float64()
+				}
+				budget -= mass
+				// A random walk of length L; mass moves one hop per step,
+				// split into L pieces of mass/L each travelling the
+				// remaining steps: transport ≤ mass.
+				L := 1 + rng.IntN(4)
+				v := rng.IntN(n)
+				walk := []int{v}
+				for st := 0; st < L; st++ {
+					cols, _ := g.Neighbors(v)
+					if len(cols) == 0 {
+						break
+					}
+					v = int(cols[rng.IntN(len(cols))])
+					walk = append(walk, v)
+				}
+				hops := len(walk) - 1
+				if hops == 0 {
+					continue
+				}
+				// mass/hops units each travel to a different walk point:
+				// the piece ending at walk[h] travels h hops ≤ hops; scale so
+				// that total transport Σ_h (m_h · h) ≤ mass.
+				per := mass / float64(hops*(hops+1)/2)
+				for h := 1; h <= hops; h++ {
+					diff[walk[0]] += per
+					diff[walk[h]] -= per
+				}
+			}
+			var y mat.VecDense
+			y.MulVec(A, mat.NewVecDense(n, diff))
+			nrm := mat.Norm(&y, 2)
+			worst = math.Max(worst, nrm)
+			if nrm > s.Delta2*(1+1e-12) {
+				t.Fatalf("‖A(f−f')‖ = %g > Δ2 = %g", nrm, s.Delta2)
+			}
+		}
+		// Single-hop moves of mass α along the maximising edge attain Δ2.
+		i, j := s.Edge[0], s.Edge[1]
+		diff := make([]float64, n)
+		diff[i], diff[j] = alpha, -alpha
+		var y mat.VecDense
+		y.MulVec(A, mat.NewVecDense(n, diff))
+		if nrm := mat.Norm(&y, 2); nrm < s.Delta2-s.Slack-1e-12 {
+			t.Errorf("maximising edge gives %g < Δ2 − slack = %g", nrm, s.Delta2-s.Slack)
+		}
+	}
+}
+
+func TestGraphSensitivityBadInput(t *testing.T) {
+	g := mustGraph(t, 3, pathEdges(3))
+	var pe *ParamError
+	for _, c := range []struct {
+		name       string
+		tau, alpha float64
+		opt        GraphOptions
+	}{
+		{"tau", 0, 1, GraphOptions{}},
+		{"tau", -1, 1, GraphOptions{}},
+		{"tau", math.NaN(), 1, GraphOptions{}},
+		{"tau", math.Inf(1), 1, GraphOptions{}},
+		{"alpha", 1, 0, GraphOptions{}},
+		{"alpha", 1, -2, GraphOptions{}},
+		{"alpha", 1, math.NaN(), GraphOptions{}},
+		{"alpha", 1, math.Inf(1), GraphOptions{}},
+		{"tol", 1, 1, GraphOptions{Tol: -1}},
+		{"dense-limit", 1, 1, GraphOptions{DenseLimit: -1}},
+		{"method", 1, 1, GraphOptions{Method: 7}},
+	} {
+		_, err := GraphSensitivity(g, c.tau, c.alpha, c.opt)
+		if !errors.As(err, &pe) || pe.Name != c.name {
+			t.Errorf("%s: got %v", c.name, err)
+		}
+	}
+	if _, err := GraphSensitivity(nil, 1, 1, GraphOptions{}); !errors.Is(err, laplacian.ErrEmptyGraph) {
+		t.Errorf("nil graph: %v", err)
+	}
+	big := mustGraph(t, 50, pathEdges(50))
+	if _, err := GraphSensitivity(big, 1, 1, GraphOptions{Method: MethodDense, DenseLimit: 10}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("dense limit: %v", err)
+	}
+}
+
+func TestGraphSensitivityNoEdges(t *testing.T) {
+	g := mustGraph(t, 4, nil)
+	s, err := GraphSensitivity(g, 1, 1, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Delta2 != 0 || !s.Certified || s.Components != 4 || s.Edges != 0 {
+		t.Errorf("%+v", s)
+	}
+}
+
+// A time budget that ends at once still returns a proven upper bound.
+func TestGraphSensitivityTimeBudget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	g := randomGraph(t, rng, 120, 0.05, 1, true)
+	tau := 0.8
+	want := oracleDelta(g, expmOracle(g, tau))
+	calls := 0
+	s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: MethodSparse, TimeBudget: 1, Progress: func(done, total int) { calls++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Delta2 < want || !s.Certified {
+		t.Errorf("budgeted bound %g < exact %g", s.Delta2, want)
+	}
+	if s.Exact || s.Method != "bound-and-refine" || calls != 1 {
+		t.Errorf("exact=%v method=%s progress calls=%d", s.Exact, s.Method, calls)
+	}
+}
