@@ -3,13 +3,22 @@
 // Conventions:
 //   - A Graph is weighted and undirected, stored as CSR adjacency: both
 //     directions of every edge are present, neighbours sorted by index.
+//     Unit-weight graphs store no weight array.
 //   - Nodes have dense int indices 0..n-1 and stable string keys (the Neo4j
 //     node key, a CSV identifier, or the decimal index for generators).
-//     Index i is also the gonum graph.Node ID.
+//     Index i is also the gonum graph.Node ID: *Graph implements
+//     graph.WeightedUndirected, so gonum algorithms (community.Modularize,
+//     path.DijkstraFrom, …) run on it without copying.
 //   - Weights are positive and finite. Self-loops are rejected (they do not
 //     change L = D − W). Duplicate edges are merged by summing their weights,
 //     the same Laplacian a multigraph has; the number merged is reported.
+//     Options.RejectDuplicates makes them an error instead.
 //   - The Laplacian is L = D − W with D the weighted degree; it is positive
 //     semidefinite with one zero eigenvalue per connected component.
-//     Disconnected graphs are legitimate.
+//     Disconnected graphs are legitimate; Graph.Components counts them.
+//
+// Graphs come from FromEdges, the generators (SBM, Grid, Path, Cycle,
+// Complete, Star, Karate), a CSV edge list (ReadCSV, LoadCSV), or a graph
+// spec string as used by the CLI (ParseSpec, Generate), e.g.
+// "sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7".
 package laplacian

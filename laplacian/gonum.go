@@ -48,7 +48,7 @@ func (it *nodeRange) Next() bool {
 	it.cur++
 	return true
 }
-func (it *nodeRange) Len() int { return int(it.n - it.cur - 1) }
+func (it *nodeRange) Len() int { return int(max(it.n-it.cur-1, 0)) }
 func (it *nodeRange) Reset()   { it.cur = -1 }
 func (it *nodeRange) Node() graph.Node {
 	if it.cur < 0 || it.cur >= it.n {
@@ -71,7 +71,7 @@ func (it *rowNodes) Next() bool {
 	it.cur++
 	return true
 }
-func (it *rowNodes) Len() int { return len(it.cols) - it.cur - 1 }
+func (it *rowNodes) Len() int { return max(len(it.cols)-it.cur-1, 0) }
 func (it *rowNodes) Reset()   { it.cur = -1 }
 func (it *rowNodes) Node() graph.Node {
 	if it.cur < 0 || it.cur >= len(it.cols) {
