@@ -1,0 +1,184 @@
+package privacy
+
+import (
+	"bytes"
+	"crypto/hkdf"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// KeySize is the size of a noise key in bytes (256 bits).
+const KeySize = 32
+
+// Key is a 256-bit noise key. Whoever holds it can regenerate, and so
+// remove, every keyed noise value derived from it: the paper's "backdoor".
+// Key never prints its bytes (fmt verbs show "privacy.Key(redacted)").
+type Key [KeySize]byte
+
+// Format implements fmt.Formatter so that a Key cannot leak into logs.
+func (Key) Format(f fmt.State, _ rune) { io.WriteString(f, "privacy.Key(redacted)") }
+
+// GenerateKey returns a key from crypto/rand.
+func GenerateKey() (Key, error) {
+	var k Key
+	if _, err := io.ReadFull(rand.Reader, k[:]); err != nil {
+		return Key{}, fmt.Errorf("privacy: generate key: %w", err)
+	}
+	return k, nil
+}
+
+// Key file format: the 64 lowercase hex digits of the key followed by a
+// newline, in a file of mode 0600. Hex rather than raw bytes so that a key
+// can be moved through a terminal or a secret manager without corruption.
+
+// WriteKeyFile writes k to path, creating it with mode 0600. It refuses to
+// overwrite an existing file (O_EXCL). The data is fsynced before return.
+func WriteKeyFile(path string, k Key) (err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return fmt.Errorf("privacy: write key file: %w", err)
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("privacy: write key file: %w", cerr)
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	// The umask may have cleared bits but never adds any; enforce 0600.
+	if err := f.Chmod(0o600); err != nil {
+		return fmt.Errorf("privacy: write key file: %w", err)
+	}
+	buf := make([]byte, 2*KeySize+1)
+	hex.Encode(buf, k[:])
+	buf[2*KeySize] = '\n'
+	if _, err := f.Write(buf); err != nil {
+		return fmt.Errorf("privacy: write key file: %w", err)
+	}
+	return f.Sync()
+}
+
+// KeyPermissionError reports a key file that group or others may access.
+type KeyPermissionError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *KeyPermissionError) Error() string {
+	return fmt.Sprintf("privacy: key file %s has mode %04o: it must not be accessible by group or others (chmod 600)",
+		e.Path, uint32(e.Mode.Perm()))
+}
+
+// ErrBadKeyFile is wrapped when a key file is not 64 hex digits.
+var ErrBadKeyFile = errors.New("privacy: malformed key file (want 64 hex digits)")
+
+// LoadKey reads a key written by WriteKeyFile. It refuses, with
+// *KeyPermissionError, a file with any group or other permission bit set,
+// and refuses anything that is not a regular file of 64 hex digits
+// (optionally followed by a newline). Errors never contain key material.
+func LoadKey(path string) (Key, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Key{}, fmt.Errorf("privacy: load key: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return Key{}, fmt.Errorf("privacy: load key: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return Key{}, fmt.Errorf("privacy: load key %s: not a regular file", path)
+	}
+	if st.Mode().Perm()&0o077 != 0 {
+		return Key{}, &KeyPermissionError{Path: path, Mode: st.Mode()}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, 4*KeySize))
+	if err != nil {
+		return Key{}, fmt.Errorf("privacy: load key: %w", err)
+	}
+	data = bytes.TrimSuffix(data, []byte("\n"))
+	var k Key
+	if len(data) != 2*KeySize {
+		return Key{}, fmt.Errorf("%w: %s", ErrBadKeyFile, path)
+	}
+	if _, err := hex.Decode(k[:], data); err != nil {
+		return Key{}, fmt.Errorf("%w: %s", ErrBadKeyFile, path)
+	}
+	return k, nil
+}
+
+// Key derivation (part of SamplerVersion 1):
+//
+//	PRK  = HKDF-Extract(SHA-256, salt = "graphcloak/noise/salt/v1", IKM = key)
+//	info = "graphcloak/noise/v1" ‖ lp(scope) ‖ lp(epoch) ‖ u32(SamplerVersion)
+//	       ‖ u64(σ̃²) ‖ u32(k) ‖ lp(node key) ‖ u32(stream)
+//	K    = HKDF-Expand(PRK, info, 32)            (RFC 5869)
+//
+// with lp(x) = u32(len(x)) ‖ x and big-endian integers, so the encoding is
+// unambiguous. σ̃² = (σ/γ)² is the sampler's integer variance and k the
+// grid exponent (γ = 2^−k): a different σ or grid never reuses uniforms.
+// K keys a ChaCha20 keystream (RFC 8439, zero nonce: every K is used for
+// one value only) read as little-endian uint64 words.
+const (
+	hkdfSalt   = "graphcloak/noise/salt/v1"
+	infoPrefix = "graphcloak/noise/v1"
+)
+
+// deriver derives per-value keys for one release. It reuses one HMAC
+// keyed with PRK, so a derivation costs one HMAC-SHA256 of a short
+// message; the result equals crypto/hkdf.Expand (tested).
+type deriver struct {
+	mac  hash.Hash
+	info []byte // fixed prefix; per-value suffix appended after it
+	n    int    // length of the fixed prefix
+	out  []byte
+}
+
+func appendLP(b []byte, s string) []byte {
+	b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
+	return append(b, s...)
+}
+
+func newDeriver(key *Key, scope, epoch string, s2 uint64, k int) (*deriver, error) {
+	prk, err := hkdf.Extract(sha256.New, key[:], []byte(hkdfSalt))
+	if err != nil {
+		return nil, fmt.Errorf("privacy: derive key: %w", err)
+	}
+	info := []byte(infoPrefix)
+	info = appendLP(info, scope)
+	info = appendLP(info, epoch)
+	info = binary.BigEndian.AppendUint32(info, SamplerVersion)
+	info = binary.BigEndian.AppendUint64(info, s2)
+	info = binary.BigEndian.AppendUint32(info, uint32(k))
+	d := &deriver{mac: hmac.New(sha256.New, prk), info: info, n: len(info)}
+	clear(prk)
+	return d, nil
+}
+
+// infoFor returns the HKDF info string for one value.
+func (d *deriver) infoFor(nodeKey string, stream uint32) []byte {
+	d.info = appendLP(d.info[:d.n], nodeKey)
+	d.info = binary.BigEndian.AppendUint32(d.info, stream)
+	return d.info
+}
+
+// derive returns K = HKDF-Expand(PRK, info, 32) = HMAC(PRK, info ‖ 0x01).
+// The returned slice is reused by the next call.
+func (d *deriver) derive(nodeKey string, stream uint32) []byte {
+	info := d.infoFor(nodeKey, stream)
+	d.mac.Reset()
+	d.mac.Write(info)
+	d.mac.Write([]byte{1})
+	d.out = d.mac.Sum(d.out[:0])
+	return d.out
+}

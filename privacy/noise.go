@@ -1,0 +1,136 @@
+package privacy
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"io"
+
+	"golang.org/x/crypto/chacha20"
+)
+
+// NoiseSource selects where released noise comes from. The zero value is
+// CryptoNoise. math/rand is never used for released noise.
+type NoiseSource struct {
+	key *Key      // non-nil: keyed noise
+	src bitSource // tests only: replaces crypto/rand
+}
+
+// CryptoNoise draws fresh noise from crypto/rand. Nobody can regenerate it.
+func CryptoNoise() NoiseSource { return NoiseSource{} }
+
+// KeyedNoise draws noise from a keyed ChaCha20 stream per released value
+// (see keys.go for the derivation), so that the holder of key can
+// regenerate it with Unmask. Against anyone without the key the output is
+// computationally indistinguishable from CryptoNoise (SIM-CDP, Mironov,
+// Pandey, Reingold & Vadhan 2009), assuming HKDF-SHA256 and ChaCha20 are
+// pseudorandom.
+func KeyedNoise(key Key) NoiseSource {
+	k := key
+	return NoiseSource{key: &k}
+}
+
+// Keyed reports whether the source is keyed.
+func (n NoiseSource) Keyed() bool { return n.key != nil }
+
+// Format implements fmt.Formatter; it never prints key material.
+func (n NoiseSource) Format(f fmt.State, _ rune) {
+	if n.key != nil {
+		io.WriteString(f, "keyed ChaCha20")
+		return
+	}
+	io.WriteString(f, "crypto/rand")
+}
+
+// cryptoSource reads crypto/rand in 512-byte chunks.
+type cryptoSource struct {
+	buf [512]byte
+	pos int
+}
+
+func newCryptoSource() *cryptoSource { return &cryptoSource{pos: 512} }
+
+func (s *cryptoSource) Uint64() uint64 {
+	if s.pos == len(s.buf) {
+		// crypto/rand.Read never returns an error since Go 1.24 (it
+		// crashes the program rather than return weak randomness).
+		rand.Read(s.buf[:])
+		s.pos = 0
+	}
+	v := binary.LittleEndian.Uint64(s.buf[s.pos:])
+	s.pos += 8
+	return v
+}
+
+// chachaSource reads the ChaCha20 keystream of one derived key as
+// little-endian uint64 words, one 64-byte block at a time.
+type chachaSource struct {
+	c   chacha20.Cipher
+	buf [64]byte
+	pos int
+}
+
+var zeroNonce [chacha20.NonceSize]byte
+
+// reset rekeys the source with a fresh derived key and rewinds the stream.
+func (s *chachaSource) reset(key []byte) {
+	c, err := chacha20.NewUnauthenticatedCipher(key, zeroNonce[:])
+	if err != nil {
+		panic("privacy: chacha20: " + err.Error()) // key and nonce sizes are fixed
+	}
+	s.c = *c
+	s.pos = len(s.buf)
+}
+
+func (s *chachaSource) Uint64() uint64 {
+	if s.pos == len(s.buf) {
+		clear(s.buf[:])
+		s.c.XORKeyStream(s.buf[:], s.buf[:])
+		s.pos = 0
+	}
+	v := binary.LittleEndian.Uint64(s.buf[s.pos:])
+	s.pos += 8
+	return v
+}
+
+// noiseParams fixes the sampler of one release.
+type noiseParams struct {
+	scope, epoch string
+	s2           uint64 // σ̃² = (σ/γ)², integer
+	k            int    // grid exponent, γ = 2^−k
+}
+
+// keyedNoise returns the grid noise Z_i for each node key, each from its
+// own derived key (stream 0). It is the function Unmask re-runs.
+func keyedNoise(key *Key, p noiseParams, keys []string) ([]int64, error) {
+	d, err := newDeriver(key, p.scope, p.epoch, p.s2, p.k)
+	if err != nil {
+		return nil, err
+	}
+	g := newDGauss(p.s2)
+	var src chachaSource
+	z := make([]int64, len(keys))
+	for i, nk := range keys {
+		src.reset(d.derive(nk, 0))
+		z[i] = g.sample(&src)
+	}
+	clear(src.buf[:])
+	return z, nil
+}
+
+// draw returns the noise Z_i for keys from the source n.
+func (n NoiseSource) draw(p noiseParams, keys []string) ([]int64, error) {
+	if n.key != nil {
+		return keyedNoise(n.key, p, keys)
+	}
+	src := n.src
+	if src == nil {
+		src = newCryptoSource()
+	}
+	g := newDGauss(p.s2)
+	z := make([]int64, len(keys))
+	for i := range z {
+		z[i] = g.sample(src)
+	}
+	return z, nil
+}

@@ -1,0 +1,123 @@
+package privacy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+)
+
+// Release file format (JSON, written atomically by WriteReleaseFile):
+//
+//	{
+//	  "format": "graphcloak-release",
+//	  "version": 1,
+//	  "meta": { ReleaseMeta fields },
+//	  "rows": [ {"key": "n1", "grid": 1234567, "value": 0.0011773}, … ]
+//	}
+//
+// grid is the exact integer r_i and value = γ·r_i = r_i·2^−k. The file
+// holds only public data: no true value, no key. It is what the release
+// command writes for runs without a database, what a retry re-publishes,
+// and what unmask reads.
+const (
+	releaseFormat  = "graphcloak-release"
+	releaseVersion = 1
+)
+
+type releaseFile struct {
+	Format  string       `json:"format"`
+	Version int          `json:"version"`
+	Meta    ReleaseMeta  `json:"meta"`
+	Rows    []releaseRow `json:"rows"`
+}
+
+type releaseRow struct {
+	Key   string  `json:"key"`
+	Grid  int64   `json:"grid"`
+	Value float64 `json:"value"`
+}
+
+// WriteReleaseFile writes rel to path atomically (temporary file, fsync,
+// rename), mode 0644.
+func WriteReleaseFile(path string, rel *Released) error {
+	if err := checkReleased(rel); err != nil {
+		return err
+	}
+	f := releaseFile{Format: releaseFormat, Version: releaseVersion, Meta: rel.Meta, Rows: make([]releaseRow, len(rel.Keys))}
+	for i := range rel.Keys {
+		f.Rows[i] = releaseRow{Key: rel.Keys[i], Grid: rel.Grid[i], Value: rel.Values[i]}
+	}
+	data, err := json.MarshalIndent(&f, "", "  ")
+	if err != nil {
+		return fmt.Errorf("privacy: write release: %w", err)
+	}
+	return writeFileAtomic(path, append(data, '\n'), 0o644)
+}
+
+// ReleaseFileError reports a release file that is malformed or
+// inconsistent.
+type ReleaseFileError struct {
+	Path   string
+	Reason string
+}
+
+func (e *ReleaseFileError) Error() string {
+	return fmt.Sprintf("privacy: release file %s: %s", e.Path, e.Reason)
+}
+
+// ReadReleaseFile reads a file written by WriteReleaseFile and checks it:
+// format and version, one row per key, unique keys, value = grid·2^−k.
+func ReadReleaseFile(path string) (*Released, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("privacy: read release: %w", err)
+	}
+	rel, err := parseRelease(data)
+	if err != nil {
+		return nil, &ReleaseFileError{Path: path, Reason: err.Error()}
+	}
+	return rel, nil
+}
+
+func parseRelease(data []byte) (*Released, error) {
+	var f releaseFile
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&f); err != nil {
+		return nil, fmt.Errorf("not valid release JSON: %v", err)
+	}
+	if f.Format != releaseFormat || f.Version != releaseVersion {
+		return nil, fmt.Errorf("format %q version %d, want %q version %d", f.Format, f.Version, releaseFormat, releaseVersion)
+	}
+	rel := &Released{Meta: f.Meta, Keys: make([]string, len(f.Rows)), Grid: make([]int64, len(f.Rows)), Values: make([]float64, len(f.Rows))}
+	for i, r := range f.Rows {
+		rel.Keys[i], rel.Grid[i], rel.Values[i] = r.Key, r.Grid, r.Value
+	}
+	if err := checkReleased(rel); err != nil {
+		return nil, err
+	}
+	return rel, nil
+}
+
+func checkReleased(rel *Released) error {
+	if rel == nil {
+		return fmt.Errorf("privacy: release is nil")
+	}
+	n := len(rel.Keys)
+	if len(rel.Grid) != n || len(rel.Values) != n || rel.Meta.N != n {
+		return fmt.Errorf("privacy: release has %d keys, %d grid values, %d values, meta n = %d", n, len(rel.Grid), len(rel.Values), rel.Meta.N)
+	}
+	seen := make(map[string]struct{}, n)
+	for i, k := range rel.Keys {
+		if _, dup := seen[k]; dup || k == "" {
+			return fmt.Errorf("privacy: release key %d (%q) is empty or duplicated", i, k)
+		}
+		seen[k] = struct{}{}
+		if rel.Values[i] != math.Ldexp(float64(rel.Grid[i]), -rel.Meta.GridExponent) {
+			return fmt.Errorf("privacy: release row %q: value %v is not grid·2^-%d", k, rel.Values[i], rel.Meta.GridExponent)
+		}
+	}
+	return nil
+}
