@@ -1,0 +1,74 @@
+package plotting
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func decodePNG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s is not a PNG: %v", path, err)
+	}
+	if b := img.Bounds(); b.Dx() < 100 || b.Dy() < 100 {
+		t.Errorf("%s is only %v", path, b)
+	}
+}
+
+func TestLineSources(t *testing.T) {
+	n := 100
+	x, f0, fh := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = float64(i+1) / float64(n)
+	}
+	f0[23], f0[75] = 1, 1
+	fh[22], fh[23], fh[76] = 0.4, 0.5, 0.8
+	path := filepath.Join(t.TempDir(), "line.png")
+	if err := LineSources(path, x, f0, fh, "test"); err != nil {
+		t.Fatal(err)
+	}
+	decodePNG(t, path)
+	if err := LineSources(path, x, f0[:3], fh, "bad"); err == nil {
+		t.Error("length mismatch accepted")
+	}
+}
+
+func TestCommunityBars(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "bars.png")
+	if err := CommunityBars(path, []string{"a", "b", "c"}, []float64{0.7, 0.2, 0.1}, []bool{true, false, false}, "test"); err != nil {
+		t.Fatal(err)
+	}
+	decodePNG(t, path)
+	if err := CommunityBars(path, nil, nil, nil, "bad"); err == nil {
+		t.Error("empty input accepted")
+	}
+}
+
+// TestWritePNG keeps the test figures when PLOT_DIR is set, for a visual check.
+func TestWritePNG(t *testing.T) {
+	dir := os.Getenv("PLOT_DIR")
+	if dir == "" {
+		t.Skip("PLOT_DIR not set: no figures kept for inspection")
+	}
+	n := 100
+	x, f0, fh := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i] = float64(i+1) / float64(n)
+	}
+	f0[23], f0[75] = 1, 1
+	fh[22], fh[23], fh[76] = 0.4, 0.5, 0.8
+	if err := LineSources(filepath.Join(dir, "line.png"), x, f0, fh, "line"); err != nil {
+		t.Fatal(err)
+	}
+	if err := CommunityBars(filepath.Join(dir, "bars.png"), []string{"0", "1"}, []float64{0.8, 0.2}, []bool{true, false}, "bars"); err != nil {
+		t.Fatal(err)
+	}
+}
