@@ -1,0 +1,453 @@
+package recovery
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"gonum.org/v1/gonum/mat"
+)
+
+// ModeCutoff is the relative singular-value threshold below which modes of
+// M are dropped: a mode with s_k < ModeCutoff·s_max moves ‖Mf‖ by less
+// than machine precision for any f in the box, so it carries nothing
+// recoverable. Dropping it changes only estimates; privacy numbers (Δ2, σ)
+// are computed elsewhere from the full operator and never depend on it.
+const ModeCutoff = 1e-16
+
+// Model is the forward operator M (m×n) in one of two forms:
+//   - spectral: M = U·diag(s)·Vᵀ with the modes s_k ≥ ModeCutoff·s_max
+//     (on a graph U = V = eigenvectors of L and s = e^{−τλ}; otherwise a
+//     thin SVD). In the reduced coordinates z = Vᵀf,
+//     ‖Mf − ỹ‖² = ‖diag(s)z − Uᵀỹ‖² + ‖(I − UUᵀ)ỹ‖², so estimators work
+//     with r ≤ min(m, n) numbers instead of m.
+//   - operator: only the action f ↦ exp(−τL)f (Chebyshev), for graphs
+//     above GraphOptions.DenseLimit.
+//
+// A Model is immutable after construction and safe for concurrent use,
+// except that the operator form computes its column norms lazily once.
+type Model struct {
+	n, m    int
+	r       int
+	u, v    []float64 // row-major m×r and n×r; u aliases v on graphs
+	s       []float64
+	dropped int
+	op      *heatAction
+	graph   *laplacian.Graph
+	colN2   []float64 // ‖M e_j‖²
+	approx  bool      // colN2 is a randomised estimate
+	probes  int
+	seed    uint64
+	spacing float64 // grid spacing of a line model, 0 otherwise
+}
+
+// GraphOptions configure NewGraphModel. The zero value means the defaults.
+type GraphOptions struct {
+	// DenseLimit is the largest n decomposed densely (O(n³) once).
+	// Default 1500. Larger graphs use the Chebyshev action only.
+	DenseLimit int
+	// ChebyshevTol is the truncation error bound of the operator action.
+	// Default 1e-10.
+	ChebyshevTol float64
+	// Probes is the number of random ±1 probe vectors used to estimate
+	// ‖M e_j‖² on operator models (relative error ≈ sqrt(2/Probes) on the
+	// non-constant part). Default 32.
+	Probes int
+	// Seed seeds the probe vectors (they only affect estimates).
+	// Default 1.
+	Seed uint64
+}
+
+// NewGraphModel builds M = exp(−τL) for the graph g.
+func NewGraphModel(g *laplacian.Graph, tau float64, opt GraphOptions) (*Model, error) {
+	if g == nil {
+		return nil, fmt.Errorf("%w: nil graph", ErrBadProblem)
+	}
+	if !(tau > 0) || math.IsInf(tau, 0) {
+		return nil, fmt.Errorf("%w: τ = %v must be positive and finite", ErrBadProblem, tau)
+	}
+	if opt.DenseLimit <= 0 {
+		opt.DenseLimit = 1500
+	}
+	if !(opt.ChebyshevTol > 0) {
+		opt.ChebyshevTol = 1e-10
+	}
+	if opt.Probes <= 0 {
+		opt.Probes = 32
+	}
+	if opt.Seed == 0 {
+		opt.Seed = 1
+	}
+	n := g.N()
+	md := &Model{n: n, m: n, graph: g, probes: opt.Probes, seed: opt.Seed}
+	if n <= opt.DenseLimit {
+		var es mat.EigenSym
+		if !es.Factorize(g.Laplacian().Dense(), true) {
+			return nil, fmt.Errorf("recovery: eigendecomposition of the %d-node Laplacian failed", n)
+		}
+		lam := es.Values(nil) // ascending
+		var q mat.Dense
+		es.VectorsTo(&q)
+		smax := math.Exp(-tau * math.Max(lam[0], 0))
+		keep := 0
+		for _, l := range lam {
+			if math.Exp(-tau*l) >= ModeCutoff*smax {
+				keep++
+			}
+		}
+		md.r = keep
+		md.dropped = n - keep
+		md.s = make([]float64, keep)
+		for k := 0; k < keep; k++ {
+			md.s[k] = math.Exp(-tau * lam[k])
+		}
+		md.v = make([]float64, n*keep)
+		for j := 0; j < n; j++ {
+			for k := 0; k < keep; k++ {
+				md.v[j*keep+k] = q.At(j, k)
+			}
+		}
+		md.u = md.v
+		md.spectralColNorms()
+		return md, nil
+	}
+	h, err := newHeatAction(g.Laplacian(), tau, opt.ChebyshevTol)
+	if err != nil {
+		return nil, err
+	}
+	md.op = h
+	return md, nil
+}
+
+// NewLineModel builds the 1-D heat kernel A_ij = g(s_i − x_j),
+// g(x) = exp(−x²/4T)/sqrt(4πT), with sensors s_i = i/m (i = 1..m) and
+// source grid x_j = j/n (j = 1..n), as a thin SVD.
+func NewLineModel(n, m int, T float64) (*Model, error) {
+	if n < 1 || m < 1 {
+		return nil, fmt.Errorf("%w: line model needs n, m ≥ 1 (got n=%d, m=%d)", ErrBadProblem, n, m)
+	}
+	if !(T > 0) || math.IsInf(T, 0) {
+		return nil, fmt.Errorf("%w: T = %v must be positive and finite", ErrBadProblem, T)
+	}
+	A := heatKernel1D(m, n, T)
+	md, err := NewMatrixModel(A)
+	if err != nil {
+		return nil, err
+	}
+	md.spacing = 1 / float64(n)
+	return md, nil
+}
+
+// heatKernel1D returns the m×n matrix of NewLineModel.
+func heatKernel1D(m, n int, T float64) *mat.Dense {
+	A := mat.NewDense(m, n, nil)
+	c := 1 / math.Sqrt(4*math.Pi*T)
+	for i := 1; i <= m; i++ {
+		si := float64(i) / float64(m)
+		for j := 1; j <= n; j++ {
+			d := si - float64(j)/float64(n)
+			A.Set(i-1, j-1, c*math.Exp(-d*d/(4*T)))
+		}
+	}
+	return A
+}
+
+// NewMatrixModel builds a spectral model from an explicit m×n matrix by a
+// thin SVD.
+func NewMatrixModel(M *mat.Dense) (*Model, error) {
+	m, n := M.Dims()
+	var svd mat.SVD
+	if !svd.Factorize(M, mat.SVDThin) {
+		return nil, fmt.Errorf("recovery: SVD of the %d×%d matrix failed", m, n)
+	}
+	sv := svd.Values(nil)
+	var U, V mat.Dense
+	svd.UTo(&U)
+	svd.VTo(&V)
+	keep := 0
+	for _, s := range sv {
+		if len(sv) > 0 && s >= ModeCutoff*sv[0] && s > 0 {
+			keep++
+		}
+	}
+	md := &Model{n: n, m: m, r: keep, dropped: len(sv) - keep, s: append([]float64(nil), sv[:keep]...)}
+	md.u = make([]float64, m*keep)
+	for i := 0; i < m; i++ {
+		for k := 0; k < keep; k++ {
+			md.u[i*keep+k] = U.At(i, k)
+		}
+	}
+	md.v = make([]float64, n*keep)
+	for j := 0; j < n; j++ {
+		for k := 0; k < keep; k++ {
+			md.v[j*keep+k] = V.At(j, k)
+		}
+	}
+	md.spectralColNorms()
+	return md, nil
+}
+
+func (md *Model) spectralColNorms() {
+	r := md.r
+	md.colN2 = make([]float64, md.n)
+	for j := 0; j < md.n; j++ {
+		row := md.v[j*r : j*r+r]
+		t := 0.0
+		for k, x := range row {
+			a := md.s[k] * x
+			t += a * a
+		}
+		md.colN2[j] = t
+	}
+}
+
+// N is the number of source locations, M the number of sensors.
+func (md *Model) N() int { return md.n }
+
+// M is the number of sensors.
+func (md *Model) M() int { return md.m }
+
+// Rank is the number of kept modes (0 for operator models).
+func (md *Model) Rank() int { return md.r }
+
+// Dropped is the number of modes dropped below ModeCutoff.
+func (md *Model) Dropped() int { return md.dropped }
+
+// Spectral reports whether the model has the dense spectral form.
+func (md *Model) Spectral() bool { return md.op == nil }
+
+// Graph is the graph of a graph model, nil otherwise.
+func (md *Model) Graph() *laplacian.Graph { return md.graph }
+
+// Spacing is the grid spacing of a line model (1/n), 0 otherwise.
+func (md *Model) Spacing() float64 { return md.spacing }
+
+// Apply sets dst = M f (len m). It panics on a length mismatch.
+func (md *Model) Apply(dst, f []float64) {
+	if len(dst) != md.m || len(f) != md.n {
+		panic("recovery: Apply length mismatch")
+	}
+	if md.op != nil {
+		md.op.apply(dst, f, 1)
+		return
+	}
+	z := md.reduce(f)
+	for k := range z {
+		z[k] *= md.s[k]
+	}
+	md.expandU(dst, z)
+}
+
+// ApplyT sets dst = Mᵀ y (len n). It panics on a length mismatch.
+func (md *Model) ApplyT(dst, y []float64) {
+	if len(dst) != md.n || len(y) != md.m {
+		panic("recovery: ApplyT length mismatch")
+	}
+	if md.op != nil {
+		md.op.apply(dst, y, 1) // exp(−τL) is symmetric
+		return
+	}
+	z := md.projectU(y)
+	for k := range z {
+		z[k] *= md.s[k]
+	}
+	md.expandV(dst, z)
+}
+
+// reduce returns Vᵀf.
+func (md *Model) reduce(f []float64) []float64 {
+	r := md.r
+	z := make([]float64, r)
+	for j, fj := range f {
+		if fj == 0 {
+			continue
+		}
+		row := md.v[j*r : j*r+r]
+		for k, x := range row {
+			z[k] += fj * x
+		}
+	}
+	return z
+}
+
+// projectU returns Uᵀy.
+func (md *Model) projectU(y []float64) []float64 {
+	r := md.r
+	z := make([]float64, r)
+	for i, yi := range y {
+		row := md.u[i*r : i*r+r]
+		for k, x := range row {
+			z[k] += yi * x
+		}
+	}
+	return z
+}
+
+// expandU sets dst = U z.
+func (md *Model) expandU(dst, z []float64) {
+	r := md.r
+	for i := range dst {
+		row := md.u[i*r : i*r+r]
+		t := 0.0
+		for k, x := range row {
+			t += x * z[k]
+		}
+		dst[i] = t
+	}
+}
+
+// expandV sets dst = V z.
+func (md *Model) expandV(dst, z []float64) {
+	r := md.r
+	for j := range dst {
+		row := md.v[j*r : j*r+r]
+		t := 0.0
+		for k, x := range row {
+			t += x * z[k]
+		}
+		dst[j] = t
+	}
+}
+
+// ColumnNorms2 returns ‖M e_j‖² for every location j. On spectral models
+// it is exact (Σ_k s_k² V_jk²). On operator models it is the randomised
+// estimate 1/|C(j)| + mean_c ((M − P₀)v_c)_j² over Probes Rademacher
+// vectors v_c, where P₀ averages over the connected component C(j):
+// ‖Me_j‖² = 1/|C(j)| + ‖(M − P₀)e_j‖² exactly (M P₀ = P₀), and
+// E[((M − P₀)v)_j²] = ‖(M − P₀)e_j‖² for independent ±1 entries. It is
+// only ever used by estimators, never by privacy accounting.
+func (md *Model) ColumnNorms2() (norms []float64, approximate bool) {
+	if md.colN2 == nil {
+		md.estimateColNorms()
+	}
+	return md.colN2, md.approx
+}
+
+func (md *Model) estimateColNorms() {
+	n := md.n
+	b := md.probes
+	cnt, label := md.graph.Components()
+	size := make([]float64, cnt)
+	for _, c := range label {
+		size[c]++
+	}
+	rng := rand.New(rand.NewPCG(md.seed, 0x9e3779b97f4a7c15))
+	x := make([]float64, n*b)
+	for i := range x {
+		if rng.Uint64()&1 == 0 {
+			x[i] = 1
+		} else {
+			x[i] = -1
+		}
+	}
+	y := make([]float64, n*b)
+	md.op.apply(y, x, b)
+	// Subtract P₀x = per-component means (M P₀ = P₀, so (M − P₀)x = Mx − P₀x).
+	mean := make([]float64, cnt*b)
+	for i := 0; i < n; i++ {
+		c := int(label[i])
+		for p := 0; p < b; p++ {
+			mean[c*b+p] += x[i*b+p]
+		}
+	}
+	for c := 0; c < cnt; c++ {
+		for p := 0; p < b; p++ {
+			mean[c*b+p] /= size[c]
+		}
+	}
+	out := make([]float64, n)
+	for i := 0; i < n; i++ {
+		c := int(label[i])
+		t := 0.0
+		for p := 0; p < b; p++ {
+			d := y[i*b+p] - mean[c*b+p]
+			t += d * d
+		}
+		out[i] = 1/size[c] + t/float64(b)
+	}
+	md.colN2 = out
+	md.approx = true
+}
+
+// Problem is one recovery instance: a model, noisy data and the noise
+// level.
+type Problem struct {
+	Model *Model
+	// Y is ỹ, length Model.M().
+	Y []float64
+	// Sigma is the per-sensor noise standard deviation σ > 0.
+	Sigma float64
+	// Sources is the number of sources k; 0 means unknown.
+	Sources int
+	// Mass is the mass of one source for the likelihood estimators.
+	// Default 1 (unit sources, as in the paper).
+	Mass float64
+	// Eta selects BPDN's η (default EtaTail); Beta is its failure
+	// probability (default 0.01).
+	Eta  EtaRule
+	Beta float64
+}
+
+// Problem returns a problem for data y with noise σ on this model.
+func (md *Model) Problem(y []float64, sigma float64) *Problem {
+	return &Problem{Model: md, Y: y, Sigma: sigma}
+}
+
+// NewGraphProblem is NewGraphModel followed by Model.Problem.
+func NewGraphProblem(g *laplacian.Graph, tau float64, y []float64, sigma float64, opt GraphOptions) (*Problem, error) {
+	md, err := NewGraphModel(g, tau, opt)
+	if err != nil {
+		return nil, err
+	}
+	p := md.Problem(y, sigma)
+	return p, p.Validate()
+}
+
+// NewLineProblem is NewLineModel followed by Model.Problem.
+func NewLineProblem(n, m int, T float64, y []float64, sigma float64) (*Problem, error) {
+	md, err := NewLineModel(n, m, T)
+	if err != nil {
+		return nil, err
+	}
+	p := md.Problem(y, sigma)
+	return p, p.Validate()
+}
+
+// Validate checks the problem's shapes and numbers.
+func (p *Problem) Validate() error {
+	if p == nil || p.Model == nil {
+		return fmt.Errorf("%w: no model", ErrBadProblem)
+	}
+	if len(p.Y) != p.Model.m {
+		return fmt.Errorf("%w: len(y) = %d, want %d sensors", ErrBadProblem, len(p.Y), p.Model.m)
+	}
+	for i, y := range p.Y {
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			return fmt.Errorf("%w: y[%d] = %v is not finite", ErrBadProblem, i, y)
+		}
+	}
+	if !(p.Sigma > 0) || math.IsInf(p.Sigma, 0) {
+		return fmt.Errorf("%w: σ = %v must be positive and finite", ErrBadProblem, p.Sigma)
+	}
+	if p.Sources < 0 || p.Sources > p.Model.n {
+		return fmt.Errorf("%w: sources = %d out of range [0, %d]", ErrBadProblem, p.Sources, p.Model.n)
+	}
+	if p.Mass < 0 || math.IsNaN(p.Mass) || math.IsInf(p.Mass, 0) {
+		return fmt.Errorf("%w: mass = %v must be positive and finite", ErrBadProblem, p.Mass)
+	}
+	if p.Beta < 0 || p.Beta >= 1 || math.IsNaN(p.Beta) {
+		return fmt.Errorf("%w: β = %v must be in (0, 1)", ErrBadProblem, p.Beta)
+	}
+	return nil
+}
+
+// EtaValue is the BPDN noise radius η of this problem.
+func (p *Problem) EtaValue() float64 { return p.Eta.Eta(p.Model.m, p.Sigma, p.Beta) }
+
+func (p *Problem) mass() float64 {
+	if p.Mass > 0 {
+		return p.Mass
+	}
+	return 1
+}
