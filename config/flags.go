@@ -1,0 +1,60 @@
+package config
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+)
+
+// annotation marks a flag as bound to a configuration key; Load binds only
+// flags carrying it, so a command's unrelated flag of the same name is
+// never mistaken for configuration.
+const annotation = "graphcloak_config_key"
+
+// Flag groups for commands.
+var (
+	// Neo4jFlags are the connection and projection flags of a command that
+	// reads a graph from Neo4j.
+	Neo4jFlags = []string{"uri", "user", "password", "database", "node-labels",
+		"relationship-types", "relationship-weight-property", "node-key-property"}
+	// PrivacyFlags are the release parameters.
+	PrivacyFlags = []string{"tau", "alpha", "epsilon", "delta", "mechanism", "epsilon-total",
+		"delta-total", "key", "ledger", "scope", "epoch"}
+	// WriteFlags are the write-back flags.
+	WriteFlags = []string{"write-property", "mass-property", "community-write-property",
+		"probability-property", "rank-property", "batch-size", "concurrency", "random-seed"}
+)
+
+// AddFlags defines the named configuration flags on fs, each bound to its
+// dotted key by Load. AddFlags panics on a name that is not a configuration
+// flag (a programmer error).
+func AddFlags(fs *pflag.FlagSet, names ...string) {
+	for _, name := range names {
+		if fs.Lookup(name) != nil {
+			continue
+		}
+		k, ok := keyByFlag(name)
+		if !ok {
+			panic(fmt.Sprintf("config: no configuration flag %q", name))
+		}
+		short := ""
+		if name == "output" {
+			short = "o"
+		}
+		switch d := k.Default.(type) {
+		case string:
+			fs.StringP(name, short, d, k.Usage)
+		case []string:
+			fs.StringSlice(name, d, k.Usage)
+		case int:
+			fs.Int(name, d, k.Usage)
+		case int64:
+			fs.Int64(name, d, k.Usage)
+		case float64:
+			fs.Float64(name, d, k.Usage)
+		default:
+			panic(fmt.Sprintf("config: key %s has default of unsupported type %T", k.Name, d))
+		}
+		_ = fs.SetAnnotation(name, annotation, []string{k.Name})
+	}
+}

@@ -1,0 +1,264 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/spf13/cast"
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// Options says where Load looks.
+type Options struct {
+	// File is an explicit config file (--config). Empty means the default
+	// location, DefaultFile(), when it exists.
+	File string
+	// Flags are parsed command-line flags; only flags defined by AddFlags
+	// are bound. Nil means none.
+	Flags *pflag.FlagSet
+}
+
+// Source says where a value came from.
+type Source string
+
+// Sources, highest precedence first.
+const (
+	FromFlag    Source = "flag"
+	FromEnv     Source = "env"
+	FromFile    Source = "file"
+	FromDefault Source = "default"
+)
+
+// PasswordFlagWarning is the warning Load returns when --password is used.
+const PasswordFlagWarning = "WARNING: --password is visible to other users in the process list; prefer GRAPHCLOAK_NEO4J_PASSWORD or the config file"
+
+// Loaded is a configuration together with where each value came from.
+type Loaded struct {
+	Config
+	// File is the config file read, "" if none.
+	File string
+	// Sources maps each dotted key to where its value came from.
+	Sources map[string]Source
+	// Warnings are messages for stderr (e.g. a password given as a flag).
+	Warnings []string
+}
+
+// DefaultFile is $XDG_CONFIG_HOME/graphcloak/config.yaml, or
+// ~/.config/graphcloak/config.yaml when XDG_CONFIG_HOME is unset.
+func DefaultFile() string {
+	if d := os.Getenv("XDG_CONFIG_HOME"); d != "" {
+		return filepath.Join(d, "graphcloak", "config.yaml")
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".config", "graphcloak", "config.yaml")
+}
+
+// Load merges defaults, the YAML config file, GRAPHCLOAK_* environment
+// variables and flags, in increasing order of precedence:
+//
+//	flags > environment > config file > defaults
+//
+// It does not validate; call Validate once on the result.
+func Load(opts Options) (*Loaded, error) {
+	file := opts.File
+	var data []byte
+	if file != "" {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			return nil, &Error{Key: "config", Reason: "cannot read config file", Err: err}
+		}
+		data = b
+	} else if def := DefaultFile(); def != "" {
+		if b, err := os.ReadFile(def); err == nil {
+			file, data = def, b
+		}
+	}
+	l, err := load(data, opts.Flags)
+	if err != nil {
+		return nil, err
+	}
+	l.File = file
+	return l, nil
+}
+
+// load is Load on the bytes of a YAML file (nil: no file).
+func load(yaml []byte, fs *pflag.FlagSet) (*Loaded, error) {
+	v := viper.New()
+	v.SetEnvPrefix(envPrefix)
+	v.SetEnvKeyReplacer(strings.NewReplacer(".", "_"))
+	for _, k := range keyTable {
+		v.SetDefault(k.Name, k.Default)
+		if err := v.BindEnv(k.Name, k.Env()); err != nil {
+			return nil, &Error{Key: k.Name, Reason: "cannot bind environment", Err: err}
+		}
+	}
+	if yaml != nil {
+		v.SetConfigType("yaml")
+		if err := v.ReadConfig(bytes.NewReader(yaml)); err != nil {
+			return nil, &Error{Key: "config", Reason: scrub("invalid YAML: "+err.Error(), yaml)}
+		}
+		if err := checkFileKeys(v); err != nil {
+			return nil, err
+		}
+	}
+	l := &Loaded{Sources: make(map[string]Source, len(keyTable))}
+	changed := map[string]bool{}
+	if fs != nil {
+		var bindErr error
+		fs.VisitAll(func(f *pflag.Flag) {
+			names := f.Annotations[annotation]
+			if len(names) != 1 {
+				return
+			}
+			if err := v.BindPFlag(names[0], f); err != nil && bindErr == nil {
+				bindErr = &Error{Key: names[0], Reason: "cannot bind flag", Err: err}
+			}
+			if f.Changed {
+				changed[names[0]] = true
+			}
+		})
+		if bindErr != nil {
+			return nil, bindErr
+		}
+		if f := fs.Lookup("password"); f != nil && f.Changed && len(f.Annotations[annotation]) == 1 {
+			l.Warnings = append(l.Warnings, PasswordFlagWarning)
+		}
+	}
+	for _, k := range keyTable {
+		if err := assign(k, v.Get(k.Name), k.field(&l.Config)); err != nil {
+			return nil, err
+		}
+		switch {
+		case changed[k.Name]:
+			l.Sources[k.Name] = FromFlag
+		case os.Getenv(k.Env()) != "":
+			l.Sources[k.Name] = FromEnv
+		case yaml != nil && v.InConfig(k.Name):
+			l.Sources[k.Name] = FromFile
+		default:
+			l.Sources[k.Name] = FromDefault
+		}
+	}
+	return l, nil
+}
+
+// checkFileKeys refuses keys the file sets that graphcloak does not know:
+// a misspelt key silently ignored is a wrong run.
+func checkFileKeys(v *viper.Viper) error {
+	var unknown []string
+	for _, name := range v.AllKeys() {
+		if _, ok := keyByName(name); !ok {
+			unknown = append(unknown, name)
+		}
+	}
+	if len(unknown) > 0 {
+		return &Error{Key: "config", Reason: "unknown keys in config file: " + strings.Join(unknown, ", ")}
+	}
+	return nil
+}
+
+// assign converts a raw value (from YAML, environment or a flag) to the
+// field's type. Errors never include the value of a secret key.
+func assign(k Key, raw any, dst any) error {
+	bad := func(want string) error {
+		if k.Secret {
+			return &Error{Key: k.Name, Reason: "must be " + want}
+		}
+		return &Error{Key: k.Name, Reason: fmt.Sprintf("must be %s, got %v", want, raw)}
+	}
+	switch p := dst.(type) {
+	case *string:
+		switch raw.(type) {
+		case map[string]any, []any, []string:
+			return bad("a string")
+		}
+		s, err := cast.ToStringE(raw)
+		if err != nil {
+			return bad("a string")
+		}
+		*p = s
+	case *[]string:
+		var out []string
+		switch r := raw.(type) {
+		case string:
+			for _, s := range strings.Split(r, ",") {
+				if s = strings.TrimSpace(s); s != "" {
+					out = append(out, s)
+				}
+			}
+		case []string:
+			out = append(out, r...)
+		case []any:
+			for _, e := range r {
+				switch e.(type) {
+				case map[string]any, []any:
+					return bad("a list of names")
+				}
+				s, err := cast.ToStringE(e)
+				if err != nil {
+					return bad("a list of names")
+				}
+				out = append(out, s)
+			}
+		case nil:
+		default:
+			return bad("a list of names")
+		}
+		*p = out
+	case *int, *int64:
+		f, err := toFloat(raw)
+		if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+			return bad("an integer")
+		}
+		if pi, ok := p.(*int); ok {
+			*pi = int(f)
+		} else {
+			*p.(*int64) = int64(f)
+		}
+	case *float64:
+		f, err := toFloat(raw)
+		if err != nil {
+			return bad("a number")
+		}
+		*p = f
+	default:
+		panic(fmt.Sprintf("config: unsupported field type %T", dst))
+	}
+	return nil
+}
+
+func toFloat(raw any) (float64, error) {
+	switch r := raw.(type) {
+	case bool, map[string]any, []any, []string, nil:
+		return 0, errors.New("not a number")
+	case string:
+		return cast.ToFloat64E(strings.TrimSpace(r))
+	}
+	return cast.ToFloat64E(raw)
+}
+
+var passwordLine = regexp.MustCompile(`(?mi)^\s*password\s*:\s*(.*?)\s*$`)
+
+// scrub removes anything that looks like the file's password value from a
+// message about the file (a YAML error may quote the offending token).
+func scrub(msg string, yaml []byte) string {
+	for _, m := range passwordLine.FindAllSubmatch(yaml, -1) {
+		val := strings.Trim(string(m[1]), `"' `)
+		for _, s := range []string{string(m[1]), val} {
+			if len(s) > 0 {
+				msg = strings.ReplaceAll(msg, s, redacted)
+			}
+		}
+	}
+	return msg
+}

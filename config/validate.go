@@ -1,0 +1,181 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// Error is a problem with one configuration key. It never carries the value
+// of a secret.
+type Error struct {
+	Key    string // dotted key, or "config" for the file as a whole
+	Reason string
+	Err    error // underlying cause, may be nil
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("config: %s: %s: %v", e.Key, e.Reason, e.Err)
+	}
+	return fmt.Sprintf("config: %s: %s", e.Key, e.Reason)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// identifier is the rule the connector applies to labels, relationship
+// types and property names before backtick-quoting them.
+var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// ValidIdentifier reports whether s may be used as a Neo4j label,
+// relationship type or property name: ^[A-Za-z_][A-Za-z0-9_]*$ (so no
+// backticks, backslashes or control characters).
+func ValidIdentifier(s string) bool { return identifier.MatchString(s) }
+
+// Validate checks every value and returns all problems joined; each is a
+// *Error. It needs no connection.
+func (c *Config) Validate() error {
+	var errs []error
+	add := func(key, format string, args ...any) {
+		errs = append(errs, &Error{Key: key, Reason: fmt.Sprintf(format, args...)})
+	}
+
+	if c.Neo4j.URI != "" {
+		if reason := checkURI(c.Neo4j.URI); reason != "" {
+			add("neo4j.uri", "%s", reason)
+		}
+	}
+	if c.Neo4j.Database != "" && !validDatabase(c.Neo4j.Database) {
+		add("neo4j.database", "invalid database name %q", c.Neo4j.Database)
+	}
+	if c.Neo4j.User != "" && strings.ContainsAny(c.Neo4j.User, "\x00\n\r") {
+		add("neo4j.user", "contains control characters")
+	}
+
+	names := func(key string, list []string) {
+		for _, s := range list {
+			if !ValidIdentifier(s) {
+				add(key, "%q is not a valid name (want ^[A-Za-z_][A-Za-z0-9_]*$)", s)
+			}
+		}
+	}
+	names("projection.nodeLabels", c.Projection.NodeLabels)
+	names("projection.relationshipTypes", c.Projection.RelationshipTypes)
+	optional := map[string]string{
+		"projection.relationshipWeightProperty": c.Projection.RelationshipWeightProperty,
+		"projection.nodeKeyProperty":            c.Projection.NodeKeyProperty,
+		"projection.communityProperty":          c.Projection.CommunityProperty,
+		"projection.valueProperty":              c.Projection.ValueProperty,
+	}
+	required := map[string]string{
+		"write.writeProperty":          c.Write.WriteProperty,
+		"write.massProperty":           c.Write.MassProperty,
+		"write.communityWriteProperty": c.Write.CommunityWriteProperty,
+		"write.probabilityProperty":    c.Write.ProbabilityProperty,
+		"write.rankProperty":           c.Write.RankProperty,
+	}
+	for _, k := range keyTable { // table order, so errors are deterministic
+		if s, ok := optional[k.Name]; ok && s != "" && !ValidIdentifier(s) {
+			add(k.Name, "%q is not a valid property name (want ^[A-Za-z_][A-Za-z0-9_]*$)", s)
+		}
+		if s, ok := required[k.Name]; ok && !ValidIdentifier(s) {
+			add(k.Name, "%q is not a valid property name (want ^[A-Za-z_][A-Za-z0-9_]*$)", s)
+		}
+	}
+	if c.Write.BatchSize < 1 {
+		add("write.batchSize", "must be at least 1, got %d", c.Write.BatchSize)
+	}
+	if c.Write.Concurrency < 1 || c.Write.Concurrency > 1024 {
+		add("write.concurrency", "must be in [1, 1024], got %d", c.Write.Concurrency)
+	}
+
+	p := c.Privacy
+	positive := func(key string, x float64) {
+		if math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
+			add(key, "must be finite and > 0, got %v", x)
+		}
+	}
+	unit := func(key string, x float64) {
+		if math.IsNaN(x) || x <= 0 || x >= 1 {
+			add(key, "must be in (0, 1), got %v", x)
+		}
+	}
+	positive("privacy.tau", p.Tau)
+	positive("privacy.alpha", p.Alpha)
+	positive("privacy.epsilon", p.Epsilon)
+	unit("privacy.delta", p.Delta)
+	positive("privacy.epsilonTotal", p.EpsilonTotal)
+	unit("privacy.deltaTotal", p.DeltaTotal)
+	switch p.Mechanism {
+	case "analytic":
+	case "classic":
+		if p.Epsilon >= 1 {
+			add("privacy.mechanism", "classic Gaussian mechanism is only proven for ε < 1, got ε = %v (use analytic)", p.Epsilon)
+		}
+	default:
+		add("privacy.mechanism", "must be analytic or classic, got %q", p.Mechanism)
+	}
+	if p.Ledger == "" {
+		add("privacy.ledger", "must be a file path or neo4j")
+	}
+	if p.Scope == "" || strings.ContainsAny(p.Scope, "\x00\n\r") {
+		add("privacy.scope", "must be a non-empty name without control characters")
+	}
+	if strings.ContainsAny(p.Epoch, "\x00\n\r") {
+		add("privacy.epoch", "contains control characters")
+	}
+
+	if c.Recovery.Sources < 1 {
+		add("recovery.sources", "must be at least 1, got %d", c.Recovery.Sources)
+	}
+	if c.Output != "table" && c.Output != "json" {
+		add("output", "must be table or json, got %q", c.Output)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		add("logFormat", "must be text or json, got %q", c.LogFormat)
+	}
+	return errors.Join(errs...)
+}
+
+// checkURI returns why a Neo4j URI is unacceptable, or "". The reason
+// never repeats credentials embedded in the URI.
+func checkURI(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "not a valid URI"
+	}
+	if u.User != nil {
+		if _, has := u.User.Password(); has {
+			return "must not contain a password; use GRAPHCLOAK_NEO4J_PASSWORD"
+		}
+	}
+	switch u.Scheme {
+	case "bolt", "bolt+s", "bolt+ssc", "neo4j", "neo4j+s", "neo4j+ssc":
+	default:
+		return fmt.Sprintf("scheme must be bolt or neo4j with optional +s or +ssc, got %q", u.Scheme)
+	}
+	if u.Host == "" {
+		return "missing host"
+	}
+	return ""
+}
+
+// validDatabase follows Neo4j's database naming rule: ASCII letters,
+// digits, dots and dashes, starting with a letter, 3–63 characters.
+func validDatabase(s string) bool {
+	if len(s) < 3 || len(s) > 63 {
+		return false
+	}
+	for i, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z':
+		case i > 0 && (r >= '0' && r <= '9' || r == '.' || r == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
