@@ -1,0 +1,645 @@
+package graphcloak
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// Experiments simulate the release mechanism to measure utility and
+// privacy; they are not releases. Their noise is drawn from a seeded
+// math/rand/v2 PCG stream so that every number they report can be
+// reproduced from the seed, and they never charge a privacy ledger.
+// Trial t uses its own stream PCG(seed, t), so results do not depend on
+// the number of workers.
+
+// ExperimentError reports an invalid experiment parameter.
+type ExperimentError struct {
+	Param  string
+	Value  any
+	Reason string
+}
+
+func (e *ExperimentError) Error() string {
+	return fmt.Sprintf("graphcloak: experiment parameter %s = %v %s", e.Param, e.Value, e.Reason)
+}
+
+func positive(name string, v float64) error {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return &ExperimentError{name, v, "must be positive and finite"}
+	}
+	return nil
+}
+
+// LineExperiment is the paper's Figure 1 setting: unit sources on the grid
+// x_j = j/n of the unit interval, m sensors at s_i = i/m, heat kernel at time
+// T, Gaussian noise, recovery, EMD against the truth.
+type LineExperiment struct {
+	N, M int     // source grid points and sensors (paper: 100, 50)
+	T    float64 // diffusion time μt (paper: 0.05)
+	// Sigma is a fixed, non-private noise level (paper: 0.1). When zero, σ
+	// is calibrated privately from Epsilon and Delta with the analytic
+	// Gaussian on Δ2 = privacy.LineSensitivity(N, M, T, Alpha).
+	Sigma          float64
+	Epsilon, Delta float64
+	Alpha          float64 // neighbour EMD radius; default 1/N (one grid step of unit mass)
+	// Sources are source positions in (0, 1], each snapped to the nearest
+	// grid point j/N and carrying unit mass (paper: 0.24, 0.76).
+	Sources   []float64
+	Trials    int    // ≥ 1
+	Estimator string // recovery.ByName; "" = recovery.Default
+	Seed      uint64
+	Workers   int // parallel trials; default GOMAXPROCS
+	// Progress, when non-nil, is called after each finished trial.
+	Progress func(done, total int)
+}
+
+// LineResult summarises a line experiment. EMD statistics are over the
+// trials with a non-zero estimate (the others count in NoSourceRate).
+type LineResult struct {
+	Trials       int       `json:"trials"`
+	Estimator    string    `json:"estimator"`
+	N            int       `json:"n"`
+	M            int       `json:"m"`
+	T            float64   `json:"T"`
+	Sources      []float64 `json:"sources"` // snapped positions
+	Sigma        float64   `json:"sigma"`
+	Private      bool      `json:"private"`
+	Epsilon      float64   `json:"epsilon,omitempty"`
+	Delta        float64   `json:"delta,omitempty"`
+	Delta2       float64   `json:"delta2,omitempty"`
+	EMDMean      float64   `json:"emd_mean"`
+	EMDMax       float64   `json:"emd_max"`
+	EMDStd       float64   `json:"emd_std"`
+	NoSourceRate float64   `json:"no_source_rate"`
+	Seed         uint64    `json:"seed"`
+	// Example is trial 0, for plotting: X are the grid points, F0 the true
+	// sources, FHat the estimate.
+	Example *LineTrace `json:"-"`
+}
+
+// LineTrace is one trial on the line.
+type LineTrace struct {
+	X, F0, FHat []float64
+}
+
+func workers(w, trials int) int {
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	return max(1, min(w, trials))
+}
+
+// trialRNG is the noise and source stream of trial t.
+func trialRNG(seed uint64, t int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d^uint64(t)))
+}
+
+// forTrials runs fn(t) for t = 0..trials−1 on w goroutines, stopping at
+// the first error or when ctx is cancelled. progress, when non-nil, is
+// called after each finished trial (serialised).
+func forTrials(ctx context.Context, trials, w int, progress func(done, total int), fn func(t int) error) error {
+	var (
+		mu    sync.Mutex
+		next  int
+		done  int
+		first error
+		wg    sync.WaitGroup
+	)
+	for range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				if first != nil || next >= trials {
+					mu.Unlock()
+					return
+				}
+				if err := ctx.Err(); err != nil {
+					first = err
+					mu.Unlock()
+					return
+				}
+				t := next
+				next++
+				mu.Unlock()
+				err := fn(t)
+				mu.Lock()
+				if err != nil {
+					if first == nil {
+						first = err
+					}
+					mu.Unlock()
+					return
+				}
+				done++
+				if progress != nil {
+					progress(done, trials)
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// SimulateLine runs a LineExperiment: for each trial ỹ = A f0 + N(0, σ²I),
+// f̂ from the estimator, and EMD(f0/‖f0‖₁, f̂/‖f̂‖₁) on the grid (spacing 1/N).
+func SimulateLine(ctx context.Context, e LineExperiment) (*LineResult, error) {
+	if e.N < 2 {
+		return nil, &ExperimentError{"n", e.N, "must be at least 2"}
+	}
+	if e.M < 1 {
+		return nil, &ExperimentError{"m", e.M, "must be at least 1"}
+	}
+	if err := positive("T", e.T); err != nil {
+		return nil, err
+	}
+	if e.Trials < 1 {
+		return nil, &ExperimentError{"trials", e.Trials, "must be at least 1"}
+	}
+	if len(e.Sources) == 0 {
+		return nil, &ExperimentError{"sources", e.Sources, "must name at least one position"}
+	}
+	if e.Alpha == 0 {
+		e.Alpha = 1 / float64(e.N)
+	}
+	if err := positive("alpha", e.Alpha); err != nil {
+		return nil, err
+	}
+	est, err := recovery.ByName(e.Estimator)
+	if err != nil {
+		return nil, &ExperimentError{"estimator", e.Estimator, err.Error()}
+	}
+	res := &LineResult{Trials: e.Trials, Estimator: est.Name(), N: e.N, M: e.M, T: e.T, Seed: e.Seed}
+	f0 := make([]float64, e.N)
+	for _, x := range e.Sources {
+		if !(x > 0 && x <= 1) {
+			return nil, &ExperimentError{"sources", x, "must lie in (0, 1]"}
+		}
+		j := int(math.Round(x*float64(e.N))) - 1
+		j = max(0, min(e.N-1, j))
+		if f0[j] != 0 {
+			return nil, &ExperimentError{"sources", e.Sources, "name the same grid point twice"}
+		}
+		f0[j] = 1
+		res.Sources = append(res.Sources, float64(j+1)/float64(e.N))
+	}
+	switch {
+	case e.Sigma != 0:
+		if err := positive("sigma", e.Sigma); err != nil {
+			return nil, err
+		}
+		res.Sigma = e.Sigma
+	default:
+		sens, err := privacy.LineSensitivity(e.N, e.M, e.T, e.Alpha)
+		if err != nil {
+			return nil, err
+		}
+		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta})
+		if err != nil {
+			return nil, err
+		}
+		res.Sigma, res.Private, res.Delta2 = cal.Sigma, true, sens.Delta2
+		res.Epsilon, res.Delta = e.Epsilon, e.Delta
+	}
+	A, err := expm.HeatKernel1D(e.M, e.N, e.T)
+	if err != nil {
+		return nil, err
+	}
+	y := make([]float64, e.M)
+	mat.NewVecDense(e.M, y).MulVec(A, mat.NewVecDense(e.N, f0))
+	model, err := recovery.NewLineModel(e.N, e.M, e.T)
+	if err != nil {
+		return nil, err
+	}
+	solve := newSolver(model, res.Sigma, len(e.Sources), est)
+	spacing := 1 / float64(e.N)
+	emd := make([]float64, e.Trials)
+	none := make([]bool, e.Trials)
+	var example []float64
+	err = forTrials(ctx, e.Trials, workers(e.Workers, e.Trials), e.Progress, func(t int) error {
+		rng := trialRNG(e.Seed, t)
+		yt := make([]float64, e.M)
+		for i := range yt {
+			yt[i] = y[i] + res.Sigma*rng.NormFloat64()
+		}
+		f, _, noSource, err := solve(yt)
+		if err != nil {
+			return fmt.Errorf("graphcloak: trial %d: %w", t, err)
+		}
+		if t == 0 {
+			example = f
+		}
+		if noSource || sum(f) <= 0 {
+			none[t] = true
+			return nil
+		}
+		d, err := recovery.EMDLine(normalised(f0), normalised(f), spacing)
+		if err != nil {
+			return err
+		}
+		emd[t] = d
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var vals []float64
+	for t := range emd {
+		if !none[t] {
+			vals = append(vals, emd[t])
+		}
+	}
+	res.NoSourceRate = float64(e.Trials-len(vals)) / float64(e.Trials)
+	res.EMDMean, res.EMDStd, res.EMDMax = stats(vals)
+	x := make([]float64, e.N)
+	for j := range x {
+		x[j] = float64(j+1) / float64(e.N)
+	}
+	if example == nil {
+		example = make([]float64, e.N)
+	}
+	res.Example = &LineTrace{X: x, F0: f0, FHat: example}
+	return res, nil
+}
+
+// finiteOrNil maps NaN (an undefined statistic, e.g. the EMD mean when no
+// trial detected a source) to JSON null.
+func finiteOrNil(x float64) *float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return &x
+}
+
+// MarshalJSON writes undefined EMD statistics as null.
+func (r *LineResult) MarshalJSON() ([]byte, error) {
+	type plain LineResult
+	return json.Marshal(struct {
+		*plain
+		EMDMean *float64 `json:"emd_mean"`
+		EMDMax  *float64 `json:"emd_max"`
+		EMDStd  *float64 `json:"emd_std"`
+	}{(*plain)(r), finiteOrNil(r.EMDMean), finiteOrNil(r.EMDMax), finiteOrNil(r.EMDStd)})
+}
+
+// MarshalJSON writes an undefined EMD mean as null.
+func (r *GraphResult) MarshalJSON() ([]byte, error) {
+	type plain GraphResult
+	return json.Marshal(struct {
+		*plain
+		EMDMean *float64 `json:"emd_mean"`
+	}{(*plain)(r), finiteOrNil(r.EMDMean)})
+}
+
+// stats returns mean, standard deviation and maximum (NaN for no values).
+func stats(v []float64) (mean, std, mx float64) {
+	if len(v) == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	for _, x := range v {
+		std += (x - mean) * (x - mean)
+	}
+	std = math.Sqrt(std / float64(len(v)))
+	return mean, std, slices.Max(v)
+}
+
+func sum(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s
+}
+
+// normalised returns max(v,0)/Σ max(v,0) (v itself when the sum is zero).
+func normalised(v []float64) []float64 {
+	out := make([]float64, len(v))
+	s := 0.0
+	for i, x := range v {
+		out[i] = max(x, 0)
+		s += out[i]
+	}
+	if s > 0 {
+		for i := range out {
+			out[i] /= s
+		}
+	}
+	return out
+}
+
+// GraphExperiment plants unit sources at uniformly random nodes, releases
+// ỹ = exp(−τL) f0 + N(0, σ²I) with σ calibrated to Δ2 (the analytic
+// Gaussian), recovers with the estimator and scores the result against a
+// partition.
+type GraphExperiment struct {
+	Graph *laplacian.Graph
+	// Partition scores the community answers (planted blocks, detected or
+	// given communities); nil means Louvain at resolution 1 with Seed.
+	Partition []int
+	Names     []string // optional community names
+	Tau       float64
+	// Epsilon, Delta: the privacy target; σ is calibrated from
+	// Δ2 = privacy.GraphSensitivity(Graph, Tau, Alpha).
+	Epsilon, Delta float64
+	Alpha          float64 // neighbour EMD radius; default 1 (a unit source moved one hop)
+	// Sigma, when non-zero, replaces the calibrated σ (a non-private
+	// sanity setting).
+	Sigma     float64
+	Sources   int    // unit sources per trial, at distinct nodes (default 1)
+	Trials    int    // ≥ 1
+	Estimator string // recovery.ByName; "" = recovery.Default
+	Seed      uint64
+	Workers   int // parallel trials; default GOMAXPROCS
+	// Progress, when non-nil, is called after each finished trial.
+	Progress func(done, total int)
+}
+
+// GraphResult summarises a graph experiment.
+//
+// CommunityAccuracy: with k distinct true source communities, the fraction
+// of them among the k top-ranked communities of the report, averaged over
+// trials (a single source: the top community is the source's). A
+// no-source trial scores 0. ExactNodeRate: the fraction of true sources
+// among the K heaviest nodes of the estimate (posterior when the estimator
+// has one, else f̂). EMDMean: graph EMD between f0/K and f̂/‖f̂‖₁ over the
+// trials with f̂ ≠ 0. TrueShareMean is the mean share the report gives the
+// true source communities (a calibration check for posteriors).
+type GraphResult struct {
+	Trials            int     `json:"trials"`
+	Estimator         string  `json:"estimator"`
+	Nodes             int     `json:"nodes"`
+	Edges             int     `json:"edges"`
+	Communities       int     `json:"communities"`
+	Tau               float64 `json:"tau"`
+	Epsilon           float64 `json:"epsilon"`
+	Delta             float64 `json:"delta"`
+	Alpha             float64 `json:"alpha"`
+	Sources           int     `json:"sources"`
+	Sigma             float64 `json:"sigma"`
+	Delta2            float64 `json:"delta2"`
+	Private           bool    `json:"private"`
+	CommunityAccuracy float64 `json:"community_accuracy"`
+	ExactNodeRate     float64 `json:"exact_node_rate"`
+	EMDMean           float64 `json:"emd_mean"`
+	NoSourceRate      float64 `json:"no_source_rate"`
+	TrueShareMean     float64 `json:"true_share_mean"`
+	Seed              uint64  `json:"seed"`
+	// Graph and CommunitySource describe the inputs for the record (the
+	// caller fills them: a graph spec, "planted", "louvain", "file:PATH").
+	Graph           string `json:"graph,omitempty"`
+	CommunitySource string `json:"community_source,omitempty"`
+	// Example is trial 0's report and true source communities, for plots.
+	Example *GraphTrace `json:"-"`
+}
+
+// GraphTrace is one trial on a graph.
+type GraphTrace struct {
+	Report      *community.Report
+	Sources     []int
+	SourceComms []int
+}
+
+// SimulateGraph runs a GraphExperiment. One eigendecomposition of L serves
+// every trial.
+func SimulateGraph(ctx context.Context, e GraphExperiment) (*GraphResult, error) {
+	g := e.Graph
+	if g == nil {
+		return nil, &ExperimentError{"graph", nil, "is missing"}
+	}
+	n := g.N()
+	if err := positive("tau", e.Tau); err != nil {
+		return nil, err
+	}
+	if e.Trials < 1 {
+		return nil, &ExperimentError{"trials", e.Trials, "must be at least 1"}
+	}
+	if e.Sources == 0 {
+		e.Sources = 1
+	}
+	if e.Sources < 1 || e.Sources > n {
+		return nil, &ExperimentError{"sources", e.Sources, fmt.Sprintf("must be in 1..%d (the node count)", n)}
+	}
+	if e.Alpha == 0 {
+		e.Alpha = 1
+	}
+	if err := positive("alpha", e.Alpha); err != nil {
+		return nil, err
+	}
+	est, err := recovery.ByName(e.Estimator)
+	if err != nil {
+		return nil, &ExperimentError{"estimator", e.Estimator, err.Error()}
+	}
+	part := e.Partition
+	if part == nil {
+		if part, err = community.Louvain(g, 1, e.Seed); err != nil {
+			return nil, err
+		}
+	}
+	if len(part) != n {
+		return nil, &ExperimentError{"partition", len(part), fmt.Sprintf("has the wrong length (graph has %d nodes)", n)}
+	}
+	part, k := community.Canonical(part)
+	names := e.Names
+	if names != nil && len(names) < k {
+		names = nil
+	}
+	res := &GraphResult{
+		Trials: e.Trials, Estimator: est.Name(), Nodes: n, Edges: g.NumEdges(), Communities: k,
+		Tau: e.Tau, Alpha: e.Alpha, Sources: e.Sources, Seed: e.Seed,
+	}
+	if e.Sigma != 0 {
+		if err := positive("sigma", e.Sigma); err != nil {
+			return nil, err
+		}
+		res.Sigma = e.Sigma
+	} else {
+		sens, err := privacy.GraphSensitivity(g, e.Tau, e.Alpha, privacy.GraphOptions{})
+		if err != nil {
+			return nil, err
+		}
+		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta})
+		if err != nil {
+			return nil, err
+		}
+		res.Sigma, res.Delta2, res.Private = cal.Sigma, sens.Delta2, true
+		res.Epsilon, res.Delta = e.Epsilon, e.Delta
+	}
+	// The data come from expm's action of exp(−τL); the estimators use
+	// recovery's own model, built once for all trials.
+	act, err := expm.NewAction(g, e.Tau, expm.Options{Columns: e.Trials})
+	if err != nil {
+		return nil, err
+	}
+	model, err := recovery.NewGraphModel(g, e.Tau, recovery.GraphOptions{})
+	if err != nil {
+		return nil, err
+	}
+	solve := newSolver(model, res.Sigma, e.Sources, est)
+	type score struct {
+		comm, exact, share, emd float64
+		none                    bool
+	}
+	scores := make([]score, e.Trials)
+	var example *GraphTrace
+	err = forTrials(ctx, e.Trials, workers(e.Workers, e.Trials), e.Progress, func(t int) error {
+		rng := trialRNG(e.Seed, t)
+		src := rng.Perm(n)[:e.Sources]
+		f0 := make([]float64, n)
+		for _, s := range src {
+			f0[s] = 1
+		}
+		yt := make([]float64, n)
+		act.Apply(yt, f0, 1)
+		for i := range yt {
+			yt[i] += res.Sigma * rng.NormFloat64()
+		}
+		f, weights, noSource, err := solve(yt)
+		if err != nil {
+			return fmt.Errorf("graphcloak: trial %d: %w", t, err)
+		}
+		rep := community.Rank(g, part, names, weights, noSource || sum(weights) <= 0)
+		sc := &scores[t]
+		trueComms := distinctComms(part, src)
+		if t == 0 {
+			example = &GraphTrace{Report: rep, Sources: src, SourceComms: trueComms}
+		}
+		if rep.NoSource {
+			sc.none = true
+			return nil
+		}
+		top := make(map[int]bool)
+		for r := 0; r < len(trueComms) && r < len(rep.Communities); r++ {
+			top[rep.Communities[r].ID] = true
+		}
+		shares := make(map[int]float64)
+		for _, c := range rep.Communities {
+			shares[c.ID] = c.Share
+		}
+		for _, c := range trueComms {
+			if top[c] {
+				sc.comm++
+			}
+			sc.share += shares[c]
+		}
+		sc.comm /= float64(len(trueComms))
+		heavy := topK(weights, e.Sources)
+		for _, s := range src {
+			if slices.Contains(heavy, s) {
+				sc.exact++
+			}
+		}
+		sc.exact /= float64(e.Sources)
+		sc.emd = math.NaN()
+		if sum(f) > 0 {
+			d, err := recovery.EMDGraph(g, normalised(f0), normalised(f))
+			if err != nil {
+				return fmt.Errorf("graphcloak: trial %d: %w", t, err)
+			}
+			sc.emd = d
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	var emds []float64
+	none := 0
+	for _, sc := range scores {
+		res.CommunityAccuracy += sc.comm
+		res.ExactNodeRate += sc.exact
+		res.TrueShareMean += sc.share
+		if sc.none {
+			none++
+		} else if !math.IsNaN(sc.emd) {
+			emds = append(emds, sc.emd)
+		}
+	}
+	T := float64(e.Trials)
+	res.CommunityAccuracy /= T
+	res.ExactNodeRate /= T
+	res.TrueShareMean /= T
+	res.NoSourceRate = float64(none) / T
+	res.EMDMean, _, _ = stats(emds)
+	res.Example = example
+	return res, nil
+}
+
+// distinctComms returns the distinct communities of the nodes, in order.
+func distinctComms(part, nodes []int) []int {
+	var out []int
+	for _, s := range nodes {
+		if !slices.Contains(out, part[s]) {
+			out = append(out, part[s])
+		}
+	}
+	return out
+}
+
+// topK returns the indices of the k largest entries (ties by smaller index).
+func topK(w []float64, k int) []int {
+	idx := make([]int, len(w))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case w[a] > w[b]:
+			return -1
+		case w[a] < w[b]:
+			return 1
+		}
+		return 0
+	})
+	return idx[:min(k, len(idx))]
+}
+
+// newSolver returns the per-trial recovery: the estimate's mass f̂, the
+// per-node weights to rank (the posterior when the estimator has one, else
+// f̂), and whether the estimator reported no detectable source (NoSource,
+// or Infeasible: no f in the box fits the data). A BPDN run that stops
+// short of its certified gap still returns its estimate, which is used.
+func newSolver(model *recovery.Model, sigma float64, sources int, est recovery.Estimator) func(y []float64) (f, weights []float64, noSource bool, err error) {
+	return func(y []float64) ([]float64, []float64, bool, error) {
+		p := model.Problem(y, sigma)
+		p.Sources = sources
+		r, err := est.Estimate(p)
+		var nc *recovery.NotCertifiedError
+		if err != nil && !(errors.As(err, &nc) && r != nil) {
+			return nil, nil, false, err
+		}
+		if r == nil {
+			return nil, nil, false, errors.New("graphcloak: estimator returned no estimate")
+		}
+		if r.Status != recovery.Solved || r.F == nil {
+			zero := make([]float64, model.N())
+			return zero, zero, true, nil
+		}
+		w := r.Posterior
+		if w == nil {
+			w = r.F
+		}
+		return r.F, w, false, nil
+	}
+}
