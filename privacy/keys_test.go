@@ -36,7 +36,9 @@ func TestDeriveMatchesHKDF(t *testing.T) {
 		for _, stream := range []uint32{0, 1, 7} {
 			var info bytes.Buffer
 			info.WriteString("graphcloak/noise/v1")
-			lp := func(s string) { fmt.Fprintf(&info, "%c%c%c%c%s", byte(len(s)>>24), byte(len(s)>>16), byte(len(s)>>8), byte(len(s)), s) }
+			lp := func(s string) {
+				fmt.Fprintf(&info, "%c%c%c%c%s", byte(len(s)>>24), byte(len(s)>>16), byte(len(s)>>8), byte(len(s)), s)
+			}
 			lp("scope-α")
 			lp("2026-11-21T06:00")
 			info.Write([]byte{0, 0, 0, 1})                         // sampler version
