@@ -42,7 +42,9 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 
 	// Commands register here, one line each.
-	root.AddCommand()
+	root.AddCommand(
+		newExperimentCmd(g),
+	)
 	return root
 }
 
