@@ -124,6 +124,13 @@ const (
 	EtaPaper
 )
 
+func (r EtaRule) String() string {
+	if r == EtaPaper {
+		return "paper"
+	}
+	return "tail"
+}
+
 // Eta returns η for m sensors, noise σ and the rule; beta ≤ 0 means 0.01.
 func (r EtaRule) Eta(m int, sigma, beta float64) float64 {
 	fm := float64(m)

@@ -16,15 +16,18 @@ import (
 //
 // then refits all masses by non-negative least squares on the selected
 // columns (Lawson & Hanson 1974). With Problem.Sources = k > 0 it takes k
-// steps; with k = 0 it stops when the best gain falls below
-// ln(n) + 2 (a Bonferroni-style threshold: under pure noise each gain is
-// ½χ²₁, whose maximum over n locations rarely exceeds ln n), at most
-// MaxSources. Posterior is the average of the conditional single-source
+// steps; with k = 0 it stops when the best gain falls below ln(n/α),
+// α = FalseAlarm: under pure noise each gain is at most ½χ²₁ and
+// P(½χ²₁ > x) = erfc(√x) ≤ e^{−x}, so by a union bound over the n
+// locations a spurious source is added with probability ≤ α per step.
+// At most MaxSources are selected. Posterior is the average of the conditional single-source
 // posteriors of each selected source given the others (with their fitted
 // masses), as in Posterior. If nothing is selected the status is NoSource.
 type Greedy struct {
 	// MaxSources caps the number of sources when k is unknown. Default 10.
 	MaxSources int
+	// FalseAlarm is α of the stopping rule for unknown k. Default 0.01.
+	FalseAlarm float64
 }
 
 // Name returns "greedy".
@@ -49,7 +52,11 @@ func (e Greedy) Estimate(p *Problem) (*Estimate, error) {
 			maxK = 10
 		}
 	}
-	thresh := math.Log(float64(n)) + 2
+	alpha := e.FalseAlarm
+	if !(alpha > 0 && alpha < 1) {
+		alpha = 0.01
+	}
+	thresh := math.Log(float64(n) / alpha)
 	var locs []int
 	var grams [][]float64
 	var mass []float64

@@ -1,0 +1,279 @@
+package recovery
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// bruteBPDN is an independent oracle for tiny instances with a full
+// column rank M: it enumerates every pattern of coordinates at 0, at 1 or
+// free. For a fixed pattern the free part solves min 1ᵀx s.t.
+// ‖A x − y'‖ ≤ η without the box, whose solution is closed form:
+// x = x_LS − R·H⁻¹1/sqrt(1ᵀH⁻¹1), H = AᵀA, R² = η² − ‖A x_LS − y'‖².
+// The optimum of the boxed problem is the best such candidate inside the
+// box (its free coordinates are interior, so by convexity they solve the
+// unboxed restricted problem). It also returns min over the box of
+// ‖Mf − y‖ by the same enumeration with x = x_LS.
+func bruteBPDN(M *mat.Dense, y []float64, eta float64) (opt float64, feasible bool, minRes float64) {
+	m, n := M.Dims()
+	opt = math.Inf(1)
+	minRes = math.Inf(1)
+	pat := make([]int, n)
+	total := 1
+	for i := 0; i < n; i++ {
+		total *= 3
+	}
+	for code := 0; code < total; code++ {
+		c := code
+		var F []int
+		yp := mat.NewVecDense(m, append([]float64(nil), y...))
+		upper := 0.0
+		for j := 0; j < n; j++ {
+			pat[j] = c % 3
+			c /= 3
+			switch pat[j] {
+			case 1:
+				F = append(F, j)
+			case 2:
+				upper++
+				for i := 0; i < m; i++ {
+					yp.SetVec(i, yp.AtVec(i)-M.At(i, j))
+				}
+			}
+		}
+		if len(F) == 0 {
+			r := mat.Norm(yp, 2)
+			minRes = math.Min(minRes, r)
+			if r <= eta {
+				opt = math.Min(opt, upper)
+			}
+			continue
+		}
+		A := mat.NewDense(m, len(F), nil)
+		for k, j := range F {
+			for i := 0; i < m; i++ {
+				A.Set(i, k, M.At(i, j))
+			}
+		}
+		var xls mat.VecDense
+		if err := xls.SolveVec(A, yp); err != nil {
+			continue
+		}
+		var res mat.VecDense
+		res.MulVec(A, &xls)
+		res.SubVec(yp, &res)
+		rho := mat.Norm(&res, 2)
+		inBox := func(x *mat.VecDense) bool {
+			for k := 0; k < x.Len(); k++ {
+				if x.AtVec(k) < -1e-12 || x.AtVec(k) > 1+1e-12 {
+					return false
+				}
+			}
+			return true
+		}
+		if inBox(&xls) {
+			minRes = math.Min(minRes, rho)
+		}
+		if rho > eta {
+			continue
+		}
+		R := math.Sqrt(eta*eta - rho*rho)
+		var H mat.Dense
+		H.Mul(A.T(), A)
+		ones := mat.NewVecDense(len(F), nil)
+		for k := range F {
+			ones.SetVec(k, 1)
+		}
+		var hinv mat.VecDense
+		if err := hinv.SolveVec(&H, ones); err != nil {
+			continue
+		}
+		q := mat.Dot(ones, &hinv)
+		var x mat.VecDense
+		x.AddScaledVec(&xls, -R/math.Sqrt(q), &hinv)
+		if inBox(&x) {
+			opt = math.Min(opt, upper+mat.Sum(&x))
+		}
+	}
+	return opt, !math.IsInf(opt, 1), minRes
+}
+
+func TestBPDNCertificatesAgainstBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 4))
+	counts := map[Status]int{}
+	for trial := 0; trial < 60; trial++ {
+		n, m := 4+rng.IntN(3), 7
+		M := mat.NewDense(m, n, nil)
+		for i := 0; i < m; i++ {
+			for j := 0; j < n; j++ {
+				M.Set(i, j, math.Abs(rng.NormFloat64()))
+			}
+		}
+		f0 := make([]float64, n)
+		for j := range f0 {
+			if rng.Float64() < 0.5 {
+				f0[j] = rng.Float64()
+			}
+		}
+		sigma := []float64{0.05, 0.3, 1}[trial%3]
+		md, err := NewMatrixModel(M)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y := gauss(rng, sigma, m)
+		y0 := make([]float64, m)
+		md.Apply(y0, f0)
+		for i := range y {
+			y[i] += y0[i]
+		}
+		p := md.Problem(y, sigma)
+		p.Eta = EtaPaper
+		eta := p.EtaValue()
+		opt, feasible, minRes := bruteBPDN(M, y, eta)
+		est, err := BPDN{}.Estimate(p)
+		if est == nil {
+			t.Fatalf("trial %d: %v", trial, err)
+		}
+		counts[est.Status]++
+		switch {
+		case !feasible:
+			if est.Status != Infeasible {
+				t.Errorf("trial %d: oracle infeasible (min residual %v > η %v), got %v", trial, minRes, eta, est.Status)
+			}
+		case opt == 0:
+			if est.Status != NoSource && !(est.Status == Solved && est.Objective <= 1e-9) {
+				t.Errorf("trial %d: oracle optimum 0, got %v obj %v", trial, est.Status, est.Objective)
+			}
+		default:
+			if est.Status != Solved {
+				t.Errorf("trial %d: oracle optimum %v, got %v (err %v)", trial, opt, est.Status, err)
+				continue
+			}
+			if err != nil {
+				t.Errorf("trial %d: %v", trial, err)
+			}
+			tol := 1e-9 * math.Max(1, opt)
+			if est.DualBound > opt+tol {
+				t.Errorf("trial %d: dual bound %v exceeds true optimum %v", trial, est.DualBound, opt)
+			}
+			if est.Objective < opt-tol {
+				t.Errorf("trial %d: objective %v below true optimum %v: primal infeasible", trial, est.Objective, opt)
+			}
+			if est.Gap > 1e-6*est.Objective {
+				t.Errorf("trial %d: gap %v", trial, est.Gap)
+			}
+			// The returned point really is feasible.
+			if r := residualNorm(md, y, est.F); r > eta*(1+1e-12) {
+				t.Errorf("trial %d: residual %v > η %v", trial, r, eta)
+			}
+			for j, x := range est.F {
+				if x < 0 || x > 1 {
+					t.Errorf("trial %d: f[%d] = %v outside the box", trial, j, x)
+				}
+			}
+		}
+	}
+	if counts[Solved] < 10 || counts[Infeasible] == 0 || counts[NoSource] == 0 {
+		t.Errorf("test instances do not cover every outcome: %v", counts)
+	}
+}
+
+func TestBPDNOutcomes(t *testing.T) {
+	md, err := NewLineModel(40, 20, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Data far outside the cone M·[0,1]ⁿ (negative, while M ≥ 0) with a
+	// tiny η: infeasible, proven by a dual ray.
+	y := make([]float64, 20)
+	for i := range y {
+		y[i] = -1
+	}
+	p := md.Problem(y, 1e-3)
+	est, err := BPDN{}.Estimate(p)
+	if err != nil || est.Status != Infeasible || !math.IsInf(est.DualBound, 1) {
+		t.Errorf("negative data: status %v, dual %v, err %v; want infeasible", est.Status, est.DualBound, err)
+	}
+	// ‖ỹ‖ ≤ η: f = 0 is optimal, no source.
+	rng := rand.New(rand.NewPCG(1, 1))
+	y = gauss(rng, 0.01, 20)
+	p = md.Problem(y, 1)
+	est, err = BPDN{}.Estimate(p)
+	if err != nil || est.Status != NoSource || est.Objective != 0 {
+		t.Errorf("small data: %v obj %v err %v; want no-source", est.Status, est.Objective, err)
+	}
+	for _, x := range est.F {
+		if x != 0 {
+			t.Fatal("no-source estimate has mass")
+		}
+	}
+	// Operator-only models are refused, not approximated.
+	g := mustGraph(t, 50, pathEdges(50))
+	om, err := NewGraphModel(g, 1, GraphOptions{DenseLimit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (BPDN{}).Estimate(om.Problem(make([]float64, 50), 1)); !errors.Is(err, ErrOperatorOnly) {
+		t.Errorf("operator model: got %v", err)
+	}
+}
+
+// TestBPDNLineFigure1 reproduces the paper's Figure 1 setting: n = 100,
+// m = 50, T = 0.05, σ = 0.1, unit sources at 0.24 and 0.76, η = σ√m.
+// Target: mean normalised EMD ≤ 0.06 over 20 trials. With η = σ√m the
+// truth is infeasible in roughly half the draws and the heat kernel
+// cannot fit all of the noise, so some draws are (certified) infeasible;
+// the mean is over the solved ones and the tail-bound η is checked on
+// all 20.
+func TestBPDNLineFigure1(t *testing.T) {
+	const n, m = 100, 50
+	md, err := NewLineModel(n, m, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f0 := make([]float64, n)
+	f0[23], f0[75] = 1, 1 // x_j = j/n, j = 24 and 76
+	y0 := make([]float64, m)
+	md.Apply(y0, f0)
+	rng := rand.New(rand.NewPCG(2026, 1))
+	for _, rule := range []EtaRule{EtaPaper, EtaTail} {
+		sum, solved, infeasible := 0.0, 0, 0
+		for trial := 0; trial < 20; trial++ {
+			y := gauss(rng, 0.1, m)
+			for i := range y {
+				y[i] += y0[i]
+			}
+			p := md.Problem(y, 0.1)
+			p.Eta = rule
+			est, err := BPDN{}.Estimate(p)
+			if err != nil {
+				t.Fatalf("rule %v trial %d: %v", rule, trial, err)
+			}
+			switch est.Status {
+			case Solved:
+				emd, err := EMDLine(f0, est.F, 1.0/n)
+				if err != nil {
+					t.Fatal(err)
+				}
+				sum += emd
+				solved++
+			case Infeasible:
+				infeasible++
+			default:
+				t.Errorf("rule %v trial %d: unexpected %v", rule, trial, est.Status)
+			}
+		}
+		mean := sum / float64(solved)
+		t.Logf("η rule %v: %d solved, %d infeasible, mean EMD %.4f", rule, solved, infeasible, mean)
+		if solved < 10 || mean > 0.06 {
+			t.Errorf("η rule %v: %d solved, mean EMD %.4f (want ≥ 10 solved, ≤ 0.06)", rule, solved, mean)
+		}
+		if rule == EtaTail && solved != 20 {
+			t.Errorf("tail-bound η: %d of 20 solved", solved)
+		}
+	}
+}
