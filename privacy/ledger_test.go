@@ -1,0 +1,356 @@
+package privacy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var testBudget = Budget{Epsilon: 1, Delta: 1e-5}
+
+func newTestLedger(t *testing.T) (*FileLedger, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "state", "ledger.json")
+	l, err := OpenFileLedger(path, testBudget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, path
+}
+
+func TestFileLedgerChargeAndRefuse(t *testing.T) {
+	ctx := context.Background()
+	l, path := newTestLedger(t)
+	_, rhoMax := l.Budget()
+	want, _ := CKSRho(1, 1e-5)
+	if rhoMax != want {
+		t.Fatalf("ρ_max = %v, want CKSRho(1, 1e-5) = %v", rhoMax, want)
+	}
+	// Charge a third three times; a fourth is refused without clipping.
+	third := rhoMax / 3 * (1 - 1e-6)
+	for i := 0; i < 3; i++ {
+		if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: fmt.Sprint("e", i), Rho: third}); err != nil {
+			t.Fatalf("charge %d: %v", i, err)
+		}
+	}
+	err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "e3", Rho: third})
+	var be *BudgetError
+	if !errors.As(err, &be) {
+		t.Fatalf("4th charge: err = %v, want *BudgetError", err)
+	}
+	spentExact := new(big.Rat).Mul(new(big.Rat).SetFloat64(third), big.NewRat(3, 1))
+	if be.Scope != "g" || be.Requested != third || be.RhoBudget != rhoMax ||
+		new(big.Rat).SetFloat64(be.Spent).Cmp(spentExact) < 0 || be.Remaining > rhoMax-3*third+1e-12 || be.Remaining < 0 {
+		t.Errorf("BudgetError fields %+v", be)
+	}
+	if be.EpsilonAfter <= 1 || be.EpsilonSpent > 1 {
+		t.Errorf("ε equivalents: spent %g after %g", be.EpsilonSpent, be.EpsilonAfter)
+	}
+	for _, s := range []string{"spent", "requested", "remaining"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q lacks %q", err, s)
+		}
+	}
+	// The refused charge left no trace; a small one still fits.
+	bal, _ := l.Balance(ctx, "g")
+	if bal[0].Releases != 3 {
+		t.Errorf("releases = %d after refusal", bal[0].Releases)
+	}
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "small", Rho: rhoMax * 1e-9}); err != nil {
+		t.Errorf("small charge refused: %v", err)
+	}
+	// Retry of the same release id.
+	err = l.Charge(ctx, Charge{Scope: "g", ReleaseID: "e1", Rho: 1e-9})
+	if !errors.Is(err, ErrAlreadyCharged) {
+		t.Errorf("retry: err = %v, want ErrAlreadyCharged", err)
+	}
+	// Scopes are independent; a reopened ledger sees the same state.
+	if err := l.Charge(ctx, Charge{Scope: "other", ReleaseID: "e1", Rho: third}); err != nil {
+		t.Errorf("other scope: %v", err)
+	}
+	l2, err := OpenFileLedger(path, Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := l2.Balance(ctx, "")
+	if err != nil || len(all) != 2 || all[0].Scope != "g" || all[1].Scope != "other" {
+		t.Fatalf("Balance(all) = %+v, %v", all, err)
+	}
+	if all[0].Releases != 4 || all[0].RhoSpent+all[0].RhoRemaining < rhoMax*(1-1e-12) || all[0].RhoSpent > rhoMax {
+		t.Errorf("balance %+v", all[0])
+	}
+	if all[1].EpsilonSpent <= 0 || all[1].EpsilonSpent >= 1 {
+		t.Errorf("ε spent %g", all[1].EpsilonSpent)
+	}
+	none, _ := l2.Balance(ctx, "never")
+	if len(none) != 1 || none[0].RhoSpent != 0 || none[0].RhoRemaining != rhoMax {
+		t.Errorf("unused scope balance %+v", none)
+	}
+}
+
+func TestFileLedgerValidation(t *testing.T) {
+	ctx := context.Background()
+	l, _ := newTestLedger(t)
+	for _, c := range []Charge{
+		{Scope: "g", ReleaseID: "a", Rho: math.NaN()},
+		{Scope: "g", ReleaseID: "a", Rho: -1e-3},
+		{Scope: "g", ReleaseID: "a", Rho: 0},
+		{Scope: "g", ReleaseID: "a", Rho: math.Inf(1)},
+		{Scope: "", ReleaseID: "a", Rho: 1e-3},
+		{Scope: "g", ReleaseID: "", Rho: 1e-3},
+	} {
+		var ae *ArgumentError
+		if err := l.Charge(ctx, c); !errors.As(err, &ae) {
+			t.Errorf("Charge(%+v) = %v, want *ArgumentError", c, err)
+		}
+	}
+	bal, _ := l.Balance(ctx, "")
+	if len(bal) != 0 {
+		t.Errorf("invalid charges left %+v", bal)
+	}
+	// A charge larger than the whole budget is refused, not clipped.
+	_, rhoMax := l.Budget()
+	var be *BudgetError
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "huge", Rho: rhoMax * 1.0000001}); !errors.As(err, &be) {
+		t.Errorf("over-budget charge: %v", err)
+	}
+	// Opening rules.
+	dir := t.TempDir()
+	if _, err := OpenFileLedger(filepath.Join(dir, "none.json"), Budget{}); !errors.Is(err, ErrNoLedger) {
+		t.Errorf("open missing without budget: %v", err)
+	}
+	if _, err := OpenFileLedger(l.Path(), Budget{Epsilon: 2, Delta: 1e-5}); !errors.Is(err, ErrBudgetMismatch) {
+		t.Errorf("open with other budget: %v", err)
+	}
+	if _, err := OpenFileLedger(filepath.Join(dir, "bad.json"), Budget{Epsilon: -1, Delta: 1e-5}); err == nil {
+		t.Error("negative budget accepted")
+	}
+}
+
+// Exact accumulation: many tiny charges are summed as rationals.
+func TestFileLedgerExactSum(t *testing.T) {
+	ctx := context.Background()
+	l, _ := newTestLedger(t)
+	sum := new(big.Rat)
+	for i := 0; i < 50; i++ {
+		rho := 1e-4 * (1 + float64(i)/7)
+		sum.Add(sum, new(big.Rat).SetFloat64(rho))
+		if err := l.Charge(ctx, Charge{Scope: "s", ReleaseID: fmt.Sprint(i), Rho: rho}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, _ := l.Balance(ctx, "s")
+	if got := new(big.Rat).SetFloat64(b[0].RhoSpent); got.Cmp(sum) < 0 {
+		t.Errorf("spent %v rounded below the exact sum %v", b[0].RhoSpent, sum.FloatString(20))
+	}
+	if f, _ := sum.Float64(); b[0].RhoSpent > math.Nextafter(f, 1) {
+		t.Errorf("spent %v not the rounded-up sum %v", b[0].RhoSpent, f)
+	}
+}
+
+// Concurrent charges from goroutines sharing one FileLedger and through
+// two FileLedger instances on the same file never overspend: exactly
+// ⌊ρ_max/ρ⌋ succeed.
+func TestFileLedgerConcurrent(t *testing.T) {
+	ctx := context.Background()
+	l1, path := newTestLedger(t)
+	l2, err := OpenFileLedger(path, Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rhoMax := l1.Budget()
+	rho := rhoMax / 10.5 // 10 fit, the 11th does not
+	var mu sync.Mutex
+	ok, refused := 0, 0
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			l := l1
+			if g%2 == 1 {
+				l = l2
+			}
+			for i := 0; i < 4; i++ {
+				err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: fmt.Sprintf("%d-%d", g, i), Rho: rho})
+				var be *BudgetError
+				mu.Lock()
+				switch {
+				case err == nil:
+					ok++
+				case errors.As(err, &be):
+					refused++
+				default:
+					t.Errorf("charge: %v", err)
+				}
+				mu.Unlock()
+			}
+		}(g)
+	}
+	wg.Wait()
+	if ok != 10 || refused != 22 {
+		t.Errorf("%d charges succeeded, %d refused; want 10 and 22", ok, refused)
+	}
+	b, _ := l1.Balance(ctx, "g")
+	if b[0].Releases != 10 || b[0].RhoSpent > rhoMax {
+		t.Errorf("balance %+v", b[0])
+	}
+}
+
+// Two processes charging the same ledger file never overspend.
+func TestFileLedgerTwoProcesses(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns processes")
+	}
+	l, path := newTestLedger(t)
+	_, rhoMax := l.Budget()
+	rho := rhoMax / 20.5 // 20 fit
+	var wg sync.WaitGroup
+	outs := make([]string, 2)
+	for p := 0; p < 2; p++ {
+		wg.Add(1)
+		go func(p int) {
+			defer wg.Done()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestLedgerHelperProcess$")
+			cmd.Env = append(os.Environ(), "GRAPHCLOAK_LEDGER_HELPER="+path, fmt.Sprintf("GRAPHCLOAK_LEDGER_RHO=%v", rho),
+				fmt.Sprintf("GRAPHCLOAK_LEDGER_PROC=%d", p))
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Errorf("helper %d: %v\n%s", p, err, out)
+			}
+			outs[p] = string(out)
+		}(p)
+	}
+	wg.Wait()
+	ok := strings.Count(outs[0]+outs[1], "charged ")
+	if ok != 20 {
+		t.Errorf("%d charges succeeded across processes, want 20\n%s\n%s", ok, outs[0], outs[1])
+	}
+	b, _ := l.Balance(context.Background(), "g")
+	if b[0].Releases != 20 || b[0].RhoSpent > rhoMax {
+		t.Errorf("balance %+v", b[0])
+	}
+}
+
+// TestLedgerHelperProcess is the child of TestFileLedgerTwoProcesses.
+func TestLedgerHelperProcess(t *testing.T) {
+	path := os.Getenv("GRAPHCLOAK_LEDGER_HELPER")
+	if path == "" {
+		t.Skip("helper process only")
+	}
+	var rho float64
+	fmt.Sscan(os.Getenv("GRAPHCLOAK_LEDGER_RHO"), &rho)
+	l, err := OpenFileLedger(path, Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 15; i++ {
+		id := fmt.Sprintf("p%s-%d", os.Getenv("GRAPHCLOAK_LEDGER_PROC"), i)
+		err := l.Charge(context.Background(), Charge{Scope: "g", ReleaseID: id, Rho: rho})
+		var be *BudgetError
+		switch {
+		case err == nil:
+			fmt.Println("charged", id)
+		case errors.As(err, &be):
+			fmt.Println("refused", id)
+		default:
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestFileLedgerCorruption(t *testing.T) {
+	ctx := context.Background()
+	l, path := newTestLedger(t)
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "a", Rho: 0.001}); err != nil {
+		t.Fatal(err)
+	}
+	orig, _ := os.ReadFile(path)
+	tamper := map[string]string{
+		"truncated":     string(orig[:len(orig)/2]),
+		"empty":         "",
+		"spend lowered": strings.Replace(string(orig), `"spentRho": 0.001`, `"spentRho": 0.0001`, 1),
+		"rho edited":    strings.Replace(string(orig), `"rho": 0.001`, `"rho": 0.0001`, 1),
+		"release gone":  strings.Replace(string(orig), `"a": {`, `"b": {`, 1),
+		"garbage":       "\x00\x01not json",
+	}
+	for name, content := range tamper {
+		if content == string(orig) {
+			t.Fatalf("%s: tampering did not change the file", name)
+		}
+		os.WriteFile(path, []byte(content), 0o600)
+		err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "b", Rho: 0.001})
+		var ce *LedgerCorruptError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: Charge err = %v, want *LedgerCorruptError", name, err)
+		}
+		if _, err := l.Balance(ctx, ""); !errors.As(err, &ce) {
+			t.Errorf("%s: Balance err = %v", name, err)
+		}
+		if _, err := OpenFileLedger(path, testBudget); !errors.As(err, &ce) {
+			t.Errorf("%s: Open err = %v", name, err)
+		}
+		if now, _ := os.ReadFile(path); string(now) != content {
+			t.Errorf("%s: the corrupt ledger was rewritten", name)
+		}
+	}
+	// A consistent edit with a recomputed checksum but spend ≠ Σ releases.
+	os.WriteFile(path, orig, 0o600)
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "b", Rho: 0.001}); err != nil {
+		t.Fatalf("restored ledger: %v", err)
+	}
+}
+
+// A crash between writing the temporary file and the rename leaves the
+// old ledger intact; the stray temporary file is ignored.
+func TestFileLedgerCrashLeftovers(t *testing.T) {
+	ctx := context.Background()
+	l, path := newTestLedger(t)
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "a", Rho: 0.001}); err != nil {
+		t.Fatal(err)
+	}
+	dir, base := filepath.Split(path)
+	stray := filepath.Join(dir, "."+base+".tmp-12345")
+	os.WriteFile(stray, []byte(`{"format":"graphcloak-ledger","half written`), 0o600)
+	l2, err := OpenFileLedger(path, Budget{})
+	if err != nil {
+		t.Fatalf("open with stray temp file: %v", err)
+	}
+	if err := l2.Charge(ctx, Charge{Scope: "g", ReleaseID: "b", Rho: 0.001}); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := l2.Balance(ctx, "g")
+	if b[0].Releases != 2 {
+		t.Errorf("releases = %d", b[0].Releases)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") && e.Name() != filepath.Base(stray) {
+			t.Errorf("temporary file %s left behind by a successful write", e.Name())
+		}
+	}
+}
+
+func TestLedgerContextCancelled(t *testing.T) {
+	l, path := newTestLedger(t)
+	// Hold the lock from another instance so the charge must wait.
+	holder := &FileLedger{path: path}
+	unlock, err := holder.lock(context.Background(), 2 /* LOCK_EX */)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "a", Rho: 0.001}); !errors.Is(err, context.Canceled) {
+		t.Errorf("charge under held lock with cancelled ctx: %v", err)
+	}
+}
