@@ -20,10 +20,10 @@ func TestEMDLineClosedForms(t *testing.T) {
 	}{
 		{"same point", []float64{0, 1, 0}, []float64{0, 2, 0}, 0.5, 0},
 		{"two points", []float64{1, 0, 0, 0}, []float64{0, 0, 0, 3}, 0.25, 0.75},
-		{"split mass", []float64{1, 0, 1}, []float64{0, 1, 0}, 1, 1},               // ½·1 + ½·1
-		{"shift half", []float64{1, 1, 0}, []float64{0, 1, 1}, 0.1, 0.1},           // each half moves one cell... total 1 cell
-		{"uniform to end", []float64{1, 1, 1, 1}, []float64{0, 0, 0, 1}, 1, 1.5},    // (3+2+1+0)/4
-		{"unnormalised scale", []float64{2, 0}, []float64{0, 0.5}, 0.01, 0.01},     // masses normalised
+		{"split mass", []float64{1, 0, 1}, []float64{0, 1, 0}, 1, 1},                 // ½·1 + ½·1
+		{"shift half", []float64{1, 1, 0}, []float64{0, 1, 1}, 0.1, 0.1},             // each half moves one cell... total 1 cell
+		{"uniform to end", []float64{1, 1, 1, 1}, []float64{0, 0, 0, 1}, 1, 1.5},     // (3+2+1+0)/4
+		{"unnormalised scale", []float64{2, 0}, []float64{0, 0.5}, 0.01, 0.01},       // masses normalised
 		{"paper grid", []float64{0, 1, 0, 0, 0}, []float64{0, 0, 0, 0, 1}, 0.2, 0.6}, // 3 cells
 	}
 	for _, tc := range tests {
