@@ -1,6 +1,10 @@
 package main
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/graphcloak/graphcloak/connector"
+)
 
 // Exit codes, documented in README.md ("Exit codes"). This is the only
 // place errors are mapped to process exit codes.
@@ -21,7 +25,22 @@ func exitCode(err error) int {
 	}
 	var ue usageError
 	var ie inputError
+	var (
+		cUnreachable *connector.UnreachableError
+		cAuth        *connector.AuthError
+		cIdent       *connector.IdentifierError
+		cArg         *connector.ArgumentError
+		cSchema      *connector.SchemaError
+		cData        *connector.DataError
+		cQuery       *connector.QueryError
+	)
 	switch {
+	case errors.As(err, &cUnreachable), errors.As(err, &cAuth):
+		return exitDBUnreachable
+	case errors.As(err, &cIdent), errors.As(err, &cArg):
+		return exitBadInput
+	case errors.As(err, &cSchema), errors.As(err, &cData), errors.As(err, &cQuery):
+		return exitDBError
 	case errors.As(err, &ue):
 		return exitUsage
 	case errors.As(err, &ie):

@@ -1,0 +1,172 @@
+package connector
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/config"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j/notifications"
+)
+
+// Options configure Connect. The zero value of every field but URI means
+// the documented default.
+type Options struct {
+	// URI of the server: bolt://, neo4j://, and their +s (TLS, verified
+	// certificate) and +ssc (TLS, self-signed accepted) variants. Other
+	// schemes are refused with *ArgumentError. It must not contain
+	// credentials.
+	URI string
+	// User for basic authentication. Default "neo4j". With an empty
+	// Password and NoAuth set, no authentication is sent.
+	User string
+	// Password for basic authentication. It never appears in errors.
+	Password string
+	// NoAuth connects without credentials (servers with auth disabled).
+	NoAuth bool
+	// Database is the default database of every call whose Projection (or
+	// RunRecord, Ledger) does not name one. Default "neo4j".
+	Database string
+	// ConnectTimeout bounds Connect's VerifyConnectivity and each socket
+	// connection attempt. Default 30 s.
+	ConnectTimeout time.Duration
+	// MaxTransactionRetryTime bounds the retries of one managed
+	// transaction (read, write batch, ledger charge). Default 30 s.
+	MaxTransactionRetryTime time.Duration
+	// FetchSize is the number of records per Bolt PULL in streaming reads.
+	// Default 10000.
+	FetchSize int
+	// MaxConnectionPoolSize caps the driver's pool. Default 8.
+	MaxConnectionPoolSize int
+}
+
+// Client is a connection to one Neo4j DBMS: one driver, safe for
+// concurrent use. Close it when done.
+type Client struct {
+	driver    neo4j.DriverWithContext
+	uri       string
+	user      string
+	database  string
+	fetchSize int
+
+	mu          sync.Mutex
+	constrained map[string]bool // databases whose constraints exist
+}
+
+var allowedSchemes = map[string]bool{
+	"bolt": true, "bolt+s": true, "bolt+ssc": true,
+	"neo4j": true, "neo4j+s": true, "neo4j+ssc": true,
+}
+
+// Connect creates the process's driver for opt.URI and verifies
+// connectivity and credentials (VerifyConnectivity) within
+// opt.ConnectTimeout. It returns *ArgumentError for a malformed URI or
+// scheme, *UnreachableError when the server cannot be reached and
+// *AuthError when the credentials are refused.
+func Connect(ctx context.Context, opt Options) (*Client, error) {
+	u, err := url.Parse(opt.URI)
+	if err != nil || u.Host == "" {
+		return nil, &ArgumentError{Param: "uri", Value: redactURI(opt.URI),
+			Reason: "is not a URI like bolt://host:7687"}
+	}
+	if !allowedSchemes[u.Scheme] {
+		return nil, &ArgumentError{Param: "uri", Value: redactURI(opt.URI),
+			Reason: "has an unsupported scheme (use bolt://, neo4j://, bolt+s://, neo4j+s://, bolt+ssc:// or neo4j+ssc://)"}
+	}
+	if u.User != nil {
+		return nil, &ArgumentError{Param: "uri", Value: redactURI(opt.URI),
+			Reason: "must not contain credentials (use the user option and the password environment variable)"}
+	}
+	if opt.User == "" {
+		opt.User = "neo4j"
+	}
+	if opt.Database == "" {
+		opt.Database = "neo4j"
+	}
+	if err := checkDatabase(opt.Database); err != nil {
+		return nil, err
+	}
+	if opt.ConnectTimeout <= 0 {
+		opt.ConnectTimeout = 30 * time.Second
+	}
+	if opt.MaxTransactionRetryTime <= 0 {
+		opt.MaxTransactionRetryTime = 30 * time.Second
+	}
+	if opt.FetchSize <= 0 {
+		opt.FetchSize = 10_000
+	}
+	if opt.MaxConnectionPoolSize <= 0 {
+		opt.MaxConnectionPoolSize = 8
+	}
+	token := neo4j.BasicAuth(opt.User, opt.Password, "")
+	if opt.NoAuth {
+		token = neo4j.NoAuth()
+	}
+	uri := u.String()
+	drv, err := neo4j.NewDriverWithContext(uri, token, func(c *config.Config) {
+		c.SocketConnectTimeout = opt.ConnectTimeout
+		c.ConnectionAcquisitionTimeout = opt.ConnectTimeout
+		c.MaxTransactionRetryTime = opt.MaxTransactionRetryTime
+		c.MaxConnectionPoolSize = opt.MaxConnectionPoolSize
+		c.FetchSize = opt.FetchSize
+		c.TelemetryDisabled = true
+		c.NotificationsMinSeverity = notifications.WarningLevel
+		c.UserAgent = "graphcloak"
+	})
+	if err != nil {
+		return nil, &ArgumentError{Param: "uri", Value: redactURI(opt.URI), Reason: fmt.Sprintf("is not usable: %v", err)}
+	}
+	c := &Client{driver: drv, uri: uri, user: opt.User, database: opt.Database, fetchSize: opt.FetchSize}
+	vctx, cancel := context.WithTimeout(ctx, opt.ConnectTimeout)
+	defer cancel()
+	if err := drv.VerifyConnectivity(vctx); err != nil {
+		drv.Close(context.Background())
+		if ctx.Err() == nil && vctx.Err() != nil {
+			return nil, &UnreachableError{URI: uri, Op: "connect",
+				Err: fmt.Errorf("no answer within %v: %w", opt.ConnectTimeout, vctx.Err())}
+		}
+		return nil, c.classify("connect", err)
+	}
+	return c, nil
+}
+
+// Close closes the driver and its connections.
+func (c *Client) Close(ctx context.Context) error {
+	return c.driver.Close(ctx)
+}
+
+// URI returns the server URI (it holds no credentials).
+func (c *Client) URI() string { return c.uri }
+
+// Database returns the client's default database.
+func (c *Client) Database() string { return c.database }
+
+// db returns name, or the client's default database when name is "".
+func (c *Client) db(name string) (string, error) {
+	if name == "" {
+		return c.database, nil
+	}
+	return name, checkDatabase(name)
+}
+
+// session opens a session on database db.
+func (c *Client) session(ctx context.Context, db string, mode neo4j.AccessMode) neo4j.SessionWithContext {
+	return c.driver.NewSession(ctx, neo4j.SessionConfig{
+		DatabaseName: db,
+		AccessMode:   mode,
+		FetchSize:    c.fetchSize,
+	})
+}
+
+// redactURI drops any user info from a URI before it is shown.
+func redactURI(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparseable URI)"
+	}
+	u.User = nil
+	return u.String()
+}

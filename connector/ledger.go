@@ -1,0 +1,229 @@
+package connector
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"sort"
+	"time"
+
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// Labels of the ledger's nodes.
+const (
+	LedgerLabel = "GraphcloakLedger"
+	ChargeLabel = "GraphcloakCharge"
+)
+
+// Ledger is a privacy.Ledger kept in Neo4j, so that every process
+// releasing from one database shares one budget:
+//
+//	(:GraphcloakLedger {scope, spent, rhoSpent, rhoBudget, epsilon, delta, releases})
+//	(:GraphcloakCharge {chargeId, scope, releaseId, rho, chargedAt})
+//
+// spent is the exact sum of the charges' ρ as a rational "a/b" (each
+// float64 ρ is exact in binary), so no rounding accumulates; rhoSpent is
+// that sum rounded up, for people. Uniqueness constraints on scope and
+// chargeId make MERGE race-free.
+//
+// Charge runs in ONE managed write transaction: it MERGEs the scope node
+// and takes its write lock (SET of a lock counter) before reading the
+// spend, so concurrent charges on a scope serialise and none can overspend;
+// the check (already charged? over budget?) and the update commit
+// together or not at all. A charge is never refunded.
+type Ledger struct {
+	c      *Client
+	db     string
+	budget privacy.Budget
+	rhoMax float64
+}
+
+var _ privacy.Ledger = (*Ledger)(nil)
+
+// NewLedger returns the Neo4j ledger of database (""= the client's
+// default) with the given lifetime budget per scope, creating the
+// uniqueness constraints it relies on. A zero budget means "use the budget
+// stored with each scope" (a scope never charged then cannot be charged:
+// the error wraps privacy.ErrNoLedger). A scope stored with a different
+// budget is refused with an error wrapping privacy.ErrBudgetMismatch: a
+// budget is never changed silently.
+func NewLedger(ctx context.Context, c *Client, database string, budget privacy.Budget) (*Ledger, error) {
+	db, err := c.db(database)
+	if err != nil {
+		return nil, err
+	}
+	l := &Ledger{c: c, db: db, budget: budget}
+	if !budget.IsZero() {
+		if l.rhoMax, err = budget.Rho(); err != nil {
+			return nil, err
+		}
+	}
+	if err := c.ensureConstraints(ctx, db); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Charge implements privacy.Ledger.
+func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
+	if err := ch.Validate(); err != nil {
+		return err
+	}
+	idb, _ := json.Marshal([]string{ch.Scope, ch.ReleaseID})
+	chargeID := string(idb)
+	type outcome struct {
+		dup    bool
+		budget *privacy.BudgetError
+		other  error
+	}
+	o, err := runWrite(ctx, l.c, l.db, "charge privacy ledger", func(tx neo4j.ManagedTransaction) (outcome, error) {
+		// 1. Create the scope node if needed and lock it for this transaction.
+		res, err := tx.Run(ctx, "MERGE (l:"+LedgerLabel+" {scope: $scope}) "+
+			"ON CREATE SET l.spent = '0', l.rhoSpent = 0.0, l.releases = 0, "+
+			"l.rhoBudget = $rhoMax, l.epsilon = $eps, l.delta = $delta, l.accounting = $acct, l.createdAt = $now "+
+			"SET l.lockCount = coalesce(l.lockCount, 0) + 1",
+			map[string]any{"scope": ch.Scope, "rhoMax": l.rhoMax, "eps": l.budget.Epsilon, "delta": l.budget.Delta,
+				"acct": privacy.AccountingCKS20, "now": time.Now().UTC()})
+		if err != nil {
+			return outcome{}, err
+		}
+		if _, err := res.Consume(ctx); err != nil {
+			return outcome{}, err
+		}
+		// 2. Read the state under the lock.
+		res, err = tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
+			"OPTIONAL MATCH (c:"+ChargeLabel+" {chargeId: $cid}) "+
+			"RETURN l.spent AS spent, l.rhoBudget AS rhoMax, l.epsilon AS eps, l.delta AS delta, c IS NOT NULL AS dup",
+			map[string]any{"scope": ch.Scope, "cid": chargeID})
+		if err != nil {
+			return outcome{}, err
+		}
+		rec, err := res.Single(ctx)
+		if err != nil {
+			return outcome{}, err
+		}
+		spentS, _ := rec.Values[0].(string)
+		rhoMax, _ := rec.Values[1].(float64)
+		eps, _ := rec.Values[2].(float64)
+		delta, _ := rec.Values[3].(float64)
+		dup, _ := rec.Values[4].(bool)
+		stored := privacy.Budget{Epsilon: eps, Delta: delta}
+		if stored.IsZero() || rhoMax <= 0 {
+			// Created just now by this transaction without a budget.
+			return outcome{other: fmt.Errorf("connector: ledger scope %q has no budget: %w", ch.Scope, privacy.ErrNoLedger)}, errRollback
+		}
+		if !l.budget.IsZero() && stored != l.budget {
+			return outcome{other: fmt.Errorf("%w: scope %q in database %q was created with ε=%g, δ=%g, not ε=%g, δ=%g",
+				privacy.ErrBudgetMismatch, ch.Scope, l.db, eps, delta, l.budget.Epsilon, l.budget.Delta)}, errRollback
+		}
+		if dup {
+			return outcome{dup: true}, errRollback
+		}
+		spent, ok := new(big.Rat).SetString(spentS)
+		if !ok {
+			return outcome{other: fmt.Errorf("connector: ledger scope %q is corrupt: spend %q is not a rational", ch.Scope, spentS)}, errRollback
+		}
+		next := new(big.Rat).Add(spent, new(big.Rat).SetFloat64(ch.Rho))
+		if next.Cmp(new(big.Rat).SetFloat64(rhoMax)) > 0 {
+			return outcome{budget: privacy.NewBudgetError(ch, ratUp(spent), rhoMax, stored)}, errRollback
+		}
+		// 3. Record the charge and the new spend.
+		res, err = tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
+			"CREATE (c:"+ChargeLabel+" {chargeId: $cid, scope: $scope, releaseId: $rid, rho: $rho, chargedAt: $now}) "+
+			"SET l.spent = $spent, l.rhoSpent = $rhoSpent, l.releases = l.releases + 1, l.updatedAt = $now",
+			map[string]any{"scope": ch.Scope, "cid": chargeID, "rid": ch.ReleaseID, "rho": ch.Rho,
+				"now": time.Now().UTC(), "spent": next.RatString(), "rhoSpent": ratUp(next)})
+		if err != nil {
+			return outcome{}, err
+		}
+		_, err = res.Consume(ctx)
+		return outcome{}, err
+	})
+	if errors.Is(err, errRollback) {
+		err = nil
+	}
+	switch {
+	case err != nil:
+		return err
+	case o.dup:
+		return fmt.Errorf("connector: ledger %q scope %q release %q: %w", l.db, ch.Scope, ch.ReleaseID, privacy.ErrAlreadyCharged)
+	case o.budget != nil:
+		return o.budget
+	case o.other != nil:
+		return o.other
+	}
+	return nil
+}
+
+// errRollback makes a transaction function roll back (nothing written)
+// while its outcome is reported separately.
+var errRollback = errors.New("connector: rollback")
+
+// Balance implements privacy.Ledger.
+func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, error) {
+	q := "MATCH (l:" + LedgerLabel + ") RETURN l.scope, l.spent, l.rhoBudget, l.epsilon, l.delta, l.releases"
+	params := map[string]any{}
+	if scope != "" {
+		q = "MATCH (l:" + LedgerLabel + " {scope: $scope}) RETURN l.scope, l.spent, l.rhoBudget, l.epsilon, l.delta, l.releases"
+		params["scope"] = scope
+	}
+	out, err := runRead(ctx, l.c, l.db, "read privacy ledger", func(tx neo4j.ManagedTransaction) ([]privacy.Balance, error) {
+		res, err := tx.Run(ctx, q, params)
+		if err != nil {
+			return nil, err
+		}
+		var out []privacy.Balance
+		for res.Next(ctx) {
+			v := res.Record().Values
+			name, _ := v[0].(string)
+			spentS, _ := v[1].(string)
+			rhoMax, _ := v[2].(float64)
+			eps, _ := v[3].(float64)
+			delta, _ := v[4].(float64)
+			n, _ := v[5].(int64)
+			spent, ok := new(big.Rat).SetString(spentS)
+			if !ok {
+				return nil, fmt.Errorf("connector: ledger scope %q is corrupt: spend %q is not a rational", name, spentS)
+			}
+			b := privacy.Balance{Scope: name, Releases: int(n), RhoSpent: ratUp(spent), RhoBudget: rhoMax,
+				Budget: privacy.Budget{Epsilon: eps, Delta: delta}}
+			if rem := new(big.Rat).Sub(new(big.Rat).SetFloat64(rhoMax), spent); rem.Sign() > 0 {
+				b.RhoRemaining = ratDown(rem)
+			}
+			b.EpsilonSpent, _ = privacy.CKSEpsilon(b.RhoSpent, delta)
+			out = append(out, b)
+		}
+		return out, res.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	if scope != "" && len(out) == 0 {
+		// A scope never charged has zero spend.
+		b := privacy.Balance{Scope: scope, RhoBudget: l.rhoMax, RhoRemaining: l.rhoMax, Budget: l.budget}
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Scope < out[j].Scope })
+	return out, nil
+}
+
+func ratUp(r *big.Rat) float64 {
+	v, exact := r.Float64()
+	if !exact && new(big.Rat).SetFloat64(v).Cmp(r) < 0 {
+		v = math.Nextafter(v, math.Inf(1))
+	}
+	return v
+}
+
+func ratDown(r *big.Rat) float64 {
+	v, exact := r.Float64()
+	if !exact && new(big.Rat).SetFloat64(v).Cmp(r) > 0 {
+		v = math.Nextafter(v, math.Inf(-1))
+	}
+	return v
+}

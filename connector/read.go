@@ -1,0 +1,520 @@
+package connector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// MissingCommunity marks a node without a community property in
+// Pulled.Communities (only when ReadOptions.AllowMissingCommunities).
+const MissingCommunity = math.MinInt64
+
+// ReadOptions control ReadGraph. The zero value means the defaults.
+type ReadOptions struct {
+	// AllowMissingValues reads nodes without the value property as NaN.
+	// Default: such nodes are a *DataError.
+	AllowMissingValues bool
+	// AllowMissingCommunities reads nodes without the community property
+	// as MissingCommunity. Default: such nodes are a *DataError.
+	AllowMissingCommunities bool
+	// Progress, when set, is called with the stage ("nodes",
+	// "relationships") and the count read so far, every 65536 items and at
+	// the end of a stage.
+	Progress func(stage string, done int)
+}
+
+// Pulled is a projection read from Neo4j. Node index i (0..n−1) is the
+// order in which nodes were streamed; every per-node slice uses it.
+type Pulled struct {
+	// Graph is the undirected weighted graph; its keys are the node keys
+	// (NodeKeyProperty values, else element ids).
+	Graph *laplacian.Graph
+	// ElementIDs[i] is node i's elementId (valid for writes while the
+	// node exists; Neo4j reuses ids of deleted nodes).
+	ElementIDs []string
+	// Values[i] is node i's ValueProperty (NaN when absent and allowed);
+	// nil when the projection has no ValueProperty.
+	Values []float64
+	// Communities[i] is node i's CommunityProperty (MissingCommunity when
+	// absent and allowed); nil when the projection has no
+	// CommunityProperty.
+	Communities []int64
+	// Stats describe what was read.
+	Stats ReadStats
+}
+
+// ReadStats count what ReadGraph saw, in GDS-like terms.
+type ReadStats struct {
+	NodeCount         int `json:"nodeCount"`
+	RelationshipCount int `json:"relationshipCount"` // relationships read, self-loops included
+	// SelfLoopsSkipped counts relationships (a)->(a), which do not change
+	// a Laplacian and are dropped.
+	SelfLoopsSkipped int `json:"selfLoopsSkipped"`
+	// ParallelMerged counts relationships merged into an existing edge
+	// (parallel or opposite relationships between the same two nodes);
+	// their weights add up.
+	ParallelMerged     int   `json:"parallelMerged"`
+	MissingValues      int   `json:"missingValues"`
+	MissingCommunities int   `json:"missingCommunities"`
+	ReadMillis         int64 `json:"readMillis"`
+}
+
+// progressEvery is how often ReadOptions.Progress is called.
+const progressEvery = 1 << 16
+
+// maxExamples is the number of offending items named in a DataError.
+const maxExamples = 5
+
+// ReadGraph streams the projection p from Neo4j: first the nodes (keys,
+// values, communities), then the relationships between selected nodes,
+// each in one managed read transaction whose records are consumed one by
+// one (memory stays O(n + |E|) in compact form, never the whole result).
+// Relationships are grouped per start node on the server, so one record
+// carries a node's whole out-list.
+//
+// It checks first that every label, relationship type and property named
+// exists (*SchemaError), then that every selected node has the required
+// properties and every weight is a finite positive number (*DataError,
+// naming examples). Self-loops are skipped and counted; parallel and
+// opposite relationships are merged by adding weights (the multigraph
+// Laplacian) and counted.
+func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (*Pulled, error) {
+	start := time.Now()
+	cp, err := p.compile()
+	if err != nil {
+		return nil, err
+	}
+	db, err := c.db(p.Database)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkSchema(ctx, db, p); err != nil {
+		return nil, err
+	}
+	out := &Pulled{}
+	nodes, err := c.readNodes(ctx, db, p, cp, opt)
+	if err != nil {
+		return nil, err
+	}
+	out.ElementIDs = nodes.elementIDs
+	out.Values = nodes.values
+	out.Communities = nodes.communities
+	out.Stats.NodeCount = len(nodes.elementIDs)
+	out.Stats.MissingValues = nodes.missingValues
+	out.Stats.MissingCommunities = nodes.missingCommunities
+	if out.Stats.NodeCount == 0 {
+		return nil, &DataError{Reason: fmt.Sprintf("nodes match the projection (labels %v)", p.NodeLabels)}
+	}
+	rels, err := c.readRelationships(ctx, db, p, cp, nodes, opt)
+	if err != nil {
+		return nil, err
+	}
+	out.Stats.RelationshipCount = rels.count
+	out.Stats.SelfLoopsSkipped = rels.selfLoops
+	keys := nodes.keys
+	if keys == nil {
+		keys = nodes.elementIDs
+	}
+	g, err := laplacian.FromEdges(len(keys), keys, rels.edges, laplacian.Options{})
+	if err != nil {
+		var ee *laplacian.EdgeError
+		if errors.As(err, &ee) {
+			return nil, &DataError{Property: p.RelationshipWeightProperty, Reason: "invalid edge: " + err.Error(),
+				Count: 1, Examples: []string{"(" + ee.U + ")-(" + ee.V + ")"}}
+		}
+		return nil, fmt.Errorf("connector: build graph: %w", err)
+	}
+	out.Graph = g
+	out.Stats.ParallelMerged = g.DuplicatesMerged()
+	out.Stats.ReadMillis = time.Since(start).Milliseconds()
+	return out, nil
+}
+
+// checkSchema verifies that every name of p exists in database db.
+func (c *Client) checkSchema(ctx context.Context, db string, p Projection) error {
+	type schema struct{ labels, types, props map[string]bool }
+	s, err := runRead(ctx, c, db, "check schema", func(tx neo4j.ManagedTransaction) (schema, error) {
+		s := schema{}
+		var err error
+		if s.labels, err = collectStrings(ctx, tx, "CALL db.labels() YIELD label RETURN label"); err != nil {
+			return s, err
+		}
+		if s.types, err = collectStrings(ctx, tx, "CALL db.relationshipTypes() YIELD relationshipType RETURN relationshipType"); err != nil {
+			return s, err
+		}
+		s.props, err = collectStrings(ctx, tx, "CALL db.propertyKeys() YIELD propertyKey RETURN propertyKey")
+		return s, err
+	})
+	if err != nil {
+		return err
+	}
+	if !wildcard(p.NodeLabels) {
+		for _, l := range p.NodeLabels {
+			if !s.labels[l] {
+				return &SchemaError{Kind: "label", Name: l, Database: db}
+			}
+		}
+	}
+	if !wildcard(p.RelationshipTypes) {
+		for _, t := range p.RelationshipTypes {
+			if !s.types[t] {
+				return &SchemaError{Kind: "relationship type", Name: t, Database: db}
+			}
+		}
+	}
+	for _, k := range []string{p.RelationshipWeightProperty, p.NodeKeyProperty, p.CommunityProperty, p.ValueProperty} {
+		if k != "" && !s.props[k] {
+			return &SchemaError{Kind: "property", Name: k, Database: db}
+		}
+	}
+	return nil
+}
+
+func collectStrings(ctx context.Context, tx neo4j.ManagedTransaction, q string) (map[string]bool, error) {
+	res, err := tx.Run(ctx, q, nil)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for res.Next(ctx) {
+		if s, ok := res.Record().Values[0].(string); ok {
+			out[s] = true
+		}
+	}
+	return out, res.Err()
+}
+
+// runRead runs work in a managed read transaction on db and classifies
+// errors. work is retried on transient failures, so it must rebuild its
+// state from scratch on every call.
+func runRead[T any](ctx context.Context, c *Client, db, op string, work func(tx neo4j.ManagedTransaction) (T, error)) (T, error) {
+	s := c.session(ctx, db, neo4j.AccessModeRead)
+	defer s.Close(context.WithoutCancel(ctx))
+	v, err := neo4j.ExecuteRead(ctx, s, work)
+	if err != nil {
+		return v, c.classify(op, err)
+	}
+	return v, nil
+}
+
+// runWrite is runRead for a managed write transaction.
+func runWrite[T any](ctx context.Context, c *Client, db, op string, work func(tx neo4j.ManagedTransaction) (T, error)) (T, error) {
+	s := c.session(ctx, db, neo4j.AccessModeWrite)
+	defer s.Close(context.WithoutCancel(ctx))
+	v, err := neo4j.ExecuteWrite(ctx, s, work)
+	if err != nil {
+		return v, c.classify(op, err)
+	}
+	return v, nil
+}
+
+type nodeData struct {
+	elementIDs         []string
+	keys               []string // nil in elementId mode
+	values             []float64
+	communities        []int64
+	index              map[string]int32 // elementId → node index
+	missingValues      int
+	missingCommunities int
+}
+
+// examples collects up to maxExamples offending names and counts all.
+type examples struct {
+	count int
+	names []string
+}
+
+func (e *examples) add(name string) {
+	e.count++
+	if len(e.names) < maxExamples {
+		e.names = append(e.names, name)
+	}
+}
+
+func (c *Client) readNodes(ctx context.Context, db string, p Projection, cp *compiled, opt ReadOptions) (*nodeData, error) {
+	var ret strings.Builder
+	ret.WriteString("MATCH " + cp.nodeMatch("n") + " RETURN elementId(n) AS id")
+	for _, f := range []struct{ q, as string }{{cp.key, "key"}, {cp.value, "value"}, {cp.community, "community"}} {
+		if f.q != "" {
+			ret.WriteString(", n." + f.q + " AS " + f.as)
+		}
+	}
+	query := ret.String()
+	type result struct {
+		nd                              *nodeData
+		badKey, dupKey, missVal, badVal examples
+		missComm, badComm               examples
+	}
+	r, err := runRead(ctx, c, db, "read nodes", func(tx neo4j.ManagedTransaction) (*result, error) {
+		r := &result{nd: &nodeData{index: map[string]int32{}}}
+		nd := r.nd
+		if cp.key != "" {
+			nd.keys = []string{}
+		}
+		if cp.value != "" {
+			nd.values = []float64{}
+		}
+		if cp.community != "" {
+			nd.communities = []int64{}
+		}
+		var seen map[string]bool
+		if cp.key != "" {
+			seen = map[string]bool{}
+		}
+		res, err := tx.Run(ctx, query, nil)
+		if err != nil {
+			return nil, err
+		}
+		for res.Next(ctx) {
+			vals := res.Record().Values
+			id, _ := vals[0].(string)
+			i := len(nd.elementIDs)
+			if i >= math.MaxInt32 {
+				return nil, fmt.Errorf("connector: more than %d nodes", math.MaxInt32)
+			}
+			nd.index[id] = int32(i)
+			nd.elementIDs = append(nd.elementIDs, id)
+			name := id
+			col := 1
+			if cp.key != "" {
+				k, ok := keyString(vals[col])
+				col++
+				if !ok {
+					r.badKey.add(id)
+					k = "elementId:" + id
+				} else if seen[k] {
+					r.dupKey.add(k)
+				}
+				seen[k] = true
+				nd.keys = append(nd.keys, k)
+				name = k
+			}
+			if cp.value != "" {
+				v, present, ok := number(vals[col])
+				col++
+				switch {
+				case !present:
+					nd.missingValues++
+					if !opt.AllowMissingValues {
+						r.missVal.add(name)
+					}
+					v = math.NaN()
+				case !ok:
+					r.badVal.add(name)
+				}
+				nd.values = append(nd.values, v)
+			}
+			if cp.community != "" {
+				cm, present, ok := integer(vals[col])
+				switch {
+				case !present:
+					nd.missingCommunities++
+					if !opt.AllowMissingCommunities {
+						r.missComm.add(name)
+					}
+					cm = MissingCommunity
+				case !ok:
+					r.badComm.add(name)
+				}
+				nd.communities = append(nd.communities, cm)
+			}
+			if opt.Progress != nil && len(nd.elementIDs)%progressEvery == 0 {
+				opt.Progress("nodes", len(nd.elementIDs))
+			}
+		}
+		if err := res.Err(); err != nil {
+			return nil, err
+		}
+		return r, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if opt.Progress != nil {
+		opt.Progress("nodes", len(r.nd.elementIDs))
+	}
+	for _, chk := range []struct {
+		ex   examples
+		prop string
+		why  string
+	}{
+		{r.badKey, p.NodeKeyProperty, "nodes have no key, or a key that is neither a string nor an integer"},
+		{r.dupKey, p.NodeKeyProperty, "nodes share a key with an earlier node (keys must be unique)"},
+		{r.missVal, p.ValueProperty, "nodes have no value"},
+		{r.badVal, p.ValueProperty, "nodes have a value that is not a finite number"},
+		{r.missComm, p.CommunityProperty, "nodes have no community"},
+		{r.badComm, p.CommunityProperty, "nodes have a community that is not an integer"},
+	} {
+		if chk.ex.count > 0 {
+			return nil, &DataError{Property: chk.prop, Reason: chk.why, Count: chk.ex.count, Examples: chk.ex.names}
+		}
+	}
+	return r.nd, nil
+}
+
+type relData struct {
+	edges     []laplacian.Edge
+	count     int
+	selfLoops int
+}
+
+func (c *Client) readRelationships(ctx context.Context, db string, p Projection, cp *compiled, nd *nodeData, opt ReadOptions) (*relData, error) {
+	// One record per start node: its out-relationships to selected nodes as
+	// [elementId(b), weight] pairs (or just elementId(b) when unweighted).
+	item := "elementId(b)"
+	if cp.weight != "" {
+		item = "[elementId(b), r." + cp.weight + "]"
+	}
+	query := "MATCH " + cp.nodeMatch("a") + " WITH a, [(a)-[" + cp.relPattern + "]->" + cp.nodeMatch("b") +
+		" | " + item + "] AS out WHERE size(out) > 0 RETURN elementId(a) AS s, out"
+	name := func(i int32) string {
+		if nd.keys != nil {
+			return nd.keys[i]
+		}
+		return nd.elementIDs[i]
+	}
+	type result struct {
+		rd              *relData
+		missing, badW   examples
+		unknownEndpoint int
+	}
+	r, err := runRead(ctx, c, db, "read relationships", func(tx neo4j.ManagedTransaction) (*result, error) {
+		r := &result{rd: &relData{}}
+		rd := r.rd
+		res, err := tx.Run(ctx, query, nil)
+		if err != nil {
+			return nil, err
+		}
+		next := progressEvery
+		for res.Next(ctx) {
+			vals := res.Record().Values
+			sid, _ := vals[0].(string)
+			u, ok := nd.index[sid]
+			list, _ := vals[1].([]any)
+			if !ok {
+				// The node appeared after the node pass (concurrent write).
+				r.unknownEndpoint += len(list)
+				continue
+			}
+			for _, it := range list {
+				rd.count++
+				var tid string
+				w := 1.0
+				if cp.weight != "" {
+					pair, _ := it.([]any)
+					if len(pair) != 2 {
+						continue
+					}
+					tid, _ = pair[0].(string)
+					v, present, okv := number(pair[1])
+					switch {
+					case !present:
+						r.missing.add(relName(name(u), tid, nd, name))
+						continue
+					case !okv || !(v > 0):
+						r.badW.add(relName(name(u), tid, nd, name) + "=" + fmt.Sprint(pair[1]))
+						continue
+					}
+					w = v
+				} else {
+					tid, _ = it.(string)
+				}
+				v, ok := nd.index[tid]
+				if !ok {
+					r.unknownEndpoint++
+					continue
+				}
+				if v == u {
+					rd.selfLoops++
+					continue
+				}
+				rd.edges = append(rd.edges, laplacian.Edge{U: u, V: v, Weight: w})
+			}
+			if opt.Progress != nil && rd.count >= next {
+				opt.Progress("relationships", rd.count)
+				next += progressEvery
+			}
+		}
+		if err := res.Err(); err != nil {
+			return nil, err
+		}
+		return r, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if opt.Progress != nil {
+		opt.Progress("relationships", r.rd.count)
+	}
+	if r.missing.count > 0 {
+		return nil, &DataError{Property: p.RelationshipWeightProperty, Reason: "relationships have no weight",
+			Count: r.missing.count, Examples: r.missing.names}
+	}
+	if r.badW.count > 0 {
+		return nil, &DataError{Property: p.RelationshipWeightProperty,
+			Reason: "relationships have a weight that is not a finite positive number",
+			Count:  r.badW.count, Examples: r.badW.names}
+	}
+	if r.unknownEndpoint > 0 {
+		return nil, &DataError{Reason: "relationships reach nodes created after the node pass (the graph changed while being read; retry)",
+			Count: r.unknownEndpoint}
+	}
+	return r.rd, nil
+}
+
+func relName(from, toElementID string, nd *nodeData, name func(int32) string) string {
+	to := toElementID
+	if i, ok := nd.index[toElementID]; ok {
+		to = name(i)
+	}
+	return "(" + from + ")-->(" + to + ")"
+}
+
+// keyString converts a key property value (string or integer) to a key.
+func keyString(v any) (string, bool) {
+	switch k := v.(type) {
+	case string:
+		return k, true
+	case int64:
+		return strconv.FormatInt(k, 10), true
+	}
+	return "", false
+}
+
+// number converts a property value to float64: present is false for null,
+// ok is false for a non-number or a non-finite float.
+func number(v any) (x float64, present, ok bool) {
+	switch t := v.(type) {
+	case nil:
+		return math.NaN(), false, false
+	case float64:
+		return t, true, !math.IsNaN(t) && !math.IsInf(t, 0)
+	case int64:
+		return float64(t), true, true
+	}
+	return math.NaN(), true, false
+}
+
+// integer converts a property value to int64; floats with an integral
+// value are accepted.
+func integer(v any) (x int64, present, ok bool) {
+	switch t := v.(type) {
+	case nil:
+		return MissingCommunity, false, false
+	case int64:
+		return t, true, true
+	case float64:
+		if t == math.Trunc(t) && math.Abs(t) < 1<<53 {
+			return int64(t), true, true
+		}
+	}
+	return MissingCommunity, true, false
+}

@@ -1,0 +1,179 @@
+package connector
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// DefaultBatchSize is the number of nodes per write transaction.
+const DefaultBatchSize = 10_000
+
+// NodeProps are the properties to set on one node.
+type NodeProps struct {
+	// Key selects the node: its NodeKeyProperty value (as read by
+	// ReadGraph, i.e. Graph.Key) or, when the projection has no key
+	// property, its elementId.
+	Key string
+	// Props maps property names (validated identifiers) to values: bool,
+	// int64, float64 (finite), string, or homogeneous slices of those.
+	Props map[string]any
+}
+
+// WriteOptions control WriteProperties. The zero value means the defaults.
+type WriteOptions struct {
+	// BatchSize is the number of nodes per write transaction. Default
+	// DefaultBatchSize (10000).
+	BatchSize int
+	// Progress, when set, is called after every committed batch with the
+	// number of nodes written so far and the total.
+	Progress func(done, total int)
+}
+
+// WriteStats summarise a write-back in GDS terms.
+type WriteStats struct {
+	NodesWritten          int   `json:"nodesWritten"`
+	NodePropertiesWritten int   `json:"nodePropertiesWritten"`
+	Batches               int   `json:"batches"`
+	WriteMillis           int64 `json:"writeMillis"`
+}
+
+// WriteProperties sets rows' properties on the nodes they name, in batches
+// of opt.BatchSize nodes, each batch one managed write transaction:
+//
+//	UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id SET n += row.props
+//
+// Values and property names travel as parameters (the names are still
+// validated as identifiers, so what is written can be read back through a
+// Projection). SET is idempotent, so a retried batch or a re-run writes
+// the same values. With a NodeKeyProperty, keys are first resolved to
+// element ids by one streaming read of the projection's nodes; an unknown
+// key is a *DataError before anything is written. A node deleted while
+// writing is a *DataError naming the batch; batches committed before a
+// failure stay committed (the run record, written last, tells whether
+// the whole run succeeded).
+func (c *Client) WriteProperties(ctx context.Context, p Projection, rows []NodeProps, opt WriteOptions) (WriteStats, error) {
+	start := time.Now()
+	var st WriteStats
+	bs := opt.BatchSize
+	if bs == 0 {
+		bs = DefaultBatchSize
+	}
+	if bs < 0 {
+		return st, &ArgumentError{Param: "batch size", Value: bs, Reason: "must be > 0"}
+	}
+	cp, err := p.compile()
+	if err != nil {
+		return st, err
+	}
+	db, err := c.db(p.Database)
+	if err != nil {
+		return st, err
+	}
+	// Validate everything before the first write.
+	var bad examples
+	for i := range rows {
+		for k, v := range rows[i].Props {
+			if err := checkIdentifier("property", k); err != nil {
+				return st, err
+			}
+			if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
+				bad.add(fmt.Sprintf("%s.%s=%v", rows[i].Key, k, f))
+			}
+		}
+	}
+	if bad.count > 0 {
+		return st, &DataError{Reason: "property values are not finite numbers (Neo4j would store NaN/Inf)",
+			Count: bad.count, Examples: bad.names}
+	}
+	ids := make([]string, len(rows))
+	if cp.key == "" {
+		for i := range rows {
+			ids[i] = rows[i].Key
+		}
+	} else {
+		index, err := c.keyIndex(ctx, db, p, cp)
+		if err != nil {
+			return st, err
+		}
+		var unknown examples
+		for i := range rows {
+			id, ok := index[rows[i].Key]
+			if !ok {
+				unknown.add(rows[i].Key)
+			}
+			ids[i] = id
+		}
+		if unknown.count > 0 {
+			return st, &DataError{Property: p.NodeKeyProperty, Reason: "rows name keys that match no node of the projection",
+				Count: unknown.count, Examples: unknown.names}
+		}
+	}
+
+	const query = "UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id SET n += row.props RETURN count(n) AS matched"
+	for lo := 0; lo < len(rows); lo += bs {
+		hi := min(lo+bs, len(rows))
+		batch := make([]any, 0, hi-lo)
+		props := 0
+		for i := lo; i < hi; i++ {
+			batch = append(batch, map[string]any{"id": ids[i], "props": rows[i].Props})
+			props += len(rows[i].Props)
+		}
+		params := map[string]any{"rows": batch}
+		matched, err := runWrite(ctx, c, db, "write properties", func(tx neo4j.ManagedTransaction) (int64, error) {
+			res, err := tx.Run(ctx, query, params)
+			if err != nil {
+				return 0, err
+			}
+			rec, err := res.Single(ctx)
+			if err != nil {
+				return 0, err
+			}
+			n, _ := rec.Values[0].(int64)
+			return n, nil
+		})
+		if err != nil {
+			st.WriteMillis = time.Since(start).Milliseconds()
+			return st, err
+		}
+		if int(matched) != hi-lo {
+			st.WriteMillis = time.Since(start).Milliseconds()
+			return st, &DataError{Reason: fmt.Sprintf("nodes of batch %d..%d no longer exist (the graph changed since it was read)", lo, hi-1),
+				Count: hi - lo - int(matched)}
+		}
+		st.Batches++
+		st.NodesWritten += hi - lo
+		st.NodePropertiesWritten += props
+		if opt.Progress != nil {
+			opt.Progress(st.NodesWritten, len(rows))
+		}
+	}
+	st.WriteMillis = time.Since(start).Milliseconds()
+	return st, nil
+}
+
+// keyIndex maps NodeKeyProperty values of the projection's nodes to their
+// element ids, in one streaming read.
+func (c *Client) keyIndex(ctx context.Context, db string, p Projection, cp *compiled) (map[string]string, error) {
+	query := "MATCH " + cp.nodeMatch("n") + " WHERE n." + cp.key + " IS NOT NULL RETURN n." + cp.key + " AS key, elementId(n) AS id"
+	return runRead(ctx, c, db, "resolve node keys", func(tx neo4j.ManagedTransaction) (map[string]string, error) {
+		res, err := tx.Run(ctx, query, nil)
+		if err != nil {
+			return nil, err
+		}
+		m := map[string]string{}
+		for res.Next(ctx) {
+			vals := res.Record().Values
+			k, ok := keyString(vals[0])
+			if !ok {
+				continue
+			}
+			id, _ := vals[1].(string)
+			m[k] = id
+		}
+		return m, res.Err()
+	})
+}
