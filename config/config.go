@@ -75,7 +75,8 @@ type Privacy struct {
 	Epsilon float64 `mapstructure:"epsilon" json:"epsilon"`
 	// Delta is the δ in (0, 1) of one release. Default 1e-5.
 	Delta float64 `mapstructure:"delta" json:"delta"`
-	// Mechanism is "analytic" (default, any ε) or "classic" (ε < 1 only).
+	// Mechanism is "discrete" (default: the discrete Gaussian with zCDP
+	// accounting, any ε) or "classic" (ε < 1 only).
 	Mechanism string `mapstructure:"mechanism" json:"mechanism"`
 	// EpsilonTotal and DeltaTotal are the lifetime budget the ledger
 	// enforces. Defaults 10 and 1e-5.

@@ -185,7 +185,7 @@ privacy:
   alpha: 2
   epsilon: 4
   delta: 1e-6
-  mechanism: analytic
+  mechanism: discrete
   epsilonTotal: 40
   deltaTotal: 1e-4
   keyFile: /etc/graphcloak/key
@@ -209,7 +209,7 @@ func TestYAML(t *testing.T) {
 		Neo4j:      Neo4j{URI: "neo4j+ssc://graph.local:7687", User: "analyst", Password: "file-pass-123", Database: "sensors"},
 		Projection: Projection{NodeLabels: []string{"Room"}, RelationshipTypes: []string{"CONNECTS", "DOOR"}, RelationshipWeightProperty: "conductance", NodeKeyProperty: "roomId", CommunityProperty: "louvain", ValueProperty: "temperature"},
 		Write:      Write{WriteProperty: "private_temp", MassProperty: "mass", CommunityWriteProperty: "comm", ProbabilityProperty: "prob", RankProperty: "rnk", BatchSize: 2000, Concurrency: 2, RandomSeed: 9},
-		Privacy:    Privacy{Tau: 0.5, Alpha: 2, Epsilon: 4, Delta: 1e-6, Mechanism: "analytic", EpsilonTotal: 40, DeltaTotal: 1e-4, KeyFile: "/etc/graphcloak/key", Ledger: "neo4j", Scope: "building-7", Epoch: "2026-11-21"},
+		Privacy:    Privacy{Tau: 0.5, Alpha: 2, Epsilon: 4, Delta: 1e-6, Mechanism: "discrete", EpsilonTotal: 40, DeltaTotal: 1e-4, KeyFile: "/etc/graphcloak/key", Ledger: "neo4j", Scope: "building-7", Epoch: "2026-11-21"},
 		Recovery:   Recovery{Estimator: "bpdn", Sources: 2},
 		Output:     "json", LogFormat: "json",
 	}
@@ -300,6 +300,7 @@ func TestValidate(t *testing.T) {
 		{"epsilon total", func(c *Config) { c.Privacy.EpsilonTotal = 0 }, "privacy.epsilonTotal"},
 		{"delta total", func(c *Config) { c.Privacy.DeltaTotal = 2 }, "privacy.deltaTotal"},
 		{"mechanism", func(c *Config) { c.Privacy.Mechanism = "laplace" }, "privacy.mechanism"},
+		{"analytic refused", func(c *Config) { c.Privacy.Mechanism = "analytic" }, "privacy.mechanism"},
 		{"classic eps 1", func(c *Config) { c.Privacy.Mechanism = "classic"; c.Privacy.Epsilon = 1 }, "privacy.mechanism"},
 		{"ledger", func(c *Config) { c.Privacy.Ledger = "" }, "privacy.ledger"},
 		{"scope", func(c *Config) { c.Privacy.Scope = "" }, "privacy.scope"},

@@ -74,7 +74,7 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Privacy.Epsilon }},
 	{Name: "privacy.delta", Flag: "delta", Default: 1e-5, Usage: "δ in (0,1) of one release",
 		field: func(c *Config) any { return &c.Privacy.Delta }},
-	{Name: "privacy.mechanism", Flag: "mechanism", Default: "analytic", Usage: "Gaussian mechanism: analytic or classic (ε < 1 only)",
+	{Name: "privacy.mechanism", Flag: "mechanism", Default: "discrete", Usage: "noise mechanism: discrete (discrete Gaussian, zCDP accounting) or classic (ε < 1 only)",
 		field: func(c *Config) any { return &c.Privacy.Mechanism }},
 	{Name: "privacy.epsilonTotal", Flag: "epsilon-total", Default: 10.0, Usage: "lifetime ε budget the ledger enforces",
 		field: func(c *Config) any { return &c.Privacy.EpsilonTotal }},

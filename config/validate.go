@@ -110,13 +110,13 @@ func (c *Config) Validate() error {
 	positive("privacy.epsilonTotal", p.EpsilonTotal)
 	unit("privacy.deltaTotal", p.DeltaTotal)
 	switch p.Mechanism {
-	case "analytic":
+	case "discrete":
 	case "classic":
 		if p.Epsilon >= 1 {
-			add("privacy.mechanism", "classic Gaussian mechanism is only proven for ε < 1, got ε = %v (use analytic)", p.Epsilon)
+			add("privacy.mechanism", "classic Gaussian mechanism is only proven for ε < 1, got ε = %v (use discrete)", p.Epsilon)
 		}
 	default:
-		add("privacy.mechanism", "must be analytic or classic, got %q", p.Mechanism)
+		add("privacy.mechanism", "must be discrete or classic, got %q", p.Mechanism)
 	}
 	if p.Ledger == "" {
 		add("privacy.ledger", "must be a file path or neo4j")

@@ -1,0 +1,175 @@
+package graphcloak
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"time"
+
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// LocateJob recovers sources from released values and ranks the source
+// communities.
+type LocateJob struct {
+	Graph *laplacian.Graph
+	// Released are the published values ỹ (any key order; every node of
+	// Graph must be present) with their σ in Released.Meta.Sigma.
+	Released *privacy.Released
+	// Tau is the τ the values were released with (M = exp(−τL)).
+	Tau float64
+	// Estimator is a recovery estimator name; "" means recovery.Default.
+	Estimator string
+	// Sources is the number of sources k (0 means 1).
+	Sources int
+	// Partition and Names give the communities (community.FromAssignment);
+	// nil Partition means Louvain with Resolution (default 1) and Seed.
+	Partition  []int
+	Names      []string
+	Resolution float64
+	Seed       uint64
+	// Model tunes the recovery model (zero: defaults).
+	Model recovery.GraphOptions
+	// Progress, if non-nil, reports the "recovery" step.
+	Progress Progress
+}
+
+// NodeResult is what locate writes for one node.
+type NodeResult struct {
+	Key string `json:"key"`
+	// Mass is the recovered source mass f̂_i (0 when no source was detected).
+	Mass float64 `json:"mass"`
+	// Weight is what the ranking aggregates: the posterior probability of
+	// the node being the source, or Mass for non-probabilistic estimators.
+	Weight float64 `json:"weight"`
+	// Community is the node's community name, Probability that
+	// community's share of the weight and Rank its rank (1 = most likely;
+	// 0 when no source was detected).
+	Community   string  `json:"community"`
+	CommunityID int     `json:"communityId"`
+	Probability float64 `json:"probability"`
+	Rank        int     `json:"rank"`
+}
+
+// LocateResult is the outcome of Locate.
+type LocateResult struct {
+	Estimator     string             `json:"estimator"`
+	Status        string             `json:"status"` // recovery.Status: solved, infeasible, no-source
+	Sigma         float64            `json:"sigma"`
+	Report        *community.Report  `json:"report"`
+	Nodes         []NodeResult       `json:"nodes"`
+	Estimate      *recovery.Estimate `json:"-"`
+	ComputeMillis int64              `json:"computeMillis"`
+}
+
+// Locate aligns the released values with the graph, runs the recovery
+// estimator on ỹ with M = exp(−τL) and the release's σ, and ranks the
+// communities by the recovered weight (community.Rank). An infeasible
+// problem or a no-source estimate is reported as "no detectable source",
+// never as a made-up community. It holds no mathematics of its own.
+func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
+	start := time.Now()
+	g := job.Graph
+	if g == nil || g.N() == 0 {
+		return nil, laplacian.ErrEmptyGraph
+	}
+	if job.Released == nil {
+		return nil, &JobError{Param: "released", Reason: "is required"}
+	}
+	sigma := job.Released.Meta.Sigma
+	if math.IsNaN(sigma) || math.IsInf(sigma, 0) || sigma <= 0 {
+		return nil, &JobError{Param: "sigma", Reason: fmt.Sprintf("of the release must be finite and > 0, got %v", sigma)}
+	}
+	if math.IsNaN(job.Tau) || math.IsInf(job.Tau, 0) || job.Tau <= 0 {
+		return nil, &JobError{Param: "tau", Reason: fmt.Sprintf("must be finite and > 0, got %v", job.Tau)}
+	}
+	if job.Sources < 0 {
+		return nil, &JobError{Param: "sources", Reason: fmt.Sprintf("must be ≥ 1, got %d", job.Sources)}
+	}
+	byKey := make(map[string]float64, len(job.Released.Keys))
+	for i, k := range job.Released.Keys {
+		byKey[k] = job.Released.Values[i]
+	}
+	y, err := ValuesByKey(g, byKey)
+	if err != nil {
+		return nil, err
+	}
+	est, err := recovery.ByName(job.Estimator)
+	if err != nil {
+		return nil, err
+	}
+	part, names := job.Partition, job.Names
+	if part == nil {
+		res := job.Resolution
+		if res == 0 {
+			res = 1
+		}
+		if part, err = community.Louvain(g, res, job.Seed); err != nil {
+			return nil, err
+		}
+		names = nil
+	} else if len(part) != g.N() {
+		return nil, &JobError{Param: "partition", Reason: fmt.Sprintf("has %d entries for %d nodes", len(part), g.N())}
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+
+	if job.Progress != nil {
+		job.Progress("recovery", 0, 1)
+	}
+	model, err := recovery.NewGraphModel(g, job.Tau, job.Model)
+	if err != nil {
+		return nil, err
+	}
+	prob := model.Problem(y, sigma)
+	prob.Sources = max(job.Sources, 1)
+	e, err := est.Estimate(prob)
+	var nc *recovery.NotCertifiedError
+	if err != nil && !(errors.As(err, &nc) && e != nil) {
+		return nil, err
+	}
+	if e == nil {
+		return nil, errors.New("graphcloak: estimator returned no estimate")
+	}
+	if job.Progress != nil {
+		job.Progress("recovery", 1, 1)
+	}
+
+	n := g.N()
+	mass := make([]float64, n)
+	weights := make([]float64, n)
+	noSource := e.Status != recovery.Solved || e.F == nil
+	if !noSource {
+		copy(mass, e.F)
+		if e.Posterior != nil {
+			copy(weights, e.Posterior)
+		} else {
+			copy(weights, e.F)
+		}
+	}
+	rep := community.Rank(g, part, names, weights, noSource)
+	share := map[int]community.Ranked{}
+	for _, c := range rep.Communities {
+		share[c.ID] = c
+	}
+	out := &LocateResult{Estimator: est.Name(), Status: e.Status.String(), Sigma: sigma, Report: rep,
+		Nodes: make([]NodeResult, n), Estimate: e}
+	for i := 0; i < n; i++ {
+		c := part[i]
+		name := strconv.Itoa(c)
+		if names != nil {
+			name = names[c]
+		}
+		r := share[c] // zero when no source: probability 0, rank 0
+		out.Nodes[i] = NodeResult{Key: g.Key(i), Mass: mass[i], Weight: weights[i], Community: name,
+			CommunityID: c, Probability: r.Share, Rank: r.Rank}
+	}
+	out.ComputeMillis = time.Since(start).Milliseconds()
+	return out, nil
+}

@@ -1,0 +1,155 @@
+package graphcloak
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// JobError reports an invalid job parameter. It never carries a true
+// (private) value.
+type JobError struct {
+	Param  string
+	Reason string
+}
+
+func (e *JobError) Error() string {
+	return fmt.Sprintf("graphcloak: %s %s", e.Param, e.Reason)
+}
+
+// ErrMissingValue is wrapped by a *ValuesError when a node has no value.
+var ErrMissingValue = errors.New("graphcloak: node has no value")
+
+// Progress reports advancement of a long step ("sensitivity", "recovery",
+// …) in units of work; it must be cheap. A nil Progress is allowed.
+type Progress func(step string, done, total int)
+
+func (p Progress) report(step string) func(done, total int) {
+	if p == nil {
+		return nil
+	}
+	return func(done, total int) { p(step, done, total) }
+}
+
+// EstimateJob is the input of Estimate: what a release would compute,
+// without computing it.
+type EstimateJob struct {
+	Graph *laplacian.Graph
+	// Tau, Alpha, Epsilon, Delta as in ReleaseJob.
+	Tau, Alpha, Epsilon, Delta float64
+	// Mechanism as in ReleaseJob (default: discrete).
+	Mechanism privacy.Mechanism
+	// Sensitivity, when non-nil, is a Δ2 already computed; otherwise
+	// Estimate reports the proven bound Δ2 ≤ α·√2 (exp(−τL) is a
+	// contraction, so ‖exp(−τL)(e_i − e_j)‖₂ ≤ ‖e_i − e_j‖₂ = √2) and
+	// the σ that bound would need — an upper bound on the real σ.
+	Sensitivity *privacy.Sensitivity
+	// DenseLimit is the largest n the sensitivity computes densely.
+	// Default 2500 (privacy.GraphOptions' default).
+	DenseLimit int
+}
+
+// Plan is a dry-run estimate. Nothing is written, charged or drawn.
+type Plan struct {
+	NodeCount         int     `json:"nodeCount"`
+	RelationshipCount int     `json:"relationshipCount"`
+	Components        int     `json:"components"`
+	Method            string  `json:"method"` // "dense" or "sparse" (the sensitivity computation)
+	BytesEstimate     int64   `json:"bytesEstimate"`
+	SecondsEstimate   float64 `json:"secondsEstimate"`
+	Delta2            float64 `json:"delta2"`
+	Delta2Exact       bool    `json:"delta2Exact"` // false: Δ2 is the α√2 upper bound
+	Sigma             float64 `json:"sigma"`       // for Delta2, before the release's grid rounding (≤ 0.1% more)
+	Rho               float64 `json:"rho"`
+	Mechanism         string  `json:"mechanism"`
+}
+
+// Estimate plans a release of values on job.Graph: node and edge counts,
+// which sensitivity method would run, its memory and time under a simple
+// cost model, and σ. It writes, charges and draws nothing.
+//
+// Cost model (measured on the 2-core reference machine, see
+// notes/expm.md §2.3 and privacy.GraphSensitivity):
+//
+//	dense:  time ≈ 1.5 s·(n/1000)^3.6,   memory ≈ 4n² float64s + the graph
+//	sparse: time ≈ 2·n·K·(nnz + n)/3e9 s, memory ≈ the graph + 64 columns of n float64s
+//	K = ⌈τB + 2√(τB·ln(1/tol)) + ln(1/tol)⌉, B = 2·max weighted degree ≥ λmax(L), tol = 1e-12
+//
+// The dense method is chosen for n ≤ 300, and up to DenseLimit when its
+// modelled time is smaller — the rule privacy.GraphSensitivity applies.
+func Estimate(job EstimateJob) (*Plan, error) {
+	g := job.Graph
+	if g == nil || g.N() == 0 {
+		return nil, laplacian.ErrEmptyGraph
+	}
+	if err := checkParams(job.Tau, job.Alpha, job.Epsilon, job.Delta); err != nil {
+		return nil, err
+	}
+	limit := job.DenseLimit
+	if limit <= 0 {
+		limit = 2500
+	}
+	n := float64(g.N())
+	comps, _ := g.Components()
+	p := &Plan{NodeCount: g.N(), RelationshipCount: g.NumEdges(), Components: comps}
+
+	const tol = 1e-12
+	maxDeg := 0.0
+	for i := 0; i < g.N(); i++ {
+		maxDeg = math.Max(maxDeg, g.Degree(i))
+	}
+	tb := job.Tau * 2 * maxDeg
+	lt := math.Log(1 / tol)
+	K := math.Ceil(tb + 2*math.Sqrt(tb*lt) + lt)
+	nnz := 2 * float64(g.NumEdges())
+	dense := 1.5 * math.Pow(n/1000, 3.6)
+	sparse := 2 * n * K * (nnz + n) / 3e9
+	if g.N() <= limit && (g.N() <= 300 || dense < sparse) {
+		p.Method, p.SecondsEstimate = "dense", dense
+		p.BytesEstimate = int64(4*8*n*n) + g.Bytes()
+	} else {
+		p.Method, p.SecondsEstimate = "sparse", sparse
+		p.BytesEstimate = g.Bytes() + int64(64*8*n)
+	}
+
+	if job.Sensitivity != nil {
+		p.Delta2, p.Delta2Exact = job.Sensitivity.Delta2, job.Sensitivity.Exact
+	} else {
+		p.Delta2 = math.Nextafter(job.Alpha*math.Sqrt2, math.Inf(1))
+	}
+	if g.NumEdges() == 0 {
+		p.Delta2, p.Delta2Exact = 0, true
+	}
+	mech := job.Mechanism
+	if mech == privacy.MechanismDefault {
+		mech = privacy.MechanismDiscrete
+	}
+	p.Mechanism = mech.String()
+	if p.Delta2 > 0 {
+		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: p.Delta2, Epsilon: job.Epsilon, Delta: job.Delta, Mechanism: mech})
+		if err != nil {
+			return nil, err
+		}
+		p.Sigma, p.Rho = cal.Sigma, cal.Rho
+	}
+	return p, nil
+}
+
+// checkParams validates τ, α, ε, δ before any work.
+func checkParams(tau, alpha, eps, delta float64) error {
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"tau", tau}, {"alpha", alpha}, {"epsilon", eps}} {
+		if math.IsNaN(c.v) || math.IsInf(c.v, 0) || c.v <= 0 {
+			return &JobError{Param: c.name, Reason: fmt.Sprintf("must be finite and > 0, got %v", c.v)}
+		}
+	}
+	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
+		return &JobError{Param: "delta", Reason: fmt.Sprintf("must be in (0, 1), got %v", delta)}
+	}
+	return nil
+}

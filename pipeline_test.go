@@ -1,0 +1,286 @@
+package graphcloak
+
+import (
+	"context"
+	"errors"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+	"gonum.org/v1/gonum/mat"
+)
+
+// heat returns exp(−τL)e_s by gonum's dense Padé exponential, an oracle
+// independent of the expm package.
+func heat(t *testing.T, g *laplacian.Graph, tau float64, s int) []float64 {
+	t.Helper()
+	n := g.N()
+	L := g.Laplacian().Dense()
+	A := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			A.Set(i, j, -tau*L.At(i, j))
+		}
+	}
+	var E mat.Dense
+	E.Exp(A)
+	y := make([]float64, n)
+	for i := range y {
+		y[i] = E.At(i, s)
+	}
+	return y
+}
+
+func ledger(t *testing.T, eps, delta float64) *privacy.FileLedger {
+	t.Helper()
+	l, err := privacy.OpenFileLedger(filepath.Join(t.TempDir(), "ledger.json"), privacy.Budget{Epsilon: eps, Delta: delta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func TestReleaseThenLocatePlantedSource(t *testing.T) {
+	g, planted, err := laplacian.SBM([]int{20, 20, 20}, 0.5, 0.02, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tau, src = 0.3, 25
+	y := heat(t, g, tau, src)
+	ctx := context.Background()
+	led := ledger(t, 1e4, 1e-3)
+	res, err := Release(ctx, ReleaseJob{Graph: g, Values: y, Tau: tau, Alpha: 1, Epsilon: 2000, Delta: 1e-6,
+		Ledger: led, Scope: "test", Epoch: "e1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := res.Released
+	// The ledger holds exactly the release's cost.
+	bal, err := led.Balance(ctx, "test")
+	if err != nil || len(bal) != 1 || bal[0].Releases != 1 || bal[0].RhoSpent < rel.Meta.Rho {
+		t.Fatalf("ledger balance %+v, %v; want one release of ρ=%v", bal, err, rel.Meta.Rho)
+	}
+	// σ is at least what the calibration needs for the certified Δ2.
+	cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: res.Sensitivity.Delta2, Epsilon: 2000, Delta: 1e-6, Mechanism: privacy.MechanismDiscrete})
+	if err != nil || rel.Meta.Sigma < cal.Sigma {
+		t.Errorf("σ = %v below calibration %v (%v)", rel.Meta.Sigma, cal.Sigma, err)
+	}
+	// The same epoch is never drawn twice.
+	if _, err := Release(ctx, ReleaseJob{Graph: g, Values: y, Tau: tau, Alpha: 1, Epsilon: 2000, Delta: 1e-6,
+		Ledger: led, Scope: "test", Epoch: "e1", Sensitivity: &res.Sensitivity}); !errors.Is(err, privacy.ErrAlreadyCharged) {
+		t.Errorf("second release of one epoch: %v, want ErrAlreadyCharged", err)
+	}
+
+	loc, err := Locate(ctx, LocateJob{Graph: g, Released: rel, Tau: tau, Partition: planted})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if loc.Report.NoSource || loc.Report.Communities[0].ID != planted[src] || loc.Report.Communities[0].Share < 0.9 {
+		t.Fatalf("top community %+v, want planted block %d with share ≥ 0.9", loc.Report.Communities, planted[src])
+	}
+	sum := 0.0
+	for i, nr := range loc.Nodes {
+		if nr.Key != g.Key(i) || nr.CommunityID != planted[i] {
+			t.Fatalf("node %d: %+v", i, nr)
+		}
+		if nr.CommunityID == planted[src] && (nr.Rank != 1 || nr.Probability != loc.Report.Communities[0].Share) {
+			t.Errorf("node %d in the source block has rank %d probability %v", i, nr.Rank, nr.Probability)
+		}
+		sum += nr.Weight
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		t.Errorf("posterior weights sum to %v, want 1", sum)
+	}
+}
+
+func TestReleaseBudgetExhausted(t *testing.T) {
+	g, _ := laplacian.Karate()
+	y := make([]float64, g.N())
+	y[0] = 1
+	_, err := Release(context.Background(), ReleaseJob{Graph: g, Values: y, Tau: 1, Alpha: 1, Epsilon: 5, Delta: 1e-6,
+		Ledger: ledger(t, 1, 1e-6), Scope: "s", Epoch: "e"})
+	var be *privacy.BudgetError
+	if !errors.As(err, &be) {
+		t.Fatalf("release past the budget: %v, want *privacy.BudgetError", err)
+	}
+}
+
+func TestReleaseRefusesBadJobs(t *testing.T) {
+	g, _ := laplacian.Karate()
+	good := ReleaseJob{Graph: g, Values: make([]float64, g.N()), Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-6,
+		Ledger: ledger(t, 10, 1e-5), Scope: "s", Epoch: "e"}
+	tests := []struct {
+		name  string
+		mut   func(*ReleaseJob)
+		param string
+	}{
+		{"tau", func(j *ReleaseJob) { j.Tau = 0 }, "tau"},
+		{"alpha", func(j *ReleaseJob) { j.Alpha = math.Inf(1) }, "alpha"},
+		{"epsilon", func(j *ReleaseJob) { j.Epsilon = -1 }, "epsilon"},
+		{"delta", func(j *ReleaseJob) { j.Delta = 1 }, "delta"},
+		{"values", func(j *ReleaseJob) { j.Values = j.Values[1:] }, "values"},
+		{"ledger", func(j *ReleaseJob) { j.Ledger = nil }, "ledger"},
+	}
+	for _, tc := range tests {
+		j := good
+		tc.mut(&j)
+		_, err := Release(context.Background(), j)
+		var je *JobError
+		if !errors.As(err, &je) || je.Param != tc.param {
+			t.Errorf("%s: %v, want *JobError for %s", tc.name, err, tc.param)
+		}
+	}
+	bal, _ := good.Ledger.Balance(context.Background(), "s")
+	if len(bal) == 1 && bal[0].Releases != 0 {
+		t.Errorf("refused jobs charged the ledger: %+v", bal)
+	}
+}
+
+func TestLocateNoSource(t *testing.T) {
+	// Zero readings: BPDN finds f̂ = 0 (‖ỹ‖ ≤ η), so no community is named.
+	g, part := laplacian.Karate()
+	rel := &privacy.Released{Keys: g.Keys(), Values: make([]float64, g.N()), Meta: privacy.ReleaseMeta{Sigma: 1}}
+	loc, err := Locate(context.Background(), LocateJob{Graph: g, Released: rel, Tau: 1, Estimator: "bpdn", Partition: part})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !loc.Report.NoSource || len(loc.Report.Communities) != 0 || loc.Status != "no-source" {
+		t.Fatalf("report %+v status %s, want no detectable source", loc.Report, loc.Status)
+	}
+	for _, nr := range loc.Nodes {
+		if nr.Rank != 0 || nr.Probability != 0 || nr.Mass != 0 {
+			t.Fatalf("node %+v has a rank without a source", nr)
+		}
+	}
+	// A release missing a node is refused.
+	rel.Keys, rel.Values = rel.Keys[1:], rel.Values[1:]
+	if _, err := Locate(context.Background(), LocateJob{Graph: g, Released: rel, Tau: 1}); !errors.Is(err, ErrMissingValue) {
+		t.Errorf("missing node: %v, want ErrMissingValue", err)
+	}
+}
+
+func TestEstimate(t *testing.T) {
+	g, _ := laplacian.Karate()
+	p, err := Estimate(EstimateJob{Graph: g, Tau: 1, Alpha: 2, Epsilon: 1, Delta: 1e-5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.NodeCount != 34 || p.RelationshipCount != 78 || p.Method != "dense" || p.Delta2Exact {
+		t.Errorf("plan %+v", p)
+	}
+	// The bound α√2 is above the certified Δ2, so its σ is an upper bound.
+	s, err := privacy.GraphSensitivity(g, 1, 2, privacy.GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Delta2 < s.Delta2 || p.Delta2 < 2*math.Sqrt2 {
+		t.Errorf("bound Δ2 %v below certified %v or α√2", p.Delta2, s.Delta2)
+	}
+	exact, err := Estimate(EstimateJob{Graph: g, Tau: 1, Alpha: 2, Epsilon: 1, Delta: 1e-5, Sensitivity: &s})
+	if err != nil || exact.Sigma > p.Sigma || exact.Delta2 != s.Delta2 {
+		t.Errorf("σ with certified Δ2 %v > σ with the bound %v (%v)", exact.Sigma, p.Sigma, err)
+	}
+	// Memory model: dense 32n² bytes plus the graph.
+	if want := int64(32*34*34) + g.Bytes(); p.BytesEstimate != want {
+		t.Errorf("bytes %d, want %d", p.BytesEstimate, want)
+	}
+	big, _, err := laplacian.Generate("grid:rows=100,cols=100")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, err := Estimate(EstimateJob{Graph: big, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-5}); err != nil || p.Method != "sparse" {
+		t.Errorf("10⁴-node grid: %+v %v, want sparse", p, err)
+	}
+	if _, err := Estimate(EstimateJob{Graph: g, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 0}); err == nil {
+		t.Error("δ = 0 accepted")
+	}
+}
+
+func TestReadValues(t *testing.T) {
+	tests := []struct {
+		name, in string
+		want     map[string]float64
+		line     int
+	}{
+		{"header", "node,value\na,1.5\nb,-2\n", map[string]float64{"a": 1.5, "b": -2}, 0},
+		{"no header", "a,1\n# comment\n\n b , 2e-3 \n", map[string]float64{"a": 1, "b": 2e-3}, 0},
+		{"bom", "\ufeffa,1\n", map[string]float64{"a": 1}, 0},
+		{"quoted key", "\"x,y\",3\n", map[string]float64{"x,y": 3}, 0},
+		{"nan", "a,1\nb,NaN\n", nil, 2},
+		{"inf", "a,+Inf\n", nil, 1},
+		{"bad number", "node,value\na,12345.678x\n", nil, 2},
+		{"three fields", "a,1,2\n", nil, 1},
+		{"duplicate", "a,1\na,1\n", nil, 2},
+		{"empty key", "a,1\n,2\n", nil, 2},
+		{"empty", "node,value\n", nil, -1},
+	}
+	for _, tc := range tests {
+		got, err := ReadValues(strings.NewReader(tc.in))
+		if tc.want != nil {
+			if err != nil || len(got) != len(tc.want) {
+				t.Errorf("%s: %v %v", tc.name, got, err)
+				continue
+			}
+			for k, v := range tc.want {
+				if got[k] != v {
+					t.Errorf("%s: %s = %v, want %v", tc.name, k, got[k], v)
+				}
+			}
+			continue
+		}
+		var ve *ValuesError
+		if !errors.As(err, &ve) || (tc.line >= 0 && ve.Line != tc.line) {
+			t.Errorf("%s: %v, want *ValuesError at line %d", tc.name, err, tc.line)
+		}
+		if err != nil && strings.Contains(err.Error(), "12345") {
+			t.Errorf("%s: error quotes a private reading: %v", tc.name, err)
+		}
+	}
+}
+
+func TestValuesByKey(t *testing.T) {
+	g, _ := laplacian.Karate()
+	m := map[string]float64{}
+	for i := 0; i < g.N(); i++ {
+		m[g.Key(i)] = float64(i)
+	}
+	y, err := ValuesByKey(g, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range y {
+		if v != float64(i) {
+			t.Fatalf("y[%d] = %v", i, v)
+		}
+	}
+	m["not-a-node"] = 1
+	var ve *ValuesError
+	if _, err := ValuesByKey(g, m); !errors.As(err, &ve) || ve.Key != "not-a-node" {
+		t.Errorf("extra key: %v", err)
+	}
+	delete(m, "not-a-node")
+	delete(m, g.Key(3))
+	if _, err := ValuesByKey(g, m); !errors.Is(err, ErrMissingValue) {
+		t.Errorf("missing key: %v", err)
+	}
+}
+
+func FuzzReadValues(f *testing.F) {
+	f.Add("node,value\na,1\nb,2\n")
+	f.Add("a,1e308\nb,\"2\"\n")
+	f.Add("\"unterminated,1\n")
+	f.Fuzz(func(t *testing.T, in string) {
+		m, err := ReadValues(strings.NewReader(in))
+		if err != nil {
+			return
+		}
+		for k, v := range m {
+			if k == "" || math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("accepted %q = %v", k, v)
+			}
+		}
+	})
+}

@@ -1,0 +1,225 @@
+package graphcloak
+
+import (
+	"context"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// ReleaseJob is one private release of per-node readings on a graph.
+type ReleaseJob struct {
+	Graph *laplacian.Graph
+	// Values are the true readings y, one per node in graph index order
+	// (see ValuesByKey). They are never returned, logged or printed.
+	Values []float64
+	// Tau is the diffusion time τ > 0 of the measurement M = exp(−τL);
+	// Alpha the neighbourhood radius α > 0 (EMD, hops).
+	Tau, Alpha float64
+	// Epsilon > 0 and Delta in (0, 1) are the guarantee of this release.
+	Epsilon, Delta float64
+	// Mechanism: privacy.MechanismDefault (the discrete Gaussian with
+	// zCDP accounting) or privacy.MechanismClassic (ε < 1).
+	Mechanism privacy.Mechanism
+	// Noise is the noise source; the zero value is crypto/rand.
+	Noise privacy.NoiseSource
+	// Ledger is charged before any noise is drawn; required.
+	Ledger privacy.Ledger
+	// Scope is the ledger scope; Epoch the release id (charged once).
+	Scope, Epoch string
+	// Sensitivity, when non-nil, is a Δ2 computed before for this graph,
+	// τ and α (e.g. by a dry run); otherwise Release computes it.
+	Sensitivity *privacy.Sensitivity
+	// SensitivityOptions tune privacy.GraphSensitivity (zero: defaults).
+	SensitivityOptions privacy.GraphOptions
+	// Progress, if non-nil, reports the "sensitivity" step.
+	Progress Progress
+}
+
+// ReleaseResult is the public outcome of a release: the released values
+// and how they were made. It holds no true value.
+type ReleaseResult struct {
+	Released    *privacy.Released
+	Sensitivity privacy.Sensitivity
+	// SensitivityMillis and ReleaseMillis time the two steps.
+	SensitivityMillis int64
+	ReleaseMillis     int64
+}
+
+// Release computes the certified sensitivity Δ2 of y = exp(−τL)f on
+// job.Graph (privacy.GraphSensitivity), then releases the readings with
+// privacy.Release: the ledger is charged ρ before noise is drawn, and the
+// values published are ỹ_i = y_i + Z_i with discrete Gaussian Z_i of σ
+// calibrated to Δ2, ε, δ. It holds no mathematics of its own.
+func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
+	g := job.Graph
+	if g == nil || g.N() == 0 {
+		return nil, laplacian.ErrEmptyGraph
+	}
+	if len(job.Values) != g.N() {
+		return nil, &JobError{Param: "values", Reason: fmt.Sprintf("has %d entries for %d nodes", len(job.Values), g.N())}
+	}
+	if err := checkParams(job.Tau, job.Alpha, job.Epsilon, job.Delta); err != nil {
+		return nil, err
+	}
+	if job.Ledger == nil {
+		return nil, &JobError{Param: "ledger", Reason: "is required (it is charged before noise is drawn)"}
+	}
+	res := &ReleaseResult{}
+	start := time.Now()
+	if job.Sensitivity != nil {
+		res.Sensitivity = *job.Sensitivity
+	} else {
+		opt := job.SensitivityOptions
+		if opt.Progress == nil {
+			opt.Progress = job.Progress.report("sensitivity")
+		}
+		s, err := privacy.GraphSensitivity(g, job.Tau, job.Alpha, opt)
+		if err != nil {
+			return nil, err
+		}
+		res.Sensitivity = s
+	}
+	if !res.Sensitivity.Certified {
+		return nil, &JobError{Param: "sensitivity", Reason: "is not certified; refusing to release"}
+	}
+	if !(res.Sensitivity.Delta2 > 0) {
+		return nil, &JobError{Param: "sensitivity", Reason: "is zero (a graph without edges has nothing to protect by diffusion); refusing to release"}
+	}
+	res.SensitivityMillis = time.Since(start).Milliseconds()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	start = time.Now()
+	rel, err := privacy.Release(ctx, privacy.ReleaseRequest{
+		Keys: g.Keys(), Values: job.Values, Sensitivity: res.Sensitivity.Delta2,
+		Epsilon: job.Epsilon, Delta: job.Delta, Mechanism: job.Mechanism, Noise: job.Noise,
+		Ledger: job.Ledger, Scope: job.Scope, Epoch: job.Epoch,
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Released = rel
+	res.ReleaseMillis = time.Since(start).Milliseconds()
+	return res, nil
+}
+
+// ValuesError reports a problem with raw readings. It names the line or
+// node, never the reading itself (readings are private).
+type ValuesError struct {
+	Line   int    // 1-based CSV line, 0 when not from a file
+	Key    string // node key, when known
+	Reason string
+	Err    error
+}
+
+func (e *ValuesError) Error() string {
+	var b strings.Builder
+	b.WriteString("graphcloak: values")
+	if e.Line > 0 {
+		fmt.Fprintf(&b, ": line %d", e.Line)
+	}
+	if e.Key != "" {
+		fmt.Fprintf(&b, ": node %q", e.Key)
+	}
+	b.WriteString(": " + e.Reason)
+	return b.String()
+}
+
+func (e *ValuesError) Unwrap() error { return e.Err }
+
+// ReadValues reads raw readings as CSV rows "node,value" — what a sensor
+// gateway sends. A first row whose value field is not a number is a
+// header and is skipped; blank lines and lines starting with '#' are
+// skipped; spaces around fields are trimmed. Values must be finite; a node
+// listed twice is an error. Errors never quote a value.
+func ReadValues(r io.Reader) (map[string]float64, error) {
+	cr := csv.NewReader(r)
+	cr.Comment = '#'
+	cr.FieldsPerRecord = -1
+	cr.TrimLeadingSpace = true
+	cr.ReuseRecord = true
+	out := make(map[string]float64)
+	first := true
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) {
+				return nil, &ValuesError{Line: pe.Line, Reason: "malformed CSV"}
+			}
+			return nil, &ValuesError{Reason: "cannot read", Err: err}
+		}
+		line, _ := cr.FieldPos(0)
+		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
+			continue
+		}
+		if len(rec) != 2 {
+			return nil, &ValuesError{Line: line, Reason: fmt.Sprintf("want 2 fields node,value, got %d", len(rec))}
+		}
+		key := strings.TrimSpace(strings.TrimPrefix(rec[0], "\ufeff"))
+		v, perr := strconv.ParseFloat(strings.TrimSpace(rec[1]), 64)
+		if first {
+			first = false
+			if perr != nil {
+				continue // header
+			}
+		}
+		if key == "" {
+			return nil, &ValuesError{Line: line, Reason: "empty node key"}
+		}
+		if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, &ValuesError{Line: line, Key: key, Reason: "value is not a finite number"}
+		}
+		if _, dup := out[key]; dup {
+			return nil, &ValuesError{Line: line, Key: key, Reason: "node listed twice"}
+		}
+		out[key] = v
+	}
+	if len(out) == 0 {
+		return nil, &ValuesError{Reason: "no readings"}
+	}
+	return out, nil
+}
+
+// ValuesByKey orders readings by graph index. Every node needs a reading
+// (a *ValuesError wrapping ErrMissingValue names the first missing ones)
+// and every reading must name a node of g.
+func ValuesByKey(g *laplacian.Graph, byKey map[string]float64) ([]float64, error) {
+	y := make([]float64, g.N())
+	var missing []string
+	count := 0
+	for i := range y {
+		v, ok := byKey[g.Key(i)]
+		if !ok {
+			if len(missing) < 5 {
+				missing = append(missing, strconv.Quote(g.Key(i)))
+			}
+			count++
+			continue
+		}
+		y[i] = v
+	}
+	if count > 0 {
+		return nil, &ValuesError{Reason: fmt.Sprintf("%d nodes have no reading (%s)", count, strings.Join(missing, ", ")), Err: ErrMissingValue}
+	}
+	if len(byKey) != g.N() {
+		for k := range byKey {
+			if _, ok := g.IndexOf(k); !ok {
+				return nil, &ValuesError{Key: k, Reason: "is not a node of the graph"}
+			}
+		}
+	}
+	return y, nil
+}
