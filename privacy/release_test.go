@@ -1,0 +1,339 @@
+package privacy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func testValues(n int) ([]string, []float64) {
+	keys := make([]string, n)
+	vals := make([]float64, n)
+	for i := range keys {
+		keys[i] = fmt.Sprintf("node-%d", i)
+		vals[i] = 0.123456789*float64(i%17) + 1e-3*float64(i)
+	}
+	return keys, vals
+}
+
+func testKey() Key {
+	var k Key
+	copy(k[:], "release test key")
+	return k
+}
+
+func TestReleaseUnmaskRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	l, _ := newTestLedger(t)
+	keys, vals := testValues(3000)
+	const sens = 0.05
+	rel, err := Release(ctx, ReleaseRequest{Keys: keys, Values: vals, Sensitivity: sens, Epsilon: 1, Delta: 1e-5,
+		Noise: KeyedNoise(testKey()), Ledger: l, Scope: "g", Epoch: "run-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rel.Meta
+	gamma := math.Ldexp(1, -m.GridExponent)
+	// Grid choice and effective sensitivity (documented defaults).
+	if m.Sigma/gamma < 1024 || gamma*math.Sqrt(3000) > sens/1024 {
+		t.Errorf("grid 2^-%d: σ/γ = %g, γ√n/Δ = %g", m.GridExponent, m.Sigma/gamma, gamma*math.Sqrt(3000)/sens)
+	}
+	if want := sens + gamma*math.Sqrt(3000); m.EffectiveSensitivity < want || m.EffectiveSensitivity > want*(1+1e-15) {
+		t.Errorf("Δ_eff = %v, want %v", m.EffectiveSensitivity, want)
+	}
+	// σ and ρ use the discrete Gaussian's proven accounting.
+	if m.Accounting != AccountingCKS20 || m.Mechanism != "discrete" || !m.Keyed || m.N != 3000 || m.SamplerVersion != SamplerVersion {
+		t.Errorf("meta %+v", m)
+	}
+	if want := m.EffectiveSensitivity * m.EffectiveSensitivity / (2 * float64(m.GridVariance) * gamma * gamma); m.Rho < want*(1-1e-15) || m.Rho > want*(1+1e-12) {
+		t.Errorf("ρ = %v, want Δ_eff²/(2σ̃²γ²) = %v", m.Rho, want)
+	}
+	if d := CKSDelta(m.Rho, 1); d > 1e-5 {
+		t.Errorf("release is not (1, 1e-5)-DP by CKS: δ = %g", d)
+	}
+	ds, _ := DiscreteSigma(m.EffectiveSensitivity, 1, 1e-5)
+	if m.Sigma < ds || m.Sigma > ds*(1+1e-6) {
+		t.Errorf("σ = %v, want ⌈σ_discrete(Δ_eff)⌉ = %v", m.Sigma, ds)
+	}
+	if s := math.Sqrt(float64(m.GridVariance)) * gamma; math.Abs(s-m.Sigma) > 1e-12*s {
+		t.Errorf("σ = %v, γ√σ̃² = %v", m.Sigma, s)
+	}
+	// Released values are γ·r and the noise has the right scale.
+	var ss float64
+	for i := range rel.Grid {
+		if rel.Values[i] != math.Ldexp(float64(rel.Grid[i]), -m.GridExponent) {
+			t.Fatalf("value %d is not γ·r", i)
+		}
+		z := float64(rel.Grid[i]) - math.Round(vals[i]/gamma)
+		ss += z * z
+	}
+	if sd := math.Sqrt(ss/3000) * gamma; math.Abs(sd/m.Sigma-1) > 0.1 {
+		t.Errorf("noise sd %g, σ %g", sd, m.Sigma)
+	}
+	// The key holder recovers round(y/γ)·γ exactly.
+	got, err := Unmask(testKey(), rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got {
+		if got[i] != math.Round(vals[i]/gamma)*gamma || math.Abs(got[i]-vals[i]) > gamma/2 {
+			t.Fatalf("unmask %d: %v, true %v (γ = %g)", i, got[i], vals[i], gamma)
+		}
+	}
+	// A wrong key recovers nothing useful.
+	other := testKey()
+	other[31] ^= 1
+	bad, _ := Unmask(other, rel)
+	wrong := 0
+	for i := range bad {
+		if bad[i] != got[i] {
+			wrong++
+		}
+	}
+	if wrong < 2900 {
+		t.Errorf("wrong key reproduced %d of 3000 values", 3000-wrong)
+	}
+	// Through the release file.
+	path := filepath.Join(t.TempDir(), "release.json")
+	if err := WriteReleaseFile(path, rel); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadReleaseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Meta != rel.Meta {
+		t.Errorf("meta changed through the file: %+v", back.Meta)
+	}
+	got2, err := Unmask(testKey(), back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range got2 {
+		if got2[i] != got[i] {
+			t.Fatalf("unmask from file differs at %d", i)
+		}
+	}
+	data, _ := os.ReadFile(path)
+	for _, v := range vals[1:20] {
+		if strings.Contains(string(data), fmt.Sprint(v)) {
+			t.Errorf("the release file contains the true value %v", v)
+		}
+	}
+}
+
+// One derived key produces one released value: a retry of the same
+// (scope, epoch), even with different values, is refused before any
+// noise is drawn, and the ledger is not charged again.
+func TestReleaseRetryNeverRedraws(t *testing.T) {
+	ctx := context.Background()
+	l, _ := newTestLedger(t)
+	keys, vals := testValues(50)
+	src := &counting{src: testStream("retry")}
+	req := ReleaseRequest{Keys: keys, Values: vals, Sensitivity: 0.1, Epsilon: 0.5, Delta: 1e-6,
+		Noise: NoiseSource{src: src}, Ledger: l, Scope: "g", Epoch: "e1"}
+	if _, err := Release(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	used := src.used
+	before, _ := l.Balance(ctx, "g")
+	req.Values = append([]float64(nil), vals...)
+	req.Values[3] += 0.25
+	rel, err := Release(ctx, req)
+	if !errors.Is(err, ErrAlreadyCharged) || rel != nil {
+		t.Fatalf("retry: rel %v, err %v; want ErrAlreadyCharged", rel, err)
+	}
+	if src.used != used {
+		t.Errorf("retry drew %d words of noise", src.used-used)
+	}
+	after, _ := l.Balance(ctx, "g")
+	if after[0] != before[0] {
+		t.Errorf("retry changed the ledger: %+v → %+v", before[0], after[0])
+	}
+	// With keyed noise, the retry would have reproduced the same Z: the
+	// difference of the two outputs would be exactly y − y'. Show it.
+	l2, _ := newTestLedger(t)
+	l3, _ := newTestLedger(t)
+	kreq := req
+	kreq.Noise, kreq.Values, kreq.Ledger = KeyedNoise(testKey()), vals, l2
+	a, err := Release(ctx, kreq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kreq.Values, kreq.Ledger = req.Values, l3 // a second ledger: what the rule prevents
+	b, err := Release(ctx, kreq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gamma := math.Ldexp(1, -a.Meta.GridExponent)
+	if diff := float64(b.Grid[3]-a.Grid[3]) * gamma; math.Abs(diff-0.25) > gamma {
+		t.Errorf("re-draw leak demo: difference %v, want y'−y = 0.25", diff)
+	}
+}
+
+func TestReleaseBudgetExhaustedDrawsNothing(t *testing.T) {
+	ctx := context.Background()
+	l, _ := newTestLedger(t)
+	keys, vals := testValues(10)
+	src := &counting{src: testStream("budget")}
+	req := ReleaseRequest{Keys: keys, Values: vals, Sensitivity: 1, Epsilon: 1, Delta: 1e-5,
+		Noise: NoiseSource{src: src}, Ledger: l, Scope: "g", Epoch: "e1"}
+	if _, err := Release(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	used := src.used
+	req.Epoch = "e2" // the whole (1, 1e-5) budget is already spent
+	_, err := Release(ctx, req)
+	var be *BudgetError
+	if !errors.As(err, &be) {
+		t.Fatalf("second release: %v, want *BudgetError", err)
+	}
+	if src.used != used {
+		t.Errorf("refused release drew %d words", src.used-used)
+	}
+}
+
+func TestReleaseValidation(t *testing.T) {
+	ctx := context.Background()
+	keys, vals := testValues(5)
+	good := func(l Ledger) ReleaseRequest {
+		return ReleaseRequest{Keys: keys, Values: vals, Sensitivity: 1, Epsilon: 1, Delta: 1e-5, Ledger: l, Scope: "g", Epoch: "e"}
+	}
+	cases := map[string]func(r *ReleaseRequest){
+		"no keys":          func(r *ReleaseRequest) { r.Keys, r.Values = nil, nil },
+		"length mismatch":  func(r *ReleaseRequest) { r.Values = vals[:4] },
+		"duplicate key":    func(r *ReleaseRequest) { r.Keys = []string{"a", "b", "a", "c", "d"} },
+		"empty key":        func(r *ReleaseRequest) { r.Keys = []string{"a", "", "b", "c", "d"} },
+		"NaN value":        func(r *ReleaseRequest) { r.Values = []float64{1, math.NaN(), 0, 0, 0} },
+		"Inf value":        func(r *ReleaseRequest) { r.Values = []float64{1, math.Inf(-1), 0, 0, 0} },
+		"no ledger":        func(r *ReleaseRequest) { r.Ledger = nil },
+		"no scope":         func(r *ReleaseRequest) { r.Scope = "" },
+		"no epoch":         func(r *ReleaseRequest) { r.Epoch = "" },
+		"epsilon":          func(r *ReleaseRequest) { r.Epsilon = 0 },
+		"delta":            func(r *ReleaseRequest) { r.Delta = 1 },
+		"sensitivity":      func(r *ReleaseRequest) { r.Sensitivity = math.NaN() },
+		"analytic":         func(r *ReleaseRequest) { r.Mechanism = MechanismAnalytic },
+		"classic ε ≥ 1":    func(r *ReleaseRequest) { r.Mechanism = MechanismClassic },
+		"grid too fine":    func(r *ReleaseRequest) { r.GridExponent = 40 },
+		"grid exponent 99": func(r *ReleaseRequest) { r.GridExponent = 99 },
+	}
+	for name, mutate := range cases {
+		t.Run(name, func(t *testing.T) {
+			l, _ := newTestLedger(t)
+			r := good(l)
+			mutate(&r)
+			_, err := Release(ctx, r)
+			var ae *ArgumentError
+			if !errors.As(err, &ae) {
+				t.Fatalf("err = %v, want *ArgumentError", err)
+			}
+			if strings.Contains(err.Error(), "NaN") && name != "sensitivity" {
+				t.Errorf("error prints a secret value: %v", err)
+			}
+			if b, _ := l.Balance(ctx, ""); len(b) != 0 {
+				t.Errorf("refused request charged the ledger: %+v", b)
+			}
+		})
+	}
+	// Classic below ε = 1 is accepted when the CKS bound confirms it.
+	l, _ := newTestLedger(t)
+	r := good(l)
+	r.Mechanism, r.Epsilon = MechanismClassic, 0.5
+	rel, err := Release(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel.Meta.Mechanism != "classic" || CKSDelta(rel.Meta.Rho, 0.5) > 1e-5 {
+		t.Errorf("classic meta %+v", rel.Meta)
+	}
+	// Crypto noise cannot be unmasked.
+	r = good(l)
+	r.Epoch = "crypto"
+	r.Epsilon = 0.01
+	rel, err = Release(ctx, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel.Meta.Keyed {
+		t.Error("crypto release marked keyed")
+	}
+	if _, err := Unmask(testKey(), rel); err == nil {
+		t.Error("Unmask of a crypto/rand release succeeded")
+	}
+}
+
+func TestReleaseFileRejectsTampering(t *testing.T) {
+	ctx := context.Background()
+	l, _ := newTestLedger(t)
+	keys, vals := testValues(4)
+	rel, err := Release(ctx, ReleaseRequest{Keys: keys, Values: vals, Sensitivity: 1, Epsilon: 0.2, Delta: 1e-5,
+		Noise: KeyedNoise(testKey()), Ledger: l, Scope: "g", Epoch: "e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "r.json")
+	if err := WriteReleaseFile(path, rel); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	for name, s := range map[string]string{
+		"format":  strings.Replace(string(data), "graphcloak-release", "other", 1),
+		"value":   strings.Replace(string(data), `"value": `, `"value": 1`, 1),
+		"n":       strings.Replace(string(data), `"n": 4`, `"n": 5`, 1),
+		"unknown": strings.Replace(string(data), `"format"`, `"extra": 1, "format"`, 1),
+		"json":    string(data[:len(data)-5]),
+	} {
+		p := filepath.Join(t.TempDir(), name+".json")
+		os.WriteFile(p, []byte(s), 0o644)
+		var fe *ReleaseFileError
+		if _, err := ReadReleaseFile(p); !errors.As(err, &fe) {
+			t.Errorf("%s: err = %v, want *ReleaseFileError", name, err)
+		}
+	}
+}
+
+func FuzzReadRelease(f *testing.F) {
+	f.Add([]byte(`{"format":"graphcloak-release","version":1,"meta":{"n":1,"gridExponent":3},"rows":[{"key":"a","grid":8,"value":1}]}`))
+	f.Add([]byte(`{}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rel, err := parseRelease(data)
+		if err != nil {
+			return
+		}
+		if checkReleased(rel) != nil {
+			t.Fatal("parseRelease accepted an inconsistent release")
+		}
+	})
+}
+
+func ExampleRelease() {
+	dir, _ := os.MkdirTemp("", "graphcloak-example")
+	defer os.RemoveAll(dir)
+	ledger, err := OpenFileLedger(filepath.Join(dir, "ledger.json"), Budget{Epsilon: 2, Delta: 1e-6})
+	if err != nil {
+		panic(err)
+	}
+	var key Key // use GenerateKey in practice
+	rel, err := Release(context.Background(), ReleaseRequest{
+		Keys: []string{"a", "b", "c"}, Values: []float64{0.5, 0.25, 0},
+		Sensitivity: 0.01, Epsilon: 1, Delta: 1e-6,
+		Noise: KeyedNoise(key), Ledger: ledger, Scope: "building-7", Epoch: "2026-11-21",
+	})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("σ = %.5f, ρ = %.5f, accounting %s, grid 2^-%d\n", rel.Meta.Sigma, rel.Meta.Rho, rel.Meta.Accounting, rel.Meta.GridExponent)
+	back, _ := Unmask(key, rel)
+	fmt.Println("key holder recovers:", back)
+	bal, _ := ledger.Balance(context.Background(), "building-7")
+	fmt.Printf("spent ρ = %.5f of %.5f\n", bal[0].RhoSpent, bal[0].RhoBudget)
+	// Output:
+	// σ = 0.04534, ρ = 0.02436, accounting zcdp-cks20, grid 2^-18
+	// key holder recovers: [0.5 0.25 0]
+	// spent ρ = 0.02436 of 0.08815
+}
