@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -31,50 +32,14 @@ type Sensitivity struct {
 	Components int     // connected components of the adjacency
 }
 
-// GraphMethod selects how GraphSensitivity computes Δ2.
-type GraphMethod int
-
-const (
-	// MethodAuto picks the dense eigendecomposition when it is cheaper than
-	// the sparse column scheme (and n ≤ DenseLimit), else the sparse scheme.
-	MethodAuto GraphMethod = iota
-	// MethodDense forces the dense eigendecomposition (n ≤ DenseLimit).
-	MethodDense
-	// MethodSparse forces the certified Chebyshev column scheme with
-	// bound-and-refine pruning.
-	MethodSparse
-)
-
-// String returns "auto", "dense" or "sparse".
-func (m GraphMethod) String() string {
-	switch m {
-	case MethodAuto:
-		return "auto"
-	case MethodDense:
-		return "dense"
-	case MethodSparse:
-		return "sparse"
-	}
-	return fmt.Sprintf("GraphMethod(%d)", int(m))
-}
-
-// ParseGraphMethod parses "auto", "dense" or "sparse".
-func ParseGraphMethod(s string) (GraphMethod, error) {
-	switch s {
-	case "auto", "":
-		return MethodAuto, nil
-	case "dense":
-		return MethodDense, nil
-	case "sparse":
-		return MethodSparse, nil
-	}
-	return MethodAuto, fmt.Errorf("privacy: unknown sensitivity method %q (want auto, dense or sparse)", s)
-}
-
 // GraphOptions tune GraphSensitivity. The zero value means the defaults.
 type GraphOptions struct {
-	// Method selects the algorithm. Default MethodAuto.
-	Method GraphMethod
+	// Method selects the algorithm. Default expm.Auto: the dense
+	// eigendecomposition when it is cheaper than the sparse column scheme
+	// (and n ≤ DenseLimit), else the sparse scheme. expm.Dense forces the
+	// dense path (n ≤ DenseLimit, else ErrTooLarge); expm.Sparse forces the
+	// certified Chebyshev column scheme with bound-and-refine pruning.
+	Method expm.Method
 	// DenseLimit is the largest n for which the dense eigendecomposition is
 	// allowed (it needs ~4n² float64s). Default 2500.
 	DenseLimit int
@@ -207,21 +172,21 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 	}
 	method := opt.Method
 	switch method {
-	case MethodAuto:
+	case expm.Auto:
 		if g.N() <= opt.DenseLimit && denseCheaper(g, tau, opt.Tol) {
-			method = MethodDense
+			method = expm.Dense
 		} else {
-			method = MethodSparse
+			method = expm.Sparse
 		}
-	case MethodDense:
+	case expm.Dense:
 		if g.N() > opt.DenseLimit {
 			return Sensitivity{}, fmt.Errorf("%w: n = %d > dense limit %d", ErrTooLarge, g.N(), opt.DenseLimit)
 		}
-	case MethodSparse:
+	case expm.Sparse:
 	default:
 		return Sensitivity{}, &ParamError{"method", float64(method), "unknown method"}
 	}
-	if method == MethodDense {
+	if method == expm.Dense {
 		return denseGraphSensitivity(g, tau, alpha, base)
 	}
 	return sparseGraphSensitivity(g, tau, alpha, opt, base)

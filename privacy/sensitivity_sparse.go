@@ -112,7 +112,7 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 		}
 	}
 
-	op := g.Laplacian()
+	kern := newBlockKernel(g)
 	diag := make([]float64, n)
 	off := make([]float64, rowStart[n])
 	done := make([]bool, n)
@@ -130,7 +130,7 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 	for lo := 0; lo < len(nodes); lo += columnBlock {
 		hi := min(lo+columnBlock, len(nodes))
 		blk := nodes[lo:hi]
-		chebColumns(op, g, blk, coef, B, rowStart, diag, off, t0[:n*len(blk)], t1[:n*len(blk)])
+		chebColumns(kern, blk, coef, B, rowStart, diag, off, t0, t1)
 		for _, i := range blk {
 			done[i] = true
 		}
@@ -198,9 +198,11 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 
 // chebColumns computes p_K(L)e_i for the nodes i of blk (≤ columnBlock) and
 // stores diag[i] = (p_K e_i)_i and off[rowStart[i]+k] = (p_K e_i)_{N(i)_k}.
-// t0 and t1 are n·len(blk) scratch blocks (row-major, X[v*b+c]).
-func chebColumns(op *laplacian.Operator, g *laplacian.Graph, blk []int, coef []float64, B float64, rowStart []int, diag, off, t0, t1 []float64) {
-	b := len(blk)
+// t0 and t1 are n·columnBlock scratch blocks (row-major, X[v*b+c]); columns
+// beyond len(blk) stay zero.
+func chebColumns(kern *blockKernel, blk []int, coef []float64, B float64, rowStart []int, diag, off, t0, t1 []float64) {
+	const b = columnBlock
+	g := kern.g
 	clear(t0)
 	for c, i := range blk {
 		t0[i*b+c] = 1
@@ -224,12 +226,12 @@ func chebColumns(op *laplacian.Operator, g *laplacian.Graph, blk []int, coef []f
 	K := len(coef) - 1
 	if K >= 1 {
 		// T1 = L̃ T0 = (2/B) L T0 − T0.
-		op.MulBlockAffine(t1, t0, b, 2/B, -1, nil, 0)
+		kern.step(t1, t0, nil, 2/B, -1, 0)
 		gather(t1, coef[1])
 	}
 	for k := 2; k <= K; k++ {
 		// T_{k} = 2 L̃ T_{k−1} − T_{k−2} = (4/B) L T_{k−1} − 2 T_{k−1} − T_{k−2}, into t0.
-		op.MulBlockAffine(t0, t1, b, 4/B, -2, t0, -1)
+		kern.step(t0, t1, t0, 4/B, -2, -1)
 		t0, t1 = t1, t0
 		gather(t1, coef[k])
 	}

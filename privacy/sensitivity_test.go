@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"gonum.org/v1/gonum/mat"
 )
@@ -167,14 +168,14 @@ func TestGraphSensitivityClosedForms(t *testing.T) {
 		}
 	}
 	for _, c := range cases {
-		for _, m := range []GraphMethod{MethodDense, MethodSparse} {
+		for _, m := range []expm.Method{expm.Dense, expm.Sparse} {
 			s, err := GraphSensitivity(c.g, c.tau, c.alpha, GraphOptions{Method: m})
 			if err != nil {
 				t.Fatalf("%s n=%d τ=%v %v: %v", c.name, c.g.N(), c.tau, m, err)
 			}
 			checkBracket(t, c.name+"/"+m.String(), s, c.want, c.tol)
 			// The sparse slack is √(2E_K + rounding) when Δ2 ≈ 0 (K_n at large τn).
-			if lim := map[GraphMethod]float64{MethodDense: 1e-6, MethodSparse: 5e-5}[m]; s.Slack > lim {
+			if lim := map[expm.Method]float64{expm.Dense: 1e-6, expm.Sparse: 5e-5}[m]; s.Slack > lim {
 				t.Errorf("%s/%v: slack %g too wide", c.name, m, s.Slack)
 			}
 			if s.Nodes != c.g.N() || s.Edges != c.g.NumEdges() || s.Components != 1 || s.Alpha != c.alpha {
@@ -200,7 +201,7 @@ func TestGraphSensitivityPathArgmax(t *testing.T) {
 		if e := [2]int{j, j + 1}; e != c.want[0] && e != c.want[1] {
 			t.Fatalf("oracle: τ=%v argmax edge %v, notes say %v", c.tau, e, c.want)
 		}
-		for _, m := range []GraphMethod{MethodDense, MethodSparse} {
+		for _, m := range []expm.Method{expm.Dense, expm.Sparse} {
 			s, err := GraphSensitivity(g, c.tau, 1, GraphOptions{Method: m})
 			if err != nil {
 				t.Fatal(err)
@@ -253,11 +254,11 @@ func TestGraphSensitivityRandom(t *testing.T) {
 		alpha := 0.5 + rng.Float64()
 		A := expmOracle(g, tau)
 		want := alpha * oracleDelta(g, A)
-		d, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: MethodDense})
+		d, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Dense})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sp, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: MethodSparse})
+		sp, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Sparse})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -397,7 +398,7 @@ func TestGraphSensitivityBadInput(t *testing.T) {
 		t.Errorf("nil graph: %v", err)
 	}
 	big := mustGraph(t, 50, pathEdges(50))
-	if _, err := GraphSensitivity(big, 1, 1, GraphOptions{Method: MethodDense, DenseLimit: 10}); !errors.Is(err, ErrTooLarge) {
+	if _, err := GraphSensitivity(big, 1, 1, GraphOptions{Method: expm.Dense, DenseLimit: 10}); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("dense limit: %v", err)
 	}
 }
@@ -420,7 +421,7 @@ func TestGraphSensitivityTimeBudget(t *testing.T) {
 	tau := 0.8
 	want := oracleDelta(g, expmOracle(g, tau))
 	calls := 0
-	s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: MethodSparse, TimeBudget: 1, Progress: func(done, total int) { calls++ }})
+	s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, TimeBudget: 1, Progress: func(done, total int) { calls++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
