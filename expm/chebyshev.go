@@ -24,8 +24,9 @@ import (
 // The error bound is the Bernstein-ellipse truncation bound
 // ChebyshevTailBound(a, K) plus a floating-point margin derived by the
 // standard forward analysis of the recurrence: with δ the rounding of one
-// step relative to ‖x‖, δ ≤ 7γ_{Δ+6} (Δ = longest row, γ_m = mu/(1−mu),
-// using ‖|L|‖₂ ≤ B), the error injected at step j reaches T_k through
+// step relative to ‖x‖, δ ≤ 4γ_{Δ+5} + 3γ_3 (Δ = longest row,
+// γ_m = mu/(1−mu), using ‖|L|‖₂ ≤ B and |α| = 4/B, |β| = 2, |γ| = 1 in
+// T_{k+1} = αLT_k + βT_k + γT_{k−1}), the error injected at step j reaches T_k through
 // U_{k−1−j}(L̃) with ‖U_m‖ ≤ m+1, so the rounding in Σc_kT_k is at most
 //
 //	1.01·[δ·Σ_k |c_k|·k(k+1)/2 + (γ_{K+2} + θ)·Σ_k |c_k|] + τε_D·e^{τε_D}
@@ -92,7 +93,7 @@ func NewChebyshev(op *laplacian.Operator, tau, tol float64) (*Chebyshev, error) 
 		epsD = gamma(maxRow) * g.MaxDegree()
 	}
 	degreeTerm := tau * epsD * math.Exp(tau*epsD)
-	delta := 7 * gamma(maxRow+6)
+	delta := 4*gamma(maxRow+5) + 3*gamma(3)
 	k0 := k2 + 32 + int(math.Ceil(12*math.Sqrt(c.a)))
 	if c.a < 1 {
 		k0 = 64

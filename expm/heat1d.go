@@ -29,11 +29,13 @@ func HeatKernel1D(m, n int, T float64) (*mat.Dense, error) {
 	}
 	a := mat.NewDense(m, n, nil)
 	norm := 1 / math.Sqrt(4*math.Pi*T)
+	// s_i − x_j = (i·n − j·m)/(m·n): the integer numerator is exact, so the
+	// difference is correctly rounded and A is exactly shift invariant.
+	mn := float64(int64(m) * int64(n))
 	for i := 1; i <= m; i++ {
-		s := float64(i) / float64(m)
 		row := a.RawRowView(i - 1)
 		for j := 1; j <= n; j++ {
-			d := s - float64(j)/float64(n)
+			d := float64(int64(i)*int64(n)-int64(j)*int64(m)) / mn
 			row[j-1] = norm * math.Exp(-d*d/(4*T))
 		}
 	}
