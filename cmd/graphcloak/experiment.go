@@ -63,7 +63,7 @@ instead calibrate σ privately (analytic Gaussian on Δ2 of the line).
 ` + simulationNote,
 		Example: `  graphcloak experiment line --n 100 --m 50 --T 0.05 --sigma 0.1 --sources 0.24,0.76 --trials 20 --estimator bpdn -o json
   graphcloak experiment line --epsilon 1 --delta 1e-5 --trials 20 --plot line.png`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.private = cmd.Flags().Changed("epsilon")
 			if o.private && cmd.Flags().Changed("sigma") {
@@ -90,6 +90,14 @@ instead calibrate σ privately (analytic Gaussian on Δ2 of the line).
 	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
 	f.StringVar(&o.plot, "plot", "", "write trial 0 (true vs recovered sources) to this image file (.png, .svg, .pdf)")
 	return cmd
+}
+
+// noArgs refuses positional arguments as a usage error (exit 2).
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("%s takes no arguments, got %q", cmd.CommandPath(), args)
+	}
+	return nil
 }
 
 func checkEstimator(name string) error {
@@ -244,7 +252,7 @@ planted partition when it has one (SBM blocks, karate factions), else Louvain;
 ` + simulationNote,
 		Example: `  graphcloak experiment graph --graph sbm:sizes=250x250,pin=0.05,pout=0.001 --tau 2 --epsilon 4 --delta 0.1 --sources 1 --trials 1000 -o json
   graphcloak experiment graph --graph karate --tau 1 --epsilon 8 --delta 1e-5 --trials 200 --estimator bpdn --plot karate.png`,
-		Args: cobra.NoArgs,
+		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("sigma") && (cmd.Flags().Changed("epsilon") || cmd.Flags().Changed("delta")) {
 				return usageErrorf("give either --sigma (fixed, non-private noise) or --epsilon/--delta, not both")

@@ -1,0 +1,219 @@
+package graphcloak
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// The paper's Figure 1 setting with BPDN: the target is a mean EMD
+// of at most 0.06 over 20 trials.
+func TestSimulateLinePaperTarget(t *testing.T) {
+	res, err := SimulateLine(context.Background(), LineExperiment{
+		N: 100, M: 50, T: 0.05, Sigma: 0.1, Sources: []float64{0.24, 0.76},
+		Trials: 20, Estimator: recovery.NameBPDN, Seed: 1,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.EMDMean > 0.06 || res.NoSourceRate != 0 {
+		t.Errorf("BPDN line: mean EMD %.4f (want ≤ 0.06), no-source rate %.2f", res.EMDMean, res.NoSourceRate)
+	}
+	if res.EMDMax < res.EMDMean || res.Sources[0] != 0.24 || res.Sources[1] != 0.76 {
+		t.Errorf("inconsistent result %+v", res)
+	}
+	t.Logf("BPDN line: EMD mean %.4f max %.4f", res.EMDMean, res.EMDMax)
+}
+
+// With negligible noise every estimator must put the mass on the sources:
+// EMD near 0. Oracle: EMD(f0, f0) = 0.
+func TestSimulateLineNoiseless(t *testing.T) {
+	res, err := SimulateLine(context.Background(), LineExperiment{
+		N: 50, M: 50, T: 0.01, Sigma: 1e-6, Sources: []float64{0.3}, Trials: 3, Seed: 2,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.EMDMax > 0.02+1e-9 { // one grid step is 0.02
+		t.Errorf("near-noiseless line: EMD max %.4f", res.EMDMax)
+	}
+}
+
+// Private calibration on the line: σ must grow as ε shrinks (σ ∝ 1/ε
+// roughly for the analytic Gaussian), and Δ2 be reported.
+func TestSimulateLinePrivateSigma(t *testing.T) {
+	var prev float64
+	for _, eps := range []float64{8, 2, 0.5} {
+		res, err := SimulateLine(context.Background(), LineExperiment{
+			N: 100, M: 50, T: 0.05, Epsilon: eps, Delta: 1e-5, Sources: []float64{0.5}, Trials: 1, Seed: 1,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Private || !(res.Delta2 > 0) || !(res.Sigma > prev) {
+			t.Errorf("ε=%v: private=%v Δ2=%v σ=%v (previous σ %v)", eps, res.Private, res.Delta2, res.Sigma, prev)
+		}
+		prev = res.Sigma
+	}
+}
+
+func TestSimulateDeterministic(t *testing.T) {
+	g, planted, err := laplacian.SBM([]int{40, 40}, 0.2, 0.01, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(w int) *GraphResult {
+		r, err := SimulateGraph(context.Background(), GraphExperiment{
+			Graph: g, Partition: planted, Tau: 1, Epsilon: 2, Delta: 0.01, Trials: 30, Seed: 9, Workers: w,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	a, b := run(1), run(3)
+	if a.CommunityAccuracy != b.CommunityAccuracy || a.ExactNodeRate != b.ExactNodeRate || a.TrueShareMean != b.TrueShareMean {
+		t.Errorf("results depend on the worker count: %+v vs %+v", a, b)
+	}
+}
+
+// Sanity: tiny noise on a well-separated SBM — the community and even the
+// node are found in (nearly) every trial, by every estimator.
+func TestSimulateGraphTinyNoise(t *testing.T) {
+	g, planted, err := laplacian.SBM([]int{50, 50}, 0.2, 0.01, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, est := range []string{recovery.NamePosterior, recovery.NameBPDN} {
+		res, err := SimulateGraph(context.Background(), GraphExperiment{
+			Graph: g, Partition: planted, Tau: 0.5, Sigma: 1e-4, Trials: 40, Estimator: est, Seed: 1,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.CommunityAccuracy < 0.99 || res.NoSourceRate > 0 {
+			t.Errorf("%s: community accuracy %.3f, no-source rate %.3f", est, res.CommunityAccuracy, res.NoSourceRate)
+		}
+		if res.Private {
+			t.Errorf("%s: fixed σ reported as private", est)
+		}
+	}
+}
+
+// The paper's setting: the exact source node stays hidden (the privacy
+// working) while the community is found. The targets (1000
+// trials): community ≥ 82%, exact node ≤ 5%; here 200 trials with a margin
+// for the smaller sample (binomial sd ≈ 2.7% and 1.5%).
+func TestSimulateGraphPaperSetting(t *testing.T) {
+	if testing.Short() {
+		t.Skip("200 trials on a 500-node graph")
+	}
+	g, planted, err := laplacian.Generate("sbm:sizes=250x250,pin=0.05,pout=0.001")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := SimulateGraph(context.Background(), GraphExperiment{
+		Graph: g, Partition: planted, Tau: 2, Epsilon: 4, Delta: 0.1, Sources: 1, Trials: 200, Seed: 11,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExactNodeRate > 0.08 {
+		t.Errorf("exact-node rate %.3f: the source node is exposed", res.ExactNodeRate)
+	}
+	if res.CommunityAccuracy < 0.77 {
+		t.Errorf("community accuracy %.3f, want ≈ ≥ 0.82", res.CommunityAccuracy)
+	}
+	if !(res.Delta2 > 0) || !(res.Sigma > 0) || !res.Private {
+		t.Errorf("privacy numbers missing: %+v", res)
+	}
+	// The posterior's mean share on the true community estimates its
+	// accuracy (calibration): they should agree to within sampling error.
+	if math.Abs(res.TrueShareMean-res.CommunityAccuracy) > 0.1 {
+		t.Errorf("posterior share %.3f vs accuracy %.3f", res.TrueShareMean, res.CommunityAccuracy)
+	}
+	t.Logf("paper setting, 200 trials: community %.3f, exact node %.3f, σ %.4g, Δ2 %.4g",
+		res.CommunityAccuracy, res.ExactNodeRate, res.Sigma, res.Delta2)
+}
+
+func TestSimulateErrors(t *testing.T) {
+	g, _ := laplacian.Karate()
+	ctx := context.Background()
+	for name, e := range map[string]GraphExperiment{
+		"no trials":     {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1},
+		"bad tau":       {Graph: g, Tau: -1, Epsilon: 1, Delta: 0.1, Trials: 1},
+		"many sources":  {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 1, Sources: 35},
+		"bad estimator": {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 1, Estimator: "nope"},
+		"short part":    {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 1, Partition: []int{0}},
+	} {
+		_, err := SimulateGraph(ctx, e)
+		var ee *ExperimentError
+		if !errors.As(err, &ee) {
+			t.Errorf("%s: want *ExperimentError, got %v", name, err)
+		}
+	}
+	for name, e := range map[string]LineExperiment{
+		"outside":   {N: 10, M: 10, T: 0.1, Sigma: 0.1, Sources: []float64{1.5}, Trials: 1},
+		"twice":     {N: 10, M: 10, T: 0.1, Sigma: 0.1, Sources: []float64{0.5, 0.51}, Trials: 1},
+		"no source": {N: 10, M: 10, T: 0.1, Sigma: 0.1, Trials: 1},
+	} {
+		_, err := SimulateLine(ctx, e)
+		var ee *ExperimentError
+		if !errors.As(err, &ee) {
+			t.Errorf("%s: want *ExperimentError, got %v", name, err)
+		}
+	}
+	// Invalid privacy parameters are refused by the calibration.
+	if _, err := SimulateGraph(ctx, GraphExperiment{Graph: g, Tau: 1, Epsilon: 0, Delta: 0.1, Trials: 1}); err == nil {
+		t.Error("ε = 0 accepted")
+	}
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := SimulateGraph(cctx, GraphExperiment{Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 5}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled context: got %v", err)
+	}
+}
+
+// An undefined EMD mean (no trial detected a source) is JSON null, and the
+// required keys are present.
+func TestGraphResultJSON(t *testing.T) {
+	b, err := json.Marshal(&GraphResult{EMDMean: math.NaN(), Trials: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"trials", "community_accuracy", "exact_node_rate", "emd_mean", "no_source_rate", "sigma", "delta2", "estimator"} {
+		if _, ok := m[k]; !ok {
+			t.Errorf("key %q missing from %s", k, b)
+		}
+	}
+	if m["emd_mean"] != nil {
+		t.Errorf("emd_mean = %v, want null", m["emd_mean"])
+	}
+}
+
+func BenchmarkSimulateGraphPaper(b *testing.B) {
+	g, planted, err := laplacian.Generate("sbm:sizes=250x250,pin=0.05,pout=0.001")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, est := range []string{recovery.NamePosterior, recovery.NameBPDN} {
+		b.Run(est, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := SimulateGraph(context.Background(), GraphExperiment{
+					Graph: g, Partition: planted, Tau: 2, Epsilon: 4, Delta: 0.1, Trials: 100, Estimator: est, Seed: 1,
+				}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
