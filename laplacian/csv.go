@@ -42,7 +42,7 @@ var ErrCSVFields = errors.New("laplacian: csv: want source,target[,weight]")
 // Keys are arbitrary strings (surrounding spaces trimmed; RFC 4180 quoting
 // for keys containing commas); nodes are numbered in order of first
 // appearance. The weight defaults to 1 when the third field is absent.
-// Blank lines and lines starting with '#' are skipped; a UTF-8 byte-order
+// Blank lines (or lines of spaces) and lines starting with '#' are skipped; a UTF-8 byte-order
 // mark is ignored.
 //
 // Header: the first row is a header, and is skipped, when its first two
@@ -89,16 +89,21 @@ func ReadCSV(r io.Reader, opt Options) (*Graph, error) {
 		if err == io.EOF {
 			break
 		}
-		line, _ := cr.FieldPos(0)
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
 				return nil, &CSVError{Line: pe.Line, Err: pe.Err}
 			}
-			return nil, &CSVError{Line: line, Err: err}
+			return nil, &CSVError{Err: err}
 		}
+		line, _ := cr.FieldPos(0)
+		blank := true
 		for i := range rec {
 			rec[i] = strings.TrimSpace(rec[i])
+			blank = blank && rec[i] == ""
+		}
+		if blank && len(rec) == 1 { // a line of spaces
+			continue
 		}
 		if first {
 			first = false

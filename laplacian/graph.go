@@ -190,6 +190,10 @@ func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) 
 			for p := lo; p < hi; p++ {
 				if out > start && col[out-1] == col[p] {
 					w[out-1] += w[p]
+					if math.IsInf(w[out-1], 0) {
+						return nil, &EdgeError{name(int32(i)), name(col[p]), w[out-1],
+							fmt.Errorf("%w: merged duplicate weights overflow", ErrBadWeight)}
+					}
 					merged++
 					continue
 				}
@@ -212,6 +216,9 @@ func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) 
 			for _, x := range w[lo:hi] {
 				d += x
 			}
+		}
+		if math.IsInf(d, 0) {
+			return nil, fmt.Errorf("%w: weighted degree of node %q overflows", ErrBadWeight, g.Key(i))
 		}
 		g.degree[i] = d
 		g.maxDeg = math.Max(g.maxDeg, d)

@@ -211,3 +211,13 @@ func TestKeysAndNeighbours(t *testing.T) {
 		t.Error("unit graph should be unweighted with positive Bytes")
 	}
 }
+
+func TestWeightOverflow(t *testing.T) {
+	big := math.MaxFloat64 / 1.5
+	if _, err := FromEdges(2, nil, []Edge{{0, 1, big}, {1, 0, big}}, Options{}); !errors.Is(err, ErrBadWeight) {
+		t.Errorf("merged overflow: %v", err)
+	}
+	if _, err := FromEdges(3, nil, []Edge{{0, 1, big}, {1, 2, big}}, Options{}); !errors.Is(err, ErrBadWeight) {
+		t.Errorf("degree overflow: %v", err)
+	}
+}

@@ -187,7 +187,7 @@ func ParseSpec(s string) (Spec, error) {
 	if err != nil {
 		return Spec{}, err
 	}
-	if err := sp.validate(); err != nil {
+	if err := sp.validate(orig); err != nil {
 		return Spec{}, err
 	}
 	return sp, nil
@@ -202,7 +202,7 @@ func wantList(names []string) string {
 
 // validate checks sizes with the generators' own rules, turning a
 // *SizeError into a *SpecError naming the parameter.
-func (s Spec) validate() error {
+func (s Spec) validate(name string) error {
 	var err error
 	switch s.Kind {
 	case "sbm":
@@ -214,10 +214,10 @@ func (s Spec) validate() error {
 	case "karate":
 	case "file":
 		if s.Path == "" {
-			return &SpecError{s.String(), "path", ErrMissingParam}
+			return &SpecError{name, "path", ErrMissingParam}
 		}
 	default:
-		return &SpecError{s.String(), "", fmt.Errorf("%w: %q", ErrUnknownKind, s.Kind)}
+		return &SpecError{name, "", fmt.Errorf("%w: %q", ErrUnknownKind, s.Kind)}
 	}
 	var se *SizeError
 	if !errors.As(err, &se) {
@@ -232,7 +232,7 @@ func (s Spec) validate() error {
 	case param == "edges":
 		param = "n"
 	}
-	return &SpecError{s.String(), param, badValue{err}}
+	return &SpecError{name, param, badValue{err}}
 }
 
 // String returns the canonical form of the spec: lower-case kind, every
@@ -264,7 +264,7 @@ func (s Spec) String() string {
 // the other kinds. Invalid parameters give a *SpecError; a file's errors
 // are those of LoadCSV (*CSVError, or a wrapped *fs.PathError).
 func (s Spec) Build() (*Graph, []int, error) {
-	if err := s.validate(); err != nil {
+	if err := s.validate(s.String()); err != nil {
 		return nil, nil, err
 	}
 	var g *Graph

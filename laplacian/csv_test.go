@@ -1,0 +1,198 @@
+package laplacian
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadCSV(t *testing.T) {
+	type edge struct {
+		u, v string
+		w    float64
+	}
+	tests := []struct {
+		name   string
+		in     string
+		opt    Options
+		keys   []string // in order of first appearance
+		edges  []edge
+		merged int
+	}{
+		{name: "no header, unweighted", in: "a,b\nb,c\n", keys: []string{"a", "b", "c"}, edges: []edge{{"a", "b", 1}, {"b", "c", 1}}},
+		{name: "header source,target", in: "source,target\n1,2\n2,3\n", keys: []string{"1", "2", "3"}, edges: []edge{{"1", "2", 1}, {"2", "3", 1}}},
+		{name: "header any case with weight", in: "Source, Target ,Weight\nx,y,2.5\n", keys: []string{"x", "y"}, edges: []edge{{"x", "y", 2.5}}},
+		{name: "header detected by non-numeric weight", in: "from,to,w\n7,8,0.5\n", keys: []string{"7", "8"}, edges: []edge{{"7", "8", 0.5}}},
+		{name: "numeric keys, numeric weight: no header", in: "1,2,3\n2,3,4\n", keys: []string{"1", "2", "3"}, edges: []edge{{"1", "2", 3}, {"2", "3", 4}}},
+		{name: "two-column names are an edge", in: "from,to\nto,x\n", keys: []string{"from", "to", "x"}, edges: []edge{{"from", "to", 1}, {"to", "x", 1}}},
+		{name: "comments and blank lines", in: "# edge list\n\nsource,target,weight\n\n# skip me\nu,v,1e-3\n   \nv,w,2\n", keys: []string{"u", "v", "w"}, edges: []edge{{"u", "v", 1e-3}, {"v", "w", 2}}},
+		{name: "mixed 2 and 3 columns", in: "a,b\nb,c,4\n", keys: []string{"a", "b", "c"}, edges: []edge{{"a", "b", 1}, {"b", "c", 4}}},
+		{name: "quoted keys with commas", in: "\"Smith, J\",\"Doe, A\",2\n", keys: []string{"Smith, J", "Doe, A"}, edges: []edge{{"Smith, J", "Doe, A", 2}}},
+		{name: "BOM and CRLF", in: "\ufeffsource,target\r\na,b\r\n", keys: []string{"a", "b"}, edges: []edge{{"a", "b", 1}}},
+		{name: "duplicates merged", in: "a,b,1\nb,a,2\n", keys: []string{"a", "b"}, edges: []edge{{"a", "b", 3}}, merged: 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := ReadCSV(strings.NewReader(tc.in), tc.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g.N() != len(tc.keys) || g.NumEdges() != len(tc.edges) || g.DuplicatesMerged() != tc.merged {
+				t.Fatalf("n=%d m=%d merged=%d, want %d %d %d", g.N(), g.NumEdges(), g.DuplicatesMerged(), len(tc.keys), len(tc.edges), tc.merged)
+			}
+			for i, k := range tc.keys {
+				if g.Key(i) != k {
+					t.Errorf("key %d = %q, want %q", i, g.Key(i), k)
+				}
+			}
+			for _, e := range tc.edges {
+				u, _ := g.IndexOf(e.u)
+				v, ok := g.IndexOf(e.v)
+				if !ok || g.EdgeWeight(u, v) != e.w {
+					t.Errorf("edge %s–%s weight %v, want %v", e.u, e.v, g.EdgeWeight(u, v), e.w)
+				}
+			}
+		})
+	}
+}
+
+func TestReadCSVErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		in   string
+		opt  Options
+		line int
+		want error  // errors.Is target
+		u, v string // keys named by an *EdgeError
+	}{
+		{name: "negative weight", in: "a,b,1\nb,c,-1\n", line: 2, want: ErrBadWeight, u: "b", v: "c"},
+		{name: "zero weight", in: "a,b,0\n", line: 1, want: ErrBadWeight, u: "a", v: "b"},
+		{name: "NaN weight", in: "source,target,weight\na,b,NaN\n", line: 2, want: ErrBadWeight, u: "a", v: "b"},
+		{name: "Inf weight", in: "# c\na,b,+Inf\n", line: 2, want: ErrBadWeight, u: "a", v: "b"},
+		{name: "non-numeric weight after row 1", in: "a,b,1\nb,c,heavy\n", line: 2, want: ErrBadWeight, u: "b", v: "c"},
+		{name: "self-loop", in: "a,b\n\nc,c\n", line: 3, want: ErrSelfLoop, u: "c", v: "c"},
+		{name: "one field", in: "a,b\nc\n", line: 2, want: ErrCSVFields},
+		{name: "four fields", in: "a,b,1,2\n", line: 1, want: ErrCSVFields},
+		{name: "empty key", in: "a,b\n,c\n", line: 2, want: ErrCSVFields},
+		{name: "duplicate rejected", in: "a,b\nb,c\nb,a\n", opt: Options{RejectDuplicates: true}, line: 3, want: ErrDuplicateEdge, u: "b", v: "a"},
+		{name: "empty file", in: "", want: ErrEmptyGraph},
+		{name: "header only", in: "source,target,weight\n# nothing\n", want: ErrEmptyGraph},
+		{name: "bad quoting", in: "a,b\n\"c,d\n", line: 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g, err := ReadCSV(strings.NewReader(tc.in), tc.opt)
+			var ce *CSVError
+			if g != nil || !errors.As(err, &ce) {
+				t.Fatalf("got %v, %v; want a *CSVError", g, err)
+			}
+			if ce.Line != tc.line {
+				t.Errorf("line %d, want %d (%v)", ce.Line, tc.line, err)
+			}
+			if tc.want != nil && !errors.Is(err, tc.want) {
+				t.Errorf("error %v does not wrap %v", err, tc.want)
+			}
+			if tc.u != "" {
+				var ee *EdgeError
+				if !errors.As(err, &ee) || ee.U != tc.u || ee.V != tc.v {
+					t.Errorf("error %v does not name (%s, %s)", err, tc.u, tc.v)
+				}
+			}
+			if !strings.HasPrefix(err.Error(), "laplacian: csv") {
+				t.Errorf("error string %q", err)
+			}
+		})
+	}
+}
+
+func TestLoadCSV(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "g.csv")
+	if err := os.WriteFile(p, []byte("source,target\na,b\nb,c\nd,e\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	g, err := LoadCSV(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, _ := g.Components(); g.N() != 5 || c != 2 {
+		t.Errorf("n=%d components=%d, want 5, 2", g.N(), c)
+	}
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("a,b\nb,b\n"), 0o600)
+	_, err = LoadCSV(bad, Options{})
+	var ce *CSVError
+	if !errors.As(err, &ce) || ce.Path != bad || ce.Line != 2 || !strings.Contains(err.Error(), "bad.csv") {
+		t.Errorf("error %v should name the file and line 2", err)
+	}
+	if _, err := LoadCSV(filepath.Join(dir, "missing.csv"), Options{}); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func FuzzReadCSV(f *testing.F) {
+	for _, s := range []string{
+		"a,b\nb,c\n",
+		"source,target,weight\n1,2,0.5\n2,3,1e300\n",
+		"# c\n\nx,y,NaN\n",
+		"\"q,1\",\"q,2\",3\nq,q\n",
+		"a,b,1\nb,a,2\n",
+		"\ufeffsource,target\r\n1,2\r\n",
+	} {
+		f.Add(s, false)
+	}
+	f.Fuzz(func(t *testing.T, in string, reject bool) {
+		g, err := ReadCSV(strings.NewReader(in), Options{RejectDuplicates: reject})
+		if err != nil {
+			if g != nil {
+				t.Fatal("graph and error both returned")
+			}
+			return
+		}
+		checkValid(t, g)
+	})
+}
+
+// checkValid asserts the CSR invariants of a built graph.
+func checkValid(t *testing.T, g *Graph) {
+	t.Helper()
+	n := g.N()
+	if n <= 0 {
+		t.Fatal("empty graph returned")
+	}
+	seen := map[string]bool{}
+	for i := 0; i < n; i++ {
+		k := g.Key(i)
+		if seen[k] {
+			t.Fatalf("duplicate key %q", k)
+		}
+		seen[k] = true
+		if j, ok := g.IndexOf(k); !ok || j != i {
+			t.Fatalf("IndexOf(Key(%d)) = %d, %v", i, j, ok)
+		}
+		cols, ws := g.Neighbors(i)
+		d := 0.0
+		for p, j := range cols {
+			if int(j) == i || j < 0 || int(j) >= n || (p > 0 && cols[p-1] >= j) {
+				t.Fatalf("row %d not strictly sorted / has self-loop: %v", i, cols)
+			}
+			w := 1.0
+			if ws != nil {
+				w = ws[p]
+			}
+			if !(w > 0) || math.IsInf(w, 0) {
+				t.Fatalf("bad weight %v", w)
+			}
+			if g.EdgeWeight(int(j), i) != w {
+				t.Fatalf("asymmetric weight %d–%d", i, j)
+			}
+			d += w
+		}
+		if math.IsInf(d, 0) || d != g.Degree(i) {
+			t.Fatalf("degree %d: %v vs %v", i, d, g.Degree(i))
+		}
+	}
+}
