@@ -386,7 +386,6 @@ func TestGraphSensitivityBadInput(t *testing.T) {
 		{"alpha", 1, math.NaN(), GraphOptions{}},
 		{"alpha", 1, math.Inf(1), GraphOptions{}},
 		{"tol", 1, 1, GraphOptions{Tol: -1}},
-		{"dense-limit", 1, 1, GraphOptions{DenseLimit: -1}},
 		{"method", 1, 1, GraphOptions{Method: 7}},
 	} {
 		_, err := GraphSensitivity(g, c.tau, c.alpha, c.opt)

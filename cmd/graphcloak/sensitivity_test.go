@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+func runSensitivityCLI(t *testing.T, args ...string) (string, error, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := newRootCmd(&out, &errb)
+	root.SetArgs(append([]string{"sensitivity"}, args...))
+	err := root.ExecuteContext(context.Background())
+	return out.String(), err, exitCode(err)
+}
+
+func TestSensitivityGraphJSON(t *testing.T) {
+	for _, method := range []string{"auto", "dense", "sparse"} {
+		out, err, code := runSensitivityCLI(t, "--graph", "complete:n=6", "--tau", "0.5", "--alpha", "2", "--method", method, "-o", "json")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %v", method, code, err)
+		}
+		var r map[string]any
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%s: %v\n%s", method, err, out)
+		}
+		for _, k := range []string{"delta2", "certified", "exact", "method", "slack", "nodes", "edges", "components", "tau", "alpha", "kappa2", "seconds"} {
+			if _, ok := r[k]; !ok {
+				t.Errorf("%s: key %q missing", method, k)
+			}
+		}
+		// Closed form for K_n (derived in notes/expm.md §3): Δ2 = α√2 e^{−τn}.
+		want := 2 * math.Sqrt2 * math.Exp(-0.5*6)
+		d2, slack := r["delta2"].(float64), r["slack"].(float64)
+		if want > d2 || want < d2-slack-1e-15 {
+			t.Errorf("%s: delta2 %v slack %v, closed form %v", method, d2, slack, want)
+		}
+		if r["certified"] != true || r["nodes"].(float64) != 6 || r["edges"].(float64) != 15 || r["tau"].(float64) != 0.5 || r["alpha"].(float64) != 2 {
+			t.Errorf("%s: %v", method, r)
+		}
+		// kappa2 is e^{τ n} on the dense path, null on the sparse one.
+		if method == "sparse" {
+			if r["kappa2"] != nil {
+				t.Errorf("sparse kappa2 = %v, want null", r["kappa2"])
+			}
+		} else if k := r["kappa2"].(float64); math.Abs(k-math.Exp(3)) > 1e-9*k {
+			t.Errorf("kappa2 = %v, want e^3", k)
+		}
+	}
+}
+
+func TestSensitivityLineJSON(t *testing.T) {
+	out, err, code := runSensitivityCLI(t, "--line", "--n", "40", "--m", "30", "--T", "0.02", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	// Brute force from the kernel's definition.
+	g := func(x float64) float64 { return math.Exp(-x*x/(4*0.02)) / math.Sqrt(4*math.Pi*0.02) }
+	best := 0.0
+	for j := 1; j < 40; j++ {
+		s := 0.0
+		for i := 1; i <= 30; i++ {
+			d := g(float64(i)/30-float64(j)/40) - g(float64(i)/30-float64(j+1)/40)
+			s += d * d
+		}
+		best = math.Max(best, 40*math.Sqrt(s))
+	}
+	if d2 := r["delta2"].(float64); best > d2 || best < d2-r["slack"].(float64)-1e-12 {
+		t.Errorf("delta2 %v, brute force %v", d2, best)
+	}
+	if r["tau"] != nil || r["n"].(float64) != 40 || r["m"].(float64) != 30 || r["T"].(float64) != 0.02 || r["method"] != "heat-kernel-1d" {
+		t.Errorf("%v", r)
+	}
+}
+
+func TestSensitivityTable(t *testing.T) {
+	out, err, code := runSensitivityCLI(t, "--graph", "path:n=5", "--tau", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	for _, want := range []string{"delta2", "dense-eigen", "kappa2", "maximising pair"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSensitivityBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+		name string // must appear in the message
+	}{
+		{[]string{"--graph", "complete:n=5", "--tau", "0"}, exitBadInput, "tau"},
+		{[]string{"--graph", "complete:n=5", "--tau", "-1"}, exitBadInput, "tau"},
+		{[]string{"--graph", "complete:n=5", "--tau", "NaN"}, exitBadInput, "tau"},
+		{[]string{"--graph", "complete:n=5", "--tau", "+Inf"}, exitBadInput, "tau"},
+		{[]string{"--graph", "complete:n=5", "--tau", "1", "--alpha", "0"}, exitBadInput, "alpha"},
+		{[]string{"--graph", "complete:n=5", "--tau", "1", "--alpha", "-3"}, exitBadInput, "alpha"},
+		{[]string{"--graph", "complete:n=5", "--tau", "1", "--dense-limit", "-1"}, exitBadInput, "dense-limit"},
+		{[]string{"--graph", "complete:n=0", "--tau", "1"}, exitBadInput, "graph"},
+		{[]string{"--graph", "nosuchkind:n=3", "--tau", "1"}, exitBadInput, "graph"},
+		{[]string{"--graph", "file:/nonexistent/edges.csv", "--tau", "1"}, exitBadInput, "graph"},
+		{[]string{"--graph", "path:n=3000", "--tau", "1", "--method", "dense", "--dense-limit", "100"}, exitBadInput, "dense"},
+		{[]string{"--line", "--n", "0", "--m", "5", "--T", "1"}, exitBadInput, "n"},
+		{[]string{"--line", "--n", "5", "--m", "-2", "--T", "1"}, exitBadInput, "m"},
+		{[]string{"--line", "--n", "5", "--m", "5", "--T", "0"}, exitBadInput, "T"},
+		{[]string{"--line", "--n", "5", "--m", "5", "--T", "1", "--alpha", "NaN"}, exitBadInput, "alpha"},
+		{[]string{"--graph", "complete:n=5", "--tau", "1", "--method", "magic"}, exitUsage, "method"},
+		{[]string{"--graph", "complete:n=5"}, exitUsage, "tau"},
+		{[]string{}, exitUsage, "graph"},
+		{[]string{"--line", "--n", "5", "--m", "5"}, exitUsage, "T"},
+		{[]string{"--line", "--graph", "karate", "--n", "5", "--m", "5", "--T", "1"}, exitUsage, "line"},
+		{[]string{"--line", "--n", "5", "--m", "5", "--T", "1", "--tau", "1"}, exitUsage, "tau"},
+		{[]string{"--graph", "karate", "--tau", "1", "--n", "5"}, exitUsage, "n"},
+		{[]string{"--graph", "karate", "--tau", "1", "extra"}, exitUsage, "argument"},
+		{[]string{"--graph", "karate", "--tau", "abc"}, exitUsage, "tau"},
+	} {
+		_, err, code := runSensitivityCLI(t, c.args...)
+		if code != c.code {
+			t.Errorf("%v: exit %d (%v), want %d", c.args, code, err, c.code)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.name) {
+			t.Errorf("%v: message %q does not name %q", c.args, err, c.name)
+		}
+	}
+}
