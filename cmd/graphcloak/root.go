@@ -44,6 +44,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	// Commands register here, one line each.
 	root.AddCommand(
 		newExperimentCmd(g),
+		newSensitivityCmd(g),
 	)
 	return root
 }
