@@ -15,7 +15,7 @@ import (
 // The columns are closed-form Gaussians, so the value is computed directly
 // in O(mn) time and O(m) memory (notes/expm.md §3), with a bound on the
 // floating-point error of every entry (exp of an argument z with relative
-// error ≤ 3u has relative error ≤ (3|z| + 3)u) added before rounding up.
+// error ≤ 4u has relative error ≤ (4|z| + 1)u) added before rounding up.
 // n = 1 has no adjacent pair and Δ2 = 0. Kappa2 is κ2(A) by SVD when
 // m·n·min(m, n) ≤ 2e9, else NaN.
 func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
@@ -44,15 +44,19 @@ func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
 	}
 	u := unitRoundoff
 	norm := 1 / math.Sqrt(4*math.Pi*T)
+	// s_i − x_j = (i·n − j·m)/(m·n) has an exact integer numerator, so the
+	// difference is correctly rounded; z = d²/(4T) then carries relative
+	// error ≤ 4u, exp(−z) relative error ≤ (4z + 1)u, the product with the
+	// normalisation (itself within 3u) a few more.
+	mn := float64(int64(m) * int64(n))
 	col := func(j int, dst, err []float64) float64 {
-		x := float64(j) / float64(n)
 		e2 := 0.0
 		for i := range dst {
-			d := float64(i+1)/float64(m) - x
+			d := float64(int64(i+1)*int64(n)-int64(j)*int64(m)) / mn
 			z := d * d / (4 * T)
 			v := math.Exp(-z) * norm
 			dst[i] = v
-			err[i] = (3*z + 8) * u * v
+			err[i] = (4*z + 8) * u * v
 			e2 += err[i] * err[i]
 		}
 		return math.Sqrt(e2)
@@ -84,7 +88,7 @@ func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
 	s.Slack = math.Max(0, s.Delta2-roundDown(alpha*nf*bestLo))
 	if float64(m)*float64(n)*float64(min(m, n)) <= 2e9 {
 		s.Kappa2 = kappa2(func(i, j int) float64 {
-			d := float64(i+1)/float64(m) - float64(j+1)/float64(n)
+			d := float64(int64(i+1)*int64(n)-int64(j+1)*int64(m)) / mn
 			return math.Exp(-d*d/(4*T)) * norm
 		}, m, n)
 	}
