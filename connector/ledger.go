@@ -81,7 +81,13 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 		budget *privacy.BudgetError
 		other  error
 	}
-	o, err := runWrite(ctx, l.c, l.db, "charge privacy ledger", func(tx neo4j.ManagedTransaction) (outcome, error) {
+	// The outcome of a refusal travels outside the transaction function,
+	// because ExecuteWrite drops the value returned with an error (the
+	// error rolls the transaction back).
+	var o outcome
+	_, err := runWrite(ctx, l.c, l.db, "charge privacy ledger", func(tx neo4j.ManagedTransaction) (struct{}, error) {
+		o = outcome{}
+		refuse := func(r outcome) (struct{}, error) { o = r; return struct{}{}, errRollback }
 		// 1. Create the scope node if needed and lock it for this transaction.
 		res, err := tx.Run(ctx, "MERGE (l:"+LedgerLabel+" {scope: $scope}) "+
 			"ON CREATE SET l.spent = '0', l.rhoSpent = 0.0, l.releases = 0, "+
@@ -90,10 +96,10 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 			map[string]any{"scope": ch.Scope, "rhoMax": l.rhoMax, "eps": l.budget.Epsilon, "delta": l.budget.Delta,
 				"acct": privacy.AccountingCKS20, "now": time.Now().UTC()})
 		if err != nil {
-			return outcome{}, err
+			return struct{}{}, err
 		}
 		if _, err := res.Consume(ctx); err != nil {
-			return outcome{}, err
+			return struct{}{}, err
 		}
 		// 2. Read the state under the lock.
 		res, err = tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
@@ -101,11 +107,11 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 			"RETURN l.spent AS spent, l.rhoBudget AS rhoMax, l.epsilon AS eps, l.delta AS delta, c IS NOT NULL AS dup",
 			map[string]any{"scope": ch.Scope, "cid": chargeID})
 		if err != nil {
-			return outcome{}, err
+			return struct{}{}, err
 		}
 		rec, err := res.Single(ctx)
 		if err != nil {
-			return outcome{}, err
+			return struct{}{}, err
 		}
 		spentS, _ := rec.Values[0].(string)
 		rhoMax, _ := rec.Values[1].(float64)
@@ -115,22 +121,22 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 		stored := privacy.Budget{Epsilon: eps, Delta: delta}
 		if stored.IsZero() || rhoMax <= 0 {
 			// Created just now by this transaction without a budget.
-			return outcome{other: fmt.Errorf("connector: ledger scope %q has no budget: %w", ch.Scope, privacy.ErrNoLedger)}, errRollback
+			return refuse(outcome{other: fmt.Errorf("connector: ledger scope %q has no budget: %w", ch.Scope, privacy.ErrNoLedger)})
 		}
 		if !l.budget.IsZero() && stored != l.budget {
-			return outcome{other: fmt.Errorf("%w: scope %q in database %q was created with ε=%g, δ=%g, not ε=%g, δ=%g",
-				privacy.ErrBudgetMismatch, ch.Scope, l.db, eps, delta, l.budget.Epsilon, l.budget.Delta)}, errRollback
+			return refuse(outcome{other: fmt.Errorf("%w: scope %q in database %q was created with ε=%g, δ=%g, not ε=%g, δ=%g",
+				privacy.ErrBudgetMismatch, ch.Scope, l.db, eps, delta, l.budget.Epsilon, l.budget.Delta)})
 		}
 		if dup {
-			return outcome{dup: true}, errRollback
+			return refuse(outcome{dup: true})
 		}
 		spent, ok := new(big.Rat).SetString(spentS)
 		if !ok {
-			return outcome{other: fmt.Errorf("connector: ledger scope %q is corrupt: spend %q is not a rational", ch.Scope, spentS)}, errRollback
+			return refuse(outcome{other: fmt.Errorf("connector: ledger scope %q is corrupt: spend %q is not a rational", ch.Scope, spentS)})
 		}
 		next := new(big.Rat).Add(spent, new(big.Rat).SetFloat64(ch.Rho))
 		if next.Cmp(new(big.Rat).SetFloat64(rhoMax)) > 0 {
-			return outcome{budget: privacy.NewBudgetError(ch, ratUp(spent), rhoMax, stored)}, errRollback
+			return refuse(outcome{budget: privacy.NewBudgetError(ch, ratUp(spent), rhoMax, stored)})
 		}
 		// 3. Record the charge and the new spend.
 		res, err = tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
@@ -139,10 +145,10 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 			map[string]any{"scope": ch.Scope, "cid": chargeID, "rid": ch.ReleaseID, "rho": ch.Rho,
 				"now": time.Now().UTC(), "spent": next.RatString(), "rhoSpent": ratUp(next)})
 		if err != nil {
-			return outcome{}, err
+			return struct{}{}, err
 		}
 		_, err = res.Consume(ctx)
-		return outcome{}, err
+		return struct{}{}, err
 	})
 	if errors.Is(err, errRollback) {
 		err = nil

@@ -1,0 +1,134 @@
+package integration
+
+import (
+	"errors"
+	"math/big"
+	"sync"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// TestLedger checks the Neo4j ledger against the privacy.Ledger contract:
+// charges add up exactly, a charge past the budget is refused and charges
+// nothing, a repeated release id is refused with ErrAlreadyCharged, a
+// different budget for an existing scope is refused, and concurrent
+// charges never overspend.
+func TestLedger(t *testing.T) {
+	c, s := connect(t)
+	d := rawDriver(t, s)
+	ctx := ctxT(t)
+	budget := privacy.Budget{Epsilon: 1, Delta: 1e-6}
+	rhoMax, err := budget.Rho()
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := connector.NewLedger(ctx, c, "", budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scope := uniqueName(t, "scope")
+	t.Cleanup(func() {
+		query(t, d, "MATCH (n) WHERE (n:GraphcloakLedger OR n:GraphcloakCharge) AND n.scope STARTS WITH $p DELETE n",
+			map[string]any{"p": scope})
+	})
+
+	// ρ such that exactly 3 charges fit: 3ρ ≤ ρ_max < 4ρ (checked exactly).
+	rho := rhoMax / 3.5
+	exact := func(k int) *big.Rat { return new(big.Rat).Mul(big.NewRat(int64(k), 1), new(big.Rat).SetFloat64(rho)) }
+	rmax := new(big.Rat).SetFloat64(rhoMax)
+	if exact(3).Cmp(rmax) > 0 || exact(4).Cmp(rmax) <= 0 {
+		t.Fatalf("test setup: 3ρ and 4ρ do not bracket ρ_max")
+	}
+	for i, id := range []string{"r1", "r2", "r3"} {
+		if err := l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: id, Rho: rho}); err != nil {
+			t.Fatalf("charge %d: %v", i+1, err)
+		}
+	}
+	err = l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "r4", Rho: rho})
+	var be *privacy.BudgetError
+	if !errors.As(err, &be) || be.Requested != rho || be.RhoBudget != rhoMax {
+		t.Fatalf("4th charge: err = %v, want *BudgetError", err)
+	}
+	if err := l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "r2", Rho: rho / 100}); !errors.Is(err, privacy.ErrAlreadyCharged) {
+		t.Fatalf("repeated release id: err = %v, want ErrAlreadyCharged", err)
+	}
+	bal, err := l.Balance(ctx, scope)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spent3, _ := exact(3).Float64()
+	if len(bal) != 1 || bal[0].Releases != 3 || bal[0].RhoSpent < spent3 || bal[0].RhoSpent > spent3*(1+1e-15) ||
+		bal[0].RhoBudget != rhoMax || bal[0].Budget != budget {
+		t.Fatalf("balance %+v, want 3 releases, ρ spent %v", bal, spent3)
+	}
+	if r := query(t, d, "MATCH (c:GraphcloakCharge {scope: $s}) RETURN count(c)", map[string]any{"s": scope}); r[0].Values[0] != int64(3) {
+		t.Fatalf("%v charge nodes, want 3", r[0].Values[0])
+	}
+	// A different budget for the same scope is refused.
+	other, err := connector.NewLedger(ctx, c, "", privacy.Budget{Epsilon: 2, Delta: 1e-6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := other.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "r9", Rho: 1e-9}); !errors.Is(err, privacy.ErrBudgetMismatch) {
+		t.Fatalf("budget mismatch: err = %v", err)
+	}
+	// A ledger without a budget cannot open a new scope.
+	none, err := connector.NewLedger(ctx, c, "", privacy.Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := none.Charge(ctx, privacy.Charge{Scope: scope + "_new", ReleaseID: "r1", Rho: 1e-9}); !errors.Is(err, privacy.ErrNoLedger) {
+		t.Fatalf("no budget: err = %v", err)
+	}
+	if err := l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "r5", Rho: -1}); err == nil {
+		t.Fatal("negative ρ accepted")
+	}
+
+	t.Run("concurrent", func(t *testing.T) {
+		// 12 goroutines, each its own client (as separate processes
+		// would), race to charge a fresh scope where 5 charges fit.
+		cscope := scope + "_conc"
+		rho := rhoMax / 5.5
+		const workers = 12
+		var wg sync.WaitGroup
+		errs := make([]error, workers)
+		for w := 0; w < workers; w++ {
+			cw, _ := connect(t)
+			lw, err := connector.NewLedger(ctx, cw, "", budget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				errs[w] = lw.Charge(ctx, privacy.Charge{Scope: cscope, ReleaseID: "rel" + string(rune('A'+w)), Rho: rho})
+			}(w)
+		}
+		wg.Wait()
+		ok, refused := 0, 0
+		for _, err := range errs {
+			var be *privacy.BudgetError
+			switch {
+			case err == nil:
+				ok++
+			case errors.As(err, &be):
+				refused++
+			default:
+				t.Errorf("unexpected error %v", err)
+			}
+		}
+		if ok != 5 || refused != workers-5 {
+			t.Fatalf("%d charges succeeded, %d refused; want 5 and %d", ok, refused, workers-5)
+		}
+		bal, err := l.Balance(ctx, cscope)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := new(big.Rat).Mul(big.NewRat(5, 1), new(big.Rat).SetFloat64(rho)).Float64()
+		if bal[0].Releases != 5 || !closeTo(bal[0].RhoSpent, want, 1e-15) || bal[0].RhoSpent > rhoMax {
+			t.Fatalf("balance %+v, want 5 releases and ρ %v ≤ %v", bal[0], want, rhoMax)
+		}
+	})
+}
