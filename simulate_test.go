@@ -110,8 +110,8 @@ func TestSimulateGraphTinyNoise(t *testing.T) {
 // trials): community ≥ 82%, exact node ≤ 5%; here 200 trials with a margin
 // for the smaller sample (binomial sd ≈ 2.7% and 1.5%).
 func TestSimulateGraphPaperSetting(t *testing.T) {
-	if testing.Short() {
-		t.Skip("200 trials on a 500-node graph")
+	if testing.Short() || simRaceEnabled {
+		t.Skip("200 trials on a 500-node graph: skipped with -short and -race")
 	}
 	g, planted, err := laplacian.Generate("sbm:sizes=250x250,pin=0.05,pout=0.001")
 	if err != nil {

@@ -124,6 +124,7 @@ func CommunityBars(path string, names []string, shares []float64, truth []bool, 
 	p.Legend.Top = true
 	if len(names) <= 30 {
 		p.NominalX(names...)
+		p.X.Label.Text = "community (by rank)"
 	} else {
 		p.X.Label.Text = fmt.Sprintf("%d communities (ranked)", len(names))
 	}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package graphcloak
+
+const simRaceEnabled = false
