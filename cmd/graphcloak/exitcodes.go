@@ -1,7 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"io/fs"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 
 	"github.com/graphcloak/graphcloak/connector"
 )
@@ -34,7 +43,31 @@ func exitCode(err error) int {
 		cData        *connector.DataError
 		cQuery       *connector.QueryError
 	)
+	var (
+		cfgErr    *config.Error
+		budgetErr *privacy.BudgetError
+		privArg   *privacy.ArgumentError
+		privParam *privacy.ParamError
+		keyPerm   *privacy.KeyPermissionError
+		specErr   *laplacian.SpecError
+		csvErr    *laplacian.CSVError
+		edgeErr   *laplacian.EdgeError
+		jobErr    *graphcloak.JobError
+		valuesErr *graphcloak.ValuesError
+		missing   *community.MissingNodesError
+		assignErr *community.ParseError
+	)
 	switch {
+	case errors.Is(err, context.Canceled):
+		return exitInterrupted
+	case errors.As(err, &budgetErr), errors.Is(err, privacy.ErrAlreadyCharged):
+		return exitBudgetExhausted
+	case errors.As(err, &cfgErr), errors.As(err, &privArg), errors.As(err, &privParam), errors.As(err, &keyPerm),
+		errors.Is(err, privacy.ErrBadKeyFile), errors.Is(err, privacy.ErrBudgetMismatch), errors.Is(err, privacy.ErrNoLedger),
+		errors.As(err, &specErr), errors.As(err, &csvErr), errors.As(err, &edgeErr), errors.Is(err, laplacian.ErrEmptyGraph),
+		errors.As(err, &jobErr), errors.As(err, &valuesErr), errors.Is(err, recovery.ErrUnknownEstimator),
+		errors.As(err, &missing), errors.As(err, &assignErr), errors.Is(err, fs.ErrNotExist):
+		return exitBadInput
 	case errors.As(err, &cUnreachable), errors.As(err, &cAuth):
 		return exitDBUnreachable
 	case errors.As(err, &cIdent), errors.As(err, &cArg):

@@ -11,11 +11,21 @@ import (
 )
 
 func main() {
+	os.Exit(run())
+}
+
+// run executes the command line with a context cancelled by SIGINT or
+// SIGTERM (commands then stop, record a failed run where they can and
+// close the driver) and returns the exit code: 130 after a signal.
+func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := newRootCmd(os.Stdout, os.Stderr).ExecuteContext(ctx)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "graphcloak:", err)
 	}
-	os.Exit(exitCode(err))
+	if err != nil && ctx.Err() != nil {
+		return exitInterrupted
+	}
+	return exitCode(err)
 }

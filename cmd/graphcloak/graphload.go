@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	cryptorand "crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// neo4jSpec is the --graph value that reads the configured projection
+// from Neo4j; every other value is a laplacian graph spec (a generator or
+// file:PATH).
+const neo4jSpec = "neo4j"
+
+// loadedGraph is a graph from any --graph spec.
+type loadedGraph struct {
+	Spec  string
+	Graph *laplacian.Graph
+	// Partition is the planted partition of a generator (sbm blocks,
+	// karate factions) or nil.
+	Partition []int
+	// Neo4j graphs: the client (owned when the loader connected it), the
+	// projection read and what was pulled.
+	Client     *connector.Client
+	Projection connector.Projection
+	Pulled     *connector.Pulled
+	ownClient  bool
+}
+
+// IsNeo4j reports whether the graph came from the database.
+func (lg *loadedGraph) IsNeo4j() bool { return lg.Spec == neo4jSpec }
+
+// Close closes the driver if the loader opened it.
+func (lg *loadedGraph) Close(ctx context.Context) {
+	if lg != nil && lg.ownClient && lg.Client != nil {
+		lg.Client.Close(ctx)
+		lg.Client = nil
+	}
+}
+
+// loadOptions say what loadGraph reads besides the graph.
+type loadOptions struct {
+	// Client is an open connection to use for --graph neo4j; nil means
+	// loadGraph connects (and the loadedGraph owns the client).
+	Client *connector.Client
+	// ValueProperty and CommunityProperty override the configured
+	// projection's (Neo4j only); "" keeps the configuration's value.
+	ValueProperty, CommunityProperty string
+	// Progress reports the pull ("nodes", "relationships").
+	Progress func(stage string, done int)
+}
+
+// projectionOf is the configured Neo4j projection.
+func projectionOf(cfg *config.Config) connector.Projection {
+	return connector.Projection{
+		NodeLabels:                 cfg.Projection.NodeLabels,
+		RelationshipTypes:          cfg.Projection.RelationshipTypes,
+		RelationshipWeightProperty: cfg.Projection.RelationshipWeightProperty,
+		NodeKeyProperty:            cfg.Projection.NodeKeyProperty,
+		Database:                   cfg.Neo4j.Database,
+	}
+}
+
+// connectNeo4j opens the process's one driver (VerifyConnectivity inside
+// connector.Connect) with the configured URI and credentials.
+func connectNeo4j(ctx context.Context, cfg *config.Config) (*connector.Client, error) {
+	return connector.Connect(ctx, connector.Options{
+		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
+		Database: cfg.Neo4j.Database, MaxConnectionPoolSize: max(4, cfg.Write.Concurrency),
+	})
+}
+
+// loadGraph loads the graph named by spec: "neo4j" reads the configured
+// projection (connecting unless opt.Client is given); anything else goes
+// to laplacian.Generate (generators and file:PATH). Names are validated
+// before any connection.
+func loadGraph(ctx context.Context, cfg *config.Config, spec string, opt loadOptions) (*loadedGraph, error) {
+	if spec == "" {
+		return nil, usageErrorf("--graph is required (neo4j, a generator such as karate or sbm:sizes=50x50,pin=0.2,pout=0.01, or file:PATH)")
+	}
+	if spec != neo4jSpec {
+		g, part, err := laplacian.Generate(spec)
+		if err != nil {
+			return nil, err
+		}
+		return &loadedGraph{Spec: spec, Graph: g, Partition: part}, nil
+	}
+	p := projectionOf(cfg)
+	p.ValueProperty = opt.ValueProperty
+	p.CommunityProperty = opt.CommunityProperty
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	lg := &loadedGraph{Spec: spec, Projection: p, Client: opt.Client}
+	if lg.Client == nil {
+		c, err := connectNeo4j(ctx, cfg)
+		if err != nil {
+			return nil, err
+		}
+		lg.Client, lg.ownClient = c, true
+	}
+	pulled, err := lg.Client.ReadGraph(ctx, p, connector.ReadOptions{Progress: opt.Progress})
+	if err != nil {
+		lg.Close(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	lg.Graph, lg.Pulled = pulled.Graph, pulled
+	return lg, nil
+}
+
+// pullProgress adapts terminal progress to ReadGraph's (stage, done)
+// callback: a counter per stage, the total being unknown while streaming.
+func (g *globalOptions) pullProgress() func(stage string, done int) {
+	bars := map[string]func(int, int){}
+	return func(stage string, done int) {
+		b, ok := bars[stage]
+		if !ok {
+			b = g.progress("pull " + stage)
+			bars[stage] = b
+		}
+		b(done, 0)
+	}
+}
+
+// newRunID returns a fresh run id: UTC time plus 48 random bits.
+func newRunID() string {
+	return fmt.Sprintf("run-%s-%s", time.Now().UTC().Format("20060102T150405Z"), randomHex(6))
+}
+
+// communityNames renders int64 community ids read from Neo4j as names.
+func communityNames(ids []int64) []string {
+	out := make([]string, len(ids))
+	for i, c := range ids {
+		out[i] = strconv.FormatInt(c, 10)
+	}
+	return out
+}
+
+// randomHex returns 2n hex digits from crypto/rand.
+func randomHex(n int) string {
+	b := make([]byte, n)
+	if _, err := cryptorand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b)
+}

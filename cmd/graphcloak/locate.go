@@ -1,0 +1,410 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/spf13/cobra"
+)
+
+type locateOptions struct {
+	g                *globalOptions
+	graph            string
+	released         string // release file
+	releasedProperty string // Neo4j property holding released values
+	releaseRun       string // run id of the release (σ, τ from its run record)
+	sigma            float64
+	communities      string // louvain | property:NAME | file:PATH
+	out              string
+}
+
+func newLocateCmd(g *globalOptions) *cobra.Command {
+	opts := &locateOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "locate",
+		Short: "Recover the sources of released values and rank the source communities",
+		Long: `locate runs the recovery estimator on released (private) values with the
+release's σ and M = exp(−τL) — τ must be the release's — and ranks the
+communities by recovered probability (posterior estimator) or mass. An
+undetectable source is reported as such, never as a made-up community.
+
+Released values come from --released FILE (a release file), or on --graph neo4j
+from --released-property P (default: the configured write property), with σ
+from --sigma or from the release's run record (--release-run RUNID, which
+also supplies τ). Communities: --communities louvain (computed, default),
+property:NAME (an integer property, e.g. written by GDS Louvain; Neo4j only)
+or file:PATH (CSV node,community).
+
+On neo4j graphs the per-node mass, community id, community probability and
+rank are written to --mass-property, --community-write-property,
+--probability-property and --rank-property, and a run record is written last.
+Elsewhere the per-node results go to --out FILE (CSV) when given.`,
+		Example: `  # After "graphcloak release --graph karate --values readings.csv --out release.json"
+  graphcloak locate --graph karate --released release.json
+
+  # In Neo4j, with the communities GDS Louvain wrote, σ and τ from the release's run record
+  graphcloak locate --graph neo4j --node-labels Room --relationship-types DOOR \
+      --node-key-property roomId --release-run run-20261121T060000Z-1a2b3c4d5e6f \
+      --communities property:louvain -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runLocate(cmd.Context(), opts, opts.g.stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.graph, "graph", "", "graph: neo4j (the configured projection), a generator (karate, sbm:…) or file:PATH")
+	f.StringVar(&opts.released, "released", "", "release file written by release --out")
+	f.StringVar(&opts.releasedProperty, "released-property", "", "Neo4j property holding the released values (default: --write-property)")
+	f.StringVar(&opts.releaseRun, "release-run", "", "run id of the release whose run record gives σ and τ (Neo4j)")
+	f.Float64Var(&opts.sigma, "sigma", 0, "σ of the released values (with --released-property)")
+	f.StringVar(&opts.communities, "communities", "louvain", "communities: louvain, property:NAME (Neo4j) or file:PATH (CSV node,community)")
+	f.StringVar(&opts.out, "out", "", "write per-node results as CSV key,mass,weight,community,probability,rank")
+	config.AddFlags(f, config.Neo4jFlags...)
+	config.AddFlags(f, "tau", "estimator", "sources", "write-property", "mass-property", "community-write-property",
+		"probability-property", "rank-property", "batch-size", "concurrency", "random-seed")
+	return cmd
+}
+
+// locateSummary is the output of locate.
+type locateSummary struct {
+	RunID                 string                  `json:"runId,omitempty"`
+	Graph                 string                  `json:"graph"`
+	NodeCount             int                     `json:"nodeCount"`
+	RelationshipCount     int                     `json:"relationshipCount"`
+	Estimator             string                  `json:"estimator"`
+	Status                string                  `json:"status"`
+	Sigma                 float64                 `json:"sigma"`
+	Tau                   float64                 `json:"tau"`
+	Communities           string                  `json:"communities"`
+	CommunityCount        int                     `json:"communityCount"`
+	Report                *community.Report       `json:"report"`
+	TopNodes              []graphcloak.NodeResult `json:"topNodes"`
+	NodePropertiesWritten int                     `json:"nodePropertiesWritten"`
+	ComputeMillis         int64                   `json:"computeMillis"`
+	WriteMillis           int64                   `json:"writeMillis"`
+	Out                   string                  `json:"out,omitempty"`
+}
+
+func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err error) {
+	g := opts.g
+	cfg := &g.cfg.Config
+	isDB := opts.graph == neo4jSpec
+	releasedProp := opts.releasedProperty
+
+	// Validation before any connection.
+	kind, arg, _ := strings.Cut(opts.communities, ":")
+	switch {
+	case opts.graph == "":
+		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
+	case opts.released != "" && releasedProp != "":
+		return usageErrorf("give either --released FILE or --released-property P, not both")
+	case !isDB && opts.released == "":
+		return usageErrorf("--released FILE is required for a graph outside Neo4j")
+	case !isDB && (releasedProp != "" || opts.releaseRun != ""):
+		return usageErrorf("--released-property and --release-run need --graph neo4j")
+	case kind == "louvain" && arg == "":
+	case kind == "file" && arg != "":
+	case kind == "property" && arg != "":
+		if !isDB {
+			return usageErrorf("--communities property:NAME needs --graph neo4j")
+		}
+		if !config.ValidIdentifier(arg) {
+			return inputErrorf("--communities: %q is not a valid property name", arg)
+		}
+	default:
+		return usageErrorf("--communities must be louvain, property:NAME or file:PATH, got %q", opts.communities)
+	}
+	if isDB && opts.released == "" && releasedProp == "" {
+		releasedProp = cfg.Write.WriteProperty
+	}
+	if releasedProp != "" {
+		if !config.ValidIdentifier(releasedProp) {
+			return inputErrorf("--released-property: %q is not a valid property name", releasedProp)
+		}
+		if opts.releaseRun == "" && !(opts.sigma > 0 && !math.IsInf(opts.sigma, 0)) {
+			return usageErrorf("released values from a property need their σ: give --sigma S (> 0) or --release-run RUNID")
+		}
+	}
+	if _, err := recovery.ByName(cfg.Recovery.Estimator); err != nil {
+		return inputErrorf("--estimator: %w", err)
+	}
+	var rel *privacy.Released
+	if opts.released != "" {
+		if rel, err = privacy.ReadReleaseFile(opts.released); err != nil {
+			return inputErrorf("--released: %w", err)
+		}
+	}
+	tau := cfg.Privacy.Tau
+	sigma := opts.sigma
+	summary := &locateSummary{Graph: opts.graph, Communities: opts.communities}
+
+	var client *connector.Client
+	var rec *connector.RunRecord
+	if isDB {
+		if err := projectionOf(cfg).Validate(); err != nil {
+			return err
+		}
+		if client, err = connectNeo4j(ctx, cfg); err != nil {
+			return err
+		}
+		defer client.Close(context.WithoutCancel(ctx))
+		g.logger.Info("connected to neo4j", "uri", client.URI(), "database", client.Database())
+		runID := newRunID()
+		rec = &connector.RunRecord{RunID: runID, Command: "locate", Status: connector.StatusRunning,
+			Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), StartedAt: time.Now().UTC(),
+			Parameters: map[string]any{"estimator": cfg.Recovery.Estimator, "sources": cfg.Recovery.Sources,
+				"communities": opts.communities, "releasedProperty": releasedProp, "releaseRun": opts.releaseRun,
+				"massProperty": cfg.Write.MassProperty, "communityWriteProperty": cfg.Write.CommunityWriteProperty,
+				"probabilityProperty": cfg.Write.ProbabilityProperty, "rankProperty": cfg.Write.RankProperty}}
+		if err := client.WriteRunRecord(ctx, *rec); err != nil {
+			return err
+		}
+		summary.RunID = runID
+		defer func() {
+			if err != nil {
+				failRun(ctx, g, client, rec, err)
+			}
+		}()
+		if opts.releaseRun != "" {
+			if sigma, tau, err = releaseRunParams(ctx, g, client, opts.releaseRun, sigma, tau); err != nil {
+				return err
+			}
+		}
+	}
+
+	lopt := loadOptions{Client: client, ValueProperty: releasedProp, Progress: g.pullProgress()}
+	if kind == "property" {
+		lopt.CommunityProperty = arg
+	}
+	lg, err := loadGraph(ctx, cfg, opts.graph, lopt)
+	if err != nil {
+		return err
+	}
+	graph := lg.Graph
+	summary.NodeCount, summary.RelationshipCount = graph.N(), graph.NumEdges()
+	if rel == nil {
+		rel = &privacy.Released{Keys: graph.Keys(), Values: lg.Pulled.Values, Meta: privacy.ReleaseMeta{Sigma: sigma}}
+	} else if sigma > 0 {
+		rel.Meta.Sigma = sigma
+	}
+
+	job := graphcloak.LocateJob{Graph: graph, Released: rel, Tau: tau, Estimator: cfg.Recovery.Estimator,
+		Sources: cfg.Recovery.Sources, Seed: uint64(cfg.Write.RandomSeed), Progress: stepProgress(g)}
+	switch kind {
+	case "file":
+		if job.Partition, job.Names, err = community.LoadAssignment(arg, graph); err != nil {
+			return err
+		}
+	case "property":
+		byKey := make(map[string]string, graph.N())
+		names := communityNames(lg.Pulled.Communities)
+		for i := 0; i < graph.N(); i++ {
+			byKey[graph.Key(i)] = names[i]
+		}
+		if job.Partition, job.Names, err = community.FromAssignment(graph, byKey); err != nil {
+			return err
+		}
+	}
+	res, err := graphcloak.Locate(ctx, job)
+	if err != nil {
+		return err
+	}
+	summary.Estimator, summary.Status, summary.Sigma, summary.Tau = res.Estimator, res.Status, res.Sigma, tau
+	summary.Report, summary.ComputeMillis = res.Report, res.ComputeMillis
+	summary.CommunityCount = countCommunities(res.Nodes)
+	summary.TopNodes = topNodes(res.Nodes, 10)
+	g.logger.Info("located", "estimator", res.Estimator, "status", res.Status, "noSource", res.Report.NoSource,
+		"communityCount", summary.CommunityCount)
+
+	if opts.out != "" {
+		if err := writeLocateCSV(opts.out, res.Nodes); err != nil {
+			return err
+		}
+		summary.Out = opts.out
+	}
+	if isDB {
+		rows := make([]connector.NodeProps, len(res.Nodes))
+		for i, nr := range res.Nodes {
+			var comm any = int64(nr.CommunityID)
+			if job.Names != nil {
+				if c, perr := strconv.ParseInt(nr.Community, 10, 64); perr == nil {
+					comm = c
+				} else {
+					comm = nr.Community
+				}
+			}
+			rows[i] = connector.NodeProps{Key: nr.Key, Props: map[string]any{
+				cfg.Write.MassProperty: nr.Mass, cfg.Write.CommunityWriteProperty: comm,
+				cfg.Write.ProbabilityProperty: nr.Probability, cfg.Write.RankProperty: int64(nr.Rank)}}
+		}
+		st, err := client.WriteProperties(ctx, projectionOf(cfg), rows, connector.WriteOptions{
+			BatchSize: cfg.Write.BatchSize, Progress: g.progress("write-back")})
+		if err != nil {
+			return err
+		}
+		summary.NodePropertiesWritten, summary.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
+		rec.Status, rec.FinishedAt, rec.Sigma = connector.StatusSucceeded, time.Now().UTC(), sigma
+		rec.NodeCount, rec.RelationshipCount = summary.NodeCount, summary.RelationshipCount
+		rec.NodePropertiesWritten, rec.ComputeMillis, rec.WriteMillis = st.NodePropertiesWritten, res.ComputeMillis, st.WriteMillis
+		rec.Extra = map[string]any{"estimator": res.Estimator, "recoveryStatus": res.Status,
+			"noSource": res.Report.NoSource, "communityCount": int64(summary.CommunityCount)}
+		if len(res.Report.Communities) > 0 {
+			rec.Extra["topCommunity"] = res.Report.Communities[0].Name
+			rec.Extra["topProbability"] = res.Report.Communities[0].Share
+		}
+		if err := client.WriteRunRecord(ctx, *rec); err != nil { // last
+			return err
+		}
+	}
+	return printLocateSummary(g, out, summary)
+}
+
+// releaseRunParams reads σ and τ from a release's run record. An explicit
+// --sigma or --tau that disagrees with the record is refused.
+func releaseRunParams(ctx context.Context, g *globalOptions, c *connector.Client, runID string, sigma, tau float64) (float64, float64, error) {
+	rr, err := c.ReadRunRecord(ctx, g.cfg.Neo4j.Database, runID)
+	if err != nil {
+		return 0, 0, err
+	}
+	if rr == nil {
+		return 0, 0, inputErrorf("--release-run: no run record %q", runID)
+	}
+	if cmd, _ := rr["command"].(string); cmd != "release" {
+		return 0, 0, inputErrorf("--release-run: run %q is a %q run, not a release", runID, cmd)
+	}
+	if st, _ := rr["status"].(string); st != connector.StatusSucceeded {
+		return 0, 0, inputErrorf("--release-run: release %q did not succeed (status %q)", runID, st)
+	}
+	rs, ok := rr["sigma"].(float64)
+	if !ok || !(rs > 0) {
+		return 0, 0, inputErrorf("--release-run: run %q records no σ", runID)
+	}
+	if sigma > 0 && sigma != rs {
+		return 0, 0, inputErrorf("--sigma %v disagrees with the release's σ %v", sigma, rs)
+	}
+	var params map[string]any
+	if s, ok := rr["parameters"].(string); ok {
+		_ = json.Unmarshal([]byte(s), &params)
+	}
+	if rt, ok := params["tau"].(float64); ok && rt > 0 {
+		if g.cfg.Sources["privacy.tau"] != config.FromDefault && tau != rt {
+			return 0, 0, inputErrorf("--tau %v disagrees with the release's τ %v", tau, rt)
+		}
+		tau = rt
+	}
+	return rs, tau, nil
+}
+
+// stepProgress maps pipeline steps to terminal progress bars.
+func stepProgress(g *globalOptions) graphcloak.Progress {
+	bars := map[string]func(int, int){}
+	return func(step string, done, total int) {
+		b, ok := bars[step]
+		if !ok {
+			b = g.progress(step)
+			bars[step] = b
+		}
+		b(done, total)
+	}
+}
+
+func countCommunities(nodes []graphcloak.NodeResult) int {
+	seen := map[int]bool{}
+	for _, n := range nodes {
+		seen[n.CommunityID] = true
+	}
+	return len(seen)
+}
+
+// topNodes returns the k nodes of largest weight (ties by index).
+func topNodes(nodes []graphcloak.NodeResult, k int) []graphcloak.NodeResult {
+	idx := make([]int, len(nodes))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return nodes[idx[a]].Weight > nodes[idx[b]].Weight })
+	out := []graphcloak.NodeResult{}
+	for _, i := range idx[:min(k, len(idx))] {
+		if nodes[i].Weight > 0 {
+			out = append(out, nodes[i])
+		}
+	}
+	return out
+}
+
+func writeLocateCSV(path string, nodes []graphcloak.NodeResult) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return inputErrorf("--out: %w", err)
+	}
+	w := csv.NewWriter(f)
+	_ = w.Write([]string{"key", "mass", "weight", "community", "probability", "rank"})
+	for _, n := range nodes {
+		_ = w.Write([]string{n.Key, strconv.FormatFloat(n.Mass, 'g', -1, 64), strconv.FormatFloat(n.Weight, 'g', -1, 64),
+			n.Community, strconv.FormatFloat(n.Probability, 'g', -1, 64), strconv.Itoa(n.Rank)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func printLocateSummary(g *globalOptions, out io.Writer, s *locateSummary) error {
+	if g.output == "json" {
+		return printJSON(out, s)
+	}
+	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; estimator %s (%s), σ = %.6g, τ = %g\n",
+		s.Graph, s.NodeCount, s.RelationshipCount, s.Estimator, s.Status, s.Sigma, s.Tau)
+	if err := printReport(out, s.Report, nil); err != nil {
+		return err
+	}
+	if s.RunID != "" {
+		fmt.Fprintf(out, "run %s: %d properties written (compute %d ms, write %d ms)\n",
+			s.RunID, s.NodePropertiesWritten, s.ComputeMillis, s.WriteMillis)
+	}
+	if s.Out != "" {
+		fmt.Fprintf(out, "per-node results: %s\n", s.Out)
+	}
+	return nil
+}
+
+// printReport prints the ranked community table (at most 15 rows); truth,
+// when non-nil, marks the true source community.
+func printReport(out io.Writer, rep *community.Report, truth map[int]bool) error {
+	if rep.NoSource {
+		_, err := fmt.Fprintln(out, rep.Reason)
+		return err
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tCOMMUNITY\tPROBABILITY\tSIZE\t")
+	for i, c := range rep.Communities {
+		if i == 15 {
+			fmt.Fprintf(tw, "…\t%d more\t\t\t\n", len(rep.Communities)-15)
+			break
+		}
+		mark := ""
+		if truth[c.ID] {
+			mark = "← true source"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%.4f\t%d\t%s\n", c.Rank, c.Name, c.Share, c.Size, mark)
+	}
+	return tw.Flush()
+}

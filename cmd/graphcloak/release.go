@@ -1,0 +1,391 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"text/tabwriter"
+	"time"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/spf13/cobra"
+)
+
+// releaseOptions are the release command's own flags; the rest (privacy
+// parameters, projection, write-back) are configuration keys.
+type releaseOptions struct {
+	g      *globalOptions
+	graph  string
+	values string // FILE or "-"
+	out    string
+	dryRun bool
+}
+
+func newReleaseCmd(g *globalOptions) *cobra.Command {
+	opts := &releaseOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "release",
+		Short: "Release private per-node values (Gaussian noise calibrated to the certified Δ2)",
+		Long: `release computes the certified sensitivity Δ2 of the heat-diffusion measurement
+exp(−τL) on the graph, charges the privacy ledger, and publishes each node's
+reading plus discrete Gaussian noise calibrated to Δ2, ε and δ.
+
+Readings come from exactly one of:
+  --values FILE|-          raw readings as CSV "node,value" (header optional) from a
+                           file or standard input — what a sensor gateway sends. Only
+                           the private values are written: raw readings never reach
+                           the database (local privacy).
+  --value-property P       a raw property already stored in Neo4j (the explicitly
+                           named other mode; needs --graph neo4j).
+
+On --graph neo4j the private values are written to --write-property and a
+(:GraphcloakRun) record is written last (status running → succeeded, or
+failed). On other graphs the release file goes to --out. --dry-run prints
+counts, the sensitivity method, memory and time estimates and σ, and
+writes, charges and draws nothing.`,
+		Example: `  # Local privacy: raw readings from a gateway on stdin, private values to Neo4j
+  export GRAPHCLOAK_NEO4J_PASSWORD=...
+  gateway-dump | graphcloak release --graph neo4j --node-labels Room --relationship-types DOOR \
+      --node-key-property roomId --values - --epsilon 1 --delta 1e-6 --ledger neo4j
+
+  # A generated graph, readings from a file, release file out
+  graphcloak release --graph karate --values readings.csv --out release.json --ledger ledger.json
+
+  # What would it cost?
+  graphcloak release --graph neo4j --values readings.csv --dry-run -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runRelease(cmd.Context(), opts, opts.g.stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.graph, "graph", "", "graph: neo4j (the configured projection), a generator (karate, sbm:…, grid:…) or file:PATH")
+	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value from FILE, or - for standard input")
+	f.StringVar(&opts.out, "out", "", "write the release file here (required for graphs outside Neo4j)")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "estimate only: counts, method, memory, time, σ; nothing written")
+	config.AddFlags(f, config.Neo4jFlags...)
+	config.AddFlags(f, config.PrivacyFlags...)
+	config.AddFlags(f, "value-property", "write-property", "batch-size", "concurrency")
+	return cmd
+}
+
+// releaseSummary is the output of release (-o json keys in GDS style).
+type releaseSummary struct {
+	RunID                 string           `json:"runId,omitempty"`
+	Graph                 string           `json:"graph"`
+	DryRun                bool             `json:"dryRun"`
+	ValuesFrom            string           `json:"valuesFrom"`
+	NodeCount             int              `json:"nodeCount"`
+	RelationshipCount     int              `json:"relationshipCount"`
+	Delta2                float64          `json:"delta2"`
+	Delta2Exact           bool             `json:"delta2Exact"`
+	SensitivityMethod     string           `json:"sensitivityMethod,omitempty"`
+	Sigma                 float64          `json:"sigma"`
+	Rho                   float64          `json:"rho"`
+	Epsilon               float64          `json:"epsilon"`
+	Delta                 float64          `json:"delta"`
+	Mechanism             string           `json:"mechanism"`
+	Keyed                 bool             `json:"keyed"`
+	Scope                 string           `json:"scope"`
+	Epoch                 string           `json:"epoch,omitempty"`
+	Ledger                string           `json:"ledger"`
+	WriteProperty         string           `json:"writeProperty,omitempty"`
+	NodePropertiesWritten int              `json:"nodePropertiesWritten"`
+	Out                   string           `json:"out,omitempty"`
+	ComputeMillis         int64            `json:"computeMillis"`
+	WriteMillis           int64            `json:"writeMillis"`
+	Plan                  *graphcloak.Plan `json:"plan,omitempty"`
+}
+
+// runRelease validates everything, then connects (if needed), releases and
+// writes. See newReleaseCmd for the modes.
+func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err error) {
+	g := opts.g
+	cfg := &g.cfg.Config
+	valueProp := cfg.Projection.ValueProperty
+	isDB := opts.graph == neo4jSpec
+
+	// All validation before any connection.
+	switch {
+	case opts.graph == "":
+		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
+	case (opts.values == "") == (valueProp == ""):
+		return usageErrorf("give exactly one of --values FILE|- (raw readings; they never reach the database) or --value-property P (a raw property already in Neo4j)")
+	case valueProp != "" && !isDB:
+		return usageErrorf("--value-property reads a property from Neo4j and needs --graph neo4j")
+	case valueProp != "" && valueProp == cfg.Write.WriteProperty:
+		return usageErrorf("--write-property must differ from --value-property %q (never overwrite the raw readings)", valueProp)
+	case !isDB && opts.out == "" && !opts.dryRun:
+		return usageErrorf("--out FILE is required for a graph outside Neo4j (the release file)")
+	}
+	mech, err := privacy.ParseMechanism(cfg.Privacy.Mechanism)
+	if err != nil {
+		return inputErrorf("--mechanism: %v", err)
+	}
+	noise := privacy.CryptoNoise()
+	if cfg.Privacy.KeyFile != "" {
+		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
+		if err != nil {
+			return err
+		}
+		noise = privacy.KeyedNoise(key)
+	}
+	var readings map[string]float64
+	valuesFrom := "property:" + valueProp
+	if opts.values != "" {
+		valuesFrom = "csv:" + opts.values
+		if readings, err = readReadings(g, opts.values); err != nil {
+			return err
+		}
+	}
+	if isDB || (cfg.Privacy.Ledger == "neo4j" && !opts.dryRun) {
+		if err := projectionOf(cfg).Validate(); err != nil {
+			return err
+		}
+	}
+	runID := newRunID()
+	epoch := cfg.Privacy.Epoch
+	if epoch == "" {
+		epoch = runID
+	}
+	sum := &releaseSummary{Graph: opts.graph, DryRun: opts.dryRun, ValuesFrom: valuesFrom, Epsilon: cfg.Privacy.Epsilon,
+		Delta: cfg.Privacy.Delta, Keyed: noise.Keyed(), Scope: cfg.Privacy.Scope, Ledger: cfg.Privacy.Ledger}
+
+	// Connect once (graph and/or ledger in Neo4j).
+	var client *connector.Client
+	if isDB || (cfg.Privacy.Ledger == "neo4j" && !opts.dryRun) {
+		if client, err = connectNeo4j(ctx, cfg); err != nil {
+			return err
+		}
+		defer client.Close(context.WithoutCancel(ctx))
+		g.logger.Info("connected to neo4j", "uri", client.URI(), "database", client.Database())
+	}
+
+	// The run record: "running" first, "succeeded" last, "failed" on error.
+	var rec *connector.RunRecord
+	if isDB && !opts.dryRun {
+		rec = &connector.RunRecord{RunID: runID, Command: "release", Status: connector.StatusRunning,
+			Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), StartedAt: time.Now().UTC(),
+			Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
+			Parameters: map[string]any{"tau": cfg.Privacy.Tau, "alpha": cfg.Privacy.Alpha, "mechanism": mech.String(),
+				"scope": cfg.Privacy.Scope, "epoch": epoch, "keyed": noise.Keyed(), "valuesFrom": valuesFrom,
+				"ledger": cfg.Privacy.Ledger, "writeProperty": cfg.Write.WriteProperty}}
+		rec.Projection.ValueProperty = valueProp
+		if err := client.WriteRunRecord(ctx, *rec); err != nil {
+			return err
+		}
+		sum.RunID = runID
+		defer func() {
+			if err != nil {
+				failRun(ctx, g, client, rec, err)
+			}
+		}()
+	}
+
+	lg, err := loadGraph(ctx, cfg, opts.graph, loadOptions{Client: client, ValueProperty: valueProp, Progress: g.pullProgress()})
+	if err != nil {
+		return err
+	}
+	graph := lg.Graph
+	sum.NodeCount, sum.RelationshipCount = graph.N(), graph.NumEdges()
+	g.logger.Info("graph loaded", "graph", opts.graph, "nodeCount", graph.N(), "relationshipCount", graph.NumEdges())
+	var y []float64
+	if valueProp != "" {
+		y = lg.Pulled.Values
+	} else if y, err = graphcloak.ValuesByKey(graph, readings); err != nil {
+		return err
+	}
+
+	if opts.dryRun {
+		return dryRunRelease(ctx, opts, sum, lg, mech, out)
+	}
+
+	ledger, err := openReleaseLedger(ctx, g, client)
+	if err != nil {
+		return err
+	}
+	res, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{
+		Graph: graph, Values: y, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
+		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: mech, Noise: noise,
+		Ledger: ledger, Scope: cfg.Privacy.Scope, Epoch: epoch,
+		SensitivityOptions: privacy.GraphOptions{Progress: g.progress("Δ2")},
+	})
+	clear(y)
+	if err != nil {
+		return err
+	}
+	rel := res.Released
+	sum.Epoch, sum.Sigma, sum.Rho, sum.Mechanism = epoch, rel.Meta.Sigma, rel.Meta.Rho, rel.Meta.Mechanism
+	sum.Delta2, sum.Delta2Exact, sum.SensitivityMethod = res.Sensitivity.Delta2, res.Sensitivity.Exact, res.Sensitivity.Method
+	sum.ComputeMillis = res.SensitivityMillis + res.ReleaseMillis
+	g.logger.Info("released", "nodeCount", rel.Meta.N, "delta2", sum.Delta2, "sigma", sum.Sigma, "rho", sum.Rho,
+		"scope", sum.Scope, "epoch", epoch, "keyed", sum.Keyed)
+
+	if opts.out != "" {
+		if err := privacy.WriteReleaseFile(opts.out, rel); err != nil {
+			return err
+		}
+		sum.Out = opts.out
+	}
+	if isDB {
+		rows := make([]connector.NodeProps, len(rel.Keys))
+		for i, k := range rel.Keys {
+			rows[i] = connector.NodeProps{Key: k, Props: map[string]any{cfg.Write.WriteProperty: rel.Values[i]}}
+		}
+		st, err := client.WriteProperties(ctx, projectionOf(cfg), rows, connector.WriteOptions{
+			BatchSize: cfg.Write.BatchSize, Progress: g.progress("write-back")})
+		if err != nil {
+			return err
+		}
+		sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = cfg.Write.WriteProperty, st.NodePropertiesWritten, st.WriteMillis
+		rec.Status, rec.FinishedAt = connector.StatusSucceeded, time.Now().UTC()
+		rec.Sigma, rec.Delta2, rec.Rho = sum.Sigma, sum.Delta2, sum.Rho
+		rec.NodeCount, rec.RelationshipCount = sum.NodeCount, sum.RelationshipCount
+		rec.NodePropertiesWritten, rec.ComputeMillis, rec.WriteMillis = st.NodePropertiesWritten, sum.ComputeMillis, st.WriteMillis
+		rec.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
+			"mechanism": sum.Mechanism, "keyed": sum.Keyed}
+		if err := client.WriteRunRecord(ctx, *rec); err != nil { // last
+			return err
+		}
+		g.logger.Info("written", "runId", runID, "nodePropertiesWritten", st.NodePropertiesWritten, "writeMillis", st.WriteMillis)
+	}
+	return printReleaseSummary(g, out, sum)
+}
+
+// dryRunRelease prints the plan: counts, method, memory and time, σ. Δ2 is
+// computed exactly when the model says it takes under 10 s; otherwise the
+// proven bound α√2 is shown (and σ for it, an upper bound).
+func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummary, lg *loadedGraph, mech privacy.Mechanism, out io.Writer) error {
+	cfg := &opts.g.cfg.Config
+	job := graphcloak.EstimateJob{Graph: lg.Graph, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
+		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: mech}
+	plan, err := graphcloak.Estimate(job)
+	if err != nil {
+		return err
+	}
+	if plan.SecondsEstimate < 10 && lg.Graph.NumEdges() > 0 {
+		s, err := privacy.GraphSensitivity(lg.Graph, cfg.Privacy.Tau, cfg.Privacy.Alpha, privacy.GraphOptions{Progress: opts.g.progress("Δ2")})
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		job.Sensitivity = &s
+		if plan, err = graphcloak.Estimate(job); err != nil {
+			return err
+		}
+		sum.SensitivityMethod = s.Method
+	}
+	sum.Plan = plan
+	sum.Delta2, sum.Delta2Exact, sum.Sigma, sum.Rho, sum.Mechanism = plan.Delta2, plan.Delta2Exact, plan.Sigma, plan.Rho, plan.Mechanism
+	return printReleaseSummary(opts.g, out, sum)
+}
+
+// readReadings reads the raw readings CSV from a file or, for "-", stdin.
+func readReadings(g *globalOptions, path string) (map[string]float64, error) {
+	if path == "-" {
+		return graphcloak.ReadValues(g.stdin)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, inputErrorf("--values: %w", err)
+	}
+	defer f.Close()
+	return graphcloak.ReadValues(f)
+}
+
+// openReleaseLedger opens the configured ledger: Neo4j (needs client) or a
+// file. The lifetime budget is passed only when set explicitly
+// (--epsilon-total/--delta-total, environment or config file): it then
+// creates a missing ledger or scope, and must match an existing one (a
+// budget never changes silently). Otherwise the stored budget is used, and
+// a ledger that does not exist yet is an error wrapping privacy.ErrNoLedger
+// — create it with "graphcloak budget --init" or pass the budget.
+func openReleaseLedger(ctx context.Context, g *globalOptions, client *connector.Client) (privacy.Ledger, error) {
+	cfg := &g.cfg.Config
+	var budget privacy.Budget
+	if g.cfg.Sources["privacy.epsilonTotal"] != config.FromDefault || g.cfg.Sources["privacy.deltaTotal"] != config.FromDefault {
+		budget = privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal}
+	}
+	if cfg.Privacy.Ledger == "neo4j" {
+		return connector.NewLedger(ctx, client, cfg.Neo4j.Database, budget)
+	}
+	l, err := privacy.OpenFileLedger(cfg.Privacy.Ledger, budget)
+	if errors.Is(err, privacy.ErrNoLedger) {
+		return nil, fmt.Errorf("%w (create it with: graphcloak budget --init --ledger %s --epsilon-total E --delta-total D, or pass --epsilon-total and --delta-total)", err, cfg.Privacy.Ledger)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// failRun records a failed run, best effort, even after cancellation.
+func failRun(ctx context.Context, g *globalOptions, client *connector.Client, rec *connector.RunRecord, cause error) {
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	defer cancel()
+	rec.Status, rec.FinishedAt = connector.StatusFailed, time.Now().UTC()
+	rec.Error = cause.Error()
+	if errors.Is(cause, context.Canceled) {
+		rec.Error = "interrupted"
+	}
+	if err := client.WriteRunRecord(wctx, *rec); err != nil {
+		g.logger.Warn("could not record the failed run", "runId", rec.RunID, "error", err)
+	}
+}
+
+func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) error {
+	if g.output == "json" {
+		return printJSON(out, s)
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	row := func(k string, v any) { fmt.Fprintf(tw, "%s\t%v\n", k, v) }
+	if s.DryRun {
+		row("dry run", "nothing written, charged or drawn")
+	}
+	if s.RunID != "" {
+		row("run id", s.RunID)
+	}
+	row("graph", s.Graph)
+	row("values from", s.ValuesFrom)
+	row("nodes", s.NodeCount)
+	row("relationships", s.RelationshipCount)
+	if s.Plan != nil {
+		row("method", s.Plan.Method)
+		row("memory estimate", fmt.Sprintf("%.1f MiB", float64(s.Plan.BytesEstimate)/(1<<20)))
+		row("time estimate", fmt.Sprintf("%.2g s", s.Plan.SecondsEstimate))
+	}
+	d2 := fmt.Sprintf("%.6g", s.Delta2)
+	if !s.Delta2Exact {
+		d2 += " (upper bound)"
+	}
+	row("Δ2", d2)
+	if s.SensitivityMethod != "" {
+		row("sensitivity method", s.SensitivityMethod)
+	}
+	row("σ", fmt.Sprintf("%.6g", s.Sigma))
+	row("ρ (zCDP)", fmt.Sprintf("%.6g", s.Rho))
+	row("ε, δ", fmt.Sprintf("%g, %g", s.Epsilon, s.Delta))
+	row("mechanism", s.Mechanism)
+	row("noise", map[bool]string{true: "keyed (ChaCha20)", false: "crypto/rand"}[s.Keyed])
+	row("ledger", fmt.Sprintf("%s (scope %s)", s.Ledger, s.Scope))
+	if s.Epoch != "" {
+		row("epoch", s.Epoch)
+	}
+	if s.WriteProperty != "" {
+		row("written", fmt.Sprintf("%d properties to %s", s.NodePropertiesWritten, s.WriteProperty))
+	}
+	if s.Out != "" {
+		row("release file", s.Out)
+	}
+	if !s.DryRun {
+		row("compute / write", fmt.Sprintf("%d ms / %d ms", s.ComputeMillis, s.WriteMillis))
+	}
+	return tw.Flush()
+}
