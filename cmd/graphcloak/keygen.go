@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"github.com/spf13/cobra"
+
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// keygenOptions are the flags of "keygen".
+type keygenOptions struct {
+	out    string
+	output string
+}
+
+func newKeygenCmd(g *globalOptions) *cobra.Command {
+	o := &keygenOptions{}
+	cmd := &cobra.Command{
+		Use:   "keygen",
+		Short: "Create a 256-bit noise key (the key holder can remove keyed noise)",
+		Long: `Write a new 256-bit key from crypto/rand to --out as 64 hex digits, with file
+mode 0600. The file is created exclusively: an existing file is never
+overwritten. Releases made with --noise-key FILE draw their noise from this key;
+whoever holds it can regenerate that noise ("graphcloak unmask") and so see the
+true values. Keep it like a password; graphcloak refuses a key file that group
+or others can read. The key is never printed.`,
+		Example: `  graphcloak keygen --out ~/.config/graphcloak/noise.key`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErrorf("keygen takes no arguments, got %q", args)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.out == "" {
+				return usageErrorf("keygen needs --out FILE")
+			}
+			o.output = g.output
+			return runKeygen(cmd.Context(), o, g.stdout)
+		},
+	}
+	cmd.Flags().StringVar(&o.out, "out", "", "key file to create (mode 0600, must not exist)")
+	return cmd
+}
+
+type keygenResult struct {
+	Path   string `json:"path"`
+	Bits   int    `json:"bits"`
+	Format string `json:"format"`
+	Mode   string `json:"mode"`
+}
+
+func runKeygen(_ context.Context, o *keygenOptions, out io.Writer) error {
+	k, err := privacy.GenerateKey()
+	if err != nil {
+		return err
+	}
+	if err := privacy.WriteKeyFile(o.out, k); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return inputErrorf("--out %s already exists; keygen never overwrites a key", o.out)
+		}
+		return err
+	}
+	r := keygenResult{Path: o.out, Bits: 8 * privacy.KeySize, Format: "hex", Mode: "0600"}
+	if o.output == "json" {
+		return printJSON(out, r)
+	}
+	_, err = fmt.Fprintf(out, "wrote a %d-bit noise key to %s (mode 0600)\n", r.Bits, r.Path)
+	return err
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// A release made with a key from keygen is unmasked by the CLI to the true
+// values rounded to the grid; a 0644 key file is refused.
+func TestUnmaskRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	keyPath := filepath.Join(dir, "k.key")
+	if _, err, code := runPrivacyCLI(t, "keygen", "--out", keyPath); code != 0 {
+		t.Fatal(err)
+	}
+	key, err := privacy.LoadKey(keyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledger, err := privacy.OpenFileLedger(filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 4, Delta: 1e-6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := []string{"a", "b", "c", "d"}
+	vals := []float64{0.5, 0.125, 1.0 / 3, 0}
+	rel, err := privacy.Release(context.Background(), privacy.ReleaseRequest{Keys: keys, Values: vals, Sensitivity: 0.02,
+		Epsilon: 1, Delta: 1e-6, Noise: privacy.KeyedNoise(key), Ledger: ledger, Scope: "s", Epoch: "e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	relPath := filepath.Join(dir, "release.json")
+	if err := privacy.WriteReleaseFile(relPath, rel); err != nil {
+		t.Fatal(err)
+	}
+	out, err, code := runPrivacyCLI(t, "unmask", "--key", keyPath, "--release", relPath, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	var r struct {
+		GridExponent int
+		Rows         []struct {
+			Key             string
+			Value, Released float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Rows) != 4 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	gamma := math.Ldexp(1, -r.GridExponent)
+	for i, row := range r.Rows {
+		if row.Key != keys[i] || row.Value != math.Round(vals[i]/gamma)*gamma || row.Released != rel.Values[i] {
+			t.Errorf("row %d: %+v, true %v", i, row, vals[i])
+		}
+	}
+	os.Chmod(keyPath, 0o644)
+	if _, err, code := runPrivacyCLI(t, "unmask", "--key", keyPath, "--release", relPath); code != exitBadInput {
+		t.Errorf("0644 key: exit %d, %v", code, err)
+	}
+	if _, _, code := runPrivacyCLI(t, "unmask", "--key", keyPath); code != exitUsage {
+		t.Errorf("missing --release: exit %d", code)
+	}
+}
