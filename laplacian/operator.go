@@ -112,43 +112,85 @@ func (op *Operator) MulBlockAffine(dst, x []float64, b int, a, c float64, z []fl
 	if n > 0 && &dst[0] == &x[0] {
 		panic("laplacian: MulBlockAffine dst aliases x")
 	}
-	g := op.g
+	if z == nil {
+		e = 0
+	}
 	op.parallelRows(1<<12, func(lo, hi int) {
-		acc := make([]float64, b)
-		for i := lo; i < hi; i++ {
-			xi := x[i*b : i*b+b]
-			d := g.degree[i]
-			for k := range acc {
-				acc[k] = d * xi[k]
-			}
-			p0, p1 := g.rowPtr[i], g.rowPtr[i+1]
-			for p := p0; p < p1; p++ {
-				j := int(g.col[p])
-				xj := x[j*b : j*b+b]
-				if g.weight == nil {
-					for k := range acc {
-						acc[k] -= xj[k]
-					}
-				} else {
-					w := g.weight[p]
-					for k := range acc {
-						acc[k] -= w * xj[k]
-					}
-				}
-			}
-			di := dst[i*b : i*b+b]
-			if z == nil || e == 0 {
-				for k := range acc {
-					di[k] = a*acc[k] + c*xi[k]
+		op.blockRows(dst, x, b, a, c, z, e, lo, hi)
+	})
+}
+
+// blockRows computes rows lo..hi-1 of a·(L X) + c·X + e·Z. Columns are
+// processed in strips of four so the four running sums stay in registers;
+// each sum is accumulated in CSR order, exactly as MulVec does.
+func (op *Operator) blockRows(dst, x []float64, b int, a, c float64, z []float64, e float64, lo, hi int) {
+	g := op.g
+	for i := lo; i < hi; i++ {
+		p0, p1 := g.rowPtr[i], g.rowPtr[i+1]
+		cols := g.col[p0:p1]
+		var ws []float64
+		if g.weight != nil {
+			ws = g.weight[p0:p1]
+			ws = ws[:len(cols)]
+		}
+		d := g.degree[i]
+		ib := i * b
+		c0 := 0
+		for ; c0+4 <= b; c0 += 4 {
+			xi := x[ib+c0 : ib+c0+4 : ib+c0+4]
+			s0, s1, s2, s3 := d*xi[0], d*xi[1], d*xi[2], d*xi[3]
+			if ws == nil {
+				for _, j := range cols {
+					o := int(j)*b + c0
+					xj := x[o : o+4 : o+4]
+					s0 -= xj[0]
+					s1 -= xj[1]
+					s2 -= xj[2]
+					s3 -= xj[3]
 				}
 			} else {
-				zi := z[i*b : i*b+b]
-				for k := range acc {
-					di[k] = a*acc[k] + c*xi[k] + e*zi[k]
+				for k, j := range cols {
+					w := ws[k]
+					o := int(j)*b + c0
+					xj := x[o : o+4 : o+4]
+					s0 -= w * xj[0]
+					s1 -= w * xj[1]
+					s2 -= w * xj[2]
+					s3 -= w * xj[3]
 				}
 			}
+			di := dst[ib+c0 : ib+c0+4 : ib+c0+4]
+			if e == 0 {
+				di[0] = a*s0 + c*xi[0]
+				di[1] = a*s1 + c*xi[1]
+				di[2] = a*s2 + c*xi[2]
+				di[3] = a*s3 + c*xi[3]
+			} else {
+				zi := z[ib+c0 : ib+c0+4 : ib+c0+4]
+				di[0] = a*s0 + c*xi[0] + e*zi[0]
+				di[1] = a*s1 + c*xi[1] + e*zi[1]
+				di[2] = a*s2 + c*xi[2] + e*zi[2]
+				di[3] = a*s3 + c*xi[3] + e*zi[3]
+			}
 		}
-	})
+		for ; c0 < b; c0++ {
+			s := d * x[ib+c0]
+			if ws == nil {
+				for _, j := range cols {
+					s -= x[int(j)*b+c0]
+				}
+			} else {
+				for k, j := range cols {
+					s -= ws[k] * x[int(j)*b+c0]
+				}
+			}
+			v := a*s + c*x[ib+c0]
+			if e != 0 {
+				v += e * z[ib+c0]
+			}
+			dst[ib+c0] = v
+		}
+	}
 }
 
 // Dense returns L as a dense symmetric matrix. It allocates n² float64s;
