@@ -152,7 +152,11 @@ func ReadCSV(r io.Reader, opt Options) (*Graph, error) {
 	if len(edges) == 0 {
 		return nil, &CSVError{Err: fmt.Errorf("no edges: %w", ErrEmptyGraph)}
 	}
-	return FromEdges(0, keys, edges, opt)
+	g, err := fromEdges(0, keys, index, edges, opt)
+	if err != nil {
+		return nil, &CSVError{Err: err}
+	}
+	return g, nil
 }
 
 // isHeader reports whether the first row of a CSV edge list is a header.
@@ -168,11 +172,13 @@ func isHeader(rec []string) bool {
 	return false
 }
 
-// LoadCSV reads a CSV edge list from a file; see ReadCSV.
+// LoadCSV reads a CSV edge list from a file; see ReadCSV. Every error,
+// including a file that cannot be opened, is a *CSVError with Path set
+// (errors.Is(err, fs.ErrNotExist) still works).
 func LoadCSV(path string, opt Options) (*Graph, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("laplacian: %w", err)
+		return nil, &CSVError{Path: path, Err: err}
 	}
 	defer f.Close()
 	g, err := ReadCSV(f, opt)

@@ -81,6 +81,7 @@ func TestReadCSVErrors(t *testing.T) {
 		{name: "empty file", in: "", want: ErrEmptyGraph},
 		{name: "header only", in: "source,target,weight\n# nothing\n", want: ErrEmptyGraph},
 		{name: "bad quoting", in: "a,b\n\"c,d\n", line: 2},
+		{name: "degree overflow", in: "a,b,1e308\nb,c,1e308\n", want: ErrBadWeight},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -128,7 +129,7 @@ func TestLoadCSV(t *testing.T) {
 	if !errors.As(err, &ce) || ce.Path != bad || ce.Line != 2 || !strings.Contains(err.Error(), "bad.csv") {
 		t.Errorf("error %v should name the file and line 2", err)
 	}
-	if _, err := LoadCSV(filepath.Join(dir, "missing.csv"), Options{}); !errors.Is(err, os.ErrNotExist) {
+	if _, err := LoadCSV(filepath.Join(dir, "missing.csv"), Options{}); !errors.Is(err, os.ErrNotExist) || !errors.As(err, &ce) {
 		t.Errorf("missing file: %v", err)
 	}
 }

@@ -84,6 +84,12 @@ type Options struct {
 // Peak memory beyond the edges slice is about 8n + 4·2|E| bytes for an
 // unweighted graph and 8n + 12·2|E| bytes for a weighted one.
 func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) {
+	return fromEdges(n, keys, nil, edges, opt)
+}
+
+// fromEdges is FromEdges with an optional prebuilt key index (the CSV
+// reader has one already; building a second would double its memory).
+func fromEdges(n int, keys []string, index map[string]int32, edges []Edge, opt Options) (*Graph, error) {
 	if keys != nil {
 		n = len(keys)
 	}
@@ -95,12 +101,14 @@ func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) 
 	}
 	g := &Graph{n: n}
 	if keys != nil {
-		index := make(map[string]int32, n)
-		for i, k := range keys {
-			if _, dup := index[k]; dup {
-				return nil, fmt.Errorf("%w: %q", ErrDuplicateKey, k)
+		if index == nil {
+			index = make(map[string]int32, n)
+			for i, k := range keys {
+				if _, dup := index[k]; dup {
+					return nil, fmt.Errorf("%w: %q", ErrDuplicateKey, k)
+				}
+				index[k] = int32(i)
 			}
-			index[k] = int32(i)
 		}
 		g.keys, g.index, g.custom = keys, index, true
 	}

@@ -262,7 +262,7 @@ func (s Spec) String() string {
 // Build generates (or, for file, loads) the graph. The partition is the
 // planted block of each node for sbm, the faction for karate, and nil for
 // the other kinds. Invalid parameters give a *SpecError; a file's errors
-// are those of LoadCSV (*CSVError, or a wrapped *fs.PathError).
+// are those of LoadCSV (*CSVError).
 func (s Spec) Build() (*Graph, []int, error) {
 	if err := s.validate(s.String()); err != nil {
 		return nil, nil, err
