@@ -15,7 +15,7 @@ func newConfigCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "config",
 		Short: "Inspect the effective configuration",
-		Args:  cobra.NoArgs,
+		Args:  usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return usageErrorf("config needs a subcommand: show")
 		},
@@ -29,7 +29,7 @@ Precedence, highest first: flags > GRAPHCLOAK_* environment > config file >
 defaults. The password is always shown as *****.`,
 		Example: `  GRAPHCLOAK_NEO4J_URI=bolt://db:7687 graphcloak config show
   graphcloak config show --config ./graphcloak.yaml -o json`,
-		Args: cobra.NoArgs,
+		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runConfigShow(cmd.Context(), g, g.stdout)
 		},

@@ -43,7 +43,7 @@ Nothing is written anywhere else; no configuration or database is needed.`,
 		Example: `  graphcloak demo
   graphcloak demo --source 34 --epsilon 2 --plot karate.png -o json
   graphcloak demo --graph sbm:sizes=40x40x40,pin=0.3,pout=0.01,seed=7 --source 50`,
-		Args: cobra.NoArgs,
+		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runDemo(cmd.Context(), opts, opts.g.stdout)
 		},

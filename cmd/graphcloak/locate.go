@@ -62,7 +62,7 @@ Elsewhere the per-node results go to --out FILE (CSV) when given.`,
   graphcloak locate --graph neo4j --node-labels Room --relationship-types DOOR \
       --node-key-property roomId --release-run run-20261121T060000Z-1a2b3c4d5e6f \
       --communities property:louvain -o json`,
-		Args: cobra.NoArgs,
+		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runLocate(cmd.Context(), opts, opts.g.stdout)
 		},

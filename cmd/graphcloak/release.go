@@ -20,6 +20,7 @@ import (
 // parameters, projection, write-back) are configuration keys.
 type releaseOptions struct {
 	g      *globalOptions
+	stdin  io.Reader
 	graph  string
 	values string // FILE or "-"
 	out    string
@@ -58,8 +59,9 @@ writes, charges and draws nothing.`,
 
   # What would it cost?
   graphcloak release --graph neo4j --values readings.csv --dry-run -o json`,
-		Args: cobra.NoArgs,
+		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.stdin = cmd.InOrStdin()
 			return runRelease(cmd.Context(), opts, opts.g.stdout)
 		},
 	}
@@ -139,7 +141,7 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 	valuesFrom := "property:" + valueProp
 	if opts.values != "" {
 		valuesFrom = "csv:" + opts.values
-		if readings, err = readReadings(g, opts.values); err != nil {
+		if readings, err = readReadings(opts.stdin, opts.values); err != nil {
 			return err
 		}
 	}
@@ -288,9 +290,9 @@ func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummar
 }
 
 // readReadings reads the raw readings CSV from a file or, for "-", stdin.
-func readReadings(g *globalOptions, path string) (map[string]float64, error) {
+func readReadings(stdin io.Reader, path string) (map[string]float64, error) {
 	if path == "-" {
-		return graphcloak.ReadValues(g.stdin)
+		return graphcloak.ReadValues(stdin)
 	}
 	f, err := os.Open(path)
 	if err != nil {

@@ -4,41 +4,61 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
+	"os"
 
+	"github.com/graphcloak/graphcloak/config"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 )
 
-// globalOptions are the flags every command shares.
+// globalOptions are the flags every command shares, and what the root
+// command resolves once before any command runs.
 type globalOptions struct {
-	output    string // "table" or "json"
-	logFormat string // "text" or "json"
-	stdout    io.Writer
-	stderr    io.Writer
+	output     string // "table" or "json"
+	logFormat  string // "text" or "json"
+	configFile string // --config; "" means the default location
+	stdout     io.Writer
+	stderr     io.Writer
+	// terminal is true when stderr is a terminal: progress bars are shown.
+	terminal bool
+	// cfg is the effective configuration (file, environment, flags),
+	// validated once; logger writes to stderr in logFormat.
+	cfg    *config.Loaded
+	logger *slog.Logger
 }
 
 // newRootCmd builds the command tree. Each command lives in its own file
 // with a constructor newXCmd(*globalOptions) and a plain runX function.
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
-	g := &globalOptions{stdout: stdout, stderr: stderr}
+	g := &globalOptions{stdout: stdout, stderr: stderr, output: "table", logFormat: "text"}
+	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		g.terminal = true
+	}
+	g.logger = newLogger(stderr, "text")
 	root := &cobra.Command{
-		Use:           "graphcloak",
-		Short:         "Differentially private release of diffusion measurements on graphs",
+		Use:   "graphcloak",
+		Short: "Differentially private release of diffusion measurements on graphs",
+		Long: `graphcloak releases heat-diffusion measurements on a graph with differential
+privacy, recovers the likely sources and ranks their communities. Graphs come
+from Neo4j (--graph neo4j) or from a generator or CSV edge list
+(--graph karate, sbm:sizes=50x50,pin=0.2,pout=0.01, file:edges.csv).
+
+Configuration: flags > GRAPHCLOAK_* environment > config file (--config, or
+$XDG_CONFIG_HOME/graphcloak/config.yaml) > defaults; see "graphcloak config show".`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
-			if g.output != "table" && g.output != "json" {
-				return usageErrorf("--output must be table or json, got %q", g.output)
-			}
-			if g.logFormat != "text" && g.logFormat != "json" {
-				return usageErrorf("--log-format must be text or json, got %q", g.logFormat)
-			}
-			return nil
+			return g.resolve(cmd)
 		},
+		// An unknown command is a usage error (exit 2), not a failure.
+		Args: usageArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	root.PersistentFlags().StringVarP(&g.output, "output", "o", "table", "output format: table or json")
-	root.PersistentFlags().StringVar(&g.logFormat, "log-format", "text", "log format on stderr: text or json")
+	root.PersistentFlags().StringVar(&g.configFile, "config", "", "config file (default $XDG_CONFIG_HOME/graphcloak/config.yaml if present)")
+	config.AddFlags(root.PersistentFlags(), "output", "log-format")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 
 	// Commands register here, one line each.
@@ -48,8 +68,48 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newCalibrateCmd(g),
 		newKeygenCmd(g),
 		newUnmaskCmd(g),
+		newBudgetCmd(g),
+		newReleaseCmd(g),
+		newLocateCmd(g),
+		newDemoCmd(g),
+		newConfigCmd(g),
 	)
 	return root
+}
+
+// resolve loads the configuration for the command being run (its flags,
+// the environment, the config file), prints any warning, validates it once
+// and sets up output and logging. It runs before every command, and before
+// any connection is made.
+func (g *globalOptions) resolve(cmd *cobra.Command) error {
+	l, err := config.Load(config.Options{File: g.configFile, Flags: cmd.Flags()})
+	if err != nil {
+		return err
+	}
+	for _, w := range l.Warnings {
+		fmt.Fprintln(g.stderr, w)
+	}
+	if l.Output != "table" && l.Output != "json" {
+		return usageErrorf("--output must be table or json, got %q", l.Output)
+	}
+	if l.LogFormat != "text" && l.LogFormat != "json" {
+		return usageErrorf("--log-format must be text or json, got %q", l.LogFormat)
+	}
+	if err := l.Validate(); err != nil {
+		return err
+	}
+	g.cfg = l
+	g.output, g.logFormat = l.Output, l.LogFormat
+	g.logger = newLogger(g.stderr, l.LogFormat)
+	return nil
+}
+
+// usageArgs is cobra.NoArgs as a usage error (exit 2).
+func usageArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("unknown command or argument %q for %q", args[0], cmd.CommandPath())
+	}
+	return nil
 }
 
 // printJSON writes v as indented JSON followed by a newline.

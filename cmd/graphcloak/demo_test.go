@@ -1,0 +1,88 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func itoa(i int) string     { return strconv.Itoa(i) }
+func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+func TestDemo(t *testing.T) {
+	isolateConfig(t)
+	pic := filepath.Join(t.TempDir(), "demo.png")
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "demo", "--plot", pic, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var s map[string]any
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"graph", "nodeCount", "source", "sourceCommunity", "delta2", "sigma", "rho", "estimator",
+		"status", "report", "plot", "topCommunityIsSource"} {
+		if _, ok := s[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	if s["nodeCount"] != 34.0 || !(s["sigma"].(float64) > 0) || s["plot"] != pic {
+		t.Errorf("summary %v", s)
+	}
+	// Shares of the ranked communities sum to 1, ranks are 1..k.
+	comms := s["report"].(map[string]any)["communities"].([]any)
+	sum := 0.0
+	for i, c := range comms {
+		m := c.(map[string]any)
+		sum += m["share"].(float64)
+		if m["rank"] != float64(i+1) {
+			t.Errorf("rank %v at position %d", m["rank"], i)
+		}
+	}
+	if len(comms) < 2 || sum < 1-1e-9 || sum > 1+1e-9 {
+		t.Errorf("%d communities with shares summing to %v", len(comms), sum)
+	}
+	f, err := os.Open(pic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("picture is not a PNG: %v", err)
+	}
+	if b := img.Bounds(); b.Dx() < 100 || b.Dy() < 100 {
+		t.Errorf("picture is %v", b)
+	}
+}
+
+func TestDemoTableAndErrors(t *testing.T) {
+	isolateConfig(t)
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "demo", "--plot", "", "--source", "34")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"RANK", "COMMUNITY", "PROBABILITY", "← true source", "planted source: node 34"} {
+		if !strings.Contains(stdout, want) && !strings.Contains(stdout, "no detectable source") {
+			t.Errorf("table lacks %q:\n%s", want, stdout)
+		}
+	}
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"demo", "--source", "99", "--plot", ""}, exitBadInput},
+		{[]string{"demo", "--epsilon", "0", "--plot", ""}, exitBadInput},
+		{[]string{"demo", "--graph", "neo4j"}, exitUsage},
+		{[]string{"demo", "extra"}, exitUsage},
+	} {
+		if _, stderr, code := runPipelineCLI(t, context.Background(), nil, tc.args...); code != tc.code {
+			t.Errorf("%v: exit %d, want %d (%s)", tc.args, code, tc.code, stderr)
+		}
+	}
+}

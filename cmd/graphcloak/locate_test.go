@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// releaseKarate releases heat from node 1 on karate with a large ε and
+// returns the release file.
+func releaseKarate(t *testing.T, dir string) string {
+	t.Helper()
+	// Readings: a unit source at node 1 seen at every node after τ = 1 —
+	// approximated by a spike; locate only needs data with a clear peak.
+	var b strings.Builder
+	for k := 1; k <= 34; k++ {
+		v := 0.0
+		if k == 1 {
+			v = 1
+		}
+		b.WriteString(strings.Join([]string{itoa(k), ftoa(v)}, ",") + "\n")
+	}
+	readings := filepath.Join(dir, "readings.csv")
+	os.WriteFile(readings, []byte(b.String()), 0o600)
+	out := filepath.Join(dir, "release.json")
+	_, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
+		"--out", out, "--ledger", filepath.Join(dir, "l.json"), "--epsilon-total", "1000", "--delta-total", "1e-3",
+		"--epsilon", "500", "--delta", "1e-6", "--tau", "0.2")
+	if code != 0 {
+		t.Fatalf("release: exit %d: %s", code, stderr)
+	}
+	return out
+}
+
+func TestLocateReleaseFile(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	rel := releaseKarate(t, dir)
+	// Communities from a file: the two factions (node 1's is "hi").
+	comm := filepath.Join(dir, "comm.csv")
+	var b strings.Builder
+	b.WriteString("node,community\n")
+	officer := map[int]bool{}
+	for _, k := range []int{9, 10, 15, 16, 19, 21, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34} {
+		officer[k] = true
+	}
+	for k := 1; k <= 34; k++ {
+		c := "hi"
+		if officer[k] {
+			c = "officer"
+		}
+		b.WriteString(itoa(k) + "," + c + "\n")
+	}
+	os.WriteFile(comm, []byte(b.String()), 0o600)
+	perNode := filepath.Join(dir, "nodes.csv")
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--released", rel,
+		"--tau", "0.2", "--communities", "file:"+comm, "--out", perNode, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"graph", "nodeCount", "relationshipCount", "estimator", "status", "sigma", "tau",
+		"communities", "communityCount", "report", "topNodes", "nodePropertiesWritten", "computeMillis", "writeMillis", "out"} {
+		if _, ok := sum[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	rep := sum["report"].(map[string]any)
+	top := rep["communities"].([]any)[0].(map[string]any)
+	if top["name"] != "hi" || !(top["share"].(float64) > 0.9) || sum["communityCount"] != 2.0 {
+		t.Errorf("top community %v, want hi with share > 0.9", top)
+	}
+	f, err := os.Open(perNode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(rows) != 35 || strings.Join(rows[0], ",") != "key,mass,weight,community,probability,rank" {
+		t.Fatalf("per-node CSV: %d rows, header %v, %v", len(rows), rows[0], err)
+	}
+	for _, r := range rows[1:] {
+		want := map[string]string{"hi": "1", "officer": "2"}[r[3]]
+		if r[5] != want {
+			t.Errorf("node %s in %s has rank %s, want %s", r[0], r[3], r[5], want)
+		}
+	}
+
+	// The human table lists the ranked communities.
+	stdout, _, code = runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--released", rel, "--tau", "0.2")
+	if code != 0 || !strings.Contains(stdout, "RANK") || !strings.Contains(stdout, "PROBABILITY") {
+		t.Errorf("table output (exit %d):\n%s", code, stdout)
+	}
+}
+
+func TestLocateExitCodes(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	rel := releaseKarate(t, dir)
+	garbage := filepath.Join(dir, "garbage.json")
+	os.WriteFile(garbage, []byte("{not json"), 0o600)
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"no released", []string{"locate", "--graph", "karate"}, exitUsage},
+		{"both sources", []string{"locate", "--graph", "neo4j", "--released", rel, "--released-property", "v"}, exitUsage},
+		{"property off neo4j", []string{"locate", "--graph", "karate", "--released", rel, "--communities", "property:louvain"}, exitUsage},
+		{"communities kind", []string{"locate", "--graph", "karate", "--released", rel, "--communities", "leiden"}, exitUsage},
+		{"estimator", []string{"locate", "--graph", "karate", "--released", rel, "--estimator", "magic"}, exitBadInput},
+		{"garbage release file", []string{"locate", "--graph", "karate", "--released", garbage}, exitBadInput},
+		{"wrong graph", []string{"locate", "--graph", "path:n=10", "--released", rel}, exitBadInput},
+		{"missing communities file", []string{"locate", "--graph", "karate", "--released", rel, "--communities", "file:" + filepath.Join(dir, "none.csv")}, exitBadInput},
+		{"property needs sigma", []string{"locate", "--graph", "neo4j", "--released-property", "v"}, exitUsage},
+		{"bad property name", []string{"locate", "--graph", "neo4j", "--released-property", "v`x", "--sigma", "1"}, exitBadInput},
+		{"unreachable", []string{"locate", "--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--sigma", "1"}, exitDBUnreachable},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runPipelineCLI(t, context.Background(), nil, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, stderr)
+			}
+		})
+	}
+}

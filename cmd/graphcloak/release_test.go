@@ -1,0 +1,274 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// isolateConfig keeps the user's config file and GRAPHCLOAK_* environment
+// out of a test.
+func isolateConfig(t *testing.T) {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	for _, e := range os.Environ() {
+		if name, _, _ := strings.Cut(e, "="); strings.HasPrefix(name, "GRAPHCLOAK_") {
+			t.Setenv(name, "")
+			os.Unsetenv(name)
+		}
+	}
+}
+
+// runPipelineCLI runs the CLI in-process with stdin and returns stdout,
+// stderr and the exit code.
+func runPipelineCLI(t *testing.T, ctx context.Context, stdin io.Reader, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	root := newRootCmd(&out, &errb)
+	root.SetArgs(args)
+	if stdin != nil {
+		root.SetIn(stdin)
+	}
+	err := root.ExecuteContext(ctx)
+	if err != nil {
+		fmt.Fprintln(&errb, "graphcloak:", err)
+	}
+	return out.String(), errb.String(), exitCode(err)
+}
+
+// karateReadings writes a readings CSV for the 34 karate nodes: node k
+// reads 0.1234567 + k·1e-3 (distinctive strings to search for).
+func karateReadings(t *testing.T, dir string, header bool) (string, []string) {
+	t.Helper()
+	var b strings.Builder
+	if header {
+		b.WriteString("node,value\n")
+	}
+	var raw []string
+	for k := 1; k <= 34; k++ {
+		v := fmt.Sprintf("%.7f", 0.1234567+float64(k)*1e-3)
+		raw = append(raw, v)
+		fmt.Fprintf(&b, "%d,%s\n", k, v)
+	}
+	p := filepath.Join(dir, "readings.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p, raw
+}
+
+func TestReleaseFileGraph(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, raw := karateReadings(t, dir, true)
+	ledger := filepath.Join(dir, "ledger.json")
+	out := filepath.Join(dir, "release.json")
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
+		"--out", out, "--ledger", ledger, "--epsilon-total", "10", "--delta-total", "1e-5", "--scope", "club", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	for _, k := range []string{"graph", "nodeCount", "relationshipCount", "delta2", "sigma", "rho", "epsilon", "delta",
+		"mechanism", "scope", "epoch", "ledger", "out", "computeMillis", "writeMillis", "nodePropertiesWritten", "dryRun"} {
+		if _, ok := sum[k]; !ok {
+			t.Errorf("JSON lacks %q", k)
+		}
+	}
+	if sum["nodeCount"] != 34.0 || sum["relationshipCount"] != 78.0 || !(sum["sigma"].(float64) > 0) {
+		t.Errorf("summary %v", sum)
+	}
+	rel, err := privacy.ReadReleaseFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel.Meta.N != 34 || rel.Meta.Sigma != sum["sigma"].(float64) || rel.Meta.Scope != "club" {
+		t.Errorf("release file meta %+v", rel.Meta)
+	}
+	data, _ := os.ReadFile(out)
+	for _, v := range raw {
+		if strings.Contains(string(data), v) || strings.Contains(stdout+stderr, v) {
+			t.Fatalf("raw reading %s appears in the release file or output", v)
+		}
+	}
+	// The ledger was charged exactly once, with the release's ρ.
+	l, err := privacy.OpenFileLedger(ledger, privacy.Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bal, err := l.Balance(context.Background(), "club")
+	if err != nil || len(bal) != 1 || bal[0].Releases != 1 || bal[0].RhoSpent < rel.Meta.Rho {
+		t.Errorf("balance %+v %v, want one charge of ρ=%v", bal, err, rel.Meta.Rho)
+	}
+
+	// The same epoch again is refused by the ledger: exit 5.
+	epoch := sum["epoch"].(string)
+	_, _, code = runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
+		"--out", filepath.Join(dir, "again.json"), "--ledger", ledger, "--scope", "club", "--epoch", epoch)
+	if code != exitBudgetExhausted {
+		t.Errorf("re-release of epoch %s: exit %d, want %d", epoch, code, exitBudgetExhausted)
+	}
+	// A release past the budget: exit 5, and nothing written.
+	past := filepath.Join(dir, "past.json")
+	_, stderr, code = runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
+		"--out", past, "--ledger", ledger, "--scope", "club", "--epsilon", "30")
+	if code != exitBudgetExhausted {
+		t.Errorf("release past the budget: exit %d (%s), want %d", code, stderr, exitBudgetExhausted)
+	}
+	if _, err := os.Stat(past); err == nil {
+		t.Error("refused release wrote a file")
+	}
+}
+
+func TestReleaseStdinTable(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, _ := karateReadings(t, dir, false)
+	data, _ := os.ReadFile(readings)
+	out := filepath.Join(dir, "release.json")
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), bytes.NewReader(data), "release", "--graph", "karate",
+		"--values", "-", "--out", out, "--ledger", filepath.Join(dir, "l.json"), "--epsilon-total", "4", "--delta-total", "1e-6",
+		"--epsilon", "1", "--delta", "1e-7")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"σ", "Δ2", "csv:-", "release file"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("table lacks %q:\n%s", want, stdout)
+		}
+	}
+	if _, err := privacy.ReadReleaseFile(out); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestReleaseDryRunWritesNothing(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, _ := karateReadings(t, dir, true)
+	ledger := filepath.Join(dir, "ledger.json")
+	out := filepath.Join(dir, "release.json")
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
+		"--out", out, "--ledger", ledger, "--epsilon-total", "10", "--delta-total", "1e-5", "--dry-run", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var sum struct {
+		DryRun bool           `json:"dryRun"`
+		Sigma  float64        `json:"sigma"`
+		Delta2 float64        `json:"delta2"`
+		Exact  bool           `json:"delta2Exact"`
+		Plan   map[string]any `json:"plan"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if !sum.DryRun || !(sum.Sigma > 0) || !sum.Exact || sum.Plan["method"] != "dense" || sum.Plan["nodeCount"] != 34.0 {
+		t.Errorf("dry run %+v", sum)
+	}
+	for _, k := range []string{"bytesEstimate", "secondsEstimate", "relationshipCount", "sigma"} {
+		if _, ok := sum.Plan[k]; !ok {
+			t.Errorf("plan lacks %q", k)
+		}
+	}
+	for _, p := range []string{ledger, out} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("dry run wrote %s", p)
+		}
+	}
+}
+
+func TestReleaseExitCodes(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, _ := karateReadings(t, dir, true)
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("node,value\n1,0.5\n2,oops\n"), 0o600)
+	short := filepath.Join(dir, "short.csv")
+	os.WriteFile(short, []byte("1,0.5\n2,0.25\n"), 0o600)
+	out := filepath.Join(dir, "r.json")
+	ledger := filepath.Join(dir, "l.json")
+	base := []string{"release", "--graph", "karate", "--out", out, "--ledger", ledger, "--epsilon-total", "10", "--delta-total", "1e-5"}
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"no values", base, exitUsage},
+		{"both value modes", append(base, "--values", readings, "--value-property", "temp"), exitUsage},
+		{"value property off neo4j", []string{"release", "--graph", "karate", "--value-property", "temp", "--out", out}, exitUsage},
+		{"no out", []string{"release", "--graph", "karate", "--values", readings, "--ledger", ledger}, exitUsage},
+		{"no graph", []string{"release", "--values", readings, "--out", out}, exitUsage},
+		{"unknown flag", append(base, "--values", readings, "--frobnicate"), exitUsage},
+		{"epsilon", append(base, "--values", readings, "--epsilon", "-1"), exitBadInput},
+		{"delta", append(base, "--values", readings, "--delta", "1"), exitBadInput},
+		{"mechanism", append(base, "--values", readings, "--mechanism", "analytic"), exitBadInput},
+		{"bad csv", append(base, "--values", bad), exitBadInput},
+		{"missing nodes", append(base, "--values", short), exitBadInput},
+		{"missing file", append(base, "--values", filepath.Join(dir, "nope.csv")), exitBadInput},
+		{"bad spec", []string{"release", "--graph", "sbm:sizes=0", "--values", readings, "--out", out}, exitBadInput},
+		{"no ledger and no budget", []string{"release", "--graph", "karate", "--values", readings, "--out", out, "--ledger", filepath.Join(dir, "none.json")}, exitBadInput},
+		{"bad label before connecting", []string{"release", "--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--values", readings, "--node-labels", "Room`) DELETE n//"}, exitBadInput},
+		{"bad uri scheme", []string{"release", "--graph", "neo4j", "--uri", "http://127.0.0.1:1", "--values", readings}, exitBadInput},
+		{"unreachable", []string{"release", "--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--values", readings}, exitDBUnreachable},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, stderr, code := runPipelineCLI(t, context.Background(), nil, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr: %s", code, tc.code, stderr)
+			}
+		})
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a refused release wrote the release file")
+	}
+}
+
+func TestInterruptedExitCode(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, _ := karateReadings(t, dir, true)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, _, code := runPipelineCLI(t, ctx, nil, "release", "--graph", "karate", "--values", readings,
+		"--out", filepath.Join(dir, "r.json"), "--ledger", filepath.Join(dir, "l.json"), "--epsilon-total", "10", "--delta-total", "1e-5")
+	if code != exitInterrupted {
+		t.Errorf("cancelled release: exit %d, want %d", code, exitInterrupted)
+	}
+}
+
+func TestPasswordFlagWarning(t *testing.T) {
+	isolateConfig(t)
+	const pw = "Sup3r-s3cret-pw"
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "config", "show", "--password", pw, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "WARNING: --password is visible") {
+		t.Errorf("no warning on stderr: %q", stderr)
+	}
+	// Unreachable server with the password: neither output nor error shows it.
+	readings, _ := karateReadings(t, t.TempDir(), true)
+	stdout2, stderr2, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "neo4j",
+		"--uri", "bolt://127.0.0.1:1", "--password", pw, "--values", readings, "--log-format", "json")
+	if code != exitDBUnreachable {
+		t.Errorf("exit %d: %s", code, stderr2)
+	}
+	for _, s := range []string{stdout, stderr, stdout2, stderr2} {
+		if strings.Contains(s, pw) {
+			t.Fatalf("password leaked: %s", s)
+		}
+	}
+}
