@@ -81,8 +81,10 @@ type Options struct {
 // of the sentinel errors, or ErrEmptyGraph / ErrDuplicateKey.
 // A graph without edges is valid (n isolated nodes, n components).
 //
-// Peak memory beyond the edges slice is about 8n + 4·2|E| bytes for an
-// unweighted graph and 8n + 12·2|E| bytes for a weighted one.
+// Peak memory beyond the edges slice is about 28n + 8|E| bytes for a
+// unit-weight input without duplicates and 28n + 24|E| bytes otherwise (a
+// unit-weight input with duplicates becomes weighted: merged edges weigh
+// more than 1). Measured at n = 10^6, |E| = 10^7: see TestMemory1e6.
 func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) {
 	return fromEdges(n, keys, nil, edges, opt)
 }
@@ -210,6 +212,9 @@ func fromEdges(n int, keys []string, index map[string]int32, edges []Edge, opt O
 			}
 			rowPtr[i+1] = out
 			lo = hi
+		}
+		if out < nnz-nnz/4 { // release the slack when many were merged
+			col, w = slices.Clone(col[:out]), slices.Clone(w[:out])
 		}
 		col, w = col[:out:out], w[:out:out]
 		g.merged = merged / 2
