@@ -2,6 +2,7 @@ package community
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"gonum.org/v1/gonum/graph"
@@ -181,5 +182,21 @@ func TestNMI(t *testing.T) {
 		if got := NMI(c.a, c.b); got < c.want-1e-12 || got > c.want+1e-12 {
 			t.Errorf("NMI(%v,%v) = %v, want %v", c.a, c.b, got, c.want)
 		}
+	}
+}
+
+func BenchmarkLouvain(b *testing.B) {
+	for _, n := range []int{500, 5000} {
+		g, _, err := laplacian.SBM([]int{n / 2, n / 2}, 12.5/float64(n/2), 0.5/float64(n/2), 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Louvain(g, 1, 1); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
