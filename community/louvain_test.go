@@ -31,10 +31,11 @@ func modularity(g *laplacian.Graph, part []int, resolution float64) float64 {
 // 0.3–0.7, seeds 0–4, all giving the same split with Q = 0.3718 at γ = 1):
 // the two-community modularity split differs from the `club` factions at
 // exactly members 9 and 10 (Zachary's 1-based numbering; indices 8 and 9).
-// Member 9 joined Mr. Hi's club for reasons outside the network (Zachary
-// 1977 notes his black-belt exam), member 10 has one tie to each side.
-// Newman & Girvan (2004) report member 3 misplaced by edge betweenness; the
-// modularity split places 3 correctly.
+// Member 9 is the one Zachary (1977) says his own max-flow model misplaced:
+// structurally with the Officer, he joined Mr. Hi's club weeks before his
+// black-belt exam. Member 10 has one tie to each side (members 3 and 34).
+// Girvan & Newman (2002) report member 3 misplaced by edge betweenness; the
+// modularity split places 3 correctly, and this test would catch it.
 func TestLouvainKarateTwoFactions(t *testing.T) {
 	g, faction := laplacian.Karate()
 	var part []int
