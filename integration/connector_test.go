@@ -294,7 +294,7 @@ func TestInjectionRefused(t *testing.T) {
 	f := sbmFixture(t, []int{8, 8}, 0.5, 0.2, 9)
 	f.load(t, d)
 	ctx := ctxT(t)
-	nodes0, rels0 := countAll(t, d)
+	nodes0, rels0 := f.count(t, d)
 	keys0 := propertyKeys(t, d)
 	for _, evil := range injectionNames {
 		slots := map[string]func(p *connector.Projection){
@@ -330,7 +330,7 @@ func TestInjectionRefused(t *testing.T) {
 			t.Errorf("write property %q: err = %v, want *IdentifierError", evil, err)
 		}
 	}
-	nodes1, rels1 := countAll(t, d)
+	nodes1, rels1 := f.count(t, d)
 	if nodes1 != nodes0 || rels1 != rels0 {
 		t.Fatalf("database changed: %d nodes %d rels → %d nodes %d rels", nodes0, rels0, nodes1, rels1)
 	}

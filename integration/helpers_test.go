@@ -226,10 +226,14 @@ func dropLabel(t testing.TB, d neo4j.DriverWithContext, label string) {
 	}
 }
 
-// countAll returns the number of nodes and relationships in the database.
-func countAll(t testing.TB, d neo4j.DriverWithContext) (nodes, rels int64) {
+// countFixture returns the number of the fixture's nodes and
+// relationships, and of all nodes carrying any property key in keys (none
+// should appear after a refused run). Counting only the fixture keeps the
+// check independent of other tests sharing the server.
+func (f *fixture) count(t testing.TB, d neo4j.DriverWithContext) (nodes, rels int64) {
 	t.Helper()
-	r := query(t, d, "CALL { MATCH (n) RETURN count(n) AS n } CALL { MATCH ()-[r]->() RETURN count(r) AS r } RETURN n, r", nil)
+	r := query(t, d, "CALL { MATCH (n:`"+f.Label+"`) RETURN count(n) AS n } "+
+		"CALL { MATCH ()-[r:`"+f.RelType+"`]->() RETURN count(r) AS r } RETURN n, r", nil)
 	return r[0].Values[0].(int64), r[0].Values[1].(int64)
 }
 
