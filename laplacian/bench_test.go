@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+	"time"
 )
 
 // benchGraph is a random graph with average degree ≈ 10 (n·5 random
@@ -134,7 +135,9 @@ func TestMemory1e6(t *testing.T) {
 		old := debug.SetGCPercent(-1)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
+		start := time.Now()
 		g, err := FromEdges(n, nil, edges, Options{})
+		took := time.Since(start)
 		runtime.ReadMemStats(&after)
 		debug.SetGCPercent(old)
 		if err != nil {
@@ -142,8 +145,8 @@ func TestMemory1e6(t *testing.T) {
 		}
 		alloc := int64(after.TotalAlloc - before.TotalAlloc)
 		peak := input + alloc
-		t.Logf("weighted=%v: n=%d m=%d (merged %d): input %.0f MiB, FromEdges allocated %.0f MiB, peak ≤ %.0f MiB; graph holds %.0f MiB; process VmHWM %.0f MiB",
-			weighted, g.N(), g.NumEdges(), g.DuplicatesMerged(), mib(input), mib(alloc), mib(peak), mib(g.Bytes()), mib(peakRSS()))
+		t.Logf("weighted=%v: n=%d m=%d (merged %d): input %.0f MiB, FromEdges allocated %.0f MiB in %v, peak ≤ %.0f MiB; graph holds %.0f MiB; process VmHWM %.0f MiB",
+			weighted, g.N(), g.NumEdges(), g.DuplicatesMerged(), mib(input), mib(alloc), took, mib(peak), mib(g.Bytes()), mib(peakRSS()))
 		if peak >= 1<<30 {
 			t.Errorf("peak %.0f MiB ≥ 1 GiB", mib(peak))
 		}
@@ -156,15 +159,17 @@ func TestMemory1e6(t *testing.T) {
 	old := debug.SetGCPercent(-1)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
+	start := time.Now()
 	g, _, err := SBM([]int{n}, 2*float64(m)/(float64(n)*float64(n-1)), 0, 1)
+	took := time.Since(start)
 	runtime.ReadMemStats(&after)
 	debug.SetGCPercent(old)
 	if err != nil {
 		t.Fatal(err)
 	}
 	alloc := int64(after.TotalAlloc - before.TotalAlloc)
-	t.Logf("SBM G(n,p): n=%d m=%d unweighted=%v: SBM+FromEdges allocated %.0f MiB (peak bound); graph holds %.0f MiB; process VmHWM %.0f MiB",
-		g.N(), g.NumEdges(), g.Unweighted(), mib(alloc), mib(g.Bytes()), mib(peakRSS()))
+	t.Logf("SBM G(n,p): n=%d m=%d unweighted=%v: SBM+FromEdges allocated %.0f MiB (peak bound) in %v; graph holds %.0f MiB; process VmHWM %.0f MiB",
+		g.N(), g.NumEdges(), g.Unweighted(), mib(alloc), took, mib(g.Bytes()), mib(peakRSS()))
 	if alloc >= 1<<30 {
 		t.Errorf("SBM peak %.0f MiB ≥ 1 GiB", mib(alloc))
 	}

@@ -221,3 +221,25 @@ func TestWeightOverflow(t *testing.T) {
 		t.Errorf("degree overflow: %v", err)
 	}
 }
+
+func TestConcurrentReads(t *testing.T) {
+	// Keys are materialised lazily; concurrent first calls must be safe
+	// (run with -race) and agree.
+	g, err := Path(1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan []string)
+	for range 4 {
+		go func() { done <- g.Keys() }()
+	}
+	first := <-done
+	for range 3 {
+		if ks := <-done; &ks[0] != &first[0] {
+			t.Error("Keys materialised twice")
+		}
+	}
+	if first[999] != "999" {
+		t.Errorf("key 999 = %q", first[999])
+	}
+}
