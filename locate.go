@@ -123,15 +123,21 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 	if job.Progress != nil {
 		job.Progress("recovery", 0, 1)
 	}
-	model, err := recovery.NewGraphModel(g, job.Tau, job.Model)
+	e, err := cancellable(ctx, func() (*recovery.Estimate, error) {
+		model, err := recovery.NewGraphModel(g, job.Tau, job.Model)
+		if err != nil {
+			return nil, err
+		}
+		prob := model.Problem(y, sigma)
+		prob.Sources = max(job.Sources, 1)
+		e, err := est.Estimate(prob)
+		var nc *recovery.NotCertifiedError
+		if err != nil && !(errors.As(err, &nc) && e != nil) {
+			return nil, err
+		}
+		return e, nil
+	})
 	if err != nil {
-		return nil, err
-	}
-	prob := model.Problem(y, sigma)
-	prob.Sources = max(job.Sources, 1)
-	e, err := est.Estimate(prob)
-	var nc *recovery.NotCertifiedError
-	if err != nil && !(errors.As(err, &nc) && e != nil) {
 		return nil, err
 	}
 	if e == nil {

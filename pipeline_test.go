@@ -284,3 +284,17 @@ func FuzzReadValues(f *testing.F) {
 		}
 	})
 }
+
+func TestSensitivityCancelled(t *testing.T) {
+	g, _ := laplacian.Karate()
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Sensitivity(ctx, g, 1, 1, privacy.GraphOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: %v", err)
+	}
+	s, err := Sensitivity(context.Background(), g, 1, 1, privacy.GraphOptions{})
+	want, err2 := privacy.GraphSensitivity(g, 1, 1, privacy.GraphOptions{})
+	if err != nil || err2 != nil || s.Delta2 != want.Delta2 {
+		t.Errorf("Sensitivity %v (%v), GraphSensitivity %v (%v)", s.Delta2, err, want.Delta2, err2)
+	}
+}

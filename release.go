@@ -82,7 +82,7 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 		if opt.Progress == nil {
 			opt.Progress = job.Progress.report("sensitivity")
 		}
-		s, err := privacy.GraphSensitivity(g, job.Tau, job.Alpha, opt)
+		s, err := Sensitivity(ctx, g, job.Tau, job.Alpha, opt)
 		if err != nil {
 			return nil, err
 		}

@@ -21,11 +21,12 @@ func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	err := newRootCmd(os.Stdout, os.Stderr).ExecuteContext(ctx)
+	if err != nil && ctx.Err() != nil {
+		fmt.Fprintln(os.Stderr, "graphcloak: interrupted")
+		return exitInterrupted
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "graphcloak:", err)
-	}
-	if err != nil && ctx.Err() != nil {
-		return exitInterrupted
 	}
 	return exitCode(err)
 }

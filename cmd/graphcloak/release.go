@@ -271,11 +271,8 @@ func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummar
 		return err
 	}
 	if plan.SecondsEstimate < 10 && lg.Graph.NumEdges() > 0 {
-		s, err := privacy.GraphSensitivity(lg.Graph, cfg.Privacy.Tau, cfg.Privacy.Alpha, privacy.GraphOptions{Progress: opts.g.progress("Δ2")})
+		s, err := graphcloak.Sensitivity(ctx, lg.Graph, cfg.Privacy.Tau, cfg.Privacy.Alpha, privacy.GraphOptions{Progress: opts.g.progress("Δ2")})
 		if err != nil {
-			return err
-		}
-		if err := ctx.Err(); err != nil {
 			return err
 		}
 		job.Sensitivity = &s
