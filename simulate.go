@@ -460,11 +460,19 @@ func SimulateGraph(ctx context.Context, e GraphExperiment) (*GraphResult, error)
 	if len(part) != n {
 		return nil, &ExperimentError{"partition", len(part), fmt.Sprintf("has the wrong length (graph has %d nodes)", n)}
 	}
-	part, k := community.Canonical(part)
-	names := e.Names
-	if names != nil && len(names) < k {
-		names = nil
+	canon, k := community.Canonical(part)
+	var names []string
+	if e.Names != nil {
+		// Carry each community's name over to its canonical id.
+		names = make([]string, k)
+		for i, c := range part {
+			if c < 0 || c >= len(e.Names) {
+				return nil, &ExperimentError{"names", len(e.Names), fmt.Sprintf("do not cover community id %d", c)}
+			}
+			names[canon[i]] = e.Names[c]
+		}
 	}
+	part = canon
 	res := &GraphResult{
 		Trials: e.Trials, Estimator: est.Name(), Nodes: n, Edges: g.NumEdges(), Communities: k,
 		Tau: e.Tau, Alpha: e.Alpha, Sources: e.Sources, Seed: e.Seed,

@@ -217,3 +217,25 @@ func BenchmarkSimulateGraphPaper(b *testing.B) {
 		})
 	}
 }
+
+// Names follow their communities through the canonical relabelling.
+func TestSimulateGraphNames(t *testing.T) {
+	g, faction := laplacian.Karate()
+	swapped := make([]int, len(faction)) // member 1 (index 0) in community 1
+	for i, f := range faction {
+		swapped[i] = 1 - f
+	}
+	res, err := SimulateGraph(context.Background(), GraphExperiment{
+		Graph: g, Partition: swapped, Names: []string{"Officer", "Mr. Hi"}, Tau: 0.5, Sigma: 1e-4, Trials: 1, Seed: 4,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := res.Example
+	top := ex.Report.Communities[0]
+	src := ex.Sources[0]
+	want := []string{"Mr. Hi", "Officer"}[faction[src]]
+	if top.Name != want {
+		t.Errorf("source member %d (faction %d): top community named %q, want %q", src+1, faction[src], top.Name, want)
+	}
+}
