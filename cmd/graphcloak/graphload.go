@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/config"
@@ -115,17 +116,32 @@ func loadGraph(ctx context.Context, cfg *config.Config, spec string, opt loadOpt
 }
 
 // pullProgress adapts terminal progress to ReadGraph's (stage, done)
-// callback: a counter per stage, the total being unknown while streaming.
-func (g *globalOptions) pullProgress() func(stage string, done int) {
-	bars := map[string]func(int, int){}
-	return func(stage string, done int) {
-		b, ok := bars[stage]
-		if !ok {
-			b = g.progress("pull " + stage)
-			bars[stage] = b
-		}
-		b(done, 0)
+// callback: a counter per stage (the total is unknown while streaming),
+// each stage on its own line. Call the returned end after the pull.
+func (g *globalOptions) pullProgress() (progress func(stage string, done int), end func()) {
+	if !g.terminal {
+		return nil, func() {}
 	}
+	var mu sync.Mutex
+	current := ""
+	progress = func(stage string, done int) {
+		mu.Lock()
+		defer mu.Unlock()
+		if current != "" && stage != current {
+			fmt.Fprintln(g.stderr)
+		}
+		current = stage
+		fmt.Fprint(g.stderr, "\r"+progressLine("pull "+stage, done, 0))
+	}
+	end = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if current != "" {
+			fmt.Fprintln(g.stderr)
+			current = ""
+		}
+	}
+	return progress, end
 }
 
 // newRunID returns a fresh run id: UTC time plus 48 random bits.

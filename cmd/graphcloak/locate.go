@@ -188,11 +188,13 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 		}
 	}
 
-	lopt := loadOptions{Client: client, ValueProperty: releasedProp, Progress: g.pullProgress()}
+	pull, endPull := g.pullProgress()
+	lopt := loadOptions{Client: client, ValueProperty: releasedProp, Progress: pull}
 	if kind == "property" {
 		lopt.CommunityProperty = arg
 	}
 	lg, err := loadGraph(ctx, cfg, opts.graph, lopt)
+	endPull()
 	if err != nil {
 		return err
 	}

@@ -189,7 +189,9 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		}()
 	}
 
-	lg, err := loadGraph(ctx, cfg, opts.graph, loadOptions{Client: client, ValueProperty: valueProp, Progress: g.pullProgress()})
+	pull, endPull := g.pullProgress()
+	lg, err := loadGraph(ctx, cfg, opts.graph, loadOptions{Client: client, ValueProperty: valueProp, Progress: pull})
+	endPull()
 	if err != nil {
 		return err
 	}
