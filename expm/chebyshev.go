@@ -279,52 +279,75 @@ func (c *Chebyshev) rows1(lo, hi int, out, x, z, acc []float64, alpha, beta, gam
 	}
 }
 
-// rowsB is the general block kernel.
+// rowsB is the block kernel: columns in chunks of four held in scalar
+// accumulators (one bounds check per neighbour and chunk), then the rest.
 func (c *Chebyshev) rowsB(lo, hi int, out, x, z, acc []float64, b int, alpha, beta, gam, ck, c0 float64) {
 	g := c.g
 	deg := g.Degrees()
-	tmp := make([]float64, b)
+	var tmp [4]float64
 	for i := lo; i < hi; i++ {
 		cols, ws := g.Neighbors(i)
-		xi := x[i*b : i*b+b]
 		d := deg[i]
-		for k := range tmp {
-			tmp[k] = d * xi[k]
-		}
-		if ws == nil {
-			for _, j := range cols {
-				xj := x[int(j)*b : int(j)*b+b]
-				for k := range tmp {
-					tmp[k] -= xj[k]
+		for k0 := 0; k0 < b; k0 += 4 {
+			w := min(4, b-k0)
+			base := i*b + k0
+			xi := x[base : base+w : base+w]
+			if w == 4 {
+				a0, a1, a2, a3 := d*xi[0], d*xi[1], d*xi[2], d*xi[3]
+				if ws == nil {
+					for _, j := range cols {
+						off := int(j)*b + k0
+						q := x[off : off+4 : off+4]
+						a0 -= q[0]
+						a1 -= q[1]
+						a2 -= q[2]
+						a3 -= q[3]
+					}
+				} else {
+					for p, j := range cols {
+						off := int(j)*b + k0
+						q := x[off : off+4 : off+4]
+						wp := ws[p]
+						a0 -= wp * q[0]
+						a1 -= wp * q[1]
+						a2 -= wp * q[2]
+						a3 -= wp * q[3]
+					}
 				}
-			}
-		} else {
-			for p, j := range cols {
-				w := ws[p]
-				xj := x[int(j)*b : int(j)*b+b]
-				for k := range tmp {
-					tmp[k] -= w * xj[k]
-				}
-			}
-		}
-		oi := out[i*b : i*b+b]
-		ai := acc[i*b : i*b+b]
-		if z != nil {
-			zi := z[i*b : i*b+b]
-			for k, t := range tmp {
-				v := alpha*t + beta*xi[k] + gam*zi[k]
-				oi[k] = v
-				ai[k] += ck * v
-			}
-			continue
-		}
-		for k, t := range tmp {
-			v := alpha*t + beta*xi[k]
-			oi[k] = v
-			if c0 != 0 {
-				ai[k] = c0*xi[k] + ck*v
+				tmp = [4]float64{a0, a1, a2, a3}
 			} else {
-				ai[k] += ck * v
+				for k := 0; k < w; k++ {
+					tmp[k] = d * xi[k]
+				}
+				for p, j := range cols {
+					off := int(j)*b + k0
+					q := x[off : off+w : off+w]
+					wp := 1.0
+					if ws != nil {
+						wp = ws[p]
+					}
+					for k := range q {
+						tmp[k] -= wp * q[k]
+					}
+				}
+			}
+			oi := out[base : base+w : base+w]
+			ai := acc[base : base+w : base+w]
+			var zi []float64
+			if z != nil {
+				zi = z[base : base+w : base+w]
+			}
+			for k := 0; k < w; k++ {
+				v := alpha*tmp[k] + beta*xi[k]
+				if zi != nil {
+					v += gam * zi[k]
+				}
+				oi[k] = v
+				if c0 != 0 {
+					ai[k] = c0*xi[k] + ck*v
+				} else {
+					ai[k] += ck * v
+				}
 			}
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -57,6 +58,11 @@ func exitCode(err error) int {
 		missing   *community.MissingNodesError
 		assignErr *community.ParseError
 	)
+	var (
+		expmParam *expm.ParamError
+		expmLarge *expm.TooLargeError
+		expmTol   *expm.ToleranceError
+	)
 	switch {
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
@@ -67,6 +73,8 @@ func exitCode(err error) int {
 		errors.As(err, &specErr), errors.As(err, &csvErr), errors.As(err, &edgeErr), errors.Is(err, laplacian.ErrEmptyGraph),
 		errors.As(err, &jobErr), errors.As(err, &valuesErr), errors.Is(err, recovery.ErrUnknownEstimator),
 		errors.As(err, &missing), errors.As(err, &assignErr), errors.Is(err, fs.ErrNotExist):
+		return exitBadInput
+	case errors.As(err, &expmParam), errors.As(err, &expmLarge), errors.As(err, &expmTol):
 		return exitBadInput
 	case errors.As(err, &cUnreachable), errors.As(err, &cAuth):
 		return exitDBUnreachable
