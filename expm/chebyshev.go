@@ -140,6 +140,16 @@ func gamma(m int) float64 {
 	return mu / (1 - mu)
 }
 
+// WithWorkers returns a copy of c that uses at most w goroutines per
+// product (w < 1 means 1). NewChebyshev uses GOMAXPROCS. Results are
+// bitwise identical for every w: each row is computed by one goroutine in
+// the same order.
+func (c *Chebyshev) WithWorkers(w int) *Chebyshev {
+	w = max(w, 1)
+	return &Chebyshev{g: c.g, n: c.n, tau: c.tau, b: c.b, a: c.a, coef: c.coef,
+		tail: c.tail, margin: c.margin, splits: rowSplits(c.g, w), workers: w}
+}
+
 // Degree returns K, the degree of the polynomial.
 func (c *Chebyshev) Degree() int { return len(c.coef) - 1 }
 

@@ -108,6 +108,11 @@ func TestChebyshevBlockAndParallel(t *testing.T) {
 		if !floats.Equal(x, x0) {
 			t.Fatal("Apply modified x")
 		}
+		serial := make([]float64, n*b)
+		c.WithWorkers(1).Apply(serial, x, b)
+		if !floats.Equal(serial, blk) {
+			t.Fatal("WithWorkers(1) differs from the parallel result")
+		}
 		var wg sync.WaitGroup
 		cols := make([][]float64, b)
 		for k := 0; k < b; k++ {
