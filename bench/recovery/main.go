@@ -35,7 +35,7 @@ type instance struct {
 	GoStatus string    `json:"go_status"`
 	GoObj    *float64  `json:"go_obj"` // null when not solved
 	GoGap    *float64  `json:"go_gap"`
-	GoSec    float64   `json:"go_seconds"`      // median solve time, model given
+	GoSec    float64   `json:"go_seconds"`       // median solve time, model given
 	GoModel  float64   `json:"go_model_seconds"` // one-off decomposition
 }
 
@@ -103,8 +103,8 @@ func graphQuality(trials int) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	type acc struct {
 		hit, answered, emdN int
-		emd, secs          float64
-		pAtTrueComm        float64
+		emd, secs           float64
+		pAtTrueComm         float64
 	}
 	names := []string{"posterior", "greedy", "massls", "bpdn(tail η)", "bpdn(paper η)"}
 	res := make([]acc, len(names))
