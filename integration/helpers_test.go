@@ -110,6 +110,8 @@ type fixture struct {
 	Obs            []float64 // node i's observed value
 	Rels           []rel     // every relationship loaded (self-loops and parallels included)
 	ElementIDs     []string  // node i's elementId
+	// Keep skips the deletion at the end of the test (a throwaway server).
+	Keep bool
 }
 
 type rel struct {
@@ -154,7 +156,9 @@ func (f *fixture) load(t testing.TB, d neo4j.DriverWithContext) {
 	if f.RelType == "" {
 		f.RelType = uniqueName(t, "R")
 	}
-	t.Cleanup(func() { dropLabel(t, d, f.Label) })
+	if !f.Keep {
+		t.Cleanup(func() { dropLabel(t, d, f.Label) })
+	}
 	const batch = 20_000
 	f.ElementIDs = make([]string, 0, len(f.Keys))
 	for lo := 0; lo < len(f.Keys); lo += batch {
