@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"gonum.org/v1/gonum/mat"
 )
@@ -22,8 +23,8 @@ const ModeCutoff = 1e-16
 //     thin SVD). In the reduced coordinates z = Vᵀf,
 //     ‖Mf − ỹ‖² = ‖diag(s)z − Uᵀỹ‖² + ‖(I − UUᵀ)ỹ‖², so estimators work
 //     with r ≤ min(m, n) numbers instead of m.
-//   - operator: only the action f ↦ exp(−τL)f (Chebyshev), for graphs
-//     above GraphOptions.DenseLimit.
+//   - operator: only the action f ↦ exp(−τL)f (expm.Chebyshev, with its
+//     certified error bound), for graphs above GraphOptions.DenseLimit.
 //
 // A Model is immutable after construction and safe for concurrent use,
 // except that the operator form computes its column norms lazily once.
@@ -33,7 +34,7 @@ type Model struct {
 	u, v    []float64 // row-major m×r and n×r; u aliases v on graphs
 	s       []float64
 	dropped int
-	op      *heatAction
+	op      *expm.Chebyshev
 	graph   *laplacian.Graph
 	colN2   []float64 // ‖M e_j‖²
 	approx  bool      // colN2 is a randomised estimate
@@ -112,9 +113,9 @@ func NewGraphModel(g *laplacian.Graph, tau float64, opt GraphOptions) (*Model, e
 		md.spectralColNorms()
 		return md, nil
 	}
-	h, err := newHeatAction(g.Laplacian(), tau, opt.ChebyshevTol)
+	h, err := expm.NewChebyshev(g.Laplacian(), tau, opt.ChebyshevTol)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("recovery: heat operator: %w", err)
 	}
 	md.op = h
 	return md, nil
@@ -229,7 +230,7 @@ func (md *Model) Apply(dst, f []float64) {
 		panic("recovery: Apply length mismatch")
 	}
 	if md.op != nil {
-		md.op.apply(dst, f, 1)
+		md.op.Apply(dst, f, 1)
 		return
 	}
 	z := md.reduce(f)
@@ -245,7 +246,7 @@ func (md *Model) ApplyT(dst, y []float64) {
 		panic("recovery: ApplyT length mismatch")
 	}
 	if md.op != nil {
-		md.op.apply(dst, y, 1) // exp(−τL) is symmetric
+		md.op.Apply(dst, y, 1) // exp(−τL) is symmetric
 		return
 	}
 	z := md.projectU(y)
@@ -342,7 +343,7 @@ func (md *Model) estimateColNorms() {
 		}
 	}
 	y := make([]float64, n*b)
-	md.op.apply(y, x, b)
+	md.op.Apply(y, x, b)
 	// Subtract P₀x = per-component means (M P₀ = P₀, so (M − P₀)x = Mx − P₀x).
 	mean := make([]float64, cnt*b)
 	for i := 0; i < n; i++ {

@@ -261,7 +261,7 @@ func TestOperatorModelMatchesDense(t *testing.T) {
 		errNorm += (got[i] - want.AtVec(i)) * (got[i] - want.AtVec(i))
 	}
 	errNorm = math.Sqrt(errNorm)
-	if bound := om.op.bound*math.Sqrt(float64(n)) + 1e-10; errNorm > bound {
+	if bound := om.op.ErrorBound()*math.Sqrt(float64(n)) + 1e-10; errNorm > bound {
 		t.Errorf("Chebyshev action error %v exceeds bound %v", errNorm, bound)
 	}
 	norms, approx := om.ColumnNorms2()
