@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -296,5 +297,28 @@ func TestSensitivityCancelled(t *testing.T) {
 	want, err2 := privacy.GraphSensitivity(g, 1, 1, privacy.GraphOptions{})
 	if err != nil || err2 != nil || s.Delta2 != want.Delta2 {
 		t.Errorf("Sensitivity %v (%v), GraphSensitivity %v (%v)", s.Delta2, err, want.Delta2, err2)
+	}
+}
+
+func BenchmarkReadValues(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		var sb strings.Builder
+		sb.WriteString("node,value\n")
+		for i := 0; i < n; i++ {
+			sb.WriteString("sensor-")
+			sb.WriteString(strconv.Itoa(i))
+			sb.WriteString(",0.")
+			sb.WriteString(strconv.Itoa(i*7919%100000 + 1))
+			sb.WriteString("\n")
+		}
+		data := sb.String()
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			b.SetBytes(int64(len(data)))
+			for b.Loop() {
+				if _, err := ReadValues(strings.NewReader(data)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
