@@ -166,3 +166,17 @@ func randomHex(n int) string {
 	}
 	return hex.EncodeToString(b)
 }
+
+// loadGraphSpec is loadGraph for commands that need only the graph: any
+// --graph spec, Neo4j included (the configured projection; the driver is
+// closed once the graph is read).
+func loadGraphSpec(ctx context.Context, g *globalOptions, spec string) (*laplacian.Graph, error) {
+	pull, endPull := g.pullProgress()
+	lg, err := loadGraph(ctx, &g.cfg.Config, spec, loadOptions{Progress: pull})
+	endPull()
+	if err != nil {
+		return nil, err
+	}
+	lg.Close(context.WithoutCancel(ctx))
+	return lg.Graph, nil
+}
