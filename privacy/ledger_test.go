@@ -2,6 +2,7 @@ package privacy
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -302,7 +303,20 @@ func TestFileLedgerCorruption(t *testing.T) {
 			t.Errorf("%s: the corrupt ledger was rewritten", name)
 		}
 	}
-	// A consistent edit with a recomputed checksum but spend ≠ Σ releases.
+	// An edit with a recomputed checksum but spend ≠ Σ releases (someone
+	// "refunding" budget by hand) is refused too.
+	var f ledgerFile
+	if err := json.Unmarshal(orig, &f); err != nil {
+		t.Fatal(err)
+	}
+	f.Scopes["g"].Spent = "1/100000"
+	f.Checksum, _ = f.checksum()
+	edited, _ := json.Marshal(&f)
+	os.WriteFile(path, edited, 0o600)
+	var ce *LedgerCorruptError
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "b", Rho: 0.001}); !errors.As(err, &ce) || !strings.Contains(err.Error(), "sum") {
+		t.Errorf("re-checksummed refund: %v", err)
+	}
 	os.WriteFile(path, orig, 0o600)
 	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "b", Rho: 0.001}); err != nil {
 		t.Fatalf("restored ledger: %v", err)
