@@ -38,12 +38,13 @@ func main() {
 	seed := flag.Uint64("seed", 1, "graph and vector seed")
 	runs := flag.Int("runs", 5, "timed runs (after one warm-up)")
 	dir := flag.String("dir", "", "output directory (required)")
+	nw := flag.Int("workers", runtime.GOMAXPROCS(0), "goroutines per sparse product")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "expm-bench: -dir is required")
 		os.Exit(2)
 	}
-	if err := run(*n, *deg, *tau, *tol, *seed, *runs, *dir); err != nil {
+	if err := run(*n, *deg, *tau, *tol, *seed, *runs, *nw, *dir); err != nil {
 		fmt.Fprintln(os.Stderr, "expm-bench:", err)
 		os.Exit(1)
 	}
@@ -74,7 +75,7 @@ func randomEdges(n int, deg float64, seed uint64) []laplacian.Edge {
 	return edges
 }
 
-func run(n int, deg, tau, tol float64, seed uint64, runs int, dir string) error {
+func run(n int, deg, tau, tol float64, seed uint64, runs, nw int, dir string) error {
 	edges := randomEdges(n, deg, seed)
 	g, err := laplacian.FromEdges(n, nil, edges, laplacian.Options{})
 	if err != nil {
@@ -101,6 +102,7 @@ func run(n int, deg, tau, tol float64, seed uint64, runs int, dir string) error 
 		if err != nil {
 			return err
 		}
+		c = c.WithWorkers(nw)
 		t1 := time.Now()
 		c.Apply(y, v, 1)
 		t2 := time.Now()
@@ -120,7 +122,7 @@ func run(n int, deg, tau, tol float64, seed uint64, runs int, dir string) error 
 	}
 	res := result{N: n, Edges: g.NumEdges(), Degree: c.Degree(), Tau: tau, Tol: tol, B: c.B(),
 		Bound: c.ErrorBound() * math.Sqrt(vn), SetupSeconds: median(setup), ApplySeconds: median(apply),
-		Seconds: median(total), Runs: runs, Workers: runtime.GOMAXPROCS(0)}
+		Seconds: median(total), Runs: runs, Workers: nw}
 	f, err := os.Create(filepath.Join(dir, "go.json"))
 	if err != nil {
 		return err

@@ -3,7 +3,7 @@
 # versus scipy.sparse.linalg.expm_multiply on the same random graph
 # (n = 1e5, average degree 10, τ = 2, tol = 1e−10 by default).
 #
-# Usage: bench/expm/run.sh [-n N] [-deg D] [-tau T] [-tol E] [-runs R]
+# Usage: bench/expm/run.sh [-n N] [-deg D] [-tau T] [-tol E] [-runs R] [-workers W]
 # Creates a venv under .cache/bench-venv (gitignored) with numpy and scipy.
 # Never called from tests.
 set -euo pipefail
