@@ -41,7 +41,7 @@ func seriesIe(a float64, k int) float64 {
 
 func TestBesselIeSeries(t *testing.T) {
 	for _, a := range []float64{1e-9, 0.01, 0.3, 0.999, 1, 1.5, 2.5, 10, 37.5, 100, 300, 700} {
-		ks := []int{0, 1, 2, 3, 5, 10, 20, 40, 80}
+		ks := []int{0, 1, 2, 3, 5, 10, 20, 40, 80, 120}
 		K := ks[len(ks)-1]
 		got := BesselIe(a, K)
 		for _, k := range ks {
@@ -52,7 +52,9 @@ func TestBesselIeSeries(t *testing.T) {
 				}
 				continue
 			}
-			if rel := math.Abs(got[k]-want) / want; rel > 1e-13 {
+			// 4e−15 ≈ 36u: the heuristic coefficient error θ = 4(k₀+2)u ≥ 264u
+			// assumed by Chebyshev's error bound is well above (measured ≤ 10u).
+			if rel := math.Abs(got[k]-want) / want; rel > 4e-15 {
 				t.Errorf("a=%g k=%d: got %.17g, want %.17g (rel %.2g)", a, k, got[k], want, rel)
 			}
 		}
