@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -28,8 +29,12 @@ type WriteOptions struct {
 	// BatchSize is the number of nodes per write transaction. Default
 	// DefaultBatchSize (10000).
 	BatchSize int
+	// Concurrency is the number of batches written in parallel, each in
+	// its own transaction (GDS writeConcurrency). Default 1: batches are
+	// committed in order. Rows must name distinct nodes when > 1.
+	Concurrency int
 	// Progress, when set, is called after every committed batch with the
-	// number of nodes written so far and the total.
+	// number of nodes written so far and the total (never concurrently).
 	Progress func(done, total int)
 }
 
@@ -113,46 +118,94 @@ func (c *Client) WriteProperties(ctx context.Context, p Projection, rows []NodeP
 		}
 	}
 
-	const query = "UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id SET n += row.props RETURN count(n) AS matched"
-	for lo := 0; lo < len(rows); lo += bs {
-		hi := min(lo+bs, len(rows))
-		batch := make([]any, 0, hi-lo)
-		props := 0
-		for i := lo; i < hi; i++ {
-			batch = append(batch, map[string]any{"id": ids[i], "props": rows[i].Props})
-			props += len(rows[i].Props)
-		}
-		params := map[string]any{"rows": batch}
-		matched, err := runWrite(ctx, c, db, "write properties", func(tx neo4j.ManagedTransaction) (int64, error) {
-			res, err := tx.Run(ctx, query, params)
-			if err != nil {
-				return 0, err
+	conc := max(1, opt.Concurrency)
+	nb := (len(rows) + bs - 1) / bs
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	next := make(chan int)
+	for w := 0; w < min(conc, nb); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range next {
+				lo := b * bs
+				hi := min(lo+bs, len(rows))
+				props, err := c.writeBatch(wctx, db, rows[lo:hi], ids[lo:hi], lo)
+				mu.Lock()
+				if err != nil {
+					if firstErr == nil {
+						firstErr = err
+						cancel()
+					}
+				} else {
+					st.Batches++
+					st.NodesWritten += hi - lo
+					st.NodePropertiesWritten += props
+					if opt.Progress != nil {
+						opt.Progress(st.NodesWritten, len(rows))
+					}
+				}
+				mu.Unlock()
 			}
-			rec, err := res.Single(ctx)
-			if err != nil {
-				return 0, err
-			}
-			n, _ := rec.Values[0].(int64)
-			return n, nil
-		})
-		if err != nil {
-			st.WriteMillis = time.Since(start).Milliseconds()
-			return st, err
-		}
-		if int(matched) != hi-lo {
-			st.WriteMillis = time.Since(start).Milliseconds()
-			return st, &DataError{Reason: fmt.Sprintf("nodes of batch %d..%d no longer exist (the graph changed since it was read)", lo, hi-1),
-				Count: hi - lo - int(matched)}
-		}
-		st.Batches++
-		st.NodesWritten += hi - lo
-		st.NodePropertiesWritten += props
-		if opt.Progress != nil {
-			opt.Progress(st.NodesWritten, len(rows))
+		}()
+	}
+dispatch:
+	for b := 0; b < nb; b++ {
+		select {
+		case next <- b:
+		case <-wctx.Done():
+			break dispatch
 		}
 	}
+	close(next)
+	wg.Wait()
 	st.WriteMillis = time.Since(start).Milliseconds()
-	return st, nil
+	if firstErr == nil && ctx.Err() != nil {
+		firstErr = fmt.Errorf("connector: write properties: %w", ctx.Err())
+	}
+	return st, firstErr
+}
+
+// writeQuery sets one batch of properties, selecting nodes by element id
+// (a NodeByElementIdSeek per row).
+const writeQuery = "UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id SET n += row.props RETURN count(n) AS matched"
+
+// writeBatch writes rows (whose element ids are ids) in one managed write
+// transaction and returns the number of properties written. lo is the
+// batch's first row, for error messages.
+func (c *Client) writeBatch(ctx context.Context, db string, rows []NodeProps, ids []string, lo int) (int, error) {
+	batch := make([]any, len(rows))
+	props := 0
+	for i := range rows {
+		batch[i] = map[string]any{"id": ids[i], "props": rows[i].Props}
+		props += len(rows[i].Props)
+	}
+	params := map[string]any{"rows": batch}
+	matched, err := runWrite(ctx, c, db, "write properties", func(tx neo4j.ManagedTransaction) (int64, error) {
+		res, err := tx.Run(ctx, writeQuery, params)
+		if err != nil {
+			return 0, err
+		}
+		rec, err := res.Single(ctx)
+		if err != nil {
+			return 0, err
+		}
+		n, _ := rec.Values[0].(int64)
+		return n, nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	if int(matched) != len(rows) {
+		return 0, &DataError{Reason: fmt.Sprintf("nodes of rows %d..%d no longer exist (the graph changed since it was read)", lo, lo+len(rows)-1),
+			Count: len(rows) - int(matched)}
+	}
+	return props, nil
 }
 
 // keyIndex maps NodeKeyProperty values of the projection's nodes to their

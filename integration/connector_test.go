@@ -219,7 +219,8 @@ func TestWritePropertiesIdempotent(t *testing.T) {
 				rows[i] = connector.NodeProps{Key: key, Props: map[string]any{prop: float64(i) / 7, prop + "_c": int64(i % 3)}}
 			}
 			for run := 0; run < 2; run++ {
-				st, err := c.WriteProperties(ctx, pr, rows, connector.WriteOptions{BatchSize: 7})
+				// The second run writes 3 batches at a time.
+				st, err := c.WriteProperties(ctx, pr, rows, connector.WriteOptions{BatchSize: 7, Concurrency: 1 + 2*run})
 				if err != nil {
 					t.Fatal(err)
 				}

@@ -1,4 +1,29 @@
 // Package integration holds end-to-end tests that run the graphcloak
-// binary against a real Neo4j server. The server comes from NEO4J_URI
-// (scripts/test.sh starts one from Maven Central when it is unset).
+// binary against a real Neo4j server. The server comes from NEO4J_URI,
+// NEO4J_USER and NEO4J_PASSWORD; scripts/test.sh starts Neo4j Community
+// 5.26 from Maven Central (neo4j-harness on OpenJDK 17, see
+// integration/neo4j/Launcher.java) when NEO4J_URI is unset. Without a
+// server the tests skip and say why, unless GRAPHCLOAK_REQUIRE_NEO4J=1
+// (CI, scripts/test.sh), where a missing server fails them.
+//
+// The tests:
+//   - connector level: an SBM fixture (community property, observed
+//     values, random weights, a self-loop, parallel and opposite
+//     relationships) read back through a projection and compared with the
+//     generated graph (elementId and key-property modes); idempotent
+//     batched write-back; hostile label/type/property names (including a
+//     literal \u0060) refused before any query with nothing written;
+//     unknown label/type/property, missing values, bad weights, duplicate
+//     keys; wrong password and unreachable server; the run record; the
+//     Neo4j privacy ledger (exact spend, refusal, repeated release id,
+//     budget mismatch, 12 concurrent clients never overspending);
+//   - end to end through the binary built from cmd/graphcloak: release →
+//     locate with every property, count and run record checked, re-runs,
+//     and the failure cases with their exit codes;
+//   - a kill test that starts its own second server (scripts/neo4j.sh on a
+//     free port), SIGKILLs it in the middle of a write-back, restarts it on
+//     the same data and re-runs (skipped with -short).
+//
+// Each test loads its data under labels unique to the run and deletes it
+// afterwards, so tests can share one server.
 package integration

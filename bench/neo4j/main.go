@@ -57,15 +57,16 @@ func main() {
 	batch := flag.Int("batch-size", connector.DefaultBatchSize, "write-back batch size (nodes per transaction)")
 	fetch := flag.Int("fetch-size", 10_000, "records per Bolt PULL")
 	seed := flag.Uint64("seed", 1, "random seed of the graph")
-	keep := flag.Bool("keep", false, "keep the graph in the database")
+	keep := flag.Bool("keep", false, "keep the graph in the database (its label is printed)")
+	reuse := flag.String("reuse", "", "measure a graph kept by an earlier -keep run (its label) instead of loading one")
 	flag.Parse()
-	if err := run(*nodes, *rels, *batch, *fetch, *seed, *keep); err != nil {
+	if err := run(*nodes, *rels, *batch, *fetch, *seed, *keep, *reuse); err != nil {
 		fmt.Fprintln(os.Stderr, "bench/neo4j:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, m, batch, fetch int, seed uint64, keep bool) error {
+func run(n, m, batch, fetch int, seed uint64, keep bool, reuse string) error {
 	uri := os.Getenv("NEO4J_URI")
 	if uri == "" {
 		return fmt.Errorf("NEO4J_URI is not set (start a server with scripts/neo4j.sh start)")
@@ -77,6 +78,9 @@ func run(n, m, batch, fetch int, seed uint64, keep bool) error {
 	pw := os.Getenv("NEO4J_PASSWORD")
 	ctx := context.Background()
 	label := fmt.Sprintf("Bench_%d", time.Now().UnixNano())
+	if reuse != "" {
+		label, keep = reuse, true
+	}
 	relType := label + "_R"
 
 	// Load with a plain driver (not part of the measurement).
@@ -86,15 +90,17 @@ func run(n, m, batch, fetch int, seed uint64, keep bool) error {
 	}
 	defer d.Close(ctx)
 	t0 := time.Now()
-	ids, err := load(ctx, d, label, relType, n, m, seed)
-	if !keep {
-		defer drop(ctx, d, label)
+	res := result{Nodes: n, Relationships: m, BatchSize: batch, FetchSize: fetch}
+	if reuse == "" {
+		if !keep {
+			defer drop(ctx, d, label)
+		}
+		if err := load(ctx, d, label, relType, n, m, seed); err != nil {
+			return err
+		}
+		res.LoadSeconds = time.Since(t0).Seconds()
+		fmt.Fprintf(os.Stderr, "loaded %d nodes, %d relationships in %.1f s (label %s)\n", n, m, res.LoadSeconds, label)
 	}
-	if err != nil {
-		return err
-	}
-	res := result{Nodes: n, Relationships: m, LoadSeconds: time.Since(t0).Seconds(), BatchSize: batch, FetchSize: fetch}
-	fmt.Fprintf(os.Stderr, "loaded %d nodes, %d relationships in %.1f s\n", n, m, res.LoadSeconds)
 
 	var peak atomic.Uint64
 	stop := make(chan struct{})
@@ -127,7 +133,6 @@ func run(n, m, batch, fetch int, seed uint64, keep bool) error {
 			"gcReleased": pulled.Values[i] + 0.1, "gcMass": 0.5, "gcCommunity": pulled.Communities[i], "gcCommunityProbability": 0.25,
 		}}
 	}
-	_ = ids
 	t0 = time.Now()
 	st, err := c.WriteProperties(ctx, p, rows, connector.WriteOptions{BatchSize: batch})
 	if err != nil {
@@ -170,7 +175,7 @@ func sampleHeap(peak *atomic.Uint64, stop <-chan struct{}) {
 // load creates n nodes and m relationships between uniformly random
 // distinct nodes, with weights in [0.5, 2), 100 communities and values in
 // [0, 1).
-func load(ctx context.Context, d neo4j.DriverWithContext, label, relType string, n, m int, seed uint64) ([]string, error) {
+func load(ctx context.Context, d neo4j.DriverWithContext, label, relType string, n, m int, seed uint64) error {
 	rng := rand.New(rand.NewPCG(seed, 99))
 	const batch = 50_000
 	ids := make([]string, 0, n)
@@ -183,7 +188,7 @@ func load(ctx context.Context, d neo4j.DriverWithContext, label, relType string,
 		r, err := neo4j.ExecuteQuery(ctx, d, "UNWIND $rows AS r CREATE (n:`"+label+"` {key: r.k, community: r.c, obs: r.v}) RETURN elementId(n)",
 			map[string]any{"rows": rows}, neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"))
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for _, rec := range r.Records {
 			ids = append(ids, rec.Values[0].(string))
@@ -204,10 +209,10 @@ func load(ctx context.Context, d neo4j.DriverWithContext, label, relType string,
 			"CREATE (a)-[:`"+relType+"` {w: r.w}]->(b)", map[string]any{"rows": rows},
 			neo4j.EagerResultTransformer, neo4j.ExecuteQueryWithDatabase("neo4j"))
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return ids, nil
+	return nil
 }
 
 func drop(ctx context.Context, d neo4j.DriverWithContext, label string) {
