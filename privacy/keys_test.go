@@ -226,6 +226,26 @@ func TestStreamIndependence(t *testing.T) {
 	}
 }
 
+// The parallel split does not change the noise.
+func TestKeyedNoiseWorkersAgree(t *testing.T) {
+	var k Key
+	copy(k[:], "workers")
+	keys := make([]string, 5000)
+	for i := range keys {
+		keys[i] = fmt.Sprint("k", i)
+	}
+	p := noiseParams{scope: "s", epoch: "e", s2: 1 << 30, k: 12}
+	one, _ := keyedNoiseWorkers(&k, p, keys, 1)
+	for _, w := range []int{2, 3, 7} {
+		many, _ := keyedNoiseWorkers(&k, p, keys, w)
+		for i := range one {
+			if one[i] != many[i] {
+				t.Fatalf("workers=%d: value %d differs", w, i)
+			}
+		}
+	}
+}
+
 func TestKeyFile(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "noise.key")

@@ -3,8 +3,11 @@ package privacy
 import (
 	"crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 
 	"golang.org/x/crypto/chacha20"
 )
@@ -101,21 +104,52 @@ type noiseParams struct {
 }
 
 // keyedNoise returns the grid noise Z_i for each node key, each from its
-// own derived key (stream 0). It is the function Unmask re-runs.
+// own derived key (stream 0). It is the function Unmask re-runs. Values
+// are independent per key, so large batches are split over GOMAXPROCS
+// workers; the output does not depend on the split.
 func keyedNoise(key *Key, p noiseParams, keys []string) ([]int64, error) {
-	d, err := newDeriver(key, p.scope, p.epoch, p.s2, p.k)
-	if err != nil {
-		return nil, err
+	workers := 1
+	if len(keys) >= 1<<13 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	g := newDGauss(p.s2)
-	var src chachaSource
+	return keyedNoiseWorkers(key, p, keys, workers)
+}
+
+func keyedNoiseWorkers(key *Key, p noiseParams, keys []string, workers int) ([]int64, error) {
 	z := make([]int64, len(keys))
-	for i, nk := range keys {
-		src.reset(d.derive(nk, 0))
-		z[i] = g.sample(&src)
+	g := newDGauss(p.s2)
+	run := func(lo, hi int) error {
+		d, err := newDeriver(key, p.scope, p.epoch, p.s2, p.k)
+		if err != nil {
+			return err
+		}
+		var src chachaSource
+		for i := lo; i < hi; i++ {
+			src.reset(d.derive(keys[i], 0))
+			z[i] = g.sample(&src)
+		}
+		clear(src.buf[:])
+		return nil
 	}
-	clear(src.buf[:])
-	return z, nil
+	if workers <= 1 {
+		return z, run(0, len(keys))
+	}
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	chunk := (len(keys) + workers - 1) / workers
+	for w := 0; w < workers; w++ {
+		lo, hi := w*chunk, min((w+1)*chunk, len(keys))
+		if lo >= hi {
+			break
+		}
+		wg.Add(1)
+		go func(w, lo, hi int) {
+			defer wg.Done()
+			errs[w] = run(lo, hi)
+		}(w, lo, hi)
+	}
+	wg.Wait()
+	return z, errors.Join(errs...)
 }
 
 // draw returns the noise Z_i for keys from the source n.
