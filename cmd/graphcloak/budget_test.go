@@ -1,0 +1,82 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+func TestBudgetCommand(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	// No ledger yet: refused with a hint, not created.
+	if _, err, code := runPrivacyCLI(t, "budget", "--ledger", path); code != exitBadInput || !errors.Is(err, privacy.ErrNoLedger) {
+		t.Errorf("missing ledger: exit %d, %v", code, err)
+	}
+	out, err, code := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "1", "--delta-total", "1e-5", "-o", "json")
+	if code != 0 {
+		t.Fatalf("init: exit %d: %v", code, err)
+	}
+	var r struct {
+		Budget    privacy.Budget
+		RhoBudget float64
+		Scopes    []privacy.Balance
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Budget.Epsilon != 1 || len(r.Scopes) != 0 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if want, _ := privacy.CKSRho(1, 1e-5); r.RhoBudget != want {
+		t.Errorf("ρ budget %v, want %v", r.RhoBudget, want)
+	}
+	// Spend from two scopes, then show.
+	l, err := privacy.OpenFileLedger(path, privacy.Budget{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range []string{"g1", "g2", "g1"} {
+		if err := l.Charge(context.Background(), privacy.Charge{Scope: s, ReleaseID: fmt.Sprint(i), Rho: r.RhoBudget / 4}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err, code = runPrivacyCLI(t, "budget", "--ledger", path, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	json.Unmarshal([]byte(out), &r)
+	if len(r.Scopes) != 2 || r.Scopes[0].Scope != "g1" || r.Scopes[0].Releases != 2 || r.Scopes[1].Releases != 1 {
+		t.Fatalf("scopes %+v", r.Scopes)
+	}
+	if s := r.Scopes[0]; s.RhoSpent < r.RhoBudget/2 || s.RhoRemaining > r.RhoBudget/2 {
+		t.Errorf("g1 balance %+v", s)
+	}
+	out, _, _ = runPrivacyCLI(t, "budget", "--ledger", path, "--scope", "g2")
+	if !strings.Contains(out, "g2") || strings.Contains(out, "g1") {
+		t.Errorf("--scope g2 table:\n%s", out)
+	}
+	// A different budget is refused, --init with the same is a no-op.
+	if _, err, code := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "2", "--delta-total", "1e-5"); code != exitBadInput {
+		t.Errorf("budget change: exit %d, %v", code, err)
+	}
+	if _, err, code := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "1", "--delta-total", "1e-5"); code != 0 {
+		t.Errorf("same budget: exit %d, %v", code, err)
+	}
+	if _, err, code := runPrivacyCLI(t, "budget", "--init", "--ledger", filepath.Join(t.TempDir(), "x.json"), "--epsilon-total", "-1", "--delta-total", "1e-5"); code != exitBadInput {
+		t.Errorf("negative budget: exit %d, %v", code, err)
+	}
+}
+
+// The ledger's refusal maps to exit code 5, a corrupt ledger does not.
+func TestBudgetExitCodes(t *testing.T) {
+	be := privacy.NewBudgetError(privacy.Charge{Scope: "s", ReleaseID: "e", Rho: 1}, 0.5, 1, privacy.Budget{Epsilon: 1, Delta: 1e-5})
+	if code := exitCode(fmt.Errorf("release: %w", be)); code != exitBudgetExhausted {
+		t.Errorf("BudgetError: exit %d", code)
+	}
+	if code := exitCode(&privacy.LedgerCorruptError{Path: "x", Reason: "checksum"}); code == exitBudgetExhausted || code == exitOK {
+		t.Errorf("corrupt ledger: exit %d", code)
+	}
+}
