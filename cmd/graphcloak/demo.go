@@ -174,8 +174,11 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 	if err := printReport(out, rep, map[int]bool{part[src]: true}); err != nil {
 		return err
 	}
+	fmt.Fprintf(out, "\nThis is one draw of a random mechanism: the exact source node stays private, and the\n"+
+		"probabilities show how much the private values still say about its community. Rerun, or\n"+
+		"raise --epsilon (less noise, less privacy) to see the trade-off.\n")
 	if s.Plot != "" {
-		fmt.Fprintf(out, "\npicture: %s\n", s.Plot)
+		fmt.Fprintf(out, "picture: %s\n", s.Plot)
 	}
 	return nil
 }
