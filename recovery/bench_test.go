@@ -3,6 +3,8 @@ package recovery
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // graphSetting builds the paper's graph setting: SBM 250+250, p_in 0.05,
@@ -110,6 +112,21 @@ func BenchmarkPosterior1e5(b *testing.B) {
 			b.Fatal(err)
 		}
 		if _, err := (Posterior{}).Estimate(md.Problem(y, 0.1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEMDGrid100x100(b *testing.B) {
+	rng := rand.New(rand.NewPCG(19, 19))
+	g, err := laplacian.Grid(100, 100)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, q := randomMass(rng, g.N(), 1), randomMass(rng, g.N(), 1)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := EMDGraph(g, p, q); err != nil {
 			b.Fatal(err)
 		}
 	}
