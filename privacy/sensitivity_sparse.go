@@ -68,11 +68,6 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 	qErr := 2*E + 4*colErr + 8*unitRoundoff
 
 	// Edges with their cheap bounds, and the CSR position → edge map.
-	type edge struct {
-		i, j int
-		pij  int // position of j in row i
-		u    float64
-	}
 	edges := make([]edge, 0, g.NumEdges())
 	edgeAt := make([]int32, rowStart[n])
 	for i := 0; i < n; i++ {
@@ -98,28 +93,39 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 	for e := range order {
 		order[e] = int32(e)
 	}
-	sort.Slice(order, func(x, y int) bool { return edges[order[x]].u > edges[order[y]].u })
-
-	// Node schedule: endpoints in order of their best edge.
-	scheduled := make([]bool, n)
-	nodes := make([]int, 0, n)
-	for _, e := range order {
-		for _, v := range [2]int{edges[e].i, edges[e].j} {
-			if !scheduled[v] {
-				scheduled[v] = true
-				nodes = append(nodes, v)
-			}
-		}
+	sortOrder := func() {
+		sort.Slice(order, func(x, y int) bool { return edges[order[x]].u > edges[order[y]].u })
 	}
+	sortOrder()
 
 	kern := newBlockKernel(g)
 	diag := make([]float64, n)
 	off := make([]float64, rowStart[n])
 	done := make([]bool, n)
 	refined := make([]bool, len(edges))
-	qhat := make([]float64, len(edges))
 	t0 := make([]float64, n*columnBlock)
 	t1 := make([]float64, n*columnBlock)
+
+	// Node schedule: endpoints of unrefined edges, in order of their best edge.
+	scheduled := make([]bool, n)
+	var nodes []int
+	buildSchedule := func() {
+		clear(scheduled)
+		nodes = nodes[:0]
+		for _, e := range order {
+			if refined[e] {
+				continue
+			}
+			for _, v := range [2]int{edges[e].i, edges[e].j} {
+				if !done[v] && !scheduled[v] {
+					scheduled[v] = true
+					nodes = append(nodes, v)
+				}
+			}
+		}
+	}
+	buildSchedule()
+
 	bestLo, bestUp := 0.0, -1.0
 	bestEdge := -1
 	ptr := 0 // first unrefined edge in order
@@ -127,6 +133,7 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 	stopped := false // refinement ended before every column was computed
 	pruned := false
 	blocks := 0
+	radauTried := false
 	for lo := 0; lo < len(nodes); lo += columnBlock {
 		hi := min(lo+columnBlock, len(nodes))
 		blk := nodes[lo:hi]
@@ -148,7 +155,6 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 				refined[e] = true
 				ed := edges[e]
 				q := diag[ed.i] + diag[ed.j] - 2*off[ed.pij]
-				qhat[e] = q
 				if up := q + qErr; up > bestUp {
 					bestUp, bestEdge = up, int(e)
 				}
@@ -173,6 +179,43 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 			stopped = true
 			break
 		}
+		if !radauTried && bestLo > 0 {
+			// With a lower bound in hand, try the sharper 3-hop Radau bounds
+			// on a sample of the unrefined edges; if they prune most of it,
+			// bound every unrefined edge and reschedule the columns.
+			radauTried = true
+			if radauWorthIt(g, K) && radauPrunes(g, tau, B, wmax, edges, order[ptr:], refined, bestLo) {
+				var ei, ej []int32
+				var ids []int32
+				for _, e := range order[ptr:] {
+					if !refined[e] {
+						ei = append(ei, int32(edges[e].i))
+						ej = append(ej, int32(edges[e].j))
+						ids = append(ids, e)
+					}
+				}
+				u := make([]float64, len(ids))
+				for k, e := range ids {
+					u[k] = edges[e].u
+				}
+				radauBounds(g, tau, B, wmax, ei, ej, u)
+				for k, e := range ids {
+					edges[e].u = u[k]
+				}
+				sortOrder()
+				ptr = 0
+				for ptr < len(order) && refined[order[ptr]] {
+					ptr++
+				}
+				if edges[order[ptr]].u <= bestLo {
+					stopped, pruned = true, true
+					break
+				}
+				buildSchedule()
+				totalBlocks = blocks + (len(nodes)+columnBlock-1)/columnBlock
+				lo = -columnBlock // restart on the new schedule
+			}
+		}
 	}
 
 	qUp := bestUp
@@ -194,6 +237,13 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 	}
 	s.Kappa2 = math.NaN()
 	return s, nil
+}
+
+// edge is an edge of the sparse scheme with its current proven bound u ≥ q_e.
+type edge struct {
+	i, j int
+	pij  int // position of j in row i
+	u    float64
 }
 
 // chebColumns computes p_K(L)e_i for the nodes i of blk (≤ columnBlock) and
@@ -292,4 +342,40 @@ func cheapEdgeBound(g *laplacian.Graph, i, j int, w, tau float64) float64 {
 	}
 	// Cover the rounding in the few operations above.
 	return best*(1+1e-12) + 1e-15
+}
+
+// radauPrunes reports whether the Radau bounds of a sample of up to 128
+// unrefined edges (spread over the order) are ≤ lower for at least half of
+// them. It only decides speed, never validity.
+func radauPrunes(g *laplacian.Graph, tau, B float64, wmax int, edges []edge, order []int32, refined []bool, lower float64) bool {
+	r := newRadauWork(g, tau, B, wmax)
+	step := max(1, len(order)/128)
+	tried, pruned := 0, 0
+	for k := 0; k < len(order); k += step {
+		e := order[k]
+		if refined[e] {
+			continue
+		}
+		tried++
+		if r.bound(edges[e].i, edges[e].j) <= lower {
+			pruned++
+		}
+	}
+	return tried > 0 && 2*pruned >= tried
+}
+
+// radauWorthIt compares the cost of the 3-hop Radau bounds for every edge
+// (≈ |E|·(3·|2-hop ball|·degree + 15·|3-hop ball|), scatter products and
+// vector operations) with that of all Chebyshev columns (≈ n·K·(nnz + n));
+// the bounds only prune, so they are skipped when they would cost more
+// than a quarter of the columns.
+func radauWorthIt(g *laplacian.Graph, K int) bool {
+	n := float64(g.N())
+	m := float64(g.NumEdges())
+	davg := 2*m/n + 1
+	ball2 := math.Min(n, 2*davg*davg)
+	ball3 := math.Min(n, 2*davg*davg*davg)
+	radau := m * (3*ball2*davg + 15*ball3)
+	cols := n * float64(K) * (2*m + n)
+	return radau < cols/4
 }

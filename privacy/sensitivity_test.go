@@ -245,6 +245,15 @@ func oracleDelta(g *laplacian.Graph, A *mat.Dense) float64 {
 // cheap per-edge bound is ≥ the exact value.
 func TestGraphSensitivityRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
+	tight, total := 0, 0
+	defer func() {
+		// Not a validity requirement: the Radau bounds should often be
+		// within 0.1 % (that is what makes pruning work).
+		t.Logf("Radau bound within 0.1%% of q_e on %d of %d edges", tight, total)
+		if tight == 0 {
+			t.Errorf("Radau bound never tight")
+		}
+	}()
 	for trial := 0; trial < 12; trial++ {
 		n := 20 + rng.IntN(60)
 		comps := 1 + trial%3
@@ -276,6 +285,12 @@ func TestGraphSensitivityRandom(t *testing.T) {
 			t.Errorf("exact flags: dense %v sparse %v", d.Exact, sp.Exact)
 		}
 		// Every cheap bound ≥ the exact q_e (oracle).
+		wmax := 0
+		for v := 0; v < n; v++ {
+			c, _ := g.Neighbors(v)
+			wmax = max(wmax, len(c))
+		}
+		rw := newRadauWork(g, tau, lambdaMaxBound(g), wmax)
 		g.ForEachEdge(func(i, j int, w float64) {
 			s := 0.0
 			for r := 0; r < n; r++ {
@@ -285,6 +300,12 @@ func TestGraphSensitivityRandom(t *testing.T) {
 			if u := cheapEdgeBound(g, i, j, w, tau); u < s*(1-1e-12) {
 				t.Errorf("cheap bound %g < q_e %g on edge (%d,%d)", u, s, i, j)
 			}
+			if u := rw.bound(i, j); u < s*(1-1e-12) {
+				t.Errorf("Radau bound %g < q_e %g on edge (%d,%d)", u, s, i, j)
+			} else if u < s*(1+1e-3) {
+				tight++
+			}
+			total++
 		})
 		// κ2(exp(−τL)) = e^{τλ_max}: compare with the oracle's singular values.
 		var svd mat.SVD
@@ -429,5 +450,119 @@ func TestGraphSensitivityTimeBudget(t *testing.T) {
 	}
 	if s.Exact || s.Method != "bound-and-refine" || calls != 1 {
 		t.Errorf("exact=%v method=%s progress calls=%d", s.Exact, s.Method, calls)
+	}
+}
+
+// The Hermite interpolant with enclosed divided differences lies above
+// f(x) = e^{−2τx} on [0, B] and touches it at the nodes.
+func TestHermiteMajorant(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for trial := 0; trial < 200; trial++ {
+		tau := 0.05 + 3*rng.Float64()
+		B := 1 + 60*rng.Float64()
+		th := [3]float64{B * rng.Float64(), B * rng.Float64(), B * rng.Float64()}
+		d, ok := hermiteExpDD(tau, th)
+		if !ok {
+			continue
+		}
+		z := [7]float64{0, th[0], th[0], th[1], th[1], th[2], th[2]}
+		P := func(x float64, pick func(ival) float64) float64 {
+			s, w := 0.0, 1.0
+			for m := 0; m < 7; m++ {
+				s += pick(d[m]) * w
+				w *= x - z[m]
+			}
+			return s
+		}
+		for k := 0; k < 50; k++ {
+			x := B * rng.Float64()
+			f := math.Exp(-2 * tau * x)
+			// Upper end of the enclosure where ω ≥ 0 … use the midpoint and
+			// allow the enclosure width.
+			mid := P(x, func(v ival) float64 { return (v.lo + v.hi) / 2 })
+			if mid < f-1e-9 {
+				t.Fatalf("τ=%v θ=%v: P(%v) = %v < f = %v", tau, th, x, mid, f)
+			}
+		}
+		for _, x := range th {
+			mid := P(x, func(v ival) float64 { return (v.lo + v.hi) / 2 })
+			if f := math.Exp(-2 * tau * x); math.Abs(mid-f) > 1e-8 {
+				t.Errorf("τ=%v θ=%v: P(%v) = %v ≠ f = %v", tau, th, x, mid, f)
+			}
+		}
+	}
+}
+
+// pathKernel returns exp(−τL) of the path P_a from its cosine eigenbasis
+// (notes/expm.md §3), independent of the package's code.
+func pathKernel(a int, tau float64) [][]float64 {
+	fa := float64(a)
+	A := make([][]float64, a)
+	for i := range A {
+		A[i] = make([]float64, a)
+		for j := range A[i] {
+			s := 1.0
+			for k := 1; k < a; k++ {
+				fk := float64(k)
+				l := 2 - 2*math.Cos(math.Pi*fk/fa)
+				s += 2 * math.Exp(-tau*l) * math.Cos(math.Pi*fk*(float64(i)+0.5)/fa) * math.Cos(math.Pi*fk*(float64(j)+0.5)/fa)
+			}
+			A[i][j] = s / fa
+		}
+	}
+	return A
+}
+
+// On the grid P_a × P_b, exp(−τL) = exp(−τL_a) ⊗ exp(−τL_b), so an edge
+// ((x,y),(x+1,y)) has q = ‖A_a(e_x − e_{x+1})‖²·‖A_b e_y‖², and
+// Δ2² = max(max_x q^a_x · max_y ‖A_b e_y‖², max_y q^b_y · max_x ‖A_a e_x‖²).
+// The grid is large enough (n = 1800) for the sparse path's Radau pruning.
+func TestGraphSensitivityGridPruned(t *testing.T) {
+	a, b := 40, 45
+	var edges []laplacian.Edge
+	id := func(x, y int) int32 { return int32(x*b + y) }
+	for x := 0; x < a; x++ {
+		for y := 0; y < b; y++ {
+			if x+1 < a {
+				edges = append(edges, laplacian.Edge{U: id(x, y), V: id(x+1, y), Weight: 1})
+			}
+			if y+1 < b {
+				edges = append(edges, laplacian.Edge{U: id(x, y), V: id(x, y+1), Weight: 1})
+			}
+		}
+	}
+	g := mustGraph(t, a*b, edges)
+	pathStats := func(A [][]float64) (qmax, colmax float64) {
+		n := len(A)
+		for x := 0; x < n; x++ {
+			c, d := 0.0, 0.0
+			for r := 0; r < n; r++ {
+				c += A[r][x] * A[r][x]
+				if x+1 < n {
+					dd := A[r][x] - A[r][x+1]
+					d += dd * dd
+				}
+			}
+			colmax, qmax = math.Max(colmax, c), math.Max(qmax, d)
+		}
+		return
+	}
+	for _, tau := range []float64{0.5, 3} {
+		qa, ca := pathStats(pathKernel(a, tau))
+		qb, cb := pathStats(pathKernel(b, tau))
+		want := math.Sqrt(math.Max(qa*cb, qb*ca))
+		s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBracket(t, "grid", s, want, 1e-13)
+		if !s.Exact {
+			t.Errorf("τ=%v: not exact", tau)
+		}
+		// At τ = 0.5 the corner edges stand out and the Radau bounds prune
+		// the rest (this exercises that path); at τ = 3 they do not.
+		if tau == 0.5 && s.Method != "bound-and-refine" {
+			t.Errorf("τ=%v: method %s, expected pruning", tau, s.Method)
+		}
 	}
 }
