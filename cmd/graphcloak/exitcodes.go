@@ -72,6 +72,8 @@ func exitCode(err error) int {
 		errors.Is(err, privacy.ErrBadKeyFile), errors.Is(err, privacy.ErrBudgetMismatch), errors.Is(err, privacy.ErrNoLedger),
 		errors.As(err, &specErr), errors.As(err, &csvErr), errors.As(err, &edgeErr), errors.Is(err, laplacian.ErrEmptyGraph),
 		errors.As(err, &jobErr), errors.As(err, &valuesErr), errors.Is(err, recovery.ErrUnknownEstimator),
+		errors.Is(err, recovery.ErrBadProblem), errors.Is(err, recovery.ErrOperatorOnly), errors.Is(err, recovery.ErrZeroMass),
+		errors.Is(err, recovery.ErrNegativeMass), errors.As(err, new(*recovery.UnbalancedError)),
 		errors.As(err, &missing), errors.As(err, &assignErr), errors.Is(err, fs.ErrNotExist):
 		return exitBadInput
 	case errors.As(err, &expmParam), errors.As(err, &expmLarge), errors.As(err, &expmTol):
