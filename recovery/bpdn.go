@@ -143,10 +143,10 @@ func (e BPDN) Estimate(p *Problem) (*Estimate, error) {
 		return est, nil
 	}
 	if res.hitZero && rn > st.eta {
-		// The path ended at λ = 0 without a ray certificate: numerical
-		// trouble; report honestly.
-		est.Residual = rn
-		return est, &NotCertifiedError{Gap: math.Inf(1), Objective: math.NaN(), Tol: tol, Iterations: res.steps}
+		// The path ended at λ = 0 without a ray certificate (numerical
+		// trouble): there is neither a feasible point nor a proof of
+		// infeasibility, so there is no estimate.
+		return nil, &NotCertifiedError{Gap: math.Inf(1), Objective: math.NaN(), Tol: tol, Iterations: res.steps}
 	}
 	obj := 0.0
 	for _, x := range f {

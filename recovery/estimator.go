@@ -151,9 +151,11 @@ var ErrOperatorOnly = errors.New("recovery: estimator needs a dense (spectral) p
 // ErrBadProblem wraps validation failures of a Problem.
 var ErrBadProblem = errors.New("recovery: invalid problem")
 
-// NotCertifiedError is returned (together with the best estimate found)
-// when BPDN stops before its certified relative gap reaches the
-// tolerance.
+// NotCertifiedError is returned when BPDN stops before its certified
+// relative gap reaches the tolerance. If a feasible point was found it is
+// returned alongside (Status Solved, with its honest Gap); if neither a
+// feasible point nor an infeasibility proof was found the estimate is nil
+// and Gap is +Inf.
 type NotCertifiedError struct {
 	Gap, Objective, Tol float64
 	Iterations          int
