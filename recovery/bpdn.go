@@ -20,8 +20,13 @@ import (
 // exactly from λ₀ = max_j (Mᵀỹ)_j (where f = 0) downwards, LARS-style
 // (Efron et al. 2004; Osborne, Presnell & Turlach 2000), with events
 // "enters", "hits 0", "hits 1", "leaves 1", and the final segment solved
-// for ‖r‖ = η as a quadratic. All work is in the reduced coordinates of
-// the spectral model (r kept modes), with a QR solve of the free columns.
+// for ‖r‖ = η as a quadratic. On spectral models all work is in the
+// reduced coordinates (r kept modes), with a QR solve of the free columns;
+// on operator models (large graphs) it uses only the Chebyshev action
+// (three actions per segment plus one per column that enters) and a
+// Cholesky solve of the cached Gram matrix of the free columns — the
+// certificate then holds for the Chebyshev operator, which differs from
+// exp(−τL) by at most its ErrorBound in spectral norm.
 //
 // Certificate: for any u ∈ ℝᵐ, weak duality gives
 //
@@ -50,7 +55,9 @@ func (BPDN) Name() string { return NameBPDN }
 // a_j = s ⊙ V_j, b = Uᵀỹ, rho2 = ‖(I − UUᵀ)ỹ‖².
 type bpdnState struct {
 	md   *Model
-	n, r int
+	n, r int // r: length of reduced vectors (kept modes, or m on operator models)
+	cols map[int][]float64
+	gram map[[2]int]float64
 	b    []float64
 	rho2 float64
 	y2   float64 // ‖ỹ‖²
@@ -58,19 +65,43 @@ type bpdnState struct {
 }
 
 func (st *bpdnState) col(j int) []float64 {
-	r := st.r
-	a := make([]float64, r)
-	row := st.md.v[j*r : j*r+r]
-	for k, x := range row {
-		a[k] = st.md.s[k] * x
+	if a, ok := st.cols[j]; ok {
+		return a
 	}
+	var a []float64
+	if st.md.op != nil {
+		// Operator model: the full column M e_j (one action), cached.
+		e := make([]float64, st.n)
+		e[j] = 1
+		a = make([]float64, st.r)
+		st.md.Apply(a, e)
+	} else {
+		r := st.r
+		a = make([]float64, r)
+		row := st.md.v[j*r : j*r+r]
+		for k, x := range row {
+			a[k] = st.md.s[k] * x
+		}
+	}
+	if st.cols == nil {
+		st.cols = make(map[int][]float64)
+	}
+	st.cols[j] = a
 	return a
 }
 
-// residual returns w = b − A f (reduced residual) for f.
+// residualOf returns w = b − A f (the reduced residual; on operator
+// models the full residual ỹ − Mf).
 func (st *bpdnState) residualOf(f []float64) []float64 {
-	z := st.md.reduce(f)
 	w := make([]float64, st.r)
+	if st.md.op != nil {
+		st.md.Apply(w, f)
+		for k := range w {
+			w[k] = st.b[k] - w[k]
+		}
+		return w
+	}
+	z := st.md.reduce(f)
 	for k := range w {
 		w[k] = st.b[k] - st.md.s[k]*z[k]
 	}
@@ -79,13 +110,15 @@ func (st *bpdnState) residualOf(f []float64) []float64 {
 
 // corr sets c = Aᵀw = Mᵀr.
 func (st *bpdnState) corr(c, w []float64) {
-	r := st.r
-	sw := make([]float64, r)
+	if st.md.op != nil {
+		st.md.ApplyT(c, w)
+		return
+	}
+	sw := make([]float64, st.r)
 	for k := range sw {
 		sw[k] = st.md.s[k] * w[k]
 	}
 	st.md.expandV(c, sw)
-	_ = r
 }
 
 func dot(a, b []float64) float64 {
@@ -102,9 +135,6 @@ func (e BPDN) Estimate(p *Problem) (*Estimate, error) {
 		return nil, err
 	}
 	md := p.Model
-	if !md.Spectral() {
-		return nil, ErrOperatorOnly
-	}
 	tol := e.Tol
 	if !(tol > 0) {
 		tol = 1e-6
@@ -115,9 +145,14 @@ func (e BPDN) Estimate(p *Problem) (*Estimate, error) {
 		maxSteps = 20*n + 100
 	}
 	st := &bpdnState{md: md, n: n, r: md.r, eta: p.EtaValue()}
-	st.b = md.projectU(p.Y)
 	st.y2 = dot(p.Y, p.Y)
-	st.rho2 = math.Max(0, st.y2-dot(st.b, st.b))
+	if md.op != nil {
+		st.r = md.m
+		st.b = append([]float64(nil), p.Y...)
+	} else {
+		st.b = md.projectU(p.Y)
+		st.rho2 = math.Max(0, st.y2-dot(st.b, st.b))
+	}
 	est := &Estimate{Eta: st.eta, Posterior: nil, LogEvidence: math.NaN()}
 	f := make([]float64, n)
 	if math.Sqrt(st.y2) <= st.eta {
@@ -419,6 +454,9 @@ func (st *bpdnState) direction(freeIdx []int) []float64 {
 	if k > r {
 		return nil
 	}
+	if st.md.op != nil {
+		return st.directionGram(freeIdx)
+	}
 	A := mat.NewDense(r, k, nil)
 	for i, j := range freeIdx {
 		a := st.col(j)
@@ -457,4 +495,41 @@ func (st *bpdnState) direction(freeIdx []int) []float64 {
 		d[i] = s / R.At(i, i)
 	}
 	return d
+}
+
+// directionGram solves (A_FᵀA_F) d = 1 by Cholesky of the Gram matrix,
+// whose entries M e_iᵀ M e_j are cached (operator models, where A_F has
+// m rows and a QR would cost m·k² per step). It returns nil when the Gram
+// matrix is not numerically positive definite.
+func (st *bpdnState) directionGram(freeIdx []int) []float64 {
+	k := len(freeIdx)
+	if st.gram == nil {
+		st.gram = make(map[[2]int]float64)
+	}
+	G := mat.NewSymDense(k, nil)
+	for a, i := range freeIdx {
+		for b := a; b < k; b++ {
+			j := freeIdx[b]
+			key := [2]int{min(i, j), max(i, j)}
+			v, ok := st.gram[key]
+			if !ok {
+				v = dot(st.col(i), st.col(j))
+				st.gram[key] = v
+			}
+			G.SetSym(a, b, v)
+		}
+	}
+	var ch mat.Cholesky
+	if !ch.Factorize(G) || ch.Cond() > 1e13 {
+		return nil
+	}
+	ones := mat.NewVecDense(k, nil)
+	for i := 0; i < k; i++ {
+		ones.SetVec(i, 1)
+	}
+	var d mat.VecDense
+	if err := ch.SolveVecTo(&d, ones); err != nil {
+		return nil
+	}
+	return d.RawVector().Data
 }

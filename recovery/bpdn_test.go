@@ -1,7 +1,6 @@
 package recovery
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -211,14 +210,58 @@ func TestBPDNOutcomes(t *testing.T) {
 			t.Fatal("no-source estimate has mass")
 		}
 	}
-	// Operator-only models are refused, not approximated.
-	g := mustGraph(t, 50, pathEdges(50))
-	om, err := NewGraphModel(g, 1, GraphOptions{DenseLimit: 10})
+}
+
+// TestBPDNOperatorMatchesSpectral solves the same graph instances with the
+// spectral model and with the operator (Chebyshev action) model: same
+// status, objectives equal to the certified tolerance, and the operator
+// run's dual bound below the spectral run's objective (and vice versa).
+func TestBPDNOperatorMatchesSpectral(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 2))
+	n, e, _ := sbmEdges([]int{60, 60}, 0.15, 0.01, rng)
+	g := mustGraph(t, n, e)
+	sm, err := NewGraphModel(g, 0.7, GraphOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (BPDN{}).Estimate(om.Problem(make([]float64, 50), 1)); !errors.Is(err, ErrOperatorOnly) {
-		t.Errorf("operator model: got %v", err)
+	om, err := NewGraphModel(g, 0.7, GraphOptions{DenseLimit: 1, ChebyshevTol: 1e-12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counts := map[Status]int{}
+	for trial := 0; trial < 12; trial++ {
+		f0 := make([]float64, n)
+		for k := 0; k < 3; k++ {
+			f0[rng.IntN(n)] = 1
+		}
+		sigma := []float64{0.003, 0.03}[trial%2]
+		y := gauss(rng, sigma, n)
+		y0 := make([]float64, n)
+		sm.Apply(y0, f0)
+		for i := range y {
+			y[i] += y0[i]
+		}
+		ps, po := sm.Problem(y, sigma), om.Problem(y, sigma)
+		ps.Eta, po.Eta = EtaPaper, EtaPaper
+		es, err1 := BPDN{}.Estimate(ps)
+		eo, err2 := BPDN{}.Estimate(po)
+		if err1 != nil || err2 != nil {
+			t.Fatalf("trial %d: %v / %v", trial, err1, err2)
+		}
+		counts[es.Status]++
+		if es.Status != eo.Status {
+			t.Errorf("trial %d: spectral %v, operator %v", trial, es.Status, eo.Status)
+			continue
+		}
+		if es.Status == Solved {
+			if eo.DualBound > es.Objective+1e-9 || es.DualBound > eo.Objective+1e-9 {
+				t.Errorf("trial %d: bounds cross: spectral [%v, %v], operator [%v, %v]",
+					trial, es.DualBound, es.Objective, eo.DualBound, eo.Objective)
+			}
+		}
+	}
+	if counts[Solved] == 0 {
+		t.Errorf("no solved instance: %v", counts)
 	}
 }
 

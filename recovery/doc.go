@@ -16,7 +16,8 @@
 //     this affects estimates only — privacy numbers (Δ2, σ) are computed by
 //     package privacy from the full operator and never depend on it.
 //   - Graphs above GraphOptions.DenseLimit (1500) use the Chebyshev action
-//     of package expm only; ‖M e_j‖² is then a randomised estimate
+//     of package expm only (BPDN, posterior and greedy work on it; massls
+//     needs the spectral form); ‖M e_j‖² is then a randomised estimate
 //     (Model.ColumnNorms2), again affecting estimates only.
 //
 // # Outcomes
