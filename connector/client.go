@@ -37,7 +37,9 @@ type Options struct {
 	// transaction (read, write batch, ledger charge). Default 30 s.
 	MaxTransactionRetryTime time.Duration
 	// FetchSize is the number of records per Bolt PULL in streaming reads.
-	// Default 10000.
+	// Default 10000; negative means one PULL for everything (neo4j.FetchAll):
+	// the server then streams without waiting for the client, which reads
+	// records one by one (TCP flow control bounds the memory).
 	FetchSize int
 	// MaxConnectionPoolSize caps the driver's pool. Default 8.
 	MaxConnectionPoolSize int
@@ -95,8 +97,10 @@ func Connect(ctx context.Context, opt Options) (*Client, error) {
 	if opt.MaxTransactionRetryTime <= 0 {
 		opt.MaxTransactionRetryTime = 30 * time.Second
 	}
-	if opt.FetchSize <= 0 {
+	if opt.FetchSize == 0 {
 		opt.FetchSize = 10_000
+	} else if opt.FetchSize < 0 {
+		opt.FetchSize = neo4j.FetchAll
 	}
 	if opt.MaxConnectionPoolSize <= 0 {
 		opt.MaxConnectionPoolSize = 8

@@ -369,12 +369,15 @@ type relData struct {
 func (c *Client) readRelationships(ctx context.Context, db string, p Projection, cp *compiled, nd *nodeData, opt ReadOptions) (*relData, error) {
 	// One record per start node: its out-relationships to selected nodes as
 	// [elementId(b), weight] pairs (or just elementId(b) when unweighted).
-	item := "elementId(b)"
-	if cp.weight != "" {
-		item = "[elementId(b), r." + cp.weight + "]"
-	}
+	// The pairs are split into two flat lists on the server: two lists per
+	// record decode with far fewer allocations than one list per pair.
 	query := "MATCH " + cp.nodeMatch("a") + " WITH a, [(a)-[" + cp.relPattern + "]->" + cp.nodeMatch("b") +
-		" | " + item + "] AS out WHERE size(out) > 0 RETURN elementId(a) AS s, out"
+		" | elementId(b)] AS out WHERE size(out) > 0 RETURN elementId(a) AS s, out"
+	if cp.weight != "" {
+		query = "MATCH " + cp.nodeMatch("a") + " WITH a, [(a)-[" + cp.relPattern + "]->" + cp.nodeMatch("b") +
+			" | [elementId(b), r." + cp.weight + "]] AS out WHERE size(out) > 0 " +
+			"RETURN elementId(a) AS s, [p IN out | p[0]] AS out, [p IN out | p[1]] AS w"
+	}
 	name := func(i int32) string {
 		if nd.keys != nil {
 			return nd.keys[i]
@@ -399,33 +402,33 @@ func (c *Client) readRelationships(ctx context.Context, db string, p Projection,
 			sid, _ := vals[0].(string)
 			u, ok := nd.index[sid]
 			list, _ := vals[1].([]any)
+			var ws []any
+			if cp.weight != "" {
+				ws, _ = vals[2].([]any)
+				if len(ws) != len(list) {
+					return nil, fmt.Errorf("connector: read relationships: %d targets but %d weights", len(list), len(ws))
+				}
+			}
 			if !ok {
 				// The node appeared after the node pass (concurrent write).
 				r.unknownEndpoint += len(list)
 				continue
 			}
-			for _, it := range list {
+			for k, it := range list {
 				rd.count++
-				var tid string
+				tid, _ := it.(string)
 				w := 1.0
-				if cp.weight != "" {
-					pair, _ := it.([]any)
-					if len(pair) != 2 {
-						continue
-					}
-					tid, _ = pair[0].(string)
-					v, present, okv := number(pair[1])
+				if ws != nil {
+					v, present, okv := number(ws[k])
 					switch {
 					case !present:
 						r.missing.add(relName(name(u), tid, nd, name))
 						continue
 					case !okv || !(v > 0):
-						r.badW.add(relName(name(u), tid, nd, name) + "=" + fmt.Sprint(pair[1]))
+						r.badW.add(relName(name(u), tid, nd, name) + "=" + fmt.Sprint(ws[k]))
 						continue
 					}
 					w = v
-				} else {
-					tid, _ = it.(string)
 				}
 				v, ok := nd.index[tid]
 				if !ok {

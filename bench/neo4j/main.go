@@ -27,6 +27,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"sync/atomic"
 	"syscall"
@@ -46,6 +47,7 @@ type result struct {
 	NodePropertiesWritten int     `json:"nodePropertiesWritten"`
 	WritePropsPerSecond   float64 `json:"writeNodePropertiesPerSecond"`
 	BatchSize             int     `json:"batchSize"`
+	WriteConcurrency      int     `json:"writeConcurrency"`
 	FetchSize             int     `json:"fetchSize"`
 	PeakHeapMiB           float64 `json:"peakHeapMiB"`
 	MaxRSSMiB             float64 `json:"maxRssMiB"`
@@ -55,18 +57,31 @@ func main() {
 	nodes := flag.Int("nodes", 100_000, "number of nodes")
 	rels := flag.Int("rels", 1_000_000, "number of relationships")
 	batch := flag.Int("batch-size", connector.DefaultBatchSize, "write-back batch size (nodes per transaction)")
-	fetch := flag.Int("fetch-size", 10_000, "records per Bolt PULL")
+	fetch := flag.Int("fetch-size", 10_000, "records per Bolt PULL (negative: all at once)")
+	conc := flag.Int("write-concurrency", 1, "write batches in parallel")
 	seed := flag.Uint64("seed", 1, "random seed of the graph")
 	keep := flag.Bool("keep", false, "keep the graph in the database (its label is printed)")
 	reuse := flag.String("reuse", "", "measure a graph kept by an earlier -keep run (its label) instead of loading one")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the pull and write-back here")
 	flag.Parse()
-	if err := run(*nodes, *rels, *batch, *fetch, *seed, *keep, *reuse); err != nil {
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "bench/neo4j:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
+	if err := run(*nodes, *rels, *batch, *fetch, *conc, *seed, *keep, *reuse); err != nil {
+		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "bench/neo4j:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, m, batch, fetch int, seed uint64, keep bool, reuse string) error {
+func run(n, m, batch, fetch, conc int, seed uint64, keep bool, reuse string) error {
 	uri := os.Getenv("NEO4J_URI")
 	if uri == "" {
 		return fmt.Errorf("NEO4J_URI is not set (start a server with scripts/neo4j.sh start)")
@@ -90,7 +105,7 @@ func run(n, m, batch, fetch int, seed uint64, keep bool, reuse string) error {
 	}
 	defer d.Close(ctx)
 	t0 := time.Now()
-	res := result{Nodes: n, Relationships: m, BatchSize: batch, FetchSize: fetch}
+	res := result{Nodes: n, Relationships: m, BatchSize: batch, WriteConcurrency: conc, FetchSize: fetch}
 	if reuse == "" {
 		if !keep {
 			defer drop(ctx, d, label)
@@ -115,14 +130,16 @@ func run(n, m, batch, fetch int, seed uint64, keep bool, reuse string) error {
 		RelationshipWeightProperty: "w", NodeKeyProperty: "key", CommunityProperty: "community", ValueProperty: "obs"}
 	runtime.GC()
 	t0 = time.Now()
-	pulled, err := c.ReadGraph(ctx, p, connector.ReadOptions{})
+	stage := map[string]time.Duration{}
+	pulled, err := c.ReadGraph(ctx, p, connector.ReadOptions{Progress: func(s string, _ int) { stage[s] = time.Since(t0) }})
 	if err != nil {
 		return err
 	}
 	res.PullSeconds = time.Since(t0).Seconds()
 	res.PullRelsPerSecond = float64(pulled.Stats.RelationshipCount) / res.PullSeconds
-	fmt.Fprintf(os.Stderr, "pull: %d nodes, %d relationships (%d edges) in %.2f s\n",
-		pulled.Graph.N(), pulled.Stats.RelationshipCount, pulled.Graph.NumEdges(), res.PullSeconds)
+	fmt.Fprintf(os.Stderr, "pull: %d nodes, %d relationships (%d edges) in %.2f s (nodes done at %.2f s, relationships at %.2f s)\n",
+		pulled.Graph.N(), pulled.Stats.RelationshipCount, pulled.Graph.NumEdges(), res.PullSeconds,
+		stage["nodes"].Seconds(), stage["relationships"].Seconds())
 	if pulled.Graph.N() != n || pulled.Stats.RelationshipCount != m {
 		return fmt.Errorf("pulled %d nodes %d relationships, loaded %d and %d", pulled.Graph.N(), pulled.Stats.RelationshipCount, n, m)
 	}
@@ -134,7 +151,7 @@ func run(n, m, batch, fetch int, seed uint64, keep bool, reuse string) error {
 		}}
 	}
 	t0 = time.Now()
-	st, err := c.WriteProperties(ctx, p, rows, connector.WriteOptions{BatchSize: batch})
+	st, err := c.WriteProperties(ctx, p, rows, connector.WriteOptions{BatchSize: batch, Concurrency: conc})
 	if err != nil {
 		return err
 	}
