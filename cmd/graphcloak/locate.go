@@ -256,7 +256,7 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 				cfg.Write.ProbabilityProperty: nr.Probability, cfg.Write.RankProperty: int64(nr.Rank)}}
 		}
 		st, err := client.WriteProperties(ctx, projectionOf(cfg), rows, connector.WriteOptions{
-			BatchSize: cfg.Write.BatchSize, Progress: g.progress("write-back")})
+			BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
 		if err != nil {
 			return err
 		}

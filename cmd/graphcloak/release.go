@@ -242,7 +242,7 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 			rows[i] = connector.NodeProps{Key: k, Props: map[string]any{cfg.Write.WriteProperty: rel.Values[i]}}
 		}
 		st, err := client.WriteProperties(ctx, projectionOf(cfg), rows, connector.WriteOptions{
-			BatchSize: cfg.Write.BatchSize, Progress: g.progress("write-back")})
+			BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
 		if err != nil {
 			return err
 		}
