@@ -104,10 +104,12 @@ func (p Projection) compile() (*compiled, error) {
 	return c, nil
 }
 
-// nodeMatch returns the node pattern with variable v: "(v:`A`|`B`)".
+// nodeMatch returns the node pattern with variable v: "(v:`A`|`B`)". With
+// no labels (all nodes) it leaves out graphcloak's own bookkeeping nodes
+// (run records and the ledger), which are not part of any user graph.
 func (c *compiled) nodeMatch(v string) string {
 	if len(c.labels) == 0 {
-		return "(" + v + ")"
+		return "(" + v + " WHERE NOT " + v + ":`" + RunRecordLabel + "`|`" + LedgerLabel + "`|`" + ChargeLabel + "`)"
 	}
 	return "(" + v + ":" + strings.Join(c.labels, "|") + ")"
 }

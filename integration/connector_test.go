@@ -421,3 +421,32 @@ func TestRunRecord(t *testing.T) {
 		t.Fatal("status done accepted")
 	}
 }
+
+// TestReadGraphAllNodes reads with no node labels (every node): the
+// fixture's relationships are all there, and graphcloak's own run record
+// and ledger nodes are never part of the graph.
+func TestReadGraphAllNodes(t *testing.T) {
+	c, s := connect(t)
+	d := rawDriver(t, s)
+	f := sbmFixture(t, []int{10, 10}, 0.5, 0.1, 21)
+	f.load(t, d)
+	ctx := ctxT(t)
+	id := uniqueName(t, "run")
+	if err := c.WriteRunRecord(ctx, connector.RunRecord{RunID: id, Status: connector.StatusRunning}); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { query(t, d, "MATCH (r:GraphcloakRun {runId: $id}) DELETE r", map[string]any{"id": id}) })
+	p, err := c.ReadGraph(ctx, connector.Projection{RelationshipTypes: []string{f.RelType}, RelationshipWeightProperty: "w"},
+		connector.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Graph.N() < len(f.Keys) || p.Graph.NumEdges() != len(f.expectedEdges()) {
+		t.Fatalf("%d nodes %d edges, want ≥ %d nodes and %d edges", p.Graph.N(), p.Graph.NumEdges(), len(f.Keys), len(f.expectedEdges()))
+	}
+	r := query(t, d, "MATCH (n) WHERE elementId(n) IN $ids AND (n:GraphcloakRun OR n:GraphcloakLedger OR n:GraphcloakCharge) RETURN count(n)",
+		map[string]any{"ids": p.ElementIDs})
+	if r[0].Values[0] != int64(0) {
+		t.Fatalf("%v graphcloak bookkeeping nodes were read as graph nodes", r[0].Values[0])
+	}
+}
