@@ -147,12 +147,20 @@ func (c *Client) classify(op string, err error) error {
 	// A retried transaction that ran out of attempts: judge by its last error.
 	var lim *neo4j.TransactionExecutionLimit
 	if errors.As(err, &lim) && len(lim.Errors) > 0 {
-		inner := c.classify(op, lim.Errors[len(lim.Errors)-1])
-		var q *QueryError
-		if errors.As(inner, &q) && q.Code == "" {
-			return &QueryError{Op: op, Err: err}
+		// Keep the whole retry history as the cause.
+		switch e := c.classify(op, lim.Errors[len(lim.Errors)-1]).(type) {
+		case *UnreachableError:
+			e.Err = err
+			return e
+		case *AuthError:
+			e.Err = err
+			return e
+		case *QueryError:
+			e.Err = err
+			return e
+		default:
+			return e
 		}
-		return inner
 	}
 	var nerr *neo4j.Neo4jError
 	if errors.As(err, &nerr) {
