@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -113,4 +114,22 @@ func TestLogPhi(t *testing.T) {
 	if d := GaussianDelta(1, 1e6); math.IsNaN(d) || d != 0 {
 		t.Errorf("GaussianDelta(1, 1e6) = %v, want 0", d)
 	}
+}
+
+// Ten releases at the analytic σ of (1, 1e-5): the exact Gaussian-DP total
+// (continuous noise) against the CKS20 zCDP total (any ρ-zCDP mechanism,
+// the discrete Gaussian included). Values match notes/privacy.md §3.
+func ExampleCKSEpsilon() {
+	rho := 10 * 1 / (2 * 3.730632 * 3.730632)
+	exact, _ := GaussianEpsilon(math.Sqrt(2*rho), 1e-5)
+	cks, _ := CKSEpsilon(rho, 1e-5)
+	fmt.Printf("exact GDP ε = %.4f, CKS20 ε = %.4f\n", exact, cks)
+	// Output: exact GDP ε = 3.6186, CKS20 ε = 3.9146
+}
+
+// A lifetime budget (ε, δ) becomes the ledger's ρ_max once.
+func ExampleBudget_Rho() {
+	rho, _ := Budget{Epsilon: 1, Delta: 1e-5}.Rho()
+	fmt.Printf("ρ_max = %.6f\n", rho)
+	// Output: ρ_max = 0.030557
 }
