@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -131,6 +132,9 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 		scope = cfg.Privacy.Scope
 	}
 	l, closeLedger, err := openBudgetLedger(ctx, cfg, o.init)
+	if errors.Is(err, privacy.ErrNoLedger) {
+		return inputErrorf("%w (graphcloak budget --init --ledger FILE --epsilon-total E --delta-total D, or a first release)", err)
+	}
 	if err != nil {
 		return err
 	}
