@@ -18,10 +18,13 @@ import (
 // Delta2 is never an estimate: it is the exact value (to Slack, rounded up)
 // or a proven upper bound, and Certified says so. Slack is the certified
 // width of the bracket: the true Δ2 lies in [Delta2 − Slack, Delta2].
+// Kappa2 is informational (not a privacy number): exp(−τL) has
+// κ2 = e^{τλ_max}, reported from the dense eigenvalues; the sparse path
+// leaves it NaN. Line and matrix use gonum's SVD.
 type Sensitivity struct {
 	Delta2     float64 // rounded up; exact value or certified upper bound
 	Certified  bool    // true: exact (to stated slack, rounded up) or a proven upper bound
-	Exact      bool    // true when computed exactly (dense or closed-form columns), false for an upper bound
+	Exact      bool    // true: Delta2 is the true value to within Slack (dense, or sparse refined to the end); false: only an upper bound (time budget hit)
 	Method     string  // "dense-eigen", "chebyshev-columns", "bound-and-refine", "heat-kernel-1d", "matrix", "no-edges"
 	Slack      float64 // certified width: Delta2 − (a proven lower bound on the true value), ≥ 0
 	Alpha      float64

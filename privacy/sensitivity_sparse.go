@@ -15,9 +15,12 @@ const columnBlock = 16
 // C = exp(−2τL), organised as an anytime bound-and-refine scheme
 // (notes/expm.md §2.1–2.3):
 //
-//  1. Every edge gets a cheap proven bound q_e ≤ U_e = min(2, 1/(2eτw_e), GR₁),
+//  1. Every edge gets a proven bound q_e ≤ U_e = min(2, 1/(2eτw_e), GR₁),
 //     GR₁ the one-step Gauss–Radau bound
-//     2[(1 − α²/s) + (α²/s)e^{−2τs/α}], α = (d_i+d_j+2w_ij)/2, s = ‖L b_e‖²/2.
+//     2[(1 − α²/s) + (α²/s)e^{−2τs/α}], α = (d_i+d_j+2w_ij)/2, s = ‖L b_e‖²/2,
+//     lowered to the rigorous three-node Radau bound of radauEdgeBound
+//     (3-hop neighbourhood) when that is cheap next to the columns
+//     (radauWorthIt).
 //  2. Nodes are visited in the order their edges appear when sorted by U_e,
 //     in blocks of 16. For each block the Chebyshev expansion
 //     p_K(L) = Σ_k c_k T_k((2/B)L − I), c_k = (2 − δ_k0)(−1)^k e^{−a}I_k(a),
@@ -25,14 +28,17 @@ const columnBlock = 16
 //     j ∈ N(i). An edge whose two columns are known gets
 //     q_e ∈ q̂_e ± (2E_K(a) + ε_round), since |b_eᵀ(p_K − C)b_e| ≤ ‖b_e‖²E_K.
 //  3. Refinement stops when every unrefined U_e is ≤ the best refined lower
-//     bound (Δ2 is then known to the slack), or when the time budget ends
-//     (Δ2 is then max(refined upper, unrefined U_e), a proven upper bound).
+//     bound (Δ2 is then known to the slack: Method "bound-and-refine",
+//     Exact), when every column is done ("chebyshev-columns", Exact), or
+//     when the time budget ends (Δ2 is then max(refined upper, unrefined
+//     U_e), a proven upper bound: "bound-and-refine", not Exact).
 //
 // ε_round bounds the floating-point error of the three-term recurrence: an
 // error δ_j injected at step j reaches T_k as U_{k−j}(L̃)δ_j with
 // ‖U_m‖ ≤ m+1, so each column is off by ≤ K(K+1)/2·ε_loc + γ_{K+2} + the
 // coefficient error, ε_loc = γ_{w+5}(8d_max/B + 3)·1.01; a quadratic form
-// uses four entries.
+// uses four entries. The coefficient error allowance (k₀+10)·8u for Miller's
+// recurrence is a conservative estimate checked in tests, not a proof.
 func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions, s Sensitivity) (Sensitivity, error) {
 	start := time.Now()
 	n := g.N()
