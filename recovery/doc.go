@@ -42,7 +42,7 @@
 //	                k = 1                             k = 2
 //	estimator       answered hits  overlap  EMD       answered hits  overlap  EMD   ms
 //	posterior       100      86    0.78     2.89      100      99    0.87     2.63  3
-//	greedy          100      86    0.77     2.84      100      99    0.81     2.78  2
+//	greedy          100      86    0.77     2.84      100      99    0.81     2.78  3
 //	massls          100      86    0.78     3.12      100      99    0.87     2.85  900
 //	bpdn (tail η)     0       0    —        —           1       1    1.00     2.50  0.4
 //	bpdn (paper η)   13      12    0.93     2.85       31      31    0.85     2.89  4
@@ -53,8 +53,8 @@
 // simulation) and is cheap, hence the default. On the paper's line
 // setting (Figure 1, k = 2, 20 draws) BPDN has the lowest EMD (0.048 with
 // the tail η, 0.039 over the 13 feasible draws with η = σ√m), MassLS 0.064,
-// the posterior 0.069 and greedy 0.26 (matching pursuit merges two
-// overlapping Gaussians into one); choose "bpdn" there by name.
+// the posterior 0.069 and greedy 0.16 (with free masses it trades mass
+// between overlapping Gaussians); choose "bpdn" there by name.
 //
 // # EMD
 //
