@@ -67,7 +67,10 @@ func (e Posterior) Estimate(p *Problem) (*Estimate, error) {
 	}
 	locs := []int{argmax(ll)}
 	// gram[i] = Mᵀ M e_{locs[i]}, so Mᵀ(ỹ − μΣ M e_l) = c0 − μΣ gram.
-	grams := [][]float64{md.gramColumn(locs[0])}
+	var grams [][]float64
+	if k > 1 {
+		grams = append(grams, md.gramColumn(locs[0]))
+	}
 	corr := make([]float64, n)
 	condLL := func(skip int) []float64 {
 		copy(corr, c0)
