@@ -29,8 +29,27 @@ cleanup() {
 	fi
 }
 trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# go vet/go test run in their own process group (setsid), so that a signal
+# to this script is forwarded to them and their test binaries, and the
+# server is stopped right after (the EXIT trap).
+child=""
+forward() {
+	if [[ -n "$child" ]]; then
+		kill -"$1" -- "-$child" 2>/dev/null || kill -"$1" "$child" 2>/dev/null || true
+		wait "$child" 2>/dev/null || true
+	fi
+	exit "$2"
+}
+trap 'forward INT 130' INT
+trap 'forward TERM 143' TERM
+run() {
+	setsid "$@" &
+	child=$!
+	wait "$child"
+	local rc=$?
+	child=""
+	return "$rc"
+}
 
 export NEO4J_USER="${NEO4J_USER:-neo4j}"
 export NEO4J_PASSWORD="${NEO4J_PASSWORD:-graphcloak-test}"
@@ -58,13 +77,13 @@ fi
 echo "test.sh: $neo4j_note; GRAPHCLOAK_REQUIRE_NEO4J=${GRAPHCLOAK_REQUIRE_NEO4J:-0}" >&2
 
 t0=$SECONDS
-go vet "${pkgs[@]}"
+run go vet "${pkgs[@]}"
 vet_rc=$?
 vet_s=$((SECONDS - t0))
 
 t0=$SECONDS
 # shellcheck disable=SC2086 # GRAPHCLOAK_TEST_FLAGS is a list of flags.
-go test -race -count=1 -timeout 40m ${GRAPHCLOAK_TEST_FLAGS:-} "${pkgs[@]}"
+run go test -race -count=1 -timeout 40m ${GRAPHCLOAK_TEST_FLAGS:-} "${pkgs[@]}"
 test_rc=$?
 test_s=$((SECONDS - t0))
 
