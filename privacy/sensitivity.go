@@ -54,8 +54,10 @@ type GraphOptions struct {
 	// (column blocks on the sparse path). It must be cheap.
 	Progress func(done, total int)
 	// TimeBudget stops the sparse path's refinement after this long and
-	// returns the certified upper bound reached so far (Exact = false).
-	// Default 0: run until Δ2 is known to the slack of the method.
+	// returns the certified upper bound reached so far (Exact = false). It
+	// is checked between column blocks; the per-edge bound phase and the
+	// first block always run. Default 0: run until Δ2 is known to the slack
+	// of the method.
 	TimeBudget time.Duration
 }
 
