@@ -131,3 +131,11 @@ func BenchmarkEMDGrid100x100(b *testing.B) {
 		}
 	}
 }
+
+func BenchmarkLineModel(b *testing.B) {
+	for b.Loop() {
+		if _, err := NewLineModel(100, 50, 0.05); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
