@@ -156,16 +156,22 @@ func (r *radauWork) bound(i, j int) float64 {
 		r.tmp[p] = r.grow(r.tmp[p], n)
 	}
 
+	// Supports: K_p lives on the p-hop ball S[:sup_p]; every buffer is zero
+	// beyond its support (up to n), so products can stop there.
+	n1, n2 := r.level[1], r.level[2]
+
 	// Error bounds ε_p ≥ ‖K̂_p − L^p b‖: ε_{p+1} = B ε_p + γ_{w+2}·2d_max‖K̂_p‖.
 	gw := gammaN(r.wmax + 2)
-	nK := [4]float64{math.Sqrt2, norm2(K1), norm2(K2), norm2(K3)}
+	m6 := dot(K3, K3)
+	nK := [4]float64{math.Sqrt2, norm2(K1[:n1]), norm2(K2[:n2]), math.Sqrt(m6) * (1 + gammaN(n+2))}
 	var eK [4]float64
 	for p := 1; p < 4; p++ {
 		eK[p] = (r.B*eK[p-1] + gw*2*r.dmax*nK[p-1]) * (1 + 1e-12)
 	}
 
 	// Radau nodes: Gauss nodes of x·dμ from the moments m_p = bᵀL^p b.
-	m := [7]float64{2, dot(K0, K1), dot(K1, K1), dot(K1, K2), dot(K2, K2), dot(K2, K3), dot(K3, K3)}
+	m := [7]float64{2, dot(K0[:n1], K1[:n1]), dot(K1[:n1], K1[:n1]), dot(K1[:n1], K2[:n1]),
+		dot(K2[:n2], K2[:n2]), dot(K2[:n2], K3[:n2]), m6}
 	theta, ok := radauNodes(m, r.B)
 	if !ok {
 		return math.Inf(1)
@@ -175,17 +181,20 @@ func (r *radauWork) bound(i, j int) float64 {
 	// Lw1 = K2 − θ1K1, w2 = (L−θ2)w1, L·Lw1 = K3 − θ1K2, Lw2, w3 = (L−θ3)w2).
 	type vec struct {
 		v   []float64
+		sup int
 		nrm float64
 		err float64
 	}
 	mk := func(dst []float64, x vec, th float64, y vec) vec {
-		axpy(dst, x.v, th, y.v)
-		return vec{dst, norm2(dst), (x.err + math.Abs(th)*y.err + 2*unitRoundoff*(x.nrm+math.Abs(th)*y.nrm)) * (1 + 1e-12)}
+		l := max(x.sup, y.sup)
+		axpy(dst[:l], x.v[:l], th, y.v[:l])
+		clear(dst[l:n])
+		return vec{dst, l, norm2(dst[:l]), (x.err + math.Abs(th)*y.err + 2*unitRoundoff*(x.nrm+math.Abs(th)*y.nrm)) * (1 + 1e-12)}
 	}
-	k0 := vec{K0, nK[0], 0}
-	k1 := vec{K1, nK[1], eK[1]}
-	k2 := vec{K2, nK[2], eK[2]}
-	k3 := vec{K3, nK[3], eK[3]}
+	k0 := vec{K0, 2, nK[0], 0}
+	k1 := vec{K1, n1, nK[1], eK[1]}
+	k2 := vec{K2, n2, nK[2], eK[2]}
+	k3 := vec{K3, n, nK[3], eK[3]}
 	w1 := mk(r.tmp[0], k1, theta[0], k0)
 	lw1 := mk(r.tmp[1], k2, theta[0], k1)
 	w2 := mk(r.tmp[2], lw1, theta[1], w1)
@@ -193,7 +202,8 @@ func (r *radauWork) bound(i, j int) float64 {
 	lw2 := mk(r.tmp[4], llw1, theta[1], lw1)
 	w3 := mk(r.tmp[5], lw2, theta[2], w2)
 	ip := func(x, y vec) (float64, float64) {
-		v := dot(x.v, y.v)
+		l := min(x.sup, y.sup)
+		v := dot(x.v[:l], y.v[:l])
 		e := x.nrm*y.err + y.nrm*x.err + x.err*y.err + gammaN(n+2)*x.nrm*y.nrm
 		return v, e * (1 + 1e-12)
 	}
