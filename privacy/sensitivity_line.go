@@ -17,7 +17,7 @@ import (
 // floating-point error of every entry (exp of an argument z with relative
 // error ≤ 4u has relative error ≤ (4|z| + 1)u) added before rounding up.
 // n = 1 has no adjacent pair and Δ2 = 0. Kappa2 is κ2(A) by SVD when
-// m·n·min(m, n) ≤ 2e9, else NaN.
+// m·n·min(m, n) ≤ 2.5e8, else NaN.
 func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
 	if n < 1 {
 		return Sensitivity{}, &ParamError{"n", float64(n), "must be ≥ 1"}
@@ -86,7 +86,7 @@ func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
 	nf := float64(n)
 	s.Delta2 = roundUp(alpha * nf * bestUp)
 	s.Slack = math.Max(0, s.Delta2-roundDown(alpha*nf*bestLo))
-	if float64(m)*float64(n)*float64(min(m, n)) <= 2e9 {
+	if float64(m)*float64(n)*float64(min(m, n)) <= 2.5e8 {
 		s.Kappa2 = kappa2(func(i, j int) float64 {
 			d := float64(int64(i+1)*int64(n)-int64(j+1)*int64(m)) / mn
 			return math.Exp(-d*d/(4*T)) * norm

@@ -26,7 +26,7 @@ type LocationPair struct {
 // connect every location, else ErrNotConnected. Each pair is validated
 // (indices in range, distinct, distance > 0 and finite; *PairError), and so
 // is every entry of M (finite). Kappa2 is κ2(M) by SVD when
-// m·n·min(m, n) ≤ 2e9, else NaN.
+// m·n·min(m, n) ≤ 2.5e8, else NaN.
 func MatrixSensitivity(M *mat.Dense, pairs []LocationPair, alpha float64) (Sensitivity, error) {
 	if M == nil || M.IsEmpty() {
 		return Sensitivity{}, errors.New("privacy: empty measurement matrix")
@@ -108,7 +108,7 @@ func MatrixSensitivity(M *mat.Dense, pairs []LocationPair, alpha float64) (Sensi
 	}
 	s.Delta2 = roundUp(alpha * bestUp * (1 + unitRoundoff))
 	s.Slack = math.Max(0, s.Delta2-roundDown(alpha*bestLo*(1-unitRoundoff)))
-	if float64(m)*float64(n)*float64(min(m, n)) <= 2e9 {
+	if float64(m)*float64(n)*float64(min(m, n)) <= 2.5e8 {
 		s.Kappa2 = kappa2Dense(M)
 	}
 	return s, nil
