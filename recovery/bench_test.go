@@ -16,7 +16,7 @@ func graphSetting(tb testing.TB) (*Model, *Problem, []float64) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	n, e, _ := sbmEdges([]int{250, 250}, 0.05, 0.001, rng)
 	g := mustGraph(tb, n, e)
-	md, err := NewGraphModel(g, 2, GraphOptions{})
+	md, err := NewGraphModel(g, 2, GraphOptions{Form: FormSpectral})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func BenchmarkGraphModel500(b *testing.B) {
 	g := mustGraph(b, n, e)
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := NewGraphModel(g, 2, GraphOptions{}); err != nil {
+		if _, err := NewGraphModel(g, 2, GraphOptions{Form: FormSpectral}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -135,6 +135,37 @@ func BenchmarkEMDGrid100x100(b *testing.B) {
 func BenchmarkLineModel(b *testing.B) {
 	for b.Loop() {
 		if _, err := NewLineModel(100, 50, 0.05); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkGraphModel500Dense(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	n, e, _ := sbmEdges([]int{250, 250}, 0.05, 0.001, rng)
+	g := mustGraph(b, n, e)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := NewGraphModel(g, 2, GraphOptions{Form: FormDense}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBPDNGraph500Dense is BenchmarkBPDNGraph500 on the dense
+// (Chebyshev-built) model of the same graph and data.
+func BenchmarkBPDNGraph500Dense(b *testing.B) {
+	md, p, _ := graphSetting(b)
+	dm, err := NewGraphModel(md.Graph(), 2, GraphOptions{Form: FormDense})
+	if err != nil {
+		b.Fatal(err)
+	}
+	q := dm.Problem(p.Y, p.Sigma)
+	q.Eta = p.Eta
+	b.ResetTimer()
+	for b.Loop() {
+		est, err := BPDN{}.Estimate(q)
+		if err != nil || est.Status != Solved {
 			b.Fatal(err)
 		}
 	}

@@ -69,7 +69,12 @@ func (st *bpdnState) col(j int) []float64 {
 		return a
 	}
 	var a []float64
-	if st.md.op != nil {
+	if d := st.md.dense; d != nil {
+		a = make([]float64, st.r)
+		for i := range a {
+			a[i] = d[i*st.n+j]
+		}
+	} else if st.md.op != nil {
 		// Operator model: the full column M e_j (one action), cached.
 		e := make([]float64, st.n)
 		e[j] = 1
@@ -94,7 +99,7 @@ func (st *bpdnState) col(j int) []float64 {
 // models the full residual ỹ − Mf).
 func (st *bpdnState) residualOf(f []float64) []float64 {
 	w := make([]float64, st.r)
-	if st.md.op != nil {
+	if !st.md.Spectral() {
 		st.md.Apply(w, f)
 		for k := range w {
 			w[k] = st.b[k] - w[k]
@@ -110,7 +115,7 @@ func (st *bpdnState) residualOf(f []float64) []float64 {
 
 // corr sets c = Aᵀw = Mᵀr.
 func (st *bpdnState) corr(c, w []float64) {
-	if st.md.op != nil {
+	if !st.md.Spectral() {
 		st.md.ApplyT(c, w)
 		return
 	}
@@ -146,7 +151,7 @@ func (e BPDN) Estimate(p *Problem) (*Estimate, error) {
 	}
 	st := &bpdnState{md: md, n: n, r: md.r, eta: p.EtaValue()}
 	st.y2 = dot(p.Y, p.Y)
-	if md.op != nil {
+	if !md.Spectral() {
 		st.r = md.m
 		st.b = append([]float64(nil), p.Y...)
 	} else {

@@ -320,3 +320,88 @@ func TestBPDNLineFigure1(t *testing.T) {
 		}
 	}
 }
+
+// TestDenseModelsMatchSpectral solves the same instances on the spectral
+// model, the graph model built densely by Chebyshev (GraphOptions.Dense)
+// and a plain dense matrix from gonum's Padé exponential: same BPDN
+// status and certified intervals that overlap, the same posterior.
+func TestDenseModelsMatchSpectral(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 2))
+	n, e, _ := sbmEdges([]int{40, 40}, 0.2, 0.02, rng)
+	g := mustGraph(t, n, e)
+	tau := 0.8
+	sm, err := NewGraphModel(g, tau, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cm, err := NewGraphModel(g, tau, GraphOptions{Form: FormDense, ChebyshevTol: 1e-12})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cm.Spectral() || cm.Graph() != g {
+		t.Fatal("GraphOptions.Dense did not build a dense graph model")
+	}
+	pm := NewDenseMatrixModel(denseHeat(g, tau))
+	solved := 0
+	for trial := 0; trial < 10; trial++ {
+		f0 := make([]float64, n)
+		f0[rng.IntN(n)], f0[rng.IntN(n)] = 1, 1
+		sigma := []float64{0.002, 0.02}[trial%2]
+		y := gauss(rng, sigma, n)
+		y0 := make([]float64, n)
+		sm.Apply(y0, f0)
+		for i := range y {
+			y[i] += y0[i]
+		}
+		var ests []*Estimate
+		var posts [][]float64
+		for _, md := range []*Model{sm, cm, pm} {
+			p := md.Problem(y, sigma)
+			p.Eta = EtaPaper
+			est, err := BPDN{}.Estimate(p)
+			if err != nil {
+				t.Fatalf("trial %d: %v", trial, err)
+			}
+			ests = append(ests, est)
+			pe, err := Posterior{}.Estimate(md.Problem(y, sigma))
+			if err != nil {
+				t.Fatal(err)
+			}
+			posts = append(posts, pe.Posterior)
+		}
+		for k := 1; k < 3; k++ {
+			if ests[k].Status != ests[0].Status {
+				t.Errorf("trial %d model %d: status %v vs spectral %v", trial, k, ests[k].Status, ests[0].Status)
+				continue
+			}
+			if ests[0].Status == Solved {
+				if ests[k].DualBound > ests[0].Objective+1e-8 || ests[0].DualBound > ests[k].Objective+1e-8 {
+					t.Errorf("trial %d model %d: intervals [%v, %v] and [%v, %v] do not overlap", trial, k,
+						ests[k].DualBound, ests[k].Objective, ests[0].DualBound, ests[0].Objective)
+				}
+			}
+			for s := range posts[0] {
+				if math.Abs(posts[k][s]-posts[0][s]) > 1e-6 {
+					t.Errorf("trial %d model %d: posterior[%d] %v vs %v", trial, k, s, posts[k][s], posts[0][s])
+					break
+				}
+			}
+		}
+		if ests[0].Status == Solved {
+			solved++
+		}
+	}
+	if solved == 0 {
+		t.Error("no solved instance")
+	}
+	// MassLS runs on dense models and fits as well as on the spectral one.
+	y := make([]float64, n)
+	f0 := make([]float64, n)
+	f0[3] = 1
+	sm.Apply(y, f0)
+	a, err1 := MassLS{}.Estimate(sm.Problem(y, 0.01))
+	b, err2 := MassLS{}.Estimate(cm.Problem(y, 0.01))
+	if err1 != nil || err2 != nil || math.Abs(a.Residual-b.Residual) > 1e-3 {
+		t.Errorf("massls: spectral residual %v (%v), dense %v (%v)", a.Residual, err1, b.Residual, err2)
+	}
+}

@@ -17,7 +17,7 @@ import (
 // of Held, Wolfe & Crowder (1974) / Duchi et al. (2008). Ill-conditioning
 // slows convergence of f but not of the fit; the iteration stops when the
 // objective changes by less than 1e-12 relatively or after MaxIter.
-// Spectral models only.
+// Spectral and dense models (not operator-only ones).
 type MassLS struct {
 	// MaxIter bounds the iterations. Default 2000.
 	MaxIter int
@@ -32,23 +32,57 @@ func (e MassLS) Estimate(p *Problem) (*Estimate, error) {
 		return nil, err
 	}
 	md := p.Model
-	if !md.Spectral() {
+	if md.op != nil {
 		return nil, ErrOperatorOnly
 	}
 	maxIter := e.MaxIter
 	if maxIter <= 0 {
 		maxIter = 2000
 	}
-	n, r := md.n, md.r
+	n := md.n
 	k := p.Sources
 	if k < 1 {
 		k = 1
 	}
 	K := float64(k) * p.mass()
-	b := md.projectU(p.Y)
-	L := md.s[0] * md.s[0]
-	for _, s := range md.s {
-		L = math.Max(L, s*s)
+	// The data-fit residual w and the gradient Mᵀw, in reduced
+	// coordinates on spectral models (w = diag(s)Vᵀf − Uᵀỹ, gradient
+	// V·diag(s)·w) and in full on dense ones.
+	var b []float64
+	var L float64
+	if md.Spectral() {
+		b = md.projectU(p.Y)
+		for _, s := range md.s {
+			L = math.Max(L, s*s)
+		}
+	} else {
+		b = p.Y
+		L = normSquared(md)
+	}
+	residual := func(f []float64) []float64 {
+		if md.Spectral() {
+			z := md.reduce(f)
+			for q := range z {
+				z[q] = md.s[q]*z[q] - b[q]
+			}
+			return z
+		}
+		w := make([]float64, md.m)
+		md.Apply(w, f)
+		for q := range w {
+			w[q] -= b[q]
+		}
+		return w
+	}
+	gradient := func(dst, w []float64) {
+		if md.Spectral() {
+			for q := range w {
+				w[q] *= md.s[q]
+			}
+			md.expandV(dst, w)
+			return
+		}
+		md.ApplyT(dst, w)
 	}
 	// Start from the best single location (matched filter), feasible.
 	norms, _ := md.ColumnNorms2()
@@ -66,11 +100,7 @@ func (e MassLS) Estimate(p *Problem) (*Estimate, error) {
 	t := 1.0
 	grad := make([]float64, n)
 	obj := func(f []float64) (float64, []float64) {
-		z := md.reduce(f)
-		w := make([]float64, r)
-		for q := range w {
-			w[q] = md.s[q]*z[q] - b[q]
-		}
+		w := residual(f)
 		return 0.5 * dot(w, w), w
 	}
 	prev, _ := obj(x)
@@ -78,10 +108,7 @@ func (e MassLS) Estimate(p *Problem) (*Estimate, error) {
 	xn := make([]float64, n)
 	for iters = 1; iters <= maxIter; iters++ {
 		_, w := obj(yv)
-		for q := range w {
-			w[q] *= md.s[q]
-		}
-		md.expandV(grad, w)
+		gradient(grad, w)
 		for j := range xn {
 			xn[j] = yv[j] - grad[j]/L
 		}
@@ -129,4 +156,27 @@ func projectSimplex(v []float64, K float64) {
 	for i := range v {
 		v[i] = math.Max(0, v[i]-theta)
 	}
+}
+
+// normSquared returns an upper estimate of ‖M‖₂² for a dense model by 50
+// power iterations on MᵀM, enlarged by 1% (it only sets a step size).
+func normSquared(md *Model) float64 {
+	x := make([]float64, md.n)
+	for i := range x {
+		x[i] = 1 / math.Sqrt(float64(md.n))
+	}
+	y := make([]float64, md.m)
+	lam := 0.0
+	for it := 0; it < 50; it++ {
+		md.Apply(y, x)
+		md.ApplyT(x, y)
+		lam = math.Sqrt(dot(x, x))
+		if lam == 0 {
+			return 1
+		}
+		for i := range x {
+			x[i] /= lam
+		}
+	}
+	return 1.01 * lam
 }

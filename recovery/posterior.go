@@ -145,7 +145,7 @@ func (e Posterior) Estimate(p *Problem) (*Estimate, error) {
 func (md *Model) gramColumn(s int) []float64 {
 	n := md.n
 	out := make([]float64, n)
-	if md.op == nil {
+	if md.Spectral() {
 		r := md.r
 		z := make([]float64, r)
 		row := md.v[s*r : s*r+r]

@@ -6,9 +6,9 @@ CVXPY with Clarabel and ECOS solves exactly this problem. spgl1 has no box:
 it solves the unboxed BPDN min ‖f‖₁ s.t. ‖Mf − y‖₂ ≤ η and is reported as
 such (its objective is not comparable when the box is active or f ≥ 0 is
 violated). Times: CVXPY wall time of prob.solve() (compile + solve, what a
-user pays) and the solver's own time; Go time is the median BPDN solve with
-the spectral model given; "+model" adds Go's one-off decomposition (shared
-by every trial and estimator on the same graph) to the Go time.
+user pays) and the solver's own time; Go time is the median BPDN solve on
+a dense model of the very same M (recovery.NewDenseMatrixModel); "+model"
+adds that model's construction (a copy plus column norms) to the Go time.
 """
 import glob
 import json
@@ -110,7 +110,7 @@ def main():
     for s in solvers:
         v = speedups[s]
         w = speedups_model[s]
-        print("speed-up vs CVXPY+%s (wall): solve only min %.0f×, median %.0f×; including Go's one-off spectral model build min %.1f×, median %.1f×"
+        print("speed-up vs CVXPY+%s (wall): solve only min %.0f×, median %.0f×; including Go's model construction min %.1f×, median %.1f×"
               % (s, min(v), float(np.median(v)), min(w), float(np.median(w))))
 
 
