@@ -10,6 +10,9 @@
 //   - A Model holds M once; Model.Problem pairs it with data, σ, the
 //     number of sources k (0 = unknown), the source mass μ (default 1) and
 //     BPDN's η rule. Build one Model and reuse it across trials.
+//   - Graph models with n ≤ GraphOptions.DenseLimit (1500) are dense
+//     (M built by the Chebyshev action on the identity) or spectral
+//     (truncated eigendecomposition); FormAuto picks the cheaper build.
 //   - Spectral models keep the modes with s_k ≥ ModeCutoff·s_max
 //     (1e-16): on the paper's graph setting (SBM 250+250, τ = 2) 432 of 500
 //     modes. The dropped modes move ‖Mf‖ by less than machine precision;
