@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -28,9 +29,9 @@ const ModeCutoff = 1e-16
 //   - operator: only the action f ↦ exp(−τL)f (expm.Chebyshev, with its
 //     certified error bound), for graphs above GraphOptions.DenseLimit.
 //
-// A Model is immutable after construction and safe for concurrent use,
-// except that the operator form computes its column norms lazily once
-// (call ColumnNorms2 once before sharing it between goroutines).
+// A Model is immutable after construction and safe for concurrent use
+// (the operator form computes its column norms lazily, once, under a
+// sync.Once).
 type Model struct {
 	n, m    int
 	r       int
@@ -41,6 +42,7 @@ type Model struct {
 	dense   []float64 // m×n row-major for plain-matrix models
 	graph   *laplacian.Graph
 	colN2   []float64 // ‖M e_j‖²
+	colOnce sync.Once // guards the lazy estimate on operator models
 	approx  bool      // colN2 is a randomised estimate
 	probes  int
 	seed    uint64
@@ -418,8 +420,8 @@ func (md *Model) expandV(dst, z []float64) {
 // E[((M − P₀)v)_j²] = ‖(M − P₀)e_j‖² for independent ±1 entries. It is
 // only ever used by estimators, never by privacy accounting.
 func (md *Model) ColumnNorms2() (norms []float64, approximate bool) {
-	if md.colN2 == nil {
-		md.estimateColNorms()
+	if md.op != nil {
+		md.colOnce.Do(md.estimateColNorms)
 	}
 	return md.colN2, md.approx
 }
@@ -501,7 +503,10 @@ func NewGraphProblem(g *laplacian.Graph, tau float64, y []float64, sigma float64
 		return nil, err
 	}
 	p := md.Problem(y, sigma)
-	return p, p.Validate()
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // NewLineProblem is NewLineModel followed by Model.Problem.
@@ -511,7 +516,10 @@ func NewLineProblem(n, m int, T float64, y []float64, sigma float64) (*Problem, 
 		return nil, err
 	}
 	p := md.Problem(y, sigma)
-	return p, p.Validate()
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // Validate checks the problem's shapes and numbers.

@@ -297,3 +297,43 @@ func TestByName(t *testing.T) {
 		t.Errorf("unknown name: %v", err)
 	}
 }
+
+// TestModelConcurrentUse shares one operator model between goroutines
+// (run with -race): the lazy column-norm estimate happens once.
+func TestModelConcurrentUse(t *testing.T) {
+	rng := rand.New(rand.NewPCG(51, 2))
+	n := 200
+	g := mustGraph(t, n, randomEdges(n, 3*n, rng))
+	md, err := NewGraphModel(g, 1, GraphOptions{DenseLimit: 1, Probes: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := gauss(rng, 0.1, n)
+	done := make(chan []float64)
+	for w := 0; w < 4; w++ {
+		go func() {
+			est, err := Posterior{}.Estimate(md.Problem(y, 0.1))
+			if err != nil {
+				done <- nil
+				return
+			}
+			done <- est.Posterior
+		}()
+	}
+	var first []float64
+	for w := 0; w < 4; w++ {
+		p := <-done
+		if p == nil {
+			t.Fatal("estimate failed")
+		}
+		if first == nil {
+			first = p
+			continue
+		}
+		for i := range p {
+			if p[i] != first[i] {
+				t.Fatalf("goroutines disagree at %d: %v vs %v", i, p[i], first[i])
+			}
+		}
+	}
+}
