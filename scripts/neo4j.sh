@@ -47,8 +47,8 @@ classpath() {
 		command -v mvn >/dev/null || { log "mvn not found (needed to fetch neo4j-harness)"; return 1; }
 		local t0=$SECONDS java_home
 		java_home="$(dirname "$(dirname "$(readlink -f "$1")")")"
-		log "resolving neo4j-harness classpath with Maven (first run downloads ~170 MB)"
-		JAVA_HOME="$java_home" mvn -q -B -f "$pomdir/pom.xml" dependency:build-classpath \
+		log "resolving the neo4j-harness classpath with Maven (a cold ~/.m2 downloads ~170 MB)"
+		JAVA_HOME="$java_home" mvn -q -B -Dstyle.color=never -f "$pomdir/pom.xml" dependency:build-classpath \
 			-Dmdep.outputFile="$cpfile.tmp" >&2
 		mv "$cpfile.tmp" "$cpfile"
 		log "classpath ready in $((SECONDS - t0)) s"
