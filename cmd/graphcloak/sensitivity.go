@@ -43,7 +43,9 @@ condition number κ2(M).
 With --graph, M = exp(−τL) on the graph (hop metric: every edge has length 1;
 edge weights change L, not the metric). Small graphs use a dense
 eigendecomposition certified a posteriori; larger ones a Chebyshev column
-scheme with a rigorous truncation and rounding bound. With --line, M is the
+scheme with a rigorous truncation and rounding bound, visiting only the edges
+that proven per-edge (Gauss–Radau) bounds cannot rule out. --time-budget makes
+it anytime: it then reports the proven upper bound reached. With --line, M is the
 1-D heat kernel on [0, 1] (m sensors at i/m, sources on the grid j/n).
 
 Δ2 is never an estimate: "certified" is true for an exact value (to "slack",
