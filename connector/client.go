@@ -43,6 +43,11 @@ type Options struct {
 	FetchSize int
 	// MaxConnectionPoolSize caps the driver's pool. Default 8.
 	MaxConnectionPoolSize int
+	// TransactionTimeout, when > 0, is a server-side limit on each
+	// transaction (a node or relationship pass, a write batch, a ledger
+	// charge). Default 0: the server's own limit
+	// (db.transaction.timeout).
+	TransactionTimeout time.Duration
 }
 
 // Client is a connection to one Neo4j DBMS: one driver, safe for
@@ -53,6 +58,7 @@ type Client struct {
 	user      string
 	database  string
 	fetchSize int
+	txTimeout time.Duration
 
 	mu          sync.Mutex
 	constrained map[string]bool // databases whose constraints exist
@@ -123,7 +129,8 @@ func Connect(ctx context.Context, opt Options) (*Client, error) {
 	if err != nil {
 		return nil, &ArgumentError{Param: "uri", Value: redactURI(opt.URI), Reason: fmt.Sprintf("is not usable: %v", err)}
 	}
-	c := &Client{driver: drv, uri: uri, user: opt.User, database: opt.Database, fetchSize: opt.FetchSize}
+	c := &Client{driver: drv, uri: uri, user: opt.User, database: opt.Database, fetchSize: opt.FetchSize,
+		txTimeout: opt.TransactionTimeout}
 	vctx, cancel := context.WithTimeout(ctx, opt.ConnectTimeout)
 	defer cancel()
 	if err := drv.VerifyConnectivity(vctx); err != nil {
@@ -163,6 +170,14 @@ func (c *Client) session(ctx context.Context, db string, mode neo4j.AccessMode) 
 		AccessMode:   mode,
 		FetchSize:    c.fetchSize,
 	})
+}
+
+// txConfig is the per-transaction configuration.
+func (c *Client) txConfig() []func(*neo4j.TransactionConfig) {
+	if c.txTimeout <= 0 {
+		return nil
+	}
+	return []func(*neo4j.TransactionConfig){neo4j.WithTxTimeout(c.txTimeout)}
 }
 
 // redactURI drops any user info from a URI before it is shown.

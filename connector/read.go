@@ -198,7 +198,7 @@ func collectStrings(ctx context.Context, tx neo4j.ManagedTransaction, q string) 
 func runRead[T any](ctx context.Context, c *Client, db, op string, work func(tx neo4j.ManagedTransaction) (T, error)) (T, error) {
 	s := c.session(ctx, db, neo4j.AccessModeRead)
 	defer s.Close(context.WithoutCancel(ctx))
-	v, err := neo4j.ExecuteRead(ctx, s, work)
+	v, err := neo4j.ExecuteRead(ctx, s, work, c.txConfig()...)
 	if err != nil {
 		return v, c.classify(op, err)
 	}
@@ -209,7 +209,7 @@ func runRead[T any](ctx context.Context, c *Client, db, op string, work func(tx 
 func runWrite[T any](ctx context.Context, c *Client, db, op string, work func(tx neo4j.ManagedTransaction) (T, error)) (T, error) {
 	s := c.session(ctx, db, neo4j.AccessModeWrite)
 	defer s.Close(context.WithoutCancel(ctx))
-	v, err := neo4j.ExecuteWrite(ctx, s, work)
+	v, err := neo4j.ExecuteWrite(ctx, s, work, c.txConfig()...)
 	if err != nil {
 		return v, c.classify(op, err)
 	}

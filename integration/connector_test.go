@@ -450,3 +450,26 @@ func TestReadGraphAllNodes(t *testing.T) {
 		t.Fatalf("%v graphcloak bookkeeping nodes were read as graph nodes", r[0].Values[0])
 	}
 }
+
+// TestTransactionTimeout checks that Options.TransactionTimeout reaches
+// the server: a pass over a graph that cannot finish in 1 ms fails with a
+// *QueryError instead of completing.
+func TestTransactionTimeout(t *testing.T) {
+	_, s := connect(t)
+	d := rawDriver(t, s)
+	f := sbmFixture(t, []int{3000, 3000}, 0.01, 0.001, 4)
+	f.load(t, d)
+	o := s.options()
+	o.TransactionTimeout = time.Millisecond
+	c, err := connector.Connect(ctxT(t), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	_, err = c.ReadGraph(ctxT(t), f.projection(true), connector.ReadOptions{})
+	var qe *connector.QueryError
+	if !errors.As(err, &qe) {
+		t.Fatalf("err = %v, want *QueryError (transaction timed out)", err)
+	}
+	t.Log(err)
+}
