@@ -452,3 +452,59 @@ func firstLine(s string) string {
 	}
 	return s
 }
+
+// TestEndToEndValuesFile releases raw readings given as a CSV file (the
+// local-privacy mode): only the private values reach the database — no
+// other property key appears — and they carry noise of the reported σ.
+func TestEndToEndValuesFile(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{30, 30}, 0.3, 0.03)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() {
+		query(t, d, "MATCH (r:GraphcloakRun) WHERE r.parameters CONTAINS $p DELETE r", map[string]any{"p": e.scope})
+		query(t, d, "MATCH (l) WHERE (l:GraphcloakLedger OR l:GraphcloakCharge) AND l.scope = $s DELETE l", map[string]any{"s": e.scope})
+	})
+	var csv strings.Builder
+	csv.WriteString("node,value\n")
+	for i, k := range f.Keys {
+		fmt.Fprintf(&csv, "%d,%v\n", k, f.Obs[i])
+	}
+	file := filepath.Join(t.TempDir(), "readings.csv")
+	if err := os.WriteFile(file, []byte(csv.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args := e.releaseArgs("epoch-csv")
+	for i := 0; i < len(args); i++ { // --values instead of --value-property
+		if args[i] == "--value-property" {
+			args = append(args[:i:i], args[i+2:]...)
+			break
+		}
+	}
+	r := runCLI(t, s.Password, append(args, "--values", file)...)
+	if r.Code != 0 {
+		t.Fatalf("release --values: exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	var rel map[string]any
+	if err := json.Unmarshal([]byte(r.Stdout), &rel); err != nil {
+		t.Fatal(err)
+	}
+	sigma, _ := rel["sigma"].(float64)
+	checkNoise(t, f, nodeValues(t, d, f.Label, e.write), sigma)
+	// The fixture's nodes carry exactly their own properties plus the
+	// private value.
+	got := map[string]bool{}
+	for _, rec := range query(t, d, "MATCH (n:`"+f.Label+"`) UNWIND keys(n) AS k RETURN DISTINCT k", nil) {
+		got[rec.Values[0].(string)] = true
+	}
+	want := map[string]bool{"key": true, "community": true, "obs": true, e.write: true}
+	if len(got) != len(want) {
+		t.Fatalf("node property keys %v, want %v", sortedKeys(got), sortedKeys(want))
+	}
+	for k := range want {
+		if !got[k] {
+			t.Fatalf("node property keys %v, want %v", sortedKeys(got), sortedKeys(want))
+		}
+	}
+}
