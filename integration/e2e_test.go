@@ -96,16 +96,16 @@ func runCLI(t testing.TB, password string, args ...string) cliResult {
 }
 
 // cliEnv is the environment without graphcloak or Neo4j settings that
-// could change the runs.
+// could change the runs; the user's config file is hidden too.
 func cliEnv() []string {
 	var env []string
 	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, "GRAPHCLOAK_") || strings.HasPrefix(kv, "NEO4J_") {
+		if strings.HasPrefix(kv, "GRAPHCLOAK_") || strings.HasPrefix(kv, "NEO4J_") || strings.HasPrefix(kv, "XDG_CONFIG_HOME=") {
 			continue
 		}
 		env = append(env, kv)
 	}
-	return append(env, "NO_COLOR=1")
+	return append(env, "NO_COLOR=1", "XDG_CONFIG_HOME="+filepath.Join(os.TempDir(), "graphcloak-e2e-no-config"))
 }
 
 // e2e is one end-to-end scenario: a fixture in a server and the CLI flags
