@@ -23,20 +23,23 @@ cpfile="$pomdir/cp.txt"
 
 log() { printf 'neo4j.sh: %s\n' "$*" >&2; }
 
-# find_java prints a java binary of major version 17 (Neo4j 5.26's Java).
+# find_java prints a java binary for Neo4j 5.26: major version 17 (its
+# reference Java), else 21 (supported since 5.14).
 find_java() {
-	local c v
-	for c in "${GRAPHCLOAK_JAVA:-}" "${JAVA_HOME:+$JAVA_HOME/bin/java}" \
-		/usr/lib/jvm/java-17-openjdk-amd64/bin/java /usr/lib/jvm/java-17-openjdk*/bin/java \
-		/usr/lib/jvm/*17*/bin/java "$(command -v java || true)"; do
-		[[ -n "$c" && -x "$c" ]] || continue
-		v="$("$c" -version 2>&1 | head -n1)"
-		if [[ "$v" =~ \"17[.\"] ]]; then
-			printf '%s\n' "$c"
-			return 0
-		fi
+	local c v major
+	for major in 17 21; do
+		for c in "${GRAPHCLOAK_JAVA:-}" "${JAVA_HOME:+$JAVA_HOME/bin/java}" \
+			/usr/lib/jvm/java-$major-openjdk-amd64/bin/java /usr/lib/jvm/java-$major-openjdk*/bin/java \
+			/usr/lib/jvm/*-$major*/bin/java /usr/lib/jvm/*$major*/bin/java "$(command -v java || true)"; do
+			[[ -n "$c" && -x "$c" ]] || continue
+			v="$("$c" -version 2>&1 | head -n1)"
+			if [[ "$v" =~ \"$major[.\"] ]]; then
+				printf '%s\n' "$c"
+				return 0
+			fi
+		done
 	done
-	log "no Java 17 found (Neo4j 5.26 needs OpenJDK 17); set GRAPHCLOAK_JAVA"
+	log "no Java 17 (or 21) found: Neo4j 5.26 needs OpenJDK 17; set GRAPHCLOAK_JAVA"
 	return 1
 }
 
