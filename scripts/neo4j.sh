@@ -7,6 +7,7 @@
 #                                         print NEO4J_URI=bolt://127.0.0.1:PORT
 #   scripts/neo4j.sh stop  [DIR]          stop the server started in DIR (by its PID)
 #   scripts/neo4j.sh status [DIR]         print NEO4J_URI if it is running
+#   scripts/neo4j.sh check                succeed when Java 17 and Maven are there
 #
 # DIR defaults to .neo4j/default (gitignored); it holds the pidfile, the log,
 # the ready file and the database (DIR/db/data, kept across restarts).
@@ -152,11 +153,12 @@ status() {
 }
 
 case "${1:-}" in
+check) find_java >/dev/null && command -v mvn >/dev/null ;;
 start) shift; start "$@" ;;
 stop) shift; stop "$@" ;;
 status) shift; status "$@" ;;
 *)
-	echo "usage: scripts/neo4j.sh start [DIR] [PORT] | stop [DIR] | status [DIR]" >&2
+	echo "usage: scripts/neo4j.sh start [DIR] [PORT] | stop [DIR] | status [DIR] | check" >&2
 	exit 2
 	;;
 esac

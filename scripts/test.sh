@@ -5,8 +5,10 @@
 #   scripts/test.sh [PACKAGES...]        default ./...
 #
 # When NEO4J_URI is unset it starts Neo4j Community 5.26 from Maven Central
-# (scripts/neo4j.sh, needs only JDK 17 + Maven), and stops exactly that server
-# (by its PID) on exit. When NEO4J_URI is set that server is used and left
+# (scripts/neo4j.sh, needs only JDK 17 + Maven) — or, with
+# GRAPHCLOAK_NEO4J_PROVIDER=docker or when Java/Maven are missing but Docker
+# works, in Docker via testcontainers-go (integration/testcontainers) — and
+# stops exactly that server (by its PID) on exit. When NEO4J_URI is set that server is used and left
 # alone. NEO4J_USER (default neo4j) and NEO4J_PASSWORD (default
 # graphcloak-test) are exported for the tests. With CI=true, or when this
 # script started the server, GRAPHCLOAK_REQUIRE_NEO4J=1 makes a missing Neo4j
@@ -21,10 +23,15 @@ pkgs=("$@")
 ((${#pkgs[@]})) || pkgs=(./...)
 
 neo4j_dir=""
+provider=""
 neo4j_note="NEO4J_URI given: ${NEO4J_URI:-}"
 cleanup() {
 	if [[ -n "$neo4j_dir" ]]; then
-		bash "$root/scripts/neo4j.sh" stop "$neo4j_dir" || true
+		if [[ "$provider" == docker ]]; then
+			stop_docker
+		else
+			bash "$root/scripts/neo4j.sh" stop "$neo4j_dir" || true
+		fi
 		rm -rf "$neo4j_dir"
 	fi
 }
@@ -51,21 +58,60 @@ run() {
 	return "$rc"
 }
 
+# start_docker runs integration/testcontainers (testcontainers-go's Neo4j
+# module) in the background, as the server "process" in $neo4j_dir.
+start_docker() {
+	mkdir -p "$neo4j_dir"
+	(cd "$root/integration/testcontainers" && go build -o "$neo4j_dir/tcneo4j" .) || return 1
+	setsid "$neo4j_dir/tcneo4j" -ready "$neo4j_dir/ready" >"$neo4j_dir/neo4j.log" 2>&1 </dev/null &
+	echo $! >"$neo4j_dir/neo4j.pid"
+	local t0=$SECONDS
+	while [[ ! -s "$neo4j_dir/ready" ]]; do
+		kill -0 "$(cat "$neo4j_dir/neo4j.pid")" 2>/dev/null || { tail -n 20 "$neo4j_dir/neo4j.log" >&2; return 1; }
+		((SECONDS - t0 < 300)) || return 1
+		sleep 1
+	done
+	printf 'NEO4J_URI=%s\n' "$(tr -d '\n' <"$neo4j_dir/ready")"
+}
+stop_docker() {
+	local pid
+	pid="$(cat "$neo4j_dir/neo4j.pid" 2>/dev/null)" || return 0
+	kill -TERM "$pid" 2>/dev/null || return 0
+	for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || return 0; sleep 1; done
+	kill -KILL "$pid" 2>/dev/null || true
+}
+
 export NEO4J_USER="${NEO4J_USER:-neo4j}"
 export NEO4J_PASSWORD="${NEO4J_PASSWORD:-graphcloak-test}"
 if [[ -z "${NEO4J_URI:-}" ]]; then
+	# harness: Neo4j from Maven Central on Java 17 (the default).
+	# docker: testcontainers-go's Neo4j module, where a Docker engine works
+	# (GRAPHCLOAK_NEO4J_PROVIDER=docker, or automatically without Java/Maven).
+	provider="${GRAPHCLOAK_NEO4J_PROVIDER:-}"
+	if [[ -z "$provider" ]]; then
+		provider=harness
+		if ! bash "$root/scripts/neo4j.sh" check 2>/dev/null && docker info >/dev/null 2>&1; then
+			provider=docker
+		fi
+	fi
 	# A directory per run, so concurrent runs in one checkout never share a server.
 	neo4j_dir="$root/.neo4j/test-$$"
 	t0=$SECONDS
-	if out="$(bash "$root/scripts/neo4j.sh" start "$neo4j_dir" 0)"; then
+	if [[ "$provider" == docker ]]; then
+		out="$(start_docker)"
+	else
+		out="$(bash "$root/scripts/neo4j.sh" start "$neo4j_dir" 0)"
+	fi
+	if [[ $? == 0 ]]; then
 		uri="$(printf '%s\n' "$out" | sed -n 's/^NEO4J_URI=//p' | tail -n1)"
 		export NEO4J_URI="$uri"
 		export GRAPHCLOAK_REQUIRE_NEO4J=1
-		neo4j_note="started Neo4j at $NEO4J_URI in $((SECONDS - t0)) s (pid $(cat "$neo4j_dir/neo4j.pid"))"
+		neo4j_note="started Neo4j ($provider) at $NEO4J_URI in $((SECONDS - t0)) s (pid $(cat "$neo4j_dir/neo4j.pid"))"
 	else
-		neo4j_note="FAILED to start Neo4j (see $neo4j_dir/neo4j.log)"
+		neo4j_note="FAILED to start Neo4j ($provider; see $neo4j_dir/neo4j.log)"
 		echo "test.sh: $neo4j_note" >&2
-		# Keep the log for inspection, but there is no server to stop.
+		[[ "$provider" == docker ]] && stop_docker
+		# Keep the log for inspection; there is no server left to stop.
 		neo4j_dir=""
 		echo "== summary: Neo4j start FAILED; not running tests" >&2
 		exit 1
