@@ -6,9 +6,10 @@ CVXPY with Clarabel and ECOS solves exactly this problem. spgl1 has no box:
 it solves the unboxed BPDN min ‖f‖₁ s.t. ‖Mf − y‖₂ ≤ η and is reported as
 such (its objective is not comparable when the box is active or f ≥ 0 is
 violated). Times: CVXPY wall time of prob.solve() (compile + solve, what a
-user pays) and the solver's own time; Go time is the median BPDN solve on
-a dense model of the very same M (recovery.NewDenseMatrixModel); "+model"
-adds that model's construction (a copy plus column norms) to the Go time.
+user pays) and the solver's own time; Go time is the median BPDN solve on a
+model of the very same M, dense (a copy) or spectral (a thin SVD of M),
+whichever has the smaller build + solve time; "+model" adds that model's
+construction to the Go time.
 """
 import glob
 import json
@@ -82,7 +83,7 @@ def main():
         if s in cp.installed_solvers():
             solvers.append(s)
     print("cvxpy %s, solvers %s; numpy %s" % (cp.__version__, solvers, np.__version__))
-    hdr = "%-22s %-10s %-12s %-9s | " % ("instance", "go status", "go 1ᵀf", "go ms")
+    hdr = "%-22s %-10s %-12s %-9s %-9s | " % ("instance", "go status", "go 1ᵀf", "go ms", "go form")
     for s in solvers:
         hdr += "%-12s %-12s %-9s %-9s %-8s %-8s | " % (s + " st", "1ᵀf", "wall ms", "solve ms", "speedup", "+model")
     hdr += "%-8s %-11s %-8s %-7s %-6s" % ("spgl1", "‖f‖₁ (nobox)", "ms", "res/η", "min f")
@@ -91,7 +92,8 @@ def main():
     speedups_model = {s: [] for s in solvers}
     for inst in insts:
         go_ms = 1000 * inst["go_seconds"]
-        row = "%-22s %-10s %-12s %-9.3f | " % (inst["name"], inst["go_status"], fmt(inst["go_obj"]), go_ms)
+        row = "%-22s %-10s %-12s %-9.3f %-9s | " % (inst["name"], inst["go_status"], fmt(inst["go_obj"]), go_ms,
+                                                   "%s+%.1f" % (inst["go_form"][:5], 1000 * inst["go_model_seconds"]))
         for s in solvers:
             best = None
             for rep in range(3):  # best of 3 wall times
