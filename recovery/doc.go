@@ -42,14 +42,15 @@
 // sources; "overlap" is Σ_c min(estimated share, true share) over the two
 // communities, for k = 1 the probability given to the true community):
 //
-//	                k = 1                             k = 2
-//	estimator       answered hits  overlap  EMD       answered hits  overlap  EMD   ms
-//	posterior       100      86    0.78     2.89      100      99    0.87     2.63  3
-//	greedy          100      86    0.77     2.84      100      99    0.81     2.78  3
-//	massls          100      86    0.78     3.12      100      99    0.87     2.85  900
-//	bpdn (tail η)     0       0    —        —           1       1    1.00     2.50  0.4
-//	bpdn (paper η)   13      12    0.93     2.85       31      31    0.85     2.89  4
+//	                k = 1                           k = 2
+//	estimator       answered hits overlap EMD     answered hits overlap EMD   ms/solve
+//	posterior       100      86   0.78    2.89    100      99   0.87    2.63  1–3
+//	greedy          100      86   0.77    2.84    100      99   0.81    2.78  1–4
+//	massls          100      86   0.78    3.12    100      99   0.87    2.85  450–2100
+//	bpdn (tail η)     0       0   —       —         1       1   1.00    2.50  0.2–0.7
+//	bpdn (paper η)   13      12   0.93    2.85     31      31   0.85    2.89  3–8
 //
+// (times on a shared 2-core machine under load.)
 // BPDN's noise ball swallows the signal there: with the tail-bound η it
 // returns "no source" every time, with η = σ√m it answers in 13% of the
 // draws. The posterior answers always, is calibrated (tested by
