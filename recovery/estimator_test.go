@@ -1,6 +1,7 @@
 package recovery
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -110,5 +111,32 @@ func TestProblemValidation(t *testing.T) {
 	g := mustGraph(t, 3, pathEdges(3))
 	if _, err := NewGraphModel(g, 0, GraphOptions{}); err == nil {
 		t.Error("τ = 0 accepted")
+	}
+}
+
+func TestEstimateJSON(t *testing.T) {
+	md, err := NewLineModel(20, 10, 0.05)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := make([]float64, 10)
+	for i := range y {
+		y[i] = -1 // infeasible: DualBound = +Inf, Gap = NaN
+	}
+	for _, name := range Names() {
+		e, _ := ByName(name)
+		est, err := e.Estimate(md.Problem(y, 0.01))
+		if err != nil {
+			continue
+		}
+		b, err := json.Marshal(est)
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		var back map[string]any
+		if err := json.Unmarshal(b, &back); err != nil || back["status"] != est.Status.String() {
+			t.Errorf("%s: round trip %s (%v)", name, b, err)
+		}
 	}
 }
