@@ -33,7 +33,8 @@ func (o *ownServer) start() server {
 	o.t.Helper()
 	t0 := time.Now()
 	cmd := exec.Command("bash", filepath.Join(o.root, "scripts", "neo4j.sh"), "start", o.dir, "0")
-	cmd.Env = append(cliEnv(), "NEO4J_PASSWORD="+o.pw)
+	// The server stops by itself if this test process dies (killed go test).
+	cmd.Env = append(cliEnv(), "NEO4J_PASSWORD="+o.pw, "GRAPHCLOAK_NEO4J_WATCH_PID="+strconv.Itoa(os.Getpid()))
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
 	if err := cmd.Run(); err != nil {

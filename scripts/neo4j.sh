@@ -15,7 +15,8 @@
 # Environment: NEO4J_PASSWORD (default graphcloak-test, >= 8 characters),
 # GRAPHCLOAK_JAVA (a java 17 binary), GRAPHCLOAK_NEO4J_HEAP (default 2g),
 # GRAPHCLOAK_NEO4J_PAGECACHE (default 256m), GRAPHCLOAK_NEO4J_START_TIMEOUT
-# (seconds, default 180).
+# (seconds, default 180), GRAPHCLOAK_NEO4J_WATCH_PID (stop when that process
+# is gone).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -100,7 +100,8 @@ if [[ -z "${NEO4J_URI:-}" ]]; then
 	if [[ "$provider" == docker ]]; then
 		out="$(start_docker)"
 	else
-		out="$(bash "$root/scripts/neo4j.sh" start "$neo4j_dir" 0)"
+		# The server also stops by itself should this script be SIGKILLed.
+		out="$(GRAPHCLOAK_NEO4J_WATCH_PID=$$ bash "$root/scripts/neo4j.sh" start "$neo4j_dir" 0)"
 	fi
 	if [[ $? == 0 ]]; then
 		uri="$(printf '%s\n' "$out" | sed -n 's/^NEO4J_URI=//p' | tail -n1)"

@@ -11,6 +11,9 @@
 // set from the environment variable NEO4J_PASSWORD (default
 // "graphcloak-test", at least 8 characters); it is never printed.
 // GRAPHCLOAK_NEO4J_PAGECACHE sets the page cache (default "256m").
+// GRAPHCLOAK_NEO4J_WATCH_PID, when set, makes the server shut down once that
+// process is gone (a test that owns the server and is killed never leaves
+// it running).
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -45,6 +48,23 @@ public class Launcher {
                 .withConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
                 .build();
         Runtime.getRuntime().addShutdownHook(new Thread(neo::close));
+        String watch = System.getenv("GRAPHCLOAK_NEO4J_WATCH_PID");
+        if (watch != null && !watch.isEmpty()) {
+            long owner = Long.parseLong(watch);
+            Thread w = new Thread(() -> {
+                while (ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false)) {
+                    try {
+                        Thread.sleep(1000);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+                System.out.println("owner process " + owner + " is gone; shutting down");
+                System.exit(0);
+            });
+            w.setDaemon(true);
+            w.start();
+        }
 
         // With auth enabled the neo4j user starts with password "neo4j" and a
         // forced change; set the test password without the change requirement.
