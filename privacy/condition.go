@@ -32,7 +32,7 @@ func kappa2Dense(A mat.Matrix) float64 {
 	if hi == 0 {
 		return math.Inf(1)
 	}
-	if lo <= float64(max(m, n))*unitRoundoff*hi {
+	if lo <= float64(max(m, n))*roundoffU*hi {
 		return math.Inf(1)
 	}
 	return hi / lo

@@ -94,7 +94,7 @@ var ErrNotConnected = errors.New("privacy: declared location pairs do not connec
 var ErrTooLarge = errors.New("privacy: graph too large for the dense method")
 
 // unit roundoff of float64.
-const unitRoundoff = 0x1p-53
+const roundoffU = 0x1p-53
 
 // checkPositive validates a finite, strictly positive parameter.
 func checkPositive(name string, v float64) error {
@@ -109,21 +109,21 @@ func checkPositive(name string, v float64) error {
 	return nil
 }
 
-// roundUp returns a float64 ≥ x(1+4u): a safe upward rounding of a value
+// roundUpDelta returns a float64 ≥ x(1+4u): a safe upward rounding of a value
 // that carries a few rounding errors already accounted for elsewhere.
-func roundUp(x float64) float64 {
+func roundUpDelta(x float64) float64 {
 	if x <= 0 {
 		return 0
 	}
-	return math.Nextafter(x*(1+4*unitRoundoff), math.Inf(1))
+	return math.Nextafter(x*(1+4*roundoffU), math.Inf(1))
 }
 
-// roundDown is the lower-bound counterpart of roundUp (never below 0).
-func roundDown(x float64) float64 {
+// roundDownDelta is the lower-bound counterpart of roundUpDelta (never below 0).
+func roundDownDelta(x float64) float64 {
 	if x <= 0 {
 		return 0
 	}
-	return math.Max(0, math.Nextafter(x*(1-4*unitRoundoff), 0))
+	return math.Max(0, math.Nextafter(x*(1-4*roundoffU), 0))
 }
 
 // GraphSensitivity returns Δ2 of the heat-diffusion measurement

@@ -62,7 +62,7 @@ func TestChebyshevCoefficients(t *testing.T) {
 			errSum += math.Abs(got[k] - want[k])
 		}
 		k0 := K + 30 + int(10*math.Sqrt(a))
-		if allow := float64(k0+10) * 8 * unitRoundoff; errSum > allow {
+		if allow := float64(k0+10) * 8 * roundoffU; errSum > allow {
 			t.Errorf("a=%v: Σ|ĉ−c| = %g > allowance %g", a, errSum, allow)
 		}
 		tail := 0.0

@@ -36,7 +36,7 @@ func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensitivity
 	Q := mat.NewDense(n, n, nil)
 	es.VectorsTo(Q)
 	qraw := Q.RawMatrix()
-	u := unitRoundoff
+	u := roundoffU
 
 	lamNorm := 0.0
 	for _, l := range lam {
@@ -62,8 +62,8 @@ func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensitivity
 		}
 	}
 	gram.Data = nil
-	qF2 *= 1 + gammaN(n+1)
-	eta := (math.Sqrt(defect)*(1+gammaN(3)) + gammaN(n+1)*qF2) * (1 + 1e-12)
+	qF2 *= 1 + highamGamma(n+1)
+	eta := (math.Sqrt(defect)*(1+highamGamma(3)) + highamGamma(n+1)*qF2) * (1 + 1e-12)
 	if eta >= 0.5 {
 		return Sensitivity{}, errors.New("privacy: dense eigenvectors far from orthogonal; cannot certify")
 	}
@@ -87,7 +87,7 @@ func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensitivity
 		wmax = max(wmax, len(c))
 	}
 	absL := 2 * g.MaxDegree() // ‖|L|‖₂ ≤ max row sum of D + W
-	rho := math.Sqrt(res)*(1+gammaN(n+3)) + gammaN(wmax+4)*(absL+lamNorm)*math.Sqrt(qF2)
+	rho := math.Sqrt(res)*(1+highamGamma(n+3)) + highamGamma(wmax+4)*(absL+lamNorm)*math.Sqrt(qF2)
 	rho *= 1 + 1e-12
 	epsL := rho/math.Sqrt(1-eta) + 2*math.Sqrt(1+eta)*lamNorm*eta/(1-eta)
 	growth := math.Exp(tau * epsL)
@@ -125,7 +125,7 @@ func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensitivity
 		r := math.Sqrt(s2)
 		// Rounding: entry errors (gRel + u)(|G_ik| + |G_jk|) in ℓ2, then the
 		// sum of n squares and the square root.
-		fl := (gRel+u)*(rowNorm[i]+rowNorm[j])*(1+gammaN(n+2)) + gammaN(n+3)*r
+		fl := (gRel+u)*(rowNorm[i]+rowNorm[j])*(1+highamGamma(n+2)) + highamGamma(n+3)*r
 		up := r + fl + margin
 		lo := r - fl - margin
 		if up > bestUp {
@@ -134,8 +134,8 @@ func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensitivity
 		}
 		bestLo = math.Max(bestLo, lo)
 	})
-	s.Delta2 = roundUp(alpha * bestUp)
-	lower := roundDown(alpha * bestLo)
+	s.Delta2 = roundUpDelta(alpha * bestUp)
+	lower := roundDownDelta(alpha * bestLo)
 	s.Slack = math.Max(0, s.Delta2-lower)
 	s.Exact = true
 	s.Method = "dense-eigen"
@@ -144,8 +144,8 @@ func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensitivity
 	return s, nil
 }
 
-// gammaN is Higham's γ_k = k·u/(1 − k·u).
-func gammaN(k int) float64 {
-	ku := float64(k) * unitRoundoff
+// highamGamma is Higham's γ_k = k·u/(1 − k·u).
+func highamGamma(k int) float64 {
+	ku := float64(k) * roundoffU
 	return ku / (1 - ku)
 }

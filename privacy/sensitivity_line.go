@@ -42,7 +42,7 @@ func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
 		Components: 1,
 		Kappa2:     math.NaN(),
 	}
-	u := unitRoundoff
+	u := roundoffU
 	norm := 1 / math.Sqrt(4*math.Pi*T)
 	// s_i − x_j = (i·n − j·m)/(m·n) has an exact integer numerator, so the
 	// difference is correctly rounded; z = d²/(4T) then carries relative
@@ -73,7 +73,7 @@ func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
 			s2 += d * d
 		}
 		r := math.Sqrt(s2)
-		fl := (pe+ce)*(1+gammaN(m+2)) + gammaN(m+3)*r
+		fl := (pe+ce)*(1+highamGamma(m+2)) + highamGamma(m+3)*r
 		if up := r + fl; up > bestUp || s.Edge[0] < 0 {
 			bestUp = up
 			s.Edge = [2]int{j - 1, j} // 0-based location indices
@@ -84,8 +84,8 @@ func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
 		pe = ce
 	}
 	nf := float64(n)
-	s.Delta2 = roundUp(alpha * nf * bestUp)
-	s.Slack = math.Max(0, s.Delta2-roundDown(alpha*nf*bestLo))
+	s.Delta2 = roundUpDelta(alpha * nf * bestUp)
+	s.Slack = math.Max(0, s.Delta2-roundDownDelta(alpha*nf*bestLo))
 	if float64(m)*float64(n)*float64(min(m, n)) <= 2.5e8 {
 		s.Kappa2 = kappa2(func(i, j int) float64 {
 			d := float64(int64(i+1)*int64(n)-int64(j+1)*int64(m)) / mn

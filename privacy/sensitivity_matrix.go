@@ -98,7 +98,7 @@ func MatrixSensitivity(M *mat.Dense, pairs []LocationPair, alpha float64) (Sensi
 		// Each difference is within u of exact; the sum of squares, the
 		// square root and the division add relative (m + 4)u.
 		r := math.Sqrt(s2)
-		fl := unitRoundoff*math.Sqrt(nrm)*(1+gammaN(m+2)) + gammaN(m+4)*r
+		fl := roundoffU*math.Sqrt(nrm)*(1+highamGamma(m+2)) + highamGamma(m+4)*r
 		up := (r + fl) / p.Distance
 		if up > bestUp || s.Edge[0] < 0 {
 			bestUp = up
@@ -106,8 +106,8 @@ func MatrixSensitivity(M *mat.Dense, pairs []LocationPair, alpha float64) (Sensi
 		}
 		bestLo = math.Max(bestLo, (r-fl)/p.Distance)
 	}
-	s.Delta2 = roundUp(alpha * bestUp * (1 + unitRoundoff))
-	s.Slack = math.Max(0, s.Delta2-roundDown(alpha*bestLo*(1-unitRoundoff)))
+	s.Delta2 = roundUpDelta(alpha * bestUp * (1 + roundoffU))
+	s.Slack = math.Max(0, s.Delta2-roundDownDelta(alpha*bestLo*(1-roundoffU)))
 	if float64(m)*float64(n)*float64(min(m, n)) <= 2.5e8 {
 		s.Kappa2 = kappa2Dense(M)
 	}

@@ -122,7 +122,7 @@ func (r *radauWork) scatter(y, x []float64, src int) {
 	}
 }
 
-func dot(x, y []float64) float64 {
+func vecDot(x, y []float64) float64 {
 	s := 0.0
 	for k := range x {
 		s += x[k] * y[k]
@@ -130,10 +130,10 @@ func dot(x, y []float64) float64 {
 	return s
 }
 
-func norm2(x []float64) float64 { return math.Sqrt(dot(x, x)) * (1 + gammaN(len(x)+2)) }
+func vecNorm(x []float64) float64 { return math.Sqrt(vecDot(x, x)) * (1 + highamGamma(len(x)+2)) }
 
 // axpy sets z = x − θ·y.
-func axpy(z, x []float64, theta float64, y []float64) {
+func vecAxpy(z, x []float64, theta float64, y []float64) {
 	for k := range z {
 		z[k] = x[k] - theta*y[k]
 	}
@@ -161,17 +161,17 @@ func (r *radauWork) bound(i, j int) float64 {
 	n1, n2 := r.level[1], r.level[2]
 
 	// Error bounds ε_p ≥ ‖K̂_p − L^p b‖: ε_{p+1} = B ε_p + γ_{w+2}·2d_max‖K̂_p‖.
-	gw := gammaN(r.wmax + 2)
-	m6 := dot(K3, K3)
-	nK := [4]float64{math.Sqrt2, norm2(K1[:n1]), norm2(K2[:n2]), math.Sqrt(m6) * (1 + gammaN(n+2))}
+	gw := highamGamma(r.wmax + 2)
+	m6 := vecDot(K3, K3)
+	nK := [4]float64{math.Sqrt2, vecNorm(K1[:n1]), vecNorm(K2[:n2]), math.Sqrt(m6) * (1 + highamGamma(n+2))}
 	var eK [4]float64
 	for p := 1; p < 4; p++ {
 		eK[p] = (r.B*eK[p-1] + gw*2*r.dmax*nK[p-1]) * (1 + 1e-12)
 	}
 
 	// Radau nodes: Gauss nodes of x·dμ from the moments m_p = bᵀL^p b.
-	m := [7]float64{2, dot(K0[:n1], K1[:n1]), dot(K1[:n1], K1[:n1]), dot(K1[:n1], K2[:n1]),
-		dot(K2[:n2], K2[:n2]), dot(K2[:n2], K3[:n2]), m6}
+	m := [7]float64{2, vecDot(K0[:n1], K1[:n1]), vecDot(K1[:n1], K1[:n1]), vecDot(K1[:n1], K2[:n1]),
+		vecDot(K2[:n2], K2[:n2]), vecDot(K2[:n2], K3[:n2]), m6}
 	theta, ok := radauNodes(m, r.B)
 	if !ok {
 		return math.Inf(1)
@@ -187,9 +187,9 @@ func (r *radauWork) bound(i, j int) float64 {
 	}
 	mk := func(dst []float64, x vec, th float64, y vec) vec {
 		l := max(x.sup, y.sup)
-		axpy(dst[:l], x.v[:l], th, y.v[:l])
+		vecAxpy(dst[:l], x.v[:l], th, y.v[:l])
 		clear(dst[l:n])
-		return vec{dst, l, norm2(dst[:l]), (x.err + math.Abs(th)*y.err + 2*unitRoundoff*(x.nrm+math.Abs(th)*y.nrm)) * (1 + 1e-12)}
+		return vec{dst, l, vecNorm(dst[:l]), (x.err + math.Abs(th)*y.err + 2*roundoffU*(x.nrm+math.Abs(th)*y.nrm)) * (1 + 1e-12)}
 	}
 	k0 := vec{K0, 2, nK[0], 0}
 	k1 := vec{K1, n1, nK[1], eK[1]}
@@ -203,8 +203,8 @@ func (r *radauWork) bound(i, j int) float64 {
 	w3 := mk(r.tmp[5], lw2, theta[2], w2)
 	ip := func(x, y vec) (float64, float64) {
 		l := min(x.sup, y.sup)
-		v := dot(x.v[:l], y.v[:l])
-		e := x.nrm*y.err + y.nrm*x.err + x.err*y.err + gammaN(n+2)*x.nrm*y.nrm
+		v := vecDot(x.v[:l], y.v[:l])
+		e := x.nrm*y.err + y.nrm*x.err + x.err*y.err + highamGamma(n+2)*x.nrm*y.nrm
 		return v, e * (1 + 1e-12)
 	}
 	// ν_m = bᵀ ω_m(L) b, ω = 1, x, x(x−θ1), x(x−θ1)², …(x−θ2), …(x−θ2)², …(x−θ3).
@@ -223,11 +223,11 @@ func (r *radauWork) bound(i, j int) float64 {
 	}
 	sum, abs := 0.0, 0.0
 	for t := 0; t < 7; t++ {
-		hi := imul(d[t], ival{nu[t] - nuErr[t], nu[t] + nuErr[t]}).hi
+		hi := imul(d[t], interval{nu[t] - nuErr[t], nu[t] + nuErr[t]}).hi
 		sum += hi
 		abs += math.Abs(hi)
 	}
-	return sum + gammaN(8)*abs
+	return sum + highamGamma(8)*abs
 }
 
 // radauNodes estimates the three Gauss nodes of the measure x·dμ from the
@@ -298,63 +298,63 @@ func radauNodes(m [7]float64, B float64) ([3]float64, bool) {
 	return th, true
 }
 
-// ival is a closed interval [lo, hi] used to enclose exact real values;
+// interval is a closed interval [lo, hi] used to enclose exact real values;
 // every operation rounds outward by one ulp (Go rounds to nearest).
-type ival struct{ lo, hi float64 }
+type interval struct{ lo, hi float64 }
 
-func down(x float64) float64 { return math.Nextafter(x, math.Inf(-1)) }
-func up(x float64) float64   { return math.Nextafter(x, math.Inf(1)) }
+func ulpDown(x float64) float64 { return math.Nextafter(x, math.Inf(-1)) }
+func ulpUp(x float64) float64   { return math.Nextafter(x, math.Inf(1)) }
 
-func isub(a, b ival) ival { return ival{down(a.lo - b.hi), up(a.hi - b.lo)} }
+func isub(a, b interval) interval { return interval{ulpDown(a.lo - b.hi), ulpUp(a.hi - b.lo)} }
 
-func imul(a, b ival) ival {
+func imul(a, b interval) interval {
 	p := [4]float64{a.lo * b.lo, a.lo * b.hi, a.hi * b.lo, a.hi * b.hi}
 	lo, hi := p[0], p[0]
 	for _, v := range p[1:] {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	return ival{down(lo), up(hi)}
+	return interval{ulpDown(lo), ulpUp(hi)}
 }
 
 // idiv divides by an interval that does not contain 0.
-func idiv(a, b ival) ival {
+func idiv(a, b interval) interval {
 	p := [4]float64{a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi}
 	lo, hi := p[0], p[0]
 	for _, v := range p[1:] {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
-	return ival{down(lo), up(hi)}
+	return interval{ulpDown(lo), ulpUp(hi)}
 }
 
 // iexpNeg encloses e^{−c·z} for c, z ≥ 0 given as floats (c·z rounded
 // outward; math.Exp is accurate to < 1 ulp, widened by 2 ulps).
-func iexpNeg(c, z float64) ival {
-	arg := ival{down(c * z), up(c * z)}
+func iexpNeg(c, z float64) interval {
+	arg := interval{ulpDown(c * z), ulpUp(c * z)}
 	lo := math.Exp(-arg.hi)
 	hi := math.Exp(-arg.lo)
-	return ival{math.Max(0, down(down(lo))), up(up(hi))}
+	return interval{math.Max(0, ulpDown(ulpDown(lo))), ulpUp(ulpUp(hi))}
 }
 
 // hermiteExpDD encloses the Newton divided differences d_0..d_6 of
 // f(x) = e^{−2τx} at the nodes (0, θ1, θ1, θ2, θ2, θ3, θ3), with
 // f[θ, θ] = f'(θ) = −2τ e^{−2τθ}.
-func hermiteExpDD(tau float64, th [3]float64) ([7]ival, bool) {
+func hermiteExpDD(tau float64, th [3]float64) ([7]interval, bool) {
 	z := [7]float64{0, th[0], th[0], th[1], th[1], th[2], th[2]}
 	c := 2 * tau // exact
-	var col [7]ival
+	var col [7]interval
 	for k := range z {
 		col[k] = iexpNeg(c, z[k])
 	}
-	var d [7]ival
+	var d [7]interval
 	d[0] = col[0]
 	for order := 1; order < 7; order++ {
 		for k := 0; k+order < 7; k++ {
 			a, b := z[k], z[k+order]
 			if a == b { // only for order 1 at a repeated node
-				col[k] = imul(ival{-c, -c}, iexpNeg(c, a))
+				col[k] = imul(interval{-c, -c}, iexpNeg(c, a))
 				continue
 			}
-			den := ival{down(b - a), up(b - a)}
+			den := interval{ulpDown(b - a), ulpUp(b - a)}
 			if den.lo <= 0 && den.hi >= 0 {
 				return d, false
 			}

@@ -67,14 +67,14 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 		rowStart[i+1] = rowStart[i] + len(c)
 		wmax = max(wmax, len(c))
 	}
-	epsLoc := gammaN(wmax+5) * (8*g.MaxDegree()/B + 3) * 1.01
+	epsLoc := highamGamma(wmax+5) * (8*g.MaxDegree()/B + 3) * 1.01
 	kf := float64(K)
 	k0 := K + 30 + int(10*math.Sqrt(a))
-	colErr := kf*(kf+1)/2*epsLoc + gammaN(K+2)*1.01 + float64(k0+10)*8*unitRoundoff
-	qErr := 2*E + 4*colErr + 8*unitRoundoff
+	colErr := kf*(kf+1)/2*epsLoc + highamGamma(K+2)*1.01 + float64(k0+10)*8*roundoffU
+	qErr := 2*E + 4*colErr + 8*roundoffU
 
 	// Edges with their cheap bounds, and the CSR position → edge map.
-	edges := make([]edge, 0, g.NumEdges())
+	edges := make([]sparseEdge, 0, g.NumEdges())
 	edgeAt := make([]int32, rowStart[n])
 	for i := 0; i < n; i++ {
 		cols, ws := g.Neighbors(i)
@@ -92,7 +92,7 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 			cj, _ := g.Neighbors(j)
 			kk := sort.Search(len(cj), func(t int) bool { return cj[t] >= int32(i) })
 			edgeAt[rowStart[j]+kk] = id
-			edges = append(edges, edge{i: i, j: j, pij: rowStart[i] + k, u: cheapEdgeBound(g, i, j, w, tau)})
+			edges = append(edges, sparseEdge{i: i, j: j, pij: rowStart[i] + k, u: cheapEdgeBound(g, i, j, w, tau)})
 		}
 	}
 	if radauWorthIt(g, K) {
@@ -204,8 +204,8 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 		}
 	}
 	s.Edge = [2]int{edges[bestEdge].i, edges[bestEdge].j}
-	s.Delta2 = roundUp(alpha * math.Sqrt(qUp) * (1 + unitRoundoff))
-	lower := roundDown(alpha * math.Sqrt(bestLo) * (1 - unitRoundoff))
+	s.Delta2 = roundUpDelta(alpha * math.Sqrt(qUp) * (1 + roundoffU))
+	lower := roundDownDelta(alpha * math.Sqrt(bestLo) * (1 - roundoffU))
 	s.Slack = math.Max(0, s.Delta2-lower)
 	s.Exact = !stopped || pruned
 	s.Method = "chebyshev-columns"
@@ -216,8 +216,8 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 	return s, nil
 }
 
-// edge is an edge of the sparse scheme with its current proven bound u ≥ q_e.
-type edge struct {
+// sparseEdge is an edge of the sparse scheme with its current proven bound u ≥ q_e.
+type sparseEdge struct {
 	i, j int
 	pij  int // position of j in row i
 	u    float64

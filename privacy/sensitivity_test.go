@@ -466,7 +466,7 @@ func TestHermiteMajorant(t *testing.T) {
 			continue
 		}
 		z := [7]float64{0, th[0], th[0], th[1], th[1], th[2], th[2]}
-		P := func(x float64, pick func(ival) float64) float64 {
+		P := func(x float64, pick func(interval) float64) float64 {
 			s, w := 0.0, 1.0
 			for m := 0; m < 7; m++ {
 				s += pick(d[m]) * w
@@ -479,13 +479,13 @@ func TestHermiteMajorant(t *testing.T) {
 			f := math.Exp(-2 * tau * x)
 			// Upper end of the enclosure where ω ≥ 0 … use the midpoint and
 			// allow the enclosure width.
-			mid := P(x, func(v ival) float64 { return (v.lo + v.hi) / 2 })
+			mid := P(x, func(v interval) float64 { return (v.lo + v.hi) / 2 })
 			if mid < f-1e-9 {
 				t.Fatalf("τ=%v θ=%v: P(%v) = %v < f = %v", tau, th, x, mid, f)
 			}
 		}
 		for _, x := range th {
-			mid := P(x, func(v ival) float64 { return (v.lo + v.hi) / 2 })
+			mid := P(x, func(v interval) float64 { return (v.lo + v.hi) / 2 })
 			if f := math.Exp(-2 * tau * x); math.Abs(mid-f) > 1e-8 {
 				t.Errorf("τ=%v θ=%v: P(%v) = %v ≠ f = %v", tau, th, x, mid, f)
 			}
