@@ -4,6 +4,8 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -58,6 +60,8 @@ type bpdnState struct {
 	n, r int // r: length of reduced vectors (kept modes, or m on operator models)
 	cols map[int][]float64
 	gram map[[2]int]float64
+	// QR workspace, reused across path segments.
+	qrBuf, qrWork []float64
 	b    []float64
 	rho2 float64
 	y2   float64 // ‖ỹ‖²
@@ -389,9 +393,12 @@ func (st *bpdnState) path(f []float64, maxSteps int) pathResult {
 			freeIdx = append(freeIdx, who)
 			tabu = map[int]bool{}
 		}
-		// Refresh w and c exactly to stop drift.
-		copy(w, st.residualOf(f))
-		st.corr(c, w)
+		// w and c were updated along the segment; recompute them exactly
+		// every few segments to stop drift.
+		if steps%8 == 7 {
+			copy(w, st.residualOf(f))
+			st.corr(c, w)
+		}
 		if lambda <= 0 {
 			return pathResult{steps: steps + 1, hitZero: true}
 		}
@@ -462,23 +469,33 @@ func (st *bpdnState) direction(freeIdx []int) []float64 {
 	if st.md.op != nil {
 		return st.directionGram(freeIdx)
 	}
-	A := mat.NewDense(r, k, nil)
+	// Householder QR (LAPACK Dgeqrf) of A_F in a reused buffer; R is the
+	// upper triangle.
+	if cap(st.qrBuf) < r*k {
+		st.qrBuf = make([]float64, r*k)
+	}
+	buf := st.qrBuf[:r*k]
 	for i, j := range freeIdx {
 		a := st.col(j)
 		for q := 0; q < r; q++ {
-			A.Set(q, i, a[q])
+			buf[q*k+i] = a[q]
 		}
 	}
-	var qr mat.QR
-	qr.Factorize(A)
-	var R mat.Dense
-	qr.RTo(&R)
+	A := blas64.General{Rows: r, Cols: k, Stride: k, Data: buf}
+	tau := make([]float64, k)
+	work := []float64{0}
+	lapack64.Geqrf(A, tau, work, -1)
+	if need := int(work[0]); len(st.qrWork) < need {
+		st.qrWork = make([]float64, need)
+	}
+	lapack64.Geqrf(A, tau, st.qrWork, len(st.qrWork))
+	R := func(i, j int) float64 { return buf[i*k+j] }
 	maxd := 0.0
 	for i := 0; i < k; i++ {
-		maxd = math.Max(maxd, math.Abs(R.At(i, i)))
+		maxd = math.Max(maxd, math.Abs(R(i, i)))
 	}
 	for i := 0; i < k; i++ {
-		if math.Abs(R.At(i, i)) <= 1e-13*maxd {
+		if math.Abs(R(i, i)) <= 1e-13*maxd {
 			return nil
 		}
 	}
@@ -487,17 +504,17 @@ func (st *bpdnState) direction(freeIdx []int) []float64 {
 	for i := 0; i < k; i++ {
 		s := 1.0
 		for q := 0; q < i; q++ {
-			s -= R.At(q, i) * z[q]
+			s -= R(q, i) * z[q]
 		}
-		z[i] = s / R.At(i, i)
+		z[i] = s / R(i, i)
 	}
 	d := make([]float64, k)
 	for i := k - 1; i >= 0; i-- {
 		s := z[i]
 		for q := i + 1; q < k; q++ {
-			s -= R.At(i, q) * d[q]
+			s -= R(i, q) * d[q]
 		}
-		d[i] = s / R.At(i, i)
+		d[i] = s / R(i, i)
 	}
 	return d
 }
