@@ -62,10 +62,10 @@ type bpdnState struct {
 	gram map[[2]int]float64
 	// QR workspace, reused across path segments.
 	qrBuf, qrWork []float64
-	b    []float64
-	rho2 float64
-	y2   float64 // ‖ỹ‖²
-	eta  float64
+	b             []float64
+	rho2          float64
+	y2            float64 // ‖ỹ‖²
+	eta           float64
 }
 
 func (st *bpdnState) col(j int) []float64 {
