@@ -38,6 +38,15 @@ func (e *ExperimentError) Error() string {
 	return fmt.Sprintf("graphcloak: experiment parameter %s = %v %s", e.Param, e.Value, e.Reason)
 }
 
+// simulatedMechanism maps the zero value to the discrete Gaussian, so an
+// experiment simulates the noise level a real release would use.
+func simulatedMechanism(m privacy.Mechanism) privacy.Mechanism {
+	if m == privacy.MechanismDefault {
+		return privacy.MechanismDiscrete
+	}
+	return m
+}
+
 func positive(name string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
 		return &ExperimentError{name, v, "must be positive and finite"}
@@ -52,11 +61,14 @@ type LineExperiment struct {
 	N, M int     // source grid points and sensors (paper: 100, 50)
 	T    float64 // diffusion time μt (paper: 0.05)
 	// Sigma is a fixed, non-private noise level (paper: 0.1). When zero, σ
-	// is calibrated privately from Epsilon and Delta with the analytic
-	// Gaussian on Δ2 = privacy.LineSensitivity(N, M, T, Alpha).
+	// is calibrated privately from Epsilon and Delta with Mechanism on
+	// Δ2 = privacy.LineSensitivity(N, M, T, Alpha).
 	Sigma          float64
 	Epsilon, Delta float64
-	Alpha          float64 // neighbour EMD radius; default 1/N (one grid step of unit mass)
+	// Mechanism calibrates σ; the zero value means the discrete Gaussian
+	// with CKS20 accounting, the σ that privacy.Release publishes with.
+	Mechanism privacy.Mechanism
+	Alpha     float64 // neighbour EMD radius; default 1/N (one grid step of unit mass)
 	// Sources are source positions in (0, 1], each snapped to the nearest
 	// grid point j/N and carrying unit mass (paper: 0.24, 0.76).
 	Sources   []float64
@@ -78,6 +90,7 @@ type LineResult struct {
 	T            float64   `json:"T"`
 	Sources      []float64 `json:"sources"` // snapped positions
 	Sigma        float64   `json:"sigma"`
+	Mechanism    string    `json:"mechanism,omitempty"` // how σ was calibrated; empty for a fixed σ
 	Private      bool      `json:"private"`
 	Epsilon      float64   `json:"epsilon,omitempty"`
 	Delta        float64   `json:"delta,omitempty"`
@@ -212,11 +225,12 @@ func SimulateLine(ctx context.Context, e LineExperiment) (*LineResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta})
+		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta, Mechanism: simulatedMechanism(e.Mechanism)})
 		if err != nil {
 			return nil, err
 		}
 		res.Sigma, res.Private, res.Delta2 = cal.Sigma, true, sens.Delta2
+		res.Mechanism = cal.Mechanism.String()
 		res.Epsilon, res.Delta = e.Epsilon, e.Delta
 	}
 	A, err := expm.HeatKernel1D(e.M, e.N, e.T)
@@ -363,7 +377,10 @@ type GraphExperiment struct {
 	// Epsilon, Delta: the privacy target; σ is calibrated from
 	// Δ2 = privacy.GraphSensitivity(Graph, Tau, Alpha).
 	Epsilon, Delta float64
-	Alpha          float64 // neighbour EMD radius; default 1 (a unit source moved one hop)
+	// Mechanism calibrates σ; the zero value means the discrete Gaussian
+	// with CKS20 accounting, the σ that privacy.Release publishes with.
+	Mechanism privacy.Mechanism
+	Alpha     float64 // neighbour EMD radius; default 1 (a unit source moved one hop)
 	// Sigma, when non-zero, replaces the calibrated σ (a non-private
 	// sanity setting).
 	Sigma     float64
@@ -398,6 +415,7 @@ type GraphResult struct {
 	Alpha             float64 `json:"alpha"`
 	Sources           int     `json:"sources"`
 	Sigma             float64 `json:"sigma"`
+	Mechanism         string  `json:"mechanism,omitempty"` // how σ was calibrated; empty for a fixed σ
 	Delta2            float64 `json:"delta2"`
 	Private           bool    `json:"private"`
 	CommunityAccuracy float64 `json:"community_accuracy"`
@@ -487,11 +505,12 @@ func SimulateGraph(ctx context.Context, e GraphExperiment) (*GraphResult, error)
 		if err != nil {
 			return nil, err
 		}
-		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta})
+		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta, Mechanism: simulatedMechanism(e.Mechanism)})
 		if err != nil {
 			return nil, err
 		}
 		res.Sigma, res.Delta2, res.Private = cal.Sigma, sens.Delta2, true
+		res.Mechanism = cal.Mechanism.String()
 		res.Epsilon, res.Delta = e.Epsilon, e.Delta
 	}
 	// The data come from expm's action of exp(−τL); the estimators use

@@ -16,6 +16,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -39,6 +40,7 @@ type lineOptions struct {
 	T              float64
 	sigma          float64
 	epsilon, delta float64
+	mechanism      string
 	alpha          float64
 	sources        []float64
 	trials         int
@@ -58,7 +60,8 @@ func newExperimentLineCmd(g *globalOptions) *cobra.Command {
 kernel at time T, Gaussian noise, recovery, and the earth mover's distance
 between the true and recovered (normalised) sources, over --trials noise
 draws. --sigma is the paper's fixed, non-private noise; --epsilon/--delta
-instead calibrate σ privately (analytic Gaussian on Δ2 of the line).
+instead calibrate σ privately on Δ2 of the line (--mechanism: discrete, the
+σ a real release uses, by default; analytic for the continuous Gaussian).
 
 ` + simulationNote,
 		Example: `  graphcloak experiment line --n 100 --m 50 --T 0.05 --sigma 0.1 --sources 0.24,0.76 --trials 20 --estimator bpdn -o json
@@ -82,6 +85,7 @@ instead calibrate σ privately (analytic Gaussian on Δ2 of the line).
 	f.Float64Var(&o.sigma, "sigma", 0.1, "fixed (non-private) noise standard deviation")
 	f.Float64Var(&o.epsilon, "epsilon", 0, "privacy ε: calibrate σ privately instead of --sigma")
 	f.Float64Var(&o.delta, "delta", 1e-5, "privacy δ (with --epsilon)")
+	f.StringVar(&o.mechanism, "mechanism", "discrete", "σ calibration with --epsilon: discrete (as release publishes), analytic or classic")
 	f.Float64Var(&o.alpha, "alpha", 0, "neighbour EMD radius α (default 1/n: unit mass moved one grid step)")
 	f.Float64SliceVar(&o.sources, "sources", []float64{0.24, 0.76}, "unit source positions in (0, 1], comma-separated")
 	f.IntVar(&o.trials, "trials", 20, "noise draws")
@@ -125,6 +129,16 @@ func checkPositive(flag string, v float64) error {
 }
 
 // experimentError turns the library's parameter errors into exit code 3.
+// experimentMechanism parses --mechanism; the experiments default to the
+// discrete Gaussian so they simulate the σ a real release uses.
+func experimentMechanism(name string) (privacy.Mechanism, error) {
+	m, err := privacy.ParseMechanism(name)
+	if err != nil {
+		return 0, inputErrorf("--mechanism: %v", err)
+	}
+	return m, nil
+}
+
 func experimentError(err error) error {
 	var ee *graphcloak.ExperimentError
 	if errors.As(err, &ee) {
@@ -182,6 +196,11 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 			return err
 		}
 		e.Epsilon, e.Delta = o.epsilon, o.delta
+		mech, err := experimentMechanism(o.mechanism)
+		if err != nil {
+			return err
+		}
+		e.Mechanism = mech
 	} else {
 		if err := checkPositive("sigma", o.sigma); err != nil {
 			return err
@@ -224,6 +243,7 @@ type graphOptions struct {
 	graph          string
 	tau            float64
 	epsilon, delta float64
+	mechanism      string
 	alpha          float64
 	sigma          float64
 	sources        int
@@ -268,6 +288,7 @@ planted partition when it has one (SBM blocks, karate factions), else Louvain;
 	f.Float64Var(&o.tau, "tau", 2, "diffusion time τ")
 	f.Float64Var(&o.epsilon, "epsilon", 4, "privacy ε")
 	f.Float64Var(&o.delta, "delta", 0.1, "privacy δ")
+	f.StringVar(&o.mechanism, "mechanism", "discrete", "σ calibration: discrete (as release publishes), analytic or classic")
 	f.Float64Var(&o.alpha, "alpha", 1, "neighbour EMD radius α (unit mass moved α hops)")
 	f.Float64Var(&o.sigma, "sigma", 0, "fixed, non-private noise σ instead of --epsilon/--delta (sanity runs)")
 	f.IntVar(&o.sources, "sources", 1, "unit sources per trial, at distinct random nodes")
@@ -318,6 +339,10 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if o.sources > gr.N() {
 		return inputErrorf("--sources %d exceeds the graph's %d nodes", o.sources, gr.N())
 	}
+	mech, err := experimentMechanism(o.mechanism)
+	if err != nil {
+		return err
+	}
 	if kind == "" {
 		kind = "louvain"
 		if planted != nil {
@@ -343,7 +368,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 		}
 	}
 	e := graphcloak.GraphExperiment{
-		Graph: gr, Partition: part, Names: names, Tau: o.tau, Epsilon: o.epsilon, Delta: o.delta,
+		Graph: gr, Partition: part, Names: names, Tau: o.tau, Epsilon: o.epsilon, Delta: o.delta, Mechanism: mech,
 		Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
 		Seed: o.seed, Workers: o.workers, Progress: progress(g, "graph"),
 	}
