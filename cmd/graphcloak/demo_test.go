@@ -31,7 +31,7 @@ func TestDemo(t *testing.T) {
 			t.Errorf("JSON lacks %q", k)
 		}
 	}
-	if s["nodeCount"] != 34.0 || !(s["sigma"].(float64) > 0) || s["plot"] != pic {
+	if s["nodeCount"] != 500.0 || !(s["sigma"].(float64) > 0) || s["plot"] != pic {
 		t.Errorf("summary %v", s)
 	}
 	// Shares of the ranked communities sum to 1, ranks are 1..k.
@@ -76,7 +76,8 @@ func TestDemoTableAndErrors(t *testing.T) {
 		args []string
 		code int
 	}{
-		{[]string{"demo", "--source", "99", "--plot", ""}, exitBadInput},
+		{[]string{"demo", "--source", "9999", "--plot", ""}, exitBadInput},
+		{[]string{"demo", "--graph", "karate", "--source", "35", "--plot", ""}, exitBadInput},
 		{[]string{"demo", "--epsilon", "0", "--plot", ""}, exitBadInput},
 		{[]string{"demo", "--graph", "neo4j"}, exitUsage},
 		{[]string{"demo", "extra"}, exitUsage},
