@@ -71,17 +71,16 @@ func exitCode(err error) int {
 	case errors.As(err, &cfgErr), errors.As(err, &privArg), errors.As(err, &privParam), errors.As(err, &keyPerm),
 		errors.Is(err, privacy.ErrBadKeyFile), errors.Is(err, privacy.ErrBudgetMismatch), errors.Is(err, privacy.ErrNoLedger),
 		errors.As(err, &specErr), errors.As(err, &csvErr), errors.As(err, &edgeErr), errors.Is(err, laplacian.ErrEmptyGraph),
+		errors.Is(err, laplacian.ErrDuplicateKey), errors.Is(err, laplacian.ErrBadWeight), errors.Is(err, laplacian.ErrSelfLoop),
 		errors.As(err, &jobErr), errors.As(err, &valuesErr), errors.Is(err, recovery.ErrUnknownEstimator),
 		errors.Is(err, recovery.ErrBadProblem), errors.Is(err, recovery.ErrOperatorOnly), errors.Is(err, recovery.ErrZeroMass),
 		errors.Is(err, recovery.ErrNegativeMass), errors.As(err, new(*recovery.UnbalancedError)),
-		errors.As(err, &missing), errors.As(err, &assignErr), errors.Is(err, fs.ErrNotExist):
-		return exitBadInput
-	case errors.As(err, &expmParam), errors.As(err, &expmLarge), errors.As(err, &expmTol):
+		errors.As(err, &missing), errors.As(err, &assignErr), errors.Is(err, fs.ErrNotExist),
+		errors.As(err, &expmParam), errors.As(err, &expmLarge), errors.As(err, &expmTol),
+		errors.As(err, &cIdent), errors.As(err, &cArg):
 		return exitBadInput
 	case errors.As(err, &cUnreachable), errors.As(err, &cAuth):
 		return exitDBUnreachable
-	case errors.As(err, &cIdent), errors.As(err, &cArg):
-		return exitBadInput
 	case errors.As(err, &cSchema), errors.As(err, &cData), errors.As(err, &cQuery):
 		return exitDBError
 	case errors.As(err, &ue):
