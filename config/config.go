@@ -84,7 +84,9 @@ type Privacy struct {
 	DeltaTotal   float64 `mapstructure:"deltaTotal" json:"deltaTotal"`
 	// KeyFile is a 0600 noise key; empty means noise from crypto/rand.
 	KeyFile string `mapstructure:"keyFile" json:"keyFile"`
-	// Ledger is a ledger file path or "neo4j". Default graphcloak-ledger.json.
+	// Ledger is a ledger file path or "neo4j". Empty means one ledger per
+	// user, $XDG_STATE_HOME/graphcloak/ledger.json (see cmd/graphcloak), so
+	// runs from different directories never keep separate budgets.
 	Ledger string `mapstructure:"ledger" json:"ledger"`
 	// Scope names what the budget protects (one ledger account). Default "default".
 	Scope string `mapstructure:"scope" json:"scope"`

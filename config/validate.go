@@ -118,7 +118,7 @@ func (c *Config) Validate() error {
 	default:
 		add("privacy.mechanism", "must be discrete or classic, got %q", p.Mechanism)
 	}
-	if p.Ledger == "" || strings.ContainsAny(p.Ledger, "\x00") {
+	if strings.ContainsAny(p.Ledger, "\x00") { // empty: the per-user default ledger
 		add("privacy.ledger", "must be a file path or neo4j")
 	}
 	if p.Scope == "" || strings.ContainsAny(p.Scope, "\x00\n\r") {

@@ -155,8 +155,14 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 	if epoch == "" {
 		epoch = runID
 	}
+	ledgerName := cfg.Privacy.Ledger
+	if ledgerName != "neo4j" {
+		if ledgerName, err = ledgerPath(cfg); err != nil {
+			return err
+		}
+	}
 	sum := &releaseSummary{Graph: opts.graph, DryRun: opts.dryRun, ValuesFrom: valuesFrom, Epsilon: cfg.Privacy.Epsilon,
-		Delta: cfg.Privacy.Delta, Keyed: noise.Keyed(), Scope: cfg.Privacy.Scope, Ledger: cfg.Privacy.Ledger}
+		Delta: cfg.Privacy.Delta, Keyed: noise.Keyed(), Scope: cfg.Privacy.Scope, Ledger: ledgerName}
 
 	// Connect once (graph and/or ledger in Neo4j).
 	var client *connector.Client
@@ -317,9 +323,13 @@ func openReleaseLedger(ctx context.Context, g *globalOptions, client *connector.
 	if cfg.Privacy.Ledger == "neo4j" {
 		return connector.NewLedger(ctx, client, cfg.Neo4j.Database, budget)
 	}
-	l, err := privacy.OpenFileLedger(cfg.Privacy.Ledger, budget)
+	path, err := ledgerPath(cfg)
+	if err != nil {
+		return nil, err
+	}
+	l, err := privacy.OpenFileLedger(path, budget)
 	if errors.Is(err, privacy.ErrNoLedger) {
-		return nil, fmt.Errorf("%w (create it with: graphcloak budget --init --ledger %s --epsilon-total E --delta-total D, or pass --epsilon-total and --delta-total)", err, cfg.Privacy.Ledger)
+		return nil, fmt.Errorf("%w (create it with: graphcloak budget --init --ledger %s --epsilon-total E --delta-total D, or pass --epsilon-total and --delta-total)", err, path)
 	}
 	if err != nil {
 		return nil, err
