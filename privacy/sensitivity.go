@@ -204,7 +204,7 @@ func denseCheaper(g *laplacian.Graph, tau, tol float64) bool {
 		return true
 	}
 	dense := 1.5 * math.Pow(n/1000, 3.6)
-	B := lambdaMaxBound(g)
+	B := expm.LambdaMaxBound(g)
 	K := float64(chebDegree(tau*B, tol))
 	nnz := 2 * float64(g.NumEdges())
 	sparse := n * K * (nnz + n) * 2 / 3e9

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -42,11 +43,11 @@ const columnBlock = 16
 func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions, s Sensitivity) (Sensitivity, error) {
 	start := time.Now()
 	n := g.N()
-	B := lambdaMaxBound(g)
+	B := expm.LambdaMaxBound(g)
 	a := tau * B // C = exp(−(2τ)L): a = (2τ)·B/2
 	K := chebDegree(a, opt.Tol)
-	E := chebTailBound(a, K)
-	ie := besselIe(a, K)
+	E := expm.ChebyshevTailBound(a, K)
+	ie := expm.BesselIe(a, K)
 	coef := make([]float64, K+1)
 	for k := range coef {
 		c := 2 * ie[k]
@@ -69,7 +70,7 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 	}
 	epsLoc := highamGamma(wmax+5) * (8*g.MaxDegree()/B + 3) * 1.01
 	kf := float64(K)
-	k0 := K + 30 + int(10*math.Sqrt(a))
+	k0 := K + 32 + int(math.Ceil(12*math.Sqrt(a))) // expm.BesselIe's start index
 	colErr := kf*(kf+1)/2*epsLoc + highamGamma(K+2)*1.01 + float64(k0+10)*8*roundoffU
 	qErr := 2*E + 4*colErr + 8*roundoffU
 

@@ -290,7 +290,7 @@ func TestGraphSensitivityRandom(t *testing.T) {
 			c, _ := g.Neighbors(v)
 			wmax = max(wmax, len(c))
 		}
-		rw := newRadauWork(g, tau, lambdaMaxBound(g), wmax)
+		rw := newRadauWork(g, tau, expm.LambdaMaxBound(g), wmax)
 		g.ForEachEdge(func(i, j int, w float64) {
 			s := 0.0
 			for r := 0; r < n; r++ {
