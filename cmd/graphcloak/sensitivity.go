@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -94,7 +95,7 @@ when it was not computed (sparse path, or a matrix too large for an SVD) and
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.graph, "graph", "", "graph spec: sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 | grid:rows=R,cols=C | path:n=N | cycle:n=N | complete:n=N | star:n=N | karate | file:PATH")
+	fl.StringVar(&o.graph, "graph", "", "graph spec: neo4j (the configured projection) | sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 | grid:rows=R,cols=C | path:n=N | cycle:n=N | complete:n=N | star:n=N | karate | file:PATH")
 	fl.Float64Var(&o.tau, "tau", 0, "diffusion time τ > 0 (graph)")
 	fl.Float64Var(&o.alpha, "alpha", 1, "neighbour radius α > 0: sources within earth mover's distance α are neighbours")
 	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense or sparse")
@@ -104,14 +105,9 @@ when it was not computed (sparse path, or a matrix too large for an SVD) and
 	fl.IntVar(&o.n, "n", 0, "line: source grid points j/n, j = 1..n")
 	fl.IntVar(&o.m, "m", 0, "line: sensors at i/m, i = 1..m")
 	fl.Float64Var(&o.T, "T", 0, "line: diffusion time T > 0")
+	config.AddFlags(fl, "uri", "user", "password", "database", "node-labels", "relationship-types",
+		"relationship-weight-property", "node-key-property")
 	return cmd
-}
-
-// loadSpecGraph loads the graph named by --graph. It is the one place the
-// sensitivity command turns a spec into a graph.
-func loadSpecGraph(_ context.Context, spec string) (*laplacian.Graph, error) {
-	g, _, err := laplacian.Generate(spec)
-	return g, err
 }
 
 // sensJSONFloat encodes NaN as null and ±Inf as the strings "+Inf"/"-Inf",
@@ -213,7 +209,7 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 		if o.timeBudget < 0 {
 			return inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
 		}
-		gr, err := loadSpecGraph(ctx, o.graph)
+		gr, err := loadGraphSpec(ctx, g, o.graph)
 		if err != nil {
 			return inputErrorf("--graph: %w", err)
 		}
