@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -14,8 +15,8 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/plotting"
-	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -284,7 +285,7 @@ planted partition when it has one (SBM blocks, karate factions), else Louvain;
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.graph, "graph", "sbm:sizes=250x250,pin=0.05,pout=0.001", "graph spec (sbm:…, grid:…, path:n=…, karate, file:PATH)")
+	f.StringVar(&o.graph, "graph", "sbm:sizes=250x250,pin=0.05,pout=0.001", "graph spec (sbm:…, grid:…, path:n=…, karate, file:PATH, or neo4j: the configured projection)")
 	f.Float64Var(&o.tau, "tau", 2, "diffusion time τ")
 	f.Float64Var(&o.epsilon, "epsilon", 4, "privacy ε")
 	f.Float64Var(&o.delta, "delta", 0.1, "privacy δ")
@@ -295,10 +296,12 @@ planted partition when it has one (SBM blocks, karate factions), else Louvain;
 	f.IntVar(&o.trials, "trials", 200, "trials (source placement and noise draw)")
 	f.StringVar(&o.estimator, "estimator", recovery.Default, "estimator: "+strings.Join(recovery.Names(), ", "))
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of sources and simulated noise")
-	f.StringVar(&o.communities, "communities", "", "scoring partition: planted, louvain or file:PATH (CSV node,community); default planted when the graph has one")
+	f.StringVar(&o.communities, "communities", "", "scoring partition: planted, louvain, file:PATH (CSV node,community) or property:NAME (Neo4j); default planted when the graph has one")
 	f.Float64Var(&o.resolution, "resolution", 1, "Louvain resolution γ (with --communities louvain)")
 	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
 	f.StringVar(&o.plot, "plot", "", "write trial 0's community probabilities as bars to this image file (.png, .svg, .pdf)")
+	config.AddFlags(f, "uri", "user", "password", "database", "node-labels", "relationship-types",
+		"relationship-weight-property", "node-key-property")
 	return cmd
 }
 
@@ -329,13 +332,24 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 		return err
 	}
 	kind := o.communities
-	if kind != "" && kind != "planted" && kind != "louvain" && !strings.HasPrefix(kind, "file:") {
-		return inputErrorf("--communities must be planted, louvain or file:PATH, got %q", kind)
+	property, isProperty := strings.CutPrefix(kind, "property:")
+	if kind != "" && kind != "planted" && kind != "louvain" && !strings.HasPrefix(kind, "file:") && !isProperty {
+		return inputErrorf("--communities must be planted, louvain, file:PATH or property:NAME, got %q", kind)
 	}
-	gr, planted, err := laplacian.Generate(o.graph)
+	if isProperty && o.graph != neo4jSpec {
+		return usageErrorf("--communities property:NAME needs --graph neo4j")
+	}
+	pull, endPull := g.pullProgress()
+	lg, err := loadGraph(ctx, &g.cfg.Config, o.graph, loadOptions{CommunityProperty: property, Progress: pull})
+	endPull()
 	if err != nil {
+		if o.graph == neo4jSpec {
+			return err
+		}
 		return inputErrorf("--graph: %w", err)
 	}
+	lg.Close(context.WithoutCancel(ctx))
+	gr, planted := lg.Graph, lg.Partition
 	if o.sources > gr.N() {
 		return inputErrorf("--sources %d exceeds the graph's %d nodes", o.sources, gr.N())
 	}
@@ -360,6 +374,14 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	case kind == "louvain":
 		if part, err = community.Louvain(gr, o.resolution, o.seed); err != nil {
 			return inputErrorf("--resolution: %w", err)
+		}
+	case isProperty:
+		byKey := make(map[string]string, gr.N())
+		for i, c := range lg.Pulled.Communities {
+			byKey[gr.Key(i)] = strconv.FormatInt(c, 10)
+		}
+		if part, names, err = community.FromAssignment(gr, byKey); err != nil {
+			return inputErrorf("--communities: %w", err)
 		}
 	default:
 		path := strings.TrimPrefix(kind, "file:")
