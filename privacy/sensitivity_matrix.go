@@ -49,8 +49,7 @@ func MatrixSensitivity(M *mat.Dense, pairs []LocationPair, alpha float64) (Sensi
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(x int) int {
+	find := func(x int) int {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]

@@ -15,10 +15,10 @@ import (
 func TestBudgetCommand(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.json")
 	// No ledger yet: refused with a hint, not created.
-	if _, err, code := runPrivacyCLI(t, "budget", "--ledger", path); code != exitBadInput || !errors.Is(err, privacy.ErrNoLedger) {
+	if _, code, err := runPrivacyCLI(t, "budget", "--ledger", path); code != exitBadInput || !errors.Is(err, privacy.ErrNoLedger) {
 		t.Errorf("missing ledger: exit %d, %v", code, err)
 	}
-	out, err, code := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "1", "--delta-total", "1e-5", "-o", "json")
+	out, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "1", "--delta-total", "1e-5", "-o", "json")
 	if code != 0 {
 		t.Fatalf("init: exit %d: %v", code, err)
 	}
@@ -43,7 +43,7 @@ func TestBudgetCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, err, code = runPrivacyCLI(t, "budget", "--ledger", path, "-o", "json")
+	out, code, err = runPrivacyCLI(t, "budget", "--ledger", path, "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %v", code, err)
 	}
@@ -59,13 +59,13 @@ func TestBudgetCommand(t *testing.T) {
 		t.Errorf("--scope g2 table:\n%s", out)
 	}
 	// A different budget is refused, --init with the same is a no-op.
-	if _, err, code := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "2", "--delta-total", "1e-5"); code != exitBadInput {
+	if _, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "2", "--delta-total", "1e-5"); code != exitBadInput {
 		t.Errorf("budget change: exit %d, %v", code, err)
 	}
-	if _, err, code := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "1", "--delta-total", "1e-5"); code != 0 {
+	if _, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "1", "--delta-total", "1e-5"); code != 0 {
 		t.Errorf("same budget: exit %d, %v", code, err)
 	}
-	if _, err, code := runPrivacyCLI(t, "budget", "--init", "--ledger", filepath.Join(t.TempDir(), "x.json"), "--epsilon-total", "-1", "--delta-total", "1e-5"); code != exitBadInput {
+	if _, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", filepath.Join(t.TempDir(), "x.json"), "--epsilon-total", "-1", "--delta-total", "1e-5"); code != exitBadInput {
 		t.Errorf("negative budget: exit %d, %v", code, err)
 	}
 }

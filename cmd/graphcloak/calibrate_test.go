@@ -9,14 +9,15 @@ import (
 	"testing"
 )
 
-// runPrivacyCLI runs the command line in-process.
-func runPrivacyCLI(t *testing.T, args ...string) (string, error, int) {
+// runPrivacyCLI runs the command line in-process and returns stdout, the
+// exit code and the error (whose message the tests inspect).
+func runPrivacyCLI(t *testing.T, args ...string) (string, int, error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	root := newRootCmd(&out, &errb)
 	root.SetArgs(args)
 	err := root.ExecuteContext(context.Background())
-	return out.String(), err, exitCode(err)
+	return out.String(), exitCode(err), err
 }
 
 func TestCalibrateJSON(t *testing.T) {
@@ -29,7 +30,7 @@ func TestCalibrateJSON(t *testing.T) {
 		{"0.5", "1e-5", "2", "", 2 * 7.031827},
 		{"4", "1e-6", "1", "", 1.193519},
 	} {
-		out, err, code := runPrivacyCLI(t, "calibrate", "--sensitivity", c.sens, "--epsilon", c.eps, "--delta", c.delta, "-o", "json")
+		out, code, err := runPrivacyCLI(t, "calibrate", "--sensitivity", c.sens, "--epsilon", c.eps, "--delta", c.delta, "-o", "json")
 		if code != 0 {
 			t.Fatalf("exit %d: %v", code, err)
 		}
@@ -50,7 +51,7 @@ func TestCalibrateJSON(t *testing.T) {
 			t.Errorf("discrete σ %v not above analytic %v", ds, sigma)
 		}
 	}
-	out, err, code := runPrivacyCLI(t, "calibrate", "--sensitivity", "1", "--epsilon", "1", "--delta", "1e-5")
+	out, code, err := runPrivacyCLI(t, "calibrate", "--sensitivity", "1", "--epsilon", "1", "--delta", "1e-5")
 	if code != 0 || !strings.Contains(out, "3.73063") {
 		t.Errorf("table: exit %d %v\n%s", code, err, out)
 	}
@@ -71,7 +72,7 @@ func TestCalibrateErrors(t *testing.T) {
 		{[]string{"--sensitivity", "1", "--epsilon", "1", "--delta", "1e-5", "--mechanism", "laplace"}, exitUsage, "--mechanism"},
 		{[]string{"--sensitivity", "x", "--epsilon", "1", "--delta", "1e-5"}, exitUsage, "sensitivity"},
 	} {
-		_, err, code := runPrivacyCLI(t, append([]string{"calibrate"}, c.args...)...)
+		_, code, err := runPrivacyCLI(t, append([]string{"calibrate"}, c.args...)...)
 		if code != c.code || err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: exit %d, err %v; want exit %d mentioning %q", c.args, code, err, c.code, c.want)
 		}

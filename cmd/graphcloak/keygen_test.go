@@ -12,7 +12,7 @@ import (
 
 func TestKeygen(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "noise.key")
-	out, err, code := runPrivacyCLI(t, "keygen", "--out", path, "-o", "json")
+	out, code, err := runPrivacyCLI(t, "keygen", "--out", path, "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %v", code, err)
 	}
@@ -33,13 +33,13 @@ func TestKeygen(t *testing.T) {
 		t.Error("keygen printed the key or wrote the zero key")
 	}
 	// Never overwrite.
-	if _, err, code := runPrivacyCLI(t, "keygen", "--out", path); code != exitBadInput || err == nil {
+	if _, code, err := runPrivacyCLI(t, "keygen", "--out", path); code != exitBadInput || err == nil {
 		t.Errorf("overwrite: exit %d, %v", code, err)
 	}
 	if again, _ := os.ReadFile(path); string(again) != string(data) {
 		t.Error("existing key file changed")
 	}
-	if _, _, code := runPrivacyCLI(t, "keygen"); code != exitUsage {
+	if _, code, _ := runPrivacyCLI(t, "keygen"); code != exitUsage {
 		t.Errorf("missing --out: exit %d", code)
 	}
 }

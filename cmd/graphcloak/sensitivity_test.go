@@ -1,26 +1,20 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"math"
 	"strings"
 	"testing"
 )
 
-func runSensitivityCLI(t *testing.T, args ...string) (string, error, int) {
+func runSensitivityCLI(t *testing.T, args ...string) (string, int, error) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	root := newRootCmd(&out, &errb)
-	root.SetArgs(append([]string{"sensitivity"}, args...))
-	err := root.ExecuteContext(context.Background())
-	return out.String(), err, exitCode(err)
+	return runPrivacyCLI(t, append([]string{"sensitivity"}, args...)...)
 }
 
 func TestSensitivityGraphJSON(t *testing.T) {
 	for _, method := range []string{"auto", "dense", "sparse"} {
-		out, err, code := runSensitivityCLI(t, "--graph", "complete:n=6", "--tau", "0.5", "--alpha", "2", "--method", method, "-o", "json")
+		out, code, err := runSensitivityCLI(t, "--graph", "complete:n=6", "--tau", "0.5", "--alpha", "2", "--method", method, "-o", "json")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %v", method, code, err)
 		}
@@ -54,7 +48,7 @@ func TestSensitivityGraphJSON(t *testing.T) {
 }
 
 func TestSensitivityLineJSON(t *testing.T) {
-	out, err, code := runSensitivityCLI(t, "--line", "--n", "40", "--m", "30", "--T", "0.02", "-o", "json")
+	out, code, err := runSensitivityCLI(t, "--line", "--n", "40", "--m", "30", "--T", "0.02", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %v", code, err)
 	}
@@ -82,7 +76,7 @@ func TestSensitivityLineJSON(t *testing.T) {
 }
 
 func TestSensitivityTable(t *testing.T) {
-	out, err, code := runSensitivityCLI(t, "--graph", "path:n=5", "--tau", "1")
+	out, code, err := runSensitivityCLI(t, "--graph", "path:n=5", "--tau", "1")
 	if code != 0 {
 		t.Fatalf("exit %d: %v", code, err)
 	}
@@ -124,7 +118,7 @@ func TestSensitivityBadInput(t *testing.T) {
 		{[]string{"--graph", "karate", "--tau", "1", "extra"}, exitUsage, "argument"},
 		{[]string{"--graph", "karate", "--tau", "abc"}, exitUsage, "tau"},
 	} {
-		_, err, code := runSensitivityCLI(t, c.args...)
+		_, code, err := runSensitivityCLI(t, c.args...)
 		if code != c.code {
 			t.Errorf("%v: exit %d (%v), want %d", c.args, code, err, c.code)
 			continue

@@ -16,7 +16,7 @@ import (
 func TestUnmaskRoundTrip(t *testing.T) {
 	dir := t.TempDir()
 	keyPath := filepath.Join(dir, "k.key")
-	if _, err, code := runPrivacyCLI(t, "keygen", "--out", keyPath); code != 0 {
+	if _, code, err := runPrivacyCLI(t, "keygen", "--out", keyPath); code != 0 {
 		t.Fatal(err)
 	}
 	key, err := privacy.LoadKey(keyPath)
@@ -38,7 +38,7 @@ func TestUnmaskRoundTrip(t *testing.T) {
 	if err := privacy.WriteReleaseFile(relPath, rel); err != nil {
 		t.Fatal(err)
 	}
-	out, err, code := runPrivacyCLI(t, "unmask", "--key", keyPath, "--release", relPath, "-o", "json")
+	out, code, err := runPrivacyCLI(t, "unmask", "--key", keyPath, "--release", relPath, "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %v", code, err)
 	}
@@ -59,10 +59,10 @@ func TestUnmaskRoundTrip(t *testing.T) {
 		}
 	}
 	os.Chmod(keyPath, 0o644)
-	if _, err, code := runPrivacyCLI(t, "unmask", "--key", keyPath, "--release", relPath); code != exitBadInput {
+	if _, code, err := runPrivacyCLI(t, "unmask", "--key", keyPath, "--release", relPath); code != exitBadInput {
 		t.Errorf("0644 key: exit %d, %v", code, err)
 	}
-	if _, _, code := runPrivacyCLI(t, "unmask", "--key", keyPath); code != exitUsage {
+	if _, code, _ := runPrivacyCLI(t, "unmask", "--key", keyPath); code != exitUsage {
 		t.Errorf("missing --release: exit %d", code)
 	}
 }
