@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -257,8 +258,12 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		rec.Sigma, rec.Delta2, rec.Rho = sum.Sigma, sum.Delta2, sum.Rho
 		rec.NodeCount, rec.RelationshipCount = sum.NodeCount, sum.RelationshipCount
 		rec.NodePropertiesWritten, rec.ComputeMillis, rec.WriteMillis = st.NodePropertiesWritten, sum.ComputeMillis, st.WriteMillis
+		meta, err := json.Marshal(rel.Meta) // public: what unmask needs to regenerate keyed noise
+		if err != nil {
+			return err
+		}
 		rec.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
-			"mechanism": sum.Mechanism, "keyed": sum.Keyed}
+			"mechanism": sum.Mechanism, "keyed": sum.Keyed, "releaseMeta": string(meta)}
 		if err := client.WriteRunRecord(ctx, *rec); err != nil { // last
 			return err
 		}

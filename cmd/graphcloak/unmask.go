@@ -2,23 +2,29 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // unmaskOptions are the flags of "unmask".
 type unmaskOptions struct {
+	g                    *globalOptions
 	keyFile, releaseFile string
+	graph, releaseRun    string // --graph neo4j --release-run RUNID
 	output               string
 }
 
 func newUnmaskCmd(g *globalOptions) *cobra.Command {
-	o := &unmaskOptions{}
+	o := &unmaskOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "unmask",
 		Short: "Remove keyed noise from a release (key holder only)",
@@ -26,8 +32,14 @@ func newUnmaskCmd(g *globalOptions) *cobra.Command {
 noise, exact to the release grid: γ·(r_i − Z_i) = γ·round(y_i/γ) with γ = 2^-k.
 Only releases drawn with a noise key can be unmasked, only with that key (a
 wrong key gives meaningless numbers), and only by a build with the same
-sampler version. The output contains the true values: treat it as secret.`,
-		Example: `  graphcloak unmask --key ~/.config/graphcloak/noise.key --release release.json -o json`,
+sampler version. The output contains the true values: treat it as secret.
+
+A release written to Neo4j is unmasked from the database: --graph neo4j with
+the release's projection flags and --release-run RUNID (its run record holds
+the release metadata; the released values are read from its write property).`,
+		Example: `  graphcloak unmask --key ~/.config/graphcloak/noise.key --release release.json -o json
+  graphcloak unmask --key noise.key --graph neo4j --node-labels Room --relationship-types DOOR \
+      --node-key-property roomId --release-run run-20261121T060000Z-1a2b3c4d5e6f`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageErrorf("unmask takes no arguments, got %q", args)
@@ -35,8 +47,16 @@ sampler version. The output contains the true values: treat it as secret.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.keyFile == "" || o.releaseFile == "" {
-				return usageErrorf("unmask needs --key FILE and --release FILE")
+			fromDB := o.graph != "" || o.releaseRun != ""
+			switch {
+			case o.keyFile == "":
+				return usageErrorf("unmask needs --key FILE")
+			case fromDB && o.releaseFile != "":
+				return usageErrorf("give either --release FILE or --graph neo4j --release-run RUNID, not both")
+			case fromDB && (o.graph != neo4jSpec || o.releaseRun == ""):
+				return usageErrorf("unmask from the database needs --graph neo4j and --release-run RUNID")
+			case !fromDB && o.releaseFile == "":
+				return usageErrorf("unmask needs --release FILE, or --graph neo4j --release-run RUNID")
 			}
 			o.output = g.output
 			return runUnmask(cmd.Context(), o, g.stdout)
@@ -44,6 +64,10 @@ sampler version. The output contains the true values: treat it as secret.`,
 	}
 	cmd.Flags().StringVar(&o.keyFile, "key", "", "noise key file written by keygen (mode 0600)")
 	cmd.Flags().StringVar(&o.releaseFile, "release", "", "release file written by release")
+	cmd.Flags().StringVar(&o.graph, "graph", "", "neo4j: unmask a release written to the database (with --release-run)")
+	cmd.Flags().StringVar(&o.releaseRun, "release-run", "", "run id of the keyed release in Neo4j")
+	config.AddFlags(cmd.Flags(), "uri", "user", "password", "database", "node-labels", "relationship-types",
+		"relationship-weight-property", "node-key-property")
 	return cmd
 }
 
@@ -61,14 +85,19 @@ type unmaskResult struct {
 	Rows         []unmaskRow `json:"rows"`
 }
 
-func runUnmask(_ context.Context, o *unmaskOptions, out io.Writer) error {
+func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
 	key, err := privacy.LoadKey(o.keyFile)
 	if err != nil {
 		return inputError{err}
 	}
-	rel, err := privacy.ReadReleaseFile(o.releaseFile)
+	var rel *privacy.Released
+	if o.releaseRun != "" {
+		rel, err = releasedFromNeo4j(ctx, o.g, o.releaseRun)
+	} else if rel, err = privacy.ReadReleaseFile(o.releaseFile); err != nil {
+		err = inputError{err}
+	}
 	if err != nil {
-		return inputError{err}
+		return err
 	}
 	vals, err := privacy.Unmask(key, rel)
 	if err != nil {
@@ -88,4 +117,57 @@ func runUnmask(_ context.Context, o *unmaskOptions, out io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%.10g\t%.10g\n", row.Key, row.Value, row.Released)
 	}
 	return tw.Flush()
+}
+
+// releasedFromNeo4j rebuilds a release from the database: the metadata
+// from the release's run record, the released values from its write
+// property on the configured projection. Released values lie on the grid
+// γ = 2^-k, so r_i = value/γ is recovered exactly; anything else is refused.
+func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*privacy.Released, error) {
+	cfg := &g.cfg.Config
+	client, err := connectNeo4j(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer client.Close(context.WithoutCancel(ctx))
+	rr, err := client.ReadRunRecord(ctx, cfg.Neo4j.Database, runID)
+	switch {
+	case err != nil:
+		return nil, err
+	case rr == nil:
+		return nil, inputErrorf("--release-run: no run record %q", runID)
+	case rr["command"] != "release":
+		return nil, inputErrorf("--release-run: run %q is a %v run, not a release", runID, rr["command"])
+	case rr["status"] != connector.StatusSucceeded:
+		return nil, inputErrorf("--release-run: release %q did not succeed (status %v)", runID, rr["status"])
+	}
+	metaJSON, _ := rr["releaseMeta"].(string)
+	var meta privacy.ReleaseMeta
+	if err := json.Unmarshal([]byte(metaJSON), &meta); err != nil || metaJSON == "" {
+		return nil, inputErrorf("--release-run: run %q records no release metadata", runID)
+	}
+	var params map[string]any
+	if s, ok := rr["parameters"].(string); ok {
+		_ = json.Unmarshal([]byte(s), &params)
+	}
+	prop, _ := params["writeProperty"].(string)
+	if !config.ValidIdentifier(prop) {
+		return nil, inputErrorf("--release-run: run %q records no valid write property", runID)
+	}
+	lg, err := loadGraph(ctx, cfg, neo4jSpec, loadOptions{Client: client, ValueProperty: prop})
+	if err != nil {
+		return nil, err
+	}
+	if lg.Graph.N() != meta.N {
+		return nil, inputErrorf("--release-run: the projection has %d nodes, the release had %d: use the release's projection flags", lg.Graph.N(), meta.N)
+	}
+	rel := &privacy.Released{Keys: lg.Graph.Keys(), Values: lg.Pulled.Values, Grid: make([]int64, meta.N), Meta: meta}
+	for i, v := range rel.Values {
+		r := math.Ldexp(v, meta.GridExponent) // exact: a power-of-two scaling
+		if r != math.Trunc(r) || math.Abs(r) >= 1<<53 {
+			return nil, inputErrorf("--release-run: node %s: %s = %v is not on the release grid 2^-%d", rel.Keys[i], prop, v, meta.GridExponent)
+		}
+		rel.Grid[i] = int64(r)
+	}
+	return rel, nil
 }
