@@ -1,5 +1,0 @@
-//go:build !race
-
-package graphcloak
-
-const simRaceEnabled = false
