@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 )
 
@@ -26,7 +27,8 @@ func run() int {
 		return exitInterrupted
 	}
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "graphcloak:", err)
+		// The root package's errors already say "graphcloak: ".
+		fmt.Fprintln(os.Stderr, "graphcloak: "+strings.TrimPrefix(err.Error(), "graphcloak: "))
 	}
 	return exitCode(err)
 }
