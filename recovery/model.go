@@ -387,28 +387,20 @@ func (md *Model) projectU(y []float64) []float64 {
 }
 
 // expandU sets dst = U z.
-func (md *Model) expandU(dst, z []float64) {
-	r := md.r
+func (md *Model) expandU(dst, z []float64) { expandRows(dst, md.u, md.r, z) }
+
+// expandV sets dst = V z.
+func (md *Model) expandV(dst, z []float64) { expandRows(dst, md.v, md.r, z) }
+
+// expandRows sets dst = A z for A row-major with r columns.
+func expandRows(dst, a []float64, r int, z []float64) {
 	for i := range dst {
-		row := md.u[i*r : i*r+r]
+		row := a[i*r : i*r+r]
 		t := 0.0
 		for k, x := range row {
 			t += x * z[k]
 		}
 		dst[i] = t
-	}
-}
-
-// expandV sets dst = V z.
-func (md *Model) expandV(dst, z []float64) {
-	r := md.r
-	for j := range dst {
-		row := md.v[j*r : j*r+r]
-		t := 0.0
-		for k, x := range row {
-			t += x * z[k]
-		}
-		dst[j] = t
 	}
 }
 
