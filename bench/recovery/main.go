@@ -140,20 +140,7 @@ func graphQuality(trials, k int) {
 		for k, name := range names {
 			p := md.Problem(y, sigma)
 			p.Sources = len(nonzero(f0))
-			var e recovery.Estimator
-			switch name {
-			case "posterior":
-				e = recovery.Posterior{}
-			case "greedy":
-				e = recovery.Greedy{}
-			case "massls":
-				e = recovery.MassLS{}
-			case "bpdn(tail η)":
-				e = recovery.BPDN{}
-			case "bpdn(paper η)":
-				e = recovery.BPDN{}
-				p.Eta = recovery.EtaPaper
-			}
+			e := namedEstimator(name, p)
 			start := time.Now()
 			est, err := e.Estimate(p)
 			res[k].secs += time.Since(start).Seconds()
@@ -236,18 +223,7 @@ func lineQuality() {
 		for k, name := range names {
 			p := md.Problem(y, 0.1)
 			p.Sources = 2
-			var e recovery.Estimator = recovery.Posterior{}
-			switch name {
-			case "greedy":
-				e = recovery.Greedy{}
-			case "massls":
-				e = recovery.MassLS{}
-			case "bpdn(tail η)":
-				e = recovery.BPDN{}
-			case "bpdn(paper η)":
-				e = recovery.BPDN{}
-				p.Eta = recovery.EtaPaper
-			}
+			e := namedEstimator(name, p)
 			est, err := e.Estimate(p)
 			if err != nil || est.Status != recovery.Solved {
 				continue
@@ -411,4 +387,21 @@ func lineInstances() []instance {
 		}
 	}
 	return out
+}
+
+// namedEstimator maps a table row name to its estimator; the paper's η
+// rule is set on p for "bpdn(paper η)".
+func namedEstimator(name string, p *recovery.Problem) recovery.Estimator {
+	switch name {
+	case "greedy":
+		return recovery.Greedy{}
+	case "massls":
+		return recovery.MassLS{}
+	case "bpdn(tail η)":
+		return recovery.BPDN{}
+	case "bpdn(paper η)":
+		p.Eta = recovery.EtaPaper
+		return recovery.BPDN{}
+	}
+	return recovery.Posterior{}
 }
