@@ -8,8 +8,9 @@ import (
 // SamplerVersion identifies the exact bit-for-bit behaviour of the discrete
 // Gaussian sampler below together with the key derivation in keys.go. Any
 // change to either that changes a single output must bump it; the golden
-// vectors in testdata/ freeze version 1.
-const SamplerVersion = 1
+// vectors in testdata/ freeze each version. Version 2 added the release id
+// to the key derivation; Unmask still regenerates version 1.
+const SamplerVersion = 2
 
 // maxSigma2 bounds the integer variance σ̃² of the sampler (2^50, that is
 // σ̃ ≤ 2^25 grid steps) so that the fast path's products fit in 128 bits

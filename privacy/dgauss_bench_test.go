@@ -54,7 +54,7 @@ func BenchmarkSamplerOnly(b *testing.B) {
 // BenchmarkDerive isolates the per-value HKDF-Expand + ChaCha20 setup.
 func BenchmarkDerive(b *testing.B) {
 	var k Key
-	d, _ := newDeriver(&k, "s", "e", 1<<40, 20)
+	d, _ := newDeriver(&k, noiseParams{scope: "s", epoch: "e", s2: 1 << 40, k: 20})
 	var src chachaSource
 	for i := 0; i < b.N; i++ {
 		src.reset(d.derive("node-123456", 0))

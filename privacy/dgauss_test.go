@@ -33,7 +33,7 @@ func (c *counting) Uint64() uint64 { c.used++; return c.src.Uint64() }
 func testStream(label string) *chachaSource {
 	var k Key
 	copy(k[:], "graphcloak test key, not secret")
-	d, err := newDeriver(&k, "test", label, 1, 0)
+	d, err := newDeriver(&k, noiseParams{scope: "test", epoch: label, s2: 1, k: 0})
 	if err != nil {
 		panic(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 )
 
 // KeySize is the size of a noise key in bytes (256 bits).
@@ -117,22 +118,49 @@ func LoadKey(path string) (Key, error) {
 	return k, nil
 }
 
-// Key derivation (part of SamplerVersion 1):
+// Key derivation (SamplerVersion 2):
 //
 //	PRK  = HKDF-Extract(SHA-256, salt = "graphcloak/noise/salt/v1", IKM = key)
-//	info = "graphcloak/noise/v1" ‖ lp(scope) ‖ lp(epoch) ‖ u32(SamplerVersion)
-//	       ‖ u64(σ̃²) ‖ u32(k) ‖ lp(node key) ‖ u32(stream)
+//	info = "graphcloak/noise/v2" ‖ lp(release id) ‖ lp(scope) ‖ lp(epoch)
+//	       ‖ u32(SamplerVersion) ‖ u64(σ̃²) ‖ u32(k) ‖ lp(node key) ‖ u32(stream)
 //	K    = HKDF-Expand(PRK, info, 32)            (RFC 5869)
 //
 // with lp(x) = u32(len(x)) ‖ x and big-endian integers, so the encoding is
-// unambiguous. σ̃² = (σ/γ)² is the sampler's integer variance and k the
-// grid exponent (γ = 2^−k): a different σ or grid never reuses uniforms.
+// unambiguous. The release id is a fresh crypto-random value per release
+// (NewReleaseID): it makes the scheme nonce-misuse resistant, since two
+// releases never share noise whatever scopes, epochs or ledgers an
+// operator reused. (Version 1 had no release id, so two keyed releases of
+// different readings under the same scope and epoch differed by exactly
+// the difference of the readings; it is still accepted by Unmask.)
+// σ̃² = (σ/γ)² is the sampler's integer variance and k the grid exponent
+// (γ = 2^−k): a different σ or grid never reuses uniforms.
 // K keys a ChaCha20 keystream (RFC 8439, zero nonce: every K is used for
 // one value only) read as little-endian uint64 words.
 const (
-	hkdfSalt   = "graphcloak/noise/salt/v1"
-	infoPrefix = "graphcloak/noise/v1"
+	hkdfSalt     = "graphcloak/noise/salt/v1"
+	infoPrefixV1 = "graphcloak/noise/v1"
+	infoPrefixV2 = "graphcloak/noise/v2"
 )
+
+// ReleaseIDBytes is the size of a release id's randomness (128 bits).
+const ReleaseIDBytes = 16
+
+// NewReleaseID returns a fresh release id: 128 bits from crypto/rand as
+// "rel-" followed by 32 lowercase hex digits. It is public.
+func NewReleaseID() string {
+	var b [ReleaseIDBytes]byte
+	rand.Read(b[:]) // never fails since Go 1.24
+	return "rel-" + hex.EncodeToString(b[:])
+}
+
+// checkReleaseID refuses a release id that cannot carry 128 random bits.
+func checkReleaseID(fn, id string) error {
+	h, ok := strings.CutPrefix(id, "rel-")
+	if b, err := hex.DecodeString(h); !ok || err != nil || len(b) < ReleaseIDBytes {
+		return &ArgumentError{Func: fn, Param: "release id", Value: id, Reason: "must be \"rel-\" and at least 32 hex digits (NewReleaseID)"}
+	}
+	return nil
+}
 
 // deriver derives per-value keys for one release. It reuses one HMAC
 // keyed with PRK, so a derivation costs one HMAC-SHA256 of a short
@@ -149,17 +177,31 @@ func appendLP(b []byte, s string) []byte {
 	return append(b, s...)
 }
 
-func newDeriver(key *Key, scope, epoch string, s2 uint64, k int) (*deriver, error) {
+// newDeriver prepares the derivation of p's sampler version (0 means the
+// current SamplerVersion).
+func newDeriver(key *Key, p noiseParams) (*deriver, error) {
 	prk, err := hkdf.Extract(sha256.New, key[:], []byte(hkdfSalt))
 	if err != nil {
 		return nil, fmt.Errorf("privacy: derive key: %w", err)
 	}
-	info := []byte(infoPrefix)
-	info = appendLP(info, scope)
-	info = appendLP(info, epoch)
-	info = binary.BigEndian.AppendUint32(info, SamplerVersion)
-	info = binary.BigEndian.AppendUint64(info, s2)
-	info = binary.BigEndian.AppendUint32(info, uint32(k))
+	version := p.version
+	if version == 0 {
+		version = SamplerVersion
+	}
+	var info []byte
+	switch version {
+	case 1:
+		info = []byte(infoPrefixV1)
+	case 2:
+		info = appendLP([]byte(infoPrefixV2), p.releaseID)
+	default:
+		return nil, fmt.Errorf("privacy: derive key: unknown sampler version %d", version)
+	}
+	info = appendLP(info, p.scope)
+	info = appendLP(info, p.epoch)
+	info = binary.BigEndian.AppendUint32(info, uint32(version))
+	info = binary.BigEndian.AppendUint64(info, p.s2)
+	info = binary.BigEndian.AppendUint32(info, uint32(p.k))
 	d := &deriver{mac: hmac.New(sha256.New, prk), info: info, n: len(info)}
 	clear(prk)
 	return d, nil

@@ -19,7 +19,7 @@ import (
 	"golang.org/x/crypto/chacha20"
 )
 
-var updateGolden = flag.Bool("update-golden", false, "rewrite testdata/golden_noise_v1.json (only when SamplerVersion changes)")
+var updateGolden = flag.Bool("update-golden", false, "write testdata/golden_noise_vN.json for the current SamplerVersion (only when it changes)")
 
 // The fast per-value derivation equals RFC 5869 HKDF from crypto/hkdf with
 // the documented info encoding, built here independently.
@@ -28,20 +28,22 @@ func TestDeriveMatchesHKDF(t *testing.T) {
 	for i := range k {
 		k[i] = byte(3*i + 1)
 	}
-	d, err := newDeriver(&k, "scope-α", "2026-11-21T06:00", 123456789, 17)
+	const rid = "rel-00112233445566778899aabbccddeeff"
+	d, err := newDeriver(&k, noiseParams{releaseID: rid, scope: "scope-α", epoch: "2026-11-21T06:00", s2: 123456789, k: 17})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, node := range []string{"n1", "", "a much longer node key with spaces and ünïcode", "n1"} {
 		for _, stream := range []uint32{0, 1, 7} {
 			var info bytes.Buffer
-			info.WriteString("graphcloak/noise/v1")
+			info.WriteString("graphcloak/noise/v2")
 			lp := func(s string) {
 				fmt.Fprintf(&info, "%c%c%c%c%s", byte(len(s)>>24), byte(len(s)>>16), byte(len(s)>>8), byte(len(s)), s)
 			}
+			lp(rid)
 			lp("scope-α")
 			lp("2026-11-21T06:00")
-			info.Write([]byte{0, 0, 0, 1})                         // sampler version
+			info.Write([]byte{0, 0, 0, 2})                         // sampler version
 			info.Write([]byte{0, 0, 0, 0, 0x07, 0x5b, 0xcd, 0x15}) // 123456789
 			info.Write([]byte{0, 0, 0, 17})
 			lp(node)
@@ -78,48 +80,66 @@ func TestChaChaSourceWords(t *testing.T) {
 }
 
 type goldenCase struct {
-	Key    string   `json:"key"`
-	Scope  string   `json:"scope"`
-	Epoch  string   `json:"epoch"`
-	S2     uint64   `json:"s2"`
-	K      int      `json:"k"`
-	Nodes  []string `json:"nodes"`
-	Noise  []int64  `json:"noise"`
-	Sample int      `json:"samplerVersion"`
+	Key   string   `json:"key"`
+	Scope string   `json:"scope"`
+	Epoch string   `json:"epoch"`
+	S2    uint64   `json:"s2"`
+	K     int      `json:"k"`
+	Nodes []string `json:"nodes"`
+	// ReleaseID is set for sampler version 2 and later.
+	ReleaseID string  `json:"releaseId,omitempty"`
+	Noise     []int64 `json:"noise"`
+	Sample    int     `json:"samplerVersion"`
 }
 
-func goldenCases() []goldenCase {
+func goldenCases(version int) []goldenCase {
 	nodes := []string{"a", "b", "c", "node-42", "x"}
-	return []goldenCase{
+	cs := []goldenCase{
 		{Key: strings.Repeat("00", 32), Scope: "s", Epoch: "1", S2: 1, K: 0, Nodes: nodes},
 		{Key: strings.Repeat("0f", 32), Scope: "building-7", Epoch: "2026-01-01", S2: 1 << 20, K: 10, Nodes: nodes},
 		{Key: "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f", Scope: "g", Epoch: "run-9", S2: 1000003, K: 33, Nodes: nodes},
 		{Key: strings.Repeat("ff", 32), Scope: "g", Epoch: "run-9", S2: 1 << 50, K: -3, Nodes: nodes},
 	}
+	if version >= 2 {
+		for i := range cs {
+			cs[i].ReleaseID = fmt.Sprintf("rel-%032x", 0x1f2e3d4c5b6a7988+i)
+		}
+	}
+	return cs
 }
 
-// Golden vectors: key + parameters → the first noise values. Generated
-// once for SamplerVersion 1 and frozen; a change of the stream must bump
-// SamplerVersion and add a new golden file. The reference (math/big
-// sampler, key from crypto/hkdf directly) must agree as well.
+// Golden vectors: key + parameters → the first noise values, one frozen
+// file per sampler version (Unmask regenerates every version it accepts).
+// A change of the stream must bump SamplerVersion and add a new golden
+// file. The reference (math/big sampler, key from crypto/hkdf directly)
+// must agree as well.
 func TestGoldenNoise(t *testing.T) {
-	path := filepath.Join("testdata", fmt.Sprintf("golden_noise_v%d.json", SamplerVersion))
+	for _, version := range []int{1, SamplerVersion} {
+		t.Run(fmt.Sprintf("v%d", version), func(t *testing.T) { checkGolden(t, version) })
+	}
+}
+
+func checkGolden(t *testing.T, version int) {
+	path := filepath.Join("testdata", fmt.Sprintf("golden_noise_v%d.json", version))
+	params := func(c goldenCase) noiseParams {
+		return noiseParams{version: version, releaseID: c.ReleaseID, scope: c.Scope, epoch: c.Epoch, s2: c.S2, k: c.K}
+	}
 	compute := func(c goldenCase) []int64 {
 		var k Key
 		if _, err := hex.Decode(k[:], []byte(c.Key)); err != nil {
 			t.Fatal(err)
 		}
-		z, err := keyedNoise(&k, noiseParams{scope: c.Scope, epoch: c.Epoch, s2: c.S2, k: c.K}, c.Nodes)
+		z, err := keyedNoise(&k, params(c), c.Nodes)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return z
 	}
-	if *updateGolden {
-		cs := goldenCases()
+	if *updateGolden && version == SamplerVersion {
+		cs := goldenCases(version)
 		for i := range cs {
 			cs[i].Noise = compute(cs[i])
-			cs[i].Sample = SamplerVersion
+			cs[i].Sample = version
 		}
 		b, _ := json.MarshalIndent(cs, "", "  ")
 		if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
@@ -134,11 +154,11 @@ func TestGoldenNoise(t *testing.T) {
 	if err := json.Unmarshal(data, &cs); err != nil {
 		t.Fatal(err)
 	}
-	if len(cs) != len(goldenCases()) {
+	if len(cs) != len(goldenCases(version)) {
 		t.Fatalf("golden file has %d cases", len(cs))
 	}
 	for i, c := range cs {
-		if c.Sample != SamplerVersion {
+		if c.Sample != version {
 			t.Fatalf("case %d is for sampler version %d", i, c.Sample)
 		}
 		got := compute(c)
@@ -150,7 +170,7 @@ func TestGoldenNoise(t *testing.T) {
 		// Independent path: crypto/hkdf.Key + math/big sampler.
 		var k Key
 		hex.Decode(k[:], []byte(c.Key))
-		d, _ := newDeriver(&k, c.Scope, c.Epoch, c.S2, c.K)
+		d, _ := newDeriver(&k, params(c))
 		for j, node := range c.Nodes {
 			info := string(d.infoFor(node, 0))
 			dk, _ := hkdf.Key(sha256.New, k[:], []byte(hkdfSalt), info, 32)
@@ -170,7 +190,7 @@ func TestStreamIndependence(t *testing.T) {
 	var k Key
 	copy(k[:], "independence")
 	base := func(scope, epoch string, s2 uint64, grid int, node string, stream uint32) string {
-		d, _ := newDeriver(&k, scope, epoch, s2, grid)
+		d, _ := newDeriver(&k, noiseParams{scope: scope, epoch: epoch, s2: s2, k: grid})
 		return hex.EncodeToString(d.derive(node, stream))
 	}
 	seen := map[string]string{}
@@ -185,6 +205,14 @@ func TestStreamIndependence(t *testing.T) {
 		// Length prefixes make these differ although the concatenation is equal.
 		"shift1": base("s", "ee", 100, 5, "n", 0),
 		"shift2": base("se", "e", 100, 5, "n", 0),
+		"release": func() string {
+			d, _ := newDeriver(&k, noiseParams{releaseID: "rel-1", scope: "s", epoch: "e", s2: 100, k: 5})
+			return hex.EncodeToString(d.derive("n", 0))
+		}(),
+		"v1": func() string {
+			d, _ := newDeriver(&k, noiseParams{version: 1, scope: "s", epoch: "e", s2: 100, k: 5})
+			return hex.EncodeToString(d.derive("n", 0))
+		}(),
 	} {
 		if other, dup := seen[v]; dup {
 			t.Errorf("%s and %s derive the same key", name, other)

@@ -98,6 +98,8 @@ func (s *chachaSource) Uint64() uint64 {
 
 // noiseParams fixes the sampler of one release.
 type noiseParams struct {
+	version      int    // sampler version; 0 means SamplerVersion
+	releaseID    string // fresh per release (version ≥ 2)
 	scope, epoch string
 	s2           uint64 // σ̃² = (σ/γ)², integer
 	k            int    // grid exponent, γ = 2^−k
@@ -119,7 +121,7 @@ func keyedNoiseWorkers(key *Key, p noiseParams, keys []string, workers int) ([]i
 	z := make([]int64, len(keys))
 	g := newDGauss(p.s2)
 	run := func(lo, hi int) error {
-		d, err := newDeriver(key, p.scope, p.epoch, p.s2, p.k)
+		d, err := newDeriver(key, p)
 		if err != nil {
 			return err
 		}

@@ -69,6 +69,10 @@ type ReleaseMeta struct {
 	Accounting string `json:"accounting"`
 	Epoch      string `json:"epoch"`
 	Scope      string `json:"scope"`
+	// ReleaseID is the fresh random id (NewReleaseID) that enters the
+	// keyed noise derivation: two releases never share noise. Empty only
+	// in releases of sampler version 1.
+	ReleaseID string `json:"releaseId,omitempty"`
 	// SamplerVersion, GridExponent k and GridVariance σ̃² = (σ/γ)² fix
 	// the sampler; Unmask needs them.
 	SamplerVersion int    `json:"samplerVersion"`
@@ -277,7 +281,10 @@ func Release(ctx context.Context, req ReleaseRequest) (*Released, error) {
 		}
 		return nil, err
 	}
-	p := noiseParams{scope: req.Scope, epoch: req.Epoch, s2: cal.s2, k: cal.k}
+	// A fresh id per release, never reused: with keyed noise, two
+	// releases of different readings never differ by y − y'.
+	releaseID := NewReleaseID()
+	p := noiseParams{releaseID: releaseID, scope: req.Scope, epoch: req.Epoch, s2: cal.s2, k: cal.k}
 	z, err := req.Noise.draw(p, req.Keys)
 	if err != nil {
 		return nil, err
@@ -287,7 +294,7 @@ func Release(ctx context.Context, req ReleaseRequest) (*Released, error) {
 		Meta: ReleaseMeta{
 			Sigma: cal.sigma, Rho: cal.rho, Sensitivity: req.Sensitivity, EffectiveSensitivity: cal.sens2,
 			Epsilon: req.Epsilon, Delta: req.Delta, Mechanism: cal.mech.String(), Accounting: AccountingCKS20,
-			Epoch: req.Epoch, Scope: req.Scope, SamplerVersion: SamplerVersion, GridExponent: cal.k,
+			Epoch: req.Epoch, Scope: req.Scope, ReleaseID: releaseID, SamplerVersion: SamplerVersion, GridExponent: cal.k,
 			GridVariance: cal.s2, Keyed: req.Noise.Keyed(), N: n,
 		},
 	}
@@ -313,8 +320,14 @@ func Unmask(key Key, rel *Released) ([]float64, error) {
 	if !m.Keyed {
 		return nil, fmt.Errorf("privacy: unmask: release %q was drawn from crypto/rand, not a key: its noise cannot be regenerated", m.Epoch)
 	}
-	if m.SamplerVersion != SamplerVersion {
-		return nil, fmt.Errorf("privacy: unmask: release uses sampler version %d, this build implements %d", m.SamplerVersion, SamplerVersion)
+	switch m.SamplerVersion {
+	case 1:
+	case SamplerVersion:
+		if err := checkReleaseID("Unmask", m.ReleaseID); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("privacy: unmask: release uses sampler version %d, this build implements 1 and %d", m.SamplerVersion, SamplerVersion)
 	}
 	if len(rel.Grid) != len(rel.Keys) {
 		return nil, &ArgumentError{Func: "Unmask", Param: "grid", Value: len(rel.Grid), Reason: fmt.Sprintf("has a length other than the %d keys", len(rel.Keys))}
@@ -322,7 +335,8 @@ func Unmask(key Key, rel *Released) ([]float64, error) {
 	if m.GridVariance < 1 || m.GridVariance > maxSigma2 {
 		return nil, &ArgumentError{Func: "Unmask", Param: "gridVariance", Value: m.GridVariance, Reason: "is outside [1, 2^50]"}
 	}
-	z, err := keyedNoise(&key, noiseParams{scope: m.Scope, epoch: m.Epoch, s2: m.GridVariance, k: m.GridExponent}, rel.Keys)
+	z, err := keyedNoise(&key, noiseParams{version: m.SamplerVersion, releaseID: m.ReleaseID, scope: m.Scope, epoch: m.Epoch,
+		s2: m.GridVariance, k: m.GridExponent}, rel.Keys)
 	if err != nil {
 		return nil, err
 	}

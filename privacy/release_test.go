@@ -155,24 +155,77 @@ func TestReleaseRetryNeverRedraws(t *testing.T) {
 	if after[0] != before[0] {
 		t.Errorf("retry changed the ledger: %+v → %+v", before[0], after[0])
 	}
-	// With keyed noise, the retry would have reproduced the same Z: the
-	// difference of the two outputs would be exactly y − y'. Show it.
+}
+
+// Finding 1 of issue 8: two keyed releases of different readings with the
+// same key, scope and epoch, charged on two ledgers, used to share their
+// noise, so their difference was exactly y − y' to one grid step. With a
+// fresh release id per release the two noises are independent: the
+// difference minus (y − y') has the spread of the difference of two
+// independent discrete Gaussians, σ√2 per node.
+func TestKeyedReleasesOnTwoLedgersDoNotCancel(t *testing.T) {
+	ctx := context.Background()
+	const n = 400
+	keys, a := testValues(n)
+	b := make([]float64, n)
+	for i := range b {
+		b[i] = a[(i+7)%n] + 0.5
+	}
+	l1, _ := newTestLedger(t)
 	l2, _ := newTestLedger(t)
-	l3, _ := newTestLedger(t)
-	kreq := req
-	kreq.Noise, kreq.Values, kreq.Ledger = KeyedNoise(testKey()), vals, l2
-	a, err := Release(ctx, kreq)
+	req := ReleaseRequest{Keys: keys, Values: a, Sensitivity: 0.1, Epsilon: 1, Delta: 1e-6,
+		Noise: KeyedNoise(testKey()), Ledger: l1, Scope: "g", Epoch: "E7"}
+	r1, err := Release(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kreq.Values, kreq.Ledger = req.Values, l3 // a second ledger: what the rule prevents
-	b, err := Release(ctx, kreq)
+	req.Values, req.Ledger = b, l2
+	r2, err := Release(ctx, req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gamma := math.Ldexp(1, -a.Meta.GridExponent)
-	if diff := float64(b.Grid[3]-a.Grid[3]) * gamma; math.Abs(diff-0.25) > gamma {
-		t.Errorf("re-draw leak demo: difference %v, want y'−y = 0.25", diff)
+	if r1.Meta.ReleaseID == r2.Meta.ReleaseID {
+		t.Fatalf("two releases share the release id %q", r1.Meta.ReleaseID)
+	}
+	for _, r := range []*Released{r1, r2} {
+		if err := checkReleaseID("test", r.Meta.ReleaseID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gamma := math.Ldexp(1, -r1.Meta.GridExponent)
+	var ss float64
+	far := 0
+	for i := range keys {
+		d := (r1.Values[i] - r2.Values[i]) - (a[i] - b[i])
+		ss += d * d
+		if math.Abs(d) > 2*gamma {
+			far++
+		}
+	}
+	rms := math.Sqrt(ss / n)
+	want := r1.Meta.Sigma * math.Sqrt2
+	// n = 400 draws: the sample RMS is within ±15% of σ√2 with
+	// probability far above 1 − 1e-6 (chi-square with 400 d.o.f.).
+	if rms < 0.85*want || rms > 1.15*want {
+		t.Errorf("difference minus (y − y'): RMS %.4g, want σ√2 = %.4g (noise shared or not Gaussian)", rms, want)
+	}
+	if far < n*9/10 {
+		t.Errorf("only %d of %d nodes differ from y − y' by more than two grid steps", far, n)
+	}
+	// Both still unmask exactly with the key.
+	for _, c := range []struct {
+		rel  *Released
+		vals []float64
+	}{{r1, a}, {r2, b}} {
+		got, err := Unmask(testKey(), c.rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range got {
+			if math.Abs(got[i]-c.vals[i]) > gamma/2 {
+				t.Fatalf("unmask node %d: %v, want %v", i, got[i], c.vals[i])
+			}
+		}
 	}
 }
 

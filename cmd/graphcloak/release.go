@@ -96,6 +96,7 @@ type releaseSummary struct {
 	Keyed                 bool             `json:"keyed"`
 	Scope                 string           `json:"scope"`
 	Epoch                 string           `json:"epoch,omitempty"`
+	ReleaseID             string           `json:"releaseId,omitempty"`
 	Ledger                string           `json:"ledger"`
 	WriteProperty         string           `json:"writeProperty,omitempty"`
 	NodePropertiesWritten int              `json:"nodePropertiesWritten"`
@@ -232,6 +233,7 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 	}
 	rel := res.Released
 	sum.Epoch, sum.Sigma, sum.Rho, sum.Mechanism = epoch, rel.Meta.Sigma, rel.Meta.Rho, rel.Meta.Mechanism
+	sum.ReleaseID = rel.Meta.ReleaseID
 	sum.Delta2, sum.Delta2Exact, sum.SensitivityMethod = res.Sensitivity.Delta2, res.Sensitivity.Exact, res.Sensitivity.Method
 	sum.ComputeMillis = res.SensitivityMillis + res.ReleaseMillis
 	g.logger.Info("released", "nodeCount", rel.Meta.N, "delta2", sum.Delta2, "sigma", sum.Sigma, "rho", sum.Rho,
@@ -263,7 +265,7 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 			return err
 		}
 		rec.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
-			"mechanism": sum.Mechanism, "keyed": sum.Keyed, "releaseMeta": string(meta)}
+			"mechanism": sum.Mechanism, "keyed": sum.Keyed, "releaseId": rel.Meta.ReleaseID, "releaseMeta": string(meta)}
 		if err := client.WriteRunRecord(ctx, *rec); err != nil { // last
 			return err
 		}
@@ -393,6 +395,9 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 	row("ledger", fmt.Sprintf("%s (scope %s)", s.Ledger, s.Scope))
 	if s.Epoch != "" {
 		row("epoch", s.Epoch)
+	}
+	if s.ReleaseID != "" {
+		row("release id", s.ReleaseID)
 	}
 	if s.WriteProperty != "" {
 		row("written", fmt.Sprintf("%d properties to %s", s.NodePropertiesWritten, s.WriteProperty))

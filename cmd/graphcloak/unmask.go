@@ -80,6 +80,7 @@ type unmaskRow struct {
 type unmaskResult struct {
 	Scope        string      `json:"scope"`
 	Epoch        string      `json:"epoch"`
+	ReleaseID    string      `json:"releaseId,omitempty"`
 	GridExponent int         `json:"gridExponent"`
 	N            int         `json:"n"`
 	Rows         []unmaskRow `json:"rows"`
@@ -103,7 +104,7 @@ func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
 	if err != nil {
 		return inputError{err}
 	}
-	r := unmaskResult{Scope: rel.Meta.Scope, Epoch: rel.Meta.Epoch, GridExponent: rel.Meta.GridExponent, N: len(vals),
+	r := unmaskResult{Scope: rel.Meta.Scope, Epoch: rel.Meta.Epoch, ReleaseID: rel.Meta.ReleaseID, GridExponent: rel.Meta.GridExponent, N: len(vals),
 		Rows: make([]unmaskRow, len(vals))}
 	for i := range vals {
 		r.Rows[i] = unmaskRow{Key: rel.Keys[i], Value: vals[i], Released: rel.Values[i]}
