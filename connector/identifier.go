@@ -19,13 +19,17 @@ const maxIdentifier = 64
 // excludes backticks, backslashes, quotes, whitespace, control characters
 // and non-ASCII letters; anything else is refused with *IdentifierError.
 func Quote(kind, name string) (string, error) {
-	if err := checkIdentifier(kind, name); err != nil {
+	if err := CheckIdentifier(kind, name); err != nil {
 		return "", err
 	}
 	return "`" + name + "`", nil
 }
 
-func checkIdentifier(kind, name string) error {
+// CheckIdentifier is graphcloak's one identifier rule for labels,
+// relationship types and property names (config applies it too): it
+// returns *IdentifierError unless name matches ^[A-Za-z_][A-Za-z0-9_]*$
+// and has 1..64 bytes.
+func CheckIdentifier(kind, name string) error {
 	if name == "" {
 		return &IdentifierError{Kind: kind, Name: name, Reason: "must not be empty"}
 	}

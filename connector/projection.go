@@ -109,7 +109,7 @@ func (p Projection) compile() (*compiled, error) {
 // (run records and the ledger), which are not part of any user graph.
 func (c *compiled) nodeMatch(v string) string {
 	if len(c.labels) == 0 {
-		return "(" + v + " WHERE NOT " + v + ":`" + RunRecordLabel + "`|`" + LedgerLabel + "`|`" + ChargeLabel + "`)"
+		return "(" + v + " WHERE NOT " + v + ":`" + RunRecordLabel + "`|`" + LedgerLabel + "`|`" + ChargeLabel + "`|`" + ValuesLabel + "`)"
 	}
 	return "(" + v + ":" + strings.Join(c.labels, "|") + ")"
 }

@@ -36,6 +36,13 @@ type WriteOptions struct {
 	// Progress, when set, is called after every committed batch with the
 	// number of nodes written so far and the total (never concurrently).
 	Progress func(done, total int)
+	// RunID and BindProperty, when both set, bind the values to the run:
+	// every node written also gets RunIDProperty(BindProperty) = RunID in
+	// the same SET, and every other run whose id that property held on a
+	// node of the batch is marked "superseded" (supersededBy = RunID) in
+	// the batch's transaction. BindProperty is normally the property the
+	// run writes its values to (RunRecord.WriteProperty).
+	RunID, BindProperty string
 }
 
 // WriteStats summarise a write-back in GDS terms.
@@ -79,10 +86,18 @@ func (c *Client) WriteProperties(ctx context.Context, p Projection, rows []NodeP
 		return st, err
 	}
 	// Validate everything before the first write.
+	if (opt.RunID == "") != (opt.BindProperty == "") {
+		return st, &ArgumentError{Param: "write options", Reason: "RunID and BindProperty go together"}
+	}
+	if opt.BindProperty != "" {
+		if err := CheckWriteProperty(opt.BindProperty); err != nil {
+			return st, err
+		}
+	}
 	var bad examples
 	for i := range rows {
 		for k, v := range rows[i].Props {
-			if err := checkIdentifier("property", k); err != nil {
+			if err := CheckIdentifier("property", k); err != nil {
 				return st, err
 			}
 			if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
@@ -135,7 +150,7 @@ func (c *Client) WriteProperties(ctx context.Context, p Projection, rows []NodeP
 			for b := range next {
 				lo := b * bs
 				hi := min(lo+bs, len(rows))
-				props, err := c.writeBatch(wctx, db, rows[lo:hi], ids[lo:hi], lo)
+				props, err := c.writeBatch(wctx, db, rows[lo:hi], ids[lo:hi], lo, opt)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
@@ -175,19 +190,42 @@ dispatch:
 // (a NodeByElementIdSeek per row).
 const writeQuery = "UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id SET n += row.props RETURN count(n) AS matched"
 
+// bindQuery is writeQuery for a run-bound write: the run id is set with
+// the values, and the runs whose values it replaces are marked superseded.
+var bindQuery = "UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id " +
+	"WITH n, row, n[$bind] AS prev SET n += row.props " +
+	"WITH count(n) AS matched, collect(DISTINCT prev) AS prevs " +
+	"CALL { WITH prevs " + supersede("prevs") + " RETURN count(r) AS superseded } " +
+	"RETURN matched"
+
 // writeBatch writes rows (whose element ids are ids) in one managed write
 // transaction and returns the number of properties written. lo is the
 // batch's first row, for error messages.
-func (c *Client) writeBatch(ctx context.Context, db string, rows []NodeProps, ids []string, lo int) (int, error) {
+func (c *Client) writeBatch(ctx context.Context, db string, rows []NodeProps, ids []string, lo int, opt WriteOptions) (int, error) {
 	batch := make([]any, len(rows))
 	props := 0
-	for i := range rows {
-		batch[i] = map[string]any{"id": ids[i], "props": rows[i].Props}
-		props += len(rows[i].Props)
+	query := writeQuery
+	params := map[string]any{}
+	bind := ""
+	if opt.RunID != "" {
+		query, bind = bindQuery, RunIDProperty(opt.BindProperty)
+		params["bind"], params["run"] = bind, opt.RunID
 	}
-	params := map[string]any{"rows": batch}
+	for i := range rows {
+		p := rows[i].Props
+		if bind != "" {
+			p = make(map[string]any, len(rows[i].Props)+1)
+			for k, v := range rows[i].Props {
+				p[k] = v
+			}
+			p[bind] = opt.RunID
+		}
+		batch[i] = map[string]any{"id": ids[i], "props": p}
+		props += len(p)
+	}
+	params["rows"] = batch
 	matched, err := runWrite(ctx, c, db, "write properties", func(tx neo4j.ManagedTransaction) (int64, error) {
-		res, err := tx.Run(ctx, writeQuery, params)
+		res, err := tx.Run(ctx, query, params)
 		if err != nil {
 			return 0, err
 		}
