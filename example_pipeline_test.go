@@ -26,7 +26,7 @@ func ExampleRelease() {
 
 	dir, _ := os.MkdirTemp("", "example")
 	defer os.RemoveAll(dir)
-	ledger, _ := privacy.OpenFileLedger(filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 2000, Delta: 1e-5})
+	ledger, _ := privacy.CreateFileLedger(context.Background(), filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 2000, Delta: 1e-5}, privacy.FileLedgerOptions{}, "club")
 	// Keyed noise: a key holder can regenerate (and remove) it.
 	noise := privacy.KeyedNoise(privacy.Key{1, 2, 3})
 	ctx := context.Background()

@@ -37,7 +37,7 @@ func heat(t *testing.T, g *laplacian.Graph, tau float64, s int) []float64 {
 
 func ledger(t *testing.T, eps, delta float64) *privacy.FileLedger {
 	t.Helper()
-	l, err := privacy.OpenFileLedger(filepath.Join(t.TempDir(), "ledger.json"), privacy.Budget{Epsilon: eps, Delta: delta})
+	l, err := privacy.CreateFileLedger(context.Background(), filepath.Join(t.TempDir(), "ledger.json"), privacy.Budget{Epsilon: eps, Delta: delta}, privacy.FileLedgerOptions{}, "test", "s")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,6 +84,10 @@ type Privacy struct {
 	DeltaTotal   float64 `mapstructure:"deltaTotal" json:"deltaTotal"`
 	// KeyFile is a 0600 noise key; empty means noise from crypto/rand.
 	KeyFile string `mapstructure:"keyFile" json:"keyFile"`
+	// LedgerKeyFile is a 0600 key (keygen) that keys the file ledger's
+	// hash chain with HMAC-SHA256; empty means a plain SHA-256 chain
+	// (tamper-evident against accidents only).
+	LedgerKeyFile string `mapstructure:"ledgerKeyFile" json:"ledgerKeyFile"`
 	// Ledger is a ledger file path or "neo4j". Empty means one ledger per
 	// user, $XDG_STATE_HOME/graphcloak/ledger.json (see cmd/graphcloak), so
 	// runs from different directories never keep separate budgets.

@@ -189,6 +189,7 @@ privacy:
   epsilonTotal: 40
   deltaTotal: 1e-4
   keyFile: /etc/graphcloak/key
+  ledgerKeyFile: /etc/graphcloak/ledger.key
   ledger: neo4j
   scope: building-7
   epoch: "2026-11-21"
@@ -209,7 +210,7 @@ func TestYAML(t *testing.T) {
 		Neo4j:      Neo4j{URI: "neo4j+ssc://graph.local:7687", User: "analyst", Password: "file-pass-123", Database: "sensors"},
 		Projection: Projection{NodeLabels: []string{"Room"}, RelationshipTypes: []string{"CONNECTS", "DOOR"}, RelationshipWeightProperty: "conductance", NodeKeyProperty: "roomId", CommunityProperty: "louvain", ValueProperty: "temperature"},
 		Write:      Write{WriteProperty: "private_temp", MassProperty: "mass", CommunityWriteProperty: "comm", ProbabilityProperty: "prob", RankProperty: "rnk", BatchSize: 2000, Concurrency: 2, RandomSeed: 9},
-		Privacy:    Privacy{Tau: 0.5, Alpha: 2, Epsilon: 4, Delta: 1e-6, Mechanism: "discrete", EpsilonTotal: 40, DeltaTotal: 1e-4, KeyFile: "/etc/graphcloak/key", Ledger: "neo4j", Scope: "building-7", Epoch: "2026-11-21"},
+		Privacy:    Privacy{Tau: 0.5, Alpha: 2, Epsilon: 4, Delta: 1e-6, Mechanism: "discrete", EpsilonTotal: 40, DeltaTotal: 1e-4, KeyFile: "/etc/graphcloak/key", LedgerKeyFile: "/etc/graphcloak/ledger.key", Ledger: "neo4j", Scope: "building-7", Epoch: "2026-11-21"},
 		Recovery:   Recovery{Estimator: "bpdn", Sources: 2},
 		Output:     "json", LogFormat: "json",
 	}

@@ -19,7 +19,7 @@ var (
 		"relationship-types", "relationship-weight-property", "node-key-property"}
 	// PrivacyFlags are the release parameters.
 	PrivacyFlags = []string{"tau", "alpha", "epsilon", "delta", "mechanism", "epsilon-total",
-		"delta-total", "key", "ledger", "scope", "epoch"}
+		"delta-total", "key", "ledger", "ledger-key", "scope", "epoch"}
 	// WriteFlags are the write-back flags.
 	WriteFlags = []string{"write-property", "mass-property", "community-write-property",
 		"probability-property", "rank-property", "batch-size", "concurrency", "random-seed"}

@@ -82,6 +82,8 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Privacy.DeltaTotal }},
 	{Name: "privacy.keyFile", Flag: "key", Default: "", Usage: "noise key file (0600) for keyed noise; empty: crypto/rand",
 		field: func(c *Config) any { return &c.Privacy.KeyFile }},
+	{Name: "privacy.ledgerKeyFile", Flag: "ledger-key", Default: "", Usage: "key file (0600, from keygen) that keys the file ledger's hash chain (HMAC); empty: unkeyed SHA-256 chain",
+		field: func(c *Config) any { return &c.Privacy.LedgerKeyFile }},
 	{Name: "privacy.ledger", Flag: "ledger", Default: "", Usage: "privacy ledger: a file path or neo4j (default $XDG_STATE_HOME/graphcloak/ledger.json, one per user)",
 		field: func(c *Config) any { return &c.Privacy.Ledger }},
 	{Name: "privacy.scope", Flag: "scope", Default: "default", Usage: "ledger scope (what the budget protects)",

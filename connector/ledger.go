@@ -31,42 +31,65 @@ const (
 // that sum rounded up, for people. Uniqueness constraints on scope and
 // chargeId make MERGE race-free.
 //
-// Charge runs in ONE managed write transaction: it MERGEs the scope node
+// Only InitScope (the budget --init command) creates a scope node, with
+// its budget; Charge and Balance refuse a scope that does not exist
+// (privacy.ErrNoScope), so a release never creates, raises or resets a
+// budget.
+//
+// Charge runs in ONE managed write transaction: it matches the scope node
 // and takes its write lock (SET of a lock counter) before reading the
 // spend, so concurrent charges on a scope serialise and none can overspend;
 // the check (already charged? over budget?) and the update commit
 // together or not at all. A charge is never refunded.
 type Ledger struct {
-	c      *Client
-	db     string
-	budget privacy.Budget
-	rhoMax float64
+	c  *Client
+	db string
 }
 
 var _ privacy.Ledger = (*Ledger)(nil)
 
-// NewLedger returns the Neo4j ledger of database (""= the client's
-// default) with the given lifetime budget per scope, creating the
-// uniqueness constraints it relies on. A zero budget means "use the budget
-// stored with each scope" (a scope never charged then cannot be charged:
-// the error wraps privacy.ErrNoLedger). A scope stored with a different
-// budget is refused with an error wrapping privacy.ErrBudgetMismatch: a
-// budget is never changed silently.
-func NewLedger(ctx context.Context, c *Client, database string, budget privacy.Budget) (*Ledger, error) {
+// NewLedger returns the Neo4j ledger of database ("" = the client's
+// default), creating the uniqueness constraints it relies on. It creates
+// no scope.
+func NewLedger(ctx context.Context, c *Client, database string) (*Ledger, error) {
 	db, err := c.db(database)
 	if err != nil {
 		return nil, err
 	}
-	l := &Ledger{c: c, db: db, budget: budget}
-	if !budget.IsZero() {
-		if l.rhoMax, err = budget.Rho(); err != nil {
-			return nil, err
-		}
-	}
 	if err := c.ensureConstraints(ctx, db); err != nil {
 		return nil, err
 	}
-	return l, nil
+	return &Ledger{c: c, db: db}, nil
+}
+
+// InitScope creates the (:GraphcloakLedger {scope}) node with budget if it
+// does not exist (idempotent). A scope that exists with another budget is
+// refused with an error wrapping privacy.ErrBudgetMismatch: a budget is
+// never changed.
+func (l *Ledger) InitScope(ctx context.Context, scope string, budget privacy.Budget) error {
+	if err := privacy.CheckName("scope", scope); err != nil {
+		return err
+	}
+	rhoMax, err := budget.Rho()
+	if err != nil {
+		return err
+	}
+	recs, err := l.c.exec(ctx, l.db, "initialise privacy ledger scope",
+		"MERGE (l:"+LedgerLabel+" {scope: $scope}) "+
+			"ON CREATE SET l.spent = '0', l.rhoSpent = 0.0, l.releases = 0, "+
+			"l.rhoBudget = $rhoMax, l.epsilon = $eps, l.delta = $delta, l.accounting = $acct, l.createdAt = datetime() "+
+			"RETURN l.epsilon, l.delta",
+		map[string]any{"scope": scope, "rhoMax": rhoMax, "eps": budget.Epsilon, "delta": budget.Delta, "acct": privacy.AccountingCKS20})
+	if err != nil {
+		return err
+	}
+	eps, _ := recs[0].Values[0].(float64)
+	delta, _ := recs[0].Values[1].(float64)
+	if (privacy.Budget{Epsilon: eps, Delta: delta}) != budget {
+		return fmt.Errorf("%w: scope %q in database %q was created with ε=%g, δ=%g, not ε=%g, δ=%g; a budget is never changed",
+			privacy.ErrBudgetMismatch, scope, l.db, eps, delta, budget.Epsilon, budget.Delta)
+	}
+	return nil
 }
 
 // Charge implements privacy.Ledger.
@@ -88,18 +111,18 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 	_, err := runWrite(ctx, l.c, l.db, "charge privacy ledger", func(tx neo4j.ManagedTransaction) (struct{}, error) {
 		o = outcome{}
 		refuse := func(r outcome) (struct{}, error) { o = r; return struct{}{}, errRollback }
-		// 1. Create the scope node if needed and lock it for this transaction.
-		res, err := tx.Run(ctx, "MERGE (l:"+LedgerLabel+" {scope: $scope}) "+
-			"ON CREATE SET l.spent = '0', l.rhoSpent = 0.0, l.releases = 0, "+
-			"l.rhoBudget = $rhoMax, l.epsilon = $eps, l.delta = $delta, l.accounting = $acct, l.createdAt = $now "+
-			"SET l.lockCount = coalesce(l.lockCount, 0) + 1",
-			map[string]any{"scope": ch.Scope, "rhoMax": l.rhoMax, "eps": l.budget.Epsilon, "delta": l.budget.Delta,
-				"acct": privacy.AccountingCKS20, "now": time.Now().UTC()})
+		// 1. Lock the scope node (created only by InitScope) for this transaction.
+		res, err := tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
+			"SET l.lockCount = coalesce(l.lockCount, 0) + 1 RETURN count(l)", map[string]any{"scope": ch.Scope})
 		if err != nil {
 			return struct{}{}, err
 		}
-		if _, err := res.Consume(ctx); err != nil {
+		lrec, err := res.Single(ctx)
+		if err != nil {
 			return struct{}{}, err
+		}
+		if n, _ := lrec.Values[0].(int64); n != 1 {
+			return refuse(outcome{other: fmt.Errorf("connector: ledger database %q scope %q: %w", l.db, ch.Scope, privacy.ErrNoScope)})
 		}
 		// 2. Read the state under the lock.
 		res, err = tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
@@ -119,13 +142,8 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 		delta, _ := rec.Values[3].(float64)
 		dup, _ := rec.Values[4].(bool)
 		stored := privacy.Budget{Epsilon: eps, Delta: delta}
-		if stored.IsZero() || rhoMax <= 0 {
-			// Created just now by this transaction without a budget.
-			return refuse(outcome{other: fmt.Errorf("connector: ledger scope %q has no budget: %w", ch.Scope, privacy.ErrNoLedger)})
-		}
-		if !l.budget.IsZero() && stored != l.budget {
-			return refuse(outcome{other: fmt.Errorf("%w: scope %q in database %q was created with ε=%g, δ=%g, not ε=%g, δ=%g",
-				privacy.ErrBudgetMismatch, ch.Scope, l.db, eps, delta, l.budget.Epsilon, l.budget.Delta)})
+		if stored.Validate() != nil || rhoMax <= 0 {
+			return refuse(outcome{other: fmt.Errorf("connector: ledger scope %q is corrupt: budget ε=%g, δ=%g, ρ_max=%g", ch.Scope, eps, delta, rhoMax)})
 		}
 		if dup {
 			return refuse(outcome{dup: true})
@@ -210,9 +228,7 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 		return nil, err
 	}
 	if scope != "" && len(out) == 0 {
-		// A scope never charged has zero spend.
-		b := privacy.Balance{Scope: scope, RhoBudget: l.rhoMax, RhoRemaining: l.rhoMax, Budget: l.budget}
-		out = append(out, b)
+		return nil, fmt.Errorf("connector: ledger database %q scope %q: %w", l.db, scope, privacy.ErrNoScope)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Scope < out[j].Scope })
 	return out, nil

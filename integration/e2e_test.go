@@ -123,11 +123,25 @@ type e2e struct {
 	tau, eps float64
 }
 
+// newE2E names the scenario's properties and creates its ledger scope
+// (budget --init --ledger neo4j, ε_total 10, δ_total 1e-5).
 func newE2E(t *testing.T, s server, d neo4j.DriverWithContext, f *fixture) *e2e {
 	suffix := uniqueName(t, "p")
-	return &e2e{s: s, d: d, f: f, write: "gcValue_" + suffix, scope: "scope_" + suffix,
+	if len(suffix) > 40 {
+		suffix = suffix[len(suffix)-40:]
+	}
+	e := &e2e{s: s, d: d, f: f, write: "gcValue_" + suffix, scope: "scope_" + suffix,
 		mass: "gcMass_" + suffix, comm: "gcCommunity_" + suffix, prob: "gcProb_" + suffix, rank: "gcRank_" + suffix,
 		tau: 0.5, eps: 1}
+	r := runCLI(t, s.Password, "budget", "--init", "--ledger", "neo4j", "--uri", s.URI, "--user", s.User,
+		"--scope", e.scope, "--epsilon-total", "10", "--delta-total", "1e-5")
+	if r.Code != 0 {
+		t.Fatalf("budget --init: exit %d: %s", r.Code, r.Stderr)
+	}
+	t.Cleanup(func() {
+		query(t, d, "MATCH (l) WHERE (l:GraphcloakLedger OR l:GraphcloakCharge) AND l.scope = $s DELETE l", map[string]any{"s": e.scope})
+	})
+	return e
 }
 
 func (e *e2e) projectionFlags() []string {

@@ -24,7 +24,7 @@ func TestLedger(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := connector.NewLedger(ctx, c, "", budget)
+	l, err := connector.NewLedger(ctx, c, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,6 +33,21 @@ func TestLedger(t *testing.T) {
 		query(t, d, "MATCH (n) WHERE (n:GraphcloakLedger OR n:GraphcloakCharge) AND n.scope STARTS WITH $p DELETE n",
 			map[string]any{"p": scope})
 	})
+	// Only InitScope creates a scope: a charge to a scope never created is refused.
+	if err := l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "r0", Rho: 1e-9}); !errors.Is(err, privacy.ErrNoScope) {
+		t.Fatalf("charge before InitScope: %v, want ErrNoScope", err)
+	}
+	if _, err := l.Balance(ctx, scope); !errors.Is(err, privacy.ErrNoScope) {
+		t.Fatalf("balance before InitScope: %v, want ErrNoScope", err)
+	}
+	for _, sc := range []string{scope, scope + "_conc"} {
+		if err := l.InitScope(ctx, sc, budget); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := l.InitScope(ctx, scope, budget); err != nil {
+		t.Fatalf("re-init with the same budget: %v", err)
+	}
 
 	// ρ such that exactly 3 charges fit: 3ρ ≤ ρ_max < 4ρ (checked exactly).
 	rho := rhoMax / 3.5
@@ -66,21 +81,12 @@ func TestLedger(t *testing.T) {
 	if r := query(t, d, "MATCH (c:GraphcloakCharge {scope: $s}) RETURN count(c)", map[string]any{"s": scope}); r[0].Values[0] != int64(3) {
 		t.Fatalf("%v charge nodes, want 3", r[0].Values[0])
 	}
-	// A different budget for the same scope is refused.
-	other, err := connector.NewLedger(ctx, c, "", privacy.Budget{Epsilon: 2, Delta: 1e-6})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := other.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "r9", Rho: 1e-9}); !errors.Is(err, privacy.ErrBudgetMismatch) {
+	// A different budget for the same scope is refused, and changes nothing.
+	if err := l.InitScope(ctx, scope, privacy.Budget{Epsilon: 2, Delta: 1e-6}); !errors.Is(err, privacy.ErrBudgetMismatch) {
 		t.Fatalf("budget mismatch: err = %v", err)
 	}
-	// A ledger without a budget cannot open a new scope.
-	none, err := connector.NewLedger(ctx, c, "", privacy.Budget{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := none.Charge(ctx, privacy.Charge{Scope: scope + "_new", ReleaseID: "r1", Rho: 1e-9}); !errors.Is(err, privacy.ErrNoLedger) {
-		t.Fatalf("no budget: err = %v", err)
+	if bal, _ := l.Balance(ctx, scope); bal[0].Budget != budget {
+		t.Fatalf("re-init with another budget changed it: %+v", bal[0].Budget)
 	}
 	if err := l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "r5", Rho: -1}); err == nil {
 		t.Fatal("negative ρ accepted")
@@ -96,7 +102,7 @@ func TestLedger(t *testing.T) {
 		errs := make([]error, workers)
 		for w := 0; w < workers; w++ {
 			cw, _ := connect(t)
-			lw, err := connector.NewLedger(ctx, cw, "", budget)
+			lw, err := connector.NewLedger(ctx, cw, "")
 			if err != nil {
 				t.Fatal(err)
 			}

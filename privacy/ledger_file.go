@@ -3,11 +3,13 @@ package privacy
 import (
 	"bytes"
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash"
 	"io/fs"
 	"math"
 	"math/big"
@@ -21,22 +23,53 @@ import (
 
 // FileLedger is a Ledger kept in a local JSON file, for runs without a
 // database. Every scope in the file has the same lifetime budget, fixed
-// when the file is created.
+// when the file is created; only CreateFileLedger (the budget --init
+// command) creates the file or adds a scope. A charge to a scope that was
+// never created is refused (ErrNoScope): a release never creates, raises
+// or resets a budget.
+//
+// The file is an append-only hash chain: a header (format, budget, ρ_max,
+// integrity mode) and a list of entries ("scope" when a scope is created,
+// "charge" for each release), each carrying
+//
+//	hash_i = H(hash_{i−1} ‖ JSON(entry_i without its hash)),  hash_0 = H(JSON(header))
+//	head   = H("head" ‖ hash_n ‖ n)
+//
+// where H is HMAC-SHA256 under the ledger key when one is given
+// (FileLedgerOptions.Key), else SHA-256. The spend of each scope is
+// recomputed from the entries on every read (exactly, as a rational), so a
+// file whose entries were edited, removed or reordered fails the chain.
+//
+// Threat model, plainly: without a ledger key the chain detects accidents
+// and careless edits only — anyone who can write the file can recompute
+// SHA-256 and remove charges. With a ledger key, nobody without the key
+// can remove, change or add a charge or a scope undetected. Neither stops
+// someone from replacing the file with an older copy of itself (a
+// rollback) or deleting it: keep the ledger where only the operator can
+// write, back it up, or use the Neo4j ledger.
 //
 // Durability and concurrency: each Charge takes an exclusive flock(2) on
 // path+".lock" (so concurrent processes and goroutines serialise), reads
 // and verifies the file, and writes the new state to a temporary file in
 // the same directory, fsyncs it, renames it over the ledger and fsyncs the
 // directory. A crash leaves either the old or the new ledger, never a torn
-// one; a leftover temporary file is ignored. The spend of a scope is kept
-// as an exact rational (the sum of the float64 costs, each exact in
-// binary), so no rounding accumulates. A file that fails its checksum or
-// consistency checks is refused with *LedgerCorruptError and never reset.
+// one; a leftover temporary file is ignored. A file that fails its checks
+// is refused with *LedgerCorruptError and never reset.
 type FileLedger struct {
 	path   string
+	key    *Key
 	budget Budget
 	rhoMax float64
 	mu     sync.Mutex
+}
+
+// FileLedgerOptions configure a FileLedger. The zero value means an
+// unkeyed (SHA-256) chain.
+type FileLedgerOptions struct {
+	// Key, when set, keys the hash chain with HMAC-SHA256. A ledger
+	// created with a key can be opened only with it, and one created
+	// without a key only without.
+	Key *Key
 }
 
 // LedgerCorruptError reports a ledger file that cannot be trusted.
@@ -49,84 +82,150 @@ func (e *LedgerCorruptError) Error() string {
 	return fmt.Sprintf("privacy: ledger %s is corrupt (%s); refusing to use or reset it: restore it from a backup", e.Path, e.Reason)
 }
 
-// ErrNoLedger is wrapped when a ledger file does not exist and no budget
-// was given to create it.
-var ErrNoLedger = errors.New("privacy: ledger does not exist; create it with a budget")
+// ErrNoLedger is wrapped when a ledger does not exist: only budget --init
+// (CreateFileLedger, connector.InitLedgerScope) creates one.
+var ErrNoLedger = errors.New("privacy: ledger does not exist")
 
-// ErrBudgetMismatch is wrapped when a ledger is opened with a budget other
-// than the one it was created with. A budget is never changed silently.
+// ErrNoScope is wrapped when a scope was never created in the ledger:
+// only budget --init creates one, with the ledger's budget.
+var ErrNoScope = errors.New("privacy: scope has no budget")
+
+// ErrBudgetMismatch is wrapped when a ledger is initialised with a budget
+// other than the one it was created with. A budget is never changed.
 var ErrBudgetMismatch = errors.New("privacy: ledger budget differs")
 
 const (
 	ledgerFormat  = "graphcloak-ledger"
-	ledgerVersion = 1
+	ledgerVersion = 2
+
+	integritySHA256 = "sha256"
+	integrityHMAC   = "hmac-sha256"
 )
 
-type ledgerFile struct {
-	Format     string                  `json:"format"`
-	Version    int                     `json:"version"`
-	Budget     Budget                  `json:"budget"`
-	RhoBudget  float64                 `json:"rhoBudget"`
-	Accounting string                  `json:"accounting"`
-	Scopes     map[string]*ledgerScope `json:"scopes"`
-	Checksum   string                  `json:"checksum"`
+// ledgerHeader is hashed into the chain's first link.
+type ledgerHeader struct {
+	Format     string  `json:"format"`
+	Version    int     `json:"version"`
+	Budget     Budget  `json:"budget"`
+	RhoBudget  float64 `json:"rhoBudget"`
+	Accounting string  `json:"accounting"`
+	Integrity  string  `json:"integrity"`
+	CreatedAt  string  `json:"createdAt"`
 }
 
-type ledgerScope struct {
-	// Spent is the exact sum of the charges' ρ, as a rational "a/b".
-	Spent string `json:"spent"`
-	// SpentRho is Spent rounded up to float64 (for people reading the file).
-	SpentRho float64                `json:"spentRho"`
-	Releases map[string]ledgerEntry `json:"releases"`
+type ledgerFile struct {
+	ledgerHeader
+	Entries []ledgerEntry `json:"entries"`
+	// Head = H("head" ‖ last link ‖ number of entries) seals the end of the
+	// chain, so that dropping the last entries needs the key too.
+	Head string `json:"head"`
 }
 
 type ledgerEntry struct {
-	Rho  float64 `json:"rho"`
-	Time string  `json:"time"`
+	Seq       int     `json:"seq"`
+	Kind      string  `json:"kind"` // "scope" or "charge"
+	Scope     string  `json:"scope"`
+	ReleaseID string  `json:"releaseId,omitempty"`
+	Rho       float64 `json:"rho,omitempty"`
+	Time      string  `json:"time"`
+	Hash      string  `json:"hash"`
 }
 
-// OpenFileLedger opens the ledger at path. If the file does not exist it
-// is created (with its directory, mode 0700) with the given budget; a zero
-// budget then returns an error wrapping ErrNoLedger. If it exists, a zero
-// budget means "use the stored budget" and any other budget must equal the
-// stored one (else ErrBudgetMismatch).
-func OpenFileLedger(path string, budget Budget) (*FileLedger, error) {
+// ledgerState is what the entries add up to.
+type ledgerState struct {
+	scopes map[string]*scopeState
+}
+
+type scopeState struct {
+	spent    *big.Rat
+	releases map[string]bool
+}
+
+// CreateFileLedger creates the ledger at path with budget (and its
+// directory, mode 0700) if it does not exist, and adds each scope not in
+// it yet. An existing ledger must have been created with the same budget
+// (else an error wrapping ErrBudgetMismatch) and the same integrity mode.
+// It is what budget --init calls; releases call OpenFileLedger.
+func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileLedgerOptions, scopes ...string) (*FileLedger, error) {
 	if path == "" {
-		return nil, &ArgumentError{Func: "OpenFileLedger", Param: "path", Reason: "must not be empty"}
+		return nil, &ArgumentError{Func: "CreateFileLedger", Param: "path", Reason: "must not be empty"}
 	}
-	if !budget.IsZero() {
-		if err := budget.Validate(); err != nil {
+	if err := budget.Validate(); err != nil {
+		return nil, err
+	}
+	for _, s := range scopes {
+		if err := CheckName("scope", s); err != nil {
 			return nil, err
 		}
 	}
-	l := &FileLedger{path: path}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("privacy: open ledger: %w", err)
+	rhoMax, err := budget.Rho()
+	if err != nil {
+		return nil, err
 	}
-	unlock, err := l.lock(context.Background(), syscall.LOCK_EX)
+	l := &FileLedger{path: path, key: opt.Key}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("privacy: create ledger: %w", err)
+	}
+	unlock, err := l.lock(ctx, syscall.LOCK_EX)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	f, err := l.read()
+	f, st, err := l.read()
 	if errors.Is(err, fs.ErrNotExist) {
-		if budget.IsZero() {
-			return nil, fmt.Errorf("%w: %s", ErrNoLedger, path)
+		integrity := integritySHA256
+		if opt.Key != nil {
+			integrity = integrityHMAC
 		}
-		rhoMax, err := budget.Rho()
-		if err != nil {
-			return nil, err
+		f = &ledgerFile{ledgerHeader: ledgerHeader{Format: ledgerFormat, Version: ledgerVersion, Budget: budget,
+			RhoBudget: rhoMax, Accounting: AccountingCKS20, Integrity: integrity, CreatedAt: now()}}
+		st = &ledgerState{scopes: map[string]*scopeState{}}
+	} else if err != nil {
+		return nil, err
+	} else if budget != f.Budget {
+		return nil, fmt.Errorf("%w: %s was created with ε=%g, δ=%g, not ε=%g, δ=%g; a budget is never changed",
+			ErrBudgetMismatch, path, f.Budget.Epsilon, f.Budget.Delta, budget.Epsilon, budget.Delta)
+	}
+	changed := errors.Is(err, fs.ErrNotExist)
+	for _, s := range scopes {
+		if st.scopes[s] == nil {
+			if err := l.appendEntry(f, ledgerEntry{Kind: "scope", Scope: s}); err != nil {
+				return nil, err
+			}
+			st.scopes[s] = &scopeState{spent: new(big.Rat), releases: map[string]bool{}}
+			changed = true
 		}
-		f = &ledgerFile{Format: ledgerFormat, Version: ledgerVersion, Budget: budget, RhoBudget: rhoMax,
-			Accounting: AccountingCKS20, Scopes: map[string]*ledgerScope{}}
+	}
+	if changed {
 		if err := l.write(f); err != nil {
 			return nil, err
 		}
-	} else if err != nil {
+	}
+	l.budget, l.rhoMax = f.Budget, f.RhoBudget
+	return l, nil
+}
+
+// OpenFileLedger opens the existing ledger at path; it never creates one
+// (a missing file is an error wrapping ErrNoLedger: run budget --init).
+func OpenFileLedger(path string, opt FileLedgerOptions) (*FileLedger, error) {
+	if path == "" {
+		return nil, &ArgumentError{Func: "OpenFileLedger", Param: "path", Reason: "must not be empty"}
+	}
+	l := &FileLedger{path: path, key: opt.Key}
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrNoLedger, path)
+	}
+	unlock, err := l.lock(context.Background(), syscall.LOCK_SH)
+	if err != nil {
 		return nil, err
-	} else if !budget.IsZero() && budget != f.Budget {
-		return nil, fmt.Errorf("%w: %s was created with ε=%g, δ=%g, not ε=%g, δ=%g", ErrBudgetMismatch,
-			path, f.Budget.Epsilon, f.Budget.Delta, budget.Epsilon, budget.Delta)
+	}
+	defer unlock()
+	f, _, err := l.read()
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %s", ErrNoLedger, path)
+	}
+	if err != nil {
+		return nil, err
 	}
 	l.budget, l.rhoMax = f.Budget, f.RhoBudget
 	return l, nil
@@ -138,7 +237,8 @@ func (l *FileLedger) Path() string { return l.path }
 // Budget returns the (ε, δ) budget of every scope and its ρ_max.
 func (l *FileLedger) Budget() (Budget, float64) { return l.budget, l.rhoMax }
 
-// Charge implements Ledger.
+// Charge implements Ledger. A scope never created is refused with an
+// error wrapping ErrNoScope.
 func (l *FileLedger) Charge(ctx context.Context, c Charge) error {
 	if err := c.Validate(); err != nil {
 		return err
@@ -150,71 +250,65 @@ func (l *FileLedger) Charge(ctx context.Context, c Charge) error {
 		return err
 	}
 	defer unlock()
-	f, err := l.read()
+	f, st, err := l.read()
 	if err != nil {
 		return err
 	}
-	sc := f.Scopes[c.Scope]
-	spent := new(big.Rat)
-	if sc != nil {
-		spent.SetString(sc.Spent) // verified by read
-		if _, dup := sc.Releases[c.ReleaseID]; dup {
-			return fmt.Errorf("privacy: ledger %s: scope %q release %q: %w", l.path, c.Scope, c.ReleaseID, ErrAlreadyCharged)
-		}
-	}
-	next := new(big.Rat).Add(spent, new(big.Rat).SetFloat64(c.Rho))
-	if next.Cmp(new(big.Rat).SetFloat64(f.RhoBudget)) > 0 {
-		return NewBudgetError(c, ratUp(spent), f.RhoBudget, f.Budget)
-	}
+	sc := st.scopes[c.Scope]
 	if sc == nil {
-		sc = &ledgerScope{Releases: map[string]ledgerEntry{}}
-		f.Scopes[c.Scope] = sc
+		return fmt.Errorf("privacy: ledger %s: scope %q: %w", l.path, c.Scope, ErrNoScope)
 	}
-	sc.Spent = next.RatString()
-	sc.SpentRho = ratUp(next)
-	sc.Releases[c.ReleaseID] = ledgerEntry{Rho: c.Rho, Time: time.Now().UTC().Format(time.RFC3339Nano)}
+	if sc.releases[c.ReleaseID] {
+		return fmt.Errorf("privacy: ledger %s: scope %q release %q: %w", l.path, c.Scope, c.ReleaseID, ErrAlreadyCharged)
+	}
+	next := new(big.Rat).Add(sc.spent, new(big.Rat).SetFloat64(c.Rho))
+	if next.Cmp(new(big.Rat).SetFloat64(f.RhoBudget)) > 0 {
+		return NewBudgetError(c, ratUp(sc.spent), f.RhoBudget, f.Budget)
+	}
+	if err := l.appendEntry(f, ledgerEntry{Kind: "charge", Scope: c.Scope, ReleaseID: c.ReleaseID, Rho: c.Rho}); err != nil {
+		return err
+	}
 	return l.write(f)
 }
 
-// Balance implements Ledger.
+// Balance implements Ledger. A scope never created is an error wrapping
+// ErrNoScope; scope "" lists every created scope.
 func (l *FileLedger) Balance(ctx context.Context, scope string) ([]Balance, error) {
 	unlock, err := l.lock(ctx, syscall.LOCK_SH)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	f, err := l.read()
+	f, st, err := l.read()
 	if err != nil {
 		return nil, err
 	}
 	var names []string
 	if scope != "" {
+		if st.scopes[scope] == nil {
+			return nil, fmt.Errorf("privacy: ledger %s: scope %q: %w", l.path, scope, ErrNoScope)
+		}
 		names = []string{scope}
 	} else {
-		for s := range f.Scopes {
+		for s := range st.scopes {
 			names = append(names, s)
 		}
 		sort.Strings(names)
 	}
 	out := make([]Balance, 0, len(names))
 	for _, s := range names {
-		b := Balance{Scope: s, RhoBudget: f.RhoBudget, Budget: f.Budget}
-		if sc := f.Scopes[s]; sc != nil {
-			spent, _ := new(big.Rat).SetString(sc.Spent)
-			b.Releases = len(sc.Releases)
-			b.RhoSpent = ratUp(spent)
-			rem := new(big.Rat).Sub(new(big.Rat).SetFloat64(f.RhoBudget), spent)
-			if rem.Sign() > 0 {
-				b.RhoRemaining = ratDown(rem)
-			}
-		} else {
-			b.RhoRemaining = f.RhoBudget
+		sc := st.scopes[s]
+		b := Balance{Scope: s, RhoBudget: f.RhoBudget, Budget: f.Budget, Releases: len(sc.releases), RhoSpent: ratUp(sc.spent)}
+		if rem := new(big.Rat).Sub(new(big.Rat).SetFloat64(f.RhoBudget), sc.spent); rem.Sign() > 0 {
+			b.RhoRemaining = ratDown(rem)
 		}
 		b.EpsilonSpent, _ = CKSEpsilon(b.RhoSpent, f.Budget.Delta)
 		out = append(out, b)
 	}
 	return out, nil
 }
+
+func now() string { return time.Now().UTC().Format(time.RFC3339Nano) }
 
 func ratUp(r *big.Rat) float64 {
 	v, exact := r.Float64()
@@ -264,25 +358,64 @@ func (l *FileLedger) lock(ctx context.Context, how int) (func(), error) {
 	}, nil
 }
 
-func (f *ledgerFile) checksum() (string, error) {
-	c := *f
-	c.Checksum = ""
-	b, err := json.Marshal(&c) // map keys are sorted: deterministic
+// link returns hash_i = H(prev ‖ data) with H keyed by the ledger key
+// when there is one.
+func (l *FileLedger) link(prev string, data []byte) string {
+	var h hash.Hash
+	if l.key != nil {
+		h = hmac.New(sha256.New, l.key[:])
+	} else {
+		h = sha256.New()
+	}
+	h.Write([]byte(prev))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (l *FileLedger) genesis(h *ledgerHeader) (string, error) {
+	b, err := json.Marshal(h)
 	if err != nil {
 		return "", err
 	}
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:]), nil
+	return l.link("", b), nil
 }
 
-// read loads and verifies the ledger file. The caller holds the lock.
-func (l *FileLedger) read() (*ledgerFile, error) {
+// entryHash is the chain link of e after prev (e.Hash excluded).
+func (l *FileLedger) entryHash(prev string, e ledgerEntry) (string, error) {
+	e.Hash = ""
+	b, err := json.Marshal(e)
+	if err != nil {
+		return "", err
+	}
+	return l.link(prev, b), nil
+}
+
+// appendEntry adds e at the end of f's chain.
+func (l *FileLedger) appendEntry(f *ledgerFile, e ledgerEntry) error {
+	prev, err := l.genesis(&f.ledgerHeader)
+	if err != nil {
+		return fmt.Errorf("privacy: ledger: %w", err)
+	}
+	if n := len(f.Entries); n > 0 {
+		prev = f.Entries[n-1].Hash
+	}
+	e.Seq, e.Time = len(f.Entries)+1, now()
+	if e.Hash, err = l.entryHash(prev, e); err != nil {
+		return fmt.Errorf("privacy: ledger: %w", err)
+	}
+	f.Entries = append(f.Entries, e)
+	return nil
+}
+
+// read loads the ledger file, verifies its chain and recomputes every
+// scope's spend. The caller holds the lock.
+func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 	data, err := os.ReadFile(l.path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, err
+			return nil, nil, err
 		}
-		return nil, fmt.Errorf("privacy: read ledger: %w", err)
+		return nil, nil, fmt.Errorf("privacy: read ledger: %w", err)
 	}
 	corrupt := func(format string, a ...any) error {
 		return &LedgerCorruptError{Path: l.path, Reason: fmt.Sprintf(format, a...)}
@@ -291,53 +424,88 @@ func (l *FileLedger) read() (*ledgerFile, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&f); err != nil {
-		return nil, corrupt("not valid ledger JSON: %v", err)
+		var probe struct {
+			Format  string `json:"format"`
+			Version int    `json:"version"`
+		}
+		if json.Unmarshal(data, &probe) == nil && probe.Format == ledgerFormat && probe.Version == 1 {
+			return nil, nil, corrupt("format version 1 (a plain checksum, forgeable): create a new ledger with budget --init")
+		}
+		return nil, nil, corrupt("not valid ledger JSON: %v", err)
 	}
 	if f.Format != ledgerFormat || f.Version != ledgerVersion {
-		return nil, corrupt("format %q version %d, want %q version %d", f.Format, f.Version, ledgerFormat, ledgerVersion)
+		return nil, nil, corrupt("format %q version %d, want %q version %d", f.Format, f.Version, ledgerFormat, ledgerVersion)
 	}
-	sum, err := f.checksum()
-	if err != nil || sum != f.Checksum {
-		return nil, corrupt("checksum mismatch")
+	switch {
+	case f.Integrity == integrityHMAC && l.key == nil:
+		return nil, nil, corrupt("its chain is keyed (HMAC-SHA256): give the ledger key (--ledger-key)")
+	case f.Integrity == integritySHA256 && l.key != nil:
+		return nil, nil, corrupt("it was created without a ledger key, but one is configured")
+	case f.Integrity != integrityHMAC && f.Integrity != integritySHA256:
+		return nil, nil, corrupt("unknown integrity mode %q", f.Integrity)
 	}
 	if err := f.Budget.Validate(); err != nil {
-		return nil, corrupt("invalid budget: %v", err)
+		return nil, nil, corrupt("invalid budget: %v", err)
 	}
 	if want, err := f.Budget.Rho(); err != nil || want != f.RhoBudget {
-		return nil, corrupt("ρ budget %v does not match the budget ε=%g, δ=%g", f.RhoBudget, f.Budget.Epsilon, f.Budget.Delta)
+		return nil, nil, corrupt("ρ budget %v does not match the budget ε=%g, δ=%g", f.RhoBudget, f.Budget.Epsilon, f.Budget.Delta)
 	}
-	if f.Scopes == nil {
-		return nil, corrupt("no scopes table")
+	prev, err := l.genesis(&f.ledgerHeader)
+	if err != nil {
+		return nil, nil, corrupt("%v", err)
 	}
-	for name, sc := range f.Scopes {
-		if sc == nil || sc.Releases == nil {
-			return nil, corrupt("scope %q is empty", name)
+	st := &ledgerState{scopes: map[string]*scopeState{}}
+	if head := l.head(&f); !hmac.Equal([]byte(head), []byte(f.Head)) {
+		return nil, nil, corrupt("the end of the hash chain does not match its seal (entries removed or added, or the wrong ledger key)")
+	}
+	for i, e := range f.Entries {
+		h, err := l.entryHash(prev, e)
+		if err != nil || !hmac.Equal([]byte(h), []byte(e.Hash)) {
+			return nil, nil, corrupt("entry %d breaks the hash chain (edited, removed or reordered entries, or the wrong ledger key)", i+1)
 		}
-		spent, ok := new(big.Rat).SetString(sc.Spent)
-		if !ok {
-			return nil, corrupt("scope %q: spend %q is not a rational", name, sc.Spent)
+		prev = h
+		if e.Seq != i+1 {
+			return nil, nil, corrupt("entry %d has sequence number %d", i+1, e.Seq)
 		}
-		sum := new(big.Rat)
-		for id, e := range sc.Releases {
-			if (Charge{Scope: name, ReleaseID: id, Rho: e.Rho}).Validate() != nil {
-				return nil, corrupt("scope %q release %q: invalid ρ", name, id)
+		sc := st.scopes[e.Scope]
+		switch e.Kind {
+		case "scope":
+			if sc != nil || CheckName("scope", e.Scope) != nil {
+				return nil, nil, corrupt("entry %d creates scope %q twice or with an invalid name", i+1, e.Scope)
 			}
-			sum.Add(sum, new(big.Rat).SetFloat64(e.Rho))
-		}
-		if sum.Cmp(spent) != 0 {
-			return nil, corrupt("scope %q: spend %s is not the sum of its releases", name, sc.Spent)
+			st.scopes[e.Scope] = &scopeState{spent: new(big.Rat), releases: map[string]bool{}}
+		case "charge":
+			if sc == nil || sc.releases[e.ReleaseID] || (Charge{Scope: e.Scope, ReleaseID: e.ReleaseID, Rho: e.Rho}).Validate() != nil {
+				return nil, nil, corrupt("entry %d is not a valid charge of a created scope", i+1)
+			}
+			sc.releases[e.ReleaseID] = true
+			sc.spent.Add(sc.spent, new(big.Rat).SetFloat64(e.Rho))
+			if sc.spent.Cmp(new(big.Rat).SetFloat64(f.RhoBudget)) > 0 {
+				return nil, nil, corrupt("scope %q spends more than its budget", e.Scope)
+			}
+		default:
+			return nil, nil, corrupt("entry %d has unknown kind %q", i+1, e.Kind)
 		}
 	}
-	return &f, nil
+	return &f, st, nil
 }
 
-// write stores f atomically. The caller holds the exclusive lock.
-func (l *FileLedger) write(f *ledgerFile) error {
-	sum, err := f.checksum()
-	if err != nil {
-		return fmt.Errorf("privacy: write ledger: %w", err)
+// head seals the chain's end: H("head" ‖ last link ‖ entry count).
+func (l *FileLedger) head(f *ledgerFile) string {
+	last, _ := l.genesis(&f.ledgerHeader)
+	if n := len(f.Entries); n > 0 {
+		last = f.Entries[n-1].Hash
 	}
-	f.Checksum = sum
+	return l.link("head", []byte(fmt.Sprintf("%s/%d", last, len(f.Entries))))
+}
+
+// write stores f atomically, sealing its chain. The caller holds the
+// exclusive lock.
+func (l *FileLedger) write(f *ledgerFile) error {
+	if f.Entries == nil {
+		f.Entries = []ledgerEntry{}
+	}
+	f.Head = l.head(f)
 	data, err := json.MarshalIndent(f, "", "  ")
 	if err != nil {
 		return fmt.Errorf("privacy: write ledger: %w", err)

@@ -17,10 +17,14 @@ import (
 
 var testBudget = Budget{Epsilon: 1, Delta: 1e-5}
 
+// testScopes are created in every test ledger (only budget --init creates
+// scopes).
+var testScopes = []string{"g", "s", "other", "building-7"}
+
 func newTestLedger(t *testing.T) (*FileLedger, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "state", "ledger.json")
-	l, err := OpenFileLedger(path, testBudget)
+	l, err := CreateFileLedger(context.Background(), path, testBudget, FileLedgerOptions{}, testScopes...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,23 +81,27 @@ func TestFileLedgerChargeAndRefuse(t *testing.T) {
 	if err := l.Charge(ctx, Charge{Scope: "other", ReleaseID: "e1", Rho: third}); err != nil {
 		t.Errorf("other scope: %v", err)
 	}
-	l2, err := OpenFileLedger(path, Budget{})
+	l2, err := OpenFileLedger(path, FileLedgerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	all, err := l2.Balance(ctx, "")
-	if err != nil || len(all) != 2 || all[0].Scope != "g" || all[1].Scope != "other" {
+	if err != nil || len(all) != 4 || all[1].Scope != "g" || all[2].Scope != "other" {
 		t.Fatalf("Balance(all) = %+v, %v", all, err)
 	}
+	all = all[1:] // building-7, never charged
 	if all[0].Releases != 4 || all[0].RhoSpent+all[0].RhoRemaining < rhoMax*(1-1e-12) || all[0].RhoSpent > rhoMax {
 		t.Errorf("balance %+v", all[0])
 	}
 	if all[1].EpsilonSpent <= 0 || all[1].EpsilonSpent >= 1 {
 		t.Errorf("ε spent %g", all[1].EpsilonSpent)
 	}
-	none, _ := l2.Balance(ctx, "never")
+	none, _ := l2.Balance(ctx, "s") // created, never charged
 	if len(none) != 1 || none[0].RhoSpent != 0 || none[0].RhoRemaining != rhoMax {
 		t.Errorf("unused scope balance %+v", none)
+	}
+	if _, err := l2.Balance(ctx, "never"); !errors.Is(err, ErrNoScope) {
+		t.Errorf("balance of a scope never created: %v", err)
 	}
 }
 
@@ -114,8 +122,10 @@ func TestFileLedgerValidation(t *testing.T) {
 		}
 	}
 	bal, _ := l.Balance(ctx, "")
-	if len(bal) != 0 {
-		t.Errorf("invalid charges left %+v", bal)
+	for _, b := range bal {
+		if b.Releases != 0 {
+			t.Errorf("invalid charges left %+v", bal)
+		}
 	}
 	// A charge larger than the whole budget is refused, not clipped.
 	_, rhoMax := l.Budget()
@@ -125,13 +135,16 @@ func TestFileLedgerValidation(t *testing.T) {
 	}
 	// Opening rules.
 	dir := t.TempDir()
-	if _, err := OpenFileLedger(filepath.Join(dir, "none.json"), Budget{}); !errors.Is(err, ErrNoLedger) {
-		t.Errorf("open missing without budget: %v", err)
+	if _, err := OpenFileLedger(filepath.Join(dir, "none.json"), FileLedgerOptions{}); !errors.Is(err, ErrNoLedger) {
+		t.Errorf("open missing: %v", err)
 	}
-	if _, err := OpenFileLedger(l.Path(), Budget{Epsilon: 2, Delta: 1e-5}); !errors.Is(err, ErrBudgetMismatch) {
-		t.Errorf("open with other budget: %v", err)
+	if _, err := os.Stat(filepath.Join(dir, "none.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("opening a missing ledger created it: %v", err)
 	}
-	if _, err := OpenFileLedger(filepath.Join(dir, "bad.json"), Budget{Epsilon: -1, Delta: 1e-5}); err == nil {
+	if _, err := CreateFileLedger(ctx, l.Path(), Budget{Epsilon: 2, Delta: 1e-5}, FileLedgerOptions{}); !errors.Is(err, ErrBudgetMismatch) {
+		t.Errorf("re-init with other budget: %v", err)
+	}
+	if _, err := CreateFileLedger(ctx, filepath.Join(dir, "bad.json"), Budget{Epsilon: -1, Delta: 1e-5}, FileLedgerOptions{}); err == nil {
 		t.Error("negative budget accepted")
 	}
 }
@@ -163,7 +176,7 @@ func TestFileLedgerExactSum(t *testing.T) {
 func TestFileLedgerConcurrent(t *testing.T) {
 	ctx := context.Background()
 	l1, path := newTestLedger(t)
-	l2, err := OpenFileLedger(path, Budget{})
+	l2, err := OpenFileLedger(path, FileLedgerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +262,7 @@ func TestLedgerHelperProcess(t *testing.T) {
 	}
 	var rho float64
 	fmt.Sscan(os.Getenv("GRAPHCLOAK_LEDGER_RHO"), &rho)
-	l, err := OpenFileLedger(path, Budget{})
+	l, err := OpenFileLedger(path, FileLedgerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -271,16 +284,18 @@ func TestLedgerHelperProcess(t *testing.T) {
 func TestFileLedgerCorruption(t *testing.T) {
 	ctx := context.Background()
 	l, path := newTestLedger(t)
-	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "a", Rho: 0.001}); err != nil {
-		t.Fatal(err)
+	for _, id := range []string{"a", "a2"} {
+		if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: id, Rho: 0.001}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	orig, _ := os.ReadFile(path)
 	tamper := map[string]string{
 		"truncated":     string(orig[:len(orig)/2]),
 		"empty":         "",
-		"spend lowered": strings.Replace(string(orig), `"spentRho": 0.001`, `"spentRho": 0.0001`, 1),
 		"rho edited":    strings.Replace(string(orig), `"rho": 0.001`, `"rho": 0.0001`, 1),
-		"release gone":  strings.Replace(string(orig), `"a": {`, `"b": {`, 1),
+		"release gone":  strings.Replace(string(orig), `"releaseId": "a"`, `"releaseId": "b"`, 1),
+		"budget raised": strings.Replace(string(orig), `"epsilon": 1`, `"epsilon": 2`, 1),
 		"garbage":       "\x00\x01not json",
 	}
 	for name, content := range tamper {
@@ -296,30 +311,122 @@ func TestFileLedgerCorruption(t *testing.T) {
 		if _, err := l.Balance(ctx, ""); !errors.As(err, &ce) {
 			t.Errorf("%s: Balance err = %v", name, err)
 		}
-		if _, err := OpenFileLedger(path, testBudget); !errors.As(err, &ce) {
+		if _, err := OpenFileLedger(path, FileLedgerOptions{}); !errors.As(err, &ce) {
 			t.Errorf("%s: Open err = %v", name, err)
 		}
 		if now, _ := os.ReadFile(path); string(now) != content {
 			t.Errorf("%s: the corrupt ledger was rewritten", name)
 		}
 	}
-	// An edit with a recomputed checksum but spend ≠ Σ releases (someone
-	// "refunding" budget by hand) is refused too.
-	var f ledgerFile
-	if err := json.Unmarshal(orig, &f); err != nil {
-		t.Fatal(err)
-	}
-	f.Scopes["g"].Spent = "1/100000"
-	f.Checksum, _ = f.checksum()
-	edited, _ := json.Marshal(&f)
-	os.WriteFile(path, edited, 0o600)
-	var ce *LedgerCorruptError
-	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "b", Rho: 0.001}); !errors.As(err, &ce) || !strings.Contains(err.Error(), "sum") {
-		t.Errorf("re-checksummed refund: %v", err)
-	}
 	os.WriteFile(path, orig, 0o600)
 	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "b", Rho: 0.001}); err != nil {
 		t.Fatalf("restored ledger: %v", err)
+	}
+}
+
+// removeCharges rewrites a ledger file without its charges of scope and
+// recomputes the chain with the given key (nil: SHA-256) — what someone
+// "refunding" a budget by hand would do.
+func removeCharges(t *testing.T, path, scope string, key *Key) {
+	t.Helper()
+	data, _ := os.ReadFile(path)
+	var f ledgerFile
+	if err := json.Unmarshal(data, &f); err != nil {
+		t.Fatal(err)
+	}
+	forger := &FileLedger{path: path, key: key}
+	entries := f.Entries
+	f.Entries = nil
+	for _, e := range entries {
+		if e.Kind == "charge" && e.Scope == scope {
+			continue
+		}
+		e.Hash = ""
+		if err := forger.appendEntry(&f, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := forger.write(&f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Finding 2 of issue 8: with a ledger key, a file rewritten with charges
+// removed and its chain recomputed without the key is refused, and the
+// charged epoch stays charged; with the key it round-trips. Without a
+// key the forgery is possible, as the threat model says.
+func TestFileLedgerKeyedChainRefusesForgery(t *testing.T) {
+	ctx := context.Background()
+	key := testKey()
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	l, err := CreateFileLedger(ctx, path, testBudget, FileLedgerOptions{Key: &key}, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "E7", Rho: 0.01}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenFileLedger(path, FileLedgerOptions{}); err == nil {
+		t.Error("a keyed ledger opened without its key")
+	}
+	var other Key
+	copy(other[:], "not the ledger key")
+	removeCharges(t, path, "g", &other) // forged with a wrong key
+	var ce *LedgerCorruptError
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "E7", Rho: 0.01}); !errors.As(err, &ce) {
+		t.Fatalf("charge on a forged keyed ledger: %v, want *LedgerCorruptError", err)
+	}
+	removeCharges(t, path, "g", &key) // the key holder can (it is their ledger)
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "E7", Rho: 0.01}); err != nil {
+		t.Fatalf("ledger rewritten with the right key: %v", err)
+	}
+
+	// Unkeyed: the chain is recomputable (documented), so it stops only accidents.
+	l2, path2 := newTestLedger(t)
+	if err := l2.Charge(ctx, Charge{Scope: "g", ReleaseID: "E7", Rho: 0.01}); err != nil {
+		t.Fatal(err)
+	}
+	removeCharges(t, path2, "g", nil)
+	if err := l2.Charge(ctx, Charge{Scope: "g", ReleaseID: "E7", Rho: 0.01}); err != nil {
+		t.Fatalf("unkeyed re-chained ledger: %v (the threat model says this is accepted)", err)
+	}
+}
+
+// Only CreateFileLedger creates scopes: a charge or balance of an unknown
+// scope is refused and nothing is written.
+func TestFileLedgerUnknownScope(t *testing.T) {
+	ctx := context.Background()
+	l, path := newTestLedger(t)
+	before, _ := os.ReadFile(path)
+	if err := l.Charge(ctx, Charge{Scope: "fresh-scope", ReleaseID: "e", Rho: 0.01}); !errors.Is(err, ErrNoScope) {
+		t.Errorf("charge of an unknown scope: %v, want ErrNoScope", err)
+	}
+	if _, err := l.Balance(ctx, "fresh-scope"); !errors.Is(err, ErrNoScope) {
+		t.Errorf("balance of an unknown scope: %v, want ErrNoScope", err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Error("the ledger changed")
+	}
+	if _, err := CreateFileLedger(ctx, path, testBudget, FileLedgerOptions{}, "fresh-scope"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Charge(ctx, Charge{Scope: "fresh-scope", ReleaseID: "e", Rho: 0.01}); err != nil {
+		t.Errorf("charge after budget --init of the scope: %v", err)
+	}
+}
+
+func TestCheckName(t *testing.T) {
+	for _, ok := range []string{"default", "building-7", "Gebäude 7", "2026-11-21T06:00", strings.Repeat("x", 256)} {
+		if err := CheckName("scope", ok); err != nil {
+			t.Errorf("%q refused: %v", ok, err)
+		}
+	}
+	for name, bad := range map[string]string{"empty": "", "long": strings.Repeat("x", 257), "newline": "a\nb",
+		"bell": "bad\x07scope", "nul": "a\x00", "zero-width": "a\u200bb", "NFD": "Geba\u0308ude", "invalid UTF-8": "a\xff"} {
+		var ae *ArgumentError
+		if err := CheckName("scope", bad); !errors.As(err, &ae) {
+			t.Errorf("%s (%q) accepted: %v", name, bad, err)
+		}
 	}
 }
 
@@ -334,7 +441,7 @@ func TestFileLedgerCrashLeftovers(t *testing.T) {
 	dir, base := filepath.Split(path)
 	stray := filepath.Join(dir, "."+base+".tmp-12345")
 	os.WriteFile(stray, []byte(`{"format":"graphcloak-ledger","half written`), 0o600)
-	l2, err := OpenFileLedger(path, Budget{})
+	l2, err := OpenFileLedger(path, FileLedgerOptions{})
 	if err != nil {
 		t.Fatalf("open with stray temp file: %v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -36,13 +37,24 @@ $XDG_STATE_HOME/graphcloak/ledger.json or ~/.local/state/graphcloak/ledger.json)
 or the Neo4j database (--ledger neo4j).
 
 Each release costs ρ = Δ_eff²/(2σ²) in zero-concentrated DP; costs add. The
-lifetime budget (ε_total, δ_total) of every scope is fixed when the ledger is
-created — by --init here, or by the first release with --epsilon-total and
---delta-total — and converted once into ρ_max with the Canonne–Kamath–Steinke
-zCDP conversion, proven for the discrete Gaussian noise graphcloak releases. A
-budget is never changed silently, and a release past it is refused (exit code
-5), never clipped. --scope shows one scope; without it, every scope charged.`,
-		Example: `  graphcloak budget --init --ledger ./ledger.json --epsilon-total 4 --delta-total 1e-6
+lifetime budget (ε_total, δ_total) of a scope is set once, by the operator,
+with --init (which creates the ledger and the scope --scope), and converted
+into ρ_max with the Canonne–Kamath–Steinke zCDP conversion, proven for the
+discrete Gaussian noise graphcloak releases. A release never creates, raises
+or resets a budget: it refuses a missing ledger or scope (exit code 3, naming
+the --init command), and a release past the budget is refused (exit code 5),
+never clipped. Re-running --init with other totals is refused.
+
+The file ledger is an append-only hash chain of charges. With --ledger-key
+(a key from keygen) the chain is HMAC-keyed: nobody without the key can remove
+or change a charge undetected. Without it the chain only catches accidents
+(anyone who can write the file can recompute SHA-256). Neither stops the file
+from being replaced by an older copy or deleted: keep it where only the
+operator can write, and back it up.
+
+--scope shows one scope (an unknown scope exits 3); without it, every scope.`,
+		Example: `  graphcloak keygen --out ledger.key
+  graphcloak budget --init --ledger ./ledger.json --ledger-key ledger.key --scope building-7 --epsilon-total 4 --delta-total 1e-6
   graphcloak budget --ledger ./ledger.json --scope building-7 -o json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
@@ -54,44 +66,107 @@ budget is never changed silently, and a release past it is refused (exit code
 			return runBudget(cmd.Context(), o, g.stdout)
 		},
 	}
-	cmd.Flags().BoolVar(&o.init, "init", false, "create the ledger with the budget --epsilon-total, --delta-total (no-op if it exists with that budget)")
-	config.AddFlags(cmd.Flags(), "ledger", "scope", "epsilon-total", "delta-total", "uri", "user", "password", "database")
+	cmd.Flags().BoolVar(&o.init, "init", false, "create the ledger and --scope with the budget --epsilon-total, --delta-total (no-op if they exist with that budget; a different budget is refused)")
+	config.AddFlags(cmd.Flags(), "ledger", "ledger-key", "scope", "epsilon-total", "delta-total", "uri", "user", "password", "database")
 	return cmd
 }
 
-// openBudgetLedger opens the configured ledger for reporting, or with
-// create also for creation with the configured budget. It is the one place
-// the budget command chooses a ledger implementation. A missing ledger
-// file is not created without create (an error wrapping privacy.ErrNoLedger).
-func openBudgetLedger(ctx context.Context, cfg *config.Config, create bool) (privacy.Ledger, func(), error) {
-	var budget privacy.Budget
-	if create {
-		budget = privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal}
-		if err := budget.Validate(); err != nil {
-			return nil, nil, inputError{err}
-		}
-	}
+// openLedger opens the configured ledger (a file, or Neo4j through
+// client). It never creates one: a missing ledger file is an error
+// wrapping privacy.ErrNoLedger that names the budget --init command.
+func openLedger(ctx context.Context, cfg *config.Config, client *connector.Client) (privacy.Ledger, error) {
 	if cfg.Privacy.Ledger == "neo4j" {
-		client, err := connectNeo4j(ctx, cfg)
-		if err != nil {
-			return nil, nil, err
-		}
-		l, err := connector.NewLedger(ctx, client, cfg.Neo4j.Database, budget)
-		if err != nil {
-			client.Close(ctx)
-			return nil, nil, err
-		}
-		return l, func() { client.Close(context.WithoutCancel(ctx)) }, nil
+		return connector.NewLedger(ctx, client, cfg.Neo4j.Database)
 	}
 	path, err := ledgerPath(cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	l, err := privacy.OpenFileLedger(path, budget)
+	opt, err := ledgerOptions(cfg)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return l, func() {}, nil
+	l, err := privacy.OpenFileLedger(path, opt)
+	if err != nil {
+		return nil, withInitHint(cfg, err)
+	}
+	return l, nil
+}
+
+// initLedger is budget --init: it creates the ledger (file) and the
+// configured scope with the configured totals, or checks that they exist
+// with exactly those totals.
+func initLedger(ctx context.Context, cfg *config.Config, client *connector.Client) (privacy.Ledger, error) {
+	budget := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal}
+	if err := budget.Validate(); err != nil {
+		return nil, inputError{err}
+	}
+	scope := cfg.Privacy.Scope
+	if cfg.Privacy.Ledger == "neo4j" {
+		l, err := connector.NewLedger(ctx, client, cfg.Neo4j.Database)
+		if err != nil {
+			return nil, err
+		}
+		return l, l.InitScope(ctx, scope, budget)
+	}
+	path, err := ledgerPath(cfg)
+	if err != nil {
+		return nil, err
+	}
+	opt, err := ledgerOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return privacy.CreateFileLedger(ctx, path, budget, opt, scope)
+}
+
+// ledgerOptions loads the ledger key, when one is configured.
+func ledgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
+	if cfg.Privacy.LedgerKeyFile == "" {
+		return privacy.FileLedgerOptions{}, nil
+	}
+	k, err := privacy.LoadKey(cfg.Privacy.LedgerKeyFile)
+	if err != nil {
+		return privacy.FileLedgerOptions{}, inputErrorf("--ledger-key: %w", err)
+	}
+	return privacy.FileLedgerOptions{Key: &k}, nil
+}
+
+// initCommand is the budget --init command that creates the configured
+// ledger and scope.
+func initCommand(cfg *config.Config) string {
+	ledger := cfg.Privacy.Ledger
+	if ledger == "" {
+		ledger, _ = defaultLedgerPath()
+	}
+	cmd := "graphcloak budget --init --ledger " + shellQuote(ledger) + " --scope " + shellQuote(cfg.Privacy.Scope)
+	if cfg.Privacy.LedgerKeyFile != "" {
+		cmd += " --ledger-key " + shellQuote(cfg.Privacy.LedgerKeyFile)
+	}
+	return cmd + " --epsilon-total E --delta-total D"
+}
+
+// withInitHint adds the budget --init command to a missing ledger or scope.
+func withInitHint(cfg *config.Config, err error) error {
+	if errors.Is(err, privacy.ErrNoLedger) || errors.Is(err, privacy.ErrNoScope) {
+		return fmt.Errorf("%w (only the operator creates budgets, once: %s)", err, initCommand(cfg))
+	}
+	return err
+}
+
+// shellQuote quotes s for a POSIX shell when it is not a plain word.
+func shellQuote(s string) string {
+	plain := s != ""
+	for _, r := range s {
+		if !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r == '~' || r == '@' || r == '+' || r == '=' ||
+			('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')) {
+			plain = false
+		}
+	}
+	if plain {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // ledgerPath is the configured ledger file, or defaultLedgerPath when the
@@ -128,20 +203,31 @@ type budgetResult struct {
 func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	cfg := &o.g.cfg.Config
 	scope := ""
-	if o.g.cfg.Sources["privacy.scope"] != config.FromDefault {
+	if o.g.cfg.Sources["privacy.scope"] != config.FromDefault || o.init {
 		scope = cfg.Privacy.Scope
 	}
-	l, closeLedger, err := openBudgetLedger(ctx, cfg, o.init)
-	if errors.Is(err, privacy.ErrNoLedger) {
-		return inputErrorf("%w (graphcloak budget --init --ledger FILE --epsilon-total E --delta-total D, or a first release)", err)
+	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
+		return inputErrorf("--scope: %w", err)
 	}
+	var client *connector.Client
+	if cfg.Privacy.Ledger == "neo4j" {
+		var err error
+		if client, err = connectNeo4j(ctx, cfg); err != nil {
+			return err
+		}
+		defer client.Close(context.WithoutCancel(ctx))
+	}
+	open := openLedger
+	if o.init {
+		open = initLedger
+	}
+	l, err := open(ctx, cfg, client)
 	if err != nil {
 		return err
 	}
-	defer closeLedger()
 	bal, err := l.Balance(ctx, scope)
 	if err != nil {
-		return err
+		return withInitHint(cfg, err)
 	}
 	name := cfg.Privacy.Ledger
 	if name != "neo4j" {

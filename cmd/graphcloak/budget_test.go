@@ -18,23 +18,28 @@ func TestBudgetCommand(t *testing.T) {
 	if _, code, err := runPrivacyCLI(t, "budget", "--ledger", path); code != exitBadInput || !errors.Is(err, privacy.ErrNoLedger) {
 		t.Errorf("missing ledger: exit %d, %v", code, err)
 	}
-	out, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "1", "--delta-total", "1e-5", "-o", "json")
-	if code != 0 {
-		t.Fatalf("init: exit %d: %v", code, err)
-	}
+	var out string
 	var r struct {
 		Budget    privacy.Budget
 		RhoBudget float64
 		Scopes    []privacy.Balance
 	}
-	if err := json.Unmarshal([]byte(out), &r); err != nil || r.Budget.Epsilon != 1 || len(r.Scopes) != 0 {
-		t.Fatalf("%v\n%s", err, out)
+	for _, scope := range []string{"g1", "g2"} {
+		var code int
+		var err error
+		out, code, err = runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--scope", scope, "--epsilon-total", "1", "--delta-total", "1e-5", "-o", "json")
+		if code != 0 {
+			t.Fatalf("init: exit %d: %v", code, err)
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil || r.Budget.Epsilon != 1 || len(r.Scopes) != 1 || r.Scopes[0].Scope != scope {
+			t.Fatalf("%v\n%s", err, out)
+		}
 	}
 	if want, _ := privacy.CKSRho(1, 1e-5); r.RhoBudget != want {
 		t.Errorf("ρ budget %v, want %v", r.RhoBudget, want)
 	}
 	// Spend from two scopes, then show.
-	l, err := privacy.OpenFileLedger(path, privacy.Budget{})
+	l, err := privacy.OpenFileLedger(path, privacy.FileLedgerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +48,7 @@ func TestBudgetCommand(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	out, code, err = runPrivacyCLI(t, "budget", "--ledger", path, "-o", "json")
+	out, code, err := runPrivacyCLI(t, "budget", "--ledger", path, "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %v", code, err)
 	}
@@ -58,11 +63,16 @@ func TestBudgetCommand(t *testing.T) {
 	if !strings.Contains(out, "g2") || strings.Contains(out, "g1") {
 		t.Errorf("--scope g2 table:\n%s", out)
 	}
+	// An unknown scope exits 3 and names the --init command.
+	if _, code, err := runPrivacyCLI(t, "budget", "--ledger", path, "--scope", "g3"); code != exitBadInput ||
+		!errors.Is(err, privacy.ErrNoScope) || !strings.Contains(err.Error(), "budget --init --ledger "+path+" --scope g3") {
+		t.Errorf("unknown scope: exit %d, %v", code, err)
+	}
 	// A different budget is refused, --init with the same is a no-op.
-	if _, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "2", "--delta-total", "1e-5"); code != exitBadInput {
+	if _, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--scope", "g1", "--epsilon-total", "2", "--delta-total", "1e-5"); code != exitBadInput {
 		t.Errorf("budget change: exit %d, %v", code, err)
 	}
-	if _, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--epsilon-total", "1", "--delta-total", "1e-5"); code != 0 {
+	if _, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", path, "--scope", "g1", "--epsilon-total", "1", "--delta-total", "1e-5"); code != 0 {
 		t.Errorf("same budget: exit %d, %v", code, err)
 	}
 	if _, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", filepath.Join(t.TempDir(), "x.json"), "--epsilon-total", "-1", "--delta-total", "1e-5"); code != exitBadInput {

@@ -134,7 +134,8 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(dir)
-	ledger, err := privacy.OpenFileLedger(filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 2 * opts.epsilon, Delta: opts.delta})
+	ledger, err := privacy.CreateFileLedger(ctx, filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 2 * opts.epsilon, Delta: opts.delta},
+		privacy.FileLedgerOptions{}, "demo")
 	if err != nil {
 		return err
 	}

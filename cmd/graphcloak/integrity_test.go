@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -27,8 +28,8 @@ func writeReadings(t *testing.T, path string, f func(k int) float64) map[string]
 	return m
 }
 
-// initLedger runs budget --init for a file ledger.
-func initLedger(t *testing.T, ledger string, extra ...string) {
+// initTestLedger runs budget --init for a file ledger.
+func initTestLedger(t *testing.T, ledger string, extra ...string) {
 	t.Helper()
 	args := append([]string{"budget", "--init", "--ledger", ledger, "--epsilon-total", "10", "--delta-total", "1e-5"}, extra...)
 	if _, stderr, code := runPipelineCLI(t, context.Background(), nil, args...); code != 0 {
@@ -54,7 +55,7 @@ func TestKeyedReleasesOnTwoLedgersCLI(t *testing.T) {
 	var rels [2]*privacy.Released
 	for i, name := range []string{"a", "b"} {
 		ledger := filepath.Join(dir, "L"+name+".json")
-		initLedger(t, ledger)
+		initTestLedger(t, ledger)
 		out := filepath.Join(dir, "r"+name+".json")
 		_, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values",
 			filepath.Join(dir, name+".csv"), "--tau", "1", "--key", key, "--ledger", ledger, "--epoch", "E7", "--out", out)
@@ -82,5 +83,67 @@ func TestKeyedReleasesOnTwoLedgersCLI(t *testing.T) {
 	// noise gives |d| ≤ 2γ with probability < 1e-3 per node.
 	if far < 30 {
 		t.Errorf("only %d of 34 nodes: r1 − r2 is still the difference of the readings (noise shared)", far)
+	}
+}
+
+// Finding 2 of issue 8: a release never creates, raises or resets a
+// budget. A missing ledger (deleted file) or a new scope is refused with
+// the budget --init command to run, even when the release is given
+// --epsilon-total/--delta-total, and nothing is created or charged; with
+// a ledger key, a ledger rewritten without its charges is refused.
+func TestReleaseNeverCreatesBudgets(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, _ := karateReadings(t, dir, true)
+	ledger := filepath.Join(dir, "ledger.json")
+	release := func(extra ...string) (string, int) {
+		args := append([]string{"release", "--graph", "karate", "--values", readings, "--out", filepath.Join(dir, "r.json"),
+			"--ledger", ledger}, extra...)
+		_, stderr, code := runPipelineCLI(t, context.Background(), nil, args...)
+		return stderr, code
+	}
+	stderr, code := release("--epsilon-total", "100", "--delta-total", "1e-5")
+	if code != exitBadInput || !strings.Contains(stderr, "graphcloak budget --init --ledger "+ledger+" --scope default") {
+		t.Errorf("missing ledger: exit %d, stderr %s", code, stderr)
+	}
+	if _, err := os.Stat(ledger); !os.IsNotExist(err) {
+		t.Fatalf("a release created the ledger (%v)", err)
+	}
+	initTestLedger(t, ledger, "--scope", "default")
+	before, _ := os.ReadFile(ledger)
+	stderr, code = release("--scope", "fresh-scope", "--epsilon-total", "100", "--delta-total", "1e-5")
+	if code != exitBadInput || !strings.Contains(stderr, "--scope fresh-scope") {
+		t.Errorf("new scope: exit %d, stderr %s", code, stderr)
+	}
+	if after, _ := os.ReadFile(ledger); string(after) != string(before) {
+		t.Error("a refused release changed the ledger")
+	}
+
+	// A keyed ledger: charges removed and the chain recomputed without
+	// the key (what a rewritten SHA-256 checksum did before) is refused.
+	keyFile := filepath.Join(dir, "ledger.key")
+	k, _ := privacy.GenerateKey()
+	if err := privacy.WriteKeyFile(keyFile, k); err != nil {
+		t.Fatal(err)
+	}
+	keyed := filepath.Join(dir, "keyed.json")
+	initTestLedger(t, keyed, "--ledger-key", keyFile)
+	args := []string{"release", "--graph", "karate", "--values", readings, "--out", filepath.Join(dir, "k.json"),
+		"--ledger", keyed, "--ledger-key", keyFile, "--epoch", "E7"}
+	if _, stderr, code := runPipelineCLI(t, context.Background(), nil, args...); code != 0 {
+		t.Fatalf("keyed release: exit %d: %s", code, stderr)
+	}
+	charged, _ := os.ReadFile(keyed)
+	var f map[string]any
+	if err := json.Unmarshal(charged, &f); err != nil {
+		t.Fatal(err)
+	}
+	entries := f["entries"].([]any)
+	f["entries"] = entries[:len(entries)-1] // drop the charge
+	forged, _ := json.MarshalIndent(f, "", "  ")
+	os.WriteFile(keyed, forged, 0o600)
+	_, stderr, code = runPipelineCLI(t, context.Background(), nil, args...)
+	if code == 0 || !strings.Contains(stderr, "corrupt") {
+		t.Errorf("release on a ledger with its charge removed: exit %d, %s", code, stderr)
 	}
 }

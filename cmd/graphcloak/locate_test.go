@@ -27,8 +27,9 @@ func releaseKarate(t *testing.T, dir string) string {
 	readings := filepath.Join(dir, "readings.csv")
 	os.WriteFile(readings, []byte(b.String()), 0o600)
 	out := filepath.Join(dir, "release.json")
+	initTestLedger(t, filepath.Join(dir, "l.json"), "--epsilon-total", "1000", "--delta-total", "1e-3")
 	_, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
-		"--out", out, "--ledger", filepath.Join(dir, "l.json"), "--epsilon-total", "1000", "--delta-total", "1e-3",
+		"--out", out, "--ledger", filepath.Join(dir, "l.json"),
 		"--epsilon", "500", "--delta", "1e-6", "--tau", "0.2")
 	if code != 0 {
 		t.Fatalf("release: exit %d: %s", code, stderr)

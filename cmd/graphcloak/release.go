@@ -264,8 +264,9 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		if err != nil {
 			return err
 		}
+		rec.ReleaseID, rec.ReleaseMeta = rel.Meta.ReleaseID, string(meta)
 		rec.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
-			"mechanism": sum.Mechanism, "keyed": sum.Keyed, "releaseId": rel.Meta.ReleaseID, "releaseMeta": string(meta)}
+			"mechanism": sum.Mechanism, "keyed": sum.Keyed}
 		if err := client.WriteRunRecord(ctx, *rec); err != nil { // last
 			return err
 		}
@@ -314,32 +315,22 @@ func readReadings(stdin io.Reader, path string) (map[string]float64, error) {
 	return graphcloak.ReadValues(f)
 }
 
-// openReleaseLedger opens the configured ledger: Neo4j (needs client) or a
-// file. The lifetime budget is passed only when set explicitly
-// (--epsilon-total/--delta-total, environment or config file): it then
-// creates a missing ledger or scope, and must match an existing one (a
-// budget never changes silently). Otherwise the stored budget is used, and
-// a ledger that does not exist yet is an error wrapping privacy.ErrNoLedger
-// — create it with "graphcloak budget --init" or pass the budget.
+// openReleaseLedger opens the configured ledger (Neo4j needs client) and
+// checks that the release's scope exists. A release never creates, raises
+// or resets a budget: a missing ledger or scope is refused with the
+// budget --init command to run, and --epsilon-total/--delta-total are
+// ignored (with a warning) when given.
 func openReleaseLedger(ctx context.Context, g *globalOptions, client *connector.Client) (privacy.Ledger, error) {
 	cfg := &g.cfg.Config
-	var budget privacy.Budget
-	if g.cfg.Sources["privacy.epsilonTotal"] != config.FromDefault || g.cfg.Sources["privacy.deltaTotal"] != config.FromDefault {
-		budget = privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal}
+	if g.cfg.Sources["privacy.epsilonTotal"] == config.FromFlag || g.cfg.Sources["privacy.deltaTotal"] == config.FromFlag {
+		g.logger.Warn("--epsilon-total/--delta-total are ignored by release: budgets are set once, by budget --init")
 	}
-	if cfg.Privacy.Ledger == "neo4j" {
-		return connector.NewLedger(ctx, client, cfg.Neo4j.Database, budget)
-	}
-	path, err := ledgerPath(cfg)
+	l, err := openLedger(ctx, cfg, client)
 	if err != nil {
 		return nil, err
 	}
-	l, err := privacy.OpenFileLedger(path, budget)
-	if errors.Is(err, privacy.ErrNoLedger) {
-		return nil, fmt.Errorf("%w (create it with: graphcloak budget --init --ledger %s --epsilon-total E --delta-total D, or pass --epsilon-total and --delta-total)", err, path)
-	}
-	if err != nil {
-		return nil, err
+	if _, err := l.Balance(ctx, cfg.Privacy.Scope); err != nil {
+		return nil, withInitHint(cfg, err)
 	}
 	return l, nil
 }

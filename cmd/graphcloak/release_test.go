@@ -71,8 +71,9 @@ func TestReleaseFileGraph(t *testing.T) {
 	readings, raw := karateReadings(t, dir, true)
 	ledger := filepath.Join(dir, "ledger.json")
 	out := filepath.Join(dir, "release.json")
+	initTestLedger(t, ledger, "--scope", "club")
 	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
-		"--out", out, "--ledger", ledger, "--epsilon-total", "10", "--delta-total", "1e-5", "--scope", "club", "-o", "json")
+		"--out", out, "--ledger", ledger, "--scope", "club", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -103,7 +104,7 @@ func TestReleaseFileGraph(t *testing.T) {
 		}
 	}
 	// The ledger was charged exactly once, with the release's ρ.
-	l, err := privacy.OpenFileLedger(ledger, privacy.Budget{})
+	l, err := privacy.OpenFileLedger(ledger, privacy.FileLedgerOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,8 +138,9 @@ func TestReleaseStdinTable(t *testing.T) {
 	readings, _ := karateReadings(t, dir, false)
 	data, _ := os.ReadFile(readings)
 	out := filepath.Join(dir, "release.json")
+	initTestLedger(t, filepath.Join(dir, "l.json"), "--epsilon-total", "4", "--delta-total", "1e-6")
 	stdout, stderr, code := runPipelineCLI(t, context.Background(), bytes.NewReader(data), "release", "--graph", "karate",
-		"--values", "-", "--out", out, "--ledger", filepath.Join(dir, "l.json"), "--epsilon-total", "4", "--delta-total", "1e-6",
+		"--values", "-", "--out", out, "--ledger", filepath.Join(dir, "l.json"),
 		"--epsilon", "1", "--delta", "1e-7")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -240,10 +242,11 @@ func TestInterruptedExitCode(t *testing.T) {
 	isolateConfig(t)
 	dir := t.TempDir()
 	readings, _ := karateReadings(t, dir, true)
+	initTestLedger(t, filepath.Join(dir, "l.json"))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	_, _, code := runPipelineCLI(t, ctx, nil, "release", "--graph", "karate", "--values", readings,
-		"--out", filepath.Join(dir, "r.json"), "--ledger", filepath.Join(dir, "l.json"), "--epsilon-total", "10", "--delta-total", "1e-5")
+		"--out", filepath.Join(dir, "r.json"), "--ledger", filepath.Join(dir, "l.json"))
 	if code != exitInterrupted {
 		t.Errorf("cancelled release: exit %d, want %d", code, exitInterrupted)
 	}

@@ -23,7 +23,7 @@ func TestUnmaskRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ledger, err := privacy.OpenFileLedger(filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 4, Delta: 1e-6})
+	ledger, err := privacy.CreateFileLedger(context.Background(), filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 4, Delta: 1e-6}, privacy.FileLedgerOptions{}, "s")
 	if err != nil {
 		t.Fatal(err)
 	}
