@@ -140,6 +140,18 @@ func Estimate(job EstimateJob) (*Plan, error) {
 }
 
 // checkParams validates τ, α, ε, δ before any work.
+// MaxTau and MaxAlpha bound the diffusion time and the neighbourhood
+// radius a release accepts; beyond them the numbers (Δ2, σ, time
+// estimates) leave the range where float64 holds them honestly.
+const (
+	MaxTau   = 1e6
+	MaxAlpha = 1e12
+)
+
+// CheckParams validates τ, α, ε and δ of a release or estimate (a
+// *JobError naming the parameter), before anything is computed or charged.
+func CheckParams(tau, alpha, eps, delta float64) error { return checkParams(tau, alpha, eps, delta) }
+
 func checkParams(tau, alpha, eps, delta float64) error {
 	for _, c := range []struct {
 		name string
@@ -148,6 +160,12 @@ func checkParams(tau, alpha, eps, delta float64) error {
 		if math.IsNaN(c.v) || math.IsInf(c.v, 0) || c.v <= 0 {
 			return &JobError{Param: c.name, Reason: fmt.Sprintf("must be finite and > 0, got %v", c.v)}
 		}
+	}
+	if tau > MaxTau {
+		return &JobError{Param: "tau", Reason: fmt.Sprintf("= %g is outside the supported range (0, %g]: exp(−τL) has long reached equilibrium and its sensitivity underflows", tau, MaxTau)}
+	}
+	if alpha > MaxAlpha {
+		return &JobError{Param: "alpha", Reason: fmt.Sprintf("= %g is outside the supported range (0, %g]", alpha, MaxAlpha)}
 	}
 	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
 		return &JobError{Param: "delta", Reason: fmt.Sprintf("must be in (0, 1), got %v", delta)}

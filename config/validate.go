@@ -3,9 +3,10 @@ package config
 import (
 	"errors"
 	"fmt"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/privacy"
 	"math"
 	"net/url"
-	"regexp"
 	"strings"
 )
 
@@ -26,14 +27,11 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// identifier is the rule the connector applies to labels, relationship
-// types and property names before backtick-quoting them.
-var identifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
 // ValidIdentifier reports whether s may be used as a Neo4j label,
-// relationship type or property name: ^[A-Za-z_][A-Za-z0-9_]*$ (so no
-// backticks, backslashes or control characters).
-func ValidIdentifier(s string) bool { return identifier.MatchString(s) }
+// relationship type or property name. It is the connector's one rule
+// (connector.CheckIdentifier): ^[A-Za-z_][A-Za-z0-9_]*$ and 1..64 bytes
+// (so no backticks, backslashes or control characters).
+func ValidIdentifier(s string) bool { return connector.CheckIdentifier("property", s) == nil }
 
 // Validate checks every value and returns all problems joined; each is a
 // *Error. It needs no connection.
@@ -121,11 +119,13 @@ func (c *Config) Validate() error {
 	if strings.ContainsAny(p.Ledger, "\x00") { // empty: the per-user default ledger
 		add("privacy.ledger", "must be a file path or neo4j")
 	}
-	if p.Scope == "" || strings.ContainsAny(p.Scope, "\x00\n\r") {
-		add("privacy.scope", "must be a non-empty name without control characters")
+	if err := privacy.CheckName("scope", p.Scope); err != nil {
+		add("privacy.scope", "%v", err)
 	}
-	if strings.ContainsAny(p.Epoch, "\x00\n\r") {
-		add("privacy.epoch", "contains control characters")
+	if p.Epoch != "" {
+		if err := privacy.CheckName("epoch", p.Epoch); err != nil {
+			add("privacy.epoch", "%v", err)
+		}
 	}
 
 	if c.Recovery.Sources < 1 {

@@ -221,7 +221,7 @@ func (c *Client) writeBatch(ctx context.Context, db string, rows []NodeProps, id
 			p[bind] = opt.RunID
 		}
 		batch[i] = map[string]any{"id": ids[i], "props": p}
-		props += len(p)
+		props += len(rows[i].Props) // the run id is bookkeeping, not a result
 	}
 	params["rows"] = batch
 	matched, err := runWrite(ctx, c, db, "write properties", func(tx neo4j.ManagedTransaction) (int64, error) {

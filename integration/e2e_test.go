@@ -379,8 +379,8 @@ func TestEndToEnd(t *testing.T) {
 	})
 	t.Run("release re-run of the same epoch never re-draws", func(t *testing.T) {
 		r := runCLI(t, s.Password, e.releaseArgs("epoch-1")...)
-		if r.Code == 0 {
-			t.Fatalf("re-release of a charged epoch succeeded: %s", r.Stdout)
+		if r.Code != 0 || !strings.Contains(r.Stdout, `"alreadyPublished": true`) {
+			t.Fatalf("re-run of a published epoch: exit %d, want 0 (already published): %s %s", r.Code, r.Stdout, r.Stderr)
 		}
 		again := nodeValues(t, d, f.Label, e.write)
 		for k, v := range released {
@@ -506,12 +506,12 @@ func TestEndToEndValuesFile(t *testing.T) {
 	sigma, _ := rel["sigma"].(float64)
 	checkNoise(t, f, nodeValues(t, d, f.Label, e.write), sigma)
 	// The fixture's nodes carry exactly their own properties plus the
-	// private value.
+	// private value and the id of the run that wrote it.
 	got := map[string]bool{}
 	for _, rec := range query(t, d, "MATCH (n:`"+f.Label+"`) UNWIND keys(n) AS k RETURN DISTINCT k", nil) {
 		got[rec.Values[0].(string)] = true
 	}
-	want := map[string]bool{"key": true, "community": true, "obs": true, e.write: true}
+	want := map[string]bool{"key": true, "community": true, "obs": true, e.write: true, e.write + "_runId": true}
 	if len(got) != len(want) {
 		t.Fatalf("node property keys %v, want %v", sortedKeys(got), sortedKeys(want))
 	}

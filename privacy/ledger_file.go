@@ -524,15 +524,23 @@ func writeFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	if err != nil {
 		return fmt.Errorf("privacy: write %s: %w", path, err)
 	}
+	if _, err = tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return fmt.Errorf("privacy: write %s: %w", path, err)
+	}
+	return commitTemp(tmp, path, perm)
+}
+
+// commitTemp sets perm on the written temporary file tmp, fsyncs it,
+// renames it over path and fsyncs the directory; on error tmp is removed.
+func commitTemp(tmp *os.File, path string, perm fs.FileMode) (err error) {
 	defer func() {
 		if err != nil {
 			tmp.Close()
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err = tmp.Write(data); err != nil {
-		return fmt.Errorf("privacy: write %s: %w", path, err)
-	}
 	if err = tmp.Chmod(perm); err != nil {
 		return fmt.Errorf("privacy: write %s: %w", path, err)
 	}
@@ -545,6 +553,7 @@ func writeFileAtomic(path string, data []byte, perm fs.FileMode) (err error) {
 	if err = os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("privacy: write %s: %w", path, err)
 	}
+	dir := filepath.Dir(path)
 	d, err := os.Open(dir)
 	if err != nil {
 		return fmt.Errorf("privacy: write %s: %w", path, err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"path/filepath"
 )
 
 // Release file format (JSON, written atomically by WriteReleaseFile):
@@ -42,8 +43,16 @@ type releaseRow struct {
 // WriteReleaseFile writes rel to path atomically (temporary file, fsync,
 // rename), mode 0644.
 func WriteReleaseFile(path string, rel *Released) error {
-	if err := checkReleased(rel); err != nil {
+	data, err := encodeRelease(rel)
+	if err != nil {
 		return err
+	}
+	return writeFileAtomic(path, data, 0o644)
+}
+
+func encodeRelease(rel *Released) ([]byte, error) {
+	if err := checkReleased(rel); err != nil {
+		return nil, err
 	}
 	f := releaseFile{Format: releaseFormat, Version: releaseVersion, Meta: rel.Meta, Rows: make([]releaseRow, len(rel.Keys))}
 	for i := range rel.Keys {
@@ -51,9 +60,9 @@ func WriteReleaseFile(path string, rel *Released) error {
 	}
 	data, err := json.MarshalIndent(&f, "", "  ")
 	if err != nil {
-		return fmt.Errorf("privacy: write release: %w", err)
+		return nil, fmt.Errorf("privacy: write release: %w", err)
 	}
-	return writeFileAtomic(path, append(data, '\n'), 0o644)
+	return append(data, '\n'), nil
 }
 
 // ReleaseFileError reports a release file that is malformed or
@@ -120,4 +129,64 @@ func checkReleased(rel *Released) error {
 		}
 	}
 	return nil
+}
+
+// PendingReleaseFile is an output path checked before anything is charged:
+// PrepareReleaseFile has already created its temporary file in the target
+// directory, so Commit can only fail on a full disk or I/O error.
+type PendingReleaseFile struct {
+	path string
+	tmp  *os.File
+}
+
+// PrepareReleaseFile checks that a release can be written to path — not a
+// directory, its directory exists and is writable — by creating the
+// temporary file Commit will rename over path. Call it before the ledger
+// is charged; Abort removes the temporary file when the release does not
+// happen.
+func PrepareReleaseFile(path string) (*PendingReleaseFile, error) {
+	if path == "" {
+		return nil, &ArgumentError{Func: "PrepareReleaseFile", Param: "path", Reason: "must not be empty"}
+	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, &ReleaseFileError{Path: path, Reason: "is a directory (give a file name)"}
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return nil, &ReleaseFileError{Path: path, Reason: fmt.Sprintf("cannot be written: %v", err)}
+	}
+	return &PendingReleaseFile{path: path, tmp: tmp}, nil
+}
+
+// Path returns the final path.
+func (p *PendingReleaseFile) Path() string { return p.path }
+
+// Commit writes rel (as WriteReleaseFile does) to the temporary file,
+// fsyncs it, renames it over the path and fsyncs the directory.
+func (p *PendingReleaseFile) Commit(rel *Released) (err error) {
+	defer func() {
+		if err != nil {
+			p.Abort()
+		}
+	}()
+	data, err := encodeRelease(rel)
+	if err != nil {
+		return err
+	}
+	if _, err = p.tmp.Write(data); err != nil {
+		return fmt.Errorf("privacy: write %s: %w", p.path, err)
+	}
+	return commitTemp(p.tmp, p.path, 0o644)
+}
+
+// Abort removes the temporary file (no-op after Commit).
+func (p *PendingReleaseFile) Abort() {
+	if p.tmp != nil {
+		p.tmp.Close()
+		os.Remove(p.tmp.Name())
+	}
 }

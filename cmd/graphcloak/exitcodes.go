@@ -26,6 +26,7 @@ const (
 	exitDBUnreachable   = 4 // Neo4j could not be reached or refused the credentials
 	exitBudgetExhausted = 5 // the privacy ledger refused the release
 	exitDBError         = 6 // Neo4j reached but the query failed (unknown label, missing property, write failure)
+	exitChargedEpoch    = 7 // the epoch was charged but its values cannot be published (re-release under a new epoch)
 	exitInterrupted     = 130
 )
 
@@ -66,8 +67,10 @@ func exitCode(err error) int {
 	switch {
 	case errors.Is(err, context.Canceled):
 		return exitInterrupted
-	case errors.As(err, &budgetErr), errors.Is(err, privacy.ErrAlreadyCharged):
+	case errors.As(err, &budgetErr):
 		return exitBudgetExhausted
+	case errors.As(err, new(chargedError)), errors.Is(err, privacy.ErrAlreadyCharged), errors.As(err, new(*connector.RunStateError)):
+		return exitChargedEpoch
 	case errors.As(err, &cfgErr), errors.As(err, &privArg), errors.As(err, &privParam), errors.As(err, &keyPerm),
 		errors.Is(err, privacy.ErrBadKeyFile), errors.Is(err, privacy.ErrBudgetMismatch), errors.Is(err, privacy.ErrNoLedger), errors.Is(err, privacy.ErrNoScope),
 		errors.As(err, &specErr), errors.As(err, &csvErr), errors.As(err, &edgeErr), errors.Is(err, laplacian.ErrEmptyGraph),
@@ -77,7 +80,8 @@ func exitCode(err error) int {
 		errors.Is(err, recovery.ErrNegativeMass), errors.As(err, new(*recovery.UnbalancedError)),
 		errors.As(err, &missing), errors.As(err, &assignErr), errors.Is(err, fs.ErrNotExist),
 		errors.As(err, &expmParam), errors.As(err, &expmLarge), errors.As(err, &expmTol),
-		errors.As(err, &cIdent), errors.As(err, &cArg):
+		errors.As(err, &cIdent), errors.As(err, &cArg), errors.As(err, new(*connector.BindingError)),
+		errors.As(err, new(*connector.RunNotFoundError)):
 		return exitBadInput
 	case errors.As(err, &cUnreachable), errors.As(err, &cAuth):
 		return exitDBUnreachable

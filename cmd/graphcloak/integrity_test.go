@@ -147,3 +147,71 @@ func TestReleaseNeverCreatesBudgets(t *testing.T) {
 		t.Errorf("release on a ledger with its charge removed: exit %d, %s", code, stderr)
 	}
 }
+
+// Finding 5 of issue 8: every refused input is refused before the ledger
+// is touched — the ledger file stays byte for byte the same — and before
+// any output is written.
+func TestRefusedInputsLeaveLedgerUnchanged(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, _ := karateReadings(t, dir, true)
+	ledger := filepath.Join(dir, "ledger.json")
+	initTestLedger(t, ledger)
+	adir := filepath.Join(dir, "adir")
+	os.Mkdir(adir, 0o700)
+	long65 := strings.Repeat("p", 65)
+	base := func(extra ...string) []string {
+		return append([]string{"release", "--graph", "karate", "--values", readings, "--ledger", ledger,
+			"--out", filepath.Join(dir, "r.json")}, extra...)
+	}
+	neo := func(extra ...string) []string { // never reached: refused before connecting
+		return append([]string{"release", "--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--values", readings,
+			"--ledger", ledger}, extra...)
+	}
+	cases := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"out in a missing directory", base("--out", "/nonexistent/dir/r.json"), exitBadInput},
+		{"out is a directory", base("--out", adir), exitBadInput},
+		{"scope of 100000 characters", base("--scope", strings.Repeat("s", 100000)), exitBadInput},
+		{"scope with a control character", base("--scope", "bad\x07scope"), exitBadInput},
+		{"scope not NFC", base("--scope", "Geba\u0308ude"), exitBadInput},
+		{"epoch with a newline", base("--epoch", "e\n1"), exitBadInput},
+		{"epoch of 300 characters", base("--epoch", strings.Repeat("e", 300)), exitBadInput},
+		{"epoch with a zero-width space", base("--epoch", "e\u200b1"), exitBadInput},
+		{"tau out of range", base("--tau", "1e15"), exitBadInput},
+		{"tau 1e300", base("--tau", "1e300"), exitBadInput},
+		{"alpha out of range", base("--alpha", "1e300"), exitBadInput},
+		{"unknown mechanism", base("--mechanism", "laplace"), exitBadInput},
+		{"missing readings file", base("--values", filepath.Join(dir, "none.csv")), exitBadInput},
+		{"missing key file", base("--key", filepath.Join(dir, "none.key")), exitBadInput},
+		{"value property off Neo4j", base("--values", "", "--value-property", "obs"), exitUsage},
+		{"write property of 65 bytes", neo("--write-property", long65), exitBadInput},
+		{"write property too long for its run id", neo("--write-property", strings.Repeat("w", 60)), exitBadInput},
+		{"write property with a backtick", neo("--write-property", "a`b"), exitBadInput},
+		{"label of 65 bytes", neo("--node-labels", long65), exitBadInput},
+	}
+	before, err := os.ReadFile(ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, stderr, code := runPipelineCLI(t, context.Background(), nil, c.args...)
+			if code != c.code {
+				t.Errorf("exit %d, want %d: %s", code, c.code, stderr)
+			}
+			if after, _ := os.ReadFile(ledger); string(after) != string(before) {
+				t.Fatal("the ledger changed")
+			}
+			if _, err := os.Stat(filepath.Join(dir, "r.json")); err == nil {
+				t.Fatal("a release file was written")
+			}
+			if m, _ := filepath.Glob(filepath.Join(dir, ".r.json.tmp-*")); len(m) > 0 {
+				t.Fatalf("temporary files left: %v", m)
+			}
+		})
+	}
+}

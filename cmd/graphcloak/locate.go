@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -130,7 +129,7 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 	default:
 		return usageErrorf("--communities must be louvain, property:NAME or file:PATH, got %q", opts.communities)
 	}
-	if isDB && opts.released == "" && releasedProp == "" {
+	if isDB && opts.released == "" && releasedProp == "" && opts.releaseRun == "" {
 		releasedProp = cfg.Write.WriteProperty
 	}
 	if releasedProp != "" {
@@ -156,6 +155,7 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 
 	var client *connector.Client
 	var rec *connector.RunRecord
+	var run *connector.Run
 	if isDB {
 		if err := projectionOf(cfg).Validate(); err != nil {
 			return err
@@ -166,23 +166,26 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 		defer client.Close(context.WithoutCancel(ctx))
 		g.logger.Info("connected to neo4j", "uri", client.URI(), "database", client.Database())
 		runID := newRunID()
-		rec = &connector.RunRecord{RunID: runID, Command: "locate", Status: connector.StatusRunning,
+		rec = &connector.RunRecord{RunID: runID, Command: "locate",
 			Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), StartedAt: time.Now().UTC(),
 			Parameters: map[string]any{"estimator": cfg.Recovery.Estimator, "sources": cfg.Recovery.Sources,
 				"communities": opts.communities, "releasedProperty": releasedProp, "releaseRun": opts.releaseRun,
 				"massProperty": cfg.Write.MassProperty, "communityWriteProperty": cfg.Write.CommunityWriteProperty,
 				"probabilityProperty": cfg.Write.ProbabilityProperty, "rankProperty": cfg.Write.RankProperty}}
-		if err := client.WriteRunRecord(ctx, *rec); err != nil {
+		if run, err = client.StartRun(ctx, *rec, connector.DefaultLease); err != nil {
 			return err
 		}
 		summary.RunID = runID
 		defer func() {
 			if err != nil {
-				failRun(ctx, g, client, rec, err)
+				if ferr := run.Fail(ctx, err); ferr != nil {
+					g.logger.Warn("could not record the failed run", "runId", runID, "error", ferr)
+				}
 			}
 		}()
+		rec = &run.Record
 		if opts.releaseRun != "" {
-			if sigma, tau, err = releaseRunParams(ctx, g, client, opts.releaseRun, sigma, tau); err != nil {
+			if sigma, tau, releasedProp, err = releaseRunParams(ctx, g, client, opts.releaseRun, sigma, tau, releasedProp); err != nil {
 				return err
 			}
 		}
@@ -261,7 +264,7 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 			return err
 		}
 		summary.NodePropertiesWritten, summary.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
-		rec.Status, rec.FinishedAt, rec.Sigma = connector.StatusSucceeded, time.Now().UTC(), sigma
+		rec.Sigma = sigma
 		rec.NodeCount, rec.RelationshipCount = summary.NodeCount, summary.RelationshipCount
 		rec.NodePropertiesWritten, rec.ComputeMillis, rec.WriteMillis = st.NodePropertiesWritten, res.ComputeMillis, st.WriteMillis
 		rec.Extra = map[string]any{"estimator": res.Estimator, "recoveryStatus": res.Status,
@@ -270,47 +273,38 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 			rec.Extra["topCommunity"] = res.Report.Communities[0].Name
 			rec.Extra["topProbability"] = res.Report.Communities[0].Share
 		}
-		if err := client.WriteRunRecord(ctx, *rec); err != nil { // last
+		if err := run.Succeed(ctx); err != nil { // last
 			return err
 		}
 	}
 	return printLocateSummary(g, out, summary)
 }
 
-// releaseRunParams reads σ and τ from a release's run record. An explicit
-// --sigma or --tau that disagrees with the record is refused.
-func releaseRunParams(ctx context.Context, g *globalOptions, c *connector.Client, runID string, sigma, tau float64) (float64, float64, error) {
-	rr, err := c.ReadRunRecord(ctx, g.cfg.Neo4j.Database, runID)
+// releaseRunParams reads σ, τ and the write property from a release's run
+// record, after checking that the values are still that run's
+// (releaseRun). An explicit --sigma, --tau or --released-property that
+// disagrees with the record is refused.
+func releaseRunParams(ctx context.Context, g *globalOptions, c *connector.Client, runID string, sigma, tau float64, prop string) (float64, float64, string, error) {
+	rr, err := releaseRun(ctx, g, c, runID)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, "", err
 	}
-	if rr == nil {
-		return 0, 0, inputErrorf("--release-run: no run record %q", runID)
+	if !(rr.Sigma > 0) {
+		return 0, 0, "", inputErrorf("--release-run: run %q records no σ", runID)
 	}
-	if cmd, _ := rr["command"].(string); cmd != "release" {
-		return 0, 0, inputErrorf("--release-run: run %q is a %q run, not a release", runID, cmd)
+	if sigma > 0 && sigma != rr.Sigma {
+		return 0, 0, "", inputErrorf("--sigma %v disagrees with the release's σ %v", sigma, rr.Sigma)
 	}
-	if st, _ := rr["status"].(string); st != connector.StatusSucceeded {
-		return 0, 0, inputErrorf("--release-run: release %q did not succeed (status %q)", runID, st)
+	if prop != "" && prop != rr.WriteProperty {
+		return 0, 0, "", inputErrorf("--released-property %q disagrees with the release's write property %q", prop, rr.WriteProperty)
 	}
-	rs, ok := rr["sigma"].(float64)
-	if !ok || !(rs > 0) {
-		return 0, 0, inputErrorf("--release-run: run %q records no σ", runID)
-	}
-	if sigma > 0 && sigma != rs {
-		return 0, 0, inputErrorf("--sigma %v disagrees with the release's σ %v", sigma, rs)
-	}
-	var params map[string]any
-	if s, ok := rr["parameters"].(string); ok {
-		_ = json.Unmarshal([]byte(s), &params)
-	}
-	if rt, ok := params["tau"].(float64); ok && rt > 0 {
+	if rt, ok := rr.Parameters["tau"].(float64); ok && rt > 0 {
 		if g.cfg.Sources["privacy.tau"] != config.FromDefault && tau != rt {
-			return 0, 0, inputErrorf("--tau %v disagrees with the release's τ %v", tau, rt)
+			return 0, 0, "", inputErrorf("--tau %v disagrees with the release's τ %v", tau, rt)
 		}
 		tau = rt
 	}
-	return rs, tau, nil
+	return rr.Sigma, tau, rr.WriteProperty, nil
 }
 
 // stepProgress maps pipeline steps to terminal progress bars.

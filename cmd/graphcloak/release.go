@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"text/tabwriter"
 	"time"
@@ -26,6 +27,7 @@ type releaseOptions struct {
 	values string // FILE or "-"
 	out    string
 	dryRun bool
+	lease  time.Duration
 }
 
 func newReleaseCmd(g *globalOptions) *cobra.Command {
@@ -71,6 +73,7 @@ writes, charges and draws nothing.`,
 	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value from FILE, or - for standard input")
 	f.StringVar(&opts.out, "out", "", "write the release file here (required for graphs outside Neo4j)")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "estimate only: counts, method, memory, time, σ; nothing written")
+	f.DurationVar(&opts.lease, "lease", connector.DefaultLease, "Neo4j run lease: a run that sends no heartbeat for this long is taken for dead (abandoned) and its epoch can be resumed")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
 	config.AddFlags(f, "value-property", "write-property", "batch-size", "concurrency")
@@ -79,42 +82,49 @@ writes, charges and draws nothing.`,
 
 // releaseSummary is the output of release (-o json keys in GDS style).
 type releaseSummary struct {
-	RunID                 string           `json:"runId,omitempty"`
-	Graph                 string           `json:"graph"`
-	DryRun                bool             `json:"dryRun"`
-	ValuesFrom            string           `json:"valuesFrom"`
-	NodeCount             int              `json:"nodeCount"`
-	RelationshipCount     int              `json:"relationshipCount"`
-	Delta2                float64          `json:"delta2"`
-	Delta2Exact           bool             `json:"delta2Exact"`
-	SensitivityMethod     string           `json:"sensitivityMethod,omitempty"`
-	Sigma                 float64          `json:"sigma"`
-	Rho                   float64          `json:"rho"`
-	Epsilon               float64          `json:"epsilon"`
-	Delta                 float64          `json:"delta"`
-	Mechanism             string           `json:"mechanism"`
-	Keyed                 bool             `json:"keyed"`
-	Scope                 string           `json:"scope"`
-	Epoch                 string           `json:"epoch,omitempty"`
-	ReleaseID             string           `json:"releaseId,omitempty"`
-	Ledger                string           `json:"ledger"`
-	WriteProperty         string           `json:"writeProperty,omitempty"`
-	NodePropertiesWritten int              `json:"nodePropertiesWritten"`
-	Out                   string           `json:"out,omitempty"`
-	ComputeMillis         int64            `json:"computeMillis"`
-	WriteMillis           int64            `json:"writeMillis"`
-	Plan                  *graphcloak.Plan `json:"plan,omitempty"`
+	RunID                 string  `json:"runId,omitempty"`
+	Graph                 string  `json:"graph"`
+	DryRun                bool    `json:"dryRun"`
+	ValuesFrom            string  `json:"valuesFrom"`
+	NodeCount             int     `json:"nodeCount"`
+	RelationshipCount     int     `json:"relationshipCount"`
+	Delta2                float64 `json:"delta2"`
+	Delta2Exact           bool    `json:"delta2Exact"`
+	SensitivityMethod     string  `json:"sensitivityMethod,omitempty"`
+	Sigma                 float64 `json:"sigma"`
+	Rho                   float64 `json:"rho"`
+	Epsilon               float64 `json:"epsilon"`
+	Delta                 float64 `json:"delta"`
+	Mechanism             string  `json:"mechanism"`
+	Keyed                 bool    `json:"keyed"`
+	Scope                 string  `json:"scope"`
+	Epoch                 string  `json:"epoch,omitempty"`
+	ReleaseID             string  `json:"releaseId,omitempty"`
+	Ledger                string  `json:"ledger"`
+	WriteProperty         string  `json:"writeProperty,omitempty"`
+	NodePropertiesWritten int     `json:"nodePropertiesWritten"`
+	Out                   string  `json:"out,omitempty"`
+	// AlreadyPublished: the epoch was charged and published before; this
+	// run did nothing (exit 0). Resumed: this run finished publishing a
+	// charged epoch's stored values (no new charge, no new draw).
+	AlreadyPublished bool             `json:"alreadyPublished"`
+	Resumed          bool             `json:"resumed"`
+	ComputeMillis    int64            `json:"computeMillis"`
+	WriteMillis      int64            `json:"writeMillis"`
+	Plan             *graphcloak.Plan `json:"plan,omitempty"`
 }
 
 // runRelease validates everything, then connects (if needed), releases and
-// writes. See newReleaseCmd for the modes.
+// writes. See newReleaseCmd for the modes and releaseToNeo4j for the
+// crash-safe publication to the database.
 func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err error) {
 	g := opts.g
 	cfg := &g.cfg.Config
 	valueProp := cfg.Projection.ValueProperty
 	isDB := opts.graph == neo4jSpec
+	explicitEpoch := cfg.Privacy.Epoch != ""
 
-	// All validation before any connection.
+	// All validation before the ledger, the database or any output is touched.
 	switch {
 	case opts.graph == "":
 		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
@@ -126,6 +136,25 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		return usageErrorf("--write-property must differ from --value-property %q (never overwrite the raw readings)", valueProp)
 	case !isDB && opts.out == "" && !opts.dryRun:
 		return usageErrorf("--out FILE is required for a graph outside Neo4j (the release file)")
+	}
+	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
+		return inputErrorf("--scope: %w", err)
+	}
+	if explicitEpoch {
+		if err := privacy.CheckName("epoch", cfg.Privacy.Epoch); err != nil {
+			return inputErrorf("--epoch: %w", err)
+		}
+	}
+	if isDB {
+		if err := connector.CheckWriteProperty(cfg.Write.WriteProperty); err != nil {
+			return inputErrorf("--write-property: %w", err)
+		}
+		if err := projectionOf(cfg).Validate(); err != nil {
+			return err
+		}
+	}
+	if err := graphcloak.CheckParams(cfg.Privacy.Tau, cfg.Privacy.Alpha, cfg.Privacy.Epsilon, cfg.Privacy.Delta); err != nil {
+		return err
 	}
 	mech, err := privacy.ParseMechanism(cfg.Privacy.Mechanism)
 	if err != nil {
@@ -147,10 +176,12 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 			return err
 		}
 	}
-	if isDB || (cfg.Privacy.Ledger == "neo4j" && !opts.dryRun) {
-		if err := projectionOf(cfg).Validate(); err != nil {
-			return err
+	var pending *privacy.PendingReleaseFile
+	if opts.out != "" && !opts.dryRun {
+		if pending, err = privacy.PrepareReleaseFile(opts.out); err != nil {
+			return inputErrorf("--out: %w", err)
 		}
+		defer pending.Abort()
 	}
 	runID := newRunID()
 	epoch := cfg.Privacy.Epoch
@@ -164,7 +195,7 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		}
 	}
 	sum := &releaseSummary{Graph: opts.graph, DryRun: opts.dryRun, ValuesFrom: valuesFrom, Epsilon: cfg.Privacy.Epsilon,
-		Delta: cfg.Privacy.Delta, Keyed: noise.Keyed(), Scope: cfg.Privacy.Scope, Ledger: ledgerName}
+		Delta: cfg.Privacy.Delta, Keyed: noise.Keyed(), Scope: cfg.Privacy.Scope, Ledger: ledgerName, Epoch: epoch}
 
 	// Connect once (graph and/or ledger in Neo4j).
 	var client *connector.Client
@@ -175,24 +206,42 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		defer client.Close(context.WithoutCancel(ctx))
 		g.logger.Info("connected to neo4j", "uri", client.URI(), "database", client.Database())
 	}
+	var ledger privacy.Ledger
+	if !opts.dryRun {
+		if ledger, err = openReleaseLedger(ctx, g, client); err != nil {
+			return err
+		}
+	}
+	// A charged epoch is never drawn again: re-publish or do nothing.
+	if isDB && explicitEpoch && !opts.dryRun {
+		prev, err := client.FindRelease(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, epoch)
+		if err != nil {
+			return err
+		}
+		if prev != nil {
+			return republish(ctx, opts, client, prev, sum, out)
+		}
+	}
 
-	// The run record: "running" first, "succeeded" last, "failed" on error.
-	var rec *connector.RunRecord
+	// The run record: "running" (with a lease) first, "succeeded" last,
+	// "failed" on error.
+	var run *connector.Run
 	if isDB && !opts.dryRun {
-		rec = &connector.RunRecord{RunID: runID, Command: "release", Status: connector.StatusRunning,
-			Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), StartedAt: time.Now().UTC(),
-			Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
+		rec := connector.RunRecord{RunID: runID, Command: "release", Database: cfg.Neo4j.Database, Projection: projectionOf(cfg),
+			Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, WriteProperty: cfg.Write.WriteProperty,
+			Scope: cfg.Privacy.Scope, Epoch: epoch,
 			Parameters: map[string]any{"tau": cfg.Privacy.Tau, "alpha": cfg.Privacy.Alpha, "mechanism": mech.String(),
-				"scope": cfg.Privacy.Scope, "epoch": epoch, "keyed": noise.Keyed(), "valuesFrom": valuesFrom,
-				"ledger": cfg.Privacy.Ledger, "writeProperty": cfg.Write.WriteProperty}}
+				"keyed": noise.Keyed(), "valuesFrom": valuesFrom, "ledger": cfg.Privacy.Ledger}}
 		rec.Projection.ValueProperty = valueProp
-		if err := client.WriteRunRecord(ctx, *rec); err != nil {
+		if run, err = client.StartRun(ctx, rec, opts.lease); err != nil {
 			return err
 		}
 		sum.RunID = runID
 		defer func() {
 			if err != nil {
-				failRun(ctx, g, client, rec, err)
+				if ferr := run.Fail(ctx, err); ferr != nil {
+					g.logger.Warn("could not record the failed run", "runId", runID, "error", ferr)
+				}
 			}
 		}()
 	}
@@ -217,62 +266,185 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		return dryRunRelease(ctx, opts, sum, lg, mech, out)
 	}
 
-	ledger, err := openReleaseLedger(ctx, g, client)
-	if err != nil {
-		return err
-	}
 	res, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{
 		Graph: graph, Values: y, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
 		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: mech, Noise: noise,
 		Ledger: ledger, Scope: cfg.Privacy.Scope, Epoch: epoch,
 		SensitivityOptions: privacy.GraphOptions{Progress: g.progress("Δ2")},
 	})
+	spread := readingSpread(y)
 	clear(y)
 	if err != nil {
+		if errors.Is(err, privacy.ErrAlreadyCharged) && pending != nil {
+			return alreadyPublishedFile(opts, sum, out, err)
+		}
 		return err
 	}
 	rel := res.Released
-	sum.Epoch, sum.Sigma, sum.Rho, sum.Mechanism = epoch, rel.Meta.Sigma, rel.Meta.Rho, rel.Meta.Mechanism
+	if rel.Meta.Sigma < 1e-6*spread {
+		g.logger.Warn("σ is below 1e-6 of the readings' spread: the noise protects almost nothing unless the readings are exp(−τL)f0 for this τ and α is the reading mass of one protected unit (see release --help)",
+			"sigma", rel.Meta.Sigma)
+	}
+	sum.Sigma, sum.Rho, sum.Mechanism = rel.Meta.Sigma, rel.Meta.Rho, rel.Meta.Mechanism
 	sum.ReleaseID = rel.Meta.ReleaseID
 	sum.Delta2, sum.Delta2Exact, sum.SensitivityMethod = res.Sensitivity.Delta2, res.Sensitivity.Exact, res.Sensitivity.Method
 	sum.ComputeMillis = res.SensitivityMillis + res.ReleaseMillis
 	g.logger.Info("released", "nodeCount", rel.Meta.N, "delta2", sum.Delta2, "sigma", sum.Sigma, "rho", sum.Rho,
-		"scope", sum.Scope, "epoch", epoch, "keyed", sum.Keyed)
+		"scope", sum.Scope, "epoch", epoch, "releaseId", rel.Meta.ReleaseID, "keyed", sum.Keyed)
 
-	if opts.out != "" {
-		if err := privacy.WriteReleaseFile(opts.out, rel); err != nil {
-			return err
+	if pending != nil {
+		if err := pending.Commit(rel); err != nil {
+			return chargedError{epoch: epoch, err: err}
 		}
 		sum.Out = opts.out
 	}
 	if isDB {
-		rows := make([]connector.NodeProps, len(rel.Keys))
-		for i, k := range rel.Keys {
-			rows[i] = connector.NodeProps{Key: k, Props: map[string]any{cfg.Write.WriteProperty: rel.Values[i]}}
-		}
-		st, err := client.WriteProperties(ctx, projectionOf(cfg), rows, connector.WriteOptions{
-			BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
-		if err != nil {
-			return err
-		}
-		sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = cfg.Write.WriteProperty, st.NodePropertiesWritten, st.WriteMillis
-		rec.Status, rec.FinishedAt = connector.StatusSucceeded, time.Now().UTC()
-		rec.Sigma, rec.Delta2, rec.Rho = sum.Sigma, sum.Delta2, sum.Rho
-		rec.NodeCount, rec.RelationshipCount = sum.NodeCount, sum.RelationshipCount
-		rec.NodePropertiesWritten, rec.ComputeMillis, rec.WriteMillis = st.NodePropertiesWritten, sum.ComputeMillis, st.WriteMillis
-		meta, err := json.Marshal(rel.Meta) // public: what unmask needs to regenerate keyed noise
-		if err != nil {
-			return err
-		}
-		rec.ReleaseID, rec.ReleaseMeta = rel.Meta.ReleaseID, string(meta)
-		rec.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
+		run.Record.Sigma, run.Record.Delta2, run.Record.Rho = sum.Sigma, sum.Delta2, sum.Rho
+		run.Record.NodeCount, run.Record.RelationshipCount = sum.NodeCount, sum.RelationshipCount
+		run.Record.ComputeMillis = sum.ComputeMillis
+		run.Record.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
 			"mechanism": sum.Mechanism, "keyed": sum.Keyed}
-		if err := client.WriteRunRecord(ctx, *rec); err != nil { // last
+		if err := publish(ctx, opts, client, run, rel, sum); err != nil {
 			return err
 		}
-		g.logger.Info("written", "runId", runID, "nodePropertiesWritten", st.NodePropertiesWritten, "writeMillis", st.WriteMillis)
 	}
 	return printReleaseSummary(g, out, sum)
+}
+
+// publish stores rel's values durably (before the first node write), then
+// writes them bound to the run, then marks the run succeeded. A failure
+// before the values are stored leaves a charged epoch that cannot be
+// completed (chargedError); after, re-running the same command with
+// --epoch finishes the write without a new charge.
+func publish(ctx context.Context, opts *releaseOptions, client *connector.Client, run *connector.Run, rel *privacy.Released, sum *releaseSummary) error {
+	g := opts.g
+	cfg := &g.cfg.Config
+	meta, err := json.Marshal(rel.Meta) // public: what unmask needs to regenerate keyed noise
+	if err != nil {
+		return err
+	}
+	run.Record.ReleaseID, run.Record.ReleaseMeta = rel.Meta.ReleaseID, string(meta)
+	if err := run.Update(ctx); err != nil {
+		return chargedError{epoch: sum.Epoch, err: err}
+	}
+	if err := client.StoreReleaseValues(ctx, cfg.Neo4j.Database, run.ID(), rel.Keys, rel.Grid); err != nil {
+		return chargedError{epoch: sum.Epoch, err: err}
+	}
+	run.Record.ValuesStored = true
+	rows := make([]connector.NodeProps, len(rel.Keys))
+	for i, k := range rel.Keys {
+		rows[i] = connector.NodeProps{Key: k, Props: map[string]any{run.Record.WriteProperty: rel.Values[i]}}
+	}
+	st, err := client.WriteProperties(ctx, projectionOf(cfg), rows, connector.WriteOptions{
+		BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back"),
+		RunID: run.ID(), BindProperty: run.Record.WriteProperty})
+	if err != nil {
+		return fmt.Errorf("%w (the released values are stored: re-run with --epoch %s to finish publishing them, without a new charge)", err, sum.Epoch)
+	}
+	sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = run.Record.WriteProperty, st.NodePropertiesWritten, st.WriteMillis
+	run.Record.NodePropertiesWritten, run.Record.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
+	if err := run.Succeed(ctx); err != nil { // last
+		return err
+	}
+	g.logger.Info("written", "runId", run.ID(), "nodePropertiesWritten", st.NodePropertiesWritten, "writeMillis", st.WriteMillis)
+	return nil
+}
+
+// republish handles a release of an epoch that a run already charged:
+// succeeded → nothing to do (exit 0); failed or abandoned with stored
+// values → resume that run and write exactly its values (no charge, no
+// draw); anything else cannot be completed without a new charge.
+func republish(ctx context.Context, opts *releaseOptions, client *connector.Client, prev *connector.RunRecord, sum *releaseSummary, out io.Writer) error {
+	g := opts.g
+	cfg := &g.cfg.Config
+	sum.RunID, sum.Sigma, sum.Rho, sum.Delta2, sum.ReleaseID = prev.RunID, prev.Sigma, prev.Rho, prev.Delta2, prev.ReleaseID
+	sum.WriteProperty = prev.WriteProperty
+	if prev.WriteProperty != cfg.Write.WriteProperty {
+		return inputErrorf("epoch %q of scope %q was released by run %s to %q, not %q: use a new --epoch (a new charge) or --write-property %s",
+			sum.Epoch, sum.Scope, prev.RunID, prev.WriteProperty, cfg.Write.WriteProperty, prev.WriteProperty)
+	}
+	switch prev.Status {
+	case connector.StatusSucceeded:
+		sum.AlreadyPublished = true
+		sum.NodePropertiesWritten = 0
+		g.logger.Info("epoch already published: nothing to do", "runId", prev.RunID, "epoch", sum.Epoch)
+		return printReleaseSummary(g, out, sum)
+	case connector.StatusSuperseded:
+		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("epoch %q was published by run %s and then overwritten by run %s", sum.Epoch, prev.RunID, prev.SupersededBy)}
+	}
+	if !prev.ValuesStored {
+		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("run %s charged epoch %q but stopped (%s) before its values were stored", prev.RunID, sum.Epoch, prev.Status)}
+	}
+	run, err := client.ResumeRun(ctx, cfg.Neo4j.Database, prev.RunID, opts.lease)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			run.Fail(ctx, err)
+		}
+	}()
+	var meta privacy.ReleaseMeta
+	if err = json.Unmarshal([]byte(run.Record.ReleaseMeta), &meta); err != nil {
+		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("run %s: release metadata unreadable: %v", prev.RunID, err)}
+	}
+	keys, grid, err := client.LoadReleaseValues(ctx, cfg.Neo4j.Database, prev.RunID)
+	if err != nil {
+		return chargedError{epoch: sum.Epoch, err: err}
+	}
+	rel := &privacy.Released{Keys: keys, Grid: grid, Values: make([]float64, len(grid)), Meta: meta}
+	for i, r := range grid {
+		rel.Values[i] = math.Ldexp(float64(r), -meta.GridExponent)
+	}
+	g.logger.Info("resuming the publication of a charged epoch (no new charge, no new noise)", "runId", prev.RunID,
+		"epoch", sum.Epoch, "attempt", run.Record.Attempts)
+	sum.Resumed = true
+	sum.Mechanism, sum.Keyed = meta.Mechanism, meta.Keyed
+	if err = publish(ctx, opts, client, run, rel, sum); err != nil {
+		return err
+	}
+	return printReleaseSummary(g, out, sum)
+}
+
+// alreadyPublishedFile: a file release of a charged epoch whose output is
+// already at --out is a no-op success; otherwise the charge cannot be
+// re-published here.
+func alreadyPublishedFile(opts *releaseOptions, sum *releaseSummary, out io.Writer, cause error) error {
+	prev, err := privacy.ReadReleaseFile(opts.out)
+	if err == nil && prev.Meta.Scope == sum.Scope && prev.Meta.Epoch == sum.Epoch {
+		sum.AlreadyPublished, sum.Out = true, opts.out
+		sum.Sigma, sum.Rho, sum.ReleaseID, sum.Mechanism = prev.Meta.Sigma, prev.Meta.Rho, prev.Meta.ReleaseID, prev.Meta.Mechanism
+		sum.Delta2 = prev.Meta.Sensitivity
+		opts.g.logger.Info("epoch already published to --out: nothing to do", "epoch", sum.Epoch, "out", opts.out)
+		return printReleaseSummary(opts.g, out, sum)
+	}
+	return chargedError{epoch: sum.Epoch, err: fmt.Errorf("%w; its release file is not at %s", cause, opts.out)}
+}
+
+// chargedError: the epoch was charged but its values cannot be published
+// (exit code 7). Publishing the data again needs a new epoch and a new
+// charge; never a re-draw of the same epoch.
+type chargedError struct {
+	epoch string
+	err   error
+}
+
+func (e chargedError) Error() string {
+	return fmt.Sprintf("epoch %q is charged but its values cannot be published: %v (release under a new --epoch; that costs ρ again)", e.epoch, e.err)
+}
+
+func (e chargedError) Unwrap() error { return e.err }
+
+// readingSpread is max − min of the readings (0 for one reading).
+func readingSpread(y []float64) float64 {
+	if len(y) == 0 {
+		return 0
+	}
+	lo, hi := y[0], y[0]
+	for _, v := range y {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return hi - lo
 }
 
 // dryRunRelease prints the plan: counts, method, memory and time, σ. Δ2 is
@@ -333,20 +505,6 @@ func openReleaseLedger(ctx context.Context, g *globalOptions, client *connector.
 		return nil, withInitHint(cfg, err)
 	}
 	return l, nil
-}
-
-// failRun records a failed run, best effort, even after cancellation.
-func failRun(ctx context.Context, g *globalOptions, client *connector.Client, rec *connector.RunRecord, cause error) {
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
-	defer cancel()
-	rec.Status, rec.FinishedAt = connector.StatusFailed, time.Now().UTC()
-	rec.Error = cause.Error()
-	if errors.Is(cause, context.Canceled) {
-		rec.Error = "interrupted"
-	}
-	if err := client.WriteRunRecord(wctx, *rec); err != nil {
-		g.logger.Warn("could not record the failed run", "runId", rec.RunID, "error", err)
-	}
 }
 
 func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) error {

@@ -113,12 +113,23 @@ func TestReleaseFileGraph(t *testing.T) {
 		t.Errorf("balance %+v %v, want one charge of ρ=%v", bal, err, rel.Meta.Rho)
 	}
 
-	// The same epoch again is refused by the ledger: exit 5.
+	// The same epoch again is never drawn again: to the same --out it is a
+	// no-op success (already published, file unchanged, no charge); to
+	// another file the charged epoch cannot be re-published: exit 7.
 	epoch := sum["epoch"].(string)
+	before, _ := os.ReadFile(out)
+	stdout, _, code = runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
+		"--out", out, "--ledger", ledger, "--scope", "club", "--epoch", epoch, "-o", "json")
+	if after, _ := os.ReadFile(out); code != 0 || !strings.Contains(stdout, `"alreadyPublished": true`) || string(after) != string(before) {
+		t.Errorf("re-run of published epoch %s: exit %d, file unchanged %v: %s", epoch, code, string(after) == string(before), stdout)
+	}
 	_, _, code = runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
 		"--out", filepath.Join(dir, "again.json"), "--ledger", ledger, "--scope", "club", "--epoch", epoch)
-	if code != exitBudgetExhausted {
-		t.Errorf("re-release of epoch %s: exit %d, want %d", epoch, code, exitBudgetExhausted)
+	if code != exitChargedEpoch {
+		t.Errorf("re-release of epoch %s to another file: exit %d, want %d", epoch, code, exitChargedEpoch)
+	}
+	if bal, _ := l.Balance(context.Background(), "club"); bal[0].Releases != 1 {
+		t.Errorf("re-runs charged the ledger: %+v", bal)
 	}
 	// A release past the budget: exit 5, and nothing written.
 	past := filepath.Join(dir, "past.json")

@@ -120,10 +120,39 @@ func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
 	return tw.Flush()
 }
 
+// releaseRun reads the run record of release runID and checks that its
+// values are still the ones in the database: a succeeded release run, not
+// superseded, and every node of the projection that has its write
+// property carries its run id (connector.CheckRunBinding). Otherwise the
+// error names the run that overwrote the values.
+func releaseRun(ctx context.Context, g *globalOptions, client *connector.Client, runID string) (*connector.RunRecord, error) {
+	cfg := &g.cfg.Config
+	rr, err := client.ReadRun(ctx, cfg.Neo4j.Database, runID)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case rr.Command != "release":
+		return nil, inputErrorf("--release-run: run %q is a %q run, not a release", runID, rr.Command)
+	case rr.Status == connector.StatusSuperseded:
+		return nil, inputErrorf("--release-run: the values of release %q were overwritten by run %q (its record says superseded)", runID, rr.SupersededBy)
+	case rr.Status != connector.StatusSucceeded:
+		return nil, inputErrorf("--release-run: release %q did not succeed (status %q)", runID, rr.Status)
+	case !config.ValidIdentifier(rr.WriteProperty):
+		return nil, inputErrorf("--release-run: run %q records no valid write property", runID)
+	}
+	p := projectionOf(cfg)
+	if err := client.CheckRunBinding(ctx, p, rr.WriteProperty, runID); err != nil {
+		return nil, err
+	}
+	return rr, nil
+}
+
 // releasedFromNeo4j rebuilds a release from the database: the metadata
 // from the release's run record, the released values from its write
-// property on the configured projection. Released values lie on the grid
-// γ = 2^-k, so r_i = value/γ is recovered exactly; anything else is refused.
+// property on the configured projection, after checking they are the
+// run's own (releaseRun). Released values lie on the grid γ = 2^-k, so
+// r_i = value/γ is recovered exactly; anything else is refused.
 func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*privacy.Released, error) {
 	cfg := &g.cfg.Config
 	client, err := connectNeo4j(ctx, cfg)
@@ -131,30 +160,15 @@ func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*pr
 		return nil, err
 	}
 	defer client.Close(context.WithoutCancel(ctx))
-	rr, err := client.ReadRunRecord(ctx, cfg.Neo4j.Database, runID)
-	switch {
-	case err != nil:
+	rr, err := releaseRun(ctx, g, client, runID)
+	if err != nil {
 		return nil, err
-	case rr == nil:
-		return nil, inputErrorf("--release-run: no run record %q", runID)
-	case rr["command"] != "release":
-		return nil, inputErrorf("--release-run: run %q is a %v run, not a release", runID, rr["command"])
-	case rr["status"] != connector.StatusSucceeded:
-		return nil, inputErrorf("--release-run: release %q did not succeed (status %v)", runID, rr["status"])
 	}
-	metaJSON, _ := rr["releaseMeta"].(string)
 	var meta privacy.ReleaseMeta
-	if err := json.Unmarshal([]byte(metaJSON), &meta); err != nil || metaJSON == "" {
+	if err := json.Unmarshal([]byte(rr.ReleaseMeta), &meta); err != nil || rr.ReleaseMeta == "" {
 		return nil, inputErrorf("--release-run: run %q records no release metadata", runID)
 	}
-	var params map[string]any
-	if s, ok := rr["parameters"].(string); ok {
-		_ = json.Unmarshal([]byte(s), &params)
-	}
-	prop, _ := params["writeProperty"].(string)
-	if !config.ValidIdentifier(prop) {
-		return nil, inputErrorf("--release-run: run %q records no valid write property", runID)
-	}
+	prop := rr.WriteProperty
 	lg, err := loadGraph(ctx, cfg, neo4jSpec, loadOptions{Client: client, ValueProperty: prop})
 	if err != nil {
 		return nil, err
