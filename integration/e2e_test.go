@@ -182,7 +182,7 @@ func runRecord(t testing.TB, d neo4j.DriverWithContext, runID string) map[string
 func runsWriting(t testing.TB, d neo4j.DriverWithContext, prop string) []map[string]any {
 	t.Helper()
 	var out []map[string]any
-	for _, r := range query(t, d, "MATCH (r:GraphcloakRun) WHERE r.parameters CONTAINS $p RETURN properties(r)", map[string]any{"p": prop}) {
+	for _, r := range query(t, d, "MATCH (r:GraphcloakRun) WHERE (r.parameters CONTAINS $p OR r.scope = $p OR r.writeProperty = $p) RETURN properties(r)", map[string]any{"p": prop}) {
 		out = append(out, r.Values[0].(map[string]any))
 	}
 	return out
@@ -272,7 +272,7 @@ func TestEndToEnd(t *testing.T) {
 	n := len(f.Keys)
 	e := newE2E(t, s, d, f)
 	t.Cleanup(func() {
-		query(t, d, "MATCH (r:GraphcloakRun) WHERE r.parameters CONTAINS $p DELETE r", map[string]any{"p": e.scope})
+		query(t, d, "MATCH (r:GraphcloakRun) WHERE (r.parameters CONTAINS $p OR r.scope = $p OR r.writeProperty = $p) DELETE r", map[string]any{"p": e.scope})
 		query(t, d, "MATCH (l) WHERE (l:GraphcloakLedger OR l:GraphcloakCharge) AND l.scope = $s DELETE l", map[string]any{"s": e.scope})
 	})
 
@@ -476,7 +476,7 @@ func TestEndToEndValuesFile(t *testing.T) {
 	f.load(t, d)
 	e := newE2E(t, s, d, f)
 	t.Cleanup(func() {
-		query(t, d, "MATCH (r:GraphcloakRun) WHERE r.parameters CONTAINS $p DELETE r", map[string]any{"p": e.scope})
+		query(t, d, "MATCH (r:GraphcloakRun) WHERE (r.parameters CONTAINS $p OR r.scope = $p OR r.writeProperty = $p) DELETE r", map[string]any{"p": e.scope})
 		query(t, d, "MATCH (l) WHERE (l:GraphcloakLedger OR l:GraphcloakCharge) AND l.scope = $s DELETE l", map[string]any{"s": e.scope})
 	})
 	var csv strings.Builder

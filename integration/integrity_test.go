@@ -1,9 +1,16 @@
 package integration
 
 import (
+	"bytes"
 	"encoding/json"
+	"math"
+	"os/exec"
+	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // Finding 3 of issue 8: budget --init --ledger neo4j persists the scope
@@ -62,4 +69,171 @@ func TestBudgetInitNeo4j(t *testing.T) {
 	if propertyKeys(t, d)[e.write] {
 		t.Error("the refused release wrote values")
 	}
+}
+
+// releaseJSON runs a release and returns its -o json summary.
+func releaseJSON(t *testing.T, e *e2e, args []string) map[string]any {
+	t.Helper()
+	r := runCLI(t, e.s.Password, args...)
+	if r.Code != 0 {
+		t.Fatalf("release: exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(r.Stdout), &m); err != nil {
+		t.Fatalf("release -o json: %v\n%s", err, r.Stdout)
+	}
+	return m
+}
+
+// Finding 4 of issue 8: after a later release B writes the same property,
+// unmask and locate --release-run A refuse (exit 3) and name B, and A's
+// run record says it was superseded by B. Before, both exited 0 with B's
+// values under A's σ and noise.
+func TestReleaseRunBoundToItsValues(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{15, 15}, 0.4, 0.05)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() {
+		query(t, d, "MATCH (r:GraphcloakRun) WHERE r.scope = $p DETACH DELETE r", map[string]any{"p": e.scope})
+	})
+	key := filepath.Join(t.TempDir(), "noise.key")
+	if r := runCLI(t, s.Password, "keygen", "--out", key); r.Code != 0 {
+		t.Fatal(r.Stderr)
+	}
+	a := releaseJSON(t, e, e.releaseArgs("epoch-A", "--key", key))["runId"].(string)
+	unmask := func(run string) cliResult {
+		args := append([]string{"unmask", "--key", key}, e.projectionFlags()...)
+		return runCLI(t, s.Password, append(args, "--release-run", run, "-o", "json")...)
+	}
+	if r := unmask(a); r.Code != 0 {
+		t.Fatalf("unmask A before B: exit %d: %s", r.Code, r.Stderr)
+	}
+	// B overwrites half of the nodes (a second projection on the same label).
+	half := query(t, d, "MATCH (n:`"+f.Label+"`) WITH n ORDER BY n.key LIMIT 15 SET n:`"+f.Label+"_half` RETURN count(n)", nil)
+	if half[0].Values[0] != int64(15) {
+		t.Fatal("fixture: could not label half of the nodes")
+	}
+	argsB := replaceFlag(e.releaseArgs("epoch-B", "--key", key), "--node-labels", f.Label+"_half")
+	b := releaseJSON(t, e, argsB)["runId"].(string)
+
+	rr := runRecord(t, d, a)
+	if rr["status"] != "superseded" || rr["supersededBy"] != b {
+		t.Errorf("run A's record: status %v, supersededBy %v; want superseded by %s", rr["status"], rr["supersededBy"], b)
+	}
+	if r := unmask(a); r.Code != 3 || !strings.Contains(r.Stderr, b) {
+		t.Errorf("unmask --release-run A after B: exit %d, want 3 naming %s: %s", r.Code, b, r.Stderr)
+	}
+	if r := runCLI(t, s.Password, e.locateArgs(a)...); r.Code != 3 || !strings.Contains(r.Stderr, b) {
+		t.Errorf("locate --release-run A after B: exit %d, want 3 naming %s: %s", r.Code, b, r.Stderr)
+	}
+	// B's values on the whole label are not all B's either (A's remain on
+	// the other half): unmask B over the full projection refuses, naming A.
+	if r := unmask(b); r.Code != 3 || !strings.Contains(r.Stderr, a) {
+		t.Errorf("unmask B over the full label: exit %d, want 3 naming %s: %s", r.Code, a, r.Stderr)
+	}
+	// The run record names its write property: unmask needs no --released-property.
+	argsU := append([]string{"unmask", "--key", key}, replaceFlag(e.projectionFlags(), "--node-labels", f.Label+"_half")...)
+	if r := runCLI(t, s.Password, append(argsU, "--release-run", b)...); r.Code != 0 {
+		t.Errorf("unmask B over its own projection: exit %d: %s", r.Code, r.Stderr)
+	}
+}
+
+// Finding 6 of issue 8: a release killed (SIGKILL) half-way through its
+// write-back leaves a partial property and a "running" record; once its
+// lease has expired the next run marks it abandoned, and re-running the
+// same command with the same --epoch finishes the write with exactly the
+// stored values — no second charge, exit 0 — under the same run record.
+func TestKilledReleaseResumes(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{100, 100}, 0.08, 0.005)
+	f.load(t, d)
+	n := len(f.Keys)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() {
+		query(t, d, "MATCH (x:GraphcloakRun {scope: $p}) WITH collect(x.runId) AS ids "+
+			"MATCH (r) WHERE (r:GraphcloakRun OR r:GraphcloakReleaseValues) AND r.runId IN ids DETACH DELETE r", map[string]any{"p": e.scope})
+	})
+	args := e.releaseArgs("epoch-K", "--batch-size", "1", "--lease", "2s")
+	cmd := exec.Command(graphcloakBinary(t), args...)
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(cliEnv(), "GRAPHCLOAK_NEO4J_PASSWORD="+s.Password)
+	var se bytes.Buffer
+	cmd.Stderr = &se
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var seen int64
+	deadline := time.Now().Add(3 * time.Minute)
+	for seen < 5 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no values written within 3 minutes: %s", se.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+		seen = countWritten(t, d, f.Label, e.write)
+	}
+	cmd.Process.Signal(syscall.SIGKILL)
+	cmd.Wait()
+	partial := countWritten(t, d, f.Label, e.write)
+	if partial >= int64(n) {
+		t.Skipf("the release finished before the kill (%d values); nothing to resume", partial)
+	}
+	runs := query(t, d, "MATCH (r:GraphcloakRun {scope: $s, epoch: 'epoch-K'}) RETURN r.runId, r.status, r.valuesStored", map[string]any{"s": e.scope})
+	if len(runs) != 1 || runs[0].Values[1] != "running" || runs[0].Values[2] != true {
+		t.Fatalf("killed run records: %v, want one running record with stored values", runs)
+	}
+	killed := runs[0].Values[0].(string)
+	t.Logf("killed run %s after %d of %d values", killed, partial, n)
+	stored := map[string]int64{}
+	for _, r := range query(t, d, "MATCH (v:GraphcloakReleaseValues {runId: $id}) UNWIND range(0, size(v.keys)-1) AS i RETURN v.keys[i], v.grid[i]",
+		map[string]any{"id": killed}) {
+		stored[r.Values[0].(string)] = r.Values[1].(int64)
+	}
+
+	// The lease expires; the next run (here another release) marks it abandoned.
+	time.Sleep(2500 * time.Millisecond)
+	other := replaceFlag(replaceFlag(e.releaseArgs("epoch-other"), "--write-property", e.write+"_o"), "--node-labels", f.Label)
+	releaseJSON(t, e, other)
+	if rr := runRecord(t, d, killed); rr["status"] != "abandoned" {
+		t.Fatalf("expired run status %v, want abandoned", rr["status"])
+	}
+
+	// Retry: same command, same epoch.
+	res := releaseJSON(t, e, e.releaseArgs("epoch-K", "--batch-size", "50"))
+	if res["runId"] != killed || res["resumed"] != true {
+		t.Errorf("retry summary: runId %v resumed %v, want %s resumed", res["runId"], res["resumed"], killed)
+	}
+	if l := query(t, d, "MATCH (l:GraphcloakLedger {scope: $s}) RETURN l.releases", map[string]any{"s": e.scope}); l[0].Values[0] != int64(2) {
+		t.Fatalf("ledger releases = %v, want 2 (epoch-K once, epoch-other once)", l[0].Values[0])
+	}
+	rr := runRecord(t, d, killed)
+	if rr["status"] != "succeeded" || rr["attempts"] != int64(2) || rr["nodePropertiesWritten"] != int64(n) {
+		t.Fatalf("resumed run record: %v", rr)
+	}
+	var meta struct {
+		GridExponent int `json:"gridExponent"`
+	}
+	json.Unmarshal([]byte(rr["releaseMeta"].(string)), &meta)
+	vals := nodeValues(t, d, f.Label, e.write)
+	if len(vals) != n {
+		t.Fatalf("%d of %d nodes have a value after the retry", len(vals), n)
+	}
+	for k, v := range vals {
+		want := math.Ldexp(float64(stored[strconv.FormatInt(k, 10)]), -meta.GridExponent)
+		if v != want {
+			t.Fatalf("node %d: %v, want the stored value %v", k, v, want)
+		}
+	}
+	if r := query(t, d, "MATCH (n:`"+f.Label+"`) WHERE n.`"+e.write+"_runId` <> $id RETURN count(n)", map[string]any{"id": killed}); r[0].Values[0] != int64(0) {
+		t.Errorf("%v nodes are not bound to the resumed run", r[0].Values[0])
+	}
+	// A completed epoch re-run is a no-op success.
+	if res := releaseJSON(t, e, e.releaseArgs("epoch-K")); res["alreadyPublished"] != true {
+		t.Errorf("re-run of the completed epoch: %v", res)
+	}
+	sigma, _ := rr["sigma"].(float64)
+	checkNoise(t, f, vals, sigma)
 }

@@ -20,7 +20,7 @@ func TestUnmaskFromNeo4j(t *testing.T) {
 	f.load(t, d)
 	e := newE2E(t, s, d, f)
 	t.Cleanup(func() {
-		query(t, d, "MATCH (r:GraphcloakRun) WHERE r.parameters CONTAINS $p DELETE r", map[string]any{"p": e.scope})
+		query(t, d, "MATCH (r:GraphcloakRun) WHERE (r.parameters CONTAINS $p OR r.scope = $p OR r.writeProperty = $p) DELETE r", map[string]any{"p": e.scope})
 		query(t, d, "MATCH (l) WHERE (l:GraphcloakLedger OR l:GraphcloakCharge) AND l.scope = $s DELETE l", map[string]any{"s": e.scope})
 	})
 	dir := t.TempDir()
