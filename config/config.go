@@ -26,6 +26,17 @@ type Neo4j struct {
 	Password string `mapstructure:"password" json:"password"`
 	// Database is always named explicitly. Default "neo4j".
 	Database string `mapstructure:"database" json:"database"`
+	// ConnectTimeout (seconds) bounds connecting, the Bolt handshake
+	// included: a server that accepts the socket but never answers is
+	// given up after it. Default 15.
+	ConnectTimeout float64 `mapstructure:"connectTimeout" json:"connectTimeout"`
+	// AcquisitionTimeout (seconds) bounds waiting for a connection from
+	// the pool. Default 30.
+	AcquisitionTimeout float64 `mapstructure:"acquisitionTimeout" json:"acquisitionTimeout"`
+	// TransactionTimeout (seconds) limits every transaction: the server
+	// terminates it, and the client gives up after it plus the acquisition
+	// timeout when the server stalls. Default 120.
+	TransactionTimeout float64 `mapstructure:"transactionTimeout" json:"transactionTimeout"`
 }
 
 // Projection selects the graph in Neo4j, in GDS spelling.

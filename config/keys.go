@@ -35,6 +35,12 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Neo4j.Password }},
 	{Name: "neo4j.database", Flag: "database", Default: "neo4j", Usage: "Neo4j database name",
 		field: func(c *Config) any { return &c.Neo4j.Database }},
+	{Name: "neo4j.connectTimeout", Flag: "connect-timeout", Default: 15.0, Usage: "seconds to connect (Bolt handshake included) before giving up",
+		field: func(c *Config) any { return &c.Neo4j.ConnectTimeout }},
+	{Name: "neo4j.acquisitionTimeout", Flag: "acquisition-timeout", Default: 30.0, Usage: "seconds to wait for a pooled connection",
+		field: func(c *Config) any { return &c.Neo4j.AcquisitionTimeout }},
+	{Name: "neo4j.transactionTimeout", Flag: "transaction-timeout", Default: 120.0, Usage: "seconds a transaction may run (server-side limit; the client gives up after it plus the acquisition timeout)",
+		field: func(c *Config) any { return &c.Neo4j.TransactionTimeout }},
 
 	{Name: "projection.nodeLabels", Flag: "node-labels", Default: []string{}, Usage: "node labels to read (comma-separated; empty: all)",
 		field: func(c *Config) any { return &c.Projection.NodeLabels }},

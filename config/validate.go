@@ -49,6 +49,12 @@ func (c *Config) Validate() error {
 	if c.Neo4j.Database != "" && !validDatabase(c.Neo4j.Database) {
 		add("neo4j.database", "invalid database name %q", c.Neo4j.Database)
 	}
+	for key, v := range map[string]float64{"neo4j.connectTimeout": c.Neo4j.ConnectTimeout,
+		"neo4j.acquisitionTimeout": c.Neo4j.AcquisitionTimeout, "neo4j.transactionTimeout": c.Neo4j.TransactionTimeout} {
+		if math.IsNaN(v) || v <= 0 || v > 86400 {
+			add(key, "must be in (0, 86400] seconds, got %v", v)
+		}
+	}
 	if c.Neo4j.User != "" && strings.ContainsAny(c.Neo4j.User, "\x00\n\r") {
 		add("neo4j.user", "contains control characters")
 	}

@@ -30,9 +30,13 @@ type Options struct {
 	// Database is the default database of every call whose Projection (or
 	// RunRecord, Ledger) does not name one. Default "neo4j".
 	Database string
-	// ConnectTimeout bounds Connect's VerifyConnectivity and each socket
-	// connection attempt. Default 30 s.
+	// ConnectTimeout bounds Connect's VerifyConnectivity (the Bolt
+	// handshake included: a socket that accepts but never answers Bolt is
+	// noticed after it) and each socket connection attempt. Default 15 s.
 	ConnectTimeout time.Duration
+	// AcquisitionTimeout bounds waiting for a pooled connection (and
+	// opening one). Default 30 s.
+	AcquisitionTimeout time.Duration
 	// MaxTransactionRetryTime bounds the retries of one managed
 	// transaction (read, write batch, ledger charge). Default 30 s.
 	MaxTransactionRetryTime time.Duration
@@ -43,10 +47,12 @@ type Options struct {
 	FetchSize int
 	// MaxConnectionPoolSize caps the driver's pool. Default 8.
 	MaxConnectionPoolSize int
-	// TransactionTimeout, when > 0, is a server-side limit on each
-	// transaction (a node or relationship pass, a write batch, a ledger
-	// charge). Default 0: the server's own limit
-	// (db.transaction.timeout).
+	// TransactionTimeout limits each transaction (a node or relationship
+	// pass, a write batch, a ledger charge, a run-record update): the
+	// server terminates it after this long, and the client gives up after
+	// this plus AcquisitionTimeout when the server does not answer at all
+	// (a stalled server). Both give *TimeoutError. Default 0: no limit of
+	// graphcloak's own (the server's db.transaction.timeout applies).
 	TransactionTimeout time.Duration
 }
 
@@ -59,6 +65,8 @@ type Client struct {
 	database  string
 	fetchSize int
 	txTimeout time.Duration
+	// acquireTimeout is added to txTimeout for the client-side deadline.
+	acquireTimeout time.Duration
 
 	mu          sync.Mutex
 	constrained map[string]bool // databases whose constraints exist
@@ -98,7 +106,10 @@ func Connect(ctx context.Context, opt Options) (*Client, error) {
 		return nil, err
 	}
 	if opt.ConnectTimeout <= 0 {
-		opt.ConnectTimeout = 30 * time.Second
+		opt.ConnectTimeout = 15 * time.Second
+	}
+	if opt.AcquisitionTimeout <= 0 {
+		opt.AcquisitionTimeout = 30 * time.Second
 	}
 	if opt.MaxTransactionRetryTime <= 0 {
 		opt.MaxTransactionRetryTime = 30 * time.Second
@@ -118,7 +129,7 @@ func Connect(ctx context.Context, opt Options) (*Client, error) {
 	uri := u.String()
 	drv, err := neo4j.NewDriverWithContext(uri, token, func(c *config.Config) {
 		c.SocketConnectTimeout = opt.ConnectTimeout
-		c.ConnectionAcquisitionTimeout = opt.ConnectTimeout
+		c.ConnectionAcquisitionTimeout = opt.AcquisitionTimeout
 		c.MaxTransactionRetryTime = opt.MaxTransactionRetryTime
 		c.MaxConnectionPoolSize = opt.MaxConnectionPoolSize
 		c.FetchSize = opt.FetchSize
@@ -130,7 +141,7 @@ func Connect(ctx context.Context, opt Options) (*Client, error) {
 		return nil, &ArgumentError{Param: "uri", Value: redactURI(opt.URI), Reason: fmt.Sprintf("is not usable: %v", err)}
 	}
 	c := &Client{driver: drv, uri: uri, user: opt.User, database: opt.Database, fetchSize: opt.FetchSize,
-		txTimeout: opt.TransactionTimeout}
+		txTimeout: opt.TransactionTimeout, acquireTimeout: opt.AcquisitionTimeout}
 	vctx, cancel := context.WithTimeout(ctx, opt.ConnectTimeout)
 	defer cancel()
 	if err := drv.VerifyConnectivity(vctx); err != nil {

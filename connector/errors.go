@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
@@ -27,6 +28,23 @@ func (e *UnreachableError) Error() string {
 }
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// TimeoutError reports a server that did not answer in time: the
+// transaction timeout (Options.TransactionTimeout) was reached, on the
+// server or, when the server stalled, on the client. The CLI maps it to
+// the "unreachable" exit code.
+type TimeoutError struct {
+	URI   string
+	Op    string
+	After time.Duration // the limit that was reached
+	Err   error
+}
+
+func (e *TimeoutError) Error() string {
+	return fmt.Sprintf("connector: %s: neo4j at %s did not answer within %v (transaction timeout): %v", e.Op, e.URI, e.After, e.Err)
+}
+
+func (e *TimeoutError) Unwrap() error { return e.Err }
 
 // AuthError reports rejected credentials (or a user not allowed to run the
 // query). Code is the Neo4j status code, e.g.
@@ -158,6 +176,9 @@ func (c *Client) classify(op string, err error) error {
 		case *QueryError:
 			e.Err = err
 			return e
+		case *TimeoutError:
+			e.Err = err
+			return e
 		default:
 			return e
 		}
@@ -167,6 +188,10 @@ func (c *Client) classify(op string, err error) error {
 		switch {
 		case nerr.HasSecurityCode() || nerr.IsAuthenticationFailed():
 			return &AuthError{URI: c.uri, User: c.user, Code: nerr.Code, Err: err}
+		case strings.HasPrefix(nerr.Code, "Neo.ClientError.Transaction.TransactionTimedOut"),
+			c.txTimeout > 0 && strings.HasSuffix(nerr.Code, ".Transaction.LockClientStopped"):
+			// A lock wait ended by the transaction timeout reports the latter.
+			return &TimeoutError{URI: c.uri, Op: op, After: c.txTimeout, Err: err}
 		case strings.HasPrefix(nerr.Code, "Neo.TransientError.General.DatabaseUnavailable"),
 			strings.HasPrefix(nerr.Code, "Neo.ClientError.Cluster.NotALeader"):
 			return &UnreachableError{URI: c.uri, Op: op, Err: err}
@@ -185,6 +210,7 @@ func (c *Client) classify(op string, err error) error {
 }
 
 func (*UnreachableError) connectorError() {}
+func (*TimeoutError) connectorError()     {}
 func (*AuthError) connectorError()        {}
 func (*QueryError) connectorError()       {}
 func (*IdentifierError) connectorError()  {}

@@ -196,24 +196,48 @@ func collectStrings(ctx context.Context, tx neo4j.ManagedTransaction, q string) 
 // errors. work is retried on transient failures, so it must rebuild its
 // state from scratch on every call.
 func runRead[T any](ctx context.Context, c *Client, db, op string, work func(tx neo4j.ManagedTransaction) (T, error)) (T, error) {
-	s := c.session(ctx, db, neo4j.AccessModeRead)
+	tctx, cancel := c.txContext(ctx)
+	defer cancel()
+	s := c.session(tctx, db, neo4j.AccessModeRead)
 	defer s.Close(context.WithoutCancel(ctx))
-	v, err := neo4j.ExecuteRead(ctx, s, work, c.txConfig()...)
+	v, err := neo4j.ExecuteRead(tctx, s, work, c.txConfig()...)
 	if err != nil {
-		return v, c.classify(op, err)
+		return v, c.classifyTimed(ctx, tctx, op, err)
 	}
 	return v, nil
 }
 
 // runWrite is runRead for a managed write transaction.
 func runWrite[T any](ctx context.Context, c *Client, db, op string, work func(tx neo4j.ManagedTransaction) (T, error)) (T, error) {
-	s := c.session(ctx, db, neo4j.AccessModeWrite)
+	tctx, cancel := c.txContext(ctx)
+	defer cancel()
+	s := c.session(tctx, db, neo4j.AccessModeWrite)
 	defer s.Close(context.WithoutCancel(ctx))
-	v, err := neo4j.ExecuteWrite(ctx, s, work, c.txConfig()...)
+	v, err := neo4j.ExecuteWrite(tctx, s, work, c.txConfig()...)
 	if err != nil {
-		return v, c.classify(op, err)
+		return v, c.classifyTimed(ctx, tctx, op, err)
 	}
 	return v, nil
+}
+
+// txContext bounds one managed transaction (with its retries) on the
+// client side: the transaction timeout plus the acquisition timeout, so a
+// server that stops answering is noticed even when it never enforces its
+// own limit.
+func (c *Client) txContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	if c.txTimeout <= 0 {
+		return context.WithCancel(ctx)
+	}
+	return context.WithTimeout(ctx, c.txTimeout+c.acquireTimeout)
+}
+
+// classifyTimed is classify, reporting the client-side deadline of
+// txContext (tctx expired while ctx did not) as *TimeoutError.
+func (c *Client) classifyTimed(ctx, tctx context.Context, op string, err error) error {
+	if ctx.Err() == nil && tctx.Err() != nil {
+		return &TimeoutError{URI: c.uri, Op: op, After: c.txTimeout + c.acquireTimeout, Err: err}
+	}
+	return c.classify(op, err)
 }
 
 type nodeData struct {

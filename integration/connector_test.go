@@ -467,9 +467,9 @@ func TestTransactionTimeout(t *testing.T) {
 	}
 	defer c.Close(context.Background())
 	_, err = c.ReadGraph(ctxT(t), f.projection(true), connector.ReadOptions{})
-	var qe *connector.QueryError
-	if !errors.As(err, &qe) {
-		t.Fatalf("err = %v, want *QueryError (transaction timed out)", err)
+	var te *connector.TimeoutError
+	if !errors.As(err, &te) {
+		t.Fatalf("err = %v, want *TimeoutError (transaction timed out)", err)
 	}
 	t.Log(err)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"net"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
 // Finding 3 of issue 8: budget --init --ledger neo4j persists the scope
@@ -236,4 +239,60 @@ func TestKilledReleaseResumes(t *testing.T) {
 	}
 	sigma, _ := rr["sigma"].(float64)
 	checkNoise(t, f, vals, sigma)
+}
+
+// Finding 7 of issue 8: a server that accepts the socket but never
+// answers Bolt is given up after --connect-timeout (exit 4), and a
+// transaction that the server cannot finish (a write blocked by another
+// transaction's lock) is ended by --transaction-timeout: exit 4, and the
+// run record says failed.
+func TestStalledServerTimeouts(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			defer c.Close() // hold it open, never answer
+		}
+	}()
+	r := runCLI(t, s.Password, "budget", "--ledger", "neo4j", "--uri", "bolt://"+ln.Addr().String(), "--connect-timeout", "2")
+	if r.Code != 4 || !strings.Contains(r.Stderr, "unreachable") {
+		t.Errorf("silent socket: exit %d, want 4: %s", r.Code, r.Stderr)
+	}
+
+	f := connectedSBM(t, []int{10, 10}, 0.5, 0.1)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() {
+		query(t, d, "MATCH (r:GraphcloakRun {scope: $p}) DETACH DELETE r", map[string]any{"p": e.scope})
+	})
+	// Another transaction holds the write lock of every fixture node.
+	ctx := ctxT(t)
+	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: "neo4j"})
+	defer sess.Close(ctx)
+	tx, err := sess.BeginTransaction(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Run(ctx, "MATCH (n:`"+f.Label+"`) SET n.locked = true", nil); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, s.Password, e.releaseArgs("epoch-stalled", "--transaction-timeout", "2")...)
+	if r.Code != 4 || !strings.Contains(r.Stderr, "did not answer within") {
+		t.Fatalf("blocked write: exit %d, want 4 (timeout): %s", r.Code, r.Stderr)
+	}
+	runs := query(t, d, "MATCH (r:GraphcloakRun {scope: $s, epoch: 'epoch-stalled'}) RETURN r.status, r.error", map[string]any{"s": e.scope})
+	if len(runs) != 1 || runs[0].Values[0] != "failed" {
+		t.Fatalf("run records after the timeout: %v, want one failed", runs)
+	}
 }

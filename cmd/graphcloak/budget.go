@@ -67,7 +67,7 @@ operator can write, and back it up.
 		},
 	}
 	cmd.Flags().BoolVar(&o.init, "init", false, "create the ledger and --scope with the budget --epsilon-total, --delta-total (no-op if they exist with that budget; a different budget is refused)")
-	config.AddFlags(cmd.Flags(), "ledger", "ledger-key", "scope", "epsilon-total", "delta-total", "uri", "user", "password", "database")
+	config.AddFlags(cmd.Flags(), "ledger", "ledger-key", "scope", "epsilon-total", "delta-total", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout")
 	return cmd
 }
 

@@ -83,7 +83,7 @@ func exitCode(err error) int {
 		errors.As(err, &cIdent), errors.As(err, &cArg), errors.As(err, new(*connector.BindingError)),
 		errors.As(err, new(*connector.RunNotFoundError)):
 		return exitBadInput
-	case errors.As(err, &cUnreachable), errors.As(err, &cAuth):
+	case errors.As(err, &cUnreachable), errors.As(err, &cAuth), errors.As(err, new(*connector.TimeoutError)):
 		return exitDBUnreachable
 	case errors.As(err, &cSchema), errors.As(err, &cData), errors.As(err, &cQuery):
 		return exitDBError

@@ -71,9 +71,12 @@ func projectionOf(cfg *config.Config) connector.Projection {
 // connectNeo4j opens the process's one driver (VerifyConnectivity inside
 // connector.Connect) with the configured URI and credentials.
 func connectNeo4j(ctx context.Context, cfg *config.Config) (*connector.Client, error) {
+	secs := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 	return connector.Connect(ctx, connector.Options{
 		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
 		Database: cfg.Neo4j.Database, MaxConnectionPoolSize: max(4, cfg.Write.Concurrency),
+		ConnectTimeout: secs(cfg.Neo4j.ConnectTimeout), AcquisitionTimeout: secs(cfg.Neo4j.AcquisitionTimeout),
+		TransactionTimeout: secs(cfg.Neo4j.TransactionTimeout),
 	})
 }
 

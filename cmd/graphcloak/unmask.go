@@ -66,7 +66,7 @@ the release metadata; the released values are read from its write property).`,
 	cmd.Flags().StringVar(&o.releaseFile, "release", "", "release file written by release")
 	cmd.Flags().StringVar(&o.graph, "graph", "", "neo4j: unmask a release written to the database (with --release-run)")
 	cmd.Flags().StringVar(&o.releaseRun, "release-run", "", "run id of the keyed release in Neo4j")
-	config.AddFlags(cmd.Flags(), "uri", "user", "password", "database", "node-labels", "relationship-types",
+	config.AddFlags(cmd.Flags(), "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
 }
