@@ -63,7 +63,7 @@ type Plan struct {
 	SecondsEstimate   float64 `json:"secondsEstimate"`
 	Delta2            float64 `json:"delta2"`
 	Delta2Exact       bool    `json:"delta2Exact"` // false: Δ2 is the α√2 upper bound
-	Sigma             float64 `json:"sigma"`       // for Delta2, before the release's grid rounding (≤ 0.1% more)
+	Sigma             float64 `json:"sigma"`       // exactly the σ Release uses for Delta2 (grid widening included)
 	Rho               float64 `json:"rho"`
 	Mechanism         string  `json:"mechanism"`
 }
@@ -130,7 +130,7 @@ func Estimate(job EstimateJob) (*Plan, error) {
 	}
 	p.Mechanism = mech.String()
 	if p.Delta2 > 0 {
-		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: p.Delta2, Epsilon: job.Epsilon, Delta: job.Delta, Mechanism: mech})
+		cal, err := privacy.CalibrateRelease(p.Delta2, job.Epsilon, job.Delta, g.N(), mech)
 		if err != nil {
 			return nil, err
 		}
@@ -148,6 +148,18 @@ const (
 	MaxAlpha = 1e12
 )
 
+// CheckDiffusion refuses τ above MaxTau and α above MaxAlpha (a *JobError,
+// exit code 3 in the CLI).
+func CheckDiffusion(tau, alpha float64) error {
+	if tau > MaxTau {
+		return &JobError{Param: "tau", Reason: fmt.Sprintf("= %g is outside the supported range (0, %g]: exp(−τL) has long reached equilibrium and its sensitivity underflows", tau, MaxTau)}
+	}
+	if alpha > MaxAlpha {
+		return &JobError{Param: "alpha", Reason: fmt.Sprintf("= %g is outside the supported range (0, %g]", alpha, MaxAlpha)}
+	}
+	return nil
+}
+
 // CheckParams validates τ, α, ε and δ of a release or estimate (a
 // *JobError naming the parameter), before anything is computed or charged.
 func CheckParams(tau, alpha, eps, delta float64) error { return checkParams(tau, alpha, eps, delta) }
@@ -161,11 +173,8 @@ func checkParams(tau, alpha, eps, delta float64) error {
 			return &JobError{Param: c.name, Reason: fmt.Sprintf("must be finite and > 0, got %v", c.v)}
 		}
 	}
-	if tau > MaxTau {
-		return &JobError{Param: "tau", Reason: fmt.Sprintf("= %g is outside the supported range (0, %g]: exp(−τL) has long reached equilibrium and its sensitivity underflows", tau, MaxTau)}
-	}
-	if alpha > MaxAlpha {
-		return &JobError{Param: "alpha", Reason: fmt.Sprintf("= %g is outside the supported range (0, %g]", alpha, MaxAlpha)}
+	if err := CheckDiffusion(tau, alpha); err != nil {
+		return err
 	}
 	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
 		return &JobError{Param: "delta", Reason: fmt.Sprintf("must be in (0, 1), got %v", delta)}

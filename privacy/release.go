@@ -346,3 +346,28 @@ func Unmask(key Key, rel *Released) ([]float64, error) {
 	}
 	return out, nil
 }
+
+// ReleaseCalibration is the σ, ρ and grid that Release would use.
+type ReleaseCalibration struct {
+	// Sigma is the released noise's standard deviation γ·√σ̃² (rounded up),
+	// Rho the zCDP cost charged, EffectiveSensitivity Δ + γ√n.
+	Sigma, Rho, EffectiveSensitivity float64
+	GridExponent                     int
+	GridVariance                     uint64
+	Mechanism                        string
+}
+
+// CalibrateRelease returns exactly the calibration Release computes for n
+// values of sensitivity Δ2 at (ε, δ) (the same function, grid widening
+// included), for dry runs: the σ printed is the σ the release will use.
+func CalibrateRelease(sensitivity, epsilon, delta float64, n int, mech Mechanism) (ReleaseCalibration, error) {
+	if n <= 0 {
+		return ReleaseCalibration{}, &ArgumentError{Func: "CalibrateRelease", Param: "n", Value: n, Reason: "must be > 0"}
+	}
+	cal, err := calibrateDiscrete(sensitivity, epsilon, delta, n, mech, 0)
+	if err != nil {
+		return ReleaseCalibration{}, err
+	}
+	return ReleaseCalibration{Sigma: cal.sigma, Rho: cal.rho, EffectiveSensitivity: cal.sens2, GridExponent: cal.k,
+		GridVariance: cal.s2, Mechanism: cal.mech.String()}, nil
+}

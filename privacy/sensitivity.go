@@ -22,17 +22,20 @@ import (
 // κ2 = e^{τλ_max}, reported from the dense eigenvalues; the sparse path
 // leaves it NaN. Line and matrix use gonum's SVD.
 type Sensitivity struct {
-	Delta2     float64 // rounded up; exact value or certified upper bound
-	Certified  bool    // true: exact (to stated slack, rounded up) or a proven upper bound
-	Exact      bool    // true: Delta2 is the true value to within Slack (dense, or sparse refined to the end); false: only an upper bound (time budget hit)
-	Method     string  // "dense-eigen", "chebyshev-columns", "bound-and-refine", "heat-kernel-1d", "matrix", "no-edges"
-	Slack      float64 // certified width: Delta2 − (a proven lower bound on the true value), ≥ 0
-	Alpha      float64
-	Edge       [2]int  // the maximising pair (node indices / location indices); {-1,-1} when there is none
-	Kappa2     float64 // condition number κ2(M) (+Inf when singular); NaN when not computed (too large)
-	Nodes      int     // locations (graph nodes, line source points, matrix columns)
-	Edges      int     // adjacent pairs considered (graph edges, n−1 on the line, declared pairs)
-	Components int     // connected components of the adjacency
+	Delta2    float64 // rounded up; exact value or certified upper bound
+	Certified bool    // true: exact (to stated slack, rounded up) or a proven upper bound
+	Exact     bool    // true: Delta2 is the true value to within Slack (dense, or sparse refined to the end); false: only an upper bound (time budget hit)
+	Method    string  // "dense-eigen", "chebyshev-columns", "bound-and-refine", "heat-kernel-1d", "matrix", "no-edges"
+	Slack     float64 // certified width: Delta2 − (a proven lower bound on the true value), ≥ 0
+	// RelativeSlack is Slack/Delta2. Exact is only claimed when it is at
+	// most ExactRelativeSlack; a wider bracket is reported as an upper bound.
+	RelativeSlack float64
+	Alpha         float64
+	Edge          [2]int  // the maximising pair (node indices / location indices); {-1,-1} when there is none
+	Kappa2        float64 // condition number κ2(M) (+Inf when singular); NaN when not computed (too large)
+	Nodes         int     // locations (graph nodes, line source points, matrix columns)
+	Edges         int     // adjacent pairs considered (graph edges, n−1 on the line, declared pairs)
+	Components    int     // connected components of the adjacency
 }
 
 // GraphOptions tune GraphSensitivity. The zero value means the defaults.
@@ -189,10 +192,31 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 	default:
 		return Sensitivity{}, &ParamError{"method", float64(method), "unknown method"}
 	}
+	var s Sensitivity
+	var err error
 	if method == expm.Dense {
-		return denseGraphSensitivity(g, tau, alpha, base)
+		s, err = denseGraphSensitivity(g, tau, alpha, base)
+	} else {
+		s, err = sparseGraphSensitivity(g, tau, alpha, opt, base)
 	}
-	return sparseGraphSensitivity(g, tau, alpha, opt, base)
+	return honestExact(s), err
+}
+
+// ExactRelativeSlack is the widest certified bracket, relative to Δ2, that
+// is still called exact.
+const ExactRelativeSlack = 1e-6
+
+// honestExact sets RelativeSlack and withdraws the claim Exact when the
+// certified bracket is wider than ExactRelativeSlack of Δ2 (a bound whose
+// slack is as large as the value is an upper bound, not the value).
+func honestExact(s Sensitivity) Sensitivity {
+	if s.Delta2 > 0 {
+		s.RelativeSlack = s.Slack / s.Delta2
+	}
+	if s.RelativeSlack > ExactRelativeSlack {
+		s.Exact = false
+	}
+	return s
 }
 
 // denseCheaper compares rough cost models measured on the 2-core reference

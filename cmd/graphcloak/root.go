@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
+	"reflect"
+	"strings"
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/spf13/cobra"
@@ -112,11 +116,89 @@ func usageArgs(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
-// printJSON writes v as indented JSON followed by a newline.
+// printJSON writes v as indented JSON followed by a newline. JSON has no
+// NaN or ±Inf: such numbers are written as null (the table output shows
+// them), so -o json never fails on them.
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	data, err := json.MarshalIndent(v, "", "  ")
+	var unsupported *json.UnsupportedValueError
+	if errors.As(err, &unsupported) {
+		data, err = json.MarshalIndent(jsonSafe(reflect.ValueOf(v)), "", "  ")
+	}
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(append(data, '\n'))
+	return err
+}
+
+// jsonSafe rebuilds v as maps, slices and scalars for encoding/json, with
+// NaN and ±Inf floats replaced by nil; struct fields keep their JSON names
+// and omitempty.
+func jsonSafe(v reflect.Value) any {
+	switch v.Kind() {
+	case reflect.Invalid:
+		return nil
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+		return jsonSafe(v.Elem())
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil
+		}
+		return v.Interface()
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.IsNil() {
+			return nil
+		}
+		out := make([]any, v.Len())
+		for i := range out {
+			out[i] = jsonSafe(v.Index(i))
+		}
+		return out
+	case reflect.Map:
+		out := make(map[string]any, v.Len())
+		for _, k := range v.MapKeys() {
+			out[fmt.Sprint(k.Interface())] = jsonSafe(v.MapIndex(k))
+		}
+		return out
+	case reflect.Struct:
+		if _, ok := v.Interface().(json.Marshaler); ok {
+			return v.Interface()
+		}
+		out := map[string]any{}
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			fv := v.Field(i)
+			if strings.Contains(opts, "omitempty") && fv.IsZero() {
+				continue
+			}
+			if f.Anonymous && f.Tag.Get("json") == "" {
+				if m, ok := jsonSafe(fv).(map[string]any); ok {
+					for k, x := range m {
+						out[k] = x
+					}
+					continue
+				}
+			}
+			out[name] = jsonSafe(fv)
+		}
+		return out
+	}
+	return v.Interface()
 }
 
 // usageError marks a mistake in how the command was invoked.

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak"
 	"io"
 	"math"
 	"os"
@@ -129,23 +130,25 @@ func (f sensJSONFloat) MarshalJSON() ([]byte, error) {
 
 // sensitivityResult is the command's JSON output.
 type sensitivityResult struct {
-	Delta2     float64       `json:"delta2"`
-	Certified  bool          `json:"certified"`
-	Exact      bool          `json:"exact"`
-	Method     string        `json:"method"`
-	Slack      float64       `json:"slack"`
-	Nodes      int           `json:"nodes"`
-	Edges      int           `json:"edges"`
-	Components int           `json:"components"`
-	Edge       []any         `json:"edge"` // maximising pair: node keys (graph) or grid indices j, j+1 (line)
-	Graph      string        `json:"graph,omitempty"`
-	Tau        *float64      `json:"tau"` // null for --line
-	Alpha      float64       `json:"alpha"`
-	N          *int          `json:"n,omitempty"`
-	M          *int          `json:"m,omitempty"`
-	T          *float64      `json:"T,omitempty"`
-	Kappa2     sensJSONFloat `json:"kappa2"`
-	Seconds    float64       `json:"seconds"`
+	Delta2    float64 `json:"delta2"`
+	Certified bool    `json:"certified"`
+	Exact     bool    `json:"exact"`
+	Method    string  `json:"method"`
+	Slack     float64 `json:"slack"`
+	// RelativeSlack is slack/Δ2; "exact" needs it ≤ 1e-6.
+	RelativeSlack float64       `json:"relativeSlack"`
+	Nodes         int           `json:"nodes"`
+	Edges         int           `json:"edges"`
+	Components    int           `json:"components"`
+	Edge          []any         `json:"edge"` // maximising pair: node keys (graph) or grid indices j, j+1 (line)
+	Graph         string        `json:"graph,omitempty"`
+	Tau           *float64      `json:"tau"` // null for --line
+	Alpha         float64       `json:"alpha"`
+	N             *int          `json:"n,omitempty"`
+	M             *int          `json:"m,omitempty"`
+	T             *float64      `json:"T,omitempty"`
+	Kappa2        sensJSONFloat `json:"kappa2"`
+	Seconds       float64       `json:"seconds"`
 }
 
 func parseSensitivityMethod(s string) (expm.Method, error) {
@@ -201,6 +204,9 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 			return err
 		}
 		if err := checkSensitivityFlag("tau", o.tau); err != nil {
+			return err
+		}
+		if err := graphcloak.CheckDiffusion(o.tau, o.alpha); err != nil {
 			return err
 		}
 		if o.denseLimit < 0 {
@@ -269,18 +275,19 @@ func graphSensitivityCtx(ctx context.Context, gr *laplacian.Graph, tau, alpha fl
 
 func sensitivityResultFrom(s privacy.Sensitivity, d time.Duration) sensitivityResult {
 	return sensitivityResult{
-		Delta2:     s.Delta2,
-		Certified:  s.Certified,
-		Exact:      s.Exact,
-		Method:     s.Method,
-		Slack:      s.Slack,
-		Nodes:      s.Nodes,
-		Edges:      s.Edges,
-		Components: s.Components,
-		Edge:       []any{},
-		Alpha:      s.Alpha,
-		Kappa2:     sensJSONFloat(s.Kappa2),
-		Seconds:    d.Seconds(),
+		Delta2:        s.Delta2,
+		Certified:     s.Certified,
+		Exact:         s.Exact,
+		Method:        s.Method,
+		Slack:         s.Slack,
+		RelativeSlack: relativeSlack(s),
+		Nodes:         s.Nodes,
+		Edges:         s.Edges,
+		Components:    s.Components,
+		Edge:          []any{},
+		Alpha:         s.Alpha,
+		Kappa2:        sensJSONFloat(s.Kappa2),
+		Seconds:       d.Seconds(),
 	}
 }
 
@@ -294,7 +301,7 @@ func printSensitivityTable(out io.Writer, r sensitivityResult) error {
 		kind = "NOT CERTIFIED"
 	}
 	fmt.Fprintf(tw, "delta2\t%.17g\t(%s)\n", r.Delta2, kind)
-	fmt.Fprintf(tw, "slack\t%.3g\n", r.Slack)
+	fmt.Fprintf(tw, "slack\t%.3g (relative %.3g)\n", r.Slack, r.RelativeSlack)
 	fmt.Fprintf(tw, "method\t%s\n", r.Method)
 	if r.Graph != "" {
 		fmt.Fprintf(tw, "graph\t%s\n", r.Graph)
@@ -334,4 +341,12 @@ func sensitivityProgress(g *globalOptions) func(done, total int) {
 			fmt.Fprintf(f, "\rsensitivity: %d/%d column blocks", done, total)
 		}
 	}
+}
+
+// relativeSlack is slack/Δ2 (0 when Δ2 is 0).
+func relativeSlack(s privacy.Sensitivity) float64 {
+	if s.Delta2 > 0 {
+		return s.Slack / s.Delta2
+	}
+	return 0
 }
