@@ -330,3 +330,18 @@ func TestNegligibleNoiseWarning(t *testing.T) {
 		}
 	}
 }
+
+// Finding 9 of issue 8: release --help says what a reading must be, what
+// α means in reading units, and to take the smallest plausible τ.
+func TestReleaseHelpSaysWhatIsProtected(t *testing.T) {
+	isolateConfig(t)
+	stdout, _, code := runPipelineCLI(t, context.Background(), nil, "release", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"exp(−τL)·f0", "reading mass of one protected unit", "smallest plausible τ", "budget --init"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("release --help does not say %q", want)
+		}
+	}
+}

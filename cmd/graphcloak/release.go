@@ -47,15 +47,40 @@ Readings come from exactly one of:
   --value-property P       a raw property already stored in Neo4j (the explicitly
                            named other mode; needs --graph neo4j).
 
-On --graph neo4j the private values are written to --write-property and a
-(:GraphcloakRun) record is written last (status running → succeeded, or
-failed). On other graphs the release file goes to --out. --dry-run prints
-counts, the sensitivity method, memory and time estimates and σ, and
-writes, charges and draws nothing.`,
+On --graph neo4j the private values are written to --write-property, each
+with the run's id in <write-property>_runId, and a (:GraphcloakRun) record
+holds the run (running with a lease → succeeded, or failed). The released
+values are stored in the database before the first node is written, so
+re-running the same command with the same --epoch after a crash finishes the
+write with exactly those values — no new charge, no new noise, exit 0 — and
+re-running a completed epoch does nothing (exit 0). On other graphs the
+release file goes to --out (checked writable before anything is charged).
+--dry-run prints counts, the sensitivity method, memory and time estimates
+and exactly the σ the release will use, and writes, charges and draws nothing.
+
+The budget: the scope (--scope) must have been created by the operator with
+"graphcloak budget --init"; a release never creates, raises or resets a budget
+(a missing ledger or scope exits 3 with the command to run).
+
+What is protected. The guarantee holds when each reading is exp(−τL)·f0 at the
+node (plus anything that does not depend on where the sources are) for the
+--tau given, and --alpha is the reading mass of one protected unit times hops —
+in reading units, e.g. the heat signature of one person. Readings made at
+τ = 1 but released with --tau 10, or a source of mass 10^6 released with
+--alpha 1, get an actual ε many orders of magnitude above --epsilon. When τ is
+uncertain, give the smallest plausible τ; when the unit's mass is uncertain,
+the largest plausible α. A warning goes to stderr when σ is below 1e-6 of the
+readings' spread.
+
+Exit codes: 3 bad input, missing ledger or scope; 4 Neo4j unreachable or a
+timeout; 5 budget exhausted; 7 the epoch was charged but cannot be published
+(use a new --epoch); 0 also when the epoch was already published.`,
 		Example: `  # Local privacy: raw readings from a gateway on stdin, private values to Neo4j
   export GRAPHCLOAK_NEO4J_PASSWORD=...
+  graphcloak budget --init --ledger neo4j --scope building-7 --epsilon-total 10 --delta-total 1e-5
   gateway-dump | graphcloak release --graph neo4j --node-labels Room --relationship-types DOOR \
-      --node-key-property roomId --values - --epsilon 1 --delta 1e-6 --ledger neo4j
+      --node-key-property roomId --values - --epsilon 1 --delta 1e-6 --ledger neo4j \
+      --scope building-7 --epoch 2026-11-21T06:00
 
   # A generated graph, readings from a file, release file out
   graphcloak release --graph karate --values readings.csv --out release.json --ledger ledger.json
