@@ -83,10 +83,10 @@ func (c *Config) Validate() error {
 	}
 	for _, k := range keyTable { // table order, so errors are deterministic
 		if s, ok := optional[k.Name]; ok && s != "" && !ValidIdentifier(s) {
-			add(k.Name, "%q is not a valid property name (want ^[A-Za-z_][A-Za-z0-9_]*$)", s)
+			add(k.Name, "%q is not a valid property name (want ^[A-Za-z_][A-Za-z0-9_]*$, at most 64 bytes)", s)
 		}
 		if s, ok := required[k.Name]; ok && !ValidIdentifier(s) {
-			add(k.Name, "%q is not a valid property name (want ^[A-Za-z_][A-Za-z0-9_]*$)", s)
+			add(k.Name, "%q is not a valid property name (want ^[A-Za-z_][A-Za-z0-9_]*$, at most 64 bytes)", s)
 		}
 	}
 	if c.Write.BatchSize < 1 {

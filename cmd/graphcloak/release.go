@@ -401,6 +401,11 @@ func republish(ctx context.Context, opts *releaseOptions, client *connector.Clie
 		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("run %s charged epoch %q but stopped (%s) before its values were stored", prev.RunID, sum.Epoch, prev.Status)}
 	}
 	run, err := client.ResumeRun(ctx, cfg.Neo4j.Database, prev.RunID, opts.lease)
+	var busy *connector.RunStateError
+	if errors.As(err, &busy) && busy.Status == connector.StatusRunning {
+		return fmt.Errorf("%w: run %s may still be publishing epoch %q (its lease expires at %s); re-run after that to finish it",
+			err, prev.RunID, sum.Epoch, prev.LeaseExpiresAt.Format(time.RFC3339))
+	}
 	if err != nil {
 		return err
 	}
