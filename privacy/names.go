@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"strconv"
 	"unicode"
 	"unicode/utf8"
 
@@ -18,9 +19,13 @@ const MaxNameBytes = 256
 // in it. It returns *ArgumentError naming the problem.
 func CheckName(param, s string) error {
 	bad := func(reason string) error {
-		v := any(s)
+		v := s
+		if len(v) > 64 {
+			v = v[:64]
+		}
+		v = strconv.QuoteToASCII(v) // control characters visible
 		if len(s) > 64 {
-			v = s[:64] + "…"
+			v += "…"
 		}
 		return &ArgumentError{Func: "CheckName", Param: param, Value: v, Reason: reason}
 	}

@@ -72,7 +72,7 @@ func exitCode(err error) int {
 	case errors.As(err, new(chargedError)), errors.Is(err, privacy.ErrAlreadyCharged), errors.As(err, new(*connector.RunStateError)):
 		return exitChargedEpoch
 	case errors.As(err, &cfgErr), errors.As(err, &privArg), errors.As(err, &privParam), errors.As(err, &keyPerm),
-		errors.Is(err, privacy.ErrBadKeyFile), errors.Is(err, privacy.ErrBudgetMismatch), errors.Is(err, privacy.ErrNoLedger), errors.Is(err, privacy.ErrNoScope),
+		errors.Is(err, privacy.ErrBadKeyFile), errors.Is(err, privacy.ErrBudgetMismatch), errors.As(err, new(*privacy.LedgerCorruptError)), errors.Is(err, privacy.ErrNoLedger), errors.Is(err, privacy.ErrNoScope),
 		errors.As(err, &specErr), errors.As(err, &csvErr), errors.As(err, &edgeErr), errors.Is(err, laplacian.ErrEmptyGraph),
 		errors.Is(err, laplacian.ErrDuplicateKey), errors.Is(err, laplacian.ErrBadWeight), errors.Is(err, laplacian.ErrSelfLoop),
 		errors.As(err, &jobErr), errors.As(err, &valuesErr), errors.Is(err, recovery.ErrUnknownEstimator),
