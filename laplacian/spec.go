@@ -12,30 +12,34 @@ import (
 //	sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7
 //	grid:rows=20,cols=20
 //	path:n=100   cycle:n=100   complete:n=50   star:n=50
+//	pa:n=100000,m=10,seed=1        (preferential attachment, PreferentialAttachment)
+//	rgg:n=100000,radius=0.008,seed=1 (random geometric, RandomGeometric)
 //	karate
 //	file:PATH    (a CSV edge list, see ReadCSV)
 //
 // Parameters are comma-separated name=value pairs in any order; names and
 // kinds are case-insensitive and spaces around them are ignored. sbm needs
 // sizes and pin; pout is required when there are two or more blocks and
-// defaults to 0 for one block; seed defaults to 1. Everything after
+// defaults to 0 for one block; seed defaults to 1 (for sbm, pa and rgg). Everything after
 // "file:" is the path (trimmed of surrounding spaces), so it may contain
 // commas and colons.
 type Spec struct {
-	Kind  string  // "sbm", "grid", "path", "cycle", "complete", "star", "karate" or "file"
-	Sizes []int   // sbm block sizes
-	PIn   float64 // sbm within-block edge probability
-	POut  float64 // sbm between-block edge probability
-	Seed  uint64  // sbm seed
-	Rows  int     // grid
-	Cols  int     // grid
-	N     int     // path, cycle, complete, star: number of nodes
-	Path  string  // file
+	Kind   string  // "sbm", "grid", "path", "cycle", "complete", "star", "pa", "rgg", "karate" or "file"
+	Sizes  []int   // sbm block sizes
+	PIn    float64 // sbm within-block edge probability
+	POut   float64 // sbm between-block edge probability
+	Seed   uint64  // sbm, pa, rgg seed
+	Rows   int     // grid
+	Cols   int     // grid
+	N      int     // path, cycle, complete, star, pa, rgg: number of nodes
+	M      int     // pa: edges per added node
+	Radius float64 // rgg: connection radius in the unit square
+	Path   string  // file
 }
 
 // Errors wrapped by SpecError.
 var (
-	ErrUnknownKind  = errors.New("unknown graph kind (want sbm, grid, path, cycle, complete, star, karate or file)")
+	ErrUnknownKind  = errors.New("unknown graph kind (want sbm, grid, path, cycle, complete, star, pa, rgg, karate or file)")
 	ErrUnknownParam = errors.New("unknown parameter")
 	ErrMissingParam = errors.New("missing parameter")
 	ErrBadValue     = errors.New("bad value")
@@ -74,6 +78,8 @@ var specParams = map[string][]string{
 	"cycle":    {"n"},
 	"complete": {"n"},
 	"star":     {"n"},
+	"pa":       {"n", "m", "seed"},
+	"rgg":      {"n", "radius", "seed"},
 	"karate":   nil,
 }
 
@@ -170,6 +176,33 @@ func ParseSpec(s string) (Spec, error) {
 				break
 			}
 		}
+	case "grid":
+		if err = intParam("rows", &sp.Rows); err == nil {
+			err = intParam("cols", &sp.Cols)
+		}
+	case "path", "cycle", "complete", "star":
+		err = intParam("n", &sp.N)
+	case "pa":
+		if err = intParam("n", &sp.N); err == nil {
+			err = intParam("m", &sp.M)
+		}
+	case "rgg":
+		if err = intParam("n", &sp.N); err != nil {
+			break
+		}
+		v, ok := values["radius"]
+		if !ok {
+			return fail("radius", ErrMissingParam)
+		}
+		sp.Radius, err = strconv.ParseFloat(v, 64)
+		if err != nil || !(sp.Radius > 0) {
+			return fail("radius", fmt.Errorf("%w: %q is not a positive number", ErrBadValue, v))
+		}
+	}
+	if err != nil {
+		return Spec{}, err
+	}
+	if kind == "sbm" || kind == "pa" || kind == "rgg" {
 		sp.Seed = 1
 		if v, ok := values["seed"]; ok {
 			sp.Seed, err = strconv.ParseUint(v, 10, 64)
@@ -177,15 +210,6 @@ func ParseSpec(s string) (Spec, error) {
 				return fail("seed", fmt.Errorf("%w: %q is not an unsigned integer", ErrBadValue, v))
 			}
 		}
-	case "grid":
-		if err = intParam("rows", &sp.Rows); err == nil {
-			err = intParam("cols", &sp.Cols)
-		}
-	case "path", "cycle", "complete", "star":
-		err = intParam("n", &sp.N)
-	}
-	if err != nil {
-		return Spec{}, err
 	}
 	if err := sp.validate(orig); err != nil {
 		return Spec{}, err
@@ -211,6 +235,10 @@ func (s Spec) validate(name string) error {
 		err = checkGrid(s.Rows, s.Cols)
 	case "path", "cycle", "complete", "star":
 		err = checkGen(s.Kind, s.N)
+	case "pa":
+		err = checkPA(s.N, s.M)
+	case "rgg":
+		err = checkRGG(s.N, s.Radius)
 	case "karate":
 	case "file":
 		if s.Path == "" {
@@ -229,6 +257,8 @@ func (s Spec) validate(name string) error {
 		param = "sizes" // blocks, sizes, n, edges
 	case s.Kind == "grid" && param == "edges":
 		param = "rows×cols"
+	case s.Kind == "rgg" && param == "edges":
+		param = "radius"
 	case param == "edges":
 		param = "n"
 	}
@@ -251,6 +281,10 @@ func (s Spec) String() string {
 		return fmt.Sprintf("grid:rows=%d,cols=%d", s.Rows, s.Cols)
 	case "path", "cycle", "complete", "star":
 		return fmt.Sprintf("%s:n=%d", s.Kind, s.N)
+	case "pa":
+		return fmt.Sprintf("pa:n=%d,m=%d,seed=%d", s.N, s.M, s.Seed)
+	case "rgg":
+		return fmt.Sprintf("rgg:n=%d,radius=%s,seed=%d", s.N, f(s.Radius), s.Seed)
 	case "karate":
 		return "karate"
 	case "file":
@@ -282,6 +316,10 @@ func (s Spec) Build() (*Graph, []int, error) {
 		g, err = Complete(s.N)
 	case "star":
 		g, err = Star(s.N)
+	case "pa":
+		g, err = PreferentialAttachment(s.N, s.M, s.Seed)
+	case "rgg":
+		g, _, err = RandomGeometric(s.N, s.Radius, s.Seed)
 	case "karate":
 		g, part := Karate()
 		return g, part, nil
