@@ -139,7 +139,14 @@ func newE2E(t *testing.T, s server, d neo4j.DriverWithContext, f *fixture) *e2e 
 		t.Fatalf("budget --init: exit %d: %s", r.Code, r.Stderr)
 	}
 	t.Cleanup(func() {
-		query(t, d, "MATCH (l) WHERE (l:GraphcloakLedger OR l:GraphcloakCharge) AND l.scope = $s DELETE l", map[string]any{"s": e.scope})
+		// e.s, not d: a test may restart the server (kill_test.go).
+		dc, err := neo4j.NewDriverWithContext(e.s.URI, neo4j.BasicAuth(e.s.User, e.s.Password, ""))
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		defer dc.Close(context.Background())
+		query(t, dc, "MATCH (l) WHERE (l:GraphcloakLedger OR l:GraphcloakCharge) AND l.scope = $s DELETE l", map[string]any{"s": e.scope})
 	})
 	return e
 }

@@ -296,3 +296,28 @@ func TestStalledServerTimeouts(t *testing.T) {
 		t.Fatalf("run records after the timeout: %v, want one failed", runs)
 	}
 }
+
+// A release of an explicit epoch that failed before charging (here: a
+// missing value property) is not charged: re-running it with the error
+// fixed releases normally (exit 0, one charge).
+func TestFailedBeforeChargeRetries(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{10, 10}, 0.5, 0.1)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() {
+		query(t, d, "MATCH (r:GraphcloakRun {scope: $p}) DETACH DELETE r", map[string]any{"p": e.scope})
+	})
+	bad := replaceFlag(e.releaseArgs("epoch-F"), "--value-property", "noSuchProperty")
+	if r := runCLI(t, s.Password, bad...); r.Code != 6 {
+		t.Fatalf("release with a missing property: exit %d: %s", r.Code, r.Stderr)
+	}
+	res := releaseJSON(t, e, e.releaseArgs("epoch-F"))
+	if res["resumed"] == true || res["alreadyPublished"] == true || res["nodePropertiesWritten"] != float64(len(f.Keys)) {
+		t.Errorf("retry after a failure before the charge: %v", res)
+	}
+	if l := query(t, d, "MATCH (l:GraphcloakLedger {scope: $s}) RETURN l.releases", map[string]any{"s": e.scope}); l[0].Values[0] != int64(1) {
+		t.Errorf("ledger releases %v, want 1", l[0].Values[0])
+	}
+}

@@ -243,9 +243,11 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		if err != nil {
 			return err
 		}
-		if prev != nil {
+		if prev != nil && (prev.ValuesStored || prev.Status == connector.StatusSucceeded || prev.Status == connector.StatusSuperseded) {
 			return republish(ctx, opts, client, prev, sum, out)
 		}
+		// A run of this epoch that stopped before storing values: the
+		// ledger decides — not charged, a fresh release; charged, exit 7.
 	}
 
 	// The run record: "running" (with a lease) first, "succeeded" last,
@@ -302,6 +304,9 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 	if err != nil {
 		if errors.Is(err, privacy.ErrAlreadyCharged) && pending != nil {
 			return alreadyPublishedFile(opts, sum, out, err)
+		}
+		if errors.Is(err, privacy.ErrAlreadyCharged) {
+			return chargedError{epoch: epoch, err: fmt.Errorf("no run stored its values: %w", err)}
 		}
 		return err
 	}
@@ -396,9 +401,6 @@ func republish(ctx context.Context, opts *releaseOptions, client *connector.Clie
 		return printReleaseSummary(g, out, sum)
 	case connector.StatusSuperseded:
 		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("epoch %q was published by run %s and then overwritten by run %s", sum.Epoch, prev.RunID, prev.SupersededBy)}
-	}
-	if !prev.ValuesStored {
-		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("run %s charged epoch %q but stopped (%s) before its values were stored", prev.RunID, sum.Epoch, prev.Status)}
 	}
 	run, err := client.ResumeRun(ctx, cfg.Neo4j.Database, prev.RunID, opts.lease)
 	var busy *connector.RunStateError
