@@ -321,3 +321,28 @@ func TestFailedBeforeChargeRetries(t *testing.T) {
 		t.Errorf("ledger releases %v, want 1", l[0].Values[0])
 	}
 }
+
+// Finding 5 of issue 8 against the real server: a 65-byte write property
+// and a 100 000-character scope are refused (exit 3) before anything is
+// charged or recorded.
+func TestRefusedBeforeChargeNeo4j(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{10, 10}, 0.5, 0.1)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	for name, args := range map[string][]string{
+		"65-byte write property": replaceFlag(e.releaseArgs("E5"), "--write-property", strings.Repeat("w", 65)),
+		"100000-character scope": replaceFlag(e.releaseArgs("E5"), "--scope", strings.Repeat("s", 100000)),
+	} {
+		if r := runCLI(t, s.Password, args...); r.Code != 3 {
+			t.Errorf("%s: exit %d, want 3: %s", name, r.Code, r.Stderr)
+		}
+	}
+	if l := query(t, d, "MATCH (l:GraphcloakLedger {scope: $s}) RETURN l.releases", map[string]any{"s": e.scope}); l[0].Values[0] != int64(0) {
+		t.Errorf("ledger releases %v after refused inputs, want 0", l[0].Values[0])
+	}
+	if n := query(t, d, "MATCH (r:GraphcloakRun {scope: $s}) RETURN count(r)", map[string]any{"s": e.scope}); n[0].Values[0] != int64(0) {
+		t.Errorf("%v run records after refused inputs, want 0", n[0].Values[0])
+	}
+}
