@@ -56,12 +56,27 @@ type GraphOptions struct {
 	// Progress, when non-nil, is called with (done, total) units of work
 	// (column blocks on the sparse path). It must be cheap.
 	Progress func(done, total int)
+	// Status, when non-nil, is called with the anytime state of the sparse
+	// path after its bound phase and after every column block (and once by
+	// the dense path when it finishes). It must be cheap.
+	Status func(SensitivityStatus)
 	// TimeBudget stops the sparse path's refinement after this long and
 	// returns the certified upper bound reached so far (Exact = false). It
 	// is checked between column blocks; the per-edge bound phase and the
 	// first block always run. Default 0: run until Δ2 is known to the slack
 	// of the method.
 	TimeBudget time.Duration
+}
+
+// SensitivityStatus is the anytime state of a Δ2 computation: Delta2 is
+// already a proven upper bound (what a stop now would return), and
+// EdgesCertified counts the edges whose term is settled (computed, or
+// bounded below the best proven lower bound of the maximum).
+type SensitivityStatus struct {
+	Edges          int
+	EdgesCertified int
+	Delta2         float64
+	Elapsed        time.Duration
 }
 
 // ParamError reports an invalid sensitivity parameter.

@@ -383,6 +383,11 @@ func radauBounds(g *laplacian.Graph, tau, B float64, wmax int, ei, ej []int32, u
 			defer wg.Done()
 			r := newRadauWork(g, tau, B, wmax)
 			for e := lo; e < hi; e++ {
+				// Through a hub the 3-hop ball is most of the graph: the
+				// bound would cost as much as a column, so keep the cheap one.
+				if twoHopVolume(g, int(ei[e]), int(ej[e]), radauMaxVolume) > radauMaxVolume {
+					continue
+				}
 				if b := r.bound(int(ei[e]), int(ej[e])); b < u[e] {
 					u[e] = math.Max(b, 0)
 				}
@@ -390,4 +395,25 @@ func radauBounds(g *laplacian.Graph, tau, B float64, wmax int, ei, ej []int32, u
 		}(lo, hi)
 	}
 	wg.Wait()
+}
+
+// radauMaxVolume caps the 2-hop edge volume of an edge whose Radau bound is
+// computed (about the size of its 3-hop ball).
+const radauMaxVolume = 1 << 11
+
+// twoHopVolume returns Σ deg(v) over the neighbours v of i and j (unweighted
+// degrees), stopping early once it exceeds limit.
+func twoHopVolume(g *laplacian.Graph, i, j, limit int) int {
+	vol := 0
+	for _, x := range [2]int{i, j} {
+		cols, _ := g.Neighbors(x)
+		for _, v := range cols {
+			c, _ := g.Neighbors(int(v))
+			vol += len(c)
+			if vol > limit {
+				return vol
+			}
+		}
+	}
+	return vol
 }

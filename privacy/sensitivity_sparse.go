@@ -72,7 +72,7 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 	kf := float64(K)
 	k0 := K + 32 + int(math.Ceil(12*math.Sqrt(a))) // expm.BesselIe's start index
 	colErr := kf*(kf+1)/2*epsLoc + highamGamma(K+2)*1.01 + float64(k0+10)*8*roundoffU
-	qErr := 2*E + 4*colErr + 8*roundoffU
+	qErr := 2*E + 4*colErr + 12*roundoffU
 
 	// Edges with their cheap bounds, and the CSR position → edge map.
 	edges := make([]sparseEdge, 0, g.NumEdges())
@@ -114,6 +114,8 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 	}
 	sort.Slice(order, func(x, y int) bool { return edges[order[x]].u > edges[order[y]].u })
 
+	tw := falseTwins(g)
+
 	kern := newBlockKernel(g)
 	diag := make([]float64, n)
 	off := make([]float64, rowStart[n])
@@ -132,7 +134,7 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 			if refined[e] {
 				continue
 			}
-			for _, v := range [2]int{edges[e].i, edges[e].j} {
+			for _, v := range [2]int{tw.rep[edges[e].i], tw.rep[edges[e].j]} {
 				if !done[v] && !scheduled[v] {
 					scheduled[v] = true
 					nodes = append(nodes, v)
@@ -149,14 +151,51 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 	stopped := false // refinement ended before every column was computed
 	pruned := false
 	blocks := 0
+	status := func() {
+		if opt.Status == nil {
+			return
+		}
+		qUp := bestUp
+		for _, e := range order[ptr:] {
+			if !refined[e] {
+				qUp = math.Max(qUp, edges[e].u)
+				break
+			}
+		}
+		certified := 0
+		for e := range edges {
+			if refined[e] || edges[e].u <= bestLo {
+				certified++
+			}
+		}
+		opt.Status(SensitivityStatus{Edges: len(edges), EdgesCertified: certified,
+			Delta2: roundUpDelta(alpha * math.Sqrt(qUp) * (1 + roundoffU)), Elapsed: time.Since(start)})
+	}
+	status()
+	var members []int
 	for lo := 0; lo < len(nodes); lo += columnBlock {
 		hi := min(lo+columnBlock, len(nodes))
 		blk := nodes[lo:hi]
-		chebColumns(kern, blk, coef, B, rowStart, diag, off, t0, t1)
-		for _, i := range blk {
+		chebColumns(kern, blk, tw, coef, B, rowStart, diag, off, t0, t1)
+		members = members[:0]
+		for _, r := range blk {
+			start := len(members)
+			members = tw.appendClass(members, r)
+			if k := len(members) - start; k > 1 {
+				// C e_i = C s̄ + e^{−2τd}(e_i − s̄), s̄ the class mean (see falseTwins).
+				y := diag[r]
+				for _, i := range members[start:] {
+					diag[i] = y + math.Exp(-2*tau*g.Degree(i))*(1-1/float64(k))
+					if i != r {
+						copy(off[rowStart[i]:rowStart[i+1]], off[rowStart[r]:rowStart[r+1]])
+					}
+				}
+			}
+		}
+		for _, i := range members {
 			done[i] = true
 		}
-		for _, i := range blk {
+		for _, i := range members {
 			cols, _ := g.Neighbors(i)
 			for k, j32 := range cols {
 				j := int(j32)
@@ -183,6 +222,7 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 		for ptr < len(order) && refined[order[ptr]] {
 			ptr++
 		}
+		status()
 		if ptr == len(order) {
 			break
 		}
@@ -224,16 +264,23 @@ type sparseEdge struct {
 	u    float64
 }
 
-// chebColumns computes p_K(L)e_i for the nodes i of blk (≤ columnBlock) and
-// stores diag[i] = (p_K e_i)_i and off[rowStart[i]+k] = (p_K e_i)_{N(i)_k}.
+// chebColumns computes y = p_K(L)s̄ for the twin-class representatives i of
+// blk (≤ columnBlock), s̄ the mean of the unit vectors of i's class (e_i for
+// a class of one), and stores diag[i] = y_i and off[rowStart[i]+k] =
+// y_{N(i)_k}. ‖s̄‖₂ ≤ 1 and ‖s̄‖∞ ≤ 1, so the rounding bound derived for
+// unit columns covers it.
 // t0 and t1 are n·columnBlock scratch blocks (row-major, X[v*b+c]); columns
 // beyond len(blk) stay zero.
-func chebColumns(kern *blockKernel, blk []int, coef []float64, B float64, rowStart []int, diag, off, t0, t1 []float64) {
+func chebColumns(kern *blockKernel, blk []int, tw *twins, coef []float64, B float64, rowStart []int, diag, off, t0, t1 []float64) {
 	const b = columnBlock
 	g := kern.g
 	clear(t0)
+	var cls []int
 	for c, i := range blk {
-		t0[i*b+c] = 1
+		cls = tw.appendClass(cls[:0], i)
+		for _, v := range cls {
+			t0[v*b+c] = 1 / float64(len(cls))
+		}
 	}
 	accD := make([]float64, b)
 	accO := make([][]float64, b)

@@ -6,11 +6,13 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/datasets"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -87,6 +89,13 @@ func connectNeo4j(ctx context.Context, cfg *config.Config) (*connector.Client, e
 func loadGraph(ctx context.Context, cfg *config.Config, spec string, opt loadOptions) (*loadedGraph, error) {
 	if spec == "" {
 		return nil, usageErrorf("--graph is required (neo4j, a generator such as karate or sbm:sizes=50x50,pin=0.2,pout=0.01, or file:PATH)")
+	}
+	if name, ok := strings.CutPrefix(spec, "gt:"); ok {
+		g, err := loadDataset(name)
+		if err != nil {
+			return nil, err
+		}
+		return &loadedGraph{Spec: spec, Graph: g}, nil
 	}
 	if spec != neo4jSpec {
 		g, part, err := laplacian.Generate(spec)
@@ -182,4 +191,16 @@ func loadGraphSpec(ctx context.Context, g *globalOptions, spec string) (*laplaci
 	}
 	lg.Close(context.WithoutCancel(ctx))
 	return lg.Graph, nil
+}
+
+// loadDataset reads a network fetched by scripts/fetch-datasets.sh
+// ("gt:as-22july06") as a simple undirected graph. A bad name or file is
+// bad input.
+func loadDataset(name string) (*laplacian.Graph, error) {
+	gt, err := datasets.Open("", name)
+	if err != nil {
+		return nil, inputErrorf("gt:%s: %v", name, err)
+	}
+	g, _, err := gt.Graph()
+	return g, err
 }

@@ -28,6 +28,11 @@ type releaseOptions struct {
 	out    string
 	dryRun bool
 	lease  time.Duration
+	// Δ2: a stored certificate (verified against the graph), or a time
+	// budget for computing it (the best proven bound reached).
+	sensitivityCert string
+	timeBudget      time.Duration
+	certified       *privacy.Sensitivity // the verified certificate's Δ2
 }
 
 func newReleaseCmd(g *globalOptions) *cobra.Command {
@@ -98,6 +103,8 @@ timeout; 5 budget exhausted; 7 the epoch was charged but cannot be published
 	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value from FILE, or - for standard input")
 	f.StringVar(&opts.out, "out", "", "write the release file here (required for graphs outside Neo4j)")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "estimate only: counts, method, memory, time, σ; nothing written")
+	f.StringVar(&opts.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
+	f.DurationVar(&opts.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (never an estimate; 0 = to completion)")
 	f.DurationVar(&opts.lease, "lease", connector.DefaultLease, "Neo4j run lease: a run that sends no heartbeat for this long is taken for dead (abandoned) and its epoch can be resumed")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
@@ -161,6 +168,20 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		return usageErrorf("--write-property must differ from --value-property %q (never overwrite the raw readings)", valueProp)
 	case !isDB && opts.out == "" && !opts.dryRun:
 		return usageErrorf("--out FILE is required for a graph outside Neo4j (the release file)")
+	}
+	if opts.sensitivityCert != "" && opts.timeBudget != 0 {
+		return usageErrorf("give --sensitivity-cert or --time-budget, not both")
+	}
+	if opts.timeBudget < 0 {
+		return inputErrorf("--time-budget must be ≥ 0, got %v", opts.timeBudget)
+	}
+	var cert *privacy.Certificate
+	if opts.sensitivityCert != "" {
+		c, err := privacy.LoadCertificate(opts.sensitivityCert)
+		if err != nil {
+			return inputErrorf("--sensitivity-cert: %w", err)
+		}
+		cert = &c
 	}
 	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
 		return inputErrorf("--scope: %w", err)
@@ -289,6 +310,15 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		return err
 	}
 
+	var certified *privacy.Sensitivity
+	if cert != nil {
+		s, err := cert.Verify(graph, cfg.Privacy.Tau, cfg.Privacy.Alpha)
+		if err != nil {
+			return inputErrorf("--sensitivity-cert %s: %w", opts.sensitivityCert, err)
+		}
+		certified = &s
+		opts.certified = certified
+	}
 	if opts.dryRun {
 		return dryRunRelease(ctx, opts, sum, lg, mech, out)
 	}
@@ -297,7 +327,7 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		Graph: graph, Values: y, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
 		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: mech, Noise: noise,
 		Ledger: ledger, Scope: cfg.Privacy.Scope, Epoch: epoch,
-		SensitivityOptions: privacy.GraphOptions{Progress: g.progress("Δ2")},
+		Sensitivity: certified, SensitivityOptions: privacy.GraphOptions{Progress: g.progress("Δ2"), TimeBudget: opts.timeBudget},
 	})
 	spread := readingSpread(y)
 	clear(y)
@@ -485,12 +515,12 @@ func readingSpread(y []float64) float64 {
 func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummary, lg *loadedGraph, mech privacy.Mechanism, out io.Writer) error {
 	cfg := &opts.g.cfg.Config
 	job := graphcloak.EstimateJob{Graph: lg.Graph, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
-		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: mech}
+		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: mech, Sensitivity: opts.certified}
 	plan, err := graphcloak.Estimate(job)
 	if err != nil {
 		return err
 	}
-	if plan.SecondsEstimate < 10 && lg.Graph.NumEdges() > 0 {
+	if job.Sensitivity == nil && plan.SecondsEstimate < 10 && lg.Graph.NumEdges() > 0 {
 		s, err := graphcloak.Sensitivity(ctx, lg.Graph, cfg.Privacy.Tau, cfg.Privacy.Alpha, privacy.GraphOptions{Progress: opts.g.progress("Δ2")})
 		if err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"runtime/debug"
 	"text/tabwriter"
 	"time"
 
@@ -27,6 +28,7 @@ type sensitivityOptions struct {
 	method     string
 	denseLimit int
 	timeBudget time.Duration
+	save       string
 
 	line bool
 	n, m int
@@ -56,6 +58,7 @@ when it was not computed (sparse path, or a matrix too large for an SVD) and
 "+Inf" when M is numerically singular.`,
 		Example: `  graphcloak sensitivity --graph sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 --tau 2 -o json
   graphcloak sensitivity --graph complete:n=50 --tau 0.1 --alpha 0.5
+  graphcloak sensitivity --graph gt:as-22july06 --tau 0.5 --time-budget 60s --save as.cert.json
   graphcloak sensitivity --line --n 100 --m 50 --T 0.05 -o json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
@@ -69,7 +72,7 @@ when it was not computed (sparse path, or a matrix too large for an SVD) and
 				if o.graph != "" {
 					return usageErrorf("give either --graph or --line, not both")
 				}
-				for _, name := range []string{"tau", "method", "dense-limit", "time-budget"} {
+				for _, name := range []string{"tau", "method", "dense-limit", "time-budget", "save"} {
 					if f.Changed(name) {
 						return usageErrorf("--%s applies to --graph, not --line", name)
 					}
@@ -102,6 +105,7 @@ when it was not computed (sparse path, or a matrix too large for an SVD) and
 	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense or sparse")
 	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
 	fl.DurationVar(&o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
+	fl.StringVar(&o.save, "save", "", "write a sensitivity certificate (Δ2, τ, α, graph fingerprint, method, version) to this JSON file, for release --sensitivity-cert")
 	fl.BoolVar(&o.line, "line", false, "the 1-D heat kernel on [0, 1] instead of a graph")
 	fl.IntVar(&o.n, "n", 0, "line: source grid points j/n, j = 1..n")
 	fl.IntVar(&o.m, "m", 0, "line: sensors at i/m, i = 1..m")
@@ -223,18 +227,27 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 			Method:     method,
 			DenseLimit: o.denseLimit,
 			TimeBudget: o.timeBudget,
-			Progress:   sensitivityProgress(g),
+			Status:     sensitivityProgress(g),
 		}
 		if opt.DenseLimit == 0 {
 			opt.DenseLimit = -1 // dense disabled; GraphOptions treats 0 as the default
 		}
 		start := time.Now()
 		s, err := graphSensitivityCtx(ctx, gr, o.tau, o.alpha, opt)
-		if opt.Progress != nil {
+		if opt.Status != nil {
 			fmt.Fprintln(g.stderr)
 		}
 		if err != nil {
 			return err
+		}
+		if o.save != "" {
+			c, err := privacy.NewCertificate(gr, s, o.tau, softwareVersion())
+			if err == nil {
+				err = privacy.SaveCertificate(o.save, c)
+			}
+			if err != nil {
+				return inputErrorf("--save: %w", err)
+			}
 		}
 		res = sensitivityResultFrom(s, time.Since(start))
 		if s.Edge[0] >= 0 {
@@ -331,16 +344,42 @@ func printSensitivityTable(out io.Writer, r sensitivityResult) error {
 
 // sensitivityProgress prints column-block progress when stderr is a
 // terminal, else returns nil.
-func sensitivityProgress(g *globalOptions) func(done, total int) {
+func sensitivityProgress(g *globalOptions) func(privacy.SensitivityStatus) {
 	f, ok := g.stderr.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}
-	return func(done, total int) {
-		if done == total || done%max(1, total/100) == 0 {
-			fmt.Fprintf(f, "\rsensitivity: %d/%d column blocks", done, total)
+	var last time.Time
+	return func(st privacy.SensitivityStatus) {
+		if time.Since(last) < 200*time.Millisecond && st.EdgesCertified < st.Edges {
+			return
 		}
+		last = time.Now()
+		eta := "?"
+		if st.EdgesCertified > 0 && st.EdgesCertified < st.Edges {
+			left := time.Duration(float64(st.Elapsed) / float64(st.EdgesCertified) * float64(st.Edges-st.EdgesCertified))
+			eta = "≤ " + left.Round(time.Second).String()
+		} else if st.EdgesCertified >= st.Edges {
+			eta = "0s"
+		}
+		fmt.Fprintf(f, "\rsensitivity: %d/%d edges certified, Δ2 ≤ %.9g, %s elapsed, ETA %s   ",
+			st.EdgesCertified, st.Edges, st.Delta2, st.Elapsed.Round(time.Second), eta)
 	}
+}
+
+// softwareVersion is the graphcloak module version recorded in
+// certificates ("(devel)" for a build from a work tree).
+func softwareVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v := bi.Main.Version
+		for _, st := range bi.Settings {
+			if st.Key == "vcs.revision" {
+				v += " " + st.Value
+			}
+		}
+		return "graphcloak " + v
+	}
+	return "graphcloak (unknown)"
 }
 
 // relativeSlack is slack/Δ2 (0 when Δ2 is 0).
