@@ -2,7 +2,6 @@ package graphcloak
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -130,18 +129,10 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 		}
 		prob := model.Problem(y, sigma)
 		prob.Sources = max(job.Sources, 1)
-		e, err := est.Estimate(prob)
-		var nc *recovery.NotCertifiedError
-		if err != nil && !(errors.As(err, &nc) && e != nil) {
-			return nil, err
-		}
-		return e, nil
+		return recovery.Solve(est, prob)
 	})
 	if err != nil {
 		return nil, err
-	}
-	if e == nil {
-		return nil, errors.New("graphcloak: estimator returned no estimate")
 	}
 	if job.Progress != nil {
 		job.Progress("recovery", 1, 1)
@@ -150,14 +141,10 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 	n := g.N()
 	mass := make([]float64, n)
 	weights := make([]float64, n)
-	noSource := e.Status != recovery.Solved || e.F == nil
+	noSource := e.NoSource()
 	if !noSource {
 		copy(mass, e.F)
-		if e.Posterior != nil {
-			copy(weights, e.Posterior)
-		} else {
-			copy(weights, e.F)
-		}
+		copy(weights, e.Weights())
 	}
 	rep := community.Rank(g, part, names, weights, noSource)
 	share := map[int]community.Ranked{}

@@ -165,3 +165,37 @@ func (e *NotCertifiedError) Error() string {
 	return fmt.Sprintf("recovery: bpdn not certified: gap %.3g on objective %.6g exceeds tolerance %.3g after %d steps",
 		e.Gap, e.Objective, e.Tol, e.Iterations)
 }
+
+// Solve runs est on p and tolerates a BPDN run that stops short of its
+// certified duality gap: the estimate it returns alongside a
+// *NotCertifiedError is still the best point found and is used (its Gap
+// says how far from optimal it is). Any other error is returned.
+func Solve(est Estimator, p *Problem) (*Estimate, error) {
+	e, err := est.Estimate(p)
+	var nc *NotCertifiedError
+	if err != nil && !(errors.As(err, &nc) && e != nil) {
+		return nil, err
+	}
+	if e == nil {
+		return nil, fmt.Errorf("recovery: estimator %s returned no estimate", est.Name())
+	}
+	return e, nil
+}
+
+// NoSource reports whether the estimate found no detectable source: the
+// estimator said so (NoSource) or no f in the box fits the data
+// (Infeasible).
+func (e *Estimate) NoSource() bool { return e.Status != Solved || e.F == nil }
+
+// Weights is the per-location weight to rank locations and communities by:
+// the posterior when the estimator has one, else the recovered mass F. It
+// is nil when NoSource.
+func (e *Estimate) Weights() []float64 {
+	if e.NoSource() {
+		return nil
+	}
+	if e.Posterior != nil {
+		return e.Posterior
+	}
+	return e.F
+}

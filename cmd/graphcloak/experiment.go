@@ -13,9 +13,9 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -141,7 +141,7 @@ func experimentMechanism(name string) (privacy.Mechanism, error) {
 }
 
 func experimentError(err error) error {
-	var ee *graphcloak.ExperimentError
+	var ee *experiment.ParamError
 	if errors.As(err, &ee) {
 		return inputError{err}
 	}
@@ -188,7 +188,7 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 			return err
 		}
 	}
-	e := graphcloak.LineExperiment{
+	e := experiment.Line{
 		N: o.n, M: o.m, T: o.T, Alpha: o.alpha, Sources: o.sources, Trials: o.trials,
 		Estimator: o.estimator, Seed: o.seed, Workers: o.workers, Progress: progress(g, "line"),
 	}
@@ -211,7 +211,7 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 	if err := checkEstimator(o.estimator); err != nil {
 		return err
 	}
-	res, err := graphcloak.SimulateLine(ctx, e)
+	res, err := experiment.RunLine(ctx, e)
 	if err != nil {
 		return experimentError(err)
 	}
@@ -389,12 +389,12 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 			return inputErrorf("--communities: %w", err)
 		}
 	}
-	e := graphcloak.GraphExperiment{
+	e := experiment.Graph{
 		Graph: gr, Partition: part, Names: names, Tau: o.tau, Epsilon: o.epsilon, Delta: o.delta, Mechanism: mech,
 		Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
 		Seed: o.seed, Workers: o.workers, Progress: progress(g, "graph"),
 	}
-	res, err := graphcloak.SimulateGraph(ctx, e)
+	res, err := experiment.RunGraph(ctx, e)
 	if err != nil {
 		return experimentError(err)
 	}
@@ -424,7 +424,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	return nil
 }
 
-func plotGraphExample(path string, res *graphcloak.GraphResult) error {
+func plotGraphExample(path string, res *experiment.GraphResult) error {
 	ex := res.Example
 	title := fmt.Sprintf("τ=%g ε=%g δ=%g, %s: trial 0", res.Tau, res.Epsilon, res.Delta, res.Estimator)
 	if ex == nil || ex.Report.NoSource {

@@ -1,9 +1,8 @@
-package graphcloak
+package experiment
 
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -27,15 +26,15 @@ import (
 // Trial t uses its own stream PCG(seed, t), so results do not depend on
 // the number of workers.
 
-// ExperimentError reports an invalid experiment parameter.
-type ExperimentError struct {
+// ParamError reports an invalid experiment parameter.
+type ParamError struct {
 	Param  string
 	Value  any
 	Reason string
 }
 
-func (e *ExperimentError) Error() string {
-	return fmt.Sprintf("graphcloak: experiment parameter %s = %v %s", e.Param, e.Value, e.Reason)
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("experiment: parameter %s = %v %s", e.Param, e.Value, e.Reason)
 }
 
 // simulatedMechanism maps the zero value to the discrete Gaussian, so an
@@ -49,15 +48,15 @@ func simulatedMechanism(m privacy.Mechanism) privacy.Mechanism {
 
 func positive(name string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
-		return &ExperimentError{name, v, "must be positive and finite"}
+		return &ParamError{name, v, "must be positive and finite"}
 	}
 	return nil
 }
 
-// LineExperiment is the paper's Figure 1 setting: unit sources on the grid
+// Line is the paper's Figure 1 setting: unit sources on the grid
 // x_j = j/n of the unit interval, m sensors at s_i = i/m, heat kernel at time
 // T, Gaussian noise, recovery, EMD against the truth.
-type LineExperiment struct {
+type Line struct {
 	N, M int     // source grid points and sensors (paper: 100, 50)
 	T    float64 // diffusion time μt (paper: 0.05)
 	// Sigma is a fixed, non-private noise level (paper: 0.1). When zero, σ
@@ -172,23 +171,23 @@ func forTrials(ctx context.Context, trials, w int, progress func(done, total int
 	return first
 }
 
-// SimulateLine runs a LineExperiment: for each trial ỹ = A f0 + N(0, σ²I),
+// RunLine runs a Line: for each trial ỹ = A f0 + N(0, σ²I),
 // f̂ from the estimator, and EMD(f0/‖f0‖₁, f̂/‖f̂‖₁) on the grid (spacing 1/N).
-func SimulateLine(ctx context.Context, e LineExperiment) (*LineResult, error) {
+func RunLine(ctx context.Context, e Line) (*LineResult, error) {
 	if e.N < 2 {
-		return nil, &ExperimentError{"n", e.N, "must be at least 2"}
+		return nil, &ParamError{"n", e.N, "must be at least 2"}
 	}
 	if e.M < 1 {
-		return nil, &ExperimentError{"m", e.M, "must be at least 1"}
+		return nil, &ParamError{"m", e.M, "must be at least 1"}
 	}
 	if err := positive("T", e.T); err != nil {
 		return nil, err
 	}
 	if e.Trials < 1 {
-		return nil, &ExperimentError{"trials", e.Trials, "must be at least 1"}
+		return nil, &ParamError{"trials", e.Trials, "must be at least 1"}
 	}
 	if len(e.Sources) == 0 {
-		return nil, &ExperimentError{"sources", e.Sources, "must name at least one position"}
+		return nil, &ParamError{"sources", e.Sources, "must name at least one position"}
 	}
 	if e.Alpha == 0 {
 		e.Alpha = 1 / float64(e.N)
@@ -198,18 +197,18 @@ func SimulateLine(ctx context.Context, e LineExperiment) (*LineResult, error) {
 	}
 	est, err := recovery.ByName(e.Estimator)
 	if err != nil {
-		return nil, &ExperimentError{"estimator", e.Estimator, err.Error()}
+		return nil, &ParamError{"estimator", e.Estimator, err.Error()}
 	}
 	res := &LineResult{Trials: e.Trials, Estimator: est.Name(), N: e.N, M: e.M, T: e.T, Seed: e.Seed}
 	f0 := make([]float64, e.N)
 	for _, x := range e.Sources {
 		if !(x > 0 && x <= 1) {
-			return nil, &ExperimentError{"sources", x, "must lie in (0, 1]"}
+			return nil, &ParamError{"sources", x, "must lie in (0, 1]"}
 		}
 		j := int(math.Round(x*float64(e.N))) - 1
 		j = max(0, min(e.N-1, j))
 		if f0[j] != 0 {
-			return nil, &ExperimentError{"sources", e.Sources, "name the same grid point twice"}
+			return nil, &ParamError{"sources", e.Sources, "name the same grid point twice"}
 		}
 		f0[j] = 1
 		res.Sources = append(res.Sources, float64(j+1)/float64(e.N))
@@ -363,11 +362,11 @@ func normalised(v []float64) []float64 {
 	return out
 }
 
-// GraphExperiment plants unit sources at uniformly random nodes, releases
+// Graph plants unit sources at uniformly random nodes, releases
 // ỹ = exp(−τL) f0 + N(0, σ²I) with σ calibrated to Δ2 (the analytic
 // Gaussian), recovers with the estimator and scores the result against a
 // partition.
-type GraphExperiment struct {
+type Graph struct {
 	Graph *laplacian.Graph
 	// Partition scores the community answers (planted blocks, detected or
 	// given communities); nil means Louvain at resolution 1 with Seed.
@@ -439,25 +438,25 @@ type GraphTrace struct {
 	SourceComms []int
 }
 
-// SimulateGraph runs a GraphExperiment. One eigendecomposition of L serves
+// RunGraph runs a Graph. One eigendecomposition of L serves
 // every trial.
-func SimulateGraph(ctx context.Context, e GraphExperiment) (*GraphResult, error) {
+func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 	g := e.Graph
 	if g == nil {
-		return nil, &ExperimentError{"graph", nil, "is missing"}
+		return nil, &ParamError{"graph", nil, "is missing"}
 	}
 	n := g.N()
 	if err := positive("tau", e.Tau); err != nil {
 		return nil, err
 	}
 	if e.Trials < 1 {
-		return nil, &ExperimentError{"trials", e.Trials, "must be at least 1"}
+		return nil, &ParamError{"trials", e.Trials, "must be at least 1"}
 	}
 	if e.Sources == 0 {
 		e.Sources = 1
 	}
 	if e.Sources < 1 || e.Sources > n {
-		return nil, &ExperimentError{"sources", e.Sources, fmt.Sprintf("must be in 1..%d (the node count)", n)}
+		return nil, &ParamError{"sources", e.Sources, fmt.Sprintf("must be in 1..%d (the node count)", n)}
 	}
 	if e.Alpha == 0 {
 		e.Alpha = 1
@@ -467,7 +466,7 @@ func SimulateGraph(ctx context.Context, e GraphExperiment) (*GraphResult, error)
 	}
 	est, err := recovery.ByName(e.Estimator)
 	if err != nil {
-		return nil, &ExperimentError{"estimator", e.Estimator, err.Error()}
+		return nil, &ParamError{"estimator", e.Estimator, err.Error()}
 	}
 	part := e.Partition
 	if part == nil {
@@ -476,7 +475,7 @@ func SimulateGraph(ctx context.Context, e GraphExperiment) (*GraphResult, error)
 		}
 	}
 	if len(part) != n {
-		return nil, &ExperimentError{"partition", len(part), fmt.Sprintf("has the wrong length (graph has %d nodes)", n)}
+		return nil, &ParamError{"partition", len(part), fmt.Sprintf("has the wrong length (graph has %d nodes)", n)}
 	}
 	canon, k := community.Canonical(part)
 	var names []string
@@ -485,7 +484,7 @@ func SimulateGraph(ctx context.Context, e GraphExperiment) (*GraphResult, error)
 		names = make([]string, k)
 		for i, c := range part {
 			if c < 0 || c >= len(e.Names) {
-				return nil, &ExperimentError{"names", len(e.Names), fmt.Sprintf("do not cover community id %d", c)}
+				return nil, &ParamError{"names", len(e.Names), fmt.Sprintf("do not cover community id %d", c)}
 			}
 			names[canon[i]] = e.Names[c]
 		}
@@ -651,22 +650,14 @@ func newSolver(model *recovery.Model, sigma float64, sources int, est recovery.E
 	return func(y []float64) ([]float64, []float64, bool, error) {
 		p := model.Problem(y, sigma)
 		p.Sources = sources
-		r, err := est.Estimate(p)
-		var nc *recovery.NotCertifiedError
-		if err != nil && !(errors.As(err, &nc) && r != nil) {
+		r, err := recovery.Solve(est, p)
+		if err != nil {
 			return nil, nil, false, err
 		}
-		if r == nil {
-			return nil, nil, false, errors.New("graphcloak: estimator returned no estimate")
-		}
-		if r.Status != recovery.Solved || r.F == nil {
+		if r.NoSource() {
 			zero := make([]float64, model.N())
 			return zero, zero, true, nil
 		}
-		w := r.Posterior
-		if w == nil {
-			w = r.F
-		}
-		return r.F, w, false, nil
+		return r.F, r.Weights(), false, nil
 	}
 }

@@ -1,4 +1,4 @@
-package graphcloak
+package experiment
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 
 // The paper's Figure 1 setting with BPDN: the target is a mean EMD
 // of at most 0.06 over 20 trials.
-func TestSimulateLinePaperTarget(t *testing.T) {
-	res, err := SimulateLine(context.Background(), LineExperiment{
+func TestRunLinePaperTarget(t *testing.T) {
+	res, err := RunLine(context.Background(), Line{
 		N: 100, M: 50, T: 0.05, Sigma: 0.1, Sources: []float64{0.24, 0.76},
 		Trials: 20, Estimator: recovery.NameBPDN, Seed: 1,
 	})
@@ -32,8 +32,8 @@ func TestSimulateLinePaperTarget(t *testing.T) {
 
 // With negligible noise every estimator must put the mass on the sources:
 // EMD near 0. Oracle: EMD(f0, f0) = 0.
-func TestSimulateLineNoiseless(t *testing.T) {
-	res, err := SimulateLine(context.Background(), LineExperiment{
+func TestRunLineNoiseless(t *testing.T) {
+	res, err := RunLine(context.Background(), Line{
 		N: 50, M: 50, T: 0.01, Sigma: 1e-6, Sources: []float64{0.3}, Trials: 3, Seed: 2,
 	})
 	if err != nil {
@@ -46,10 +46,10 @@ func TestSimulateLineNoiseless(t *testing.T) {
 
 // Private calibration on the line: σ must grow as ε shrinks (σ ∝ 1/ε
 // roughly for the analytic Gaussian), and Δ2 be reported.
-func TestSimulateLinePrivateSigma(t *testing.T) {
+func TestRunLinePrivateSigma(t *testing.T) {
 	var prev float64
 	for _, eps := range []float64{8, 2, 0.5} {
-		res, err := SimulateLine(context.Background(), LineExperiment{
+		res, err := RunLine(context.Background(), Line{
 			N: 100, M: 50, T: 0.05, Epsilon: eps, Delta: 1e-5, Sources: []float64{0.5}, Trials: 1, Seed: 1,
 		})
 		if err != nil {
@@ -68,7 +68,7 @@ func TestSimulateDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(w int) *GraphResult {
-		r, err := SimulateGraph(context.Background(), GraphExperiment{
+		r, err := RunGraph(context.Background(), Graph{
 			Graph: g, Partition: planted, Tau: 1, Epsilon: 2, Delta: 0.01, Trials: 30, Seed: 9, Workers: w,
 		})
 		if err != nil {
@@ -84,13 +84,13 @@ func TestSimulateDeterministic(t *testing.T) {
 
 // Sanity: tiny noise on a well-separated SBM — the community and even the
 // node are found in (nearly) every trial, by every estimator.
-func TestSimulateGraphTinyNoise(t *testing.T) {
+func TestRunGraphTinyNoise(t *testing.T) {
 	g, planted, err := laplacian.SBM([]int{50, 50}, 0.2, 0.01, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, est := range []string{recovery.NamePosterior, recovery.NameBPDN} {
-		res, err := SimulateGraph(context.Background(), GraphExperiment{
+		res, err := RunGraph(context.Background(), Graph{
 			Graph: g, Partition: planted, Tau: 0.5, Sigma: 1e-4, Trials: 40, Estimator: est, Seed: 1,
 		})
 		if err != nil {
@@ -110,7 +110,7 @@ func TestSimulateGraphTinyNoise(t *testing.T) {
 // trials): community ≥ 82%, exact node ≤ 5%; here 200 trials with a margin
 // for the smaller sample (binomial sd ≈ 2.7% and 1.5%). It runs under
 // -race too (about 8 s), so CI checks the targets.
-func TestSimulateGraphPaperSetting(t *testing.T) {
+func TestRunGraphPaperSetting(t *testing.T) {
 	if testing.Short() {
 		t.Skip("200 trials on a 500-node graph: skipped with -short")
 	}
@@ -118,7 +118,7 @@ func TestSimulateGraphPaperSetting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := SimulateGraph(context.Background(), GraphExperiment{
+	res, err := RunGraph(context.Background(), Graph{
 		Graph: g, Partition: planted, Tau: 2, Epsilon: 4, Delta: 0.1, Sources: 1, Trials: 200, Seed: 11,
 	})
 	if err != nil {
@@ -145,37 +145,37 @@ func TestSimulateGraphPaperSetting(t *testing.T) {
 func TestSimulateErrors(t *testing.T) {
 	g, _ := laplacian.Karate()
 	ctx := context.Background()
-	for name, e := range map[string]GraphExperiment{
+	for name, e := range map[string]Graph{
 		"no trials":     {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1},
 		"bad tau":       {Graph: g, Tau: -1, Epsilon: 1, Delta: 0.1, Trials: 1},
 		"many sources":  {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 1, Sources: 35},
 		"bad estimator": {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 1, Estimator: "nope"},
 		"short part":    {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 1, Partition: []int{0}},
 	} {
-		_, err := SimulateGraph(ctx, e)
-		var ee *ExperimentError
+		_, err := RunGraph(ctx, e)
+		var ee *ParamError
 		if !errors.As(err, &ee) {
-			t.Errorf("%s: want *ExperimentError, got %v", name, err)
+			t.Errorf("%s: want *ParamError, got %v", name, err)
 		}
 	}
-	for name, e := range map[string]LineExperiment{
+	for name, e := range map[string]Line{
 		"outside":   {N: 10, M: 10, T: 0.1, Sigma: 0.1, Sources: []float64{1.5}, Trials: 1},
 		"twice":     {N: 10, M: 10, T: 0.1, Sigma: 0.1, Sources: []float64{0.5, 0.51}, Trials: 1},
 		"no source": {N: 10, M: 10, T: 0.1, Sigma: 0.1, Trials: 1},
 	} {
-		_, err := SimulateLine(ctx, e)
-		var ee *ExperimentError
+		_, err := RunLine(ctx, e)
+		var ee *ParamError
 		if !errors.As(err, &ee) {
-			t.Errorf("%s: want *ExperimentError, got %v", name, err)
+			t.Errorf("%s: want *ParamError, got %v", name, err)
 		}
 	}
 	// Invalid privacy parameters are refused by the calibration.
-	if _, err := SimulateGraph(ctx, GraphExperiment{Graph: g, Tau: 1, Epsilon: 0, Delta: 0.1, Trials: 1}); err == nil {
+	if _, err := RunGraph(ctx, Graph{Graph: g, Tau: 1, Epsilon: 0, Delta: 0.1, Trials: 1}); err == nil {
 		t.Error("ε = 0 accepted")
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := SimulateGraph(cctx, GraphExperiment{Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 5}); !errors.Is(err, context.Canceled) {
+	if _, err := RunGraph(cctx, Graph{Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 5}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: got %v", err)
 	}
 }
@@ -201,7 +201,7 @@ func TestGraphResultJSON(t *testing.T) {
 	}
 }
 
-func BenchmarkSimulateGraphPaper(b *testing.B) {
+func BenchmarkRunGraphPaper(b *testing.B) {
 	g, planted, err := laplacian.Generate("sbm:sizes=250x250,pin=0.05,pout=0.001")
 	if err != nil {
 		b.Fatal(err)
@@ -209,7 +209,7 @@ func BenchmarkSimulateGraphPaper(b *testing.B) {
 	for _, est := range []string{recovery.NamePosterior, recovery.NameBPDN} {
 		b.Run(est, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := SimulateGraph(context.Background(), GraphExperiment{
+				if _, err := RunGraph(context.Background(), Graph{
 					Graph: g, Partition: planted, Tau: 2, Epsilon: 4, Delta: 0.1, Trials: 100, Estimator: est, Seed: 1,
 				}); err != nil {
 					b.Fatal(err)
@@ -220,13 +220,13 @@ func BenchmarkSimulateGraphPaper(b *testing.B) {
 }
 
 // Names follow their communities through the canonical relabelling.
-func TestSimulateGraphNames(t *testing.T) {
+func TestRunGraphNames(t *testing.T) {
 	g, faction := laplacian.Karate()
 	swapped := make([]int, len(faction)) // member 1 (index 0) in community 1
 	for i, f := range faction {
 		swapped[i] = 1 - f
 	}
-	res, err := SimulateGraph(context.Background(), GraphExperiment{
+	res, err := RunGraph(context.Background(), Graph{
 		Graph: g, Partition: swapped, Names: []string{"Officer", "Mr. Hi"}, Tau: 0.5, Sigma: 1e-4, Trials: 1, Seed: 4,
 	})
 	if err != nil {

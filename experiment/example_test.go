@@ -1,16 +1,16 @@
-package graphcloak_test
+package experiment_test
 
 import (
 	"context"
 	"fmt"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // The paper's Figure 1 setting with BPDN.
-func ExampleSimulateLine() {
-	res, err := graphcloak.SimulateLine(context.Background(), graphcloak.LineExperiment{
+func ExampleRunLine() {
+	res, err := experiment.RunLine(context.Background(), experiment.Line{
 		N: 100, M: 50, T: 0.05, Sigma: 0.1, Sources: []float64{0.24, 0.76},
 		Trials: 20, Estimator: "bpdn", Seed: 1,
 	})
@@ -26,9 +26,9 @@ func ExampleSimulateLine() {
 }
 
 // Private source localisation on the karate club, scored on its factions.
-func ExampleSimulateGraph() {
+func ExampleRunGraph() {
 	g, factions := laplacian.Karate()
-	res, err := graphcloak.SimulateGraph(context.Background(), graphcloak.GraphExperiment{
+	res, err := experiment.RunGraph(context.Background(), experiment.Graph{
 		Graph: g, Partition: factions, Tau: 1, Epsilon: 4, Delta: 0.1, Sources: 1, Trials: 100, Seed: 1,
 	})
 	if err != nil {

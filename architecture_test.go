@@ -1,0 +1,76 @@
+package graphcloak
+
+import (
+	"go/build"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const modulePath = "github.com/graphcloak/graphcloak"
+
+// deps returns every package the module package at dir imports (test files
+// excluded): directly, or also through other packages of this module when
+// transitive is set.
+func deps(t *testing.T, dir string, transitive bool) map[string]bool {
+	t.Helper()
+	seen := map[string]bool{}
+	var walk func(dir string)
+	walk = func(dir string) {
+		p, err := build.ImportDir(dir, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		for _, imp := range p.Imports {
+			if seen[imp] {
+				continue
+			}
+			seen[imp] = true
+			if rel, ok := strings.CutPrefix(imp, modulePath+"/"); ok && transitive {
+				walk(filepath.FromSlash(rel))
+			}
+		}
+	}
+	walk(dir)
+	return seen
+}
+
+// The import rules of docs/architecture.md: the release pipeline never
+// touches the experiments' seeded RNG, and the numerical packages never
+// depend on Neo4j or on the configuration layer.
+func TestImportRules(t *testing.T) {
+	forbidden := func(prefixes ...string) func(string) bool {
+		return func(imp string) bool {
+			for _, p := range prefixes {
+				if imp == p || strings.HasPrefix(imp, p+"/") {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	noDB := forbidden(modulePath+"/connector", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", modulePath+"/config")
+	rules := []struct {
+		dir        string
+		transitive bool
+		bad        func(string) bool
+		why        string
+	}{
+		// Direct imports only: graph generators elsewhere use a seeded RNG
+		// for graphs, never for noise.
+		{".", false, forbidden("math/rand", "math/rand/v2", modulePath+"/experiment"), "releases draw noise from crypto/rand or the keyed stream only"},
+		{"laplacian", true, noDB, "numerical packages are independent of Neo4j and configuration"},
+		{"expm", true, noDB, "numerical packages are independent of Neo4j and configuration"},
+		{"privacy", true, noDB, "numerical packages are independent of Neo4j and configuration"},
+		{"recovery", true, noDB, "numerical packages are independent of Neo4j and configuration"},
+		{"community", true, noDB, "numerical packages are independent of Neo4j and configuration"},
+		{"experiment", true, noDB, "experiments run on simulated data only"},
+	}
+	for _, r := range rules {
+		for imp := range deps(t, r.dir, r.transitive) {
+			if r.bad(imp) {
+				t.Errorf("package %s depends on %s: %s", r.dir, imp, r.why)
+			}
+		}
+	}
+}
