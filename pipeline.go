@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -72,15 +73,8 @@ type Plan struct {
 // which sensitivity method would run, its memory and time under a simple
 // cost model, and σ. It writes, charges and draws nothing.
 //
-// Cost model (measured on the 2-core reference machine, see
-// notes/expm.md §2.3 and privacy.GraphSensitivity):
-//
-//	dense:  time ≈ 1.5 s·(n/1000)^3.6,   memory ≈ 4n² float64s + the graph
-//	sparse: time ≈ 2·n·K·(nnz + n)/3e9 s, memory ≈ the graph + 64 columns of n float64s
-//	K = ⌈τB + 2√(τB·ln(1/tol)) + ln(1/tol)⌉, B = 2·max weighted degree ≥ λmax(L), tol = 1e-12
-//
-// The dense method is chosen for n ≤ 300, and up to DenseLimit when its
-// modelled time is smaller — the rule privacy.GraphSensitivity applies.
+// The method and its modelled cost come from privacy.PlanGraphSensitivity,
+// the chooser privacy.GraphSensitivity itself follows.
 func Estimate(job EstimateJob) (*Plan, error) {
 	g := job.Graph
 	if g == nil || g.N() == 0 {
@@ -89,31 +83,14 @@ func Estimate(job EstimateJob) (*Plan, error) {
 	if err := checkParams(job.Tau, job.Alpha, job.Epsilon, job.Delta); err != nil {
 		return nil, err
 	}
-	limit := job.DenseLimit
-	if limit <= 0 {
-		limit = 2500
-	}
-	n := float64(g.N())
 	comps, _ := g.Components()
 	p := &Plan{NodeCount: g.N(), RelationshipCount: g.NumEdges(), Components: comps}
-
-	const tol = 1e-12
-	maxDeg := 0.0
-	for i := 0; i < g.N(); i++ {
-		maxDeg = math.Max(maxDeg, g.Degree(i))
-	}
-	tb := job.Tau * 2 * maxDeg
-	lt := math.Log(1 / tol)
-	K := math.Ceil(tb + 2*math.Sqrt(tb*lt) + lt)
-	nnz := 2 * float64(g.NumEdges())
-	dense := 1.5 * math.Pow(n/1000, 3.6)
-	sparse := 2 * n * K * (nnz + n) / 3e9
-	if g.N() <= limit && (g.N() <= 300 || dense < sparse) {
-		p.Method, p.SecondsEstimate = "dense", dense
-		p.BytesEstimate = int64(4*8*n*n) + g.Bytes()
-	} else {
-		p.Method, p.SecondsEstimate = "sparse", sparse
-		p.BytesEstimate = g.Bytes() + int64(64*8*n)
+	// The same chooser GraphSensitivity follows, so the dry run names the
+	// method the release will use.
+	sp := privacy.PlanGraphSensitivity(g, job.Tau, privacy.GraphOptions{DenseLimit: job.DenseLimit})
+	p.Method, p.SecondsEstimate, p.BytesEstimate = "sparse", sp.Seconds, sp.Bytes
+	if sp.Method == expm.Dense {
+		p.Method = "dense"
 	}
 
 	if job.Sensitivity != nil {

@@ -322,3 +322,46 @@ func BenchmarkReadValues(b *testing.B) {
 		})
 	}
 }
+
+// The dry run names the method the release will use: Estimate and
+// Sensitivity follow one chooser (privacy.PlanGraphSensitivity). The
+// 800-node SBM at τ = 2 is the case where two copies of the cost model
+// used to disagree.
+func TestEstimateMethodMatchesSensitivity(t *testing.T) {
+	cases := []struct {
+		spec string
+		taus []float64
+	}{
+		{"sbm:sizes=400x400,pin=0.05,pout=0.001", []float64{0.5, 2}},
+		{"grid:rows=20,cols=30", []float64{1, 4}},
+		{"path:n=350", []float64{0.1, 10}},
+	}
+	seen := map[string]bool{}
+	for _, c := range cases {
+		g, _, err := laplacian.Generate(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tau := range c.taus {
+			p, err := Estimate(EstimateJob{Graph: g, Tau: tau, Alpha: 1, Epsilon: 1, Delta: 1e-5})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Sensitivity(context.Background(), g, tau, 1, privacy.GraphOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := "sparse"
+			if s.Method == "dense-eigen" {
+				got = "dense"
+			}
+			if p.Method != got {
+				t.Errorf("%s τ=%g: dry run says %s, the release computed Δ2 with %s", c.spec, tau, p.Method, s.Method)
+			}
+			seen[got] = true
+		}
+	}
+	if !seen["dense"] || !seen["sparse"] {
+		t.Errorf("the cases exercised only %v; both methods must occur", seen)
+	}
+}

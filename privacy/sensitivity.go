@@ -164,12 +164,7 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 	if err := checkPositive("alpha", alpha); err != nil {
 		return Sensitivity{}, err
 	}
-	if opt.DenseLimit == 0 {
-		opt.DenseLimit = 2500
-	}
-	if opt.Tol == 0 {
-		opt.Tol = 1e-12
-	}
+	opt = opt.withDefaults()
 	if err := checkPositive("tol", opt.Tol); err != nil {
 		return Sensitivity{}, err
 	}
@@ -194,11 +189,7 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 	method := opt.Method
 	switch method {
 	case expm.Auto:
-		if g.N() <= opt.DenseLimit && denseCheaper(g, tau, opt.Tol) {
-			method = expm.Dense
-		} else {
-			method = expm.Sparse
-		}
+		method = PlanGraphSensitivity(g, tau, opt).Method
 	case expm.Dense:
 		if g.N() > opt.DenseLimit {
 			return Sensitivity{}, fmt.Errorf("%w: n = %d > dense limit %d", ErrTooLarge, g.N(), opt.DenseLimit)
@@ -234,18 +225,44 @@ func honestExact(s Sensitivity) Sensitivity {
 	return s
 }
 
-// denseCheaper compares rough cost models measured on the 2-core reference
-// machine (notes/expm.md §2.3, §4): gonum's EigenSym with vectors costs about
-// 1.5 s·(n/1000)^3.6; the column scheme about n·K·(nnz+n)·2 flops at ~3 GF/s.
-func denseCheaper(g *laplacian.Graph, tau, tol float64) bool {
+// SensitivityPlan is how GraphSensitivity will compute Δ2 on a graph and
+// what that is modelled to cost. It is the one cost model: the dry run
+// reports it and GraphSensitivity's Auto method follows it.
+type SensitivityPlan struct {
+	Method  expm.Method // expm.Dense or expm.Sparse
+	Seconds float64     // modelled time on the 2-core reference machine
+	Bytes   int64       // modelled peak memory of the computation
+}
+
+// PlanGraphSensitivity chooses the method GraphSensitivity uses under
+// opt.Method == expm.Auto, from rough cost models measured on the 2-core
+// reference machine: gonum's EigenSym with vectors costs about
+// 1.5 s·(n/1000)^3.6 and 4n² float64s; the column scheme about
+// n·K·(nnz+n)·2 flops at ~3 GF/s, K the certified Chebyshev degree for
+// τ·λmax-bound at tolerance opt.Tol. Dense is chosen for n ≤ 300, and up to
+// opt.DenseLimit when it is modelled cheaper. Zero options mean the
+// defaults of GraphSensitivity.
+func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) SensitivityPlan {
+	opt = opt.withDefaults()
 	n := float64(g.N())
-	if n <= 300 {
-		return true
-	}
 	dense := 1.5 * math.Pow(n/1000, 3.6)
 	B := expm.LambdaMaxBound(g)
-	K := float64(chebDegree(tau*B, tol))
+	K := float64(chebDegree(tau*B, opt.Tol))
 	nnz := 2 * float64(g.NumEdges())
 	sparse := n * K * (nnz + n) * 2 / 3e9
-	return dense < sparse
+	if g.N() <= opt.DenseLimit && (g.N() <= 300 || dense < sparse) {
+		return SensitivityPlan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
+	}
+	return SensitivityPlan{Method: expm.Sparse, Seconds: sparse, Bytes: g.Bytes() + int64(64*8*n)}
+}
+
+// withDefaults fills the zero fields documented on GraphOptions.
+func (opt GraphOptions) withDefaults() GraphOptions {
+	if opt.DenseLimit == 0 {
+		opt.DenseLimit = 2500
+	}
+	if opt.Tol == 0 {
+		opt.Tol = 1e-12
+	}
+	return opt
 }
