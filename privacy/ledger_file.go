@@ -143,7 +143,9 @@ type scopeState struct {
 
 // CreateFileLedger creates the ledger at path with budget (and its
 // directory, mode 0700) if it does not exist, and adds each scope not in
-// it yet. An existing ledger must have been created with the same budget
+// it yet. A version 1 ledger (plain checksum) whose checksum and sums
+// verify is migrated to the version 2 chain with all its scopes and
+// charges. An existing ledger must have been created with the same budget
 // (else an error wrapping ErrBudgetMismatch) and the same integrity mode.
 // It is what budget --init calls; releases call OpenFileLedger.
 func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileLedgerOptions, scopes ...string) (*FileLedger, error) {
@@ -172,6 +174,20 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 	}
 	defer unlock()
 	f, st, err := l.read()
+	migrated := false
+	if ce := (*LedgerCorruptError)(nil); errors.As(err, &ce) {
+		// A version 1 ledger is migrated by budget --init, never silently.
+		data, rerr := os.ReadFile(path)
+		if v1, isV1, verr := parseV1(data); rerr == nil && isV1 {
+			if verr != nil {
+				return nil, &LedgerCorruptError{Path: path, Reason: verr.Error()}
+			}
+			if f, st, err = l.migrateV1(v1); err != nil {
+				return nil, err
+			}
+			migrated = true
+		}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		integrity := integritySHA256
 		if opt.Key != nil {
@@ -186,7 +202,7 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 		return nil, fmt.Errorf("%w: %s was created with ε=%g, δ=%g, not ε=%g, δ=%g; a budget is never changed",
 			ErrBudgetMismatch, path, f.Budget.Epsilon, f.Budget.Delta, budget.Epsilon, budget.Delta)
 	}
-	changed := errors.Is(err, fs.ErrNotExist)
+	changed := errors.Is(err, fs.ErrNotExist) || migrated
 	for _, s := range scopes {
 		if st.scopes[s] == nil {
 			if err := l.appendEntry(f, ledgerEntry{Kind: "scope", Scope: s}); err != nil {
@@ -429,7 +445,7 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 			Version int    `json:"version"`
 		}
 		if json.Unmarshal(data, &probe) == nil && probe.Format == ledgerFormat && probe.Version == 1 {
-			return nil, nil, corrupt("format version 1 (a plain checksum, forgeable): create a new ledger with budget --init")
+			return nil, nil, corrupt("format version 1 (a plain checksum, forgeable): budget --init with the same totals migrates it to the hash chain")
 		}
 		return nil, nil, corrupt("not valid ledger JSON: %v", err)
 	}

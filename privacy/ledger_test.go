@@ -2,6 +2,8 @@ package privacy
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -473,5 +475,63 @@ func TestLedgerContextCancelled(t *testing.T) {
 	cancel()
 	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "a", Rho: 0.001}); !errors.Is(err, context.Canceled) {
 		t.Errorf("charge under held lock with cancelled ctx: %v", err)
+	}
+}
+
+// writeV1 writes a version 1 ledger as graphcloak wrote it before the hash
+// chain (a plain SHA-256 checksum of the JSON).
+func writeV1(t *testing.T, path string, releases map[string]float64) {
+	t.Helper()
+	rhoMax, _ := testBudget.Rho()
+	sc := &ledgerScopeV1{Releases: map[string]ledgerEntryV1{}}
+	sum := new(big.Rat)
+	for id, rho := range releases {
+		sc.Releases[id] = ledgerEntryV1{Rho: rho, Time: "2026-11-20T00:00:00Z"}
+		sum.Add(sum, new(big.Rat).SetFloat64(rho))
+	}
+	sc.Spent = sum.RatString()
+	sc.SpentRho, _ = sum.Float64()
+	f := ledgerFileV1{Format: ledgerFormat, Version: 1, Budget: testBudget, RhoBudget: rhoMax, Accounting: AccountingCKS20,
+		Scopes: map[string]*ledgerScopeV1{"g": sc}}
+	b, _ := json.Marshal(&f)
+	h := sha256.Sum256(b)
+	f.Checksum = hex.EncodeToString(h[:])
+	data, _ := json.MarshalIndent(&f, "", "  ")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A version 1 ledger is refused by releases, migrated by budget --init
+// (CreateFileLedger) with every charge kept, and refused when its
+// checksum does not verify.
+func TestFileLedgerMigratesV1(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ledger.json")
+	writeV1(t, path, map[string]float64{"e1": 0.001, "e2": 0.002})
+	if _, err := OpenFileLedger(path, FileLedgerOptions{}); !errors.As(err, new(*LedgerCorruptError)) {
+		t.Fatalf("open v1: %v, want *LedgerCorruptError", err)
+	}
+	if _, err := CreateFileLedger(ctx, path, Budget{Epsilon: 2, Delta: 1e-5}, FileLedgerOptions{}); !errors.Is(err, ErrBudgetMismatch) {
+		t.Fatalf("migrate with other totals: %v", err)
+	}
+	l, err := CreateFileLedger(ctx, path, testBudget, FileLedgerOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bal, err := l.Balance(ctx, "g")
+	if err != nil || bal[0].Releases != 2 || math.Abs(bal[0].RhoSpent-0.003) > 1e-15 {
+		t.Fatalf("after migration: %+v %v", bal, err)
+	}
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "e1", Rho: 0.001}); !errors.Is(err, ErrAlreadyCharged) {
+		t.Errorf("a migrated charge can be charged again: %v", err)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	writeV1(t, bad, map[string]float64{"e1": 0.001})
+	data, _ := os.ReadFile(bad)
+	os.WriteFile(bad, []byte(strings.Replace(string(data), `"rho": 0.001`, `"rho": 0.0001`, 1)), 0o600)
+	if _, err := CreateFileLedger(ctx, bad, testBudget, FileLedgerOptions{}); !errors.As(err, new(*LedgerCorruptError)) {
+		t.Errorf("migrating a v1 file with a wrong checksum: %v", err)
 	}
 }
