@@ -36,7 +36,7 @@ func BesselIe(a float64, K int) []float64 {
 		besselSeries(out, a)
 		return out
 	}
-	k0 := K + 32 + int(math.Ceil(12*math.Sqrt(a)))
+	k0 := BesselStartIndex(a, K)
 	const big, small = 1e250, 1e-250
 	var yp1 float64 // y_{k+1}
 	yk := 1.0       // y_k, starting at k = k0
@@ -89,4 +89,13 @@ func besselSeries(out []float64, a float64) {
 		}
 		out[k] = ea * lead * s
 	}
+}
+
+// BesselStartIndex is the index k₀ = K + 32 + ⌈12√a⌉ at which BesselIe
+// starts Miller's backward recurrence for orders 0..K at a ≥ 1. Rounding
+// allowances that grow with the length of the recurrence (the certified
+// sensitivity's among them) must use this function, so that they follow
+// any change to where the recurrence starts.
+func BesselStartIndex(a float64, K int) int {
+	return K + 32 + int(math.Ceil(12*math.Sqrt(a)))
 }

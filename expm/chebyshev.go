@@ -94,7 +94,7 @@ func NewChebyshev(op *laplacian.Operator, tau, tol float64) (*Chebyshev, error) 
 	}
 	degreeTerm := tau * epsD * math.Exp(tau*epsD)
 	delta := 4*gamma(maxRow+5) + 3*gamma(3)
-	k0 := k2 + 32 + int(math.Ceil(12*math.Sqrt(c.a)))
+	k0 := BesselStartIndex(c.a, k2)
 	if c.a < 1 {
 		k0 = 64
 	}

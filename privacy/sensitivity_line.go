@@ -2,6 +2,8 @@ package privacy
 
 import (
 	"math"
+
+	"github.com/graphcloak/graphcloak/expm"
 )
 
 // LineSensitivity returns Δ2 of the 1-D heat kernel on the unit interval,
@@ -43,18 +45,18 @@ func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
 		Kappa2:     math.NaN(),
 	}
 	u := roundoffU
-	norm := 1 / math.Sqrt(4*math.Pi*T)
-	// s_i − x_j = (i·n − j·m)/(m·n) has an exact integer numerator, so the
-	// difference is correctly rounded; z = d²/(4T) then carries relative
-	// error ≤ 4u, exp(−z) relative error ≤ (4z + 1)u, the product with the
+	h, err := expm.NewHeatLine(m, n, T)
+	if err != nil {
+		return Sensitivity{}, err
+	}
+	// z = d²/(4T) carries relative error ≤ 4u (expm.HeatLine.Exponent),
+	// exp(−z) relative error ≤ (4z + 1)u, the product with the
 	// normalisation (itself within 3u) a few more.
-	mn := float64(int64(m) * int64(n))
 	col := func(j int, dst, err []float64) float64 {
 		e2 := 0.0
 		for i := range dst {
-			d := float64(int64(i+1)*int64(n)-int64(j)*int64(m)) / mn
-			z := d * d / (4 * T)
-			v := math.Exp(-z) * norm
+			z := h.Exponent(i+1, j)
+			v := math.Exp(-z) * h.Norm()
 			dst[i] = v
 			err[i] = (4*z + 8) * u * v
 			e2 += err[i] * err[i]
@@ -87,10 +89,7 @@ func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
 	s.Delta2 = roundUpDelta(alpha * nf * bestUp)
 	s.Slack = math.Max(0, s.Delta2-roundDownDelta(alpha*nf*bestLo))
 	if float64(m)*float64(n)*float64(min(m, n)) <= 2.5e8 {
-		s.Kappa2 = kappa2(func(i, j int) float64 {
-			d := float64(int64(i+1)*int64(n)-int64(j+1)*int64(m)) / mn
-			return math.Exp(-d*d/(4*T)) * norm
-		}, m, n)
+		s.Kappa2 = kappa2(func(i, j int) float64 { return h.At(i+1, j+1) }, m, n)
 	}
 	return s, nil
 }

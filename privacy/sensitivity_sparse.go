@@ -70,7 +70,7 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 	}
 	epsLoc := highamGamma(wmax+5) * (8*g.MaxDegree()/B + 3) * 1.01
 	kf := float64(K)
-	k0 := K + 32 + int(math.Ceil(12*math.Sqrt(a))) // expm.BesselIe's start index
+	k0 := expm.BesselStartIndex(a, K)
 	colErr := kf*(kf+1)/2*epsLoc + highamGamma(K+2)*1.01 + float64(k0+10)*8*roundoffU
 	qErr := 2*E + 4*colErr + 12*roundoffU
 

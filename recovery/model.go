@@ -172,9 +172,9 @@ func NewGraphModel(g *laplacian.Graph, tau float64, opt GraphOptions) (*Model, e
 	return md, nil
 }
 
-// NewLineModel builds the 1-D heat kernel A_ij = g(s_i − x_j),
-// g(x) = exp(−x²/4T)/sqrt(4πT), with sensors s_i = i/m (i = 1..m) and
-// source grid x_j = j/n (j = 1..n), as a thin SVD.
+// NewLineModel builds the 1-D heat kernel expm.HeatKernel1D(m, n, T),
+// A_ij = g(s_i − x_j), g(x) = exp(−x²/4T)/sqrt(4πT), with sensors
+// s_i = i/m (i = 1..m) and source grid x_j = j/n (j = 1..n), as a thin SVD.
 func NewLineModel(n, m int, T float64) (*Model, error) {
 	if n < 1 || m < 1 {
 		return nil, fmt.Errorf("%w: line model needs n, m ≥ 1 (got n=%d, m=%d)", ErrBadProblem, n, m)
@@ -182,27 +182,16 @@ func NewLineModel(n, m int, T float64) (*Model, error) {
 	if !(T > 0) || math.IsInf(T, 0) {
 		return nil, fmt.Errorf("%w: T = %v must be positive and finite", ErrBadProblem, T)
 	}
-	A := heatKernel1D(m, n, T)
+	A, err := expm.HeatKernel1D(m, n, T)
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadProblem, err)
+	}
 	md, err := NewMatrixModel(A)
 	if err != nil {
 		return nil, err
 	}
 	md.spacing = 1 / float64(n)
 	return md, nil
-}
-
-// heatKernel1D returns the m×n matrix of NewLineModel.
-func heatKernel1D(m, n int, T float64) *mat.Dense {
-	A := mat.NewDense(m, n, nil)
-	c := 1 / math.Sqrt(4*math.Pi*T)
-	for i := 1; i <= m; i++ {
-		si := float64(i) / float64(m)
-		for j := 1; j <= n; j++ {
-			d := si - float64(j)/float64(n)
-			A.Set(i-1, j-1, c*math.Exp(-d*d/(4*T)))
-		}
-	}
-	return A
 }
 
 // NewMatrixModel builds a spectral model from an explicit m×n matrix by a
