@@ -147,8 +147,8 @@ type releaseSummary struct {
 }
 
 // runRelease validates everything, then connects (if needed), releases and
-// writes. See newReleaseCmd for the modes and releaseToNeo4j for the
-// crash-safe publication to the database.
+// writes. See newReleaseCmd for the modes, publish for the crash-safe
+// publication to the database and republish for retries of an epoch.
 func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err error) {
 	g := opts.g
 	cfg := &g.cfg.Config
