@@ -3,6 +3,7 @@ package integration
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"net"
 	"os/exec"
@@ -344,5 +345,116 @@ func TestRefusedBeforeChargeNeo4j(t *testing.T) {
 	}
 	if n := query(t, d, "MATCH (r:GraphcloakRun {scope: $s}) RETURN count(r)", map[string]any{"s": e.scope}); n[0].Values[0] != int64(0) {
 		t.Errorf("%v run records after refused inputs, want 0", n[0].Values[0])
+	}
+}
+
+// freezingProxy forwards TCP to a Neo4j server until freeze is called;
+// from then on it forwards nothing (a server that stalls mid-run).
+type freezingProxy struct {
+	ln     net.Listener
+	target string
+	frozen chan struct{}
+	closed chan struct{} // closed at the end of the test: frozen pipes exit
+}
+
+func newFreezingProxy(t *testing.T, target string) *freezingProxy {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &freezingProxy{ln: ln, target: target, frozen: make(chan struct{}), closed: make(chan struct{})}
+	t.Cleanup(func() { ln.Close(); close(p.closed) })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go p.serve(c)
+		}
+	}()
+	return p
+}
+
+func (p *freezingProxy) serve(c net.Conn) {
+	defer c.Close()
+	s, err := net.Dial("tcp", p.target)
+	if err != nil {
+		return
+	}
+	defer s.Close()
+	pipe := func(dst, src net.Conn) {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := src.Read(buf)
+			if err != nil {
+				return
+			}
+			select {
+			case <-p.frozen:
+				<-p.closed // hold the connection, never answer
+				return
+			default:
+			}
+			if _, err := dst.Write(buf[:n]); err != nil {
+				return
+			}
+		}
+	}
+	go pipe(s, c)
+	pipe(c, s)
+}
+
+func (p *freezingProxy) freeze() { close(p.frozen) }
+
+// A server that stops answering in the middle of a release (no error, no
+// close: silence) is given up by the client after the transaction
+// timeout plus the acquisition timeout: exit 4.
+func TestStalledServerClientDeadline(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{100, 100}, 0.08, 0.005)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() {
+		query(t, d, "MATCH (r:GraphcloakRun {scope: $p}) DETACH DELETE r", map[string]any{"p": e.scope})
+	})
+	target := strings.TrimPrefix(s.URI, "bolt://")
+	if strings.Contains(target, "://") {
+		t.Skipf("needs a bolt:// URI, got %s", s.URI)
+	}
+	p := newFreezingProxy(t, target)
+	args := replaceFlag(e.releaseArgs("epoch-frozen", "--batch-size", "1", "--transaction-timeout", "2", "--acquisition-timeout", "2"),
+		"--uri", "bolt://"+p.ln.Addr().String())
+	cmd := exec.Command(graphcloakBinary(t), args...)
+	cmd.Env = append(cliEnv(), "GRAPHCLOAK_NEO4J_PASSWORD="+s.Password)
+	var se bytes.Buffer
+	cmd.Stderr = &se
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	deadline := time.Now().Add(2 * time.Minute)
+	for countWritten(t, d, f.Label, e.write) < 5 {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no values written: %s", se.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	p.freeze()
+	select {
+	case err := <-done:
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 4 {
+			t.Fatalf("release after the server froze: %v, want exit 4\n%s", err, se.String())
+		}
+		if !strings.Contains(se.String(), "did not answer within") {
+			t.Errorf("stderr does not name the timeout: %s", se.String())
+		}
+	case <-time.After(2 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatalf("release still running 2 minutes after the server froze: %s", se.String())
 	}
 }
