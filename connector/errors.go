@@ -87,25 +87,25 @@ func (e *QueryError) Unwrap() error { return e.Err }
 // parameters, and quoting alone is not safe (a literal \u0060 closes a
 // backtick-quoted name in Neo4j 4.2–5.x).
 type IdentifierError struct {
-	Kind   string // "label", "relationship type", "property", "database"
+	What   string // "label", "relationship type", "property", "database"
 	Name   string
 	Reason string
 }
 
 func (e *IdentifierError) Error() string {
-	return fmt.Sprintf("connector: invalid %s name %q: %s", e.Kind, e.Name, e.Reason)
+	return fmt.Sprintf("connector: invalid %s name %q: %s", e.What, e.Name, e.Reason)
 }
 
 // SchemaError reports a projection that names something the database does
 // not have: a label, relationship type or property key never used.
 type SchemaError struct {
-	Kind     string // "label", "relationship type", "property"
+	What     string // "label", "relationship type", "property"
 	Name     string
 	Database string
 }
 
 func (e *SchemaError) Error() string {
-	return fmt.Sprintf("connector: database %q has no %s %q", e.Database, e.Kind, e.Name)
+	return fmt.Sprintf("connector: database %q has no %s %q", e.Database, e.What, e.Name)
 }
 
 // DataError reports graph data that does not fit the projection: nodes

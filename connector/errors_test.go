@@ -30,7 +30,7 @@ func TestClassify(t *testing.T) {
 		{"syntax", &neo4j.Neo4jError{Code: "Neo.ClientError.Statement.SyntaxError", Msg: "oops"}, &QueryError{}},
 		{"unknown database", &neo4j.Neo4jError{Code: "Neo.ClientError.Database.DatabaseNotFound"}, &QueryError{}},
 		{"other", errors.New("boom"), &QueryError{}},
-		{"typed passes through", &SchemaError{Kind: "label", Name: "X"}, &SchemaError{}},
+		{"typed passes through", &SchemaError{What: "label", Name: "X"}, &SchemaError{}},
 	}
 	for _, tc := range tests {
 		got := c.classify("op", tc.err)

@@ -31,26 +31,26 @@ func Quote(kind, name string) (string, error) {
 // and has 1..64 bytes.
 func CheckIdentifier(kind, name string) error {
 	if name == "" {
-		return &IdentifierError{Kind: kind, Name: name, Reason: "must not be empty"}
+		return &IdentifierError{What: kind, Name: name, Reason: "must not be empty"}
 	}
 	if len(name) > maxIdentifier {
-		return &IdentifierError{Kind: kind, Name: name[:maxIdentifier] + "…", Reason: "longer than 64 bytes"}
+		return &IdentifierError{What: kind, Name: name[:maxIdentifier] + "…", Reason: "longer than 64 bytes"}
 	}
 	// Named reasons for the dangerous characters make the refusal clear.
 	switch {
 	case strings.Contains(name, "`"):
-		return &IdentifierError{Kind: kind, Name: name, Reason: "contains a backtick"}
+		return &IdentifierError{What: kind, Name: name, Reason: "contains a backtick"}
 	case strings.Contains(name, `\`):
-		return &IdentifierError{Kind: kind, Name: name, Reason: `contains a backslash (\u0060 would close a quoted name)`}
+		return &IdentifierError{What: kind, Name: name, Reason: `contains a backslash (\u0060 would close a quoted name)`}
 	}
 	for i := 0; i < len(name); i++ {
 		b := name[i]
 		ok := b == '_' || ('A' <= b && b <= 'Z') || ('a' <= b && b <= 'z') || (i > 0 && '0' <= b && b <= '9')
 		if !ok {
 			if i == 0 && '0' <= b && b <= '9' {
-				return &IdentifierError{Kind: kind, Name: name, Reason: "starts with a digit"}
+				return &IdentifierError{What: kind, Name: name, Reason: "starts with a digit"}
 			}
-			return &IdentifierError{Kind: kind, Name: name,
+			return &IdentifierError{What: kind, Name: name,
 				Reason: "may contain only ASCII letters, digits and '_' (^[A-Za-z_][A-Za-z0-9_]*$)"}
 		}
 	}

@@ -45,7 +45,7 @@ func TestQuote(t *testing.T) {
 		got, err := Quote("label", tc.name)
 		if tc.want == "" {
 			var ie *IdentifierError
-			if !errors.As(err, &ie) || ie.Kind != "label" {
+			if !errors.As(err, &ie) || ie.What != "label" {
 				t.Errorf("Quote(%q) = %q, %v; want *IdentifierError", tc.name, got, err)
 			}
 			continue

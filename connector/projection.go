@@ -119,13 +119,13 @@ func (c *compiled) nodeMatch(v string) string {
 // '_', starting with a letter or digit.
 func checkDatabase(name string) error {
 	if name == "" || len(name) > 63 {
-		return &IdentifierError{Kind: "database", Name: name, Reason: "must have 1 to 63 characters"}
+		return &IdentifierError{What: "database", Name: name, Reason: "must have 1 to 63 characters"}
 	}
 	for i := 0; i < len(name); i++ {
 		b := name[i]
 		alnum := ('A' <= b && b <= 'Z') || ('a' <= b && b <= 'z') || ('0' <= b && b <= '9')
 		if !alnum && (i == 0 || (b != '.' && b != '-' && b != '_')) {
-			return &IdentifierError{Kind: "database", Name: name,
+			return &IdentifierError{What: "database", Name: name,
 				Reason: fmt.Sprintf("invalid character %q (letters, digits, '.', '-', '_')", b)}
 		}
 	}

@@ -159,20 +159,20 @@ func (c *Client) checkSchema(ctx context.Context, db string, p Projection) error
 	if !wildcard(p.NodeLabels) {
 		for _, l := range p.NodeLabels {
 			if !s.labels[l] {
-				return &SchemaError{Kind: "label", Name: l, Database: db}
+				return &SchemaError{What: "label", Name: l, Database: db}
 			}
 		}
 	}
 	if !wildcard(p.RelationshipTypes) {
 		for _, t := range p.RelationshipTypes {
 			if !s.types[t] {
-				return &SchemaError{Kind: "relationship type", Name: t, Database: db}
+				return &SchemaError{What: "relationship type", Name: t, Database: db}
 			}
 		}
 	}
 	for _, k := range []string{p.RelationshipWeightProperty, p.NodeKeyProperty, p.CommunityProperty, p.ValueProperty} {
 		if k != "" && !s.props[k] {
-			return &SchemaError{Kind: "property", Name: k, Database: db}
+			return &SchemaError{What: "property", Name: k, Database: db}
 		}
 	}
 	return nil

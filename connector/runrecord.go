@@ -108,7 +108,7 @@ func CheckWriteProperty(name string) error {
 		return err
 	}
 	if len(name)+len(runIDSuffix) > maxIdentifier {
-		return &IdentifierError{Kind: "property", Name: name,
+		return &IdentifierError{What: "property", Name: name,
 			Reason: fmt.Sprintf("longer than %d bytes (the run id is written to %s_runId, at most 64 bytes)", maxIdentifier-len(runIDSuffix), name)}
 	}
 	return nil

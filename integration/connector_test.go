@@ -122,7 +122,7 @@ func TestReadGraphErrors(t *testing.T) {
 		pr.NodeLabels = []string{uniqueName(t, "Nope")}
 		_, err := c.ReadGraph(ctx, pr, connector.ReadOptions{})
 		var se *connector.SchemaError
-		if !errors.As(err, &se) || se.Kind != "label" {
+		if !errors.As(err, &se) || se.What != "label" {
 			t.Fatalf("err = %v, want *SchemaError for the label", err)
 		}
 	})
@@ -131,7 +131,7 @@ func TestReadGraphErrors(t *testing.T) {
 		pr.RelationshipTypes = []string{uniqueName(t, "Nope")}
 		_, err := c.ReadGraph(ctx, pr, connector.ReadOptions{})
 		var se *connector.SchemaError
-		if !errors.As(err, &se) || se.Kind != "relationship type" {
+		if !errors.As(err, &se) || se.What != "relationship type" {
 			t.Fatalf("err = %v, want *SchemaError for the type", err)
 		}
 	})
@@ -140,7 +140,7 @@ func TestReadGraphErrors(t *testing.T) {
 		pr.ValueProperty = uniqueName(t, "nope")
 		_, err := c.ReadGraph(ctx, pr, connector.ReadOptions{})
 		var se *connector.SchemaError
-		if !errors.As(err, &se) || se.Kind != "property" {
+		if !errors.As(err, &se) || se.What != "property" {
 			t.Fatalf("err = %v, want *SchemaError for the property", err)
 		}
 	})

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // Graph is a compact weighted undirected graph in CSR form.
@@ -43,11 +45,11 @@ type Edge struct {
 
 // Sentinel errors for invalid graphs; wrapped with details by the builder.
 var (
-	ErrEmptyGraph     = errors.New("laplacian: empty graph")
-	ErrSelfLoop       = errors.New("laplacian: self-loop")
-	ErrBadWeight      = errors.New("laplacian: weight must be positive and finite")
+	ErrEmptyGraph     = errkind.New(errkind.BadInput, "laplacian: empty graph")
+	ErrSelfLoop       = errkind.New(errkind.BadInput, "laplacian: self-loop")
+	ErrBadWeight      = errkind.New(errkind.BadInput, "laplacian: weight must be positive and finite")
 	ErrNodeOutOfRange = errors.New("laplacian: node index out of range")
-	ErrDuplicateKey   = errors.New("laplacian: duplicate node key")
+	ErrDuplicateKey   = errkind.New(errkind.BadInput, "laplacian: duplicate node key")
 	ErrDuplicateEdge  = errors.New("laplacian: duplicate edge")
 )
 

@@ -8,13 +8,14 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"hash"
 	"io"
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // KeySize is the size of a noise key in bytes (256 bits).
@@ -81,7 +82,7 @@ func (e *KeyPermissionError) Error() string {
 }
 
 // ErrBadKeyFile is wrapped when a key file is not 64 hex digits.
-var ErrBadKeyFile = errors.New("privacy: malformed key file (want 64 hex digits)")
+var ErrBadKeyFile = errkind.New(errkind.BadInput, "privacy: malformed key file (want 64 hex digits)")
 
 // LoadKey reads a key written by WriteKeyFile. It refuses, with
 // *KeyPermissionError, a file with any group or other permission bit set,

@@ -2,9 +2,10 @@ package privacy
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // Ledger records the privacy spent under each scope and refuses a release
@@ -122,7 +123,7 @@ func (b Budget) Rho() (float64, error) {
 // noise for a different input y' leaks y − y' exactly, and re-drawing fresh
 // noise doubles the cost. The caller re-publishes the stored output
 // (the release file, or the values already in the database).
-var ErrAlreadyCharged = errors.New("privacy: release already charged")
+var ErrAlreadyCharged = errkind.New(errkind.Charged, "privacy: release already charged")
 
 // BudgetError reports a charge refused because it would exceed the budget.
 // All ρ are zCDP; the ε fields are the CKS20 conversions at Budget.Delta.

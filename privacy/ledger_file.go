@@ -19,6 +19,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // FileLedger is a Ledger kept in a local JSON file, for runs without a
@@ -84,15 +86,15 @@ func (e *LedgerCorruptError) Error() string {
 
 // ErrNoLedger is wrapped when a ledger does not exist: only budget --init
 // (CreateFileLedger, connector.InitLedgerScope) creates one.
-var ErrNoLedger = errors.New("privacy: ledger does not exist")
+var ErrNoLedger = errkind.New(errkind.BadInput, "privacy: ledger does not exist")
 
 // ErrNoScope is wrapped when a scope was never created in the ledger:
 // only budget --init creates one, with the ledger's budget.
-var ErrNoScope = errors.New("privacy: scope has no budget")
+var ErrNoScope = errkind.New(errkind.BadInput, "privacy: scope has no budget")
 
 // ErrBudgetMismatch is wrapped when a ledger is initialised with a budget
 // other than the one it was created with. A budget is never changed.
-var ErrBudgetMismatch = errors.New("privacy: ledger budget differs")
+var ErrBudgetMismatch = errkind.New(errkind.BadInput, "privacy: ledger budget differs")
 
 const (
 	ledgerFormat  = "graphcloak-ledger"

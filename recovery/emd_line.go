@@ -1,18 +1,19 @@
 package recovery
 
 import (
-	"errors"
 	"fmt"
 	"math"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // ErrZeroMass is returned by the EMD functions when a vector has no mass:
 // the normalised EMD is undefined (for example when BPDN returns f = 0).
-var ErrZeroMass = errors.New("recovery: emd of a vector with zero mass is undefined")
+var ErrZeroMass = errkind.New(errkind.BadInput, "recovery: emd of a vector with zero mass is undefined")
 
 // ErrNegativeMass is returned when a vector has a negative or non-finite
 // entry.
-var ErrNegativeMass = errors.New("recovery: emd needs finite non-negative mass")
+var ErrNegativeMass = errkind.New(errkind.BadInput, "recovery: emd needs finite non-negative mass")
 
 // normalise checks p and returns p/‖p‖₁.
 func normalise(p []float64, name string) ([]float64, error) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // Status is the outcome of an estimate. Estimators never invent an
@@ -91,7 +93,7 @@ func Names() []string {
 }
 
 // ErrUnknownEstimator is returned by ByName for a name it does not know.
-var ErrUnknownEstimator = errors.New("recovery: unknown estimator")
+var ErrUnknownEstimator = errkind.New(errkind.BadInput, "recovery: unknown estimator")
 
 // ByName returns the estimator with the given name and default options.
 // The empty name means Default.
@@ -146,10 +148,10 @@ func (r EtaRule) Eta(m int, sigma, beta float64) float64 {
 
 // ErrOperatorOnly is returned by estimators that need the spectral
 // (dense) representation when the problem only has an operator action.
-var ErrOperatorOnly = errors.New("recovery: estimator needs a dense (spectral) problem; raise DenseLimit")
+var ErrOperatorOnly = errkind.New(errkind.BadInput, "recovery: estimator needs a dense (spectral) problem; raise DenseLimit")
 
 // ErrBadProblem wraps validation failures of a Problem.
-var ErrBadProblem = errors.New("recovery: invalid problem")
+var ErrBadProblem = errkind.New(errkind.BadInput, "recovery: invalid problem")
 
 // NotCertifiedError is returned when BPDN stops before its certified
 // relative gap reaches the tolerance. If a feasible point was found it is

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -129,7 +128,6 @@ func checkPositive(flag string, v float64) error {
 	return nil
 }
 
-// experimentError turns the library's parameter errors into exit code 3.
 // experimentMechanism parses --mechanism; the experiments default to the
 // discrete Gaussian so they simulate the σ a real release uses.
 func experimentMechanism(name string) (privacy.Mechanism, error) {
@@ -138,14 +136,6 @@ func experimentMechanism(name string) (privacy.Mechanism, error) {
 		return 0, inputErrorf("--mechanism: %v", err)
 	}
 	return m, nil
-}
-
-func experimentError(err error) error {
-	var ee *experiment.ParamError
-	if errors.As(err, &ee) {
-		return inputError{err}
-	}
-	return err
 }
 
 // progress returns a progress printer for a terminal stderr, else nil.
@@ -213,7 +203,7 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 	}
 	res, err := experiment.RunLine(ctx, e)
 	if err != nil {
-		return experimentError(err)
+		return err
 	}
 	if o.plot != "" {
 		ex := res.Example
@@ -396,7 +386,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	}
 	res, err := experiment.RunGraph(ctx, e)
 	if err != nil {
-		return experimentError(err)
+		return err
 	}
 	res.Graph, res.CommunitySource = o.graph, kind
 	if o.plot != "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/spf13/cobra"
 )
@@ -495,7 +496,8 @@ func (e chargedError) Error() string {
 	return fmt.Sprintf("epoch %q is charged but its values cannot be published: %v (release under a new --epoch; that costs ρ again)", e.epoch, e.err)
 }
 
-func (e chargedError) Unwrap() error { return e.err }
+func (e chargedError) Unwrap() error    { return e.err }
+func (chargedError) Kind() errkind.Kind { return errkind.Charged }
 
 // readingSpread is max − min of the readings (0 for one reading).
 func readingSpread(y []float64) float64 {

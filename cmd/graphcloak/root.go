@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
@@ -204,8 +205,9 @@ func jsonSafe(v reflect.Value) any {
 // usageError marks a mistake in how the command was invoked.
 type usageError struct{ err error }
 
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
+func (e usageError) Error() string    { return e.err.Error() }
+func (e usageError) Unwrap() error    { return e.err }
+func (usageError) Kind() errkind.Kind { return errkind.Usage }
 
 func usageErrorf(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
@@ -214,8 +216,9 @@ func usageErrorf(format string, args ...any) error {
 // inputError marks bad input data (a malformed file, an invalid parameter value).
 type inputError struct{ err error }
 
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }
+func (e inputError) Error() string    { return e.err.Error() }
+func (e inputError) Unwrap() error    { return e.err }
+func (inputError) Kind() errkind.Kind { return errkind.BadInput }
 
 func inputErrorf(format string, args ...any) error {
 	return inputError{fmt.Errorf(format, args...)}

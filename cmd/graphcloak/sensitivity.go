@@ -3,13 +3,14 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/graphcloak/graphcloak"
 	"io"
 	"math"
 	"os"
 	"runtime/debug"
 	"text/tabwriter"
 	"time"
+
+	"github.com/graphcloak/graphcloak"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/term"

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"testing"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// Every error kind the libraries return reaches its documented exit code
+// (README "Exit codes"), also when wrapped by a caller with %w.
+func TestExitCode(t *testing.T) {
+	cases := []struct {
+		err  error
+		want int
+	}{
+		{nil, exitOK},
+		{errors.New("unexpected"), exitFailure},
+		{usageErrorf("unknown flag"), exitUsage},
+		{inputErrorf("bad --x"), exitBadInput},
+		{&config.Error{}, exitBadInput},
+		{&privacy.BudgetError{}, exitBudgetExhausted},
+		{&privacy.ParamError{}, exitBadInput},
+		{&privacy.LedgerCorruptError{}, exitBadInput},
+		{privacy.ErrNoLedger, exitBadInput},
+		{privacy.ErrNoScope, exitBadInput},
+		{privacy.ErrBadKeyFile, exitBadInput},
+		{privacy.ErrAlreadyCharged, exitChargedEpoch},
+		{&laplacian.SpecError{}, exitBadInput},
+		{&laplacian.CSVError{}, exitBadInput},
+		{laplacian.ErrEmptyGraph, exitBadInput},
+		{laplacian.ErrSelfLoop, exitBadInput},
+		{&graphcloak.JobError{}, exitBadInput},
+		{&graphcloak.ValuesError{}, exitBadInput},
+		{recovery.ErrUnknownEstimator, exitBadInput},
+		{&community.MissingNodesError{}, exitBadInput},
+		{&expm.ParamError{}, exitBadInput},
+		{&experiment.ParamError{}, exitBadInput},
+		{&connector.IdentifierError{}, exitBadInput},
+		{&connector.UnreachableError{}, exitDBUnreachable},
+		{&connector.AuthError{}, exitDBUnreachable},
+		{&connector.TimeoutError{}, exitDBUnreachable},
+		{&connector.SchemaError{}, exitDBError},
+		{&connector.QueryError{}, exitDBError},
+		{&connector.RunStateError{}, exitChargedEpoch},
+		{chargedError{epoch: "E", err: errors.New("lost")}, exitChargedEpoch},
+		{fs.ErrNotExist, exitBadInput},
+		{context.Canceled, exitInterrupted},
+	}
+	for _, c := range cases {
+		if got := exitCode(c.err); got != c.want {
+			t.Errorf("exitCode(%T %v) = %d, want %d", c.err, c.err, got, c.want)
+		}
+		if c.err == nil {
+			continue
+		}
+		if got := exitCode(fmt.Errorf("context: %w", c.err)); got != c.want {
+			t.Errorf("exitCode(wrapped %T) = %d, want %d", c.err, got, c.want)
+		}
+	}
+}

@@ -1,0 +1,9 @@
+package datasets
+
+import "github.com/graphcloak/graphcloak/errkind"
+
+// Kinds of this package's errors (package errkind): what a caller can do
+// about them, mapped to exit codes by the command in one place.
+
+func (*FormatError) Kind() errkind.Kind  { return errkind.BadInput }
+func (*MissingError) Kind() errkind.Kind { return errkind.BadInput }

@@ -1,0 +1,15 @@
+package privacy
+
+import "github.com/graphcloak/graphcloak/errkind"
+
+// Kinds of this package's errors (package errkind): what a caller can do
+// about them, mapped to exit codes by the command in one place.
+
+func (*BudgetError) Kind() errkind.Kind              { return errkind.Budget }
+func (*ArgumentError) Kind() errkind.Kind            { return errkind.BadInput }
+func (*ParamError) Kind() errkind.Kind               { return errkind.BadInput }
+func (*KeyPermissionError) Kind() errkind.Kind       { return errkind.BadInput }
+func (*LedgerCorruptError) Kind() errkind.Kind       { return errkind.BadInput }
+func (*ReleaseFileError) Kind() errkind.Kind         { return errkind.BadInput }
+func (*PairError) Kind() errkind.Kind                { return errkind.BadInput }
+func (*CertificateMismatchError) Kind() errkind.Kind { return errkind.BadInput }

@@ -1,0 +1,8 @@
+package recovery
+
+import "github.com/graphcloak/graphcloak/errkind"
+
+// Kinds of this package's errors (package errkind): what a caller can do
+// about them, mapped to exit codes by the command in one place.
+
+func (*UnbalancedError) Kind() errkind.Kind { return errkind.BadInput }
