@@ -150,7 +150,6 @@ func TestMemory1e6(t *testing.T) {
 		if peak >= 1<<30 {
 			t.Errorf("peak %.0f MiB ≥ 1 GiB", mib(peak))
 		}
-		edges = nil
 		runtime.GC()
 	}
 	// A simple unit-weight graph (no duplicates, so no weight array):

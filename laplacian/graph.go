@@ -162,7 +162,6 @@ func fromEdges(n int, keys []string, index map[string]int32, edges []Edge, opt O
 		next[e.U]++
 		next[e.V]++
 	}
-	next = nil
 	// Sort each row; find duplicates.
 	dups := false
 	for i := 0; i < n; i++ {

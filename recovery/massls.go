@@ -116,7 +116,6 @@ func (e MassLS) Estimate(p *Problem) (*Estimate, error) {
 		cur, _ := obj(xn)
 		tn := (1 + math.Sqrt(1+4*t*t)) / 2
 		if cur > prev { // adaptive restart
-			tn = 1
 			copy(yv, x)
 			t = 1
 			continue
@@ -127,7 +126,6 @@ func (e MassLS) Estimate(p *Problem) (*Estimate, error) {
 		copy(x, xn)
 		t = tn
 		if math.Abs(prev-cur) <= 1e-12*math.Max(cur, 1e-300) {
-			prev = cur
 			break
 		}
 		prev = cur

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The graphcloak test command: go vet, then every test (race detector on)
-# against a real Neo4j.
+# The graphcloak test command: the lint gates (gofmt, golangci-lint), go vet,
+# then every test (race detector on) against a real Neo4j.
 #
 #   scripts/test.sh [PACKAGES...]        default ./...
 #
@@ -123,6 +123,29 @@ if [[ "${CI:-}" == "true" ]]; then
 fi
 echo "test.sh: $neo4j_note; GRAPHCLOAK_REQUIRE_NEO4J=${GRAPHCLOAK_REQUIRE_NEO4J:-0}" >&2
 
+# Gates: gofmt, go vet, staticcheck, errcheck, ineffassign and gocognit
+# (.golangci.yml), with golangci-lint built once from the Go module proxy at
+# a pinned version into .cache/bin (gitignored).
+t0=$SECONDS
+golangci_version=v2.6.2
+lint="$root/.cache/bin/golangci-lint-$golangci_version"
+lint_rc=0
+if [[ ! -x "$lint" ]]; then
+	echo "test.sh: building golangci-lint $golangci_version (once)" >&2
+	mkdir -p "$root/.cache/bin"
+	GOBIN="$root/.cache/bin" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$golangci_version" &&
+		mv "$root/.cache/bin/golangci-lint" "$lint" || lint_rc=1
+fi
+if ((lint_rc == 0)); then
+	unformatted="$(gofmt -l $(git ls-files '*.go'))"
+	if [[ -n "$unformatted" ]]; then
+		printf 'test.sh: gofmt would change:\n%s\n' "$unformatted" >&2
+		lint_rc=1
+	fi
+	run "$lint" run "${pkgs[@]}" || lint_rc=1
+fi
+lint_s=$((SECONDS - t0))
+
 t0=$SECONDS
 run go vet "${pkgs[@]}"
 vet_rc=$?
@@ -136,7 +159,7 @@ test_s=$((SECONDS - t0))
 
 status="PASS"
 rc=0
-if ((vet_rc != 0 || test_rc != 0)); then
+if ((lint_rc != 0 || vet_rc != 0 || test_rc != 0)); then
 	status="FAIL"
 	rc=1
 	((test_rc != 0)) && rc=$test_rc
@@ -144,6 +167,7 @@ fi
 {
 	echo "== graphcloak test summary"
 	echo "   neo4j:   $neo4j_note"
+	echo "   lint:    $([[ $lint_rc == 0 ]] && echo ok || echo FAILED) in ${lint_s} s (gofmt, golangci-lint: staticcheck errcheck ineffassign gocognit)"
 	echo "   go vet:  $([[ $vet_rc == 0 ]] && echo ok || echo "FAILED (exit $vet_rc)") in ${vet_s} s"
 	echo "   go test: $([[ $test_rc == 0 ]] && echo ok || echo "FAILED (exit $test_rc)") in ${test_s} s"
 	echo "== $status in $((SECONDS - t_start)) s"

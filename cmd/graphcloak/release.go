@@ -444,7 +444,9 @@ func republish(ctx context.Context, opts *releaseOptions, client *connector.Clie
 	}
 	defer func() {
 		if err != nil {
-			run.Fail(ctx, err)
+			// Best effort: should recording the failure fail too, the run's
+			// lease expires and the next run marks it abandoned.
+			_ = run.Fail(ctx, err)
 		}
 	}()
 	var meta privacy.ReleaseMeta
