@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"time"
 
 	"github.com/graphcloak/graphcloak/laplacian"
 	"gonum.org/v1/gonum/mat"
@@ -371,8 +372,8 @@ func hermiteExpDD(tau float64, th [3]float64) ([7]interval, bool) {
 }
 
 // radauBounds computes radauEdgeBound for every edge in parallel and
-// lowers u[e] to it where it is smaller.
-func radauBounds(g *laplacian.Graph, tau, B float64, wmax int, ei, ej []int32, u []float64) {
+// lowers u[e] to it where it is smaller, until the deadline (zero: none).
+func radauBounds(g *laplacian.Graph, tau, B float64, wmax int, ei, ej []int32, u []float64, deadline time.Time) {
 	w := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	chunk := (len(ei) + w - 1) / w
@@ -383,6 +384,9 @@ func radauBounds(g *laplacian.Graph, tau, B float64, wmax int, ei, ej []int32, u
 			defer wg.Done()
 			r := newRadauWork(g, tau, B, wmax)
 			for e := lo; e < hi; e++ {
+				if e%64 == 0 && !deadline.IsZero() && time.Now().After(deadline) {
+					return
+				}
 				// Through a hub the 3-hop ball is most of the graph: the
 				// bound would cost as much as a column, so keep the cheap one.
 				if twoHopVolume(g, int(ei[e]), int(ej[e]), radauMaxVolume) > radauMaxVolume {

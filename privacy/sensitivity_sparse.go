@@ -103,7 +103,13 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 		for e, ed := range edges {
 			ei[e], ej[e], u[e] = int32(ed.i), int32(ed.j), ed.u
 		}
-		radauBounds(g, tau, B, wmax, ei, ej, u)
+		// The bounds only prune: under a time budget they may use a quarter
+		// of it, edges not reached keep their cheap bounds.
+		var deadline time.Time
+		if opt.TimeBudget > 0 {
+			deadline = start.Add(opt.TimeBudget / 4)
+		}
+		radauBounds(g, tau, B, wmax, ei, ej, u, deadline)
 		for e := range edges {
 			edges[e].u = u[e]
 		}
@@ -172,11 +178,27 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 			Delta2: roundUpDelta(alpha * math.Sqrt(qUp) * (1 + roundoffU)), Elapsed: time.Since(start)})
 	}
 	status()
+	// Under a time budget a block starts only if it is expected to end in
+	// time: the first block's cost is K+1 kernel steps, timed on one.
+	var blockCost time.Duration
+	if opt.TimeBudget > 0 {
+		t := time.Now()
+		kern.step(t1, t0, nil, 2/B, -1, 0)
+		blockCost = time.Duration(float64(time.Since(t)) * float64(K+1) * 1.2)
+	}
 	var members []int
 	for lo := 0; lo < len(nodes); lo += columnBlock {
+		if opt.TimeBudget > 0 && time.Since(start)+blockCost > opt.TimeBudget {
+			stopped = true
+			break
+		}
 		hi := min(lo+columnBlock, len(nodes))
 		blk := nodes[lo:hi]
+		blockStart := time.Now()
 		chebColumns(kern, blk, tw, coef, B, rowStart, diag, off, t0, t1)
+		if opt.TimeBudget > 0 {
+			blockCost = time.Since(blockStart)
+		}
 		members = members[:0]
 		for _, r := range blk {
 			start := len(members)
@@ -230,10 +252,6 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 			stopped, pruned = true, true
 			break
 		}
-		if opt.TimeBudget > 0 && time.Since(start) > opt.TimeBudget {
-			stopped = true
-			break
-		}
 	}
 
 	qUp := bestUp
@@ -243,6 +261,9 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 		if u := edges[order[ptr]].u; u > qUp {
 			qUp, bestEdge = u, int(order[ptr])
 		}
+	}
+	if ptr < len(order) && blocks == 0 {
+		stopped = true
 	}
 	s.Edge = [2]int{edges[bestEdge].i, edges[bestEdge].j}
 	s.Delta2 = roundUpDelta(alpha * math.Sqrt(qUp) * (1 + roundoffU))

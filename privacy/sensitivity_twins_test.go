@@ -99,3 +99,31 @@ func TestSparseTwinsAgainstOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestStatusIsAnytimeBound: every reported Δ2 is already a proven upper
+// bound (≥ the oracle value), and an exact run ends with every edge
+// certified.
+func TestStatusIsAnytimeBound(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	g := twinGraph(t, rng)
+	tau := 0.4
+	want := oracleDelta(g, expmOracle(g, tau))
+	var last SensitivityStatus
+	calls := 0
+	s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, Status: func(st SensitivityStatus) {
+		calls++
+		if st.Delta2 < want*(1-1e-12) {
+			t.Errorf("status Δ2 %v below the true value %v", st.Delta2, want)
+		}
+		if st.Edges != g.NumEdges() || st.EdgesCertified < last.EdgesCertified {
+			t.Errorf("status %+v after %+v", st, last)
+		}
+		last = st
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls < 2 || !s.Exact || last.EdgesCertified != g.NumEdges() || last.Delta2 < s.Delta2*(1-1e-12) {
+		t.Errorf("%d calls, last %+v, result %+v", calls, last, s)
+	}
+}
