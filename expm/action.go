@@ -69,7 +69,7 @@ type Action interface {
 }
 
 // Cost-model constants, measured on the reference 2-core machine
-// (notes/expm.md §2.3, §4): Dsyev with vectors ≈ costEig·n³ seconds,
+// (docs/derivations.md §2.3): Dsyev with vectors ≈ costEig·n³ seconds,
 // dense products at ≈ 13.5 GFLOP/s, sparse Chebyshev ≈ costStep seconds
 // per (nonzero incl. diagonal)·degree·column.
 const (

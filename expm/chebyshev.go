@@ -17,7 +17,7 @@ import (
 //	exp(−τL) = Σ_{k≥0} c_k T_k(L̃),  c_0 = e^{−a}I_0(a),  c_k = 2(−1)^k e^{−a}I_k(a),
 //
 // from the generating function e^{z cos θ} = I_0(z) + 2Σ I_k(z) cos kθ
-// (notes/expm.md §1.1). Apply runs the three-term recurrence
+// (docs/derivations.md §1.1). Apply runs the three-term recurrence
 // T_{k+1} = 2L̃T_k − T_{k−1}: one sparse product per degree, fused with the
 // accumulation of c_k T_k.
 //

@@ -121,7 +121,7 @@ func (e *Eigen) Scaled(tau float64) *mat.Dense {
 // u = 2^−53, B = LambdaMaxBound, ε_D the rounding of the weighted degrees.
 // Backward stability of Dsyev gives ‖E‖₂ ≤ p(n)·u·‖L‖₂ for a modest p(n);
 // p(n) = n is a conservative HEURISTIC, not a proven constant for gonum's
-// implementation (notes/expm.md §2.2). The loss of orthogonality of Q̂
+// implementation (docs/derivations.md §2.2). The loss of orthogonality of Q̂
 // (also O(p(n)u)) is accounted for in ExpErrorBound, not here.
 // For Δ₂ from Scaled: add √2·τ·η to each ‖G_i − G_j‖ (notes §2.2).
 func (e *Eigen) EigenErrorBound() float64 {

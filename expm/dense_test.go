@@ -32,7 +32,7 @@ func TestDecomposeClosedForms(t *testing.T) {
 			}
 		}
 	}
-	// Star with N nodes, hub 0 (notes/expm.md §3, derived from the spectrum
+	// Star with N nodes, hub 0 (docs/derivations.md §3, derived from the spectrum
 	// {0, 1^(N−2), N}).
 	for _, N := range []int{3, 6, 20} {
 		for _, tau := range []float64{0.1, 0.7, 2} {

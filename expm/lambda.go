@@ -19,7 +19,7 @@ const unitRoundoff = 0x1p-53
 // where Δ is the largest row length and u = 2^−53. All three bound the
 // spectral radius of Q = D + W = |L| ≥ ρ(L) (Wielandt), which also bounds
 // ‖|L|‖₂ as used in the rounding analysis of Chebyshev; they hold for
-// non-negative weights (notes/expm.md §1.2). The relative slack covers the
+// non-negative weights (docs/derivations.md §1.2). The relative slack covers the
 // rounding in the degree sums and in this evaluation. A Lanczos or power
 // iteration estimate is a lower bound and must never replace B.
 // A graph without edges has L = 0 and B = 0.

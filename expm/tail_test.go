@@ -39,7 +39,7 @@ func TestChebyshevTailBoundHolds(t *testing.T) {
 }
 
 // TestChebyshevTailDegrees compares the degree needed for 1e−12 with the
-// values tabulated in notes/expm.md §1.1 (computed there with scipy's ive):
+// values tabulated in docs/derivations.md §1.1 (computed there with scipy's ive):
 // the exact-tail degree must match (a check of BesselIe), the bound's
 // degree must be at least it and at most ~15% more.
 func TestChebyshevTailDegrees(t *testing.T) {

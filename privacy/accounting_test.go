@@ -118,7 +118,7 @@ func TestLogPhi(t *testing.T) {
 
 // Ten releases at the analytic σ of (1, 1e-5): the exact Gaussian-DP total
 // (continuous noise) against the CKS20 zCDP total (any ρ-zCDP mechanism,
-// the discrete Gaussian included). Values match notes/privacy.md §3.
+// the discrete Gaussian included). Values match docs/derivations.md §4.
 func ExampleCKSEpsilon() {
 	rho := 10 * 1 / (2 * 3.730632 * 3.730632)
 	exact, _ := GaussianEpsilon(math.Sqrt(2*rho), 1e-5)

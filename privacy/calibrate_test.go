@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// Reference σ for Δ = 1 from /work/shared/notes/privacy.md §2, computed
+// Reference σ for Δ = 1 from docs/derivations.md §4, computed
 // there in Python and cross-checked by numerical integration of the
 // hockey-stick divergence.
 var analyticVectors = []struct{ eps, delta, sigma float64 }{

@@ -13,7 +13,7 @@ import (
 // denseGraphSensitivity computes Δ2 from a dense eigendecomposition
 // L ≈ Q̂ Λ̂ Q̂ᵀ (gonum EigenSym, LAPACK Dsyev):
 //
-//	‖exp(−τL) b_e‖ ≈ ‖G_i − G_j‖,  G = Q̂ · diag(e^{−τλ̂})   (notes/expm.md §2.1)
+//	‖exp(−τL) b_e‖ ≈ ‖G_i − G_j‖,  G = Q̂ · diag(e^{−τλ̂})   (docs/derivations.md §2.1)
 //
 // and certifies it a posteriori, without trusting the eigensolver:
 //

@@ -15,7 +15,7 @@ import (
 //	Δ2 = α · n · max_{1≤j<n} ‖A_j − A_{j+1}‖₂.
 //
 // The columns are closed-form Gaussians, so the value is computed directly
-// in O(mn) time and O(m) memory (notes/expm.md §3), with a bound on the
+// in O(mn) time and O(m) memory (docs/derivations.md §3), with a bound on the
 // floating-point error of every entry (exp of an argument z with relative
 // error ≤ 4u has relative error ≤ (4|z| + 1)u) added before rounding up.
 // n = 1 has no adjacent pair and Δ2 = 0. Kappa2 is κ2(A) by SVD when

@@ -14,7 +14,7 @@ const columnBlock = 16
 
 // sparseGraphSensitivity certifies Δ2 with Chebyshev columns of
 // C = exp(−2τL), organised as an anytime bound-and-refine scheme
-// (notes/expm.md §2.1–2.3):
+// (docs/derivations.md §2.1–2.3):
 //
 //  1. Every edge gets a proven bound q_e ≤ U_e = min(2, 1/(2eτw_e), GR₁),
 //     GR₁ the one-step Gauss–Radau bound
@@ -338,7 +338,7 @@ func chebColumns(kern *blockKernel, blk []int, tw *twins, coef []float64, B floa
 }
 
 // cheapEdgeBound returns a proven upper bound on q_e = ‖exp(−τL)(e_i − e_j)‖²
-// in O(d_i + d_j): min(2, 1/(2eτw_e), GR₁) (notes/expm.md §2.1). A is a
+// in O(d_i + d_j): min(2, 1/(2eτw_e), GR₁) (docs/derivations.md §2.1). A is a
 // contraction on b_e ⊥ 1, so q_e ≤ ‖b_e‖² = 2; w_e q_e is a diagonal entry of
 // g(MᵀM), g(x) = x e^{−2τx} ≤ 1/(2eτ); GR₁ is the two-node Gauss–Radau rule
 // with a node fixed at 0 ≤ λ_min, an upper bound for the completely

@@ -74,7 +74,7 @@ func randomGraph(t testing.TB, rng *rand.Rand, n int, p float64, comps int, weig
 	return mustGraph(t, n, e)
 }
 
-// Closed forms derived in notes/expm.md §3 (unit weights, α = 1):
+// Closed forms derived in docs/derivations.md §3 (unit weights, α = 1):
 //   - K_n: L = nI − J, exp(−τL)b_e = e^{−τn}b_e ⇒ Δ2 = √2 e^{−τn}.
 //   - star with N nodes: spectrum {0, 1^(N−2), N} ⇒ Δ2² = [N e^{−2τN} + (N−2)e^{−2τ}]/(N−1).
 //   - cycle C_n: circulant ⇒ Δ2² = (1/n) Σ_k λ_k e^{−2τλ_k}, λ_k = 2 − 2cos(2πk/n).
@@ -495,7 +495,7 @@ func TestHermiteMajorant(t *testing.T) {
 }
 
 // pathKernel returns exp(−τL) of the path P_a from its cosine eigenbasis
-// (notes/expm.md §3), independent of the package's code.
+// (docs/derivations.md §3), independent of the package's code.
 func pathKernel(a int, tau float64) [][]float64 {
 	fa := float64(a)
 	A := make([][]float64, a)

@@ -53,7 +53,7 @@ type BPDN struct {
 // Name returns "bpdn".
 func (BPDN) Name() string { return NameBPDN }
 
-// reduced holds the spectral data of a BPDN instance: columns
+// bpdnState holds the spectral data of a BPDN instance: columns
 // a_j = s ⊙ V_j, b = Uᵀỹ, rho2 = ‖(I − UUᵀ)ỹ‖².
 type bpdnState struct {
 	md   *Model
@@ -259,151 +259,201 @@ type pathResult struct {
 	hitZero bool
 }
 
+// coordState is where a coordinate of f sits on the homotopy path.
+type coordState int8
+
+const (
+	atZero  coordState = iota // f_j = 0
+	isFree                    // 0 < f_j < 1, moving along the direction
+	atUpper                   // f_j = 1 (the box)
+)
+
+// eventKind is what ends a segment of the homotopy path.
+type eventKind int8
+
+const (
+	lambdaZero  eventKind = iota // λ reaches 0 before anything else
+	freeToZero                   // a free coordinate decreases to 0
+	freeToUpper                  // a free coordinate increases to 1
+	enterFree                    // a zero coordinate's correlation rises to λ
+	leaveUpper                   // an upper coordinate's correlation falls to λ
+)
+
+// event is the first event along a segment: its kind, the step length Δ
+// at which it happens and the coordinate it concerns (−1 for lambdaZero).
+type event struct {
+	kind eventKind
+	at   float64
+	who  int
+}
+
+// homotopy is the state of the path: the coordinates' states, the free
+// set F, coordinates barred from re-entering at once (tabu), the
+// correlations c = Aᵀw, the residual w = b − Af and the level λ.
+type homotopy struct {
+	state   []coordState
+	freeIdx []int
+	tabu    map[int]bool
+	c, w    []float64
+	lambda  float64
+}
+
 // path follows the homotopy from f = 0 and leaves the solution in f.
+// Each segment moves the free coordinates along d_F = G⁻¹1 until the
+// residual reaches η (the solution) or the next event changes the free set.
 func (st *bpdnState) path(f []float64, maxSteps int) pathResult {
-	n, r := st.n, st.r
-	const (
-		zero = iota
-		free
-		upper
-	)
-	state := make([]int8, n)
-	w := append([]float64(nil), st.b...) // b − Af
-	c := make([]float64, n)
-	st.corr(c, w)
-	lambda := math.Inf(-1)
-	for _, x := range c {
-		lambda = math.Max(lambda, x)
+	h := &homotopy{
+		state: make([]coordState, st.n),
+		tabu:  map[int]bool{},
+		c:     make([]float64, st.n),
+		w:     append([]float64(nil), st.b...), // b − Af at f = 0
 	}
-	if lambda <= 0 {
+	st.corr(h.c, h.w)
+	h.lambda = math.Inf(-1)
+	for _, x := range h.c {
+		h.lambda = math.Max(h.lambda, x)
+	}
+	if h.lambda <= 0 {
 		return pathResult{hitZero: true}
 	}
-	eta2 := st.eta * st.eta
-	var freeIdx []int
-	tabu := make(map[int]bool)
-	ad := make([]float64, r) // A d
-	e := make([]float64, n)  // Aᵀ A d
-	steps := 0
-	for ; steps < maxSteps; steps++ {
-		// Entering candidates at the start (c_j == λ) are handled as
-		// events with Δ = 0 below.
-		// Direction d_F = G⁻¹1 via QR of A_F.
-		dF := st.direction(freeIdx)
-		for k := range ad {
-			ad[k] = 0
-		}
-		for i, j := range freeIdx {
-			a := st.col(j)
-			for k := range ad {
-				ad[k] += dF[i] * a[k]
-			}
-		}
+	ad := make([]float64, st.r) // A d
+	e := make([]float64, st.n)  // Aᵀ A d
+	for steps := 0; steps < maxSteps; steps++ {
+		// Entering candidates at the start (c_j == λ) are events with Δ = 0.
+		dF := st.direction(h.freeIdx)
+		st.image(ad, h.freeIdx, dF)
 		st.corr(e, ad)
-		// Residual target on this segment: ‖w − Δ·ad‖² + ρ² = η².
-		aa := dot(ad, ad)
-		wa := dot(w, ad)
-		ww := dot(w, w)
-		best := lambda
-		kind, who := 0, -1 // 0: λ→0, 1: free hits 0, 2: free hits 1, 3: enter, 4: leave upper
-		for i, j := range freeIdx {
-			if dF[i] < 0 {
-				if t := -f[j] / dF[i]; t < best {
-					best, kind, who = t, 1, j
-				}
-			} else if dF[i] > 0 {
-				if t := (1 - f[j]) / dF[i]; t < best {
-					best, kind, who = t, 2, j
-				}
-			}
+		ev := h.nextEvent(f, dF, e)
+		if t, ok := st.residualCrossing(h.w, ad); ok && t <= ev.at {
+			st.advance(f, h.freeIdx, dF, t, h.w, ad)
+			// Nudge forward within the segment until feasible.
+			st.makeFeasible(f, h.freeIdx, dF, t, ev.at)
+			return pathResult{steps: steps + 1}
 		}
-		for j := 0; j < n; j++ {
-			switch state[j] {
-			case zero:
-				if tabu[j] {
-					continue
-				}
-				if den := 1 - e[j]; den > 1e-14 {
-					t := (lambda - c[j]) / den
-					if t < 0 {
-						t = 0
-					}
-					if t < best {
-						best, kind, who = t, 3, j
-					}
-				}
-			case upper:
-				if den := e[j] - 1; den > 1e-14 {
-					t := (c[j] - lambda) / den
-					if t < 0 {
-						t = 0
-					}
-					if t < best {
-						best, kind, who = t, 4, j
-					}
-				}
-			}
+		st.advance(f, h.freeIdx, dF, ev.at, h.w, ad)
+		h.lambda -= ev.at
+		for j := range h.c {
+			h.c[j] -= ev.at * e[j]
 		}
-		// Does the residual reach η within [0, best]?
-		if aa > 0 {
-			// aa·Δ² − 2wa·Δ + (ww + ρ² − η²) = 0, smallest root ≥ 0.
-			cq := ww + st.rho2 - eta2
-			disc := wa*wa - aa*cq
-			if disc >= 0 {
-				t := (wa - math.Sqrt(disc)) / aa
-				if cq <= 0 {
-					t = 0
-				}
-				if t <= best {
-					st.advance(f, freeIdx, dF, t, w, ad)
-					// Nudge forward within the segment until feasible.
-					st.makeFeasible(f, freeIdx, dF, t, best)
-					return pathResult{steps: steps + 1}
-				}
-			}
-		}
-		st.advance(f, freeIdx, dF, best, w, ad)
-		lambda -= best
-		for j := 0; j < n; j++ {
-			c[j] -= best * e[j]
-		}
-		switch kind {
-		case 0:
+		if ev.kind == lambdaZero {
 			return pathResult{steps: steps + 1, hitZero: true}
-		case 1:
-			f[who] = 0
-			state[who] = zero
-			freeIdx = remove(freeIdx, who)
-			tabu = map[int]bool{who: true}
-		case 2:
-			f[who] = 1
-			state[who] = upper
-			freeIdx = remove(freeIdx, who)
-			tabu = map[int]bool{}
-		case 3:
-			trial := append(append([]int(nil), freeIdx...), who)
-			if st.direction(trial) == nil {
-				tabu[who] = true
-			} else {
-				state[who] = free
-				freeIdx = trial
-				tabu = map[int]bool{}
-			}
-		case 4:
-			state[who] = free
-			freeIdx = append(freeIdx, who)
-			tabu = map[int]bool{}
 		}
+		st.apply(h, ev, f)
 		// w and c were updated along the segment; recompute them exactly
 		// every few segments to stop drift.
 		if steps%8 == 7 {
-			copy(w, st.residualOf(f))
-			st.corr(c, w)
+			copy(h.w, st.residualOf(f))
+			st.corr(h.c, h.w)
 		}
-		if lambda <= 0 {
+		if h.lambda <= 0 {
 			return pathResult{steps: steps + 1, hitZero: true}
 		}
 	}
-	return pathResult{steps: steps}
+	return pathResult{steps: maxSteps}
+}
+
+// image sets ad = A_F d_F.
+func (st *bpdnState) image(ad []float64, freeIdx []int, dF []float64) {
+	for k := range ad {
+		ad[k] = 0
+	}
+	for i, j := range freeIdx {
+		a := st.col(j)
+		for k := range ad {
+			ad[k] += dF[i] * a[k]
+		}
+	}
+}
+
+// nextEvent returns the first event along the direction d_F (with
+// e = AᵀA d): a free coordinate reaching a bound of the box, a zero
+// coordinate entering or an upper one leaving, else λ reaching 0.
+func (h *homotopy) nextEvent(f, dF, e []float64) event {
+	ev := event{kind: lambdaZero, at: h.lambda, who: -1}
+	for i, j := range h.freeIdx {
+		if dF[i] < 0 {
+			if t := -f[j] / dF[i]; t < ev.at {
+				ev = event{freeToZero, t, j}
+			}
+		} else if dF[i] > 0 {
+			if t := (1 - f[j]) / dF[i]; t < ev.at {
+				ev = event{freeToUpper, t, j}
+			}
+		}
+	}
+	for j, s := range h.state {
+		switch s {
+		case atZero:
+			if h.tabu[j] {
+				continue
+			}
+			if den := 1 - e[j]; den > 1e-14 {
+				if t := max((h.lambda-h.c[j])/den, 0); t < ev.at {
+					ev = event{enterFree, t, j}
+				}
+			}
+		case atUpper:
+			if den := e[j] - 1; den > 1e-14 {
+				if t := max((h.c[j]-h.lambda)/den, 0); t < ev.at {
+					ev = event{leaveUpper, t, j}
+				}
+			}
+		}
+	}
+	return ev
+}
+
+// residualCrossing returns the smallest Δ ≥ 0 with
+// ‖w − Δ·ad‖² + ρ² = η², the point where the segment reaches the BPDN
+// constraint, and false when it never does.
+func (st *bpdnState) residualCrossing(w, ad []float64) (float64, bool) {
+	aa := dot(ad, ad)
+	if aa <= 0 {
+		return 0, false
+	}
+	wa, ww := dot(w, ad), dot(w, w)
+	// aa·Δ² − 2wa·Δ + (ww + ρ² − η²) = 0, smallest root ≥ 0.
+	cq := ww + st.rho2 - st.eta*st.eta
+	disc := wa*wa - aa*cq
+	if disc < 0 {
+		return 0, false
+	}
+	if cq <= 0 {
+		return 0, true
+	}
+	return (wa - math.Sqrt(disc)) / aa, true
+}
+
+// apply changes the free set by ev (any kind but lambdaZero). A
+// coordinate whose entry would make the free columns singular is barred
+// until the free set changes otherwise.
+func (st *bpdnState) apply(h *homotopy, ev event, f []float64) {
+	who := ev.who
+	switch ev.kind {
+	case freeToZero:
+		f[who] = 0
+		h.state[who] = atZero
+		h.freeIdx = remove(h.freeIdx, who)
+		h.tabu = map[int]bool{who: true}
+	case freeToUpper:
+		f[who] = 1
+		h.state[who] = atUpper
+		h.freeIdx = remove(h.freeIdx, who)
+		h.tabu = map[int]bool{}
+	case enterFree:
+		trial := append(append([]int(nil), h.freeIdx...), who)
+		if st.direction(trial) == nil {
+			h.tabu[who] = true
+		} else {
+			h.state[who] = isFree
+			h.freeIdx = trial
+			h.tabu = map[int]bool{}
+		}
+	case leaveUpper:
+		h.state[who] = isFree
+		h.freeIdx = append(h.freeIdx, who)
+		h.tabu = map[int]bool{}
+	}
 }
 
 func remove(s []int, x int) []int {

@@ -21,7 +21,7 @@ func runPrivacyCLI(t *testing.T, args ...string) (string, int, error) {
 }
 
 func TestCalibrateJSON(t *testing.T) {
-	// Reference σ for Δ = 1 from notes/privacy.md §2 (scales linearly in Δ).
+	// Reference σ for Δ = 1 from docs/derivations.md §4 (scales linearly in Δ).
 	for _, c := range []struct {
 		eps, delta, sens, sigma string
 		want                    float64

@@ -27,7 +27,7 @@ func TestSensitivityGraphJSON(t *testing.T) {
 				t.Errorf("%s: key %q missing", method, k)
 			}
 		}
-		// Closed form for K_n (derived in notes/expm.md §3): Δ2 = α√2 e^{−τn}.
+		// Closed form for K_n (derived in docs/derivations.md §3): Δ2 = α√2 e^{−τn}.
 		want := 2 * math.Sqrt2 * math.Exp(-0.5*6)
 		d2, slack := r["delta2"].(float64), r["slack"].(float64)
 		if want > d2 || want < d2-slack-1e-15 {
