@@ -43,110 +43,152 @@ func (e Greedy) Estimate(p *Problem) (*Estimate, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	md := p.Model
-	n := md.n
-	s2 := p.Sigma * p.Sigma
-	norms, _ := md.ColumnNorms2()
-	c0 := make([]float64, n)
-	md.ApplyT(c0, p.Y)
-	k := p.Sources
-	maxK := k
-	if k == 0 {
-		maxK = e.MaxSources
-		if maxK <= 0 {
-			maxK = 10
-		}
-	}
-	alpha := e.FalseAlarm
-	if !(alpha > 0 && alpha < 1) {
-		alpha = 0.01
-	}
-	thresh := math.Log(float64(n) / alpha)
-	var locs []int
-	var grams [][]float64
-	var mass []float64
-	corr := make([]float64, n)
+	g := newGreedyFit(p)
 	est := &Estimate{DualBound: math.NaN(), Gap: math.NaN(), Eta: math.NaN()}
-	for len(locs) < maxK {
-		copy(corr, c0)
-		for i, g := range grams {
-			for j := range corr {
-				corr[j] -= mass[i] * g[j]
-			}
-		}
-		best, bestGain := -1, 0.0
-		for s := 0; s < n; s++ {
-			if norms[s] <= 0 || corr[s] <= 0 {
-				continue
-			}
-			g := corr[s] * corr[s] / (2 * s2 * norms[s])
-			if g > bestGain && !contains(locs, s) {
-				best, bestGain = s, g
-			}
-		}
-		if len(locs) == 0 {
-			est.LogEvidence = bestGain
-		}
-		if best < 0 || (k == 0 && bestGain < thresh) {
-			break
-		}
-		locs = append(locs, best)
-		grams = append(grams, md.gramColumn(best))
-		// NNLS refit on the selected columns: Gram G_il = (MᵀM)_{l_i l_j},
-		// right-hand side (Mᵀỹ)_{l_i}.
-		mass = refit(locs, grams, c0)
-		est.Iterations++
-	}
-	// Refinement (iterated conditional modes): move each source to the
-	// location with the largest gain given the others (with their masses
-	// refitted), keep the move only if the fitted residual decreases.
-	// Matching pursuit alone merges overlapping sources into one central
-	// pick; this undoes that. At most Sweeps sweeps.
+	est.LogEvidence, est.Iterations = g.selectSources(p.Sources, e.maxSources(), e.threshold(g.md.n))
 	sweeps := e.Sweeps
 	if sweeps <= 0 {
 		sweeps = 10
 	}
-	rss := func(locs []int, grams [][]float64, mass []float64) float64 {
-		// ‖ỹ − Mf‖² − ‖ỹ‖² = Σ_ij m_i m_j G_ij − 2 Σ_i m_i (Mᵀỹ)_i.
-		t := 0.0
-		for i := range locs {
-			t -= 2 * mass[i] * c0[locs[i]]
-			for j := range locs {
-				t += mass[i] * mass[j] * grams[i][locs[j]]
-			}
+	g.refine(sweeps)
+
+	f := make([]float64, g.md.n)
+	if len(g.locs) == 0 {
+		est.Status = NoSource
+	} else {
+		for i, s := range g.locs {
+			f[s] += g.mass[i]
 		}
-		return t
+		est.Posterior = g.posterior()
+		est.Locations = g.locs
+		est.Status = Solved
 	}
-	for sw := 0; sw < sweeps && len(locs) > 1; sw++ {
-		moved := false
-		for i := range locs {
-			copy(corr, c0)
-			for l, g := range grams {
-				if l == i {
-					continue
-				}
-				for j := range corr {
-					corr[j] -= mass[l] * g[j]
-				}
-			}
-			best, bestGain := locs[i], -1.0
-			for s := 0; s < n; s++ {
-				if norms[s] <= 0 || corr[s] <= 0 || (s != locs[i] && contains(locs, s)) {
-					continue
-				}
-				if g := corr[s] * corr[s] / norms[s]; g > bestGain {
-					best, bestGain = s, g
-				}
-			}
-			if best == locs[i] {
+	est.F = f
+	est.Residual = residualNorm(g.md, p.Y, f)
+	est.Objective = est.Residual * est.Residual / (2 * g.s2)
+	return est, nil
+}
+
+// maxSources is the cap on sources when k is unknown (default 10).
+func (e Greedy) maxSources() int {
+	if e.MaxSources <= 0 {
+		return 10
+	}
+	return e.MaxSources
+}
+
+// threshold is the stopping rule's log-likelihood gain ln(n/α) for the
+// false-alarm rate α (default 0.01).
+func (e Greedy) threshold(n int) float64 {
+	alpha := e.FalseAlarm
+	if !(alpha > 0 && alpha < 1) {
+		alpha = 0.01
+	}
+	return math.Log(float64(n) / alpha)
+}
+
+// greedyFit is the state of a greedy fit: the selected locations, their
+// Gram columns (MᵀM)_{·,l} and NNLS-refitted masses, with the data's
+// correlations c0 = Mᵀỹ and column norms ‖M_s‖².
+type greedyFit struct {
+	md        *Model
+	s2        float64
+	norms, c0 []float64
+	corr      []float64 // workspace for residual correlations
+	locs      []int
+	grams     [][]float64
+	mass      []float64
+}
+
+func newGreedyFit(p *Problem) *greedyFit {
+	n := p.Model.n
+	norms, _ := p.Model.ColumnNorms2()
+	c0 := make([]float64, n)
+	p.Model.ApplyT(c0, p.Y)
+	return &greedyFit{md: p.Model, s2: p.Sigma * p.Sigma, norms: norms, c0: c0, corr: make([]float64, n)}
+}
+
+// residualCorr sets g.corr to the correlations Mᵀ(ỹ − Σ_l m_l M_l) of the
+// residual left by every selected source except skip (−1: none skipped).
+func (g *greedyFit) residualCorr(skip int) []float64 {
+	copy(g.corr, g.c0)
+	for l, col := range g.grams {
+		if l == skip {
+			continue
+		}
+		for j := range g.corr {
+			g.corr[j] -= g.mass[l] * col[j]
+		}
+	}
+	return g.corr
+}
+
+// selectSources adds sources by largest likelihood gain c²/(2σ²‖M_s‖²),
+// refitting all masses after each, until k are selected (k > 0) or, for
+// unknown k (k = 0), the gain falls below thresh or maxK are selected. It
+// returns the first gain (the log-evidence for a source) and the number
+// selected.
+func (g *greedyFit) selectSources(k, maxK int, thresh float64) (logEvidence float64, selected int) {
+	if k > 0 {
+		maxK = k
+	}
+	for len(g.locs) < maxK {
+		corr := g.residualCorr(-1)
+		best, bestGain := -1, 0.0
+		for s := range corr {
+			if g.norms[s] <= 0 || corr[s] <= 0 {
 				continue
 			}
-			nl := append([]int(nil), locs...)
-			ng := append([][]float64(nil), grams...)
-			nl[i], ng[i] = best, md.gramColumn(best)
-			nm := refit(nl, ng, c0)
-			if rss(nl, ng, nm) < rss(locs, grams, mass)-1e-15*math.Abs(rss(locs, grams, mass)) {
-				locs, grams, mass = nl, ng, nm
+			gain := corr[s] * corr[s] / (2 * g.s2 * g.norms[s])
+			if gain > bestGain && !contains(g.locs, s) {
+				best, bestGain = s, gain
+			}
+		}
+		if len(g.locs) == 0 {
+			logEvidence = bestGain
+		}
+		if best < 0 || (k == 0 && bestGain < thresh) {
+			break
+		}
+		g.locs = append(g.locs, best)
+		g.grams = append(g.grams, g.md.gramColumn(best))
+		// NNLS refit on the selected columns: Gram G_il = (MᵀM)_{l_i l_j},
+		// right-hand side (Mᵀỹ)_{l_i}.
+		g.mass = refit(g.locs, g.grams, g.c0)
+		selected++
+	}
+	return logEvidence, selected
+}
+
+// refine moves each source to the location with the largest gain given
+// the others (their masses refitted) and keeps the move only if the
+// fitted residual decreases (iterated conditional modes), for at most
+// sweeps sweeps. Matching pursuit alone merges overlapping sources into
+// one central pick; this undoes that.
+func (g *greedyFit) refine(sweeps int) {
+	for sw := 0; sw < sweeps && len(g.locs) > 1; sw++ {
+		moved := false
+		for i := range g.locs {
+			corr := g.residualCorr(i)
+			best, bestGain := g.locs[i], -1.0
+			for s := range corr {
+				if g.norms[s] <= 0 || corr[s] <= 0 || (s != g.locs[i] && contains(g.locs, s)) {
+					continue
+				}
+				if gain := corr[s] * corr[s] / g.norms[s]; gain > bestGain {
+					best, bestGain = s, gain
+				}
+			}
+			if best == g.locs[i] {
+				continue
+			}
+			nl := append([]int(nil), g.locs...)
+			ng := append([][]float64(nil), g.grams...)
+			nl[i], ng[i] = best, g.md.gramColumn(best)
+			nm := refit(nl, ng, g.c0)
+			old := g.rss(g.locs, g.grams, g.mass)
+			if g.rss(nl, ng, nm) < old-1e-15*math.Abs(old) {
+				g.locs, g.grams, g.mass = nl, ng, nm
 				moved = true
 			}
 		}
@@ -154,45 +196,39 @@ func (e Greedy) Estimate(p *Problem) (*Estimate, error) {
 			break
 		}
 	}
-	f := make([]float64, n)
-	if len(locs) == 0 {
-		est.F = f
-		est.Status = NoSource
-		est.Residual = residualNorm(md, p.Y, f)
-		est.Objective = est.Residual * est.Residual / (2 * s2)
-		return est, nil
-	}
-	post := make([]float64, n)
+}
+
+// rss is ‖ỹ − Mf‖² − ‖ỹ‖² = Σ_ij m_i m_j G_ij − 2 Σ_i m_i (Mᵀỹ)_i for
+// sources at locs with masses mass.
+func (g *greedyFit) rss(locs []int, grams [][]float64, mass []float64) float64 {
+	t := 0.0
 	for i := range locs {
-		copy(corr, c0)
-		for l, g := range grams {
-			if l == i {
-				continue
-			}
-			for j := range corr {
-				corr[j] -= mass[l] * g[j]
-			}
+		t -= 2 * mass[i] * g.c0[locs[i]]
+		for j := range locs {
+			t += mass[i] * mass[j] * grams[i][locs[j]]
 		}
-		a := math.Max(mass[i], 1e-12)
+	}
+	return t
+}
+
+// posterior averages, over the selected sources, the posterior of each
+// source's location given the others at their fitted masses.
+func (g *greedyFit) posterior() []float64 {
+	n := g.md.n
+	post := make([]float64, n)
+	for i := range g.locs {
+		corr := g.residualCorr(i)
+		a := math.Max(g.mass[i], 1e-12)
 		ll := make([]float64, n)
-		for s := 0; s < n; s++ {
-			ll[s] = (a*corr[s] - 0.5*a*a*norms[s]) / s2
+		for s := range ll {
+			ll[s] = (a*corr[s] - 0.5*a*a*g.norms[s]) / g.s2
 		}
 		pr := softmax(ll)
 		for j := range post {
-			post[j] += pr[j] / float64(len(locs))
+			post[j] += pr[j] / float64(len(g.locs))
 		}
 	}
-	for i, s := range locs {
-		f[s] += mass[i]
-	}
-	est.F = f
-	est.Posterior = post
-	est.Locations = locs
-	est.Status = Solved
-	est.Residual = residualNorm(md, p.Y, f)
-	est.Objective = est.Residual * est.Residual / (2 * s2)
-	return est, nil
+	return post
 }
 
 func contains(s []int, x int) bool {
