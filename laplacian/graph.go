@@ -93,6 +93,9 @@ func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) 
 
 // fromEdges is FromEdges with an optional prebuilt key index (the CSV
 // reader has one already; building a second would double its memory).
+// It builds the CSR arrays in phases: validate and count row lengths,
+// scatter both directions of every edge, sort each row (finding
+// duplicates), merge duplicates, then degrees and components.
 func fromEdges(n int, keys []string, index map[string]int32, edges []Edge, opt Options) (*Graph, error) {
 	if keys != nil {
 		n = len(keys)
@@ -105,34 +108,73 @@ func fromEdges(n int, keys []string, index map[string]int32, edges []Edge, opt O
 	}
 	g := &Graph{n: n}
 	if keys != nil {
-		if index == nil {
-			index = make(map[string]int32, n)
-			for i, k := range keys {
-				if _, dup := index[k]; dup {
-					return nil, fmt.Errorf("%w: %q", ErrDuplicateKey, k)
-				}
-				index[k] = int32(i)
+		if err := g.setKeys(keys, index); err != nil {
+			return nil, err
+		}
+	}
+	rowPtr, unit, err := g.countRows(edges)
+	if err != nil {
+		return nil, err
+	}
+	col, w := scatter(rowPtr, edges, unit)
+	dups, err := g.sortRows(rowPtr, col, w, opt.RejectDuplicates)
+	if err != nil {
+		return nil, err
+	}
+	if dups {
+		if col, w, err = g.mergeDuplicates(rowPtr, col, w); err != nil {
+			return nil, err
+		}
+	}
+	g.rowPtr, g.col, g.weight = rowPtr, col, w
+	if err := g.setDegrees(); err != nil {
+		return nil, err
+	}
+	g.edges = int(rowPtr[n] / 2)
+	g.comp, g.compCnt = components(g)
+	return g, nil
+}
+
+// setKeys installs the node keys and their index, building the index
+// (and refusing duplicate keys) when none is given.
+func (g *Graph) setKeys(keys []string, index map[string]int32) error {
+	if index == nil {
+		index = make(map[string]int32, len(keys))
+		for i, k := range keys {
+			if _, dup := index[k]; dup {
+				return fmt.Errorf("%w: %q", ErrDuplicateKey, k)
 			}
+			index[k] = int32(i)
 		}
-		g.keys, g.index, g.custom = keys, index, true
 	}
-	name := func(i int32) string {
-		if i >= 0 && int(i) < n {
-			return g.Key(int(i))
-		}
-		return strconv.Itoa(int(i))
+	g.keys, g.index, g.custom = keys, index, true
+	return nil
+}
+
+// name is node i's key for error messages, or the raw index when i is out
+// of range.
+func (g *Graph) name(i int32) string {
+	if i >= 0 && int(i) < g.n {
+		return g.Key(int(i))
 	}
-	// Pass 1: validate and count row lengths (rowPtr[i+1] = deg(i)).
-	rowPtr := make([]int64, n+1)
-	unit := true
+	return strconv.Itoa(int(i))
+}
+
+// countRows validates every edge and returns the CSR row pointers of the
+// symmetric adjacency (rowPtr[i+1] − rowPtr[i] = deg(i)) and whether every
+// weight is 1.
+func (g *Graph) countRows(edges []Edge) (rowPtr []int64, unit bool, err error) {
+	n := g.n
+	rowPtr = make([]int64, n+1)
+	unit = true
 	for _, e := range edges {
 		switch {
 		case e.U < 0 || int(e.U) >= n || e.V < 0 || int(e.V) >= n:
-			return nil, &EdgeError{name(e.U), name(e.V), e.Weight, ErrNodeOutOfRange}
+			return nil, false, &EdgeError{g.name(e.U), g.name(e.V), e.Weight, ErrNodeOutOfRange}
 		case e.U == e.V:
-			return nil, &EdgeError{name(e.U), name(e.V), e.Weight, ErrSelfLoop}
+			return nil, false, &EdgeError{g.name(e.U), g.name(e.V), e.Weight, ErrSelfLoop}
 		case !(e.Weight > 0) || math.IsInf(e.Weight, 0):
-			return nil, &EdgeError{name(e.U), name(e.V), e.Weight, ErrBadWeight}
+			return nil, false, &EdgeError{g.name(e.U), g.name(e.V), e.Weight, ErrBadWeight}
 		}
 		if e.Weight != 1 {
 			unit = false
@@ -143,11 +185,15 @@ func fromEdges(n int, keys []string, index map[string]int32, edges []Edge, opt O
 	for i := 0; i < n; i++ {
 		rowPtr[i+1] += rowPtr[i]
 	}
+	return rowPtr, unit, nil
+}
+
+// scatter places both directions of every edge into its rows. Weights are
+// stored only when some weight differs from 1 (w is nil otherwise).
+func scatter(rowPtr []int64, edges []Edge, unit bool) (col []int32, w []float64) {
+	n := len(rowPtr) - 1
 	nnz := rowPtr[n]
-	// Pass 2: scatter both directions. Weights are stored only when some
-	// weight differs from 1.
-	col := make([]int32, nnz)
-	var w []float64
+	col = make([]int32, nnz)
 	if !unit {
 		w = make([]float64, nnz)
 	}
@@ -162,9 +208,13 @@ func fromEdges(n int, keys []string, index map[string]int32, edges []Edge, opt O
 		next[e.U]++
 		next[e.V]++
 	}
-	// Sort each row; find duplicates.
-	dups := false
-	for i := 0; i < n; i++ {
+	return col, w
+}
+
+// sortRows sorts every row by column and reports whether any row repeats
+// a column (a duplicate edge); with reject, the first one is an error.
+func (g *Graph) sortRows(rowPtr []int64, col []int32, w []float64, reject bool) (dups bool, err error) {
+	for i := 0; i < g.n; i++ {
 		lo, hi := rowPtr[i], rowPtr[i+1]
 		if w == nil {
 			slices.Sort(col[lo:hi])
@@ -172,74 +222,81 @@ func fromEdges(n int, keys []string, index map[string]int32, edges []Edge, opt O
 			sortRow(col[lo:hi], w[lo:hi])
 		}
 		for p := lo + 1; p < hi; p++ {
-			if col[p] == col[p-1] {
-				if opt.RejectDuplicates {
-					wt := 1.0
-					if w != nil {
-						wt = w[p]
-					}
-					return nil, &EdgeError{name(int32(i)), name(col[p]), wt, ErrDuplicateEdge}
-				}
-				dups = true
+			if col[p] != col[p-1] {
+				continue
 			}
+			if reject {
+				wt := 1.0
+				if w != nil {
+					wt = w[p]
+				}
+				return false, &EdgeError{g.name(int32(i)), g.name(col[p]), wt, ErrDuplicateEdge}
+			}
+			dups = true
 		}
 	}
-	if dups {
-		// Merge duplicates in place (summing weights); rowPtr is rewritten
-		// in place as the rows shrink.
-		if w == nil {
-			w = make([]float64, nnz)
-			for p := range w {
-				w[p] = 1
-			}
+	return dups, nil
+}
+
+// mergeDuplicates merges repeated columns of each sorted row in place,
+// summing their weights (a unit-weight graph becomes weighted), rewrites
+// rowPtr as the rows shrink and records the number of merged edges.
+func (g *Graph) mergeDuplicates(rowPtr []int64, col []int32, w []float64) ([]int32, []float64, error) {
+	nnz := rowPtr[g.n]
+	if w == nil {
+		w = make([]float64, nnz)
+		for p := range w {
+			w[p] = 1
 		}
-		out, lo := int64(0), int64(0)
-		merged := 0
-		for i := 0; i < n; i++ {
-			hi := rowPtr[i+1]
-			start := out
-			for p := lo; p < hi; p++ {
-				if out > start && col[out-1] == col[p] {
-					w[out-1] += w[p]
-					if math.IsInf(w[out-1], 0) {
-						return nil, &EdgeError{name(int32(i)), name(col[p]), w[out-1],
-							fmt.Errorf("%w: merged duplicate weights overflow", ErrBadWeight)}
-					}
-					merged++
-					continue
-				}
-				col[out], w[out] = col[p], w[p]
-				out++
-			}
-			rowPtr[i+1] = out
-			lo = hi
-		}
-		if out < nnz-nnz/4 { // release the slack when many were merged
-			col, w = slices.Clone(col[:out]), slices.Clone(w[:out])
-		}
-		col, w = col[:out:out], w[:out:out]
-		g.merged = merged / 2
 	}
-	g.rowPtr, g.col, g.weight = rowPtr, col, w
-	g.degree = make([]float64, n)
-	for i := 0; i < n; i++ {
-		lo, hi := rowPtr[i], rowPtr[i+1]
+	out, lo := int64(0), int64(0)
+	merged := 0
+	for i := 0; i < g.n; i++ {
+		hi := rowPtr[i+1]
+		start := out
+		for p := lo; p < hi; p++ {
+			if out > start && col[out-1] == col[p] {
+				w[out-1] += w[p]
+				if math.IsInf(w[out-1], 0) {
+					return nil, nil, &EdgeError{g.name(int32(i)), g.name(col[p]), w[out-1],
+						fmt.Errorf("%w: merged duplicate weights overflow", ErrBadWeight)}
+				}
+				merged++
+				continue
+			}
+			col[out], w[out] = col[p], w[p]
+			out++
+		}
+		rowPtr[i+1] = out
+		lo = hi
+	}
+	if out < nnz-nnz/4 { // release the slack when many were merged
+		col, w = slices.Clone(col[:out]), slices.Clone(w[:out])
+	}
+	g.merged = merged / 2
+	return col[:out:out], w[:out:out], nil
+}
+
+// setDegrees computes the weighted degrees and their maximum, refusing a
+// degree that overflows.
+func (g *Graph) setDegrees() error {
+	g.degree = make([]float64, g.n)
+	for i := 0; i < g.n; i++ {
+		lo, hi := g.rowPtr[i], g.rowPtr[i+1]
 		d := float64(hi - lo)
-		if w != nil {
+		if g.weight != nil {
 			d = 0
-			for _, x := range w[lo:hi] {
+			for _, x := range g.weight[lo:hi] {
 				d += x
 			}
 		}
 		if math.IsInf(d, 0) {
-			return nil, fmt.Errorf("%w: weighted degree of node %q overflows", ErrBadWeight, g.Key(i))
+			return fmt.Errorf("%w: weighted degree of node %q overflows", ErrBadWeight, g.Key(i))
 		}
 		g.degree[i] = d
 		g.maxDeg = math.Max(g.maxDeg, d)
 	}
-	g.edges = int(rowPtr[n] / 2)
-	g.comp, g.compCnt = components(g)
-	return g, nil
+	return nil
 }
 
 type rowSorter struct {
