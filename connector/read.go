@@ -272,86 +272,16 @@ func (c *Client) readNodes(ctx context.Context, db string, p Projection, cp *com
 		}
 	}
 	query := ret.String()
-	type result struct {
-		nd                              *nodeData
-		badKey, dupKey, missVal, badVal examples
-		missComm, badComm               examples
-	}
-	r, err := runRead(ctx, c, db, "read nodes", func(tx neo4j.ManagedTransaction) (*result, error) {
-		r := &result{nd: &nodeData{index: map[string]int32{}}}
-		nd := r.nd
-		if cp.key != "" {
-			nd.keys = []string{}
-		}
-		if cp.value != "" {
-			nd.values = []float64{}
-		}
-		if cp.community != "" {
-			nd.communities = []int64{}
-		}
-		var seen map[string]bool
-		if cp.key != "" {
-			seen = map[string]bool{}
-		}
+	r, err := runRead(ctx, c, db, "read nodes", func(tx neo4j.ManagedTransaction) (*nodeReader, error) {
+		// A managed transaction may be retried: start from scratch.
+		r := newNodeReader(cp, opt)
 		res, err := tx.Run(ctx, query, nil)
 		if err != nil {
 			return nil, err
 		}
 		for res.Next(ctx) {
-			vals := res.Record().Values
-			id, _ := vals[0].(string)
-			i := len(nd.elementIDs)
-			if i >= math.MaxInt32 {
-				return nil, fmt.Errorf("connector: more than %d nodes", math.MaxInt32)
-			}
-			nd.index[id] = int32(i)
-			nd.elementIDs = append(nd.elementIDs, id)
-			name := id
-			col := 1
-			if cp.key != "" {
-				k, ok := keyString(vals[col])
-				col++
-				if !ok {
-					r.badKey.add(id)
-					k = "elementId:" + id
-				} else if seen[k] {
-					r.dupKey.add(k)
-				}
-				seen[k] = true
-				nd.keys = append(nd.keys, k)
-				name = k
-			}
-			if cp.value != "" {
-				v, present, ok := number(vals[col])
-				col++
-				switch {
-				case !present:
-					nd.missingValues++
-					if !opt.AllowMissingValues {
-						r.missVal.add(name)
-					}
-					v = math.NaN()
-				case !ok:
-					r.badVal.add(name)
-				}
-				nd.values = append(nd.values, v)
-			}
-			if cp.community != "" {
-				cm, present, ok := integer(vals[col])
-				switch {
-				case !present:
-					nd.missingCommunities++
-					if !opt.AllowMissingCommunities {
-						r.missComm.add(name)
-					}
-					cm = MissingCommunity
-				case !ok:
-					r.badComm.add(name)
-				}
-				nd.communities = append(nd.communities, cm)
-			}
-			if opt.Progress != nil && len(nd.elementIDs)%progressEvery == 0 {
-				opt.Progress("nodes", len(nd.elementIDs))
+			if err := r.add(res.Record().Values); err != nil {
+				return nil, err
 			}
 		}
 		if err := res.Err(); err != nil {
@@ -365,6 +295,114 @@ func (c *Client) readNodes(ctx context.Context, db string, p Projection, cp *com
 	if opt.Progress != nil {
 		opt.Progress("nodes", len(r.nd.elementIDs))
 	}
+	if err := r.check(p); err != nil {
+		return nil, err
+	}
+	return r.nd, nil
+}
+
+// nodeReader accumulates the node records of one read and the examples of
+// every kind of bad record, reported together by check.
+type nodeReader struct {
+	cp                              *compiled
+	opt                             ReadOptions
+	nd                              *nodeData
+	seen                            map[string]bool // keys seen so far
+	badKey, dupKey, missVal, badVal examples
+	missComm, badComm               examples
+}
+
+func newNodeReader(cp *compiled, opt ReadOptions) *nodeReader {
+	r := &nodeReader{cp: cp, opt: opt, nd: &nodeData{index: map[string]int32{}}}
+	if cp.key != "" {
+		r.nd.keys = []string{}
+		r.seen = map[string]bool{}
+	}
+	if cp.value != "" {
+		r.nd.values = []float64{}
+	}
+	if cp.community != "" {
+		r.nd.communities = []int64{}
+	}
+	return r
+}
+
+// add takes one record: elementId, then the key, value and community
+// columns that the projection asks for, in that order.
+func (r *nodeReader) add(vals []any) error {
+	nd := r.nd
+	id, _ := vals[0].(string)
+	i := len(nd.elementIDs)
+	if i >= math.MaxInt32 {
+		return fmt.Errorf("connector: more than %d nodes", math.MaxInt32)
+	}
+	nd.index[id] = int32(i)
+	nd.elementIDs = append(nd.elementIDs, id)
+	name, col := id, 1
+	if r.cp.key != "" {
+		name = r.addKey(id, vals[col])
+		col++
+	}
+	if r.cp.value != "" {
+		r.addValue(name, vals[col])
+		col++
+	}
+	if r.cp.community != "" {
+		r.addCommunity(name, vals[col])
+	}
+	if r.opt.Progress != nil && len(nd.elementIDs)%progressEvery == 0 {
+		r.opt.Progress("nodes", len(nd.elementIDs))
+	}
+	return nil
+}
+
+// addKey records the node's key (a stand-in derived from its elementId
+// when the key is unusable) and returns the name to report it by.
+func (r *nodeReader) addKey(id string, v any) string {
+	k, ok := keyString(v)
+	if !ok {
+		r.badKey.add(id)
+		k = "elementId:" + id
+	} else if r.seen[k] {
+		r.dupKey.add(k)
+	}
+	r.seen[k] = true
+	r.nd.keys = append(r.nd.keys, k)
+	return k
+}
+
+func (r *nodeReader) addValue(name string, raw any) {
+	v, present, ok := number(raw)
+	switch {
+	case !present:
+		r.nd.missingValues++
+		if !r.opt.AllowMissingValues {
+			r.missVal.add(name)
+		}
+		v = math.NaN()
+	case !ok:
+		r.badVal.add(name)
+	}
+	r.nd.values = append(r.nd.values, v)
+}
+
+func (r *nodeReader) addCommunity(name string, raw any) {
+	cm, present, ok := integer(raw)
+	switch {
+	case !present:
+		r.nd.missingCommunities++
+		if !r.opt.AllowMissingCommunities {
+			r.missComm.add(name)
+		}
+		cm = MissingCommunity
+	case !ok:
+		r.badComm.add(name)
+	}
+	r.nd.communities = append(r.nd.communities, cm)
+}
+
+// check returns a *DataError for the first kind of bad record found.
+func (r *nodeReader) check(p Projection) error {
 	for _, chk := range []struct {
 		ex   examples
 		prop string
@@ -378,10 +416,10 @@ func (c *Client) readNodes(ctx context.Context, db string, p Projection, cp *com
 		{r.badComm, p.CommunityProperty, "nodes have a community that is not an integer"},
 	} {
 		if chk.ex.count > 0 {
-			return nil, &DataError{Property: chk.prop, Reason: chk.why, Count: chk.ex.count, Examples: chk.ex.names}
+			return &DataError{Property: chk.prop, Reason: chk.why, Count: chk.ex.count, Examples: chk.ex.names}
 		}
 	}
-	return r.nd, nil
+	return nil
 }
 
 type relData struct {
