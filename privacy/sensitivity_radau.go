@@ -10,9 +10,9 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// radauEdgeBound returns a proven upper bound on q_e = b_eᵀ exp(−2τL) b_e,
-// b_e = e_i − e_j, from the 3-hop neighbourhood of the edge: a
-// three-free-node Gauss–Radau-type bound made rigorous.
+// radauWork is the workspace of bound(i, j), a proven upper bound on
+// q_e = b_eᵀ exp(−2τL) b_e, b_e = e_i − e_j, from the 3-hop neighbourhood
+// of the edge (i, j): a three-free-node Gauss–Radau-type bound made rigorous.
 //
 // Let P be the Hermite interpolant of f(x) = e^{−2τx} at the nodes
 // (0; θ1, θ1; θ2, θ2; θ3, θ3) for ANY distinct θ_k > 0. The interpolation
@@ -29,7 +29,7 @@ import (
 // Golub & Meurant, "Matrices, Moments and Quadrature", 2010, §6.2); they are
 // estimated from the moments and need not be accurate for validity.
 //
-// It returns +Inf when the construction degenerates (the caller then keeps
+// bound returns +Inf when the construction degenerates (the caller then keeps
 // its cheaper bounds).
 type radauWork struct {
 	g     *laplacian.Graph
@@ -371,7 +371,7 @@ func hermiteExpDD(tau float64, th [3]float64) ([7]interval, bool) {
 	return d, true
 }
 
-// radauBounds computes radauEdgeBound for every edge in parallel and
+// radauBounds computes radauWork.bound for every edge in parallel and
 // lowers u[e] to it where it is smaller, until the deadline (zero: none).
 func radauBounds(g *laplacian.Graph, tau, B float64, wmax int, ei, ej []int32, u []float64, deadline time.Time) {
 	w := runtime.GOMAXPROCS(0)

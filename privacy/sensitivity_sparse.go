@@ -19,7 +19,7 @@ const columnBlock = 16
 //  1. Every edge gets a proven bound q_e ≤ U_e = min(2, 1/(2eτw_e), GR₁),
 //     GR₁ the one-step Gauss–Radau bound
 //     2[(1 − α²/s) + (α²/s)e^{−2τs/α}], α = (d_i+d_j+2w_ij)/2, s = ‖L b_e‖²/2,
-//     lowered to the rigorous three-node Radau bound of radauEdgeBound
+//     lowered to the rigorous three-node Radau bound of radauWork.bound
 //     (3-hop neighbourhood) when that is cheap next to the columns
 //     (radauWorthIt).
 //  2. Nodes are visited in the order their edges appear when sorted by U_e,
