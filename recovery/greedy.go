@@ -255,92 +255,112 @@ func refit(locs []int, grams [][]float64, c0 []float64) []float64 {
 }
 
 // nnlsGram solves min ½xᵀGx − rhsᵀx s.t. x ≥ 0 by the Lawson–Hanson
-// active-set method on the Gram form (k is small).
+// active-set method on the Gram form (k is small): the outer loop moves the
+// free coordinate with the largest gradient into the passive set, the inner
+// loop solves on the passive set and steps back towards the feasible x
+// until that solution is positive.
 func nnlsGram(G *mat.SymDense, rhs []float64) []float64 {
 	k := len(rhs)
-	x := make([]float64, k)
-	passive := make([]bool, k)
-	grad := func() []float64 { // w = rhs − Gx
-		w := make([]float64, k)
-		for i := 0; i < k; i++ {
-			t := rhs[i]
-			for j := 0; j < k; j++ {
-				t -= G.At(i, j) * x[j]
-			}
-			w[i] = t
-		}
-		return w
-	}
-	solveP := func() []float64 {
-		var idx []int
-		for i := 0; i < k; i++ {
-			if passive[i] {
-				idx = append(idx, i)
-			}
-		}
-		z := make([]float64, k)
-		if len(idx) == 0 {
-			return z
-		}
-		A := mat.NewDense(len(idx), len(idx), nil)
-		b := mat.NewVecDense(len(idx), nil)
-		for a, i := range idx {
-			b.SetVec(a, rhs[i])
-			for c, j := range idx {
-				A.Set(a, c, G.At(i, j))
-			}
-		}
-		var sol mat.VecDense
-		if err := sol.SolveVec(A, b); err != nil {
-			return nil
-		}
-		for a, i := range idx {
-			z[i] = sol.AtVec(a)
-		}
-		return z
-	}
+	s := &nnls{G: G, rhs: rhs, x: make([]float64, k), passive: make([]bool, k)}
 	for outer := 0; outer < 3*k+10; outer++ {
-		w := grad()
-		best, bw := -1, 1e-14
-		for i := 0; i < k; i++ {
-			if !passive[i] && w[i] > bw {
-				best, bw = i, w[i]
-			}
-		}
+		best := s.entering()
 		if best < 0 {
 			break
 		}
-		passive[best] = true
+		s.passive[best] = true
 		for inner := 0; inner < 3*k+10; inner++ {
-			z := solveP()
+			z := s.solvePassive()
 			if z == nil {
-				passive[best] = false
-				return x
+				s.passive[best] = false
+				return s.x
 			}
-			ok := true
-			for i := 0; i < k; i++ {
-				if passive[i] && z[i] <= 0 {
-					ok = false
-				}
-			}
-			if ok {
-				copy(x, z)
+			if s.positiveOnPassive(z) {
+				copy(s.x, z)
 				break
 			}
-			alpha := 1.0
-			for i := 0; i < k; i++ {
-				if passive[i] && z[i] <= 0 {
-					alpha = math.Min(alpha, x[i]/(x[i]-z[i]))
-				}
-			}
-			for i := 0; i < k; i++ {
-				x[i] += alpha * (z[i] - x[i])
-				if passive[i] && x[i] <= 1e-15 {
-					passive[i] = false
-					x[i] = 0
-				}
-			}
+			s.stepTowards(z)
 		}
 	}
-	return x
+	return s.x
+}
+
+// nnls is the state of nnlsGram: the iterate and its passive set.
+type nnls struct {
+	G       *mat.SymDense
+	rhs     []float64
+	x       []float64
+	passive []bool
+}
+
+// entering returns the free coordinate with the largest gradient
+// w = rhs − Gx above 1e-14, or −1 when x is optimal.
+func (s *nnls) entering() int {
+	best, bw := -1, 1e-14
+	for i, t := range s.rhs {
+		for j, xj := range s.x {
+			t -= s.G.At(i, j) * xj
+		}
+		if !s.passive[i] && t > bw {
+			best, bw = i, t
+		}
+	}
+	return best
+}
+
+// solvePassive solves the unconstrained problem on the passive set (zero
+// elsewhere), or returns nil when that system is singular.
+func (s *nnls) solvePassive() []float64 {
+	var idx []int
+	for i, p := range s.passive {
+		if p {
+			idx = append(idx, i)
+		}
+	}
+	z := make([]float64, len(s.rhs))
+	if len(idx) == 0 {
+		return z
+	}
+	A := mat.NewDense(len(idx), len(idx), nil)
+	b := mat.NewVecDense(len(idx), nil)
+	for a, i := range idx {
+		b.SetVec(a, s.rhs[i])
+		for c, j := range idx {
+			A.Set(a, c, s.G.At(i, j))
+		}
+	}
+	var sol mat.VecDense
+	if err := sol.SolveVec(A, b); err != nil {
+		return nil
+	}
+	for a, i := range idx {
+		z[i] = sol.AtVec(a)
+	}
+	return z
+}
+
+func (s *nnls) positiveOnPassive(z []float64) bool {
+	for i, p := range s.passive {
+		if p && z[i] <= 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// stepTowards moves x towards z as far as x stays non-negative and frees
+// the passive coordinates that reach zero.
+func (s *nnls) stepTowards(z []float64) {
+	alpha := 1.0
+	for i, p := range s.passive {
+		if p && z[i] <= 0 {
+			alpha = math.Min(alpha, s.x[i]/(s.x[i]-z[i]))
+		}
+	}
+	for i := range s.x {
+		s.x[i] += alpha * (z[i] - s.x[i])
+		if s.passive[i] && s.x[i] <= 1e-15 {
+			s.passive[i] = false
+			s.x[i] = 0
+		}
+	}
 }
