@@ -3,6 +3,7 @@ package laplacian
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -87,134 +88,180 @@ var specParams = map[string][]string{
 // *SpecError values naming the spec and the parameter.
 func ParseSpec(s string) (Spec, error) {
 	orig := s
-	fail := func(param string, err error) (Spec, error) {
-		return Spec{}, &SpecError{Spec: orig, Param: param, Err: err}
-	}
 	s = strings.TrimSpace(s)
 	kind, rest, hasParams := strings.Cut(s, ":")
 	kind = strings.ToLower(strings.TrimSpace(kind))
 	if kind == "file" {
 		path := strings.TrimSpace(rest)
 		if path == "" {
-			return fail("path", fmt.Errorf("%w: file: needs a path", ErrMissingParam))
+			return Spec{}, &SpecError{orig, "path", fmt.Errorf("%w: file: needs a path", ErrMissingParam)}
 		}
 		return Spec{Kind: "file", Path: path}, nil
 	}
 	names, ok := specParams[kind]
 	if !ok {
-		return fail("", fmt.Errorf("%w: %q", ErrUnknownKind, kind))
+		return Spec{}, &SpecError{orig, "", fmt.Errorf("%w: %q", ErrUnknownKind, kind)}
 	}
-	values := map[string]string{}
+	pv := specValues{spec: orig, values: map[string]string{}}
 	if hasParams && strings.TrimSpace(rest) != "" {
-		for _, kv := range strings.Split(rest, ",") {
-			name, val, ok := strings.Cut(kv, "=")
-			name = strings.ToLower(strings.TrimSpace(name))
-			val = strings.TrimSpace(val)
-			if !ok || name == "" {
-				return fail(name, fmt.Errorf("%w: %q is not name=value", ErrBadValue, strings.TrimSpace(kv)))
-			}
-			known := false
-			for _, n := range names {
-				known = known || n == name
-			}
-			if !known {
-				return fail(name, fmt.Errorf("%w for %s (want %s)", ErrUnknownParam, kind, wantList(names)))
-			}
-			if _, dup := values[name]; dup {
-				return fail(name, fmt.Errorf("%w: given twice", ErrBadValue))
-			}
-			values[name] = val
+		if err := pv.parse(kind, rest, names); err != nil {
+			return Spec{}, err
 		}
 	}
+	sp, err := pv.build(kind)
+	if err != nil {
+		return Spec{}, err
+	}
+	if err := sp.validate(orig); err != nil {
+		return Spec{}, err
+	}
+	return sp, nil
+}
+
+// specValues holds the name=value parameters of one spec.
+type specValues struct {
+	spec   string // the spec as given, for errors
+	values map[string]string
+}
+
+func (pv specValues) fail(param string, err error) error {
+	return &SpecError{Spec: pv.spec, Param: param, Err: err}
+}
+
+// parse reads the comma-separated name=value list of a spec of the given
+// kind, refusing unknown and repeated names.
+func (pv specValues) parse(kind, list string, names []string) error {
+	for _, kv := range strings.Split(list, ",") {
+		name, val, ok := strings.Cut(kv, "=")
+		name = strings.ToLower(strings.TrimSpace(name))
+		val = strings.TrimSpace(val)
+		if !ok || name == "" {
+			return pv.fail(name, fmt.Errorf("%w: %q is not name=value", ErrBadValue, strings.TrimSpace(kv)))
+		}
+		if !slices.Contains(names, name) {
+			return pv.fail(name, fmt.Errorf("%w for %s (want %s)", ErrUnknownParam, kind, wantList(names)))
+		}
+		if _, dup := pv.values[name]; dup {
+			return pv.fail(name, fmt.Errorf("%w: given twice", ErrBadValue))
+		}
+		pv.values[name] = val
+	}
+	return nil
+}
+
+// build turns the parameters into a Spec of the given kind.
+func (pv specValues) build(kind string) (Spec, error) {
 	sp := Spec{Kind: kind}
-	intParam := func(name string, dst *int) error {
-		v, ok := values[name]
-		if !ok {
-			return &SpecError{orig, name, ErrMissingParam}
-		}
-		x, err := strconv.Atoi(v)
-		if err != nil || x < 0 {
-			return &SpecError{orig, name, fmt.Errorf("%w: %q is not a non-negative integer", ErrBadValue, v)}
-		}
-		*dst = x
-		return nil
-	}
-	probParam := func(name string, dst *float64) error {
-		v, ok := values[name]
-		if !ok {
-			return &SpecError{orig, name, ErrMissingParam}
-		}
-		x, err := strconv.ParseFloat(v, 64)
-		if err != nil || !(x >= 0 && x <= 1) {
-			return &SpecError{orig, name, fmt.Errorf("%w: %q is not a probability in [0, 1]", ErrBadValue, v)}
-		}
-		*dst = x
-		return nil
-	}
 	var err error
 	switch kind {
 	case "sbm":
-		v, ok := values["sizes"]
-		if !ok {
-			return fail("sizes", ErrMissingParam)
-		}
-		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == 'x' || r == 'X' }) {
-			x, e := strconv.Atoi(strings.TrimSpace(f))
-			if e != nil || x < 1 {
-				return fail("sizes", fmt.Errorf("%w: %q: each block size must be a positive integer (e.g. 250x250)", ErrBadValue, v))
-			}
-			sp.Sizes = append(sp.Sizes, x)
-		}
-		if len(sp.Sizes) == 0 || strings.Count(strings.ToLower(v), "x") != len(sp.Sizes)-1 {
-			return fail("sizes", fmt.Errorf("%w: %q: want block sizes like 250x250", ErrBadValue, v))
-		}
-		if err = probParam("pin", &sp.PIn); err != nil {
-			break
-		}
-		if _, ok := values["pout"]; ok || len(sp.Sizes) > 1 {
-			if err = probParam("pout", &sp.POut); err != nil {
-				break
-			}
-		}
+		err = pv.sbm(&sp)
 	case "grid":
-		if err = intParam("rows", &sp.Rows); err == nil {
-			err = intParam("cols", &sp.Cols)
+		if err = pv.count("rows", &sp.Rows); err == nil {
+			err = pv.count("cols", &sp.Cols)
 		}
 	case "path", "cycle", "complete", "star":
-		err = intParam("n", &sp.N)
+		err = pv.count("n", &sp.N)
 	case "pa":
-		if err = intParam("n", &sp.N); err == nil {
-			err = intParam("m", &sp.M)
+		if err = pv.count("n", &sp.N); err == nil {
+			err = pv.count("m", &sp.M)
 		}
 	case "rgg":
-		if err = intParam("n", &sp.N); err != nil {
-			break
-		}
-		v, ok := values["radius"]
-		if !ok {
-			return fail("radius", ErrMissingParam)
-		}
-		sp.Radius, err = strconv.ParseFloat(v, 64)
-		if err != nil || !(sp.Radius > 0) {
-			return fail("radius", fmt.Errorf("%w: %q is not a positive number", ErrBadValue, v))
+		if err = pv.count("n", &sp.N); err == nil {
+			err = pv.radius(&sp.Radius)
 		}
 	}
 	if err != nil {
 		return Spec{}, err
 	}
 	if kind == "sbm" || kind == "pa" || kind == "rgg" {
-		sp.Seed = 1
-		if v, ok := values["seed"]; ok {
-			sp.Seed, err = strconv.ParseUint(v, 10, 64)
-			if err != nil {
-				return fail("seed", fmt.Errorf("%w: %q is not an unsigned integer", ErrBadValue, v))
-			}
+		if err := pv.seed(&sp.Seed); err != nil {
+			return Spec{}, err
 		}
 	}
-	if err := sp.validate(orig); err != nil {
-		return Spec{}, err
-	}
 	return sp, nil
+}
+
+// sbm reads sizes=AxB…, pin and (required with more than one block) pout.
+func (pv specValues) sbm(sp *Spec) error {
+	v, ok := pv.values["sizes"]
+	if !ok {
+		return pv.fail("sizes", ErrMissingParam)
+	}
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == 'x' || r == 'X' }) {
+		x, e := strconv.Atoi(strings.TrimSpace(f))
+		if e != nil || x < 1 {
+			return pv.fail("sizes", fmt.Errorf("%w: %q: each block size must be a positive integer (e.g. 250x250)", ErrBadValue, v))
+		}
+		sp.Sizes = append(sp.Sizes, x)
+	}
+	if len(sp.Sizes) == 0 || strings.Count(strings.ToLower(v), "x") != len(sp.Sizes)-1 {
+		return pv.fail("sizes", fmt.Errorf("%w: %q: want block sizes like 250x250", ErrBadValue, v))
+	}
+	if err := pv.prob("pin", &sp.PIn); err != nil {
+		return err
+	}
+	if _, ok := pv.values["pout"]; ok || len(sp.Sizes) > 1 {
+		return pv.prob("pout", &sp.POut)
+	}
+	return nil
+}
+
+// count reads a required non-negative integer.
+func (pv specValues) count(name string, dst *int) error {
+	v, ok := pv.values[name]
+	if !ok {
+		return pv.fail(name, ErrMissingParam)
+	}
+	x, err := strconv.Atoi(v)
+	if err != nil || x < 0 {
+		return pv.fail(name, fmt.Errorf("%w: %q is not a non-negative integer", ErrBadValue, v))
+	}
+	*dst = x
+	return nil
+}
+
+// prob reads a required probability in [0, 1].
+func (pv specValues) prob(name string, dst *float64) error {
+	v, ok := pv.values[name]
+	if !ok {
+		return pv.fail(name, ErrMissingParam)
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(x >= 0 && x <= 1) {
+		return pv.fail(name, fmt.Errorf("%w: %q is not a probability in [0, 1]", ErrBadValue, v))
+	}
+	*dst = x
+	return nil
+}
+
+// radius reads the required positive radius of rgg.
+func (pv specValues) radius(dst *float64) error {
+	v, ok := pv.values["radius"]
+	if !ok {
+		return pv.fail("radius", ErrMissingParam)
+	}
+	x, err := strconv.ParseFloat(v, 64)
+	if err != nil || !(x > 0) {
+		return pv.fail("radius", fmt.Errorf("%w: %q is not a positive number", ErrBadValue, v))
+	}
+	*dst = x
+	return nil
+}
+
+// seed reads the optional seed of the random generators (default 1).
+func (pv specValues) seed(dst *uint64) error {
+	*dst = 1
+	v, ok := pv.values["seed"]
+	if !ok {
+		return nil
+	}
+	x, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return pv.fail("seed", fmt.Errorf("%w: %q is not an unsigned integer", ErrBadValue, v))
+	}
+	*dst = x
+	return nil
 }
 
 func wantList(names []string) string {
