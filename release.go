@@ -2,7 +2,6 @@ package graphcloak
 
 import (
 	"context"
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -137,16 +137,20 @@ func (e *ValuesError) Error() string {
 func (e *ValuesError) Unwrap() error { return e.Err }
 
 // ReadValues reads raw readings as CSV rows "node,value" — what a sensor
-// gateway sends. A first row whose value field is not a number is a
-// header and is skipped; blank lines and lines starting with '#' are
-// skipped; spaces around fields are trimmed. Values must be finite; a node
-// listed twice is an error. Errors never quote a value.
+// gateway sends — by graphcloak's CSV rules (package internal/csvin:
+// byte-order mark ignored, '#' comment lines, unquoted fields trimmed,
+// quoted keys verbatim). The first row is a header when it names its
+// columns (node/id/key/name, value/reading); a first row whose value is not
+// a number and whose names are not recognised is an error. ReadValuesHeader
+// takes an explicit --header choice. Values must be finite; a node listed
+// twice is an error. Errors never quote a value.
 func ReadValues(r io.Reader) (map[string]float64, error) {
-	cr := csv.NewReader(r)
-	cr.Comment = '#'
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
-	cr.ReuseRecord = true
+	return ReadValuesHeader(r, csvin.HeaderAuto)
+}
+
+// ReadValuesHeader is ReadValues with an explicit header choice.
+func ReadValuesHeader(r io.Reader, header csvin.Header) (map[string]float64, error) {
+	cr := csvin.NewReader(r)
 	out := make(map[string]float64)
 	first := true
 	for {
@@ -155,32 +159,36 @@ func ReadValues(r io.Reader) (map[string]float64, error) {
 			break
 		}
 		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, &ValuesError{Line: pe.Line, Reason: "malformed CSV"}
+			var ce *csvin.Error
+			if errors.As(err, &ce) {
+				return nil, &ValuesError{Line: ce.Line, Reason: ce.Msg}
 			}
 			return nil, &ValuesError{Reason: "cannot read", Err: err}
 		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) == 1 && strings.TrimSpace(rec[0]) == "" {
-			continue
-		}
-		if len(rec) != 2 {
-			return nil, &ValuesError{Line: line, Reason: fmt.Sprintf("want 2 fields node,value, got %d", len(rec))}
-		}
-		key := strings.TrimSpace(strings.TrimPrefix(rec[0], "\ufeff"))
-		v, perr := strconv.ParseFloat(strings.TrimSpace(rec[1]), 64)
+		f, line := rec.Fields, rec.Line
 		if first {
 			first = false
-			if perr != nil {
-				continue // header
+			switch {
+			case header == csvin.HeaderYes:
+				continue
+			case header == csvin.HeaderAuto && len(f) == 2 && (csvin.IsName(f[0], csvin.KeyNames...) || csvin.IsName(f[1], csvin.ValueNames...)):
+				continue
 			}
 		}
+		if len(f) != 2 {
+			return nil, &ValuesError{Line: line, Reason: fmt.Sprintf("want 2 fields node,value, got %d", len(f))}
+		}
+		key := f[0]
+		v, perr := strconv.ParseFloat(f[1], 64)
 		if key == "" {
 			return nil, &ValuesError{Line: line, Reason: "empty node key"}
 		}
 		if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, &ValuesError{Line: line, Key: key, Reason: "value is not a finite number"}
+			reason := "value is not a finite number"
+			if line == 1 || len(out) == 0 && header == csvin.HeaderAuto {
+				reason += " (a header row must be named node,value; or pass --header yes)"
+			}
+			return nil, &ValuesError{Line: line, Key: key, Reason: reason}
 		}
 		if _, dup := out[key]; dup {
 			return nil, &ValuesError{Line: line, Key: key, Reason: "node listed twice"}

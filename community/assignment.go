@@ -1,13 +1,13 @@
 package community
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -113,16 +113,14 @@ func LoadAssignment(path string, g *laplacian.Graph) ([]int, []string, error) {
 	return FromAssignment(g, byKey)
 }
 
-// ReadAssignment parses CSV rows "node,community" (surrounding spaces are
-// trimmed; lines starting with '#' are comments). A first row whose first
-// field is "node", "id", "key" or "nodeId" (any case) is a header and is
-// skipped. A node listed twice with different communities is an error; a
-// repeated identical row is accepted.
+// ReadAssignment parses CSV rows "node,community" by graphcloak's CSV rules
+// (package internal/csvin: byte-order mark ignored, '#' comment lines,
+// unquoted fields trimmed, quoted keys verbatim). A first row naming its
+// columns (node/id/key/nodeId/name, community/block/label) is a header and
+// is skipped. A node listed twice with different communities is an error;
+// a repeated identical row is accepted.
 func ReadAssignment(r io.Reader) (map[string]string, error) {
-	cr := csv.NewReader(r)
-	cr.Comment = '#'
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
+	cr := csvin.NewReader(r)
 	out := make(map[string]string)
 	first := true
 	for {
@@ -131,21 +129,20 @@ func ReadAssignment(r io.Reader) (map[string]string, error) {
 			break
 		}
 		if err != nil {
-			var ce *csv.ParseError
+			var ce *csvin.Error
 			if errors.As(err, &ce) {
-				return nil, &ParseError{Line: ce.Line, Msg: ce.Err.Error()}
+				return nil, &ParseError{Line: ce.Line, Msg: ce.Msg}
 			}
 			return nil, fmt.Errorf("community: %w", err)
 		}
-		line, _ := cr.FieldPos(0)
-		if len(rec) != 2 {
-			return nil, &ParseError{Line: line, Msg: fmt.Sprintf("want 2 fields (node,community), got %d", len(rec))}
+		f, line := rec.Fields, rec.Line
+		if len(f) != 2 {
+			return nil, &ParseError{Line: line, Msg: fmt.Sprintf("want 2 fields (node,community), got %d", len(f))}
 		}
-		key, name := strings.TrimSpace(rec[0]), strings.TrimSpace(rec[1])
+		key, name := f[0], f[1]
 		if first {
 			first = false
-			switch strings.ToLower(key) {
-			case "node", "id", "key", "nodeid":
+			if csvin.IsName(key, csvin.KeyNames...) || csvin.IsName(name, csvin.CommunityNames...) {
 				continue
 			}
 		}

@@ -1,7 +1,6 @@
 package laplacian
 
 import (
-	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/graphcloak/graphcloak/internal/csvin"
 )
 
 // CSVError reports a problem on one line of a CSV edge list (1-based line
@@ -20,15 +21,15 @@ type CSVError struct {
 }
 
 func (e *CSVError) Error() string {
-	where := "csv"
+	where := "edge list"
 	if e.Path != "" {
-		where = fmt.Sprintf("csv %q", e.Path)
+		where = fmt.Sprintf("edge list %q", e.Path)
 	}
-	msg := strings.TrimPrefix(e.Err.Error(), "laplacian: ")
+	msg := strings.ReplaceAll(e.Err.Error(), "laplacian: ", "")
 	if e.Line <= 0 {
-		return fmt.Sprintf("laplacian: %s: %s", where, msg)
+		return fmt.Sprintf("%s: %s", where, msg)
 	}
-	return fmt.Sprintf("laplacian: %s line %d: %s", where, e.Line, msg)
+	return fmt.Sprintf("%s line %d: %s", where, e.Line, msg)
 }
 func (e *CSVError) Unwrap() error { return e.Err }
 
@@ -39,17 +40,18 @@ var ErrCSVFields = errors.New("laplacian: csv: want source,target[,weight]")
 //
 //	source,target[,weight]
 //
-// Keys are arbitrary strings (surrounding spaces trimmed; RFC 4180 quoting
-// for keys containing commas); nodes are numbered in order of first
-// appearance. The weight defaults to 1 when the third field is absent.
-// Blank lines (or lines of spaces) and lines starting with '#' are skipped; a UTF-8 byte-order
-// mark is ignored.
+// The file follows graphcloak's CSV rules (package internal/csvin: a
+// UTF-8 byte-order mark is ignored, lines starting with '#' are comments,
+// blank lines are skipped, unquoted fields are trimmed, RFC 4180 quoting
+// keeps a key verbatim). Nodes are numbered in order of first appearance.
+// The weight defaults to 1 when the third field is absent.
 //
-// Header: the first row is a header, and is skipped, when its first two
-// fields are literally "source" and "target" (any case), or when it has
-// three fields and the third is not a number ("from,to,weight"). A
-// two-column header with other names cannot be told apart from an edge
-// between two nodes with those keys, and is read as an edge.
+// Header: with opt.Header auto (the default) the first row is a header when
+// its first two fields name the edge ends (source/target, from/to, src/dst,
+// u/v, node1/node2, start/end; any case). A first row whose two keys are not
+// numbers followed by a row whose keys are, or a first row with a third field
+// that is not a number, is refused as an unrecognised header: pass
+// opt.Header yes (--header yes) to skip it or no to read it as an edge.
 //
 // Every row is validated as it is read (self-loops, weights that are zero,
 // negative, NaN or infinite); errors are *CSVError values carrying the line
@@ -58,11 +60,7 @@ var ErrCSVFields = errors.New("laplacian: csv: want source,target[,weight]")
 // weights, or rejected with the line of the repeat). A file without edges
 // is ErrEmptyGraph.
 func ReadCSV(r io.Reader, opt Options) (*Graph, error) {
-	cr := csv.NewReader(r)
-	cr.Comment = '#'
-	cr.FieldsPerRecord = -1
-	cr.TrimLeadingSpace = true
-	cr.ReuseRecord = true
+	cr := csvin.NewReader(r)
 
 	var keys []string
 	index := make(map[string]int32)
@@ -76,73 +74,83 @@ func ReadCSV(r io.Reader, opt Options) (*Graph, error) {
 			return i, nil
 		}
 		if len(keys) >= math.MaxInt32 {
-			return 0, fmt.Errorf("laplacian: csv: more than %d nodes", math.MaxInt32)
+			return 0, fmt.Errorf("more than %d nodes", math.MaxInt32)
 		}
 		i := int32(len(keys))
 		keys = append(keys, k)
 		index[k] = i
 		return i, nil
 	}
-	first := true
-	for {
+	read := func() (csvin.Record, error) {
 		rec, err := cr.Read()
-		if err == io.EOF {
-			break
+		var ce *csvin.Error
+		if errors.As(err, &ce) {
+			return rec, &CSVError{Line: ce.Line, Err: errors.New(ce.Msg)}
 		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, &CSVError{Line: pe.Line, Err: pe.Err}
+		if err != nil && err != io.EOF {
+			return rec, &CSVError{Err: err}
+		}
+		return rec, err
+	}
+	var pending []csvin.Record // the first rows, once the header is decided
+	first, err := read()
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	if err == nil {
+		skip, herr := edgeHeader(first, opt.Header, read, &pending)
+		if herr != nil {
+			return nil, herr
+		}
+		if !skip {
+			pending = append([]csvin.Record{first}, pending...)
+		}
+	}
+	for {
+		var rec csvin.Record
+		if len(pending) > 0 {
+			rec, pending = pending[0], pending[1:]
+		} else {
+			rec, err = read()
+			if err == io.EOF {
+				break
 			}
-			return nil, &CSVError{Err: err}
-		}
-		line, _ := cr.FieldPos(0)
-		blank := true
-		for i := range rec {
-			rec[i] = strings.TrimSpace(rec[i])
-			blank = blank && rec[i] == ""
-		}
-		if blank && len(rec) == 1 { // a line of spaces
-			continue
-		}
-		if first {
-			first = false
-			rec[0] = strings.TrimPrefix(rec[0], "\ufeff")
-			if isHeader(rec) {
-				continue
+			if err != nil {
+				return nil, err
 			}
 		}
-		if len(rec) != 2 && len(rec) != 3 {
-			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: got %d fields", ErrCSVFields, len(rec))}
+		f, line := rec.Fields, rec.Line
+		if len(f) != 2 && len(f) != 3 {
+			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: got %d fields", ErrCSVFields, len(f))}
 		}
-		if rec[0] == "" || rec[1] == "" {
+		if f[0] == "" || f[1] == "" {
 			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: empty node key", ErrCSVFields)}
 		}
 		w := 1.0
-		if len(rec) == 3 {
-			w, err = strconv.ParseFloat(rec[2], 64)
+		if len(f) == 3 {
+			w, err = strconv.ParseFloat(f[2], 64)
 			if err != nil {
-				return nil, &CSVError{Line: line, Err: &EdgeError{rec[0], rec[1], math.NaN(), fmt.Errorf("%w: %q is not a number", ErrBadWeight, rec[2])}}
+				return nil, &CSVError{Line: line, Err: &EdgeError{f[0], f[1], math.NaN(), fmt.Errorf("%w: the weight is not a number", ErrBadWeight)}}
 			}
 		}
 		switch {
-		case rec[0] == rec[1]:
-			return nil, &CSVError{Line: line, Err: &EdgeError{rec[0], rec[1], w, ErrSelfLoop}}
+		case f[0] == f[1]:
+			return nil, &CSVError{Line: line, Err: &EdgeError{f[0], f[1], w, ErrSelfLoop}}
 		case !(w > 0) || math.IsInf(w, 0):
-			return nil, &CSVError{Line: line, Err: &EdgeError{rec[0], rec[1], w, ErrBadWeight}}
+			return nil, &CSVError{Line: line, Err: &EdgeError{f[0], f[1], w, ErrBadWeight}}
 		}
-		u, err := id(rec[0])
+		u, err := id(f[0])
 		if err != nil {
 			return nil, &CSVError{Line: line, Err: err}
 		}
-		v, err := id(rec[1])
+		v, err := id(f[1])
 		if err != nil {
 			return nil, &CSVError{Line: line, Err: err}
 		}
 		if seen != nil {
 			pair := [2]int32{min(u, v), max(u, v)}
 			if l, dup := seen[pair]; dup {
-				return nil, &CSVError{Line: line, Err: &EdgeError{rec[0], rec[1], w,
+				return nil, &CSVError{Line: line, Err: &EdgeError{f[0], f[1], w,
 					fmt.Errorf("%w (first on line %d)", ErrDuplicateEdge, l)}}
 			}
 			seen[pair] = line
@@ -159,17 +167,47 @@ func ReadCSV(r io.Reader, opt Options) (*Graph, error) {
 	return g, nil
 }
 
-// isHeader reports whether the first row of a CSV edge list is a header.
-func isHeader(rec []string) bool {
-	if len(rec) >= 2 && strings.EqualFold(rec[0], "source") && strings.EqualFold(rec[1], "target") {
-		return true
+// ErrCSVHeader is wrapped by a CSVError for a first row that looks like a
+// header whose names are not recognised.
+var ErrCSVHeader = errors.New("the first row looks like a header but its column names are not recognised (use source,target[,weight], or --header yes to skip it, --header no to read it as an edge)")
+
+// edgeHeader decides whether the first row is a header. It may read the
+// second row to decide; that row is appended to pending.
+func edgeHeader(first csvin.Record, mode csvin.Header, read func() (csvin.Record, error), pending *[]csvin.Record) (bool, error) {
+	switch mode {
+	case csvin.HeaderYes:
+		return true, nil
+	case csvin.HeaderNo:
+		return false, nil
 	}
-	if len(rec) == 3 {
-		if _, err := strconv.ParseFloat(rec[2], 64); err != nil {
-			return true
+	f := first.Fields
+	if len(f) >= 2 && csvin.IsName(f[0], csvin.SourceNames...) && csvin.IsName(f[1], csvin.TargetNames...) {
+		if len(f) == 2 || csvin.IsName(f[2], csvin.WeightNames...) || !isNumber(f[2]) {
+			return true, nil
 		}
 	}
-	return false
+	if len(f) == 3 && !isNumber(f[2]) {
+		return false, &CSVError{Line: first.Line, Err: ErrCSVHeader}
+	}
+	if len(f) >= 2 && !isNumber(f[0]) && !isNumber(f[1]) {
+		second, err := read()
+		if err == io.EOF {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+		*pending = append(*pending, second)
+		if s := second.Fields; len(s) >= 2 && isNumber(s[0]) && isNumber(s[1]) {
+			return false, &CSVError{Line: first.Line, Err: ErrCSVHeader}
+		}
+	}
+	return false, nil
+}
+
+func isNumber(s string) bool {
+	_, err := strconv.ParseFloat(s, 64)
+	return err == nil
 }
 
 // LoadCSV reads a CSV edge list from a file; see ReadCSV. Every error,

@@ -74,7 +74,7 @@ alice,bob,1
 	fmt.Println(err)
 	// Output:
 	// [alice bob carol] 2 edges, 1 merged, w(alice,bob) = 3
-	// laplacian: csv line 2: self-loop: edge (b, b) weight 1
+	// edge list line 2: self-loop: edge (b, b) weight 1
 }
 
 func ExampleKarate() {

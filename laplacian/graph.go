@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/csvin"
 )
 
 // Graph is a compact weighted undirected graph in CSR form.
@@ -73,6 +74,9 @@ type Options struct {
 	// duplicates are merged by summing their weights, which gives the
 	// multigraph's Laplacian; Graph.DuplicatesMerged reports how many.
 	RejectDuplicates bool
+	// Header says whether ReadCSV's first row is a header (default: decided
+	// by its names; see ReadCSV).
+	Header csvin.Header
 }
 
 // FromEdges builds a graph on len(keys) nodes. keys may be nil, in which

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/graphcloak/graphcloak/internal/csvin"
 )
 
 // Spec is a parsed graph specification, the CLI's way of naming a graph:
@@ -36,6 +38,8 @@ type Spec struct {
 	M      int     // pa: edges per added node
 	Radius float64 // rgg: connection radius in the unit square
 	Path   string  // file
+	// Header says whether a file's first row is a header (--header).
+	Header csvin.Header
 }
 
 // Errors wrapped by SpecError.
@@ -371,7 +375,7 @@ func (s Spec) Build() (*Graph, []int, error) {
 		g, part := Karate()
 		return g, part, nil
 	case "file":
-		g, err = LoadCSV(s.Path, Options{})
+		g, err = LoadCSV(s.Path, Options{Header: s.Header})
 	}
 	return g, nil, err
 }
