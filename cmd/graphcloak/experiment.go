@@ -30,7 +30,7 @@ func newExperimentCmd(g *globalOptions) *cobra.Command {
 		Short: "Reproduce the paper's experiments: sources on a line, sources on a graph",
 		Long:  "Run the paper's experiments as seeded Monte Carlo simulations.\n\n" + simulationNote,
 	}
-	cmd.AddCommand(newExperimentLineCmd(g), newExperimentGraphCmd(g))
+	cmd.AddCommand(newExperimentLineCmd(g), newExperimentGraphCmd(g), newExperimentSensitivityCmd(g))
 	return cmd
 }
 
