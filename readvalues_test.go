@@ -34,9 +34,9 @@ func TestReadValuesHeaderRules(t *testing.T) {
 		in     string
 		header csvin.Header
 	}{
-		{"a,oops\nb,2\n", csvin.HeaderAuto},         // bad first row is not a header
+		{"a,oops\nb,2\n", csvin.HeaderAuto},        // bad first row is not a header
 		{"where,celsius\na,1\n", csvin.HeaderAuto}, // unrecognised names
-		{"node,value\na,1\n", csvin.HeaderNo},       // explicit: no header
+		{"node,value\na,1\n", csvin.HeaderNo},      // explicit: no header
 	} {
 		_, err := ReadValuesHeader(strings.NewReader(tc.in), tc.header)
 		var ve *ValuesError

@@ -107,6 +107,8 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	fp := g.Fingerprint()
+	rel.Meta.Tau, rel.Meta.Alpha, rel.Meta.Graph = job.Tau, job.Alpha, &fp
 	res.Released = rel
 	res.ReleaseMillis = time.Since(start).Milliseconds()
 	return res, nil

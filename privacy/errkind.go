@@ -5,6 +5,12 @@ import "github.com/graphcloak/graphcloak/errkind"
 // Kinds of this package's errors (package errkind): what a caller can do
 // about them, mapped to exit codes by the command in one place.
 
+// ErrWrongKey is a key whose fingerprint is not the one the release records.
+var ErrWrongKey = errkind.New(errkind.BadInput, "this key is not the one the release was made with (key fingerprints differ)")
+
+// ErrKeyNotRegular is a --key that names a directory or a device.
+var ErrKeyNotRegular = errkind.New(errkind.BadInput, "not a regular file")
+
 func (*BudgetError) Kind() errkind.Kind              { return errkind.Budget }
 func (*ArgumentError) Kind() errkind.Kind            { return errkind.BadInput }
 func (*ParamError) Kind() errkind.Kind               { return errkind.BadInput }

@@ -29,6 +29,14 @@ type Key [KeySize]byte
 // Format implements fmt.Formatter so that a Key cannot leak into logs.
 func (Key) Format(f fmt.State, _ rune) { io.WriteString(f, "privacy.Key(redacted)") }
 
+// Fingerprint identifies k without revealing it: the first 16 hex digits
+// of SHA-256 over a domain string and the key. A release records it so
+// that unmask refuses another key instead of printing wrong values.
+func (k Key) Fingerprint() string {
+	h := sha256.Sum256(append([]byte("graphcloak/key-fingerprint/v1\x00"), k[:]...))
+	return hex.EncodeToString(h[:8])
+}
+
 // GenerateKey returns a key from crypto/rand.
 func GenerateKey() (Key, error) {
 	var k Key
@@ -99,7 +107,7 @@ func LoadKey(path string) (Key, error) {
 		return Key{}, fmt.Errorf("privacy: load key: %w", err)
 	}
 	if !st.Mode().IsRegular() {
-		return Key{}, fmt.Errorf("privacy: load key %s: not a regular file", path)
+		return Key{}, fmt.Errorf("noise key %s: %w", path, ErrKeyNotRegular)
 	}
 	if st.Mode().Perm()&0o077 != 0 {
 		return Key{}, &KeyPermissionError{Path: path, Mode: st.Mode()}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // ReleaseRequest is one release of per-node values.
@@ -80,6 +82,17 @@ type ReleaseMeta struct {
 	GridVariance   uint64 `json:"gridVariance"`
 	Keyed          bool   `json:"keyed"`
 	N              int    `json:"n"`
+	// KeyFingerprint identifies the noise key of a keyed release
+	// (Key.Fingerprint); Unmask refuses another key.
+	KeyFingerprint string `json:"keyFingerprint,omitempty"`
+	// Provenance set by the caller that knows the measurement: the
+	// diffusion time τ and radius α the sensitivity was computed for, the
+	// graph's fingerprint, and the tool version. Locate and unmask take
+	// τ from here and refuse another graph.
+	Tau         float64                `json:"tau,omitempty"`
+	Alpha       float64                `json:"alpha,omitempty"`
+	Graph       *laplacian.Fingerprint `json:"graph,omitempty"`
+	ToolVersion string                 `json:"toolVersion,omitempty"`
 }
 
 // AccountingCKS20 is the ReleaseMeta.Accounting of discrete Gaussian
@@ -298,6 +311,9 @@ func Release(ctx context.Context, req ReleaseRequest) (*Released, error) {
 			GridVariance: cal.s2, Keyed: req.Noise.Keyed(), N: n,
 		},
 	}
+	if req.Noise.key != nil {
+		out.Meta.KeyFingerprint = req.Noise.key.Fingerprint()
+	}
 	for i := range q {
 		r := q[i] + z[i] // |q| ≤ 2^61, |z| ≤ 2^62: no overflow
 		out.Grid[i] = r
@@ -319,6 +335,9 @@ func Unmask(key Key, rel *Released) ([]float64, error) {
 	m := rel.Meta
 	if !m.Keyed {
 		return nil, fmt.Errorf("privacy: unmask: release %q was drawn from crypto/rand, not a key: its noise cannot be regenerated", m.Epoch)
+	}
+	if m.KeyFingerprint != "" && m.KeyFingerprint != key.Fingerprint() {
+		return nil, ErrWrongKey
 	}
 	switch m.SamplerVersion {
 	case 1:

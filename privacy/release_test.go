@@ -85,10 +85,16 @@ func TestReleaseUnmaskRoundTrip(t *testing.T) {
 			t.Fatalf("unmask %d: %v, true %v (γ = %g)", i, got[i], vals[i], gamma)
 		}
 	}
-	// A wrong key recovers nothing useful.
+	// A wrong key is refused by the recorded key fingerprint; without the
+	// fingerprint (a release from an older build) it recovers nothing useful.
 	other := testKey()
 	other[31] ^= 1
-	bad, _ := Unmask(other, rel)
+	if _, err := Unmask(other, rel); !errors.Is(err, ErrWrongKey) {
+		t.Errorf("wrong key: %v, want ErrWrongKey", err)
+	}
+	old := *rel
+	old.Meta.KeyFingerprint = ""
+	bad, _ := Unmask(other, &old)
 	wrong := 0
 	for i := range bad {
 		if bad[i] != got[i] {

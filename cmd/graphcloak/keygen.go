@@ -25,7 +25,7 @@ func newKeygenCmd(g *globalOptions) *cobra.Command {
 		Short: "Create a 256-bit noise key (the key holder can remove keyed noise)",
 		Long: `Write a new 256-bit key from crypto/rand to --out as 64 hex digits, with file
 mode 0600. The file is created exclusively: an existing file is never
-overwritten. Releases made with --noise-key FILE draw their noise from this key;
+overwritten. Releases made with --key FILE draw their noise from this key;
 whoever holds it can regenerate that noise ("graphcloak unmask") and so see the
 true values. Keep it like a password; graphcloak refuses a key file that group
 or others can read. The key is never printed.`,
@@ -39,6 +39,9 @@ or others can read. The key is never printed.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.out == "" {
 				return usageErrorf("keygen needs --out FILE")
+			}
+			if o.out == "-" {
+				return usageErrorf("keygen never writes a key to standard output (--out -); name a file")
 			}
 			o.output = g.output
 			return runKeygen(cmd.Context(), o, g.stdout)

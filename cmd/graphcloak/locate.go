@@ -17,6 +17,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/spf13/cobra"
@@ -43,7 +44,7 @@ release's σ and M = exp(−τL) — τ must be the release's — and ranks the
 communities by recovered probability (posterior estimator) or mass. An
 undetectable source is reported as such, never as a made-up community.
 
-Released values come from --released FILE (a release file), or on --graph neo4j
+Released values come from --release FILE (a release file), or on --graph neo4j
 from --released-property P (default: the configured write property), with σ
 from --sigma or from the release's run record (--release-run RUNID, which
 also supplies τ). Communities: --communities louvain (computed, default),
@@ -55,7 +56,7 @@ rank are written to --mass-property, --community-write-property,
 --probability-property and --rank-property, and a run record is written last.
 Elsewhere the per-node results go to --out FILE (CSV) when given.`,
 		Example: `  # After "graphcloak release --graph karate --values readings.csv --out release.json"
-  graphcloak locate --graph karate --released release.json
+  graphcloak locate --graph karate --release release.json
 
   # In Neo4j, with the communities GDS Louvain wrote, σ and τ from the release's run record
   graphcloak locate --graph neo4j --node-labels Room --relationship-types DOOR \
@@ -68,7 +69,9 @@ Elsewhere the per-node results go to --out FILE (CSV) when given.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&opts.graph, "graph", "", "graph: neo4j (the configured projection), a generator (karate, sbm:…) or file:PATH")
-	f.StringVar(&opts.released, "released", "", "release file written by release --out")
+	f.StringVar(&opts.released, "release", "", "release file written by release --out (as in unmask)")
+	f.StringVar(&opts.released, "released", "", "old spelling of --release")
+	_ = f.MarkHidden("released")
 	f.StringVar(&opts.releasedProperty, "released-property", "", "Neo4j property holding the released values (default: --write-property)")
 	f.StringVar(&opts.releaseRun, "release-run", "", "run id of the release whose run record gives σ and τ (Neo4j)")
 	f.Float64Var(&opts.sigma, "sigma", 0, "σ of the released values (with --released-property)")
@@ -112,9 +115,9 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 	case opts.graph == "":
 		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
 	case opts.released != "" && releasedProp != "":
-		return usageErrorf("give either --released FILE or --released-property P, not both")
+		return usageErrorf("give either --release FILE or --released-property P, not both")
 	case !isDB && opts.released == "":
-		return usageErrorf("--released FILE is required for a graph outside Neo4j")
+		return usageErrorf("--release FILE is required for a graph outside Neo4j")
 	case !isDB && (releasedProp != "" || opts.releaseRun != ""):
 		return usageErrorf("--released-property and --release-run need --graph neo4j")
 	case kind == "louvain" && arg == "":
@@ -143,10 +146,13 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 	if _, err := recovery.ByName(cfg.Recovery.Estimator); err != nil {
 		return inputErrorf("--estimator: %w", err)
 	}
+	if opts.sigma != 0 && !(opts.sigma > 0 && !math.IsInf(opts.sigma, 0)) {
+		return inputErrorf("--sigma must be a positive finite number, got %g", opts.sigma)
+	}
 	var rel *privacy.Released
 	if opts.released != "" {
 		if rel, err = privacy.ReadReleaseFile(opts.released); err != nil {
-			return inputErrorf("--released: %w", err)
+			return inputErrorf("--release: %w", err)
 		}
 	}
 	tau := cfg.Privacy.Tau
@@ -205,8 +211,8 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 	summary.NodeCount, summary.RelationshipCount = graph.N(), graph.NumEdges()
 	if rel == nil {
 		rel = &privacy.Released{Keys: graph.Keys(), Values: lg.Pulled.Values, Meta: privacy.ReleaseMeta{Sigma: sigma}}
-	} else if sigma > 0 {
-		rel.Meta.Sigma = sigma
+	} else if err := checkReleaseProvenance(g, rel, graph, opts.sigma, &tau); err != nil {
+		return err
 	}
 
 	job := graphcloak.LocateJob{Graph: graph, Released: rel, Tau: tau, Estimator: cfg.Recovery.Estimator,
@@ -403,4 +409,29 @@ func printReport(out io.Writer, rep *community.Report, truth map[int]bool) error
 		fmt.Fprintf(tw, "%d\t%s\t%.4f\t%d\t%s\n", c.Rank, c.Name, c.Share, c.Size, mark)
 	}
 	return tw.Flush()
+}
+
+// checkReleaseProvenance takes τ and σ from a release file and refuses what
+// contradicts it: a --tau or --sigma given with another value, or a graph
+// whose fingerprint is not the released one (naming what differs). A τ
+// from the environment or config file is a default for new releases and
+// yields to the release's. Release files written before provenance was recorded carry no τ or
+// graph; then the configured τ is used as before.
+func checkReleaseProvenance(g *globalOptions, rel *privacy.Released, graph *laplacian.Graph, sigma float64, tau *float64) error {
+	m := rel.Meta
+	if m.Graph != nil {
+		if d := graph.Fingerprint().Diff(*m.Graph); d != "" {
+			return inputErrorf("the graph is not the one this release was made on: %s", d)
+		}
+	}
+	if sigma != 0 && sigma != m.Sigma {
+		return inputErrorf("--sigma %g contradicts the release's σ = %g (σ comes from the release file; drop --sigma)", sigma, m.Sigma)
+	}
+	if m.Tau > 0 {
+		if g.cfg.Sources["privacy.tau"] == config.FromFlag && *tau != m.Tau {
+			return inputErrorf("--tau %g contradicts the release's τ = %g (τ comes from the release file; drop --tau)", *tau, m.Tau)
+		}
+		*tau = m.Tau
+	}
+	return nil
 }

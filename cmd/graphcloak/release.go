@@ -348,6 +348,7 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 	}
 	sum.Sigma, sum.Rho, sum.Mechanism = rel.Meta.Sigma, rel.Meta.Rho, rel.Meta.Mechanism
 	sum.ReleaseID = rel.Meta.ReleaseID
+	rel.Meta.ToolVersion = buildVersion().String()
 	sum.Delta2, sum.Delta2Exact, sum.SensitivityMethod = res.Sensitivity.Delta2, res.Sensitivity.Exact, res.Sensitivity.Method
 	sum.ComputeMillis = res.SensitivityMillis + res.ReleaseMillis
 	g.logger.Info("released", "nodeCount", rel.Meta.N, "delta2", sum.Delta2, "sigma", sum.Sigma, "rho", sum.Rho,

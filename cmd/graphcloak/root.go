@@ -78,7 +78,21 @@ $XDG_CONFIG_HOME/graphcloak/config.yaml) > defaults; see "graphcloak config show
 		newLocateCmd(g),
 		newDemoCmd(g),
 		newConfigCmd(g),
+		newVersionCmd(g),
 	)
+	// --version prints what "graphcloak version" prints.
+	root.Version = buildVersion().String()
+	root.SetVersionTemplate("{{.Version}}\n")
+	// A parent command given an unknown subcommand is a usage error (exit
+	// 2), not its help with exit 0.
+	for _, c := range root.Commands() {
+		if c.HasSubCommands() && c.Args == nil {
+			c.Args = usageArgs
+		}
+		if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+	}
 	return root
 }
 

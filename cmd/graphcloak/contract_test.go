@@ -1,0 +1,139 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// Issue 12: a release file states its provenance (τ, α, graph fingerprint,
+// tool version); locate takes τ and σ from it, refuses a contradicting
+// --tau or --sigma, a bad --sigma, and another graph, naming what differs.
+func TestLocateReleaseProvenance(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	relPath := releaseKarate(t, dir) // τ = 0.2
+	rel, err := privacy.ReadReleaseFile(relPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rel.Meta
+	if m.Tau != 0.2 || !(m.Alpha > 0) || m.Graph == nil || m.Graph.Nodes != 34 || m.Graph.Edges != 78 || m.ToolVersion == "" {
+		t.Fatalf("release meta lacks provenance: %+v", m)
+	}
+
+	out, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--release", relPath, "-o", "json")
+	if code != 0 {
+		t.Fatalf("locate: exit %d: %s", code, stderr)
+	}
+	var sum struct {
+		Tau   float64 `json:"tau"`
+		Sigma float64 `json:"sigma"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Tau != 0.2 || sum.Sigma != m.Sigma {
+		t.Errorf("locate used τ = %g, σ = %g; the release has τ = 0.2, σ = %g", sum.Tau, sum.Sigma, m.Sigma)
+	}
+	// τ from the environment yields to the release's.
+	t.Setenv("GRAPHCLOAK_PRIVACY_TAU", "1")
+	if _, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--release", relPath); code != 0 {
+		t.Errorf("τ from the environment: exit %d: %s", code, stderr)
+	}
+	os.Unsetenv("GRAPHCLOAK_PRIVACY_TAU")
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--graph", "karate", "--tau", "1"}, "contradicts the release's τ"},
+		{[]string{"--graph", "karate", "--sigma", "0.1"}, "contradicts the release's σ"},
+		{[]string{"--graph", "karate", "--sigma", "-1"}, "--sigma must be a positive"},
+		{[]string{"--graph", "path:n=34"}, "33 edges, expected 78"},
+		{[]string{"--graph", "cycle:n=34"}, "34 edges, expected 78"},
+	} {
+		args := append([]string{"locate", "--release", relPath}, tc.args...)
+		_, stderr, code := runPipelineCLI(t, context.Background(), nil, args...)
+		if code != exitBadInput || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 3 naming %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+// Issue 12: unmask with another key used to exit 0 printing garbage; the
+// release records the key's fingerprint and unmask refuses another key.
+func TestUnmaskRefusesOtherKey(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	k1, k2 := filepath.Join(dir, "k1"), filepath.Join(dir, "k2")
+	for _, k := range []string{k1, k2} {
+		if _, code, err := runPrivacyCLI(t, "keygen", "--out", k); code != 0 {
+			t.Fatal(err)
+		}
+	}
+	key, _ := privacy.LoadKey(k1)
+	ledger, err := privacy.CreateFileLedger(context.Background(), filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 4, Delta: 1e-6}, privacy.FileLedgerOptions{}, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := privacy.Release(context.Background(), privacy.ReleaseRequest{Keys: []string{"a", "b"}, Values: []float64{1, 2}, Sensitivity: 0.1,
+		Epsilon: 1, Delta: 1e-6, Noise: privacy.KeyedNoise(key), Ledger: ledger, Scope: "s", Epoch: "e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel.Meta.KeyFingerprint != key.Fingerprint() || len(rel.Meta.KeyFingerprint) != 16 {
+		t.Fatalf("key fingerprint %q", rel.Meta.KeyFingerprint)
+	}
+	relPath := filepath.Join(dir, "release.json")
+	if err := privacy.WriteReleaseFile(relPath, rel); err != nil {
+		t.Fatal(err)
+	}
+	if _, code, err := runPrivacyCLI(t, "unmask", "--key", k1, "--release", relPath); code != 0 {
+		t.Fatalf("right key: exit %d: %v", code, err)
+	}
+	if _, code, err := runPrivacyCLI(t, "unmask", "--key", k2, "--release", relPath); code != exitBadInput || !strings.Contains(err.Error(), "not the one the release was made with") {
+		t.Errorf("other key: exit %d, %v; want exit 3", code, err)
+	}
+}
+
+// Issue 12: exit codes and small contract points found by trying every
+// command: unknown subcommands are usage errors, --key naming a directory
+// is bad input, keygen --out - is refused (a key is never printed), the
+// version is available as a command and a flag.
+func TestCommandContract(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"experiment", "foo"}, exitUsage},
+		{[]string{"config", "foo"}, exitUsage},
+		{[]string{"unmask", "--key", dir, "--release", filepath.Join(dir, "r.json")}, exitBadInput},
+		{[]string{"keygen", "--out", "-"}, exitUsage},
+		{[]string{"version"}, exitOK},
+		{[]string{"--version"}, exitOK},
+	} {
+		if _, code, err := runPrivacyCLI(t, tc.args...); code != tc.code {
+			t.Errorf("%q: exit %d (%v), want %d", tc.args, code, err, tc.code)
+		}
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error(`keygen --out - created a file named "-"`)
+	}
+	out, _, _ := runPrivacyCLI(t, "-o", "json", "version")
+	var v versionInfo
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v.SamplerVersion != privacy.SamplerVersion || v.SchemaVersion != 1 {
+		t.Errorf("version JSON %q: %v", out, err)
+	}
+	help, _, _ := runPrivacyCLI(t, "keygen", "--help")
+	if strings.Contains(help, "--noise-key") {
+		t.Error("keygen --help names --noise-key, which does not exist")
+	}
+}
