@@ -49,8 +49,6 @@ type Projection struct {
 	RelationshipWeightProperty string `mapstructure:"relationshipWeightProperty" json:"relationshipWeightProperty"`
 	// NodeKeyProperty is the business key of a node; empty means elementId.
 	NodeKeyProperty string `mapstructure:"nodeKeyProperty" json:"nodeKeyProperty"`
-	// CommunityProperty holds an existing community id (e.g. written by GDS Louvain).
-	CommunityProperty string `mapstructure:"communityProperty" json:"communityProperty"`
 	// ValueProperty is a raw reading already stored in the database (the
 	// explicitly named mode of release; the default mode reads a CSV).
 	ValueProperty string `mapstructure:"valueProperty" json:"valueProperty"`

@@ -50,8 +50,6 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Projection.RelationshipWeightProperty }},
 	{Name: "projection.nodeKeyProperty", Flag: "node-key-property", Default: "", Usage: "node key property (empty: elementId)",
 		field: func(c *Config) any { return &c.Projection.NodeKeyProperty }},
-	{Name: "projection.communityProperty", Flag: "community-property", Default: "", Usage: "node property holding an existing community id",
-		field: func(c *Config) any { return &c.Projection.CommunityProperty }},
 	{Name: "projection.valueProperty", Flag: "value-property", Default: "", Usage: "node property holding a raw reading already in the database",
 		field: func(c *Config) any { return &c.Projection.ValueProperty }},
 

@@ -71,7 +71,6 @@ func (c *Config) Validate() error {
 	optional := map[string]string{
 		"projection.relationshipWeightProperty": c.Projection.RelationshipWeightProperty,
 		"projection.nodeKeyProperty":            c.Projection.NodeKeyProperty,
-		"projection.communityProperty":          c.Projection.CommunityProperty,
 		"projection.valueProperty":              c.Projection.ValueProperty,
 	}
 	required := map[string]string{

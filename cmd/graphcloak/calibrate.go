@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -45,19 +46,18 @@ The output also shows the discrete σ, since released noise is a discrete Gaussi
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			for _, name := range []string{"sensitivity", "epsilon", "delta"} {
-				if !cmd.Flags().Changed(name) {
-					return usageErrorf("calibrate needs --%s", name)
-				}
+			if !cmd.Flags().Changed("sensitivity") {
+				return usageErrorf("calibrate needs --sensitivity")
 			}
+			// ε and δ come through the one configuration path, as in release.
+			o.epsilon, o.delta = g.cfg.Privacy.Epsilon, g.cfg.Privacy.Delta
 			o.output = g.output
 			return runCalibrate(cmd.Context(), o, g.stdout)
 		},
 	}
 	f := cmd.Flags()
 	f.Float64Var(&o.sensitivity, "sensitivity", 0, "L2 sensitivity Δ2 > 0 (see graphcloak sensitivity)")
-	f.Float64Var(&o.epsilon, "epsilon", 0, "privacy parameter ε > 0")
-	f.Float64Var(&o.delta, "delta", 0, "privacy parameter δ in (0, 1)")
+	config.AddFlags(f, "epsilon", "delta")
 	f.StringVar(&o.mechanism, "mechanism", "analytic", "analytic, classic or discrete")
 	return cmd
 }

@@ -137,3 +137,63 @@ func TestCommandContract(t *testing.T) {
 		t.Error("keygen --help names --noise-key, which does not exist")
 	}
 }
+
+// Issue 12, one configuration path: sensitivity took τ only from its own
+// flag ("--graph needs --tau" with privacy.tau set in the file or the
+// environment); calibrate validated GRAPHCLOAK_PRIVACY_EPSILON but never
+// used it; config show listed --community-property, which nothing reads.
+func TestOneConfigurationPath(t *testing.T) {
+	isolateConfig(t)
+	tauOf := func(args ...string) float64 {
+		t.Helper()
+		out, code, err := runPrivacyCLI(t, append([]string{"sensitivity", "--graph", "karate", "-o", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %v", args, code, err)
+		}
+		var r struct{ Tau float64 }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Tau
+	}
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(file, []byte("privacy:\n  tau: 2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := tauOf("--config", file); got != 2 {
+		t.Errorf("τ from the config file: %g, want 2", got)
+	}
+	t.Setenv("GRAPHCLOAK_PRIVACY_TAU", "3")
+	if got := tauOf("--config", file); got != 3 {
+		t.Errorf("τ from the environment over the file: %g, want 3", got)
+	}
+	if got := tauOf("--config", file, "--tau", "0.5"); got != 0.5 {
+		t.Errorf("τ from the flag over everything: %g, want 0.5", got)
+	}
+	os.Unsetenv("GRAPHCLOAK_PRIVACY_TAU")
+
+	sigma := func() float64 {
+		t.Helper()
+		out, code, err := runPrivacyCLI(t, "calibrate", "--sensitivity", "1", "--delta", "1e-5", "-o", "json")
+		if code != 0 {
+			t.Fatalf("calibrate: exit %d: %v", code, err)
+		}
+		var r struct{ Sigma float64 }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Sigma
+	}
+	t.Setenv("GRAPHCLOAK_PRIVACY_EPSILON", "1")
+	s1 := sigma()
+	t.Setenv("GRAPHCLOAK_PRIVACY_EPSILON", "4")
+	if s4 := sigma(); !(s4 < s1) {
+		t.Errorf("GRAPHCLOAK_PRIVACY_EPSILON ignored: σ(ε=4) = %g, σ(ε=1) = %g", s4, s1)
+	}
+	os.Unsetenv("GRAPHCLOAK_PRIVACY_EPSILON")
+
+	out, _, _ := runPrivacyCLI(t, "config", "show")
+	if strings.Contains(out, "community-property") || strings.Contains(out, "communityProperty") {
+		t.Errorf("config show lists community-property, which no command reads:\n%s", out)
+	}
+}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"os"
-	"runtime/debug"
 	"text/tabwriter"
 	"time"
 
@@ -87,22 +86,19 @@ when it was not computed (sparse path, or a matrix too large for an SVD) and
 				if o.graph == "" {
 					return usageErrorf("give --graph SPEC or --line")
 				}
-				if !f.Changed("tau") {
-					return usageErrorf("--graph needs --tau")
-				}
 				for _, name := range []string{"n", "m", "T"} {
 					if f.Changed(name) {
 						return usageErrorf("--%s applies to --line, not --graph", name)
 					}
 				}
 			}
+			o.tau, o.alpha = g.cfg.Privacy.Tau, g.cfg.Privacy.Alpha
 			return runSensitivity(cmd.Context(), g, o, g.stdout)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.graph, "graph", "", "graph spec: neo4j (the configured projection) | sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 | grid:rows=R,cols=C | path:n=N | cycle:n=N | complete:n=N | star:n=N | karate | file:PATH")
-	fl.Float64Var(&o.tau, "tau", 0, "diffusion time τ > 0 (graph)")
-	fl.Float64Var(&o.alpha, "alpha", 1, "neighbour radius α > 0: sources within earth mover's distance α are neighbours")
+	config.AddFlags(fl, "tau", "alpha") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
 	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense or sparse")
 	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
 	fl.DurationVar(&o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
@@ -242,7 +238,7 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 			return err
 		}
 		if o.save != "" {
-			c, err := privacy.NewCertificate(gr, s, o.tau, softwareVersion())
+			c, err := privacy.NewCertificate(gr, s, o.tau, buildVersion().String())
 			if err == nil {
 				err = privacy.SaveCertificate(o.save, c)
 			}
@@ -369,19 +365,6 @@ func sensitivityProgress(g *globalOptions) func(privacy.SensitivityStatus) {
 }
 
 // softwareVersion is the graphcloak module version recorded in
-// certificates ("(devel)" for a build from a work tree).
-func softwareVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v := bi.Main.Version
-		for _, st := range bi.Settings {
-			if st.Key == "vcs.revision" {
-				v += " " + st.Value
-			}
-		}
-		return "graphcloak " + v
-	}
-	return "graphcloak (unknown)"
-}
 
 // relativeSlack is slack/Δ2 (0 when Δ2 is 0).
 func relativeSlack(s privacy.Sensitivity) float64 {
