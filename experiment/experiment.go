@@ -436,6 +436,10 @@ type GraphTrace struct {
 	Report      *community.Report
 	Sources     []int
 	SourceComms []int
+	// Partition is the community of each node (Report's IDs) and Weights
+	// the per-node weight ranked (the posterior, else f̂), for pictures.
+	Partition []int
+	Weights   []float64
 }
 
 // RunGraph runs a Graph. One eigendecomposition of L serves
@@ -549,7 +553,7 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 		sc := &scores[t]
 		trueComms := distinctComms(part, src)
 		if t == 0 {
-			example = &GraphTrace{Report: rep, Sources: src, SourceComms: trueComms}
+			example = &GraphTrace{Report: rep, Sources: src, SourceComms: trueComms, Partition: part, Weights: weights}
 		}
 		if rep.NoSource {
 			sc.none = true

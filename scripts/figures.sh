@@ -10,3 +10,11 @@ gc() { go run ./cmd/graphcloak "$@"; }
 # The paper's Figure 2: Δ2 of the 1-D heat kernel against m, n and T.
 gc experiment sensitivity --line --plot docs/img/figure2.png >/dev/null
 echo "figures: docs/img/figure2.png" >&2
+
+# The demo's graph view: the paper's SBM, nodes coloured by the posterior.
+gc demo --plot docs/img/demo.png >/dev/null 2>&1
+# Five planted communities of different sizes.
+gc demo --graph "sbm:sizes=100x80x60x40x30,pin=0.1,pout=0.003" --tau 1 --epsilon 4 --plot docs/img/sbm5.png >/dev/null 2>&1
+# Above 5 000 nodes: one disc per community.
+gc demo --graph "sbm:sizes=3000x2000x1500,pin=0.003,pout=0.0001" --tau 1 --epsilon 4 --plot docs/img/communities.png >/dev/null 2>&1
+echo "figures: docs/img/demo.png docs/img/sbm5.png docs/img/communities.png" >&2

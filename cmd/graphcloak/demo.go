@@ -60,7 +60,7 @@ Nothing is written anywhere else; no configuration or database is needed.`,
 	f.Float64Var(&opts.tau, "tau", 2, "diffusion time τ > 0")
 	f.Float64Var(&opts.epsilon, "epsilon", 4, "ε > 0 of the release (the paper's graph experiment uses 4)")
 	f.Float64Var(&opts.delta, "delta", 0.1, "δ in (0, 1) of the release (the paper's graph experiment uses 0.1)")
-	f.StringVar(&opts.plot, "plot", "graphcloak-demo.png", "write the community bar chart here (PNG); empty: no picture")
+	f.StringVar(&opts.plot, "plot", "graphcloak-demo.png", "write the graph picture here (.png, .svg or .pdf): nodes coloured by the posterior, communities with their probability; empty: no picture")
 	return cmd
 }
 
@@ -87,6 +87,9 @@ type demoSummary struct {
 }
 
 func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
+	if err := checkPlotPath(opts.plot); err != nil {
+		return err
+	}
 	if opts.graph == neo4jSpec {
 		return usageErrorf("demo runs on an embedded graph; use release and locate for Neo4j")
 	}
@@ -160,15 +163,11 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 		ComputeMillis: rel.SensitivityMillis + rel.ReleaseMillis + loc.ComputeMillis}
 	s.TopCommunityRight = !rep.NoSource && len(rep.Communities) > 0 && rep.Communities[0].ID == part[src]
 
-	if opts.plot != "" && !rep.NoSource {
-		names := make([]string, len(rep.Communities))
-		shares := make([]float64, len(rep.Communities))
-		truth := make([]bool, len(rep.Communities))
-		for i, c := range rep.Communities {
-			names[i], shares[i], truth[i] = c.Name, c.Share, c.ID == part[src]
-		}
-		title := fmt.Sprintf("%s: source community probability (ε = %g, σ = %.3g)", opts.graph, opts.epsilon, s.Sigma)
-		if err := plotting.CommunityBars(opts.plot, names, shares, truth, title); err != nil {
+	if opts.plot != "" {
+		v := viewOfRanking(g, part, rep, loc.Estimate.Weights(), src)
+		v.Title = fmt.Sprintf("%s: where is the source? (true source ringed)", opts.graph)
+		v.Caption = privacyCaption(opts.epsilon, opts.delta, opts.tau, s.Sigma) + " · colour: posterior probability of being the source"
+		if err := plotting.GraphPicture(opts.plot, v); err != nil {
 			return err
 		}
 		s.Plot = opts.plot

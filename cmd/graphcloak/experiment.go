@@ -16,6 +16,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/plotting"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -155,6 +156,9 @@ func progress(g *globalOptions, what string) func(done, total int) {
 }
 
 func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, out io.Writer) error {
+	if err := checkPlotPath(o.plot); err != nil {
+		return err
+	}
 	switch {
 	case o.n < 2:
 		return inputErrorf("--n must be at least 2, got %d", o.n)
@@ -296,6 +300,9 @@ planted partition when it has one (SBM blocks, karate factions), else Louvain;
 }
 
 func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, out io.Writer) error {
+	if err := checkPlotPath(o.plot); err != nil {
+		return err
+	}
 	switch {
 	case o.trials < 1:
 		return inputErrorf("--trials must be at least 1, got %d", o.trials)
@@ -390,7 +397,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	}
 	res.Graph, res.CommunitySource = o.graph, kind
 	if o.plot != "" {
-		if err := plotGraphExample(o.plot, res); err != nil {
+		if err := plotGraphExample(o.plot, gr, res); err != nil {
 			return err
 		}
 	}
@@ -414,22 +421,22 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	return nil
 }
 
-func plotGraphExample(path string, res *experiment.GraphResult) error {
+func plotGraphExample(path string, g *laplacian.Graph, res *experiment.GraphResult) error {
 	ex := res.Example
-	title := fmt.Sprintf("τ=%g ε=%g δ=%g, %s: trial 0", res.Tau, res.Epsilon, res.Delta, res.Estimator)
-	if ex == nil || ex.Report.NoSource {
-		// Nothing detected: an empty chart says so honestly.
-		return plotting.CommunityBars(path, []string{"no detectable source"}, []float64{0}, []bool{false}, title)
+	if ex == nil {
+		return fmt.Errorf("experiment graph: no trial to draw")
 	}
-	var names []string
-	var shares []float64
-	var truth []bool
-	for _, c := range ex.Report.Communities {
-		names = append(names, c.Name)
-		shares = append(shares, c.Share)
-		truth = append(truth, containsInt(ex.SourceComms, c.ID))
+	source := -1
+	if len(ex.Sources) > 0 {
+		source = ex.Sources[0]
 	}
-	return plotting.CommunityBars(path, names, shares, truth, title)
+	v := viewOfRanking(g, ex.Partition, ex.Report, ex.Weights, source)
+	v.Title = fmt.Sprintf("%s estimator, trial 0 of %d", res.Estimator, res.Trials)
+	if ex.Report.NoSource {
+		v.Title += ": no detectable source"
+	}
+	v.Caption = privacyCaption(res.Epsilon, res.Delta, res.Tau, res.Sigma) + " · colour: posterior probability of being the source"
+	return plotting.GraphPicture(path, v)
 }
 
 func containsInt(s []int, v int) bool {

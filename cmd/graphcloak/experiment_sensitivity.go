@@ -44,10 +44,8 @@ Nothing is released; no ledger is touched.`,
 			if !o.line {
 				return usageErrorf("experiment sensitivity supports only the 1-D heat kernel: pass --line")
 			}
-			if o.plot != "" {
-				if err := plotting.CheckImagePath(o.plot); err != nil {
-					return inputErrorf("--plot: %v", err)
-				}
+			if err := checkPlotPath(o.plot); err != nil {
+				return err
 			}
 			return runExperimentSensitivity(g, o, g.stdout)
 		},

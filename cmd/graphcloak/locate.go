@@ -17,6 +17,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -32,6 +33,8 @@ type locateOptions struct {
 	sigma            float64
 	communities      string // louvain | property:NAME | file:PATH
 	out              string
+	plot             string // picture of the graph
+	plotValue        string // posterior | released
 }
 
 func newLocateCmd(g *globalOptions) *cobra.Command {
@@ -77,6 +80,8 @@ Elsewhere the per-node results go to --out FILE (CSV) when given.`,
 	f.Float64Var(&opts.sigma, "sigma", 0, "σ of the released values (with --released-property)")
 	f.StringVar(&opts.communities, "communities", "louvain", "communities: louvain, property:NAME (Neo4j) or file:PATH (CSV node,community)")
 	f.StringVar(&opts.out, "out", "", "write per-node results as CSV key,mass,weight,community,probability,rank")
+	f.StringVar(&opts.plot, "plot", "", "draw the graph to this image file (.png, .svg, .pdf): communities with their probability, nodes coloured by --plot-value")
+	f.StringVar(&opts.plotValue, "plot-value", "posterior", "what colours the nodes in --plot: posterior (probability of being the source) or released (the private values)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "tau", "estimator", "sources", "write-property", "mass-property", "community-write-property",
 		"probability-property", "rank-property", "batch-size", "concurrency", "random-seed")
@@ -101,6 +106,7 @@ type locateSummary struct {
 	ComputeMillis         int64                   `json:"computeMillis"`
 	WriteMillis           int64                   `json:"writeMillis"`
 	Out                   string                  `json:"out,omitempty"`
+	Plot                  string                  `json:"plot,omitempty"`
 }
 
 func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err error) {
@@ -110,6 +116,12 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 	releasedProp := opts.releasedProperty
 
 	// Validation before any connection.
+	if err := checkPlotPath(opts.plot); err != nil {
+		return err
+	}
+	if opts.plotValue != "posterior" && opts.plotValue != "released" {
+		return inputErrorf("--plot-value must be posterior or released, got %q", opts.plotValue)
+	}
 	kind, arg, _ := strings.Cut(opts.communities, ":")
 	switch {
 	case opts.graph == "":
@@ -248,6 +260,12 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 			return err
 		}
 		summary.Out = opts.out
+	}
+	if opts.plot != "" {
+		if err := plotLocate(opts, graph, res, rel, tau); err != nil {
+			return err
+		}
+		summary.Plot = opts.plot
 	}
 	if isDB {
 		rows := make([]connector.NodeProps, len(res.Nodes))
@@ -434,4 +452,25 @@ func checkReleaseProvenance(g *globalOptions, rel *privacy.Released, graph *lapl
 		*tau = m.Tau
 	}
 	return nil
+}
+
+// plotLocate draws the graph with the located communities; nodes are
+// coloured by the posterior or by the released values.
+func plotLocate(opts *locateOptions, graph *laplacian.Graph, res *graphcloak.LocateResult, rel *privacy.Released, tau float64) error {
+	var released []float64
+	if opts.plotValue == "released" {
+		released = make([]float64, graph.N())
+		for i, k := range rel.Keys {
+			if j, ok := graph.IndexOf(k); ok && i < len(rel.Values) {
+				released[j] = rel.Values[i]
+			}
+		}
+	}
+	v := viewOfLocate(graph, res, released)
+	v.Title = fmt.Sprintf("%s: likely source communities (%s estimator)", opts.graph, res.Estimator)
+	if res.Report.NoSource {
+		v.Title = fmt.Sprintf("%s: no detectable source", opts.graph)
+	}
+	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, tau, res.Sigma) + " · colour: " + v.ValueLabel
+	return plotting.GraphPicture(opts.plot, v)
 }

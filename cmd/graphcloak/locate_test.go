@@ -133,3 +133,48 @@ func TestLocateExitCodes(t *testing.T) {
 		})
 	}
 }
+
+// locate --plot draws one node mark per node and one disc per community
+// found, coloured by the posterior or the released values; a bad format is
+// refused before any work and leaves nothing behind.
+func TestLocatePlot(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	rel := releaseKarate(t, dir)
+	for _, value := range []string{"posterior", "released"} {
+		svg := filepath.Join(dir, value+".svg")
+		stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--released", rel,
+			"--tau", "0.2", "--plot", svg, "--plot-value", value, "-o", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var sum struct {
+			Plot           string
+			CommunityCount int
+		}
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(svg)
+		if err != nil || sum.Plot != svg {
+			t.Fatalf("plot %q not written: %v", sum.Plot, err)
+		}
+		if got := strings.Count(string(data), `class="node"`); got != 34 {
+			t.Errorf("%s: %d node marks, want 34", value, got)
+		}
+		if got := strings.Count(string(data), `class="community"`); got != sum.CommunityCount {
+			t.Errorf("%s: %d community discs, want %d", value, got, sum.CommunityCount)
+		}
+		if value == "released" && !strings.Contains(string(data), "released value") {
+			t.Error("legend does not say the colour is the released value")
+		}
+	}
+	bad := filepath.Join(dir, "x.gif")
+	if _, _, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--released", rel,
+		"--tau", "0.2", "--plot", bad); code != exitBadInput {
+		t.Errorf("--plot x.gif: exit %d, want %d", code, exitBadInput)
+	}
+	if _, err := os.Stat(bad); !os.IsNotExist(err) {
+		t.Error("refused plot left a file")
+	}
+}
