@@ -45,8 +45,9 @@
 //
 // Load does not validate; Config.Validate checks everything once, before
 // any connection: URI scheme (bolt or neo4j, optional +s/+ssc, no
-// credentials in the URI), names (^[A-Za-z_][A-Za-z0-9_]*$, the
-// connector's rule), numbers finite and in range (ε > 0, 0 < δ < 1, τ > 0,
+// credentials in the URI), names (the connector's one rule: any name
+// Neo4j accepts in backticks, 1..64 bytes, without backticks, backslashes
+// or control characters), numbers finite and in range (ε > 0, 0 < δ < 1, τ > 0,
 // α > 0, batch size ≥ 1).
 //
 // Secrets: the Neo4j password is never logged, printed or put in an error.

@@ -29,9 +29,19 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // ValidIdentifier reports whether s may be used as a Neo4j label,
 // relationship type or property name. It is the connector's one rule
-// (connector.CheckIdentifier): ^[A-Za-z_][A-Za-z0-9_]*$ and 1..64 bytes
-// (so no backticks, backslashes or control characters).
+// (connector.CheckIdentifier): 1..64 bytes of UTF-8, any name Neo4j
+// accepts in backticks except those with a backtick, a backslash or a
+// control or format character.
 func ValidIdentifier(s string) bool { return connector.CheckIdentifier("property", s) == nil }
+
+// identifierProblem is CheckIdentifier's reason, or "".
+func identifierProblem(s string) string {
+	var ie *connector.IdentifierError
+	if err := connector.CheckIdentifier("name", s); errors.As(err, &ie) {
+		return ie.Reason
+	}
+	return ""
+}
 
 // Validate checks every value and returns all problems joined; each is a
 // *Error. It needs no connection.
@@ -61,8 +71,8 @@ func (c *Config) Validate() error {
 
 	names := func(key string, list []string) {
 		for _, s := range list {
-			if !ValidIdentifier(s) {
-				add(key, "%q is not a valid name (want ^[A-Za-z_][A-Za-z0-9_]*$)", s)
+			if r := identifierProblem(s); r != "" {
+				add(key, "%q is not a valid name: it %s", s, r)
 			}
 		}
 	}
@@ -81,11 +91,15 @@ func (c *Config) Validate() error {
 		"write.rankProperty":           c.Write.RankProperty,
 	}
 	for _, k := range keyTable { // table order, so errors are deterministic
-		if s, ok := optional[k.Name]; ok && s != "" && !ValidIdentifier(s) {
-			add(k.Name, "%q is not a valid property name (want ^[A-Za-z_][A-Za-z0-9_]*$, at most 64 bytes)", s)
+		if s, ok := optional[k.Name]; ok && s != "" {
+			if r := identifierProblem(s); r != "" {
+				add(k.Name, "%q is not a valid property name: it %s", s, r)
+			}
 		}
-		if s, ok := required[k.Name]; ok && !ValidIdentifier(s) {
-			add(k.Name, "%q is not a valid property name (want ^[A-Za-z_][A-Za-z0-9_]*$, at most 64 bytes)", s)
+		if s, ok := required[k.Name]; ok {
+			if r := identifierProblem(s); r != "" {
+				add(k.Name, "%q is not a valid property name: it %s", s, r)
+			}
 		}
 	}
 	if c.Write.BatchSize < 1 {

@@ -12,8 +12,9 @@
 //     node keys are the NodeKeyProperty values, else element ids.
 //   - Labels, relationship types and property names are validated by
 //     CheckIdentifier, graphcloak's one identifier rule (config uses it
-//     too): ^[A-Za-z_][A-Za-z0-9_]*$, at most 64 bytes (a literal \u0060 or
-//     any backslash or backtick is refused); they are always
+//     too): any name Neo4j accepts in backticks, at most 64 bytes, except
+//     one with a backtick, a backslash (a literal \u0060 would close the
+//     quote) or a control or format character; they are always
 //     backtick-quoted; every value is a query parameter.
 //   - Reads stream records one by one inside managed read transactions;
 //     writes run in batches (UNWIND $rows … SET n += row.props) inside

@@ -82,7 +82,7 @@ func (e *QueryError) Error() string {
 func (e *QueryError) Unwrap() error { return e.Err }
 
 // IdentifierError reports a label, relationship type or property name that
-// is not a plain identifier (^[A-Za-z_][A-Za-z0-9_]*$, at most 64 bytes).
+// breaks the one identifier rule (CheckIdentifier).
 // Such names are refused before any query is sent: they cannot be query
 // parameters, and quoting alone is not safe (a literal \u0060 closes a
 // backtick-quoted name in Neo4j 4.2–5.x).

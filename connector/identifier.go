@@ -1,23 +1,29 @@
 package connector
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // maxIdentifier is the longest label, type or property name accepted.
 const maxIdentifier = 64
 
-// Quote validates name as a Cypher identifier of the given kind ("label",
+// Quote validates name as a Neo4j name of the given kind ("label",
 // "relationship type", "property") and returns it backtick-quoted, ready to
-// be placed in query text:
+// be placed in query text. Labels, relationship types and property keys
+// cannot be query parameters, so they are the one place where user input
+// reaches query text, and they are always quoted.
 //
-//	^[A-Za-z_][A-Za-z0-9_]*$, 1..64 bytes  →  `name`
-//
-// Labels, relationship types and property keys cannot be query parameters,
-// so they are the one place where user input reaches query text. Escaping
-// by doubling backticks is not enough on Neo4j 4.2–5.x, whose lexer decodes
-// \uXXXX escapes inside quoted names, so a literal `\u0060` closes the
-// quote (see Neo4j Cypher-DSL SchemaNames.sanitize). The allow-list above
-// excludes backticks, backslashes, quotes, whitespace, control characters
-// and non-ASCII letters; anything else is refused with *IdentifierError.
+// Every name Neo4j accepts in backticks is accepted (CheckIdentifier),
+// including Unicode letters (Raum_ü), digits first (1ADJ), spaces and
+// hyphens, except two characters: the backtick, and the backslash —
+// escaping by doubling backticks is not enough on Neo4j 4.2–5.x, whose
+// lexer decodes \uXXXX escapes inside quoted names, so a literal `\u0060`
+// closes the quote (see Neo4j Cypher-DSL SchemaNames.sanitize). Without
+// either, nothing inside the quotes can end them; FuzzQuote checks this
+// against a model of the lexer.
 func Quote(kind, name string) (string, error) {
 	if err := CheckIdentifier(kind, name); err != nil {
 		return "", err
@@ -26,35 +32,43 @@ func Quote(kind, name string) (string, error) {
 }
 
 // CheckIdentifier is graphcloak's one identifier rule for labels,
-// relationship types and property names (config applies it too): it
-// returns *IdentifierError unless name matches ^[A-Za-z_][A-Za-z0-9_]*$
-// and has 1..64 bytes.
+// relationship types and property names (config applies it too): 1..64
+// bytes of valid UTF-8 without backticks, backslashes, control or format
+// characters (line breaks, NUL, zero-width and direction marks, which
+// would hide what a name is). Otherwise it returns *IdentifierError.
 func CheckIdentifier(kind, name string) error {
 	if name == "" {
 		return &IdentifierError{What: kind, Name: name, Reason: "must not be empty"}
 	}
 	if len(name) > maxIdentifier {
-		return &IdentifierError{What: kind, Name: name[:maxIdentifier] + "…", Reason: "longer than 64 bytes"}
+		return &IdentifierError{What: kind, Name: truncateUTF8(name, maxIdentifier) + "…", Reason: "longer than 64 bytes"}
+	}
+	if !utf8.ValidString(name) {
+		return &IdentifierError{What: kind, Name: strings.ToValidUTF8(name, "\uFFFD"), Reason: "is not valid UTF-8"}
 	}
 	// Named reasons for the dangerous characters make the refusal clear.
 	switch {
+	case name == "*":
+		return &IdentifierError{What: kind, Name: name, Reason: "is the projection wildcard (all labels or types), not a name"}
 	case strings.Contains(name, "`"):
 		return &IdentifierError{What: kind, Name: name, Reason: "contains a backtick"}
 	case strings.Contains(name, `\`):
 		return &IdentifierError{What: kind, Name: name, Reason: `contains a backslash (\u0060 would close a quoted name)`}
 	}
-	for i := 0; i < len(name); i++ {
-		b := name[i]
-		ok := b == '_' || ('A' <= b && b <= 'Z') || ('a' <= b && b <= 'z') || (i > 0 && '0' <= b && b <= '9')
-		if !ok {
-			if i == 0 && '0' <= b && b <= '9' {
-				return &IdentifierError{What: kind, Name: name, Reason: "starts with a digit"}
-			}
-			return &IdentifierError{What: kind, Name: name,
-				Reason: "may contain only ASCII letters, digits and '_' (^[A-Za-z_][A-Za-z0-9_]*$)"}
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+			return &IdentifierError{What: kind, Name: name, Reason: fmt.Sprintf("contains the control or format character %U", r)}
 		}
 	}
 	return nil
+}
+
+// truncateUTF8 cuts s to at most n bytes without splitting a character.
+func truncateUTF8(s string, n int) string {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // quoteAll quotes every name, or returns the first refusal.
