@@ -102,6 +102,9 @@ type LineResult struct {
 	// Example is trial 0, for plotting: X are the grid points, F0 the true
 	// sources, FHat the estimate.
 	Example *LineTrace `json:"-"`
+	// EMDs are the EMDs of the trials with a non-zero estimate, in trial
+	// order, for the distribution plot.
+	EMDs []float64 `json:"-"`
 }
 
 // LineTrace is one trial on the line.
@@ -282,6 +285,7 @@ func RunLine(ctx context.Context, e Line) (*LineResult, error) {
 	}
 	res.NoSourceRate = float64(e.Trials-len(vals)) / float64(e.Trials)
 	res.EMDMean, res.EMDStd, res.EMDMax = stats(vals)
+	res.EMDs = vals
 	x := make([]float64, e.N)
 	for j := range x {
 		x[j] = float64(j+1) / float64(e.N)

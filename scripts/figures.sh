@@ -18,3 +18,8 @@ gc demo --graph "sbm:sizes=100x80x60x40x30,pin=0.1,pout=0.003" --tau 1 --epsilon
 # Above 5 000 nodes: one disc per community.
 gc demo --graph "sbm:sizes=3000x2000x1500,pin=0.003,pout=0.0001" --tau 1 --epsilon 4 --plot docs/img/communities.png >/dev/null 2>&1
 echo "figures: docs/img/demo.png docs/img/sbm5.png docs/img/communities.png" >&2
+
+# Experiment summaries over all trials: rates against ε with Wilson intervals; the line setting.
+gc experiment graph --epsilon 0.5,1,2,4,8 --tau 1,2 --trials 200 --plot docs/img/experiment-graph.png >/dev/null 2>&1
+gc experiment line --trials 50 --plot docs/img/experiment-line.png >/dev/null 2>&1
+echo "figures: docs/img/experiment-graph.png docs/img/experiment-line.png" >&2

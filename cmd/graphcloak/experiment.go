@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"os"
@@ -212,7 +213,7 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 	if o.plot != "" {
 		ex := res.Example
 		title := fmt.Sprintf("n=%d m=%d T=%g σ=%.3g, %s (trial 0)", res.N, res.M, res.T, res.Sigma, res.Estimator)
-		if err := plotting.LineSources(o.plot, ex.X, ex.F0, ex.FHat, title); err != nil {
+		if err := plotting.LineSources(o.plot, ex.X, ex.F0, ex.FHat, res.EMDs, title, lineCaption(res)); err != nil {
 			return err
 		}
 	}
@@ -236,8 +237,8 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 // graphOptions are the flags of "experiment graph".
 type graphOptions struct {
 	graph          string
-	tau            float64
-	epsilon, delta float64
+	taus, epsilons []float64 // one experiment per (τ, ε) pair
+	delta          float64
 	mechanism      string
 	alpha          float64
 	sigma          float64
@@ -280,8 +281,8 @@ planted partition when it has one (SBM blocks, karate factions), else Louvain;
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.graph, "graph", "sbm:sizes=250x250,pin=0.05,pout=0.001", "graph spec (sbm:…, grid:…, path:n=…, karate, file:PATH, or neo4j: the configured projection)")
-	f.Float64Var(&o.tau, "tau", 2, "diffusion time τ")
-	f.Float64Var(&o.epsilon, "epsilon", 4, "privacy ε")
+	f.Float64SliceVar(&o.taus, "tau", []float64{2}, "diffusion time τ; several (comma-separated) run one experiment each")
+	f.Float64SliceVar(&o.epsilons, "epsilon", []float64{4}, "privacy ε; several (comma-separated) run one experiment each and --plot draws the rates against ε")
 	f.Float64Var(&o.delta, "delta", 0.1, "privacy δ")
 	f.StringVar(&o.mechanism, "mechanism", "discrete", "σ calibration: discrete (as release publishes), analytic or classic")
 	f.Float64Var(&o.alpha, "alpha", 1, "neighbour EMD radius α (unit mass moved α hops)")
@@ -309,8 +310,10 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	case o.sources < 1:
 		return inputErrorf("--sources must be at least 1, got %d", o.sources)
 	}
-	if err := checkPositive("tau", o.tau); err != nil {
-		return err
+	for _, tau := range o.taus {
+		if err := checkPositive("tau", tau); err != nil {
+			return err
+		}
 	}
 	if err := checkPositive("alpha", o.alpha); err != nil {
 		return err
@@ -322,8 +325,12 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 		if err := checkPositive("sigma", o.sigma); err != nil {
 			return err
 		}
-	} else if err := checkPrivacy(o.epsilon, o.delta); err != nil {
-		return err
+	} else {
+		for _, eps := range o.epsilons {
+			if err := checkPrivacy(eps, o.delta); err != nil {
+				return err
+			}
+		}
 	}
 	if err := checkEstimator(o.estimator); err != nil {
 		return err
@@ -386,16 +393,30 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 			return inputErrorf("--communities: %w", err)
 		}
 	}
-	e := experiment.Graph{
-		Graph: gr, Partition: part, Names: names, Tau: o.tau, Epsilon: o.epsilon, Delta: o.delta, Mechanism: mech,
-		Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
-		Seed: o.seed, Workers: o.workers, Progress: progress(g, "graph"),
+	var results []*experiment.GraphResult
+	epsilons := o.epsilons
+	if o.sigma != 0 {
+		epsilons = []float64{0} // fixed σ: ε does not apply
 	}
-	res, err := experiment.RunGraph(ctx, e)
-	if err != nil {
-		return err
+	for _, tau := range o.taus {
+		for _, eps := range epsilons {
+			e := experiment.Graph{
+				Graph: gr, Partition: part, Names: names, Tau: tau, Epsilon: eps, Delta: o.delta, Mechanism: mech,
+				Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
+				Seed: o.seed, Workers: o.workers, Progress: progress(g, "graph"),
+			}
+			res, err := experiment.RunGraph(ctx, e)
+			if err != nil {
+				return err
+			}
+			res.Graph, res.CommunitySource = o.graph, kind
+			results = append(results, res)
+		}
 	}
-	res.Graph, res.CommunitySource = o.graph, kind
+	if len(results) > 1 {
+		return reportGraphSweep(g, o, results, out)
+	}
+	res := results[0]
 	if o.plot != "" {
 		if err := plotGraphExample(o.plot, gr, res); err != nil {
 			return err
@@ -446,4 +467,91 @@ func containsInt(s []int, v int) bool {
 		}
 	}
 	return false
+}
+
+// graphSweep is the JSON of experiment graph with several τ or ε: every
+// experiment and the rates with 95% Wilson intervals.
+type graphSweep struct {
+	Experiments []*experiment.GraphResult `json:"experiments"`
+	Summary     experiment.GraphSummary   `json:"summary"`
+	Plot        string                    `json:"plot,omitempty"`
+}
+
+func reportGraphSweep(g *globalOptions, o *graphOptions, results []*experiment.GraphResult, out io.Writer) error {
+	sw := graphSweep{Experiments: results, Summary: experiment.Summarise(results)}
+	if o.plot != "" {
+		if err := plotGraphSweep(o.plot, o, sw.Summary, results[0]); err != nil {
+			return err
+		}
+		sw.Plot = o.plot
+	}
+	if g.output == "json" {
+		return printJSON(out, sw)
+	}
+	fmt.Fprintf(out, "%-8s %-8s %-10s %-22s %-22s %s\n", "TAU", "EPSILON", "SIGMA", "RIGHT COMMUNITY (95%)", "EXACT NODE (95%)", "NO SOURCE")
+	for i, r := range results {
+		c, x := sw.Summary.Community[i], sw.Summary.ExactNode[i]
+		fmt.Fprintf(out, "%-8g %-8g %-10.4g %.3f [%.3f, %.3f]    %.3f [%.3f, %.3f]    %.3f\n",
+			r.Tau, r.Epsilon, r.Sigma, c.Rate, c.Lo, c.Hi, x.Rate, x.Lo, x.Hi, r.NoSourceRate)
+	}
+	fmt.Fprintf(out, "chance: right community %.3f, exact node %.4f; %d trials each (seed %d)\n",
+		sw.Summary.CommunityChance, sw.Summary.ExactNodeChance, results[0].Trials, results[0].Seed)
+	if sw.Plot != "" {
+		fmt.Fprintf(out, "picture: %s\n", sw.Plot)
+	}
+	return nil
+}
+
+// plotGraphSweep draws the right-community and exact-node rates against ε
+// (one line per τ), or against τ when a single ε was given.
+func plotGraphSweep(path string, o *graphOptions, s experiment.GraphSummary, first *experiment.GraphResult) error {
+	byTau := len(o.epsilons) == 1 || o.sigma != 0
+	colours := []color.Color{plotting.Blue, plotting.Red, plotting.Green, color.Black}
+	panel := func(title string, pts []experiment.RatePoint, chance float64, chanceTag string) plotting.RatePanel {
+		pn := plotting.RatePanel{Title: title, XLabel: "privacy ε", YLabel: "rate over trials (95% Wilson)", LogX: true}
+		groups := map[float64]*plotting.RateSeries{}
+		var order []float64
+		for _, p := range pts {
+			key, x := p.Tau, p.Epsilon
+			if byTau {
+				key, x = p.Epsilon, p.Tau
+			}
+			sr, ok := groups[key]
+			if !ok {
+				label := fmt.Sprintf("τ = %g", key)
+				if byTau {
+					label = fmt.Sprintf("ε = %g", key)
+				}
+				sr = &plotting.RateSeries{Label: label, Color: colours[len(order)%len(colours)]}
+				groups[key] = sr
+				order = append(order, key)
+			}
+			sr.X, sr.Y, sr.Lo, sr.Hi = append(sr.X, x), append(sr.Y, p.Rate), append(sr.Lo, p.Lo), append(sr.Hi, p.Hi)
+		}
+		if byTau {
+			pn.XLabel = "diffusion time τ"
+		}
+		for i, k := range order {
+			sr := groups[k]
+			if i == 0 {
+				sr.ChanceY, sr.ChanceTag = chance, chanceTag
+			}
+			pn.Series = append(pn.Series, *sr)
+		}
+		return pn
+	}
+	caption := fmt.Sprintf("%s, %s estimator, %d trials per point, δ = %g, α = %g; dotted: chance", o.graph, first.Estimator, first.Trials, o.delta, o.alpha)
+	return plotting.Rates(path, caption, []plotting.RatePanel{
+		panel("right community", s.Community, s.CommunityChance, "chance (random community)"),
+		panel("exact source node", s.ExactNode, s.ExactNodeChance, "chance (random node)"),
+	})
+}
+
+// lineCaption states the line experiment's setting under its picture.
+func lineCaption(r *experiment.LineResult) string {
+	noise := fmt.Sprintf("fixed σ = %.3g (not private)", r.Sigma)
+	if r.Private {
+		noise = fmt.Sprintf("ε = %g, δ = %g, σ = %.3g", r.Epsilon, r.Delta, r.Sigma)
+	}
+	return fmt.Sprintf("n = %d, m = %d, T = %g, %s, %s estimator; no-source rate %.2f", r.N, r.M, r.T, noise, r.Estimator, r.NoSourceRate)
 }

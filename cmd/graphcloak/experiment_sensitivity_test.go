@@ -63,3 +63,39 @@ func TestExperimentSensitivityRefusals(t *testing.T) {
 		t.Errorf("files left behind: %v", entries)
 	}
 }
+
+// Several ε give one experiment each, the rates with Wilson intervals that
+// contain them, the chance levels, and a rates picture.
+func TestExperimentGraphSweep(t *testing.T) {
+	svg := filepath.Join(t.TempDir(), "rates.svg")
+	out, code := runExperimentCLI(t, "experiment", "graph", "--graph", "sbm:sizes=30x30,pin=0.3,pout=0.01",
+		"--epsilon", "1,8", "--tau", "1", "--trials", "20", "--plot", svg, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	var sw struct {
+		Experiments []struct{ Epsilon float64 }
+		Summary     struct {
+			Community       []struct{ Epsilon, Rate, Lo, Hi float64 }
+			CommunityChance float64
+			ExactNodeChance float64
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &sw); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if len(sw.Experiments) != 2 || len(sw.Summary.Community) != 2 {
+		t.Fatalf("%d experiments, %d points", len(sw.Experiments), len(sw.Summary.Community))
+	}
+	for _, c := range sw.Summary.Community {
+		if !(c.Lo <= c.Rate && c.Rate <= c.Hi) {
+			t.Errorf("ε=%g: rate %g outside [%g, %g]", c.Epsilon, c.Rate, c.Lo, c.Hi)
+		}
+	}
+	if sw.Summary.CommunityChance != 0.5 || sw.Summary.ExactNodeChance != 1.0/60 {
+		t.Errorf("chance levels %g, %g; want 1/2 and 1/60", sw.Summary.CommunityChance, sw.Summary.ExactNodeChance)
+	}
+	if st, err := os.Stat(svg); err != nil || st.Size() == 0 {
+		t.Errorf("rates picture not written: %v", err)
+	}
+}

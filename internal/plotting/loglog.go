@@ -56,26 +56,7 @@ func LogLogPanels(path, caption string, panels []LogLogPanel) error {
 		}
 		row[i] = p
 	}
-	const panelW, h = 9 * vg.Centimeter, 9 * vg.Centimeter
-	w := panelW * vg.Length(len(panels))
-	c, err := newCanvas(path, w, h)
-	if err != nil {
-		return err
-	}
-	dc := draw.New(c)
-	top := draw.Crop(dc, 0, 0, vg.Centimeter, 0) // room for the caption below
-	tiles := draw.Tiles{Rows: 1, Cols: len(panels), PadX: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2}
-	canvases := plot.Align([][]*plot.Plot{row}, tiles, top)
-	for i, p := range row {
-		p.Draw(canvases[0][i])
-	}
-	if caption != "" {
-		font := plot.DefaultFont
-		font.Size = vg.Points(9)
-		sty := draw.TextStyle{Color: color.Black, Font: font, Handler: plot.DefaultTextHandler, XAlign: draw.XCenter}
-		dc.FillText(sty, vg.Point{X: w / 2, Y: vg.Millimeter * 2}, caption)
-	}
-	return writeCanvas(c, path)
+	return alignedRow(path, caption, row)
 }
 
 func logLogPanel(pn LogLogPanel) (*plot.Plot, error) {

@@ -52,9 +52,11 @@ func stems(p *plot.Plot, x, y []float64, c color.Color, dashed bool, shape draw.
 	return s, nil
 }
 
-// LineSources writes the paper's Figure 1: true sources f0 (red stems) and
-// the recovered f̂ (blue dashed stems) against position x on [0, 1].
-func LineSources(path string, x, f0, fhat []float64, title string) error {
+// LineSources writes the paper's Figure 1 beside the EMD distribution:
+// true sources f0 (red stems) and the recovered f̂ of one trial (blue
+// dashed stems) against position x on [0, 1], and a histogram of the EMD
+// over all trials (emds; omitted when empty).
+func LineSources(path string, x, f0, fhat, emds []float64, title, caption string) error {
 	if len(x) == 0 || len(f0) != len(x) || len(fhat) != len(x) {
 		return errors.New("plotting: x, f0 and fhat must have the same non-zero length")
 	}
@@ -80,7 +82,48 @@ func LineSources(path string, x, f0, fhat []float64, title string) error {
 	p.Legend.Add("true f0", ts)
 	p.Legend.Add("recovered (estimate)", rs)
 	p.Legend.Top = true
-	return save(p, path, 16*vg.Centimeter, 10*vg.Centimeter)
+	row := []*plot.Plot{p}
+	if len(emds) > 0 {
+		h, err := emdHistogram(emds)
+		if err != nil {
+			return err
+		}
+		row = append(row, h)
+	}
+	return alignedRow(path, caption, row)
+}
+
+// emdHistogram is the distribution of the EMD over trials, with its mean.
+func emdHistogram(emds []float64) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("EMD over %d trials", len(emds))
+	p.X.Label.Text = "EMD(f0, f̂) (normalised)"
+	p.Y.Label.Text = "trials"
+	bins := max(5, min(30, len(emds)/3))
+	h, err := plotter.NewHist(plotter.Values(emds), bins)
+	if err != nil {
+		return nil, err
+	}
+	h.FillColor = color.RGBA{R: 120, G: 150, B: 220, A: 255}
+	h.LineStyle.Color = blue
+	p.Add(plotter.NewGrid(), h)
+	mean := 0.0
+	for _, e := range emds {
+		mean += e / float64(len(emds))
+	}
+	top := 0.0
+	for _, b := range h.Bins {
+		top = math.Max(top, b.Weight)
+	}
+	m, err := plotter.NewLine(plotter.XYs{{X: mean, Y: 0}, {X: mean, Y: top * 1.05}})
+	if err != nil {
+		return nil, err
+	}
+	m.Color, m.Width, m.Dashes = red, vg.Points(1.5), []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(m)
+	p.Legend.Add(fmt.Sprintf("mean %.4f", mean), m)
+	p.Legend.Top = true
+	return p, nil
 }
 
 // CommunityBars writes a bar chart of community probabilities (shares), one

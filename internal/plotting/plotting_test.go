@@ -32,11 +32,11 @@ func TestLineSources(t *testing.T) {
 	f0[23], f0[75] = 1, 1
 	fh[22], fh[23], fh[76] = 0.4, 0.5, 0.8
 	path := filepath.Join(t.TempDir(), "line.png")
-	if err := LineSources(path, x, f0, fh, "test"); err != nil {
+	if err := LineSources(path, x, f0, fh, []float64{0.01, 0.02, 0.02, 0.05}, "test", "caption"); err != nil {
 		t.Fatal(err)
 	}
 	decodePNG(t, path)
-	if err := LineSources(path, x, f0[:3], fh, "bad"); err == nil {
+	if err := LineSources(path, x, f0[:3], fh, nil, "bad", ""); err == nil {
 		t.Error("length mismatch accepted")
 	}
 }
@@ -65,7 +65,7 @@ func TestWritePNG(t *testing.T) {
 	}
 	f0[23], f0[75] = 1, 1
 	fh[22], fh[23], fh[76] = 0.4, 0.5, 0.8
-	if err := LineSources(filepath.Join(dir, "line.png"), x, f0, fh, "line"); err != nil {
+	if err := LineSources(filepath.Join(dir, "line.png"), x, f0, fh, nil, "line", ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := CommunityBars(filepath.Join(dir, "bars.png"), []string{"0", "1"}, []float64{0.8, 0.2}, []bool{true, false}, "bars"); err != nil {
