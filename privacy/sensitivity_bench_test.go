@@ -1,9 +1,12 @@
 package privacy
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/datasets"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -55,4 +58,64 @@ func BenchmarkBlockStep(b *testing.B) {
 			op.MulBlockAffine(z, x, columnBlock, 0.1, -2, z, -1)
 		}
 	})
+}
+
+// sensBudget bounds each BenchmarkSensitivityScale run (go test -bench
+// SensitivityScale -sensbudget 5m); 0 runs to completion.
+var sensBudget = flag.Duration("sensbudget", 0, "time budget per Δ2 in BenchmarkSensitivityScale (0 = to completion)")
+
+// BenchmarkSensitivityScale: certified Δ2 at the sizes of issue 10 — the
+// AS-level Internet (gt:as-22july06, when scripts/fetch-datasets.sh has
+// run) at τ = 0.1, 1, 10, and preferential-attachment and random
+// geometric graphs of 10⁵ and 10⁶ nodes (10⁶ / 10⁷ edges and 10⁶ / ≈10⁷)
+// at τ = 1. Reports Δ2, its relative slack (1 = only per-edge bounds) and
+// whether it is exact. Select with -bench 'SensitivityScale/NAME'.
+func BenchmarkSensitivityScale(b *testing.B) {
+	type gcase struct {
+		name string
+		tau  float64
+		load func() (*laplacian.Graph, error)
+	}
+	gen := func(spec string) func() (*laplacian.Graph, error) {
+		return func() (*laplacian.Graph, error) { g, _, err := laplacian.Generate(spec); return g, err }
+	}
+	as := func() (*laplacian.Graph, error) {
+		gt, err := datasets.Open("", "as-22july06")
+		if err != nil {
+			return nil, err
+		}
+		g, _, err := gt.Graph()
+		return g, err
+	}
+	cases := []gcase{
+		{"as-22july06/tau=0.1", 0.1, as}, {"as-22july06/tau=1", 1, as}, {"as-22july06/tau=10", 10, as},
+		{"pa-1e5", 1, gen("pa:n=100000,m=10")}, {"rgg-1e5", 1, gen("rgg:n=100000,radius=0.008")},
+		{"pa-1e6", 1, gen("pa:n=1000000,m=10")}, {"rgg-1e6", 1, gen("rgg:n=1000000,radius=0.0025")},
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			g, err := c.load()
+			var me *datasets.MissingError
+			if errors.As(err, &me) {
+				b.Skip(err)
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for range b.N {
+				s, err := GraphSensitivity(g, c.tau, 1, GraphOptions{TimeBudget: *sensBudget})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(s.Delta2, "delta2")
+				b.ReportMetric(s.Slack/s.Delta2, "relslack")
+				exact := 0.0
+				if s.Exact {
+					exact = 1
+				}
+				b.ReportMetric(exact, "exact")
+			}
+		})
+	}
 }
