@@ -371,20 +371,21 @@ func hermiteExpDD(tau float64, th [3]float64) ([7]interval, bool) {
 	return d, true
 }
 
-// radauBounds computes radauWork.bound for every edge in parallel and
-// lowers u[e] to it where it is smaller, until the deadline (zero: none).
+// radauBounds computes radauWork.bound for every edge in parallel, in the
+// given order, and lowers u[e] to it where it is smaller, until the
+// deadline (zero: none).
 func radauBounds(g *laplacian.Graph, tau, B float64, wmax int, ei, ej []int32, u []float64, deadline time.Time) {
 	w := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
-	chunk := (len(ei) + w - 1) / w
-	for lo := 0; lo < len(ei); lo += chunk {
-		hi := min(lo+chunk, len(ei))
+	// Worker k takes edges k, k+w, k+2w, …: in the caller's order, so an
+	// early deadline leaves the tail.
+	for k := range w {
 		wg.Add(1)
-		go func(lo, hi int) {
+		go func(k int) {
 			defer wg.Done()
 			r := newRadauWork(g, tau, B, wmax)
-			for e := lo; e < hi; e++ {
-				if e%64 == 0 && !deadline.IsZero() && time.Now().After(deadline) {
+			for e := k; e < len(ei); e += w {
+				if (e/w)%64 == 0 && !deadline.IsZero() && time.Now().After(deadline) {
 					return
 				}
 				// Through a hub the 3-hop ball is most of the graph: the
@@ -396,7 +397,7 @@ func radauBounds(g *laplacian.Graph, tau, B float64, wmax int, ei, ej []int32, u
 					u[e] = math.Max(b, 0)
 				}
 			}
-		}(lo, hi)
+		}(k)
 	}
 	wg.Wait()
 }

@@ -96,29 +96,34 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 			edges = append(edges, sparseEdge{i: i, j: j, pij: rowStart[i] + k, u: cheapEdgeBound(g, i, j, w, tau)})
 		}
 	}
+	order := make([]int32, len(edges))
+	for e := range order {
+		order[e] = int32(e)
+	}
+	byBound := func() {
+		sort.Slice(order, func(x, y int) bool { return edges[order[x]].u > edges[order[y]].u })
+	}
+	byBound()
 	if radauWorthIt(g, K) {
+		// Largest cheap bounds first: under a time budget (a quarter of it
+		// goes to these bounds) the edges that set the anytime bound are
+		// tightened first; edges not reached keep their cheap bounds.
 		ei := make([]int32, len(edges))
 		ej := make([]int32, len(edges))
 		u := make([]float64, len(edges))
-		for e, ed := range edges {
-			ei[e], ej[e], u[e] = int32(ed.i), int32(ed.j), ed.u
+		for k, e := range order {
+			ei[k], ej[k], u[k] = int32(edges[e].i), int32(edges[e].j), edges[e].u
 		}
-		// The bounds only prune: under a time budget they may use a quarter
-		// of it, edges not reached keep their cheap bounds.
 		var deadline time.Time
 		if opt.TimeBudget > 0 {
 			deadline = start.Add(opt.TimeBudget / 4)
 		}
 		radauBounds(g, tau, B, wmax, ei, ej, u, deadline)
-		for e := range edges {
-			edges[e].u = u[e]
+		for k, e := range order {
+			edges[e].u = u[k]
 		}
+		byBound()
 	}
-	order := make([]int32, len(edges))
-	for e := range order {
-		order[e] = int32(e)
-	}
-	sort.Slice(order, func(x, y int) bool { return edges[order[x]].u > edges[order[y]].u })
 
 	tw := falseTwins(g)
 
