@@ -13,6 +13,9 @@ type Config struct {
 	Output string `mapstructure:"output" json:"output"`
 	// LogFormat is the format of the logs on stderr: "text" (default) or "json".
 	LogFormat string `mapstructure:"logFormat" json:"logFormat"`
+	// LogLevel is the least severe log level written: debug, info (default),
+	// warn or error.
+	LogLevel string `mapstructure:"logLevel" json:"logLevel"`
 }
 
 // Neo4j is where the database is and how to log in.

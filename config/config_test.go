@@ -200,6 +200,7 @@ recovery:
   sources: 2
 output: json
 logFormat: json
+logLevel: warn
 `
 
 func TestYAML(t *testing.T) {
@@ -215,7 +216,7 @@ func TestYAML(t *testing.T) {
 		Write:      Write{WriteProperty: "private_temp", MassProperty: "mass", CommunityWriteProperty: "comm", ProbabilityProperty: "prob", RankProperty: "rnk", BatchSize: 2000, Concurrency: 2, RandomSeed: 9},
 		Privacy:    Privacy{Tau: 0.5, Alpha: 2, Epsilon: 4, Delta: 1e-6, Mechanism: "discrete", EpsilonTotal: 40, DeltaTotal: 1e-4, KeyFile: "/etc/graphcloak/key", LedgerKeyFile: "/etc/graphcloak/ledger.key", Ledger: "neo4j", Scope: "building-7", Epoch: "2026-11-21"},
 		Recovery:   Recovery{Estimator: "bpdn", Sources: 2},
-		Output:     "json", LogFormat: "json",
+		Output:     "json", LogFormat: "json", LogLevel: "warn",
 	}
 	got, _ := json.Marshal(l.Config)
 	exp, _ := json.Marshal(want)

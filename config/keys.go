@@ -104,6 +104,8 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Output }},
 	{Name: "logFormat", Flag: "log-format", Default: "text", Usage: "log format on stderr: text or json",
 		field: func(c *Config) any { return &c.LogFormat }},
+	{Name: "logLevel", Flag: "log-level", Default: "info", Usage: "least severe log level on stderr: debug, info, warn or error (--quiet: error)",
+		field: func(c *Config) any { return &c.LogLevel }},
 }
 
 // Keys returns every configuration key.

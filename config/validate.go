@@ -153,6 +153,11 @@ func (c *Config) Validate() error {
 	if c.Output != "table" && c.Output != "json" {
 		add("output", "must be table or json, got %q", c.Output)
 	}
+	switch c.LogLevel {
+	case "debug", "info", "warn", "error":
+	default:
+		add("logLevel", "must be debug, info, warn or error, got %q", c.LogLevel)
+	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		add("logFormat", "must be text or json, got %q", c.LogFormat)
 	}

@@ -197,3 +197,49 @@ func TestOneConfigurationPath(t *testing.T) {
 		t.Errorf("config show lists community-property, which no command reads:\n%s", out)
 	}
 }
+
+// Issue 12, terminal and JSON errors: errors under -o json are one JSON
+// object on stderr (they were plain text); messages carry no package or
+// function names ("privacy: Calibrate: "); --quiet and --log-level silence
+// the INFO lines every command wrote.
+func TestErrorsAndLogging(t *testing.T) {
+	isolateConfig(t)
+	run := func(args ...string) (string, string, int) {
+		var out, errb strings.Builder
+		code := runArgs(context.Background(), args, &out, &errb)
+		return out.String(), errb.String(), code
+	}
+	_, stderr, code := run("calibrate", "--sensitivity", "-1", "-o", "json")
+	var doc struct {
+		SchemaVersion int
+		Error         struct {
+			Message, Kind string
+			ExitCode      int
+		}
+	}
+	if err := json.Unmarshal([]byte(stderr), &doc); err != nil || code != exitBadInput || doc.SchemaVersion != 1 ||
+		doc.Error.Kind != "bad-input" || doc.Error.ExitCode != exitBadInput || doc.Error.Message == "" {
+		t.Errorf("-o json error: exit %d, stderr %q (%v)", code, stderr, err)
+	}
+	_, stderr, _ = run("calibrate", "--sensitivity", "-1")
+	if !strings.HasPrefix(stderr, "graphcloak: ") || strings.Contains(stderr, "privacy:") || strings.Contains(stderr, "Calibrate:") {
+		t.Errorf("error names a package or function: %q", stderr)
+	}
+	if msg := errorMessage(errorString("privacy: Calibrate: config: x: laplacian: y")); msg != "x: y" {
+		t.Errorf("errorMessage = %q", msg)
+	}
+	dir := t.TempDir()
+	_, stderr, code = run("keygen", "--out", filepath.Join(dir, "k1"))
+	_, quiet, qcode := run("sensitivity", "--graph", "karate", "--quiet")
+	_, errOnly, ecode := run("sensitivity", "--graph", "karate", "--log-level", "error")
+	if code != 0 || qcode != 0 || ecode != 0 || quiet != "" || errOnly != "" {
+		t.Errorf("--quiet / --log-level error still wrote %q / %q (exit %d %d %d; %s)", quiet, errOnly, code, qcode, ecode, stderr)
+	}
+	if _, _, code := run("sensitivity", "--graph", "karate", "--log-level", "loud"); code != exitBadInput && code != exitUsage {
+		t.Errorf("--log-level loud: exit %d", code)
+	}
+}
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }

@@ -19,7 +19,7 @@ func testGlobals(t *testing.T, mutate func(*config.Config)) *globalOptions {
 	if mutate != nil {
 		mutate(&l.Config)
 	}
-	return &globalOptions{cfg: l, logger: newLogger(&testWriter{t}, "text"), stderr: &testWriter{t}}
+	return &globalOptions{cfg: l, logger: newLogger(&testWriter{t}, "text", "info"), stderr: &testWriter{t}}
 }
 
 type testWriter struct{ t *testing.T }

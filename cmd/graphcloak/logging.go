@@ -6,11 +6,16 @@ import (
 )
 
 // newLogger returns the structured logger of a run: log/slog on stderr, as
-// text or JSON (--log-format). Nothing secret is ever passed to it: the
-// configuration is logged only through config.Config.Redacted, and true
-// readings, passwords and noise keys are never logged.
-func newLogger(w io.Writer, format string) *slog.Logger {
-	opts := &slog.HandlerOptions{Level: slog.LevelInfo}
+// text or JSON (--log-format), from level (--log-level; --quiet is error).
+// Nothing secret is ever passed to it: the configuration is logged only
+// through config.Config.Redacted, and true readings, passwords and noise
+// keys are never logged.
+func newLogger(w io.Writer, format, level string) *slog.Logger {
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		l = slog.LevelInfo
+	}
+	opts := &slog.HandlerOptions{Level: l}
 	if format == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}

@@ -4,10 +4,9 @@ package main
 
 import (
 	"context"
-	"fmt"
+	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 )
 
@@ -21,14 +20,20 @@ func main() {
 func run() int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	err := newRootCmd(os.Stdout, os.Stderr).ExecuteContext(ctx)
+	return runArgs(ctx, os.Args[1:], os.Stdout, os.Stderr)
+}
+
+// runArgs runs one command line and reports its error on stderr (see
+// reportError) and returns the exit code.
+func runArgs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd(stdout, stderr)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
 	if err != nil && ctx.Err() != nil {
-		fmt.Fprintln(os.Stderr, "graphcloak: interrupted")
-		return exitInterrupted
+		err = errInterrupted
 	}
 	if err != nil {
-		// The root package's errors already say "graphcloak: ".
-		fmt.Fprintln(os.Stderr, "graphcloak: "+strings.TrimPrefix(err.Error(), "graphcloak: "))
+		reportError(stderr, err, wantsJSON(root))
 	}
 	return exitCode(err)
 }

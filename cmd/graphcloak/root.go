@@ -23,6 +23,7 @@ type globalOptions struct {
 	output     string // "table" or "json"
 	logFormat  string // "text" or "json"
 	configFile string // --config; "" means the default location
+	quiet      bool   // --quiet: errors only
 	stdout     io.Writer
 	stderr     io.Writer
 	// terminal is true when stderr is a terminal: progress bars are shown.
@@ -40,7 +41,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		g.terminal = true
 	}
-	g.logger = newLogger(stderr, "text")
+	g.logger = newLogger(stderr, "text", "info")
 	root := &cobra.Command{
 		Use:   "graphcloak",
 		Short: "Differentially private release of diffusion measurements on graphs",
@@ -63,7 +64,8 @@ $XDG_CONFIG_HOME/graphcloak/config.yaml) > defaults; see "graphcloak config show
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.PersistentFlags().StringVar(&g.configFile, "config", "", "config file (default $XDG_CONFIG_HOME/graphcloak/config.yaml if present)")
-	config.AddFlags(root.PersistentFlags(), "output", "log-format")
+	config.AddFlags(root.PersistentFlags(), "output", "log-format", "log-level")
+	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "only errors on stderr: no progress, no informational logs (--log-level error)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 
 	// Commands register here, one line each.
@@ -119,7 +121,15 @@ func (g *globalOptions) resolve(cmd *cobra.Command) error {
 	}
 	g.cfg = l
 	g.output, g.logFormat = l.Output, l.LogFormat
-	g.logger = newLogger(g.stderr, l.LogFormat)
+	level := l.LogLevel
+	if g.quiet {
+		if l.Sources["logLevel"] == config.FromFlag && level != "error" {
+			return usageErrorf("--quiet contradicts --log-level %s", level)
+		}
+		level = "error"
+		g.terminal = false // no progress either
+	}
+	g.logger = newLogger(g.stderr, l.LogFormat, level)
 	return nil
 }
 

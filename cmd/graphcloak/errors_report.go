@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+
+	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/spf13/cobra"
+)
+
+// errInterrupted is what a run stopped by SIGINT or SIGTERM reports.
+var errInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
+
+// packagePrefix matches the "privacy: Calibrate: " style prefixes that
+// library errors carry for Go callers; the terminal shows sentences.
+var packagePrefix = regexp.MustCompile(`(^|: )(?:(?:graphcloak|privacy|config|laplacian|connector|community|recovery|expm|datasets|experiment): )+(?:[A-Z][A-Za-z]*: )?`)
+
+// errorMessage is err as a sentence for people: no package or function
+// names.
+func errorMessage(err error) string {
+	msg := err.Error()
+	for { // matches share their ": " separators, so repeat until stable
+		next := packagePrefix.ReplaceAllString(msg, "$1")
+		if next == msg {
+			return msg
+		}
+		msg = next
+	}
+}
+
+// errorDocument is the JSON form of an error on stderr under -o json.
+type errorDocument struct {
+	SchemaVersion int         `json:"schemaVersion"`
+	Error         errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Message  string `json:"message"`
+	Kind     string `json:"kind"` // errkind: usage, bad-input, unreachable, budget, database, charged, interrupted, internal
+	ExitCode int    `json:"exitCode"`
+}
+
+// reportError writes err on stderr: "graphcloak: <sentence>", or under
+// -o json one JSON object (errorDocument) so that scripts parse one format.
+func reportError(w io.Writer, err error, asJSON bool) {
+	msg := errorMessage(err)
+	if asJSON {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		_ = enc.Encode(errorDocument{SchemaVersion: 1,
+			Error: errorDetail{Message: msg, Kind: errkind.Of(err).String(), ExitCode: exitCode(err)}})
+		return
+	}
+	fmt.Fprintln(w, "graphcloak: "+msg)
+}
+
+// wantsJSON reports whether the run asked for -o json: the flag, or else
+// GRAPHCLOAK_OUTPUT (the flag is known even when configuration failed).
+func wantsJSON(root *cobra.Command) bool {
+	if f := root.PersistentFlags().Lookup("output"); f != nil && f.Changed {
+		return strings.EqualFold(f.Value.String(), "json")
+	}
+	return strings.EqualFold(os.Getenv("GRAPHCLOAK_OUTPUT"), "json")
+}
