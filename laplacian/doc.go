@@ -18,8 +18,9 @@
 //     Disconnected graphs are legitimate; Graph.Components counts them.
 //
 // Graphs come from FromEdges, the generators (SBM, Grid, Path, Cycle,
-// Complete, Star, Karate, PreferentialAttachment, RandomGeometric), a CSV edge list (ReadCSV, LoadCSV), or a graph
-// spec string as used by the CLI (ParseSpec, Generate), e.g.
+// Complete, Star, Karate, PreferentialAttachment, RandomGeometric), a CSV
+// edge list (ReadCSV, LoadCSV), or a graph spec string as used by the CLI
+// (ParseSpec, Generate), e.g.
 // "sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7".
 //
 // Graph.Fingerprint identifies a graph exactly (keys, edges, weights) so

@@ -146,6 +146,10 @@ if ((lint_rc == 0)); then
 fi
 lint_s=$((SECONDS - t0))
 
+# The real networks of the datasets tests (Debian's python3-graph-tool;
+# gitignored cache): best effort, the tests skip without them.
+bash "$root/scripts/fetch-datasets.sh" >/dev/null || echo "test.sh: datasets not fetched; their tests will skip" >&2
+
 t0=$SECONDS
 run go vet "${pkgs[@]}"
 vet_rc=$?
