@@ -9,6 +9,7 @@ type Config struct {
 	Write      Write      `mapstructure:"write" json:"write"`
 	Privacy    Privacy    `mapstructure:"privacy" json:"privacy"`
 	Recovery   Recovery   `mapstructure:"recovery" json:"recovery"`
+	Input      Input      `mapstructure:"input" json:"input"`
 	// Output is the output format: "table" (default) or "json".
 	Output string `mapstructure:"output" json:"output"`
 	// LogFormat is the format of the logs on stderr: "text" (default) or "json".
@@ -111,6 +112,13 @@ type Privacy struct {
 }
 
 // Recovery chooses the estimator.
+type Input struct {
+	// Header says whether the first row of an input CSV file (edge list,
+	// readings) is a header: auto (decided by its column names), yes or no.
+	Header string `mapstructure:"header" json:"header"`
+}
+
+// Recovery chooses how sources are recovered.
 type Recovery struct {
 	// Estimator is a recovery estimator name; empty means the package default.
 	Estimator string `mapstructure:"estimator" json:"estimator"`

@@ -201,6 +201,8 @@ recovery:
 output: json
 logFormat: json
 logLevel: warn
+input:
+  header: "yes"
 `
 
 func TestYAML(t *testing.T) {
@@ -216,7 +218,7 @@ func TestYAML(t *testing.T) {
 		Write:      Write{WriteProperty: "private_temp", MassProperty: "mass", CommunityWriteProperty: "comm", ProbabilityProperty: "prob", RankProperty: "rnk", BatchSize: 2000, Concurrency: 2, RandomSeed: 9},
 		Privacy:    Privacy{Tau: 0.5, Alpha: 2, Epsilon: 4, Delta: 1e-6, Mechanism: "discrete", EpsilonTotal: 40, DeltaTotal: 1e-4, KeyFile: "/etc/graphcloak/key", LedgerKeyFile: "/etc/graphcloak/ledger.key", Ledger: "neo4j", Scope: "building-7", Epoch: "2026-11-21"},
 		Recovery:   Recovery{Estimator: "bpdn", Sources: 2},
-		Output:     "json", LogFormat: "json", LogLevel: "warn",
+		Output:     "json", LogFormat: "json", LogLevel: "warn", Input: Input{Header: "yes"},
 	}
 	got, _ := json.Marshal(l.Config)
 	exp, _ := json.Marshal(want)

@@ -100,6 +100,9 @@ var keyTable = []Key{
 	{Name: "recovery.sources", Flag: "sources", Default: 1, Usage: "number of sources K to look for",
 		field: func(c *Config) any { return &c.Recovery.Sources }},
 
+	{Name: "input.header", Flag: "header", Default: "auto", Usage: "first row of an input CSV (edge list, readings): auto (a header when it names its columns), yes or no",
+		field: func(c *Config) any { return &c.Input.Header }},
+
 	{Name: "output", Flag: "output", Default: "table", Usage: "output format: table or json",
 		field: func(c *Config) any { return &c.Output }},
 	{Name: "logFormat", Flag: "log-format", Default: "text", Usage: "log format on stderr: text or json",

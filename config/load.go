@@ -88,6 +88,13 @@ func Load(opts Options) (*Loaded, error) {
 		return nil, err
 	}
 	l.File = file
+	if file != "" && l.Sources["neo4j.password"] == FromFile && l.Neo4j.Password != "" {
+		if st, err := os.Stat(file); err == nil && st.Mode().Perm()&0o077 != 0 {
+			return nil, &Error{Key: "neo4j.password", Reason: fmt.Sprintf(
+				"the config file %s holds the Neo4j password but group or others may read it (mode %04o); chmod 600 it, or give the password in GRAPHCLOAK_NEO4J_PASSWORD",
+				file, st.Mode().Perm())}
+		}
+	}
 	return l, nil
 }
 
@@ -105,7 +112,7 @@ func load(yaml []byte, fs *pflag.FlagSet) (*Loaded, error) {
 	if yaml != nil {
 		v.SetConfigType("yaml")
 		if err := v.ReadConfig(bytes.NewReader(yaml)); err != nil {
-			return nil, &Error{Key: "config", Reason: scrub("invalid YAML: "+err.Error(), yaml)}
+			return nil, &Error{Key: "config", Reason: yamlProblem(err)}
 		}
 		if err := checkFileKeys(v); err != nil {
 			return nil, err
@@ -251,6 +258,17 @@ var passwordLine = regexp.MustCompile(`(?mi)^\s*password\s*:\s*(.*?)\s*$`)
 
 // scrub removes anything that looks like the file's password value from a
 // message about the file (a YAML error may quote the offending token).
+// yamlProblem describes a YAML error by its line only: the parser's
+// message quotes the file, which may be a key or hold a password.
+func yamlProblem(err error) string {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		return "the config file is not valid YAML (line " + m[1] + ") or not a mapping of the documented keys"
+	}
+	return "the config file is not valid YAML or not a mapping of the documented keys"
+}
+
+var yamlLine = regexp.MustCompile(`line (\d+)`)
+
 func scrub(msg string, yaml []byte) string {
 	for _, m := range passwordLine.FindAllSubmatch(yaml, -1) {
 		val := strings.Trim(string(m[1]), `"' `)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/privacy"
 	"math"
 	"net/url"
@@ -153,6 +154,9 @@ func (c *Config) Validate() error {
 	if c.Output != "table" && c.Output != "json" {
 		add("output", "must be table or json, got %q", c.Output)
 	}
+	if _, err := csvin.ParseHeader(c.Input.Header); err != nil {
+		add("input.header", "must be auto, yes or no, got %q", c.Input.Header)
+	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":
 	default:
@@ -174,6 +178,12 @@ func checkURI(s string) string {
 	if u.User != nil {
 		if _, has := u.User.Password(); has {
 			return "must not contain a password; use GRAPHCLOAK_NEO4J_PASSWORD"
+		}
+	}
+	for k := range u.Query() {
+		switch strings.ToLower(k) {
+		case "password", "pass", "pwd", "passwd", "token", "credentials", "auth", "secret":
+			return "must not carry credentials in its query string; use GRAPHCLOAK_NEO4J_PASSWORD"
 		}
 	}
 	switch u.Scheme {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
 
@@ -138,16 +139,16 @@ func Connect(ctx context.Context, opt Options) (*Client, error) {
 		c.UserAgent = "graphcloak"
 	})
 	if err != nil {
-		return nil, &ArgumentError{Param: "uri", Value: redactURI(opt.URI), Reason: fmt.Sprintf("is not usable: %v", err)}
+		return nil, &ArgumentError{Param: "uri", Value: redactURI(opt.URI), Reason: "is not usable: " + scrubQuery(err.Error(), u)}
 	}
-	c := &Client{driver: drv, uri: uri, user: opt.User, database: opt.Database, fetchSize: opt.FetchSize,
+	c := &Client{driver: drv, uri: redactURI(uri), user: opt.User, database: opt.Database, fetchSize: opt.FetchSize,
 		txTimeout: opt.TransactionTimeout, acquireTimeout: opt.AcquisitionTimeout}
 	vctx, cancel := context.WithTimeout(ctx, opt.ConnectTimeout)
 	defer cancel()
 	if err := drv.VerifyConnectivity(vctx); err != nil {
 		drv.Close(context.Background())
 		if ctx.Err() == nil && vctx.Err() != nil {
-			return nil, &UnreachableError{URI: uri, Op: "connect",
+			return nil, &UnreachableError{URI: redactURI(uri), Op: "connect",
 				Err: fmt.Errorf("no answer within %v: %w", opt.ConnectTimeout, vctx.Err())}
 		}
 		return nil, c.classify("connect", err)
@@ -198,5 +199,17 @@ func redactURI(s string) string {
 		return "(unparseable URI)"
 	}
 	u.User = nil
+	if u.RawQuery != "" {
+		u.RawQuery = "…" // a query string may hold credentials: never echoed
+	}
+	u.Fragment, u.RawFragment = "", ""
 	return u.String()
+}
+
+// scrubQuery removes the URI's query string from a driver message.
+func scrubQuery(msg string, u *url.URL) string {
+	if u.RawQuery != "" {
+		msg = strings.ReplaceAll(msg, u.RawQuery, "…")
+	}
+	return msg
 }

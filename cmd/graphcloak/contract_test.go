@@ -243,3 +243,85 @@ func TestErrorsAndLogging(t *testing.T) {
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+// Issue 12, parsing: an edge list with a from,to header used to gain two
+// nodes (a second component, another Δ2) and exit 0; an unrecognised
+// header above numeric rows is refused; --header (or input.header) decides.
+func TestEdgeListHeaderCLI(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	nodes := func(file string, args ...string) (int, int) {
+		t.Helper()
+		out, code, _ := runPrivacyCLI(t, append([]string{"sensitivity", "--graph", "file:" + file, "-o", "json"}, args...)...)
+		if code != 0 {
+			return 0, code
+		}
+		var r struct{ Nodes int }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Nodes, code
+	}
+	fromTo := filepath.Join(dir, "from-to.csv")
+	os.WriteFile(fromTo, []byte("from,to\na,b\nb,c\n"), 0o600)
+	if n, code := nodes(fromTo); n != 3 || code != 0 {
+		t.Errorf("from,to header: %d nodes (exit %d), want 3", n, code)
+	}
+	xy := filepath.Join(dir, "xy.csv")
+	os.WriteFile(xy, []byte("x,y\n1,2\n2,3\n"), 0o600)
+	if _, code := nodes(xy); code != exitBadInput {
+		t.Errorf("unrecognised header: exit %d, want 3", code)
+	}
+	if n, _ := nodes(xy, "--header", "yes"); n != 3 {
+		t.Errorf("--header yes: %d nodes, want 3", n)
+	}
+	if n, _ := nodes(xy, "--header", "no"); n != 5 {
+		t.Errorf("--header no: %d nodes, want 5", n)
+	}
+	t.Setenv("GRAPHCLOAK_INPUT_HEADER", "yes")
+	if n, _ := nodes(xy); n != 3 {
+		t.Errorf("GRAPHCLOAK_INPUT_HEADER=yes: %d nodes, want 3", n)
+	}
+}
+
+// Issue 12, secrets: a group/world-readable config file holding the Neo4j
+// password was accepted silently (a 0644 key file is refused); a password
+// in the URI query string was echoed in an error; --config KEYFILE echoed
+// digits of the key.
+func TestSecretsInConfig(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	os.WriteFile(cfg, []byte("neo4j:\n  password: \"hunter2-secret\"\n"), 0o644)
+	os.Chmod(cfg, 0o644)
+	_, code, err := runPrivacyCLI(t, "config", "show", "--config", cfg)
+	if code != exitBadInput || !strings.Contains(err.Error(), "chmod 600") || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("0644 config with a password: exit %d, %v; want exit 3 asking for chmod 600", code, err)
+	}
+	os.Chmod(cfg, 0o600)
+	if _, code, err := runPrivacyCLI(t, "config", "show", "--config", cfg); code != 0 {
+		t.Errorf("0600 config: exit %d, %v", code, err)
+	}
+
+	var out, errb strings.Builder
+	code = runArgs(context.Background(), []string{"sensitivity", "--graph", "neo4j", "--uri", "neo4j://localhost:1?password=hunter2-secret"}, &out, &errb)
+	if code == 0 || strings.Contains(errb.String(), "hunter2") {
+		t.Errorf("URI query password: exit %d, stderr %q", code, errb.String())
+	}
+
+	key := filepath.Join(dir, "noise.key")
+	if _, code, err := runPrivacyCLI(t, "keygen", "--out", key); code != 0 {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(key)
+	errb.Reset()
+	code = runArgs(context.Background(), []string{"config", "show", "--config", key}, &out, &errb)
+	for i := 0; i+6 <= 64; i++ {
+		if strings.Contains(errb.String(), string(raw[i:i+6])) {
+			t.Fatalf("--config KEYFILE echoes key digits: %q", errb.String())
+		}
+	}
+	if code != exitBadInput && code != exitUsage {
+		t.Errorf("--config KEYFILE: exit %d", code)
+	}
+}

@@ -295,6 +295,7 @@ planted partition when it has one (SBM blocks, karate factions), else Louvain;
 	f.Float64Var(&o.resolution, "resolution", 1, "Louvain resolution γ (with --communities louvain)")
 	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
 	f.StringVar(&o.plot, "plot", "", "write trial 0's community probabilities as bars to this image file (.png, .svg, .pdf)")
+	config.AddFlags(f, "header")
 	config.AddFlags(f, "uri", "user", "password", "database", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd

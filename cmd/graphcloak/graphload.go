@@ -13,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/datasets"
+	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -98,7 +99,12 @@ func loadGraph(ctx context.Context, cfg *config.Config, spec string, opt loadOpt
 		return &loadedGraph{Spec: spec, Graph: g}, nil
 	}
 	if spec != neo4jSpec {
-		g, part, err := laplacian.Generate(spec)
+		s, err := laplacian.ParseSpec(spec)
+		if err != nil {
+			return nil, err
+		}
+		s.Header, _ = csvin.ParseHeader(cfg.Input.Header) // validated by config
+		g, part, err := s.Build()
 		if err != nil {
 			return nil, err
 		}

@@ -83,6 +83,7 @@ Elsewhere the per-node results go to --out FILE (CSV) when given.`,
 	f.StringVar(&opts.plot, "plot", "", "draw the graph to this image file (.png, .svg, .pdf): communities with their probability, nodes coloured by --plot-value")
 	f.StringVar(&opts.plotValue, "plot-value", "posterior", "what colours the nodes in --plot: posterior (probability of being the source) or released (the private values)")
 	config.AddFlags(f, config.Neo4jFlags...)
+	config.AddFlags(f, "header")
 	config.AddFlags(f, "tau", "estimator", "sources", "write-property", "mass-property", "community-write-property",
 		"probability-property", "rank-property", "batch-size", "concurrency", "random-seed")
 	return cmd

@@ -15,6 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/spf13/cobra"
 )
@@ -109,7 +110,7 @@ timeout; 5 budget exhausted; 7 the epoch was charged but cannot be published
 	f.DurationVar(&opts.lease, "lease", connector.DefaultLease, "Neo4j run lease: a run that sends no heartbeat for this long is taken for dead (abandoned) and its epoch can be resumed")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
-	config.AddFlags(f, "value-property", "write-property", "batch-size", "concurrency")
+	config.AddFlags(f, "value-property", "write-property", "batch-size", "concurrency", "header")
 	return cmd
 }
 
@@ -219,7 +220,8 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 	valuesFrom := "property:" + valueProp
 	if opts.values != "" {
 		valuesFrom = "csv:" + opts.values
-		if readings, err = readReadings(opts.stdin, opts.values); err != nil {
+		header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
+		if readings, err = readReadings(opts.stdin, opts.values, header); err != nil {
 			return err
 		}
 	}
@@ -542,16 +544,16 @@ func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummar
 }
 
 // readReadings reads the raw readings CSV from a file or, for "-", stdin.
-func readReadings(stdin io.Reader, path string) (map[string]float64, error) {
+func readReadings(stdin io.Reader, path string, header csvin.Header) (map[string]float64, error) {
 	if path == "-" {
-		return graphcloak.ReadValues(stdin)
+		return graphcloak.ReadValuesHeader(stdin, header)
 	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, inputErrorf("--values: %w", err)
 	}
 	defer f.Close()
-	return graphcloak.ReadValues(f)
+	return graphcloak.ReadValuesHeader(f, header)
 }
 
 // openReleaseLedger opens the configured ledger (Neo4j needs client) and

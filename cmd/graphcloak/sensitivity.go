@@ -98,7 +98,7 @@ when it was not computed (sparse path, or a matrix too large for an SVD) and
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.graph, "graph", "", "graph spec: neo4j (the configured projection) | sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 | grid:rows=R,cols=C | path:n=N | cycle:n=N | complete:n=N | star:n=N | karate | file:PATH")
-	config.AddFlags(fl, "tau", "alpha") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
+	config.AddFlags(fl, "tau", "alpha", "header") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
 	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense or sparse")
 	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
 	fl.DurationVar(&o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
