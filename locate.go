@@ -27,7 +27,7 @@ type LocateJob struct {
 	// Sources is the number of sources k (0 means 1).
 	Sources int
 	// Partition and Names give the communities (community.FromAssignment);
-	// nil Partition means Louvain with Resolution (default 1) and Seed.
+	// nil Partition means Leiden with Resolution (default 1) and Seed.
 	Partition  []int
 	Names      []string
 	Resolution float64
@@ -108,7 +108,7 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 		if res == 0 {
 			res = 1
 		}
-		if part, err = community.Louvain(g, res, job.Seed); err != nil {
+		if part, err = community.Leiden(g, community.LeidenOptions{Resolution: res, Seed: job.Seed}); err != nil {
 			return nil, err
 		}
 		names = nil

@@ -373,7 +373,7 @@ func normalised(v []float64) []float64 {
 type Graph struct {
 	Graph *laplacian.Graph
 	// Partition scores the community answers (planted blocks, detected or
-	// given communities); nil means Louvain at resolution 1 with Seed.
+	// given communities); nil means Leiden at resolution 1 with Seed.
 	Partition []int
 	Names     []string // optional community names
 	Tau       float64
@@ -428,7 +428,7 @@ type GraphResult struct {
 	TrueShareMean     float64 `json:"true_share_mean"`
 	Seed              uint64  `json:"seed"`
 	// Graph and CommunitySource describe the inputs for the record (the
-	// caller fills them: a graph spec, "planted", "louvain", "file:PATH").
+	// caller fills them: a graph spec, "planted", "leiden", "louvain", "file:PATH").
 	Graph           string `json:"graph,omitempty"`
 	CommunitySource string `json:"community_source,omitempty"`
 	// Example is trial 0's report and true source communities, for plots.
@@ -478,7 +478,7 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 	}
 	part := e.Partition
 	if part == nil {
-		if part, err = community.Louvain(g, 1, e.Seed); err != nil {
+		if part, err = community.Leiden(g, community.LeidenOptions{Seed: e.Seed}); err != nil {
 			return nil, err
 		}
 	}

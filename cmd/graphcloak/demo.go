@@ -41,7 +41,7 @@ source is planted at one node, the diffusion y = exp(−τL)e_s is measured at
 every node, the certified sensitivity Δ2 is computed, the readings are released
 with discrete Gaussian noise from crypto/rand (charged to a temporary ledger),
 the source is recovered from the private values alone, and the communities
-(the planted blocks when the graph has them, else Louvain) are ranked by
+(the planted blocks when the graph has them, else Leiden) are ranked by
 posterior probability. δ = 0.1 is the paper's choice and a weak guarantee;
 try --delta 1e-6 to see the price of a stronger one. It prints the ranked community
 report, marking the true source community, and writes a bar chart to --plot.
@@ -115,8 +115,8 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 	}
 	partition := "planted"
 	if part == nil {
-		partition = "Louvain"
-		if part, err = community.Louvain(g, 1, 42); err != nil {
+		partition = "Leiden"
+		if part, err = community.Leiden(g, community.LeidenOptions{Seed: 42}); err != nil {
 			return err
 		}
 	}

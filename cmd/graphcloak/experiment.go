@@ -262,8 +262,8 @@ exp(−τL)f0 with Gaussian noise calibrated to (ε, δ) on the exact Δ2, recov
 with --estimator, and score: community accuracy (the report's top community
 is the source's), exact-node rate (the heaviest node is the source: low means
 the privacy is working), EMD, and the no-source rate. Scoring uses the graph's
-planted partition when it has one (SBM blocks, karate factions), else Louvain;
---communities planted|louvain|file:PATH overrides.
+planted partition when it has one (SBM blocks, karate factions), else Leiden;
+--communities planted|leiden|louvain|file:PATH overrides.
 
 ` + simulationNote,
 		Example: `  graphcloak experiment graph --graph sbm:sizes=250x250,pin=0.05,pout=0.001 --tau 2 --epsilon 4 --delta 0.1 --sources 1 --trials 1000 -o json
@@ -291,8 +291,8 @@ planted partition when it has one (SBM blocks, karate factions), else Louvain;
 	f.IntVar(&o.trials, "trials", 200, "trials (source placement and noise draw)")
 	f.StringVar(&o.estimator, "estimator", recovery.Default, "estimator: "+strings.Join(recovery.Names(), ", "))
 	f.Uint64Var(&o.seed, "seed", 1, "random seed of sources and simulated noise")
-	f.StringVar(&o.communities, "communities", "", "scoring partition: planted, louvain, file:PATH (CSV node,community) or property:NAME (Neo4j); default planted when the graph has one")
-	f.Float64Var(&o.resolution, "resolution", 1, "Louvain resolution γ (with --communities louvain)")
+	f.StringVar(&o.communities, "communities", "", "scoring partition: planted, leiden, louvain, file:PATH (CSV node,community) or property:NAME (Neo4j); default planted when the graph has one")
+	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of community detection (leiden, louvain): larger γ, smaller communities")
 	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
 	f.StringVar(&o.plot, "plot", "", "write trial 0's community probabilities as bars to this image file (.png, .svg, .pdf)")
 	config.AddFlags(f, "header")
@@ -338,8 +338,8 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	}
 	kind := o.communities
 	property, isProperty := strings.CutPrefix(kind, "property:")
-	if kind != "" && kind != "planted" && kind != "louvain" && !strings.HasPrefix(kind, "file:") && !isProperty {
-		return inputErrorf("--communities must be planted, louvain, file:PATH or property:NAME, got %q", kind)
+	if kind != "" && kind != "planted" && kind != "leiden" && kind != "louvain" && !strings.HasPrefix(kind, "file:") && !isProperty {
+		return inputErrorf("--communities must be planted, leiden, louvain, file:PATH or property:NAME, got %q", kind)
 	}
 	if isProperty && o.graph != neo4jSpec {
 		return usageErrorf("--communities property:NAME needs --graph neo4j")
@@ -363,7 +363,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 		return err
 	}
 	if kind == "" {
-		kind = "louvain"
+		kind = "leiden"
 		if planted != nil {
 			kind = "planted"
 		}
@@ -376,6 +376,10 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 			return inputErrorf("--communities planted: graph %q has no planted partition", o.graph)
 		}
 		part = planted
+	case kind == "leiden":
+		if part, err = community.Leiden(gr, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed}); err != nil {
+			return inputErrorf("--resolution: %w", err)
+		}
 	case kind == "louvain":
 		if part, err = community.Louvain(gr, o.resolution, o.seed); err != nil {
 			return inputErrorf("--resolution: %w", err)

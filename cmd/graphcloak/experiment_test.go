@@ -125,7 +125,7 @@ func TestExperimentBadInput(t *testing.T) {
 		{"bad graph spec", []string{"experiment", "graph", "--graph", "sbm:sizes=oops"}, exitBadInput},
 		{"too many sources", []string{"experiment", "graph", "--graph", "karate", "--sources", "40"}, exitBadInput},
 		{"no planted partition", []string{"experiment", "graph", "--graph", "path:n=10", "--communities", "planted"}, exitBadInput},
-		{"bad communities", []string{"experiment", "graph", "--graph", "karate", "--communities", "leiden"}, exitBadInput},
+		{"bad communities", []string{"experiment", "graph", "--graph", "karate", "--communities", "infomap"}, exitBadInput},
 		{"missing community file", []string{"experiment", "graph", "--graph", "karate", "--communities", "file:/nonexistent.csv"}, exitBadInput},
 		{"positional argument", []string{"experiment", "line", "extra"}, exitUsage},
 	}

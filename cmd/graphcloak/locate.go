@@ -31,7 +31,8 @@ type locateOptions struct {
 	releasedProperty string // Neo4j property holding released values
 	releaseRun       string // run id of the release (σ, τ from its run record)
 	sigma            float64
-	communities      string // louvain | property:NAME | file:PATH
+	communities      string // leiden | louvain | property:NAME | file:PATH
+	resolution       float64
 	out              string
 	plot             string // picture of the graph
 	plotValue        string // posterior | released
@@ -50,7 +51,7 @@ undetectable source is reported as such, never as a made-up community.
 Released values come from --release FILE (a release file), or on --graph neo4j
 from --released-property P (default: the configured write property), with σ
 from --sigma or from the release's run record (--release-run RUNID, which
-also supplies τ). Communities: --communities louvain (computed, default),
+also supplies τ). Communities: --communities leiden (computed, default; louvain also),
 property:NAME (an integer property, e.g. written by GDS Louvain; Neo4j only)
 or file:PATH (CSV node,community).
 
@@ -78,7 +79,8 @@ Elsewhere the per-node results go to --out FILE (CSV) when given.`,
 	f.StringVar(&opts.releasedProperty, "released-property", "", "Neo4j property holding the released values (default: --write-property)")
 	f.StringVar(&opts.releaseRun, "release-run", "", "run id of the release whose run record gives σ and τ (Neo4j)")
 	f.Float64Var(&opts.sigma, "sigma", 0, "σ of the released values (with --released-property)")
-	f.StringVar(&opts.communities, "communities", "louvain", "communities: louvain, property:NAME (Neo4j) or file:PATH (CSV node,community)")
+	f.StringVar(&opts.communities, "communities", "leiden", "communities: leiden (computed), louvain (computed), property:NAME (Neo4j) or file:PATH (CSV node,community)")
+	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain: larger γ, smaller communities")
 	f.StringVar(&opts.out, "out", "", "write per-node results as CSV key,mass,weight,community,probability,rank")
 	f.StringVar(&opts.plot, "plot", "", "draw the graph to this image file (.png, .svg, .pdf): communities with their probability, nodes coloured by --plot-value")
 	f.StringVar(&opts.plotValue, "plot-value", "posterior", "what colours the nodes in --plot: posterior (probability of being the source) or released (the private values)")
@@ -133,7 +135,10 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 		return usageErrorf("--release FILE is required for a graph outside Neo4j")
 	case !isDB && (releasedProp != "" || opts.releaseRun != ""):
 		return usageErrorf("--released-property and --release-run need --graph neo4j")
-	case kind == "louvain" && arg == "":
+	case (kind == "leiden" || kind == "louvain") && arg == "":
+		if err := checkPositive("resolution", opts.resolution); err != nil {
+			return err
+		}
 	case kind == "file" && arg != "":
 	case kind == "property" && arg != "":
 		if !isDB {
@@ -143,7 +148,7 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 			return inputErrorf("--communities: %q is not a valid property name", arg)
 		}
 	default:
-		return usageErrorf("--communities must be louvain, property:NAME or file:PATH, got %q", opts.communities)
+		return usageErrorf("--communities must be leiden, louvain, property:NAME or file:PATH, got %q", opts.communities)
 	}
 	if isDB && opts.released == "" && releasedProp == "" && opts.releaseRun == "" {
 		releasedProp = cfg.Write.WriteProperty
@@ -229,8 +234,12 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 	}
 
 	job := graphcloak.LocateJob{Graph: graph, Released: rel, Tau: tau, Estimator: cfg.Recovery.Estimator,
-		Sources: cfg.Recovery.Sources, Seed: uint64(cfg.Write.RandomSeed), Progress: stepProgress(g)}
+		Sources: cfg.Recovery.Sources, Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, Progress: stepProgress(g)}
 	switch kind {
+	case "louvain":
+		if job.Partition, err = community.Louvain(graph, opts.resolution, job.Seed); err != nil {
+			return err
+		}
 	case "file":
 		if job.Partition, job.Names, err = community.LoadAssignment(arg, graph); err != nil {
 			return err

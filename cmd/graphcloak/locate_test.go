@@ -115,7 +115,7 @@ func TestLocateExitCodes(t *testing.T) {
 		{"no released", []string{"locate", "--graph", "karate"}, exitUsage},
 		{"both sources", []string{"locate", "--graph", "neo4j", "--released", rel, "--released-property", "v"}, exitUsage},
 		{"property off neo4j", []string{"locate", "--graph", "karate", "--released", rel, "--communities", "property:louvain"}, exitUsage},
-		{"communities kind", []string{"locate", "--graph", "karate", "--released", rel, "--communities", "leiden"}, exitUsage},
+		{"communities kind", []string{"locate", "--graph", "karate", "--released", rel, "--communities", "infomap"}, exitUsage},
 		{"estimator", []string{"locate", "--graph", "karate", "--released", rel, "--estimator", "magic"}, exitBadInput},
 		{"garbage release file", []string{"locate", "--graph", "karate", "--released", garbage}, exitBadInput},
 		{"wrong graph", []string{"locate", "--graph", "path:n=10", "--released", rel}, exitBadInput},
@@ -176,5 +176,36 @@ func TestLocatePlot(t *testing.T) {
 	}
 	if _, err := os.Stat(bad); !os.IsNotExist(err) {
 		t.Error("refused plot left a file")
+	}
+}
+
+// Leiden is the default detector; --resolution reaches it (a larger γ
+// gives more, smaller communities) and louvain stays available.
+func TestLocateResolution(t *testing.T) {
+	isolateConfig(t)
+	rel := releaseKarate(t, t.TempDir())
+	count := func(args ...string) int {
+		t.Helper()
+		stdout, stderr, code := runPipelineCLI(t, context.Background(), nil,
+			append([]string{"locate", "--graph", "karate", "--released", rel, "--tau", "0.2", "-o", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var sum struct{ CommunityCount int }
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+			t.Fatal(err)
+		}
+		return sum.CommunityCount
+	}
+	low, def, high := count("--resolution", "0.3"), count(), count("--resolution", "3")
+	if !(low < def && def < high) {
+		t.Errorf("communities at γ = 0.3, 1, 3: %d, %d, %d; want increasing", low, def, high)
+	}
+	if n := count("--communities", "louvain"); n < 2 {
+		t.Errorf("louvain found %d communities on karate", n)
+	}
+	if _, _, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--released", rel,
+		"--tau", "0.2", "--resolution", "-1"); code != exitBadInput {
+		t.Errorf("--resolution -1: exit %d, want %d", code, exitBadInput)
 	}
 }

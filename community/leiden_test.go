@@ -1,0 +1,186 @@
+package community
+
+import (
+	"math"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// bruteModularity is Q from its definition, summed over all ordered pairs.
+func bruteModularity(g *laplacian.Graph, part []int, gamma float64) float64 {
+	n := g.N()
+	m2 := 0.0
+	for i := 0; i < n; i++ {
+		m2 += g.Degree(i)
+	}
+	q := 0.0
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			if part[i] == part[j] {
+				q += g.EdgeWeight(i, j) - gamma*g.Degree(i)*g.Degree(j)/m2
+			}
+		}
+	}
+	return q / m2
+}
+
+// connected reports whether every community of part induces a connected
+// subgraph of g (breadth-first search inside the community).
+func connected(g *laplacian.Graph, part []int) bool {
+	seen := make([]bool, g.N())
+	roots := map[int]bool{}
+	for s := 0; s < g.N(); s++ {
+		if seen[s] {
+			continue
+		}
+		if roots[part[s]] {
+			return false // a second piece of a community already visited
+		}
+		roots[part[s]] = true
+		queue := []int{s}
+		seen[s] = true
+		for len(queue) > 0 {
+			v := queue[0]
+			queue = queue[1:]
+			cols, _ := g.Neighbors(v)
+			for _, u := range cols {
+				if !seen[u] && part[u] == part[v] {
+					seen[u] = true
+					queue = append(queue, int(u))
+				}
+			}
+		}
+	}
+	return true
+}
+
+func gen(t testing.TB, spec string) (*laplacian.Graph, []int) {
+	t.Helper()
+	g, planted, err := laplacian.Generate(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, planted
+}
+
+func TestLeidenAgainstOracles(t *testing.T) {
+	cases := []struct {
+		spec   string
+		gamma  float64
+		minQ   float64 // a value Leiden must reach (provenance in the comment)
+		minNMI float64 // against the planted partition, when there is one
+	}{
+		// Zachary's karate club: maximum modularity 0.4198 (Brandes et al.,
+		// IEEE TKDE 20(2), 2008, by integer programming).
+		{"karate", 1, 0.41, 0},
+		{"sbm:sizes=40x40x40,pin=0.3,pout=0.01", 1, 0, 0.95},
+		{"sbm:sizes=200x150x100x50,pin=0.1,pout=0.002", 1, 0, 0.95},
+		{"grid:rows=12,cols=12", 1, 0, 0},
+		{"karate", 0.5, 0, 0},
+		{"karate", 2, 0, 0},
+	}
+	for _, c := range cases {
+		g, planted := gen(t, c.spec)
+		part, err := Leiden(g, LeidenOptions{Resolution: c.gamma, Seed: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, brute := Modularity(g, part, c.gamma), bruteModularity(g, part, c.gamma)
+		if math.Abs(q-brute) > 1e-12 {
+			t.Errorf("%s γ=%g: Modularity %.15f, brute force %.15f", c.spec, c.gamma, q, brute)
+		}
+		if gq := modularity(g, part, c.gamma); math.Abs(q-gq) > 1e-12 {
+			t.Errorf("%s γ=%g: Modularity %.15f, gonum's community.Q %.15f", c.spec, c.gamma, q, gq)
+		}
+		if q < c.minQ {
+			t.Errorf("%s γ=%g: Q = %.4f < %.4f", c.spec, c.gamma, q, c.minQ)
+		}
+		if !connected(g, part) {
+			t.Errorf("%s γ=%g: a community is disconnected", c.spec, c.gamma)
+		}
+		if c.minNMI > 0 {
+			if nmi := NMI(part, planted); nmi < c.minNMI {
+				t.Errorf("%s: NMI with the planted blocks %.3f < %.2f", c.spec, nmi, c.minNMI)
+			}
+		}
+		// Louvain (gonum, split into connected pieces) is the baseline.
+		lv, err := Louvain(g, c.gamma, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ql := Modularity(g, lv, c.gamma); q < ql-0.01 {
+			t.Errorf("%s γ=%g: Leiden Q %.4f below Louvain's %.4f", c.spec, c.gamma, q, ql)
+		}
+		again, _ := Leiden(g, LeidenOptions{Resolution: c.gamma, Seed: 7})
+		for i := range part {
+			if part[i] != again[i] {
+				t.Fatalf("%s: not deterministic for a seed", c.spec)
+			}
+		}
+	}
+}
+
+// Resolution limits: γ → 0 joins each connected component into one
+// community; a large γ leaves every node alone (each merge costs more
+// than its edge weight brings).
+func TestLeidenResolutionLimits(t *testing.T) {
+	a, _ := gen(t, "sbm:sizes=30x30,pin=0.3,pout=0")
+	part, err := Leiden(a, LeidenOptions{Resolution: 1e-6, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	comps, label := a.Components()
+	if k := maxLabel(part) + 1; k != comps {
+		t.Errorf("γ→0: %d communities for %d components", k, comps)
+	}
+	for i := range part {
+		for j := range part {
+			if (label[i] == label[j]) != (part[i] == part[j]) {
+				t.Fatalf("γ→0: nodes %d, %d: communities do not match components", i, j)
+			}
+		}
+	}
+	part, _ = Leiden(a, LeidenOptions{Resolution: 1e4, Seed: 1})
+	if k := maxLabel(part) + 1; k != a.N() {
+		t.Errorf("γ = 1e4: %d communities, want %d singletons", k, a.N())
+	}
+	if _, err := Leiden(a, LeidenOptions{Resolution: -1}); err == nil {
+		t.Error("negative resolution accepted")
+	}
+	empty, err := laplacian.FromEdges(5, nil, nil, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if part, _ := Leiden(empty, LeidenOptions{}); maxLabel(part) != 4 {
+		t.Errorf("no edges: %v, want singletons", part)
+	}
+}
+
+func maxLabel(part []int) int {
+	m := -1
+	for _, c := range part {
+		m = max(m, c)
+	}
+	return m
+}
+
+func BenchmarkLeiden(b *testing.B) {
+	for _, spec := range []string{
+		"sbm:sizes=2500x2500x2500x2500,pin=0.004,pout=0.0001", // 10^4 nodes, ~5·10^4 edges
+		"pa:n=100000,m=5,seed=1",                              // 10^5 nodes, 5·10^5 edges
+	} {
+		g, _ := gen(b, spec)
+		b.Run(spec, func(b *testing.B) {
+			var q float64
+			for i := 0; i < b.N; i++ {
+				part, err := Leiden(g, LeidenOptions{Seed: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				q = Modularity(g, part, 1)
+			}
+			b.ReportMetric(q, "Q")
+		})
+	}
+}
