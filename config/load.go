@@ -254,10 +254,7 @@ func toFloat(raw any) (float64, error) {
 	return cast.ToFloat64E(raw)
 }
 
-var passwordLine = regexp.MustCompile(`(?mi)^\s*password\s*:\s*(.*?)\s*$`)
 
-// scrub removes anything that looks like the file's password value from a
-// message about the file (a YAML error may quote the offending token).
 // yamlProblem describes a YAML error by its line only: the parser's
 // message quotes the file, which may be a key or hold a password.
 func yamlProblem(err error) string {
@@ -268,15 +265,3 @@ func yamlProblem(err error) string {
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)
-
-func scrub(msg string, yaml []byte) string {
-	for _, m := range passwordLine.FindAllSubmatch(yaml, -1) {
-		val := strings.Trim(string(m[1]), `"' `)
-		for _, s := range []string{string(m[1]), val} {
-			if len(s) > 0 {
-				msg = strings.ReplaceAll(msg, s, redacted)
-			}
-		}
-	}
-	return msg
-}
