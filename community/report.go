@@ -20,20 +20,22 @@ const Top90Fraction = 0.9
 // names a community it has no evidence for.
 type Report struct {
 	Communities []Ranked `json:"communities"`
-	NoSource    bool     `json:"no_source"`
+	NoSource    bool     `json:"noSource"`
 	Reason      string   `json:"reason,omitempty"`
 	// Top90Nodes are node indices, heaviest first: the smallest set whose
-	// weights sum to at least Top90Fraction of TotalMass.
-	Top90Nodes []int `json:"top90_nodes"`
+	// weights sum to at least Top90Fraction of TotalMass. Top90Keys are
+	// the same nodes by key: JSON shows keys, never internal indices.
+	Top90Nodes []int    `json:"-"`
+	Top90Keys  []string `json:"top90Nodes"`
 	// TotalMass is Σ_i max(w_i, 0) over all nodes.
-	TotalMass float64 `json:"total_mass"`
+	TotalMass float64 `json:"totalMass"`
 }
 
 // Ranked is one community in a Report.
 type Ranked struct {
 	ID    int     `json:"id"`
 	Name  string  `json:"name"`
-	Share float64 `json:"share"` // Σ_{i∈c} w_i / Σ_i w_i
+	Share float64 `json:"probability"` // Σ_{i∈c} w_i / Σ_i w_i: the PROBABILITY column
 	Size  int     `json:"size"`  // number of nodes
 	Rank  int     `json:"rank"`  // 1 = most likely source community
 }
@@ -90,7 +92,7 @@ func Rank(g *laplacian.Graph, part []int, names []string, weights []float64, noS
 			total += w
 		}
 	}
-	rep := &Report{TotalMass: total, Communities: []Ranked{}, Top90Nodes: []int{}}
+	rep := &Report{TotalMass: total, Communities: []Ranked{}, Top90Nodes: []int{}, Top90Keys: []string{}}
 	switch {
 	case noSource:
 		rep.NoSource = true
@@ -123,6 +125,10 @@ func Rank(g *laplacian.Graph, part []int, names []string, weights []float64, noS
 		rep.Communities[r].Rank = r + 1
 	}
 	rep.Top90Nodes = TopMassNodes(weights, Top90Fraction)
+	rep.Top90Keys = make([]string, len(rep.Top90Nodes))
+	for i, v := range rep.Top90Nodes {
+		rep.Top90Keys[i] = g.Key(v)
+	}
 	return rep
 }
 

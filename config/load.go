@@ -254,7 +254,6 @@ func toFloat(raw any) (float64, error) {
 	return cast.ToFloat64E(raw)
 }
 
-
 // yamlProblem describes a YAML error by its line only: the parser's
 // message quotes the file, which may be a key or hold a password.
 func yamlProblem(err error) string {

@@ -39,7 +39,7 @@ func TestDemo(t *testing.T) {
 	sum := 0.0
 	for i, c := range comms {
 		m := c.(map[string]any)
-		sum += m["share"].(float64)
+		sum += m["probability"].(float64)
 		if m["rank"] != float64(i+1) {
 			t.Errorf("rank %v at position %d", m["rank"], i)
 		}

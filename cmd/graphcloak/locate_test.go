@@ -75,7 +75,7 @@ func TestLocateReleaseFile(t *testing.T) {
 	}
 	rep := sum["report"].(map[string]any)
 	top := rep["communities"].([]any)[0].(map[string]any)
-	if top["name"] != "hi" || !(top["share"].(float64) > 0.9) || sum["communityCount"] != 2.0 {
+	if top["name"] != "hi" || !(top["probability"].(float64) > 0.9) || sum["communityCount"] != 2.0 {
 		t.Errorf("top community %v, want hi with share > 0.9", top)
 	}
 	f, err := os.Open(perNode)
