@@ -36,8 +36,8 @@ type Ranked struct {
 	ID    int     `json:"id"`
 	Name  string  `json:"name"`
 	Share float64 `json:"probability"` // Σ_{i∈c} w_i / Σ_i w_i: the PROBABILITY column
-	Size  int     `json:"size"`  // number of nodes
-	Rank  int     `json:"rank"`  // 1 = most likely source community
+	Size  int     `json:"size"`        // number of nodes
+	Rank  int     `json:"rank"`        // 1 = most likely source community
 }
 
 // Aggregate returns the per-community sums s_c = Σ_{i: part[i]=c} max(w_i, 0)
