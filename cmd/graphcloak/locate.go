@@ -112,159 +112,59 @@ type locateSummary struct {
 	Plot                  string                  `json:"plot,omitempty"`
 }
 
+// locateInputs are locate's inputs after validation: where the released
+// values and σ, τ come from, and where the communities come from.
+type locateInputs struct {
+	isDB         bool
+	releasedProp string            // Neo4j property with the released values
+	rel          *privacy.Released // from --released FILE, else nil
+	commKind     string            // leiden | louvain | property | file
+	commArg      string            // the property name or path
+	sigma, tau   float64
+}
+
+// runLocate validates everything, then (on Neo4j) connects and starts a run
+// record, loads the graph and released values, locates, and writes the
+// per-node results with the run record last.
 func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err error) {
 	g := opts.g
-	cfg := &g.cfg.Config
-	isDB := opts.graph == neo4jSpec
-	releasedProp := opts.releasedProperty
-
-	// Validation before any connection.
-	if err := checkPlotPath(opts.plot); err != nil {
+	in, err := checkLocate(opts)
+	if err != nil {
 		return err
 	}
-	if opts.plotValue != "posterior" && opts.plotValue != "released" {
-		return inputErrorf("--plot-value must be posterior or released, got %q", opts.plotValue)
-	}
-	kind, arg, _ := strings.Cut(opts.communities, ":")
-	switch {
-	case opts.graph == "":
-		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
-	case opts.released != "" && releasedProp != "":
-		return usageErrorf("give either --release FILE or --released-property P, not both")
-	case !isDB && opts.released == "":
-		return usageErrorf("--release FILE is required for a graph outside Neo4j")
-	case !isDB && (releasedProp != "" || opts.releaseRun != ""):
-		return usageErrorf("--released-property and --release-run need --graph neo4j")
-	case (kind == "leiden" || kind == "louvain") && arg == "":
-		if err := checkPositive("resolution", opts.resolution); err != nil {
-			return err
-		}
-	case kind == "file" && arg != "":
-	case kind == "property" && arg != "":
-		if !isDB {
-			return usageErrorf("--communities property:NAME needs --graph neo4j")
-		}
-		if !config.ValidIdentifier(arg) {
-			return inputErrorf("--communities: %q is not a valid property name", arg)
-		}
-	default:
-		return usageErrorf("--communities must be leiden, louvain, property:NAME or file:PATH, got %q", opts.communities)
-	}
-	if isDB && opts.released == "" && releasedProp == "" && opts.releaseRun == "" {
-		releasedProp = cfg.Write.WriteProperty
-	}
-	if releasedProp != "" {
-		if !config.ValidIdentifier(releasedProp) {
-			return inputErrorf("--released-property: %q is not a valid property name", releasedProp)
-		}
-		if opts.releaseRun == "" && !(opts.sigma > 0 && !math.IsInf(opts.sigma, 0)) {
-			return usageErrorf("released values from a property need their σ: give --sigma S (> 0) or --release-run RUNID")
-		}
-	}
-	if _, err := recovery.ByName(cfg.Recovery.Estimator); err != nil {
-		return inputErrorf("--estimator: %w", err)
-	}
-	if opts.sigma != 0 && !(opts.sigma > 0 && !math.IsInf(opts.sigma, 0)) {
-		return inputErrorf("--sigma must be a positive finite number, got %g", opts.sigma)
-	}
-	var rel *privacy.Released
-	if opts.released != "" {
-		if rel, err = privacy.ReadReleaseFile(opts.released); err != nil {
-			return inputErrorf("--release: %w", err)
-		}
-	}
-	tau := cfg.Privacy.Tau
-	sigma := opts.sigma
 	summary := &locateSummary{Graph: opts.graph, Communities: opts.communities}
-
 	var client *connector.Client
-	var rec *connector.RunRecord
 	var run *connector.Run
-	if isDB {
-		if err := projectionOf(cfg).Validate(); err != nil {
-			return err
-		}
-		if client, err = connectNeo4j(ctx, cfg); err != nil {
+	if in.isDB {
+		if client, err = connectProjection(ctx, g); err != nil {
 			return err
 		}
 		defer client.Close(context.WithoutCancel(ctx))
-		g.logger.Info("connected to neo4j", "uri", client.URI(), "database", client.Database())
-		runID := newRunID()
-		rec = &connector.RunRecord{RunID: runID, Command: "locate",
-			Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), StartedAt: time.Now().UTC(),
-			Parameters: map[string]any{"estimator": cfg.Recovery.Estimator, "sources": cfg.Recovery.Sources,
-				"communities": opts.communities, "releasedProperty": releasedProp, "releaseRun": opts.releaseRun,
-				"massProperty": cfg.Write.MassProperty, "communityWriteProperty": cfg.Write.CommunityWriteProperty,
-				"probabilityProperty": cfg.Write.ProbabilityProperty, "rankProperty": cfg.Write.RankProperty}}
-		if run, err = client.StartRun(ctx, *rec, connector.DefaultLease); err != nil {
+		if run, err = startLocateRun(ctx, opts, client, in.releasedProp); err != nil {
 			return err
 		}
-		summary.RunID = runID
-		defer func() {
-			if err != nil {
-				if ferr := run.Fail(ctx, err); ferr != nil {
-					g.logger.Warn("could not record the failed run", "runId", runID, "error", ferr)
-				}
-			}
-		}()
-		rec = &run.Record
+		summary.RunID = run.ID()
+		defer func() { recordFailure(ctx, g, run, err) }()
 		if opts.releaseRun != "" {
-			if sigma, tau, releasedProp, err = releaseRunParams(ctx, g, client, opts.releaseRun, sigma, tau, releasedProp); err != nil {
+			if in.sigma, in.tau, in.releasedProp, err = releaseRunParams(ctx, g, client, opts.releaseRun, in.sigma, in.tau, in.releasedProp); err != nil {
 				return err
 			}
 		}
 	}
-
-	pull, endPull := g.pullProgress()
-	lopt := loadOptions{Client: client, ValueProperty: releasedProp, Progress: pull}
-	if kind == "property" {
-		lopt.CommunityProperty = arg
-	}
-	lg, err := loadGraph(ctx, cfg, opts.graph, lopt)
-	endPull()
+	job, err := locateJob(ctx, opts, in, client, summary)
 	if err != nil {
 		return err
-	}
-	graph := lg.Graph
-	summary.NodeCount, summary.RelationshipCount = graph.N(), graph.NumEdges()
-	if rel == nil {
-		rel = &privacy.Released{Keys: graph.Keys(), Values: lg.Pulled.Values, Meta: privacy.ReleaseMeta{Sigma: sigma}}
-	} else if err := checkReleaseProvenance(g, rel, graph, opts.sigma, &tau); err != nil {
-		return err
-	}
-
-	job := graphcloak.LocateJob{Graph: graph, Released: rel, Tau: tau, Estimator: cfg.Recovery.Estimator,
-		Sources: cfg.Recovery.Sources, Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, Progress: stepProgress(g)}
-	switch kind {
-	case "louvain":
-		if job.Partition, err = community.Louvain(graph, opts.resolution, job.Seed); err != nil {
-			return err
-		}
-	case "file":
-		if job.Partition, job.Names, err = community.LoadAssignment(arg, graph); err != nil {
-			return err
-		}
-	case "property":
-		byKey := make(map[string]string, graph.N())
-		names := communityNames(lg.Pulled.Communities)
-		for i := 0; i < graph.N(); i++ {
-			byKey[graph.Key(i)] = names[i]
-		}
-		if job.Partition, job.Names, err = community.FromAssignment(graph, byKey); err != nil {
-			return err
-		}
 	}
 	res, err := graphcloak.Locate(ctx, job)
 	if err != nil {
 		return err
 	}
-	summary.Estimator, summary.Status, summary.Sigma, summary.Tau = res.Estimator, res.Status, res.Sigma, tau
+	summary.Estimator, summary.Status, summary.Sigma, summary.Tau = res.Estimator, res.Status, res.Sigma, in.tau
 	summary.Report, summary.ComputeMillis = res.Report, res.ComputeMillis
 	summary.CommunityCount = countCommunities(res.Nodes)
 	summary.TopNodes = topNodes(res.Nodes, 10)
 	g.logger.Info("located", "estimator", res.Estimator, "status", res.Status, "noSource", res.Report.NoSource,
 		"communityCount", summary.CommunityCount)
-
 	if opts.out != "" {
 		if err := writeLocateCSV(opts.out, res.Nodes); err != nil {
 			return err
@@ -272,46 +172,198 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 		summary.Out = opts.out
 	}
 	if opts.plot != "" {
-		if err := plotLocate(opts, graph, res, rel, tau); err != nil {
+		if err := plotLocate(opts, job.Graph, res, job.Released, in.tau); err != nil {
 			return err
 		}
 		summary.Plot = opts.plot
 	}
-	if isDB {
-		rows := make([]connector.NodeProps, len(res.Nodes))
-		for i, nr := range res.Nodes {
-			var comm any = int64(nr.CommunityID)
-			if job.Names != nil {
-				if c, perr := strconv.ParseInt(nr.Community, 10, 64); perr == nil {
-					comm = c
-				} else {
-					comm = nr.Community
-				}
-			}
-			rows[i] = connector.NodeProps{Key: nr.Key, Props: map[string]any{
-				cfg.Write.MassProperty: nr.Mass, cfg.Write.CommunityWriteProperty: comm,
-				cfg.Write.ProbabilityProperty: nr.Probability, cfg.Write.RankProperty: int64(nr.Rank)}}
-		}
-		st, err := client.WriteProperties(ctx, projectionOf(cfg), rows, connector.WriteOptions{
-			BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
-		if err != nil {
-			return err
-		}
-		summary.NodePropertiesWritten, summary.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
-		rec.Sigma = sigma
-		rec.NodeCount, rec.RelationshipCount = summary.NodeCount, summary.RelationshipCount
-		rec.NodePropertiesWritten, rec.ComputeMillis, rec.WriteMillis = st.NodePropertiesWritten, res.ComputeMillis, st.WriteMillis
-		rec.Extra = map[string]any{"estimator": res.Estimator, "recoveryStatus": res.Status,
-			"noSource": res.Report.NoSource, "communityCount": int64(summary.CommunityCount)}
-		if len(res.Report.Communities) > 0 {
-			rec.Extra["topCommunity"] = res.Report.Communities[0].Name
-			rec.Extra["topProbability"] = res.Report.Communities[0].Share
-		}
-		if err := run.Succeed(ctx); err != nil { // last
+	if in.isDB {
+		if err := writeLocate(ctx, g, client, run, res, job.Names != nil, in.sigma, summary); err != nil {
 			return err
 		}
 	}
 	return printLocateSummary(g, out, summary)
+}
+
+// checkLocate validates locate's flags before any connection and reads the
+// release file when one is given.
+func checkLocate(opts *locateOptions) (*locateInputs, error) {
+	cfg := &opts.g.cfg.Config
+	in := &locateInputs{isDB: opts.graph == neo4jSpec, releasedProp: opts.releasedProperty,
+		sigma: opts.sigma, tau: cfg.Privacy.Tau}
+	if err := checkPlotPath(opts.plot); err != nil {
+		return nil, err
+	}
+	if opts.plotValue != "posterior" && opts.plotValue != "released" {
+		return nil, inputErrorf("--plot-value must be posterior or released, got %q", opts.plotValue)
+	}
+	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
+	switch kind, arg := in.commKind, in.commArg; {
+	case opts.graph == "":
+		return nil, usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
+	case opts.released != "" && in.releasedProp != "":
+		return nil, usageErrorf("give either --release FILE or --released-property P, not both")
+	case !in.isDB && opts.released == "":
+		return nil, usageErrorf("--release FILE is required for a graph outside Neo4j")
+	case !in.isDB && (in.releasedProp != "" || opts.releaseRun != ""):
+		return nil, usageErrorf("--released-property and --release-run need --graph neo4j")
+	case (kind == "leiden" || kind == "louvain") && arg == "":
+		if err := checkPositive("resolution", opts.resolution); err != nil {
+			return nil, err
+		}
+	case kind == "file" && arg != "":
+	case kind == "property" && arg != "":
+		if !in.isDB {
+			return nil, usageErrorf("--communities property:NAME needs --graph neo4j")
+		}
+		if !config.ValidIdentifier(arg) {
+			return nil, inputErrorf("--communities: %q is not a valid property name", arg)
+		}
+	default:
+		return nil, usageErrorf("--communities must be leiden, louvain, property:NAME or file:PATH, got %q", opts.communities)
+	}
+	if in.isDB && opts.released == "" && in.releasedProp == "" && opts.releaseRun == "" {
+		in.releasedProp = cfg.Write.WriteProperty
+	}
+	if in.releasedProp != "" {
+		if !config.ValidIdentifier(in.releasedProp) {
+			return nil, inputErrorf("--released-property: %q is not a valid property name", in.releasedProp)
+		}
+		if opts.releaseRun == "" && !(opts.sigma > 0 && !math.IsInf(opts.sigma, 0)) {
+			return nil, usageErrorf("released values from a property need their σ: give --sigma S (> 0) or --release-run RUNID")
+		}
+	}
+	if _, err := recovery.ByName(cfg.Recovery.Estimator); err != nil {
+		return nil, inputErrorf("--estimator: %w", err)
+	}
+	if opts.sigma != 0 && !(opts.sigma > 0 && !math.IsInf(opts.sigma, 0)) {
+		return nil, inputErrorf("--sigma must be a positive finite number, got %g", opts.sigma)
+	}
+	if opts.released != "" {
+		rel, err := privacy.ReadReleaseFile(opts.released)
+		if err != nil {
+			return nil, inputErrorf("--release: %w", err)
+		}
+		in.rel = rel
+	}
+	return in, nil
+}
+
+// connectProjection validates the configured projection and connects.
+func connectProjection(ctx context.Context, g *globalOptions) (*connector.Client, error) {
+	cfg := &g.cfg.Config
+	if err := projectionOf(cfg).Validate(); err != nil {
+		return nil, err
+	}
+	client, err := connectNeo4j(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	g.logger.Info("connected to neo4j", "uri", client.URI(), "database", client.Database())
+	return client, nil
+}
+
+// startLocateRun writes locate's run record ("running", with a lease).
+func startLocateRun(ctx context.Context, opts *locateOptions, client *connector.Client, releasedProp string) (*connector.Run, error) {
+	cfg := &opts.g.cfg.Config
+	rec := connector.RunRecord{RunID: newRunID(), Command: "locate",
+		Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), StartedAt: time.Now().UTC(),
+		Parameters: map[string]any{"estimator": cfg.Recovery.Estimator, "sources": cfg.Recovery.Sources,
+			"communities": opts.communities, "releasedProperty": releasedProp, "releaseRun": opts.releaseRun,
+			"massProperty": cfg.Write.MassProperty, "communityWriteProperty": cfg.Write.CommunityWriteProperty,
+			"probabilityProperty": cfg.Write.ProbabilityProperty, "rankProperty": cfg.Write.RankProperty}}
+	return client.StartRun(ctx, rec, connector.DefaultLease)
+}
+
+// recordFailure marks run failed when err is set (deferred by commands
+// that start a run record); a failure to record it is only logged, since
+// err is what the user needs to see.
+func recordFailure(ctx context.Context, g *globalOptions, run *connector.Run, err error) {
+	if err == nil || run == nil {
+		return
+	}
+	if ferr := run.Fail(ctx, err); ferr != nil {
+		g.logger.Warn("could not record the failed run", "runId", run.ID(), "error", ferr)
+	}
+}
+
+// locateJob loads the graph with the released values (and a community
+// property) and assembles the Locate job with its communities.
+func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, summary *locateSummary) (graphcloak.LocateJob, error) {
+	g := opts.g
+	cfg := &g.cfg.Config
+	pull, endPull := g.pullProgress()
+	lopt := loadOptions{Client: client, ValueProperty: in.releasedProp, Progress: pull}
+	if in.commKind == "property" {
+		lopt.CommunityProperty = in.commArg
+	}
+	lg, err := loadGraph(ctx, cfg, opts.graph, lopt)
+	endPull()
+	if err != nil {
+		return graphcloak.LocateJob{}, err
+	}
+	graph := lg.Graph
+	summary.NodeCount, summary.RelationshipCount = graph.N(), graph.NumEdges()
+	rel := in.rel
+	if rel == nil {
+		rel = &privacy.Released{Keys: graph.Keys(), Values: lg.Pulled.Values, Meta: privacy.ReleaseMeta{Sigma: in.sigma}}
+	} else if err := checkReleaseProvenance(g, rel, graph, opts.sigma, &in.tau); err != nil {
+		return graphcloak.LocateJob{}, err
+	}
+	job := graphcloak.LocateJob{Graph: graph, Released: rel, Tau: in.tau, Estimator: cfg.Recovery.Estimator,
+		Sources: cfg.Recovery.Sources, Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, Progress: stepProgress(g)}
+	switch in.commKind {
+	case "louvain":
+		job.Partition, err = community.Louvain(graph, opts.resolution, job.Seed)
+	case "file":
+		job.Partition, job.Names, err = community.LoadAssignment(in.commArg, graph)
+	case "property":
+		byKey := make(map[string]string, graph.N())
+		names := communityNames(lg.Pulled.Communities)
+		for i := 0; i < graph.N(); i++ {
+			byKey[graph.Key(i)] = names[i]
+		}
+		job.Partition, job.Names, err = community.FromAssignment(graph, byKey)
+	}
+	return job, err
+}
+
+// writeLocate writes the per-node results bound to the run, then fills in
+// the run record and marks it succeeded (last). named says the communities
+// have names (a property or file): a numeric name is written as an integer.
+func writeLocate(ctx context.Context, g *globalOptions, client *connector.Client, run *connector.Run, res *graphcloak.LocateResult, named bool, sigma float64, summary *locateSummary) error {
+	cfg := &g.cfg.Config
+	rows := make([]connector.NodeProps, len(res.Nodes))
+	for i, nr := range res.Nodes {
+		var comm any = int64(nr.CommunityID)
+		if named {
+			if c, perr := strconv.ParseInt(nr.Community, 10, 64); perr == nil {
+				comm = c
+			} else {
+				comm = nr.Community
+			}
+		}
+		rows[i] = connector.NodeProps{Key: nr.Key, Props: map[string]any{
+			cfg.Write.MassProperty: nr.Mass, cfg.Write.CommunityWriteProperty: comm,
+			cfg.Write.ProbabilityProperty: nr.Probability, cfg.Write.RankProperty: int64(nr.Rank)}}
+	}
+	st, err := client.WriteProperties(ctx, projectionOf(cfg), rows, connector.WriteOptions{
+		BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
+	if err != nil {
+		return err
+	}
+	summary.NodePropertiesWritten, summary.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
+	rec := &run.Record
+	rec.Sigma = sigma
+	rec.NodeCount, rec.RelationshipCount = summary.NodeCount, summary.RelationshipCount
+	rec.NodePropertiesWritten, rec.ComputeMillis, rec.WriteMillis = st.NodePropertiesWritten, res.ComputeMillis, st.WriteMillis
+	rec.Extra = map[string]any{"estimator": res.Estimator, "recoveryStatus": res.Status,
+		"noSource": res.Report.NoSource, "communityCount": int64(summary.CommunityCount)}
+	if len(res.Report.Communities) > 0 {
+		rec.Extra["topCommunity"] = res.Report.Communities[0].Name
+		rec.Extra["topProbability"] = res.Report.Communities[0].Share
+	}
+	return run.Succeed(ctx) // last
 }
 
 // releaseRunParams reads σ, τ and the write property from a release's run
