@@ -148,82 +148,28 @@ type releaseSummary struct {
 	Plan             *graphcloak.Plan `json:"plan,omitempty"`
 }
 
+// releaseInputs are release's inputs after validation, before the ledger,
+// the database or any output is touched.
+type releaseInputs struct {
+	isDB          bool
+	explicitEpoch bool
+	valueProp     string               // raw readings in this Neo4j property, or ""
+	readings      map[string]float64   // raw readings from --values, or nil
+	valuesFrom    string               // "csv:FILE" or "property:P"
+	cert          *privacy.Certificate // --sensitivity-cert, not yet verified
+	mech          privacy.Mechanism
+	noise         privacy.NoiseSource
+}
+
 // runRelease validates everything, then connects (if needed), releases and
 // writes. See newReleaseCmd for the modes, publish for the crash-safe
 // publication to the database and republish for retries of an epoch.
 func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err error) {
 	g := opts.g
 	cfg := &g.cfg.Config
-	valueProp := cfg.Projection.ValueProperty
-	isDB := opts.graph == neo4jSpec
-	explicitEpoch := cfg.Privacy.Epoch != ""
-
-	// All validation before the ledger, the database or any output is touched.
-	switch {
-	case opts.graph == "":
-		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
-	case (opts.values == "") == (valueProp == ""):
-		return usageErrorf("give exactly one of --values FILE|- (raw readings; they never reach the database) or --value-property P (a raw property already in Neo4j)")
-	case valueProp != "" && !isDB:
-		return usageErrorf("--value-property reads a property from Neo4j and needs --graph neo4j")
-	case valueProp != "" && valueProp == cfg.Write.WriteProperty:
-		return usageErrorf("--write-property must differ from --value-property %q (never overwrite the raw readings)", valueProp)
-	case !isDB && opts.out == "" && !opts.dryRun:
-		return usageErrorf("--out FILE is required for a graph outside Neo4j (the release file)")
-	}
-	if opts.sensitivityCert != "" && opts.timeBudget != 0 {
-		return usageErrorf("give --sensitivity-cert or --time-budget, not both")
-	}
-	if opts.timeBudget < 0 {
-		return inputErrorf("--time-budget must be ≥ 0, got %v", opts.timeBudget)
-	}
-	var cert *privacy.Certificate
-	if opts.sensitivityCert != "" {
-		c, err := privacy.LoadCertificate(opts.sensitivityCert)
-		if err != nil {
-			return inputErrorf("--sensitivity-cert: %w", err)
-		}
-		cert = &c
-	}
-	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
-		return inputErrorf("--scope: %w", err)
-	}
-	if explicitEpoch {
-		if err := privacy.CheckName("epoch", cfg.Privacy.Epoch); err != nil {
-			return inputErrorf("--epoch: %w", err)
-		}
-	}
-	if isDB {
-		if err := connector.CheckWriteProperty(cfg.Write.WriteProperty); err != nil {
-			return inputErrorf("--write-property: %w", err)
-		}
-		if err := projectionOf(cfg).Validate(); err != nil {
-			return err
-		}
-	}
-	if err := graphcloak.CheckParams(cfg.Privacy.Tau, cfg.Privacy.Alpha, cfg.Privacy.Epsilon, cfg.Privacy.Delta); err != nil {
-		return err
-	}
-	mech, err := privacy.ParseMechanism(cfg.Privacy.Mechanism)
+	in, err := checkRelease(opts)
 	if err != nil {
-		return inputErrorf("--mechanism: %v", err)
-	}
-	noise := privacy.CryptoNoise()
-	if cfg.Privacy.KeyFile != "" {
-		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
-		if err != nil {
-			return err
-		}
-		noise = privacy.KeyedNoise(key)
-	}
-	var readings map[string]float64
-	valuesFrom := "property:" + valueProp
-	if opts.values != "" {
-		valuesFrom = "csv:" + opts.values
-		header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
-		if readings, err = readReadings(opts.stdin, opts.values, header); err != nil {
-			return err
-		}
+		return err
 	}
 	var pending *privacy.PendingReleaseFile
 	if opts.out != "" && !opts.dryRun {
@@ -233,22 +179,13 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		defer pending.Abort()
 	}
 	runID := newRunID()
-	epoch := cfg.Privacy.Epoch
-	if epoch == "" {
-		epoch = runID
+	sum, err := newReleaseSummary(opts, in, runID)
+	if err != nil {
+		return err
 	}
-	ledgerName := cfg.Privacy.Ledger
-	if ledgerName != "neo4j" {
-		if ledgerName, err = ledgerPath(cfg); err != nil {
-			return err
-		}
-	}
-	sum := &releaseSummary{Graph: opts.graph, DryRun: opts.dryRun, ValuesFrom: valuesFrom, Epsilon: cfg.Privacy.Epsilon,
-		Delta: cfg.Privacy.Delta, Keyed: noise.Keyed(), Scope: cfg.Privacy.Scope, Ledger: ledgerName, Epoch: epoch}
-
 	// Connect once (graph and/or ledger in Neo4j).
 	var client *connector.Client
-	if isDB || (cfg.Privacy.Ledger == "neo4j" && !opts.dryRun) {
+	if in.isDB || (cfg.Privacy.Ledger == "neo4j" && !opts.dryRun) {
 		if client, err = connectNeo4j(ctx, cfg); err != nil {
 			return err
 		}
@@ -262,87 +199,225 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 		}
 	}
 	// A charged epoch is never drawn again: re-publish or do nothing.
-	if isDB && explicitEpoch && !opts.dryRun {
-		prev, err := client.FindRelease(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, epoch)
+	if in.isDB && in.explicitEpoch && !opts.dryRun {
+		prev, err := publishedRelease(ctx, cfg, client, sum.Epoch)
 		if err != nil {
 			return err
 		}
-		if prev != nil && (prev.ValuesStored || prev.Status == connector.StatusSucceeded || prev.Status == connector.StatusSuperseded) {
+		if prev != nil {
 			return republish(ctx, opts, client, prev, sum, out)
 		}
-		// A run of this epoch that stopped before storing values: the
-		// ledger decides — not charged, a fresh release; charged, exit 7.
 	}
-
 	// The run record: "running" (with a lease) first, "succeeded" last,
 	// "failed" on error.
 	var run *connector.Run
-	if isDB && !opts.dryRun {
-		rec := connector.RunRecord{RunID: runID, Command: "release", Database: cfg.Neo4j.Database, Projection: projectionOf(cfg),
-			Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, WriteProperty: cfg.Write.WriteProperty,
-			Scope: cfg.Privacy.Scope, Epoch: epoch,
-			Parameters: map[string]any{"tau": cfg.Privacy.Tau, "alpha": cfg.Privacy.Alpha, "mechanism": mech.String(),
-				"keyed": noise.Keyed(), "valuesFrom": valuesFrom, "ledger": cfg.Privacy.Ledger}}
-		rec.Projection.ValueProperty = valueProp
-		if run, err = client.StartRun(ctx, rec, opts.lease); err != nil {
+	if in.isDB && !opts.dryRun {
+		if run, err = startReleaseRun(ctx, opts, in, client, runID, sum.Epoch); err != nil {
 			return err
 		}
 		sum.RunID = runID
-		defer func() {
-			if err != nil {
-				if ferr := run.Fail(ctx, err); ferr != nil {
-					g.logger.Warn("could not record the failed run", "runId", runID, "error", ferr)
-				}
-			}
-		}()
+		defer func() { recordFailure(ctx, g, run, err) }()
 	}
-
-	pull, endPull := g.pullProgress()
-	lg, err := loadGraph(ctx, cfg, opts.graph, loadOptions{Client: client, ValueProperty: valueProp, Progress: pull})
-	endPull()
+	lg, y, err := loadReadings(ctx, opts, in, client, sum)
 	if err != nil {
 		return err
+	}
+	if opts.dryRun {
+		return dryRunRelease(ctx, opts, sum, lg, in.mech, out)
+	}
+	res, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{
+		Graph: lg.Graph, Values: y, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
+		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: in.mech, Noise: in.noise,
+		Ledger: ledger, Scope: cfg.Privacy.Scope, Epoch: sum.Epoch,
+		Sensitivity: opts.certified, SensitivityOptions: privacy.GraphOptions{Progress: g.progress("Δ2"), TimeBudget: opts.timeBudget},
+	})
+	spread := readingSpread(y)
+	clear(y)
+	if errors.Is(err, privacy.ErrAlreadyCharged) {
+		if pending != nil {
+			return alreadyPublishedFile(opts, sum, out, err)
+		}
+		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("no run stored its values: %w", err)}
+	}
+	if err != nil {
+		return err
+	}
+	res.Released.Meta.ToolVersion = buildVersion().String()
+	noteReleased(g, sum, res, spread)
+	if pending != nil {
+		if err := pending.Commit(res.Released); err != nil {
+			return chargedError{epoch: sum.Epoch, err: err}
+		}
+		sum.Out = opts.out
+	}
+	if in.isDB {
+		if err := publish(ctx, opts, client, run, res.Released, sum); err != nil {
+			return err
+		}
+	}
+	return printReleaseSummary(g, out, sum)
+}
+
+// checkRelease validates release's flags and reads its local inputs (the
+// certificate, the noise key, the readings file).
+func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
+	cfg := &opts.g.cfg.Config
+	in := &releaseInputs{isDB: opts.graph == neo4jSpec, explicitEpoch: cfg.Privacy.Epoch != "",
+		valueProp: cfg.Projection.ValueProperty}
+	if err := checkReleaseFlags(opts, in); err != nil {
+		return nil, err
+	}
+	var err error
+	if in.mech, err = privacy.ParseMechanism(cfg.Privacy.Mechanism); err != nil {
+		return nil, inputErrorf("--mechanism: %v", err)
+	}
+	in.noise = privacy.CryptoNoise()
+	if cfg.Privacy.KeyFile != "" {
+		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
+		if err != nil {
+			return nil, err
+		}
+		in.noise = privacy.KeyedNoise(key)
+	}
+	in.valuesFrom = "property:" + in.valueProp
+	if opts.values != "" {
+		in.valuesFrom = "csv:" + opts.values
+		header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
+		if in.readings, err = readReadings(opts.stdin, opts.values, header); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+// checkReleaseFlags checks the combination of flags, loads the
+// certificate, and checks every name and parameter.
+func checkReleaseFlags(opts *releaseOptions, in *releaseInputs) error {
+	cfg := &opts.g.cfg.Config
+	switch {
+	case opts.graph == "":
+		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
+	case (opts.values == "") == (in.valueProp == ""):
+		return usageErrorf("give exactly one of --values FILE|- (raw readings; they never reach the database) or --value-property P (a raw property already in Neo4j)")
+	case in.valueProp != "" && !in.isDB:
+		return usageErrorf("--value-property reads a property from Neo4j and needs --graph neo4j")
+	case in.valueProp != "" && in.valueProp == cfg.Write.WriteProperty:
+		return usageErrorf("--write-property must differ from --value-property %q (never overwrite the raw readings)", in.valueProp)
+	case !in.isDB && opts.out == "" && !opts.dryRun:
+		return usageErrorf("--out FILE is required for a graph outside Neo4j (the release file)")
+	case opts.sensitivityCert != "" && opts.timeBudget != 0:
+		return usageErrorf("give --sensitivity-cert or --time-budget, not both")
+	case opts.timeBudget < 0:
+		return inputErrorf("--time-budget must be ≥ 0, got %v", opts.timeBudget)
+	}
+	if opts.sensitivityCert != "" {
+		c, err := privacy.LoadCertificate(opts.sensitivityCert)
+		if err != nil {
+			return inputErrorf("--sensitivity-cert: %w", err)
+		}
+		in.cert = &c
+	}
+	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
+		return inputErrorf("--scope: %w", err)
+	}
+	if in.explicitEpoch {
+		if err := privacy.CheckName("epoch", cfg.Privacy.Epoch); err != nil {
+			return inputErrorf("--epoch: %w", err)
+		}
+	}
+	if in.isDB {
+		if err := connector.CheckWriteProperty(cfg.Write.WriteProperty); err != nil {
+			return inputErrorf("--write-property: %w", err)
+		}
+		if err := projectionOf(cfg).Validate(); err != nil {
+			return err
+		}
+	}
+	return graphcloak.CheckParams(cfg.Privacy.Tau, cfg.Privacy.Alpha, cfg.Privacy.Epsilon, cfg.Privacy.Delta)
+}
+
+// newReleaseSummary starts the summary: the epoch (the run id unless
+// --epoch names one) and the ledger's location.
+func newReleaseSummary(opts *releaseOptions, in *releaseInputs, runID string) (*releaseSummary, error) {
+	cfg := &opts.g.cfg.Config
+	epoch := cfg.Privacy.Epoch
+	if epoch == "" {
+		epoch = runID
+	}
+	ledgerName := cfg.Privacy.Ledger
+	if ledgerName != "neo4j" {
+		var err error
+		if ledgerName, err = ledgerPath(cfg); err != nil {
+			return nil, err
+		}
+	}
+	return &releaseSummary{Graph: opts.graph, DryRun: opts.dryRun, ValuesFrom: in.valuesFrom, Epsilon: cfg.Privacy.Epsilon,
+		Delta: cfg.Privacy.Delta, Keyed: in.noise.Keyed(), Scope: cfg.Privacy.Scope, Ledger: ledgerName, Epoch: epoch}, nil
+}
+
+// publishedRelease returns the earlier run of this scope and epoch when it
+// stored its values or finished (so it is re-published, never re-drawn),
+// else nil. A run that stopped before storing values is left to the
+// ledger: not charged, a fresh release; charged, exit 7.
+func publishedRelease(ctx context.Context, cfg *config.Config, client *connector.Client, epoch string) (*connector.RunRecord, error) {
+	prev, err := client.FindRelease(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, epoch)
+	if err != nil || prev == nil {
+		return nil, err
+	}
+	if prev.ValuesStored || prev.Status == connector.StatusSucceeded || prev.Status == connector.StatusSuperseded {
+		return prev, nil
+	}
+	return nil, nil
+}
+
+// startReleaseRun writes the release's run record ("running", with a
+// lease).
+func startReleaseRun(ctx context.Context, opts *releaseOptions, in *releaseInputs, client *connector.Client, runID, epoch string) (*connector.Run, error) {
+	cfg := &opts.g.cfg.Config
+	rec := connector.RunRecord{RunID: runID, Command: "release", Database: cfg.Neo4j.Database, Projection: projectionOf(cfg),
+		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, WriteProperty: cfg.Write.WriteProperty,
+		Scope: cfg.Privacy.Scope, Epoch: epoch,
+		Parameters: map[string]any{"tau": cfg.Privacy.Tau, "alpha": cfg.Privacy.Alpha, "mechanism": in.mech.String(),
+			"keyed": in.noise.Keyed(), "valuesFrom": in.valuesFrom, "ledger": cfg.Privacy.Ledger}}
+	rec.Projection.ValueProperty = in.valueProp
+	return client.StartRun(ctx, rec, opts.lease)
+}
+
+// loadReadings loads the graph and the raw readings in node order, and
+// verifies a given sensitivity certificate against the graph (setting
+// opts.certified).
+func loadReadings(ctx context.Context, opts *releaseOptions, in *releaseInputs, client *connector.Client, sum *releaseSummary) (*loadedGraph, []float64, error) {
+	g := opts.g
+	cfg := &g.cfg.Config
+	opts.certified = nil
+	pull, endPull := g.pullProgress()
+	lg, err := loadGraph(ctx, cfg, opts.graph, loadOptions{Client: client, ValueProperty: in.valueProp, Progress: pull})
+	endPull()
+	if err != nil {
+		return nil, nil, err
 	}
 	graph := lg.Graph
 	sum.NodeCount, sum.RelationshipCount = graph.N(), graph.NumEdges()
 	g.logger.Info("graph loaded", "graph", opts.graph, "nodeCount", graph.N(), "relationshipCount", graph.NumEdges())
 	var y []float64
-	if valueProp != "" {
+	if in.valueProp != "" {
 		y = lg.Pulled.Values
-	} else if y, err = graphcloak.ValuesByKey(graph, readings); err != nil {
-		return err
+	} else if y, err = graphcloak.ValuesByKey(graph, in.readings); err != nil {
+		return nil, nil, err
 	}
-
-	var certified *privacy.Sensitivity
-	if cert != nil {
-		s, err := cert.Verify(graph, cfg.Privacy.Tau, cfg.Privacy.Alpha)
+	if in.cert != nil {
+		s, err := in.cert.Verify(graph, cfg.Privacy.Tau, cfg.Privacy.Alpha)
 		if err != nil {
-			return inputErrorf("--sensitivity-cert %s: %w", opts.sensitivityCert, err)
+			return nil, nil, inputErrorf("--sensitivity-cert %s: %w", opts.sensitivityCert, err)
 		}
-		certified = &s
-		opts.certified = certified
+		opts.certified = &s
 	}
-	if opts.dryRun {
-		return dryRunRelease(ctx, opts, sum, lg, mech, out)
-	}
+	return lg, y, nil
+}
 
-	res, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{
-		Graph: graph, Values: y, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
-		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: mech, Noise: noise,
-		Ledger: ledger, Scope: cfg.Privacy.Scope, Epoch: epoch,
-		Sensitivity: certified, SensitivityOptions: privacy.GraphOptions{Progress: g.progress("Δ2"), TimeBudget: opts.timeBudget},
-	})
-	spread := readingSpread(y)
-	clear(y)
-	if err != nil {
-		if errors.Is(err, privacy.ErrAlreadyCharged) && pending != nil {
-			return alreadyPublishedFile(opts, sum, out, err)
-		}
-		if errors.Is(err, privacy.ErrAlreadyCharged) {
-			return chargedError{epoch: epoch, err: fmt.Errorf("no run stored its values: %w", err)}
-		}
-		return err
-	}
+// noteReleased records the release's numbers in the summary and the log,
+// warning when σ is negligible next to the readings' spread.
+func noteReleased(g *globalOptions, sum *releaseSummary, res *graphcloak.ReleaseResult, spread float64) {
 	rel := res.Released
 	if rel.Meta.Sigma < 1e-6*spread {
 		g.logger.Warn("σ is below 1e-6 of the readings' spread: the noise protects almost nothing unless the readings are exp(−τL)f0 for this τ and α is the reading mass of one protected unit (see release --help)",
@@ -350,39 +425,26 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 	}
 	sum.Sigma, sum.Rho, sum.Mechanism = rel.Meta.Sigma, rel.Meta.Rho, rel.Meta.Mechanism
 	sum.ReleaseID = rel.Meta.ReleaseID
-	rel.Meta.ToolVersion = buildVersion().String()
 	sum.Delta2, sum.Delta2Exact, sum.SensitivityMethod = res.Sensitivity.Delta2, res.Sensitivity.Exact, res.Sensitivity.Method
 	sum.ComputeMillis = res.SensitivityMillis + res.ReleaseMillis
 	g.logger.Info("released", "nodeCount", rel.Meta.N, "delta2", sum.Delta2, "sigma", sum.Sigma, "rho", sum.Rho,
-		"scope", sum.Scope, "epoch", epoch, "releaseId", rel.Meta.ReleaseID, "keyed", sum.Keyed)
-
-	if pending != nil {
-		if err := pending.Commit(rel); err != nil {
-			return chargedError{epoch: epoch, err: err}
-		}
-		sum.Out = opts.out
-	}
-	if isDB {
-		run.Record.Sigma, run.Record.Delta2, run.Record.Rho = sum.Sigma, sum.Delta2, sum.Rho
-		run.Record.NodeCount, run.Record.RelationshipCount = sum.NodeCount, sum.RelationshipCount
-		run.Record.ComputeMillis = sum.ComputeMillis
-		run.Record.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
-			"mechanism": sum.Mechanism, "keyed": sum.Keyed}
-		if err := publish(ctx, opts, client, run, rel, sum); err != nil {
-			return err
-		}
-	}
-	return printReleaseSummary(g, out, sum)
+		"scope", sum.Scope, "epoch", sum.Epoch, "releaseId", rel.Meta.ReleaseID, "keyed", sum.Keyed)
 }
 
-// publish stores rel's values durably (before the first node write), then
-// writes them bound to the run, then marks the run succeeded. A failure
+// publish fills in the run record's numbers, stores rel's values durably
+// (before the first node write), then writes them bound to the run, then
+// marks the run succeeded. A failure
 // before the values are stored leaves a charged epoch that cannot be
 // completed (chargedError); after, re-running the same command with
 // --epoch finishes the write without a new charge.
 func publish(ctx context.Context, opts *releaseOptions, client *connector.Client, run *connector.Run, rel *privacy.Released, sum *releaseSummary) error {
 	g := opts.g
 	cfg := &g.cfg.Config
+	run.Record.Sigma, run.Record.Delta2, run.Record.Rho = sum.Sigma, sum.Delta2, sum.Rho
+	run.Record.NodeCount, run.Record.RelationshipCount = sum.NodeCount, sum.RelationshipCount
+	run.Record.ComputeMillis = sum.ComputeMillis
+	run.Record.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
+		"mechanism": sum.Mechanism, "keyed": sum.Keyed}
 	meta, err := json.Marshal(rel.Meta) // public: what unmask needs to regenerate keyed noise
 	if err != nil {
 		return err
