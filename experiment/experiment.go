@@ -449,11 +449,62 @@ type GraphTrace struct {
 // RunGraph runs a Graph. One eigendecomposition of L serves
 // every trial.
 func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
+	est, err := e.check()
+	if err != nil {
+		return nil, err
+	}
 	g := e.Graph
-	if g == nil {
+	part, names, k, err := e.communities()
+	if err != nil {
+		return nil, err
+	}
+	res := &GraphResult{
+		Trials: e.Trials, Estimator: est.Name(), Nodes: g.N(), Edges: g.NumEdges(), Communities: k,
+		Tau: e.Tau, Alpha: e.Alpha, Sources: e.Sources, Seed: e.Seed,
+	}
+	if err := e.calibrate(res); err != nil {
+		return nil, err
+	}
+	// The data come from expm's action of exp(−τL); the estimators use
+	// recovery's own model, built once for all trials.
+	act, err := expm.NewAction(g, e.Tau, expm.Options{Columns: e.Trials})
+	if err != nil {
+		return nil, err
+	}
+	model, err := recovery.NewGraphModel(g, e.Tau, recovery.GraphOptions{})
+	if err != nil {
+		return nil, err
+	}
+	tr := graphTrials{e: &e, part: part, names: names, act: act, sigma: res.Sigma,
+		solve: newSolver(model, res.Sigma, e.Sources, est)}
+	scores := make([]graphScore, e.Trials)
+	var example *GraphTrace
+	err = forTrials(ctx, e.Trials, workers(e.Workers, e.Trials), e.Progress, func(t int) error {
+		sc, trace, err := tr.run(t)
+		if err != nil {
+			return fmt.Errorf("graphcloak: trial %d: %w", t, err)
+		}
+		scores[t] = sc
+		if t == 0 {
+			example = trace
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.summarise(scores)
+	res.Example = example
+	return res, nil
+}
+
+// check validates the experiment and fills in the defaults (one source,
+// α = 1); it returns the estimator.
+func (e *Graph) check() (recovery.Estimator, error) {
+	if e.Graph == nil {
 		return nil, &ParamError{"graph", nil, "is missing"}
 	}
-	n := g.N()
+	n := e.Graph.N()
 	if err := positive("tau", e.Tau); err != nil {
 		return nil, err
 	}
@@ -476,128 +527,148 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 	if err != nil {
 		return nil, &ParamError{"estimator", e.Estimator, err.Error()}
 	}
-	part := e.Partition
+	return est, nil
+}
+
+// communities returns the partition in canonical ids (Leiden when none is
+// given), the communities' names under those ids (nil without names) and
+// their number.
+func (e *Graph) communities() (part []int, names []string, k int, err error) {
+	n := e.Graph.N()
+	part = e.Partition
 	if part == nil {
-		if part, err = community.Leiden(g, community.LeidenOptions{Seed: e.Seed}); err != nil {
-			return nil, err
+		if part, err = community.Leiden(e.Graph, community.LeidenOptions{Seed: e.Seed}); err != nil {
+			return nil, nil, 0, err
 		}
 	}
 	if len(part) != n {
-		return nil, &ParamError{"partition", len(part), fmt.Sprintf("has the wrong length (graph has %d nodes)", n)}
+		return nil, nil, 0, &ParamError{"partition", len(part), fmt.Sprintf("has the wrong length (graph has %d nodes)", n)}
 	}
 	canon, k := community.Canonical(part)
-	var names []string
 	if e.Names != nil {
 		// Carry each community's name over to its canonical id.
 		names = make([]string, k)
 		for i, c := range part {
 			if c < 0 || c >= len(e.Names) {
-				return nil, &ParamError{"names", len(e.Names), fmt.Sprintf("do not cover community id %d", c)}
+				return nil, nil, 0, &ParamError{"names", len(e.Names), fmt.Sprintf("do not cover community id %d", c)}
 			}
 			names[canon[i]] = e.Names[c]
 		}
 	}
-	part = canon
-	res := &GraphResult{
-		Trials: e.Trials, Estimator: est.Name(), Nodes: n, Edges: g.NumEdges(), Communities: k,
-		Tau: e.Tau, Alpha: e.Alpha, Sources: e.Sources, Seed: e.Seed,
-	}
+	return canon, names, k, nil
+}
+
+// calibrate sets res.Sigma: the given σ, or the one a release with the
+// experiment's ε, δ and mechanism would use (certified Δ2).
+func (e *Graph) calibrate(res *GraphResult) error {
 	if e.Sigma != 0 {
 		if err := positive("sigma", e.Sigma); err != nil {
-			return nil, err
+			return err
 		}
 		res.Sigma = e.Sigma
-	} else {
-		sens, err := privacy.GraphSensitivity(g, e.Tau, e.Alpha, privacy.GraphOptions{})
-		if err != nil {
-			return nil, err
-		}
-		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta, Mechanism: simulatedMechanism(e.Mechanism)})
-		if err != nil {
-			return nil, err
-		}
-		res.Sigma, res.Delta2, res.Private = cal.Sigma, sens.Delta2, true
-		res.Mechanism = cal.Mechanism.String()
-		res.Epsilon, res.Delta = e.Epsilon, e.Delta
-	}
-	// The data come from expm's action of exp(−τL); the estimators use
-	// recovery's own model, built once for all trials.
-	act, err := expm.NewAction(g, e.Tau, expm.Options{Columns: e.Trials})
-	if err != nil {
-		return nil, err
-	}
-	model, err := recovery.NewGraphModel(g, e.Tau, recovery.GraphOptions{})
-	if err != nil {
-		return nil, err
-	}
-	solve := newSolver(model, res.Sigma, e.Sources, est)
-	type score struct {
-		comm, exact, share, emd float64
-		none                    bool
-	}
-	scores := make([]score, e.Trials)
-	var example *GraphTrace
-	err = forTrials(ctx, e.Trials, workers(e.Workers, e.Trials), e.Progress, func(t int) error {
-		rng := trialRNG(e.Seed, t)
-		src := rng.Perm(n)[:e.Sources]
-		f0 := make([]float64, n)
-		for _, s := range src {
-			f0[s] = 1
-		}
-		yt := make([]float64, n)
-		act.Apply(yt, f0, 1)
-		for i := range yt {
-			yt[i] += res.Sigma * rng.NormFloat64()
-		}
-		f, weights, noSource, err := solve(yt)
-		if err != nil {
-			return fmt.Errorf("graphcloak: trial %d: %w", t, err)
-		}
-		rep := community.Rank(g, part, names, weights, noSource || sum(weights) <= 0)
-		sc := &scores[t]
-		trueComms := distinctComms(part, src)
-		if t == 0 {
-			example = &GraphTrace{Report: rep, Sources: src, SourceComms: trueComms, Partition: part, Weights: weights}
-		}
-		if rep.NoSource {
-			sc.none = true
-			return nil
-		}
-		top := make(map[int]bool)
-		for r := 0; r < len(trueComms) && r < len(rep.Communities); r++ {
-			top[rep.Communities[r].ID] = true
-		}
-		shares := make(map[int]float64)
-		for _, c := range rep.Communities {
-			shares[c.ID] = c.Share
-		}
-		for _, c := range trueComms {
-			if top[c] {
-				sc.comm++
-			}
-			sc.share += shares[c]
-		}
-		sc.comm /= float64(len(trueComms))
-		heavy := topK(weights, e.Sources)
-		for _, s := range src {
-			if slices.Contains(heavy, s) {
-				sc.exact++
-			}
-		}
-		sc.exact /= float64(e.Sources)
-		sc.emd = math.NaN()
-		if sum(f) > 0 {
-			d, err := recovery.EMDGraph(g, normalised(f0), normalised(f))
-			if err != nil {
-				return fmt.Errorf("graphcloak: trial %d: %w", t, err)
-			}
-			sc.emd = d
-		}
 		return nil
-	})
-	if err != nil {
-		return nil, err
 	}
+	sens, err := privacy.GraphSensitivity(e.Graph, e.Tau, e.Alpha, privacy.GraphOptions{})
+	if err != nil {
+		return err
+	}
+	cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta, Mechanism: simulatedMechanism(e.Mechanism)})
+	if err != nil {
+		return err
+	}
+	res.Sigma, res.Delta2, res.Private = cal.Sigma, sens.Delta2, true
+	res.Mechanism = cal.Mechanism.String()
+	res.Epsilon, res.Delta = e.Epsilon, e.Delta
+	return nil
+}
+
+// graphTrials holds what every trial of a graph experiment shares.
+type graphTrials struct {
+	e     *Graph
+	part  []int
+	names []string
+	act   expm.Action
+	sigma float64
+	solve func(y []float64) (f, weights []float64, noSource bool, err error)
+}
+
+// graphScore is one trial's score: the share of true source communities
+// ranked on top, the share of sources among the heaviest nodes, the
+// probability given to the true communities, the EMD (NaN when nothing was
+// recovered), and whether no source was detected.
+type graphScore struct {
+	comm, exact, share, emd float64
+	none                    bool
+}
+
+// run simulates trial t (its own seeded stream): random unit sources,
+// readings exp(−τL)f0 plus N(0, σ²) noise, recovery, ranking and scores.
+func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
+	e, g := tr.e, tr.e.Graph
+	n := g.N()
+	rng := trialRNG(e.Seed, t)
+	src := rng.Perm(n)[:e.Sources]
+	f0 := make([]float64, n)
+	for _, s := range src {
+		f0[s] = 1
+	}
+	yt := make([]float64, n)
+	tr.act.Apply(yt, f0, 1)
+	for i := range yt {
+		yt[i] += tr.sigma * rng.NormFloat64()
+	}
+	f, weights, noSource, err := tr.solve(yt)
+	if err != nil {
+		return graphScore{}, nil, err
+	}
+	rep := community.Rank(g, tr.part, tr.names, weights, noSource || sum(weights) <= 0)
+	trueComms := distinctComms(tr.part, src)
+	trace := &GraphTrace{Report: rep, Sources: src, SourceComms: trueComms, Partition: tr.part, Weights: weights}
+	if rep.NoSource {
+		return graphScore{none: true}, trace, nil
+	}
+	var sc graphScore
+	sc.comm, sc.share = communityScores(rep, trueComms)
+	heavy := topK(weights, e.Sources)
+	for _, s := range src {
+		if slices.Contains(heavy, s) {
+			sc.exact++
+		}
+	}
+	sc.exact /= float64(e.Sources)
+	sc.emd = math.NaN()
+	if sum(f) > 0 {
+		if sc.emd, err = recovery.EMDGraph(g, normalised(f0), normalised(f)); err != nil {
+			return graphScore{}, nil, err
+		}
+	}
+	return sc, trace, nil
+}
+
+// communityScores returns the share of the true communities that are among
+// the top len(trueComms) of the ranking, and the total probability the
+// ranking gives them.
+func communityScores(rep *community.Report, trueComms []int) (comm, share float64) {
+	top := make(map[int]bool)
+	for r := 0; r < len(trueComms) && r < len(rep.Communities); r++ {
+		top[rep.Communities[r].ID] = true
+	}
+	shares := make(map[int]float64)
+	for _, c := range rep.Communities {
+		shares[c.ID] = c.Share
+	}
+	for _, c := range trueComms {
+		if top[c] {
+			comm++
+		}
+		share += shares[c]
+	}
+	return comm / float64(len(trueComms)), share
+}
+
+// summarise averages the trials' scores into res (the EMD over the trials
+// that recovered something).
+func (res *GraphResult) summarise(scores []graphScore) {
 	var emds []float64
 	none := 0
 	for _, sc := range scores {
@@ -610,14 +681,12 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 			emds = append(emds, sc.emd)
 		}
 	}
-	T := float64(e.Trials)
+	T := float64(len(scores))
 	res.CommunityAccuracy /= T
 	res.ExactNodeRate /= T
 	res.TrueShareMean /= T
 	res.NoSourceRate = float64(none) / T
 	res.EMDMean, _, _ = stats(emds)
-	res.Example = example
-	return res, nil
 }
 
 // distinctComms returns the distinct communities of the nodes, in order.
