@@ -68,5 +68,14 @@ func TestExitCode(t *testing.T) {
 		if got := exitCode(fmt.Errorf("context: %w", c.err)); got != c.want {
 			t.Errorf("exitCode(wrapped %T) = %d, want %d", c.err, got, c.want)
 		}
+		// Naming the flag keeps the kind; only an unclassified error
+		// becomes bad input.
+		want := c.want
+		if want == exitFailure {
+			want = exitBadInput
+		}
+		if got := exitCode(flagError("--graph", c.err)); got != want {
+			t.Errorf("exitCode(flagError(%T)) = %d, want %d", c.err, got, want)
+		}
 	}
 }

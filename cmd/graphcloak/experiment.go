@@ -351,7 +351,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 		if o.graph == neo4jSpec {
 			return err
 		}
-		return inputErrorf("--graph: %w", err)
+		return flagError("--graph", err)
 	}
 	lg.Close(context.WithoutCancel(ctx))
 	gr, planted := lg.Graph, lg.Partition

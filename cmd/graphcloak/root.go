@@ -247,3 +247,13 @@ func (inputError) Kind() errkind.Kind { return errkind.BadInput }
 func inputErrorf(format string, args ...any) error {
 	return inputError{fmt.Errorf(format, args...)}
 }
+
+// flagError names the flag whose value led to err. It keeps err's kind (a
+// refused password stays "unreachable", not "bad input": errkind.Of takes
+// the outermost kind); an error without a kind is bad input.
+func flagError(flag string, err error) error {
+	if errkind.Of(err) == errkind.Internal {
+		return inputErrorf("%s: %w", flag, err)
+	}
+	return fmt.Errorf("%s: %w", flag, err)
+}

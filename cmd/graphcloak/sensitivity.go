@@ -218,7 +218,7 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 		}
 		gr, err := loadGraphSpec(ctx, g, o.graph)
 		if err != nil {
-			return inputErrorf("--graph: %w", err)
+			return flagError("--graph", err)
 		}
 		opt := privacy.GraphOptions{
 			Method:     method,
