@@ -128,7 +128,10 @@ func TestCommandContract(t *testing.T) {
 		t.Error(`keygen --out - created a file named "-"`)
 	}
 	out, _, _ := runPrivacyCLI(t, "-o", "json", "version")
-	var v versionInfo
+	var v struct {
+		versionInfo
+		SchemaVersion int
+	}
 	if err := json.Unmarshal([]byte(out), &v); err != nil || v.SamplerVersion != privacy.SamplerVersion || v.SchemaVersion != 1 {
 		t.Errorf("version JSON %q: %v", out, err)
 	}
@@ -369,6 +372,9 @@ func TestJSONCamelCaseAndKeys(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &v); err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
+		}
+		if m, ok := v.(map[string]any); !ok || m["schemaVersion"] != 1.0 || !strings.HasPrefix(out, "{\n  \"schemaVersion\": 1") {
+			t.Errorf("%s: document does not start with schemaVersion 1: %.80s", name, out)
 		}
 		var bad []string
 		snakeKeys(v, name, &bad)

@@ -52,7 +52,7 @@ func reportError(w io.Writer, err error, asJSON bool) {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
-		_ = enc.Encode(errorDocument{SchemaVersion: 1,
+		_ = enc.Encode(errorDocument{SchemaVersion: jsonSchemaVersion,
 			Error: errorDetail{Message: msg, Kind: errkind.Of(err).String(), ExitCode: exitCode(err)}})
 		return
 	}

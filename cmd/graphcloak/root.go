@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -144,18 +145,39 @@ func usageArgs(cmd *cobra.Command, args []string) error {
 // printJSON writes v as indented JSON followed by a newline. JSON has no
 // NaN or ±Inf: such numbers are written as null (the table output shows
 // them), so -o json never fails on them.
+//
+// Every document is an object that begins with "schemaVersion" (the
+// version of the JSON contract, jsonSchemaVersion), added here so that no
+// command can forget it.
 func printJSON(w io.Writer, v any) error {
-	data, err := json.MarshalIndent(v, "", "  ")
+	data, err := json.Marshal(v)
 	var unsupported *json.UnsupportedValueError
 	if errors.As(err, &unsupported) {
-		data, err = json.MarshalIndent(jsonSafe(reflect.ValueOf(v)), "", "  ")
+		data, err = json.Marshal(jsonSafe(reflect.ValueOf(v)))
 	}
 	if err != nil {
 		return err
 	}
-	_, err = w.Write(append(data, '\n'))
+	if len(data) < 2 || data[0] != '{' {
+		return fmt.Errorf("internal error: JSON output is not an object")
+	}
+	head := fmt.Sprintf(`{"schemaVersion":%d`, jsonSchemaVersion)
+	if string(data) != "{}" {
+		head += ","
+	}
+	data = append([]byte(head), data[1:]...)
+	var b bytes.Buffer
+	if err := json.Indent(&b, data, "", "  "); err != nil {
+		return err
+	}
+	b.WriteByte('\n')
+	_, err = w.Write(b.Bytes())
 	return err
 }
+
+// jsonSchemaVersion is the version of the JSON output contract: it changes
+// when a field is renamed, removed or changes meaning.
+const jsonSchemaVersion = 1
 
 // jsonSafe rebuilds v as maps, slices and scalars for encoding/json, with
 // NaN and ±Inf floats replaced by nil; struct fields keep their JSON names

@@ -14,7 +14,6 @@ import (
 // record as toolVersion. The sampler version matters to unmask: a release
 // can only be unmasked by a build that implements its sampler.
 type versionInfo struct {
-	SchemaVersion  int    `json:"schemaVersion"`
 	Version        string `json:"version"`          // module version, "(devel)" for a source build
 	Commit         string `json:"commit,omitempty"` // vcs.revision, when built from a checkout
 	Modified       bool   `json:"modified,omitempty"`
@@ -23,7 +22,7 @@ type versionInfo struct {
 }
 
 func buildVersion() versionInfo {
-	v := versionInfo{SchemaVersion: 1, Version: "(devel)", SamplerVersion: privacy.SamplerVersion}
+	v := versionInfo{Version: "(devel)", SamplerVersion: privacy.SamplerVersion}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v
