@@ -56,6 +56,9 @@ func TestExitCode(t *testing.T) {
 		{&connector.RunStateError{}, exitChargedEpoch},
 		{chargedError{epoch: "E", err: errors.New("lost")}, exitChargedEpoch},
 		{fs.ErrNotExist, exitBadInput},
+		// A command's bad-input wrapper keeps the kind of what it wraps.
+		{inputErrorf("--graph: %w", &connector.AuthError{}), exitDBUnreachable},
+		{usageError{&connector.UnreachableError{}}, exitDBUnreachable},
 		{context.Canceled, exitInterrupted},
 	}
 	for _, c := range cases {

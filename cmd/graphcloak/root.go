@@ -79,6 +79,7 @@ $XDG_CONFIG_HOME/graphcloak/config.yaml) > defaults; see "graphcloak config show
 		newBudgetCmd(g),
 		newReleaseCmd(g),
 		newLocateCmd(g),
+		newCommunitiesCmd(g),
 		newDemoCmd(g),
 		newConfigCmd(g),
 		newVersionCmd(g),
@@ -251,9 +252,12 @@ func jsonSafe(v reflect.Value) any {
 // usageError marks a mistake in how the command was invoked.
 type usageError struct{ err error }
 
-func (e usageError) Error() string    { return e.err.Error() }
-func (e usageError) Unwrap() error    { return e.err }
-func (usageError) Kind() errkind.Kind { return errkind.Usage }
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// Kind is the wrapped error's kind when it has one (a connector error
+// reached while reading --graph stays "unreachable"), else Usage.
+func (e usageError) Kind() errkind.Kind { return kindOr(e.err, errkind.Usage) }
 
 func usageErrorf(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
@@ -262,9 +266,19 @@ func usageErrorf(format string, args ...any) error {
 // inputError marks bad input data (a malformed file, an invalid parameter value).
 type inputError struct{ err error }
 
-func (e inputError) Error() string    { return e.err.Error() }
-func (e inputError) Unwrap() error    { return e.err }
-func (inputError) Kind() errkind.Kind { return errkind.BadInput }
+func (e inputError) Error() string { return e.err.Error() }
+func (e inputError) Unwrap() error { return e.err }
+
+// Kind is the wrapped error's kind when it has one, else BadInput.
+func (e inputError) Kind() errkind.Kind { return kindOr(e.err, errkind.BadInput) }
+
+// kindOr is err's kind, or def when err has none.
+func kindOr(err error, def errkind.Kind) errkind.Kind {
+	if k := errkind.Of(err); k != errkind.Internal {
+		return k
+	}
+	return def
+}
 
 func inputErrorf(format string, args ...any) error {
 	return inputError{fmt.Errorf(format, args...)}
