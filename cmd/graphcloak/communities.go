@@ -56,7 +56,6 @@ projection as --community-write-property (GDS's writeProperty).`,
 
 // communitiesSummary is the JSON of the communities command.
 type communitiesSummary struct {
-	SchemaVersion         int     `json:"schemaVersion"`
 	Graph                 string  `json:"graph"`
 	NodeCount             int     `json:"nodeCount"`
 	RelationshipCount     int     `json:"relationshipCount"`
@@ -114,7 +113,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	if err != nil {
 		return err
 	}
-	sum := &communitiesSummary{SchemaVersion: 1, Graph: opts.graph, NodeCount: gr.N(), RelationshipCount: gr.NumEdges(),
+	sum := &communitiesSummary{Graph: opts.graph, NodeCount: gr.N(), RelationshipCount: gr.NumEdges(),
 		Method: opts.method, Resolution: opts.resolution, RandomSeed: cfg.Write.RandomSeed,
 		Modularity: community.Modularity(gr, part, opts.resolution), ComputeMillis: time.Since(start).Milliseconds()}
 	sizes := map[int]int{}
