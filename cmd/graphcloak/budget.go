@@ -117,6 +117,14 @@ func initLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 	if err != nil {
 		return nil, err
 	}
+	// No directory is created implicitly for a path the user gave: a typo
+	// must not become a new ledger somewhere unexpected. Only the default
+	// location's directory is created (by CreateFileLedger).
+	if cfg.Privacy.Ledger != "" {
+		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+			return nil, inputErrorf("--ledger %s: the directory %s does not exist (graphcloak creates no directories; create it first)", path, filepath.Dir(path))
+		}
+	}
 	return privacy.CreateFileLedger(ctx, path, budget, opt, scope)
 }
 

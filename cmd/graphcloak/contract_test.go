@@ -398,3 +398,16 @@ func TestJSONCamelCaseAndKeys(t *testing.T) {
 		}
 	}
 }
+
+// Issue 12: budget --init --ledger /nonexistent/x.json created /nonexistent/.
+func TestNoImplicitDirectories(t *testing.T) {
+	isolateConfig(t)
+	missing := filepath.Join(t.TempDir(), "nonexistent")
+	_, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", filepath.Join(missing, "x.json"), "--epsilon-total", "1", "--delta-total", "1e-6")
+	if code != exitBadInput {
+		t.Errorf("exit %d (%v), want 3", code, err)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("budget --init created the directory")
+	}
+}
