@@ -92,7 +92,7 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Privacy.Ledger }},
 	{Name: "privacy.scope", Flag: "scope", Default: "default", Usage: "ledger scope (what the budget protects)",
 		field: func(c *Config) any { return &c.Privacy.Scope }},
-	{Name: "privacy.epoch", Flag: "epoch", Default: "", Usage: "release epoch for keyed noise (default: a fresh run id)",
+	{Name: "privacy.epoch", Flag: "epoch", Default: "", Usage: "release epoch: a retry of a charged epoch republishes its stored values; \"auto\" names the current schedule slot (--slot) in UTC (default: a fresh run id)",
 		field: func(c *Config) any { return &c.Privacy.Epoch }},
 
 	{Name: "recovery.estimator", Flag: "estimator", Default: "", Usage: "recovery estimator (empty: the default)",

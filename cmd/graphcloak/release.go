@@ -35,6 +35,9 @@ type releaseOptions struct {
 	sensitivityCert string
 	timeBudget      time.Duration
 	certified       *privacy.Sensitivity // the verified certificate's Δ2
+	// slot is the schedule granularity of --epoch auto; now the clock.
+	slot time.Duration
+	now  func() time.Time
 }
 
 func newReleaseCmd(g *globalOptions) *cobra.Command {
@@ -107,6 +110,7 @@ timeout; 5 budget exhausted; 7 the epoch was charged but cannot be published
 	f.BoolVar(&opts.dryRun, "dry-run", false, "estimate only: counts, method, memory, time, σ; nothing written")
 	f.StringVar(&opts.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
 	f.DurationVar(&opts.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (never an estimate; 0 = to completion)")
+	f.DurationVar(&opts.slot, "slot", time.Hour, "schedule slot of --epoch auto: the epoch is the slot's UTC start, so a retry within the slot is the same epoch")
 	f.DurationVar(&opts.lease, "lease", connector.DefaultLease, "Neo4j run lease: a run that sends no heartbeat for this long is taken for dead (abandoned) and its epoch can be resumed")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
@@ -262,6 +266,16 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 // certificate, the noise key, the readings file).
 func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 	cfg := &opts.g.cfg.Config
+	if cfg.Privacy.Epoch == "auto" {
+		if opts.slot < time.Minute || opts.slot > 366*24*time.Hour {
+			return nil, inputErrorf("--slot must be between 1m and 366 days, got %v", opts.slot)
+		}
+		now := time.Now
+		if opts.now != nil {
+			now = opts.now
+		}
+		cfg.Privacy.Epoch = slotEpoch(now(), opts.slot)
+	}
 	in := &releaseInputs{isDB: opts.graph == neo4jSpec, explicitEpoch: cfg.Privacy.Epoch != "",
 		valueProp: cfg.Projection.ValueProperty}
 	if err := checkReleaseFlags(opts, in); err != nil {
@@ -689,4 +703,19 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 		row("compute / write", fmt.Sprintf("%d ms / %d ms", s.ComputeMillis, s.WriteMillis))
 	}
 	return tw.Flush()
+}
+
+// slotEpoch names the schedule slot that contains t: its start in UTC,
+// with the precision the slot needs (2026-11-22T10:00Z for an hourly slot,
+// 2026-11-22 for a daily one). Slots are aligned to the Unix epoch, so
+// every run within a slot, and every retry of it, names the same epoch.
+func slotEpoch(t time.Time, slot time.Duration) string {
+	start := t.UTC().Truncate(slot)
+	switch {
+	case slot%(24*time.Hour) == 0:
+		return start.Format("2006-01-02")
+	case slot%time.Minute == 0:
+		return start.Format("2006-01-02T15:04Z")
+	}
+	return start.Format("2006-01-02T15:04:05Z")
 }

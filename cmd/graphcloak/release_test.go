@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -284,5 +285,87 @@ func TestPasswordFlagWarning(t *testing.T) {
 		if strings.Contains(s, pw) {
 			t.Fatalf("password leaked: %s", s)
 		}
+	}
+}
+
+// --epoch auto names the UTC start of the schedule slot: every time inside
+// one slot gives the same epoch, the next slot another.
+func TestSlotEpoch(t *testing.T) {
+	at := func(s string) time.Time {
+		t.Helper()
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	cases := []struct {
+		t    string
+		slot time.Duration
+		want string
+	}{
+		{"2026-11-22T10:00:00Z", time.Hour, "2026-11-22T10:00Z"},
+		{"2026-11-22T10:59:59Z", time.Hour, "2026-11-22T10:00Z"},
+		{"2026-11-22T11:00:00Z", time.Hour, "2026-11-22T11:00Z"},
+		{"2026-11-22T12:30:00+02:00", time.Hour, "2026-11-22T10:00Z"}, // UTC, whatever the zone
+		{"2026-11-22T10:14:00Z", 15 * time.Minute, "2026-11-22T10:00Z"},
+		{"2026-11-22T23:59:00Z", 24 * time.Hour, "2026-11-22"},
+		{"2026-11-22T10:00:07Z", 5 * time.Second, "2026-11-22T10:00:05Z"},
+	}
+	for _, c := range cases {
+		if got := slotEpoch(at(c.t), c.slot); got != c.want {
+			t.Errorf("slotEpoch(%s, %v) = %s, want %s", c.t, c.slot, got, c.want)
+		}
+	}
+}
+
+// Two runs of the same scheduled command in one slot (--epoch auto) are one
+// release: the second republishes the first's values, charging nothing.
+func TestEpochAutoRetryChargesOnce(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings := filepath.Join(dir, "r.csv")
+	var b strings.Builder
+	for k := 1; k <= 34; k++ {
+		b.WriteString(itoa(k) + "," + ftoa(float64(k%5)) + "\n")
+	}
+	os.WriteFile(readings, []byte(b.String()), 0o600)
+	ledger := filepath.Join(dir, "l.json")
+	initTestLedger(t, ledger, "--epsilon-total", "10", "--delta-total", "1e-5")
+	out := filepath.Join(dir, "release.json")
+	// A slot of 366 days: both runs fall in one slot but for a run that
+	// straddles a slot boundary once a year.
+	args := []string{"release", "--graph", "karate", "--values", readings, "--tau", "1", "--ledger", ledger,
+		"--epoch", "auto", "--slot", "8784h", "--out", out, "-o", "json"}
+	var epochs []string
+	var files []string
+	for i := 0; i < 2; i++ {
+		stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, args...)
+		if code != 0 {
+			t.Fatalf("run %d: exit %d: %s", i, code, stderr)
+		}
+		var sum struct{ Epoch string }
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+			t.Fatal(err)
+		}
+		epochs = append(epochs, sum.Epoch)
+		data, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, string(data))
+	}
+	if epochs[0] != epochs[1] || !strings.HasPrefix(epochs[0], "20") {
+		t.Errorf("epochs %q", epochs)
+	}
+	if files[0] != files[1] {
+		t.Error("the retry changed the published values")
+	}
+	stdout, _, code := runPipelineCLI(t, context.Background(), nil, "budget", "--ledger", ledger, "-o", "json")
+	if code != 0 || !strings.Contains(stdout, `"releases": 1`) {
+		t.Errorf("ledger after two runs in one slot (want one release): %s", stdout)
+	}
+	if _, _, code := runPipelineCLI(t, context.Background(), nil, append(args[:len(args)-4], "--slot", "10s")...); code != exitBadInput {
+		t.Errorf("--slot 10s: exit %d, want %d", code, exitBadInput)
 	}
 }
