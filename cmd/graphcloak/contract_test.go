@@ -411,3 +411,33 @@ func TestNoImplicitDirectories(t *testing.T) {
 		t.Error("budget --init created the directory")
 	}
 }
+
+// Issue 12: shell completion completes the values of -o, --graph,
+// --communities, --estimator and --mechanism.
+func TestValueCompletion(t *testing.T) {
+	isolateConfig(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"locate", "-o", ""}, "json"},
+		{[]string{"sensitivity", "--graph", ""}, "karate"},
+		{[]string{"locate", "--communities", ""}, "property:"},
+		{[]string{"locate", "--estimator", ""}, "posterior"},
+		{[]string{"release", "--mechanism", ""}, "discrete"},
+	} {
+		out, _, _ := runPrivacyCLI(t, append([]string{"__complete"}, tc.args...)...)
+		if !slicesContains(strings.Split(out, "\n"), tc.want) {
+			t.Errorf("completing %q: %q lacks %q", tc.args, out, tc.want)
+		}
+	}
+}
+
+func slicesContains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

@@ -57,9 +57,9 @@ Nothing is written anywhere else; no configuration or database is needed.`,
 	f := cmd.Flags()
 	f.StringVar(&opts.graph, "graph", demoGraph, "embedded graph spec (a generator; no database)")
 	f.StringVar(&opts.source, "source", "", "node key of the planted source (default: the graph's first node; karate: 1..34, Zachary's numbering)")
-	f.Float64Var(&opts.tau, "tau", 2, "diffusion time τ > 0")
-	f.Float64Var(&opts.epsilon, "epsilon", 4, "ε > 0 of the release (the paper's graph experiment uses 4)")
-	f.Float64Var(&opts.delta, "delta", 0.1, "δ in (0, 1) of the release (the paper's graph experiment uses 0.1)")
+	f.Float64Var(&opts.tau, "tau", 2, "diffusion time τ > 0 (the paper's graph experiment uses 2; release and the configuration default to 1)")
+	f.Float64Var(&opts.epsilon, "epsilon", 4, "ε > 0 of the release (the paper's graph experiment uses 4; release defaults to 1)")
+	f.Float64Var(&opts.delta, "delta", 0.1, "δ in (0, 1) of the release (the paper's graph experiment uses 0.1; release defaults to 1e-5)")
 	f.StringVar(&opts.plot, "plot", "graphcloak-demo.png", "write the graph picture here (.png, .svg or .pdf): nodes coloured by the posterior, communities with their probability; empty: no picture")
 	return cmd
 }

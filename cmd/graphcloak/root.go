@@ -84,6 +84,7 @@ $XDG_CONFIG_HOME/graphcloak/config.yaml) > defaults; see "graphcloak config show
 		newConfigCmd(g),
 		newVersionCmd(g),
 	)
+	registerCompletions(root)
 	// --version prints what "graphcloak version" prints.
 	root.Version = buildVersion().String()
 	root.SetVersionTemplate("{{.Version}}\n")
