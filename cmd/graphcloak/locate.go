@@ -251,11 +251,15 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 
 // connectProjection validates the configured projection and connects.
 func connectProjection(ctx context.Context, g *globalOptions) (*connector.Client, error) {
-	cfg := &g.cfg.Config
-	if err := projectionOf(cfg).Validate(); err != nil {
+	if err := projectionOf(&g.cfg.Config).Validate(); err != nil {
 		return nil, err
 	}
-	client, err := connectNeo4j(ctx, cfg)
+	return connectNeo4jLogged(ctx, g)
+}
+
+// connectNeo4jLogged connects to the configured Neo4j and logs where.
+func connectNeo4jLogged(ctx context.Context, g *globalOptions) (*connector.Client, error) {
+	client, err := connectNeo4j(ctx, &g.cfg.Config)
 	if err != nil {
 		return nil, err
 	}

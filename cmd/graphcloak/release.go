@@ -190,11 +190,10 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 	// Connect once (graph and/or ledger in Neo4j).
 	var client *connector.Client
 	if in.isDB || (cfg.Privacy.Ledger == "neo4j" && !opts.dryRun) {
-		if client, err = connectNeo4j(ctx, cfg); err != nil {
+		if client, err = connectNeo4jLogged(ctx, g); err != nil {
 			return err
 		}
 		defer client.Close(context.WithoutCancel(ctx))
-		g.logger.Info("connected to neo4j", "uri", client.URI(), "database", client.Database())
 	}
 	var ledger privacy.Ledger
 	if !opts.dryRun {
@@ -229,14 +228,7 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 	if opts.dryRun {
 		return dryRunRelease(ctx, opts, sum, lg, in.mech, out)
 	}
-	res, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{
-		Graph: lg.Graph, Values: y, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
-		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: in.mech, Noise: in.noise,
-		Ledger: ledger, Scope: cfg.Privacy.Scope, Epoch: sum.Epoch,
-		Sensitivity: opts.certified, SensitivityOptions: privacy.GraphOptions{Progress: g.progress("Δ2"), TimeBudget: opts.timeBudget},
-	})
-	spread := readingSpread(y)
-	clear(y)
+	res, err := drawRelease(ctx, opts, in, ledger, lg, y, sum)
 	if errors.Is(err, privacy.ErrAlreadyCharged) {
 		if pending != nil {
 			return alreadyPublishedFile(opts, sum, out, err)
@@ -246,8 +238,6 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err e
 	if err != nil {
 		return err
 	}
-	res.Released.Meta.ToolVersion = buildVersion().String()
-	noteReleased(g, sum, res, spread)
 	if pending != nil {
 		if err := pending.Commit(res.Released); err != nil {
 			return chargedError{epoch: sum.Epoch, err: err}
@@ -427,6 +417,27 @@ func loadReadings(ctx context.Context, opts *releaseOptions, in *releaseInputs, 
 		opts.certified = &s
 	}
 	return lg, y, nil
+}
+
+// drawRelease charges the ledger and draws the noise (graphcloak.Release),
+// then clears the raw readings y and records the release in sum.
+func drawRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, ledger privacy.Ledger, lg *loadedGraph, y []float64, sum *releaseSummary) (*graphcloak.ReleaseResult, error) {
+	g := opts.g
+	cfg := &g.cfg.Config
+	res, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{
+		Graph: lg.Graph, Values: y, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
+		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: in.mech, Noise: in.noise,
+		Ledger: ledger, Scope: cfg.Privacy.Scope, Epoch: sum.Epoch,
+		Sensitivity: opts.certified, SensitivityOptions: privacy.GraphOptions{Progress: g.progress("Δ2"), TimeBudget: opts.timeBudget},
+	})
+	spread := readingSpread(y)
+	clear(y)
+	if err != nil {
+		return nil, err
+	}
+	res.Released.Meta.ToolVersion = buildVersion().String()
+	noteReleased(g, sum, res, spread)
+	return res, nil
 }
 
 // noteReleased records the release's numbers in the summary and the log,
