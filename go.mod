@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/neo4j/neo4j-go-driver/v5 v5.28.4
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/spf13/cast v1.10.0
 	github.com/spf13/cobra v1.10.2
 	github.com/spf13/pflag v1.0.10

@@ -23,8 +23,8 @@ func TestUnicodeIdentifiers(t *testing.T) {
 		t.Fatalf("sensitivity on label %q, type %q: exit %d\nstderr: %s", f.Label, f.RelType, r.Code, r.Stderr)
 	}
 	var got struct {
-		Nodes int `json:"nodes"`
-		Edges int `json:"edges"`
+		Nodes int `json:"nodeCount"`
+		Edges int `json:"relationshipCount"`
 	}
 	if err := json.Unmarshal([]byte(r.Stdout), &got); err != nil {
 		t.Fatalf("%v: %s", err, r.Stdout)

@@ -43,8 +43,8 @@ func TestSensitivityFromNeo4j(t *testing.T) {
 		Delta2    float64 `json:"delta2"`
 		Slack     float64 `json:"slack"`
 		Certified bool    `json:"certified"`
-		Nodes     int     `json:"nodes"`
-		Edges     int     `json:"edges"`
+		Nodes     int     `json:"nodeCount"`
+		Edges     int     `json:"relationshipCount"`
 	}
 	if err := json.Unmarshal([]byte(r.Stdout), &got); err != nil {
 		t.Fatalf("%v: %s", err, r.Stdout)

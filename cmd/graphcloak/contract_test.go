@@ -259,7 +259,9 @@ func TestEdgeListHeaderCLI(t *testing.T) {
 		if code != 0 {
 			return 0, code
 		}
-		var r struct{ Nodes int }
+		var r struct {
+			Nodes int `json:"nodeCount"`
+		}
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -138,8 +138,8 @@ type sensitivityResult struct {
 	Slack     float64 `json:"slack"`
 	// RelativeSlack is slack/Δ2; "exact" needs it ≤ 1e-6.
 	RelativeSlack float64       `json:"relativeSlack"`
-	Nodes         int           `json:"nodes"`
-	Edges         int           `json:"edges"`
+	Nodes         int           `json:"nodeCount"`
+	Edges         int           `json:"relationshipCount"`
 	Components    int           `json:"components"`
 	Edge          []any         `json:"edge"` // maximising pair: node keys (graph) or grid indices j, j+1 (line)
 	Graph         string        `json:"graph,omitempty"`

@@ -22,7 +22,7 @@ func TestSensitivityGraphJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("%s: %v\n%s", method, err, out)
 		}
-		for _, k := range []string{"delta2", "certified", "exact", "method", "slack", "nodes", "edges", "components", "tau", "alpha", "kappa2", "seconds"} {
+		for _, k := range []string{"delta2", "certified", "exact", "method", "slack", "nodeCount", "relationshipCount", "components", "tau", "alpha", "kappa2", "seconds"} {
 			if _, ok := r[k]; !ok {
 				t.Errorf("%s: key %q missing", method, k)
 			}
@@ -33,7 +33,7 @@ func TestSensitivityGraphJSON(t *testing.T) {
 		if want > d2 || want < d2-slack-1e-15 {
 			t.Errorf("%s: delta2 %v slack %v, closed form %v", method, d2, slack, want)
 		}
-		if r["certified"] != true || r["nodes"].(float64) != 6 || r["edges"].(float64) != 15 || r["tau"].(float64) != 0.5 || r["alpha"].(float64) != 2 {
+		if r["certified"] != true || r["nodeCount"].(float64) != 6 || r["relationshipCount"].(float64) != 15 || r["tau"].(float64) != 0.5 || r["alpha"].(float64) != 2 {
 			t.Errorf("%s: %v", method, r)
 		}
 		// kappa2 is e^{τ n} on the dense path, null on the sparse one.

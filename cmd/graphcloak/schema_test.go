@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// validate checks doc against docs/schemas/NAME.schema.json.
+func validate(t *testing.T, name, doc string) {
+	t.Helper()
+	path, err := filepath.Abs(filepath.Join("../../docs/schemas", name+".schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := jsonschema.NewCompiler().Compile(path)
+	if err != nil {
+		t.Fatalf("schema %s: %v", name, err)
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatalf("%s: output is not JSON: %v\n%s", name, err, doc)
+	}
+	if err := sch.Validate(v); err != nil {
+		t.Errorf("%s: output does not match docs/schemas/%s.schema.json: %v\n%s", name, name, err, doc)
+	}
+}
+
+// TestJSONSchemas (issue 12): every documented JSON output validates
+// against its schema in docs/schemas/, and so do JSON errors. The schemas
+// require camelCase names (propertyNames), schemaVersion 1, node keys as
+// strings; a renamed or retyped field fails here.
+func TestJSONSchemas(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	rel := releaseKarate(t, dir)
+	cases := map[string][]string{
+		"locate":      {"locate", "--graph", "karate", "--release", rel},
+		"sensitivity": {"sensitivity", "--graph", "karate"},
+		"calibrate":   {"calibrate", "--sensitivity", "1"},
+		"budget":      {"budget", "--ledger", filepath.Join(dir, "l.json")},
+		"version":     {"version"},
+		"config-show": {"config", "show"},
+		"keygen":      {"keygen", "--out", filepath.Join(dir, "k")},
+	}
+	for name, args := range cases {
+		var out, errb strings.Builder
+		if code := runArgs(context.Background(), append(args, "-o", "json"), &out, &errb); code != 0 {
+			t.Errorf("%s: exit %d: %s", name, code, errb.String())
+			continue
+		}
+		validate(t, name, out.String())
+	}
+	files, _ := filepath.Glob("../../docs/schemas/*.schema.json")
+	if len(files) != len(cases)+1 { // + error
+		t.Errorf("docs/schemas has %d schemas, the test covers %d", len(files), len(cases)+1)
+	}
+	for _, args := range [][]string{{"calibrate", "--sensitivity", "-1"}, {"experiment", "foo"}, {"locate"}} {
+		var out, errb strings.Builder
+		runArgs(context.Background(), append(args, "-o", "json"), &out, &errb)
+		validate(t, "error", errb.String())
+	}
+	// The schemas themselves are JSON with the documented header.
+	for _, f := range files {
+		var m map[string]any
+		data, _ := os.ReadFile(f)
+		if err := json.Unmarshal(data, &m); err != nil || m["title"] == nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
