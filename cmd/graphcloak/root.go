@@ -80,6 +80,7 @@ $XDG_CONFIG_HOME/graphcloak/config.yaml) > defaults; see "graphcloak config show
 		newReleaseCmd(g),
 		newLocateCmd(g),
 		newCommunitiesCmd(g),
+		newRunsCmd(g),
 		newDemoCmd(g),
 		newConfigCmd(g),
 		newVersionCmd(g),

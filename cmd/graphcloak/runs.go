@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
+)
+
+type runsOptions struct {
+	g     *globalOptions
+	last  int
+	scope string
+}
+
+func newRunsCmd(g *globalOptions) *cobra.Command {
+	opts := &runsOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "runs",
+		Short: "The history of releases and localisations recorded in Neo4j",
+		Long: `List the run records graphcloak keeps in Neo4j (:GraphcloakRun), newest first:
+status, scope and epoch, σ and ρ of releases, the top community and its
+probability of localisations, and the duration. Read top to bottom, the TOP
+COMMUNITY column shows how the likely source community changed over time.
+A run still marked running whose lease has expired is shown as expired; the
+next release or locate marks it abandoned. 'runs prune' deletes old records.`,
+		Example: `  graphcloak runs --last 24 --scope whisper
+  graphcloak runs prune --keep 1000`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runRuns(cmd.Context(), opts, opts.g.stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&opts.last, "last", 20, "show the newest N runs (0: all)")
+	f.StringVar(&opts.scope, "scope", "", "only runs of this ledger scope")
+	config.AddFlags(f, config.Neo4jFlags...)
+	cmd.AddCommand(newRunsPruneCmd(g))
+	return cmd
+}
+
+// runRow is one run in the runs listing.
+type runRow struct {
+	RunID          string    `json:"runId"`
+	Command        string    `json:"command"`
+	Status         string    `json:"status"`
+	Scope          string    `json:"scope,omitempty"`
+	Epoch          string    `json:"epoch,omitempty"`
+	Sigma          float64   `json:"sigma,omitempty"`
+	Rho            float64   `json:"rho,omitempty"`
+	TopCommunity   string    `json:"topCommunity,omitempty"`
+	TopProbability float64   `json:"topProbability,omitempty"`
+	StartedAt      time.Time `json:"startedAt"`
+	DurationMillis int64     `json:"durationMillis,omitempty"`
+	SupersededBy   string    `json:"supersededBy,omitempty"`
+	Error          string    `json:"error,omitempty"`
+}
+
+func runRowOf(r *connector.RunRecord, now time.Time) runRow {
+	row := runRow{RunID: r.RunID, Command: r.Command, Status: r.Status, Scope: r.Scope, Epoch: r.Epoch,
+		Sigma: r.Sigma, Rho: r.Rho, StartedAt: r.StartedAt, SupersededBy: r.SupersededBy, Error: r.Error}
+	if r.Status == connector.StatusRunning && !r.LeaseExpiresAt.IsZero() && now.After(r.LeaseExpiresAt) {
+		row.Status = "running (lease expired)"
+	}
+	if !r.FinishedAt.IsZero() && !r.StartedAt.IsZero() {
+		row.DurationMillis = r.FinishedAt.Sub(r.StartedAt).Milliseconds()
+	}
+	if s, ok := r.Extra["topCommunity"].(string); ok {
+		row.TopCommunity = s
+	}
+	if p, ok := r.Extra["topProbability"].(float64); ok {
+		row.TopProbability = p
+	}
+	return row
+}
+
+func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
+	if opts.last < 0 {
+		return inputErrorf("--last must be ≥ 0, got %d", opts.last)
+	}
+	cfg := &opts.g.cfg.Config
+	client, err := connectNeo4j(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer client.Close(context.WithoutCancel(ctx))
+	recs, err := client.ListRuns(ctx, cfg.Neo4j.Database, opts.scope, opts.last)
+	if err != nil {
+		return err
+	}
+	now := time.Now()
+	rows := make([]runRow, len(recs))
+	for i, r := range recs {
+		rows[i] = runRowOf(r, now)
+	}
+	if opts.g.output == "json" {
+		return printJSON(out, struct {
+			Runs []runRow `json:"runs"`
+		}{rows})
+	}
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "STARTED (UTC)\tCOMMAND\tSTATUS\tSCOPE\tEPOCH\tSIGMA\tRHO\tTOP COMMUNITY\tP\tDURATION\tRUN")
+	for _, r := range rows {
+		sigma, rho, top, p, dur := "", "", "", "", ""
+		if r.Sigma > 0 {
+			sigma = fmt.Sprintf("%.4g", r.Sigma)
+		}
+		if r.Rho > 0 {
+			rho = fmt.Sprintf("%.4g", r.Rho)
+		}
+		if r.TopCommunity != "" {
+			top, p = r.TopCommunity, fmt.Sprintf("%.3f", r.TopProbability)
+		}
+		if r.DurationMillis > 0 {
+			dur = (time.Duration(r.DurationMillis) * time.Millisecond).String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.Format("2006-01-02 15:04:05"),
+			r.Command, r.Status, r.Scope, r.Epoch, sigma, rho, top, p, dur, r.RunID)
+	}
+	return tw.Flush()
+}
+
+type runsPruneOptions struct {
+	g         *globalOptions
+	keep      int
+	olderThan time.Duration
+	scope     string
+}
+
+func newRunsPruneCmd(g *globalOptions) *cobra.Command {
+	opts := &runsPruneOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "prune",
+		Short: "Delete old run records (never running ones, never the ledger)",
+		Long: `Delete finished run records beyond the newest --keep, or started longer than
+--older-than ago, with the release values stored for them. Running records
+and the privacy ledger's charges are never deleted. A release whose record
+was pruned cannot be re-run as a no-op any more: its epoch stays charged, so
+a retry exits 7.`,
+		Example: `  graphcloak runs prune --keep 1000
+  graphcloak runs prune --older-than 2160h`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if !cmd.Flags().Changed("keep") && !cmd.Flags().Changed("older-than") {
+				return usageErrorf("give --keep N or --older-than DURATION (or both)")
+			}
+			if !cmd.Flags().Changed("keep") {
+				opts.keep = -1
+			}
+			return runRunsPrune(cmd.Context(), opts, opts.g.stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.IntVar(&opts.keep, "keep", 0, "keep the newest N finished records")
+	f.StringVar(&opts.scope, "scope", "", "only records of this ledger scope")
+	f.DurationVar(&opts.olderThan, "older-than", 0, "delete finished records started more than this long ago (e.g. 720h)")
+	config.AddFlags(f, config.Neo4jFlags...)
+	return cmd
+}
+
+func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) error {
+	if opts.keep < -1 || opts.olderThan < 0 {
+		return inputErrorf("--keep and --older-than must not be negative")
+	}
+	var cutoff time.Time
+	if opts.olderThan > 0 {
+		cutoff = time.Now().Add(-opts.olderThan)
+	}
+	cfg := &opts.g.cfg.Config
+	client, err := connectNeo4j(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer client.Close(context.WithoutCancel(ctx))
+	n, err := client.PruneRuns(ctx, cfg.Neo4j.Database, opts.scope, opts.keep, cutoff)
+	if err != nil {
+		return err
+	}
+	if opts.g.output == "json" {
+		return printJSON(out, struct {
+			Deleted int `json:"deleted"`
+		}{n})
+	}
+	fmt.Fprintf(out, "deleted %d run records\n", n)
+	return nil
+}
