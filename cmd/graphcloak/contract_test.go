@@ -443,3 +443,42 @@ func slicesContains(s []string, v string) bool {
 	}
 	return false
 }
+
+// Issue 12, one vocabulary: the line's diffusion time is --tau like
+// everywhere else (--T a hidden old spelling), the line's source positions
+// are --source-positions (--sources is a count elsewhere), the seed is
+// --random-seed (GDS spelling; --seed hidden).
+func TestOneVocabulary(t *testing.T) {
+	isolateConfig(t)
+	line := func(args ...string) string {
+		t.Helper()
+		out, code, err := runPrivacyCLI(t, append([]string{"sensitivity", "--line", "--n", "40", "--m", "30", "-o", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %v", args, code, err)
+		}
+		return out
+	}
+	if a, b := line("--tau", "0.02"), line("--T", "0.02"); a != b {
+		t.Errorf("--tau and --T differ:\n%s\n%s", a, b)
+	}
+	if _, code, _ := runPrivacyCLI(t, "sensitivity", "--line", "--n", "40", "--m", "30", "--tau", "0.02", "--T", "0.03"); code != exitUsage {
+		t.Errorf("--tau with --T: exit %d, want 2", code)
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		out, code, err := runPrivacyCLI(t, append([]string{"experiment", "line", "--trials", "2", "--estimator", "bpdn", "-o", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %v", args, code, err)
+		}
+		return out
+	}
+	if a, b := run("--tau", "0.05", "--source-positions", "0.3", "--random-seed", "3"), run("--T", "0.05", "--sources", "0.3", "--seed", "3"); a != b {
+		t.Errorf("new and old spellings differ:\n%s\n%s", a, b)
+	}
+	help, _, _ := runPrivacyCLI(t, "experiment", "line", "--help")
+	for _, old := range []string{"--T ", "--sources ", "--seed "} {
+		if strings.Contains(help, old) {
+			t.Errorf("experiment line --help shows the old spelling %s", old)
+		}
+	}
+}

@@ -72,15 +72,24 @@ when it was not computed (sparse path, or a matrix too large for an SVD) and
 				if o.graph != "" {
 					return usageErrorf("give either --graph or --line, not both")
 				}
-				for _, name := range []string{"tau", "method", "dense-limit", "time-budget", "save"} {
+				for _, name := range []string{"method", "dense-limit", "time-budget", "save"} {
 					if f.Changed(name) {
 						return usageErrorf("--%s applies to --graph, not --line", name)
 					}
 				}
-				for _, name := range []string{"n", "m", "T"} {
+				if f.Changed("T") && f.Changed("tau") {
+					return usageErrorf("give --tau (the line's diffusion time) or its old spelling --T, not both")
+				}
+				if f.Changed("tau") {
+					o.T = g.cfg.Privacy.Tau
+				}
+				for _, name := range []string{"n", "m"} {
 					if !f.Changed(name) {
 						return usageErrorf("--line needs --%s", name)
 					}
+				}
+				if !f.Changed("T") && !f.Changed("tau") {
+					return usageErrorf("--line needs --tau")
 				}
 			} else {
 				if o.graph == "" {
@@ -106,7 +115,8 @@ when it was not computed (sparse path, or a matrix too large for an SVD) and
 	fl.BoolVar(&o.line, "line", false, "the 1-D heat kernel on [0, 1] instead of a graph")
 	fl.IntVar(&o.n, "n", 0, "line: source grid points j/n, j = 1..n")
 	fl.IntVar(&o.m, "m", 0, "line: sensors at i/m, i = 1..m")
-	fl.Float64Var(&o.T, "T", 0, "line: diffusion time T > 0")
+	fl.Float64Var(&o.T, "T", 0, "old spelling of --tau for --line")
+	_ = fl.MarkHidden("T")
 	config.AddFlags(fl, "uri", "user", "password", "database", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd

@@ -110,7 +110,7 @@ func TestSensitivityBadInput(t *testing.T) {
 		{[]string{"--line", "--n", "5", "--m", "5", "--T", "1", "--alpha", "NaN"}, exitBadInput, "alpha"},
 		{[]string{"--graph", "complete:n=5", "--tau", "1", "--method", "magic"}, exitUsage, "method"},
 		{[]string{}, exitUsage, "graph"},
-		{[]string{"--line", "--n", "5", "--m", "5"}, exitUsage, "T"},
+		{[]string{"--line", "--n", "5", "--m", "5"}, exitUsage, "tau"},
 		{[]string{"--line", "--graph", "karate", "--n", "5", "--m", "5", "--T", "1"}, exitUsage, "line"},
 		{[]string{"--line", "--n", "5", "--m", "5", "--T", "1", "--tau", "1"}, exitUsage, "tau"},
 		{[]string{"--graph", "karate", "--tau", "1", "--n", "5"}, exitUsage, "n"},
