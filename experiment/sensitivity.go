@@ -68,7 +68,7 @@ type SweepSeries struct {
 	Param string       `json:"param"`
 	M     int          `json:"m,omitempty"`
 	N     int          `json:"n,omitempty"`
-	T     float64      `json:"T,omitempty"`
+	T     float64      `json:"t,omitempty"`
 	Alpha float64      `json:"alpha"`
 	Point []SweepPoint `json:"points"`
 	// Slope is the least-squares slope of log Δ2 against log x over all
