@@ -38,7 +38,7 @@ both ends (√T ≫ 1). Defaults are the paper's setting: m = 500, T = 0.1, n = 
 while m varies, n = 1000 while T varies. Only the line kernel (--line) exists.
 Nothing is released; no ledger is touched.`,
 		Example: `  graphcloak experiment sensitivity --line --plot figure2.png
-  graphcloak experiment sensitivity --line --T-values 0.001,0.01,0.1,1,10 -o json`,
+  graphcloak experiment sensitivity --line --tau-values 0.001,0.01,0.1,1,10 -o json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !o.line {
@@ -53,13 +53,15 @@ Nothing is released; no ledger is touched.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.line, "line", true, "the 1-D heat kernel on the unit interval (the only kernel supported)")
 	f.IntVar(&o.m, "m", 500, "sensors while n or T varies")
-	f.Float64Var(&o.T, "T", 0.1, "diffusion time while m or n varies")
+	f.Float64Var(&o.T, "tau", 0.1, "diffusion time τ (the paper's T) while m or n varies")
+	f.Float64Var(&o.T, "T", 0.1, "old spelling of --tau")
+	_ = f.MarkHidden("T")
 	f.IntVar(&o.nForM, "n-for-m", 500, "source grid points while m varies")
-	f.IntVar(&o.nForT, "n-for-T", 1000, "source grid points while T varies")
+	f.IntVar(&o.nForT, "n-for-tau", 1000, "source grid points while τ varies")
 	f.Float64Var(&o.alpha, "alpha", 1, "neighbour EMD radius α")
 	f.IntSliceVar(&o.ms, "m-values", nil, "values of m to sweep (default 12 log-spaced from 10 to 5000)")
 	f.IntSliceVar(&o.ns, "n-values", nil, "values of n to sweep (default 12 log-spaced from 2 to 5000)")
-	f.Float64SliceVar(&o.ts, "T-values", nil, "values of T to sweep (default 13 log-spaced from 1e-4 to 100)")
+	f.Float64SliceVar(&o.ts, "tau-values", nil, "values of τ to sweep (default 13 log-spaced from 1e-4 to 100)")
 	f.StringVar(&o.plot, "plot", "", "write the three panels with the rates overlaid to this image file (.png, .svg, .pdf)")
 	return cmd
 }
@@ -68,7 +70,7 @@ func runExperimentSensitivity(g *globalOptions, o *sensitivityExpOptions, out io
 	for _, c := range []struct {
 		flag string
 		v    float64
-	}{{"T", o.T}, {"alpha", o.alpha}} {
+	}{{"tau", o.T}, {"alpha", o.alpha}} {
 		if err := checkPositive(c.flag, c.v); err != nil {
 			return err
 		}
@@ -76,7 +78,7 @@ func runExperimentSensitivity(g *globalOptions, o *sensitivityExpOptions, out io
 	for _, c := range []struct {
 		flag string
 		v    int
-	}{{"m", o.m}, {"n-for-m", o.nForM}, {"n-for-T", o.nForT}} {
+	}{{"m", o.m}, {"n-for-m", o.nForM}, {"n-for-tau", o.nForT}} {
 		if c.v < 1 {
 			return inputErrorf("--%s must be at least 1, got %d", c.flag, c.v)
 		}

@@ -12,7 +12,7 @@ func TestExperimentSensitivityJSONAndPlot(t *testing.T) {
 	dir := t.TempDir()
 	svg := filepath.Join(dir, "fig2.svg")
 	out, code := runExperimentCLI(t, "experiment", "sensitivity", "--line", "--m-values", "50,200,800",
-		"--n-values", "100,400", "--T-values", "0.0001,0.0002,50,100", "--plot", svg, "-o", "json")
+		"--n-values", "100,400", "--tau-values", "0.0001,0.0002,50,100", "--plot", svg, "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, out)
 	}
@@ -56,7 +56,7 @@ func TestExperimentSensitivityRefusals(t *testing.T) {
 	if _, code := runExperimentCLI(t, "experiment", "sensitivity", "--line=false"); code != exitUsage {
 		t.Errorf("--line=false: exit %d, want %d", code, exitUsage)
 	}
-	if _, code := runExperimentCLI(t, "experiment", "sensitivity", "--T-values", "0.1,-1"); code != exitBadInput {
+	if _, code := runExperimentCLI(t, "experiment", "sensitivity", "--tau-values", "0.1,-1"); code != exitBadInput {
 		t.Errorf("negative T: exit %d, want %d", code, exitBadInput)
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {

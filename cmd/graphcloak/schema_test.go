@@ -49,7 +49,7 @@ func TestJSONSchemas(t *testing.T) {
 		"keygen":      {"keygen", "--out", filepath.Join(dir, "k")},
 		"communities": {"communities", "--graph", "karate"},
 		"experiment-sensitivity": {"experiment", "sensitivity", "--line", "--m-values", "10,20",
-			"--n-values", "10,20", "--T-values", "0.1,0.2"},
+			"--n-values", "10,20", "--tau-values", "0.1,0.2"},
 	}
 	for name, args := range cases {
 		var out, errb strings.Builder
