@@ -66,7 +66,7 @@ instead calibrate σ privately on Δ2 of the line (--mechanism: discrete, the
 σ a real release uses, by default; analytic for the continuous Gaussian).
 
 ` + simulationNote,
-		Example: `  graphcloak experiment line --n 100 --m 50 --T 0.05 --sigma 0.1 --sources 0.24,0.76 --trials 20 --estimator bpdn -o json
+		Example: `  graphcloak experiment line --n 100 --m 50 --tau 0.05 --sigma 0.1 --source-positions 0.24,0.76 --trials 20 --estimator bpdn -o json
   graphcloak experiment line --epsilon 1 --delta 1e-5 --trials 20 --plot line.png`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

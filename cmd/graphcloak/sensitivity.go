@@ -59,7 +59,7 @@ when it was not computed (sparse path, or a matrix too large for an SVD) and
 		Example: `  graphcloak sensitivity --graph sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 --tau 2 -o json
   graphcloak sensitivity --graph complete:n=50 --tau 0.1 --alpha 0.5
   graphcloak sensitivity --graph gt:as-22july06 --tau 0.5 --time-budget 60s --save as.cert.json
-  graphcloak sensitivity --line --n 100 --m 50 --T 0.05 -o json`,
+  graphcloak sensitivity --line --n 100 --m 50 --tau 0.05 -o json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageErrorf("sensitivity takes no arguments, got %q", args)
