@@ -86,19 +86,34 @@ func (c *Client) WriteProperties(ctx context.Context, p Projection, rows []NodeP
 		return st, err
 	}
 	// Validate everything before the first write.
+	if err := checkWrite(rows, opt); err != nil {
+		return st, err
+	}
+	ids, err := c.elementIDs(ctx, db, p, cp, rows)
+	if err != nil {
+		return st, err
+	}
+	err = c.writeBatches(ctx, db, rows, ids, bs, opt, &st)
+	st.WriteMillis = time.Since(start).Milliseconds()
+	return st, err
+}
+
+// checkWrite validates the write options and every row: property names
+// are identifiers, numbers are finite.
+func checkWrite(rows []NodeProps, opt WriteOptions) error {
 	if (opt.RunID == "") != (opt.BindProperty == "") {
-		return st, &ArgumentError{Param: "write options", Reason: "RunID and BindProperty go together"}
+		return &ArgumentError{Param: "write options", Reason: "RunID and BindProperty go together"}
 	}
 	if opt.BindProperty != "" {
 		if err := CheckWriteProperty(opt.BindProperty); err != nil {
-			return st, err
+			return err
 		}
 	}
 	var bad examples
 	for i := range rows {
 		for k, v := range rows[i].Props {
 			if err := CheckIdentifier("property", k); err != nil {
-				return st, err
+				return err
 			}
 			if f, ok := v.(float64); ok && (math.IsNaN(f) || math.IsInf(f, 0)) {
 				bad.add(fmt.Sprintf("%s.%s=%v", rows[i].Key, k, f))
@@ -106,33 +121,46 @@ func (c *Client) WriteProperties(ctx context.Context, p Projection, rows []NodeP
 		}
 	}
 	if bad.count > 0 {
-		return st, &DataError{Reason: "property values are not finite numbers (Neo4j would store NaN/Inf)",
+		return &DataError{Reason: "property values are not finite numbers (Neo4j would store NaN/Inf)",
 			Count: bad.count, Examples: bad.names}
 	}
+	return nil
+}
+
+// elementIDs returns the element id of each row's node: the row key itself
+// without a NodeKeyProperty, else the node with that key (an unknown key
+// is a *DataError).
+func (c *Client) elementIDs(ctx context.Context, db string, p Projection, cp *compiled, rows []NodeProps) ([]string, error) {
 	ids := make([]string, len(rows))
 	if cp.key == "" {
 		for i := range rows {
 			ids[i] = rows[i].Key
 		}
-	} else {
-		index, err := c.keyIndex(ctx, db, p, cp)
-		if err != nil {
-			return st, err
-		}
-		var unknown examples
-		for i := range rows {
-			id, ok := index[rows[i].Key]
-			if !ok {
-				unknown.add(rows[i].Key)
-			}
-			ids[i] = id
-		}
-		if unknown.count > 0 {
-			return st, &DataError{Property: p.NodeKeyProperty, Reason: "rows name keys that match no node of the projection",
-				Count: unknown.count, Examples: unknown.names}
-		}
+		return ids, nil
 	}
+	index, err := c.keyIndex(ctx, db, p, cp)
+	if err != nil {
+		return nil, err
+	}
+	var unknown examples
+	for i := range rows {
+		id, ok := index[rows[i].Key]
+		if !ok {
+			unknown.add(rows[i].Key)
+		}
+		ids[i] = id
+	}
+	if unknown.count > 0 {
+		return nil, &DataError{Property: p.NodeKeyProperty, Reason: "rows name keys that match no node of the projection",
+			Count: unknown.count, Examples: unknown.names}
+	}
+	return ids, nil
+}
 
+// writeBatches writes the rows in batches of bs on opt.Concurrency
+// workers, counting what was committed in st. The first failure cancels
+// the batches not yet started and is returned.
+func (c *Client) writeBatches(ctx context.Context, db string, rows []NodeProps, ids []string, bs int, opt WriteOptions, st *WriteStats) error {
 	conc := max(1, opt.Concurrency)
 	nb := (len(rows) + bs - 1) / bs
 	var (
@@ -179,11 +207,10 @@ dispatch:
 	}
 	close(next)
 	wg.Wait()
-	st.WriteMillis = time.Since(start).Milliseconds()
 	if firstErr == nil && ctx.Err() != nil {
 		firstErr = fmt.Errorf("connector: write properties: %w", ctx.Err())
 	}
-	return st, firstErr
+	return firstErr
 }
 
 // writeQuery sets one batch of properties, selecting nodes by element id
