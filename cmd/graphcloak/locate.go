@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -132,6 +131,18 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 	if err != nil {
 		return err
 	}
+	// The per-node CSV is opened before any work ("-": standard output,
+	// and the summary goes to stderr so the stream stays CSV).
+	var csvOut *outputFile
+	if opts.out != "" {
+		if csvOut, err = openOutput("out", opts.out, out); err != nil {
+			return err
+		}
+		defer csvOut.Abort()
+		if csvOut.Stdout() {
+			out = g.stderr
+		}
+	}
 	summary := &locateSummary{Graph: opts.graph, Communities: opts.communities}
 	var client *connector.Client
 	var run *connector.Run
@@ -166,7 +177,7 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 	g.logger.Info("located", "estimator", res.Estimator, "status", res.Status, "noSource", res.Report.NoSource,
 		"communityCount", summary.CommunityCount)
 	if opts.out != "" {
-		if err := writeLocateCSV(opts.out, res.Nodes); err != nil {
+		if err := writeLocateCSV(csvOut, res.Nodes); err != nil {
 			return err
 		}
 		summary.Out = opts.out
@@ -434,11 +445,7 @@ func topNodes(nodes []graphcloak.NodeResult, k int) []graphcloak.NodeResult {
 	return out
 }
 
-func writeLocateCSV(path string, nodes []graphcloak.NodeResult) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return inputErrorf("--out: %w", err)
-	}
+func writeLocateCSV(f *outputFile, nodes []graphcloak.NodeResult) error {
 	w := csv.NewWriter(f)
 	_ = w.Write([]string{"key", "mass", "weight", "community", "probability", "rank"})
 	for _, n := range nodes {
@@ -447,10 +454,9 @@ func writeLocateCSV(path string, nodes []graphcloak.NodeResult) error {
 	}
 	w.Flush()
 	if err := w.Error(); err != nil {
-		f.Close()
 		return err
 	}
-	return f.Close()
+	return f.Commit()
 }
 
 func printLocateSummary(g *globalOptions, out io.Writer, s *locateSummary) error {

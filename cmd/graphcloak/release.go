@@ -307,6 +307,8 @@ func checkReleaseFlags(opts *releaseOptions, in *releaseInputs) error {
 		return usageErrorf("--value-property reads a property from Neo4j and needs --graph neo4j")
 	case in.valueProp != "" && in.valueProp == cfg.Write.WriteProperty:
 		return usageErrorf("--write-property must differ from --value-property %q (never overwrite the raw readings)", in.valueProp)
+	case opts.out == "-":
+		return usageErrorf("--out - is not supported: a release file must be a file (a re-run of its epoch is checked against it)")
 	case !in.isDB && opts.out == "" && !opts.dryRun:
 		return usageErrorf("--out FILE is required for a graph outside Neo4j (the release file)")
 	case opts.sensitivityCert != "" && opts.timeBudget != 0:
