@@ -429,82 +429,21 @@ type relData struct {
 }
 
 func (c *Client) readRelationships(ctx context.Context, db string, p Projection, cp *compiled, nd *nodeData, opt ReadOptions) (*relData, error) {
-	// One record per start node: its out-relationships to selected nodes as
-	// [elementId(b), weight] pairs (or just elementId(b) when unweighted).
-	// The pairs are split into two flat lists on the server: two lists per
-	// record decode with far fewer allocations than one list per pair.
-	query := "MATCH " + cp.nodeMatch("a") + " WITH a, [(a)-[" + cp.relPattern + "]->" + cp.nodeMatch("b") +
-		" | elementId(b)] AS out WHERE size(out) > 0 RETURN elementId(a) AS s, out"
-	if cp.weight != "" {
-		query = "MATCH " + cp.nodeMatch("a") + " WITH a, [(a)-[" + cp.relPattern + "]->" + cp.nodeMatch("b") +
-			" | [elementId(b), r." + cp.weight + "]] AS out WHERE size(out) > 0 " +
-			"RETURN elementId(a) AS s, [p IN out | p[0]] AS out, [p IN out | p[1]] AS w"
-	}
-	name := func(i int32) string {
-		if nd.keys != nil {
-			return nd.keys[i]
-		}
-		return nd.elementIDs[i]
-	}
-	type result struct {
-		rd              *relData
-		missing, badW   examples
-		unknownEndpoint int
-	}
-	r, err := runRead(ctx, c, db, "read relationships", func(tx neo4j.ManagedTransaction) (*result, error) {
-		r := &result{rd: &relData{}}
-		rd := r.rd
+	query := relsQuery(cp)
+	r, err := runRead(ctx, c, db, "read relationships", func(tx neo4j.ManagedTransaction) (*relRows, error) {
+		// Fresh state on every attempt: managed transactions are retried.
+		r := &relRows{nd: nd, weighted: cp.weight != "", rd: &relData{}}
 		res, err := tx.Run(ctx, query, nil)
 		if err != nil {
 			return nil, err
 		}
 		next := progressEvery
 		for res.Next(ctx) {
-			vals := res.Record().Values
-			sid, _ := vals[0].(string)
-			u, ok := nd.index[sid]
-			list, _ := vals[1].([]any)
-			var ws []any
-			if cp.weight != "" {
-				ws, _ = vals[2].([]any)
-				if len(ws) != len(list) {
-					return nil, fmt.Errorf("connector: read relationships: %d targets but %d weights", len(list), len(ws))
-				}
+			if err := r.add(res.Record().Values); err != nil {
+				return nil, err
 			}
-			if !ok {
-				// The node appeared after the node pass (concurrent write).
-				r.unknownEndpoint += len(list)
-				continue
-			}
-			for k, it := range list {
-				rd.count++
-				tid, _ := it.(string)
-				w := 1.0
-				if ws != nil {
-					v, present, okv := number(ws[k])
-					switch {
-					case !present:
-						r.missing.add(relName(name(u), tid, nd, name))
-						continue
-					case !okv || !(v > 0):
-						r.badW.add(relName(name(u), tid, nd, name) + "=" + fmt.Sprint(ws[k]))
-						continue
-					}
-					w = v
-				}
-				v, ok := nd.index[tid]
-				if !ok {
-					r.unknownEndpoint++
-					continue
-				}
-				if v == u {
-					rd.selfLoops++
-					continue
-				}
-				rd.edges = append(rd.edges, laplacian.Edge{U: u, V: v, Weight: w})
-			}
-			if opt.Progress != nil && rd.count >= next {
-				opt.Progress("relationships", rd.count)
+			if opt.Progress != nil && r.rd.count >= next {
+				opt.Progress("relationships", r.rd.count)
 				next += progressEvery
 			}
 		}
@@ -519,20 +458,119 @@ func (c *Client) readRelationships(ctx context.Context, db string, p Projection,
 	if opt.Progress != nil {
 		opt.Progress("relationships", r.rd.count)
 	}
+	if err := r.problem(p); err != nil {
+		return nil, err
+	}
+	return r.rd, nil
+}
+
+// relsQuery returns one record per start node: its out-relationships to
+// selected nodes as [elementId(b), weight] pairs (or just elementId(b) when
+// unweighted). The pairs are split into two flat lists on the server: two
+// lists per record decode with far fewer allocations than one list per
+// pair.
+func relsQuery(cp *compiled) string {
+	if cp.weight == "" {
+		return "MATCH " + cp.nodeMatch("a") + " WITH a, [(a)-[" + cp.relPattern + "]->" + cp.nodeMatch("b") +
+			" | elementId(b)] AS out WHERE size(out) > 0 RETURN elementId(a) AS s, out"
+	}
+	return "MATCH " + cp.nodeMatch("a") + " WITH a, [(a)-[" + cp.relPattern + "]->" + cp.nodeMatch("b") +
+		" | [elementId(b), r." + cp.weight + "]] AS out WHERE size(out) > 0 " +
+		"RETURN elementId(a) AS s, [p IN out | p[0]] AS out, [p IN out | p[1]] AS w"
+}
+
+// relRows accumulates the records of relsQuery and the problems found in
+// them.
+type relRows struct {
+	nd              *nodeData
+	weighted        bool
+	rd              *relData
+	missing, badW   examples
+	unknownEndpoint int
+}
+
+// name is node i's key, else its element id.
+func (r *relRows) name(i int32) string {
+	if r.nd.keys != nil {
+		return r.nd.keys[i]
+	}
+	return r.nd.elementIDs[i]
+}
+
+// add reads one start node's record; only a malformed record is an error
+// here, problems with the data are collected for problem.
+func (r *relRows) add(vals []any) error {
+	sid, _ := vals[0].(string)
+	u, ok := r.nd.index[sid]
+	list, _ := vals[1].([]any)
+	var ws []any
+	if r.weighted {
+		ws, _ = vals[2].([]any)
+		if len(ws) != len(list) {
+			return fmt.Errorf("connector: read relationships: %d targets but %d weights", len(list), len(ws))
+		}
+	}
+	if !ok {
+		// The node appeared after the node pass (concurrent write).
+		r.unknownEndpoint += len(list)
+		return nil
+	}
+	for k, it := range list {
+		tid, _ := it.(string)
+		var w any
+		if ws != nil {
+			w = ws[k]
+		}
+		r.addEdge(u, tid, w)
+	}
+	return nil
+}
+
+// addEdge records the relationship from node u to the node with element id
+// tid and raw weight w (nil when unweighted: weight 1).
+func (r *relRows) addEdge(u int32, tid string, w any) {
+	r.rd.count++
+	weight := 1.0
+	if r.weighted {
+		v, present, ok := number(w)
+		switch {
+		case !present:
+			r.missing.add(relName(r.name(u), tid, r.nd, r.name))
+			return
+		case !ok || !(v > 0):
+			r.badW.add(relName(r.name(u), tid, r.nd, r.name) + "=" + fmt.Sprint(w))
+			return
+		}
+		weight = v
+	}
+	v, ok := r.nd.index[tid]
+	switch {
+	case !ok:
+		r.unknownEndpoint++
+	case v == u:
+		r.rd.selfLoops++
+	default:
+		r.rd.edges = append(r.rd.edges, laplacian.Edge{U: u, V: v, Weight: weight})
+	}
+}
+
+// problem returns a *DataError for the first kind of problem found, in a
+// fixed order (missing weights, bad weights, unknown endpoints), or nil.
+func (r *relRows) problem(p Projection) error {
 	if r.missing.count > 0 {
-		return nil, &DataError{Property: p.RelationshipWeightProperty, Reason: "relationships have no weight",
+		return &DataError{Property: p.RelationshipWeightProperty, Reason: "relationships have no weight",
 			Count: r.missing.count, Examples: r.missing.names}
 	}
 	if r.badW.count > 0 {
-		return nil, &DataError{Property: p.RelationshipWeightProperty,
+		return &DataError{Property: p.RelationshipWeightProperty,
 			Reason: "relationships have a weight that is not a finite positive number",
 			Count:  r.badW.count, Examples: r.badW.names}
 	}
 	if r.unknownEndpoint > 0 {
-		return nil, &DataError{Reason: "relationships reach nodes created after the node pass (the graph changed while being read; retry)",
+		return &DataError{Reason: "relationships reach nodes created after the node pass (the graph changed while being read; retry)",
 			Count: r.unknownEndpoint}
 	}
-	return r.rd, nil
+	return nil
 }
 
 func relName(from, toElementID string, nd *nodeData, name func(int32) string) string {
