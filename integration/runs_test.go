@@ -2,6 +2,8 @@ package integration
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -13,9 +15,16 @@ func TestRunsHistoryAndPrune(t *testing.T) {
 	f := sbmFixture(t, []int{20, 20}, 0.3, 0.02, 5)
 	f.load(t, d)
 	e := newE2E(t, s, d, f)
+	var last struct {
+		RunID string `json:"runId"`
+	}
 	for _, epoch := range []string{"epoch-1", "epoch-2"} {
-		if r := runCLI(t, s.Password, e.releaseArgs(epoch)...); r.Code != 0 {
+		r := runCLI(t, s.Password, e.releaseArgs(epoch)...)
+		if r.Code != 0 {
 			t.Fatalf("release %s: exit %d: %s", epoch, r.Code, r.Stderr)
+		}
+		if err := json.Unmarshal([]byte(r.Stdout), &last); err != nil {
+			t.Fatal(err)
 		}
 	}
 	conn := []string{"--uri", s.URI, "--user", s.User, "--database", "neo4j", "--scope", e.scope, "-o", "json"}
@@ -39,25 +48,35 @@ func TestRunsHistoryAndPrune(t *testing.T) {
 		}
 		return out.Runs
 	}
+	// The localisation of the second release carries its scope and epoch.
+	if r := runCLI(t, s.Password, e.locateArgs(last.RunID)...); r.Code != 0 {
+		t.Fatalf("locate: exit %d: %s", r.Code, r.Stderr)
+	}
 	runs := list()
-	if len(runs) != 2 || runs[0].Epoch != "epoch-2" || runs[1].Epoch != "epoch-1" {
+	if len(runs) != 3 || runs[0].Command != "locate" || runs[0].Epoch != "epoch-2" || runs[1].Epoch != "epoch-2" || runs[2].Epoch != "epoch-1" {
 		t.Fatalf("runs of the scope, newest first: %+v", runs)
 	}
 	// The second release wrote the same property: the first is superseded.
 	for i, want := range []string{"succeeded", "superseded"} {
-		if r := runs[i]; r.Command != "release" || r.Status != want || !(r.Sigma > 0) || !(r.Rho > 0) {
-			t.Errorf("run %d: %+v, want a %s release with σ and ρ", i, r, want)
+		if r := runs[i+1]; r.Command != "release" || r.Status != want || !(r.Sigma > 0) || !(r.Rho > 0) {
+			t.Errorf("run %d: %+v, want a %s release with σ and ρ", i+1, r, want)
 		}
+	}
+	svg := filepath.Join(t.TempDir(), "history.svg")
+	if r := runCLI(t, s.Password, append([]string{"runs", "--plot", svg}, conn...)...); r.Code != 0 {
+		t.Errorf("runs --plot: exit %d: %s", r.Code, r.Stderr)
+	} else if st, err := os.Stat(svg); err != nil || st.Size() == 0 {
+		t.Errorf("history picture not written: %v", err)
 	}
 	r := runCLI(t, s.Password, append([]string{"runs", "prune", "--keep", "1"}, conn...)...)
 	if r.Code != 0 {
 		t.Fatalf("prune: exit %d: %s", r.Code, r.Stderr)
 	}
 	var pr struct{ Deleted int }
-	if err := json.Unmarshal([]byte(r.Stdout), &pr); err != nil || pr.Deleted != 1 {
-		t.Errorf("prune deleted %d (%v), want 1", pr.Deleted, err)
+	if err := json.Unmarshal([]byte(r.Stdout), &pr); err != nil || pr.Deleted != 2 {
+		t.Errorf("prune deleted %d (%v), want 2", pr.Deleted, err)
 	}
-	if runs := list(); len(runs) != 1 || runs[0].Epoch != "epoch-2" {
+	if runs := list(); len(runs) != 1 || runs[0].Command != "locate" {
 		t.Errorf("after prune --keep 1: %+v", runs)
 	}
 	// The ledger keeps both charges.

@@ -287,6 +287,13 @@ func startLocateRun(ctx context.Context, opts *locateOptions, client *connector.
 			"communities": opts.communities, "releasedProperty": releasedProp, "releaseRun": opts.releaseRun,
 			"massProperty": cfg.Write.MassProperty, "communityWriteProperty": cfg.Write.CommunityWriteProperty,
 			"probabilityProperty": cfg.Write.ProbabilityProperty, "rankProperty": cfg.Write.RankProperty}}
+	// A localisation of a release carries its scope and epoch, so the
+	// history of a scope (graphcloak runs --scope) shows both steps.
+	if opts.releaseRun != "" {
+		if rr, err := client.ReadRun(ctx, cfg.Neo4j.Database, opts.releaseRun); err == nil {
+			rec.Scope, rec.Epoch = rr.Scope, rr.Epoch
+		}
+	}
 	return client.StartRun(ctx, rec, connector.DefaultLease)
 }
 

@@ -11,12 +11,14 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/internal/plotting"
 )
 
 type runsOptions struct {
 	g     *globalOptions
 	last  int
 	scope string
+	plot  string
 }
 
 func newRunsCmd(g *globalOptions) *cobra.Command {
@@ -40,6 +42,7 @@ next release or locate marks it abandoned. 'runs prune' deletes old records.`,
 	f := cmd.Flags()
 	f.IntVar(&opts.last, "last", 20, "show the newest N runs (0: all)")
 	f.StringVar(&opts.scope, "scope", "", "only runs of this ledger scope")
+	f.StringVar(&opts.plot, "plot", "", "draw the top community's probability over time to this image file (.png, .svg, .pdf)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	cmd.AddCommand(newRunsPruneCmd(g))
 	return cmd
@@ -84,6 +87,9 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 	if opts.last < 0 {
 		return inputErrorf("--last must be ≥ 0, got %d", opts.last)
 	}
+	if err := checkPlotPath(opts.plot); err != nil {
+		return err
+	}
 	cfg := &opts.g.cfg.Config
 	client, err := connectNeo4j(ctx, cfg)
 	if err != nil {
@@ -98,6 +104,11 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 	rows := make([]runRow, len(recs))
 	for i, r := range recs {
 		rows[i] = runRowOf(r, now)
+	}
+	if opts.plot != "" {
+		if err := plotHistory(opts, rows); err != nil {
+			return err
+		}
 	}
 	if opts.g.output == "json" {
 		return printJSON(out, struct {
@@ -189,4 +200,22 @@ func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) er
 	}
 	fmt.Fprintf(out, "deleted %d run records\n", n)
 	return nil
+}
+
+// plotHistory draws the localisations among rows (oldest first).
+func plotHistory(opts *runsOptions, rows []runRow) error {
+	var pts []plotting.HistoryPoint
+	for i := len(rows) - 1; i >= 0; i-- {
+		if r := rows[i]; r.TopCommunity != "" {
+			pts = append(pts, plotting.HistoryPoint{At: r.StartedAt, Community: r.TopCommunity, Probability: r.TopProbability})
+		}
+	}
+	if len(pts) == 0 {
+		return inputErrorf("--plot: no localisation among the runs listed (locate records the top community)")
+	}
+	title := "likely source community over time"
+	if opts.scope != "" {
+		title += " (scope " + opts.scope + ")"
+	}
+	return plotting.TopCommunityHistory(opts.plot, title, pts)
 }

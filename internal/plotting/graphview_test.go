@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // ringView is a ring of n nodes split into k equal communities.
@@ -127,5 +128,32 @@ func TestHeatMonotone(t *testing.T) {
 			t.Fatalf("luminance rises at %.2f: %.1f > %.1f", float64(i)/100, l, prev)
 		}
 		prev = l
+	}
+}
+
+func TestTopCommunityHistory(t *testing.T) {
+	dir := t.TempDir()
+	t0 := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	var pts []HistoryPoint
+	for h := 0; h < 24; h++ {
+		c := "7"
+		if h >= 15 {
+			c = "3"
+		}
+		pts = append(pts, HistoryPoint{At: t0.Add(time.Duration(h) * time.Hour), Community: c, Probability: 0.4 + 0.02*float64(h%10)})
+	}
+	svg := filepath.Join(dir, "h.svg")
+	if err := TopCommunityHistory(svg, "history", pts); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(svg)
+	if err != nil || !strings.Contains(string(data), "community 7") || !strings.Contains(string(data), "community 3") {
+		t.Errorf("legend does not name both communities: %v", err)
+	}
+	if err := TopCommunityHistory(filepath.Join(dir, "h.gif"), "x", pts); err == nil {
+		t.Error("gif accepted")
+	}
+	if err := TopCommunityHistory(filepath.Join(dir, "e.png"), "x", nil); err == nil {
+		t.Error("empty history accepted")
 	}
 }
