@@ -158,7 +158,11 @@ func Connect(ctx context.Context, opt Options) (*Client, error) {
 
 // Close closes the driver and its connections.
 func (c *Client) Close(ctx context.Context) error {
-	return c.driver.Close(ctx)
+	// Bounded: closing connections to a server that stopped answering must
+	// not keep the process alive.
+	cctx, cancel := context.WithTimeout(ctx, max(c.acquireTimeout, 5*time.Second))
+	defer cancel()
+	return c.driver.Close(cctx)
 }
 
 // URI returns the server URI (it holds no credentials).

@@ -199,7 +199,7 @@ func runRead[T any](ctx context.Context, c *Client, db, op string, work func(tx 
 	tctx, cancel := c.txContext(ctx)
 	defer cancel()
 	s := c.session(tctx, db, neo4j.AccessModeRead)
-	defer s.Close(context.WithoutCancel(ctx))
+	defer c.closeSession(ctx, s)
 	v, err := neo4j.ExecuteRead(tctx, s, work, c.txConfig()...)
 	if err != nil {
 		return v, c.classifyTimed(ctx, tctx, op, err)
@@ -212,12 +212,21 @@ func runWrite[T any](ctx context.Context, c *Client, db, op string, work func(tx
 	tctx, cancel := c.txContext(ctx)
 	defer cancel()
 	s := c.session(tctx, db, neo4j.AccessModeWrite)
-	defer s.Close(context.WithoutCancel(ctx))
+	defer c.closeSession(ctx, s)
 	v, err := neo4j.ExecuteWrite(tctx, s, work, c.txConfig()...)
 	if err != nil {
 		return v, c.classifyTimed(ctx, tctx, op, err)
 	}
 	return v, nil
+}
+
+// closeSession closes s within the acquisition timeout (at least 5 s): on
+// a server that stopped answering, closing would otherwise wait forever to
+// roll the transaction back, and the run would never end.
+func (c *Client) closeSession(ctx context.Context, s neo4j.SessionWithContext) {
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), max(c.acquireTimeout, 5*time.Second))
+	defer cancel()
+	_ = s.Close(cctx)
 }
 
 // txContext bounds one managed transaction (with its retries) on the
