@@ -207,14 +207,14 @@ func plotHistory(opts *runsOptions, rows []runRow) error {
 	var pts []plotting.HistoryPoint
 	for i := len(rows) - 1; i >= 0; i-- {
 		if r := rows[i]; r.TopCommunity != "" {
-			pts = append(pts, plotting.HistoryPoint{At: r.StartedAt, Community: r.TopCommunity, Probability: r.TopProbability})
+			pts = append(pts, plotting.HistoryPoint{At: r.StartedAt, Label: r.Epoch, Community: r.TopCommunity, Probability: r.TopProbability})
 		}
 	}
 	if len(pts) == 0 {
 		return inputErrorf("--plot: no localisation among the runs listed (locate records the top community)")
 	}
 	title := "likely source community over time"
-	if opts.scope != "" {
+	if opts.scope != "" && len(opts.scope) <= 24 {
 		title += " (scope " + opts.scope + ")"
 	}
 	return plotting.TopCommunityHistory(opts.plot, title, pts)

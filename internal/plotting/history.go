@@ -15,14 +15,15 @@ import (
 // that community's probability of holding the source.
 type HistoryPoint struct {
 	At          time.Time
+	Label       string // the x-axis label: the run's epoch, or its time when empty
 	Community   string
 	Probability float64
 }
 
 // TopCommunityHistory writes the top community's probability over time to
-// path (.png, .svg, .pdf): one marker per run, coloured by which community
-// was on top, joined by a grey line, with the community names in the
-// legend.
+// path (.png, .svg, .pdf): one marker per run in order (pts oldest first),
+// labelled with its epoch, coloured by which community was on top, joined
+// by a grey line, with the community names in the legend.
 func TopCommunityHistory(path, title string, pts []HistoryPoint) error {
 	if err := CheckImagePath(path); err != nil {
 		return err
@@ -32,16 +33,23 @@ func TopCommunityHistory(path, title string, pts []HistoryPoint) error {
 	}
 	p := plot.New()
 	p.Title.Text = title
-	p.X.Label.Text = "run started (UTC)"
+	p.X.Label.Text = "release epoch (oldest first)"
 	p.Y.Label.Text = "probability of the top community"
-	p.X.Tick.Marker = plot.TimeTicks{Format: "01-02\n15:04", Time: func(t float64) time.Time { return time.Unix(int64(t), 0).UTC() }}
+	labels := make([]string, len(pts))
+	for i, h := range pts {
+		labels[i] = h.Label
+		if labels[i] == "" {
+			labels[i] = h.At.UTC().Format("01-02 15:04")
+		}
+	}
+	p.NominalX(labels...)
 	p.Y.Min, p.Y.Max = 0, 1.05
 	p.Add(plotter.NewGrid())
 	all := make(plotter.XYs, len(pts))
 	groups := map[string]plotter.XYs{}
 	var order []string
 	for i, h := range pts {
-		xy := plotter.XY{X: float64(h.At.Unix()), Y: h.Probability}
+		xy := plotter.XY{X: float64(i), Y: h.Probability}
 		all[i] = xy
 		if _, ok := groups[h.Community]; !ok {
 			order = append(order, h.Community)
@@ -64,5 +72,10 @@ func TopCommunityHistory(path, title string, pts []HistoryPoint) error {
 		p.Legend.Add("community "+name, s)
 	}
 	p.Legend.Top = true
-	return alignedRow(path, "", []*plot.Plot{p})
+	c, err := newCanvas(path, 18*vg.Centimeter, 9*vg.Centimeter)
+	if err != nil {
+		return err
+	}
+	p.Draw(draw.New(c))
+	return writeCanvas(c, path)
 }
