@@ -10,6 +10,7 @@ func (*ArgumentError) Kind() errkind.Kind    { return errkind.BadInput }
 func (*BindingError) Kind() errkind.Kind     { return errkind.BadInput }
 func (*RunNotFoundError) Kind() errkind.Kind { return errkind.BadInput }
 func (*RunStateError) Kind() errkind.Kind    { return errkind.Charged }
+func (*ScopeBusyError) Kind() errkind.Kind   { return errkind.Busy }
 func (*UnreachableError) Kind() errkind.Kind { return errkind.Unreachable }
 func (*AuthError) Kind() errkind.Kind        { return errkind.Unreachable }
 func (*TimeoutError) Kind() errkind.Kind     { return errkind.Unreachable }

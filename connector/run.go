@@ -109,18 +109,40 @@ func (c *Client) StartRun(ctx context.Context, rec RunRecord, lease time.Duratio
 	if _, err := c.AbandonExpired(ctx, db); err != nil {
 		return nil, err
 	}
-	recs, err := c.exec(ctx, db, "start run",
-		"OPTIONAL MATCH (old:"+RunRecordLabel+" {runId: $id}) "+
+	var busy *ScopeBusyError
+	created, err := runWrite(ctx, c, db, "start run", func(tx neo4j.ManagedTransaction) (bool, error) {
+		if rec.Command == "release" && rec.Scope != "" {
+			if err := claimScope(ctx, tx, rec.Scope, rec.RunID, &busy); err != nil {
+				return false, err
+			}
+		}
+		res, err := tx.Run(ctx, "OPTIONAL MATCH (old:"+RunRecordLabel+" {runId: $id}) "+
 			"CALL { WITH old WITH old WHERE old IS NULL "+
 			"CREATE (r:"+RunRecordLabel+" {runId: $id}) SET r += $props, "+leaseSet+" RETURN count(r) AS created } "+
 			"RETURN created, old.status AS status",
-		map[string]any{"id": rec.RunID, "props": props, "leaseMs": lease.Milliseconds()})
-	if err != nil {
-		return nil, err
+			map[string]any{"id": rec.RunID, "props": props, "leaseMs": lease.Milliseconds()})
+		if err != nil {
+			return false, err
+		}
+		r, err := res.Single(ctx)
+		if err != nil {
+			return false, err
+		}
+		if n, _ := r.Values[0].(int64); n != 1 {
+			st, _ := r.Values[1].(string)
+			return false, &RunStateError{RunID: rec.RunID, Status: st, Op: "start (the run id exists)"}
+		}
+		return true, nil
+	})
+	if busy != nil {
+		return nil, busy
 	}
-	if created, _ := recs[0].Values[0].(int64); created != 1 {
-		st, _ := recs[0].Values[1].(string)
-		return nil, &RunStateError{RunID: rec.RunID, Status: st, Op: "start (the run id exists)"}
+	var state *RunStateError
+	if errors.As(err, &state) {
+		return nil, state
+	}
+	if err != nil || !created {
+		return nil, err
 	}
 	return c.startHeartbeat(rec, db, lease), nil
 }
@@ -142,14 +164,36 @@ func (c *Client) ResumeRun(ctx context.Context, database, runID string, lease ti
 	if err := c.ensureConstraints(ctx, db); err != nil {
 		return nil, err
 	}
-	recs, err := c.exec(ctx, db, "resume run",
-		"MATCH (r:"+RunRecordLabel+" {runId: $id}) "+
-			"WITH r, r.status AS before, (r.status IN ['failed', 'abandoned'] OR "+
+	var busy *ScopeBusyError
+	recs, err := runWrite(ctx, c, db, "resume run", func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+		res, err := tx.Run(ctx, "MATCH (r:"+RunRecordLabel+" {runId: $id}) RETURN r.command, r.scope", map[string]any{"id": runID})
+		if err != nil {
+			return nil, err
+		}
+		if head, err := res.Collect(ctx); err != nil {
+			return nil, err
+		} else if len(head) == 1 {
+			if cmd, scope := head[0].Values[0], head[0].Values[1]; cmd == "release" && scope != nil && scope != "" {
+				if err := claimScope(ctx, tx, scope.(string), runID, &busy); err != nil {
+					return nil, err
+				}
+			}
+		}
+		res, err = tx.Run(ctx, "MATCH (r:"+RunRecordLabel+" {runId: $id}) "+
+			"WITH r, r.status AS before, (r.status IN ['failed', 'interrupted', 'abandoned'] OR "+
 			"(r.status = 'running' AND coalesce(r.leaseExpiresAt, r.updatedAt + duration('PT10M')) < datetime())) AS ok "+
 			"CALL { WITH r, ok WITH r WHERE ok SET r.status = 'running', r.attempts = coalesce(r.attempts, 1) + 1, "+
 			"r.updatedAt = datetime(), "+leaseSet+" REMOVE r.error, r.finishedAt RETURN count(r) AS resumed } "+
 			"RETURN resumed, before, properties(r) AS p",
-		map[string]any{"id": runID, "leaseMs": lease.Milliseconds()})
+			map[string]any{"id": runID, "leaseMs": lease.Milliseconds()})
+		if err != nil {
+			return nil, err
+		}
+		return res.Collect(ctx)
+	})
+	if busy != nil {
+		return nil, busy
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -246,9 +290,9 @@ func (r *Run) Succeed(ctx context.Context) error {
 
 // Fail stops the heartbeat and stores Record with status "failed" and
 // cause's message (never a secret: connector and privacy errors hold
-// none). It runs even when ctx is cancelled (an interrupted run is
-// recorded as "interrupted"), bounded by 10 s, and returns what went wrong
-// recording it.
+// none) — or status "interrupted" when cause is a cancelled context (a
+// signal, a scheduler shutting down). It runs even when ctx is cancelled,
+// bounded by 10 s, and returns what went wrong recording it.
 func (r *Run) Fail(ctx context.Context, cause error) error {
 	r.stopHeartbeat()
 	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
@@ -260,6 +304,7 @@ func (r *Run) Fail(ctx context.Context, cause error) error {
 	}
 	if errors.Is(cause, context.Canceled) {
 		r.Record.Error = "interrupted"
+		return r.finish(wctx, StatusInterrupted, "record interrupted run")
 	}
 	return r.finish(wctx, StatusFailed, "record failed run")
 }

@@ -26,11 +26,14 @@ const RunRecordLabel = "GraphcloakRun"
 // failed and abandoned release runs can be resumed (ResumeRun) when their
 // released values were stored (RunRecord.ValuesStored).
 const (
-	StatusRunning    = "running"
-	StatusSucceeded  = "succeeded"
-	StatusFailed     = "failed"
-	StatusAbandoned  = "abandoned"
-	StatusSuperseded = "superseded"
+	StatusRunning   = "running"
+	StatusSucceeded = "succeeded"
+	StatusFailed    = "failed"
+	// StatusInterrupted: stopped by a signal or shutdown before it
+	// finished; like "failed", its epoch can be resumed.
+	StatusInterrupted = "interrupted"
+	StatusAbandoned   = "abandoned"
+	StatusSuperseded  = "superseded"
 )
 
 // RunRecord is one graphcloak run as stored in a (:GraphcloakRun) node,
@@ -143,7 +146,7 @@ func (c *Client) WriteRunRecord(ctx context.Context, r RunRecord) error {
 
 func validStatus(s string) bool {
 	switch s {
-	case StatusRunning, StatusSucceeded, StatusFailed, StatusAbandoned, StatusSuperseded:
+	case StatusRunning, StatusSucceeded, StatusFailed, StatusInterrupted, StatusAbandoned, StatusSuperseded:
 		return true
 	}
 	return false
@@ -383,6 +386,7 @@ func (c *Client) ensureConstraints(ctx context.Context, db string) error {
 		"CREATE CONSTRAINT graphcloak_run_id IF NOT EXISTS FOR (r:" + RunRecordLabel + ") REQUIRE r.runId IS UNIQUE",
 		"CREATE CONSTRAINT graphcloak_ledger_scope IF NOT EXISTS FOR (l:" + LedgerLabel + ") REQUIRE l.scope IS UNIQUE",
 		"CREATE CONSTRAINT graphcloak_charge_id IF NOT EXISTS FOR (c:" + ChargeLabel + ") REQUIRE c.chargeId IS UNIQUE",
+		"CREATE CONSTRAINT graphcloak_scope_lease IF NOT EXISTS FOR (l:" + ScopeLeaseLabel + ") REQUIRE l.scope IS UNIQUE",
 		"CREATE CONSTRAINT graphcloak_values_chunk IF NOT EXISTS FOR (v:" + ValuesLabel + ") REQUIRE (v.runId, v.chunk) IS UNIQUE",
 	} {
 		_, err := runWrite(ctx, c, db, "create constraint", func(tx neo4j.ManagedTransaction) (struct{}, error) {

@@ -41,9 +41,12 @@ const (
 	Charged
 	// Interrupted is a run stopped by a signal or a cancelled context.
 	Interrupted
+	// Busy is a resource held by another live run (a privacy scope being
+	// released): the same call succeeds once that run ends.
+	Busy
 )
 
-var names = [...]string{"internal", "usage", "bad-input", "unreachable", "budget", "database", "charged", "interrupted"}
+var names = [...]string{"internal", "usage", "bad-input", "unreachable", "budget", "database", "charged", "interrupted", "busy"}
 
 func (k Kind) String() string {
 	if k >= 0 && int(k) < len(names) {

@@ -51,7 +51,7 @@ func TestOf(t *testing.T) {
 
 func TestKindString(t *testing.T) {
 	seen := map[string]bool{}
-	for k := Internal; k <= Interrupted; k++ {
+	for k := Internal; k <= Busy; k++ {
 		s := k.String()
 		if seen[s] {
 			t.Errorf("kind %d repeats name %q", k, s)

@@ -13,6 +13,7 @@ const (
 	exitBudgetExhausted = 5 // the privacy ledger refused the release
 	exitDBError         = 6 // Neo4j reached but the query failed (unknown label, missing property, write failure)
 	exitChargedEpoch    = 7 // the epoch was charged but its values cannot be published (re-release under a new epoch)
+	exitBusy            = 8 // another live run holds the scope (retry after it ends)
 	exitInterrupted     = 130
 )
 
@@ -34,6 +35,8 @@ func exitCode(err error) int {
 		return exitDBError
 	case errkind.Charged:
 		return exitChargedEpoch
+	case errkind.Busy:
+		return exitBusy
 	case errkind.Interrupted:
 		return exitInterrupted
 	}

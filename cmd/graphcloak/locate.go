@@ -35,6 +35,7 @@ type locateOptions struct {
 	out              string
 	plot             string // picture of the graph
 	plotValue        string // posterior | released
+	runID            string // names the run when set (serve); else a fresh id
 }
 
 func newLocateCmd(g *globalOptions) *cobra.Command {
@@ -122,53 +123,63 @@ type locateInputs struct {
 	sigma, tau   float64
 }
 
-// runLocate validates everything, then (on Neo4j) connects and starts a run
+// runLocate locates (locateOnce) and prints the summary.
+func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) error {
+	summary, out, err := locateOnce(ctx, opts, out)
+	if err != nil {
+		return err
+	}
+	return printLocateSummary(opts.g, out, summary)
+}
+
+// locateOnce validates everything, then (on Neo4j) connects and starts a run
 // record, loads the graph and released values, locates, and writes the
-// per-node results with the run record last.
-func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err error) {
+// per-node results with the run record last. It returns the summary and
+// where to print it (stderr when --out - streams the CSV to stdout).
+func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summary *locateSummary, _ io.Writer, err error) {
 	g := opts.g
 	in, err := checkLocate(opts)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	// The per-node CSV is opened before any work ("-": standard output,
 	// and the summary goes to stderr so the stream stays CSV).
 	var csvOut *outputFile
 	if opts.out != "" {
 		if csvOut, err = openOutput("out", opts.out, out); err != nil {
-			return err
+			return nil, nil, err
 		}
 		defer csvOut.Abort()
 		if csvOut.Stdout() {
 			out = g.stderr
 		}
 	}
-	summary := &locateSummary{Graph: opts.graph, Communities: opts.communities}
+	summary = &locateSummary{Graph: opts.graph, Communities: opts.communities}
 	var client *connector.Client
 	var run *connector.Run
 	if in.isDB {
 		if client, err = connectProjection(ctx, g); err != nil {
-			return err
+			return nil, nil, err
 		}
 		defer client.Close(context.WithoutCancel(ctx))
 		if run, err = startLocateRun(ctx, opts, client, in.releasedProp); err != nil {
-			return err
+			return nil, nil, err
 		}
 		summary.RunID = run.ID()
 		defer func() { recordFailure(ctx, g, run, err) }()
 		if opts.releaseRun != "" {
 			if in.sigma, in.tau, in.releasedProp, err = releaseRunParams(ctx, g, client, opts.releaseRun, in.sigma, in.tau, in.releasedProp); err != nil {
-				return err
+				return nil, nil, err
 			}
 		}
 	}
 	job, err := locateJob(ctx, opts, in, client, summary)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	res, err := graphcloak.Locate(ctx, job)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
 	summary.Estimator, summary.Status, summary.Sigma, summary.Tau = res.Estimator, res.Status, res.Sigma, in.tau
 	summary.Report, summary.ComputeMillis = res.Report, res.ComputeMillis
@@ -178,22 +189,22 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) (err err
 		"communityCount", summary.CommunityCount)
 	if opts.out != "" {
 		if err := writeLocateCSV(csvOut, res.Nodes); err != nil {
-			return err
+			return nil, nil, err
 		}
 		summary.Out = opts.out
 	}
 	if opts.plot != "" {
 		if err := plotLocate(opts, job.Graph, res, job.Released, in.tau); err != nil {
-			return err
+			return nil, nil, err
 		}
 		summary.Plot = opts.plot
 	}
 	if in.isDB {
 		if err := writeLocate(ctx, g, client, run, res, job.Names != nil, in.sigma, summary); err != nil {
-			return err
+			return nil, nil, err
 		}
 	}
-	return printLocateSummary(g, out, summary)
+	return summary, out, nil
 }
 
 // checkLocate validates locate's flags before any connection and reads the
@@ -281,7 +292,11 @@ func connectNeo4jLogged(ctx context.Context, g *globalOptions) (*connector.Clien
 // startLocateRun writes locate's run record ("running", with a lease).
 func startLocateRun(ctx context.Context, opts *locateOptions, client *connector.Client, releasedProp string) (*connector.Run, error) {
 	cfg := &opts.g.cfg.Config
-	rec := connector.RunRecord{RunID: newRunID(), Command: "locate",
+	id := opts.runID
+	if id == "" {
+		id = newRunID()
+	}
+	rec := connector.RunRecord{RunID: id, Command: "locate",
 		Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), StartedAt: time.Now().UTC(),
 		Parameters: map[string]any{"estimator": cfg.Recovery.Estimator, "sources": cfg.Recovery.Sources,
 			"communities": opts.communities, "releasedProperty": releasedProp, "releaseRun": opts.releaseRun,

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"text/tabwriter"
@@ -16,7 +17,9 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/spf13/cobra"
 )
 
@@ -35,9 +38,18 @@ type releaseOptions struct {
 	sensitivityCert string
 	timeBudget      time.Duration
 	certified       *privacy.Sensitivity // the verified certificate's Δ2
+	// sensitivityCache: a certificate file reused while it verifies
+	// against the graph (and this software), rewritten when it does not.
+	sensitivityCache string
 	// slot is the schedule granularity of --epoch auto; now the clock.
 	slot time.Duration
 	now  func() time.Time
+	// wait is how long to wait for another live run holding the scope
+	// (or publishing this epoch) before giving up with exit 8.
+	wait time.Duration
+	// runID, when set, names this run (serve logs it before the release
+	// starts); otherwise a fresh one is made.
+	runID string
 }
 
 func newReleaseCmd(g *globalOptions) *cobra.Command {
@@ -109,8 +121,10 @@ timeout; 5 budget exhausted; 7 the epoch was charged but cannot be published
 	f.StringVar(&opts.out, "out", "", "write the release file here (required for graphs outside Neo4j)")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "estimate only: counts, method, memory, time, σ; nothing written")
 	f.StringVar(&opts.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
+	f.StringVar(&opts.sensitivityCache, "sensitivity-cache", "", "reuse the Δ2 certificate in this file while it verifies against the graph, τ and this version; otherwise compute Δ2 and store its certificate here (scheduled releases)")
 	f.DurationVar(&opts.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (never an estimate; 0 = to completion)")
 	f.DurationVar(&opts.slot, "slot", time.Hour, "schedule slot of --epoch auto: the epoch is the slot's UTC start, so a retry within the slot is the same epoch")
+	f.DurationVar(&opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the same scope (or epoch) to end; then exit 8")
 	f.DurationVar(&opts.lease, "lease", connector.DefaultLease, "Neo4j run lease: a run that sends no heartbeat for this long is taken for dead (abandoned) and its epoch can be resumed")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
@@ -120,22 +134,27 @@ timeout; 5 budget exhausted; 7 the epoch was charged but cannot be published
 
 // releaseSummary is the output of release (-o json keys in GDS style).
 type releaseSummary struct {
-	RunID                 string  `json:"runId,omitempty"`
-	Graph                 string  `json:"graph"`
-	DryRun                bool    `json:"dryRun"`
-	ValuesFrom            string  `json:"valuesFrom"`
-	NodeCount             int     `json:"nodeCount"`
-	RelationshipCount     int     `json:"relationshipCount"`
-	Delta2                float64 `json:"delta2"`
-	Delta2Exact           bool    `json:"delta2Exact"`
-	SensitivityMethod     string  `json:"sensitivityMethod,omitempty"`
-	Sigma                 float64 `json:"sigma"`
-	Rho                   float64 `json:"rho"`
-	Epsilon               float64 `json:"epsilon"`
-	Delta                 float64 `json:"delta"`
-	Mechanism             string  `json:"mechanism"`
-	Keyed                 bool    `json:"keyed"`
-	Scope                 string  `json:"scope"`
+	RunID             string  `json:"runId,omitempty"`
+	Graph             string  `json:"graph"`
+	DryRun            bool    `json:"dryRun"`
+	ValuesFrom        string  `json:"valuesFrom"`
+	NodeCount         int     `json:"nodeCount"`
+	RelationshipCount int     `json:"relationshipCount"`
+	Delta2            float64 `json:"delta2"`
+	Delta2Exact       bool    `json:"delta2Exact"`
+	SensitivityMethod string  `json:"sensitivityMethod,omitempty"`
+	// SensitivityReused: Δ2 came from --sensitivity-cache (graph unchanged).
+	SensitivityReused bool    `json:"sensitivityReused"`
+	Sigma             float64 `json:"sigma"`
+	Rho               float64 `json:"rho"`
+	Epsilon           float64 `json:"epsilon"`
+	Delta             float64 `json:"delta"`
+	Mechanism         string  `json:"mechanism"`
+	Keyed             bool    `json:"keyed"`
+	Scope             string  `json:"scope"`
+	// RhoSpent and RhoRemaining are the scope's zCDP budget after this run.
+	RhoSpent              float64 `json:"rhoSpent"`
+	RhoRemaining          float64 `json:"rhoRemaining"`
 	Epoch                 string  `json:"epoch,omitempty"`
 	ReleaseID             string  `json:"releaseId,omitempty"`
 	Ledger                string  `json:"ledger"`
@@ -165,91 +184,98 @@ type releaseInputs struct {
 	noise         privacy.NoiseSource
 }
 
-// runRelease validates everything, then connects (if needed), releases and
+// runRelease releases (releaseOnce) and prints the summary.
+func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) error {
+	sum, err := releaseOnce(ctx, opts)
+	if err != nil {
+		return err
+	}
+	return printReleaseSummary(opts.g, out, sum)
+}
+
+// releaseOnce validates everything, then connects (if needed), releases and
 // writes. See newReleaseCmd for the modes, publish for the crash-safe
 // publication to the database and republish for retries of an epoch.
-func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) (err error) {
+func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary, err error) {
 	g := opts.g
 	cfg := &g.cfg.Config
 	in, err := checkRelease(opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var pending *privacy.PendingReleaseFile
 	if opts.out != "" && !opts.dryRun {
 		if pending, err = privacy.PrepareReleaseFile(opts.out); err != nil {
-			return inputErrorf("--out: %w", err)
+			return nil, inputErrorf("--out: %w", err)
 		}
 		defer pending.Abort()
 	}
-	runID := newRunID()
-	sum, err := newReleaseSummary(opts, in, runID)
-	if err != nil {
-		return err
+	runID := opts.runID
+	if runID == "" {
+		runID = newRunID()
+	}
+	if sum, err = newReleaseSummary(opts, in, runID); err != nil {
+		return nil, err
 	}
 	// Connect once (graph and/or ledger in Neo4j).
 	var client *connector.Client
 	if in.isDB || (cfg.Privacy.Ledger == "neo4j" && !opts.dryRun) {
 		if client, err = connectNeo4jLogged(ctx, g); err != nil {
-			return err
+			return nil, err
 		}
 		defer client.Close(context.WithoutCancel(ctx))
 	}
 	var ledger privacy.Ledger
 	if !opts.dryRun {
 		if ledger, err = openReleaseLedger(ctx, g, client); err != nil {
-			return err
+			return nil, err
 		}
+		defer func() { noteBalance(ctx, ledger, sum) }()
 	}
-	// A charged epoch is never drawn again: re-publish or do nothing.
-	if in.isDB && in.explicitEpoch && !opts.dryRun {
-		prev, err := publishedRelease(ctx, cfg, client, sum.Epoch)
-		if err != nil {
-			return err
-		}
-		if prev != nil {
-			return republish(ctx, opts, client, prev, sum, out)
-		}
-	}
-	// The run record: "running" (with a lease) first, "succeeded" last,
-	// "failed" on error.
+	// A charged epoch is never drawn again: re-publish or do nothing. The
+	// run record: "running" (with a lease on the scope) first,
+	// "succeeded" last, "failed" on error.
 	var run *connector.Run
 	if in.isDB && !opts.dryRun {
-		if run, err = startReleaseRun(ctx, opts, in, client, runID, sum.Epoch); err != nil {
-			return err
+		var prev *connector.RunRecord
+		if run, prev, err = claimRelease(ctx, opts, in, client, runID, sum.Epoch); err != nil {
+			return nil, err
+		}
+		if prev != nil {
+			return sum, republish(ctx, opts, client, prev, sum)
 		}
 		sum.RunID = runID
 		defer func() { recordFailure(ctx, g, run, err) }()
 	}
 	lg, y, err := loadReadings(ctx, opts, in, client, sum)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if opts.dryRun {
-		return dryRunRelease(ctx, opts, sum, lg, in.mech, out)
+		return sum, dryRunRelease(ctx, opts, sum, lg, in.mech)
 	}
 	res, err := drawRelease(ctx, opts, in, ledger, lg, y, sum)
 	if errors.Is(err, privacy.ErrAlreadyCharged) {
 		if pending != nil {
-			return alreadyPublishedFile(opts, sum, out, err)
+			return sum, alreadyPublishedFile(opts, sum, err)
 		}
-		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("no run stored its values: %w", err)}
+		return nil, chargedError{epoch: sum.Epoch, err: fmt.Errorf("no run stored its values: %w", err)}
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if pending != nil {
 		if err := pending.Commit(res.Released); err != nil {
-			return chargedError{epoch: sum.Epoch, err: err}
+			return nil, chargedError{epoch: sum.Epoch, err: err}
 		}
 		sum.Out = opts.out
 	}
 	if in.isDB {
 		if err := publish(ctx, opts, client, run, res.Released, sum); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	return printReleaseSummary(g, out, sum)
+	return sum, nil
 }
 
 // checkRelease validates release's flags and reads its local inputs (the
@@ -264,7 +290,7 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 		if opts.now != nil {
 			now = opts.now
 		}
-		cfg.Privacy.Epoch = slotEpoch(now(), opts.slot)
+		cfg.Privacy.Epoch = schedule.EpochName(now(), opts.slot)
 	}
 	in := &releaseInputs{isDB: opts.graph == neo4jSpec, explicitEpoch: cfg.Privacy.Epoch != "",
 		valueProp: cfg.Projection.ValueProperty}
@@ -313,6 +339,8 @@ func checkReleaseFlags(opts *releaseOptions, in *releaseInputs) error {
 		return usageErrorf("--out FILE is required for a graph outside Neo4j (the release file)")
 	case opts.sensitivityCert != "" && opts.timeBudget != 0:
 		return usageErrorf("give --sensitivity-cert or --time-budget, not both")
+	case opts.sensitivityCert != "" && opts.sensitivityCache != "":
+		return usageErrorf("give --sensitivity-cert (a fixed certificate) or --sensitivity-cache (reused while it verifies), not both")
 	case opts.timeBudget < 0:
 		return inputErrorf("--time-budget must be ≥ 0, got %v", opts.timeBudget)
 	}
@@ -376,6 +404,49 @@ func publishedRelease(ctx context.Context, cfg *config.Config, client *connector
 	return nil, nil
 }
 
+// claimRelease starts this release's run record, which claims the scope
+// (connector.ScopeLeaseLabel), or returns the earlier run of the epoch to
+// re-publish. While another live run holds the scope or is publishing
+// this epoch it waits (up to --wait), so two runs of one slot started
+// together end with one release and one no-op.
+func claimRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, client *connector.Client, runID, epoch string) (*connector.Run, *connector.RunRecord, error) {
+	cfg := &opts.g.cfg.Config
+	deadline := time.Now().Add(opts.wait)
+	waiting := ""
+	for {
+		var busy error
+		prev, err := publishedRelease(ctx, cfg, client, epoch)
+		switch {
+		case err != nil:
+			return nil, nil, err
+		case prev != nil && prev.Status == connector.StatusRunning && time.Until(prev.LeaseExpiresAt) > 0:
+			busy = &connector.ScopeBusyError{Scope: cfg.Privacy.Scope, Holder: prev.RunID, Until: prev.LeaseExpiresAt}
+		case prev != nil:
+			return nil, prev, nil
+		default:
+			run, err := startReleaseRun(ctx, opts, in, client, runID, epoch)
+			if !errors.As(err, new(*connector.ScopeBusyError)) {
+				return run, nil, err
+			}
+			busy = err
+		}
+		var b *connector.ScopeBusyError
+		errors.As(busy, &b)
+		if time.Now().After(deadline) {
+			return nil, nil, fmt.Errorf("%w: gave up after --wait %v; re-run once it ends", busy, opts.wait)
+		}
+		if waiting != b.Holder {
+			waiting = b.Holder
+			opts.g.logger.Info("waiting for another release of the scope to end", "scope", b.Scope, "holder", b.Holder, "epoch", epoch)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, nil, ctx.Err()
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
+}
+
 // startReleaseRun writes the release's run record ("running", with a
 // lease).
 func startReleaseRun(ctx context.Context, opts *releaseOptions, in *releaseInputs, client *connector.Client, runID, epoch string) (*connector.Run, error) {
@@ -418,7 +489,53 @@ func loadReadings(ctx context.Context, opts *releaseOptions, in *releaseInputs, 
 		}
 		opts.certified = &s
 	}
+	if opts.sensitivityCache != "" {
+		opts.certified = cachedSensitivity(g, opts.sensitivityCache, graph, cfg.Privacy.Tau, cfg.Privacy.Alpha)
+		sum.SensitivityReused = opts.certified != nil
+	}
 	return lg, y, nil
+}
+
+// cachedSensitivity returns the Δ2 of the certificate at path when it
+// verifies against graph, τ and α and was computed by this version of
+// graphcloak; otherwise nil (Δ2 is then computed and the certificate
+// rewritten by storeSensitivity). A missing, unreadable or stale cache
+// is never an error: it only costs the computation.
+func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, tau, alpha float64) *privacy.Sensitivity {
+	c, err := privacy.LoadCertificate(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		g.logger.Info("no sensitivity certificate cached yet: computing Δ2", "cache", path)
+		return nil
+	}
+	if err != nil {
+		g.logger.Warn("sensitivity cache unreadable: computing Δ2 and replacing it", "cache", path, "error", err)
+		return nil
+	}
+	if c.Software != buildVersion().String() {
+		g.logger.Info("sensitivity certificate made by another version: computing Δ2", "cache", path, "certificateSoftware", c.Software)
+		return nil
+	}
+	s, err := c.Verify(graph, tau, alpha)
+	if err != nil {
+		g.logger.Info("sensitivity certificate does not match (graph or τ changed): computing Δ2", "cache", path, "reason", err)
+		return nil
+	}
+	g.logger.Info("Δ2 reused from the certificate: the graph is unchanged", "cache", path, "delta2", s.Delta2)
+	return &s
+}
+
+// storeSensitivity writes the certificate of a freshly computed Δ2 to the
+// cache. A failure is logged, not fatal: the release itself is complete.
+func storeSensitivity(g *globalOptions, path string, graph *laplacian.Graph, s privacy.Sensitivity, tau float64) {
+	c, err := privacy.NewCertificate(graph, s, tau, buildVersion().String())
+	if err == nil {
+		err = privacy.SaveCertificate(path, c)
+	}
+	if err != nil {
+		g.logger.Warn("could not store the sensitivity certificate", "cache", path, "error", err)
+		return
+	}
+	g.logger.Info("sensitivity certificate stored", "cache", path, "delta2", s.Delta2)
 }
 
 // drawRelease charges the ledger and draws the noise (graphcloak.Release),
@@ -438,8 +555,22 @@ func drawRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, l
 		return nil, err
 	}
 	res.Released.Meta.ToolVersion = buildVersion().String()
+	if opts.sensitivityCache != "" && opts.certified == nil {
+		storeSensitivity(g, opts.sensitivityCache, lg.Graph, res.Sensitivity, cfg.Privacy.Tau)
+	}
 	noteReleased(g, sum, res, spread)
 	return res, nil
+}
+
+// noteBalance records the scope's spend after the run in sum (when there
+// is a summary to fill in and the ledger answers).
+func noteBalance(ctx context.Context, ledger privacy.Ledger, sum *releaseSummary) {
+	if sum == nil {
+		return
+	}
+	if b, err := ledger.Balance(context.WithoutCancel(ctx), sum.Scope); err == nil && len(b) == 1 {
+		sum.RhoSpent, sum.RhoRemaining = b[0].RhoSpent, b[0].RhoRemaining
+	}
 }
 
 // noteReleased records the release's numbers in the summary and the log,
@@ -507,7 +638,7 @@ func publish(ctx context.Context, opts *releaseOptions, client *connector.Client
 // succeeded → nothing to do (exit 0); failed or abandoned with stored
 // values → resume that run and write exactly its values (no charge, no
 // draw); anything else cannot be completed without a new charge.
-func republish(ctx context.Context, opts *releaseOptions, client *connector.Client, prev *connector.RunRecord, sum *releaseSummary, out io.Writer) error {
+func republish(ctx context.Context, opts *releaseOptions, client *connector.Client, prev *connector.RunRecord, sum *releaseSummary) (err error) {
 	g := opts.g
 	cfg := &g.cfg.Config
 	sum.RunID, sum.Sigma, sum.Rho, sum.Delta2, sum.ReleaseID = prev.RunID, prev.Sigma, prev.Rho, prev.Delta2, prev.ReleaseID
@@ -521,7 +652,7 @@ func republish(ctx context.Context, opts *releaseOptions, client *connector.Clie
 		sum.AlreadyPublished = true
 		sum.NodePropertiesWritten = 0
 		g.logger.Info("epoch already published: nothing to do", "runId", prev.RunID, "epoch", sum.Epoch)
-		return printReleaseSummary(g, out, sum)
+		return nil
 	case connector.StatusSuperseded:
 		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("epoch %q was published by run %s and then overwritten by run %s", sum.Epoch, prev.RunID, prev.SupersededBy)}
 	}
@@ -557,23 +688,20 @@ func republish(ctx context.Context, opts *releaseOptions, client *connector.Clie
 		"epoch", sum.Epoch, "attempt", run.Record.Attempts)
 	sum.Resumed = true
 	sum.Mechanism, sum.Keyed = meta.Mechanism, meta.Keyed
-	if err = publish(ctx, opts, client, run, rel, sum); err != nil {
-		return err
-	}
-	return printReleaseSummary(g, out, sum)
+	return publish(ctx, opts, client, run, rel, sum)
 }
 
 // alreadyPublishedFile: a file release of a charged epoch whose output is
 // already at --out is a no-op success; otherwise the charge cannot be
 // re-published here.
-func alreadyPublishedFile(opts *releaseOptions, sum *releaseSummary, out io.Writer, cause error) error {
+func alreadyPublishedFile(opts *releaseOptions, sum *releaseSummary, cause error) error {
 	prev, err := privacy.ReadReleaseFile(opts.out)
 	if err == nil && prev.Meta.Scope == sum.Scope && prev.Meta.Epoch == sum.Epoch {
 		sum.AlreadyPublished, sum.Out = true, opts.out
 		sum.Sigma, sum.Rho, sum.ReleaseID, sum.Mechanism = prev.Meta.Sigma, prev.Meta.Rho, prev.Meta.ReleaseID, prev.Meta.Mechanism
 		sum.Delta2 = prev.Meta.Sensitivity
 		opts.g.logger.Info("epoch already published to --out: nothing to do", "epoch", sum.Epoch, "out", opts.out)
-		return printReleaseSummary(opts.g, out, sum)
+		return nil
 	}
 	return chargedError{epoch: sum.Epoch, err: fmt.Errorf("%w; its release file is not at %s", cause, opts.out)}
 }
@@ -608,7 +736,7 @@ func readingSpread(y []float64) float64 {
 // dryRunRelease prints the plan: counts, method, memory and time, σ. Δ2 is
 // computed exactly when the model says it takes under 10 s; otherwise the
 // proven bound α√2 is shown (and σ for it, an upper bound).
-func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummary, lg *loadedGraph, mech privacy.Mechanism, out io.Writer) error {
+func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummary, lg *loadedGraph, mech privacy.Mechanism) error {
 	cfg := &opts.g.cfg.Config
 	job := graphcloak.EstimateJob{Graph: lg.Graph, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
 		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: mech, Sensitivity: opts.certified}
@@ -629,7 +757,7 @@ func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummar
 	}
 	sum.Plan = plan
 	sum.Delta2, sum.Delta2Exact, sum.Sigma, sum.Rho, sum.Mechanism = plan.Delta2, plan.Delta2Exact, plan.Sigma, plan.Rho, plan.Mechanism
-	return printReleaseSummary(opts.g, out, sum)
+	return nil
 }
 
 // readReadings reads the raw readings CSV from a file or, for "-", stdin.
@@ -716,19 +844,4 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 		row("compute / write", fmt.Sprintf("%d ms / %d ms", s.ComputeMillis, s.WriteMillis))
 	}
 	return tw.Flush()
-}
-
-// slotEpoch names the schedule slot that contains t: its start in UTC,
-// with the precision the slot needs (2026-11-22T10:00Z for an hourly slot,
-// 2026-11-22 for a daily one). Slots are aligned to the Unix epoch, so
-// every run within a slot, and every retry of it, names the same epoch.
-func slotEpoch(t time.Time, slot time.Duration) string {
-	start := t.UTC().Truncate(slot)
-	switch {
-	case slot%(24*time.Hour) == 0:
-		return start.Format("2006-01-02")
-	case slot%time.Minute == 0:
-		return start.Format("2006-01-02T15:04Z")
-	}
-	return start.Format("2006-01-02T15:04:05Z")
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/schedule"
 )
 
 // isolateConfig keeps the user's config file and GRAPHCLOAK_* environment
@@ -313,8 +314,8 @@ func TestSlotEpoch(t *testing.T) {
 		{"2026-11-22T10:00:07Z", 5 * time.Second, "2026-11-22T10:00:05Z"},
 	}
 	for _, c := range cases {
-		if got := slotEpoch(at(c.t), c.slot); got != c.want {
-			t.Errorf("slotEpoch(%s, %v) = %s, want %s", c.t, c.slot, got, c.want)
+		if got := schedule.EpochName(at(c.t), c.slot); got != c.want {
+			t.Errorf("EpochName(%s, %v) = %s, want %s", c.t, c.slot, got, c.want)
 		}
 	}
 }

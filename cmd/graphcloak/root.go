@@ -78,6 +78,7 @@ $XDG_CONFIG_HOME/graphcloak/config.yaml) > defaults; see "graphcloak config show
 		newUnmaskCmd(g),
 		newBudgetCmd(g),
 		newReleaseCmd(g),
+		newServeCmd(g),
 		newLocateCmd(g),
 		newCommunitiesCmd(g),
 		newRunsCmd(g),

@@ -1,0 +1,67 @@
+package connector
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// ScopeLeaseLabel marks the one node per privacy scope that says which
+// release run holds the scope: (:GraphcloakScopeLease {scope, owner}).
+//
+// The lease is the owner run's own lease: the scope is held while the
+// owner's record is "running" with an unexpired leaseExpiresAt (renewed by
+// its heartbeat), and free as soon as the owner succeeds, fails, or dies
+// and its lease runs out. So two releases of one scope never run at once,
+// and a crashed run never blocks its scope for longer than its lease.
+const ScopeLeaseLabel = "GraphcloakScopeLease"
+
+// ScopeBusyError reports a scope held by another live release run.
+type ScopeBusyError struct {
+	Scope, Holder string
+	Until         time.Time // the holder's lease expiry (database clock)
+}
+
+func (e *ScopeBusyError) Error() string {
+	return fmt.Sprintf("scope %q is held by release run %s (its lease runs until %s)",
+		e.Scope, e.Holder, e.Until.UTC().Format(time.RFC3339))
+}
+
+func (*ScopeBusyError) connectorError() {}
+
+// errScopeBusy rolls a claiming transaction back; the caller turns it
+// into the *ScopeBusyError it recorded.
+var errScopeBusy = errors.New("scope busy")
+
+// claimScope makes runID the owner of scope inside tx, unless another run
+// holds it (then busy is set and errScopeBusy returned, which rolls tx
+// back). Setting claimedAt first takes the node's write lock, so the
+// owner read after it is the latest committed one: of two concurrent
+// claims, the second waits for the first to commit and then sees its
+// owner. MERGE is race-free under the scope's uniqueness constraint.
+func claimScope(ctx context.Context, tx neo4j.ManagedTransaction, scope, runID string, busy **ScopeBusyError) error {
+	res, err := tx.Run(ctx,
+		"MERGE (l:"+ScopeLeaseLabel+" {scope: $scope}) SET l.claimedAt = datetime() "+
+			"WITH l OPTIONAL MATCH (h:"+RunRecordLabel+" {runId: l.owner}) "+
+			"WITH l, h, (h IS NOT NULL AND h.runId <> $id AND h.status = 'running' AND h.leaseExpiresAt > datetime()) AS held "+
+			"FOREACH (_ IN CASE WHEN held THEN [] ELSE [1] END | SET l.owner = $id) "+
+			"RETURN held, h.runId, h.leaseExpiresAt",
+		map[string]any{"scope": scope, "id": runID})
+	if err != nil {
+		return err
+	}
+	rec, err := res.Single(ctx)
+	if err != nil {
+		return err
+	}
+	if held, _ := rec.Values[0].(bool); held {
+		holder, _ := rec.Values[1].(string)
+		until, _ := rec.Values[2].(time.Time)
+		*busy = &ScopeBusyError{Scope: scope, Holder: holder, Until: until}
+		return errScopeBusy
+	}
+	return nil
+}
