@@ -20,6 +20,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/writeback"
 	"github.com/spf13/cobra"
 )
 
@@ -38,12 +39,8 @@ type locateOptions struct {
 	runID            string // names the run when set (serve); else a fresh id
 }
 
-func newLocateCmd(g *globalOptions) *cobra.Command {
-	opts := &locateOptions{g: g}
-	cmd := &cobra.Command{
-		Use:   "locate",
-		Short: "Recover the sources of released values and rank the source communities",
-		Long: `locate runs the recovery estimator on released (private) values with the
+// locateHelp is the locate command's help text.
+const locateHelp = `locate runs the recovery estimator on released (private) values with the
 release's σ and M = exp(−τL) — τ must be the release's — and ranks the
 communities by recovered probability (posterior estimator) or mass. An
 undetectable source is reported as such, never as a made-up community.
@@ -58,7 +55,14 @@ or file:PATH (CSV node,community).
 On neo4j graphs the per-node mass, community id, community probability and
 rank are written to --mass-property, --community-write-property,
 --probability-property and --rank-property, and a run record is written last.
-Elsewhere the per-node results go to --out FILE (CSV) when given.`,
+Elsewhere the per-node results go to --out FILE (CSV) when given.`
+
+func newLocateCmd(g *globalOptions) *cobra.Command {
+	opts := &locateOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "locate",
+		Short: "Recover the sources of released values and rank the source communities",
+		Long:  locateHelp,
 		Example: `  # After "graphcloak release --graph karate --values readings.csv --out release.json"
   graphcloak locate --graph karate --release release.json
 
@@ -187,24 +191,32 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 	summary.TopNodes = topNodes(res.Nodes, 10)
 	g.logger.Info("located", "estimator", res.Estimator, "status", res.Status, "noSource", res.Report.NoSource,
 		"communityCount", summary.CommunityCount)
-	if opts.out != "" {
-		if err := writeLocateCSV(csvOut, res.Nodes); err != nil {
-			return nil, nil, err
-		}
-		summary.Out = opts.out
-	}
-	if opts.plot != "" {
-		if err := plotLocate(opts, job.Graph, res, job.Released, in.tau); err != nil {
-			return nil, nil, err
-		}
-		summary.Plot = opts.plot
+	if err := emitLocate(ctx, opts, csvOut, job, res, in.tau, summary); err != nil {
+		return nil, nil, err
 	}
 	if in.isDB {
-		if err := writeLocate(ctx, g, client, run, res, job.Names != nil, in.sigma, summary); err != nil {
+		if err := writeLocate(ctx, g, client, run, res, job.Names != nil, summary); err != nil {
 			return nil, nil, err
 		}
 	}
 	return summary, out, nil
+}
+
+// emitLocate writes the per-node CSV (--out) and the picture (--plot).
+func emitLocate(ctx context.Context, opts *locateOptions, csvOut *outputFile, job graphcloak.LocateJob, res *graphcloak.LocateResult, tau float64, summary *locateSummary) error {
+	if opts.out != "" {
+		if err := writeLocateCSV(csvOut, res.Nodes); err != nil {
+			return err
+		}
+		summary.Out = opts.out
+	}
+	if opts.plot != "" {
+		if err := plotLocate(opts, job.Graph, res, job.Released, tau); err != nil {
+			return err
+		}
+		summary.Plot = opts.plot
+	}
+	return ctx.Err()
 }
 
 // checkLocate validates locate's flags before any connection and reads the
@@ -220,7 +232,7 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		return nil, inputErrorf("--plot-value must be posterior or released, got %q", opts.plotValue)
 	}
 	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
-	switch kind, arg := in.commKind, in.commArg; {
+	switch {
 	case opts.graph == "":
 		return nil, usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
 	case opts.released != "" && in.releasedProp != "":
@@ -229,20 +241,9 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		return nil, usageErrorf("--release FILE is required for a graph outside Neo4j")
 	case !in.isDB && (in.releasedProp != "" || opts.releaseRun != ""):
 		return nil, usageErrorf("--released-property and --release-run need --graph neo4j")
-	case (kind == "leiden" || kind == "louvain") && arg == "":
-		if err := checkPositive("resolution", opts.resolution); err != nil {
-			return nil, err
-		}
-	case kind == "file" && arg != "":
-	case kind == "property" && arg != "":
-		if !in.isDB {
-			return nil, usageErrorf("--communities property:NAME needs --graph neo4j")
-		}
-		if !config.ValidIdentifier(arg) {
-			return nil, inputErrorf("--communities: %q is not a valid property name", arg)
-		}
-	default:
-		return nil, usageErrorf("--communities must be leiden, louvain, property:NAME or file:PATH, got %q", opts.communities)
+	}
+	if err := checkCommunities(opts, in); err != nil {
+		return nil, err
 	}
 	if in.isDB && opts.released == "" && in.releasedProp == "" && opts.releaseRun == "" {
 		in.releasedProp = cfg.Write.WriteProperty
@@ -269,6 +270,25 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		in.rel = rel
 	}
 	return in, nil
+}
+
+// checkCommunities checks --communities (and --resolution for detection).
+func checkCommunities(opts *locateOptions, in *locateInputs) error {
+	switch kind, arg := in.commKind, in.commArg; {
+	case (kind == "leiden" || kind == "louvain") && arg == "":
+		return checkPositive("resolution", opts.resolution)
+	case kind == "file" && arg != "":
+		return nil
+	case kind == "property" && arg != "":
+		if !in.isDB {
+			return usageErrorf("--communities property:NAME needs --graph neo4j")
+		}
+		if !config.ValidIdentifier(arg) {
+			return inputErrorf("--communities: %q is not a valid property name", arg)
+		}
+		return nil
+	}
+	return usageErrorf("--communities must be leiden, louvain, property:NAME or file:PATH, got %q", opts.communities)
 }
 
 // connectProjection validates the configured projection and connects.
@@ -365,42 +385,18 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	return job, err
 }
 
-// writeLocate writes the per-node results bound to the run, then fills in
-// the run record and marks it succeeded (last). named says the communities
-// have names (a property or file): a numeric name is written as an integer.
-func writeLocate(ctx context.Context, g *globalOptions, client *connector.Client, run *connector.Run, res *graphcloak.LocateResult, named bool, sigma float64, summary *locateSummary) error {
+// writeLocate writes the per-node results bound to the run and marks it
+// succeeded (writeback.Locate). named says the communities have names (a
+// property or file).
+func writeLocate(ctx context.Context, g *globalOptions, client *connector.Client, run *connector.Run, res *graphcloak.LocateResult, named bool, summary *locateSummary) error {
 	cfg := &g.cfg.Config
-	rows := make([]connector.NodeProps, len(res.Nodes))
-	for i, nr := range res.Nodes {
-		var comm any = int64(nr.CommunityID)
-		if named {
-			if c, perr := strconv.ParseInt(nr.Community, 10, 64); perr == nil {
-				comm = c
-			} else {
-				comm = nr.Community
-			}
-		}
-		rows[i] = connector.NodeProps{Key: nr.Key, Props: map[string]any{
-			cfg.Write.MassProperty: nr.Mass, cfg.Write.CommunityWriteProperty: comm,
-			cfg.Write.ProbabilityProperty: nr.Probability, cfg.Write.RankProperty: int64(nr.Rank)}}
-	}
-	st, err := client.WriteProperties(ctx, projectionOf(cfg), rows, connector.WriteOptions{
-		BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
-	if err != nil {
-		return err
-	}
+	run.Record.NodeCount, run.Record.RelationshipCount = summary.NodeCount, summary.RelationshipCount
+	st, err := writeback.Locate(ctx, client, run, res, named,
+		writeback.LocateProperties{Mass: cfg.Write.MassProperty, Community: cfg.Write.CommunityWriteProperty,
+			Probability: cfg.Write.ProbabilityProperty, Rank: cfg.Write.RankProperty},
+		projectionOf(cfg), connector.WriteOptions{BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
 	summary.NodePropertiesWritten, summary.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
-	rec := &run.Record
-	rec.Sigma = sigma
-	rec.NodeCount, rec.RelationshipCount = summary.NodeCount, summary.RelationshipCount
-	rec.NodePropertiesWritten, rec.ComputeMillis, rec.WriteMillis = st.NodePropertiesWritten, res.ComputeMillis, st.WriteMillis
-	rec.Extra = map[string]any{"estimator": res.Estimator, "recoveryStatus": res.Status,
-		"noSource": res.Report.NoSource, "communityCount": int64(summary.CommunityCount)}
-	if len(res.Report.Communities) > 0 {
-		rec.Extra["topCommunity"] = res.Report.Communities[0].Name
-		rec.Extra["topProbability"] = res.Report.Communities[0].Share
-	}
-	return run.Succeed(ctx) // last
+	return err
 }
 
 // releaseRunParams reads σ, τ and the write property from a release's run

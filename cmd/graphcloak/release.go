@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -20,6 +19,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
+	"github.com/graphcloak/graphcloak/writeback"
 	"github.com/spf13/cobra"
 )
 
@@ -52,12 +52,8 @@ type releaseOptions struct {
 	runID string
 }
 
-func newReleaseCmd(g *globalOptions) *cobra.Command {
-	opts := &releaseOptions{g: g}
-	cmd := &cobra.Command{
-		Use:   "release",
-		Short: "Release private per-node values (Gaussian noise calibrated to the certified Δ2)",
-		Long: `release computes the certified sensitivity Δ2 of the heat-diffusion measurement
+// releaseHelp is the release command's help text.
+const releaseHelp = `release computes the certified sensitivity Δ2 of the heat-diffusion measurement
 exp(−τL) on the graph, charges the privacy ledger, and publishes each node's
 reading plus discrete Gaussian noise calibrated to Δ2, ε and δ.
 
@@ -96,7 +92,14 @@ readings' spread.
 
 Exit codes: 3 bad input, missing ledger or scope; 4 Neo4j unreachable or a
 timeout; 5 budget exhausted; 7 the epoch was charged but cannot be published
-(use a new --epoch); 0 also when the epoch was already published.`,
+(use a new --epoch); 0 also when the epoch was already published.`
+
+func newReleaseCmd(g *globalOptions) *cobra.Command {
+	opts := &releaseOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "release",
+		Short: "Release private per-node values (Gaussian noise calibrated to the certified Δ2)",
+		Long:  releaseHelp,
 		Example: `  # Local privacy: raw readings from a gateway on stdin, private values to Neo4j
   export GRAPHCLOAK_NEO4J_PASSWORD=...
   graphcloak budget --init --ledger neo4j --scope building-7 --epsilon-total 10 --delta-total 1e-5
@@ -254,28 +257,46 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 	if opts.dryRun {
 		return sum, dryRunRelease(ctx, opts, sum, lg, in.mech)
 	}
-	res, err := drawRelease(ctx, opts, in, ledger, lg, y, sum)
+	return sum, drawAndPublish(ctx, &releaseState{opts: opts, in: in, client: client, ledger: ledger, run: run, pending: pending, sum: sum}, lg, y)
+}
+
+// releaseState is what a release has opened before it draws: where it
+// publishes (a pending release file, a database run) and what it charges.
+type releaseState struct {
+	opts    *releaseOptions
+	in      *releaseInputs
+	client  *connector.Client
+	ledger  privacy.Ledger
+	run     *connector.Run
+	pending *privacy.PendingReleaseFile
+	sum     *releaseSummary
+}
+
+// drawAndPublish charges the ledger and draws (drawRelease), then commits
+// the release file and/or publishes to the database. A file release of an
+// epoch already charged is a no-op when its file is there.
+func drawAndPublish(ctx context.Context, st *releaseState, lg *loadedGraph, y []float64) error {
+	sum := st.sum
+	res, err := drawRelease(ctx, st.opts, st.in, st.ledger, lg, y, sum)
 	if errors.Is(err, privacy.ErrAlreadyCharged) {
-		if pending != nil {
-			return sum, alreadyPublishedFile(opts, sum, err)
+		if st.pending != nil {
+			return alreadyPublishedFile(st.opts, sum, err)
 		}
-		return nil, chargedError{epoch: sum.Epoch, err: fmt.Errorf("no run stored its values: %w", err)}
+		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("no run stored its values: %w", err)}
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
-	if pending != nil {
-		if err := pending.Commit(res.Released); err != nil {
-			return nil, chargedError{epoch: sum.Epoch, err: err}
+	if st.pending != nil {
+		if err := st.pending.Commit(res.Released); err != nil {
+			return chargedError{epoch: sum.Epoch, err: err}
 		}
-		sum.Out = opts.out
+		sum.Out = st.opts.out
 	}
-	if in.isDB {
-		if err := publish(ctx, opts, client, run, res.Released, sum); err != nil {
-			return nil, err
-		}
+	if st.in.isDB {
+		return publish(ctx, st.opts, st.client, st.run, res.Released, sum)
 	}
-	return sum, nil
+	return nil
 }
 
 // checkRelease validates release's flags and reads its local inputs (the
@@ -589,56 +610,39 @@ func noteReleased(g *globalOptions, sum *releaseSummary, res *graphcloak.Release
 		"scope", sum.Scope, "epoch", sum.Epoch, "releaseId", rel.Meta.ReleaseID, "keyed", sum.Keyed)
 }
 
-// publish fills in the run record's numbers, stores rel's values durably
-// (before the first node write), then writes them bound to the run, then
-// marks the run succeeded. A failure
-// before the values are stored leaves a charged epoch that cannot be
-// completed (chargedError); after, re-running the same command with
-// --epoch finishes the write without a new charge.
+// publish records the release's numbers in the run record and publishes
+// rel through writeback.Release (values stored before the first node write,
+// then written bound to the run, succeeded last). A failure before the
+// values are stored leaves a charged epoch that cannot be completed
+// (chargedError); after, re-running the same command with --epoch finishes
+// the write without a new charge.
 func publish(ctx context.Context, opts *releaseOptions, client *connector.Client, run *connector.Run, rel *privacy.Released, sum *releaseSummary) error {
 	g := opts.g
 	cfg := &g.cfg.Config
-	run.Record.Sigma, run.Record.Delta2, run.Record.Rho = sum.Sigma, sum.Delta2, sum.Rho
-	run.Record.NodeCount, run.Record.RelationshipCount = sum.NodeCount, sum.RelationshipCount
-	run.Record.ComputeMillis = sum.ComputeMillis
-	run.Record.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
+	rec := &run.Record
+	rec.Sigma, rec.Delta2, rec.Rho = sum.Sigma, sum.Delta2, sum.Rho
+	rec.NodeCount, rec.RelationshipCount, rec.ComputeMillis = sum.NodeCount, sum.RelationshipCount, sum.ComputeMillis
+	rec.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
 		"mechanism": sum.Mechanism, "keyed": sum.Keyed}
-	meta, err := json.Marshal(rel.Meta) // public: what unmask needs to regenerate keyed noise
-	if err != nil {
-		return err
+	st, err := writeback.Release(ctx, client, run, rel, projectionOf(cfg), connector.WriteOptions{
+		BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
+	var notStored *writeback.NotStoredError
+	if errors.As(err, &notStored) {
+		return chargedError{epoch: sum.Epoch, err: notStored.Err}
 	}
-	run.Record.ReleaseID, run.Record.ReleaseMeta = rel.Meta.ReleaseID, string(meta)
-	if err := run.Update(ctx); err != nil {
-		return chargedError{epoch: sum.Epoch, err: err}
-	}
-	if err := client.StoreReleaseValues(ctx, cfg.Neo4j.Database, run.ID(), rel.Keys, rel.Grid); err != nil {
-		return chargedError{epoch: sum.Epoch, err: err}
-	}
-	run.Record.ValuesStored = true
-	rows := make([]connector.NodeProps, len(rel.Keys))
-	for i, k := range rel.Keys {
-		rows[i] = connector.NodeProps{Key: k, Props: map[string]any{run.Record.WriteProperty: rel.Values[i]}}
-	}
-	st, err := client.WriteProperties(ctx, projectionOf(cfg), rows, connector.WriteOptions{
-		BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back"),
-		RunID: run.ID(), BindProperty: run.Record.WriteProperty})
 	if err != nil {
 		return fmt.Errorf("%w (the released values are stored: re-run with --epoch %s to finish publishing them, without a new charge)", err, sum.Epoch)
 	}
-	sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = run.Record.WriteProperty, st.NodePropertiesWritten, st.WriteMillis
-	run.Record.NodePropertiesWritten, run.Record.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
-	if err := run.Succeed(ctx); err != nil { // last
-		return err
-	}
+	sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = rec.WriteProperty, st.NodePropertiesWritten, st.WriteMillis
 	g.logger.Info("written", "runId", run.ID(), "nodePropertiesWritten", st.NodePropertiesWritten, "writeMillis", st.WriteMillis)
 	return nil
 }
 
 // republish handles a release of an epoch that a run already charged:
-// succeeded → nothing to do (exit 0); failed or abandoned with stored
-// values → resume that run and write exactly its values (no charge, no
-// draw); anything else cannot be completed without a new charge.
-func republish(ctx context.Context, opts *releaseOptions, client *connector.Client, prev *connector.RunRecord, sum *releaseSummary) (err error) {
+// succeeded → nothing to do (exit 0); failed, interrupted or abandoned
+// with stored values → resume that run and write exactly its values (no
+// charge, no draw); anything else cannot be completed without a new charge.
+func republish(ctx context.Context, opts *releaseOptions, client *connector.Client, prev *connector.RunRecord, sum *releaseSummary) error {
 	g := opts.g
 	cfg := &g.cfg.Config
 	sum.RunID, sum.Sigma, sum.Rho, sum.Delta2, sum.ReleaseID = prev.RunID, prev.Sigma, prev.Rho, prev.Delta2, prev.ReleaseID
@@ -656,39 +660,27 @@ func republish(ctx context.Context, opts *releaseOptions, client *connector.Clie
 	case connector.StatusSuperseded:
 		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("epoch %q was published by run %s and then overwritten by run %s", sum.Epoch, prev.RunID, prev.SupersededBy)}
 	}
-	run, err := client.ResumeRun(ctx, cfg.Neo4j.Database, prev.RunID, opts.lease)
+	run, rel, err := writeback.Resume(ctx, client, prev, opts.lease)
 	var busy *connector.RunStateError
-	if errors.As(err, &busy) && busy.Status == connector.StatusRunning {
+	var notStored *writeback.NotStoredError
+	switch {
+	case errors.As(err, &busy) && busy.Status == connector.StatusRunning:
 		return fmt.Errorf("%w: run %s may still be publishing epoch %q (its lease expires at %s); re-run after that to finish it",
 			err, prev.RunID, sum.Epoch, prev.LeaseExpiresAt.Format(time.RFC3339))
-	}
-	if err != nil {
+	case errors.As(err, &notStored):
+		return chargedError{epoch: sum.Epoch, err: notStored.Err}
+	case err != nil:
 		return err
-	}
-	defer func() {
-		if err != nil {
-			// Best effort: should recording the failure fail too, the run's
-			// lease expires and the next run marks it abandoned.
-			_ = run.Fail(ctx, err)
-		}
-	}()
-	var meta privacy.ReleaseMeta
-	if err = json.Unmarshal([]byte(run.Record.ReleaseMeta), &meta); err != nil {
-		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("run %s: release metadata unreadable: %v", prev.RunID, err)}
-	}
-	keys, grid, err := client.LoadReleaseValues(ctx, cfg.Neo4j.Database, prev.RunID)
-	if err != nil {
-		return chargedError{epoch: sum.Epoch, err: err}
-	}
-	rel := &privacy.Released{Keys: keys, Grid: grid, Values: make([]float64, len(grid)), Meta: meta}
-	for i, r := range grid {
-		rel.Values[i] = math.Ldexp(float64(r), -meta.GridExponent)
 	}
 	g.logger.Info("resuming the publication of a charged epoch (no new charge, no new noise)", "runId", prev.RunID,
 		"epoch", sum.Epoch, "attempt", run.Record.Attempts)
 	sum.Resumed = true
-	sum.Mechanism, sum.Keyed = meta.Mechanism, meta.Keyed
-	return publish(ctx, opts, client, run, rel, sum)
+	sum.Mechanism, sum.Keyed = rel.Meta.Mechanism, rel.Meta.Keyed
+	if err := publish(ctx, opts, client, run, rel, sum); err != nil {
+		_ = run.Fail(ctx, err) // best effort, as in writeback.Resume
+		return err
+	}
+	return nil
 }
 
 // alreadyPublishedFile: a file release of a charged epoch whose output is

@@ -37,12 +37,8 @@ type serveOptions struct {
 	noLocate         bool
 }
 
-func newServeCmd(g *globalOptions) *cobra.Command {
-	opts := &serveOptions{g: g}
-	cmd := &cobra.Command{
-		Use:   "serve",
-		Short: "Run release → locate on a schedule against Neo4j, with /metrics and /healthz",
-		Long: `serve runs a scheduled job for users without a scheduler: at every slot of
+// serveHelp is the serve command's help text.
+const serveHelp = `serve runs a scheduled job for users without a scheduler: at every slot of
 --schedule (a cron specification such as "0 * * * *", a descriptor such as
 @hourly, or "@every 1h"; UTC) it releases the latest readings of the
 configured Neo4j projection (--values FILE, re-read at every slot, or
@@ -70,7 +66,14 @@ Shutdown (SIGTERM, SIGINT): no new run starts; the current run has --grace
 to finish, after which it is stopped and recorded "interrupted". Exit 0.
 
 /metrics (Prometheus) and /healthz are served on --listen, localhost by
-default; --listen "" turns them off.`,
+default; --listen "" turns them off.`
+
+func newServeCmd(g *globalOptions) *cobra.Command {
+	opts := &serveOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run release → locate on a schedule against Neo4j, with /metrics and /healthz",
+		Long:  serveHelp,
 		Example: `  export GRAPHCLOAK_NEO4J_PASSWORD=...
   graphcloak budget --init --ledger neo4j --scope whisper --epsilon-total 20 --delta-total 1e-5
   graphcloak serve --schedule @hourly --node-labels Person --relationship-types KNOWS \
