@@ -17,3 +17,4 @@ func (*TimeoutError) Kind() errkind.Kind     { return errkind.Unreachable }
 func (*SchemaError) Kind() errkind.Kind      { return errkind.Database }
 func (*DataError) Kind() errkind.Kind        { return errkind.Database }
 func (*QueryError) Kind() errkind.Kind       { return errkind.Database }
+func (*GDSMissingError) Kind() errkind.Kind  { return errkind.BadInput }

@@ -14,13 +14,15 @@ import (
 // flags it completes the values of these flags, on every command that has
 // them.
 var valueCompletions = map[string]func() []string{
-	"output":      func() []string { return []string{"table", "json"} },
-	"log-format":  func() []string { return []string{"text", "json"} },
-	"log-level":   func() []string { return []string{"debug", "info", "warn", "error"} },
-	"header":      func() []string { return []string{"auto", "yes", "no"} },
-	"estimator":   recovery.Names,
-	"mechanism":   func() []string { return []string{"discrete", "classic", "analytic"} },
-	"communities": func() []string { return []string{"leiden", "louvain", "property:", "file:"} },
+	"output":     func() []string { return []string{"table", "json"} },
+	"log-format": func() []string { return []string{"text", "json"} },
+	"log-level":  func() []string { return []string{"debug", "info", "warn", "error"} },
+	"header":     func() []string { return []string{"auto", "yes", "no"} },
+	"estimator":  recovery.Names,
+	"mechanism":  func() []string { return []string{"discrete", "classic", "analytic"} },
+	"communities": func() []string {
+		return []string{"leiden", "louvain", "gds:leiden", "gds:louvain", "property:", "file:"}
+	},
 	"graph": func() []string {
 		return []string{"neo4j", "karate", "file:", "gt:", "sbm:sizes=", "grid:rows=", "path:n=", "cycle:n=",
 			"complete:n=", "star:n=", "pa:n=", "rgg:n="}

@@ -16,6 +16,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -31,7 +32,7 @@ type locateOptions struct {
 	releasedProperty string // Neo4j property holding released values
 	releaseRun       string // run id of the release (σ, τ from its run record)
 	sigma            float64
-	communities      string // leiden | louvain | property:NAME | file:PATH
+	communities      string // leiden | louvain | gds:leiden | gds:louvain | property:NAME | file:PATH
 	resolution       float64
 	out              string
 	plot             string // picture of the graph
@@ -49,6 +50,8 @@ Released values come from --release FILE (a release file), or on --graph neo4j
 from --released-property P (default: the configured write property), with σ
 from --sigma or from the release's run record (--release-run RUNID, which
 also supplies τ). Communities: --communities leiden (computed, default; louvain also),
+gds:leiden or gds:louvain (Neo4j Graph Data Science on the server: the same
+projection is projected in GDS, streamed and dropped; Neo4j only),
 property:NAME (an integer property, e.g. written by GDS Louvain; Neo4j only)
 or file:PATH (CSV node,community).
 
@@ -81,16 +84,16 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.released, "released", "", "old spelling of --release")
 	_ = f.MarkHidden("released")
 	f.StringVar(&opts.releasedProperty, "released-property", "", "Neo4j property holding the released values (default: --write-property)")
-	f.StringVar(&opts.releaseRun, "release-run", "", "run id of the release whose run record gives σ and τ (Neo4j)")
+	f.StringVar(&opts.releaseRun, "release-run", "", "run id of the release whose run record gives σ and τ (Neo4j); latest: the newest succeeded release of --scope")
 	f.Float64Var(&opts.sigma, "sigma", 0, "σ of the released values (with --released-property)")
-	f.StringVar(&opts.communities, "communities", "leiden", "communities: leiden (computed), louvain (computed), property:NAME (Neo4j) or file:PATH (CSV node,community)")
+	f.StringVar(&opts.communities, "communities", "leiden", "communities: leiden (computed), louvain (computed), gds:leiden or gds:louvain (Neo4j GDS), property:NAME (Neo4j) or file:PATH (CSV node,community)")
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain: larger γ, smaller communities")
 	f.StringVar(&opts.out, "out", "", "write per-node results as CSV key,mass,weight,community,probability,rank")
 	f.StringVar(&opts.plot, "plot", "", "draw the graph to this image file (.png, .svg, .pdf): communities with their probability, nodes coloured by --plot-value")
 	f.StringVar(&opts.plotValue, "plot-value", "posterior", "what colours the nodes in --plot: posterior (probability of being the source) or released (the private values)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "header")
-	config.AddFlags(f, "tau", "estimator", "sources", "write-property", "mass-property", "community-write-property",
+	config.AddFlags(f, "tau", "scope", "estimator", "sources", "write-property", "mass-property", "community-write-property",
 		"probability-property", "rank-property", "batch-size", "concurrency", "random-seed")
 	return cmd
 }
@@ -122,7 +125,7 @@ type locateInputs struct {
 	isDB         bool
 	releasedProp string            // Neo4j property with the released values
 	rel          *privacy.Released // from --released FILE, else nil
-	commKind     string            // leiden | louvain | property | file
+	commKind     string            // leiden | louvain | gds | property | file
 	commArg      string            // the property name or path
 	sigma, tau   float64
 }
@@ -166,6 +169,11 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 			return nil, nil, err
 		}
 		defer client.Close(context.WithoutCancel(ctx))
+		if opts.releaseRun == "latest" {
+			if opts.releaseRun, err = latestRelease(ctx, client, &g.cfg.Config); err != nil {
+				return nil, nil, err
+			}
+		}
 		if run, err = startLocateRun(ctx, opts, client, in.releasedProp); err != nil {
 			return nil, nil, err
 		}
@@ -279,6 +287,14 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 		return checkPositive("resolution", opts.resolution)
 	case kind == "file" && arg != "":
 		return nil
+	case kind == "gds" && (arg == "leiden" || arg == "louvain"):
+		if !in.isDB {
+			return usageErrorf("--communities gds:%s runs in Neo4j Graph Data Science and needs --graph neo4j", arg)
+		}
+		if arg == "louvain" && opts.resolution != 1 {
+			return usageErrorf("--resolution: gds:louvain has no resolution parameter; use gds:leiden")
+		}
+		return checkPositive("resolution", opts.resolution)
 	case kind == "property" && arg != "":
 		if !in.isDB {
 			return usageErrorf("--communities property:NAME needs --graph neo4j")
@@ -288,7 +304,7 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 		}
 		return nil
 	}
-	return usageErrorf("--communities must be leiden, louvain, property:NAME or file:PATH, got %q", opts.communities)
+	return usageErrorf("--communities must be leiden, louvain, gds:leiden, gds:louvain, property:NAME or file:PATH, got %q", opts.communities)
 }
 
 // connectProjection validates the configured projection and connects.
@@ -330,6 +346,29 @@ func startLocateRun(ctx context.Context, opts *locateOptions, client *connector.
 		}
 	}
 	return client.StartRun(ctx, rec, connector.DefaultLease)
+}
+
+// noReleaseError: --release-run latest found no succeeded release.
+type noReleaseError struct{ scope string }
+
+func (e *noReleaseError) Error() string {
+	return fmt.Sprintf("--release-run latest: scope %q has no succeeded release yet", e.scope)
+}
+func (*noReleaseError) Kind() errkind.Kind { return errkind.BadInput }
+
+// latestRelease returns the run id of the newest succeeded release of the
+// configured scope (--release-run latest).
+func latestRelease(ctx context.Context, client *connector.Client, cfg *config.Config) (string, error) {
+	runs, err := client.ListRuns(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, 0)
+	if err != nil {
+		return "", err
+	}
+	for _, r := range runs { // newest first
+		if r.Command == "release" && r.Status == connector.StatusSucceeded {
+			return r.RunID, nil
+		}
+	}
+	return "", &noReleaseError{scope: cfg.Privacy.Scope}
 }
 
 // recordFailure marks run failed when err is set (deferred by commands
@@ -374,6 +413,8 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 		job.Partition, err = community.Louvain(graph, opts.resolution, job.Seed)
 	case "file":
 		job.Partition, job.Names, err = community.LoadAssignment(in.commArg, graph)
+	case "gds":
+		job.Partition, job.Names, err = gdsPartition(ctx, cfg, client, graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
 	case "property":
 		byKey := make(map[string]string, graph.N())
 		names := communityNames(lg.Pulled.Communities)
@@ -383,6 +424,20 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 		job.Partition, job.Names, err = community.FromAssignment(graph, byKey)
 	}
 	return job, err
+}
+
+// gdsPartition runs algo (leiden, louvain) in Neo4j GDS on the configured
+// projection and returns the partition of graph it found.
+func gdsPartition(ctx context.Context, cfg *config.Config, client *connector.Client, graph *laplacian.Graph, algo string, resolution float64, seed int64) ([]int, []string, error) {
+	ids, err := client.GDSCommunities(ctx, cfg.Neo4j.Database, projectionOf(cfg), algo, connector.GDSOptions{Resolution: resolution, Seed: seed})
+	if err != nil {
+		return nil, nil, err
+	}
+	byKey := make(map[string]string, len(ids))
+	for k, c := range ids {
+		byKey[k] = strconv.FormatInt(c, 10)
+	}
+	return community.FromAssignment(graph, byKey)
 }
 
 // writeLocate writes the per-node results bound to the run and marks it

@@ -646,7 +646,10 @@ func republish(ctx context.Context, opts *releaseOptions, client *connector.Clie
 	g := opts.g
 	cfg := &g.cfg.Config
 	sum.RunID, sum.Sigma, sum.Rho, sum.Delta2, sum.ReleaseID = prev.RunID, prev.Sigma, prev.Rho, prev.Delta2, prev.ReleaseID
-	sum.WriteProperty = prev.WriteProperty
+	sum.WriteProperty, sum.NodeCount, sum.RelationshipCount = prev.WriteProperty, prev.NodeCount, prev.RelationshipCount
+	sum.Mechanism, _ = prev.Extra["mechanism"].(string)
+	sum.Delta2Exact, _ = prev.Extra["delta2Exact"].(bool)
+	sum.SensitivityMethod, _ = prev.Extra["sensitivityMethod"].(string)
 	if prev.WriteProperty != cfg.Write.WriteProperty {
 		return inputErrorf("epoch %q of scope %q was released by run %s to %q, not %q: use a new --epoch (a new charge) or --write-property %s",
 			sum.Epoch, sum.Scope, prev.RunID, prev.WriteProperty, cfg.Write.WriteProperty, prev.WriteProperty)

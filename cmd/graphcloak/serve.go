@@ -273,18 +273,13 @@ func lastRelease(ctx context.Context, g *globalOptions) (string, error) {
 		return "", err
 	}
 	defer client.Close(context.WithoutCancel(ctx))
-	cfg := &g.cfg.Config
-	runs, err := client.ListRuns(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, 0)
-	if err != nil {
-		return "", err
+	id, err := latestRelease(ctx, client, &g.cfg.Config)
+	var none *noReleaseError
+	if errors.As(err, &none) {
+		g.logger.Warn("no succeeded release in the scope yet: nothing to locate")
+		return "", nil
 	}
-	for _, r := range runs { // newest first
-		if r.Command == "release" && r.Status == connector.StatusSucceeded {
-			return r.RunID, nil
-		}
-	}
-	g.logger.Warn("no succeeded release in the scope yet: nothing to locate")
-	return "", nil
+	return id, err
 }
 
 // forRun returns a copy of g for one step of a slot: its own copy of the

@@ -14,9 +14,15 @@
 // GRAPHCLOAK_NEO4J_WATCH_PID, when set, makes the server shut down once that
 // process is gone (a test that owns the server and is killed never leaves
 // it running).
+//
+// Neo4j Graph Data Science: the GDS jars on the classpath (pom.xml; test only,
+// never part of graphcloak) provide its kernel extensions; links to them in
+// DIR/plugins make Neo4j register their procedures (gds.*, unrestricted), as
+// an installed GDS plugin would be.
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Map;
 import org.neo4j.configuration.GraphDatabaseSettings;
 import org.neo4j.configuration.connectors.BoltConnector;
@@ -39,8 +45,12 @@ public class Launcher {
         Files.deleteIfExists(ready);
         Files.createDirectories(dir);
 
+        Path plugins = linkGdsPlugins(dir.resolve("plugins"));
+
         long t0 = System.nanoTime();
         Neo4j neo = Neo4jBuilders.newInProcessBuilder(dir)
+                .withConfig(GraphDatabaseSettings.plugin_dir, plugins)
+                .withConfig(GraphDatabaseSettings.procedure_unrestricted, List.of("gds.*"))
                 .withDisabledServer()
                 .withConfig(GraphDatabaseSettings.data_directory, dir.resolve("data"))
                 .withConfig(GraphDatabaseSettings.auth_enabled, true)
@@ -89,6 +99,24 @@ public class Launcher {
                 neo4jVersion(), uri, (System.nanoTime() - t0) / 1e9, dir.resolve("data"));
         System.out.flush();
         Thread.currentThread().join();
+    }
+
+    // linkGdsPlugins links every GDS jar of the classpath into dir (emptied
+    // first) and returns dir.
+    private static Path linkGdsPlugins(Path dir) throws java.io.IOException {
+        Files.createDirectories(dir);
+        try (var old = Files.list(dir)) {
+            for (Path p : old.toList()) {
+                Files.delete(p);
+            }
+        }
+        for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+            Path jar = Path.of(e);
+            if (jar.toString().contains("/org/neo4j/gds/") && jar.toString().endsWith(".jar")) {
+                Files.createSymbolicLink(dir.resolve(jar.getFileName()), jar.toAbsolutePath());
+            }
+        }
+        return dir;
     }
 
     private static String neo4jVersion() {

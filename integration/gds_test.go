@@ -1,0 +1,141 @@
+package integration
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// partitionOf reads an integer community property of the fixture's nodes
+// in fixture order.
+func partitionOf(t *testing.T, d neo4j.DriverWithContext, f *fixture, prop string) []int {
+	t.Helper()
+	byKey := map[int64]int{}
+	for _, rec := range query(t, d, "MATCH (n:`"+f.Label+"`) RETURN n.key, n.`"+prop+"`", nil) {
+		c, ok := rec.Values[1].(int64)
+		if !ok {
+			t.Fatalf("node %v has no integer %s", rec.Values[0], prop)
+		}
+		byKey[rec.Values[0].(int64)] = int(c)
+	}
+	part := make([]int, len(f.Keys))
+	for i, k := range f.Keys {
+		c, ok := byKey[k]
+		if !ok {
+			t.Fatalf("node %d has no %s", k, prop)
+		}
+		part[i] = c
+	}
+	return part
+}
+
+// fixtureGraph builds the fixture's graph independently of the connector.
+func fixtureGraph(t *testing.T, f *fixture) *laplacian.Graph {
+	t.Helper()
+	var edges []laplacian.Edge
+	for _, rl := range f.Rels {
+		edges = append(edges, laplacian.Edge{U: int32(rl.U), V: int32(rl.V), Weight: rl.W})
+	}
+	g, err := laplacian.FromEdges(len(f.Keys), nil, edges, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// GDS's Leiden (gds.leiden.write, run with Cypher as a GDS user would)
+// and graphcloak's Leiden on the same weighted fixture: both recover the
+// planted blocks, agree with each other, and reach the same modularity
+// (recomputed independently from the fixture's edges). locate then reads
+// the GDS-written communities with --communities property:NAME.
+func TestGDSLeidenAgainstGraphcloak(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := sbmFixture(t, []int{50, 40, 30}, 0.25, 0.01, 21)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	gdsProp := e.comm + "_gds"
+	name := "t_" + strings.ToLower(e.scope)
+	query(t, d, "CALL gds.graph.project($name, $label, {R: {type: $type, orientation: 'UNDIRECTED', properties: 'w'}})",
+		map[string]any{"name": name, "label": f.Label, "type": f.RelType})
+	query(t, d, "CALL gds.leiden.write($name, {writeProperty: $p, relationshipWeightProperty: 'w', randomSeed: 7, concurrency: 1})",
+		map[string]any{"name": name, "p": gdsProp})
+	query(t, d, "CALL gds.graph.drop($name)", map[string]any{"name": name})
+
+	if r := runCLI(t, s.Password, append([]string{"communities"}, append(e.projectionFlags(),
+		"--community-write-property", e.comm, "-o", "json")...)...); r.Code != 0 {
+		t.Fatalf("communities: exit %d: %s", r.Code, r.Stderr)
+	}
+	g := fixtureGraph(t, f)
+	planted := make([]int, len(f.Keys))
+	for i := range planted {
+		planted[i] = int(f.Community[i])
+	}
+	gdsPart, gcPart := partitionOf(t, d, f, gdsProp), partitionOf(t, d, f, e.comm)
+	qGDS, qGC := community.Modularity(g, gdsPart, 1), community.Modularity(g, gcPart, 1)
+	nmiGDS, nmiGC, nmiBoth := community.NMI(gdsPart, planted), community.NMI(gcPart, planted), community.NMI(gdsPart, gcPart)
+	t.Logf("modularity: GDS Leiden %.4f, graphcloak Leiden %.4f; NMI with the planted blocks %.3f / %.3f; with each other %.3f",
+		qGDS, qGC, nmiGDS, nmiGC, nmiBoth)
+	if nmiGDS < 0.9 || nmiGC < 0.9 || nmiBoth < 0.9 {
+		t.Errorf("NMI: GDS %.3f, graphcloak %.3f with the planted blocks, %.3f with each other; want ≥ 0.9", nmiGDS, nmiGC, nmiBoth)
+	}
+	if qGC < qGDS-0.005 {
+		t.Errorf("graphcloak's modularity %.4f below GDS's %.4f − 0.005", qGC, qGDS)
+	}
+
+	// locate on the communities GDS wrote.
+	rel := releaseJSON(t, e, e.releaseArgs("epoch-gds"))
+	loc := runCLI(t, s.Password, replaceFlag(e.locateArgs(rel["runId"].(string)), "--communities", "property:"+gdsProp)...)
+	if loc.Code != 0 {
+		t.Fatalf("locate --communities property:%s: exit %d: %s", gdsProp, loc.Code, loc.Stderr)
+	}
+	written := partitionOf(t, d, f, e.comm)
+	if community.NMI(written, gdsPart) != 1 {
+		t.Errorf("locate wrote communities that are not GDS's")
+	}
+}
+
+// locate --communities gds:leiden end to end: the same projection is
+// projected in GDS, streamed, dropped; the communities written are GDS
+// Leiden's with that seed; no projection is left behind.
+func TestLocateWithGDSCommunities(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := sbmFixture(t, []int{50, 40, 30}, 0.25, 0.01, 22)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	rel := releaseJSON(t, e, e.releaseArgs("epoch-gds"))
+	for _, algo := range []string{"gds:leiden", "gds:louvain"} {
+		loc := runCLI(t, s.Password, replaceFlag(e.locateArgs(rel["runId"].(string)), "--communities", algo)...)
+		if loc.Code != 0 {
+			t.Fatalf("locate --communities %s: exit %d: %s", algo, loc.Code, loc.Stderr)
+		}
+		var sum struct{ CommunityCount int }
+		if err := json.Unmarshal([]byte(loc.Stdout), &sum); err != nil {
+			t.Fatal(err)
+		}
+		part := partitionOf(t, d, f, e.comm)
+		planted := make([]int, len(f.Keys))
+		for i := range planted {
+			planted[i] = int(f.Community[i])
+		}
+		nmi := community.NMI(part, planted)
+		q := community.Modularity(fixtureGraph(t, f), part, 1)
+		t.Logf("%s: %d communities, modularity %.4f, NMI with the planted blocks %.3f", algo, sum.CommunityCount, q, nmi)
+		if nmi < 0.9 || math.IsNaN(q) {
+			t.Errorf("%s: NMI %.3f with the planted blocks", algo, nmi)
+		}
+		if left := query(t, d, "CALL gds.graph.list() YIELD graphName WHERE graphName STARTS WITH 'graphcloak_' RETURN graphName", nil); len(left) != 0 {
+			t.Errorf("%s left projections behind: %v", algo, left)
+		}
+	}
+	// gds:louvain has no resolution; graph outside Neo4j: usage errors.
+	if r := runCLI(t, s.Password, append(replaceFlag(e.locateArgs(rel["runId"].(string)), "--communities", "gds:louvain"), "--resolution", "2")...); r.Code != 2 {
+		t.Errorf("gds:louvain --resolution 2: exit %d, want 2: %s", r.Code, r.Stderr)
+	}
+}
