@@ -12,6 +12,13 @@
 # refreshed with apt-get update when the package is not found). The Go
 # package datasets reads the files in place. Re-running is cheap: nothing
 # is downloaded when the files are already there.
+#
+# Cora (2 708 machine-learning papers, 5 429 citations, 7 topics; McCallum et
+# al. 2000) comes from the jar org.neo4j.gds:test-utils:2.13.9 on Maven
+# Central (fetched with mvn, needs Maven): DIR/cora.csv is its citation graph
+# (source,target) and DIR/cora-topics.csv each paper's topic (node,community),
+# so --graph file:DIR/cora.csv --communities file:DIR/cora-topics.csv uses the
+# topics as the ground-truth communities.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -25,6 +32,26 @@ have_all() {
 		[[ -s "$dir/$f.gt.gz" ]] || return 1
 	done
 }
+# fetch_cora extracts Cora from the GDS test-utils jar (Maven Central).
+fetch_cora() {
+	[[ -s "$dir/cora.csv" && -s "$dir/cora-topics.csv" ]] && return 0
+	command -v mvn >/dev/null || {
+		echo "fetch-datasets: mvn not found (Cora comes from org.neo4j.gds:test-utils on Maven Central)" >&2
+		return 1
+	}
+	local tmp
+	tmp="$(mktemp -d)"
+	mvn -q -B -f "$root/integration/neo4j/pom.xml" dependency:copy \
+		-Dartifact=org.neo4j.gds:test-utils:2.13.9 -DoutputDirectory="$tmp" -Dstyle.color=never >/dev/null
+	mkdir -p "$dir"
+	{ echo source,target; unzip -p "$tmp/test-utils-2.13.9.jar" cora.cites; } >"$dir/cora.csv.tmp"
+	{ echo node,community; unzip -p "$tmp/test-utils-2.13.9.jar" cora.content | cut -d, -f1,2; } >"$dir/cora-topics.csv.tmp"
+	mv "$dir/cora.csv.tmp" "$dir/cora.csv"
+	mv "$dir/cora-topics.csv.tmp" "$dir/cora-topics.csv"
+	rm -rf "$tmp"
+}
+fetch_cora
+
 if have_all; then
 	echo "datasets already in $dir"
 	exit 0

@@ -7,11 +7,13 @@ package main
 
 import (
 	"bufio"
+	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -65,6 +67,9 @@ func main() {
 }
 
 func load(spec string) (*laplacian.Graph, []string) {
+	if spec == "cora" {
+		return loadCora()
+	}
 	if name, ok := strings.CutPrefix(spec, "gt:"); ok {
 		gt, err := datasets.Open("", name)
 		if err != nil {
@@ -85,6 +90,34 @@ func load(spec string) (*laplacian.Graph, []string) {
 		log.Fatal(err)
 	}
 	return g, nil
+}
+
+// loadCora reads Cora's citation graph and topics as fetched by
+// scripts/fetch-datasets.sh (cora.csv, cora-topics.csv).
+func loadCora() (*laplacian.Graph, []string) {
+	dir := datasets.Dir()
+	g, err := laplacian.LoadCSV(filepath.Join(dir, "cora.csv"), laplacian.Options{})
+	if err != nil {
+		log.Fatalf("%v (run scripts/fetch-datasets.sh)", err)
+	}
+	f, err := os.Open(filepath.Join(dir, "cora-topics.csv"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		log.Fatal(err)
+	}
+	topic := map[string]string{}
+	for _, r := range rows[1:] {
+		topic[r[0]] = r[1]
+	}
+	labels := make([]string, g.N())
+	for i := range labels {
+		labels[i] = topic[g.Key(i)]
+	}
+	return g, labels
 }
 
 func writeEdges(path string, g *laplacian.Graph) {

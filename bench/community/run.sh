@@ -10,7 +10,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 runs="${RUNS:-3}"
 graphs=("$@")
-((${#graphs[@]})) || graphs=(gt:football gt:polbooks gt:polblogs gt:as-22july06 gt:email-Enron "pa:n=100000,m=5,seed=1" "sbm:sizes=20000x20000x20000x20000x20000,pin=0.0005,pout=0.00001")
+((${#graphs[@]})) || graphs=(gt:football gt:polbooks gt:polblogs cora gt:as-22july06 gt:email-Enron "pa:n=100000,m=5,seed=1" "sbm:sizes=20000x20000x20000x20000x20000,pin=0.0005,pout=0.00001")
 bash scripts/fetch-datasets.sh >/dev/null
 venv="$root/.cache/venv-community"
 if [[ ! -x "$venv/bin/python" ]]; then
