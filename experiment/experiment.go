@@ -86,7 +86,7 @@ type LineResult struct {
 	Estimator    string    `json:"estimator"`
 	N            int       `json:"n"`
 	M            int       `json:"m"`
-	T            float64   `json:"T"`
+	T            float64   `json:"tau"`
 	Sources      []float64 `json:"sources"` // snapped positions
 	Sigma        float64   `json:"sigma"`
 	Mechanism    string    `json:"mechanism,omitempty"` // how σ was calibrated; empty for a fixed σ
@@ -94,10 +94,10 @@ type LineResult struct {
 	Epsilon      float64   `json:"epsilon,omitempty"`
 	Delta        float64   `json:"delta,omitempty"`
 	Delta2       float64   `json:"delta2,omitempty"`
-	EMDMean      float64   `json:"emd_mean"`
-	EMDMax       float64   `json:"emd_max"`
-	EMDStd       float64   `json:"emd_std"`
-	NoSourceRate float64   `json:"no_source_rate"`
+	EMDMean      float64   `json:"emdMean"`
+	EMDMax       float64   `json:"emdMax"`
+	EMDStd       float64   `json:"emdStd"`
+	NoSourceRate float64   `json:"noSourceRate"`
 	Seed         uint64    `json:"seed"`
 	// Example is trial 0, for plotting: X are the grid points, F0 the true
 	// sources, FHat the estimate.
@@ -311,9 +311,9 @@ func (r *LineResult) MarshalJSON() ([]byte, error) {
 	type plain LineResult
 	return json.Marshal(struct {
 		*plain
-		EMDMean *float64 `json:"emd_mean"`
-		EMDMax  *float64 `json:"emd_max"`
-		EMDStd  *float64 `json:"emd_std"`
+		EMDMean *float64 `json:"emdMean"`
+		EMDMax  *float64 `json:"emdMax"`
+		EMDStd  *float64 `json:"emdStd"`
 	}{(*plain)(r), finiteOrNil(r.EMDMean), finiteOrNil(r.EMDMax), finiteOrNil(r.EMDStd)})
 }
 
@@ -322,7 +322,7 @@ func (r *GraphResult) MarshalJSON() ([]byte, error) {
 	type plain GraphResult
 	return json.Marshal(struct {
 		*plain
-		EMDMean *float64 `json:"emd_mean"`
+		EMDMean *float64 `json:"emdMean"`
 	}{(*plain)(r), finiteOrNil(r.EMDMean)})
 }
 
@@ -409,9 +409,9 @@ type Graph struct {
 type GraphResult struct {
 	Trials            int     `json:"trials"`
 	Estimator         string  `json:"estimator"`
-	Nodes             int     `json:"nodes"`
-	Edges             int     `json:"edges"`
-	Communities       int     `json:"communities"`
+	Nodes             int     `json:"nodeCount"`
+	Edges             int     `json:"relationshipCount"`
+	Communities       int     `json:"communityCount"`
 	Tau               float64 `json:"tau"`
 	Epsilon           float64 `json:"epsilon"`
 	Delta             float64 `json:"delta"`
@@ -421,16 +421,16 @@ type GraphResult struct {
 	Mechanism         string  `json:"mechanism,omitempty"` // how σ was calibrated; empty for a fixed σ
 	Delta2            float64 `json:"delta2"`
 	Private           bool    `json:"private"`
-	CommunityAccuracy float64 `json:"community_accuracy"`
-	ExactNodeRate     float64 `json:"exact_node_rate"`
-	EMDMean           float64 `json:"emd_mean"`
-	NoSourceRate      float64 `json:"no_source_rate"`
-	TrueShareMean     float64 `json:"true_share_mean"`
+	CommunityAccuracy float64 `json:"communityAccuracy"`
+	ExactNodeRate     float64 `json:"exactNodeRate"`
+	EMDMean           float64 `json:"emdMean"`
+	NoSourceRate      float64 `json:"noSourceRate"`
+	TrueShareMean     float64 `json:"trueShareMean"`
 	Seed              uint64  `json:"seed"`
 	// Graph and CommunitySource describe the inputs for the record (the
 	// caller fills them: a graph spec, "planted", "leiden", "louvain", "file:PATH").
 	Graph           string `json:"graph,omitempty"`
-	CommunitySource string `json:"community_source,omitempty"`
+	CommunitySource string `json:"communitySource,omitempty"`
 	// Example is trial 0's report and true source communities, for plots.
 	Example *GraphTrace `json:"-"`
 }

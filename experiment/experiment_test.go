@@ -191,13 +191,13 @@ func TestGraphResultJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"trials", "community_accuracy", "exact_node_rate", "emd_mean", "no_source_rate", "sigma", "delta2", "estimator"} {
+	for _, k := range []string{"trials", "communityAccuracy", "exactNodeRate", "emdMean", "noSourceRate", "sigma", "delta2", "estimator"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("key %q missing from %s", k, b)
 		}
 	}
-	if m["emd_mean"] != nil {
-		t.Errorf("emd_mean = %v, want null", m["emd_mean"])
+	if m["emdMean"] != nil {
+		t.Errorf("emdMean = %v, want null", m["emdMean"])
 	}
 }
 

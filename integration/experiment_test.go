@@ -25,11 +25,11 @@ func TestExperimentFromNeo4j(t *testing.T) {
 	}
 	var got struct {
 		Trials            int     `json:"trials"`
-		Nodes             int     `json:"nodes"`
-		Edges             int     `json:"edges"`
-		Communities       int     `json:"communities"`
-		CommunityAccuracy float64 `json:"community_accuracy"`
-		CommunitySource   string  `json:"community_source"`
+		Nodes             int     `json:"nodeCount"`
+		Edges             int     `json:"relationshipCount"`
+		Communities       int     `json:"communityCount"`
+		CommunityAccuracy float64 `json:"communityAccuracy"`
+		CommunitySource   string  `json:"communitySource"`
 	}
 	if err := json.Unmarshal([]byte(r.Stdout), &got); err != nil {
 		t.Fatalf("%v: %s", err, r.Stdout)

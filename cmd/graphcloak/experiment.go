@@ -177,7 +177,7 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 	case len(o.sources) == 0:
 		return inputErrorf("--sources needs at least one position")
 	}
-	if err := checkPositive("T", o.T); err != nil {
+	if err := checkPositive("tau", o.T); err != nil {
 		return err
 	}
 	for _, x := range o.sources {

@@ -34,7 +34,7 @@ func TestExperimentLineJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	for _, k := range []string{"trials", "emd_mean", "emd_max", "sigma", "estimator"} {
+	for _, k := range []string{"trials", "emdMean", "emdMax", "sigma", "estimator"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("key %q missing", k)
 		}
@@ -77,12 +77,12 @@ func TestExperimentGraphJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &m); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, out)
 	}
-	for _, k := range []string{"trials", "community_accuracy", "exact_node_rate", "emd_mean", "no_source_rate", "sigma", "delta2", "estimator"} {
+	for _, k := range []string{"trials", "communityAccuracy", "exactNodeRate", "emdMean", "noSourceRate", "sigma", "delta2", "estimator"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("key %q missing", k)
 		}
 	}
-	if m["community_source"] != "planted" || m["communities"] != 2.0 {
+	if m["communitySource"] != "planted" || m["communityCount"] != 2.0 {
 		t.Errorf("karate should be scored on its two factions: %v", m)
 	}
 	if _, err := os.Stat(plot); err != nil {
@@ -101,7 +101,7 @@ func TestExperimentGraphJSON(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("file communities: exit %d: %s", code, out)
 	}
-	if err := json.Unmarshal([]byte(out), &m); err != nil || m["communities"] != 3.0 {
+	if err := json.Unmarshal([]byte(out), &m); err != nil || m["communityCount"] != 3.0 {
 		t.Errorf("file communities: %v %v", err, m)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,6 +40,17 @@ func TestJSONSchemas(t *testing.T) {
 	isolateConfig(t)
 	dir := t.TempDir()
 	rel := releaseKarate(t, dir)
+	readings, ledger, key := filepath.Join(dir, "readings.csv"), filepath.Join(dir, "l.json"), filepath.Join(dir, "noise.key")
+	if code := runArgs(context.Background(), []string{"keygen", "--out", key}, io.Discard, io.Discard); code != 0 {
+		t.Fatalf("keygen: exit %d", code)
+	}
+	// A keyed release first: unmask reads it.
+	var relOut, relErr strings.Builder
+	if code := runArgs(context.Background(), []string{"release", "--graph", "karate", "--values", readings,
+		"--out", filepath.Join(dir, "r2.json"), "--ledger", ledger, "--key", key, "-o", "json"}, &relOut, &relErr); code != 0 {
+		t.Fatalf("release: exit %d: %s", code, relErr.String())
+	}
+	validate(t, "release", relOut.String())
 	cases := map[string][]string{
 		"locate":      {"locate", "--graph", "karate", "--release", rel},
 		"sensitivity": {"sensitivity", "--graph", "karate"},
@@ -50,6 +62,10 @@ func TestJSONSchemas(t *testing.T) {
 		"communities": {"communities", "--graph", "karate"},
 		"experiment-sensitivity": {"experiment", "sensitivity", "--line", "--m-values", "10,20",
 			"--n-values", "10,20", "--tau-values", "0.1,0.2"},
+		"unmask":           {"unmask", "--release", filepath.Join(dir, "r2.json"), "--key", key},
+		"demo":             {"demo"},
+		"experiment-line":  {"experiment", "line", "--trials", "2"},
+		"experiment-graph": {"experiment", "graph", "--graph", "karate", "--trials", "2"},
 	}
 	for name, args := range cases {
 		var out, errb strings.Builder
@@ -60,8 +76,8 @@ func TestJSONSchemas(t *testing.T) {
 		validate(t, name, out.String())
 	}
 	files, _ := filepath.Glob("../../docs/schemas/*.schema.json")
-	if len(files) != len(cases)+1 { // + error
-		t.Errorf("docs/schemas has %d schemas, the test covers %d", len(files), len(cases)+1)
+	if len(files) != len(cases)+2 { // + release, error
+		t.Errorf("docs/schemas has %d schemas, the test covers %d", len(files), len(cases)+2)
 	}
 	for _, args := range [][]string{{"calibrate", "--sensitivity", "-1"}, {"experiment", "foo"}, {"locate"}} {
 		var out, errb strings.Builder

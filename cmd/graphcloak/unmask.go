@@ -82,7 +82,7 @@ type unmaskResult struct {
 	Epoch        string      `json:"epoch"`
 	ReleaseID    string      `json:"releaseId,omitempty"`
 	GridExponent int         `json:"gridExponent"`
-	N            int         `json:"n"`
+	N            int         `json:"nodeCount"`
 	Rows         []unmaskRow `json:"rows"`
 }
 
