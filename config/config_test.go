@@ -304,7 +304,7 @@ func TestValidate(t *testing.T) {
 		{"delta 0", func(c *Config) { c.Privacy.Delta = 0 }, "privacy.delta"},
 		{"delta 1", func(c *Config) { c.Privacy.Delta = 1 }, "privacy.delta"},
 		{"delta NaN", func(c *Config) { c.Privacy.Delta = nan() }, "privacy.delta"},
-		{"epsilon total", func(c *Config) { c.Privacy.EpsilonTotal = 0 }, "privacy.epsilonTotal"},
+		{"epsilon total", func(c *Config) { c.Privacy.EpsilonTotal = -1 }, "privacy.epsilonTotal"},
 		{"delta total", func(c *Config) { c.Privacy.DeltaTotal = 2 }, "privacy.deltaTotal"},
 		{"mechanism", func(c *Config) { c.Privacy.Mechanism = "laplace" }, "privacy.mechanism"},
 		{"analytic refused", func(c *Config) { c.Privacy.Mechanism = "analytic" }, "privacy.mechanism"},

@@ -125,8 +125,14 @@ func (c *Config) Validate() error {
 	positive("privacy.alpha", p.Alpha)
 	positive("privacy.epsilon", p.Epsilon)
 	unit("privacy.delta", p.Delta)
-	positive("privacy.epsilonTotal", p.EpsilonTotal)
-	unit("privacy.deltaTotal", p.DeltaTotal)
+	// The lifetime budget is unset (0) except for budget --init, which
+	// requires it; when given it must be valid.
+	if p.EpsilonTotal != 0 {
+		positive("privacy.epsilonTotal", p.EpsilonTotal)
+	}
+	if p.DeltaTotal != 0 {
+		unit("privacy.deltaTotal", p.DeltaTotal)
+	}
 	switch p.Mechanism {
 	case "discrete":
 	case "classic":

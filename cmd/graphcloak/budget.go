@@ -98,6 +98,9 @@ func openLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 // with exactly those totals.
 func initLedger(ctx context.Context, cfg *config.Config, client *connector.Client) (privacy.Ledger, error) {
 	budget := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal}
+	if budget.Epsilon == 0 || budget.Delta == 0 {
+		return nil, usageErrorf("budget --init needs the scope's lifetime budget: give --epsilon-total and --delta-total (or privacy.epsilonTotal and privacy.deltaTotal in the configuration); there is no default budget")
+	}
 	if err := budget.Validate(); err != nil {
 		return nil, inputError{err}
 	}
