@@ -6,12 +6,10 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
@@ -147,22 +145,6 @@ func experimentMechanism(name string) (privacy.Mechanism, error) {
 	return m, nil
 }
 
-// progress returns a progress printer for a terminal stderr, else nil.
-func progress(g *globalOptions, what string) func(done, total int) {
-	f, ok := g.stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return func(done, total int) {
-		if done == total || done%max(1, total/100) == 0 {
-			fmt.Fprintf(f, "\r%s: %d/%d trials", what, done, total)
-			if done == total {
-				fmt.Fprintln(f)
-			}
-		}
-	}
-}
-
 func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, out io.Writer) error {
 	if err := checkPlotPath(o.plot); err != nil {
 		return err
@@ -192,7 +174,7 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 	}
 	e := experiment.Line{
 		N: o.n, M: o.m, T: o.T, Alpha: o.alpha, Sources: o.sources, Trials: o.trials,
-		Estimator: o.estimator, Seed: o.seed, Workers: o.workers, Progress: progress(g, "line"),
+		Estimator: o.estimator, Seed: o.seed, Workers: o.workers, Progress: g.progress("line trials"),
 	}
 	if o.private {
 		if err := checkPrivacy(o.epsilon, o.delta); err != nil {
@@ -417,7 +399,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 			e := experiment.Graph{
 				Graph: gr, Partition: part, Names: names, Tau: tau, Epsilon: eps, Delta: o.delta, Mechanism: mech,
 				Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
-				Seed: o.seed, Workers: o.workers, Progress: progress(g, "graph"),
+				Seed: o.seed, Workers: o.workers, Progress: g.progress("graph trials"),
 			}
 			res, err := experiment.RunGraph(ctx, e)
 			if err != nil {
