@@ -198,8 +198,8 @@ func freeAddr() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	defer ln.Close()
-	return ln.Addr().String(), nil
+	addr := ln.Addr().String()
+	return addr, ln.Close()
 }
 
 // load creates n nodes (key, obs) and m random relationships (weight w).

@@ -25,12 +25,8 @@ type budgetOptions struct {
 	init bool
 }
 
-func newBudgetCmd(g *globalOptions) *cobra.Command {
-	o := &budgetOptions{g: g}
-	cmd := &cobra.Command{
-		Use:   "budget",
-		Short: "Show (or create) the privacy ledger: spent and remaining budget per scope",
-		Long: `Show the privacy spent and remaining per scope (a scope is one protected unit,
+// budgetHelp is the budget command's help text.
+const budgetHelp = `Show the privacy spent and remaining per scope (a scope is one protected unit,
 e.g. a deployment or graph, over its lifetime) in the configured ledger: a file
 (--ledger FILE; when the configuration leaves it empty,
 $XDG_STATE_HOME/graphcloak/ledger.json or ~/.local/state/graphcloak/ledger.json)
@@ -52,7 +48,14 @@ or change a charge undetected. Without it the chain only catches accidents
 from being replaced by an older copy or deleted: keep it where only the
 operator can write, and back it up.
 
---scope shows one scope (an unknown scope exits 3); without it, every scope.`,
+--scope shows one scope (an unknown scope exits 3); without it, every scope.`
+
+func newBudgetCmd(g *globalOptions) *cobra.Command {
+	o := &budgetOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "budget",
+		Short: "Show (or create) the privacy ledger: spent and remaining budget per scope",
+		Long:  budgetHelp,
 		Example: `  graphcloak keygen --out ledger.key
   graphcloak budget --init --ledger ./ledger.json --ledger-key ledger.key --scope building-7 --epsilon-total 4 --delta-total 1e-6
   graphcloak budget --ledger ./ledger.json --scope building-7 -o json`,

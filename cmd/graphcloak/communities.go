@@ -24,18 +24,21 @@ type communitiesOptions struct {
 	out        string
 }
 
-func newCommunitiesCmd(g *globalOptions) *cobra.Command {
-	opts := &communitiesOptions{g: g}
-	cmd := &cobra.Command{
-		Use:   "communities",
-		Short: "Detect communities (Leiden) and write them to a file or to Neo4j",
-		Long: `Partition a graph into communities by maximising modularity with the Leiden
+// communitiesHelp is the communities command's help text.
+const communitiesHelp = `Partition a graph into communities by maximising modularity with the Leiden
 algorithm (Traag, Waltman & van Eck 2019): every community is connected, and
 --resolution γ trades their size (larger γ, smaller communities). The summary
 gives the count, the sizes, the modularity and the timings; --out writes the
 partition as CSV node,community, the format locate --communities file:PATH
 reads. With --graph neo4j the community id is written to every node of the
-projection as --community-write-property (GDS's writeProperty).`,
+projection as --community-write-property (GDS's writeProperty).`
+
+func newCommunitiesCmd(g *globalOptions) *cobra.Command {
+	opts := &communitiesOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "communities",
+		Short: "Detect communities (Leiden) and write them to a file or to Neo4j",
+		Long:  communitiesHelp,
 		Example: `  graphcloak communities --graph karate -o json
   graphcloak communities --graph sbm:sizes=300x200x100,pin=0.05,pout=0.002 --resolution 1.5 --out communities.csv
   graphcloak communities --graph neo4j --node-labels Person --relationship-types KNOWS --community-write-property community`,
@@ -75,15 +78,8 @@ type communitiesSummary struct {
 func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer) error {
 	g := opts.g
 	cfg := &g.cfg.Config
-	if opts.method != "leiden" && opts.method != "louvain" {
-		return inputErrorf("--communities must be leiden or louvain, got %q", opts.method)
-	}
-	if err := checkPositive("resolution", opts.resolution); err != nil {
+	if err := checkCommunitiesCmd(opts); err != nil {
 		return err
-	}
-	isDB := opts.graph == neo4jSpec
-	if isDB && !config.ValidIdentifier(cfg.Write.CommunityWriteProperty) {
-		return inputErrorf("--community-write-property: %q is not a valid property name", cfg.Write.CommunityWriteProperty)
 	}
 	var outFile *pendingFile
 	if opts.out != "" {
@@ -101,7 +97,6 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	}
 	defer lg.Close(context.WithoutCancel(ctx))
 	gr := lg.Graph
-
 	start := time.Now()
 	seed := uint64(cfg.Write.RandomSeed)
 	var part []int
@@ -116,16 +111,8 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	sum := &communitiesSummary{Graph: opts.graph, NodeCount: gr.N(), RelationshipCount: gr.NumEdges(),
 		Method: opts.method, Resolution: opts.resolution, RandomSeed: cfg.Write.RandomSeed,
 		Modularity: community.Modularity(gr, part, opts.resolution), ComputeMillis: time.Since(start).Milliseconds()}
-	sizes := map[int]int{}
-	for _, c := range part {
-		sizes[c]++
-	}
-	for _, s := range sizes {
-		sum.CommunitySizes = append(sum.CommunitySizes, s)
-	}
-	slices.SortFunc(sum.CommunitySizes, func(a, b int) int { return b - a })
-	sum.CommunityCount = len(sizes)
-
+	sum.CommunitySizes = communitySizes(part)
+	sum.CommunityCount = len(sum.CommunitySizes)
 	if outFile != nil {
 		rows := [][]string{{"node", "community"}}
 		for i, c := range part {
@@ -136,21 +123,66 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 		}
 		sum.Out = opts.out
 	}
-	if isDB {
-		rows := make([]connector.NodeProps, gr.N())
-		for i, c := range part {
-			rows[i] = connector.NodeProps{Key: gr.Key(i), Props: map[string]any{cfg.Write.CommunityWriteProperty: int64(c)}}
-		}
-		st, err := lg.Client.WriteProperties(ctx, lg.Projection, rows, connector.WriteOptions{
-			BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
-		if err != nil {
+	if opts.graph == neo4jSpec {
+		if err := writeCommunities(ctx, g, lg, part, sum); err != nil {
 			return err
 		}
-		sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = cfg.Write.CommunityWriteProperty, st.NodePropertiesWritten, st.WriteMillis
 	}
 	if g.output == "json" {
 		return printJSON(out, sum)
 	}
+	printCommunities(out, sum)
+	return nil
+}
+
+// checkCommunitiesCmd validates the communities command's flags.
+func checkCommunitiesCmd(opts *communitiesOptions) error {
+	cfg := &opts.g.cfg.Config
+	if opts.method != "leiden" && opts.method != "louvain" {
+		return inputErrorf("--communities must be leiden or louvain, got %q", opts.method)
+	}
+	if err := checkPositive("resolution", opts.resolution); err != nil {
+		return err
+	}
+	if opts.graph == neo4jSpec && !config.ValidIdentifier(cfg.Write.CommunityWriteProperty) {
+		return inputErrorf("--community-write-property: %q is not a valid property name", cfg.Write.CommunityWriteProperty)
+	}
+	return nil
+}
+
+// communitySizes returns the members per community, largest first.
+func communitySizes(part []int) []int {
+	count := map[int]int{}
+	for _, c := range part {
+		count[c]++
+	}
+	sizes := make([]int, 0, len(count))
+	for _, s := range count {
+		sizes = append(sizes, s)
+	}
+	slices.SortFunc(sizes, func(a, b int) int { return b - a })
+	return sizes
+}
+
+// writeCommunities writes each node's community id to the configured
+// community write property.
+func writeCommunities(ctx context.Context, g *globalOptions, lg *loadedGraph, part []int, sum *communitiesSummary) error {
+	cfg := &g.cfg.Config
+	rows := make([]connector.NodeProps, len(part))
+	for i, c := range part {
+		rows[i] = connector.NodeProps{Key: lg.Graph.Key(i), Props: map[string]any{cfg.Write.CommunityWriteProperty: int64(c)}}
+	}
+	st, err := lg.Client.WriteProperties(ctx, lg.Projection, rows, connector.WriteOptions{
+		BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
+	if err != nil {
+		return err
+	}
+	sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = cfg.Write.CommunityWriteProperty, st.NodePropertiesWritten, st.WriteMillis
+	return nil
+}
+
+// printCommunities prints the summary as text (at most 20 sizes).
+func printCommunities(out io.Writer, sum *communitiesSummary) {
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships\n", sum.Graph, sum.NodeCount, sum.RelationshipCount)
 	fmt.Fprintf(out, "%s at resolution %g: %d communities, modularity %.4f, %d ms\n", sum.Method, sum.Resolution, sum.CommunityCount, sum.Modularity, sum.ComputeMillis)
 	shown := sum.CommunitySizes[:min(len(sum.CommunitySizes), 20)]
@@ -169,5 +201,4 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	if sum.Out != "" {
 		fmt.Fprintf(out, "partition: %s\n", sum.Out)
 	}
-	return nil
 }

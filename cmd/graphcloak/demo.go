@@ -30,12 +30,8 @@ type demoOptions struct {
 // demoGraph is the paper's graph experiment: two blocks of 250 nodes.
 const demoGraph = "sbm:sizes=250x250,pin=0.05,pout=0.001"
 
-func newDemoCmd(g *globalOptions) *cobra.Command {
-	opts := &demoOptions{g: g}
-	cmd := &cobra.Command{
-		Use:   "demo",
-		Short: "The whole pipeline on an embedded graph, no database needed",
-		Long: `demo runs the whole pipeline on an embedded graph — by default the paper's
+// demoHelp is the demo command's help text.
+const demoHelp = `demo runs the whole pipeline on an embedded graph — by default the paper's
 graph setting (a two-block SBM with 500 nodes, τ = 2, ε = 4, δ = 0.1): a unit heat
 source is planted at one node, the diffusion y = exp(−τL)e_s is measured at
 every node, the certified sensitivity Δ2 is computed, the readings are released
@@ -45,7 +41,14 @@ the source is recovered from the private values alone, and the communities
 posterior probability. δ = 0.1 is the paper's choice and a weak guarantee;
 try --delta 1e-6 to see the price of a stronger one. It prints the ranked community
 report, marking the true source community, and writes a bar chart to --plot.
-Nothing is written anywhere else; no configuration or database is needed.`,
+Nothing is written anywhere else; no configuration or database is needed.`
+
+func newDemoCmd(g *globalOptions) *cobra.Command {
+	opts := &demoOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "The whole pipeline on an embedded graph, no database needed",
+		Long:  demoHelp,
 		Example: `  graphcloak demo
   graphcloak demo --delta 1e-6 --epsilon 8
   graphcloak demo --graph karate --tau 1 --source 34 --epsilon 8 --delta 1e-5 --plot karate.png -o json`,
@@ -87,20 +90,8 @@ type demoSummary struct {
 }
 
 func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
-	if err := checkPlotPath(opts.plot); err != nil {
+	if err := checkDemo(opts); err != nil {
 		return err
-	}
-	if opts.graph == neo4jSpec {
-		return usageErrorf("demo runs on an embedded graph; use release and locate for Neo4j")
-	}
-	for _, p := range []struct {
-		name string
-		v    float64
-		ok   bool
-	}{{"--tau", opts.tau, opts.tau > 0}, {"--epsilon", opts.epsilon, opts.epsilon > 0}, {"--delta", opts.delta, opts.delta > 0 && opts.delta < 1}} {
-		if !p.ok || p.v != p.v || p.v > 1e300 {
-			return inputErrorf("%s: invalid value %v", p.name, p.v)
-		}
 	}
 	g, part, err := laplacian.Generate(opts.graph)
 	if err != nil {
@@ -120,41 +111,10 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 			return err
 		}
 	}
-
-	// The sensors' true readings: y = exp(−τL) e_s.
-	act, err := expm.NewAction(g, opts.tau, expm.Options{})
+	rel, loc, err := demoReleaseAndLocate(ctx, opts, g, src, part)
 	if err != nil {
 		return err
 	}
-	e := make([]float64, g.N())
-	e[src] = 1
-	y := make([]float64, g.N())
-	act.Apply(y, e, 1)
-
-	// A throw-away ledger with room for this one release.
-	dir, err := os.MkdirTemp("", "graphcloak-demo-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(dir)
-	ledger, err := privacy.CreateFileLedger(ctx, filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 2 * opts.epsilon, Delta: opts.delta},
-		privacy.FileLedgerOptions{}, "demo")
-	if err != nil {
-		return err
-	}
-	rel, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{Graph: g, Values: y, Tau: opts.tau, Alpha: 1,
-		Epsilon: opts.epsilon, Delta: opts.delta, Noise: privacy.CryptoNoise(), Ledger: ledger,
-		Scope: "demo", Epoch: newRunID(), Progress: stepProgress(opts.g)})
-	if err != nil {
-		return err
-	}
-	clear(y) // only the released values are used from here on
-	loc, err := graphcloak.Locate(ctx, graphcloak.LocateJob{Graph: g, Released: rel.Released, Tau: opts.tau,
-		Partition: part, Progress: stepProgress(opts.g)})
-	if err != nil {
-		return err
-	}
-
 	rep := loc.Report
 	s := &demoSummary{Graph: opts.graph, NodeCount: g.N(), RelationshipCount: g.NumEdges(), Source: opts.source,
 		SourceCommunity: strconv.Itoa(part[src]), Tau: opts.tau, Epsilon: opts.epsilon, Delta: opts.delta,
@@ -162,7 +122,6 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 		Rho: rel.Released.Meta.Rho, Estimator: loc.Estimator, Status: loc.Status, Report: rep,
 		ComputeMillis: rel.SensitivityMillis + rel.ReleaseMillis + loc.ComputeMillis}
 	s.TopCommunityRight = !rep.NoSource && len(rep.Communities) > 0 && rep.Communities[0].ID == part[src]
-
 	if opts.plot != "" {
 		v := viewOfRanking(g, part, rep, loc.Estimate.Weights(), src)
 		v.Title = fmt.Sprintf("%s: where is the source? (true source ringed)", opts.graph)
@@ -173,17 +132,77 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 		s.Plot = opts.plot
 	}
 	opts.g.logger.Info("demo", "delta2", s.Delta2, "sigma", s.Sigma, "topCommunityIsSource", s.TopCommunityRight)
-
 	if opts.g.output == "json" {
 		return printJSON(out, s)
 	}
+	return printDemo(out, s, partition, part[src])
+}
+
+// checkDemo validates demo's flags before any work.
+func checkDemo(opts *demoOptions) error {
+	if err := checkPlotPath(opts.plot); err != nil {
+		return err
+	}
+	if opts.graph == neo4jSpec {
+		return usageErrorf("demo runs on an embedded graph; use release and locate for Neo4j")
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+		ok   bool
+	}{{"--tau", opts.tau, opts.tau > 0}, {"--epsilon", opts.epsilon, opts.epsilon > 0}, {"--delta", opts.delta, opts.delta > 0 && opts.delta < 1}} {
+		if !p.ok || p.v != p.v || p.v > 1e300 {
+			return inputErrorf("%s: invalid value %v", p.name, p.v)
+		}
+	}
+	return nil
+}
+
+// demoReleaseAndLocate simulates the sensors' readings of a unit source at
+// src, releases them (against a throw-away ledger with room for this one
+// release) and locates the source from the released values only.
+func demoReleaseAndLocate(ctx context.Context, opts *demoOptions, g *laplacian.Graph, src int, part []int) (*graphcloak.ReleaseResult, *graphcloak.LocateResult, error) {
+	// The sensors' true readings: y = exp(−τL) e_s.
+	act, err := expm.NewAction(g, opts.tau, expm.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	e := make([]float64, g.N())
+	e[src] = 1
+	y := make([]float64, g.N())
+	act.Apply(y, e, 1)
+	dir, err := os.MkdirTemp("", "graphcloak-demo-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(dir)
+	ledger, err := privacy.CreateFileLedger(ctx, filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 2 * opts.epsilon, Delta: opts.delta},
+		privacy.FileLedgerOptions{}, "demo")
+	if err != nil {
+		return nil, nil, err
+	}
+	rel, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{Graph: g, Values: y, Tau: opts.tau, Alpha: 1,
+		Epsilon: opts.epsilon, Delta: opts.delta, Noise: privacy.CryptoNoise(), Ledger: ledger,
+		Scope: "demo", Epoch: newRunID(), Progress: stepProgress(opts.g)})
+	if err != nil {
+		return nil, nil, err
+	}
+	clear(y) // only the released values are used from here on
+	loc, err := graphcloak.Locate(ctx, graphcloak.LocateJob{Graph: g, Released: rel.Released, Tau: opts.tau,
+		Partition: part, Progress: stepProgress(opts.g)})
+	return rel, loc, err
+}
+
+// printDemo prints the demo's story and ranking.
+func printDemo(out io.Writer, s *demoSummary, partition string, srcCommunity int) error {
+	rep := s.Report
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships, %d communities (%s)\n",
 		s.Graph, s.NodeCount, s.RelationshipCount, len(rep.Communities), partition)
 	fmt.Fprintf(out, "planted source: node %s in community %s; τ = %g\n", s.Source, s.SourceCommunity, s.Tau)
 	fmt.Fprintf(out, "released with ε = %g, δ = %g: Δ2 = %.6g (%s), σ = %.6g, ρ = %.4g\n",
 		s.Epsilon, s.Delta, s.Delta2, s.SensitivityMethod, s.Sigma, s.Rho)
 	fmt.Fprintf(out, "recovered from the private values only (%s estimator, %s):\n\n", s.Estimator, s.Status)
-	if err := printReport(out, rep, map[int]bool{part[src]: true}); err != nil {
+	if err := printReport(out, rep, map[int]bool{srcCommunity: true}); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "\nThis is one draw of a random mechanism: the exact source node stays private, and the\n"+

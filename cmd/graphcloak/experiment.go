@@ -145,7 +145,9 @@ func experimentMechanism(name string) (privacy.Mechanism, error) {
 	return m, nil
 }
 
-func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, out io.Writer) error {
+// checkExperimentLine validates experiment line's grid, trials, sources
+// and α.
+func checkExperimentLine(o *lineOptions) error {
 	if err := checkPlotPath(o.plot); err != nil {
 		return err
 	}
@@ -171,6 +173,13 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 		if err := checkPositive("alpha", o.alpha); err != nil {
 			return err
 		}
+	}
+	return nil
+}
+
+func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, out io.Writer) error {
+	if err := checkExperimentLine(o); err != nil {
+		return err
 	}
 	e := experiment.Line{
 		N: o.n, M: o.m, T: o.T, Alpha: o.alpha, Sources: o.sources, Trials: o.trials,
@@ -293,47 +302,9 @@ planted partition when it has one (SBM blocks, karate factions), else Leiden;
 }
 
 func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, out io.Writer) error {
-	if err := checkPlotPath(o.plot); err != nil {
+	property, err := checkExperimentGraph(o)
+	if err != nil {
 		return err
-	}
-	switch {
-	case o.trials < 1:
-		return inputErrorf("--trials must be at least 1, got %d", o.trials)
-	case o.sources < 1:
-		return inputErrorf("--sources must be at least 1, got %d", o.sources)
-	}
-	for _, tau := range o.taus {
-		if err := checkPositive("tau", tau); err != nil {
-			return err
-		}
-	}
-	if err := checkPositive("alpha", o.alpha); err != nil {
-		return err
-	}
-	if err := checkPositive("resolution", o.resolution); err != nil {
-		return err
-	}
-	if o.sigma != 0 {
-		if err := checkPositive("sigma", o.sigma); err != nil {
-			return err
-		}
-	} else {
-		for _, eps := range o.epsilons {
-			if err := checkPrivacy(eps, o.delta); err != nil {
-				return err
-			}
-		}
-	}
-	if err := checkEstimator(o.estimator); err != nil {
-		return err
-	}
-	kind := o.communities
-	property, isProperty := strings.CutPrefix(kind, "property:")
-	if kind != "" && kind != "planted" && kind != "leiden" && kind != "louvain" && !strings.HasPrefix(kind, "file:") && !isProperty {
-		return inputErrorf("--communities must be planted, leiden, louvain, file:PATH or property:NAME, got %q", kind)
-	}
-	if isProperty && o.graph != neo4jSpec {
-		return usageErrorf("--communities property:NAME needs --graph neo4j")
 	}
 	pull, endPull := g.pullProgress()
 	lg, err := loadGraph(ctx, &g.cfg.Config, o.graph, loadOptions{CommunityProperty: property, Progress: pull})
@@ -345,49 +316,16 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 		return flagError("--graph", err)
 	}
 	lg.Close(context.WithoutCancel(ctx))
-	gr, planted := lg.Graph, lg.Partition
-	if o.sources > gr.N() {
-		return inputErrorf("--sources %d exceeds the graph's %d nodes", o.sources, gr.N())
+	if o.sources > lg.Graph.N() {
+		return inputErrorf("--sources %d exceeds the graph's %d nodes", o.sources, lg.Graph.N())
 	}
 	mech, err := experimentMechanism(o.mechanism)
 	if err != nil {
 		return err
 	}
-	if kind == "" {
-		kind = "leiden"
-		if planted != nil {
-			kind = "planted"
-		}
-	}
-	var part []int
-	var names []string
-	switch {
-	case kind == "planted":
-		if planted == nil {
-			return inputErrorf("--communities planted: graph %q has no planted partition", o.graph)
-		}
-		part = planted
-	case kind == "leiden":
-		if part, err = community.Leiden(gr, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed}); err != nil {
-			return inputErrorf("--resolution: %w", err)
-		}
-	case kind == "louvain":
-		if part, err = community.Louvain(gr, o.resolution, o.seed); err != nil {
-			return inputErrorf("--resolution: %w", err)
-		}
-	case isProperty:
-		byKey := make(map[string]string, gr.N())
-		for i, c := range lg.Pulled.Communities {
-			byKey[gr.Key(i)] = strconv.FormatInt(c, 10)
-		}
-		if part, names, err = community.FromAssignment(gr, byKey); err != nil {
-			return inputErrorf("--communities: %w", err)
-		}
-	default:
-		path := strings.TrimPrefix(kind, "file:")
-		if part, names, err = community.LoadAssignment(path, gr); err != nil {
-			return inputErrorf("--communities: %w", err)
-		}
+	kind, part, names, err := experimentCommunities(o, lg)
+	if err != nil {
+		return err
 	}
 	var results []*experiment.GraphResult
 	epsilons := o.epsilons
@@ -397,7 +335,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	for _, tau := range o.taus {
 		for _, eps := range epsilons {
 			e := experiment.Graph{
-				Graph: gr, Partition: part, Names: names, Tau: tau, Epsilon: eps, Delta: o.delta, Mechanism: mech,
+				Graph: lg.Graph, Partition: part, Names: names, Tau: tau, Epsilon: eps, Delta: o.delta, Mechanism: mech,
 				Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
 				Seed: o.seed, Workers: o.workers, Progress: g.progress("graph trials"),
 			}
@@ -412,16 +350,114 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if len(results) > 1 {
 		return reportGraphSweep(g, o, results, out)
 	}
-	res := results[0]
 	if o.plot != "" {
-		if err := plotGraphExample(o.plot, gr, res); err != nil {
+		if err := plotGraphExample(o.plot, lg.Graph, results[0]); err != nil {
 			return err
 		}
 	}
 	if g.output == "json" {
-		return printJSON(out, res)
+		return printJSON(out, results[0])
 	}
-	fmt.Fprintf(out, "experiment          graph %s (%d nodes, %d edges)\n", o.graph, res.Nodes, res.Edges)
+	printGraphResult(out, o.graph, kind, results[0])
+	return nil
+}
+
+// checkExperimentGraph validates experiment graph's flags and returns the
+// community property to read (for --communities property:NAME).
+func checkExperimentGraph(o *graphOptions) (property string, err error) {
+	if err := checkPlotPath(o.plot); err != nil {
+		return "", err
+	}
+	switch {
+	case o.trials < 1:
+		return "", inputErrorf("--trials must be at least 1, got %d", o.trials)
+	case o.sources < 1:
+		return "", inputErrorf("--sources must be at least 1, got %d", o.sources)
+	}
+	for _, tau := range o.taus {
+		if err := checkPositive("tau", tau); err != nil {
+			return "", err
+		}
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"alpha", o.alpha}, {"resolution", o.resolution}} {
+		if err := checkPositive(p.name, p.v); err != nil {
+			return "", err
+		}
+	}
+	if o.sigma != 0 {
+		if err := checkPositive("sigma", o.sigma); err != nil {
+			return "", err
+		}
+	} else {
+		for _, eps := range o.epsilons {
+			if err := checkPrivacy(eps, o.delta); err != nil {
+				return "", err
+			}
+		}
+	}
+	if err := checkEstimator(o.estimator); err != nil {
+		return "", err
+	}
+	kind := o.communities
+	property, isProperty := strings.CutPrefix(kind, "property:")
+	if kind != "" && kind != "planted" && kind != "leiden" && kind != "louvain" && !strings.HasPrefix(kind, "file:") && !isProperty {
+		return "", inputErrorf("--communities must be planted, leiden, louvain, file:PATH or property:NAME, got %q", kind)
+	}
+	if isProperty && o.graph != neo4jSpec {
+		return "", usageErrorf("--communities property:NAME needs --graph neo4j")
+	}
+	return property, nil
+}
+
+// experimentCommunities returns the partition the experiment scores
+// against and what it is (planted by default when the graph has one, else
+// leiden).
+func experimentCommunities(o *graphOptions, lg *loadedGraph) (kind string, part []int, names []string, err error) {
+	gr, planted := lg.Graph, lg.Partition
+	kind = o.communities
+	if kind == "" {
+		kind = "leiden"
+		if planted != nil {
+			kind = "planted"
+		}
+	}
+	switch {
+	case kind == "planted":
+		if planted == nil {
+			return "", nil, nil, inputErrorf("--communities planted: graph %q has no planted partition", o.graph)
+		}
+		part = planted
+	case kind == "leiden":
+		if part, err = community.Leiden(gr, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed}); err != nil {
+			return "", nil, nil, inputErrorf("--resolution: %w", err)
+		}
+	case kind == "louvain":
+		if part, err = community.Louvain(gr, o.resolution, o.seed); err != nil {
+			return "", nil, nil, inputErrorf("--resolution: %w", err)
+		}
+	case strings.HasPrefix(kind, "property:"):
+		byKey := make(map[string]string, gr.N())
+		for i, c := range lg.Pulled.Communities {
+			byKey[gr.Key(i)] = strconv.FormatInt(c, 10)
+		}
+		if part, names, err = community.FromAssignment(gr, byKey); err != nil {
+			return "", nil, nil, inputErrorf("--communities: %w", err)
+		}
+	default:
+		path := strings.TrimPrefix(kind, "file:")
+		if part, names, err = community.LoadAssignment(path, gr); err != nil {
+			return "", nil, nil, inputErrorf("--communities: %w", err)
+		}
+	}
+	return kind, part, names, nil
+}
+
+// printGraphResult prints one graph experiment as a table.
+func printGraphResult(out io.Writer, graph, kind string, res *experiment.GraphResult) {
+	fmt.Fprintf(out, "experiment          graph %s (%d nodes, %d edges)\n", graph, res.Nodes, res.Edges)
 	fmt.Fprintf(out, "communities         %d (%s)\n", res.Communities, kind)
 	fmt.Fprintf(out, "estimator           %s\n", res.Estimator)
 	if res.Private {
@@ -435,7 +471,6 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	fmt.Fprintf(out, "exact-node rate     %.3f\n", res.ExactNodeRate)
 	fmt.Fprintf(out, "EMD mean            %.4f\n", res.EMDMean)
 	fmt.Fprintf(out, "no-source rate      %.3f\n", res.NoSourceRate)
-	return nil
 }
 
 func plotGraphExample(path string, g *laplacian.Graph, res *experiment.GraphResult) error {

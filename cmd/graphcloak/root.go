@@ -35,6 +35,15 @@ type globalOptions struct {
 	logger *slog.Logger
 }
 
+// rootHelp is the root command's help text.
+const rootHelp = `graphcloak releases heat-diffusion measurements on a graph with differential
+privacy, recovers the likely sources and ranks their communities. Graphs come
+from Neo4j (--graph neo4j) or from a generator or CSV edge list
+(--graph karate, sbm:sizes=50x50,pin=0.2,pout=0.01, file:edges.csv).
+
+Configuration: flags > GRAPHCLOAK_* environment > config file (--config, or
+$XDG_CONFIG_HOME/graphcloak/config.yaml) > defaults; see "graphcloak config show".`
+
 // newRootCmd builds the command tree. Each command lives in its own file
 // with a constructor newXCmd(*globalOptions) and a plain runX function.
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -44,15 +53,9 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	}
 	g.logger = newLogger(stderr, "text", "info")
 	root := &cobra.Command{
-		Use:   "graphcloak",
-		Short: "Differentially private release of diffusion measurements on graphs",
-		Long: `graphcloak releases heat-diffusion measurements on a graph with differential
-privacy, recovers the likely sources and ranks their communities. Graphs come
-from Neo4j (--graph neo4j) or from a generator or CSV edge list
-(--graph karate, sbm:sizes=50x50,pin=0.2,pout=0.01, file:edges.csv).
-
-Configuration: flags > GRAPHCLOAK_* environment > config file (--config, or
-$XDG_CONFIG_HOME/graphcloak/config.yaml) > defaults; see "graphcloak config show".`,
+		Use:           "graphcloak",
+		Short:         "Differentially private release of diffusion measurements on graphs",
+		Long:          rootHelp,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		PersistentPreRunE: func(cmd *cobra.Command, args []string) error {
@@ -219,37 +222,43 @@ func jsonSafe(v reflect.Value) any {
 		if _, ok := v.Interface().(json.Marshaler); ok {
 			return v.Interface()
 		}
-		out := map[string]any{}
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if name == "-" {
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			fv := v.Field(i)
-			if strings.Contains(opts, "omitempty") && fv.IsZero() {
-				continue
-			}
-			if f.Anonymous && f.Tag.Get("json") == "" {
-				if m, ok := jsonSafe(fv).(map[string]any); ok {
-					for k, x := range m {
-						out[k] = x
-					}
-					continue
-				}
-			}
-			out[name] = jsonSafe(fv)
-		}
-		return out
+		return jsonSafeStruct(v)
 	}
 	return v.Interface()
+}
+
+// jsonSafeStruct is jsonSafe for a struct: its exported fields under their
+// JSON names, honouring "-", omitempty and embedded structs.
+func jsonSafeStruct(v reflect.Value) map[string]any {
+	out := map[string]any{}
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fv := v.Field(i)
+		if strings.Contains(opts, "omitempty") && fv.IsZero() {
+			continue
+		}
+		if f.Anonymous && f.Tag.Get("json") == "" {
+			if m, ok := jsonSafe(fv).(map[string]any); ok {
+				for k, x := range m {
+					out[k] = x
+				}
+				continue
+			}
+		}
+		out[name] = jsonSafe(fv)
+	}
+	return out
 }
 
 // usageError marks a mistake in how the command was invoked.

@@ -35,12 +35,8 @@ type sensitivityOptions struct {
 	T    float64
 }
 
-func newSensitivityCmd(g *globalOptions) *cobra.Command {
-	o := &sensitivityOptions{}
-	cmd := &cobra.Command{
-		Use:   "sensitivity",
-		Short: "Certified L2 sensitivity Δ2 of a heat-diffusion measurement",
-		Long: `Compute Δ2 = α · max over adjacent locations ‖M_i − M_j‖₂ / d(i,j), the L2
+// sensitivityHelp is the sensitivity command's help text.
+const sensitivityHelp = `Compute Δ2 = α · max over adjacent locations ‖M_i − M_j‖₂ / d(i,j), the L2
 sensitivity that calibrates the Gaussian noise of a release, together with the
 condition number κ2(M).
 
@@ -55,7 +51,14 @@ it anytime: it then reports the proven upper bound reached. With --line, M is th
 Δ2 is never an estimate: "certified" is true for an exact value (to "slack",
 rounded up) or a proven upper bound, and "exact" says which. kappa2 is null
 when it was not computed (sparse path, or a matrix too large for an SVD) and
-"+Inf" when M is numerically singular.`,
+"+Inf" when M is numerically singular.`
+
+func newSensitivityCmd(g *globalOptions) *cobra.Command {
+	o := &sensitivityOptions{}
+	cmd := &cobra.Command{
+		Use:   "sensitivity",
+		Short: "Certified L2 sensitivity Δ2 of a heat-diffusion measurement",
+		Long:  sensitivityHelp,
 		Example: `  graphcloak sensitivity --graph sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 --tau 2 -o json
   graphcloak sensitivity --graph complete:n=50 --tau 0.1 --alpha 0.5
   graphcloak sensitivity --graph gt:as-22july06 --tau 0.5 --time-budget 60s --save as.cert.json
@@ -189,84 +192,96 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 		return err
 	}
 	var res sensitivityResult
+	var err error
 	if o.line {
-		if o.n < 1 {
-			return inputErrorf("--n must be ≥ 1, got %d", o.n)
-		}
-		if o.m < 1 {
-			return inputErrorf("--m must be ≥ 1, got %d", o.m)
-		}
-		if err := checkSensitivityFlag("T", o.T); err != nil {
-			return err
-		}
-		start := time.Now()
-		s, err := privacy.LineSensitivity(o.n, o.m, o.T, o.alpha)
-		if err != nil {
-			return inputError{err}
-		}
-		res = sensitivityResultFrom(s, time.Since(start))
-		if s.Edge[0] >= 0 {
-			res.Edge = []any{s.Edge[0] + 1, s.Edge[1] + 1}
-		}
-		res.N, res.M, res.T = &o.n, &o.m, &o.T
+		res, err = lineSensitivity(o)
 	} else {
-		method, err := parseSensitivityMethod(o.method)
-		if err != nil {
-			return err
-		}
-		if err := checkSensitivityFlag("tau", o.tau); err != nil {
-			return err
-		}
-		if err := graphcloak.CheckDiffusion(o.tau, o.alpha); err != nil {
-			return err
-		}
-		if o.denseLimit < 0 {
-			return inputErrorf("--dense-limit must be ≥ 0, got %d", o.denseLimit)
-		}
-		if o.timeBudget < 0 {
-			return inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
-		}
-		gr, err := loadGraphSpec(ctx, g, o.graph)
-		if err != nil {
-			return flagError("--graph", err)
-		}
-		opt := privacy.GraphOptions{
-			Method:     method,
-			DenseLimit: o.denseLimit,
-			TimeBudget: o.timeBudget,
-			Status:     sensitivityProgress(g),
-		}
-		if opt.DenseLimit == 0 {
-			opt.DenseLimit = -1 // dense disabled; GraphOptions treats 0 as the default
-		}
-		start := time.Now()
-		s, err := graphSensitivityCtx(ctx, gr, o.tau, o.alpha, opt)
-		if opt.Status != nil {
-			fmt.Fprintln(g.stderr)
-		}
-		if err != nil {
-			return err
-		}
-		if o.save != "" {
-			c, err := privacy.NewCertificate(gr, s, o.tau, buildVersion().String())
-			if err == nil {
-				err = privacy.SaveCertificate(o.save, c)
-			}
-			if err != nil {
-				return inputErrorf("--save: %w", err)
-			}
-		}
-		res = sensitivityResultFrom(s, time.Since(start))
-		if s.Edge[0] >= 0 {
-			res.Edge = []any{gr.Key(s.Edge[0]), gr.Key(s.Edge[1])}
-		}
-		res.Graph = o.graph
-		res.Tau = &o.tau
+		res, err = graphSensitivity(ctx, g, o)
+	}
+	if err != nil {
+		return err
 	}
 	if g.output == "json" {
 		return printJSON(out, res)
 	}
 	return printSensitivityTable(out, res)
+}
+
+// lineSensitivity is sensitivity --line: the paper's 1-D setting.
+func lineSensitivity(o *sensitivityOptions) (sensitivityResult, error) {
+	if o.n < 1 {
+		return sensitivityResult{}, inputErrorf("--n must be ≥ 1, got %d", o.n)
+	}
+	if o.m < 1 {
+		return sensitivityResult{}, inputErrorf("--m must be ≥ 1, got %d", o.m)
+	}
+	if err := checkSensitivityFlag("T", o.T); err != nil {
+		return sensitivityResult{}, err
+	}
+	start := time.Now()
+	s, err := privacy.LineSensitivity(o.n, o.m, o.T, o.alpha)
+	if err != nil {
+		return sensitivityResult{}, inputError{err}
+	}
+	res := sensitivityResultFrom(s, time.Since(start))
+	if s.Edge[0] >= 0 {
+		res.Edge = []any{s.Edge[0] + 1, s.Edge[1] + 1}
+	}
+	res.N, res.M, res.T = &o.n, &o.m, &o.T
+	return res, nil
+}
+
+// graphSensitivity is sensitivity --graph: the certified Δ2 of a graph,
+// saved as a certificate with --save.
+func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivityResult, error) {
+	method, err := parseSensitivityMethod(o.method)
+	if err != nil {
+		return sensitivityResult{}, err
+	}
+	if err := checkSensitivityFlag("tau", o.tau); err != nil {
+		return sensitivityResult{}, err
+	}
+	if err := graphcloak.CheckDiffusion(o.tau, o.alpha); err != nil {
+		return sensitivityResult{}, err
+	}
+	switch {
+	case o.denseLimit < 0:
+		return sensitivityResult{}, inputErrorf("--dense-limit must be ≥ 0, got %d", o.denseLimit)
+	case o.timeBudget < 0:
+		return sensitivityResult{}, inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
+	}
+	gr, err := loadGraphSpec(ctx, g, o.graph)
+	if err != nil {
+		return sensitivityResult{}, flagError("--graph", err)
+	}
+	opt := privacy.GraphOptions{Method: method, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget, Status: sensitivityProgress(g)}
+	if opt.DenseLimit == 0 {
+		opt.DenseLimit = -1 // dense disabled; GraphOptions treats 0 as the default
+	}
+	start := time.Now()
+	s, err := graphSensitivityCtx(ctx, gr, o.tau, o.alpha, opt)
+	if opt.Status != nil {
+		fmt.Fprintln(g.stderr)
+	}
+	if err != nil {
+		return sensitivityResult{}, err
+	}
+	if o.save != "" {
+		c, err := privacy.NewCertificate(gr, s, o.tau, buildVersion().String())
+		if err == nil {
+			err = privacy.SaveCertificate(o.save, c)
+		}
+		if err != nil {
+			return sensitivityResult{}, inputErrorf("--save: %w", err)
+		}
+	}
+	res := sensitivityResultFrom(s, time.Since(start))
+	if s.Edge[0] >= 0 {
+		res.Edge = []any{gr.Key(s.Edge[0]), gr.Key(s.Edge[1])}
+	}
+	res.Graph = o.graph
+	res.Tau = &o.tau
+	return res, nil
 }
 
 // graphSensitivityCtx runs privacy.GraphSensitivity and returns early with

@@ -191,7 +191,7 @@ func runSlot(ctx context.Context, opts *serveOptions, spec schedule.Spec, m *met
 	t0 := time.Now()
 	sum, err := releaseOnce(ctx, releaseOptionsFor(opts, rg, relID))
 	noteReleaseMetrics(m, rg.cfg.Privacy.Scope, sum, err, time.Since(t0))
-	releaseRun := relID
+	var releaseRun string
 	switch {
 	case errkind.Of(err) == errkind.Budget:
 		rg.logger.Error("release refused: the scope's budget is exhausted; locating on the last release", "error", err)
