@@ -458,3 +458,23 @@ func TestStalledServerClientDeadline(t *testing.T) {
 		t.Fatalf("release still running 2 minutes after the server froze: %s", se.String())
 	}
 }
+
+// locate --release-run refuses a graph that changed after the release
+// (here one relationship's weight), naming what differs.
+func TestLocateRefusesChangedGraph(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := sbmFixture(t, []int{30, 30}, 0.2, 0.02, 31)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() { deleteScopeRuns(t, d, e.scope) })
+	rel := releaseJSON(t, e, e.releaseArgs("epoch-fp"))
+	if r := runCLI(t, s.Password, e.locateArgs(rel["runId"].(string))...); r.Code != 0 {
+		t.Fatalf("locate on the released graph: exit %d: %s", r.Code, r.Stderr)
+	}
+	query(t, d, "MATCH (:`"+f.Label+"`)-[r:`"+f.RelType+"`]->(:`"+f.Label+"`) WITH r LIMIT 1 SET r.w = r.w * 2", nil)
+	r := runCLI(t, s.Password, e.locateArgs(rel["runId"].(string))...)
+	if r.Code != 3 || !strings.Contains(r.Stderr, "not the one this release was made on") {
+		t.Fatalf("locate after a weight changed: exit %d, want 3 naming the difference: %s", r.Code, r.Stderr)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -128,6 +129,9 @@ type locateInputs struct {
 	commKind     string            // leiden | louvain | gds | property | file
 	commArg      string            // the property name or path
 	sigma, tau   float64
+	// releaseGraph is the fingerprint of the graph the release (run) was
+	// made on, when its record has one: the graph read must match it.
+	releaseGraph *laplacian.Fingerprint
 }
 
 // runLocate locates (locateOnce) and prints the summary.
@@ -180,7 +184,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 		summary.RunID = run.ID()
 		defer func() { recordFailure(ctx, g, run, err) }()
 		if opts.releaseRun != "" {
-			if in.sigma, in.tau, in.releasedProp, err = releaseRunParams(ctx, g, client, opts.releaseRun, in.sigma, in.tau, in.releasedProp); err != nil {
+			if err = releaseRunParams(ctx, g, client, opts.releaseRun, in); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -400,6 +404,11 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	}
 	graph := lg.Graph
 	summary.NodeCount, summary.RelationshipCount = graph.N(), graph.NumEdges()
+	if in.releaseGraph != nil {
+		if d := graph.Fingerprint().Diff(*in.releaseGraph); d != "" {
+			return graphcloak.LocateJob{}, inputErrorf("--release-run: the graph is not the one this release was made on: %s", d)
+		}
+	}
 	rel := in.rel
 	if rel == nil {
 		rel = &privacy.Released{Keys: graph.Keys(), Values: lg.Pulled.Values, Meta: privacy.ReleaseMeta{Sigma: in.sigma}}
@@ -454,31 +463,36 @@ func writeLocate(ctx context.Context, g *globalOptions, client *connector.Client
 	return err
 }
 
-// releaseRunParams reads σ, τ and the write property from a release's run
-// record, after checking that the values are still that run's
-// (releaseRun). An explicit --sigma, --tau or --released-property that
-// disagrees with the record is refused.
-func releaseRunParams(ctx context.Context, g *globalOptions, c *connector.Client, runID string, sigma, tau float64, prop string) (float64, float64, string, error) {
+// releaseRunParams reads σ, τ, the write property and the graph
+// fingerprint from a release's run record into in, after checking that the
+// values are still that run's (releaseRun). An explicit --sigma, --tau or
+// --released-property that disagrees with the record is refused.
+func releaseRunParams(ctx context.Context, g *globalOptions, c *connector.Client, runID string, in *locateInputs) error {
 	rr, err := releaseRun(ctx, g, c, runID)
 	if err != nil {
-		return 0, 0, "", err
+		return err
 	}
 	if !(rr.Sigma > 0) {
-		return 0, 0, "", inputErrorf("--release-run: run %q records no σ", runID)
+		return inputErrorf("--release-run: run %q records no σ", runID)
 	}
-	if sigma > 0 && sigma != rr.Sigma {
-		return 0, 0, "", inputErrorf("--sigma %v disagrees with the release's σ %v", sigma, rr.Sigma)
+	if in.sigma > 0 && in.sigma != rr.Sigma {
+		return inputErrorf("--sigma %v disagrees with the release's σ %v", in.sigma, rr.Sigma)
 	}
-	if prop != "" && prop != rr.WriteProperty {
-		return 0, 0, "", inputErrorf("--released-property %q disagrees with the release's write property %q", prop, rr.WriteProperty)
+	if in.releasedProp != "" && in.releasedProp != rr.WriteProperty {
+		return inputErrorf("--released-property %q disagrees with the release's write property %q", in.releasedProp, rr.WriteProperty)
 	}
 	if rt, ok := rr.Parameters["tau"].(float64); ok && rt > 0 {
-		if g.cfg.Sources["privacy.tau"] != config.FromDefault && tau != rt {
-			return 0, 0, "", inputErrorf("--tau %v disagrees with the release's τ %v", tau, rt)
+		if g.cfg.Sources["privacy.tau"] != config.FromDefault && in.tau != rt {
+			return inputErrorf("--tau %v disagrees with the release's τ %v", in.tau, rt)
 		}
-		tau = rt
+		in.tau = rt
 	}
-	return rr.Sigma, tau, rr.WriteProperty, nil
+	var meta privacy.ReleaseMeta
+	if rr.ReleaseMeta != "" && json.Unmarshal([]byte(rr.ReleaseMeta), &meta) == nil {
+		in.releaseGraph = meta.Graph
+	}
+	in.sigma, in.releasedProp = rr.Sigma, rr.WriteProperty
+	return nil
 }
 
 // stepProgress maps pipeline steps to terminal progress bars.
