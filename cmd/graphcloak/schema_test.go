@@ -63,7 +63,7 @@ func TestJSONSchemas(t *testing.T) {
 		"experiment-sensitivity": {"experiment", "sensitivity", "--line", "--m-values", "10,20",
 			"--n-values", "10,20", "--tau-values", "0.1,0.2"},
 		"unmask":           {"unmask", "--release", filepath.Join(dir, "r2.json"), "--key", key},
-		"demo":             {"demo"},
+		"demo":             {"demo", "--plot", filepath.Join(dir, "demo.png")},
 		"experiment-line":  {"experiment", "line", "--trials", "2"},
 		"experiment-graph": {"experiment", "graph", "--graph", "karate", "--trials", "2"},
 	}
