@@ -41,15 +41,59 @@ const columnBlock = 16
 // uses four entries. The coefficient error allowance (k₀+10)·8u for Miller's
 // recurrence is a conservative estimate checked in tests, not a proof.
 func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions, s Sensitivity) (Sensitivity, error) {
-	start := time.Now()
+	r := newSparseRefiner(g, tau, alpha, opt)
+	r.tightenCheapBounds()
+	r.refine()
+	return r.result(s), nil
+}
+
+// sparseRefiner holds the state of the bound-and-refine scheme of
+// sparseGraphSensitivity: the Chebyshev plan, every edge's proven bound,
+// the columns computed so far and the best refined bounds.
+type sparseRefiner struct {
+	g          *laplacian.Graph
+	tau, alpha float64
+	opt        GraphOptions
+	start      time.Time
+
+	// The Chebyshev plan for C = exp(−2τL) on [0, B]: degree K,
+	// coefficients, and the proven error of a refined q_e (qErr).
+	B    float64
+	K    int
+	coef []float64
+	qErr float64
+
+	rowStart []int // CSR offsets
+	wmax     int   // the widest row
+	edges    []sparseEdge
+	edgeAt   []int32 // CSR position → edge
+	order    []int32 // edges by decreasing bound
+
+	tw                *twins
+	kern              *blockKernel
+	diag, off, t0, t1 []float64
+	done, refined     []bool
+	nodes             []int // the column schedule
+
+	bestLo, bestUp  float64
+	bestEdge        int
+	ptr             int // first unrefined edge in order
+	blocks          int
+	stopped, pruned bool
+}
+
+// newSparseRefiner plans the Chebyshev expansion and its error budget
+// (see sparseGraphSensitivity) and gives every edge its cheap bound.
+func newSparseRefiner(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) *sparseRefiner {
+	r := &sparseRefiner{g: g, tau: tau, alpha: alpha, opt: opt, start: time.Now(), bestUp: -1, bestEdge: -1}
 	n := g.N()
-	B := expm.LambdaMaxBound(g)
-	a := tau * B // C = exp(−(2τ)L): a = (2τ)·B/2
-	K := chebDegree(a, opt.Tol)
-	E := expm.ChebyshevTailBound(a, K)
-	ie := expm.BesselIe(a, K)
-	coef := make([]float64, K+1)
-	for k := range coef {
+	r.B = expm.LambdaMaxBound(g)
+	a := tau * r.B // C = exp(−(2τ)L): a = (2τ)·B/2
+	r.K = chebDegree(a, opt.Tol)
+	E := expm.ChebyshevTailBound(a, r.K)
+	ie := expm.BesselIe(a, r.K)
+	r.coef = make([]float64, r.K+1)
+	for k := range r.coef {
 		c := 2 * ie[k]
 		if k == 0 {
 			c = ie[0]
@@ -57,26 +101,30 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 		if k%2 == 1 {
 			c = -c
 		}
-		coef[k] = c
+		r.coef[k] = c
 	}
-
-	// CSR offsets and the widest row.
-	rowStart := make([]int, n+1)
-	wmax := 0
+	r.rowStart = make([]int, n+1)
 	for i := 0; i < n; i++ {
 		c, _ := g.Neighbors(i)
-		rowStart[i+1] = rowStart[i] + len(c)
-		wmax = max(wmax, len(c))
+		r.rowStart[i+1] = r.rowStart[i] + len(c)
+		r.wmax = max(r.wmax, len(c))
 	}
-	epsLoc := highamGamma(wmax+5) * (8*g.MaxDegree()/B + 3) * 1.01
-	kf := float64(K)
-	k0 := expm.BesselStartIndex(a, K)
-	colErr := kf*(kf+1)/2*epsLoc + highamGamma(K+2)*1.01 + float64(k0+10)*8*roundoffU
-	qErr := 2*E + 4*colErr + 12*roundoffU
+	epsLoc := highamGamma(r.wmax+5) * (8*g.MaxDegree()/r.B + 3) * 1.01
+	kf := float64(r.K)
+	k0 := expm.BesselStartIndex(a, r.K)
+	colErr := kf*(kf+1)/2*epsLoc + highamGamma(r.K+2)*1.01 + float64(k0+10)*8*roundoffU
+	r.qErr = 2*E + 4*colErr + 12*roundoffU
+	r.collectEdges()
+	return r
+}
 
-	// Edges with their cheap bounds, and the CSR position → edge map.
-	edges := make([]sparseEdge, 0, g.NumEdges())
-	edgeAt := make([]int32, rowStart[n])
+// collectEdges lists the edges (i < j) with their cheap bounds and maps
+// both CSR positions of each edge to it.
+func (r *sparseRefiner) collectEdges() {
+	g := r.g
+	n := g.N()
+	r.edges = make([]sparseEdge, 0, g.NumEdges())
+	r.edgeAt = make([]int32, r.rowStart[n])
 	for i := 0; i < n; i++ {
 		cols, ws := g.Neighbors(i)
 		for k, j32 := range cols {
@@ -88,199 +136,216 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 			if ws != nil {
 				w = ws[k]
 			}
-			id := int32(len(edges))
-			edgeAt[rowStart[i]+k] = id
+			id := int32(len(r.edges))
+			r.edgeAt[r.rowStart[i]+k] = id
 			cj, _ := g.Neighbors(j)
 			kk := sort.Search(len(cj), func(t int) bool { return cj[t] >= int32(i) })
-			edgeAt[rowStart[j]+kk] = id
-			edges = append(edges, sparseEdge{i: i, j: j, pij: rowStart[i] + k, u: cheapEdgeBound(g, i, j, w, tau)})
+			r.edgeAt[r.rowStart[j]+kk] = id
+			r.edges = append(r.edges, sparseEdge{i: i, j: j, pij: r.rowStart[i] + k, u: cheapEdgeBound(g, i, j, w, r.tau)})
 		}
 	}
-	order := make([]int32, len(edges))
-	for e := range order {
-		order[e] = int32(e)
+	r.order = make([]int32, len(r.edges))
+	for e := range r.order {
+		r.order[e] = int32(e)
 	}
-	byBound := func() {
-		sort.Slice(order, func(x, y int) bool { return edges[order[x]].u > edges[order[y]].u })
-	}
-	byBound()
-	if radauWorthIt(g, K) {
-		// Largest cheap bounds first: under a time budget (a quarter of it
-		// goes to these bounds) the edges that set the anytime bound are
-		// tightened first; edges not reached keep their cheap bounds.
-		ei := make([]int32, len(edges))
-		ej := make([]int32, len(edges))
-		u := make([]float64, len(edges))
-		for k, e := range order {
-			ei[k], ej[k], u[k] = int32(edges[e].i), int32(edges[e].j), edges[e].u
-		}
-		var deadline time.Time
-		if opt.TimeBudget > 0 {
-			deadline = start.Add(opt.TimeBudget / 4)
-		}
-		radauBounds(g, tau, B, wmax, ei, ej, u, deadline)
-		for k, e := range order {
-			edges[e].u = u[k]
-		}
-		byBound()
-	}
+	r.sortByBound()
+}
 
-	tw := falseTwins(g)
+func (r *sparseRefiner) sortByBound() {
+	sort.Slice(r.order, func(x, y int) bool { return r.edges[r.order[x]].u > r.edges[r.order[y]].u })
+}
 
-	kern := newBlockKernel(g)
-	diag := make([]float64, n)
-	off := make([]float64, rowStart[n])
-	done := make([]bool, n)
-	refined := make([]bool, len(edges))
-	t0 := make([]float64, n*columnBlock)
-	t1 := make([]float64, n*columnBlock)
+// tightenCheapBounds lowers the cheap bounds to the three-node Radau
+// bounds when that is cheap next to the columns (radauWorthIt), largest
+// cheap bounds first: under a time budget (a quarter of it goes to these
+// bounds) the edges that set the anytime bound are tightened first; edges
+// not reached keep their cheap bounds.
+func (r *sparseRefiner) tightenCheapBounds() {
+	if !radauWorthIt(r.g, r.K) {
+		return
+	}
+	ei := make([]int32, len(r.edges))
+	ej := make([]int32, len(r.edges))
+	u := make([]float64, len(r.edges))
+	for k, e := range r.order {
+		ei[k], ej[k], u[k] = int32(r.edges[e].i), int32(r.edges[e].j), r.edges[e].u
+	}
+	var deadline time.Time
+	if r.opt.TimeBudget > 0 {
+		deadline = r.start.Add(r.opt.TimeBudget / 4)
+	}
+	radauBounds(r.g, r.tau, r.B, r.wmax, ei, ej, u, deadline)
+	for k, e := range r.order {
+		r.edges[e].u = u[k]
+	}
+	r.sortByBound()
+}
 
-	// Node schedule: endpoints of unrefined edges, in order of their best edge.
-	scheduled := make([]bool, n)
-	var nodes []int
-	buildSchedule := func() {
-		clear(scheduled)
-		nodes = nodes[:0]
-		for _, e := range order {
-			if refined[e] {
-				continue
-			}
-			for _, v := range [2]int{tw.rep[edges[e].i], tw.rep[edges[e].j]} {
-				if !done[v] && !scheduled[v] {
-					scheduled[v] = true
-					nodes = append(nodes, v)
-				}
+// schedule lists the twin-class representatives of the endpoints of
+// unrefined edges, in the order of their best edge.
+func (r *sparseRefiner) schedule() {
+	scheduled := make([]bool, r.g.N())
+	r.nodes = r.nodes[:0]
+	for _, e := range r.order {
+		if r.refined[e] {
+			continue
+		}
+		for _, v := range [2]int{r.tw.rep[r.edges[e].i], r.tw.rep[r.edges[e].j]} {
+			if !r.done[v] && !scheduled[v] {
+				scheduled[v] = true
+				r.nodes = append(r.nodes, v)
 			}
 		}
 	}
-	buildSchedule()
+}
 
-	bestLo, bestUp := 0.0, -1.0
-	bestEdge := -1
-	ptr := 0 // first unrefined edge in order
-	totalBlocks := (len(nodes) + columnBlock - 1) / columnBlock
-	stopped := false // refinement ended before every column was computed
-	pruned := false
-	blocks := 0
-	status := func() {
-		if opt.Status == nil {
-			return
-		}
-		qUp := bestUp
-		for _, e := range order[ptr:] {
-			if !refined[e] {
-				qUp = math.Max(qUp, edges[e].u)
-				break
-			}
-		}
-		certified := 0
-		for e := range edges {
-			if refined[e] || edges[e].u <= bestLo {
-				certified++
-			}
-		}
-		opt.Status(SensitivityStatus{Edges: len(edges), EdgesCertified: certified,
-			Delta2: roundUpDelta(alpha * math.Sqrt(qUp) * (1 + roundoffU)), Elapsed: time.Since(start)})
+// status reports the anytime bound to opt.Status.
+func (r *sparseRefiner) status() {
+	if r.opt.Status == nil {
+		return
 	}
-	status()
+	qUp := r.bestUp
+	for _, e := range r.order[r.ptr:] {
+		if !r.refined[e] {
+			qUp = math.Max(qUp, r.edges[e].u)
+			break
+		}
+	}
+	certified := 0
+	for e := range r.edges {
+		if r.refined[e] || r.edges[e].u <= r.bestLo {
+			certified++
+		}
+	}
+	r.opt.Status(SensitivityStatus{Edges: len(r.edges), EdgesCertified: certified,
+		Delta2: roundUpDelta(r.alpha * math.Sqrt(qUp) * (1 + roundoffU)), Elapsed: time.Since(r.start)})
+}
+
+// refine computes columns block by block in schedule order, refining
+// every edge whose two columns are known, until every edge is refined,
+// the largest unrefined bound is below the best refined lower bound
+// (pruned), or the time budget ends (stopped).
+func (r *sparseRefiner) refine() {
+	n := r.g.N()
+	r.tw = falseTwins(r.g)
+	r.kern = newBlockKernel(r.g)
+	r.diag, r.off = make([]float64, n), make([]float64, r.rowStart[n])
+	r.done, r.refined = make([]bool, n), make([]bool, len(r.edges))
+	r.t0, r.t1 = make([]float64, n*columnBlock), make([]float64, n*columnBlock)
+	r.schedule()
+	totalBlocks := (len(r.nodes) + columnBlock - 1) / columnBlock
+	r.status()
 	// Under a time budget a block starts only if it is expected to end in
 	// time: the first block's cost is K+1 kernel steps, timed on one.
 	var blockCost time.Duration
-	if opt.TimeBudget > 0 {
+	if r.opt.TimeBudget > 0 {
 		t := time.Now()
-		kern.step(t1, t0, nil, 2/B, -1, 0)
-		blockCost = time.Duration(float64(time.Since(t)) * float64(K+1) * 1.2)
+		r.kern.step(r.t1, r.t0, nil, 2/r.B, -1, 0)
+		blockCost = time.Duration(float64(time.Since(t)) * float64(r.K+1) * 1.2)
 	}
 	var members []int
-	for lo := 0; lo < len(nodes); lo += columnBlock {
-		if opt.TimeBudget > 0 && time.Since(start)+blockCost > opt.TimeBudget {
-			stopped = true
+	for lo := 0; lo < len(r.nodes); lo += columnBlock {
+		if r.opt.TimeBudget > 0 && time.Since(r.start)+blockCost > r.opt.TimeBudget {
+			r.stopped = true
 			break
 		}
-		hi := min(lo+columnBlock, len(nodes))
-		blk := nodes[lo:hi]
+		blk := r.nodes[lo:min(lo+columnBlock, len(r.nodes))]
 		blockStart := time.Now()
-		chebColumns(kern, blk, tw, coef, B, rowStart, diag, off, t0, t1)
-		if opt.TimeBudget > 0 {
+		chebColumns(r.kern, blk, r.tw, r.coef, r.B, r.rowStart, r.diag, r.off, r.t0, r.t1)
+		if r.opt.TimeBudget > 0 {
 			blockCost = time.Since(blockStart)
 		}
-		members = members[:0]
-		for _, r := range blk {
-			start := len(members)
-			members = tw.appendClass(members, r)
-			if k := len(members) - start; k > 1 {
-				// C e_i = C s̄ + e^{−2τd}(e_i − s̄), s̄ the class mean (see falseTwins).
-				y := diag[r]
-				for _, i := range members[start:] {
-					diag[i] = y + math.Exp(-2*tau*g.Degree(i))*(1-1/float64(k))
-					if i != r {
-						copy(off[rowStart[i]:rowStart[i+1]], off[rowStart[r]:rowStart[r+1]])
-					}
-				}
-			}
+		members = r.expandTwins(blk, members[:0])
+		r.refineEdgesOf(members)
+		r.blocks++
+		if r.opt.Progress != nil {
+			r.opt.Progress(r.blocks, totalBlocks)
 		}
-		for _, i := range members {
-			done[i] = true
+		for r.ptr < len(r.order) && r.refined[r.order[r.ptr]] {
+			r.ptr++
 		}
-		for _, i := range members {
-			cols, _ := g.Neighbors(i)
-			for k, j32 := range cols {
-				j := int(j32)
-				if !done[j] {
-					continue
-				}
-				e := edgeAt[rowStart[i]+k]
-				if refined[e] {
-					continue
-				}
-				refined[e] = true
-				ed := edges[e]
-				q := diag[ed.i] + diag[ed.j] - 2*off[ed.pij]
-				if up := q + qErr; up > bestUp {
-					bestUp, bestEdge = up, int(e)
-				}
-				bestLo = math.Max(bestLo, q-qErr)
-			}
-		}
-		blocks++
-		if opt.Progress != nil {
-			opt.Progress(blocks, totalBlocks)
-		}
-		for ptr < len(order) && refined[order[ptr]] {
-			ptr++
-		}
-		status()
-		if ptr == len(order) {
+		r.status()
+		if r.ptr == len(r.order) {
 			break
 		}
-		if edges[order[ptr]].u <= bestLo {
-			stopped, pruned = true, true
+		if r.edges[r.order[r.ptr]].u <= r.bestLo {
+			r.stopped, r.pruned = true, true
 			break
 		}
 	}
+}
 
-	qUp := bestUp
-	if ptr < len(order) {
-		// Unrefined edges contribute their cheap bounds (the first in order
-		// is the largest of them).
-		if u := edges[order[ptr]].u; u > qUp {
-			qUp, bestEdge = u, int(order[ptr])
+// expandTwins copies each representative's column to the members of its
+// false-twin class, C e_i = C s̄ + e^{−2τd}(e_i − s̄) with s̄ the class mean
+// (see falseTwins), marks them done and returns them.
+func (r *sparseRefiner) expandTwins(blk, members []int) []int {
+	for _, rep := range blk {
+		start := len(members)
+		members = r.tw.appendClass(members, rep)
+		if k := len(members) - start; k > 1 {
+			y := r.diag[rep]
+			for _, i := range members[start:] {
+				r.diag[i] = y + math.Exp(-2*r.tau*r.g.Degree(i))*(1-1/float64(k))
+				if i != rep {
+					copy(r.off[r.rowStart[i]:r.rowStart[i+1]], r.off[r.rowStart[rep]:r.rowStart[rep+1]])
+				}
+			}
 		}
 	}
-	if ptr < len(order) && blocks == 0 {
-		stopped = true
+	for _, i := range members {
+		r.done[i] = true
 	}
-	s.Edge = [2]int{edges[bestEdge].i, edges[bestEdge].j}
-	s.Delta2 = roundUpDelta(alpha * math.Sqrt(qUp) * (1 + roundoffU))
-	lower := roundDownDelta(alpha * math.Sqrt(bestLo) * (1 - roundoffU))
+	return members
+}
+
+// refineEdgesOf refines every edge of members whose other endpoint's
+// column is known: q_e = C_ii + C_jj − 2C_ij ± qErr.
+func (r *sparseRefiner) refineEdgesOf(members []int) {
+	for _, i := range members {
+		cols, _ := r.g.Neighbors(i)
+		for k, j32 := range cols {
+			if !r.done[int(j32)] {
+				continue
+			}
+			e := r.edgeAt[r.rowStart[i]+k]
+			if r.refined[e] {
+				continue
+			}
+			r.refined[e] = true
+			ed := r.edges[e]
+			q := r.diag[ed.i] + r.diag[ed.j] - 2*r.off[ed.pij]
+			if up := q + r.qErr; up > r.bestUp {
+				r.bestUp, r.bestEdge = up, int(e)
+			}
+			r.bestLo = math.Max(r.bestLo, q-r.qErr)
+		}
+	}
+}
+
+// result turns the bounds into Δ2: the largest refined upper bound, or an
+// unrefined edge's bound when larger (the first unrefined edge in order
+// has the largest of them).
+func (r *sparseRefiner) result(s Sensitivity) Sensitivity {
+	qUp, bestEdge := r.bestUp, r.bestEdge
+	if r.ptr < len(r.order) {
+		if u := r.edges[r.order[r.ptr]].u; u > qUp {
+			qUp, bestEdge = u, int(r.order[r.ptr])
+		}
+		if r.blocks == 0 {
+			r.stopped = true
+		}
+	}
+	s.Edge = [2]int{r.edges[bestEdge].i, r.edges[bestEdge].j}
+	s.Delta2 = roundUpDelta(r.alpha * math.Sqrt(qUp) * (1 + roundoffU))
+	lower := roundDownDelta(r.alpha * math.Sqrt(r.bestLo) * (1 - roundoffU))
 	s.Slack = math.Max(0, s.Delta2-lower)
-	s.Exact = !stopped || pruned
+	s.Exact = !r.stopped || r.pruned
 	s.Method = "chebyshev-columns"
-	if stopped {
+	if r.stopped {
 		s.Method = "bound-and-refine"
 	}
 	s.Kappa2 = math.NaN()
-	return s, nil
+	return s
 }
 
 // sparseEdge is an edge of the sparse scheme with its current proven bound u ≥ q_e.
