@@ -95,8 +95,8 @@ func TestGDSLeidenAgainstGraphcloak(t *testing.T) {
 		t.Fatalf("locate --communities property:%s: exit %d: %s", gdsProp, loc.Code, loc.Stderr)
 	}
 	written := partitionOf(t, d, f, e.comm)
-	if community.NMI(written, gdsPart) != 1 {
-		t.Errorf("locate wrote communities that are not GDS's")
+	if nmi := community.NMI(written, gdsPart); nmi < 1-1e-9 {
+		t.Errorf("locate wrote communities that are not GDS's (NMI %.12f with them)", nmi)
 	}
 }
 
