@@ -51,6 +51,11 @@ func TestJSONSchemas(t *testing.T) {
 		t.Fatalf("release: exit %d: %s", code, relErr.String())
 	}
 	validate(t, "release", relOut.String())
+	var lineOut strings.Builder // the line form of sensitivity shares its schema
+	if code := runArgs(context.Background(), []string{"sensitivity", "--line", "--n", "20", "--m", "10", "--tau", "0.05", "-o", "json"}, &lineOut, io.Discard); code != 0 {
+		t.Fatalf("sensitivity --line: exit %d", code)
+	}
+	validate(t, "sensitivity", lineOut.String())
 	cases := map[string][]string{
 		"locate":      {"locate", "--graph", "karate", "--release", rel},
 		"sensitivity": {"sensitivity", "--graph", "karate"},

@@ -156,11 +156,10 @@ type sensitivityResult struct {
 	Components    int           `json:"components"`
 	Edge          []any         `json:"edge"` // maximising pair: node keys (graph) or grid indices j, j+1 (line)
 	Graph         string        `json:"graph,omitempty"`
-	Tau           *float64      `json:"tau"` // null for --line
+	Tau           *float64      `json:"tau"` // the graph's τ, or the line's (the paper's T)
 	Alpha         float64       `json:"alpha"`
 	N             *int          `json:"n,omitempty"`
 	M             *int          `json:"m,omitempty"`
-	T             *float64      `json:"T,omitempty"`
 	Kappa2        sensJSONFloat `json:"kappa2"`
 	Seconds       float64       `json:"seconds"`
 }
@@ -227,7 +226,7 @@ func lineSensitivity(o *sensitivityOptions) (sensitivityResult, error) {
 	if s.Edge[0] >= 0 {
 		res.Edge = []any{s.Edge[0] + 1, s.Edge[1] + 1}
 	}
-	res.N, res.M, res.T = &o.n, &o.m, &o.T
+	res.N, res.M, res.Tau = &o.n, &o.m, &o.T
 	return res, nil
 }
 
@@ -351,7 +350,7 @@ func printSensitivityTable(out io.Writer, r sensitivityResult) error {
 		fmt.Fprintf(tw, "tau\t%g\n", *r.Tau)
 	}
 	if r.N != nil {
-		fmt.Fprintf(tw, "n, m, T\t%d, %d, %g\n", *r.N, *r.M, *r.T)
+		fmt.Fprintf(tw, "n, m\t%d, %d\n", *r.N, *r.M)
 	}
 	fmt.Fprintf(tw, "alpha\t%g\n", r.Alpha)
 	switch k := float64(r.Kappa2); {

@@ -70,7 +70,7 @@ func TestSensitivityLineJSON(t *testing.T) {
 	if d2 := r["delta2"].(float64); best > d2 || best < d2-r["slack"].(float64)-1e-12 {
 		t.Errorf("delta2 %v, brute force %v", d2, best)
 	}
-	if r["tau"] != nil || r["n"].(float64) != 40 || r["m"].(float64) != 30 || r["T"].(float64) != 0.02 || r["method"] != "heat-kernel-1d" {
+	if r["tau"] != 0.02 || r["n"].(float64) != 40 || r["m"].(float64) != 30 || r["T"] != nil || r["method"] != "heat-kernel-1d" {
 		t.Errorf("%v", r)
 	}
 }
