@@ -194,7 +194,7 @@ func runSlot(ctx context.Context, opts *serveOptions, spec schedule.Spec, m *met
 	var releaseRun string
 	switch {
 	case errkind.Of(err) == errkind.Budget:
-		rg.logger.Error("release refused: the scope's budget is exhausted; locating on the last release", "error", err)
+		rg.logger.Error("release refused: the scope's budget is exhausted; locating on the last release", "error", err, "exitCode", exitCode(err))
 		if releaseRun, err = lastRelease(ctx, rg); err != nil || releaseRun == "" {
 			return err
 		}
