@@ -1,9 +1,11 @@
 package laplacian
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -29,9 +31,48 @@ import (
 //	for each edge i < j (increasing (i, j) order):
 //	                         u32(i) u32(j) u64(float64 bits of w_ij)
 type Fingerprint struct {
-	Nodes  int    `json:"nodes"`
-	Edges  int    `json:"edges"`
+	Nodes  int    `json:"nodeCount"`
+	Edges  int    `json:"relationshipCount"`
 	SHA256 string `json:"sha256"` // 64 lowercase hex digits
+}
+
+// UnmarshalJSON reads a fingerprint, also under the names that release
+// files and certificates used before the JSON contract ("nodes",
+// "edges"), so files written then still verify. Unknown fields are errors.
+func (f *Fingerprint) UnmarshalJSON(b []byte) error {
+	var v struct {
+		NodeCount         *int   `json:"nodeCount"`
+		RelationshipCount *int   `json:"relationshipCount"`
+		Nodes             *int   `json:"nodes"`
+		Edges             *int   `json:"edges"`
+		SHA256            string `json:"sha256"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return fmt.Errorf("graph fingerprint: %w", err)
+	}
+	pick := func(now, before *int, name string) (int, error) {
+		switch {
+		case now != nil && before != nil:
+			return 0, fmt.Errorf("graph fingerprint: both %s and its old name", name)
+		case now != nil:
+			return *now, nil
+		case before != nil:
+			return *before, nil
+		}
+		return 0, fmt.Errorf("graph fingerprint: %s is missing", name)
+	}
+	n, err := pick(v.NodeCount, v.Nodes, "nodeCount")
+	if err != nil {
+		return err
+	}
+	m, err := pick(v.RelationshipCount, v.Edges, "relationshipCount")
+	if err != nil {
+		return err
+	}
+	*f = Fingerprint{Nodes: n, Edges: m, SHA256: v.SHA256}
+	return nil
 }
 
 // fingerprintDomain separates this hash from any other use of SHA-256.

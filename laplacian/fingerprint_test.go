@@ -5,6 +5,8 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -129,5 +131,32 @@ func TestFingerprintLongKey(t *testing.T) {
 	b := mustGraph(t, 2, []string{long + "x", "b"}, []Edge{{0, 1, 1}}).Fingerprint()
 	if a == b {
 		t.Fatal("long keys differing in the last byte hash the same")
+	}
+}
+
+// Fingerprints round-trip through JSON under the contract's names, and
+// the names of files written before it still read.
+func TestFingerprintJSON(t *testing.T) {
+	g, _ := Karate()
+	fp := g.Fingerprint()
+	data, err := json.Marshal(fp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), `"nodeCount":34`) || !strings.Contains(string(data), `"relationshipCount":78`) {
+		t.Errorf("JSON %s", data)
+	}
+	var back Fingerprint
+	if err := json.Unmarshal(data, &back); err != nil || back != fp {
+		t.Errorf("round trip: %+v, %v", back, err)
+	}
+	old := fmt.Sprintf(`{"nodes":34,"edges":78,"sha256":%q}`, fp.SHA256)
+	if err := json.Unmarshal([]byte(old), &back); err != nil || back != fp {
+		t.Errorf("old names: %+v, %v", back, err)
+	}
+	for _, bad := range []string{`{"nodes":34,"nodeCount":34,"edges":78,"sha256":"x"}`, `{"edges":78,"sha256":"x"}`, `{"nodeCount":1,"relationshipCount":0,"sha256":"x","extra":1}`} {
+		if err := json.Unmarshal([]byte(bad), &back); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
 	}
 }
