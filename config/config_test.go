@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -424,4 +425,23 @@ func FuzzLoadYAML(f *testing.F) {
 		_ = l.Validate()
 		_ = l.Entries()
 	})
+}
+
+// A list flag never drops what follows a newline (pflag reads lists as
+// CSV): the value is refused, naming the character.
+func TestListFlagRefusesControlCharacters(t *testing.T) {
+	fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	AddFlags(fs, "node-labels")
+	if err := fs.Parse([]string{"--node-labels", "A\nB"}); err == nil || !strings.Contains(err.Error(), "control character") {
+		t.Errorf("--node-labels A\\nB: %v", err)
+	}
+	fs = pflag.NewFlagSet("t", pflag.ContinueOnError)
+	AddFlags(fs, "node-labels")
+	if err := fs.Parse([]string{"--node-labels", "Raum_ü,Room"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := fs.Lookup("node-labels").Value.String(); got != "[Raum_ü,Room]" {
+		t.Errorf("parsed %s", got)
+	}
 }

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"strings"
+	"unicode"
 
 	"github.com/spf13/pflag"
 )
@@ -45,7 +47,12 @@ func AddFlags(fs *pflag.FlagSet, names ...string) {
 		case string:
 			fs.StringP(name, short, d, k.Usage)
 		case []string:
-			fs.StringSlice(name, d, k.Usage)
+			tmp := pflag.NewFlagSet(name, pflag.ContinueOnError)
+			tmp.StringSlice(name, d, k.Usage)
+			fs.Var(noControlList{tmp.Lookup(name).Value}, name, k.Usage)
+			if len(d) == 0 {
+				fs.Lookup(name).DefValue = "" // no "(default [])" in the help
+			}
 		case int:
 			fs.Int(name, d, k.Usage)
 		case int64:
@@ -57,4 +64,16 @@ func AddFlags(fs *pflag.FlagSet, names ...string) {
 		}
 		_ = fs.SetAnnotation(name, annotation, []string{k.Name})
 	}
+}
+
+// noControlList is pflag's comma-separated list flag, refusing a value
+// with a control character: pflag reads the list as CSV, so everything
+// after a newline ("A\nB") would silently be dropped.
+type noControlList struct{ pflag.Value }
+
+func (l noControlList) Set(s string) error {
+	if i := strings.IndexFunc(s, unicode.IsControl); i >= 0 {
+		return fmt.Errorf("%q contains the control character %q (names are separated by commas)", s, s[i])
+	}
+	return l.Value.Set(s)
 }

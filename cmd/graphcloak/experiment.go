@@ -21,7 +21,7 @@ import (
 )
 
 const simulationNote = `Experiments simulate the mechanism; they release nothing. Their noise comes
-from a seeded math/rand/v2 stream so every number is reproducible from --seed,
+from a seeded math/rand/v2 stream so every number is reproducible from --random-seed,
 and they never touch a privacy ledger. Real releases use 'graphcloak release'.`
 
 func newExperimentCmd(g *globalOptions) *cobra.Command {
