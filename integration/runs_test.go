@@ -2,9 +2,13 @@ package integration
 
 import (
 	"encoding/json"
+	"strings"
+
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // runs lists a scope's releases newest first with their privacy numbers;
@@ -37,16 +41,30 @@ func TestRunsHistoryAndPrune(t *testing.T) {
 		if r.Code != 0 {
 			t.Fatalf("runs: exit %d: %s", r.Code, r.Stderr)
 		}
+		validateSchema(t, "runs", r.Stdout)
 		var out struct {
 			Runs []struct {
 				Command, Status, Epoch string
 				Sigma, Rho             float64
+				RhoRemaining           *float64
 			}
 		}
 		if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
 			t.Fatalf("not JSON: %v\n%s", err, r.Stdout)
 		}
-		return out.Runs
+		for _, run := range out.Runs {
+			if run.Command == "release" && (run.RhoRemaining == nil || *run.RhoRemaining <= 0) {
+				t.Errorf("release %s: budget left %v, want the scope's remaining ρ", run.Epoch, run.RhoRemaining)
+			}
+		}
+		rows := make([]struct {
+			Command, Status, Epoch string
+			Sigma, Rho             float64
+		}, len(out.Runs))
+		for i, run := range out.Runs {
+			rows[i].Command, rows[i].Status, rows[i].Epoch, rows[i].Sigma, rows[i].Rho = run.Command, run.Status, run.Epoch, run.Sigma, run.Rho
+		}
+		return rows
 	}
 	// The localisation of the second release carries its scope and epoch.
 	if r := runCLI(t, s.Password, e.locateArgs(last.RunID)...); r.Code != 0 {
@@ -89,5 +107,25 @@ func TestRunsHistoryAndPrune(t *testing.T) {
 	}
 	if r := runCLI(t, s.Password, append([]string{"runs", "prune"}, conn...)...); r.Code != 2 {
 		t.Errorf("prune without --keep/--older-than: exit %d, want 2", r.Code)
+	}
+}
+
+// validateSchema checks a JSON document against docs/schemas/NAME.schema.json.
+func validateSchema(t *testing.T, name, doc string) {
+	t.Helper()
+	path, err := filepath.Abs(filepath.Join("..", "docs", "schemas", name+".schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := jsonschema.NewCompiler().Compile(path)
+	if err != nil {
+		t.Fatalf("schema %s: %v", name, err)
+	}
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
+	if err != nil {
+		t.Fatalf("%s: not JSON: %v\n%s", name, err, doc)
+	}
+	if err := sch.Validate(v); err != nil {
+		t.Errorf("%s output does not match its schema: %v\n%s", name, err, doc)
 	}
 }

@@ -278,6 +278,9 @@ type releaseState struct {
 func drawAndPublish(ctx context.Context, st *releaseState, lg *loadedGraph, y []float64) error {
 	sum := st.sum
 	res, err := drawRelease(ctx, st.opts, st.in, st.ledger, lg, y, sum)
+	if err == nil {
+		noteBalance(ctx, st.ledger, sum) // the run record keeps the budget left
+	}
 	if errors.Is(err, privacy.ErrAlreadyCharged) {
 		if st.pending != nil {
 			return alreadyPublishedFile(st.opts, sum, err)
@@ -624,6 +627,9 @@ func publish(ctx context.Context, opts *releaseOptions, client *connector.Client
 	rec.NodeCount, rec.RelationshipCount, rec.ComputeMillis = sum.NodeCount, sum.RelationshipCount, sum.ComputeMillis
 	rec.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
 		"mechanism": sum.Mechanism, "keyed": sum.Keyed}
+	if sum.RhoSpent > 0 { // the ledger was read after this run's charge
+		rec.Extra["rhoRemaining"] = sum.RhoRemaining
+	}
 	st, err := writeback.Release(ctx, client, run, rel, projectionOf(cfg), connector.WriteOptions{
 		BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
 	var notStored *writeback.NotStoredError

@@ -50,13 +50,15 @@ next release or locate marks it abandoned. 'runs prune' deletes old records.`,
 
 // runRow is one run in the runs listing.
 type runRow struct {
-	RunID          string    `json:"runId"`
-	Command        string    `json:"command"`
-	Status         string    `json:"status"`
-	Scope          string    `json:"scope,omitempty"`
-	Epoch          string    `json:"epoch,omitempty"`
-	Sigma          float64   `json:"sigma,omitempty"`
-	Rho            float64   `json:"rho,omitempty"`
+	RunID   string  `json:"runId"`
+	Command string  `json:"command"`
+	Status  string  `json:"status"`
+	Scope   string  `json:"scope,omitempty"`
+	Epoch   string  `json:"epoch,omitempty"`
+	Sigma   float64 `json:"sigma,omitempty"`
+	Rho     float64 `json:"rho,omitempty"`
+	// RhoRemaining is the scope's zCDP budget left after a release.
+	RhoRemaining   *float64  `json:"rhoRemaining,omitempty"`
 	TopCommunity   string    `json:"topCommunity,omitempty"`
 	TopProbability float64   `json:"topProbability,omitempty"`
 	StartedAt      time.Time `json:"startedAt"`
@@ -76,6 +78,9 @@ func runRowOf(r *connector.RunRecord, now time.Time) runRow {
 	}
 	if s, ok := r.Extra["topCommunity"].(string); ok {
 		row.TopCommunity = s
+	}
+	if left, ok := r.Extra["rhoRemaining"].(float64); ok {
+		row.RhoRemaining = &left
 	}
 	if p, ok := r.Extra["topProbability"].(float64); ok {
 		row.TopProbability = p
@@ -116,9 +121,12 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 		}{rows})
 	}
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "STARTED (UTC)\tCOMMAND\tSTATUS\tSCOPE\tEPOCH\tSIGMA\tRHO\tTOP COMMUNITY\tP\tDURATION\tRUN")
+	fmt.Fprintln(tw, "STARTED (UTC)\tCOMMAND\tSTATUS\tSCOPE\tEPOCH\tSIGMA\tRHO\tRHO LEFT\tTOP COMMUNITY\tP\tDURATION\tRUN")
 	for _, r := range rows {
-		sigma, rho, top, p, dur := "", "", "", "", ""
+		sigma, rho, left, top, p, dur := "", "", "", "", "", ""
+		if r.RhoRemaining != nil {
+			left = fmt.Sprintf("%.4g", *r.RhoRemaining)
+		}
 		if r.Sigma > 0 {
 			sigma = fmt.Sprintf("%.4g", r.Sigma)
 		}
@@ -131,8 +139,8 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 		if r.DurationMillis > 0 {
 			dur = (time.Duration(r.DurationMillis) * time.Millisecond).String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.Format("2006-01-02 15:04:05"),
-			r.Command, r.Status, r.Scope, r.Epoch, sigma, rho, top, p, dur, r.RunID)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.Format("2006-01-02 15:04:05"),
+			r.Command, r.Status, r.Scope, r.Epoch, sigma, rho, left, top, p, dur, r.RunID)
 	}
 	return tw.Flush()
 }
