@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/community"
-	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // graphcloak communities --graph neo4j detects communities on the
@@ -35,33 +34,10 @@ func TestCommunitiesWriteBack(t *testing.T) {
 	if sum.NodePropertiesWritten != len(f.Keys) || sum.WriteProperty != e.comm {
 		t.Errorf("summary %+v", sum)
 	}
-	recs := query(t, d, "MATCH (n:`"+f.Label+"`) RETURN n.key, n.`"+e.comm+"`", nil)
-	byKey := map[int64]int{}
-	for _, rec := range recs {
-		c, ok := rec.Values[1].(int64)
-		if !ok {
-			t.Fatalf("node %v has no integer %s", rec.Values[0], e.comm)
-		}
-		byKey[rec.Values[0].(int64)] = int(c)
-	}
-	// The fixture's graph built independently of the connector.
-	var edges []laplacian.Edge
-	for _, rl := range f.Rels {
-		edges = append(edges, laplacian.Edge{U: int32(rl.U), V: int32(rl.V), Weight: rl.W})
-	}
-	g, err := laplacian.FromEdges(len(f.Keys), nil, edges, laplacian.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	part := make([]int, len(f.Keys))
-	planted := make([]int, len(f.Keys))
-	for i, k := range f.Keys {
-		c, ok := byKey[k]
-		if !ok {
-			t.Fatalf("node %d not written", k)
-		}
-		part[i], planted[i] = c, int(f.Community[i])
-	}
+	// The written partition against the fixture's graph, built
+	// independently of the connector.
+	g, part := fixtureGraph(t, f), partitionOf(t, d, f, e.comm)
+	planted := plantedOf(f)
 	if q := community.Modularity(g, part, 1); math.Abs(q-sum.Modularity) > 1e-9 {
 		t.Errorf("modularity of the written communities %.10f, reported %.10f", q, sum.Modularity)
 	}

@@ -34,6 +34,15 @@ func partitionOf(t *testing.T, d neo4j.DriverWithContext, f *fixture, prop strin
 	return part
 }
 
+// plantedOf returns the fixture's planted blocks in fixture order.
+func plantedOf(f *fixture) []int {
+	planted := make([]int, len(f.Keys))
+	for i := range planted {
+		planted[i] = int(f.Community[i])
+	}
+	return planted
+}
+
 // fixtureGraph builds the fixture's graph independently of the connector.
 func fixtureGraph(t *testing.T, f *fixture) *laplacian.Graph {
 	t.Helper()
@@ -72,10 +81,7 @@ func TestGDSLeidenAgainstGraphcloak(t *testing.T) {
 		t.Fatalf("communities: exit %d: %s", r.Code, r.Stderr)
 	}
 	g := fixtureGraph(t, f)
-	planted := make([]int, len(f.Keys))
-	for i := range planted {
-		planted[i] = int(f.Community[i])
-	}
+	planted := plantedOf(f)
 	gdsPart, gcPart := partitionOf(t, d, f, gdsProp), partitionOf(t, d, f, e.comm)
 	qGDS, qGC := community.Modularity(g, gdsPart, 1), community.Modularity(g, gcPart, 1)
 	nmiGDS, nmiGC, nmiBoth := community.NMI(gdsPart, planted), community.NMI(gcPart, planted), community.NMI(gdsPart, gcPart)
@@ -120,10 +126,7 @@ func TestLocateWithGDSCommunities(t *testing.T) {
 			t.Fatal(err)
 		}
 		part := partitionOf(t, d, f, e.comm)
-		planted := make([]int, len(f.Keys))
-		for i := range planted {
-			planted[i] = int(f.Community[i])
-		}
+		planted := plantedOf(f)
 		nmi := community.NMI(part, planted)
 		q := community.Modularity(fixtureGraph(t, f), part, 1)
 		t.Logf("%s: %d communities, modularity %.4f, NMI with the planted blocks %.3f", algo, sum.CommunityCount, q, nmi)
