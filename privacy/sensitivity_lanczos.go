@@ -1,0 +1,352 @@
+package privacy
+
+
+
+import (
+	"math"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"gonum.org/v1/gonum/mat"
+)
+
+// lanczosWork brackets q_e = ‖exp(−τL)b‖², b = e_i − e_j, by a Lanczos
+// approximation with a rigorous a-posteriori error bound
+// (docs/derivations.md §2.4). Its cost adapts to the edge: a few steps
+// settle an edge far below the running maximum, and Lanczos resolves the
+// isolated large eigenvalues of hubs in a few steps where a Chebyshev
+// expansion pays √(τλmax) for them.
+//
+// Proof. Floating-point Lanczos started from v₁ = fl(b/√2) returns vectors
+// V = [v₁ … v_k], v_{k+1} and a tridiagonal T (α_j, β_j); no orthogonality
+// is assumed. By definition of the residuals f_j (bounded in step)
+//
+//	LV − VT = β_k v_{k+1} e_kᵀ + F,  F = [f₁ … f_k].
+//
+// For computed eigenpairs (Q̂, Θ̂) of T put ẑ(s) = √2·Q̂e^{−sΘ̂}Q̂ᵀe₁ and
+// ŷ(s) = Vẑ(s). Then ẑ' + Tẑ = (TQ̂ − Q̂Θ̂)e^{−sΘ̂}Q̂ᵀe₁√2 =: E(s), so
+//
+//	ŷ' + Lŷ = VE(s) + β_k v_{k+1} ẑ_k(s) + Fẑ(s) =: ρ(s),
+//
+// while u(s) = e^{−sL}b solves u' + Lu = 0. Duhamel's formula gives
+// u(τ) − ŷ(τ) = e^{−τL}(b − ŷ(0)) − ∫₀^τ e^{−(τ−s)L}ρ(s) ds, and
+// ‖e^{−tL}‖ ≤ 1 (L ⪰ 0), so
+//
+//	|‖u(τ)‖ − ‖ŷ(τ)‖| ≤ ‖b − ŷ(0)‖ + ∫₀^τ ‖ρ(s)‖ ds
+//	  ≤ ‖b − √2v₁‖ + √2‖V‖_F‖(I − Q̂Q̂ᵀ)e₁‖
+//	    + τ·g·√2·(‖V‖_F‖TQ̂ − Q̂Θ̂‖_F‖Q̂‖ + ‖F‖_F‖Q̂‖²)
+//	    + β_k‖v_{k+1}‖·∫₀^τ |ẑ_k(s)| ds,
+//
+// g = e^{τ·max(0, −θ_min)} (‖e^{−sΘ̂}‖ ≤ g), ‖Q̂‖² ≤ 1 + ‖Q̂ᵀQ̂ − I‖_F.
+// ẑ_k(s) = √2 Σ_m Q̂_km Q̂_1m e^{−sθ_m} is a sum of exponentials whose terms
+// cancel almost exactly once Lanczos has converged, so its integral is
+// bounded by Taylor expansions with certified remainders (absExpSumIntegral),
+// never term by term. Every floating-point evaluation in the bound carries
+// its rounding bound (Higham's γ_n).
+type lanczosWork struct {
+	g       *laplacian.Graph
+	deg     []float64
+	tau     float64
+	n, kmax int
+	V       []float64 // v₁ … v_{kmax+1}, each of length n
+	alpha   []float64
+	beta    []float64
+	fnorm   []float64 // bounds on ‖f_j‖
+	vnorm   []float64 // ‖v_j‖, rounded up
+	w       []float64
+}
+
+func newLanczosWork(g *laplacian.Graph, tau float64, kmax int) *lanczosWork {
+	n := g.N()
+	return &lanczosWork{g: g, deg: g.Degrees(), tau: tau, n: n, kmax: kmax,
+		V:     make([]float64, n*(kmax+1)),
+		alpha: make([]float64, kmax), beta: make([]float64, kmax),
+		fnorm: make([]float64, kmax), vnorm: make([]float64, kmax+1),
+		w: make([]float64, n)}
+}
+
+func (lw *lanczosWork) vec(j int) []float64 { return lw.V[j*lw.n : (j+1)*lw.n] }
+
+// start sets v₁ = fl(b/√2) for b = e_i − e_j.
+func (lw *lanczosWork) start(i, j int) {
+	v := lw.vec(0)
+	clear(v)
+	v[i], v[j] = 1/math.Sqrt2, -1/math.Sqrt2
+	lw.vnorm[0] = 1 + 4*roundoffU
+}
+
+// step runs Lanczos step k (0-based): from v_{k+1} (and v_k) it computes
+// α, β and v_{k+2}, and bounds the residual
+//
+//	f = L v − α v − β_prev v_prev − β v_next
+//
+// elementwise by the rounding of the matrix–vector product (a row with m
+// stored neighbours is a dot product of m+1 terms with a degree summed
+// from m weights: γ_{2m+4}(d|x_r| + Σ w|x_c|)), of the two axpys
+// (γ₄(|Lv| + |αv| + |β_prev v_prev|)) and of the division by β (u|w|).
+// It reports false on breakdown (β = 0: the Krylov space is invariant).
+func (lw *lanczosWork) step(k int) bool {
+	n := lw.n
+	v := lw.vec(k)
+	w := lw.w
+	g := lw.g
+	errSq := 0.0
+	for r := 0; r < n; r++ {
+		cols, ws := g.Neighbors(r)
+		acc := lw.deg[r] * v[r]
+		abs := math.Abs(acc)
+		if ws == nil {
+			for _, c := range cols {
+				x := v[c]
+				acc -= x
+				abs += math.Abs(x)
+			}
+		} else {
+			for t, c := range cols {
+				x := ws[t] * v[c]
+				acc -= x
+				abs += math.Abs(x)
+			}
+		}
+		w[r] = acc
+		e := highamGamma(2*len(cols)+4) * abs
+		errSq += e * e
+	}
+	a := vecDot(v, w)
+	bPrev := 0.0
+	var vp []float64
+	if k > 0 {
+		bPrev = lw.beta[k-1]
+		vp = lw.vec(k - 1)
+	}
+	axErrSq := 0.0
+	for r := 0; r < n; r++ {
+		t := math.Abs(w[r]) + math.Abs(a*v[r])
+		x := w[r] - a*v[r]
+		if vp != nil {
+			t += math.Abs(bPrev * vp[r])
+			x -= bPrev * vp[r]
+		}
+		w[r] = x
+		e := highamGamma(4)*t + roundoffU*math.Abs(x)
+		axErrSq += e * e
+	}
+	b := math.Sqrt(vecDot(w, w))
+	lw.alpha[k] = a
+	f := (math.Sqrt(errSq) + math.Sqrt(axErrSq)) * (1 + 1e-10)
+	next := lw.vec(k + 1)
+	if !(b > 1e-300) || math.IsInf(b, 0) {
+		// Breakdown: take v_{k+2} = 0, β = 0; the whole remainder is in f.
+		clear(next)
+		lw.beta[k] = 0
+		lw.fnorm[k] = f + b*(1+1e-10)
+		lw.vnorm[k+1] = 0
+		return false
+	}
+	inv := 1 / b
+	for r := 0; r < n; r++ {
+		next[r] = w[r] * inv
+	}
+	lw.beta[k] = b
+	lw.fnorm[k] = f
+	lw.vnorm[k+1] = vecNorm(next)
+	return true
+}
+
+// certify returns lo ≤ ‖exp(−τL)b‖ ≤ up from the first k Lanczos steps
+// (the bound proved on lanczosWork). target is the accuracy wanted for the
+// bracket; it only steers the effort of the integral, never validity.
+func (lw *lanczosWork) certify(k int, target float64) (lo, up float64) {
+	T := mat.NewSymDense(k, nil)
+	for j := 0; j < k; j++ {
+		T.SetSym(j, j, lw.alpha[j])
+		if j+1 < k {
+			T.SetSym(j, j+1, lw.beta[j])
+		}
+	}
+	var es mat.EigenSym
+	if !es.Factorize(T, true) {
+		return 0, math.Inf(1)
+	}
+	theta := es.Values(nil)
+	var Q mat.Dense
+	es.VectorsTo(&Q)
+	tau := lw.tau
+	thNeg := 0.0
+	for _, th := range theta {
+		thNeg = math.Max(thNeg, -th)
+	}
+	growth := math.Exp(tau * thNeg)
+
+	// ‖TQ̂ − Q̂Θ̂‖_F and ‖Q̂ᵀQ̂ − I‖_F, each with its rounding bound.
+	eq, qf2 := 0.0, 0.0
+	for m := 0; m < k; m++ {
+		for r := 0; r < k; r++ {
+			x := lw.alpha[r]*Q.At(r, m) - theta[m]*Q.At(r, m)
+			ab := math.Abs(lw.alpha[r]*Q.At(r, m)) + math.Abs(theta[m]*Q.At(r, m))
+			if r > 0 {
+				x += lw.beta[r-1] * Q.At(r-1, m)
+				ab += math.Abs(lw.beta[r-1] * Q.At(r-1, m))
+			}
+			if r+1 < k {
+				x += lw.beta[r] * Q.At(r+1, m)
+				ab += math.Abs(lw.beta[r] * Q.At(r+1, m))
+			}
+			x = math.Abs(x) + highamGamma(5)*ab
+			eq += x * x
+			qf2 += Q.At(r, m) * Q.At(r, m)
+		}
+	}
+	eq = math.Sqrt(eq) * (1 + highamGamma(k*k+2))
+	var QtQ mat.Dense
+	QtQ.Mul(Q.T(), &Q)
+	orth := 0.0
+	for a := 0; a < k; a++ {
+		for b := 0; b < k; b++ {
+			x := QtQ.At(a, b)
+			if a == b {
+				x--
+			}
+			x = math.Abs(x) + highamGamma(k+2)*1.01
+			orth += x * x
+		}
+	}
+	qn2 := (1 + math.Sqrt(orth)) * (1 + highamGamma(k*k+2)) // ≥ ‖Q̂‖²
+	qn := math.Sqrt(qn2) * (1 + roundoffU)
+	qf2 *= 1 + highamGamma(k*k+2)
+
+	// ẑ(τ), the coefficients c_m of ẑ_k(s), and (I − Q̂Q̂ᵀ)e₁.
+	nb := math.Sqrt2 * (1 + roundoffU)
+	c := make([]float64, k)
+	z := make([]float64, k)
+	d := make([]float64, k)
+	d[0] = 1
+	for m := 0; m < k; m++ {
+		q1 := Q.At(0, m)
+		c[m] = math.Sqrt2 * Q.At(k-1, m) * q1
+		ex := math.Exp(-tau*theta[m]) * q1 * math.Sqrt2
+		for r := 0; r < k; r++ {
+			z[r] += Q.At(r, m) * ex
+			d[r] -= Q.At(r, m) * q1
+		}
+	}
+	zErr := highamGamma(k+4) * nb * qf2 * growth // ‖fl(ẑ(τ)) − ẑ(τ)‖
+	dn := vecNorm(d) + highamGamma(k+3)*qf2
+
+	// ŷ(τ) = Vẑ(τ) and its norm.
+	y := lw.w
+	clear(y)
+	vf2 := 0.0
+	for j := 0; j < k; j++ {
+		v := lw.vec(j)
+		zj := z[j]
+		for r := range y {
+			y[r] += zj * v[r]
+		}
+		vf2 += lw.vnorm[j] * lw.vnorm[j]
+	}
+	vf := math.Sqrt(vf2) * (1 + highamGamma(k+2)) // ≥ ‖V‖_F
+	yn := math.Sqrt(vecDot(y, y))
+	yErr := highamGamma(k+2)*vecNorm(z)*vf + zErr*vf + highamGamma(lw.n+2)*yn
+
+	ff := 0.0
+	for j := 0; j < k; j++ {
+		ff += lw.fnorm[j] * lw.fnorm[j]
+	}
+	ff = math.Sqrt(ff) * (1 + highamGamma(k+2))
+
+	bk := lw.beta[k-1] * lw.vnorm[k]
+	e3 := 0.0
+	if bk > 0 {
+		eps := 1e-3 * target / bk
+		e3 = bk * absExpSumIntegral(c, theta, tau, eps) * (1 + 1e-10)
+	}
+	err := 4*roundoffU + nb*vf*dn +
+		tau*growth*nb*(vf*eq*qn+ff*qn2) + e3 + yErr
+	err *= 1 + 1e-10
+	up = yn*(1+roundoffU) + err
+	lo = math.Max(0, yn*(1-roundoffU)-err)
+	if math.IsNaN(up) || math.IsNaN(lo) {
+		return 0, math.Inf(1)
+	}
+	return lo, up
+}
+
+// absExpSumIntegral returns an upper bound on ∫₀^τ |g(s)| ds,
+// g(s) = Σ_m c_m e^{−sθ_m}. On each step [a, a+h], with ℓ the linear
+// interpolant of g at the ends, |g| ≤ |ℓ| + |g − ℓ| gives
+//
+//	∫_a^{a+h} |g| ≤ h(|g(a)| + |g(a+h)|)/2 + h³/12 · sup|g''|.
+//
+// g(a+h) and g'' on the step come from the degree-P Taylor expansion at a
+// (derivatives D_r = Σ c_m(−θ_m)^r e^{−aθ_m}, evaluated with their
+// cancellation and a rounding bound) plus the Lagrange remainder, which is
+// at most h^{P+1−r}/(P+1−r)!·M for the r-th derivative, M = Σ|c_m||θ_m|^{P+1}
+// sup_{[a,a+h]} e^{−sθ_m}. The step h is chosen so that the remainders add
+// up to about eps; any h is valid, eps only sets the tightness.
+func absExpSumIntegral(c, theta []float64, tau, eps float64) float64 {
+	const P = 8
+	var fact [P + 2]float64
+	fact[0] = 1
+	for r := 1; r <= P+1; r++ {
+		fact[r] = fact[r-1] * float64(r)
+	}
+	k := len(c)
+	hMin := tau * math.Ldexp(1, -22)
+	total := 0.0
+	for a := 0.0; a < tau; {
+		var D, Derr [P + 1]float64
+		M := 0.0
+		for m, th := range theta {
+			e := math.Exp(-a * th)
+			sup := e
+			if th < 0 {
+				sup = math.Exp(-tau * th)
+			}
+			p := c[m] * e
+			pa := math.Abs(p)
+			for r := 0; r <= P; r++ {
+				D[r] += p
+				Derr[r] += pa
+				p *= -th
+				pa *= math.Abs(th)
+			}
+			M += math.Abs(c[m]) * math.Pow(math.Abs(th), P+1) * sup
+		}
+		for r := range Derr {
+			Derr[r] *= highamGamma(k + r + 3)
+		}
+		h := tau - a
+		if M > 0 {
+			h = math.Min(h, math.Pow(fact[P-1]*eps/(tau*M), 1/float64(P+1)))
+		}
+		h = math.Max(h, math.Min(hMin, tau-a))
+		// Cover the rounding of a+h: bound on a slightly longer step.
+		h *= 1 + 4*roundoffU
+		// |g(a+h)| from the Taylor polynomial (Horner) and its remainder.
+		pv := 0.0
+		pErr := M * math.Pow(h, P+1) / fact[P+1]
+		hr := 1.0
+		for r := 0; r <= P; r++ {
+			// Horner's rounding is at most γ_{3P+3} Σ|D_r|h^r/r!.
+			pErr += (Derr[r] + highamGamma(3*P+3)*math.Abs(D[r])) * hr / fact[r]
+			hr *= h
+		}
+		for r := P; r >= 0; r-- {
+			pv = pv*h/float64(r+1) + D[r]
+		}
+		// sup|g''| on the step.
+		g2 := M * math.Pow(h, P-1) / fact[P-1]
+		hr = 1.0
+		for r := 2; r <= P; r++ {
+			g2 += (math.Abs(D[r]) + Derr[r]) * hr / fact[r-2]
+			hr *= h
+		}
+		step := h*(math.Abs(D[0])+Derr[0]+math.Abs(pv)+pErr*(1+highamGamma(2*P+4)))/2 + h*h*h/12*g2
+		total += step * (1 + highamGamma(2*P+8))
+		if a+h >= tau {
+			break
+		}
+		a += h
+	}
+	return total
+}

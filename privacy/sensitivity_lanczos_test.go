@@ -1,0 +1,128 @@
+package privacy
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// hubGraph is a hard case for every bound: comps components, each with a
+// few hubs joined to many leaves and to each other, a path hanging off by a
+// bridge, and (when weighted) weights spread log-uniformly over
+// [1e-3, 1e3].
+func hubGraph(t testing.TB, rng *rand.Rand, comps, size int, weighted bool) *laplacian.Graph {
+	var e []laplacian.Edge
+	wt := func() float64 {
+		if !weighted {
+			return 1
+		}
+		return math.Pow(10, -3+6*rng.Float64())
+	}
+	n := 0
+	for c := 0; c < comps; c++ {
+		base := n
+		hubs := 3
+		for h := 1; h < hubs; h++ {
+			e = append(e, laplacian.Edge{U: int32(base), V: int32(base + h), Weight: wt()})
+		}
+		v := base + hubs
+		for ; v < base+size-6; v++ {
+			h := base + rng.IntN(hubs)
+			e = append(e, laplacian.Edge{U: int32(h), V: int32(v), Weight: wt()})
+			if rng.Float64() < 0.2 && v > base+hubs {
+				e = append(e, laplacian.Edge{U: int32(v - 1), V: int32(v), Weight: wt()})
+			}
+		}
+		// A path of 6 nodes on a bridge from the last leaf.
+		for ; v < base+size; v++ {
+			e = append(e, laplacian.Edge{U: int32(v - 1), V: int32(v), Weight: wt()})
+		}
+		n = base + size
+	}
+	return mustGraph(t, n, e)
+}
+
+// Every edge's Lanczos bracket contains the exact ‖exp(−τL)b_e‖ of the
+// Padé oracle at every checkpoint (a bracket from few steps is loose,
+// never wrong), and is narrower than 1e-8 of the largest one (what Δ2
+// needs) once enough steps are taken.
+func TestLanczosEdgeBracket(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	cases := []struct {
+		name string
+		g    *laplacian.Graph
+		tau  float64
+	}{
+		{"hubs", hubGraph(t, rng, 1, 90, false), 0.5},
+		{"hubs-weighted", hubGraph(t, rng, 2, 60, true), 0.3},
+		{"hubs-large-tau", hubGraph(t, rng, 1, 120, false), 10},
+		{"random-weighted", randomGraph(t, rng, 70, 0.08, 3, true), 2},
+		{"star", mustGraph(t, 40, starEdges(40)), 1},
+		{"path", mustGraph(t, 30, pathEdges(30)), 5},
+	}
+	for _, c := range cases {
+		A := expmOracle(c.g, c.tau)
+		n := c.g.N()
+		lw := newLanczosWork(c.g, c.tau, min(n+5, 120))
+		tight, edges, checks := 0, 0, 0
+		maxWant := 0.0
+		widths := []float64{}
+		c.g.ForEachEdge(func(i, j int, _ float64) {
+			s := 0.0
+			for r := 0; r < n; r++ {
+				d := A.At(r, i) - A.At(r, j)
+				s += d * d
+			}
+			want := math.Sqrt(s)
+			lw.start(i, j)
+			var lo, up float64
+			for k := 1; k <= lw.kmax; k++ {
+				ok := lw.step(k - 1)
+				if k%5 == 0 || !ok || k == lw.kmax {
+					lo, up = lw.certify(k, 1e-12)
+					checks++
+					// The oracle is accurate to ~1e-13 relative.
+					if lo > want*(1+1e-12)+1e-15 || up < want*(1-1e-12)-1e-15 {
+						t.Fatalf("%s edge (%d,%d) k=%d: bracket [%.17g, %.17g] misses oracle %.17g", c.name, i, j, k, lo, up, want)
+					}
+				}
+				if !ok {
+					break
+				}
+			}
+			edges++
+			maxWant = math.Max(maxWant, want)
+			widths = append(widths, up-lo)
+		})
+		for _, wd := range widths {
+			if wd <= 1e-8*maxWant {
+				tight++
+			}
+		}
+		if tight < edges {
+			t.Errorf("%s: only %d of %d edges bracketed to 1e-8 after %d steps", c.name, tight, edges, lw.kmax)
+		}
+		t.Logf("%s: %d edges, %d brackets checked, %d tight", c.name, edges, checks, tight)
+	}
+}
+
+// The integral bound of a cancelling exponential sum: e^{−s} − e^{−s(1+δ)}
+// integrates to ≈ δ·(1 − 2e^{−1})·… ; here against the closed form
+// ∫₀^τ (e^{−as} − e^{−bs}) ds = (1 − e^{−aτ})/a − (1 − e^{−bτ})/b (b > a:
+// the integrand is ≥ 0).
+func TestAbsExpSumIntegral(t *testing.T) {
+	for _, c := range []struct{ a, b, tau float64 }{
+		{1, 1 + 1e-6, 1}, {0.5, 2400, 1}, {1e-3, 3, 10}, {2, 2.5, 0.1},
+	} {
+		want := (1-math.Exp(-c.a*c.tau))/c.a - (1-math.Exp(-c.b*c.tau))/c.b
+		got := absExpSumIntegral([]float64{1, -1}, []float64{c.a, c.b}, c.tau, 1e-3*want)
+		if got < want*(1-1e-12) {
+			t.Errorf("%+v: bound %g below the integral %g", c, got, want)
+		}
+		if got > want*1.1 {
+			t.Errorf("%+v: bound %g more than 10%% above the integral %g", c, got, want)
+		}
+	}
+}
