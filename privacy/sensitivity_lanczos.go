@@ -1,7 +1,5 @@
 package privacy
 
-
-
 import (
 	"math"
 
@@ -47,6 +45,7 @@ type lanczosWork struct {
 	deg     []float64
 	tau     float64
 	n, kmax int
+	omega   []float64 // rounding weights of step (newLanczosWeights)
 	V       []float64 // v₁ … v_{kmax+1}, each of length n
 	alpha   []float64
 	beta    []float64
@@ -55,9 +54,9 @@ type lanczosWork struct {
 	w       []float64
 }
 
-func newLanczosWork(g *laplacian.Graph, tau float64, kmax int) *lanczosWork {
+func newLanczosWork(g *laplacian.Graph, omega []float64, tau float64, kmax int) *lanczosWork {
 	n := g.N()
-	return &lanczosWork{g: g, deg: g.Degrees(), tau: tau, n: n, kmax: kmax,
+	return &lanczosWork{g: g, deg: g.Degrees(), omega: omega, tau: tau, n: n, kmax: kmax,
 		V:     make([]float64, n*(kmax+1)),
 		alpha: make([]float64, kmax), beta: make([]float64, kmax),
 		fnorm: make([]float64, kmax), vnorm: make([]float64, kmax+1),
@@ -79,83 +78,163 @@ func (lw *lanczosWork) start(i, j int) {
 //
 //	f = L v − α v − β_prev v_prev − β v_next
 //
-// elementwise by the rounding of the matrix–vector product (a row with m
-// stored neighbours is a dot product of m+1 terms with a degree summed
-// from m weights: γ_{2m+4}(d|x_r| + Σ w|x_c|)), of the two axpys
-// (γ₄(|Lv| + |αv| + |β_prev v_prev|)) and of the division by β (u|w|).
-// It reports false on breakdown (β = 0: the Krylov space is invariant).
+// by the rounding of the matrix–vector product, of the two axpys and of the
+// division by β. Row r of Lv, with m_r stored neighbours, is a dot product
+// of m_r + 1 terms with a degree summed from m_r weights, so its error is at
+// most γ_r(d_r|v_r| + Σ_c w_rc|v_c|), γ_r = γ_{2m_r+4}. By (a+b)² ≤ 2a²+2b²
+// and Cauchy–Schwarz, (Σ_c w_rc|v_c|)² ≤ d_r Σ_c w_rc v_c², so the error has
+// norm² at most Σ_r ω_r v_r² with ω_r = 2γ_r²d_r² + 2Σ_{c∼r} γ_c² d_c w_rc
+// (newLanczosWeights). The axpys add at most γ₄(‖Lv‖ + |α|‖v‖ + β_prev‖v_prev‖)
+// and the division u‖w‖. step reports false on breakdown (β = 0: the
+// Krylov space is invariant).
 func (lw *lanczosWork) step(k int) bool {
 	n := lw.n
 	v := lw.vec(k)
 	w := lw.w
 	g := lw.g
-	errSq := 0.0
+	deg, om := lw.deg, lw.omega
+	a, errSq, wn := 0.0, 0.0, 0.0
 	for r := 0; r < n; r++ {
 		cols, ws := g.Neighbors(r)
-		acc := lw.deg[r] * v[r]
-		abs := math.Abs(acc)
+		vr := v[r]
+		acc := deg[r] * vr
 		if ws == nil {
 			for _, c := range cols {
-				x := v[c]
-				acc -= x
-				abs += math.Abs(x)
+				acc -= v[c]
 			}
 		} else {
 			for t, c := range cols {
-				x := ws[t] * v[c]
-				acc -= x
-				abs += math.Abs(x)
+				acc -= ws[t] * v[c]
 			}
 		}
 		w[r] = acc
-		e := highamGamma(2*len(cols)+4) * abs
-		errSq += e * e
+		a += vr * acc
+		wn += acc * acc
+		errSq += om[r] * vr * vr
 	}
-	a := vecDot(v, w)
-	bPrev := 0.0
+	bPrev, vpn := 0.0, 0.0
 	var vp []float64
 	if k > 0 {
 		bPrev = lw.beta[k-1]
 		vp = lw.vec(k - 1)
+		vpn = lw.vnorm[k-1]
 	}
-	axErrSq := 0.0
-	for r := 0; r < n; r++ {
-		t := math.Abs(w[r]) + math.Abs(a*v[r])
-		x := w[r] - a*v[r]
-		if vp != nil {
-			t += math.Abs(bPrev * vp[r])
-			x -= bPrev * vp[r]
+	bb := 0.0
+	if vp != nil {
+		for r := 0; r < n; r++ {
+			x := w[r] - a*v[r] - bPrev*vp[r]
+			w[r] = x
+			bb += x * x
 		}
-		w[r] = x
-		e := highamGamma(4)*t + roundoffU*math.Abs(x)
-		axErrSq += e * e
+	} else {
+		for r := 0; r < n; r++ {
+			x := w[r] - a*v[r]
+			w[r] = x
+			bb += x * x
+		}
 	}
-	b := math.Sqrt(vecDot(w, w))
-	lw.alpha[k] = a
-	f := (math.Sqrt(errSq) + math.Sqrt(axErrSq)) * (1 + 1e-10)
+	copy(lw.vec(k+1), w)
+	return lw.finishStep(k, a, errSq, wn, bb, bPrev, vpn)
+}
+
+// finishStep completes step k once v_{k+2} holds w = Lv − αv − β_prev v_prev:
+// it normalises v_{k+2} and records the step (record). It reports false on
+// breakdown.
+func (lw *lanczosWork) finishStep(k int, a, errSq, wn, bb, bPrev, vpn float64) bool {
 	next := lw.vec(k + 1)
+	inv := 0.0
+	if bt := math.Sqrt(bb); bt > 1e-300 && !math.IsInf(bt, 0) {
+		inv = 1 / bt
+	}
+	vn := 0.0
+	for r := range next {
+		next[r] *= inv
+		vn += next[r] * next[r]
+	}
+	return lw.record(k, a, errSq, wn, bb, bPrev, vpn, vn)
+}
+
+// record stores step k's α and β = √bb and its residual bound (see step)
+// from α, Σω_r v_r², ‖Lv‖², ‖w‖², β_prev, ‖v_prev‖ and the squared norm vn
+// of the normalised v_{k+2}. On breakdown (β ≤ 1e-300, v_{k+2} = 0) β is
+// recorded as 0 and w goes into the residual; it then reports false.
+func (lw *lanczosWork) record(k int, a, errSq, wn, bb, bPrev, vpn, vn float64) bool {
+	b := math.Sqrt(bb)
+	lw.alpha[k] = a
+	grow := 1 + highamGamma(lw.n+2)
+	f := math.Sqrt(errSq)*grow + highamGamma(4)*(math.Sqrt(wn)*grow+math.Abs(a)*lw.vnorm[k]+bPrev*vpn) + roundoffU*b*grow
+	f *= 1 + 1e-10
 	if !(b > 1e-300) || math.IsInf(b, 0) {
-		// Breakdown: take v_{k+2} = 0, β = 0; the whole remainder is in f.
-		clear(next)
 		lw.beta[k] = 0
-		lw.fnorm[k] = f + b*(1+1e-10)
+		lw.fnorm[k] = f + b*grow
 		lw.vnorm[k+1] = 0
 		return false
 	}
-	inv := 1 / b
-	for r := 0; r < n; r++ {
-		next[r] = w[r] * inv
-	}
 	lw.beta[k] = b
 	lw.fnorm[k] = f
-	lw.vnorm[k+1] = vecNorm(next)
+	lw.vnorm[k+1] = math.Sqrt(vn) * grow
 	return true
 }
 
-// certify returns lo ≤ ‖exp(−τL)b‖ ≤ up from the first k Lanczos steps
-// (the bound proved on lanczosWork). target is the accuracy wanted for the
-// bracket; it only steers the effort of the integral, never validity.
-func (lw *lanczosWork) certify(k int, target float64) (lo, up float64) {
+// newLanczosWeights returns ω of step's rounding bound.
+func newLanczosWeights(g *laplacian.Graph) []float64 {
+	n := g.N()
+	gam := make([]float64, n)
+	for r := 0; r < n; r++ {
+		cols, _ := g.Neighbors(r)
+		gam[r] = highamGamma(2*len(cols) + 4)
+	}
+	om := make([]float64, n)
+	for r := 0; r < n; r++ {
+		d := g.Degree(r)
+		om[r] += 2 * gam[r] * gam[r] * d * d
+		cols, ws := g.Neighbors(r)
+		for t, c := range cols {
+			w := 1.0
+			if ws != nil {
+				w = ws[t]
+			}
+			om[c] += 2 * gam[r] * gam[r] * d * w
+		}
+	}
+	for r := range om {
+		om[r] *= 1 + highamGamma(2*len(om)+8)
+	}
+	return om
+}
+
+// estimate returns an unproven bracket of ‖exp(−τL)b‖ after k steps from
+// T alone, ‖ẑ(τ)‖ ± β_k‖v_{k+1}‖∫|ẑ_k| (exact when V is orthonormal). It only
+// decides whether certify is worth running; nothing is concluded from it.
+func (lw *lanczosWork) estimate(k int, floorRoot float64) (lo, up float64) {
+	theta, Q, ok := lw.ritz(k)
+	if !ok {
+		return 0, math.Inf(1)
+	}
+	c := make([]float64, k)
+	zn := 0.0
+	for r := 0; r < k; r++ {
+		z := 0.0
+		for m := 0; m < k; m++ {
+			z += Q.At(r, m) * math.Exp(-lw.tau*theta[m]) * Q.At(0, m)
+		}
+		zn += z * z
+	}
+	for m := 0; m < k; m++ {
+		c[m] = math.Sqrt2 * Q.At(k-1, m) * Q.At(0, m)
+	}
+	zn = math.Sqrt2 * math.Sqrt(zn)
+	bk := lw.beta[k-1] * lw.vnorm[k]
+	e := 0.0
+	if bk > 0 {
+		want := math.Max(math.Max(lanczosRelTol*math.Max(zn, floorRoot), 0.25*(floorRoot-zn)), 1e-15)
+		e = bk * absExpSumIntegral(c, theta, lw.tau, 1e-3*want/bk)
+	}
+	return math.Max(0, zn-e), zn + e
+}
+
+// ritz returns the eigenvalues and eigenvectors of the k×k tridiagonal T.
+func (lw *lanczosWork) ritz(k int) ([]float64, *mat.Dense, bool) {
 	T := mat.NewSymDense(k, nil)
 	for j := 0; j < k; j++ {
 		T.SetSym(j, j, lw.alpha[j])
@@ -165,11 +244,22 @@ func (lw *lanczosWork) certify(k int, target float64) (lo, up float64) {
 	}
 	var es mat.EigenSym
 	if !es.Factorize(T, true) {
-		return 0, math.Inf(1)
+		return nil, nil, false
 	}
-	theta := es.Values(nil)
 	var Q mat.Dense
 	es.VectorsTo(&Q)
+	return es.Values(nil), &Q, true
+}
+
+// certify returns lo ≤ ‖exp(−τL)b‖ ≤ up from the first k Lanczos steps
+// (the bound proved on lanczosWork). floorRoot is the best lower bound on
+// the maximum (√ of the floor of edgeBracket): it only steers the effort
+// spent on the integral, never validity.
+func (lw *lanczosWork) certify(k int, floorRoot float64) (lo, up float64) {
+	theta, Q, ok := lw.ritz(k)
+	if !ok {
+		return 0, math.Inf(1)
+	}
 	tau := lw.tau
 	thNeg := 0.0
 	for _, th := range theta {
@@ -198,7 +288,7 @@ func (lw *lanczosWork) certify(k int, target float64) (lo, up float64) {
 	}
 	eq = math.Sqrt(eq) * (1 + highamGamma(k*k+2))
 	var QtQ mat.Dense
-	QtQ.Mul(Q.T(), &Q)
+	QtQ.Mul(Q.T(), Q)
 	orth := 0.0
 	for a := 0; a < k; a++ {
 		for b := 0; b < k; b++ {
@@ -257,7 +347,9 @@ func (lw *lanczosWork) certify(k int, target float64) (lo, up float64) {
 	bk := lw.beta[k-1] * lw.vnorm[k]
 	e3 := 0.0
 	if bk > 0 {
-		eps := 1e-3 * target / bk
+		// Far below the floor a loose integral prunes just as well.
+		want := math.Max(math.Max(lanczosRelTol*math.Max(yn, floorRoot), 0.25*(floorRoot-yn)), 1e-15)
+		eps := 1e-3 * want / bk
 		e3 = bk * absExpSumIntegral(c, theta, tau, eps) * (1 + 1e-10)
 	}
 	err := 4*roundoffU + nb*vf*dn +
@@ -277,7 +369,7 @@ func (lw *lanczosWork) certify(k int, target float64) (lo, up float64) {
 //
 //	∫_a^{a+h} |g| ≤ h(|g(a)| + |g(a+h)|)/2 + h³/12 · sup|g''|.
 //
-// g(a+h) and g'' on the step come from the degree-P Taylor expansion at a
+// g(a+h) and g” on the step come from the degree-P Taylor expansion at a
 // (derivatives D_r = Σ c_m(−θ_m)^r e^{−aθ_m}, evaluated with their
 // cancellation and a rounding bound) plus the Lagrange remainder, which is
 // at most h^{P+1−r}/(P+1−r)!·M for the r-th derivative, M = Σ|c_m||θ_m|^{P+1}
@@ -350,3 +442,19 @@ func absExpSumIntegral(c, theta []float64, tau, eps float64) float64 {
 	}
 	return total
 }
+
+// lanczosRelTol is the relative width at which an edge's bracket counts as
+// settled: far inside ExactRelativeSlack, and cheap since the brackets
+// converge faster than geometrically once Lanczos has resolved the spectrum
+// that matters.
+const lanczosRelTol = 1e-9
+
+// lanczosMemory caps the Krylov vectors kept by all workers together.
+const lanczosMemory = 1 << 30
+
+// lanczosMaxSteps is the number of Lanczos steps the memory cap allows on
+// g with the given number of workers, at most 600.
+func lanczosMaxSteps(g *laplacian.Graph, workers int) int {
+	return min(600, lanczosMemory/(8*max(1, g.N())*max(1, workers))-1)
+}
+

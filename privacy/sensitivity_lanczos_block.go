@@ -1,0 +1,191 @@
+package privacy
+
+import (
+	"math"
+	"time"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// lanczosBlock runs up to columnBlock independent Lanczos recurrences (one
+// edge each, in slots) side by side, so that one pass of the sparse matrix
+// (blockKernel) serves all of them: the product L·[v⁽¹⁾ … v⁽¹⁶⁾] costs little
+// more memory traffic than one L·v. Each slot is exactly the recurrence of
+// lanczosWork.step (same operations in the same order per slot, so the
+// same rounding bounds hold) and is certified by lanczosWork.certify.
+type lanczosBlock struct {
+	g     *laplacian.Graph
+	kern  *blockKernel
+	n     int
+	X, W  []float64 // current vectors and L·X, n×columnBlock row-major
+	zero  []float64 // n zeros: the previous vector of a slot at its first step
+	slot  [columnBlock]*lanczosWork
+	class [columnBlock]int // the edge class in each slot, −1 when idle
+	k     [columnBlock]int // steps done in each slot
+	next  [columnBlock]int // the step count of each slot's next check
+}
+
+func newLanczosBlock(g *laplacian.Graph, omega []float64, tau float64, kmax int) *lanczosBlock {
+	n := g.N()
+	lb := &lanczosBlock{g: g, kern: &blockKernel{g: g, deg: g.Degrees(), splits: []int{0, n}}, n: n,
+		X: make([]float64, n*columnBlock), W: make([]float64, n*columnBlock), zero: make([]float64, n)}
+	for s := range lb.slot {
+		lb.slot[s] = newLanczosWork(g, omega, tau, kmax)
+		lb.class[s] = -1
+	}
+	return lb
+}
+
+// load starts slot s on edge (i, j).
+func (lb *lanczosBlock) load(s, c, i, j int) {
+	lw := lb.slot[s]
+	lw.start(i, j)
+	lb.setColumn(s, lw.vec(0))
+	lb.class[s], lb.k[s], lb.next[s] = c, 0, 4
+}
+
+// idle clears slot s.
+func (lb *lanczosBlock) idle(s int) {
+	lb.class[s] = -1
+	for r := 0; r < lb.n; r++ {
+		lb.X[r*columnBlock+s] = 0
+	}
+}
+
+func (lb *lanczosBlock) setColumn(s int, v []float64) {
+	for r, x := range v {
+		lb.X[r*columnBlock+s] = x
+	}
+}
+
+// step advances every busy slot by one Lanczos step and reports for each
+// slot whether it broke down. Per slot it performs exactly the operations
+// of lanczosWork.step (matrix–vector product, α, the axpys, β and the
+// normalisation), in passes over the rows so that the n×16 blocks are read
+// contiguously; idle slots hold zero vectors and stay zero.
+func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
+	const b = columnBlock
+	n := lb.n
+	var a, errSq, wn, bb, bPrev, inv, vn [b]float64
+	var vp, next [b][]float64
+	for s := 0; s < b; s++ {
+		vp[s], next[s] = lb.zero, lb.zero
+		if lb.class[s] < 0 {
+			continue
+		}
+		lw, k := lb.slot[s], lb.k[s]
+		if k > 0 {
+			vp[s], bPrev[s] = lw.vec(k-1), lw.beta[k-1]
+		}
+		next[s] = lw.vec(k + 1)
+	}
+	// W = L·X in chunks of rows, each summed into α, ‖Lv‖² and Σω_r v_r²
+	// while it is in cache.
+	om := lb.slot[0].omega
+	const chunk = 256
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
+		lb.kern.rows(lo, hi, lb.W, lb.X, nil, 1, 0, 0)
+		for r := lo; r < hi; r++ {
+			wr := (*[b]float64)(lb.W[r*b : r*b+b])
+			xr := (*[b]float64)(lb.X[r*b : r*b+b])
+			o := om[r]
+			for s := 0; s < b; s++ {
+				w, x := wr[s], xr[s]
+				a[s] += x * w
+				wn[s] += w * w
+				errSq[s] += o * x * x
+			}
+		}
+	}
+	for r := 0; r < n; r++ {
+		wr := (*[b]float64)(lb.W[r*b : r*b+b])
+		xr := (*[b]float64)(lb.X[r*b : r*b+b])
+		for s := 0; s < b; s++ {
+			x := wr[s] - a[s]*xr[s]
+			x -= bPrev[s] * vp[s][r]
+			wr[s] = x
+			bb[s] += x * x
+		}
+	}
+	for s := 0; s < b; s++ {
+		if bt := math.Sqrt(bb[s]); lb.class[s] >= 0 && bt > 1e-300 && !math.IsInf(bt, 0) {
+			inv[s] = 1 / bt
+		}
+	}
+	for r := 0; r < n; r++ {
+		wr := (*[b]float64)(lb.W[r*b : r*b+b])
+		xr := (*[b]float64)(lb.X[r*b : r*b+b])
+		for s := 0; s < b; s++ {
+			x := wr[s] * inv[s]
+			xr[s] = x
+			next[s][r] = x
+			vn[s] += x * x
+		}
+	}
+	for s := 0; s < b; s++ {
+		if lb.class[s] < 0 {
+			continue
+		}
+		lw, k := lb.slot[s], lb.k[s]
+		vpn := 0.0
+		if k > 0 {
+			vpn = lw.vnorm[k-1]
+		}
+		broke[s] = !lw.record(k, a[s], errSq[s], wn[s], bb[s], bPrev[s], vpn, vn[s])
+		lb.k[s]++
+	}
+	return broke
+}
+
+// blockRefine refines edge classes in blocks of slots: take(c) hands out
+// the next class (ok false when there is none or time is up), floor is the
+// shared best lower bound on max q_e and done receives each class's
+// bracket.
+func (lb *lanczosBlock) refine(take func() (c, i, j int, ok bool), floor func() float64, done func(c int, lo, up float64), deadline time.Time) {
+	busy := 0
+	for s := range lb.slot {
+		if c, i, j, ok := take(); ok {
+			lb.load(s, c, i, j)
+			busy++
+		} else {
+			lb.idle(s)
+		}
+	}
+	for busy > 0 {
+		broke := lb.step()
+		late := !deadline.IsZero() && time.Now().After(deadline)
+		for s := range lb.slot {
+			c := lb.class[s]
+			if c < 0 {
+				continue
+			}
+			lw, k := lb.slot[s], lb.k[s]
+			forced := broke[s] || k >= lw.kmax || late
+			if k < lb.next[s] && !forced {
+				continue
+			}
+			fl := floor()
+			settles := func(lo, up float64) bool {
+				return up*up <= fl || up-lo <= lanczosRelTol*math.Max(up, math.Sqrt(fl))
+			}
+			// The cheap estimate screens out checks that cannot succeed.
+			if !forced && !settles(lw.estimate(k, math.Sqrt(fl))) {
+				lb.next[s] = k + max(4, k/4)
+				continue
+			}
+			lo, up := lw.certify(k, math.Sqrt(fl))
+			if !forced && !settles(lo, up) {
+				lb.next[s] = k + max(4, k/4)
+				continue
+			}
+			done(c, lo, up)
+			if c, i, j, ok := take(); ok {
+				lb.load(s, c, i, j)
+			} else {
+				lb.idle(s)
+				busy--
+			}
+		}
+	}
+}
