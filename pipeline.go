@@ -59,7 +59,7 @@ type Plan struct {
 	NodeCount         int     `json:"nodeCount"`
 	RelationshipCount int     `json:"relationshipCount"`
 	Components        int     `json:"components"`
-	Method            string  `json:"method"` // "dense" or "sparse" (the sensitivity computation)
+	Method            string  `json:"method"` // "dense", "columns" or "lanczos" (the sensitivity computation)
 	BytesEstimate     int64   `json:"bytesEstimate"`
 	SecondsEstimate   float64 `json:"secondsEstimate"`
 	Delta2            float64 `json:"delta2"`
@@ -88,9 +88,12 @@ func Estimate(job EstimateJob) (*Plan, error) {
 	// The same chooser GraphSensitivity follows, so the dry run names the
 	// method the release will use.
 	sp := privacy.PlanGraphSensitivity(g, job.Tau, privacy.GraphOptions{DenseLimit: job.DenseLimit})
-	p.Method, p.SecondsEstimate, p.BytesEstimate = "sparse", sp.Seconds, sp.Bytes
-	if sp.Method == expm.Dense {
+	p.Method, p.SecondsEstimate, p.BytesEstimate = "columns", sp.Seconds, sp.Bytes
+	switch {
+	case sp.Method == expm.Dense:
 		p.Method = "dense"
+	case sp.Scheme == privacy.SchemeLanczos:
+		p.Method = "lanczos"
 	}
 
 	if job.Sensitivity != nil {

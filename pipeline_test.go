@@ -192,8 +192,8 @@ func TestEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, err := Estimate(EstimateJob{Graph: big, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-5}); err != nil || p.Method != "sparse" {
-		t.Errorf("10⁴-node grid: %+v %v, want sparse", p, err)
+	if p, err := Estimate(EstimateJob{Graph: big, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-5}); err != nil || p.Method != "columns" {
+		t.Errorf("10⁴-node grid: %+v %v, want columns", p, err)
 	}
 	if _, err := Estimate(EstimateJob{Graph: g, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 0}); err == nil {
 		t.Error("δ = 0 accepted")
@@ -335,6 +335,7 @@ func TestEstimateMethodMatchesSensitivity(t *testing.T) {
 		{"sbm:sizes=400x400,pin=0.05,pout=0.001", []float64{0.5, 2}},
 		{"grid:rows=20,cols=30", []float64{1, 4}},
 		{"path:n=350", []float64{0.1, 10}},
+		{"pa:n=1500,m=2,seed=3", []float64{2}},
 	}
 	seen := map[string]bool{}
 	for _, c := range cases {
@@ -351,9 +352,12 @@ func TestEstimateMethodMatchesSensitivity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := "sparse"
-			if s.Method == "dense-eigen" {
+			got := "columns"
+			switch s.Method {
+			case "dense-eigen":
 				got = "dense"
+			case "lanczos-edges":
+				got = "lanczos"
 			}
 			if p.Method != got {
 				t.Errorf("%s τ=%g: dry run says %s, the release computed Δ2 with %s", c.spec, tau, p.Method, s.Method)
@@ -361,7 +365,7 @@ func TestEstimateMethodMatchesSensitivity(t *testing.T) {
 			seen[got] = true
 		}
 	}
-	if !seen["dense"] || !seen["sparse"] {
-		t.Errorf("the cases exercised only %v; both methods must occur", seen)
+	if !seen["dense"] || !seen["columns"] || !seen["lanczos"] {
+		t.Errorf("the cases exercised only %v; all three methods must occur", seen)
 	}
 }

@@ -70,27 +70,7 @@ const lanczosSeeds = 8
 func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions, s Sensitivity) Sensitivity {
 	start := time.Now()
 	cl := edgeClasses(g, tau)
-	sort.Slice(cl, func(a, b int) bool {
-		if cl[a].u != cl[b].u {
-			return cl[a].u > cl[b].u
-		}
-		return cl[a].hint > cl[b].hint
-	})
-	seeds := make([]int, len(cl))
-	for k := range seeds {
-		seeds[k] = k
-	}
-	sort.SliceStable(seeds, func(a, b int) bool { return cl[seeds[a]].hint > cl[seeds[b]].hint })
-	order := append([]int(nil), seeds[:min(lanczosSeeds, len(seeds))]...)
-	isSeed := make(map[int]bool, len(order))
-	for _, c := range order {
-		isSeed[c] = true
-	}
-	for k := range cl {
-		if !isSeed[k] {
-			order = append(order, k)
-		}
-	}
+	order := lanczosOrder(cl)
 
 	workers := runtime.GOMAXPROCS(0)
 	kmax := lanczosMaxSteps(g, workers*columnBlock)
@@ -135,6 +115,16 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 		done[c].Store(true)
 		settled.Add(int64(cl[c].size))
 	}
+	report := func() {
+		if opt.Progress != nil {
+			opt.Progress(int(settled.Load()), g.NumEdges())
+		}
+		if opt.Status != nil {
+			opt.Status(SensitivityStatus{Edges: g.NumEdges(), EdgesCertified: int(settled.Load()),
+				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done) * (1 + 2*roundoffU)), Elapsed: time.Since(start)})
+		}
+	}
+	report() // the cheap bounds alone
 	omega := newLanczosWeights(g)
 	var wg sync.WaitGroup
 	for range workers {
@@ -146,15 +136,6 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 	}
 	finished := make(chan struct{})
 	go func() { wg.Wait(); close(finished) }()
-	report := func() {
-		if opt.Progress != nil {
-			opt.Progress(int(settled.Load()), g.NumEdges())
-		}
-		if opt.Status != nil {
-			opt.Status(SensitivityStatus{Edges: g.NumEdges(), EdgesCertified: int(settled.Load()),
-				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done) * (1 + 2*roundoffU)), Elapsed: time.Since(start)})
-		}
-	}
 	tick := time.NewTicker(250 * time.Millisecond)
 	defer tick.Stop()
 	for waiting := true; waiting; {
@@ -167,6 +148,34 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 	}
 	report()
 	return lanczosResult(cl, lo, up, done, floor(), alpha, s)
+}
+
+// lanczosOrder sorts cl by decreasing cheap bound, ties by decreasing
+// hint, and returns the visiting order: the lanczosSeeds classes with the
+// strongest hint first, then the rest in sorted order.
+func lanczosOrder(cl []edgeClass) []int {
+	sort.Slice(cl, func(a, b int) bool {
+		if cl[a].u != cl[b].u {
+			return cl[a].u > cl[b].u
+		}
+		return cl[a].hint > cl[b].hint
+	})
+	byHint := make([]int, len(cl))
+	for k := range byHint {
+		byHint[k] = k
+	}
+	sort.SliceStable(byHint, func(a, b int) bool { return cl[byHint[a]].hint > cl[byHint[b]].hint })
+	order := append([]int(nil), byHint[:min(lanczosSeeds, len(byHint))]...)
+	seed := make(map[int]bool, len(order))
+	for _, c := range order {
+		seed[c] = true
+	}
+	for k := range cl {
+		if !seed[k] {
+			order = append(order, k)
+		}
+	}
+	return order
 }
 
 // lanczosUpper is the current proven upper bound on max ‖exp(−τL)b_e‖:

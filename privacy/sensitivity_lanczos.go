@@ -457,4 +457,3 @@ const lanczosMemory = 1 << 30
 func lanczosMaxSteps(g *laplacian.Graph, workers int) int {
 	return min(600, lanczosMemory/(8*max(1, g.N())*max(1, workers))-1)
 }
-

@@ -20,9 +20,10 @@ type lanczosBlock struct {
 	X, W  []float64 // current vectors and L·X, n×columnBlock row-major
 	zero  []float64 // n zeros: the previous vector of a slot at its first step
 	slot  [columnBlock]*lanczosWork
-	class [columnBlock]int // the edge class in each slot, −1 when idle
-	k     [columnBlock]int // steps done in each slot
-	next  [columnBlock]int // the step count of each slot's next check
+	class [columnBlock]int     // the edge class in each slot, −1 when idle
+	k     [columnBlock]int     // steps done in each slot
+	next  [columnBlock]int     // the step count of each slot's next check
+	width [columnBlock]float64 // each slot's bracket width at its last check
 }
 
 func newLanczosBlock(g *laplacian.Graph, omega []float64, tau float64, kmax int) *lanczosBlock {
@@ -41,7 +42,7 @@ func (lb *lanczosBlock) load(s, c, i, j int) {
 	lw := lb.slot[s]
 	lw.start(i, j)
 	lb.setColumn(s, lw.vec(0))
-	lb.class[s], lb.k[s], lb.next[s] = c, 0, 4
+	lb.class[s], lb.k[s], lb.next[s], lb.width[s] = c, 0, 4, math.Inf(1)
 }
 
 // idle clears slot s.
@@ -175,7 +176,11 @@ func (lb *lanczosBlock) refine(take func() (c, i, j int, ok bool), floor func() 
 				continue
 			}
 			lo, up := lw.certify(k, math.Sqrt(fl))
-			if !forced && !settles(lo, up) {
+			// Stagnation: the rounding terms, which grow with k, have
+			// caught up with the shrinking truncation term.
+			stalled := k >= 64 && up-lo > 0.9*lb.width[s]
+			lb.width[s] = up - lo
+			if !forced && !settles(lo, up) && !stalled {
 				lb.next[s] = k + max(4, k/4)
 				continue
 			}

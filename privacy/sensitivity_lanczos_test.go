@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -80,7 +81,7 @@ func TestLanczosEdgeBracket(t *testing.T) {
 			var lo, up float64
 			for k := 1; k <= lw.kmax; k++ {
 				ok := lw.step(k - 1)
-				if k%5 == 0 || !ok || k == lw.kmax {
+				if k%10 == 0 || !ok || k == lw.kmax {
 					lo, up = lw.certify(k, 0)
 					checks++
 					// The oracle is accurate to ~1e-13 relative.
@@ -125,4 +126,94 @@ func TestAbsExpSumIntegral(t *testing.T) {
 			t.Errorf("%+v: bound %g more than 10%% above the integral %g", c, got, want)
 		}
 	}
+}
+
+// The Lanczos scheme brackets the Padé oracle's Δ2 and agrees with the
+// column scheme, on graphs with hubs, leaves, bridges, weights over six
+// decades and several components.
+func TestLanczosSchemeAgainstOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for trial := 0; trial < 8; trial++ {
+		var g *laplacian.Graph
+		if trial%2 == 0 {
+			g = hubGraph(t, rng, 1+trial%3, 40+rng.IntN(40), trial%4 == 0)
+		} else {
+			g = randomGraph(t, rng, 40+rng.IntN(40), 0.1, 1+trial%3, true)
+		}
+		tau := []float64{0.1, 0.7, 3, 10}[trial%4]
+		alpha := 0.5 + rng.Float64()
+		want := alpha * oracleDelta(g, expmOracle(g, tau))
+		lz, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Sparse, Scheme: SchemeLanczos})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Sparse, Scheme: SchemeColumns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBracket(t, "lanczos", lz, want, 1e-12)
+		checkBracket(t, "columns", cols, want, 1e-12)
+		// Far below 1e-5 the rounding floor of the bracket (≈ k²u‖b_e‖)
+		// exceeds ExactRelativeSlack; it is then reported as a bound.
+		if lz.Method != "lanczos-edges" || (!lz.Exact && want > 1e-5) || !lz.Certified {
+			t.Errorf("trial %d: method %s exact %v certified %v Δ2 %g slack %g want %g", trial, lz.Method, lz.Exact, lz.Certified, lz.Delta2, lz.Slack, want)
+		}
+		if lz.Delta2 < cols.Delta2-cols.Slack || cols.Delta2 < lz.Delta2-lz.Slack {
+			t.Errorf("trial %d: lanczos [%g, %g] and columns [%g, %g] disagree", trial, lz.Delta2-lz.Slack, lz.Delta2, cols.Delta2-cols.Slack, cols.Delta2)
+		}
+	}
+}
+
+// A budget that ends at once still returns a proven upper bound (the
+// per-edge bounds), not called exact.
+func TestLanczosSchemeTimeBudget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	g := hubGraph(t, rng, 2, 80, true)
+	tau := 0.8
+	want := oracleDelta(g, expmOracle(g, tau))
+	s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, Scheme: SchemeLanczos, TimeBudget: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Delta2 < want || !s.Certified || s.Exact {
+		t.Errorf("budgeted: Δ2 %g (exact %v) vs oracle %g", s.Delta2, s.Exact, want)
+	}
+}
+
+// Edge classes: every edge is in exactly one, and the oracle's q_e is the
+// same on every edge of a class (swapping false twins is an automorphism).
+func TestEdgeClassesShareQ(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	g := hubGraph(t, rng, 1, 70, false)
+	tau := 1.3
+	A := expmOracle(g, tau)
+	tw := falseTwins(g)
+	q := func(i, j int) float64 {
+		s := 0.0
+		for r := 0; r < g.N(); r++ {
+			d := A.At(r, i) - A.At(r, j)
+			s += d * d
+		}
+		return s
+	}
+	cl := edgeClasses(g, tau)
+	total, multi := 0, 0
+	rep := map[[2]int]float64{}
+	for _, c := range cl {
+		total += c.size
+		if c.size > 1 {
+			multi++
+		}
+		a, b := tw.rep[c.i], tw.rep[c.j]
+		rep[[2]int{min(a, b), max(a, b)}] = q(c.i, c.j)
+	}
+	if total != g.NumEdges() || multi == 0 {
+		t.Fatalf("classes cover %d of %d edges, %d with more than one edge", total, g.NumEdges(), multi)
+	}
+	g.ForEachEdge(func(i, j int, _ float64) {
+		a, b := tw.rep[i], tw.rep[j]
+		if want := rep[[2]int{min(a, b), max(a, b)}]; math.Abs(q(i, j)-want) > 1e-13 {
+			t.Errorf("edge (%d,%d): q %g, its class %g", i, j, q(i, j), want)
+		}
+	})
 }

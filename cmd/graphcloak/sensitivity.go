@@ -111,7 +111,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&o.graph, "graph", "", "graph spec: neo4j (the configured projection) | sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 | grid:rows=R,cols=C | path:n=N | cycle:n=N | complete:n=N | star:n=N | karate | file:PATH")
 	config.AddFlags(fl, "tau", "alpha", "header") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
-	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense or sparse")
+	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns) or lanczos (per-edge Lanczos brackets; fast with hubs)")
 	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
 	fl.DurationVar(&o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
 	fl.StringVar(&o.save, "save", "", "write a sensitivity certificate (Δ2, τ, α, graph fingerprint, method, version) to this JSON file, for release --sensitivity-cert")
@@ -164,16 +164,23 @@ type sensitivityResult struct {
 	Seconds       float64       `json:"seconds"`
 }
 
-func parseSensitivityMethod(s string) (expm.Method, error) {
+// parseSensitivityMethod maps --method to the dense/sparse choice and the
+// sparse scheme: sparse lets the plan pick the scheme, columns and lanczos
+// force one.
+func parseSensitivityMethod(s string) (expm.Method, privacy.SparseScheme, error) {
 	switch s {
 	case "auto":
-		return expm.Auto, nil
+		return expm.Auto, privacy.SchemeAuto, nil
 	case "dense":
-		return expm.Dense, nil
+		return expm.Dense, privacy.SchemeAuto, nil
 	case "sparse":
-		return expm.Sparse, nil
+		return expm.Sparse, privacy.SchemeAuto, nil
+	case "columns":
+		return expm.Sparse, privacy.SchemeColumns, nil
+	case "lanczos":
+		return expm.Sparse, privacy.SchemeLanczos, nil
 	}
-	return expm.Auto, usageErrorf("--method must be auto, dense or sparse, got %q", s)
+	return expm.Auto, privacy.SchemeAuto, usageErrorf("--method must be auto, dense, sparse, columns or lanczos, got %q", s)
 }
 
 func checkSensitivityFlag(name string, v float64) error {
@@ -233,7 +240,7 @@ func lineSensitivity(o *sensitivityOptions) (sensitivityResult, error) {
 // graphSensitivity is sensitivity --graph: the certified Δ2 of a graph,
 // saved as a certificate with --save.
 func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivityResult, error) {
-	method, err := parseSensitivityMethod(o.method)
+	method, scheme, err := parseSensitivityMethod(o.method)
 	if err != nil {
 		return sensitivityResult{}, err
 	}
@@ -253,7 +260,7 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	if err != nil {
 		return sensitivityResult{}, flagError("--graph", err)
 	}
-	opt := privacy.GraphOptions{Method: method, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget, Status: sensitivityProgress(g)}
+	opt := privacy.GraphOptions{Method: method, Scheme: scheme, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget, Status: sensitivityProgress(g)}
 	if opt.DenseLimit == 0 {
 		opt.DenseLimit = -1 // dense disabled; GraphOptions treats 0 as the default
 	}

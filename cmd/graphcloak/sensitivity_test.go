@@ -13,7 +13,7 @@ func runSensitivityCLI(t *testing.T, args ...string) (string, int, error) {
 }
 
 func TestSensitivityGraphJSON(t *testing.T) {
-	for _, method := range []string{"auto", "dense", "sparse"} {
+	for _, method := range []string{"auto", "dense", "sparse", "columns", "lanczos"} {
 		out, code, err := runSensitivityCLI(t, "--graph", "complete:n=6", "--tau", "0.5", "--alpha", "2", "--method", method, "-o", "json")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %v", method, code, err)
@@ -37,7 +37,7 @@ func TestSensitivityGraphJSON(t *testing.T) {
 			t.Errorf("%s: %v", method, r)
 		}
 		// kappa2 is e^{τ n} on the dense path, null on the sparse one.
-		if method == "sparse" {
+		if method == "sparse" || method == "columns" || method == "lanczos" {
 			if r["kappa2"] != nil {
 				t.Errorf("sparse kappa2 = %v, want null", r["kappa2"])
 			}
