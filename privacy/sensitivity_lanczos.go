@@ -45,8 +45,8 @@ type lanczosWork struct {
 	deg     []float64
 	tau     float64
 	n, kmax int
-	omega   []float64 // rounding weights of step (newLanczosWeights)
-	V       []float64 // v₁ … v_{kmax+1}, each of length n
+	omega   []float64   // rounding weights of step (newLanczosWeights)
+	V       [][]float64 // v₁ … v_{kmax+1}, each of length n (see vec)
 	alpha   []float64
 	beta    []float64
 	fnorm   []float64 // bounds on ‖f_j‖
@@ -57,13 +57,21 @@ type lanczosWork struct {
 func newLanczosWork(g *laplacian.Graph, omega []float64, tau float64, kmax int) *lanczosWork {
 	n := g.N()
 	return &lanczosWork{g: g, deg: g.Degrees(), omega: omega, tau: tau, n: n, kmax: kmax,
-		V:     make([]float64, n*(kmax+1)),
+		V:     make([][]float64, kmax+1),
 		alpha: make([]float64, kmax), beta: make([]float64, kmax),
 		fnorm: make([]float64, kmax), vnorm: make([]float64, kmax+1),
 		w: make([]float64, n)}
 }
 
-func (lw *lanczosWork) vec(j int) []float64 { return lw.V[j*lw.n : (j+1)*lw.n] }
+// vec returns v_{j+1}'s storage, allocated on first use: most edges settle
+// in a few steps, so memory follows the deepest recurrence run so far, not
+// kmax. Every entry is written before it is read.
+func (lw *lanczosWork) vec(j int) []float64 {
+	if lw.V[j] == nil {
+		lw.V[j] = make([]float64, lw.n)
+	}
+	return lw.V[j]
+}
 
 // start sets v₁ = fl(b/√2) for b = e_i − e_j.
 func (lw *lanczosWork) start(i, j int) {

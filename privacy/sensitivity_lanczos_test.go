@@ -217,3 +217,57 @@ func TestEdgeClassesShareQ(t *testing.T) {
 		}
 	})
 }
+
+// bridgeSides against brute force: remove each edge and count what is cut
+// off.
+func TestBridgeSides(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for trial := 0; trial < 6; trial++ {
+		var g *laplacian.Graph
+		if trial%2 == 0 {
+			g = hubGraph(t, rng, 1+trial%3, 30+rng.IntN(20), false)
+		} else {
+			g = randomGraph(t, rng, 40, 0.04, 1+trial%2, false)
+		}
+		got := bridgeSides(g)
+		var edges []laplacian.Edge
+		g.ForEachEdge(func(i, j int, w float64) { edges = append(edges, laplacian.Edge{U: int32(i), V: int32(j), Weight: w}) })
+		_, comp := g.Components()
+		bridges := 0
+		for k, e := range edges {
+			rest := append(append([]laplacian.Edge(nil), edges[:k]...), edges[k+1:]...)
+			h := mustGraph(t, g.N(), rest)
+			_, hc := h.Components()
+			a, b := 0, 0
+			for v := range hc {
+				if hc[v] == hc[e.U] {
+					a++
+				}
+				if hc[v] == hc[e.V] {
+					b++
+				}
+			}
+			key := [2]int{min(int(e.U), int(e.V)), max(int(e.U), int(e.V))}
+			s, ok := got[key]
+			if hc[e.U] == hc[e.V] {
+				if ok {
+					t.Errorf("edge %v on a cycle reported as a bridge", key)
+				}
+				continue
+			}
+			bridges++
+			size := 0
+			for v := range comp {
+				if comp[v] == comp[e.U] {
+					size++
+				}
+			}
+			if !ok || s != min(a, b) || a+b != size {
+				t.Errorf("bridge %v: got %d (%v), want %d", key, s, ok, min(a, b))
+			}
+		}
+		if bridges != len(got) || bridges == 0 {
+			t.Errorf("trial %d: %d bridges by brute force, %d reported", trial, bridges, len(got))
+		}
+	}
+}
