@@ -45,8 +45,9 @@ type lanczosWork struct {
 	deg     []float64
 	tau     float64
 	n, kmax int
-	omega   []float64   // rounding weights of step (newLanczosWeights)
-	V       [][]float64 // v₁ … v_{kmax+1}, each of length n (see vec)
+	omega   []float64    // rounding weights of step (newLanczosWeights)
+	V       [][]float64  // v₁ … v_{kmax+1}, each of length n (see vec)
+	pool    *[][]float64 // spare vectors shared by the slots of a block, or nil
 	alpha   []float64
 	beta    []float64
 	fnorm   []float64 // bounds on ‖f_j‖
@@ -68,9 +69,28 @@ func newLanczosWork(g *laplacian.Graph, omega []float64, tau float64, kmax int) 
 // kmax. Every entry is written before it is read.
 func (lw *lanczosWork) vec(j int) []float64 {
 	if lw.V[j] == nil {
-		lw.V[j] = make([]float64, lw.n)
+		if p := lw.pool; p != nil && len(*p) > 0 {
+			lw.V[j] = (*p)[len(*p)-1]
+			*p = (*p)[:len(*p)-1]
+		} else {
+			lw.V[j] = make([]float64, lw.n)
+		}
 	}
 	return lw.V[j]
+}
+
+// release returns the Krylov vectors to the pool shared with other slots
+// (lanczosBlock), so that memory follows the recurrences running now.
+func (lw *lanczosWork) release() {
+	if lw.pool == nil {
+		return
+	}
+	for j, v := range lw.V {
+		if v != nil {
+			*lw.pool = append(*lw.pool, v)
+			lw.V[j] = nil
+		}
+	}
 }
 
 // start sets v₁ = fl(b/√2) for b = e_i − e_j.
@@ -452,10 +472,10 @@ func absExpSumIntegral(c, theta []float64, tau, eps float64) float64 {
 }
 
 // lanczosRelTol is the relative width at which an edge's bracket counts as
-// settled: far inside ExactRelativeSlack, and cheap since the brackets
+// settled: ten times inside ExactRelativeSlack, and cheap since the brackets
 // converge faster than geometrically once Lanczos has resolved the spectrum
 // that matters.
-const lanczosRelTol = 1e-9
+const lanczosRelTol = 1e-7
 
 // lanczosMemory caps the Krylov vectors kept by all workers together.
 const lanczosMemory = 1 << 30

@@ -30,8 +30,10 @@ func newLanczosBlock(g *laplacian.Graph, omega []float64, tau float64, kmax int)
 	n := g.N()
 	lb := &lanczosBlock{g: g, kern: &blockKernel{g: g, deg: g.Degrees(), splits: []int{0, n}}, n: n,
 		X: make([]float64, n*columnBlock), W: make([]float64, n*columnBlock), zero: make([]float64, n)}
+	pool := new([][]float64)
 	for s := range lb.slot {
 		lb.slot[s] = newLanczosWork(g, omega, tau, kmax)
+		lb.slot[s].pool = pool
 		lb.class[s] = -1
 	}
 	return lb
@@ -40,6 +42,7 @@ func newLanczosBlock(g *laplacian.Graph, omega []float64, tau float64, kmax int)
 // load starts slot s on edge (i, j).
 func (lb *lanczosBlock) load(s, c, i, j int) {
 	lw := lb.slot[s]
+	lw.release()
 	lw.start(i, j)
 	lb.setColumn(s, lw.vec(0))
 	lb.class[s], lb.k[s], lb.next[s], lb.width[s] = c, 0, 4, math.Inf(1)
@@ -47,6 +50,7 @@ func (lb *lanczosBlock) load(s, c, i, j int) {
 
 // idle clears slot s.
 func (lb *lanczosBlock) idle(s int) {
+	lb.slot[s].release()
 	lb.class[s] = -1
 	for r := 0; r < lb.n; r++ {
 		lb.X[r*columnBlock+s] = 0
