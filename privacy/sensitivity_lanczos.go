@@ -256,7 +256,7 @@ func (lw *lanczosWork) estimate(k int, floorRoot float64) (lo, up float64) {
 	e := 0.0
 	if bk > 0 {
 		want := math.Max(math.Max(lanczosRelTol*math.Max(zn, floorRoot), 0.25*(floorRoot-zn)), 1e-15)
-		e = bk * absExpSumIntegral(c, theta, lw.tau, 1e-3*want/bk)
+		e = bk * absExpSumIntegral(c, theta, lw.tau, 0.1*want/bk) // a screen: 10 % is plenty
 	}
 	return math.Max(0, zn-e), zn + e
 }

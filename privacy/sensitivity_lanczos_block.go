@@ -69,7 +69,7 @@ func (lb *lanczosBlock) setColumn(s int, v []float64) {
 // normalisation), in passes over the rows so that the n×16 blocks are read
 // contiguously; idle slots hold zero vectors and stay zero.
 func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
-	const b = columnBlock
+	const b, chunk = columnBlock, 256
 	n := lb.n
 	var a, errSq, wn, bb, bPrev, inv, vn [b]float64
 	var vp, next [b][]float64
@@ -87,7 +87,6 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 	// W = L·X in chunks of rows, each summed into α, ‖Lv‖² and Σω_r v_r²
 	// while it is in cache.
 	om := lb.slot[0].omega
-	const chunk = 256
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
 		lb.kern.rows(lo, hi, lb.W, lb.X, nil, 1, 0, 0)
@@ -103,14 +102,12 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 			}
 		}
 	}
-	for r := 0; r < n; r++ {
-		wr := (*[b]float64)(lb.W[r*b : r*b+b])
-		xr := (*[b]float64)(lb.X[r*b : r*b+b])
+	// The slots' own vectors are separate arrays: walk them slot by slot
+	// within chunks of rows whose part of the blocks stays in cache.
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
 		for s := 0; s < b; s++ {
-			x := wr[s] - a[s]*xr[s]
-			x -= bPrev[s] * vp[s][r]
-			wr[s] = x
-			bb[s] += x * x
+			bb[s] += axpyNorm(lb.W, lb.X, vp[s], a[s], bPrev[s], s, lo, hi)
 		}
 	}
 	for s := 0; s < b; s++ {
@@ -118,14 +115,10 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 			inv[s] = 1 / bt
 		}
 	}
-	for r := 0; r < n; r++ {
-		wr := (*[b]float64)(lb.W[r*b : r*b+b])
-		xr := (*[b]float64)(lb.X[r*b : r*b+b])
+	for lo := 0; lo < n; lo += chunk {
+		hi := min(lo+chunk, n)
 		for s := 0; s < b; s++ {
-			x := wr[s] * inv[s]
-			xr[s] = x
-			next[s][r] = x
-			vn[s] += x * x
+			vn[s] += scaleNorm(lb.W, lb.X, next[s], inv[s], s, lo, hi)
 		}
 	}
 	for s := 0; s < b; s++ {
@@ -197,4 +190,57 @@ func (lb *lanczosBlock) refine(take func() (c, i, j int, ok bool), floor func() 
 			}
 		}
 	}
+}
+
+// axpyNorm sets column s of W to W − a·X − β·prev on rows [lo, hi) and
+// returns the sum of squares of the result. Two partial sums break the
+// dependency chain of one accumulator (any summation order has the same
+// rounding bound).
+func axpyNorm(W, X, prev []float64, a, beta float64, s, lo, hi int) float64 {
+	const b = columnBlock
+	s0, s1 := 0.0, 0.0
+	r := lo
+	for ; r+1 < hi; r += 2 {
+		i := r*b + s
+		x := W[i] - a*X[i]
+		x -= beta * prev[r]
+		W[i] = x
+		y := W[i+b] - a*X[i+b]
+		y -= beta * prev[r+1]
+		W[i+b] = y
+		s0 += x * x
+		s1 += y * y
+	}
+	if r < hi {
+		i := r*b + s
+		x := W[i] - a*X[i]
+		x -= beta * prev[r]
+		W[i] = x
+		s0 += x * x
+	}
+	return s0 + s1
+}
+
+// scaleNorm sets column s of X and next to inv·(column s of W) on rows
+// [lo, hi) and returns the sum of squares, like axpyNorm.
+func scaleNorm(W, X, next []float64, inv float64, s, lo, hi int) float64 {
+	const b = columnBlock
+	s0, s1 := 0.0, 0.0
+	r := lo
+	for ; r+1 < hi; r += 2 {
+		i := r*b + s
+		x, y := W[i]*inv, W[i+b]*inv
+		X[i], X[i+b] = x, y
+		next[r], next[r+1] = x, y
+		s0 += x * x
+		s1 += y * y
+	}
+	if r < hi {
+		i := r*b + s
+		x := W[i] * inv
+		X[i] = x
+		next[r] = x
+		s0 += x * x
+	}
+	return s0 + s1
 }
