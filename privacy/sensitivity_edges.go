@@ -30,6 +30,7 @@ func edgeClasses(g *laplacian.Graph, tau float64) []edgeClass {
 	side := bridgeSides(g)
 	byPair := make(map[[2]int]int)
 	var cl []edgeClass
+	rw := newResistanceWork(g)
 	g.ForEachEdge(func(i, j int, w float64) {
 		ri, rj := tw.rep[i], tw.rep[j]
 		if ri > rj {
@@ -42,7 +43,7 @@ func edgeClasses(g *laplacian.Graph, tau float64) []edgeClass {
 		}
 		byPair[key] = len(cl)
 		lo, hi := math.Min(g.Degree(i), g.Degree(j)), math.Max(g.Degree(i), g.Degree(j))
-		cl = append(cl, edgeClass{i: i, j: j, size: 1, u: cheapEdgeBound(g, i, j, w, tau), hint: hi / lo, slow: lanczosHint(i, j, w, tau, side)})
+		cl = append(cl, edgeClass{i: i, j: j, size: 1, u: cheapEdgeBound(g, rw, i, j, w, tau), hint: hi / lo, slow: lanczosHint(i, j, w, tau, side)})
 	})
 	return cl
 }

@@ -125,6 +125,7 @@ func (r *sparseRefiner) collectEdges() {
 	n := g.N()
 	r.edges = make([]sparseEdge, 0, g.NumEdges())
 	r.edgeAt = make([]int32, r.rowStart[n])
+	rw := newResistanceWork(g)
 	for i := 0; i < n; i++ {
 		cols, ws := g.Neighbors(i)
 		for k, j32 := range cols {
@@ -141,7 +142,7 @@ func (r *sparseRefiner) collectEdges() {
 			cj, _ := g.Neighbors(j)
 			kk := sort.Search(len(cj), func(t int) bool { return cj[t] >= int32(i) })
 			r.edgeAt[r.rowStart[j]+kk] = id
-			r.edges = append(r.edges, sparseEdge{i: i, j: j, pij: r.rowStart[i] + k, u: cheapEdgeBound(g, i, j, w, r.tau)})
+			r.edges = append(r.edges, sparseEdge{i: i, j: j, pij: r.rowStart[i] + k, u: cheapEdgeBound(g, rw, i, j, w, r.tau)})
 		}
 	}
 	r.order = make([]int32, len(r.edges))
@@ -408,12 +409,13 @@ func chebColumns(kern *blockKernel, blk []int, tw *twins, coef []float64, B floa
 }
 
 // cheapEdgeBound returns a proven upper bound on q_e = ‖exp(−τL)(e_i − e_j)‖²
-// in O(d_i + d_j): min(2, 1/(2eτw_e), GR₁) (docs/derivations.md §2.1). A is a
-// contraction on b_e ⊥ 1, so q_e ≤ ‖b_e‖² = 2; w_e q_e is a diagonal entry of
-// g(MᵀM), g(x) = x e^{−2τx} ≤ 1/(2eτ); GR₁ is the two-node Gauss–Radau rule
+// from the edge's neighbourhood: min(2, ψ(R⁺), GR₁) (docs/derivations.md
+// §2.1). A is a contraction on b_e ⊥ 1, so q_e ≤ ‖b_e‖² = 2; ψ(R⁺) is the
+// effective-resistance bound (resistanceEdgeBound of rw's R⁺ ≤ 1/w_e, so
+// never above the older 1/(2eτw_e)); GR₁ is the two-node Gauss–Radau rule
 // with a node fixed at 0 ≤ λ_min, an upper bound for the completely
 // monotone e^{−2τx}.
-func cheapEdgeBound(g *laplacian.Graph, i, j int, w, tau float64) float64 {
+func cheapEdgeBound(g *laplacian.Graph, rw *resistanceWork, i, j int, w, tau float64) float64 {
 	di, dj := g.Degree(i), g.Degree(j)
 	ci, wi := g.Neighbors(i)
 	cj, wj := g.Neighbors(j)
@@ -449,8 +451,7 @@ func cheapEdgeBound(g *laplacian.Graph, i, j int, w, tau float64) float64 {
 	}
 	al := (di + dj + 2*w) / 2
 	sm := s2 / 2
-	best := 2.0
-	best = math.Min(best, 1/(2*math.E*tau*w))
+	best := math.Min(2, resistanceEdgeBound(rw.bound(i, j, w), tau))
 	if sm > 0 {
 		r := math.Min(1, al*al/sm)
 		gr := 2 * ((1 - r) + r*math.Exp(-2*tau*sm/al))

@@ -1,0 +1,124 @@
+package privacy
+
+import (
+	"math"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// resistanceWork finds, for an edge (a, b), a proven upper bound on its
+// effective resistance R_ab = b_eᵀ L⁺ b_e from a series-parallel subnetwork
+// around it (docs/derivations.md §2.1):
+//
+//	H = the edge a–b, and for every other neighbour k of a the branch
+//	    a–k followed by the parallel connections k–b (when k ~ b) and
+//	    k–l–b over common neighbours l of k and b,
+//
+// where every l serves one branch only and is neither a, b nor a neighbour
+// of a. The branches then share only a and b, so H's resistance is
+//
+//	R_H = 1 / (w_ab + Σ_k 1/(1/w_ak + 1/c_kb)),  c_kb = w_kb + Σ_l w_kl w_lb/(w_kl + w_lb),
+//
+// and R_ab ≤ R_H by Rayleigh's monotonicity law (deleting edges of G never
+// lowers a resistance). The walk starts at the endpoint of fewer
+// neighbours (heat leaving an edge goes through it) and scans at most
+// resistanceBudget(a, b) neighbour entries; branches past the budget keep
+// only their direct edge k–b.
+type resistanceWork struct {
+	g     *laplacian.Graph
+	stamp int32
+	taken []int32 // taken[v] == stamp: v is a, b, a neighbour of a, or serves a branch
+	nearB []int32 // nearB[v] == stamp: v is a neighbour of b, at posB[v] in b's list
+	posB  []int32
+}
+
+func newResistanceWork(g *laplacian.Graph) *resistanceWork {
+	n := g.N()
+	return &resistanceWork{g: g, taken: make([]int32, n), nearB: make([]int32, n), posB: make([]int32, n)}
+}
+
+// resistanceBudget caps the neighbour entries scanned for one edge: a few
+// times the two endpoints' lists, enough for the hubs next to a leaf.
+func resistanceBudget(da, db int) int { return 16*(da+db) + 1024 }
+
+// bound returns R⁺ ≥ R_ab for the edge (a, b) of weight w (see
+// resistanceWork); R⁺ ≤ 1/w always.
+func (r *resistanceWork) bound(a, b int, w float64) float64 {
+	g := r.g
+	ca, wa := g.Neighbors(a)
+	cb, wb := g.Neighbors(b)
+	if len(ca) > len(cb) {
+		a, b, ca, wa, cb, wb = b, a, cb, wb, ca, wa
+	}
+	r.stamp++
+	if r.stamp == math.MaxInt32 {
+		clear(r.taken)
+		clear(r.nearB)
+		r.stamp = 1
+	}
+	s := r.stamp
+	r.taken[a], r.taken[b] = s, s
+	for _, k := range ca {
+		r.taken[k] = s
+	}
+	for p, l := range cb {
+		r.nearB[l], r.posB[l] = s, int32(p)
+	}
+	budget := resistanceBudget(len(ca), len(cb))
+	c := w
+	for p, k := range ca {
+		if int(k) == b {
+			continue
+		}
+		ckb := 0.0
+		if r.nearB[k] == s {
+			ckb = weightAt(wb, int(r.posB[k]))
+		}
+		ck, wk := g.Neighbors(int(k))
+		if len(ck) <= budget {
+			budget -= len(ck)
+			for q, l := range ck {
+				if r.nearB[l] != s || r.taken[l] == s {
+					continue
+				}
+				r.taken[l] = s
+				wkl, wlb := weightAt(wk, q), weightAt(wb, int(r.posB[l]))
+				ckb += wkl * wlb / (wkl + wlb)
+			}
+		}
+		if ckb > 0 {
+			c += 1 / (1/weightAt(wa, p) + 1/ckb)
+		}
+	}
+	// c is a sum of positive terms, each within a few ulps: a relative
+	// margin of 1e-12 covers the rounding for any realistic degree.
+	return math.Min(1/w, 1/c*(1+1e-12))
+}
+
+// weightAt is the weight of a neighbour entry (1 on an unweighted graph).
+func weightAt(ws []float64, p int) float64 {
+	if ws == nil {
+		return 1
+	}
+	return ws[p]
+}
+
+// resistanceEdgeBound is the bound q_e ≤ ψ(R) for an edge of effective
+// resistance at most R (docs/derivations.md §2.1): with t = 4τ/R,
+//
+//	ψ = R/(2eτ) for t ≥ 1,   ψ = 2e^{−t} for t < 1.
+//
+// Proof: b_e is orthogonal to the null space of L, so
+// q_e = Σ_k c_k² e^{−2τλ_k} over λ_k > 0 with Σ c_k² = 2 and Σ c_k²/λ_k = R_e.
+// If g(x) = α + β/x ≥ e^{−2τx} for x > 0 (α ≥ 0), then q_e ≤ 2α + βR_e.
+// With y = 2τx, β = h(α)/(2τ), h(α) = max_y y(e^{−y} − α), whose maximiser
+// solves e^{−y}(1 − y) = α. Minimising 2α + h(α)R/(2τ) over α ≥ 0 gives
+// y = t when t < 1 (so 2α + 2(e^{−t} − α) = 2e^{−t}) and α = 0 otherwise
+// (h(0) = 1/e). ψ increases with R, so any R ≥ R_e is valid.
+func resistanceEdgeBound(R, tau float64) float64 {
+	t := 4 * tau / R
+	if t >= 1 {
+		return R / (2 * math.E * tau)
+	}
+	return 2 * math.Exp(-t)
+}

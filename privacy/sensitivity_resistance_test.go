@@ -1,0 +1,115 @@
+package privacy
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"gonum.org/v1/gonum/mat"
+)
+
+// pseudoInverse is the oracle L⁺ from gonum's symmetric eigensolver
+// (eigenvalues below 1e-9·λmax are the null space, one per component).
+func pseudoInverse(t *testing.T, g *laplacian.Graph) *mat.Dense {
+	t.Helper()
+	n := g.N()
+	L := mat.NewSymDense(n, nil)
+	g.ForEachEdge(func(i, j int, w float64) {
+		L.SetSym(i, j, L.At(i, j)-w)
+		L.SetSym(i, i, L.At(i, i)+w)
+		L.SetSym(j, j, L.At(j, j)+w)
+	})
+	var eig mat.EigenSym
+	if !eig.Factorize(L, true) {
+		t.Fatal("eigendecomposition failed")
+	}
+	vals := eig.Values(nil)
+	var U mat.Dense
+	eig.VectorsTo(&U)
+	P := mat.NewDense(n, n, nil)
+	for k, l := range vals {
+		if l <= 1e-9*vals[n-1] {
+			continue
+		}
+		for a := 0; a < n; a++ {
+			for b := 0; b < n; b++ {
+				P.Set(a, b, P.At(a, b)+U.At(a, k)*U.At(b, k)/l)
+			}
+		}
+	}
+	return P
+}
+
+// R⁺ is never below the exact effective resistance (pseudo-inverse
+// oracle) nor above 1/w, on graphs with hubs, leaves, bridges, weights
+// over six decades and several components; ψ(exact R) is never below the
+// exact q_e (Padé oracle).
+func TestResistanceBoundAgainstOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	cases := []struct {
+		name string
+		g    *laplacian.Graph
+		tau  float64
+	}{
+		{"hubs", hubGraph(t, rng, 1, 90, false), 0.5},
+		{"hubs-weighted", hubGraph(t, rng, 2, 60, true), 2},
+		{"random-weighted", randomGraph(t, rng, 70, 0.15, 3, true), 0.1},
+		{"random-dense", randomGraph(t, rng, 40, 0.5, 1, false), 1},
+		{"cycle", mustGraph(t, 9, cycleEdges(9)), 3},
+	}
+	for _, c := range cases {
+		P := pseudoInverse(t, c.g)
+		A := expmOracle(c.g, c.tau)
+		rw := newResistanceWork(c.g)
+		tighter := 0
+		c.g.ForEachEdge(func(i, j int, w float64) {
+			R := P.At(i, i) + P.At(j, j) - 2*P.At(i, j)
+			up := rw.bound(i, j, w)
+			if up < R*(1-1e-9) || up > 1/w {
+				t.Errorf("%s (%d,%d): R⁺ = %g, exact R = %g, 1/w = %g", c.name, i, j, up, R, 1/w)
+			}
+			if up < 1/w*(1-1e-9) {
+				tighter++
+			}
+			q := 0.0
+			for r := 0; r < c.g.N(); r++ {
+				d := A.At(r, i) - A.At(r, j)
+				q += d * d
+			}
+			if psi := resistanceEdgeBound(R, c.tau); psi < q*(1-1e-9) {
+				t.Errorf("%s (%d,%d): ψ(R) = %g < q_e = %g", c.name, i, j, psi, q)
+			}
+		})
+		// Not validity: the subnetwork should beat 1/w somewhere.
+		if c.name != "cycle" && tighter == 0 {
+			t.Errorf("%s: R⁺ never below 1/w", c.name)
+		}
+	}
+}
+
+// Closed forms: in K_n the subnetwork is the edge plus n−2 two-edge paths,
+// R⁺ = 2/n = R exactly; in C_4 it is the whole cycle, R⁺ = 3/4 = R. On a
+// single edge of weight w, q_e = 2e^{−4τw} = ψ(1/w) while 4τw < 1.
+func TestResistanceBoundClosedForms(t *testing.T) {
+	for _, n := range []int{3, 5, 12} {
+		g := mustGraph(t, n, completeEdges(n))
+		if got, want := newResistanceWork(g).bound(0, 1, 1), 2/float64(n); math.Abs(got-want) > 1e-11*want {
+			t.Errorf("K_%d: R⁺ = %.15g, want %.15g", n, got, want)
+		}
+	}
+	g := mustGraph(t, 4, cycleEdges(4))
+	if got := newResistanceWork(g).bound(0, 1, 1); math.Abs(got-0.75) > 1e-11 {
+		t.Errorf("C_4: R⁺ = %.15g, want 0.75", got)
+	}
+	for _, c := range []struct{ w, tau float64 }{{1, 0.1}, {1e-3, 5}, {40, 1e-3}} {
+		want := 2 * math.Exp(-4*c.tau*c.w)
+		if got := resistanceEdgeBound(1/c.w, c.tau); math.Abs(got-want) > 1e-14*want {
+			t.Errorf("w = %g, τ = %g: ψ = %.16g, q_e = %.16g", c.w, c.tau, got, want)
+		}
+	}
+	// Continuity at t = 1 (the two branches meet at 2/e).
+	if a, b := resistanceEdgeBound(4, 1), resistanceEdgeBound(4*(1-1e-12), 1); math.Abs(a-b) > 1e-11 || math.Abs(a-2/math.E) > 1e-15 {
+		t.Errorf("ψ at t = 1: %g and %g, want 2/e", a, b)
+	}
+}
