@@ -53,6 +53,11 @@ func edgeClasses(g *laplacian.Graph, tau float64) []edgeClass {
 // early.
 const lanczosSeeds = 8
 
+// lanczosDeepSlots is the number of recurrences per block in the second
+// pass over the classes the memory cap cut short: a quarter of a block,
+// so each may keep four times as many Krylov vectors.
+const lanczosDeepSlots = 4
+
 // lanczosHint guesses how large q_e is at large τ, to find the maximiser
 // early (it only chooses seeds). The slowest heat is trapped behind a
 // bridge: for a bridge of weight w whose smaller side has s nodes, b_e
@@ -181,10 +186,31 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 			settled.Add(int64(cl[c].size))
 		}
 	}
-	finish := func(c int, l, u float64) {
-		// A bracket cut short by the deadline may be looser than U_e.
-		lo[c], up[c] = l, math.Min(u, math.Sqrt(cl[c].u))
+	// Classes cut short by the memory cap (deep) get a second pass with
+	// fewer recurrences per block and so more steps each; until then they
+	// keep their first bracket in deepLo/deepUp (worker-written, read after
+	// the pass).
+	deepLo := make([]float64, len(cl))
+	deepUp := make([]float64, len(cl))
+	var deep []int
+	var deepMu sync.Mutex
+	secondPass := false
+	finish := func(c int, l, u float64, cut bool) {
+		// A bracket cut short by the deadline may be looser than U_e; two
+		// brackets of one class intersect.
+		l, u = math.Max(l, deepLo[c]), math.Min(u, math.Sqrt(cl[c].u))
+		if secondPass {
+			u = math.Min(u, deepUp[c])
+		}
 		raise(l * l * (1 - 4*roundoffU))
+		if cut && !secondPass {
+			deepLo[c], deepUp[c] = l, u
+			deepMu.Lock()
+			deep = append(deep, c)
+			deepMu.Unlock()
+			return
+		}
+		lo[c], up[c] = l, u
 		done[c].Store(true)
 		settled.Add(int64(cl[c].size))
 	}
@@ -199,24 +225,54 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 	}
 	report() // the cheap bounds alone
 	omega := newLanczosWeights(g)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			newLanczosBlock(g, omega, tau, kmax).refine(take, floor, finish, deadline)
-		}()
+	run := func(kmax, slots int, take func() (c, i, j int, ok bool)) {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				newLanczosBlock(g, omega, tau, kmax).refine(slots, take, floor, finish, deadline)
+			}()
+		}
+		finished := make(chan struct{})
+		go func() { wg.Wait(); close(finished) }()
+		tick := time.NewTicker(250 * time.Millisecond)
+		defer tick.Stop()
+		for waiting := true; waiting; {
+			select {
+			case <-finished:
+				waiting = false
+			case <-tick.C:
+				report()
+			}
+		}
 	}
-	finished := make(chan struct{})
-	go func() { wg.Wait(); close(finished) }()
-	tick := time.NewTicker(250 * time.Millisecond)
-	defer tick.Stop()
-	for waiting := true; waiting; {
-		select {
-		case <-finished:
-			waiting = false
-		case <-tick.C:
-			report()
+	run(kmax, columnBlock, take)
+	if len(deep) > 0 {
+		sort.Slice(deep, func(a, b int) bool { return deepUp[deep[a]] > deepUp[deep[b]] })
+		var nextDeep atomic.Int64
+		takeDeep := func() (c, i, j int, ok bool) {
+			for {
+				k := int(nextDeep.Add(1) - 1)
+				if k >= len(deep) || (!deadline.IsZero() && time.Now().After(deadline)) {
+					return 0, 0, 0, false
+				}
+				c := deep[k]
+				if deepUp[c]*deepUp[c] > floor() {
+					return c, cl[c].i, cl[c].j, true
+				}
+				lo[c], up[c] = deepLo[c], deepUp[c]
+				done[c].Store(true)
+				settled.Add(int64(cl[c].size))
+			}
+		}
+		secondPass = true
+		run(lanczosMaxSteps(g, workers*lanczosDeepSlots), lanczosDeepSlots, takeDeep)
+		for _, c := range deep {
+			if !done[c].Load() { // not reached before the deadline
+				lo[c], up[c] = deepLo[c], deepUp[c]
+				done[c].Store(true)
+			}
 		}
 	}
 	report()

@@ -136,14 +136,17 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 	return broke
 }
 
-// blockRefine refines edge classes in blocks of slots: take(c) hands out
-// the next class (ok false when there is none or time is up), floor is the
-// shared best lower bound on max q_e and done receives each class's
-// bracket.
-func (lb *lanczosBlock) refine(take func() (c, i, j int, ok bool), floor func() float64, done func(c int, lo, up float64), deadline time.Time) {
+// refine refines edge classes in the first slots slots of the block:
+// take hands out the next class (ok false when there is none or time is
+// up), floor is the shared best lower bound on max q_e and done receives
+// each class's bracket, with deep set when only the memory cap kmax cut it
+// short (the caller may run it again with more steps).
+func (lb *lanczosBlock) refine(slots int, take func() (c, i, j int, ok bool), floor func() float64, done func(c int, lo, up float64, deep bool), deadline time.Time) {
 	busy := 0
 	for s := range lb.slot {
-		if c, i, j, ok := take(); ok {
+		if s >= slots {
+			lb.idle(s)
+		} else if c, i, j, ok := take(); ok {
 			lb.load(s, c, i, j)
 			busy++
 		} else {
@@ -181,7 +184,7 @@ func (lb *lanczosBlock) refine(take func() (c, i, j int, ok bool), floor func() 
 				lb.next[s] = k + max(4, k/4)
 				continue
 			}
-			done(c, lo, up)
+			done(c, lo, up, k >= lw.kmax && !broke[s] && !late && !settles(lo, up) && !stalled)
 			if c, i, j, ok := take(); ok {
 				lb.load(s, c, i, j)
 			} else {

@@ -3,10 +3,12 @@ package privacy
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"gonum.org/v1/gonum/mat"
 )
 
 // hubGraph is a hard case for every bound: comps components, each with a
@@ -128,6 +130,48 @@ func TestAbsExpSumIntegral(t *testing.T) {
 	}
 }
 
+// headIntegral bounds ∫₀^τ (Σ_m q_m² e^{−2sθ_m})^{1/2} ds from above and
+// within 30 %: one term against the closed form (1 − e^{−τθ})/θ, several
+// (one θ negative: a growing term) against Simpson's rule on 2·10⁵ steps.
+func TestHeadIntegral(t *testing.T) {
+	simpson := func(f func(float64) float64, tau float64) float64 {
+		const N = 200000
+		h := tau / N
+		sum := f(0) + f(tau)
+		for i := 1; i < N; i++ {
+			sum += float64(2+2*(i%2)) * f(float64(i)*h)
+		}
+		return sum * h / 3
+	}
+	for _, c := range []struct {
+		q, theta []float64
+		tau      float64
+	}{
+		{[]float64{1}, []float64{3}, 10},
+		{[]float64{1}, []float64{1e-4}, 2},
+		{[]float64{0.6, 0.8}, []float64{2400, 0.05}, 10},
+		{[]float64{0.3, 0.5, math.Sqrt(1 - 0.34)}, []float64{-1e-3, 1, 50}, 5},
+		{[]float64{0.1, 0.99, 0.1}, []float64{0.2, 7, 700}, 0.1},
+	} {
+		Q := mat.NewDense(1, len(c.q), c.q)
+		phi := func(s float64) float64 {
+			sum := 0.0
+			for m, th := range c.theta {
+				sum += c.q[m] * c.q[m] * math.Exp(-2*s*th)
+			}
+			return math.Sqrt(sum)
+		}
+		want := simpson(phi, c.tau)
+		if len(c.q) == 1 {
+			want = (1 - math.Exp(-c.tau*c.theta[0])) / c.theta[0]
+		}
+		got := headIntegral(Q, c.theta, c.tau)
+		if got < want*(1-1e-9) || got > 1.3*want {
+			t.Errorf("θ = %v, τ = %g: bound %g, integral %g", c.theta, c.tau, got, want)
+		}
+	}
+}
+
 // The Lanczos scheme brackets the Padé oracle's Δ2 and agrees with the
 // column scheme, on graphs with hubs, leaves, bridges, weights over six
 // decades and several components.
@@ -161,6 +205,27 @@ func TestLanczosSchemeAgainstOracle(t *testing.T) {
 		if lz.Delta2 < cols.Delta2-cols.Slack || cols.Delta2 < lz.Delta2-lz.Slack {
 			t.Errorf("trial %d: lanczos [%g, %g] and columns [%g, %g] disagree", trial, lz.Delta2-lz.Slack, lz.Delta2, cols.Delta2-cols.Slack, cols.Delta2)
 		}
+	}
+}
+
+// With the memory cap set so that the first pass stops every recurrence at
+// 12 steps, the second pass over the classes it cut short (four
+// recurrences per block, 51 steps each) still brings Δ2 to the exact
+// tolerance, bracketing the oracle.
+func TestLanczosSchemeDeepPass(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	g := hubGraph(t, rng, 1, 90, false)
+	tau := 2.0
+	defer func(m int) { lanczosMemory = m }(lanczosMemory)
+	lanczosMemory = 13 * 8 * g.N() * runtime.GOMAXPROCS(0) * columnBlock
+	if k := lanczosMaxSteps(g, runtime.GOMAXPROCS(0)*columnBlock); k != 12 {
+		t.Fatalf("first pass: %d steps, want 12", k)
+	}
+	base := Sensitivity{Certified: true, Alpha: 1, Edge: [2]int{-1, -1}, Nodes: g.N(), Edges: g.NumEdges()}
+	s := honestExact(lanczosGraphSensitivity(g, tau, 1, GraphOptions{}, base))
+	checkBracket(t, "deep pass", s, oracleDelta(g, expmOracle(g, tau)), 1e-12)
+	if !s.Exact {
+		t.Errorf("not exact after the second pass: Δ2 = %g, relative slack %g", s.Delta2, s.RelativeSlack)
 	}
 }
 
