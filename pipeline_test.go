@@ -336,6 +336,7 @@ func TestEstimateMethodMatchesSensitivity(t *testing.T) {
 		{"grid:rows=20,cols=30", []float64{1, 4}},
 		{"path:n=350", []float64{0.1, 10}},
 		{"pa:n=1500,m=2,seed=3", []float64{2}},
+		{"grid:rows=12,cols=20", []float64{1}}, // n ≤ 300: always dense
 	}
 	seen := map[string]bool{}
 	for _, c := range cases {

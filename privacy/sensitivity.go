@@ -219,7 +219,10 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 	method := opt.Method
 	switch method {
 	case expm.Auto:
-		method = PlanGraphSensitivity(g, tau, opt).Method
+		method = expm.Sparse // the plan's choice above the dense limit, without its model's cost
+		if g.N() <= opt.DenseLimit {
+			method = PlanGraphSensitivity(g, tau, opt).Method
+		}
 	case expm.Dense:
 		if g.N() > opt.DenseLimit {
 			return Sensitivity{}, fmt.Errorf("%w: n = %d > dense limit %d", ErrTooLarge, g.N(), opt.DenseLimit)
@@ -275,8 +278,9 @@ type SensitivityPlan struct {
 // opt.Method == expm.Auto, from rough cost models measured on the 2-core
 // reference machine: gonum's EigenSym with vectors costs about
 // 1.5 s·(n/1000)^3.6 and 4n² float64s; the column scheme about
-// n·K·(nnz+n)·2 flops at ~3 GF/s, K the certified Chebyshev degree for
-// τ·λmax-bound at tolerance opt.Tol. Dense is chosen for n ≤ 300, and up to
+// c·K·(nnz+n)·2 flops at ~3 GF/s for the c columns it is expected to
+// refine (refinedByModel), K the certified Chebyshev degree for
+// τ·λmax-bound at tolerance opt.Tol; the Lanczos scheme as modelled below. Dense is chosen for n ≤ 300, and up to
 // opt.DenseLimit when it is modelled cheaper. Zero options mean the
 // defaults of GraphSensitivity.
 func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) SensitivityPlan {
@@ -286,14 +290,17 @@ func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) Sen
 	B := expm.LambdaMaxBound(g)
 	K := float64(chebDegree(tau*B, opt.Tol))
 	nnz := 2 * float64(g.NumEdges())
-	sparse := n * K * (nnz + n) * 2 / 3e9
 	scheme := sparseScheme(g, tau, opt)
+	classes, cols := refinedByModel(g, tau)
+	// Classes, twins and cheap bounds: about 6 µs per edge.
+	setup := float64(g.NumEdges()) * 6e-6
+	sparse := setup + float64(cols)*K*(nnz+n)*2/6e9
 	bytes := g.Bytes() + int64(64*8*n)
 	if scheme == SchemeLanczos {
-		// About 16 steps per edge at ~1 ns per stored entry and step on
-		// each of two cores (the AS graph at τ = 1: 93 s modelled, 62 s
-		// measured); pruning makes it much less at small τ.
-		sparse = float64(g.NumEdges()) * 16 * (nnz + n) * 1e-9
+		// About 0.6 ns per stored entry and unit of √(τB) for each
+		// refined class (the AS graph and e-mail Enron at τ = 0.5–10:
+		// within 1.5× of the measured time).
+		sparse = setup + float64(classes)*(nnz+n)*math.Sqrt(tau*B)*0.6e-9
 		workers := runtime.GOMAXPROCS(0) * columnBlock
 		bytes = g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)
 	}
@@ -301,6 +308,26 @@ func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) Sen
 		return SensitivityPlan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
 	}
 	return SensitivityPlan{Method: expm.Sparse, Scheme: scheme, Seconds: sparse, Bytes: bytes}
+}
+
+// refinedByModel is what the cost models expect the sparse schemes to
+// refine: the edge classes whose cheap bound exceeds a guess at the largest
+// q_e (the best of the Jensen lower bounds and the bridge hints), and the
+// distinct endpoints of those classes (the columns they need).
+func refinedByModel(g *laplacian.Graph, tau float64) (classes, nodes int) {
+	cl := edgeClasses(g, tau)
+	guess := 0.0
+	for _, c := range cl {
+		guess = math.Max(guess, math.Max(c.lo, c.slow))
+	}
+	seen := make(map[int]bool)
+	for _, c := range cl {
+		if c.u > guess {
+			classes++
+			seen[c.i], seen[c.j] = true, true
+		}
+	}
+	return classes, len(seen)
 }
 
 // sparseScheme resolves opt.Scheme (see SchemeAuto).

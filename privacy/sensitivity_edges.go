@@ -17,6 +17,7 @@ type edgeClass struct {
 	i, j int
 	size int
 	u    float64
+	lo   float64 // a proven lower bound on q_e (jensenLower)
 	hint float64 // degree ratio (≥ 1): a leaf on a hub first
 	slow float64 // how large q_e is likely to be behind a bridge (lanczosHint)
 }
@@ -43,9 +44,19 @@ func edgeClasses(g *laplacian.Graph, tau float64) []edgeClass {
 		}
 		byPair[key] = len(cl)
 		lo, hi := math.Min(g.Degree(i), g.Degree(j)), math.Max(g.Degree(i), g.Degree(j))
-		cl = append(cl, edgeClass{i: i, j: j, size: 1, u: cheapEdgeBound(g, rw, i, j, w, tau), hint: hi / lo, slow: lanczosHint(i, j, w, tau, side)})
+		cl = append(cl, edgeClass{i: i, j: j, size: 1, u: cheapEdgeBound(g, rw, i, j, w, tau), lo: jensenLower(g, i, j, w, tau),
+			hint: hi / lo, slow: lanczosHint(i, j, w, tau, side)})
 	})
 	return cl
+}
+
+// jensenLower is a proven lower bound on q_e: the spectral measure of b_e
+// has mass 2 and mean b_eᵀLb_e/2 = (d_i + d_j + 2w_ij)/2, and e^{−2τx} is
+// convex, so by Jensen q_e ≥ 2e^{−τ(d_i + d_j + 2w_ij)}. Its maximum over
+// the edges starts the pruning floor before any Lanczos step (on the AS
+// graph at τ = 0.1 it is 1.213 against the true maximum 1.232).
+func jensenLower(g *laplacian.Graph, i, j int, w, tau float64) float64 {
+	return 2 * math.Exp(-tau*(g.Degree(i)+g.Degree(j)+2*w)*(1+4*roundoffU)) * (1 - 4*roundoffU)
 }
 
 // lanczosSeeds is the number of classes refined first by each of the two
@@ -222,6 +233,9 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 			opt.Status(SensitivityStatus{Edges: g.NumEdges(), EdgesCertified: int(settled.Load()),
 				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done) * (1 + 2*roundoffU)), Elapsed: time.Since(start)})
 		}
+	}
+	for c := range cl {
+		raise(cl[c].lo)
 	}
 	report() // the cheap bounds alone
 	omega := newLanczosWeights(g)

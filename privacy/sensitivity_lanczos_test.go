@@ -270,7 +270,12 @@ func TestEdgeClassesShareQ(t *testing.T) {
 			multi++
 		}
 		a, b := tw.rep[c.i], tw.rep[c.j]
-		rep[[2]int{min(a, b), max(a, b)}] = q(c.i, c.j)
+		qe := q(c.i, c.j)
+		rep[[2]int{min(a, b), max(a, b)}] = qe
+		// The class's proven bounds hold: Jensen below, the cheap bound above.
+		if c.lo > qe*(1+1e-12) || c.u < qe*(1-1e-12) {
+			t.Errorf("class (%d,%d): lower %g, q_e %g, upper %g", c.i, c.j, c.lo, qe, c.u)
+		}
 	}
 	if total != g.NumEdges() || multi == 0 {
 		t.Fatalf("classes cover %d of %d edges, %d with more than one edge", total, g.NumEdges(), multi)

@@ -2,6 +2,8 @@ package privacy
 
 import (
 	"math"
+	"math/bits"
+	"slices"
 
 	"github.com/graphcloak/graphcloak/laplacian"
 )
@@ -21,9 +23,10 @@ import (
 //
 // and R_ab ≤ R_H by Rayleigh's monotonicity law (deleting edges of G never
 // lowers a resistance). The walk starts at the endpoint of fewer
-// neighbours (heat leaving an edge goes through it) and scans at most
-// resistanceBudget(a, b) neighbour entries; branches past the budget keep
-// only their direct edge k–b.
+// neighbours (heat leaving an edge goes through it) and spends at most
+// resistanceBudget(a, b) neighbour entries or binary-search probes on the
+// common neighbours of k and b; branches past the budget keep only their
+// direct edge k–b.
 type resistanceWork struct {
 	g     *laplacian.Graph
 	stamp int32
@@ -75,7 +78,11 @@ func (r *resistanceWork) bound(a, b int, w float64) float64 {
 			ckb = weightAt(wb, int(r.posB[k]))
 		}
 		ck, wk := g.Neighbors(int(k))
-		if len(ck) <= budget {
+		// Common neighbours of k and b: scan k's list against the marks,
+		// or (k a hub) look b's neighbours up in k's sorted list.
+		search := len(cb) * bits.Len(uint(len(ck)))
+		switch {
+		case len(ck) <= min(budget, search):
 			budget -= len(ck)
 			for q, l := range ck {
 				if r.nearB[l] != s || r.taken[l] == s {
@@ -84,6 +91,18 @@ func (r *resistanceWork) bound(a, b int, w float64) float64 {
 				r.taken[l] = s
 				wkl, wlb := weightAt(wk, q), weightAt(wb, int(r.posB[l]))
 				ckb += wkl * wlb / (wkl + wlb)
+			}
+		case search <= budget:
+			budget -= search
+			for q, l := range cb {
+				if r.taken[l] == s {
+					continue
+				}
+				if p, ok := slices.BinarySearch(ck, l); ok {
+					r.taken[l] = s
+					wkl, wlb := weightAt(wk, p), weightAt(wb, q)
+					ckb += wkl * wlb / (wkl + wlb)
+				}
 			}
 		}
 		if ckb > 0 {
