@@ -31,7 +31,7 @@ func edgeClasses(g *laplacian.Graph, tau float64) []edgeClass {
 	side := bridgeSides(g)
 	byPair := make(map[[2]int]int)
 	var cl []edgeClass
-	rw := newResistanceWork(g)
+	var ws []float64
 	g.ForEachEdge(func(i, j int, w float64) {
 		ri, rj := tw.rep[i], tw.rep[j]
 		if ri > rj {
@@ -44,10 +44,33 @@ func edgeClasses(g *laplacian.Graph, tau float64) []edgeClass {
 		}
 		byPair[key] = len(cl)
 		lo, hi := math.Min(g.Degree(i), g.Degree(j)), math.Max(g.Degree(i), g.Degree(j))
-		cl = append(cl, edgeClass{i: i, j: j, size: 1, u: cheapEdgeBound(g, rw, i, j, w, tau), lo: jensenLower(g, i, j, w, tau),
+		cl = append(cl, edgeClass{i: i, j: j, size: 1, lo: jensenLower(g, i, j, w, tau),
 			hint: hi / lo, slow: lanczosHint(i, j, w, tau, side)})
+		ws = append(ws, w)
 	})
+	cheapBounds(g, tau, len(cl), func(c int) (int, int, float64) { return cl[c].i, cl[c].j, ws[c] },
+		func(c int, u float64) { cl[c].u = u })
 	return cl
+}
+
+// cheapBounds sets the cheap bound (cheapEdgeBound) of edges 0..m−1, given
+// by edge, in parallel: each worker has its own resistance workspace and
+// a contiguous range of edges.
+func cheapBounds(g *laplacian.Graph, tau float64, m int, edge func(k int) (i, j int, w float64), set func(k int, u float64)) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, m/1024))
+	var wg sync.WaitGroup
+	for p := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rw := newResistanceWork(g)
+			for k := p * m / workers; k < (p+1)*m/workers; k++ {
+				i, j, w := edge(k)
+				set(k, cheapEdgeBound(g, rw, i, j, w, tau))
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // jensenLower is a proven lower bound on q_e: the spectral measure of b_e

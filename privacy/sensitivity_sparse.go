@@ -125,7 +125,7 @@ func (r *sparseRefiner) collectEdges() {
 	n := g.N()
 	r.edges = make([]sparseEdge, 0, g.NumEdges())
 	r.edgeAt = make([]int32, r.rowStart[n])
-	rw := newResistanceWork(g)
+	weight := make([]float64, 0, g.NumEdges())
 	for i := 0; i < n; i++ {
 		cols, ws := g.Neighbors(i)
 		for k, j32 := range cols {
@@ -142,9 +142,12 @@ func (r *sparseRefiner) collectEdges() {
 			cj, _ := g.Neighbors(j)
 			kk := sort.Search(len(cj), func(t int) bool { return cj[t] >= int32(i) })
 			r.edgeAt[r.rowStart[j]+kk] = id
-			r.edges = append(r.edges, sparseEdge{i: i, j: j, pij: r.rowStart[i] + k, u: cheapEdgeBound(g, rw, i, j, w, r.tau)})
+			r.edges = append(r.edges, sparseEdge{i: i, j: j, pij: r.rowStart[i] + k})
+			weight = append(weight, w)
 		}
 	}
+	cheapBounds(g, r.tau, len(r.edges), func(e int) (int, int, float64) { return r.edges[e].i, r.edges[e].j, weight[e] },
+		func(e int, u float64) { r.edges[e].u = u })
 	r.order = make([]int32, len(r.edges))
 	for e := range r.order {
 		r.order[e] = int32(e)
