@@ -65,8 +65,8 @@ func BenchmarkBlockStep(b *testing.B) {
 var sensBudget = flag.Duration("sensbudget", 0, "time budget per Δ2 in BenchmarkSensitivityScale (0 = to completion)")
 
 // BenchmarkSensitivityScale: certified Δ2 at the sizes of issue 10 — the
-// AS-level Internet (gt:as-22july06, when scripts/fetch-datasets.sh has
-// run) at τ = 0.1, 0.5, 1, 2, 10, and preferential-attachment and random
+// AS-level Internet (gt:as-22july06) and e-mail Enron (gt:email-Enron),
+// when scripts/fetch-datasets.sh has run, at τ = 0.1, 0.5, 1, 2, 10, and preferential-attachment and random
 // geometric graphs of 10⁵ and 10⁶ nodes (10⁶ / 10⁷ edges and 10⁶ / ≈10⁷)
 // at τ = 1. Reports Δ2, its relative slack (1 = only per-edge bounds) and
 // whether it is exact. Select with -bench 'SensitivityScale/NAME'.
@@ -79,17 +79,22 @@ func BenchmarkSensitivityScale(b *testing.B) {
 	gen := func(spec string) func() (*laplacian.Graph, error) {
 		return func() (*laplacian.Graph, error) { g, _, err := laplacian.Generate(spec); return g, err }
 	}
-	as := func() (*laplacian.Graph, error) {
-		gt, err := datasets.Open("", "as-22july06")
-		if err != nil {
-			return nil, err
+	dataset := func(name string) func() (*laplacian.Graph, error) {
+		return func() (*laplacian.Graph, error) {
+			gt, err := datasets.Open("", name)
+			if err != nil {
+				return nil, err
+			}
+			g, _, err := gt.Graph()
+			return g, err
 		}
-		g, _, err := gt.Graph()
-		return g, err
 	}
+	as, enron := dataset("as-22july06"), dataset("email-Enron")
 	cases := []gcase{
 		{"as-22july06/tau=0.1", 0.1, as}, {"as-22july06/tau=0.5", 0.5, as}, {"as-22july06/tau=1", 1, as},
 		{"as-22july06/tau=2", 2, as}, {"as-22july06/tau=10", 10, as},
+		{"email-Enron/tau=0.1", 0.1, enron}, {"email-Enron/tau=0.5", 0.5, enron}, {"email-Enron/tau=1", 1, enron},
+		{"email-Enron/tau=2", 2, enron}, {"email-Enron/tau=10", 10, enron},
 		{"pa-1e5", 1, gen("pa:n=100000,m=10")}, {"rgg-1e5", 1, gen("rgg:n=100000,radius=0.008")},
 		{"pa-1e6", 1, gen("pa:n=1000000,m=10")}, {"rgg-1e6", 1, gen("rgg:n=1000000,radius=0.0025")},
 	}
