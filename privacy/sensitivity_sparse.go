@@ -255,7 +255,14 @@ func (r *sparseRefiner) refine() {
 		}
 		blk := r.nodes[lo:min(lo+columnBlock, len(r.nodes))]
 		blockStart := time.Now()
-		chebColumns(r.kern, blk, r.tw, r.coef, r.B, r.rowStart, r.diag, r.off, r.t0, r.t1)
+		var deadline time.Time
+		if r.opt.TimeBudget > 0 {
+			deadline = r.start.Add(r.opt.TimeBudget)
+		}
+		if !chebColumns(r.kern, blk, r.tw, r.coef, r.B, r.rowStart, r.diag, r.off, r.t0, r.t1, deadline) {
+			r.stopped = true
+			break
+		}
 		if r.opt.TimeBudget > 0 {
 			blockCost = time.Since(blockStart)
 		}
@@ -366,7 +373,7 @@ type sparseEdge struct {
 // unit columns covers it.
 // t0 and t1 are n·columnBlock scratch blocks (row-major, X[v*b+c]); columns
 // beyond len(blk) stay zero.
-func chebColumns(kern *blockKernel, blk []int, tw *twins, coef []float64, B float64, rowStart []int, diag, off, t0, t1 []float64) {
+func chebColumns(kern *blockKernel, blk []int, tw *twins, coef []float64, B float64, rowStart []int, diag, off, t0, t1 []float64, deadline time.Time) bool {
 	const b = columnBlock
 	g := kern.g
 	clear(t0)
@@ -400,6 +407,9 @@ func chebColumns(kern *blockKernel, blk []int, tw *twins, coef []float64, B floa
 		gather(t1, coef[1])
 	}
 	for k := 2; k <= K; k++ {
+		if k%8 == 0 && !deadline.IsZero() && time.Now().After(deadline) {
+			return false // nothing of this block is recorded
+		}
 		// T_{k} = 2 L̃ T_{k−1} − T_{k−2} = (4/B) L T_{k−1} − 2 T_{k−1} − T_{k−2}, into t0.
 		kern.step(t0, t1, t0, 4/B, -2, -1)
 		t0, t1 = t1, t0
@@ -409,6 +419,7 @@ func chebColumns(kern *blockKernel, blk []int, tw *twins, coef []float64, B floa
 		diag[i] = accD[c]
 		copy(off[rowStart[i]:rowStart[i+1]], accO[c])
 	}
+	return true
 }
 
 // cheapEdgeBound returns a proven upper bound on q_e = ‖exp(−τL)(e_i − e_j)‖²
