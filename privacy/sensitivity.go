@@ -65,9 +65,9 @@ type GraphOptions struct {
 	Status func(SensitivityStatus)
 	// TimeBudget stops the sparse path's refinement after this long and
 	// returns the certified upper bound reached so far (Exact = false). A
-	// column block or Lanczos recurrence running at the deadline is
-	// abandoned (the column scheme also skips a block expected to end too
-	// late); the per-edge bound phase always runs (about a minute at 10⁷
+	// column block running at the deadline is abandoned (and one expected
+	// to end too late is not started); Lanczos recurrences stop with their
+	// brackets so far; the per-edge bound phase always runs (about a minute at 10⁷
 	// edges). Default 0: run until Δ2 is known to the slack of the method.
 	TimeBudget time.Duration
 }
