@@ -113,3 +113,26 @@ func TestResistanceBoundClosedForms(t *testing.T) {
 		t.Errorf("ψ at t = 1: %g and %g, want 2/e", a, b)
 	}
 }
+
+// The cost model's sampled count of refined classes (large graphs) agrees
+// with the full count within a factor 1.5 on graphs with and without hubs.
+func TestRefinedByModelSample(t *testing.T) {
+	for _, spec := range []string{"rgg:n=3000,radius=0.04", "pa:n=3000,m=4", "sbm:sizes=1500x1500,pin=0.006,pout=0.0005"} {
+		g, _, err := laplacian.Generate(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tau := range []float64{0.3, 2} {
+			full, _ := refinedByModel(g, tau)
+			func() {
+				defer func(m int) { modelSample = m }(modelSample)
+				modelSample = g.NumEdges() / 5
+				sampled, nodes := refinedByModel(g, tau)
+				if float64(sampled) > 1.5*float64(full)+20 || float64(sampled) < float64(full)/1.5-20 || nodes > g.N() {
+					t.Errorf("%s τ=%g: sampled %d classes (%d nodes), full count %d", spec, tau, sampled, nodes, full)
+				}
+				t.Logf("%s τ=%g: sampled %d, full %d of %d edges", spec, tau, sampled, full, g.NumEdges())
+			}()
+		}
+	}
+}
