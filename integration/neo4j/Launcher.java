@@ -22,6 +22,7 @@
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.neo4j.configuration.GraphDatabaseSettings;
@@ -56,6 +57,10 @@ public class Launcher {
                 .withConfig(GraphDatabaseSettings.auth_enabled, true)
                 .withConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.parse(pagecache))
                 .withConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
+                // Transaction timeouts are enforced when the monitor runs
+                // (default every 2 s): often enough that TestTransactionTimeout's
+                // 1 ms timeout stops its read whatever the machine's speed.
+                .withConfig(GraphDatabaseSettings.transaction_monitor_check_interval, Duration.ofMillis(10))
                 .build();
         Runtime.getRuntime().addShutdownHook(new Thread(neo::close));
         String watch = System.getenv("GRAPHCLOAK_NEO4J_WATCH_PID");
