@@ -77,9 +77,9 @@ type SparseScheme int
 
 const (
 	// SchemeAuto chooses Lanczos edge brackets when the certified
-	// Chebyshev degree is high (hubs make λmax, and with it the degree,
-	// large) and the Krylov vectors fit in memory; Chebyshev columns
-	// otherwise.
+	// Chebyshev degree is high, or on graphs with hubs when its modelled
+	// time is smaller (sparsePlan), and only when its Krylov vectors fit;
+	// Chebyshev columns otherwise.
 	SchemeAuto SparseScheme = iota
 	// SchemeColumns computes Chebyshev columns of exp(−2τL) with
 	// bound-and-refine pruning (sparseGraphSensitivity).
@@ -92,12 +92,6 @@ const (
 // lanczosMinSteps is the fewest Lanczos steps per edge the memory must
 // allow for the Lanczos scheme.
 const lanczosMinSteps = 64
-
-// lanczosMinDegree is the Chebyshev degree from which SchemeAuto prefers
-// Lanczos: measured on this machine, columns win on graphs without hubs
-// (degree ≲ 50: power grid, random graphs of 10⁴ nodes) and Lanczos on the
-// AS graph from τ = 0.1 (degree ≈ 110) on.
-const lanczosMinDegree = 96
 
 // SensitivityStatus is the anytime state of a Δ2 computation: Delta2 is
 // already a proven upper bound (what a stop now would return), and
@@ -217,12 +211,13 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 		base.Kappa2 = 1 // exp(−τ·0) = I
 		return base, nil
 	}
-	method := opt.Method
+	method, scheme := opt.Method, opt.Scheme
 	switch method {
 	case expm.Auto:
-		method = expm.Sparse // the plan's choice above the dense limit, without its model's cost
+		method = expm.Sparse // the plan's choice above the dense limit, without its models' cost
 		if g.N() <= opt.DenseLimit {
-			method = PlanGraphSensitivity(g, tau, opt).Method
+			p := PlanGraphSensitivity(g, tau, opt)
+			method, scheme = p.Method, p.Scheme
 		}
 	case expm.Dense:
 		if g.N() > opt.DenseLimit {
@@ -232,13 +227,16 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 	default:
 		return Sensitivity{}, &ParamError{"method", float64(method), "unknown method"}
 	}
+	if method == expm.Sparse && scheme == SchemeAuto {
+		scheme, _, _ = sparsePlan(g, tau, opt)
+	}
 	var s Sensitivity
 	var err error
 	switch {
 	case method == expm.Dense:
 		s, err = denseGraphSensitivity(g, tau, alpha, base)
-	case sparseScheme(g, tau, opt) == SchemeLanczos:
-		if lanczosMaxSteps(g, runtime.GOMAXPROCS(0)*columnBlock) < lanczosMinSteps {
+	case scheme == SchemeLanczos:
+		if !lanczosFits(g) {
 			return Sensitivity{}, fmt.Errorf("%w: the Lanczos scheme needs %d·n float64s per worker", ErrTooLarge, (lanczosMinSteps+1)*columnBlock)
 		}
 		s = lanczosGraphSensitivity(g, tau, alpha, opt, base)
@@ -278,37 +276,81 @@ type SensitivityPlan struct {
 // PlanGraphSensitivity chooses the method GraphSensitivity uses under
 // opt.Method == expm.Auto, from rough cost models measured on the 2-core
 // reference machine: gonum's EigenSym with vectors costs about
-// 1.5 s·(n/1000)^3.6 and 4n² float64s; the column scheme about
-// c·K·(nnz+n)·2 flops at ~3 GF/s for the c columns it is expected to
-// refine (refinedByModel), K the certified Chebyshev degree for
-// τ·λmax-bound at tolerance opt.Tol; the Lanczos scheme as modelled below. Dense is chosen for n ≤ 300, and up to
-// opt.DenseLimit when it is modelled cheaper. Zero options mean the
-// defaults of GraphSensitivity.
+// 1.5 s·(n/1000)^3.6 and 4n² float64s; the sparse schemes as sparsePlan
+// models them. Dense is chosen for n ≤ 300, and up to opt.DenseLimit when
+// it is modelled cheaper. Zero options mean the defaults of
+// GraphSensitivity.
 func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) SensitivityPlan {
 	opt = opt.withDefaults()
 	n := float64(g.N())
 	dense := 1.5 * math.Pow(n/1000, 3.6)
-	B := expm.LambdaMaxBound(g)
-	K := float64(chebDegree(tau*B, opt.Tol))
-	nnz := 2 * float64(g.NumEdges())
-	scheme := sparseScheme(g, tau, opt)
-	classes, cols := refinedByModel(g, tau)
-	// Classes, twins and cheap bounds: about 6 µs per edge.
-	setup := float64(g.NumEdges()) * 6e-6
-	sparse := setup + float64(cols)*K*(nnz+n)*2/6e9
-	bytes := g.Bytes() + int64(64*8*n)
-	if scheme == SchemeLanczos {
-		// About 0.6 ns per stored entry and unit of √(τB) for each
-		// refined class (the AS graph and e-mail Enron at τ = 0.5–10:
-		// within 1.5× of the measured time).
-		sparse = setup + float64(classes)*(nnz+n)*math.Sqrt(tau*B)*0.6e-9
-		workers := runtime.GOMAXPROCS(0) * columnBlock
-		bytes = g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)
+	denseOK := g.N() <= opt.DenseLimit
+	if denseOK && g.N() <= 300 {
+		return SensitivityPlan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
 	}
-	if g.N() <= opt.DenseLimit && (g.N() <= 300 || dense < sparse) {
+	scheme, sparse, bytes := sparsePlan(g, tau, opt)
+	if denseOK && dense < sparse {
 		return SensitivityPlan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
 	}
 	return SensitivityPlan{Method: expm.Sparse, Scheme: scheme, Seconds: sparse, Bytes: bytes}
+}
+
+// lanczosMinDegree is the Chebyshev degree from which SchemeAuto always
+// prefers Lanczos (when it fits), and lanczosHubRatio the ratio of the
+// largest to the mean weighted degree from which it does so below that
+// degree when the model says Lanczos is faster.
+const (
+	lanczosMinDegree = 96
+	lanczosHubRatio  = 20
+)
+
+// sparsePlan resolves opt.Scheme (SchemeAuto: see the measurements in its
+// body; Lanczos only when lanczosFits) and models the chosen scheme's time and
+// memory on the 2-core reference machine (docs/derivations.md §2.3): both
+// schemes spend their time on the classes (columns) refinedByModel expects
+// them to refine, the column scheme about 2·c·K·(nnz+n) flops at ~6 GF/s
+// for c columns, K the certified Chebyshev degree for τ·λmax-bound at
+// tolerance opt.Tol, the Lanczos scheme about 0.6 ns per stored entry and
+// unit of √(τB) per class (the AS graph and e-mail Enron at τ = 0.1–10:
+// within 2× of the measured time), and both about 6 µs per edge for the
+// classes and their cheap bounds. opt must have its defaults.
+func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) (SparseScheme, float64, int64) {
+	n := float64(g.N())
+	nnz := 2 * float64(g.NumEdges())
+	B := expm.LambdaMaxBound(g)
+	K := float64(chebDegree(tau*B, opt.Tol))
+	classes, cols := refinedByModel(g, tau)
+	setup := float64(g.NumEdges()) * 6e-6
+	columns := setup + float64(cols)*K*(nnz+n)*2/6e9
+	lanczos := setup + float64(classes)*(nnz+n)*math.Sqrt(tau*B)*0.6e-9
+	scheme := opt.Scheme
+	if scheme == SchemeAuto {
+		// Measured: Lanczos wins from degree 96 on (the AS graph from
+		// τ = 0.1), and below it on graphs with hubs when modelled faster
+		// (e-mail Enron at τ = 0.1: 2.5 s against 23 s, cond-mat: 2–3×);
+		// without hubs the columns' three-node Radau bounds prune more
+		// than the model sees (a 100×100 grid: 0.5 s against 3.2 s).
+		mean := 0.0
+		for _, d := range g.Degrees() {
+			mean += d / n
+		}
+		hubs := g.MaxDegree() >= lanczosHubRatio*mean
+		scheme = SchemeColumns
+		if lanczosFits(g) && (K >= lanczosMinDegree || (hubs && lanczos < columns)) {
+			scheme = SchemeLanczos
+		}
+	}
+	if scheme == SchemeLanczos {
+		workers := runtime.GOMAXPROCS(0) * columnBlock
+		return scheme, lanczos, g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)
+	}
+	return scheme, columns, g.Bytes() + int64(64*8*n)
+}
+
+// lanczosFits reports whether the Krylov vectors of lanczosMinSteps steps
+// for every recurrence fit under lanczosMemory.
+func lanczosFits(g *laplacian.Graph) bool {
+	return lanczosMaxSteps(g, runtime.GOMAXPROCS(0)*columnBlock) >= lanczosMinSteps
 }
 
 // refinedByModel is what the cost models expect the sparse schemes to
@@ -367,18 +409,6 @@ func refinedByModel(g *laplacian.Graph, tau float64) (classes, nodes int) {
 // computes on large graphs (refinedByModel); a variable only so that tests
 // can make it small.
 var modelSample = 200000
-
-// sparseScheme resolves opt.Scheme (see SchemeAuto).
-func sparseScheme(g *laplacian.Graph, tau float64, opt GraphOptions) SparseScheme {
-	if opt.Scheme != SchemeAuto {
-		return opt.Scheme
-	}
-	K := chebDegree(tau*expm.LambdaMaxBound(g), opt.Tol)
-	if K >= lanczosMinDegree && lanczosMaxSteps(g, runtime.GOMAXPROCS(0)*columnBlock) >= lanczosMinSteps {
-		return SchemeLanczos
-	}
-	return SchemeColumns
-}
 
 // withDefaults fills the zero fields documented on GraphOptions.
 func (opt GraphOptions) withDefaults() GraphOptions {
