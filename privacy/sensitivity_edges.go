@@ -228,6 +228,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 	deepUp := make([]float64, len(cl))
 	var deep []int
 	var deepMu sync.Mutex
+	cutUp := make([]atomic.Uint64, len(cl)) // deepUp for the anytime report (0: none yet)
 	secondPass := false
 	finish := func(c int, l, u float64, cut bool) {
 		// A bracket cut short by the deadline may be looser than U_e; two
@@ -239,6 +240,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 		raise(l * l * (1 - 4*roundoffU))
 		if cut && !secondPass {
 			deepLo[c], deepUp[c] = l, u
+			cutUp[c].Store(math.Float64bits(u))
 			deepMu.Lock()
 			deep = append(deep, c)
 			deepMu.Unlock()
@@ -254,7 +256,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 		}
 		if opt.Status != nil {
 			opt.Status(SensitivityStatus{Edges: g.NumEdges(), EdgesCertified: int(settled.Load()),
-				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done) * (1 + 2*roundoffU)), Elapsed: time.Since(start)})
+				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done, cutUp) * (1 + 2*roundoffU)), Elapsed: time.Since(start)})
 		}
 	}
 	for c := range cl {
@@ -353,15 +355,20 @@ func lanczosOrder(cl []edgeClass) []int {
 }
 
 // lanczosUpper is the current proven upper bound on max ‖exp(−τL)b_e‖:
-// the refined upper bounds, and √U_e for classes not yet done.
-func lanczosUpper(cl []edgeClass, up []float64, done []atomic.Bool) float64 {
+// the refined upper bounds, and for classes not yet done √U_e or, for one
+// the memory cap cut short, its first bracket's upper end (cut, bits of a
+// float64; 0 when there is none).
+func lanczosUpper(cl []edgeClass, up []float64, done []atomic.Bool, cut []atomic.Uint64) float64 {
 	best := 0.0
 	for c := range cl {
-		if done[c].Load() {
-			best = math.Max(best, up[c])
-		} else {
-			best = math.Max(best, math.Sqrt(cl[c].u))
+		v := math.Sqrt(cl[c].u)
+		switch {
+		case done[c].Load():
+			v = up[c]
+		case cut[c].Load() != 0:
+			v = math.Min(v, math.Float64frombits(cut[c].Load()))
 		}
+		best = math.Max(best, v)
 	}
 	return best
 }
