@@ -67,8 +67,9 @@ type GraphOptions struct {
 	// returns the certified upper bound reached so far (Exact = false). A
 	// column block running at the deadline is abandoned (and one expected
 	// to end too late is not started); Lanczos recurrences stop with their
-	// brackets so far; the per-edge bound phase always runs (about a minute at 10⁷
-	// edges). Default 0: run until Δ2 is known to the slack of the method.
+	// brackets so far; the per-edge bound phase always runs (about a
+	// minute at 10⁷ edges). Default 0: run until Δ2 is known to the slack
+	// of the method.
 	TimeBudget time.Duration
 }
 
@@ -327,7 +328,7 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) (SparseScheme
 	if scheme == SchemeAuto {
 		// Measured: Lanczos wins from degree 96 on (the AS graph from
 		// τ = 0.1), and below it on graphs with hubs when modelled faster
-		// (e-mail Enron at τ = 0.1: 2.5 s against 23 s, cond-mat: 2–3×);
+		// (e-mail Enron at τ = 0.1: 2.5 s against 23 s);
 		// without hubs the columns' three-node Radau bounds prune more
 		// than the model sees (a 100×100 grid: 0.5 s against 3.2 s).
 		mean := 0.0

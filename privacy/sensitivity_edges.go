@@ -222,25 +222,31 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 	}
 	// Classes cut short by the memory cap (deep) get a second pass with
 	// fewer recurrences per block and so more steps each; until then they
-	// keep their first bracket in deepLo/deepUp (worker-written, read after
-	// the pass).
+	// keep their first bracket: deepLo (worker-written, read after the
+	// pass) and deepUp (atomic bits, as the anytime report reads it
+	// meanwhile; 0 until set, read as +Inf).
 	deepLo := make([]float64, len(cl))
-	deepUp := make([]float64, len(cl))
+	deepUp := make([]atomic.Uint64, len(cl))
+	firstUp := func(c int) float64 {
+		if b := deepUp[c].Load(); b != 0 {
+			return math.Float64frombits(b)
+		}
+		return math.Inf(1)
+	}
 	var deep []int
 	var deepMu sync.Mutex
-	cutUp := make([]atomic.Uint64, len(cl)) // deepUp for the anytime report (0: none yet)
 	secondPass := false
 	finish := func(c int, l, u float64, cut bool) {
 		// A bracket cut short by the deadline may be looser than U_e; two
 		// brackets of one class intersect.
 		l, u = math.Max(l, deepLo[c]), math.Min(u, math.Sqrt(cl[c].u))
 		if secondPass {
-			u = math.Min(u, deepUp[c])
+			u = math.Min(u, firstUp(c))
 		}
 		raise(l * l * (1 - 4*roundoffU))
 		if cut && !secondPass {
-			deepLo[c], deepUp[c] = l, u
-			cutUp[c].Store(math.Float64bits(u))
+			deepLo[c] = l
+			deepUp[c].Store(math.Float64bits(u))
 			deepMu.Lock()
 			deep = append(deep, c)
 			deepMu.Unlock()
@@ -256,7 +262,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 		}
 		if opt.Status != nil {
 			opt.Status(SensitivityStatus{Edges: g.NumEdges(), EdgesCertified: int(settled.Load()),
-				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done, cutUp) * (1 + 2*roundoffU)), Elapsed: time.Since(start)})
+				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done, deepUp) * (1 + 2*roundoffU)), Elapsed: time.Since(start)})
 		}
 	}
 	for c := range cl {
@@ -288,7 +294,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 	}
 	run(kmax, columnBlock, take)
 	if len(deep) > 0 {
-		sort.Slice(deep, func(a, b int) bool { return deepUp[deep[a]] > deepUp[deep[b]] })
+		sort.Slice(deep, func(a, b int) bool { return firstUp(deep[a]) > firstUp(deep[b]) })
 		var nextDeep atomic.Int64
 		takeDeep := func() (c, i, j int, ok bool) {
 			for {
@@ -297,10 +303,10 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 					return 0, 0, 0, false
 				}
 				c := deep[k]
-				if deepUp[c]*deepUp[c] > floor() {
+				if u := firstUp(c); u*u > floor() {
 					return c, cl[c].i, cl[c].j, true
 				}
-				lo[c], up[c] = deepLo[c], deepUp[c]
+				lo[c], up[c] = deepLo[c], firstUp(c)
 				done[c].Store(true)
 				settled.Add(int64(cl[c].size))
 			}
@@ -309,7 +315,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 		run(lanczosMaxSteps(g, workers*lanczosDeepSlots), lanczosDeepSlots, takeDeep)
 		for _, c := range deep {
 			if !done[c].Load() { // not reached before the deadline
-				lo[c], up[c] = deepLo[c], deepUp[c]
+				lo[c], up[c] = deepLo[c], firstUp(c)
 				done[c].Store(true)
 			}
 		}
