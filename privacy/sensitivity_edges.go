@@ -203,21 +203,29 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 			}
 		}
 	}
-	var next, settled atomic.Int64
-	// take hands out the next class that its cheap bound does not settle.
-	take := func() (c, i, j int, ok bool) {
-		for {
-			k := int(next.Add(1) - 1)
-			if k >= len(order) || (!deadline.IsZero() && time.Now().After(deadline)) {
-				return 0, 0, 0, false
+	var settled atomic.Int64
+	settle := func(c int, l, u float64) {
+		lo[c], up[c] = l, u
+		done[c].Store(true)
+		settled.Add(int64(cl[c].size))
+	}
+	// taker hands out the classes of list in order, settling at once each
+	// whose known bracket (known) is already below the best lower bound.
+	taker := func(list []int, known func(c int) (l, u float64)) func() (c, i, j int, ok bool) {
+		var next atomic.Int64
+		return func() (c, i, j int, ok bool) {
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(list) || (!deadline.IsZero() && time.Now().After(deadline)) {
+					return 0, 0, 0, false
+				}
+				c := list[k]
+				l, u := known(c)
+				if u*u > floor() {
+					return c, cl[c].i, cl[c].j, true
+				}
+				settle(c, l, u)
 			}
-			c := order[k]
-			if cl[c].u > floor() {
-				return c, cl[c].i, cl[c].j, true
-			}
-			lo[c], up[c] = 0, math.Sqrt(cl[c].u)
-			done[c].Store(true)
-			settled.Add(int64(cl[c].size))
 		}
 	}
 	// Classes cut short by the memory cap (deep) get a second pass with
@@ -252,9 +260,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 			deepMu.Unlock()
 			return
 		}
-		lo[c], up[c] = l, u
-		done[c].Store(true)
-		settled.Add(int64(cl[c].size))
+		settle(c, l, u)
 	}
 	report := func() {
 		if opt.Progress != nil {
@@ -292,30 +298,15 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 			}
 		}
 	}
-	run(kmax, columnBlock, take)
+	run(kmax, columnBlock, taker(order, func(c int) (float64, float64) { return 0, math.Sqrt(cl[c].u) }))
 	if len(deep) > 0 {
 		sort.Slice(deep, func(a, b int) bool { return firstUp(deep[a]) > firstUp(deep[b]) })
-		var nextDeep atomic.Int64
-		takeDeep := func() (c, i, j int, ok bool) {
-			for {
-				k := int(nextDeep.Add(1) - 1)
-				if k >= len(deep) || (!deadline.IsZero() && time.Now().After(deadline)) {
-					return 0, 0, 0, false
-				}
-				c := deep[k]
-				if u := firstUp(c); u*u > floor() {
-					return c, cl[c].i, cl[c].j, true
-				}
-				lo[c], up[c] = deepLo[c], firstUp(c)
-				done[c].Store(true)
-				settled.Add(int64(cl[c].size))
-			}
-		}
+		first := func(c int) (float64, float64) { return deepLo[c], firstUp(c) }
 		secondPass = true
-		run(lanczosMaxSteps(g, workers*lanczosDeepSlots), lanczosDeepSlots, takeDeep)
+		run(lanczosMaxSteps(g, workers*lanczosDeepSlots), lanczosDeepSlots, taker(deep, first))
 		for _, c := range deep {
-			if !done[c].Load() { // not reached before the deadline
-				lo[c], up[c] = deepLo[c], firstUp(c)
+			if !done[c].Load() { // not reached before the deadline: not settled
+				lo[c], up[c] = first(c)
 				done[c].Store(true)
 			}
 		}
