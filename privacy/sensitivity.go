@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"sort"
 	"time"
 
 	"github.com/graphcloak/graphcloak/expm"
@@ -228,8 +229,8 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 	default:
 		return Sensitivity{}, &ParamError{"method", float64(method), "unknown method"}
 	}
-	if method == expm.Sparse && scheme == SchemeAuto {
-		scheme, _, _ = sparsePlan(g, tau, opt)
+	if method == expm.Sparse {
+		scheme = sparseScheme(g, tau, opt)
 	}
 	var s Sensitivity
 	var err error
@@ -296,56 +297,66 @@ func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) Sen
 	return SensitivityPlan{Method: expm.Sparse, Scheme: scheme, Seconds: sparse, Bytes: bytes}
 }
 
-// lanczosMinDegree is the Chebyshev degree from which SchemeAuto always
-// prefers Lanczos (when it fits), and lanczosHubRatio the ratio of the
-// largest to the mean weighted degree from which it does so below that
-// degree when the model says Lanczos is faster.
+// lanczosMinDegree is the Chebyshev degree from which SchemeAuto prefers
+// Lanczos (when it fits) on any graph, and lanczosHubRatio the ratio of the
+// largest to the mean weighted degree from which it prefers it at any
+// degree.
 const (
 	lanczosMinDegree = 96
 	lanczosHubRatio  = 20
 )
 
-// sparsePlan resolves opt.Scheme (SchemeAuto: see the measurements in its
-// body; Lanczos only when lanczosFits) and models the chosen scheme's time and
-// memory on the 2-core reference machine (docs/derivations.md §2.3): both
-// schemes spend their time on the classes (columns) refinedByModel expects
-// them to refine, the column scheme about 2·c·K·(nnz+n) flops at ~6 GF/s
-// for c columns, K the certified Chebyshev degree for τ·λmax-bound at
-// tolerance opt.Tol, the Lanczos scheme about 0.6 ns per stored entry and
-// unit of √(τB) per class (the AS graph and e-mail Enron at τ = 0.1–10:
-// within 2× of the measured time), and both about 6 µs per edge for the
-// classes and their cheap bounds. opt must have its defaults.
+// sparseScheme resolves opt.Scheme. SchemeAuto takes Lanczos when it fits
+// (lanczosFits) and either the Chebyshev degree K is at least
+// lanczosMinDegree (measured: the AS graph from τ = 0.1) or the graph has
+// hubs (e-mail Enron at τ = 0.1: 2.5 s against 23 s for the columns);
+// otherwise the columns, whose three-node Radau bounds prune well without
+// hubs (a 100×100 grid: 0.5 s against 3.2 s for Lanczos). The rule reads
+// only degrees, so the run and its dry run agree without paying for a
+// model. opt must have its defaults.
+func sparseScheme(g *laplacian.Graph, tau float64, opt GraphOptions) SparseScheme {
+	if opt.Scheme != SchemeAuto {
+		return opt.Scheme
+	}
+	n := float64(g.N())
+	mean := 0.0
+	for _, d := range g.Degrees() {
+		mean += d / n
+	}
+	hubs := g.MaxDegree() >= lanczosHubRatio*mean
+	K := chebDegree(tau*expm.LambdaMaxBound(g), opt.Tol)
+	if lanczosFits(g) && (K >= lanczosMinDegree || hubs) {
+		return SchemeLanczos
+	}
+	return SchemeColumns
+}
+
+// sparsePlan is the sparse scheme (sparseScheme) with its modelled time and
+// memory on the 2-core reference machine (docs/derivations.md §2.3). The
+// parts that vary most between graphs are measured, not modelled: the
+// cheap bounds (and the columns' Radau bounds) are timed on the edges, or
+// on a sample of them, and a short pilot of the Lanczos brackets gives the
+// lower bound on max q_e that decides how much is refined
+// (modelRefinement). What is left is modelled: the column scheme costs
+// 2·K·(nnz+n) flops per column at ~6 GF/s, K the certified Chebyshev
+// degree for τ·λmax-bound at tolerance opt.Tol; the Lanczos scheme about
+// 0.6 ns per stored entry and unit of √(τB) per class. opt must have its
+// defaults.
 func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) (SparseScheme, float64, int64) {
 	n := float64(g.N())
 	nnz := 2 * float64(g.NumEdges())
 	B := expm.LambdaMaxBound(g)
-	K := float64(chebDegree(tau*B, opt.Tol))
-	classes, cols := refinedByModel(g, tau)
-	setup := float64(g.NumEdges()) * 6e-6
-	columns := setup + float64(cols)*K*(nnz+n)*2/6e9
-	lanczos := setup + float64(classes)*(nnz+n)*math.Sqrt(tau*B)*0.6e-9
-	scheme := opt.Scheme
-	if scheme == SchemeAuto {
-		// Measured: Lanczos wins from degree 96 on (the AS graph from
-		// τ = 0.1), and below it on graphs with hubs when modelled faster
-		// (e-mail Enron at τ = 0.1: 2.5 s against 23 s);
-		// without hubs the columns' three-node Radau bounds prune more
-		// than the model sees (a 100×100 grid: 0.5 s against 3.2 s).
-		mean := 0.0
-		for _, d := range g.Degrees() {
-			mean += d / n
-		}
-		hubs := g.MaxDegree() >= lanczosHubRatio*mean
-		scheme = SchemeColumns
-		if lanczosFits(g) && (K >= lanczosMinDegree || (hubs && lanczos < columns)) {
-			scheme = SchemeLanczos
-		}
-	}
+	K := chebDegree(tau*B, opt.Tol)
+	scheme := sparseScheme(g, tau, opt)
+	rm := modelRefinement(g, tau, scheme, K, B)
 	if scheme == SchemeLanczos {
+		secs := rm.boundSecs + float64(rm.refined)*(nnz+n)*math.Sqrt(tau*B)*0.6e-9
 		workers := runtime.GOMAXPROCS(0) * columnBlock
-		return scheme, lanczos, g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)
+		return scheme, secs, g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)
 	}
-	return scheme, columns, g.Bytes() + int64(64*8*n)
+	blocks := (rm.refined + columnBlock - 1) / columnBlock
+	secs := rm.boundSecs + float64(blocks*columnBlock)*float64(K+1)*(nnz+n)*2/6e9
+	return scheme, secs, g.Bytes() + int64(64*8*n)
 }
 
 // lanczosFits reports whether the Krylov vectors of lanczosMinSteps steps
@@ -354,62 +365,156 @@ func lanczosFits(g *laplacian.Graph) bool {
 	return lanczosMaxSteps(g, runtime.GOMAXPROCS(0)*columnBlock) >= lanczosMinSteps
 }
 
-// refinedByModel is what the cost models expect the sparse schemes to
-// refine: the edge classes whose cheap bound exceeds a guess at the largest
-// q_e (the best of the Jensen lower bounds and the bridge hints), and the
-// distinct endpoints of those classes (the columns they need). Above
-// modelSample edges the cheap bounds (the costly part) are taken on an
-// evenly spaced sample and scaled, ignoring twins, so that a dry run on 10⁷
-// edges takes seconds rather than the minute of the bounds themselves.
-func refinedByModel(g *laplacian.Graph, tau float64) (classes, nodes int) {
-	m := g.NumEdges()
-	if m <= modelSample {
-		cl := edgeClasses(g, tau)
-		guess := 0.0
-		for _, c := range cl {
-			guess = math.Max(guess, math.Max(c.lo, c.slow))
-		}
-		seen := make(map[int]bool)
-		for _, c := range cl {
-			if c.u > guess {
-				classes++
-				seen[c.i], seen[c.j] = true, true
-			}
-		}
-		return classes, len(seen)
-	}
-	side := bridgeSides(g)
-	guess := 0.0
-	type edge struct {
-		i, j int
-		w    float64
-	}
-	sample := make([]edge, 0, modelSample)
-	k := 0
-	g.ForEachEdge(func(i, j int, w float64) {
-		guess = math.Max(guess, math.Max(jensenLower(g, i, j, w, tau), lanczosHint(i, j, w, tau, side)))
-		if k%(m/modelSample+1) == 0 {
-			sample = append(sample, edge{i, j, w})
-		}
-		k++
-	})
-	u := make([]float64, len(sample))
-	cheapBounds(g, tau, len(sample), func(e int) (int, int, float64) { return sample[e].i, sample[e].j, sample[e].w },
-		func(e int, v float64) { u[e] = v })
-	above := 0
-	for _, v := range u {
-		if v > guess {
-			above++
-		}
-	}
-	classes = int(float64(above) / float64(len(sample)) * float64(m))
-	return classes, min(g.N(), 2*classes)
+// refinement is what modelRefinement expects a sparse scheme to do.
+type refinement struct {
+	refined   int     // classes (Lanczos) or columns (column scheme) refined
+	boundSecs float64 // measured wall time of the per-edge bounds, scaled to all edges
+	guess     float64 // the estimate of max q_e that decided refined
 }
 
-// modelSample is the number of edges whose cheap bounds the cost model
-// computes on large graphs (refinedByModel); a variable only so that tests
-// can make it small.
-var modelSample = 200000
+// modelRefinement estimates what scheme refines: the candidates (edge
+// classes for Lanczos; edges for the columns, whose Radau bounds it takes
+// too when the scheme would, radauWorthIt) whose proven bound exceeds a
+// guess at max q_e, counted as classes (Lanczos) or as distinct endpoints,
+// the columns needed (column scheme). The guess is the best of the Jensen
+// lower bounds, the bridge hints and a pilot: Lanczos brackets of the
+// columnBlock candidates with the largest bounds for at most pilotTime,
+// whose lower ends are proven lower bounds on max q_e (the refinement
+// stops at about the true maximum, which the pilot usually finds: the
+// Jensen bound alone is 9e-5 on a random geometric graph whose maximum is
+// 0.035). Above modelSample edges the bounds are taken on an evenly spaced
+// sample and the counts scaled, ignoring twins, so that a dry run on 10⁷
+// edges takes seconds rather than the minute of the bounds themselves.
+func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int, B float64) refinement {
+	m := g.NumEdges()
+	var cand []edgeClass
+	scale, hinted := 1.0, 0.0 // hinted: the best Jensen bound or hint of all edges
+	start := time.Now()
+	sampled := start // the bounds of the sample, scaled, start here
+	radau := scheme == SchemeColumns && radauWorthIt(g, K)
+	if m <= modelSample && scheme == SchemeLanczos {
+		cand = edgeClasses(g, tau)
+	} else {
+		side := bridgeSides(g)
+		stride := m/modelSample + 1
+		if radau && m > radauSample {
+			stride = m/radauSample + 1 // the Radau bounds cost ~20 µs per edge with hubs
+		}
+		var ws []float64
+		k := 0
+		g.ForEachEdge(func(i, j int, w float64) {
+			lo, hint := jensenLower(g, i, j, w, tau), lanczosHint(i, j, w, tau, side)
+			hinted = math.Max(hinted, math.Max(lo, hint))
+			if k%stride == 0 {
+				cand = append(cand, edgeClass{i: i, j: j, size: 1, lo: lo, slow: hint})
+				ws = append(ws, w)
+			}
+			k++
+		})
+		scale = float64(m) / float64(len(cand))
+		sampled = time.Now()
+		cheapBounds(g, tau, side, len(cand), func(e int) (int, int, float64) { return cand[e].i, cand[e].j, ws[e] },
+			func(e int, u float64) { cand[e].u = u })
+		if radau {
+			ei, ej, u := make([]int32, len(cand)), make([]int32, len(cand)), make([]float64, len(cand))
+			for e, c := range cand {
+				ei[e], ej[e], u[e] = int32(c.i), int32(c.j), c.u
+			}
+			wmax := 0
+			for v := range g.N() {
+				cols, _ := g.Neighbors(v)
+				wmax = max(wmax, len(cols))
+			}
+			radauBounds(g, tau, B, wmax, ei, ej, u, time.Time{})
+			for e := range cand {
+				cand[e].u = u[e]
+			}
+		}
+	}
+	r := refinement{boundSecs: sampled.Sub(start).Seconds() + time.Since(sampled).Seconds()*scale, guess: hinted}
+	for _, c := range cand {
+		r.guess = math.Max(r.guess, math.Max(c.lo, c.slow))
+	}
+	r.guess = math.Max(r.guess, pilotLower(g, tau, cand))
+	seen := make(map[int]bool)
+	above := 0
+	for _, c := range cand {
+		if c.u > r.guess {
+			above++
+			seen[c.i], seen[c.j] = true, true
+		}
+	}
+	switch {
+	case scheme == SchemeLanczos:
+		r.refined = int(float64(above) * scale)
+	case scale == 1:
+		r.refined = len(seen)
+	default:
+		// A node needs its column when one of its d_v edges is refined;
+		// the sample says each is, independently, with probability p.
+		p, cols := float64(above)/float64(len(cand)), 0.0
+		for _, d := range g.Degrees() {
+			cols += 1 - math.Pow(1-p, d)
+		}
+		r.refined = int(cols)
+	}
+	return r
+}
+
+// pilotTime bounds the pilot of modelRefinement.
+const pilotTime = 2 * time.Second
+
+// pilotLower returns the largest proven lower bound on q_e that Lanczos
+// brackets of columnBlock candidates reach within pilotTime and a quarter
+// of the Krylov memory cap: a quarter each of those with the largest bound
+// u, Jensen bound lo (the smallest degrees: leaves on sparse graphs),
+// degree ratio (a leaf on a hub, small τ) and bridge hint (large τ).
+func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
+	kmax := min(4*lanczosMinSteps, lanczosMaxSteps(g, 4*columnBlock))
+	if len(cand) == 0 || kmax < 1 {
+		return 0
+	}
+	var pick []int
+	picked := make(map[int]bool)
+	idx := make([]int, len(cand))
+	for _, key := range []func(c edgeClass) float64{
+		func(c edgeClass) float64 { return c.u },
+		func(c edgeClass) float64 { return c.lo },
+		func(c edgeClass) float64 { return c.hint },
+		func(c edgeClass) float64 { return c.slow },
+	} {
+		for k := range idx {
+			idx[k] = k
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return key(cand[idx[a]]) > key(cand[idx[b]]) })
+		for k, got := 0, 0; k < len(idx) && got < columnBlock/4; k++ {
+			if !picked[idx[k]] {
+				picked[idx[k]] = true
+				pick = append(pick, idx[k])
+				got++
+			}
+		}
+	}
+	best := 0.0
+	next := 0
+	take := func() (c, i, j int, ok bool) {
+		if next >= len(pick) {
+			return 0, 0, 0, false
+		}
+		c = pick[next]
+		next++
+		return c, cand[c].i, cand[c].j, true
+	}
+	floor := func() float64 { return best }
+	done := func(c int, lo, up float64, deep bool) { best = math.Max(best, lo*lo*(1-4*roundoffU)) }
+	newLanczosBlock(g, newLanczosWeights(g), tau, kmax).refine(columnBlock, take, floor, done, time.Now().Add(pilotTime))
+	return best
+}
+
+// modelSample is the number of edges whose bounds the cost model computes
+// on large graphs (modelRefinement), radauSample when they include the
+// Radau bounds; variables only so that tests can make them small.
+var modelSample, radauSample = 200000, 50000
 
 // withDefaults fills the zero fields documented on GraphOptions.
 func (opt GraphOptions) withDefaults() GraphOptions {

@@ -48,7 +48,7 @@ func edgeClasses(g *laplacian.Graph, tau float64) []edgeClass {
 			hint: hi / lo, slow: lanczosHint(i, j, w, tau, side)})
 		ws = append(ws, w)
 	})
-	cheapBounds(g, tau, len(cl), func(c int) (int, int, float64) { return cl[c].i, cl[c].j, ws[c] },
+	cheapBounds(g, tau, side, len(cl), func(c int) (int, int, float64) { return cl[c].i, cl[c].j, ws[c] },
 		func(c int, u float64) { cl[c].u = u })
 	return cl
 }
@@ -56,7 +56,7 @@ func edgeClasses(g *laplacian.Graph, tau float64) []edgeClass {
 // cheapBounds sets the cheap bound (cheapEdgeBound) of edges 0..m−1, given
 // by edge, in parallel: each worker has its own resistance workspace and
 // a contiguous range of edges.
-func cheapBounds(g *laplacian.Graph, tau float64, m int, edge func(k int) (i, j int, w float64), set func(k int, u float64)) {
+func cheapBounds(g *laplacian.Graph, tau float64, side map[[2]int]bridgeSide, m int, edge func(k int) (i, j int, w float64), set func(k int, u float64)) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, m/1024))
 	var wg sync.WaitGroup
 	for p := range workers {
@@ -66,7 +66,7 @@ func cheapBounds(g *laplacian.Graph, tau float64, m int, edge func(k int) (i, j 
 			rw := newResistanceWork(g)
 			for k := p * m / workers; k < (p+1)*m/workers; k++ {
 				i, j, w := edge(k)
-				set(k, cheapEdgeBound(g, rw, i, j, w, tau))
+				set(k, cheapEdgeBound(g, rw, side, i, j, w, tau))
 			}
 		}()
 	}
@@ -98,18 +98,21 @@ const lanczosDeepSlots = 4
 // projects with weight about 1/s on a mode of rate about w/s, so
 // q_e ≈ e^{−2τw/s}/s (on the AS graph at τ = 10 the maximiser is a bridge
 // with s = 8, and this guess is 0.0103 against 0.0094). Edges on cycles get 0.
-func lanczosHint(i, j int, w, tau float64, side map[[2]int]int) float64 {
-	if s, ok := side[[2]int{min(i, j), max(i, j)}]; ok {
-		return math.Exp(-2*tau*w/float64(s)) / float64(s)
+func lanczosHint(i, j int, w, tau float64, side map[[2]int]bridgeSide) float64 {
+	if b, ok := side[[2]int{min(i, j), max(i, j)}]; ok {
+		return math.Exp(-2*tau*w/float64(b.small)) / float64(b.small)
 	}
 	return 0
 }
+
+// bridgeSide is the number of nodes on each side of a bridge, small ≤ large.
+type bridgeSide struct{ small, large int }
 
 // bridgeSides returns, for every bridge (i < j) of g, the number of nodes
 // on its smaller side, by one iterative depth-first search per component
 // (Tarjan: a tree edge p→c is a bridge iff no back edge from c's subtree
 // reaches p or above; c's side has the subtree's size).
-func bridgeSides(g *laplacian.Graph) map[[2]int]int {
+func bridgeSides(g *laplacian.Graph) map[[2]int]bridgeSide {
 	n := g.N()
 	disc := make([]int32, n)
 	low := make([]int32, n)
@@ -121,7 +124,7 @@ func bridgeSides(g *laplacian.Graph) map[[2]int]int {
 	for _, c := range comp {
 		compSize[c]++
 	}
-	out := map[[2]int]int{}
+	out := map[[2]int]bridgeSide{}
 	clock := int32(0)
 	var stack []int32
 	for root := 0; root < n; root++ {
@@ -153,7 +156,8 @@ func bridgeSides(g *laplacian.Graph) map[[2]int]int {
 				sub[p] += sub[v]
 				if low[v] > disc[p] {
 					s := int(sub[v])
-					out[[2]int{min(int(p), int(v)), max(int(p), int(v))}] = min(s, compSize[comp[v]]-s)
+					r := compSize[comp[v]] - s
+					out[[2]int{min(int(p), int(v)), max(int(p), int(v))}] = bridgeSide{min(s, r), max(s, r)}
 				}
 			}
 		}

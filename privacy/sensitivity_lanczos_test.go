@@ -339,8 +339,8 @@ func TestBridgeSides(t *testing.T) {
 					size++
 				}
 			}
-			if !ok || s != min(a, b) || a+b != size {
-				t.Errorf("bridge %v: got %d (%v), want %d", key, s, ok, min(a, b))
+			if !ok || s.small != min(a, b) || s.large != max(a, b) || a+b != size {
+				t.Errorf("bridge %v: got %v (%v), want %d and %d", key, s, ok, min(a, b), max(a, b))
 			}
 		}
 		if bridges != len(got) || bridges == 0 {

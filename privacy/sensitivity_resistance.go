@@ -125,19 +125,40 @@ func weightAt(ws []float64, p int) float64 {
 // resistanceEdgeBound is the bound q_e ≤ ψ(R) for an edge of effective
 // resistance at most R (docs/derivations.md §2.1): with t = 4τ/R,
 //
-//	ψ = R/(2eτ) for t ≥ 1,   ψ = 2e^{−t} for t < 1.
+//	ψ = R/(2eτ) for t ≥ 1,   ψ = 2e^{−t} for t < 1,
 //
-// Proof: b_e is orthogonal to the null space of L, so
-// q_e = Σ_k c_k² e^{−2τλ_k} over λ_k > 0 with Σ c_k² = 2 and Σ c_k²/λ_k = R_e.
-// If g(x) = α + β/x ≥ e^{−2τx} for x > 0 (α ≥ 0), then q_e ≤ 2α + βR_e.
-// With y = 2τx, β = h(α)/(2τ), h(α) = max_y y(e^{−y} − α), whose maximiser
-// solves e^{−y}(1 − y) = α. Minimising 2α + h(α)R/(2τ) over α ≥ 0 gives
-// y = t when t < 1 (so 2α + 2(e^{−t} − α) = 2e^{−t}) and α = 0 otherwise
-// (h(0) = 1/e). ψ increases with R, so any R ≥ R_e is valid.
-func resistanceEdgeBound(R, tau float64) float64 {
-	t := 4 * tau / R
-	if t >= 1 {
-		return R / (2 * math.E * tau)
+// the first inverse moment case of inverseMomentBound (R_e = b_eᵀL⁺b_e).
+func resistanceEdgeBound(R, tau float64) float64 { return inverseMomentBound(R, 1, tau) }
+
+// bridgeEdgeBound is a proven upper bound on q_e for a bridge of weight w
+// whose sides have s and r nodes: the potential φ = L⁺b_e of a unit current
+// across a bridge is constant on each side, with jump 1/w and mean zero,
+// so ‖L⁺b_e‖² = s·r/((s + r)w²) exactly, and inverseMomentBound with p = 2
+// applies. A leaf edge (s = 1) at τ = 10 gets about 1/(eτw)² = 0.0014
+// where the resistance bound gives 1/(2eτw) = 0.018.
+func bridgeEdgeBound(s, r int, w, tau float64) float64 {
+	m2 := float64(s) * float64(r) / (float64(s+r) * w * w)
+	return inverseMomentBound(m2*(1+8*roundoffU), 2, tau)
+}
+
+// inverseMomentBound is the largest q_e = Σ_k c_k² e^{−2τλ_k} can be when
+// Σ c_k² = 2 and Σ c_k² λ_k^{−p} ≤ M (p > 0). Proof: b_e is orthogonal to
+// the null space of L (both ends lie in one component), so with the
+// eigenpairs (λ_k, v_k) of L and c_k = v_kᵀb_e, q_e = Σ_{λ_k>0} c_k² e^{−2τλ_k},
+// Σ c_k² = ‖b_e‖² = 2 and Σ c_k² λ_k^{−p} = b_eᵀ(L⁺)ᵖb_e. In x = λ^{−p},
+// e^{−2τλ} = F(x) = exp(−2τx^{−1/p}) is increasing, convex for
+// x < (2τ/(p+1))ᵖ and concave beyond; its least concave majorant F̂ is the tangent from the
+// origin, of slope max_λ λᵖe^{−2τλ} = (p/(2eτ))ᵖ touching at x* = (2τ/p)ᵖ,
+// then F itself. By Jensen, q_e = 2·mean F(x) ≤ 2F̂(M/2) (F̂ increases):
+//
+//	q_e ≤ M·(p/(2eτ))ᵖ              if M/2 ≤ x*,
+//	q_e ≤ 2·exp(−2τ(M/2)^{−1/p})     otherwise.
+//
+// It increases with M, so any upper bound on the moment is valid. p = 1
+// is the effective resistance R_e, p = 2 is ‖L⁺b_e‖².
+func inverseMomentBound(M, p, tau float64) float64 {
+	if xs := math.Pow(2*tau/p, p); M/2 <= xs {
+		return M * math.Pow(p/(2*math.E*tau), p)
 	}
-	return 2 * math.Exp(-t)
+	return 2 * math.Exp(-2*tau*math.Pow(M/2, -1/p))
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"gonum.org/v1/gonum/mat"
 )
@@ -114,25 +115,105 @@ func TestResistanceBoundClosedForms(t *testing.T) {
 	}
 }
 
-// The cost model's sampled count of refined classes (large graphs) agrees
-// with the full count within a factor 1.5 on graphs with and without hubs.
-func TestRefinedByModelSample(t *testing.T) {
+// The cost model's sampled count of refined classes or columns (large
+// graphs) agrees with the full count within a factor 1.5 on graphs with
+// and without hubs, for both schemes, and never exceeds what exists.
+func TestModelRefinementSample(t *testing.T) {
 	for _, spec := range []string{"rgg:n=3000,radius=0.04", "pa:n=3000,m=4", "sbm:sizes=1500x1500,pin=0.006,pout=0.0005"} {
 		g, _, err := laplacian.Generate(spec)
 		if err != nil {
 			t.Fatal(err)
 		}
+		B := expm.LambdaMaxBound(g)
 		for _, tau := range []float64{0.3, 2} {
-			full, _ := refinedByModel(g, tau)
-			func() {
-				defer func(m int) { modelSample = m }(modelSample)
-				modelSample = g.NumEdges() / 5
-				sampled, nodes := refinedByModel(g, tau)
-				if float64(sampled) > 1.5*float64(full)+20 || float64(sampled) < float64(full)/1.5-20 || nodes > g.N() {
-					t.Errorf("%s τ=%g: sampled %d classes (%d nodes), full count %d", spec, tau, sampled, nodes, full)
+			K := chebDegree(tau*B, 1e-12)
+			for _, scheme := range []SparseScheme{SchemeColumns, SchemeLanczos} {
+				full := modelRefinement(g, tau, scheme, K, B)
+				func() {
+					defer func(m, r int) { modelSample, radauSample = m, r }(modelSample, radauSample)
+					modelSample, radauSample = g.NumEdges()/5, g.NumEdges()/5
+					sampled := modelRefinement(g, tau, scheme, K, B)
+					if float64(sampled.refined) > 1.5*float64(full.refined)+20 || float64(sampled.refined) < float64(full.refined)/1.5-20 {
+						t.Errorf("%s τ=%g scheme %d: sampled %d refined, full count %d", spec, tau, scheme, sampled.refined, full.refined)
+					}
+					if limit := map[SparseScheme]int{SchemeColumns: g.N(), SchemeLanczos: g.NumEdges()}[scheme]; full.refined > limit || sampled.refined > limit {
+						t.Errorf("%s τ=%g scheme %d: %d and %d refined, only %d exist", spec, tau, scheme, full.refined, sampled.refined, limit)
+					}
+					t.Logf("%s τ=%g scheme %d: sampled %d, full %d of %d edges (guess %.3g, %.3g)", spec, tau, scheme, sampled.refined, full.refined, g.NumEdges(), sampled.guess, full.guess)
+				}()
+			}
+		}
+	}
+}
+
+// The bridge bound against dense oracles on graphs with hubs, leaves, a
+// pendant path, weights over 1e-3..1e3 and several components: the closed
+// form s·r/((s+r)w²) is ‖L⁺b_e‖² (pseudo-inverse), the bound is ≥ the exact
+// q_e (Padé) at every τ, and at large τ it beats the resistance bound
+// ψ(1/w) on some bridge (not validity: the reason it exists).
+func TestBridgeEdgeBoundAgainstOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for trial := range 4 {
+		g := hubGraph(t, rng, 1+trial%3, 25+rng.IntN(15), trial%2 == 1)
+		P := pseudoInverse(t, g)
+		side := bridgeSides(g)
+		if len(side) == 0 {
+			t.Fatalf("trial %d: no bridges", trial)
+		}
+		for key, b := range side {
+			i, j := key[0], key[1]
+			w := g.EdgeWeight(i, j)
+			m2 := 0.0
+			for r := 0; r < g.N(); r++ {
+				d := P.At(r, i) - P.At(r, j)
+				m2 += d * d
+			}
+			if want := float64(b.small*b.large) / (float64(b.small+b.large) * w * w); math.Abs(m2-want) > 1e-8*want {
+				t.Errorf("trial %d bridge %v: ‖L⁺b_e‖² = %.12g, closed form %.12g", trial, key, m2, want)
+			}
+		}
+		for _, tau := range []float64{0.05, 0.5, 3, 10} {
+			A := expmOracle(g, tau)
+			beats := 0
+			for key, b := range side {
+				i, j := key[0], key[1]
+				w := g.EdgeWeight(i, j)
+				q := 0.0
+				for r := 0; r < g.N(); r++ {
+					d := A.At(r, i) - A.At(r, j)
+					q += d * d
 				}
-				t.Logf("%s τ=%g: sampled %d, full %d of %d edges", spec, tau, sampled, full, g.NumEdges())
-			}()
+				up := bridgeEdgeBound(b.small, b.large, w, tau)
+				if up < q*(1-1e-9) {
+					t.Errorf("trial %d τ=%g bridge %v: bound %g < q_e %g", trial, tau, key, up, q)
+				}
+				if up < resistanceEdgeBound(1/w, tau) {
+					beats++
+				}
+			}
+			if tau == 10 && beats == 0 {
+				t.Errorf("trial %d τ=10: the bridge bound never beats ψ(1/w)", trial)
+			}
+		}
+	}
+}
+
+// Closed forms of inverseMomentBound: on a single edge of weight w the
+// measure of b_e is one atom (mass 2 at λ = 2w), so the second moment
+// 1/(2w²) makes the bound exact, q_e = 2e^{−4τw}, while 2τw ≤ 1; the two
+// branches meet at the tangent point, at 2/e².
+func TestInverseMomentBoundClosedForms(t *testing.T) {
+	for _, c := range []struct{ w, tau float64 }{{1, 0.1}, {1e-3, 5}, {40, 1e-3}, {1, 0.5}} {
+		want := 2 * math.Exp(-4*c.tau*c.w)
+		if got := inverseMomentBound(1/(2*c.w*c.w), 2, c.tau); math.Abs(got-want) > 1e-13*want {
+			t.Errorf("w = %g, τ = %g: bound %.16g, q_e %.16g", c.w, c.tau, got, want)
+		}
+	}
+	for _, tau := range []float64{0.3, 2} {
+		xs := tau * tau // (2τ/p)^p for p = 2
+		a, b := inverseMomentBound(2*xs, 2, tau), inverseMomentBound(2*xs*(1+1e-12), 2, tau)
+		if math.Abs(a-b) > 1e-10*a || math.Abs(a-2*math.Exp(-2)) > 1e-14 {
+			t.Errorf("τ=%g: branches %g and %g at the tangent point, want 2/e²", tau, a, b)
 		}
 	}
 }

@@ -146,7 +146,7 @@ func (r *sparseRefiner) collectEdges() {
 			weight = append(weight, w)
 		}
 	}
-	cheapBounds(g, r.tau, len(r.edges), func(e int) (int, int, float64) { return r.edges[e].i, r.edges[e].j, weight[e] },
+	cheapBounds(g, r.tau, bridgeSides(g), len(r.edges), func(e int) (int, int, float64) { return r.edges[e].i, r.edges[e].j, weight[e] },
 		func(e int, u float64) { r.edges[e].u = u })
 	r.order = make([]int32, len(r.edges))
 	for e := range r.order {
@@ -423,13 +423,13 @@ func chebColumns(kern *blockKernel, blk []int, tw *twins, coef []float64, B floa
 }
 
 // cheapEdgeBound returns a proven upper bound on q_e = ‖exp(−τL)(e_i − e_j)‖²
-// from the edge's neighbourhood: min(2, ψ(R⁺), GR₁) (docs/derivations.md
+// from the edge's neighbourhood: min(2, ψ(R⁺), GR₁, bridge) (docs/derivations.md
 // §2.1). A is a contraction on b_e ⊥ 1, so q_e ≤ ‖b_e‖² = 2; ψ(R⁺) is the
 // effective-resistance bound (resistanceEdgeBound of rw's R⁺ ≤ 1/w_e, so
 // never above the older 1/(2eτw_e)); GR₁ is the two-node Gauss–Radau rule
 // with a node fixed at 0 ≤ λ_min, an upper bound for the completely
-// monotone e^{−2τx}.
-func cheapEdgeBound(g *laplacian.Graph, rw *resistanceWork, i, j int, w, tau float64) float64 {
+// monotone e^{−2τx}; on a bridge (a key of side) bridgeEdgeBound.
+func cheapEdgeBound(g *laplacian.Graph, rw *resistanceWork, side map[[2]int]bridgeSide, i, j int, w, tau float64) float64 {
 	di, dj := g.Degree(i), g.Degree(j)
 	ci, wi := g.Neighbors(i)
 	cj, wj := g.Neighbors(j)
@@ -466,6 +466,9 @@ func cheapEdgeBound(g *laplacian.Graph, rw *resistanceWork, i, j int, w, tau flo
 	al := (di + dj + 2*w) / 2
 	sm := s2 / 2
 	best := math.Min(2, resistanceEdgeBound(rw.bound(i, j, w), tau))
+	if b, ok := side[[2]int{min(i, j), max(i, j)}]; ok {
+		best = math.Min(best, bridgeEdgeBound(b.small, b.large, w, tau))
+	}
 	if sm > 0 {
 		r := math.Min(1, al*al/sm)
 		gr := 2 * ((1 - r) + r*math.Exp(-2*tau*sm/al))
