@@ -18,6 +18,7 @@ type lanczosBlock struct {
 	kern  *blockKernel
 	n     int
 	X, W  []float64 // current vectors and L·X, n×columnBlock row-major
+	P     []float64 // previous vectors (zero before a slot's second step), same layout
 	zero  []float64 // n zeros: the previous vector of a slot at its first step
 	slot  [columnBlock]*lanczosWork
 	class [columnBlock]int     // the edge class in each slot, −1 when idle
@@ -29,7 +30,8 @@ type lanczosBlock struct {
 func newLanczosBlock(g *laplacian.Graph, omega []float64, tau float64, kmax int) *lanczosBlock {
 	n := g.N()
 	lb := &lanczosBlock{g: g, kern: &blockKernel{g: g, deg: g.Degrees(), splits: []int{0, n}}, n: n,
-		X: make([]float64, n*columnBlock), W: make([]float64, n*columnBlock), zero: make([]float64, n)}
+		X: make([]float64, n*columnBlock), W: make([]float64, n*columnBlock), P: make([]float64, n*columnBlock),
+		zero: make([]float64, n)}
 	pool := new([][]float64)
 	for s := range lb.slot {
 		lb.slot[s] = newLanczosWork(g, omega, tau, kmax)
@@ -45,6 +47,9 @@ func (lb *lanczosBlock) load(s, c, i, j int) {
 	lw.release()
 	lw.start(i, j)
 	lb.setColumn(s, lw.vec(0))
+	for r := 0; r < lb.n; r++ {
+		lb.P[r*columnBlock+s] = 0
+	}
 	lb.class[s], lb.k[s], lb.next[s], lb.width[s] = c, 0, 4, math.Inf(1)
 }
 
@@ -53,7 +58,7 @@ func (lb *lanczosBlock) idle(s int) {
 	lb.slot[s].release()
 	lb.class[s] = -1
 	for r := 0; r < lb.n; r++ {
-		lb.X[r*columnBlock+s] = 0
+		lb.X[r*columnBlock+s], lb.P[r*columnBlock+s] = 0, 0
 	}
 }
 
@@ -72,15 +77,14 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 	const b, chunk = columnBlock, 256
 	n := lb.n
 	var a, errSq, wn, bb, bPrev, inv, vn [b]float64
-	var vp, next [b][]float64
+	var next [b][]float64
 	for s := 0; s < b; s++ {
-		vp[s], next[s] = lb.zero, lb.zero
 		if lb.class[s] < 0 {
 			continue
 		}
 		lw, k := lb.slot[s], lb.k[s]
 		if k > 0 {
-			vp[s], bPrev[s] = lw.vec(k-1), lw.beta[k-1]
+			bPrev[s] = lw.beta[k-1]
 		}
 		next[s] = lw.vec(k + 1)
 	}
@@ -102,12 +106,17 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 			}
 		}
 	}
-	// The slots' own vectors are separate arrays: walk them slot by slot
-	// within chunks of rows whose part of the blocks stays in cache.
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
+	// W − αX − β_prev P, row by row over the contiguous blocks (per slot
+	// the operations of lanczosWork.step; idle slots stay zero).
+	for r := 0; r < n; r++ {
+		wr := (*[b]float64)(lb.W[r*b : r*b+b])
+		xr := (*[b]float64)(lb.X[r*b : r*b+b])
+		pr := (*[b]float64)(lb.P[r*b : r*b+b])
 		for s := 0; s < b; s++ {
-			bb[s] += axpyNorm(lb.W, lb.X, vp[s], a[s], bPrev[s], s, lo, hi)
+			x := wr[s] - a[s]*xr[s]
+			x -= bPrev[s] * pr[s]
+			wr[s] = x
+			bb[s] += x * x
 		}
 	}
 	for s := 0; s < b; s++ {
@@ -115,10 +124,28 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 			inv[s] = 1 / bt
 		}
 	}
+	// The next vectors: X becomes P, W/β becomes X, then each busy slot's
+	// column is copied to its own array while the chunk is in cache.
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
+		for r := lo; r < hi; r++ {
+			wr := (*[b]float64)(lb.W[r*b : r*b+b])
+			xr := (*[b]float64)(lb.X[r*b : r*b+b])
+			pr := (*[b]float64)(lb.P[r*b : r*b+b])
+			for s := 0; s < b; s++ {
+				x := wr[s] * inv[s]
+				pr[s], xr[s] = xr[s], x
+				vn[s] += x * x
+			}
+		}
 		for s := 0; s < b; s++ {
-			vn[s] += scaleNorm(lb.W, lb.X, next[s], inv[s], s, lo, hi)
+			if next[s] == nil {
+				continue
+			}
+			nx := next[s]
+			for r := lo; r < hi; r++ {
+				nx[r] = lb.X[r*b+s]
+			}
 		}
 	}
 	for s := 0; s < b; s++ {
@@ -193,57 +220,4 @@ func (lb *lanczosBlock) refine(slots int, take func() (c, i, j int, ok bool), fl
 			}
 		}
 	}
-}
-
-// axpyNorm sets column s of W to W − a·X − β·prev on rows [lo, hi) and
-// returns the sum of squares of the result. Two partial sums break the
-// dependency chain of one accumulator (any summation order has the same
-// rounding bound).
-func axpyNorm(W, X, prev []float64, a, beta float64, s, lo, hi int) float64 {
-	const b = columnBlock
-	s0, s1 := 0.0, 0.0
-	r := lo
-	for ; r+1 < hi; r += 2 {
-		i := r*b + s
-		x := W[i] - a*X[i]
-		x -= beta * prev[r]
-		W[i] = x
-		y := W[i+b] - a*X[i+b]
-		y -= beta * prev[r+1]
-		W[i+b] = y
-		s0 += x * x
-		s1 += y * y
-	}
-	if r < hi {
-		i := r*b + s
-		x := W[i] - a*X[i]
-		x -= beta * prev[r]
-		W[i] = x
-		s0 += x * x
-	}
-	return s0 + s1
-}
-
-// scaleNorm sets column s of X and next to inv·(column s of W) on rows
-// [lo, hi) and returns the sum of squares, like axpyNorm.
-func scaleNorm(W, X, next []float64, inv float64, s, lo, hi int) float64 {
-	const b = columnBlock
-	s0, s1 := 0.0, 0.0
-	r := lo
-	for ; r+1 < hi; r += 2 {
-		i := r*b + s
-		x, y := W[i]*inv, W[i+b]*inv
-		X[i], X[i+b] = x, y
-		next[r], next[r+1] = x, y
-		s0 += x * x
-		s1 += y * y
-	}
-	if r < hi {
-		i := r*b + s
-		x := W[i] * inv
-		X[i] = x
-		next[r] = x
-		s0 += x * x
-	}
-	return s0 + s1
 }
