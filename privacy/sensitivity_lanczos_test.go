@@ -3,6 +3,7 @@ package privacy
 import (
 	"math"
 	"math/rand/v2"
+	"sort"
 	"runtime"
 	"testing"
 
@@ -404,5 +405,72 @@ func TestLanczosBlockMatchesSingle(t *testing.T) {
 			continue
 		}
 		check(r, steps-r.from)
+	}
+}
+
+// tridiagEigEnds against gonum's EigenSym on random tridiagonal matrices
+// (including tiny couplings, repeated diagonals and the sizes 1 and 2):
+// the same eigenvalues, and per eigenvalue the same squared first
+// component and product of first and last components (signs of
+// eigenvectors are arbitrary).
+func TestTridiagEigEnds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	for trial := range 40 {
+		k := 1 + trial*3%60
+		d, e := make([]float64, k), make([]float64, k)
+		T := mat.NewSymDense(k, nil)
+		for i := range k {
+			d[i] = math.Pow(10, 3*rng.Float64())
+			if trial%5 == 0 {
+				d[i] = 2 // repeated
+			}
+			T.SetSym(i, i, d[i])
+			if i+1 < k {
+				e[i] = rng.NormFloat64() * math.Pow(10, -6*rng.Float64()*float64(trial%2))
+				T.SetSym(i, i+1, e[i])
+			}
+		}
+		first, last := make([]float64, k), make([]float64, k)
+		first[0], last[k-1] = 1, 1
+		if !tridiagEigEnds(d, e, first, last) {
+			t.Fatalf("trial %d: no convergence", trial)
+		}
+		var es mat.EigenSym
+		if !es.Factorize(T, true) {
+			t.Fatal("EigenSym failed")
+		}
+		want := es.Values(nil)
+		var Q mat.Dense
+		es.VectorsTo(&Q)
+		idx := make([]int, k)
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.Slice(idx, func(a, b int) bool { return d[idx[a]] < d[idx[b]] })
+		scale := math.Abs(want[0]) + math.Abs(want[k-1])
+		w1, wk := 0.0, 0.0
+		for m, i := range idx {
+			if math.Abs(d[i]-want[m]) > 1e-12*scale {
+				t.Errorf("trial %d: eigenvalue %d: %.15g, want %.15g", trial, m, d[i], want[m])
+			}
+			w1 += first[i] * first[i]
+			wk += last[i] * last[i]
+			// Components are only defined per eigenspace: compare where
+			// the eigenvalue is simple.
+			simple := (m == 0 || want[m]-want[m-1] > 1e-6*scale) && (m == k-1 || want[m+1]-want[m] > 1e-6*scale)
+			if !simple {
+				continue
+			}
+			if got, ref := first[i]*first[i], Q.At(0, m)*Q.At(0, m); math.Abs(got-ref) > 1e-9 {
+				t.Errorf("trial %d: eigenvalue %d: first² %g, want %g", trial, m, got, ref)
+			}
+			if got, ref := first[i]*last[i], Q.At(0, m)*Q.At(k-1, m); math.Abs(got-ref) > 1e-9 {
+				t.Errorf("trial %d: eigenvalue %d: first·last %g, want %g", trial, m, got, ref)
+			}
+		}
+		// The rows stay unit vectors (the rotations are orthogonal).
+		if math.Abs(w1-1) > 1e-12 || math.Abs(wk-1) > 1e-12 {
+			t.Errorf("trial %d: row norms² %g and %g", trial, w1, wk)
+		}
 	}
 }
