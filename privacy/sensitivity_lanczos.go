@@ -4,6 +4,8 @@ import (
 	"math"
 
 	"github.com/graphcloak/graphcloak/laplacian"
+	"gonum.org/v1/gonum/lapack"
+	gonumlapack "gonum.org/v1/gonum/lapack/gonum"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -324,22 +326,19 @@ func tridiagEigEnds(d, e, first, last []float64) bool {
 	return true
 }
 
-// ritz returns the eigenvalues and eigenvectors of the k×k tridiagonal T.
+// ritz returns the eigenvalues and eigenvectors of the k×k tridiagonal T,
+// by LAPACK's implicit QL/QR on T itself (no reduction to tridiagonal
+// form, which T already has).
 func (lw *lanczosWork) ritz(k int) ([]float64, *mat.Dense, bool) {
-	T := mat.NewSymDense(k, nil)
-	for j := 0; j < k; j++ {
-		T.SetSym(j, j, lw.alpha[j])
-		if j+1 < k {
-			T.SetSym(j, j+1, lw.beta[j])
-		}
-	}
-	var es mat.EigenSym
-	if !es.Factorize(T, true) {
+	d := append([]float64(nil), lw.alpha[:k]...)
+	e := make([]float64, max(1, k-1))
+	copy(e, lw.beta[:k-1])
+	z := make([]float64, k*k)
+	work := make([]float64, max(1, 2*k-2))
+	if !(gonumlapack.Implementation{}).Dsteqr(lapack.EVTridiag, k, d, e, z, k, work) {
 		return nil, nil, false
 	}
-	var Q mat.Dense
-	es.VectorsTo(&Q)
-	return es.Values(nil), &Q, true
+	return d, mat.NewDense(k, k, z), true
 }
 
 // certify returns lo ≤ ‖exp(−τL)b‖ ≤ up from the first k Lanczos steps
