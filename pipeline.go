@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -88,13 +87,7 @@ func Estimate(job EstimateJob) (*Plan, error) {
 	// The same chooser GraphSensitivity follows, so the dry run names the
 	// method the release will use.
 	sp := privacy.PlanGraphSensitivity(g, job.Tau, privacy.GraphOptions{DenseLimit: job.DenseLimit})
-	p.Method, p.SecondsEstimate, p.BytesEstimate = "columns", sp.Seconds, sp.Bytes
-	switch {
-	case sp.Method == expm.Dense:
-		p.Method = "dense"
-	case sp.Scheme == privacy.SchemeLanczos:
-		p.Method = "lanczos"
-	}
+	p.Method, p.SecondsEstimate, p.BytesEstimate = sp.Name(), sp.Seconds, sp.Bytes
 
 	if job.Sensitivity != nil {
 		p.Delta2, p.Delta2Exact = job.Sensitivity.Delta2, job.Sensitivity.Exact

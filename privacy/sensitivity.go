@@ -275,8 +275,20 @@ type SensitivityPlan struct {
 	Bytes   int64        // modelled peak memory of the computation
 }
 
-// PlanGraphSensitivity chooses the method GraphSensitivity uses under
-// opt.Method == expm.Auto, from rough cost models measured on the 2-core
+// Name is the plan's method as the CLI and reports name it: "dense",
+// "columns" or "lanczos".
+func (p SensitivityPlan) Name() string {
+	switch {
+	case p.Method == expm.Dense:
+		return "dense"
+	case p.Scheme == SchemeLanczos:
+		return "lanczos"
+	}
+	return "columns"
+}
+
+// PlanGraphSensitivity chooses the method GraphSensitivity uses (under
+// opt.Method == expm.Auto; a forced method is planned as given), from rough cost models measured on the 2-core
 // reference machine: gonum's EigenSym with vectors costs about
 // 1.5 s·(n/1000)^3.6 and 4n² float64s; the sparse schemes as sparsePlan
 // models them. Dense is chosen for n ≤ 300, and up to opt.DenseLimit when
@@ -286,8 +298,8 @@ func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) Sen
 	opt = opt.withDefaults()
 	n := float64(g.N())
 	dense := 1.5 * math.Pow(n/1000, 3.6)
-	denseOK := g.N() <= opt.DenseLimit
-	if denseOK && g.N() <= 300 {
+	denseOK := g.N() <= opt.DenseLimit && opt.Method != expm.Sparse
+	if denseOK && (g.N() <= 300 || opt.Method == expm.Dense) {
 		return SensitivityPlan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
 	}
 	scheme, sparse, bytes := sparsePlan(g, tau, opt)

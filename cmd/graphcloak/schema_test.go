@@ -57,14 +57,15 @@ func TestJSONSchemas(t *testing.T) {
 	}
 	validate(t, "sensitivity", lineOut.String())
 	cases := map[string][]string{
-		"locate":      {"locate", "--graph", "karate", "--release", rel},
-		"sensitivity": {"sensitivity", "--graph", "karate"},
-		"calibrate":   {"calibrate", "--sensitivity", "1"},
-		"budget":      {"budget", "--ledger", filepath.Join(dir, "l.json")},
-		"version":     {"version"},
-		"config-show": {"config", "show"},
-		"keygen":      {"keygen", "--out", filepath.Join(dir, "k")},
-		"communities": {"communities", "--graph", "karate"},
+		"locate":              {"locate", "--graph", "karate", "--release", rel},
+		"sensitivity":         {"sensitivity", "--graph", "karate"},
+		"sensitivity-dry-run": {"sensitivity", "--graph", "karate", "--dry-run"},
+		"calibrate":           {"calibrate", "--sensitivity", "1"},
+		"budget":              {"budget", "--ledger", filepath.Join(dir, "l.json")},
+		"version":             {"version"},
+		"config-show":         {"config", "show"},
+		"keygen":              {"keygen", "--out", filepath.Join(dir, "k")},
+		"communities":         {"communities", "--graph", "karate"},
 		"experiment-sensitivity": {"experiment", "sensitivity", "--line", "--m-values", "10,20",
 			"--n-values", "10,20", "--tau-values", "0.1,0.2"},
 		"unmask":           {"unmask", "--release", filepath.Join(dir, "r2.json"), "--key", key},

@@ -29,6 +29,7 @@ type sensitivityOptions struct {
 	denseLimit int
 	timeBudget time.Duration
 	save       string
+	dryRun     bool
 
 	line bool
 	n, m int
@@ -42,11 +43,15 @@ condition number κ2(M).
 
 With --graph, M = exp(−τL) on the graph (hop metric: every edge has length 1;
 edge weights change L, not the metric). Small graphs use a dense
-eigendecomposition certified a posteriori; larger ones a Chebyshev column
-scheme with a rigorous truncation and rounding bound, visiting only the edges
-that proven per-edge (Gauss–Radau) bounds cannot rule out. --time-budget makes
-it anytime: it then reports the proven upper bound reached. With --line, M is the
-1-D heat kernel on [0, 1] (m sensors at i/m, sources on the grid j/n).
+eigendecomposition certified a posteriori; larger ones prove a cheap bound per
+edge (effective resistance, bridges, Gauss–Radau) and refine only the edges
+those bounds cannot rule out: by Chebyshev columns of exp(−2τL) or, on graphs
+with hubs, by a Lanczos bracket per edge, both with rigorous truncation and
+rounding bounds. --time-budget makes it anytime: it then reports the proven
+upper bound reached. --dry-run prints the method and its modelled time and
+memory without computing Δ2 (it times the per-edge bounds on a sample and
+pilots the refinement for at most 2 s). With --line, M is the 1-D heat kernel
+on [0, 1] (m sensors at i/m, sources on the grid j/n).
 
 Δ2 is never an estimate: "certified" is true for an exact value (to "slack",
 rounded up) or a proven upper bound, and "exact" says which. kappa2 is null
@@ -75,7 +80,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 				if o.graph != "" {
 					return usageErrorf("give either --graph or --line, not both")
 				}
-				for _, name := range []string{"method", "dense-limit", "time-budget", "save"} {
+				for _, name := range []string{"method", "dense-limit", "time-budget", "save", "dry-run"} {
 					if f.Changed(name) {
 						return usageErrorf("--%s applies to --graph, not --line", name)
 					}
@@ -103,17 +108,21 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 						return usageErrorf("--%s applies to --line, not --graph", name)
 					}
 				}
+				if o.dryRun && o.save != "" {
+					return usageErrorf("--dry-run computes no Δ2, so there is nothing to --save")
+				}
 			}
 			o.tau, o.alpha = g.cfg.Privacy.Tau, g.cfg.Privacy.Alpha
 			return runSensitivity(cmd.Context(), g, o, g.stdout)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.graph, "graph", "", "graph spec: neo4j (the configured projection) | sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 | grid:rows=R,cols=C | path:n=N | cycle:n=N | complete:n=N | star:n=N | karate | file:PATH")
+	fl.StringVar(&o.graph, "graph", "", "graph spec: neo4j (the configured projection) | sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 | pa:n=N,m=M | rgg:n=N,radius=R | grid:rows=R,cols=C | path:n=N | cycle:n=N | complete:n=N | star:n=N | karate | gt:NAME (scripts/fetch-datasets.sh) | file:PATH")
 	config.AddFlags(fl, "tau", "alpha", "header") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
 	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns) or lanczos (per-edge Lanczos brackets; fast with hubs)")
 	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
 	fl.DurationVar(&o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
+	fl.BoolVar(&o.dryRun, "dry-run", false, "print the method and its modelled time and memory; compute nothing")
 	fl.StringVar(&o.save, "save", "", "write a sensitivity certificate (Δ2, τ, α, graph fingerprint, method, version) to this JSON file, for release --sensitivity-cert")
 	fl.BoolVar(&o.line, "line", false, "the 1-D heat kernel on [0, 1] instead of a graph")
 	fl.IntVar(&o.n, "n", 0, "line: source grid points j/n, j = 1..n")
@@ -197,6 +206,16 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 	if err := checkSensitivityFlag("alpha", o.alpha); err != nil {
 		return err
 	}
+	if o.dryRun {
+		p, err := graphSensitivityPlan(ctx, g, o)
+		if err != nil {
+			return err
+		}
+		if g.output == "json" {
+			return printJSON(out, p)
+		}
+		return printSensitivityPlan(out, p)
+	}
 	var res sensitivityResult
 	var err error
 	if o.line {
@@ -237,33 +256,88 @@ func lineSensitivity(o *sensitivityOptions) (sensitivityResult, error) {
 	return res, nil
 }
 
-// graphSensitivity is sensitivity --graph: the certified Δ2 of a graph,
-// saved as a certificate with --save.
-func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivityResult, error) {
+// sensitivityGraph validates the --graph flags and loads the graph with
+// the options they ask for.
+func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptions) (*laplacian.Graph, privacy.GraphOptions, error) {
 	method, scheme, err := parseSensitivityMethod(o.method)
 	if err != nil {
-		return sensitivityResult{}, err
+		return nil, privacy.GraphOptions{}, err
 	}
 	if err := checkSensitivityFlag("tau", o.tau); err != nil {
-		return sensitivityResult{}, err
+		return nil, privacy.GraphOptions{}, err
 	}
 	if err := graphcloak.CheckDiffusion(o.tau, o.alpha); err != nil {
-		return sensitivityResult{}, err
+		return nil, privacy.GraphOptions{}, err
 	}
 	switch {
 	case o.denseLimit < 0:
-		return sensitivityResult{}, inputErrorf("--dense-limit must be ≥ 0, got %d", o.denseLimit)
+		return nil, privacy.GraphOptions{}, inputErrorf("--dense-limit must be ≥ 0, got %d", o.denseLimit)
 	case o.timeBudget < 0:
-		return sensitivityResult{}, inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
+		return nil, privacy.GraphOptions{}, inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
 	}
 	gr, err := loadGraphSpec(ctx, g, o.graph)
 	if err != nil {
-		return sensitivityResult{}, flagError("--graph", err)
+		return nil, privacy.GraphOptions{}, flagError("--graph", err)
 	}
-	opt := privacy.GraphOptions{Method: method, Scheme: scheme, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget, Status: sensitivityProgress(g)}
+	opt := privacy.GraphOptions{Method: method, Scheme: scheme, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget}
 	if opt.DenseLimit == 0 {
 		opt.DenseLimit = -1 // dense disabled; GraphOptions treats 0 as the default
 	}
+	return gr, opt, nil
+}
+
+// sensitivityPlanResult is the JSON output of sensitivity --dry-run.
+type sensitivityPlanResult struct {
+	DryRun          bool    `json:"dryRun"`
+	Graph           string  `json:"graph"`
+	Nodes           int     `json:"nodeCount"`
+	Edges           int     `json:"relationshipCount"`
+	Components      int     `json:"components"`
+	Tau             float64 `json:"tau"`
+	Alpha           float64 `json:"alpha"`
+	Method          string  `json:"method"` // dense, columns or lanczos
+	SecondsEstimate float64 `json:"secondsEstimate"`
+	BytesEstimate   int64   `json:"bytesEstimate"`
+	Seconds         float64 `json:"seconds"` // the dry run's own time
+}
+
+// graphSensitivityPlan is sensitivity --graph --dry-run: the method
+// GraphSensitivity would use and its modelled cost.
+func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivityPlanResult, error) {
+	gr, opt, err := sensitivityGraph(ctx, g, o)
+	if err != nil {
+		return sensitivityPlanResult{}, err
+	}
+	start := time.Now()
+	p := privacy.PlanGraphSensitivity(gr, o.tau, opt)
+	comps, _ := gr.Components()
+	return sensitivityPlanResult{DryRun: true, Graph: o.graph, Nodes: gr.N(), Edges: gr.NumEdges(), Components: comps,
+		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes,
+		Seconds: time.Since(start).Seconds()}, nil
+}
+
+func printSensitivityPlan(out io.Writer, p sensitivityPlanResult) error {
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "dry run\tnothing computed\n")
+	fmt.Fprintf(tw, "graph\t%s\n", p.Graph)
+	fmt.Fprintf(tw, "nodes\t%d\n", p.Nodes)
+	fmt.Fprintf(tw, "edges\t%d\n", p.Edges)
+	fmt.Fprintf(tw, "components\t%d\n", p.Components)
+	fmt.Fprintf(tw, "tau\t%g\n", p.Tau)
+	fmt.Fprintf(tw, "method\t%s\n", p.Method)
+	fmt.Fprintf(tw, "time estimate\t%.3g s (2-core reference machine)\n", p.SecondsEstimate)
+	fmt.Fprintf(tw, "memory estimate\t%.3g MiB\n", float64(p.BytesEstimate)/(1<<20))
+	return tw.Flush()
+}
+
+// graphSensitivity is sensitivity --graph: the certified Δ2 of a graph,
+// saved as a certificate with --save.
+func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivityResult, error) {
+	gr, opt, err := sensitivityGraph(ctx, g, o)
+	if err != nil {
+		return sensitivityResult{}, err
+	}
+	opt.Status = sensitivityProgress(g)
 	start := time.Now()
 	s, err := graphSensitivityCtx(ctx, gr, o.tau, o.alpha, opt)
 	if opt.Status != nil {
@@ -386,7 +460,7 @@ func sensitivityProgress(g *globalOptions) func(privacy.SensitivityStatus) {
 		eta := "?"
 		if st.EdgesCertified > 0 && st.EdgesCertified < st.Edges {
 			left := time.Duration(float64(st.Elapsed) / float64(st.EdgesCertified) * float64(st.Edges-st.EdgesCertified))
-			eta = "≤ " + left.Round(time.Second).String()
+			eta = "≈ " + left.Round(time.Second).String() // linear in the edges certified: a guess
 		} else if st.EdgesCertified >= st.Edges {
 			eta = "0s"
 		}

@@ -127,3 +127,47 @@ func TestSensitivityBadInput(t *testing.T) {
 		}
 	}
 }
+
+// The dry run names the method the run then uses (dense, the Chebyshev
+// columns without hubs, Lanczos with a hub), reports a positive time and
+// memory estimate, computes no Δ2, and refuses --save.
+func TestSensitivityDryRunAgreesWithRun(t *testing.T) {
+	for _, c := range []struct{ graph, want, run string }{
+		{"complete:n=6", "dense", "dense-eigen"},
+		{"grid:rows=20,cols=20", "columns", "chebyshev-columns"},
+		{"star:n=400", "lanczos", "lanczos-edges"},
+	} {
+		args := []string{"--graph", c.graph, "--tau", "1", "-o", "json"}
+		if c.want != "dense" {
+			args = append(args, "--dense-limit", "0")
+		}
+		out, code, err := runSensitivityCLI(t, append(args, "--dry-run")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %v", c.graph, code, err)
+		}
+		var p map[string]any
+		if err := json.Unmarshal([]byte(out), &p); err != nil {
+			t.Fatalf("%s: %v\n%s", c.graph, err, out)
+		}
+		if p["dryRun"] != true || p["method"] != c.want || p["delta2"] != nil {
+			t.Errorf("%s: dry run %v, want method %s and no delta2", c.graph, p, c.want)
+		}
+		if s, b := p["secondsEstimate"].(float64), p["bytesEstimate"].(float64); !(s > 0) || !(b > 0) {
+			t.Errorf("%s: estimates %v s, %v bytes", c.graph, s, b)
+		}
+		out, code, err = runSensitivityCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %v", c.graph, code, err)
+		}
+		var r map[string]any
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r["method"] != c.run {
+			t.Errorf("%s: the run used %v, its dry run said %s", c.graph, r["method"], c.want)
+		}
+	}
+	if _, code, _ := runSensitivityCLI(t, "--graph", "karate", "--dry-run", "--save", t.TempDir()+"/c.json"); code != 2 {
+		t.Errorf("--dry-run --save: exit %d, want 2 (usage)", code)
+	}
+}
