@@ -3,8 +3,8 @@ package privacy
 import (
 	"math"
 	"math/rand/v2"
-	"sort"
 	"runtime"
+	"sort"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/expm"
