@@ -352,7 +352,7 @@ func sparseScheme(g *laplacian.Graph, tau float64, opt GraphOptions) SparseSchem
 // (modelRefinement). What is left is modelled: the column scheme costs
 // 2·K·(nnz+n) flops per column at ~6 GF/s, K the certified Chebyshev
 // degree for τ·λmax-bound at tolerance opt.Tol; the Lanczos scheme about
-// 0.6 ns per stored entry and unit of √(τB) per class. opt must have its
+// 0.5 ns per stored entry and unit of √(τB) per class. opt must have its
 // defaults.
 func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) (SparseScheme, float64, int64) {
 	n := float64(g.N())
@@ -362,7 +362,7 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) (SparseScheme
 	scheme := sparseScheme(g, tau, opt)
 	rm := modelRefinement(g, tau, scheme, K, B)
 	if scheme == SchemeLanczos {
-		secs := rm.boundSecs + float64(rm.refined)*(nnz+n)*math.Sqrt(tau*B)*0.6e-9
+		secs := rm.boundSecs + float64(rm.refined)*(nnz+n)*math.Sqrt(tau*B)*0.5e-9
 		workers := runtime.GOMAXPROCS(0) * columnBlock
 		return scheme, secs, g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)
 	}
@@ -388,8 +388,8 @@ type refinement struct {
 // classes for Lanczos; edges for the columns, whose Radau bounds it takes
 // too when the scheme would, radauWorthIt) whose proven bound exceeds a
 // guess at max q_e, counted as classes (Lanczos) or as distinct endpoints,
-// the columns needed (column scheme). The guess is the best of the Jensen
-// lower bounds, the bridge hints and a pilot: Lanczos brackets of the
+// the columns needed (column scheme). The guess is the best proven lower
+// bound on max q_e found: the Jensen lower bounds and a pilot: Lanczos brackets of the
 // columnBlock candidates with the largest bounds for at most pilotTime,
 // whose lower ends are proven lower bounds on max q_e (the refinement
 // stops at about the true maximum, which the pilot usually finds: the
@@ -400,7 +400,7 @@ type refinement struct {
 func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int, B float64) refinement {
 	m := g.NumEdges()
 	var cand []edgeClass
-	scale, hinted := 1.0, 0.0 // hinted: the best Jensen bound or hint of all edges
+	scale, hinted := 1.0, 0.0 // hinted: the best Jensen bound of all edges
 	start := time.Now()
 	sampled := start // the bounds of the sample, scaled, start here
 	radau := scheme == SchemeColumns && radauWorthIt(g, K)
@@ -416,7 +416,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int
 		k := 0
 		g.ForEachEdge(func(i, j int, w float64) {
 			lo, hint := jensenLower(g, i, j, w, tau), lanczosHint(i, j, w, tau, side)
-			hinted = math.Max(hinted, math.Max(lo, hint))
+			hinted = math.Max(hinted, lo)
 			if k%stride == 0 {
 				cand = append(cand, edgeClass{i: i, j: j, size: 1, lo: lo, slow: hint})
 				ws = append(ws, w)
@@ -445,7 +445,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int
 	}
 	r := refinement{boundSecs: sampled.Sub(start).Seconds() + time.Since(sampled).Seconds()*scale, guess: hinted}
 	for _, c := range cand {
-		r.guess = math.Max(r.guess, math.Max(c.lo, c.slow))
+		r.guess = math.Max(r.guess, c.lo)
 	}
 	r.guess = math.Max(r.guess, pilotLower(g, tau, cand))
 	seen := make(map[int]bool)
@@ -477,12 +477,14 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int
 const pilotTime = 2 * time.Second
 
 // pilotLower returns the largest proven lower bound on q_e that Lanczos
-// brackets of columnBlock candidates reach within pilotTime and a quarter
-// of the Krylov memory cap: a quarter each of those with the largest bound
-// u, Jensen bound lo (the smallest degrees: leaves on sparse graphs),
-// degree ratio (a leaf on a hub, small τ) and bridge hint (large τ).
+// brackets of pilotSlots candidates reach within pilotTime and the Krylov
+// memory cap: a quarter each of those with the largest bound u, Jensen
+// bound lo (the smallest degrees: leaves on sparse graphs), degree ratio
+// (a leaf on a hub, small τ) and bridge hint (large τ, where the
+// maximiser needs a few hundred steps: e-mail Enron at τ = 10).
 func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
-	kmax := min(4*lanczosMinSteps, lanczosMaxSteps(g, 4*columnBlock))
+	const pilotSlots = 8
+	kmax := min(400, lanczosMaxSteps(g, pilotSlots))
 	if len(cand) == 0 || kmax < 1 {
 		return 0
 	}
@@ -499,7 +501,7 @@ func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
 			idx[k] = k
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return key(cand[idx[a]]) > key(cand[idx[b]]) })
-		for k, got := 0, 0; k < len(idx) && got < columnBlock/4; k++ {
+		for k, got := 0, 0; k < len(idx) && got < pilotSlots/4; k++ {
 			if !picked[idx[k]] {
 				picked[idx[k]] = true
 				pick = append(pick, idx[k])
@@ -519,7 +521,7 @@ func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
 	}
 	floor := func() float64 { return best }
 	done := func(c int, lo, up float64, deep bool) { best = math.Max(best, lo*lo*(1-4*roundoffU)) }
-	newLanczosBlock(g, newLanczosWeights(g), tau, kmax).refine(columnBlock, take, floor, done, time.Now().Add(pilotTime))
+	newLanczosBlock(g, newLanczosWeights(g), tau, kmax).refine(pilotSlots, take, floor, done, time.Now().Add(pilotTime))
 	return best
 }
 
