@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"runtime"
 	"sort"
 	"time"
@@ -409,9 +410,6 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int
 	} else {
 		side := bridgeSides(g)
 		stride := m/modelSample + 1
-		if radau && m > radauSample {
-			stride = m/radauSample + 1 // the Radau bounds cost ~20 µs per edge with hubs
-		}
 		var ws []float64
 		k := 0
 		g.ForEachEdge(func(i, j int, w float64) {
@@ -428,22 +426,44 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int
 		cheapBounds(g, tau, side, len(cand), func(e int) (int, int, float64) { return cand[e].i, cand[e].j, ws[e] },
 			func(e int, u float64) { cand[e].u = u })
 		if radau {
-			ei, ej, u := make([]int32, len(cand)), make([]int32, len(cand)), make([]float64, len(cand))
-			for e, c := range cand {
-				ei[e], ej[e], u[e] = int32(c.i), int32(c.j), c.u
-			}
+			// The Radau bounds cost 10 µs to 1 ms per edge: they are taken
+			// in random batches for at most radauTime, and the candidates
+			// reduced to the edges they reached.
+			cheap := time.Since(sampled).Seconds() * scale
+			perm := rand.New(rand.NewPCG(1, 2)).Perm(len(cand))
 			wmax := 0
 			for v := range g.N() {
 				cols, _ := g.Neighbors(v)
 				wmax = max(wmax, len(cols))
 			}
-			radauBounds(g, tau, B, wmax, ei, ej, u, time.Time{})
-			for e := range cand {
-				cand[e].u = u[e]
+			var done []edgeClass
+			radStart := time.Now()
+			for len(done) < len(cand) && time.Since(radStart) < radauTime {
+				batch := perm[len(done):min(len(done)+2000, len(cand))]
+				ei, ej, u := make([]int32, len(batch)), make([]int32, len(batch)), make([]float64, len(batch))
+				for k, e := range batch {
+					ei[k], ej[k], u[k] = int32(cand[e].i), int32(cand[e].j), cand[e].u
+				}
+				radauBounds(g, tau, B, wmax, ei, ej, u, time.Time{})
+				for k, e := range batch {
+					c := cand[e]
+					c.u = u[k]
+					done = append(done, c)
+				}
 			}
+			radauSecs := time.Since(radStart).Seconds() * float64(m) / float64(len(done))
+			cand, scale = done, float64(m)/float64(len(done))
+			return finishRefinement(g, tau, scheme, cand, scale, hinted, sampled.Sub(start).Seconds()+cheap+radauSecs)
 		}
 	}
-	r := refinement{boundSecs: sampled.Sub(start).Seconds() + time.Since(sampled).Seconds()*scale, guess: hinted}
+	return finishRefinement(g, tau, scheme, cand, scale, hinted, sampled.Sub(start).Seconds()+time.Since(sampled).Seconds()*scale)
+}
+
+// finishRefinement completes modelRefinement from the candidates with
+// their bounds: the guess (hinted, the candidates' Jensen bounds and the
+// pilot) and the count of what exceeds it, scaled.
+func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, cand []edgeClass, scale, hinted, boundSecs float64) refinement {
+	r := refinement{boundSecs: boundSecs, guess: hinted}
 	for _, c := range cand {
 		r.guess = math.Max(r.guess, c.lo)
 	}
@@ -526,9 +546,11 @@ func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
 }
 
 // modelSample is the number of edges whose bounds the cost model computes
-// on large graphs (modelRefinement), radauSample when they include the
-// Radau bounds; variables only so that tests can make them small.
-var modelSample, radauSample = 200000, 50000
+// on large graphs (modelRefinement); a variable only so that tests can
+// make it small. radauTime bounds the Radau bounds of the sample.
+var modelSample = 200000
+
+const radauTime = 3 * time.Second
 
 // withDefaults fills the zero fields documented on GraphOptions.
 func (opt GraphOptions) withDefaults() GraphOptions {
