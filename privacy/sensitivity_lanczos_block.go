@@ -14,17 +14,18 @@ import (
 // lanczosWork.step (same operations in the same order per slot, so the
 // same rounding bounds hold) and is certified by lanczosWork.certify.
 type lanczosBlock struct {
-	g     *laplacian.Graph
-	kern  *blockKernel
-	n     int
-	X, W  []float64 // current vectors and L·X, n×columnBlock row-major
-	P     []float64 // previous vectors (zero before a slot's second step), same layout
-	zero  []float64 // n zeros: the previous vector of a slot at its first step
-	slot  [columnBlock]*lanczosWork
-	class [columnBlock]int     // the edge class in each slot, −1 when idle
-	k     [columnBlock]int     // steps done in each slot
-	next  [columnBlock]int     // the step count of each slot's next check
-	width [columnBlock]float64 // each slot's bracket width at its last check
+	g      *laplacian.Graph
+	kern   *blockKernel
+	n      int
+	X, W   []float64 // current vectors and L·X, n×columnBlock row-major
+	P      []float64 // previous vectors (zero before a slot's second step), same layout
+	zero   []float64 // n zeros: the previous vector of a slot at its first step
+	slot   [columnBlock]*lanczosWork
+	class  [columnBlock]int     // the edge class in each slot, −1 when idle
+	k      [columnBlock]int     // steps done in each slot
+	next   [columnBlock]int     // the step count of each slot's next check
+	width  [columnBlock]float64 // each slot's bracket width at its last stall test
+	widthK [columnBlock]int     // the step of that test
 }
 
 func newLanczosBlock(g *laplacian.Graph, omega []float64, tau float64, kmax int) *lanczosBlock {
@@ -50,7 +51,7 @@ func (lb *lanczosBlock) load(s, c, i, j int) {
 	for r := 0; r < lb.n; r++ {
 		lb.P[r*columnBlock+s] = 0
 	}
-	lb.class[s], lb.k[s], lb.next[s], lb.width[s] = c, 0, 4, math.Inf(1)
+	lb.class[s], lb.k[s], lb.next[s], lb.width[s], lb.widthK[s] = c, 0, 4, math.Inf(1), 0
 }
 
 // idle clears slot s.
@@ -197,18 +198,24 @@ func (lb *lanczosBlock) refine(slots int, take func() (c, i, j int, ok bool), fl
 			settles := func(lo, up float64) bool {
 				return up*up <= fl || up-lo <= lanczosRelTol*math.Max(up, math.Sqrt(fl))
 			}
-			// The cheap estimate screens out checks that cannot succeed.
+			// The cheap estimate screens out checks that cannot succeed;
+			// it costs O(k²), so checks come every k/8 steps.
 			if !forced && !settles(lw.estimate(k, math.Sqrt(fl))) {
-				lb.next[s] = k + max(4, k/4)
+				lb.next[s] = k + max(3, k/8)
 				continue
 			}
 			lo, up := lw.certify(k, math.Sqrt(fl))
 			// Stagnation: the rounding terms, which grow with k, have
-			// caught up with the shrinking truncation term.
-			stalled := k >= 64 && up-lo > 0.9*lb.width[s]
-			lb.width[s] = up - lo
+			// caught up with the shrinking truncation term (tested at
+			// least k/4 steps apart, so that slow progress is not taken
+			// for none).
+			stalled := false
+			if k >= lb.widthK[s]+max(4, lb.widthK[s]/4) {
+				stalled = k >= 64 && up-lo > 0.9*lb.width[s]
+				lb.width[s], lb.widthK[s] = up-lo, k
+			}
 			if !forced && !settles(lo, up) && !stalled {
-				lb.next[s] = k + max(4, k/4)
+				lb.next[s] = k + max(3, k/8)
 				continue
 			}
 			done(c, lo, up, k >= lw.kmax && !broke[s] && !late && !settles(lo, up) && !stalled)
