@@ -401,6 +401,7 @@ type refinement struct {
 func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int, B float64) refinement {
 	m := g.NumEdges()
 	var cand []edgeClass
+	var tops pilotTops        // the pilot's candidates among all edges, not only the sample
 	scale, hinted := 1.0, 0.0 // hinted: the best Jensen bound of all edges
 	start := time.Now()
 	sampled := start // the bounds of the sample, scaled, start here
@@ -413,10 +414,13 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int
 		var ws []float64
 		k := 0
 		g.ForEachEdge(func(i, j int, w float64) {
-			lo, hint := jensenLower(g, i, j, w, tau), lanczosHint(i, j, w, tau, side)
-			hinted = math.Max(hinted, lo)
+			di, dj := g.Degree(i), g.Degree(j)
+			c := edgeClass{i: i, j: j, size: 1, lo: jensenLower(g, i, j, w, tau),
+				hint: math.Max(di, dj) / math.Min(di, dj), slow: lanczosHint(i, j, w, tau, side)}
+			hinted = math.Max(hinted, c.lo)
+			tops.offer(c)
 			if k%stride == 0 {
-				cand = append(cand, edgeClass{i: i, j: j, size: 1, lo: lo, slow: hint})
+				cand = append(cand, c)
 				ws = append(ws, w)
 			}
 			k++
@@ -453,21 +457,22 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int
 			}
 			radauSecs := time.Since(radStart).Seconds() * float64(m) / float64(len(done))
 			cand, scale = done, float64(m)/float64(len(done))
-			return finishRefinement(g, tau, scheme, cand, scale, hinted, sampled.Sub(start).Seconds()+cheap+radauSecs)
+			return finishRefinement(g, tau, scheme, cand, tops, scale, hinted, sampled.Sub(start).Seconds()+cheap+radauSecs)
 		}
 	}
-	return finishRefinement(g, tau, scheme, cand, scale, hinted, sampled.Sub(start).Seconds()+time.Since(sampled).Seconds()*scale)
+	return finishRefinement(g, tau, scheme, cand, tops, scale, hinted, sampled.Sub(start).Seconds()+time.Since(sampled).Seconds()*scale)
 }
 
 // finishRefinement completes modelRefinement from the candidates with
 // their bounds: the guess (hinted, the candidates' Jensen bounds and the
-// pilot) and the count of what exceeds it, scaled.
-func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, cand []edgeClass, scale, hinted, boundSecs float64) refinement {
+// pilot, on the candidates and tops) and the count of what exceeds it,
+// scaled.
+func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, cand []edgeClass, tops pilotTops, scale, hinted, boundSecs float64) refinement {
 	r := refinement{boundSecs: boundSecs, guess: hinted}
 	for _, c := range cand {
 		r.guess = math.Max(r.guess, c.lo)
 	}
-	r.guess = math.Max(r.guess, pilotLower(g, tau, cand))
+	r.guess = math.Max(r.guess, pilotLower(g, tau, append(append([]edgeClass(nil), cand...), tops.all()...)))
 	seen := make(map[int]bool)
 	above := 0
 	for _, c := range cand {
@@ -493,19 +498,57 @@ func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, cand
 	return r
 }
 
-// pilotTime bounds the pilot of modelRefinement.
+// pilotTops keeps, over every edge of a sampled graph, the two edges with
+// the largest Jensen bound, degree ratio and bridge hint: the maximiser is
+// one edge in 10⁷, which a sample misses (their bound u is left 0).
+type pilotTops struct{ lo, hint, slow [2]edgeClass }
+
+func (t *pilotTops) offer(c edgeClass) {
+	c.u = 0
+	keep := func(top *[2]edgeClass, key func(edgeClass) float64) {
+		switch {
+		case top[0].size == 0 || key(c) > key(top[0]):
+			top[1], top[0] = top[0], c
+		case top[1].size == 0 || key(c) > key(top[1]):
+			top[1] = c
+		}
+	}
+	keep(&t.lo, func(c edgeClass) float64 { return c.lo })
+	keep(&t.hint, func(c edgeClass) float64 { return c.hint })
+	keep(&t.slow, func(c edgeClass) float64 { return c.slow })
+}
+
+// all returns the kept edges (size 0 marks an empty place).
+func (t *pilotTops) all() []edgeClass {
+	var out []edgeClass
+	for _, top := range [][2]edgeClass{t.lo, t.hint, t.slow} {
+		for _, c := range top {
+			if c.size > 0 {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// pilotTime bounds the pilot of modelRefinement on graphs of up to 2·10⁶
+// stored entries, and grows in proportion beyond (a Lanczos step costs in
+// proportion: 20 s at 10⁷ edges).
 const pilotTime = 2 * time.Second
 
-// pilotLower returns the largest proven lower bound on q_e that Lanczos
-// brackets of pilotSlots candidates reach within pilotTime and the Krylov
-// memory cap: a quarter each of those with the largest bound u, Jensen
-// bound lo (the smallest degrees: leaves on sparse graphs), degree ratio
-// (a leaf on a hub, small τ) and bridge hint (large τ, where the
-// maximiser needs a few hundred steps: e-mail Enron at τ = 10).
+// pilotLower returns the largest lower bound on q_e that Lanczos brackets
+// of pilotSlots candidates reach within the pilot's time: a quarter each of
+// those with the largest bound u, Jensen bound lo (the smallest degrees:
+// leaves on sparse graphs), degree ratio (a leaf on a hub, small τ) and
+// bridge hint (large τ, where the maximiser needs a few hundred steps:
+// e-mail Enron at τ = 10). The lower bounds are proven when the Krylov
+// vectors of 400 steps fit under lanczosMemory; above (10⁶ nodes) the
+// recurrences keep three vectors and the lower ends are Gauss rules
+// (lanczosWork.gauss), below q_e in exact arithmetic but not proven in
+// floating point — a guess is all the model needs.
 func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
-	const pilotSlots = 8
-	kmax := min(400, lanczosMaxSteps(g, pilotSlots))
-	if len(cand) == 0 || kmax < 1 {
+	const pilotSlots, kmax = 8, 400
+	if len(cand) == 0 {
 		return 0
 	}
 	var pick []int
@@ -541,7 +584,14 @@ func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
 	}
 	floor := func() float64 { return best }
 	done := func(c int, lo, up float64, deep bool) { best = math.Max(best, lo*lo*(1-4*roundoffU)) }
-	newLanczosBlock(g, newLanczosWeights(g), tau, kmax).refine(pilotSlots, take, floor, done, time.Now().Add(pilotTime))
+	lb := newLanczosBlock(g, newLanczosWeights(g), tau, kmax)
+	if lanczosMaxSteps(g, pilotSlots) < kmax {
+		for _, lw := range lb.slot {
+			lw.window = true
+		}
+	}
+	budget := time.Duration(float64(pilotTime) * max(1, float64(2*g.NumEdges()+g.N())/2e6))
+	lb.refine(pilotSlots, take, floor, done, time.Now().Add(budget))
 	return best
 }
 

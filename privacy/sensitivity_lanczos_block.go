@@ -204,7 +204,17 @@ func (lb *lanczosBlock) refine(slots int, take func() (c, i, j int, ok bool), fl
 				lb.next[s] = k + max(3, k/8)
 				continue
 			}
-			lo, up := lw.certify(k, math.Sqrt(fl))
+			var lo, up float64
+			if lw.window {
+				// A guess (see pilotLower): the Gauss rule, below q_e in
+				// exact arithmetic, and the screening estimate.
+				lo, up = lw.estimate(k, math.Sqrt(fl))
+				if zn, _, _, ok := lw.gauss(k); ok {
+					lo = math.Max(lo, math.Min(zn, up))
+				}
+			} else {
+				lo, up = lw.certify(k, math.Sqrt(fl))
+			}
 			// Stagnation: the rounding terms, which grow with k, have
 			// caught up with the shrinking truncation term (tested at
 			// least k/4 steps apart, so that slow progress is not taken
