@@ -407,7 +407,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int
 	sampled := start // the bounds of the sample, scaled, start here
 	radau := scheme == SchemeColumns && radauWorthIt(g, K)
 	if m <= modelSample && scheme == SchemeLanczos {
-		cand = edgeClasses(g, tau)
+		cand = edgeClasses(g, tau, time.Time{})
 	} else {
 		side := bridgeSides(g)
 		stride := m/modelSample + 1
@@ -428,7 +428,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int
 		scale = float64(m) / float64(len(cand))
 		sampled = time.Now()
 		cheapBounds(g, tau, side, len(cand), func(e int) (int, int, float64) { return cand[e].i, cand[e].j, ws[e] },
-			func(e int, u float64) { cand[e].u = u })
+			func(e int, u float64) { cand[e].u = u }, time.Time{})
 		if radau {
 			// The Radau bounds cost 10 µs to 1 ms per edge: they are taken
 			// in random batches for at most radauTime, and the candidates

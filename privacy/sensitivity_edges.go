@@ -26,7 +26,7 @@ type edgeClass struct {
 // false twins (falseTwins: equal weighted neighbour lists) is a
 // weight-preserving automorphism of the graph, so every edge between the
 // twin classes of i and j has the same q_e as (i, j).
-func edgeClasses(g *laplacian.Graph, tau float64) []edgeClass {
+func edgeClasses(g *laplacian.Graph, tau float64, deadline time.Time) []edgeClass {
 	tw := falseTwins(g)
 	side := bridgeSides(g)
 	byPair := make(map[[2]int]int)
@@ -49,14 +49,16 @@ func edgeClasses(g *laplacian.Graph, tau float64) []edgeClass {
 		ws = append(ws, w)
 	})
 	cheapBounds(g, tau, side, len(cl), func(c int) (int, int, float64) { return cl[c].i, cl[c].j, ws[c] },
-		func(c int, u float64) { cl[c].u = u })
+		func(c int, u float64) { cl[c].u = u }, deadline)
 	return cl
 }
 
 // cheapBounds sets the cheap bound (cheapEdgeBound) of edges 0..m−1, given
 // by edge, in parallel: each worker has its own resistance workspace and
-// a contiguous range of edges.
-func cheapBounds(g *laplacian.Graph, tau float64, side map[[2]int]bridgeSide, m int, edge func(k int) (i, j int, w float64), set func(k int, u float64)) {
+// a contiguous range of edges. Past the deadline (zero: none) the edges
+// left get the O(1) bound ψ(1/w) instead (an edge's resistance is at most
+// 1/w), so that a time budget also bounds this phase.
+func cheapBounds(g *laplacian.Graph, tau float64, side map[[2]int]bridgeSide, m int, edge func(k int) (i, j int, w float64), set func(k int, u float64), deadline time.Time) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, m/1024))
 	var wg sync.WaitGroup
 	for p := range workers {
@@ -64,8 +66,16 @@ func cheapBounds(g *laplacian.Graph, tau float64, side map[[2]int]bridgeSide, m 
 		go func() {
 			defer wg.Done()
 			rw := newResistanceWork(g)
-			for k := p * m / workers; k < (p+1)*m/workers; k++ {
+			late := false
+			for k, n := p*m/workers, 0; k < (p+1)*m/workers; k, n = k+1, n+1 {
 				i, j, w := edge(k)
+				if n%1024 == 0 && !deadline.IsZero() {
+					late = time.Now().After(deadline)
+				}
+				if late {
+					set(k, math.Min(2, resistanceEdgeBound(1/w, tau))*(1+1e-12)+1e-15)
+					continue
+				}
 				set(k, cheapEdgeBound(g, rw, side, i, j, w, tau))
 			}
 		}()
@@ -185,7 +195,11 @@ func bridgeSides(g *laplacian.Graph) map[[2]int]bridgeSide {
 // best lower bound; the calling goroutine reports progress.
 func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions, s Sensitivity) Sensitivity {
 	start := time.Now()
-	cl := edgeClasses(g, tau)
+	var bounds time.Time // the cheap bounds may take a quarter of a time budget
+	if opt.TimeBudget > 0 {
+		bounds = start.Add(opt.TimeBudget / 4)
+	}
+	cl := edgeClasses(g, tau, bounds)
 	order := lanczosOrder(cl)
 
 	workers := runtime.GOMAXPROCS(0)

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -269,7 +270,7 @@ func TestEdgeClassesShareQ(t *testing.T) {
 		}
 		return s
 	}
-	cl := edgeClasses(g, tau)
+	cl := edgeClasses(g, tau, time.Time{})
 	total, multi := 0, 0
 	rep := map[[2]int]float64{}
 	for _, c := range cl {

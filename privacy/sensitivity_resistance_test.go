@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -222,14 +223,14 @@ func TestPilotLower(t *testing.T) {
 			A := expmOracle(g, tau)
 			qmax := 0.0
 			g.ForEachEdge(func(i, j int, w float64) { qmax = math.Max(qmax, columnDiffSq(A, i, j)) })
-			proven := pilotLower(g, tau, edgeClasses(g, tau))
+			proven := pilotLower(g, tau, edgeClasses(g, tau, time.Time{}))
 			if proven > qmax*(1+1e-9) || proven < 0.5*qmax {
 				t.Errorf("trial %d τ=%g: proven pilot %g, max q_e %g", trial, tau, proven, qmax)
 			}
 			func() {
 				defer func(m int) { lanczosMemory = m }(lanczosMemory)
 				lanczosMemory = 8 * g.N() * 8 * 100
-				guess := pilotLower(g, tau, edgeClasses(g, tau))
+				guess := pilotLower(g, tau, edgeClasses(g, tau, time.Time{}))
 				if math.Abs(guess-proven) > 1e-6*proven {
 					t.Errorf("trial %d τ=%g: windowed pilot %g, proven %g", trial, tau, guess, proven)
 				}
@@ -248,4 +249,31 @@ func columnDiffSq(M *mat.Dense, i, j int) float64 {
 		s += d * d
 	}
 	return s
+}
+
+// Past its deadline cheapBounds gives every edge the O(1) bound ψ(1/w),
+// still ≥ the exact q_e (dense oracle), on a weighted graph with hubs.
+func TestCheapBoundsDeadline(t *testing.T) {
+	rng := rand.New(rand.NewPCG(61, 62))
+	g := hubGraph(t, rng, 2, 50, true)
+	const tau = 0.8
+	A := expmOracle(g, tau)
+	type edge struct {
+		i, j int
+		w    float64
+	}
+	var es []edge
+	g.ForEachEdge(func(i, j int, w float64) { es = append(es, edge{i, j, w}) })
+	u := make([]float64, len(es))
+	cheapBounds(g, tau, bridgeSides(g), len(es), func(k int) (int, int, float64) { return es[k].i, es[k].j, es[k].w },
+		func(k int, v float64) { u[k] = v }, time.Now().Add(-time.Second))
+	for k, e := range es {
+		want := math.Min(2, resistanceEdgeBound(1/e.w, tau))
+		if math.Abs(u[k]-want) > 1e-9*want {
+			t.Errorf("edge %v: %g past the deadline, want ψ(1/w) = %g", e, u[k], want)
+		}
+		if q := columnDiffSq(A, e.i, e.j); u[k] < q {
+			t.Errorf("edge %v: bound %g < q_e %g", e, u[k], q)
+		}
+	}
 }

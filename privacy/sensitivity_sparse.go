@@ -146,8 +146,12 @@ func (r *sparseRefiner) collectEdges() {
 			weight = append(weight, w)
 		}
 	}
+	var deadline time.Time // the cheap bounds may take a quarter of a time budget
+	if r.opt.TimeBudget > 0 {
+		deadline = r.start.Add(r.opt.TimeBudget / 4)
+	}
 	cheapBounds(g, r.tau, bridgeSides(g), len(r.edges), func(e int) (int, int, float64) { return r.edges[e].i, r.edges[e].j, weight[e] },
-		func(e int, u float64) { r.edges[e].u = u })
+		func(e int, u float64) { r.edges[e].u = u }, deadline)
 	r.order = make([]int32, len(r.edges))
 	for e := range r.order {
 		r.order[e] = int32(e)
