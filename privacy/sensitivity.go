@@ -350,10 +350,10 @@ func sparseScheme(g *laplacian.Graph, tau float64, opt GraphOptions) SparseSchem
 // cheap bounds (and the columns' Radau bounds) are timed on the edges, or
 // on a sample of them, and a short pilot of the Lanczos brackets gives the
 // lower bound on max q_e that decides how much is refined
-// (modelRefinement). What is left is modelled: the column scheme costs
-// 2·K·(nnz+n) flops per column at ~6 GF/s, K the certified Chebyshev
-// degree for τ·λmax-bound at tolerance opt.Tol; the Lanczos scheme about
-// 0.5 ns per stored entry and unit of √(τB) per class. opt must have its
+// (modelRefinement), and a column block costs K+1 timed kernel steps
+// (kernelStepSeconds), K the certified Chebyshev degree for τ·λmax-bound
+// at tolerance opt.Tol. The Lanczos scheme is modelled at about 0.5 ns per
+// stored entry and unit of √(τB) per class. opt must have its
 // defaults.
 func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) (SparseScheme, float64, int64) {
 	n := float64(g.N())
@@ -368,8 +368,38 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) (SparseScheme
 		return scheme, secs, g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)
 	}
 	blocks := (rm.refined + columnBlock - 1) / columnBlock
-	secs := rm.boundSecs + float64(blocks*columnBlock)*float64(K+1)*(nnz+n)*2/6e9
+	secs := rm.boundSecs + float64(blocks)*float64(K+1)*kernelStepSeconds(g)
 	return scheme, secs, g.Bytes() + int64(64*8*n)
+}
+
+// kernelStepSeconds times steps of the column scheme's kernel (16
+// columns, both cores) and returns the fastest of four (the first ones warm
+// the caches): a block of columns costs K+1 of them. Timed rather than
+// modelled because the flop model misses memory traffic by 2–6× (from 10⁶
+// nodes the blocks no longer fit in cache). Below 10⁵ stored entries the
+// flop model is used.
+func kernelStepSeconds(g *laplacian.Graph) float64 {
+	n, nnz := g.N(), 2*g.NumEdges()
+	if nnz+n < 1e5 {
+		return float64(nnz+n) * float64(columnBlock) * 2 / 6e9
+	}
+	kern := newBlockKernel(g)
+	x, y := make([]float64, n*columnBlock), make([]float64, n*columnBlock)
+	for k := range x {
+		x[k] = 1 / float64(k%7+1) // any non-trivial block
+	}
+	a := 2 / expm.LambdaMaxBound(g)
+	best := math.Inf(1)
+	for s := range 4 {
+		t := time.Now()
+		if s%2 == 0 { // the Chebyshev recurrence's two kinds of step
+			kern.step(y, x, nil, a, -1, 0)
+		} else {
+			kern.step(x, y, x, 2*a, -2, -1)
+		}
+		best = math.Min(best, time.Since(t).Seconds())
+	}
+	return best
 }
 
 // lanczosFits reports whether the Krylov vectors of lanczosMinSteps steps
