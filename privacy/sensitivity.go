@@ -416,81 +416,82 @@ type refinement struct {
 }
 
 // modelRefinement estimates what scheme refines: the candidates (edge
-// classes for Lanczos; edges for the columns, whose Radau bounds it takes
-// too when the scheme would, radauWorthIt) whose proven bound exceeds a
-// guess at max q_e, counted as classes (Lanczos) or as distinct endpoints,
-// the columns needed (column scheme). The guess is the best proven lower
-// bound on max q_e found: the Jensen lower bounds and a pilot: Lanczos brackets of the
-// columnBlock candidates with the largest bounds for at most pilotTime,
-// whose lower ends are proven lower bounds on max q_e (the refinement
-// stops at about the true maximum, which the pilot usually finds: the
-// Jensen bound alone is 9e-5 on a random geometric graph whose maximum is
-// 0.035). Above modelSample edges the bounds are taken on an evenly spaced
-// sample and the counts scaled, ignoring twins, so that a dry run on 10⁷
-// edges takes seconds rather than the minute of the bounds themselves.
+// classes for Lanczos; edges for the columns, with the Radau bounds when
+// the scheme takes them, radauWorthIt) whose proven bound exceeds a guess
+// at max q_e, counted as classes (Lanczos) or as distinct endpoints, the
+// columns needed (column scheme). The guess is the best lower bound found:
+// the Jensen bounds and a pilot (pilotLower) — the refinement stops at
+// about the true maximum, and the Jensen bound alone is 9e-5 on a random
+// geometric graph whose maximum is 0.035. Above modelSample edges the
+// bounds are taken on an evenly spaced sample and the counts scaled,
+// ignoring twins, so that a dry run on 10⁷ edges takes seconds rather than
+// the minutes of the bounds themselves.
 func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int, B float64) refinement {
 	m := g.NumEdges()
 	var cand []edgeClass
 	var tops pilotTops        // the pilot's candidates among all edges, not only the sample
 	scale, hinted := 1.0, 0.0 // hinted: the best Jensen bound of all edges
 	start := time.Now()
-	sampled := start // the bounds of the sample, scaled, start here
-	radau := scheme == SchemeColumns && radauWorthIt(g, K)
 	if m <= modelSample && scheme == SchemeLanczos {
 		cand = edgeClasses(g, tau, time.Time{})
-	} else {
-		side := bridgeSides(g)
-		stride := m/modelSample + 1
-		var ws []float64
-		k := 0
-		g.ForEachEdge(func(i, j int, w float64) {
-			di, dj := g.Degree(i), g.Degree(j)
-			c := edgeClass{i: i, j: j, size: 1, lo: jensenLower(g, i, j, w, tau),
-				hint: math.Max(di, dj) / math.Min(di, dj), slow: lanczosHint(i, j, w, tau, side)}
-			hinted = math.Max(hinted, c.lo)
-			tops.offer(c)
-			if k%stride == 0 {
-				cand = append(cand, c)
-				ws = append(ws, w)
-			}
-			k++
-		})
+		return finishRefinement(g, tau, scheme, cand, tops, scale, hinted, time.Since(start).Seconds())
+	}
+	side := bridgeSides(g)
+	stride := m/modelSample + 1
+	var ws []float64
+	k := 0
+	g.ForEachEdge(func(i, j int, w float64) {
+		di, dj := g.Degree(i), g.Degree(j)
+		c := edgeClass{i: i, j: j, size: 1, lo: jensenLower(g, i, j, w, tau),
+			hint: math.Max(di, dj) / math.Min(di, dj), slow: lanczosHint(i, j, w, tau, side)}
+		hinted = math.Max(hinted, c.lo)
+		tops.offer(c)
+		if k%stride == 0 {
+			cand = append(cand, c)
+			ws = append(ws, w)
+		}
+		k++
+	})
+	scale = float64(m) / float64(len(cand))
+	sampled := time.Now()
+	cheapBounds(g, tau, side, len(cand), func(e int) (int, int, float64) { return cand[e].i, cand[e].j, ws[e] },
+		func(e int, u float64) { cand[e].u = u }, time.Time{})
+	secs := sampled.Sub(start).Seconds() + time.Since(sampled).Seconds()*scale
+	if scheme == SchemeColumns && radauWorthIt(g, K) {
+		var perEdge float64
+		cand, perEdge = sampleRadau(g, tau, B, cand)
 		scale = float64(m) / float64(len(cand))
-		sampled = time.Now()
-		cheapBounds(g, tau, side, len(cand), func(e int) (int, int, float64) { return cand[e].i, cand[e].j, ws[e] },
-			func(e int, u float64) { cand[e].u = u }, time.Time{})
-		if radau {
-			// The Radau bounds cost 10 µs to 1 ms per edge: they are taken
-			// in random batches for at most radauTime, and the candidates
-			// reduced to the edges they reached.
-			cheap := time.Since(sampled).Seconds() * scale
-			perm := rand.New(rand.NewPCG(1, 2)).Perm(len(cand))
-			wmax := 0
-			for v := range g.N() {
-				cols, _ := g.Neighbors(v)
-				wmax = max(wmax, len(cols))
-			}
-			var done []edgeClass
-			radStart := time.Now()
-			for len(done) < len(cand) && time.Since(radStart) < radauTime {
-				batch := perm[len(done):min(len(done)+2000, len(cand))]
-				ei, ej, u := make([]int32, len(batch)), make([]int32, len(batch)), make([]float64, len(batch))
-				for k, e := range batch {
-					ei[k], ej[k], u[k] = int32(cand[e].i), int32(cand[e].j), cand[e].u
-				}
-				radauBounds(g, tau, B, wmax, ei, ej, u, time.Time{})
-				for k, e := range batch {
-					c := cand[e]
-					c.u = u[k]
-					done = append(done, c)
-				}
-			}
-			radauSecs := time.Since(radStart).Seconds() * float64(m) / float64(len(done))
-			cand, scale = done, float64(m)/float64(len(done))
-			return finishRefinement(g, tau, scheme, cand, tops, scale, hinted, sampled.Sub(start).Seconds()+cheap+radauSecs)
+		secs += perEdge * float64(m)
+	}
+	return finishRefinement(g, tau, scheme, cand, tops, scale, hinted, secs)
+}
+
+// sampleRadau lowers the candidates' bounds to the Radau bounds, which cost
+// 10 µs to 1 ms per edge: in random batches for at most radauTime. It
+// returns the candidates reached and the time per candidate.
+func sampleRadau(g *laplacian.Graph, tau, B float64, cand []edgeClass) ([]edgeClass, float64) {
+	perm := rand.New(rand.NewPCG(1, 2)).Perm(len(cand))
+	wmax := 0
+	for v := range g.N() {
+		cols, _ := g.Neighbors(v)
+		wmax = max(wmax, len(cols))
+	}
+	var done []edgeClass
+	start := time.Now()
+	for len(done) < len(cand) && time.Since(start) < radauTime {
+		batch := perm[len(done):min(len(done)+2000, len(cand))]
+		ei, ej, u := make([]int32, len(batch)), make([]int32, len(batch)), make([]float64, len(batch))
+		for k, e := range batch {
+			ei[k], ej[k], u[k] = int32(cand[e].i), int32(cand[e].j), cand[e].u
+		}
+		radauBounds(g, tau, B, wmax, ei, ej, u, time.Time{})
+		for k, e := range batch {
+			c := cand[e]
+			c.u = u[k]
+			done = append(done, c)
 		}
 	}
-	return finishRefinement(g, tau, scheme, cand, tops, scale, hinted, sampled.Sub(start).Seconds()+time.Since(sampled).Seconds()*scale)
+	return done, time.Since(start).Seconds() / float64(len(done))
 }
 
 // finishRefinement completes modelRefinement from the candidates with
