@@ -119,7 +119,7 @@ func lanczosHint(i, j int, w, tau float64, side map[[2]int]bridgeSide) float64 {
 type bridgeSide struct{ small, large int }
 
 // bridgeSides returns, for every bridge (i < j) of g, the number of nodes
-// on its smaller side, by one iterative depth-first search per component
+// on each side, by one iterative depth-first search per component
 // (Tarjan: a tree edge p→c is a bridge iff no back edge from c's subtree
 // reaches p or above; c's side has the subtree's size).
 func bridgeSides(g *laplacian.Graph) map[[2]int]bridgeSide {
