@@ -240,12 +240,14 @@ func newLanczosWeights(g *laplacian.Graph) []float64 {
 }
 
 // estimate returns an unproven bracket of ‖exp(−τL)b‖ after k steps from
-// T alone, ‖ẑ(τ)‖ ± β_k‖v_{k+1}‖∫|ẑ_k| (exact when V is orthonormal). It only
-// decides whether certify is worth running; nothing is concluded from it.
-func (lw *lanczosWork) estimate(k int, floorRoot float64) (lo, up float64) {
+// T alone, ‖ẑ(τ)‖ ± β_k‖v_{k+1}‖∫|ẑ_k| (exact when V is orthonormal), and
+// ‖ẑ(τ)‖ itself (gauss; 0 when it failed). It only decides whether certify
+// is worth running, or gives the pilot its guess; nothing is concluded
+// from it.
+func (lw *lanczosWork) estimate(k int, floorRoot float64) (lo, up, zn float64) {
 	zn, c, theta, ok := lw.gauss(k)
 	if !ok {
-		return 0, math.Inf(1)
+		return 0, math.Inf(1), 0
 	}
 	bk := lw.beta[k-1] * lw.vnorm[k]
 	eInt := 0.0
@@ -253,7 +255,7 @@ func (lw *lanczosWork) estimate(k int, floorRoot float64) (lo, up float64) {
 		want := math.Max(math.Max(lanczosRelTol*math.Max(zn, floorRoot), 0.25*(floorRoot-zn)), 1e-15)
 		eInt = bk * absExpSumIntegral(c, theta, lw.tau, 0.1*want/bk) // a screen: 10 % is plenty
 	}
-	return math.Max(0, zn-eInt), zn + eInt
+	return math.Max(0, zn-eInt), zn + eInt, zn
 }
 
 // gauss returns ‖ẑ(τ)‖ = (2e₁ᵀe^{−2τT}e₁)^{1/2} from the first k steps —
@@ -285,7 +287,7 @@ func (lw *lanczosWork) gauss(k int) (zn float64, c, theta []float64, ok bool) {
 // and last of the eigenvector matrix (pass rows of the identity): the
 // implicit QL iteration with Wilkinson shifts (Bowdler, Martin, Reinsch &
 // Wilkinson, tql2, 1968), tracking two rows instead of k, so O(k²) instead
-// of O(k³). Only estimate uses it (nothing proven rests on it); it reports
+// of O(k³). Only gauss uses it (nothing proven rests on it); it reports
 // false when an eigenvalue has not converged after 30 sweeps.
 func tridiagEigEnds(d, e, first, last []float64) bool {
 	n := len(d)

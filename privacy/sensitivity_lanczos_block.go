@@ -200,18 +200,15 @@ func (lb *lanczosBlock) refine(slots int, take func() (c, i, j int, ok bool), fl
 			}
 			// The cheap estimate screens out checks that cannot succeed;
 			// it costs O(k²), so checks come every k/8 steps.
-			if !forced && !settles(lw.estimate(k, math.Sqrt(fl))) {
+			lo, up, zn := lw.estimate(k, math.Sqrt(fl))
+			if !forced && !settles(lo, up) {
 				lb.next[s] = k + max(3, k/8)
 				continue
 			}
-			var lo, up float64
 			if lw.window {
 				// A guess (see pilotLower): the Gauss rule, below q_e in
-				// exact arithmetic, and the screening estimate.
-				lo, up = lw.estimate(k, math.Sqrt(fl))
-				if zn, _, _, ok := lw.gauss(k); ok {
-					lo = math.Max(lo, math.Min(zn, up))
-				}
+				// exact arithmetic, within the screening estimate.
+				lo = math.Max(lo, math.Min(zn, up))
 			} else {
 				lo, up = lw.certify(k, math.Sqrt(fl))
 			}
