@@ -293,8 +293,9 @@ func (p SensitivityPlan) Name() string {
 // reference machine: gonum's EigenSym with vectors costs about
 // 1.5 s·(n/1000)^3.6 and 4n² float64s; the sparse schemes as sparsePlan
 // models them. Dense is chosen for n ≤ 300, and up to opt.DenseLimit when
-// it is modelled cheaper. Zero options mean the defaults of
-// GraphSensitivity.
+// it is modelled cheaper — by sparsePlan's fixed model, so that the
+// choice never depends on how busy the machine is while the dry run times
+// its bounds. Zero options mean the defaults of GraphSensitivity.
 func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) SensitivityPlan {
 	opt = opt.withDefaults()
 	n := float64(g.N())
@@ -303,11 +304,11 @@ func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) Sen
 	if denseOK && (g.N() <= 300 || opt.Method == expm.Dense) {
 		return SensitivityPlan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
 	}
-	scheme, sparse, bytes := sparsePlan(g, tau, opt)
-	if denseOK && dense < sparse {
+	sp := sparsePlan(g, tau, opt)
+	if denseOK && dense < sp.fixed {
 		return SensitivityPlan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
 	}
-	return SensitivityPlan{Method: expm.Sparse, Scheme: scheme, Seconds: sparse, Bytes: bytes}
+	return SensitivityPlan{Method: expm.Sparse, Scheme: sp.scheme, Seconds: sp.seconds, Bytes: sp.bytes}
 }
 
 // lanczosMinDegree is the Chebyshev degree from which SchemeAuto prefers
@@ -355,21 +356,37 @@ func sparseScheme(g *laplacian.Graph, tau float64, opt GraphOptions) SparseSchem
 // at tolerance opt.Tol. The Lanczos scheme is modelled at about 0.5 ns per
 // stored entry and unit of √(τB) per class. opt must have its
 // defaults.
-func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) (SparseScheme, float64, int64) {
+func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
 	n := float64(g.N())
-	nnz := 2 * float64(g.NumEdges())
+	m := float64(g.NumEdges())
+	nnz := 2 * m
 	B := expm.LambdaMaxBound(g)
 	K := chebDegree(tau*B, opt.Tol)
 	scheme := sparseScheme(g, tau, opt)
 	rm := modelRefinement(g, tau, scheme, K, B)
 	if scheme == SchemeLanczos {
-		secs := rm.boundSecs + float64(rm.refined)*(nnz+n)*math.Sqrt(tau*B)*0.5e-9
+		refine := float64(rm.refined) * (nnz + n) * math.Sqrt(tau*B) * 0.5e-9
 		workers := runtime.GOMAXPROCS(0) * columnBlock
-		return scheme, secs, g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)
+		return sparseCost{scheme: scheme, seconds: rm.boundSecs + refine, fixed: 6e-6*m + refine,
+			bytes: g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)}
 	}
-	blocks := (rm.refined + columnBlock - 1) / columnBlock
-	secs := rm.boundSecs + float64(blocks)*float64(K+1)*kernelStepSeconds(g)
-	return scheme, secs, g.Bytes() + int64(64*8*n)
+	blocks := float64((rm.refined + columnBlock - 1) / columnBlock)
+	fixed := 6e-6*m + blocks*float64(K+1)*(nnz+n)*float64(columnBlock)*2/6e9
+	if radauWorthIt(g, K) {
+		fixed += 2e-5 * m
+	}
+	return sparseCost{scheme: scheme, seconds: rm.boundSecs + blocks*float64(K+1)*kernelStepSeconds(g), fixed: fixed,
+		bytes: g.Bytes() + int64(64*8*n)}
+}
+
+// sparseCost is sparsePlan's answer: the scheme, its time (measured parts
+// and model) and memory, and fixed, the time by constants alone (per-edge
+// bounds at 6 µs, Radau bounds at 20 µs, the column kernel at 6 GFLOP/s),
+// which does not change from one call to the next.
+type sparseCost struct {
+	scheme         SparseScheme
+	seconds, fixed float64
+	bytes          int64
 }
 
 // kernelStepSeconds times steps of the column scheme's kernel (16
