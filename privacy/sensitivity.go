@@ -242,11 +242,26 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 		if !lanczosFits(g) {
 			return Sensitivity{}, fmt.Errorf("%w: the Lanczos scheme needs %d·n float64s per worker", ErrTooLarge, (lanczosMinSteps+1)*columnBlock)
 		}
-		s = lanczosGraphSensitivity(g, tau, alpha, opt, base)
+		s = inLocalOrder(g, func(h *laplacian.Graph) Sensitivity { return lanczosGraphSensitivity(h, tau, alpha, opt, base) })
 	default:
-		s, err = sparseGraphSensitivity(g, tau, alpha, opt, base)
+		s = inLocalOrder(g, func(h *laplacian.Graph) Sensitivity { return sparseGraphSensitivity(h, tau, alpha, opt, base) })
 	}
 	return honestExact(s), err
+}
+
+// inLocalOrder runs a sparse scheme on g renumbered in Cuthill–McKee order
+// and maps the maximising edge back. Δ2 does not depend on the numbering,
+// but the block kernels' speed does: neighbours' rows are then near each
+// other in memory (measured on a 10⁶-node random geometric graph, whose
+// generator numbers nodes at random: a kernel step 11× faster; the AS
+// graph at τ = 10: 14 % faster; preferential attachment: no change).
+func inLocalOrder(g *laplacian.Graph, run func(*laplacian.Graph) Sensitivity) Sensitivity {
+	perm := g.CuthillMcKee()
+	s := run(g.Permute(perm))
+	if s.Edge[0] >= 0 {
+		s.Edge = [2]int{int(perm[s.Edge[0]]), int(perm[s.Edge[1]])}
+	}
+	return s
 }
 
 // ExactRelativeSlack is the widest certified bracket, relative to Δ2, that
@@ -357,6 +372,7 @@ func sparseScheme(g *laplacian.Graph, tau float64, opt GraphOptions) SparseSchem
 // stored entry and unit of √(τB) per class. opt must have its
 // defaults.
 func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
+	g = g.Permute(g.CuthillMcKee()) // as the run orders it (inLocalOrder)
 	n := float64(g.N())
 	m := float64(g.NumEdges())
 	nnz := 2 * m

@@ -188,7 +188,8 @@ func TestLanczosSchemeAgainstOracle(t *testing.T) {
 		}
 		tau := []float64{0.1, 0.7, 3, 10}[trial%4]
 		alpha := 0.5 + rng.Float64()
-		want := alpha * oracleDelta(g, expmOracle(g, tau))
+		A := expmOracle(g, tau)
+		want := alpha * oracleDelta(g, A)
 		lz, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Sparse, Scheme: SchemeLanczos})
 		if err != nil {
 			t.Fatal(err)
@@ -199,6 +200,8 @@ func TestLanczosSchemeAgainstOracle(t *testing.T) {
 		}
 		checkBracket(t, "lanczos", lz, want, 1e-12)
 		checkBracket(t, "columns", cols, want, 1e-12)
+		checkArgmax(t, "lanczos", g, A, lz)
+		checkArgmax(t, "columns", g, A, cols)
 		// Far below 1e-5 the rounding floor of the bracket (≈ k²u‖b_e‖)
 		// exceeds ExactRelativeSlack; it is then reported as a bound.
 		if lz.Method != "lanczos-edges" || (!lz.Exact && want > 1e-5) || !lz.Certified {

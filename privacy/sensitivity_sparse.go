@@ -40,11 +40,11 @@ const columnBlock = 16
 // coefficient error, ε_loc = γ_{w+5}(8d_max/B + 3)·1.01; a quadratic form
 // uses four entries. The coefficient error allowance (k₀+10)·8u for Miller's
 // recurrence is a conservative estimate checked in tests, not a proof.
-func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions, s Sensitivity) (Sensitivity, error) {
+func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions, s Sensitivity) Sensitivity {
 	r := newSparseRefiner(g, tau, alpha, opt)
 	r.tightenCheapBounds()
 	r.refine()
-	return r.result(s), nil
+	return r.result(s)
 }
 
 // sparseRefiner holds the state of the bound-and-refine scheme of

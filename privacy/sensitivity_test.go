@@ -240,6 +240,26 @@ func oracleDelta(g *laplacian.Graph, A *mat.Dense) float64 {
 	return best
 }
 
+// checkArgmax checks that s.Edge is an edge of g whose term α‖A b_e‖ (A the
+// oracle) lies in s's bracket: the sparse schemes work on a renumbered graph
+// (inLocalOrder), and the edge must come back in the caller's numbering.
+func checkArgmax(t *testing.T, name string, g *laplacian.Graph, A *mat.Dense, s Sensitivity) {
+	t.Helper()
+	i, j := s.Edge[0], s.Edge[1]
+	if i < 0 || j < 0 || g.EdgeWeight(i, j) == 0 {
+		t.Errorf("%s: reported edge %v is not an edge of the graph", name, s.Edge)
+		return
+	}
+	q := 0.0
+	for r := 0; r < g.N(); r++ {
+		d := A.At(r, i) - A.At(r, j)
+		q += d * d
+	}
+	if v := s.Alpha * math.Sqrt(q); v > s.Delta2*(1+1e-12) || v < (s.Delta2-s.Slack)*(1-1e-9) {
+		t.Errorf("%s: edge %v has α‖A b_e‖ = %.12g outside the bracket [%.12g, %.12g]", name, s.Edge, v, s.Delta2-s.Slack, s.Delta2)
+	}
+}
+
 // Dense and sparse agree within their slacks, both bracket the independent
 // Padé oracle, on random weighted graphs including disconnected ones; every
 // cheap per-edge bound is ≥ the exact value.
@@ -274,6 +294,8 @@ func TestGraphSensitivityRandom(t *testing.T) {
 		// Padé oracle is accurate to ~1e-13 relative here.
 		checkBracket(t, "dense", d, want, 1e-12)
 		checkBracket(t, "sparse", sp, want, 1e-12)
+		checkArgmax(t, "dense", g, A, d)
+		checkArgmax(t, "sparse", g, A, sp)
 		if d.Components != comps || sp.Components != comps {
 			t.Errorf("components: dense %d sparse %d want %d", d.Components, sp.Components, comps)
 		}
