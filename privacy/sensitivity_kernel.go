@@ -61,10 +61,43 @@ func (k *blockKernel) step(dst, x, z []float64, a, c, e float64) {
 	wg.Wait()
 }
 
+// stepOn is step restricted to the rows in ball: the caller guarantees
+// that x and z vanish outside the rows whose neighbours are all in ball
+// (and that dst already vanishes outside ball), so the rows skipped would
+// have been computed as exact zeros.
+func (k *blockKernel) stepOn(ball []int32, dst, x, z []float64, a, c, e float64) {
+	const perWorker = 2048 // rows below which a second goroutine does not pay
+	w := min(len(k.splits)-1, len(ball)/perWorker)
+	if w <= 1 {
+		k.rowsOf(ball, 0, len(ball), dst, x, z, a, c, e)
+		return
+	}
+	var wg sync.WaitGroup
+	for t := 1; t < w; t++ {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			k.rowsOf(ball, lo, hi, dst, x, z, a, c, e)
+		}(len(ball)*t/w, len(ball)*(t+1)/w)
+	}
+	k.rowsOf(ball, 0, len(ball)/w, dst, x, z, a, c, e)
+	wg.Wait()
+}
+
 func (k *blockKernel) rows(lo, hi int, dst, x, z []float64, a, c, e float64) {
+	k.rowsOf(nil, lo, hi, dst, x, z, a, c, e)
+}
+
+// rowsOf computes rows idx[lo:hi] of the step, or rows lo..hi−1 when idx
+// is nil.
+func (k *blockKernel) rowsOf(idx []int32, lo, hi int, dst, x, z []float64, a, c, e float64) {
 	const b = columnBlock
 	g := k.g
-	for i := lo; i < hi; i++ {
+	for t := lo; t < hi; t++ {
+		i := t
+		if idx != nil {
+			i = int(idx[t])
+		}
 		cols, ws := g.Neighbors(i)
 		xi := (*[b]float64)(x[i*b : i*b+b])
 		var acc [b]float64

@@ -71,6 +71,7 @@ type sparseRefiner struct {
 
 	tw                *twins
 	kern              *blockKernel
+	ball              *ball
 	diag, off, t0, t1 []float64
 	done, refined     []bool
 	nodes             []int // the column schedule
@@ -237,6 +238,7 @@ func (r *sparseRefiner) refine() {
 	n := r.g.N()
 	r.tw = falseTwins(r.g)
 	r.kern = newBlockKernel(r.g)
+	r.ball = newBall(r.g)
 	r.diag, r.off = make([]float64, n), make([]float64, r.rowStart[n])
 	r.done, r.refined = make([]bool, n), make([]bool, len(r.edges))
 	r.t0, r.t1 = make([]float64, n*columnBlock), make([]float64, n*columnBlock)
@@ -252,18 +254,22 @@ func (r *sparseRefiner) refine() {
 		blockCost = time.Duration(float64(time.Since(t)) * float64(r.K+1) * 1.2)
 	}
 	var members []int
-	for lo := 0; lo < len(r.nodes); lo += columnBlock {
+	pick := newBlockPicker(r.g, r.nodes)
+	for {
+		blk := pick.next()
+		if len(blk) == 0 {
+			break
+		}
 		if r.opt.TimeBudget > 0 && time.Since(r.start)+blockCost > r.opt.TimeBudget {
 			r.stopped = true
 			break
 		}
-		blk := r.nodes[lo:min(lo+columnBlock, len(r.nodes))]
 		blockStart := time.Now()
 		var deadline time.Time
 		if r.opt.TimeBudget > 0 {
 			deadline = r.start.Add(r.opt.TimeBudget)
 		}
-		if !chebColumns(r.kern, blk, r.tw, r.coef, r.B, r.rowStart, r.diag, r.off, r.t0, r.t1, deadline) {
+		if !chebColumns(r.kern, r.ball, blk, r.tw, r.coef, r.B, r.rowStart, r.diag, r.off, r.t0, r.t1, deadline) {
 			r.stopped = true
 			break
 		}
@@ -377,15 +383,32 @@ type sparseEdge struct {
 // unit columns covers it.
 // t0 and t1 are n·columnBlock scratch blocks (row-major, X[v*b+c]); columns
 // beyond len(blk) stay zero.
-func chebColumns(kern *blockKernel, blk []int, tw *twins, coef []float64, B float64, rowStart []int, diag, off, t0, t1 []float64, deadline time.Time) bool {
+//
+// The columns start on the classes of blk, and T_k lives on their k-hop
+// ball, so each step computes only the rows of the ball (ball) until it
+// covers a fair part of the graph: on a graph of large diameter (a mesh of
+// sensors, a random geometric graph) most steps touch a small part of it.
+// The values are those of whole-graph steps (the rows skipped are exact
+// zeros), so the rounding bound is unchanged. t0 and t1 must be zero on
+// entry and are left zero.
+func chebColumns(kern *blockKernel, ball *ball, blk []int, tw *twins, coef []float64, B float64, rowStart []int, diag, off, t0, t1 []float64, deadline time.Time) bool {
 	const b = columnBlock
 	g := kern.g
-	clear(t0)
 	var cls []int
+	ball.reset()
 	for c, i := range blk {
 		cls = tw.appendClass(cls[:0], i)
 		for _, v := range cls {
 			t0[v*b+c] = 1 / float64(len(cls))
+			ball.add(int32(v))
+		}
+	}
+	defer ball.clearRows(t0, t1)
+	step := func(dst, x, z []float64, a, c, e float64) {
+		if ball.grow() {
+			kern.step(dst, x, z, a, c, e)
+		} else {
+			kern.stepOn(ball.nodes, dst, x, z, a, c, e)
 		}
 	}
 	accD := make([]float64, b)
@@ -407,7 +430,7 @@ func chebColumns(kern *blockKernel, blk []int, tw *twins, coef []float64, B floa
 	K := len(coef) - 1
 	if K >= 1 {
 		// T1 = L̃ T0 = (2/B) L T0 − T0.
-		kern.step(t1, t0, nil, 2/B, -1, 0)
+		step(t1, t0, nil, 2/B, -1, 0)
 		gather(t1, coef[1])
 	}
 	for k := 2; k <= K; k++ {
@@ -415,7 +438,7 @@ func chebColumns(kern *blockKernel, blk []int, tw *twins, coef []float64, B floa
 			return false // nothing of this block is recorded
 		}
 		// T_{k} = 2 L̃ T_{k−1} − T_{k−2} = (4/B) L T_{k−1} − 2 T_{k−1} − T_{k−2}, into t0.
-		kern.step(t0, t1, t0, 4/B, -2, -1)
+		step(t0, t1, t0, 4/B, -2, -1)
 		t0, t1 = t1, t0
 		gather(t1, coef[k])
 	}
@@ -495,4 +518,145 @@ func radauWorthIt(g *laplacian.Graph, K int) bool {
 	radau := 150 * m * ball3
 	cols := n * float64(K) * (2*m + n)
 	return radau < cols/3
+}
+
+// ball is a set of nodes grown one hop at a time: the support of a block
+// of Chebyshev columns (chebColumns). Once it holds more than half of the
+// nodes it stops tracking and reports full: whole-graph steps are then as
+// cheap as the indirection.
+type ball struct {
+	g     *laplacian.Graph
+	in    []bool
+	nodes []int32 // members, in order of arrival
+	front int     // nodes[front:] arrived in the last growth
+	full  bool
+}
+
+func newBall(g *laplacian.Graph) *ball { return &ball{g: g, in: make([]bool, g.N())} }
+
+// reset empties the ball (clearRows must have run since it was last used).
+func (b *ball) reset() { b.nodes, b.front, b.full = b.nodes[:0], 0, false }
+
+func (b *ball) add(v int32) {
+	if !b.in[v] {
+		b.in[v] = true
+		b.nodes = append(b.nodes, v)
+	}
+}
+
+// grow adds the neighbours of the last arrivals and reports whether the
+// ball is full.
+func (b *ball) grow() bool {
+	if b.full {
+		return true
+	}
+	end := len(b.nodes)
+	for _, u := range b.nodes[b.front:end] {
+		cols, _ := b.g.Neighbors(int(u))
+		for _, v := range cols {
+			b.add(v)
+		}
+	}
+	b.front = end
+	b.full = 2*len(b.nodes) > b.g.N()
+	return b.full
+}
+
+// clearRows zeroes the ball's rows of the n×columnBlock blocks (every row
+// once the ball is full) and empties the membership marks.
+func (b *ball) clearRows(blocks ...[]float64) {
+	const w = columnBlock
+	for _, x := range blocks {
+		if b.full {
+			clear(x)
+			continue
+		}
+		for _, v := range b.nodes {
+			clear(x[int(v)*w : int(v)*w+w])
+		}
+	}
+	for _, v := range b.nodes {
+		b.in[v] = false
+	}
+}
+
+// blockPicker forms the column blocks from the schedule: the first node
+// not yet taken, then up to columnBlock−1 others among the next
+// pickWindow of the schedule, nearest first (breadth-first from the first,
+// visiting at most pickVisits nodes), the rest in schedule order. Columns
+// of nearby nodes share most of their ball, so on a graph of large
+// diameter a block costs little more than one column (chebColumns); the
+// schedule's order by bound is kept to within the window.
+type blockPicker struct {
+	g        *laplacian.Graph
+	schedule []int
+	head     int     // schedule[:head] are all taken
+	taken    []bool  // by node
+	window   []int32 // by node: 1 + the block number while the node is in the window
+	seen     []int32 // by node: 1 + the block number of its last visit
+	blocks   int32
+	queue    []int32
+	blk      []int
+}
+
+const (
+	pickWindow = 256
+	pickVisits = 1 << 15
+)
+
+func newBlockPicker(g *laplacian.Graph, schedule []int) *blockPicker {
+	n := g.N()
+	return &blockPicker{g: g, schedule: schedule, taken: make([]bool, n), window: make([]int32, n), seen: make([]int32, n)}
+}
+
+// next returns the next block (empty when the schedule is exhausted); the
+// slice is reused by the following call.
+func (p *blockPicker) next() []int {
+	for p.head < len(p.schedule) && p.taken[p.schedule[p.head]] {
+		p.head++
+	}
+	p.blk = p.blk[:0]
+	if p.head == len(p.schedule) {
+		return p.blk
+	}
+	p.blocks++
+	stamp := p.blocks
+	inWindow := 0
+	for _, v := range p.schedule[p.head:min(p.head+pickWindow, len(p.schedule))] {
+		if !p.taken[v] {
+			p.window[v] = stamp
+			inWindow++
+		}
+	}
+	take := func(v int) {
+		p.taken[v] = true
+		p.blk = append(p.blk, v)
+	}
+	first := p.schedule[p.head]
+	take(first)
+	want := min(columnBlock, inWindow)
+	p.queue = append(p.queue[:0], int32(first))
+	p.seen[first] = stamp
+	for h := 0; h < len(p.queue) && h < pickVisits && len(p.blk) < want; h++ {
+		cols, _ := p.g.Neighbors(int(p.queue[h]))
+		for _, v := range cols {
+			if p.seen[v] == stamp {
+				continue
+			}
+			p.seen[v] = stamp
+			p.queue = append(p.queue, v)
+			if p.window[v] == stamp && !p.taken[v] && len(p.blk) < want {
+				take(int(v))
+			}
+		}
+	}
+	for _, v := range p.schedule[p.head:min(p.head+pickWindow, len(p.schedule))] {
+		if len(p.blk) == want {
+			break
+		}
+		if !p.taken[v] {
+			take(v)
+		}
+	}
+	return p.blk
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -596,5 +597,125 @@ func TestGraphSensitivityGridPruned(t *testing.T) {
 		if c.prune && s.Method != "bound-and-refine" {
 			t.Errorf("τ=%v: method %s, expected pruning", tau, s.Method)
 		}
+	}
+}
+
+// TestChebColumnsOnBall checks the column block restricted to the growing
+// ball against the Padé oracle C = exp(−2τL) on a weighted grid whose
+// diameter exceeds the Chebyshev degree (so the ball never fills and the
+// restricted steps are what is tested), with columns from both ends and the
+// middle; the scratch blocks must come back zero for the next block.
+func TestChebColumnsOnBall(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const a, b = 8, 150
+	var edges []laplacian.Edge
+	for x := 0; x < a; x++ {
+		for y := 0; y < b; y++ {
+			if x+1 < a {
+				edges = append(edges, laplacian.Edge{U: int32(x*b + y), V: int32((x+1)*b + y), Weight: 0.5 + 1.5*rng.Float64()})
+			}
+			if y+1 < b {
+				edges = append(edges, laplacian.Edge{U: int32(x*b + y), V: int32(x*b + y + 1), Weight: 0.5 + 1.5*rng.Float64()})
+			}
+		}
+	}
+	g := mustGraph(t, a*b, edges)
+	tau := 0.1
+	r := newSparseRefiner(g, tau, 1, GraphOptions{}.withDefaults())
+	n := g.N()
+	C := expmOracle(g, 2*tau)
+	kern, bl, tw := newBlockKernel(g), newBall(g), falseTwins(g)
+	diag, off := make([]float64, n), make([]float64, r.rowStart[n])
+	t0, t1 := make([]float64, n*columnBlock), make([]float64, n*columnBlock)
+	blk := []int{0, 1, b, n - 1, n - 2, 4*b + 75, 3*b + 76}
+	if !chebColumns(kern, bl, blk, tw, r.coef, r.B, r.rowStart, diag, off, t0, t1, time.Time{}) {
+		t.Fatal("block abandoned without a deadline")
+	}
+	if bl.full || len(bl.nodes) >= n {
+		t.Fatalf("the ball covered %d of %d nodes: the test needs a larger diameter", len(bl.nodes), n)
+	}
+	tol := r.qErr / 4
+	for _, i := range blk {
+		if d := math.Abs(diag[i] - C.At(i, i)); d > tol {
+			t.Errorf("C[%d][%d] = %.15g, oracle %.15g (off by %.2g > %.2g)", i, i, diag[i], C.At(i, i), d, tol)
+		}
+		cols, _ := g.Neighbors(i)
+		for k, j := range cols {
+			if d := math.Abs(off[r.rowStart[i]+k] - C.At(i, int(j))); d > tol {
+				t.Errorf("C[%d][%d] off by %.2g", i, j, d)
+			}
+		}
+	}
+	for k := range t0 {
+		if t0[k] != 0 || t1[k] != 0 {
+			t.Fatalf("scratch row %d not cleared", k/columnBlock)
+		}
+	}
+}
+
+// TestBlockPicker checks the column blocks on a long path whose schedule
+// alternates between its two ends: every scheduled node comes out exactly
+// once, each block starts with the earliest node not yet taken and stays
+// within pickWindow of it, blocks are full while enough nodes remain, and
+// a block holds the nearest nodes rather than the schedule's next ones (so
+// it spans few hops).
+func TestBlockPicker(t *testing.T) {
+	const n = 2000
+	g := mustGraph(t, n, pathEdges(n))
+	var schedule []int
+	for k := 0; k < 300; k++ {
+		schedule = append(schedule, k, n-1-k) // 0, n−1, 1, n−2, …
+	}
+	p := newBlockPicker(g, schedule)
+	pos := make(map[int]int, len(schedule))
+	for k, v := range schedule {
+		pos[v] = k
+	}
+	seen := map[int]bool{}
+	left := len(schedule)
+	for {
+		blk := p.next()
+		if len(blk) == 0 {
+			break
+		}
+		first := -1
+		for _, v := range schedule {
+			if !seen[v] {
+				first = v
+				break
+			}
+		}
+		if blk[0] != first {
+			t.Fatalf("block starts with %d, want the earliest untaken %d", blk[0], first)
+		}
+		lo, hi := n, -1
+		for _, v := range blk {
+			if seen[v] {
+				t.Fatalf("node %d taken twice", v)
+			}
+			seen[v] = true
+			if pos[v]-pos[first] >= pickWindow {
+				t.Errorf("node %d is %d places after the block's first", v, pos[v]-pos[first])
+			}
+			lo, hi = min(lo, v), max(hi, v)
+		}
+		if len(blk) != min(columnBlock, left) {
+			t.Errorf("block of %d with %d left", len(blk), left)
+		}
+		left -= len(blk)
+		// While the first node's end of the path still had a full block,
+		// the block must stay there.
+		side := 0
+		for v := range seen {
+			if (v < n/2) == (first < n/2) {
+				side++
+			}
+		}
+		if side <= 300-columnBlock && hi-lo > 2*columnBlock {
+			t.Errorf("block %v spans %d hops: not the nearest nodes", blk, hi-lo)
+		}
+	}
+	if len(seen) != len(schedule) {
+		t.Errorf("%d of %d scheduled nodes came out", len(seen), len(schedule))
 	}
 }
