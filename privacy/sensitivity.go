@@ -386,7 +386,7 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
 		return sparseCost{scheme: scheme, seconds: rm.boundSecs + refine, fixed: 6e-6*m + refine,
 			bytes: g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)}
 	}
-	blocks := float64((rm.refined + columnBlock - 1) / columnBlock)
+	blocks := float64((rm.refined+columnBlock-1)/columnBlock) * rm.ballShare
 	fixed := 6e-6*m + blocks*float64(K+1)*(nnz+n)*float64(columnBlock)*2/6e9
 	if radauWorthIt(g, K) {
 		fixed += 2e-5 * m
@@ -446,6 +446,7 @@ type refinement struct {
 	refined   int     // classes (Lanczos) or columns (column scheme) refined
 	boundSecs float64 // measured wall time of the per-edge bounds, scaled to all edges
 	guess     float64 // the estimate of max q_e that decided refined
+	ballShare float64 // column scheme: the part of whole-graph steps a block does (ballShare)
 }
 
 // modelRefinement estimates what scheme refines: the candidates (edge
@@ -467,7 +468,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int
 	start := time.Now()
 	if m <= modelSample && scheme == SchemeLanczos {
 		cand = edgeClasses(g, tau, time.Time{})
-		return finishRefinement(g, tau, scheme, cand, tops, scale, hinted, time.Since(start).Seconds())
+		return finishRefinement(g, tau, scheme, K, cand, tops, scale, hinted, time.Since(start).Seconds())
 	}
 	side := bridgeSides(g)
 	stride := m/modelSample + 1
@@ -496,7 +497,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int
 		scale = float64(m) / float64(len(cand))
 		secs += perEdge * float64(m)
 	}
-	return finishRefinement(g, tau, scheme, cand, tops, scale, hinted, secs)
+	return finishRefinement(g, tau, scheme, K, cand, tops, scale, hinted, secs)
 }
 
 // sampleRadau lowers the candidates' bounds to the Radau bounds, which cost
@@ -513,15 +514,10 @@ func sampleRadau(g *laplacian.Graph, tau, B float64, cand []edgeClass) ([]edgeCl
 	start := time.Now()
 	for len(done) < len(cand) && time.Since(start) < radauTime {
 		batch := perm[len(done):min(len(done)+2000, len(cand))]
-		ei, ej, u := make([]int32, len(batch)), make([]int32, len(batch)), make([]float64, len(batch))
-		for k, e := range batch {
-			ei[k], ej[k], u[k] = int32(cand[e].i), int32(cand[e].j), cand[e].u
-		}
-		radauBounds(g, tau, B, wmax, ei, ej, u, time.Time{})
-		for k, e := range batch {
-			c := cand[e]
-			c.u = u[k]
-			done = append(done, c)
+		radauBounds(g, tau, B, wmax, len(batch), func(k int) (int, int, float64) { c := cand[batch[k]]; return c.i, c.j, c.u },
+			func(k int, u float64) { cand[batch[k]].u = u }, time.Time{})
+		for _, e := range batch {
+			done = append(done, cand[e])
 		}
 	}
 	return done, time.Since(start).Seconds() / float64(len(done))
@@ -531,8 +527,8 @@ func sampleRadau(g *laplacian.Graph, tau, B float64, cand []edgeClass) ([]edgeCl
 // their bounds: the guess (hinted, the candidates' Jensen bounds and the
 // pilot, on the candidates and tops) and the count of what exceeds it,
 // scaled.
-func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, cand []edgeClass, tops pilotTops, scale, hinted, boundSecs float64) refinement {
-	r := refinement{boundSecs: boundSecs, guess: hinted}
+func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int, cand []edgeClass, tops pilotTops, scale, hinted, boundSecs float64) refinement {
+	r := refinement{boundSecs: boundSecs, guess: hinted, ballShare: 1}
 	for _, c := range cand {
 		r.guess = math.Max(r.guess, c.lo)
 	}
@@ -544,6 +540,9 @@ func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, cand
 			above++
 			seen[c.i], seen[c.j] = true, true
 		}
+	}
+	if scheme == SchemeColumns {
+		r.ballShare = ballShare(g, K, cand, r.guess)
 	}
 	switch {
 	case scheme == SchemeLanczos:
@@ -560,6 +559,66 @@ func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, cand
 		r.refined = int(cols)
 	}
 	return r
+}
+
+// ballShare models how much of K+1 whole-graph kernel steps a column block
+// does (chebColumns steps only over its ball): it forms up to four blocks
+// as the run would (blockPicker) from the endpoints of the candidates above
+// guess, largest bound first, grows their balls for the K steps and
+// returns the mean share of stored entries and rows they cover. The
+// candidates are a sample on large graphs, sparser than the run's
+// schedule, so its blocks are more spread out and the share errs high.
+func ballShare(g *laplacian.Graph, K int, cand []edgeClass, guess float64) float64 {
+	var top []edgeClass
+	for _, c := range cand {
+		if c.u > guess {
+			top = append(top, c)
+		}
+	}
+	sort.Slice(top, func(a, b int) bool { return top[a].u > top[b].u })
+	var schedule []int
+	seen := make(map[int]bool)
+	for _, c := range top {
+		for _, v := range [2]int{c.i, c.j} {
+			if !seen[v] {
+				seen[v] = true
+				schedule = append(schedule, v)
+			}
+		}
+	}
+	total := float64(g.N() + 2*g.NumEdges())
+	pick, b := newBlockPicker(g, schedule), newBall(g)
+	share, blocks := 0.0, 0
+	for ; blocks < 4; blocks++ {
+		blk := pick.next()
+		if len(blk) == 0 {
+			break
+		}
+		b.reset()
+		for _, v := range blk {
+			b.add(int32(v))
+		}
+		covered, k := 0.0, 0 // Σ (d_v + 1) over the ball
+		for _, v := range b.nodes {
+			c, _ := g.Neighbors(int(v))
+			covered += float64(len(c) + 1)
+		}
+		for ; k < K && !b.full; k++ {
+			end := len(b.nodes)
+			b.grow()
+			for _, v := range b.nodes[end:] {
+				c, _ := g.Neighbors(int(v))
+				covered += float64(len(c) + 1)
+			}
+			share += math.Min(1, covered/total) / float64(K)
+		}
+		share += float64(K-k) / float64(K)
+		b.clearRows()
+	}
+	if blocks == 0 {
+		return 1
+	}
+	return share / float64(blocks)
 }
 
 // pilotTops keeps, over every edge of a sampled graph, the two edges with

@@ -374,30 +374,31 @@ func hermiteExpDD(tau float64, th [3]float64) ([7]interval, bool) {
 // radauBounds computes radauWork.bound for every edge in parallel, in the
 // given order, and lowers u[e] to it where it is smaller, until the
 // deadline (zero: none).
-func radauBounds(g *laplacian.Graph, tau, B float64, wmax int, ei, ej []int32, u []float64, deadline time.Time) {
+func radauBounds(g *laplacian.Graph, tau, B float64, wmax, m int, edge func(k int) (i, j int, u float64), set func(k int, u float64), deadline time.Time) {
 	w := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
-	// Worker k takes edges k, k+w, k+2w, …: in the caller's order, so an
+	// Worker p takes edges p, p+w, p+2w, …: in the caller's order, so an
 	// early deadline leaves the tail.
-	for k := range w {
+	for p := range w {
 		wg.Add(1)
-		go func(k int) {
+		go func(p int) {
 			defer wg.Done()
 			r := newRadauWork(g, tau, B, wmax)
-			for e := k; e < len(ei); e += w {
-				if (e/w)%64 == 0 && !deadline.IsZero() && time.Now().After(deadline) {
+			for k := p; k < m; k += w {
+				if (k/w)%64 == 0 && !deadline.IsZero() && time.Now().After(deadline) {
 					return
 				}
+				i, j, u := edge(k)
 				// Through a hub the 3-hop ball is most of the graph: the
 				// bound would cost as much as a column, so keep the cheap one.
-				if twoHopVolume(g, int(ei[e]), int(ej[e]), radauMaxVolume) > radauMaxVolume {
+				if twoHopVolume(g, i, j, radauMaxVolume) > radauMaxVolume {
 					continue
 				}
-				if b := r.bound(int(ei[e]), int(ej[e])); b < u[e] {
-					u[e] = math.Max(b, 0)
+				if b := r.bound(i, j); b < u {
+					set(k, math.Max(b, 0))
 				}
 			}
-		}(k)
+		}(p)
 	}
 	wg.Wait()
 }

@@ -126,32 +126,32 @@ func (r *sparseRefiner) collectEdges() {
 	n := g.N()
 	r.edges = make([]sparseEdge, 0, g.NumEdges())
 	r.edgeAt = make([]int32, r.rowStart[n])
-	weight := make([]float64, 0, g.NumEdges())
 	for i := 0; i < n; i++ {
-		cols, ws := g.Neighbors(i)
+		cols, _ := g.Neighbors(i)
 		for k, j32 := range cols {
 			j := int(j32)
 			if j < i {
 				continue
-			}
-			w := 1.0
-			if ws != nil {
-				w = ws[k]
 			}
 			id := int32(len(r.edges))
 			r.edgeAt[r.rowStart[i]+k] = id
 			cj, _ := g.Neighbors(j)
 			kk := sort.Search(len(cj), func(t int) bool { return cj[t] >= int32(i) })
 			r.edgeAt[r.rowStart[j]+kk] = id
-			r.edges = append(r.edges, sparseEdge{i: i, j: j, pij: r.rowStart[i] + k})
-			weight = append(weight, w)
+			r.edges = append(r.edges, sparseEdge{i: int32(i), j: j32, pij: r.rowStart[i] + k})
 		}
 	}
 	var deadline time.Time // the cheap bounds may take a quarter of a time budget
 	if r.opt.TimeBudget > 0 {
 		deadline = r.start.Add(r.opt.TimeBudget / 4)
 	}
-	cheapBounds(g, r.tau, bridgeSides(g), len(r.edges), func(e int) (int, int, float64) { return r.edges[e].i, r.edges[e].j, weight[e] },
+	weight := func(e sparseEdge) float64 {
+		if _, ws := g.Neighbors(int(e.i)); ws != nil {
+			return ws[e.pij-r.rowStart[e.i]]
+		}
+		return 1
+	}
+	cheapBounds(g, r.tau, bridgeSides(g), len(r.edges), func(e int) (int, int, float64) { ed := r.edges[e]; return int(ed.i), int(ed.j), weight(ed) },
 		func(e int, u float64) { r.edges[e].u = u }, deadline)
 	r.order = make([]int32, len(r.edges))
 	for e := range r.order {
@@ -173,20 +173,13 @@ func (r *sparseRefiner) tightenCheapBounds() {
 	if !radauWorthIt(r.g, r.K) {
 		return
 	}
-	ei := make([]int32, len(r.edges))
-	ej := make([]int32, len(r.edges))
-	u := make([]float64, len(r.edges))
-	for k, e := range r.order {
-		ei[k], ej[k], u[k] = int32(r.edges[e].i), int32(r.edges[e].j), r.edges[e].u
-	}
 	var deadline time.Time
 	if r.opt.TimeBudget > 0 {
 		deadline = r.start.Add(r.opt.TimeBudget / 4)
 	}
-	radauBounds(r.g, r.tau, r.B, r.wmax, ei, ej, u, deadline)
-	for k, e := range r.order {
-		r.edges[e].u = u[k]
-	}
+	radauBounds(r.g, r.tau, r.B, r.wmax, len(r.order),
+		func(k int) (int, int, float64) { e := r.edges[r.order[k]]; return int(e.i), int(e.j), e.u },
+		func(k int, u float64) { r.edges[r.order[k]].u = u }, deadline)
 	r.sortByBound()
 }
 
@@ -356,7 +349,7 @@ func (r *sparseRefiner) result(s Sensitivity) Sensitivity {
 			r.stopped = true
 		}
 	}
-	s.Edge = [2]int{r.edges[bestEdge].i, r.edges[bestEdge].j}
+	s.Edge = [2]int{int(r.edges[bestEdge].i), int(r.edges[bestEdge].j)}
 	s.Delta2 = roundUpDelta(r.alpha * math.Sqrt(qUp) * (1 + roundoffU))
 	lower := roundDownDelta(r.alpha * math.Sqrt(r.bestLo) * (1 - roundoffU))
 	s.Slack = math.Max(0, s.Delta2-lower)
@@ -371,7 +364,7 @@ func (r *sparseRefiner) result(s Sensitivity) Sensitivity {
 
 // sparseEdge is an edge of the sparse scheme with its current proven bound u ≥ q_e.
 type sparseEdge struct {
-	i, j int
+	i, j int32
 	pij  int // position of j in row i
 	u    float64
 }
