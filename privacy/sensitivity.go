@@ -384,15 +384,18 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
 		refine := float64(rm.refined) * (nnz + n) * math.Sqrt(tau*B) * 0.5e-9
 		workers := runtime.GOMAXPROCS(0) * columnBlock
 		return sparseCost{scheme: scheme, seconds: rm.boundSecs + refine, fixed: 6e-6*m + refine,
-			bytes: g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)}
+			bytes: 2*g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)}
 	}
 	blocks := float64((rm.refined+columnBlock-1)/columnBlock) * rm.ballShare
 	fixed := 6e-6*m + blocks*float64(K+1)*(nnz+n)*float64(columnBlock)*2/6e9
 	if radauWorthIt(g, K) {
 		fixed += 2e-5 * m
 	}
+	// The graph and its copy in local order; per edge its record, both
+	// positions, its place in the order, C_ij and its flag (53 bytes); per
+	// node the two 16-column blocks, C_ii, the twins and the schedule.
 	return sparseCost{scheme: scheme, seconds: rm.boundSecs + blocks*float64(K+1)*kernelStepSeconds(g), fixed: fixed,
-		bytes: g.Bytes() + int64(64*8*n)}
+		bytes: 2*g.Bytes() + int64(53*m) + int64(320*n)}
 }
 
 // sparseCost is sparsePlan's answer: the scheme, its time (measured parts
