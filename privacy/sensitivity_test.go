@@ -719,3 +719,38 @@ func TestBlockPicker(t *testing.T) {
 		t.Errorf("%d of %d scheduled nodes came out", len(seen), len(schedule))
 	}
 }
+
+// TestMaxUnrefinedWhileUnsorted: while the Radau bounds lower some edges'
+// bounds, the order is stale, and the anytime bound must be the largest
+// bound of any unrefined edge — not that of the head of the old order.
+func TestMaxUnrefinedWhileUnsorted(t *testing.T) {
+	g := mustGraph(t, 40, pathEdges(40))
+	var got SensitivityStatus
+	r := newSparseRefiner(g, 0.5, 1, GraphOptions{Status: func(st SensitivityStatus) { got = st }}.withDefaults())
+	r.prepare()
+	r.sorted = false
+	head, other := r.order[0], r.order[len(r.order)-1]
+	r.edges[head].u = 1e-3 // a Radau bound lowered the head
+	r.edges[other].u = 1.5 // a tail edge's bound is now the largest
+	if u := r.maxUnrefined(); u != 1.5 {
+		t.Fatalf("maxUnrefined = %g, want 1.5", u)
+	}
+	r.status()
+	if got.Delta2 < math.Sqrt(1.5) {
+		t.Errorf("status Δ2 %g below √1.5", got.Delta2)
+	}
+	r.refined[other] = true
+	r.sorted = true
+	r.sortByBound()
+	r.ptr = 0
+	r.advance()
+	want := 0.0
+	for e := range r.edges {
+		if !r.refined[e] {
+			want = math.Max(want, r.edges[e].u)
+		}
+	}
+	if u := r.maxUnrefined(); u != want {
+		t.Errorf("sorted: maxUnrefined = %g, want %g", u, want)
+	}
+}
