@@ -46,6 +46,15 @@ type radauWork struct {
 	tmp   [6][]float64
 }
 
+// newRadauWorks returns one workspace per worker for radauBounds.
+func newRadauWorks(g *laplacian.Graph, tau, B float64, wmax int) []*radauWork {
+	works := make([]*radauWork, runtime.GOMAXPROCS(0))
+	for p := range works {
+		works[p] = newRadauWork(g, tau, B, wmax)
+	}
+	return works
+}
+
 func newRadauWork(g *laplacian.Graph, tau, B float64, wmax int) *radauWork {
 	n := g.N()
 	return &radauWork{g: g, tau: tau, B: B, dmax: g.MaxDegree(), wmax: wmax,
@@ -374,8 +383,8 @@ func hermiteExpDD(tau float64, th [3]float64) ([7]interval, bool) {
 // radauBounds computes radauWork.bound for every edge in parallel, in the
 // given order, and lowers u[e] to it where it is smaller, until the
 // deadline (zero: none).
-func radauBounds(g *laplacian.Graph, tau, B float64, wmax, m int, edge func(k int) (i, j int, u float64), set func(k int, u float64), deadline time.Time) {
-	w := runtime.GOMAXPROCS(0)
+func radauBounds(works []*radauWork, m int, edge func(k int) (i, j int, u float64), set func(k int, u float64), deadline time.Time) {
+	w := len(works)
 	var wg sync.WaitGroup
 	// Worker p takes edges p, p+w, p+2w, …: in the caller's order, so an
 	// early deadline leaves the tail.
@@ -383,7 +392,8 @@ func radauBounds(g *laplacian.Graph, tau, B float64, wmax, m int, edge func(k in
 		wg.Add(1)
 		go func(p int) {
 			defer wg.Done()
-			r := newRadauWork(g, tau, B, wmax)
+			r := works[p]
+			g := r.g
 			for k := p; k < m; k += w {
 				if (k/w)%64 == 0 && !deadline.IsZero() && time.Now().After(deadline) {
 					return

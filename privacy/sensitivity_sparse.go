@@ -234,7 +234,7 @@ func (r *sparseRefiner) scheduleEdges(top []scoredEdge) {
 			}
 		}
 	}
-	r.pick = newBlockPicker(r.g, r.nodes)
+	r.pick = r.pick.reuse(r.g, r.nodes)
 }
 
 // tightenCheapBounds lowers the cheap bounds to the three-node Radau
@@ -254,6 +254,7 @@ func (r *sparseRefiner) tightenCheapBounds() {
 		if r.opt.TimeBudget > 0 {
 			deadline = r.start.Add(r.opt.TimeBudget / 4)
 		}
+		works := newRadauWorks(r.g, r.tau, r.B, r.wmax)
 		rest := r.order[r.ptr:]
 		chunk := max(len(rest)/radauChunks, 1)
 		var part []int32
@@ -264,7 +265,7 @@ func (r *sparseRefiner) tightenCheapBounds() {
 					part = append(part, e)
 				}
 			}
-			radauBounds(r.g, r.tau, r.B, r.wmax, len(part),
+			radauBounds(works, len(part),
 				func(k int) (int, int, float64) { e := r.edges[part[k]]; return int(e.i), int(e.j), e.u },
 				func(k int, u float64) { r.edges[part[k]].u = u }, deadline)
 			if (!deadline.IsZero() && time.Now().After(deadline)) || lo+chunk >= len(rest) {
@@ -306,7 +307,7 @@ func (r *sparseRefiner) schedule() {
 			}
 		}
 	}
-	r.pick = newBlockPicker(r.g, r.nodes)
+	r.pick = r.pick.reuse(r.g, r.nodes)
 }
 
 // status reports the anytime bound to opt.Status.
@@ -725,6 +726,18 @@ const (
 func newBlockPicker(g *laplacian.Graph, schedule []int) *blockPicker {
 	n := g.N()
 	return &blockPicker{g: g, schedule: schedule, taken: make([]bool, n), window: make([]int32, n), seen: make([]int32, n)}
+}
+
+// reuse returns a picker for a new schedule, reusing p's arrays when p is
+// not nil (taken is cleared; the stamps stay unique because the block
+// count keeps growing).
+func (p *blockPicker) reuse(g *laplacian.Graph, schedule []int) *blockPicker {
+	if p == nil {
+		return newBlockPicker(g, schedule)
+	}
+	clear(p.taken)
+	p.schedule, p.head = schedule, 0
+	return p
 }
 
 // next returns the next block (empty when the schedule is exhausted); the
