@@ -62,18 +62,10 @@ type sparseRefiner struct {
 	opt        GraphOptions
 	start      time.Time
 
-	// The Chebyshev plan for C = exp(−2τL) on [0, B]: degree K,
-	// coefficients, and the proven error of a refined q_e (qErr).
-	B    float64
-	K    int
-	coef []float64
-	qErr float64
-
-	rowStart []int // CSR offsets
-	wmax     int   // the widest row
-	edges    []sparseEdge
-	edgeAt   []int32 // CSR position → edge
-	order    []int32 // edges by decreasing bound
+	chebPlan
+	edges  []sparseEdge
+	edgeAt []int32 // CSR position → edge
+	order  []int32 // edges by decreasing bound
 
 	tw                *twins
 	kern              *blockKernel
@@ -97,34 +89,7 @@ type sparseRefiner struct {
 // (see sparseGraphSensitivity) and gives every edge its cheap bound.
 func newSparseRefiner(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) *sparseRefiner {
 	r := &sparseRefiner{g: g, tau: tau, alpha: alpha, opt: opt, start: time.Now(), bestUp: -1, bestEdge: -1}
-	n := g.N()
-	r.B = expm.LambdaMaxBound(g)
-	a := tau * r.B // C = exp(−(2τ)L): a = (2τ)·B/2
-	r.K = chebDegree(a, opt.Tol)
-	E := expm.ChebyshevTailBound(a, r.K)
-	ie := expm.BesselIe(a, r.K)
-	r.coef = make([]float64, r.K+1)
-	for k := range r.coef {
-		c := 2 * ie[k]
-		if k == 0 {
-			c = ie[0]
-		}
-		if k%2 == 1 {
-			c = -c
-		}
-		r.coef[k] = c
-	}
-	r.rowStart = make([]int, n+1)
-	for i := 0; i < n; i++ {
-		c, _ := g.Neighbors(i)
-		r.rowStart[i+1] = r.rowStart[i] + len(c)
-		r.wmax = max(r.wmax, len(c))
-	}
-	epsLoc := highamGamma(r.wmax+5) * (8*g.MaxDegree()/r.B + 3) * 1.01
-	kf := float64(r.K)
-	k0 := expm.BesselStartIndex(a, r.K)
-	colErr := kf*(kf+1)/2*epsLoc + highamGamma(r.K+2)*1.01 + float64(k0+10)*8*roundoffU
-	r.qErr = 2*E + 4*colErr + 12*roundoffU
+	r.chebPlan = newChebPlan(g, tau, opt.Tol)
 	r.collectEdges()
 	return r
 }
@@ -790,4 +755,50 @@ func (p *blockPicker) next() []int {
 		}
 	}
 	return p.blk
+}
+
+// chebPlan is the Chebyshev expansion of C = exp(−2τL) on [0, B] for the
+// column scheme: degree K, coefficients, the proven error of a refined q_e
+// (qErr, see sparseGraphSensitivity), and the CSR offsets of the graph.
+type chebPlan struct {
+	B    float64
+	K    int
+	coef []float64
+	qErr float64
+
+	rowStart []int // CSR offsets
+	wmax     int   // the widest row
+}
+
+func newChebPlan(g *laplacian.Graph, tau, tol float64) chebPlan {
+	var p chebPlan
+	n := g.N()
+	p.B = expm.LambdaMaxBound(g)
+	a := tau * p.B // C = exp(−(2τ)L): a = (2τ)·B/2
+	p.K = chebDegree(a, tol)
+	E := expm.ChebyshevTailBound(a, p.K)
+	ie := expm.BesselIe(a, p.K)
+	p.coef = make([]float64, p.K+1)
+	for k := range p.coef {
+		c := 2 * ie[k]
+		if k == 0 {
+			c = ie[0]
+		}
+		if k%2 == 1 {
+			c = -c
+		}
+		p.coef[k] = c
+	}
+	p.rowStart = make([]int, n+1)
+	for i := 0; i < n; i++ {
+		c, _ := g.Neighbors(i)
+		p.rowStart[i+1] = p.rowStart[i] + len(c)
+		p.wmax = max(p.wmax, len(c))
+	}
+	epsLoc := highamGamma(p.wmax+5) * (8*g.MaxDegree()/p.B + 3) * 1.01
+	kf := float64(p.K)
+	k0 := expm.BesselStartIndex(a, p.K)
+	colErr := kf*(kf+1)/2*epsLoc + highamGamma(p.K+2)*1.01 + float64(k0+10)*8*roundoffU
+	p.qErr = 2*E + 4*colErr + 12*roundoffU
+	return p
 }
