@@ -634,14 +634,13 @@ func ballShare(g *laplacian.Graph, K int, cand []edgeClass, guess float64) float
 			b.add(int32(v))
 		}
 		covered, k := 0.0, 0 // Σ (d_v + 1) over the ball
-		for _, v := range b.nodes {
+		for _, v := range b.front {
 			c, _ := g.Neighbors(int(v))
 			covered += float64(len(c) + 1)
 		}
 		for ; k < K && !b.full; k++ {
-			end := len(b.nodes)
 			b.grow()
-			for _, v := range b.nodes[end:] {
+			for _, v := range b.front {
 				c, _ := g.Neighbors(int(v))
 				covered += float64(len(c) + 1)
 			}

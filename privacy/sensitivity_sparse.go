@@ -2,6 +2,7 @@ package privacy
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"time"
 
@@ -605,43 +606,66 @@ func radauWorthIt(g *laplacian.Graph, K int) bool {
 }
 
 // ball is a set of nodes grown one hop at a time: the support of a block
-// of Chebyshev columns (chebColumns). Once it holds more than half of the
-// nodes it stops tracking and reports full: whole-graph steps are then as
-// cheap as the indirection.
+// of Chebyshev columns (chebColumns). Its members are kept in increasing
+// order, so a step over them reads and writes the blocks' rows in memory
+// order. Once it holds more than half of the nodes it stops tracking and
+// reports full: whole-graph steps are then as cheap as the indirection.
 type ball struct {
 	g     *laplacian.Graph
 	in    []bool
-	nodes []int32 // members, in order of arrival
-	front int     // nodes[front:] arrived in the last growth
+	nodes []int32 // members, increasing
+	front []int32 // the last arrivals, increasing
+	spare []int32 // merge buffer
 	full  bool
 }
 
 func newBall(g *laplacian.Graph) *ball { return &ball{g: g, in: make([]bool, g.N())} }
 
 // reset empties the ball (clearRows must have run since it was last used).
-func (b *ball) reset() { b.nodes, b.front, b.full = b.nodes[:0], 0, false }
+func (b *ball) reset() { b.nodes, b.front, b.full = b.nodes[:0], b.front[:0], false }
 
+// add puts a seed in the ball (before the first grow).
 func (b *ball) add(v int32) {
 	if !b.in[v] {
 		b.in[v] = true
-		b.nodes = append(b.nodes, v)
+		b.front = append(b.front, v)
 	}
 }
 
 // grow adds the neighbours of the last arrivals and reports whether the
-// ball is full.
+// ball is full. The first call also takes in the seeds.
 func (b *ball) grow() bool {
 	if b.full {
 		return true
 	}
-	end := len(b.nodes)
-	for _, u := range b.nodes[b.front:end] {
+	if len(b.nodes) == 0 { // the seeds arrive
+		slices.Sort(b.front)
+		b.nodes = append(b.nodes, b.front...)
+	}
+	arrived := b.spare[:0]
+	for _, u := range b.front {
 		cols, _ := b.g.Neighbors(int(u))
 		for _, v := range cols {
-			b.add(v)
+			if !b.in[v] {
+				b.in[v] = true
+				arrived = append(arrived, v)
+			}
 		}
 	}
-	b.front = end
+	slices.Sort(arrived)
+	b.front, b.spare = arrived, b.front
+	// Merge the arrivals into the members, from the back, in place.
+	old := len(b.nodes)
+	b.nodes = slices.Grow(b.nodes, len(arrived))[:old+len(arrived)]
+	for i, j, k := old-1, len(arrived)-1, len(b.nodes)-1; j >= 0; k-- {
+		if i >= 0 && b.nodes[i] > arrived[j] {
+			b.nodes[k] = b.nodes[i]
+			i--
+		} else {
+			b.nodes[k] = arrived[j]
+			j--
+		}
+	}
 	b.full = 2*len(b.nodes) > b.g.N()
 	return b.full
 }
@@ -660,6 +684,9 @@ func (b *ball) clearRows(blocks ...[]float64) {
 		}
 	}
 	for _, v := range b.nodes {
+		b.in[v] = false
+	}
+	for _, v := range b.front { // seeds that never grew
 		b.in[v] = false
 	}
 }
