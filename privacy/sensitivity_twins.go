@@ -71,6 +71,15 @@ func falseTwins(g *laplacian.Graph) *twins {
 	return t
 }
 
+// singletons is the partition into classes of one (no twins used).
+func singletons(n int) *twins {
+	t := &twins{rep: make([]int, n), next: make([]int32, n), cnt: make([]int32, n)}
+	for v := range n {
+		t.rep[v], t.next[v], t.cnt[v] = v, -1, 1
+	}
+	return t
+}
+
 // size is the size of v's class.
 func (t *twins) size(v int) int { return int(t.cnt[t.rep[v]]) }
 
