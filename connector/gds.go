@@ -88,7 +88,7 @@ func (c *Client) GDSCommunities(ctx context.Context, database string, p Projecti
 	if cp.key != "" {
 		key = "node." + cp.key
 	}
-	return runRead(ctx, c, db, "gds "+algo, func(tx neo4j.ManagedTransaction) (map[string]int64, error) {
+	return runRead(ctx, c, db, "gds "+algo, func(ctx context.Context, tx neo4j.ManagedTransaction) (map[string]int64, error) {
 		res, err := tx.Run(ctx, "CALL gds."+algo+".stream($name, $conf) YIELD nodeId, communityId "+
 			"WITH gds.util.asNode(nodeId) AS node, communityId RETURN "+key+" AS key, communityId", map[string]any{"name": name, "conf": conf})
 		if err != nil {
@@ -110,7 +110,7 @@ func (c *Client) GDSCommunities(ctx context.Context, database string, p Projecti
 
 // requireGDS checks that the GDS procedures are installed.
 func (c *Client) requireGDS(ctx context.Context, db string) error {
-	recs, err := runRead(ctx, c, db, "find gds", func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	recs, err := runRead(ctx, c, db, "find gds", func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		res, err := tx.Run(ctx, "SHOW PROCEDURES YIELD name WHERE name = 'gds.graph.drop' RETURN count(*)", nil)
 		if err != nil {
 			return nil, err

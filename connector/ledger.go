@@ -108,7 +108,7 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 	// because ExecuteWrite drops the value returned with an error (the
 	// error rolls the transaction back).
 	var o outcome
-	_, err := runWrite(ctx, l.c, l.db, "charge privacy ledger", func(tx neo4j.ManagedTransaction) (struct{}, error) {
+	_, err := runWrite(ctx, l.c, l.db, "charge privacy ledger", func(ctx context.Context, tx neo4j.ManagedTransaction) (struct{}, error) {
 		o = outcome{}
 		refuse := func(r outcome) (struct{}, error) { o = r; return struct{}{}, errRollback }
 		// 1. Lock the scope node (created only by InitScope) for this transaction.
@@ -196,7 +196,7 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 		q = "MATCH (l:" + LedgerLabel + " {scope: $scope}) RETURN l.scope, l.spent, l.rhoBudget, l.epsilon, l.delta, l.releases"
 		params["scope"] = scope
 	}
-	out, err := runRead(ctx, l.c, l.db, "read privacy ledger", func(tx neo4j.ManagedTransaction) ([]privacy.Balance, error) {
+	out, err := runRead(ctx, l.c, l.db, "read privacy ledger", func(ctx context.Context, tx neo4j.ManagedTransaction) ([]privacy.Balance, error) {
 		res, err := tx.Run(ctx, q, params)
 		if err != nil {
 			return nil, err

@@ -141,7 +141,7 @@ func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (
 // checkSchema verifies that every name of p exists in database db.
 func (c *Client) checkSchema(ctx context.Context, db string, p Projection) error {
 	type schema struct{ labels, types, props map[string]bool }
-	s, err := runRead(ctx, c, db, "check schema", func(tx neo4j.ManagedTransaction) (schema, error) {
+	s, err := runRead(ctx, c, db, "check schema", func(ctx context.Context, tx neo4j.ManagedTransaction) (schema, error) {
 		s := schema{}
 		var err error
 		if s.labels, err = collectStrings(ctx, tx, "CALL db.labels() YIELD label RETURN label"); err != nil {
@@ -194,13 +194,17 @@ func collectStrings(ctx context.Context, tx neo4j.ManagedTransaction, q string) 
 
 // runRead runs work in a managed read transaction on db and classifies
 // errors. work is retried on transient failures, so it must rebuild its
-// state from scratch on every call.
-func runRead[T any](ctx context.Context, c *Client, db, op string, work func(tx neo4j.ManagedTransaction) (T, error)) (T, error) {
+// state from scratch on every call. work gets the transaction's bounded
+// context (txContext) and must run and read its queries with it: with the
+// caller's context, a server that froze after a query was sent left the
+// read of its result waiting forever (a release hung in 1 of 4 runs of
+// TestStalledServerClientDeadline).
+func runRead[T any](ctx context.Context, c *Client, db, op string, work func(ctx context.Context, tx neo4j.ManagedTransaction) (T, error)) (T, error) {
 	tctx, cancel := c.txContext(ctx)
 	defer cancel()
 	s := c.session(tctx, db, neo4j.AccessModeRead)
 	defer c.closeSession(ctx, s)
-	v, err := neo4j.ExecuteRead(tctx, s, work, c.txConfig()...)
+	v, err := neo4j.ExecuteRead(tctx, s, func(tx neo4j.ManagedTransaction) (T, error) { return work(tctx, tx) }, c.txConfig()...)
 	if err != nil {
 		return v, c.classifyTimed(ctx, tctx, op, err)
 	}
@@ -208,12 +212,12 @@ func runRead[T any](ctx context.Context, c *Client, db, op string, work func(tx 
 }
 
 // runWrite is runRead for a managed write transaction.
-func runWrite[T any](ctx context.Context, c *Client, db, op string, work func(tx neo4j.ManagedTransaction) (T, error)) (T, error) {
+func runWrite[T any](ctx context.Context, c *Client, db, op string, work func(ctx context.Context, tx neo4j.ManagedTransaction) (T, error)) (T, error) {
 	tctx, cancel := c.txContext(ctx)
 	defer cancel()
 	s := c.session(tctx, db, neo4j.AccessModeWrite)
 	defer c.closeSession(ctx, s)
-	v, err := neo4j.ExecuteWrite(tctx, s, work, c.txConfig()...)
+	v, err := neo4j.ExecuteWrite(tctx, s, func(tx neo4j.ManagedTransaction) (T, error) { return work(tctx, tx) }, c.txConfig()...)
 	if err != nil {
 		return v, c.classifyTimed(ctx, tctx, op, err)
 	}
@@ -281,7 +285,7 @@ func (c *Client) readNodes(ctx context.Context, db string, p Projection, cp *com
 		}
 	}
 	query := ret.String()
-	r, err := runRead(ctx, c, db, "read nodes", func(tx neo4j.ManagedTransaction) (*nodeReader, error) {
+	r, err := runRead(ctx, c, db, "read nodes", func(ctx context.Context, tx neo4j.ManagedTransaction) (*nodeReader, error) {
 		// A managed transaction may be retried: start from scratch.
 		r := newNodeReader(cp, opt)
 		res, err := tx.Run(ctx, query, nil)
@@ -439,7 +443,7 @@ type relData struct {
 
 func (c *Client) readRelationships(ctx context.Context, db string, p Projection, cp *compiled, nd *nodeData, opt ReadOptions) (*relData, error) {
 	query := relsQuery(cp)
-	r, err := runRead(ctx, c, db, "read relationships", func(tx neo4j.ManagedTransaction) (*relRows, error) {
+	r, err := runRead(ctx, c, db, "read relationships", func(ctx context.Context, tx neo4j.ManagedTransaction) (*relRows, error) {
 		// Fresh state on every attempt: managed transactions are retried.
 		r := &relRows{nd: nd, weighted: cp.weight != "", rd: &relData{}}
 		res, err := tx.Run(ctx, query, nil)

@@ -66,7 +66,7 @@ func (c *Client) LoadReleaseValues(ctx context.Context, database, runID string) 
 		keys []string
 		grid []int64
 	}
-	o, err := runRead(ctx, c, db, "load release values", func(tx neo4j.ManagedTransaction) (out, error) {
+	o, err := runRead(ctx, c, db, "load release values", func(ctx context.Context, tx neo4j.ManagedTransaction) (out, error) {
 		res, err := tx.Run(ctx, "MATCH (v:"+ValuesLabel+" {runId: $id}) RETURN v.chunk, v.chunks, v.keys, v.grid ORDER BY v.chunk",
 			map[string]any{"id": runID})
 		if err != nil {

@@ -110,7 +110,7 @@ func (c *Client) StartRun(ctx context.Context, rec RunRecord, lease time.Duratio
 		return nil, err
 	}
 	var busy *ScopeBusyError
-	created, err := runWrite(ctx, c, db, "start run", func(tx neo4j.ManagedTransaction) (bool, error) {
+	created, err := runWrite(ctx, c, db, "start run", func(ctx context.Context, tx neo4j.ManagedTransaction) (bool, error) {
 		if rec.Command == "release" && rec.Scope != "" {
 			if err := claimScope(ctx, tx, rec.Scope, rec.RunID, &busy); err != nil {
 				return false, err
@@ -165,7 +165,7 @@ func (c *Client) ResumeRun(ctx context.Context, database, runID string, lease ti
 		return nil, err
 	}
 	var busy *ScopeBusyError
-	recs, err := runWrite(ctx, c, db, "resume run", func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	recs, err := runWrite(ctx, c, db, "resume run", func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		res, err := tx.Run(ctx, "MATCH (r:"+RunRecordLabel+" {runId: $id}) RETURN r.command, r.scope", map[string]any{"id": runID})
 		if err != nil {
 			return nil, err
@@ -395,7 +395,7 @@ func (c *Client) FindRelease(ctx context.Context, database, scope, epoch string)
 	if err != nil {
 		return nil, err
 	}
-	return runRead(ctx, c, db, "find release run", func(tx neo4j.ManagedTransaction) (*RunRecord, error) {
+	return runRead(ctx, c, db, "find release run", func(ctx context.Context, tx neo4j.ManagedTransaction) (*RunRecord, error) {
 		res, err := tx.Run(ctx, "MATCH (r:"+RunRecordLabel+" {command: 'release', scope: $scope, epoch: $epoch}) "+
 			"RETURN properties(r) ORDER BY r.startedAt DESC LIMIT 1", map[string]any{"scope": scope, "epoch": epoch})
 		if err != nil {
@@ -456,7 +456,7 @@ func (c *Client) CheckRunBinding(ctx context.Context, p Projection, writePropert
 	q := "MATCH " + cp.nodeMatch("n") + " WHERE n[$prop] IS NOT NULL AND coalesce(n[$bind], '') <> $run " +
 		"RETURN n[$bind] AS other, count(*) AS c ORDER BY c DESC"
 	e := &BindingError{RunID: runID, Property: writeProperty, Others: map[string]int64{}}
-	_, err = runRead(ctx, c, db, "check run binding", func(tx neo4j.ManagedTransaction) (struct{}, error) {
+	_, err = runRead(ctx, c, db, "check run binding", func(ctx context.Context, tx neo4j.ManagedTransaction) (struct{}, error) {
 		*e = BindingError{RunID: runID, Property: writeProperty, Others: map[string]int64{}}
 		res, err := tx.Run(ctx, q, map[string]any{"prop": writeProperty, "bind": bind, "run": runID})
 		if err != nil {

@@ -348,7 +348,7 @@ func (c *Client) ReadRunRecord(ctx context.Context, database, runID string) (map
 	if err != nil {
 		return nil, err
 	}
-	return runRead(ctx, c, db, "read run record", func(tx neo4j.ManagedTransaction) (map[string]any, error) {
+	return runRead(ctx, c, db, "read run record", func(ctx context.Context, tx neo4j.ManagedTransaction) (map[string]any, error) {
 		res, err := tx.Run(ctx, "MATCH (r:"+RunRecordLabel+" {runId: $id}) RETURN properties(r) AS p", map[string]any{"id": runID})
 		if err != nil {
 			return nil, err
@@ -364,7 +364,7 @@ func (c *Client) ReadRunRecord(ctx context.Context, database, runID string) (map
 // exec runs one query in a managed write transaction and returns its
 // records (the work is retried, so query must be idempotent or guarded).
 func (c *Client) exec(ctx context.Context, db, op, query string, params map[string]any) ([]*neo4j.Record, error) {
-	return runWrite(ctx, c, db, op, func(tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
+	return runWrite(ctx, c, db, op, func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
 		res, err := tx.Run(ctx, query, params)
 		if err != nil {
 			return nil, err
@@ -389,7 +389,7 @@ func (c *Client) ensureConstraints(ctx context.Context, db string) error {
 		"CREATE CONSTRAINT graphcloak_scope_lease IF NOT EXISTS FOR (l:" + ScopeLeaseLabel + ") REQUIRE l.scope IS UNIQUE",
 		"CREATE CONSTRAINT graphcloak_values_chunk IF NOT EXISTS FOR (v:" + ValuesLabel + ") REQUIRE (v.runId, v.chunk) IS UNIQUE",
 	} {
-		_, err := runWrite(ctx, c, db, "create constraint", func(tx neo4j.ManagedTransaction) (struct{}, error) {
+		_, err := runWrite(ctx, c, db, "create constraint", func(ctx context.Context, tx neo4j.ManagedTransaction) (struct{}, error) {
 			res, err := tx.Run(ctx, q, nil)
 			if err != nil {
 				return struct{}{}, err

@@ -23,7 +23,7 @@ func (c *Client) ListRuns(ctx context.Context, database, scope string, limit int
 		q += " LIMIT $limit"
 		params["limit"] = int64(limit)
 	}
-	return runRead(ctx, c, db, "list runs", func(tx neo4j.ManagedTransaction) ([]*RunRecord, error) {
+	return runRead(ctx, c, db, "list runs", func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*RunRecord, error) {
 		res, err := tx.Run(ctx, q, params)
 		if err != nil {
 			return nil, err

@@ -251,7 +251,7 @@ func (c *Client) writeBatch(ctx context.Context, db string, rows []NodeProps, id
 		props += len(rows[i].Props) // the run id is bookkeeping, not a result
 	}
 	params["rows"] = batch
-	matched, err := runWrite(ctx, c, db, "write properties", func(tx neo4j.ManagedTransaction) (int64, error) {
+	matched, err := runWrite(ctx, c, db, "write properties", func(ctx context.Context, tx neo4j.ManagedTransaction) (int64, error) {
 		res, err := tx.Run(ctx, query, params)
 		if err != nil {
 			return 0, err
@@ -277,7 +277,7 @@ func (c *Client) writeBatch(ctx context.Context, db string, rows []NodeProps, id
 // element ids, in one streaming read.
 func (c *Client) keyIndex(ctx context.Context, db string, p Projection, cp *compiled) (map[string]string, error) {
 	query := "MATCH " + cp.nodeMatch("n") + " WHERE n." + cp.key + " IS NOT NULL RETURN n." + cp.key + " AS key, elementId(n) AS id"
-	return runRead(ctx, c, db, "resolve node keys", func(tx neo4j.ManagedTransaction) (map[string]string, error) {
+	return runRead(ctx, c, db, "resolve node keys", func(ctx context.Context, tx neo4j.ManagedTransaction) (map[string]string, error) {
 		res, err := tx.Run(ctx, query, nil)
 		if err != nil {
 			return nil, err

@@ -439,6 +439,7 @@ func TestStalledServerClientDeadline(t *testing.T) {
 	for countWritten(t, d, f.Label, e.write) < 5 {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
+			<-done // stderr is complete (and no longer written) once the process is reaped
 			t.Fatalf("no values written: %s", se.String())
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -455,6 +456,7 @@ func TestStalledServerClientDeadline(t *testing.T) {
 		}
 	case <-time.After(2 * time.Minute):
 		cmd.Process.Kill()
+		<-done
 		t.Fatalf("release still running 2 minutes after the server froze: %s", se.String())
 	}
 }
