@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -167,7 +168,7 @@ func (r *sparseRefiner) pilotSchedule() {
 	for e, ed := range r.edges {
 		top = keepTop(top, scoredEdge{int32(e), jensenLower(r.g, int(ed.i), int(ed.j), r.weight(ed), r.tau)}, want)
 	}
-	r.scheduleEdges(top)
+	r.scheduleEdges(scored(top))
 }
 
 // scoredEdge is an edge with a score (a guess or a bound).
@@ -187,12 +188,13 @@ func keepTop(top []scoredEdge, c scoredEdge, want int) []scoredEdge {
 }
 
 // scheduleEdges schedules the columns of the endpoints of the given edges
-// (twin-class representatives not yet computed), in that order.
-func (r *sparseRefiner) scheduleEdges(top []scoredEdge) {
+// (twin-class representatives not yet computed), in that order, for a new
+// blockPicker.
+func (r *sparseRefiner) scheduleEdges(edges iter.Seq[int32]) {
+	scheduled := make([]bool, r.g.N())
 	r.nodes = r.nodes[:0]
-	scheduled := make(map[int]bool)
-	for _, c := range top {
-		ed := r.edges[c.e]
+	for e := range edges {
+		ed := r.edges[e]
 		for _, v := range [2]int{r.tw.rep[ed.i], r.tw.rep[ed.j]} {
 			if !r.done[v] && !scheduled[v] {
 				scheduled[v] = true
@@ -201,6 +203,17 @@ func (r *sparseRefiner) scheduleEdges(top []scoredEdge) {
 		}
 	}
 	r.pick = r.pick.reuse(r.g, r.nodes)
+}
+
+// scored is the sequence of the edges of top.
+func scored(top []scoredEdge) iter.Seq[int32] {
+	return func(yield func(int32) bool) {
+		for _, c := range top {
+			if !yield(c.e) {
+				return
+			}
+		}
+	}
 }
 
 // tightenCheapBounds lowers the cheap bounds to the three-node Radau
@@ -243,7 +256,7 @@ func (r *sparseRefiner) tightenCheapBounds() {
 					top = keepTop(top, scoredEdge{e, r.edges[e].u}, columnBlock/2)
 				}
 			}
-			r.scheduleEdges(top)
+			r.scheduleEdges(scored(top))
 			if r.refine(1); r.stopped {
 				break
 			}
@@ -256,24 +269,16 @@ func (r *sparseRefiner) tightenCheapBounds() {
 	r.schedule()
 }
 
-// schedule lists the twin-class representatives of the endpoints of
-// unrefined edges whose columns are not known, in the order of their best
-// edge, for a new blockPicker.
+// schedule schedules the columns of every unrefined edge, in order of
+// their bounds.
 func (r *sparseRefiner) schedule() {
-	scheduled := make([]bool, r.g.N())
-	r.nodes = r.nodes[:0]
-	for _, e := range r.order {
-		if r.refined[e] {
-			continue
-		}
-		for _, v := range [2]int{r.tw.rep[r.edges[e].i], r.tw.rep[r.edges[e].j]} {
-			if !r.done[v] && !scheduled[v] {
-				scheduled[v] = true
-				r.nodes = append(r.nodes, v)
+	r.scheduleEdges(func(yield func(int32) bool) {
+		for _, e := range r.order {
+			if !r.refined[e] && !yield(e) {
+				return
 			}
 		}
-	}
-	r.pick = r.pick.reuse(r.g, r.nodes)
+	})
 }
 
 // status reports the anytime bound to opt.Status.
