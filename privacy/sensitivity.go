@@ -369,8 +369,8 @@ func sparseScheme(g *laplacian.Graph, tau float64, opt GraphOptions) SparseSchem
 // (modelRefinement), and a column block costs K+1 timed kernel steps
 // (kernelStepSeconds), K the certified Chebyshev degree for τ·λmax-bound
 // at tolerance opt.Tol. The Lanczos scheme is modelled at about 0.5 ns per
-// stored entry and unit of √(τB) per class. opt must have its
-// defaults.
+// stored entry of the twin quotient and unit of √(τB) per class. opt must
+// have its defaults.
 func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
 	g = g.Permute(g.CuthillMcKee()) // as the run orders it (inLocalOrder)
 	n := float64(g.N())
@@ -381,10 +381,13 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
 	scheme := sparseScheme(g, tau, opt)
 	rm := modelRefinement(g, tau, scheme, K, B)
 	if scheme == SchemeLanczos {
-		refine := float64(rm.refined) * (nnz + n) * math.Sqrt(tau*B) * 0.5e-9
+		// The recurrences run on the twin quotient (lanczosOp).
+		q := newTwinOp(g).g
+		nq := float64(q.N())
+		refine := float64(rm.refined) * (2*float64(q.NumEdges()) + nq) * math.Sqrt(tau*B) * 0.5e-9
 		workers := runtime.GOMAXPROCS(0) * columnBlock
 		return sparseCost{scheme: scheme, seconds: rm.boundSecs + refine, fixed: 6e-6*m + refine,
-			bytes: 2*g.Bytes() + int64(8*n)*int64(workers*(lanczosMaxSteps(g, workers)+1)+4*columnBlock)}
+			bytes: 2*g.Bytes() + q.Bytes() + int64(8*nq)*int64(workers*(lanczosMaxSteps(q, workers)+1)+4*columnBlock)}
 	}
 	blocks := float64((rm.refined+columnBlock-1)/columnBlock) * rm.ballShare
 	fixed := 6e-6*m + blocks*float64(K+1)*(nnz+n)*float64(columnBlock)*2/6e9
@@ -804,7 +807,7 @@ func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
 	}
 	floor := func() float64 { return best }
 	done := func(c int, lo, up float64, deep bool) { best = math.Max(best, lo*lo*(1-4*roundoffU)) }
-	lb := newLanczosBlock(g, newLanczosWeights(g), tau, kmax)
+	lb := newLanczosBlock(newTwinOp(g), tau, kmax)
 	if lanczosMaxSteps(g, pilotSlots) < kmax {
 		for _, lw := range lb.slot {
 			lw.window = true

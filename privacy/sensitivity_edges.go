@@ -203,7 +203,8 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 	order := lanczosOrder(cl)
 
 	workers := runtime.GOMAXPROCS(0)
-	kmax := lanczosMaxSteps(g, workers*columnBlock)
+	op := newTwinOp(g)
+	kmax := lanczosMaxSteps(op.g, workers*columnBlock)
 	var deadline time.Time
 	if opt.TimeBudget > 0 {
 		deadline = start.Add(opt.TimeBudget)
@@ -293,14 +294,13 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 		raise(cl[c].lo)
 	}
 	report() // the cheap bounds alone
-	omega := newLanczosWeights(g)
 	run := func(kmax, slots int, take func() (c, i, j int, ok bool)) {
 		var wg sync.WaitGroup
 		for range workers {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				newLanczosBlock(g, omega, tau, kmax).refine(slots, take, floor, finish, deadline)
+				newLanczosBlock(op, tau, kmax).refine(slots, take, floor, finish, deadline)
 			}()
 		}
 		finished := make(chan struct{})
@@ -321,7 +321,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 		sort.Slice(deep, func(a, b int) bool { return firstUp(deep[a]) > firstUp(deep[b]) })
 		first := func(c int) (float64, float64) { return deepLo[c], firstUp(c) }
 		secondPass = true
-		run(lanczosMaxSteps(g, workers*lanczosDeepSlots), lanczosDeepSlots, taker(deep, first))
+		run(lanczosMaxSteps(op.g, workers*lanczosDeepSlots), lanczosDeepSlots, taker(deep, first))
 		for _, c := range deep {
 			if !done[c].Load() { // not reached before the deadline: not settled
 				lo[c], up[c] = first(c)

@@ -45,11 +45,9 @@ import (
 // never term by term. Every floating-point evaluation in the bound carries
 // its rounding bound (Higham's γ_n).
 type lanczosWork struct {
-	g       *laplacian.Graph
-	deg     []float64
+	op      *lanczosOp
 	tau     float64
 	n, kmax int
-	omega   []float64    // rounding weights of step (newLanczosWeights)
 	V       [][]float64  // v₁ … v_{kmax+1}, each of length n (see vec)
 	pool    *[][]float64 // spare vectors shared by the slots of a block, or nil
 	alpha   []float64
@@ -58,11 +56,16 @@ type lanczosWork struct {
 	vnorm   []float64 // ‖v_j‖, rounded up
 	w       []float64
 	window  bool // keep only three Krylov vectors (estimate only; certify needs them all)
+
+	// The start: ŷ = nb·Vẑ with ‖b − nb·v₁‖ ≤ startErr, and the twin
+	// differences' share of q_e in [twinLo, twinUp] (lanczosOp.start).
+	nb, startErr   float64
+	twinLo, twinUp float64
 }
 
-func newLanczosWork(g *laplacian.Graph, omega []float64, tau float64, kmax int) *lanczosWork {
-	n := g.N()
-	return &lanczosWork{g: g, deg: g.Degrees(), omega: omega, tau: tau, n: n, kmax: kmax,
+func newLanczosWork(op *lanczosOp, tau float64, kmax int) *lanczosWork {
+	n := op.g.N()
+	return &lanczosWork{op: op, tau: tau, n: n, kmax: kmax,
 		V:     make([][]float64, kmax+1),
 		alpha: make([]float64, kmax), beta: make([]float64, kmax),
 		fnorm: make([]float64, kmax), vnorm: make([]float64, kmax+1),
@@ -107,6 +110,26 @@ func (lw *lanczosWork) start(i, j int) {
 	clear(v)
 	v[i], v[j] = 1/math.Sqrt2, -1/math.Sqrt2
 	lw.vnorm[0] = 1 + 4*roundoffU
+	lw.nb, lw.startErr, lw.twinLo, lw.twinUp = math.Sqrt2, 4*roundoffU, 0, 0
+}
+
+// quotientRoot is the norm on the quotient that corresponds to the norm r
+// of q_e^{1/2} (inverse of withTwins, up to rounding): it only sets how
+// tight certify and estimate aim.
+func (lw *lanczosWork) quotientRoot(r float64) float64 {
+	if lw.twinUp == 0 {
+		return r
+	}
+	return math.Sqrt(math.Max(0, r*r-lw.twinUp))
+}
+
+// withTwins turns a bracket of ‖e^{−τL_q}b_q‖ into one of q_e^{1/2} by
+// adding the twin differences' share (lanczosOp); the identity without it.
+func (lw *lanczosWork) withTwins(lo, up float64) (float64, float64) {
+	if lw.twinUp == 0 {
+		return lo, up
+	}
+	return math.Sqrt(lo*lo+lw.twinLo) * (1 - 4*roundoffU), math.Sqrt(up*up+lw.twinUp) * (1 + 4*roundoffU)
 }
 
 // step runs Lanczos step k (0-based): from v_{k+1} (and v_k) it computes
@@ -127,8 +150,8 @@ func (lw *lanczosWork) step(k int) bool {
 	n := lw.n
 	v := lw.vec(k)
 	w := lw.w
-	g := lw.g
-	deg, om := lw.deg, lw.omega
+	g := lw.op.g
+	deg, om := lw.op.deg, lw.op.omega
 	a, errSq, wn := 0.0, 0.0, 0.0
 	for r := 0; r < n; r++ {
 		cols, ws := g.Neighbors(r)
@@ -212,39 +235,13 @@ func (lw *lanczosWork) record(k int, a, errSq, wn, bb, bPrev, vpn, vn float64) b
 	return true
 }
 
-// newLanczosWeights returns ω of step's rounding bound.
-func newLanczosWeights(g *laplacian.Graph) []float64 {
-	n := g.N()
-	gam := make([]float64, n)
-	for r := 0; r < n; r++ {
-		cols, _ := g.Neighbors(r)
-		gam[r] = highamGamma(2*len(cols) + 4)
-	}
-	om := make([]float64, n)
-	for r := 0; r < n; r++ {
-		d := g.Degree(r)
-		om[r] += 2 * gam[r] * gam[r] * d * d
-		cols, ws := g.Neighbors(r)
-		for t, c := range cols {
-			w := 1.0
-			if ws != nil {
-				w = ws[t]
-			}
-			om[c] += 2 * gam[r] * gam[r] * d * w
-		}
-	}
-	for r := range om {
-		om[r] *= 1 + highamGamma(2*len(om)+8)
-	}
-	return om
-}
-
 // estimate returns an unproven bracket of ‖exp(−τL)b‖ after k steps from
 // T alone, ‖ẑ(τ)‖ ± β_k‖v_{k+1}‖∫|ẑ_k| (exact when V is orthonormal), and
 // ‖ẑ(τ)‖ itself (gauss; 0 when it failed). It only decides whether certify
 // is worth running, or gives the pilot its guess; nothing is concluded
 // from it.
 func (lw *lanczosWork) estimate(k int, floorRoot float64) (lo, up, zn float64) {
+	floorRoot = lw.quotientRoot(floorRoot)
 	zn, c, theta, ok := lw.gauss(k)
 	if !ok {
 		return 0, math.Inf(1), 0
@@ -255,7 +252,9 @@ func (lw *lanczosWork) estimate(k int, floorRoot float64) (lo, up, zn float64) {
 		want := math.Max(math.Max(lanczosRelTol*math.Max(zn, floorRoot), 0.25*(floorRoot-zn)), 1e-15)
 		eInt = bk * absExpSumIntegral(c, theta, lw.tau, 0.1*want/bk) // a screen: 10 % is plenty
 	}
-	return math.Max(0, zn-eInt), zn + eInt, zn
+	lo, up = lw.withTwins(math.Max(0, zn-eInt), zn+eInt)
+	_, zn = lw.withTwins(0, zn)
+	return lo, up, zn
 }
 
 // gauss returns ‖ẑ(τ)‖ = (2e₁ᵀe^{−2τT}e₁)^{1/2} from the first k steps —
@@ -276,9 +275,9 @@ func (lw *lanczosWork) gauss(k int) (zn float64, c, theta []float64, ok bool) {
 	for m := 0; m < k; m++ {
 		x := math.Exp(-lw.tau*theta[m]) * first[m]
 		zn += x * x
-		c[m] = math.Sqrt2 * last[m] * first[m]
+		c[m] = lw.nb * last[m] * first[m]
 	}
-	return math.Sqrt2 * math.Sqrt(zn), c, theta, true
+	return lw.nb * math.Sqrt(zn), c, theta, true
 }
 
 // tridiagEigEnds overwrites d with the eigenvalues of the symmetric
@@ -363,6 +362,7 @@ func (lw *lanczosWork) ritz(k int) ([]float64, *mat.Dense, bool) {
 // the maximum (√ of the floor of edgeBracket): it only steers the effort
 // spent on the integral, never validity.
 func (lw *lanczosWork) certify(k int, floorRoot float64) (lo, up float64) {
+	floorRoot = lw.quotientRoot(floorRoot)
 	theta, Q, ok := lw.ritz(k)
 	if !ok {
 		return 0, math.Inf(1)
@@ -412,15 +412,15 @@ func (lw *lanczosWork) certify(k int, floorRoot float64) (lo, up float64) {
 	qf2 *= 1 + highamGamma(k*k+2)
 
 	// ẑ(τ), the coefficients c_m of ẑ_k(s), and (I − Q̂Q̂ᵀ)e₁.
-	nb := math.Sqrt2 * (1 + roundoffU)
+	nb := lw.nb * (1 + roundoffU)
 	c := make([]float64, k)
 	z := make([]float64, k)
 	d := make([]float64, k)
 	d[0] = 1
 	for m := 0; m < k; m++ {
 		q1 := Q.At(0, m)
-		c[m] = math.Sqrt2 * Q.At(k-1, m) * q1
-		ex := math.Exp(-tau*theta[m]) * q1 * math.Sqrt2
+		c[m] = lw.nb * Q.At(k-1, m) * q1
+		ex := math.Exp(-tau*theta[m]) * q1 * lw.nb
 		for r := 0; r < k; r++ {
 			z[r] += Q.At(r, m) * ex
 			d[r] -= Q.At(r, m) * q1
@@ -461,7 +461,7 @@ func (lw *lanczosWork) certify(k int, floorRoot float64) (lo, up float64) {
 	}
 	// ∫₀^τ ‖e^{−sΘ̂}Q̂ᵀe₁‖ ds: far below τ·g·‖Q̂‖ once the heat has spread.
 	head := math.Min(tau*growth*qn, headIntegral(Q, theta, tau))
-	err := 4*roundoffU + nb*vf*dn +
+	err := lw.startErr + nb*vf*dn +
 		nb*head*(vf*eq+ff*qn) + e3 + yErr
 	err *= 1 + 1e-10
 	up = yn*(1+roundoffU) + err
@@ -469,7 +469,7 @@ func (lw *lanczosWork) certify(k int, floorRoot float64) (lo, up float64) {
 	if math.IsNaN(up) || math.IsNaN(lo) {
 		return 0, math.Inf(1)
 	}
-	return lo, up
+	return lw.withTwins(lo, up)
 }
 
 // headIntegral returns an upper bound on ∫₀^τ φ(s) ds,

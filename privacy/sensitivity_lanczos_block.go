@@ -3,8 +3,6 @@ package privacy
 import (
 	"math"
 	"time"
-
-	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // lanczosBlock runs up to columnBlock independent Lanczos recurrences (one
@@ -14,7 +12,7 @@ import (
 // lanczosWork.step (same operations in the same order per slot, so the
 // same rounding bounds hold) and is certified by lanczosWork.certify.
 type lanczosBlock struct {
-	g      *laplacian.Graph
+	op     *lanczosOp
 	kern   *blockKernel
 	n      int
 	X, W   []float64 // current vectors and L·X, n×columnBlock row-major
@@ -28,25 +26,25 @@ type lanczosBlock struct {
 	widthK [columnBlock]int     // the step of that test
 }
 
-func newLanczosBlock(g *laplacian.Graph, omega []float64, tau float64, kmax int) *lanczosBlock {
-	n := g.N()
-	lb := &lanczosBlock{g: g, kern: &blockKernel{g: g, deg: g.Degrees(), splits: []int{0, n}}, n: n,
+func newLanczosBlock(op *lanczosOp, tau float64, kmax int) *lanczosBlock {
+	n := op.g.N()
+	lb := &lanczosBlock{op: op, kern: &blockKernel{g: op.g, deg: op.deg, splits: []int{0, n}}, n: n,
 		X: make([]float64, n*columnBlock), W: make([]float64, n*columnBlock), P: make([]float64, n*columnBlock),
 		zero: make([]float64, n)}
 	pool := new([][]float64)
 	for s := range lb.slot {
-		lb.slot[s] = newLanczosWork(g, omega, tau, kmax)
+		lb.slot[s] = newLanczosWork(op, tau, kmax)
 		lb.slot[s].pool = pool
 		lb.class[s] = -1
 	}
 	return lb
 }
 
-// load starts slot s on edge (i, j).
+// load starts slot s on edge (i, j) of the graph.
 func (lb *lanczosBlock) load(s, c, i, j int) {
 	lw := lb.slot[s]
 	lw.release()
-	lw.start(i, j)
+	lb.op.start(lw, i, j)
 	lb.setColumn(s, lw.vec(0))
 	for r := 0; r < lb.n; r++ {
 		lb.P[r*columnBlock+s] = 0
@@ -91,7 +89,7 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 	}
 	// W = L·X in chunks of rows, each summed into α, ‖Lv‖² and Σω_r v_r²
 	// while it is in cache.
-	om := lb.slot[0].omega
+	om := lb.op.omega
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
 		lb.kern.rows(lo, hi, lb.W, lb.X, nil, 1, 0, 0)

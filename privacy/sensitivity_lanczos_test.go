@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -56,60 +57,76 @@ func hubGraph(t testing.TB, rng *rand.Rand, comps, size int, weighted bool) *lap
 func TestLanczosEdgeBracket(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	cases := []struct {
-		name string
-		g    *laplacian.Graph
-		tau  float64
+		name  string
+		g     *laplacian.Graph
+		tau   float64
+		twins bool    // the twin quotient is smaller than the graph
+		tol   float64 // the oracle's relative accuracy (default 1e-12)
 	}{
-		{"hubs", hubGraph(t, rng, 1, 90, false), 0.5},
-		{"hubs-weighted", hubGraph(t, rng, 2, 60, true), 0.3},
-		{"hubs-large-tau", hubGraph(t, rng, 1, 120, false), 10},
-		{"random-weighted", randomGraph(t, rng, 70, 0.08, 3, true), 2},
-		{"star", mustGraph(t, 40, starEdges(40)), 1},
-		{"path", mustGraph(t, 30, pathEdges(30)), 5},
+		{"hubs", hubGraph(t, rng, 1, 90, false), 0.5, true, 0},
+		{"hubs-weighted", hubGraph(t, rng, 2, 60, true), 0.3, false, 0},
+		{"hubs-large-tau", hubGraph(t, rng, 1, 120, false), 10, true, 0},
+		{"random-weighted", randomGraph(t, rng, 70, 0.08, 3, true), 2, false, 0},
+		{"star", mustGraph(t, 40, starEdges(40)), 1, true, 0},
+		{"path", mustGraph(t, 30, pathEdges(30)), 5, false, 0},
+		{"twins-weighted", twinGraph(t, rng), 0.1, true, 0},
+		// The oracle is 1.1e-12 low on the component K_{1,3} (weights 0.5)
+		// here: its closed form is ((4/3)e^{−12} + (2/3)e^{−3})^{1/2}.
+		{"twins-weighted-large-tau", twinGraph(t, rng), 3, true, 3e-12},
 	}
 	for _, c := range cases {
-		A := expmOracle(c.g, c.tau)
-		n := c.g.N()
-		lw := newLanczosWork(c.g, newLanczosWeights(c.g), c.tau, min(n+5, 120))
-		tight, edges, checks := 0, 0, 0
-		maxWant := 0.0
-		widths := []float64{}
-		c.g.ForEachEdge(func(i, j int, _ float64) {
-			s := 0.0
-			for r := 0; r < n; r++ {
-				d := A.At(r, i) - A.At(r, j)
-				s += d * d
+		for _, quotient := range []bool{false, true} {
+			A := expmOracle(c.g, c.tau)
+			n := c.g.N()
+			op := newGraphOp(c.g)
+			if quotient {
+				op = newTwinOp(c.g)
+				if c.twins && op.g.N() == n {
+					t.Fatalf("%s: no twin quotient", c.name)
+				}
 			}
-			want := math.Sqrt(s)
-			lw.start(i, j)
-			var lo, up float64
-			for k := 1; k <= lw.kmax; k++ {
-				ok := lw.step(k - 1)
-				if k%10 == 0 || !ok || k == lw.kmax {
-					lo, up = lw.certify(k, 0)
-					checks++
-					// The oracle is accurate to ~1e-13 relative.
-					if lo > want*(1+1e-12)+1e-15 || up < want*(1-1e-12)-1e-15 {
-						t.Fatalf("%s edge (%d,%d) k=%d: bracket [%.17g, %.17g] misses oracle %.17g", c.name, i, j, k, lo, up, want)
+			lw := newLanczosWork(op, c.tau, min(n+5, 120))
+			tight, edges, checks := 0, 0, 0
+			maxWant := 0.0
+			widths := []float64{}
+			c.g.ForEachEdge(func(i, j int, _ float64) {
+				s := 0.0
+				for r := 0; r < n; r++ {
+					d := A.At(r, i) - A.At(r, j)
+					s += d * d
+				}
+				want := math.Sqrt(s)
+				op.start(lw, i, j)
+				var lo, up float64
+				for k := 1; k <= lw.kmax; k++ {
+					ok := lw.step(k - 1)
+					if k%10 == 0 || !ok || k == lw.kmax {
+						lo, up = lw.certify(k, 0)
+						checks++
+						// The oracle is accurate to ~1e-13 relative.
+						tol := cmp.Or(c.tol, 1e-12)
+						if lo > want*(1+tol)+1e-15 || up < want*(1-tol)-1e-15 {
+							t.Fatalf("%s (quotient %v) edge (%d,%d) k=%d: bracket [%.17g, %.17g] misses oracle %.17g", c.name, quotient, i, j, k, lo, up, want)
+						}
+					}
+					if !ok {
+						break
 					}
 				}
-				if !ok {
-					break
+				edges++
+				maxWant = math.Max(maxWant, want)
+				widths = append(widths, up-lo)
+			})
+			for _, wd := range widths {
+				if wd <= 1e-8*maxWant {
+					tight++
 				}
 			}
-			edges++
-			maxWant = math.Max(maxWant, want)
-			widths = append(widths, up-lo)
-		})
-		for _, wd := range widths {
-			if wd <= 1e-8*maxWant {
-				tight++
+			if tight < edges {
+				t.Errorf("%s (quotient %v): only %d of %d edges bracketed to 1e-8 after %d steps", c.name, quotient, tight, edges, lw.kmax)
 			}
+			t.Logf("%s (quotient %v, %d rows): %d edges, %d brackets checked, %d tight", c.name, quotient, op.g.N(), edges, checks, tight)
 		}
-		if tight < edges {
-			t.Errorf("%s: only %d of %d edges bracketed to 1e-8 after %d steps", c.name, tight, edges, lw.kmax)
-		}
-		t.Logf("%s: %d edges, %d brackets checked, %d tight", c.name, edges, checks, tight)
 	}
 }
 
@@ -361,17 +378,17 @@ func TestBridgeSides(t *testing.T) {
 func TestLanczosBlockMatchesSingle(t *testing.T) {
 	rng := rand.New(rand.NewPCG(31, 32))
 	g := hubGraph(t, rng, 2, 40, true)
-	omega := newLanczosWeights(g)
+	op := newGraphOp(g)
 	const steps, tau = 12, 0.7
 	var edges [][2]int
 	g.ForEachEdge(func(i, j int, w float64) { edges = append(edges, [2]int{i, j}) })
-	lb := newLanczosBlock(g, omega, tau, steps+8)
+	lb := newLanczosBlock(op, tau, steps+8)
 	type run struct {
 		slot, edge, from int // loaded before block step from
 	}
 	runs := []run{{0, 0, 0}, {3, 5, 0}, {15, 9, 2}, {7, 1, 0}, {7, 14, 5}}
 	check := func(r run, upto int) {
-		single := newLanczosWork(g, omega, tau, steps+8)
+		single := newLanczosWork(op, tau, steps+8)
 		single.start(edges[r.edge][0], edges[r.edge][1])
 		lw := lb.slot[r.slot]
 		for k := 0; k < upto; k++ {
