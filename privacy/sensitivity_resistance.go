@@ -19,14 +19,17 @@ import (
 // where every l serves one branch only and is neither a, b nor a neighbour
 // of a. The branches then share only a and b, so H's resistance is
 //
-//	R_H = 1 / (w_ab + Σ_k 1/(1/w_ak + 1/c_kb)),  c_kb = w_kb + Σ_l w_kl w_lb/(w_kl + w_lb),
+//	R_H = 1 / (w_ab + Σ_k 1/(1/w_ak + 1/c_kb)),  c_kb = w_kb + Σ_l w_kl w_lb/(w_kl + w_lb)
+//	    (or c_kb = 1/(1/w_kx + 1/w_xl + 1/w_lb) for a path k–x–l–b),
 //
 // and R_ab ≤ R_H by Rayleigh's monotonicity law (deleting edges of G never
 // lowers a resistance). The walk starts at the endpoint of fewer
 // neighbours (heat leaving an edge goes through it) and spends at most
 // resistanceBudget(a, b) neighbour entries or binary-search probes on the
-// common neighbours of k and b; branches past the budget keep only their
-// direct edge k–b.
+// common neighbours of k and b. A branch that found neither (an edge on no
+// triangle or 4-cycle, common in sparse expanders) may instead take one
+// path k–x–l–b of three edges (longPath), its nodes then serving it only;
+// branches past the budget keep only what they found.
 type resistanceWork struct {
 	g     *laplacian.Graph
 	stamp int32
@@ -105,6 +108,9 @@ func (r *resistanceWork) bound(a, b int, w float64) float64 {
 				}
 			}
 		}
+		if ckb == 0 && budget > 0 {
+			ckb, budget = r.longPath(int(k), ck, wk, cb, wb, budget)
+		}
 		if ckb > 0 {
 			c += 1 / (1/weightAt(wa, p) + 1/ckb)
 		}
@@ -112,6 +118,36 @@ func (r *resistanceWork) bound(a, b int, w float64) float64 {
 	// c is a sum of positive terms, each within a few ulps: a relative
 	// margin of 1e-12 covers the rounding for any realistic degree.
 	return math.Min(1/w, 1/c*(1+1e-12))
+}
+
+// longPath looks for a path k–x–l–b with x and l not yet taken (so not a,
+// b, a neighbour of a or a node of another branch), l a neighbour of b,
+// scanning at most budget neighbour entries or binary-search probes. It
+// returns the path's conductance 1/(1/w_kx + 1/w_xl + 1/w_lb) with x and l
+// marked taken, or 0, and the budget left.
+func (r *resistanceWork) longPath(k int, ck []int32, wk []float64, cb []int32, wb []float64, budget int) (float64, int) {
+	s := r.stamp
+	for q, x := range ck {
+		if budget--; budget < 0 {
+			return 0, 0
+		}
+		if r.taken[x] == s {
+			continue
+		}
+		cx, wx := r.g.Neighbors(int(x))
+		if len(cx) > budget {
+			continue
+		}
+		budget -= len(cx)
+		for t, l := range cx {
+			if r.nearB[l] != s || r.taken[l] == s {
+				continue
+			}
+			r.taken[x], r.taken[l] = s, s
+			return 1 / (1/weightAt(wk, q) + 1/weightAt(wx, t) + 1/weightAt(wb, int(r.posB[l]))), budget
+		}
+	}
+	return 0, budget
 }
 
 // weightAt is the weight of a neighbour entry (1 on an unweighted graph).

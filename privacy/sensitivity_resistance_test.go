@@ -53,12 +53,16 @@ func TestResistanceBoundAgainstOracle(t *testing.T) {
 		name string
 		g    *laplacian.Graph
 		tau  float64
+		beat float64 // the share of edges where R⁺ < 1/w at least
 	}{
-		{"hubs", hubGraph(t, rng, 1, 90, false), 0.5},
-		{"hubs-weighted", hubGraph(t, rng, 2, 60, true), 2},
-		{"random-weighted", randomGraph(t, rng, 70, 0.15, 3, true), 0.1},
-		{"random-dense", randomGraph(t, rng, 40, 0.5, 1, false), 1},
-		{"cycle", mustGraph(t, 9, cycleEdges(9)), 3},
+		{"hubs", hubGraph(t, rng, 1, 90, false), 0.5, 0},
+		{"hubs-weighted", hubGraph(t, rng, 2, 60, true), 2, 0},
+		{"random-weighted", randomGraph(t, rng, 70, 0.15, 3, true), 0.1, 0},
+		{"random-dense", randomGraph(t, rng, 40, 0.5, 1, false), 1, 0},
+		{"cycle", mustGraph(t, 9, cycleEdges(9)), 3, 0},
+		// Girth 5: no triangle or 4-cycle, so only paths k–x–l–b help.
+		{"petersen", mustGraph(t, 10, petersenEdges()), 1, 1},
+		{"pa-weighted", paWeighted(t, rng), 0.7, 0.5},
 	}
 	for _, c := range cases {
 		P := pseudoInverse(t, c.g)
@@ -84,14 +88,40 @@ func TestResistanceBoundAgainstOracle(t *testing.T) {
 			}
 		})
 		// Not validity: the subnetwork should beat 1/w somewhere.
-		if c.name != "cycle" && tighter == 0 {
+		if c.name != "cycle" && (tighter == 0 || float64(tighter) < c.beat*float64(c.g.NumEdges())) {
 			t.Errorf("%s: R⁺ never below 1/w", c.name)
 		}
 	}
 }
 
+// petersenEdges is the Petersen graph: outer cycle 0..4, spokes i–i+5 and
+// the inner pentagram.
+func petersenEdges() []laplacian.Edge {
+	var e []laplacian.Edge
+	for i := int32(0); i < 5; i++ {
+		e = append(e, laplacian.Edge{U: i, V: (i + 1) % 5, Weight: 1}, laplacian.Edge{U: i, V: i + 5, Weight: 1},
+			laplacian.Edge{U: i + 5, V: (i+2)%5 + 5, Weight: 1})
+	}
+	return e
+}
+
+// paWeighted is a small preferential-attachment graph (sparse, few short
+// cycles, hubs) with weights log-uniform on [1e-3, 1e3].
+func paWeighted(t testing.TB, rng *rand.Rand) *laplacian.Graph {
+	g, _, err := laplacian.Generate("pa:n=150,m=3,seed=5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e []laplacian.Edge
+	g.ForEachEdge(func(i, j int, _ float64) {
+		e = append(e, laplacian.Edge{U: int32(i), V: int32(j), Weight: math.Pow(10, -3+6*rng.Float64())})
+	})
+	return mustGraph(t, g.N(), e)
+}
+
 // Closed forms: in K_n the subnetwork is the edge plus n−2 two-edge paths,
-// R⁺ = 2/n = R exactly; in C_4 it is the whole cycle, R⁺ = 3/4 = R. On a
+// R⁺ = 2/n = R exactly; in C_4 and C_5 it is the whole cycle, R⁺ = 3/4
+// and 4/5 = R. On a
 // single edge of weight w, q_e = 2e^{−4τw} = ψ(1/w) while 4τw < 1.
 func TestResistanceBoundClosedForms(t *testing.T) {
 	for _, n := range []int{3, 5, 12} {
@@ -103,6 +133,11 @@ func TestResistanceBoundClosedForms(t *testing.T) {
 	g := mustGraph(t, 4, cycleEdges(4))
 	if got := newResistanceWork(g).bound(0, 1, 1); math.Abs(got-0.75) > 1e-11 {
 		t.Errorf("C_4: R⁺ = %.15g, want 0.75", got)
+	}
+	// C_5: the edge and the path 0–4–3–2–1 (a branch with a path k–x–l–b).
+	g = mustGraph(t, 5, cycleEdges(5))
+	if got := newResistanceWork(g).bound(0, 1, 1); math.Abs(got-0.8) > 1e-11 {
+		t.Errorf("C_5: R⁺ = %.15g, want 0.8", got)
 	}
 	for _, c := range []struct{ w, tau float64 }{{1, 0.1}, {1e-3, 5}, {40, 1e-3}} {
 		want := 2 * math.Exp(-4*c.tau*c.w)
