@@ -181,8 +181,9 @@ func bridgeSides(g *laplacian.Graph) map[[2]int]bridgeSide {
 //
 //  1. Classes are visited by decreasing cheap bound U_e, ties broken by the
 //     hint (a low-degree endpoint on a high-degree node: a leaf on a hub is
-//     the usual maximiser from τ ≈ 0.5 on), after the lanczosSeeds classes
-//     with the strongest hint.
+//     the usual maximiser from τ ≈ 0.5 on), after the seeds (the classes
+//     with the strongest hints), which are settled first, a second deeper
+//     pass included, so that the lower bound they give prunes the rest.
 //  2. A class whose U_e is at most the best lower bound is settled; any
 //     other is refined until its upper bound drops to the best lower bound
 //     (pruned) or its bracket is narrow.
@@ -200,7 +201,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 		bounds = start.Add(opt.TimeBudget / 4)
 	}
 	cl := edgeClasses(g, tau, bounds)
-	order := lanczosOrder(cl)
+	order, seeds := lanczosOrder(cl)
 
 	workers := runtime.GOMAXPROCS(0)
 	op := newTwinOp(g)
@@ -316,8 +317,11 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 			}
 		}
 	}
-	run(kmax, columnBlock, taker(order, func(c int) (float64, float64) { return 0, math.Sqrt(cl[c].u) }))
-	if len(deep) > 0 {
+	// deepPass reruns the classes cut short so far, longest first.
+	deepPass := func() {
+		if len(deep) == 0 {
+			return
+		}
 		sort.Slice(deep, func(a, b int) bool { return firstUp(deep[a]) > firstUp(deep[b]) })
 		first := func(c int) (float64, float64) { return deepLo[c], firstUp(c) }
 		secondPass = true
@@ -328,16 +332,27 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 				done[c].Store(true)
 			}
 		}
+		deep, secondPass = nil, false
 	}
+	// The seeds first, with their deep pass at once: the maximiser is
+	// often a seed whose recurrence the memory cap cuts short (on the PGP
+	// web of trust at τ = 10), and until its bracket is known every class
+	// above the running lower bound is refined for nothing.
+	cheap := func(c int) (float64, float64) { return 0, math.Sqrt(cl[c].u) }
+	run(kmax, columnBlock, taker(order[:seeds], cheap))
+	deepPass()
+	run(kmax, columnBlock, taker(order[seeds:], cheap))
+	deepPass()
 	report()
 	return lanczosResult(cl, lo, up, done, floor(), alpha, s)
 }
 
 // lanczosOrder sorts cl by decreasing cheap bound, ties by decreasing
-// degree ratio, and returns the visiting order: the lanczosSeeds classes
-// with the largest degree ratio and the lanczosSeeds with the strongest
-// bridge hint first, then the rest in sorted order.
-func lanczosOrder(cl []edgeClass) []int {
+// degree ratio, and returns the visiting order: the seeds, the
+// lanczosSeeds classes with the largest degree ratio and the lanczosSeeds
+// with the strongest bridge hint, first (their number is seeds), then the
+// rest in sorted order.
+func lanczosOrder(cl []edgeClass) (order []int, seeds int) {
 	sort.Slice(cl, func(a, b int) bool {
 		if cl[a].u != cl[b].u {
 			return cl[a].u > cl[b].u
@@ -349,7 +364,7 @@ func lanczosOrder(cl []edgeClass) []int {
 		byHint[k] = k
 	}
 	sort.SliceStable(byHint, func(a, b int) bool { return cl[byHint[a]].hint > cl[byHint[b]].hint })
-	order := append([]int(nil), byHint[:min(lanczosSeeds, len(byHint))]...)
+	order = append(order, byHint[:min(lanczosSeeds, len(byHint))]...)
 	sort.SliceStable(byHint, func(a, b int) bool { return cl[byHint[a]].slow > cl[byHint[b]].slow })
 	seed := make(map[int]bool, 2*lanczosSeeds)
 	for _, c := range order {
@@ -361,12 +376,13 @@ func lanczosOrder(cl []edgeClass) []int {
 			order = append(order, c)
 		}
 	}
+	seeds = len(order)
 	for k := range cl {
 		if !seed[k] {
 			order = append(order, k)
 		}
 	}
-	return order
+	return order, seeds
 }
 
 // lanczosUpper is the current proven upper bound on max ‖exp(−τL)b_e‖:
