@@ -66,7 +66,8 @@ var sensBudget = flag.Duration("sensbudget", 0, "time budget per Δ2 in Benchmar
 
 // BenchmarkSensitivityScale: certified Δ2 at the sizes of issue 10 — the
 // AS-level Internet (gt:as-22july06) and e-mail Enron (gt:email-Enron),
-// when scripts/fetch-datasets.sh has run, at τ = 0.1, 0.5, 1, 2, 10, and preferential-attachment and random
+// when scripts/fetch-datasets.sh has run, at τ = 0.1, 0.5, 1, 2, 10, the
+// PGP web of trust (gt:pgp-strong-2009) at τ = 1 and 10, and preferential-attachment and random
 // geometric graphs of 10⁵ and 10⁶ nodes (10⁶ / 10⁷ edges and 10⁶ / ≈10⁷)
 // at τ = 1. Reports Δ2, its relative slack (1 = only per-edge bounds) and
 // whether it is exact. Select with -bench 'SensitivityScale/NAME'.
@@ -89,12 +90,13 @@ func BenchmarkSensitivityScale(b *testing.B) {
 			return g, err
 		}
 	}
-	as, enron := dataset("as-22july06"), dataset("email-Enron")
+	as, enron, pgp := dataset("as-22july06"), dataset("email-Enron"), dataset("pgp-strong-2009")
 	cases := []gcase{
 		{"as-22july06/tau=0.1", 0.1, as}, {"as-22july06/tau=0.5", 0.5, as}, {"as-22july06/tau=1", 1, as},
 		{"as-22july06/tau=2", 2, as}, {"as-22july06/tau=10", 10, as},
 		{"email-Enron/tau=0.1", 0.1, enron}, {"email-Enron/tau=0.5", 0.5, enron}, {"email-Enron/tau=1", 1, enron},
 		{"email-Enron/tau=2", 2, enron}, {"email-Enron/tau=10", 10, enron},
+		{"pgp-strong-2009/tau=1", 1, pgp}, {"pgp-strong-2009/tau=10", 10, pgp},
 		{"pa-1e5", 1, gen("pa:n=100000,m=10")}, {"rgg-1e5", 1, gen("rgg:n=100000,radius=0.008")},
 		{"pa-1e6", 1, gen("pa:n=1000000,m=10")}, {"rgg-1e6", 1, gen("rgg:n=1000000,radius=0.0025")},
 	}
