@@ -99,12 +99,31 @@ const lanczosMinSteps = 64
 // SensitivityStatus is the anytime state of a Δ2 computation: Delta2 is
 // already a proven upper bound (what a stop now would return), and
 // EdgesCertified counts the edges whose term is settled (computed, or
-// bounded below the best proven lower bound of the maximum).
+// bounded below the best proven lower bound of the maximum). ETA is the
+// scheme's guess of the time left (remainingTime), 0 while it has none;
+// it is never a bound.
 type SensitivityStatus struct {
 	Edges          int
 	EdgesCertified int
 	Delta2         float64
 	Elapsed        time.Duration
+	ETA            time.Duration
+}
+
+// remainingTime guesses the time left from the work refined so far (done
+// units in spent) and the units still above the running lower bound
+// (left). Most edges of a large graph are settled by their cheap bounds
+// the moment the lower bound rises, so a count of certified edges says
+// little about the time left (on the PGP web of trust at τ = 1, 4 % of
+// the edges were certified after 60 s of a 100 s run); what is left is
+// the refinement of the candidates, at about the rate so far. It returns
+// 0 (no guess) until a few units are done, and never less than 1 ms while
+// units are left, so that 0 keeps meaning "no guess".
+func remainingTime(spent time.Duration, done, left int) time.Duration {
+	if done < 8 || spent <= 0 || left <= 0 {
+		return 0
+	}
+	return max(time.Millisecond, time.Duration(float64(spent)/float64(done)*float64(left)))
 }
 
 // ParamError reports an invalid sensitivity parameter.

@@ -223,11 +223,10 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 			}
 		}
 	}
-	var settled atomic.Int64
+	var refined atomic.Int64 // classes run through Lanczos (the ETA's rate)
 	settle := func(c int, l, u float64) {
 		lo[c], up[c] = l, u
 		done[c].Store(true)
-		settled.Add(int64(cl[c].size))
 	}
 	// taker hands out the classes of list in order, settling at once each
 	// whose known bracket (known) is already below the best lower bound.
@@ -272,6 +271,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 			u = math.Min(u, firstUp(c))
 		}
 		raise(l * l * (1 - 4*roundoffU))
+		refined.Add(1)
 		if cut && !secondPass {
 			deepLo[c] = l
 			deepUp[c].Store(math.Float64bits(u))
@@ -282,13 +282,22 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 		}
 		settle(c, l, u)
 	}
+	var refining time.Time // when the pass after the seeds started
 	report := func() {
+		if opt.Progress == nil && opt.Status == nil {
+			return
+		}
+		certified, left := lanczosProgress(cl, lo, up, done, floor())
 		if opt.Progress != nil {
-			opt.Progress(int(settled.Load()), g.NumEdges())
+			opt.Progress(certified, g.NumEdges())
 		}
 		if opt.Status != nil {
-			opt.Status(SensitivityStatus{Edges: g.NumEdges(), EdgesCertified: int(settled.Load()),
-				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done, deepUp) * (1 + 2*roundoffU)), Elapsed: time.Since(start)})
+			var eta time.Duration
+			if !refining.IsZero() {
+				eta = remainingTime(time.Since(refining), int(refined.Load()), left)
+			}
+			opt.Status(SensitivityStatus{Edges: g.NumEdges(), EdgesCertified: certified,
+				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done, deepUp) * (1 + 2*roundoffU)), Elapsed: time.Since(start), ETA: eta})
 		}
 	}
 	for c := range cl {
@@ -341,6 +350,11 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 	cheap := func(c int) (float64, float64) { return 0, math.Sqrt(cl[c].u) }
 	run(kmax, columnBlock, taker(order[:seeds], cheap))
 	deepPass()
+	// The ETA's rate is that of this pass: the seeds are the most
+	// expensive classes (on the AS graph at τ = 10 their rate predicted
+	// 455 s where 73 s were left).
+	refining = time.Now()
+	refined.Store(0)
 	run(kmax, columnBlock, taker(order[seeds:], cheap))
 	deepPass()
 	report()
@@ -385,6 +399,32 @@ func lanczosOrder(cl []edgeClass) (order []int, seeds int) {
 	return order, seeds
 }
 
+// lanczosProgress counts the edges certified so far (lanczosSettled) and
+// the classes still to refine: neither settled nor below floor by their
+// cheap bound.
+func lanczosProgress(cl []edgeClass, lo, up []float64, done []atomic.Bool, floor float64) (certified, left int) {
+	for c := range cl {
+		switch {
+		case lanczosSettled(cl, lo, up, done, c, floor):
+			certified += cl[c].size
+		case !done[c].Load():
+			left++
+		}
+	}
+	return certified, left
+}
+
+// lanczosSettled reports whether class c's term is certified against the
+// best lower bound floor on max q_e: its bracket (when done) or its cheap
+// bound lies below floor, or its bracket is narrow. A class the deadline
+// cut short is done but not settled.
+func lanczosSettled(cl []edgeClass, lo, up []float64, done []atomic.Bool, c int, floor float64) bool {
+	if !done[c].Load() {
+		return cl[c].u <= floor
+	}
+	return up[c]*up[c] <= floor || up[c]-lo[c] <= ExactRelativeSlack*up[c]
+}
+
 // lanczosUpper is the current proven upper bound on max ‖exp(−τL)b_e‖:
 // the refined upper bounds, and for classes not yet done √U_e or, for one
 // the memory cap cut short, its first bracket's upper end (cut, bits of a
@@ -412,11 +452,8 @@ func lanczosResult(cl []edgeClass, lo, up []float64, done []atomic.Bool, qLo, al
 		v := math.Sqrt(cl[c].u)
 		if done[c].Load() {
 			v = up[c]
-			// Settled: pruned below the lower bound, or a narrow bracket.
-			if v*v > qLo && v-lo[c] > ExactRelativeSlack*v {
-				all = false
-			}
-		} else {
+		}
+		if !done[c].Load() || !lanczosSettled(cl, lo, up, done, c, qLo) {
 			all = false
 		}
 		if v > best {

@@ -63,6 +63,7 @@ type sparseRefiner struct {
 	tau, alpha float64
 	opt        GraphOptions
 	start      time.Time
+	refining   time.Time // when the columns started (prepare): the ETA's rate
 
 	chebPlan
 	edges  []sparseEdge
@@ -293,8 +294,14 @@ func (r *sparseRefiner) status() {
 			certified++
 		}
 	}
+	// The work left is the column blocks left in the schedule (pruning
+	// may end the run sooner).
+	var eta time.Duration
+	if r.pick != nil {
+		eta = remainingTime(time.Since(r.refining), r.blocks, r.blocksLeft())
+	}
 	r.opt.Status(SensitivityStatus{Edges: len(r.edges), EdgesCertified: certified,
-		Delta2: roundUpDelta(r.alpha * math.Sqrt(qUp) * (1 + roundoffU)), Elapsed: time.Since(r.start)})
+		Delta2: roundUpDelta(r.alpha * math.Sqrt(qUp) * (1 + roundoffU)), Elapsed: time.Since(r.start), ETA: eta})
 }
 
 // maxUnrefined is the largest bound of an unrefined edge (0 when none):
@@ -326,6 +333,7 @@ func (r *sparseRefiner) prepare() {
 	r.diag, r.off = make([]float64, n), make([]float64, r.rowStart[n])
 	r.done, r.refined = make([]bool, n), make([]bool, len(r.edges))
 	r.t0, r.t1 = make([]float64, n*columnBlock), make([]float64, n*columnBlock)
+	r.refining = time.Now()
 	r.status()
 	// Under a time budget a block starts only if it is expected to end in
 	// time: the first block's cost is modelled as K+1 kernel steps, timed on one.
@@ -365,7 +373,7 @@ func (r *sparseRefiner) refine(limit int) {
 		r.refineEdgesOf(members)
 		r.blocks++
 		if r.opt.Progress != nil {
-			r.opt.Progress(r.blocks, r.blocks+(len(r.nodes)-r.pick.head+columnBlock-1)/columnBlock)
+			r.opt.Progress(r.blocks, r.blocks+r.blocksLeft())
 		}
 		r.advance()
 		r.status()
@@ -377,6 +385,11 @@ func (r *sparseRefiner) refine(limit int) {
 			return
 		}
 	}
+}
+
+// blocksLeft is the number of column blocks left in the schedule.
+func (r *sparseRefiner) blocksLeft() int {
+	return (len(r.nodes) - r.pick.head + columnBlock - 1) / columnBlock
 }
 
 // advance moves ptr past the refined edges at the head of the order.

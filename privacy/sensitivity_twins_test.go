@@ -2,7 +2,9 @@ package privacy
 
 import (
 	"math/rand/v2"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -100,30 +102,83 @@ func TestSparseTwinsAgainstOracle(t *testing.T) {
 	}
 }
 
-// TestStatusIsAnytimeBound: every reported Δ2 is already a proven upper
-// bound (≥ the oracle value), and an exact run ends with every edge
-// certified.
+// TestStatusIsAnytimeBound: on both sparse schemes every reported Δ2 is
+// already a proven upper bound (≥ the oracle value), the edges certified
+// never decrease, an ETA is never negative, and an exact run ends with
+// every edge certified.
 func TestStatusIsAnytimeBound(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	g := twinGraph(t, rng)
 	tau := 0.4
 	want := oracleDelta(g, expmOracle(g, tau))
-	var last SensitivityStatus
-	calls := 0
-	s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, Status: func(st SensitivityStatus) {
-		calls++
-		if st.Delta2 < want*(1-1e-12) {
-			t.Errorf("status Δ2 %v below the true value %v", st.Delta2, want)
+	for _, scheme := range []SparseScheme{SchemeColumns, SchemeLanczos} {
+		var last SensitivityStatus
+		calls := 0
+		s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, Scheme: scheme, Status: func(st SensitivityStatus) {
+			calls++
+			if st.Delta2 < want*(1-1e-12) {
+				t.Errorf("scheme %d: status Δ2 %v below the true value %v", scheme, st.Delta2, want)
+			}
+			if st.Edges != g.NumEdges() || st.EdgesCertified < last.EdgesCertified || st.ETA < 0 {
+				t.Errorf("scheme %d: status %+v after %+v", scheme, st, last)
+			}
+			last = st
+		}})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if st.Edges != g.NumEdges() || st.EdgesCertified < last.EdgesCertified {
-			t.Errorf("status %+v after %+v", st, last)
+		if calls < 2 || !s.Exact || last.EdgesCertified != g.NumEdges() || last.Delta2 < s.Delta2*(1-1e-12) {
+			t.Errorf("scheme %d: %d calls, last %+v, result %+v", scheme, calls, last, s)
 		}
-		last = st
-	}})
-	if err != nil {
-		t.Fatal(err)
 	}
-	if calls < 2 || !s.Exact || last.EdgesCertified != g.NumEdges() || last.Delta2 < s.Delta2*(1-1e-12) {
-		t.Errorf("%d calls, last %+v, result %+v", calls, last, s)
+}
+
+// TestLanczosProgress: the edges certified include the classes whose
+// cheap bound is below the running lower bound before any step (most of
+// a large graph's edges), but not a class the deadline left with a wide
+// bracket; the classes left to refine are the rest.
+func TestLanczosProgress(t *testing.T) {
+	cl := []edgeClass{
+		{size: 3, u: 0.5}, // refined: narrow bracket
+		{size: 2, u: 0.4}, // deadline: wide bracket above the floor
+		{size: 5, u: 0.3}, // not reached, above the floor
+		{size: 7, u: 0.1}, // not reached, below the floor
+		{size: 1, u: 0.2}, // refined, pruned below the floor
+	}
+	lo := []float64{0.6, 0.2, 0, 0, 0.1}
+	up := []float64{0.6 * (1 + 1e-9), 0.6, 0, 0, 0.3}
+	done := make([]atomic.Bool, len(cl))
+	done[0].Store(true)
+	done[1].Store(true)
+	done[4].Store(true)
+	const floor = 0.25
+	certified, left := lanczosProgress(cl, lo, up, done, floor)
+	if certified != 3+7+1 || left != 1 {
+		t.Errorf("certified %d, left %d; want 11 and 1", certified, left)
+	}
+	// As the floor rises past class 2's cheap bound, it is certified too.
+	if certified, left = lanczosProgress(cl, lo, up, done, 0.35); certified != 16 || left != 0 {
+		t.Errorf("floor 0.35: certified %d, left %d; want 16 and 0", certified, left)
+	}
+}
+
+// TestRemainingTime: no guess before a few units are done or when none
+// is left; otherwise the time so far scaled by the units left, at least
+// a millisecond.
+func TestRemainingTime(t *testing.T) {
+	cases := []struct {
+		spent      time.Duration
+		done, left int
+		want       time.Duration
+	}{
+		{10 * time.Second, 7, 100, 0},
+		{10 * time.Second, 20, 0, 0},
+		{10 * time.Second, 20, 30, 15 * time.Second},
+		{time.Microsecond, 1000, 1, time.Millisecond},
+	}
+	for _, c := range cases {
+		if got := remainingTime(c.spent, c.done, c.left); got != c.want {
+			t.Errorf("remainingTime(%v, %d, %d) = %v, want %v", c.spent, c.done, c.left, got, c.want)
+		}
 	}
 }

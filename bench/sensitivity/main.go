@@ -27,7 +27,7 @@ func main() {
 	tau := flag.Float64("tau", 1, "diffusion time τ")
 	budget := flag.Duration("budget", 0, "time budget (0 = to completion)")
 	dir := flag.String("dir", "", "write edges.csv and go.json here for the scipy peer")
-	trace := flag.Bool("trace", false, "print the anytime bound to stderr every 10 s")
+	trace := flag.Bool("trace", false, "print the anytime bound and the ETA to stderr every 10 s")
 	flag.Parse()
 
 	var g *laplacian.Graph
@@ -65,7 +65,7 @@ func main() {
 			atFive = &st
 		}
 		if *trace && st.Elapsed >= nextTrace {
-			fmt.Fprintf(os.Stderr, "%6.1f s  Δ2 ≤ %.10g  edges certified %d of %d\n", st.Elapsed.Seconds(), st.Delta2, st.EdgesCertified, st.Edges)
+			fmt.Fprintf(os.Stderr, "%6.1f s  Δ2 ≤ %.10g  edges certified %d of %d  ETA %.0f s\n", st.Elapsed.Seconds(), st.Delta2, st.EdgesCertified, st.Edges, st.ETA.Seconds())
 			nextTrace = st.Elapsed + 10*time.Second
 		}
 	}})

@@ -458,11 +458,11 @@ func sensitivityProgress(g *globalOptions) func(privacy.SensitivityStatus) {
 		}
 		last = time.Now()
 		eta := "?"
-		if st.EdgesCertified > 0 && st.EdgesCertified < st.Edges {
-			left := time.Duration(float64(st.Elapsed) / float64(st.EdgesCertified) * float64(st.Edges-st.EdgesCertified))
-			eta = "≈ " + left.Round(time.Second).String() // linear in the edges certified: a guess
-		} else if st.EdgesCertified >= st.Edges {
+		switch {
+		case st.EdgesCertified >= st.Edges:
 			eta = "0s"
+		case st.ETA > 0:
+			eta = "≈ " + st.ETA.Round(time.Second).String() // the scheme's guess (privacy.SensitivityStatus)
 		}
 		fmt.Fprintf(f, "\rsensitivity: %d/%d edges certified, Δ2 ≤ %.9g, %s elapsed, ETA %s   ",
 			st.EdgesCertified, st.Edges, st.Delta2, st.Elapsed.Round(time.Second), eta)
