@@ -63,7 +63,6 @@ type sparseRefiner struct {
 	tau, alpha float64
 	opt        GraphOptions
 	start      time.Time
-	refining   time.Time // when the columns started (prepare): the ETA's rate
 
 	chebPlan
 	edges  []sparseEdge
@@ -77,9 +76,12 @@ type sparseRefiner struct {
 	done, refined     []bool
 	nodes             []int // the column schedule
 
-	pick      *blockPicker
-	sorted    bool          // order is by decreasing bound (false while the Radau bounds change them)
-	blockCost time.Duration // the last block's time (a model of the first before it)
+	pick       *blockPicker
+	sorted     bool          // order is by decreasing bound (false while the Radau bounds change them)
+	blockCost  time.Duration // the last block's time (a model of the first before it)
+	columnTime time.Duration // the blocks' time so far (the ETA's rate)
+	need       []bool        // scratch of status: columns the candidates need
+	marked     []int32       // the nodes set in need
 
 	bestLo, bestUp  float64
 	bestEdge        int
@@ -288,18 +290,28 @@ func (r *sparseRefiner) status() {
 		return
 	}
 	qUp := math.Max(r.bestUp, r.maxUnrefined())
-	certified := 0
+	certified, need := 0, 0
 	for e := range r.edges {
-		if r.refined[e] || r.edges[e].u <= r.bestLo {
+		ed := r.edges[e]
+		if r.refined[e] || ed.u <= r.bestLo {
 			certified++
+			continue
+		}
+		// A candidate: the columns it still needs are work left.
+		for _, v := range [2]int32{ed.i, ed.j} {
+			if r.tw != nil && !r.done[v] && !r.need[r.tw.rep[v]] {
+				r.need[r.tw.rep[v]] = true
+				r.marked = append(r.marked, int32(r.tw.rep[v]))
+			}
 		}
 	}
-	// The work left is the column blocks left in the schedule (pruning
-	// may end the run sooner).
-	var eta time.Duration
-	if r.pick != nil {
-		eta = remainingTime(time.Since(r.refining), r.blocks, r.blocksLeft())
+	for _, v := range r.marked {
+		r.need[v] = false
 	}
+	need, r.marked = len(r.marked), r.marked[:0]
+	// The work left is a block per columnBlock columns the candidates
+	// need, at the time a block has taken so far.
+	eta := remainingTime(r.columnTime, r.blocks, (need+columnBlock-1)/columnBlock)
 	r.opt.Status(SensitivityStatus{Edges: len(r.edges), EdgesCertified: certified,
 		Delta2: roundUpDelta(r.alpha * math.Sqrt(qUp) * (1 + roundoffU)), Elapsed: time.Since(r.start), ETA: eta})
 }
@@ -333,7 +345,7 @@ func (r *sparseRefiner) prepare() {
 	r.diag, r.off = make([]float64, n), make([]float64, r.rowStart[n])
 	r.done, r.refined = make([]bool, n), make([]bool, len(r.edges))
 	r.t0, r.t1 = make([]float64, n*columnBlock), make([]float64, n*columnBlock)
-	r.refining = time.Now()
+	r.need = make([]bool, n)
 	r.status()
 	// Under a time budget a block starts only if it is expected to end in
 	// time: the first block's cost is modelled as K+1 kernel steps, timed on one.
@@ -369,6 +381,7 @@ func (r *sparseRefiner) refine(limit int) {
 			return
 		}
 		r.blockCost = time.Since(blockStart)
+		r.columnTime += r.blockCost
 		members = r.expandTwins(blk, members[:0])
 		r.refineEdgesOf(members)
 		r.blocks++
