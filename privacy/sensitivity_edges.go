@@ -453,6 +453,8 @@ func lanczosResult(cl []edgeClass, lo, up []float64, done []atomic.Bool, qLo, al
 		if done[c].Load() {
 			v = up[c]
 		}
+		// A class never handed out (the deadline came first) is not
+		// settled, even below the floor.
 		if !done[c].Load() || !lanczosSettled(cl, lo, up, done, c, qLo) {
 			all = false
 		}

@@ -290,7 +290,7 @@ func (r *sparseRefiner) status() {
 		return
 	}
 	qUp := math.Max(r.bestUp, r.maxUnrefined())
-	certified, need := 0, 0
+	certified := 0
 	for e := range r.edges {
 		ed := r.edges[e]
 		if r.refined[e] || ed.u <= r.bestLo {
@@ -308,7 +308,8 @@ func (r *sparseRefiner) status() {
 	for _, v := range r.marked {
 		r.need[v] = false
 	}
-	need, r.marked = len(r.marked), r.marked[:0]
+	need := len(r.marked)
+	r.marked = r.marked[:0]
 	// The work left is a block per columnBlock columns the candidates
 	// need, at the time a block has taken so far.
 	eta := remainingTime(r.columnTime, r.blocks, (need+columnBlock-1)/columnBlock)
