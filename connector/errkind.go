@@ -5,16 +5,17 @@ import "github.com/graphcloak/graphcloak/errkind"
 // Kinds of this package's errors (package errkind): what a caller can do
 // about them, mapped to exit codes by the command in one place.
 
-func (*IdentifierError) Kind() errkind.Kind  { return errkind.BadInput }
-func (*ArgumentError) Kind() errkind.Kind    { return errkind.BadInput }
-func (*BindingError) Kind() errkind.Kind     { return errkind.BadInput }
-func (*RunNotFoundError) Kind() errkind.Kind { return errkind.BadInput }
-func (*RunStateError) Kind() errkind.Kind    { return errkind.Charged }
-func (*ScopeBusyError) Kind() errkind.Kind   { return errkind.Busy }
-func (*UnreachableError) Kind() errkind.Kind { return errkind.Unreachable }
-func (*AuthError) Kind() errkind.Kind        { return errkind.Unreachable }
-func (*TimeoutError) Kind() errkind.Kind     { return errkind.Unreachable }
-func (*SchemaError) Kind() errkind.Kind      { return errkind.Database }
-func (*DataError) Kind() errkind.Kind        { return errkind.Database }
-func (*QueryError) Kind() errkind.Kind       { return errkind.Database }
-func (*GDSMissingError) Kind() errkind.Kind  { return errkind.BadInput }
+func (*IdentifierError) Kind() errkind.Kind     { return errkind.BadInput }
+func (*ArgumentError) Kind() errkind.Kind       { return errkind.BadInput }
+func (*BindingError) Kind() errkind.Kind        { return errkind.BadInput }
+func (*RunNotFoundError) Kind() errkind.Kind    { return errkind.BadInput }
+func (*RunStateError) Kind() errkind.Kind       { return errkind.Charged }
+func (*ScopeBusyError) Kind() errkind.Kind      { return errkind.Busy }
+func (*EpochPublishedError) Kind() errkind.Kind { return errkind.Busy }
+func (*UnreachableError) Kind() errkind.Kind    { return errkind.Unreachable }
+func (*AuthError) Kind() errkind.Kind           { return errkind.Unreachable }
+func (*TimeoutError) Kind() errkind.Kind        { return errkind.Unreachable }
+func (*SchemaError) Kind() errkind.Kind         { return errkind.Database }
+func (*DataError) Kind() errkind.Kind           { return errkind.Database }
+func (*QueryError) Kind() errkind.Kind          { return errkind.Database }
+func (*GDSMissingError) Kind() errkind.Kind     { return errkind.BadInput }

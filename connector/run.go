@@ -82,7 +82,9 @@ const leaseSet = "r.heartbeatAt = datetime(), r.leaseExpiresAt = datetime() + du
 // Before that it marks every expired running record of the database
 // "abandoned" (AbandonExpired). A run id that already has a record is
 // refused (*RunStateError): use ResumeRun to take over a failed or
-// abandoned run.
+// abandoned run. A release run of a scope that another live run holds is
+// refused with *ScopeBusyError, and one of an epoch that another run
+// already published with *EpochPublishedError.
 func (c *Client) StartRun(ctx context.Context, rec RunRecord, lease time.Duration) (*Run, error) {
 	if rec.RunID == "" {
 		return nil, &ArgumentError{Param: "run id", Reason: "must not be empty"}
@@ -110,10 +112,16 @@ func (c *Client) StartRun(ctx context.Context, rec RunRecord, lease time.Duratio
 		return nil, err
 	}
 	var busy *ScopeBusyError
+	var published *EpochPublishedError
 	created, err := runWrite(ctx, c, db, "start run", func(ctx context.Context, tx neo4j.ManagedTransaction) (bool, error) {
 		if rec.Command == "release" && rec.Scope != "" {
 			if err := claimScope(ctx, tx, rec.Scope, rec.RunID, &busy); err != nil {
 				return false, err
+			}
+			if rec.Epoch != "" {
+				if err := checkEpochFree(ctx, tx, rec.Scope, rec.Epoch, rec.RunID, &published); err != nil {
+					return false, err
+				}
 			}
 		}
 		res, err := tx.Run(ctx, "OPTIONAL MATCH (old:"+RunRecordLabel+" {runId: $id}) "+
@@ -136,6 +144,9 @@ func (c *Client) StartRun(ctx context.Context, rec RunRecord, lease time.Duratio
 	})
 	if busy != nil {
 		return nil, busy
+	}
+	if published != nil {
+		return nil, published
 	}
 	var state *RunStateError
 	if errors.As(err, &state) {
@@ -387,9 +398,10 @@ func supersede(prevs string) string {
 		"SET r.status = 'superseded', r.supersededBy = $run, r.supersededAt = datetime()"
 }
 
-// FindRelease returns the newest release run record that charged (scope,
-// epoch) in database, or nil when there is none: a retry of a charged
-// epoch resumes it (ResumeRun) or, when it succeeded, does nothing.
+// FindRelease returns the release run record that charged (scope, epoch)
+// in database — the newest one that published, else the newest — or nil
+// when there is none: a retry of a charged epoch resumes it (ResumeRun)
+// or, when it published, re-publishes its values.
 func (c *Client) FindRelease(ctx context.Context, database, scope, epoch string) (*RunRecord, error) {
 	db, err := c.db(database)
 	if err != nil {
@@ -397,7 +409,7 @@ func (c *Client) FindRelease(ctx context.Context, database, scope, epoch string)
 	}
 	return runRead(ctx, c, db, "find release run", func(ctx context.Context, tx neo4j.ManagedTransaction) (*RunRecord, error) {
 		res, err := tx.Run(ctx, "MATCH (r:"+RunRecordLabel+" {command: 'release', scope: $scope, epoch: $epoch}) "+
-			"RETURN properties(r) ORDER BY r.startedAt DESC LIMIT 1", map[string]any{"scope": scope, "epoch": epoch})
+			"RETURN properties(r) ORDER BY "+publishedRun+" DESC, r.startedAt DESC LIMIT 1", map[string]any{"scope": scope, "epoch": epoch})
 		if err != nil {
 			return nil, err
 		}

@@ -32,9 +32,47 @@ func (e *ScopeBusyError) Error() string {
 
 func (*ScopeBusyError) connectorError() {}
 
+// EpochPublishedError reports that another release run already published
+// the epoch a new run was about to start: the caller re-publishes that
+// run's values (FindRelease) instead of charging the epoch again.
+type EpochPublishedError struct {
+	Scope, Epoch, RunID string
+}
+
+func (e *EpochPublishedError) Error() string {
+	return fmt.Sprintf("epoch %q of scope %q was published by release run %s", e.Epoch, e.Scope, e.RunID)
+}
+
+func (*EpochPublishedError) connectorError() {}
+
 // errScopeBusy rolls a claiming transaction back; the caller turns it
-// into the *ScopeBusyError it recorded.
+// into the *ScopeBusyError or *EpochPublishedError it recorded.
 var errScopeBusy = errors.New("scope busy")
+
+// publishedRun is the Cypher test that release run r's values can be
+// re-published: stored durably, or the run succeeded.
+const publishedRun = "(coalesce(r.valuesStored, false) OR r.status IN ['succeeded', 'superseded'])"
+
+// checkEpochFree fails with errScopeBusy, setting published, when a
+// release run of (scope, epoch) other than runID already published. Run
+// right after claimScope in the same transaction, it closes the gap
+// between a caller's FindRelease and its claim: a run that published and
+// ended in between released the scope only after storing its values, and
+// this read, made under the scope's lock, sees them.
+func checkEpochFree(ctx context.Context, tx neo4j.ManagedTransaction, scope, epoch, runID string, published **EpochPublishedError) error {
+	res, err := tx.Run(ctx, "MATCH (r:"+RunRecordLabel+" {command: 'release', scope: $scope, epoch: $epoch}) "+
+		"WHERE r.runId <> $id AND "+publishedRun+" RETURN r.runId LIMIT 1",
+		map[string]any{"scope": scope, "epoch": epoch, "id": runID})
+	if err != nil {
+		return err
+	}
+	if !res.Next(ctx) {
+		return res.Err()
+	}
+	id, _ := res.Record().Values[0].(string)
+	*published = &EpochPublishedError{Scope: scope, Epoch: epoch, RunID: id}
+	return errScopeBusy
+}
 
 // claimScope makes runID the owner of scope inside tx, unless another run
 // holds it (then busy is set and errScopeBusy returned, which rolls tx

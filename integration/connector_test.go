@@ -488,3 +488,63 @@ func TestTransactionTimeout(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// TestStartRunEpochPublished: a release run of a (scope, epoch) that an
+// ended run already published is refused at the claim itself, without a
+// record — the gap a concurrent retry used to slip through between its
+// FindRelease and its StartRun — while a charged epoch that never stored
+// values, and another epoch, can still start. FindRelease prefers the
+// published run over a newer one that failed.
+func TestStartRunEpochPublished(t *testing.T) {
+	c, s := connect(t)
+	d := rawDriver(t, s)
+	ctx := ctxT(t)
+	scope := uniqueName(t, "scope")
+	t.Cleanup(func() {
+		query(t, d, "MATCH (n) WHERE (n:GraphcloakRun OR n:GraphcloakScopeLease) AND n.scope = $s DELETE n", map[string]any{"s": scope})
+	})
+	start := func(id, epoch string) (*connector.Run, error) {
+		return c.StartRun(ctx, connector.RunRecord{RunID: scope + "-" + id, Command: "release", Scope: scope, Epoch: epoch}, time.Minute)
+	}
+	a, err := start("a", "e1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := start("b", "e1"); !errors.As(err, new(*connector.ScopeBusyError)) {
+		t.Fatalf("a second run while the first holds the scope: %v, want *ScopeBusyError", err)
+	}
+	if err := a.Succeed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var pub *connector.EpochPublishedError
+	if _, err := start("b", "e1"); !errors.As(err, &pub) || pub.RunID != a.ID() || pub.Epoch != "e1" {
+		t.Fatalf("a run of the published epoch: %v, want *EpochPublishedError naming %s", err, a.ID())
+	}
+	if r := query(t, d, "MATCH (r:GraphcloakRun {runId: $id}) RETURN count(r)", map[string]any{"id": scope + "-b"}); r[0].Values[0] != int64(0) {
+		t.Fatal("the refused run left a record")
+	}
+	f, err := start("f", "e2")
+	if err != nil {
+		t.Fatalf("another epoch of the free scope: %v", err)
+	}
+	if err := f.Fail(ctx, errors.New("crashed before storing its values")); err != nil {
+		t.Fatal(err)
+	}
+	g, err := start("g", "e2")
+	if err != nil {
+		t.Fatalf("an epoch whose only run stored no values: %v", err)
+	}
+	if err := g.Succeed(ctx); err != nil {
+		t.Fatal(err)
+	}
+	newer := connector.RunRecord{RunID: scope + "-h", Command: "release", Scope: scope, Epoch: "e1",
+		Status: connector.StatusFailed, StartedAt: time.Now().Add(time.Hour)}
+	if err := c.WriteRunRecord(ctx, newer); err != nil {
+		t.Fatal(err)
+	}
+	for epoch, want := range map[string]string{"e1": a.ID(), "e2": g.ID()} {
+		if prev, err := c.FindRelease(ctx, "", scope, epoch); err != nil || prev == nil || prev.RunID != want {
+			t.Errorf("FindRelease(%s) = %+v, %v; want the published run %s", epoch, prev, err, want)
+		}
+	}
+}

@@ -55,6 +55,7 @@ func TestExitCode(t *testing.T) {
 		{&connector.QueryError{}, exitDBError},
 		{&connector.RunStateError{}, exitChargedEpoch},
 		{&connector.ScopeBusyError{}, exitBusy},
+		{&connector.EpochPublishedError{}, exitBusy},
 		{chargedError{epoch: "E", err: errors.New("lost")}, exitChargedEpoch},
 		{fs.ErrNotExist, exitBadInput},
 		// A command's bad-input wrapper keeps the kind of what it wraps.

@@ -436,7 +436,7 @@ func publishedRelease(ctx context.Context, cfg *config.Config, client *connector
 func claimRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, client *connector.Client, runID, epoch string) (*connector.Run, *connector.RunRecord, error) {
 	cfg := &opts.g.cfg.Config
 	deadline := time.Now().Add(opts.wait)
-	waiting := ""
+	waiting, raced := "", false
 	for {
 		var busy error
 		prev, err := publishedRelease(ctx, cfg, client, epoch)
@@ -449,6 +449,10 @@ func claimRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, 
 			return nil, prev, nil
 		default:
 			run, err := startReleaseRun(ctx, opts, in, client, runID, epoch)
+			if errors.As(err, new(*connector.EpochPublishedError)) && !raced {
+				raced = true
+				continue // published since publishedRelease looked: re-publish it
+			}
 			if !errors.As(err, new(*connector.ScopeBusyError)) {
 				return run, nil, err
 			}
