@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
@@ -75,6 +76,66 @@ func TestConcurrentReleasesOneCharge(t *testing.T) {
 	rel := query(t, d, "MATCH (r:GraphcloakRun {scope: $s, command: 'release'}) RETURN r.epoch, r.status", map[string]any{"s": e.scope})
 	if len(rel) != len(epochs) {
 		t.Errorf("%d release run records, want %d (the waiting run never starts one): %v", len(rel), len(epochs), rel)
+	}
+}
+
+// The same for releases to a file with a file ledger (two cron jobs on
+// one host, a retry racing the original): the second waits for the
+// first's --out to be committed, then finds the epoch published and exits
+// 0, instead of "charged but cannot be published" (exit 7), which before
+// the --out lock hit about one pair in three. One charge per epoch.
+func TestConcurrentFileReleasesOneCharge(t *testing.T) {
+	dir := t.TempDir()
+	readings := filepath.Join(dir, "readings.csv")
+	var csv strings.Builder
+	csv.WriteString("node,value\n")
+	for k := 1; k <= 34; k++ {
+		fmt.Fprintf(&csv, "%d,%g\n", k, float64(k)/34)
+	}
+	if err := os.WriteFile(readings, []byte(csv.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ledger := filepath.Join(dir, "ledger.json")
+	if r := runCLI(t, "", "budget", "--init", "--ledger", ledger, "--epsilon-total", "100", "--delta-total", "1e-3"); r.Code != 0 {
+		t.Fatalf("budget --init: exit %d: %s", r.Code, r.Stderr)
+	}
+	const epochs = 10
+	for e := range epochs {
+		epoch, out := fmt.Sprintf("E%d", e), filepath.Join(dir, fmt.Sprintf("release-%d.json", e))
+		var wg sync.WaitGroup
+		res := make([]cliResult, 2)
+		for i := range res {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				res[i] = runCLI(t, "", "release", "--graph", "karate", "--values", readings, "--tau", "1", "--ledger", ledger,
+					"--epoch", epoch, "--out", out, "-o", "json")
+			}()
+		}
+		wg.Wait()
+		published := 0
+		for _, r := range res {
+			var sum struct{ AlreadyPublished bool }
+			if err := json.Unmarshal([]byte(r.Stdout), &sum); r.Code != 0 || err != nil {
+				t.Fatalf("%s: a concurrent release exited %d (%v): %s", epoch, r.Code, err, r.Stderr)
+			}
+			if !sum.AlreadyPublished {
+				published++
+			}
+		}
+		if published != 1 {
+			t.Errorf("%s: %d of 2 concurrent releases published, want exactly 1", epoch, published)
+		}
+		if _, err := privacy.ReadReleaseFile(out); err != nil {
+			t.Errorf("%s: %v", epoch, err)
+		}
+	}
+	r := runCLI(t, "", "budget", "--ledger", ledger, "-o", "json")
+	var b struct {
+		Scopes []struct{ Releases int }
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &b); r.Code != 0 || err != nil || len(b.Scopes) != 1 || b.Scopes[0].Releases != epochs {
+		t.Errorf("ledger after %d epochs released twice each: exit %d, %s", epochs, r.Code, r.Stdout)
 	}
 }
 

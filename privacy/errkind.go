@@ -17,5 +17,6 @@ func (*ParamError) Kind() errkind.Kind               { return errkind.BadInput }
 func (*KeyPermissionError) Kind() errkind.Kind       { return errkind.BadInput }
 func (*LedgerCorruptError) Kind() errkind.Kind       { return errkind.BadInput }
 func (*ReleaseFileError) Kind() errkind.Kind         { return errkind.BadInput }
+func (*ReleaseFileBusyError) Kind() errkind.Kind     { return errkind.Busy }
 func (*PairError) Kind() errkind.Kind                { return errkind.BadInput }
 func (*CertificateMismatchError) Kind() errkind.Kind { return errkind.BadInput }

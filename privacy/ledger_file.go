@@ -347,33 +347,16 @@ func ratDown(r *big.Rat) float64 {
 func nextUp(v float64) float64   { return math.Nextafter(v, math.Inf(1)) }
 func nextDown(v float64) float64 { return math.Nextafter(v, math.Inf(-1)) }
 
-// lock takes flock(2) of the given kind on path+".lock", polling so that
-// ctx can cancel the wait.
+// lock takes flock(2) of the given kind on path+".lock" (flockWait).
 func (l *FileLedger) lock(ctx context.Context, how int) (func(), error) {
-	lf, err := os.OpenFile(l.path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("privacy: lock ledger: %w", err)
+	unlock, err := flockWait(ctx, l.path+".lock", how, nil)
+	switch {
+	case err == nil:
+		return unlock, nil
+	case ctx.Err() != nil:
+		return nil, fmt.Errorf("privacy: lock ledger %s: %w", l.path, err)
 	}
-	for {
-		err := syscall.Flock(int(lf.Fd()), how|syscall.LOCK_NB)
-		if err == nil {
-			break
-		}
-		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
-			lf.Close()
-			return nil, fmt.Errorf("privacy: lock ledger: %w", err)
-		}
-		select {
-		case <-ctx.Done():
-			lf.Close()
-			return nil, fmt.Errorf("privacy: lock ledger %s: %w", l.path, ctx.Err())
-		case <-time.After(2 * time.Millisecond):
-		}
-	}
-	return func() {
-		syscall.Flock(int(lf.Fd()), syscall.LOCK_UN)
-		lf.Close()
-	}, nil
+	return nil, fmt.Errorf("privacy: lock ledger: %w", err)
 }
 
 // link returns hash_i = H(prev ‖ data) with H keyed by the ledger key

@@ -2,11 +2,14 @@ package privacy
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // Release file format (JSON, written atomically by WriteReleaseFile):
@@ -135,16 +138,35 @@ func checkReleased(rel *Released) error {
 // PrepareReleaseFile has already created its temporary file in the target
 // directory, so Commit can only fail on a full disk or I/O error.
 type PendingReleaseFile struct {
-	path string
-	tmp  *os.File
+	path   string
+	tmp    *os.File
+	unlock func()
+}
+
+// ReleaseFileBusyError reports a release file that another release kept
+// locked (between its charge and its commit) for longer than the caller
+// would wait.
+type ReleaseFileBusyError struct {
+	Path string
+	Lock string // the lock file
+}
+
+func (e *ReleaseFileBusyError) Error() string {
+	return fmt.Sprintf("privacy: release file %s is being written by another release (it holds %s)", e.Path, e.Lock)
 }
 
 // PrepareReleaseFile checks that a release can be written to path — not a
 // directory, its directory exists and is writable — by creating the
-// temporary file Commit will rename over path. Call it before the ledger
-// is charged; Abort removes the temporary file when the release does not
-// happen.
-func PrepareReleaseFile(path string) (*PendingReleaseFile, error) {
+// temporary file Commit will rename over path, and locks path (flock(2)
+// on the hidden file ".NAME.lock" beside it) until Commit or Abort. Call
+// it before the ledger is charged: a second release to the same path, a
+// retry racing the original, waits here (busy, if not nil, is called
+// once when it does) until the first has committed, and then finds the
+// epoch charged and its file written, instead of the charge without the
+// file. When ctx ends first the error is *ReleaseFileBusyError (deadline)
+// or wraps ctx.Err(); Abort removes the temporary file when the release
+// does not happen.
+func PrepareReleaseFile(ctx context.Context, path string, busy func()) (*PendingReleaseFile, error) {
 	if path == "" {
 		return nil, &ArgumentError{Func: "PrepareReleaseFile", Param: "path", Reason: "must not be empty"}
 	}
@@ -159,14 +181,27 @@ func PrepareReleaseFile(path string) (*PendingReleaseFile, error) {
 	if err != nil {
 		return nil, &ReleaseFileError{Path: path, Reason: fmt.Sprintf("cannot be written: %v", err)}
 	}
-	return &PendingReleaseFile{path: path, tmp: tmp}, nil
+	p := &PendingReleaseFile{path: path, tmp: tmp}
+	lock := filepath.Join(dir, "."+base+".lock")
+	if p.unlock, err = flockWait(ctx, lock, syscall.LOCK_EX, busy); err != nil {
+		p.Abort()
+		switch {
+		case errors.Is(err, context.DeadlineExceeded):
+			return nil, &ReleaseFileBusyError{Path: path, Lock: lock}
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("privacy: release file %s: %w", path, err)
+		}
+		return nil, &ReleaseFileError{Path: path, Reason: fmt.Sprintf("cannot be locked: %v", err)}
+	}
+	return p, nil
 }
 
 // Path returns the final path.
 func (p *PendingReleaseFile) Path() string { return p.path }
 
 // Commit writes rel (as WriteReleaseFile does) to the temporary file,
-// fsyncs it, renames it over the path and fsyncs the directory.
+// fsyncs it, renames it over the path, fsyncs the directory and releases
+// the lock.
 func (p *PendingReleaseFile) Commit(rel *Released) (err error) {
 	defer func() {
 		if err != nil {
@@ -180,13 +215,20 @@ func (p *PendingReleaseFile) Commit(rel *Released) (err error) {
 	if _, err = p.tmp.Write(data); err != nil {
 		return fmt.Errorf("privacy: write %s: %w", p.path, err)
 	}
-	return commitTemp(p.tmp, p.path, 0o644)
+	if err = commitTemp(p.tmp, p.path, 0o644); err == nil {
+		p.unlock()
+	}
+	return err
 }
 
-// Abort removes the temporary file (no-op after Commit).
+// Abort removes the temporary file (no-op after Commit) and releases the
+// lock.
 func (p *PendingReleaseFile) Abort() {
 	if p.tmp != nil {
 		p.tmp.Close()
 		os.Remove(p.tmp.Name())
+	}
+	if p.unlock != nil {
+		p.unlock()
 	}
 }

@@ -45,7 +45,8 @@ type releaseOptions struct {
 	slot time.Duration
 	now  func() time.Time
 	// wait is how long to wait for another live run holding the scope
-	// (or publishing this epoch) before giving up with exit 8.
+	// (or publishing this epoch, or writing the same --out file) before
+	// giving up with exit 8.
 	wait time.Duration
 	// runID, when set, names this run (serve logs it before the release
 	// starts); otherwise a fresh one is made.
@@ -92,7 +93,8 @@ readings' spread.
 
 Exit codes: 3 bad input, missing ledger or scope; 4 Neo4j unreachable or a
 timeout; 5 budget exhausted; 7 the epoch was charged but cannot be published
-(use a new --epoch); 0 also when the epoch was already published.`
+(use a new --epoch); 8 another release held the scope or the --out file for
+longer than --wait; 0 also when the epoch was already published.`
 
 func newReleaseCmd(g *globalOptions) *cobra.Command {
 	opts := &releaseOptions{g: g}
@@ -127,7 +129,7 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.sensitivityCache, "sensitivity-cache", "", "reuse the Δ2 certificate in this file while it verifies against the graph, τ and this version; otherwise compute Δ2 and store its certificate here (scheduled releases)")
 	f.DurationVar(&opts.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (never an estimate; 0 = to completion)")
 	f.DurationVar(&opts.slot, "slot", time.Hour, "schedule slot of --epoch auto: the epoch is the slot's UTC start, so a retry within the slot is the same epoch")
-	f.DurationVar(&opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the same scope (or epoch) to end; then exit 8")
+	f.DurationVar(&opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the same scope (or epoch, or --out file) to end; then exit 8")
 	f.DurationVar(&opts.lease, "lease", connector.DefaultLease, "Neo4j run lease: a run that sends no heartbeat for this long is taken for dead (abandoned) and its epoch can be resumed")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
@@ -208,8 +210,8 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 	}
 	var pending *privacy.PendingReleaseFile
 	if opts.out != "" && !opts.dryRun {
-		if pending, err = privacy.PrepareReleaseFile(opts.out); err != nil {
-			return nil, inputErrorf("--out: %w", err)
+		if pending, err = prepareReleaseFile(ctx, opts); err != nil {
+			return nil, err
 		}
 		defer pending.Abort()
 	}
@@ -258,6 +260,26 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 		return sum, dryRunRelease(ctx, opts, sum, lg, in.mech)
 	}
 	return sum, drawAndPublish(ctx, &releaseState{opts: opts, in: in, client: client, ledger: ledger, run: run, pending: pending, sum: sum}, lg, y)
+}
+
+// prepareReleaseFile checks and locks --out (privacy.PrepareReleaseFile),
+// waiting up to --wait for another release writing the same file.
+func prepareReleaseFile(ctx context.Context, opts *releaseOptions) (*privacy.PendingReleaseFile, error) {
+	wctx, cancel := context.WithTimeout(ctx, opts.wait)
+	defer cancel()
+	pending, err := privacy.PrepareReleaseFile(wctx, opts.out, func() {
+		opts.g.logger.Info("waiting for another release writing the same --out to commit", "out", opts.out)
+	})
+	var busy *privacy.ReleaseFileBusyError
+	switch {
+	case errors.As(err, &busy):
+		return nil, fmt.Errorf("--out: %w: gave up after --wait %v; re-run once it ends", err, opts.wait)
+	case ctx.Err() != nil:
+		return nil, ctx.Err()
+	case err != nil:
+		return nil, inputErrorf("--out: %w", err)
+	}
+	return pending, nil
 }
 
 // releaseState is what a release has opened before it draws: where it
