@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func testValues(n int) ([]string, []float64) {
@@ -397,4 +398,64 @@ func ExampleRelease() {
 	// σ = 0.04534, ρ = 0.02436, accounting zcdp-cks20, grid 2^-18
 	// key holder recovers: [0.5 0.25 0]
 	// spent ρ = 0.02436 of 0.08815
+}
+
+// PrepareReleaseFile locks the path until Commit or Abort: a second
+// prepare of the same path waits (its busy callback called once) and
+// gives up with *ReleaseFileBusyError at its deadline, leaving no
+// temporary file; a cancelled wait reports the cancellation; after the
+// first commits, the second gets the lock at once. Another path is never
+// blocked.
+func TestPrepareReleaseFileLock(t *testing.T) {
+	ctx := context.Background()
+	l, _ := newTestLedger(t)
+	keys, vals := testValues(4)
+	rel, err := Release(ctx, ReleaseRequest{Keys: keys, Values: vals, Sensitivity: 1, Epsilon: 0.2, Delta: 1e-5,
+		Noise: KeyedNoise(testKey()), Ledger: l, Scope: "g", Epoch: "e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	first, err := PrepareReleaseFile(ctx, path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := PrepareReleaseFile(ctx, filepath.Join(dir, "other.json"), func() { t.Error("another path waited") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Abort()
+	waits := 0
+	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer cancel()
+	var busy *ReleaseFileBusyError
+	if _, err := PrepareReleaseFile(short, path, func() { waits++ }); !errors.As(err, &busy) || busy.Path != path {
+		t.Fatalf("second prepare while the first holds the path: %v, want *ReleaseFileBusyError", err)
+	}
+	if waits != 1 {
+		t.Errorf("busy called %d times, want 1", waits)
+	}
+	gone, cancelGone := context.WithCancel(ctx)
+	cancelGone()
+	if _, err := PrepareReleaseFile(gone, path, nil); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled wait: %v, want context.Canceled", err)
+	}
+	if err := first.Commit(rel); err != nil {
+		t.Fatal(err)
+	}
+	second, err := PrepareReleaseFile(ctx, path, func() { t.Error("waited after the first committed") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.Abort()
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), ".tmp-") {
+			t.Errorf("temporary file %s left behind", e.Name())
+		}
+	}
+	if back, err := ReadReleaseFile(path); err != nil || back.Meta.ReleaseID != rel.Meta.ReleaseID {
+		t.Errorf("the committed file: %v", err)
+	}
 }
