@@ -109,6 +109,7 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 	}
 	fp := g.Fingerprint()
 	rel.Meta.Tau, rel.Meta.Alpha, rel.Meta.Graph = job.Tau, job.Alpha, &fp
+	rel.Meta.SensitivityMethod, rel.Meta.SensitivityExact = res.Sensitivity.Method, res.Sensitivity.Exact
 	res.Released = rel
 	res.ReleaseMillis = time.Since(start).Milliseconds()
 	return res, nil

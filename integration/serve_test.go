@@ -114,14 +114,26 @@ func TestConcurrentFileReleasesOneCharge(t *testing.T) {
 		}
 		wg.Wait()
 		published := 0
-		for _, r := range res {
-			var sum struct{ AlreadyPublished bool }
-			if err := json.Unmarshal([]byte(r.Stdout), &sum); r.Code != 0 || err != nil {
+		type summary struct {
+			AlreadyPublished  bool
+			Delta2            float64
+			Delta2Exact       bool
+			SensitivityMethod string
+			ReleaseID         string
+		}
+		sums := make([]summary, 2)
+		for i, r := range res {
+			if err := json.Unmarshal([]byte(r.Stdout), &sums[i]); r.Code != 0 || err != nil {
 				t.Fatalf("%s: a concurrent release exited %d (%v): %s", epoch, r.Code, err, r.Stderr)
 			}
-			if !sum.AlreadyPublished {
+			if !sums[i].AlreadyPublished {
 				published++
 			}
+		}
+		// The no-op reports the published release as it was made.
+		if a, b := sums[0], sums[1]; a.Delta2 != b.Delta2 || a.Delta2Exact != b.Delta2Exact || !a.Delta2Exact ||
+			a.SensitivityMethod != b.SensitivityMethod || a.ReleaseID != b.ReleaseID {
+			t.Errorf("%s: the two summaries disagree on the release: %+v, %+v", epoch, a, b)
 		}
 		if published != 1 {
 			t.Errorf("%s: %d of 2 concurrent releases published, want exactly 1", epoch, published)

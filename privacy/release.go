@@ -93,6 +93,11 @@ type ReleaseMeta struct {
 	Alpha       float64                `json:"alpha,omitempty"`
 	Graph       *laplacian.Fingerprint `json:"graph,omitempty"`
 	ToolVersion string                 `json:"toolVersion,omitempty"`
+	// SensitivityMethod and SensitivityExact say how Sensitivity was
+	// obtained (Sensitivity.Method, Sensitivity.Exact): the true Δ2 to
+	// within its slack, or only a certified upper bound.
+	SensitivityMethod string `json:"sensitivityMethod,omitempty"`
+	SensitivityExact  bool   `json:"sensitivityExact,omitempty"`
 }
 
 // AccountingCKS20 is the ReleaseMeta.Accounting of discrete Gaussian

@@ -726,7 +726,7 @@ func alreadyPublishedFile(opts *releaseOptions, sum *releaseSummary, cause error
 	if err == nil && prev.Meta.Scope == sum.Scope && prev.Meta.Epoch == sum.Epoch {
 		sum.AlreadyPublished, sum.Out = true, opts.out
 		sum.Sigma, sum.Rho, sum.ReleaseID, sum.Mechanism = prev.Meta.Sigma, prev.Meta.Rho, prev.Meta.ReleaseID, prev.Meta.Mechanism
-		sum.Delta2 = prev.Meta.Sensitivity
+		sum.Delta2, sum.Delta2Exact, sum.SensitivityMethod = prev.Meta.Sensitivity, prev.Meta.SensitivityExact, prev.Meta.SensitivityMethod
 		opts.g.logger.Info("epoch already published to --out: nothing to do", "epoch", sum.Epoch, "out", opts.out)
 		return nil
 	}
