@@ -329,15 +329,22 @@ func TestReleaseValidation(t *testing.T) {
 	}
 }
 
-func TestReleaseFileRejectsTampering(t *testing.T) {
-	ctx := context.Background()
+// smallRelease is a keyed release of four values, charged on a fresh
+// test ledger.
+func smallRelease(t *testing.T) *Released {
+	t.Helper()
 	l, _ := newTestLedger(t)
 	keys, vals := testValues(4)
-	rel, err := Release(ctx, ReleaseRequest{Keys: keys, Values: vals, Sensitivity: 1, Epsilon: 0.2, Delta: 1e-5,
+	rel, err := Release(context.Background(), ReleaseRequest{Keys: keys, Values: vals, Sensitivity: 1, Epsilon: 0.2, Delta: 1e-5,
 		Noise: KeyedNoise(testKey()), Ledger: l, Scope: "g", Epoch: "e"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rel
+}
+
+func TestReleaseFileRejectsTampering(t *testing.T) {
+	rel := smallRelease(t)
 	path := filepath.Join(t.TempDir(), "r.json")
 	if err := WriteReleaseFile(path, rel); err != nil {
 		t.Fatal(err)
@@ -408,13 +415,7 @@ func ExampleRelease() {
 // blocked.
 func TestPrepareReleaseFileLock(t *testing.T) {
 	ctx := context.Background()
-	l, _ := newTestLedger(t)
-	keys, vals := testValues(4)
-	rel, err := Release(ctx, ReleaseRequest{Keys: keys, Values: vals, Sensitivity: 1, Epsilon: 0.2, Delta: 1e-5,
-		Noise: KeyedNoise(testKey()), Ledger: l, Scope: "g", Epoch: "e"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rel := smallRelease(t)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "r.json")
 	first, err := PrepareReleaseFile(ctx, path, nil)
