@@ -27,7 +27,7 @@ func flockWait(ctx context.Context, lockPath string, how int, busy func()) (unlo
 			lf.Close()
 			return nil, err
 		}
-		if busy != nil {
+		if busy != nil && errors.Is(err, syscall.EWOULDBLOCK) {
 			busy()
 			busy = nil
 		}

@@ -272,14 +272,14 @@ func prepareReleaseFile(ctx context.Context, opts *releaseOptions) (*privacy.Pen
 	})
 	var busy *privacy.ReleaseFileBusyError
 	switch {
+	case err == nil:
+		return pending, nil
 	case errors.As(err, &busy):
 		return nil, fmt.Errorf("--out: %w: gave up after --wait %v; re-run once it ends", err, opts.wait)
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
-	case err != nil:
-		return nil, inputErrorf("--out: %w", err)
 	}
-	return pending, nil
+	return nil, inputErrorf("--out: %w", err)
 }
 
 // releaseState is what a release has opened before it draws: where it
