@@ -331,6 +331,42 @@ func TestNegligibleNoiseWarning(t *testing.T) {
 	}
 }
 
+// A release whose Δ2 is only a certified upper bound (here: a time budget
+// too short to refine a sparse graph) says so on stderr, with the proven
+// bracket; one with the exact Δ2 does not.
+func TestInexactSensitivityWarning(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "ledger.json")
+	initTestLedger(t, ledger)
+	const n = 6000
+	var csv strings.Builder
+	for k := range n {
+		fmt.Fprintf(&csv, "%d,%g\n", k, float64(k%7)/7)
+	}
+	readings := filepath.Join(dir, "pa.csv")
+	if err := os.WriteFile(readings, []byte(csv.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		budget string
+		exact  bool
+	}{{"1ms", false}, {"0", true}} {
+		stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", fmt.Sprintf("pa:n=%d,m=2", n),
+			"--values", readings, "--ledger", ledger, "--out", filepath.Join(dir, "r.json"), "--tau", "0.1", "--time-budget", c.budget, "-o", "json")
+		if code != 0 {
+			t.Fatalf("--time-budget %s: exit %d: %s", c.budget, code, stderr)
+		}
+		var sum struct{ Delta2Exact bool }
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil || sum.Delta2Exact != c.exact {
+			t.Fatalf("--time-budget %s: delta2Exact %v (%v), want %v", c.budget, sum.Delta2Exact, err, c.exact)
+		}
+		if warned := strings.Contains(stderr, "certified upper bound, not the exact value"); warned == c.exact {
+			t.Errorf("--time-budget %s (exact %v): warned %v: %s", c.budget, c.exact, warned, stderr)
+		}
+	}
+}
+
 // Finding 9 of issue 8: release --help says what a reading must be, what
 // α means in reading units, and to take the smallest plausible τ.
 func TestReleaseHelpSaysWhatIsProtected(t *testing.T) {

@@ -634,6 +634,13 @@ func noteReleased(g *globalOptions, sum *releaseSummary, res *graphcloak.Release
 	sum.Sigma, sum.Rho, sum.Mechanism = rel.Meta.Sigma, rel.Meta.Rho, rel.Meta.Mechanism
 	sum.ReleaseID = rel.Meta.ReleaseID
 	sum.Delta2, sum.Delta2Exact, sum.SensitivityMethod = res.Sensitivity.Delta2, res.Sensitivity.Exact, res.Sensitivity.Method
+	if s := res.Sensitivity; !s.Exact {
+		// Still private (σ is calibrated to a proven upper bound), but the
+		// operator should know the noise may be far larger than needed.
+		g.logger.Warn("Δ2 is a certified upper bound, not the exact value: the release is private but may be noisier than the exact Δ2 needs; "+
+			"compute it once without --time-budget (sensitivity --save FILE) and release with --sensitivity-cert FILE",
+			"delta2", s.Delta2, "provenLowerBound", s.Delta2-s.Slack, "method", s.Method)
+	}
 	sum.ComputeMillis = res.SensitivityMillis + res.ReleaseMillis
 	g.logger.Info("released", "nodeCount", rel.Meta.N, "delta2", sum.Delta2, "sigma", sum.Sigma, "rho", sum.Rho,
 		"scope", sum.Scope, "epoch", sum.Epoch, "releaseId", rel.Meta.ReleaseID, "keyed", sum.Keyed)
