@@ -105,37 +105,34 @@ func (k *blockKernel) rowsOf(idx []int32, lo, hi int, dst, x, z []float64, a, c,
 		for t := range acc {
 			acc[t] = d * xi[t]
 		}
+		// In strips of four columns, so that the sums, the weight and a
+		// load stay in registers; per column the operations are those of
+		// acc[t] −= w·x_jt in neighbour order (w = 1 read as no product).
 		if ws == nil {
-			// Unrolled in two halves of 8 so the sums stay in registers.
-			a0, a1, a2, a3, a4, a5, a6, a7 := acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6], acc[7]
-			a8, a9, a10, a11, a12, a13, a14, a15 := acc[8], acc[9], acc[10], acc[11], acc[12], acc[13], acc[14], acc[15]
-			for _, j := range cols {
-				xj := (*[b]float64)(x[int(j)*b : int(j)*b+b])
-				a0 -= xj[0]
-				a1 -= xj[1]
-				a2 -= xj[2]
-				a3 -= xj[3]
-				a4 -= xj[4]
-				a5 -= xj[5]
-				a6 -= xj[6]
-				a7 -= xj[7]
-				a8 -= xj[8]
-				a9 -= xj[9]
-				a10 -= xj[10]
-				a11 -= xj[11]
-				a12 -= xj[12]
-				a13 -= xj[13]
-				a14 -= xj[14]
-				a15 -= xj[15]
-			}
-			acc = [b]float64{a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15}
-		} else {
-			for p, j := range cols {
-				w := ws[p]
-				xj := (*[b]float64)(x[int(j)*b : int(j)*b+b])
-				for t := range acc {
-					acc[t] -= w * xj[t]
+			for h := 0; h < b; h += 4 {
+				a0, a1, a2, a3 := acc[h], acc[h+1], acc[h+2], acc[h+3]
+				for _, j := range cols {
+					xj := (*[4]float64)(x[int(j)*b+h : int(j)*b+h+4])
+					a0 -= xj[0]
+					a1 -= xj[1]
+					a2 -= xj[2]
+					a3 -= xj[3]
 				}
+				acc[h], acc[h+1], acc[h+2], acc[h+3] = a0, a1, a2, a3
+			}
+		} else {
+			ws = ws[:len(cols)]
+			for h := 0; h < b; h += 4 {
+				a0, a1, a2, a3 := acc[h], acc[h+1], acc[h+2], acc[h+3]
+				for p, j := range cols {
+					w := ws[p]
+					xj := (*[4]float64)(x[int(j)*b+h : int(j)*b+h+4])
+					a0 -= w * xj[0]
+					a1 -= w * xj[1]
+					a2 -= w * xj[2]
+					a3 -= w * xj[3]
+				}
+				acc[h], acc[h+1], acc[h+2], acc[h+3] = a0, a1, a2, a3
 			}
 		}
 		di := (*[b]float64)(dst[i*b : i*b+b])
