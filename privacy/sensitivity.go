@@ -723,6 +723,16 @@ func (t *pilotTops) all() []edgeClass {
 // proportion: 20 s at 10⁷ edges).
 const pilotTime = 2 * time.Second
 
+// pilotWork is the pilot's work, in stored entries times block columns
+// per block step, that runs whatever the clock says: a pilot cut by its
+// time alone made the dry run depend on the host's load (on the PGP web of
+// trust at τ = 10, whose maximiser needs a few hundred steps, four dry runs
+// in a row said 436, 533, 78 and 533 s; the run takes 54–61 s). This much
+// is 450 block steps on that graph's twin quotient (4.1·10⁵ entries),
+// more than the pilot's kmax, so up to that size the pilot ends by its
+// own rules; from 10⁶ nodes pilotTime is the larger.
+const pilotWork = 3e9
+
 // columnPilotLower follows the run's first steps (tightenCheapBounds) on
 // the sampled edges cand with cheap bounds cheap: Radau bounds for the
 // sixteenth with the largest cheap bounds (for at most radauTime), then
@@ -779,7 +789,8 @@ func columnPilotLower(g *laplacian.Graph, tau, B float64, cand []edgeClass, chea
 }
 
 // pilotLower returns the largest lower bound on q_e that Lanczos brackets
-// of pilotSlots candidates reach within the pilot's time: a quarter each of
+// of pilotSlots candidates reach within the pilot's work (pilotWork, and
+// beyond it until pilotTime): a quarter each of
 // those with the largest bound u, Jensen bound lo (the smallest degrees:
 // leaves on sparse graphs), degree ratio (a leaf on a hub, small τ) and
 // bridge hint (large τ, where the maximiser needs a few hundred steps:
@@ -826,7 +837,9 @@ func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
 	}
 	floor := func() float64 { return best }
 	done := func(c int, lo, up float64, deep bool) { best = math.Max(best, lo*lo*(1-4*roundoffU)) }
-	lb := newLanczosBlock(newTwinOp(g), tau, kmax)
+	op := newTwinOp(g)
+	lb := newLanczosBlock(op, tau, kmax)
+	lb.minSteps = int(pilotWork / (float64(2*op.g.NumEdges()+op.g.N()) * columnBlock))
 	if lanczosMaxSteps(g, pilotSlots) < kmax {
 		for _, lw := range lb.slot {
 			lw.window = true

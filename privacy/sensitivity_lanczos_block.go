@@ -24,6 +24,10 @@ type lanczosBlock struct {
 	next   [columnBlock]int     // the step count of each slot's next check
 	width  [columnBlock]float64 // each slot's bracket width at its last stall test
 	widthK [columnBlock]int     // the step of that test
+
+	// minSteps is the number of block steps that run before the deadline
+	// counts (the dry run's pilot: a result that does not depend on load).
+	minSteps, steps int
 }
 
 func newLanczosBlock(op *lanczosOp, tau float64, kmax int) *lanczosBlock {
@@ -181,7 +185,8 @@ func (lb *lanczosBlock) refine(slots int, take func() (c, i, j int, ok bool), fl
 	}
 	for busy > 0 {
 		broke := lb.step()
-		late := !deadline.IsZero() && time.Now().After(deadline)
+		lb.steps++
+		late := !deadline.IsZero() && lb.steps >= lb.minSteps && time.Now().After(deadline)
 		for s := range lb.slot {
 			c := lb.class[s]
 			if c < 0 {

@@ -495,3 +495,51 @@ func TestTridiagEigEnds(t *testing.T) {
 		}
 	}
 }
+
+// A block's minSteps run whatever the deadline says (the dry run's pilot,
+// whose guess must not depend on the host's load): with a deadline already
+// past, the brackets are those of a run without one; with minSteps 0 the
+// same deadline cuts every recurrence after its first step, to wider
+// brackets.
+func TestLanczosBlockMinSteps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 42))
+	g := hubGraph(t, rng, 1, 120, true)
+	op := newGraphOp(g)
+	var edges [][2]int
+	g.ForEachEdge(func(i, j int, w float64) { edges = append(edges, [2]int{i, j}) })
+	edges = edges[:24]
+	run := func(minSteps int, deadline time.Time) [][2]float64 {
+		lb := newLanczosBlock(op, 2, 200)
+		lb.minSteps = minSteps
+		next := 0
+		take := func() (c, i, j int, ok bool) {
+			if next >= len(edges) {
+				return 0, 0, 0, false
+			}
+			next++
+			return next - 1, edges[next-1][0], edges[next-1][1], true
+		}
+		out := make([][2]float64, len(edges))
+		lb.refine(8, take, func() float64 { return 0 }, func(c int, lo, up float64, deep bool) { out[c] = [2]float64{lo, up} }, deadline)
+		return out
+	}
+	free := run(0, time.Time{})
+	past := time.Now().Add(-time.Second)
+	held := run(1<<30, past)
+	cut := run(0, past)
+	wider := 0
+	for c := range edges {
+		if held[c] != free[c] {
+			t.Errorf("edge %d: bracket %v with minSteps and a past deadline, %v without a deadline", c, held[c], free[c])
+		}
+		if cut[c][1]-cut[c][0] > free[c][1]-free[c][0] {
+			wider++
+		}
+		if !(free[c][1]-free[c][0] <= 1e-4*free[c][1]) {
+			t.Errorf("edge %d: bracket %v still wide without a deadline", c, free[c])
+		}
+	}
+	if wider < len(edges)/2 {
+		t.Errorf("a past deadline without minSteps widened only %d of %d brackets", wider, len(edges))
+	}
+}
