@@ -387,9 +387,11 @@ func sparseScheme(g *laplacian.Graph, tau float64, opt GraphOptions) SparseSchem
 // lower bound on max q_e that decides how much is refined
 // (modelRefinement), and a column block costs K+1 timed kernel steps
 // (kernelStepSeconds), K the certified Chebyshev degree for τ·λmax-bound
-// at tolerance opt.Tol. The Lanczos scheme is modelled at about 0.5 ns per
-// stored entry of the twin quotient and unit of √(τB) per class. opt must
-// have its defaults.
+// at tolerance opt.Tol. The Lanczos scheme costs 0.85 ns per stored entry
+// of the twin quotient and recurrence step (measured on the PGP web of
+// trust at τ = 1 and 10), its steps counted on a sample of the refined
+// classes and from the pilot (lanczosSlotSteps). opt must have its
+// defaults.
 func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
 	g = g.Permute(g.CuthillMcKee()) // as the run orders it (inLocalOrder)
 	n := float64(g.N())
@@ -403,8 +405,8 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
 		// The recurrences run on the twin quotient (lanczosOp).
 		q := newTwinOp(g).g
 		nq := float64(q.N())
-		refine := float64(rm.refined) * (2*float64(q.NumEdges()) + nq) * math.Sqrt(tau*B) * 0.5e-9
 		workers := runtime.GOMAXPROCS(0) * columnBlock
+		refine := lanczosSlotSteps(rm, lanczosMaxSteps(q, workers)) * (2*float64(q.NumEdges()) + nq) * 0.85e-9
 		return sparseCost{scheme: scheme, seconds: rm.boundSecs + refine, fixed: 6e-6*m + refine,
 			bytes: 2*g.Bytes() + q.Bytes() + int64(8*nq)*int64(workers*(lanczosMaxSteps(q, workers)+1)+4*columnBlock)}
 	}
@@ -474,6 +476,8 @@ type refinement struct {
 	boundSecs float64 // measured wall time of the per-edge bounds, scaled to all edges
 	guess     float64 // the estimate of max q_e that decided refined
 	ballShare float64 // column scheme: the part of whole-graph steps a block does (ballShare)
+	steps     float64 // Lanczos: mean recurrence steps of a refined class (sampleSteps)
+	pilot     []int   // the steps of the pilot's classes (the hardest ones)
 }
 
 // modelRefinement estimates what scheme refines: the candidates (edge
@@ -481,7 +485,7 @@ type refinement struct {
 // the scheme takes them, radauWorthIt) whose proven bound exceeds a guess
 // at max q_e, counted as classes (Lanczos) or as distinct endpoints, the
 // columns needed (column scheme). The guess is the best lower bound found:
-// the Jensen bounds and a pilot (pilotLower) — the refinement stops at
+// the Jensen bounds and a pilot (pilotSteps) — the refinement stops at
 // about the true maximum, and the Jensen bound alone is 9e-5 on a random
 // geometric graph whose maximum is 0.035. Above modelSample edges the
 // bounds are taken on an evenly spaced sample and the counts scaled,
@@ -597,7 +601,8 @@ func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K in
 	for _, c := range cand {
 		r.guess = math.Max(r.guess, c.lo)
 	}
-	r.guess = math.Max(r.guess, pilotLower(g, tau, append(append([]edgeClass(nil), cand...), tops.all()...)))
+	lower, pilot := pilotSteps(g, tau, append(append([]edgeClass(nil), cand...), tops.all()...))
+	r.guess, r.pilot = math.Max(r.guess, lower), pilot
 	seen := make(map[int]bool)
 	above := 0
 	for _, c := range cand {
@@ -612,6 +617,7 @@ func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K in
 	switch {
 	case scheme == SchemeLanczos:
 		r.refined = int(float64(above) * scale)
+		r.steps = sampleSteps(g, tau, cand, r.guess)
 	case scale == 1:
 		r.refined = len(seen)
 	default:
@@ -788,7 +794,7 @@ func columnPilotLower(g *laplacian.Graph, tau, B float64, cand []edgeClass, chea
 	return best
 }
 
-// pilotLower returns the largest lower bound on q_e that Lanczos brackets
+// pilotSteps returns the largest lower bound on q_e that Lanczos brackets
 // of pilotSlots candidates reach within the pilot's work (pilotWork, and
 // beyond it until pilotTime): a quarter each of
 // those with the largest bound u, Jensen bound lo (the smallest degrees:
@@ -798,11 +804,12 @@ func columnPilotLower(g *laplacian.Graph, tau, B float64, cand []edgeClass, chea
 // vectors of 400 steps fit under lanczosMemory; above (10⁶ nodes) the
 // recurrences keep three vectors and the lower ends are Gauss rules
 // (lanczosWork.gauss), below q_e in exact arithmetic but not proven in
-// floating point — a guess is all the model needs.
-func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
+// floating point — a guess is all the model needs. It also returns each
+// recurrence's number of steps (the cost model's hardest classes).
+func pilotSteps(g *laplacian.Graph, tau float64, cand []edgeClass) (float64, []int) {
 	const pilotSlots, kmax = 8, 400
 	if len(cand) == 0 {
-		return 0
+		return 0, nil
 	}
 	var pick []int
 	picked := make(map[int]bool)
@@ -827,18 +834,24 @@ func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
 	}
 	best := 0.0
 	next := 0
+	op := newTwinOp(g)
+	lb := newLanczosBlock(op, tau, kmax)
+	loaded := make(map[int]int) // class → block steps when it was loaded
+	var steps []int
 	take := func() (c, i, j int, ok bool) {
 		if next >= len(pick) {
 			return 0, 0, 0, false
 		}
 		c = pick[next]
 		next++
+		loaded[c] = lb.steps
 		return c, cand[c].i, cand[c].j, true
 	}
 	floor := func() float64 { return best }
-	done := func(c int, lo, up float64, deep bool) { best = math.Max(best, lo*lo*(1-4*roundoffU)) }
-	op := newTwinOp(g)
-	lb := newLanczosBlock(op, tau, kmax)
+	done := func(c int, lo, up float64, deep bool) {
+		best = math.Max(best, lo*lo*(1-4*roundoffU))
+		steps = append(steps, lb.steps-loaded[c]) // every busy slot steps with the block
+	}
 	lb.minSteps = int(pilotWork / (float64(2*op.g.NumEdges()+op.g.N()) * columnBlock))
 	if lanczosMaxSteps(g, pilotSlots) < kmax {
 		for _, lw := range lb.slot {
@@ -847,7 +860,58 @@ func pilotLower(g *laplacian.Graph, tau float64, cand []edgeClass) float64 {
 	}
 	budget := time.Duration(float64(pilotTime) * max(1, float64(2*g.NumEdges()+g.N())/2e6))
 	lb.refine(pilotSlots, take, floor, done, time.Now().Add(budget))
-	return best
+	return best, steps
+}
+
+// sampleSteps runs the Lanczos screening (lanczosWork.estimate, three
+// vectors kept) for up to columnBlock of the candidates above guess,
+// evenly spread over cand, against guess as the floor, and returns their
+// mean number of steps. The run's brackets take about as many: both carry
+// the same truncation term (docs/derivations.md §2.4).
+func sampleSteps(g *laplacian.Graph, tau float64, cand []edgeClass, guess float64) float64 {
+	var above []edgeClass
+	for _, c := range cand {
+		if c.u > guess {
+			above = append(above, c)
+		}
+	}
+	if len(above) == 0 {
+		return 0
+	}
+	pick := make([]edgeClass, min(columnBlock, len(above)))
+	for k := range pick {
+		pick[k] = above[k*len(above)/len(pick)]
+	}
+	lb := newLanczosBlock(newTwinOp(g), tau, 150)
+	for _, lw := range lb.slot {
+		lw.window = true
+	}
+	next := 0
+	take := func() (c, i, j int, ok bool) {
+		if next >= len(pick) {
+			return 0, 0, 0, false
+		}
+		next++
+		return next - 1, pick[next-1].i, pick[next-1].j, true
+	}
+	lb.refine(columnBlock, take, func() float64 { return guess }, func(int, float64, float64, bool) {}, time.Time{})
+	return float64(lb.slotSteps) / float64(len(pick))
+}
+
+// lanczosSlotSteps models the recurrence steps of a Lanczos run, in units
+// of a step in a full block: the refined classes at the sampled mean, plus
+// the pilot's classes that the memory cap kmax cuts short, which the run
+// repeats in its second pass at a quarter of the recurrences per block,
+// so at four times the cost per step (on e-mail Enron at τ = 10 that pass
+// is most of the run).
+func lanczosSlotSteps(rm refinement, kmax int) float64 {
+	s := float64(rm.refined) * rm.steps
+	for _, k := range rm.pilot {
+		if k > kmax {
+			s += float64(kmax + 4*k)
+		}
+	}
+	return s
 }
 
 // modelSample is the number of edges whose bounds the cost model computes

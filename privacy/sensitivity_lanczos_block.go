@@ -28,6 +28,7 @@ type lanczosBlock struct {
 	// minSteps is the number of block steps that run before the deadline
 	// counts (the dry run's pilot: a result that does not depend on load).
 	minSteps, steps int
+	slotSteps       int // steps summed over the busy slots
 }
 
 func newLanczosBlock(op *lanczosOp, tau float64, kmax int) *lanczosBlock {
@@ -186,6 +187,11 @@ func (lb *lanczosBlock) refine(slots int, take func() (c, i, j int, ok bool), fl
 	for busy > 0 {
 		broke := lb.step()
 		lb.steps++
+		for s := range lb.slot {
+			if lb.class[s] >= 0 {
+				lb.slotSteps++
+			}
+		}
 		late := !deadline.IsZero() && lb.steps >= lb.minSteps && time.Now().After(deadline)
 		for s := range lb.slot {
 			c := lb.class[s]
@@ -209,7 +215,7 @@ func (lb *lanczosBlock) refine(slots int, take func() (c, i, j int, ok bool), fl
 				continue
 			}
 			if lw.window {
-				// A guess (see pilotLower): the Gauss rule, below q_e in
+				// A guess (see pilotSteps): the Gauss rule, below q_e in
 				// exact arithmetic, within the screening estimate.
 				lo = math.Max(lo, math.Min(zn, up))
 			} else {

@@ -543,3 +543,48 @@ func TestLanczosBlockMinSteps(t *testing.T) {
 		t.Errorf("a past deadline without minSteps widened only %d of %d brackets", wider, len(edges))
 	}
 }
+
+// The dry run counts recurrence steps (sampleSteps, pilotSteps) from the
+// block's step counter: a class loaded at block step s0 and done at s1 ran
+// s1 − s0 steps, whatever the other slots do. Checked against each class
+// run alone, and the busy-slot total against the per-class sum.
+func TestLanczosBlockStepCounts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 44))
+	g := hubGraph(t, rng, 1, 100, true)
+	op := newGraphOp(g)
+	var edges [][2]int
+	g.ForEachEdge(func(i, j int, w float64) { edges = append(edges, [2]int{i, j}) })
+	edges = edges[:20]
+	run := func(list []int, slots int) (map[int]int, int) {
+		lb := newLanczosBlock(op, 1.5, 120)
+		loaded, steps := map[int]int{}, map[int]int{}
+		next := 0
+		take := func() (c, i, j int, ok bool) {
+			if next >= len(list) {
+				return 0, 0, 0, false
+			}
+			c = list[next]
+			next++
+			loaded[c] = lb.steps
+			return c, edges[c][0], edges[c][1], true
+		}
+		lb.refine(slots, take, func() float64 { return 0.05 }, func(c int, _, _ float64, _ bool) { steps[c] = lb.steps - loaded[c] }, time.Time{})
+		return steps, lb.slotSteps
+	}
+	all := make([]int, len(edges))
+	for c := range all {
+		all[c] = c
+	}
+	together, total := run(all, 6)
+	sum := 0
+	for c := range edges {
+		alone, _ := run([]int{c}, 1)
+		if together[c] != alone[c] || alone[c] < 1 {
+			t.Errorf("edge %d: %d steps beside other slots, %d alone", c, together[c], alone[c])
+		}
+		sum += together[c]
+	}
+	if sum != total {
+		t.Errorf("busy-slot steps %d, per-class sum %d", total, sum)
+	}
+}

@@ -258,14 +258,14 @@ func TestPilotLower(t *testing.T) {
 			A := expmOracle(g, tau)
 			qmax := 0.0
 			g.ForEachEdge(func(i, j int, w float64) { qmax = math.Max(qmax, columnDiffSq(A, i, j)) })
-			proven := pilotLower(g, tau, edgeClasses(g, tau, time.Time{}))
+			proven, _ := pilotSteps(g, tau, edgeClasses(g, tau, time.Time{}))
 			if proven > qmax*(1+1e-9) || proven < 0.5*qmax {
 				t.Errorf("trial %d τ=%g: proven pilot %g, max q_e %g", trial, tau, proven, qmax)
 			}
 			func() {
 				defer func(m int) { lanczosMemory = m }(lanczosMemory)
 				lanczosMemory = 8 * g.N() * 8 * 100
-				guess := pilotLower(g, tau, edgeClasses(g, tau, time.Time{}))
+				guess, _ := pilotSteps(g, tau, edgeClasses(g, tau, time.Time{}))
 				if math.Abs(guess-proven) > 1e-6*proven {
 					t.Errorf("trial %d τ=%g: windowed pilot %g, proven %g", trial, tau, guess, proven)
 				}
