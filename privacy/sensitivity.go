@@ -833,24 +833,13 @@ func pilotSteps(g *laplacian.Graph, tau float64, cand []edgeClass) (float64, []i
 		}
 	}
 	best := 0.0
-	next := 0
 	op := newTwinOp(g)
 	lb := newLanczosBlock(op, tau, kmax)
-	loaded := make(map[int]int) // class → block steps when it was loaded
 	var steps []int
-	take := func() (c, i, j int, ok bool) {
-		if next >= len(pick) {
-			return 0, 0, 0, false
-		}
-		c = pick[next]
-		next++
-		loaded[c] = lb.steps
-		return c, cand[c].i, cand[c].j, true
-	}
 	floor := func() float64 { return best }
 	done := func(c int, lo, up float64, deep bool) {
 		best = math.Max(best, lo*lo*(1-4*roundoffU))
-		steps = append(steps, lb.steps-loaded[c]) // every busy slot steps with the block
+		steps = append(steps, lb.stepsOf(c))
 	}
 	lb.minSteps = int(pilotWork / (float64(2*op.g.NumEdges()+op.g.N()) * columnBlock))
 	if lanczosMaxSteps(g, pilotSlots) < kmax {
@@ -859,7 +848,7 @@ func pilotSteps(g *laplacian.Graph, tau float64, cand []edgeClass) (float64, []i
 		}
 	}
 	budget := time.Duration(float64(pilotTime) * max(1, float64(2*g.NumEdges()+g.N())/2e6))
-	lb.refine(pilotSlots, take, floor, done, time.Now().Add(budget))
+	lb.refine(pilotSlots, lb.inOrder(classEdges(cand, pick)), floor, done, time.Now().Add(budget))
 	return best, steps
 }
 
@@ -878,24 +867,25 @@ func sampleSteps(g *laplacian.Graph, tau float64, cand []edgeClass, guess float6
 	if len(above) == 0 {
 		return 0
 	}
-	pick := make([]edgeClass, min(columnBlock, len(above)))
+	pick := make([]int, min(columnBlock, len(above)))
 	for k := range pick {
-		pick[k] = above[k*len(above)/len(pick)]
+		pick[k] = k * len(above) / len(pick)
 	}
 	lb := newLanczosBlock(newTwinOp(g), tau, 150)
 	for _, lw := range lb.slot {
 		lw.window = true
 	}
-	next := 0
-	take := func() (c, i, j int, ok bool) {
-		if next >= len(pick) {
-			return 0, 0, 0, false
-		}
-		next++
-		return next - 1, pick[next-1].i, pick[next-1].j, true
-	}
-	lb.refine(columnBlock, take, func() float64 { return guess }, func(int, float64, float64, bool) {}, time.Time{})
+	lb.refine(columnBlock, lb.inOrder(classEdges(above, pick)), func() float64 { return guess }, func(int, float64, float64, bool) {}, time.Time{})
 	return float64(lb.slotSteps) / float64(len(pick))
+}
+
+// classEdges is the representative edge of each class cl[k], k in pick.
+func classEdges(cl []edgeClass, pick []int) [][2]int {
+	e := make([][2]int, len(pick))
+	for k, c := range pick {
+		e[k] = [2]int{cl[c].i, cl[c].j}
+	}
+	return e
 }
 
 // lanczosSlotSteps models the recurrence steps of a Lanczos run, in units

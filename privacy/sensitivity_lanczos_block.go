@@ -28,7 +28,29 @@ type lanczosBlock struct {
 	// minSteps is the number of block steps that run before the deadline
 	// counts (the dry run's pilot: a result that does not depend on load).
 	minSteps, steps int
-	slotSteps       int // steps summed over the busy slots
+	slotSteps       int   // steps summed over the busy slots
+	loadedAt        []int // block step at which each class of inOrder was loaded
+}
+
+// inOrder hands out edges[0], edges[1], … as classes 0, 1, … for refine,
+// remembering when each was loaded (stepsOf).
+func (lb *lanczosBlock) inOrder(edges [][2]int) func() (c, i, j int, ok bool) {
+	lb.loadedAt = make([]int, len(edges))
+	next := 0
+	return func() (c, i, j int, ok bool) {
+		if next >= len(edges) {
+			return 0, 0, 0, false
+		}
+		c, next = next, next+1
+		lb.loadedAt[c] = lb.steps
+		return c, edges[c][0], edges[c][1], true
+	}
+}
+
+// stepsOf is the number of steps class c of inOrder has run so far: every
+// busy slot steps with the block.
+func (lb *lanczosBlock) stepsOf(c int) int {
+	return lb.steps - lb.loadedAt[c]
 }
 
 func newLanczosBlock(op *lanczosOp, tau float64, kmax int) *lanczosBlock {

@@ -502,25 +502,12 @@ func TestTridiagEigEnds(t *testing.T) {
 // same deadline cuts every recurrence after its first step, to wider
 // brackets.
 func TestLanczosBlockMinSteps(t *testing.T) {
-	rng := rand.New(rand.NewPCG(41, 42))
-	g := hubGraph(t, rng, 1, 120, true)
-	op := newGraphOp(g)
-	var edges [][2]int
-	g.ForEachEdge(func(i, j int, w float64) { edges = append(edges, [2]int{i, j}) })
-	edges = edges[:24]
+	op, edges := hubEdges(t, 41, 120, 24)
 	run := func(minSteps int, deadline time.Time) [][2]float64 {
 		lb := newLanczosBlock(op, 2, 200)
 		lb.minSteps = minSteps
-		next := 0
-		take := func() (c, i, j int, ok bool) {
-			if next >= len(edges) {
-				return 0, 0, 0, false
-			}
-			next++
-			return next - 1, edges[next-1][0], edges[next-1][1], true
-		}
 		out := make([][2]float64, len(edges))
-		lb.refine(8, take, func() float64 { return 0 }, func(c int, lo, up float64, deep bool) { out[c] = [2]float64{lo, up} }, deadline)
+		lb.refine(8, lb.inOrder(edges), func() float64 { return 0 }, func(c int, lo, up float64, deep bool) { out[c] = [2]float64{lo, up} }, deadline)
 		return out
 	}
 	free := run(0, time.Time{})
@@ -549,26 +536,15 @@ func TestLanczosBlockMinSteps(t *testing.T) {
 // s1 − s0 steps, whatever the other slots do. Checked against each class
 // run alone, and the busy-slot total against the per-class sum.
 func TestLanczosBlockStepCounts(t *testing.T) {
-	rng := rand.New(rand.NewPCG(43, 44))
-	g := hubGraph(t, rng, 1, 100, true)
-	op := newGraphOp(g)
-	var edges [][2]int
-	g.ForEachEdge(func(i, j int, w float64) { edges = append(edges, [2]int{i, j}) })
-	edges = edges[:20]
+	op, edges := hubEdges(t, 43, 100, 20)
 	run := func(list []int, slots int) (map[int]int, int) {
 		lb := newLanczosBlock(op, 1.5, 120)
-		loaded, steps := map[int]int{}, map[int]int{}
-		next := 0
-		take := func() (c, i, j int, ok bool) {
-			if next >= len(list) {
-				return 0, 0, 0, false
-			}
-			c = list[next]
-			next++
-			loaded[c] = lb.steps
-			return c, edges[c][0], edges[c][1], true
+		sub := make([][2]int, len(list))
+		for k, c := range list {
+			sub[k] = edges[c]
 		}
-		lb.refine(slots, take, func() float64 { return 0.05 }, func(c int, _, _ float64, _ bool) { steps[c] = lb.steps - loaded[c] }, time.Time{})
+		steps := map[int]int{}
+		lb.refine(slots, lb.inOrder(sub), func() float64 { return 0.05 }, func(k int, _, _ float64, _ bool) { steps[list[k]] = lb.stepsOf(k) }, time.Time{})
 		return steps, lb.slotSteps
 	}
 	all := make([]int, len(edges))
@@ -587,4 +563,13 @@ func TestLanczosBlockStepCounts(t *testing.T) {
 	if sum != total {
 		t.Errorf("busy-slot steps %d, per-class sum %d", total, sum)
 	}
+}
+
+// hubEdges is the Lanczos operator of a weighted one-component hub graph
+// of size nodes (hubGraph, seeds seed and seed+1) and its first count edges.
+func hubEdges(t *testing.T, seed uint64, size, count int) (*lanczosOp, [][2]int) {
+	g := hubGraph(t, rand.New(rand.NewPCG(seed, seed+1)), 1, size, true)
+	var edges [][2]int
+	g.ForEachEdge(func(i, j int, w float64) { edges = append(edges, [2]int{i, j}) })
+	return newGraphOp(g), edges[:count]
 }
