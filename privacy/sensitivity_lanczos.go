@@ -236,7 +236,8 @@ func (lw *lanczosWork) record(k int, a, errSq, wn, bb, bPrev, vpn, vn float64) b
 }
 
 // estimate returns an unproven bracket of ‖exp(−τL)b‖ after k steps from
-// T alone, ‖ẑ(τ)‖ ± β_k‖v_{k+1}‖∫|ẑ_k| (exact when V is orthonormal), and
+// T alone, certify's second-order bracket without its rounding terms
+// (exact when V is orthonormal), and
 // ‖ẑ(τ)‖ itself (gauss; 0 when it failed). It only decides whether certify
 // is worth running, or gives the pilot its guess; nothing is concluded
 // from it.
@@ -247,12 +248,20 @@ func (lw *lanczosWork) estimate(k int, floorRoot float64) (lo, up, zn float64) {
 		return 0, math.Inf(1), 0
 	}
 	bk := lw.beta[k-1] * lw.vnorm[k]
-	eInt := 0.0
+	qLo, qUp := zn*zn, zn*zn
 	if bk > 0 {
+		// certify's bracket with its rounding terms left out.
 		want := math.Max(math.Max(lanczosRelTol*math.Max(zn, floorRoot), 0.25*(floorRoot-zn)), 1e-15)
-		eInt = bk * absExpSumIntegral(c, theta, lw.tau, 0.1*want/bk) // a screen: 10 % is plenty
+		eps := 0.1 * want / bk // a screen: 10 % is plenty
+		e1 := bk * absExpSumIntegral(c, theta, lw.tau, eps)
+		qLo, qUp = math.Pow(math.Max(0, zn-e1), 2), (zn+e1)*(zn+e1)
+		if e1 < zn {
+			e2 := bk * absExpSumIntegral(laterCoefs(c, theta, lw.tau), theta, lw.tau, eps)
+			X := e1 * e2 * lw.vnorm[k]
+			qLo, qUp = math.Max(qLo, zn*zn-2*X), math.Min(qUp, zn*zn+2*X+e1*e1)
+		}
 	}
-	lo, up = lw.withTwins(math.Max(0, zn-eInt), zn+eInt)
+	lo, up = lw.withTwins(math.Sqrt(math.Max(0, qLo)), math.Sqrt(qUp))
 	_, zn = lw.withTwins(0, zn)
 	return lo, up, zn
 }
@@ -357,15 +366,23 @@ func (lw *lanczosWork) ritz(k int) ([]float64, *mat.Dense, bool) {
 	return d, mat.NewDense(k, k, z), true
 }
 
-// certify returns lo ≤ ‖exp(−τL)b‖ ≤ up from the first k Lanczos steps
-// (the bound proved on lanczosWork). floorRoot is the best lower bound on
-// the maximum (√ of the floor of edgeBracket): it only steers the effort
-// spent on the integral, never validity.
+// certify returns lo ≤ ‖exp(−τL)b‖ ≤ up from the first k Lanczos steps:
+// the intersection of the two brackets proved on lanczosWork. floorRoot
+// is the best lower bound on the maximum (√ of the floor of edgeBracket):
+// it only steers the effort spent on the integrals, never validity.
 func (lw *lanczosWork) certify(k int, floorRoot float64) (lo, up float64) {
-	floorRoot = lw.quotientRoot(floorRoot)
+	first, second := lw.brackets(k, lw.quotientRoot(floorRoot))
+	return lw.withTwins(math.Max(first[0], second[0]), math.Min(first[1], second[1]))
+}
+
+// brackets returns certify's first- and second-order brackets of
+// ‖exp(−τL_q)b_q‖ on the quotient ([0, +Inf] when one could not be formed;
+// the second is not formed where it cannot be the narrower).
+func (lw *lanczosWork) brackets(k int, floorRoot float64) (first, second [2]float64) {
+	first, second = [2]float64{0, math.Inf(1)}, [2]float64{0, math.Inf(1)}
 	theta, Q, ok := lw.ritz(k)
 	if !ok {
-		return 0, math.Inf(1)
+		return first, second
 	}
 	tau := lw.tau
 	thNeg := 0.0
@@ -436,8 +453,8 @@ func (lw *lanczosWork) certify(k int, floorRoot float64) (lo, up float64) {
 	for j := 0; j < k; j++ {
 		v := lw.vec(j)
 		zj := z[j]
-		for r := range y {
-			y[r] += zj * v[r]
+		for r, x := range v {
+			y[r] += zj * x
 		}
 		vf2 += lw.vnorm[j] * lw.vnorm[j]
 	}
@@ -451,25 +468,85 @@ func (lw *lanczosWork) certify(k int, floorRoot float64) (lo, up float64) {
 	}
 	ff = math.Sqrt(ff) * (1 + highamGamma(k+2))
 
-	bk := lw.beta[k-1] * lw.vnorm[k]
-	e3 := 0.0
-	if bk > 0 {
-		// Far below the floor a loose integral prunes just as well.
-		want := math.Max(math.Max(lanczosRelTol*math.Max(yn, floorRoot), 0.25*(floorRoot-yn)), 1e-15)
-		eps := 1e-3 * want / bk
-		e3 = bk * absExpSumIntegral(c, theta, tau, eps) * (1 + 1e-10)
-	}
-	// ∫₀^τ ‖e^{−sΘ̂}Q̂ᵀe₁‖ ds: far below τ·g·‖Q̂‖ once the heat has spread.
+	// ‖δ₀‖ + ∫₀^τ ‖ρ₂‖, the start and the rounding and eigensolver
+	// residuals; ∫₀^τ ‖e^{−sΘ̂}Q̂ᵀe₁‖ ds is far below τ·g·‖Q̂‖ once the heat
+	// has spread.
 	head := math.Min(tau*growth*qn, headIntegral(Q, theta, tau))
-	err := lw.startErr + nb*vf*dn +
-		nb*head*(vf*eq+ff*qn) + e3 + yErr
-	err *= 1 + 1e-10
-	up = yn*(1+roundoffU) + err
-	lo = math.Max(0, yn*(1-roundoffU)-err)
-	if math.IsNaN(up) || math.IsNaN(lo) {
-		return 0, math.Inf(1)
+	small := (lw.startErr + nb*vf*dn + nb*head*(vf*eq+ff*qn)) * (1 + 1e-10)
+
+	// First order: |‖u(τ)‖ − ‖ŷ(τ)‖| ≤ small + β_k‖v_{k+1}‖J₁.
+	yUp := yn*(1+roundoffU) + yErr*(1+1e-10)
+	yLo := math.Max(0, yn*(1-roundoffU)-yErr*(1+1e-10))
+	bk := lw.beta[k-1] * lw.vnorm[k]
+	j1, delta := 0.0, small // J₁ and ε ≥ ‖δ(τ)‖
+	// Far below the floor a loose integral prunes just as well.
+	want := math.Max(math.Max(lanczosRelTol*math.Max(yn, floorRoot), 0.25*(floorRoot-yn)), 1e-15)
+	if bk > 0 {
+		j1 = absExpSumIntegral(c, theta, tau, 1e-3*want/bk) + coefErr(c, tau*growth, 2)
+		delta = (small + bk*j1) * (1 + 1e-10)
 	}
-	return lw.withTwins(lo, up)
+	first = [2]float64{math.Max(0, yLo-delta), yUp + delta}
+	if bk > 0 && bk*j1 < yUp { // otherwise the second cannot be the narrower
+		later := laterCoefs(c, theta, tau)
+		j2 := absExpSumIntegral(later, theta, tau, 1e-3*want/bk) + coefErr(later, tau*growth, 5) // ≥ ∫_τ^{2τ}|ẑ_k|
+		// The overlaps o_j = v_jᵀv_{k+1}: zero in exact arithmetic; what
+		// loss of orthogonality leaves of them enters through H.
+		next := lw.vec(k)
+		ov := make([]float64, k)
+		for j := range ov {
+			ov[j] = vecDot(lw.vec(j), next)
+		}
+		h, tail := 0.0, 0.0
+		for m := 0; m < k; m++ {
+			sup := math.Exp(-tau * theta[m]) // of e^{−tθ_m} over t ∈ [τ, 2τ]
+			if theta[m] < 0 {
+				sup = math.Exp(-2 * tau * theta[m])
+			}
+			p, pa := 0.0, 0.0
+			for r := 0; r < k; r++ {
+				p += Q.At(r, m) * ov[r]
+				pa += math.Abs(Q.At(r, m) * ov[r])
+			}
+			q1 := Q.At(0, m)
+			h += (math.Abs(p) + highamGamma(k)*pa) * math.Abs(q1) * sup
+			tail += q1 * q1 * sup * sup
+		}
+		ovErr := highamGamma(lw.n) * lw.vnorm[k] * vf // ≥ ‖fl(o) − o‖
+		H := nb*h*(1+highamGamma(k+6)) + ovErr*nb*qn2*growth*growth
+		r2 := nb * (vf*eq + ff*qn) * tau * math.Sqrt(tail) * (1 + highamGamma(k+6)) // ≥ ∫_τ^{2τ}‖ρ₂‖
+		G := H + lw.vnorm[k]*(bk*j2+r2)
+		X := (yUp*small + lw.beta[k-1]*j1*G) * (1 + 1e-10) // ≥ |ŷ(τ)ᵀδ(τ)|
+		qUp := (yUp*yUp + 2*X + delta*delta) * (1 + 8*roundoffU)
+		qLo := (yLo*yLo*(1-2*roundoffU) - 2*X*(1+2*roundoffU)) * (1 - 2*roundoffU)
+		second = [2]float64{math.Sqrt(math.Max(0, qLo)) * (1 - 2*roundoffU), math.Sqrt(qUp) * (1 + 2*roundoffU)}
+	}
+	for _, b := range [2]*[2]float64{&first, &second} {
+		if math.IsNaN(b[0]) || math.IsNaN(b[1]) {
+			*b = [2]float64{0, math.Inf(1)}
+		}
+	}
+	return first, second
+}
+
+// coefErr bounds how much ∫₀^T |Σ_m c_m e^{−sθ_m}| ds can move when each
+// computed c_m is within γ_ops|c_m| of the exact coefficient, given
+// gT ≥ ∫₀^T max_m e^{−sθ_m} ds (T·g).
+func coefErr(c []float64, gT float64, ops int) float64 {
+	s := 0.0
+	for _, x := range c {
+		s += math.Abs(x)
+	}
+	return highamGamma(ops) * s * gT * (1 + highamGamma(len(c)+2))
+}
+
+// laterCoefs returns the coefficients c_m e^{−τθ_m} of s ↦ ẑ_k(τ + s)
+// (two more roundings each: the exponential and the product).
+func laterCoefs(c, theta []float64, tau float64) []float64 {
+	out := make([]float64, len(c))
+	for m, x := range c {
+		out[m] = x * math.Exp(-tau*theta[m])
+	}
+	return out
 }
 
 // headIntegral returns an upper bound on ∫₀^τ φ(s) ds,
