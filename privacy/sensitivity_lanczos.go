@@ -446,15 +446,37 @@ func (lw *lanczosWork) brackets(k int, floorRoot float64) (first, second [2]floa
 	zErr := highamGamma(k+4) * nb * qf2 * growth // ‖fl(ẑ(τ)) − ẑ(τ)‖
 	dn := vecNorm(d) + highamGamma(k+3)*qf2
 
-	// ŷ(τ) = Vẑ(τ) and its norm.
+	// J₁ = ∫₀^τ|ẑ_k|, to the accuracy the floor asks for (‖ẑ(τ)‖ stands
+	// for ‖ŷ(τ)‖ here: it only steers the effort); and whether the second
+	// order can be the narrower, which needs the overlaps below.
+	zn := math.Sqrt(vecDot(z, z))
+	bk := lw.beta[k-1] * lw.vnorm[k]
+	want := math.Max(math.Max(lanczosRelTol*math.Max(zn, floorRoot), 0.25*(floorRoot-zn)), 1e-15)
+	j1 := 0.0
+	if bk > 0 {
+		j1 = absExpSumIntegral(c, theta, tau, 1e-3*want/bk) + coefErr(c, tau*growth, 2)
+	}
+	secondOrder := bk > 0 && bk*j1 < zn
+
+	// ŷ(τ) = Vẑ(τ) and its norm, and (second order) the overlaps
+	// o_j = v_jᵀv_{k+1}: zero in exact arithmetic; what loss of
+	// orthogonality leaves of them enters through H.
 	y := lw.w
 	clear(y)
+	var ov []float64
+	if secondOrder {
+		ov = make([]float64, k)
+	}
 	vf2 := 0.0
 	for j := 0; j < k; j++ {
 		v := lw.vec(j)
 		zj := z[j]
-		for r, x := range v {
-			y[r] += zj * x
+		if ov != nil {
+			ov[j] = axpyDot(y, zj, v, lw.vec(k))
+		} else {
+			for r, x := range v {
+				y[r] += zj * x
+			}
 		}
 		vf2 += lw.vnorm[j] * lw.vnorm[j]
 	}
@@ -477,25 +499,11 @@ func (lw *lanczosWork) brackets(k int, floorRoot float64) (first, second [2]floa
 	// First order: |‖u(τ)‖ − ‖ŷ(τ)‖| ≤ small + β_k‖v_{k+1}‖J₁.
 	yUp := yn*(1+roundoffU) + yErr*(1+1e-10)
 	yLo := math.Max(0, yn*(1-roundoffU)-yErr*(1+1e-10))
-	bk := lw.beta[k-1] * lw.vnorm[k]
-	j1, delta := 0.0, small // J₁ and ε ≥ ‖δ(τ)‖
-	// Far below the floor a loose integral prunes just as well.
-	want := math.Max(math.Max(lanczosRelTol*math.Max(yn, floorRoot), 0.25*(floorRoot-yn)), 1e-15)
-	if bk > 0 {
-		j1 = absExpSumIntegral(c, theta, tau, 1e-3*want/bk) + coefErr(c, tau*growth, 2)
-		delta = (small + bk*j1) * (1 + 1e-10)
-	}
+	delta := (small + bk*j1) * (1 + 1e-10) // ε ≥ ‖δ(τ)‖
 	first = [2]float64{math.Max(0, yLo-delta), yUp + delta}
-	if bk > 0 && bk*j1 < yUp { // otherwise the second cannot be the narrower
+	if secondOrder {
 		later := laterCoefs(c, theta, tau)
 		j2 := absExpSumIntegral(later, theta, tau, 1e-3*want/bk) + coefErr(later, tau*growth, 5) // ≥ ∫_τ^{2τ}|ẑ_k|
-		// The overlaps o_j = v_jᵀv_{k+1}: zero in exact arithmetic; what
-		// loss of orthogonality leaves of them enters through H.
-		next := lw.vec(k)
-		ov := make([]float64, k)
-		for j := range ov {
-			ov[j] = vecDot(lw.vec(j), next)
-		}
 		h, tail := 0.0, 0.0
 		for m := 0; m < k; m++ {
 			sup := math.Exp(-tau * theta[m]) // of e^{−tθ_m} over t ∈ [τ, 2τ]
@@ -526,6 +534,31 @@ func (lw *lanczosWork) brackets(k int, floorRoot float64) (first, second [2]floa
 		}
 	}
 	return first, second
+}
+
+// axpyDot sets y += a·x and returns xᵀv, reading x once; four partial
+// sums keep the dot product off the adder's latency (any order of
+// summation has the same bound γ_n Σ|x_r v_r|).
+func axpyDot(y []float64, a float64, x, v []float64) float64 {
+	var s0, s1, s2, s3 float64
+	n := len(x)
+	y, v = y[:n], v[:n]
+	r := 0
+	for ; r+4 <= n; r += 4 {
+		y[r] += a * x[r]
+		y[r+1] += a * x[r+1]
+		y[r+2] += a * x[r+2]
+		y[r+3] += a * x[r+3]
+		s0 += x[r] * v[r]
+		s1 += x[r+1] * v[r+1]
+		s2 += x[r+2] * v[r+2]
+		s3 += x[r+3] * v[r+3]
+	}
+	for ; r < n; r++ {
+		y[r] += a * x[r]
+		s0 += x[r] * v[r]
+	}
+	return (s0 + s1) + (s2 + s3)
 }
 
 // coefErr bounds how much ∫₀^T |Σ_m c_m e^{−sθ_m}| ds can move when each
