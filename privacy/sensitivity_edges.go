@@ -480,18 +480,24 @@ func lanczosResult(cl []edgeClass, lo, up []float64, done []atomic.Bool, qLo, al
 // radauFilter tries the 3-hop Radau bound (radauWork.bound) on each class
 // just before Lanczos would refine it: on the PGP web of trust at τ = 1 it
 // settles 3 064 of 11 166 such classes, for 10–1000 µs each where their
-// recurrences took 17 steps of 22 µs on average. Where it stops paying (on
-// the AS graph at τ = 10 it settles 1 %), it stops trying.
+// recurrences took 17 steps of 22 µs on average. It judges itself in
+// windows of radauWindow tries: where it settled fewer than radauRate of
+// them (on the AS graph at τ = 10 it settles 1 %, for 10 s of work), it
+// only tries every radauStride-th class until a window pays again (the
+// classes come by decreasing cheap bound, and the first ones, close to
+// the maximum, are rarely settled by it even where later ones are).
 type radauFilter struct {
-	pool          sync.Pool // *radauWork, one per worker in use
-	tries, pruned atomic.Int64
+	pool sync.Pool // *radauWork, one per worker in use
+
+	mu            sync.Mutex
+	tries, pruned int // in the current window
+	stride, skip  int // try one class in stride; classes passed since the last try
 }
 
-// radauTrial is the number of tries before the filter judges its rate,
-// and radauRate the share of classes it must settle to keep trying.
 const (
-	radauTrial = 512
-	radauRate  = 0.05
+	radauWindow = 256
+	radauRate   = 0.05
+	radauStride = 8
 )
 
 func newRadauFilter(g *laplacian.Graph, tau float64) *radauFilter {
@@ -501,25 +507,40 @@ func newRadauFilter(g *laplacian.Graph, tau float64) *radauFilter {
 		wmax = max(wmax, len(cols))
 	}
 	B := expm.LambdaMaxBound(g)
-	f := &radauFilter{}
+	f := &radauFilter{stride: 1}
 	f.pool.New = func() any { return newRadauWork(g, tau, B, wmax) }
 	return f
 }
 
 // root returns a proven upper bound on √q_e for the edge (i, j): the root
-// of its Radau bound, or +Inf once the filter has stopped paying. floor
-// (the best lower bound on max q_e) only counts the classes it settles.
+// of its Radau bound, or +Inf when this class is not tried. floor (the
+// best lower bound on max q_e) only counts the classes it settles.
 func (f *radauFilter) root(i, j int, floor float64) float64 {
-	tries, pruned := f.tries.Load(), f.pruned.Load()
-	if tries >= radauTrial && float64(pruned) < radauRate*float64(tries) {
+	f.mu.Lock()
+	f.skip++
+	try := f.skip >= f.stride
+	if try {
+		f.skip = 0
+	}
+	f.mu.Unlock()
+	if !try {
 		return math.Inf(1)
 	}
 	r := f.pool.Get().(*radauWork)
 	b := r.bound(i, j)
 	f.pool.Put(r)
-	f.tries.Add(1)
+	f.mu.Lock()
+	f.tries++
 	if b <= floor {
-		f.pruned.Add(1)
+		f.pruned++
 	}
+	if f.tries == radauWindow {
+		f.stride = 1
+		if float64(f.pruned) < radauRate*float64(f.tries) {
+			f.stride = radauStride
+		}
+		f.tries, f.pruned = 0, 0
+	}
+	f.mu.Unlock()
 	return math.Sqrt(b) * (1 + roundoffU)
 }
