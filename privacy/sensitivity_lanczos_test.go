@@ -634,3 +634,46 @@ func hubEdges(t *testing.T, seed uint64, size, count int) (*lanczosOp, [][2]int)
 	g.ForEachEdge(func(i, j int, w float64) { edges = append(edges, [2]int{i, j}) })
 	return newGraphOp(g), edges[:count]
 }
+
+// The Radau filter returns a proven bound (above the oracle's √q_e) on the
+// classes it tries; after a window of tries that settle nothing it tries
+// one class in radauStride, and after a window that settles them all it
+// tries every class again.
+func TestRadauFilterWindows(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	g := hubGraph(t, rng, 1, 50, true)
+	A := expmOracle(g, 1)
+	f := newRadauFilter(g, 1)
+	n := g.N()
+	var edges [][2]int
+	g.ForEachEdge(func(i, j int, _ float64) { edges = append(edges, [2]int{i, j}) })
+	tried := func(calls int, floor float64) int {
+		k := 0
+		for c := 0; c < calls; c++ {
+			e := edges[c%len(edges)]
+			r := f.root(e[0], e[1], floor)
+			if math.IsInf(r, 1) {
+				continue
+			}
+			k++
+			s := 0.0
+			for v := 0; v < n; v++ {
+				d := A.At(v, e[0]) - A.At(v, e[1])
+				s += d * d
+			}
+			if r < math.Sqrt(s)*(1-1e-12) {
+				t.Fatalf("edge %v: filter bound %.17g below the oracle %.17g", e, r, math.Sqrt(s))
+			}
+		}
+		return k
+	}
+	if k := tried(radauWindow, 0); k != radauWindow {
+		t.Fatalf("first window: %d of %d classes tried", k, radauWindow)
+	}
+	if k := tried(radauWindow*radauStride, math.Inf(1)); k != radauWindow {
+		t.Fatalf("after a window that settled nothing: %d of %d classes tried, want %d", k, radauWindow*radauStride, radauWindow)
+	}
+	if k := tried(100, math.Inf(1)); k != 100 {
+		t.Fatalf("after a window that settled all: %d of 100 classes tried", k)
+	}
+}
