@@ -243,6 +243,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 				}
 				c := list[k]
 				l, u := known(c)
+				// (The deep pass's classes have Lanczos brackets already.)
 				if u*u > floor() && !secondPass {
 					u = math.Min(u, radau.root(cl[c].i, cl[c].j, floor()))
 				}
