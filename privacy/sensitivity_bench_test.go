@@ -101,9 +101,9 @@ func BenchmarkSensitivityScale(b *testing.B) {
 	as, enron, pgp := dataset("as-22july06"), dataset("email-Enron"), dataset("pgp-strong-2009")
 	cases := []gcase{
 		{"as-22july06/tau=0.1", 0.1, as}, {"as-22july06/tau=0.5", 0.5, as}, {"as-22july06/tau=1", 1, as},
-		{"as-22july06/tau=2", 2, as}, {"as-22july06/tau=10", 10, as},
+		{"as-22july06/tau=2", 2, as}, {"as-22july06/tau=5", 5, as}, {"as-22july06/tau=10", 10, as},
 		{"email-Enron/tau=0.1", 0.1, enron}, {"email-Enron/tau=0.5", 0.5, enron}, {"email-Enron/tau=1", 1, enron},
-		{"email-Enron/tau=2", 2, enron}, {"email-Enron/tau=10", 10, enron},
+		{"email-Enron/tau=2", 2, enron}, {"email-Enron/tau=5", 5, enron}, {"email-Enron/tau=10", 10, enron},
 		{"pgp-strong-2009/tau=1", 1, pgp}, {"pgp-strong-2009/tau=10", 10, pgp},
 		{"pa-1e5", 1, gen("pa:n=100000,m=10")}, {"rgg-1e5", 1, gen("rgg:n=100000,radius=0.008")},
 		{"pa-1e6", 1, gen("pa:n=1000000,m=10")}, {"rgg-1e6", 1, gen("rgg:n=1000000,radius=0.0025")},
