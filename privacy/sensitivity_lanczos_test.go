@@ -90,12 +90,7 @@ func TestLanczosEdgeBracket(t *testing.T) {
 			maxWant := 0.0
 			widths := []float64{}
 			c.g.ForEachEdge(func(i, j int, _ float64) {
-				s := 0.0
-				for r := 0; r < n; r++ {
-					d := A.At(r, i) - A.At(r, j)
-					s += d * d
-				}
-				want := math.Sqrt(s)
+				want := math.Sqrt(columnDiffSq(A, i, j))
 				op.start(lw, i, j)
 				var lo, up float64
 				for k := 1; k <= lw.kmax; k++ {
@@ -155,12 +150,7 @@ func TestLanczosSecondOrder(t *testing.T) {
 		lw := newLanczosWork(op, c.tau, n+10)
 		var steps [2]int // to the relative width 1e-6, summed over the edges
 		c.g.ForEachEdge(func(i, j int, _ float64) {
-			s := 0.0
-			for r := 0; r < n; r++ {
-				d := A.At(r, i) - A.At(r, j)
-				s += d * d
-			}
-			want := math.Sqrt(s)
+			want := math.Sqrt(columnDiffSq(A, i, j))
 			op.start(lw, i, j)
 			reached := [2]int{lw.kmax, lw.kmax}
 			for k := 1; k <= lw.kmax; k++ {
@@ -343,14 +333,7 @@ func TestEdgeClassesShareQ(t *testing.T) {
 	tau := 1.3
 	A := expmOracle(g, tau)
 	tw := falseTwins(g)
-	q := func(i, j int) float64 {
-		s := 0.0
-		for r := 0; r < g.N(); r++ {
-			d := A.At(r, i) - A.At(r, j)
-			s += d * d
-		}
-		return s
-	}
+	q := func(i, j int) float64 { return columnDiffSq(A, i, j) }
 	cl := edgeClasses(g, tau, time.Time{})
 	total, multi := 0, 0
 	rep := map[[2]int]float64{}
@@ -644,7 +627,6 @@ func TestRadauFilterWindows(t *testing.T) {
 	g := hubGraph(t, rng, 1, 50, true)
 	A := expmOracle(g, 1)
 	f := newRadauFilter(g, 1)
-	n := g.N()
 	var edges [][2]int
 	g.ForEachEdge(func(i, j int, _ float64) { edges = append(edges, [2]int{i, j}) })
 	tried := func(calls int, floor float64) int {
@@ -656,13 +638,8 @@ func TestRadauFilterWindows(t *testing.T) {
 				continue
 			}
 			k++
-			s := 0.0
-			for v := 0; v < n; v++ {
-				d := A.At(v, e[0]) - A.At(v, e[1])
-				s += d * d
-			}
-			if r < math.Sqrt(s)*(1-1e-12) {
-				t.Fatalf("edge %v: filter bound %.17g below the oracle %.17g", e, r, math.Sqrt(s))
+			if want := math.Sqrt(columnDiffSq(A, e[0], e[1])); r < want*(1-1e-12) {
+				t.Fatalf("edge %v: filter bound %.17g below the oracle %.17g", e, r, want)
 			}
 		}
 		return k

@@ -78,11 +78,7 @@ func TestResistanceBoundAgainstOracle(t *testing.T) {
 			if up < 1/w*(1-1e-9) {
 				tighter++
 			}
-			q := 0.0
-			for r := 0; r < c.g.N(); r++ {
-				d := A.At(r, i) - A.At(r, j)
-				q += d * d
-			}
+			q := columnDiffSq(A, i, j)
 			if psi := resistanceEdgeBound(R, c.tau); psi < q*(1-1e-9) {
 				t.Errorf("%s (%d,%d): ψ(R) = %g < q_e = %g", c.name, i, j, psi, q)
 			}
