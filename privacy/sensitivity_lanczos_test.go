@@ -333,7 +333,6 @@ func TestEdgeClassesShareQ(t *testing.T) {
 	tau := 1.3
 	A := expmOracle(g, tau)
 	tw := falseTwins(g)
-	q := func(i, j int) float64 { return columnDiffSq(A, i, j) }
 	cl := edgeClasses(g, tau, time.Time{})
 	total, multi := 0, 0
 	rep := map[[2]int]float64{}
@@ -343,7 +342,7 @@ func TestEdgeClassesShareQ(t *testing.T) {
 			multi++
 		}
 		a, b := tw.rep[c.i], tw.rep[c.j]
-		qe := q(c.i, c.j)
+		qe := columnDiffSq(A, c.i, c.j)
 		rep[[2]int{min(a, b), max(a, b)}] = qe
 		// The class's proven bounds hold: Jensen below, the cheap bound above.
 		if c.lo > qe*(1+1e-12) || c.u < qe*(1-1e-12) {
@@ -355,8 +354,8 @@ func TestEdgeClassesShareQ(t *testing.T) {
 	}
 	g.ForEachEdge(func(i, j int, _ float64) {
 		a, b := tw.rep[i], tw.rep[j]
-		if want := rep[[2]int{min(a, b), max(a, b)}]; math.Abs(q(i, j)-want) > 1e-13 {
-			t.Errorf("edge (%d,%d): q %g, its class %g", i, j, q(i, j), want)
+		if q, want := columnDiffSq(A, i, j), rep[[2]int{min(a, b), max(a, b)}]; math.Abs(q-want) > 1e-13 {
+			t.Errorf("edge (%d,%d): q %g, its class %g", i, j, q, want)
 		}
 	})
 }
