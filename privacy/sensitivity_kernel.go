@@ -93,58 +93,122 @@ func (k *blockKernel) rows(lo, hi int, dst, x, z []float64, a, c, e float64) {
 func (k *blockKernel) rowsOf(idx []int32, lo, hi int, dst, x, z []float64, a, c, e float64) {
 	const b = columnBlock
 	g := k.g
+	_ = x[g.N()*b-1] // every neighbour's row is in x (rowAVX2 does not check)
 	for t := lo; t < hi; t++ {
 		i := t
 		if idx != nil {
 			i = int(idx[t])
 		}
 		cols, ws := g.Neighbors(i)
-		xi := (*[b]float64)(x[i*b : i*b+b])
-		var acc [b]float64
-		d := k.deg[i]
+		var zi *[b]float64
+		if z != nil {
+			zi = (*[b]float64)(z[i*b : i*b+b])
+		}
+		row((*[b]float64)(dst[i*b:i*b+b]), (*[b]float64)(x[i*b:i*b+b]), zi, x, cols, ws, k.deg[i], a, c, e)
+	}
+}
+
+// rowGo computes one row of the step: dst = a·(d·xi − Σ_p ws[p]·x_{cols[p]})
+// + c·xi (+ e·zi when zi is not nil), the sum in neighbour order (ws nil:
+// every weight 1, read as no product). Every product is rounded on its own
+// (no fused multiply–add), as rowAVX2 does. The caller guarantees x holds
+// 16 values for every node in cols.
+func rowGo(dst, xi, zi *[columnBlock]float64, x []float64, cols []int32, ws []float64, d, a, c, e float64) {
+	const b = columnBlock
+	var acc [b]float64
+	for t := range acc {
+		acc[t] = d * xi[t]
+	}
+	// In strips of four columns, so that the sums, the weight and a
+	// load stay in registers; per column the operations are those of
+	// acc[t] −= w·x_jt in neighbour order (w = 1 read as no product).
+	if ws == nil {
+		for h := 0; h < b; h += 4 {
+			a0, a1, a2, a3 := acc[h], acc[h+1], acc[h+2], acc[h+3]
+			for _, j := range cols {
+				xj := (*[4]float64)(x[int(j)*b+h : int(j)*b+h+4])
+				a0 -= xj[0]
+				a1 -= xj[1]
+				a2 -= xj[2]
+				a3 -= xj[3]
+			}
+			acc[h], acc[h+1], acc[h+2], acc[h+3] = a0, a1, a2, a3
+		}
+	} else {
+		ws = ws[:len(cols)]
+		for h := 0; h < b; h += 4 {
+			a0, a1, a2, a3 := acc[h], acc[h+1], acc[h+2], acc[h+3]
+			for p, j := range cols {
+				w := ws[p]
+				xj := (*[4]float64)(x[int(j)*b+h : int(j)*b+h+4])
+				a0 -= float64(w * xj[0])
+				a1 -= float64(w * xj[1])
+				a2 -= float64(w * xj[2])
+				a3 -= float64(w * xj[3])
+			}
+			acc[h], acc[h+1], acc[h+2], acc[h+3] = a0, a1, a2, a3
+		}
+	}
+	if zi == nil {
 		for t := range acc {
-			acc[t] = d * xi[t]
+			dst[t] = float64(a*acc[t]) + float64(c*xi[t])
 		}
-		// In strips of four columns, so that the sums, the weight and a
-		// load stay in registers; per column the operations are those of
-		// acc[t] −= w·x_jt in neighbour order (w = 1 read as no product).
-		if ws == nil {
-			for h := 0; h < b; h += 4 {
-				a0, a1, a2, a3 := acc[h], acc[h+1], acc[h+2], acc[h+3]
-				for _, j := range cols {
-					xj := (*[4]float64)(x[int(j)*b+h : int(j)*b+h+4])
-					a0 -= xj[0]
-					a1 -= xj[1]
-					a2 -= xj[2]
-					a3 -= xj[3]
-				}
-				acc[h], acc[h+1], acc[h+2], acc[h+3] = a0, a1, a2, a3
-			}
-		} else {
-			ws = ws[:len(cols)]
-			for h := 0; h < b; h += 4 {
-				a0, a1, a2, a3 := acc[h], acc[h+1], acc[h+2], acc[h+3]
-				for p, j := range cols {
-					w := ws[p]
-					xj := (*[4]float64)(x[int(j)*b+h : int(j)*b+h+4])
-					a0 -= w * xj[0]
-					a1 -= w * xj[1]
-					a2 -= w * xj[2]
-					a3 -= w * xj[3]
-				}
-				acc[h], acc[h+1], acc[h+2], acc[h+3] = a0, a1, a2, a3
-			}
+		return
+	}
+	for t := range acc {
+		dst[t] = float64(float64(a*acc[t])+float64(c*xi[t])) + float64(e*zi[t])
+	}
+}
+
+// The vector passes of a Lanczos block step (lanczosBlock.step) over
+// row-major n×16 blocks, per column in row order; every product is rounded
+// on its own, as their AVX2 versions do.
+
+// dotsGo adds, for each row r < len(om) of w and x and each column t,
+// x·w to a[t], w·w to wn[t] and (om[r]·x)·x to es[t].
+func dotsGo(w, x, om []float64, a, wn, es *[columnBlock]float64) {
+	const b = columnBlock
+	for r, o := range om {
+		wr := (*[b]float64)(w[r*b : r*b+b])
+		xr := (*[b]float64)(x[r*b : r*b+b])
+		for t := range b {
+			wt, xt := wr[t], xr[t]
+			a[t] += float64(xt * wt)
+			wn[t] += float64(wt * wt)
+			es[t] += float64(float64(o*xt) * xt)
 		}
-		di := (*[b]float64)(dst[i*b : i*b+b])
-		if z == nil {
-			for t := range acc {
-				di[t] = a*acc[t] + c*xi[t]
-			}
-		} else {
-			zi := (*[b]float64)(z[i*b : i*b+b])
-			for t := range acc {
-				di[t] = a*acc[t] + c*xi[t] + e*zi[t]
-			}
+	}
+}
+
+// axpy2Go sets w = (w − a[t]·x) − bp[t]·p in each row and column t and
+// adds the new w² to bb[t].
+func axpy2Go(w, x, p []float64, a, bp, bb *[columnBlock]float64) {
+	const b = columnBlock
+	for r := 0; r+b <= len(w); r += b {
+		wr := (*[b]float64)(w[r : r+b])
+		xr := (*[b]float64)(x[r : r+b])
+		pr := (*[b]float64)(p[r : r+b])
+		for t := range b {
+			y := wr[t] - float64(a[t]*xr[t])
+			y -= float64(bp[t] * pr[t])
+			wr[t] = y
+			bb[t] += float64(y * y)
+		}
+	}
+}
+
+// scaleShiftGo sets, in each row and column t, y = w·inv[t], p = x and
+// x = y, and adds y² to vn[t].
+func scaleShiftGo(w, x, p []float64, inv, vn *[columnBlock]float64) {
+	const b = columnBlock
+	for r := 0; r+b <= len(w); r += b {
+		wr := (*[b]float64)(w[r : r+b])
+		xr := (*[b]float64)(x[r : r+b])
+		pr := (*[b]float64)(p[r : r+b])
+		for t := range b {
+			y := wr[t] * inv[t]
+			pr[t], xr[t] = xr[t], y
+			vn[t] += float64(y * y)
 		}
 	}
 }

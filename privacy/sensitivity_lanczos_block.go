@@ -120,31 +120,11 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
 		lb.kern.rows(lo, hi, lb.W, lb.X, nil, 1, 0, 0)
-		for r := lo; r < hi; r++ {
-			wr := (*[b]float64)(lb.W[r*b : r*b+b])
-			xr := (*[b]float64)(lb.X[r*b : r*b+b])
-			o := om[r]
-			for s := 0; s < b; s++ {
-				w, x := wr[s], xr[s]
-				a[s] += x * w
-				wn[s] += w * w
-				errSq[s] += o * x * x
-			}
-		}
+		dots(lb.W[lo*b:hi*b], lb.X[lo*b:hi*b], om[lo:hi], &a, &wn, &errSq)
 	}
 	// W − αX − β_prev P, row by row over the contiguous blocks (per slot
 	// the operations of lanczosWork.step; idle slots stay zero).
-	for r := 0; r < n; r++ {
-		wr := (*[b]float64)(lb.W[r*b : r*b+b])
-		xr := (*[b]float64)(lb.X[r*b : r*b+b])
-		pr := (*[b]float64)(lb.P[r*b : r*b+b])
-		for s := 0; s < b; s++ {
-			x := wr[s] - a[s]*xr[s]
-			x -= bPrev[s] * pr[s]
-			wr[s] = x
-			bb[s] += x * x
-		}
-	}
+	axpy2(lb.W, lb.X, lb.P, &a, &bPrev, &bb)
 	for s := 0; s < b; s++ {
 		if bt := math.Sqrt(bb[s]); lb.class[s] >= 0 && bt > 1e-300 && !math.IsInf(bt, 0) {
 			inv[s] = 1 / bt
@@ -154,16 +134,7 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 	// column is copied to its own array while the chunk is in cache.
 	for lo := 0; lo < n; lo += chunk {
 		hi := min(lo+chunk, n)
-		for r := lo; r < hi; r++ {
-			wr := (*[b]float64)(lb.W[r*b : r*b+b])
-			xr := (*[b]float64)(lb.X[r*b : r*b+b])
-			pr := (*[b]float64)(lb.P[r*b : r*b+b])
-			for s := 0; s < b; s++ {
-				x := wr[s] * inv[s]
-				pr[s], xr[s] = xr[s], x
-				vn[s] += x * x
-			}
-		}
+		scaleShift(lb.W[lo*b:hi*b], lb.X[lo*b:hi*b], lb.P[lo*b:hi*b], &inv, &vn)
 		for s := 0; s < b; s++ {
 			if next[s] == nil {
 				continue
