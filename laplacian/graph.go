@@ -367,6 +367,14 @@ func components(g *Graph) ([]int32, int) {
 // N returns the number of nodes.
 func (g *Graph) N() int { return g.n }
 
+// CSR returns the stored adjacency, for kernels that walk it directly: row
+// i's neighbours are col[rowPtr[i]:rowPtr[i+1]], sorted, each in [0, N()),
+// with weights weight[rowPtr[i]:rowPtr[i+1]] (weight is nil when every
+// weight is 1). The slices are the graph's own: read them, never write.
+func (g *Graph) CSR() (rowPtr []int64, col []int32, weight []float64) {
+	return g.rowPtr, g.col, g.weight
+}
+
 // NumEdges returns the number of undirected edges after merging duplicates.
 func (g *Graph) NumEdges() int { return g.edges }
 

@@ -5,19 +5,40 @@ package privacy
 import "golang.org/x/sys/cpu"
 
 //go:noescape
-func rowAVX2(dst, xi, zi *[columnBlock]float64, x []float64, cols []int32, ws []float64, d, a, c, e float64)
+func rowsAVX2(dst, x, z []float64, idx []int32, rowPtr []int64, col []int32, w, deg []float64, lo, hi int, a, c, e float64)
 
 // useAVX2: the kernels run their AVX2 versions, which perform the Go
 // versions' operations per column in the same order, and so give the same
 // results bit for bit (TestKernelsMatchGo).
 var useAVX2 = cpu.X86.HasAVX2
 
-func row(dst, xi, zi *[columnBlock]float64, x []float64, cols []int32, ws []float64, d, a, c, e float64) {
-	if useAVX2 {
-		rowAVX2(dst, xi, zi, x, cols, ws, d, a, c, e)
+// kernelRows is rowsGo, in AVX2 where the processor has it. rowsAVX2
+// checks no index, so the lengths and the rows asked for are checked here;
+// the graph's own invariants (rowPtr increasing, col in [0, n), w as long
+// as col) hold by construction.
+func kernelRows(dst, x, z []float64, idx []int32, rowPtr []int64, col []int32, w, deg []float64, lo, hi int, a, c, e float64) {
+	if !useAVX2 {
+		rowsGo(dst, x, z, idx, rowPtr, col, w, deg, lo, hi, a, c, e)
 		return
 	}
-	rowGo(dst, xi, zi, x, cols, ws, d, a, c, e)
+	n := len(rowPtr) - 1
+	rows := n
+	if idx != nil {
+		rows = len(idx)
+		for _, i := range idx[lo:hi] {
+			if i < 0 || int(i) >= n {
+				panic("privacy: kernel row out of range")
+			}
+		}
+	}
+	if lo < 0 || hi > rows || len(deg) < n || len(x) < n*columnBlock || len(dst) < n*columnBlock ||
+		(z != nil && len(z) < n*columnBlock) || (w != nil && len(w) != len(col)) {
+		panic("privacy: kernel block of the wrong size")
+	}
+	if lo >= hi {
+		return
+	}
+	rowsAVX2(dst, x, z, idx, rowPtr, col, w, deg, lo, hi, a, c, e)
 }
 
 //go:noescape

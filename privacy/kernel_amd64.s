@@ -2,89 +2,121 @@
 
 #include "textflag.h"
 
-// func rowAVX2(dst, xi, zi *[16]float64, x []float64, cols []int32, ws []float64, d, a, c, e float64)
-// rowGo in AVX2, four columns to a register: acc = d·xi, then
-// acc −= ws[p]·x[cols[p]·16 : +16] for p in order (no product when ws is
-// empty), then dst = a·acc + c·xi (+ e·zi when zi is not nil).
-TEXT ·rowAVX2(SB), NOSPLIT, $0-128
-	MOVQ xi+8(FP), AX
+// func rowsAVX2(dst, x, z []float64, idx []int32, rowPtr []int64, col []int32, w, deg []float64, lo, hi int, a, c, e float64)
+// rowsGo in AVX2, four columns to a register: for t in [lo, hi) and
+// i = idx[t] (t when idx is empty), acc = deg[i]·x_i, then
+// acc −= w[p]·x_{col[p]} for p in row i in order (no product when w is
+// empty), then dst_i = a·acc + c·x_i (+ e·z_i when z is not empty).
+TEXT ·rowsAVX2(SB), NOSPLIT, $0-232
+	MOVQ dst_base+0(FP), DI
 	MOVQ x_base+24(FP), SI
-	MOVQ cols_base+48(FP), BX
-	MOVQ cols_len+56(FP), CX
-	MOVQ ws_base+72(FP), DX
-	MOVQ ws_len+80(FP), R8
-	VBROADCASTSD d+96(FP), Y4
-	VMULPD 0(AX), Y4, Y0
-	VMULPD 32(AX), Y4, Y1
-	VMULPD 64(AX), Y4, Y2
-	VMULPD 96(AX), Y4, Y3
-	XORQ R9, R9
+	MOVQ idx_base+72(FP), R8
+	MOVQ idx_len+80(FP), R12
+	TESTQ R12, R12
+	JNE hasidx
+	XORQ R8, R8
+
+hasidx:
+	MOVQ rowPtr_base+96(FP), BX
+	MOVQ col_base+120(FP), R9
+	MOVQ w_base+144(FP), R10
+	MOVQ w_len+152(FP), R12
+	TESTQ R12, R12
+	JNE hasw
+	XORQ R10, R10
+
+hasw:
+	VBROADCASTSD a+208(FP), Y13
+	VBROADCASTSD c+216(FP), Y14
+	VBROADCASTSD e+224(FP), Y15
+	MOVQ lo+192(FP), CX
+
+row:
+	CMPQ CX, hi+200(FP)
+	JGE done
+	MOVQ CX, R13
 	TESTQ R8, R8
-	JNE rweighted
+	JEQ direct
+	MOVLQSX (R8)(CX*4), R13
 
-rplain:
-	CMPQ R9, CX
-	JGE rdone
-	MOVLQSX (BX)(R9*4), R10
-	SHLQ $7, R10
-	VSUBPD 0(SI)(R10*1), Y0, Y0
-	VSUBPD 32(SI)(R10*1), Y1, Y1
-	VSUBPD 64(SI)(R10*1), Y2, Y2
-	VSUBPD 96(SI)(R10*1), Y3, Y3
-	INCQ R9
-	JMP rplain
+direct:
+	MOVQ R13, AX
+	SHLQ $7, AX
+	MOVQ deg_base+168(FP), R12
+	VBROADCASTSD (R12)(R13*8), Y4
+	VMULPD 0(SI)(AX*1), Y4, Y0
+	VMULPD 32(SI)(AX*1), Y4, Y1
+	VMULPD 64(SI)(AX*1), Y4, Y2
+	VMULPD 96(SI)(AX*1), Y4, Y3
+	MOVQ (BX)(R13*8), DX
+	MOVQ 8(BX)(R13*8), R14
+	TESTQ R10, R10
+	JNE weighted
 
-rweighted:
-	CMPQ R9, CX
-	JGE rdone
-	MOVLQSX (BX)(R9*4), R10
-	SHLQ $7, R10
-	VBROADCASTSD (DX)(R9*8), Y4
-	VMULPD 0(SI)(R10*1), Y4, Y5
-	VMULPD 32(SI)(R10*1), Y4, Y6
-	VMULPD 64(SI)(R10*1), Y4, Y7
-	VMULPD 96(SI)(R10*1), Y4, Y8
+plain:
+	CMPQ DX, R14
+	JGE epilogue
+	MOVLQSX (R9)(DX*4), R11
+	SHLQ $7, R11
+	VSUBPD 0(SI)(R11*1), Y0, Y0
+	VSUBPD 32(SI)(R11*1), Y1, Y1
+	VSUBPD 64(SI)(R11*1), Y2, Y2
+	VSUBPD 96(SI)(R11*1), Y3, Y3
+	INCQ DX
+	JMP plain
+
+weighted:
+	CMPQ DX, R14
+	JGE epilogue
+	MOVLQSX (R9)(DX*4), R11
+	SHLQ $7, R11
+	VBROADCASTSD (R10)(DX*8), Y4
+	VMULPD 0(SI)(R11*1), Y4, Y5
+	VMULPD 32(SI)(R11*1), Y4, Y6
+	VMULPD 64(SI)(R11*1), Y4, Y7
+	VMULPD 96(SI)(R11*1), Y4, Y8
 	VSUBPD Y5, Y0, Y0
 	VSUBPD Y6, Y1, Y1
 	VSUBPD Y7, Y2, Y2
 	VSUBPD Y8, Y3, Y3
-	INCQ R9
-	JMP rweighted
+	INCQ DX
+	JMP weighted
 
-rdone:
-	MOVQ dst+0(FP), DI
-	MOVQ zi+16(FP), R11
-	VBROADCASTSD a+104(FP), Y4
-	VBROADCASTSD c+112(FP), Y9
-	VMULPD Y0, Y4, Y0
-	VMULPD Y1, Y4, Y1
-	VMULPD Y2, Y4, Y2
-	VMULPD Y3, Y4, Y3
-	VMULPD 0(AX), Y9, Y5
-	VMULPD 32(AX), Y9, Y6
-	VMULPD 64(AX), Y9, Y7
-	VMULPD 96(AX), Y9, Y8
+epilogue:
+	VMULPD Y0, Y13, Y0
+	VMULPD Y1, Y13, Y1
+	VMULPD Y2, Y13, Y2
+	VMULPD Y3, Y13, Y3
+	VMULPD 0(SI)(AX*1), Y14, Y5
+	VMULPD 32(SI)(AX*1), Y14, Y6
+	VMULPD 64(SI)(AX*1), Y14, Y7
+	VMULPD 96(SI)(AX*1), Y14, Y8
 	VADDPD Y5, Y0, Y0
 	VADDPD Y6, Y1, Y1
 	VADDPD Y7, Y2, Y2
 	VADDPD Y8, Y3, Y3
-	TESTQ R11, R11
-	JEQ rstore
-	VBROADCASTSD e+120(FP), Y9
-	VMULPD 0(R11), Y9, Y5
-	VMULPD 32(R11), Y9, Y6
-	VMULPD 64(R11), Y9, Y7
-	VMULPD 96(R11), Y9, Y8
+	MOVQ z_len+56(FP), R12
+	TESTQ R12, R12
+	JEQ store
+	MOVQ z_base+48(FP), R12
+	VMULPD 0(R12)(AX*1), Y15, Y5
+	VMULPD 32(R12)(AX*1), Y15, Y6
+	VMULPD 64(R12)(AX*1), Y15, Y7
+	VMULPD 96(R12)(AX*1), Y15, Y8
 	VADDPD Y5, Y0, Y0
 	VADDPD Y6, Y1, Y1
 	VADDPD Y7, Y2, Y2
 	VADDPD Y8, Y3, Y3
 
-rstore:
-	VMOVUPD Y0, 0(DI)
-	VMOVUPD Y1, 32(DI)
-	VMOVUPD Y2, 64(DI)
-	VMOVUPD Y3, 96(DI)
+store:
+	VMOVUPD Y0, 0(DI)(AX*1)
+	VMOVUPD Y1, 32(DI)(AX*1)
+	VMOVUPD Y2, 64(DI)(AX*1)
+	VMOVUPD Y3, 96(DI)(AX*1)
+	INCQ CX
+	JMP row
+
+done:
 	VZEROUPPER
 	RET
 

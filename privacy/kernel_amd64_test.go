@@ -52,20 +52,34 @@ func TestKernelsMatchGo(t *testing.T) {
 	for i := range edges {
 		edges[i].Weight = math.Pow(10, 6*rng.Float64()-3)
 	}
+	sub := rng.Perm(n)[:n/3] // rows in an arbitrary order, as a ball gives them
+	idx := make([]int32, len(sub))
+	for k, i := range sub {
+		idx[k] = int32(i)
+	}
 	for _, g := range []*laplacian.Graph{unit, mustGraph(t, n, edges)} {
-		x, z := fill(n*b), fill(n*b)
-		deg := g.Degrees()
+		rowPtr, col, w := g.CSR()
+		x := fill(n * b)
 		a, c, e := val(), val(), val()
-		for i := range n {
-			cols, ws := g.Neighbors(i)
-			for _, zi := range []*[b]float64{nil, (*[b]float64)(z[i*b : i*b+b])} {
-				var got, want [b]float64
-				xi := (*[b]float64)(x[i*b : i*b+b])
-				rowAVX2(&got, xi, zi, x, cols, ws, deg[i], a, c, e)
-				rowGo(&want, xi, zi, x, cols, ws, deg[i], a, c, e)
-				same("row", got[:], want[:])
+		for _, z := range [][]float64{nil, fill(n * b)} {
+			for _, id := range [][]int32{nil, idx} {
+				lo, hi := 3, n-5
+				if id != nil {
+					lo, hi = 2, len(id)-1
+				}
+				got, want := fill(n*b), make([]float64, n*b)
+				copy(want, got)
+				kernelRows(got, x, z, id, rowPtr, col, w, g.Degrees(), lo, hi, a, c, e)
+				rowsGo(want, x, z, id, rowPtr, col, w, g.Degrees(), lo, hi, a, c, e)
+				same("rows", got, want)
 			}
 		}
+		// z aliasing dst, as the column scheme's kernel step allows.
+		got, want := fill(n*b), make([]float64, n*b)
+		copy(want, got)
+		kernelRows(got, x, got, nil, rowPtr, col, w, g.Degrees(), 0, n, a, c, e)
+		rowsGo(want, x, want, nil, rowPtr, col, w, g.Degrees(), 0, n, a, c, e)
+		same("rows with z = dst", got, want)
 	}
 	for _, rows := range []int{0, 1, 7, 256} {
 		w, x, p, om := fill(rows*b), fill(rows*b), fill(rows*b), fill(rows)

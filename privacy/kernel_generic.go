@@ -4,8 +4,8 @@ package privacy
 
 const useAVX2 = false
 
-func row(dst, xi, zi *[columnBlock]float64, x []float64, cols []int32, ws []float64, d, a, c, e float64) {
-	rowGo(dst, xi, zi, x, cols, ws, d, a, c, e)
+func kernelRows(dst, x, z []float64, idx []int32, rowPtr []int64, col []int32, w, deg []float64, lo, hi int, a, c, e float64) {
+	rowsGo(dst, x, z, idx, rowPtr, col, w, deg, lo, hi, a, c, e)
 }
 
 func dots(w, x, om []float64, a, wn, es *[columnBlock]float64) { dotsGo(w, x, om, a, wn, es) }

@@ -91,28 +91,37 @@ func (k *blockKernel) rows(lo, hi int, dst, x, z []float64, a, c, e float64) {
 // rowsOf computes rows idx[lo:hi] of the step, or rows lo..hi−1 when idx
 // is nil.
 func (k *blockKernel) rowsOf(idx []int32, lo, hi int, dst, x, z []float64, a, c, e float64) {
+	rowPtr, col, w := k.g.CSR()
+	kernelRows(dst, x, z, idx, rowPtr, col, w, k.deg, lo, hi, a, c, e)
+}
+
+// rowsGo computes, for t in [lo, hi) and i = idx[t] (t when idx is nil),
+// row i of dst = a·(D − W)x + c·x (+ e·z when z is not nil) on the graph
+// given by its CSR arrays and degrees deg: per column, acc = deg_i·x_i,
+// minus w_p·x_{col[p]} in neighbour order (no product when w is nil), then
+// a·acc + c·x_i (+ e·z_i). Every product is rounded on its own (no fused
+// multiply–add), as rowsAVX2 does.
+func rowsGo(dst, x, z []float64, idx []int32, rowPtr []int64, col []int32, w, deg []float64, lo, hi int, a, c, e float64) {
 	const b = columnBlock
-	g := k.g
-	_ = x[g.N()*b-1] // every neighbour's row is in x (rowAVX2 does not check)
 	for t := lo; t < hi; t++ {
 		i := t
 		if idx != nil {
 			i = int(idx[t])
 		}
-		cols, ws := g.Neighbors(i)
+		cols := col[rowPtr[i]:rowPtr[i+1]]
+		var ws []float64
+		if w != nil {
+			ws = w[rowPtr[i]:rowPtr[i+1]]
+		}
 		var zi *[b]float64
 		if z != nil {
 			zi = (*[b]float64)(z[i*b : i*b+b])
 		}
-		row((*[b]float64)(dst[i*b:i*b+b]), (*[b]float64)(x[i*b:i*b+b]), zi, x, cols, ws, k.deg[i], a, c, e)
+		rowGo((*[b]float64)(dst[i*b:i*b+b]), (*[b]float64)(x[i*b:i*b+b]), zi, x, cols, ws, deg[i], a, c, e)
 	}
 }
 
-// rowGo computes one row of the step: dst = a·(d·xi − Σ_p ws[p]·x_{cols[p]})
-// + c·xi (+ e·zi when zi is not nil), the sum in neighbour order (ws nil:
-// every weight 1, read as no product). Every product is rounded on its own
-// (no fused multiply–add), as rowAVX2 does. The caller guarantees x holds
-// 16 values for every node in cols.
+// rowGo is one row of rowsGo.
 func rowGo(dst, xi, zi *[columnBlock]float64, x []float64, cols []int32, ws []float64, d, a, c, e float64) {
 	const b = columnBlock
 	var acc [b]float64
