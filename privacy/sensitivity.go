@@ -387,9 +387,9 @@ func sparseScheme(g *laplacian.Graph, tau float64, opt GraphOptions) SparseSchem
 // lower bound on max q_e that decides how much is refined
 // (modelRefinement), and a column block costs K+1 timed kernel steps
 // (kernelStepSeconds), K the certified Chebyshev degree for τ·λmax-bound
-// at tolerance opt.Tol. The Lanczos scheme costs 0.85 ns per stored entry
-// of the twin quotient and recurrence step (measured on the PGP web of
-// trust at τ = 1 and 10), its steps counted on a sample of the refined
+// at tolerance opt.Tol. A recurrence step of the Lanczos scheme costs
+// lanczosEntrySecs per stored entry of the twin quotient and
+// lanczosRowSecs per row, its steps counted on a sample of the refined
 // classes and from the pilot (lanczosSlotSteps). opt must have its
 // defaults.
 func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
@@ -406,7 +406,7 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
 		q := newTwinOp(g).g
 		nq := float64(q.N())
 		workers := runtime.GOMAXPROCS(0) * columnBlock
-		refine := lanczosSlotSteps(rm, lanczosMaxSteps(q, workers)) * (2*float64(q.NumEdges()) + nq) * 0.85e-9
+		refine := lanczosSlotSteps(rm, lanczosMaxSteps(q, workers)) * (lanczosEntrySecs*2*float64(q.NumEdges()) + lanczosRowSecs*nq)
 		return sparseCost{scheme: scheme, seconds: rm.boundSecs + refine, fixed: 6e-6*m + refine,
 			bytes: 2*g.Bytes() + q.Bytes() + int64(8*nq)*int64(workers*(lanczosMaxSteps(q, workers)+1)+4*columnBlock)}
 	}
@@ -424,10 +424,21 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
 		bytes: 2 * (2*g.Bytes() + int64(53*m) + int64(320*n))}
 }
 
+// The cost of one Lanczos recurrence step per stored entry of the twin
+// quotient (the sparse product's gathers) and per row (the vector passes),
+// on both cores: the minimax fit to full runs on the AS graph, e-mail Enron
+// and the PGP web of trust at τ = 0.1 … 10 with the AVX2 kernels
+// (docs/derivations.md §2.3; a single per-entry constant fits 1.9× at
+// worst, these two 1.8×).
+const (
+	lanczosEntrySecs = 0.4e-9
+	lanczosRowSecs   = 1.5e-9
+)
+
 // sparseCost is sparsePlan's answer: the scheme, its time (measured parts
 // and model) and memory, and fixed, the time by constants alone (per-edge
 // bounds at 6 µs, Radau bounds at 20 µs, the column kernel at 6 GFLOP/s,
-// a counted Lanczos step at 0.85 ns per stored entry), which does not
+// a counted Lanczos step at lanczosEntrySecs and lanczosRowSecs), which does not
 // change from one call to the next.
 type sparseCost struct {
 	scheme         SparseScheme
