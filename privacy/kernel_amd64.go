@@ -50,6 +50,9 @@ func axpy2AVX2(w, x, p []float64, a, bp, bb *[columnBlock]float64)
 //go:noescape
 func scaleShiftAVX2(w, x, p []float64, inv, vn *[columnBlock]float64)
 
+// dots, axpy2 and scaleShift are dotsGo, axpy2Go and scaleShiftGo, in
+// AVX2 where the processor has it; the reslicing checks every length the
+// assembly relies on.
 func dots(w, x, om []float64, a, wn, es *[columnBlock]float64) {
 	if useAVX2 {
 		w, x = w[:len(om)*columnBlock], x[:len(om)*columnBlock]
