@@ -81,17 +81,3 @@ func scaleShift(w, x, p []float64, inv, vn *[columnBlock]float64) {
 	}
 	scaleShiftGo(w, x, p, inv, vn)
 }
-
-//go:noescape
-func axpyDotAVX2(y []float64, a float64, x, v []float64, s *[4]float64)
-
-func axpyDot(y []float64, a float64, x, v []float64) float64 {
-	if !useAVX2 {
-		return axpyDotGo(y, a, x, v)
-	}
-	n := len(x)
-	y, v = y[:n], v[:n]
-	var s [4]float64
-	axpyDotAVX2(y, a, x, v, &s)
-	return axpyDotTail(y, a, x, v, n&^3, s)
-}

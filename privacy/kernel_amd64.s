@@ -246,36 +246,3 @@ sdone:
 	VMOVUPD Y7, 96(R9)
 	VZEROUPPER
 	RET
-
-// func axpyDotAVX2(y []float64, a float64, x, v []float64, s *[4]float64)
-// The first len(x)/4·4 entries of axpyDotGo: y += a·x and s[r mod 4] +=
-// x·v, one register holding the four partial sums.
-TEXT ·axpyDotAVX2(SB), NOSPLIT, $0-88
-	MOVQ y_base+0(FP), DI
-	VBROADCASTSD a+24(FP), Y1
-	MOVQ x_base+32(FP), SI
-	MOVQ x_len+40(FP), CX
-	MOVQ v_base+56(FP), BX
-	MOVQ s+80(FP), R8
-	SHRQ $2, CX
-	VXORPD Y0, Y0, Y0
-
-xloop:
-	TESTQ CX, CX
-	JEQ xdone
-	VMOVUPD (SI), Y2
-	VMULPD Y2, Y1, Y3
-	VADDPD (DI), Y3, Y3
-	VMOVUPD Y3, (DI)
-	VMULPD (BX), Y2, Y4
-	VADDPD Y4, Y0, Y0
-	ADDQ $32, SI
-	ADDQ $32, DI
-	ADDQ $32, BX
-	DECQ CX
-	JMP xloop
-
-xdone:
-	VMOVUPD Y0, (R8)
-	VZEROUPPER
-	RET

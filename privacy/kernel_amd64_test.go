@@ -81,14 +81,6 @@ func TestKernelsMatchGo(t *testing.T) {
 		rowsGo(want, x, want, nil, rowPtr, col, w, g.Degrees(), 0, n, a, c, e)
 		same("rows with z = dst", got, want)
 	}
-	for _, n := range []int{0, 3, 4, 37, 1000} {
-		y, x, v := fill(n), fill(n), fill(n)
-		a := val()
-		y2 := append([]float64(nil), y...)
-		got, want := axpyDot(y, a, x, v), axpyDotGo(y2, a, x, v)
-		same("y", y, y2)
-		same("xᵀv", []float64{got}, []float64{want})
-	}
 	for _, rows := range []int{0, 1, 7, 256} {
 		w, x, p, om := fill(rows*b), fill(rows*b), fill(rows*b), fill(rows)
 		for i := range om {

@@ -13,5 +13,3 @@ func dots(w, x, om []float64, a, wn, es *[columnBlock]float64) { dotsGo(w, x, om
 func axpy2(w, x, p []float64, a, bp, bb *[columnBlock]float64) { axpy2Go(w, x, p, a, bp, bb) }
 
 func scaleShift(w, x, p []float64, inv, vn *[columnBlock]float64) { scaleShiftGo(w, x, p, inv, vn) }
-
-func axpyDot(y []float64, a float64, x, v []float64) float64 { return axpyDotGo(y, a, x, v) }

@@ -560,31 +560,29 @@ func (lw *lanczosWork) brackets(k int, floorRoot float64) (first, second [2]floa
 	return first, second
 }
 
-// axpyDotGo sets y += a·x and returns xᵀv, reading x once; four partial
+// axpyDot sets y += a·x and returns xᵀv, reading x once; four partial
 // sums keep the dot product off the adder's latency (any order of
-// summation has the same bound γ_n Σ|x_r v_r|). axpyDot is this, in AVX2
-// where the processor has it.
-func axpyDotGo(y []float64, a float64, x, v []float64) float64 {
-	var s [4]float64
+// summation has the same bound γ_n Σ|x_r v_r|).
+func axpyDot(y []float64, a float64, x, v []float64) float64 {
+	var s0, s1, s2, s3 float64
 	n := len(x)
 	y, v = y[:n], v[:n]
 	r := 0
 	for ; r+4 <= n; r += 4 {
-		for l := range 4 {
-			y[r+l] += float64(a * x[r+l])
-			s[l] += float64(x[r+l] * v[r+l])
-		}
+		y[r] += a * x[r]
+		y[r+1] += a * x[r+1]
+		y[r+2] += a * x[r+2]
+		y[r+3] += a * x[r+3]
+		s0 += x[r] * v[r]
+		s1 += x[r+1] * v[r+1]
+		s2 += x[r+2] * v[r+2]
+		s3 += x[r+3] * v[r+3]
 	}
-	return axpyDotTail(y, a, x, v, r, s)
-}
-
-// axpyDotTail finishes axpyDotGo from entry r on, with the partial sums s.
-func axpyDotTail(y []float64, a float64, x, v []float64, r int, s [4]float64) float64 {
-	for ; r < len(x); r++ {
-		y[r] += float64(a * x[r])
-		s[0] += float64(x[r] * v[r])
+	for ; r < n; r++ {
+		y[r] += a * x[r]
+		s0 += x[r] * v[r]
 	}
-	return (s[0] + s[1]) + (s[2] + s[3])
+	return (s0 + s1) + (s2 + s3)
 }
 
 // coefErr bounds how much ∫₀^T |Σ_m c_m e^{−sθ_m}| ds can move when each
