@@ -5,14 +5,10 @@
 #
 # Usage: bench/sensitivity/run.sh [-graph SPEC] [-tau T] [-budget D] [-sample S]
 #   default: the README rows (AS graph at τ = 0.1, 1, 10; PA and RGG 10^5).
-# Creates a venv under .cache/bench-venv (gitignored) with numpy and scipy.
+# Uses the venv of venv.sh (numpy, scipy).
 # Never called from tests.
 set -euo pipefail
-root="$(cd "$(dirname "$0")/../.." && pwd)"
-venv="$root/.cache/bench-venv"
-[[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"
-"$venv/bin/pip" install --quiet --disable-pip-version-check numpy scipy
-bash "$root/scripts/fetch-datasets.sh" >/dev/null
+source "$(dirname "$0")/venv.sh"
 sample=20
 graph="" tau="" budget=0
 while (($#)); do
