@@ -248,9 +248,9 @@ func checkArgmax(t *testing.T, name string, g *laplacian.Graph, A *mat.Dense, s 
 	}
 }
 
-// Dense and sparse agree within their slacks, both bracket the independent
-// Padé oracle, on random weighted graphs including disconnected ones; every
-// cheap per-edge bound is ≥ the exact value.
+// Dense and both sparse schemes agree within their slacks and bracket the
+// independent Padé oracle, on random weighted graphs including
+// disconnected ones; every cheap per-edge bound is ≥ the exact value.
 func TestGraphSensitivityRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	tight, total := 0, 0
@@ -275,15 +275,24 @@ func TestGraphSensitivityRandom(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sp, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Sparse})
+		sp, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Sparse, Scheme: SchemeColumns})
+		if err != nil {
+			t.Fatal(err)
+		}
+		lz, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Sparse, Scheme: SchemeLanczos})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Padé oracle is accurate to ~1e-13 relative here.
 		checkBracket(t, "dense", d, want, 1e-12)
 		checkBracket(t, "sparse", sp, want, 1e-12)
+		checkBracket(t, "lanczos", lz, want, 1e-12)
 		checkArgmax(t, "dense", g, A, d)
 		checkArgmax(t, "sparse", g, A, sp)
+		checkArgmax(t, "lanczos", g, A, lz)
+		if !lz.Exact || lz.Components != comps {
+			t.Errorf("lanczos: exact %v, components %d want %d", lz.Exact, lz.Components, comps)
+		}
 		if d.Components != comps || sp.Components != comps {
 			t.Errorf("components: dense %d sparse %d want %d", d.Components, sp.Components, comps)
 		}
@@ -450,7 +459,7 @@ func TestGraphSensitivityTimeBudget(t *testing.T) {
 	tau := 0.8
 	want := oracleDelta(g, expmOracle(g, tau))
 	calls := 0
-	s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, TimeBudget: 1, Progress: func(done, total int) { calls++ }})
+	s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, Scheme: SchemeColumns, TimeBudget: 1, Progress: func(done, total int) { calls++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -735,5 +744,84 @@ func TestMaxUnrefinedWhileUnsorted(t *testing.T) {
 	}
 	if u := r.maxUnrefined(); u != want {
 		t.Errorf("sorted: maxUnrefined = %g, want %g", u, want)
+	}
+}
+
+// smallWorld against breadth-first distances computed here: at least two
+// of the starts 0, n/4, n/2, 3n/4 have more than n/2 nodes within K hops.
+func TestSmallWorld(t *testing.T) {
+	within := func(g *laplacian.Graph, s, K int) int {
+		dist := make([]int, g.N())
+		for i := range dist {
+			dist[i] = -1
+		}
+		dist[s] = 0
+		queue, count := []int{s}, 0
+		for len(queue) > 0 {
+			u := queue[0]
+			queue = queue[1:]
+			if dist[u] > K {
+				continue
+			}
+			count++
+			cols, _ := g.Neighbors(u)
+			for _, v := range cols {
+				if dist[v] < 0 {
+					dist[v] = dist[u] + 1
+					queue = append(queue, int(v))
+				}
+			}
+		}
+		return count
+	}
+	rng := rand.New(rand.NewPCG(21, 22))
+	var graphs []*laplacian.Graph
+	for _, spec := range []string{"path:n=100", "cycle:n=61", "grid:rows=12,cols=15", "star:n=40", "complete:n=9"} {
+		g, _, err := laplacian.Generate(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		graphs = append(graphs, g)
+	}
+	for trial := 0; trial < 8; trial++ {
+		graphs = append(graphs, randomGraph(t, rng, 30+rng.IntN(50), 0.02+0.1*rng.Float64(), 1+trial%3, false))
+	}
+	// Exactly two starts (0 and 10 of 40) in the component of more than
+	// half the nodes: a path over 0..19, 38, 39; the rest a second path.
+	var e []laplacian.Edge
+	big := []int32{38, 39}
+	for v := int32(0); v < 20; v++ {
+		big = append(big, v)
+	}
+	for k := 1; k < len(big); k++ {
+		e = append(e, laplacian.Edge{U: big[k-1], V: big[k], Weight: 1})
+	}
+	for v := int32(21); v < 38; v++ {
+		e = append(e, laplacian.Edge{U: v - 1, V: v, Weight: 1})
+	}
+	graphs = append(graphs, mustGraph(t, 40, e))
+	seen := [2]int{}
+	for _, g := range graphs {
+		n := g.N()
+		for _, K := range []int{1, 2, 3, 5, 8, 13, 30, 60} {
+			full := 0
+			for q := range 4 {
+				if 2*within(g, q*n/4, K) > n {
+					full++
+				}
+			}
+			want := full >= 2
+			if got := smallWorld(g, K); got != want {
+				t.Errorf("n=%d K=%d: smallWorld %v, want %v (%d of 4 starts reach half)", n, K, got, want, full)
+			}
+			if want {
+				seen[1]++
+			} else {
+				seen[0]++
+			}
+		}
+	}
+	if seen[0] == 0 || seen[1] == 0 {
+		t.Errorf("cases not both seen: %v", seen)
 	}
 }

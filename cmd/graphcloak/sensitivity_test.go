@@ -134,7 +134,7 @@ func TestSensitivityBadInput(t *testing.T) {
 func TestSensitivityDryRunAgreesWithRun(t *testing.T) {
 	for _, c := range []struct{ graph, want, run string }{
 		{"complete:n=6", "dense", "dense-eigen"},
-		{"grid:rows=20,cols=20", "columns", "chebyshev-columns"},
+		{"grid:rows=60,cols=60", "columns", "bound-and-refine"},
 		{"star:n=400", "lanczos", "lanczos-edges"},
 	} {
 		args := []string{"--graph", c.graph, "--tau", "1", "-o", "json"}
