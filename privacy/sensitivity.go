@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"time"
 
@@ -435,8 +436,14 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
 		nq := float64(q.N())
 		workers := runtime.GOMAXPROCS(0) * columnBlock
 		refine := lanczosSlotSteps(rm, lanczosMaxSteps(q, workers)) * (lanczosEntrySecs*2*float64(q.NumEdges()) + lanczosRowSecs*nq)
+		// Krylov vectors are allocated as recurrences grow: the longest
+		// takes its steps in every slot, at most the memory cap's.
+		steps := lanczosMaxSteps(q, workers)
+		if len(rm.pilot) > 0 {
+			steps = min(steps, slices.Max(rm.pilot))
+		}
 		return sparseCost{scheme: scheme, seconds: rm.boundSecs + refine, fixed: 6e-6*m + refine,
-			bytes: 2*g.Bytes() + q.Bytes() + int64(8*nq)*int64(workers*(lanczosMaxSteps(q, workers)+1)+4*columnBlock)}
+			bytes: 2*g.Bytes() + q.Bytes() + int64(8*nq)*int64(workers*(steps+1)+4*columnBlock)}
 	}
 	blocks := float64((rm.refined+columnBlock-1)/columnBlock) * rm.ballShare
 	fixed := 6e-6*m + blocks*float64(K+1)*(nnz+n)*float64(columnBlock)*2/6e9
@@ -656,8 +663,10 @@ func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K in
 	}
 	switch {
 	case scheme == SchemeLanczos:
-		r.refined = int(float64(above) * scale)
-		r.steps = sampleSteps(g, tau, cand, r.guess)
+		kept, settled, perClass := radauScreen(g, tau, cand, r.guess)
+		r.refined = int(float64(above) * (1 - settled) * scale)
+		r.boundSecs += float64(above) * scale * perClass
+		r.steps = sampleSteps(g, tau, kept, r.guess)
 	case scale == 1:
 		r.refined = len(seen)
 	default:
@@ -891,6 +900,55 @@ func pilotSteps(g *laplacian.Graph, tau float64, cand []edgeClass) (float64, []i
 	lb.refine(pilotSlots, lb.inOrder(classEdges(cand, pick)), floor, done, time.Now().Add(budget))
 	return best, steps
 }
+
+// radauScreen models the run's radauFilter, which tries the Radau bound on
+// each class before Lanczos refines it: on an evenly spaced sample of the
+// candidates above guess (at most radauScreenSample, for at most
+// radauScreenTime) it returns the share settled, the wall time per class
+// tried and the sampled classes it left, their bounds lowered. Where it
+// settles fewer than radauRate, the run tries one class in radauStride,
+// and so does the model. On sparse small-world graphs it is most of the
+// run: a two-block SBM of 10⁴ nodes at τ = 1 settles all but 14 of
+// 54 941 classes by their Radau bounds.
+func radauScreen(g *laplacian.Graph, tau float64, cand []edgeClass, guess float64) (kept []edgeClass, settled, perClass float64) {
+	var above []edgeClass
+	for _, c := range cand {
+		if c.u > guess {
+			above = append(above, c)
+		}
+	}
+	if len(above) == 0 {
+		return nil, 0, 0
+	}
+	f := newRadauFilter(g, tau)
+	r := f.pool.Get().(*radauWork)
+	tried := 0
+	start := time.Now()
+	for k := range min(len(above), radauScreenSample) {
+		if time.Since(start) > radauScreenTime {
+			break
+		}
+		c := above[k*len(above)/min(len(above), radauScreenSample)]
+		tried++
+		if b := r.bound(c.i, c.j); b > guess {
+			c.u = math.Min(c.u, b)
+			kept = append(kept, c)
+		}
+	}
+	// Wall time on all workers, as the run spreads the classes over them.
+	perClass = time.Since(start).Seconds() / float64(tried) / float64(runtime.GOMAXPROCS(0))
+	settled = 1 - float64(len(kept))/float64(tried)
+	if settled < radauRate {
+		settled, perClass = settled/radauStride, perClass/radauStride
+	}
+	return kept, settled, perClass
+}
+
+// radauScreenSample and radauScreenTime bound radauScreen's work.
+const (
+	radauScreenSample = 2048
+	radauScreenTime   = time.Second
+)
 
 // sampleSteps runs the Lanczos screening (lanczosWork.estimate, three
 // vectors kept) for up to columnBlock of the candidates above guess,

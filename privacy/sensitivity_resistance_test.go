@@ -148,8 +148,11 @@ func TestResistanceBoundClosedForms(t *testing.T) {
 }
 
 // The cost model's sampled count of refined classes or columns (large
-// graphs) agrees with the full count within a factor 1.5 on graphs with
-// and without hubs, for both schemes, and never exceeds what exists.
+// graphs) agrees with the full count on graphs with and without hubs, for
+// both schemes, and never exceeds what exists: within a factor 1.5 for the
+// columns, 2 for Lanczos, whose count after the Radau screen (tight
+// bounds) moves more with the guess, and a sample's guess can miss the
+// maximiser (0.0042 against 0.0061 on the random geometric graph at τ = 2).
 func TestModelRefinementSample(t *testing.T) {
 	for _, spec := range []string{"rgg:n=3000,radius=0.04", "pa:n=3000,m=4", "sbm:sizes=1500x1500,pin=0.006,pout=0.0005"} {
 		g, _, err := laplacian.Generate(spec)
@@ -165,7 +168,8 @@ func TestModelRefinementSample(t *testing.T) {
 					defer func(m int) { modelSample = m }(modelSample)
 					modelSample = g.NumEdges() / 5
 					sampled := modelRefinement(g, tau, scheme, K, B)
-					if float64(sampled.refined) > 1.5*float64(full.refined)+20 || float64(sampled.refined) < float64(full.refined)/1.5-20 {
+					f := map[SparseScheme]float64{SchemeColumns: 1.5, SchemeLanczos: 2}[scheme]
+					if float64(sampled.refined) > f*float64(full.refined)+20 || float64(sampled.refined) < float64(full.refined)/f-20 {
 						t.Errorf("%s τ=%g scheme %d: sampled %d refined, full count %d", spec, tau, scheme, sampled.refined, full.refined)
 					}
 					if limit := map[SparseScheme]int{SchemeColumns: g.N(), SchemeLanczos: g.NumEdges()}[scheme]; full.refined > limit || sampled.refined > limit {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 	"time"
 
@@ -823,5 +824,43 @@ func TestSmallWorld(t *testing.T) {
 	}
 	if seen[0] == 0 || seen[1] == 0 {
 		t.Errorf("cases not both seen: %v", seen)
+	}
+}
+
+// radauScreen settles no class whose exact q_e (Padé oracle) exceeds the
+// guess, keeps each with a bound ≥ its q_e and above the guess, and
+// reports a settled share in [0, 1].
+func TestRadauScreen(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	for trial := 0; trial < 4; trial++ {
+		g := randomGraph(t, rng, 40+rng.IntN(40), 0.06+0.1*rng.Float64(), 1+trial%2, trial%2 == 0)
+		tau := []float64{0.3, 1.5}[trial%2]
+		A := expmOracle(g, tau)
+		cand := edgeClasses(g, tau, time.Time{})
+		qs := make([]float64, len(cand))
+		for k, c := range cand {
+			qs[k] = columnDiffSq(A, c.i, c.j)
+		}
+		sorted := append([]float64(nil), qs...)
+		sort.Float64s(sorted)
+		guess := sorted[len(sorted)/2]
+		kept, settled, perClass := radauScreen(g, tau, cand, guess)
+		above := 0
+		for k, c := range cand {
+			if c.u > guess && qs[k] > guess {
+				above++
+			}
+		}
+		if len(kept) < above {
+			t.Errorf("trial %d: %d classes kept, but %d have q_e above the guess", trial, len(kept), above)
+		}
+		for _, c := range kept {
+			if q := columnDiffSq(A, c.i, c.j); c.u < q*(1-1e-12) || !(c.u > guess) {
+				t.Errorf("trial %d: kept class (%d, %d) with bound %g, q_e %g, guess %g", trial, c.i, c.j, c.u, q, guess)
+			}
+		}
+		if !(settled >= 0 && settled <= 1) || !(perClass > 0) {
+			t.Errorf("trial %d: settled %g, %g s per class", trial, settled, perClass)
+		}
 	}
 }
