@@ -46,8 +46,8 @@ edge weights change L, not the metric). Small graphs use a dense
 eigendecomposition certified a posteriori; larger ones prove a cheap bound per
 edge (effective resistance, bridges, Gauss–Radau) and refine only the edges
 those bounds cannot rule out: by Chebyshev columns of exp(−2τL) or, on graphs
-with hubs, by a Lanczos bracket per edge, both with rigorous truncation and
-rounding bounds. --time-budget makes it anytime: it then reports the proven
+with hubs or small-world ones, by a Lanczos bracket per edge, both with
+rigorous truncation and rounding bounds. --time-budget makes it anytime: it then reports the proven
 upper bound reached. --dry-run prints the method and its modelled time and
 memory without computing Δ2 (it times the per-edge bounds on a sample and
 pilots the refinement for at most 2 s). With --line, M is the 1-D heat kernel
@@ -119,7 +119,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&o.graph, "graph", "", "graph spec: neo4j (the configured projection) | sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 | pa:n=N,m=M | rgg:n=N,radius=R | grid:rows=R,cols=C | path:n=N | cycle:n=N | complete:n=N | star:n=N | karate | gt:NAME (scripts/fetch-datasets.sh) | file:PATH")
 	config.AddFlags(fl, "tau", "alpha", "header") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
-	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns) or lanczos (per-edge Lanczos brackets; fast with hubs)")
+	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns) or lanczos (per-edge Lanczos brackets; fast with hubs and on small-world graphs)")
 	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
 	fl.DurationVar(&o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print the method and its modelled time and memory; compute nothing")
