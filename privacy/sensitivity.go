@@ -924,11 +924,12 @@ func radauScreen(g *laplacian.Graph, tau float64, cand []edgeClass, guess float6
 	r := f.pool.Get().(*radauWork)
 	tried := 0
 	start := time.Now()
-	for k := range min(len(above), radauScreenSample) {
+	sample := min(len(above), radauScreenSample)
+	for k := range sample {
 		if time.Since(start) > radauScreenTime {
 			break
 		}
-		c := above[k*len(above)/min(len(above), radauScreenSample)]
+		c := above[k*len(above)/sample]
 		tried++
 		if b := r.bound(c.i, c.j); b > guess {
 			c.u = math.Min(c.u, b)
