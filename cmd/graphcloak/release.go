@@ -638,7 +638,7 @@ func noteReleased(g *globalOptions, sum *releaseSummary, res *graphcloak.Release
 		// Still private (σ is calibrated to a proven upper bound), but the
 		// operator should know the noise may be far larger than needed.
 		g.logger.Warn("Δ2 is a certified upper bound, not the exact value: the release is private but may be noisier than the exact Δ2 needs; "+
-			"compute it once without --time-budget (sensitivity --save FILE) and release with --sensitivity-cert FILE",
+			"compute it once without --time-budget (sensitivity --save FILE; sensitivity --dry-run tells how long that takes) and release with --sensitivity-cert FILE",
 			"delta2", s.Delta2, "provenLowerBound", s.Delta2-s.Slack, "method", s.Method)
 	}
 	sum.ComputeMillis = res.SensitivityMillis + res.ReleaseMillis

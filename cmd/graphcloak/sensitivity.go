@@ -417,6 +417,16 @@ func printSensitivityTable(out io.Writer, r sensitivityResult) error {
 	}
 	fmt.Fprintf(tw, "delta2\t%.17g\t(%s)\n", r.Delta2, kind)
 	fmt.Fprintf(tw, "slack\t%.3g (relative %.3g)\n", r.Slack, r.RelativeSlack)
+	if r.Certified && !r.Exact {
+		// A relative slack near 1 hides how loose the bound is; the
+		// bracket's ratio says how much larger σ may be than needed.
+		lower := math.Max(r.Delta2-r.Slack, 0)
+		fmt.Fprintf(tw, "proven range\t[%.6g, %.6g]", lower, r.Delta2)
+		if lower > 0 {
+			fmt.Fprintf(tw, " (the bound is at most %.3g× the true Δ2)", r.Delta2/lower)
+		}
+		fmt.Fprintln(tw)
+	}
 	fmt.Fprintf(tw, "method\t%s\n", r.Method)
 	if r.Graph != "" {
 		fmt.Fprintf(tw, "graph\t%s\n", r.Graph)

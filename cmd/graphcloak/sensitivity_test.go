@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -84,6 +85,45 @@ func TestSensitivityTable(t *testing.T) {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
+	}
+}
+
+// An upper bound that is not exact shows its proven bracket and ratio;
+// an exact value shows none.
+func TestSensitivityTableRange(t *testing.T) {
+	out, code, err := runSensitivityCLI(t, "--graph", "karate", "--tau", "1")
+	if code != 0 || strings.Contains(out, "proven range") {
+		t.Errorf("exact: exit %d (%v), table shows a range:\n%s", code, err, out)
+	}
+	// The bound phase always runs, so a 1 ns budget leaves a loose but
+	// deterministic bracket.
+	loose := []string{"--graph", "pa:n=1000,m=5", "--tau", "1", "--method", "sparse", "--time-budget", "1ns"}
+	js, code, err := runSensitivityCLI(t, append(loose, "-o", "json")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	var r map[string]any
+	if err := json.Unmarshal([]byte(js), &r); err != nil {
+		t.Fatal(err)
+	}
+	upper, lower := r["delta2"].(float64), r["delta2"].(float64)-r["slack"].(float64)
+	if r["exact"] != false || !(lower > 0) {
+		t.Fatalf("%v: exact %v, proven lower bound %v; the test needs a loose bound with a positive lower end", loose, r["exact"], lower)
+	}
+	out, code, err = runSensitivityCLI(t, loose...)
+	if code != 0 {
+		t.Fatalf("exit %d: %v", code, err)
+	}
+	var lo, hi, ratio float64
+	for _, line := range strings.Split(out, "\n") {
+		if rest, ok := strings.CutPrefix(line, "proven range"); ok {
+			if _, err := fmt.Sscanf(strings.TrimSpace(rest), "[%g, %g] (the bound is at most %g×", &lo, &hi, &ratio); err != nil {
+				t.Fatalf("%q: %v", line, err)
+			}
+		}
+	}
+	if math.Abs(lo-lower) > 1e-5*lower || math.Abs(hi-upper) > 1e-5*upper || math.Abs(ratio-upper/lower) > 1e-2*upper/lower {
+		t.Errorf("table range [%g, %g] ratio %g; JSON gives [%g, %g] ratio %g:\n%s", lo, hi, ratio, lower, upper, upper/lower, out)
 	}
 }
 
