@@ -365,6 +365,30 @@ func TestInexactSensitivityWarning(t *testing.T) {
 			t.Errorf("--time-budget %s (exact %v): warned %v: %s", c.budget, c.exact, warned, stderr)
 		}
 	}
+
+	// The dry run computes Δ2 under the release's own budget, so it shows
+	// the σ the release uses. A 1 ns budget stops right after the
+	// deterministic bound phase, so both reach the same bound.
+	sigma := func(args ...string) (float64, bool) {
+		stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, append([]string{"release", "--graph", fmt.Sprintf("pa:n=%d,m=2", n),
+			"--values", readings, "--ledger", ledger, "--tau", "0.1", "--time-budget", "1ns", "-o", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, stderr)
+		}
+		var sum struct {
+			Sigma       float64
+			Delta2Exact bool
+		}
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+			t.Fatal(err)
+		}
+		return sum.Sigma, sum.Delta2Exact
+	}
+	dry, dryExact := sigma("--dry-run")
+	real, realExact := sigma("--out", filepath.Join(dir, "r2.json"))
+	if dry != real || dryExact || realExact {
+		t.Errorf("--time-budget 1ns: dry run σ %.17g (exact %v), release σ %.17g (exact %v)", dry, dryExact, real, realExact)
+	}
 }
 
 // Finding 9 of issue 8: release --help says what a reading must be, what

@@ -143,6 +143,7 @@ type releaseSummary struct {
 	Graph             string  `json:"graph"`
 	DryRun            bool    `json:"dryRun"`
 	ValuesFrom        string  `json:"valuesFrom"`
+	TimeBudgetSeconds float64 `json:"timeBudgetSeconds,omitempty"` // --time-budget, when given
 	NodeCount         int     `json:"nodeCount"`
 	RelationshipCount int     `json:"relationshipCount"`
 	Delta2            float64 `json:"delta2"`
@@ -431,7 +432,7 @@ func newReleaseSummary(opts *releaseOptions, in *releaseInputs, runID string) (*
 			return nil, err
 		}
 	}
-	return &releaseSummary{Graph: opts.graph, DryRun: opts.dryRun, ValuesFrom: in.valuesFrom, Epsilon: cfg.Privacy.Epsilon,
+	return &releaseSummary{Graph: opts.graph, DryRun: opts.dryRun, ValuesFrom: in.valuesFrom, TimeBudgetSeconds: opts.timeBudget.Seconds(), Epsilon: cfg.Privacy.Epsilon,
 		Delta: cfg.Privacy.Delta, Keyed: in.noise.Keyed(), Scope: cfg.Privacy.Scope, Ledger: ledgerName, Epoch: epoch}, nil
 }
 
@@ -779,7 +780,10 @@ func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummar
 		return err
 	}
 	if job.Sensitivity == nil && plan.SecondsEstimate < 10 && lg.Graph.NumEdges() > 0 {
-		s, err := graphcloak.Sensitivity(ctx, lg.Graph, cfg.Privacy.Tau, cfg.Privacy.Alpha, privacy.GraphOptions{Progress: opts.g.progress("Δ2")})
+		// The release's own options, budget included, so that the dry run
+		// shows the Δ2 and σ the release would use.
+		s, err := graphcloak.Sensitivity(ctx, lg.Graph, cfg.Privacy.Tau, cfg.Privacy.Alpha,
+			privacy.GraphOptions{Progress: opts.g.progress("Δ2"), TimeBudget: opts.timeBudget})
 		if err != nil {
 			return err
 		}
@@ -847,6 +851,9 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 		row("method", s.Plan.Method)
 		row("memory estimate", fmt.Sprintf("%.1f MiB", float64(s.Plan.BytesEstimate)/(1<<20)))
 		row("time estimate", fmt.Sprintf("%.2g s", s.Plan.SecondsEstimate))
+		if s.TimeBudgetSeconds > 0 {
+			row("time budget", budgetVerdict(s.TimeBudgetSeconds, s.Plan.SecondsEstimate))
+		}
 	}
 	d2 := fmt.Sprintf("%.6g", s.Delta2)
 	if !s.Delta2Exact {

@@ -47,7 +47,7 @@ func TestJSONSchemas(t *testing.T) {
 	// A keyed release first: unmask reads it.
 	var relOut, relErr strings.Builder
 	if code := runArgs(context.Background(), []string{"release", "--graph", "karate", "--values", readings,
-		"--out", filepath.Join(dir, "r2.json"), "--ledger", ledger, "--key", key, "-o", "json"}, &relOut, &relErr); code != 0 {
+		"--out", filepath.Join(dir, "r2.json"), "--ledger", ledger, "--key", key, "--time-budget", "1m", "-o", "json"}, &relOut, &relErr); code != 0 {
 		t.Fatalf("release: exit %d: %s", code, relErr.String())
 	}
 	validate(t, "release", relOut.String())
@@ -59,7 +59,7 @@ func TestJSONSchemas(t *testing.T) {
 	cases := map[string][]string{
 		"locate":              {"locate", "--graph", "karate", "--release", rel},
 		"sensitivity":         {"sensitivity", "--graph", "karate"},
-		"sensitivity-dry-run": {"sensitivity", "--graph", "karate", "--dry-run"},
+		"sensitivity-dry-run": {"sensitivity", "--graph", "karate", "--dry-run", "--time-budget", "1m"},
 		"calibrate":           {"calibrate", "--sensitivity", "1"},
 		"budget":              {"budget", "--ledger", filepath.Join(dir, "l.json")},
 		"version":             {"version"},

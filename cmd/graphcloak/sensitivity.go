@@ -299,6 +299,9 @@ type sensitivityPlanResult struct {
 	SecondsEstimate float64 `json:"secondsEstimate"`
 	BytesEstimate   int64   `json:"bytesEstimate"`
 	Seconds         float64 `json:"seconds"` // the dry run's own time
+	// TimeBudgetSeconds echoes --time-budget (absent without one): a run
+	// modelled to take longer stops there with a proven upper bound.
+	TimeBudgetSeconds float64 `json:"timeBudgetSeconds,omitempty"`
 }
 
 // graphSensitivityPlan is sensitivity --graph --dry-run: the method
@@ -313,7 +316,7 @@ func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityO
 	comps, _ := gr.Components()
 	return sensitivityPlanResult{DryRun: true, Graph: o.graph, Nodes: gr.N(), Edges: gr.NumEdges(), Components: comps,
 		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes,
-		Seconds: time.Since(start).Seconds()}, nil
+		Seconds: time.Since(start).Seconds(), TimeBudgetSeconds: o.timeBudget.Seconds()}, nil
 }
 
 func printSensitivityPlan(out io.Writer, p sensitivityPlanResult) error {
@@ -327,7 +330,19 @@ func printSensitivityPlan(out io.Writer, p sensitivityPlanResult) error {
 	fmt.Fprintf(tw, "method\t%s\n", p.Method)
 	fmt.Fprintf(tw, "time estimate\t%.3g s (2-core reference machine)\n", p.SecondsEstimate)
 	fmt.Fprintf(tw, "memory estimate\t%.3g MiB\n", float64(p.BytesEstimate)/(1<<20))
+	if p.TimeBudgetSeconds > 0 {
+		fmt.Fprintf(tw, "time budget\t%s\n", budgetVerdict(p.TimeBudgetSeconds, p.SecondsEstimate))
+	}
 	return tw.Flush()
+}
+
+// budgetVerdict says what a --time-budget of budget seconds does to a
+// computation the model puts at estimate seconds.
+func budgetVerdict(budget, estimate float64) string {
+	if estimate <= budget {
+		return fmt.Sprintf("%.3g s: the modelled run fits, so Δ2 should come out exact", budget)
+	}
+	return fmt.Sprintf("%.3g s: shorter than the modelled run, so Δ2 will be a proven upper bound, not the exact value", budget)
 }
 
 // graphSensitivity is sensitivity --graph: the certified Δ2 of a graph,

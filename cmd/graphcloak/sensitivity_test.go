@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"time"
 )
 
 func runSensitivityCLI(t *testing.T, args ...string) (string, int, error) {
@@ -124,6 +125,54 @@ func TestSensitivityTableRange(t *testing.T) {
 	}
 	if math.Abs(lo-lower) > 1e-5*lower || math.Abs(hi-upper) > 1e-5*upper || math.Abs(ratio-upper/lower) > 1e-2*upper/lower {
 		t.Errorf("table range [%g, %g] ratio %g; JSON gives [%g, %g] ratio %g:\n%s", lo, hi, ratio, lower, upper, upper/lower, out)
+	}
+}
+
+// With --time-budget the dry run says whether the modelled run fits in
+// it, and a run whose budget it says is too short is indeed not exact.
+func TestSensitivityDryRunBudget(t *testing.T) {
+	args := []string{"--graph", "grid:rows=60,cols=60", "--tau", "1", "--dense-limit", "0"}
+	for _, c := range []struct {
+		budget string
+		exact  bool
+	}{{"1h", true}, {"1ns", false}} {
+		a := append(append([]string{}, args...), "--time-budget", c.budget)
+		out, code, err := runSensitivityCLI(t, append(a, "--dry-run")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %v", c.budget, code, err)
+		}
+		fits := strings.Contains(out, "the modelled run fits")
+		short := strings.Contains(out, "will be a proven upper bound")
+		if fits != c.exact || short == c.exact {
+			t.Errorf("--time-budget %s: dry run says fits %v, too short %v:\n%s", c.budget, fits, short, out)
+		}
+		js, code, err := runSensitivityCLI(t, append(a, "--dry-run", "-o", "json")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %v", c.budget, code, err)
+		}
+		var p map[string]any
+		if err := json.Unmarshal([]byte(js), &p); err != nil {
+			t.Fatal(err)
+		}
+		d, _ := time.ParseDuration(c.budget)
+		if p["timeBudgetSeconds"] != d.Seconds() {
+			t.Errorf("--time-budget %s: timeBudgetSeconds %v", c.budget, p["timeBudgetSeconds"])
+		}
+		js, code, err = runSensitivityCLI(t, append(a, "-o", "json")...)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %v", c.budget, code, err)
+		}
+		var r map[string]any
+		if err := json.Unmarshal([]byte(js), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r["exact"] != c.exact {
+			t.Errorf("--time-budget %s: the run's exact is %v, its dry run said %v", c.budget, r["exact"], c.exact)
+		}
+	}
+	js, _, _ := runSensitivityCLI(t, append(args, "--dry-run", "-o", "json")...)
+	if strings.Contains(js, "timeBudgetSeconds") {
+		t.Errorf("no --time-budget, yet the dry run names one:\n%s", js)
 	}
 }
 
