@@ -852,7 +852,7 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 		row("memory estimate", fmt.Sprintf("%.1f MiB", float64(s.Plan.BytesEstimate)/(1<<20)))
 		row("time estimate", fmt.Sprintf("%.2g s", s.Plan.SecondsEstimate))
 		if s.TimeBudgetSeconds > 0 {
-			row("time budget", budgetVerdict(s.TimeBudgetSeconds, s.Plan.SecondsEstimate))
+			row("time budget", budgetVerdict(s.TimeBudgetSeconds, s.Plan.SecondsEstimate, s.Plan.Method))
 		}
 	}
 	d2 := fmt.Sprintf("%.6g", s.Delta2)

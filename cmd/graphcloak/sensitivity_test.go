@@ -170,7 +170,14 @@ func TestSensitivityDryRunBudget(t *testing.T) {
 			t.Errorf("--time-budget %s: the run's exact is %v, its dry run said %v", c.budget, r["exact"], c.exact)
 		}
 	}
-	js, _, _ := runSensitivityCLI(t, append(args, "--dry-run", "-o", "json")...)
+	// The dense method ignores the budget, and its dry run says so.
+	dense := []string{"--graph", "complete:n=6", "--tau", "1", "--time-budget", "1ns"}
+	out, _, _ := runSensitivityCLI(t, append(dense, "--dry-run")...)
+	js, _, _ := runSensitivityCLI(t, append(dense, "-o", "json")...)
+	if !strings.Contains(out, "ignored by the dense method") || !strings.Contains(js, `"exact": true`) {
+		t.Errorf("dense under a 1 ns budget: dry run\n%s\nrun\n%s", out, js)
+	}
+	js, _, _ = runSensitivityCLI(t, append(args, "--dry-run", "-o", "json")...)
 	if strings.Contains(js, "timeBudgetSeconds") {
 		t.Errorf("no --time-budget, yet the dry run names one:\n%s", js)
 	}
