@@ -1,0 +1,179 @@
+package privacy
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// MaxAnswerCap is the largest distance cap of a community answer: hop
+// distances from a node to a community are stored up to it (larger ones,
+// and communities in other components, count as MaxAnswerCap).
+const MaxAnswerCap = 16
+
+// CommunityGeometry holds, for every node s of a graph, how many
+// communities lie at each hop distance from s:
+//
+//	D(s, o) = min over nodes v of community o of hops(s, v),
+//
+// truncated at MaxAnswerCap. D(s, comm(s)) = 0. For adjacent nodes s ~ t,
+// |D(s, o) − D(t, o)| ≤ 1 for every o (the distance to a set is
+// 1-Lipschitz along edges), and so is any truncation min(D, c): this is
+// what the answer mechanism's guarantee rests on.
+type CommunityGeometry struct {
+	g    *laplacian.Graph
+	part []int // canonical community ids 0..k−1
+	k    int
+	// hist[s*(MaxAnswerCap+1)+d] counts the communities at truncated
+	// distance d from node s.
+	hist []int32
+}
+
+// NewCommunityGeometry computes the distance histograms with one
+// multi-source breadth-first search per community (O(k·(n + m)) time,
+// O(n·MaxAnswerCap) memory). part must hold one community id ≥ 0 per node;
+// ids need not be contiguous. It stops early when ctx is cancelled.
+func NewCommunityGeometry(ctx context.Context, g *laplacian.Graph, part []int) (*CommunityGeometry, error) {
+	n := g.N()
+	if len(part) != n {
+		return nil, &ArgumentError{Func: "NewCommunityGeometry", Param: "partition", Value: len(part),
+			Reason: fmt.Sprintf("must have one entry per node (%d)", n)}
+	}
+	canon, k, err := canonicalIDs(part)
+	if err != nil {
+		return nil, err
+	}
+	members := make([][]int32, k)
+	for i, c := range canon {
+		members[c] = append(members[c], int32(i))
+	}
+	cg := &CommunityGeometry{g: g, part: canon, k: k, hist: make([]int32, n*(MaxAnswerCap+1))}
+	dist := make([]int8, n)
+	queue := make([]int32, 0, n)
+	for c := 0; c < k; c++ {
+		if c%16 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		queue = cg.bfs(members[c], dist, queue[:0])
+		for s := 0; s < n; s++ {
+			d := int(dist[s])
+			if d < 0 {
+				d = MaxAnswerCap
+			}
+			cg.hist[s*(MaxAnswerCap+1)+d]++
+		}
+	}
+	return cg, nil
+}
+
+// canonicalIDs maps community ids to 0..k−1 in order of first appearance.
+func canonicalIDs(part []int) ([]int, int, error) {
+	canon := make([]int, len(part))
+	ids := map[int]int{}
+	for i, c := range part {
+		if c < 0 {
+			return nil, 0, &ArgumentError{Func: "NewCommunityGeometry", Param: "partition", Value: c,
+				Reason: fmt.Sprintf("has a negative community id at node %d", i)}
+		}
+		id, ok := ids[c]
+		if !ok {
+			id = len(ids)
+			ids[c] = id
+		}
+		canon[i] = id
+	}
+	return canon, len(ids), nil
+}
+
+// bfs fills dist with the hop distance from the sources, truncated at
+// MaxAnswerCap (−1 beyond it or unreachable). It returns the queue for reuse.
+func (cg *CommunityGeometry) bfs(sources []int32, dist []int8, queue []int32) []int32 {
+	for i := range dist {
+		dist[i] = -1
+	}
+	rowPtr, col, _ := cg.g.CSR()
+	for _, s := range sources {
+		dist[s] = 0
+		queue = append(queue, s)
+	}
+	for head := 0; head < len(queue); head++ {
+		u := queue[head]
+		du := dist[u]
+		if du+1 >= MaxAnswerCap {
+			continue
+		}
+		for _, v := range col[rowPtr[u]:rowPtr[u+1]] {
+			if dist[v] < 0 {
+				dist[v] = du + 1
+				queue = append(queue, v)
+			}
+		}
+	}
+	return queue
+}
+
+// N returns the node count; K the community count.
+func (cg *CommunityGeometry) N() int { return cg.g.N() }
+
+// K returns the number of communities.
+func (cg *CommunityGeometry) K() int { return cg.k }
+
+// Community returns node s's canonical community id.
+func (cg *CommunityGeometry) Community(s int) int { return cg.part[s] }
+
+// Partition returns the canonical community id of every node (shared; do
+// not modify).
+func (cg *CommunityGeometry) Partition() []int { return cg.part }
+
+// Histogram returns the counts of communities at truncated distance
+// 0..MaxAnswerCap from node s (shared; do not modify).
+func (cg *CommunityGeometry) Histogram(s int) []int32 {
+	w := MaxAnswerCap + 1
+	return cg.hist[s*w : (s+1)*w]
+}
+
+// DistancesFrom returns D(s, o) for every community o (truncated at
+// MaxAnswerCap): one breadth-first search from s.
+func (cg *CommunityGeometry) DistancesFrom(s int) []int {
+	dist := make([]int8, cg.g.N())
+	cg.bfs([]int32{int32(s)}, dist, nil)
+	return cg.reduce(dist, func(v int) int { return cg.part[v] }, cg.k)
+}
+
+// DistancesTo returns D(s, o) for every node s and the one community o:
+// one multi-source breadth-first search from o's members.
+func (cg *CommunityGeometry) DistancesTo(o int) []int {
+	var members []int32
+	for i, c := range cg.part {
+		if c == o {
+			members = append(members, int32(i))
+		}
+	}
+	dist := make([]int8, cg.g.N())
+	cg.bfs(members, dist, nil)
+	out := make([]int, len(dist))
+	for i, d := range dist {
+		out[i] = int(d)
+		if d < 0 {
+			out[i] = MaxAnswerCap
+		}
+	}
+	return out
+}
+
+// reduce takes the minimum distance per group.
+func (cg *CommunityGeometry) reduce(dist []int8, group func(v int) int, k int) []int {
+	out := make([]int, k)
+	for i := range out {
+		out[i] = MaxAnswerCap
+	}
+	for v, d := range dist {
+		if d >= 0 && int(d) < out[group(v)] {
+			out[group(v)] = int(d)
+		}
+	}
+	return out
+}
