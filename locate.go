@@ -57,13 +57,19 @@ type NodeResult struct {
 
 // LocateResult is the outcome of Locate.
 type LocateResult struct {
-	Estimator     string             `json:"estimator"`
-	Status        string             `json:"status"` // recovery.Status: solved, infeasible, no-source
-	Sigma         float64            `json:"sigma"`
-	Report        *community.Report  `json:"report"`
-	Nodes         []NodeResult       `json:"nodes"`
-	Estimate      *recovery.Estimate `json:"-"`
-	ComputeMillis int64              `json:"computeMillis"`
+	Estimator string             `json:"estimator"`
+	Status    string             `json:"status"` // recovery.Status: solved, infeasible, no-source
+	Sigma     float64            `json:"sigma"`
+	Report    *community.Report  `json:"report"`
+	Nodes     []NodeResult       `json:"nodes"`
+	Estimate  *recovery.Estimate `json:"-"`
+	// NoiseDominated is true when the released values cannot be told from
+	// pure noise at level recovery.NoiseLevel (NoisePValue, the evidence
+	// test's p-value, is above it): the ranking is what noise alone
+	// would produce and must not be read as a finding.
+	NoiseDominated bool    `json:"noiseDominated"`
+	NoisePValue    float64 `json:"noisePValue"`
+	ComputeMillis  int64   `json:"computeMillis"`
 }
 
 // Locate aligns the released values with the graph, runs the recovery
@@ -122,6 +128,7 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 	if job.Progress != nil {
 		job.Progress("recovery", 0, 1)
 	}
+	var pValue float64
 	e, err := cancellable(ctx, func() (*recovery.Estimate, error) {
 		model, err := recovery.NewGraphModel(g, job.Tau, job.Model)
 		if err != nil {
@@ -129,7 +136,11 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 		}
 		prob := model.Problem(y, sigma)
 		prob.Sources = max(job.Sources, 1)
-		return recovery.Solve(est, prob)
+		e, err := recovery.Solve(est, prob)
+		if err == nil {
+			_, pValue = recovery.EvidenceTest{Seed: job.Seed}.PValue(prob)
+		}
+		return e, err
 	})
 	if err != nil {
 		return nil, err
@@ -152,7 +163,8 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 		share[c.ID] = c
 	}
 	out := &LocateResult{Estimator: est.Name(), Status: e.Status.String(), Sigma: sigma, Report: rep,
-		Nodes: make([]NodeResult, n), Estimate: e}
+		Nodes: make([]NodeResult, n), Estimate: e, NoisePValue: pValue,
+		NoiseDominated: !noSource && pValue > recovery.NoiseLevel}
 	for i := 0; i < n; i++ {
 		c := part[i]
 		name := strconv.Itoa(c)

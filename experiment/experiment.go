@@ -386,12 +386,16 @@ type Graph struct {
 	Alpha     float64 // neighbour EMD radius; default 1 (a unit source moved one hop)
 	// Sigma, when non-zero, replaces the calibrated σ (a non-private
 	// sanity setting).
-	Sigma     float64
-	Sources   int    // unit sources per trial, at distinct nodes (default 1)
-	Trials    int    // ≥ 1
-	Estimator string // recovery.ByName; "" = recovery.Default
-	Seed      uint64
-	Workers   int // parallel trials; default GOMAXPROCS
+	Sigma float64
+	// Sensitivity, when non-nil, is Δ2 computed before for this graph, τ
+	// and α (a sweep over ε, a forecast before a release); otherwise
+	// calibrate computes it.
+	Sensitivity *privacy.Sensitivity
+	Sources     int    // unit sources per trial, at distinct nodes (default 1)
+	Trials      int    // ≥ 1
+	Estimator   string // recovery.ByName; "" = recovery.Default
+	Seed        uint64
+	Workers     int // parallel trials; default GOMAXPROCS
 	// Progress, when non-nil, is called after each finished trial.
 	Progress func(done, total int)
 }
@@ -426,7 +430,13 @@ type GraphResult struct {
 	EMDMean           float64 `json:"emdMean"`
 	NoSourceRate      float64 `json:"noSourceRate"`
 	TrueShareMean     float64 `json:"trueShareMean"`
-	Seed              uint64  `json:"seed"`
+	// In90Rate is the share of trials whose source community is in the
+	// report's 90% set (top communities holding 90% of the weight),
+	// In90Size that set's mean size; a no-source trial scores 0 and size 0.
+	In90Rate   float64   `json:"in90Rate"`
+	In90Size   float64   `json:"in90Size"`
+	accuracies []float64 // per trial, for the forecast's interval
+	Seed       uint64    `json:"seed"`
 	// Graph and CommunitySource describe the inputs for the record (the
 	// caller fills them: a graph spec, "planted", "leiden", "louvain", "file:PATH").
 	Graph           string `json:"graph,omitempty"`
@@ -568,9 +578,14 @@ func (e *Graph) calibrate(res *GraphResult) error {
 		res.Sigma = e.Sigma
 		return nil
 	}
-	sens, err := privacy.GraphSensitivity(e.Graph, e.Tau, e.Alpha, privacy.GraphOptions{})
-	if err != nil {
-		return err
+	var sens privacy.Sensitivity
+	if e.Sensitivity != nil {
+		sens = *e.Sensitivity
+	} else {
+		var err error
+		if sens, err = privacy.GraphSensitivity(e.Graph, e.Tau, e.Alpha, privacy.GraphOptions{}); err != nil {
+			return err
+		}
 	}
 	cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta, Mechanism: simulatedMechanism(e.Mechanism)})
 	if err != nil {
@@ -599,6 +614,8 @@ type graphTrials struct {
 type graphScore struct {
 	comm, exact, share, emd float64
 	none                    bool
+	in90                    bool // the source's community is in the report's 90% set
+	size90                  int  // that set's size
 }
 
 // run simulates trial t (its own seeded stream): random unit sources,
@@ -629,6 +646,7 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 	}
 	var sc graphScore
 	sc.comm, sc.share = communityScores(rep, trueComms)
+	sc.in90, sc.size90 = in90Set(rep, trueComms[0])
 	heavy := topK(weights, e.Sources)
 	for _, s := range src {
 		if slices.Contains(heavy, s) {
@@ -643,6 +661,20 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 		}
 	}
 	return sc, trace, nil
+}
+
+// in90Set reports whether community c is in the smallest set of top-ranked
+// communities whose shares sum to at least 0.9, and that set's size.
+func in90Set(rep *community.Report, c int) (bool, int) {
+	total, in := 0.0, false
+	for i, r := range rep.Communities {
+		total += r.Share
+		in = in || r.ID == c
+		if total >= 0.9 {
+			return in, i + 1
+		}
+	}
+	return in, len(rep.Communities)
 }
 
 // communityScores returns the share of the true communities that are among
@@ -675,6 +707,10 @@ func (res *GraphResult) summarise(scores []graphScore) {
 		res.CommunityAccuracy += sc.comm
 		res.ExactNodeRate += sc.exact
 		res.TrueShareMean += sc.share
+		if sc.in90 {
+			res.In90Rate++
+		}
+		res.In90Size += float64(sc.size90)
 		if sc.none {
 			none++
 		} else if !math.IsNaN(sc.emd) {
@@ -685,6 +721,12 @@ func (res *GraphResult) summarise(scores []graphScore) {
 	res.CommunityAccuracy /= T
 	res.ExactNodeRate /= T
 	res.TrueShareMean /= T
+	res.In90Rate /= T
+	res.In90Size /= T
+	res.accuracies = make([]float64, len(scores))
+	for i, sc := range scores {
+		res.accuracies[i] = sc.comm
+	}
 	res.NoSourceRate = float64(none) / T
 	res.EMDMean, _, _ = stats(emds)
 }

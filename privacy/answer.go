@@ -16,8 +16,9 @@ import (
 // D the hop distance from s to community o (CommunityGeometry) and c the
 // distance cap. For adjacent s ~ t the log-ratio of the two output
 // distributions is at most ε′ + |ln Z(s) − ln Z(t)| (min(D, c) is
-// 1-Lipschitz along edges); CalibrateAnswer picks the largest ε′ whose
-// worst case over all edges, computed exactly, is at most ε/⌈α⌉, so moving
+// 1-Lipschitz along edges), and often less; CalibrateAnswer picks the
+// largest ε′ whose worst case over all edges, computed exactly, is at most
+// ε/⌈α⌉, so moving
 // the source α hops is ε-indistinguishable (group privacy). The cap c = 1 is
 // randomized response over the k communities: Z is the same for every s,
 // ε′ = ε, P(right) = e^ε/(e^ε + k − 1), and the guarantee holds between any
@@ -161,21 +162,32 @@ func (cg *CommunityGeometry) logZ(scale float64, c int) []float64 {
 	return out
 }
 
-// loss returns ε′ + max over edges |ln Z(s) − ln Z(t)| (+ a rounding
-// allowance): the worst log-ratio of P(o | s) and P(o | t) over adjacent
-// nodes and outputs o.
+// loss returns the worst log-ratio of P(o | s) and P(o | t) over adjacent
+// nodes and outputs o, exactly (+ a rounding allowance): along s → t,
+//
+//	max_o ln P(o|s)/P(o|t) = ε′·[some o gets farther: away(s→t) < c] + ln Z(t) − ln Z(s),
+//
+// because min(D(t,o), c) − min(D(s,o), c) ∈ {0, 1} for o = comm(s) and
+// beyond-cap outputs and ∈ {−1, 0, 1} otherwise.
 func (cg *CommunityGeometry) loss(scale float64, c int) float64 {
 	lz := cg.logZ(scale, c)
-	worst := 0.0
+	worst := math.Inf(-1)
 	rowPtr, col, _ := cg.g.CSR()
 	for s := range lz {
-		for _, t := range col[rowPtr[s]:rowPtr[s+1]] {
-			worst = max(worst, math.Abs(lz[s]-lz[t]))
+		for e := rowPtr[s]; e < rowPtr[s+1]; e++ {
+			l := lz[col[e]] - lz[s]
+			if int(cg.away[e]) < c {
+				l += scale
+			}
+			worst = max(worst, l)
 		}
+	}
+	if math.IsInf(worst, -1) { // no edges: nothing to protect against
+		worst = 0
 	}
 	// Each ln Z carries a relative error of a few ulps over ≤ 17 terms.
 	const rounding = 64 * 0x1p-52
-	return scale + worst + rounding*(1+math.Abs(scale)*float64(c))
+	return worst + rounding*(1+math.Abs(scale)*float64(c))
 }
 
 // meanAccuracy is the mean over nodes of P(comm(s) | s) = 1/Z(s).

@@ -28,6 +28,12 @@ type CommunityGeometry struct {
 	// hist[s*(MaxAnswerCap+1)+d] counts the communities at truncated
 	// distance d from node s.
 	hist []int32
+	// away[e], for the CSR entry e = (s → t), is the smallest D(s, o) over
+	// the communities o with D(t, o) = D(s, o) + 1 (MaxAnswerCap when there
+	// is none): the move s → t takes the source away from o. With cap c,
+	// some output's log-probability drops by ε′ along s → t exactly when
+	// away[e] < c, which is what the exact privacy loss needs.
+	away []int8
 }
 
 // NewCommunityGeometry computes the distance histograms with one
@@ -48,7 +54,11 @@ func NewCommunityGeometry(ctx context.Context, g *laplacian.Graph, part []int) (
 	for i, c := range canon {
 		members[c] = append(members[c], int32(i))
 	}
-	cg := &CommunityGeometry{g: g, part: canon, k: k, hist: make([]int32, n*(MaxAnswerCap+1))}
+	rowPtr, col, _ := g.CSR()
+	cg := &CommunityGeometry{g: g, part: canon, k: k, hist: make([]int32, n*(MaxAnswerCap+1)), away: make([]int8, len(col))}
+	for e := range cg.away {
+		cg.away[e] = MaxAnswerCap
+	}
 	dist := make([]int8, n)
 	queue := make([]int32, 0, n)
 	for c := 0; c < k; c++ {
@@ -59,14 +69,24 @@ func NewCommunityGeometry(ctx context.Context, g *laplacian.Graph, part []int) (
 		}
 		queue = cg.bfs(members[c], dist, queue[:0])
 		for s := 0; s < n; s++ {
-			d := int(dist[s])
-			if d < 0 {
-				d = MaxAnswerCap
+			ds := truncated(dist[s])
+			cg.hist[s*(MaxAnswerCap+1)+int(ds)]++
+			for e := rowPtr[s]; e < rowPtr[s+1]; e++ {
+				if truncated(dist[col[e]]) == ds+1 && ds < cg.away[e] {
+					cg.away[e] = ds
+				}
 			}
-			cg.hist[s*(MaxAnswerCap+1)+d]++
 		}
 	}
 	return cg, nil
+}
+
+// truncated maps the search's "beyond the cap" (−1) to MaxAnswerCap.
+func truncated(d int8) int8 {
+	if d < 0 {
+		return MaxAnswerCap
+	}
+	return d
 }
 
 // canonicalIDs maps community ids to 0..k−1 in order of first appearance.

@@ -1,0 +1,142 @@
+// Command utility measures what each way of releasing answers on one graph:
+// the right-community rate of the per-node release (Gaussian noise on every
+// node's value, σ from the certified Δ2) and of the private answer
+// (privacy.CalibrateAnswer), the forecast's interval, and the ceiling no
+// (ε, δ)-DP mechanism can beat (experiment.Ceiling). run.sh drives it over
+// the graphs of docs/guarantee.md's utility table.
+//
+//	go run ./bench/utility -graph file:E.csv -communities C.csv -tau 0.3,1,3 -epsilon 0.5,1,2,4,8
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+func floats(s string) []float64 {
+	var out []float64
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			log.Fatalf("bad number %q", f)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// row is one line of the table.
+type row struct {
+	Graph    string               `json:"graph"`
+	Tau      float64              `json:"tau"`
+	Epsilon  float64              `json:"epsilon"`
+	Ceiling  float64              `json:"ceiling"`
+	PerNode  *experiment.Forecast `json:"perNode,omitempty"`
+	Answer   *experiment.Forecast `json:"answer"`
+	Delta2   float64              `json:"delta2,omitempty"`
+	Exact    bool                 `json:"delta2Exact,omitempty"`
+	Measured *float64             `json:"measured,omitempty"`
+}
+
+func main() {
+	graph := flag.String("graph", "rgg:n=20000,radius=0.02,seed=1", "graph spec (rgg:…, file:PATH, …)")
+	name := flag.String("name", "", "graph name for the table (default: the spec)")
+	comms := flag.String("communities", "", "CSV node,community (default: planted, else Leiden)")
+	taus := flag.String("tau", "1", "τ values")
+	epss := flag.String("epsilon", "0.5,1,2,4,8", "ε values")
+	delta := flag.Float64("delta", 1e-6, "δ")
+	trials := flag.Int("trials", 200, "trials per forecast")
+	perNode := flag.Bool("per-node", true, "also forecast the per-node release (needs Δ2 at every τ)")
+	budget := flag.Duration("delta2-budget", 10*time.Minute, "time budget of each Δ2")
+	seed := flag.Uint64("seed", 1, "seed")
+	flag.Parse()
+	if *name == "" {
+		*name = *graph
+	}
+	ctx := context.Background()
+	spec := *graph
+	var g *laplacian.Graph
+	var part []int
+	var err error
+	if p, ok := strings.CutPrefix(spec, "file:"); ok {
+		g, err = laplacian.LoadCSV(p, laplacian.Options{})
+	} else {
+		g, part, err = laplacian.Generate(spec)
+	}
+	if err != nil {
+		log.Fatal(err)
+	}
+	if *comms != "" {
+		if part, _, err = community.LoadAssignment(*comms, g); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if part == nil {
+		if part, err = community.Leiden(g, community.LeidenOptions{Seed: *seed}); err != nil {
+			log.Fatal(err)
+		}
+	}
+	cg, err := privacy.NewCommunityGeometry(ctx, g, part)
+	if err != nil {
+		log.Fatal(err)
+	}
+	log.Printf("%s: %d nodes, %d edges, %d communities", *name, g.N(), g.NumEdges(), cg.K())
+	enc := json.NewEncoder(os.Stdout)
+	for _, tau := range floats(*taus) {
+		var sens *privacy.Sensitivity
+		if *perNode {
+			t0 := time.Now()
+			s, err := privacy.GraphSensitivity(g, tau, 1, privacy.GraphOptions{TimeBudget: *budget})
+			if err != nil {
+				log.Fatal(err)
+			}
+			sens = &s
+			log.Printf("τ=%g: Δ2 %.4g (exact %v) in %s", tau, s.Delta2, s.Exact, time.Since(t0).Round(time.Millisecond))
+		}
+		for _, eps := range floats(*epss) {
+			r := row{Graph: *name, Tau: tau, Epsilon: eps, Ceiling: experiment.Ceiling(g, cg.Partition(), eps, *delta)}
+			base := experiment.Graph{Graph: g, Partition: cg.Partition(), Tau: tau, Epsilon: eps, Delta: *delta,
+				Trials: *trials, Seed: *seed}
+			t0 := time.Now()
+			ar, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &base, Epsilon: eps, Geometry: cg})
+			if err != nil {
+				log.Fatal(err)
+			}
+			fa := experiment.ForecastOfAnswer(ar)
+			fa.Millis = time.Since(t0).Milliseconds()
+			r.Answer = &fa
+			if sens != nil {
+				pn := base
+				pn.Sensitivity = sens
+				t0 = time.Now()
+				gr, err := experiment.RunGraph(ctx, pn)
+				if err != nil {
+					log.Fatal(err)
+				}
+				f := experiment.ForecastOf(gr)
+				f.Millis = time.Since(t0).Milliseconds()
+				r.PerNode = &f
+				r.Delta2, r.Exact = sens.Delta2, sens.Exact
+			}
+			enc.Encode(r)
+			pn := "-"
+			if r.PerNode != nil {
+				pn = fmt.Sprintf("%.3f", r.PerNode.CommunityAccuracy)
+			}
+			log.Printf("τ=%g ε=%g: per-node %s, answer %.3f (%s cap %d ε′ %.3f), ceiling %.3f, chance %.4f", tau, eps, pn,
+				fa.CommunityAccuracy, fa.Mechanism, ar.Calibration.Cap, ar.Calibration.Scale, r.Ceiling, fa.Chance)
+		}
+	}
+}

@@ -1,0 +1,85 @@
+package experiment
+
+import (
+	"math"
+)
+
+// Forecast is the expected utility of one way of releasing on one graph,
+// from a seeded simulation of the real pipeline: the rate of the right
+// community in first place and of the source's community inside the 90%
+// set, each with a 95% interval, beside the chance level (a uniformly
+// random community; a uniformly random set of the same size) and the
+// ceiling no (ε, δ)-DP mechanism can beat (Ceiling).
+type Forecast struct {
+	// Mode is ModePerNode (per-node values with Gaussian noise) or
+	// ModeAnswer (the private answer); Mechanism names the noise.
+	Mode      string  `json:"mode"`
+	Mechanism string  `json:"mechanism"`
+	Epsilon   float64 `json:"epsilon"`
+	Delta     float64 `json:"delta,omitempty"`
+	Tau       float64 `json:"tau"`
+	Alpha     float64 `json:"alpha"`
+	// Sigma is the per-node noise (ModePerNode).
+	Sigma       float64 `json:"sigma,omitempty"`
+	Communities int     `json:"communityCount"`
+	Trials      int     `json:"trials"`
+	Seed        uint64  `json:"seed"`
+	// CommunityAccuracy is the expected rate of the right community in
+	// first place, in [Low, High] at 95%; Chance = 1/communities.
+	CommunityAccuracy float64 `json:"communityAccuracy"`
+	Low               float64 `json:"low"`
+	High              float64 `json:"high"`
+	Chance            float64 `json:"chance"`
+	// In90Rate (in [In90Low, In90High]) is the rate of the source's
+	// community inside the 90% set, In90Size the set's mean size and
+	// In90Chance = In90Size/communities what a random set of that size gets.
+	In90Rate   float64 `json:"in90Rate"`
+	In90Low    float64 `json:"in90Low"`
+	In90High   float64 `json:"in90High"`
+	In90Size   float64 `json:"in90Size"`
+	In90Chance float64 `json:"in90Chance"`
+	// Ceiling is an upper bound on the mean rate of any (ε, δ)-DP
+	// mechanism on this graph and partition (0 when not computed).
+	Ceiling float64 `json:"ceiling,omitempty"`
+	// AtChance is true when the interval reaches the chance level: the
+	// configuration cannot be told from guessing.
+	AtChance bool  `json:"atChance"`
+	Millis   int64 `json:"computeMillis"`
+}
+
+// Forecast modes.
+const (
+	ModePerNode = "per-node"
+	ModeAnswer  = "private-answer"
+)
+
+// ForecastOf summarises a per-node experiment as a forecast.
+func ForecastOf(r *GraphResult) Forecast {
+	f := Forecast{Mode: ModePerNode, Mechanism: r.Mechanism, Epsilon: r.Epsilon, Delta: r.Delta, Tau: r.Tau,
+		Alpha: r.Alpha, Sigma: r.Sigma, Communities: r.Communities, Trials: r.Trials, Seed: r.Seed,
+		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size}
+	f.Low, f.High = meanInterval(r.accuracies)
+	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
+	f.finish()
+	return f
+}
+
+// ForecastOfAnswer summarises a private-answer experiment as a forecast.
+func ForecastOfAnswer(r *AnswerResult) Forecast {
+	c := r.Calibration
+	f := Forecast{Mode: ModeAnswer, Mechanism: c.Mechanism, Epsilon: c.Epsilon, Tau: r.Tau, Alpha: c.Alpha,
+		Communities: r.Communities, Trials: r.Trials, Seed: r.Seed,
+		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size}
+	f.Low, f.High = meanInterval(r.perTrial)
+	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
+	f.finish()
+	return f
+}
+
+func (f *Forecast) finish() {
+	if f.Communities > 0 {
+		f.Chance = 1 / float64(f.Communities)
+		f.In90Chance = math.Min(1, f.In90Size/float64(f.Communities))
+	}
+	f.AtChance = f.Low <= f.Chance
+}

@@ -1,0 +1,52 @@
+package recovery
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// TestEvidenceTestLevel: on pure noise the p-value is (super-)uniform, so
+// at most about NoiseLevel of noise-only data sets claim a source; with a
+// strong source every data set does.
+func TestEvidenceTestLevel(t *testing.T) {
+	g, _, err := laplacian.Generate("sbm:sizes=60x60,pin=0.2,pout=0.01,seed=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := NewGraphModel(g, 1, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	const sets, sigma = 100, 0.05
+	claimed := 0
+	for i := range sets {
+		y := make([]float64, g.N())
+		for j := range y {
+			y[j] = sigma * rng.NormFloat64()
+		}
+		_, p := EvidenceTest{Draws: 99, Seed: uint64(i)}.PValue(md.Problem(y, sigma))
+		if p <= NoiseLevel {
+			claimed++
+		}
+	}
+	// Binomial(100, 0.05): P(X ≥ 13) < 0.002.
+	if claimed >= 13 {
+		t.Fatalf("%d of %d pure-noise data sets claimed a source at level %g", claimed, sets, NoiseLevel)
+	}
+	// A unit source at τ = 1 against σ = 0.005: its column has norm ≫ σ.
+	for s := 0; s < g.N(); s += 17 {
+		f := make([]float64, g.N())
+		f[s] = 1
+		y := make([]float64, g.N())
+		md.Apply(y, f)
+		for j := range y {
+			y[j] += 0.005 * rng.NormFloat64()
+		}
+		if _, p := (EvidenceTest{Draws: 99}).PValue(md.Problem(y, 0.005)); p > 0.01 {
+			t.Fatalf("source at %d with σ = 0.005: p = %g, want the smallest p-value 0.01", s, p)
+		}
+	}
+}
