@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -47,7 +48,8 @@ type AnswerResult struct {
 	In90Size          float64                    `json:"in90Size"`
 	Seed              uint64                     `json:"seed"`
 	Estimator         string                     `json:"estimator"`
-	perTrial          []float64                  // P(right) per trial, for the interval
+	perTrial          []float64                  // P(right) per trial
+	low, high         float64                    // 95% interval of CommunityAccuracy
 	geometry          *privacy.CommunityGeometry // for the caller's reuse
 }
 
@@ -56,6 +58,41 @@ func (r *AnswerResult) Geometry() *privacy.CommunityGeometry { return r.geometry
 
 // RunAnswer runs an Answer experiment.
 func RunAnswer(ctx context.Context, a Answer) (*AnswerResult, error) {
+	rs, err := a.recover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return rs.score(ctx, a.Epsilon, a.Alpha, a.Cap, a.Calibrate)
+}
+
+// AnswerSweep runs an Answer experiment at every ε, simulating the
+// sources and their recovery once (they do not depend on ε).
+func AnswerSweep(ctx context.Context, a Answer, epsilons []float64) ([]*AnswerResult, error) {
+	rs, err := a.recover(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*AnswerResult, len(epsilons))
+	for i, eps := range epsilons {
+		if out[i], err = rs.score(ctx, eps, a.Alpha, a.Cap, nil); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// recoveredSources are the simulated trials of an answer experiment: the
+// source of each trial and the operator's recovered source.
+type recoveredSources struct {
+	e         *Graph
+	cg        *privacy.CommunityGeometry
+	k         int
+	estimator string
+	src, hat  []int
+}
+
+// recover simulates the trials' sources and the operator's recovery.
+func (a Answer) recover(ctx context.Context) (*recoveredSources, error) {
 	e := a.Graph
 	if e == nil {
 		return nil, &ParamError{"graph", nil, "is missing"}
@@ -78,15 +115,6 @@ func RunAnswer(ctx context.Context, a Answer) (*AnswerResult, error) {
 			return nil, err
 		}
 	}
-	if a.Alpha == 0 {
-		a.Alpha = 1
-	}
-	var cal privacy.AnswerCalibration
-	if a.Calibrate != nil {
-		cal = *a.Calibrate
-	} else if cal, err = privacy.CalibrateAnswer(ctx, cg, a.Epsilon, a.Alpha, a.Cap); err != nil {
-		return nil, err
-	}
 	act, err := expm.NewAction(g, e.Tau, expm.Options{Columns: e.Trials})
 	if err != nil {
 		return nil, err
@@ -97,17 +125,8 @@ func RunAnswer(ctx context.Context, a Answer) (*AnswerResult, error) {
 	}
 	// The operator's posterior on noiseless readings is a point mass at the
 	// likelihood maximiser; a tiny σ keeps it numerically one.
-	sigma := max(a.SensorSigma, 1e-9)
-	solve := newSolver(model, sigma, 1, est)
-	res := &AnswerResult{Trials: e.Trials, Nodes: g.N(), Communities: k, Tau: e.Tau, Calibration: cal,
-		Seed: e.Seed, Estimator: est.Name(), perTrial: make([]float64, e.Trials), geometry: cg}
-	type score struct {
-		right, recovered, in90 bool
-		p                      float64
-		size                   int
-	}
-	scores := make([]score, e.Trials)
-	var cache posteriorCache
+	solve := newSolver(model, max(a.SensorSigma, 1e-9), 1, est)
+	rs := &recoveredSources{e: e, cg: cg, k: k, estimator: est.Name(), src: make([]int, e.Trials), hat: make([]int, e.Trials)}
 	err = forTrials(ctx, e.Trials, workers(e.Workers, e.Trials), e.Progress, func(t int) error {
 		rng := trialRNG(e.Seed, t)
 		s := rng.IntN(g.N())
@@ -122,38 +141,87 @@ func RunAnswer(ctx context.Context, a Answer) (*AnswerResult, error) {
 		if err != nil {
 			return fmt.Errorf("graphcloak: trial %d: %w", t, err)
 		}
-		hat := s // no detection cannot happen with a point mass; keep the truth out of it anyway
+		rs.src[t], rs.hat[t] = s, s
 		if !none {
-			hat = argmaxInt(w)
+			rs.hat[t] = argmaxInt(w)
 		}
-		probs := cal.AnswerProbabilities(cg.DistancesFrom(hat))
-		truth := cg.Community(s)
-		o := sampleIndex(probs, rng.Float64())
-		post := cache.get(cal, cg, o)
-		set := top90(post)
-		scores[t] = score{recovered: cg.Community(hat) == truth, p: probs[truth], in90: slices.Contains(set, truth), size: len(set)}
 		return nil
 	})
-	if err != nil {
+	return rs, err
+}
+
+// score evaluates the answer mechanism at ε on the recovered trials.
+// The accuracy uses the exact mean over all nodes of P(comm(s) | s)
+// (AnswerCalibration.Accuracy) as a control variate: the trials only
+// estimate what the recovery errors take off it, so the interval is narrow
+// when the recovery is good.
+func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDist int, fixed *privacy.AnswerCalibration) (*AnswerResult, error) {
+	if alpha == 0 {
+		alpha = 1
+	}
+	var cal privacy.AnswerCalibration
+	var err error
+	if fixed != nil {
+		cal = *fixed
+	} else if cal, err = privacy.CalibrateAnswer(ctx, rs.cg, eps, alpha, capDist); err != nil {
 		return nil, err
 	}
-	for t, sc := range scores {
-		res.perTrial[t] = sc.p
-		res.CommunityAccuracy += sc.p
-		if sc.recovered {
+	e, cg := rs.e, rs.cg
+	T := len(rs.src)
+	res := &AnswerResult{Trials: T, Nodes: cg.N(), Communities: rs.k, Tau: e.Tau, Calibration: cal,
+		Seed: e.Seed, Estimator: rs.estimator, perTrial: make([]float64, T), geometry: cg}
+	var cache posteriorCache
+	diffs := make([]float64, T)
+	errs := 0
+	for t := range T {
+		s, hat := rs.src[t], rs.hat[t]
+		truth := cg.Community(s)
+		probs := cal.AnswerProbabilities(cg.DistancesFrom(hat))
+		res.perTrial[t] = probs[truth]
+		if hat != s {
+			errs++
+			diffs[t] = probs[truth] - cal.AnswerProbabilities(cg.DistancesFrom(s))[truth]
+		}
+		if cg.Community(hat) == truth {
 			res.RecoveryRate++
 		}
-		if sc.in90 {
+		// The analyst's side: one sampled answer and its 90% set.
+		o := sampleIndex(probs, trialRNG(e.Seed^0xa5a5, t).Float64())
+		set := top90(cache.get(cal, cg, o))
+		if slices.Contains(set, truth) {
 			res.In90Rate++
 		}
-		res.In90Size += float64(sc.size)
+		res.In90Size += float64(len(set))
 	}
-	T := float64(e.Trials)
-	res.CommunityAccuracy /= T
-	res.RecoveryRate /= T
-	res.In90Rate /= T
-	res.In90Size /= T
+	mean, sd := meanSD(diffs)
+	res.CommunityAccuracy = cal.Accuracy + mean
+	half := Z95 * sd / math.Sqrt(float64(T))
+	// With few recovery errors the sample sd says little: bound what
+	// unseen errors could take off by the Wilson upper end of their rate.
+	_, errHi := Wilson(float64(errs), float64(T), Z95)
+	half = math.Max(half, (errHi-float64(errs)/float64(T))*cal.Accuracy)
+	res.low = math.Max(0, res.CommunityAccuracy-half)
+	res.high = math.Min(1, res.CommunityAccuracy+half)
+	fT := float64(T)
+	res.RecoveryRate /= fT
+	res.In90Rate /= fT
+	res.In90Size /= fT
 	return res, nil
+}
+
+// meanSD returns the mean and sample standard deviation.
+func meanSD(v []float64) (mean, sd float64) {
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	for _, x := range v {
+		sd += (x - mean) * (x - mean)
+	}
+	if len(v) > 1 {
+		sd = math.Sqrt(sd / float64(len(v)-1))
+	}
+	return mean, sd
 }
 
 // posteriorCache computes the analyst's posterior once per answer

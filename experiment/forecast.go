@@ -70,7 +70,7 @@ func ForecastOfAnswer(r *AnswerResult) Forecast {
 	f := Forecast{Mode: ModeAnswer, Mechanism: c.Mechanism, Epsilon: c.Epsilon, Tau: r.Tau, Alpha: c.Alpha,
 		Communities: r.Communities, Trials: r.Trials, Seed: r.Seed,
 		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size}
-	f.Low, f.High = meanInterval(r.perTrial)
+	f.Low, f.High = r.low, r.high
 	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
 	f.finish()
 	return f

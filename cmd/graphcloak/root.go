@@ -83,6 +83,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newReleaseCmd(g),
 		newServeCmd(g),
 		newLocateCmd(g),
+		newPlanCmd(g),
 		newCommunitiesCmd(g),
 		newRunsCmd(g),
 		newDemoCmd(g),

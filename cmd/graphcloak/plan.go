@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// planOptions are the flags of "plan".
+type planOptions struct {
+	graphOptions
+	modes      []string
+	target     float64
+	timeBudget time.Duration
+}
+
+const planHelp = `plan forecasts, before anything is released, what each way of releasing
+would answer on this graph: the rate of the right source community in first
+place and of the source's community inside the 90% set (with 95% intervals),
+the 90% set's size, the chance level beside each, and the ceiling that no
+(ε, δ)-DP mechanism can beat on this graph. It simulates the real pipeline
+(seeded: sources at random nodes, the release's noise, the recovery) on the
+real graph and partition.
+
+Two modes:
+  per-node        per-node values with Gaussian noise calibrated to the certified
+                  Δ2 (graphcloak release; needs Δ2 at τ, computed first)
+  private-answer  the operator recovers the source from its own readings and
+                  publishes only one community, drawn by randomized response or
+                  the community-geometric mechanism (graphcloak locate --private-answer)
+
+--target-accuracy A prints, per mode, the smallest ε on the grid 1/8 … 32
+(steps of √2) whose forecast reaches A.
+
+` + simulationNote
+
+func newPlanCmd(g *globalOptions) *cobra.Command {
+	o := &planOptions{}
+	cmd := &cobra.Command{
+		Use:   "plan",
+		Short: "Forecast what a release would answer (per mode and ε) before releasing",
+		Long:  planHelp,
+		Example: `  graphcloak plan --graph rgg:n=20000,radius=0.02,seed=1 --tau 1 --epsilon 1,4 --delta 1e-6
+  graphcloak plan --graph file:edges.csv --communities file:communities.csv --tau 1 --target-accuracy 0.8 -o json`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runPlan(cmd.Context(), g, o, g.stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.graph, "graph", "sbm:sizes=250x250,pin=0.05,pout=0.001", "graph spec (sbm:…, rgg:…, karate, file:PATH, or neo4j: the configured projection)")
+	f.Float64SliceVar(&o.taus, "tau", []float64{1}, "diffusion time τ of the readings (one value)")
+	f.Float64SliceVar(&o.epsilons, "epsilon", []float64{0.5, 1, 2, 4, 8}, "privacy ε to forecast (comma-separated)")
+	f.Float64Var(&o.delta, "delta", 1e-6, "privacy δ")
+	f.Float64Var(&o.alpha, "alpha", 1, "neighbour EMD radius α (unit mass moved α hops)")
+	f.IntVar(&o.trials, "trials", 200, "simulated sources per forecast")
+	f.StringVar(&o.estimator, "estimator", recovery.Default, "estimator: "+strings.Join(recovery.Names(), ", "))
+	f.Uint64Var(&o.seed, "random-seed", 1, "random seed of the simulation")
+	f.StringVar(&o.communities, "communities", "", "partition: planted, leiden, louvain, file:PATH (CSV node,community) or property:NAME (Neo4j); default planted when the graph has one")
+	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
+	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
+	f.StringSliceVar(&o.modes, "mode", []string{experiment.ModePerNode, experiment.ModeAnswer}, "modes to forecast: per-node, private-answer")
+	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
+	f.DurationVar(&o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
+	config.AddFlags(f, "header")
+	config.AddFlags(f, "uri", "user", "password", "database", "node-labels", "relationship-types",
+		"relationship-weight-property", "node-key-property")
+	return cmd
+}
+
+// checkPlan validates plan's own flags (the graph flags are experiment
+// graph's).
+func checkPlan(o *planOptions) (string, error) {
+	o.sources = 1
+	if len(o.taus) != 1 {
+		return "", usageErrorf("--tau takes one value for plan, got %d", len(o.taus))
+	}
+	for _, m := range o.modes {
+		if m != experiment.ModePerNode && m != experiment.ModeAnswer {
+			return "", inputErrorf("--mode must be %s or %s, got %q", experiment.ModePerNode, experiment.ModeAnswer, m)
+		}
+	}
+	if o.target != 0 && !(o.target > 0 && o.target < 1) {
+		return "", inputErrorf("--target-accuracy must be in (0, 1), got %v", o.target)
+	}
+	if o.timeBudget < 0 {
+		return "", inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
+	}
+	return checkExperimentGraph(&o.graphOptions)
+}
+
+// planReport is plan's output.
+type planReport struct {
+	Graph          string                 `json:"graph"`
+	NodeCount      int                    `json:"nodeCount"`
+	Relationships  int                    `json:"relationshipCount"`
+	Communities    string                 `json:"communities"`
+	CommunityCount int                    `json:"communityCount"`
+	Tau            float64                `json:"tau"`
+	Delta2         *float64               `json:"delta2,omitempty"`
+	Delta2Exact    bool                   `json:"delta2Exact"`
+	Result         *experiment.PlanResult `json:"plan"`
+	Modes          []string               `json:"modes"`
+	Target         float64                `json:"targetAccuracy,omitempty"`
+}
+
+func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Writer) error {
+	property, err := checkPlan(o)
+	if err != nil {
+		return err
+	}
+	pull, endPull := g.pullProgress()
+	lg, err := loadGraph(ctx, &g.cfg.Config, o.graph, loadOptions{CommunityProperty: property, Progress: pull})
+	endPull()
+	if err != nil {
+		if o.graph == neo4jSpec {
+			return err
+		}
+		return flagError("--graph", err)
+	}
+	lg.Close(context.WithoutCancel(ctx))
+	kind, part, names, err := experimentCommunities(&o.graphOptions, lg)
+	if err != nil {
+		return err
+	}
+	tau := o.taus[0]
+	rep := &planReport{Graph: o.graph, NodeCount: lg.Graph.N(), Relationships: lg.Graph.NumEdges(), Communities: kind,
+		Tau: tau, Modes: o.modes, Target: o.target}
+	e := experiment.Graph{Graph: lg.Graph, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
+		Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
+		Progress: g.progress("plan trials")}
+	for _, m := range o.modes {
+		if m == experiment.ModePerNode {
+			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, privacy.GraphOptions{TimeBudget: o.timeBudget,
+				Progress: g.progress("sensitivity")})
+			if err != nil {
+				return err
+			}
+			e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
+		}
+	}
+	res, err := experiment.RunPlan(ctx, experiment.Plan{Graph: e, Epsilons: o.epsilons, Modes: o.modes, Target: o.target})
+	if err != nil {
+		return err
+	}
+	rep.Result = res
+	if len(res.Forecasts) > 0 {
+		rep.CommunityCount = res.Forecasts[0].Communities
+	}
+	if g.output == "json" {
+		return printJSON(out, rep)
+	}
+	printPlan(out, rep)
+	return nil
+}
+
+// printPlan prints the forecasts as a table.
+func printPlan(out io.Writer, rep *planReport) {
+	fmt.Fprintf(out, "graph %s (%d nodes, %d relationships), %d communities (%s), τ = %g",
+		rep.Graph, rep.NodeCount, rep.Relationships, rep.CommunityCount, rep.Communities, rep.Tau)
+	if rep.Delta2 != nil {
+		exact := "exact"
+		if !rep.Delta2Exact {
+			exact = "proven upper bound"
+		}
+		fmt.Fprintf(out, ", Δ2 = %.6g (%s)", *rep.Delta2, exact)
+	}
+	fmt.Fprintln(out)
+	printForecasts(out, rep.Result.Forecasts)
+	for _, n := range rep.Result.Needed {
+		if n.Reached {
+			fmt.Fprintf(out, "target %.2f: %s (%s) reaches it at ε = %g (forecast %.3f [%.3f, %.3f])\n",
+				n.Target, n.Mode, n.Mechanism, *n.Epsilon, n.Forecast.CommunityAccuracy, n.Forecast.Low, n.Forecast.High)
+		} else {
+			fmt.Fprintf(out, "target %.2f: %s does not reach it at any ε ≤ 32 (%.3f at ε = 32)\n",
+				n.Target, n.Mode, n.Forecast.CommunityAccuracy)
+		}
+	}
+}
+
+// printForecasts prints forecasts as table rows, marking those at chance.
+func printForecasts(out io.Writer, fs []experiment.Forecast) {
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODE\tMECHANISM\tε\tRIGHT COMMUNITY [95%]\tCHANCE\tIN 90% SET [95%]\tSET SIZE (CHANCE)\tCEILING\t")
+	for _, f := range fs {
+		mark := ""
+		if f.AtChance {
+			mark = "  ← at chance: noise"
+		}
+		ceil := "-"
+		if f.Ceiling > 0 {
+			ceil = fmt.Sprintf("%.3f", f.Ceiling)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\n", f.Mode, f.Mechanism, f.Epsilon,
+			f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, mark)
+	}
+	tw.Flush()
+}

@@ -1,0 +1,179 @@
+package experiment
+
+import (
+	"context"
+	"math"
+	"time"
+
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// Plan forecasts each way of releasing on one graph at several ε, and,
+// with a target, finds the smallest ε on a grid at which each reaches it.
+type Plan struct {
+	// Graph fixes the graph, partition, τ, δ, α, estimator, trials and
+	// seed; its Sensitivity (Δ2 at τ and α) is required for ModePerNode.
+	Graph Graph
+	// Epsilons to forecast.
+	Epsilons []float64
+	// Modes among ModePerNode and ModeAnswer (default both).
+	Modes []string
+	// Target, when > 0, is the community accuracy to reach.
+	Target float64
+	// Geometry of the partition, when computed before.
+	Geometry *privacy.CommunityGeometry
+}
+
+// PlanResult holds the forecasts (by mode, then ε), the ceiling per ε,
+// and per mode the smallest ε reaching the target.
+type PlanResult struct {
+	Forecasts []Forecast      `json:"forecasts"`
+	Needed    []NeededEpsilon `json:"needed,omitempty"`
+	Millis    int64           `json:"computeMillis"`
+}
+
+// NeededEpsilon is the smallest ε on EpsilonGrid whose forecast reaches
+// the target (Reached false: not even the grid's largest).
+type NeededEpsilon struct {
+	Mode      string   `json:"mode"`
+	Mechanism string   `json:"mechanism"`
+	Target    float64  `json:"target"`
+	Epsilon   *float64 `json:"epsilon"`
+	Reached   bool     `json:"reached"`
+	Forecast  Forecast `json:"forecast"`
+}
+
+// EpsilonGrid is the ε searched for a target: 1/8 … 32 in steps of √2.
+func EpsilonGrid() []float64 {
+	var out []float64
+	for j := -6; j <= 10; j++ {
+		out = append(out, math.Round(math.Pow(math.Sqrt2, float64(j))*1000)/1000)
+	}
+	return out
+}
+
+// RunPlan runs a Plan.
+func RunPlan(ctx context.Context, p Plan) (*PlanResult, error) {
+	start := time.Now()
+	modes := p.Modes
+	if len(modes) == 0 {
+		modes = []string{ModePerNode, ModeAnswer}
+	}
+	res := &PlanResult{}
+	for _, mode := range modes {
+		fc, err := p.forecaster(ctx, mode)
+		if err != nil {
+			return nil, err
+		}
+		for _, eps := range p.Epsilons {
+			f, err := fc(eps)
+			if err != nil {
+				return nil, err
+			}
+			res.Forecasts = append(res.Forecasts, f)
+		}
+		if p.Target > 0 {
+			need, err := smallestEpsilon(fc, p.Target)
+			if err != nil {
+				return nil, err
+			}
+			need.Mode = mode
+			res.Needed = append(res.Needed, need)
+		}
+	}
+	res.Millis = time.Since(start).Milliseconds()
+	return res, nil
+}
+
+// forecaster returns the forecast at ε for one mode; the answer mode
+// simulates its recoveries once.
+func (p Plan) forecaster(ctx context.Context, mode string) (func(eps float64) (Forecast, error), error) {
+	e := p.Graph
+	ceiling := func(f *Forecast, eps float64) {
+		part := e.Partition
+		if p.Geometry != nil {
+			part = p.Geometry.Partition()
+		}
+		if part != nil {
+			f.Ceiling = Ceiling(e.Graph, part, eps, e.Delta)
+		}
+	}
+	switch mode {
+	case ModeAnswer:
+		a := Answer{Graph: &e, Alpha: e.Alpha, Geometry: p.Geometry}
+		rs, err := a.recover(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return func(eps float64) (Forecast, error) {
+			r, err := rs.score(ctx, eps, a.Alpha, 0, nil)
+			if err != nil {
+				return Forecast{}, err
+			}
+			f := ForecastOfAnswer(r)
+			f.Delta = e.Delta
+			ceiling(&f, eps)
+			return f, nil
+		}, nil
+	case ModePerNode:
+		if e.Sensitivity == nil && e.Sigma == 0 {
+			return nil, &ParamError{"sensitivity", nil, "is required for a per-node forecast"}
+		}
+		return func(eps float64) (Forecast, error) {
+			g := e
+			g.Epsilon = eps
+			r, err := RunGraph(ctx, g)
+			if err != nil {
+				return Forecast{}, err
+			}
+			f := ForecastOf(r)
+			ceiling(&f, eps)
+			return f, nil
+		}, nil
+	}
+	return nil, &ParamError{"mode", mode, "must be " + ModePerNode + " or " + ModeAnswer}
+}
+
+// smallestEpsilon bisects EpsilonGrid for the first ε whose forecast
+// reaches target (the accuracy grows with ε).
+func smallestEpsilon(fc func(float64) (Forecast, error), target float64) (NeededEpsilon, error) {
+	grid := EpsilonGrid()
+	need := NeededEpsilon{Target: target}
+	cache := map[int]Forecast{}
+	at := func(i int) (Forecast, error) {
+		if f, ok := cache[i]; ok {
+			return f, nil
+		}
+		f, err := fc(grid[i])
+		cache[i] = f
+		return f, err
+	}
+	lo, hi := -1, len(grid)-1 // invariant: grid[hi] reaches (checked below), grid[lo] does not
+	top, err := at(hi)
+	if err != nil {
+		return need, err
+	}
+	need.Mechanism = top.Mechanism
+	if top.CommunityAccuracy < target {
+		need.Forecast = top
+		return need, nil
+	}
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		f, err := at(mid)
+		if err != nil {
+			return need, err
+		}
+		if f.CommunityAccuracy >= target {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	need.Forecast = cache[hi]
+	need.Mechanism = need.Forecast.Mechanism
+	need.Reached = true
+	eps := grid[hi]
+	need.Epsilon = &eps
+	return need, nil
+}
