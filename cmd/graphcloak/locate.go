@@ -18,6 +18,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -39,6 +40,9 @@ type locateOptions struct {
 	plot             string // picture of the graph
 	plotValue        string // posterior | released
 	runID            string // names the run when set (serve); else a fresh id
+	forecastTrials   int    // simulated trials of the forecast (0: none)
+	stdin            io.Reader
+	privateAnswer    answerOptions
 }
 
 // locateHelp is the locate command's help text.
@@ -76,6 +80,10 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
       --communities property:louvain -o json`,
 		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			opts.stdin = cmd.InOrStdin()
+			if opts.privateAnswer.enabled {
+				return runPrivateAnswer(cmd.Context(), opts, opts.g.stdout)
+			}
 			return runLocate(cmd.Context(), opts, opts.g.stdout)
 		},
 	}
@@ -92,6 +100,8 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.out, "out", "", "write per-node results as CSV key,mass,weight,community,probability,rank")
 	f.StringVar(&opts.plot, "plot", "", "draw the graph to this image file (.png, .svg, .pdf): communities with their probability, nodes coloured by --plot-value")
 	f.StringVar(&opts.plotValue, "plot-value", "posterior", "what colours the nodes in --plot: posterior (probability of being the source) or released (the private values)")
+	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the utility forecast printed beside the answer (0: no forecast)")
+	addAnswerFlags(f, &opts.privateAnswer)
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "header")
 	config.AddFlags(f, "tau", "scope", "estimator", "sources", "write-property", "mass-property", "community-write-property",
@@ -118,6 +128,11 @@ type locateSummary struct {
 	WriteMillis           int64                   `json:"writeMillis"`
 	Out                   string                  `json:"out,omitempty"`
 	Plot                  string                  `json:"plot,omitempty"`
+	// NoiseDominated: the released values cannot be told from pure noise
+	// (evidence test p-value NoisePValue > recovery.NoiseLevel).
+	NoiseDominated bool                 `json:"noiseDominated"`
+	NoisePValue    float64              `json:"noisePValue"`
+	Forecast       *experiment.Forecast `json:"forecast,omitempty"`
 }
 
 // locateInputs are locate's inputs after validation: where the released
@@ -201,6 +216,16 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 	summary.Report, summary.ComputeMillis = res.Report, res.ComputeMillis
 	summary.CommunityCount = countCommunities(res.Nodes)
 	summary.TopNodes = topNodes(res.Nodes, 10)
+	summary.NoiseDominated, summary.NoisePValue = res.NoiseDominated, res.NoisePValue
+	if res.NoiseDominated {
+		g.logger.Warn("noise-dominated: the released values cannot be told from pure noise; the ranking is not a finding",
+			"pValue", res.NoisePValue, "level", recovery.NoiseLevel)
+	}
+	if opts.forecastTrials > 0 {
+		if summary.Forecast, err = locateForecast(ctx, opts, job, res, in.tau); err != nil {
+			return nil, nil, err
+		}
+	}
 	g.logger.Info("located", "estimator", res.Estimator, "status", res.Status, "noSource", res.Report.NoSource,
 		"communityCount", summary.CommunityCount)
 	if err := emitLocate(ctx, opts, csvOut, job, res, in.tau, summary); err != nil {
@@ -212,6 +237,25 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 		}
 	}
 	return summary, out, nil
+}
+
+// locateForecast simulates releases like the located one (same graph,
+// communities, τ, σ and estimator) and returns the utility forecast: how
+// often such a release names the right community.
+func locateForecast(ctx context.Context, opts *locateOptions, job graphcloak.LocateJob, res *graphcloak.LocateResult, tau float64) (*experiment.Forecast, error) {
+	part := make([]int, len(res.Nodes))
+	for i, n := range res.Nodes {
+		part[i] = n.CommunityID
+	}
+	e := experiment.Graph{Graph: job.Graph, Partition: part, Tau: tau, Sigma: res.Sigma, Sources: max(job.Sources, 1),
+		Trials: opts.forecastTrials, Estimator: job.Estimator, Seed: job.Seed, Progress: opts.g.progress("forecast trials")}
+	r, err := experiment.RunGraph(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	f := experiment.ForecastOf(r)
+	f.Epsilon, f.Delta, f.Alpha = job.Released.Meta.Epsilon, job.Released.Meta.Delta, job.Released.Meta.Alpha
+	return &f, nil
 }
 
 // emitLocate writes the per-node CSV (--out) and the picture (--plot).
@@ -455,6 +499,11 @@ func gdsPartition(ctx context.Context, cfg *config.Config, client *connector.Cli
 func writeLocate(ctx context.Context, g *globalOptions, client *connector.Client, run *connector.Run, res *graphcloak.LocateResult, named bool, summary *locateSummary) error {
 	cfg := &g.cfg.Config
 	run.Record.NodeCount, run.Record.RelationshipCount = summary.NodeCount, summary.RelationshipCount
+	if run.Record.Parameters == nil {
+		run.Record.Parameters = map[string]any{}
+	}
+	run.Record.Parameters["noiseDominated"] = res.NoiseDominated
+	run.Record.Parameters["noisePValue"] = res.NoisePValue
 	st, err := writeback.Locate(ctx, client, run, res, named,
 		writeback.LocateProperties{Mass: cfg.Write.MassProperty, Community: cfg.Write.CommunityWriteProperty,
 			Probability: cfg.Write.ProbabilityProperty, Rank: cfg.Write.RankProperty},
@@ -552,8 +601,20 @@ func printLocateSummary(g *globalOptions, out io.Writer, s *locateSummary) error
 	}
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; estimator %s (%s), σ = %.6g, τ = %g\n",
 		s.Graph, s.NodeCount, s.RelationshipCount, s.Estimator, s.Status, s.Sigma, s.Tau)
+	if s.NoiseDominated {
+		fmt.Fprintf(out, "WARNING: noise-dominated: these values cannot be told from pure noise (evidence test p = %.3f > %g);\n"+
+			"         the ranking below is what noise alone would produce, not a finding\n", s.NoisePValue, recovery.NoiseLevel)
+	}
 	if err := printReport(out, s.Report, nil); err != nil {
 		return err
+	}
+	if f := s.Forecast; f != nil {
+		fmt.Fprintf(out, "forecast for releases like this one (%d simulated sources, σ = %.4g): right community %.3f [%.3f, %.3f] (chance %.4f), "+
+			"source in the 90%% set %.3f with %.1f communities (chance %.3f)\n",
+			f.Trials, f.Sigma, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Size, f.In90Chance)
+		if f.AtChance {
+			fmt.Fprintln(out, "         at this σ the answer is at chance level: see 'graphcloak plan' for ε or the private-answer mode that answers")
+		}
 	}
 	if s.RunID != "" {
 		fmt.Fprintf(out, "run %s: %d properties written (compute %d ms, write %d ms)\n",
@@ -629,6 +690,9 @@ func plotLocate(opts *locateOptions, graph *laplacian.Graph, res *graphcloak.Loc
 	v.Title = fmt.Sprintf("%s: likely source communities (%s estimator)", opts.graph, res.Estimator)
 	if res.Report.NoSource {
 		v.Title = fmt.Sprintf("%s: no detectable source", opts.graph)
+	}
+	if res.NoiseDominated {
+		v.Title = fmt.Sprintf("%s: NOISE-DOMINATED (p = %.2f): not a finding", opts.graph, res.NoisePValue)
 	}
 	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, tau, res.Sigma) + " · colour: " + v.ValueLabel
 	return plotting.GraphPicture(opts.plot, v)

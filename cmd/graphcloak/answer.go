@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// answerOptions are locate's private-answer flags.
+type answerOptions struct {
+	enabled bool
+	values  string // raw readings CSV (or "-")
+	cap     int
+}
+
+func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {
+	f.BoolVar(&o.enabled, "private-answer", false, "publish only the source community, under (ε)-DP, from the operator's raw readings (--values FILE or --value-property P); charges --ledger")
+	f.StringVar(&o.values, "values", "", "raw readings CSV node,value for --private-answer (- for standard input)")
+	f.IntVar(&o.cap, "answer-cap", 0, "distance cap of the answer mechanism: 1 is randomized response, 0 chooses the most accurate (see docs/guarantee.md)")
+	config.AddFlags(f, "epsilon", "delta", "alpha", "key", "ledger", "ledger-key", "epoch", "value-property")
+}
+
+// answerSummary is the output of locate --private-answer.
+type answerSummary struct {
+	Graph             string                   `json:"graph"`
+	NodeCount         int                      `json:"nodeCount"`
+	RelationshipCount int                      `json:"relationshipCount"`
+	Scope             string                   `json:"scope"`
+	Epoch             string                   `json:"epoch"`
+	Communities       string                   `json:"communities"`
+	Answer            *graphcloak.AnswerResult `json:"answer"`
+	Forecast          *experiment.Forecast     `json:"forecast,omitempty"`
+	Balance           *privacy.Balance         `json:"balance,omitempty"`
+}
+
+// runPrivateAnswer is locate --private-answer: load the graph and the raw
+// readings, charge the ledger, draw and print the answer.
+func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) error {
+	g := opts.g
+	cfg := &g.cfg.Config
+	o := &opts.privateAnswer
+	if err := checkPrivateAnswer(opts); err != nil {
+		return err
+	}
+	isDB := opts.graph == neo4jSpec
+	var client *connector.Client
+	if isDB {
+		var err error
+		if client, err = connectProjection(ctx, g); err != nil {
+			return err
+		}
+		defer client.Close(context.WithoutCancel(ctx))
+	}
+	ledger, err := openReleaseLedger(ctx, g, client)
+	if err != nil {
+		return err
+	}
+	pull, endPull := g.pullProgress()
+	lg, err := loadGraph(ctx, cfg, opts.graph, loadOptions{Client: client, ValueProperty: cfg.Projection.ValueProperty, Progress: pull})
+	endPull()
+	if err != nil {
+		return err
+	}
+	var y []float64
+	if lg.Pulled != nil {
+		y = lg.Pulled.Values
+	}
+	if o.values != "" {
+		header, _ := csvin.ParseHeader(cfg.Input.Header)
+		readings, err := readReadings(opts.stdin, o.values, header)
+		if err != nil {
+			return err
+		}
+		if y, err = graphcloak.ValuesByKey(lg.Graph, readings); err != nil {
+			return err
+		}
+	}
+	in := &locateInputs{isDB: isDB}
+	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
+	job, err := answerJob(ctx, opts, in, client, lg)
+	if err != nil {
+		return err
+	}
+	job.Values, job.Ledger = y, ledger
+	if cfg.Privacy.KeyFile != "" {
+		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
+		if err != nil {
+			return err
+		}
+		job.Noise = privacy.KeyedNoise(key)
+	}
+	if job.Epoch == "" {
+		job.Epoch = newRunID()
+	}
+	res, err := graphcloak.Answer(ctx, job)
+	if err != nil {
+		return err
+	}
+	sum := &answerSummary{Graph: opts.graph, NodeCount: lg.Graph.N(), RelationshipCount: lg.Graph.NumEdges(),
+		Scope: job.Scope, Epoch: job.Epoch, Communities: opts.communities, Answer: res}
+	if bal, err := ledger.Balance(ctx, job.Scope); err == nil && len(bal) == 1 {
+		sum.Balance = &bal[0]
+	}
+	if opts.forecastTrials > 0 {
+		e := experiment.Graph{Graph: lg.Graph, Partition: job.Partition, Tau: job.Tau, Sources: 1, Trials: opts.forecastTrials,
+			Estimator: job.Estimator, Seed: job.Seed, Delta: cfg.Privacy.Delta}
+		r, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &e, Calibrate: &res.Calibration})
+		if err != nil {
+			return err
+		}
+		f := experiment.ForecastOfAnswer(r)
+		sum.Forecast = &f
+	}
+	if g.output == "json" {
+		return printJSON(out, sum)
+	}
+	return printAnswer(out, sum)
+}
+
+// checkPrivateAnswer validates the flags of locate --private-answer.
+func checkPrivateAnswer(opts *locateOptions) error {
+	cfg := &opts.g.cfg.Config
+	o := &opts.privateAnswer
+	switch {
+	case opts.graph == "":
+		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
+	case opts.released != "" || opts.releasedProperty != "" || opts.releaseRun != "":
+		return usageErrorf("--private-answer reads raw readings (--values or --value-property), not released values")
+	case o.values == "" && cfg.Projection.ValueProperty == "":
+		return usageErrorf("--private-answer needs the raw readings: --values FILE (or -) or, on --graph neo4j, --value-property P")
+	case o.values != "" && cfg.Projection.ValueProperty != "":
+		return usageErrorf("give either --values or --value-property, not both")
+	case cfg.Projection.ValueProperty != "" && opts.graph != neo4jSpec:
+		return usageErrorf("--value-property needs --graph neo4j")
+	case o.cap < 0 || o.cap > privacy.MaxAnswerCap:
+		return inputErrorf("--answer-cap must be in 0..%d, got %d", privacy.MaxAnswerCap, o.cap)
+	case opts.out != "" || opts.plot != "":
+		return usageErrorf("--out and --plot draw per-node results; a private answer has none (use -o json)")
+	}
+	if cfg.Recovery.Sources > 1 {
+		return usageErrorf("--private-answer publishes one community: --sources must be 1")
+	}
+	if err := checkPrivacy(cfg.Privacy.Epsilon, 0.5); err != nil {
+		return err
+	}
+	if err := checkPositive("tau", cfg.Privacy.Tau); err != nil {
+		return err
+	}
+	in := &locateInputs{isDB: opts.graph == neo4jSpec}
+	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
+	return checkCommunities(opts, in)
+}
+
+// answerJob assembles the answer job with its communities (as locate's).
+func answerJob(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, lg *loadedGraph) (graphcloak.AnswerJob, error) {
+	cfg := &opts.g.cfg.Config
+	graph := lg.Graph
+	job := graphcloak.AnswerJob{Graph: graph, Tau: cfg.Privacy.Tau, Epsilon: cfg.Privacy.Epsilon, Alpha: cfg.Privacy.Alpha,
+		Cap: opts.privateAnswer.cap, Seed: uint64(cfg.Write.RandomSeed), Estimator: cfg.Recovery.Estimator,
+		Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch}
+	var err error
+	switch in.commKind {
+	case "leiden":
+		job.Partition, err = community.Leiden(graph, community.LeidenOptions{Resolution: opts.resolution, Seed: job.Seed})
+	case "louvain":
+		job.Partition, err = community.Louvain(graph, opts.resolution, job.Seed)
+	case "file":
+		job.Partition, job.Names, err = community.LoadAssignment(in.commArg, graph)
+	case "gds":
+		job.Partition, job.Names, err = gdsPartition(ctx, cfg, client, graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
+	case "property":
+		return job, usageErrorf("--private-answer: --communities property:NAME is not supported yet; use gds:leiden or file:PATH")
+	}
+	return job, err
+}
+
+// printAnswer prints a private answer.
+func printAnswer(out io.Writer, s *answerSummary) error {
+	a := s.Answer
+	c := a.Calibration
+	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
+	fmt.Fprintf(out, "private answer: community %s\n", a.Community)
+	fmt.Fprintf(out, "mechanism %s (cap %d, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ρ = %.6g to scope %q, epoch %q\n",
+		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Rho, s.Scope, s.Epoch)
+	if s.Balance != nil {
+		fmt.Fprintf(out, "ledger: ρ spent %.6g of %.6g (ε spent %.4g at δ = %g)\n", s.Balance.RhoSpent, s.Balance.RhoBudget, s.Balance.EpsilonSpent, s.Balance.Budget.Delta)
+	}
+	fmt.Fprintln(out, "what the answer tells an analyst (posterior over communities, public):")
+	if err := printReport(out, a.Posterior, nil); err != nil {
+		return err
+	}
+	if f := s.Forecast; f != nil {
+		fmt.Fprintf(out, "forecast (%d simulated sources): the published community is the source's %.3f [%.3f, %.3f] (chance %.4f); "+
+			"the source's community is in the analyst's 90%% set %.3f, %.1f communities\n",
+			f.Trials, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Size)
+	}
+	return nil
+}
