@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/experiment"
@@ -248,6 +249,8 @@ type graphOptions struct {
 	resolution     float64
 	workers        int
 	plot           string
+	privateAnswer  bool
+	answerCap      int
 }
 
 func newExperimentGraphCmd(g *globalOptions) *cobra.Command {
@@ -295,6 +298,8 @@ planted partition when it has one (SBM blocks, karate factions), else Leiden;
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of community detection (leiden, louvain): larger γ, smaller communities")
 	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
 	f.StringVar(&o.plot, "plot", "", "write trial 0's community probabilities as bars to this image file (.png, .svg, .pdf)")
+	f.BoolVar(&o.privateAnswer, "private-answer", false, "score the private-answer mode (locate --private-answer) instead of the per-node release")
+	f.IntVar(&o.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
 	config.AddFlags(f, "header")
 	config.AddFlags(f, "uri", "user", "password", "database", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
@@ -327,17 +332,29 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if err != nil {
 		return err
 	}
+	if o.privateAnswer {
+		return runExperimentAnswer(ctx, g, o, lg.Graph, part, names, out)
+	}
 	var results []*experiment.GraphResult
 	epsilons := o.epsilons
 	if o.sigma != 0 {
 		epsilons = []float64{0} // fixed σ: ε does not apply
 	}
 	for _, tau := range o.taus {
+		// Δ2 depends on τ and α only: computed once for every ε.
+		var sens *privacy.Sensitivity
+		if o.sigma == 0 {
+			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, privacy.GraphOptions{Progress: g.progress("sensitivity")})
+			if err != nil {
+				return err
+			}
+			sens = &s
+		}
 		for _, eps := range epsilons {
 			e := experiment.Graph{
 				Graph: lg.Graph, Partition: part, Names: names, Tau: tau, Epsilon: eps, Delta: o.delta, Mechanism: mech,
 				Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
-				Seed: o.seed, Workers: o.workers, Progress: g.progress("graph trials"),
+				Seed: o.seed, Workers: o.workers, Progress: g.progress("graph trials"), Sensitivity: sens,
 			}
 			res, err := experiment.RunGraph(ctx, e)
 			if err != nil {
@@ -471,6 +488,47 @@ func printGraphResult(out io.Writer, graph, kind string, res *experiment.GraphRe
 	fmt.Fprintf(out, "exact-node rate     %.3f\n", res.ExactNodeRate)
 	fmt.Fprintf(out, "EMD mean            %.4f\n", res.EMDMean)
 	fmt.Fprintf(out, "no-source rate      %.3f\n", res.NoSourceRate)
+	printAtChance(out, experiment.ForecastOf(res))
+}
+
+// printAtChance says so when a rate's interval reaches chance.
+func printAtChance(out io.Writer, f experiment.Forecast) {
+	if f.AtChance {
+		fmt.Fprintf(out, "AT CHANCE: the right-community rate %.3f [%.3f, %.3f] cannot be told from guessing (%.4f): noise, not a finding\n",
+			f.CommunityAccuracy, f.Low, f.High, f.Chance)
+	}
+}
+
+// runExperimentAnswer scores the private-answer mode at every τ and ε.
+func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions, gr *laplacian.Graph, part []int, names []string, out io.Writer) error {
+	if o.sigma != 0 {
+		return usageErrorf("--private-answer publishes no noisy values: --sigma does not apply")
+	}
+	if o.sources != 1 {
+		return usageErrorf("--private-answer publishes one community: --sources must be 1")
+	}
+	var fs []experiment.Forecast
+	for _, tau := range o.taus {
+		e := experiment.Graph{Graph: gr, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
+			Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
+			Progress: g.progress("graph trials")}
+		rs, err := experiment.AnswerSweep(ctx, experiment.Answer{Graph: &e, Alpha: o.alpha, Cap: o.answerCap}, o.epsilons)
+		if err != nil {
+			return err
+		}
+		for _, r := range rs {
+			f := experiment.ForecastOfAnswer(r)
+			f.Delta = o.delta
+			f.Ceiling = experiment.Ceiling(gr, r.Geometry().Partition(), f.Epsilon, o.delta)
+			fs = append(fs, f)
+		}
+	}
+	if g.output == "json" {
+		return printJSON(out, map[string]any{"graph": o.graph, "forecasts": fs})
+	}
+	fmt.Fprintf(out, "experiment graph %s, private answer, %d trials per row (seed %d)\n", o.graph, o.trials, o.seed)
+	printForecasts(out, fs)
+	return nil
 }
 
 func plotGraphExample(path string, g *laplacian.Graph, res *experiment.GraphResult) error {
@@ -522,8 +580,12 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*experiment.G
 	fmt.Fprintf(out, "%-8s %-8s %-10s %-22s %-22s %s\n", "TAU", "EPSILON", "SIGMA", "RIGHT COMMUNITY (95%)", "EXACT NODE (95%)", "NO SOURCE")
 	for i, r := range results {
 		c, x := sw.Summary.Community[i], sw.Summary.ExactNode[i]
-		fmt.Fprintf(out, "%-8g %-8g %-10.4g %.3f [%.3f, %.3f]    %.3f [%.3f, %.3f]    %.3f\n",
-			r.Tau, r.Epsilon, r.Sigma, c.Rate, c.Lo, c.Hi, x.Rate, x.Lo, x.Hi, r.NoSourceRate)
+		mark := ""
+		if c.Lo <= sw.Summary.CommunityChance {
+			mark = "   ← at chance: noise"
+		}
+		fmt.Fprintf(out, "%-8g %-8g %-10.4g %.3f [%.3f, %.3f]    %.3f [%.3f, %.3f]    %.3f%s\n",
+			r.Tau, r.Epsilon, r.Sigma, c.Rate, c.Lo, c.Hi, x.Rate, x.Lo, x.Hi, r.NoSourceRate, mark)
 	}
 	fmt.Fprintf(out, "chance: right community %.3f, exact node %.4f; %d trials each (seed %d)\n",
 		sw.Summary.CommunityChance, sw.Summary.ExactNodeChance, results[0].Trials, results[0].Seed)
