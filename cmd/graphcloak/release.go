@@ -32,7 +32,9 @@ type releaseOptions struct {
 	values string // FILE or "-"
 	out    string
 	dryRun bool
-	lease  time.Duration
+	// forecastTrials are the dry run's simulated sources (0: no forecast).
+	forecastTrials int
+	lease          time.Duration
 	// Δ2: a stored certificate (verified against the graph), or a time
 	// budget for computing it (the best proven bound reached).
 	sensitivityCert string
@@ -124,7 +126,8 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.graph, "graph", "", "graph: neo4j (the configured projection), a generator (karate, sbm:…, grid:…) or file:PATH")
 	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value from FILE, or - for standard input")
 	f.StringVar(&opts.out, "out", "", "write the release file here (required for graphs outside Neo4j)")
-	f.BoolVar(&opts.dryRun, "dry-run", false, "estimate only: counts, method, memory, time, σ; nothing written")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "estimate only: counts, method, memory, time, σ and the utility forecast; nothing written")
+	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the dry run's utility forecast (0: none)")
 	f.StringVar(&opts.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
 	f.StringVar(&opts.sensitivityCache, "sensitivity-cache", "", "reuse the Δ2 certificate in this file while it verifies against the graph, τ and this version; otherwise compute Δ2 and store its certificate here (scheduled releases)")
 	f.DurationVar(&opts.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (never an estimate; 0 = to completion)")
@@ -170,11 +173,12 @@ type releaseSummary struct {
 	// AlreadyPublished: the epoch was charged and published before; this
 	// run did nothing (exit 0). Resumed: this run finished publishing a
 	// charged epoch's stored values (no new charge, no new draw).
-	AlreadyPublished bool             `json:"alreadyPublished"`
-	Resumed          bool             `json:"resumed"`
-	ComputeMillis    int64            `json:"computeMillis"`
-	WriteMillis      int64            `json:"writeMillis"`
-	Plan             *graphcloak.Plan `json:"plan,omitempty"`
+	AlreadyPublished bool              `json:"alreadyPublished"`
+	Resumed          bool              `json:"resumed"`
+	ComputeMillis    int64             `json:"computeMillis"`
+	WriteMillis      int64             `json:"writeMillis"`
+	Plan             *graphcloak.Plan  `json:"plan,omitempty"`
+	Forecast         *releaseForecasts `json:"forecast,omitempty"`
 }
 
 // releaseInputs are release's inputs after validation, before the ledger,
@@ -795,7 +799,11 @@ func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummar
 	}
 	sum.Plan = plan
 	sum.Delta2, sum.Delta2Exact, sum.Sigma, sum.Rho, sum.Mechanism = plan.Delta2, plan.Delta2Exact, plan.Sigma, plan.Rho, plan.Mechanism
-	return nil
+	if opts.forecastTrials > 0 && lg.Graph.NumEdges() > 0 {
+		sum.Forecast, err = forecastRelease(ctx, opts.g, lg.Graph, cfg.Privacy.Tau, cfg.Privacy.Alpha, cfg.Privacy.Epsilon,
+			cfg.Privacy.Delta, plan.Sigma, cfg.Recovery.Estimator, uint64(cfg.Write.RandomSeed), opts.forecastTrials)
+	}
+	return err
 }
 
 // readReadings reads the raw readings CSV from a file or, for "-", stdin.
@@ -867,6 +875,7 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 	row("ρ (zCDP)", fmt.Sprintf("%.6g", s.Rho))
 	row("ε, δ", fmt.Sprintf("%g, %g", s.Epsilon, s.Delta))
 	row("mechanism", s.Mechanism)
+	forecastRows(row, s.Forecast)
 	row("noise", map[bool]string{true: "keyed (ChaCha20)", false: "crypto/rand"}[s.Keyed])
 	row("ledger", fmt.Sprintf("%s (scope %s)", s.Ledger, s.Scope))
 	if s.Epoch != "" {
