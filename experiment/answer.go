@@ -37,20 +37,23 @@ type Answer struct {
 // in the analyst's 90% set for a sampled answer, In90Size that set's mean
 // size.
 type AnswerResult struct {
-	Trials            int                        `json:"trials"`
-	Nodes             int                        `json:"nodeCount"`
-	Communities       int                        `json:"communityCount"`
-	Tau               float64                    `json:"tau"`
-	Calibration       privacy.AnswerCalibration  `json:"calibration"`
-	CommunityAccuracy float64                    `json:"communityAccuracy"`
-	RecoveryRate      float64                    `json:"recoveryRate"`
-	In90Rate          float64                    `json:"in90Rate"`
-	In90Size          float64                    `json:"in90Size"`
-	Seed              uint64                     `json:"seed"`
-	Estimator         string                     `json:"estimator"`
-	perTrial          []float64                  // P(right) per trial
-	low, high         float64                    // 95% interval of CommunityAccuracy
-	geometry          *privacy.CommunityGeometry // for the caller's reuse
+	Trials            int                       `json:"trials"`
+	Nodes             int                       `json:"nodeCount"`
+	Communities       int                       `json:"communityCount"`
+	Tau               float64                   `json:"tau"`
+	Calibration       privacy.AnswerCalibration `json:"calibration"`
+	CommunityAccuracy float64                   `json:"communityAccuracy"`
+	RecoveryRate      float64                   `json:"recoveryRate"`
+	// RealizedRate is the share of trials whose sampled answer was right
+	// (the rate an observer of these answers would count).
+	RealizedRate float64                    `json:"realizedRate"`
+	In90Rate     float64                    `json:"in90Rate"`
+	In90Size     float64                    `json:"in90Size"`
+	Seed         uint64                     `json:"seed"`
+	Estimator    string                     `json:"estimator"`
+	perTrial     []float64                  // P(right) per trial
+	low, high    float64                    // 95% interval of CommunityAccuracy
+	geometry     *privacy.CommunityGeometry // for the caller's reuse
 }
 
 // Geometry returns the community geometry the experiment used.
@@ -187,6 +190,9 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 		}
 		// The analyst's side: one sampled answer and its 90% set.
 		o := sampleIndex(probs, trialRNG(e.Seed^0xa5a5, t).Float64())
+		if o == truth {
+			res.RealizedRate++
+		}
 		set := top90(cache.get(cal, cg, o))
 		if slices.Contains(set, truth) {
 			res.In90Rate++
@@ -204,6 +210,7 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 	res.high = math.Min(1, res.CommunityAccuracy+half)
 	fT := float64(T)
 	res.RecoveryRate /= fT
+	res.RealizedRate /= fT
 	res.In90Rate /= fT
 	res.In90Size /= fT
 	return res, nil

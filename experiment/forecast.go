@@ -43,8 +43,11 @@ type Forecast struct {
 	Ceiling float64 `json:"ceiling,omitempty"`
 	// AtChance is true when the interval reaches the chance level: the
 	// configuration cannot be told from guessing.
-	AtChance bool  `json:"atChance"`
-	Millis   int64 `json:"computeMillis"`
+	AtChance bool `json:"atChance"`
+	// Realized (ModeAnswer) is the share of simulated answers that were
+	// right, counted rather than computed.
+	Realized float64 `json:"realizedRate,omitempty"`
+	Millis   int64   `json:"computeMillis"`
 }
 
 // Forecast modes.
@@ -69,7 +72,7 @@ func ForecastOfAnswer(r *AnswerResult) Forecast {
 	c := r.Calibration
 	f := Forecast{Mode: ModeAnswer, Mechanism: c.Mechanism, Epsilon: c.Epsilon, Tau: r.Tau, Alpha: c.Alpha,
 		Communities: r.Communities, Trials: r.Trials, Seed: r.Seed,
-		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size}
+		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size, Realized: r.RealizedRate}
 	f.Low, f.High = r.low, r.high
 	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
 	f.finish()

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,15 +40,18 @@ func floats(s string) []float64 {
 
 // row is one line of the table.
 type row struct {
-	Graph    string               `json:"graph"`
-	Tau      float64              `json:"tau"`
-	Epsilon  float64              `json:"epsilon"`
-	Ceiling  float64              `json:"ceiling"`
-	PerNode  *experiment.Forecast `json:"perNode,omitempty"`
-	Answer   *experiment.Forecast `json:"answer"`
-	Delta2   float64              `json:"delta2,omitempty"`
-	Exact    bool                 `json:"delta2Exact,omitempty"`
-	Measured *float64             `json:"measured,omitempty"`
+	Graph   string               `json:"graph"`
+	Tau     float64              `json:"tau"`
+	Epsilon float64              `json:"epsilon"`
+	Ceiling float64              `json:"ceiling"`
+	PerNode *experiment.Forecast `json:"perNode,omitempty"`
+	Answer  *experiment.Forecast `json:"answer"`
+	Delta2  float64              `json:"delta2,omitempty"`
+	Exact   bool                 `json:"delta2Exact,omitempty"`
+	// Measured are independent runs (another seed, MeasureTrials trials)
+	// the forecasts are checked against.
+	MeasuredPerNode *experiment.Forecast `json:"measuredPerNode,omitempty"`
+	MeasuredAnswer  *experiment.Forecast `json:"measuredAnswer,omitempty"`
 }
 
 func main() {
@@ -59,6 +63,8 @@ func main() {
 	delta := flag.Float64("delta", 1e-6, "δ")
 	trials := flag.Int("trials", 200, "trials per forecast")
 	perNode := flag.Bool("per-node", true, "also forecast the per-node release (needs Δ2 at every τ)")
+	perNodeTaus := flag.String("per-node-tau", "", "τ values at which to run the per-node release (default: all)")
+	measureTrials := flag.Int("measure-trials", 0, "trials of an independent measurement (seed+1000) beside each forecast (0: none)")
 	budget := flag.Duration("delta2-budget", 10*time.Minute, "time budget of each Δ2")
 	seed := flag.Uint64("seed", 1, "seed")
 	flag.Parse()
@@ -96,7 +102,7 @@ func main() {
 	enc := json.NewEncoder(os.Stdout)
 	for _, tau := range floats(*taus) {
 		var sens *privacy.Sensitivity
-		if *perNode {
+		if *perNode && (*perNodeTaus == "" || slices.Contains(floats(*perNodeTaus), tau)) {
 			t0 := time.Now()
 			s, err := privacy.GraphSensitivity(g, tau, 1, privacy.GraphOptions{TimeBudget: *budget})
 			if err != nil {
@@ -117,6 +123,16 @@ func main() {
 			fa := experiment.ForecastOfAnswer(ar)
 			fa.Millis = time.Since(t0).Milliseconds()
 			r.Answer = &fa
+			if *measureTrials > 0 {
+				m := base
+				m.Trials, m.Seed = *measureTrials, *seed+1000
+				mr, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &m, Epsilon: eps, Geometry: cg})
+				if err != nil {
+					log.Fatal(err)
+				}
+				mf := experiment.ForecastOfAnswer(mr)
+				r.MeasuredAnswer = &mf
+			}
 			if sens != nil {
 				pn := base
 				pn.Sensitivity = sens
@@ -128,6 +144,16 @@ func main() {
 				f := experiment.ForecastOf(gr)
 				f.Millis = time.Since(t0).Milliseconds()
 				r.PerNode = &f
+				if *measureTrials > 0 {
+					m := pn
+					m.Trials, m.Seed = *measureTrials, *seed+1000
+					mr, err := experiment.RunGraph(ctx, m)
+					if err != nil {
+						log.Fatal(err)
+					}
+					mf := experiment.ForecastOf(mr)
+					r.MeasuredPerNode = &mf
+				}
 				r.Delta2, r.Exact = sens.Delta2, sens.Exact
 			}
 			enc.Encode(r)

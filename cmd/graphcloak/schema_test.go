@@ -72,6 +72,9 @@ func TestJSONSchemas(t *testing.T) {
 		"demo":             {"demo", "--plot", filepath.Join(dir, "demo.png")},
 		"experiment-line":  {"experiment", "line", "--trials", "2"},
 		"experiment-graph": {"experiment", "graph", "--graph", "karate", "--trials", "2"},
+		"plan":             {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6"},
+		"locate-private-answer": {"locate", "--graph", "karate", "--private-answer", "--values", readings, "--ledger", ledger,
+			"--epsilon", "1", "--tau", "0.2", "--forecast-trials", "10"},
 	}
 	for name, args := range cases {
 		var out, errb strings.Builder

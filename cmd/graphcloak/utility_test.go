@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// locateJSON releases karate's readings (a spike at node 1) at ε and
+// locates them, returning locate's JSON.
+func locateJSON(t *testing.T, dir, eps string) map[string]any {
+	t.Helper()
+	readings := filepath.Join(dir, "readings.csv")
+	out := filepath.Join(dir, "release-"+eps+".json")
+	if _, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
+		"--out", out, "--ledger", filepath.Join(dir, "l.json"), "--epsilon", eps, "--delta", "1e-6", "--tau", "0.2"); code != 0 {
+		t.Fatalf("release ε=%s: exit %d: %s", eps, code, stderr)
+	}
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--release", out,
+		"--forecast-trials", "40", "-o", "json")
+	if code != 0 {
+		t.Fatalf("locate ε=%s: exit %d: %s", eps, code, stderr)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// TestLocateFlagsNoise: a release with overwhelming noise (ε = 0.05) is
+// flagged noise-dominated with a forecast at chance; a clear one (ε = 500)
+// is not flagged and its forecast is far above chance. The table says the
+// same in words.
+func TestLocateFlagsNoise(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	releaseKarate(t, dir) // readings, ledger (ε_total 1000)
+	noisy, clear := locateJSON(t, dir, "0.05"), locateJSON(t, dir, "500")
+	if noisy["noiseDominated"] != true || clear["noiseDominated"] != false {
+		t.Fatalf("noiseDominated: ε=0.05 %v (p %v), ε=500 %v (p %v)", noisy["noiseDominated"], noisy["noisePValue"],
+			clear["noiseDominated"], clear["noisePValue"])
+	}
+	fn, fc := noisy["forecast"].(map[string]any), clear["forecast"].(map[string]any)
+	if fn["atChance"] != true || fc["atChance"] != false || !(fc["communityAccuracy"].(float64) > 3*fc["chance"].(float64)) {
+		t.Fatalf("forecasts: noisy %v, clear %v", fn, fc)
+	}
+	for _, k := range []string{"communityAccuracy", "chance", "low", "high"} {
+		if _, ok := fc[k]; !ok {
+			t.Errorf("forecast lacks %q", k)
+		}
+	}
+	rel := filepath.Join(dir, "release-0.05.json")
+	stdout, _, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--release", rel, "--forecast-trials", "20")
+	if code != 0 || !strings.Contains(stdout, "WARNING: noise-dominated") || !strings.Contains(stdout, "at chance level") {
+		t.Fatalf("table (exit %d) does not warn:\n%s", code, stdout)
+	}
+}
+
+// TestReleaseDryRunForecast: the dry run shows both forecasts and charges
+// nothing.
+func TestReleaseDryRunForecast(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	releaseKarate(t, dir)
+	ledger := filepath.Join(dir, "l.json")
+	before, _, _ := runPipelineCLI(t, context.Background(), nil, "budget", "--ledger", ledger, "-o", "json")
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values",
+		filepath.Join(dir, "readings.csv"), "--ledger", ledger, "--epsilon", "1", "--delta", "1e-6", "--tau", "0.2",
+		"--dry-run", "--forecast-trials", "30", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	validate(t, "release", stdout)
+	var sum struct {
+		Forecast struct {
+			PerNode, PrivateAnswer struct {
+				Mode              string
+				CommunityAccuracy float64
+				Chance            float64
+				Trials            int
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	f := sum.Forecast
+	if f.PerNode.Mode != "per-node" || f.PrivateAnswer.Mode != "private-answer" || f.PerNode.Trials != 30 || f.PerNode.Chance <= 0 {
+		t.Fatalf("forecast %+v", f)
+	}
+	after, _, _ := runPipelineCLI(t, context.Background(), nil, "budget", "--ledger", ledger, "-o", "json")
+	if before != after {
+		t.Fatalf("the dry run changed the ledger:\n%s\n%s", before, after)
+	}
+}
+
+// TestPrivateAnswerRefusals: bad combinations exit with a usage or input
+// error before anything is charged.
+func TestPrivateAnswerRefusals(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	rel := releaseKarate(t, dir)
+	readings, ledger := filepath.Join(dir, "readings.csv"), filepath.Join(dir, "l.json")
+	for _, args := range [][]string{
+		{"locate", "--graph", "karate", "--private-answer", "--ledger", ledger, "--epsilon", "1"},                               // no readings
+		{"locate", "--graph", "karate", "--private-answer", "--values", readings, "--release", rel, "--ledger", ledger},         // released values
+		{"locate", "--graph", "karate", "--private-answer", "--values", readings, "--ledger", ledger, "--answer-cap", "99"},     // cap
+		{"locate", "--graph", "karate", "--private-answer", "--values", readings, "--ledger", ledger, "--epsilon", "-1"},        // ε
+		{"locate", "--graph", "karate", "--private-answer", "--values", readings, "--ledger", ledger, "--plot", dir + "/x.png"}, // no per-node picture
+	} {
+		before, _, _ := runPipelineCLI(t, context.Background(), nil, "budget", "--ledger", ledger, "-o", "json")
+		if _, stderr, code := runPipelineCLI(t, context.Background(), nil, args...); code != 2 && code != 3 {
+			t.Errorf("%v: exit %d, want 2 or 3: %s", args, code, stderr)
+		}
+		if after, _, _ := runPipelineCLI(t, context.Background(), nil, "budget", "--ledger", ledger, "-o", "json"); after != before {
+			t.Errorf("%v charged the ledger", args)
+		}
+	}
+}

@@ -1,0 +1,126 @@
+package experiment
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// TestForecastFollowsSigma: the per-node forecast must see σ — near-perfect
+// with little noise, at chance with overwhelming noise. A forecast that
+// ignored σ would fail one side.
+func TestForecastFollowsSigma(t *testing.T) {
+	g, part, err := laplacian.Generate("sbm:sizes=50x50x50x50,pin=0.2,pout=0.005,seed=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(sigma float64) Forecast {
+		r, err := RunGraph(context.Background(), Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: 60, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ForecastOf(r)
+	}
+	clear, noisy := run(1e-4), run(50)
+	if clear.CommunityAccuracy < 0.95 || clear.AtChance {
+		t.Errorf("σ = 1e-4: forecast %.3f [%.3f, %.3f], want ≥ 0.95 and not at chance", clear.CommunityAccuracy, clear.Low, clear.High)
+	}
+	if !noisy.AtChance || noisy.CommunityAccuracy > 0.5 {
+		t.Errorf("σ = 50: forecast %.3f [%.3f, %.3f], want at chance (%.2f)", noisy.CommunityAccuracy, noisy.Low, noisy.High, noisy.Chance)
+	}
+	if clear.Chance != 0.25 || clear.Low > clear.CommunityAccuracy || clear.High < clear.CommunityAccuracy {
+		t.Errorf("chance %.3f, interval [%.3f, %.3f] around %.3f", clear.Chance, clear.Low, clear.High, clear.CommunityAccuracy)
+	}
+}
+
+// TestAnswerForecastMatchesRealized: the private answer's forecast (exact
+// mechanism probabilities with a control variate) agrees with the rate of
+// answers actually drawn in an independent run, and never exceeds the
+// DP ceiling.
+func TestAnswerForecastMatchesRealized(t *testing.T) {
+	g, part, err := laplacian.Generate("sbm:sizes=40x40x40x40x40,pin=0.25,pout=0.01,seed=6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eps := range []float64{0.5, 2, 4} {
+		e := Graph{Graph: g, Partition: part, Tau: 1, Trials: 100, Seed: 1}
+		f, err := RunAnswer(context.Background(), Answer{Graph: &e, Epsilon: eps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := e
+		m.Trials, m.Seed = 2000, 99
+		r, err := RunAnswer(context.Background(), Answer{Graph: &m, Epsilon: eps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// 2000 Bernoulli draws: sd ≤ 0.011; 0.05 is over four of them.
+		if d := math.Abs(f.CommunityAccuracy - r.RealizedRate); d > 0.05 {
+			t.Errorf("ε = %g: forecast %.3f, realized %.3f", eps, f.CommunityAccuracy, r.RealizedRate)
+		}
+		if ceil := Ceiling(g, part, eps, 0); f.Calibration.Accuracy > ceil+1e-12 {
+			t.Errorf("ε = %g: mechanism accuracy %.4f above the DP ceiling %.4f", eps, f.Calibration.Accuracy, ceil)
+		}
+	}
+}
+
+// TestCeilingClosedForms: one edge between two communities gives
+// (1 + δe^{−ε})/(1 + e^{−ε}); two components that are each one community
+// give 1 (nothing constrains a mechanism that names the component).
+func TestCeilingClosedForms(t *testing.T) {
+	edge, _ := laplacian.FromEdges(2, nil, []laplacian.Edge{{U: 0, V: 1, Weight: 1}}, laplacian.Options{})
+	for _, eps := range []float64{0.5, 1, 4} {
+		const delta = 1e-3
+		want := (1 + delta*math.Exp(-eps)) / (1 + math.Exp(-eps))
+		if got := Ceiling(edge, []int{0, 1}, eps, delta); math.Abs(got-want) > 1e-15 {
+			t.Errorf("ε = %g: ceiling %.15g, closed form %.15g", eps, got, want)
+		}
+	}
+	// A path of three nodes, communities {0}, {1, 2}: the pair (0, 1) is
+	// bounded, node 2 alone is not paired at distance ≤ 2 with another
+	// unpaired node of another community.
+	path, _ := laplacian.FromEdges(3, nil, []laplacian.Edge{{U: 0, V: 1, Weight: 1}, {U: 1, V: 2, Weight: 1}}, laplacian.Options{})
+	want := (2/(1+math.Exp(-1)) + 1) / 3
+	if got := Ceiling(path, []int{0, 1, 1}, 1, 0); math.Abs(got-want) > 1e-15 {
+		t.Errorf("path: ceiling %.15g, want %.15g", got, want)
+	}
+	two, _ := laplacian.FromEdges(4, nil, []laplacian.Edge{{U: 0, V: 1, Weight: 1}, {U: 2, V: 3, Weight: 1}}, laplacian.Options{})
+	if got := Ceiling(two, []int{0, 0, 1, 1}, 1, 0); got != 1 {
+		t.Errorf("two components: ceiling %g, want 1", got)
+	}
+}
+
+// TestPlanTarget: the ε plan reports for a target reaches it, and the grid
+// point below it does not.
+func TestPlanTarget(t *testing.T) {
+	g, part, err := laplacian.Generate("sbm:sizes=40x40x40,pin=0.25,pout=0.02,seed=8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Graph{Graph: g, Partition: part, Tau: 1, Delta: 1e-6, Trials: 60, Seed: 2}
+	res, err := RunPlan(context.Background(), Plan{Graph: e, Epsilons: []float64{1}, Modes: []string{ModeAnswer}, Target: 0.8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := res.Needed[0]
+	if !n.Reached || n.Forecast.CommunityAccuracy < 0.8 {
+		t.Fatalf("needed %+v", n)
+	}
+	grid := EpsilonGrid()
+	i := 0
+	for grid[i] != *n.Epsilon {
+		i++
+	}
+	if i > 0 {
+		a := Answer{Graph: &e, Epsilon: grid[i-1]}
+		r, err := RunAnswer(context.Background(), a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.CommunityAccuracy >= 0.8 {
+			t.Fatalf("ε = %g already reaches %.3f ≥ 0.8, plan said %g", grid[i-1], r.CommunityAccuracy, *n.Epsilon)
+		}
+	}
+}
