@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -42,6 +43,14 @@ type ReleaseJob struct {
 	SensitivityOptions privacy.GraphOptions
 	// Progress, if non-nil, reports the "sensitivity" step.
 	Progress Progress
+	// Smooth is extra diffusion τ′ ≥ 0 applied to the readings before the
+	// noise (post-processing of the readings): the release is
+	// exp(−τ′L)·y + Z, calibrated on Δ2 at τ + τ′ plus √2·α times the
+	// certified error bound of the action, and its metadata says τ + τ′,
+	// the model locate then uses. Sensitivity, when given, must hold at
+	// τ + τ′ (a Δ2 at τ does: Δ2 is non-increasing in τ). Unmask of a
+	// smoothed release returns exp(−τ′L)·y, not y.
+	Smooth float64
 }
 
 // ReleaseResult is the public outcome of a release: the released values
@@ -73,6 +82,10 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 	if job.Ledger == nil {
 		return nil, &JobError{Param: "ledger", Reason: "is required (it is charged before noise is drawn)"}
 	}
+	values, tau, extra, err := smoothed(g, job)
+	if err != nil {
+		return nil, err
+	}
 	res := &ReleaseResult{}
 	start := time.Now()
 	if job.Sensitivity != nil {
@@ -82,7 +95,7 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 		if opt.Progress == nil {
 			opt.Progress = job.Progress.report("sensitivity")
 		}
-		s, err := Sensitivity(ctx, g, job.Tau, job.Alpha, opt)
+		s, err := Sensitivity(ctx, g, tau, job.Alpha, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -100,7 +113,7 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 	}
 	start = time.Now()
 	rel, err := privacy.Release(ctx, privacy.ReleaseRequest{
-		Keys: g.Keys(), Values: job.Values, Sensitivity: res.Sensitivity.Delta2,
+		Keys: g.Keys(), Values: values, Sensitivity: roundUpSum(res.Sensitivity.Delta2, extra),
 		Epsilon: job.Epsilon, Delta: job.Delta, Mechanism: job.Mechanism, Noise: job.Noise,
 		Ledger: job.Ledger, Scope: job.Scope, Epoch: job.Epoch,
 	})
@@ -108,11 +121,39 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 		return nil, err
 	}
 	fp := g.Fingerprint()
-	rel.Meta.Tau, rel.Meta.Alpha, rel.Meta.Graph = job.Tau, job.Alpha, &fp
+	rel.Meta.Tau, rel.Meta.Alpha, rel.Meta.Graph, rel.Meta.Smooth = tau, job.Alpha, &fp, job.Smooth
 	rel.Meta.SensitivityMethod, rel.Meta.SensitivityExact = res.Sensitivity.Method, res.Sensitivity.Exact
 	res.Released = rel
 	res.ReleaseMillis = time.Since(start).Milliseconds()
 	return res, nil
+}
+
+// smoothed returns the values to release, the τ of their model and the
+// sensitivity allowance of the smoothing action: the readings themselves,
+// τ and 0 without smoothing.
+func smoothed(g *laplacian.Graph, job ReleaseJob) (values []float64, tau, extra float64, err error) {
+	if math.IsNaN(job.Smooth) || math.IsInf(job.Smooth, 0) || job.Smooth < 0 {
+		return nil, 0, 0, &JobError{Param: "smooth", Reason: fmt.Sprintf("must be finite and ≥ 0, got %v", job.Smooth)}
+	}
+	if job.Smooth == 0 {
+		return job.Values, job.Tau, 0, nil
+	}
+	act, err := expm.NewAction(g, job.Smooth, expm.Options{Columns: 1})
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	values = make([]float64, len(job.Values))
+	act.Apply(values, job.Values, 1)
+	// ‖(Ã − A)M b‖ ≤ E·‖M b‖ ≤ E·α√2 for an edge move b of α.
+	return values, job.Tau + job.Smooth, act.ErrorBound() * job.Alpha * math.Sqrt2, nil
+}
+
+// roundUpSum returns a + b rounded up.
+func roundUpSum(a, b float64) float64 {
+	if b == 0 {
+		return a
+	}
+	return math.Nextafter(a+b, math.Inf(1))
 }
 
 // ValuesError reports a problem with raw readings. It names the line or

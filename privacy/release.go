@@ -89,7 +89,10 @@ type ReleaseMeta struct {
 	// diffusion time τ and radius α the sensitivity was computed for, the
 	// graph's fingerprint, and the tool version. Locate and unmask take
 	// τ from here and refuse another graph.
-	Tau         float64                `json:"tau,omitempty"`
+	Tau float64 `json:"tau,omitempty"`
+	// Smooth is the extra diffusion τ′ applied before the noise (Tau
+	// already includes it): the values are exp(−τ′L)·readings + noise.
+	Smooth      float64                `json:"smooth,omitempty"`
 	Alpha       float64                `json:"alpha,omitempty"`
 	Graph       *laplacian.Fingerprint `json:"graph,omitempty"`
 	ToolVersion string                 `json:"toolVersion,omitempty"`

@@ -34,7 +34,9 @@ type releaseOptions struct {
 	dryRun bool
 	// forecastTrials are the dry run's simulated sources (0: no forecast).
 	forecastTrials int
-	lease          time.Duration
+	// smooth is extra diffusion τ′ before the noise (ReleaseJob.Smooth).
+	smooth float64
+	lease  time.Duration
 	// Δ2: a stored certificate (verified against the graph), or a time
 	// budget for computing it (the best proven bound reached).
 	sensitivityCert string
@@ -128,6 +130,7 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.out, "out", "", "write the release file here (required for graphs outside Neo4j)")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "estimate only: counts, method, memory, time, σ and the utility forecast; nothing written")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the dry run's utility forecast (0: none)")
+	f.Float64Var(&opts.smooth, "smooth", 0, "extra diffusion τ′ applied to the readings before the noise: releases exp(−τ′L)·y, calibrated on Δ2 at τ+τ′ (compare with --dry-run)")
 	f.StringVar(&opts.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
 	f.StringVar(&opts.sensitivityCache, "sensitivity-cache", "", "reuse the Δ2 certificate in this file while it verifies against the graph, τ and this version; otherwise compute Δ2 and store its certificate here (scheduled releases)")
 	f.DurationVar(&opts.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (never an estimate; 0 = to completion)")
@@ -376,6 +379,8 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 func checkReleaseFlags(opts *releaseOptions, in *releaseInputs) error {
 	cfg := &opts.g.cfg.Config
 	switch {
+	case !(opts.smooth >= 0) || math.IsInf(opts.smooth, 0):
+		return inputErrorf("--smooth must be a finite τ′ ≥ 0, got %v", opts.smooth)
 	case opts.graph == "":
 		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
 	case (opts.values == "") == (in.valueProp == ""):
@@ -603,6 +608,7 @@ func drawRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, l
 		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: in.mech, Noise: in.noise,
 		Ledger: ledger, Scope: cfg.Privacy.Scope, Epoch: sum.Epoch,
 		Sensitivity: opts.certified, SensitivityOptions: privacy.GraphOptions{Progress: g.progress("Δ2"), TimeBudget: opts.timeBudget},
+		Smooth: opts.smooth,
 	})
 	spread := readingSpread(y)
 	clear(y)
@@ -611,7 +617,7 @@ func drawRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, l
 	}
 	res.Released.Meta.ToolVersion = buildVersion().String()
 	if opts.sensitivityCache != "" && opts.certified == nil {
-		storeSensitivity(g, opts.sensitivityCache, lg.Graph, res.Sensitivity, cfg.Privacy.Tau)
+		storeSensitivity(g, opts.sensitivityCache, lg.Graph, res.Sensitivity, cfg.Privacy.Tau+opts.smooth) // Δ2 was computed at τ+τ′
 	}
 	noteReleased(g, sum, res, spread)
 	return res, nil
@@ -777,7 +783,8 @@ func readingSpread(y []float64) float64 {
 // proven bound α√2 is shown (and σ for it, an upper bound).
 func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummary, lg *loadedGraph, mech privacy.Mechanism) error {
 	cfg := &opts.g.cfg.Config
-	job := graphcloak.EstimateJob{Graph: lg.Graph, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
+	tau := cfg.Privacy.Tau + opts.smooth // the released model's τ
+	job := graphcloak.EstimateJob{Graph: lg.Graph, Tau: tau, Alpha: cfg.Privacy.Alpha,
 		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: mech, Sensitivity: opts.certified}
 	plan, err := graphcloak.Estimate(job)
 	if err != nil {
@@ -786,7 +793,7 @@ func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummar
 	if job.Sensitivity == nil && plan.SecondsEstimate < 10 && lg.Graph.NumEdges() > 0 {
 		// The release's own options, budget included, so that the dry run
 		// shows the Δ2 and σ the release would use.
-		s, err := graphcloak.Sensitivity(ctx, lg.Graph, cfg.Privacy.Tau, cfg.Privacy.Alpha,
+		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, cfg.Privacy.Alpha,
 			privacy.GraphOptions{Progress: opts.g.progress("Δ2"), TimeBudget: opts.timeBudget})
 		if err != nil {
 			return err
@@ -800,7 +807,7 @@ func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummar
 	sum.Plan = plan
 	sum.Delta2, sum.Delta2Exact, sum.Sigma, sum.Rho, sum.Mechanism = plan.Delta2, plan.Delta2Exact, plan.Sigma, plan.Rho, plan.Mechanism
 	if opts.forecastTrials > 0 && lg.Graph.NumEdges() > 0 {
-		sum.Forecast, err = forecastRelease(ctx, opts.g, lg.Graph, cfg.Privacy.Tau, cfg.Privacy.Alpha, cfg.Privacy.Epsilon,
+		sum.Forecast, err = forecastRelease(ctx, opts.g, lg.Graph, tau, cfg.Privacy.Alpha, cfg.Privacy.Epsilon,
 			cfg.Privacy.Delta, plan.Sigma, cfg.Recovery.Estimator, uint64(cfg.Write.RandomSeed), opts.forecastTrials)
 	}
 	return err
