@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"math"
+	"slices"
 
 	"github.com/graphcloak/graphcloak/laplacian"
 )
@@ -18,13 +19,20 @@ import (
 //
 // so (p_s + p_u)/2 ≤ c_d = (1 + δ·S_d)/(1 + e^{−dε}). Any set of disjoint
 // such pairs therefore bounds the mean: (Σ_pairs 2·c_d + #unpaired)/n.
-// Ceiling pairs greedily, first across edges (d = 1), then at distance 2
-// (docs/guarantee.md §"The ceiling").
+// Ceiling returns the smaller of that pair bound (pairs formed greedily,
+// first across edges, then at distance 2) and the star bound
+// (starCeiling); docs/guarantee.md §"The ceiling".
 func Ceiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
 	n := g.N()
 	if n == 0 || len(part) != n {
 		return math.NaN()
 	}
+	return math.Min(pairCeiling(g, part, epsilon, delta), starCeiling(g, part, epsilon, delta))
+}
+
+// pairCeiling is the bound of disjoint pairs (see Ceiling).
+func pairCeiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
+	n := g.N()
 	rowPtr, col, _ := g.CSR()
 	matched := make([]bool, n)
 	bound := 0.0
@@ -81,4 +89,196 @@ func adjacent(row []int32, u int32) bool {
 		}
 	}
 	return lo < len(row) && row[lo] == u
+}
+
+// starCeiling bounds the mean with every constraint at once. For a source
+// s in community A, the other communities B at distance 1 from s
+// (represented by the mean p of s's neighbours in B) and one node u_D of
+// each community D at distance exactly 2, the answers A, B…, D… are
+// disjoint, so
+//
+//	p_s + e^{−ε}·Σ_B mean_{t ∈ N(s)∩B} p_t + e^{−2ε}·Σ_D p_{u_D} ≤ b_s = 1 + δ·(N₁(s)·e^{−ε} + N₂(s)·(e^{−ε} + e^{−2ε})).
+//
+// With these as Cp ≤ b and 0 ≤ p ≤ 1, weak LP duality gives, for every
+// y ≥ 0, Σ_s p_s ≤ Σ_s y_s·b_s + Σ_u max(0, 1 − (Cᵀy)_u). Tried: uniform
+// y = λ (the minimum over λ is at a breakpoint λ = 1/(1 + w_u), w_u the
+// weight u carries as a representative), y_s = θ/(1 + w_s) over a grid of
+// θ, and projected subgradient steps from the best of those. Every y ≥ 0
+// gives a valid bound; the smallest is returned.
+func starCeiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
+	n := g.N()
+	w := make([]float64, n)
+	b := make([]float64, n)
+	sumB := 0.0
+	e1, e2 := math.Exp(-epsilon), math.Exp(-2*epsilon)
+	starConstraints(g, part, epsilon, func(s, n1, n2 int) {
+		b[s] = 1 + delta*(float64(n1)*e1+float64(n2)*(e1+e2))
+		sumB += b[s]
+	}, func(_, u int, a float64) { w[u] += a })
+	sorted := append([]float64(nil), w...)
+	slices.Sort(sorted)
+	best := float64(n)
+	prefix := 0.0 // Σ_{u<i} w_u
+	for i, wi := range sorted {
+		lambda := 1 / (1 + wi)
+		// Terms with w_u < w_i are positive; the rest are zero.
+		best = math.Min(best, lambda*sumB+float64(i)-lambda*(float64(i)+prefix))
+		prefix += wi
+	}
+	// y_s = θ/(1 + w_s): (Cᵀy)_u = θ·(1/(1 + w_u) + cov_u).
+	cov := make([]float64, n)
+	starConstraints(g, part, epsilon, nil, func(s, u int, a float64) { cov[u] += a / (1 + w[s]) })
+	by := 0.0
+	for s := range b {
+		by += b[s] / (1 + w[s])
+		cov[s] += 1 / (1 + w[s])
+	}
+	bestTheta := 1.0
+	for theta := 0.5; theta <= 2; theta += 1.0 / 64 {
+		bound := theta * by
+		for _, c := range cov {
+			bound += math.Max(0, 1-theta*c)
+		}
+		if bound < best {
+			best, bestTheta = bound, theta
+		}
+	}
+	if m := newStarMatrix(g, part, epsilon, b); m != nil {
+		y := make([]float64, n)
+		for s := range y {
+			y[s] = bestTheta / (1 + w[s])
+		}
+		best = math.Min(best, m.descend(y, 300))
+	}
+	return math.Min(1, best/float64(n))
+}
+
+// starConstraints enumerates the star constraints: row(s, N₁, N₂) once
+// per source and term(s, u, a) for each representative u of weight a. A
+// community B next to s is represented by all of s's neighbours in B, each
+// with weight e^{−ε}/|N(s) ∩ B| (P(B | s) is at least e^{−ε}·(p_t − δ) for
+// each of them, so at least e^{−ε} times their mean, less δ); a community
+// at distance 2 by the first node found there.
+func starConstraints(g *laplacian.Graph, part []int, epsilon float64, row func(s, n1, n2 int), term func(s, u int, a float64)) {
+	rowPtr, col, _ := g.CSR()
+	e1, e2 := math.Exp(-epsilon), math.Exp(-2*epsilon)
+	seen := map[int]int{} // community → s's neighbours in it (−1: own, or at distance 2)
+	for s := 0; s < g.N(); s++ {
+		clear(seen)
+		seen[part[s]] = -1
+		n1, n2 := 0, 0
+		nbrs := col[rowPtr[s]:rowPtr[s+1]]
+		for _, t := range nbrs {
+			if c, ok := seen[part[t]]; !ok {
+				seen[part[t]] = 1
+				n1++
+			} else if c > 0 {
+				seen[part[t]] = c + 1
+			}
+		}
+		for _, t := range nbrs {
+			if c := seen[part[t]]; c > 0 {
+				term(s, int(t), e1/float64(c))
+			}
+		}
+		for _, v := range nbrs {
+			for _, u := range col[rowPtr[v]:rowPtr[v+1]] {
+				if _, ok := seen[part[u]]; !ok {
+					seen[part[u]] = -1
+					term(s, int(u), e2)
+					n2++
+				}
+			}
+		}
+		if row != nil {
+			row(s, n1, n2)
+		}
+	}
+}
+
+// starMatrix holds the star constraints explicitly (row s: the
+// representatives u and their weights a; the diagonal 1 is implicit) for
+// the subgradient descent on the dual.
+type starMatrix struct {
+	b      []float64
+	rowPtr []int
+	u      []int32
+	a      []float32
+}
+
+// maxStarEntries bounds the explicit matrix (8 bytes an entry).
+const maxStarEntries = 1 << 25
+
+func newStarMatrix(g *laplacian.Graph, part []int, epsilon float64, b []float64) *starMatrix {
+	m := &starMatrix{b: b, rowPtr: make([]int, 1, g.N()+1)}
+	tooBig := false
+	starConstraints(g, part, epsilon, func(_, _, _ int) {
+		m.rowPtr = append(m.rowPtr, len(m.u))
+	}, func(_, u int, a float64) {
+		if len(m.u) >= maxStarEntries {
+			tooBig = true
+			return
+		}
+		m.u = append(m.u, int32(u))
+		// Rounded down: a smaller coefficient only weakens the constraint,
+		// so the bound stays valid.
+		m.a = append(m.a, math.Nextafter32(float32(a), 0))
+	})
+	if tooBig {
+		return nil
+	}
+	return m
+}
+
+// value returns the dual bound f(y) = Σ b_s y_s + Σ_u max(0, 1 − cov_u(y))
+// and fills cov.
+func (m *starMatrix) value(y, cov []float64) float64 {
+	copy(cov, y)
+	f := 0.0
+	for s := range y {
+		f += m.b[s] * y[s]
+		for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
+			cov[m.u[e]] += float64(m.a[e]) * y[s]
+		}
+	}
+	for _, c := range cov {
+		f += math.Max(0, 1-c)
+	}
+	return f
+}
+
+// descend runs projected subgradient steps on f from y ≥ 0 and returns
+// the smallest f seen: every y ≥ 0 gives a valid bound, so the method
+// needs no convergence to be sound.
+func (m *starMatrix) descend(y []float64, steps int) float64 {
+	n := len(y)
+	cov := make([]float64, n)
+	grad := make([]float64, n)
+	best := m.value(y, cov)
+	for k := 1; k <= steps; k++ {
+		norm := 0.0
+		for s := range y {
+			g := m.b[s]
+			if cov[s] < 1 {
+				g--
+			}
+			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
+				if cov[m.u[e]] < 1 {
+					g -= float64(m.a[e])
+				}
+			}
+			grad[s] = g
+			norm += g * g
+		}
+		if norm == 0 {
+			break
+		}
+		// About 0.05/√k per coordinate, in units of the gradient's RMS.
+		step := 0.05 / math.Sqrt(float64(k)) / math.Sqrt(norm/float64(n))
+		for s := range y {
+			y[s] = math.Max(0, y[s]-step*grad[s])
+		}
+		best = math.Min(best, m.value(y, cov))
+	}
+	return best
 }

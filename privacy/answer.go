@@ -41,7 +41,10 @@ type AnswerCalibration struct {
 	Mechanism string  `json:"mechanism"` // AnswerRandomizedResponse (Cap 1) or AnswerGeometric
 	Epsilon   float64 `json:"epsilon"`   // the guarantee for a move of the source by Alpha hops
 	Alpha     float64 `json:"alpha"`
-	Cap       int     `json:"cap"`
+	// Cap is the distance cap c = CapQuarters/4 (quarter steps keep the
+	// sampler's arithmetic exact).
+	Cap         float64 `json:"cap"`
+	CapQuarters int     `json:"capQuarters"`
 	// Scale is ε′ = ScaleNum / 2^AnswerScaleBits.
 	Scale    float64 `json:"scale"`
 	ScaleNum uint64  `json:"scaleNum"`
@@ -73,11 +76,15 @@ func CalibrateAnswer(ctx context.Context, cg *CommunityGeometry, epsilon, alpha 
 			Reason: fmt.Sprintf("must be in 0..%d (0: choose)", MaxAnswerCap)}
 	}
 	perHop := epsilon / math.Ceil(alpha)
-	caps := []int{capDist}
+	caps := []int{4 * capDist} // in quarters
 	if capDist == 0 {
+		// Quarter steps up to 3, whole hops beyond.
 		caps = caps[:0]
-		for c := 1; c <= min(MaxAnswerCap, cg.maxDistance()+1); c++ {
-			caps = append(caps, c)
+		top := 4 * min(MaxAnswerCap, cg.maxDistance()+1)
+		for q := 4; q <= top; q++ {
+			if q <= 12 || q%4 == 0 {
+				caps = append(caps, q)
+			}
 		}
 	}
 	var best AnswerCalibration
@@ -93,7 +100,7 @@ func CalibrateAnswer(ctx context.Context, cg *CommunityGeometry, epsilon, alpha 
 	best.Epsilon, best.Alpha, best.K = epsilon, alpha, cg.k
 	best.Rho = epsilon * epsilon / 2
 	best.Mechanism = AnswerGeometric
-	if best.Cap == 1 {
+	if best.CapQuarters == 4 {
 		best.Mechanism = AnswerRandomizedResponse
 	}
 	return best, nil
@@ -112,10 +119,12 @@ func (cg *CommunityGeometry) maxDistance() int {
 	return m
 }
 
-// calibrateCap finds the largest ε′ on the 2^−AnswerScaleBits grid in
-// [perHop/2, perHop] whose exact worst-case loss is ≤ perHop (bisection;
-// the lower end is feasible because each ratio Z(s)/Z(t) is within e^{±ε′}).
-func (cg *CommunityGeometry) calibrateCap(perHop float64, c int) AnswerCalibration {
+// calibrateCap finds, for the cap q/4, the largest ε′ on the
+// 2^−AnswerScaleBits grid in [perHop/2, perHop] whose exact worst-case loss
+// is ≤ perHop (bisection; the lower end is feasible because each ratio
+// Z(s)/Z(t) is within e^{±ε′}).
+func (cg *CommunityGeometry) calibrateCap(perHop float64, q int) AnswerCalibration {
+	c := float64(q) / 4
 	const one = 1 << AnswerScaleBits
 	lo := uint64(math.Floor(perHop/2*one)) - 1
 	if lo == 0 || lo > math.MaxUint64/2 {
@@ -141,15 +150,15 @@ func (cg *CommunityGeometry) calibrateCap(perHop float64, c int) AnswerCalibrati
 		}
 	}
 	scale := float64(lo) / one
-	return AnswerCalibration{Cap: c, Scale: scale, ScaleNum: lo, Loss: bestLoss, Accuracy: cg.meanAccuracy(scale, c)}
+	return AnswerCalibration{Cap: c, CapQuarters: q, Scale: scale, ScaleNum: lo, Loss: bestLoss, Accuracy: cg.meanAccuracy(scale, c)}
 }
 
 // logZ returns ln Z(s) for every node at scale ε′ and cap c.
-func (cg *CommunityGeometry) logZ(scale float64, c int) []float64 {
+func (cg *CommunityGeometry) logZ(scale float64, c float64) []float64 {
 	n := cg.g.N()
 	weights := make([]float64, MaxAnswerCap+1)
 	for d := range weights {
-		weights[d] = math.Exp(-scale * float64(min(d, c)))
+		weights[d] = math.Exp(-scale * min(float64(d), c))
 	}
 	out := make([]float64, n)
 	for s := 0; s < n; s++ {
@@ -167,18 +176,17 @@ func (cg *CommunityGeometry) logZ(scale float64, c int) []float64 {
 //
 //	max_o ln P(o|s)/P(o|t) = ε′·[some o gets farther: away(s→t) < c] + ln Z(t) − ln Z(s),
 //
-// because min(D(t,o), c) − min(D(s,o), c) ∈ {0, 1} for o = comm(s) and
-// beyond-cap outputs and ∈ {−1, 0, 1} otherwise.
-func (cg *CommunityGeometry) loss(scale float64, c int) float64 {
+// because min(D(t,o), c) − min(D(s,o), c) = clamp(c − D(s,o), 0, 1) when
+// D(t,o) = D(s,o) + 1 and ≤ 0 otherwise.
+func (cg *CommunityGeometry) loss(scale float64, c float64) float64 {
 	lz := cg.logZ(scale, c)
 	worst := math.Inf(-1)
 	rowPtr, col, _ := cg.g.CSR()
 	for s := range lz {
 		for e := rowPtr[s]; e < rowPtr[s+1]; e++ {
-			l := lz[col[e]] - lz[s]
-			if int(cg.away[e]) < c {
-				l += scale
-			}
+			// Moving away from o at distance a costs clamp(c − a, 0, 1)·ε′;
+			// the nearest such o (away) costs the most.
+			l := lz[col[e]] - lz[s] + scale*math.Max(0, math.Min(1, c-float64(cg.away[e])))
 			worst = max(worst, l)
 		}
 	}
@@ -187,11 +195,11 @@ func (cg *CommunityGeometry) loss(scale float64, c int) float64 {
 	}
 	// Each ln Z carries a relative error of a few ulps over ≤ 17 terms.
 	const rounding = 64 * 0x1p-52
-	return worst + rounding*(1+math.Abs(scale)*float64(c))
+	return worst + rounding*(1+math.Abs(scale)*c)
 }
 
 // meanAccuracy is the mean over nodes of P(comm(s) | s) = 1/Z(s).
-func (cg *CommunityGeometry) meanAccuracy(scale float64, c int) float64 {
+func (cg *CommunityGeometry) meanAccuracy(scale float64, c float64) float64 {
 	lz := cg.logZ(scale, c)
 	acc := 0.0
 	for _, l := range lz {
@@ -206,7 +214,7 @@ func (cal AnswerCalibration) AnswerProbabilities(dist []int) []float64 {
 	p := make([]float64, len(dist))
 	z := 0.0
 	for o, d := range dist {
-		p[o] = math.Exp(-cal.Scale * float64(min(d, cal.Cap)))
+		p[o] = math.Exp(-cal.Scale * min(float64(d), cal.Cap))
 		z += p[o]
 	}
 	for o := range p {
@@ -224,7 +232,7 @@ func (cal AnswerCalibration) AnswerPosterior(cg *CommunityGeometry, o int) []flo
 	post := make([]float64, cg.k)
 	total := 0.0
 	for s, d := range dist {
-		w := math.Exp(-cal.Scale*float64(min(d, cal.Cap)) - lz[s])
+		w := math.Exp(-cal.Scale*min(float64(d), cal.Cap) - lz[s])
 		post[cg.part[s]] += w
 		total += w
 	}
@@ -259,17 +267,17 @@ func SampleAnswer(req AnswerRequest) (int, error) {
 		return 0, &ArgumentError{Func: "SampleAnswer", Param: "distances", Reason: "must list at least one community"}
 	}
 	cal := req.Calibration
-	if cal.Cap < 1 {
+	if cal.CapQuarters < 4 {
 		return 0, &ArgumentError{Func: "SampleAnswer", Param: "calibration", Reason: "is not calibrated (cap 0)"}
 	}
 	src, err := req.source()
 	if err != nil {
 		return 0, err
 	}
-	den := u128{0, 1 << AnswerScaleBits}
+	den := u128{0, 1 << (AnswerScaleBits + 2)} // ε′·min(D, q/4) = ScaleNum·min(4D, q) / 2^(bits+2)
 	for {
 		o := int(uniform64(src, uint64(k)))
-		d := uint64(min(req.Distances[o], cal.Cap))
+		d := uint64(min(4*req.Distances[o], cal.CapQuarters))
 		hi, lo := bits.Mul64(cal.ScaleNum, d)
 		if bernExp128(src, u128{hi, lo}, den) {
 			return o, nil
@@ -290,7 +298,7 @@ func (req AnswerRequest) source() (bitSource, error) {
 		return nil, err
 	}
 	d, err := newDeriver(n.key, noiseParams{releaseID: req.ReleaseID, scope: req.Scope, epoch: req.Epoch,
-		s2: req.Calibration.ScaleNum, k: req.Calibration.Cap})
+		s2: req.Calibration.ScaleNum, k: req.Calibration.CapQuarters})
 	if err != nil {
 		return nil, err
 	}

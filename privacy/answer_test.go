@@ -140,10 +140,10 @@ func TestAnswerPrivacyBruteForce(t *testing.T) {
 					})
 					bound := eps / math.Ceil(alpha)
 					if worst > bound*(1+1e-12) {
-						t.Errorf("%s ε=%g α=%g cap=%d: worst edge loss %.6g > %.6g", name, eps, alpha, cal.Cap, worst, bound)
+						t.Errorf("%s ε=%g α=%g cap=%g: worst edge loss %.6g > %.6g", name, eps, alpha, cal.Cap, worst, bound)
 					}
 					if cal.Loss < worst-1e-12 {
-						t.Errorf("%s ε=%g cap=%d: reported loss %.6g below the brute-force %.6g", name, eps, cal.Cap, cal.Loss, worst)
+						t.Errorf("%s ε=%g cap=%g: reported loss %.6g below the brute-force %.6g", name, eps, cal.Cap, cal.Loss, worst)
 					}
 					if cal.Scale < bound/2-2.0/(1<<AnswerScaleBits) {
 						t.Errorf("%s: ε′ = %g below the always-feasible ε/2 = %g", name, cal.Scale, bound/2)
@@ -192,7 +192,7 @@ func TestAnswerAutoCapNoWorse(t *testing.T) {
 	rr, _ := CalibrateAnswer(context.Background(), cg, 2, 1, 1)
 	auto, _ := CalibrateAnswer(context.Background(), cg, 2, 1, 0)
 	if auto.Accuracy < rr.Accuracy {
-		t.Fatalf("auto cap %d accuracy %g below randomized response %g", auto.Cap, auto.Accuracy, rr.Accuracy)
+		t.Fatalf("auto cap %g accuracy %g below randomized response %g", auto.Cap, auto.Accuracy, rr.Accuracy)
 	}
 	mean := 0.0
 	for s := 0; s < tc.g.N(); s++ {
@@ -288,7 +288,7 @@ func TestAnswerKeyedDeterministic(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := make([]int, 50) // 50 communities all at distance 0: uniform output
-	cal := AnswerCalibration{Cap: 1, Scale: 1, ScaleNum: 1 << AnswerScaleBits}
+	cal := AnswerCalibration{Cap: 1, CapQuarters: 4, Scale: 1, ScaleNum: 1 << AnswerScaleBits}
 	draw := func(id string) int {
 		o, err := SampleAnswer(AnswerRequest{Calibration: cal, Distances: d, Noise: KeyedNoise(key), ReleaseID: id, Scope: "s", Epoch: "e"})
 		if err != nil {

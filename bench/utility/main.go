@@ -161,7 +161,7 @@ func main() {
 			if r.PerNode != nil {
 				pn = fmt.Sprintf("%.3f", r.PerNode.CommunityAccuracy)
 			}
-			log.Printf("τ=%g ε=%g: per-node %s, answer %.3f (%s cap %d ε′ %.3f), ceiling %.3f, chance %.4f", tau, eps, pn,
+			log.Printf("τ=%g ε=%g: per-node %s, answer %.3f (%s cap %g ε′ %.3f), ceiling %.3f, chance %.4f", tau, eps, pn,
 				fa.CommunityAccuracy, fa.Mechanism, ar.Calibration.Cap, ar.Calibration.Scale, r.Ceiling, fa.Chance)
 		}
 	}

@@ -191,7 +191,7 @@ func printAnswer(out io.Writer, s *answerSummary) error {
 	c := a.Calibration
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
 	fmt.Fprintf(out, "private answer: community %s\n", a.Community)
-	fmt.Fprintf(out, "mechanism %s (cap %d, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ρ = %.6g to scope %q, epoch %q\n",
+	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ρ = %.6g to scope %q, epoch %q\n",
 		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Rho, s.Scope, s.Epoch)
 	if s.Balance != nil {
 		fmt.Fprintf(out, "ledger: ρ spent %.6g of %.6g (ε spent %.4g at δ = %g)\n", s.Balance.RhoSpent, s.Balance.RhoBudget, s.Balance.EpsilonSpent, s.Balance.Budget.Delta)
