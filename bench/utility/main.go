@@ -111,26 +111,33 @@ func main() {
 			sens = &s
 			log.Printf("τ=%g: Δ2 %.4g (exact %v) in %s", tau, s.Delta2, s.Exact, time.Since(t0).Round(time.Millisecond))
 		}
-		for _, eps := range floats(*epss) {
-			r := row{Graph: *name, Tau: tau, Epsilon: eps, Ceiling: experiment.Ceiling(g, cg.Partition(), eps, *delta)}
-			base := experiment.Graph{Graph: g, Partition: cg.Partition(), Tau: tau, Epsilon: eps, Delta: *delta,
-				Trials: *trials, Seed: *seed}
-			t0 := time.Now()
-			ar, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &base, Epsilon: eps, Geometry: cg})
-			if err != nil {
+		// The private answer: recoveries simulated once per τ for every ε.
+		epsList := floats(*epss)
+		base0 := experiment.Graph{Graph: g, Partition: cg.Partition(), Tau: tau, Delta: *delta, Trials: *trials, Seed: *seed}
+		t0 := time.Now()
+		answers, err := experiment.AnswerSweep(ctx, experiment.Answer{Graph: &base0, Geometry: cg}, epsList)
+		if err != nil {
+			log.Fatal(err)
+		}
+		answerMillis := time.Since(t0).Milliseconds() / int64(len(epsList))
+		var measured []*experiment.AnswerResult
+		if *measureTrials > 0 {
+			m := base0
+			m.Trials, m.Seed = *measureTrials, *seed+1000
+			if measured, err = experiment.AnswerSweep(ctx, experiment.Answer{Graph: &m, Geometry: cg}, epsList); err != nil {
 				log.Fatal(err)
 			}
+		}
+		for i, eps := range epsList {
+			r := row{Graph: *name, Tau: tau, Epsilon: eps, Ceiling: experiment.Ceiling(g, cg.Partition(), eps, *delta)}
+			base := base0
+			base.Epsilon = eps
+			ar := answers[i]
 			fa := experiment.ForecastOfAnswer(ar)
-			fa.Millis = time.Since(t0).Milliseconds()
+			fa.Millis = answerMillis
 			r.Answer = &fa
-			if *measureTrials > 0 {
-				m := base
-				m.Trials, m.Seed = *measureTrials, *seed+1000
-				mr, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &m, Epsilon: eps, Geometry: cg})
-				if err != nil {
-					log.Fatal(err)
-				}
-				mf := experiment.ForecastOfAnswer(mr)
+			if measured != nil {
+				mf := experiment.ForecastOfAnswer(measured[i])
 				r.MeasuredAnswer = &mf
 			}
 			if sens != nil {

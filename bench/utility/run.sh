@@ -43,6 +43,6 @@ for name in $graphs; do
 	esac
 	[[ "$name" == *100k* ]] && args+=(-per-node-tau 1)
 	"$out/utility" "${args[@]}" -name "$name" -tau 0.3,1,3 -epsilon 0.5,1,2,4,8 -delta 1e-6 \
-		-trials 100 -measure-trials 200 -delta2-budget "$budget" >"$out/$name.jsonl"
+		-trials 100 -measure-trials "${BENCH_MEASURE_TRIALS:-200}" -delta2-budget "$budget" >"$out/$name.jsonl"
 done
 python3 bench/utility/table.py "$out"/*.jsonl
