@@ -391,11 +391,14 @@ type Graph struct {
 	// and α (a sweep over ε, a forecast before a release); otherwise
 	// calibrate computes it.
 	Sensitivity *privacy.Sensitivity
-	Sources     int    // unit sources per trial, at distinct nodes (default 1)
-	Trials      int    // ≥ 1
-	Estimator   string // recovery.ByName; "" = recovery.Default
-	Seed        uint64
-	Workers     int // parallel trials; default GOMAXPROCS
+	// NoiseTest runs locate's evidence test (recovery.EvidenceTest) on
+	// every trial and reports the share flagged noise-dominated.
+	NoiseTest bool
+	Sources   int    // unit sources per trial, at distinct nodes (default 1)
+	Trials    int    // ≥ 1
+	Estimator string // recovery.ByName; "" = recovery.Default
+	Seed      uint64
+	Workers   int // parallel trials; default GOMAXPROCS
 	// Progress, when non-nil, is called after each finished trial.
 	Progress func(done, total int)
 }
@@ -433,10 +436,13 @@ type GraphResult struct {
 	// In90Rate is the share of trials whose source community is in the
 	// report's 90% set (top communities holding 90% of the weight),
 	// In90Size that set's mean size; a no-source trial scores 0 and size 0.
-	In90Rate   float64   `json:"in90Rate"`
-	In90Size   float64   `json:"in90Size"`
-	accuracies []float64 // per trial, for the forecast's interval
-	Seed       uint64    `json:"seed"`
+	In90Rate float64 `json:"in90Rate"`
+	In90Size float64 `json:"in90Size"`
+	// NoiseDominatedRate (with NoiseTest) is the share of trials locate's
+	// evidence test would flag as noise-dominated.
+	NoiseDominatedRate float64   `json:"noiseDominatedRate,omitempty"`
+	accuracies         []float64 // per trial, for the forecast's interval
+	Seed               uint64    `json:"seed"`
 	// Graph and CommunitySource describe the inputs for the record (the
 	// caller fills them: a graph spec, "planted", "leiden", "louvain", "file:PATH").
 	Graph           string `json:"graph,omitempty"`
@@ -487,6 +493,11 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 	}
 	tr := graphTrials{e: &e, part: part, names: names, act: act, sigma: res.Sigma,
 		solve: newSolver(model, res.Sigma, e.Sources, est)}
+	if e.NoiseTest {
+		// One null distribution serves every trial (same model and σ).
+		tr.noiseNull = recovery.EvidenceTest{Seed: e.Seed}.Null(model.Problem(make([]float64, model.M()), res.Sigma))
+		tr.model = model
+	}
 	scores := make([]graphScore, e.Trials)
 	var example *GraphTrace
 	err = forTrials(ctx, e.Trials, workers(e.Workers, e.Trials), e.Progress, func(t int) error {
@@ -605,6 +616,9 @@ type graphTrials struct {
 	act   expm.Action
 	sigma float64
 	solve func(y []float64) (f, weights []float64, noSource bool, err error)
+	// noiseNull, when set, is the evidence test's null (NoiseTest).
+	noiseNull []float64
+	model     *recovery.Model
 }
 
 // graphScore is one trial's score: the share of true source communities
@@ -616,6 +630,7 @@ type graphScore struct {
 	none                    bool
 	in90                    bool // the source's community is in the report's 90% set
 	size90                  int  // that set's size
+	flagged                 bool // locate would call the data noise-dominated
 }
 
 // run simulates trial t (its own seeded stream): random unit sources,
@@ -634,6 +649,11 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 	for i := range yt {
 		yt[i] += tr.sigma * rng.NormFloat64()
 	}
+	flagged := false
+	if tr.noiseNull != nil {
+		stat := recovery.Statistic(tr.model.Problem(yt, tr.sigma))
+		flagged = recovery.PValueOf(stat, tr.noiseNull) > recovery.NoiseLevel
+	}
 	f, weights, noSource, err := tr.solve(yt)
 	if err != nil {
 		return graphScore{}, nil, err
@@ -642,9 +662,9 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 	trueComms := distinctComms(tr.part, src)
 	trace := &GraphTrace{Report: rep, Sources: src, SourceComms: trueComms, Partition: tr.part, Weights: weights}
 	if rep.NoSource {
-		return graphScore{none: true}, trace, nil
+		return graphScore{none: true, flagged: flagged}, trace, nil
 	}
-	var sc graphScore
+	sc := graphScore{flagged: flagged}
 	sc.comm, sc.share = communityScores(rep, trueComms)
 	sc.in90, sc.size90 = in90Set(rep, trueComms[0])
 	heavy := topK(weights, e.Sources)
@@ -711,6 +731,9 @@ func (res *GraphResult) summarise(scores []graphScore) {
 			res.In90Rate++
 		}
 		res.In90Size += float64(sc.size90)
+		if sc.flagged {
+			res.NoiseDominatedRate++
+		}
 		if sc.none {
 			none++
 		} else if !math.IsNaN(sc.emd) {
@@ -723,6 +746,7 @@ func (res *GraphResult) summarise(scores []graphScore) {
 	res.TrueShareMean /= T
 	res.In90Rate /= T
 	res.In90Size /= T
+	res.NoiseDominatedRate /= T
 	res.accuracies = make([]float64, len(scores))
 	for i, sc := range scores {
 		res.accuracies[i] = sc.comm

@@ -44,6 +44,9 @@ type Forecast struct {
 	// AtChance is true when the interval reaches the chance level: the
 	// configuration cannot be told from guessing.
 	AtChance bool `json:"atChance"`
+	// NoiseDominatedRate (ModePerNode, when simulated) is the share of
+	// releases like this one that locate would flag as noise-dominated.
+	NoiseDominatedRate float64 `json:"noiseDominatedRate,omitempty"`
 	// Realized (ModeAnswer) is the share of simulated answers that were
 	// right, counted rather than computed.
 	Realized float64 `json:"realizedRate,omitempty"`
@@ -60,7 +63,8 @@ const (
 func ForecastOf(r *GraphResult) Forecast {
 	f := Forecast{Mode: ModePerNode, Mechanism: r.Mechanism, Epsilon: r.Epsilon, Delta: r.Delta, Tau: r.Tau,
 		Alpha: r.Alpha, Sigma: r.Sigma, Communities: r.Communities, Trials: r.Trials, Seed: r.Seed,
-		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size}
+		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size,
+		NoiseDominatedRate: r.NoiseDominatedRate}
 	f.Low, f.High = meanInterval(r.accuracies)
 	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
 	f.finish()

@@ -18,7 +18,7 @@ func TestForecastFollowsSigma(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(sigma float64) Forecast {
-		r, err := RunGraph(context.Background(), Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: 60, Seed: 3})
+		r, err := RunGraph(context.Background(), Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: 60, Seed: 3, NoiseTest: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -30,6 +30,9 @@ func TestForecastFollowsSigma(t *testing.T) {
 	}
 	if !noisy.AtChance || noisy.CommunityAccuracy > 0.5 {
 		t.Errorf("σ = 50: forecast %.3f [%.3f, %.3f], want at chance (%.2f)", noisy.CommunityAccuracy, noisy.Low, noisy.High, noisy.Chance)
+	}
+	if clear.NoiseDominatedRate > 0.05 || noisy.NoiseDominatedRate < 0.8 {
+		t.Errorf("noise-dominated rates: σ = 1e-4 %.2f (want ≈ 0), σ = 50 %.2f (want ≈ 0.95)", clear.NoiseDominatedRate, noisy.NoiseDominatedRate)
 	}
 	if clear.Chance != 0.25 || clear.Low > clear.CommunityAccuracy || clear.High < clear.CommunityAccuracy {
 		t.Errorf("chance %.3f, interval [%.3f, %.3f] around %.3f", clear.Chance, clear.Low, clear.High, clear.CommunityAccuracy)

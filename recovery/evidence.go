@@ -3,6 +3,7 @@ package recovery
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 )
 
 // EvidenceTest asks whether released values can be told from pure noise:
@@ -31,15 +32,51 @@ const NoiseLevel = 0.05
 // PValue returns T(ỹ) and its p-value for problem p (p.Y, p.Sigma,
 // p.Mass on p.Model).
 func (t EvidenceTest) PValue(p *Problem) (stat, pValue float64) {
+	null := t.Null(p)
+	stat = Statistic(p)
+	return stat, PValueOf(stat, null)
+}
+
+// Statistic returns T(p.Y).
+func Statistic(p *Problem) float64 {
+	return newStatistic(p)(p.Y)
+}
+
+// Null returns Draws sorted draws of T(σz), z ~ N(0, I), for the model,
+// σ and mass of p (its data are not used): one null serves every data set
+// of that model and σ.
+func (t EvidenceTest) Null(p *Problem) []float64 {
 	draws := t.Draws
 	if draws <= 0 {
 		draws = 199
 	}
+	stat := newStatistic(p)
+	rng := rand.New(rand.NewPCG(t.Seed, 0x9e3779b97f4a7c15))
+	z := make([]float64, len(p.Y))
+	null := make([]float64, draws)
+	for d := range null {
+		for i := range z {
+			z[i] = p.Sigma * rng.NormFloat64()
+		}
+		null[d] = stat(z)
+	}
+	slices.Sort(null)
+	return null
+}
+
+// PValueOf returns (1 + #{null ≥ stat})/(1 + len(null)) for a sorted null.
+func PValueOf(stat float64, null []float64) float64 {
+	i, _ := slices.BinarySearch(null, stat) // first index with null[i] ≥ stat
+	return float64(1+len(null)-i) / float64(1+len(null))
+}
+
+// newStatistic returns y ↦ T(y) on p's model, σ and mass.
+func newStatistic(p *Problem) func(y []float64) float64 {
 	md := p.Model
 	norms, _ := md.ColumnNorms2()
 	mu, s2 := p.mass(), p.Sigma*p.Sigma
 	c := make([]float64, md.n)
-	statOf := func(y []float64) float64 {
+	return func(y []float64) float64 {
 		md.ApplyT(c, y)
 		best := math.Inf(-1)
 		for s, v := range c {
@@ -47,17 +84,4 @@ func (t EvidenceTest) PValue(p *Problem) (stat, pValue float64) {
 		}
 		return best
 	}
-	stat = statOf(p.Y)
-	rng := rand.New(rand.NewPCG(t.Seed, 0x9e3779b97f4a7c15))
-	z := make([]float64, len(p.Y))
-	exceed := 0
-	for range draws {
-		for i := range z {
-			z[i] = p.Sigma * rng.NormFloat64()
-		}
-		if statOf(z) >= stat {
-			exceed++
-		}
-	}
-	return stat, float64(1+exceed) / float64(1+draws)
 }

@@ -142,7 +142,7 @@ func main() {
 			}
 			if sens != nil {
 				pn := base
-				pn.Sensitivity = sens
+				pn.Sensitivity, pn.NoiseTest = sens, true
 				t0 = time.Now()
 				gr, err := experiment.RunGraph(ctx, pn)
 				if err != nil {

@@ -25,6 +25,7 @@ def main():
                     pn += f' / {pct(m["communityAccuracy"])}'
                 if p["atChance"]:
                     pn += " (at chance)"
+                pn += f' · flagged {pct(p.get("noiseDominatedRate", 0))}'
                 best = max(best, p["communityAccuracy"])
             ma = r.get("measuredAnswer")
             an = f'{pct(a["communityAccuracy"])} [{pct(a["low"])}, {pct(a["high"])}]'
