@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -33,6 +34,7 @@ func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {
 
 // answerSummary is the output of locate --private-answer.
 type answerSummary struct {
+	RunID             string                   `json:"runId,omitempty"`
 	Graph             string                   `json:"graph"`
 	NodeCount         int                      `json:"nodeCount"`
 	RelationshipCount int                      `json:"relationshipCount"`
@@ -44,33 +46,58 @@ type answerSummary struct {
 	Balance           *privacy.Balance         `json:"balance,omitempty"`
 }
 
-// runPrivateAnswer is locate --private-answer: load the graph and the raw
-// readings, charge the ledger, draw and print the answer.
+// runPrivateAnswer is locate --private-answer: answerOnce, then print.
 func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) error {
+	sum, err := answerOnce(ctx, opts)
+	if err != nil {
+		return err
+	}
+	if opts.g.output == "json" {
+		return printJSON(out, sum)
+	}
+	return printAnswer(out, sum)
+}
+
+// answerOnce loads the graph and the raw readings, charges the ledger and
+// draws the answer. On Neo4j a run record (command "answer", with the
+// slot's scope and epoch) is started first and marked succeeded last with
+// the published community in its parameters. The ledger is charged before
+// the draw and an epoch is never drawn twice: a run that fails after the
+// charge loses that epoch's answer (a retry is refused as already charged).
+func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, err error) {
 	g := opts.g
 	cfg := &g.cfg.Config
 	o := &opts.privateAnswer
 	if err := checkPrivateAnswer(opts); err != nil {
-		return err
+		return nil, err
 	}
 	isDB := opts.graph == neo4jSpec
 	var client *connector.Client
+	var run *connector.Run
 	if isDB {
-		var err error
 		if client, err = connectProjection(ctx, g); err != nil {
-			return err
+			return nil, err
 		}
 		defer client.Close(context.WithoutCancel(ctx))
 	}
 	ledger, err := openReleaseLedger(ctx, g, client)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if cfg.Privacy.Epoch == "" {
+		cfg.Privacy.Epoch = newRunID()
+	}
+	if isDB {
+		if run, err = startAnswerRun(ctx, opts, client); err != nil {
+			return nil, err
+		}
+		defer func() { recordFailure(ctx, g, run, err) }()
 	}
 	pull, endPull := g.pullProgress()
 	lg, err := loadGraph(ctx, cfg, opts.graph, loadOptions{Client: client, ValueProperty: cfg.Projection.ValueProperty, Progress: pull})
 	endPull()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var y []float64
 	if lg.Pulled != nil {
@@ -80,34 +107,32 @@ func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) e
 		header, _ := csvin.ParseHeader(cfg.Input.Header)
 		readings, err := readReadings(opts.stdin, o.values, header)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if y, err = graphcloak.ValuesByKey(lg.Graph, readings); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	in := &locateInputs{isDB: isDB}
 	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
 	job, err := answerJob(ctx, opts, in, client, lg)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	job.Values, job.Ledger = y, ledger
 	if cfg.Privacy.KeyFile != "" {
 		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		job.Noise = privacy.KeyedNoise(key)
 	}
-	if job.Epoch == "" {
-		job.Epoch = newRunID()
-	}
 	res, err := graphcloak.Answer(ctx, job)
+	clear(y)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	sum := &answerSummary{Graph: opts.graph, NodeCount: lg.Graph.N(), RelationshipCount: lg.Graph.NumEdges(),
+	sum = &answerSummary{RunID: runIDOf(run), Graph: opts.graph, NodeCount: lg.Graph.N(), RelationshipCount: lg.Graph.NumEdges(),
 		Scope: job.Scope, Epoch: job.Epoch, Communities: opts.communities, Answer: res}
 	if bal, err := ledger.Balance(ctx, job.Scope); err == nil && len(bal) == 1 {
 		sum.Balance = &bal[0]
@@ -117,15 +142,45 @@ func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) e
 			Estimator: job.Estimator, Seed: job.Seed, Delta: cfg.Privacy.Delta}
 		r, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &e, Calibrate: &res.Calibration})
 		if err != nil {
-			return err
+			return nil, err
 		}
 		f := experiment.ForecastOfAnswer(r)
 		sum.Forecast = &f
 	}
-	if g.output == "json" {
-		return printJSON(out, sum)
+	if run != nil {
+		run.Record.NodeCount, run.Record.RelationshipCount = sum.NodeCount, sum.RelationshipCount
+		run.Record.ReleaseID, run.Record.Epsilon, run.Record.Rho = res.ReleaseID, res.Calibration.Epsilon, res.Calibration.Rho
+		run.Record.ComputeMillis = res.Millis
+		for k, v := range map[string]any{"community": res.Community, "communityId": res.CommunityID,
+			"mechanism": res.Calibration.Mechanism, "cap": res.Calibration.Cap, "scale": res.Calibration.Scale} {
+			run.Record.Parameters[k] = v
+		}
+		if err = run.Succeed(ctx); err != nil {
+			return nil, err
+		}
 	}
-	return printAnswer(out, sum)
+	return sum, nil
+}
+
+// startAnswerRun writes the answer's run record ("running", with a lease).
+func startAnswerRun(ctx context.Context, opts *locateOptions, client *connector.Client) (*connector.Run, error) {
+	cfg := &opts.g.cfg.Config
+	id := opts.runID
+	if id == "" {
+		id = newRunID()
+	}
+	rec := connector.RunRecord{RunID: id, Command: "answer", Database: cfg.Neo4j.Database, Projection: projectionOf(cfg),
+		StartedAt: time.Now().UTC(), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
+		Parameters: map[string]any{"estimator": cfg.Recovery.Estimator, "communities": opts.communities,
+			"tau": cfg.Privacy.Tau, "alpha": cfg.Privacy.Alpha, "answerCap": opts.privateAnswer.cap}}
+	return client.StartRun(ctx, rec, connector.DefaultLease)
+}
+
+func runIDOf(run *connector.Run) string {
+	if run == nil {
+		return ""
+	}
+	return run.ID()
 }
 
 // checkPrivateAnswer validates the flags of locate --private-answer.

@@ -35,6 +35,10 @@ type serveOptions struct {
 	resolution       float64
 	lease, wait      time.Duration
 	noLocate         bool
+	// privateAnswer: each slot publishes only the source community
+	// (locate --private-answer) instead of a release and a localisation.
+	privateAnswer bool
+	answerCap     int
 }
 
 // serveHelp is the serve command's help text.
@@ -97,6 +101,8 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.communities, "communities", "leiden", "communities for locate (as in locate --communities)")
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.BoolVar(&opts.noLocate, "no-locate", false, "release only (no locate step)")
+	f.BoolVar(&opts.privateAnswer, "private-answer", false, "each slot publishes only the source community under ε-DP (locate --private-answer), charged to the scope under the slot's epoch")
+	f.IntVar(&opts.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
 	f.DurationVar(&opts.lease, "lease", connector.DefaultLease, "Neo4j run lease (see release --lease)")
 	f.DurationVar(&opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the scope (see release --wait)")
 	config.AddFlags(f, config.Neo4jFlags...)
@@ -155,6 +161,9 @@ func checkServe(opts *serveOptions) (schedule.Spec, error) {
 		return schedule.Spec{}, inputErrorf("--schedule: %w", err)
 	}
 	check := opts.g.forRun("check", "check") // a copy: checks may set fields
+	if opts.privateAnswer {
+		return spec, checkPrivateAnswer(answerOptionsFor(opts, check, ""))
+	}
 	if _, err := checkRelease(releaseOptionsFor(opts, check, "")); err != nil {
 		return schedule.Spec{}, err
 	}
@@ -186,6 +195,9 @@ func serveMetrics(addr string, m *metrics.Metrics) (stop func(), err error) {
 // release that succeeded). Each step logs with its own run id.
 func runSlot(ctx context.Context, opts *serveOptions, spec schedule.Spec, m *metrics.Metrics, slot time.Time) error {
 	epoch := spec.Epoch(slot)
+	if opts.privateAnswer {
+		return answerSlot(ctx, opts, m, epoch)
+	}
 	relID := newRunID()
 	rg := opts.g.forRun(relID, epoch)
 	t0 := time.Now()
@@ -296,6 +308,30 @@ func (g *globalOptions) forRun(runID, epoch string) *globalOptions {
 func releaseOptionsFor(opts *serveOptions, g *globalOptions, runID string) *releaseOptions {
 	return &releaseOptions{g: g, graph: neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
 		sensitivityCache: opts.sensitivityCache, runID: runID}
+}
+
+// answerSlot publishes the slot's private answer.
+func answerSlot(ctx context.Context, opts *serveOptions, m *metrics.Metrics, epoch string) error {
+	id := newRunID()
+	g := opts.g.forRun(id, epoch)
+	t0 := time.Now()
+	sum, err := answerOnce(ctx, answerOptionsFor(opts, g, id))
+	nodes := 0
+	if sum != nil {
+		nodes = sum.NodeCount
+	}
+	m.Run("answer", runStatus(err), time.Since(t0), nodes)
+	if err != nil {
+		g.logger.Error("private answer failed", "error", err, "exitCode", exitCode(err))
+		return err
+	}
+	g.logger.Info("slot answered", "community", sum.Answer.Community, "mechanism", sum.Answer.Calibration.Mechanism)
+	return nil
+}
+
+func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locateOptions {
+	return &locateOptions{g: g, graph: neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: runID,
+		privateAnswer: answerOptions{enabled: true, values: opts.values, cap: opts.answerCap}}
 }
 
 func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {
