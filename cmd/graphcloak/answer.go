@@ -94,7 +94,13 @@ func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, e
 		defer func() { recordFailure(ctx, g, run, err) }()
 	}
 	pull, endPull := g.pullProgress()
-	lg, err := loadGraph(ctx, cfg, opts.graph, loadOptions{Client: client, ValueProperty: cfg.Projection.ValueProperty, Progress: pull})
+	in := &locateInputs{isDB: isDB}
+	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
+	lopt := loadOptions{Client: client, ValueProperty: cfg.Projection.ValueProperty, Progress: pull}
+	if in.commKind == "property" {
+		lopt.CommunityProperty = in.commArg
+	}
+	lg, err := loadGraph(ctx, cfg, opts.graph, lopt)
 	endPull()
 	if err != nil {
 		return nil, err
@@ -113,8 +119,6 @@ func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, e
 			return nil, err
 		}
 	}
-	in := &locateInputs{isDB: isDB}
-	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
 	job, err := answerJob(ctx, opts, in, client, lg)
 	if err != nil {
 		return nil, err
@@ -235,7 +239,12 @@ func answerJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	case "gds":
 		job.Partition, job.Names, err = gdsPartition(ctx, cfg, client, graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
 	case "property":
-		return job, usageErrorf("--private-answer: --communities property:NAME is not supported yet; use gds:leiden or file:PATH")
+		byKey := make(map[string]string, graph.N())
+		names := communityNames(lg.Pulled.Communities)
+		for i := 0; i < graph.N(); i++ {
+			byKey[graph.Key(i)] = names[i]
+		}
+		job.Partition, job.Names, err = community.FromAssignment(graph, byKey)
 	}
 	return job, err
 }

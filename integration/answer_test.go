@@ -1,0 +1,113 @@
+package integration
+
+import (
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// TestPrivateAnswerNeo4j: locate --private-answer on a Neo4j projection
+// reads the raw readings property, charges the Neo4j ledger once, writes no
+// node property, and records the answer on a run record (command answer,
+// succeeded, with the scope and epoch). The same epoch is never drawn twice.
+func TestPrivateAnswerNeo4j(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{30, 30}, 0.3, 0.03)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() {
+		query(t, d, "MATCH (r:GraphcloakRun) WHERE r.scope = $p DELETE r", map[string]any{"p": e.scope})
+	})
+	args := append([]string{"locate"}, e.projectionFlags()...)
+	args = append(args, "--private-answer", "--value-property", "obs", "--communities", "property:community",
+		"--tau", "0.5", "--epsilon", "1.5", "--ledger", "neo4j", "--scope", e.scope, "--epoch", "answer-1",
+		"--forecast-trials", "20", "-o", "json")
+	before := labelPropertyKeys(t, d, f.Label)
+	r := runCLI(t, s.Password, args...)
+	if r.Code != 0 {
+		t.Fatalf("locate --private-answer: exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
+	}
+	var sum struct {
+		RunID  string
+		Epoch  string
+		Answer struct {
+			Community   string
+			Calibration struct{ Rho float64 }
+		}
+		Balance struct{ Releases int }
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Answer.Community == "" || sum.Epoch != "answer-1" || sum.Balance.Releases != 1 || sum.Answer.Calibration.Rho != 1.125 {
+		t.Fatalf("summary %+v", sum)
+	}
+	rec := runRecord(t, d, sum.RunID)
+	if rec["command"] != "answer" || rec["status"] != "succeeded" || rec["scope"] != e.scope || rec["epoch"] != "answer-1" {
+		t.Fatalf("run record %v", rec)
+	}
+	var params map[string]any
+	if err := json.Unmarshal([]byte(rec["parameters"].(string)), &params); err != nil || params["community"] != sum.Answer.Community {
+		t.Fatalf("run record parameters %v (%v), want community %q", rec["parameters"], err, sum.Answer.Community)
+	}
+	if after := labelPropertyKeys(t, d, f.Label); len(after) != len(before) {
+		t.Fatalf("node properties changed: %v → %v", before, after)
+	}
+	// The epoch is charged: a second answer is refused, nothing charged.
+	if r2 := runCLI(t, s.Password, args...); r2.Code == 0 {
+		t.Fatalf("a second answer of epoch answer-1 exited 0: %s", r2.Stdout)
+	}
+	b := runCLI(t, s.Password, "budget", "--ledger", "neo4j", "--uri", s.URI, "--user", s.User, "--scope", e.scope, "-o", "json")
+	var bal struct{ Scopes []struct{ Releases int } }
+	if err := json.Unmarshal([]byte(b.Stdout), &bal); err != nil || len(bal.Scopes) != 1 || bal.Scopes[0].Releases != 1 {
+		t.Fatalf("budget after a refused retry: %s (%v)", b.Stdout, err)
+	}
+}
+
+// labelPropertyKeys returns the distinct property keys of the label's nodes.
+func labelPropertyKeys(t testing.TB, d neo4j.DriverWithContext, label string) []string {
+	t.Helper()
+	var keys []string
+	for _, rec := range query(t, d, "MATCH (n:`"+label+"`) UNWIND keys(n) AS k RETURN DISTINCT k ORDER BY k", nil) {
+		keys = append(keys, rec.Values[0].(string))
+	}
+	return keys
+}
+
+// TestServePrivateAnswer: serve --private-answer publishes one answer per
+// slot, each its own run record (command answer, the slot's epoch), and
+// charges each slot once.
+func TestServePrivateAnswer(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{30, 30}, 0.3, 0.03)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() { deleteScopeRuns(t, d, e.scope) })
+	args := append([]string{"serve", "--schedule", "@every 1s", "--listen", "", "--max-runs", "2", "--private-answer",
+		"--communities", "property:community"}, e.projectionFlags()...)
+	args = append(args, "--value-property", "obs", "--tau", "0.5", "--epsilon", "1", "--ledger", "neo4j", "--scope", e.scope)
+	srv := startServe(t, s, args)
+	select {
+	case err := <-srv.done:
+		if err != nil {
+			t.Fatalf("serve --max-runs 2: %v\n%s", err, srv.stderr.String())
+		}
+	case <-time.After(3 * time.Minute):
+		t.Fatalf("serve --max-runs 2 still running after 3 minutes:\n%s", srv.stderr.String())
+	}
+	runs := query(t, d, "MATCH (r:GraphcloakRun {scope: $s}) RETURN r.command, r.status, r.epoch", map[string]any{"s": e.scope})
+	epochs := map[any]bool{}
+	for _, r := range runs {
+		if r.Values[0] != "answer" || r.Values[1] != "succeeded" {
+			t.Fatalf("run records %v, want only succeeded answers", runs)
+		}
+		epochs[r.Values[2]] = true
+	}
+	if len(runs) != 2 || len(epochs) != 2 {
+		t.Fatalf("run records %v, want two answers with distinct epochs", runs)
+	}
+}
