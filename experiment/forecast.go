@@ -19,6 +19,9 @@ type Forecast struct {
 	Delta     float64 `json:"delta,omitempty"`
 	Tau       float64 `json:"tau"`
 	Alpha     float64 `json:"alpha"`
+	// Smooth is the extra diffusion τ′ of a smoothed per-node release
+	// (release --smooth): the release is at τ + τ′.
+	Smooth float64 `json:"smooth,omitempty"`
 	// Sigma is the per-node noise (ModePerNode).
 	Sigma       float64 `json:"sigma,omitempty"`
 	Communities int     `json:"communityCount"`

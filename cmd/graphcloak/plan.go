@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -23,6 +25,7 @@ type planOptions struct {
 	modes      []string
 	target     float64
 	timeBudget time.Duration
+	smooth     []float64
 }
 
 const planHelp = `plan forecasts, before anything is released, what each way of releasing
@@ -72,6 +75,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
 	f.StringSliceVar(&o.modes, "mode", []string{experiment.ModePerNode, experiment.ModeAnswer}, "modes to forecast: per-node, private-answer")
 	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
+	f.Float64SliceVar(&o.smooth, "smooth", nil, "also forecast per-node releases smoothed by these τ′ (release --smooth τ′: Δ2 at τ+τ′)")
 	f.DurationVar(&o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
 	config.AddFlags(f, "header")
 	config.AddFlags(f, "uri", "user", "password", "database", "node-labels", "relationship-types",
@@ -93,6 +97,11 @@ func checkPlan(o *planOptions) (string, error) {
 	}
 	if o.target != 0 && !(o.target > 0 && o.target < 1) {
 		return "", inputErrorf("--target-accuracy must be in (0, 1), got %v", o.target)
+	}
+	for _, sm := range o.smooth {
+		if !(sm >= 0) || math.IsInf(sm, 0) {
+			return "", inputErrorf("--smooth must be finite and ≥ 0, got %v", sm)
+		}
 	}
 	if o.timeBudget < 0 {
 		return "", inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
@@ -140,19 +149,43 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	e := experiment.Graph{Graph: lg.Graph, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
 		Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
 		Progress: g.progress("plan trials"), NoiseTest: true}
-	for _, m := range o.modes {
-		if m == experiment.ModePerNode {
-			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, privacy.GraphOptions{TimeBudget: o.timeBudget,
-				Progress: g.progress("sensitivity")})
-			if err != nil {
-				return err
-			}
-			e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
+	if slices.Contains(o.modes, experiment.ModePerNode) {
+		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, privacy.GraphOptions{TimeBudget: o.timeBudget,
+			Progress: g.progress("sensitivity")})
+		if err != nil {
+			return err
 		}
+		e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
 	}
 	res, err := experiment.RunPlan(ctx, experiment.Plan{Graph: e, Epsilons: o.epsilons, Modes: o.modes, Target: o.target})
 	if err != nil {
 		return err
+	}
+	// Smoothed per-node releases (release --smooth τ′): the release at
+	// τ + τ′, with Δ2 there.
+	for _, sm := range o.smooth {
+		if sm == 0 || !slices.Contains(o.modes, experiment.ModePerNode) {
+			continue
+		}
+		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau+sm, o.alpha, privacy.GraphOptions{TimeBudget: o.timeBudget,
+			Progress: g.progress("sensitivity")})
+		if err != nil {
+			return err
+		}
+		es := e
+		es.Tau, es.Sensitivity = tau+sm, &s
+		r, err := experiment.RunPlan(ctx, experiment.Plan{Graph: es, Epsilons: o.epsilons, Modes: []string{experiment.ModePerNode}, Target: o.target})
+		if err != nil {
+			return err
+		}
+		for i := range r.Forecasts {
+			r.Forecasts[i].Smooth, r.Forecasts[i].Tau = sm, tau
+		}
+		for i := range r.Needed {
+			r.Needed[i].Mode += fmt.Sprintf(" --smooth %g", sm)
+		}
+		res.Forecasts = append(res.Forecasts, r.Forecasts...)
+		res.Needed = append(res.Needed, r.Needed...)
 	}
 	rep.Result = res
 	if len(res.Forecasts) > 0 {
@@ -202,7 +235,11 @@ func printForecasts(out io.Writer, fs []experiment.Forecast) {
 		if f.Ceiling > 0 {
 			ceil = fmt.Sprintf("%.3f", f.Ceiling)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\n", f.Mode, f.Mechanism, f.Epsilon,
+		mode := f.Mode
+		if f.Smooth > 0 {
+			mode += fmt.Sprintf(" τ′=%g", f.Smooth)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
 			f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, mark)
 	}
 	tw.Flush()
