@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -129,8 +130,19 @@ func (a Answer) recover(ctx context.Context) (*recoveredSources, error) {
 	// The operator's posterior on noiseless readings is a point mass at the
 	// likelihood maximiser; a tiny σ keeps it numerically one.
 	solve := newSolver(model, max(a.SensorSigma, 1e-9), 1, est)
-	rs := &recoveredSources{e: e, cg: cg, k: k, estimator: est.Name(), src: make([]int, e.Trials), hat: make([]int, e.Trials)}
+	rs := &recoveredSources{e: e, cg: cg, k: k, estimator: est.Name()}
+	src, hat := make([]int, e.Trials), make([]int, e.Trials)
+	done := make([]bool, e.Trials)
+	start := time.Now()
+	var mu sync.Mutex
+	completed := 0
 	err = forTrials(ctx, e.Trials, workers(e.Workers, e.Trials), e.Progress, func(t int) error {
+		mu.Lock() // the time budget, as in RunGraph
+		over := e.TimeBudget > 0 && completed >= max(e.MinTrials, 1) && time.Since(start) > e.TimeBudget
+		mu.Unlock()
+		if over {
+			return nil
+		}
 		rng := trialRNG(e.Seed, t)
 		s := rng.IntN(g.N())
 		f0 := make([]float64, g.N())
@@ -144,12 +156,20 @@ func (a Answer) recover(ctx context.Context) (*recoveredSources, error) {
 		if err != nil {
 			return fmt.Errorf("graphcloak: trial %d: %w", t, err)
 		}
-		rs.src[t], rs.hat[t] = s, s
+		mu.Lock()
+		src[t], hat[t], done[t] = s, s, true
 		if !none {
-			rs.hat[t] = argmaxInt(w)
+			hat[t] = argmaxInt(w)
 		}
+		completed++
+		mu.Unlock()
 		return nil
 	})
+	for t, ok := range done {
+		if ok {
+			rs.src, rs.hat = append(rs.src, src[t]), append(rs.hat, hat[t])
+		}
+	}
 	return rs, err
 }
 

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"time"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -391,6 +392,11 @@ type Graph struct {
 	// and α (a sweep over ε, a forecast before a release); otherwise
 	// calibrate computes it.
 	Sensitivity *privacy.Sensitivity
+	// TimeBudget, when > 0, stops starting trials after this long once
+	// MinTrials have finished; the result then covers the trials that ran
+	// (GraphResult.Trials) and its intervals widen accordingly.
+	TimeBudget time.Duration
+	MinTrials  int
 	// NoiseTest runs locate's evidence test (recovery.EvidenceTest) on
 	// every trial and reports the share flagged noise-dominated.
 	NoiseTest bool
@@ -499,13 +505,28 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 		tr.model = model
 	}
 	scores := make([]graphScore, e.Trials)
+	done := make([]bool, e.Trials)
 	var example *GraphTrace
+	start := time.Now()
+	var mu sync.Mutex
+	completed := 0
 	err = forTrials(ctx, e.Trials, workers(e.Workers, e.Trials), e.Progress, func(t int) error {
+		// A time budget stops new trials once MinTrials are done; which
+		// trials ran depends on time only, never on their outcome.
+		mu.Lock()
+		over := e.TimeBudget > 0 && completed >= max(e.MinTrials, 1) && time.Since(start) > e.TimeBudget
+		mu.Unlock()
+		if over {
+			return nil
+		}
 		sc, trace, err := tr.run(t)
 		if err != nil {
 			return fmt.Errorf("graphcloak: trial %d: %w", t, err)
 		}
-		scores[t] = sc
+		mu.Lock()
+		scores[t], done[t] = sc, true
+		completed++
+		mu.Unlock()
 		if t == 0 {
 			example = trace
 		}
@@ -514,7 +535,14 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.summarise(scores)
+	var ran []graphScore
+	for t, ok := range done {
+		if ok {
+			ran = append(ran, scores[t])
+		}
+	}
+	res.Trials = len(ran)
+	res.summarise(ran)
 	res.Example = example
 	return res, nil
 }

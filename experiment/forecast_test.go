@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"testing"
+	"time"
 
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -142,5 +143,31 @@ func TestPlanTarget(t *testing.T) {
 		if r.CommunityAccuracy >= 0.8 {
 			t.Fatalf("ε = %g already reaches %.3f ≥ 0.8, plan said %g", grid[i-1], r.CommunityAccuracy, *n.Epsilon)
 		}
+	}
+}
+
+// TestForecastTimeBudget: with a spent budget the simulation stops after
+// MinTrials (plus the trials already running) and reports how many ran.
+func TestForecastTimeBudget(t *testing.T) {
+	g, part, err := laplacian.Generate("sbm:sizes=30x30,pin=0.3,pout=0.02,seed=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const workers, minTrials = 2, 5
+	e := Graph{Graph: g, Partition: part, Tau: 1, Sigma: 0.01, Trials: 200, Seed: 3, Workers: workers,
+		TimeBudget: time.Nanosecond, MinTrials: minTrials}
+	r, err := RunGraph(context.Background(), e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Trials < minTrials || r.Trials > minTrials+workers {
+		t.Fatalf("%d trials ran, want %d…%d", r.Trials, minTrials, minTrials+workers)
+	}
+	a, err := RunAnswer(context.Background(), Answer{Graph: &e, Epsilon: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Trials < minTrials || a.Trials > minTrials+workers {
+		t.Fatalf("answer: %d trials ran, want %d…%d", a.Trials, minTrials, minTrials+workers)
 	}
 }

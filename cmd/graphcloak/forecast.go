@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/experiment"
@@ -19,14 +20,18 @@ type releaseForecasts struct {
 }
 
 // forecastRelease simulates trials sources on graph at τ with the
-// release's σ, and the private answer at ε.
-func forecastRelease(ctx context.Context, g *globalOptions, graph *laplacian.Graph, tau, alpha, eps, delta, sigma float64, estimator string, seed uint64, trials int) (*releaseForecasts, error) {
+// release's σ, and the private answer at ε. Each forecast stops starting
+// trials after 5% of the release's modelled time (at least 2 s, and at
+// least 20 trials), so both cost about a tenth of the release.
+func forecastRelease(ctx context.Context, g *globalOptions, graph *laplacian.Graph, tau, alpha, eps, delta, sigma float64, estimator string, seed uint64, trials int, releaseSeconds float64) (*releaseForecasts, error) {
+	budget := time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
 	part, err := community.Leiden(graph, community.LeidenOptions{Seed: seed})
 	if err != nil {
 		return nil, err
 	}
 	e := experiment.Graph{Graph: graph, Partition: part, Tau: tau, Sigma: sigma, Alpha: alpha, Delta: delta, Sources: 1,
-		Trials: trials, Estimator: estimator, Seed: seed, Progress: g.progress("forecast trials")}
+		Trials: trials, Estimator: estimator, Seed: seed, Progress: g.progress("forecast trials"),
+		TimeBudget: budget, MinTrials: min(20, trials)}
 	r, err := experiment.RunGraph(ctx, e)
 	if err != nil {
 		return nil, err

@@ -808,7 +808,7 @@ func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummar
 	sum.Delta2, sum.Delta2Exact, sum.Sigma, sum.Rho, sum.Mechanism = plan.Delta2, plan.Delta2Exact, plan.Sigma, plan.Rho, plan.Mechanism
 	if opts.forecastTrials > 0 && lg.Graph.NumEdges() > 0 {
 		sum.Forecast, err = forecastRelease(ctx, opts.g, lg.Graph, tau, cfg.Privacy.Alpha, cfg.Privacy.Epsilon,
-			cfg.Privacy.Delta, plan.Sigma, cfg.Recovery.Estimator, uint64(cfg.Write.RandomSeed), opts.forecastTrials)
+			cfg.Privacy.Delta, plan.Sigma, cfg.Recovery.Estimator, uint64(cfg.Write.RandomSeed), opts.forecastTrials, plan.SecondsEstimate)
 	}
 	return err
 }
