@@ -29,15 +29,15 @@ func TestAnswerChargesAndAnswers(t *testing.T) {
 		f0[src] = 1
 		y := make([]float64, g.N())
 		act.Apply(y, f0, 1)
-		led := ledger(t, 400, 1e-6)
+		led := ledger(t, 100, 1e-6)
 		res, err := Answer(context.Background(), AnswerJob{Graph: g, Values: y, Tau: 1, Epsilon: 12, Partition: part,
 			Ledger: led, Scope: "s", Epoch: "e"})
 		if err != nil {
 			t.Fatal(err)
 		}
 		bal, _ := led.Balance(context.Background(), "s")
-		if len(bal) != 1 || math.Abs(bal[0].RhoSpent-72) > 1e-9 {
-			t.Fatalf("trial %d: charged %+v, want ρ = ε²/2 = 72", trial, bal)
+		if len(bal) != 1 || math.Abs(bal[0].RhoSpent-12) > 1e-9 {
+			t.Fatalf("trial %d: charged %+v, want ρ = min(ε²/2, ε) = 12", trial, bal)
 		}
 		if res.CommunityID == part[src] {
 			right++

@@ -2,6 +2,8 @@ package experiment
 
 import (
 	"math"
+
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // Forecast is the expected utility of one way of releasing on one graph,
@@ -47,6 +49,10 @@ type Forecast struct {
 	// AtChance is true when the interval reaches the chance level: the
 	// configuration cannot be told from guessing.
 	AtChance bool `json:"atChance"`
+	// BudgetBuys, when a budget was given, is how many such releases it
+	// pays for under the ledger's zCDP accounting and under the exact
+	// composition of the release's kind.
+	BudgetBuys *privacy.BudgetBuys `json:"budgetBuys,omitempty"`
 	// NoiseDominatedRate (ModePerNode, when simulated) is the share of
 	// releases like this one that locate would flag as noise-dominated.
 	NoiseDominatedRate float64 `json:"noiseDominatedRate,omitempty"`

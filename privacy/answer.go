@@ -51,8 +51,10 @@ type AnswerCalibration struct {
 	// Loss is the worst privacy loss over all edges, computed exactly for
 	// this ε′ (≤ Epsilon/⌈Alpha⌉).
 	Loss float64 `json:"loss"`
-	// Rho is the zCDP cost charged to the ledger: an ε-DP mechanism is
-	// (ε²/2)-zCDP (Bun & Steinke 2016, Prop. 1.4).
+	// Rho is the zCDP cost charged to the ledger, min(ε²/2, ε): an ε-DP
+	// mechanism is (ε²/2)-zCDP (Bun & Steinke 2016, Prop. 1.4), and also
+	// ε-zCDP, since its Rényi divergences of every order are at most
+	// D_∞ ≤ ε < ε·α for α > 1.
 	Rho float64 `json:"rho"`
 	// Accuracy is the mean over nodes s of P(comm(s) | s): the rate of the
 	// right community when the operator's recovery is exact.
@@ -98,7 +100,7 @@ func CalibrateAnswer(ctx context.Context, cg *CommunityGeometry, epsilon, alpha 
 		}
 	}
 	best.Epsilon, best.Alpha, best.K = epsilon, alpha, cg.k
-	best.Rho = epsilon * epsilon / 2
+	best.Rho = min(epsilon*epsilon/2, epsilon)
 	best.Mechanism = AnswerGeometric
 	if best.CapQuarters == 4 {
 		best.Mechanism = AnswerRandomizedResponse

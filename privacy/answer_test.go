@@ -172,8 +172,8 @@ func TestRandomizedResponseClosedForm(t *testing.T) {
 			if cal.Mechanism != AnswerRandomizedResponse || math.Abs(cal.Accuracy-want) > 1e-5 {
 				t.Errorf("%s ε=%g: %s accuracy %.7f, closed form %.7f", name, eps, cal.Mechanism, cal.Accuracy, want)
 			}
-			if math.Abs(cal.Rho-eps*eps/2) > 1e-15 {
-				t.Errorf("ρ = %g, want ε²/2 = %g", cal.Rho, eps*eps/2)
+			if want := math.Min(eps*eps/2, eps); math.Abs(cal.Rho-want) > 1e-15 {
+				t.Errorf("ρ = %g, want min(ε²/2, ε) = %g", cal.Rho, want)
 			}
 		}
 	}

@@ -77,7 +77,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
 	f.Float64SliceVar(&o.smooth, "smooth", nil, "also forecast per-node releases smoothed by these τ′ (release --smooth τ′: Δ2 at τ+τ′)")
 	f.DurationVar(&o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
-	config.AddFlags(f, "header")
+	config.AddFlags(f, "header", "epsilon-total", "delta-total")
 	config.AddFlags(f, "uri", "user", "password", "database", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
@@ -188,6 +188,9 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		res.Needed = append(res.Needed, r.Needed...)
 	}
 	rep.Result = res
+	if err := budgetBuys(&g.cfg.Config, res.Forecasts, rep.Delta2); err != nil {
+		return err
+	}
 	if len(res.Forecasts) > 0 {
 		rep.CommunityCount = res.Forecasts[0].Communities
 	}
@@ -195,6 +198,36 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		return printJSON(out, rep)
 	}
 	printPlan(out, rep)
+	return nil
+}
+
+// budgetBuys fills each forecast's BudgetBuys when the configuration has
+// a budget (--epsilon-total, --delta-total).
+func budgetBuys(cfg *config.Config, fs []experiment.Forecast, delta2 *float64) error {
+	b := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal}
+	if b.IsZero() {
+		return nil
+	}
+	if err := b.Validate(); err != nil {
+		return inputErrorf("--epsilon-total/--delta-total: %w", err)
+	}
+	for i := range fs {
+		f := &fs[i]
+		var bb privacy.BudgetBuys
+		var err error
+		switch {
+		case f.Mode == experiment.ModeAnswer:
+			bb, err = privacy.AnswersBudgetBuys(b, f.Epsilon)
+		case delta2 != nil && *delta2 > 0 && f.Sigma > 0:
+			bb, err = privacy.GaussianBudgetBuys(b, f.Sigma / *delta2)
+		default:
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		f.BudgetBuys = &bb
+	}
 	return nil
 }
 
@@ -225,7 +258,7 @@ func printPlan(out io.Writer, rep *planReport) {
 // printForecasts prints forecasts as table rows, marking those at chance.
 func printForecasts(out io.Writer, fs []experiment.Forecast) {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "MODE\tMECHANISM\tε\tRIGHT COMMUNITY [95%]\tCHANCE\tIN 90% SET [95%]\tSET SIZE (CHANCE)\tCEILING\t")
+	fmt.Fprintln(tw, "MODE\tMECHANISM\tε\tRIGHT COMMUNITY [95%]\tCHANCE\tIN 90% SET [95%]\tSET SIZE (CHANCE)\tCEILING\tBUDGET BUYS (zCDP / EXACT)\t")
 	for _, f := range fs {
 		mark := ""
 		if f.AtChance {
@@ -239,8 +272,12 @@ func printForecasts(out io.Writer, fs []experiment.Forecast) {
 		if f.Smooth > 0 {
 			mode += fmt.Sprintf(" τ′=%g", f.Smooth)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
-			f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, mark)
+		buys := "-"
+		if b := f.BudgetBuys; b != nil {
+			buys = fmt.Sprintf("%d / %d", b.ZCDP, b.Optimal)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
+			f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, buys, mark)
 	}
 	tw.Flush()
 }
