@@ -254,7 +254,8 @@ func (m *starMatrix) descend(y []float64, steps int) float64 {
 	n := len(y)
 	cov := make([]float64, n)
 	grad := make([]float64, n)
-	best := m.value(y, cov)
+	f := m.value(y, cov) // at the current y; cov matches it
+	best := f
 	for k := 1; k <= steps; k++ {
 		norm := 0.0
 		for s := range y {
@@ -273,12 +274,13 @@ func (m *starMatrix) descend(y []float64, steps int) float64 {
 		if norm == 0 {
 			break
 		}
-		// About 0.05/√k per coordinate, in units of the gradient's RMS.
-		step := 0.05 / math.Sqrt(float64(k)) / math.Sqrt(norm/float64(n))
+		// Polyak's step towards a target below the best bound so far.
+		step := (f - 0.97*best) / norm
 		for s := range y {
 			y[s] = math.Max(0, y[s]-step*grad[s])
 		}
-		best = math.Min(best, m.value(y, cov))
+		f = m.value(y, cov)
+		best = math.Min(best, f)
 	}
 	return best
 }
