@@ -84,6 +84,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newServeCmd(g),
 		newLocateCmd(g),
 		newPlanCmd(g),
+		newLoadCmd(g),
 		newCommunitiesCmd(g),
 		newRunsCmd(g),
 		newDemoCmd(g),

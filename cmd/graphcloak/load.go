@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// loadOptionsCmd are the flags of "load".
+type loadOptionsCmd struct {
+	g      *globalOptions
+	edges  string
+	values string
+	stdin  io.Reader
+}
+
+const loadHelp = `load writes a graph from CSV files into Neo4j, so that every other command
+can read it with --graph neo4j and the same projection flags: no cypher-shell
+needed. --edges FILE is an edge list (source,target[,weight]; the rules of
+docs/input-files.md); each endpoint becomes a node of --node-labels (one
+label) keyed by --node-key-property, each row a relationship of
+--relationship-types (one type), its weight in --relationship-weight-property
+when given. --values FILE (node,value) sets the readings in --value-property.
+
+Writes are MERGE and SET in batches (--batch-size), so loading the same files
+again changes nothing, and a load interrupted half-way is completed by
+running it again. Keys that are all integers are stored as integers.`
+
+func newLoadCmd(g *globalOptions) *cobra.Command {
+	o := &loadOptionsCmd{g: g}
+	cmd := &cobra.Command{
+		Use:   "load",
+		Short: "Load a graph (and readings) from CSV files into Neo4j",
+		Long:  loadHelp,
+		Example: `  graphcloak load --edges examples/rooms.csv --values examples/rooms-readings.csv \
+      --node-labels Room --relationship-types DOOR --node-key-property roomId \
+      --relationship-weight-property conductance --value-property reading`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.stdin = cmd.InOrStdin()
+			return runLoad(cmd.Context(), o, g.stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.edges, "edges", "", "edge list CSV source,target[,weight] (required)")
+	f.StringVar(&o.values, "values", "", "readings CSV node,value to write to --value-property (- for standard input)")
+	config.AddFlags(f, config.Neo4jFlags...)
+	config.AddFlags(f, "value-property", "batch-size", "header")
+	return cmd
+}
+
+// loadSummary is the output of load.
+type loadSummary struct {
+	Database         string `json:"database"`
+	NodeLabel        string `json:"nodeLabel"`
+	RelationshipType string `json:"relationshipType"`
+	connector.LoadStats
+}
+
+func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
+	cfg := &o.g.cfg.Config
+	p := cfg.Projection
+	switch {
+	case o.edges == "":
+		return usageErrorf("--edges FILE is required (an edge list source,target[,weight])")
+	case len(p.NodeLabels) != 1:
+		return usageErrorf("--node-labels must name exactly one label for load, got %d", len(p.NodeLabels))
+	case len(p.RelationshipTypes) != 1:
+		return usageErrorf("--relationship-types must name exactly one type for load, got %d", len(p.RelationshipTypes))
+	case p.NodeKeyProperty == "":
+		return usageErrorf("--node-key-property is required: it identifies the nodes (e.g. roomId)")
+	case o.values != "" && p.ValueProperty == "":
+		return usageErrorf("--values needs --value-property (the property the readings go to)")
+	case p.ValueProperty != "" && o.values == "":
+		return usageErrorf("--value-property needs --values FILE (the readings to write)")
+	}
+	for _, n := range []struct{ kind, name string }{{"node key property", p.NodeKeyProperty},
+		{"relationship weight property", p.RelationshipWeightProperty}, {"value property", p.ValueProperty}} {
+		if n.name == "" {
+			continue
+		}
+		if err := connector.CheckIdentifier(n.kind, n.name); err != nil {
+			return inputErrorf("%w", err)
+		}
+	}
+	if p.ValueProperty != "" && (p.ValueProperty == p.NodeKeyProperty) {
+		return inputErrorf("--value-property %q is the node key property: the readings would overwrite the keys", p.ValueProperty)
+	}
+	edges, values, err := readLoadFiles(o)
+	if err != nil {
+		return err
+	}
+	client, err := connectNeo4jLogged(ctx, o.g)
+	if err != nil {
+		return err
+	}
+	defer client.Close(context.WithoutCancel(ctx))
+	st, err := client.Load(ctx, cfg.Neo4j.Database, connector.LoadSpec{Label: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0],
+		KeyProperty: p.NodeKeyProperty, WeightProperty: p.RelationshipWeightProperty, ValueProperty: p.ValueProperty,
+		BatchSize: cfg.Write.BatchSize}, edges, values)
+	if err != nil {
+		return err
+	}
+	sum := loadSummary{Database: client.Database(), NodeLabel: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0], LoadStats: *st}
+	if o.g.output == "json" {
+		return printJSON(out, sum)
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "database\t%s\n", sum.Database)
+	fmt.Fprintf(tw, "nodes\t%d (:%s, key %s)\n", st.NodesLoaded, sum.NodeLabel, p.NodeKeyProperty)
+	fmt.Fprintf(tw, "relationships\t%d (:%s)\n", st.RelationshipsLoaded, sum.RelationshipType)
+	if p.ValueProperty != "" {
+		fmt.Fprintf(tw, "readings\t%d (%s)\n", st.ValuesWritten, p.ValueProperty)
+	}
+	fmt.Fprintf(tw, "write\t%d ms\n", st.WriteMillis)
+	return tw.Flush()
+}
+
+// readLoadFiles reads and checks the edge list (by the project's CSV
+// rules, so that what is loaded is what --graph file:EDGES would read) and
+// the readings, which must name nodes of the edge list.
+func readLoadFiles(o *loadOptionsCmd) ([]connector.LoadEdge, map[string]float64, error) {
+	header, _ := csvin.ParseHeader(o.g.cfg.Config.Input.Header)
+	g, err := laplacian.LoadCSV(o.edges, laplacian.Options{Header: header})
+	if err != nil {
+		return nil, nil, flagError("--edges", err)
+	}
+	var edges []connector.LoadEdge
+	g.ForEachEdge(func(i, j int, w float64) {
+		edges = append(edges, connector.LoadEdge{Source: g.Key(i), Target: g.Key(j), Weight: w})
+	})
+	if o.values == "" {
+		return edges, nil, nil
+	}
+	values, err := readReadings(o.stdin, o.values, header)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := graphcloak.ValuesByKey(g, values); err != nil {
+		return nil, nil, err
+	}
+	return edges, values, nil
+}
