@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j/dbtype"
 )
@@ -409,5 +411,70 @@ func (c *Client) ensureConstraints(ctx context.Context, db string) error {
 		c.constrained = map[string]bool{}
 	}
 	c.constrained[db] = true
+	return nil
+}
+
+// OutputConflictError reports an output property that would overwrite
+// something graphcloak reads or another output: a node key, the raw
+// readings, the communities it reads, or another output of the same run.
+type OutputConflictError struct {
+	Flag, Name, With string
+}
+
+func (e *OutputConflictError) Error() string {
+	return fmt.Sprintf("connector: %s %q is %s: writing it would overwrite them", e.Flag, e.Name, e.With)
+}
+
+// Kind: a usage error the user fixes by naming another property.
+func (*OutputConflictError) Kind() errkind.Kind { return errkind.BadInput }
+
+// ReadProperties returns the node properties a run reads from the
+// projection (name → what it is), for CheckOutputs; extra adds others
+// (e.g. a release's property that locate reads).
+func ReadProperties(p Projection, extra map[string]string) map[string]string {
+	read := map[string]string{}
+	for what, name := range map[string]string{"the node key property (--node-key-property)": p.NodeKeyProperty,
+		"the raw readings (--value-property)": p.ValueProperty, "the communities read (--communities property:…)": p.CommunityProperty} {
+		if name != "" {
+			read[name] = what
+		}
+	}
+	for name, what := range extra {
+		if name != "" {
+			read[name] = what
+		}
+	}
+	return read
+}
+
+// CheckOutputs refuses output properties (flag → name, "" entries
+// skipped) that equal a property the run reads (ReadProperties) or each
+// other, or whose run-id companion (RunIDProperty, when bound is true for
+// that flag) does.
+func CheckOutputs(read map[string]string, outputs map[string]string, bound map[string]bool) error {
+	flags := make([]string, 0, len(outputs))
+	for f := range outputs {
+		flags = append(flags, f)
+	}
+	slices.Sort(flags)
+	written := map[string]string{}
+	for _, f := range flags {
+		names := []string{outputs[f]}
+		if bound[f] && outputs[f] != "" {
+			names = append(names, RunIDProperty(outputs[f]))
+		}
+		for _, n := range names {
+			if n == "" {
+				continue
+			}
+			if what, ok := read[n]; ok {
+				return &OutputConflictError{Flag: f, Name: n, With: what}
+			}
+			if other, ok := written[n]; ok {
+				return &OutputConflictError{Flag: f, Name: n, With: "also written by " + other}
+			}
+			written[n] = f
+		}
+	}
 	return nil
 }

@@ -304,6 +304,20 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 	if in.isDB && opts.released == "" && in.releasedProp == "" && opts.releaseRun == "" {
 		in.releasedProp = cfg.Write.WriteProperty
 	}
+	if in.isDB {
+		// Locate's outputs never overwrite a key, the communities or the
+		// released values it reads (nor each other).
+		read := connector.ReadProperties(projectionOf(cfg), map[string]string{
+			in.releasedProp: "the released values read (--released-property)", cfg.Write.WriteProperty: "the release's values (--write-property)"})
+		if in.commKind == "property" {
+			read[in.commArg] = "the communities read (--communities property:…)"
+		}
+		if err := connector.CheckOutputs(read, map[string]string{"--mass-property": cfg.Write.MassProperty,
+			"--community-write-property": cfg.Write.CommunityWriteProperty, "--probability-property": cfg.Write.ProbabilityProperty,
+			"--rank-property": cfg.Write.RankProperty}, nil); err != nil {
+			return nil, err
+		}
+	}
 	if in.releasedProp != "" {
 		if !config.ValidIdentifier(in.releasedProp) {
 			return nil, inputErrorf("--released-property: %q is not a valid property name", in.releasedProp)

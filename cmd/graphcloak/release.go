@@ -419,6 +419,10 @@ func checkReleaseFlags(opts *releaseOptions, in *releaseInputs) error {
 		if err := connector.CheckWriteProperty(cfg.Write.WriteProperty); err != nil {
 			return inputErrorf("--write-property: %w", err)
 		}
+		if err := connector.CheckOutputs(connector.ReadProperties(projectionOf(cfg), nil),
+			map[string]string{"--write-property": cfg.Write.WriteProperty}, map[string]bool{"--write-property": true}); err != nil {
+			return err
+		}
 		if err := projectionOf(cfg).Validate(); err != nil {
 			return err
 		}

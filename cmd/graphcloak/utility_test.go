@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -117,6 +118,31 @@ func TestPrivateAnswerRefusals(t *testing.T) {
 		}
 		if after, _, _ := runPipelineCLI(t, context.Background(), nil, "budget", "--ledger", ledger, "-o", "json"); after != before {
 			t.Errorf("%v charged the ledger", args)
+		}
+	}
+}
+
+// TestOutputsNeverOverwriteInputs (issue 33, defect 1): an output property
+// that is the node key (or whose run-id companion is), the readings, or a
+// property locate reads is refused with exit 3 before any connection —
+// the URI here points nowhere, so anything later would fail differently.
+func TestOutputsNeverOverwriteInputs(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings := filepath.Join(dir, "r.csv")
+	os.WriteFile(readings, []byte("node,value\n1,0.5\n"), 0o600)
+	nowhere := []string{"--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--node-key-property", "roomId"}
+	for _, args := range [][]string{
+		append([]string{"release", "--write-property", "roomId", "--values", readings, "--ledger", "neo4j", "--epsilon", "1", "--tau", "1"}, nowhere...),
+		append([]string{"release", "--write-property", "room", "--values", readings, "--ledger", "neo4j", "--epsilon", "1", "--tau", "1",
+			"--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--node-key-property", "room_runId"}),
+		append([]string{"locate", "--rank-property", "roomId", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"locate", "--community-write-property", "relv", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"locate", "--mass-property", "x", "--probability-property", "x", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+	} {
+		_, stderr, code := runPipelineCLI(t, context.Background(), nil, args...)
+		if code != 3 || !strings.Contains(stderr, "would overwrite") {
+			t.Errorf("%v: exit %d, want 3 naming the conflict: %s", args, code, stderr)
 		}
 	}
 }
