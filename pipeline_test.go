@@ -401,7 +401,7 @@ func TestReleaseSmooth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := heat(t, g, tau+smooth, src) // exp(−τ′L)exp(−τL)e_s
+	want := heat(t, g, tau+smooth, src)    // exp(−τ′L)exp(−τL)e_s
 	grid := math.Ldexp(1, -m.GridExponent) // unmask returns values on the release's grid
 	for i := range want {
 		if d := math.Abs(got[i] - want[i]); d > grid {
