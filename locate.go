@@ -138,7 +138,7 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 		prob.Sources = max(job.Sources, 1)
 		e, err := recovery.Solve(est, prob)
 		if err == nil {
-			_, pValue = recovery.EvidenceTest{Seed: job.Seed}.PValue(prob)
+			_, pValue = recovery.EvidenceTest{Seed: job.Seed, Partition: part}.PValue(prob)
 		}
 		return e, err
 	})

@@ -501,7 +501,8 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 		solve: newSolver(model, res.Sigma, e.Sources, est)}
 	if e.NoiseTest {
 		// One null distribution serves every trial (same model and σ).
-		tr.noiseNull = recovery.EvidenceTest{Seed: e.Seed}.Null(model.Problem(make([]float64, model.M()), res.Sigma))
+		tr.noiseTest = recovery.EvidenceTest{Seed: e.Seed, Partition: part}
+		tr.noiseNull = tr.noiseTest.Null(model.Problem(make([]float64, model.M()), res.Sigma))
 		tr.model = model
 	}
 	scores := make([]graphScore, e.Trials)
@@ -646,6 +647,7 @@ type graphTrials struct {
 	solve func(y []float64) (f, weights []float64, noSource bool, err error)
 	// noiseNull, when set, is the evidence test's null (NoiseTest).
 	noiseNull []float64
+	noiseTest recovery.EvidenceTest
 	model     *recovery.Model
 }
 
@@ -679,7 +681,7 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 	}
 	flagged := false
 	if tr.noiseNull != nil {
-		stat := recovery.Statistic(tr.model.Problem(yt, tr.sigma))
+		stat := tr.noiseTest.Statistic(tr.model.Problem(yt, tr.sigma))
 		flagged = recovery.PValueOf(stat, tr.noiseNull) > recovery.NoiseLevel
 	}
 	f, weights, noSource, err := tr.solve(yt)

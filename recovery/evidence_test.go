@@ -11,7 +11,7 @@ import (
 // at most about NoiseLevel of noise-only data sets claim a source; with a
 // strong source every data set does.
 func TestEvidenceTestLevel(t *testing.T) {
-	g, _, err := laplacian.Generate("sbm:sizes=60x60,pin=0.2,pout=0.01,seed=4")
+	g, planted, err := laplacian.Generate("sbm:sizes=60x60,pin=0.2,pout=0.01,seed=4")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,6 +19,12 @@ func TestEvidenceTestLevel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, part := range [][]int{nil, planted} {
+		testEvidenceLevel(t, g, md, part)
+	}
+}
+
+func testEvidenceLevel(t *testing.T, g *laplacian.Graph, md *Model, part []int) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	const sets, sigma = 100, 0.05
 	claimed := 0
@@ -27,14 +33,14 @@ func TestEvidenceTestLevel(t *testing.T) {
 		for j := range y {
 			y[j] = sigma * rng.NormFloat64()
 		}
-		_, p := EvidenceTest{Draws: 99, Seed: uint64(i)}.PValue(md.Problem(y, sigma))
+		_, p := EvidenceTest{Draws: 99, Seed: uint64(i), Partition: part}.PValue(md.Problem(y, sigma))
 		if p <= NoiseLevel {
 			claimed++
 		}
 	}
 	// Binomial(100, 0.05): P(X ≥ 13) < 0.002.
 	if claimed >= 13 {
-		t.Fatalf("%d of %d pure-noise data sets claimed a source at level %g", claimed, sets, NoiseLevel)
+		t.Fatalf("partition %v: %d of %d pure-noise data sets claimed a source at level %g", part != nil, claimed, sets, NoiseLevel)
 	}
 	// A unit source at τ = 1 against σ = 0.005: its column has norm ≫ σ.
 	for s := 0; s < g.N(); s += 17 {
@@ -45,7 +51,7 @@ func TestEvidenceTestLevel(t *testing.T) {
 		for j := range y {
 			y[j] += 0.005 * rng.NormFloat64()
 		}
-		if _, p := (EvidenceTest{Draws: 99}).PValue(md.Problem(y, 0.005)); p > 0.01 {
+		if _, p := (EvidenceTest{Draws: 99, Partition: part}).PValue(md.Problem(y, 0.005)); p > 0.01 {
 			t.Fatalf("source at %d with σ = 0.005: p = %g, want the smallest p-value 0.01", s, p)
 		}
 	}
