@@ -84,6 +84,24 @@ func (e *LedgerCorruptError) Error() string {
 	return fmt.Sprintf("privacy: ledger %s is corrupt (%s); refusing to use or reset it: restore it from a backup", e.Path, e.Reason)
 }
 
+// LedgerKeyError reports a healthy ledger opened with the wrong key
+// setting: a keyed ledger without its key, or an unkeyed one with a key.
+// Nothing is wrong with the file.
+type LedgerKeyError struct {
+	Path  string
+	Keyed bool // the ledger is keyed (HMAC-SHA256) and no key was given
+}
+
+func (e *LedgerKeyError) Error() string {
+	if e.Keyed {
+		return fmt.Sprintf("privacy: ledger %s is keyed (HMAC-SHA256 chain): give its key with --ledger-key FILE (config privacy.ledgerKeyFile); the ledger itself is fine", e.Path)
+	}
+	return fmt.Sprintf("privacy: ledger %s was created without a ledger key: drop --ledger-key (config privacy.ledgerKeyFile) to use it; the ledger itself is fine", e.Path)
+}
+
+// Kind: the user fixes the invocation.
+func (*LedgerKeyError) Kind() errkind.Kind { return errkind.BadInput }
+
 // ErrNoLedger is wrapped when a ledger does not exist: only budget --init
 // (CreateFileLedger, connector.InitLedgerScope) creates one.
 var ErrNoLedger = errkind.New(errkind.BadInput, "privacy: ledger does not exist")
@@ -439,9 +457,9 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 	}
 	switch {
 	case f.Integrity == integrityHMAC && l.key == nil:
-		return nil, nil, corrupt("its chain is keyed (HMAC-SHA256): give the ledger key (--ledger-key)")
+		return nil, nil, &LedgerKeyError{Path: l.path, Keyed: true}
 	case f.Integrity == integritySHA256 && l.key != nil:
-		return nil, nil, corrupt("it was created without a ledger key, but one is configured")
+		return nil, nil, &LedgerKeyError{Path: l.path, Keyed: false}
 	case f.Integrity != integrityHMAC && f.Integrity != integritySHA256:
 		return nil, nil, corrupt("unknown integrity mode %q", f.Integrity)
 	}

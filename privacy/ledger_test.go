@@ -535,3 +535,38 @@ func TestFileLedgerMigratesV1(t *testing.T) {
 		t.Errorf("migrating a v1 file with a wrong checksum: %v", err)
 	}
 }
+
+// TestFileLedgerKeyMismatchIsNotCorruption (issue 34, item 3): a healthy
+// keyed ledger opened without its key, or an unkeyed one with a key, is
+// reported as a key mismatch naming the flag — not as corruption to be
+// restored from a backup — and opens with the right setting.
+func TestFileLedgerKeyMismatchIsNotCorruption(t *testing.T) {
+	ctx := context.Background()
+	key := testKey()
+	dir := t.TempDir()
+	keyed, plain := filepath.Join(dir, "keyed.json"), filepath.Join(dir, "plain.json")
+	if _, err := CreateFileLedger(ctx, keyed, testBudget, FileLedgerOptions{Key: &key}, "g"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CreateFileLedger(ctx, plain, testBudget, FileLedgerOptions{}, "g"); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path  string
+		opt   FileLedgerOptions
+		keyed bool
+	}{{keyed, FileLedgerOptions{}, true}, {plain, FileLedgerOptions{Key: &key}, false}} {
+		_, err := OpenFileLedger(c.path, c.opt)
+		var ke *LedgerKeyError
+		if !errors.As(err, &ke) || ke.Keyed != c.keyed || errors.As(err, new(*LedgerCorruptError)) ||
+			strings.Contains(err.Error(), "backup") || !strings.Contains(err.Error(), "--ledger-key") {
+			t.Errorf("%s: %v, want a *LedgerKeyError (keyed %v) naming --ledger-key", c.path, err, c.keyed)
+		}
+	}
+	if _, err := OpenFileLedger(keyed, FileLedgerOptions{Key: &key}); err != nil {
+		t.Errorf("keyed ledger with its key: %v", err)
+	}
+	if _, err := OpenFileLedger(plain, FileLedgerOptions{}); err != nil {
+		t.Errorf("plain ledger without a key: %v", err)
+	}
+}
