@@ -169,8 +169,11 @@ a retry exits 7.`,
 			if !cmd.Flags().Changed("keep") && !cmd.Flags().Changed("older-than") {
 				return usageErrorf("give --keep N or --older-than DURATION (or both)")
 			}
+			if cmd.Flags().Changed("keep") && opts.keep < 0 {
+				return inputErrorf("--keep must be ≥ 0, got %d", opts.keep)
+			}
 			if !cmd.Flags().Changed("keep") {
-				opts.keep = -1
+				opts.keep = -1 // no count limit
 			}
 			return runRunsPrune(cmd.Context(), opts, opts.g.stdout)
 		},
