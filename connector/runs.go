@@ -51,7 +51,15 @@ func (c *Client) PruneRuns(ctx context.Context, database, scope string, keep int
 	if err != nil {
 		return 0, err
 	}
-	q := "MATCH (r:" + RunRecordLabel + ") WHERE r.status <> '" + StatusRunning + "' AND ($scope = '' OR r.scope = $scope) " +
+	// The newest succeeded release of each scope and write property is the
+	// one whose values are on the nodes (bound by their run id): never
+	// pruned, whatever --keep says.
+	q := "OPTIONAL MATCH (p:" + RunRecordLabel + " {command: 'release', status: '" + StatusSucceeded + "'}) " +
+		"WITH p ORDER BY p.startedAt DESC, p.runId DESC " +
+		"WITH p.scope AS sc, p.writeProperty AS wp, collect(p.runId)[0] AS published " +
+		"WITH collect(published) AS published " +
+		"MATCH (r:" + RunRecordLabel + ") WHERE r.status <> '" + StatusRunning + "' AND ($scope = '' OR r.scope = $scope) " +
+		"AND NOT r.runId IN published " +
 		"WITH r ORDER BY r.startedAt DESC, r.runId DESC " +
 		"WITH collect(r) AS rs " +
 		"UNWIND range(0, size(rs) - 1) AS i WITH rs[i] AS r, i " +

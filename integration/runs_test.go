@@ -12,7 +12,8 @@ import (
 )
 
 // runs lists a scope's releases newest first with their privacy numbers;
-// runs prune keeps the newest and deletes the rest of that scope only.
+// runs prune keeps the newest and deletes the rest of that scope only,
+// never the published release.
 func TestRunsHistoryAndPrune(t *testing.T) {
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
@@ -90,12 +91,18 @@ func TestRunsHistoryAndPrune(t *testing.T) {
 	if r.Code != 0 {
 		t.Fatalf("prune: exit %d: %s", r.Code, r.Stderr)
 	}
+	// The published release (the newest succeeded one: its values are on
+	// the nodes) is never pruned (issue 33, defect 7): only the superseded
+	// one goes.
 	var pr struct{ Deleted int }
-	if err := json.Unmarshal([]byte(r.Stdout), &pr); err != nil || pr.Deleted != 2 {
-		t.Errorf("prune deleted %d (%v), want 2", pr.Deleted, err)
+	if err := json.Unmarshal([]byte(r.Stdout), &pr); err != nil || pr.Deleted != 1 {
+		t.Errorf("prune deleted %d (%v), want 1", pr.Deleted, err)
 	}
-	if runs := list(); len(runs) != 1 || runs[0].Command != "locate" {
-		t.Errorf("after prune --keep 1: %+v", runs)
+	if runs := list(); len(runs) != 2 || runs[0].Command != "locate" || runs[1].Command != "release" || runs[1].Status != "succeeded" {
+		t.Errorf("after prune --keep 1: %+v, want the locate and the published release", runs)
+	}
+	if r := runCLI(t, s.Password, e.locateArgs(last.RunID)...); r.Code != 0 {
+		t.Errorf("locate on the published release after prune: exit %d: %s", r.Code, r.Stderr)
 	}
 	// The ledger keeps both charges.
 	r = runCLI(t, s.Password, "budget", "--ledger", "neo4j", "--uri", s.URI, "--user", s.User, "--scope", e.scope, "-o", "json")

@@ -158,8 +158,10 @@ func newRunsPruneCmd(g *globalOptions) *cobra.Command {
 		Use:   "prune",
 		Short: "Delete old run records (never running ones, never the ledger)",
 		Long: `Delete finished run records beyond the newest --keep, or started longer than
---older-than ago, with the release values stored for them. Running records
-and the privacy ledger's charges are never deleted. A release whose record
+--older-than ago, with the release values stored for them. Running records,
+the published release of each scope and write property (the newest succeeded
+one: its values are on the nodes) and the privacy ledger's charges are never
+deleted. A release whose record
 was pruned cannot be re-run as a no-op any more: its epoch stays charged, so
 a retry exits 7.`,
 		Example: `  graphcloak runs prune --keep 1000
