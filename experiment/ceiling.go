@@ -91,30 +91,37 @@ func adjacent(row []int32, u int32) bool {
 	return lo < len(row) && row[lo] == u
 }
 
-// starCeiling bounds the mean with every constraint at once. For a source
-// s in community A, the other communities B at distance 1 from s
+// constraints enumerates rows of a packing LP over the accuracies p:
+// row(s, b) gives the right-hand side b_s of source s's row (once per s),
+// term(s, u, a) a coefficient a of p_u in it (the diagonal 1 is implicit).
+// It may be called several times and must enumerate the same rows.
+type constraints func(row func(s int, b float64), term func(s, u int, a float64))
+
+// starCeiling bounds the mean with the neighbourhood constraints. For a
+// source s in community A, the other communities B at distance 1 from s
 // (represented by the mean p of s's neighbours in B) and one node u_D of
 // each community D at distance exactly 2, the answers A, B…, D… are
 // disjoint, so
 //
 //	p_s + e^{−ε}·Σ_B mean_{t ∈ N(s)∩B} p_t + e^{−2ε}·Σ_D p_{u_D} ≤ b_s = 1 + δ·(N₁(s)·e^{−ε} + N₂(s)·(e^{−ε} + e^{−2ε})).
-//
-// With these as Cp ≤ b and 0 ≤ p ≤ 1, weak LP duality gives, for every
-// y ≥ 0, Σ_s p_s ≤ Σ_s y_s·b_s + Σ_u max(0, 1 − (Cᵀy)_u). Tried: uniform
-// y = λ (the minimum over λ is at a breakpoint λ = 1/(1 + w_u), w_u the
-// weight u carries as a representative), y_s = θ/(1 + w_s) over a grid of
-// θ, and projected subgradient steps from the best of those. Every y ≥ 0
-// gives a valid bound; the smallest is returned.
 func starCeiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
-	n := g.N()
+	return dualBound(g.N(), func(row func(int, float64), term func(int, int, float64)) {
+		starConstraints(g, part, epsilon, delta, row, term)
+	})
+}
+
+// dualBound returns a bound on the mean of p over the packing LP
+// Cp ≤ b, 0 ≤ p ≤ 1 of cons: by weak duality, for every y ≥ 0,
+// Σ_s p_s ≤ Σ_s y_s·b_s + Σ_u max(0, 1 − (Cᵀy)_u). Tried: uniform y = λ
+// (the minimum over λ is at a breakpoint λ = 1/(1 + w_u), w_u the column
+// sum of u), y_s = θ/(1 + w_s) over a grid of θ, and projected subgradient
+// steps from the best of those when the matrix fits in memory. Every
+// y ≥ 0 gives a valid bound; the smallest is returned.
+func dualBound(n int, cons constraints) float64 {
 	w := make([]float64, n)
 	b := make([]float64, n)
 	sumB := 0.0
-	e1, e2 := math.Exp(-epsilon), math.Exp(-2*epsilon)
-	starConstraints(g, part, epsilon, func(s, n1, n2 int) {
-		b[s] = 1 + delta*(float64(n1)*e1+float64(n2)*(e1+e2))
-		sumB += b[s]
-	}, func(_, u int, a float64) { w[u] += a })
+	cons(func(s int, v float64) { b[s] = v; sumB += v }, func(_, u int, a float64) { w[u] += a })
 	sorted := append([]float64(nil), w...)
 	slices.Sort(sorted)
 	best := float64(n)
@@ -127,7 +134,7 @@ func starCeiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64
 	}
 	// y_s = θ/(1 + w_s): (Cᵀy)_u = θ·(1/(1 + w_u) + cov_u).
 	cov := make([]float64, n)
-	starConstraints(g, part, epsilon, nil, func(s, u int, a float64) { cov[u] += a / (1 + w[s]) })
+	cons(func(int, float64) {}, func(s, u int, a float64) { cov[u] += a / (1 + w[s]) })
 	by := 0.0
 	for s := range b {
 		by += b[s] / (1 + w[s])
@@ -143,7 +150,7 @@ func starCeiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64
 			best, bestTheta = bound, theta
 		}
 	}
-	if m := newStarMatrix(g, part, epsilon, b); m != nil {
+	if m := newStarMatrix(n, cons, b); m != nil {
 		y := make([]float64, n)
 		for s := range y {
 			y[s] = bestTheta / (1 + w[s])
@@ -153,13 +160,12 @@ func starCeiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64
 	return math.Min(1, best/float64(n))
 }
 
-// starConstraints enumerates the star constraints: row(s, N₁, N₂) once
-// per source and term(s, u, a) for each representative u of weight a. A
+// starConstraints enumerates the star constraints (starCeiling). A
 // community B next to s is represented by all of s's neighbours in B, each
 // with weight e^{−ε}/|N(s) ∩ B| (P(B | s) is at least e^{−ε}·(p_t − δ) for
 // each of them, so at least e^{−ε} times their mean, less δ); a community
 // at distance 2 by the first node found there.
-func starConstraints(g *laplacian.Graph, part []int, epsilon float64, row func(s, n1, n2 int), term func(s, u int, a float64)) {
+func starConstraints(g *laplacian.Graph, part []int, epsilon, delta float64, row func(s int, b float64), term func(s, u int, a float64)) {
 	rowPtr, col, _ := g.CSR()
 	e1, e2 := math.Exp(-epsilon), math.Exp(-2*epsilon)
 	seen := map[int]int{} // community → s's neighbours in it (−1: own, or at distance 2)
@@ -190,13 +196,11 @@ func starConstraints(g *laplacian.Graph, part []int, epsilon float64, row func(s
 				}
 			}
 		}
-		if row != nil {
-			row(s, n1, n2)
-		}
+		row(s, 1+delta*(float64(n1)*e1+float64(n2)*(e1+e2)))
 	}
 }
 
-// starMatrix holds the star constraints explicitly (row s: the
+// starMatrix holds a constraint matrix explicitly (row s: the
 // representatives u and their weights a; the diagonal 1 is implicit) for
 // the subgradient descent on the dual.
 type starMatrix struct {
@@ -209,24 +213,27 @@ type starMatrix struct {
 // maxStarEntries bounds the explicit matrix (8 bytes an entry).
 const maxStarEntries = 1 << 25
 
-func newStarMatrix(g *laplacian.Graph, part []int, epsilon float64, b []float64) *starMatrix {
-	m := &starMatrix{b: b, rowPtr: make([]int, 1, g.N()+1)}
-	tooBig := false
-	starConstraints(g, part, epsilon, func(_, _, _ int) {
-		m.rowPtr = append(m.rowPtr, len(m.u))
-	}, func(_, u int, a float64) {
-		if len(m.u) >= maxStarEntries {
-			tooBig = true
-			return
-		}
-		m.u = append(m.u, int32(u))
-		// Rounded down: a smaller coefficient only weakens the constraint,
-		// so the bound stays valid.
-		m.a = append(m.a, math.Nextafter32(float32(a), 0))
-	})
-	if tooBig {
+// newStarMatrix builds the matrix of cons grouped by row (two counting
+// passes), or returns nil when it has more than maxStarEntries entries.
+func newStarMatrix(n int, cons constraints, b []float64) *starMatrix {
+	count := make([]int, n+1)
+	total := 0
+	cons(func(int, float64) {}, func(s, _ int, _ float64) { count[s+1]++; total++ })
+	if total > maxStarEntries {
 		return nil
 	}
+	for s := 0; s < n; s++ {
+		count[s+1] += count[s]
+	}
+	m := &starMatrix{b: b, rowPtr: append([]int(nil), count...), u: make([]int32, total), a: make([]float32, total)}
+	next := count[:n]
+	cons(func(int, float64) {}, func(s, u int, a float64) {
+		m.u[next[s]] = int32(u)
+		// Rounded down: a smaller coefficient only weakens the constraint,
+		// so the bound stays valid.
+		m.a[next[s]] = math.Nextafter32(float32(a), 0)
+		next[s]++
+	})
 	return m
 }
 

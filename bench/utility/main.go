@@ -64,6 +64,7 @@ func main() {
 	trials := flag.Int("trials", 200, "trials per forecast")
 	perNode := flag.Bool("per-node", true, "also forecast the per-node release (needs Δ2 at every τ)")
 	perNodeTaus := flag.String("per-node-tau", "", "τ values at which to run the per-node release (default: all)")
+	ceilingOnly := flag.Bool("ceiling-only", false, "print only the ceiling per ε (JSON lines graph, epsilon, ceiling)")
 	measureTrials := flag.Int("measure-trials", 0, "trials of an independent measurement (seed+1000) beside each forecast (0: none)")
 	budget := flag.Duration("delta2-budget", 10*time.Minute, "time budget of each Δ2")
 	seed := flag.Uint64("seed", 1, "seed")
@@ -100,6 +101,14 @@ func main() {
 	}
 	log.Printf("%s: %d nodes, %d edges, %d communities", *name, g.N(), g.NumEdges(), cg.K())
 	enc := json.NewEncoder(os.Stdout)
+	if *ceilingOnly {
+		for _, eps := range floats(*epss) {
+			c := experiment.Ceiling(g, cg.Partition(), eps, *delta)
+			enc.Encode(map[string]any{"graph": *name, "epsilon": eps, "ceiling": c})
+			log.Printf("ε=%g: ceiling %.3f", eps, c)
+		}
+		return
+	}
 	for _, tau := range floats(*taus) {
 		var sens *privacy.Sensitivity
 		if *perNode && (*perNodeTaus == "" || slices.Contains(floats(*perNodeTaus), tau)) {
