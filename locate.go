@@ -38,6 +38,14 @@ type LocateJob struct {
 	Progress Progress
 }
 
+// finite maps NaN (nothing detected) to 0 for JSON.
+func finite(x float64) float64 {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return 0
+	}
+	return x
+}
+
 // NodeResult is what locate writes for one node.
 type NodeResult struct {
 	Key string `json:"key"`
@@ -63,13 +71,17 @@ type LocateResult struct {
 	Report    *community.Report  `json:"report"`
 	Nodes     []NodeResult       `json:"nodes"`
 	Estimate  *recovery.Estimate `json:"-"`
-	// NoiseDominated is true when the released values cannot be told from
-	// pure noise at level recovery.NoiseLevel (NoisePValue, the evidence
-	// test's p-value, is above it): the ranking is what noise alone
-	// would produce and must not be read as a finding.
-	NoiseDominated bool    `json:"noiseDominated"`
-	NoisePValue    float64 `json:"noisePValue"`
-	ComputeMillis  int64   `json:"computeMillis"`
+	// NoiseDominated is true when the posterior cannot be told from the
+	// prior: the top community's probability is less than
+	// community.NoiseRatio times its prior (its share of the nodes;
+	// PosteriorToPrior). The ranking then says little more than the
+	// community sizes and must not be read as a finding. NoisePValue is
+	// the evidence test's p-value for "a source at all" against pure
+	// noise (recovery.EvidenceTest), reported beside it.
+	NoiseDominated   bool    `json:"noiseDominated"`
+	PosteriorToPrior float64 `json:"posteriorToPrior"`
+	NoisePValue      float64 `json:"noisePValue"`
+	ComputeMillis    int64   `json:"computeMillis"`
 }
 
 // Locate aligns the released values with the graph, runs the recovery
@@ -162,9 +174,10 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 	for _, c := range rep.Communities {
 		share[c.ID] = c
 	}
+	ratio := rep.PosteriorToPrior(n)
 	out := &LocateResult{Estimator: est.Name(), Status: e.Status.String(), Sigma: sigma, Report: rep,
-		Nodes: make([]NodeResult, n), Estimate: e, NoisePValue: pValue,
-		NoiseDominated: !noSource && pValue > recovery.NoiseLevel}
+		Nodes: make([]NodeResult, n), Estimate: e, NoisePValue: pValue, PosteriorToPrior: finite(ratio),
+		NoiseDominated: !rep.NoSource && ratio < community.NoiseRatio}
 	for i := 0; i < n; i++ {
 		c := part[i]
 		name := strconv.Itoa(c)

@@ -160,3 +160,22 @@ func TopMassNodes(weights []float64, frac float64) []int {
 	}
 	return idx
 }
+
+// NoiseRatio is the posterior-to-prior ratio below which a ranking is
+// noise-dominated: the top community's probability is less than this many
+// times its prior probability (its share of the nodes, a source being
+// equally likely at every node).
+const NoiseRatio = 3.0
+
+// PosteriorToPrior returns the top community's probability divided by its
+// prior probability size/n (NaN when nothing was detected). For a
+// calibrated posterior the top probability is the chance the answer is
+// right, so a ratio near 1 means the ranking tells no more than the
+// community sizes do.
+func (r *Report) PosteriorToPrior(n int) float64 {
+	if r == nil || r.NoSource || len(r.Communities) == 0 || n == 0 {
+		return math.NaN()
+	}
+	top := r.Communities[0]
+	return top.Share / (float64(top.Size) / float64(n))
+}

@@ -397,14 +397,11 @@ type Graph struct {
 	// (GraphResult.Trials) and its intervals widen accordingly.
 	TimeBudget time.Duration
 	MinTrials  int
-	// NoiseTest runs locate's evidence test (recovery.EvidenceTest) on
-	// every trial and reports the share flagged noise-dominated.
-	NoiseTest bool
-	Sources   int    // unit sources per trial, at distinct nodes (default 1)
-	Trials    int    // ≥ 1
-	Estimator string // recovery.ByName; "" = recovery.Default
-	Seed      uint64
-	Workers   int // parallel trials; default GOMAXPROCS
+	Sources    int    // unit sources per trial, at distinct nodes (default 1)
+	Trials     int    // ≥ 1
+	Estimator  string // recovery.ByName; "" = recovery.Default
+	Seed       uint64
+	Workers    int // parallel trials; default GOMAXPROCS
 	// Progress, when non-nil, is called after each finished trial.
 	Progress func(done, total int)
 }
@@ -444,8 +441,8 @@ type GraphResult struct {
 	// In90Size that set's mean size; a no-source trial scores 0 and size 0.
 	In90Rate float64 `json:"in90Rate"`
 	In90Size float64 `json:"in90Size"`
-	// NoiseDominatedRate (with NoiseTest) is the share of trials locate's
-	// evidence test would flag as noise-dominated.
+	// NoiseDominatedRate is the share of trials locate would flag as
+	// noise-dominated (posterior-to-prior ratio below community.NoiseRatio).
 	NoiseDominatedRate float64   `json:"noiseDominatedRate,omitempty"`
 	accuracies         []float64 // per trial, for the forecast's interval
 	Seed               uint64    `json:"seed"`
@@ -499,12 +496,6 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 	}
 	tr := graphTrials{e: &e, part: part, names: names, act: act, sigma: res.Sigma,
 		solve: newSolver(model, res.Sigma, e.Sources, est)}
-	if e.NoiseTest {
-		// One null distribution serves every trial (same model and σ).
-		tr.noiseTest = recovery.EvidenceTest{Seed: e.Seed, Partition: part}
-		tr.noiseNull = tr.noiseTest.Null(model.Problem(make([]float64, model.M()), res.Sigma))
-		tr.model = model
-	}
 	scores := make([]graphScore, e.Trials)
 	done := make([]bool, e.Trials)
 	var example *GraphTrace
@@ -645,10 +636,6 @@ type graphTrials struct {
 	act   expm.Action
 	sigma float64
 	solve func(y []float64) (f, weights []float64, noSource bool, err error)
-	// noiseNull, when set, is the evidence test's null (NoiseTest).
-	noiseNull []float64
-	noiseTest recovery.EvidenceTest
-	model     *recovery.Model
 }
 
 // graphScore is one trial's score: the share of true source communities
@@ -679,16 +666,13 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 	for i := range yt {
 		yt[i] += tr.sigma * rng.NormFloat64()
 	}
-	flagged := false
-	if tr.noiseNull != nil {
-		stat := tr.noiseTest.Statistic(tr.model.Problem(yt, tr.sigma))
-		flagged = recovery.PValueOf(stat, tr.noiseNull) > recovery.NoiseLevel
-	}
 	f, weights, noSource, err := tr.solve(yt)
 	if err != nil {
 		return graphScore{}, nil, err
 	}
 	rep := community.Rank(g, tr.part, tr.names, weights, noSource || sum(weights) <= 0)
+	// locate's verdict: the posterior cannot be told from the prior.
+	flagged := !rep.NoSource && rep.PosteriorToPrior(n) < community.NoiseRatio
 	trueComms := distinctComms(tr.part, src)
 	trace := &GraphTrace{Report: rep, Sources: src, SourceComms: trueComms, Partition: tr.part, Weights: weights}
 	if rep.NoSource {

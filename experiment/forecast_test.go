@@ -19,7 +19,7 @@ func TestForecastFollowsSigma(t *testing.T) {
 		t.Fatal(err)
 	}
 	run := func(sigma float64) Forecast {
-		r, err := RunGraph(context.Background(), Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: 60, Seed: 3, NoiseTest: true})
+		r, err := RunGraph(context.Background(), Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: 60, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}

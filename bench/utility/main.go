@@ -151,7 +151,7 @@ func main() {
 			}
 			if sens != nil {
 				pn := base
-				pn.Sensitivity, pn.NoiseTest = sens, true
+				pn.Sensitivity = sens
 				t0 = time.Now()
 				gr, err := experiment.RunGraph(ctx, pn)
 				if err != nil {

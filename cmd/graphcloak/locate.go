@@ -130,9 +130,10 @@ type locateSummary struct {
 	Plot                  string                  `json:"plot,omitempty"`
 	// NoiseDominated: the released values cannot be told from pure noise
 	// (evidence test p-value NoisePValue > recovery.NoiseLevel).
-	NoiseDominated bool                 `json:"noiseDominated"`
-	NoisePValue    float64              `json:"noisePValue"`
-	Forecast       *experiment.Forecast `json:"forecast,omitempty"`
+	NoiseDominated   bool                 `json:"noiseDominated"`
+	PosteriorToPrior float64              `json:"posteriorToPrior"`
+	NoisePValue      float64              `json:"noisePValue"`
+	Forecast         *experiment.Forecast `json:"forecast,omitempty"`
 }
 
 // locateInputs are locate's inputs after validation: where the released
@@ -216,10 +217,10 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 	summary.Report, summary.ComputeMillis = res.Report, res.ComputeMillis
 	summary.CommunityCount = countCommunities(res.Nodes)
 	summary.TopNodes = topNodes(res.Nodes, 10)
-	summary.NoiseDominated, summary.NoisePValue = res.NoiseDominated, res.NoisePValue
+	summary.NoiseDominated, summary.PosteriorToPrior, summary.NoisePValue = res.NoiseDominated, res.PosteriorToPrior, res.NoisePValue
 	if res.NoiseDominated {
-		g.logger.Warn("noise-dominated: the released values cannot be told from pure noise; the ranking is not a finding",
-			"pValue", res.NoisePValue, "level", recovery.NoiseLevel)
+		g.logger.Warn("noise-dominated: the posterior cannot be told from the prior; the ranking is not a finding",
+			"posteriorToPrior", res.PosteriorToPrior, "threshold", community.NoiseRatio)
 	}
 	if opts.forecastTrials > 0 {
 		if summary.Forecast, err = locateForecast(ctx, opts, job, res, in.tau); err != nil {
@@ -517,6 +518,7 @@ func writeLocate(ctx context.Context, g *globalOptions, client *connector.Client
 		run.Record.Parameters = map[string]any{}
 	}
 	run.Record.Parameters["noiseDominated"] = res.NoiseDominated
+	run.Record.Parameters["posteriorToPrior"] = res.PosteriorToPrior
 	run.Record.Parameters["noisePValue"] = res.NoisePValue
 	st, err := writeback.Locate(ctx, client, run, res, named,
 		writeback.LocateProperties{Mass: cfg.Write.MassProperty, Community: cfg.Write.CommunityWriteProperty,
@@ -616,8 +618,9 @@ func printLocateSummary(g *globalOptions, out io.Writer, s *locateSummary) error
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; estimator %s (%s), σ = %.6g, τ = %g\n",
 		s.Graph, s.NodeCount, s.RelationshipCount, s.Estimator, s.Status, s.Sigma, s.Tau)
 	if s.NoiseDominated {
-		fmt.Fprintf(out, "WARNING: noise-dominated: these values cannot be told from pure noise (evidence test p = %.3f > %g);\n"+
-			"         the ranking below is what noise alone would produce, not a finding\n", s.NoisePValue, recovery.NoiseLevel)
+		fmt.Fprintf(out, "WARNING: noise-dominated: the posterior cannot be told from the prior (the top community is %.2f× as likely\n"+
+			"         as its share of the nodes says, below %g×; evidence test against pure noise p = %.3f): the ranking below is not a finding\n",
+			s.PosteriorToPrior, community.NoiseRatio, s.NoisePValue)
 	}
 	if err := printReport(out, s.Report, nil); err != nil {
 		return err
@@ -706,7 +709,7 @@ func plotLocate(opts *locateOptions, graph *laplacian.Graph, res *graphcloak.Loc
 		v.Title = fmt.Sprintf("%s: no detectable source", opts.graph)
 	}
 	if res.NoiseDominated {
-		v.Title = fmt.Sprintf("%s: NOISE-DOMINATED (p = %.2f): not a finding", opts.graph, res.NoisePValue)
+		v.Title = fmt.Sprintf("%s: NOISE-DOMINATED (top community %.1f× its prior): not a finding", opts.graph, res.PosteriorToPrior)
 	}
 	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, tau, res.Sigma) + " · colour: " + v.ValueLabel
 	return plotting.GraphPicture(opts.plot, v)

@@ -148,7 +148,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		Tau: tau, Modes: o.modes, Target: o.target}
 	e := experiment.Graph{Graph: lg.Graph, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
 		Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
-		Progress: g.progress("plan trials"), NoiseTest: true}
+		Progress: g.progress("plan trials")}
 	if slices.Contains(o.modes, experiment.ModePerNode) {
 		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, privacy.GraphOptions{TimeBudget: o.timeBudget,
 			Progress: g.progress("sensitivity")})

@@ -134,8 +134,8 @@ func TestOutputsNeverOverwriteInputs(t *testing.T) {
 	nowhere := []string{"--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--node-key-property", "roomId"}
 	for _, args := range [][]string{
 		append([]string{"release", "--write-property", "roomId", "--values", readings, "--ledger", "neo4j", "--epsilon", "1", "--tau", "1"}, nowhere...),
-		append([]string{"release", "--write-property", "room", "--values", readings, "--ledger", "neo4j", "--epsilon", "1", "--tau", "1",
-			"--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--node-key-property", "room_runId"}),
+		{"release", "--write-property", "room", "--values", readings, "--ledger", "neo4j", "--epsilon", "1", "--tau", "1",
+			"--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--node-key-property", "room_runId"},
 		append([]string{"locate", "--rank-property", "roomId", "--sigma", "1", "--released-property", "relv"}, nowhere...),
 		append([]string{"locate", "--community-write-property", "relv", "--sigma", "1", "--released-property", "relv"}, nowhere...),
 		append([]string{"locate", "--mass-property", "x", "--probability-property", "x", "--sigma", "1", "--released-property", "relv"}, nowhere...),
