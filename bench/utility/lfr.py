@@ -5,7 +5,8 @@
 Degrees follow a power law (exponent 2.5, mean AVG_DEG, max MAX_DEG: defaults 15/300 at 2·10⁴ nodes,
 20/500 above), community sizes a power law (exponent 1.5) between 20 and 200 nodes; MU is the mixing
 parameter (the fraction of each node's edges that leave its community). Above 5·10⁴ nodes the
-largest community has 600 nodes, so that a hub's internal degree fits in it. Nodes are named n0 … n{N−1}.
+largest community has 600 nodes; in every case at least the largest internal degree + 2, so that a
+hub's internal degree fits in it. Nodes are named n0 … n{N−1}.
 """
 import sys
 
@@ -22,7 +23,9 @@ def main():
     nk.setNumberOfThreads(1)
     gen = nk.generators.LFRGenerator(n)
     gen.generatePowerlawDegreeSequence(avg, mx, -2.5)
-    gen.generatePowerlawCommunitySizeSequence(20, 200 if n <= 50000 else 600, -1.5)
+    # The largest community must hold the largest internal degree.
+    biggest = max(200 if n <= 50000 else 600, int(mx * (1 - mu)) + 2)
+    gen.generatePowerlawCommunitySizeSequence(20, biggest, -1.5)
     gen.setMu(mu)
     gen.run()
     g = gen.getGraph()
