@@ -104,7 +104,9 @@ func main() {
 	if *ceilingOnly {
 		for _, eps := range floats(*epss) {
 			c := experiment.Ceiling(g, cg.Partition(), eps, *delta)
-			enc.Encode(map[string]any{"graph": *name, "epsilon": eps, "ceiling": c})
+			if err := enc.Encode(map[string]any{"graph": *name, "epsilon": eps, "ceiling": c}); err != nil {
+				log.Fatal(err)
+			}
 			log.Printf("ε=%g: ceiling %.3f", eps, c)
 		}
 		return
@@ -172,7 +174,9 @@ func main() {
 				}
 				r.Delta2, r.Exact = sens.Delta2, sens.Exact
 			}
-			enc.Encode(r)
+			if err := enc.Encode(r); err != nil {
+				log.Fatal(err)
+			}
 			pn := "-"
 			if r.PerNode != nil {
 				pn = fmt.Sprintf("%.3f", r.PerNode.CommunityAccuracy)

@@ -527,8 +527,7 @@ func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions,
 		return printJSON(out, map[string]any{"graph": o.graph, "forecasts": fs})
 	}
 	fmt.Fprintf(out, "experiment graph %s, private answer, %d trials per row (seed %d)\n", o.graph, o.trials, o.seed)
-	printForecasts(out, fs)
-	return nil
+	return printForecasts(out, fs)
 }
 
 func plotGraphExample(path string, g *laplacian.Graph, res *experiment.GraphResult) error {

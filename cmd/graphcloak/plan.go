@@ -197,8 +197,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if g.output == "json" {
 		return printJSON(out, rep)
 	}
-	printPlan(out, rep)
-	return nil
+	return printPlan(out, rep)
 }
 
 // budgetBuys fills each forecast's BudgetBuys when the configuration has
@@ -232,7 +231,7 @@ func budgetBuys(cfg *config.Config, fs []experiment.Forecast, delta2 *float64) e
 }
 
 // printPlan prints the forecasts as a table.
-func printPlan(out io.Writer, rep *planReport) {
+func printPlan(out io.Writer, rep *planReport) error {
 	fmt.Fprintf(out, "graph %s (%d nodes, %d relationships), %d communities (%s), τ = %g",
 		rep.Graph, rep.NodeCount, rep.Relationships, rep.CommunityCount, rep.Communities, rep.Tau)
 	if rep.Delta2 != nil {
@@ -243,7 +242,9 @@ func printPlan(out io.Writer, rep *planReport) {
 		fmt.Fprintf(out, ", Δ2 = %.6g (%s)", *rep.Delta2, exact)
 	}
 	fmt.Fprintln(out)
-	printForecasts(out, rep.Result.Forecasts)
+	if err := printForecasts(out, rep.Result.Forecasts); err != nil {
+		return err
+	}
 	for _, n := range rep.Result.Needed {
 		if n.Reached {
 			fmt.Fprintf(out, "target %.2f: %s (%s) reaches it at ε = %g (forecast %.3f [%.3f, %.3f])\n",
@@ -253,10 +254,11 @@ func printPlan(out io.Writer, rep *planReport) {
 				n.Target, n.Mode, n.Forecast.CommunityAccuracy)
 		}
 	}
+	return nil
 }
 
 // printForecasts prints forecasts as table rows, marking those at chance.
-func printForecasts(out io.Writer, fs []experiment.Forecast) {
+func printForecasts(out io.Writer, fs []experiment.Forecast) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "MODE\tMECHANISM\tε\tRIGHT COMMUNITY [95%]\tCHANCE\tIN 90% SET [95%]\tSET SIZE (CHANCE)\tCEILING\tBUDGET BUYS (zCDP / EXACT)\t")
 	for _, f := range fs {
@@ -279,5 +281,5 @@ func printForecasts(out io.Writer, fs []experiment.Forecast) {
 		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
 			f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, buys, mark)
 	}
-	tw.Flush()
+	return tw.Flush()
 }
