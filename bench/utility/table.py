@@ -25,12 +25,13 @@ def main():
                     pn += f' / {pct(m["communityAccuracy"])}'
                 if p["atChance"]:
                     pn += " (at chance)"
-                pn += f' · flagged {pct(p.get("noiseDominatedRate", 0))}'
+                flagged = p.get("noiseDominatedRate", 0)
+                pn += " · flagged " + ("n/a" if flagged is None else pct(flagged))
                 best = max(best, p["communityAccuracy"])
             ma = r.get("measuredAnswer")
             an = f'{pct(a["communityAccuracy"])} [{pct(a["low"])}, {pct(a["high"])}]'
             if ma:
-                an += f' / {pct(ma["realizedRate"])}'
+                an += f' / {pct(ma.get("realizedRate", 0))}'
             ceil = r["ceiling"]
             print(f'| {r["graph"]} | {k} ({pct(chance)}) | {r["tau"]:g} | {r["epsilon"]:g} | {pn} | {an} | {pct(ceil)} | {best / ceil:.2f} | {best / chance:.0f}× |')
 
