@@ -8,9 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/privacy"
-	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // Answer simulates the private-answer mode: the operator holds the
@@ -119,11 +117,7 @@ func (a Answer) recover(ctx context.Context) (*recoveredSources, error) {
 			return nil, err
 		}
 	}
-	act, err := expm.NewAction(g, e.Tau, expm.Options{Columns: e.Trials})
-	if err != nil {
-		return nil, err
-	}
-	model, err := recovery.NewGraphModel(g, e.Tau, recovery.GraphOptions{})
+	act, model, err := e.trialModels()
 	if err != nil {
 		return nil, err
 	}

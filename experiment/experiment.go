@@ -484,13 +484,7 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 	if err := e.calibrate(res); err != nil {
 		return nil, err
 	}
-	// The data come from expm's action of exp(−τL); the estimators use
-	// recovery's own model, built once for all trials.
-	act, err := expm.NewAction(g, e.Tau, expm.Options{Columns: e.Trials})
-	if err != nil {
-		return nil, err
-	}
-	model, err := recovery.NewGraphModel(g, e.Tau, recovery.GraphOptions{})
+	act, model, err := e.trialModels()
 	if err != nil {
 		return nil, err
 	}
@@ -537,6 +531,21 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 	res.summarise(ran)
 	res.Example = example
 	return res, nil
+}
+
+// trialModels returns what every trial shares: the data come from expm's
+// action of exp(−τL); the estimators use recovery's own model, built once
+// for all trials.
+func (e *Graph) trialModels() (expm.Action, *recovery.Model, error) {
+	act, err := expm.NewAction(e.Graph, e.Tau, expm.Options{Columns: e.Trials})
+	if err != nil {
+		return nil, nil, err
+	}
+	model, err := recovery.NewGraphModel(e.Graph, e.Tau, recovery.GraphOptions{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return act, model, nil
 }
 
 // check validates the experiment and fills in the defaults (one source,

@@ -239,12 +239,7 @@ func answerJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	case "gds":
 		job.Partition, job.Names, err = gdsPartition(ctx, cfg, client, graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
 	case "property":
-		byKey := make(map[string]string, graph.N())
-		names := communityNames(lg.Pulled.Communities)
-		for i := 0; i < graph.N(); i++ {
-			byKey[graph.Key(i)] = names[i]
-		}
-		job.Partition, job.Names, err = community.FromAssignment(graph, byKey)
+		job.Partition, job.Names, err = propertyPartition(lg)
 	}
 	return job, err
 }

@@ -311,16 +311,10 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if err != nil {
 		return err
 	}
-	pull, endPull := g.pullProgress()
-	lg, err := loadGraph(ctx, &g.cfg.Config, o.graph, loadOptions{CommunityProperty: property, Progress: pull})
-	endPull()
+	lg, err := loadExperimentGraph(ctx, g, o.graph, property)
 	if err != nil {
-		if o.graph == neo4jSpec {
-			return err
-		}
-		return flagError("--graph", err)
+		return err
 	}
-	lg.Close(context.WithoutCancel(ctx))
 	if o.sources > lg.Graph.N() {
 		return inputErrorf("--sources %d exceeds the graph's %d nodes", o.sources, lg.Graph.N())
 	}
@@ -377,6 +371,23 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	}
 	printGraphResult(out, o.graph, kind, results[0])
 	return nil
+}
+
+// loadExperimentGraph loads --graph (with the community property when
+// --communities property:NAME) for a simulation; the database connection,
+// if any, is closed: simulations write nothing.
+func loadExperimentGraph(ctx context.Context, g *globalOptions, spec, property string) (*loadedGraph, error) {
+	pull, endPull := g.pullProgress()
+	lg, err := loadGraph(ctx, &g.cfg.Config, spec, loadOptions{CommunityProperty: property, Progress: pull})
+	endPull()
+	if err != nil {
+		if spec == neo4jSpec {
+			return nil, err
+		}
+		return nil, flagError("--graph", err)
+	}
+	lg.Close(context.WithoutCancel(ctx))
+	return lg, nil
 }
 
 // checkExperimentGraph validates experiment graph's flags and returns the

@@ -484,14 +484,21 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	case "gds":
 		job.Partition, job.Names, err = gdsPartition(ctx, cfg, client, graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
 	case "property":
-		byKey := make(map[string]string, graph.N())
-		names := communityNames(lg.Pulled.Communities)
-		for i := 0; i < graph.N(); i++ {
-			byKey[graph.Key(i)] = names[i]
-		}
-		job.Partition, job.Names, err = community.FromAssignment(graph, byKey)
+		job.Partition, job.Names, err = propertyPartition(lg)
 	}
 	return job, err
+}
+
+// propertyPartition returns the communities read from the projection's
+// community property (--communities property:NAME).
+func propertyPartition(lg *loadedGraph) ([]int, []string, error) {
+	graph := lg.Graph
+	byKey := make(map[string]string, graph.N())
+	names := communityNames(lg.Pulled.Communities)
+	for i := 0; i < graph.N(); i++ {
+		byKey[graph.Key(i)] = names[i]
+	}
+	return community.FromAssignment(graph, byKey)
 }
 
 // gdsPartition runs algo (leiden, louvain) in Neo4j GDS on the configured

@@ -129,16 +129,10 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if err != nil {
 		return err
 	}
-	pull, endPull := g.pullProgress()
-	lg, err := loadGraph(ctx, &g.cfg.Config, o.graph, loadOptions{CommunityProperty: property, Progress: pull})
-	endPull()
+	lg, err := loadExperimentGraph(ctx, g, o.graph, property)
 	if err != nil {
-		if o.graph == neo4jSpec {
-			return err
-		}
-		return flagError("--graph", err)
+		return err
 	}
-	lg.Close(context.WithoutCancel(ctx))
 	kind, part, names, err := experimentCommunities(&o.graphOptions, lg)
 	if err != nil {
 		return err
