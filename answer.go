@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"time"
 
 	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -52,7 +54,12 @@ type AnswerResult struct {
 	// Posterior is what an analyst infers from the answer alone (public):
 	// the communities ranked by P(c | answer), with the 90% set.
 	Posterior *community.Report `json:"posterior"`
-	Millis    int64             `json:"computeMillis"`
+	// ExactSource is true when the readings are exactly the diffusion of
+	// one source at the answered node (the model of the guarantee); false
+	// means they are not of that form and the guarantee covers the node the
+	// estimator chose, not the sources (docs/guarantee.md).
+	ExactSource bool  `json:"exactSource"`
+	Millis      int64 `json:"computeMillis"`
 }
 
 // Answer recovers the source from the noiseless readings (the estimator's
@@ -84,7 +91,7 @@ func Answer(ctx context.Context, job AnswerJob) (*AnswerResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	hat, err := recoverSource(ctx, job)
+	hat, exact, err := recoverSource(ctx, job)
 	if err != nil {
 		return nil, err
 	}
@@ -98,7 +105,7 @@ func Answer(ctx context.Context, job AnswerJob) (*AnswerResult, error) {
 		return nil, err
 	}
 	post := cal.AnswerPosterior(cg, o)
-	res := &AnswerResult{ReleaseID: id, CommunityID: o, Community: communityName(names, o), Calibration: cal,
+	res := &AnswerResult{ReleaseID: id, CommunityID: o, Community: communityName(names, o), Calibration: cal, ExactSource: exact,
 		Posterior: community.Rank(g, cg.Partition(), names, nodeWeights(cg, post), false)}
 	res.Millis = time.Since(start).Milliseconds()
 	return res, nil
@@ -132,19 +139,31 @@ func answerGeometry(ctx context.Context, job AnswerJob) (*privacy.CommunityGeome
 	return cg, names, nil
 }
 
-// recoverSource returns the most likely single source node of the
-// noiseless readings (the estimator on a vanishing σ).
-func recoverSource(ctx context.Context, job AnswerJob) (int, error) {
+// exactCandidates is how many of the estimator's most likely nodes are
+// checked for an exact fit of the readings.
+const exactCandidates = 32
+
+// recoverSource returns the single source node whose diffusion is the
+// readings: among the estimator's most likely nodes (on a vanishing σ) the
+// first s with ‖exp(−τL)e_s·μ − y‖ ≤ 1e-6·‖y‖, μ = Σy (mass is
+// conserved). exact reports whether one was found. The answer's
+// guarantee is about this node; it is the true source only when it fits
+// the readings exactly — an estimate alone (the estimator's column norms
+// are randomised on large graphs) could map two neighbouring sources to
+// nodes far apart.
+func recoverSource(ctx context.Context, job AnswerJob) (best int, exact bool, err error) {
 	est, err := recovery.ByName(job.Estimator)
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	scale := 0.0
+	scale, mass, norm := 0.0, 0.0, 0.0
 	for _, v := range job.Values {
 		scale = math.Max(scale, math.Abs(v))
+		mass += v
+		norm += v * v
 	}
 	if scale == 0 {
-		return 0, &JobError{Param: "values", Reason: "are all zero: there is no source to answer about"}
+		return 0, false, &JobError{Param: "values", Reason: "are all zero: there is no source to answer about"}
 	}
 	e, err := cancellable(ctx, func() (*recovery.Estimate, error) {
 		model, err := recovery.NewGraphModel(job.Graph, job.Tau, recovery.GraphOptions{})
@@ -156,19 +175,38 @@ func recoverSource(ctx context.Context, job AnswerJob) (int, error) {
 		return recovery.Solve(est, p)
 	})
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	w := e.Weights()
 	if e.NoSource() {
 		w = e.F
 	}
-	best := 0
-	for i, v := range w {
-		if v > w[best] {
-			best = i
+	order := make([]int, len(w))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return w[order[a]] > w[order[b]] })
+	act, err := expm.NewAction(job.Graph, job.Tau, expm.Options{Columns: exactCandidates})
+	if err != nil {
+		return 0, false, err
+	}
+	f, y := make([]float64, len(w)), make([]float64, len(w))
+	for _, c := range order[:min(exactCandidates, len(order))] {
+		if err := ctx.Err(); err != nil {
+			return 0, false, err
+		}
+		clear(f)
+		f[c] = mass
+		act.Apply(y, f, 1)
+		d := 0.0
+		for i, v := range y {
+			d += (v - job.Values[i]) * (v - job.Values[i])
+		}
+		if math.Sqrt(d) <= 1e-6*math.Sqrt(norm) {
+			return c, true, nil
 		}
 	}
-	return best, nil
+	return order[0], false, nil
 }
 
 // nodeWeights spreads a community posterior over its members, so the

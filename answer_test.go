@@ -42,6 +42,9 @@ func TestAnswerChargesAndAnswers(t *testing.T) {
 		if res.CommunityID == part[src] {
 			right++
 		}
+		if !res.ExactSource {
+			t.Errorf("trial %d: readings of one source at %d not recognised as exact", trial, src)
+		}
 		if res.Posterior == nil || len(res.Posterior.Communities) != 3 {
 			t.Fatalf("trial %d: posterior %+v", trial, res.Posterior)
 		}
@@ -54,6 +57,28 @@ func TestAnswerChargesAndAnswers(t *testing.T) {
 	// P(right) ≥ e^12/(e^12 + 2) > 0.9999 per trial.
 	if right != 5 {
 		t.Fatalf("right community in %d of 5 answers at ε = 12", right)
+	}
+}
+
+// TestAnswerTwoSourcesNotExact: readings of two sources are not the model
+// of the answer's guarantee, and the result says so.
+func TestAnswerTwoSourcesNotExact(t *testing.T) {
+	g, part, _ := laplacian.Generate("sbm:sizes=30x30,pin=0.3,pout=0.02,seed=3")
+	act, err := expm.NewAction(g, 1, expm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f0 := make([]float64, g.N())
+	f0[2], f0[40] = 1, 1
+	y := make([]float64, g.N())
+	act.Apply(y, f0, 1)
+	res, err := Answer(context.Background(), AnswerJob{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part,
+		Ledger: ledger(t, 10, 1e-6), Scope: "s", Epoch: "e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExactSource {
+		t.Fatal("two sources taken for the exact diffusion of one")
 	}
 }
 

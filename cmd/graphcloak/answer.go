@@ -250,6 +250,10 @@ func printAnswer(out io.Writer, s *answerSummary) error {
 	c := a.Calibration
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
 	fmt.Fprintf(out, "private answer: community %s\n", a.Community)
+	if !a.ExactSource {
+		fmt.Fprintln(out, "WARNING: the readings are not exactly the diffusion of one source at τ: the guarantee covers the node the\n"+
+			"         estimator chose, not the sources (docs/guarantee.md, private answers)")
+	}
 	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ρ = %.6g to scope %q, epoch %q\n",
 		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Rho, s.Scope, s.Epoch)
 	if s.Balance != nil {
