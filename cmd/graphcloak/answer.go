@@ -231,7 +231,7 @@ func answerJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	var err error
 	switch in.commKind {
 	case "leiden":
-		job.Partition, err = community.Leiden(graph, community.LeidenOptions{Resolution: opts.resolution, Seed: job.Seed})
+		job.Partition, err = cachedLeiden(opts.g, opts, graph, job.Seed)
 	case "louvain":
 		job.Partition, err = community.Louvain(graph, opts.resolution, job.Seed)
 	case "file":

@@ -43,6 +43,7 @@ type locateOptions struct {
 	forecastTrials   int    // simulated trials of the forecast (0: none)
 	stdin            io.Reader
 	privateAnswer    answerOptions
+	communityCache   *communityCache // serve: Leiden updated between slots
 }
 
 // locateHelp is the locate command's help text.
@@ -477,6 +478,8 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	job := graphcloak.LocateJob{Graph: graph, Released: rel, Tau: in.tau, Estimator: cfg.Recovery.Estimator,
 		Sources: cfg.Recovery.Sources, Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, Progress: stepProgress(g)}
 	switch in.commKind {
+	case "leiden":
+		job.Partition, err = cachedLeiden(g, opts, graph, job.Seed)
 	case "louvain":
 		job.Partition, err = community.Louvain(graph, opts.resolution, job.Seed)
 	case "file":

@@ -39,6 +39,8 @@ type serveOptions struct {
 	// (locate --private-answer) instead of a release and a localisation.
 	privateAnswer bool
 	answerCap     int
+	// cache keeps each scope's Leiden partition between slots.
+	cache *communityCache
 }
 
 // serveHelp is the serve command's help text.
@@ -73,7 +75,7 @@ to finish, after which it is stopped and recorded "interrupted". Exit 0.
 default; --listen "" turns them off.`
 
 func newServeCmd(g *globalOptions) *cobra.Command {
-	opts := &serveOptions{g: g}
+	opts := &serveOptions{g: g, cache: newCommunityCache()}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run release → locate on a schedule against Neo4j, with /metrics and /healthz",
@@ -330,11 +332,11 @@ func answerSlot(ctx context.Context, opts *serveOptions, m *metrics.Metrics, epo
 }
 
 func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locateOptions {
-	return &locateOptions{g: g, graph: neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: runID,
+	return &locateOptions{g: g, graph: neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: runID, communityCache: opts.cache,
 		privateAnswer: answerOptions{enabled: true, values: opts.values, cap: opts.answerCap}}
 }
 
 func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {
 	return &locateOptions{g: g, graph: neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
-		resolution: opts.resolution, runID: runID, plotValue: "posterior"}
+		resolution: opts.resolution, runID: runID, plotValue: "posterior", communityCache: opts.cache}
 }
