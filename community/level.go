@@ -124,16 +124,18 @@ func (ld *leiden) aggregate(lv *level, refined []int32, k int, comm []int32) (*l
 	nextComm := make([]int32, k)
 	// Blocks of consecutive rows holding about aggregateGrain links each.
 	var bounds []int
-	links := int64(0)
+	var blockLinks []int64 // an upper bound of each block's aggregate links
+	links, open := int64(0), false
 	for r := 0; r < k; r++ {
-		if links == 0 {
-			bounds = append(bounds, r)
+		if !open {
+			bounds, open = append(bounds, r), true
 		}
 		for _, v := range members[start[r]:start[r+1]] {
 			links += lv.rowPtr[v+1] - lv.rowPtr[v]
 		}
-		if links >= aggregateGrain {
-			links = 0
+		if links >= aggregateGrain || r == k-1 {
+			blockLinks = append(blockLinks, links)
+			links, open = 0, false
 		}
 	}
 	bounds = append(bounds, k)
@@ -146,6 +148,7 @@ func (ld *leiden) aggregate(lv *level, refined []int32, k int, comm []int32) (*l
 	forEach(ld.workers, len(bufs), 1, func(wk, b int) {
 		sc := &ld.scratch[wk]
 		buf := &bufs[b]
+		buf.col, buf.w = make([]int32, 0, blockLinks[b]), make([]float64, 0, blockLinks[b])
 		for r := bounds[b]; r < bounds[b+1]; r++ {
 			rr := int32(r)
 			kr, inner := 0.0, 0.0

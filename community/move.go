@@ -53,34 +53,45 @@ type mover struct {
 // decide returns v's best community against the current state, with the
 // weights from v to its own community (wa) and to the target (wb).
 func (m *mover) decide(sc *moveScratch, v int32) (target int32, wa, wb float64) {
-	lv, comm := m.lv, m.comm
+	lv, comm, wTo := m.lv, m.comm, sc.wTo
+	touched := sc.touched[:0]
 	a, kv := comm[v], lv.k[v]
-	for p := lv.rowPtr[v]; p < lv.rowPtr[v+1]; p++ {
-		c := comm[lv.col[p]]
-		if sc.wTo[c] == 0 {
-			sc.touched = append(sc.touched, c)
+	lo, hi := lv.rowPtr[v], lv.rowPtr[v+1]
+	cols := lv.col[lo:hi]
+	if lv.w == nil {
+		for _, u := range cols {
+			c := comm[u]
+			if wTo[c] == 0 {
+				touched = append(touched, c)
+			}
+			wTo[c]++
 		}
-		if lv.w == nil {
-			sc.wTo[c]++
-		} else {
-			sc.wTo[c] += lv.w[p]
+	} else {
+		ws := lv.w[lo:hi]
+		for q, u := range cols {
+			c := comm[u]
+			if wTo[c] == 0 {
+				touched = append(touched, c)
+			}
+			wTo[c] += ws[q]
 		}
 	}
-	wa = sc.wTo[a]
-	best, bestGain := a, wa-m.scale*kv*(m.K[a]-kv)
-	for _, c := range sc.touched {
+	K, scale := m.K, m.scale
+	wa = wTo[a]
+	best, bestGain := a, wa-scale*kv*(K[a]-kv)
+	for _, c := range touched {
 		if c == a {
 			continue
 		}
-		if gain := sc.wTo[c] - m.scale*kv*m.K[c]; gain > bestGain+gainTolerance {
+		if gain := wTo[c] - scale*kv*K[c]; gain > bestGain+gainTolerance {
 			best, bestGain = c, gain
 		}
 	}
-	wb = sc.wTo[best]
-	for _, c := range sc.touched {
-		sc.wTo[c] = 0
+	wb = wTo[best]
+	for _, c := range touched {
+		wTo[c] = 0
 	}
-	sc.touched = sc.touched[:0]
+	sc.touched = touched[:0]
 	if m.size[a] > 1 && 0 > bestGain+gainTolerance {
 		return alone, wa, 0 // alone is better than anywhere
 	}
@@ -134,8 +145,8 @@ func (m *mover) apply(v, target int32, wa, wb float64, recheck bool) float64 {
 // neighbourMoved reports whether a neighbour of v moved in chunk stamp.
 func (m *mover) neighbourMoved(v int32, movedAt []int32, stamp int32) bool {
 	lv := m.lv
-	for p := lv.rowPtr[v]; p < lv.rowPtr[v+1]; p++ {
-		if movedAt[lv.col[p]] == stamp {
+	for _, u := range lv.col[lv.rowPtr[v]:lv.rowPtr[v+1]] {
+		if movedAt[u] == stamp {
 			return true
 		}
 	}
@@ -227,7 +238,7 @@ func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int3
 			}
 		}
 		if debugMove {
-			println("level", n, "links", len(lv.col), "sweep", sweep, "dQ", 2*gain/lv.m2, "Q", levelModularity(lv, comm, ld.gamma, 1), "active", len(list), "moved", len(movedList))
+			println("level", n, "links", len(lv.col), "sweep", sweep, "dQ", 2*gain/lv.m2,  "active", len(list), "moved", len(movedList))
 		}
 		if len(movedList) == 0 {
 			break
