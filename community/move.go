@@ -238,7 +238,7 @@ func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int3
 			}
 		}
 		if debugMove {
-			println("level", n, "links", len(lv.col), "sweep", sweep, "dQ", 2*gain/lv.m2,  "active", len(list), "moved", len(movedList))
+			println("level", n, "links", len(lv.col), "sweep", sweep, "dQ", 2*gain/lv.m2, "active", len(list), "moved", len(movedList))
 		}
 		if len(movedList) == 0 {
 			break
