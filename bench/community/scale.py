@@ -124,13 +124,12 @@ def score(e, n, member, planted):
 
 
 def run(cmd):
-    """Runs cmd; returns its stdout and peak RSS in bytes."""
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
-    out = p.stdout.read()
-    _, status, ru = os.wait4(p.pid, 0)
-    if status != 0:
-        sys.exit(f"{' '.join(cmd)} failed ({status})")
-    return out, ru.ru_maxrss * 1024
+    """Runs cmd under /usr/bin/time; returns its stdout and peak RSS in bytes
+    (a forked child's own ru_maxrss would start from this process's)."""
+    p = subprocess.run(["/usr/bin/time", "-f", "%M"] + cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed ({p.returncode}): {p.stderr[-2000:]}")
+    return p.stdout, int(p.stderr.strip().splitlines()[-1]) * 1024
 
 
 def graphcloak(binary, csv, n):

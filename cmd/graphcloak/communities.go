@@ -24,6 +24,7 @@ type communitiesOptions struct {
 	method     string // leiden | louvain
 	resolution float64
 	out        string
+	estimate   bool
 }
 
 // communitiesHelp is the communities command's help text.
@@ -54,6 +55,7 @@ func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.method, "communities", "leiden", "detector: leiden or louvain")
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ: larger γ, smaller communities")
 	f.StringVar(&opts.out, "out", "", "write the partition as CSV node,community")
+	f.BoolVar(&opts.estimate, "estimate", false, "load the graph, print the estimated peak memory of the detection and stop (GDS's .estimate)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "header", "community-write-property", "batch-size", "concurrency", "random-seed")
 	return cmd
@@ -70,6 +72,7 @@ type communitiesSummary struct {
 	CommunityCount        int     `json:"communityCount"`
 	CommunitySizes        []int   `json:"communitySizes"` // largest first
 	Modularity            float64 `json:"modularity"`
+	EstimatedBytes        int64   `json:"estimatedBytes"` // estimated peak memory (see --estimate)
 	LoadMillis            int64   `json:"loadMillis"`
 	ComputeMillis         int64   `json:"computeMillis"`
 	WriteProperty         string  `json:"writeProperty,omitempty"`
@@ -102,6 +105,10 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	defer lg.Close(context.WithoutCancel(ctx))
 	gr := lg.Graph
 	loadMillis := time.Since(loadStart).Milliseconds()
+	estimate := estimateCommunities(gr, opts.graph == neo4jSpec || strings.HasPrefix(opts.graph, "file:"), cfg.Write.Concurrency)
+	if opts.estimate {
+		return printEstimate(out, g.output, opts.graph, gr, estimate)
+	}
 	start := time.Now()
 	seed := uint64(cfg.Write.RandomSeed)
 	var part []int
@@ -116,7 +123,8 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	computeMillis := time.Since(start).Milliseconds()
 	sum := &communitiesSummary{Graph: opts.graph, NodeCount: gr.N(), RelationshipCount: gr.NumEdges(),
 		Method: opts.method, Resolution: opts.resolution, RandomSeed: cfg.Write.RandomSeed,
-		Modularity: community.Modularity(gr, part, opts.resolution), LoadMillis: loadMillis, ComputeMillis: computeMillis}
+		Modularity: community.Modularity(gr, part, opts.resolution), LoadMillis: loadMillis, ComputeMillis: computeMillis,
+		EstimatedBytes: estimate}
 	sum.CommunitySizes = communitySizes(part)
 	sum.CommunityCount = len(sum.CommunitySizes)
 	if outFile != nil {
@@ -154,6 +162,38 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 		return inputErrorf("--community-write-property: %q is not a valid property name", cfg.Write.CommunityWriteProperty)
 	}
 	return nil
+}
+
+// Memory estimate of the communities command (GDS's .estimate): the
+// larger of the load peak and the detection peak, each the live bytes it
+// holds times the heap growth Go's collector allows between collections
+// (gcGrowth, measured: peak RSS over live bytes on LFR and preferential-
+// attachment graphs), plus the runtime itself.
+//
+//   - load (an edge list file or Neo4j): the edges as read, 16 bytes each
+//     with up to a quarter more of slice growth, the CSR being built (8
+//     bytes an edge, 28 a node) and the keys (keyBytes a node);
+//   - detection: the graph (Graph.Bytes), its keys and Leiden's working
+//     memory (community.LeidenBytes).
+const (
+	gcGrowth     = 1.6
+	runtimeBytes = 8 << 20
+	keyBytes     = 80 // a key string and its index entry
+)
+
+// estimateCommunities returns the estimated peak memory, in bytes, of the
+// communities command on g; keyed says g was loaded with its own keys (a
+// file or Neo4j) rather than generated.
+func estimateCommunities(g *laplacian.Graph, keyed bool, concurrency int) int64 {
+	n, e := int64(g.N()), int64(g.NumEdges())
+	keys := int64(0)
+	load := int64(0)
+	if keyed {
+		keys = keyBytes * n
+		load = 20*e + 8*e + 28*n + keys
+	}
+	detect := g.Bytes() + keys + community.LeidenBytes(g.N(), g.NumEdges(), concurrency)
+	return runtimeBytes + int64(gcGrowth*float64(max(load, detect)))
 }
 
 // communitySizes returns the members per community, largest first.
@@ -283,4 +323,23 @@ func cachedLeiden(g *globalOptions, opts *locateOptions, graph *laplacian.Graph,
 		g.logger.Info("communities "+how, "nodes", graph.N(), "millis", time.Since(t0).Milliseconds())
 	}
 	return part, err
+}
+
+// communitiesEstimate is the JSON of communities --estimate.
+type communitiesEstimate struct {
+	Graph             string `json:"graph"`
+	NodeCount         int    `json:"nodeCount"`
+	RelationshipCount int    `json:"relationshipCount"`
+	EstimatedBytes    int64  `json:"estimatedBytes"`
+	Estimated         string `json:"estimated"` // the same, readable
+}
+
+func printEstimate(out io.Writer, format, spec string, g *laplacian.Graph, bytes int64) error {
+	est := communitiesEstimate{Graph: spec, NodeCount: g.N(), RelationshipCount: g.NumEdges(), EstimatedBytes: bytes,
+		Estimated: fmt.Sprintf("%.1f MiB", float64(bytes)/(1<<20))}
+	if format == "json" {
+		return printJSON(out, est)
+	}
+	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships\nestimated peak memory: %s (%d bytes)\n", spec, est.NodeCount, est.RelationshipCount, est.Estimated, bytes)
+	return nil
 }
