@@ -168,13 +168,18 @@ func maxLabel(part []int) int {
 	return m
 }
 
+// benchGraphs are the graphs of the benchmarks: about 10⁶ edges each.
+var benchGraphs = []string{
+	"pa:n=200000,m=5,seed=1", // 2·10⁵ nodes, 10⁶ edges, weak structure
+	"sbm:sizes=2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000x2000,pin=0.008,pout=0.00004", // 10⁵ nodes in 50 blocks, ~10⁶ edges
+}
+
+// BenchmarkLeiden reports edges/s per core (the workers are GOMAXPROCS)
+// and Q.
 func BenchmarkLeiden(b *testing.B) {
-	for _, spec := range []string{
-		"sbm:sizes=2500x2500x2500x2500,pin=0.004,pout=0.0001", // 10^4 nodes, ~5·10^4 edges
-		"pa:n=100000,m=5,seed=1",                              // 10^5 nodes, 5·10^5 edges
-	} {
+	for _, spec := range benchGraphs {
 		g, _ := gen(b, spec)
-		b.Run(spec, func(b *testing.B) {
+		b.Run(spec[:min(len(spec), 24)], func(b *testing.B) {
 			var q float64
 			for i := 0; i < b.N; i++ {
 				part, err := Leiden(g, LeidenOptions{Seed: 1})
@@ -184,6 +189,36 @@ func BenchmarkLeiden(b *testing.B) {
 				q = Modularity(g, part, 1)
 			}
 			b.ReportMetric(q, "Q")
+			perCore := float64(g.NumEdges()) * float64(b.N) / b.Elapsed().Seconds() / float64(runtime.GOMAXPROCS(0))
+			b.ReportMetric(perCore/1e6, "Medges/s/core")
+		})
+	}
+}
+
+// BenchmarkUpdate updates the partition after 0.1% of the edges changed
+// (removed, and as many added at random); compare its time with
+// BenchmarkLeiden's on the same graph. It reports Q and the relative gap
+// to a fresh run on the changed graph.
+func BenchmarkUpdate(b *testing.B) {
+	for _, spec := range benchGraphs {
+		g0, _ := gen(b, spec)
+		p0, _ := Leiden(g0, LeidenOptions{Seed: 1})
+		g1 := perturb(b, g0, 0.001, 2)
+		prev, changed := Carry(g0, p0, g1)
+		fresh, _ := Leiden(g1, LeidenOptions{Seed: 1})
+		qf := Modularity(g1, fresh, 1)
+		b.Run(spec[:min(len(spec), 24)], func(b *testing.B) {
+			var q float64
+			for i := 0; i < b.N; i++ {
+				part, err := Update(g1, prev, changed, LeidenOptions{Seed: 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				q = Modularity(g1, part, 1)
+			}
+			b.ReportMetric(q, "Q")
+			b.ReportMetric(100*(qf-q)/qf, "%belowFresh")
+			b.ReportMetric(float64(len(changed)), "changedNodes")
 		})
 	}
 }

@@ -34,7 +34,13 @@ algorithm (Traag, Waltman & van Eck 2019): every community is connected, and
 gives the count, the sizes, the modularity and the timings; --out writes the
 partition as CSV node,community, the format locate --communities file:PATH
 reads. With --graph neo4j the community id is written to every node of the
-projection as --community-write-property (GDS's writeProperty).`
+projection as --community-write-property (GDS's writeProperty).
+
+Leiden runs on --concurrency workers and gives the same partition, byte for
+byte, for every --concurrency at a given --random-seed. --estimate loads the
+graph, prints the estimated peak memory of the run (GDS's .estimate) and
+stops; every summary carries it as estimatedBytes beside loadMillis and
+computeMillis.`
 
 func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 	opts := &communitiesOptions{g: g}
@@ -44,6 +50,7 @@ func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 		Long:  communitiesHelp,
 		Example: `  graphcloak communities --graph karate -o json
   graphcloak communities --graph sbm:sizes=300x200x100,pin=0.05,pout=0.002 --resolution 1.5 --out communities.csv
+  graphcloak communities --graph file:edges.csv --estimate
   graphcloak communities --graph neo4j --node-labels Person --relationship-types KNOWS --community-write-property community`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
