@@ -78,6 +78,42 @@ func CalibrateAnswer(ctx context.Context, cg *CommunityGeometry, epsilon, alpha 
 		return AnswerCalibration{}, &ArgumentError{Func: "CalibrateAnswer", Param: "cap", Value: capDist,
 			Reason: fmt.Sprintf("must be in 0..%d (0: choose)", MaxAnswerCap)}
 	}
+	key := calibrationKey{epsilon, alpha, capDist}
+	if cal, ok := cg.cached(key); ok {
+		return cal, nil
+	}
+	cal, err := cg.calibrate(ctx, epsilon, alpha, capDist)
+	if err == nil {
+		cg.remember(key, cal)
+	}
+	return cal, err
+}
+
+// calibrationKey names one calibration of a geometry: it depends on
+// nothing else (the graph and the partition are the geometry's).
+type calibrationKey struct {
+	epsilon, alpha float64
+	capDist        int
+}
+
+func (cg *CommunityGeometry) cached(key calibrationKey) (AnswerCalibration, bool) {
+	cg.mu.Lock()
+	defer cg.mu.Unlock()
+	cal, ok := cg.calibrations[key]
+	return cal, ok
+}
+
+func (cg *CommunityGeometry) remember(key calibrationKey, cal AnswerCalibration) {
+	cg.mu.Lock()
+	defer cg.mu.Unlock()
+	if cg.calibrations == nil {
+		cg.calibrations = map[calibrationKey]AnswerCalibration{}
+	}
+	cg.calibrations[key] = cal
+}
+
+// calibrate is CalibrateAnswer without the cache.
+func (cg *CommunityGeometry) calibrate(ctx context.Context, epsilon, alpha float64, capDist int) (AnswerCalibration, error) {
 	perHop := epsilon / math.Ceil(alpha)
 	caps := []int{4 * capDist} // in quarters
 	if capDist == 0 {
