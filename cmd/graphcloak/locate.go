@@ -148,6 +148,11 @@ type locateInputs struct {
 	// releaseGraph is the fingerprint of the graph the release (run) was
 	// made on, when its record has one: the graph read must match it.
 	releaseGraph *laplacian.Fingerprint
+	// release is the --release-run record with its metadata and the
+	// digest of its values (releaseDigest): the values read must match.
+	release       *connector.RunRecord
+	releaseMeta   *privacy.ReleaseMeta
+	releaseDigest string
 }
 
 // runLocate locates (locateOnce) and prints the summary.
@@ -401,6 +406,14 @@ func startLocateRun(ctx context.Context, opts *locateOptions, client *connector.
 			"communities": opts.communities, "releasedProperty": releasedProp, "releaseRun": opts.releaseRun,
 			"massProperty": cfg.Write.MassProperty, "communityWriteProperty": cfg.Write.CommunityWriteProperty,
 			"probabilityProperty": cfg.Write.ProbabilityProperty, "rankProperty": cfg.Write.RankProperty}}
+	// Each output holds one kind of values: refused (exit 3) when another
+	// kind (a release's values, a key, …) owns the property.
+	if err := client.ClaimOutputs(ctx, rec.Database, id, "locate", connector.Claims{Outputs: map[string]string{
+		cfg.Write.MassProperty: connector.KindMass, cfg.Write.CommunityWriteProperty: connector.KindCommunity,
+		cfg.Write.ProbabilityProperty: connector.KindProbability, cfg.Write.RankProperty: connector.KindRank},
+		Inputs: connector.InputClaims(rec.Projection)}); err != nil {
+		return nil, err
+	}
 	// A localisation of a release carries its scope and epoch, so the
 	// history of a scope (graphcloak runs --scope) shows both steps.
 	if opts.releaseRun != "" {
@@ -466,6 +479,11 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	if in.releaseGraph != nil {
 		if d := graph.Fingerprint().Diff(*in.releaseGraph); d != "" {
 			return graphcloak.LocateJob{}, inputErrorf("--release-run: the graph is not the one this release was made on: %s", d)
+		}
+	}
+	if in.releaseMeta != nil {
+		if _, err := checkReleasedValues(in.release, in.releaseMeta, graph, lg.Pulled.Values, in.releaseDigest); err != nil {
+			return graphcloak.LocateJob{}, err
 		}
 	}
 	rel := in.rel
@@ -561,7 +579,10 @@ func releaseRunParams(ctx context.Context, g *globalOptions, c *connector.Client
 	}
 	var meta privacy.ReleaseMeta
 	if rr.ReleaseMeta != "" && json.Unmarshal([]byte(rr.ReleaseMeta), &meta) == nil {
-		in.releaseGraph = meta.Graph
+		in.releaseGraph, in.release, in.releaseMeta = meta.Graph, rr, &meta
+		if in.releaseDigest, err = releaseDigest(ctx, g, c, rr); err != nil {
+			return err
+		}
 	}
 	in.sigma, in.releasedProp = rr.Sigma, rr.WriteProperty
 	return nil

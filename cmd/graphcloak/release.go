@@ -195,6 +195,9 @@ type releaseInputs struct {
 	cert          *privacy.Certificate // --sensitivity-cert, not yet verified
 	mech          privacy.Mechanism
 	noise         privacy.NoiseSource
+	// ledgerKey (--ledger-key) authenticates certificates: with one, a
+	// certificate or cache without a valid MAC is never trusted.
+	ledgerKey *privacy.Key
 }
 
 // runRelease releases (releaseOnce) and prints the summary.
@@ -400,8 +403,16 @@ func checkReleaseFlags(opts *releaseOptions, in *releaseInputs) error {
 	case opts.timeBudget < 0:
 		return inputErrorf("--time-budget must be ≥ 0, got %v", opts.timeBudget)
 	}
+	lopt, err := ledgerOptions(cfg)
+	if err != nil {
+		return err
+	}
+	in.ledgerKey = lopt.Key
 	if opts.sensitivityCert != "" {
 		c, err := privacy.LoadCertificate(opts.sensitivityCert)
+		if err == nil {
+			err = c.CheckMAC(in.ledgerKey)
+		}
 		if err != nil {
 			return inputErrorf("--sensitivity-cert: %w", err)
 		}
@@ -521,6 +532,13 @@ func startReleaseRun(ctx context.Context, opts *releaseOptions, in *releaseInput
 		Parameters: map[string]any{"tau": cfg.Privacy.Tau, "alpha": cfg.Privacy.Alpha, "mechanism": in.mech.String(),
 			"keyed": in.noise.Keyed(), "valuesFrom": in.valuesFrom, "ledger": cfg.Privacy.Ledger}}
 	rec.Projection.ValueProperty = in.valueProp
+	// The write property and its run ids belong to releases: refused
+	// (exit 3) when another kind of output or an input owns them.
+	if err := client.ClaimOutputs(ctx, rec.Database, runID, "release", connector.Claims{
+		Outputs: map[string]string{rec.WriteProperty: connector.KindReleaseValues, connector.RunIDProperty(rec.WriteProperty): connector.KindRunIDs},
+		Inputs:  connector.InputClaims(rec.Projection)}); err != nil {
+		return nil, err
+	}
 	return client.StartRun(ctx, rec, opts.lease)
 }
 
@@ -546,26 +564,28 @@ func loadReadings(ctx context.Context, opts *releaseOptions, in *releaseInputs, 
 	} else if y, err = graphcloak.ValuesByKey(graph, in.readings); err != nil {
 		return nil, nil, err
 	}
+	tau := cfg.Privacy.Tau + opts.smooth // the released model's τ, at which Δ2 must hold
 	if in.cert != nil {
-		s, err := in.cert.Verify(graph, cfg.Privacy.Tau, cfg.Privacy.Alpha)
+		s, err := in.cert.Verify(graph, tau, cfg.Privacy.Alpha)
 		if err != nil {
 			return nil, nil, inputErrorf("--sensitivity-cert %s: %w", opts.sensitivityCert, err)
 		}
 		opts.certified = &s
 	}
 	if opts.sensitivityCache != "" {
-		opts.certified = cachedSensitivity(g, opts.sensitivityCache, graph, cfg.Privacy.Tau, cfg.Privacy.Alpha)
+		opts.certified = cachedSensitivity(g, opts.sensitivityCache, graph, tau, cfg.Privacy.Alpha, in.ledgerKey)
 		sum.SensitivityReused = opts.certified != nil
 	}
 	return lg, y, nil
 }
 
 // cachedSensitivity returns the Δ2 of the certificate at path when it
-// verifies against graph, τ and α and was computed by this version of
-// graphcloak; otherwise nil (Δ2 is then computed and the certificate
-// rewritten by storeSensitivity). A missing, unreadable or stale cache
-// is never an error: it only costs the computation.
-func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, tau, alpha float64) *privacy.Sensitivity {
+// verifies against graph, τ and α, was computed by this version of
+// graphcloak and (with a ledger key) carries its valid MAC; otherwise nil
+// (Δ2 is then computed and the certificate rewritten by
+// storeSensitivity). A missing, unreadable, stale or unauthenticated
+// cache is never an error: it only costs the computation.
+func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, tau, alpha float64, ledgerKey *privacy.Key) *privacy.Sensitivity {
 	c, err := privacy.LoadCertificate(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		g.logger.Info("no sensitivity certificate cached yet: computing Δ2", "cache", path)
@@ -573,6 +593,10 @@ func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, ta
 	}
 	if err != nil {
 		g.logger.Warn("sensitivity cache unreadable: computing Δ2 and replacing it", "cache", path, "error", err)
+		return nil
+	}
+	if err := c.CheckMAC(ledgerKey); err != nil {
+		g.logger.Warn("sensitivity cache not authenticated under the ledger key: computing Δ2 and replacing it", "cache", path, "reason", err)
 		return nil
 	}
 	if c.Software != buildVersion().String() {
@@ -590,8 +614,11 @@ func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, ta
 
 // storeSensitivity writes the certificate of a freshly computed Δ2 to the
 // cache. A failure is logged, not fatal: the release itself is complete.
-func storeSensitivity(g *globalOptions, path string, graph *laplacian.Graph, s privacy.Sensitivity, tau float64) {
+func storeSensitivity(g *globalOptions, path string, graph *laplacian.Graph, s privacy.Sensitivity, tau float64, ledgerKey *privacy.Key) {
 	c, err := privacy.NewCertificate(graph, s, tau, buildVersion().String())
+	if err == nil {
+		err = c.Seal(ledgerKey)
+	}
 	if err == nil {
 		err = privacy.SaveCertificate(path, c)
 	}
@@ -621,7 +648,7 @@ func drawRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, l
 	}
 	res.Released.Meta.ToolVersion = buildVersion().String()
 	if opts.sensitivityCache != "" && opts.certified == nil {
-		storeSensitivity(g, opts.sensitivityCache, lg.Graph, res.Sensitivity, cfg.Privacy.Tau+opts.smooth) // Δ2 was computed at τ+τ′
+		storeSensitivity(g, opts.sensitivityCache, lg.Graph, res.Sensitivity, cfg.Privacy.Tau+opts.smooth, in.ledgerKey) // Δ2 was computed at τ+τ′
 	}
 	noteReleased(g, sum, res, spread)
 	return res, nil
