@@ -248,6 +248,11 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 		}
 		defer func() { noteBalance(ctx, ledger, sum) }()
 	}
+	if pending != nil { // after the ledger verified, before anything is charged
+		if done, err := existingReleaseFile(opts, in, sum); done || err != nil {
+			return sum, err
+		}
+	}
 	// A charged epoch is never drawn again: re-publish or do nothing. The
 	// run record: "running" (with a lease on the scope) first,
 	// "succeeded" last, "failed" on error.
@@ -765,6 +770,29 @@ func republish(ctx context.Context, opts *releaseOptions, client *connector.Clie
 		return err
 	}
 	return nil
+}
+
+// existingReleaseFile applies the rule that a release file is never
+// overwritten, checked under the --out lock before the ledger is touched:
+// a file at --out holding this scope's epoch is this release, already
+// published (done: exit 0, nothing charged, the file unchanged — a re-run
+// of a file release is idempotent); any other file there is refused
+// (exit 3), since replacing it would lose a published release (or
+// whatever else it holds). Without --epoch every run is a new epoch, so a
+// second run to the same --out is refused, never charged twice.
+func existingReleaseFile(opts *releaseOptions, in *releaseInputs, sum *releaseSummary) (done bool, err error) {
+	if _, err := os.Stat(opts.out); errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	prev, err := privacy.ReadReleaseFile(opts.out)
+	if err != nil {
+		return false, inputErrorf("--out %s exists and is not a release file graphcloak can read (%v): a release never overwrites a file; give another --out", opts.out, err)
+	}
+	if prev.Meta.Scope == sum.Scope && prev.Meta.Epoch == sum.Epoch && !in.isDB {
+		return true, alreadyPublishedFile(opts, sum, nil)
+	}
+	return false, inputErrorf("--out %s already holds release %s (scope %q, epoch %q): a release file is never overwritten; give another --out (e.g. one per epoch), or re-run with --epoch %s to confirm it is published",
+		opts.out, prev.Meta.ReleaseID, prev.Meta.Scope, prev.Meta.Epoch, prev.Meta.Epoch)
 }
 
 // alreadyPublishedFile: a file release of a charged epoch whose output is
