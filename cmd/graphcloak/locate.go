@@ -170,6 +170,8 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) error {
 // where to print it (stderr when --out - streams the CSV to stdout).
 func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summary *locateSummary, _ io.Writer, err error) {
 	g := opts.g
+	after := newAfterRun(ctx) // one deadline for everything deferred below
+	defer after.Close()
 	in, err := checkLocate(opts)
 	if err != nil {
 		return nil, nil, err
@@ -193,7 +195,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 		if client, err = connectProjection(ctx, g); err != nil {
 			return nil, nil, err
 		}
-		defer client.Close(context.WithoutCancel(ctx))
+		defer func() { client.Close(after.Context()) }()
 		if opts.releaseRun == "latest" {
 			if opts.releaseRun, err = latestRelease(ctx, client, &g.cfg.Config); err != nil {
 				return nil, nil, err
@@ -203,7 +205,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 			return nil, nil, err
 		}
 		summary.RunID = run.ID()
-		defer func() { recordFailure(ctx, g, run, err) }()
+		defer func() { recordFailure(after.Context(), g, run, err) }()
 		if opts.releaseRun != "" {
 			if err = releaseRunParams(ctx, g, client, opts.releaseRun, in); err != nil {
 				return nil, nil, err

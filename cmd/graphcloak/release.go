@@ -215,6 +215,8 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) error 
 func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary, err error) {
 	g := opts.g
 	cfg := &g.cfg.Config
+	after := newAfterRun(ctx) // one deadline for everything deferred below
+	defer after.Close()
 	in, err := checkRelease(opts)
 	if err != nil {
 		return nil, err
@@ -239,14 +241,14 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 		if client, err = connectNeo4jLogged(ctx, g); err != nil {
 			return nil, err
 		}
-		defer client.Close(context.WithoutCancel(ctx))
+		defer func() { client.Close(after.Context()) }()
 	}
 	var ledger privacy.Ledger
 	if !opts.dryRun {
 		if ledger, err = openReleaseLedger(ctx, g, client); err != nil {
 			return nil, err
 		}
-		defer func() { noteBalance(ctx, ledger, sum) }()
+		defer func() { noteBalance(after.Context(), ledger, sum) }()
 	}
 	if pending != nil { // after the ledger verified, before anything is charged
 		if done, err := existingReleaseFile(opts, in, sum); done || err != nil {
@@ -266,7 +268,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 			return sum, republish(ctx, opts, client, prev, sum)
 		}
 		sum.RunID = runID
-		defer func() { recordFailure(ctx, g, run, err) }()
+		defer func() { recordFailure(after.Context(), g, run, err) }()
 	}
 	lg, y, err := loadReadings(ctx, opts, in, client, sum)
 	if err != nil {
@@ -665,7 +667,7 @@ func noteBalance(ctx context.Context, ledger privacy.Ledger, sum *releaseSummary
 	if sum == nil {
 		return
 	}
-	if b, err := ledger.Balance(context.WithoutCancel(ctx), sum.Scope); err == nil && len(b) == 1 {
+	if b, err := ledger.Balance(ctx, sum.Scope); err == nil && len(b) == 1 {
 		sum.RhoSpent, sum.RhoRemaining = b[0].RhoSpent, b[0].RhoRemaining
 	}
 }
