@@ -77,7 +77,10 @@ values are stored in the database before the first node is written, so
 re-running the same command with the same --epoch after a crash finishes the
 write with exactly those values — no new charge, no new noise, exit 0 — and
 re-running a completed epoch does nothing (exit 0). On other graphs the
-release file goes to --out (checked writable before anything is charged).
+release file goes to --out (checked writable before anything is charged). A
+release file is never overwritten: the same scope and epoch at --out is
+already published (exit 0, no charge); any other file there is refused
+(exit 3) — give each epoch its own --out.
 --dry-run prints counts, the sensitivity method, memory and time estimates
 and exactly the σ the release will use, and writes, charges and draws nothing.
 
