@@ -793,7 +793,10 @@ func existingReleaseFile(opts *releaseOptions, in *releaseInputs, sum *releaseSu
 	if err != nil {
 		return false, inputErrorf("--out %s exists and is not a release file graphcloak can read (%v): a release never overwrites a file; give another --out", opts.out, err)
 	}
-	if prev.Meta.Scope == sum.Scope && prev.Meta.Epoch == sum.Epoch && !in.isDB {
+	if prev.Meta.Scope == sum.Scope && prev.Meta.Epoch == sum.Epoch {
+		if in.isDB { // the database's run records decide (republish)
+			return false, nil
+		}
 		return true, alreadyPublishedFile(opts, sum, nil)
 	}
 	return false, inputErrorf("--out %s already holds release %s (scope %q, epoch %q): a release file is never overwritten; give another --out (e.g. one per epoch), or re-run with --epoch %s to confirm it is published",
