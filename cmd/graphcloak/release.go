@@ -16,6 +16,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
@@ -470,21 +471,6 @@ func newReleaseSummary(opts *releaseOptions, in *releaseInputs, runID string) (*
 		Delta: cfg.Privacy.Delta, Keyed: in.noise.Keyed(), Scope: cfg.Privacy.Scope, Ledger: ledgerName, Epoch: epoch}, nil
 }
 
-// publishedRelease returns the earlier run of this scope and epoch when it
-// stored its values or finished (so it is re-published, never re-drawn),
-// else nil. A run that stopped before storing values is left to the
-// ledger: not charged, a fresh release; charged, exit 7.
-func publishedRelease(ctx context.Context, cfg *config.Config, client *connector.Client, epoch string) (*connector.RunRecord, error) {
-	prev, err := client.FindRelease(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, epoch)
-	if err != nil || prev == nil {
-		return nil, err
-	}
-	if prev.ValuesStored || prev.Status == connector.StatusSucceeded || prev.Status == connector.StatusSuperseded {
-		return prev, nil
-	}
-	return nil, nil
-}
-
 // claimRelease starts this release's run record, which claims the scope
 // (connector.ScopeLeaseLabel), or returns the earlier run of the epoch to
 // re-publish. While another live run holds the scope or is publishing
@@ -496,24 +482,25 @@ func claimRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, 
 	waiting, raced := "", false
 	for {
 		var busy error
-		prev, err := publishedRelease(ctx, cfg, client, epoch)
-		switch {
-		case err != nil:
+		prev, err := client.FindRelease(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, epoch)
+		if err != nil {
 			return nil, nil, err
-		case prev != nil && prev.Status == connector.StatusRunning && time.Until(prev.LeaseExpiresAt) > 0:
+		}
+		switch job.Next(prev, cfg.Write.WriteProperty, time.Now()) {
+		case job.Wait:
 			busy = &connector.ScopeBusyError{Scope: cfg.Privacy.Scope, Holder: prev.RunID, Until: prev.LeaseExpiresAt}
-		case prev != nil:
-			return nil, prev, nil
-		default:
+		case job.Fresh:
 			run, err := startReleaseRun(ctx, opts, in, client, runID, epoch)
 			if errors.As(err, new(*connector.EpochPublishedError)) && !raced {
 				raced = true
-				continue // published since publishedRelease looked: re-publish it
+				continue // published since FindRelease looked: re-publish it
 			}
 			if !errors.As(err, new(*connector.ScopeBusyError)) {
 				return run, nil, err
 			}
 			busy = err
+		default: // published before: republish decides (job.Next)
+			return nil, prev, nil
 		}
 		var b *connector.ScopeBusyError
 		errors.As(busy, &b)
@@ -741,17 +728,16 @@ func republish(ctx context.Context, opts *releaseOptions, client *connector.Clie
 	sum.Mechanism, _ = prev.Extra["mechanism"].(string)
 	sum.Delta2Exact, _ = prev.Extra["delta2Exact"].(bool)
 	sum.SensitivityMethod, _ = prev.Extra["sensitivityMethod"].(string)
-	if prev.WriteProperty != cfg.Write.WriteProperty {
+	switch job.Next(prev, cfg.Write.WriteProperty, time.Now()) {
+	case job.OtherProperty:
 		return inputErrorf("epoch %q of scope %q was released by run %s to %q, not %q: use a new --epoch (a new charge) or --write-property %s",
 			sum.Epoch, sum.Scope, prev.RunID, prev.WriteProperty, cfg.Write.WriteProperty, prev.WriteProperty)
-	}
-	switch prev.Status {
-	case connector.StatusSucceeded:
+	case job.AlreadyPublished:
 		sum.AlreadyPublished = true
 		sum.NodePropertiesWritten = 0
 		g.logger.Info("epoch already published: nothing to do", "runId", prev.RunID, "epoch", sum.Epoch)
 		return nil
-	case connector.StatusSuperseded:
+	case job.Overwritten:
 		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("epoch %q was published by run %s and then overwritten by run %s", sum.Epoch, prev.RunID, prev.SupersededBy)}
 	}
 	run, rel, err := writeback.Resume(ctx, client, prev, opts.lease)
