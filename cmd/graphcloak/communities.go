@@ -168,6 +168,10 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 	if opts.graph == neo4jSpec && !config.ValidIdentifier(cfg.Write.CommunityWriteProperty) {
 		return inputErrorf("--community-write-property: %q is not a valid property name", cfg.Write.CommunityWriteProperty)
 	}
+	if opts.graph == neo4jSpec { // never over a node key, the readings or the communities read
+		return connector.CheckOutputs(connector.ReadProperties(projectionOf(cfg), nil),
+			map[string]string{"--community-write-property": cfg.Write.CommunityWriteProperty}, nil)
+	}
 	return nil
 }
 
@@ -224,6 +228,12 @@ func writeCommunities(ctx context.Context, g *globalOptions, lg *loadedGraph, pa
 	rows := make([]connector.NodeProps, len(part))
 	for i, c := range part {
 		rows[i] = connector.NodeProps{Key: lg.Graph.Key(i), Props: map[string]any{cfg.Write.CommunityWriteProperty: int64(c)}}
+	}
+	// Community ids only where community ids (or nothing) are registered.
+	if err := lg.Client.ClaimOutputs(ctx, lg.Projection.Database, "", "communities", connector.Claims{
+		Outputs: map[string]string{cfg.Write.CommunityWriteProperty: connector.KindCommunity},
+		Inputs:  connector.InputClaims(lg.Projection)}); err != nil {
+		return err
 	}
 	st, err := lg.Client.WriteProperties(ctx, lg.Projection, rows, connector.WriteOptions{
 		BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})

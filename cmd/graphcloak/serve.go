@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"time"
 
 	"github.com/graphcloak/graphcloak/config"
@@ -14,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
+	"github.com/graphcloak/graphcloak/service"
 	"github.com/spf13/cobra"
 )
 
@@ -123,19 +123,15 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		return err
 	}
 	m := metrics.New()
+	svc := &service.Service{Metrics: m, Logger: g.logger, Runner: &schedule.Runner{Spec: spec, Jitter: opts.jitter, Grace: opts.grace,
+		MaxRuns: opts.maxRuns, Logger: g.logger, Skipped: func(time.Time) { m.SlotSkipped() }}}
 	if opts.listen != "" {
-		stop, err := serveMetrics(opts.listen, m)
-		if err != nil {
-			return err
+		if svc.Listener, err = net.Listen("tcp", opts.listen); err != nil {
+			return inputErrorf("--listen: %w", err)
 		}
-		defer stop()
-		g.logger.Info("serving /metrics and /healthz", "listen", opts.listen)
 	}
-	r := &schedule.Runner{Spec: spec, Jitter: opts.jitter, Grace: opts.grace, MaxRuns: opts.maxRuns, Logger: g.logger,
-		Skipped: func(time.Time) { m.SlotSkipped() }}
-	r.Run(ctx, func(ctx context.Context, slot time.Time) error { return runSlot(ctx, opts, spec, m, slot) })
-	m.Stopping()
-	g.logger.Info("scheduler stopped")
+	// Shutdown: /healthz 503 first, then the run's grace (service.Run).
+	_ = svc.Run(ctx, func(ctx context.Context, slot time.Time) error { return runSlot(ctx, opts, spec, m, slot) })
 	return nil
 }
 
@@ -175,21 +171,6 @@ func checkServe(opts *serveOptions) (schedule.Spec, error) {
 		}
 	}
 	return spec, nil
-}
-
-// serveMetrics listens on addr and serves m's handler until stop.
-func serveMetrics(addr string, m *metrics.Metrics) (stop func(), err error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, inputErrorf("--listen: %w", err)
-	}
-	srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	}, nil
 }
 
 // runSlot is one scheduled job: release under the slot's epoch, then
