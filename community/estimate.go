@@ -11,12 +11,12 @@ package community
 //   - per link (two per edge), 12 bytes for the first aggregate graph
 //     (int32 column and float64 weight), held twice while its blocks are
 //     copied, for the share of links that survive the first aggregation:
-//     70% assumed, between the measured 43% on LFR (mixing 0.3) and 88%
-//     on preferential attachment.
+//     88% assumed, as measured on preferential attachment (LFR with
+//     mixing 0.3 keeps 43%, so the estimate is high there).
 const (
 	leidenBytesPerNode          = 110
 	leidenScratchBytesPerWorker = 8
-	leidenBytesPerLink          = 17 // 2 · 12 · 0.7
+	leidenBytesPerLink          = 21 // 2 · 12 · 0.88
 )
 
 // LeidenBytes estimates the memory Leiden holds at its peak on a graph of
