@@ -22,7 +22,7 @@ import (
 // levels are not rebuilt, which is what makes an update of a small batch
 // cheap. Over many updates the partition can drift from what a fresh
 // Leiden would find; recompute from scratch when the graph changed much
-// (serve does past UpdateFraction of the nodes).
+// (serve does when more than 1% of the nodes changed).
 //
 // Communities are labelled densely in order of each one's lowest node.
 //
