@@ -45,6 +45,10 @@ type Neo4j struct {
 
 // Projection selects the graph in Neo4j, in GDS spelling.
 type Projection struct {
+	// Name is a projection saved with "graphcloak projection save" (the
+	// config file's projections: section); it sets the four keys below,
+	// and a key also set otherwise must agree with it. Empty: none.
+	Name string `mapstructure:"name" json:"name"`
 	// NodeLabels filters nodes; empty means every node.
 	NodeLabels []string `mapstructure:"nodeLabels" json:"nodeLabels"`
 	// RelationshipTypes filters relationships; empty means every type.

@@ -42,6 +42,8 @@ var keyTable = []Key{
 	{Name: "neo4j.transactionTimeout", Flag: "transaction-timeout", Default: 120.0, Usage: "seconds a transaction may run (server-side limit; the client gives up after it plus the acquisition timeout)",
 		field: func(c *Config) any { return &c.Neo4j.TransactionTimeout }},
 
+	{Name: "projection.name", Flag: "projection", Default: "", Usage: "a projection saved by \"graphcloak projection save NAME\": its node labels, relationship types, weight and key properties",
+		field: func(c *Config) any { return &c.Projection.Name }},
 	{Name: "projection.nodeLabels", Flag: "node-labels", Default: []string{}, Usage: "node labels to read (comma-separated; empty: all)",
 		field: func(c *Config) any { return &c.Projection.NodeLabels }},
 	{Name: "projection.relationshipTypes", Flag: "relationship-types", Default: []string{}, Usage: "relationship types to read (comma-separated; empty: all)",

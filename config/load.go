@@ -34,6 +34,8 @@ const (
 	FromEnv     Source = "env"
 	FromFile    Source = "file"
 	FromDefault Source = "default"
+	// FromProjection: set by the named projection of --projection.
+	FromProjection Source = "projection"
 )
 
 // PasswordFlagWarning is the warning Load returns when --password is used.
@@ -48,6 +50,8 @@ type Loaded struct {
 	Sources map[string]Source
 	// Warnings are messages for stderr (e.g. a password given as a flag).
 	Warnings []string
+	// Projections are the named projections saved in the config file.
+	Projections map[string]NamedProjection
 }
 
 // DefaultFile is $XDG_CONFIG_HOME/graphcloak/config.yaml, or
@@ -88,6 +92,9 @@ func Load(opts Options) (*Loaded, error) {
 		return nil, err
 	}
 	l.File = file
+	if err := l.applyNamedProjection(); err != nil {
+		return nil, err
+	}
 	if file != "" && l.Sources["neo4j.password"] == FromFile && l.Neo4j.Password != "" {
 		if st, err := os.Stat(file); err == nil && st.Mode().Perm()&0o077 != 0 {
 			return nil, &Error{Key: "neo4j.password", Reason: fmt.Sprintf(
@@ -118,7 +125,11 @@ func load(yaml []byte, fs *pflag.FlagSet) (*Loaded, error) {
 			return nil, err
 		}
 	}
-	l := &Loaded{Sources: make(map[string]Source, len(keyTable))}
+	projections, err := parseProjections(yaml)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{Sources: make(map[string]Source, len(keyTable)), Projections: projections}
 	changed := map[string]bool{}
 	if fs != nil {
 		var bindErr error
@@ -164,6 +175,9 @@ func load(yaml []byte, fs *pflag.FlagSet) (*Loaded, error) {
 func checkFileKeys(v *viper.Viper) error {
 	var unknown []string
 	for _, name := range v.AllKeys() {
+		if strings.HasPrefix(name, projectionsKey+".") {
+			continue // named projections: parseProjections checks them
+		}
 		if _, ok := keyByName(name); !ok {
 			unknown = append(unknown, name)
 		}

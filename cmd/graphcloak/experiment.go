@@ -301,7 +301,7 @@ planted partition when it has one (SBM blocks, karate factions), else Leiden;
 	f.BoolVar(&o.privateAnswer, "private-answer", false, "score the private-answer mode (locate --private-answer) instead of the per-node release")
 	f.IntVar(&o.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
 	config.AddFlags(f, "header")
-	config.AddFlags(f, "uri", "user", "password", "database", "node-labels", "relationship-types",
+	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
 }

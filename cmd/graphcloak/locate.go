@@ -148,6 +148,9 @@ type locateInputs struct {
 	// releaseGraph is the fingerprint of the graph the release (run) was
 	// made on, when its record has one: the graph read must match it.
 	releaseGraph *laplacian.Fingerprint
+	// releaseHint names the projection flags that differ from the
+	// release's (projectionHint), for the error when the graphs differ.
+	releaseHint string
 }
 
 // runLocate locates (locateOnce) and prints the summary.
@@ -191,6 +194,14 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 		defer client.Close(context.WithoutCancel(ctx))
 		if opts.releaseRun == "latest" {
 			if opts.releaseRun, err = latestRelease(ctx, client, &g.cfg.Config); err != nil {
+				return nil, nil, err
+			}
+		}
+		if opts.releaseRun != "" {
+			if err = adoptRunProjection(ctx, g, client, opts.releaseRun); err != nil {
+				return nil, nil, err
+			}
+			if err = checkLocateOutputs(&g.cfg.Config, in); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -306,16 +317,7 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		in.releasedProp = cfg.Write.WriteProperty
 	}
 	if in.isDB {
-		// Locate's outputs never overwrite a key, the communities or the
-		// released values it reads (nor each other).
-		read := connector.ReadProperties(projectionOf(cfg), map[string]string{
-			in.releasedProp: "the released values read (--released-property)", cfg.Write.WriteProperty: "the release's values (--write-property)"})
-		if in.commKind == "property" {
-			read[in.commArg] = "the communities read (--communities property:…)"
-		}
-		if err := connector.CheckOutputs(read, map[string]string{"--mass-property": cfg.Write.MassProperty,
-			"--community-write-property": cfg.Write.CommunityWriteProperty, "--probability-property": cfg.Write.ProbabilityProperty,
-			"--rank-property": cfg.Write.RankProperty}, nil); err != nil {
+		if err := checkLocateOutputs(cfg, in); err != nil {
 			return nil, err
 		}
 	}
@@ -341,6 +343,19 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		in.rel = rel
 	}
 	return in, nil
+}
+
+// checkLocateOutputs: locate's outputs never overwrite a key, the
+// communities or the released values it reads (nor each other).
+func checkLocateOutputs(cfg *config.Config, in *locateInputs) error {
+	read := connector.ReadProperties(projectionOf(cfg), map[string]string{
+		in.releasedProp: "the released values read (--released-property)", cfg.Write.WriteProperty: "the release's values (--write-property)"})
+	if in.commKind == "property" {
+		read[in.commArg] = "the communities read (--communities property:…)"
+	}
+	return connector.CheckOutputs(read, map[string]string{"--mass-property": cfg.Write.MassProperty,
+		"--community-write-property": cfg.Write.CommunityWriteProperty, "--probability-property": cfg.Write.ProbabilityProperty,
+		"--rank-property": cfg.Write.RankProperty}, nil)
 }
 
 // checkCommunities checks --communities (and --resolution for detection).
@@ -465,7 +480,7 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	summary.NodeCount, summary.RelationshipCount = graph.N(), graph.NumEdges()
 	if in.releaseGraph != nil {
 		if d := graph.Fingerprint().Diff(*in.releaseGraph); d != "" {
-			return graphcloak.LocateJob{}, inputErrorf("--release-run: the graph is not the one this release was made on: %s", d)
+			return graphcloak.LocateJob{}, inputErrorf("--release-run: the graph is not the one this release was made on: %s%s", d, in.releaseHint)
 		}
 	}
 	rel := in.rel
@@ -564,6 +579,7 @@ func releaseRunParams(ctx context.Context, g *globalOptions, c *connector.Client
 		in.releaseGraph = meta.Graph
 	}
 	in.sigma, in.releasedProp = rr.Sigma, rr.WriteProperty
+	in.releaseHint = projectionHint(&g.cfg.Config, rr.Projection)
 	return nil
 }
 

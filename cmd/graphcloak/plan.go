@@ -78,7 +78,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	f.Float64SliceVar(&o.smooth, "smooth", nil, "also forecast per-node releases smoothed by these τ′ (release --smooth τ′: Δ2 at τ+τ′)")
 	f.DurationVar(&o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
 	config.AddFlags(f, "header", "epsilon-total", "delta-total")
-	config.AddFlags(f, "uri", "user", "password", "database", "node-labels", "relationship-types",
+	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
 }

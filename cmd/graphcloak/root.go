@@ -85,6 +85,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newLocateCmd(g),
 		newPlanCmd(g),
 		newLoadCmd(g),
+		newProjectionCmd(g),
 		newCommunitiesCmd(g),
 		newRunsCmd(g),
 		newDemoCmd(g),

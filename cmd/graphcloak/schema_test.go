@@ -56,6 +56,22 @@ func TestJSONSchemas(t *testing.T) {
 		t.Fatalf("sensitivity --line: exit %d", code)
 	}
 	validate(t, "sensitivity", lineOut.String())
+	// A singular line kernel: kappa2 is "+Inf", as its schema says (issue 34).
+	lineOut.Reset()
+	if code := runArgs(context.Background(), []string{"sensitivity", "--line", "--n", "20", "--m", "10", "--tau", "5", "-o", "json"}, &lineOut, io.Discard); code != 0 {
+		t.Fatalf("sensitivity --line: exit %d", code)
+	}
+	if !strings.Contains(lineOut.String(), `"kappa2": "+Inf"`) {
+		t.Fatalf("the singular kernel's kappa2 is not \"+Inf\":\n%s", lineOut.String())
+	}
+	validate(t, "sensitivity", lineOut.String())
+	// Named projections: save then list, in the test's own config file.
+	var projOut strings.Builder
+	if code := runArgs(context.Background(), []string{"projection", "save", "rooms", "--node-labels", "Room", "--relationship-types", "DOOR",
+		"--node-key-property", "roomId", "-o", "json"}, &projOut, io.Discard); code != 0 {
+		t.Fatalf("projection save: exit %d", code)
+	}
+	validate(t, "projection", projOut.String())
 	cases := map[string][]string{
 		"locate":              {"locate", "--graph", "karate", "--release", rel},
 		"sensitivity":         {"sensitivity", "--graph", "karate"},
@@ -66,6 +82,7 @@ func TestJSONSchemas(t *testing.T) {
 		"config-show":         {"config", "show"},
 		"keygen":              {"keygen", "--out", filepath.Join(dir, "k")},
 		"communities":         {"communities", "--graph", "karate"},
+		"projection":          {"projection", "list"},
 		"experiment-sensitivity": {"experiment", "sensitivity", "--line", "--m-values", "10,20",
 			"--n-values", "10,20", "--tau-values", "0.1,0.2"},
 		"unmask":           {"unmask", "--release", filepath.Join(dir, "r2.json"), "--key", key},

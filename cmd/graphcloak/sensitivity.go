@@ -129,7 +129,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	fl.IntVar(&o.m, "m", 0, "line: sensors at i/m, i = 1..m")
 	fl.Float64Var(&o.T, "T", 0, "old spelling of --tau for --line")
 	_ = fl.MarkHidden("T")
-	config.AddFlags(fl, "uri", "user", "password", "database", "node-labels", "relationship-types",
+	config.AddFlags(fl, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
 }

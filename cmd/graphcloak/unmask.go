@@ -66,7 +66,7 @@ the release metadata; the released values are read from its write property).`,
 	cmd.Flags().StringVar(&o.releaseFile, "release", "", "release file written by release")
 	cmd.Flags().StringVar(&o.graph, "graph", "", "neo4j: unmask a release written to the database (with --release-run)")
 	cmd.Flags().StringVar(&o.releaseRun, "release-run", "", "run id of the keyed release in Neo4j")
-	config.AddFlags(cmd.Flags(), "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout", "node-labels", "relationship-types",
+	config.AddFlags(cmd.Flags(), "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
 }
@@ -143,6 +143,9 @@ func releaseRun(ctx context.Context, g *globalOptions, client *connector.Client,
 	}
 	p := projectionOf(cfg)
 	if err := client.CheckRunBinding(ctx, p, rr.WriteProperty, runID); err != nil {
+		if hint := projectionHint(cfg, rr.Projection); hint != "" {
+			return nil, fmt.Errorf("%w%s", err, hint)
+		}
 		return nil, err
 	}
 	return rr, nil
@@ -160,6 +163,9 @@ func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*pr
 		return nil, err
 	}
 	defer client.Close(context.WithoutCancel(ctx))
+	if err := adoptRunProjection(ctx, g, client, runID); err != nil {
+		return nil, err
+	}
 	rr, err := releaseRun(ctx, g, client, runID)
 	if err != nil {
 		return nil, err
@@ -174,7 +180,7 @@ func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*pr
 		return nil, err
 	}
 	if lg.Graph.N() != meta.N {
-		return nil, inputErrorf("--release-run: the projection has %d nodes, the release had %d: use the release's projection flags", lg.Graph.N(), meta.N)
+		return nil, inputErrorf("--release-run: the projection has %d nodes, the release had %d%s", lg.Graph.N(), meta.N, projectionHint(cfg, rr.Projection))
 	}
 	rel := &privacy.Released{Keys: lg.Graph.Keys(), Values: lg.Pulled.Values, Grid: make([]int64, meta.N), Meta: meta}
 	for i, v := range rel.Values {
