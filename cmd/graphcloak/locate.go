@@ -41,6 +41,7 @@ type locateOptions struct {
 	plotValue        string // posterior | released
 	runID            string // names the run when set (serve); else a fresh id
 	forecastTrials   int    // simulated trials of the forecast (0: none)
+	mode             string // write | stream
 	stdin            io.Reader
 	privateAnswer    answerOptions
 }
@@ -63,7 +64,11 @@ or file:PATH (CSV node,community).
 On neo4j graphs the per-node mass, community id, community probability and
 rank are written to --mass-property, --community-write-property,
 --probability-property and --rank-property, and a run record is written last.
-Elsewhere the per-node results go to --out FILE (CSV) when given.`
+Elsewhere the per-node results go to --out FILE (CSV) when given.
+
+--mode stream (GDS's .stream) writes nothing to Neo4j (no properties, no run
+record): the per-node results go to standard output as CSV (the summary on
+standard error), or with -o json as the summary with a "nodes" array.`
 
 func newLocateCmd(g *globalOptions) *cobra.Command {
 	opts := &locateOptions{g: g}
@@ -77,7 +82,10 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
   # In Neo4j, with the communities GDS Louvain wrote, σ and τ from the release's run record
   graphcloak locate --graph neo4j --node-labels Room --relationship-types DOOR \
       --node-key-property roomId --release-run run-20261121T060000Z-1a2b3c4d5e6f \
-      --communities property:louvain -o json`,
+      --communities property:louvain -o json
+
+  # The same, streamed: per-node results on stdout, nothing written
+  graphcloak locate --graph neo4j --release-run latest --scope building-7 --mode stream`,
 		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.stdin = cmd.InOrStdin()
@@ -100,6 +108,7 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.out, "out", "", "write per-node results as CSV key,mass,weight,community,probability,rank")
 	f.StringVar(&opts.plot, "plot", "", "draw the graph to this image file (.png, .svg, .pdf): communities with their probability, nodes coloured by --plot-value")
 	f.StringVar(&opts.plotValue, "plot-value", "posterior", "what colours the nodes in --plot: posterior (probability of being the source) or released (the private values)")
+	f.StringVar(&opts.mode, "mode", "write", "write (results to Neo4j with --graph neo4j) or stream (per-node results on standard output; nothing written)")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the utility forecast printed beside the answer (0: no forecast)")
 	addAnswerFlags(f, &opts.privateAnswer)
 	config.AddFlags(f, config.Neo4jFlags...)
@@ -134,6 +143,8 @@ type locateSummary struct {
 	PosteriorToPrior float64              `json:"posteriorToPrior"`
 	NoisePValue      float64              `json:"noisePValue"`
 	Forecast         *experiment.Forecast `json:"forecast,omitempty"`
+	// Nodes are every node's results in stream mode under -o json.
+	Nodes []graphcloak.NodeResult `json:"nodes,omitempty"`
 }
 
 // locateInputs are locate's inputs after validation: where the released
@@ -175,14 +186,18 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 	// The per-node CSV is opened before any work ("-": standard output,
 	// and the summary goes to stderr so the stream stays CSV).
 	var csvOut *outputFile
-	if opts.out != "" {
+	stream := opts.mode == "stream"
+	switch {
+	case stream && g.output != "json":
+		csvOut = &outputFile{Writer: out, path: "-"}
+	case opts.out != "":
 		if csvOut, err = openOutput("out", opts.out, out); err != nil {
 			return nil, nil, err
 		}
 		defer csvOut.Abort()
-		if csvOut.Stdout() {
-			out = g.stderr
-		}
+	}
+	if csvOut != nil && csvOut.Stdout() {
+		out = g.stderr // the summary must not mix with the CSV
 	}
 	summary = &locateSummary{Graph: opts.graph, Communities: opts.communities}
 	var client *connector.Client
@@ -205,11 +220,13 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 				return nil, nil, err
 			}
 		}
-		if run, err = startLocateRun(ctx, opts, client, in.releasedProp); err != nil {
-			return nil, nil, err
+		if !stream {
+			if run, err = startLocateRun(ctx, opts, client, in.releasedProp); err != nil {
+				return nil, nil, err
+			}
+			summary.RunID = run.ID()
+			defer func() { recordFailure(ctx, g, run, err) }()
 		}
-		summary.RunID = run.ID()
-		defer func() { recordFailure(ctx, g, run, err) }()
 		if opts.releaseRun != "" {
 			if err = releaseRunParams(ctx, g, client, opts.releaseRun, in); err != nil {
 				return nil, nil, err
@@ -243,7 +260,10 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 	if err := emitLocate(ctx, opts, csvOut, job, res, in.tau, summary); err != nil {
 		return nil, nil, err
 	}
-	if in.isDB {
+	if stream && g.output == "json" {
+		summary.Nodes = res.Nodes
+	}
+	if in.isDB && !stream {
 		if err := writeLocate(ctx, g, client, run, res, job.Names != nil, summary); err != nil {
 			return nil, nil, err
 		}
@@ -272,7 +292,7 @@ func locateForecast(ctx context.Context, opts *locateOptions, job graphcloak.Loc
 
 // emitLocate writes the per-node CSV (--out) and the picture (--plot).
 func emitLocate(ctx context.Context, opts *locateOptions, csvOut *outputFile, job graphcloak.LocateJob, res *graphcloak.LocateResult, tau float64, summary *locateSummary) error {
-	if opts.out != "" {
+	if csvOut != nil {
 		if err := writeLocateCSV(csvOut, res.Nodes); err != nil {
 			return err
 		}
@@ -295,6 +315,12 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		sigma: opts.sigma, tau: cfg.Privacy.Tau}
 	if err := checkPlotPath(opts.plot); err != nil {
 		return nil, err
+	}
+	if opts.mode != "" && opts.mode != "write" && opts.mode != "stream" { // "": write (serve)
+		return nil, usageErrorf("--mode must be write or stream, got %q", opts.mode)
+	}
+	if opts.mode == "stream" && opts.out != "" {
+		return nil, usageErrorf("--mode stream writes the per-node results to standard output: drop --out")
 	}
 	if opts.plotValue != "posterior" && opts.plotValue != "released" {
 		return nil, inputErrorf("--plot-value must be posterior or released, got %q", opts.plotValue)
