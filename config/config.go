@@ -14,8 +14,9 @@ type Config struct {
 	Output string `mapstructure:"output" json:"output"`
 	// LogFormat is the format of the logs on stderr: "text" (default) or "json".
 	LogFormat string `mapstructure:"logFormat" json:"logFormat"`
-	// LogLevel is the least severe log level written: debug, info (default),
-	// warn or error.
+	// LogLevel is the least severe log level written: debug, info, warn
+	// (default: quiet like gh and kubectl, the results are on stdout) or
+	// error.
 	LogLevel string `mapstructure:"logLevel" json:"logLevel"`
 }
 

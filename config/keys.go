@@ -109,7 +109,7 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Output }},
 	{Name: "logFormat", Flag: "log-format", Default: "text", Usage: "log format on stderr: text or json",
 		field: func(c *Config) any { return &c.LogFormat }},
-	{Name: "logLevel", Flag: "log-level", Default: "info", Usage: "least severe log level on stderr: debug, info, warn or error (--quiet: error)",
+	{Name: "logLevel", Flag: "log-level", Default: "warn", Usage: "least severe log level on stderr: debug, info, warn (default: results on stdout, only warnings on stderr) or error (--quiet)",
 		field: func(c *Config) any { return &c.LogLevel }},
 }
 

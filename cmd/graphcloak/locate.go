@@ -246,7 +246,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 	summary.CommunityCount = countCommunities(res.Nodes)
 	summary.TopNodes = topNodes(res.Nodes, 10)
 	summary.NoiseDominated, summary.PosteriorToPrior, summary.NoisePValue = res.NoiseDominated, res.PosteriorToPrior, res.NoisePValue
-	if res.NoiseDominated {
+	if res.NoiseDominated && g.output == "json" { // the table says it in its own words
 		g.logger.Warn("noise-dominated: the posterior cannot be told from the prior; the ranking is not a finding",
 			"posteriorToPrior", res.PosteriorToPrior, "threshold", community.NoiseRatio)
 	}

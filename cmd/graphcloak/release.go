@@ -260,6 +260,12 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 		sum.RunID = runID
 		defer func() { recordFailure(ctx, g, run, err) }()
 	}
+	st := &releaseState{opts: opts, in: in, client: client, ledger: ledger, run: run, pending: pending, sum: sum}
+	if !opts.dryRun {
+		if done, err := checkAffordable(ctx, st); done || err != nil {
+			return sum, err
+		}
+	}
 	lg, y, err := loadReadings(ctx, opts, in, client, sum)
 	if err != nil {
 		return nil, err
@@ -267,7 +273,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 	if opts.dryRun {
 		return sum, dryRunRelease(ctx, opts, sum, lg, in.mech)
 	}
-	return sum, drawAndPublish(ctx, &releaseState{opts: opts, in: in, client: client, ledger: ledger, run: run, pending: pending, sum: sum}, lg, y)
+	return sum, drawAndPublish(ctx, st, lg, y)
 }
 
 // prepareReleaseFile checks and locks --out (privacy.PrepareReleaseFile),
@@ -749,6 +755,7 @@ func alreadyPublishedFile(opts *releaseOptions, sum *releaseSummary, cause error
 		sum.AlreadyPublished, sum.Out = true, opts.out
 		sum.Sigma, sum.Rho, sum.ReleaseID, sum.Mechanism = prev.Meta.Sigma, prev.Meta.Rho, prev.Meta.ReleaseID, prev.Meta.Mechanism
 		sum.Delta2, sum.Delta2Exact, sum.SensitivityMethod = prev.Meta.Sensitivity, prev.Meta.SensitivityExact, prev.Meta.SensitivityMethod
+		sum.NodeCount = prev.Meta.N
 		opts.g.logger.Info("epoch already published to --out: nothing to do", "epoch", sum.Epoch, "out", opts.out)
 		return nil
 	}
@@ -858,6 +865,9 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 	row := func(k string, v any) { fmt.Fprintf(tw, "%s\t%v\n", k, v) }
 	if s.DryRun {
 		row("dry run", "nothing written, charged or drawn")
+	}
+	if s.AlreadyPublished {
+		row("already published", fmt.Sprintf("epoch %s was charged and published before: nothing charged or drawn now", s.Epoch))
 	}
 	if s.RunID != "" {
 		row("run id", s.RunID)

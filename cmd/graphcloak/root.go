@@ -51,7 +51,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		g.terminal = true
 	}
-	g.logger = newLogger(stderr, "text", "info")
+	g.logger = newLogger(stderr, "text", "warn")
 	root := &cobra.Command{
 		Use:           "graphcloak",
 		Short:         "Differentially private release of diffusion measurements on graphs",
