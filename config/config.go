@@ -79,7 +79,9 @@ type Write struct {
 	BatchSize int `mapstructure:"batchSize" json:"batchSize"`
 	// Concurrency is the number of worker goroutines. Default 4.
 	Concurrency int `mapstructure:"concurrency" json:"concurrency"`
-	// RandomSeed seeds community detection (never the privacy noise). Default 42.
+	// RandomSeed (≥ 0) seeds community detection and the simulations of
+	// plan, experiment and forecasts — never the privacy noise. Default 1:
+	// one seed flag, one type, one default on every command.
 	RandomSeed int64 `mapstructure:"randomSeed" json:"randomSeed"`
 }
 

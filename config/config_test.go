@@ -120,7 +120,7 @@ func TestEnvMapping(t *testing.T) {
 		"GRAPHCLOAK_PROJECTION_NODELABELS":        "Room, Sensor",
 		"GRAPHCLOAK_PROJECTION_RELATIONSHIPTYPES": "ADJ",
 		"GRAPHCLOAK_WRITE_BATCHSIZE":              "500",
-		"GRAPHCLOAK_WRITE_RANDOMSEED":             "-7",
+		"GRAPHCLOAK_WRITE_RANDOMSEED":             "7",
 		"GRAPHCLOAK_PRIVACY_DELTA":                "1e-7",
 		"GRAPHCLOAK_RECOVERY_SOURCES":             "3",
 		"GRAPHCLOAK_OUTPUT":                       "json",
@@ -136,7 +136,7 @@ func TestEnvMapping(t *testing.T) {
 	if c.Neo4j.URI != "bolt+s://db.example.com:7687" || c.Neo4j.Password != "s3cret-env" ||
 		strings.Join(c.Projection.NodeLabels, "|") != "Room|Sensor" ||
 		strings.Join(c.Projection.RelationshipTypes, "|") != "ADJ" ||
-		c.Write.BatchSize != 500 || c.Write.RandomSeed != -7 || c.Privacy.Delta != 1e-7 ||
+		c.Write.BatchSize != 500 || c.Write.RandomSeed != 7 || c.Privacy.Delta != 1e-7 ||
 		c.Recovery.Sources != 3 || c.Output != "json" {
 		t.Errorf("env not mapped: %+v", c.Redacted())
 	}

@@ -58,7 +58,11 @@ func AddFlags(fs *pflag.FlagSet, names ...string) {
 		case int64:
 			fs.Int64(name, d, k.Usage)
 		case float64:
-			fs.Float64(name, d, k.Usage)
+			if k.Seconds {
+				fs.Var(&secondsFlag{v: d}, name, k.Usage)
+			} else {
+				fs.Float64(name, d, k.Usage)
+			}
 		default:
 			panic(fmt.Sprintf("config: key %s has default of unsupported type %T", k.Name, d))
 		}
