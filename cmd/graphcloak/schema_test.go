@@ -89,6 +89,8 @@ func TestJSONSchemas(t *testing.T) {
 		"demo":             {"demo", "--plot", filepath.Join(dir, "demo.png")},
 		"experiment-line":  {"experiment", "line", "--trials", "2"},
 		"experiment-graph": {"experiment", "graph", "--graph", "karate", "--trials", "2"},
+		// README's multi-ε sweep (issue 34: it failed its schema)
+		"experiment-graph-sweep": {"experiment", "graph", "--graph", "karate", "--epsilon", "1,4", "--tau", "1,2", "--trials", "2"},
 		"plan":             {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6"},
 		"locate-private-answer": {"locate", "--graph", "karate", "--private-answer", "--values", readings, "--ledger", ledger,
 			"--epsilon", "1", "--tau", "0.2", "--forecast-trials", "10"},
@@ -102,8 +104,8 @@ func TestJSONSchemas(t *testing.T) {
 		validate(t, name, out.String())
 	}
 	files, _ := filepath.Glob("../../docs/schemas/*.schema.json")
-	if len(files) != len(cases)+3 { // + release, error, runs (needs Neo4j: integration/runs_test.go)
-		t.Errorf("docs/schemas has %d schemas, the test covers %d", len(files), len(cases)+3)
+	if len(files) != len(cases)+5 { // + release, error, runs and runs-prune (Neo4j: integration/runs_test.go), and load (integration/load_test.go)
+		t.Errorf("docs/schemas has %d schemas, the test covers %d", len(files), len(cases)+5)
 	}
 	for _, args := range [][]string{{"calibrate", "--sensitivity", "-1"}, {"experiment", "foo"}, {"locate"}} {
 		var out, errb strings.Builder
