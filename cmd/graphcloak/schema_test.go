@@ -91,7 +91,7 @@ func TestJSONSchemas(t *testing.T) {
 		"experiment-graph": {"experiment", "graph", "--graph", "karate", "--trials", "2"},
 		// README's multi-ε sweep (issue 34: it failed its schema)
 		"experiment-graph-sweep": {"experiment", "graph", "--graph", "karate", "--epsilon", "1,4", "--tau", "1,2", "--trials", "2"},
-		"plan":             {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6"},
+		"plan":                   {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6"},
 		"locate-private-answer": {"locate", "--graph", "karate", "--private-answer", "--values", readings, "--ledger", ledger,
 			"--epsilon", "1", "--tau", "0.2", "--forecast-trials", "10"},
 	}
