@@ -55,7 +55,8 @@ undetectable source is reported as such, never as a made-up community.
 Released values come from --release FILE (a release file), or on --graph neo4j
 from --released-property P (default: the configured write property), with σ
 from --sigma or from the release's run record (--release-run RUNID, which
-also supplies τ). Communities: --communities leiden (computed, default; louvain also),
+also supplies τ and, unless projection flags or --projection are given, the
+projection). Communities: --communities leiden (computed, default; louvain also),
 gds:leiden or gds:louvain (Neo4j Graph Data Science on the server: the same
 projection is projected in GDS, streamed and dropped; Neo4j only),
 property:NAME (an integer property, e.g. written by GDS Louvain; Neo4j only)
@@ -79,9 +80,9 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 		Example: `  # After "graphcloak release --graph karate --values readings.csv --out release.json"
   graphcloak locate --graph karate --release release.json
 
-  # In Neo4j, with the communities GDS Louvain wrote, σ and τ from the release's run record
-  graphcloak locate --graph neo4j --node-labels Room --relationship-types DOOR \
-      --node-key-property roomId --release-run run-20261121T060000Z-1a2b3c4d5e6f \
+  # In Neo4j, with the communities GDS Louvain wrote; σ, τ and the projection
+  # from the release's run record
+  graphcloak locate --graph neo4j --release-run run-20261121T060000Z-1a2b3c4d5e6f \
       --communities property:louvain -o json
 
   # The same, streamed: per-node results on stdout, nothing written

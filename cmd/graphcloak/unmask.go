@@ -34,12 +34,12 @@ Only releases drawn with a noise key can be unmasked, only with that key (a
 wrong key gives meaningless numbers), and only by a build with the same
 sampler version. The output contains the true values: treat it as secret.
 
-A release written to Neo4j is unmasked from the database: --graph neo4j with
-the release's projection flags and --release-run RUNID (its run record holds
-the release metadata; the released values are read from its write property).`,
+A release written to Neo4j is unmasked from the database: --graph neo4j
+--release-run RUNID (its run record holds the release metadata and the
+projection it read, used unless projection flags or --projection are given;
+the released values are read from its write property).`,
 		Example: `  graphcloak unmask --key ~/.config/graphcloak/noise.key --release release.json -o json
-  graphcloak unmask --key noise.key --graph neo4j --node-labels Room --relationship-types DOOR \
-      --node-key-property roomId --release-run run-20261121T060000Z-1a2b3c4d5e6f`,
+  graphcloak unmask --key noise.key --graph neo4j --release-run run-20261121T060000Z-1a2b3c4d5e6f`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageErrorf("unmask takes no arguments, got %q", args)
