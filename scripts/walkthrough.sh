@@ -75,7 +75,8 @@ sh_blocks README.md "### A file-based run (no database)" | run_block "README fil
 if [[ -z "${NEO4J_URI:-}" ]]; then
 	say "starting Neo4j (scripts/neo4j.sh)"
 	export NEO4J_PASSWORD="${NEO4J_PASSWORD:-graphcloak-test}"
-	out="$(GRAPHCLOAK_NEO4J_HEAP="${GRAPHCLOAK_NEO4J_HEAP:-1g}" bash "$root/scripts/neo4j.sh" start "$work/neo4j" 0)"
+	out="$(GRAPHCLOAK_NEO4J_HEAP="${GRAPHCLOAK_NEO4J_HEAP:-1g}" GRAPHCLOAK_NEO4J_START_TIMEOUT="${GRAPHCLOAK_NEO4J_START_TIMEOUT:-600}" \
+		bash "$root/scripts/neo4j.sh" start "$work/neo4j" 0)"
 	started=1
 	NEO4J_URI="$(printf '%s\n' "$out" | sed -n 's/^NEO4J_URI=//p' | tail -n1)"
 fi
