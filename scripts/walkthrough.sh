@@ -44,8 +44,10 @@ sh_blocks() {
 }
 
 # run_block NAME: runs standard input as a bash script, echoing each command.
+blocks=0
 run_block() {
-	local script="$work/$1.sh"
+	blocks=$((blocks + 1))
+	local script="$work/block-$blocks.sh"
 	cat >"$script"
 	say "$1"
 	sed 's/^/   | /' "$script" >&2
