@@ -24,6 +24,8 @@ type Options struct {
 	// Flags are parsed command-line flags; only flags defined by AddFlags
 	// are bound. Nil means none.
 	Flags *pflag.FlagSet
+	// NewFile: File may not exist yet (projection save creates it).
+	NewFile bool
 }
 
 // Source says where a value came from.
@@ -79,6 +81,9 @@ func Load(opts Options) (*Loaded, error) {
 	var data []byte
 	if file != "" {
 		b, err := os.ReadFile(file)
+		if opts.NewFile && errors.Is(err, os.ErrNotExist) {
+			b, err = nil, nil
+		}
 		if err != nil {
 			return nil, &Error{Key: "config", Reason: "cannot read config file", Err: err}
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -60,5 +61,13 @@ func TestProjectionCommands(t *testing.T) {
 	}
 	if _, e, code := run("config", "show", "--projection", "rooms"); code == 0 || !strings.Contains(e, "rooms") {
 		t.Errorf("--projection of a dropped name: exit %d, %s", code, e)
+	}
+	// The jobs' own config file (docs/scheduling.md): save creates it.
+	jobs := filepath.Join(t.TempDir(), "etc", "graphcloak", "config.yaml")
+	if _, e, code := run("projection", "save", "rooms", "--config", jobs, "--node-labels", "Room"); code != 0 {
+		t.Errorf("save into a new --config file: exit %d: %s", code, e)
+	}
+	if out, e, code := run("config", "show", "--config", jobs, "--projection", "rooms"); code != 0 || !strings.Contains(out, "Room") {
+		t.Errorf("--config %s --projection rooms: exit %d: %s%s", jobs, code, out, e)
 	}
 }

@@ -126,7 +126,9 @@ func (g *globalOptions) resolve(cmd *cobra.Command) error {
 	if err := checkStdio(cmd); err != nil {
 		return err
 	}
-	l, err := config.Load(config.Options{File: g.configFile, Flags: cmd.Flags()})
+	// projection save creates the config file it is given.
+	newFile := cmd.Name() == "save" && cmd.HasParent() && cmd.Parent().Name() == "projection"
+	l, err := config.Load(config.Options{File: g.configFile, Flags: cmd.Flags(), NewFile: newFile})
 	if err != nil {
 		return err
 	}
