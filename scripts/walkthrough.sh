@@ -44,10 +44,9 @@ sh_blocks() {
 }
 
 # run_block NAME: runs standard input as a bash script, echoing each command.
-blocks=0
 run_block() {
-	blocks=$((blocks + 1))
-	local script="$work/block-$blocks.sh"
+	local script
+	script="$(mktemp "$work/block.XXXXXX")"
 	cat >"$script"
 	say "$1"
 	sed 's/^/   | /' "$script" >&2
@@ -111,7 +110,7 @@ awk '/^## Setup, once/ { on = 1; next } /^## / { on = 0 } on && /^    graphcloak
 	awk '/^## crontab/ { on = 1; next } /^## / { on = 0 } on && /^    [^ ]/ { sub(/^    /, ""); print; exit }' docs/scheduling.md |
 		sed -E 's/^([^ ]+ +){5}//' | moved | run_block "docs/scheduling.md crontab line"
 	{
-		echo "cd $sys/var/lib/graphcloak"
+		sed -n 's/^WorkingDirectory=/cd /p' examples/scheduling/graphcloak-release.service
 		sed -n 's/^EnvironmentFile=/set -a; . /p' examples/scheduling/graphcloak-release.service | sed 's/$/; set +a/'
 		sed -n 's/^ExecStart=//p' examples/scheduling/graphcloak-release.service
 	} | moved | run_block "examples/scheduling/graphcloak-release.service"
