@@ -154,6 +154,11 @@ func (g *globalOptions) resolve(cmd *cobra.Command) error {
 		level = "error"
 		g.terminal = false // no progress either
 	}
+	// serve is a daemon: its log lines are its output (for a collector),
+	// so it logs INFO unless told otherwise; commands are quiet.
+	if cmd.Name() == "serve" && l.Sources["logLevel"] == config.FromDefault && !g.quiet {
+		level = "info"
+	}
 	g.logger = newLogger(g.stderr, l.LogFormat, level)
 	return nil
 }
