@@ -257,7 +257,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 	summary.NoiseDominated, summary.PosteriorToPrior, summary.NoisePValue = res.NoiseDominated, res.PosteriorToPrior, res.NoisePValue
 	if res.NoiseDominated && g.output == "json" { // the table says it in its own words
 		g.logger.Warn("noise-dominated: the posterior cannot be told from the prior; the ranking is not a finding",
-			"posteriorToPrior", res.PosteriorToPrior, "threshold", community.NoiseRatio)
+			"posteriorToPrior", res.PosteriorToPrior, "threshold", community.NoiseThreshold(res.Report.TopPrior(len(res.Nodes))))
 	}
 	if opts.forecastTrials > 0 {
 		if summary.Forecast, err = locateForecast(ctx, opts, job, res, in.tau); err != nil {
@@ -695,8 +695,8 @@ func printLocateSummary(g *globalOptions, out io.Writer, s *locateSummary) error
 		s.Graph, s.NodeCount, s.RelationshipCount, s.Estimator, s.Status, s.Sigma, s.Tau)
 	if s.NoiseDominated {
 		fmt.Fprintf(out, "WARNING: noise-dominated: the posterior cannot be told from the prior (the top community is %.2f× as likely\n"+
-			"         as its share of the nodes says, below %g×; evidence test against pure noise p = %.3f): the ranking below is not a finding\n",
-			s.PosteriorToPrior, community.NoiseRatio, s.NoisePValue)
+			"         as its share of the nodes says, below %.3g×; evidence test against pure noise p = %.3f): the ranking below is not a finding\n",
+			s.PosteriorToPrior, community.NoiseThreshold(s.Report.TopPrior(s.NodeCount)), s.NoisePValue)
 	}
 	if err := printReport(out, s.Report, nil); err != nil {
 		return err
