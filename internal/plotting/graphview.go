@@ -396,7 +396,7 @@ func buildScene(v GraphView) (*scene, error) {
 		}
 		if rank[c] < 12 || k <= 12 {
 			label := fmt.Sprintf("%s: %.0f%%", v.Communities[c].Name, 100*v.Communities[c].Probability)
-			s.texts = append(s.texts, newText(px(centre[c][0]), py(centre[c][1]+r[c]) + 4, 10, label, "middle", rank[c] == 0))
+			s.texts = append(s.texts, newText(px(centre[c][0]), py(centre[c][1]+r[c])+4, 10, label, "middle", rank[c] == 0))
 		}
 	}
 	// Nodes on a sunflower spiral, highest value at the centre.
@@ -426,10 +426,10 @@ func buildScene(v GraphView) (*scene, error) {
 	if ring != "" {
 		caption += " · black ring: " + ring
 	}
-	s.texts = append(s.texts, newText(s.w / 2, s.h - 24, 14, v.Title, "middle", true),
-		newText(s.w / 2, 18, 10, caption, "middle", false))
+	s.texts = append(s.texts, newText(s.w/2, s.h-24, 14, v.Title, "middle", true),
+		newText(s.w/2, 18, 10, caption, "middle", false))
 	if v.Verdict != "" {
-		s.texts = append(s.texts, newText(s.w / 2, s.h - 44, 12, v.Verdict, "middle", true))
+		s.texts = append(s.texts, newText(s.w/2, s.h-44, 12, v.Verdict, "middle", true))
 		s.texts[len(s.texts)-1].colour = color.NRGBA{178, 24, 43, 255}
 	}
 	return s, nil
@@ -438,7 +438,7 @@ func buildScene(v GraphView) (*scene, error) {
 // addLegend draws the colour scale and the marker key at x, between y0
 // and y0+h, and returns what the black ring marks ("" when none is drawn).
 func (s *scene) addLegend(v GraphView, scale colourScale, perNode, hasSource bool, x, y0, h float64) (ring string) {
-	s.texts = append(s.texts, newText(x, y0 + h - 4, 10, scale.label, "start", true))
+	s.texts = append(s.texts, newText(x, y0+h-4, 10, scale.label, "start", true))
 	const steps = 10
 	n := steps
 	if scale.hi == scale.lo {
@@ -461,12 +461,12 @@ func (s *scene) addLegend(v GraphView, scale colourScale, perNode, hasSource boo
 			label = number(val)
 		}
 		if label != "" {
-			s.texts = append(s.texts, newText(x + 20, y - 3, 9, label, "start", false))
+			s.texts = append(s.texts, newText(x+20, y-3, 9, label, "start", false))
 		}
 	}
 	y := y0 + h - 30 - steps*16 - 30
 	s.legend = append(s.legend, sceneDisc{x + 8, y, 6, color.NRGBA{}, categorical[0], 2, "swatch", ""})
-	s.texts = append(s.texts, newText(x + 20, y - 3, 9, "community", "start", false))
+	s.texts = append(s.texts, newText(x+20, y-3, 9, "community", "start", false))
 	if hasSource {
 		ring = "true source"
 		if !perNode {
@@ -474,12 +474,12 @@ func (s *scene) addLegend(v GraphView, scale colourScale, perNode, hasSource boo
 		}
 		y -= 20
 		s.legend = append(s.legend, sceneDisc{x + 8, y, 6, color.NRGBA{}, color.NRGBA{0, 0, 0, 255}, 2, "swatch", ""})
-		s.texts = append(s.texts, newText(x + 20, y - 3, 9, ring, "start", false))
+		s.texts = append(s.texts, newText(x+20, y-3, 9, ring, "start", false))
 	}
 	if !perNode {
 		y -= 20
-		s.texts = append(s.texts, newText(x, y - 3, 9, fmt.Sprintf("%d nodes: one disc", v.N), "start", false),
-			newText(x, y - 15, 9, "per community", "start", false))
+		s.texts = append(s.texts, newText(x, y-3, 9, fmt.Sprintf("%d nodes: one disc", v.N), "start", false),
+			newText(x, y-15, 9, "per community", "start", false))
 	}
 	return ring
 }
