@@ -39,6 +39,8 @@ type serveOptions struct {
 	// (locate --private-answer) instead of a release and a localisation.
 	privateAnswer bool
 	answerCap     int
+	// page is the operator's page on --listen (nil: none).
+	page *operatorPage
 }
 
 // serveHelp is the serve command's help text.
@@ -69,8 +71,9 @@ in /metrics) and the slot locates on the last release that succeeded.
 Shutdown (SIGTERM, SIGINT): no new run starts; the current run has --grace
 to finish, after which it is stopped and recorded "interrupted". Exit 0.
 
-/metrics (Prometheus) and /healthz are served on --listen, localhost by
-default; --listen "" turns them off.`
+/metrics (Prometheus), /healthz and the operator's page / (scope, budget
+left, the last runs, the latest ranking with its picture; plain HTML) are
+served on --listen, localhost by default; --listen "" turns them off.`
 
 func newServeCmd(g *globalOptions) *cobra.Command {
 	opts := &serveOptions{g: g}
@@ -94,7 +97,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.schedule, "schedule", "", `when to run: a cron specification ("0 * * * *"), a descriptor (@hourly) or "@every 1h" (UTC)`)
 	f.DurationVar(&opts.jitter, "jitter", 0, "delay each run by a random duration below this")
 	f.DurationVar(&opts.grace, "grace", 20*time.Second, "on shutdown, how long the current run may go on before it is stopped and recorded interrupted")
-	f.StringVar(&opts.listen, "listen", "127.0.0.1:9464", `address of /metrics and /healthz ("" for none)`)
+	f.StringVar(&opts.listen, "listen", "127.0.0.1:9464", `address of /metrics, /healthz and the operator's page / ("" for none)`)
 	f.IntVar(&opts.maxRuns, "max-runs", 0, "stop after this many slots (0: until a signal)")
 	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value, re-read at every slot")
 	f.StringVar(&opts.sensitivityCache, "sensitivity-cache", "", "Δ2 certificate file reused while the graph is unchanged (see release --sensitivity-cache)")
@@ -122,7 +125,13 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	}
 	m := metrics.New()
 	if opts.listen != "" {
-		stop, err := serveMetrics(opts.listen, m)
+		page, closePage, err := newOperatorPage(opts)
+		if err != nil {
+			return err
+		}
+		defer closePage()
+		opts.page = page
+		stop, err := serveMetrics(opts.listen, m, page)
 		if err != nil {
 			return err
 		}
@@ -175,13 +184,17 @@ func checkServe(opts *serveOptions) (schedule.Spec, error) {
 	return spec, nil
 }
 
-// serveMetrics listens on addr and serves m's handler until stop.
-func serveMetrics(addr string, m *metrics.Metrics) (stop func(), err error) {
+// serveMetrics listens on addr and serves m's handler, and the operator's
+// page at "/", until stop.
+func serveMetrics(addr string, m *metrics.Metrics, page http.Handler) (stop func(), err error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, inputErrorf("--listen: %w", err)
 	}
-	srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 5 * time.Second}
+	mux := http.NewServeMux()
+	mux.Handle("GET /{$}", page)
+	mux.Handle("/", m.Handler())
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	return func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -234,6 +247,7 @@ func runSlot(ctx context.Context, opts *serveOptions, spec schedule.Spec, m *met
 		lg.logger.Error("locate failed", "error", err, "exitCode", exitCode(err))
 		return err
 	}
+	opts.page.located(epoch, releaseRun, lsum)
 	top := lsum.Report.Communities
 	if len(top) > 0 {
 		lg.logger.Info("slot located", "releaseRun", releaseRun, "topCommunity", top[0].Name, "probability", top[0].Share)
@@ -335,6 +349,10 @@ func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locat
 }
 
 func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {
-	return &locateOptions{g: g, graph: neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
+	lo := &locateOptions{g: g, graph: neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
 		resolution: opts.resolution, runID: runID, plotValue: "posterior"}
+	if opts.page != nil {
+		lo.plot = opts.page.picture // the operator's page shows it
+	}
+	return lo
 }
