@@ -336,7 +336,7 @@ func buildScene(v GraphView) (*scene, error) {
 		minX, maxX = math.Min(minX, centre[c][0]-r[c]), math.Max(maxX, centre[c][0]+r[c])
 		minY, maxY = math.Min(minY, centre[c][1]-r[c]), math.Max(maxY, centre[c][1]+r[c])
 	}
-	const side, margin, legendW, top, bottom = 520.0, 20.0, 130.0, 66.0, 50.0
+	const side, margin, legendW, top, bottom = 520.0, 20.0, 150.0, 66.0, 50.0
 	zoom := side / math.Max(maxX-minX, maxY-minY)
 	offX, offY := (side-(maxX-minX)*zoom)/2, (side-(maxY-minY)*zoom)/2
 	s := &scene{w: side + 2*margin + legendW, h: side + top + bottom}
@@ -396,7 +396,7 @@ func buildScene(v GraphView) (*scene, error) {
 		}
 		if rank[c] < 12 || k <= 12 {
 			label := fmt.Sprintf("%s: %.0f%%", v.Communities[c].Name, 100*v.Communities[c].Probability)
-			s.texts = append(s.texts, newText(px(centre[c][0]), py(centre[c][1]+r[c])+4, 10, label, "middle", rank[c] == 0))
+			s.texts = append(s.texts, newText(px(centre[c][0]), py(centre[c][1]+r[c])+8, 10, label, "middle", rank[c] == 0))
 		}
 	}
 	// Nodes on a sunflower spiral, highest value at the centre.
