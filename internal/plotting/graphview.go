@@ -464,7 +464,7 @@ func (s *scene) addLegend(v GraphView, scale colourScale, perNode, hasSource boo
 			s.texts = append(s.texts, newText(x+20, y-3, 9, label, "start", false))
 		}
 	}
-	y := y0 + h - 30 - steps*16 - 30
+	y := y0 + h - 30 - float64(n)*16 - 30
 	s.legend = append(s.legend, sceneDisc{x + 8, y, 6, color.NRGBA{}, categorical[0], 2, "swatch", ""})
 	s.texts = append(s.texts, newText(x+20, y-3, 9, "community", "start", false))
 	if hasSource {
