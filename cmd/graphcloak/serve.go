@@ -352,7 +352,7 @@ func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID st
 	lo := &locateOptions{g: g, graph: neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
 		resolution: opts.resolution, runID: runID, plotValue: "posterior"}
 	if opts.page != nil {
-		lo.plot = opts.page.picture // the operator's page shows it
+		lo.plot = opts.page.picturePath(runID) // the operator's page shows it
 	}
 	return lo
 }

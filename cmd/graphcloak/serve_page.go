@@ -24,8 +24,8 @@ import (
 // request; the ranking and picture are those of the last slot this server
 // located (the picture file is written by the slot's locate --plot).
 type operatorPage struct {
-	opts    *serveOptions
-	picture string // the latest ranking's SVG, in a directory of serve's own
+	opts *serveOptions
+	dir  string // the rankings' pictures, a directory of serve's own
 
 	mu     sync.Mutex
 	latest *pageRanking
@@ -39,6 +39,7 @@ type pageRanking struct {
 	Report                   *community.Report
 	NoiseDominated           bool
 	PosteriorToPrior         float64
+	picture                  string // its SVG file
 }
 
 // newOperatorPage makes the page and the private directory of its picture;
@@ -48,18 +49,29 @@ func newOperatorPage(opts *serveOptions) (page *operatorPage, close func(), err 
 	if err != nil {
 		return nil, nil, err
 	}
-	return &operatorPage{opts: opts, picture: filepath.Join(dir, "latest.svg")}, func() { os.RemoveAll(dir) }, nil
+	return &operatorPage{opts: opts, dir: dir}, func() { os.RemoveAll(dir) }, nil
 }
 
-// located records a slot's localisation for the page.
+// picturePath is where the locate run runID draws its picture: one file
+// per run, so the page never shows one run's picture beside another's
+// ranking.
+func (p *operatorPage) picturePath(runID string) string {
+	return filepath.Join(p.dir, runID+".svg")
+}
+
+// located records a slot's localisation for the page, and drops the
+// previous one's picture.
 func (p *operatorPage) located(epoch, releaseRun string, s *locateSummary) {
 	if p == nil || s == nil {
 		return
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.latest != nil && p.latest.picture != s.Plot {
+		os.Remove(p.latest.picture)
+	}
 	p.latest = &pageRanking{Epoch: epoch, RunID: s.RunID, ReleaseRun: releaseRun, At: time.Now().UTC(), Estimator: s.Estimator,
-		Report: s.Report, NoiseDominated: s.NoiseDominated, PosteriorToPrior: s.PosteriorToPrior}
+		Report: s.Report, NoiseDominated: s.NoiseDominated, PosteriorToPrior: s.PosteriorToPrior, picture: s.Plot}
 }
 
 // pageData is what the template shows.
@@ -125,7 +137,7 @@ func (p *operatorPage) data(ctx context.Context) pageData {
 		if len(d.Top) > 10 {
 			d.Top, d.More = d.Top[:10], len(d.Top)-10
 		}
-		if svg, err := os.ReadFile(p.picture); err == nil {
+		if svg, err := os.ReadFile(d.Ranking.picture); d.Ranking.picture != "" && err == nil {
 			d.Picture = template.HTML(svg) // written by our own plotting, every text escaped
 		}
 	}

@@ -42,11 +42,12 @@ func TestOperatorPageWithoutNeo4j(t *testing.T) {
 	}
 
 	svg := `<svg xmlns="http://www.w3.org/2000/svg"><circle class="node" r="3"/></svg>`
-	if err := os.WriteFile(page.picture, []byte(svg), 0o644); err != nil {
+	if err := os.WriteFile(page.picturePath("run-l"), []byte(svg), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	rep := &community.Report{Communities: []community.Ranked{{Rank: 1, Name: "<b>north</b>", Share: 0.75, Size: 40}, {Rank: 2, Name: "south", Share: 0.25, Size: 40}}}
-	page.located("2026-11-22T10:00Z", "run-r", &locateSummary{RunID: "run-l", Estimator: "posterior", Report: rep, NoiseDominated: true, PosteriorToPrior: 1.5})
+	page.located("2026-11-22T10:00Z", "run-r", &locateSummary{RunID: "run-l", Estimator: "posterior", Report: rep,
+		NoiseDominated: true, PosteriorToPrior: 1.5, Plot: page.picturePath("run-l")})
 	body = get()
 	for _, want := range []string{"2026-11-22T10:00Z", "run-l", "run-r", "&lt;b&gt;north&lt;/b&gt;", "75.0%", "noise-dominated", svg} {
 		if !strings.Contains(body, want) {
