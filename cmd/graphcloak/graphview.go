@@ -42,7 +42,7 @@ func noiseVerdict(noiseDominated bool, posteriorToPrior float64) string {
 	if !noiseDominated {
 		return ""
 	}
-	return fmt.Sprintf("noise-dominated: the top community is only %.2g× its prior — not a finding", posteriorToPrior)
+	return fmt.Sprintf("noise-dominated: the top community is only %.3g× its prior — not a finding", posteriorToPrior)
 }
 
 // viewOfRanking builds a graph picture from a partition with IDs 0..k−1,
