@@ -51,7 +51,7 @@ func TestServeOperatorPageInBrowser(t *testing.T) {
 	for attempt := 1; ; attempt++ {
 		page = httpGet(t, "http://"+addr+"/")
 		dom = runChromium(t, browser, "--dump-dom", "http://"+addr+"/")
-		runChromium(t, browser, "--window-size=1280,2400", "--screenshot="+shot, "http://"+addr+"/")
+		runChromium(t, browser, "--window-size=1280,1700", "--screenshot="+shot, "http://"+addr+"/")
 		if latestRun(page) != "" && latestRun(page) == latestRun(httpGet(t, "http://"+addr+"/")) {
 			break
 		}
