@@ -111,6 +111,7 @@ func main() {
 		}
 		return
 	}
+	ceilings := map[float64]float64{} // per ε: it does not depend on τ
 	for _, tau := range floats(*taus) {
 		var sens *privacy.Sensitivity
 		if *perNode && (*perNodeTaus == "" || slices.Contains(floats(*perNodeTaus), tau)) {
@@ -140,7 +141,10 @@ func main() {
 			}
 		}
 		for i, eps := range epsList {
-			r := row{Graph: *name, Tau: tau, Epsilon: eps, Ceiling: experiment.Ceiling(g, cg.Partition(), eps, *delta)}
+			if _, ok := ceilings[eps]; !ok {
+				ceilings[eps] = experiment.Ceiling(g, cg.Partition(), eps, *delta)
+			}
+			r := row{Graph: *name, Tau: tau, Epsilon: eps, Ceiling: ceilings[eps]}
 			base := base0
 			base.Epsilon = eps
 			ar := answers[i]
