@@ -202,7 +202,7 @@ th { border-bottom: 1px solid #999; }
 
 <h2>Latest ranking</h2>
 {{if .PrivateAnswer}}<p>private-answer mode: each slot publishes only the source community; there is no ranking to show.</p>
-{{else if .Ranking}}<p>epoch {{.Ranking.Epoch}} · located {{time .Ranking.At}} UTC · {{.Ranking.Estimator}} estimator · run {{.Ranking.RunID}} on release {{.Ranking.ReleaseRun}}</p>
+{{else if .Ranking}}<p>slot {{.Ranking.Epoch}} · located {{time .Ranking.At}} UTC · {{.Ranking.Estimator}} estimator · run {{.Ranking.RunID}} on release {{.Ranking.ReleaseRun}}</p>
 {{if .Ranking.NoiseDominated}}<p class="verdict" id="verdict">noise-dominated: the top community is only {{num .Ranking.PosteriorToPrior}}× its prior — not a finding</p>{{end}}
 {{if .Ranking.Report.NoSource}}<p id="no-source">no detectable source</p>{{end}}
 <table id="ranking">
