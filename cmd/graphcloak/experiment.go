@@ -548,12 +548,14 @@ func plotGraphExample(path string, g *laplacian.Graph, res *experiment.GraphResu
 	if len(ex.Sources) > 0 {
 		source = ex.Sources[0]
 	}
-	v := viewOfRanking(g, ex.Partition, ex.Report, ex.Weights, source)
+	v := viewOfRanking(g, ex.Partition, ex.Report, res.Estimator, ex.Weights, source)
 	v.Title = fmt.Sprintf("%s estimator, trial 0 of %d", res.Estimator, res.Trials)
 	if ex.Report.NoSource {
 		v.Title += ": no detectable source"
 	}
-	v.Caption = privacyCaption(res.Epsilon, res.Delta, res.Tau, res.Sigma) + " · colour: posterior probability of being the source"
+	ratio := ex.Report.PosteriorToPrior(g.N())
+	v.Verdict = noiseVerdict(!ex.Report.NoSource && ratio < community.NoiseRatio, ratio)
+	v.Caption = privacyCaption(res.Epsilon, res.Delta, res.Tau, res.Sigma)
 	return plotting.GraphPicture(path, v)
 }
 

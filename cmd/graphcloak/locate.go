@@ -784,9 +784,7 @@ func plotLocate(opts *locateOptions, graph *laplacian.Graph, res *graphcloak.Loc
 	if res.Report.NoSource {
 		v.Title = fmt.Sprintf("%s: no detectable source", opts.graph)
 	}
-	if res.NoiseDominated {
-		v.Title = fmt.Sprintf("%s: NOISE-DOMINATED (top community %.1f× its prior): not a finding", opts.graph, res.PosteriorToPrior)
-	}
-	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, tau, res.Sigma) + " · colour: " + v.ValueLabel
+	v.Verdict = noiseVerdict(res.NoiseDominated, res.PosteriorToPrior)
+	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, tau, res.Sigma)
 	return plotting.GraphPicture(opts.plot, v)
 }
