@@ -29,7 +29,7 @@ type Sensitivity struct {
 	Delta2    float64 // rounded up; exact value or certified upper bound
 	Certified bool    // true: exact (to stated slack, rounded up) or a proven upper bound
 	Exact     bool    // true: Delta2 is the true value to within Slack (dense, or sparse refined to the end); false: only an upper bound (time budget hit)
-	Method    string  // "dense-eigen", "chebyshev-columns", "bound-and-refine", "lanczos-edges", "heat-kernel-1d", "matrix", "no-edges"
+	Method    string  // "dense-eigen", "chebyshev-columns", "bound-and-refine", "lanczos-edges", "slow-modes", "heat-kernel-1d", "matrix", "no-edges"
 	Slack     float64 // certified width: Delta2 − (a proven lower bound on the true value), ≥ 0
 	// RelativeSlack is Slack/Delta2. Exact is only claimed when it is at
 	// most ExactRelativeSlack; a wider bracket is reported as an upper bound.
@@ -74,6 +74,27 @@ type GraphOptions struct {
 	// minute at 10⁷ edges). Default 0: run until Δ2 is known to the slack
 	// of the method.
 	TimeBudget time.Duration
+	// Done, when not nil, stops the computation once closed (a context's
+	// Done channel): GraphSensitivity then returns ErrStopped. The dense
+	// eigendecomposition cannot be interrupted; callers that must return
+	// at once run GraphSensitivity in a goroutine as well.
+	Done <-chan struct{}
+}
+
+// ErrStopped is returned by GraphSensitivity when GraphOptions.Done was
+// closed before the computation ended.
+var ErrStopped = errors.New("privacy: sensitivity computation stopped")
+
+// stopFunc reports whether done is closed; a nil done never is.
+func stopFunc(done <-chan struct{}) func() bool {
+	return func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 // SparseScheme is the algorithm of the sparse path.
@@ -91,6 +112,10 @@ const (
 	// SchemeLanczos brackets each edge class by Lanczos with a rigorous
 	// a-posteriori bound (lanczosGraphSensitivity).
 	SchemeLanczos
+	// SchemeSlowModes certifies the slow eigenpairs of L and bounds the
+	// rest by e^{−τμ} (slowModesGraphSensitivity): exact at large τ, where
+	// Δ2 is tiny, on graphs of at most 5 000 nodes.
+	SchemeSlowModes
 )
 
 // lanczosMinSteps is the fewest Lanczos steps per edge the memory must
@@ -235,6 +260,26 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 		return base, nil
 	}
 	method, scheme := opt.Method, opt.Scheme
+	stop := stopFunc(opt.Done)
+	if scheme == SchemeSlowModes || (method == expm.Auto && scheme == SchemeAuto && g.N() > 300 && g.N() <= slowModesLimit) {
+		// Auto tries the slow modes first on mid-sized graphs: they need
+		// few modes exactly when Δ2 is small and the others' absolute error
+		// terms are not (docs/derivations.md §2.7).
+		block := slowModesAutoBlock
+		if scheme == SchemeSlowModes {
+			block = slowModesMaxBlock
+		}
+		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, block, stop)
+		if stop() {
+			return Sensitivity{}, ErrStopped
+		}
+		if ok {
+			return honestExact(s), nil
+		}
+		if scheme == SchemeSlowModes {
+			return Sensitivity{}, fmt.Errorf("%w: the slow-modes method takes at most %d nodes and %d modes below λ₂ + 25/τ", ErrTooLarge, slowModesLimit, slowModesMaxBlock)
+		}
+	}
 	switch method {
 	case expm.Auto:
 		method = expm.Sparse // the plan's choice above the dense limit, without its models' cost
@@ -265,6 +310,9 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 		s = inLocalOrder(g, func(h *laplacian.Graph) Sensitivity { return lanczosGraphSensitivity(h, tau, alpha, opt, base) })
 	default:
 		s = inLocalOrder(g, func(h *laplacian.Graph) Sensitivity { return sparseGraphSensitivity(h, tau, alpha, opt, base) })
+	}
+	if err == nil && stop() {
+		return Sensitivity{}, ErrStopped
 	}
 	return honestExact(s), err
 }
