@@ -41,7 +41,7 @@ func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensitivity
 	if !ok {
 		return Sensitivity{}, errors.New("privacy: dense eigenvectors far from orthogonal; cannot certify")
 	}
-	s.Delta2 = roundUpDelta(alpha * up)
+	s.Delta2 = math.Max(roundUpDelta(alpha*up), math.SmallestNonzeroFloat64) // never 0: Δ2 > 0 on an edge
 	s.Slack = math.Max(0, s.Delta2-roundDownDelta(alpha*lo))
 	s.Edge = edge
 	s.Exact = true

@@ -2,10 +2,10 @@ package privacy
 
 import (
 	"fmt"
-	"os"
-	"time"
 	"math"
 	"math/rand/v2"
+	"os"
+	"time"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -155,28 +155,32 @@ func modeBrackets(g *laplacian.Graph, b modeBasis, tau, muCert float64) (up, lo 
 	// ℓ: a lower bound on the smallest eigenvalue off the null space.
 	ell := math.Min(muCert, thMin-math.Sqrt(rF2)*(1+highamGamma(m+2))/s*(1+4*u))
 	ellP := math.Max(ell, 0)
-	damp := math.Exp(-tau*ellP) * (1 + 1e-12)
+	// Everything is computed relative to the scale S = e^{−τℓ₊}, the
+	// slowest decay: squares of e^{−τθ} would underflow long before Δ2
+	// does (K_5 at τ = 100: Δ2 = 1.0·10⁻²¹⁷, its square 10⁻⁴³⁴).
+	scale := math.Exp(-tau*ellP) * (1 + 1e-12)
 	tail := 0.0
 	if !math.IsInf(muCert, 1) {
-		tail = math.Exp(-tau*math.Max(muCert, 0)) * (1 + 1e-12)
+		tail = math.Exp(-tau*(math.Max(muCert, 0)-ellP)) * (1 + 1e-12)
 	}
-	// Per mode: the exponential and the Duhamel weight
-	// ‖R̃_k‖ ∫₀^τ e^{−(τ−s)ℓ₊} e^{−sθ_k} ds = ‖R̃_k‖ τ e^{−τ min(ℓ₊,θ_k)} h(τ|θ_k − ℓ₊|),
+	// Per mode: e^{−τ(θ_k−ℓ₊)} and the Duhamel weight
+	// ‖R̃_k‖ ∫₀^τ e^{−(τ−s)ℓ₊} e^{−sθ_k} ds / S = ‖R̃_k‖ τ e^{−τ(min(ℓ₊,θ_k)−ℓ₊)} h(τ|θ_k − ℓ₊|),
 	// h(x) = (1 − e^{−x})/x.
 	ex := make([]float64, m)
 	wd := make([]float64, m)
 	for k, th := range b.theta {
-		ex[k] = math.Exp(-tau * th)
+		ex[k] = math.Exp(-tau * (th - ellP))
 		x := tau * math.Abs(th-ellP)
 		h := 1.0
 		if x > 0 {
 			h = -math.Expm1(-x) / x
 		}
-		wd[k] = b.res[k] * tau * math.Exp(-tau*math.Min(ellP, th)) * h * (1 + 1e-12)
+		wd[k] = b.res[k] * tau * math.Exp(-tau*(math.Min(ellP, th)-ellP)) * h * (1 + 1e-12)
 	}
-	// Relative error of each z_k = fl(e^{−τθ_k}) ŷ_k (the exponential of a
-	// rounded argument, the product), of the sum of squares and its root.
-	zRel := (2*tau*thAbs+4)*u + highamGamma(m+3)
+	// Relative error of each z_k = fl(e^{−τ(θ_k−ℓ₊)}) ŷ_k (the exponential
+	// of a rounded argument, the product), of the sum of squares and its
+	// root, and of the scale.
+	zRel := (2*tau*(thAbs+ellP)+4)*u + highamGamma(m+3) + 1e-12
 	eta := b.eta
 	up, lo, edge = -1, 0, [2]int{-1, -1}
 	g.ForEachEdge(func(i, j int, _ float64) {
@@ -195,12 +199,16 @@ func modeBrackets(g *laplacian.Graph, b modeBasis, tau, muCert float64) (up, lo 
 		r2 := 2 - (1-eta-2*u)*y2*(1-highamGamma(m+1))
 		rn := math.Sqrt(math.Max(r2, 0)) * (1 + 4*u)
 		pr := ((u+eta)*yn*(1+highamGamma(m+1)) + pf*rn) / s * (1 + 4*u)
-		rest := math.Hypot(damp*pr, tail*rn) * (1 + 4*u)
+		rest := math.Hypot(pr, tail*rn) * (1 + 4*u)
 		zn := math.Sqrt(z2)
-		e := dh + rest
-		hi := math.Sqrt(1+eta)*zn*(1+zRel)*(1+4*u) + e*(1+4*u)
-		lw := math.Sqrt(1-eta)*zn*(1-zRel)*(1-4*u) - e*(1+4*u)
+		e := (dh + rest) * (1 + 4*u)
+		hi := (math.Sqrt(1+eta)*zn*(1+zRel)*(1+4*u) + e) * (1 + 4*u)
+		lw := (math.Sqrt(1-eta)*zn*(1-zRel)*(1-4*u) - e) * (1 - 4*u)
+		// Scaled back; an upper end that underflows becomes the least
+		// positive float, never 0.
+		hi = math.Nextafter(hi*scale*(1+4*u), math.Inf(1))
 		hi = math.Min(hi, math.Sqrt2) // exp(−τL) is a contraction and ‖b‖ = √2
+		lw = math.Max(0, lw*scale*(1-4*u))
 		if hi > up {
 			up, edge = hi, [2]int{i, j}
 		}
@@ -542,7 +550,7 @@ func slowModesGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensiti
 		if !ok {
 			return s, false
 		}
-		s.Delta2 = roundUpDelta(alpha * up)
+		s.Delta2 = math.Max(roundUpDelta(alpha*up), math.SmallestNonzeroFloat64) // never 0: Δ2 > 0 on an edge
 		s.Slack = math.Max(0, s.Delta2-roundDownDelta(alpha*lo))
 		s.Edge = edge
 		s.Exact = true
