@@ -322,7 +322,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if err != nil {
 		return err
 	}
-	kind, part, names, err := experimentCommunities(o, lg)
+	kind, part, names, err := experimentCommunities(ctx, o, lg)
 	if err != nil {
 		return err
 	}
@@ -443,7 +443,7 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 // experimentCommunities returns the partition the experiment scores
 // against and what it is (planted by default when the graph has one, else
 // leiden).
-func experimentCommunities(o *graphOptions, lg *loadedGraph) (kind string, part []int, names []string, err error) {
+func experimentCommunities(ctx context.Context, o *graphOptions, lg *loadedGraph) (kind string, part []int, names []string, err error) {
 	gr, planted := lg.Graph, lg.Partition
 	kind = o.communities
 	if kind == "" {
@@ -459,12 +459,14 @@ func experimentCommunities(o *graphOptions, lg *loadedGraph) (kind string, part 
 		}
 		part = planted
 	case kind == "leiden":
-		if part, err = community.Leiden(gr, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed}); err != nil {
-			return "", nil, nil, inputErrorf("--resolution: %w", err)
+		if part, err = interruptible(ctx, func() ([]int, error) {
+			return community.Leiden(gr, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed})
+		}); err != nil {
+			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
 		}
 	case kind == "louvain":
-		if part, err = community.Louvain(gr, o.resolution, o.seed); err != nil {
-			return "", nil, nil, inputErrorf("--resolution: %w", err)
+		if part, err = interruptible(ctx, func() ([]int, error) { return community.Louvain(gr, o.resolution, o.seed) }); err != nil {
+			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
 		}
 	case strings.HasPrefix(kind, "property:"):
 		byKey := make(map[string]string, gr.N())

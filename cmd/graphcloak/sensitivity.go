@@ -360,6 +360,8 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 		return sensitivityResult{}, err
 	}
 	opt.Status = sensitivityProgress(g)
+	opt.Done = ctx.Done() // the engine stops too, not only this command
+	g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
 	start := time.Now()
 	s, err := graphSensitivityCtx(ctx, gr, o.tau, o.alpha, opt)
 	if opt.Status != nil {
