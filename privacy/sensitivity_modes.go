@@ -1,11 +1,8 @@
 package privacy
 
 import (
-	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
-	"time"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -438,7 +435,6 @@ func lowModes(g *laplacian.Graph, p, want int, x0 []float64, p0 int, resTol floa
 		x, y = y, x
 		orth()
 		rr()
-		dbg("  it=%d deg=%d conv=%d res0=%g resW=%g", it, deg, conv, res[0], res[min(want, p-1)])
 	}
 	return x, theta, conv
 }
@@ -493,9 +489,7 @@ func slowModesGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensiti
 	var x []float64
 	p0 := 0
 	for attempt := 0; attempt < 8; attempt++ {
-		t0 := time.Now()
 		q, theta, conv := lowModes(g, p, 3*p/4, x, p0, resTol, 60, stop)
-		dbg("lowModes p=%d conv=%d theta0=%g thetaConv=%g thetaTop=%g span=%g %v", p, conv, theta[0], theta[max(conv-1, 0)], theta[p-1], span, time.Since(t0))
 		if stop() {
 			return s, false
 		}
@@ -560,8 +554,13 @@ func slowModesGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensiti
 	return s, false
 }
 
-func dbg(f string, a ...any) {
-	if os.Getenv("GC_DEBUG") != "" {
-		fmt.Fprintf(os.Stderr, f+"\n", a...)
-	}
+// jensenFloor is the largest Jensen lower bound on q_e over the edges,
+// 2e^{−τ(d_i+d_j+2w)} (docs/derivations.md §2.3): a proven lower bound on
+// (Δ2/α)².
+func jensenFloor(g *laplacian.Graph, tau float64) float64 {
+	best := 0.0
+	g.ForEachEdge(func(i, j int, w float64) {
+		best = math.Max(best, 2*math.Exp(-tau*(g.Degree(i)+g.Degree(j)+2*w)))
+	})
+	return best * (1 - 1e-12)
 }
