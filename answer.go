@@ -99,7 +99,7 @@ func Answer(ctx context.Context, job AnswerJob) (*AnswerResult, error) {
 	if err := job.Ledger.Charge(ctx, privacy.Charge{Scope: job.Scope, ReleaseID: job.Epoch, Rho: cal.Rho}); err != nil {
 		return nil, err
 	}
-	o, err := privacy.SampleAnswer(privacy.AnswerRequest{Calibration: cal, Distances: cg.DistancesFrom(hat),
+	o, err := privacy.SampleAnswer(privacy.AnswerRequest{Calibration: cal, Distances: cg.DistancesFrom(hat), Source: hat,
 		Noise: job.Noise, ReleaseID: id, Scope: job.Scope, Epoch: job.Epoch})
 	if err != nil {
 		return nil, err

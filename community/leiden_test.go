@@ -1,7 +1,10 @@
 package community
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -182,5 +185,40 @@ func BenchmarkLeiden(b *testing.B) {
 			}
 			b.ReportMetric(q, "Q")
 		})
+	}
+}
+
+// The partition must be the same, byte for byte, whatever the number of
+// workers: the graphs are big enough (2|E| ≥ sequentialLinks) for local
+// moving to decide chunks in parallel, and GOMAXPROCS is raised so eight
+// workers really run.
+func TestLeidenSameForEveryConcurrency(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	for _, spec := range []string{
+		"pa:n=40000,m=4,seed=3",
+		"sbm:sizes=8000x8000x8000x8000,pin=0.001,pout=0.00005",
+	} {
+		g, _ := gen(t, spec)
+		if 2*g.NumEdges() < sequentialLinks {
+			t.Fatalf("%s: %d links, too few for the parallel path", spec, 2*g.NumEdges())
+		}
+		var want []byte
+		for _, c := range []int{1, 2, 8} {
+			part, err := Leiden(g, LeidenOptions{Seed: 11, Concurrency: c})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make([]byte, 0, 4*len(part))
+			for _, x := range part {
+				got = binary.LittleEndian.AppendUint32(got, uint32(x))
+			}
+			if want == nil {
+				want = got
+				continue
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: concurrency %d gives another partition than concurrency 1", spec, c)
+			}
+		}
 	}
 }

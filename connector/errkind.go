@@ -13,9 +13,9 @@ func (*RunStateError) Kind() errkind.Kind       { return errkind.Charged }
 func (*ScopeBusyError) Kind() errkind.Kind      { return errkind.Busy }
 func (*EpochPublishedError) Kind() errkind.Kind { return errkind.Busy }
 func (*UnreachableError) Kind() errkind.Kind    { return errkind.Unreachable }
-func (*AuthError) Kind() errkind.Kind           { return errkind.Unreachable }
+func (*AuthError) Kind() errkind.Kind           { return errkind.BadInput } // configuration: fix the job, retrying cannot help
 func (*TimeoutError) Kind() errkind.Kind        { return errkind.Unreachable }
-func (*SchemaError) Kind() errkind.Kind         { return errkind.Database }
+func (*SchemaError) Kind() errkind.Kind         { return errkind.BadInput } // the job names a label, type or property the database lacks
 func (*DataError) Kind() errkind.Kind           { return errkind.Database }
 func (*QueryError) Kind() errkind.Kind          { return errkind.Database }
 func (*GDSMissingError) Kind() errkind.Kind     { return errkind.BadInput }

@@ -173,7 +173,7 @@ func TestCompiledQueryText(t *testing.T) {
 		t.Errorf("relPattern = %q", cp.relPattern)
 	}
 	cp, _ = Projection{}.compile()
-	if cp.nodeMatch("n") != "(n WHERE NOT n:`GraphcloakRun`|`GraphcloakLedger`|`GraphcloakCharge`|`GraphcloakReleaseValues`)" || cp.relPattern != "r" {
+	if cp.nodeMatch("n") != "(n WHERE NOT n:`GraphcloakRun`|`GraphcloakLedger`|`GraphcloakCharge`|`GraphcloakReleaseValues`|`GraphcloakScopeLease`|`GraphcloakOutput`)" || cp.relPattern != "r" {
 		t.Errorf("wildcard patterns %q %q", cp.nodeMatch("n"), cp.relPattern)
 	}
 }

@@ -104,12 +104,18 @@ func (p Projection) compile() (*compiled, error) {
 	return c, nil
 }
 
+// BookkeepingLabels are the labels of graphcloak's own nodes (run
+// records, the ledger, stored release values, scope leases, the output
+// registry): never part of a user graph, never read as one, never written
+// to by a write-back.
+var BookkeepingLabels = []string{RunRecordLabel, LedgerLabel, ChargeLabel, ValuesLabel, ScopeLeaseLabel, OutputLabel}
+
 // nodeMatch returns the node pattern with variable v: "(v:`A`|`B`)". With
 // no labels (all nodes) it leaves out graphcloak's own bookkeeping nodes
-// (run records and the ledger), which are not part of any user graph.
+// (BookkeepingLabels).
 func (c *compiled) nodeMatch(v string) string {
 	if len(c.labels) == 0 {
-		return "(" + v + " WHERE NOT " + v + ":`" + RunRecordLabel + "`|`" + LedgerLabel + "`|`" + ChargeLabel + "`|`" + ValuesLabel + "`)"
+		return "(" + v + " WHERE NOT " + v + ":`" + strings.Join(BookkeepingLabels, "`|`") + "`)"
 	}
 	return "(" + v + ":" + strings.Join(c.labels, "|") + ")"
 }

@@ -223,6 +223,13 @@ func (c *Client) ResumeRun(ctx context.Context, database, runID string, lease ti
 
 func (c *Client) startHeartbeat(rec RunRecord, db string, lease time.Duration) *Run {
 	r := &Run{Record: rec, c: c, db: db, lease: lease, stop: make(chan struct{}), done: make(chan struct{})}
+	// Stopping cancels a heartbeat in flight: a run that ends against a
+	// stalled server does not wait up to lease/3 for it.
+	hbCtx, cancelHB := context.WithCancel(context.Background())
+	go func() {
+		<-r.stop
+		cancelHB()
+	}()
 	go func() {
 		defer close(r.done)
 		t := time.NewTicker(lease / 3)
@@ -232,7 +239,7 @@ func (c *Client) startHeartbeat(rec RunRecord, db string, lease time.Duration) *
 			case <-r.stop:
 				return
 			case <-t.C:
-				ctx, cancel := context.WithTimeout(context.Background(), lease/3)
+				ctx, cancel := context.WithTimeout(hbCtx, lease/3)
 				err := r.Heartbeat(ctx)
 				cancel()
 				var lost *LeaseLostError
@@ -302,11 +309,15 @@ func (r *Run) Succeed(ctx context.Context) error {
 // Fail stops the heartbeat and stores Record with status "failed" and
 // cause's message (never a secret: connector and privacy errors hold
 // none) — or status "interrupted" when cause is a cancelled context (a
-// signal, a scheduler shutting down). It runs even when ctx is cancelled,
-// bounded by 10 s, and returns what went wrong recording it.
+// signal, a scheduler shutting down). It runs even when ctx is cancelled
+// (then bounded by 10 s); a live ctx with a deadline — the caller's one
+// bookkeeping deadline — is used as it is, so Fail never waits longer.
 func (r *Run) Fail(ctx context.Context, cause error) error {
 	r.stopHeartbeat()
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	wctx, cancel := ctx, context.CancelFunc(func() {})
+	if _, ok := ctx.Deadline(); !ok || ctx.Err() != nil {
+		wctx, cancel = context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+	}
 	defer cancel()
 	r.Record.FinishedAt = time.Now().UTC()
 	r.Record.Error = "unknown error"

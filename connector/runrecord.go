@@ -74,6 +74,10 @@ type RunRecord struct {
 	// (StoreReleaseValues) — before the first node is written — so that a
 	// failed or abandoned run can be re-published exactly (ResumeRun).
 	ValuesStored bool
+	// ValuesDigest is privacy.ValuesDigest of the released values (set with
+	// ReleaseMeta, before they are stored): readers recompute it from the
+	// node values they read and refuse anything else.
+	ValuesDigest string
 	// SupersededBy names the run that overwrote this run's values
 	// (StatusSuperseded).
 	SupersededBy string
@@ -160,7 +164,7 @@ var standardRunProps = map[string]bool{
 	"nodeLabels": true, "relationshipTypes": true, "relationshipWeightProperty": true,
 	"nodeKeyProperty": true, "communityProperty": true, "valueProperty": true,
 	"writeProperty": true, "runIdProperty": true, "scope": true, "epoch": true, "releaseId": true,
-	"releaseMeta": true, "valuesStored": true, "supersededBy": true, "attempts": true,
+	"releaseMeta": true, "valuesStored": true, "valuesDigest": true, "supersededBy": true, "attempts": true,
 	"leaseExpiresAt": true, "heartbeatAt": true,
 	"sigma": true, "delta2": true, "rho": true, "epsilon": true, "delta": true,
 	"nodeCount": true, "relationshipCount": true, "nodePropertiesWritten": true,
@@ -200,6 +204,7 @@ func (r RunRecord) properties() (map[string]any, error) {
 		"epoch":                      r.Epoch,
 		"releaseId":                  r.ReleaseID,
 		"releaseMeta":                r.ReleaseMeta,
+		"valuesDigest":               r.ValuesDigest,
 		"supersededBy":               r.SupersededBy,
 	} {
 		if v != "" {
@@ -320,7 +325,7 @@ func runRecordFrom(p map[string]any) *RunRecord {
 			RelationshipWeightProperty: str("relationshipWeightProperty"), NodeKeyProperty: str("nodeKeyProperty"),
 			CommunityProperty: str("communityProperty"), ValueProperty: str("valueProperty")},
 		WriteProperty: str("writeProperty"), Scope: str("scope"), Epoch: str("epoch"), ReleaseID: str("releaseId"),
-		ReleaseMeta: str("releaseMeta"), SupersededBy: str("supersededBy"), Attempts: int(integer("attempts")),
+		ReleaseMeta: str("releaseMeta"), ValuesDigest: str("valuesDigest"), SupersededBy: str("supersededBy"), Attempts: int(integer("attempts")),
 		LeaseExpiresAt: when("leaseExpiresAt"), HeartbeatAt: when("heartbeatAt"),
 		Sigma: num("sigma"), Delta2: num("delta2"), Rho: num("rho"), Epsilon: num("epsilon"), Delta: num("delta"),
 		NodeCount: int(integer("nodeCount")), RelationshipCount: int(integer("relationshipCount")),
@@ -389,6 +394,7 @@ func (c *Client) ensureConstraints(ctx context.Context, db string) error {
 		"CREATE CONSTRAINT graphcloak_ledger_scope IF NOT EXISTS FOR (l:" + LedgerLabel + ") REQUIRE l.scope IS UNIQUE",
 		"CREATE CONSTRAINT graphcloak_charge_id IF NOT EXISTS FOR (c:" + ChargeLabel + ") REQUIRE c.chargeId IS UNIQUE",
 		"CREATE CONSTRAINT graphcloak_scope_lease IF NOT EXISTS FOR (l:" + ScopeLeaseLabel + ") REQUIRE l.scope IS UNIQUE",
+		"CREATE CONSTRAINT graphcloak_output_property IF NOT EXISTS FOR (o:" + OutputLabel + ") REQUIRE o.property IS UNIQUE",
 		"CREATE CONSTRAINT graphcloak_values_chunk IF NOT EXISTS FOR (v:" + ValuesLabel + ") REQUIRE (v.runId, v.chunk) IS UNIQUE",
 	} {
 		_, err := runWrite(ctx, c, db, "create constraint", func(ctx context.Context, tx neo4j.ManagedTransaction) (struct{}, error) {

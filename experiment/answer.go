@@ -193,11 +193,11 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 	for t := range T {
 		s, hat := rs.src[t], rs.hat[t]
 		truth := cg.Community(s)
-		probs := cal.AnswerProbabilities(cg.DistancesFrom(hat))
+		probs := cal.ProbabilitiesAt(cg, hat)
 		res.perTrial[t] = probs[truth]
 		if hat != s {
 			errs++
-			diffs[t] = probs[truth] - cal.AnswerProbabilities(cg.DistancesFrom(s))[truth]
+			diffs[t] = probs[truth] - cal.ProbabilitiesAt(cg, s)[truth]
 		}
 		if cg.Community(hat) == truth {
 			res.RecoveryRate++

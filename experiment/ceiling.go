@@ -104,10 +104,96 @@ type constraints func(row func(s int, b float64), term func(s, u int, a float64)
 // disjoint, so
 //
 //	p_s + e^{−ε}·Σ_B mean_{t ∈ N(s)∩B} p_t + e^{−2ε}·Σ_D p_{u_D} ≤ b_s = 1 + δ·(N₁(s)·e^{−ε} + N₂(s)·(e^{−ε} + e^{−2ε})).
+//
+// Where the graph and partition are small enough (n·k ≤ maxFarPairs) each
+// row also takes one nearest member u of every community D at distance
+// d ≥ 3 (P(D | s) ≥ e^{−dε}·p_u − δ·S_d by group privacy along a shortest
+// path): at small ε the many far communities are what bounds the mean.
 func starCeiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
+	far := farMembers(g, part)
 	return dualBound(g.N(), func(row func(int, float64), term func(int, int, float64)) {
-		starConstraints(g, part, epsilon, delta, row, term)
+		extra := make([]float64, g.N())
+		for _, f := range far {
+			d := float64(f.d)
+			term(int(f.s), int(f.u), math.Exp(-d*epsilon))
+			extra[f.s] += delta * groupSum(int(f.d), epsilon)
+		}
+		starConstraints(g, part, epsilon, delta, func(s int, b float64) { row(s, b+extra[s]) }, term)
 	})
+}
+
+// groupSum is S_d = Σ_{j=1..d} e^{−jε}.
+func groupSum(d int, epsilon float64) float64 {
+	sd := 0.0
+	for j := 1; j <= d; j++ {
+		sd += math.Exp(-float64(j) * epsilon)
+	}
+	return sd
+}
+
+// farMember says node u is a nearest member of its community to node s, at
+// hop distance d ≥ 3.
+type farMember struct {
+	s, u int32
+	d    int8
+}
+
+// maxFarPairs bounds n·k for the far-community terms (9 bytes each).
+const maxFarPairs = 1 << 25
+
+// maxFarHops is the farthest community distance taken (e^{−16ε} is
+// negligible at every ε the forecasts use).
+const maxFarHops = 16
+
+// farMembers returns, for every node s and every community at distance
+// 3..maxFarHops from it, one nearest member (a multi-source breadth-first
+// search per community, remembering where each search started), or nil
+// when n·k exceeds maxFarPairs.
+func farMembers(g *laplacian.Graph, part []int) []farMember {
+	n := g.N()
+	members := map[int][]int32{}
+	for v, c := range part {
+		members[c] = append(members[c], int32(v))
+	}
+	if n*len(members) > maxFarPairs {
+		return nil
+	}
+	ids := make([]int, 0, len(members))
+	for c := range members {
+		ids = append(ids, c)
+	}
+	slices.Sort(ids)
+	rowPtr, col, _ := g.CSR()
+	dist := make([]int8, n)
+	origin := make([]int32, n)
+	queue := make([]int32, 0, n)
+	var out []farMember
+	for _, c := range ids {
+		for i := range dist {
+			dist[i] = -1
+		}
+		queue = queue[:0]
+		for _, v := range members[c] {
+			dist[v], origin[v] = 0, v
+			queue = append(queue, v)
+		}
+		for head := 0; head < len(queue); head++ {
+			u := queue[head]
+			if dist[u] >= 3 {
+				out = append(out, farMember{s: u, u: origin[u], d: dist[u]})
+			}
+			if dist[u] >= maxFarHops {
+				continue
+			}
+			for _, v := range col[rowPtr[u]:rowPtr[u+1]] {
+				if dist[v] < 0 {
+					dist[v], origin[v] = dist[u]+1, origin[u]
+					queue = append(queue, v)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // dualBound returns a bound on the mean of p over the packing LP

@@ -410,10 +410,10 @@ func TestEndToEnd(t *testing.T) {
 		code     int
 		mention  string
 	}{
-		{"wrong password", "wrong-" + s.Password, nil, 4, "auth"},
+		{"wrong password", "wrong-" + s.Password, nil, 3, "auth"}, // configuration: fix the job (docs/scheduling.md), not a retry
 		{"unreachable", s.Password, func(a []string) []string { return replaceFlag(a, "--uri", "bolt://127.0.0.1:1") }, 4, "unreachable"},
-		{"unknown label", s.Password, func(a []string) []string { return replaceFlag(a, "--node-labels", "NoSuchLabel_"+e.scope) }, 6, "label"},
-		{"missing property", s.Password, func(a []string) []string { return replaceFlag(a, "--value-property", "noSuchProp_"+e.scope) }, 6, "property"},
+		{"unknown label", s.Password, func(a []string) []string { return replaceFlag(a, "--node-labels", "NoSuchLabel_"+e.scope) }, 3, "label"},
+		{"missing property", s.Password, func(a []string) []string { return replaceFlag(a, "--value-property", "noSuchProp_"+e.scope) }, 3, "property"},
 		{"injection in label", s.Password, func(a []string) []string {
 			return replaceFlag(a, "--node-labels", f.Label+"`) DETACH DELETE n //")
 		}, 3, "label"},

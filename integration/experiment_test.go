@@ -41,10 +41,10 @@ func TestExperimentFromNeo4j(t *testing.T) {
 		t.Fatalf("community accuracy %v from %q, want 1 from property:community", got.CommunityAccuracy, got.CommunitySource)
 	}
 
-	// A community property that no node has is a data error (exit 6), not a silent Louvain fallback.
+	// A community property that no node has is refused (exit 3: the database lacks it), not a silent Louvain fallback.
 	bad := append([]string{"experiment", "graph"}, e.projectionFlags()...)
 	bad = append(bad, "--communities", "property:noSuchProperty", "--trials", "2")
-	if r := runCLI(t, s.Password, bad...); r.Code != 6 {
-		t.Fatalf("missing community property: exit %d, want 6\nstderr: %s", r.Code, r.Stderr)
+	if r := runCLI(t, s.Password, bad...); r.Code != 3 {
+		t.Fatalf("missing community property: exit %d, want 3\nstderr: %s", r.Code, r.Stderr)
 	}
 }

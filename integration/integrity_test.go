@@ -311,8 +311,8 @@ func TestFailedBeforeChargeRetries(t *testing.T) {
 		query(t, d, "MATCH (r:GraphcloakRun {scope: $p}) DETACH DELETE r", map[string]any{"p": e.scope})
 	})
 	bad := replaceFlag(e.releaseArgs("epoch-F"), "--value-property", "noSuchProperty")
-	if r := runCLI(t, s.Password, bad...); r.Code != 6 {
-		t.Fatalf("release with a missing property: exit %d: %s", r.Code, r.Stderr)
+	if r := runCLI(t, s.Password, bad...); r.Code != 3 {
+		t.Fatalf("release with a property the database lacks: exit %d, want 3: %s", r.Code, r.Stderr)
 	}
 	res := releaseJSON(t, e, e.releaseArgs("epoch-F"))
 	if res["resumed"] == true || res["alreadyPublished"] == true || res["nodePropertiesWritten"] != float64(len(f.Keys)) {

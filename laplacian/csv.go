@@ -1,6 +1,7 @@
 package laplacian
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -62,24 +63,9 @@ var ErrCSVFields = errors.New("laplacian: csv: want source,target[,weight]")
 func ReadCSV(r io.Reader, opt Options) (*Graph, error) {
 	cr := csvin.NewReader(r)
 
-	var keys []string
-	index := make(map[string]int32)
-	var edges []Edge
-	var seen map[[2]int32]int // first line of each pair, for RejectDuplicates
+	ids := &edgeReader{index: make(map[string]int32)}
 	if opt.RejectDuplicates {
-		seen = make(map[[2]int32]int)
-	}
-	id := func(k string) (int32, error) {
-		if i, ok := index[k]; ok {
-			return i, nil
-		}
-		if len(keys) >= math.MaxInt32 {
-			return 0, fmt.Errorf("more than %d nodes", math.MaxInt32)
-		}
-		i := int32(len(keys))
-		keys = append(keys, k)
-		index[k] = i
-		return i, nil
+		ids.seen = make(map[[2]int32]int)
 	}
 	read := func() (csvin.Record, error) {
 		rec, err := cr.Read()
@@ -106,57 +92,32 @@ func ReadCSV(r io.Reader, opt Options) (*Graph, error) {
 			pending = append([]csvin.Record{first}, pending...)
 		}
 	}
-	for {
-		var rec csvin.Record
-		if len(pending) > 0 {
-			rec, pending = pending[0], pending[1:]
-		} else {
-			rec, err = read()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				return nil, err
-			}
+	for _, rec := range pending {
+		f := make([][]byte, len(rec.Fields))
+		for i, x := range rec.Fields {
+			f[i] = []byte(x)
 		}
-		f, line := rec.Fields, rec.Line
-		if len(f) != 2 && len(f) != 3 {
-			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: got %d fields", ErrCSVFields, len(f))}
+		if err := ids.edge(f, rec.Line); err != nil {
+			return nil, err
 		}
-		if f[0] == "" || f[1] == "" {
-			return nil, &CSVError{Line: line, Err: fmt.Errorf("%w: empty node key", ErrCSVFields)}
-		}
-		w := 1.0
-		if len(f) == 3 {
-			w, err = strconv.ParseFloat(f[2], 64)
-			if err != nil {
-				return nil, &CSVError{Line: line, Err: &EdgeError{f[0], f[1], math.NaN(), fmt.Errorf("%w: the weight is not a number", ErrBadWeight)}}
-			}
-		}
-		switch {
-		case f[0] == f[1]:
-			return nil, &CSVError{Line: line, Err: &EdgeError{f[0], f[1], w, ErrSelfLoop}}
-		case !(w > 0) || math.IsInf(w, 0):
-			return nil, &CSVError{Line: line, Err: &EdgeError{f[0], f[1], w, ErrBadWeight}}
-		}
-		u, err := id(f[0])
-		if err != nil {
-			return nil, &CSVError{Line: line, Err: err}
-		}
-		v, err := id(f[1])
-		if err != nil {
-			return nil, &CSVError{Line: line, Err: err}
-		}
-		if seen != nil {
-			pair := [2]int32{min(u, v), max(u, v)}
-			if l, dup := seen[pair]; dup {
-				return nil, &CSVError{Line: line, Err: &EdgeError{f[0], f[1], w,
-					fmt.Errorf("%w (first on line %d)", ErrDuplicateEdge, l)}}
-			}
-			seen[pair] = line
-		}
-		edges = append(edges, Edge{u, v, w})
 	}
+	for {
+		f, line, err := cr.ReadBytes()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var ce *csvin.Error
+			if errors.As(err, &ce) {
+				return nil, &CSVError{Line: ce.Line, Err: errors.New(ce.Msg)}
+			}
+			return nil, &CSVError{Err: err}
+		}
+		if err := ids.edge(f, line); err != nil {
+			return nil, err
+		}
+	}
+	keys, index, edges := ids.keys, ids.index, ids.edges
 	if len(edges) == 0 {
 		return nil, &CSVError{Err: fmt.Errorf("no edges: %w", ErrEmptyGraph)}
 	}
@@ -229,4 +190,110 @@ func LoadCSV(path string, opt Options) (*Graph, error) {
 		return nil, fmt.Errorf("laplacian: csv %q: %w", path, err)
 	}
 	return g, nil
+}
+
+// edgeReader turns rows into edges, numbering nodes in order of first
+// appearance. Keys that are canonical decimals (digits, no leading zero)
+// are looked up in a table by value instead of the map, and get their
+// string only when first seen: most edge lists number their nodes.
+type edgeReader struct {
+	keys  []string
+	index map[string]int32
+	byNum []int32 // node index + 1 of the decimal key v, 0 if unseen
+	edges []Edge
+	seen  map[[2]int32]int // first line of each pair, for RejectDuplicates
+}
+
+// maxNumKey bounds the decimal keys kept in the table: beyond it (or past
+// 8 entries a node) keys go to the map, so a few huge ids cost no memory.
+const maxNumKey = 1 << 31
+
+func (r *edgeReader) id(k []byte) (int32, error) {
+	if v, ok := decimal(k); ok && v < maxNumKey && v < 8*int64(len(r.keys))+1<<20 {
+		if v >= int64(len(r.byNum)) {
+			r.byNum = append(r.byNum, make([]int32, max(v+1-int64(len(r.byNum)), int64(len(r.byNum))))...)
+		}
+		if i := r.byNum[v]; i > 0 {
+			return i - 1, nil
+		}
+		i, ok := r.index[string(k)] // seen while v was past the table's bound
+		if !ok {
+			var err error
+			if i, err = r.add(string(k)); err != nil {
+				return 0, err
+			}
+		}
+		r.byNum[v] = i + 1
+		return i, nil
+	}
+	if i, ok := r.index[string(k)]; ok {
+		return i, nil
+	}
+	return r.add(string(k))
+}
+
+func (r *edgeReader) add(k string) (int32, error) {
+	if len(r.keys) >= math.MaxInt32-1 {
+		return 0, fmt.Errorf("more than %d nodes", math.MaxInt32-1)
+	}
+	i := int32(len(r.keys))
+	r.keys = append(r.keys, k)
+	r.index[k] = i
+	return i, nil
+}
+
+// decimal parses a canonical non-negative decimal of at most 10 digits.
+func decimal(b []byte) (int64, bool) {
+	if len(b) == 0 || len(b) > 10 || (b[0] == '0' && len(b) > 1) {
+		return 0, false
+	}
+	v := int64(0)
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = 10*v + int64(c-'0')
+	}
+	return v, true
+}
+
+// edge validates one row (source,target[,weight]) and appends its edge.
+func (r *edgeReader) edge(f [][]byte, line int) error {
+	if len(f) != 2 && len(f) != 3 {
+		return &CSVError{Line: line, Err: fmt.Errorf("%w: got %d fields", ErrCSVFields, len(f))}
+	}
+	if len(f[0]) == 0 || len(f[1]) == 0 {
+		return &CSVError{Line: line, Err: fmt.Errorf("%w: empty node key", ErrCSVFields)}
+	}
+	w := 1.0
+	if len(f) == 3 && !(len(f[2]) == 1 && f[2][0] == '1') {
+		var err error
+		if w, err = strconv.ParseFloat(string(f[2]), 64); err != nil {
+			return &CSVError{Line: line, Err: &EdgeError{string(f[0]), string(f[1]), math.NaN(), fmt.Errorf("%w: the weight is not a number", ErrBadWeight)}}
+		}
+	}
+	switch {
+	case bytes.Equal(f[0], f[1]):
+		return &CSVError{Line: line, Err: &EdgeError{string(f[0]), string(f[1]), w, ErrSelfLoop}}
+	case !(w > 0) || math.IsInf(w, 0):
+		return &CSVError{Line: line, Err: &EdgeError{string(f[0]), string(f[1]), w, ErrBadWeight}}
+	}
+	u, err := r.id(f[0])
+	if err != nil {
+		return &CSVError{Line: line, Err: err}
+	}
+	v, err := r.id(f[1])
+	if err != nil {
+		return &CSVError{Line: line, Err: err}
+	}
+	if r.seen != nil {
+		pair := [2]int32{min(u, v), max(u, v)}
+		if l, dup := r.seen[pair]; dup {
+			return &CSVError{Line: line, Err: &EdgeError{string(f[0]), string(f[1]), w,
+				fmt.Errorf("%w (first on line %d)", ErrDuplicateEdge, l)}}
+		}
+		r.seen[pair] = line
+	}
+	r.edges = append(r.edges, Edge{u, v, w})
+	return nil
 }

@@ -2,10 +2,12 @@ package laplacian
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -244,4 +246,41 @@ func TestReadCSVHeaderRules(t *testing.T) {
 			t.Errorf("%q: got %v, want an unrecognised-header error on line 1", in, err)
 		}
 	}
+}
+
+// Decimal keys are looked up by value in a table whose bound grows with
+// the node count: a key first seen beyond the bound and met again once
+// the bound passed it must still be the same node.
+func TestReadCSVDecimalKeysAcrossTheTableBound(t *testing.T) {
+	var b strings.Builder
+	big := 1<<20 + 100 // beyond the bound 8·nodes + 2²⁰ at first, within it after 13 nodes
+	fmt.Fprintf(&b, "%d,0\n", big)
+	const chain = 100
+	for i := 0; i < chain; i++ {
+		fmt.Fprintf(&b, "%d,%d\n", i, i+1)
+	}
+	fmt.Fprintf(&b, "%d,5\n007,5\n", big) // again; "007" is not the decimal 7
+	g, err := ReadCSV(strings.NewReader(b.String()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := chain + 1 + 2; g.N() != want {
+		t.Fatalf("%d nodes, want %d", g.N(), want)
+	}
+	i, ok := g.IndexOf(strconv.Itoa(big))
+	if !ok || g.EdgeWeight(i, mustIndex(t, g, "5")) != 1 || g.EdgeWeight(i, mustIndex(t, g, "0")) != 1 {
+		t.Errorf("key %d is not one node with edges to 0 and 5", big)
+	}
+	if g.EdgeWeight(mustIndex(t, g, "007"), mustIndex(t, g, "7")) != 0 {
+		t.Error(`"007" read as node 7`)
+	}
+}
+
+func mustIndex(t *testing.T, g *Graph, key string) int {
+	t.Helper()
+	i, ok := g.IndexOf(key)
+	if !ok {
+		t.Fatalf("no node %q", key)
+	}
+	return i
 }

@@ -38,13 +38,13 @@ const (
 
 // AnswerCalibration is a calibrated community-answer mechanism.
 type AnswerCalibration struct {
-	Mechanism string  `json:"mechanism"` // AnswerRandomizedResponse (Cap 1) or AnswerGeometric
+	Mechanism string  `json:"mechanism"` // AnswerRandomizedResponse (Cap 1), AnswerGeometric or AnswerEnvelope
 	Epsilon   float64 `json:"epsilon"`   // the guarantee for a move of the source by Alpha hops
 	Alpha     float64 `json:"alpha"`
 	// Cap is the distance cap c = CapQuarters/4 (quarter steps keep the
 	// sampler's arithmetic exact).
-	Cap         float64 `json:"cap"`
-	CapQuarters int     `json:"capQuarters"`
+	Cap         float64 `json:"cap,omitempty"`
+	CapQuarters int     `json:"capQuarters,omitempty"`
 	// Scale is ε′ = ScaleNum / 2^AnswerScaleBits.
 	Scale    float64 `json:"scale"`
 	ScaleNum uint64  `json:"scaleNum"`
@@ -58,8 +58,9 @@ type AnswerCalibration struct {
 	Rho float64 `json:"rho"`
 	// Accuracy is the mean over nodes s of P(comm(s) | s): the rate of the
 	// right community when the operator's recovery is exact.
-	Accuracy float64 `json:"accuracy"`
-	K        int     `json:"communityCount"`
+	Accuracy float64   `json:"accuracy"`
+	K        int       `json:"communityCount"`
+	envelope *envelope // the community-envelope mechanism's weights, when it is the one
 }
 
 // CalibrateAnswer calibrates the answer mechanism on cg for a guarantee ε
@@ -77,6 +78,42 @@ func CalibrateAnswer(ctx context.Context, cg *CommunityGeometry, epsilon, alpha 
 		return AnswerCalibration{}, &ArgumentError{Func: "CalibrateAnswer", Param: "cap", Value: capDist,
 			Reason: fmt.Sprintf("must be in 0..%d (0: choose)", MaxAnswerCap)}
 	}
+	key := calibrationKey{epsilon, alpha, capDist}
+	if cal, ok := cg.cached(key); ok {
+		return cal, nil
+	}
+	cal, err := cg.calibrate(ctx, epsilon, alpha, capDist)
+	if err == nil {
+		cg.remember(key, cal)
+	}
+	return cal, err
+}
+
+// calibrationKey names one calibration of a geometry: it depends on
+// nothing else (the graph and the partition are the geometry's).
+type calibrationKey struct {
+	epsilon, alpha float64
+	capDist        int
+}
+
+func (cg *CommunityGeometry) cached(key calibrationKey) (AnswerCalibration, bool) {
+	cg.mu.Lock()
+	defer cg.mu.Unlock()
+	cal, ok := cg.calibrations[key]
+	return cal, ok
+}
+
+func (cg *CommunityGeometry) remember(key calibrationKey, cal AnswerCalibration) {
+	cg.mu.Lock()
+	defer cg.mu.Unlock()
+	if cg.calibrations == nil {
+		cg.calibrations = map[calibrationKey]AnswerCalibration{}
+	}
+	cg.calibrations[key] = cal
+}
+
+// calibrate is CalibrateAnswer without the cache.
+func (cg *CommunityGeometry) calibrate(ctx context.Context, epsilon, alpha float64, capDist int) (AnswerCalibration, error) {
 	perHop := epsilon / math.Ceil(alpha)
 	caps := []int{4 * capDist} // in quarters
 	if capDist == 0 {
@@ -99,12 +136,21 @@ func CalibrateAnswer(ctx context.Context, cg *CommunityGeometry, epsilon, alpha 
 			best = cal
 		}
 	}
-	best.Epsilon, best.Alpha, best.K = epsilon, alpha, cg.k
-	best.Rho = min(epsilon*epsilon/2, epsilon)
 	best.Mechanism = AnswerGeometric
 	if best.CapQuarters == 4 {
 		best.Mechanism = AnswerRandomizedResponse
 	}
+	if capDist == 0 {
+		env, err := cg.calibrateEnvelope(ctx, perHop)
+		if err != nil {
+			return AnswerCalibration{}, err
+		}
+		if env.envelope != nil && env.Loss <= perHop && env.Accuracy > best.Accuracy {
+			best = env
+		}
+	}
+	best.Epsilon, best.Alpha, best.K = epsilon, alpha, cg.k
+	best.Rho = min(epsilon*epsilon/2, epsilon)
 	return best, nil
 }
 
@@ -225,10 +271,22 @@ func (cal AnswerCalibration) AnswerProbabilities(dist []int) []float64 {
 	return p
 }
 
+// ProbabilitiesAt returns P(o | s) for every community o and the recovered
+// source s, whichever the mechanism.
+func (cal AnswerCalibration) ProbabilitiesAt(cg *CommunityGeometry, s int) []float64 {
+	if cal.envelope != nil {
+		return cal.envelope.probabilities(s)
+	}
+	return cal.AnswerProbabilities(cg.DistancesFrom(s))
+}
+
 // AnswerPosterior returns the analyst's posterior over communities given
 // the published answer o, for a source uniformly distributed over the
 // nodes: P(c | o) ∝ Σ_{s ∈ c} P(o | s). It uses public facts only.
 func (cal AnswerCalibration) AnswerPosterior(cg *CommunityGeometry, o int) []float64 {
+	if cal.envelope != nil {
+		return cal.envelope.posterior(o)
+	}
 	lz := cg.logZ(cal.Scale, cal.Cap)
 	dist := cg.DistancesTo(o)
 	post := make([]float64, cg.k)
@@ -248,8 +306,10 @@ func (cal AnswerCalibration) AnswerPosterior(cg *CommunityGeometry, o int) []flo
 type AnswerRequest struct {
 	Calibration AnswerCalibration
 	// Distances are D(s, ·) for the recovered source s
-	// (CommunityGeometry.DistancesFrom).
+	// (CommunityGeometry.DistancesFrom); the community-envelope mechanism
+	// reads Source instead.
 	Distances []int
+	Source    int
 	// Noise is the randomness: the zero value is crypto/rand; a keyed
 	// source derives the draw from the key, the release id and the scope.
 	Noise     NoiseSource
@@ -264,6 +324,9 @@ type AnswerRequest struct {
 // follows AnswerProbabilities exactly (no floating-point sampling).
 // It charges nothing: the caller charges Calibration.Rho first.
 func SampleAnswer(req AnswerRequest) (int, error) {
+	if req.Calibration.envelope != nil {
+		return sampleEnvelope(req)
+	}
 	k := len(req.Distances)
 	if k == 0 {
 		return 0, &ArgumentError{Func: "SampleAnswer", Param: "distances", Reason: "must list at least one community"}

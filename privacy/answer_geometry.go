@@ -3,6 +3,7 @@ package privacy
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/graphcloak/graphcloak/laplacian"
 )
@@ -34,6 +35,10 @@ type CommunityGeometry struct {
 	// some output's log-probability drops by ε′ along s → t exactly when
 	// away[e] < c, which is what the exact privacy loss needs.
 	away []int8
+	// calibrations remembers CalibrateAnswer's results (deterministic in
+	// the geometry and its arguments; the envelope's take seconds).
+	mu           sync.Mutex
+	calibrations map[calibrationKey]AnswerCalibration
 }
 
 // NewCommunityGeometry computes the distance histograms with one

@@ -60,6 +60,7 @@ import (
 type FileLedger struct {
 	path   string
 	key    *Key
+	mark   string // the high-water mark file (ledger_hwm.go), or ""
 	budget Budget
 	rhoMax float64
 	mu     sync.Mutex
@@ -72,6 +73,10 @@ type FileLedgerOptions struct {
 	// created with a key can be opened only with it, and one created
 	// without a key only without.
 	Key *Key
+	// HighWaterMark, with Key, is the file that records how far the
+	// ledger has been written (HighWaterMarkPath: beside the key), so that
+	// putting back an older copy of the ledger is detected.
+	HighWaterMark string
 }
 
 // LedgerCorruptError reports a ledger file that cannot be trusted.
@@ -184,7 +189,7 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 	if err != nil {
 		return nil, err
 	}
-	l := &FileLedger{path: path, key: opt.Key}
+	l := &FileLedger{path: path, key: opt.Key, mark: opt.HighWaterMark}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("privacy: create ledger: %w", err)
 	}
@@ -201,6 +206,9 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 		if v1, isV1, verr := parseV1(data); rerr == nil && isV1 {
 			if verr != nil {
 				return nil, &LedgerCorruptError{Path: path, Reason: verr.Error()}
+			}
+			if err := l.migratable(); err != nil {
+				return nil, err
 			}
 			if f, st, err = l.migrateV1(v1); err != nil {
 				return nil, err
@@ -237,6 +245,9 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 			return nil, err
 		}
 	}
+	if err := l.writeMark(f); err != nil { // budget --init fails loudly where charges only lag
+		return nil, err
+	}
 	l.budget, l.rhoMax = f.Budget, f.RhoBudget
 	return l, nil
 }
@@ -247,7 +258,7 @@ func OpenFileLedger(path string, opt FileLedgerOptions) (*FileLedger, error) {
 	if path == "" {
 		return nil, &ArgumentError{Func: "OpenFileLedger", Param: "path", Reason: "must not be empty"}
 	}
-	l := &FileLedger{path: path, key: opt.Key}
+	l := &FileLedger{path: path, key: opt.Key, mark: opt.HighWaterMark}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s", ErrNoLedger, path)
 	}
@@ -304,7 +315,11 @@ func (l *FileLedger) Charge(ctx context.Context, c Charge) error {
 	if err := l.appendEntry(f, ledgerEntry{Kind: "charge", Scope: c.Scope, ReleaseID: c.ReleaseID, Rho: c.Rho}); err != nil {
 		return err
 	}
-	return l.write(f)
+	if err := l.write(f); err != nil {
+		return err
+	}
+	_ = l.writeMark(f) // the charge stands; a mark that lags raises no false alarm (ledger_hwm.go)
+	return nil
 }
 
 // Balance implements Ledger. A scope never created is an error wrapping
@@ -448,7 +463,7 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 			Version int    `json:"version"`
 		}
 		if json.Unmarshal(data, &probe) == nil && probe.Format == ledgerFormat && probe.Version == 1 {
-			return nil, nil, corrupt("format version 1 (a plain checksum, forgeable): budget --init with the same totals migrates it to the hash chain")
+			return nil, nil, corrupt("format version 1 (a plain checksum, forgeable): budget --init with the same totals and a ledger key (--ledger-key) migrates it to a keyed hash chain")
 		}
 		return nil, nil, corrupt("not valid ledger JSON: %v", err)
 	}
@@ -505,6 +520,9 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 		default:
 			return nil, nil, corrupt("entry %d has unknown kind %q", i+1, e.Kind)
 		}
+	}
+	if err := l.checkMark(&f); err != nil {
+		return nil, nil, err
 	}
 	return &f, st, nil
 }
@@ -580,6 +598,24 @@ func commitTemp(tmp *os.File, path string, perm fs.FileMode) (err error) {
 	defer d.Close()
 	if err = d.Sync(); err != nil {
 		return fmt.Errorf("privacy: write %s: sync directory: %w", path, err)
+	}
+	return nil
+}
+
+// migratable refuses to migrate a version 1 file (a forgeable checksum)
+// without the ledger key, which seals the migrated chain, and where the
+// high-water mark shows that a version 2 chain was already written here:
+// a version 1 file in its place is an older copy or a forgery.
+func (l *FileLedger) migratable() error {
+	if l.key == nil {
+		return &LedgerCorruptError{Path: l.path, Reason: "format version 1: its checksum is forgeable by anyone who can write the file, so budget --init migrates it only with a ledger key (--ledger-key FILE, from keygen), which seals the migrated chain"}
+	}
+	m, err := l.readMark()
+	if err != nil {
+		return err
+	}
+	if m != nil {
+		return &LedgerCorruptError{Path: l.path, Reason: fmt.Sprintf("format version 1, but its high-water mark (%s) says a hash chain of %d entries was written here: this file is an older copy or a forgery", l.mark, m.Entries)}
 	}
 	return nil
 }

@@ -513,10 +513,21 @@ func TestFileLedgerMigratesV1(t *testing.T) {
 	if _, err := OpenFileLedger(path, FileLedgerOptions{}); !errors.As(err, new(*LedgerCorruptError)) {
 		t.Fatalf("open v1: %v, want *LedgerCorruptError", err)
 	}
-	if _, err := CreateFileLedger(ctx, path, Budget{Epsilon: 2, Delta: 1e-5}, FileLedgerOptions{}); !errors.Is(err, ErrBudgetMismatch) {
+	// Issue 33, defect 5: the forgeable checksum is never migrated into a
+	// valid chain without the key that seals it.
+	before, _ := os.ReadFile(path)
+	if _, err := CreateFileLedger(ctx, path, testBudget, FileLedgerOptions{}); !errors.As(err, new(*LedgerCorruptError)) || !strings.Contains(err.Error(), "--ledger-key") {
+		t.Fatalf("migrate without a key: %v, want a refusal naming --ledger-key", err)
+	}
+	if after, _ := os.ReadFile(path); string(after) != string(before) {
+		t.Fatal("a refused migration changed the file")
+	}
+	key := testKey()
+	opt := FileLedgerOptions{Key: &key}
+	if _, err := CreateFileLedger(ctx, path, Budget{Epsilon: 2, Delta: 1e-5}, opt); !errors.Is(err, ErrBudgetMismatch) {
 		t.Fatalf("migrate with other totals: %v", err)
 	}
-	l, err := CreateFileLedger(ctx, path, testBudget, FileLedgerOptions{})
+	l, err := CreateFileLedger(ctx, path, testBudget, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -531,8 +542,52 @@ func TestFileLedgerMigratesV1(t *testing.T) {
 	writeV1(t, bad, map[string]float64{"e1": 0.001})
 	data, _ := os.ReadFile(bad)
 	os.WriteFile(bad, []byte(strings.Replace(string(data), `"rho": 0.001`, `"rho": 0.0001`, 1)), 0o600)
-	if _, err := CreateFileLedger(ctx, bad, testBudget, FileLedgerOptions{}); !errors.As(err, new(*LedgerCorruptError)) {
+	if _, err := CreateFileLedger(ctx, bad, testBudget, opt); !errors.As(err, new(*LedgerCorruptError)) {
 		t.Errorf("migrating a v1 file with a wrong checksum: %v", err)
+	}
+}
+
+// The high-water mark beside the key (issue 33, defect 5): an older copy
+// of a keyed ledger put back is refused as a rollback, and so is a
+// version 1 file (a forgery with no charges) in place of a ledger the mark
+// has seen — budget --init does not migrate it even with the key.
+func TestFileLedgerHighWaterMark(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ledger.json")
+	key := testKey()
+	keyFile := filepath.Join(dir, "ledger.key")
+	opt := FileLedgerOptions{Key: &key, HighWaterMark: HighWaterMarkPath(keyFile, path)}
+	l, err := CreateFileLedger(ctx, path, testBudget, opt, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "e1", Rho: 0.001}); err != nil {
+		t.Fatal(err)
+	}
+	old, _ := os.ReadFile(path)
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "e2", Rho: 0.002}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := OpenFileLedger(path, opt); err != nil {
+		t.Fatalf("the ledger as written: %v", err)
+	}
+	current, _ := os.ReadFile(path)
+	os.WriteFile(path, old, 0o600) // the rollback: e2's charge vanishes
+	if _, err := OpenFileLedger(path, opt); !errors.As(err, new(*LedgerCorruptError)) || !strings.Contains(err.Error(), "rolled back") {
+		t.Errorf("open after a rollback: %v, want a refusal naming the rollback", err)
+	}
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "e3", Rho: 0.001}); !errors.As(err, new(*LedgerCorruptError)) {
+		t.Errorf("charge after a rollback: %v, want a refusal", err)
+	}
+	// Without the mark the same rollback passes: what the mark adds.
+	if _, err := OpenFileLedger(path, FileLedgerOptions{Key: &key}); err != nil {
+		t.Errorf("rolled-back ledger without a mark: %v (the chain alone cannot see a rollback)", err)
+	}
+	os.WriteFile(path, current, 0o600)
+	writeV1(t, path, map[string]float64{})
+	if _, err := CreateFileLedger(ctx, path, testBudget, opt, "g"); !errors.As(err, new(*LedgerCorruptError)) || !strings.Contains(err.Error(), "forgery") {
+		t.Errorf("budget --init over a version 1 file where the mark saw a chain: %v, want a refusal", err)
 	}
 }
 

@@ -265,7 +265,7 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 		// Auto tries the slow modes first on mid-sized graphs unless Δ2 is
 		// provably at least 10⁻³ (then the other methods' absolute error
 		// terms are relative enough): they need few modes exactly when Δ2
-		// is small (docs/derivations.md §2.7).
+		// is small (docs/derivations.md §2.8).
 		block := slowModesAutoBlock
 		if scheme == SchemeSlowModes {
 			block = slowModesMaxBlock

@@ -38,6 +38,9 @@ type Certificate struct {
 	Graph         laplacian.Fingerprint `json:"graph"`
 	Software      string                `json:"software"` // the graphcloak version that computed it
 	Created       time.Time             `json:"created"`
+	// MAC authenticates the certificate under the ledger key (Seal,
+	// CheckMAC; see cert_mac.go); empty when sealed without one.
+	MAC string `json:"mac,omitempty"`
 }
 
 // NewCertificate records s, computed by GraphSensitivity on g at τ, as a
@@ -65,19 +68,28 @@ type CertificateMismatchError struct {
 	Field string // "graph", "tau"
 	Cert  string // the certificate's value
 	Have  string // the value at hand
+	Why   string // why it cannot be used, when not obvious
 }
 
 func (e *CertificateMismatchError) Error() string {
-	return fmt.Sprintf("privacy: %v: %s is %s in the certificate but %s here", ErrCertificateMismatch, e.Field, e.Cert, e.Have)
+	msg := fmt.Sprintf("privacy: %v: %s is %s in the certificate but %s here", ErrCertificateMismatch, e.Field, e.Cert, e.Have)
+	if e.Why != "" {
+		msg += " (" + e.Why + ")"
+	}
+	return msg
 }
 
 func (e *CertificateMismatchError) Unwrap() error { return ErrCertificateMismatch }
 
 // Verify checks that the certificate applies to graph g at diffusion time
 // tau and radius alpha, and returns the Sensitivity to use. The graph must
-// have the same fingerprint (keys, edges, weights) and τ must be equal;
-// α may differ, since Δ2 is exactly proportional to α: the stored value is
-// rescaled by alpha/c.Alpha and rounded up.
+// have the same fingerprint (keys, edges, weights). τ must be equal, or
+// larger than the certificate's: Δ2 is non-increasing in τ (L ⪰ 0, see
+// docs/derivations.md §2.7), so a bound at a smaller τ holds at tau too —
+// as an upper bound, no longer exact. A certificate at a larger τ is
+// refused with that reason. α may differ, since Δ2 is exactly
+// proportional to α: the stored value is rescaled by alpha/c.Alpha and
+// rounded up.
 func (c Certificate) Verify(g *laplacian.Graph, tau, alpha float64) (Sensitivity, error) {
 	if err := c.validate(); err != nil {
 		return Sensitivity{}, err
@@ -88,17 +100,23 @@ func (c Certificate) Verify(g *laplacian.Graph, tau, alpha float64) (Sensitivity
 	if have := g.Fingerprint(); have != c.Graph {
 		return Sensitivity{}, &CertificateMismatchError{Field: "graph", Cert: c.Graph.String(), Have: have.String() + " (" + have.Diff(c.Graph) + ")"}
 	}
-	if tau != c.Tau {
-		return Sensitivity{}, &CertificateMismatchError{Field: "tau", Cert: fmt.Sprint(c.Tau), Have: fmt.Sprint(tau)}
+	if !(tau >= c.Tau) {
+		return Sensitivity{}, &CertificateMismatchError{Field: "tau", Cert: fmt.Sprint(c.Tau),
+			Have: fmt.Sprint(tau), Why: "a Δ2 proven at a larger τ does not bound Δ2 at a smaller one: diffusion shrinks differences, so Δ2 grows as τ decreases"}
 	}
 	comps, _ := g.Components()
 	s := Sensitivity{Delta2: c.Delta2, Certified: true, Exact: c.Exact, Method: "certificate:" + c.Method,
 		Slack: c.Slack, Alpha: alpha, Edge: [2]int{-1, -1}, Kappa2: math.NaN(),
 		Nodes: g.N(), Edges: g.NumEdges(), Components: comps}
+	if tau != c.Tau {
+		// A bound at c.Tau ≥ Δ2(tau): proven, but its tightness is not.
+		s.Exact, s.Slack = false, c.Delta2
+		s.Method += fmt.Sprintf("@tau=%g", c.Tau)
+	}
 	if alpha != c.Alpha {
 		r := alpha / c.Alpha
 		s.Delta2 = roundUpDelta(c.Delta2 * r)
-		s.Slack = roundUpDelta(c.Slack*r) + (s.Delta2 - c.Delta2*r)
+		s.Slack = roundUpDelta(s.Slack*r) + (s.Delta2 - c.Delta2*r)
 	}
 	i, iok := g.IndexOf(c.Edge[0])
 	j, jok := g.IndexOf(c.Edge[1])

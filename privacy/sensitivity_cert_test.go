@@ -81,7 +81,7 @@ func TestCertificateMismatch(t *testing.T) {
 	}{
 		"weight":     {certGraph(t, math.Nextafter(2, 3)), 0.7, "graph", "same counts but different keys, edges or weights"},
 		"extra edge": {func() *laplacian.Graph { p, _ := laplacian.Path(6); return p }(), 0.7, "graph", ""},
-		"tau":        {g, 0.70001, "tau", "0.7 in the certificate but 0.70001 here"},
+		"tau":        {g, 0.69999, "tau", "0.7 in the certificate but 0.69999 here (a Δ2 proven at a larger τ does not bound"},
 	} {
 		_, err := c.Verify(tc.g, tc.tau, 1)
 		var me *CertificateMismatchError
@@ -122,5 +122,80 @@ func TestLoadCertificateRejects(t *testing.T) {
 	}
 	if _, err := NewCertificate(g, Sensitivity{Delta2: 1}, 0.7, "x"); err == nil {
 		t.Error("an uncertified sensitivity was certified")
+	}
+}
+
+// A certificate at a smaller τ bounds Δ2 at a larger one (Δ2 is
+// non-increasing in τ, docs/derivations.md §2.7): accepted as an upper
+// bound, checked against Δ2 computed directly at each larger τ.
+func TestCertificateAtSmallerTau(t *testing.T) {
+	g := certGraph(t, 2)
+	s, err := GraphSensitivity(g, 0.7, 1, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCertificate(g, s, 0.7, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tau := range []float64{0.70001, 1, 3, 20} {
+		got, err := c.Verify(g, tau, 2)
+		if err != nil {
+			t.Fatalf("τ = %g: %v", tau, err)
+		}
+		direct, err := GraphSensitivity(g, tau, 2, GraphOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Delta2 < direct.Delta2 || got.Exact || got.Slack < got.Delta2-direct.Delta2 || !strings.Contains(got.Method, "@tau=0.7") {
+			t.Errorf("τ = %g: certificate gives %+v, direct Δ2 %v: want an inexact upper bound", tau, got, direct.Delta2)
+		}
+	}
+}
+
+// Certificates sealed under a ledger key verify only under it and only
+// unedited; a keyed installation refuses an unsealed one.
+func TestCertificateMAC(t *testing.T) {
+	g := certGraph(t, 2)
+	s, _ := GraphSensitivity(g, 0.7, 1, GraphOptions{})
+	c, _ := NewCertificate(g, s, 0.7, "test")
+	key, _ := GenerateKey()
+	other, _ := GenerateKey()
+	var missing *CertificateMACError
+	if err := c.CheckMAC(&key); !errors.As(err, &missing) || !missing.Missing {
+		t.Errorf("unsealed certificate under a ledger key: %v, want a missing MAC", err)
+	}
+	if err := c.CheckMAC(nil); err != nil {
+		t.Errorf("unsealed certificate without a ledger key: %v", err)
+	}
+	if err := c.Seal(&key); err != nil || len(c.MAC) != 64 {
+		t.Fatalf("seal: %v, mac %q", err, c.MAC)
+	}
+	path := filepath.Join(t.TempDir(), "c.json")
+	if err := SaveCertificate(path, c); err != nil {
+		t.Fatal(err)
+	}
+	back, err := LoadCertificate(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := back.CheckMAC(&key); err != nil {
+		t.Errorf("sealed certificate after a round trip: %v", err)
+	}
+	var bad *CertificateMACError
+	if err := back.CheckMAC(&other); !errors.As(err, &bad) || bad.Missing {
+		t.Errorf("under another key: %v, want a wrong MAC", err)
+	}
+	for name, edit := range map[string]func(*Certificate){
+		"halved delta2": func(c *Certificate) { c.Delta2 /= 2 },
+		"tau":           func(c *Certificate) { c.Tau *= 2 },
+		"alpha":         func(c *Certificate) { c.Alpha *= 2 },
+		"exact":         func(c *Certificate) { c.Exact = !c.Exact },
+	} {
+		e := back
+		edit(&e)
+		if err := e.CheckMAC(&key); !errors.As(err, &bad) {
+			t.Errorf("%s: %v, want a wrong MAC", name, err)
+		}
 	}
 }

@@ -14,7 +14,7 @@ import (
 //	‖exp(−τL) b_e‖ ≈ ‖diag(e^{−τλ̂}) Q̂ᵀ b_e‖   (docs/derivations.md §2.1)
 //
 // and certifies it a posteriori, without trusting the eigensolver, by the
-// bracket of §2.7 on all eigenvectors off the null space: its error terms
+// bracket of §2.8 on all eigenvectors off the null space: its error terms
 // carry the damping e^{−τλ₂}, so the bracket stays relative when Δ2 is
 // tiny (large τ). The result is exact to the reported slack and rounded up.
 func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensitivity) (Sensitivity, error) {

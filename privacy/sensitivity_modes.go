@@ -14,7 +14,7 @@ import (
 
 // modeBasis is a computed set of approximate eigenpairs (θ_k, Q̂_k) of L,
 // Q̂ stored n×m row-major (row i is node i), with what the certificate of
-// docs/derivations.md §2.7 needs: per column an upper bound on the
+// docs/derivations.md §2.8 needs: per column an upper bound on the
 // residual ‖LQ̃_k − θ_kQ̃_k‖ of its exact projection Q̃_k onto the
 // complement of the null space, and η ≥ ‖Q̃ᵀQ̃ − I‖₂.
 type modeBasis struct {
@@ -123,7 +123,7 @@ func newModeBasis(g *laplacian.Graph, q []float64, m int, theta []float64) modeB
 // n − components columns: then there is none). It returns the largest
 // upper end, its edge, the largest lower end, and ok = false when the
 // basis is too far from orthonormal or a Ritz value reaches muCert (no
-// certificate). docs/derivations.md §2.7.
+// certificate). docs/derivations.md §2.8.
 func modeBrackets(g *laplacian.Graph, b modeBasis, tau, muCert float64) (up, lo float64, edge [2]int, ok bool) {
 	m := b.m
 	u := roundoffU
@@ -220,7 +220,7 @@ func modeBrackets(g *laplacian.Graph, b modeBasis, tau, muCert float64) (up, lo 
 // C the components) that runs to completion shows B̂ + ΔB ⪰ 0 with
 // ‖ΔB‖₂ ≤ γ_{n+1}‖R̂‖²_F, and B̂ is within a computed E of the exact
 // matrix; a PSD term of rank m + components then leaves at most that many
-// eigenvalues of L below μ − ‖ΔB‖ − E (docs/derivations.md §2.7). It
+// eigenvalues of L below μ − ‖ΔB‖ − E (docs/derivations.md §2.8). It
 // returns ok = false when the factorization breaks down (μ too close to an
 // eigenvalue the basis misses) or is stopped.
 func countCertificate(g *laplacian.Graph, q []float64, m int, mu float64, stop func() bool) (float64, bool) {
@@ -469,7 +469,7 @@ const (
 )
 
 // slowModesGraphSensitivity computes Δ2 from the slow modes of L (the
-// `slow-modes` method, docs/derivations.md §2.7): the lowest eigenpairs up
+// `slow-modes` method, docs/derivations.md §2.8): the lowest eigenpairs up
 // to a cut μ with e^{−τ(μ−λ₂)} negligible, computed by lowModes, a count
 // certificate that no other eigenvalue lies below μ' ≈ μ, and the bracket
 // of modeBrackets, whose error terms all carry e^{−τλ₂} (relative even

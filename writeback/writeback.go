@@ -47,7 +47,7 @@ func Release(ctx context.Context, c *connector.Client, run *connector.Run, rel *
 	if err != nil {
 		return connector.WriteStats{}, &NotStoredError{err}
 	}
-	run.Record.ReleaseID, run.Record.ReleaseMeta = rel.Meta.ReleaseID, string(meta)
+	run.Record.ReleaseID, run.Record.ReleaseMeta, run.Record.ValuesDigest = rel.Meta.ReleaseID, string(meta), rel.Digest()
 	if err := run.Update(ctx); err != nil {
 		return connector.WriteStats{}, &NotStoredError{err}
 	}

@@ -111,6 +111,7 @@ func main() {
 		}
 		return
 	}
+	ceiling := ceilingMemo(g, cg.Partition(), *delta)
 	for _, tau := range floats(*taus) {
 		var sens *privacy.Sensitivity
 		if *perNode && (*perNodeTaus == "" || slices.Contains(floats(*perNodeTaus), tau)) {
@@ -140,7 +141,7 @@ func main() {
 			}
 		}
 		for i, eps := range epsList {
-			r := row{Graph: *name, Tau: tau, Epsilon: eps, Ceiling: experiment.Ceiling(g, cg.Partition(), eps, *delta)}
+			r := row{Graph: *name, Tau: tau, Epsilon: eps, Ceiling: ceiling(eps)}
 			base := base0
 			base.Epsilon = eps
 			ar := answers[i]
@@ -184,5 +185,17 @@ func main() {
 			log.Printf("τ=%g ε=%g: per-node %s, answer %.3f (%s cap %g ε′ %.3f), ceiling %.3f, chance %.4f", tau, eps, pn,
 				fa.CommunityAccuracy, fa.Mechanism, ar.Calibration.Cap, ar.Calibration.Scale, r.Ceiling, fa.Chance)
 		}
+	}
+}
+
+// ceilingMemo returns experiment.Ceiling at ε, computed once per ε (it does
+// not depend on τ).
+func ceilingMemo(g *laplacian.Graph, part []int, delta float64) func(eps float64) float64 {
+	memo := map[float64]float64{}
+	return func(eps float64) float64 {
+		if _, ok := memo[eps]; !ok {
+			memo[eps] = experiment.Ceiling(g, part, eps, delta)
+		}
+		return memo[eps]
 	}
 }

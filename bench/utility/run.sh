@@ -14,7 +14,10 @@
 # forecast simulates the full recovery: about 10 min a row on 2 cores);
 # Δ2 there is given BENCH_DELTA2_BUDGET (default 300s) and then is a proven
 # upper bound, as a release under that --time-budget would use.
-# BENCH_GRAPHS restricts the graphs (e.g. "lfr20k-0.4 rgg20k").
+# BENCH_GRAPHS restricts the graphs (e.g. "lfr20k-0.4 rgg20k");
+# BENCH_PER_NODE=false leaves the per-node release out (private answers and
+# the ceiling only: minutes instead of hours); BENCH_TAUS the τ values
+# (default 0.3,1,3).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${1:-$root/.cache/utility}"
@@ -42,7 +45,7 @@ for name in $graphs; do
 	*) echo "unknown graph $name" >&2; exit 2 ;;
 	esac
 	[[ "$name" == *100k* ]] && args+=(-per-node-tau 1)
-	"$out/utility" "${args[@]}" -name "$name" -tau 0.3,1,3 -epsilon 0.5,1,2,4,8 -delta 1e-6 \
+	"$out/utility" "${args[@]}" -per-node="${BENCH_PER_NODE:-true}" -name "$name" -tau "${BENCH_TAUS:-0.3,1,3}" -epsilon 0.5,1,2,4,8 -delta 1e-6 \
 		-trials 100 -measure-trials "${BENCH_MEASURE_TRIALS:-200}" -delta2-budget "$budget" >"$out/$name.jsonl"
 done
 python3 bench/utility/table.py "$out"/*.jsonl

@@ -68,6 +68,8 @@ func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, e
 	g := opts.g
 	cfg := &g.cfg.Config
 	o := &opts.privateAnswer
+	after := newAfterRun(ctx) // one deadline for everything deferred below
+	defer after.Close()
 	if err := checkPrivateAnswer(opts); err != nil {
 		return nil, err
 	}
@@ -78,7 +80,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, e
 		if client, err = connectProjection(ctx, g); err != nil {
 			return nil, err
 		}
-		defer client.Close(context.WithoutCancel(ctx))
+		defer func() { client.Close(after.Context()) }()
 	}
 	ledger, err := openReleaseLedger(ctx, g, client)
 	if err != nil {
@@ -91,7 +93,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, e
 		if run, err = startAnswerRun(ctx, opts, client); err != nil {
 			return nil, err
 		}
-		defer func() { recordFailure(ctx, g, run, err) }()
+		defer func() { recordFailure(after.Context(), g, run, err) }()
 	}
 	pull, endPull := g.pullProgress()
 	in := &locateInputs{isDB: isDB}
@@ -231,7 +233,7 @@ func answerJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	var err error
 	switch in.commKind {
 	case "leiden":
-		job.Partition, err = community.Leiden(graph, community.LeidenOptions{Resolution: opts.resolution, Seed: job.Seed})
+		job.Partition, err = cachedLeiden(opts.g, opts, graph, job.Seed)
 	case "louvain":
 		job.Partition, err = community.Louvain(graph, opts.resolution, job.Seed)
 	case "file":

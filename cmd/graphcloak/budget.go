@@ -134,7 +134,8 @@ func initLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 	return privacy.CreateFileLedger(ctx, path, budget, opt, scope)
 }
 
-// ledgerOptions loads the ledger key, when one is configured.
+// ledgerOptions loads the ledger key, when one is configured, and names
+// the file ledger's high-water mark beside it.
 func ledgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
 	if cfg.Privacy.LedgerKeyFile == "" {
 		return privacy.FileLedgerOptions{}, nil
@@ -143,7 +144,16 @@ func ledgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
 	if err != nil {
 		return privacy.FileLedgerOptions{}, inputErrorf("--ledger-key: %w", err)
 	}
-	return privacy.FileLedgerOptions{Key: &k}, nil
+	opt := privacy.FileLedgerOptions{Key: &k}
+	if cfg.Privacy.Ledger != "neo4j" {
+		// The high-water mark beside the key detects a rolled-back file.
+		path, err := ledgerPath(cfg)
+		if err != nil {
+			return opt, err
+		}
+		opt.HighWaterMark = privacy.HighWaterMarkPath(cfg.Privacy.LedgerKeyFile, path)
+	}
+	return opt, nil
 }
 
 // initCommand is the budget --init command that creates the configured

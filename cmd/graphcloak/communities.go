@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,6 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 type communitiesOptions struct {
@@ -22,6 +24,7 @@ type communitiesOptions struct {
 	method     string // leiden | louvain
 	resolution float64
 	out        string
+	estimate   bool
 }
 
 // communitiesHelp is the communities command's help text.
@@ -52,6 +55,7 @@ func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.method, "communities", "leiden", "detector: leiden or louvain")
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ: larger γ, smaller communities")
 	f.StringVar(&opts.out, "out", "", "write the partition as CSV node,community")
+	f.BoolVar(&opts.estimate, "estimate", false, "load the graph, print the estimated peak memory of the detection and stop (GDS's .estimate)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "header", "community-write-property", "batch-size", "concurrency", "random-seed")
 	return cmd
@@ -68,6 +72,8 @@ type communitiesSummary struct {
 	CommunityCount        int     `json:"communityCount"`
 	CommunitySizes        []int   `json:"communitySizes"` // largest first
 	Modularity            float64 `json:"modularity"`
+	EstimatedBytes        int64   `json:"estimatedBytes"` // estimated peak memory (see --estimate)
+	LoadMillis            int64   `json:"loadMillis"`
 	ComputeMillis         int64   `json:"computeMillis"`
 	WriteProperty         string  `json:"writeProperty,omitempty"`
 	NodePropertiesWritten int     `json:"nodePropertiesWritten"`
@@ -90,6 +96,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 		defer outFile.Abort()
 	}
 	pull, endPull := g.pullProgress()
+	loadStart := time.Now()
 	lg, err := loadGraph(ctx, cfg, opts.graph, loadOptions{Progress: pull})
 	endPull()
 	if err != nil {
@@ -97,21 +104,28 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	}
 	defer lg.Close(context.WithoutCancel(ctx))
 	gr := lg.Graph
+	loadMillis := time.Since(loadStart).Milliseconds()
+	estimate := estimateCommunities(gr, opts.graph == neo4jSpec || strings.HasPrefix(opts.graph, "file:"), cfg.Write.Concurrency)
+	if opts.estimate {
+		return printEstimate(out, g.output, opts.graph, gr, estimate)
+	}
 	start := time.Now()
 	seed := uint64(cfg.Write.RandomSeed)
 	var part []int
 	part, err = interruptible(ctx, func() ([]int, error) {
 		if opts.method == "leiden" {
-			return community.Leiden(gr, community.LeidenOptions{Resolution: opts.resolution, Seed: seed})
+			return community.Leiden(gr, community.LeidenOptions{Resolution: opts.resolution, Seed: seed, Concurrency: cfg.Write.Concurrency})
 		}
 		return community.Louvain(gr, opts.resolution, seed)
 	})
 	if err != nil {
 		return err
 	}
+	computeMillis := time.Since(start).Milliseconds()
 	sum := &communitiesSummary{Graph: opts.graph, NodeCount: gr.N(), RelationshipCount: gr.NumEdges(),
 		Method: opts.method, Resolution: opts.resolution, RandomSeed: cfg.Write.RandomSeed,
-		Modularity: community.Modularity(gr, part, opts.resolution), ComputeMillis: time.Since(start).Milliseconds()}
+		Modularity: community.Modularity(gr, part, opts.resolution), LoadMillis: loadMillis, ComputeMillis: computeMillis,
+		EstimatedBytes: estimate}
 	sum.CommunitySizes = communitySizes(part)
 	sum.CommunityCount = len(sum.CommunitySizes)
 	if outFile != nil {
@@ -148,7 +162,43 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 	if opts.graph == neo4jSpec && !config.ValidIdentifier(cfg.Write.CommunityWriteProperty) {
 		return inputErrorf("--community-write-property: %q is not a valid property name", cfg.Write.CommunityWriteProperty)
 	}
+	if opts.graph == neo4jSpec { // never over a node key, the readings or the communities read
+		return connector.CheckOutputs(connector.ReadProperties(projectionOf(cfg), nil),
+			map[string]string{"--community-write-property": cfg.Write.CommunityWriteProperty}, nil)
+	}
 	return nil
+}
+
+// Memory estimate of the communities command (GDS's .estimate): the
+// larger of the load peak and the detection peak, each the live bytes it
+// holds times the heap growth Go's collector allows between collections
+// (gcGrowth, measured: peak RSS over live bytes on LFR and preferential-
+// attachment graphs), plus the runtime itself.
+//
+//   - load (an edge list file or Neo4j): the edges as read, 16 bytes each
+//     with up to a quarter more of slice growth, the CSR being built (8
+//     bytes an edge, 28 a node) and the keys (keyBytes a node);
+//   - detection: the graph (Graph.Bytes), its keys and Leiden's working
+//     memory (community.LeidenBytes).
+const (
+	gcGrowth     = 1.6
+	runtimeBytes = 8 << 20
+	keyBytes     = 80 // a key string and its index entry
+)
+
+// estimateCommunities returns the estimated peak memory, in bytes, of the
+// communities command on g; keyed says g was loaded with its own keys (a
+// file or Neo4j) rather than generated.
+func estimateCommunities(g *laplacian.Graph, keyed bool, concurrency int) int64 {
+	n, e := int64(g.N()), int64(g.NumEdges())
+	keys := int64(0)
+	load := int64(0)
+	if keyed {
+		keys = keyBytes * n
+		load = 20*e + 8*e + 28*n + keys
+	}
+	detect := g.Bytes() + keys + community.LeidenBytes(g.N(), g.NumEdges(), concurrency)
+	return runtimeBytes + int64(gcGrowth*float64(max(load, detect)))
 }
 
 // communitySizes returns the members per community, largest first.
@@ -172,6 +222,12 @@ func writeCommunities(ctx context.Context, g *globalOptions, lg *loadedGraph, pa
 	rows := make([]connector.NodeProps, len(part))
 	for i, c := range part {
 		rows[i] = connector.NodeProps{Key: lg.Graph.Key(i), Props: map[string]any{cfg.Write.CommunityWriteProperty: int64(c)}}
+	}
+	// Community ids only where community ids (or nothing) are registered.
+	if err := lg.Client.ClaimOutputs(ctx, lg.Projection.Database, "", "communities", connector.Claims{
+		Outputs: map[string]string{cfg.Write.CommunityWriteProperty: connector.KindCommunity},
+		Inputs:  connector.InputClaims(lg.Projection)}); err != nil {
+		return err
 	}
 	st, err := lg.Client.WriteProperties(ctx, lg.Projection, rows, connector.WriteOptions{
 		BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
@@ -202,4 +258,99 @@ func printCommunities(out io.Writer, sum *communitiesSummary) {
 	if sum.Out != "" {
 		fmt.Fprintf(out, "partition: %s\n", sum.Out)
 	}
+}
+
+// communityCache keeps the last Leiden partition of each scope a serve
+// process computed, with its graph, so the next slot updates it
+// (community.Update) instead of recomputing it when the graph changed
+// little. It holds one graph per scope in memory.
+type communityCache struct {
+	mu      sync.Mutex
+	byScope map[string]*cachedPartition
+}
+
+type cachedPartition struct {
+	graph *laplacian.Graph
+	part  []int
+	opt   community.LeidenOptions
+}
+
+// updateFraction is the share of changed nodes past which the cache
+// recomputes from scratch: updates follow the change, and past a few
+// percent a fresh run is as fast and cannot drift.
+const updateFraction = 0.01
+
+func newCommunityCache() *communityCache {
+	return &communityCache{byScope: map[string]*cachedPartition{}}
+}
+
+// leiden returns the Leiden partition of g for scope: the cached one when
+// the graph is unchanged, an update of it when few nodes changed, a fresh
+// run otherwise. how says which.
+func (c *communityCache) leiden(scope string, g *laplacian.Graph, opt community.LeidenOptions) (part []int, how string, err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	old := c.byScope[scope]
+	switch {
+	case old == nil || old.opt != opt:
+		part, how = nil, "computed"
+	default:
+		prev, changed := community.Carry(old.graph, old.part, g)
+		switch {
+		case len(changed) == 0 && g.N() == old.graph.N():
+			part, how = prev, "reused"
+		case float64(len(changed)) <= updateFraction*float64(g.N()):
+			part, err = community.Update(g, prev, changed, opt)
+			how = fmt.Sprintf("updated (%d changed nodes)", len(changed))
+		}
+	}
+	if part == nil && err == nil {
+		part, err = community.Leiden(g, opt)
+		if how == "" {
+			how = "computed (the graph changed much)"
+		}
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	c.byScope[scope] = &cachedPartition{graph: g, part: part, opt: opt}
+	return part, how, nil
+}
+
+// cachedLeiden is locate's Leiden: from the serve cache when there is one
+// (logged: computed, reused or updated), else a fresh run. Without a cache
+// it returns nil, and the locate job runs Leiden itself, the same way.
+func cachedLeiden(g *globalOptions, opts *locateOptions, graph *laplacian.Graph, seed uint64) ([]int, error) {
+	opt := community.LeidenOptions{Resolution: opts.resolution, Seed: seed}
+	if opts.communityCache == nil {
+		if opts.privateAnswer.enabled {
+			return community.Leiden(graph, opt)
+		}
+		return nil, nil
+	}
+	t0 := time.Now()
+	part, how, err := opts.communityCache.leiden(g.cfg.Privacy.Scope, graph, opt)
+	if err == nil {
+		g.logger.Info("communities "+how, "nodes", graph.N(), "millis", time.Since(t0).Milliseconds())
+	}
+	return part, err
+}
+
+// communitiesEstimate is the JSON of communities --estimate.
+type communitiesEstimate struct {
+	Graph             string `json:"graph"`
+	NodeCount         int    `json:"nodeCount"`
+	RelationshipCount int    `json:"relationshipCount"`
+	EstimatedBytes    int64  `json:"estimatedBytes"`
+	Estimated         string `json:"estimated"` // the same, readable
+}
+
+func printEstimate(out io.Writer, format, spec string, g *laplacian.Graph, bytes int64) error {
+	est := communitiesEstimate{Graph: spec, NodeCount: g.N(), RelationshipCount: g.NumEdges(), EstimatedBytes: bytes,
+		Estimated: fmt.Sprintf("%.1f MiB", float64(bytes)/(1<<20))}
+	if format == "json" {
+		return printJSON(out, est)
+	}
+	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships\nestimated peak memory: %s (%d bytes)\n", spec, est.NodeCount, est.RelationshipCount, est.Estimated, bytes)
+	return nil
 }

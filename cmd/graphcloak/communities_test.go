@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/community"
@@ -69,5 +71,111 @@ func TestCommunitiesCommand(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {
 		t.Errorf("files left in %s: %v", dir, entries)
+	}
+}
+
+// serve's cache: the same graph reuses the partition, a small change
+// updates it (community.Update on the carried partition), a large one
+// recomputes it, and another scope has its own entry.
+func TestCommunityCache(t *testing.T) {
+	g0, _, err := laplacian.Generate("pa:n=3000,m=3,seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withEdges := func(keep func(k int) bool, extra ...laplacian.Edge) *laplacian.Graph {
+		var edges []laplacian.Edge
+		k := 0
+		g0.ForEachEdge(func(i, j int, w float64) {
+			if keep(k) {
+				edges = append(edges, laplacian.Edge{U: int32(i), V: int32(j), Weight: w})
+			}
+			k++
+		})
+		g, err := laplacian.FromEdges(g0.N(), nil, append(edges, extra...), laplacian.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	small := withEdges(func(k int) bool { return k != 5 }) // one edge fewer: 2 changed nodes
+	large := withEdges(func(k int) bool { return k%10 != 0 })
+	opt := community.LeidenOptions{Seed: 4}
+	c := newCommunityCache()
+	fresh, _ := community.Leiden(g0, opt)
+	steps := []struct {
+		scope string
+		g     *laplacian.Graph
+		how   string
+		want  func() []int
+	}{
+		{"a", g0, "computed", func() []int { return fresh }},
+		{"a", g0, "reused", func() []int { return fresh }},
+		{"a", small, "updated (2 changed nodes)", func() []int {
+			prev, changed := community.Carry(g0, fresh, small)
+			p, _ := community.Update(small, prev, changed, opt)
+			return p
+		}},
+		{"a", large, "computed (the graph changed much)", func() []int { p, _ := community.Leiden(large, opt); return p }},
+		{"b", g0, "computed", func() []int { return fresh }},
+	}
+	for i, s := range steps {
+		part, how, err := c.leiden(s.scope, s.g, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if how != s.how {
+			t.Errorf("step %d: %s, want %s", i, how, s.how)
+		}
+		if want := s.want(); !slices.Equal(part, want) {
+			t.Errorf("step %d (%s): not the expected partition", i, how)
+		}
+	}
+}
+
+// The memory estimate follows the graph: a graph with twice the nodes and
+// edges (two disjoint copies) needs twice the memory beyond the runtime,
+// more workers need more, and --estimate prints it without detecting.
+func TestCommunitiesEstimate(t *testing.T) {
+	isolateConfig(t)
+	one, _, err := laplacian.Generate("pa:n=5000,m=4,seed=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edges []laplacian.Edge
+	one.ForEachEdge(func(i, j int, w float64) {
+		n := int32(one.N())
+		edges = append(edges, laplacian.Edge{U: int32(i), V: int32(j), Weight: w}, laplacian.Edge{U: int32(i) + n, V: int32(j) + n, Weight: w})
+	})
+	two, err := laplacian.FromEdges(2*one.N(), nil, edges, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, keyed := range []bool{false, true} {
+		e1, e2 := estimateCommunities(one, keyed, 2)-runtimeBytes, estimateCommunities(two, keyed, 2)-runtimeBytes
+		if r := float64(e2) / float64(e1); math.Abs(r-2) > 0.01 {
+			t.Errorf("keyed %v: twice the graph needs %.3f× the memory, want 2×", keyed, r)
+		}
+		if e1 <= int64(gcGrowth*float64(one.Bytes())) {
+			t.Errorf("keyed %v: estimate %d below the graph's own %d bytes", keyed, e1, one.Bytes())
+		}
+	}
+	if runtime.GOMAXPROCS(0) > 1 && estimateCommunities(one, false, 2) <= estimateCommunities(one, false, 1) {
+		t.Error("two workers estimated no more than one")
+	}
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "part.csv")
+	out, code := runExperimentCLI(t, "communities", "--graph", "pa:n=5000,m=4,seed=2", "--estimate", "--concurrency", "2", "--out", csvPath, "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	var est struct{ EstimatedBytes int64 }
+	if err := json.Unmarshal([]byte(out), &est); err != nil {
+		t.Fatal(err)
+	}
+	if est.EstimatedBytes != estimateCommunities(one, false, 2) {
+		t.Errorf("--estimate printed %d, want %d", est.EstimatedBytes, estimateCommunities(one, false, 2))
+	}
+	if _, err := os.Stat(csvPath); err == nil {
+		t.Error("--estimate wrote the partition")
 	}
 }

@@ -8,10 +8,10 @@ const (
 	exitOK              = 0
 	exitFailure         = 1 // an unexpected internal failure
 	exitUsage           = 2 // bad flags or arguments
-	exitBadInput        = 3 // invalid input data or parameter values
-	exitDBUnreachable   = 4 // Neo4j could not be reached or refused the credentials
+	exitBadInput        = 3 // invalid input data or parameter values, refused credentials, a label/type/property the database lacks
+	exitDBUnreachable   = 4 // Neo4j could not be reached or did not answer in time (retry)
 	exitBudgetExhausted = 5 // the privacy ledger refused the release
-	exitDBError         = 6 // Neo4j reached but the query failed (unknown label, missing property, write failure)
+	exitDBError         = 6 // Neo4j reached but the query failed (data that does not fit the projection, write failure)
 	exitChargedEpoch    = 7 // the epoch was charged but its values cannot be published (re-release under a new epoch)
 	exitBusy            = 8 // another live run holds the scope (retry after it ends)
 	exitInterrupted     = 130

@@ -49,9 +49,10 @@ func TestExitCode(t *testing.T) {
 		{&experiment.ParamError{}, exitBadInput},
 		{&connector.IdentifierError{}, exitBadInput},
 		{&connector.UnreachableError{}, exitDBUnreachable},
-		{&connector.AuthError{}, exitDBUnreachable},
+		{&connector.AuthError{}, exitBadInput},
 		{&connector.TimeoutError{}, exitDBUnreachable},
-		{&connector.SchemaError{}, exitDBError},
+		{&connector.SchemaError{}, exitBadInput},
+		{&connector.DataError{}, exitDBError},
 		{&connector.QueryError{}, exitDBError},
 		{&connector.RunStateError{}, exitChargedEpoch},
 		{&connector.ScopeBusyError{}, exitBusy},
@@ -59,7 +60,7 @@ func TestExitCode(t *testing.T) {
 		{chargedError{epoch: "E", err: errors.New("lost")}, exitChargedEpoch},
 		{fs.ErrNotExist, exitBadInput},
 		// A command's bad-input wrapper keeps the kind of what it wraps.
-		{inputErrorf("--graph: %w", &connector.AuthError{}), exitDBUnreachable},
+		{inputErrorf("--graph: %w", &connector.TimeoutError{}), exitDBUnreachable},
 		{usageError{&connector.UnreachableError{}}, exitDBUnreachable},
 		{context.Canceled, exitInterrupted},
 	}

@@ -353,7 +353,7 @@ func TestInexactSensitivityWarning(t *testing.T) {
 		exact  bool
 	}{{"1ms", false}, {"0", true}} {
 		stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", fmt.Sprintf("pa:n=%d,m=2", n),
-			"--values", readings, "--ledger", ledger, "--out", filepath.Join(dir, "r.json"), "--tau", "0.1", "--time-budget", c.budget, "-o", "json")
+			"--values", readings, "--ledger", ledger, "--out", filepath.Join(dir, "r"+c.budget+".json"), "--tau", "0.1", "--time-budget", c.budget, "-o", "json")
 		if code != 0 {
 			t.Fatalf("--time-budget %s: exit %d: %s", c.budget, code, stderr)
 		}
@@ -402,6 +402,47 @@ func TestReleaseHelpSaysWhatIsProtected(t *testing.T) {
 	for _, want := range []string{"exp(−τL)·f0", "reading mass of one protected unit", "smallest plausible τ", "budget --init"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("release --help does not say %q", want)
+		}
+	}
+}
+
+// Issue 33, defect 6: a release file is never overwritten and a re-run is
+// never charged twice. The same file release run again (same --out, same
+// --epoch) reports "already published" (exit 0) with the ledger and the
+// file byte for byte unchanged; without --epoch each run is a new epoch,
+// so a second run to the same --out is refused (exit 3) before the
+// ledger is charged.
+func TestFileReleaseRunTwice(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, _ := karateReadings(t, dir, true)
+	ledger := filepath.Join(dir, "ledger.json")
+	initTestLedger(t, ledger)
+	for _, epoch := range []string{"E1", ""} {
+		out := filepath.Join(dir, "release"+epoch+".json")
+		args := []string{"release", "--graph", "karate", "--values", readings, "--out", out, "--ledger", ledger, "-o", "json"}
+		if epoch != "" {
+			args = append(args, "--epoch", epoch)
+		}
+		if _, stderr, code := runPipelineCLI(t, context.Background(), nil, args...); code != 0 {
+			t.Fatalf("epoch %q: first release: exit %d: %s", epoch, code, stderr)
+		}
+		ledgerBefore, _ := os.ReadFile(ledger)
+		fileBefore, _ := os.ReadFile(out)
+		stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, args...)
+		var sum struct{ AlreadyPublished bool }
+		json.Unmarshal([]byte(stdout), &sum)
+		switch {
+		case epoch != "" && (code != 0 || !sum.AlreadyPublished):
+			t.Errorf("same epoch again: exit %d, alreadyPublished %v; want 0 and true: %s", code, sum.AlreadyPublished, stderr)
+		case epoch == "" && (code != exitBadInput || !strings.Contains(stderr, "never overwritten")):
+			t.Errorf("no --epoch, same --out again: exit %d; want %d, refused as an overwrite: %s", code, exitBadInput, stderr)
+		}
+		if after, _ := os.ReadFile(ledger); string(after) != string(ledgerBefore) {
+			t.Errorf("epoch %q: the second run changed the ledger (charged twice)", epoch)
+		}
+		if after, _ := os.ReadFile(out); string(after) != string(fileBefore) {
+			t.Errorf("epoch %q: the second run rewrote %s", epoch, out)
 		}
 	}
 }

@@ -43,6 +43,7 @@ type locateOptions struct {
 	forecastTrials   int    // simulated trials of the forecast (0: none)
 	stdin            io.Reader
 	privateAnswer    answerOptions
+	communityCache   *communityCache // serve: Leiden updated between slots
 }
 
 // locateHelp is the locate command's help text.
@@ -148,6 +149,11 @@ type locateInputs struct {
 	// releaseGraph is the fingerprint of the graph the release (run) was
 	// made on, when its record has one: the graph read must match it.
 	releaseGraph *laplacian.Fingerprint
+	// release is the --release-run record with its metadata and the
+	// digest of its values (releaseDigest): the values read must match.
+	release       *connector.RunRecord
+	releaseMeta   *privacy.ReleaseMeta
+	releaseDigest string
 }
 
 // runLocate locates (locateOnce) and prints the summary.
@@ -165,6 +171,8 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) error {
 // where to print it (stderr when --out - streams the CSV to stdout).
 func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summary *locateSummary, _ io.Writer, err error) {
 	g := opts.g
+	after := newAfterRun(ctx) // one deadline for everything deferred below
+	defer after.Close()
 	in, err := checkLocate(opts)
 	if err != nil {
 		return nil, nil, err
@@ -188,7 +196,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 		if client, err = connectProjection(ctx, g); err != nil {
 			return nil, nil, err
 		}
-		defer client.Close(context.WithoutCancel(ctx))
+		defer func() { client.Close(after.Context()) }()
 		if opts.releaseRun == "latest" {
 			if opts.releaseRun, err = latestRelease(ctx, client, &g.cfg.Config); err != nil {
 				return nil, nil, err
@@ -198,7 +206,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 			return nil, nil, err
 		}
 		summary.RunID = run.ID()
-		defer func() { recordFailure(ctx, g, run, err) }()
+		defer func() { recordFailure(after.Context(), g, run, err) }()
 		if opts.releaseRun != "" {
 			if err = releaseRunParams(ctx, g, client, opts.releaseRun, in); err != nil {
 				return nil, nil, err
@@ -401,6 +409,14 @@ func startLocateRun(ctx context.Context, opts *locateOptions, client *connector.
 			"communities": opts.communities, "releasedProperty": releasedProp, "releaseRun": opts.releaseRun,
 			"massProperty": cfg.Write.MassProperty, "communityWriteProperty": cfg.Write.CommunityWriteProperty,
 			"probabilityProperty": cfg.Write.ProbabilityProperty, "rankProperty": cfg.Write.RankProperty}}
+	// Each output holds one kind of values: refused (exit 3) when another
+	// kind (a release's values, a key, …) owns the property.
+	if err := client.ClaimOutputs(ctx, rec.Database, id, "locate", connector.Claims{Outputs: map[string]string{
+		cfg.Write.MassProperty: connector.KindMass, cfg.Write.CommunityWriteProperty: connector.KindCommunity,
+		cfg.Write.ProbabilityProperty: connector.KindProbability, cfg.Write.RankProperty: connector.KindRank},
+		Inputs: connector.InputClaims(rec.Projection)}); err != nil {
+		return nil, err
+	}
 	// A localisation of a release carries its scope and epoch, so the
 	// history of a scope (graphcloak runs --scope) shows both steps.
 	if opts.releaseRun != "" {
@@ -468,6 +484,11 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 			return graphcloak.LocateJob{}, inputErrorf("--release-run: the graph is not the one this release was made on: %s", d)
 		}
 	}
+	if in.releaseMeta != nil {
+		if _, err := checkReleasedValues(in.release, in.releaseMeta, graph, lg.Pulled.Values, in.releaseDigest); err != nil {
+			return graphcloak.LocateJob{}, err
+		}
+	}
 	rel := in.rel
 	if rel == nil {
 		rel = &privacy.Released{Keys: graph.Keys(), Values: lg.Pulled.Values, Meta: privacy.ReleaseMeta{Sigma: in.sigma}}
@@ -477,6 +498,8 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	job := graphcloak.LocateJob{Graph: graph, Released: rel, Tau: in.tau, Estimator: cfg.Recovery.Estimator,
 		Sources: cfg.Recovery.Sources, Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, Progress: stepProgress(g)}
 	switch in.commKind {
+	case "leiden":
+		job.Partition, err = cachedLeiden(g, opts, graph, job.Seed)
 	case "louvain":
 		job.Partition, err = community.Louvain(graph, opts.resolution, job.Seed)
 	case "file":
@@ -561,7 +584,10 @@ func releaseRunParams(ctx context.Context, g *globalOptions, c *connector.Client
 	}
 	var meta privacy.ReleaseMeta
 	if rr.ReleaseMeta != "" && json.Unmarshal([]byte(rr.ReleaseMeta), &meta) == nil {
-		in.releaseGraph = meta.Graph
+		in.releaseGraph, in.release, in.releaseMeta = meta.Graph, rr, &meta
+		if in.releaseDigest, err = releaseDigest(ctx, g, c, rr); err != nil {
+			return err
+		}
 	}
 	in.sigma, in.releasedProp = rr.Sigma, rr.WriteProperty
 	return nil

@@ -17,7 +17,7 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 	}
 	opts := &slog.HandlerOptions{Level: l}
 	if format == "json" {
-		return slog.New(slog.NewJSONHandler(w, opts))
+		return slog.New(&uniqueKeys{next: slog.NewJSONHandler(w, opts)})
 	}
-	return slog.New(slog.NewTextHandler(w, opts))
+	return slog.New(&uniqueKeys{next: slog.NewTextHandler(w, opts)})
 }

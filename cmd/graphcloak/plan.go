@@ -40,8 +40,9 @@ Two modes:
   per-node        per-node values with Gaussian noise calibrated to the certified
                   Δ2 (graphcloak release; needs Δ2 at τ, computed first)
   private-answer  the operator recovers the source from its own readings and
-                  publishes only one community, drawn by randomized response or
-                  the community-geometric mechanism (graphcloak locate --private-answer)
+                  publishes only one community, drawn by randomized response, the
+                  community-geometric or the community-envelope mechanism, whichever
+                  is most accurate on the graph (graphcloak locate --private-answer)
 
 --target-accuracy A prints, per mode, the smallest ε on the grid 1/8 … 32
 (steps of √2) whose forecast reaches A.

@@ -16,6 +16,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
@@ -77,7 +78,10 @@ values are stored in the database before the first node is written, so
 re-running the same command with the same --epoch after a crash finishes the
 write with exactly those values — no new charge, no new noise, exit 0 — and
 re-running a completed epoch does nothing (exit 0). On other graphs the
-release file goes to --out (checked writable before anything is charged).
+release file goes to --out (checked writable before anything is charged). A
+release file is never overwritten: the same scope and epoch at --out is
+already published (exit 0, no charge); any other file there is refused
+(exit 3) — give each epoch its own --out.
 --dry-run prints counts, the sensitivity method, memory and time estimates
 and exactly the σ the release will use, and writes, charges and draws nothing.
 
@@ -195,6 +199,9 @@ type releaseInputs struct {
 	cert          *privacy.Certificate // --sensitivity-cert, not yet verified
 	mech          privacy.Mechanism
 	noise         privacy.NoiseSource
+	// ledgerKey (--ledger-key) authenticates certificates: with one, a
+	// certificate or cache without a valid MAC is never trusted.
+	ledgerKey *privacy.Key
 }
 
 // runRelease releases (releaseOnce) and prints the summary.
@@ -212,6 +219,8 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) error 
 func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary, err error) {
 	g := opts.g
 	cfg := &g.cfg.Config
+	after := newAfterRun(ctx) // one deadline for everything deferred below
+	defer after.Close()
 	in, err := checkRelease(opts)
 	if err != nil {
 		return nil, err
@@ -236,14 +245,19 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 		if client, err = connectNeo4jLogged(ctx, g); err != nil {
 			return nil, err
 		}
-		defer client.Close(context.WithoutCancel(ctx))
+		defer func() { client.Close(after.Context()) }()
 	}
 	var ledger privacy.Ledger
 	if !opts.dryRun {
 		if ledger, err = openReleaseLedger(ctx, g, client); err != nil {
 			return nil, err
 		}
-		defer func() { noteBalance(ctx, ledger, sum) }()
+		defer func() { noteBalance(after.Context(), ledger, sum) }()
+	}
+	if pending != nil { // after the ledger verified, before anything is charged
+		if done, err := existingReleaseFile(opts, in, sum); done || err != nil {
+			return sum, err
+		}
 	}
 	// A charged epoch is never drawn again: re-publish or do nothing. The
 	// run record: "running" (with a lease on the scope) first,
@@ -258,7 +272,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 			return sum, republish(ctx, opts, client, prev, sum)
 		}
 		sum.RunID = runID
-		defer func() { recordFailure(ctx, g, run, err) }()
+		defer func() { recordFailure(after.Context(), g, run, err) }()
 	}
 	lg, y, err := loadReadings(ctx, opts, in, client, sum)
 	if err != nil {
@@ -400,8 +414,16 @@ func checkReleaseFlags(opts *releaseOptions, in *releaseInputs) error {
 	case opts.timeBudget < 0:
 		return inputErrorf("--time-budget must be ≥ 0, got %v", opts.timeBudget)
 	}
+	lopt, err := ledgerOptions(cfg)
+	if err != nil {
+		return err
+	}
+	in.ledgerKey = lopt.Key
 	if opts.sensitivityCert != "" {
 		c, err := privacy.LoadCertificate(opts.sensitivityCert)
+		if err == nil {
+			err = c.CheckMAC(in.ledgerKey)
+		}
 		if err != nil {
 			return inputErrorf("--sensitivity-cert: %w", err)
 		}
@@ -449,21 +471,6 @@ func newReleaseSummary(opts *releaseOptions, in *releaseInputs, runID string) (*
 		Delta: cfg.Privacy.Delta, Keyed: in.noise.Keyed(), Scope: cfg.Privacy.Scope, Ledger: ledgerName, Epoch: epoch}, nil
 }
 
-// publishedRelease returns the earlier run of this scope and epoch when it
-// stored its values or finished (so it is re-published, never re-drawn),
-// else nil. A run that stopped before storing values is left to the
-// ledger: not charged, a fresh release; charged, exit 7.
-func publishedRelease(ctx context.Context, cfg *config.Config, client *connector.Client, epoch string) (*connector.RunRecord, error) {
-	prev, err := client.FindRelease(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, epoch)
-	if err != nil || prev == nil {
-		return nil, err
-	}
-	if prev.ValuesStored || prev.Status == connector.StatusSucceeded || prev.Status == connector.StatusSuperseded {
-		return prev, nil
-	}
-	return nil, nil
-}
-
 // claimRelease starts this release's run record, which claims the scope
 // (connector.ScopeLeaseLabel), or returns the earlier run of the epoch to
 // re-publish. While another live run holds the scope or is publishing
@@ -475,24 +482,25 @@ func claimRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, 
 	waiting, raced := "", false
 	for {
 		var busy error
-		prev, err := publishedRelease(ctx, cfg, client, epoch)
-		switch {
-		case err != nil:
+		prev, err := client.FindRelease(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, epoch)
+		if err != nil {
 			return nil, nil, err
-		case prev != nil && prev.Status == connector.StatusRunning && time.Until(prev.LeaseExpiresAt) > 0:
+		}
+		switch job.Next(prev, cfg.Write.WriteProperty, time.Now()) {
+		case job.Wait:
 			busy = &connector.ScopeBusyError{Scope: cfg.Privacy.Scope, Holder: prev.RunID, Until: prev.LeaseExpiresAt}
-		case prev != nil:
-			return nil, prev, nil
-		default:
+		case job.Fresh:
 			run, err := startReleaseRun(ctx, opts, in, client, runID, epoch)
 			if errors.As(err, new(*connector.EpochPublishedError)) && !raced {
 				raced = true
-				continue // published since publishedRelease looked: re-publish it
+				continue // published since FindRelease looked: re-publish it
 			}
 			if !errors.As(err, new(*connector.ScopeBusyError)) {
 				return run, nil, err
 			}
 			busy = err
+		default: // published before: republish decides (job.Next)
+			return nil, prev, nil
 		}
 		var b *connector.ScopeBusyError
 		errors.As(busy, &b)
@@ -521,6 +529,13 @@ func startReleaseRun(ctx context.Context, opts *releaseOptions, in *releaseInput
 		Parameters: map[string]any{"tau": cfg.Privacy.Tau, "alpha": cfg.Privacy.Alpha, "mechanism": in.mech.String(),
 			"keyed": in.noise.Keyed(), "valuesFrom": in.valuesFrom, "ledger": cfg.Privacy.Ledger}}
 	rec.Projection.ValueProperty = in.valueProp
+	// The write property and its run ids belong to releases: refused
+	// (exit 3) when another kind of output or an input owns them.
+	if err := client.ClaimOutputs(ctx, rec.Database, runID, "release", connector.Claims{
+		Outputs: map[string]string{rec.WriteProperty: connector.KindReleaseValues, connector.RunIDProperty(rec.WriteProperty): connector.KindRunIDs},
+		Inputs:  connector.InputClaims(rec.Projection)}); err != nil {
+		return nil, err
+	}
 	return client.StartRun(ctx, rec, opts.lease)
 }
 
@@ -546,26 +561,28 @@ func loadReadings(ctx context.Context, opts *releaseOptions, in *releaseInputs, 
 	} else if y, err = graphcloak.ValuesByKey(graph, in.readings); err != nil {
 		return nil, nil, err
 	}
+	tau := cfg.Privacy.Tau + opts.smooth // the released model's τ, at which Δ2 must hold
 	if in.cert != nil {
-		s, err := in.cert.Verify(graph, cfg.Privacy.Tau, cfg.Privacy.Alpha)
+		s, err := in.cert.Verify(graph, tau, cfg.Privacy.Alpha)
 		if err != nil {
 			return nil, nil, inputErrorf("--sensitivity-cert %s: %w", opts.sensitivityCert, err)
 		}
 		opts.certified = &s
 	}
 	if opts.sensitivityCache != "" {
-		opts.certified = cachedSensitivity(g, opts.sensitivityCache, graph, cfg.Privacy.Tau, cfg.Privacy.Alpha)
+		opts.certified = cachedSensitivity(g, opts.sensitivityCache, graph, tau, cfg.Privacy.Alpha, in.ledgerKey)
 		sum.SensitivityReused = opts.certified != nil
 	}
 	return lg, y, nil
 }
 
 // cachedSensitivity returns the Δ2 of the certificate at path when it
-// verifies against graph, τ and α and was computed by this version of
-// graphcloak; otherwise nil (Δ2 is then computed and the certificate
-// rewritten by storeSensitivity). A missing, unreadable or stale cache
-// is never an error: it only costs the computation.
-func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, tau, alpha float64) *privacy.Sensitivity {
+// verifies against graph, τ and α, was computed by this version of
+// graphcloak and (with a ledger key) carries its valid MAC; otherwise nil
+// (Δ2 is then computed and the certificate rewritten by
+// storeSensitivity). A missing, unreadable, stale or unauthenticated
+// cache is never an error: it only costs the computation.
+func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, tau, alpha float64, ledgerKey *privacy.Key) *privacy.Sensitivity {
 	c, err := privacy.LoadCertificate(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		g.logger.Info("no sensitivity certificate cached yet: computing Δ2", "cache", path)
@@ -573,6 +590,10 @@ func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, ta
 	}
 	if err != nil {
 		g.logger.Warn("sensitivity cache unreadable: computing Δ2 and replacing it", "cache", path, "error", err)
+		return nil
+	}
+	if err := c.CheckMAC(ledgerKey); err != nil {
+		g.logger.Warn("sensitivity cache not authenticated under the ledger key: computing Δ2 and replacing it", "cache", path, "reason", err)
 		return nil
 	}
 	if c.Software != buildVersion().String() {
@@ -590,8 +611,11 @@ func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, ta
 
 // storeSensitivity writes the certificate of a freshly computed Δ2 to the
 // cache. A failure is logged, not fatal: the release itself is complete.
-func storeSensitivity(g *globalOptions, path string, graph *laplacian.Graph, s privacy.Sensitivity, tau float64) {
+func storeSensitivity(g *globalOptions, path string, graph *laplacian.Graph, s privacy.Sensitivity, tau float64, ledgerKey *privacy.Key) {
 	c, err := privacy.NewCertificate(graph, s, tau, buildVersion().String())
+	if err == nil {
+		err = c.Seal(ledgerKey)
+	}
 	if err == nil {
 		err = privacy.SaveCertificate(path, c)
 	}
@@ -621,7 +645,7 @@ func drawRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, l
 	}
 	res.Released.Meta.ToolVersion = buildVersion().String()
 	if opts.sensitivityCache != "" && opts.certified == nil {
-		storeSensitivity(g, opts.sensitivityCache, lg.Graph, res.Sensitivity, cfg.Privacy.Tau+opts.smooth) // Δ2 was computed at τ+τ′
+		storeSensitivity(g, opts.sensitivityCache, lg.Graph, res.Sensitivity, cfg.Privacy.Tau+opts.smooth, in.ledgerKey) // Δ2 was computed at τ+τ′
 	}
 	noteReleased(g, sum, res, spread)
 	return res, nil
@@ -633,7 +657,7 @@ func noteBalance(ctx context.Context, ledger privacy.Ledger, sum *releaseSummary
 	if sum == nil {
 		return
 	}
-	if b, err := ledger.Balance(context.WithoutCancel(ctx), sum.Scope); err == nil && len(b) == 1 {
+	if b, err := ledger.Balance(ctx, sum.Scope); err == nil && len(b) == 1 {
 		sum.RhoSpent, sum.RhoRemaining = b[0].RhoSpent, b[0].RhoRemaining
 	}
 }
@@ -704,17 +728,16 @@ func republish(ctx context.Context, opts *releaseOptions, client *connector.Clie
 	sum.Mechanism, _ = prev.Extra["mechanism"].(string)
 	sum.Delta2Exact, _ = prev.Extra["delta2Exact"].(bool)
 	sum.SensitivityMethod, _ = prev.Extra["sensitivityMethod"].(string)
-	if prev.WriteProperty != cfg.Write.WriteProperty {
+	switch job.Next(prev, cfg.Write.WriteProperty, time.Now()) {
+	case job.OtherProperty:
 		return inputErrorf("epoch %q of scope %q was released by run %s to %q, not %q: use a new --epoch (a new charge) or --write-property %s",
 			sum.Epoch, sum.Scope, prev.RunID, prev.WriteProperty, cfg.Write.WriteProperty, prev.WriteProperty)
-	}
-	switch prev.Status {
-	case connector.StatusSucceeded:
+	case job.AlreadyPublished:
 		sum.AlreadyPublished = true
 		sum.NodePropertiesWritten = 0
 		g.logger.Info("epoch already published: nothing to do", "runId", prev.RunID, "epoch", sum.Epoch)
 		return nil
-	case connector.StatusSuperseded:
+	case job.Overwritten:
 		return chargedError{epoch: sum.Epoch, err: fmt.Errorf("epoch %q was published by run %s and then overwritten by run %s", sum.Epoch, prev.RunID, prev.SupersededBy)}
 	}
 	run, rel, err := writeback.Resume(ctx, client, prev, opts.lease)
@@ -738,6 +761,32 @@ func republish(ctx context.Context, opts *releaseOptions, client *connector.Clie
 		return err
 	}
 	return nil
+}
+
+// existingReleaseFile applies the rule that a release file is never
+// overwritten, checked under the --out lock before the ledger is touched:
+// a file at --out holding this scope's epoch is this release, already
+// published (done: exit 0, nothing charged, the file unchanged — a re-run
+// of a file release is idempotent); any other file there is refused
+// (exit 3), since replacing it would lose a published release (or
+// whatever else it holds). Without --epoch every run is a new epoch, so a
+// second run to the same --out is refused, never charged twice.
+func existingReleaseFile(opts *releaseOptions, in *releaseInputs, sum *releaseSummary) (done bool, err error) {
+	if _, err := os.Stat(opts.out); errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	prev, err := privacy.ReadReleaseFile(opts.out)
+	if err != nil {
+		return false, inputErrorf("--out %s exists and is not a release file graphcloak can read (%v): a release never overwrites a file; give another --out", opts.out, err)
+	}
+	if prev.Meta.Scope == sum.Scope && prev.Meta.Epoch == sum.Epoch {
+		if in.isDB { // the database's run records decide (republish)
+			return false, nil
+		}
+		return true, alreadyPublishedFile(opts, sum, nil)
+	}
+	return false, inputErrorf("--out %s already holds release %s (scope %q, epoch %q): a release file is never overwritten; give another --out (e.g. one per epoch), or re-run with --epoch %s to confirm it is published",
+		opts.out, prev.Meta.ReleaseID, prev.Meta.Scope, prev.Meta.Epoch, prev.Meta.Epoch)
 }
 
 // alreadyPublishedFile: a file release of a charged epoch whose output is

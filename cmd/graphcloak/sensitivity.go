@@ -118,7 +118,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.graph, "graph", "", "graph spec: neo4j (the configured projection) | sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 | pa:n=N,m=M | rgg:n=N,radius=R | grid:rows=R,cols=C | path:n=N | cycle:n=N | complete:n=N | star:n=N | karate | gt:NAME (scripts/fetch-datasets.sh) | file:PATH")
-	config.AddFlags(fl, "tau", "alpha", "header") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
+	config.AddFlags(fl, "tau", "alpha", "header", "ledger-key") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
 	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns), lanczos (per-edge Lanczos brackets; fast with hubs and on small-world graphs) or slow-modes (certified slow eigenpairs; exact at large τ, up to 5 000 nodes)")
 	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
 	fl.DurationVar(&o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
@@ -372,6 +372,13 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	}
 	if o.save != "" {
 		c, err := privacy.NewCertificate(gr, s, o.tau, buildVersion().String())
+		var lopt privacy.FileLedgerOptions
+		if err == nil {
+			lopt, err = ledgerOptions(&g.cfg.Config)
+		}
+		if err == nil { // sealed under the ledger key, when one is given
+			err = c.Seal(lopt.Key)
+		}
 		if err == nil {
 			err = privacy.SaveCertificate(o.save, c)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"net"
-	"net/http"
 	"time"
 
 	"github.com/graphcloak/graphcloak/config"
@@ -14,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
+	"github.com/graphcloak/graphcloak/service"
 	"github.com/spf13/cobra"
 )
 
@@ -39,6 +39,8 @@ type serveOptions struct {
 	// (locate --private-answer) instead of a release and a localisation.
 	privateAnswer bool
 	answerCap     int
+	// cache keeps each scope's Leiden partition between slots.
+	cache *communityCache
 }
 
 // serveHelp is the serve command's help text.
@@ -73,7 +75,7 @@ to finish, after which it is stopped and recorded "interrupted". Exit 0.
 default; --listen "" turns them off.`
 
 func newServeCmd(g *globalOptions) *cobra.Command {
-	opts := &serveOptions{g: g}
+	opts := &serveOptions{g: g, cache: newCommunityCache()}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run release → locate on a schedule against Neo4j, with /metrics and /healthz",
@@ -121,19 +123,15 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		return err
 	}
 	m := metrics.New()
+	svc := &service.Service{Metrics: m, Logger: g.logger, Runner: &schedule.Runner{Spec: spec, Jitter: opts.jitter, Grace: opts.grace,
+		MaxRuns: opts.maxRuns, Logger: g.logger, Skipped: func(time.Time) { m.SlotSkipped() }}}
 	if opts.listen != "" {
-		stop, err := serveMetrics(opts.listen, m)
-		if err != nil {
-			return err
+		if svc.Listener, err = net.Listen("tcp", opts.listen); err != nil {
+			return inputErrorf("--listen: %w", err)
 		}
-		defer stop()
-		g.logger.Info("serving /metrics and /healthz", "listen", opts.listen)
 	}
-	r := &schedule.Runner{Spec: spec, Jitter: opts.jitter, Grace: opts.grace, MaxRuns: opts.maxRuns, Logger: g.logger,
-		Skipped: func(time.Time) { m.SlotSkipped() }}
-	r.Run(ctx, func(ctx context.Context, slot time.Time) error { return runSlot(ctx, opts, spec, m, slot) })
-	m.Stopping()
-	g.logger.Info("scheduler stopped")
+	// Shutdown: /healthz 503 first, then the run's grace (service.Run).
+	_ = svc.Run(ctx, func(ctx context.Context, slot time.Time) error { return runSlot(ctx, opts, spec, m, slot) })
 	return nil
 }
 
@@ -173,21 +171,6 @@ func checkServe(opts *serveOptions) (schedule.Spec, error) {
 		}
 	}
 	return spec, nil
-}
-
-// serveMetrics listens on addr and serves m's handler until stop.
-func serveMetrics(addr string, m *metrics.Metrics) (stop func(), err error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return nil, inputErrorf("--listen: %w", err)
-	}
-	srv := &http.Server{Handler: m.Handler(), ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	return func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	}, nil
 }
 
 // runSlot is one scheduled job: release under the slot's epoch, then
@@ -330,11 +313,11 @@ func answerSlot(ctx context.Context, opts *serveOptions, m *metrics.Metrics, epo
 }
 
 func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locateOptions {
-	return &locateOptions{g: g, graph: neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: runID,
+	return &locateOptions{g: g, graph: neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: runID, communityCache: opts.cache,
 		privateAnswer: answerOptions{enabled: true, values: opts.values, cap: opts.answerCap}}
 }
 
 func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {
 	return &locateOptions{g: g, graph: neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
-		resolution: opts.resolution, runID: runID, plotValue: "posterior"}
+		resolution: opts.resolution, runID: runID, plotValue: "posterior", communityCache: opts.cache}
 }

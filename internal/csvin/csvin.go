@@ -18,6 +18,7 @@ package csvin
 
 import (
 	"bufio"
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -40,15 +41,22 @@ func (e *Error) Error() string { return fmt.Sprintf("line %d: %s", e.Line, e.Msg
 
 // Reader reads records by the rules in the package comment.
 type Reader struct {
-	r     *bufio.Reader
-	line  int // lines consumed so far
-	start bool
+	r      *bufio.Reader
+	line   int // lines consumed so far
+	start  bool
+	fields [][]byte // ReadBytes's result, reused
 }
 
 // NewReader returns a Reader reading from r.
-func NewReader(r io.Reader) *Reader {
-	return &Reader{r: bufio.NewReader(r), start: true}
+func NewReader(r io.Reader) *Reader { return newReaderSize(r, bufferSize) }
+
+func newReaderSize(r io.Reader, size int) *Reader {
+	return &Reader{r: bufio.NewReaderSize(r, size), start: true}
 }
+
+// bufferSize is large so that ReadBytes finds most lines whole in the
+// buffer.
+const bufferSize = 1 << 20
 
 // Read returns the next record, or io.EOF after the last one.
 func (r *Reader) Read() (Record, error) {
@@ -64,6 +72,60 @@ func (r *Reader) Read() (Record, error) {
 			return rec, err
 		}
 	}
+}
+
+// ReadBytes is Read without allocating: it returns the next record's
+// fields as slices that stay valid only until the next call. A line that
+// lies whole in the read buffer and holds no quote is split in place;
+// any other line (quoted fields, a line longer than the buffer, the last
+// line without a newline) goes through Read, so the rules are the same.
+func (r *Reader) ReadBytes() (fields [][]byte, line int, err error) {
+	if r.start {
+		rec, err := r.Read()
+		return r.asBytes(rec), rec.Line, err
+	}
+	for {
+		if r.r.Buffered() == 0 {
+			if _, err := r.r.Peek(1); err != nil {
+				return nil, 0, err
+			}
+		}
+		buf, _ := r.r.Peek(r.r.Buffered())
+		end := bytes.IndexByte(buf, '\n')
+		if end < 0 || bytes.IndexByte(buf[:end], '"') >= 0 {
+			rec, err := r.Read()
+			return r.asBytes(rec), rec.Line, err
+		}
+		lineBytes := buf[:end]
+		_, _ = r.r.Discard(end + 1)
+		r.line++
+		if len(lineBytes) > 0 && lineBytes[0] == '#' {
+			continue
+		}
+		r.fields = r.fields[:0]
+		for {
+			comma := bytes.IndexByte(lineBytes, ',')
+			if comma < 0 {
+				r.fields = append(r.fields, bytes.Trim(lineBytes, " \t\r"))
+				break
+			}
+			r.fields = append(r.fields, bytes.Trim(lineBytes[:comma], " \t\r"))
+			lineBytes = lineBytes[comma+1:]
+		}
+		if len(r.fields) == 1 && len(r.fields[0]) == 0 {
+			continue // blank line
+		}
+		return r.fields, r.line, nil
+	}
+}
+
+// asBytes returns rec's fields as byte slices (the slow path of ReadBytes).
+func (r *Reader) asBytes(rec Record) [][]byte {
+	r.fields = r.fields[:0]
+	for _, f := range rec.Fields {
+		r.fields = append(r.fields, []byte(f))
+	}
+	return r.fields
 }
 
 // readRecord reads one line (or more, for quoted line breaks). skip is true

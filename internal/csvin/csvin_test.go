@@ -3,7 +3,9 @@ package csvin
 import (
 	"encoding/csv"
 	"errors"
+	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -106,4 +108,52 @@ func TestParseHeader(t *testing.T) {
 	if _, err := ParseHeader("maybe"); err == nil {
 		t.Error("maybe accepted")
 	}
+}
+
+// readEvery reads every record with Read, or with ReadBytes (copying the
+// fields), from a reader with the given buffer size.
+func readEvery(in string, size int, fast bool) ([]Record, error) {
+	r := newReaderSize(strings.NewReader(in), size)
+	var out []Record
+	for {
+		var rec Record
+		var err error
+		if fast {
+			var f [][]byte
+			f, rec.Line, err = r.ReadBytes()
+			for _, b := range f {
+				rec.Fields = append(rec.Fields, string(b))
+			}
+		} else {
+			rec, err = r.Read()
+		}
+		if err == io.EOF {
+			return out, nil
+		}
+		if err != nil {
+			return out, err
+		}
+		out = append(out, rec)
+	}
+}
+
+// ReadBytes must read exactly what Read reads — the same fields, lines
+// and errors — with a buffer so small (16 bytes) that lines straddle it
+// and with the default one.
+func FuzzReadBytesAgreesWithRead(f *testing.F) {
+	for _, s := range []string{
+		"a,b\n1,2\n", "\ufeffsource,target\n#c\n 7 , 8 \r\n\n\"x,y\",z\n", "p,q", "a,\"b\nc\",d\n",
+		"a\"b,c\n", "1,2,3\n#\n \t\n4,5\n", "long-key-beyond-sixteen-bytes,another-long-key-here\n1,2\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		want, werr := readEvery(in, 16, false)
+		for _, size := range []int{16, bufferSize} {
+			got, gerr := readEvery(in, size, true)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("buffer %d: ReadBytes %v %v, Read %v %v", size, got, gerr, want, werr)
+			}
+		}
+	})
 }

@@ -1,0 +1,284 @@
+package community
+
+// Local moving, made parallel without giving up determinism.
+//
+// The nodes to visit are taken in a random order and cut into chunks of
+// moveChunk nodes. Within a chunk every node's best move is decided in
+// parallel against the state at the start of the chunk; the moves are then
+// applied one by one in chunk order, each re-checked against the current
+// community strengths (a move whose gain vanished is dropped, and a
+// singleton joins another singleton only if its label is lower, so two
+// neighbours cannot swap). Chunks are fixed by the order alone, never by
+// the number of workers, so the partition is the same for any
+// concurrency. Levels with fewer than sequentialLinks links are moved one
+// node at a time (the exact sequential algorithm): they are cheap, and
+// deciding whole chunks at once would stall on small aggregate graphs.
+
+const (
+	moveChunk       = 2048
+	sequentialLinks = 1 << 17
+	maxMoveSweeps   = 32
+	gainTolerance   = 1e-12
+	moveGrain       = 128 // nodes per work item inside a chunk
+)
+
+// alone is the target "a new community of its own".
+const alone = -1
+
+// moveScratch is one worker's scratch: wTo[c] is the weight from the node
+// being decided to community c (zero between uses), touched the c set.
+type moveScratch struct {
+	wTo     []float64
+	touched []int32
+}
+
+func (ld *leiden) ensureScratch(n int) {
+	for i := range ld.scratch {
+		if len(ld.scratch[i].wTo) < n {
+			ld.scratch[i].wTo = make([]float64, n)
+		}
+	}
+}
+
+// mover holds the state of one local-moving phase.
+type mover struct {
+	lv    *level
+	comm  []int32
+	K     []float64 // total strength of each community
+	size  []int32
+	empty []int32 // labels of empty communities (may hold stale ones)
+	scale float64 // γ/2m
+}
+
+// decide returns v's best community against the current state, with the
+// weights from v to its own community (wa) and to the target (wb).
+func (m *mover) decide(sc *moveScratch, v int32) (target int32, wa, wb float64) {
+	lv, comm, wTo := m.lv, m.comm, sc.wTo
+	touched := sc.touched[:0]
+	a, kv := comm[v], lv.k[v]
+	lo, hi := lv.rowPtr[v], lv.rowPtr[v+1]
+	cols := lv.col[lo:hi]
+	if lv.w == nil {
+		for _, u := range cols {
+			c := comm[u]
+			if wTo[c] == 0 {
+				touched = append(touched, c)
+			}
+			wTo[c]++
+		}
+	} else {
+		ws := lv.w[lo:hi]
+		for q, u := range cols {
+			c := comm[u]
+			if wTo[c] == 0 {
+				touched = append(touched, c)
+			}
+			wTo[c] += ws[q]
+		}
+	}
+	K, scale := m.K, m.scale
+	wa = wTo[a]
+	best, bestGain := a, wa-scale*kv*(K[a]-kv)
+	for _, c := range touched {
+		if c == a {
+			continue
+		}
+		if gain := wTo[c] - scale*kv*K[c]; gain > bestGain+gainTolerance {
+			best, bestGain = c, gain
+		}
+	}
+	wb = wTo[best]
+	for _, c := range touched {
+		wTo[c] = 0
+	}
+	sc.touched = touched[:0]
+	if m.size[a] > 1 && 0 > bestGain+gainTolerance {
+		return alone, wa, 0 // alone is better than anywhere
+	}
+	return best, wa, wb
+}
+
+// apply moves v to target if that raises Q (against the current state
+// when recheck is set) and returns the gain ΔQ·m of the move (0: not
+// moved).
+func (m *mover) apply(v, target int32, wa, wb float64, recheck bool) float64 {
+	a, kv := m.comm[v], m.lv.k[v]
+	if target == a {
+		return 0
+	}
+	stay := wa - m.scale*kv*(m.K[a]-kv)
+	gain := -stay // of a move to a new community
+	if target != alone {
+		gain = wb - m.scale*kv*m.K[target] - stay
+	}
+	if recheck {
+		switch {
+		case target == alone && m.size[a] <= 1:
+			return 0
+		case target != alone && m.size[a] == 1 && m.size[target] == 1 && target > a:
+			return 0
+		case gain <= gainTolerance:
+			return 0
+		}
+	}
+	if target == alone {
+		for len(m.empty) > 0 && m.size[m.empty[len(m.empty)-1]] > 0 {
+			m.empty = m.empty[:len(m.empty)-1]
+		}
+		if len(m.empty) == 0 {
+			return 0
+		}
+		target = m.empty[len(m.empty)-1]
+		m.empty = m.empty[:len(m.empty)-1]
+	}
+	m.K[a] -= kv
+	m.size[a]--
+	if m.size[a] == 0 {
+		m.empty = append(m.empty, a)
+	}
+	m.K[target] += kv
+	m.size[target]++
+	m.comm[v] = target
+	return max(gain, gainTolerance)
+}
+
+// neighbourMoved reports whether a neighbour of v moved in chunk stamp.
+func (m *mover) neighbourMoved(v int32, movedAt []int32, stamp int32) bool {
+	lv := m.lv
+	for _, u := range lv.col[lv.rowPtr[v]:lv.rowPtr[v+1]] {
+		if movedAt[u] == stamp {
+			return true
+		}
+	}
+	return false
+}
+
+// moveNodes is the local moving phase: nodes move to the neighbouring
+// community (or an empty one) with the largest gain
+//
+//	ΔQ·m = E(v, B) − E(v, A∖v) − γ k_v (K_B − K_{A∖v}) / 2m
+//
+// while that gain is positive. Sweeps visit the active nodes in order;
+// the neighbours of a node that moved are active in the next sweep (the
+// fast local moving of Leiden, in sweeps). active (nil: all) marks the
+// nodes of the first sweep and is consumed. Labels in comm must lie in
+// 0..n−1.
+func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int32, tolerance float64) {
+	n := lv.n
+	m := &mover{lv: lv, comm: comm, K: make([]float64, n), size: make([]int32, n), scale: ld.gamma / lv.m2}
+	for v := 0; v < n; v++ {
+		m.K[comm[v]] += lv.k[v]
+		m.size[comm[v]]++
+	}
+	for c := n - 1; c >= 0; c-- {
+		if m.size[c] == 0 {
+			m.empty = append(m.empty, int32(c))
+		}
+	}
+	if active == nil {
+		active = make([]bool, n)
+		for i := range active {
+			active[i] = true
+		}
+	}
+	ld.ensureScratch(n)
+	chunked := len(lv.col) >= sequentialLinks
+	moved := make([]bool, n)
+	movedAt := make([]int32, n) // the chunk in which a node last moved
+	stamp := int32(0)
+	var list, movedList []int32
+	var target []int32
+	var wa, wb []float64
+	if chunked {
+		target, wa, wb = make([]int32, moveChunk), make([]float64, moveChunk), make([]float64, moveChunk)
+	}
+	for sweep := 0; sweep < maxMoveSweeps; sweep++ {
+		list = list[:0]
+		for _, v := range order {
+			if active[v] {
+				list = append(list, v)
+				active[v] = false
+			}
+		}
+		if len(list) == 0 {
+			break
+		}
+		movedList = movedList[:0]
+		gain := 0.0
+		if !chunked {
+			sc := &ld.scratch[0]
+			for _, v := range list {
+				t, a, b := m.decide(sc, v)
+				if g := m.apply(v, t, a, b, false); g > 0 {
+					movedList = append(movedList, v)
+					gain += g
+				}
+			}
+		} else {
+			for lo := 0; lo < len(list); lo += moveChunk {
+				chunk := list[lo:min(lo+moveChunk, len(list))]
+				forBlocks(ld.workers, len(chunk), moveGrain, func(w, from, to int) {
+					sc := &ld.scratch[w]
+					for i := from; i < to; i++ {
+						target[i], wa[i], wb[i] = m.decide(sc, chunk[i])
+					}
+				})
+				stamp++
+				for i, v := range chunk {
+					t, a, b := target[i], wa[i], wb[i]
+					if t != m.comm[v] && m.neighbourMoved(v, movedAt, stamp) {
+						t, a, b = m.decide(&ld.scratch[0], v) // decided on a stale neighbourhood: decide again
+					}
+					if g := m.apply(v, t, a, b, true); g > 0 {
+						movedAt[v] = stamp
+						movedList = append(movedList, v)
+						gain += g
+					}
+				}
+			}
+		}
+		if debugMove {
+			println("level", n, "links", len(lv.col), "sweep", sweep, "dQ", 2*gain/lv.m2, "active", len(list), "moved", len(movedList))
+		}
+		if len(movedList) == 0 {
+			break
+		}
+		ld.activateNeighbours(lv, movedList, moved, active)
+		if 2*gain/lv.m2 < tolerance {
+			break // the sweep raised Q by less than the tolerance
+		}
+	}
+}
+
+// activateNeighbours marks every neighbour of a moved node active: by
+// pushing from the moved nodes when they are few, by pulling in parallel
+// (a node is active when one of its neighbours moved) when they are many.
+// Both give the same set.
+func (ld *leiden) activateNeighbours(lv *level, movedList []int32, moved, active []bool) {
+	if len(movedList)*16 < lv.n {
+		for _, v := range movedList {
+			for p := lv.rowPtr[v]; p < lv.rowPtr[v+1]; p++ {
+				active[lv.col[p]] = true
+			}
+		}
+		return
+	}
+	for _, v := range movedList {
+		moved[v] = true
+	}
+	forBlocks(ld.workers, lv.n, 4096, func(_, lo, hi int) {
+		for u := lo; u < hi; u++ {
+			for p := lv.rowPtr[u]; p < lv.rowPtr[u+1]; p++ {
+				if moved[lv.col[p]] {
+					active[u] = true
+					break
+				}
+			}
+		}
+	})
+	for _, v := range movedList {
+		moved[v] = false
+	}
+}
+
+var debugMove = false

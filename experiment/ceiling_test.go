@@ -1,0 +1,119 @@
+package experiment
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize/convex/lp"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// optimalAccuracy is the oracle: the largest mean accuracy of any
+// mechanism M(s)[o] that is (ε, δ)-DP for moving the source one hop,
+// solved as a linear program over all n·k probabilities (tiny graphs only):
+// M(s)[o] ≤ e^ε·M(t)[o] + δ for every edge (both ways) and output,
+// Σ_o M(s)[o] = 1, M ≥ 0.
+func optimalAccuracy(t *testing.T, g *laplacian.Graph, part []int, k int, eps, delta float64) float64 {
+	t.Helper()
+	n := g.N()
+	nv := n * k
+	idx := func(s, o int) int { return s*k + o }
+	c := make([]float64, nv)
+	for s := range n {
+		c[idx(s, part[s])] = -1 / float64(n)
+	}
+	var rows [][]float64
+	var h []float64
+	g.ForEachEdge(func(s, u int, _ float64) {
+		for _, d := range [][2]int{{s, u}, {u, s}} {
+			for o := range k {
+				r := make([]float64, nv)
+				r[idx(d[0], o)], r[idx(d[1], o)] = 1, -math.Exp(eps)
+				rows, h = append(rows, r), append(h, delta)
+			}
+		}
+	})
+	// Σ_o M(s)[o] ≤ 1 relaxes the equality (the ceiling's argument only
+	// uses that the answers are disjoint), so the oracle is at least the
+	// optimum, and every row has a slack: standard form
+	// [G I]·(x, slack) = h with the slacks as the first basis.
+	for s := range n {
+		r := make([]float64, nv)
+		for o := range k {
+			r[idx(s, o)] = 1
+		}
+		rows, h = append(rows, r), append(h, 1)
+	}
+	m := len(rows)
+	std := mat.NewDense(m, nv+m, nil)
+	for i, r := range rows {
+		for j, v := range r {
+			std.Set(i, j, v)
+		}
+		std.Set(i, nv+i, 1)
+	}
+	rhs := h
+	basis := make([]int, m)
+	for i := range basis {
+		basis[i] = nv + i
+	}
+	cost := append(c, make([]float64, m)...)
+	opt, _, err := lp.Simplex(cost, std, rhs, 1e-10, basis)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return -opt
+}
+
+// TestCeilingAboveOptimum: the ceiling bounds the best mechanism there is
+// (the LP optimum), and every answer mechanism graphcloak calibrates is
+// such a mechanism, so its exact accuracy lies below the optimum.
+func TestCeilingAboveOptimum(t *testing.T) {
+	path := func(n int) *laplacian.Graph {
+		var e []laplacian.Edge
+		for i := 0; i+1 < n; i++ {
+			e = append(e, laplacian.Edge{U: int32(i), V: int32(i + 1), Weight: 1})
+		}
+		g, _ := laplacian.FromEdges(n, nil, e, laplacian.Options{})
+		return g
+	}
+	star, _ := laplacian.FromEdges(7, nil, []laplacian.Edge{{U: 0, V: 1, Weight: 1}, {U: 0, V: 2, Weight: 1},
+		{U: 0, V: 3, Weight: 1}, {U: 0, V: 4, Weight: 1}, {U: 4, V: 5, Weight: 1}, {U: 5, V: 6, Weight: 1}}, laplacian.Options{})
+	cases := []struct {
+		name string
+		g    *laplacian.Graph
+		part []int
+		k    int
+	}{
+		{"path of 8, 4 communities", path(8), []int{0, 0, 1, 1, 2, 2, 3, 3}, 4},
+		{"path of 7, 7 communities", path(7), []int{0, 1, 2, 3, 4, 5, 6}, 7},
+		{"star with a tail", star, []int{0, 1, 2, 3, 4, 4, 5}, 6},
+	}
+	for _, tc := range cases {
+		cg, err := privacy.NewCommunityGeometry(context.Background(), tc.g, tc.part)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, eps := range []float64{0.5, 1, 2, 4} {
+			for _, delta := range []float64{1e-4, 1e-2} {
+				opt := optimalAccuracy(t, tc.g, tc.part, tc.k, eps, delta)
+				c := Ceiling(tc.g, tc.part, eps, delta)
+				t.Logf("%s ε=%g δ=%g: optimum %.4f ceiling %.4f", tc.name, eps, delta, opt, c)
+				if c < opt-1e-9 {
+					t.Errorf("%s ε=%g δ=%g: ceiling %.6f below the optimum %.6f", tc.name, eps, delta, c, opt)
+				}
+				cal, err := privacy.CalibrateAnswer(context.Background(), cg, eps, 1, 0)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if cal.Accuracy > opt+1e-9 {
+					t.Errorf("%s ε=%g: %s accuracy %.6f above the optimum %.6f", tc.name, eps, cal.Mechanism, cal.Accuracy, opt)
+				}
+			}
+		}
+	}
+}

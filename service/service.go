@@ -1,0 +1,55 @@
+// Package service runs graphcloak's scheduled job as a long-lived
+// process: /metrics and /healthz on a listener, the scheduler until the
+// context ends, and a shutdown in a fixed order — /healthz answers 503
+// the moment shutdown begins (before the current run is given its grace,
+// before the listener closes), so a load balancer or orchestrator stops
+// sending work while the run finishes.
+package service
+
+import (
+	"context"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/graphcloak/graphcloak/metrics"
+	"github.com/graphcloak/graphcloak/schedule"
+)
+
+// Service is one scheduled job with its metrics. Listener, when not nil,
+// serves Metrics' /metrics and /healthz; Run closes it.
+type Service struct {
+	Runner   *schedule.Runner
+	Metrics  *metrics.Metrics
+	Listener net.Listener
+	Logger   *slog.Logger
+}
+
+// Run serves the metrics and fires job at every slot until ctx ends (or
+// the runner's MaxRuns), then shuts down: /healthz turns 503 first, the
+// current run gets the runner's grace, and the listener closes last.
+func (s *Service) Run(ctx context.Context, job schedule.Job) error {
+	log := s.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	var srv *http.Server
+	if s.Listener != nil {
+		srv = &http.Server{Handler: s.Metrics.Handler(), ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = srv.Serve(s.Listener) }()
+		log.Info("serving /metrics and /healthz", "listen", s.Listener.Addr().String())
+	}
+	// Shutdown begins when ctx ends: unhealthy at once, not after the run.
+	stopWatching := context.AfterFunc(ctx, s.Metrics.Stopping)
+	defer stopWatching()
+	s.Runner.Run(ctx, job)
+	s.Metrics.Stopping()
+	log.Info("scheduler stopped")
+	if srv != nil {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		return srv.Shutdown(sctx)
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+package service
+
+import (
+	"context"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/graphcloak/graphcloak/metrics"
+	"github.com/graphcloak/graphcloak/schedule"
+)
+
+func healthz(t *testing.T, addr string) int {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// Issue 33, defect 7: /healthz answers 503 as soon as shutdown begins —
+// while the current run is still going (it has its grace), not after it.
+// The order is observed through channels: the run is held until the test
+// has seen 503, so it cannot pass by timing.
+func TestHealthUnavailableWhenShutdownBegins(t *testing.T) {
+	spec, err := schedule.Parse("@every 1s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	s := &Service{Runner: &schedule.Runner{Spec: spec, Grace: time.Hour}, Metrics: metrics.New(), Listener: ln}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started, release, done := make(chan struct{}), make(chan struct{}), make(chan error, 1)
+	runEnded := make(chan struct{})
+	go func() {
+		done <- s.Run(ctx, func(runCtx context.Context, _ time.Time) error {
+			select {
+			case <-started:
+				return nil // later slots: nothing to do
+			default:
+			}
+			close(started)
+			<-release // the run goes on until the test lets it end
+			close(runEnded)
+			return nil
+		})
+	}()
+	<-started
+	if code := healthz(t, addr); code != http.StatusOK {
+		t.Fatalf("/healthz while serving: %d, want 200", code)
+	}
+	cancel() // shutdown begins; the run is still held
+	for polls := 0; ; polls++ {
+		if polls == 1000 {
+			t.Fatal("/healthz still answers 200 after shutdown began (it must turn 503 before the run ends)")
+		}
+		code := healthz(t, addr)
+		select {
+		case <-runEnded:
+			t.Fatal("the run ended before the test released it")
+		default:
+		}
+		if code == http.StatusServiceUnavailable {
+			break
+		}
+		time.Sleep(10 * time.Millisecond) // polling, not a timing assertion: 503 must come while the run is held
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
