@@ -549,6 +549,7 @@ func slowModesGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensiti
 		s.Edge = edge
 		s.Exact = true
 		s.Method = "slow-modes"
+		s.Kappa2 = math.NaN() // not computed (only the slow end of the spectrum is)
 		return s, true
 	}
 	return s, false
