@@ -261,7 +261,7 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 	}
 	method, scheme := opt.Method, opt.Scheme
 	stop := stopFunc(opt.Done)
-	if scheme == SchemeSlowModes || (method == expm.Auto && scheme == SchemeAuto && g.N() > 300 && g.N() <= slowModesLimit && jensenFloor(g, tau) < 1e-6) {
+	if scheme == SchemeSlowModes || (method == expm.Auto && scheme == SchemeAuto && slowModesFirst(g, tau)) {
 		// Auto tries the slow modes first on mid-sized graphs unless Δ2 is
 		// provably at least 10⁻³ (then the other methods' absolute error
 		// terms are relative enough): they need few modes exactly when Δ2
@@ -333,6 +333,13 @@ func inLocalOrder(g *laplacian.Graph, run func(*laplacian.Graph) Sensitivity) Se
 	return s
 }
 
+// slowModesFirst reports whether the Auto method tries the slow modes
+// before the plan's method: on graphs of 301–5 000 nodes unless the Jensen
+// floor proves Δ2 ≥ 10⁻³.
+func slowModesFirst(g *laplacian.Graph, tau float64) bool {
+	return g.N() > 300 && g.N() <= slowModesLimit && jensenFloor(g, tau) < 1e-6
+}
+
 // ExactRelativeSlack is the widest certified bracket, relative to Δ2, that
 // is still called exact.
 const ExactRelativeSlack = 1e-6
@@ -358,6 +365,10 @@ type SensitivityPlan struct {
 	Scheme  SparseScheme // the sparse algorithm (SchemeColumns or SchemeLanczos) when Method is expm.Sparse
 	Seconds float64      // modelled time on the 2-core reference machine
 	Bytes   int64        // modelled peak memory of the computation
+	// SlowModesFirst: under Auto the slow-modes method runs first and the
+	// planned method only when it needs more than 256 modes; Seconds and
+	// Bytes model the planned method, not the slow modes (not modelled).
+	SlowModesFirst bool
 }
 
 // Name is the plan's method as the CLI and reports name it: "dense",
@@ -382,6 +393,12 @@ func (p SensitivityPlan) Name() string {
 // its bounds. Zero options mean the defaults of GraphSensitivity.
 func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) SensitivityPlan {
 	opt = opt.withDefaults()
+	p := planGraphSensitivity(g, tau, opt)
+	p.SlowModesFirst = opt.Method == expm.Auto && opt.Scheme == SchemeAuto && slowModesFirst(g, tau)
+	return p
+}
+
+func planGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) SensitivityPlan {
 	n := float64(g.N())
 	dense := 1.5 * math.Pow(n/1000, 3.6)
 	denseOK := g.N() <= opt.DenseLimit && opt.Method != expm.Sparse

@@ -290,14 +290,17 @@ func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptio
 
 // sensitivityPlanResult is the JSON output of sensitivity --dry-run.
 type sensitivityPlanResult struct {
-	DryRun          bool    `json:"dryRun"`
-	Graph           string  `json:"graph"`
-	Nodes           int     `json:"nodeCount"`
-	Edges           int     `json:"relationshipCount"`
-	Components      int     `json:"components"`
-	Tau             float64 `json:"tau"`
-	Alpha           float64 `json:"alpha"`
-	Method          string  `json:"method"` // dense, columns or lanczos
+	DryRun     bool    `json:"dryRun"`
+	Graph      string  `json:"graph"`
+	Nodes      int     `json:"nodeCount"`
+	Edges      int     `json:"relationshipCount"`
+	Components int     `json:"components"`
+	Tau        float64 `json:"tau"`
+	Alpha      float64 `json:"alpha"`
+	Method     string  `json:"method"` // dense, columns or lanczos
+	// SlowModesFirst: the run tries the slow-modes method first (not
+	// modelled) and falls back to Method.
+	SlowModesFirst  bool    `json:"slowModesFirst,omitempty"`
 	SecondsEstimate float64 `json:"secondsEstimate"`
 	BytesEstimate   int64   `json:"bytesEstimate"`
 	Seconds         float64 `json:"seconds"` // the dry run's own time
@@ -317,7 +320,7 @@ func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityO
 	p := privacy.PlanGraphSensitivity(gr, o.tau, opt)
 	comps, _ := gr.Components()
 	return sensitivityPlanResult{DryRun: true, Graph: o.graph, Nodes: gr.N(), Edges: gr.NumEdges(), Components: comps,
-		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes,
+		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SlowModesFirst: p.SlowModesFirst, SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes,
 		Seconds: time.Since(start).Seconds(), TimeBudgetSeconds: o.timeBudget.Seconds()}, nil
 }
 
@@ -329,6 +332,9 @@ func printSensitivityPlan(out io.Writer, p sensitivityPlanResult) error {
 	fmt.Fprintf(tw, "edges\t%d\n", p.Edges)
 	fmt.Fprintf(tw, "components\t%d\n", p.Components)
 	fmt.Fprintf(tw, "tau\t%g\n", p.Tau)
+	if p.SlowModesFirst {
+		fmt.Fprintf(tw, "first tries\tslow-modes (not modelled; the method below runs when more than 256 slow modes are needed)\n")
+	}
 	fmt.Fprintf(tw, "method\t%s\n", p.Method)
 	fmt.Fprintf(tw, "time estimate\t%.3g s (2-core reference machine)\n", p.SecondsEstimate)
 	fmt.Fprintf(tw, "memory estimate\t%.3g MiB\n", float64(p.BytesEstimate)/(1<<20))
