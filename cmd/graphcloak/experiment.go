@@ -338,7 +338,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 		// Δ2 depends on τ and α only: computed once for every ε.
 		var sens *privacy.Sensitivity
 		if o.sigma == 0 {
-			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, privacy.GraphOptions{Progress: g.progress("sensitivity")})
+			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, privacy.GraphOptions{Progress: g.progress("sensitivity"), Done: ctx.Done()})
 			if err != nil {
 				return err
 			}
