@@ -177,7 +177,7 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 	ratio := rep.PosteriorToPrior(n)
 	out := &LocateResult{Estimator: est.Name(), Status: e.Status.String(), Sigma: sigma, Report: rep,
 		Nodes: make([]NodeResult, n), Estimate: e, NoisePValue: pValue, PosteriorToPrior: finite(ratio),
-		NoiseDominated: !rep.NoSource && ratio < community.NoiseRatio}
+		NoiseDominated: rep.NoiseDominated(n)}
 	for i := 0; i < n; i++ {
 		c := part[i]
 		name := strconv.Itoa(c)

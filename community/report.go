@@ -164,8 +164,40 @@ func TopMassNodes(weights []float64, frac float64) []int {
 // NoiseRatio is the posterior-to-prior ratio below which a ranking is
 // noise-dominated: the top community's probability is less than this many
 // times its prior probability (its share of the nodes, a source being
-// equally likely at every node).
+// equally likely at every node). Where the prior is large (few
+// communities) no posterior reaches 3× it; there the threshold is the
+// posterior halfway between the prior and certainty (NoiseThreshold).
 const NoiseRatio = 3.0
+
+// NoiseThreshold returns the posterior-to-prior ratio below which a top
+// community of prior probability prior is noise-dominated:
+// min(NoiseRatio, (1 + prior)/(2·prior)). With two equal communities a
+// ranking must put 75% on its top one to count as a finding.
+func NoiseThreshold(prior float64) float64 {
+	if prior <= 0 {
+		return NoiseRatio
+	}
+	return math.Min(NoiseRatio, (1+prior)/(2*prior))
+}
+
+// NoiseDominated reports whether the ranking's top community is less
+// likely than NoiseThreshold times its prior (false when nothing was
+// detected: that is its own verdict).
+func (r *Report) NoiseDominated(n int) bool {
+	if r == nil || r.NoSource || len(r.Communities) == 0 || n == 0 {
+		return false
+	}
+	return r.PosteriorToPrior(n) < NoiseThreshold(r.TopPrior(n))
+}
+
+// TopPrior returns the top community's share of the nodes (NaN when
+// nothing was detected).
+func (r *Report) TopPrior(n int) float64 {
+	if r == nil || r.NoSource || len(r.Communities) == 0 || n == 0 {
+		return math.NaN()
+	}
+	return float64(r.Communities[0].Size) / float64(n)
+}
 
 // PosteriorToPrior returns the top community's probability divided by its
 // prior probability size/n (NaN when nothing was detected). For a

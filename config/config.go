@@ -14,8 +14,9 @@ type Config struct {
 	Output string `mapstructure:"output" json:"output"`
 	// LogFormat is the format of the logs on stderr: "text" (default) or "json".
 	LogFormat string `mapstructure:"logFormat" json:"logFormat"`
-	// LogLevel is the least severe log level written: debug, info (default),
-	// warn or error.
+	// LogLevel is the least severe log level written: debug, info, warn
+	// (default: quiet like gh and kubectl, the results are on stdout) or
+	// error.
 	LogLevel string `mapstructure:"logLevel" json:"logLevel"`
 }
 
@@ -45,6 +46,10 @@ type Neo4j struct {
 
 // Projection selects the graph in Neo4j, in GDS spelling.
 type Projection struct {
+	// Name is a projection saved with "graphcloak projection save" (the
+	// config file's projections: section); it sets the four keys below,
+	// and a key also set otherwise must agree with it. Empty: none.
+	Name string `mapstructure:"name" json:"name"`
 	// NodeLabels filters nodes; empty means every node.
 	NodeLabels []string `mapstructure:"nodeLabels" json:"nodeLabels"`
 	// RelationshipTypes filters relationships; empty means every type.
@@ -74,7 +79,9 @@ type Write struct {
 	BatchSize int `mapstructure:"batchSize" json:"batchSize"`
 	// Concurrency is the number of worker goroutines. Default 4.
 	Concurrency int `mapstructure:"concurrency" json:"concurrency"`
-	// RandomSeed seeds community detection (never the privacy noise). Default 42.
+	// RandomSeed (≥ 0) seeds community detection and the simulations of
+	// plan, experiment and forecasts — never the privacy noise. Default 1:
+	// one seed flag, one type, one default on every command.
 	RandomSeed int64 `mapstructure:"randomSeed" json:"randomSeed"`
 }
 

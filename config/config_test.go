@@ -120,7 +120,7 @@ func TestEnvMapping(t *testing.T) {
 		"GRAPHCLOAK_PROJECTION_NODELABELS":        "Room, Sensor",
 		"GRAPHCLOAK_PROJECTION_RELATIONSHIPTYPES": "ADJ",
 		"GRAPHCLOAK_WRITE_BATCHSIZE":              "500",
-		"GRAPHCLOAK_WRITE_RANDOMSEED":             "-7",
+		"GRAPHCLOAK_WRITE_RANDOMSEED":             "7",
 		"GRAPHCLOAK_PRIVACY_DELTA":                "1e-7",
 		"GRAPHCLOAK_RECOVERY_SOURCES":             "3",
 		"GRAPHCLOAK_OUTPUT":                       "json",
@@ -136,7 +136,7 @@ func TestEnvMapping(t *testing.T) {
 	if c.Neo4j.URI != "bolt+s://db.example.com:7687" || c.Neo4j.Password != "s3cret-env" ||
 		strings.Join(c.Projection.NodeLabels, "|") != "Room|Sensor" ||
 		strings.Join(c.Projection.RelationshipTypes, "|") != "ADJ" ||
-		c.Write.BatchSize != 500 || c.Write.RandomSeed != -7 || c.Privacy.Delta != 1e-7 ||
+		c.Write.BatchSize != 500 || c.Write.RandomSeed != 7 || c.Privacy.Delta != 1e-7 ||
 		c.Recovery.Sources != 3 || c.Output != "json" {
 		t.Errorf("env not mapped: %+v", c.Redacted())
 	}
@@ -169,6 +169,7 @@ neo4j:
   acquisitionTimeout: 10
   transactionTimeout: 600
 projection:
+  name: rooms
   nodeLabels: [Room]
   relationshipTypes: [CONNECTS, DOOR]
   relationshipWeightProperty: conductance
@@ -215,7 +216,7 @@ func TestYAML(t *testing.T) {
 	want := Config{
 		Neo4j: Neo4j{URI: "neo4j+ssc://graph.local:7687", User: "analyst", Password: "file-pass-123", Database: "sensors",
 			ConnectTimeout: 5, AcquisitionTimeout: 10, TransactionTimeout: 600},
-		Projection: Projection{NodeLabels: []string{"Room"}, RelationshipTypes: []string{"CONNECTS", "DOOR"}, RelationshipWeightProperty: "conductance", NodeKeyProperty: "roomId", ValueProperty: "temperature"},
+		Projection: Projection{Name: "rooms", NodeLabels: []string{"Room"}, RelationshipTypes: []string{"CONNECTS", "DOOR"}, RelationshipWeightProperty: "conductance", NodeKeyProperty: "roomId", ValueProperty: "temperature"},
 		Write:      Write{WriteProperty: "private_temp", MassProperty: "mass", CommunityWriteProperty: "comm", ProbabilityProperty: "prob", RankProperty: "rnk", BatchSize: 2000, Concurrency: 2, RandomSeed: 9},
 		Privacy:    Privacy{Tau: 0.5, Alpha: 2, Epsilon: 4, Delta: 1e-6, Mechanism: "discrete", EpsilonTotal: 40, DeltaTotal: 1e-4, KeyFile: "/etc/graphcloak/key", LedgerKeyFile: "/etc/graphcloak/ledger.key", Ledger: "neo4j", Scope: "building-7", Epoch: "2026-11-21"},
 		Recovery:   Recovery{Estimator: "bpdn", Sources: 2},

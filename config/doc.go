@@ -43,6 +43,13 @@
 //	  ledger: neo4j
 //	  scope: building-7
 //
+// Named projections (graphcloak projection save) live in the same file under
+// "projections:", a mapping of names to the four projection keys; --projection
+// NAME (projection.name) applies one, and a projection key also set
+// otherwise must agree with it. Durations in seconds (neo4j.*Timeout) take
+// plain seconds or a unit ("15s", "2m"). GRAPHCLOAK_* variables that are no
+// key are warned about.
+//
 // Load does not validate; Config.Validate checks everything once, before
 // any connection: URI scheme (bolt or neo4j, optional +s/+ssc, no
 // credentials in the URI), names (the connector's one rule: any name

@@ -18,7 +18,7 @@ var (
 	// Neo4jFlags are the connection and projection flags of a command that
 	// reads a graph from Neo4j.
 	Neo4jFlags = []string{"uri", "user", "password", "database", "connect-timeout", "acquisition-timeout",
-		"transaction-timeout", "node-labels", "relationship-types", "relationship-weight-property", "node-key-property"}
+		"transaction-timeout", "projection", "node-labels", "relationship-types", "relationship-weight-property", "node-key-property"}
 	// PrivacyFlags are the release parameters.
 	PrivacyFlags = []string{"tau", "alpha", "epsilon", "delta", "mechanism", "epsilon-total",
 		"delta-total", "key", "ledger", "ledger-key", "scope", "epoch"}
@@ -58,7 +58,11 @@ func AddFlags(fs *pflag.FlagSet, names ...string) {
 		case int64:
 			fs.Int64(name, d, k.Usage)
 		case float64:
-			fs.Float64(name, d, k.Usage)
+			if k.Seconds {
+				fs.Var(&secondsFlag{v: d}, name, k.Usage)
+			} else {
+				fs.Float64(name, d, k.Usage)
+			}
 		default:
 			panic(fmt.Sprintf("config: key %s has default of unsupported type %T", k.Name, d))
 		}

@@ -11,6 +11,8 @@ type Key struct {
 	Default any    // string, []string, int, int64 or float64
 	Usage   string
 	Secret  bool // never printed, logged or put in an error
+	// Seconds: a float64 duration in seconds, also given as "15s" or "2m".
+	Seconds bool
 
 	field func(*Config) any // pointer to the Config field
 }
@@ -35,13 +37,15 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Neo4j.Password }},
 	{Name: "neo4j.database", Flag: "database", Default: "neo4j", Usage: "Neo4j database name",
 		field: func(c *Config) any { return &c.Neo4j.Database }},
-	{Name: "neo4j.connectTimeout", Flag: "connect-timeout", Default: 15.0, Usage: "seconds to connect (Bolt handshake included) before giving up",
+	{Name: "neo4j.connectTimeout", Flag: "connect-timeout", Seconds: true, Default: 15.0, Usage: "how long to connect (Bolt handshake included) before giving up: seconds or a duration (15s)",
 		field: func(c *Config) any { return &c.Neo4j.ConnectTimeout }},
-	{Name: "neo4j.acquisitionTimeout", Flag: "acquisition-timeout", Default: 30.0, Usage: "seconds to wait for a pooled connection",
+	{Name: "neo4j.acquisitionTimeout", Flag: "acquisition-timeout", Seconds: true, Default: 30.0, Usage: "how long to wait for a pooled connection: seconds or a duration (30s)",
 		field: func(c *Config) any { return &c.Neo4j.AcquisitionTimeout }},
-	{Name: "neo4j.transactionTimeout", Flag: "transaction-timeout", Default: 120.0, Usage: "seconds a transaction may run (server-side limit; the client gives up after it plus the acquisition timeout)",
+	{Name: "neo4j.transactionTimeout", Flag: "transaction-timeout", Seconds: true, Default: 120.0, Usage: "how long a transaction may run, seconds or a duration (server-side limit; the client gives up after it plus the acquisition timeout)",
 		field: func(c *Config) any { return &c.Neo4j.TransactionTimeout }},
 
+	{Name: "projection.name", Flag: "projection", Default: "", Usage: "a projection saved by \"graphcloak projection save NAME\": its node labels, relationship types, weight and key properties",
+		field: func(c *Config) any { return &c.Projection.Name }},
 	{Name: "projection.nodeLabels", Flag: "node-labels", Default: []string{}, Usage: "node labels to read (comma-separated; empty: all)",
 		field: func(c *Config) any { return &c.Projection.NodeLabels }},
 	{Name: "projection.relationshipTypes", Flag: "relationship-types", Default: []string{}, Usage: "relationship types to read (comma-separated; empty: all)",
@@ -67,7 +71,7 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Write.BatchSize }},
 	{Name: "write.concurrency", Flag: "concurrency", Default: 4, Usage: "worker goroutines",
 		field: func(c *Config) any { return &c.Write.Concurrency }},
-	{Name: "write.randomSeed", Flag: "random-seed", Default: int64(42), Usage: "seed for community detection (never for privacy noise)",
+	{Name: "write.randomSeed", Flag: "random-seed", Default: int64(1), Usage: "random seed (≥ 0) of community detection and of simulations (never of privacy noise)",
 		field: func(c *Config) any { return &c.Write.RandomSeed }},
 
 	{Name: "privacy.tau", Flag: "tau", Default: 1.0, Usage: "diffusion time τ > 0",
@@ -107,7 +111,7 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Output }},
 	{Name: "logFormat", Flag: "log-format", Default: "text", Usage: "log format on stderr: text or json",
 		field: func(c *Config) any { return &c.LogFormat }},
-	{Name: "logLevel", Flag: "log-level", Default: "info", Usage: "least severe log level on stderr: debug, info, warn or error (--quiet: error)",
+	{Name: "logLevel", Flag: "log-level", Default: "warn", Usage: "least severe log level on stderr: debug, info, warn (default: results on stdout, only warnings on stderr) or error (--quiet)",
 		field: func(c *Config) any { return &c.LogLevel }},
 }
 

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cast"
@@ -23,6 +24,8 @@ type Options struct {
 	// Flags are parsed command-line flags; only flags defined by AddFlags
 	// are bound. Nil means none.
 	Flags *pflag.FlagSet
+	// NewFile: File may not exist yet (projection save creates it).
+	NewFile bool
 }
 
 // Source says where a value came from.
@@ -34,6 +37,8 @@ const (
 	FromEnv     Source = "env"
 	FromFile    Source = "file"
 	FromDefault Source = "default"
+	// FromProjection: set by the named projection of --projection.
+	FromProjection Source = "projection"
 )
 
 // PasswordFlagWarning is the warning Load returns when --password is used.
@@ -48,6 +53,8 @@ type Loaded struct {
 	Sources map[string]Source
 	// Warnings are messages for stderr (e.g. a password given as a flag).
 	Warnings []string
+	// Projections are the named projections saved in the config file.
+	Projections map[string]NamedProjection
 }
 
 // DefaultFile is $XDG_CONFIG_HOME/graphcloak/config.yaml, or
@@ -74,6 +81,9 @@ func Load(opts Options) (*Loaded, error) {
 	var data []byte
 	if file != "" {
 		b, err := os.ReadFile(file)
+		if opts.NewFile && errors.Is(err, os.ErrNotExist) {
+			b, err = nil, nil
+		}
 		if err != nil {
 			return nil, &Error{Key: "config", Reason: "cannot read config file", Err: err}
 		}
@@ -88,6 +98,10 @@ func Load(opts Options) (*Loaded, error) {
 		return nil, err
 	}
 	l.File = file
+	l.Warnings = append(l.Warnings, unknownVariables(os.Environ())...)
+	if err := l.applyNamedProjection(); err != nil {
+		return nil, err
+	}
 	if file != "" && l.Sources["neo4j.password"] == FromFile && l.Neo4j.Password != "" {
 		if st, err := os.Stat(file); err == nil && st.Mode().Perm()&0o077 != 0 {
 			return nil, &Error{Key: "neo4j.password", Reason: fmt.Sprintf(
@@ -118,7 +132,11 @@ func load(yaml []byte, fs *pflag.FlagSet) (*Loaded, error) {
 			return nil, err
 		}
 	}
-	l := &Loaded{Sources: make(map[string]Source, len(keyTable))}
+	projections, err := parseProjections(yaml)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{Sources: make(map[string]Source, len(keyTable)), Projections: projections}
 	changed := map[string]bool{}
 	if fs != nil {
 		var bindErr error
@@ -164,6 +182,9 @@ func load(yaml []byte, fs *pflag.FlagSet) (*Loaded, error) {
 func checkFileKeys(v *viper.Viper) error {
 	var unknown []string
 	for _, name := range v.AllKeys() {
+		if strings.HasPrefix(name, projectionsKey+".") {
+			continue // named projections: parseProjections checks them
+		}
 		if _, ok := keyByName(name); !ok {
 			unknown = append(unknown, name)
 		}
@@ -233,6 +254,14 @@ func assign(k Key, raw any, dst any) error {
 			*p.(*int64) = int64(f)
 		}
 	case *float64:
+		if str, ok := raw.(string); ok && k.Seconds {
+			f, err := ParseSeconds(str)
+			if err != nil {
+				return bad("seconds or a duration (15s)")
+			}
+			*p = f
+			return nil
+		}
 		f, err := toFloat(raw)
 		if err != nil {
 			return bad("a number")
@@ -264,3 +293,71 @@ func yamlProblem(err error) string {
 }
 
 var yamlLine = regexp.MustCompile(`line (\d+)`)
+
+// otherVariables are GRAPHCLOAK_* variables that are not configuration
+// keys but are read by graphcloak (GRAPHCLOAK_DATASETS) or by the
+// project's scripts and tests; they are never warned about.
+var otherVariables = map[string]bool{
+	"GRAPHCLOAK_DATASETS": true, "GRAPHCLOAK_FIGURES_DIR": true, "GRAPHCLOAK_JAVA": true, "GRAPHCLOAK_MEM": true,
+	"GRAPHCLOAK_NEO4J_HEAP": true, "GRAPHCLOAK_NEO4J_PAGECACHE": true, "GRAPHCLOAK_NEO4J_PROVIDER": true,
+	"GRAPHCLOAK_NEO4J_START_TIMEOUT": true, "GRAPHCLOAK_NEO4J_WATCH_PID": true, "GRAPHCLOAK_REQUIRE_NEO4J": true,
+	"GRAPHCLOAK_TEST_FLAGS": true, "GRAPHCLOAK_LEDGER_HELPER": true, "GRAPHCLOAK_LEDGER_PROC": true, "GRAPHCLOAK_LEDGER_RHO": true,
+}
+
+// unknownVariables warns about GRAPHCLOAK_* variables that set nothing: a
+// misspelt variable silently ignored is a wrong run, as a misspelt key in
+// the config file is (that one is refused; a variable may be meant for
+// another version, so it is warned about).
+func unknownVariables(environ []string) []string {
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if !strings.HasPrefix(name, envPrefix+"_") || otherVariables[name] {
+			continue
+		}
+		known, best, bestD := false, "", 3
+		for _, k := range keyTable {
+			if k.Env() == name {
+				known = true
+				break
+			}
+			if d := EditDistance(name, k.Env()); d < bestD {
+				best, bestD = k.Env(), d
+			}
+		}
+		if known {
+			continue
+		}
+		w := "WARNING: " + name + " is not a graphcloak variable and is ignored"
+		if best != "" {
+			w += "; did you mean " + best + "?"
+		} else {
+			w += " (graphcloak config show lists every variable)"
+		}
+		out = append(out, w)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// EditDistance is the Levenshtein distance of a and b (bytes): how
+// graphcloak finds the name a misspelt variable or flag meant.
+func EditDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}

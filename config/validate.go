@@ -154,6 +154,9 @@ func (c *Config) Validate() error {
 		}
 	}
 
+	if c.Write.RandomSeed < 0 {
+		add("write.randomSeed", "must be ≥ 0, got %d", c.Write.RandomSeed)
+	}
 	if c.Recovery.Sources < 1 {
 		add("recovery.sources", "must be at least 1, got %d", c.Recovery.Sources)
 	}

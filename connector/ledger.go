@@ -188,6 +188,24 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 // while its outcome is reported separately.
 var errRollback = errors.New("connector: rollback")
 
+// Charged implements privacy.ChargeLookup: whether the charge of
+// releaseID in scope exists.
+func (l *Ledger) Charged(ctx context.Context, scope, releaseID string) (bool, error) {
+	idb, _ := json.Marshal([]string{scope, releaseID})
+	return runRead(ctx, l.c, l.db, "read privacy ledger", func(ctx context.Context, tx neo4j.ManagedTransaction) (bool, error) {
+		res, err := tx.Run(ctx, "MATCH (c:"+ChargeLabel+" {chargeId: $cid}) RETURN count(c) > 0", map[string]any{"cid": string(idb)})
+		if err != nil {
+			return false, err
+		}
+		rec, err := res.Single(ctx)
+		if err != nil {
+			return false, err
+		}
+		b, _ := rec.Values[0].(bool)
+		return b, nil
+	})
+}
+
 // Balance implements privacy.Ledger.
 func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, error) {
 	q := "MATCH (l:" + LedgerLabel + ") RETURN l.scope, l.spent, l.rhoBudget, l.epsilon, l.delta, l.releases"

@@ -681,7 +681,7 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 	}
 	rep := community.Rank(g, tr.part, tr.names, weights, noSource || sum(weights) <= 0)
 	// locate's verdict: the posterior cannot be told from the prior.
-	flagged := !rep.NoSource && rep.PosteriorToPrior(n) < community.NoiseRatio
+	flagged := rep.NoiseDominated(n)
 	trueComms := distinctComms(tr.part, src)
 	trace := &GraphTrace{Report: rep, Sources: src, SourceComms: trueComms, Partition: tr.part, Weights: weights}
 	if rep.NoSource {

@@ -98,6 +98,7 @@ func TestRunsHistoryAndPrune(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &pr); err != nil || pr.Deleted != 1 {
 		t.Errorf("prune deleted %d (%v), want 1", pr.Deleted, err)
 	}
+	validateSchema(t, "runs-prune", r.Stdout) // issue 34: runs prune had no schema
 	if runs := list(); len(runs) != 2 || runs[0].Command != "locate" || runs[1].Command != "release" || runs[1].Status != "succeeded" {
 		t.Errorf("after prune --keep 1: %+v, want the locate and the published release", runs)
 	}

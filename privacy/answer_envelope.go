@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 )
@@ -39,9 +40,12 @@ const AnswerEnvelope = "community-envelope"
 // 2·10⁴ nodes and 300 communities at ε = 4: 63% right without the first
 // step, 80% with it; more rounds changed < 0.1%.
 const (
-	envelopeRounds     = 4
-	envelopeSelfRounds = 1
+	envelopeRounds     = 6
+	envelopeSelfRounds = 3
+	envelopeOvershoot  = 1.25
 	envelopeMinKeep    = 0.05
+	// envelopeAbstainMin is the smallest abstain weight anywhere.
+	envelopeAbstainMin = 1.0 / 64
 )
 
 // envelope holds the public parameters of a calibrated community-envelope
@@ -66,15 +70,21 @@ func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float
 	// Four grid steps below perHop: one for u's rounding up, the rest for
 	// the rounding of Y (checked below, exactly).
 	e := int64(math.Floor(perHop*gridOne)) - 4
-	if e <= 0 || n == 0 {
+	if e <= 0 || n == 0 || k > maxEnvelopeCommunities {
 		return AnswerCalibration{}, nil
 	}
 	eps := float64(e) / gridOne
-	target := -math.Expm1(-eps) // Σ_o g_o(s) ≤ 1 − e^{−ε′}
-	// Floors below a thousandth of the target over all communities.
-	floor := int64(math.Ceil(math.Log(1000*float64(k)/target) * gridOne))
+	// With Σ_o g_o(s) ≤ 1 − e^{−ε′} everywhere, u = 1 − Σ_o g_o is within
+	// [e^{−ε′}, 1] and ε′-Lipschitz in log for free: that is the fallback.
+	// Deep inside a community the mass can come closer to 1 (up to top)
+	// as long as u stays ε′-Lipschitz in log, which per-node targets
+	// (1 − the Lipschitz majorant of u) enforce.
+	safe := -math.Expm1(-eps)
+	top := max(safe, 1-envelopeAbstainMin)
+	// Floors below a tenth of the smallest abstain weight over all communities.
+	floor := int64(math.Ceil(math.Log(10*float64(k)/(1-top)) * gridOne))
 	env := &envelope{cg: cg, e: e, a: make([]int64, n), floor: floor}
-	// Start from the weight each node could have alone: target/Ẑ(v), with
+	// Start from the weight each node could have alone: top/Ẑ(v), with
 	// Ẑ(v) = Σ_o e^{−ε′·D(v,o)} from the distance histogram.
 	w := make([]float64, MaxAnswerCap+1)
 	for d := range w {
@@ -85,39 +95,35 @@ func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float
 		for d, h := range cg.Histogram(v) {
 			z += float64(h) * w[d]
 		}
-		env.a[v] = int64(math.Ceil(-math.Log(target/z) * gridOne))
+		env.a[v] = int64(math.Ceil(-math.Log(top/z) * gridOne))
 	}
 	workers := max(1, min(runtime.GOMAXPROCS(0), k))
 	mass, own := make([]float64, n), make([]float64, n)
+	target := make([]float64, n)
 	for round := 0; ; round++ {
 		if err := env.total(ctx, workers, mass, own); err != nil {
 			return AnswerCalibration{}, err
 		}
-		worst := 0.0
-		for _, g := range mass {
-			worst = max(worst, g)
-		}
-		if worst <= target {
+		if env.targets(mass, target, top, safe) {
 			break
 		}
 		if round >= envelopeRounds {
-			// Scale every weight down by the same factor: the non-floor part
-			// of each mass shrinks at least as much.
-			fl := float64(k) * gridExp(floor)
-			shift := int64(math.Ceil(math.Log((worst-fl)/(target-fl))*gridOne)) + 1
-			for v := range env.a {
-				env.a[v] += shift
+			if err := env.shrink(ctx, workers, mass, own, target, top, safe); err != nil {
+				return AnswerCalibration{}, err
 			}
-			continue
+			break
 		}
 		if round < envelopeSelfRounds {
 			// A node whose neighbourhood overflows gives up its own weight
 			// first: one hub answering less often spares its many
 			// neighbours (the star bound of the ceiling says the same).
 			for s, g := range mass {
-				if g > target && own[s] > 0 {
+				if overflows(g, target[s]) && own[s] > 0 {
 					p := gridExp(env.a[s])
-					keep := max(p-(g-target), p*envelopeMinKeep)
+					// Overshoot a little: lowering one node raises the
+					// abstain weight there, which lowers its neighbours'
+					// targets in turn.
+					keep := max(p-envelopeOvershoot*(g-target[s])-1e-3, p*envelopeMinKeep)
 					env.a[s] = max(env.a[s], int64(math.Ceil(-math.Log(keep)*gridOne)))
 				}
 			}
@@ -156,8 +162,9 @@ func (env *envelope) loss() float64 {
 			worst = max(worst, l)
 		}
 	}
-	// Y sums ≤ k+1 terms: a relative rounding error of (k+1) ulps each side.
-	return worst + 2*float64(env.cg.k+1)*0x1p-52
+	// Y sums ≤ k+1 terms, each rounded to 2^−massBits: at most
+	// (k+1)·2^−51 absolute, and Y ≥ 1/2, each side.
+	return worst + 4*float64(env.cg.k+1)*0x1p-51
 }
 
 // exponents returns, for source s, the grid exponent of every community's
@@ -336,42 +343,52 @@ func (env *envelope) forCommunities(ctx context.Context, workers int, f func(w i
 }
 
 // total sets mass[s] = Σ_o g_o(s) and own[s] = g_{comm(s)}(s) for every
-// node.
+// node. The sums are kept in fixed point (2^−massBits, rounded to nearest):
+// integer addition does not depend on the order, so the weights, and the
+// mechanism, are the same whatever the number of workers.
 func (env *envelope) total(ctx context.Context, workers int, mass, own []float64) error {
 	k, fl := env.cg.k, gridExp(env.floor)
-	parts := make([][]float64, workers)
+	parts := make([][]uint64, workers)
 	for w := range parts {
-		parts[w] = make([]float64, len(mass))
+		parts[w] = make([]uint64, len(mass))
 	}
 	err := env.forCommunities(ctx, workers, func(w int, sw *envelopeSweep, o int) {
 		part := parts[w]
 		for _, s := range sw.touched {
-			part[s] += gridExp(sw.b[s]) - fl
+			part[s] += uint64(math.Round((gridExp(sw.b[s]) - fl) * (1 << massBits)))
 		}
 		for _, v := range sw.members[o] {
 			own[v] = sw.value(int(v)) // one worker per community: no race
 		}
 	})
 	for s := range mass {
-		mass[s] = float64(k) * fl
+		var sum uint64
 		for _, part := range parts {
-			mass[s] += part[s]
+			sum += part[s]
 		}
+		mass[s] = float64(k)*fl + float64(sum)/(1<<massBits)
 	}
 	return err
 }
 
+// massBits is the fixed point of the masses: k terms ≤ 1 fit in 64 bits
+// for k ≤ maxEnvelopeCommunities.
+const (
+	massBits               = 50
+	maxEnvelopeCommunities = 1 << 13
+)
+
 // lower raises −ln p_v of every member v whose envelope is the largest
 // of its community at some node s with mass(s) above target, by
-// ln(mass(s)/target) (the worst such s): every term of that mass then
+// ln(mass(s)/target(s)) (the worst such s): every term of that mass then
 // shrinks at least by the factor it exceeds.
-func (env *envelope) lower(ctx context.Context, workers int, mass []float64, target float64) error {
+func (env *envelope) lower(ctx context.Context, workers int, mass, target []float64) error {
 	raise := make([]int64, len(env.a))
 	// Each member belongs to one community, hence to one worker's sweep.
 	err := env.forCommunities(ctx, workers, func(_ int, sw *envelopeSweep, _ int) {
 		for _, s := range sw.touched {
-			if mass[s] > target {
-				r := int64(math.Ceil(math.Log(mass[s]/target)*gridOne)) + 1
+			if overflows(mass[s], target[s]) {
+				r := int64(math.Ceil(math.Log(mass[s]/target[s])*gridOne)) + 1
 				v := sw.origin[s]
 				raise[v] = max(raise[v], r)
 			}
@@ -412,4 +429,98 @@ func sampleEnvelope(req AnswerRequest) (int, error) {
 			return j, nil
 		}
 	}
+}
+
+// targets sets each node's largest admissible mass: top, and where the
+// abstain weight 1 − mass must rise to stay ε′-Lipschitz in log, 1 minus
+// its Lipschitz majorant R(s) = max_t (1 − mass(t))·e^{−ε′·hops(s,t)}
+// (one label-correcting sweep over the graph). It reports whether the
+// mass meets them everywhere: then u = 1 − mass is ε′-Lipschitz in log.
+func (env *envelope) targets(mass, target []float64, top, safe float64) bool {
+	n := len(mass)
+	// Work in −ln u on the grid, rounded down (a larger majorant is safe).
+	b := make([]int64, n)
+	const far = math.MaxInt64 / 4
+	frontier := make([]int32, 0, n)
+	for s, g := range mass {
+		b[s] = far
+		if g < 1 {
+			b[s] = int64(math.Floor(-math.Log1p(-g) * gridOne))
+		}
+		frontier = append(frontier, int32(s))
+	}
+	rowPtr, col, _ := env.cg.g.CSR()
+	inNext := make([]bool, n)
+	var next []int32
+	for len(frontier) > 0 {
+		next = next[:0]
+		for _, u := range frontier {
+			val := b[u] + env.e
+			for _, v := range col[rowPtr[u]:rowPtr[u+1]] {
+				if val < b[v] {
+					b[v] = val
+					if !inNext[v] {
+						inNext[v] = true
+						next = append(next, v)
+					}
+				}
+			}
+		}
+		for _, v := range next {
+			inNext[v] = false
+		}
+		frontier, next = next, frontier
+	}
+	ok := true
+	for s, g := range mass {
+		target[s] = max(min(top, 1-gridExp(b[s])), safe)
+		if overflows(g, target[s]) {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// overflows reports whether the mass g exceeds its target t by more than
+// the grid's rounding of the abstain weight 1 − g (two steps, relative);
+// the exact loss check after calibration is what the guarantee rests on.
+func overflows(g, t float64) bool { return g-t > (1-g)*2/gridOne }
+
+// shrink lowers every weight by one common factor, the smallest power of
+// two below the one that brings every mass to the safe level (always
+// feasible), for which the targets hold: feasibility only improves as the
+// factor shrinks, since (1 − f·a)/(1 − f·b) moves towards 1. It leaves
+// mass and own computed for the weights it keeps.
+func (env *envelope) shrink(ctx context.Context, workers int, mass, own, target []float64, top, safe float64) error {
+	worst := 0.0
+	for _, g := range mass {
+		worst = max(worst, g)
+	}
+	fl := float64(env.cg.k) * gridExp(env.floor)
+	full := max(int64(math.Ceil(math.Log((worst-fl)/(safe-fl))*gridOne))+1, 0)
+	base := slices.Clone(env.a)
+	apply := func(shift int64) error {
+		for v := range env.a {
+			env.a[v] = base[v] + shift
+		}
+		return env.total(ctx, workers, mass, own)
+	}
+	// full >> lo is feasible (lo = 0 is the safe level); full >> hi is
+	// no shift at all, which was not.
+	lo, hi := 0, 24
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if err := apply(full >> mid); err != nil {
+			return err
+		}
+		if env.targets(mass, target, top, safe) {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if err := apply(full >> lo); err != nil {
+		return err
+	}
+	return nil
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -184,9 +186,9 @@ func TestRandomizedResponseClosedForm(t *testing.T) {
 	}
 }
 
-// TestAnswerAutoCapNoWorse: the chosen cap is at least as accurate as
-// randomized response, and its accuracy is the mean of 1/Z(s) computed
-// from the oracle distances.
+// TestAnswerAutoCapNoWorse: the chosen mechanism is at least as accurate as
+// randomized response, and its accuracy is the mean of P(comm(s) | s)
+// computed from the oracle distances.
 func TestAnswerAutoCapNoWorse(t *testing.T) {
 	tc := answerGraphs(t)["rgg:n=120,radius=0.2,seed=2"]
 	cg, err := NewCommunityGeometry(context.Background(), tc.g, tc.part)
@@ -201,7 +203,11 @@ func TestAnswerAutoCapNoWorse(t *testing.T) {
 	}
 	mean := 0.0
 	for s := 0; s < tc.g.N(); s++ {
-		mean += auto.AnswerProbabilities(communityDist(hops, cg.Partition(), cg.K(), s))[cg.Community(s)]
+		p := auto.AnswerProbabilities(communityDist(hops, cg.Partition(), cg.K(), s))
+		if auto.envelope != nil {
+			p = envelopeOracle(auto.envelope, hops, s)
+		}
+		mean += p[cg.Community(s)]
 	}
 	mean /= float64(tc.g.N())
 	if math.Abs(mean-auto.Accuracy) > 1e-12 {
@@ -522,5 +528,31 @@ func TestAnswerEnvelopeEmpiricalEpsilon(t *testing.T) {
 	halved.envelope = &env
 	if got := loss(halved, "envelope-halved"); got <= eps+tol {
 		t.Fatalf("the check did not catch halved noise: empirical loss %.3f ≤ ε + %.2f", got, tol)
+	}
+}
+
+// TestAnswerEnvelopeDeterministic: the weights (and so the mechanism) do not
+// depend on how many workers computed them.
+func TestAnswerEnvelopeDeterministic(t *testing.T) {
+	tc := answerGraphs(t)["sbm:sizes=20x20x20x20,pin=0.3,pout=0.02,seed=3"]
+	cg, err := NewCommunityGeometry(context.Background(), tc.g, tc.part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var first *envelope
+	for _, procs := range []int{1, 3, 4} {
+		runtime.GOMAXPROCS(procs)
+		cal, err := cg.calibrateEnvelope(context.Background(), 1.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = cal.envelope
+			continue
+		}
+		if !slices.Equal(first.a, cal.envelope.a) || !slices.Equal(first.bu, cal.envelope.bu) || !slices.Equal(first.y, cal.envelope.y) {
+			t.Fatalf("GOMAXPROCS %d: weights differ from GOMAXPROCS 1", procs)
+		}
 	}
 }

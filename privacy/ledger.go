@@ -46,6 +46,14 @@ type Ledger interface {
 	Balance(ctx context.Context, scope string) ([]Balance, error)
 }
 
+// ChargeLookup is implemented by ledgers that can say, without charging,
+// whether a release id of a scope was charged: a command checks before any
+// expensive step (Δ2) that a new release is affordable, and that a retry
+// of a charged epoch is one.
+type ChargeLookup interface {
+	Charged(ctx context.Context, scope, releaseID string) (bool, error)
+}
+
 // Charge is the cost of one release.
 type Charge struct {
 	// Scope is the protected unit the release spends from.

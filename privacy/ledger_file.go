@@ -322,6 +322,25 @@ func (l *FileLedger) Charge(ctx context.Context, c Charge) error {
 	return nil
 }
 
+// Charged implements ChargeLookup. A scope never created is an error
+// wrapping ErrNoScope.
+func (l *FileLedger) Charged(ctx context.Context, scope, releaseID string) (bool, error) {
+	unlock, err := l.lock(ctx, syscall.LOCK_SH)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	_, st, err := l.read()
+	if err != nil {
+		return false, err
+	}
+	sc := st.scopes[scope]
+	if sc == nil {
+		return false, fmt.Errorf("privacy: ledger %s: scope %q: %w", l.path, scope, ErrNoScope)
+	}
+	return sc.releases[releaseID], nil
+}
+
 // Balance implements Ledger. A scope never created is an error wrapping
 // ErrNoScope; scope "" lists every created scope.
 func (l *FileLedger) Balance(ctx context.Context, scope string) ([]Balance, error) {

@@ -18,11 +18,13 @@ import (
 )
 
 // Service is one scheduled job with its metrics. Listener, when not nil,
-// serves Metrics' /metrics and /healthz; Run closes it.
+// serves Metrics' /metrics and /healthz, and Page (when not nil) at "/";
+// Run closes it.
 type Service struct {
 	Runner   *schedule.Runner
 	Metrics  *metrics.Metrics
 	Listener net.Listener
+	Page     http.Handler
 	Logger   *slog.Logger
 }
 
@@ -36,7 +38,14 @@ func (s *Service) Run(ctx context.Context, job schedule.Job) error {
 	}
 	var srv *http.Server
 	if s.Listener != nil {
-		srv = &http.Server{Handler: s.Metrics.Handler(), ReadHeaderTimeout: 5 * time.Second}
+		var h http.Handler = s.Metrics.Handler()
+		if s.Page != nil {
+			mux := http.NewServeMux()
+			mux.Handle("GET /{$}", s.Page)
+			mux.Handle("/", h)
+			h = mux
+		}
+		srv = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 		go func() { _ = srv.Serve(s.Listener) }()
 		log.Info("serving /metrics and /healthz", "listen", s.Listener.Addr().String())
 	}

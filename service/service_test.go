@@ -2,8 +2,10 @@ package service
 
 import (
 	"context"
+	"io"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -74,6 +76,50 @@ func TestHealthUnavailableWhenShutdownBegins(t *testing.T) {
 		time.Sleep(10 * time.Millisecond) // polling, not a timing assertion: 503 must come while the run is held
 	}
 	close(release)
+	if err := <-done; err != nil {
+		t.Errorf("Run: %v", err)
+	}
+}
+
+// Page, when given, answers "/" exactly; /metrics and /healthz stay the
+// metrics' own, and other paths are not the page.
+func TestPageAtRoot(t *testing.T) {
+	spec, err := schedule.Parse("@every 1h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	page := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "the page") })
+	s := &Service{Runner: &schedule.Runner{Spec: spec}, Metrics: metrics.New(), Listener: ln, Page: page}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx, func(context.Context, time.Time) error { return nil }) }()
+	get := func(path string) (int, string) {
+		resp, err := http.Get("http://" + addr + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	if code, body := get("/"); code != http.StatusOK || body != "the page" {
+		t.Errorf("/: %d %q", code, body)
+	}
+	if code, body := get("/metrics"); code != http.StatusOK || !strings.Contains(body, "graphcloak_") {
+		t.Errorf("/metrics: %d %q", code, body)
+	}
+	if code := healthz(t, addr); code != http.StatusOK {
+		t.Errorf("/healthz: %d", code)
+	}
+	if code, body := get("/nothing"); code != http.StatusNotFound || body == "the page" {
+		t.Errorf("/nothing: %d %q", code, body)
+	}
+	cancel()
 	if err := <-done; err != nil {
 		t.Errorf("Run: %v", err)
 	}

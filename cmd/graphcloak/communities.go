@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/csv"
 	"fmt"
 	"io"
 	"slices"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
@@ -24,6 +26,7 @@ type communitiesOptions struct {
 	method     string // leiden | louvain
 	resolution float64
 	out        string
+	mode       string // write | stream
 	estimate   bool
 }
 
@@ -33,8 +36,13 @@ algorithm (Traag, Waltman & van Eck 2019): every community is connected, and
 --resolution γ trades their size (larger γ, smaller communities). The summary
 gives the count, the sizes, the modularity and the timings; --out writes the
 partition as CSV node,community, the format locate --communities file:PATH
-reads. With --graph neo4j the community id is written to every node of the
-projection as --community-write-property (GDS's writeProperty).`
+reads ("-": standard output). With --graph neo4j the community id is written
+to every node of the projection as --community-write-property (GDS's
+writeProperty; --write-property is the same flag).
+
+--mode stream (GDS's .stream) writes nothing anywhere: the partition goes to
+standard output, as CSV node,community (the summary on standard error), or
+with -o json as the summary with a "nodes" array.`
 
 func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 	opts := &communitiesOptions{g: g}
@@ -44,7 +52,8 @@ func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 		Long:  communitiesHelp,
 		Example: `  graphcloak communities --graph karate -o json
   graphcloak communities --graph sbm:sizes=300x200x100,pin=0.05,pout=0.002 --resolution 1.5 --out communities.csv
-  graphcloak communities --graph neo4j --node-labels Person --relationship-types KNOWS --community-write-property community`,
+  graphcloak communities --graph neo4j --node-labels Person --relationship-types KNOWS --write-property community
+  graphcloak communities --graph neo4j --projection people --mode stream`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			return runCommunities(cmd.Context(), opts, opts.g.stdout)
@@ -54,10 +63,19 @@ func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.graph, "graph", "", "graph: neo4j (the configured projection), a generator (karate, sbm:…) or file:PATH")
 	f.StringVar(&opts.method, "communities", "leiden", "detector: leiden or louvain")
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ: larger γ, smaller communities")
-	f.StringVar(&opts.out, "out", "", "write the partition as CSV node,community")
+	f.StringVar(&opts.out, "out", "", "write the partition as CSV node,community (- for standard output)")
+	f.StringVar(&opts.mode, "mode", "write", "write (to Neo4j with --graph neo4j) or stream (the partition on standard output; nothing written)")
 	f.BoolVar(&opts.estimate, "estimate", false, "load the graph, print the estimated peak memory of the detection and stop (GDS's .estimate)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "header", "community-write-property", "batch-size", "concurrency", "random-seed")
+	f.Lookup("community-write-property").Usage += " (GDS: --write-property)"
+	// GDS calls it writeProperty: --write-property is the same flag here.
+	f.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if name == "write-property" {
+			name = "community-write-property"
+		}
+		return pflag.NormalizedName(name)
+	})
 	return cmd
 }
 
@@ -79,6 +97,14 @@ type communitiesSummary struct {
 	NodePropertiesWritten int     `json:"nodePropertiesWritten"`
 	WriteMillis           int64   `json:"writeMillis"`
 	Out                   string  `json:"out,omitempty"`
+	// Nodes is the partition in stream mode under -o json.
+	Nodes []communityRow `json:"nodes,omitempty"`
+}
+
+// communityRow is one node's community (stream mode).
+type communityRow struct {
+	Node      string `json:"node"`
+	Community int    `json:"community"`
 }
 
 func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer) error {
@@ -87,13 +113,20 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	if err := checkCommunitiesCmd(opts); err != nil {
 		return err
 	}
-	var outFile *pendingFile
-	if opts.out != "" {
+	stream := opts.mode == "stream"
+	var csvOut *outputFile
+	switch {
+	case stream && g.output != "json":
+		csvOut = &outputFile{Writer: out, path: "-"} // the partition on stdout
+	case opts.out != "":
 		var err error
-		if outFile, err = createPending(opts.out); err != nil {
-			return inputErrorf("--out: %w", err)
+		if csvOut, err = openOutput("out", opts.out, out); err != nil {
+			return err
 		}
-		defer outFile.Abort()
+		defer csvOut.Abort()
+	}
+	if csvOut != nil && csvOut.Stdout() {
+		out = g.stderr // the summary must not mix with the CSV
 	}
 	pull, endPull := g.pullProgress()
 	loadStart := time.Now()
@@ -128,17 +161,20 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 		EstimatedBytes: estimate}
 	sum.CommunitySizes = communitySizes(part)
 	sum.CommunityCount = len(sum.CommunitySizes)
-	if outFile != nil {
-		rows := [][]string{{"node", "community"}}
-		for i, c := range part {
-			rows = append(rows, []string{gr.Key(i), strconv.Itoa(c)})
-		}
-		if err := outFile.WriteCSV(rows); err != nil {
+	if csvOut != nil {
+		if err := writeCommunitiesCSV(csvOut, gr.Keys(), part); err != nil {
 			return err
 		}
-		sum.Out = opts.out
+		if !stream {
+			sum.Out = opts.out
+		}
 	}
-	if opts.graph == neo4jSpec {
+	if stream && g.output == "json" {
+		for i, c := range part {
+			sum.Nodes = append(sum.Nodes, communityRow{Node: gr.Key(i), Community: c})
+		}
+	}
+	if opts.graph == neo4jSpec && !stream {
 		if err := writeCommunities(ctx, g, lg, part, sum); err != nil {
 			return err
 		}
@@ -150,9 +186,29 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	return nil
 }
 
+// writeCommunitiesCSV writes the partition as CSV node,community.
+func writeCommunitiesCSV(f *outputFile, keys []string, part []int) error {
+	w := csv.NewWriter(f)
+	_ = w.Write([]string{"node", "community"})
+	for i, c := range part {
+		_ = w.Write([]string{keys[i], strconv.Itoa(c)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	return f.Commit()
+}
+
 // checkCommunitiesCmd validates the communities command's flags.
 func checkCommunitiesCmd(opts *communitiesOptions) error {
 	cfg := &opts.g.cfg.Config
+	if opts.mode != "write" && opts.mode != "stream" {
+		return usageErrorf("--mode must be write or stream, got %q", opts.mode)
+	}
+	if opts.mode == "stream" && opts.out != "" {
+		return usageErrorf("--mode stream writes the partition to standard output: drop --out")
+	}
 	if opts.method != "leiden" && opts.method != "louvain" {
 		return inputErrorf("--communities must be leiden or louvain, got %q", opts.method)
 	}

@@ -12,18 +12,34 @@ import (
 // Shell completion: "graphcloak completion bash|zsh|fish|powershell" (cobra)
 // prints a script; see README ("Shell completion"). Besides commands and
 // flags it completes the values of these flags, on every command that has
-// them.
-var valueCompletions = map[string]func() []string{
-	"output":     func() []string { return []string{"table", "json"} },
-	"log-format": func() []string { return []string{"text", "json"} },
-	"log-level":  func() []string { return []string{"debug", "info", "warn", "error"} },
-	"header":     func() []string { return []string{"auto", "yes", "no"} },
-	"estimator":  recovery.Names,
-	"mechanism":  func() []string { return []string{"discrete", "classic", "analytic"} },
-	"communities": func() []string {
-		return []string{"leiden", "louvain", "gds:leiden", "gds:louvain", "property:", "file:"}
+// them — only values that command accepts (a completed value never exits
+// 2 or 3 for being of the wrong kind).
+var valueCompletions = map[string]func(cmd string) []string{
+	"output":     func(string) []string { return []string{"table", "json"} },
+	"log-format": func(string) []string { return []string{"text", "json"} },
+	"log-level":  func(string) []string { return []string{"debug", "info", "warn", "error"} },
+	"header":     func(string) []string { return []string{"auto", "yes", "no"} },
+	"estimator":  func(string) []string { return recovery.Names() },
+	"mode":       func(string) []string { return []string{"write", "stream"} },
+	"mechanism": func(cmd string) []string {
+		if cmd == "release" || cmd == "serve" || cmd == "locate" {
+			return []string{"discrete", "classic"}
+		}
+		return []string{"analytic", "classic", "discrete"}
 	},
-	"graph": func() []string {
+	"communities": func(cmd string) []string {
+		switch cmd {
+		case "communities":
+			return []string{"leiden", "louvain"}
+		case "locate", "serve":
+			return []string{"leiden", "louvain", "gds:leiden", "gds:louvain", "property:", "file:"}
+		}
+		return []string{"planted", "leiden", "louvain", "file:", "property:"} // plan, experiment graph
+	},
+	"graph": func(cmd string) []string {
+		if cmd == "unmask" {
+			return []string{"neo4j"}
+		}
 		return []string{"neo4j", "karate", "file:", "gt:", "sbm:sizes=", "grid:rows=", "path:n=", "cycle:n=",
 			"complete:n=", "star:n=", "pa:n=", "rgg:n="}
 	},
@@ -40,7 +56,7 @@ func registerCompletions(cmd *cobra.Command) {
 			}
 			seen[f] = true
 			_ = cmd.RegisterFlagCompletionFunc(f.Name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-				v := values()
+				v := values(cmd.Name())
 				d := cobra.ShellCompDirectiveNoFileComp
 				for _, x := range v {
 					if strings.HasSuffix(x, ":") || strings.HasSuffix(x, "=") {

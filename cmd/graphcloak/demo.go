@@ -40,7 +40,9 @@ the source is recovered from the private values alone, and the communities
 (the planted blocks when the graph has them, else Leiden) are ranked by
 posterior probability. δ = 0.1 is the paper's choice and a weak guarantee;
 try --delta 1e-6 to see the price of a stronger one. It prints the ranked community
-report, marking the true source community, and writes a bar chart to --plot.
+report, marking the true source community, and draws the graph to --plot:
+each node coloured by its probability of being the source (against the
+uniform prior 1/n), the communities with theirs, the true source ringed.
 Nothing is written anywhere else; no configuration or database is needed.`
 
 func newDemoCmd(g *globalOptions) *cobra.Command {
@@ -123,9 +125,10 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 		ComputeMillis: rel.SensitivityMillis + rel.ReleaseMillis + loc.ComputeMillis}
 	s.TopCommunityRight = !rep.NoSource && len(rep.Communities) > 0 && rep.Communities[0].ID == part[src]
 	if opts.plot != "" {
-		v := viewOfRanking(g, part, rep, loc.Estimate.Weights(), src)
-		v.Title = fmt.Sprintf("%s: where is the source? (true source ringed)", opts.graph)
-		v.Caption = privacyCaption(opts.epsilon, opts.delta, opts.tau, s.Sigma) + " · colour: posterior probability of being the source"
+		v := viewOfRanking(g, part, rep, loc.Estimator, loc.Estimate.Weights(), src)
+		v.Title = fmt.Sprintf("%s: where is the source?", opts.graph)
+		v.Verdict = noiseVerdict(loc.NoiseDominated, loc.PosteriorToPrior)
+		v.Caption = privacyCaption(opts.epsilon, opts.delta, opts.tau, s.Sigma)
 		if err := plotting.GraphPicture(opts.plot, v); err != nil {
 			return err
 		}

@@ -96,9 +96,7 @@ instead calibrate σ privately on Δ2 of the line (--mechanism: discrete, the
 	_ = f.MarkHidden("sources")
 	f.IntVar(&o.trials, "trials", 20, "noise draws")
 	f.StringVar(&o.estimator, "estimator", recovery.Default, "estimator: "+strings.Join(recovery.Names(), ", "))
-	f.Uint64Var(&o.seed, "random-seed", 1, "random seed of the simulated noise (GDS spelling)")
-	f.Uint64Var(&o.seed, "seed", 1, "old spelling of --random-seed")
-	_ = f.MarkHidden("seed")
+	addSeedFlag(f)
 	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
 	f.StringVar(&o.plot, "plot", "", "write trial 0 (true vs recovered sources) to this image file (.png, .svg, .pdf)")
 	return cmd
@@ -179,6 +177,7 @@ func checkExperimentLine(o *lineOptions) error {
 }
 
 func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, out io.Writer) error {
+	o.seed = uint64(g.cfg.Write.RandomSeed)
 	if err := checkExperimentLine(o); err != nil {
 		return err
 	}
@@ -291,9 +290,7 @@ planted partition when it has one (SBM blocks, karate factions), else Leiden;
 	f.IntVar(&o.sources, "sources", 1, "unit sources per trial, at distinct random nodes")
 	f.IntVar(&o.trials, "trials", 200, "trials (source placement and noise draw)")
 	f.StringVar(&o.estimator, "estimator", recovery.Default, "estimator: "+strings.Join(recovery.Names(), ", "))
-	f.Uint64Var(&o.seed, "random-seed", 1, "random seed of sources and simulated noise (GDS spelling)")
-	f.Uint64Var(&o.seed, "seed", 1, "old spelling of --random-seed")
-	_ = f.MarkHidden("seed")
+	addSeedFlag(f)
 	f.StringVar(&o.communities, "communities", "", "scoring partition: planted, leiden, louvain, file:PATH (CSV node,community) or property:NAME (Neo4j); default planted when the graph has one")
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of community detection (leiden, louvain): larger γ, smaller communities")
 	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
@@ -301,12 +298,13 @@ planted partition when it has one (SBM blocks, karate factions), else Leiden;
 	f.BoolVar(&o.privateAnswer, "private-answer", false, "score the private-answer mode (locate --private-answer) instead of the per-node release")
 	f.IntVar(&o.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
 	config.AddFlags(f, "header")
-	config.AddFlags(f, "uri", "user", "password", "database", "node-labels", "relationship-types",
+	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
 }
 
 func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, out io.Writer) error {
+	o.seed = uint64(g.cfg.Write.RandomSeed)
 	property, err := checkExperimentGraph(o)
 	if err != nil {
 		return err
@@ -552,12 +550,14 @@ func plotGraphExample(path string, g *laplacian.Graph, res *experiment.GraphResu
 	if len(ex.Sources) > 0 {
 		source = ex.Sources[0]
 	}
-	v := viewOfRanking(g, ex.Partition, ex.Report, ex.Weights, source)
+	v := viewOfRanking(g, ex.Partition, ex.Report, res.Estimator, ex.Weights, source)
 	v.Title = fmt.Sprintf("%s estimator, trial 0 of %d", res.Estimator, res.Trials)
 	if ex.Report.NoSource {
 		v.Title += ": no detectable source"
 	}
-	v.Caption = privacyCaption(res.Epsilon, res.Delta, res.Tau, res.Sigma) + " · colour: posterior probability of being the source"
+	ratio := ex.Report.PosteriorToPrior(g.N())
+	v.Verdict = noiseVerdict(!ex.Report.NoSource && ratio < community.NoiseRatio, ratio)
+	v.Caption = privacyCaption(res.Epsilon, res.Delta, res.Tau, res.Sigma)
 	return plotting.GraphPicture(path, v)
 }
 

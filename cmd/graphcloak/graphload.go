@@ -15,6 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/datasets"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/spf13/pflag"
 )
 
 // neo4jSpec is the --graph value that reads the configured projection
@@ -97,6 +98,9 @@ func loadGraph(ctx context.Context, cfg *config.Config, spec string, opt loadOpt
 			return nil, err
 		}
 		return &loadedGraph{Spec: spec, Graph: g}, nil
+	}
+	if spec == "file:-" {
+		return nil, usageErrorf("a graph is read from a file, not from standard input (file:-); graphcloak load --edges - reads an edge list from standard input into Neo4j")
 	}
 	if spec != neo4jSpec {
 		s, err := laplacian.ParseSpec(spec)
@@ -209,4 +213,79 @@ func loadDataset(name string) (*laplacian.Graph, error) {
 	}
 	g, _, err := gt.Graph()
 	return g, err
+}
+
+// adoptRunProjection makes the projection of run runID's record the one
+// read, unless the command names a projection itself (--projection or any
+// projection flag, variable or key): "locate --release-run R" reads the
+// graph the release read without its flags being retyped.
+func adoptRunProjection(ctx context.Context, g *globalOptions, client *connector.Client, runID string) error {
+	if g.cfg.ProjectionGiven() {
+		return nil
+	}
+	rr, err := client.ReadRun(ctx, g.cfg.Neo4j.Database, runID)
+	if err != nil {
+		return err
+	}
+	p := &g.cfg.Projection
+	p.NodeLabels, p.RelationshipTypes = rr.Projection.NodeLabels, rr.Projection.RelationshipTypes
+	p.RelationshipWeightProperty, p.NodeKeyProperty = rr.Projection.RelationshipWeightProperty, rr.Projection.NodeKeyProperty
+	g.logger.Info("projection taken from the run record", "runId", runID, "nodeLabels", p.NodeLabels,
+		"relationshipTypes", p.RelationshipTypes, "relationshipWeightProperty", p.RelationshipWeightProperty,
+		"nodeKeyProperty", p.NodeKeyProperty)
+	return projectionOf(&g.cfg.Config).Validate()
+}
+
+// projectionHint names the projection flags in which cfg differs from
+// the projection recorded for a run ("" when none do), for an error about
+// a graph that is not the run's.
+func projectionHint(cfg *config.Config, recorded connector.Projection) string {
+	d := config.ProjectionDiff(
+		config.NamedProjection{NodeLabels: cfg.Projection.NodeLabels, RelationshipTypes: cfg.Projection.RelationshipTypes,
+			RelationshipWeightProperty: cfg.Projection.RelationshipWeightProperty, NodeKeyProperty: cfg.Projection.NodeKeyProperty},
+		config.NamedProjection{NodeLabels: recorded.NodeLabels, RelationshipTypes: recorded.RelationshipTypes,
+			RelationshipWeightProperty: recorded.RelationshipWeightProperty, NodeKeyProperty: recorded.NodeKeyProperty})
+	if len(d) == 0 {
+		return ""
+	}
+	return "; the projection differs from the release's: " + strings.Join(d, ", ") +
+		" (drop the projection flags to read the release's projection)"
+}
+
+// addSeedFlag adds --random-seed (the configuration key write.randomSeed:
+// one type and default on every command), with --seed as its old spelling.
+func addSeedFlag(f *pflag.FlagSet) {
+	config.AddFlags(f, "random-seed")
+	f.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		if name == "seed" {
+			name = "random-seed"
+		}
+		return pflag.NormalizedName(name)
+	})
+}
+
+// durationFlag is a time.Duration flag that takes plain seconds ("30") as
+// well as a Go duration ("30s", "2m"): one convention for every duration.
+type durationFlag struct{ d *time.Duration }
+
+func (f durationFlag) String() string {
+	if f.d == nil {
+		return "0s"
+	}
+	return f.d.String()
+}
+func (f durationFlag) Type() string { return "duration" }
+func (f durationFlag) Set(s string) error {
+	secs, err := config.ParseSeconds(s)
+	if err != nil {
+		return err
+	}
+	*f.d = time.Duration(secs * float64(time.Second))
+	return nil
+}
+
+// durationVar defines a duration flag (seconds or a Go duration).
+func durationVar(f *pflag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
+	*p = value
+	f.Var(durationFlag{d: p}, name, usage)
 }

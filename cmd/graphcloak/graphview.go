@@ -8,6 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // privacyCaption is the caption line of every graph picture.
@@ -25,9 +26,29 @@ func graphEdges(g *laplacian.Graph) []plotting.ViewEdge {
 	return edges
 }
 
+// weightKind says how a picture colours an estimator's per-node weights
+// and what a community's share is: the posterior's are probabilities, the
+// other estimators' a recovered mass.
+func weightKind(estimator string) (kind plotting.ValueKind, valueLabel, communityLabel string) {
+	if estimator == recovery.NamePosterior {
+		return plotting.Posterior, "", ""
+	}
+	return plotting.Mass, "recovered source mass (" + estimator + ")", "share of the recovered mass"
+}
+
+// noiseVerdict is the line a picture shows under its title when the
+// ranking cannot be told from the prior ("" otherwise).
+func noiseVerdict(noiseDominated bool, posteriorToPrior float64) string {
+	if !noiseDominated {
+		return ""
+	}
+	return fmt.Sprintf("noise-dominated: the top community is only %.3g× its prior — not a finding", posteriorToPrior)
+}
+
 // viewOfRanking builds a graph picture from a partition with IDs 0..k−1,
-// the ranked report over it and the per-node weights (nil: none).
-func viewOfRanking(g *laplacian.Graph, part []int, rep *community.Report, weights []float64, source int) plotting.GraphView {
+// the ranked report over it and the estimator's per-node weights (nil:
+// none).
+func viewOfRanking(g *laplacian.Graph, part []int, rep *community.Report, estimator string, weights []float64, source int) plotting.GraphView {
 	k := 0
 	for _, c := range part {
 		k = max(k, c+1)
@@ -45,8 +66,9 @@ func viewOfRanking(g *laplacian.Graph, part []int, rep *community.Report, weight
 	}
 	value := make([]float64, g.N())
 	copy(value, weights)
+	kind, label, commLabel := weightKind(estimator)
 	return plotting.GraphView{N: g.N(), Keys: g.Keys(), Edges: graphEdges(g), Part: part, Communities: comms,
-		Value: value, ValueLabel: "P(source)", Source: source}
+		CommunityLabel: commLabel, Value: value, Kind: kind, ValueLabel: label, Source: source}
 }
 
 // viewOfLocate builds a graph picture from a localisation: each node's
@@ -67,13 +89,13 @@ func viewOfLocate(g *laplacian.Graph, loc *graphcloak.LocateResult, released []f
 		}
 		part[i], value[i] = c, nr.Weight
 	}
-	label := "P(source)"
+	kind, label, commLabel := weightKind(loc.Estimator)
 	if released != nil {
 		copy(value, released)
-		label = "released value"
+		kind, label = plotting.Signed, "released value"
 	}
 	return plotting.GraphView{N: g.N(), Keys: g.Keys(), Edges: graphEdges(g), Part: part, Communities: comms,
-		Value: value, ValueLabel: label, Source: -1}
+		CommunityLabel: commLabel, Value: value, Kind: kind, ValueLabel: label, Source: -1}
 }
 
 // checkPlotPath refuses a --plot file whose format cannot be written

@@ -51,7 +51,7 @@ func newLoadCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.edges, "edges", "", "edge list CSV source,target[,weight] (required)")
+	f.StringVar(&o.edges, "edges", "", "edge list CSV source,target[,weight] (required; - for standard input)")
 	f.StringVar(&o.values, "values", "", "readings CSV node,value to write to --value-property (- for standard input)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "value-property", "batch-size", "header")
@@ -72,6 +72,8 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	switch {
 	case o.edges == "":
 		return usageErrorf("--edges FILE is required (an edge list source,target[,weight])")
+	case o.edges == "-" && o.values == "-":
+		return usageErrorf("--edges - and --values - cannot both read standard input")
 	case len(p.NodeLabels) != 1:
 		return usageErrorf("--node-labels must name exactly one label for load, got %d", len(p.NodeLabels))
 	case len(p.RelationshipTypes) != 1:
@@ -130,7 +132,13 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 // the readings, which must name nodes of the edge list.
 func readLoadFiles(o *loadOptionsCmd) ([]connector.LoadEdge, map[string]float64, error) {
 	header, _ := csvin.ParseHeader(o.g.cfg.Config.Input.Header)
-	g, err := laplacian.LoadCSV(o.edges, laplacian.Options{Header: header})
+	var g *laplacian.Graph
+	var err error
+	if o.edges == "-" {
+		g, err = laplacian.ReadCSV(o.stdin, laplacian.Options{Header: header})
+	} else {
+		g, err = laplacian.LoadCSV(o.edges, laplacian.Options{Header: header})
+	}
 	if err != nil {
 		return nil, nil, flagError("--edges", err)
 	}

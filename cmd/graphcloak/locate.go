@@ -41,6 +41,7 @@ type locateOptions struct {
 	plotValue        string // posterior | released
 	runID            string // names the run when set (serve); else a fresh id
 	forecastTrials   int    // simulated trials of the forecast (0: none)
+	mode             string // write | stream
 	stdin            io.Reader
 	privateAnswer    answerOptions
 	communityCache   *communityCache // serve: Leiden updated between slots
@@ -55,7 +56,8 @@ undetectable source is reported as such, never as a made-up community.
 Released values come from --release FILE (a release file), or on --graph neo4j
 from --released-property P (default: the configured write property), with σ
 from --sigma or from the release's run record (--release-run RUNID, which
-also supplies τ). Communities: --communities leiden (computed, default; louvain also),
+also supplies τ and, unless projection flags or --projection are given, the
+projection). Communities: --communities leiden (computed, default; louvain also),
 gds:leiden or gds:louvain (Neo4j Graph Data Science on the server: the same
 projection is projected in GDS, streamed and dropped; Neo4j only),
 property:NAME (an integer property, e.g. written by GDS Louvain; Neo4j only)
@@ -64,7 +66,11 @@ or file:PATH (CSV node,community).
 On neo4j graphs the per-node mass, community id, community probability and
 rank are written to --mass-property, --community-write-property,
 --probability-property and --rank-property, and a run record is written last.
-Elsewhere the per-node results go to --out FILE (CSV) when given.`
+Elsewhere the per-node results go to --out FILE (CSV) when given.
+
+--mode stream (GDS's .stream) writes nothing to Neo4j (no properties, no run
+record): the per-node results go to standard output as CSV (the summary on
+standard error), or with -o json as the summary with a "nodes" array.`
 
 func newLocateCmd(g *globalOptions) *cobra.Command {
 	opts := &locateOptions{g: g}
@@ -75,10 +81,13 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 		Example: `  # After "graphcloak release --graph karate --values readings.csv --out release.json"
   graphcloak locate --graph karate --release release.json
 
-  # In Neo4j, with the communities GDS Louvain wrote, σ and τ from the release's run record
-  graphcloak locate --graph neo4j --node-labels Room --relationship-types DOOR \
-      --node-key-property roomId --release-run run-20261121T060000Z-1a2b3c4d5e6f \
-      --communities property:louvain -o json`,
+  # In Neo4j, with the communities GDS Louvain wrote; σ, τ and the projection
+  # from the release's run record
+  graphcloak locate --graph neo4j --release-run run-20261121T060000Z-1a2b3c4d5e6f \
+      --communities property:louvain -o json
+
+  # The same, streamed: per-node results on stdout, nothing written
+  graphcloak locate --graph neo4j --release-run latest --scope building-7 --mode stream`,
 		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.stdin = cmd.InOrStdin()
@@ -101,6 +110,7 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.out, "out", "", "write per-node results as CSV key,mass,weight,community,probability,rank")
 	f.StringVar(&opts.plot, "plot", "", "draw the graph to this image file (.png, .svg, .pdf): communities with their probability, nodes coloured by --plot-value")
 	f.StringVar(&opts.plotValue, "plot-value", "posterior", "what colours the nodes in --plot: posterior (probability of being the source) or released (the private values)")
+	f.StringVar(&opts.mode, "mode", "write", "write (results to Neo4j with --graph neo4j) or stream (per-node results on standard output; nothing written)")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the utility forecast printed beside the answer (0: no forecast)")
 	addAnswerFlags(f, &opts.privateAnswer)
 	config.AddFlags(f, config.Neo4jFlags...)
@@ -135,6 +145,8 @@ type locateSummary struct {
 	PosteriorToPrior float64              `json:"posteriorToPrior"`
 	NoisePValue      float64              `json:"noisePValue"`
 	Forecast         *experiment.Forecast `json:"forecast,omitempty"`
+	// Nodes are every node's results in stream mode under -o json.
+	Nodes []graphcloak.NodeResult `json:"nodes,omitempty"`
 }
 
 // locateInputs are locate's inputs after validation: where the released
@@ -149,6 +161,9 @@ type locateInputs struct {
 	// releaseGraph is the fingerprint of the graph the release (run) was
 	// made on, when its record has one: the graph read must match it.
 	releaseGraph *laplacian.Fingerprint
+	// releaseHint names the projection flags that differ from the
+	// release's (projectionHint), for the error when the graphs differ.
+	releaseHint string
 	// release is the --release-run record with its metadata and the
 	// digest of its values (releaseDigest): the values read must match.
 	release       *connector.RunRecord
@@ -180,14 +195,18 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 	// The per-node CSV is opened before any work ("-": standard output,
 	// and the summary goes to stderr so the stream stays CSV).
 	var csvOut *outputFile
-	if opts.out != "" {
+	stream := opts.mode == "stream"
+	switch {
+	case stream && g.output != "json":
+		csvOut = &outputFile{Writer: out, path: "-"}
+	case opts.out != "":
 		if csvOut, err = openOutput("out", opts.out, out); err != nil {
 			return nil, nil, err
 		}
 		defer csvOut.Abort()
-		if csvOut.Stdout() {
-			out = g.stderr
-		}
+	}
+	if csvOut != nil && csvOut.Stdout() {
+		out = g.stderr // the summary must not mix with the CSV
 	}
 	summary = &locateSummary{Graph: opts.graph, Communities: opts.communities}
 	var client *connector.Client
@@ -202,11 +221,21 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 				return nil, nil, err
 			}
 		}
-		if run, err = startLocateRun(ctx, opts, client, in.releasedProp); err != nil {
-			return nil, nil, err
+		if opts.releaseRun != "" {
+			if err = adoptRunProjection(ctx, g, client, opts.releaseRun); err != nil {
+				return nil, nil, err
+			}
+			if err = checkLocateOutputs(&g.cfg.Config, in); err != nil {
+				return nil, nil, err
+			}
 		}
-		summary.RunID = run.ID()
-		defer func() { recordFailure(after.Context(), g, run, err) }()
+		if !stream {
+			if run, err = startLocateRun(ctx, opts, client, in.releasedProp); err != nil {
+				return nil, nil, err
+			}
+			summary.RunID = run.ID()
+			defer func() { recordFailure(after.Context(), g, run, err) }()
+		}
 		if opts.releaseRun != "" {
 			if err = releaseRunParams(ctx, g, client, opts.releaseRun, in); err != nil {
 				return nil, nil, err
@@ -226,9 +255,9 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 	summary.CommunityCount = countCommunities(res.Nodes)
 	summary.TopNodes = topNodes(res.Nodes, 10)
 	summary.NoiseDominated, summary.PosteriorToPrior, summary.NoisePValue = res.NoiseDominated, res.PosteriorToPrior, res.NoisePValue
-	if res.NoiseDominated {
+	if res.NoiseDominated && g.output == "json" { // the table says it in its own words
 		g.logger.Warn("noise-dominated: the posterior cannot be told from the prior; the ranking is not a finding",
-			"posteriorToPrior", res.PosteriorToPrior, "threshold", community.NoiseRatio)
+			"posteriorToPrior", res.PosteriorToPrior, "threshold", community.NoiseThreshold(res.Report.TopPrior(len(res.Nodes))))
 	}
 	if opts.forecastTrials > 0 {
 		if summary.Forecast, err = locateForecast(ctx, opts, job, res, in.tau); err != nil {
@@ -240,7 +269,10 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 	if err := emitLocate(ctx, opts, csvOut, job, res, in.tau, summary); err != nil {
 		return nil, nil, err
 	}
-	if in.isDB {
+	if stream && g.output == "json" {
+		summary.Nodes = res.Nodes
+	}
+	if in.isDB && !stream {
 		if err := writeLocate(ctx, g, client, run, res, job.Names != nil, summary); err != nil {
 			return nil, nil, err
 		}
@@ -269,7 +301,7 @@ func locateForecast(ctx context.Context, opts *locateOptions, job graphcloak.Loc
 
 // emitLocate writes the per-node CSV (--out) and the picture (--plot).
 func emitLocate(ctx context.Context, opts *locateOptions, csvOut *outputFile, job graphcloak.LocateJob, res *graphcloak.LocateResult, tau float64, summary *locateSummary) error {
-	if opts.out != "" {
+	if csvOut != nil {
 		if err := writeLocateCSV(csvOut, res.Nodes); err != nil {
 			return err
 		}
@@ -293,6 +325,12 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 	if err := checkPlotPath(opts.plot); err != nil {
 		return nil, err
 	}
+	if opts.mode != "" && opts.mode != "write" && opts.mode != "stream" { // "": write (serve)
+		return nil, usageErrorf("--mode must be write or stream, got %q", opts.mode)
+	}
+	if opts.mode == "stream" && opts.out != "" {
+		return nil, usageErrorf("--mode stream writes the per-node results to standard output: drop --out")
+	}
 	if opts.plotValue != "posterior" && opts.plotValue != "released" {
 		return nil, inputErrorf("--plot-value must be posterior or released, got %q", opts.plotValue)
 	}
@@ -314,16 +352,7 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		in.releasedProp = cfg.Write.WriteProperty
 	}
 	if in.isDB {
-		// Locate's outputs never overwrite a key, the communities or the
-		// released values it reads (nor each other).
-		read := connector.ReadProperties(projectionOf(cfg), map[string]string{
-			in.releasedProp: "the released values read (--released-property)", cfg.Write.WriteProperty: "the release's values (--write-property)"})
-		if in.commKind == "property" {
-			read[in.commArg] = "the communities read (--communities property:…)"
-		}
-		if err := connector.CheckOutputs(read, map[string]string{"--mass-property": cfg.Write.MassProperty,
-			"--community-write-property": cfg.Write.CommunityWriteProperty, "--probability-property": cfg.Write.ProbabilityProperty,
-			"--rank-property": cfg.Write.RankProperty}, nil); err != nil {
+		if err := checkLocateOutputs(cfg, in); err != nil {
 			return nil, err
 		}
 	}
@@ -349,6 +378,19 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		in.rel = rel
 	}
 	return in, nil
+}
+
+// checkLocateOutputs: locate's outputs never overwrite a key, the
+// communities or the released values it reads (nor each other).
+func checkLocateOutputs(cfg *config.Config, in *locateInputs) error {
+	read := connector.ReadProperties(projectionOf(cfg), map[string]string{
+		in.releasedProp: "the released values read (--released-property)", cfg.Write.WriteProperty: "the release's values (--write-property)"})
+	if in.commKind == "property" {
+		read[in.commArg] = "the communities read (--communities property:…)"
+	}
+	return connector.CheckOutputs(read, map[string]string{"--mass-property": cfg.Write.MassProperty,
+		"--community-write-property": cfg.Write.CommunityWriteProperty, "--probability-property": cfg.Write.ProbabilityProperty,
+		"--rank-property": cfg.Write.RankProperty}, nil)
 }
 
 // checkCommunities checks --communities (and --resolution for detection).
@@ -481,7 +523,7 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	summary.NodeCount, summary.RelationshipCount = graph.N(), graph.NumEdges()
 	if in.releaseGraph != nil {
 		if d := graph.Fingerprint().Diff(*in.releaseGraph); d != "" {
-			return graphcloak.LocateJob{}, inputErrorf("--release-run: the graph is not the one this release was made on: %s", d)
+			return graphcloak.LocateJob{}, inputErrorf("--release-run: the graph is not the one this release was made on: %s%s", d, in.releaseHint)
 		}
 	}
 	if in.releaseMeta != nil {
@@ -590,6 +632,7 @@ func releaseRunParams(ctx context.Context, g *globalOptions, c *connector.Client
 		}
 	}
 	in.sigma, in.releasedProp = rr.Sigma, rr.WriteProperty
+	in.releaseHint = projectionHint(&g.cfg.Config, rr.Projection)
 	return nil
 }
 
@@ -652,8 +695,8 @@ func printLocateSummary(g *globalOptions, out io.Writer, s *locateSummary) error
 		s.Graph, s.NodeCount, s.RelationshipCount, s.Estimator, s.Status, s.Sigma, s.Tau)
 	if s.NoiseDominated {
 		fmt.Fprintf(out, "WARNING: noise-dominated: the posterior cannot be told from the prior (the top community is %.2f× as likely\n"+
-			"         as its share of the nodes says, below %g×; evidence test against pure noise p = %.3f): the ranking below is not a finding\n",
-			s.PosteriorToPrior, community.NoiseRatio, s.NoisePValue)
+			"         as its share of the nodes says, below %.3g×; evidence test against pure noise p = %.3f): the ranking below is not a finding\n",
+			s.PosteriorToPrior, community.NoiseThreshold(s.Report.TopPrior(s.NodeCount)), s.NoisePValue)
 	}
 	if err := printReport(out, s.Report, nil); err != nil {
 		return err
@@ -741,9 +784,7 @@ func plotLocate(opts *locateOptions, graph *laplacian.Graph, res *graphcloak.Loc
 	if res.Report.NoSource {
 		v.Title = fmt.Sprintf("%s: no detectable source", opts.graph)
 	}
-	if res.NoiseDominated {
-		v.Title = fmt.Sprintf("%s: NOISE-DOMINATED (top community %.1f× its prior): not a finding", opts.graph, res.PosteriorToPrior)
-	}
-	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, tau, res.Sigma) + " · colour: " + v.ValueLabel
+	v.Verdict = noiseVerdict(res.NoiseDominated, res.PosteriorToPrior)
+	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, tau, res.Sigma)
 	return plotting.GraphPicture(opts.plot, v)
 }

@@ -33,7 +33,7 @@ func runArgs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		err = errInterrupted
 	}
 	if err != nil {
-		reportError(stderr, err, wantsJSON(root))
+		reportError(stderr, err, wantsJSON(root, args))
 	}
 	return exitCode(err)
 }

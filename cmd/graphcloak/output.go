@@ -22,6 +22,9 @@ func openOutput(flag, path string, stdout io.Writer) (*outputFile, error) {
 	if path == "-" {
 		return &outputFile{Writer: stdout, path: path}, nil
 	}
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return nil, inputErrorf("--%s %s is a directory: give a file name", flag, path)
+	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 		return nil, inputErrorf("--%s %s: the directory %s does not exist (graphcloak creates no directories)", flag, path, dir)

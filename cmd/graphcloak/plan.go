@@ -70,16 +70,16 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	f.Float64Var(&o.alpha, "alpha", 1, "neighbour EMD radius α (unit mass moved α hops)")
 	f.IntVar(&o.trials, "trials", 200, "simulated sources per forecast")
 	f.StringVar(&o.estimator, "estimator", recovery.Default, "estimator: "+strings.Join(recovery.Names(), ", "))
-	f.Uint64Var(&o.seed, "random-seed", 1, "random seed of the simulation")
+	addSeedFlag(f)
 	f.StringVar(&o.communities, "communities", "", "partition: planted, leiden, louvain, file:PATH (CSV node,community) or property:NAME (Neo4j); default planted when the graph has one")
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
 	f.StringSliceVar(&o.modes, "mode", []string{experiment.ModePerNode, experiment.ModeAnswer}, "modes to forecast: per-node, private-answer")
 	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
 	f.Float64SliceVar(&o.smooth, "smooth", nil, "also forecast per-node releases smoothed by these τ′ (release --smooth τ′: Δ2 at τ+τ′)")
-	f.DurationVar(&o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
+	durationVar(f, &o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
 	config.AddFlags(f, "header", "epsilon-total", "delta-total")
-	config.AddFlags(f, "uri", "user", "password", "database", "node-labels", "relationship-types",
+	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
 }
@@ -126,6 +126,7 @@ type planReport struct {
 }
 
 func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Writer) error {
+	o.seed = uint64(g.cfg.Write.RandomSeed)
 	property, err := checkPlan(o)
 	if err != nil {
 		return err

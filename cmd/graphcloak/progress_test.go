@@ -54,7 +54,7 @@ func TestJSONLogs(t *testing.T) {
 	isolateConfig(t)
 	const pw = "log-Secret-123"
 	t.Setenv("GRAPHCLOAK_NEO4J_PASSWORD", pw)
-	_, stderr, code := runPipelineCLI(t, context.Background(), nil, "demo", "--plot", "", "--log-format", "json")
+	_, stderr, code := runPipelineCLI(t, context.Background(), nil, "demo", "--plot", "", "--log-format", "json", "--log-level", "info")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}

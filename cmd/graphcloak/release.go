@@ -137,10 +137,10 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 	f.Float64Var(&opts.smooth, "smooth", 0, "extra diffusion τ′ applied to the readings before the noise: releases exp(−τ′L)·y, calibrated on Δ2 at τ+τ′ (compare with --dry-run)")
 	f.StringVar(&opts.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
 	f.StringVar(&opts.sensitivityCache, "sensitivity-cache", "", "reuse the Δ2 certificate in this file while it verifies against the graph, τ and this version; otherwise compute Δ2 and store its certificate here (scheduled releases)")
-	f.DurationVar(&opts.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (never an estimate; 0 = to completion)")
-	f.DurationVar(&opts.slot, "slot", time.Hour, "schedule slot of --epoch auto: the epoch is the slot's UTC start, so a retry within the slot is the same epoch")
-	f.DurationVar(&opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the same scope (or epoch, or --out file) to end; then exit 8")
-	f.DurationVar(&opts.lease, "lease", connector.DefaultLease, "Neo4j run lease: a run that sends no heartbeat for this long is taken for dead (abandoned) and its epoch can be resumed")
+	durationVar(f, &opts.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (never an estimate; 0 = to completion)")
+	durationVar(f, &opts.slot, "slot", time.Hour, "schedule slot of --epoch auto: the epoch is the slot's UTC start, so a retry within the slot is the same epoch")
+	durationVar(f, &opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the same scope (or epoch, or --out file) to end; then exit 8")
+	durationVar(f, &opts.lease, "lease", connector.DefaultLease, "Neo4j run lease: a run that sends no heartbeat for this long is taken for dead (abandoned) and its epoch can be resumed")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
 	config.AddFlags(f, "value-property", "write-property", "batch-size", "concurrency", "header")
@@ -274,6 +274,12 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 		sum.RunID = runID
 		defer func() { recordFailure(after.Context(), g, run, err) }()
 	}
+	st := &releaseState{opts: opts, in: in, client: client, ledger: ledger, run: run, pending: pending, sum: sum}
+	if !opts.dryRun {
+		if done, err := checkAffordable(ctx, st); done || err != nil {
+			return sum, err
+		}
+	}
 	lg, y, err := loadReadings(ctx, opts, in, client, sum)
 	if err != nil {
 		return nil, err
@@ -281,7 +287,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (sum *releaseSummary
 	if opts.dryRun {
 		return sum, dryRunRelease(ctx, opts, sum, lg, in.mech)
 	}
-	return sum, drawAndPublish(ctx, &releaseState{opts: opts, in: in, client: client, ledger: ledger, run: run, pending: pending, sum: sum}, lg, y)
+	return sum, drawAndPublish(ctx, st, lg, y)
 }
 
 // prepareReleaseFile checks and locks --out (privacy.PrepareReleaseFile),
@@ -798,6 +804,7 @@ func alreadyPublishedFile(opts *releaseOptions, sum *releaseSummary, cause error
 		sum.AlreadyPublished, sum.Out = true, opts.out
 		sum.Sigma, sum.Rho, sum.ReleaseID, sum.Mechanism = prev.Meta.Sigma, prev.Meta.Rho, prev.Meta.ReleaseID, prev.Meta.Mechanism
 		sum.Delta2, sum.Delta2Exact, sum.SensitivityMethod = prev.Meta.Sensitivity, prev.Meta.SensitivityExact, prev.Meta.SensitivityMethod
+		sum.NodeCount = prev.Meta.N
 		opts.g.logger.Info("epoch already published to --out: nothing to do", "epoch", sum.Epoch, "out", opts.out)
 		return nil
 	}
@@ -907,6 +914,9 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 	row := func(k string, v any) { fmt.Fprintf(tw, "%s\t%v\n", k, v) }
 	if s.DryRun {
 		row("dry run", "nothing written, charged or drawn")
+	}
+	if s.AlreadyPublished {
+		row("already published", fmt.Sprintf("epoch %s was charged and published before: nothing charged or drawn now", s.Epoch))
 	}
 	if s.RunID != "" {
 		row("run id", s.RunID)

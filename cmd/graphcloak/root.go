@@ -15,6 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -51,7 +52,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		g.terminal = true
 	}
-	g.logger = newLogger(stderr, "text", "info")
+	g.logger = newLogger(stderr, "text", "warn")
 	root := &cobra.Command{
 		Use:           "graphcloak",
 		Short:         "Differentially private release of diffusion measurements on graphs",
@@ -70,7 +71,13 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.PersistentFlags().StringVar(&g.configFile, "config", "", "config file (default $XDG_CONFIG_HOME/graphcloak/config.yaml if present)")
 	config.AddFlags(root.PersistentFlags(), "output", "log-format", "log-level")
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "only errors on stderr: no progress, no informational logs (--log-level error)")
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
+		err = flagSuggestion(cmd, err)
+		if errors.As(err, new(usageError)) {
+			return err
+		}
+		return usageError{err}
+	})
 
 	// Commands register here, one line each.
 	root.AddCommand(
@@ -85,6 +92,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newLocateCmd(g),
 		newPlanCmd(g),
 		newLoadCmd(g),
+		newProjectionCmd(g),
 		newCommunitiesCmd(g),
 		newRunsCmd(g),
 		newDemoCmd(g),
@@ -97,7 +105,9 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.SetVersionTemplate("{{.Version}}\n")
 	// A parent command given an unknown subcommand is a usage error (exit
 	// 2), not its help with exit 0.
+	root.SuggestionsMinimumDistance = 2
 	for _, c := range root.Commands() {
+		c.SuggestionsMinimumDistance = 2
 		if c.HasSubCommands() && c.Args == nil {
 			c.Args = usageArgs
 		}
@@ -113,7 +123,12 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 // and sets up output and logging. It runs before every command, and before
 // any connection is made.
 func (g *globalOptions) resolve(cmd *cobra.Command) error {
-	l, err := config.Load(config.Options{File: g.configFile, Flags: cmd.Flags()})
+	if err := checkStdio(cmd); err != nil {
+		return err
+	}
+	// projection save creates the config file it is given.
+	newFile := cmd.Name() == "save" && cmd.HasParent() && cmd.Parent().Name() == "projection"
+	l, err := config.Load(config.Options{File: g.configFile, Flags: cmd.Flags(), NewFile: newFile})
 	if err != nil {
 		return err
 	}
@@ -139,16 +154,55 @@ func (g *globalOptions) resolve(cmd *cobra.Command) error {
 		level = "error"
 		g.terminal = false // no progress either
 	}
+	// serve is a daemon: its log lines are its output (for a collector),
+	// so it logs INFO unless told otherwise; commands are quiet.
+	if cmd.Name() == "serve" && l.Sources["logLevel"] == config.FromDefault && !g.quiet {
+		level = "info"
+	}
 	g.logger = newLogger(g.stderr, l.LogFormat, level)
 	return nil
 }
 
-// usageArgs is cobra.NoArgs as a usage error (exit 2).
+// usageArgs is cobra.NoArgs as a usage error (exit 2), with cobra's
+// suggestions for a misspelt subcommand ("relase": did you mean release?).
 func usageArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return usageErrorf("unknown command or argument %q for %q", args[0], cmd.CommandPath())
+		hint := ""
+		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+			hint = "; did you mean " + strings.Join(s, " or ") + "?"
+		}
+		return usageErrorf("unknown command or argument %q for %q%s", args[0], cmd.CommandPath(), hint)
 	}
 	return nil
+}
+
+// flagSuggestion adds "did you mean --X?" to pflag's "unknown flag: --Y"
+// when a flag of cmd is within two edits of Y or starts with it.
+func flagSuggestion(cmd *cobra.Command, err error) error {
+	// "graphcloak comunities --graph karate": the command is what is
+	// misspelt, not the flag (cobra parsed the flags as the root's).
+	if args := cmd.Flags().Args(); cmd.HasSubCommands() && len(args) > 0 {
+		if uerr := usageArgs(cmd, args); uerr != nil {
+			return uerr
+		}
+	}
+	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
+	if !ok {
+		return err
+	}
+	var best []string
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		if d := config.EditDistance(name, f.Name); d <= 2 || strings.HasPrefix(f.Name, name) {
+			best = append(best, "--"+f.Name)
+		}
+	})
+	if len(best) == 0 || len(best) > 3 {
+		return err
+	}
+	return fmt.Errorf("%w; did you mean %s?", err, strings.Join(best, " or "))
 }
 
 // printJSON writes v as indented JSON followed by a newline. JSON has no

@@ -183,7 +183,7 @@ a retry exits 7.`,
 	f := cmd.Flags()
 	f.IntVar(&opts.keep, "keep", 0, "keep the newest N finished records")
 	f.StringVar(&opts.scope, "scope", "", "only records of this ledger scope")
-	f.DurationVar(&opts.olderThan, "older-than", 0, "delete finished records started more than this long ago (e.g. 720h)")
+	durationVar(f, &opts.olderThan, "older-than", 0, "delete finished records started more than this long ago (e.g. 720h)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	return cmd
 }

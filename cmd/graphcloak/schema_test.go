@@ -56,6 +56,22 @@ func TestJSONSchemas(t *testing.T) {
 		t.Fatalf("sensitivity --line: exit %d", code)
 	}
 	validate(t, "sensitivity", lineOut.String())
+	// A singular line kernel: kappa2 is "+Inf", as its schema says (issue 34).
+	lineOut.Reset()
+	if code := runArgs(context.Background(), []string{"sensitivity", "--line", "--n", "20", "--m", "10", "--tau", "5", "-o", "json"}, &lineOut, io.Discard); code != 0 {
+		t.Fatalf("sensitivity --line: exit %d", code)
+	}
+	if !strings.Contains(lineOut.String(), `"kappa2": "+Inf"`) {
+		t.Fatalf("the singular kernel's kappa2 is not \"+Inf\":\n%s", lineOut.String())
+	}
+	validate(t, "sensitivity", lineOut.String())
+	// Named projections: save then list, in the test's own config file.
+	var projOut strings.Builder
+	if code := runArgs(context.Background(), []string{"projection", "save", "rooms", "--node-labels", "Room", "--relationship-types", "DOOR",
+		"--node-key-property", "roomId", "-o", "json"}, &projOut, io.Discard); code != 0 {
+		t.Fatalf("projection save: exit %d", code)
+	}
+	validate(t, "projection", projOut.String())
 	cases := map[string][]string{
 		"locate":              {"locate", "--graph", "karate", "--release", rel},
 		"sensitivity":         {"sensitivity", "--graph", "karate"},
@@ -66,13 +82,16 @@ func TestJSONSchemas(t *testing.T) {
 		"config-show":         {"config", "show"},
 		"keygen":              {"keygen", "--out", filepath.Join(dir, "k")},
 		"communities":         {"communities", "--graph", "karate"},
+		"projection":          {"projection", "list"},
 		"experiment-sensitivity": {"experiment", "sensitivity", "--line", "--m-values", "10,20",
 			"--n-values", "10,20", "--tau-values", "0.1,0.2"},
 		"unmask":           {"unmask", "--release", filepath.Join(dir, "r2.json"), "--key", key},
 		"demo":             {"demo", "--plot", filepath.Join(dir, "demo.png")},
 		"experiment-line":  {"experiment", "line", "--trials", "2"},
 		"experiment-graph": {"experiment", "graph", "--graph", "karate", "--trials", "2"},
-		"plan":             {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6"},
+		// README's multi-ε sweep (issue 34: it failed its schema)
+		"experiment-graph-sweep": {"experiment", "graph", "--graph", "karate", "--epsilon", "1,4", "--tau", "1,2", "--trials", "2"},
+		"plan":                   {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6"},
 		"locate-private-answer": {"locate", "--graph", "karate", "--private-answer", "--values", readings, "--ledger", ledger,
 			"--epsilon", "1", "--tau", "0.2", "--forecast-trials", "10"},
 	}
@@ -85,8 +104,8 @@ func TestJSONSchemas(t *testing.T) {
 		validate(t, name, out.String())
 	}
 	files, _ := filepath.Glob("../../docs/schemas/*.schema.json")
-	if len(files) != len(cases)+3 { // + release, error, runs (needs Neo4j: integration/runs_test.go)
-		t.Errorf("docs/schemas has %d schemas, the test covers %d", len(files), len(cases)+3)
+	if len(files) != len(cases)+5 { // + release, error, runs and runs-prune (Neo4j: integration/runs_test.go), and load (integration/load_test.go)
+		t.Errorf("docs/schemas has %d schemas, the test covers %d", len(files), len(cases)+5)
 	}
 	for _, args := range [][]string{{"calibrate", "--sensitivity", "-1"}, {"experiment", "foo"}, {"locate"}} {
 		var out, errb strings.Builder

@@ -121,7 +121,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	config.AddFlags(fl, "tau", "alpha", "header", "ledger-key") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
 	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns), lanczos (per-edge Lanczos brackets; fast with hubs and on small-world graphs) or slow-modes (certified slow eigenpairs; exact at large τ, up to 5 000 nodes)")
 	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
-	fl.DurationVar(&o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
+	durationVar(fl, &o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print the method and its modelled time and memory; compute nothing")
 	fl.StringVar(&o.save, "save", "", "write a sensitivity certificate (Δ2, τ, α, graph fingerprint, method, version) to this JSON file, for release --sensitivity-cert")
 	fl.BoolVar(&o.line, "line", false, "the 1-D heat kernel on [0, 1] instead of a graph")
@@ -129,7 +129,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	fl.IntVar(&o.m, "m", 0, "line: sensors at i/m, i = 1..m")
 	fl.Float64Var(&o.T, "T", 0, "old spelling of --tau for --line")
 	_ = fl.MarkHidden("T")
-	config.AddFlags(fl, "uri", "user", "password", "database", "node-labels", "relationship-types",
+	config.AddFlags(fl, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
 }

@@ -41,6 +41,8 @@ type serveOptions struct {
 	answerCap     int
 	// cache keeps each scope's Leiden partition between slots.
 	cache *communityCache
+	// page is the operator's page on --listen (nil: none).
+	page *operatorPage
 }
 
 // serveHelp is the serve command's help text.
@@ -71,8 +73,9 @@ in /metrics) and the slot locates on the last release that succeeded.
 Shutdown (SIGTERM, SIGINT): no new run starts; the current run has --grace
 to finish, after which it is stopped and recorded "interrupted". Exit 0.
 
-/metrics (Prometheus) and /healthz are served on --listen, localhost by
-default; --listen "" turns them off.`
+/metrics (Prometheus), /healthz and the operator's page / (scope, budget
+left, the last runs, the latest ranking with its picture; plain HTML) are
+served on --listen, localhost by default; --listen "" turns them off.`
 
 func newServeCmd(g *globalOptions) *cobra.Command {
 	opts := &serveOptions{g: g, cache: newCommunityCache()}
@@ -94,9 +97,9 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f := cmd.Flags()
 	f.StringVar(&opts.graph, "graph", neo4jSpec, "the graph: neo4j (the configured projection; a scheduled job keeps its history there)")
 	f.StringVar(&opts.schedule, "schedule", "", `when to run: a cron specification ("0 * * * *"), a descriptor (@hourly) or "@every 1h" (UTC)`)
-	f.DurationVar(&opts.jitter, "jitter", 0, "delay each run by a random duration below this")
-	f.DurationVar(&opts.grace, "grace", 20*time.Second, "on shutdown, how long the current run may go on before it is stopped and recorded interrupted")
-	f.StringVar(&opts.listen, "listen", "127.0.0.1:9464", `address of /metrics and /healthz ("" for none)`)
+	durationVar(f, &opts.jitter, "jitter", 0, "delay each run by a random duration below this")
+	durationVar(f, &opts.grace, "grace", 20*time.Second, "on shutdown, how long the current run may go on before it is stopped and recorded interrupted")
+	f.StringVar(&opts.listen, "listen", "127.0.0.1:9464", `address of /metrics, /healthz and the operator's page / ("" for none)`)
 	f.IntVar(&opts.maxRuns, "max-runs", 0, "stop after this many slots (0: until a signal)")
 	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value, re-read at every slot")
 	f.StringVar(&opts.sensitivityCache, "sensitivity-cache", "", "Δ2 certificate file reused while the graph is unchanged (see release --sensitivity-cache)")
@@ -105,8 +108,8 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&opts.noLocate, "no-locate", false, "release only (no locate step)")
 	f.BoolVar(&opts.privateAnswer, "private-answer", false, "each slot publishes only the source community under ε-DP (locate --private-answer), charged to the scope under the slot's epoch")
 	f.IntVar(&opts.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
-	f.DurationVar(&opts.lease, "lease", connector.DefaultLease, "Neo4j run lease (see release --lease)")
-	f.DurationVar(&opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the scope (see release --wait)")
+	durationVar(f, &opts.lease, "lease", connector.DefaultLease, "Neo4j run lease (see release --lease)")
+	durationVar(f, &opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the scope (see release --wait)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
 	config.AddFlags(f, "value-property", "header", "estimator", "sources")
@@ -126,6 +129,12 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	svc := &service.Service{Metrics: m, Logger: g.logger, Runner: &schedule.Runner{Spec: spec, Jitter: opts.jitter, Grace: opts.grace,
 		MaxRuns: opts.maxRuns, Logger: g.logger, Skipped: func(time.Time) { m.SlotSkipped() }}}
 	if opts.listen != "" {
+		page, closePage, err := newOperatorPage(opts)
+		if err != nil {
+			return err
+		}
+		defer closePage()
+		opts.page, svc.Page = page, page
 		if svc.Listener, err = net.Listen("tcp", opts.listen); err != nil {
 			return inputErrorf("--listen: %w", err)
 		}
@@ -217,6 +226,7 @@ func runSlot(ctx context.Context, opts *serveOptions, spec schedule.Spec, m *met
 		lg.logger.Error("locate failed", "error", err, "exitCode", exitCode(err))
 		return err
 	}
+	opts.page.located(epoch, releaseRun, lsum)
 	top := lsum.Report.Communities
 	if len(top) > 0 {
 		lg.logger.Info("slot located", "releaseRun", releaseRun, "topCommunity", top[0].Name, "probability", top[0].Share)
@@ -318,6 +328,10 @@ func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locat
 }
 
 func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {
-	return &locateOptions{g: g, graph: neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
+	lo := &locateOptions{g: g, graph: neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
 		resolution: opts.resolution, runID: runID, plotValue: "posterior", communityCache: opts.cache}
+	if opts.page != nil {
+		lo.plot = opts.page.picturePath(runID) // the operator's page shows it
+	}
+	return lo
 }

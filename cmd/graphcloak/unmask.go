@@ -35,12 +35,12 @@ Only releases drawn with a noise key can be unmasked, only with that key (a
 wrong key gives meaningless numbers), and only by a build with the same
 sampler version. The output contains the true values: treat it as secret.
 
-A release written to Neo4j is unmasked from the database: --graph neo4j with
-the release's projection flags and --release-run RUNID (its run record holds
-the release metadata; the released values are read from its write property).`,
+A release written to Neo4j is unmasked from the database: --graph neo4j
+--release-run RUNID (its run record holds the release metadata and the
+projection it read, used unless projection flags or --projection are given;
+the released values are read from its write property).`,
 		Example: `  graphcloak unmask --key ~/.config/graphcloak/noise.key --release release.json -o json
-  graphcloak unmask --key noise.key --graph neo4j --node-labels Room --relationship-types DOOR \
-      --node-key-property roomId --release-run run-20261121T060000Z-1a2b3c4d5e6f`,
+  graphcloak unmask --key noise.key --graph neo4j --release-run run-20261121T060000Z-1a2b3c4d5e6f`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
 				return usageErrorf("unmask takes no arguments, got %q", args)
@@ -67,7 +67,7 @@ the release metadata; the released values are read from its write property).`,
 	cmd.Flags().StringVar(&o.releaseFile, "release", "", "release file written by release")
 	cmd.Flags().StringVar(&o.graph, "graph", "", "neo4j: unmask a release written to the database (with --release-run)")
 	cmd.Flags().StringVar(&o.releaseRun, "release-run", "", "run id of the keyed release in Neo4j")
-	config.AddFlags(cmd.Flags(), "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout", "node-labels", "relationship-types",
+	config.AddFlags(cmd.Flags(), "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
 }
@@ -144,6 +144,9 @@ func releaseRun(ctx context.Context, g *globalOptions, client *connector.Client,
 	}
 	p := projectionOf(cfg)
 	if err := client.CheckRunBinding(ctx, p, rr.WriteProperty, runID); err != nil {
+		if hint := projectionHint(cfg, rr.Projection); hint != "" {
+			return nil, fmt.Errorf("%w%s", err, hint)
+		}
 		return nil, err
 	}
 	return rr, nil
@@ -161,6 +164,9 @@ func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*pr
 		return nil, err
 	}
 	defer client.Close(context.WithoutCancel(ctx))
+	if err := adoptRunProjection(ctx, g, client, runID); err != nil {
+		return nil, err
+	}
 	rr, err := releaseRun(ctx, g, client, runID)
 	if err != nil {
 		return nil, err
@@ -175,7 +181,7 @@ func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*pr
 		return nil, err
 	}
 	if lg.Graph.N() != meta.N {
-		return nil, inputErrorf("--release-run: the projection has %d nodes, the release had %d: use the release's projection flags", lg.Graph.N(), meta.N)
+		return nil, inputErrorf("--release-run: the projection has %d nodes, the release had %d%s", lg.Graph.N(), meta.N, projectionHint(cfg, rr.Projection))
 	}
 	want, err := releaseDigest(ctx, g, client, rr)
 	if err != nil {

@@ -1,7 +1,10 @@
 // Command whisper makes the data of the whisper-network walkthrough
 // (docs/whisper.md) from Zachary's karate club, built into graphcloak:
 //
-//	whisper cypher            the social graph as Cypher: 34 (:Person {personId})
+//	whisper edges             the social graph as an edge list (CSV
+//	                          source,target: 78 friendships of 34 people),
+//	                          for graphcloak load --edges -
+//	whisper cypher            the same as Cypher: 34 (:Person {personId})
 //	                          and 78 [:KNOWS] friendships
 //	whisper exposure -hour H  the exposure score of every person at hour H
 //	                          (CSV node,value: the personId and the score)
@@ -27,11 +30,13 @@ import (
 
 func main() {
 	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: whisper cypher | whisper exposure -hour H")
+		fmt.Fprintln(os.Stderr, "usage: whisper edges | whisper cypher | whisper exposure -hour H")
 		os.Exit(2)
 	}
 	var err error
 	switch os.Args[1] {
+	case "edges":
+		printEdges()
 	case "cypher":
 		err = printCypher()
 	case "exposure":
@@ -47,6 +52,20 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "whisper:", err)
 		os.Exit(1)
+	}
+}
+
+// printEdges prints the club's friendships as CSV source,target.
+func printEdges() {
+	g, _ := laplacian.Karate()
+	fmt.Println("source,target")
+	for i := 0; i < g.N(); i++ {
+		cols, _ := g.Neighbors(i)
+		for _, j := range cols {
+			if int(j) > i {
+				fmt.Printf("%s,%s\n", g.Key(i), g.Key(int(j)))
+			}
+		}
 	}
 }
 

@@ -6,15 +6,20 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strings"
 )
 
 // GraphView is what a graph picture shows: the graph's edges, a partition
 // into communities with a probability each, a value per node to colour by
-// (the posterior probability of being the source, or the released value),
-// the true source when it is known (simulations), and a caption with the
-// privacy parameters.
+// (the posterior probability of being the source, a recovered mass or the
+// released value), the true source when it is known (simulations), and a
+// caption with the privacy parameters. The legend, and the caption's
+// account of colours and marks, are generated from what is drawn.
 type GraphView struct {
-	Title   string
+	Title string
+	// Verdict, when not empty, is drawn under the title in red (the noise
+	// verdict: "noise-dominated: …").
+	Verdict string
 	Caption string
 	// N nodes; Keys name them (tooltips in SVG). Edges are pairs of node
 	// indices with a weight.
@@ -24,8 +29,14 @@ type GraphView struct {
 	// Part assigns each node a community index 0..len(Communities)−1.
 	Part        []int
 	Communities []ViewCommunity
-	// Value colours the nodes; ValueLabel names it in the legend.
+	// CommunityLabel names what a community's probability is (default
+	// "P(community holds the source)"); it titles the legend of the
+	// community graph.
+	CommunityLabel string
+	// Value colours the nodes; Kind says what it is and picks the scale;
+	// ValueLabel names it in the legend (Mass, Signed).
 	Value      []float64
+	Kind       ValueKind
 	ValueLabel string
 	// Source is the true source node, or −1.
 	Source int
@@ -33,6 +44,22 @@ type GraphView struct {
 	// graph is drawn instead. Default 5000.
 	MaxNodes int
 }
+
+// ValueKind is what a GraphView's node values are.
+type ValueKind int
+
+const (
+	// Posterior values are probabilities of being the source, coloured
+	// against the uniform prior 1/N: a node no more likely than the prior
+	// gets the lightest colour.
+	Posterior ValueKind = iota
+	// Mass values are non-negative (a recovered source mass), coloured
+	// from 0 to their largest.
+	Mass
+	// Signed values (released readings) are coloured on a diverging scale
+	// centred at 0: blue below, red above.
+	Signed
+)
 
 // ViewEdge is an edge of a GraphView.
 type ViewEdge struct {
@@ -77,6 +104,11 @@ type sceneText struct {
 	text   string
 	anchor string // "start", "middle", "end"
 	bold   bool
+	colour color.NRGBA // zero: black
+}
+
+func newText(x, y, size float64, text, anchor string, bold bool) sceneText {
+	return sceneText{x: x, y: y, size: size, text: text, anchor: anchor, bold: bold}
 }
 
 // heat maps t ∈ [0, 1] to a white → yellow → orange → dark red ramp.
@@ -89,6 +121,81 @@ func heat(t float64) color.NRGBA {
 	a, b := stops[i], stops[i+1]
 	mix := func(p, q uint8) uint8 { return uint8(math.Round(float64(p) + f*(float64(q)-float64(p)))) }
 	return color.NRGBA{mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B), 255}
+}
+
+// diverging maps t ∈ [−1, 1] to blue → near-white (at 0) → red.
+func diverging(t float64) color.NRGBA {
+	t = math.Max(-1, math.Min(1, t))
+	stops := []color.NRGBA{{33, 102, 172, 255}, {146, 197, 222, 255}, {247, 247, 247, 255}, {244, 165, 130, 255}, {178, 24, 43, 255}}
+	x := (t + 1) / 2 * float64(len(stops)-1)
+	i := min(int(x), len(stops)-2)
+	f := x - float64(i)
+	a, b := stops[i], stops[i+1]
+	mix := func(p, q uint8) uint8 { return uint8(math.Round(float64(p) + f*(float64(q)-float64(p)))) }
+	return color.NRGBA{mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B), 255}
+}
+
+// colourScale maps values to colours and says how in the legend.
+type colourScale struct {
+	label   string // the legend's title, quoted by the caption
+	colour  func(x float64) color.NRGBA
+	lo, hi  float64 // the legend's range; lo == hi: one swatch
+	loLabel string  // the bottom label, when it is not just the number
+}
+
+// nodeScale is the colour scale of v's node values.
+func nodeScale(v GraphView) colourScale {
+	vmax, amax := math.Inf(-1), 0.0
+	for _, x := range v.Value {
+		if !math.IsNaN(x) {
+			vmax, amax = math.Max(vmax, x), math.Max(amax, math.Abs(x))
+		}
+	}
+	label := v.ValueLabel
+	switch v.Kind {
+	case Signed:
+		if label == "" {
+			label = "value"
+		}
+		return colourScale{label: label, lo: -amax, hi: amax, colour: func(x float64) color.NRGBA {
+			if amax == 0 || math.IsNaN(x) {
+				return diverging(0)
+			}
+			return diverging(x / amax)
+		}}
+	case Mass:
+		if label == "" {
+			label = "recovered source mass"
+		}
+		hi := math.Max(vmax, 0)
+		return colourScale{label: label, lo: 0, hi: hi, colour: func(x float64) color.NRGBA {
+			if hi == 0 || math.IsNaN(x) {
+				return heat(0)
+			}
+			return heat(x / hi)
+		}}
+	}
+	// Posterior: from the uniform prior; the darkest colour needs at least
+	// twice the prior, so values near the prior stay pale.
+	prior := 1 / float64(v.N)
+	hi := math.Max(vmax, 2*prior)
+	return colourScale{label: "P(node is the source)", lo: prior, hi: hi,
+		loLabel: fmt.Sprintf("%.3g = 1/n (prior)", prior),
+		colour: func(x float64) color.NRGBA {
+			if math.IsNaN(x) {
+				return heat(0)
+			}
+			return heat((x - prior) / (hi - prior))
+		}}
+}
+
+// communityScale colours a community by its probability, on [0, 1].
+func communityScale(v GraphView) colourScale {
+	label := v.CommunityLabel
+	if label == "" {
+		label = "P(community holds the source)"
+	}
+	return colourScale{label: label, lo: 0, hi: 1, colour: heat}
 }
 
 // categorical colours for community outlines.
@@ -229,24 +336,20 @@ func buildScene(v GraphView) (*scene, error) {
 		minX, maxX = math.Min(minX, centre[c][0]-r[c]), math.Max(maxX, centre[c][0]+r[c])
 		minY, maxY = math.Min(minY, centre[c][1]-r[c]), math.Max(maxY, centre[c][1]+r[c])
 	}
-	const side, margin, legendW, top, bottom = 520.0, 20.0, 110.0, 40.0, 50.0
-	scale := side / math.Max(maxX-minX, maxY-minY)
-	offX, offY := (side-(maxX-minX)*scale)/2, (side-(maxY-minY)*scale)/2
+	const side, margin, legendW, top, bottom = 520.0, 20.0, 150.0, 66.0, 50.0
+	zoom := side / math.Max(maxX-minX, maxY-minY)
+	offX, offY := (side-(maxX-minX)*zoom)/2, (side-(maxY-minY)*zoom)/2
 	s := &scene{w: side + 2*margin + legendW, h: side + top + bottom}
-	px := func(x float64) float64 { return margin + offX + (x-minX)*scale }
-	py := func(y float64) float64 { return bottom + offY + (y-minY)*scale }
+	px := func(x float64) float64 { return margin + offX + (x-minX)*zoom }
+	py := func(y float64) float64 { return bottom + offY + (y-minY)*zoom }
 
-	vmax := 0.0
-	for _, x := range v.Value {
-		if !math.IsNaN(x) {
-			vmax = math.Max(vmax, math.Abs(x))
-		}
+	scale := nodeScale(v)
+	if !perNode {
+		scale = communityScale(v)
 	}
-	colourOf := func(x float64) color.NRGBA {
-		if vmax == 0 || math.IsNaN(x) {
-			return heat(0)
-		}
-		return heat(x / vmax)
+	source := -1
+	if v.Source >= 0 && v.Source < v.N {
+		source = v.Source
 	}
 
 	// Inter-community edges, width by weight.
@@ -283,18 +386,22 @@ func buildScene(v GraphView) (*scene, error) {
 		cc := categorical[c%len(categorical)]
 		fill := color.NRGBA{cc.R, cc.G, cc.B, 28}
 		if !perNode {
-			fill = heat(v.Communities[c].Probability)
+			fill = scale.colour(v.Communities[c].Probability)
 		}
 		title := fmt.Sprintf("community %s: %d nodes, probability %.3f", v.Communities[c].Name, size[c], v.Communities[c].Probability)
-		s.discs = append(s.discs, sceneDisc{px(centre[c][0]), py(centre[c][1]), r[c] * scale, fill, cc, 2, "community", title})
+		s.discs = append(s.discs, sceneDisc{px(centre[c][0]), py(centre[c][1]), r[c] * zoom, fill, cc, 2, "community", title})
+		if !perNode && source >= 0 && v.Part[source] == c {
+			s.discs = append(s.discs, sceneDisc{px(centre[c][0]), py(centre[c][1]), r[c]*zoom + 4, color.NRGBA{}, color.NRGBA{0, 0, 0, 255}, 3,
+				"source", "true source: node " + v.key(source) + ", in community " + v.Communities[c].Name})
+		}
 		if rank[c] < 12 || k <= 12 {
 			label := fmt.Sprintf("%s: %.0f%%", v.Communities[c].Name, 100*v.Communities[c].Probability)
-			s.texts = append(s.texts, sceneText{px(centre[c][0]), py(centre[c][1]+r[c]) + 4, 10, label, "middle", rank[c] == 0})
+			s.texts = append(s.texts, newText(px(centre[c][0]), py(centre[c][1]+r[c])+8, 10, label, "middle", rank[c] == 0))
 		}
 	}
 	// Nodes on a sunflower spiral, highest value at the centre.
 	if perNode {
-		nodeR := math.Max(0.33*spacing*scale, 1.2)
+		nodeR := math.Max(0.33*spacing*zoom, 1.2)
 		for c := 0; c < k; c++ {
 			m := members[c]
 			slices.SortStableFunc(m, func(a, b int) int { return cmp.Compare(v.Value[b], v.Value[a]) })
@@ -302,51 +409,87 @@ func buildScene(v GraphView) (*scene, error) {
 				rr := (r[c] - 0.6) * math.Sqrt((float64(j)+0.5)/float64(len(m)))
 				a := float64(j) * goldenAngle
 				x, y := px(centre[c][0]+rr*math.Cos(a)), py(centre[c][1]+rr*math.Sin(a))
-				title := fmt.Sprintf("node %s: %s %.4g", v.key(i), v.ValueLabel, v.Value[i])
-				s.discs = append(s.discs, sceneDisc{x, y, nodeR, colourOf(v.Value[i]), color.NRGBA{90, 90, 90, 255}, 0.3, "node", title})
-				if i == v.Source {
+				title := fmt.Sprintf("node %s: %s %.4g", v.key(i), scale.label, v.Value[i])
+				s.discs = append(s.discs, sceneDisc{x, y, nodeR, scale.colour(v.Value[i]), color.NRGBA{90, 90, 90, 255}, 0.3, "node", title})
+				if i == source {
 					s.discs = append(s.discs, sceneDisc{x, y, nodeR + 3, color.NRGBA{}, color.NRGBA{0, 0, 0, 255}, 2, "source", "true source: node " + v.key(i)})
 				}
 			}
 		}
 	}
-	s.addLegend(v, perNode, vmax, side+2*margin, bottom, side)
-	s.texts = append(s.texts,
-		sceneText{s.w / 2, s.h - 24, 14, v.Title, "middle", true},
-		sceneText{s.w / 2, 18, 10, v.Caption, "middle", false})
+	ring := s.addLegend(v, scale, perNode, source >= 0, side+2*margin, bottom, side)
+	caption := v.Caption
+	if caption != "" {
+		caption += " · "
+	}
+	caption += "colour: " + scale.label
+	if ring != "" {
+		caption += " · black ring: " + ring
+	}
+	s.texts = append(s.texts, newText(s.w/2, s.h-24, 14, v.Title, "middle", true),
+		newText(s.w/2, 18, 10, caption, "middle", false))
+	if v.Verdict != "" {
+		s.texts = append(s.texts, newText(s.w/2, s.h-44, 12, v.Verdict, "middle", true))
+		s.texts[len(s.texts)-1].colour = color.NRGBA{178, 24, 43, 255}
+	}
 	return s, nil
 }
 
-// addLegend draws the colour bar and the marker key at x, between y0 and
-// y0+h.
-func (s *scene) addLegend(v GraphView, perNode bool, vmax float64, x, y0, h float64) {
-	label, hi := v.ValueLabel, vmax
-	if !perNode {
-		label, hi = "community probability", 1
-	}
-	s.texts = append(s.texts, sceneText{x, y0 + h - 4, 10, label, "start", true})
+// addLegend draws the colour scale and the marker key at x, between y0
+// and y0+h, and returns what the black ring marks ("" when none is drawn).
+func (s *scene) addLegend(v GraphView, scale colourScale, perNode, hasSource bool, x, y0, h float64) (ring string) {
+	s.texts = append(s.texts, newText(x, y0+h-4, 10, scale.label, "start", true))
 	const steps = 10
-	for i := 0; i <= steps; i++ {
-		t := float64(i) / steps
-		y := y0 + h - 30 - float64(steps-i)*16
-		s.legend = append(s.legend, sceneDisc{x + 8, y, 6, heat(t), color.NRGBA{90, 90, 90, 255}, 0.3, "swatch", ""})
-		if i%5 == 0 {
-			s.texts = append(s.texts, sceneText{x + 20, y - 3, 9, fmt.Sprintf("%.3g", t*hi), "start", false})
+	n := steps
+	if scale.hi == scale.lo {
+		n = 0 // one colour for every value
+	}
+	for i := 0; i <= n; i++ {
+		val := scale.lo
+		if n > 0 {
+			val = scale.lo + (scale.hi-scale.lo)*float64(i)/steps
+		}
+		y := y0 + h - 30 - float64(n-i)*16
+		s.legend = append(s.legend, sceneDisc{x + 8, y, 6, scale.colour(val), color.NRGBA{90, 90, 90, 255}, 0.3, "swatch", ""})
+		label := ""
+		switch {
+		case n == 0:
+			label = "all " + number(val)
+		case i == 0 && scale.loLabel != "":
+			label = scale.loLabel
+		case i%5 == 0:
+			label = number(val)
+		}
+		if label != "" {
+			s.texts = append(s.texts, newText(x+20, y-3, 9, label, "start", false))
 		}
 	}
-	y := y0 + h - 30 - steps*16 - 30
+	y := y0 + h - 30 - float64(n)*16 - 30
 	s.legend = append(s.legend, sceneDisc{x + 8, y, 6, color.NRGBA{}, categorical[0], 2, "swatch", ""})
-	s.texts = append(s.texts, sceneText{x + 20, y - 3, 9, "community", "start", false})
-	if v.Source >= 0 && perNode {
+	s.texts = append(s.texts, newText(x+20, y-3, 9, "community", "start", false))
+	if hasSource {
+		ring = "true source"
+		if !perNode {
+			ring = "community of the true source"
+		}
 		y -= 20
 		s.legend = append(s.legend, sceneDisc{x + 8, y, 6, color.NRGBA{}, color.NRGBA{0, 0, 0, 255}, 2, "swatch", ""})
-		s.texts = append(s.texts, sceneText{x + 20, y - 3, 9, "true source", "start", false})
+		s.texts = append(s.texts, newText(x+20, y-3, 9, ring, "start", false))
 	}
 	if !perNode {
 		y -= 20
-		s.texts = append(s.texts, sceneText{x, y - 3, 9, fmt.Sprintf("%d nodes: one disc", v.N), "start", false},
-			sceneText{x, y - 15, 9, "per community", "start", false})
+		s.texts = append(s.texts, newText(x, y-3, 9, fmt.Sprintf("%d nodes: one disc", v.N), "start", false),
+			newText(x, y-15, 9, "per community", "start", false))
 	}
+	return ring
+}
+
+// number formats a legend value with a true minus sign.
+func number(x float64) string {
+	if x == 0 {
+		return "0" // not −0
+	}
+	return strings.Replace(fmt.Sprintf("%.3g", x), "-", "−", 1)
 }
 
 func (v GraphView) key(i int) string {

@@ -105,8 +105,12 @@ func (s *scene) writeSVG(w io.Writer) error {
 		if t.bold {
 			weight = "bold"
 		}
-		fmt.Fprintf(&b, `<text x="%.2f" y="%.2f" font-size="%.0f" text-anchor="%s" font-weight="%s">%s</text>`+"\n",
-			t.x, y(t.y), t.size, t.anchor, weight, html.EscapeString(t.text))
+		fill := "black"
+		if t.colour.A > 0 {
+			fill = rgba(t.colour)
+		}
+		fmt.Fprintf(&b, `<text x="%.2f" y="%.2f" font-size="%.0f" text-anchor="%s" font-weight="%s" fill="%s">%s</text>`+"\n",
+			t.x, y(t.y), t.size, t.anchor, weight, fill, html.EscapeString(t.text))
 	}
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
@@ -149,7 +153,11 @@ func (s *scene) draw(c vg.Canvas) {
 		case "end":
 			align = draw.XRight
 		}
-		sty := draw.TextStyle{Color: color.Black, Font: font, Handler: plot.DefaultTextHandler, XAlign: align}
+		var fill color.Color = color.Black
+		if t.colour.A > 0 {
+			fill = t.colour
+		}
+		sty := draw.TextStyle{Color: fill, Font: font, Handler: plot.DefaultTextHandler, XAlign: align}
 		dc.FillText(sty, vg.Point{X: vg.Length(t.x), Y: vg.Length(t.y)}, t.text)
 	}
 }

@@ -54,7 +54,7 @@ func TestGraphPictureSVGStructure(t *testing.T) {
 		nodes, comms, sourceRng int
 	}{
 		{60, 3, 0, 60, 3, 1}, // drawn node by node
-		{60, 4, 50, 0, 4, 0}, // above MaxNodes: the community graph only
+		{60, 4, 50, 0, 4, 1}, // above MaxNodes: the community graph, the source's community ringed
 		{1, 1, 0, 1, 1, 0},   // a single node (source 3 does not exist)
 		{500, 7, 0, 500, 7, 1},
 	}

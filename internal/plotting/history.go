@@ -35,14 +35,12 @@ func TopCommunityHistory(path, title string, pts []HistoryPoint) error {
 	p.Title.Text = title
 	p.X.Label.Text = "release epoch (oldest first)"
 	p.Y.Label.Text = "probability of the top community"
-	labels := make([]string, len(pts))
-	for i, h := range pts {
-		labels[i] = h.Label
-		if labels[i] == "" {
-			labels[i] = h.At.UTC().Format("01-02 15:04")
-		}
+	ticks, timed := historyTicks(pts, 8)
+	if timed {
+		p.X.Label.Text = "release epoch (UTC, oldest first)"
 	}
-	p.NominalX(labels...)
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Min, p.X.Max = -0.5, float64(len(pts))-0.5
 	p.Y.Min, p.Y.Max = 0, 1.05
 	p.Add(plotter.NewGrid())
 	all := make(plotter.XYs, len(pts))
@@ -78,4 +76,57 @@ func TopCommunityHistory(path, title string, pts []HistoryPoint) error {
 	}
 	p.Draw(draw.New(c))
 	return writeCanvas(c, path)
+}
+
+// historyTicks labels at most maxLabels of the runs, evenly spaced (a
+// small unlabelled tick marks every other run), in a short format: an
+// epoch that is a time is shown as "15:04" when every run is on one day,
+// else "01-02 15:04"; other epochs as they are, cut to 12 characters.
+// timed reports whether the labels are times.
+func historyTicks(pts []HistoryPoint, maxLabels int) (ticks []plot.Tick, timed bool) {
+	times := make([]time.Time, len(pts))
+	timed = true
+	for i, h := range pts {
+		t, ok := epochTime(h.Label)
+		if h.Label == "" {
+			t, ok = h.At, !h.At.IsZero()
+		}
+		times[i] = t.UTC()
+		timed = timed && ok
+	}
+	layout := "01-02 15:04"
+	if timed {
+		y, m, d := times[0].Date()
+		oneDay := true
+		for _, t := range times {
+			ty, tm, td := t.Date()
+			oneDay = oneDay && ty == y && tm == m && td == d
+		}
+		if oneDay {
+			layout = "15:04"
+		}
+	}
+	step := (len(pts) + maxLabels - 1) / maxLabels
+	for i, h := range pts {
+		label := ""
+		if i%step == 0 {
+			if timed {
+				label = times[i].Format(layout)
+			} else if label = h.Label; len([]rune(label)) > 12 {
+				label = string([]rune(label)[:11]) + "…"
+			}
+		}
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
+	}
+	return ticks, timed
+}
+
+// epochTime reads an epoch that is a time (serve's slots: 2026-11-22T10:00Z).
+func epochTime(s string) (time.Time, bool) {
+	for _, layout := range []string{"2006-01-02T15:04Z07:00", time.RFC3339, "2006-01-02T15:04:05Z07:00", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }

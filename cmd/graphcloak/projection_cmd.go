@@ -1,0 +1,172 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
+)
+
+const projectionHelp = `A named projection is the four choices that say which graph of Neo4j is read
+— node labels, relationship types, relationship weight property, node key
+property — saved once under a name, like a graph in the GDS catalog. Every
+command that reads a graph then takes --projection NAME instead of the four
+flags (or GRAPHCLOAK_PROJECTION_NAME, or projection.name in the config file).
+
+Projections are kept in the config file (--config FILE, else
+$XDG_CONFIG_HOME/graphcloak/config.yaml) under "projections:", so scheduled
+jobs that read the same file read the same graph. A projection flag given
+beside --projection must agree with it (exit 3 otherwise).`
+
+// newProjectionCmd is "projection save|list|show|drop".
+func newProjectionCmd(g *globalOptions) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "projection",
+		Short: "Save, list, show and drop named projections (--projection NAME)",
+		Long:  projectionHelp,
+		Example: `  graphcloak projection save rooms --node-labels Room --relationship-types DOOR \
+      --relationship-weight-property conductance --node-key-property roomId
+  graphcloak release --graph neo4j --projection rooms --values examples/rooms-readings.csv ...
+  graphcloak projection list`,
+	}
+	var replace bool
+	save := &cobra.Command{
+		Use:   "save NAME",
+		Short: "Save the projection given by the projection flags under NAME",
+		Example: `  graphcloak projection save rooms --node-labels Room --relationship-types DOOR \
+      --relationship-weight-property conductance --node-key-property roomId`,
+		Args: exactlyOneName,
+		RunE: func(_ *cobra.Command, args []string) error {
+			return runProjectionSave(g, args[0], replace, g.stdout)
+		},
+	}
+	save.Flags().BoolVar(&replace, "replace", false, "overwrite a projection of the same name")
+	config.AddFlags(save.Flags(), "node-labels", "relationship-types", "relationship-weight-property", "node-key-property")
+	list := &cobra.Command{
+		Use:     "list",
+		Short:   "List the saved projections",
+		Example: `  graphcloak projection list -o json`,
+		Args:    usageArgs,
+		RunE: func(_ *cobra.Command, _ []string) error {
+			return printProjections(g, g.stdout, "")
+		},
+	}
+	show := &cobra.Command{
+		Use:     "show NAME",
+		Short:   "Show one saved projection",
+		Example: `  graphcloak projection show rooms`,
+		Args:    exactlyOneName,
+		RunE: func(_ *cobra.Command, args []string) error {
+			return printProjections(g, g.stdout, args[0])
+		},
+	}
+	drop := &cobra.Command{
+		Use:     "drop NAME",
+		Short:   "Remove a saved projection from the config file",
+		Example: `  graphcloak projection drop rooms`,
+		Args:    exactlyOneName,
+		RunE: func(_ *cobra.Command, args []string) error {
+			file := config.ConfigFile(g.configFile)
+			if err := config.DropProjection(file, args[0]); err != nil {
+				return inputError{err}
+			}
+			if g.output == "json" {
+				return printJSON(g.stdout, projectionList{File: file, Projections: []namedProjection{}})
+			}
+			_, err := fmt.Fprintf(g.stdout, "projection %s dropped from %s\n", args[0], file)
+			return err
+		},
+	}
+	cmd.AddCommand(save, list, show, drop)
+	return cmd
+}
+
+// exactlyOneName accepts one argument, a projection name.
+func exactlyOneName(cmd *cobra.Command, args []string) error {
+	if len(args) != 1 {
+		return usageErrorf("%s takes one projection name, got %d arguments", cmd.CommandPath(), len(args))
+	}
+	if err := config.CheckProjectionName(args[0]); err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
+// namedProjection is one row of projection list/show.
+type namedProjection struct {
+	Name string `json:"name"`
+	config.NamedProjection
+}
+
+// projectionList is the output of projection save, list, show and drop.
+type projectionList struct {
+	File        string            `json:"file"`
+	Projections []namedProjection `json:"projections"`
+}
+
+func runProjectionSave(g *globalOptions, name string, replace bool, out io.Writer) error {
+	p := g.cfg.Projection
+	np := config.NamedProjection{NodeLabels: p.NodeLabels, RelationshipTypes: p.RelationshipTypes,
+		RelationshipWeightProperty: p.RelationshipWeightProperty, NodeKeyProperty: p.NodeKeyProperty}
+	cp := connector.Projection{NodeLabels: np.NodeLabels, RelationshipTypes: np.RelationshipTypes,
+		RelationshipWeightProperty: np.RelationshipWeightProperty, NodeKeyProperty: np.NodeKeyProperty}
+	if err := cp.Validate(); err != nil {
+		return inputError{err}
+	}
+	file := config.ConfigFile(g.configFile)
+	if err := config.SaveProjection(file, name, np, replace); err != nil {
+		return inputError{err}
+	}
+	return printProjections(g, out, name)
+}
+
+// printProjections prints the saved projections, or only the one named.
+func printProjections(g *globalOptions, out io.Writer, only string) error {
+	file := config.ConfigFile(g.configFile)
+	all, err := config.ReadProjections(file)
+	if err != nil {
+		return inputError{err}
+	}
+	res := projectionList{File: file, Projections: []namedProjection{}}
+	for name, p := range all {
+		if only == "" || name == only {
+			res.Projections = append(res.Projections, namedProjection{Name: name, NamedProjection: p})
+		}
+	}
+	if only != "" && len(res.Projections) == 0 {
+		return inputErrorf("no projection named %q in %s (graphcloak projection list)", only, file)
+	}
+	sort.Slice(res.Projections, func(i, j int) bool { return res.Projections[i].Name < res.Projections[j].Name })
+	if g.output == "json" {
+		return printJSON(out, res)
+	}
+	if len(res.Projections) == 0 {
+		_, err := fmt.Fprintf(out, "no projections saved in %s\n", file)
+		return err
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tNODE LABELS\tRELATIONSHIP TYPES\tWEIGHT PROPERTY\tKEY PROPERTY")
+	orAll := func(s []string) string {
+		if len(s) == 0 {
+			return "*"
+		}
+		return strings.Join(s, ",")
+	}
+	orDash := func(s, none string) string {
+		if s == "" {
+			return none
+		}
+		return s
+	}
+	for _, p := range res.Projections {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, orAll(p.NodeLabels), orAll(p.RelationshipTypes),
+			orDash(p.RelationshipWeightProperty, "(weight 1)"), orDash(p.NodeKeyProperty, "(elementId)"))
+	}
+	return tw.Flush()
+}

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/config"
+)
+
+// The page renders whatever it can: with Neo4j unreachable it says why in
+// place of the budget and the runs, and still shows the last ranking with
+// its picture; community names are escaped, the picture is inline.
+func TestOperatorPageWithoutNeo4j(t *testing.T) {
+	cfg := &config.Loaded{}
+	cfg.Neo4j.URI = "bolt://127.0.0.1:1" // nothing listens on port 1
+	cfg.Neo4j.ConnectTimeout = 2
+	cfg.Privacy.Scope, cfg.Privacy.Ledger = "whisper", "neo4j"
+	opts := &serveOptions{g: &globalOptions{cfg: cfg}, schedule: "@hourly"}
+	page, closePage, err := newOperatorPage(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closePage()
+
+	get := func() string {
+		rec := httptest.NewRecorder()
+		page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+		if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+			t.Fatalf("status %d, %q", rec.Code, rec.Header().Get("Content-Type"))
+		}
+		return rec.Body.String()
+	}
+	body := get()
+	for _, want := range []string{"whisper", "budget unknown", "runs unknown", "no slot located since this server started"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page without a ranking lacks %q:\n%s", want, body)
+		}
+	}
+
+	svg := `<svg xmlns="http://www.w3.org/2000/svg"><circle class="node" r="3"/></svg>`
+	if err := os.WriteFile(page.picturePath("run-l"), []byte(svg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := &community.Report{Communities: []community.Ranked{{Rank: 1, Name: "<b>north</b>", Share: 0.75, Size: 40}, {Rank: 2, Name: "south", Share: 0.25, Size: 40}}}
+	page.located("2026-11-22T10:00Z", "run-r", &locateSummary{RunID: "run-l", Estimator: "posterior", Report: rep,
+		NoiseDominated: true, PosteriorToPrior: 1.5, Plot: page.picturePath("run-l")})
+	body = get()
+	for _, want := range []string{"2026-11-22T10:00Z", "run-l", "run-r", "&lt;b&gt;north&lt;/b&gt;", "75.0%", "noise-dominated", svg} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "<b>north</b>") {
+		t.Error("a community name is not escaped")
+	}
+}
