@@ -29,7 +29,7 @@ type Sensitivity struct {
 	Delta2    float64 // rounded up; exact value or certified upper bound
 	Certified bool    // true: exact (to stated slack, rounded up) or a proven upper bound
 	Exact     bool    // true: Delta2 is the true value to within Slack (dense, or sparse refined to the end); false: only an upper bound (time budget hit)
-	Method    string  // "dense-eigen", "chebyshev-columns", "bound-and-refine", "lanczos-edges", "heat-kernel-1d", "matrix", "no-edges"
+	Method    string  // "dense-eigen", "chebyshev-columns", "bound-and-refine", "lanczos-edges", "slow-modes", "heat-kernel-1d", "matrix", "no-edges"
 	Slack     float64 // certified width: Delta2 − (a proven lower bound on the true value), ≥ 0
 	// RelativeSlack is Slack/Delta2. Exact is only claimed when it is at
 	// most ExactRelativeSlack; a wider bracket is reported as an upper bound.
@@ -74,6 +74,27 @@ type GraphOptions struct {
 	// minute at 10⁷ edges). Default 0: run until Δ2 is known to the slack
 	// of the method.
 	TimeBudget time.Duration
+	// Done, when not nil, stops the computation once closed (a context's
+	// Done channel): GraphSensitivity then returns ErrStopped. The dense
+	// eigendecomposition cannot be interrupted; callers that must return
+	// at once run GraphSensitivity in a goroutine as well.
+	Done <-chan struct{}
+}
+
+// ErrStopped is returned by GraphSensitivity when GraphOptions.Done was
+// closed before the computation ended.
+var ErrStopped = errors.New("privacy: sensitivity computation stopped")
+
+// stopFunc reports whether done is closed; a nil done never is.
+func stopFunc(done <-chan struct{}) func() bool {
+	return func() bool {
+		select {
+		case <-done:
+			return true
+		default:
+			return false
+		}
+	}
 }
 
 // SparseScheme is the algorithm of the sparse path.
@@ -91,6 +112,10 @@ const (
 	// SchemeLanczos brackets each edge class by Lanczos with a rigorous
 	// a-posteriori bound (lanczosGraphSensitivity).
 	SchemeLanczos
+	// SchemeSlowModes certifies the slow eigenpairs of L and bounds the
+	// rest by e^{−τμ} (slowModesGraphSensitivity): exact at large τ, where
+	// Δ2 is tiny, on graphs of at most 5 000 nodes.
+	SchemeSlowModes
 )
 
 // lanczosMinSteps is the fewest Lanczos steps per edge the memory must
@@ -235,6 +260,27 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 		return base, nil
 	}
 	method, scheme := opt.Method, opt.Scheme
+	stop := stopFunc(opt.Done)
+	if scheme == SchemeSlowModes || (method == expm.Auto && scheme == SchemeAuto && slowModesFirst(g, tau)) {
+		// Auto tries the slow modes first on mid-sized graphs unless Δ2 is
+		// provably at least 10⁻³ (then the other methods' absolute error
+		// terms are relative enough): they need few modes exactly when Δ2
+		// is small (docs/derivations.md §2.8).
+		block := slowModesAutoBlock
+		if scheme == SchemeSlowModes {
+			block = slowModesMaxBlock
+		}
+		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, block, stop)
+		if stop() {
+			return Sensitivity{}, ErrStopped
+		}
+		if ok {
+			return honestExact(s), nil
+		}
+		if scheme == SchemeSlowModes {
+			return Sensitivity{}, fmt.Errorf("%w: the slow-modes method takes at most %d nodes and %d modes below λ₂ + 25/τ", ErrTooLarge, slowModesLimit, slowModesMaxBlock)
+		}
+	}
 	switch method {
 	case expm.Auto:
 		method = expm.Sparse // the plan's choice above the dense limit, without its models' cost
@@ -266,6 +312,9 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 	default:
 		s = inLocalOrder(g, func(h *laplacian.Graph) Sensitivity { return sparseGraphSensitivity(h, tau, alpha, opt, base) })
 	}
+	if err == nil && stop() {
+		return Sensitivity{}, ErrStopped
+	}
 	return honestExact(s), err
 }
 
@@ -282,6 +331,13 @@ func inLocalOrder(g *laplacian.Graph, run func(*laplacian.Graph) Sensitivity) Se
 		s.Edge = [2]int{int(perm[s.Edge[0]]), int(perm[s.Edge[1]])}
 	}
 	return s
+}
+
+// slowModesFirst reports whether the Auto method tries the slow modes
+// before the plan's method: on graphs of 301–5 000 nodes unless the Jensen
+// floor proves Δ2 ≥ 10⁻³.
+func slowModesFirst(g *laplacian.Graph, tau float64) bool {
+	return g.N() > 300 && g.N() <= slowModesLimit && jensenFloor(g, tau) < 1e-6
 }
 
 // ExactRelativeSlack is the widest certified bracket, relative to Δ2, that
@@ -309,6 +365,10 @@ type SensitivityPlan struct {
 	Scheme  SparseScheme // the sparse algorithm (SchemeColumns or SchemeLanczos) when Method is expm.Sparse
 	Seconds float64      // modelled time on the 2-core reference machine
 	Bytes   int64        // modelled peak memory of the computation
+	// SlowModesFirst: under Auto the slow-modes method runs first and the
+	// planned method only when it needs more than 256 modes; Seconds and
+	// Bytes model the planned method, not the slow modes (not modelled).
+	SlowModesFirst bool
 }
 
 // Name is the plan's method as the CLI and reports name it: "dense",
@@ -333,6 +393,12 @@ func (p SensitivityPlan) Name() string {
 // its bounds. Zero options mean the defaults of GraphSensitivity.
 func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) SensitivityPlan {
 	opt = opt.withDefaults()
+	p := planGraphSensitivity(g, tau, opt)
+	p.SlowModesFirst = opt.Method == expm.Auto && opt.Scheme == SchemeAuto && slowModesFirst(g, tau)
+	return p
+}
+
+func planGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) SensitivityPlan {
 	n := float64(g.N())
 	dense := 1.5 * math.Pow(n/1000, 3.6)
 	denseOK := g.N() <= opt.DenseLimit && opt.Method != expm.Sparse

@@ -152,11 +152,12 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	start := time.Now()
 	seed := uint64(cfg.Write.RandomSeed)
 	var part []int
-	if opts.method == "leiden" {
-		part, err = community.Leiden(gr, community.LeidenOptions{Resolution: opts.resolution, Seed: seed, Concurrency: cfg.Write.Concurrency})
-	} else {
-		part, err = community.Louvain(gr, opts.resolution, seed)
-	}
+	part, err = interruptible(ctx, func() ([]int, error) {
+		if opts.method == "leiden" {
+			return community.Leiden(gr, community.LeidenOptions{Resolution: opts.resolution, Seed: seed, Concurrency: cfg.Write.Concurrency})
+		}
+		return community.Louvain(gr, opts.resolution, seed)
+	})
 	if err != nil {
 		return err
 	}

@@ -320,7 +320,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if err != nil {
 		return err
 	}
-	kind, part, names, err := experimentCommunities(o, lg)
+	kind, part, names, err := experimentCommunities(ctx, o, lg)
 	if err != nil {
 		return err
 	}
@@ -336,7 +336,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 		// Δ2 depends on τ and α only: computed once for every ε.
 		var sens *privacy.Sensitivity
 		if o.sigma == 0 {
-			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, privacy.GraphOptions{Progress: g.progress("sensitivity")})
+			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, privacy.GraphOptions{Progress: g.progress("sensitivity"), Done: ctx.Done()})
 			if err != nil {
 				return err
 			}
@@ -441,7 +441,7 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 // experimentCommunities returns the partition the experiment scores
 // against and what it is (planted by default when the graph has one, else
 // leiden).
-func experimentCommunities(o *graphOptions, lg *loadedGraph) (kind string, part []int, names []string, err error) {
+func experimentCommunities(ctx context.Context, o *graphOptions, lg *loadedGraph) (kind string, part []int, names []string, err error) {
 	gr, planted := lg.Graph, lg.Partition
 	kind = o.communities
 	if kind == "" {
@@ -457,12 +457,14 @@ func experimentCommunities(o *graphOptions, lg *loadedGraph) (kind string, part 
 		}
 		part = planted
 	case kind == "leiden":
-		if part, err = community.Leiden(gr, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed}); err != nil {
-			return "", nil, nil, inputErrorf("--resolution: %w", err)
+		if part, err = interruptible(ctx, func() ([]int, error) {
+			return community.Leiden(gr, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed})
+		}); err != nil {
+			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
 		}
 	case kind == "louvain":
-		if part, err = community.Louvain(gr, o.resolution, o.seed); err != nil {
-			return "", nil, nil, inputErrorf("--resolution: %w", err)
+		if part, err = interruptible(ctx, func() ([]int, error) { return community.Louvain(gr, o.resolution, o.seed) }); err != nil {
+			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
 		}
 	case strings.HasPrefix(kind, "property:"):
 		byKey := make(map[string]string, gr.N())

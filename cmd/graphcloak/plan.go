@@ -135,7 +135,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if err != nil {
 		return err
 	}
-	kind, part, names, err := experimentCommunities(&o.graphOptions, lg)
+	kind, part, names, err := experimentCommunities(ctx, &o.graphOptions, lg)
 	if err != nil {
 		return err
 	}

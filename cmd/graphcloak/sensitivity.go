@@ -119,7 +119,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	fl := cmd.Flags()
 	fl.StringVar(&o.graph, "graph", "", "graph spec: neo4j (the configured projection) | sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 | pa:n=N,m=M | rgg:n=N,radius=R | grid:rows=R,cols=C | path:n=N | cycle:n=N | complete:n=N | star:n=N | karate | gt:NAME (scripts/fetch-datasets.sh) | file:PATH")
 	config.AddFlags(fl, "tau", "alpha", "header", "ledger-key") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
-	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns) or lanczos (per-edge Lanczos brackets; fast with hubs and on small-world graphs)")
+	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns), lanczos (per-edge Lanczos brackets; fast with hubs and on small-world graphs) or slow-modes (certified slow eigenpairs; exact at large τ, up to 5 000 nodes)")
 	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
 	durationVar(fl, &o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print the method and its modelled time and memory; compute nothing")
@@ -188,8 +188,10 @@ func parseSensitivityMethod(s string) (expm.Method, privacy.SparseScheme, error)
 		return expm.Sparse, privacy.SchemeColumns, nil
 	case "lanczos":
 		return expm.Sparse, privacy.SchemeLanczos, nil
+	case "slow-modes":
+		return expm.Sparse, privacy.SchemeSlowModes, nil
 	}
-	return expm.Auto, privacy.SchemeAuto, usageErrorf("--method must be auto, dense, sparse, columns or lanczos, got %q", s)
+	return expm.Auto, privacy.SchemeAuto, usageErrorf("--method must be auto, dense, sparse, columns, lanczos or slow-modes, got %q", s)
 }
 
 func checkSensitivityFlag(name string, v float64) error {
@@ -288,14 +290,17 @@ func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptio
 
 // sensitivityPlanResult is the JSON output of sensitivity --dry-run.
 type sensitivityPlanResult struct {
-	DryRun          bool    `json:"dryRun"`
-	Graph           string  `json:"graph"`
-	Nodes           int     `json:"nodeCount"`
-	Edges           int     `json:"relationshipCount"`
-	Components      int     `json:"components"`
-	Tau             float64 `json:"tau"`
-	Alpha           float64 `json:"alpha"`
-	Method          string  `json:"method"` // dense, columns or lanczos
+	DryRun     bool    `json:"dryRun"`
+	Graph      string  `json:"graph"`
+	Nodes      int     `json:"nodeCount"`
+	Edges      int     `json:"relationshipCount"`
+	Components int     `json:"components"`
+	Tau        float64 `json:"tau"`
+	Alpha      float64 `json:"alpha"`
+	Method     string  `json:"method"` // dense, columns or lanczos
+	// SlowModesFirst: the run tries the slow-modes method first (not
+	// modelled) and falls back to Method.
+	SlowModesFirst  bool    `json:"slowModesFirst,omitempty"`
 	SecondsEstimate float64 `json:"secondsEstimate"`
 	BytesEstimate   int64   `json:"bytesEstimate"`
 	Seconds         float64 `json:"seconds"` // the dry run's own time
@@ -315,7 +320,7 @@ func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityO
 	p := privacy.PlanGraphSensitivity(gr, o.tau, opt)
 	comps, _ := gr.Components()
 	return sensitivityPlanResult{DryRun: true, Graph: o.graph, Nodes: gr.N(), Edges: gr.NumEdges(), Components: comps,
-		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes,
+		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SlowModesFirst: p.SlowModesFirst, SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes,
 		Seconds: time.Since(start).Seconds(), TimeBudgetSeconds: o.timeBudget.Seconds()}, nil
 }
 
@@ -327,6 +332,9 @@ func printSensitivityPlan(out io.Writer, p sensitivityPlanResult) error {
 	fmt.Fprintf(tw, "edges\t%d\n", p.Edges)
 	fmt.Fprintf(tw, "components\t%d\n", p.Components)
 	fmt.Fprintf(tw, "tau\t%g\n", p.Tau)
+	if p.SlowModesFirst {
+		fmt.Fprintf(tw, "first tries\tslow-modes (not modelled; the method below runs when more than 256 slow modes are needed)\n")
+	}
 	fmt.Fprintf(tw, "method\t%s\n", p.Method)
 	fmt.Fprintf(tw, "time estimate\t%.3g s (2-core reference machine)\n", p.SecondsEstimate)
 	fmt.Fprintf(tw, "memory estimate\t%.3g MiB\n", float64(p.BytesEstimate)/(1<<20))
@@ -358,6 +366,8 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 		return sensitivityResult{}, err
 	}
 	opt.Status = sensitivityProgress(g)
+	opt.Done = ctx.Done() // the engine stops too, not only this command
+	g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
 	start := time.Now()
 	s, err := graphSensitivityCtx(ctx, gr, o.tau, o.alpha, opt)
 	if opt.Status != nil {
