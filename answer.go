@@ -3,6 +3,7 @@ package graphcloak
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/cancel"
 	"math"
 	"sort"
 	"strconv"
@@ -165,7 +166,7 @@ func recoverSource(ctx context.Context, job AnswerJob) (best int, exact bool, er
 	if scale == 0 {
 		return 0, false, &JobError{Param: "values", Reason: "are all zero: there is no source to answer about"}
 	}
-	e, err := cancellable(ctx, func() (*recovery.Estimate, error) {
+	e, err := cancel.Run(ctx, func() (*recovery.Estimate, error) {
 		model, err := recovery.NewGraphModel(job.Graph, job.Tau, recovery.GraphOptions{})
 		if err != nil {
 			return nil, err

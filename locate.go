@@ -3,6 +3,7 @@ package graphcloak
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/cancel"
 	"math"
 	"strconv"
 	"time"
@@ -141,7 +142,7 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 		job.Progress("recovery", 0, 1)
 	}
 	var pValue float64
-	e, err := cancellable(ctx, func() (*recovery.Estimate, error) {
+	e, err := cancel.Run(ctx, func() (*recovery.Estimate, error) {
 		model, err := recovery.NewGraphModel(g, job.Tau, job.Model)
 		if err != nil {
 			return nil, err

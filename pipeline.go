@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/cancel"
 	"math"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -160,32 +161,7 @@ func checkParams(tau, alpha, eps, delta float64) error {
 // so it then finishes in the background and its result is dropped; a CLI
 // exits at once on SIGINT.
 func Sensitivity(ctx context.Context, g *laplacian.Graph, tau, alpha float64, opt privacy.GraphOptions) (privacy.Sensitivity, error) {
-	return cancellable(ctx, func() (privacy.Sensitivity, error) {
+	return cancel.Run(ctx, func() (privacy.Sensitivity, error) {
 		return privacy.GraphSensitivity(g, tau, alpha, opt)
 	})
-}
-
-// cancellable runs fn in a goroutine and returns its result, or ctx.Err()
-// as soon as ctx is done (fn's result is then dropped).
-func cancellable[T any](ctx context.Context, fn func() (T, error)) (T, error) {
-	if err := ctx.Err(); err != nil {
-		var zero T
-		return zero, err
-	}
-	type result struct {
-		v   T
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		v, err := fn()
-		done <- result{v, err}
-	}()
-	select {
-	case r := <-done:
-		return r.v, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
-	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/cancel"
 	"io"
 	"slices"
 	"strconv"
@@ -152,7 +153,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	start := time.Now()
 	seed := uint64(cfg.Write.RandomSeed)
 	var part []int
-	part, err = interruptible(ctx, func() ([]int, error) {
+	part, err = cancel.Run(ctx, func() ([]int, error) {
 		if opts.method == "leiden" {
 			return community.Leiden(gr, community.LeidenOptions{Resolution: opts.resolution, Seed: seed, Concurrency: cfg.Write.Concurrency})
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/cancel"
 	"image/color"
 	"io"
 	"math"
@@ -457,13 +458,13 @@ func experimentCommunities(ctx context.Context, o *graphOptions, lg *loadedGraph
 		}
 		part = planted
 	case kind == "leiden":
-		if part, err = interruptible(ctx, func() ([]int, error) {
+		if part, err = cancel.Run(ctx, func() ([]int, error) {
 			return community.Leiden(gr, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed})
 		}); err != nil {
 			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
 		}
 	case kind == "louvain":
-		if part, err = interruptible(ctx, func() ([]int, error) { return community.Louvain(gr, o.resolution, o.seed) }); err != nil {
+		if part, err = cancel.Run(ctx, func() ([]int, error) { return community.Louvain(gr, o.resolution, o.seed) }); err != nil {
 			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
 		}
 	case strings.HasPrefix(kind, "property:"):

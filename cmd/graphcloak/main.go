@@ -38,33 +38,6 @@ func runArgs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	return exitCode(err)
 }
 
-// interruptible runs fn (a computation without cancellation points, such
-// as community detection) in a goroutine and returns ctx.Err() as soon as
-// ctx is done, so that a signal stops the command at once; fn's result is
-// then dropped and the process is about to exit.
-func interruptible[T any](ctx context.Context, fn func() (T, error)) (T, error) {
-	if err := ctx.Err(); err != nil {
-		var zero T
-		return zero, err
-	}
-	type result struct {
-		v   T
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		v, err := fn()
-		ch <- result{v, err}
-	}()
-	select {
-	case <-ctx.Done():
-		var zero T
-		return zero, ctx.Err()
-	case r := <-ch:
-		return r.v, r.err
-	}
-}
-
 // interruptedOr returns ctx.Err() when ctx is done, else err.
 func interruptedOr(ctx context.Context, err error) error {
 	if ctx.Err() != nil {
