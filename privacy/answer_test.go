@@ -218,13 +218,13 @@ func TestAnswerAutoCapNoWorse(t *testing.T) {
 // empiricalLoss samples the answer n times at s and at t and returns the
 // largest |ln(freq_s(o)/freq_t(o))| over outputs seen at least minCount
 // times on both sides.
-func empiricalLoss(t *testing.T, cal AnswerCalibration, ds, dt []int, n int, label string) float64 {
+func empiricalLoss(t *testing.T, rs, rt AnswerRequest, k, n int, label string) float64 {
 	t.Helper()
-	count := func(d []int, lab string) []float64 {
-		f := make([]float64, len(d))
-		src := testStream(lab)
+	count := func(req AnswerRequest, lab string) []float64 {
+		f := make([]float64, k)
+		req.Noise = NoiseSource{src: testStream(lab)}
 		for range n {
-			o, err := SampleAnswer(AnswerRequest{Calibration: cal, Distances: d, Noise: NoiseSource{src: src}})
+			o, err := SampleAnswer(req)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -232,7 +232,7 @@ func empiricalLoss(t *testing.T, cal AnswerCalibration, ds, dt []int, n int, lab
 		}
 		return f
 	}
-	fs, ft := count(ds, label+"/s"), count(dt, label+"/t")
+	fs, ft := count(rs, label+"/s"), count(rt, label+"/t")
 	worst := 0.0
 	const minCount = 2000
 	for o := range fs {
@@ -279,14 +279,19 @@ func TestAnswerEmpiricalEpsilon(t *testing.T) {
 	// Sampling error of a log-ratio of two counts ≥ 2000 at 400k draws:
 	// sd ≤ sqrt(2/2000) ≈ 0.03; 0.15 is five of them.
 	const tol = 0.15
-	got := empiricalLoss(t, cal, cg.DistancesFrom(bs), cg.DistancesFrom(bt), n, "calibrated")
+	pair := func(cal AnswerCalibration) (AnswerRequest, AnswerRequest) {
+		return AnswerRequest{Calibration: cal, Distances: cg.DistancesFrom(bs)}, AnswerRequest{Calibration: cal, Distances: cg.DistancesFrom(bt)}
+	}
+	rs, rt := pair(cal)
+	got := empiricalLoss(t, rs, rt, cg.K(), n, "calibrated")
 	if got > eps+tol {
 		t.Fatalf("empirical loss %.3f > ε + %.2f (exact %.3f)", got, tol, best)
 	}
 	halved := cal
 	halved.ScaleNum *= 2
 	halved.Scale *= 2
-	if got := empiricalLoss(t, halved, cg.DistancesFrom(bs), cg.DistancesFrom(bt), n, "halved"); got <= eps+tol {
+	rs, rt = pair(halved)
+	if got := empiricalLoss(t, rs, rt, cg.K(), n, "halved"); got <= eps+tol {
 		t.Fatalf("the check did not catch halved noise: empirical loss %.3f ≤ ε + %.2f", got, tol)
 	}
 }
@@ -497,27 +502,8 @@ func TestAnswerEnvelopeEmpiricalEpsilon(t *testing.T) {
 		}
 	})
 	const n, tol = 400000, 0.15 // as TestAnswerEmpiricalEpsilon
-	sample := func(cal AnswerCalibration, s int, lab string) []float64 {
-		f := make([]float64, cg.K())
-		src := testStream(lab)
-		for range n {
-			o, err := SampleAnswer(AnswerRequest{Calibration: cal, Source: s, Noise: NoiseSource{src: src}})
-			if err != nil {
-				t.Fatal(err)
-			}
-			f[o]++
-		}
-		return f
-	}
 	loss := func(cal AnswerCalibration, lab string) float64 {
-		fs, ft := sample(cal, bs, lab+"/s"), sample(cal, bt, lab+"/t")
-		worst := 0.0
-		for o := range fs {
-			if fs[o] >= 2000 && ft[o] >= 2000 {
-				worst = max(worst, math.Abs(math.Log(fs[o]/ft[o])))
-			}
-		}
-		return worst
+		return empiricalLoss(t, AnswerRequest{Calibration: cal, Source: bs}, AnswerRequest{Calibration: cal, Source: bt}, cg.K(), n, lab)
 	}
 	if got := loss(cal, "envelope"); got > eps+tol {
 		t.Fatalf("empirical loss %.3f > ε + %.2f (exact %.3f)", got, tol, best)
