@@ -243,13 +243,10 @@ func empiricalLoss(t *testing.T, rs, rt AnswerRequest, k, n int, label string) f
 	return worst
 }
 
-// TestAnswerEmpiricalEpsilon runs the sampler on two neighbouring sources
-// whose distributions differ the most and checks the output frequencies
-// are within e^ε (up to sampling error), and that the same check catches a
-// mechanism whose noise is halved (ε′ doubled).
-func TestAnswerEmpiricalEpsilon(t *testing.T) {
-	// A path of 6 nodes in 3 communities of 2: a small k makes every
-	// output frequent enough to measure.
+// pathOfSix is a path of 6 nodes in 3 communities of 2: a small k makes
+// every output frequent enough to measure.
+func pathOfSix(t *testing.T) (*laplacian.Graph, *CommunityGeometry) {
+	t.Helper()
 	edges := []laplacian.Edge{{U: 0, V: 1, Weight: 1}, {U: 1, V: 2, Weight: 1}, {U: 2, V: 3, Weight: 1}, {U: 3, V: 4, Weight: 1}, {U: 4, V: 5, Weight: 1}}
 	g, err := laplacian.FromEdges(6, nil, edges, laplacian.Options{})
 	if err != nil {
@@ -259,22 +256,36 @@ func TestAnswerEmpiricalEpsilon(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const eps = 1.0
-	cal, err := CalibrateAnswer(context.Background(), cg, eps, 1, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The pair with the largest exact loss.
-	var bs, bt int
-	best := -1.0
+	return g, cg
+}
+
+// worstEdge returns the neighbouring sources whose answer distributions
+// differ the most, and that largest exact log-ratio.
+func worstEdge(g *laplacian.Graph, cg *CommunityGeometry, cal AnswerCalibration) (bs, bt int, best float64) {
+	best = -1
 	g.ForEachEdge(func(s, u int, _ float64) {
-		ps, pu := cal.AnswerProbabilities(cg.DistancesFrom(s)), cal.AnswerProbabilities(cg.DistancesFrom(u))
+		ps, pu := cal.ProbabilitiesAt(cg, s), cal.ProbabilitiesAt(cg, u)
 		for o := range ps {
 			if l := math.Abs(math.Log(ps[o] / pu[o])); l > best {
 				best, bs, bt = l, s, u
 			}
 		}
 	})
+	return bs, bt, best
+}
+
+// TestAnswerEmpiricalEpsilon runs the sampler on two neighbouring sources
+// whose distributions differ the most and checks the output frequencies
+// are within e^ε (up to sampling error), and that the same check catches a
+// mechanism whose noise is halved (ε′ doubled).
+func TestAnswerEmpiricalEpsilon(t *testing.T) {
+	g, cg := pathOfSix(t)
+	const eps = 1.0
+	cal, err := CalibrateAnswer(context.Background(), cg, eps, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs, bt, best := worstEdge(g, cg, cal)
 	const n = 400000
 	// Sampling error of a log-ratio of two counts ≥ 2000 at 400k draws:
 	// sd ≤ sqrt(2/2000) ≈ 0.03; 0.15 is five of them.
@@ -477,30 +488,13 @@ func TestAnswerEnvelopeBeatsGeometric(t *testing.T) {
 // the frequencies are within e^ε, and that the check catches the
 // mechanism with its noise halved (ε′ doubled).
 func TestAnswerEnvelopeEmpiricalEpsilon(t *testing.T) {
-	edges := []laplacian.Edge{{U: 0, V: 1, Weight: 1}, {U: 1, V: 2, Weight: 1}, {U: 2, V: 3, Weight: 1}, {U: 3, V: 4, Weight: 1}, {U: 4, V: 5, Weight: 1}}
-	g, err := laplacian.FromEdges(6, nil, edges, laplacian.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cg, err := NewCommunityGeometry(context.Background(), g, []int{0, 0, 1, 1, 2, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, cg := pathOfSix(t)
 	const eps = 2.0
 	cal, err := cg.calibrateEnvelope(context.Background(), eps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var bs, bt int
-	best := -1.0
-	g.ForEachEdge(func(s, u int, _ float64) {
-		ps, pu := cal.ProbabilitiesAt(cg, s), cal.ProbabilitiesAt(cg, u)
-		for o := range ps {
-			if l := math.Abs(math.Log(ps[o] / pu[o])); l > best {
-				best, bs, bt = l, s, u
-			}
-		}
-	})
+	bs, bt, best := worstEdge(g, cg, cal)
 	const n, tol = 400000, 0.15 // as TestAnswerEmpiricalEpsilon
 	loss := func(cal AnswerCalibration, lab string) float64 {
 		return empiricalLoss(t, AnswerRequest{Calibration: cal, Source: bs}, AnswerRequest{Calibration: cal, Source: bt}, cg.K(), n, lab)
