@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // JobError reports an invalid job parameter. It never carries a true
@@ -48,9 +49,9 @@ type EstimateJob struct {
 	// Estimate reports the proven bound Δ2 ≤ α·√2 (exp(−τL) is a
 	// contraction, so ‖exp(−τL)(e_i − e_j)‖₂ ≤ ‖e_i − e_j‖₂ = √2) and
 	// the σ that bound would need — an upper bound on the real σ.
-	Sensitivity *privacy.Sensitivity
+	Sensitivity *sensitivity.Sensitivity
 	// DenseLimit is the largest n the sensitivity computes densely.
-	// Default 2500 (privacy.GraphOptions' default).
+	// Default 2500 (sensitivity.GraphOptions' default).
 	DenseLimit int
 }
 
@@ -73,8 +74,8 @@ type Plan struct {
 // which sensitivity method would run, its memory and time under a simple
 // cost model, and σ. It writes, charges and draws nothing.
 //
-// The method and its modelled cost come from privacy.PlanGraphSensitivity,
-// the chooser privacy.GraphSensitivity itself follows.
+// The method and its modelled cost come from sensitivity.PlanGraphSensitivity,
+// the chooser sensitivity.GraphSensitivity itself follows.
 func Estimate(job EstimateJob) (*Plan, error) {
 	g := job.Graph
 	if g == nil || g.N() == 0 {
@@ -87,7 +88,7 @@ func Estimate(job EstimateJob) (*Plan, error) {
 	p := &Plan{NodeCount: g.N(), RelationshipCount: g.NumEdges(), Components: comps}
 	// The same chooser GraphSensitivity follows, so the dry run names the
 	// method the release will use.
-	sp := privacy.PlanGraphSensitivity(g, job.Tau, privacy.GraphOptions{DenseLimit: job.DenseLimit})
+	sp := sensitivity.PlanGraphSensitivity(g, job.Tau, sensitivity.GraphOptions{DenseLimit: job.DenseLimit})
 	p.Method, p.SecondsEstimate, p.BytesEstimate = sp.Name(), sp.Seconds, sp.Bytes
 
 	if job.Sensitivity != nil {
@@ -156,12 +157,12 @@ func checkParams(tau, alpha, eps, delta float64) error {
 	return nil
 }
 
-// Sensitivity is privacy.GraphSensitivity made interruptible: it returns
+// Sensitivity is sensitivity.GraphSensitivity made interruptible: it returns
 // ctx.Err() as soon as ctx is done. The numerical kernel takes no context,
 // so it then finishes in the background and its result is dropped; a CLI
 // exits at once on SIGINT.
-func Sensitivity(ctx context.Context, g *laplacian.Graph, tau, alpha float64, opt privacy.GraphOptions) (privacy.Sensitivity, error) {
-	return cancel.Run(ctx, func() (privacy.Sensitivity, error) {
-		return privacy.GraphSensitivity(g, tau, alpha, opt)
+func Sensitivity(ctx context.Context, g *laplacian.Graph, tau, alpha float64, opt sensitivity.GraphOptions) (sensitivity.Sensitivity, error) {
+	return cancel.Run(ctx, func() (sensitivity.Sensitivity, error) {
+		return sensitivity.GraphSensitivity(g, tau, alpha, opt)
 	})
 }
