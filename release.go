@@ -39,9 +39,9 @@ type ReleaseJob struct {
 	Scope, Epoch string
 	// Sensitivity, when non-nil, is a Δ2 computed before for this graph,
 	// τ and α (e.g. by a dry run); otherwise Release computes it.
-	Sensitivity *sensitivity.Sensitivity
-	// SensitivityOptions tune sensitivity.GraphSensitivity (zero: defaults).
-	SensitivityOptions sensitivity.GraphOptions
+	Sensitivity *sensitivity.Result
+	// SensitivityOptions tune sensitivity.Graph (zero: defaults).
+	SensitivityOptions sensitivity.Options
 	// Progress, if non-nil, reports the "sensitivity" step.
 	Progress Progress
 	// Smooth is extra diffusion τ′ ≥ 0 applied to the readings before the
@@ -58,14 +58,14 @@ type ReleaseJob struct {
 // and how they were made. It holds no true value.
 type ReleaseResult struct {
 	Released    *privacy.Released
-	Sensitivity sensitivity.Sensitivity
+	Sensitivity sensitivity.Result
 	// SensitivityMillis and ReleaseMillis time the two steps.
 	SensitivityMillis int64
 	ReleaseMillis     int64
 }
 
 // Release computes the certified sensitivity Δ2 of y = exp(−τL)f on
-// job.Graph (sensitivity.GraphSensitivity), then releases the readings with
+// job.Graph (sensitivity.Graph), then releases the readings with
 // privacy.Release: the ledger is charged ρ before noise is drawn, and the
 // values published are ỹ_i = y_i + Z_i with discrete Gaussian Z_i of σ
 // calibrated to Δ2, ε, δ. It holds no mathematics of its own.

@@ -134,7 +134,7 @@ func (s SensitivitySweep) withDefaults() SensitivitySweep {
 }
 
 // RunSensitivity computes the three panels of Figure 2 with the certified
-// line sensitivity (sensitivity.LineSensitivity). Each panel needs at least
+// line sensitivity (sensitivity.Line). Each panel needs at least
 // two values, all positive. The n panel uses the fixed T and m = M.
 func RunSensitivity(s SensitivitySweep) (*SensitivityResult, error) {
 	s = s.withDefaults()
@@ -157,7 +157,7 @@ func RunSensitivity(s SensitivitySweep) (*SensitivityResult, error) {
 	type panel struct {
 		series SweepSeries
 		xs     []float64
-		eval   func(x float64) (sensitivity.Sensitivity, error)
+		eval   func(x float64) (sensitivity.Result, error)
 	}
 	ints := func(v []int) []float64 {
 		out := make([]float64, len(v))
@@ -168,16 +168,16 @@ func RunSensitivity(s SensitivitySweep) (*SensitivityResult, error) {
 	}
 	panels := []panel{
 		{SweepSeries{Param: "m", N: s.NForM, T: s.T, PaperRate: 0.5}, ints(s.Ms),
-			func(x float64) (sensitivity.Sensitivity, error) {
-				return sensitivity.LineSensitivity(s.NForM, int(x), s.T, s.Alpha)
+			func(x float64) (sensitivity.Result, error) {
+				return sensitivity.Line(s.NForM, int(x), s.T, s.Alpha)
 			}},
 		{SweepSeries{Param: "n", M: s.M, T: s.T, PaperRate: 0}, ints(s.Ns),
-			func(x float64) (sensitivity.Sensitivity, error) {
-				return sensitivity.LineSensitivity(int(x), s.M, s.T, s.Alpha)
+			func(x float64) (sensitivity.Result, error) {
+				return sensitivity.Line(int(x), s.M, s.T, s.Alpha)
 			}},
 		{SweepSeries{Param: "T", M: s.M, N: s.NForT, PaperRate: -1.5}, s.Ts,
-			func(x float64) (sensitivity.Sensitivity, error) {
-				return sensitivity.LineSensitivity(s.NForT, s.M, x, s.Alpha)
+			func(x float64) (sensitivity.Result, error) {
+				return sensitivity.Line(s.NForT, s.M, x, s.Alpha)
 			}},
 	}
 	res := &SensitivityResult{}

@@ -52,7 +52,7 @@ func TestSensitivityRegimeConstants(t *testing.T) {
 		{1e4, LargeTRate, 1.5, 1e-3},
 	}
 	for _, c := range cases {
-		s, err := sensitivity.LineSensitivity(n, m, c.T, alpha)
+		s, err := sensitivity.Line(n, m, c.T, alpha)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,7 +28,7 @@ func TestSensitivityFromNeo4j(t *testing.T) {
 		t.Fatal(err)
 	}
 	const tau = 0.7
-	want, err := sensitivity.GraphSensitivity(g, tau, 1, sensitivity.GraphOptions{})
+	want, err := sensitivity.Graph(g, tau, 1, sensitivity.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func BenchmarkGraphSensitivity(b *testing.B) {
 			}
 			b.ResetTimer()
 			for range b.N {
-				s, err := GraphSensitivity(g, 2, 1, GraphOptions{})
+				s, err := Graph(g, 2, 1, Options{})
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -120,7 +120,7 @@ func BenchmarkSensitivityScale(b *testing.B) {
 			}
 			b.ResetTimer()
 			for range b.N {
-				s, err := GraphSensitivity(g, c.tau, 1, GraphOptions{TimeBudget: *sensBudget})
+				s, err := Graph(g, c.tau, 1, Options{TimeBudget: *sensBudget})
 				if err != nil {
 					b.Fatal(err)
 				}

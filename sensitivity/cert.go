@@ -43,11 +43,11 @@ type Certificate struct {
 	MAC string `json:"mac,omitempty"`
 }
 
-// NewCertificate records s, computed by GraphSensitivity on g at τ, as a
-// certificate. It refuses a Sensitivity that is not certified.
-func NewCertificate(g *laplacian.Graph, s Sensitivity, tau float64, software string) (Certificate, error) {
+// NewCertificate records s, computed by Graph on g at τ, as a
+// certificate. It refuses a Result that is not certified.
+func NewCertificate(g *laplacian.Graph, s Result, tau float64, software string) (Certificate, error) {
 	if !s.Certified {
-		return Certificate{}, errors.New("privacy: refusing to certify a sensitivity that is not a proven bound")
+		return Certificate{}, errors.New("sensitivity: refusing to certify a sensitivity that is not a proven bound")
 	}
 	c := Certificate{Kind: CertificateKind, SchemaVersion: CertificateSchemaVersion,
 		Delta2: s.Delta2, Exact: s.Exact, Slack: s.Slack, Tau: tau, Alpha: s.Alpha, Method: s.Method,
@@ -72,7 +72,7 @@ type CertificateMismatchError struct {
 }
 
 func (e *CertificateMismatchError) Error() string {
-	msg := fmt.Sprintf("privacy: %v: %s is %s in the certificate but %s here", ErrCertificateMismatch, e.Field, e.Cert, e.Have)
+	msg := fmt.Sprintf("sensitivity: %v: %s is %s in the certificate but %s here", ErrCertificateMismatch, e.Field, e.Cert, e.Have)
 	if e.Why != "" {
 		msg += " (" + e.Why + ")"
 	}
@@ -82,7 +82,7 @@ func (e *CertificateMismatchError) Error() string {
 func (e *CertificateMismatchError) Unwrap() error { return ErrCertificateMismatch }
 
 // Verify checks that the certificate applies to graph g at diffusion time
-// tau and radius alpha, and returns the Sensitivity to use. The graph must
+// tau and radius alpha, and returns the Result to use. The graph must
 // have the same fingerprint (keys, edges, weights). τ must be equal, or
 // larger than the certificate's: Δ2 is non-increasing in τ (L ⪰ 0, see
 // docs/derivations.md §2.7), so a bound at a smaller τ holds at tau too —
@@ -90,22 +90,22 @@ func (e *CertificateMismatchError) Unwrap() error { return ErrCertificateMismatc
 // refused with that reason. α may differ, since Δ2 is exactly
 // proportional to α: the stored value is rescaled by alpha/c.Alpha and
 // rounded up.
-func (c Certificate) Verify(g *laplacian.Graph, tau, alpha float64) (Sensitivity, error) {
+func (c Certificate) Verify(g *laplacian.Graph, tau, alpha float64) (Result, error) {
 	if err := c.validate(); err != nil {
-		return Sensitivity{}, err
+		return Result{}, err
 	}
 	if err := checkPositive("alpha", alpha); err != nil {
-		return Sensitivity{}, err
+		return Result{}, err
 	}
 	if have := g.Fingerprint(); have != c.Graph {
-		return Sensitivity{}, &CertificateMismatchError{Field: "graph", Cert: c.Graph.String(), Have: have.String() + " (" + have.Diff(c.Graph) + ")"}
+		return Result{}, &CertificateMismatchError{Field: "graph", Cert: c.Graph.String(), Have: have.String() + " (" + have.Diff(c.Graph) + ")"}
 	}
 	if !(tau >= c.Tau) {
-		return Sensitivity{}, &CertificateMismatchError{Field: "tau", Cert: fmt.Sprint(c.Tau),
+		return Result{}, &CertificateMismatchError{Field: "tau", Cert: fmt.Sprint(c.Tau),
 			Have: fmt.Sprint(tau), Why: "a Δ2 proven at a larger τ does not bound Δ2 at a smaller one: diffusion shrinks differences, so Δ2 grows as τ decreases"}
 	}
 	comps, _ := g.Components()
-	s := Sensitivity{Delta2: c.Delta2, Certified: true, Exact: c.Exact, Method: "certificate:" + c.Method,
+	s := Result{Delta2: c.Delta2, Certified: true, Exact: c.Exact, Method: "certificate:" + c.Method,
 		Slack: c.Slack, Alpha: alpha, Edge: [2]int{-1, -1}, Kappa2: math.NaN(),
 		Nodes: g.N(), Edges: g.NumEdges(), Components: comps}
 	if tau != c.Tau {
@@ -129,7 +129,7 @@ func (c Certificate) Verify(g *laplacian.Graph, tau, alpha float64) (Sensitivity
 // validate checks the fields a certificate must have to mean anything.
 func (c Certificate) validate() error {
 	bad := func(format string, a ...any) error {
-		return fmt.Errorf("privacy: invalid sensitivity certificate: "+format, a...)
+		return fmt.Errorf("sensitivity: invalid sensitivity certificate: "+format, a...)
 	}
 	switch {
 	case c.Kind != CertificateKind:
@@ -169,7 +169,7 @@ func SaveCertificate(path string, c Certificate) error {
 	data = append(data, '\n')
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return fmt.Errorf("privacy: save certificate: %w", err)
+		return fmt.Errorf("sensitivity: save certificate: %w", err)
 	}
 	tmp := f.Name()
 	_, err = f.Write(data)
@@ -187,7 +187,7 @@ func SaveCertificate(path string, c Certificate) error {
 	}
 	if err != nil {
 		os.Remove(tmp)
-		return fmt.Errorf("privacy: save certificate: %w", err)
+		return fmt.Errorf("sensitivity: save certificate: %w", err)
 	}
 	return nil
 }
@@ -198,16 +198,16 @@ func SaveCertificate(path string, c Certificate) error {
 func LoadCertificate(path string) (Certificate, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return Certificate{}, fmt.Errorf("privacy: load certificate: %w", err)
+		return Certificate{}, fmt.Errorf("sensitivity: load certificate: %w", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	var c Certificate
 	if err := dec.Decode(&c); err != nil {
-		return Certificate{}, fmt.Errorf("privacy: load certificate %s: %w", path, err)
+		return Certificate{}, fmt.Errorf("sensitivity: load certificate %s: %w", path, err)
 	}
 	if dec.More() {
-		return Certificate{}, fmt.Errorf("privacy: load certificate %s: data after the JSON object", path)
+		return Certificate{}, fmt.Errorf("sensitivity: load certificate %s: data after the JSON object", path)
 	}
 	if err := c.validate(); err != nil {
 		return Certificate{}, fmt.Errorf("%w (%s)", err, path)

@@ -24,7 +24,7 @@ func certGraph(t *testing.T, w float64) *laplacian.Graph {
 
 func TestCertificateRoundTrip(t *testing.T) {
 	g := certGraph(t, 2)
-	s, err := GraphSensitivity(g, 0.7, 1.5, GraphOptions{})
+	s, err := Graph(g, 0.7, 1.5, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestCertificateRoundTrip(t *testing.T) {
 	}
 	// α rescaling: the certificate at α = 1.5 gives Δ2 at α = 4 as a
 	// proven upper bound, matching a direct computation to its slack.
-	direct, err := GraphSensitivity(g, 0.7, 4, GraphOptions{})
+	direct, err := Graph(g, 0.7, 4, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestCertificateRoundTrip(t *testing.T) {
 
 func TestCertificateMismatch(t *testing.T) {
 	g := certGraph(t, 2)
-	s, _ := GraphSensitivity(g, 0.7, 1, GraphOptions{})
+	s, _ := Graph(g, 0.7, 1, Options{})
 	c, _ := NewCertificate(g, s, 0.7, "test")
 	for name, tc := range map[string]struct {
 		g     *laplacian.Graph
@@ -93,7 +93,7 @@ func TestCertificateMismatch(t *testing.T) {
 
 func TestLoadCertificateRejects(t *testing.T) {
 	g := certGraph(t, 2)
-	s, _ := GraphSensitivity(g, 0.7, 1, GraphOptions{})
+	s, _ := Graph(g, 0.7, 1, Options{})
 	c, _ := NewCertificate(g, s, 0.7, "test")
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.json")
@@ -120,7 +120,7 @@ func TestLoadCertificateRejects(t *testing.T) {
 	if _, err := LoadCertificate(filepath.Join(dir, "missing.json")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("missing file: %v", err)
 	}
-	if _, err := NewCertificate(g, Sensitivity{Delta2: 1}, 0.7, "x"); err == nil {
+	if _, err := NewCertificate(g, Result{Delta2: 1}, 0.7, "x"); err == nil {
 		t.Error("an uncertified sensitivity was certified")
 	}
 }
@@ -130,7 +130,7 @@ func TestLoadCertificateRejects(t *testing.T) {
 // bound, checked against Δ2 computed directly at each larger τ.
 func TestCertificateAtSmallerTau(t *testing.T) {
 	g := certGraph(t, 2)
-	s, err := GraphSensitivity(g, 0.7, 1, GraphOptions{})
+	s, err := Graph(g, 0.7, 1, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,7 +143,7 @@ func TestCertificateAtSmallerTau(t *testing.T) {
 		if err != nil {
 			t.Fatalf("τ = %g: %v", tau, err)
 		}
-		direct, err := GraphSensitivity(g, tau, 2, GraphOptions{})
+		direct, err := Graph(g, tau, 2, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -157,7 +157,7 @@ func TestCertificateAtSmallerTau(t *testing.T) {
 // unedited; a keyed installation refuses an unsealed one.
 func TestCertificateMAC(t *testing.T) {
 	g := certGraph(t, 2)
-	s, _ := GraphSensitivity(g, 0.7, 1, GraphOptions{})
+	s, _ := Graph(g, 0.7, 1, Options{})
 	c, _ := NewCertificate(g, s, 0.7, "test")
 	key, other := []byte("certificate key of one installation"), []byte("certificate key of another")
 	var missing *CertificateMACError

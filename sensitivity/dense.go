@@ -17,11 +17,11 @@ import (
 // bracket of §2.8 on all eigenvectors off the null space: its error terms
 // carry the damping e^{−τλ₂}, so the bracket stays relative when Δ2 is
 // tiny (large τ). The result is exact to the reported slack and rounded up.
-func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensitivity) (Sensitivity, error) {
+func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Result) (Result, error) {
 	n := g.N()
 	var es mat.EigenSym
 	if ok := es.Factorize(g.Laplacian().Dense(), true); !ok {
-		return Sensitivity{}, errors.New("privacy: dense eigendecomposition did not converge")
+		return Result{}, errors.New("sensitivity: dense eigendecomposition did not converge")
 	}
 	lam := es.Values(nil)
 	Q := mat.NewDense(n, n, nil)
@@ -39,7 +39,7 @@ func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensitivity
 	theta := append([]float64(nil), lam[comps:]...)
 	up, lo, edge, ok := modeBrackets(g, newModeBasis(g, q, m, theta), tau, math.Inf(1))
 	if !ok {
-		return Sensitivity{}, errors.New("privacy: dense eigenvectors far from orthogonal; cannot certify")
+		return Result{}, errors.New("sensitivity: dense eigenvectors far from orthogonal; cannot certify")
 	}
 	s.Delta2 = math.Max(roundUpDelta(alpha*up), math.SmallestNonzeroFloat64) // never 0: Δ2 > 0 on an edge
 	s.Slack = math.Max(0, s.Delta2-roundDownDelta(alpha*lo))

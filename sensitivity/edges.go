@@ -195,7 +195,7 @@ func bridgeSides(g *laplacian.Graph) map[[2]int]bridgeSide {
 //
 // Workers take classes in this order from a shared counter and share the
 // best lower bound; the calling goroutine reports progress.
-func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions, s Sensitivity) Sensitivity {
+func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options, s Result) Result {
 	start := time.Now()
 	var bounds time.Time // the cheap bounds may take a quarter of a time budget
 	if opt.TimeBudget > 0 {
@@ -302,7 +302,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOp
 			if !refining.IsZero() {
 				eta = remainingTime(time.Since(refining), int(refined.Load()), left)
 			}
-			opt.Status(SensitivityStatus{Edges: g.NumEdges(), EdgesCertified: certified,
+			opt.Status(Status{Edges: g.NumEdges(), EdgesCertified: certified,
 				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done, deepUp) * (1 + 2*roundoffU)), Elapsed: time.Since(start), ETA: eta})
 		}
 	}
@@ -451,7 +451,7 @@ func lanczosUpper(cl []edgeClass, up []float64, done []atomic.Bool, cut []atomic
 }
 
 // lanczosResult turns the brackets into Δ2 (see lanczosGraphSensitivity).
-func lanczosResult(cl []edgeClass, lo, up []float64, done []atomic.Bool, qLo, alpha float64, s Sensitivity) Sensitivity {
+func lanczosResult(cl []edgeClass, lo, up []float64, done []atomic.Bool, qLo, alpha float64, s Result) Result {
 	best, arg := -1.0, 0
 	all := true
 	for c := range cl {

@@ -10,7 +10,7 @@ import (
 )
 
 // The complete graph K_5 at τ = 1: Δ2 = √2·e^{−5} (closed form).
-func ExampleGraphSensitivity() {
+func ExampleGraph() {
 	var edges []laplacian.Edge
 	for i := int32(0); i < 5; i++ {
 		for j := i + 1; j < 5; j++ {
@@ -21,7 +21,7 @@ func ExampleGraphSensitivity() {
 	if err != nil {
 		panic(err)
 	}
-	s, err := sensitivity.GraphSensitivity(g, 1, 1, sensitivity.GraphOptions{})
+	s, err := sensitivity.Graph(g, 1, 1, sensitivity.Options{})
 	if err != nil {
 		panic(err)
 	}
@@ -32,8 +32,8 @@ func ExampleGraphSensitivity() {
 	// κ2 = e^5 = 148.4132
 }
 
-func ExampleLineSensitivity() {
-	s, err := sensitivity.LineSensitivity(100, 50, 0.05, 1)
+func ExampleLine() {
+	s, err := sensitivity.Line(100, 50, 0.05, 1)
 	if err != nil {
 		panic(err)
 	}
@@ -43,13 +43,13 @@ func ExampleLineSensitivity() {
 }
 
 // Three locations on a path with declared distances.
-func ExampleMatrixSensitivity() {
+func ExampleMatrix() {
 	M := mat.NewDense(2, 3, []float64{
 		1, 0.5, 0,
 		0, 0.5, 1,
 	})
 	pairs := []sensitivity.LocationPair{{I: 0, J: 1, Distance: 1}, {I: 1, J: 2, Distance: 2}}
-	s, err := sensitivity.MatrixSensitivity(M, pairs, 1)
+	s, err := sensitivity.Matrix(M, pairs, 1)
 	if err != nil {
 		panic(err)
 	}

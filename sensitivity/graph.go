@@ -14,7 +14,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
-// Sensitivity is the L2 sensitivity Δ2 of a diffusion measurement matrix M
+// Result is the L2 sensitivity Δ2 of a diffusion measurement matrix M
 // under α-neighbouring sources (EMD ≤ α along the location metric):
 //
 //	Δ2 = α · max over adjacent locations (i, j) of ‖M_i − M_j‖₂ / d(i, j).
@@ -25,7 +25,7 @@ import (
 // Kappa2 is informational (not a privacy number): exp(−τL) has
 // κ2 = e^{τλ_max}, reported from the dense eigenvalues; the sparse path
 // leaves it NaN. Line and matrix use gonum's SVD.
-type Sensitivity struct {
+type Result struct {
 	Delta2    float64 // rounded up; exact value or certified upper bound
 	Certified bool    // true: exact (to stated slack, rounded up) or a proven upper bound
 	Exact     bool    // true: Delta2 is the true value to within Slack (dense, or sparse refined to the end); false: only an upper bound (time budget hit)
@@ -42,8 +42,8 @@ type Sensitivity struct {
 	Components    int     // connected components of the adjacency
 }
 
-// GraphOptions tune GraphSensitivity. The zero value means the defaults.
-type GraphOptions struct {
+// Options tune Graph. The zero value means the defaults.
+type Options struct {
 	// Method selects the algorithm. Default expm.Auto: the dense
 	// eigendecomposition when it is cheaper than the sparse column scheme
 	// (and n ≤ DenseLimit), else the sparse scheme. expm.Dense forces the
@@ -51,7 +51,7 @@ type GraphOptions struct {
 	// sparse path, whose algorithm Scheme selects.
 	Method expm.Method
 	// Scheme selects the sparse path's algorithm. Default SchemeAuto.
-	Scheme SparseScheme
+	Scheme Scheme
 	// DenseLimit is the largest n for which the dense eigendecomposition is
 	// allowed (it needs ~4n² float64s). Default 2500; negative disables the
 	// dense method.
@@ -65,7 +65,7 @@ type GraphOptions struct {
 	// Status, when non-nil, is called with the anytime state of the sparse
 	// path after its bound phase and after every column block (and once by
 	// the dense path when it finishes). It must be cheap.
-	Status func(SensitivityStatus)
+	Status func(Status)
 	// TimeBudget stops the sparse path's refinement after this long and
 	// returns the certified upper bound reached so far (Exact = false). A
 	// column block running at the deadline is abandoned (and one expected
@@ -75,15 +75,15 @@ type GraphOptions struct {
 	// of the method.
 	TimeBudget time.Duration
 	// Done, when not nil, stops the computation once closed (a context's
-	// Done channel): GraphSensitivity then returns ErrStopped. The dense
+	// Done channel): Graph then returns ErrStopped. The dense
 	// eigendecomposition cannot be interrupted; callers that must return
-	// at once run GraphSensitivity in a goroutine as well.
+	// at once run Graph in a goroutine as well.
 	Done <-chan struct{}
 }
 
-// ErrStopped is returned by GraphSensitivity when GraphOptions.Done was
+// ErrStopped is returned by Graph when Options.Done was
 // closed before the computation ended.
-var ErrStopped = errors.New("privacy: sensitivity computation stopped")
+var ErrStopped = errors.New("sensitivity: sensitivity computation stopped")
 
 // stopFunc reports whether done is closed; a nil done never is.
 func stopFunc(done <-chan struct{}) func() bool {
@@ -97,15 +97,15 @@ func stopFunc(done <-chan struct{}) func() bool {
 	}
 }
 
-// SparseScheme is the algorithm of the sparse path.
-type SparseScheme int
+// Scheme is the algorithm of the sparse path.
+type Scheme int
 
 const (
 	// SchemeAuto chooses Lanczos edge brackets when the certified
 	// Chebyshev degree is high, or on graphs with hubs when its modelled
 	// time is smaller (sparsePlan), and only when its Krylov vectors fit;
 	// Chebyshev columns otherwise.
-	SchemeAuto SparseScheme = iota
+	SchemeAuto Scheme = iota
 	// SchemeColumns computes Chebyshev columns of exp(−2τL) with
 	// bound-and-refine pruning (sparseGraphSensitivity).
 	SchemeColumns
@@ -122,13 +122,13 @@ const (
 // allow for the Lanczos scheme.
 const lanczosMinSteps = 64
 
-// SensitivityStatus is the anytime state of a Δ2 computation: Delta2 is
+// Status is the anytime state of a Δ2 computation: Delta2 is
 // already a proven upper bound (what a stop now would return), and
 // EdgesCertified counts the edges whose term is settled (computed, or
 // bounded below the best proven lower bound of the maximum). ETA is the
 // scheme's guess of the time left (remainingTime), 0 while it has none;
 // it is never a bound.
-type SensitivityStatus struct {
+type Status struct {
 	Edges          int
 	EdgesCertified int
 	Delta2         float64
@@ -160,7 +160,7 @@ type ParamError struct {
 }
 
 func (e *ParamError) Error() string {
-	return fmt.Sprintf("privacy: invalid %s = %v: %s", e.Name, e.Value, e.Reason)
+	return fmt.Sprintf("sensitivity: invalid %s = %v: %s", e.Name, e.Value, e.Reason)
 }
 
 // PairError reports an invalid declared adjacent location pair.
@@ -172,17 +172,17 @@ type PairError struct {
 }
 
 func (e *PairError) Error() string {
-	return fmt.Sprintf("privacy: invalid location pair %d (%d, %d, distance %v): %s", e.Index, e.I, e.J, e.Distance, e.Reason)
+	return fmt.Sprintf("sensitivity: invalid location pair %d (%d, %d, distance %v): %s", e.Index, e.I, e.J, e.Distance, e.Reason)
 }
 
-// ErrNotConnected is returned by MatrixSensitivity when the declared pairs
+// ErrNotConnected is returned by Matrix when the declared pairs
 // leave some location unreachable: a neighbouring move through it would be
 // unaccounted for, so no Δ2 can be certified.
-var ErrNotConnected = errors.New("privacy: declared location pairs do not connect every location")
+var ErrNotConnected = errors.New("sensitivity: declared location pairs do not connect every location")
 
 // ErrTooLarge is returned when the dense method is forced on a graph larger
-// than GraphOptions.DenseLimit.
-var ErrTooLarge = errors.New("privacy: graph too large for the dense method")
+// than Options.DenseLimit.
+var ErrTooLarge = errors.New("sensitivity: graph too large for the dense method")
 
 // unit roundoff of float64.
 const roundoffU = 0x1p-53
@@ -217,7 +217,7 @@ func roundDownDelta(x float64) float64 {
 	return math.Max(0, math.Nextafter(x*(1-4*roundoffU), 0))
 }
 
-// GraphSensitivity returns Δ2 of the heat-diffusion measurement
+// Graph returns Δ2 of the heat-diffusion measurement
 // M = exp(−τL) on g under the hop metric (every edge has length 1; edge
 // weights change L, not the metric):
 //
@@ -226,26 +226,26 @@ func roundDownDelta(x float64) float64 {
 //
 // A disconnected graph is allowed: an edge joins nodes of one component, so
 // the formula holds unchanged; Components reports the count. A graph without
-// edges has Δ2 = 0 (no source can move). See GraphOptions for the methods.
-func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) (Sensitivity, error) {
+// edges has Δ2 = 0 (no source can move). See Options for the methods.
+func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) {
 	if g == nil || g.N() == 0 {
-		return Sensitivity{}, laplacian.ErrEmptyGraph
+		return Result{}, laplacian.ErrEmptyGraph
 	}
 	if err := checkPositive("tau", tau); err != nil {
-		return Sensitivity{}, err
+		return Result{}, err
 	}
 	if err := checkPositive("alpha", alpha); err != nil {
-		return Sensitivity{}, err
+		return Result{}, err
 	}
 	opt = opt.withDefaults()
 	if err := checkPositive("tol", opt.Tol); err != nil {
-		return Sensitivity{}, err
+		return Result{}, err
 	}
 	if opt.TimeBudget < 0 {
-		return Sensitivity{}, &ParamError{"time-budget", opt.TimeBudget.Seconds(), "must be ≥ 0"}
+		return Result{}, &ParamError{"time-budget", opt.TimeBudget.Seconds(), "must be ≥ 0"}
 	}
 	comps, _ := g.Components()
-	base := Sensitivity{
+	base := Result{
 		Certified:  true,
 		Alpha:      alpha,
 		Edge:       [2]int{-1, -1},
@@ -272,48 +272,48 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 		}
 		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, block, stop)
 		if stop() {
-			return Sensitivity{}, ErrStopped
+			return Result{}, ErrStopped
 		}
 		if ok {
 			return honestExact(s), nil
 		}
 		if scheme == SchemeSlowModes {
-			return Sensitivity{}, fmt.Errorf("%w: the slow-modes method takes at most %d nodes and %d modes below λ₂ + 25/τ", ErrTooLarge, slowModesLimit, slowModesMaxBlock)
+			return Result{}, fmt.Errorf("%w: the slow-modes method takes at most %d nodes and %d modes below λ₂ + 25/τ", ErrTooLarge, slowModesLimit, slowModesMaxBlock)
 		}
 	}
 	switch method {
 	case expm.Auto:
 		method = expm.Sparse // the plan's choice above the dense limit, without its models' cost
 		if g.N() <= opt.DenseLimit {
-			p := PlanGraphSensitivity(g, tau, opt)
+			p := PlanGraph(g, tau, opt)
 			method, scheme = p.Method, p.Scheme
 		}
 	case expm.Dense:
 		if g.N() > opt.DenseLimit {
-			return Sensitivity{}, fmt.Errorf("%w: n = %d > dense limit %d", ErrTooLarge, g.N(), opt.DenseLimit)
+			return Result{}, fmt.Errorf("%w: n = %d > dense limit %d", ErrTooLarge, g.N(), opt.DenseLimit)
 		}
 	case expm.Sparse:
 	default:
-		return Sensitivity{}, &ParamError{"method", float64(method), "unknown method"}
+		return Result{}, &ParamError{"method", float64(method), "unknown method"}
 	}
 	if method == expm.Sparse {
 		scheme = sparseScheme(g, tau, opt)
 	}
-	var s Sensitivity
+	var s Result
 	var err error
 	switch {
 	case method == expm.Dense:
 		s, err = denseGraphSensitivity(g, tau, alpha, base)
 	case scheme == SchemeLanczos:
 		if !lanczosFits(g) {
-			return Sensitivity{}, fmt.Errorf("%w: the Lanczos scheme needs %d·n float64s per worker", ErrTooLarge, (lanczosMinSteps+1)*columnBlock)
+			return Result{}, fmt.Errorf("%w: the Lanczos scheme needs %d·n float64s per worker", ErrTooLarge, (lanczosMinSteps+1)*columnBlock)
 		}
-		s = inLocalOrder(g, func(h *laplacian.Graph) Sensitivity { return lanczosGraphSensitivity(h, tau, alpha, opt, base) })
+		s = inLocalOrder(g, func(h *laplacian.Graph) Result { return lanczosGraphSensitivity(h, tau, alpha, opt, base) })
 	default:
-		s = inLocalOrder(g, func(h *laplacian.Graph) Sensitivity { return sparseGraphSensitivity(h, tau, alpha, opt, base) })
+		s = inLocalOrder(g, func(h *laplacian.Graph) Result { return sparseGraphSensitivity(h, tau, alpha, opt, base) })
 	}
 	if err == nil && stop() {
-		return Sensitivity{}, ErrStopped
+		return Result{}, ErrStopped
 	}
 	return honestExact(s), err
 }
@@ -324,7 +324,7 @@ func GraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) 
 // other in memory (measured on a 10⁶-node random geometric graph, whose
 // generator numbers nodes at random: a kernel step 11× faster; the AS
 // graph at τ = 10: 14 % faster; preferential attachment: no change).
-func inLocalOrder(g *laplacian.Graph, run func(*laplacian.Graph) Sensitivity) Sensitivity {
+func inLocalOrder(g *laplacian.Graph, run func(*laplacian.Graph) Result) Result {
 	perm := g.CuthillMcKee()
 	s := run(g.Permute(perm))
 	if s.Edge[0] >= 0 {
@@ -347,7 +347,7 @@ const ExactRelativeSlack = 1e-6
 // honestExact sets RelativeSlack and withdraws the claim Exact when the
 // certified bracket is wider than ExactRelativeSlack of Δ2 (a bound whose
 // slack is as large as the value is an upper bound, not the value).
-func honestExact(s Sensitivity) Sensitivity {
+func honestExact(s Result) Result {
 	if s.Delta2 > 0 {
 		s.RelativeSlack = s.Slack / s.Delta2
 	}
@@ -357,14 +357,14 @@ func honestExact(s Sensitivity) Sensitivity {
 	return s
 }
 
-// SensitivityPlan is how GraphSensitivity will compute Δ2 on a graph and
+// Plan is how Graph will compute Δ2 on a graph and
 // what that is modelled to cost. It is the one cost model: the dry run
-// reports it and GraphSensitivity's Auto method follows it.
-type SensitivityPlan struct {
-	Method  expm.Method  // expm.Dense or expm.Sparse
-	Scheme  SparseScheme // the sparse algorithm (SchemeColumns or SchemeLanczos) when Method is expm.Sparse
-	Seconds float64      // modelled time on the 2-core reference machine
-	Bytes   int64        // modelled peak memory of the computation
+// reports it and Graph's Auto method follows it.
+type Plan struct {
+	Method  expm.Method // expm.Dense or expm.Sparse
+	Scheme  Scheme      // the sparse algorithm (SchemeColumns or SchemeLanczos) when Method is expm.Sparse
+	Seconds float64     // modelled time on the 2-core reference machine
+	Bytes   int64       // modelled peak memory of the computation
 	// SlowModesFirst: under Auto the slow-modes method runs first and the
 	// planned method only when it needs more than 256 modes; Seconds and
 	// Bytes model the planned method, not the slow modes (not modelled).
@@ -373,7 +373,7 @@ type SensitivityPlan struct {
 
 // Name is the plan's method as the CLI and reports name it: "dense",
 // "columns" or "lanczos".
-func (p SensitivityPlan) Name() string {
+func (p Plan) Name() string {
 	switch {
 	case p.Method == expm.Dense:
 		return "dense"
@@ -383,33 +383,33 @@ func (p SensitivityPlan) Name() string {
 	return "columns"
 }
 
-// PlanGraphSensitivity chooses the method GraphSensitivity uses (under
+// PlanGraph chooses the method Graph uses (under
 // opt.Method == expm.Auto; a forced method is planned as given), from rough cost models measured on the 2-core
 // reference machine: gonum's EigenSym with vectors costs about
 // 1.5 s·(n/1000)^3.6 and 4n² float64s; the sparse schemes as sparsePlan
 // models them. Dense is chosen for n ≤ 300, and up to opt.DenseLimit when
 // it is modelled cheaper — by sparsePlan's fixed model, so that the
 // choice never depends on how busy the machine is while the dry run times
-// its bounds. Zero options mean the defaults of GraphSensitivity.
-func PlanGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) SensitivityPlan {
+// its bounds. Zero options mean the defaults of Graph.
+func PlanGraph(g *laplacian.Graph, tau float64, opt Options) Plan {
 	opt = opt.withDefaults()
 	p := planGraphSensitivity(g, tau, opt)
 	p.SlowModesFirst = opt.Method == expm.Auto && opt.Scheme == SchemeAuto && slowModesFirst(g, tau)
 	return p
 }
 
-func planGraphSensitivity(g *laplacian.Graph, tau float64, opt GraphOptions) SensitivityPlan {
+func planGraphSensitivity(g *laplacian.Graph, tau float64, opt Options) Plan {
 	n := float64(g.N())
 	dense := 1.5 * math.Pow(n/1000, 3.6)
 	denseOK := g.N() <= opt.DenseLimit && opt.Method != expm.Sparse
 	if denseOK && (g.N() <= 300 || opt.Method == expm.Dense) {
-		return SensitivityPlan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
+		return Plan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
 	}
 	sp := sparsePlan(g, tau, opt)
 	if denseOK && dense < sp.fixed {
-		return SensitivityPlan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
+		return Plan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
 	}
-	return SensitivityPlan{Method: expm.Sparse, Scheme: sp.scheme, Seconds: sp.seconds, Bytes: sp.bytes}
+	return Plan{Method: expm.Sparse, Scheme: sp.scheme, Seconds: sp.seconds, Bytes: sp.bytes}
 }
 
 // lanczosMinDegree is the Chebyshev degree from which SchemeAuto prefers
@@ -432,7 +432,7 @@ const (
 // meshes (a 200×200 grid: 0.40 s against 1.9 s for Lanczos). The rule
 // reads degrees and a few breadth-first searches, so the run and its dry
 // run agree without paying for a model. opt must have its defaults.
-func sparseScheme(g *laplacian.Graph, tau float64, opt GraphOptions) SparseScheme {
+func sparseScheme(g *laplacian.Graph, tau float64, opt Options) Scheme {
 	if opt.Scheme != SchemeAuto {
 		return opt.Scheme
 	}
@@ -487,7 +487,7 @@ func smallWorld(g *laplacian.Graph, K int) bool {
 // lanczosRowSecs per row, its steps counted on a sample of the refined
 // classes and from the pilot (lanczosSlotSteps). opt must have its
 // defaults.
-func sparsePlan(g *laplacian.Graph, tau float64, opt GraphOptions) sparseCost {
+func sparsePlan(g *laplacian.Graph, tau float64, opt Options) sparseCost {
 	g = g.Permute(g.CuthillMcKee()) // as the run orders it (inLocalOrder)
 	n := float64(g.N())
 	m := float64(g.NumEdges())
@@ -542,7 +542,7 @@ const (
 // a counted Lanczos step at lanczosEntrySecs and lanczosRowSecs), which does not
 // change from one call to the next.
 type sparseCost struct {
-	scheme         SparseScheme
+	scheme         Scheme
 	seconds, fixed float64
 	bytes          int64
 }
@@ -604,7 +604,7 @@ type refinement struct {
 // bounds are taken on an evenly spaced sample and the counts scaled,
 // ignoring twins, so that a dry run on 10⁷ edges takes seconds rather than
 // the minutes of the bounds themselves.
-func modelRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int, B float64) refinement {
+func modelRefinement(g *laplacian.Graph, tau float64, scheme Scheme, K int, B float64) refinement {
 	m := g.NumEdges()
 	var cand []edgeClass
 	var tops pilotTops        // the pilot's candidates among all edges, not only the sample
@@ -709,7 +709,7 @@ func sampleRadau(g *laplacian.Graph, tau, B float64, cand []edgeClass) ([]edgeCl
 // their bounds: the guess (hinted, the candidates' Jensen bounds and the
 // pilot, on the candidates and tops) and the count of what exceeds it,
 // scaled.
-func finishRefinement(g *laplacian.Graph, tau float64, scheme SparseScheme, K int, cand []edgeClass, tops pilotTops, scale, hinted, boundSecs float64) refinement {
+func finishRefinement(g *laplacian.Graph, tau float64, scheme Scheme, K int, cand []edgeClass, tops pilotTops, scale, hinted, boundSecs float64) refinement {
 	r := refinement{boundSecs: boundSecs, guess: hinted, ballShare: 1}
 	for _, c := range cand {
 		r.guess = math.Max(r.guess, c.lo)
@@ -870,7 +870,7 @@ func columnPilotLower(g *laplacian.Graph, tau, B float64, cand []edgeClass, chea
 	}
 	sort.Slice(idx, func(a, b int) bool { return cheap[idx[a]] > cheap[idx[b]] })
 	top := idx[:max(1, len(idx)/16)]
-	p := newChebPlan(g, tau, GraphOptions{}.withDefaults().Tol)
+	p := newChebPlan(g, tau, Options{}.withDefaults().Tol)
 	radauBounds(newRadauWorks(g, tau, B, p.wmax), len(top), func(k int) (int, int, float64) { c := cand[top[k]]; return c.i, c.j, c.u },
 		func(k int, u float64) { cand[top[k]].u = u }, time.Now().Add(radauTime))
 	sort.Slice(top, func(a, b int) bool { return cand[top[a]].u > cand[top[b]].u })
@@ -1076,8 +1076,8 @@ var modelSample = 200000
 
 const radauTime = 3 * time.Second
 
-// withDefaults fills the zero fields documented on GraphOptions.
-func (opt GraphOptions) withDefaults() GraphOptions {
+// withDefaults fills the zero fields documented on Options.
+func (opt Options) withDefaults() Options {
 	if opt.DenseLimit == 0 {
 		opt.DenseLimit = 2500
 	}

@@ -125,7 +125,7 @@ func argmax(v []float64) int {
 }
 
 // checkBracket asserts want ∈ [Delta2 − Slack − tol, Delta2 + tol].
-func checkBracket(t *testing.T, name string, s Sensitivity, want, tol float64) {
+func checkBracket(t *testing.T, name string, s Result, want, tol float64) {
 	t.Helper()
 	if !s.Certified {
 		t.Errorf("%s: not certified", name)
@@ -171,7 +171,7 @@ func TestGraphSensitivityClosedForms(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, m := range []expm.Method{expm.Dense, expm.Sparse} {
-			s, err := GraphSensitivity(c.g, c.tau, c.alpha, GraphOptions{Method: m})
+			s, err := Graph(c.g, c.tau, c.alpha, Options{Method: m})
 			if err != nil {
 				t.Fatalf("%s n=%d τ=%v %v: %v", c.name, c.g.N(), c.tau, m, err)
 			}
@@ -204,7 +204,7 @@ func TestGraphSensitivityPathArgmax(t *testing.T) {
 			t.Fatalf("oracle: τ=%v argmax edge %v, notes say %v", c.tau, e, c.want)
 		}
 		for _, m := range []expm.Method{expm.Dense, expm.Sparse} {
-			s, err := GraphSensitivity(g, c.tau, 1, GraphOptions{Method: m})
+			s, err := Graph(g, c.tau, 1, Options{Method: m})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -237,7 +237,7 @@ func oracleDelta(g *laplacian.Graph, A *mat.Dense) float64 {
 // checkArgmax checks that s.Edge is an edge of g whose term α‖A b_e‖ (A the
 // oracle) lies in s's bracket: the sparse schemes work on a renumbered graph
 // (inLocalOrder), and the edge must come back in the caller's numbering.
-func checkArgmax(t *testing.T, name string, g *laplacian.Graph, A *mat.Dense, s Sensitivity) {
+func checkArgmax(t *testing.T, name string, g *laplacian.Graph, A *mat.Dense, s Result) {
 	t.Helper()
 	i, j := s.Edge[0], s.Edge[1]
 	if i < 0 || j < 0 || g.EdgeWeight(i, j) == 0 {
@@ -272,15 +272,15 @@ func TestGraphSensitivityRandom(t *testing.T) {
 		alpha := 0.5 + rng.Float64()
 		A := expmOracle(g, tau)
 		want := alpha * oracleDelta(g, A)
-		d, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Dense})
+		d, err := Graph(g, tau, alpha, Options{Method: expm.Dense})
 		if err != nil {
 			t.Fatal(err)
 		}
-		sp, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Sparse, Scheme: SchemeColumns})
+		sp, err := Graph(g, tau, alpha, Options{Method: expm.Sparse, Scheme: SchemeColumns})
 		if err != nil {
 			t.Fatal(err)
 		}
-		lz, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Sparse, Scheme: SchemeLanczos})
+		lz, err := Graph(g, tau, alpha, Options{Method: expm.Sparse, Scheme: SchemeLanczos})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -345,7 +345,7 @@ func TestGraphSensitivityNeighbours(t *testing.T) {
 		g := randomGraph(t, rng, 30+rng.IntN(30), 0.08, 1+trial%2, trial%2 == 0)
 		tau, alpha := 0.2+rng.Float64()*2, 0.3+rng.Float64()
 		A := expmOracle(g, tau)
-		s, err := GraphSensitivity(g, tau, alpha, GraphOptions{})
+		s, err := Graph(g, tau, alpha, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -414,36 +414,36 @@ func TestGraphSensitivityBadInput(t *testing.T) {
 	for _, c := range []struct {
 		name       string
 		tau, alpha float64
-		opt        GraphOptions
+		opt        Options
 	}{
-		{"tau", 0, 1, GraphOptions{}},
-		{"tau", -1, 1, GraphOptions{}},
-		{"tau", math.NaN(), 1, GraphOptions{}},
-		{"tau", math.Inf(1), 1, GraphOptions{}},
-		{"alpha", 1, 0, GraphOptions{}},
-		{"alpha", 1, -2, GraphOptions{}},
-		{"alpha", 1, math.NaN(), GraphOptions{}},
-		{"alpha", 1, math.Inf(1), GraphOptions{}},
-		{"tol", 1, 1, GraphOptions{Tol: -1}},
-		{"method", 1, 1, GraphOptions{Method: 7}},
+		{"tau", 0, 1, Options{}},
+		{"tau", -1, 1, Options{}},
+		{"tau", math.NaN(), 1, Options{}},
+		{"tau", math.Inf(1), 1, Options{}},
+		{"alpha", 1, 0, Options{}},
+		{"alpha", 1, -2, Options{}},
+		{"alpha", 1, math.NaN(), Options{}},
+		{"alpha", 1, math.Inf(1), Options{}},
+		{"tol", 1, 1, Options{Tol: -1}},
+		{"method", 1, 1, Options{Method: 7}},
 	} {
-		_, err := GraphSensitivity(g, c.tau, c.alpha, c.opt)
+		_, err := Graph(g, c.tau, c.alpha, c.opt)
 		if !errors.As(err, &pe) || pe.Name != c.name {
 			t.Errorf("%s: got %v", c.name, err)
 		}
 	}
-	if _, err := GraphSensitivity(nil, 1, 1, GraphOptions{}); !errors.Is(err, laplacian.ErrEmptyGraph) {
+	if _, err := Graph(nil, 1, 1, Options{}); !errors.Is(err, laplacian.ErrEmptyGraph) {
 		t.Errorf("nil graph: %v", err)
 	}
 	big := mustGraph(t, 50, pathEdges(50))
-	if _, err := GraphSensitivity(big, 1, 1, GraphOptions{Method: expm.Dense, DenseLimit: 10}); !errors.Is(err, ErrTooLarge) {
+	if _, err := Graph(big, 1, 1, Options{Method: expm.Dense, DenseLimit: 10}); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("dense limit: %v", err)
 	}
 }
 
 func TestGraphSensitivityNoEdges(t *testing.T) {
 	g := mustGraph(t, 4, nil)
-	s, err := GraphSensitivity(g, 1, 1, GraphOptions{})
+	s, err := Graph(g, 1, 1, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +460,7 @@ func TestGraphSensitivityTimeBudget(t *testing.T) {
 	tau := 0.8
 	want := oracleDelta(g, expmOracle(g, tau))
 	calls := 0
-	s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, Scheme: SchemeColumns, TimeBudget: 1, Progress: func(done, total int) { calls++ }})
+	s, err := Graph(g, tau, 1, Options{Method: expm.Sparse, Scheme: SchemeColumns, TimeBudget: 1, Progress: func(done, total int) { calls++ }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -579,7 +579,7 @@ func TestGraphSensitivityGridPruned(t *testing.T) {
 		qa, ca := pathStats(pathKernel(a, tau))
 		qb, cb := pathStats(pathKernel(b, tau))
 		want := math.Sqrt(math.Max(qa*cb, qb*ca))
-		s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse})
+		s, err := Graph(g, tau, 1, Options{Method: expm.Sparse})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -614,7 +614,7 @@ func TestChebColumnsOnBall(t *testing.T) {
 	}
 	g := mustGraph(t, a*b, edges)
 	tau := 0.1
-	r := newSparseRefiner(g, tau, 1, GraphOptions{}.withDefaults())
+	r := newSparseRefiner(g, tau, 1, Options{}.withDefaults())
 	n := g.N()
 	C := expmOracle(g, 2*tau)
 	kern, bl, tw := newBlockKernel(g), newBall(g), falseTwins(g)
@@ -718,8 +718,8 @@ func TestBlockPicker(t *testing.T) {
 // bound of any unrefined edge — not that of the head of the old order.
 func TestMaxUnrefinedWhileUnsorted(t *testing.T) {
 	g := mustGraph(t, 40, pathEdges(40))
-	var got SensitivityStatus
-	r := newSparseRefiner(g, 0.5, 1, GraphOptions{Status: func(st SensitivityStatus) { got = st }}.withDefaults())
+	var got Status
+	r := newSparseRefiner(g, 0.5, 1, Options{Status: func(st Status) { got = st }}.withDefaults())
 	r.prepare()
 	r.sorted = false
 	head, other := r.order[0], r.order[len(r.order)-1]

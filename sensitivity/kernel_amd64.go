@@ -27,13 +27,13 @@ func kernelRows(dst, x, z []float64, idx []int32, rowPtr []int64, col []int32, w
 		rows = len(idx)
 		for _, i := range idx[lo:hi] {
 			if i < 0 || int(i) >= n {
-				panic("privacy: kernel row out of range")
+				panic("sensitivity: kernel row out of range")
 			}
 		}
 	}
 	if lo < 0 || hi > rows || len(deg) < n || len(x) < n*columnBlock || len(dst) < n*columnBlock ||
 		(z != nil && len(z) < n*columnBlock) || (w != nil && len(w) != len(col)) {
-		panic("privacy: kernel block of the wrong size")
+		panic("sensitivity: kernel block of the wrong size")
 	}
 	if lo >= hi {
 		return

@@ -258,11 +258,11 @@ func TestLanczosSchemeAgainstOracle(t *testing.T) {
 		alpha := 0.5 + rng.Float64()
 		A := expmOracle(g, tau)
 		want := alpha * oracleDelta(g, A)
-		lz, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Sparse, Scheme: SchemeLanczos})
+		lz, err := Graph(g, tau, alpha, Options{Method: expm.Sparse, Scheme: SchemeLanczos})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cols, err := GraphSensitivity(g, tau, alpha, GraphOptions{Method: expm.Sparse, Scheme: SchemeColumns})
+		cols, err := Graph(g, tau, alpha, Options{Method: expm.Sparse, Scheme: SchemeColumns})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -294,10 +294,10 @@ func TestLanczosSchemeDeepPass(t *testing.T) {
 	if k := lanczosMaxSteps(g, runtime.GOMAXPROCS(0)*columnBlock); k != 12 {
 		t.Fatalf("first pass: %d steps, want 12", k)
 	}
-	base := Sensitivity{Certified: true, Alpha: 1, Edge: [2]int{-1, -1}, Nodes: g.N(), Edges: g.NumEdges()}
+	base := Result{Certified: true, Alpha: 1, Edge: [2]int{-1, -1}, Nodes: g.N(), Edges: g.NumEdges()}
 	want := oracleDelta(g, expmOracle(g, tau))
 	var anytime []float64
-	s := honestExact(lanczosGraphSensitivity(g, tau, 1, GraphOptions{Status: func(st SensitivityStatus) { anytime = append(anytime, st.Delta2) }}, base))
+	s := honestExact(lanczosGraphSensitivity(g, tau, 1, Options{Status: func(st Status) { anytime = append(anytime, st.Delta2) }}, base))
 	checkBracket(t, "deep pass", s, want, 1e-12)
 	for _, d := range anytime { // every anytime value is a proven bound too
 		if d < want*(1-1e-12) {
@@ -316,7 +316,7 @@ func TestLanczosSchemeTimeBudget(t *testing.T) {
 	g := hubGraph(t, rng, 2, 80, true)
 	tau := 0.8
 	want := oracleDelta(g, expmOracle(g, tau))
-	s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, Scheme: SchemeLanczos, TimeBudget: 1})
+	s, err := Graph(g, tau, 1, Options{Method: expm.Sparse, Scheme: SchemeLanczos, TimeBudget: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

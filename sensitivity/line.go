@@ -6,7 +6,7 @@ import (
 	"github.com/graphcloak/graphcloak/expm"
 )
 
-// LineSensitivity returns Δ2 of the 1-D heat kernel on the unit interval,
+// Line returns Δ2 of the 1-D heat kernel on the unit interval,
 //
 //	A_ij = g(s_i − x_j),  g(x) = exp(−x²/4T)/√(4πT),  s_i = i/m (i = 1..m),  x_j = j/n (j = 1..n),
 //
@@ -20,20 +20,20 @@ import (
 // error ≤ 4u has relative error ≤ (4|z| + 1)u) added before rounding up.
 // n = 1 has no adjacent pair and Δ2 = 0. Kappa2 is κ2(A) by SVD when
 // m·n·min(m, n) ≤ 2.5e8, else NaN.
-func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
+func Line(n, m int, T, alpha float64) (Result, error) {
 	if n < 1 {
-		return Sensitivity{}, &ParamError{"n", float64(n), "must be ≥ 1"}
+		return Result{}, &ParamError{"n", float64(n), "must be ≥ 1"}
 	}
 	if m < 1 {
-		return Sensitivity{}, &ParamError{"m", float64(m), "must be ≥ 1"}
+		return Result{}, &ParamError{"m", float64(m), "must be ≥ 1"}
 	}
 	if err := checkPositive("T", T); err != nil {
-		return Sensitivity{}, err
+		return Result{}, err
 	}
 	if err := checkPositive("alpha", alpha); err != nil {
-		return Sensitivity{}, err
+		return Result{}, err
 	}
-	s := Sensitivity{
+	s := Result{
 		Certified:  true,
 		Exact:      true,
 		Method:     "heat-kernel-1d",
@@ -47,7 +47,7 @@ func LineSensitivity(n, m int, T, alpha float64) (Sensitivity, error) {
 	u := roundoffU
 	h, err := expm.NewHeatLine(m, n, T)
 	if err != nil {
-		return Sensitivity{}, err
+		return Result{}, err
 	}
 	// z = d²/(4T) carries relative error ≤ 4u (expm.HeatLine.Exponent),
 	// exp(−z) relative error ≤ (4z + 1)u, the product with the

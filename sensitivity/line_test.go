@@ -50,7 +50,7 @@ func TestLineSensitivity(t *testing.T) {
 	} {
 		A, want, arg := lineOracle(t, c.n, c.m, c.T)
 		want *= c.alpha
-		s, err := LineSensitivity(c.n, c.m, c.T, c.alpha)
+		s, err := Line(c.n, c.m, c.T, c.alpha)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestLineSensitivityNeighbours(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	n, m, T, alpha := 60, 40, 0.01, 0.05
 	A, _, _ := lineOracle(t, n, m, T)
-	s, err := LineSensitivity(n, m, T, alpha)
+	s, err := Line(n, m, T, alpha)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,12 +136,12 @@ func TestLineSensitivityBadInput(t *testing.T) {
 		{"alpha", 5, 5, 1, 0},
 		{"alpha", 5, 5, 1, math.Inf(1)},
 	} {
-		_, err := LineSensitivity(c.n, c.m, c.T, c.alpha)
+		_, err := Line(c.n, c.m, c.T, c.alpha)
 		if !errors.As(err, &pe) || pe.Name != c.name {
 			t.Errorf("%+v: %v", c, err)
 		}
 	}
-	s, err := LineSensitivity(1, 3, 1, 1)
+	s, err := Line(1, 3, 1, 1)
 	if err != nil || s.Delta2 != 0 || s.Edges != 0 {
 		t.Errorf("n = 1: %+v, %v", s, err)
 	}

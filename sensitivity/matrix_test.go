@@ -36,7 +36,7 @@ func TestMatrixSensitivityHandBuilt(t *testing.T) {
 			[]LocationPair{{0, 1, 1}, {1, 2, 2}}, 1, math.Sqrt(5), [2]int{0, 1}, 4,
 		},
 	} {
-		s, err := MatrixSensitivity(c.M, c.pairs, c.alpha)
+		s, err := Matrix(c.M, c.pairs, c.alpha)
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -76,7 +76,7 @@ func TestMatrixSensitivityNeighbours(t *testing.T) {
 			}
 		}
 		alpha := 0.5 + rng.Float64()
-		s, err := MatrixSensitivity(M, pairs, alpha)
+		s, err := Matrix(M, pairs, alpha)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -130,26 +130,26 @@ func TestMatrixSensitivityBadInput(t *testing.T) {
 		{[]LocationPair{{0, 1, math.NaN()}, {1, 2, 1}}, "distance"},
 		{[]LocationPair{{0, 1, math.Inf(1)}, {1, 2, 1}}, "distance"},
 	} {
-		_, err := MatrixSensitivity(M, c.pairs, 1)
+		_, err := Matrix(M, c.pairs, 1)
 		if !errors.As(err, &pe) || !strings.Contains(pe.Reason, c.reason) {
 			t.Errorf("%v: %v", c.pairs, err)
 		}
 	}
-	if _, err := MatrixSensitivity(M, []LocationPair{{0, 1, 1}}, 1); !errors.Is(err, ErrNotConnected) {
+	if _, err := Matrix(M, []LocationPair{{0, 1, 1}}, 1); !errors.Is(err, ErrNotConnected) {
 		t.Errorf("unreachable location: %v", err)
 	}
-	if _, err := MatrixSensitivity(M, nil, 1); !errors.Is(err, ErrNotConnected) {
+	if _, err := Matrix(M, nil, 1); !errors.Is(err, ErrNotConnected) {
 		t.Errorf("no pairs: %v", err)
 	}
 	var param *ParamError
-	if _, err := MatrixSensitivity(M, ok, 0); !errors.As(err, &param) || param.Name != "alpha" {
+	if _, err := Matrix(M, ok, 0); !errors.As(err, &param) || param.Name != "alpha" {
 		t.Errorf("alpha: %v", err)
 	}
 	bad := mat.NewDense(2, 3, []float64{1, math.NaN(), 3, 4, 5, 6})
-	if _, err := MatrixSensitivity(bad, ok, 1); !errors.As(err, &param) {
+	if _, err := Matrix(bad, ok, 1); !errors.As(err, &param) {
 		t.Errorf("NaN entry: %v", err)
 	}
-	if _, err := MatrixSensitivity(nil, ok, 1); err == nil {
+	if _, err := Matrix(nil, ok, 1); err == nil {
 		t.Error("nil matrix accepted")
 	}
 }

@@ -475,7 +475,7 @@ const (
 // of modeBrackets, whose error terms all carry e^{−τλ₂} (relative even
 // when Δ2 is 10⁻⁸⁰). ok = false when it cannot certify within its limits
 // (or stop says so); the caller then uses another method.
-func slowModesGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Sensitivity, maxBlock int, stop func() bool) (Sensitivity, bool) {
+func slowModesGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Result, maxBlock int, stop func() bool) (Result, bool) {
 	n := g.N()
 	comps, _ := g.Components()
 	dim := n - comps // L's rank

@@ -31,8 +31,8 @@ func TestSensitivityLargeTauClosedForms(t *testing.T) {
 		cases = append(cases, tc{"path", mustGraph(t, 31, pathEdges(31)), tau, p[argmax(p)]})
 	}
 	for _, c := range cases {
-		for _, opt := range []GraphOptions{{Method: expm.Dense}, {Method: expm.Sparse, Scheme: SchemeSlowModes}} {
-			s, err := GraphSensitivity(c.g, c.tau, 1, opt)
+		for _, opt := range []Options{{Method: expm.Dense}, {Method: expm.Sparse, Scheme: SchemeSlowModes}} {
+			s, err := Graph(c.g, c.tau, 1, opt)
 			if err != nil {
 				t.Fatalf("%s τ=%v %v: %v", c.name, c.tau, opt.Scheme, err)
 			}
@@ -57,11 +57,11 @@ func TestSlowModesAgreeWithDense(t *testing.T) {
 		comps := 1 + trial%3
 		g := randomGraph(t, rng, n, 0.04+0.1*rng.Float64(), comps, trial%2 == 0)
 		tau := []float64{3, 30, 100}[trial%3]
-		d, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Dense})
+		d, err := Graph(g, tau, 1, Options{Method: expm.Dense})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, Scheme: SchemeSlowModes})
+		s, err := Graph(g, tau, 1, Options{Method: expm.Sparse, Scheme: SchemeSlowModes})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -162,17 +162,17 @@ func TestModelRefinementSample(t *testing.T) {
 		B := expm.LambdaMaxBound(g)
 		for _, tau := range []float64{0.3, 2} {
 			K := chebDegree(tau*B, 1e-12)
-			for _, scheme := range []SparseScheme{SchemeColumns, SchemeLanczos} {
+			for _, scheme := range []Scheme{SchemeColumns, SchemeLanczos} {
 				full := modelRefinement(g, tau, scheme, K, B)
 				func() {
 					defer func(m int) { modelSample = m }(modelSample)
 					modelSample = g.NumEdges() / 5
 					sampled := modelRefinement(g, tau, scheme, K, B)
-					f := map[SparseScheme]float64{SchemeColumns: 1.5, SchemeLanczos: 2}[scheme]
+					f := map[Scheme]float64{SchemeColumns: 1.5, SchemeLanczos: 2}[scheme]
 					if float64(sampled.refined) > f*float64(full.refined)+20 || float64(sampled.refined) < float64(full.refined)/f-20 {
 						t.Errorf("%s τ=%g scheme %d: sampled %d refined, full count %d", spec, tau, scheme, sampled.refined, full.refined)
 					}
-					if limit := map[SparseScheme]int{SchemeColumns: g.N(), SchemeLanczos: g.NumEdges()}[scheme]; full.refined > limit || sampled.refined > limit {
+					if limit := map[Scheme]int{SchemeColumns: g.N(), SchemeLanczos: g.NumEdges()}[scheme]; full.refined > limit || sampled.refined > limit {
 						t.Errorf("%s τ=%g scheme %d: %d and %d refined, only %d exist", spec, tau, scheme, full.refined, sampled.refined, limit)
 					}
 					t.Logf("%s τ=%g scheme %d: sampled %d, full %d of %d edges (guess %.3g, %.3g)", spec, tau, scheme, sampled.refined, full.refined, g.NumEdges(), sampled.guess, full.guess)

@@ -43,7 +43,7 @@ const columnBlock = 16
 // coefficient error, ε_loc = γ_{w+5}(8d_max/B + 3)·1.01; a quadratic form
 // uses four entries. The coefficient error allowance (k₀+10)·8u for Miller's
 // recurrence is a conservative estimate checked in tests, not a proof.
-func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOptions, s Sensitivity) Sensitivity {
+func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options, s Result) Result {
 	r := newSparseRefiner(g, tau, alpha, opt)
 	r.prepare()
 	r.pilotSchedule()
@@ -61,7 +61,7 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt GraphOpt
 type sparseRefiner struct {
 	g          *laplacian.Graph
 	tau, alpha float64
-	opt        GraphOptions
+	opt        Options
 	start      time.Time
 
 	chebPlan
@@ -92,7 +92,7 @@ type sparseRefiner struct {
 
 // newSparseRefiner plans the Chebyshev expansion and its error budget
 // (see sparseGraphSensitivity) and gives every edge its cheap bound.
-func newSparseRefiner(g *laplacian.Graph, tau, alpha float64, opt GraphOptions) *sparseRefiner {
+func newSparseRefiner(g *laplacian.Graph, tau, alpha float64, opt Options) *sparseRefiner {
 	r := &sparseRefiner{g: g, tau: tau, alpha: alpha, opt: opt, start: time.Now(), bestUp: -1, bestEdge: -1}
 	r.chebPlan = newChebPlan(g, tau, opt.Tol)
 	r.collectEdges()
@@ -313,7 +313,7 @@ func (r *sparseRefiner) status() {
 	// The work left is a block per columnBlock columns the candidates
 	// need, at the time a block has taken so far.
 	eta := remainingTime(r.columnTime, r.blocks, (need+columnBlock-1)/columnBlock)
-	r.opt.Status(SensitivityStatus{Edges: len(r.edges), EdgesCertified: certified,
+	r.opt.Status(Status{Edges: len(r.edges), EdgesCertified: certified,
 		Delta2: roundUpDelta(r.alpha * math.Sqrt(qUp) * (1 + roundoffU)), Elapsed: time.Since(r.start), ETA: eta})
 }
 
@@ -463,7 +463,7 @@ func (r *sparseRefiner) refineEdgesOf(members []int) {
 // result turns the bounds into Δ2: the largest refined upper bound, or an
 // unrefined edge's bound when larger (the first unrefined edge in order
 // has the largest of them).
-func (r *sparseRefiner) result(s Sensitivity) Sensitivity {
+func (r *sparseRefiner) result(s Result) Result {
 	qUp, bestEdge := r.bestUp, r.bestEdge
 	if r.ptr < len(r.order) {
 		if u := r.edges[r.order[r.ptr]].u; u > qUp {

@@ -86,11 +86,11 @@ func TestSparseTwinsAgainstOracle(t *testing.T) {
 		tau := []float64{0.05, 0.5, 3}[trial%3]
 		A := expmOracle(g, tau)
 		want := oracleDelta(g, A)
-		sp, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, Scheme: SchemeColumns})
+		sp, err := Graph(g, tau, 1, Options{Method: expm.Sparse, Scheme: SchemeColumns})
 		if err != nil {
 			t.Fatal(err)
 		}
-		d, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Dense})
+		d, err := Graph(g, tau, 1, Options{Method: expm.Dense})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,10 +111,10 @@ func TestStatusIsAnytimeBound(t *testing.T) {
 	g := twinGraph(t, rng)
 	tau := 0.4
 	want := oracleDelta(g, expmOracle(g, tau))
-	for _, scheme := range []SparseScheme{SchemeColumns, SchemeLanczos} {
-		var last SensitivityStatus
+	for _, scheme := range []Scheme{SchemeColumns, SchemeLanczos} {
+		var last Status
 		calls := 0
-		s, err := GraphSensitivity(g, tau, 1, GraphOptions{Method: expm.Sparse, Scheme: scheme, Status: func(st SensitivityStatus) {
+		s, err := Graph(g, tau, 1, Options{Method: expm.Sparse, Scheme: scheme, Status: func(st Status) {
 			calls++
 			if st.Delta2 < want*(1-1e-12) {
 				t.Errorf("scheme %d: status Δ2 %v below the true value %v", scheme, st.Delta2, want)

@@ -91,7 +91,7 @@ func graphSetting() (*laplacian.Graph, []int, *recovery.Model, float64, float64)
 		fail(err)
 	}
 	buildDense := time.Since(start).Seconds()
-	sens, err := sensitivity.GraphSensitivity(g, 2, 1, sensitivity.GraphOptions{})
+	sens, err := sensitivity.Graph(g, 2, 1, sensitivity.Options{})
 	if err != nil {
 		fail(err)
 	}

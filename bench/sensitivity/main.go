@@ -57,10 +57,10 @@ func main() {
 			}
 		}
 	}()
-	var atFive *sensitivity.SensitivityStatus
+	var atFive *sensitivity.Status
 	var nextTrace time.Duration
 	start := time.Now()
-	s, err := sensitivity.GraphSensitivity(g, *tau, 1, sensitivity.GraphOptions{TimeBudget: *budget, Status: func(st sensitivity.SensitivityStatus) {
+	s, err := sensitivity.Graph(g, *tau, 1, sensitivity.Options{TimeBudget: *budget, Status: func(st sensitivity.Status) {
 		if atFive == nil && st.Elapsed >= 5*time.Minute {
 			atFive = &st
 		}

@@ -114,10 +114,10 @@ func main() {
 	}
 	ceiling := ceilingMemo(g, cg.Partition(), *delta)
 	for _, tau := range floats(*taus) {
-		var sens *sensitivity.Sensitivity
+		var sens *sensitivity.Result
 		if *perNode && (*perNodeTaus == "" || slices.Contains(floats(*perNodeTaus), tau)) {
 			t0 := time.Now()
-			s, err := sensitivity.GraphSensitivity(g, tau, 1, sensitivity.GraphOptions{TimeBudget: *budget})
+			s, err := sensitivity.Graph(g, tau, 1, sensitivity.Options{TimeBudget: *budget})
 			if err != nil {
 				log.Fatal(err)
 			}

@@ -336,9 +336,9 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	}
 	for _, tau := range o.taus {
 		// Δ2 depends on τ and α only: computed once for every ε.
-		var sens *sensitivity.Sensitivity
+		var sens *sensitivity.Result
 		if o.sigma == 0 {
-			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, sensitivity.GraphOptions{Progress: g.progress("sensitivity"), Done: ctx.Done()})
+			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, sensitivity.Options{Progress: g.progress("sensitivity"), Done: ctx.Done()})
 			if err != nil {
 				return err
 			}

@@ -147,7 +147,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
 		Progress: g.progress("plan trials")}
 	if slices.Contains(o.modes, experiment.ModePerNode) {
-		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, sensitivity.GraphOptions{TimeBudget: o.timeBudget,
+		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
 			Progress: g.progress("sensitivity")})
 		if err != nil {
 			return err
@@ -164,7 +164,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		if sm == 0 || !slices.Contains(o.modes, experiment.ModePerNode) {
 			continue
 		}
-		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau+sm, o.alpha, sensitivity.GraphOptions{TimeBudget: o.timeBudget,
+		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau+sm, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
 			Progress: g.progress("sensitivity")})
 		if err != nil {
 			return err

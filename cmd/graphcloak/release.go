@@ -43,7 +43,7 @@ type releaseOptions struct {
 	// budget for computing it (the best proven bound reached).
 	sensitivityCert string
 	timeBudget      time.Duration
-	certified       *sensitivity.Sensitivity // the verified certificate's Δ2
+	certified       *sensitivity.Result // the verified certificate's Δ2
 	// sensitivityCache: a certificate file reused while it verifies
 	// against the graph (and this software), rewritten when it does not.
 	sensitivityCache string
@@ -589,7 +589,7 @@ func loadReadings(ctx context.Context, opts *releaseOptions, in *releaseInputs, 
 // (Δ2 is then computed and the certificate rewritten by
 // storeSensitivity). A missing, unreadable, stale or unauthenticated
 // cache is never an error: it only costs the computation.
-func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, tau, alpha float64, ledgerKey *privacy.Key) *sensitivity.Sensitivity {
+func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, tau, alpha float64, ledgerKey *privacy.Key) *sensitivity.Result {
 	c, err := sensitivity.LoadCertificate(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		g.logger.Info("no sensitivity certificate cached yet: computing Δ2", "cache", path)
@@ -618,7 +618,7 @@ func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, ta
 
 // storeSensitivity writes the certificate of a freshly computed Δ2 to the
 // cache. A failure is logged, not fatal: the release itself is complete.
-func storeSensitivity(g *globalOptions, path string, graph *laplacian.Graph, s sensitivity.Sensitivity, tau float64, ledgerKey *privacy.Key) {
+func storeSensitivity(g *globalOptions, path string, graph *laplacian.Graph, s sensitivity.Result, tau float64, ledgerKey *privacy.Key) {
 	c, err := sensitivity.NewCertificate(graph, s, tau, buildVersion().String())
 	if err == nil {
 		err = c.Seal(ledgerKey.CertificateMACKey())
@@ -642,7 +642,7 @@ func drawRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, l
 		Graph: lg.Graph, Values: y, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
 		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: in.mech, Noise: in.noise,
 		Ledger: ledger, Scope: cfg.Privacy.Scope, Epoch: sum.Epoch,
-		Sensitivity: opts.certified, SensitivityOptions: sensitivity.GraphOptions{Progress: g.progress("Δ2"), TimeBudget: opts.timeBudget},
+		Sensitivity: opts.certified, SensitivityOptions: sensitivity.Options{Progress: g.progress("Δ2"), TimeBudget: opts.timeBudget},
 		Smooth: opts.smooth,
 	})
 	spread := readingSpread(y)
@@ -855,7 +855,7 @@ func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummar
 		// The release's own options, budget included, so that the dry run
 		// shows the Δ2 and σ the release would use.
 		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, cfg.Privacy.Alpha,
-			sensitivity.GraphOptions{Progress: opts.g.progress("Δ2"), TimeBudget: opts.timeBudget})
+			sensitivity.Options{Progress: opts.g.progress("Δ2"), TimeBudget: opts.timeBudget})
 		if err != nil {
 			return err
 		}
