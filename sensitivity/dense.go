@@ -5,11 +5,10 @@ import (
 	"math"
 
 	"github.com/graphcloak/graphcloak/laplacian"
-	"gonum.org/v1/gonum/mat"
 )
 
 // denseGraphSensitivity computes Δ2 from a dense eigendecomposition
-// L ≈ Q̂ Λ̂ Q̂ᵀ (gonum EigenSym, LAPACK Dsyev):
+// L ≈ Q̂ Λ̂ Q̂ᵀ (LAPACK Dsyev: gonum's Dsytrd and Dorgtr, eigenSymRows):
 //
 //	‖exp(−τL) b_e‖ ≈ ‖diag(e^{−τλ̂}) Q̂ᵀ b_e‖   (docs/derivations.md §2.1)
 //
@@ -19,14 +18,18 @@ import (
 // tiny (large τ). The result is exact to the reported slack and rounded up.
 func denseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Result) (Result, error) {
 	n := g.N()
-	var es mat.EigenSym
-	if ok := es.Factorize(g.Laplacian().Dense(), true); !ok {
+	a := make([]float64, n*n)
+	g.ForEachEdge(func(i, j int, w float64) {
+		a[i*n+j], a[j*n+i] = -w, -w
+	})
+	for i := range n {
+		a[i*n+i] = g.Degree(i)
+	}
+	lam, ok := eigenSymRows(n, a)
+	if !ok {
 		return Result{}, errors.New("sensitivity: dense eigendecomposition did not converge")
 	}
-	lam := es.Values(nil)
-	Q := mat.NewDense(n, n, nil)
-	es.VectorsTo(Q)
-	qraw := Q.RawMatrix().Data
+	qraw := a
 	comps, label := g.Components()
 	// The eigenvectors of the comps smallest eigenvalues span (nearly) the
 	// null space; the rest, projected off it, are the basis.
