@@ -289,6 +289,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 		settle(c, l, u)
 	}
 	var refining time.Time // when the pass after the seeds started
+	var smooth etaSmoother
 	report := func() {
 		if opt.Progress == nil && opt.Status == nil {
 			return
@@ -302,6 +303,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 			if !refining.IsZero() {
 				eta = remainingTime(time.Since(refining), int(refined.Load()), left)
 			}
+			eta = smooth.update(time.Since(start), eta)
 			opt.Status(Status{Edges: g.NumEdges(), EdgesCertified: certified,
 				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done, deepUp) * (1 + 2*roundoffU)), Elapsed: time.Since(start), ETA: eta})
 		}

@@ -126,7 +126,8 @@ const lanczosMinSteps = 64
 // already a proven upper bound (what a stop now would return), and
 // EdgesCertified counts the edges whose term is settled (computed, or
 // bounded below the best proven lower bound of the maximum). ETA is the
-// scheme's guess of the time left (remainingTime), 0 while it has none;
+// scheme's guess of the time left (remainingTime, smoothed by
+// etaSmoother so that it counts down steadily), 0 while it has none;
 // it is never a bound.
 type Status struct {
 	Edges          int

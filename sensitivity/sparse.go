@@ -80,8 +80,9 @@ type sparseRefiner struct {
 	sorted     bool          // order is by decreasing bound (false while the Radau bounds change them)
 	blockCost  time.Duration // the last block's time (a model of the first before it)
 	columnTime time.Duration // the blocks' time so far (the ETA's rate)
-	need       []bool        // scratch of status: columns the candidates need
-	marked     []int32       // the nodes set in need
+	eta        etaSmoother
+	need       []bool  // scratch of status: columns the candidates need
+	marked     []int32 // the nodes set in need
 
 	bestLo, bestUp  float64
 	bestEdge        int
@@ -312,7 +313,7 @@ func (r *sparseRefiner) status() {
 	r.marked = r.marked[:0]
 	// The work left is a block per columnBlock columns the candidates
 	// need, at the time a block has taken so far.
-	eta := remainingTime(r.columnTime, r.blocks, (need+columnBlock-1)/columnBlock)
+	eta := r.eta.update(time.Since(r.start), remainingTime(r.columnTime, r.blocks, (need+columnBlock-1)/columnBlock))
 	r.opt.Status(Status{Edges: len(r.edges), EdgesCertified: certified,
 		Delta2: roundUpDelta(r.alpha * math.Sqrt(qUp) * (1 + roundoffU)), Elapsed: time.Since(r.start), ETA: eta})
 }
