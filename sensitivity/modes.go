@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack/lapack64"
-	"gonum.org/v1/gonum/mat"
 )
 
 // modeBasis is a computed set of approximate eigenpairs (θ_k, Q̂_k) of L,
@@ -370,17 +369,17 @@ func lowModes(g *laplacian.Graph, p, want int, x0 []float64, p0 int, resTol floa
 				h[i*p+j], h[j*p+i] = v, v
 			}
 		}
-		var es mat.EigenSym
-		if !es.Factorize(mat.NewSymDense(p, h), true) {
+		th, ok := eigenSymRows(p, h)
+		if !ok {
 			return
 		}
-		es.Values(theta)
-		var v mat.Dense
-		es.VectorsTo(&v)
-		vg := v.RawMatrix()
+		copy(theta, th)
+		vg := blas64.General{Rows: p, Cols: p, Stride: p, Data: h}
 		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: n, Cols: p, Stride: p, Data: x}, vg, 0, blas64.General{Rows: n, Cols: p, Stride: p, Data: y})
 		x, y = y, x
-		blas64.Gemm(blas.NoTrans, blas.NoTrans, 1, blas64.General{Rows: n, Cols: p, Stride: p, Data: lx}, vg, 0, blas64.General{Rows: n, Cols: p, Stride: p, Data: y})
+		// L times the Ritz vectors: a sparse product (nnz·p flops) is far
+		// cheaper than rotating lx (n·p² flops).
+		op.MulBlock(y, x, p)
 		clear(res)
 		for i := 0; i < n; i++ {
 			for k := 0; k < p; k++ {
