@@ -71,8 +71,11 @@ type Options struct {
 	// column block running at the deadline is abandoned (and one expected
 	// to end too late is not started); Lanczos recurrences stop with their
 	// brackets so far; the per-edge bound phase always runs (about a
-	// minute at 10⁷ edges). Default 0: run until Δ2 is known to the slack
-	// of the method.
+	// minute at 10⁷ edges). The slow-modes method (which has no bracket
+	// until it ends) gets half of it under Auto and all of it when forced;
+	// stopped, it hands what is left to the sparse path, whose anytime
+	// bound is returned. Default 0: run until Δ2 is known to the slack of
+	// the method.
 	TimeBudget time.Duration
 	// Done, when not nil, stops the computation once closed (a context's
 	// Done channel): Graph then returns ErrStopped. The dense
@@ -271,12 +274,21 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 		if scheme == SchemeSlowModes {
 			block = slowModesMaxBlock
 		}
-		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, block, stop)
+		start := time.Now()
+		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, block, budgetStop(stop, start, slowModesBudget(opt.TimeBudget, scheme)))
 		if stop() {
 			return Result{}, ErrStopped
 		}
 		if ok {
 			return honestExact(s), nil
+		}
+		if opt.TimeBudget > 0 {
+			// The fallback gets what is left (its cheap bounds at least):
+			// a slow-modes run stopped by the budget has no bracket yet.
+			opt.TimeBudget = max(opt.TimeBudget-time.Since(start), time.Millisecond)
+			if scheme == SchemeSlowModes && opt.TimeBudget <= time.Millisecond {
+				method, scheme = expm.Sparse, SchemeAuto
+			}
 		}
 		if scheme == SchemeSlowModes {
 			return Result{}, fmt.Errorf("%w: the slow-modes method takes at most %d nodes and %d modes below λ₂ + 25/τ", ErrTooLarge, slowModesLimit, slowModesMaxBlock)
@@ -317,6 +329,25 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 		return Result{}, ErrStopped
 	}
 	return honestExact(s), err
+}
+
+// slowModesBudget is the share of a time budget (0 = none) the slow-modes
+// attempt may use: all of it when the method is forced, half under Auto,
+// which keeps the rest for the planned method's anytime bound.
+func slowModesBudget(budget time.Duration, scheme Scheme) time.Duration {
+	if budget <= 0 || scheme == SchemeSlowModes {
+		return budget
+	}
+	return budget / 2
+}
+
+// budgetStop is stop that also fires budget after start (budget 0: never).
+func budgetStop(stop func() bool, start time.Time, budget time.Duration) func() bool {
+	if budget <= 0 {
+		return stop
+	}
+	deadline := start.Add(budget)
+	return func() bool { return stop() || time.Now().After(deadline) }
 }
 
 // inLocalOrder runs a sparse scheme on g renumbered in Cuthill–McKee order

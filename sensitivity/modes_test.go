@@ -156,3 +156,24 @@ func TestModeBracketsRoughBasis(t *testing.T) {
 		}
 	}
 }
+
+// A time budget stops the slow modes too: forced with a budget too short
+// for them, the method still returns a proven upper bound (the fallback's
+// cheap bounds), at or above the dense-expm oracle, and does not claim
+// to be exact.
+func TestSlowModesTimeBudget(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	g := randomGraph(t, rng, 120, 0.05, 1, true)
+	tau := 5.0
+	want := oracleDelta(g, expmOracle(g, tau))
+	s, err := Graph(g, tau, 1, Options{Method: expm.Sparse, Scheme: SchemeSlowModes, TimeBudget: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Delta2 < want*(1-1e-12) || !s.Certified {
+		t.Errorf("budgeted bound %g < exact %g", s.Delta2, want)
+	}
+	if s.Exact || s.Method == "slow-modes" {
+		t.Errorf("exact=%v method=%s under a 1 ns budget", s.Exact, s.Method)
+	}
+}
