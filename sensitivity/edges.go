@@ -27,7 +27,7 @@ type edgeClass struct {
 // false twins (falseTwins: equal weighted neighbour lists) is a
 // weight-preserving automorphism of the graph, so every edge between the
 // twin classes of i and j has the same q_e as (i, j).
-func edgeClasses(g *laplacian.Graph, tau float64, deadline time.Time) []edgeClass {
+func edgeClasses(g *laplacian.Graph, tau float64, cut cutoff) []edgeClass {
 	tw := falseTwins(g)
 	side := bridgeSides(g)
 	byPair := make(map[[2]int]int)
@@ -50,7 +50,7 @@ func edgeClasses(g *laplacian.Graph, tau float64, deadline time.Time) []edgeClas
 		ws = append(ws, w)
 	})
 	cheapBounds(g, tau, side, len(cl), func(c int) (int, int, float64) { return cl[c].i, cl[c].j, ws[c] },
-		func(c int, u float64) { cl[c].u = u }, deadline)
+		func(c int, u float64) { cl[c].u = u }, cut)
 	return cl
 }
 
@@ -59,7 +59,7 @@ func edgeClasses(g *laplacian.Graph, tau float64, deadline time.Time) []edgeClas
 // a contiguous range of edges. Past the deadline (zero: none) the edges
 // left get the O(1) bound ψ(1/w) instead (an edge's resistance is at most
 // 1/w), so that a time budget also bounds this phase.
-func cheapBounds(g *laplacian.Graph, tau float64, side map[[2]int]bridgeSide, m int, edge func(k int) (i, j int, w float64), set func(k int, u float64), deadline time.Time) {
+func cheapBounds(g *laplacian.Graph, tau float64, side map[[2]int]bridgeSide, m int, edge func(k int) (i, j int, w float64), set func(k int, u float64), cut cutoff) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, m/1024))
 	var wg sync.WaitGroup
 	for p := range workers {
@@ -70,8 +70,8 @@ func cheapBounds(g *laplacian.Graph, tau float64, side map[[2]int]bridgeSide, m 
 			late := false
 			for k, n := p*m/workers, 0; k < (p+1)*m/workers; k, n = k+1, n+1 {
 				i, j, w := edge(k)
-				if n%1024 == 0 && !deadline.IsZero() {
-					late = time.Now().After(deadline)
+				if n%1024 == 0 {
+					late = cut.passed()
 				}
 				if late {
 					set(k, math.Min(2, resistanceEdgeBound(1/w, tau))*(1+1e-12)+1e-15)
@@ -197,20 +197,14 @@ func bridgeSides(g *laplacian.Graph) map[[2]int]bridgeSide {
 // best lower bound; the calling goroutine reports progress.
 func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options, s Result) Result {
 	start := time.Now()
-	var bounds time.Time // the cheap bounds may take a quarter of a time budget
-	if opt.TimeBudget > 0 {
-		bounds = start.Add(opt.TimeBudget / 4)
-	}
-	cl := edgeClasses(g, tau, bounds)
+	// The cheap bounds may take a quarter of a time budget.
+	cl := edgeClasses(g, tau, newCutoff(start, opt.TimeBudget/4, opt.Done))
 	order, seeds := lanczosOrder(cl)
 
 	workers := runtime.GOMAXPROCS(0)
 	op := newTwinOp(g)
 	kmax := lanczosMaxSteps(op.g, workers*columnBlock)
-	var deadline time.Time
-	if opt.TimeBudget > 0 {
-		deadline = start.Add(opt.TimeBudget)
-	}
+	deadline := newCutoff(start, opt.TimeBudget, opt.Done)
 	lo := make([]float64, len(cl))
 	up := make([]float64, len(cl))
 	done := make([]atomic.Bool, len(cl))
@@ -238,7 +232,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 		return func() (c, i, j int, ok bool) {
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(list) || (!deadline.IsZero() && time.Now().After(deadline)) {
+				if k >= len(list) || deadline.passed() {
 					return 0, 0, 0, false
 				}
 				c := list[k]

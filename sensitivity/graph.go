@@ -78,9 +78,12 @@ type Options struct {
 	// the method.
 	TimeBudget time.Duration
 	// Done, when not nil, stops the computation once closed (a context's
-	// Done channel): Graph then returns ErrStopped. The dense
-	// eigendecomposition cannot be interrupted; callers that must return
-	// at once run Graph in a goroutine as well.
+	// Done channel): Graph then returns ErrStopped. The sparse schemes
+	// poll it in their loops (cutoff: the cheap bounds, every few kernel
+	// steps of a column block, every Lanczos step) and the slow modes
+	// between filter steps and factorization blocks; the dense
+	// eigendecomposition cannot be interrupted, so callers that must
+	// return at once run Graph in a goroutine as well.
 	Done <-chan struct{}
 }
 
@@ -643,7 +646,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme Scheme, K int, B fl
 	scale, hinted := 1.0, 0.0 // hinted: the best Jensen bound of all edges
 	start := time.Now()
 	if m <= modelSample && scheme == SchemeLanczos {
-		cand = edgeClasses(g, tau, time.Time{})
+		cand = edgeClasses(g, tau, cutoff{})
 		return finishRefinement(g, tau, scheme, K, cand, tops, scale, hinted, time.Since(start).Seconds())
 	}
 	side := bridgeSides(g)
@@ -669,7 +672,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme Scheme, K int, B fl
 	scale = float64(m) / float64(len(cand))
 	sampled := time.Now()
 	cheapBounds(g, tau, side, len(cand), func(e int) (int, int, float64) { return cand[e].i, cand[e].j, ws[e] },
-		func(e int, u float64) { cand[e].u = u }, time.Time{})
+		func(e int, u float64) { cand[e].u = u }, cutoff{})
 	secs := sampled.Sub(start).Seconds() + time.Since(sampled).Seconds()*scale
 	var rs radauSample
 	if scheme == SchemeColumns && radauWorthIt(g, K) {
@@ -729,7 +732,7 @@ func sampleRadau(g *laplacian.Graph, tau, B float64, cand []edgeClass) ([]edgeCl
 	for len(done) < len(cand) && time.Since(start) < radauTime {
 		batch := perm[len(done):min(len(done)+2000, len(cand))]
 		radauBounds(works, len(batch), func(k int) (int, int, float64) { c := cand[batch[k]]; return c.i, c.j, c.u },
-			func(k int, u float64) { cand[batch[k]].u = u }, time.Time{})
+			func(k int, u float64) { cand[batch[k]].u = u }, cutoff{})
 		for _, e := range batch {
 			done = append(done, cand[e])
 		}
@@ -904,7 +907,7 @@ func columnPilotLower(g *laplacian.Graph, tau, B float64, cand []edgeClass, chea
 	top := idx[:max(1, len(idx)/16)]
 	p := newChebPlan(g, tau, Options{}.withDefaults().Tol)
 	radauBounds(newRadauWorks(g, tau, B, p.wmax), len(top), func(k int) (int, int, float64) { c := cand[top[k]]; return c.i, c.j, c.u },
-		func(k int, u float64) { cand[top[k]].u = u }, time.Now().Add(radauTime))
+		func(k int, u float64) { cand[top[k]].u = u }, cutoff{at: time.Now().Add(radauTime)})
 	sort.Slice(top, func(a, b int) bool { return cand[top[a]].u > cand[top[b]].u })
 	var blk, edges []int
 	in := make(map[int]bool)
@@ -930,7 +933,7 @@ func columnPilotLower(g *laplacian.Graph, tau, B float64, cand []edgeClass, chea
 	n := g.N()
 	diag, off := make([]float64, n), make([]float64, p.rowStart[n])
 	t0, t1 := make([]float64, n*columnBlock), make([]float64, n*columnBlock)
-	chebColumns(newBlockKernel(g), newBall(g), blk, singletons(n), p.coef, p.B, p.rowStart, diag, off, t0, t1, time.Time{})
+	chebColumns(newBlockKernel(g), newBall(g), blk, singletons(n), p.coef, p.B, p.rowStart, diag, off, t0, t1, cutoff{})
 	best := 0.0
 	for _, k := range edges {
 		i, j := cand[k].i, cand[k].j
@@ -995,7 +998,7 @@ func pilotSteps(g *laplacian.Graph, tau float64, cand []edgeClass) (float64, []i
 		}
 	}
 	budget := time.Duration(float64(pilotTime) * max(1, float64(2*g.NumEdges()+g.N())/2e6))
-	lb.refine(pilotSlots, lb.inOrder(classEdges(cand, pick)), floor, done, time.Now().Add(budget))
+	lb.refine(pilotSlots, lb.inOrder(classEdges(cand, pick)), floor, done, cutoff{at: time.Now().Add(budget)})
 	return best, steps
 }
 
@@ -1072,7 +1075,7 @@ func sampleSteps(g *laplacian.Graph, tau float64, cand []edgeClass, guess float6
 	for _, lw := range lb.slot {
 		lw.window = true
 	}
-	lb.refine(columnBlock, lb.inOrder(classEdges(above, pick)), func() float64 { return guess }, func(int, float64, float64, bool) {}, time.Time{})
+	lb.refine(columnBlock, lb.inOrder(classEdges(above, pick)), func() float64 { return guess }, func(int, float64, float64, bool) {}, cutoff{})
 	return float64(lb.slotSteps) / float64(len(pick))
 }
 

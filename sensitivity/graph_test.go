@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"sort"
 	"testing"
-	"time"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -621,7 +620,7 @@ func TestChebColumnsOnBall(t *testing.T) {
 	diag, off := make([]float64, n), make([]float64, r.rowStart[n])
 	t0, t1 := make([]float64, n*columnBlock), make([]float64, n*columnBlock)
 	blk := []int{0, 1, b, n - 1, n - 2, 4*b + 75, 3*b + 76}
-	if !chebColumns(kern, bl, blk, tw, r.coef, r.B, r.rowStart, diag, off, t0, t1, time.Time{}) {
+	if !chebColumns(kern, bl, blk, tw, r.coef, r.B, r.rowStart, diag, off, t0, t1, cutoff{}) {
 		t.Fatal("block abandoned without a deadline")
 	}
 	if bl.full || len(bl.nodes) >= n {
@@ -836,7 +835,7 @@ func TestRadauScreen(t *testing.T) {
 		g := randomGraph(t, rng, 40+rng.IntN(40), 0.06+0.1*rng.Float64(), 1+trial%2, trial%2 == 0)
 		tau := []float64{0.3, 1.5}[trial%2]
 		A := expmOracle(g, tau)
-		cand := edgeClasses(g, tau, time.Time{})
+		cand := edgeClasses(g, tau, cutoff{})
 		qs := make([]float64, len(cand))
 		for k, c := range cand {
 			qs[k] = columnDiffSq(A, c.i, c.j)

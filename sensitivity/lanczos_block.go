@@ -2,7 +2,6 @@ package sensitivity
 
 import (
 	"math"
-	"time"
 )
 
 // lanczosBlock runs up to columnBlock independent Lanczos recurrences (one
@@ -165,7 +164,7 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 // up), floor is the shared best lower bound on max q_e and done receives
 // each class's bracket, with deep set when only the memory cap kmax cut it
 // short (the caller may run it again with more steps).
-func (lb *lanczosBlock) refine(slots int, take func() (c, i, j int, ok bool), floor func() float64, done func(c int, lo, up float64, deep bool), deadline time.Time) {
+func (lb *lanczosBlock) refine(slots int, take func() (c, i, j int, ok bool), floor func() float64, done func(c int, lo, up float64, deep bool), cut cutoff) {
 	busy := 0
 	for s := range lb.slot {
 		if s >= slots {
@@ -185,7 +184,7 @@ func (lb *lanczosBlock) refine(slots int, take func() (c, i, j int, ok bool), fl
 				lb.slotSteps++
 			}
 		}
-		late := !deadline.IsZero() && lb.steps >= lb.minSteps && time.Now().After(deadline)
+		late := (lb.steps >= lb.minSteps && cut.timeUp()) || cut.cancelled()
 		for s := range lb.slot {
 			c := lb.class[s]
 			if c < 0 {

@@ -333,7 +333,7 @@ func TestEdgeClassesShareQ(t *testing.T) {
 	tau := 1.3
 	A := expmOracle(g, tau)
 	tw := falseTwins(g)
-	cl := edgeClasses(g, tau, time.Time{})
+	cl := edgeClasses(g, tau, cutoff{})
 	total, multi := 0, 0
 	rep := map[[2]int]float64{}
 	for _, c := range cl {
@@ -550,7 +550,7 @@ func TestLanczosBlockMinSteps(t *testing.T) {
 		lb := newLanczosBlock(op, 2, 200)
 		lb.minSteps = minSteps
 		out := make([][2]float64, len(edges))
-		lb.refine(8, lb.inOrder(edges), func() float64 { return 0 }, func(c int, lo, up float64, deep bool) { out[c] = [2]float64{lo, up} }, deadline)
+		lb.refine(8, lb.inOrder(edges), func() float64 { return 0 }, func(c int, lo, up float64, deep bool) { out[c] = [2]float64{lo, up} }, cutoff{at: deadline})
 		return out
 	}
 	free := run(0, time.Time{})
@@ -587,7 +587,7 @@ func TestLanczosBlockStepCounts(t *testing.T) {
 			sub[k] = edges[c]
 		}
 		steps := map[int]int{}
-		lb.refine(slots, lb.inOrder(sub), func() float64 { return 0.05 }, func(k int, _, _ float64, _ bool) { steps[list[k]] = lb.stepsOf(k) }, time.Time{})
+		lb.refine(slots, lb.inOrder(sub), func() float64 { return 0.05 }, func(k int, _, _ float64, _ bool) { steps[list[k]] = lb.stepsOf(k) }, cutoff{})
 		return steps, lb.slotSteps
 	}
 	all := make([]int, len(edges))

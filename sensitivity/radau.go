@@ -4,7 +4,6 @@ import (
 	"math"
 	"runtime"
 	"sync"
-	"time"
 
 	"github.com/graphcloak/graphcloak/laplacian"
 	"gonum.org/v1/gonum/mat"
@@ -383,7 +382,7 @@ func hermiteExpDD(tau float64, th [3]float64) ([7]interval, bool) {
 // radauBounds computes radauWork.bound for every edge in parallel, in the
 // given order, and lowers u[e] to it where it is smaller, until the
 // deadline (zero: none).
-func radauBounds(works []*radauWork, m int, edge func(k int) (i, j int, u float64), set func(k int, u float64), deadline time.Time) {
+func radauBounds(works []*radauWork, m int, edge func(k int) (i, j int, u float64), set func(k int, u float64), cut cutoff) {
 	w := len(works)
 	var wg sync.WaitGroup
 	// Worker p takes edges p, p+w, p+2w, …: in the caller's order, so an
@@ -395,7 +394,7 @@ func radauBounds(works []*radauWork, m int, edge func(k int) (i, j int, u float6
 			r := works[p]
 			g := r.g
 			for k := p; k < m; k += w {
-				if (k/w)%64 == 0 && !deadline.IsZero() && time.Now().After(deadline) {
+				if (k/w)%64 == 0 && cut.passed() {
 					return
 				}
 				i, j, u := edge(k)

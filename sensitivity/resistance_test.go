@@ -258,14 +258,14 @@ func TestPilotLower(t *testing.T) {
 			A := expmOracle(g, tau)
 			qmax := 0.0
 			g.ForEachEdge(func(i, j int, w float64) { qmax = math.Max(qmax, columnDiffSq(A, i, j)) })
-			proven, _ := pilotSteps(g, tau, edgeClasses(g, tau, time.Time{}))
+			proven, _ := pilotSteps(g, tau, edgeClasses(g, tau, cutoff{}))
 			if proven > qmax*(1+1e-9) || proven < 0.5*qmax {
 				t.Errorf("trial %d τ=%g: proven pilot %g, max q_e %g", trial, tau, proven, qmax)
 			}
 			func() {
 				defer func(m int) { lanczosMemory = m }(lanczosMemory)
 				lanczosMemory = 8 * g.N() * 8 * 100
-				guess, _ := pilotSteps(g, tau, edgeClasses(g, tau, time.Time{}))
+				guess, _ := pilotSteps(g, tau, edgeClasses(g, tau, cutoff{}))
 				if math.Abs(guess-proven) > 1e-6*proven {
 					t.Errorf("trial %d τ=%g: windowed pilot %g, proven %g", trial, tau, guess, proven)
 				}
@@ -301,7 +301,7 @@ func TestCheapBoundsDeadline(t *testing.T) {
 	g.ForEachEdge(func(i, j int, w float64) { es = append(es, edge{i, j, w}) })
 	u := make([]float64, len(es))
 	cheapBounds(g, tau, bridgeSides(g), len(es), func(k int) (int, int, float64) { return es[k].i, es[k].j, es[k].w },
-		func(k int, v float64) { u[k] = v }, time.Now().Add(-time.Second))
+		func(k int, v float64) { u[k] = v }, cutoff{at: time.Now().Add(-time.Second)})
 	for k, e := range es {
 		want := math.Min(2, resistanceEdgeBound(1/e.w, tau))
 		if math.Abs(u[k]-want) > 1e-9*want {

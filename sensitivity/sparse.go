@@ -122,10 +122,7 @@ func (r *sparseRefiner) collectEdges() {
 			r.edges = append(r.edges, sparseEdge{i: int32(i), j: j32, pij: r.rowStart[i] + k})
 		}
 	}
-	var deadline time.Time // the cheap bounds may take a quarter of a time budget
-	if r.opt.TimeBudget > 0 {
-		deadline = r.start.Add(r.opt.TimeBudget / 4)
-	}
+	deadline := newCutoff(r.start, r.opt.TimeBudget/4, r.opt.Done) // the cheap bounds may take a quarter of a time budget
 	cheapBounds(g, r.tau, bridgeSides(g), len(r.edges), func(e int) (int, int, float64) { ed := r.edges[e]; return int(ed.i), int(ed.j), r.weight(ed) },
 		func(e int, u float64) { r.edges[e].u = u }, deadline)
 	r.order = make([]int32, len(r.edges))
@@ -233,10 +230,7 @@ func scored(top []scoredEdge) iter.Seq[int32] {
 func (r *sparseRefiner) tightenCheapBounds() {
 	if radauWorthIt(r.g, r.K) {
 		r.sorted = false
-		var deadline time.Time
-		if r.opt.TimeBudget > 0 {
-			deadline = r.start.Add(r.opt.TimeBudget / 4)
-		}
+		deadline := newCutoff(r.start, r.opt.TimeBudget/4, r.opt.Done)
 		works := newRadauWorks(r.g, r.tau, r.B, r.wmax)
 		rest := r.order[r.ptr:]
 		chunk := max(len(rest)/radauChunks, 1)
@@ -251,7 +245,7 @@ func (r *sparseRefiner) tightenCheapBounds() {
 			radauBounds(works, len(part),
 				func(k int) (int, int, float64) { e := r.edges[part[k]]; return int(e.i), int(e.j), e.u },
 				func(k int, u float64) { r.edges[part[k]].u = u }, deadline)
-			if (!deadline.IsZero() && time.Now().After(deadline)) || lo+chunk >= len(rest) {
+			if deadline.passed() || lo+chunk >= len(rest) {
 				break
 			}
 			var top []scoredEdge
@@ -374,9 +368,10 @@ func (r *sparseRefiner) refine(limit int) {
 			return
 		}
 		blockStart := time.Now()
-		var deadline time.Time
-		if r.opt.TimeBudget > 0 {
-			deadline = r.start.Add(r.opt.TimeBudget)
+		deadline := newCutoff(r.start, r.opt.TimeBudget, r.opt.Done)
+		if deadline.cancelled() {
+			r.stopped = true
+			return
 		}
 		if !chebColumns(r.kern, r.ball, blk, r.tw, r.coef, r.B, r.rowStart, r.diag, r.off, r.t0, r.t1, deadline) {
 			r.stopped = true
@@ -509,7 +504,7 @@ type sparseEdge struct {
 // The values are those of whole-graph steps (the rows skipped are exact
 // zeros), so the rounding bound is unchanged. t0 and t1 must be zero on
 // entry and are left zero.
-func chebColumns(kern *blockKernel, ball *ball, blk []int, tw *twins, coef []float64, B float64, rowStart []int, diag, off, t0, t1 []float64, deadline time.Time) bool {
+func chebColumns(kern *blockKernel, ball *ball, blk []int, tw *twins, coef []float64, B float64, rowStart []int, diag, off, t0, t1 []float64, cut cutoff) bool {
 	const b = columnBlock
 	g := kern.g
 	var cls []int
@@ -552,7 +547,7 @@ func chebColumns(kern *blockKernel, ball *ball, blk []int, tw *twins, coef []flo
 		gather(t1, coef[1])
 	}
 	for k := 2; k <= K; k++ {
-		if k%8 == 0 && !deadline.IsZero() && time.Now().After(deadline) {
+		if k%8 == 0 && cut.passed() {
 			return false // nothing of this block is recorded
 		}
 		// T_{k} = 2 L̃ T_{k−1} − T_{k−2} = (4/B) L T_{k−1} − 2 T_{k−1} − T_{k−2}, into t0.
