@@ -268,7 +268,7 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 	}
 	method, scheme := opt.Method, opt.Scheme
 	stop := stopFunc(opt.Done)
-	if scheme == SchemeSlowModes || (method == expm.Auto && scheme == SchemeAuto && slowModesFirst(g, tau)) {
+	if scheme == SchemeSlowModes || (method == expm.Auto && scheme == SchemeAuto && slowModesFirst(g, tau, opt)) {
 		// Auto tries the slow modes first on mid-sized graphs unless Δ2 is
 		// provably at least 10⁻³ (then the other methods' absolute error
 		// terms are relative enough): they need few modes exactly when Δ2
@@ -370,10 +370,25 @@ func inLocalOrder(g *laplacian.Graph, run func(*laplacian.Graph) Result) Result 
 
 // slowModesFirst reports whether the Auto method tries the slow modes
 // before the plan's method: on graphs of 301–5 000 nodes unless the Jensen
-// floor proves Δ2 ≥ 10⁻³.
-func slowModesFirst(g *laplacian.Graph, tau float64) bool {
+// floor proves Δ2 ≥ 10⁻³, or the dense method (exact at any τ) is
+// modelled to take at most slowModesDenseSeconds — there a failed slow-modes
+// attempt (too many modes) would cost more than the dense run it saves
+// (pa:n=1000,m=3 at τ = 20: 11 s CPU in slow modes before falling back to
+// a 3 s dense run).
+func slowModesFirst(g *laplacian.Graph, tau float64, opt Options) bool {
+	if g.N() <= opt.DenseLimit && denseSeconds(g.N()) <= slowModesDenseSeconds {
+		return false
+	}
 	return g.N() > 300 && g.N() <= slowModesLimit && jensenFloor(g, tau) < 1e-6
 }
+
+// slowModesDenseSeconds is the modelled dense time up to which Auto
+// prefers the dense method to trying the slow modes first (n ≈ 1 600).
+const slowModesDenseSeconds = 8
+
+// denseSeconds models the dense method's time on the 2-core reference
+// machine: 1.5 s·(n/1000)^3.6.
+func denseSeconds(n int) float64 { return 1.5 * math.Pow(float64(n)/1000, 3.6) }
 
 // ExactRelativeSlack is the widest certified bracket, relative to Δ2, that
 // is still called exact.
@@ -429,13 +444,13 @@ func (p Plan) Name() string {
 func PlanGraph(g *laplacian.Graph, tau float64, opt Options) Plan {
 	opt = opt.withDefaults()
 	p := planGraphSensitivity(g, tau, opt)
-	p.SlowModesFirst = opt.Method == expm.Auto && opt.Scheme == SchemeAuto && slowModesFirst(g, tau)
+	p.SlowModesFirst = opt.Method == expm.Auto && opt.Scheme == SchemeAuto && slowModesFirst(g, tau, opt)
 	return p
 }
 
 func planGraphSensitivity(g *laplacian.Graph, tau float64, opt Options) Plan {
 	n := float64(g.N())
-	dense := 1.5 * math.Pow(n/1000, 3.6)
+	dense := denseSeconds(g.N())
 	denseOK := g.N() <= opt.DenseLimit && opt.Method != expm.Sparse
 	if denseOK && (g.N() <= 300 || opt.Method == expm.Dense) {
 		return Plan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
