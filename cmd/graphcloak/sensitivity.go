@@ -303,8 +303,11 @@ type sensitivityPlanResult struct {
 	// modelled) and falls back to Method.
 	SlowModesFirst  bool    `json:"slowModesFirst,omitempty"`
 	SecondsEstimate float64 `json:"secondsEstimate"`
-	BytesEstimate   int64   `json:"bytesEstimate"`
-	Seconds         float64 `json:"seconds"` // the dry run's own time
+	// BytesEstimate is the modelled peak resident memory of the run: the
+	// computation's model plus this process's peak so far (binary,
+	// runtime, the loaded graph).
+	BytesEstimate int64   `json:"bytesEstimate"`
+	Seconds       float64 `json:"seconds"` // the dry run's own time
 	// TimeBudgetSeconds echoes --time-budget (absent without one): a run
 	// modelled to take longer stops there with a proven upper bound.
 	TimeBudgetSeconds float64 `json:"timeBudgetSeconds,omitempty"`
@@ -321,7 +324,7 @@ func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityO
 	p := sensitivity.PlanGraph(gr, o.tau, opt)
 	comps, _ := gr.Components()
 	return sensitivityPlanResult{DryRun: true, Graph: o.graph, Nodes: gr.N(), Edges: gr.NumEdges(), Components: comps,
-		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SlowModesFirst: p.SlowModesFirst, SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes,
+		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SlowModesFirst: p.SlowModesFirst, SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes + processPeakBytes(),
 		Seconds: time.Since(start).Seconds(), TimeBudgetSeconds: o.timeBudget.Seconds()}, nil
 }
 
