@@ -33,9 +33,6 @@ func steqrVectors(n int, d, e, z []float64, ldz int, work []float64) (ok bool) {
 		return true
 	}
 	impl := gonum.Implementation{}
-	const icompz = 1 // eigenvectors of the original matrix: z holds Q on entry
-
-	bi := blas64.Implementation()
 
 	eps := steqrEps
 	eps2 := eps * eps
@@ -63,28 +60,7 @@ func steqrVectors(n int, d, e, z []float64, ldz int, work []float64) (ok bool) {
 
 	for {
 		if l1 > n-1 {
-			// Order eigenvalues and eigenvectors.
-			if icompz == 0 {
-				impl.Dlasrt(lapack.SortIncreasing, n, d)
-			} else {
-				// TODO(btracey): Consider replacing this sort with a call to sort.Sort.
-				for ii := 1; ii < n; ii++ {
-					i := ii - 1
-					k := i
-					p := d[i]
-					for j := ii; j < n; j++ {
-						if d[j] < p {
-							k = j
-							p = d[j]
-						}
-					}
-					if k != i {
-						d[k] = d[i]
-						d[i] = p
-						bi.Dswap(n, z[i:], ldz, z[k:], ldz)
-					}
-				}
-			}
+			steqrSort(n, d, z, ldz)
 			return true
 		}
 		if l1 > 0 {
@@ -134,176 +110,9 @@ func steqrVectors(n int, d, e, z []float64, ldz int, work []float64) (ok bool) {
 			l = lendsv
 		}
 		if lend > l {
-			// QL Iteration. Look for small subdiagonal element.
-			for {
-				if l != lend {
-					for m = l; m < lend; m++ {
-						v := math.Abs(e[m])
-						if v*v <= (eps2*math.Abs(d[m]))*math.Abs(d[m+1])+safmin {
-							break
-						}
-					}
-				} else {
-					m = lend
-				}
-				if m < lend {
-					e[m] = 0
-				}
-				p := d[l]
-				if m == l {
-					// Eigenvalue found.
-					l++
-					if l > lend {
-						break
-					}
-					continue
-				}
-
-				// If remaining matrix is 2×2, use Dlae2 to compute its eigensystem.
-				if m == l+1 {
-					if icompz > 0 {
-						d[l], d[l+1], work[l], work[n-1+l] = impl.Dlaev2(d[l], e[l], d[l+1])
-						rotateColumns(lapack.Backward,
-							n, 2, work[l:], work[n-1+l:], z[l:], ldz)
-					} else {
-						d[l], d[l+1] = impl.Dlae2(d[l], e[l], d[l+1])
-					}
-					e[l] = 0
-					l += 2
-					if l > lend {
-						break
-					}
-					continue
-				}
-
-				if jtot == nmaxit {
-					break
-				}
-				jtot++
-
-				// Form shift
-				g := (d[l+1] - p) / (2 * e[l])
-				r := impl.Dlapy2(g, 1)
-				g = d[m] - p + e[l]/(g+math.Copysign(r, g))
-				s := 1.0
-				c := 1.0
-				p = 0.0
-
-				// Inner loop
-				for i := m - 1; i >= l; i-- {
-					f := s * e[i]
-					b := c * e[i]
-					c, s, r = impl.Dlartg(g, f)
-					if i != m-1 {
-						e[i+1] = r
-					}
-					g = d[i+1] - p
-					r = (d[i]-g)*s + 2*c*b
-					p = s * r
-					d[i+1] = g + p
-					g = c*r - b
-
-					// If eigenvectors are desired, then save rotations.
-					if icompz > 0 {
-						work[i] = c
-						work[n-1+i] = -s
-					}
-				}
-				// If eigenvectors are desired, then apply saved rotations.
-				if icompz > 0 {
-					mm := m - l + 1
-					rotateColumns(lapack.Backward,
-						n, mm, work[l:], work[n-1+l:], z[l:], ldz)
-				}
-				d[l] -= p
-				e[l] = g
-			}
+			jtot = steqrQL(n, l, lend, d, e, z, ldz, work, jtot, nmaxit)
 		} else {
-			// QR Iteration.
-			// Look for small superdiagonal element.
-			for {
-				if l != lend {
-					for m = l; m > lend; m-- {
-						v := math.Abs(e[m-1])
-						if v*v <= (eps2*math.Abs(d[m])*math.Abs(d[m-1]) + safmin) {
-							break
-						}
-					}
-				} else {
-					m = lend
-				}
-				if m > lend {
-					e[m-1] = 0
-				}
-				p := d[l]
-				if m == l {
-					// Eigenvalue found
-					l--
-					if l < lend {
-						break
-					}
-					continue
-				}
-
-				// If remaining matrix is 2×2, use Dlae2 to compute its eigenvalues.
-				if m == l-1 {
-					if icompz > 0 {
-						d[l-1], d[l], work[m], work[n-1+m] = impl.Dlaev2(d[l-1], e[l-1], d[l])
-						rotateColumns(lapack.Forward,
-							n, 2, work[m:], work[n-1+m:], z[l-1:], ldz)
-					} else {
-						d[l-1], d[l] = impl.Dlae2(d[l-1], e[l-1], d[l])
-					}
-					e[l-1] = 0
-					l -= 2
-					if l < lend {
-						break
-					}
-					continue
-				}
-				if jtot == nmaxit {
-					break
-				}
-				jtot++
-
-				// Form shift.
-				g := (d[l-1] - p) / (2 * e[l-1])
-				r := impl.Dlapy2(g, 1)
-				g = d[m] - p + (e[l-1])/(g+math.Copysign(r, g))
-				s := 1.0
-				c := 1.0
-				p = 0.0
-
-				// Inner loop.
-				for i := m; i < l; i++ {
-					f := s * e[i]
-					b := c * e[i]
-					c, s, r = impl.Dlartg(g, f)
-					if i != m {
-						e[i-1] = r
-					}
-					g = d[i] - p
-					r = (d[i+1]-g)*s + 2*c*b
-					p = s * r
-					d[i] = g + p
-					g = c*r - b
-
-					// If eigenvectors are desired, then save rotations.
-					if icompz > 0 {
-						work[i] = c
-						work[n-1+i] = s
-					}
-				}
-
-				// If eigenvectors are desired, then apply saved rotations.
-				if icompz > 0 {
-					mm := l - m + 1
-					rotateColumns(lapack.Forward,
-						n, mm, work[m:], work[n-1+m:], z[m:], ldz)
-				}
-				d[l] -= p
-				e[l-1] = g
-			}
+			jtot = steqrQR(n, l, lend, d, e, z, ldz, work, jtot, nmaxit)
 		}
 
 		// Undo scaling if necessary.
@@ -433,4 +242,195 @@ func rotateRows4(direct lapack.Direct, n int, c, s, r0, r1, r2, r3 []float64) {
 		a0, a1, a2, a3 = st*a0+ct*b0, st*a1+ct*b1, st*a2+ct*b2, st*a3+ct*b3
 	}
 	r0[0], r1[0], r2[0], r3[0] = a0, a1, a2, a3
+}
+
+// steqrQL is the QL iteration of steqrVectors on the block l … lend
+// (lend > l), verbatim from gonum's Dsteqr with the eigenvectors always
+// updated; it returns the iteration count jtot.
+func steqrQL(n, l, lend int, d, e, z []float64, ldz int, work []float64, jtot, nmaxit int) int {
+	impl := gonum.Implementation{}
+	eps2, safmin := steqrEps*steqrEps, steqrSafmin
+	var m int
+	// QL Iteration. Look for small subdiagonal element.
+	for {
+		if l != lend {
+			for m = l; m < lend; m++ {
+				v := math.Abs(e[m])
+				if v*v <= (eps2*math.Abs(d[m]))*math.Abs(d[m+1])+safmin {
+					break
+				}
+			}
+		} else {
+			m = lend
+		}
+		if m < lend {
+			e[m] = 0
+		}
+		p := d[l]
+		if m == l {
+			// Eigenvalue found.
+			l++
+			if l > lend {
+				break
+			}
+			continue
+		}
+
+		// If remaining matrix is 2×2, use Dlae2 to compute its eigensystem.
+		if m == l+1 {
+			d[l], d[l+1], work[l], work[n-1+l] = impl.Dlaev2(d[l], e[l], d[l+1])
+			rotateColumns(lapack.Backward,
+				n, 2, work[l:], work[n-1+l:], z[l:], ldz)
+			e[l] = 0
+			l += 2
+			if l > lend {
+				break
+			}
+			continue
+		}
+
+		if jtot == nmaxit {
+			break
+		}
+		jtot++
+
+		// Form shift
+		g := (d[l+1] - p) / (2 * e[l])
+		r := impl.Dlapy2(g, 1)
+		g = d[m] - p + e[l]/(g+math.Copysign(r, g))
+		s := 1.0
+		c := 1.0
+		p = 0.0
+
+		// Inner loop
+		for i := m - 1; i >= l; i-- {
+			f := s * e[i]
+			b := c * e[i]
+			c, s, r = impl.Dlartg(g, f)
+			if i != m-1 {
+				e[i+1] = r
+			}
+			g = d[i+1] - p
+			r = (d[i]-g)*s + 2*c*b
+			p = s * r
+			d[i+1] = g + p
+			g = c*r - b
+
+			// Save the rotations for the eigenvectors.
+			work[i] = c
+			work[n-1+i] = -s
+		}
+		// Apply the saved rotations to the eigenvectors.
+		rotateColumns(lapack.Backward, n, m-l+1, work[l:], work[n-1+l:], z[l:], ldz)
+		d[l] -= p
+		e[l] = g
+	}
+	return jtot
+}
+
+// steqrQR is the QR iteration of steqrVectors on the block lend … l
+// (lend ≤ l), verbatim from gonum's Dsteqr with the eigenvectors always
+// updated; it returns the iteration count jtot.
+func steqrQR(n, l, lend int, d, e, z []float64, ldz int, work []float64, jtot, nmaxit int) int {
+	impl := gonum.Implementation{}
+	eps2, safmin := steqrEps*steqrEps, steqrSafmin
+	var m int
+	// QR Iteration.
+	// Look for small superdiagonal element.
+	for {
+		if l != lend {
+			for m = l; m > lend; m-- {
+				v := math.Abs(e[m-1])
+				if v*v <= (eps2*math.Abs(d[m])*math.Abs(d[m-1]) + safmin) {
+					break
+				}
+			}
+		} else {
+			m = lend
+		}
+		if m > lend {
+			e[m-1] = 0
+		}
+		p := d[l]
+		if m == l {
+			// Eigenvalue found
+			l--
+			if l < lend {
+				break
+			}
+			continue
+		}
+
+		// If remaining matrix is 2×2, use Dlae2 to compute its eigenvalues.
+		if m == l-1 {
+			d[l-1], d[l], work[m], work[n-1+m] = impl.Dlaev2(d[l-1], e[l-1], d[l])
+			rotateColumns(lapack.Forward,
+				n, 2, work[m:], work[n-1+m:], z[l-1:], ldz)
+			e[l-1] = 0
+			l -= 2
+			if l < lend {
+				break
+			}
+			continue
+		}
+		if jtot == nmaxit {
+			break
+		}
+		jtot++
+
+		// Form shift.
+		g := (d[l-1] - p) / (2 * e[l-1])
+		r := impl.Dlapy2(g, 1)
+		g = d[m] - p + (e[l-1])/(g+math.Copysign(r, g))
+		s := 1.0
+		c := 1.0
+		p = 0.0
+
+		// Inner loop.
+		for i := m; i < l; i++ {
+			f := s * e[i]
+			b := c * e[i]
+			c, s, r = impl.Dlartg(g, f)
+			if i != m {
+				e[i-1] = r
+			}
+			g = d[i] - p
+			r = (d[i+1]-g)*s + 2*c*b
+			p = s * r
+			d[i] = g + p
+			g = c*r - b
+
+			// Save the rotations for the eigenvectors.
+			work[i] = c
+			work[n-1+i] = s
+		}
+
+		// Apply the saved rotations to the eigenvectors.
+		rotateColumns(lapack.Forward, n, l-m+1, work[m:], work[n-1+m:], z[m:], ldz)
+		d[l] -= p
+		e[l-1] = g
+	}
+	return jtot
+}
+
+// steqrSort orders the eigenvalues ascending and swaps the eigenvector
+// columns with them (selection sort, as Dsteqr).
+func steqrSort(n int, d, z []float64, ldz int) {
+	bi := blas64.Implementation()
+	for ii := 1; ii < n; ii++ {
+		i := ii - 1
+		k := i
+		p := d[i]
+		for j := ii; j < n; j++ {
+			if d[j] < p {
+				k = j
+				p = d[j]
+			}
+		}
+		if k != i {
+			d[k] = d[i]
+			d[i] = p
+			bi.Dswap(n, z[i:], ldz, z[k:], ldz)
+		}
+	}
 }
