@@ -337,7 +337,7 @@ func printSensitivityPlan(out io.Writer, p sensitivityPlanResult) error {
 	fmt.Fprintf(tw, "components\t%d\n", p.Components)
 	fmt.Fprintf(tw, "tau\t%g\n", p.Tau)
 	if p.SlowModesFirst {
-		fmt.Fprintf(tw, "first tries\tslow-modes (not modelled; the method below runs when more than 256 slow modes are needed)\n")
+		fmt.Fprintf(tw, "first tries\tslow-modes (not modelled; the method below runs when more than 256 slow modes are needed; a --time-budget gives the slow modes half of it)\n")
 	}
 	fmt.Fprintf(tw, "method\t%s\n", p.Method)
 	fmt.Fprintf(tw, "time estimate\t%.3g s (2-core reference machine)\n", p.SecondsEstimate)
