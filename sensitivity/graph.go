@@ -296,6 +296,13 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 		if scheme == SchemeSlowModes {
 			return Result{}, fmt.Errorf("%w: the slow-modes method takes at most %d nodes and %d modes below λ₂ + 25/τ", ErrTooLarge, slowModesLimit, slowModesMaxBlock)
 		}
+		if method == expm.Auto && denseFallback(g, opt) {
+			s, err := denseGraphSensitivity(g, tau, alpha, base)
+			if err == nil && stop() {
+				return Result{}, ErrStopped
+			}
+			return honestExact(s), err
+		}
 	}
 	switch method {
 	case expm.Auto:
@@ -382,6 +389,17 @@ func slowModesFirst(g *laplacian.Graph, tau float64, opt Options) bool {
 	return g.N() > 300 && g.N() <= slowModesLimit && jensenFloor(g, tau) < 1e-6
 }
 
+// denseFallback reports whether Auto, once the slow modes failed (too
+// many of them), runs the dense method, exact at any τ, rather than the
+// plan's sparse scheme, whose absolute error terms can be 10⁶× a Δ2 this
+// small (the Jensen floor is below 10⁻⁶ there): up to slowModesLimit
+// nodes, above DenseLimit too, unless the dense method is disabled
+// (DenseLimit < 0) or a time budget asks for an anytime bound, which the
+// dense method cannot give.
+func denseFallback(g *laplacian.Graph, opt Options) bool {
+	return opt.TimeBudget == 0 && opt.DenseLimit >= 0 && g.N() <= slowModesLimit
+}
+
 // slowModesDenseSeconds is the modelled dense time up to which Auto
 // prefers the dense method to trying the slow modes first (n ≈ 1 600).
 const slowModesDenseSeconds = 8
@@ -416,8 +434,10 @@ type Plan struct {
 	Seconds float64     // modelled time on the 2-core reference machine
 	Bytes   int64       // modelled peak memory of the computation
 	// SlowModesFirst: under Auto the slow-modes method runs first and the
-	// planned method only when it needs more than 256 modes; Seconds and
-	// Bytes model the planned method, not the slow modes (not modelled).
+	// planned method only when it needs more than 256 modes (without a
+	// time budget that is the dense method, up to 5 000 nodes:
+	// denseFallback); Seconds and Bytes model the planned method, not the
+	// slow modes (not modelled).
 	SlowModesFirst bool
 }
 
@@ -443,8 +463,13 @@ func (p Plan) Name() string {
 // its bounds. Zero options mean the defaults of Graph.
 func PlanGraph(g *laplacian.Graph, tau float64, opt Options) Plan {
 	opt = opt.withDefaults()
+	first := opt.Method == expm.Auto && opt.Scheme == SchemeAuto && slowModesFirst(g, tau, opt)
+	if first && denseFallback(g, opt) {
+		n := float64(g.N())
+		return Plan{Method: expm.Dense, Seconds: denseSeconds(g.N()), Bytes: int64(4*8*n*n) + g.Bytes(), SlowModesFirst: true}
+	}
 	p := planGraphSensitivity(g, tau, opt)
-	p.SlowModesFirst = opt.Method == expm.Auto && opt.Scheme == SchemeAuto && slowModesFirst(g, tau, opt)
+	p.SlowModesFirst = first
 	return p
 }
 

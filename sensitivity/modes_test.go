@@ -177,3 +177,34 @@ func TestSlowModesTimeBudget(t *testing.T) {
 		t.Errorf("exact=%v method=%s under a 1 ns budget", s.Exact, s.Method)
 	}
 }
+
+// Where the slow modes may fail at a tiny Δ2 (Jensen floor < 10⁻⁶) the
+// plan falls back to the dense method, exact at any τ, up to 5 000 nodes
+// and above the dense limit — but not under a time budget (the dense
+// method has no anytime bound) nor with the dense method disabled; and
+// Auto skips the slow modes where the dense run is modelled cheap.
+func TestPlanDenseFallback(t *testing.T) {
+	// A dense limit below n stands for a graph too large for a cheap
+	// dense run (the fallback ignores the limit, the skip does not).
+	g, _, err := laplacian.Generate("pa:n=400,m=3,seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := PlanGraph(g, 3, Options{DenseLimit: 100})
+	if !p.SlowModesFirst || p.Method != expm.Dense {
+		t.Errorf("τ = 3: plan %+v, want slow modes first, then dense", p)
+	}
+	if p := PlanGraph(g, 3, Options{DenseLimit: 100, TimeBudget: 1e9}); p.Method == expm.Dense {
+		t.Errorf("τ = 3 with a budget: plan %+v, want a sparse scheme", p)
+	}
+	if p := PlanGraph(g, 3, Options{DenseLimit: -1}); p.Method == expm.Dense {
+		t.Errorf("τ = 3, dense disabled: plan %+v, want a sparse scheme", p)
+	}
+	small, _, err := laplacian.Generate("pa:n=1000,m=3,seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := PlanGraph(small, 20, Options{}); p.SlowModesFirst || p.Method != expm.Dense {
+		t.Errorf("n = 1000, τ = 20: plan %+v, want dense without slow modes", p)
+	}
+}
