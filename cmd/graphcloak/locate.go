@@ -428,16 +428,6 @@ func connectProjection(ctx context.Context, g *globalOptions) (*connector.Client
 	return connectNeo4jLogged(ctx, g)
 }
 
-// connectNeo4jLogged connects to the configured Neo4j and logs where.
-func connectNeo4jLogged(ctx context.Context, g *globalOptions) (*connector.Client, error) {
-	client, err := connectNeo4j(ctx, &g.cfg.Config)
-	if err != nil {
-		return nil, err
-	}
-	g.logger.Info("connected to neo4j", "uri", client.URI(), "database", client.Database())
-	return client, nil
-}
-
 // startLocateRun writes locate's run record ("running", with a lease).
 func startLocateRun(ctx context.Context, opts *locateOptions, client *connector.Client, releasedProp string) (*connector.Run, error) {
 	cfg := &opts.g.cfg.Config
