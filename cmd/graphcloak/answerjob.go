@@ -18,6 +18,10 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
+// This file is the private answer (locate --private-answer, and each
+// slot of serve --private-answer): its flags, their check
+// (checkPrivateAnswer), its run (answerOnce) and its output.
+
 // answerOptions are locate's private-answer flags.
 type answerOptions struct {
 	enabled bool
