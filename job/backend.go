@@ -16,10 +16,10 @@ type Backend interface {
 	// FindRelease returns the release run that charged scope's epoch —
 	// the newest that published, else the newest — or nil.
 	FindRelease(ctx context.Context, scope, epoch string) (*connector.RunRecord, error)
-	// ClaimOutputs records runID as the owner of the claimed output
-	// properties (refused, *connector.OutputOwnedError, when another kind
-	// of output or an input owns one).
-	ClaimOutputs(ctx context.Context, runID string, claims connector.Claims) error
+	// ClaimOutputs records runID (of command) as the owner of the claimed
+	// output properties (refused, *connector.OutputOwnedError, when
+	// another kind of output or an input owns one).
+	ClaimOutputs(ctx context.Context, runID, command string, claims connector.Claims) error
 	// StartRun writes rec "running" with a lease, holding its scope:
 	// *connector.ScopeBusyError while another live run holds the scope,
 	// *connector.EpochPublishedError when another run published the
@@ -37,6 +37,9 @@ type Backend interface {
 	// property, bound to the run (its id beside each value, in the same
 	// statement).
 	WriteValues(ctx context.Context, run Run, keys []string, values []float64, progress func(done, total int)) (connector.WriteStats, error)
+	// WriteNodes writes per-node properties (a localisation's results),
+	// not bound to a run.
+	WriteNodes(ctx context.Context, rows []connector.NodeProps, progress func(done, total int)) (connector.WriteStats, error)
 }
 
 // Run is a run record held by this process (a lease kept alive by a

@@ -112,7 +112,7 @@ func (p *Plan) claim(ctx context.Context) (Run, *connector.RunRecord, error) {
 // with a lease).
 func (p *Plan) start(ctx context.Context) (Run, error) {
 	s, b := &p.Spec, p.env.Backend
-	if err := b.ClaimOutputs(ctx, s.RunID, s.claims()); err != nil {
+	if err := b.ClaimOutputs(ctx, s.RunID, "release", s.claims()); err != nil {
 		return nil, err
 	}
 	return b.StartRun(ctx, s.runRecord(), s.Lease)
@@ -316,6 +316,13 @@ func storedRelease(ctx context.Context, b Backend, run Run) (*privacy.Released, 
 	return rel, nil
 }
 
+// RecordFailure marks run failed (or interrupted) with err, when there
+// is one, within ctx (the run's bookkeeping deadline); a failure to
+// record it is logged, since err is what the user needs to see.
+func RecordFailure(ctx context.Context, log *slog.Logger, run Run, err error) {
+	recordFailure(ctx, log, run, err)
+}
+
 // recordFailure marks run failed (or interrupted) with err, when there is
 // one; a failure to record it is logged (the lease then expires and the
 // next run marks the run abandoned).
@@ -323,7 +330,7 @@ func recordFailure(ctx context.Context, log *slog.Logger, run Run, err error) {
 	if err == nil || run == nil {
 		return
 	}
-	if ferr := run.Fail(ctx, err); ferr != nil {
+	if ferr := run.Fail(ctx, err); ferr != nil && log != nil {
 		log.Warn("could not record the failed run", "runId", run.Record().RunID, "error", ferr)
 	}
 }

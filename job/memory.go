@@ -194,7 +194,7 @@ func (m *Memory) FindRelease(_ context.Context, scope, epoch string) (*connector
 }
 
 // ClaimOutputs registers the claims, refusing another kind's property.
-func (m *Memory) ClaimOutputs(_ context.Context, runID string, cl connector.Claims) error {
+func (m *Memory) ClaimOutputs(_ context.Context, runID, _ string, cl connector.Claims) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.step("claim outputs"); err != nil {
@@ -234,6 +234,7 @@ func (m *Memory) StartRun(_ context.Context, rec connector.RunRecord, lease time
 		switch {
 		case r.RunID == rec.RunID:
 			return nil, &connector.RunStateError{RunID: rec.RunID, Status: r.Status, Op: "start (the run id exists)"}
+		case rec.Command != "release" || r.Command != "release":
 		case r.Scope == rec.Scope && r.Status == connector.StatusRunning:
 			return nil, &connector.ScopeBusyError{Scope: rec.Scope, Holder: r.RunID, Until: r.LeaseExpiresAt}
 		case r.Scope == rec.Scope && r.Epoch == rec.Epoch && Published(r):
@@ -328,6 +329,35 @@ func (m *Memory) WriteValues(_ context.Context, run Run, keys []string, values [
 		st.NodePropertiesWritten++
 		if progress != nil {
 			progress(i+1, len(keys))
+		}
+	}
+	return st, nil
+}
+
+// WriteNodes writes one node per step.
+func (m *Memory) WriteNodes(_ context.Context, rows []connector.NodeProps, progress func(done, total int)) (connector.WriteStats, error) {
+	var st connector.WriteStats
+	for i, r := range rows {
+		m.mu.Lock()
+		err := m.step("write node " + r.Key)
+		if err == nil {
+			n := m.nodes[r.Key]
+			if n == nil {
+				n = map[string]any{}
+				m.nodes[r.Key] = n
+			}
+			for k, v := range r.Props {
+				n[k] = v
+			}
+		}
+		m.mu.Unlock()
+		if err != nil {
+			return st, err
+		}
+		st.NodesWritten++
+		st.NodePropertiesWritten += len(r.Props)
+		if progress != nil {
+			progress(i+1, len(rows))
 		}
 	}
 	return st, nil

@@ -36,8 +36,8 @@ func (n *Neo4j) FindRelease(ctx context.Context, scope, epoch string) (*connecto
 	return n.Client.FindRelease(ctx, n.Database, scope, epoch)
 }
 
-func (n *Neo4j) ClaimOutputs(ctx context.Context, runID string, cl connector.Claims) error {
-	return n.Client.ClaimOutputs(ctx, n.Database, runID, "release", cl)
+func (n *Neo4j) ClaimOutputs(ctx context.Context, runID, command string, cl connector.Claims) error {
+	return n.Client.ClaimOutputs(ctx, n.Database, runID, command, cl)
 }
 
 func (n *Neo4j) StartRun(ctx context.Context, rec connector.RunRecord, lease time.Duration) (job.Run, error) {
@@ -77,5 +77,12 @@ func (n *Neo4j) WriteValues(ctx context.Context, r job.Run, keys []string, value
 	}
 	opt := n.Write
 	opt.Progress, opt.RunID, opt.BindProperty = progress, rec.RunID, rec.WriteProperty
+	return n.Client.WriteProperties(ctx, n.Projection, rows, opt)
+}
+
+// WriteNodes writes per-node properties to the projection's nodes.
+func (n *Neo4j) WriteNodes(ctx context.Context, rows []connector.NodeProps, progress func(done, total int)) (connector.WriteStats, error) {
+	opt := n.Write
+	opt.Progress = progress
 	return n.Client.WriteProperties(ctx, n.Projection, rows, opt)
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/plotting"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -84,7 +85,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 	}
 	summary = &locateSummary{Graph: opts.graph, Communities: opts.communities}
 	var client *connector.Client
-	var run *connector.Run
+	var run job.Run
 	if in.isDB {
 		if client, err = connectProjection(ctx, g); err != nil {
 			return nil, nil, err
@@ -107,8 +108,8 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 			if run, err = startLocateRun(ctx, opts, client, in.releasedProp); err != nil {
 				return nil, nil, err
 			}
-			summary.RunID = run.ID()
-			defer func() { recordFailure(after.Context(), g, run, err) }()
+			summary.RunID = run.Record().RunID
+			defer func() { job.RecordFailure(after.Context(), g.logger, run, err) }()
 		}
 		if opts.releaseRun != "" {
 			if err = releaseRunParams(ctx, g, client, opts.releaseRun, in); err != nil {
@@ -116,11 +117,11 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 			}
 		}
 	}
-	job, err := locateJob(ctx, opts, in, client, summary)
+	lj, err := locateJob(ctx, opts, in, client, summary)
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := graphcloak.Locate(ctx, job)
+	res, err := graphcloak.Locate(ctx, lj)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -134,20 +135,20 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 			"posteriorToPrior", res.PosteriorToPrior, "threshold", community.NoiseThreshold(res.Report.TopPrior(len(res.Nodes))))
 	}
 	if opts.forecastTrials > 0 {
-		if summary.Forecast, err = locateForecast(ctx, opts, job, res, in.tau); err != nil {
+		if summary.Forecast, err = locateForecast(ctx, opts, lj, res, in.tau); err != nil {
 			return nil, nil, err
 		}
 	}
 	g.logger.Info("located", "estimator", res.Estimator, "status", res.Status, "noSource", res.Report.NoSource,
 		"communityCount", summary.CommunityCount)
-	if err := emitLocate(ctx, opts, csvOut, job, res, in.tau, summary); err != nil {
+	if err := emitLocate(ctx, opts, csvOut, lj, res, in.tau, summary); err != nil {
 		return nil, nil, err
 	}
 	if stream && g.output == "json" {
 		summary.Nodes = res.Nodes
 	}
 	if in.isDB && !stream {
-		if err := writeLocate(ctx, g, client, run, res, job.Names != nil, summary); err != nil {
+		if err := writeLocate(ctx, g, client, run, res, lj.Names != nil, summary); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -157,24 +158,24 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (summar
 // locateForecast simulates releases like the located one (same graph,
 // communities, τ, σ and estimator) and returns the utility forecast: how
 // often such a release names the right community.
-func locateForecast(ctx context.Context, opts *locateOptions, job graphcloak.LocateJob, res *graphcloak.LocateResult, tau float64) (*experiment.Forecast, error) {
+func locateForecast(ctx context.Context, opts *locateOptions, lj graphcloak.LocateJob, res *graphcloak.LocateResult, tau float64) (*experiment.Forecast, error) {
 	part := make([]int, len(res.Nodes))
 	for i, n := range res.Nodes {
 		part[i] = n.CommunityID
 	}
-	e := experiment.Graph{Graph: job.Graph, Partition: part, Tau: tau, Sigma: res.Sigma, Sources: max(job.Sources, 1),
-		Trials: opts.forecastTrials, Estimator: job.Estimator, Seed: job.Seed, Progress: opts.g.progress("forecast trials")}
+	e := experiment.Graph{Graph: lj.Graph, Partition: part, Tau: tau, Sigma: res.Sigma, Sources: max(lj.Sources, 1),
+		Trials: opts.forecastTrials, Estimator: lj.Estimator, Seed: lj.Seed, Progress: opts.g.progress("forecast trials")}
 	r, err := experiment.RunGraph(ctx, e)
 	if err != nil {
 		return nil, err
 	}
 	f := experiment.ForecastOf(r)
-	f.Epsilon, f.Delta, f.Alpha = job.Released.Meta.Epsilon, job.Released.Meta.Delta, job.Released.Meta.Alpha
+	f.Epsilon, f.Delta, f.Alpha = lj.Released.Meta.Epsilon, lj.Released.Meta.Delta, lj.Released.Meta.Alpha
 	return &f, nil
 }
 
 // emitLocate writes the per-node CSV (--out) and the picture (--plot).
-func emitLocate(ctx context.Context, opts *locateOptions, csvOut *outputFile, job graphcloak.LocateJob, res *graphcloak.LocateResult, tau float64, summary *locateSummary) error {
+func emitLocate(ctx context.Context, opts *locateOptions, csvOut *outputFile, lj graphcloak.LocateJob, res *graphcloak.LocateResult, tau float64, summary *locateSummary) error {
 	if csvOut != nil {
 		if err := writeLocateCSV(csvOut, res.Nodes); err != nil {
 			return err
@@ -182,7 +183,7 @@ func emitLocate(ctx context.Context, opts *locateOptions, csvOut *outputFile, jo
 		summary.Out = opts.out
 	}
 	if opts.plot != "" {
-		if err := plotLocate(opts, job.Graph, res, job.Released, tau); err != nil {
+		if err := plotLocate(opts, lj.Graph, res, lj.Released, tau); err != nil {
 			return err
 		}
 		summary.Plot = opts.plot
@@ -302,8 +303,22 @@ func connectProjection(ctx context.Context, g *globalOptions) (*connector.Client
 	return connectNeo4jLogged(ctx, g)
 }
 
-// startLocateRun writes locate's run record ("running", with a lease).
-func startLocateRun(ctx context.Context, opts *locateOptions, client *connector.Client, releasedProp string) (*connector.Run, error) {
+// locateBackend is the job backend of a localisation on client.
+func locateBackend(g *globalOptions, client *connector.Client) *writeback.Neo4j {
+	cfg := &g.cfg.Config
+	return &writeback.Neo4j{Client: client, Database: cfg.Neo4j.Database, Projection: projectionOf(cfg),
+		Write: connector.WriteOptions{BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency}}
+}
+
+// locateProperties are the node properties a localisation writes.
+func locateProperties(cfg *config.Config) job.LocateProperties {
+	return job.LocateProperties{Mass: cfg.Write.MassProperty, Community: cfg.Write.CommunityWriteProperty,
+		Probability: cfg.Write.ProbabilityProperty, Rank: cfg.Write.RankProperty}
+}
+
+// startLocateRun claims locate's outputs and writes its run record
+// ("running", with a lease) through job.StartLocate.
+func startLocateRun(ctx context.Context, opts *locateOptions, client *connector.Client, releasedProp string) (job.Run, error) {
 	cfg := &opts.g.cfg.Config
 	id := opts.runID
 	if id == "" {
@@ -315,14 +330,6 @@ func startLocateRun(ctx context.Context, opts *locateOptions, client *connector.
 			"communities": opts.communities, "releasedProperty": releasedProp, "releaseRun": opts.releaseRun,
 			"massProperty": cfg.Write.MassProperty, "communityWriteProperty": cfg.Write.CommunityWriteProperty,
 			"probabilityProperty": cfg.Write.ProbabilityProperty, "rankProperty": cfg.Write.RankProperty}}
-	// Each output holds one kind of values: refused (exit 3) when another
-	// kind (a release's values, a key, …) owns the property.
-	if err := client.ClaimOutputs(ctx, rec.Database, id, "locate", connector.Claims{Outputs: map[string]string{
-		cfg.Write.MassProperty: connector.KindMass, cfg.Write.CommunityWriteProperty: connector.KindCommunity,
-		cfg.Write.ProbabilityProperty: connector.KindProbability, cfg.Write.RankProperty: connector.KindRank},
-		Inputs: connector.InputClaims(rec.Projection)}); err != nil {
-		return nil, err
-	}
 	// A localisation of a release carries its scope and epoch, so the
 	// history of a scope (graphcloak runs --scope) shows both steps.
 	if opts.releaseRun != "" {
@@ -330,7 +337,7 @@ func startLocateRun(ctx context.Context, opts *locateOptions, client *connector.
 			rec.Scope, rec.Epoch = rr.Scope, rr.Epoch
 		}
 	}
-	return client.StartRun(ctx, rec, connector.DefaultLease)
+	return job.StartLocate(ctx, locateBackend(opts.g, client), rec, locateProperties(cfg), connector.DefaultLease)
 }
 
 // noReleaseError: --release-run latest found no succeeded release.
@@ -402,21 +409,21 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	} else if err := checkReleaseProvenance(g, rel, graph, opts.sigma, &in.tau); err != nil {
 		return graphcloak.LocateJob{}, err
 	}
-	job := graphcloak.LocateJob{Graph: graph, Released: rel, Tau: in.tau, Estimator: cfg.Recovery.Estimator,
+	lj := graphcloak.LocateJob{Graph: graph, Released: rel, Tau: in.tau, Estimator: cfg.Recovery.Estimator,
 		Sources: cfg.Recovery.Sources, Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, Progress: stepProgress(g)}
 	switch in.commKind {
 	case "leiden":
-		job.Partition, err = cachedLeiden(g, opts, graph, job.Seed)
+		lj.Partition, err = cachedLeiden(g, opts, graph, lj.Seed)
 	case "louvain":
-		job.Partition, err = community.Louvain(graph, opts.resolution, job.Seed)
+		lj.Partition, err = community.Louvain(graph, opts.resolution, lj.Seed)
 	case "file":
-		job.Partition, job.Names, err = community.LoadAssignment(in.commArg, graph)
+		lj.Partition, lj.Names, err = community.LoadAssignment(in.commArg, graph)
 	case "gds":
-		job.Partition, job.Names, err = gdsPartition(ctx, cfg, client, graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
+		lj.Partition, lj.Names, err = gdsPartition(ctx, cfg, client, graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
 	case "property":
-		job.Partition, job.Names, err = propertyPartition(lg)
+		lj.Partition, lj.Names, err = propertyPartition(lg)
 	}
-	return job, err
+	return lj, err
 }
 
 // propertyPartition returns the communities read from the projection's
@@ -445,22 +452,19 @@ func gdsPartition(ctx context.Context, cfg *config.Config, client *connector.Cli
 	return community.FromAssignment(graph, byKey)
 }
 
-// writeLocate writes the per-node results bound to the run and marks it
-// succeeded (writeback.Locate). named says the communities have names (a
+// writeLocate writes the per-node results and marks the run succeeded
+// last (job.PublishLocate). named says the communities have names (a
 // property or file).
-func writeLocate(ctx context.Context, g *globalOptions, client *connector.Client, run *connector.Run, res *graphcloak.LocateResult, named bool, summary *locateSummary) error {
-	cfg := &g.cfg.Config
-	run.Record.NodeCount, run.Record.RelationshipCount = summary.NodeCount, summary.RelationshipCount
-	if run.Record.Parameters == nil {
-		run.Record.Parameters = map[string]any{}
+func writeLocate(ctx context.Context, g *globalOptions, client *connector.Client, run job.Run, res *graphcloak.LocateResult, named bool, summary *locateSummary) error {
+	rec := run.Record()
+	rec.NodeCount, rec.RelationshipCount = summary.NodeCount, summary.RelationshipCount
+	if rec.Parameters == nil {
+		rec.Parameters = map[string]any{}
 	}
-	run.Record.Parameters["noiseDominated"] = res.NoiseDominated
-	run.Record.Parameters["posteriorToPrior"] = res.PosteriorToPrior
-	run.Record.Parameters["noisePValue"] = res.NoisePValue
-	st, err := writeback.Locate(ctx, client, run, res, named,
-		writeback.LocateProperties{Mass: cfg.Write.MassProperty, Community: cfg.Write.CommunityWriteProperty,
-			Probability: cfg.Write.ProbabilityProperty, Rank: cfg.Write.RankProperty},
-		projectionOf(cfg), connector.WriteOptions{BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
+	rec.Parameters["noiseDominated"] = res.NoiseDominated
+	rec.Parameters["posteriorToPrior"] = res.PosteriorToPrior
+	rec.Parameters["noisePValue"] = res.NoisePValue
+	st, err := job.PublishLocate(ctx, locateBackend(g, client), run, res, named, locateProperties(&g.cfg.Config), g.progress("write-back"))
 	summary.NodePropertiesWritten, summary.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
 	return err
 }
