@@ -101,8 +101,8 @@ type Plan struct {
 // for a fresh release the budget (env.Ledger: already charged, or not
 // affordable, is refused before any expensive step), the graph and
 // readings (env.Load), the Δ2 source (certificate or cache, verified
-// against the graph) and, for a dry run, the cost and the σ the release
-// would use.
+// against the graph) and, for a dry run, the cost, the σ the release
+// would use and the utility forecast at that σ.
 func PlanRelease(ctx context.Context, spec Spec, env Env) (*Plan, error) {
 	if err := spec.Check(); err != nil {
 		return nil, err
@@ -238,7 +238,10 @@ func (p *Plan) estimate(ctx context.Context) error {
 	}
 	sum.Plan = est
 	sum.Delta2, sum.Delta2Exact, sum.Sigma, sum.Rho, sum.Mechanism = est.Delta2, est.Delta2Exact, est.Sigma, est.Rho, est.Mechanism
-	return nil
+	if s.ForecastTrials > 0 && g.NumEdges() > 0 {
+		sum.Forecast, err = p.forecast(ctx, g, est.Sigma, est.SecondsEstimate)
+	}
+	return err
 }
 
 // sleep waits d, or until ctx ends.

@@ -53,7 +53,12 @@ type Spec struct {
 	// live run of the scope or epoch.
 	Lease, Wait time.Duration
 	// DryRun plans only: nothing is claimed, charged, drawn or written.
-	DryRun bool
+	// Its utility forecast simulates ForecastTrials sources (0: none)
+	// with Estimator, seeded by ForecastSeed.
+	DryRun         bool
+	ForecastTrials int
+	Estimator      string
+	ForecastSeed   uint64
 }
 
 // epoch is the release id the ledger is charged under.

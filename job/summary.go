@@ -42,4 +42,5 @@ type Summary struct {
 	ComputeMillis    int64            `json:"computeMillis"`
 	WriteMillis      int64            `json:"writeMillis"`
 	Plan             *graphcloak.Plan `json:"plan,omitempty"`
+	Forecast         *Forecasts       `json:"forecast,omitempty"`
 }

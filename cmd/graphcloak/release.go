@@ -135,12 +135,8 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// releaseSummary is the output of release (-o json keys in GDS style):
-// the job's summary and, for a dry run, the utility forecast.
-type releaseSummary struct {
-	job.Summary
-	Forecast *releaseForecasts `json:"forecast,omitempty"`
-}
+// releaseSummary is the output of release (-o json keys in GDS style).
+type releaseSummary = job.Summary
 
 // runRelease releases (releaseOnce) and prints the summary.
 func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) error {

@@ -68,30 +68,18 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (*releaseSummary, er
 		}
 	}
 	plan, err := job.PlanRelease(ctx, *spec, env)
-	if plan == nil {
-		return nil, err
+	if plan == nil || err != nil || spec.DryRun {
+		return planSummary(plan), err
 	}
-	sum := &releaseSummary{Summary: *plan.Summary}
-	if err != nil || spec.DryRun {
-		if err == nil {
-			sum.Forecast, err = dryRunForecast(ctx, opts, plan)
-		}
-		return sum, err
-	}
-	done, err := job.Execute(ctx, plan)
-	sum.Summary = *done
-	return sum, err
+	return job.Execute(ctx, plan)
 }
 
-// dryRunForecast is the dry run's utility forecast at the planned σ.
-func dryRunForecast(ctx context.Context, opts *releaseOptions, plan *job.Plan) (*releaseForecasts, error) {
-	graph, est := plan.Input.Graph, plan.Summary.Plan
-	if opts.forecastTrials <= 0 || graph.NumEdges() == 0 {
-		return nil, nil
+// planSummary is the summary of a plan (nil when there is none).
+func planSummary(p *job.Plan) *releaseSummary {
+	if p == nil {
+		return nil
 	}
-	cfg := &opts.g.cfg.Config
-	return forecastRelease(ctx, opts.g, graph, cfg.Privacy.Tau+opts.smooth, cfg.Privacy.Alpha, cfg.Privacy.Epsilon,
-		cfg.Privacy.Delta, est.Sigma, cfg.Recovery.Estimator, uint64(cfg.Write.RandomSeed), opts.forecastTrials, est.SecondsEstimate)
+	return p.Summary
 }
 
 // loadReleaseInput loads the graph and the raw readings in node order.
@@ -135,7 +123,8 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 		LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Smooth: opts.smooth,
 		CertificatePath: opts.sensitivityCert, CachePath: opts.sensitivityCache, TimeBudget: opts.timeBudget,
-		Software: buildVersion().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun}}
+		Software: buildVersion().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
+		ForecastTrials: opts.forecastTrials, Estimator: cfg.Recovery.Estimator, ForecastSeed: uint64(cfg.Write.RandomSeed)}}
 	spec := &in.spec
 	if spec.RunID == "" {
 		spec.RunID = newRunID()

@@ -29,11 +29,7 @@ func newSlot(opts *serveOptions, spec schedule.Spec, m *metrics.Metrics) *servic
 		return s
 	}
 	s.Release = func(ctx context.Context, st service.Step) (*job.Summary, error) {
-		sum, err := releaseOnce(ctx, releaseOptionsFor(opts, opts.g.forStep(st), st.RunID))
-		if sum == nil {
-			return nil, err
-		}
-		return &sum.Summary, err
+		return releaseOnce(ctx, releaseOptionsFor(opts, opts.g.forStep(st), st.RunID))
 	}
 	s.LastRelease = func(ctx context.Context, st service.Step) (string, error) {
 		return lastRelease(ctx, opts.g.forStep(st))
