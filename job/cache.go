@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // cachedSensitivity returns the Δ2 of the certificate at path when it
@@ -15,8 +16,8 @@ import (
 // otherwise nil (Δ2 is then computed and the certificate rewritten by
 // storeSensitivity). A missing, unreadable, stale or unauthenticated
 // cache is never an error: it only costs the computation.
-func cachedSensitivity(log *slog.Logger, path string, graph *laplacian.Graph, tau, alpha float64, ledgerKey *privacy.Key, software string) *privacy.Sensitivity {
-	c, err := privacy.LoadCertificate(path)
+func cachedSensitivity(log *slog.Logger, path string, graph *laplacian.Graph, tau, alpha float64, ledgerKey *privacy.Key, software string) *sensitivity.Result {
+	c, err := sensitivity.LoadCertificate(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		log.Info("no sensitivity certificate cached yet: computing Δ2", "cache", path)
 		return nil
@@ -25,7 +26,7 @@ func cachedSensitivity(log *slog.Logger, path string, graph *laplacian.Graph, ta
 		log.Warn("sensitivity cache unreadable: computing Δ2 and replacing it", "cache", path, "error", err)
 		return nil
 	}
-	if err := c.CheckMAC(ledgerKey); err != nil {
+	if err := c.CheckMAC(ledgerKey.CertificateMACKey()); err != nil {
 		log.Warn("sensitivity cache not authenticated under the ledger key: computing Δ2 and replacing it", "cache", path, "reason", err)
 		return nil
 	}
@@ -44,13 +45,13 @@ func cachedSensitivity(log *slog.Logger, path string, graph *laplacian.Graph, ta
 
 // storeSensitivity writes the certificate of a freshly computed Δ2 to the
 // cache. A failure is logged, not fatal: the release itself is complete.
-func storeSensitivity(log *slog.Logger, path string, graph *laplacian.Graph, s privacy.Sensitivity, tau float64, ledgerKey *privacy.Key, software string) {
-	c, err := privacy.NewCertificate(graph, s, tau, software)
+func storeSensitivity(log *slog.Logger, path string, graph *laplacian.Graph, s sensitivity.Result, tau float64, ledgerKey *privacy.Key, software string) {
+	c, err := sensitivity.NewCertificate(graph, s, tau, software)
 	if err == nil {
-		err = c.Seal(ledgerKey)
+		err = c.Seal(ledgerKey.CertificateMACKey())
 	}
 	if err == nil {
-		err = privacy.SaveCertificate(path, c)
+		err = sensitivity.SaveCertificate(path, c)
 	}
 	if err != nil {
 		log.Warn("could not store the sensitivity certificate", "cache", path, "error", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // pollInterval is how often a release waiting for another live run of
@@ -156,7 +157,7 @@ func (p *Plan) draw(ctx context.Context) (*privacy.Released, error) {
 		Graph: in.Graph, Values: in.Readings, Tau: s.Tau, Alpha: s.Alpha,
 		Epsilon: s.Epsilon, Delta: s.Delta, Mechanism: s.Mechanism, Noise: s.Noise,
 		Ledger: env.Ledger, Scope: s.Scope, Epoch: s.epoch(),
-		Sensitivity: p.Sensitivity, SensitivityOptions: privacy.GraphOptions{Progress: env.progress("Δ2"), TimeBudget: s.TimeBudget},
+		Sensitivity: p.Sensitivity, SensitivityOptions: sensitivity.Options{Progress: env.progress("Δ2"), TimeBudget: s.TimeBudget},
 		Smooth: s.Smooth,
 	})
 	spread := readingSpread(in.Readings)

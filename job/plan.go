@@ -9,6 +9,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // Env is what a release runs against, injected so that the same Plan and
@@ -88,7 +89,7 @@ type Plan struct {
 	Input *Input
 	// Sensitivity is Δ2 from the certificate or the cache, verified
 	// against the graph; nil: Execute computes it (within TimeBudget).
-	Sensitivity *privacy.Sensitivity
+	Sensitivity *sensitivity.Result
 	// Fingerprint is the graph's (laplacian.Graph.Fingerprint).
 	Fingerprint laplacian.Fingerprint
 
@@ -226,7 +227,7 @@ func (p *Plan) estimate(ctx context.Context) error {
 		// The release's own options, budget included, so that the dry run
 		// shows the Δ2 and σ the release would use.
 		d2, err := graphcloak.Sensitivity(ctx, g, tau, s.Alpha,
-			privacy.GraphOptions{Progress: p.env.progress("Δ2"), TimeBudget: s.TimeBudget})
+			sensitivity.Options{Progress: p.env.progress("Δ2"), TimeBudget: s.TimeBudget})
 		if err != nil {
 			return err
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // Spec is one release as asked for, after the command has parsed its
@@ -43,7 +44,7 @@ type Spec struct {
 	// verifies, else computed within TimeBudget (0: to completion).
 	// LedgerKey authenticates certificates; Software is this build,
 	// recorded in the certificates it writes.
-	Certificate     *privacy.Certificate
+	Certificate     *sensitivity.Certificate
 	CertificatePath string
 	CachePath       string
 	TimeBudget      time.Duration

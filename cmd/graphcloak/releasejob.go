@@ -14,6 +14,7 @@ import (
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
+	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/writeback"
 )
 
@@ -194,9 +195,9 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.Spec) error {
 	}
 	spec.LedgerKey = lopt.Key
 	if opts.sensitivityCert != "" {
-		c, err := privacy.LoadCertificate(opts.sensitivityCert)
+		c, err := sensitivity.LoadCertificate(opts.sensitivityCert)
 		if err == nil {
-			err = c.CheckMAC(spec.LedgerKey)
+			err = c.CheckMAC(spec.LedgerKey.CertificateMACKey())
 		}
 		if err != nil {
 			return inputErrorf("--sensitivity-cert: %w", err)
