@@ -364,18 +364,6 @@ func latestRelease(ctx context.Context, client *connector.Client, cfg *config.Co
 	return "", &noReleaseError{scope: cfg.Privacy.Scope}
 }
 
-// recordFailure marks run failed when err is set (deferred by commands
-// that start a run record); a failure to record it is only logged, since
-// err is what the user needs to see.
-func recordFailure(ctx context.Context, g *globalOptions, run *connector.Run, err error) {
-	if err == nil || run == nil {
-		return
-	}
-	if ferr := run.Fail(ctx, err); ferr != nil {
-		g.logger.Warn("could not record the failed run", "runId", run.ID(), "error", ferr)
-	}
-}
-
 // locateJob loads the graph with the released values (and a community
 // property) and assembles the Locate job with its communities.
 func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, summary *locateSummary) (graphcloak.LocateJob, error) {
