@@ -393,7 +393,12 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	}
 	rel := in.rel
 	if rel == nil {
-		rel = &privacy.Released{Keys: graph.Keys(), Values: lg.Pulled.Values, Meta: privacy.ReleaseMeta{Sigma: in.sigma}}
+		meta := privacy.ReleaseMeta{Sigma: in.sigma}
+		if in.releaseMeta != nil { // its ε and δ reach the forecast and the picture's caption
+			meta = *in.releaseMeta
+			meta.Sigma = in.sigma
+		}
+		rel = &privacy.Released{Keys: graph.Keys(), Values: lg.Pulled.Values, Meta: meta}
 	} else if err := checkReleaseProvenance(g, rel, graph, opts.sigma, &in.tau); err != nil {
 		return graphcloak.LocateJob{}, err
 	}
