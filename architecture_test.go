@@ -36,8 +36,9 @@ func deps(t *testing.T, dir string, transitive bool) map[string]bool {
 }
 
 // The import rules of docs/architecture.md: the release pipeline never
-// touches the experiments' seeded RNG, and the numerical packages never
-// depend on Neo4j or on the configuration layer.
+// touches the experiments' seeded RNG, the numerical packages never
+// depend on Neo4j or on the configuration layer, and sensitivity and
+// privacy do not import each other.
 func TestImportRules(t *testing.T) {
 	forbidden := func(prefixes ...string) func(string) bool {
 		return func(imp string) bool {
@@ -62,6 +63,11 @@ func TestImportRules(t *testing.T) {
 		{"laplacian", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"expm", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"privacy", true, noDB, "numerical packages are independent of Neo4j and configuration"},
+		{"sensitivity", true, noDB, "numerical packages are independent of Neo4j and configuration"},
+		// The Δ2 engine and the mechanisms meet only in their callers:
+		// mechanisms take Δ2 as a number, certificates take MAC key bytes.
+		{"sensitivity", true, forbidden(modulePath + "/privacy"), "the Δ2 engine does not depend on the mechanisms or the ledger"},
+		{"privacy", true, forbidden(modulePath + "/sensitivity"), "mechanisms take Δ2 as a number, not from the Δ2 engine"},
 		{"recovery", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"community", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"experiment", true, noDB, "experiments run on simulated data only"},

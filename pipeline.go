@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // JobError reports an invalid job parameter. It never carries a true
@@ -48,9 +49,9 @@ type EstimateJob struct {
 	// Estimate reports the proven bound Δ2 ≤ α·√2 (exp(−τL) is a
 	// contraction, so ‖exp(−τL)(e_i − e_j)‖₂ ≤ ‖e_i − e_j‖₂ = √2) and
 	// the σ that bound would need — an upper bound on the real σ.
-	Sensitivity *privacy.Sensitivity
+	Sensitivity *sensitivity.Result
 	// DenseLimit is the largest n the sensitivity computes densely.
-	// Default 2500 (privacy.GraphOptions' default).
+	// Default 2500 (sensitivity.Options' default).
 	DenseLimit int
 }
 
@@ -73,8 +74,8 @@ type Plan struct {
 // which sensitivity method would run, its memory and time under a simple
 // cost model, and σ. It writes, charges and draws nothing.
 //
-// The method and its modelled cost come from privacy.PlanGraphSensitivity,
-// the chooser privacy.GraphSensitivity itself follows.
+// The method and its modelled cost come from sensitivity.PlanGraph,
+// the chooser sensitivity.Graph itself follows.
 func Estimate(job EstimateJob) (*Plan, error) {
 	g := job.Graph
 	if g == nil || g.N() == 0 {
@@ -85,9 +86,9 @@ func Estimate(job EstimateJob) (*Plan, error) {
 	}
 	comps, _ := g.Components()
 	p := &Plan{NodeCount: g.N(), RelationshipCount: g.NumEdges(), Components: comps}
-	// The same chooser GraphSensitivity follows, so the dry run names the
+	// The same chooser sensitivity.Graph follows, so the dry run names the
 	// method the release will use.
-	sp := privacy.PlanGraphSensitivity(g, job.Tau, privacy.GraphOptions{DenseLimit: job.DenseLimit})
+	sp := sensitivity.PlanGraph(g, job.Tau, sensitivity.Options{DenseLimit: job.DenseLimit})
 	p.Method, p.SecondsEstimate, p.BytesEstimate = sp.Name(), sp.Seconds, sp.Bytes
 
 	if job.Sensitivity != nil {
@@ -156,12 +157,12 @@ func checkParams(tau, alpha, eps, delta float64) error {
 	return nil
 }
 
-// Sensitivity is privacy.GraphSensitivity made interruptible: it returns
+// Sensitivity is sensitivity.Graph made interruptible: it returns
 // ctx.Err() as soon as ctx is done. The numerical kernel takes no context,
 // so it then finishes in the background and its result is dropped; a CLI
 // exits at once on SIGINT.
-func Sensitivity(ctx context.Context, g *laplacian.Graph, tau, alpha float64, opt privacy.GraphOptions) (privacy.Sensitivity, error) {
-	return cancel.Run(ctx, func() (privacy.Sensitivity, error) {
-		return privacy.GraphSensitivity(g, tau, alpha, opt)
+func Sensitivity(ctx context.Context, g *laplacian.Graph, tau, alpha float64, opt sensitivity.Options) (sensitivity.Result, error) {
+	return cancel.Run(ctx, func() (sensitivity.Result, error) {
+		return sensitivity.Graph(g, tau, alpha, opt)
 	})
 }

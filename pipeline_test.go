@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -173,7 +174,7 @@ func TestEstimate(t *testing.T) {
 		t.Errorf("plan %+v", p)
 	}
 	// The bound α√2 is above the certified Δ2, so its σ is an upper bound.
-	s, err := privacy.GraphSensitivity(g, 1, 2, privacy.GraphOptions{})
+	s, err := sensitivity.Graph(g, 1, 2, sensitivity.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,13 +291,13 @@ func TestSensitivityCancelled(t *testing.T) {
 	g, _ := laplacian.Karate()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Sensitivity(ctx, g, 1, 1, privacy.GraphOptions{}); !errors.Is(err, context.Canceled) {
+	if _, err := Sensitivity(ctx, g, 1, 1, sensitivity.Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	s, err := Sensitivity(context.Background(), g, 1, 1, privacy.GraphOptions{})
-	want, err2 := privacy.GraphSensitivity(g, 1, 1, privacy.GraphOptions{})
+	s, err := Sensitivity(context.Background(), g, 1, 1, sensitivity.Options{})
+	want, err2 := sensitivity.Graph(g, 1, 1, sensitivity.Options{})
 	if err != nil || err2 != nil || s.Delta2 != want.Delta2 {
-		t.Errorf("Sensitivity %v (%v), GraphSensitivity %v (%v)", s.Delta2, err, want.Delta2, err2)
+		t.Errorf("Sensitivity %v (%v), sensitivity.Graph %v (%v)", s.Delta2, err, want.Delta2, err2)
 	}
 }
 
@@ -324,7 +325,7 @@ func BenchmarkReadValues(b *testing.B) {
 }
 
 // The dry run names the method the release will use: Estimate and
-// Sensitivity follow one chooser (privacy.PlanGraphSensitivity). The
+// Sensitivity follow one chooser (sensitivity.PlanGraph). The
 // 800-node SBM at τ = 2 is the case where two copies of the cost model
 // used to disagree.
 func TestEstimateMethodMatchesSensitivity(t *testing.T) {
@@ -349,7 +350,7 @@ func TestEstimateMethodMatchesSensitivity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := Sensitivity(context.Background(), g, tau, 1, privacy.GraphOptions{})
+			s, err := Sensitivity(context.Background(), g, tau, 1, sensitivity.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,6 +14,7 @@ import (
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // ReleaseJob is one private release of per-node readings on a graph.
@@ -38,9 +39,9 @@ type ReleaseJob struct {
 	Scope, Epoch string
 	// Sensitivity, when non-nil, is a Δ2 computed before for this graph,
 	// τ and α (e.g. by a dry run); otherwise Release computes it.
-	Sensitivity *privacy.Sensitivity
-	// SensitivityOptions tune privacy.GraphSensitivity (zero: defaults).
-	SensitivityOptions privacy.GraphOptions
+	Sensitivity *sensitivity.Result
+	// SensitivityOptions tune sensitivity.Graph (zero: defaults).
+	SensitivityOptions sensitivity.Options
 	// Progress, if non-nil, reports the "sensitivity" step.
 	Progress Progress
 	// Smooth is extra diffusion τ′ ≥ 0 applied to the readings before the
@@ -57,14 +58,14 @@ type ReleaseJob struct {
 // and how they were made. It holds no true value.
 type ReleaseResult struct {
 	Released    *privacy.Released
-	Sensitivity privacy.Sensitivity
+	Sensitivity sensitivity.Result
 	// SensitivityMillis and ReleaseMillis time the two steps.
 	SensitivityMillis int64
 	ReleaseMillis     int64
 }
 
 // Release computes the certified sensitivity Δ2 of y = exp(−τL)f on
-// job.Graph (privacy.GraphSensitivity), then releases the readings with
+// job.Graph (sensitivity.Graph), then releases the readings with
 // privacy.Release: the ledger is charged ρ before noise is drawn, and the
 // values published are ỹ_i = y_i + Z_i with discrete Gaussian Z_i of σ
 // calibrated to Δ2, ε, δ. It holds no mathematics of its own.

@@ -18,6 +18,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // Experiments simulate the release mechanism to measure utility and
@@ -62,7 +63,7 @@ type Line struct {
 	T    float64 // diffusion time μt (paper: 0.05)
 	// Sigma is a fixed, non-private noise level (paper: 0.1). When zero, σ
 	// is calibrated privately from Epsilon and Delta with Mechanism on
-	// Δ2 = privacy.LineSensitivity(N, M, T, Alpha).
+	// Δ2 = sensitivity.Line(N, M, T, Alpha).
 	Sigma          float64
 	Epsilon, Delta float64
 	// Mechanism calibrates σ; the zero value means the discrete Gaussian
@@ -224,7 +225,7 @@ func RunLine(ctx context.Context, e Line) (*LineResult, error) {
 		}
 		res.Sigma = e.Sigma
 	default:
-		sens, err := privacy.LineSensitivity(e.N, e.M, e.T, e.Alpha)
+		sens, err := sensitivity.Line(e.N, e.M, e.T, e.Alpha)
 		if err != nil {
 			return nil, err
 		}
@@ -379,7 +380,7 @@ type Graph struct {
 	Names     []string // optional community names
 	Tau       float64
 	// Epsilon, Delta: the privacy target; σ is calibrated from
-	// Δ2 = privacy.GraphSensitivity(Graph, Tau, Alpha).
+	// Δ2 = sensitivity.Graph(Graph, Tau, Alpha).
 	Epsilon, Delta float64
 	// Mechanism calibrates σ; the zero value means the discrete Gaussian
 	// with CKS20 accounting, the σ that privacy.Release publishes with.
@@ -391,7 +392,7 @@ type Graph struct {
 	// Sensitivity, when non-nil, is Δ2 computed before for this graph, τ
 	// and α (a sweep over ε, a forecast before a release); otherwise
 	// calibrate computes it.
-	Sensitivity *privacy.Sensitivity
+	Sensitivity *sensitivity.Result
 	// TimeBudget, when > 0, stops starting trials after this long once
 	// MinTrials have finished; the result then covers the trials that ran
 	// (GraphResult.Trials) and its intervals widen accordingly.
@@ -618,12 +619,12 @@ func (e *Graph) calibrate(res *GraphResult) error {
 		res.Sigma = e.Sigma
 		return nil
 	}
-	var sens privacy.Sensitivity
+	var sens sensitivity.Result
 	if e.Sensitivity != nil {
 		sens = *e.Sensitivity
 	} else {
 		var err error
-		if sens, err = privacy.GraphSensitivity(e.Graph, e.Tau, e.Alpha, privacy.GraphOptions{}); err != nil {
+		if sens, err = sensitivity.Graph(e.Graph, e.Tau, e.Alpha, sensitivity.Options{}); err != nil {
 			return err
 		}
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // The paper's Figure 2 computes Δ2(A) of the 1-D heat kernel (n source
@@ -134,7 +134,7 @@ func (s SensitivitySweep) withDefaults() SensitivitySweep {
 }
 
 // RunSensitivity computes the three panels of Figure 2 with the certified
-// line sensitivity (privacy.LineSensitivity). Each panel needs at least
+// line sensitivity (sensitivity.Line). Each panel needs at least
 // two values, all positive. The n panel uses the fixed T and m = M.
 func RunSensitivity(s SensitivitySweep) (*SensitivityResult, error) {
 	s = s.withDefaults()
@@ -157,7 +157,7 @@ func RunSensitivity(s SensitivitySweep) (*SensitivityResult, error) {
 	type panel struct {
 		series SweepSeries
 		xs     []float64
-		eval   func(x float64) (privacy.Sensitivity, error)
+		eval   func(x float64) (sensitivity.Result, error)
 	}
 	ints := func(v []int) []float64 {
 		out := make([]float64, len(v))
@@ -168,15 +168,17 @@ func RunSensitivity(s SensitivitySweep) (*SensitivityResult, error) {
 	}
 	panels := []panel{
 		{SweepSeries{Param: "m", N: s.NForM, T: s.T, PaperRate: 0.5}, ints(s.Ms),
-			func(x float64) (privacy.Sensitivity, error) {
-				return privacy.LineSensitivity(s.NForM, int(x), s.T, s.Alpha)
+			func(x float64) (sensitivity.Result, error) {
+				return sensitivity.Line(s.NForM, int(x), s.T, s.Alpha)
 			}},
 		{SweepSeries{Param: "n", M: s.M, T: s.T, PaperRate: 0}, ints(s.Ns),
-			func(x float64) (privacy.Sensitivity, error) {
-				return privacy.LineSensitivity(int(x), s.M, s.T, s.Alpha)
+			func(x float64) (sensitivity.Result, error) {
+				return sensitivity.Line(int(x), s.M, s.T, s.Alpha)
 			}},
 		{SweepSeries{Param: "T", M: s.M, N: s.NForT, PaperRate: -1.5}, s.Ts,
-			func(x float64) (privacy.Sensitivity, error) { return privacy.LineSensitivity(s.NForT, s.M, x, s.Alpha) }},
+			func(x float64) (sensitivity.Result, error) {
+				return sensitivity.Line(s.NForT, s.M, x, s.Alpha)
+			}},
 	}
 	res := &SensitivityResult{}
 	for _, p := range panels {

@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // The rates derived in sensitivity.go, checked against the certified line
@@ -52,7 +52,7 @@ func TestSensitivityRegimeConstants(t *testing.T) {
 		{1e4, LargeTRate, 1.5, 1e-3},
 	}
 	for _, c := range cases {
-		s, err := privacy.LineSensitivity(n, m, c.T, alpha)
+		s, err := sensitivity.Line(n, m, c.T, alpha)
 		if err != nil {
 			t.Fatal(err)
 		}

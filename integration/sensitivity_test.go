@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // TestSensitivityFromNeo4j: "sensitivity --graph neo4j" on a weighted
@@ -28,7 +28,7 @@ func TestSensitivityFromNeo4j(t *testing.T) {
 		t.Fatal(err)
 	}
 	const tau = 0.7
-	want, err := privacy.GraphSensitivity(g, tau, 1, privacy.GraphOptions{})
+	want, err := sensitivity.Graph(g, tau, 1, sensitivity.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,20 +1,13 @@
-// Package privacy computes the sensitivity of a diffusion measurement,
-// calibrates Gaussian noise to it, draws the noise, and keeps the ledger
-// of privacy spent.
+// Package privacy calibrates Gaussian noise to a sensitivity, draws the
+// noise, and keeps the ledger of privacy spent. The sensitivity Δ2 itself
+// comes from package sensitivity (the Δ2 engine and its certificates),
+// which this package does not import: mechanisms take Δ2 as a number.
 //
 // Conventions:
 //
-//   - Neighbouring source vectors f, f' have equal mass and EMD(f, f') ≤ α.
-//     For a measurement matrix M on locations with a path metric d, the L2
-//     sensitivity is
-//
-//     Δ2 = α · max over adjacent locations (i, j) of ‖M_i − M_j‖₂ / d(i, j)
-//
-//     (M_i is column i). On a graph, adjacent means an edge and d = 1 hop;
-//     on the unit interval's source grid, d = 1/n.
-//
-//   - Every Δ2 this package reports is exact or a proven upper bound, and
-//     says which; it is rounded up, never estimated.
+//   - Δ2 is the L2 sensitivity of the released measurement under
+//     α-neighbouring sources (package sensitivity states it); every Δ2
+//     given to Calibrate or Release must be exact or a proven upper bound.
 //
 //   - Calibrate returns the analytic Gaussian σ (Balle & Wang 2018, Thm 8)
 //     by default, the classic σ for ε < 1 on request. Release samples a

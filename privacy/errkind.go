@@ -11,12 +11,9 @@ var ErrWrongKey = errkind.New(errkind.BadInput, "this key is not the one the rel
 // ErrKeyNotRegular is a --key that names a directory or a device.
 var ErrKeyNotRegular = errkind.New(errkind.BadInput, "not a regular file")
 
-func (*BudgetError) Kind() errkind.Kind              { return errkind.Budget }
-func (*ArgumentError) Kind() errkind.Kind            { return errkind.BadInput }
-func (*ParamError) Kind() errkind.Kind               { return errkind.BadInput }
-func (*KeyPermissionError) Kind() errkind.Kind       { return errkind.BadInput }
-func (*LedgerCorruptError) Kind() errkind.Kind       { return errkind.BadInput }
-func (*ReleaseFileError) Kind() errkind.Kind         { return errkind.BadInput }
-func (*ReleaseFileBusyError) Kind() errkind.Kind     { return errkind.Busy }
-func (*PairError) Kind() errkind.Kind                { return errkind.BadInput }
-func (*CertificateMismatchError) Kind() errkind.Kind { return errkind.BadInput }
+func (*BudgetError) Kind() errkind.Kind          { return errkind.Budget }
+func (*ArgumentError) Kind() errkind.Kind        { return errkind.BadInput }
+func (*KeyPermissionError) Kind() errkind.Kind   { return errkind.BadInput }
+func (*LedgerCorruptError) Kind() errkind.Kind   { return errkind.BadInput }
+func (*ReleaseFileError) Kind() errkind.Kind     { return errkind.BadInput }
+func (*ReleaseFileBusyError) Kind() errkind.Kind { return errkind.Busy }

@@ -97,7 +97,7 @@ type ReleaseMeta struct {
 	Graph       *laplacian.Fingerprint `json:"graph,omitempty"`
 	ToolVersion string                 `json:"toolVersion,omitempty"`
 	// SensitivityMethod and SensitivityExact say how Sensitivity was
-	// obtained (Sensitivity.Method, Sensitivity.Exact): the true Δ2 to
+	// obtained (sensitivity.Result.Method and Exact): the true Δ2 to
 	// within its slack, or only a certified upper bound.
 	SensitivityMethod string `json:"sensitivityMethod,omitempty"`
 	SensitivityExact  bool   `json:"sensitivityExact,omitempty"`

@@ -157,8 +157,8 @@ run go vet "${pkgs[@]}"
 vet_rc=$?
 # The sensitivity kernels' portable Go versions, which run where AVX2 is
 # missing (-tags purego, another architecture), must build and vet too.
-run go vet -tags purego ./privacy || vet_rc=1
-run env GOARCH=arm64 go vet ./privacy || vet_rc=1
+run go vet -tags purego ./sensitivity || vet_rc=1
+run env GOARCH=arm64 go vet ./sensitivity || vet_rc=1
 vet_s=$((SECONDS - t0))
 
 t0=$SECONDS

@@ -22,6 +22,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -90,7 +91,7 @@ func graphSetting() (*laplacian.Graph, []int, *recovery.Model, float64, float64)
 		fail(err)
 	}
 	buildDense := time.Since(start).Seconds()
-	sens, err := privacy.GraphSensitivity(g, 2, 1, privacy.GraphOptions{})
+	sens, err := sensitivity.Graph(g, 2, 1, sensitivity.Options{})
 	if err != nil {
 		fail(err)
 	}

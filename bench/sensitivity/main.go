@@ -19,7 +19,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/datasets"
 	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 func main() {
@@ -57,10 +57,10 @@ func main() {
 			}
 		}
 	}()
-	var atFive *privacy.SensitivityStatus
+	var atFive *sensitivity.Status
 	var nextTrace time.Duration
 	start := time.Now()
-	s, err := privacy.GraphSensitivity(g, *tau, 1, privacy.GraphOptions{TimeBudget: *budget, Status: func(st privacy.SensitivityStatus) {
+	s, err := sensitivity.Graph(g, *tau, 1, sensitivity.Options{TimeBudget: *budget, Status: func(st sensitivity.Status) {
 		if atFive == nil && st.Elapsed >= 5*time.Minute {
 			atFive = &st
 		}

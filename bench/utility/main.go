@@ -24,6 +24,7 @@ import (
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 func floats(s string) []float64 {
@@ -113,10 +114,10 @@ func main() {
 	}
 	ceiling := ceilingMemo(g, cg.Partition(), *delta)
 	for _, tau := range floats(*taus) {
-		var sens *privacy.Sensitivity
+		var sens *sensitivity.Result
 		if *perNode && (*perNodeTaus == "" || slices.Contains(floats(*perNodeTaus), tau)) {
 			t0 := time.Now()
-			s, err := privacy.GraphSensitivity(g, tau, 1, privacy.GraphOptions{TimeBudget: *budget})
+			s, err := sensitivity.Graph(g, tau, 1, sensitivity.Options{TimeBudget: *budget})
 			if err != nil {
 				log.Fatal(err)
 			}

@@ -16,6 +16,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // Every error kind the libraries return reaches its documented exit code
@@ -31,7 +32,7 @@ func TestExitCode(t *testing.T) {
 		{inputErrorf("bad --x"), exitBadInput},
 		{&config.Error{}, exitBadInput},
 		{&privacy.BudgetError{}, exitBudgetExhausted},
-		{&privacy.ParamError{}, exitBadInput},
+		{&sensitivity.ParamError{}, exitBadInput},
 		{&privacy.LedgerCorruptError{}, exitBadInput},
 		{privacy.ErrNoLedger, exitBadInput},
 		{privacy.ErrNoScope, exitBadInput},

@@ -20,6 +20,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 const simulationNote = `Experiments simulate the mechanism; they release nothing. Their noise comes
@@ -335,9 +336,9 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	}
 	for _, tau := range o.taus {
 		// Δ2 depends on τ and α only: computed once for every ε.
-		var sens *privacy.Sensitivity
+		var sens *sensitivity.Result
 		if o.sigma == 0 {
-			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, privacy.GraphOptions{Progress: g.progress("sensitivity"), Done: ctx.Done()})
+			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, sensitivity.Options{Progress: g.progress("sensitivity"), Done: ctx.Done()})
 			if err != nil {
 				return err
 			}

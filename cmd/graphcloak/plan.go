@@ -17,6 +17,7 @@ import (
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // planOptions are the flags of "plan".
@@ -146,7 +147,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
 		Progress: g.progress("plan trials")}
 	if slices.Contains(o.modes, experiment.ModePerNode) {
-		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, privacy.GraphOptions{TimeBudget: o.timeBudget,
+		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
 			Progress: g.progress("sensitivity")})
 		if err != nil {
 			return err
@@ -163,7 +164,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		if sm == 0 || !slices.Contains(o.modes, experiment.ModePerNode) {
 			continue
 		}
-		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau+sm, o.alpha, privacy.GraphOptions{TimeBudget: o.timeBudget,
+		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau+sm, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
 			Progress: g.progress("sensitivity")})
 		if err != nil {
 			return err

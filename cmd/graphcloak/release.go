@@ -20,6 +20,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
+	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/writeback"
 	"github.com/spf13/cobra"
 )
@@ -42,7 +43,7 @@ type releaseOptions struct {
 	// budget for computing it (the best proven bound reached).
 	sensitivityCert string
 	timeBudget      time.Duration
-	certified       *privacy.Sensitivity // the verified certificate's Δ2
+	certified       *sensitivity.Result // the verified certificate's Δ2
 	// sensitivityCache: a certificate file reused while it verifies
 	// against the graph (and this software), rewritten when it does not.
 	sensitivityCache string
@@ -193,10 +194,10 @@ type releaseSummary struct {
 type releaseInputs struct {
 	isDB          bool
 	explicitEpoch bool
-	valueProp     string               // raw readings in this Neo4j property, or ""
-	readings      map[string]float64   // raw readings from --values, or nil
-	valuesFrom    string               // "csv:FILE" or "property:P"
-	cert          *privacy.Certificate // --sensitivity-cert, not yet verified
+	valueProp     string                   // raw readings in this Neo4j property, or ""
+	readings      map[string]float64       // raw readings from --values, or nil
+	valuesFrom    string                   // "csv:FILE" or "property:P"
+	cert          *sensitivity.Certificate // --sensitivity-cert, not yet verified
 	mech          privacy.Mechanism
 	noise         privacy.NoiseSource
 	// ledgerKey (--ledger-key) authenticates certificates: with one, a
@@ -426,9 +427,9 @@ func checkReleaseFlags(opts *releaseOptions, in *releaseInputs) error {
 	}
 	in.ledgerKey = lopt.Key
 	if opts.sensitivityCert != "" {
-		c, err := privacy.LoadCertificate(opts.sensitivityCert)
+		c, err := sensitivity.LoadCertificate(opts.sensitivityCert)
 		if err == nil {
-			err = c.CheckMAC(in.ledgerKey)
+			err = c.CheckMAC(in.ledgerKey.CertificateMACKey())
 		}
 		if err != nil {
 			return inputErrorf("--sensitivity-cert: %w", err)
@@ -588,8 +589,8 @@ func loadReadings(ctx context.Context, opts *releaseOptions, in *releaseInputs, 
 // (Δ2 is then computed and the certificate rewritten by
 // storeSensitivity). A missing, unreadable, stale or unauthenticated
 // cache is never an error: it only costs the computation.
-func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, tau, alpha float64, ledgerKey *privacy.Key) *privacy.Sensitivity {
-	c, err := privacy.LoadCertificate(path)
+func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, tau, alpha float64, ledgerKey *privacy.Key) *sensitivity.Result {
+	c, err := sensitivity.LoadCertificate(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		g.logger.Info("no sensitivity certificate cached yet: computing Δ2", "cache", path)
 		return nil
@@ -598,7 +599,7 @@ func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, ta
 		g.logger.Warn("sensitivity cache unreadable: computing Δ2 and replacing it", "cache", path, "error", err)
 		return nil
 	}
-	if err := c.CheckMAC(ledgerKey); err != nil {
+	if err := c.CheckMAC(ledgerKey.CertificateMACKey()); err != nil {
 		g.logger.Warn("sensitivity cache not authenticated under the ledger key: computing Δ2 and replacing it", "cache", path, "reason", err)
 		return nil
 	}
@@ -617,13 +618,13 @@ func cachedSensitivity(g *globalOptions, path string, graph *laplacian.Graph, ta
 
 // storeSensitivity writes the certificate of a freshly computed Δ2 to the
 // cache. A failure is logged, not fatal: the release itself is complete.
-func storeSensitivity(g *globalOptions, path string, graph *laplacian.Graph, s privacy.Sensitivity, tau float64, ledgerKey *privacy.Key) {
-	c, err := privacy.NewCertificate(graph, s, tau, buildVersion().String())
+func storeSensitivity(g *globalOptions, path string, graph *laplacian.Graph, s sensitivity.Result, tau float64, ledgerKey *privacy.Key) {
+	c, err := sensitivity.NewCertificate(graph, s, tau, buildVersion().String())
 	if err == nil {
-		err = c.Seal(ledgerKey)
+		err = c.Seal(ledgerKey.CertificateMACKey())
 	}
 	if err == nil {
-		err = privacy.SaveCertificate(path, c)
+		err = sensitivity.SaveCertificate(path, c)
 	}
 	if err != nil {
 		g.logger.Warn("could not store the sensitivity certificate", "cache", path, "error", err)
@@ -641,7 +642,7 @@ func drawRelease(ctx context.Context, opts *releaseOptions, in *releaseInputs, l
 		Graph: lg.Graph, Values: y, Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha,
 		Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Mechanism: in.mech, Noise: in.noise,
 		Ledger: ledger, Scope: cfg.Privacy.Scope, Epoch: sum.Epoch,
-		Sensitivity: opts.certified, SensitivityOptions: privacy.GraphOptions{Progress: g.progress("Δ2"), TimeBudget: opts.timeBudget},
+		Sensitivity: opts.certified, SensitivityOptions: sensitivity.Options{Progress: g.progress("Δ2"), TimeBudget: opts.timeBudget},
 		Smooth: opts.smooth,
 	})
 	spread := readingSpread(y)
@@ -854,7 +855,7 @@ func dryRunRelease(ctx context.Context, opts *releaseOptions, sum *releaseSummar
 		// The release's own options, budget included, so that the dry run
 		// shows the Δ2 and σ the release would use.
 		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, cfg.Privacy.Alpha,
-			privacy.GraphOptions{Progress: opts.g.progress("Δ2"), TimeBudget: opts.timeBudget})
+			sensitivity.Options{Progress: opts.g.progress("Δ2"), TimeBudget: opts.timeBudget})
 		if err != nil {
 			return err
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // sensitivityOptions are the flags of "sensitivity".
@@ -176,22 +177,22 @@ type sensitivityResult struct {
 // parseSensitivityMethod maps --method to the dense/sparse choice and the
 // sparse scheme: sparse lets the plan pick the scheme, columns and lanczos
 // force one.
-func parseSensitivityMethod(s string) (expm.Method, privacy.SparseScheme, error) {
+func parseSensitivityMethod(s string) (expm.Method, sensitivity.Scheme, error) {
 	switch s {
 	case "auto":
-		return expm.Auto, privacy.SchemeAuto, nil
+		return expm.Auto, sensitivity.SchemeAuto, nil
 	case "dense":
-		return expm.Dense, privacy.SchemeAuto, nil
+		return expm.Dense, sensitivity.SchemeAuto, nil
 	case "sparse":
-		return expm.Sparse, privacy.SchemeAuto, nil
+		return expm.Sparse, sensitivity.SchemeAuto, nil
 	case "columns":
-		return expm.Sparse, privacy.SchemeColumns, nil
+		return expm.Sparse, sensitivity.SchemeColumns, nil
 	case "lanczos":
-		return expm.Sparse, privacy.SchemeLanczos, nil
+		return expm.Sparse, sensitivity.SchemeLanczos, nil
 	case "slow-modes":
-		return expm.Sparse, privacy.SchemeSlowModes, nil
+		return expm.Sparse, sensitivity.SchemeSlowModes, nil
 	}
-	return expm.Auto, privacy.SchemeAuto, usageErrorf("--method must be auto, dense, sparse, columns, lanczos or slow-modes, got %q", s)
+	return expm.Auto, sensitivity.SchemeAuto, usageErrorf("--method must be auto, dense, sparse, columns, lanczos or slow-modes, got %q", s)
 }
 
 func checkSensitivityFlag(name string, v float64) error {
@@ -246,7 +247,7 @@ func lineSensitivity(o *sensitivityOptions) (sensitivityResult, error) {
 		return sensitivityResult{}, err
 	}
 	start := time.Now()
-	s, err := privacy.LineSensitivity(o.n, o.m, o.T, o.alpha)
+	s, err := sensitivity.Line(o.n, o.m, o.T, o.alpha)
 	if err != nil {
 		return sensitivityResult{}, inputError{err}
 	}
@@ -260,30 +261,30 @@ func lineSensitivity(o *sensitivityOptions) (sensitivityResult, error) {
 
 // sensitivityGraph validates the --graph flags and loads the graph with
 // the options they ask for.
-func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptions) (*laplacian.Graph, privacy.GraphOptions, error) {
+func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptions) (*laplacian.Graph, sensitivity.Options, error) {
 	method, scheme, err := parseSensitivityMethod(o.method)
 	if err != nil {
-		return nil, privacy.GraphOptions{}, err
+		return nil, sensitivity.Options{}, err
 	}
 	if err := checkSensitivityFlag("tau", o.tau); err != nil {
-		return nil, privacy.GraphOptions{}, err
+		return nil, sensitivity.Options{}, err
 	}
 	if err := graphcloak.CheckDiffusion(o.tau, o.alpha); err != nil {
-		return nil, privacy.GraphOptions{}, err
+		return nil, sensitivity.Options{}, err
 	}
 	switch {
 	case o.denseLimit < 0:
-		return nil, privacy.GraphOptions{}, inputErrorf("--dense-limit must be ≥ 0, got %d", o.denseLimit)
+		return nil, sensitivity.Options{}, inputErrorf("--dense-limit must be ≥ 0, got %d", o.denseLimit)
 	case o.timeBudget < 0:
-		return nil, privacy.GraphOptions{}, inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
+		return nil, sensitivity.Options{}, inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
 	}
 	gr, err := loadGraphSpec(ctx, g, o.graph)
 	if err != nil {
-		return nil, privacy.GraphOptions{}, flagError("--graph", err)
+		return nil, sensitivity.Options{}, flagError("--graph", err)
 	}
-	opt := privacy.GraphOptions{Method: method, Scheme: scheme, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget}
+	opt := sensitivity.Options{Method: method, Scheme: scheme, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget}
 	if opt.DenseLimit == 0 {
-		opt.DenseLimit = -1 // dense disabled; GraphOptions treats 0 as the default
+		opt.DenseLimit = -1 // dense disabled; sensitivity.Options treats 0 as the default
 	}
 	return gr, opt, nil
 }
@@ -310,14 +311,14 @@ type sensitivityPlanResult struct {
 }
 
 // graphSensitivityPlan is sensitivity --graph --dry-run: the method
-// GraphSensitivity would use and its modelled cost.
+// sensitivity.Graph would use and its modelled cost.
 func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivityPlanResult, error) {
 	gr, opt, err := sensitivityGraph(ctx, g, o)
 	if err != nil {
 		return sensitivityPlanResult{}, err
 	}
 	start := time.Now()
-	p := privacy.PlanGraphSensitivity(gr, o.tau, opt)
+	p := sensitivity.PlanGraph(gr, o.tau, opt)
 	comps, _ := gr.Components()
 	return sensitivityPlanResult{DryRun: true, Graph: o.graph, Nodes: gr.N(), Edges: gr.NumEdges(), Components: comps,
 		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SlowModesFirst: p.SlowModesFirst, SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes,
@@ -377,16 +378,16 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 		return sensitivityResult{}, err
 	}
 	if o.save != "" {
-		c, err := privacy.NewCertificate(gr, s, o.tau, buildVersion().String())
+		c, err := sensitivity.NewCertificate(gr, s, o.tau, buildVersion().String())
 		var lopt privacy.FileLedgerOptions
 		if err == nil {
 			lopt, err = ledgerOptions(&g.cfg.Config)
 		}
 		if err == nil { // sealed under the ledger key, when one is given
-			err = c.Seal(lopt.Key)
+			err = c.Seal(lopt.Key.CertificateMACKey())
 		}
 		if err == nil {
-			err = privacy.SaveCertificate(o.save, c)
+			err = sensitivity.SaveCertificate(o.save, c)
 		}
 		if err != nil {
 			return sensitivityResult{}, inputErrorf("--save: %w", err)
@@ -401,22 +402,22 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	return res, nil
 }
 
-// graphSensitivityCtx runs privacy.GraphSensitivity and returns early with
+// graphSensitivityCtx runs sensitivity.Graph and returns early with
 // ctx.Err() when ctx is cancelled (the computation has no cancellation
 // points; the process is about to exit).
-func graphSensitivityCtx(ctx context.Context, gr *laplacian.Graph, tau, alpha float64, opt privacy.GraphOptions) (privacy.Sensitivity, error) {
+func graphSensitivityCtx(ctx context.Context, gr *laplacian.Graph, tau, alpha float64, opt sensitivity.Options) (sensitivity.Result, error) {
 	type result struct {
-		s   privacy.Sensitivity
+		s   sensitivity.Result
 		err error
 	}
 	ch := make(chan result, 1)
 	go func() {
-		s, err := privacy.GraphSensitivity(gr, tau, alpha, opt)
+		s, err := sensitivity.Graph(gr, tau, alpha, opt)
 		ch <- result{s, err}
 	}()
 	select {
 	case <-ctx.Done():
-		return privacy.Sensitivity{}, ctx.Err()
+		return sensitivity.Result{}, ctx.Err()
 	case r := <-ch:
 		if r.err != nil {
 			return r.s, inputError{r.err}
@@ -425,7 +426,7 @@ func graphSensitivityCtx(ctx context.Context, gr *laplacian.Graph, tau, alpha fl
 	}
 }
 
-func sensitivityResultFrom(s privacy.Sensitivity, d time.Duration) sensitivityResult {
+func sensitivityResultFrom(s sensitivity.Result, d time.Duration) sensitivityResult {
 	return sensitivityResult{
 		Delta2:        s.Delta2,
 		Certified:     s.Certified,
@@ -493,13 +494,13 @@ func printSensitivityTable(out io.Writer, r sensitivityResult) error {
 
 // sensitivityProgress prints column-block progress when stderr is a
 // terminal, else returns nil.
-func sensitivityProgress(g *globalOptions) func(privacy.SensitivityStatus) {
+func sensitivityProgress(g *globalOptions) func(sensitivity.Status) {
 	f, ok := g.stderr.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}
 	var last time.Time
-	return func(st privacy.SensitivityStatus) {
+	return func(st sensitivity.Status) {
 		if time.Since(last) < 200*time.Millisecond && st.EdgesCertified < st.Edges {
 			return
 		}
@@ -509,7 +510,7 @@ func sensitivityProgress(g *globalOptions) func(privacy.SensitivityStatus) {
 		case st.EdgesCertified >= st.Edges:
 			eta = "0s"
 		case st.ETA > 0:
-			eta = "≈ " + st.ETA.Round(time.Second).String() // the scheme's guess (privacy.SensitivityStatus)
+			eta = "≈ " + st.ETA.Round(time.Second).String() // the scheme's guess (sensitivity.Status)
 		}
 		fmt.Fprintf(f, "\rsensitivity: %d/%d edges certified, Δ2 ≤ %.9g, %s elapsed, ETA %s   ",
 			st.EdgesCertified, st.Edges, st.Delta2, st.Elapsed.Round(time.Second), eta)
@@ -519,7 +520,7 @@ func sensitivityProgress(g *globalOptions) func(privacy.SensitivityStatus) {
 // softwareVersion is the graphcloak module version recorded in
 
 // relativeSlack is slack/Δ2 (0 when Δ2 is 0).
-func relativeSlack(s privacy.Sensitivity) float64 {
+func relativeSlack(s sensitivity.Result) float64 {
 	if s.Delta2 > 0 {
 		return s.Slack / s.Delta2
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // TestSensitivityCertificateRelease: sensitivity --save writes a
@@ -26,7 +27,7 @@ func TestSensitivityCertificateRelease(t *testing.T) {
 	}
 	var s map[string]any
 	json.Unmarshal([]byte(out), &s)
-	c, err := privacy.LoadCertificate(cert)
+	c, err := sensitivity.LoadCertificate(cert)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestCertificatesAuthenticated(t *testing.T) {
 	if _, code, err := runSensitivityCLI(t, "--graph", "karate", "--tau", "0.5", "--save", unsealed); code != 0 {
 		t.Fatalf("sensitivity --save: exit %d: %v", code, err)
 	}
-	truth, err := privacy.LoadCertificate(sealed)
+	truth, err := sensitivity.LoadCertificate(sealed)
 	if err != nil {
 		t.Fatal(err)
 	}
