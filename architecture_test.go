@@ -71,6 +71,10 @@ func TestImportRules(t *testing.T) {
 		{"recovery", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"community", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"experiment", true, noDB, "experiments run on simulated data only"},
+		// Direct imports: job reaches Neo4j only through the Backend it is
+		// given, so its tests run on the in-memory one.
+		{"job", false, forbidden(modulePath+"/writeback", modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "a release's logic takes its backend as an argument"},
+		{"service", false, forbidden(modulePath+"/writeback", modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "serve's library takes its steps as arguments"},
 	}
 	for _, r := range rules {
 		for imp := range deps(t, r.dir, r.transitive) {

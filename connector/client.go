@@ -39,7 +39,8 @@ type Options struct {
 	// opening one). Default 30 s.
 	AcquisitionTimeout time.Duration
 	// MaxTransactionRetryTime bounds the retries of one managed
-	// transaction (read, write batch, ledger charge). Default 30 s.
+	// transaction (read, write batch, ledger charge). Default 30 s; with a
+	// TransactionTimeout it is at most that (see retryTime).
 	MaxTransactionRetryTime time.Duration
 	// FetchSize is the number of records per Bolt PULL in streaming reads.
 	// Default 10000; negative means one PULL for everything (neo4j.FetchAll):
@@ -112,9 +113,7 @@ func Connect(ctx context.Context, opt Options) (*Client, error) {
 	if opt.AcquisitionTimeout <= 0 {
 		opt.AcquisitionTimeout = 30 * time.Second
 	}
-	if opt.MaxTransactionRetryTime <= 0 {
-		opt.MaxTransactionRetryTime = 30 * time.Second
-	}
+	opt.MaxTransactionRetryTime = retryTime(opt)
 	if opt.FetchSize == 0 {
 		opt.FetchSize = 10_000
 	} else if opt.FetchSize < 0 {
@@ -177,6 +176,26 @@ func (c *Client) db(name string) (string, error) {
 		return c.database, nil
 	}
 	return name, checkDatabase(name)
+}
+
+// retryTime is the driver's retry window of one managed transaction. A
+// run's timeouts bound each transaction on the client side at
+// TransactionTimeout + AcquisitionTimeout (txContext), retries included;
+// the driver's own window (30 s by default) would outlast that, so a
+// transient failure retried until the deadline would be reported as a
+// timeout, and the run's last step could not fit its timeouts. Tied to
+// TransactionTimeout, the retries end inside the deadline and the error
+// is the failure itself. Without a TransactionTimeout the run has no
+// such deadline and the default (or the option) applies.
+func retryTime(opt Options) time.Duration {
+	d := opt.MaxTransactionRetryTime
+	if d <= 0 {
+		d = 30 * time.Second
+	}
+	if opt.TransactionTimeout > 0 {
+		d = min(d, opt.TransactionTimeout)
+	}
+	return d
 }
 
 // session opens a session on database db.

@@ -43,7 +43,9 @@
 //   - Timeouts: Options.ConnectTimeout (the Bolt handshake included),
 //     AcquisitionTimeout and TransactionTimeout (server-side, plus a
 //     client-side deadline for a stalled server) give *UnreachableError or
-//     *TimeoutError.
+//     *TimeoutError. The driver's retries of a managed transaction
+//     (MaxTransactionRetryTime) end within TransactionTimeout, inside
+//     that deadline.
 //   - Errors are typed: *UnreachableError, *TimeoutError and *AuthError
 //     (connection), *QueryError (the server refused a query),
 //     *IdentifierError, *SchemaError, *DataError and *ArgumentError

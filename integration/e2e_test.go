@@ -335,6 +335,11 @@ func TestEndToEnd(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &loc); err != nil {
 		t.Fatalf("locate -o json: %v\n%s", err, r.Stdout)
 	}
+	// The release's ε and δ come from its run record (the forecast and the
+	// picture's caption say under which guarantee the values were released).
+	if fc, _ := loc["forecast"].(map[string]any); fc == nil || fc["epsilon"] != e.eps || fc["delta"] != 1e-5 {
+		t.Errorf("locate --release-run forecast = %v, want ε = %v, δ = 1e-05 from the release", loc["forecast"], e.eps)
+	}
 	if loc["nodePropertiesWritten"] != float64(4*n) {
 		t.Errorf("locate nodePropertiesWritten = %v, want %d", loc["nodePropertiesWritten"], 4*n)
 	}

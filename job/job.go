@@ -1,10 +1,19 @@
-// Package job holds what a release decides without a database: the step a
-// run of an epoch takes given the run that charged the epoch before it.
-// Every state a crashed or concurrent run can leave behind (see
-// writeback: values stored before the first node is written, succeeded
-// last) maps to exactly one step, so a retry never draws a charged epoch
-// again. It is the first piece of the plan → execute split of issue 33;
-// the command (cmd/graphcloak release) asks Next and carries the step out.
+// Package job is a release as a library: a Spec (graph, parameters,
+// outputs, ledger scope and epoch) is checked by PlanRelease into a Plan
+// — the release file, the epoch's earlier run, affordability, the graph
+// and its fingerprint, the Δ2 source, and for a dry run the cost and σ —
+// and Execute carries the plan out against an injected Backend (Neo4j:
+// writeback.Neo4j; tests: Memory), ledger, logger, progress and clock.
+// The dry run is the plan printed, so the two cannot drift; the command
+// (release) and the scheduler (serve) call the same two functions.
+//
+// Execute orders the steps so that a run stopped anywhere leaves one of
+// the documented states (State): the claim before the charge, the charge
+// before any noise is drawn, the values stored before the first node is
+// written, succeeded last. Next gives the step the next run of an epoch
+// takes from the run that charged it, so a retry never draws a charged
+// epoch again; TestCrashAtEveryStep crashes a release at each of its
+// steps and checks both.
 package job
 
 import (

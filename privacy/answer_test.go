@@ -345,7 +345,8 @@ func TestAnswerKeyedDeterministic(t *testing.T) {
 // envelopeOracle is P(o | s) of the community-envelope mechanism from the
 // all-pairs distances and the mechanism's public weights alone: the
 // exponents b_o(s) = min(floor, min_{v ∈ o} a_v + e·hops(s, v)), the abstain
-// exponent bu(s), normalised afresh (the distribution the sampler draws).
+// exponent bu(s) added to the fallback community c*, normalised afresh (the
+// distribution the sampler draws).
 func envelopeOracle(env *envelope, hops [][]int, s int) []float64 {
 	cg := env.cg
 	b := make([]int64, cg.k)
@@ -357,17 +358,46 @@ func envelopeOracle(env *envelope, hops [][]int, s int) []float64 {
 			b[c] = min(b[c], env.a[v]+env.e*int64(h))
 		}
 	}
-	spread := gridExp(env.bu[s]) / float64(cg.k)
 	p := make([]float64, cg.k)
 	z := gridExp(env.bu[s])
 	for o := range p {
-		p[o] = gridExp(b[o]) + spread
+		p[o] = gridExp(b[o])
 		z += gridExp(b[o])
 	}
+	p[env.fallback] += gridExp(env.bu[s]) // abstaining publishes c*
 	for o := range p {
 		p[o] /= z
 	}
 	return p
+}
+
+// envelopeOracleFallback is c*, the community with the most abstain
+// probability Σ_{s ∈ c} P(abstain | s), from the oracle's own normalisers.
+func envelopeOracleFallback(env *envelope, hops [][]int) int {
+	mass := make([]float64, env.cg.k)
+	for s, c := range env.cg.part {
+		b := make([]int64, env.cg.k)
+		for o := range b {
+			b[o] = env.floor
+		}
+		for v, cv := range env.cg.part {
+			if h := hops[s][v]; h < 1<<20 {
+				b[cv] = min(b[cv], env.a[v]+env.e*int64(h))
+			}
+		}
+		y := gridExp(env.bu[s])
+		for _, x := range b {
+			y += gridExp(x)
+		}
+		mass[c] += gridExp(env.bu[s]) / y
+	}
+	best := 0
+	for c, m := range mass {
+		if m > mass[best] {
+			best = c
+		}
+	}
+	return best
 }
 
 // envelopeCase is a graph whose hubs make the envelope mechanism pay: two
@@ -420,6 +450,9 @@ func TestAnswerEnvelopeOracle(t *testing.T) {
 				cal, err := cg.calibrateEnvelope(context.Background(), perHop)
 				if err != nil {
 					t.Fatal(err)
+				}
+				if want := envelopeOracleFallback(cal.envelope, hops); cal.envelope.fallback != want {
+					t.Fatalf("%s ε=%g: abstaining publishes community %d, oracle %d", name, eps, cal.envelope.fallback, want)
 				}
 				worst, acc := 0.0, 0.0
 				for s := range tc.g.N() {

@@ -91,6 +91,12 @@ say "docs/neo4j.md"
 sed 's/^/   | /' "$work/neo4j-guide.sh" >&2
 bash -euo pipefail "$work/neo4j-guide.sh" <<<"$password"
 
+# README's "Against Neo4j" block, as written (its own projection and scope).
+sh_blocks README.md "### Against Neo4j" >"$work/readme-neo4j.sh"
+say "README against Neo4j"
+sed 's/^/   | /' "$work/readme-neo4j.sh" >&2
+bash -euo pipefail "$work/readme-neo4j.sh" <<<"$password"
+
 export GRAPHCLOAK_NEO4J_PASSWORD="$password"
 
 # docs/scheduling.md: the setup, then each scheduled job once, with /etc,

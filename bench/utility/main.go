@@ -65,7 +65,7 @@ func main() {
 	trials := flag.Int("trials", 200, "trials per forecast")
 	perNode := flag.Bool("per-node", true, "also forecast the per-node release (needs Δ2 at every τ)")
 	perNodeTaus := flag.String("per-node-tau", "", "τ values at which to run the per-node release (default: all)")
-	ceilingOnly := flag.Bool("ceiling-only", false, "print only the ceiling per ε (JSON lines graph, epsilon, ceiling)")
+	ceilingOnly := flag.Bool("ceiling-only", false, "print only the ceiling per ε (JSON lines graph, epsilon, ceiling) and the private answer's exact accuracy (accuracy, mechanism)")
 	measureTrials := flag.Int("measure-trials", 0, "trials of an independent measurement (seed+1000) beside each forecast (0: none)")
 	budget := flag.Duration("delta2-budget", 10*time.Minute, "time budget of each Δ2")
 	seed := flag.Uint64("seed", 1, "seed")
@@ -105,10 +105,14 @@ func main() {
 	if *ceilingOnly {
 		for _, eps := range floats(*epss) {
 			c := experiment.Ceiling(g, cg.Partition(), eps, *delta)
-			if err := enc.Encode(map[string]any{"graph": *name, "epsilon": eps, "ceiling": c}); err != nil {
+			cal, err := privacy.CalibrateAnswer(ctx, cg, eps, 1, 0)
+			if err != nil {
 				log.Fatal(err)
 			}
-			log.Printf("ε=%g: ceiling %.3f", eps, c)
+			if err := enc.Encode(map[string]any{"graph": *name, "epsilon": eps, "ceiling": c, "accuracy": cal.Accuracy, "mechanism": cal.Mechanism}); err != nil {
+				log.Fatal(err)
+			}
+			log.Printf("ε=%g: ceiling %.3f, private answer %.3f (%s)", eps, c, cal.Accuracy, cal.Mechanism)
 		}
 		return
 	}

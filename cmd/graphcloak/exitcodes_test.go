@@ -13,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -58,7 +59,7 @@ func TestExitCode(t *testing.T) {
 		{&connector.RunStateError{}, exitChargedEpoch},
 		{&connector.ScopeBusyError{}, exitBusy},
 		{&connector.EpochPublishedError{}, exitBusy},
-		{chargedError{epoch: "E", err: errors.New("lost")}, exitChargedEpoch},
+		{&job.ChargedError{Epoch: "E", Err: errors.New("lost")}, exitChargedEpoch},
 		{fs.ErrNotExist, exitBadInput},
 		// A command's bad-input wrapper keeps the kind of what it wraps.
 		{inputErrorf("--graph: %w", &connector.TimeoutError{}), exitDBUnreachable},

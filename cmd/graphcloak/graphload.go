@@ -84,6 +84,16 @@ func connectNeo4j(ctx context.Context, cfg *config.Config) (*connector.Client, e
 	})
 }
 
+// connectNeo4jLogged connects to the configured Neo4j and logs where.
+func connectNeo4jLogged(ctx context.Context, g *globalOptions) (*connector.Client, error) {
+	client, err := connectNeo4j(ctx, &g.cfg.Config)
+	if err != nil {
+		return nil, err
+	}
+	g.logger.Info("connected to neo4j", "uri", client.URI(), "database", client.Database())
+	return client, nil
+}
+
 // loadGraph loads the graph named by spec: "neo4j" reads the configured
 // projection (connecting unless opt.Client is given); anything else goes
 // to laplacian.Generate (generators and file:PATH). Names are validated

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -61,4 +62,18 @@ func (o *outputFile) Abort() {
 	}
 	o.file.Close()
 	os.Remove(o.file.Name())
+}
+
+// budgetVerdict says what a --time-budget of budget seconds does to a
+// computation by method ("dense", "columns" or "lanczos") that the model
+// puts at estimate seconds. Only the sparse refinement stops at a budget.
+func budgetVerdict(budget, estimate float64, method string) string {
+	switch {
+	case method == "dense":
+		return fmt.Sprintf("%.3g s: ignored by the dense method, whose Δ2 is exact", budget)
+	case estimate <= budget:
+		return fmt.Sprintf("%.3g s: the modelled run fits, so Δ2 should come out exact", budget)
+	default:
+		return fmt.Sprintf("%.3g s: shorter than the modelled run, so Δ2 will be a proven upper bound, not the exact value", budget)
+	}
 }

@@ -15,8 +15,13 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
+
+// This file is the private answer (locate --private-answer, and each
+// slot of serve --private-answer): its flags, their check
+// (checkPrivateAnswer), its run (answerOnce) and its output.
 
 // answerOptions are locate's private-answer flags.
 type answerOptions struct {
@@ -75,7 +80,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, e
 	}
 	isDB := opts.graph == neo4jSpec
 	var client *connector.Client
-	var run *connector.Run
+	var run job.Run
 	if isDB {
 		if client, err = connectProjection(ctx, g); err != nil {
 			return nil, err
@@ -93,7 +98,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, e
 		if run, err = startAnswerRun(ctx, opts, client); err != nil {
 			return nil, err
 		}
-		defer func() { recordFailure(after.Context(), g, run, err) }()
+		defer func() { job.RecordFailure(after.Context(), g.logger, run, err) }()
 	}
 	pull, endPull := g.pullProgress()
 	in := &locateInputs{isDB: isDB}
@@ -121,31 +126,31 @@ func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, e
 			return nil, err
 		}
 	}
-	job, err := answerJob(ctx, opts, in, client, lg)
+	aj, err := answerJob(ctx, opts, in, client, lg)
 	if err != nil {
 		return nil, err
 	}
-	job.Values, job.Ledger = y, ledger
+	aj.Values, aj.Ledger = y, ledger
 	if cfg.Privacy.KeyFile != "" {
 		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
 		if err != nil {
 			return nil, err
 		}
-		job.Noise = privacy.KeyedNoise(key)
+		aj.Noise = privacy.KeyedNoise(key)
 	}
-	res, err := graphcloak.Answer(ctx, job)
+	res, err := graphcloak.Answer(ctx, aj)
 	clear(y)
 	if err != nil {
 		return nil, err
 	}
 	sum = &answerSummary{RunID: runIDOf(run), Graph: opts.graph, NodeCount: lg.Graph.N(), RelationshipCount: lg.Graph.NumEdges(),
-		Scope: job.Scope, Epoch: job.Epoch, Communities: opts.communities, Answer: res}
-	if bal, err := ledger.Balance(ctx, job.Scope); err == nil && len(bal) == 1 {
+		Scope: aj.Scope, Epoch: aj.Epoch, Communities: opts.communities, Answer: res}
+	if bal, err := ledger.Balance(ctx, aj.Scope); err == nil && len(bal) == 1 {
 		sum.Balance = &bal[0]
 	}
 	if opts.forecastTrials > 0 {
-		e := experiment.Graph{Graph: lg.Graph, Partition: job.Partition, Tau: job.Tau, Sources: 1, Trials: opts.forecastTrials,
-			Estimator: job.Estimator, Seed: job.Seed, Delta: cfg.Privacy.Delta}
+		e := experiment.Graph{Graph: lg.Graph, Partition: aj.Partition, Tau: aj.Tau, Sources: 1, Trials: opts.forecastTrials,
+			Estimator: aj.Estimator, Seed: aj.Seed, Delta: cfg.Privacy.Delta}
 		r, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &e, Calibrate: &res.Calibration})
 		if err != nil {
 			return nil, err
@@ -154,12 +159,13 @@ func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, e
 		sum.Forecast = &f
 	}
 	if run != nil {
-		run.Record.NodeCount, run.Record.RelationshipCount = sum.NodeCount, sum.RelationshipCount
-		run.Record.ReleaseID, run.Record.Epsilon, run.Record.Rho = res.ReleaseID, res.Calibration.Epsilon, res.Calibration.Rho
-		run.Record.ComputeMillis = res.Millis
+		rec := run.Record()
+		rec.NodeCount, rec.RelationshipCount = sum.NodeCount, sum.RelationshipCount
+		rec.ReleaseID, rec.Epsilon, rec.Rho = res.ReleaseID, res.Calibration.Epsilon, res.Calibration.Rho
+		rec.ComputeMillis = res.Millis
 		for k, v := range map[string]any{"community": res.Community, "communityId": res.CommunityID,
 			"mechanism": res.Calibration.Mechanism, "cap": res.Calibration.Cap, "scale": res.Calibration.Scale} {
-			run.Record.Parameters[k] = v
+			rec.Parameters[k] = v
 		}
 		if err = run.Succeed(ctx); err != nil {
 			return nil, err
@@ -169,7 +175,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, e
 }
 
 // startAnswerRun writes the answer's run record ("running", with a lease).
-func startAnswerRun(ctx context.Context, opts *locateOptions, client *connector.Client) (*connector.Run, error) {
+func startAnswerRun(ctx context.Context, opts *locateOptions, client *connector.Client) (job.Run, error) {
 	cfg := &opts.g.cfg.Config
 	id := opts.runID
 	if id == "" {
@@ -179,14 +185,14 @@ func startAnswerRun(ctx context.Context, opts *locateOptions, client *connector.
 		StartedAt: time.Now().UTC(), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Parameters: map[string]any{"estimator": cfg.Recovery.Estimator, "communities": opts.communities,
 			"tau": cfg.Privacy.Tau, "alpha": cfg.Privacy.Alpha, "answerCap": opts.privateAnswer.cap}}
-	return client.StartRun(ctx, rec, connector.DefaultLease)
+	return locateBackend(opts.g, client).StartRun(ctx, rec, connector.DefaultLease)
 }
 
-func runIDOf(run *connector.Run) string {
+func runIDOf(run job.Run) string {
 	if run == nil {
 		return ""
 	}
-	return run.ID()
+	return run.Record().RunID
 }
 
 // checkPrivateAnswer validates the flags of locate --private-answer.
@@ -227,23 +233,23 @@ func checkPrivateAnswer(opts *locateOptions) error {
 func answerJob(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, lg *loadedGraph) (graphcloak.AnswerJob, error) {
 	cfg := &opts.g.cfg.Config
 	graph := lg.Graph
-	job := graphcloak.AnswerJob{Graph: graph, Tau: cfg.Privacy.Tau, Epsilon: cfg.Privacy.Epsilon, Alpha: cfg.Privacy.Alpha,
+	aj := graphcloak.AnswerJob{Graph: graph, Tau: cfg.Privacy.Tau, Epsilon: cfg.Privacy.Epsilon, Alpha: cfg.Privacy.Alpha,
 		Cap: opts.privateAnswer.cap, Seed: uint64(cfg.Write.RandomSeed), Estimator: cfg.Recovery.Estimator,
 		Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch}
 	var err error
 	switch in.commKind {
 	case "leiden":
-		job.Partition, err = cachedLeiden(opts.g, opts, graph, job.Seed)
+		aj.Partition, err = cachedLeiden(opts.g, opts, graph, aj.Seed)
 	case "louvain":
-		job.Partition, err = community.Louvain(graph, opts.resolution, job.Seed)
+		aj.Partition, err = community.Louvain(graph, opts.resolution, aj.Seed)
 	case "file":
-		job.Partition, job.Names, err = community.LoadAssignment(in.commArg, graph)
+		aj.Partition, aj.Names, err = community.LoadAssignment(in.commArg, graph)
 	case "gds":
-		job.Partition, job.Names, err = gdsPartition(ctx, cfg, client, graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
+		aj.Partition, aj.Names, err = gdsPartition(ctx, cfg, client, graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
 	case "property":
-		job.Partition, job.Names, err = propertyPartition(lg)
+		aj.Partition, aj.Names, err = propertyPartition(lg)
 	}
-	return job, err
+	return aj, err
 }
 
 // printAnswer prints a private answer.

@@ -1,0 +1,241 @@
+package main
+
+import (
+	"context"
+	"io"
+	"math"
+	"os"
+	"time"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/schedule"
+	"github.com/graphcloak/graphcloak/sensitivity"
+	"github.com/graphcloak/graphcloak/writeback"
+)
+
+// This file turns the release flags (release's own, and those serve
+// gives each slot) into a job.Spec, wires the job's environment — the
+// release file, the Neo4j client and backend, the ledger — and calls
+// job.PlanRelease and job.Execute. Everything a release decides lives in
+// job.
+
+// releaseInputs are a release's local inputs, read before anything is
+// connected: the spec and the raw readings of --values.
+type releaseInputs struct {
+	spec     job.Spec
+	readings map[string]float64 // raw readings from --values, or nil
+}
+
+// releaseOnce plans the release and, unless it is a dry run, executes
+// it. Everything deferred after the run (closing the connection, the
+// job's failure record and balance) shares one bookkeeping deadline.
+func releaseOnce(ctx context.Context, opts *releaseOptions) (*releaseSummary, error) {
+	g := opts.g
+	after := newAfterRun(ctx)
+	defer after.Close()
+	in, err := checkRelease(opts)
+	if err != nil {
+		return nil, err
+	}
+	spec := &in.spec
+	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}
+	if spec.Out != "" && !spec.DryRun {
+		if env.File, err = job.PrepareFile(ctx, spec.Out, spec.Wait, g.logger); err != nil {
+			return nil, err
+		}
+		defer env.File.Abort()
+	}
+	var client *connector.Client
+	if spec.Neo4j || (spec.LedgerKind == "neo4j" && !spec.DryRun) {
+		if client, err = connectNeo4jLogged(ctx, g); err != nil {
+			return nil, err
+		}
+		defer func() { client.Close(after.Context()) }()
+	}
+	env.Load = func(ctx context.Context) (*job.Input, error) { return loadReleaseInput(ctx, opts, in, client) }
+	if !spec.DryRun {
+		if env.Ledger, err = openReleaseLedger(ctx, g, client); err != nil {
+			return nil, err
+		}
+		if spec.Neo4j {
+			cfg := &g.cfg.Config
+			env.Backend = &writeback.Neo4j{Client: client, Database: spec.Database, Projection: projectionOf(cfg),
+				Write: connector.WriteOptions{BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency}}
+		}
+	}
+	plan, err := job.PlanRelease(ctx, *spec, env)
+	if plan == nil || err != nil || spec.DryRun {
+		return planSummary(plan), err
+	}
+	return job.Execute(ctx, plan)
+}
+
+// planSummary is the summary of a plan (nil when there is none).
+func planSummary(p *job.Plan) *releaseSummary {
+	if p == nil {
+		return nil
+	}
+	return p.Summary
+}
+
+// loadReleaseInput loads the graph and the raw readings in node order.
+func loadReleaseInput(ctx context.Context, opts *releaseOptions, in *releaseInputs, client *connector.Client) (*job.Input, error) {
+	g := opts.g
+	valueProp := in.spec.Projection.ValueProperty
+	pull, endPull := g.pullProgress()
+	lg, err := loadGraph(ctx, &g.cfg.Config, opts.graph, loadOptions{Client: client, ValueProperty: valueProp, Progress: pull})
+	endPull()
+	if err != nil {
+		return nil, err
+	}
+	graph := lg.Graph
+	g.logger.Info("graph loaded", "graph", opts.graph, "nodeCount", graph.N(), "relationshipCount", graph.NumEdges())
+	if valueProp != "" {
+		return &job.Input{Graph: graph, Readings: lg.Pulled.Values}, nil
+	}
+	y, err := graphcloak.ValuesByKey(graph, in.readings)
+	if err != nil {
+		return nil, err
+	}
+	return &job.Input{Graph: graph, Readings: y}, nil
+}
+
+// checkRelease validates release's flags and reads its local inputs (the
+// certificate, the noise key, the readings file) into the job's spec.
+func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
+	cfg := &opts.g.cfg.Config
+	if cfg.Privacy.Epoch == "auto" {
+		if opts.slot < time.Minute || opts.slot > 366*24*time.Hour {
+			return nil, inputErrorf("--slot must be between 1m and 366 days, got %v", opts.slot)
+		}
+		now := time.Now
+		if opts.now != nil {
+			now = opts.now
+		}
+		cfg.Privacy.Epoch = schedule.EpochName(now(), opts.slot)
+	}
+	in := &releaseInputs{spec: job.Spec{RunID: opts.runID, Graph: opts.graph, Neo4j: opts.graph == neo4jSpec,
+		Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), WriteProperty: cfg.Write.WriteProperty, Out: opts.out,
+		LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
+		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Smooth: opts.smooth,
+		CertificatePath: opts.sensitivityCert, CachePath: opts.sensitivityCache, TimeBudget: opts.timeBudget,
+		Software: buildVersion().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
+		ForecastTrials: opts.forecastTrials, Estimator: cfg.Recovery.Estimator, ForecastSeed: uint64(cfg.Write.RandomSeed)}}
+	spec := &in.spec
+	if spec.RunID == "" {
+		spec.RunID = newRunID()
+	}
+	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
+	if err := checkReleaseFlags(opts, spec); err != nil {
+		return nil, err
+	}
+	var err error
+	if spec.Mechanism, err = privacy.ParseMechanism(cfg.Privacy.Mechanism); err != nil {
+		return nil, inputErrorf("--mechanism: %v", err)
+	}
+	spec.Noise = privacy.CryptoNoise()
+	if cfg.Privacy.KeyFile != "" {
+		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
+		if err != nil {
+			return nil, err
+		}
+		spec.Noise = privacy.KeyedNoise(key)
+	}
+	spec.ValuesFrom = "property:" + spec.Projection.ValueProperty
+	if opts.values != "" {
+		spec.ValuesFrom = "csv:" + opts.values
+		header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
+		if in.readings, err = readReadings(opts.stdin, opts.values, header); err != nil {
+			return nil, err
+		}
+	}
+	if spec.Ledger = cfg.Privacy.Ledger; spec.Ledger != "neo4j" {
+		if spec.Ledger, err = ledgerPath(cfg); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
+}
+
+// checkReleaseFlags checks the combination of flags, loads the
+// certificate, and checks every name and parameter (job.Spec.Check).
+func checkReleaseFlags(opts *releaseOptions, spec *job.Spec) error {
+	cfg := &opts.g.cfg.Config
+	valueProp := spec.Projection.ValueProperty
+	switch {
+	case !(opts.smooth >= 0) || math.IsInf(opts.smooth, 0):
+		return inputErrorf("--smooth must be a finite τ′ ≥ 0, got %v", opts.smooth)
+	case opts.graph == "":
+		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
+	case (opts.values == "") == (valueProp == ""):
+		return usageErrorf("give exactly one of --values FILE|- (raw readings; they never reach the database) or --value-property P (a raw property already in Neo4j)")
+	case valueProp != "" && !spec.Neo4j:
+		return usageErrorf("--value-property reads a property from Neo4j and needs --graph neo4j")
+	case valueProp != "" && valueProp == cfg.Write.WriteProperty:
+		return usageErrorf("--write-property must differ from --value-property %q (never overwrite the raw readings)", valueProp)
+	case opts.out == "-":
+		return usageErrorf("--out - is not supported: a release file must be a file (a re-run of its epoch is checked against it)")
+	case !spec.Neo4j && opts.out == "" && !opts.dryRun:
+		return usageErrorf("--out FILE is required for a graph outside Neo4j (the release file)")
+	case opts.sensitivityCert != "" && opts.timeBudget != 0:
+		return usageErrorf("give --sensitivity-cert or --time-budget, not both")
+	case opts.sensitivityCert != "" && opts.sensitivityCache != "":
+		return usageErrorf("give --sensitivity-cert (a fixed certificate) or --sensitivity-cache (reused while it verifies), not both")
+	case opts.timeBudget < 0:
+		return inputErrorf("--time-budget must be ≥ 0, got %v", opts.timeBudget)
+	}
+	lopt, err := ledgerOptions(cfg)
+	if err != nil {
+		return err
+	}
+	spec.LedgerKey = lopt.Key
+	if opts.sensitivityCert != "" {
+		c, err := sensitivity.LoadCertificate(opts.sensitivityCert)
+		if err == nil {
+			err = c.CheckMAC(spec.LedgerKey.CertificateMACKey())
+		}
+		if err != nil {
+			return inputErrorf("--sensitivity-cert: %w", err)
+		}
+		spec.Certificate = &c
+	}
+	return spec.Check()
+}
+
+// readReadings reads the raw readings CSV from a file or, for "-", stdin.
+func readReadings(stdin io.Reader, path string, header csvin.Header) (map[string]float64, error) {
+	if path == "-" {
+		return graphcloak.ReadValuesHeader(stdin, header)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, inputErrorf("--values: %w", err)
+	}
+	defer f.Close()
+	return graphcloak.ReadValuesHeader(f, header)
+}
+
+// openReleaseLedger opens the configured ledger (Neo4j needs client) and
+// checks that the release's scope exists. A release never creates, raises
+// or resets a budget: a missing ledger or scope is refused with the
+// budget --init command to run, and --epsilon-total/--delta-total are
+// ignored (with a warning) when given.
+func openReleaseLedger(ctx context.Context, g *globalOptions, client *connector.Client) (privacy.Ledger, error) {
+	cfg := &g.cfg.Config
+	if g.cfg.Sources["privacy.epsilonTotal"] == config.FromFlag || g.cfg.Sources["privacy.deltaTotal"] == config.FromFlag {
+		g.logger.Warn("--epsilon-total/--delta-total are ignored by release: budgets are set once, by budget --init")
+	}
+	l, err := openLedger(ctx, cfg, client)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := l.Balance(ctx, cfg.Privacy.Scope); err != nil {
+		return nil, withInitHint(cfg, err)
+	}
+	return l, nil
+}

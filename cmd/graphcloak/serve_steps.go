@@ -1,0 +1,140 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+
+	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/metrics"
+	"github.com/graphcloak/graphcloak/schedule"
+	"github.com/graphcloak/graphcloak/service"
+)
+
+// newSlot is serve's slot (service.Slot): each step is the command's
+// job with serve's flags — the release through job/, locate and the
+// private answer as their commands run them — under the step's epoch and
+// run id.
+func newSlot(opts *serveOptions, spec schedule.Spec, m *metrics.Metrics) *service.Slot {
+	s := &service.Slot{Epoch: spec.Epoch, NewRunID: newRunID, Logger: opts.g.logger, Metrics: m,
+		Scope: opts.g.cfg.Privacy.Scope, ExitCode: exitCode}
+	if opts.privateAnswer {
+		s.Answer = func(ctx context.Context, st service.Step) (*service.Answered, error) {
+			sum, err := answerOnce(ctx, answerOptionsFor(opts, opts.g.forStep(st), st.RunID))
+			if sum == nil {
+				return nil, err
+			}
+			return &service.Answered{NodeCount: sum.NodeCount, Community: sum.Answer.Community, Mechanism: sum.Answer.Calibration.Mechanism}, err
+		}
+		return s
+	}
+	s.Release = func(ctx context.Context, st service.Step) (*job.Summary, error) {
+		return releaseOnce(ctx, releaseOptionsFor(opts, opts.g.forStep(st), st.RunID))
+	}
+	s.LastRelease = func(ctx context.Context, st service.Step) (string, error) {
+		return lastRelease(ctx, opts.g.forStep(st))
+	}
+	if !opts.noLocate {
+		s.Locate = func(ctx context.Context, st service.Step, releaseRun string) (*service.Located, error) {
+			lsum, _, err := locateOnce(ctx, locateOptionsFor(opts, opts.g.forStep(st), releaseRun, st.RunID), io.Discard)
+			if lsum == nil {
+				return nil, err
+			}
+			loc := &service.Located{NodeCount: lsum.NodeCount}
+			if err == nil {
+				opts.page.located(st.Epoch, releaseRun, lsum)
+				if top := lsum.Report.Communities; len(top) > 0 {
+					loc.Found, loc.TopCommunity, loc.Probability = true, top[0].Name, top[0].Share
+				}
+			}
+			return loc, err
+		}
+	}
+	return s
+}
+
+// checkServe checks the schedule and the job's flags before anything
+// runs: the release of a slot is validated as it will be made (its values
+// file and key read), so a bad flag fails now, not at the first slot.
+func checkServe(opts *serveOptions) (schedule.Spec, error) {
+	cfg := &opts.g.cfg.Config
+	switch {
+	case opts.graph != neo4jSpec:
+		return schedule.Spec{}, usageErrorf("serve needs --graph neo4j (runs, leases and history live in Neo4j), got %q", opts.graph)
+	case opts.schedule == "":
+		return schedule.Spec{}, usageErrorf(`--schedule is required (e.g. "@every 1h" or "0 * * * *")`)
+	case cfg.Privacy.Epoch != "":
+		return schedule.Spec{}, usageErrorf("--epoch is not used by serve: each slot's epoch is its start time")
+	case opts.values == "-":
+		return schedule.Spec{}, usageErrorf("--values - cannot be re-read at every slot: give a file")
+	case opts.maxRuns < 0:
+		return schedule.Spec{}, inputErrorf("--max-runs must be ≥ 0, got %d", opts.maxRuns)
+	case opts.jitter < 0 || opts.grace < 0:
+		return schedule.Spec{}, inputErrorf("--jitter and --grace must be ≥ 0")
+	}
+	spec, err := schedule.Parse(opts.schedule)
+	if err != nil {
+		return schedule.Spec{}, inputErrorf("--schedule: %w", err)
+	}
+	check := opts.g.forStep(service.Step{Epoch: "check", RunID: "check", Logger: opts.g.logger}) // a copy: checks may set fields
+	if opts.privateAnswer {
+		return spec, checkPrivateAnswer(answerOptionsFor(opts, check, ""))
+	}
+	if _, err := checkRelease(releaseOptionsFor(opts, check, "")); err != nil {
+		return schedule.Spec{}, err
+	}
+	if !opts.noLocate {
+		if _, err := checkLocate(locateOptionsFor(opts, check, "check", "")); err != nil {
+			return schedule.Spec{}, err
+		}
+	}
+	return spec, nil
+}
+
+// lastRelease returns the run id of the scope's newest succeeded release,
+// or "" (logged) when there is none.
+func lastRelease(ctx context.Context, g *globalOptions) (string, error) {
+	client, err := connectNeo4jLogged(ctx, g)
+	if err != nil {
+		return "", err
+	}
+	defer client.Close(context.WithoutCancel(ctx))
+	id, err := latestRelease(ctx, client, &g.cfg.Config)
+	var none *noReleaseError
+	if errors.As(err, &none) {
+		g.logger.Warn("no succeeded release in the scope yet: nothing to locate")
+		return "", nil
+	}
+	return id, err
+}
+
+// forStep returns a copy of g for one step of a slot: its own copy of the
+// configuration (a step sets its epoch) and the step's logger, which
+// names the run.
+func (g *globalOptions) forStep(st service.Step) *globalOptions {
+	c := *g
+	cfg := *g.cfg
+	c.cfg = &cfg
+	c.cfg.Privacy.Epoch = st.Epoch
+	c.logger = st.Logger
+	return &c
+}
+
+func releaseOptionsFor(opts *serveOptions, g *globalOptions, runID string) *releaseOptions {
+	return &releaseOptions{g: g, graph: neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
+		sensitivityCache: opts.sensitivityCache, runID: runID}
+}
+
+func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locateOptions {
+	return &locateOptions{g: g, graph: neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: runID, communityCache: opts.cache,
+		privateAnswer: answerOptions{enabled: true, values: opts.values, cap: opts.answerCap}}
+}
+
+func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {
+	lo := &locateOptions{g: g, graph: neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
+		resolution: opts.resolution, runID: runID, plotValue: "posterior", communityCache: opts.cache}
+	if opts.page != nil {
+		lo.plot = opts.page.picturePath(runID) // the operator's page shows it
+	}
+	return lo
+}

@@ -1,0 +1,380 @@
+package job
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math"
+	"time"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// pollInterval is how often a release waiting for another live run of
+// its scope looks again.
+const pollInterval = 500 * time.Millisecond
+
+// Execute carries out the plan p. On Neo4j it claims the epoch first: a
+// fresh run claims its output properties and the scope and starts its run
+// record ("running", with a lease); an epoch that a run published before
+// is re-published from its stored values (Resume), or found done, or
+// refused (see Next). A fresh release then charges the ledger and draws
+// (graphcloak.Release: the charge before any noise), commits the release
+// file, and publishes: the record gets the public release metadata and
+// the values' digest, the values are stored durably, written to the nodes
+// bound to the run, and the run is marked succeeded last. Whatever fails
+// after the claim is recorded on the run (within env.Bookkeeping's one
+// deadline). The summary is returned even with an error.
+func Execute(ctx context.Context, p *Plan) (sum *Summary, err error) {
+	sum, env := p.Summary, &p.env
+	if p.Spec.DryRun {
+		return sum, errors.New("job: a dry run's plan is printed, never executed")
+	}
+	if env.Ledger != nil {
+		defer func() { noteBalance(env.bookkeeping(ctx), env.Ledger, sum) }()
+	}
+	if p.Done {
+		return sum, nil
+	}
+	var run Run
+	if env.Backend != nil {
+		var prev *connector.RunRecord
+		if run, prev, err = p.claim(ctx); err != nil {
+			return sum, err
+		}
+		if prev != nil {
+			return sum, p.republish(ctx, prev)
+		}
+		sum.RunID = run.Record().RunID
+		defer func() { recordFailure(env.bookkeeping(ctx), env.logger(), run, err) }()
+	}
+	if p.Input == nil {
+		// Planned as a re-publication, fresh now: the run records went
+		// back, which no run does; plan again rather than guess.
+		return sum, fmt.Errorf("job: epoch %q was planned as %v and is fresh now: re-run", sum.Epoch, p.Step)
+	}
+	return sum, p.drawAndPublish(ctx, run)
+}
+
+// claim starts this release's run record, which claims the scope, or
+// returns the earlier run of the epoch to re-publish. While another live
+// run holds the scope or is publishing this epoch it waits (up to
+// Spec.Wait), so two runs of one slot started together end with one
+// release and one no-op.
+func (p *Plan) claim(ctx context.Context) (Run, *connector.RunRecord, error) {
+	s, env, b := &p.Spec, &p.env, p.env.Backend
+	deadline := env.now().Add(s.Wait)
+	waiting, raced := "", false
+	for {
+		var busy error
+		prev, err := b.FindRelease(ctx, s.Scope, s.epoch())
+		if err != nil {
+			return nil, nil, err
+		}
+		switch Next(prev, s.WriteProperty, env.now()) {
+		case Wait:
+			busy = &connector.ScopeBusyError{Scope: s.Scope, Holder: prev.RunID, Until: prev.LeaseExpiresAt}
+		case Fresh:
+			run, err := p.start(ctx)
+			if errors.As(err, new(*connector.EpochPublishedError)) && !raced {
+				raced = true
+				continue // published since FindRelease looked: re-publish it
+			}
+			if !errors.As(err, new(*connector.ScopeBusyError)) {
+				return run, nil, err
+			}
+			busy = err
+		default: // published before: republish decides (Next)
+			return nil, prev, nil
+		}
+		var sb *connector.ScopeBusyError
+		errors.As(busy, &sb)
+		if env.now().After(deadline) {
+			return nil, nil, fmt.Errorf("%w: gave up after --wait %v; re-run once it ends", busy, s.Wait)
+		}
+		if waiting != sb.Holder {
+			waiting = sb.Holder
+			env.logger().Info("waiting for another release of the scope to end", "scope", sb.Scope, "holder", sb.Holder, "epoch", s.epoch())
+		}
+		if err := env.sleep(ctx, pollInterval); err != nil {
+			return nil, nil, err
+		}
+	}
+}
+
+// start claims the release's outputs — its write property and the run
+// ids beside it belong to releases: refused (exit 3) when another kind of
+// output or an input owns them — and writes its run record ("running",
+// with a lease).
+func (p *Plan) start(ctx context.Context) (Run, error) {
+	s, b := &p.Spec, p.env.Backend
+	if err := b.ClaimOutputs(ctx, s.RunID, "release", s.claims()); err != nil {
+		return nil, err
+	}
+	return b.StartRun(ctx, s.runRecord(), s.Lease)
+}
+
+// drawAndPublish charges the ledger and draws (draw), then commits the
+// release file and/or publishes to the database. A file release of an
+// epoch already charged is a no-op when its file is there.
+func (p *Plan) drawAndPublish(ctx context.Context, run Run) error {
+	sum, env := p.Summary, &p.env
+	rel, err := p.draw(ctx)
+	if err == nil {
+		noteBalance(ctx, env.Ledger, sum) // the run record keeps the budget left
+	}
+	if errors.Is(err, privacy.ErrAlreadyCharged) {
+		if env.File != nil {
+			return p.alreadyPublishedFile(err)
+		}
+		return &ChargedError{Epoch: sum.Epoch, Err: fmt.Errorf("no run stored its values: %w", err)}
+	}
+	if err != nil {
+		return err
+	}
+	if env.File != nil {
+		if err := env.File.pending.Commit(rel); err != nil {
+			return &ChargedError{Epoch: sum.Epoch, Err: err}
+		}
+		sum.Out = env.File.Path()
+	}
+	if run != nil {
+		return p.publish(ctx, run, rel)
+	}
+	return nil
+}
+
+// draw charges the ledger and draws the noise (graphcloak.Release), then
+// clears the raw readings and records the release in the summary.
+func (p *Plan) draw(ctx context.Context) (*privacy.Released, error) {
+	s, env, in := &p.Spec, &p.env, p.Input
+	res, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{
+		Graph: in.Graph, Values: in.Readings, Tau: s.Tau, Alpha: s.Alpha,
+		Epsilon: s.Epsilon, Delta: s.Delta, Mechanism: s.Mechanism, Noise: s.Noise,
+		Ledger: env.Ledger, Scope: s.Scope, Epoch: s.epoch(),
+		Sensitivity: p.Sensitivity, SensitivityOptions: sensitivity.Options{Progress: env.progress("Δ2"), TimeBudget: s.TimeBudget},
+		Smooth: s.Smooth,
+	})
+	spread := readingSpread(in.Readings)
+	clear(in.Readings)
+	if err != nil {
+		return nil, err
+	}
+	res.Released.Meta.ToolVersion = s.Software
+	if s.CachePath != "" && p.Sensitivity == nil {
+		storeSensitivity(env.logger(), s.CachePath, in.Graph, res.Sensitivity, s.Tau+s.Smooth, s.LedgerKey, s.Software) // Δ2 was computed at τ+τ′
+	}
+	noteReleased(env.logger(), p.Summary, res, spread)
+	return res.Released, nil
+}
+
+// publish records the release's numbers in the run record and publishes
+// rel, in the order that makes a crash recoverable: the public release
+// metadata and the values' digest on the record, the values stored, then
+// written to the nodes bound to the run, succeeded last. A failure before
+// the values are stored leaves a charged epoch that cannot be completed
+// (*ChargedError); after, re-running with the same epoch finishes the
+// write without a new charge.
+func (p *Plan) publish(ctx context.Context, run Run, rel *privacy.Released) error {
+	sum, b := p.Summary, p.env.Backend
+	rec := run.Record()
+	rec.Sigma, rec.Delta2, rec.Rho = sum.Sigma, sum.Delta2, sum.Rho
+	rec.NodeCount, rec.RelationshipCount, rec.ComputeMillis = sum.NodeCount, sum.RelationshipCount, sum.ComputeMillis
+	rec.Extra = map[string]any{"sensitivityMethod": sum.SensitivityMethod, "delta2Exact": sum.Delta2Exact,
+		"mechanism": sum.Mechanism, "keyed": sum.Keyed}
+	if sum.RhoSpent > 0 { // the ledger was read after this run's charge
+		rec.Extra["rhoRemaining"] = sum.RhoRemaining
+	}
+	st, err := p.store(ctx, run, rel)
+	if err == nil {
+		st, err = b.WriteValues(ctx, run, rel.Keys, rel.Values, p.env.progress("write-back"))
+	}
+	if err == nil {
+		rec.NodePropertiesWritten, rec.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
+		err = run.Succeed(ctx) // last
+	}
+	var notStored *NotStoredError
+	if errors.As(err, &notStored) {
+		return &ChargedError{Epoch: sum.Epoch, Err: notStored.Err}
+	}
+	if err != nil {
+		return fmt.Errorf("%w (the released values are stored: re-run with --epoch %s to finish publishing them, without a new charge)", err, sum.Epoch)
+	}
+	sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = rec.WriteProperty, st.NodePropertiesWritten, st.WriteMillis
+	p.env.logger().Info("written", "runId", rec.RunID, "nodePropertiesWritten", st.NodePropertiesWritten, "writeMillis", st.WriteMillis)
+	return nil
+}
+
+// store puts the public release metadata and the values' digest on the
+// run record, then stores the values (a resumed run has them already).
+func (p *Plan) store(ctx context.Context, run Run, rel *privacy.Released) (connector.WriteStats, error) {
+	rec := run.Record()
+	if rec.ValuesStored {
+		return connector.WriteStats{}, nil
+	}
+	meta, err := json.Marshal(rel.Meta) // public: what unmask needs to regenerate keyed noise
+	if err != nil {
+		return connector.WriteStats{}, &NotStoredError{err}
+	}
+	rec.ReleaseID, rec.ReleaseMeta, rec.ValuesDigest = rel.Meta.ReleaseID, string(meta), rel.Digest()
+	if err := run.Update(ctx); err != nil {
+		return connector.WriteStats{}, &NotStoredError{err}
+	}
+	if err := p.env.Backend.StoreValues(ctx, run, rel.Keys, rel.Grid); err != nil {
+		return connector.WriteStats{}, &NotStoredError{err}
+	}
+	rec.ValuesStored = true
+	return connector.WriteStats{}, nil
+}
+
+// republish handles a release of an epoch that a run already charged:
+// succeeded → nothing to do (exit 0); failed, interrupted or abandoned
+// with stored values → resume that run and write exactly its values (no
+// charge, no draw); anything else cannot be completed without a new
+// charge.
+func (p *Plan) republish(ctx context.Context, prev *connector.RunRecord) error {
+	s, sum, env := &p.Spec, p.Summary, &p.env
+	sum.RunID, sum.Sigma, sum.Rho, sum.Delta2, sum.ReleaseID = prev.RunID, prev.Sigma, prev.Rho, prev.Delta2, prev.ReleaseID
+	sum.WriteProperty, sum.NodeCount, sum.RelationshipCount = prev.WriteProperty, prev.NodeCount, prev.RelationshipCount
+	sum.Mechanism, _ = prev.Extra["mechanism"].(string)
+	sum.Delta2Exact, _ = prev.Extra["delta2Exact"].(bool)
+	sum.SensitivityMethod, _ = prev.Extra["sensitivityMethod"].(string)
+	switch Next(prev, s.WriteProperty, env.now()) {
+	case OtherProperty:
+		return inputErrorf("epoch %q of scope %q was released by run %s to %q, not %q: use a new --epoch (a new charge) or --write-property %s",
+			sum.Epoch, sum.Scope, prev.RunID, prev.WriteProperty, s.WriteProperty, prev.WriteProperty)
+	case AlreadyPublished:
+		sum.AlreadyPublished = true
+		sum.NodePropertiesWritten = 0
+		env.logger().Info("epoch already published: nothing to do", "runId", prev.RunID, "epoch", sum.Epoch)
+		return nil
+	case Overwritten:
+		return &ChargedError{Epoch: sum.Epoch, Err: fmt.Errorf("epoch %q was published by run %s and then overwritten by run %s", sum.Epoch, prev.RunID, prev.SupersededBy)}
+	}
+	run, rel, err := p.resume(ctx, prev)
+	var busy *connector.RunStateError
+	var notStored *NotStoredError
+	switch {
+	case errors.As(err, &busy) && busy.Status == connector.StatusRunning:
+		return fmt.Errorf("%w: run %s may still be publishing epoch %q (its lease expires at %s); re-run after that to finish it",
+			err, prev.RunID, sum.Epoch, prev.LeaseExpiresAt.Format(time.RFC3339))
+	case errors.As(err, &notStored):
+		return &ChargedError{Epoch: sum.Epoch, Err: notStored.Err}
+	case err != nil:
+		return err
+	}
+	env.logger().Info("resuming the publication of a charged epoch (no new charge, no new noise)", "runId", prev.RunID,
+		"epoch", sum.Epoch, "attempt", run.Record().Attempts)
+	sum.Resumed = true
+	sum.Mechanism, sum.Keyed = rel.Meta.Mechanism, rel.Meta.Keyed
+	if err := p.publish(ctx, run, rel); err != nil {
+		recordFailure(env.bookkeeping(ctx), env.logger(), run, err)
+		return err
+	}
+	return nil
+}
+
+// resume takes over the earlier run prev of a charged epoch and returns
+// it with the release it stored: the same values, no new charge, no new
+// noise.
+func (p *Plan) resume(ctx context.Context, prev *connector.RunRecord) (Run, *privacy.Released, error) {
+	b := p.env.Backend
+	run, err := b.ResumeRun(ctx, prev, p.Spec.Lease)
+	if err != nil {
+		return nil, nil, err
+	}
+	rel, err := storedRelease(ctx, b, run)
+	if err != nil {
+		// Should recording the failure fail too, the run's lease expires
+		// and the next run marks it abandoned.
+		recordFailure(p.env.bookkeeping(ctx), p.env.logger(), run, err)
+		return nil, nil, err
+	}
+	return run, rel, nil
+}
+
+// storedRelease rebuilds the release run stored: its metadata from the
+// record, its grid values from the store.
+func storedRelease(ctx context.Context, b Backend, run Run) (*privacy.Released, error) {
+	rec := run.Record()
+	var meta privacy.ReleaseMeta
+	if err := json.Unmarshal([]byte(rec.ReleaseMeta), &meta); err != nil {
+		return nil, &NotStoredError{fmt.Errorf("run %s: release metadata unreadable: %v", rec.RunID, err)}
+	}
+	keys, grid, err := b.LoadValues(ctx, run)
+	if err != nil {
+		return nil, &NotStoredError{err}
+	}
+	rel := &privacy.Released{Keys: keys, Grid: grid, Values: make([]float64, len(grid)), Meta: meta}
+	for i, r := range grid {
+		rel.Values[i] = math.Ldexp(float64(r), -meta.GridExponent)
+	}
+	return rel, nil
+}
+
+// RecordFailure marks run failed (or interrupted) with err, when there
+// is one, within ctx (the run's bookkeeping deadline); a failure to
+// record it is logged, since err is what the user needs to see.
+func RecordFailure(ctx context.Context, log *slog.Logger, run Run, err error) {
+	recordFailure(ctx, log, run, err)
+}
+
+// recordFailure marks run failed (or interrupted) with err, when there is
+// one; a failure to record it is logged (the lease then expires and the
+// next run marks the run abandoned).
+func recordFailure(ctx context.Context, log *slog.Logger, run Run, err error) {
+	if err == nil || run == nil {
+		return
+	}
+	if ferr := run.Fail(ctx, err); ferr != nil && log != nil {
+		log.Warn("could not record the failed run", "runId", run.Record().RunID, "error", ferr)
+	}
+}
+
+// noteBalance records the scope's spend after the run in sum (when the
+// ledger answers).
+func noteBalance(ctx context.Context, ledger privacy.Ledger, sum *Summary) {
+	if b, err := ledger.Balance(ctx, sum.Scope); err == nil && len(b) == 1 {
+		sum.RhoSpent, sum.RhoRemaining = b[0].RhoSpent, b[0].RhoRemaining
+	}
+}
+
+// noteReleased records the release's numbers in the summary and the log,
+// warning when σ is negligible next to the readings' spread.
+func noteReleased(log *slog.Logger, sum *Summary, res *graphcloak.ReleaseResult, spread float64) {
+	rel := res.Released
+	if rel.Meta.Sigma < 1e-6*spread {
+		log.Warn("σ is below 1e-6 of the readings' spread: the noise protects almost nothing unless the readings are exp(−τL)f0 for this τ and α is the reading mass of one protected unit (see release --help)",
+			"sigma", rel.Meta.Sigma)
+	}
+	sum.Sigma, sum.Rho, sum.Mechanism = rel.Meta.Sigma, rel.Meta.Rho, rel.Meta.Mechanism
+	sum.ReleaseID = rel.Meta.ReleaseID
+	sum.Delta2, sum.Delta2Exact, sum.SensitivityMethod = res.Sensitivity.Delta2, res.Sensitivity.Exact, res.Sensitivity.Method
+	if s := res.Sensitivity; !s.Exact {
+		// Still private (σ is calibrated to a proven upper bound), but the
+		// operator should know the noise may be far larger than needed.
+		log.Warn("Δ2 is a certified upper bound, not the exact value: the release is private but may be noisier than the exact Δ2 needs; "+
+			"compute it once without --time-budget (sensitivity --save FILE; sensitivity --dry-run tells how long that takes) and release with --sensitivity-cert FILE",
+			"delta2", s.Delta2, "provenLowerBound", s.Delta2-s.Slack, "method", s.Method)
+	}
+	sum.ComputeMillis = res.SensitivityMillis + res.ReleaseMillis
+	log.Info("released", "nodeCount", rel.Meta.N, "delta2", sum.Delta2, "sigma", sum.Sigma, "rho", sum.Rho,
+		"scope", sum.Scope, "epoch", sum.Epoch, "releaseId", rel.Meta.ReleaseID, "keyed", sum.Keyed)
+}
+
+// readingSpread is max − min of the readings (0 for one reading).
+func readingSpread(y []float64) float64 {
+	if len(y) == 0 {
+		return 0
+	}
+	lo, hi := y[0], y[0]
+	for _, v := range y {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return hi - lo
+}

@@ -1,0 +1,261 @@
+package job
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// Env is what a release runs against, injected so that the same Plan and
+// Execute serve the command, serve and the unit tests.
+type Env struct {
+	// Backend publishes to Neo4j (nil: no database publication).
+	Backend Backend
+	// Ledger is charged (nil only for a dry run).
+	Ledger privacy.Ledger
+	// File is the locked release file (nil: none).
+	File *File
+	// Load reads the graph and the raw readings in node order.
+	Load   func(ctx context.Context) (*Input, error)
+	Logger *slog.Logger
+	// Progress returns the progress callback of a step ("Δ2",
+	// "write-back"); nil: none.
+	Progress func(step string) func(done, total int)
+	// Now is the clock (leases, waiting); nil: time.Now. Sleep waits
+	// between looks at a busy scope; nil: a timer.
+	Now   func() time.Time
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Bookkeeping is the context of everything done after the run's work
+	// ended or failed (recording the failure, reading the balance): one
+	// deadline shared by all of it. Nil: the run's context without its
+	// cancellation.
+	Bookkeeping func() context.Context
+}
+
+// Input is a release's graph and its raw readings, one per node in graph
+// index order. The readings are cleared once the noise is drawn.
+type Input struct {
+	Graph    *laplacian.Graph
+	Readings []float64
+}
+
+func (e *Env) logger() *slog.Logger {
+	if e.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return e.Logger
+}
+
+func (e *Env) now() time.Time {
+	if e.Now == nil {
+		return time.Now()
+	}
+	return e.Now()
+}
+
+func (e *Env) progress(step string) func(done, total int) {
+	if e.Progress == nil {
+		return nil
+	}
+	return e.Progress(step)
+}
+
+func (e *Env) bookkeeping(ctx context.Context) context.Context {
+	if e.Bookkeeping == nil {
+		return context.WithoutCancel(ctx)
+	}
+	return e.Bookkeeping()
+}
+
+// Plan is a checked release: everything decided before anything is
+// claimed, charged or drawn. A dry run prints it; Execute carries it out.
+type Plan struct {
+	Spec Spec
+	// Summary is the release as planned; Execute completes it.
+	Summary *Summary
+	// Step is what the release of the epoch would do, as its run records
+	// stood when planned (Fresh without a database).
+	Step Step
+	// Done: nothing to execute — the release file already holds this
+	// epoch (exit 0, nothing charged).
+	Done bool
+	// Input is the graph and readings of a fresh release (nil otherwise).
+	Input *Input
+	// Sensitivity is Δ2 from the certificate or the cache, verified
+	// against the graph; nil: Execute computes it (within TimeBudget).
+	Sensitivity *sensitivity.Result
+	// Fingerprint is the graph's (laplacian.Graph.Fingerprint).
+	Fingerprint laplacian.Fingerprint
+
+	env Env
+}
+
+// PlanRelease checks spec and everything a release depends on, in the
+// order a release needs them and without writing anything: the release
+// file (never overwritten), the epoch's earlier run (env.Backend), then
+// for a fresh release the budget (env.Ledger: already charged, or not
+// affordable, is refused before any expensive step), the graph and
+// readings (env.Load), the Δ2 source (certificate or cache, verified
+// against the graph) and, for a dry run, the cost, the σ the release
+// would use and the utility forecast at that σ.
+func PlanRelease(ctx context.Context, spec Spec, env Env) (*Plan, error) {
+	if err := spec.Check(); err != nil {
+		return nil, err
+	}
+	p := &Plan{Spec: spec, env: env, Summary: &Summary{Graph: spec.Graph, DryRun: spec.DryRun, ValuesFrom: spec.ValuesFrom,
+		TimeBudgetSeconds: spec.TimeBudget.Seconds(), Epsilon: spec.Epsilon, Delta: spec.Delta, Keyed: spec.keyed(),
+		Scope: spec.Scope, Ledger: spec.Ledger, Epoch: spec.epoch()}}
+	if env.File != nil && !spec.DryRun {
+		done, err := p.existingFile()
+		if done || err != nil {
+			p.Done = done
+			return p, err
+		}
+	}
+	if env.Backend != nil && !spec.DryRun {
+		prev, err := env.Backend.FindRelease(ctx, spec.Scope, spec.epoch())
+		if err != nil {
+			return p, err
+		}
+		if p.Step = Next(prev, spec.WriteProperty, env.now()); p.Step != Fresh {
+			return p, nil // Execute re-publishes, waits or refuses
+		}
+	}
+	if env.Ledger != nil && !spec.DryRun {
+		done, err := p.checkAffordable(ctx)
+		if done || err != nil {
+			p.Done = done
+			return p, err
+		}
+	}
+	if err := p.load(ctx); err != nil {
+		return p, err
+	}
+	if spec.DryRun {
+		return p, p.estimate(ctx)
+	}
+	return p, nil
+}
+
+// load reads the graph and readings and settles the Δ2 source.
+func (p *Plan) load(ctx context.Context) error {
+	in, err := p.env.Load(ctx)
+	if err != nil {
+		return err
+	}
+	p.Input = in
+	g := in.Graph
+	p.Fingerprint = g.Fingerprint()
+	p.Summary.NodeCount, p.Summary.RelationshipCount = g.N(), g.NumEdges()
+	tau := p.Spec.Tau + p.Spec.Smooth // the released model's τ, at which Δ2 must hold
+	if c := p.Spec.Certificate; c != nil {
+		s, err := c.Verify(g, tau, p.Spec.Alpha)
+		if err != nil {
+			return inputErrorf("--sensitivity-cert %s: %w", p.Spec.CertificatePath, err)
+		}
+		p.Sensitivity = &s
+	}
+	if p.Spec.CachePath != "" {
+		p.Sensitivity = cachedSensitivity(p.env.logger(), p.Spec.CachePath, g, tau, p.Spec.Alpha, p.Spec.LedgerKey, p.Spec.Software)
+		p.Summary.SensitivityReused = p.Sensitivity != nil
+	}
+	return nil
+}
+
+// affordabilityMargin: the ρ a release charges is the target ρ of (ε, δ)
+// less σ's rounding up on the noise grid (relative < 1e-5); the check
+// before Δ2 refuses only what the charge would certainly refuse.
+const affordabilityMargin = 1e-3
+
+// checkAffordable runs, before any expensive step (Δ2), the checks the
+// ledger would make when charging: the scope exists; a new epoch's ρ fits
+// in what is left (else the budget error, exit 5); an epoch already
+// charged is a retry — to its own release file a no-op (done), elsewhere
+// exit 7. ρ depends on (ε, δ) and the mechanism only, not on Δ2.
+func (p *Plan) checkAffordable(ctx context.Context) (done bool, err error) {
+	s := &p.Spec
+	scope, epoch := s.Scope, s.epoch()
+	if lookup, ok := p.env.Ledger.(privacy.ChargeLookup); ok {
+		charged, err := lookup.Charged(ctx, scope, epoch)
+		if err != nil {
+			return false, err
+		}
+		if charged {
+			cause := fmt.Errorf("scope %q release %q: %w", scope, epoch, privacy.ErrAlreadyCharged)
+			if p.env.File != nil {
+				err := p.alreadyPublishedFile(cause)
+				return err == nil, err
+			}
+			return false, &ChargedError{Epoch: epoch, Err: fmt.Errorf("no run stored its values: %w", cause)}
+		}
+	}
+	b, err := p.env.Ledger.Balance(ctx, scope)
+	if err != nil || len(b) != 1 {
+		return false, err
+	}
+	cal, err := privacy.CalibrateRelease(1, s.Epsilon, s.Delta, 1, s.Mechanism)
+	if err != nil {
+		return false, inputError{err}
+	}
+	if cal.Rho*(1-affordabilityMargin) > b[0].RhoRemaining {
+		return false, privacy.NewBudgetError(privacy.Charge{Scope: scope, ReleaseID: epoch, Rho: cal.Rho},
+			b[0].RhoSpent, b[0].RhoBudget, b[0].Budget)
+	}
+	return false, nil
+}
+
+// estimate is the dry run: counts, method, memory and time, σ. Δ2 is
+// computed exactly when the model says it takes under 10 s; otherwise the
+// proven bound α√2 is shown (and σ for it, an upper bound).
+func (p *Plan) estimate(ctx context.Context) error {
+	s, g := &p.Spec, p.Input.Graph
+	tau := s.Tau + s.Smooth // the released model's τ
+	ej := graphcloak.EstimateJob{Graph: g, Tau: tau, Alpha: s.Alpha, Epsilon: s.Epsilon, Delta: s.Delta,
+		Mechanism: s.Mechanism, Sensitivity: p.Sensitivity}
+	est, err := graphcloak.Estimate(ej)
+	if err != nil {
+		return err
+	}
+	sum := p.Summary
+	if ej.Sensitivity == nil && est.SecondsEstimate < 10 && g.NumEdges() > 0 {
+		// The release's own options, budget included, so that the dry run
+		// shows the Δ2 and σ the release would use.
+		d2, err := graphcloak.Sensitivity(ctx, g, tau, s.Alpha,
+			sensitivity.Options{Progress: p.env.progress("Δ2"), TimeBudget: s.TimeBudget})
+		if err != nil {
+			return err
+		}
+		ej.Sensitivity = &d2
+		if est, err = graphcloak.Estimate(ej); err != nil {
+			return err
+		}
+		sum.SensitivityMethod = d2.Method
+	}
+	sum.Plan = est
+	sum.Delta2, sum.Delta2Exact, sum.Sigma, sum.Rho, sum.Mechanism = est.Delta2, est.Delta2Exact, est.Sigma, est.Rho, est.Mechanism
+	if s.ForecastTrials > 0 && g.NumEdges() > 0 {
+		sum.Forecast, err = p.forecast(ctx, g, est.Sigma, est.SecondsEstimate)
+	}
+	return err
+}
+
+// sleep waits d, or until ctx ends.
+func (e *Env) sleep(ctx context.Context, d time.Duration) error {
+	if e.Sleep != nil {
+		return e.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,139 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
+)
+
+// What a release refuses, and with which kind (exit code), before it
+// charges: nothing is charged and no node written in any case.
+func TestRefusals(t *testing.T) {
+	cases := []struct {
+		name  string
+		setup func(f *fixture, s *Spec)
+		kind  errkind.Kind
+	}{
+		{"write property is the node key", func(_ *fixture, s *Spec) { s.WriteProperty = "roomId" }, errkind.BadInput},
+		{"write property is the readings", func(_ *fixture, s *Spec) { s.Projection.ValueProperty = "v" }, errkind.BadInput},
+		{"another kind's property", func(f *fixture, _ *Spec) { f.mem.Own("v", connector.KindMass) }, errkind.BadInput},
+		{"run ids owned by another kind", func(f *fixture, _ *Spec) { f.mem.Own("v_runId", connector.KindRank) }, errkind.BadInput},
+		{"bad scope", func(_ *fixture, s *Spec) { s.Scope = "a b\n" }, errkind.BadInput},
+		{"ε ≤ 0", func(_ *fixture, s *Spec) { s.Epsilon = 0 }, errkind.BadInput},
+		{"budget exhausted", func(_ *fixture, s *Spec) { s.Epsilon = 100 }, errkind.Budget},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFixture(t)
+			s := f.spec("r1")
+			c.setup(f, &s)
+			p, err := PlanRelease(context.Background(), s, f.env())
+			if err == nil {
+				_, err = Execute(context.Background(), p)
+			}
+			if errkind.Of(err) != c.kind {
+				t.Fatalf("error %v (kind %v), want kind %v", err, errkind.Of(err), c.kind)
+			}
+			if f.mem.Charges() != 0 || len(f.mem.Node(f.graph.Key(0))) != 0 {
+				t.Errorf("charged %d times, node %v", f.mem.Charges(), f.mem.Node(f.graph.Key(0)))
+			}
+		})
+	}
+}
+
+// An epoch published to another write property is refused (exit 3); one
+// whose values another run overwrote is charged and cannot be published
+// again (exit 7). Neither charges again.
+func TestRepublishRefusals(t *testing.T) {
+	f := newFixture(t)
+	if _, err := f.release("r1"); err != nil {
+		t.Fatal(err)
+	}
+	s := f.spec("r2")
+	s.WriteProperty = "w"
+	p, err := PlanRelease(context.Background(), s, f.env())
+	if err == nil {
+		_, err = Execute(context.Background(), p)
+	}
+	if errkind.Of(err) != errkind.BadInput {
+		t.Errorf("other property: %v (kind %v), want bad input", err, errkind.Of(err))
+	}
+	// Another epoch's run writes over r1's values: r1 is superseded.
+	s = f.spec("r3")
+	s.Epoch = "next"
+	if p, err = PlanRelease(context.Background(), s, f.env()); err == nil {
+		_, err = Execute(context.Background(), p)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.release("r4")
+	if !errors.As(err, new(*ChargedError)) || errkind.Of(err) != errkind.Charged {
+		t.Errorf("overwritten: %v (kind %v), want *ChargedError", err, errkind.Of(err))
+	}
+	if f.mem.Charges() != 2 {
+		t.Errorf("%d charges, want 2 (two epochs)", f.mem.Charges())
+	}
+}
+
+// A run that finds the scope held by a live run waits for it, up to
+// Spec.Wait, then gives up (busy); once the holder published the epoch
+// it is a no-op.
+func TestWaitForLiveRun(t *testing.T) {
+	f := newFixture(t)
+	f.mem.CrashAt, f.mem.Kill = 11, true // r1 stored its values and died with a live lease
+	if _, err := f.release("r1"); err == nil {
+		t.Fatal("no crash")
+	}
+	f.mem.Restart()
+	s := f.spec("r2")
+	s.Wait = 10 * time.Second // shorter than the lease
+	p, err := PlanRelease(context.Background(), s, f.env())
+	if err != nil || p.Step != Wait {
+		t.Fatalf("plan %v, %v; want wait", p.Step, err)
+	}
+	_, err = Execute(context.Background(), p)
+	if errkind.Of(err) != errkind.Busy {
+		t.Fatalf("%v (kind %v), want busy", err, errkind.Of(err))
+	}
+	s.Wait = 2 * lease // long enough: the lease expires while waiting, r2 resumes r1
+	if p, err = PlanRelease(context.Background(), s, f.env()); err != nil {
+		t.Fatal(err)
+	}
+	sum, err := Execute(context.Background(), p)
+	if err != nil || !sum.Resumed || f.mem.Charges() != 1 {
+		t.Fatalf("%v, %+v, %d charges; want r1 resumed", err, sum, f.mem.Charges())
+	}
+}
+
+// The dry run is the plan: no store is written, nothing is charged, it
+// says the σ a release with the same Δ2 charges, and forecasts its
+// utility at that σ.
+func TestDryRunIsThePlan(t *testing.T) {
+	f := newFixture(t)
+	s := f.spec("r1")
+	s.DryRun, s.ForecastTrials, s.Estimator = true, 5, "posterior"
+	env := f.env()
+	env.Ledger = nil
+	p, err := PlanRelease(context.Background(), s, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.mem.Steps()) != 0 || p.Summary.Plan == nil || !(p.Summary.Sigma > 0) || p.Summary.Forecast == nil || p.Summary.Forecast.Answer == nil {
+		t.Fatalf("steps %v, summary %+v", f.mem.Steps(), p.Summary)
+	}
+	if _, err := Execute(context.Background(), p); err == nil {
+		t.Error("a dry run's plan executed")
+	}
+	sum, err := f.release("r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Sigma != p.Summary.Sigma || sum.Delta2 != p.Summary.Delta2 {
+		t.Errorf("release σ %v Δ2 %v, dry run σ %v Δ2 %v", sum.Sigma, sum.Delta2, p.Summary.Sigma, p.Summary.Delta2)
+	}
+}

@@ -1,0 +1,116 @@
+package job
+
+import (
+	"time"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// Spec is one release as asked for, after the command has parsed its
+// flags and read its local files (the noise key, the certificate, the
+// readings): what graph, which parameters, where the values go, which
+// ledger scope and epoch pays for them. PlanRelease checks it.
+type Spec struct {
+	// RunID names the run (and, without Epoch, the epoch).
+	RunID string
+	// Graph and ValuesFrom describe the inputs for the summary
+	// ("neo4j", "karate"; "csv:FILE", "property:P").
+	Graph, ValuesFrom string
+	// Neo4j publishes to the database (Database, Projection,
+	// WriteProperty) under a run record; Out, when set, is the release
+	// file. Projection.ValueProperty is set when the readings are a
+	// stored property.
+	Neo4j         bool
+	Database      string
+	Projection    connector.Projection
+	WriteProperty string
+	Out           string
+	// Ledger names the ledger in the summary (a path, or "neo4j");
+	// LedgerKind is the configured kind recorded in the run's parameters.
+	Ledger, LedgerKind string
+	// Scope is charged; Epoch is the release id ("" means RunID).
+	Scope, Epoch string
+	// The privacy parameters: τ, α, ε, δ, the extra smoothing τ′ and the
+	// mechanism; Noise draws (crypto/rand or the keyed stream).
+	Tau, Alpha, Epsilon, Delta, Smooth float64
+	Mechanism                          privacy.Mechanism
+	Noise                              privacy.NoiseSource
+	// The Δ2 source: Certificate (loaded and its MAC checked, verified
+	// against the graph by PlanRelease; CertificatePath names it in
+	// errors), else the certificate cached at CachePath while it
+	// verifies, else computed within TimeBudget (0: to completion).
+	// LedgerKey authenticates certificates; Software is this build,
+	// recorded in the certificates it writes.
+	Certificate     *sensitivity.Certificate
+	CertificatePath string
+	CachePath       string
+	TimeBudget      time.Duration
+	LedgerKey       *privacy.Key
+	Software        string
+	// Lease is the run record's lease; Wait how long to wait for another
+	// live run of the scope or epoch.
+	Lease, Wait time.Duration
+	// DryRun plans only: nothing is claimed, charged, drawn or written.
+	// Its utility forecast simulates ForecastTrials sources (0: none)
+	// with Estimator, seeded by ForecastSeed.
+	DryRun         bool
+	ForecastTrials int
+	Estimator      string
+	ForecastSeed   uint64
+}
+
+// epoch is the release id the ledger is charged under.
+func (s *Spec) epoch() string {
+	if s.Epoch == "" {
+		return s.RunID
+	}
+	return s.Epoch
+}
+
+// Check validates the names and parameters of s: nothing is read,
+// claimed or charged before they are.
+func (s *Spec) Check() error {
+	if err := privacy.CheckName("scope", s.Scope); err != nil {
+		return inputErrorf("--scope: %w", err)
+	}
+	if s.Epoch != "" {
+		if err := privacy.CheckName("epoch", s.Epoch); err != nil {
+			return inputErrorf("--epoch: %w", err)
+		}
+	}
+	if s.Neo4j {
+		if err := connector.CheckWriteProperty(s.WriteProperty); err != nil {
+			return inputErrorf("--write-property: %w", err)
+		}
+		if err := connector.CheckOutputs(connector.ReadProperties(s.Projection, nil),
+			map[string]string{"--write-property": s.WriteProperty}, map[string]bool{"--write-property": true}); err != nil {
+			return err
+		}
+		if err := s.Projection.Validate(); err != nil {
+			return err
+		}
+	}
+	return graphcloak.CheckParams(s.Tau, s.Alpha, s.Epsilon, s.Delta)
+}
+
+// claims are the outputs a release owns: its write property and the run
+// ids beside it; the projection's key and readings are inputs, never
+// written.
+func (s *Spec) claims() connector.Claims {
+	return connector.Claims{
+		Outputs: map[string]string{s.WriteProperty: connector.KindReleaseValues, connector.RunIDProperty(s.WriteProperty): connector.KindRunIDs},
+		Inputs:  connector.InputClaims(s.Projection)}
+}
+
+// runRecord is the run record a fresh release starts.
+func (s *Spec) runRecord() connector.RunRecord {
+	return connector.RunRecord{RunID: s.RunID, Command: "release", Database: s.Database, Projection: s.Projection,
+		Epsilon: s.Epsilon, Delta: s.Delta, WriteProperty: s.WriteProperty, Scope: s.Scope, Epoch: s.epoch(),
+		Parameters: map[string]any{"tau": s.Tau, "alpha": s.Alpha, "mechanism": s.Mechanism.String(),
+			"keyed": s.keyed(), "valuesFrom": s.ValuesFrom, "ledger": s.LedgerKind}}
+}
+
+func (s *Spec) keyed() bool { return s.Noise.Keyed() }

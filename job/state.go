@@ -1,0 +1,135 @@
+package job
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// State is where the publication of an epoch stands in the store. These
+// are the documented states (README "Crash-safe, idempotent epochs",
+// docs/neo4j.md): a release that stops at any point — an error, a signal,
+// a killed process — leaves exactly one of them, and the next run of the
+// epoch takes the one step Next gives.
+type State int
+
+const (
+	// StateUntouched: nothing charged and no run record (its outputs may be
+	// claimed: a claim names a kind, and the next release claims the
+	// same). The next run starts afresh.
+	StateUntouched State = iota
+	// StateClaimed: a run record (running until its lease expires, failed or
+	// interrupted), nothing charged. The next run starts afresh.
+	StateClaimed
+	// StateCharged: the ledger charged the epoch, its values were
+	// not stored. Nothing can publish it without a new draw: the next run
+	// is refused (exit 7, *ChargedError), never drawn again.
+	StateCharged
+	// StateStored: charged, the values stored (and perhaps some nodes
+	// written), the run not succeeded. The next run resumes it and writes
+	// exactly those values.
+	StateStored
+	// StatePublished: the run succeeded: every node holds its value bound to
+	// the run. The next run does nothing.
+	StatePublished
+)
+
+func (s State) String() string {
+	return [...]string{"untouched", "claimed", "charged, not stored", "stored", "published"}[s]
+}
+
+// State classifies scope's epoch as m holds it, and checks the
+// invariants every documented state keeps: a charge has a run record
+// (the claim comes first); stored values were charged and match the
+// digest on the record; every node bound to a run holds that run's
+// stored value; a published run's values are on every node it stored.
+// An error means the store is in no documented state.
+func (m *Memory) State(scope, epoch string) (State, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var runs []*connector.RunRecord
+	for _, r := range m.runs {
+		if r.Scope == scope && r.Epoch == epoch {
+			runs = append(runs, r)
+		}
+	}
+	charged := m.charged[scope+"/"+epoch]
+	var stored, succeeded *connector.RunRecord
+	for _, r := range runs {
+		if err := m.checkRun(r, charged); err != nil {
+			return 0, err
+		}
+		if r.ValuesStored {
+			if stored != nil {
+				return 0, fmt.Errorf("runs %s and %s both stored values of epoch %q", stored.RunID, r.RunID, epoch)
+			}
+			stored = r
+		}
+		if r.Status == connector.StatusSucceeded {
+			succeeded = r
+		}
+	}
+	switch {
+	case len(runs) == 0 && charged:
+		return 0, fmt.Errorf("epoch %q charged without a run record", epoch)
+	case len(runs) == 0:
+		return StateUntouched, nil
+	case succeeded != nil:
+		return StatePublished, nil
+	case stored != nil:
+		return StateStored, nil
+	case charged:
+		return StateCharged, nil
+	}
+	return StateClaimed, nil
+}
+
+// checkRun checks the invariants of one run record of a charged (or
+// not) epoch.
+func (m *Memory) checkRun(r *connector.RunRecord, charged bool) error {
+	v, ok := m.values[r.RunID]
+	if ok != r.ValuesStored {
+		return fmt.Errorf("run %s: values stored %v, record says %v", r.RunID, ok, r.ValuesStored)
+	}
+	if r.Status == connector.StatusSucceeded && !ok {
+		return fmt.Errorf("run %s succeeded without stored values", r.RunID)
+	}
+	if !ok {
+		return m.checkUnbound(r.RunID)
+	}
+	if !charged {
+		return fmt.Errorf("run %s stored values of an epoch never charged", r.RunID)
+	}
+	if d := privacy.ValuesDigest(v.keys, v.grid); d != r.ValuesDigest {
+		return fmt.Errorf("run %s: stored values' digest %s, record says %s", r.RunID, d, r.ValuesDigest)
+	}
+	var meta privacy.ReleaseMeta
+	if err := json.Unmarshal([]byte(r.ReleaseMeta), &meta); err != nil {
+		return fmt.Errorf("run %s: release metadata unreadable: %v", r.RunID, err)
+	}
+	bind := connector.RunIDProperty(r.WriteProperty)
+	for i, k := range v.keys {
+		n := m.nodes[k]
+		if id, _ := n[bind].(string); id == r.RunID && n[r.WriteProperty] != math.Ldexp(float64(v.grid[i]), -meta.GridExponent) {
+			return fmt.Errorf("run %s: node %s holds %v, not its stored value", r.RunID, k, n[r.WriteProperty])
+		} else if id != r.RunID && r.Status == connector.StatusSucceeded {
+			return fmt.Errorf("run %s succeeded, node %s is bound to %q", r.RunID, k, id)
+		}
+	}
+	return nil
+}
+
+// checkUnbound: a run that stored nothing wrote no node.
+func (m *Memory) checkUnbound(runID string) error {
+	for k, n := range m.nodes {
+		for _, v := range n {
+			if v == runID {
+				return fmt.Errorf("node %s is bound to run %s, which stored no values", k, runID)
+			}
+		}
+	}
+	return nil
+}

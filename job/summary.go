@@ -1,0 +1,46 @@
+package job
+
+import "github.com/graphcloak/graphcloak"
+
+// Summary is what a release did (or, for a dry run, would do): the
+// output of release and of each slot of serve (-o json keys in GDS
+// style, docs/schemas). The command adds its own fields (the forecast).
+type Summary struct {
+	RunID             string  `json:"runId,omitempty"`
+	Graph             string  `json:"graph"`
+	DryRun            bool    `json:"dryRun"`
+	ValuesFrom        string  `json:"valuesFrom"`
+	TimeBudgetSeconds float64 `json:"timeBudgetSeconds,omitempty"` // --time-budget, when given
+	NodeCount         int     `json:"nodeCount"`
+	RelationshipCount int     `json:"relationshipCount"`
+	Delta2            float64 `json:"delta2"`
+	Delta2Exact       bool    `json:"delta2Exact"`
+	SensitivityMethod string  `json:"sensitivityMethod,omitempty"`
+	// SensitivityReused: Δ2 came from the sensitivity cache (graph unchanged).
+	SensitivityReused bool    `json:"sensitivityReused"`
+	Sigma             float64 `json:"sigma"`
+	Rho               float64 `json:"rho"`
+	Epsilon           float64 `json:"epsilon"`
+	Delta             float64 `json:"delta"`
+	Mechanism         string  `json:"mechanism"`
+	Keyed             bool    `json:"keyed"`
+	Scope             string  `json:"scope"`
+	// RhoSpent and RhoRemaining are the scope's zCDP budget after this run.
+	RhoSpent              float64 `json:"rhoSpent"`
+	RhoRemaining          float64 `json:"rhoRemaining"`
+	Epoch                 string  `json:"epoch,omitempty"`
+	ReleaseID             string  `json:"releaseId,omitempty"`
+	Ledger                string  `json:"ledger"`
+	WriteProperty         string  `json:"writeProperty,omitempty"`
+	NodePropertiesWritten int     `json:"nodePropertiesWritten"`
+	Out                   string  `json:"out,omitempty"`
+	// AlreadyPublished: the epoch was charged and published before; this
+	// run did nothing (exit 0). Resumed: this run finished publishing a
+	// charged epoch's stored values (no new charge, no new draw).
+	AlreadyPublished bool             `json:"alreadyPublished"`
+	Resumed          bool             `json:"resumed"`
+	ComputeMillis    int64            `json:"computeMillis"`
+	WriteMillis      int64            `json:"writeMillis"`
+	Plan             *graphcloak.Plan `json:"plan,omitempty"`
+	Forecast         *Forecasts       `json:"forecast,omitempty"`
+}

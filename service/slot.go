@@ -1,0 +1,179 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/metrics"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// Slot is the work of one scheduled slot: release the slot's epoch, then
+// locate on that release — on the scope's last published release when
+// the budget refused this one — or, with Answer set, only the private
+// answer. The command supplies each step (built on job/); Slot orders
+// them, gives each its own run id and logger, and reports to Metrics.
+// Its Run method is a schedule.Job.
+type Slot struct {
+	// Epoch names a slot's epoch; NewRunID makes a step's run id.
+	Epoch    func(slot time.Time) string
+	NewRunID func() string
+	Logger   *slog.Logger
+	Metrics  *metrics.Metrics
+	// Scope labels the budget metrics.
+	Scope string
+	// ExitCode is the exit code an error would give the command (logged).
+	ExitCode func(error) int
+
+	Release     func(ctx context.Context, st Step) (*job.Summary, error)
+	LastRelease func(ctx context.Context, st Step) (string, error)
+	// Locate is nil for a release-only job.
+	Locate func(ctx context.Context, st Step, releaseRun string) (*Located, error)
+	// Answer, when set, is the slot's only step.
+	Answer func(ctx context.Context, st Step) (*Answered, error)
+}
+
+// Step names one step of a slot: its epoch, its run id, and a logger
+// that carries both.
+type Step struct {
+	Epoch, RunID string
+	Logger       *slog.Logger
+}
+
+// Located is what a localisation step reports.
+type Located struct {
+	NodeCount int
+	// TopCommunity and Probability: the most likely source community
+	// (Found false: no detectable source).
+	Found        bool
+	TopCommunity string
+	Probability  float64
+}
+
+// Answered is what a private-answer step reports.
+type Answered struct {
+	NodeCount            int
+	Community, Mechanism string
+}
+
+func (s *Slot) step(epoch string) Step {
+	id := s.NewRunID()
+	return Step{Epoch: epoch, RunID: id, Logger: s.logger().With("runId", id, "epoch", epoch)}
+}
+
+func (s *Slot) logger() *slog.Logger {
+	if s.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return s.Logger
+}
+
+// Run runs the slot starting at slot (a schedule.Job).
+func (s *Slot) Run(ctx context.Context, slot time.Time) error {
+	epoch := s.Epoch(slot)
+	if s.Answer != nil {
+		return s.answer(ctx, s.step(epoch))
+	}
+	rs := s.step(epoch)
+	t0 := time.Now()
+	sum, err := s.Release(ctx, rs)
+	s.noteRelease(sum, err, time.Since(t0))
+	var releaseRun string
+	switch {
+	case errkind.Of(err) == errkind.Budget:
+		rs.Logger.Error("release refused: the scope's budget is exhausted; locating on the last release", "error", err, "exitCode", s.ExitCode(err))
+		if releaseRun, err = s.LastRelease(ctx, rs); err != nil || releaseRun == "" {
+			return err
+		}
+	case err != nil:
+		rs.Logger.Error("release failed", "error", err, "exitCode", s.ExitCode(err))
+		return err
+	default:
+		releaseRun = sum.RunID
+		rs.Logger.Info("slot released", "releaseRun", releaseRun, "alreadyPublished", sum.AlreadyPublished,
+			"resumed", sum.Resumed, "rhoRemaining", sum.RhoRemaining)
+	}
+	if s.Locate == nil {
+		return nil
+	}
+	return s.locate(ctx, s.step(epoch), releaseRun)
+}
+
+// locate runs the localisation step on releaseRun.
+func (s *Slot) locate(ctx context.Context, ls Step, releaseRun string) error {
+	t0 := time.Now()
+	loc, err := s.Locate(ctx, ls, releaseRun)
+	nodes := 0
+	if loc != nil {
+		nodes = loc.NodeCount
+	}
+	s.Metrics.Run("locate", Status(err), time.Since(t0), nodes)
+	switch {
+	case err != nil:
+		ls.Logger.Error("locate failed", "error", err, "exitCode", s.ExitCode(err))
+		return err
+	case loc.Found:
+		ls.Logger.Info("slot located", "releaseRun", releaseRun, "topCommunity", loc.TopCommunity, "probability", loc.Probability)
+	default:
+		ls.Logger.Info("slot located: no detectable source", "releaseRun", releaseRun)
+	}
+	return nil
+}
+
+// answer publishes the slot's private answer.
+func (s *Slot) answer(ctx context.Context, st Step) error {
+	t0 := time.Now()
+	ans, err := s.Answer(ctx, st)
+	nodes := 0
+	if ans != nil {
+		nodes = ans.NodeCount
+	}
+	s.Metrics.Run("answer", Status(err), time.Since(t0), nodes)
+	if err != nil {
+		st.Logger.Error("private answer failed", "error", err, "exitCode", s.ExitCode(err))
+		return err
+	}
+	st.Logger.Info("slot answered", "community", ans.Community, "mechanism", ans.Mechanism)
+	return nil
+}
+
+// noteRelease records a release step in the metrics.
+func (s *Slot) noteRelease(sum *job.Summary, err error, d time.Duration) {
+	m := s.Metrics
+	var be *privacy.BudgetError
+	switch {
+	case errors.As(err, &be):
+		m.BudgetRefused(s.Scope)
+		m.Budget(s.Scope, be.Spent, be.Remaining)
+	case err == nil:
+		m.Budget(s.Scope, sum.RhoSpent, sum.RhoRemaining)
+		if sum.SensitivityReused {
+			m.SensitivityReused()
+		}
+	}
+	nodes := 0
+	if sum != nil {
+		nodes = sum.NodeCount
+	}
+	m.Run("release", Status(err), d, nodes)
+}
+
+// Status names how a step ended, as its run record does ("refused" for a
+// budget refusal).
+func Status(err error) string {
+	switch errkind.Of(err) {
+	case errkind.Interrupted:
+		return connector.StatusInterrupted
+	case errkind.Budget:
+		return "refused"
+	}
+	if err != nil {
+		return connector.StatusFailed
+	}
+	return connector.StatusSucceeded
+}

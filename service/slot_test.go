@@ -1,0 +1,86 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/metrics"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// slotSteps records which steps a slot ran, with which epoch and release.
+type slotSteps struct {
+	calls      []string
+	releaseErr error
+}
+
+func (r *slotSteps) slot(m *metrics.Metrics) *Slot {
+	n := 0
+	return &Slot{Epoch: func(t time.Time) string { return t.Format("2006-01-02T15:04Z") },
+		NewRunID: func() string { n++; return "run-" + string(rune('0'+n)) }, Metrics: m, Scope: "s",
+		ExitCode: func(error) int { return 1 },
+		Release: func(_ context.Context, st Step) (*job.Summary, error) {
+			r.calls = append(r.calls, "release "+st.Epoch+" "+st.RunID)
+			if r.releaseErr != nil {
+				return nil, r.releaseErr
+			}
+			return &job.Summary{RunID: st.RunID, NodeCount: 3, RhoSpent: 1, RhoRemaining: 2}, nil
+		},
+		LastRelease: func(_ context.Context, st Step) (string, error) {
+			r.calls = append(r.calls, "last "+st.RunID)
+			return "run-old", nil
+		},
+		Locate: func(_ context.Context, st Step, releaseRun string) (*Located, error) {
+			r.calls = append(r.calls, "locate "+st.RunID+" on "+releaseRun)
+			return &Located{NodeCount: 3}, nil
+		},
+	}
+}
+
+func metricsText(t *testing.T, m *metrics.Metrics) string {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	b, _ := io.ReadAll(rec.Body)
+	return string(b)
+}
+
+// A slot releases under its epoch and locates on that release; when the
+// budget refuses the release it locates on the scope's last release and
+// counts the refusal; when the release fails otherwise it stops there.
+func TestSlotSteps(t *testing.T) {
+	slot := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	budget := privacy.NewBudgetError(privacy.Charge{Scope: "s", Rho: 1}, 3, 3, privacy.Budget{Epsilon: 1, Delta: 1e-6})
+	cases := []struct {
+		name       string
+		releaseErr error
+		want       string
+		metric     string
+	}{
+		{"released", nil, "release 2026-11-25T10:00Z run-1|locate run-2 on run-1", `graphcloak_runs_total{command="release",status="succeeded"} 1`},
+		{"budget refused", budget, "release 2026-11-25T10:00Z run-1|last run-1|locate run-2 on run-old", `graphcloak_budget_refusals_total{scope="s"} 1`},
+		{"failed", errors.New("boom"), "release 2026-11-25T10:00Z run-1", `graphcloak_runs_total{command="release",status="failed"} 1`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := metrics.New()
+			r := &slotSteps{releaseErr: c.releaseErr}
+			err := r.slot(m).Run(context.Background(), slot)
+			if got := strings.Join(r.calls, "|"); got != c.want {
+				t.Errorf("steps %q, want %q", got, c.want)
+			}
+			if (err != nil) != (c.name == "failed") {
+				t.Errorf("Run: %v", err)
+			}
+			if text := metricsText(t, m); !strings.Contains(text, c.metric) {
+				t.Errorf("metrics lack %s:\n%s", c.metric, text)
+			}
+		})
+	}
+}
