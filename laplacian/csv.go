@@ -61,9 +61,22 @@ var ErrCSVFields = errors.New("laplacian: csv: want source,target[,weight]")
 // weights, or rejected with the line of the repeat). A file without edges
 // is ErrEmptyGraph.
 func ReadCSV(r io.Reader, opt Options) (*Graph, error) {
+	return readCSV(r, opt, 0)
+}
+
+// readCSV is ReadCSV reading blocks of plain lines in parallel pieces
+// (csvblock.go); pieces > 0 fixes their number whatever the block's
+// size, pieces < 0 reads line by line (both for the tests, which compare
+// the two).
+func readCSV(r io.Reader, opt Options, pieces int) (*Graph, error) {
 	cr := csvin.NewReader(r)
 
-	ids := &edgeReader{index: make(map[string]int32)}
+	ids := &edgeReader{index: make(map[string]int32), pieces: pieces}
+	if f, ok := r.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+			ids.sizeHint = st.Size()
+		}
+	}
 	if opt.RejectDuplicates {
 		ids.seen = make(map[[2]int32]int)
 	}
@@ -101,21 +114,8 @@ func ReadCSV(r io.Reader, opt Options) (*Graph, error) {
 			return nil, err
 		}
 	}
-	for {
-		f, line, err := cr.ReadBytes()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			var ce *csvin.Error
-			if errors.As(err, &ce) {
-				return nil, &CSVError{Line: ce.Line, Err: errors.New(ce.Msg)}
-			}
-			return nil, &CSVError{Err: err}
-		}
-		if err := ids.edge(f, line); err != nil {
-			return nil, err
-		}
+	if err := ids.rest(cr); err != nil {
+		return nil, err
 	}
 	keys, index, edges := ids.keys, ids.index, ids.edges
 	if len(edges) == 0 {
@@ -126,6 +126,42 @@ func ReadCSV(r io.Reader, opt Options) (*Graph, error) {
 		return nil, &CSVError{Err: err}
 	}
 	return g, nil
+}
+
+// rest reads the edges after the header: blocks of plain lines in
+// parallel pieces (unless pieces < 0), any other line by itself.
+func (r *edgeReader) rest(cr *csvin.Reader) error {
+	for {
+		if r.pieces >= 0 {
+			block, first, err := cr.ReadLines()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return &CSVError{Err: err}
+			}
+			if block != nil {
+				if err := r.block(block, first); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		f, line, err := cr.ReadBytes()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			var ce *csvin.Error
+			if errors.As(err, &ce) {
+				return &CSVError{Line: ce.Line, Err: errors.New(ce.Msg)}
+			}
+			return &CSVError{Err: err}
+		}
+		if err := r.edge(f, line); err != nil {
+			return err
+		}
+	}
 }
 
 // ErrCSVHeader is wrapped by a CSVError for a first row that looks like a
@@ -202,14 +238,22 @@ type edgeReader struct {
 	byNum []int32 // node index + 1 of the decimal key v, 0 if unseen
 	edges []Edge
 	seen  map[[2]int32]int // first line of each pair, for RejectDuplicates
+
+	parsers  []*blockParser // per piece of a block (csvblock.go)
+	sizeHint int64          // bytes of the input if known, to size edges
+	pieces   int            // > 0: pieces per block whatever its size (tests)
+	fields   [][]byte       // scratch for a slow row
 }
 
 // maxNumKey bounds the decimal keys kept in the table: beyond it (or past
 // 8 entries a node) keys go to the map, so a few huge ids cost no memory.
 const maxNumKey = 1 << 31
 
-func (r *edgeReader) id(k []byte) (int32, error) {
-	if v, ok := decimal(k); ok && v < maxNumKey && v < 8*int64(len(r.keys))+1<<20 {
+func (r *edgeReader) id(k []byte) (int32, error) { return r.idOf(k, decimalOr(k)) }
+
+// idOf is id with k's decimal value v already parsed (−1: not a decimal).
+func (r *edgeReader) idOf(k []byte, v int64) (int32, error) {
+	if v >= 0 && v < maxNumKey && v < 8*int64(len(r.keys))+1<<20 {
 		if v >= int64(len(r.byNum)) {
 			r.byNum = append(r.byNum, make([]int32, max(v+1-int64(len(r.byNum)), int64(len(r.byNum))))...)
 		}
@@ -286,10 +330,16 @@ func (r *edgeReader) edge(f [][]byte, line int) error {
 	if err != nil {
 		return &CSVError{Line: line, Err: err}
 	}
+	return r.addEdge(u, v, w, f[0], f[1], line)
+}
+
+// addEdge appends the edge u–v of line (keys ku, kv), refusing a repeated
+// pair when duplicates are rejected.
+func (r *edgeReader) addEdge(u, v int32, w float64, ku, kv []byte, line int) error {
 	if r.seen != nil {
 		pair := [2]int32{min(u, v), max(u, v)}
 		if l, dup := r.seen[pair]; dup {
-			return &CSVError{Line: line, Err: &EdgeError{string(f[0]), string(f[1]), w,
+			return &CSVError{Line: line, Err: &EdgeError{string(ku), string(kv), w,
 				fmt.Errorf("%w (first on line %d)", ErrDuplicateEdge, l)}}
 		}
 		r.seen[pair] = line

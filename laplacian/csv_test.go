@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -283,4 +284,42 @@ func mustIndex(t *testing.T, g *Graph, key string) int {
 		t.Fatalf("no node %q", key)
 	}
 	return i
+}
+
+// Reading blocks of lines in parallel pieces must give what reading line
+// by line gives: the same graph (keys, rows, weights) or the same error.
+// Three pieces per block, whatever its size, so even short inputs are cut.
+func FuzzReadCSVBlocksAgreeWithLines(f *testing.F) {
+	for _, s := range []string{
+		"a,b\nb,c\n",
+		"source,target,weight\n1,2,0.5\n2,3,1e300\n3,4\n4,5,1\n",
+		"1,2\n3,4\n# c\n\n5,6\n2,1\n7,7\n",
+		"\"q,1\",\"q,2\",3\nq,q\n1,2\n2,3\n",
+		"1,2\n2,3\n3,4,-1\n4,5\n",
+		"1,2\n01,2\n2,x\n x ,1\n1,2,3,4\n",
+		"\ufeffsource,target\r\n1,2\r\n2,3\r\n",
+		"10,20\n20,30\n30,10\n99999999999,1\n",
+	} {
+		f.Add(s, false)
+		f.Add(s, true)
+	}
+	f.Fuzz(func(t *testing.T, in string, reject bool) {
+		opt := Options{RejectDuplicates: reject}
+		want, werr := readCSV(strings.NewReader(in), opt, -1)
+		got, gerr := readCSV(strings.NewReader(in), opt, 3)
+		if fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Fatalf("blocks: error %v, lines: %v", gerr, werr)
+		}
+		if werr != nil {
+			return
+		}
+		if !reflect.DeepEqual(got.Keys(), want.Keys()) {
+			t.Fatalf("keys: blocks %q, lines %q", got.Keys(), want.Keys())
+		}
+		gr, gc, gw := got.CSR()
+		wr, wc, ww := want.CSR()
+		if !reflect.DeepEqual(gr, wr) || !reflect.DeepEqual(gc, wc) || !reflect.DeepEqual(gw, ww) {
+			t.Fatal("blocks and lines give different rows")
+		}
+	})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
@@ -216,30 +217,50 @@ func scatter(rowPtr []int64, edges []Edge, unit bool) (col []int32, w []float64)
 }
 
 // sortRows sorts every row by column and reports whether any row repeats
-// a column (a duplicate edge); with reject, the first one is an error.
+// a column (a duplicate edge); with reject, the first one (in row order)
+// is an error. Rows are sorted in parallel, each by one goroutine.
 func (g *Graph) sortRows(rowPtr []int64, col []int32, w []float64, reject bool) (dups bool, err error) {
-	for i := 0; i < g.n; i++ {
-		lo, hi := rowPtr[i], rowPtr[i+1]
-		if w == nil {
-			slices.Sort(col[lo:hi])
-		} else {
-			sortRow(col[lo:hi], w[lo:hi])
+	var mu sync.Mutex
+	first := g.n // the lowest row holding a duplicate
+	splitRows(rowPtr, runtime.GOMAXPROCS(0), 1<<16, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			a, b := rowPtr[i], rowPtr[i+1]
+			if w == nil {
+				slices.Sort(col[a:b])
+			} else {
+				sortRow(col[a:b], w[a:b])
+			}
+			if dupAt(col[a:b]) >= 0 && i < first {
+				mu.Lock()
+				first = min(first, i)
+				mu.Unlock()
+			}
 		}
-		for p := lo + 1; p < hi; p++ {
-			if col[p] != col[p-1] {
-				continue
-			}
-			if reject {
-				wt := 1.0
-				if w != nil {
-					wt = w[p]
-				}
-				return false, &EdgeError{g.name(int32(i)), g.name(col[p]), wt, ErrDuplicateEdge}
-			}
-			dups = true
+	})
+	if first == g.n {
+		return false, nil
+	}
+	if reject {
+		a := rowPtr[first]
+		p := a + int64(dupAt(col[a:rowPtr[first+1]]))
+		wt := 1.0
+		if w != nil {
+			wt = w[p]
+		}
+		return false, &EdgeError{g.name(int32(first)), g.name(col[p]), wt, ErrDuplicateEdge}
+	}
+	return true, nil
+}
+
+// dupAt returns the first position of a sorted row that repeats the
+// column before it, or −1.
+func dupAt(row []int32) int {
+	for p := 1; p < len(row); p++ {
+		if row[p] == row[p-1] {
+			return p
 		}
 	}
-	return dups, nil
+	return -1
 }
 
 // mergeDuplicates merges repeated columns of each sorted row in place,

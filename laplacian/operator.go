@@ -37,9 +37,16 @@ func (op *Operator) N() int { return op.g.N() }
 // parallelRows runs fn over [0,n) split into contiguous chunks of roughly
 // equal nonzero count.
 func (op *Operator) parallelRows(minWork int64, fn func(lo, hi int)) {
-	n := op.g.N()
-	nnz := op.g.rowPtr[n]
-	w := op.workers
+	splitRows(op.g.rowPtr, op.workers, minWork, fn)
+}
+
+// splitRows runs fn over the rows [0,n) of a CSR with row pointers rowPtr
+// on up to workers goroutines, split into contiguous chunks of roughly
+// equal nonzero count; below minWork (nonzeros plus rows) it runs fn once.
+func splitRows(rowPtr []int64, workers int, minWork int64, fn func(lo, hi int)) {
+	n := len(rowPtr) - 1
+	nnz := rowPtr[n]
+	w := workers
 	if w <= 1 || nnz+int64(n) < minWork {
 		fn(0, n)
 		return
@@ -51,7 +58,7 @@ func (op *Operator) parallelRows(minWork int64, fn func(lo, hi int)) {
 		if k < w {
 			// First row starting at or after the k-th share of nonzeros.
 			target := nnz * int64(k) / int64(w)
-			hi = lo + sort.Search(n-lo, func(r int) bool { return op.g.rowPtr[lo+r] >= target })
+			hi = lo + sort.Search(n-lo, func(r int) bool { return rowPtr[lo+r] >= target })
 		}
 		if hi > lo {
 			wg.Add(1)

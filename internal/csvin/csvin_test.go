@@ -1,6 +1,7 @@
 package csvin
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -111,13 +112,31 @@ func TestParseHeader(t *testing.T) {
 }
 
 // readEvery reads every record with Read, or with ReadBytes (copying the
-// fields), from a reader with the given buffer size.
+// fields), or with ReadLines split by SplitLine and ReadBytes where it
+// gives no block, from a reader with the given buffer size.
 func readEvery(in string, size int, fast bool) ([]Record, error) {
+	return readWith(in, size, fast, false)
+}
+
+func readWith(in string, size int, fast, lines bool) ([]Record, error) {
 	r := newReaderSize(strings.NewReader(in), size)
 	var out []Record
 	for {
 		var rec Record
 		var err error
+		if lines {
+			block, first, lerr := r.ReadLines()
+			if lerr == io.EOF {
+				return out, nil
+			}
+			if lerr != nil {
+				return out, lerr
+			}
+			if block != nil {
+				out = appendBlock(out, block, first)
+				continue
+			}
+		}
 		if fast {
 			var f [][]byte
 			f, rec.Line, err = r.ReadBytes()
@@ -137,8 +156,25 @@ func readEvery(in string, size int, fast bool) ([]Record, error) {
 	}
 }
 
-// ReadBytes must read exactly what Read reads — the same fields, lines
-// and errors — with a buffer so small (16 bytes) that lines straddle it
+// appendBlock appends the records of a ReadLines block.
+func appendBlock(out []Record, block []byte, line int) []Record {
+	for len(block) > 0 {
+		end := bytes.IndexByte(block, '\n')
+		f, skip := SplitLine(block[:end], nil)
+		if !skip {
+			rec := Record{Line: line}
+			for _, b := range f {
+				rec.Fields = append(rec.Fields, string(b))
+			}
+			out = append(out, rec)
+		}
+		block, line = block[end+1:], line+1
+	}
+	return out
+}
+
+// ReadBytes, and ReadLines with SplitLine, must read exactly what Read
+// reads — the same fields, lines and errors — with a buffer so small (16 bytes) that lines straddle it
 // and with the default one.
 func FuzzReadBytesAgreesWithRead(f *testing.F) {
 	for _, s := range []string{
@@ -153,6 +189,10 @@ func FuzzReadBytesAgreesWithRead(f *testing.F) {
 			got, gerr := readEvery(in, size, true)
 			if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
 				t.Fatalf("buffer %d: ReadBytes %v %v, Read %v %v", size, got, gerr, want, werr)
+			}
+			got, gerr = readWith(in, size, true, true)
+			if fmt.Sprint(gerr) != fmt.Sprint(werr) || !reflect.DeepEqual(got, want) {
+				t.Fatalf("buffer %d: ReadLines %v %v, Read %v %v", size, got, gerr, want, werr)
 			}
 		}
 	})
