@@ -103,17 +103,7 @@ func main() {
 	log.Printf("%s: %d nodes, %d edges, %d communities", *name, g.N(), g.NumEdges(), cg.K())
 	enc := json.NewEncoder(os.Stdout)
 	if *ceilingOnly {
-		for _, eps := range floats(*epss) {
-			c := experiment.Ceiling(g, cg.Partition(), eps, *delta)
-			cal, err := privacy.CalibrateAnswer(ctx, cg, eps, 1, 0)
-			if err != nil {
-				log.Fatal(err)
-			}
-			if err := enc.Encode(map[string]any{"graph": *name, "epsilon": eps, "ceiling": c, "accuracy": cal.Accuracy, "mechanism": cal.Mechanism}); err != nil {
-				log.Fatal(err)
-			}
-			log.Printf("ε=%g: ceiling %.3f, private answer %.3f (%s)", eps, c, cal.Accuracy, cal.Mechanism)
-		}
+		printCeilings(ctx, enc, g, cg, *name, floats(*epss), *delta)
 		return
 	}
 	ceiling := ceilingMemo(g, cg.Partition(), *delta)
@@ -202,5 +192,21 @@ func ceilingMemo(g *laplacian.Graph, part []int, delta float64) func(eps float64
 			memo[eps] = experiment.Ceiling(g, part, eps, delta)
 		}
 		return memo[eps]
+	}
+}
+
+// printCeilings prints, per ε, the ceiling and the exact accuracy of the
+// private answer CalibrateAnswer picks (JSON lines).
+func printCeilings(ctx context.Context, enc *json.Encoder, g *laplacian.Graph, cg *privacy.CommunityGeometry, name string, epss []float64, delta float64) {
+	for _, eps := range epss {
+		c := experiment.Ceiling(g, cg.Partition(), eps, delta)
+		cal, err := privacy.CalibrateAnswer(ctx, cg, eps, 1, 0)
+		if err != nil {
+			log.Fatal(err)
+		}
+		if err := enc.Encode(map[string]any{"graph": name, "epsilon": eps, "ceiling": c, "accuracy": cal.Accuracy, "mechanism": cal.Mechanism}); err != nil {
+			log.Fatal(err)
+		}
+		log.Printf("ε=%g: ceiling %.3f, private answer %.3f (%s)", eps, c, cal.Accuracy, cal.Mechanism)
 	}
 }
