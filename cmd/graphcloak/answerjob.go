@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphcloak/graphcloak"
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/experiment"
@@ -237,18 +236,7 @@ func answerJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 		Cap: opts.privateAnswer.cap, Seed: uint64(cfg.Write.RandomSeed), Estimator: cfg.Recovery.Estimator,
 		Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch}
 	var err error
-	switch in.commKind {
-	case "leiden":
-		aj.Partition, err = cachedLeiden(opts.g, opts, graph, aj.Seed)
-	case "louvain":
-		aj.Partition, err = community.Louvain(graph, opts.resolution, aj.Seed)
-	case "file":
-		aj.Partition, aj.Names, err = community.LoadAssignment(in.commArg, graph)
-	case "gds":
-		aj.Partition, aj.Names, err = gdsPartition(ctx, cfg, client, graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
-	case "property":
-		aj.Partition, aj.Names, err = propertyPartition(lg)
-	}
+	aj.Partition, aj.Names, err = partitionOf(ctx, opts, in, client, lg, aj.Seed)
 	return aj, err
 }
 

@@ -404,19 +404,30 @@ func locateJob(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	}
 	lj := graphcloak.LocateJob{Graph: graph, Released: rel, Tau: in.tau, Estimator: cfg.Recovery.Estimator,
 		Sources: cfg.Recovery.Sources, Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, Progress: stepProgress(g)}
+	lj.Partition, lj.Names, err = partitionOf(ctx, opts, in, client, lg, lj.Seed)
+	return lj, err
+}
+
+// partitionOf returns the communities --communities names for the loaded
+// graph (Leiden through serve's cache, Louvain, a file, GDS or a node
+// property), with their names where they have them.
+func partitionOf(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, lg *loadedGraph, seed uint64) ([]int, []string, error) {
+	cfg := &opts.g.cfg.Config
 	switch in.commKind {
 	case "leiden":
-		lj.Partition, err = cachedLeiden(g, opts, graph, lj.Seed)
+		p, err := cachedLeiden(opts.g, opts, lg.Graph, seed)
+		return p, nil, err
 	case "louvain":
-		lj.Partition, err = community.Louvain(graph, opts.resolution, lj.Seed)
+		p, err := community.Louvain(lg.Graph, opts.resolution, seed)
+		return p, nil, err
 	case "file":
-		lj.Partition, lj.Names, err = community.LoadAssignment(in.commArg, graph)
+		return community.LoadAssignment(in.commArg, lg.Graph)
 	case "gds":
-		lj.Partition, lj.Names, err = gdsPartition(ctx, cfg, client, graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
+		return gdsPartition(ctx, cfg, client, lg.Graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
 	case "property":
-		lj.Partition, lj.Names, err = propertyPartition(lg)
+		return propertyPartition(lg)
 	}
-	return lj, err
+	return nil, nil, nil
 }
 
 // propertyPartition returns the communities read from the projection's
