@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
@@ -65,5 +66,32 @@ func TestClassify(t *testing.T) {
 	}
 	if msg := c.classify("connect", &neo4j.Neo4jError{Code: "Neo.ClientError.Security.Unauthorized"}).Error(); !strings.Contains(msg, "authentication failed") {
 		t.Errorf("auth message %q", msg)
+	}
+}
+
+// lateTimer is a context whose deadline has passed but whose timer has not
+// fired yet (Err is still nil), as the driver can see it: its socket
+// deadline fires at the context's deadline, before the context's goroutine.
+type lateTimer struct{ context.Context }
+
+func (lateTimer) Deadline() (time.Time, bool) { return time.Now().Add(-time.Millisecond), true }
+
+// TestClassifyTimedByClock: a transaction that ran into its client-side
+// deadline is a *TimeoutError naming the limit, whether or not the
+// context's timer has fired; one whose caller was cancelled is not.
+func TestClassifyTimedByClock(t *testing.T) {
+	c := &Client{uri: "bolt://db:7687", txTimeout: 2 * time.Second, acquireTimeout: 2 * time.Second}
+	cause := errors.New("ConnectivityError: Timeout while reading from connection: context deadline exceeded")
+	var te *TimeoutError
+	if err := c.classifyTimed(context.Background(), lateTimer{context.Background()}, "write properties", cause); !errors.As(err, &te) || te.After != 4*time.Second {
+		t.Fatalf("deadline passed, timer not fired: %v (%T), want *TimeoutError after 4s", err, err)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := c.classifyTimed(cancelled, lateTimer{context.Background()}, "write properties", cause); errors.As(err, &te) {
+		t.Fatalf("caller cancelled: %v, want no *TimeoutError", err)
+	}
+	if err := c.classifyTimed(context.Background(), context.Background(), "write properties", cause); errors.As(err, &te) {
+		t.Fatalf("no deadline: %v, want no *TimeoutError", err)
 	}
 }

@@ -245,9 +245,14 @@ func (c *Client) txContext(ctx context.Context) (context.Context, context.Cancel
 }
 
 // classifyTimed is classify, reporting the client-side deadline of
-// txContext (tctx expired while ctx did not) as *TimeoutError.
+// txContext (tctx expired while ctx did not) as *TimeoutError. The
+// deadline is judged by the clock as well as by tctx.Err(): the driver's
+// socket deadline can fire before the context's own timer has run, and
+// the error must not depend on which goroutine ran first.
 func (c *Client) classifyTimed(ctx, tctx context.Context, op string, err error) error {
-	if ctx.Err() == nil && tctx.Err() != nil {
+	d, ok := tctx.Deadline()
+	expired := tctx.Err() != nil || (ok && !time.Now().Before(d))
+	if ctx.Err() == nil && expired {
 		return &TimeoutError{URI: c.uri, Op: op, After: c.txTimeout + c.acquireTimeout, Err: err}
 	}
 	return c.classify(op, err)
