@@ -91,11 +91,7 @@ func initLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 		}
 		return l, l.InitScope(ctx, scope, budget)
 	}
-	path, err := ledgerPath(cfg)
-	if err != nil {
-		return nil, err
-	}
-	opt, err := ledgerOptions(cfg)
+	path, opt, err := fileLedgerConfig(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -23,11 +23,7 @@ func openLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 	if cfg.Privacy.Ledger == "neo4j" {
 		return connector.NewLedger(ctx, client, cfg.Neo4j.Database)
 	}
-	path, err := ledgerPath(cfg)
-	if err != nil {
-		return nil, err
-	}
-	opt, err := ledgerOptions(cfg)
+	path, opt, err := fileLedgerConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -36,6 +32,16 @@ func openLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 		return nil, withInitHint(cfg, err)
 	}
 	return l, nil
+}
+
+// fileLedgerConfig returns the file ledger's path and options.
+func fileLedgerConfig(cfg *config.Config) (string, privacy.FileLedgerOptions, error) {
+	path, err := ledgerPath(cfg)
+	if err != nil {
+		return "", privacy.FileLedgerOptions{}, err
+	}
+	opt, err := ledgerOptions(cfg)
+	return path, opt, err
 }
 
 // ledgerOptions loads the ledger key, when one is configured, and names
