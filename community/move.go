@@ -79,17 +79,18 @@ func (m *mover) decide(sc *moveScratch, v int32) (target int32, wa, wb float64) 
 	K, scale := m.K, m.scale
 	wa = wTo[a]
 	best, bestGain := a, wa-scale*kv*(K[a]-kv)
+	wb = wa
+	// One pass over the touched communities both picks the best and
+	// clears wTo for the next node.
 	for _, c := range touched {
+		w := wTo[c]
+		wTo[c] = 0
 		if c == a {
 			continue
 		}
-		if gain := wTo[c] - scale*kv*K[c]; gain > bestGain+gainTolerance {
-			best, bestGain = c, gain
+		if gain := w - scale*kv*K[c]; gain > bestGain+gainTolerance {
+			best, bestGain, wb = c, gain, w
 		}
-	}
-	wb = wTo[best]
-	for _, c := range touched {
-		wTo[c] = 0
 	}
 	sc.touched = touched[:0]
 	if m.size[a] > 1 && 0 > bestGain+gainTolerance {
