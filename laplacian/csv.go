@@ -117,11 +117,13 @@ func readCSV(r io.Reader, opt Options, pieces int) (*Graph, error) {
 	if err := ids.rest(cr); err != nil {
 		return nil, err
 	}
-	keys, index, edges := ids.keys, ids.index, ids.edges
+	keys, edges := ids.keys, ids.edges
 	if len(edges) == 0 {
 		return nil, &CSVError{Err: fmt.Errorf("no edges: %w", ErrEmptyGraph)}
 	}
-	g, err := fromEdges(0, keys, index, edges, opt)
+	// The keys are distinct (numbered once each); the graph builds their
+	// index if it is ever asked for one.
+	g, err := fromEdges(0, keys, nil, true, edges, opt)
 	if err != nil {
 		return nil, &CSVError{Err: err}
 	}
@@ -263,7 +265,7 @@ func (r *edgeReader) idOf(k []byte, v int64) (int32, error) {
 		i, ok := r.index[string(k)] // seen while v was past the table's bound
 		if !ok {
 			var err error
-			if i, err = r.add(string(k)); err != nil {
+			if i, err = r.add(string(k), false); err != nil {
 				return 0, err
 			}
 		}
@@ -273,16 +275,21 @@ func (r *edgeReader) idOf(k []byte, v int64) (int32, error) {
 	if i, ok := r.index[string(k)]; ok {
 		return i, nil
 	}
-	return r.add(string(k))
+	return r.add(string(k), true)
 }
 
-func (r *edgeReader) add(k string) (int32, error) {
+// add numbers the new key k; mapped keys go into the map too. A key in
+// the table is found there from now on, since the table's bound only
+// grows, so it needs no map entry.
+func (r *edgeReader) add(k string, mapped bool) (int32, error) {
 	if len(r.keys) >= math.MaxInt32-1 {
 		return 0, fmt.Errorf("more than %d nodes", math.MaxInt32-1)
 	}
 	i := int32(len(r.keys))
 	r.keys = append(r.keys, k)
-	r.index[k] = i
+	if mapped {
+		r.index[k] = i
+	}
 	return i, nil
 }
 

@@ -23,20 +23,21 @@ import (
 // (generators, FromEdges with nil keys) store no key strings at all: keys
 // are the decimal indices, materialised only if Keys is called.
 type Graph struct {
-	n        int
-	keys     []string // nil for default (decimal index) keys until Keys is called
-	keysOnce sync.Once
-	custom   bool             // keys were supplied by the caller
-	index    map[string]int32 // nil for default keys
-	rowPtr   []int64          // len n+1
-	col      []int32          // len 2|E|, sorted within a row
-	weight   []float64        // len 2|E|; nil when every weight is 1
-	degree   []float64        // weighted degree d_i
-	edges    int
-	merged   int
-	maxDeg   float64
-	compCnt  int
-	comp     []int32
+	n         int
+	keys      []string // nil for default (decimal index) keys until Keys is called
+	keysOnce  sync.Once
+	custom    bool             // keys were supplied by the caller
+	index     map[string]int32 // nil for default keys, and until IndexOf when built lazily
+	indexOnce sync.Once        // builds index on first use when setKeys was told the keys are distinct
+	rowPtr    []int64          // len n+1
+	col       []int32          // len 2|E|, sorted within a row
+	weight    []float64        // len 2|E|; nil when every weight is 1
+	degree    []float64        // weighted degree d_i
+	edges     int
+	merged    int
+	maxDeg    float64
+	compCnt   int
+	comp      []int32
 }
 
 // Edge is an undirected edge between node indices U and V.
@@ -93,7 +94,7 @@ type Options struct {
 // unit-weight input with duplicates becomes weighted: merged edges weigh
 // more than 1). Measured at n = 10^6, |E| = 10^7: see TestMemory1e6.
 func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) {
-	return fromEdges(n, keys, nil, edges, opt)
+	return fromEdges(n, keys, nil, false, edges, opt)
 }
 
 // fromEdges is FromEdges with an optional prebuilt key index (the CSV
@@ -101,7 +102,7 @@ func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) 
 // It builds the CSR arrays in phases: validate and count row lengths,
 // scatter both directions of every edge, sort each row (finding
 // duplicates), merge duplicates, then degrees and components.
-func fromEdges(n int, keys []string, index map[string]int32, edges []Edge, opt Options) (*Graph, error) {
+func fromEdges(n int, keys []string, index map[string]int32, distinct bool, edges []Edge, opt Options) (*Graph, error) {
 	if keys != nil {
 		n = len(keys)
 	}
@@ -113,7 +114,7 @@ func fromEdges(n int, keys []string, index map[string]int32, edges []Edge, opt O
 	}
 	g := &Graph{n: n}
 	if keys != nil {
-		if err := g.setKeys(keys, index); err != nil {
+		if err := g.setKeys(keys, index, distinct); err != nil {
 			return nil, err
 		}
 	}
@@ -141,8 +142,15 @@ func fromEdges(n int, keys []string, index map[string]int32, edges []Edge, opt O
 }
 
 // setKeys installs the node keys and their index, building the index
-// (and refusing duplicate keys) when none is given.
-func (g *Graph) setKeys(keys []string, index map[string]int32) error {
+// (and refusing duplicate keys) when none is given. With distinct set,
+// the caller vouches that the keys are distinct and the index is built
+// only if IndexOf is called (reading a CSV numbers its decimal keys
+// without a map, and most runs never look a key up).
+func (g *Graph) setKeys(keys []string, index map[string]int32, distinct bool) error {
+	if distinct {
+		g.keys, g.custom = keys, true
+		return nil
+	}
 	if index == nil {
 		index = make(map[string]int32, len(keys))
 		for i, k := range keys {
@@ -432,6 +440,14 @@ func (g *Graph) Keys() []string {
 // IndexOf returns the index of the node with the given key.
 func (g *Graph) IndexOf(key string) (int, bool) {
 	if g.custom {
+		g.indexOnce.Do(func() {
+			if g.index == nil {
+				g.index = make(map[string]int32, len(g.keys))
+				for i, k := range g.keys {
+					g.index[k] = int32(i)
+				}
+			}
+		})
 		i, ok := g.index[key]
 		return int(i), ok
 	}
