@@ -25,6 +25,7 @@ import (
 type edgeRow struct {
 	k0, k1 span    // the keys (for a slow row, k0 is the whole line)
 	a, b   int64   // the keys' decimal values, −1 for a key that is not a canonical decimal
+	ia, ib int32   // the keys' node indices + 1 when numbered before the block, else 0
 	w      float64 // the weight
 	line   int     // line within the piece
 	slow   bool    // to be read by edge
@@ -65,12 +66,13 @@ func (r *edgeReader) block(block []byte, first int) error {
 		r.parsers = append(r.parsers, &blockParser{})
 	}
 	bounds := pieceBounds(block, pieces)
+	byNum := r.byNum // read-only while the pieces are parsed
 	var wg sync.WaitGroup
 	for p := 0; p+1 < len(bounds); p++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.parsers[p].parse(block[bounds[p]:bounds[p+1]])
+			r.parsers[p].parse(block[bounds[p]:bounds[p+1]], byNum)
 		}()
 	}
 	wg.Wait()
@@ -105,8 +107,10 @@ func pieceBounds(block []byte, pieces int) []int {
 	return append(bounds, len(block))
 }
 
-// parse splits piece (whole lines) into rows.
-func (bp *blockParser) parse(piece []byte) {
+// parse splits piece (whole lines) into rows. A decimal key numbered
+// before the block (byNum, the reader's table, not written meanwhile) gets
+// its index here, in parallel; only the others are looked up in line order.
+func (bp *blockParser) parse(piece []byte, byNum []int32) {
 	bp.piece, bp.rows, bp.lines = piece, bp.rows[:0], 0
 	for rest := piece; len(rest) > 0; {
 		end := bytes.IndexByte(rest, '\n')
@@ -115,7 +119,14 @@ func (bp *blockParser) parse(piece []byte) {
 		var skip bool
 		bp.fields, skip = csvin.SplitLine(line, bp.fields[:0])
 		if !skip {
-			bp.rows = append(bp.rows, plainEdge(piece, bp.fields, line, bp.lines))
+			e := plainEdge(piece, bp.fields, line, bp.lines)
+			if e.a >= 0 && e.a < int64(len(byNum)) {
+				e.ia = byNum[e.a]
+			}
+			if e.b >= 0 && e.b < int64(len(byNum)) {
+				e.ib = byNum[e.b]
+			}
+			bp.rows = append(bp.rows, e)
 		}
 		bp.lines++
 	}
@@ -154,13 +165,17 @@ func (r *edgeReader) row(piece []byte, e *edgeRow, line int) error {
 		return r.edge(f, line)
 	}
 	k0, k1 := e.k0.of(piece), e.k1.of(piece)
-	u, err := r.idOf(k0, e.a)
-	if err != nil {
-		return &CSVError{Line: line, Err: err}
+	u, v := e.ia-1, e.ib-1
+	var err error
+	if e.ia == 0 {
+		if u, err = r.idOf(k0, e.a); err != nil {
+			return &CSVError{Line: line, Err: err}
+		}
 	}
-	v, err := r.idOf(k1, e.b)
-	if err != nil {
-		return &CSVError{Line: line, Err: err}
+	if e.ib == 0 {
+		if v, err = r.idOf(k1, e.b); err != nil {
+			return &CSVError{Line: line, Err: err}
+		}
 	}
 	return r.addEdge(u, v, e.w, k0, k1, line)
 }

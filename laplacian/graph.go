@@ -37,7 +37,8 @@ type Graph struct {
 	merged    int
 	maxDeg    float64
 	compCnt   int
-	comp      []int32
+	comp      []int32 // with compCnt, set on first use by compOnce
+	compOnce  sync.Once
 }
 
 // Edge is an undirected edge between node indices U and V.
@@ -137,7 +138,6 @@ func fromEdges(n int, keys []string, index map[string]int32, distinct bool, edge
 		return nil, err
 	}
 	g.edges = int(rowPtr[n] / 2)
-	g.comp, g.compCnt = components(g)
 	return g, nil
 }
 
@@ -522,12 +522,20 @@ func (g *Graph) ForEachEdge(fn func(i, j int, w float64)) {
 // Components returns the number of connected components and each node's
 // component label in 0..count-1 (labels in order of each component's
 // smallest node index). The slice must not be modified.
-func (g *Graph) Components() (count int, label []int32) { return g.compCnt, g.comp }
+// They are found on the first call (a sequential walk of every edge that
+// most runs, communities among them, never need).
+func (g *Graph) Components() (count int, label []int32) {
+	g.compOnce.Do(func() { g.comp, g.compCnt = components(g) })
+	return g.compCnt, g.comp
+}
 
 // Connected reports whether the graph has exactly one connected component.
-func (g *Graph) Connected() bool { return g.compCnt == 1 }
+func (g *Graph) Connected() bool {
+	count, _ := g.Components()
+	return count == 1
+}
 
 // Bytes returns the memory held by the graph's arrays, excluding keys.
 func (g *Graph) Bytes() int64 {
-	return int64(8*len(g.rowPtr) + 4*len(g.col) + 8*len(g.weight) + 8*len(g.degree) + 4*len(g.comp))
+	return int64(8*len(g.rowPtr) + 4*len(g.col) + 8*len(g.weight) + 8*len(g.degree) + 4*g.n)
 }

@@ -93,6 +93,5 @@ func (g *Graph) Permute(perm []int32) *Graph {
 		h.degree[p] = g.degree[v]
 	}
 	h.maxDeg = g.maxDeg
-	h.comp, h.compCnt = components(h)
 	return h
 }
