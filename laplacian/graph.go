@@ -119,11 +119,10 @@ func fromEdges(n int, keys []string, index map[string]int32, distinct bool, edge
 			return nil, err
 		}
 	}
-	rowPtr, unit, err := g.countRows(edges)
+	rowPtr, col, w, err := g.buildRows(edges)
 	if err != nil {
 		return nil, err
 	}
-	col, w := scatter(rowPtr, edges, unit)
 	dups, err := g.sortRows(rowPtr, col, w, opt.RejectDuplicates)
 	if err != nil {
 		return nil, err
@@ -199,6 +198,97 @@ func (g *Graph) countRows(edges []Edge) (rowPtr []int64, unit bool, err error) {
 		rowPtr[i+1] += rowPtr[i]
 	}
 	return rowPtr, unit, nil
+}
+
+// parallelEdges is the fewest edges buildRows splits between goroutines.
+const parallelEdges = 1 << 18
+
+// buildRows validates the edges and places both directions of each into
+// its row (countRows, then scatter). With several cores the edge list is
+// cut into one run per goroutine: each counts its run's links per row,
+// a run's links go to its row after those of the runs before it, so the
+// rows come out exactly as the sequential pass writes them, and the
+// error reported is that of the first bad edge.
+func (g *Graph) buildRows(edges []Edge) (rowPtr []int64, col []int32, w []float64, err error) {
+	workers := min(runtime.GOMAXPROCS(0), len(edges)/parallelEdges)
+	if workers <= 1 {
+		rowPtr, unit, err := g.countRows(edges)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		col, w := scatter(rowPtr, edges, unit)
+		return rowPtr, col, w, nil
+	}
+	n := g.n
+	runs := make([][]Edge, workers)
+	for k := range runs {
+		runs[k] = edges[k*len(edges)/workers : (k+1)*len(edges)/workers]
+	}
+	count := make([][]int32, workers) // links of each row in each run, then each run's offset in the row
+	bad := make([]int, workers)       // index within the run of its first bad edge, −1 if none
+	unitRun := make([]bool, workers)
+	var wg sync.WaitGroup
+	for k := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c, unit := make([]int32, n), true
+			bad[k] = -1
+			for i, e := range runs[k] {
+				if e.U < 0 || int(e.U) >= n || e.V < 0 || int(e.V) >= n || e.U == e.V || !(e.Weight > 0) || math.IsInf(e.Weight, 0) {
+					bad[k] = i
+					break
+				}
+				if e.Weight != 1 {
+					unit = false
+				}
+				c[e.U]++
+				c[e.V]++
+			}
+			count[k], unitRun[k] = c, unit
+		}()
+	}
+	wg.Wait()
+	unit := true
+	for k := range runs {
+		if bad[k] >= 0 {
+			_, _, err := g.countRows(runs[k][bad[k] : bad[k]+1]) // the sequential check's error
+			return nil, nil, nil, err
+		}
+		unit = unit && unitRun[k]
+	}
+	rowPtr = make([]int64, n+1)
+	for v := 0; v < n; v++ {
+		at := int32(0)
+		for k := range count {
+			c := count[k][v]
+			count[k][v] = at
+			at += c
+		}
+		rowPtr[v+1] = rowPtr[v] + int64(at)
+	}
+	col = make([]int32, rowPtr[n])
+	if !unit {
+		w = make([]float64, rowPtr[n])
+	}
+	for k := range runs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			next := count[k]
+			for _, e := range runs[k] {
+				pu, pv := rowPtr[e.U]+int64(next[e.U]), rowPtr[e.V]+int64(next[e.V])
+				col[pu], col[pv] = e.V, e.U
+				if w != nil {
+					w[pu], w[pv] = e.Weight, e.Weight
+				}
+				next[e.U]++
+				next[e.V]++
+			}
+		}()
+	}
+	wg.Wait()
+	return rowPtr, col, w, nil
 }
 
 // scatter places both directions of every edge into its rows. Weights are

@@ -1,0 +1,64 @@
+package laplacian
+
+import (
+	"math/rand/v2"
+	"reflect"
+	"runtime"
+	"testing"
+)
+
+// buildRows cuts big edge lists between goroutines; the rows must be
+// those of the sequential pass (countRows, scatter) link for link, and a
+// bad edge must give the sequential pass's error.
+func TestBuildRowsMatchesSequential(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 5000
+	edges := make([]Edge, 3*parallelEdges+17)
+	for i := range edges {
+		u := int32(rng.IntN(n))
+		v := int32(rng.IntN(n - 1))
+		if v >= u {
+			v++
+		}
+		w := 1.0
+		if i%3 == 0 {
+			w = float64(1 + rng.IntN(5))
+		}
+		edges[i] = Edge{u, v, w}
+	}
+	for _, unit := range []bool{false, true} {
+		es := edges
+		if unit {
+			es = make([]Edge, len(edges))
+			for i, e := range edges {
+				es[i] = Edge{e.U, e.V, 1}
+			}
+		}
+		g := &Graph{n: n}
+		rowPtr, col, w, err := g.buildRows(es)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantPtr, u, err := g.countRows(es)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantCol, wantW := scatter(wantPtr, es, u)
+		if !reflect.DeepEqual(rowPtr, wantPtr) || !reflect.DeepEqual(col, wantCol) || !reflect.DeepEqual(w, wantW) {
+			t.Fatalf("unit=%v: the parallel rows differ from the sequential ones", unit)
+		}
+		if unit != (w == nil) {
+			t.Fatalf("unit=%v: weights stored: %v", unit, w != nil)
+		}
+	}
+	bad := append([]Edge(nil), edges...)
+	bad[len(bad)-5] = Edge{7, 7, 1}            // a self-loop late in the last run
+	bad[2*parallelEdges+3] = Edge{1, n + 3, 1} // out of range earlier, in another run
+	g := &Graph{n: n}
+	_, _, _, err := g.buildRows(bad)
+	_, _, want := g.countRows(bad)
+	if err == nil || want == nil || err.Error() != want.Error() {
+		t.Fatalf("error %v, the sequential pass gives %v", err, want)
+	}
+}
