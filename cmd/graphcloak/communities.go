@@ -145,7 +145,14 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	defer lg.Close(context.WithoutCancel(ctx))
 	gr := lg.Graph
 	loadMillis := time.Since(loadStart).Milliseconds()
-	estimate := estimateCommunities(gr, opts.graph == neo4jSpec || strings.HasPrefix(opts.graph, "file:"), cfg.Write.Concurrency)
+	keyBytes := int64(0) // generated graphs store no keys
+	switch {
+	case opts.graph == neo4jSpec:
+		keyBytes = neo4jKeyBytes
+	case strings.HasPrefix(opts.graph, "file:"):
+		keyBytes = fileKeyBytes
+	}
+	estimate := estimateCommunities(gr, keyBytes, cfg.Write.Concurrency)
 	if opts.estimate {
 		return printEstimate(out, g.output, opts.graph, gr, estimate)
 	}
@@ -240,23 +247,25 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 //
 //   - load (an edge list file or Neo4j): the edges as read, 16 bytes each
 //     with up to a quarter more of slice growth, the CSR being built (8
-//     bytes an edge, 28 a node) and the keys (keyBytes a node);
+//     bytes an edge, 28 a node) and the keys (neo4jKeyBytes a node from
+//     Neo4j, fileKeyBytes from a file);
 //   - detection: the graph (Graph.Bytes), its keys and Leiden's working
 //     memory (community.LeidenBytes).
 const (
-	gcGrowth     = 1.6
-	runtimeBytes = 8 << 20
-	keyBytes     = 80 // a key string and its index entry
+	gcGrowth      = 1.6
+	runtimeBytes  = 8 << 20
+	neo4jKeyBytes = 80 // a key string and its index entry
+	fileKeyBytes  = 36 // a key string and the reader's table of decimal keys (the index is built only if asked for)
 )
 
 // estimateCommunities returns the estimated peak memory, in bytes, of the
-// communities command on g; keyed says g was loaded with its own keys (a
-// file or Neo4j) rather than generated.
-func estimateCommunities(g *laplacian.Graph, keyed bool, concurrency int) int64 {
+// communities command on g; keyBytes is the memory of each node's key (0
+// for a generated graph, which stores none).
+func estimateCommunities(g *laplacian.Graph, keyBytes int64, concurrency int) int64 {
 	n, e := int64(g.N()), int64(g.NumEdges())
 	keys := int64(0)
 	load := int64(0)
-	if keyed {
+	if keyBytes > 0 {
 		keys = keyBytes * n
 		load = 20*e + 8*e + 28*n + keys
 	}

@@ -150,16 +150,16 @@ func TestCommunitiesEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, keyed := range []bool{false, true} {
+	for _, keyed := range []int64{0, fileKeyBytes, neo4jKeyBytes} {
 		e1, e2 := estimateCommunities(one, keyed, 2)-runtimeBytes, estimateCommunities(two, keyed, 2)-runtimeBytes
 		if r := float64(e2) / float64(e1); math.Abs(r-2) > 0.01 {
-			t.Errorf("keyed %v: twice the graph needs %.3f× the memory, want 2×", keyed, r)
+			t.Errorf("%d key bytes: twice the graph needs %.3f× the memory, want 2×", keyed, r)
 		}
 		if e1 <= int64(gcGrowth*float64(one.Bytes())) {
-			t.Errorf("keyed %v: estimate %d below the graph's own %d bytes", keyed, e1, one.Bytes())
+			t.Errorf("%d key bytes: estimate %d below the graph's own %d bytes", keyed, e1, one.Bytes())
 		}
 	}
-	if runtime.GOMAXPROCS(0) > 1 && estimateCommunities(one, false, 2) <= estimateCommunities(one, false, 1) {
+	if runtime.GOMAXPROCS(0) > 1 && estimateCommunities(one, 0, 2) <= estimateCommunities(one, 0, 1) {
 		t.Error("two workers estimated no more than one")
 	}
 	dir := t.TempDir()
@@ -172,8 +172,8 @@ func TestCommunitiesEstimate(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &est); err != nil {
 		t.Fatal(err)
 	}
-	if est.EstimatedBytes != estimateCommunities(one, false, 2) {
-		t.Errorf("--estimate printed %d, want %d", est.EstimatedBytes, estimateCommunities(one, false, 2))
+	if est.EstimatedBytes != estimateCommunities(one, 0, 2) {
+		t.Errorf("--estimate printed %d, want %d", est.EstimatedBytes, estimateCommunities(one, 0, 2))
 	}
 	if _, err := os.Stat(csvPath); err == nil {
 		t.Error("--estimate wrote the partition")
