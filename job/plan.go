@@ -38,11 +38,15 @@ type Env struct {
 	Bookkeeping func() context.Context
 }
 
-// Input is a release's graph and its raw readings, one per node in graph
-// index order. The readings are cleared once the noise is drawn.
+// Input is a release's (or a private answer's) graph and its raw
+// readings, one per node in graph index order. The readings are cleared
+// once the noise is drawn. Partition and Names are an answer's
+// communities (nil: Leiden).
 type Input struct {
-	Graph    *laplacian.Graph
-	Readings []float64
+	Graph     *laplacian.Graph
+	Readings  []float64
+	Partition []int
+	Names     []string
 }
 
 func (e *Env) logger() *slog.Logger {
