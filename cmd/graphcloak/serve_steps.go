@@ -78,7 +78,8 @@ func checkServe(opts *serveOptions) (schedule.Spec, error) {
 	}
 	check := opts.g.forStep(service.Step{Epoch: "check", RunID: "check", Logger: opts.g.logger}) // a copy: checks may set fields
 	if opts.privateAnswer {
-		return spec, checkPrivateAnswer(answerOptionsFor(opts, check, ""))
+		_, err := checkPrivateAnswer(answerOptionsFor(opts, check, ""))
+		return spec, err
 	}
 	if _, err := checkRelease(releaseOptionsFor(opts, check, "")); err != nil {
 		return schedule.Spec{}, err
