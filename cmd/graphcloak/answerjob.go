@@ -72,7 +72,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 		return nil, err
 	}
 	if spec.Neo4j {
-		env.Backend = locateBackend(g, client)
+		env.Backend = neo4jBackend(g, client)
 	}
 	env.Load = func(ctx context.Context) (*job.Input, error) { return loadAnswerInput(ctx, opts, client) }
 	plan, err := job.PlanAnswer(ctx, *spec, env)
