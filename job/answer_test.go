@@ -127,8 +127,7 @@ func answerCrashThenRerun(t *testing.T, k int, kill bool) State {
 	if r := f.run("a1"); r != nil && !kill && st != StatePublished && r.Status != connector.StatusFailed {
 		t.Fatalf("state %v: the failure (%v) is not recorded: run %s", st, err, r.Status)
 	}
-	f.mem.Restart()
-	f.now = f.now.Add(2 * lease) // the dead run's lease expires
+	f.restart()
 	sum, err := f.answer("a2")
 	after, serr := f.mem.AnswerState(testScope, testEpoch)
 	if serr != nil {
