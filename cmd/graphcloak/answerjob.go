@@ -85,35 +85,19 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 // loadAnswerInput loads the graph, the raw readings (--values, else the
 // --value-property read with the graph) and the communities.
 func loadAnswerInput(ctx context.Context, opts *locateOptions, client *connector.Client) (*job.Input, error) {
-	g := opts.g
-	cfg := &g.cfg.Config
+	cfg := &opts.g.cfg.Config
 	in := &locateInputs{isDB: opts.graph == neo4jSpec}
 	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
-	pull, endPull := g.pullProgress()
-	lopt := loadOptions{Client: client, ValueProperty: cfg.Projection.ValueProperty, Progress: pull}
-	if in.commKind == "property" {
-		lopt.CommunityProperty = in.commArg
+	input, err := loadInput(ctx, opts, in, client, cfg.Projection.ValueProperty)
+	if err != nil || opts.privateAnswer.values == "" {
+		return input, err
 	}
-	lg, err := loadGraph(ctx, cfg, opts.graph, lopt)
-	endPull()
+	header, _ := csvin.ParseHeader(cfg.Input.Header)
+	readings, err := readReadings(opts.stdin, opts.privateAnswer.values, header)
 	if err != nil {
 		return nil, err
 	}
-	input := &job.Input{Graph: lg.Graph}
-	if lg.Pulled != nil {
-		input.Readings = lg.Pulled.Values
-	}
-	if v := opts.privateAnswer.values; v != "" {
-		header, _ := csvin.ParseHeader(cfg.Input.Header)
-		readings, err := readReadings(opts.stdin, v, header)
-		if err != nil {
-			return nil, err
-		}
-		if input.Readings, err = graphcloak.ValuesByKey(lg.Graph, readings); err != nil {
-			return nil, err
-		}
-	}
-	input.Partition, input.Names, err = partitionOf(ctx, opts, in, client, lg, uint64(cfg.Write.RandomSeed))
+	input.Readings, err = graphcloak.ValuesByKey(input.Graph, readings)
 	return input, err
 }
 

@@ -81,8 +81,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 		env.Backend = neo4jBackend(g, client)
 	}
 	env.LoadReleased = func(ctx context.Context, prop string) (*job.Input, error) {
-		input, _, err := loadInput(ctx, opts, in, client, prop)
-		return input, err
+		return loadInput(ctx, opts, in, client, prop)
 	}
 	env.Output = func(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
 		return emitLocate(ctx, opts, csvOut, lj, res, sum)
@@ -302,7 +301,7 @@ func latestRelease(ctx context.Context, client *connector.Client, cfg *config.Co
 
 // loadInput loads the graph with the values of valueProp (Neo4j) and
 // the communities --communities names.
-func loadInput(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, valueProp string) (*job.Input, *loadedGraph, error) {
+func loadInput(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, valueProp string) (*job.Input, error) {
 	cfg := &opts.g.cfg.Config
 	pull, endPull := opts.g.pullProgress()
 	lopt := loadOptions{Client: client, ValueProperty: valueProp, Progress: pull}
@@ -312,14 +311,14 @@ func loadInput(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 	lg, err := loadGraph(ctx, cfg, opts.graph, lopt)
 	endPull()
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	input := &job.Input{Graph: lg.Graph}
 	if lg.Pulled != nil {
 		input.Readings = lg.Pulled.Values
 	}
 	input.Partition, input.Names, err = partitionOf(ctx, opts, in, client, lg, uint64(cfg.Write.RandomSeed))
-	return input, lg, err
+	return input, err
 }
 
 // partitionOf returns the communities --communities names for the loaded
