@@ -2,6 +2,8 @@ package laplacian
 
 import (
 	"math/rand/v2"
+
+	"github.com/graphcloak/graphcloak/internal/csvin"
 	"reflect"
 	"runtime"
 	"testing"
@@ -62,3 +64,32 @@ func TestBuildRowsMatchesSequential(t *testing.T) {
 		t.Fatalf("error %v, the sequential pass gives %v", err, want)
 	}
 }
+
+// decimalPair is a shortcut for the commonest line; where it takes a line,
+// its row must be the one SplitLine and plainEdge give.
+func TestDecimalPairAgreesWithSplitLine(t *testing.T) {
+	lines := []string{"0,1", "12,345", "345,12\r", "7,7", "07,8", "8,07", "0,0", "1,2,3", "1, 2", " 1,2",
+		"1,2 ", "9999999999,1", "12345678901,1", "1,", ",1", "a,1", "1,b", "#1,2", "", "1,2\r\r", "10,2"}
+	taken := 0
+	for _, l := range lines {
+		piece := []byte("x\n" + l + "\n")
+		line := piece[2 : 2+len(l)]
+		got, ok := decimalPair(piece, line, 1)
+		if !ok {
+			continue
+		}
+		taken++
+		fields, skip := csvinSplit(line)
+		if skip {
+			t.Fatalf("%q: taken, but SplitLine skips it", l)
+		}
+		if want := plainEdge(piece, fields, line, 1); got != want {
+			t.Errorf("%q: row %+v, SplitLine and plainEdge give %+v", l, got, want)
+		}
+	}
+	if taken != 5 {
+		t.Errorf("the shortcut took %d lines, want 5", taken)
+	}
+}
+
+func csvinSplit(line []byte) ([][]byte, bool) { return csvin.SplitLine(line, nil) }

@@ -116,10 +116,15 @@ func (bp *blockParser) parse(piece []byte, byNum []int32) {
 		end := bytes.IndexByte(rest, '\n')
 		line := rest[:end]
 		rest = rest[end+1:]
-		var skip bool
-		bp.fields, skip = csvin.SplitLine(line, bp.fields[:0])
+		e, ok := decimalPair(piece, line, bp.lines)
+		skip := false
+		if !ok {
+			bp.fields, skip = csvin.SplitLine(line, bp.fields[:0])
+			if !skip {
+				e = plainEdge(piece, bp.fields, line, bp.lines)
+			}
+		}
 		if !skip {
-			e := plainEdge(piece, bp.fields, line, bp.lines)
 			if e.a >= 0 && e.a < int64(len(byNum)) {
 				e.ia = byNum[e.a]
 			}
@@ -130,6 +135,34 @@ func (bp *blockParser) parse(piece []byte, byNum []int32) {
 		}
 		bp.lines++
 	}
+}
+
+// decimalPair reads the commonest line, "u,v" with two different canonical
+// decimal keys of at most 10 digits (and perhaps a '\r'), in one pass;
+// ok is false for any other line, which SplitLine and plainEdge then read
+// (their result on such a line is the same row).
+func decimalPair(piece, line []byte, at int) (e edgeRow, ok bool) {
+	if len(line) > 0 && line[len(line)-1] == '\r' {
+		line = line[:len(line)-1]
+	}
+	i, a := 0, int64(0)
+	for ; i < len(line) && line[i] >= '0' && line[i] <= '9'; i++ {
+		a = 10*a + int64(line[i]-'0')
+	}
+	la := i
+	if la == 0 || la > 10 || (line[0] == '0' && la > 1) || i == len(line) || line[i] != ',' {
+		return e, false
+	}
+	j, b := i+1, int64(0)
+	for ; j < len(line) && line[j] >= '0' && line[j] <= '9'; j++ {
+		b = 10*b + int64(line[j]-'0')
+	}
+	lb := j - i - 1
+	if j != len(line) || lb == 0 || lb > 10 || (line[i+1] == '0' && lb > 1) || a == b {
+		return e, false
+	}
+	k0, k1 := spanOf(piece, line[:la]), spanOf(piece, line[i+1:j])
+	return edgeRow{k0: k0, k1: k1, a: a, b: b, w: 1, line: at}, true
 }
 
 // plainEdge parses the fields of a row; a row edge would refuse, or whose
