@@ -122,6 +122,11 @@ const (
 	// rest by e^{−τμ} (slowModesGraphSensitivity): exact at large τ, where
 	// Δ2 is tiny, on graphs of at most 5 000 nodes.
 	SchemeSlowModes
+	// SchemePanels computes all n columns of a Chebyshev polynomial of L
+	// in panels of 16, shifted by a certified lower bound on λ₂ at large
+	// τλ₂ (panelGraphSensitivity): exact at any τ on graphs of at most
+	// 5 000 nodes unless Δ2 is far below e^{−τλ₂}.
+	SchemePanels
 )
 
 // lanczosMinSteps is the fewest Lanczos steps per edge the memory must
@@ -268,6 +273,16 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 	}
 	method, scheme := opt.Method, opt.Scheme
 	stop := stopFunc(opt.Done)
+	if scheme == SchemePanels {
+		if g.N() > panelsLimit {
+			return Result{}, fmt.Errorf("%w: the panels method takes at most %d nodes", ErrTooLarge, panelsLimit)
+		}
+		s, ok := panelGraphSensitivity(g, tau, alpha, base, stop)
+		if stop() || !ok {
+			return Result{}, ErrStopped
+		}
+		return honestExact(s), nil
+	}
 	if scheme == SchemeSlowModes || (method == expm.Auto && scheme == SchemeAuto && slowModesFirst(g, tau, opt)) {
 		// Auto tries the slow modes first on mid-sized graphs unless Δ2 is
 		// provably at least 10⁻³ (then the other methods' absolute error
