@@ -1,6 +1,8 @@
 package sensitivity
 
 import (
+	"fmt"
+	"os"
 	"math"
 	"runtime"
 	"sync"
@@ -33,21 +35,22 @@ type panelPlan struct {
 // panelTarget is the absolute error the panel method aims at in the
 // shifted units (relative to e^{−τℓ}), times e^{−τ(λ̂₂−ℓ)}: 10⁻⁸ of the
 // slowest mode's decay, so that the bracket is exact (10⁻⁶ relative) as
-// long as Δ2 is at least 1 % of e^{−τλ₂}.
+// long as Δ2 is at least 1 % of e^{−τλ₂} (it is 16 % on pa:n=3000,m=3 at τ = 20).
 const panelTarget = 1e-8
 
-// lambda2Estimate returns an estimate of the smallest eigenvalue of L off
-// its null space (a Ritz value of a few filtered vectors; not trusted) and
-// whether it converged.
-func lambda2Estimate(g *laplacian.Graph, stop func() bool) (float64, bool) {
+// lowSpectrum estimates the lowest eigenvalues of L off its null space:
+// the Ritz values of 16 filtered vectors, the first conv of them
+// converged (not trusted; they choose the shift, the tolerance and the
+// method).
+func lowSpectrum(g *laplacian.Graph, stop func() bool) ([]float64, int) {
 	comps, _ := g.Components()
 	dim := g.N() - comps
 	if dim < 1 {
-		return 0, false
+		return []float64{0}, 0
 	}
 	B := expm.LambdaMaxBound(g)
-	_, theta, conv := lowModes(g, min(dim, 8), 1, nil, 0, 1e-9*B, 40, stop)
-	return theta[0], conv >= 1
+	_, theta, conv := lowModes(g, min(dim, 16), min(dim, 12), nil, 0, 1e-9*B, 40, stop)
+	return theta, conv
 }
 
 // newPanelPlan builds the polynomial for τ on g. With shift, it certifies
@@ -55,7 +58,7 @@ func lambda2Estimate(g *laplacian.Graph, stop func() bool) (float64, bool) {
 // factors, so no eigenvalue off the null space lies below μ'); lam2 is the
 // estimate of λ₂ that places μ. It returns ok = false when stopped.
 func newPanelPlan(g *laplacian.Graph, tau, lam2 float64, shift bool, stop func() bool) (panelPlan, bool) {
-	p := panelPlan{B: expm.LambdaMaxBound(g), lam2: lam2}
+	p := panelPlan{B: spectralRadiusBound(g), lam2: lam2}
 	if shift {
 		for _, mu := range []float64{lam2 * (1 - 1e-6), lam2 * 0.9, lam2 * 0.5} {
 			if mu <= 0 || tau*mu > 600 {
@@ -193,8 +196,13 @@ func panelColumns(g *laplacian.Graph, p panelPlan, stop func() bool) ([]float64,
 			t1 := make([]float64, n*b)
 			acc := make([]float64, n*b)
 			sums := make([]float64, comps*b)
-			project := func(t []float64) {
+			// step finishes T̂_k in t: the projection off the null space
+			// (ℓ > 0; component means subtracted) fused with acc += c_k·T̂_k.
+			step := func(t []float64, ck float64) {
 				if p.ell == 0 {
+					for i, v := range t {
+						acc[i] += ck * v
+					}
 					return
 				}
 				clear(sums)
@@ -213,14 +221,12 @@ func panelColumns(g *laplacian.Graph, p panelPlan, stop func() bool) ([]float64,
 				for i := 0; i < n; i++ {
 					s := sums[int(label[i])*b : int(label[i])*b+b]
 					row := t[i*b : i*b+b]
+					ai := acc[i*b : i*b+b]
 					for k := range s {
-						row[k] -= s[k]
+						v := row[k] - s[k]
+						row[k] = v
+						ai[k] += ck * v
 					}
-				}
-			}
-			accumulate := func(t []float64, ck float64) {
-				for i, v := range t {
-					acc[i] += ck * v
 				}
 			}
 			for {
@@ -251,8 +257,7 @@ func panelColumns(g *laplacian.Graph, p panelPlan, stop func() bool) ([]float64,
 				}
 				if p.K >= 1 {
 					kernelRows(t1, t0, nil, nil, rowPtr, col, w, deg, 0, n, a1, c1, 0)
-					project(t1)
-					accumulate(t1, p.coef[1])
+					step(t1, p.coef[1])
 				}
 				for k := 2; k <= p.K; k++ {
 					if k%16 == 0 && stop() {
@@ -261,8 +266,7 @@ func panelColumns(g *laplacian.Graph, p panelPlan, stop func() bool) ([]float64,
 					}
 					kernelRows(t0, t1, t0, nil, rowPtr, col, w, deg, 0, n, a2, c2, -1)
 					t0, t1 = t1, t0
-					project(t1)
-					accumulate(t1, p.coef[k])
+					step(t1, p.coef[k])
 				}
 				for c := lo; c < hi; c++ {
 					fc := f[c*n : c*n+n]
@@ -311,7 +315,7 @@ func panelBrackets(g *laplacian.Graph, f []float64, p panelPlan, tau float64) (u
 // ℓ ≈ λ₂: when the unshifted rounding and truncation error would exceed
 // panelTarget of the slowest mode's decay e^{−τλ₂}.
 func panelShift(g *laplacian.Graph, tau, lam2 float64) bool {
-	p := panelPlan{B: expm.LambdaMaxBound(g), lam2: lam2}
+	p := panelPlan{B: spectralRadiusBound(g), lam2: lam2}
 	p.setDegree(g, tau)
 	return p.colErr > panelTarget*math.Exp(-tau*lam2)
 }
@@ -325,19 +329,28 @@ func panelGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Result, sto
 	if g.N() > panelsLimit {
 		return s, false
 	}
-	lam2, _ := lambda2Estimate(g, stop)
+	t0 := time.Now()
+	theta, _ := lowSpectrum(g, stop)
+	lam2 := theta[0]
 	if stop() {
 		return s, false
 	}
+	t1 := time.Now()
 	p, ok := newPanelPlan(g, tau, lam2, panelShift(g, tau, lam2), stop)
 	if !ok || tau*p.ell > 700 {
 		return s, false
 	}
+	t2 := time.Now()
 	f, ok := panelColumns(g, p, stop)
 	if !ok {
 		return s, false
 	}
+	t3 := time.Now()
 	up, lo, edge := panelBrackets(g, f, p, tau)
+	if os.Getenv("GC_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "panels: lam2 %.6g ell %.6g B %.4g K %d colErr %.3g tail %.3g | est %.2fs plan %.2fs cols %.2fs edges %.2fs\n",
+			lam2, p.ell, p.B, p.K, p.colErr, p.tail, t1.Sub(t0).Seconds(), t2.Sub(t1).Seconds(), t3.Sub(t2).Seconds(), time.Since(t3).Seconds())
+	}
 	s.Delta2 = math.Max(roundUpDelta(alpha*up), math.SmallestNonzeroFloat64)
 	s.Slack = math.Max(0, s.Delta2-roundDownDelta(alpha*lo))
 	s.Edge = edge
@@ -346,6 +359,65 @@ func panelGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Result, sto
 	s.Kappa2 = math.NaN()
 	return s, true
 }
+
+// panelChoice is Auto's choice between the slow modes and the panels on a
+// graph where Δ2 may be tiny, with both methods' modelled cost.
+type panelChoice struct {
+	panels      panelCost
+	modes       float64 // estimated eigenvalues below λ₂ + 25/τ (the slow modes' subspace)
+	slowFirst   bool
+	slowSeconds float64
+	slowBytes   int64
+}
+
+// choosePanels models both methods from one estimate of the low spectrum
+// (16 filtered vectors, timed): the slow modes run first when they need
+// at most 3/4 of the 256 modes Auto allows them and are modelled faster
+// than the panels. Their model: the count certificate's Cholesky (timed,
+// as for the panels) plus the subspace iteration, which costs the timed
+// 16-vector estimate times p/16 for a final block of p = 48·2^j ≥
+// modes/(3/4) vectors (its filter steps, linear in p, dominate at these
+// sizes), times slowModesIterFactor.
+func choosePanels(g *laplacian.Graph, tau float64, stop func() bool) panelChoice {
+	n := g.N()
+	t := time.Now()
+	theta, conv := lowSpectrum(g, stop)
+	est := time.Since(t).Seconds()
+	var c panelChoice
+	c.panels = planPanelsFrom(g, tau, theta[0], est)
+	span := 25 / tau
+	c.modes = math.Inf(1)
+	if conv >= 2 {
+		below := 0
+		for _, th := range theta[:conv] {
+			if th < theta[0]+span {
+				below++
+			}
+		}
+		if below < conv {
+			c.modes = float64(below)
+		} else if d := theta[conv-1] - theta[0]; d > 0 {
+			c.modes = float64(conv) * span / d
+		}
+	}
+	p := 48.0
+	for p*0.75 < c.modes && p < slowModesAutoBlock {
+		p *= 2
+	}
+	c.slowSeconds = choleskySeconds(n) + est*(p/16)*slowModesIterFactor
+	c.slowBytes = int64(8*n*n) + int64(6*8*n)*int64(p) + g.Bytes()
+	c.slowFirst = c.modes <= 0.75*slowModesAutoBlock && c.slowSeconds < c.panels.seconds
+	if os.Getenv("GC_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "choose: conv %d theta %.5g modes %.4g p %g est %.3fs slow %.3gs panels %.3gs (K %d)\n", conv, theta[:min(conv, 16)], c.modes, p, est, c.slowSeconds, c.panels.seconds, c.panels.K)
+	}
+	return c
+}
+
+// slowModesIterFactor scales the timed 16-vector estimate of the low
+// spectrum to the slow modes' subspace iteration at the same block size
+// (more passes, the Rayleigh–Ritz and the QR): fitted to pa:n=3000,m=3 at
+// τ = 100 (docs/derivations.md §2.3).
+const slowModesIterFactor = 0.6
 
 // panelCost is the panel method's modelled cost on g at τ: the degree and
 // shift it would use, and seconds from a timed probe on this graph (one
@@ -361,14 +433,18 @@ type panelCost struct {
 }
 
 func planPanels(g *laplacian.Graph, tau float64) panelCost {
-	n := g.N()
 	t0 := time.Now()
-	lam2, _ := lambda2Estimate(g, func() bool { return false })
-	estSecs := time.Since(t0).Seconds()
+	theta, _ := lowSpectrum(g, func() bool { return false })
+	return planPanelsFrom(g, tau, theta[0], time.Since(t0).Seconds())
+}
+
+// planPanelsFrom is planPanels with the estimate of λ₂ and its time given.
+func planPanelsFrom(g *laplacian.Graph, tau, lam2, estSecs float64) panelCost {
+	n := g.N()
 	var c panelCost
 	c.lam2 = lam2
 	c.shift = panelShift(g, tau, lam2)
-	p := panelPlan{B: expm.LambdaMaxBound(g), lam2: lam2}
+	p := panelPlan{B: spectralRadiusBound(g), lam2: lam2}
 	if c.shift {
 		p.ell = lam2 * (1 - 1e-6)
 	}
@@ -382,7 +458,7 @@ func planPanels(g *laplacian.Graph, tau float64) panelCost {
 	c.bytes = int64(8*n*n) + int64(3*8*n*columnBlock)*int64(workers) + g.Bytes()
 	if c.shift {
 		c.seconds += choleskySeconds(n)
-		c.bytes = max(c.bytes, int64(8*n*n)+g.Bytes())
+		c.bytes += int64(8 * n * n) // the certificate's factor, garbage by then but not yet returned to the system
 	}
 	return c
 }
@@ -406,7 +482,7 @@ func panelStepSeconds(g *laplacian.Graph, project bool) float64 {
 		kernelRows(y, x, y, nil, rowPtr, col, w, deg, 0, n, 1e-3, -1, -1)
 		passes := 1
 		if project {
-			passes = 3
+			passes = 2
 		}
 		for range passes {
 			for i, v := range y {
@@ -433,4 +509,68 @@ func choleskySeconds(n int) float64 {
 	choleskyStoppable(a, n0, func() bool { return false })
 	r := float64(n) / float64(n0)
 	return time.Since(t).Seconds() * r * r * r
+}
+
+// spectralRadiusBound returns a proven upper bound on ρ(Q), Q = D + W =
+// |L|, hence on λ_max(L) and on ‖|L|‖₂: the smaller of
+// expm.LambdaMaxBound and the Collatz–Wielandt bound max_i (Qx)_i/x_i for
+// a positive x, here x after 64 power steps on Q from the degrees (each
+// component normalised on its own; docs/derivations.md §2.9). Every term
+// of (Qx)_i is non-negative, so its computed value is at most
+// (1 + γ_{w+2}) times the exact one; the division adds u.
+func spectralRadiusBound(g *laplacian.Graph) float64 {
+	B := expm.LambdaMaxBound(g)
+	n := g.N()
+	comps, label := g.Components()
+	deg := g.Degrees()
+	x := make([]float64, n)
+	y := make([]float64, n)
+	for i := range x {
+		x[i] = deg[i] + 1
+	}
+	mul := func(dst, v []float64) {
+		for i := 0; i < n; i++ {
+			cols, ws := g.Neighbors(i)
+			s := deg[i] * v[i]
+			for k, j := range cols {
+				if ws != nil {
+					s += ws[k] * v[j]
+				} else {
+					s += v[j]
+				}
+			}
+			dst[i] = s
+		}
+	}
+	mx := make([]float64, comps)
+	for range 64 {
+		mul(y, x)
+		clear(mx)
+		for i, v := range y {
+			mx[label[i]] = math.Max(mx[label[i]], v)
+		}
+		for i, v := range y {
+			if mx[label[i]] > 0 {
+				x[i] = v / mx[label[i]]
+			} else {
+				x[i] = 1
+			}
+		}
+	}
+	wmax := 0
+	for i := 0; i < n; i++ {
+		if x[i] <= 0 || math.IsNaN(x[i]) {
+			return B // not positive (underflow): no bound from it
+		}
+		c, _ := g.Neighbors(i)
+		wmax = max(wmax, len(c))
+	}
+	mul(y, x)
+	cw := 0.0
+	for i := range y {
+		cw = math.Max(cw, y[i]/x[i])
+	}
+	// The weighted degrees are sums of w terms themselves.
+	cw *= (1 + highamGamma(2*wmax+4)) * (1 + 1e-12)
+	return math.Min(B, cw)
 }

@@ -300,9 +300,9 @@ type sensitivityPlanResult struct {
 	Components int     `json:"components"`
 	Tau        float64 `json:"tau"`
 	Alpha      float64 `json:"alpha"`
-	Method     string  `json:"method"` // dense, columns or lanczos
-	// SlowModesFirst: the run tries the slow-modes method first (not
-	// modelled) and falls back to Method.
+	Method     string  `json:"method"` // dense, columns, lanczos, slow-modes or panels
+	// SlowModesFirst: Method is slow-modes (modelled) and the panels
+	// follow when it needs more than 256 modes.
 	SlowModesFirst  bool    `json:"slowModesFirst,omitempty"`
 	SecondsEstimate float64 `json:"secondsEstimate"`
 	// BytesEstimate is the modelled peak resident memory of the run: the
@@ -339,7 +339,7 @@ func printSensitivityPlan(out io.Writer, p sensitivityPlanResult) error {
 	fmt.Fprintf(tw, "components\t%d\n", p.Components)
 	fmt.Fprintf(tw, "tau\t%g\n", p.Tau)
 	if p.SlowModesFirst {
-		fmt.Fprintf(tw, "first tries\tslow-modes (not modelled; the method below runs when more than 256 slow modes are needed; a --time-budget gives the slow modes half of it)\n")
+		fmt.Fprintf(tw, "then\tpanels, when more than 256 slow modes are needed\n")
 	}
 	fmt.Fprintf(tw, "method\t%s\n", p.Method)
 	fmt.Fprintf(tw, "time estimate\t%.3g s (2-core reference machine)\n", p.SecondsEstimate)
