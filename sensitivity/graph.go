@@ -273,66 +273,8 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 	}
 	method, scheme := opt.Method, opt.Scheme
 	stop := stopFunc(opt.Done)
-	if scheme == SchemePanels {
-		if g.N() > panelsLimit {
-			return Result{}, fmt.Errorf("%w: the panels method takes at most %d nodes", ErrTooLarge, panelsLimit)
-		}
-		s, ok := panelGraphSensitivity(g, tau, alpha, base, stop)
-		if stop() || !ok {
-			return Result{}, ErrStopped
-		}
-		return honestExact(s), nil
-	}
-	if method == expm.Auto && scheme == SchemeAuto && tinyDelta2(g, tau, opt) {
-		// Δ2 may be tiny (the Jensen floor is below 10⁻⁶), where the sparse
-		// schemes' absolute error terms are not relative: the slow modes
-		// when few are needed and the panels would take longer, else the
-		// panels (docs/derivations.md §2.9), both exact at any τ.
-		ch := choosePanels(g, tau, stop)
-		if stop() {
-			return Result{}, ErrStopped
-		}
-		if opt.TimeBudget == 0 || ch.panels.seconds <= opt.TimeBudget.Seconds() || ch.slowFirst {
-			start := time.Now()
-			if ch.slowFirst {
-				s, ok := slowModesGraphSensitivity(g, tau, alpha, base, slowModesAutoBlock, budgetStop(stop, start, slowModesBudget(opt.TimeBudget, scheme)))
-				if stop() {
-					return Result{}, ErrStopped
-				}
-				if ok {
-					return honestExact(s), nil
-				}
-			}
-			if opt.TimeBudget == 0 || time.Since(start).Seconds()+ch.panels.seconds <= opt.TimeBudget.Seconds() {
-				s, ok := panelGraphSensitivity(g, tau, alpha, base, stop)
-				if stop() {
-					return Result{}, ErrStopped
-				}
-				if ok {
-					return honestExact(s), nil
-				}
-			}
-			if opt.TimeBudget > 0 {
-				opt.TimeBudget = max(opt.TimeBudget-time.Since(start), time.Millisecond)
-			}
-		}
-		method = expm.Sparse // a time budget the panels do not fit: the sparse path's anytime bound
-	}
-	if scheme == SchemeSlowModes {
-		start := time.Now()
-		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, slowModesMaxBlock, budgetStop(stop, start, slowModesBudget(opt.TimeBudget, scheme)))
-		if stop() {
-			return Result{}, ErrStopped
-		}
-		if ok {
-			return honestExact(s), nil
-		}
-		if opt.TimeBudget <= 0 || time.Since(start) < opt.TimeBudget {
-			return Result{}, fmt.Errorf("%w: the slow-modes method takes at most %d nodes and %d modes below λ₂ + 25/τ", ErrTooLarge, slowModesLimit, slowModesMaxBlock)
-		}
-		// The budget ran out: the sparse path's anytime bound, at once.
-		opt.TimeBudget = time.Millisecond
-		method, scheme = expm.Sparse, SchemeAuto
+	if s, done, err := exactAnyTau(g, tau, alpha, base, &opt, &method, &scheme, stop); done {
+		return s, err
 	}
 	switch method {
 	case expm.Auto:
@@ -369,6 +311,78 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 		return Result{}, ErrStopped
 	}
 	return honestExact(s), err
+}
+
+// exactAnyTau runs the methods exact at any τ: forced (panels, slow
+// modes), or under Auto where Δ2 may be tiny (tinyDelta2): the slow modes
+// when few are needed and they are modelled faster than the panels, else
+// the panels (docs/derivations.md §2.9). done reports that s, err is the
+// answer; otherwise opt, method and scheme say what runs next (the
+// sparse path's anytime bound, with what is left of a time budget).
+func exactAnyTau(g *laplacian.Graph, tau, alpha float64, base Result, opt *Options, method *expm.Method, scheme *Scheme, stop func() bool) (Result, bool, error) {
+	if *scheme == SchemePanels {
+		if g.N() > panelsLimit {
+			return Result{}, true, fmt.Errorf("%w: the panels method takes at most %d nodes", ErrTooLarge, panelsLimit)
+		}
+		s, ok := panelGraphSensitivity(g, tau, alpha, base, stop)
+		if stop() || !ok {
+			return Result{}, true, ErrStopped
+		}
+		return honestExact(s), true, nil
+	}
+	if *method == expm.Auto && *scheme == SchemeAuto && tinyDelta2(g, tau, *opt) {
+		if s, ok := autoExact(g, tau, alpha, base, opt, stop); ok || stop() {
+			if stop() {
+				return Result{}, true, ErrStopped
+			}
+			return s, true, nil
+		}
+		*method = expm.Sparse // a time budget the panels do not fit: the sparse path's anytime bound
+	}
+	if *scheme == SchemeSlowModes {
+		start := time.Now()
+		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, slowModesMaxBlock, budgetStop(stop, start, slowModesBudget(opt.TimeBudget, *scheme)))
+		if stop() {
+			return Result{}, true, ErrStopped
+		}
+		if ok {
+			return honestExact(s), true, nil
+		}
+		if opt.TimeBudget <= 0 || time.Since(start) < opt.TimeBudget {
+			return Result{}, true, fmt.Errorf("%w: the slow-modes method takes at most %d nodes and %d modes below λ₂ + 25/τ", ErrTooLarge, slowModesLimit, slowModesMaxBlock)
+		}
+		// The budget ran out: the sparse path's anytime bound, at once.
+		opt.TimeBudget = time.Millisecond
+		*method, *scheme = expm.Sparse, SchemeAuto
+	}
+	return Result{}, false, nil
+}
+
+// autoExact is Auto's slow modes or panels (exactAnyTau); ok = false when
+// neither ran to the end (stopped, or a time budget they do not fit, whose
+// rest opt then holds).
+func autoExact(g *laplacian.Graph, tau, alpha float64, base Result, opt *Options, stop func() bool) (Result, bool) {
+	ch := choosePanels(g, tau, stop)
+	if stop() || !(opt.TimeBudget == 0 || ch.panels.seconds <= opt.TimeBudget.Seconds() || ch.slowFirst) {
+		return Result{}, false
+	}
+	start := time.Now()
+	if ch.slowFirst {
+		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, slowModesAutoBlock, budgetStop(stop, start, slowModesBudget(opt.TimeBudget, SchemeAuto)))
+		if ok || stop() {
+			return honestExact(s), ok
+		}
+	}
+	if opt.TimeBudget == 0 || time.Since(start).Seconds()+ch.panels.seconds <= opt.TimeBudget.Seconds() {
+		s, ok := panelGraphSensitivity(g, tau, alpha, base, stop)
+		if ok || stop() {
+			return honestExact(s), ok
+		}
+	}
+	if opt.TimeBudget > 0 {
+		opt.TimeBudget = max(opt.TimeBudget-time.Since(start), time.Millisecond)
+	}
+	return Result{}, false
 }
 
 // slowModesBudget is the share of a time budget (0 = none) the slow-modes

@@ -2,8 +2,8 @@ package sensitivity
 
 import (
 	"math"
-	"sync"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"

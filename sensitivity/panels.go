@@ -1,8 +1,6 @@
 package sensitivity
 
 import (
-	"fmt"
-	"os"
 	"math"
 	"runtime"
 	"sync"
@@ -178,11 +176,6 @@ func panelColumns(g *laplacian.Graph, p panelPlan, stop func() bool) ([]float64,
 	for _, c := range label {
 		size[c]++
 	}
-	rowPtr, col, w := g.CSR()
-	deg := g.Degrees()
-	width := p.B - p.ell
-	a1, c1 := 2/width, -(p.B+p.ell)/width
-	a2, c2 := 4/width, -2*(p.B+p.ell)/width
 	panels := (n + b - 1) / b
 	var next atomic.Int64
 	var stopped atomic.Bool
@@ -192,93 +185,137 @@ func panelColumns(g *laplacian.Graph, p panelPlan, stop func() bool) ([]float64,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			t0 := make([]float64, n*b)
-			t1 := make([]float64, n*b)
-			acc := make([]float64, n*b)
-			sums := make([]float64, comps*b)
-			// step finishes T̂_k in t: the projection off the null space
-			// (ℓ > 0; component means subtracted) fused with acc += c_k·T̂_k.
-			step := func(t []float64, ck float64) {
-				if p.ell == 0 {
-					for i, v := range t {
-						acc[i] += ck * v
-					}
-					return
-				}
-				clear(sums)
-				for i := 0; i < n; i++ {
-					s := sums[int(label[i])*b : int(label[i])*b+b]
-					row := t[i*b : i*b+b]
-					for k := range s {
-						s[k] += row[k]
-					}
-				}
-				for c := 0; c < comps; c++ {
-					for k := 0; k < b; k++ {
-						sums[c*b+k] /= size[c]
-					}
-				}
-				for i := 0; i < n; i++ {
-					s := sums[int(label[i])*b : int(label[i])*b+b]
-					row := t[i*b : i*b+b]
-					ai := acc[i*b : i*b+b]
-					for k := range s {
-						v := row[k] - s[k]
-						row[k] = v
-						ai[k] += ck * v
-					}
-				}
-			}
+			w := newPanelWorker(g, p, label, size)
 			for {
 				pi := int(next.Add(1) - 1)
 				if pi >= panels || stopped.Load() {
 					return
 				}
-				lo := pi * b
-				hi := min(lo+b, n)
-				clear(t0)
-				for c := lo; c < hi; c++ {
-					t0[c*b+c-lo] = 1
-				}
-				if p.ell > 0 {
-					// x_c = e_c − 1_C/|C|: P e_c, each entry rounded once.
-					for c := lo; c < hi; c++ {
-						lc := label[c]
-						inv := 1 / size[lc]
-						for i := 0; i < n; i++ {
-							if label[i] == lc {
-								t0[i*b+c-lo] -= inv
-							}
-						}
-					}
-				}
-				for i, v := range t0 {
-					acc[i] = p.coef[0] * v
-				}
-				if p.K >= 1 {
-					kernelRows(t1, t0, nil, nil, rowPtr, col, w, deg, 0, n, a1, c1, 0)
-					step(t1, p.coef[1])
-				}
-				for k := 2; k <= p.K; k++ {
-					if k%16 == 0 && stop() {
-						stopped.Store(true)
-						return
-					}
-					kernelRows(t0, t1, t0, nil, rowPtr, col, w, deg, 0, n, a2, c2, -1)
-					t0, t1 = t1, t0
-					step(t1, p.coef[k])
-				}
-				for c := lo; c < hi; c++ {
-					fc := f[c*n : c*n+n]
-					for i := range fc {
-						fc[i] = acc[i*b+c-lo]
-					}
+				if !w.panel(pi*b, min(pi*b+b, n), f, stop) {
+					stopped.Store(true)
+					return
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	return f, !stopped.Load()
+}
+
+// panelWorker holds one worker's panel buffers (row-major n×16).
+type panelWorker struct {
+	g         *laplacian.Graph
+	p         panelPlan
+	label     []int32
+	size      []float64
+	t0, t1    []float64
+	acc, sums []float64
+	rowPtr    []int64
+	col       []int32
+	w, deg    []float64
+	a1, c1    float64 // T_1 = a1·L·T_0 + c1·T_0
+	a2, c2    float64 // T_{k+1} = a2·L·T_k + c2·T_k − T_{k−1}
+}
+
+func newPanelWorker(g *laplacian.Graph, p panelPlan, label []int32, size []float64) *panelWorker {
+	const b = columnBlock
+	n := g.N()
+	width := p.B - p.ell
+	w := &panelWorker{g: g, p: p, label: label, size: size,
+		t0: make([]float64, n*b), t1: make([]float64, n*b), acc: make([]float64, n*b), sums: make([]float64, len(size)*b),
+		deg: g.Degrees(), a1: 2 / width, c1: -(p.B + p.ell) / width, a2: 4 / width, c2: -2 * (p.B + p.ell) / width}
+	w.rowPtr, w.col, w.w = g.CSR()
+	return w
+}
+
+// panel computes the columns lo..hi−1 into f; false when stopped.
+func (w *panelWorker) panel(lo, hi int, f []float64, stop func() bool) bool {
+	const b = columnBlock
+	n := w.g.N()
+	p := w.p
+	t0, t1 := w.t0, w.t1
+	w.start(lo, hi)
+	for i, v := range t0 {
+		w.acc[i] = p.coef[0] * v
+	}
+	if p.K >= 1 {
+		kernelRows(t1, t0, nil, nil, w.rowPtr, w.col, w.w, w.deg, 0, n, w.a1, w.c1, 0)
+		w.finish(t1, p.coef[1])
+	}
+	for k := 2; k <= p.K; k++ {
+		if k%16 == 0 && stop() {
+			return false
+		}
+		kernelRows(t0, t1, t0, nil, w.rowPtr, w.col, w.w, w.deg, 0, n, w.a2, w.c2, -1)
+		t0, t1 = t1, t0
+		w.finish(t1, p.coef[k])
+	}
+	for c := lo; c < hi; c++ {
+		fc := f[c*n : c*n+n]
+		for i := range fc {
+			fc[i] = w.acc[i*b+c-lo]
+		}
+	}
+	return true
+}
+
+// start sets t0 to the panel's start columns: e_c, or x_c = e_c − 1_C/|C|
+// (P e_c, each entry rounded once) when shifting.
+func (w *panelWorker) start(lo, hi int) {
+	const b = columnBlock
+	clear(w.t0)
+	for c := lo; c < hi; c++ {
+		w.t0[c*b+c-lo] = 1
+	}
+	if w.p.ell == 0 {
+		return
+	}
+	for c := lo; c < hi; c++ {
+		lc := w.label[c]
+		inv := 1 / w.size[lc]
+		for i, l := range w.label {
+			if l == lc {
+				w.t0[i*b+c-lo] -= inv
+			}
+		}
+	}
+}
+
+// finish completes T̂_k in t: the projection off the null space (ℓ > 0;
+// component means subtracted) fused with acc += c_k·T̂_k.
+func (w *panelWorker) finish(t []float64, ck float64) {
+	const b = columnBlock
+	acc := w.acc
+	if w.p.ell == 0 {
+		for i, v := range t {
+			acc[i] += ck * v
+		}
+		return
+	}
+	sums := w.sums
+	clear(sums)
+	for i, l := range w.label {
+		s := sums[int(l)*b : int(l)*b+b]
+		row := t[i*b : i*b+b]
+		for k := range s {
+			s[k] += row[k]
+		}
+	}
+	for c, sz := range w.size {
+		for k := 0; k < b; k++ {
+			sums[c*b+k] /= sz
+		}
+	}
+	for i, l := range w.label {
+		s := sums[int(l)*b : int(l)*b+b]
+		row := t[i*b : i*b+b]
+		ai := acc[i*b : i*b+b]
+		for k := range s {
+			v := row[k] - s[k]
+			row[k] = v
+			ai[k] += ck * v
+		}
+	}
 }
 
 // panelBrackets brackets every edge's ‖exp(−τL)b_e‖ from the columns f:
@@ -329,28 +366,20 @@ func panelGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Result, sto
 	if g.N() > panelsLimit {
 		return s, false
 	}
-	t0 := time.Now()
 	theta, _ := lowSpectrum(g, stop)
 	lam2 := theta[0]
 	if stop() {
 		return s, false
 	}
-	t1 := time.Now()
 	p, ok := newPanelPlan(g, tau, lam2, panelShift(g, tau, lam2), stop)
 	if !ok || tau*p.ell > 700 {
 		return s, false
 	}
-	t2 := time.Now()
 	f, ok := panelColumns(g, p, stop)
 	if !ok {
 		return s, false
 	}
-	t3 := time.Now()
 	up, lo, edge := panelBrackets(g, f, p, tau)
-	if os.Getenv("GC_DEBUG") != "" {
-		fmt.Fprintf(os.Stderr, "panels: lam2 %.6g ell %.6g B %.4g K %d colErr %.3g tail %.3g | est %.2fs plan %.2fs cols %.2fs edges %.2fs\n",
-			lam2, p.ell, p.B, p.K, p.colErr, p.tail, t1.Sub(t0).Seconds(), t2.Sub(t1).Seconds(), t3.Sub(t2).Seconds(), time.Since(t3).Seconds())
-	}
 	s.Delta2 = math.Max(roundUpDelta(alpha*up), math.SmallestNonzeroFloat64)
 	s.Slack = math.Max(0, s.Delta2-roundDownDelta(alpha*lo))
 	s.Edge = edge
@@ -407,9 +436,6 @@ func choosePanels(g *laplacian.Graph, tau float64, stop func() bool) panelChoice
 	c.slowSeconds = choleskySeconds(n) + est*(p/16)*slowModesIterFactor
 	c.slowBytes = int64(8*n*n) + int64(6*8*n)*int64(p) + g.Bytes()
 	c.slowFirst = c.modes <= 0.75*slowModesAutoBlock && c.slowSeconds < c.panels.seconds
-	if os.Getenv("GC_DEBUG") != "" {
-		fmt.Fprintf(os.Stderr, "choose: conv %d theta %.5g modes %.4g p %g est %.3fs slow %.3gs panels %.3gs (K %d)\n", conv, theta[:min(conv, 16)], c.modes, p, est, c.slowSeconds, c.panels.seconds, c.panels.K)
-	}
 	return c
 }
 
