@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"os"
 	"strings"
 	"time"
 
@@ -201,6 +203,11 @@ func (c *Client) classify(op string, err error) error {
 	var cerr *neo4j.ConnectivityError
 	var tok *neo4j.TokenExpiredError
 	switch {
+	case errors.As(err, &cerr) && c.txTimeout > 0 && isNetTimeout(cerr.Inner):
+		// The driver's own socket deadline (set from the transaction
+		// timeout) fired on a server that accepted the connection and then
+		// stopped answering: that is the deadline, not an unreachable server.
+		return &TimeoutError{URI: c.uri, Op: op, After: c.txTimeout + c.acquireTimeout, Err: err}
 	case errors.As(err, &cerr):
 		return &UnreachableError{URI: c.uri, Op: op, Err: err}
 	case errors.As(err, &tok):
@@ -217,3 +224,15 @@ func (*IdentifierError) connectorError()  {}
 func (*SchemaError) connectorError()      {}
 func (*DataError) connectorError()        {}
 func (*ArgumentError) connectorError()    {}
+
+// isNetTimeout reports whether err is a network deadline that expired: a
+// net.Error that says so, or the driver's read and write timeouts (which
+// keep their cause in a field without Unwrap, so only their text shows it).
+func isNetTimeout(err error) bool {
+	var ne net.Error
+	if err == nil {
+		return false
+	}
+	return errors.Is(err, os.ErrDeadlineExceeded) || errors.Is(err, context.DeadlineExceeded) ||
+		(errors.As(err, &ne) && ne.Timeout()) || strings.HasPrefix(err.Error(), "Timeout while ")
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -93,5 +95,30 @@ func TestClassifyTimedByClock(t *testing.T) {
 	}
 	if err := c.classifyTimed(context.Background(), context.Background(), "write properties", cause); errors.As(err, &te) {
 		t.Fatalf("no deadline: %v, want no *TimeoutError", err)
+	}
+}
+
+// TestClassifySocketTimeout: the driver's own socket deadline on a server
+// that stopped answering is a *TimeoutError (the release says "did not
+// answer within"), while a refused connection stays unreachable.
+func TestClassifySocketTimeout(t *testing.T) {
+	c := &Client{uri: "bolt://db:7687", txTimeout: 2 * time.Second, acquireTimeout: 2 * time.Second}
+	var te *TimeoutError
+	var ue *UnreachableError
+	for _, inner := range []error{
+		&net.OpError{Op: "read", Net: "tcp", Err: os.ErrDeadlineExceeded},
+		errors.New("Timeout while reading from connection [server-side timeout hint: 2s, user-provided context deadline: N/A]: i/o timeout"),
+	} {
+		if err := c.classify("write properties", &neo4j.ConnectivityError{Inner: inner}); !errors.As(err, &te) || te.After != 4*time.Second {
+			t.Errorf("%v: got %v (%T), want *TimeoutError after 4s", inner, err, err)
+		}
+	}
+	refused := &neo4j.ConnectivityError{Inner: &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connection refused")}}
+	if err := c.classify("connect", refused); !errors.As(err, &ue) {
+		t.Errorf("refused: got %v (%T), want *UnreachableError", err, err)
+	}
+	noLimit := &Client{uri: c.uri}
+	if err := noLimit.classify("read", &neo4j.ConnectivityError{Inner: os.ErrDeadlineExceeded}); !errors.As(err, &ue) {
+		t.Errorf("no transaction timeout configured: got %v (%T), want *UnreachableError", err, err)
 	}
 }

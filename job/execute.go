@@ -317,13 +317,6 @@ func storedRelease(ctx context.Context, b Backend, run Run) (*privacy.Released, 
 	return rel, nil
 }
 
-// RecordFailure marks run failed (or interrupted) with err, when there
-// is one, within ctx (the run's bookkeeping deadline); a failure to
-// record it is logged, since err is what the user needs to see.
-func RecordFailure(ctx context.Context, log *slog.Logger, run Run, err error) {
-	recordFailure(ctx, log, run, err)
-}
-
 // recordFailure marks run failed (or interrupted) with err, when there is
 // one; a failure to record it is logged (the lease then expires and the
 // next run marks the run abandoned).

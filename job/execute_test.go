@@ -93,6 +93,13 @@ func (f *fixture) nodeDigest(exponent int) (digest, boundTo string) {
 	return privacy.ValuesDigest(keys, grid), boundTo
 }
 
+// restart is the next process after a crash: the crash cleared, the
+// dead run's lease expired.
+func (f *fixture) restart() {
+	f.mem.Restart()
+	f.now = f.now.Add(2 * lease)
+}
+
 func (f *fixture) run(id string) *connector.RunRecord {
 	for _, r := range f.mem.Runs() {
 		if r.RunID == id {
@@ -184,8 +191,7 @@ func crashThenRerun(t *testing.T, k int, kill bool) State {
 	if r := f.run("r1"); r != nil {
 		digest = r.ValuesDigest
 	}
-	f.mem.Restart()
-	f.now = f.now.Add(2 * lease) // the dead run's lease expires
+	f.restart()
 	sum, err := f.release("r2")
 	after, serr := f.mem.State(testScope, testEpoch)
 	if serr != nil {

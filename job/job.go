@@ -1,11 +1,17 @@
-// Package job is a release as a library: a Spec (graph, parameters,
-// outputs, ledger scope and epoch) is checked by PlanRelease into a Plan
-// — the release file, the epoch's earlier run, affordability, the graph
-// and its fingerprint, the Δ2 source, and for a dry run the cost and σ —
-// and Execute carries the plan out against an injected Backend (Neo4j:
-// writeback.Neo4j; tests: Memory), ledger, logger, progress and clock.
-// The dry run is the plan printed, so the two cannot drift; the command
-// (release) and the scheduler (serve) call the same two functions.
+// Package job is a release, a localisation and a private answer as a
+// library. A Spec (graph, parameters, outputs, ledger scope and epoch) is
+// checked by PlanRelease into a Plan — the release file, the epoch's
+// earlier run, affordability, the graph and its fingerprint, the Δ2
+// source, and for a dry run the cost and σ — and Execute carries the plan
+// out against an injected Backend (Neo4j: writeback.Neo4j; tests:
+// Memory), ledger, logger, progress and clock. The dry run is the plan
+// printed, so the two cannot drift; the command (release) and the
+// scheduler (serve) call the same two functions. A localisation
+// (LocateSpec → PlanLocate → ExecuteLocate) and a private answer
+// (AnswerSpec → PlanAnswer → ExecuteAnswer) take the same shape: every
+// check — output ownership, the release's fingerprint and values' digest,
+// the ledger's charge being affordable — is made by the plan, before any
+// run is claimed.
 //
 // Execute orders the steps so that a run stopped anywhere leaves one of
 // the documented states (State): the claim before the charge, the charge
@@ -13,7 +19,8 @@
 // written, succeeded last. Next gives the step the next run of an epoch
 // takes from the run that charged it, so a retry never draws a charged
 // epoch again; TestCrashAtEveryStep crashes a release at each of its
-// steps and checks both.
+// steps and checks both, TestAnswerCrashAtEveryStep a private answer
+// (AnswerState), TestLocateCrashAtEveryStep a localisation.
 package job
 
 import (

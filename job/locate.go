@@ -2,11 +2,19 @@ package job
 
 import (
 	"context"
+	"encoding/json"
+	"math"
+	"sort"
 	"strconv"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // LocateProperties name the node properties of a localisation.
@@ -14,12 +22,12 @@ type LocateProperties struct {
 	Mass, Community, Probability, Rank string
 }
 
-// StartLocate starts a localisation's run record rec ("running", with a
+// startLocate starts a localisation's run record rec ("running", with a
 // lease) on b, after claiming its output properties: each holds one kind
 // of values, so one that a release's values, another kind of output, the
 // node key or the readings own is refused (exit 3) before anything is
 // computed or written.
-func StartLocate(ctx context.Context, b Backend, rec connector.RunRecord, props LocateProperties, lease time.Duration) (Run, error) {
+func startLocate(ctx context.Context, b Backend, rec connector.RunRecord, props LocateProperties, lease time.Duration) (Run, error) {
 	claims := connector.Claims{Outputs: map[string]string{
 		props.Mass: connector.KindMass, props.Community: connector.KindCommunity,
 		props.Probability: connector.KindProbability, props.Rank: connector.KindRank},
@@ -30,13 +38,13 @@ func StartLocate(ctx context.Context, b Backend, rec connector.RunRecord, props 
 	return b.StartRun(ctx, rec, lease)
 }
 
-// PublishLocate writes res's per-node results (mass, community,
+// publishLocate writes res's per-node results (mass, community,
 // community probability, rank) to the nodes, fills in the run record and
 // marks the run succeeded last, so a localisation that stopped part-way
 // is never recorded as succeeded. named says the communities have names
 // (a property or a file): a numeric name is written as an integer, others
 // as strings; detected communities are written as their integer ids.
-func PublishLocate(ctx context.Context, b Backend, run Run, res *graphcloak.LocateResult, named bool, props LocateProperties,
+func publishLocate(ctx context.Context, b Backend, run Run, res *graphcloak.LocateResult, named bool, props LocateProperties,
 	progress func(done, total int)) (connector.WriteStats, error) {
 	rows := make([]connector.NodeProps, len(res.Nodes))
 	communities := map[int]bool{}
@@ -67,4 +75,398 @@ func PublishLocate(ctx context.Context, b Backend, run Run, res *graphcloak.Loca
 		rec.Extra["topProbability"] = res.Report.Communities[0].Share
 	}
 	return st, run.Succeed(ctx) // last
+}
+
+// LocateSpec is one localisation as asked for (locate, a slot of serve),
+// after the command has parsed its flags and read what it names: the
+// release file, the --release-run record. PlanLocate checks it.
+type LocateSpec struct {
+	// RunID names the run record of a written localisation.
+	RunID string
+	// Graph and Communities describe the inputs for the summary and the
+	// run record ("neo4j", "karate"; "leiden", "property:c").
+	Graph, Communities string
+	// Neo4j: the graph is the database's (Database, Projection); its
+	// results go to the nodes (Properties) under a run record unless
+	// Stream (--mode stream: nothing written).
+	Neo4j, Stream bool
+	Database      string
+	Projection    connector.Projection
+	Properties    LocateProperties
+	// The released values: the Neo4j property ReleasedProperty, or the
+	// release file Released. WriteProperty is the configured release
+	// property and CommunityProperty the communities read
+	// (property:NAME): inputs a localisation never writes.
+	ReleasedProperty  string
+	Released          *privacy.Released
+	WriteProperty     string
+	CommunityProperty string
+	// Release is the --release-run record, read by the command and found
+	// succeeded with its values still bound to it; ReleaseDigest is the
+	// digest of its values ("": unknown); ReleaseHint names the
+	// projection flags that differ from the release's.
+	Release       *connector.RunRecord
+	ReleaseDigest string
+	ReleaseHint   string
+	// σ of the released values (0: the release's) and τ. TauGiven: τ was
+	// configured (flag, environment or file), so a release run's other τ
+	// is refused; TauFlag: given as a flag, so a release file's is.
+	Sigma, Tau        float64
+	TauGiven, TauFlag bool
+	// The recovery: estimator, sources, seed and modularity resolution.
+	Estimator  string
+	Sources    int
+	Seed       uint64
+	Resolution float64
+	// ForecastTrials simulated releases forecast the utility (0: none).
+	ForecastTrials int
+	Lease          time.Duration
+}
+
+// Check validates the parameters and the outputs: a localisation never
+// writes into a node key, the communities or released values it reads,
+// nor one output into another (exit 3).
+func (s *LocateSpec) Check() error {
+	if _, err := recovery.ByName(s.Estimator); err != nil {
+		return inputErrorf("--estimator: %w", err)
+	}
+	if s.Sigma != 0 && !(s.Sigma > 0 && !math.IsInf(s.Sigma, 0)) {
+		return inputErrorf("--sigma must be a positive finite number, got %g", s.Sigma)
+	}
+	if !s.Neo4j {
+		return nil
+	}
+	read := connector.ReadProperties(s.Projection, map[string]string{
+		s.ReleasedProperty: "the released values read (--released-property)", s.WriteProperty: "the release's values (--write-property)"})
+	if s.CommunityProperty != "" {
+		read[s.CommunityProperty] = "the communities read (--communities property:…)"
+	}
+	p := s.Properties
+	return connector.CheckOutputs(read, map[string]string{"--mass-property": p.Mass,
+		"--community-write-property": p.Community, "--probability-property": p.Probability, "--rank-property": p.Rank}, nil)
+}
+
+// writes: the results go to the database under a run record.
+func (s *LocateSpec) writes() bool { return s.Neo4j && !s.Stream }
+
+// adoptRelease takes σ, τ and the released property from the
+// --release-run record; an explicit --sigma, --tau or
+// --released-property that disagrees with it is refused.
+func (s *LocateSpec) adoptRelease() (*privacy.ReleaseMeta, error) {
+	rr := s.Release
+	if !(rr.Sigma > 0) {
+		return nil, inputErrorf("--release-run: run %q records no σ", rr.RunID)
+	}
+	if s.Sigma > 0 && s.Sigma != rr.Sigma {
+		return nil, inputErrorf("--sigma %v disagrees with the release's σ %v", s.Sigma, rr.Sigma)
+	}
+	if s.ReleasedProperty != "" && s.ReleasedProperty != rr.WriteProperty {
+		return nil, inputErrorf("--released-property %q disagrees with the release's write property %q", s.ReleasedProperty, rr.WriteProperty)
+	}
+	if rt, ok := rr.Parameters["tau"].(float64); ok && rt > 0 {
+		if s.TauGiven && s.Tau != rt {
+			return nil, inputErrorf("--tau %v disagrees with the release's τ %v", s.Tau, rt)
+		}
+		s.Tau = rt
+	}
+	s.Sigma, s.ReleasedProperty = rr.Sigma, rr.WriteProperty
+	var meta privacy.ReleaseMeta
+	if rr.ReleaseMeta == "" || json.Unmarshal([]byte(rr.ReleaseMeta), &meta) != nil {
+		return nil, nil // an older release: its run binding was checked
+	}
+	return &meta, nil
+}
+
+// adoptFile takes τ and σ from the release file and refuses what
+// contradicts it: a --tau or --sigma given with another value, or a graph
+// whose fingerprint is not the released one (naming what differs). A τ
+// from the environment or config file is a default for new releases and
+// yields to the release's. Release files written before provenance was
+// recorded carry no τ or graph; then the configured τ is used.
+func (s *LocateSpec) adoptFile(graph *laplacian.Graph) error {
+	m := s.Released.Meta
+	if m.Graph != nil {
+		if d := graph.Fingerprint().Diff(*m.Graph); d != "" {
+			return inputErrorf("the graph is not the one this release was made on: %s", d)
+		}
+	}
+	if s.Sigma != 0 && s.Sigma != m.Sigma {
+		return inputErrorf("--sigma %g contradicts the release's σ = %g (σ comes from the release file; drop --sigma)", s.Sigma, m.Sigma)
+	}
+	if m.Tau > 0 {
+		if s.TauFlag && s.Tau != m.Tau {
+			return inputErrorf("--tau %g contradicts the release's τ = %g (τ comes from the release file; drop --tau)", s.Tau, m.Tau)
+		}
+		s.Tau = m.Tau
+	}
+	return nil
+}
+
+// runRecord is the run record a written localisation starts; one of a
+// release carries its scope and epoch, so the history of a scope shows
+// both steps.
+func (s *LocateSpec) runRecord(now time.Time) connector.RunRecord {
+	p := s.Properties
+	rec := connector.RunRecord{RunID: s.RunID, Command: "locate", Database: s.Database, Projection: s.Projection, StartedAt: now.UTC(),
+		Parameters: map[string]any{"estimator": s.Estimator, "sources": s.Sources, "communities": s.Communities,
+			"releasedProperty": s.ReleasedProperty, "releaseRun": "", "massProperty": p.Mass, "communityWriteProperty": p.Community,
+			"probabilityProperty": p.Probability, "rankProperty": p.Rank}}
+	if s.Release != nil {
+		rec.Parameters["releaseRun"] = s.Release.RunID
+		rec.Scope, rec.Epoch = s.Release.Scope, s.Release.Epoch
+	}
+	return rec
+}
+
+// LocateSummary is what a localisation did: the output of locate (-o
+// json, docs/schemas/locate) and of serve's locate step.
+type LocateSummary struct {
+	RunID                 string                  `json:"runId,omitempty"`
+	Graph                 string                  `json:"graph"`
+	NodeCount             int                     `json:"nodeCount"`
+	RelationshipCount     int                     `json:"relationshipCount"`
+	Estimator             string                  `json:"estimator"`
+	Status                string                  `json:"status"`
+	Sigma                 float64                 `json:"sigma"`
+	Tau                   float64                 `json:"tau"`
+	Communities           string                  `json:"communities"`
+	CommunityCount        int                     `json:"communityCount"`
+	Report                *community.Report       `json:"report"`
+	TopNodes              []graphcloak.NodeResult `json:"topNodes"`
+	NodePropertiesWritten int                     `json:"nodePropertiesWritten"`
+	ComputeMillis         int64                   `json:"computeMillis"`
+	WriteMillis           int64                   `json:"writeMillis"`
+	Out                   string                  `json:"out,omitempty"`
+	Plot                  string                  `json:"plot,omitempty"`
+	// NoiseDominated: the released values cannot be told from pure noise
+	// (evidence test p-value NoisePValue > recovery.NoiseLevel).
+	NoiseDominated   bool                 `json:"noiseDominated"`
+	PosteriorToPrior float64              `json:"posteriorToPrior"`
+	NoisePValue      float64              `json:"noisePValue"`
+	Forecast         *experiment.Forecast `json:"forecast,omitempty"`
+	// Nodes are every node's results in stream mode under -o json.
+	Nodes []graphcloak.NodeResult `json:"nodes,omitempty"`
+}
+
+// LocatePlan is a checked localisation: the release's parameters
+// adopted, the graph read and found to be the release's (fingerprint),
+// the released values found to be its own (grid and digest), the
+// communities read. ExecuteLocate carries it out.
+type LocatePlan struct {
+	Spec    LocateSpec
+	Job     graphcloak.LocateJob
+	Summary *LocateSummary
+
+	env Env
+}
+
+// PlanLocate checks spec and what the localisation reads, before any run
+// is claimed or anything written: the outputs (Check), the release's σ,
+// τ and property against the flags, the graph and released values
+// (env.LoadReleased) against the release's fingerprint and digest, or a
+// release file's provenance.
+func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, error) {
+	if err := spec.Check(); err != nil {
+		return nil, err
+	}
+	var meta *privacy.ReleaseMeta
+	if spec.Release != nil {
+		var err error
+		if meta, err = spec.adoptRelease(); err != nil {
+			return nil, err
+		}
+	}
+	in, err := env.LoadReleased(ctx, spec.ReleasedProperty)
+	if err != nil {
+		return nil, err
+	}
+	graph := in.Graph
+	p := &LocatePlan{Spec: spec, env: env, Summary: &LocateSummary{Graph: spec.Graph, Communities: spec.Communities,
+		NodeCount: graph.N(), RelationshipCount: graph.NumEdges()}}
+	rel, err := p.released(graph, meta, in.Readings)
+	if err != nil {
+		return nil, err
+	}
+	s := &p.Spec
+	p.Job = graphcloak.LocateJob{Graph: graph, Released: rel, Tau: s.Tau, Estimator: s.Estimator, Sources: s.Sources,
+		Seed: s.Seed, Resolution: s.Resolution, Partition: in.Partition, Names: in.Names, Progress: StepProgress(env.Progress)}
+	return p, nil
+}
+
+// released is the release located on graph: the release file, or the
+// values read, after checking that they are the release's own.
+func (p *LocatePlan) released(graph *laplacian.Graph, meta *privacy.ReleaseMeta, values []float64) (*privacy.Released, error) {
+	s := &p.Spec
+	if s.Released != nil {
+		return s.Released, s.adoptFile(graph)
+	}
+	if s.Release != nil && meta != nil {
+		if fp := meta.Graph; fp != nil {
+			if d := graph.Fingerprint().Diff(*fp); d != "" {
+				return nil, inputErrorf("--release-run: the graph is not the one this release was made on: %s%s", d, s.ReleaseHint)
+			}
+		}
+		if _, err := CheckReleasedValues(s.Release, meta, graph, values, s.ReleaseDigest); err != nil {
+			return nil, err
+		}
+	}
+	m := privacy.ReleaseMeta{Sigma: s.Sigma}
+	if meta != nil { // its ε and δ reach the forecast and the picture's caption
+		m = *meta
+		m.Sigma = s.Sigma
+	}
+	return &privacy.Released{Keys: graph.Keys(), Values: values, Meta: m}, nil
+}
+
+// ExecuteLocate carries out the plan p: a written localisation claims its
+// outputs and starts its run record first (startLocate), then locates
+// (graphcloak.Locate), forecasts, hands the results to env.Output (the
+// command's per-node file and picture) and writes them to the nodes with
+// the run succeeded last (publishLocate). A failure after the claim is
+// recorded on the run within env.Bookkeeping's deadline.
+func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err error) {
+	s, env, sum := &p.Spec, &p.env, p.Summary
+	var run Run
+	if s.writes() {
+		if run, err = startLocate(ctx, env.Backend, s.runRecord(env.now()), s.Properties, s.Lease); err != nil {
+			return nil, err
+		}
+		sum.RunID = run.Record().RunID
+		defer func() { recordFailure(env.bookkeeping(ctx), env.logger(), run, err) }()
+	}
+	res, err := graphcloak.Locate(ctx, p.Job)
+	if err != nil {
+		return nil, err
+	}
+	sum.Estimator, sum.Status, sum.Sigma, sum.Tau = res.Estimator, res.Status, res.Sigma, s.Tau
+	sum.Report, sum.ComputeMillis = res.Report, res.ComputeMillis
+	sum.CommunityCount = countCommunities(res.Nodes)
+	sum.TopNodes = topNodes(res.Nodes, 10)
+	sum.NoiseDominated, sum.PosteriorToPrior, sum.NoisePValue = res.NoiseDominated, res.PosteriorToPrior, res.NoisePValue
+	if s.ForecastTrials > 0 {
+		if sum.Forecast, err = p.forecast(ctx, res); err != nil {
+			return nil, err
+		}
+	}
+	env.logger().Info("located", "estimator", res.Estimator, "status", res.Status, "noSource", res.Report.NoSource,
+		"communityCount", sum.CommunityCount)
+	if env.Output != nil {
+		if err := env.Output(ctx, p.Job, res, sum); err != nil {
+			return nil, err
+		}
+	}
+	if run != nil {
+		if err := p.publish(ctx, run, res); err != nil {
+			return nil, err
+		}
+	}
+	return sum, nil
+}
+
+// forecast simulates releases like the located one (same graph,
+// communities, τ, σ and estimator): how often such a release names the
+// right community. Simulated data only.
+func (p *LocatePlan) forecast(ctx context.Context, res *graphcloak.LocateResult) (*experiment.Forecast, error) {
+	lj := &p.Job
+	part := make([]int, len(res.Nodes))
+	for i, n := range res.Nodes {
+		part[i] = n.CommunityID
+	}
+	e := experiment.Graph{Graph: lj.Graph, Partition: part, Tau: lj.Tau, Sigma: res.Sigma, Sources: max(lj.Sources, 1),
+		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed, Progress: p.env.progress("forecast trials")}
+	r, err := experiment.RunGraph(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	f := experiment.ForecastOf(r)
+	f.Epsilon, f.Delta, f.Alpha = lj.Released.Meta.Epsilon, lj.Released.Meta.Delta, lj.Released.Meta.Alpha
+	return &f, nil
+}
+
+// publish writes the per-node results with the noise verdict on the run
+// record, succeeded last (publishLocate).
+func (p *LocatePlan) publish(ctx context.Context, run Run, res *graphcloak.LocateResult) error {
+	sum := p.Summary
+	rec := run.Record()
+	rec.NodeCount, rec.RelationshipCount = sum.NodeCount, sum.RelationshipCount
+	if rec.Parameters == nil {
+		rec.Parameters = map[string]any{}
+	}
+	rec.Parameters["noiseDominated"] = res.NoiseDominated
+	rec.Parameters["posteriorToPrior"] = res.PosteriorToPrior
+	rec.Parameters["noisePValue"] = res.NoisePValue
+	st, err := publishLocate(ctx, p.env.Backend, run, res, p.Job.Names != nil, p.Spec.Properties, p.env.progress("write-back"))
+	sum.NodePropertiesWritten, sum.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
+	return err
+}
+
+// CheckReleasedValues rebuilds the release rr published from the values
+// read on graph, after checking that they are its own: the graph is the
+// one it was made on (fingerprint: keys, edges, weights), every value lies
+// on its grid γ = 2^-k (so r_i = value/γ exactly), and the (key, r_i)
+// pairs have the digest the run recorded (want, "" when none is known).
+// Values another command wrote over the release's property, or read under
+// another node key, are refused: unmask would print wrong "true" values
+// and locate would rank something that is not a reading.
+func CheckReleasedValues(rr *connector.RunRecord, meta *privacy.ReleaseMeta, graph *laplacian.Graph, values []float64, want string) (*privacy.Released, error) {
+	if meta.Graph != nil {
+		if d := graph.Fingerprint().Diff(*meta.Graph); d != "" {
+			return nil, inputErrorf("--release-run: the graph is not the one release %s was made on (check --node-key-property and the projection flags): %s", rr.RunID, d)
+		}
+	}
+	rel := &privacy.Released{Keys: graph.Keys(), Values: values, Grid: make([]int64, len(values)), Meta: *meta}
+	for i, v := range values {
+		r := math.Ldexp(v, meta.GridExponent) // exact: a power-of-two scaling
+		if r != math.Trunc(r) || math.Abs(r) >= 1<<53 {
+			return nil, inputErrorf("--release-run: node %s: %s = %v is not on the release grid 2^-%d", rel.Keys[i], rr.WriteProperty, v, meta.GridExponent)
+		}
+		rel.Grid[i] = int64(r)
+	}
+	if want != "" && rel.Digest() != want {
+		return nil, inputErrorf("--release-run: the values in %q are not the ones release %s published (their digest differs): another command wrote over them, or the node keys differ from the release's", rr.WriteProperty, rr.RunID)
+	}
+	return rel, nil
+}
+
+// StepProgress maps the pipeline's steps to one progress callback each
+// (progress(step), made on the step's first report; nil: none).
+func StepProgress(progress func(step string) func(done, total int)) graphcloak.Progress {
+	if progress == nil {
+		return nil
+	}
+	bars := map[string]func(int, int){}
+	return func(step string, done, total int) {
+		b, ok := bars[step]
+		if !ok {
+			b = progress(step)
+			bars[step] = b
+		}
+		if b != nil {
+			b(done, total)
+		}
+	}
+}
+
+func countCommunities(nodes []graphcloak.NodeResult) int {
+	seen := map[int]bool{}
+	for _, n := range nodes {
+		seen[n.CommunityID] = true
+	}
+	return len(seen)
+}
+
+// topNodes returns the k nodes of largest weight (ties by index).
+func topNodes(nodes []graphcloak.NodeResult, k int) []graphcloak.NodeResult {
+	idx := make([]int, len(nodes))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return nodes[idx[a]].Weight > nodes[idx[b]].Weight })
+	out := []graphcloak.NodeResult{}
+	for _, i := range idx[:min(k, len(idx))] {
+		if nodes[i].Weight > 0 {
+			out = append(out, nodes[i])
+		}
+	}
+	return out
 }

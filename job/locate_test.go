@@ -3,76 +3,157 @@ package job
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
-	"github.com/graphcloak/graphcloak"
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 var locateProps = LocateProperties{Mass: "mass", Community: "comm", Probability: "prob", Rank: "rank"}
 
-// locateOnce starts and publishes a localisation of three nodes on m,
-// recording a failure as the command does.
-func locateOnce(m *Memory, runID string) error {
-	ctx := context.Background()
-	rec := connector.RunRecord{RunID: runID, Command: "locate", Projection: connector.Projection{NodeKeyProperty: "roomId"}}
-	run, err := StartLocate(ctx, m, rec, locateProps, lease)
-	if err != nil {
-		return err
-	}
-	res := &graphcloak.LocateResult{Sigma: 1, Estimator: "posterior", Report: &community.Report{}}
-	for i, k := range []string{"a", "b", "c"} {
-		res.Nodes = append(res.Nodes, graphcloak.NodeResult{Key: k, Mass: float64(i), CommunityID: i % 2, Probability: 0.5, Rank: i + 1})
-	}
-	if _, err = PublishLocate(ctx, m, run, res, false, locateProps, nil); err != nil {
-		RecordFailure(ctx, nil, run, err)
-	}
-	return err
-}
-
-// A localisation whose output property holds a release's values (or is
-// the node key) is refused before its run starts; a localisation stopped
-// at any step is never recorded succeeded unless every node holds its
-// results.
-func TestLocateClaimsAndCrashes(t *testing.T) {
-	for name, own := range map[string][2]string{
-		"mass holds release values": {"mass", connector.KindReleaseValues},
-		"rank is the node key":      {"rank", connector.KindNodeKey},
-	} {
-		f := newFixture(t)
-		f.mem.Own(own[0], own[1])
-		if err := locateOnce(f.mem, "l1"); errkind.Of(err) != errkind.BadInput || len(f.mem.Runs()) != 0 {
-			t.Errorf("%s: %v (kind %v), %d runs; want bad input, no run", name, err, errkind.Of(err), len(f.mem.Runs()))
-		}
-	}
-	clean := newFixture(t)
-	if err := locateOnce(clean.mem, "l1"); err != nil {
+// locateFixture is the fixture with epoch testEpoch released (run r1)
+// and its steps forgotten: a localisation of that release starts here.
+func locateFixture(t *testing.T) *fixture {
+	f := newFixture(t)
+	if _, err := f.release("r1"); err != nil {
 		t.Fatal(err)
 	}
-	total := len(clean.mem.Steps())
+	f.mem.Restart()
+	return f
+}
+
+func (f *fixture) locateSpec(runID string) LocateSpec {
+	return LocateSpec{RunID: runID, Graph: "neo4j", Communities: "leiden", Neo4j: true, Database: "neo4j",
+		Projection: connector.Projection{NodeKeyProperty: "roomId"}, Properties: locateProps, WriteProperty: "v",
+		Release: f.run("r1"), ReleaseDigest: f.run("r1").ValuesDigest, Tau: 1, Estimator: "posterior", Sources: 1, Seed: 1,
+		Resolution: 1, Lease: lease}
+}
+
+// locateEnv reads graph and, as Neo4j would, the released property from
+// the nodes of the Memory.
+func (f *fixture) locateEnv(graph *laplacian.Graph) Env {
+	return Env{Backend: f.mem, Now: func() time.Time { return f.now },
+		LoadReleased: func(_ context.Context, prop string) (*Input, error) {
+			in := &Input{Graph: graph, Readings: make([]float64, graph.N())}
+			for i := range in.Readings {
+				in.Readings[i], _ = f.mem.Node(graph.Key(i))[prop].(float64)
+			}
+			return in, nil
+		}}
+}
+
+// locate plans and executes one localisation of release r1.
+func (f *fixture) locate(spec LocateSpec, graph *laplacian.Graph) (*LocateSummary, error) {
+	p, err := PlanLocate(context.Background(), spec, f.locateEnv(graph))
+	if err != nil {
+		return nil, err
+	}
+	return ExecuteLocate(context.Background(), p)
+}
+
+// A localisation of a release reads its σ, τ and property from the run
+// record and writes its results to every node, succeeded last.
+func TestLocatePublishes(t *testing.T) {
+	f := locateFixture(t)
+	sum, err := f.locate(f.locateSpec("l1"), f.graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := f.run("l1")
+	if rec == nil || rec.Status != connector.StatusSucceeded || rec.Scope != testScope || rec.Epoch != testEpoch ||
+		rec.Parameters["releaseRun"] != "r1" || rec.Parameters["releasedProperty"] != "v" {
+		t.Fatalf("run record %+v", rec)
+	}
+	for i := 0; i < f.graph.N(); i++ {
+		if n := f.mem.Node(f.graph.Key(i)); n["rank"] == nil || n["mass"] == nil {
+			t.Fatalf("node %s: %v", f.graph.Key(i), n)
+		}
+	}
+	if sum.RunID != "l1" || sum.Sigma != f.run("r1").Sigma || sum.NodePropertiesWritten != 4*f.graph.N() {
+		t.Errorf("summary %+v", sum)
+	}
+}
+
+// What a localisation reads is checked before its run starts: an output
+// that is the node key or holds a release's values, another graph than
+// the release's, values another run wrote over, a σ or τ that is not the
+// release's — each refused (exit 3) with no run record and nothing
+// written.
+func TestLocateRefusedBeforeClaim(t *testing.T) {
+	other, err := laplacian.Grid(3, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		edit  func(*fixture, *LocateSpec)
+		graph *laplacian.Graph
+		want  string
+	}{
+		"rank is the node key":         {func(_ *fixture, s *LocateSpec) { s.Properties.Rank = "roomId" }, nil, "roomId"},
+		"mass is the release's values": {func(_ *fixture, s *LocateSpec) { s.Properties.Mass = "v" }, nil, "--mass-property"},
+		"another graph":                {nil, other, "not the one this release was made on"},
+		"values overwritten": {func(f *fixture, _ *LocateSpec) {
+			f.mem.WriteNodes(context.Background(), []connector.NodeProps{{Key: f.graph.Key(0), Props: map[string]any{"v": 0.5}}}, nil) //nolint:errcheck
+		}, nil, "digest differs"},
+		"mass owned by the communities": {func(f *fixture, _ *LocateSpec) { f.mem.Own("mass", connector.KindCommunity) }, nil, `"mass"`},
+		"another σ":                     {func(_ *fixture, s *LocateSpec) { s.Sigma = 123 }, nil, "disagrees with the release's σ"},
+		"another τ":                     {func(_ *fixture, s *LocateSpec) { s.Tau, s.TauGiven = 2, true }, nil, "disagrees with the release's τ"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := locateFixture(t)
+			spec := f.locateSpec("l1")
+			if c.edit != nil {
+				c.edit(f, &spec)
+			}
+			g := c.graph
+			if g == nil {
+				g = f.graph
+			}
+			before := len(f.mem.Runs())
+			_, err := f.locate(spec, g)
+			if errkind.Of(err) != errkind.BadInput || err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("%v (kind %v); want bad input naming %q", err, errkind.Of(err), c.want)
+			}
+			if len(f.mem.Runs()) != before || f.mem.Node(f.graph.Key(1))["rank"] != nil {
+				t.Fatalf("refused, yet a run was started or a node written: %+v", f.mem.Runs())
+			}
+		})
+	}
+}
+
+// A localisation stopped at any step is never recorded succeeded unless
+// every node holds its results, and a failed step is recorded on its run.
+func TestLocateCrashAtEveryStep(t *testing.T) {
+	clean := locateFixture(t)
+	if _, err := clean.locate(clean.locateSpec("l1"), clean.graph); err != nil {
+		t.Fatal(err)
+	}
+	steps := clean.mem.Steps()
 	for _, kill := range []bool{true, false} {
-		for k := 1; k <= total; k++ {
-			f := newFixture(t)
-			f.mem.CrashAt, f.mem.Kill = k, kill
-			err := locateOnce(f.mem, "l1")
-			written := 0
-			for _, key := range []string{"a", "b", "c"} {
-				if _, ok := f.mem.Node(key)["rank"]; ok {
-					written++
+		for k := 1; k <= len(steps); k++ {
+			t.Run(fmt.Sprintf("kill=%v/step %d (%s)", kill, k, steps[k-1]), func(t *testing.T) {
+				f := locateFixture(t)
+				f.mem.CrashAt, f.mem.Kill = k, kill
+				_, err := f.locate(f.locateSpec("l1"), f.graph)
+				written := 0
+				for i := 0; i < f.graph.N(); i++ {
+					if _, ok := f.mem.Node(f.graph.Key(i))["rank"]; ok {
+						written++
+					}
 				}
-			}
-			name := fmt.Sprintf("kill=%v step %d (%s)", kill, k, clean.mem.Steps()[k-1])
-			runs := f.mem.Runs()
-			switch {
-			case err == nil && (len(runs) != 1 || runs[0].Status != connector.StatusSucceeded || written != 3):
-				t.Errorf("%s: no error, runs %+v, %d nodes written", name, runs, written)
-			case err != nil && len(runs) == 1 && runs[0].Status == connector.StatusSucceeded:
-				t.Errorf("%s: %v yet recorded succeeded", name, err)
-			case err != nil && !kill && len(runs) == 1 && runs[0].Status != connector.StatusFailed && k < total:
-				t.Errorf("%s: failure not recorded: %+v", name, runs[0])
-			}
+				run := f.run("l1")
+				switch {
+				case err == nil:
+					t.Fatalf("no error at a crash in step %q", steps[k-1])
+				case run != nil && run.Status == connector.StatusSucceeded:
+					t.Fatalf("%v, yet recorded succeeded (%d nodes written)", err, written)
+				case run != nil && !kill && run.Status != connector.StatusFailed:
+					t.Fatalf("%v not recorded: run %s", err, run.Status)
+				}
+			})
 		}
 	}
 }

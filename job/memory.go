@@ -20,7 +20,8 @@ var ErrCrash = errkind.New(errkind.Unreachable, "job: memory backend crashed")
 // Memory is an in-memory Backend and ledger with the semantics of the
 // Neo4j ones (run records with leases and a scope claim, the output
 // registry, stored values, writes bound to the run, a ledger that charges
-// an epoch once), for unit tests of Execute. It can be told to crash at
+// an epoch once), for unit tests of Execute, ExecuteLocate and
+// ExecuteAnswer. It can be told to crash at
 // its k-th step: that step and, when Kill is set, every later one fail
 // with ErrCrash — as a killed process, which records nothing more.
 type Memory struct {

@@ -12,8 +12,9 @@ import (
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// Env is what a release runs against, injected so that the same Plan and
-// Execute serve the command, serve and the unit tests.
+// Env is what a release, a localisation or a private answer runs
+// against, injected so that the same plan and execute functions serve
+// the command, serve and the unit tests.
 type Env struct {
 	// Backend publishes to Neo4j (nil: no database publication).
 	Backend Backend
@@ -21,8 +22,16 @@ type Env struct {
 	Ledger privacy.Ledger
 	// File is the locked release file (nil: none).
 	File *File
-	// Load reads the graph and the raw readings in node order.
-	Load   func(ctx context.Context) (*Input, error)
+	// Load reads the graph and the raw readings in node order (and, for
+	// a private answer, the communities).
+	Load func(ctx context.Context) (*Input, error)
+	// LoadReleased reads a localisation's graph, the released values in
+	// property ("" for a release file: none) as Input.Readings, and the
+	// communities.
+	LoadReleased func(ctx context.Context, property string) (*Input, error)
+	// Output writes a localisation's local outputs (the per-node file,
+	// the picture) before its results are published; nil: none.
+	Output func(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *LocateSummary) error
 	Logger *slog.Logger
 	// Progress returns the progress callback of a step ("Δ2",
 	// "write-back"); nil: none.
@@ -38,11 +47,15 @@ type Env struct {
 	Bookkeeping func() context.Context
 }
 
-// Input is a release's graph and its raw readings, one per node in graph
-// index order. The readings are cleared once the noise is drawn.
+// Input is a release's (or a private answer's) graph and its raw
+// readings, one per node in graph index order. The readings are cleared
+// once the noise is drawn. Partition and Names are an answer's
+// communities (nil: Leiden).
 type Input struct {
-	Graph    *laplacian.Graph
-	Readings []float64
+	Graph     *laplacian.Graph
+	Readings  []float64
+	Partition []int
+	Names     []string
 }
 
 func (e *Env) logger() *slog.Logger {

@@ -133,3 +133,44 @@ func (m *Memory) checkUnbound(runID string) error {
 	}
 	return nil
 }
+
+// AnswerState classifies scope's epoch of private answers as m holds it
+// (no answer stores values: StateStored never occurs), and checks the
+// invariants every documented state keeps: a charge has an answer's run
+// record (the claim comes first); a succeeded run was charged and records
+// the published community; at most one run succeeded; an answer writes no
+// node. An error means the store is in no documented state.
+func (m *Memory) AnswerState(scope, epoch string) (State, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	charged := m.charged[scope+"/"+epoch]
+	runs, succeeded := 0, 0
+	for _, r := range m.runs {
+		if r.Command != "answer" || r.Scope != scope || r.Epoch != epoch {
+			continue
+		}
+		runs++
+		if r.Status != connector.StatusSucceeded {
+			continue
+		}
+		succeeded++
+		if c, _ := r.Parameters["community"].(string); !charged || c == "" || r.ReleaseID == "" {
+			return 0, fmt.Errorf("run %s succeeded: charged %v, community %q, release id %q", r.RunID, charged, c, r.ReleaseID)
+		}
+	}
+	switch {
+	case len(m.nodes) > 0:
+		return 0, fmt.Errorf("an answer wrote %d nodes", len(m.nodes))
+	case succeeded > 1:
+		return 0, fmt.Errorf("epoch %q answered by %d runs", epoch, succeeded)
+	case runs == 0 && charged:
+		return 0, fmt.Errorf("epoch %q charged without a run record", epoch)
+	case runs == 0:
+		return StateUntouched, nil
+	case succeeded == 1:
+		return StatePublished, nil
+	case charged:
+		return StateCharged, nil
+	}
+	return StateClaimed, nil
+}

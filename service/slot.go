@@ -16,8 +16,8 @@ import (
 // Slot is the work of one scheduled slot: release the slot's epoch, then
 // locate on that release — on the scope's last published release when
 // the budget refused this one — or, with Answer set, only the private
-// answer. The command supplies each step (built on job/); Slot orders
-// them, gives each its own run id and logger, and reports to Metrics.
+// answer. The command supplies each step (job's Execute, ExecuteLocate
+// and ExecuteAnswer wired to its flags); Slot orders them, gives each its own run id and logger, and reports to Metrics.
 // Its Run method is a schedule.Job.
 type Slot struct {
 	// Epoch names a slot's epoch; NewRunID makes a step's run id.
@@ -33,9 +33,9 @@ type Slot struct {
 	Release     func(ctx context.Context, st Step) (*job.Summary, error)
 	LastRelease func(ctx context.Context, st Step) (string, error)
 	// Locate is nil for a release-only job.
-	Locate func(ctx context.Context, st Step, releaseRun string) (*Located, error)
+	Locate func(ctx context.Context, st Step, releaseRun string) (*job.LocateSummary, error)
 	// Answer, when set, is the slot's only step.
-	Answer func(ctx context.Context, st Step) (*Answered, error)
+	Answer func(ctx context.Context, st Step) (*job.AnswerSummary, error)
 }
 
 // Step names one step of a slot: its epoch, its run id, and a logger
@@ -43,22 +43,6 @@ type Slot struct {
 type Step struct {
 	Epoch, RunID string
 	Logger       *slog.Logger
-}
-
-// Located is what a localisation step reports.
-type Located struct {
-	NodeCount int
-	// TopCommunity and Probability: the most likely source community
-	// (Found false: no detectable source).
-	Found        bool
-	TopCommunity string
-	Probability  float64
-}
-
-// Answered is what a private-answer step reports.
-type Answered struct {
-	NodeCount            int
-	Community, Mechanism string
 }
 
 func (s *Slot) step(epoch string) Step {
@@ -117,8 +101,9 @@ func (s *Slot) locate(ctx context.Context, ls Step, releaseRun string) error {
 	case err != nil:
 		ls.Logger.Error("locate failed", "error", err, "exitCode", s.ExitCode(err))
 		return err
-	case loc.Found:
-		ls.Logger.Info("slot located", "releaseRun", releaseRun, "topCommunity", loc.TopCommunity, "probability", loc.Probability)
+	case loc.Report != nil && len(loc.Report.Communities) > 0:
+		top := loc.Report.Communities[0]
+		ls.Logger.Info("slot located", "releaseRun", releaseRun, "topCommunity", top.Name, "probability", top.Share)
 	default:
 		ls.Logger.Info("slot located: no detectable source", "releaseRun", releaseRun)
 	}
@@ -138,7 +123,7 @@ func (s *Slot) answer(ctx context.Context, st Step) error {
 		st.Logger.Error("private answer failed", "error", err, "exitCode", s.ExitCode(err))
 		return err
 	}
-	st.Logger.Info("slot answered", "community", ans.Community, "mechanism", ans.Mechanism)
+	st.Logger.Info("slot answered", "community", ans.Answer.Community, "mechanism", ans.Answer.Calibration.Mechanism)
 	return nil
 }
 

@@ -36,9 +36,9 @@ func (r *slotSteps) slot(m *metrics.Metrics) *Slot {
 			r.calls = append(r.calls, "last "+st.RunID)
 			return "run-old", nil
 		},
-		Locate: func(_ context.Context, st Step, releaseRun string) (*Located, error) {
+		Locate: func(_ context.Context, st Step, releaseRun string) (*job.LocateSummary, error) {
 			r.calls = append(r.calls, "locate "+st.RunID+" on "+releaseRun)
-			return &Located{NodeCount: 3}, nil
+			return &job.LocateSummary{NodeCount: 3}, nil
 		},
 	}
 }

@@ -2,6 +2,6 @@
 // job.Backend of a release and a localisation (run records with leases
 // and the scope claim, the output registry, values stored durably, writes
 // bound to the run). The order of the steps — and so their crash safety —
-// is job's (job.Execute, job.PublishLocate); this package only carries
+// is job's (job.Execute, job.ExecuteLocate); this package only carries
 // each step to the database.
 package writeback

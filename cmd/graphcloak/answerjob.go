@@ -5,22 +5,21 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
-	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// This file is the private answer (locate --private-answer, and each
-// slot of serve --private-answer): its flags, their check
-// (checkPrivateAnswer), its run (answerOnce) and its output.
+// This file is the private answer's command side (locate
+// --private-answer, and each slot of serve --private-answer): its flags,
+// their check into a job.AnswerSpec (checkPrivateAnswer), the job's wiring
+// (answerOnce) and its output. What the answer does lives in job.
 
 // answerOptions are locate's private-answer flags.
 type answerOptions struct {
@@ -36,20 +35,6 @@ func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {
 	config.AddFlags(f, "epsilon", "delta", "alpha", "key", "ledger", "ledger-key", "epoch", "value-property")
 }
 
-// answerSummary is the output of locate --private-answer.
-type answerSummary struct {
-	RunID             string                   `json:"runId,omitempty"`
-	Graph             string                   `json:"graph"`
-	NodeCount         int                      `json:"nodeCount"`
-	RelationshipCount int                      `json:"relationshipCount"`
-	Scope             string                   `json:"scope"`
-	Epoch             string                   `json:"epoch"`
-	Communities       string                   `json:"communities"`
-	Answer            *graphcloak.AnswerResult `json:"answer"`
-	Forecast          *experiment.Forecast     `json:"forecast,omitempty"`
-	Balance           *privacy.Balance         `json:"balance,omitempty"`
-}
-
 // runPrivateAnswer is locate --private-answer: answerOnce, then print.
 func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) error {
 	sum, err := answerOnce(ctx, opts)
@@ -62,186 +47,113 @@ func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) e
 	return printAnswer(out, sum)
 }
 
-// answerOnce loads the graph and the raw readings, charges the ledger and
-// draws the answer. On Neo4j a run record (command "answer", with the
-// slot's scope and epoch) is started first and marked succeeded last with
-// the published community in its parameters. The ledger is charged before
-// the draw and an epoch is never drawn twice: a run that fails after the
-// charge loses that epoch's answer (a retry is refused as already charged).
-func answerOnce(ctx context.Context, opts *locateOptions) (sum *answerSummary, err error) {
+// answerOnce wires the private answer's job — the Neo4j client and
+// backend, the ledger, the loader of the graph, readings and communities —
+// and runs job.PlanAnswer then job.ExecuteAnswer. Everything deferred
+// (the failure record, the balance, closing the connection) shares one
+// bookkeeping deadline.
+func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, error) {
 	g := opts.g
-	cfg := &g.cfg.Config
-	o := &opts.privateAnswer
-	after := newAfterRun(ctx) // one deadline for everything deferred below
+	after := newAfterRun(ctx)
 	defer after.Close()
-	if err := checkPrivateAnswer(opts); err != nil {
+	spec, err := checkPrivateAnswer(opts)
+	if err != nil {
 		return nil, err
 	}
-	isDB := opts.graph == neo4jSpec
 	var client *connector.Client
-	var run job.Run
-	if isDB {
+	if spec.Neo4j {
 		if client, err = connectProjection(ctx, g); err != nil {
 			return nil, err
 		}
 		defer func() { client.Close(after.Context()) }()
 	}
-	ledger, err := openReleaseLedger(ctx, g, client)
+	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}
+	if env.Ledger, err = openReleaseLedger(ctx, g, client); err != nil {
+		return nil, err
+	}
+	if spec.Neo4j {
+		env.Backend = neo4jBackend(g, client)
+	}
+	env.Load = func(ctx context.Context) (*job.Input, error) { return loadAnswerInput(ctx, opts, client) }
+	plan, err := job.PlanAnswer(ctx, *spec, env)
 	if err != nil {
 		return nil, err
 	}
-	if cfg.Privacy.Epoch == "" {
-		cfg.Privacy.Epoch = newRunID()
-	}
-	if isDB {
-		if run, err = startAnswerRun(ctx, opts, client); err != nil {
-			return nil, err
-		}
-		defer func() { job.RecordFailure(after.Context(), g.logger, run, err) }()
-	}
-	pull, endPull := g.pullProgress()
-	in := &locateInputs{isDB: isDB}
+	return job.ExecuteAnswer(ctx, plan)
+}
+
+// loadAnswerInput loads the graph, the raw readings (--values, else the
+// --value-property read with the graph) and the communities.
+func loadAnswerInput(ctx context.Context, opts *locateOptions, client *connector.Client) (*job.Input, error) {
+	cfg := &opts.g.cfg.Config
+	in := &locateInputs{isDB: opts.graph == neo4jSpec}
 	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
-	lopt := loadOptions{Client: client, ValueProperty: cfg.Projection.ValueProperty, Progress: pull}
-	if in.commKind == "property" {
-		lopt.CommunityProperty = in.commArg
+	input, err := loadInput(ctx, opts, in, client, cfg.Projection.ValueProperty)
+	if err != nil || opts.privateAnswer.values == "" {
+		return input, err
 	}
-	lg, err := loadGraph(ctx, cfg, opts.graph, lopt)
-	endPull()
+	header, _ := csvin.ParseHeader(cfg.Input.Header)
+	readings, err := readReadings(opts.stdin, opts.privateAnswer.values, header)
 	if err != nil {
 		return nil, err
 	}
-	var y []float64
-	if lg.Pulled != nil {
-		y = lg.Pulled.Values
+	input.Readings, err = graphcloak.ValuesByKey(input.Graph, readings)
+	return input, err
+}
+
+// checkPrivateAnswer validates the flags of locate --private-answer and
+// turns them into the job's spec (the noise key read; an epoch named
+// when none is given).
+func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
+	cfg := &opts.g.cfg.Config
+	o := &opts.privateAnswer
+	switch {
+	case opts.graph == "":
+		return nil, usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
+	case opts.released != "" || opts.releasedProperty != "" || opts.releaseRun != "":
+		return nil, usageErrorf("--private-answer reads raw readings (--values or --value-property), not released values")
+	case o.values == "" && cfg.Projection.ValueProperty == "":
+		return nil, usageErrorf("--private-answer needs the raw readings: --values FILE (or -) or, on --graph neo4j, --value-property P")
+	case o.values != "" && cfg.Projection.ValueProperty != "":
+		return nil, usageErrorf("give either --values or --value-property, not both")
+	case cfg.Projection.ValueProperty != "" && opts.graph != neo4jSpec:
+		return nil, usageErrorf("--value-property needs --graph neo4j")
+	case opts.out != "" || opts.plot != "":
+		return nil, usageErrorf("--out and --plot draw per-node results; a private answer has none (use -o json)")
+	case cfg.Recovery.Sources > 1:
+		return nil, usageErrorf("--private-answer publishes one community: --sources must be 1")
 	}
-	if o.values != "" {
-		header, _ := csvin.ParseHeader(cfg.Input.Header)
-		readings, err := readReadings(opts.stdin, o.values, header)
-		if err != nil {
-			return nil, err
-		}
-		if y, err = graphcloak.ValuesByKey(lg.Graph, readings); err != nil {
-			return nil, err
-		}
+	spec := &job.AnswerSpec{RunID: opts.runID, Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == neo4jSpec,
+		Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
+		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
+		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed), Noise: privacy.CryptoNoise(),
+		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease}
+	if spec.RunID == "" {
+		spec.RunID = newRunID()
 	}
-	aj, err := answerJob(ctx, opts, in, client, lg)
-	if err != nil {
+	if spec.Epoch == "" {
+		spec.Epoch = newRunID()
+	}
+	if err := spec.Check(); err != nil {
 		return nil, err
 	}
-	aj.Values, aj.Ledger = y, ledger
+	in := &locateInputs{isDB: spec.Neo4j}
+	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
+	if err := checkCommunities(opts, in); err != nil {
+		return nil, err
+	}
 	if cfg.Privacy.KeyFile != "" {
 		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
 		if err != nil {
 			return nil, err
 		}
-		aj.Noise = privacy.KeyedNoise(key)
+		spec.Noise = privacy.KeyedNoise(key)
 	}
-	res, err := graphcloak.Answer(ctx, aj)
-	clear(y)
-	if err != nil {
-		return nil, err
-	}
-	sum = &answerSummary{RunID: runIDOf(run), Graph: opts.graph, NodeCount: lg.Graph.N(), RelationshipCount: lg.Graph.NumEdges(),
-		Scope: aj.Scope, Epoch: aj.Epoch, Communities: opts.communities, Answer: res}
-	if bal, err := ledger.Balance(ctx, aj.Scope); err == nil && len(bal) == 1 {
-		sum.Balance = &bal[0]
-	}
-	if opts.forecastTrials > 0 {
-		e := experiment.Graph{Graph: lg.Graph, Partition: aj.Partition, Tau: aj.Tau, Sources: 1, Trials: opts.forecastTrials,
-			Estimator: aj.Estimator, Seed: aj.Seed, Delta: cfg.Privacy.Delta}
-		r, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &e, Calibrate: &res.Calibration})
-		if err != nil {
-			return nil, err
-		}
-		f := experiment.ForecastOfAnswer(r)
-		sum.Forecast = &f
-	}
-	if run != nil {
-		rec := run.Record()
-		rec.NodeCount, rec.RelationshipCount = sum.NodeCount, sum.RelationshipCount
-		rec.ReleaseID, rec.Epsilon, rec.Rho = res.ReleaseID, res.Calibration.Epsilon, res.Calibration.Rho
-		rec.ComputeMillis = res.Millis
-		for k, v := range map[string]any{"community": res.Community, "communityId": res.CommunityID,
-			"mechanism": res.Calibration.Mechanism, "cap": res.Calibration.Cap, "scale": res.Calibration.Scale} {
-			rec.Parameters[k] = v
-		}
-		if err = run.Succeed(ctx); err != nil {
-			return nil, err
-		}
-	}
-	return sum, nil
-}
-
-// startAnswerRun writes the answer's run record ("running", with a lease).
-func startAnswerRun(ctx context.Context, opts *locateOptions, client *connector.Client) (job.Run, error) {
-	cfg := &opts.g.cfg.Config
-	id := opts.runID
-	if id == "" {
-		id = newRunID()
-	}
-	rec := connector.RunRecord{RunID: id, Command: "answer", Database: cfg.Neo4j.Database, Projection: projectionOf(cfg),
-		StartedAt: time.Now().UTC(), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
-		Parameters: map[string]any{"estimator": cfg.Recovery.Estimator, "communities": opts.communities,
-			"tau": cfg.Privacy.Tau, "alpha": cfg.Privacy.Alpha, "answerCap": opts.privateAnswer.cap}}
-	return locateBackend(opts.g, client).StartRun(ctx, rec, connector.DefaultLease)
-}
-
-func runIDOf(run job.Run) string {
-	if run == nil {
-		return ""
-	}
-	return run.Record().RunID
-}
-
-// checkPrivateAnswer validates the flags of locate --private-answer.
-func checkPrivateAnswer(opts *locateOptions) error {
-	cfg := &opts.g.cfg.Config
-	o := &opts.privateAnswer
-	switch {
-	case opts.graph == "":
-		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
-	case opts.released != "" || opts.releasedProperty != "" || opts.releaseRun != "":
-		return usageErrorf("--private-answer reads raw readings (--values or --value-property), not released values")
-	case o.values == "" && cfg.Projection.ValueProperty == "":
-		return usageErrorf("--private-answer needs the raw readings: --values FILE (or -) or, on --graph neo4j, --value-property P")
-	case o.values != "" && cfg.Projection.ValueProperty != "":
-		return usageErrorf("give either --values or --value-property, not both")
-	case cfg.Projection.ValueProperty != "" && opts.graph != neo4jSpec:
-		return usageErrorf("--value-property needs --graph neo4j")
-	case o.cap < 0 || o.cap > privacy.MaxAnswerCap:
-		return inputErrorf("--answer-cap must be in 0..%d, got %d", privacy.MaxAnswerCap, o.cap)
-	case opts.out != "" || opts.plot != "":
-		return usageErrorf("--out and --plot draw per-node results; a private answer has none (use -o json)")
-	}
-	if cfg.Recovery.Sources > 1 {
-		return usageErrorf("--private-answer publishes one community: --sources must be 1")
-	}
-	if err := checkPrivacy(cfg.Privacy.Epsilon, 0.5); err != nil {
-		return err
-	}
-	if err := checkPositive("tau", cfg.Privacy.Tau); err != nil {
-		return err
-	}
-	in := &locateInputs{isDB: opts.graph == neo4jSpec}
-	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
-	return checkCommunities(opts, in)
-}
-
-// answerJob assembles the answer job with its communities (as locate's).
-func answerJob(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, lg *loadedGraph) (graphcloak.AnswerJob, error) {
-	cfg := &opts.g.cfg.Config
-	graph := lg.Graph
-	aj := graphcloak.AnswerJob{Graph: graph, Tau: cfg.Privacy.Tau, Epsilon: cfg.Privacy.Epsilon, Alpha: cfg.Privacy.Alpha,
-		Cap: opts.privateAnswer.cap, Seed: uint64(cfg.Write.RandomSeed), Estimator: cfg.Recovery.Estimator,
-		Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch}
-	var err error
-	aj.Partition, aj.Names, err = partitionOf(ctx, opts, in, client, lg, aj.Seed)
-	return aj, err
+	return spec, nil
 }
 
 // printAnswer prints a private answer.
-func printAnswer(out io.Writer, s *answerSummary) error {
+func printAnswer(out io.Writer, s *job.AnswerSummary) error {
 	a := s.Answer
 	c := a.Calibration
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)

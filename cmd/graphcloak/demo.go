@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/internal/plotting"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/spf13/cobra"
@@ -186,13 +187,13 @@ func demoReleaseAndLocate(ctx context.Context, opts *demoOptions, g *laplacian.G
 	}
 	rel, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{Graph: g, Values: y, Tau: opts.tau, Alpha: 1,
 		Epsilon: opts.epsilon, Delta: opts.delta, Noise: privacy.CryptoNoise(), Ledger: ledger,
-		Scope: "demo", Epoch: newRunID(), Progress: stepProgress(opts.g)})
+		Scope: "demo", Epoch: newRunID(), Progress: job.StepProgress(opts.g.progress)})
 	if err != nil {
 		return nil, nil, err
 	}
 	clear(y) // only the released values are used from here on
 	loc, err := graphcloak.Locate(ctx, graphcloak.LocateJob{Graph: g, Released: rel.Released, Tau: opts.tau,
-		Partition: part, Progress: stepProgress(opts.g)})
+		Partition: part, Progress: job.StepProgress(opts.g.progress)})
 	return rel, loc, err
 }
 

@@ -6,10 +6,9 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/spf13/cobra"
 )
 
@@ -106,35 +105,6 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// locateSummary is the output of locate.
-type locateSummary struct {
-	RunID                 string                  `json:"runId,omitempty"`
-	Graph                 string                  `json:"graph"`
-	NodeCount             int                     `json:"nodeCount"`
-	RelationshipCount     int                     `json:"relationshipCount"`
-	Estimator             string                  `json:"estimator"`
-	Status                string                  `json:"status"`
-	Sigma                 float64                 `json:"sigma"`
-	Tau                   float64                 `json:"tau"`
-	Communities           string                  `json:"communities"`
-	CommunityCount        int                     `json:"communityCount"`
-	Report                *community.Report       `json:"report"`
-	TopNodes              []graphcloak.NodeResult `json:"topNodes"`
-	NodePropertiesWritten int                     `json:"nodePropertiesWritten"`
-	ComputeMillis         int64                   `json:"computeMillis"`
-	WriteMillis           int64                   `json:"writeMillis"`
-	Out                   string                  `json:"out,omitempty"`
-	Plot                  string                  `json:"plot,omitempty"`
-	// NoiseDominated: the released values cannot be told from pure noise
-	// (evidence test p-value NoisePValue > recovery.NoiseLevel).
-	NoiseDominated   bool                 `json:"noiseDominated"`
-	PosteriorToPrior float64              `json:"posteriorToPrior"`
-	NoisePValue      float64              `json:"noisePValue"`
-	Forecast         *experiment.Forecast `json:"forecast,omitempty"`
-	// Nodes are every node's results in stream mode under -o json.
-	Nodes []graphcloak.NodeResult `json:"nodes,omitempty"`
-}
-
 // runLocate locates (locateOnce) and prints the summary.
 func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) error {
 	summary, out, err := locateOnce(ctx, opts, out)
@@ -144,7 +114,7 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) error {
 	return printLocateSummary(opts.g, out, summary)
 }
 
-func printLocateSummary(g *globalOptions, out io.Writer, s *locateSummary) error {
+func printLocateSummary(g *globalOptions, out io.Writer, s *job.LocateSummary) error {
 	if g.output == "json" {
 		return printJSON(out, s)
 	}

@@ -15,7 +15,6 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/sensitivity"
-	"github.com/graphcloak/graphcloak/writeback"
 )
 
 // This file turns the release flags (release's own, and those serve
@@ -63,9 +62,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (*releaseSummary, er
 			return nil, err
 		}
 		if spec.Neo4j {
-			cfg := &g.cfg.Config
-			env.Backend = &writeback.Neo4j{Client: client, Database: spec.Database, Projection: projectionOf(cfg),
-				Write: connector.WriteOptions{BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency}}
+			env.Backend = neo4jBackend(g, client)
 		}
 	}
 	plan, err := job.PlanRelease(ctx, *spec, env)

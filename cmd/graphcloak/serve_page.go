@@ -14,6 +14,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -61,7 +62,7 @@ func (p *operatorPage) picturePath(runID string) string {
 
 // located records a slot's localisation for the page, and drops the
 // previous one's picture.
-func (p *operatorPage) located(epoch, releaseRun string, s *locateSummary) {
+func (p *operatorPage) located(epoch, releaseRun string, s *job.LocateSummary) {
 	if p == nil || s == nil {
 		return
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/job"
 )
 
 // The page renders whatever it can: with Neo4j unreachable it says why in
@@ -46,7 +47,7 @@ func TestOperatorPageWithoutNeo4j(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := &community.Report{Communities: []community.Ranked{{Rank: 1, Name: "<b>north</b>", Share: 0.75, Size: 40}, {Rank: 2, Name: "south", Share: 0.25, Size: 40}}}
-	page.located("2026-11-22T10:00Z", "run-r", &locateSummary{RunID: "run-l", Estimator: "posterior", Report: rep,
+	page.located("2026-11-22T10:00Z", "run-r", &job.LocateSummary{RunID: "run-l", Estimator: "posterior", Report: rep,
 		NoiseDominated: true, PosteriorToPrior: 1.5, Plot: page.picturePath("run-l")})
 	body = get()
 	for _, want := range []string{"2026-11-22T10:00Z", "run-l", "run-r", "&lt;b&gt;north&lt;/b&gt;", "75.0%", "noise-dominated", svg} {

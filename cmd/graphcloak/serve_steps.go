@@ -12,19 +12,14 @@ import (
 )
 
 // newSlot is serve's slot (service.Slot): each step is the command's
-// job with serve's flags — the release through job/, locate and the
-// private answer as their commands run them — under the step's epoch and
-// run id.
+// wiring of its job/ path with serve's flags — the release, the
+// localisation, the private answer — under the step's epoch and run id.
 func newSlot(opts *serveOptions, spec schedule.Spec, m *metrics.Metrics) *service.Slot {
 	s := &service.Slot{Epoch: spec.Epoch, NewRunID: newRunID, Logger: opts.g.logger, Metrics: m,
 		Scope: opts.g.cfg.Privacy.Scope, ExitCode: exitCode}
 	if opts.privateAnswer {
-		s.Answer = func(ctx context.Context, st service.Step) (*service.Answered, error) {
-			sum, err := answerOnce(ctx, answerOptionsFor(opts, opts.g.forStep(st), st.RunID))
-			if sum == nil {
-				return nil, err
-			}
-			return &service.Answered{NodeCount: sum.NodeCount, Community: sum.Answer.Community, Mechanism: sum.Answer.Calibration.Mechanism}, err
+		s.Answer = func(ctx context.Context, st service.Step) (*job.AnswerSummary, error) {
+			return answerOnce(ctx, answerOptionsFor(opts, opts.g.forStep(st), st.RunID))
 		}
 		return s
 	}
@@ -35,19 +30,12 @@ func newSlot(opts *serveOptions, spec schedule.Spec, m *metrics.Metrics) *servic
 		return lastRelease(ctx, opts.g.forStep(st))
 	}
 	if !opts.noLocate {
-		s.Locate = func(ctx context.Context, st service.Step, releaseRun string) (*service.Located, error) {
-			lsum, _, err := locateOnce(ctx, locateOptionsFor(opts, opts.g.forStep(st), releaseRun, st.RunID), io.Discard)
-			if lsum == nil {
-				return nil, err
-			}
-			loc := &service.Located{NodeCount: lsum.NodeCount}
+		s.Locate = func(ctx context.Context, st service.Step, releaseRun string) (*job.LocateSummary, error) {
+			sum, _, err := locateOnce(ctx, locateOptionsFor(opts, opts.g.forStep(st), releaseRun, st.RunID), io.Discard)
 			if err == nil {
-				opts.page.located(st.Epoch, releaseRun, lsum)
-				if top := lsum.Report.Communities; len(top) > 0 {
-					loc.Found, loc.TopCommunity, loc.Probability = true, top[0].Name, top[0].Share
-				}
+				opts.page.located(st.Epoch, releaseRun, sum)
 			}
-			return loc, err
+			return sum, err
 		}
 	}
 	return s
@@ -78,7 +66,8 @@ func checkServe(opts *serveOptions) (schedule.Spec, error) {
 	}
 	check := opts.g.forStep(service.Step{Epoch: "check", RunID: "check", Logger: opts.g.logger}) // a copy: checks may set fields
 	if opts.privateAnswer {
-		return spec, checkPrivateAnswer(answerOptionsFor(opts, check, ""))
+		_, err := checkPrivateAnswer(answerOptionsFor(opts, check, ""))
+		return spec, err
 	}
 	if _, err := checkRelease(releaseOptionsFor(opts, check, "")); err != nil {
 		return schedule.Spec{}, err

@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
-	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -187,7 +186,7 @@ func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*pr
 	if err != nil {
 		return nil, err
 	}
-	return checkReleasedValues(rr, &meta, lg.Graph, lg.Pulled.Values, want)
+	return job.CheckReleasedValues(rr, &meta, lg.Graph, lg.Pulled.Values, want)
 }
 
 // releaseDigest returns the digest of the values release run rr
@@ -206,32 +205,4 @@ func releaseDigest(ctx context.Context, g *globalOptions, client *connector.Clie
 	}
 	g.logger.Warn("the release run records no digest of its values (made by an older version): only their run binding is checked", "releaseRun", rr.RunID)
 	return "", nil
-}
-
-// checkReleasedValues rebuilds the release rr published from the values
-// read on graph, after checking that they are its own: the graph is the
-// one it was made on (fingerprint: keys, edges, weights), every value lies
-// on its grid γ = 2^-k (so r_i = value/γ exactly), and the (key, r_i)
-// pairs have the digest the run recorded (want, "" when none is known).
-// Values another command wrote over the release's property, or read under
-// another node key, are refused: unmask would print wrong "true" values
-// and locate would rank something that is not a reading.
-func checkReleasedValues(rr *connector.RunRecord, meta *privacy.ReleaseMeta, graph *laplacian.Graph, values []float64, want string) (*privacy.Released, error) {
-	if meta.Graph != nil {
-		if d := graph.Fingerprint().Diff(*meta.Graph); d != "" {
-			return nil, inputErrorf("--release-run: the graph is not the one release %s was made on (check --node-key-property and the projection flags): %s", rr.RunID, d)
-		}
-	}
-	rel := &privacy.Released{Keys: graph.Keys(), Values: values, Grid: make([]int64, len(values)), Meta: *meta}
-	for i, v := range values {
-		r := math.Ldexp(v, meta.GridExponent) // exact: a power-of-two scaling
-		if r != math.Trunc(r) || math.Abs(r) >= 1<<53 {
-			return nil, inputErrorf("--release-run: node %s: %s = %v is not on the release grid 2^-%d", rel.Keys[i], rr.WriteProperty, v, meta.GridExponent)
-		}
-		rel.Grid[i] = int64(r)
-	}
-	if want != "" && rel.Digest() != want {
-		return nil, inputErrorf("--release-run: the values in %q are not the ones release %s published (their digest differs): another command wrote over them, or the node keys differ from the release's", rr.WriteProperty, rr.RunID)
-	}
-	return rel, nil
 }

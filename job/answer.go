@@ -1,0 +1,257 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// AnswerSpec is one private answer as asked for (locate --private-answer,
+// a slot of serve --private-answer), after the command has parsed its
+// flags and read its local files (the noise key): the graph, the
+// parameters, and the ledger scope and epoch that pay for it.
+type AnswerSpec struct {
+	// RunID names the run record (Neo4j only).
+	RunID string
+	// Graph and Communities describe the inputs for the summary and the
+	// run record ("neo4j", "karate"; "leiden", "property:c").
+	Graph, Communities string
+	// Neo4j records the answer on a run record in Database.
+	Neo4j      bool
+	Database   string
+	Projection connector.Projection
+	// Scope is charged under Epoch (required: the command names one).
+	Scope, Epoch string
+	// τ of the readings, α hops of the guarantee ε, the distance cap of
+	// the mechanism (0: the most accurate); δ of the forecast only.
+	Tau, Alpha, Epsilon, Delta float64
+	Cap                        int
+	// Estimator recovers the source; Seed seeds Leiden and the forecast.
+	Estimator string
+	Seed      uint64
+	// Noise draws the answer (crypto/rand or the keyed stream).
+	Noise privacy.NoiseSource
+	// ForecastTrials simulated sources forecast the answer's accuracy
+	// (0: none).
+	ForecastTrials int
+	// Lease is the run record's lease.
+	Lease time.Duration
+}
+
+// Check validates the parameters: nothing is read, claimed or charged
+// before they are.
+func (s *AnswerSpec) Check() error {
+	if s.Cap < 0 || s.Cap > privacy.MaxAnswerCap {
+		return inputErrorf("--answer-cap must be in 0..%d, got %d", privacy.MaxAnswerCap, s.Cap)
+	}
+	if err := checkPositive("epsilon", s.Epsilon); err != nil {
+		return err
+	}
+	if err := checkPositive("tau", s.Tau); err != nil {
+		return err
+	}
+	if s.Epoch == "" {
+		return inputErrorf("job: a private answer needs an epoch")
+	}
+	return nil
+}
+
+// runRecord is the run record an answer starts ("answer", with the
+// slot's scope and epoch).
+func (s *AnswerSpec) runRecord() connector.RunRecord {
+	return connector.RunRecord{RunID: s.RunID, Command: "answer", Database: s.Database, Projection: s.Projection,
+		Scope: s.Scope, Epoch: s.Epoch,
+		Parameters: map[string]any{"estimator": s.Estimator, "communities": s.Communities,
+			"tau": s.Tau, "alpha": s.Alpha, "answerCap": s.Cap}}
+}
+
+// AnswerSummary is what a private answer did: the output of locate
+// --private-answer (-o json, docs/schemas/locate-private-answer).
+type AnswerSummary struct {
+	RunID             string                   `json:"runId,omitempty"`
+	Graph             string                   `json:"graph"`
+	NodeCount         int                      `json:"nodeCount"`
+	RelationshipCount int                      `json:"relationshipCount"`
+	Scope             string                   `json:"scope"`
+	Epoch             string                   `json:"epoch"`
+	Communities       string                   `json:"communities"`
+	Answer            *graphcloak.AnswerResult `json:"answer"`
+	Forecast          *experiment.Forecast     `json:"forecast,omitempty"`
+	Balance           *privacy.Balance         `json:"balance,omitempty"`
+}
+
+// AnswerPlan is a checked private answer: the graph, readings and
+// communities read, the mechanism calibrated, the charge found
+// affordable and its forecast made — everything decided before the run
+// is claimed and the ledger charged. ExecuteAnswer carries it out.
+type AnswerPlan struct {
+	Spec  AnswerSpec
+	Input *Input
+	// Geometry and Calibration are the answer mechanism on the
+	// communities; Calibration.Rho is what the ledger will be charged.
+	Geometry    *privacy.CommunityGeometry
+	Calibration privacy.AnswerCalibration
+	Forecast    *experiment.Forecast
+
+	env Env
+}
+
+// PlanAnswer checks spec, then reads the graph, the readings and the
+// communities (env.Load), calibrates the mechanism on them and checks
+// that env.Ledger can pay for it: an epoch already charged is refused
+// (exit 7: an epoch's answer is never drawn twice) and a ρ over what is
+// left is the budget error (exit 5), both before any run is claimed.
+// The forecast is made here too, so that nothing after the charge can
+// fail but the bookkeeping.
+func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, error) {
+	if err := spec.Check(); err != nil {
+		return nil, err
+	}
+	if env.Ledger == nil {
+		return nil, errors.New("job: a private answer needs a ledger")
+	}
+	p := &AnswerPlan{Spec: spec, env: env}
+	if err := p.notCharged(ctx); err != nil {
+		return nil, err
+	}
+	in, err := env.Load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.Input = in
+	if in.Partition == nil { // as graphcloak.Answer would: Leiden
+		if in.Partition, err = community.Leiden(in.Graph, community.LeidenOptions{Seed: spec.Seed}); err != nil {
+			return nil, err
+		}
+		in.Names = nil
+	}
+	if p.Geometry, err = privacy.NewCommunityGeometry(ctx, in.Graph, in.Partition); err != nil {
+		return nil, err
+	}
+	if p.Calibration, err = privacy.CalibrateAnswer(ctx, p.Geometry, spec.Epsilon, spec.alpha(), spec.Cap); err != nil {
+		return nil, err
+	}
+	if err := p.affordable(ctx); err != nil {
+		return nil, err
+	}
+	return p, p.forecast(ctx)
+}
+
+func (s *AnswerSpec) alpha() float64 {
+	if s.Alpha == 0 {
+		return 1
+	}
+	return s.Alpha
+}
+
+// notCharged refuses an epoch the ledger charged already.
+func (p *AnswerPlan) notCharged(ctx context.Context) error {
+	lookup, ok := p.env.Ledger.(privacy.ChargeLookup)
+	if !ok {
+		return nil // the charge itself refuses it
+	}
+	charged, err := lookup.Charged(ctx, p.Spec.Scope, p.Spec.Epoch)
+	if err != nil || !charged {
+		return err
+	}
+	return fmt.Errorf("scope %q epoch %q: %w (an epoch's answer is drawn once: use a new --epoch)", p.Spec.Scope, p.Spec.Epoch, privacy.ErrAlreadyCharged)
+}
+
+// affordable refuses a charge over the scope's budget left.
+func (p *AnswerPlan) affordable(ctx context.Context) error {
+	s := &p.Spec
+	b, err := p.env.Ledger.Balance(ctx, s.Scope)
+	if err != nil || len(b) != 1 {
+		return err
+	}
+	if rho := p.Calibration.Rho; rho > b[0].RhoRemaining {
+		return privacy.NewBudgetError(privacy.Charge{Scope: s.Scope, ReleaseID: s.Epoch, Rho: rho}, b[0].RhoSpent, b[0].RhoBudget, b[0].Budget)
+	}
+	return nil
+}
+
+// forecast simulates ForecastTrials sources answered by the calibrated
+// mechanism (simulated data only).
+func (p *AnswerPlan) forecast(ctx context.Context) error {
+	s, in := &p.Spec, p.Input
+	if s.ForecastTrials <= 0 {
+		return nil
+	}
+	e := experiment.Graph{Graph: in.Graph, Partition: in.Partition, Tau: s.Tau, Sources: 1, Trials: s.ForecastTrials,
+		Estimator: s.Estimator, Seed: s.Seed, Delta: s.Delta}
+	r, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &e, Geometry: p.Geometry, Calibrate: &p.Calibration})
+	if err != nil {
+		return err
+	}
+	f := experiment.ForecastOfAnswer(r)
+	p.Forecast = &f
+	return nil
+}
+
+// ExecuteAnswer carries out the plan p, in the order that keeps every
+// stop in a documented state (AnswerState): on a database the run record
+// is claimed first ("running", with a lease); then graphcloak.Answer
+// charges the ledger and draws (the charge before the draw); the answer
+// is recorded on the run, which is marked succeeded last — the run
+// record is the answer's publication. A failure after the claim is
+// recorded on the run within env.Bookkeeping's deadline. A stop after the
+// charge loses the epoch's answer: a retry is refused as already charged,
+// never drawn again. The raw readings are cleared once drawn.
+func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err error) {
+	s, env, in := &p.Spec, &p.env, p.Input
+	defer clear(in.Readings)
+	var run Run
+	if s.Neo4j {
+		if run, err = env.Backend.StartRun(ctx, s.runRecord(), s.Lease); err != nil {
+			return nil, err
+		}
+		defer func() { recordFailure(env.bookkeeping(ctx), env.logger(), run, err) }()
+	}
+	res, err := graphcloak.Answer(ctx, graphcloak.AnswerJob{Graph: in.Graph, Values: in.Readings, Tau: s.Tau,
+		Epsilon: s.Epsilon, Alpha: s.Alpha, Cap: s.Cap, Partition: in.Partition, Names: in.Names, Seed: s.Seed,
+		Estimator: s.Estimator, Geometry: p.Geometry, Ledger: env.Ledger, Scope: s.Scope, Epoch: s.Epoch, Noise: s.Noise})
+	if err != nil {
+		return nil, err
+	}
+	sum = &AnswerSummary{Graph: s.Graph, NodeCount: in.Graph.N(), RelationshipCount: in.Graph.NumEdges(),
+		Scope: s.Scope, Epoch: s.Epoch, Communities: s.Communities, Answer: res, Forecast: p.Forecast}
+	if b, berr := env.Ledger.Balance(env.bookkeeping(ctx), s.Scope); berr == nil && len(b) == 1 {
+		sum.Balance = &b[0]
+	}
+	if run == nil {
+		return sum, nil
+	}
+	sum.RunID = run.Record().RunID
+	recordAnswer(run.Record(), sum)
+	return sum, run.Succeed(ctx) // last: the answer is published
+}
+
+// recordAnswer puts the published answer on the run record.
+func recordAnswer(rec *connector.RunRecord, sum *AnswerSummary) {
+	res := sum.Answer
+	rec.NodeCount, rec.RelationshipCount = sum.NodeCount, sum.RelationshipCount
+	rec.ReleaseID, rec.Epsilon, rec.Rho = res.ReleaseID, res.Calibration.Epsilon, res.Calibration.Rho
+	rec.ComputeMillis = res.Millis
+	if rec.Parameters == nil {
+		rec.Parameters = map[string]any{}
+	}
+	for k, v := range map[string]any{"community": res.Community, "communityId": res.CommunityID,
+		"mechanism": res.Calibration.Mechanism, "cap": res.Calibration.Cap, "scale": res.Calibration.Scale} {
+		rec.Parameters[k] = v
+	}
+}
+
+func checkPositive(flag string, v float64) error {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return inputErrorf("--%s must be positive and finite, got %v", flag, v)
+	}
+	return nil
+}
