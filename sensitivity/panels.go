@@ -401,8 +401,8 @@ type panelChoice struct {
 
 // choosePanels models both methods from one estimate of the low spectrum
 // (16 filtered vectors, timed): the slow modes run first when they need
-// at most 3/4 of the 256 modes Auto allows them and are modelled faster
-// than the panels. Their model: the count certificate's Cholesky (timed,
+// at most 96 modes (3/8 of the 256 Auto allows them) and are modelled at
+// most 3/4 of the panels' time. Their model: the count certificate's Cholesky (timed,
 // as for the panels) plus the subspace iteration, which costs the timed
 // 16-vector estimate times p/16 for a final block of p = 48·2^j ≥
 // modes/(3/4) vectors (its filter steps, linear in p, dominate at these
@@ -435,7 +435,10 @@ func choosePanels(g *laplacian.Graph, tau float64, stop func() bool) panelChoice
 	}
 	c.slowSeconds = choleskySeconds(n) + est*(p/16)*slowModesIterFactor
 	c.slowBytes = int64(8*n*n) + int64(6*8*n)*int64(p) + g.Bytes()
-	c.slowFirst = c.modes <= 0.75*slowModesAutoBlock && c.slowSeconds < c.panels.seconds
+	// Margins: a slow-modes attempt that needs more modes than estimated
+	// fails after costing minutes, and both models are timed on a host
+	// whose load changes between the dry run and the run.
+	c.slowFirst = c.modes <= 96 && c.slowSeconds < 0.75*c.panels.seconds
 	return c
 }
 

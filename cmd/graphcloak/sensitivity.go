@@ -48,8 +48,11 @@ eigendecomposition certified a posteriori; larger ones prove a cheap bound per
 edge (effective resistance, bridges, Gauss–Radau) and refine only the edges
 those bounds cannot rule out: by Chebyshev columns of exp(−2τL) or, on graphs
 with hubs or small-world ones, by a Lanczos bracket per edge, both with
-rigorous truncation and rounding bounds. --time-budget makes it anytime: it then reports the proven
-upper bound reached. --dry-run prints the method and its modelled time and
+rigorous truncation and rounding bounds. On 301–5 000 nodes where Δ2 may be
+tiny (large τ) the methods exact at any τ run instead: the certified slow
+eigenpairs when few are needed, else all columns of a Chebyshev polynomial
+shifted by a certified lower bound on λ₂ (panels). --time-budget makes it
+anytime: it then reports the proven upper bound reached. --dry-run prints the method and its modelled time and
 memory without computing Δ2 (it times the per-edge bounds on a sample and
 pilots the refinement for at most 2 s). With --line, M is the 1-D heat kernel
 on [0, 1] (m sensors at i/m, sources on the grid j/n).
