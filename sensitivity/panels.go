@@ -444,9 +444,11 @@ func choosePanels(g *laplacian.Graph, tau float64, stop func() bool) panelChoice
 
 // slowModesIterFactor scales the timed 16-vector estimate of the low
 // spectrum to the slow modes' subspace iteration at the same block size
-// (more passes, the Rayleigh–Ritz and the QR): fitted to pa:n=3000,m=3 at
-// τ = 100 (docs/derivations.md §2.3).
-const slowModesIterFactor = 0.6
+// (more passes, the Rayleigh–Ritz and the QR): with 0.6 the model was
+// 2.3–2.6× below the CPU time on pa:n=3000 and 5 000, m = 3, at τ = 100
+// (docs/derivations.md §2.3), whose wall time on two idle cores is about
+// CPU/1.6.
+const slowModesIterFactor = 1.0
 
 // panelCost is the panel method's modelled cost on g at τ: the degree and
 // shift it would use, and seconds from a timed probe on this graph (one

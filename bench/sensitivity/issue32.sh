@@ -50,12 +50,12 @@ if not m or '"delta2"' not in m.group(0):
     sys.exit()
 r = json.loads(m.group(0))
 up, lo = r["delta2"], max(r["delta2"] - r["slack"], 0)
-ratio = up / lo if lo > 0 else float("inf")
-print(f"{g}\t{t}\t{lo:.9g}\t{up:.9g}\t{ratio:.7g}\t{r['method']}\t{wall}\t{cpu}\t{rss}\t{est}")
+ratio = (up - lo) / lo if lo > 0 else float("inf")
+print(f"{g}\t{t}\t{lo:.9g}\t{up:.9g}\t{ratio:.3g}\t{r['method']}\t{wall}\t{cpu}\t{rss}\t{est}")
 PY
 }
 
-echo -e "graph\ttau\tlower\tupper\tupper/lower\tmethod\twall\tCPU (user+sys)\tpeak RSS\tdry-run method\tdry-run time\tdry-run memory"
+echo -e "graph\ttau\tlower\tupper\tupper/lower − 1\tmethod\twall\tCPU (user+sys)\tpeak RSS\tdry-run method\tdry-run time\tdry-run memory"
 case "${1:-small}" in
 small | all)
 	for g in ${SMALL_GRAPHS:-pa:n=1000,m=3,seed=1 pa:n=3000,m=3,seed=1 pa:n=5000,m=3,seed=1 pa:n=3000,m=10,seed=1}; do
