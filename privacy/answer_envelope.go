@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"math"
@@ -59,11 +60,14 @@ const (
 // mechanism (all derived from the graph, the partition and ε).
 type envelope struct {
 	cg    *CommunityGeometry
-	e     int64     // ε′ on the grid
-	a     []int64   // −ln p_v on the grid, per node
-	floor int64     // exponents are capped here: g_o(s) ≥ e^{−floor}
-	bu    []int64   // −ln u(s) on the grid, per node
-	y     []float64 // Y(s), per node
+	e     int64   // ε′ on the grid
+	a     []int64 // −ln p_v on the grid, per node
+	floor int64   // exponents are capped here: g_o(s) ≥ e^{−floor}
+	// top and safe bound the mass Σ_o g_o(s): safe everywhere suffices
+	// for u to be ε′-Lipschitz in log; up to top where u's majorant allows.
+	top, safe float64
+	bu        []int64   // −ln u(s) on the grid, per node
+	y         []float64 // Y(s), per node
 	// fallback is c*, the community published on abstaining.
 	fallback int
 }
@@ -75,12 +79,40 @@ func gridExp(b int64) float64 { return math.Exp(-float64(b) / gridOne) }
 // calibrateEnvelope builds the envelope mechanism for a per-hop guarantee
 // perHop; the calibration has no envelope when ε′ rounds to nothing.
 func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float64) (AnswerCalibration, error) {
+	start := cg.startEnvelope(perHop)
+	if start == nil {
+		return AnswerCalibration{}, nil
+	}
+	// Two proposals, both made feasible the same way: the weights as
+	// they start, and the weights optimize moves from there. Which one
+	// is published depends on the graph and partition only.
+	proposals := []bool{false, true}
+	if cg.g.N()*cg.k > envelopeOptimizeMaxWork {
+		proposals = proposals[:1]
+	}
+	var best AnswerCalibration
+	for _, optimise := range proposals {
+		cand, err := start.proposal(ctx, optimise)
+		if err != nil {
+			return AnswerCalibration{}, err
+		}
+		// Only a proposal whose exact loss fits can be published.
+		if cand.Loss <= perHop && (best.envelope == nil || cand.Accuracy > best.Accuracy) {
+			best = cand
+		}
+	}
+	return best, nil
+}
+
+// startEnvelope returns the starting weights for a per-hop guarantee
+// perHop, or nil when ε′ rounds to nothing.
+func (cg *CommunityGeometry) startEnvelope(perHop float64) *envelope {
 	n, k := cg.g.N(), cg.k
 	// Four grid steps below perHop: one for u's rounding up, the rest for
 	// the rounding of Y (checked below, exactly).
 	e := int64(math.Floor(perHop*gridOne)) - 4
 	if e <= 0 || n == 0 || k > maxEnvelopeCommunities {
-		return AnswerCalibration{}, nil
+		return nil
 	}
 	eps := float64(e) / gridOne
 	// With Σ_o g_o(s) ≤ 1 − e^{−ε′} everywhere, u = 1 − Σ_o g_o is within
@@ -92,7 +124,7 @@ func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float
 	top := max(safe, 1-envelopeAbstainMin)
 	// Floors below a tenth of the smallest abstain weight over all communities.
 	floor := int64(math.Ceil(math.Log(10*float64(k)/(1-top)) * gridOne))
-	env := &envelope{cg: cg, e: e, a: make([]int64, n), floor: floor}
+	env := &envelope{cg: cg, e: e, a: make([]int64, n), floor: floor, top: top, safe: safe}
 	// Start from the weight each node could have alone: top/Ẑ(v), with
 	// Ẑ(v) = Σ_o e^{−ε′·D(v,o)} from the distance histogram.
 	w := make([]float64, MaxAnswerCap+1)
@@ -106,19 +138,49 @@ func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float
 		}
 		env.a[v] = int64(math.Ceil(-math.Log(top/z) * gridOne))
 	}
-	workers := max(1, min(runtime.GOMAXPROCS(0), k))
+	return env
+}
+
+// proposal settles a copy of the starting weights env (optimised first if
+// asked) into a calibrated mechanism.
+func (env *envelope) proposal(ctx context.Context, optimise bool) (AnswerCalibration, error) {
+	workers := max(1, min(runtime.GOMAXPROCS(0), env.cg.k))
+	cand := *env
+	cand.a = slices.Clone(env.a)
+	acc, err := cand.settle(ctx, workers, optimise)
+	if err != nil {
+		return AnswerCalibration{}, err
+	}
+	return AnswerCalibration{Mechanism: AnswerEnvelope, Scale: float64(env.e) / gridOne, ScaleNum: uint64(env.e),
+		Loss: cand.loss(), Accuracy: acc, envelope: &cand}, nil
+}
+
+// settle makes the weights feasible (optimising them first if asked),
+// fixes the abstain weights and the fallback community, and returns the
+// mechanism's accuracy with exact recovery.
+func (env *envelope) settle(ctx context.Context, workers int, optimise bool) (float64, error) {
+	n := len(env.a)
+	top, safe := env.top, env.safe
 	mass, own := make([]float64, n), make([]float64, n)
 	target := make([]float64, n)
+	if optimise {
+		if err := env.total(ctx, workers, mass, own); err != nil {
+			return 0, err
+		}
+		if err := env.optimize(ctx, workers, mass, own, target); err != nil {
+			return 0, err
+		}
+	}
 	for round := 0; ; round++ {
 		if err := env.total(ctx, workers, mass, own); err != nil {
-			return AnswerCalibration{}, err
+			return 0, err
 		}
 		if env.targets(mass, target, top, safe) {
 			break
 		}
 		if round >= envelopeRounds {
 			if err := env.shrink(ctx, workers, mass, own, target, top, safe); err != nil {
-				return AnswerCalibration{}, err
+				return 0, err
 			}
 			break
 		}
@@ -139,7 +201,7 @@ func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float
 			continue
 		}
 		if err := env.lower(ctx, workers, mass, target); err != nil {
-			return AnswerCalibration{}, err
+			return 0, err
 		}
 	}
 	// u(s) = e^{−bu(s)} ≤ 1 − mass(s), rounded down on the grid.
@@ -151,15 +213,13 @@ func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float
 	}
 	env.fallback = env.abstainCommunity()
 	acc := 0.0
-	for s, c := range cg.part {
+	for s, c := range env.cg.part {
 		acc += own[s] / env.y[s]
 		if c == env.fallback {
 			acc += gridExp(env.bu[s]) / env.y[s]
 		}
 	}
-	cal := AnswerCalibration{Mechanism: AnswerEnvelope, Scale: eps, ScaleNum: uint64(e),
-		Loss: env.loss(), Accuracy: acc / float64(n), envelope: env}
-	return cal, nil
+	return acc / float64(n), nil
 }
 
 // loss bounds the worst log-ratio of P(o|s) and P(o|t) over adjacent s, t
@@ -274,7 +334,8 @@ type envelopeSweep struct {
 	b        []int64 // exponent per node (floor where untouched)
 	origin   []int32
 	touched  []int32
-	inNext   []bool
+	settled  []bool
+	sources  []int32
 	frontier []int32
 }
 
@@ -284,7 +345,7 @@ func newEnvelopeSweep(cg *CommunityGeometry, env *envelope) *envelopeSweep {
 	for v, c := range cg.part {
 		members[c] = append(members[c], int32(v))
 	}
-	sw := &envelopeSweep{cg: cg, env: env, members: members, b: make([]int64, n), origin: make([]int32, n), inNext: make([]bool, n)}
+	sw := &envelopeSweep{cg: cg, env: env, members: members, b: make([]int64, n), origin: make([]int32, n), settled: make([]bool, n)}
 	for i := range sw.b {
 		sw.b[i] = env.floor
 		sw.origin[i] = -1
@@ -293,48 +354,72 @@ func newEnvelopeSweep(cg *CommunityGeometry, env *envelope) *envelopeSweep {
 }
 
 // spread fills b with community o's envelope exponents; nodes left at the
-// floor are not in touched.
+// floor are not in touched. Every edge costs ε′, so this is a shortest-path
+// search from many sources with different starting values: with the
+// members sorted by weight, the smallest tentative value is always at the
+// head of either that list or the first-in-first-out queue (whose values
+// never decrease), and each node is settled once.
 func (sw *envelopeSweep) spread(o int) {
 	for _, v := range sw.touched {
-		sw.b[v], sw.origin[v] = sw.env.floor, -1
+		sw.b[v], sw.origin[v], sw.settled[v] = sw.env.floor, -1, false
 	}
 	sw.touched = sw.touched[:0]
-	sw.frontier = sw.frontier[:0]
-	for _, v := range sw.members[o] {
-		if a := sw.env.a[v]; a < sw.b[v] {
-			if sw.origin[v] < 0 {
-				sw.touched = append(sw.touched, v)
-			}
-			sw.b[v], sw.origin[v] = a, v
-			sw.frontier = append(sw.frontier, v)
+	a := sw.env.a
+	src := append(sw.sources[:0], sw.members[o]...)
+	slices.SortFunc(src, func(x, y int32) int {
+		if c := cmp.Compare(a[x], a[y]); c != 0 {
+			return c
 		}
-	}
+		return cmp.Compare(x, y)
+	})
+	sw.sources = src
+	queue := sw.frontier[:0]
 	rowPtr, col, _ := sw.cg.g.CSR()
-	var next []int32
-	for len(sw.frontier) > 0 {
-		next = next[:0]
-		for _, u := range sw.frontier {
-			val := sw.b[u] + sw.env.e
-			if val >= sw.env.floor {
+	e, floor := sw.env.e, sw.env.floor
+	head, next := 0, 0
+	for {
+		var u int32
+		var val int64
+		switch {
+		case next < len(src) && (head == len(queue) || a[src[next]] <= sw.b[queue[head]]):
+			u, val = src[next], a[src[next]]
+			next++
+			if sw.settled[u] || val >= sw.b[u] && sw.origin[u] >= 0 {
 				continue
 			}
-			for _, v := range col[rowPtr[u]:rowPtr[u+1]] {
-				if val < sw.b[v] {
-					if sw.origin[v] < 0 {
-						sw.touched = append(sw.touched, v)
-					}
-					sw.b[v], sw.origin[v] = val, sw.origin[u]
-					if !sw.inNext[v] {
-						sw.inNext[v] = true
-						next = append(next, v)
-					}
+			if val >= floor {
+				// Every later source starts at the floor or above.
+				next = len(src)
+				continue
+			}
+			if sw.origin[u] < 0 {
+				sw.touched = append(sw.touched, u)
+			}
+			sw.b[u], sw.origin[u] = val, u
+		case head < len(queue):
+			u = queue[head]
+			head++
+			if sw.settled[u] {
+				continue
+			}
+			val = sw.b[u]
+		default:
+			sw.frontier = queue
+			return
+		}
+		sw.settled[u] = true
+		if val+e >= floor {
+			continue
+		}
+		for _, v := range col[rowPtr[u]:rowPtr[u+1]] {
+			if !sw.settled[v] && val+e < sw.b[v] {
+				if sw.origin[v] < 0 {
+					sw.touched = append(sw.touched, v)
 				}
+				sw.b[v], sw.origin[v] = val+e, sw.origin[u]
+				queue = append(queue, v)
 			}
 		}
-		for _, v := range next {
-			sw.inNext[v] = false
-		}
-		sw.frontier, next = next, sw.frontier
 	}
 }
 
@@ -378,6 +463,12 @@ func (env *envelope) forCommunities(ctx context.Context, workers int, f func(w i
 // integer addition does not depend on the order, so the weights, and the
 // mechanism, are the same whatever the number of workers.
 func (env *envelope) total(ctx context.Context, workers int, mass, own []float64) error {
+	return env.totalWith(ctx, workers, mass, own, nil)
+}
+
+// totalWith is total that also calls each(sw, o) after community o's
+// sweep (on its worker; each must only write state owned by o's members).
+func (env *envelope) totalWith(ctx context.Context, workers int, mass, own []float64, each func(sw *envelopeSweep, o int)) error {
 	k, fl := env.cg.k, gridExp(env.floor)
 	parts := make([][]uint64, workers)
 	for w := range parts {
@@ -390,6 +481,9 @@ func (env *envelope) total(ctx context.Context, workers int, mass, own []float64
 		}
 		for _, v := range sw.members[o] {
 			own[v] = sw.value(int(v)) // one worker per community: no race
+		}
+		if each != nil {
+			each(sw, o)
 		}
 	})
 	for s := range mass {
@@ -555,3 +649,72 @@ func (env *envelope) shrink(ctx context.Context, workers int, mass, own, target 
 	}
 	return nil
 }
+
+// optimize moves the weights towards the best the envelope constraints
+// allow: maximise Σ_s g_{c(s)}(s) subject to Σ_o g_o(s) ≤ target(s). Each
+// node s prices its constraint by e^{κ(mass(s)/target(s) − 1)} (a smooth
+// penalty that is ≈ 0 with slack and steep past the target), and each
+// member v weighs what its envelope earns — the mass it gives its own
+// community's members, where it is their largest term — against what it
+// costs, the priced mass it puts everywhere; its weight moves by at most
+// a factor e^{η} per step towards the balance. Feasibility is restored
+// afterwards by the rounds of settle; this only proposes.
+func (env *envelope) optimize(ctx context.Context, workers int, mass, own, target []float64) error {
+	top, safe := env.top, env.safe
+	n := len(env.a)
+	benefit, cost, price := make([]float64, n), make([]float64, n), make([]float64, n)
+	part := env.cg.part
+	attribute := func(sw *envelopeSweep, o int) {
+		for _, s := range sw.touched {
+			v, g := sw.origin[s], sw.value(int(s))
+			cost[v] += price[s] * g
+			if part[s] == o {
+				benefit[v] += g
+			}
+		}
+	}
+	env.targets(mass, target, top, safe)
+	for it := range envelopeOptimizeSteps {
+		// Prices from the last sweep's mass (one step behind the weights):
+		// one sweep then gives the new mass and every member's balance.
+		frac := float64(it) / float64(envelopeOptimizeSteps)
+		kappa := envelopeKappa0 + (envelopeKappa1-envelopeKappa0)*frac
+		for s, g := range mass {
+			price[s] = math.Exp(min(kappa*(g/target[s]-1), 50))
+		}
+		clear(benefit)
+		clear(cost)
+		if err := env.totalWith(ctx, workers, mass, own, attribute); err != nil {
+			return err
+		}
+		env.targets(mass, target, top, safe)
+		eta := envelopeEta * (1 - frac*envelopeDecay)
+		for v := range env.a {
+			b, c := benefit[v], cost[v]
+			if b+c == 0 {
+				continue
+			}
+			step := eta * (b - c) / (b + c)
+			env.a[v] = max(env.a[v]-int64(math.Round(step*gridOne)), 0)
+		}
+	}
+	return env.total(ctx, workers, mass, own)
+}
+
+// envelopeOptimizeMaxWork bounds n·k for the optimised proposal: each of
+// its steps sweeps every community over the graph (on 2·10⁴ nodes and 300
+// communities, 30 steps take minutes on 2 cores).
+const envelopeOptimizeMaxWork = 1 << 23
+
+// The optimiser's schedule: envelopeOptimizeSteps sweeps, the penalty's
+// steepness κ rising from envelopeKappa0 to envelopeKappa1, the step η
+// (a factor e^{±η} at most) shrinking by envelopeDecay over the run.
+// Tried on the LFR graph of 2·10⁴ nodes at ε = 2: η = 0.15 or prices that
+// remember (multiplicative updates) settled lower (13.5%, 10.8%).
+const (
+	envelopeOptimizeSteps = 30
+	envelopeKappa0        = 10.0
+	envelopeKappa1        = 40.0
+	envelopeEta           = 0.3
+	envelopeDecay         = 0.9
+)

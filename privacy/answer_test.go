@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -451,37 +452,88 @@ func TestAnswerEnvelopeOracle(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if want := envelopeOracleFallback(cal.envelope, hops); cal.envelope.fallback != want {
-					t.Fatalf("%s ε=%g: abstaining publishes community %d, oracle %d", name, eps, cal.envelope.fallback, want)
-				}
-				worst, acc := 0.0, 0.0
-				for s := range tc.g.N() {
-					want := envelopeOracle(cal.envelope, hops, s)
-					got := cal.ProbabilitiesAt(cg, s)
-					for o := range want {
-						if math.Abs(got[o]-want[o]) > 1e-12 {
-							t.Fatalf("%s ε=%g: P(%d|%d) = %.15g, oracle %.15g", name, eps, o, s, got[o], want[o])
-						}
-					}
-					acc += want[cg.Community(s)]
-				}
-				tc.g.ForEachEdge(func(s, u int, _ float64) {
-					ps, pu := envelopeOracle(cal.envelope, hops, s), envelopeOracle(cal.envelope, hops, u)
-					for o := range ps {
-						worst = max(worst, math.Abs(math.Log(ps[o])-math.Log(pu[o])))
-					}
-				})
-				if worst > perHop*(1+1e-12) {
-					t.Errorf("%s ε=%g α=%g: worst edge loss %.6g > %.6g", name, eps, alpha, worst, perHop)
-				}
-				if cal.Loss < worst-1e-12 || cal.Loss > perHop {
-					t.Errorf("%s ε=%g: reported loss %.6g, brute force %.6g, bound %.6g", name, eps, cal.Loss, worst, perHop)
-				}
-				if acc /= float64(tc.g.N()); math.Abs(acc-cal.Accuracy) > 1e-9 {
-					t.Errorf("%s ε=%g: accuracy %.9f, oracle mean %.9f", name, eps, cal.Accuracy, acc)
-				}
+				checkEnvelopeOracle(t, fmt.Sprintf("%s ε=%g α=%g", name, eps, alpha), cg, cal, hops, perHop)
 			}
 		}
+	}
+}
+
+// checkEnvelopeOracle checks an envelope calibration against the
+// Floyd–Warshall oracle: the fallback community, every P(o|s), the
+// accuracy, and the worst loss over every edge and output (within perHop,
+// and below the reported loss).
+func checkEnvelopeOracle(t *testing.T, name string, cg *CommunityGeometry, cal AnswerCalibration, hops [][]int, perHop float64) {
+	t.Helper()
+	g := cg.g
+	if want := envelopeOracleFallback(cal.envelope, hops); cal.envelope.fallback != want {
+		t.Fatalf("%s: abstaining publishes community %d, oracle %d", name, cal.envelope.fallback, want)
+	}
+	worst, acc := 0.0, 0.0
+	for s := range g.N() {
+		want := envelopeOracle(cal.envelope, hops, s)
+		got := cal.ProbabilitiesAt(cg, s)
+		for o := range want {
+			if math.Abs(got[o]-want[o]) > 1e-12 {
+				t.Fatalf("%s: P(%d|%d) = %.15g, oracle %.15g", name, o, s, got[o], want[o])
+			}
+		}
+		acc += want[cg.Community(s)]
+	}
+	g.ForEachEdge(func(s, u int, _ float64) {
+		ps, pu := envelopeOracle(cal.envelope, hops, s), envelopeOracle(cal.envelope, hops, u)
+		for o := range ps {
+			worst = max(worst, math.Abs(math.Log(ps[o])-math.Log(pu[o])))
+		}
+	})
+	if worst > perHop*(1+1e-12) {
+		t.Errorf("%s: worst edge loss %.6g > %.6g", name, worst, perHop)
+	}
+	if cal.Loss < worst-1e-12 || cal.Loss > perHop {
+		t.Errorf("%s: reported loss %.6g, brute force %.6g, bound %.6g", name, cal.Loss, worst, perHop)
+	}
+	if acc /= float64(g.N()); math.Abs(acc-cal.Accuracy) > 1e-9 {
+		t.Errorf("%s: accuracy %.9f, oracle mean %.9f", name, cal.Accuracy, acc)
+	}
+}
+
+// TestAnswerEnvelopeOptimised: on a preferential-attachment graph (hubs
+// next to many communities) the optimised weights are a valid mechanism by
+// the Floyd–Warshall oracle and answer right clearly more often than the
+// starting weights settled the same way (measured 28.6% against 24.4% at
+// ε = 1); CalibrateAnswer publishes the better of the two.
+func TestAnswerEnvelopeOptimised(t *testing.T) {
+	g, _, err := laplacian.Generate("pa:n=400,m=2,seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cg, err := NewCommunityGeometry(context.Background(), g, part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const eps = 1.0
+	start := cg.startEnvelope(eps)
+	plain, err := start.proposal(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt, err := start.proposal(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkEnvelopeOracle(t, "optimised", cg, opt, hopsFloyd(g), eps)
+	if opt.Accuracy < 1.1*plain.Accuracy {
+		t.Errorf("optimised accuracy %.4f, starting weights %.4f: want ≥ 10%% more", opt.Accuracy, plain.Accuracy)
+	}
+	cal, err := cg.calibrateEnvelope(context.Background(), eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cal.Accuracy != max(opt.Accuracy, plain.Accuracy) {
+		t.Errorf("calibrated accuracy %.6f, proposals %.6f and %.6f", cal.Accuracy, plain.Accuracy, opt.Accuracy)
 	}
 }
 

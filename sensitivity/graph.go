@@ -122,6 +122,11 @@ const (
 	// rest by e^{−τμ} (slowModesGraphSensitivity): exact at large τ, where
 	// Δ2 is tiny, on graphs of at most 5 000 nodes.
 	SchemeSlowModes
+	// SchemePanels computes all n columns of a Chebyshev polynomial of L
+	// in panels of 16, shifted by a certified lower bound on λ₂ at large
+	// τλ₂ (panelGraphSensitivity): exact at any τ on graphs of at most
+	// 5 000 nodes unless Δ2 is far below e^{−τλ₂}.
+	SchemePanels
 )
 
 // lanczosMinSteps is the fewest Lanczos steps per edge the memory must
@@ -268,41 +273,8 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 	}
 	method, scheme := opt.Method, opt.Scheme
 	stop := stopFunc(opt.Done)
-	if scheme == SchemeSlowModes || (method == expm.Auto && scheme == SchemeAuto && slowModesFirst(g, tau, opt)) {
-		// Auto tries the slow modes first on mid-sized graphs unless Δ2 is
-		// provably at least 10⁻³ (then the other methods' absolute error
-		// terms are relative enough): they need few modes exactly when Δ2
-		// is small (docs/derivations.md §2.8).
-		block := slowModesAutoBlock
-		if scheme == SchemeSlowModes {
-			block = slowModesMaxBlock
-		}
-		start := time.Now()
-		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, block, budgetStop(stop, start, slowModesBudget(opt.TimeBudget, scheme)))
-		if stop() {
-			return Result{}, ErrStopped
-		}
-		if ok {
-			return honestExact(s), nil
-		}
-		if opt.TimeBudget > 0 {
-			// The fallback gets what is left (its cheap bounds at least):
-			// a slow-modes run stopped by the budget has no bracket yet.
-			opt.TimeBudget = max(opt.TimeBudget-time.Since(start), time.Millisecond)
-			if scheme == SchemeSlowModes && opt.TimeBudget <= time.Millisecond {
-				method, scheme = expm.Sparse, SchemeAuto
-			}
-		}
-		if scheme == SchemeSlowModes {
-			return Result{}, fmt.Errorf("%w: the slow-modes method takes at most %d nodes and %d modes below λ₂ + 25/τ", ErrTooLarge, slowModesLimit, slowModesMaxBlock)
-		}
-		if method == expm.Auto && denseFallback(g, opt) {
-			s, err := denseGraphSensitivity(g, tau, alpha, base)
-			if err == nil && stop() {
-				return Result{}, ErrStopped
-			}
-			return honestExact(s), err
-		}
+	if s, done, err := exactAnyTau(g, tau, alpha, base, &opt, &method, &scheme, stop); done {
+		return s, err
 	}
 	switch method {
 	case expm.Auto:
@@ -341,6 +313,78 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 	return honestExact(s), err
 }
 
+// exactAnyTau runs the methods exact at any τ: forced (panels, slow
+// modes), or under Auto where Δ2 may be tiny (tinyDelta2): the slow modes
+// when few are needed and they are modelled faster than the panels, else
+// the panels (docs/derivations.md §2.9). done reports that s, err is the
+// answer; otherwise opt, method and scheme say what runs next (the
+// sparse path's anytime bound, with what is left of a time budget).
+func exactAnyTau(g *laplacian.Graph, tau, alpha float64, base Result, opt *Options, method *expm.Method, scheme *Scheme, stop func() bool) (Result, bool, error) {
+	if *scheme == SchemePanels {
+		if g.N() > panelsLimit {
+			return Result{}, true, fmt.Errorf("%w: the panels method takes at most %d nodes", ErrTooLarge, panelsLimit)
+		}
+		s, ok := panelGraphSensitivity(g, tau, alpha, base, stop)
+		if stop() || !ok {
+			return Result{}, true, ErrStopped
+		}
+		return honestExact(s), true, nil
+	}
+	if *method == expm.Auto && *scheme == SchemeAuto && tinyDelta2(g, tau, *opt) {
+		if s, ok := autoExact(g, tau, alpha, base, opt, stop); ok || stop() {
+			if stop() {
+				return Result{}, true, ErrStopped
+			}
+			return s, true, nil
+		}
+		*method = expm.Sparse // a time budget the panels do not fit: the sparse path's anytime bound
+	}
+	if *scheme == SchemeSlowModes {
+		start := time.Now()
+		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, slowModesMaxBlock, budgetStop(stop, start, slowModesBudget(opt.TimeBudget, *scheme)))
+		if stop() {
+			return Result{}, true, ErrStopped
+		}
+		if ok {
+			return honestExact(s), true, nil
+		}
+		if opt.TimeBudget <= 0 || time.Since(start) < opt.TimeBudget {
+			return Result{}, true, fmt.Errorf("%w: the slow-modes method takes at most %d nodes and %d modes below λ₂ + 25/τ", ErrTooLarge, slowModesLimit, slowModesMaxBlock)
+		}
+		// The budget ran out: the sparse path's anytime bound, at once.
+		opt.TimeBudget = time.Millisecond
+		*method, *scheme = expm.Sparse, SchemeAuto
+	}
+	return Result{}, false, nil
+}
+
+// autoExact is Auto's slow modes or panels (exactAnyTau); ok = false when
+// neither ran to the end (stopped, or a time budget they do not fit, whose
+// rest opt then holds).
+func autoExact(g *laplacian.Graph, tau, alpha float64, base Result, opt *Options, stop func() bool) (Result, bool) {
+	ch := choosePanels(g, tau, stop)
+	if stop() || !(opt.TimeBudget == 0 || ch.panels.seconds <= opt.TimeBudget.Seconds() || ch.slowFirst) {
+		return Result{}, false
+	}
+	start := time.Now()
+	if ch.slowFirst {
+		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, slowModesAutoBlock, budgetStop(stop, start, slowModesBudget(opt.TimeBudget, SchemeAuto)))
+		if ok || stop() {
+			return honestExact(s), ok
+		}
+	}
+	if opt.TimeBudget == 0 || time.Since(start).Seconds()+ch.panels.seconds <= opt.TimeBudget.Seconds() {
+		s, ok := panelGraphSensitivity(g, tau, alpha, base, stop)
+		if ok || stop() {
+			return honestExact(s), ok
+		}
+	}
+	if opt.TimeBudget > 0 {
+		opt.TimeBudget = max(opt.TimeBudget-time.Since(start), time.Millisecond)
+	}
+	return Result{}, false
+}
+
 // slowModesBudget is the share of a time budget (0 = none) the slow-modes
 // attempt may use: all of it when the method is forced, half under Auto,
 // which keeps the rest for the planned method's anytime bound.
@@ -375,29 +419,14 @@ func inLocalOrder(g *laplacian.Graph, run func(*laplacian.Graph) Result) Result 
 	return s
 }
 
-// slowModesFirst reports whether the Auto method tries the slow modes
-// before the plan's method: on graphs of 301–5 000 nodes unless the Jensen
-// floor proves Δ2 ≥ 10⁻³, or the dense method (exact at any τ) is
-// modelled to take at most slowModesDenseSeconds — there a failed slow-modes
-// attempt (too many modes) would cost more than the dense run it saves
-// (pa:n=1000,m=3 at τ = 20: 11 s CPU in slow modes before falling back to
-// a 3 s dense run).
-func slowModesFirst(g *laplacian.Graph, tau float64, opt Options) bool {
-	if g.N() <= opt.DenseLimit && denseSeconds(g.N()) <= slowModesDenseSeconds {
-		return false
-	}
-	return g.N() > 300 && g.N() <= slowModesLimit && jensenFloor(g, tau) < 1e-6
-}
-
-// denseFallback reports whether Auto, once the slow modes failed (too
-// many of them), runs the dense method, exact at any τ, rather than the
-// plan's sparse scheme, whose absolute error terms can be 10⁶× a Δ2 this
-// small (the Jensen floor is below 10⁻⁶ there): up to slowModesLimit
-// nodes, above DenseLimit too, unless the dense method is disabled
-// (DenseLimit < 0) or a time budget asks for an anytime bound, which the
-// dense method cannot give.
-func denseFallback(g *laplacian.Graph, opt Options) bool {
-	return opt.TimeBudget == 0 && opt.DenseLimit >= 0 && g.N() <= slowModesLimit
+// tinyDelta2 reports whether Auto takes the exact-at-any-τ methods (slow
+// modes, panels) on g: on graphs of 301–5 000 nodes where the Jensen floor
+// does not prove Δ2 ≥ 10⁻³·… (it is below 10⁻⁶), so Δ2 may be so small
+// that the sparse schemes' absolute error terms exceed it. Up to 300
+// nodes the dense method stays. A negative DenseLimit (dense disabled)
+// keeps the sparse path, as before.
+func tinyDelta2(g *laplacian.Graph, tau float64, opt Options) bool {
+	return g.N() > 300 && g.N() <= panelsLimit && opt.DenseLimit >= 0 && jensenFloor(g, tau) < 1e-6
 }
 
 // slowModesDenseSeconds is the modelled dense time up to which Auto
@@ -433,11 +462,9 @@ type Plan struct {
 	Scheme  Scheme      // the sparse algorithm (SchemeColumns or SchemeLanczos) when Method is expm.Sparse
 	Seconds float64     // modelled time on the 2-core reference machine
 	Bytes   int64       // modelled peak memory of the computation
-	// SlowModesFirst: under Auto the slow-modes method runs first and the
-	// planned method only when it needs more than 256 modes (without a
-	// time budget that is the dense method, up to 5 000 nodes:
-	// denseFallback); Seconds and Bytes model the planned method, not the
-	// slow modes (not modelled).
+	// SlowModesFirst: under Auto the slow-modes method (Scheme) runs first
+	// and the panels follow when it needs more than 256 modes; Seconds and
+	// Bytes model the slow modes.
 	SlowModesFirst bool
 }
 
@@ -449,6 +476,10 @@ func (p Plan) Name() string {
 		return "dense"
 	case p.Scheme == SchemeLanczos:
 		return "lanczos"
+	case p.Scheme == SchemePanels:
+		return "panels"
+	case p.Scheme == SchemeSlowModes:
+		return "slow-modes"
 	}
 	return "columns"
 }
@@ -463,14 +494,25 @@ func (p Plan) Name() string {
 // its bounds. Zero options mean the defaults of Graph.
 func PlanGraph(g *laplacian.Graph, tau float64, opt Options) Plan {
 	opt = opt.withDefaults()
-	first := opt.Method == expm.Auto && opt.Scheme == SchemeAuto && slowModesFirst(g, tau, opt)
-	if first && denseFallback(g, opt) {
-		n := float64(g.N())
-		return Plan{Method: expm.Dense, Seconds: denseSeconds(g.N()), Bytes: int64(4*8*n*n) + g.Bytes(), SlowModesFirst: true}
+	if opt.Method == expm.Auto && opt.Scheme == SchemeAuto && tinyDelta2(g, tau, opt) {
+		ch := choosePanels(g, tau, func() bool { return false })
+		if opt.TimeBudget == 0 || ch.panels.seconds <= opt.TimeBudget.Seconds() || ch.slowFirst {
+			if ch.slowFirst {
+				return Plan{Method: expm.Sparse, Scheme: SchemeSlowModes, Seconds: ch.slowSeconds, Bytes: ch.slowBytes, SlowModesFirst: true}
+			}
+			return Plan{Method: expm.Sparse, Scheme: SchemePanels, Seconds: ch.panels.seconds, Bytes: ch.panels.bytes}
+		}
+		opt.Method = expm.Sparse
 	}
-	p := planGraphSensitivity(g, tau, opt)
-	p.SlowModesFirst = first
-	return p
+	switch opt.Scheme {
+	case SchemePanels:
+		c := planPanels(g, tau)
+		return Plan{Method: expm.Sparse, Scheme: SchemePanels, Seconds: c.seconds, Bytes: c.bytes}
+	case SchemeSlowModes:
+		ch := choosePanels(g, tau, func() bool { return false })
+		return Plan{Method: expm.Sparse, Scheme: SchemeSlowModes, Seconds: ch.slowSeconds, Bytes: ch.slowBytes}
+	}
+	return planGraphSensitivity(g, tau, opt)
 }
 
 func planGraphSensitivity(g *laplacian.Graph, tau float64, opt Options) Plan {

@@ -3,6 +3,7 @@ package sensitivity
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -317,11 +318,36 @@ func choleskyStoppable(a []float64, n int, stop func() bool) ([]float64, bool) {
 			rest := n - k - kb
 			panel := blas64.General{Rows: kb, Cols: rest, Stride: n, Data: a[k*n+k+kb:]}
 			blas64.Trsm(blas.Left, blas.Trans, 1, blas64.Triangular{N: kb, Stride: n, Uplo: blas.Upper, Diag: blas.NonUnit, Data: a[k*n+k:]}, panel)
-			trail := blas64.Symmetric{N: rest, Stride: n, Uplo: blas.Upper, Data: a[(k+kb)*n+k+kb:]}
-			blas64.Syrk(blas.Trans, -1, panel, 1, trail)
+			trailingUpdate(a, n, k+kb, rest, panel)
 		}
 	}
 	return a, true
+}
+
+// trailingUpdate sets A_22 −= U_12ᵀ U_12 on the upper triangle of the
+// trailing rest×rest block of a (row-major n×n) starting at (off, off),
+// U_12 the kb×rest panel: on two goroutines, the leading h = 0.29·rest
+// columns (a triangle and the rectangle beside it) on one and the
+// remaining triangle on the other, which balances their flops. Each
+// entry is still one inner product, so Higham's bound holds unchanged.
+func trailingUpdate(a []float64, n, off, rest int, panel blas64.General) {
+	h := int(0.29 * float64(rest))
+	if rest < 256 || h < 1 {
+		blas64.Syrk(blas.Trans, -1, panel, 1, blas64.Symmetric{N: rest, Stride: n, Uplo: blas.Upper, Data: a[off*n+off:]})
+		return
+	}
+	sub := func(c0, c1 int) blas64.General {
+		return blas64.General{Rows: panel.Rows, Cols: c1 - c0, Stride: panel.Stride, Data: panel.Data[c0:]}
+	}
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		blas64.Syrk(blas.Trans, -1, sub(h, rest), 1, blas64.Symmetric{N: rest - h, Stride: n, Uplo: blas.Upper, Data: a[(off+h)*n+off+h:]})
+	}()
+	blas64.Syrk(blas.Trans, -1, sub(0, h), 1, blas64.Symmetric{N: h, Stride: n, Uplo: blas.Upper, Data: a[off*n+off:]})
+	blas64.Gemm(blas.Trans, blas.NoTrans, -1, sub(0, h), sub(h, rest), 1, blas64.General{Rows: h, Cols: rest - h, Stride: n, Data: a[off*n+off+h:]})
+	wg.Wait()
 }
 
 // lowModes computes the p lowest eigenpairs of L off its null space by

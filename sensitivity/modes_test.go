@@ -178,33 +178,29 @@ func TestSlowModesTimeBudget(t *testing.T) {
 	}
 }
 
-// Where the slow modes may fail at a tiny Δ2 (Jensen floor < 10⁻⁶) the
-// plan falls back to the dense method, exact at any τ, up to 5 000 nodes
-// and above the dense limit — but not under a time budget (the dense
-// method has no anytime bound) nor with the dense method disabled; and
-// Auto skips the slow modes where the dense run is modelled cheap.
-func TestPlanDenseFallback(t *testing.T) {
-	// A dense limit below n stands for a graph too large for a cheap
-	// dense run (the fallback ignores the limit, the skip does not).
+// Where Δ2 may be tiny (Jensen floor < 10⁻⁶) on 301–5 000 nodes, Auto
+// plans the exact-at-any-τ methods: the panels, or the slow modes first
+// where few modes are needed (τ = 100); not with the dense method
+// disabled, which keeps the sparse path; up to 300 nodes the dense method.
+func TestPlanTinyDelta2(t *testing.T) {
 	g, _, err := laplacian.Generate("pa:n=400,m=3,seed=1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := PlanGraph(g, 3, Options{DenseLimit: 100})
-	if !p.SlowModesFirst || p.Method != expm.Dense {
-		t.Errorf("τ = 3: plan %+v, want slow modes first, then dense", p)
+	if p := PlanGraph(g, 3, Options{}); p.Scheme != SchemePanels && p.Scheme != SchemeSlowModes {
+		t.Errorf("τ = 3: plan %+v, want panels or slow modes", p)
 	}
-	if p := PlanGraph(g, 3, Options{DenseLimit: 100, TimeBudget: 1e9}); p.Method == expm.Dense {
-		t.Errorf("τ = 3 with a budget: plan %+v, want a sparse scheme", p)
-	}
-	if p := PlanGraph(g, 3, Options{DenseLimit: -1}); p.Method == expm.Dense {
+	if p := PlanGraph(g, 3, Options{DenseLimit: -1}); p.Scheme == SchemePanels || p.Scheme == SchemeSlowModes || p.Method == expm.Dense {
 		t.Errorf("τ = 3, dense disabled: plan %+v, want a sparse scheme", p)
 	}
-	small, _, err := laplacian.Generate("pa:n=1000,m=3,seed=1")
+	if p := PlanGraph(g, 0.01, Options{}); p.Scheme == SchemePanels || p.Scheme == SchemeSlowModes {
+		t.Errorf("τ = 0.01: plan %+v, want the usual plan (Δ2 is not tiny)", p)
+	}
+	tiny, _, err := laplacian.Generate("pa:n=250,m=3,seed=1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := PlanGraph(small, 20, Options{}); p.SlowModesFirst || p.Method != expm.Dense {
-		t.Errorf("n = 1000, τ = 20: plan %+v, want dense without slow modes", p)
+	if p := PlanGraph(tiny, 20, Options{}); p.Method != expm.Dense {
+		t.Errorf("n = 250, τ = 20: plan %+v, want dense", p)
 	}
 }
