@@ -360,6 +360,10 @@ func TestEstimateMethodMatchesSensitivity(t *testing.T) {
 				got = "dense"
 			case "lanczos-edges":
 				got = "lanczos"
+			case "chebyshev-panels":
+				got = "panels"
+			case "slow-modes":
+				got = "slow-modes"
 			}
 			if p.Method != got {
 				t.Errorf("%s τ=%g: dry run says %s, the release computed Δ2 with %s", c.spec, tau, p.Method, s.Method)

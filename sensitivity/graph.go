@@ -469,7 +469,7 @@ type Plan struct {
 }
 
 // Name is the plan's method as the CLI and reports name it: "dense",
-// "columns" or "lanczos".
+// "columns", "lanczos", "panels" or "slow-modes".
 func (p Plan) Name() string {
 	switch {
 	case p.Method == expm.Dense:
