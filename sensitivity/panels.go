@@ -84,18 +84,7 @@ func (p *panelPlan) setDegree(g *laplacian.Graph, tau float64) {
 	tol = math.Max(tol, 1e-15)
 	p.K = chebDegree(a, tol)
 	p.tail = expm.ChebyshevTailBound(a, p.K)
-	ie := expm.BesselIe(a, p.K)
-	p.coef = make([]float64, p.K+1)
-	for k := range p.coef {
-		c := 2 * ie[k]
-		if k == 0 {
-			c = ie[0]
-		}
-		if k%2 == 1 {
-			c = -c
-		}
-		p.coef[k] = c
-	}
+	p.coef = chebCoefficients(a, p.K)
 	p.colErr = p.roundingBound(g, a) + p.tail
 }
 

@@ -832,18 +832,7 @@ func newChebPlan(g *laplacian.Graph, tau, tol float64) chebPlan {
 	a := tau * p.B // C = exp(−(2τ)L): a = (2τ)·B/2
 	p.K = chebDegree(a, tol)
 	E := expm.ChebyshevTailBound(a, p.K)
-	ie := expm.BesselIe(a, p.K)
-	p.coef = make([]float64, p.K+1)
-	for k := range p.coef {
-		c := 2 * ie[k]
-		if k == 0 {
-			c = ie[0]
-		}
-		if k%2 == 1 {
-			c = -c
-		}
-		p.coef[k] = c
-	}
+	p.coef = chebCoefficients(a, p.K)
 	p.rowStart = make([]int, n+1)
 	for i := 0; i < n; i++ {
 		c, _ := g.Neighbors(i)
@@ -856,4 +845,23 @@ func newChebPlan(g *laplacian.Graph, tau, tol float64) chebPlan {
 	colErr := kf*(kf+1)/2*epsLoc + highamGamma(p.K+2)*1.01 + float64(k0+10)*8*roundoffU
 	p.qErr = 2*E + 4*colErr + 12*roundoffU
 	return p
+}
+
+// chebCoefficients returns the coefficients c_k, k = 0..K, of e^{−a(1+x)}
+// = Σ c_k T_k(x) on [−1, 1]: c_k = (−1)^k·(2 − [k = 0])·e^{−a}I_k(a), from
+// the scaled Bessel values expm.BesselIe.
+func chebCoefficients(a float64, K int) []float64 {
+	ie := expm.BesselIe(a, K)
+	coef := make([]float64, K+1)
+	for k := range coef {
+		c := 2 * ie[k]
+		if k == 0 {
+			c = ie[0]
+		}
+		if k%2 == 1 {
+			c = -c
+		}
+		coef[k] = c
+	}
+	return coef
 }
