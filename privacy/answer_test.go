@@ -372,9 +372,10 @@ func envelopeOracle(env *envelope, hops [][]int, s int) []float64 {
 	return p
 }
 
-// envelopeOracleFallback is c*, the community with the most abstain
-// probability Σ_{s ∈ c} P(abstain | s), from the oracle's own normalisers.
-func envelopeOracleFallback(env *envelope, hops [][]int) int {
+// envelopeOracleAbstain returns each community's abstain probability
+// Σ_{s ∈ c} P(abstain | s), from the oracle's own normalisers; the
+// fallback c* must hold the most.
+func envelopeOracleAbstain(env *envelope, hops [][]int) []float64 {
 	mass := make([]float64, env.cg.k)
 	for s, c := range env.cg.part {
 		b := make([]int64, env.cg.k)
@@ -392,13 +393,7 @@ func envelopeOracleFallback(env *envelope, hops [][]int) int {
 		}
 		mass[c] += gridExp(env.bu[s]) / y
 	}
-	best := 0
-	for c, m := range mass {
-		if m > mass[best] {
-			best = c
-		}
-	}
-	return best
+	return mass
 }
 
 // envelopeCase is a graph whose hubs make the envelope mechanism pay: two
@@ -465,8 +460,11 @@ func TestAnswerEnvelopeOracle(t *testing.T) {
 func checkEnvelopeOracle(t *testing.T, name string, cg *CommunityGeometry, cal AnswerCalibration, hops [][]int, perHop float64) {
 	t.Helper()
 	g := cg.g
-	if want := envelopeOracleFallback(cal.envelope, hops); cal.envelope.fallback != want {
-		t.Fatalf("%s: abstaining publishes community %d, oracle %d", name, cal.envelope.fallback, want)
+	// The fallback holds the most abstain mass (up to rounding: the
+	// oracle sums Y in another order, and symmetric graphs tie).
+	mass := envelopeOracleAbstain(cal.envelope, hops)
+	if top := slices.Max(mass); mass[cal.envelope.fallback] < top*(1-1e-12) {
+		t.Fatalf("%s: abstaining publishes community %d (abstain mass %.15g), the oracle's most is %.15g", name, cal.envelope.fallback, mass[cal.envelope.fallback], top)
 	}
 	worst, acc := 0.0, 0.0
 	for s := range g.N() {
