@@ -699,7 +699,8 @@ func (env *envelope) optimize(ctx context.Context, workers int, mass, own, targe
 			env.a[v] = max(env.a[v]-int64(math.Round(step*gridOne)), 0)
 		}
 	}
-	return env.total(ctx, workers, mass, own)
+	// mass and own now lag the weights: settle's rounds sweep them first.
+	return nil
 }
 
 // optimizeSteps returns the number of sweeps for n nodes and k
