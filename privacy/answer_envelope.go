@@ -96,12 +96,71 @@ func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float
 		if err != nil {
 			return AnswerCalibration{}, err
 		}
-		// Only a proposal whose exact loss fits can be published.
-		if cand.Loss <= perHop && (best.envelope == nil || cand.Accuracy > best.Accuracy) {
-			best = cand
+		best = better(best, cand, perHop)
+	}
+	// Sparse proposals: only the m largest communities answered (the
+	// others' weights at the floor), m = 1, 2, 4, … while that gains. At
+	// small ε every answered community spends everyone's budget, so the
+	// optimum answers few (LFR 2·10⁴ nodes, 300 communities, ε = 0.5:
+	// 1.7% right with the 4 largest against 1.3% with all).
+	prev := -1.0
+	for m := 1; 2*m <= cg.k; m *= 2 {
+		cand, err := start.sparse(m).proposal(ctx, false)
+		if err != nil {
+			return AnswerCalibration{}, err
 		}
+		best = better(best, cand, perHop)
+		if cand.Accuracy <= prev {
+			break
+		}
+		prev = cand.Accuracy
 	}
 	return best, nil
+}
+
+// better returns the more accurate of the calibrations best and cand;
+// only one whose exact loss fits perHop can be published.
+func better(best, cand AnswerCalibration, perHop float64) AnswerCalibration {
+	if cand.Loss <= perHop && (best.envelope == nil || cand.Accuracy > best.Accuracy) {
+		return cand
+	}
+	return best
+}
+
+// sparse returns starting weights that answer only the m largest
+// communities (ties by id): their members start at top/Ẑ(v) with Ẑ
+// summed over those communities only, every other node at the floor.
+func (env *envelope) sparse(m int) *envelope {
+	cg := env.cg
+	size := make([]int, cg.k)
+	for _, c := range cg.part {
+		size[c]++
+	}
+	order := make([]int, cg.k)
+	for o := range order {
+		order[o] = o
+	}
+	slices.SortStableFunc(order, func(x, y int) int { return cmp.Compare(size[y], size[x]) })
+	eps := float64(env.e) / gridOne
+	z := make([]float64, cg.g.N())
+	answered := make([]bool, cg.k)
+	for _, o := range order[:m] {
+		answered[o] = true
+		for v, d := range cg.DistancesTo(o) {
+			if d >= 0 {
+				z[v] += math.Exp(-eps * float64(d))
+			}
+		}
+	}
+	out := *env
+	out.a = make([]int64, len(env.a))
+	for v := range out.a {
+		out.a[v] = env.floor
+		if answered[cg.part[v]] {
+			out.a[v] = min(env.floor, int64(math.Ceil(-math.Log(env.top/z[v])*gridOne)))
+		}
+	}
+	return &out
 }
 
 // startEnvelope returns the starting weights for a per-hop guarantee
