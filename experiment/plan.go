@@ -60,8 +60,9 @@ func RunPlan(ctx context.Context, p Plan) (*PlanResult, error) {
 		modes = []string{ModePerNode, ModeAnswer}
 	}
 	res := &PlanResult{}
+	ceilings := map[float64]float64{} // by ε, shared by the modes
 	for _, mode := range modes {
-		fc, err := p.forecaster(ctx, mode)
+		fc, err := p.forecaster(ctx, mode, ceilings)
 		if err != nil {
 			return nil, err
 		}
@@ -86,17 +87,27 @@ func RunPlan(ctx context.Context, p Plan) (*PlanResult, error) {
 }
 
 // forecaster returns the forecast at ε for one mode; the answer mode
-// simulates its recoveries once.
-func (p Plan) forecaster(ctx context.Context, mode string) (func(eps float64) (Forecast, error), error) {
+// simulates its recoveries once. The ceiling is RoutedCeiling, computed
+// once per ε (memo).
+func (p Plan) forecaster(ctx context.Context, mode string, memo map[float64]float64) (func(eps float64) (Forecast, error), error) {
 	e := p.Graph
-	ceiling := func(f *Forecast, eps float64) {
+	ceiling := func(f *Forecast, eps float64) error {
 		part := e.Partition
 		if p.Geometry != nil {
 			part = p.Geometry.Partition()
 		}
-		if part != nil {
-			f.Ceiling = Ceiling(e.Graph, part, eps, e.Delta)
+		if part == nil {
+			return nil
 		}
+		if _, ok := memo[eps]; !ok {
+			c, err := RoutedCeiling(ctx, e.Graph, part, eps, e.Delta)
+			if err != nil {
+				return err
+			}
+			memo[eps] = c
+		}
+		f.Ceiling = memo[eps]
+		return nil
 	}
 	switch mode {
 	case ModeAnswer:
@@ -112,8 +123,7 @@ func (p Plan) forecaster(ctx context.Context, mode string) (func(eps float64) (F
 			}
 			f := ForecastOfAnswer(r)
 			f.Delta = e.Delta
-			ceiling(&f, eps)
-			return f, nil
+			return f, ceiling(&f, eps)
 		}, nil
 	case ModePerNode:
 		if e.Sensitivity == nil && e.Sigma == 0 {
@@ -127,8 +137,7 @@ func (p Plan) forecaster(ctx context.Context, mode string) (func(eps float64) (F
 				return Forecast{}, err
 			}
 			f := ForecastOf(r)
-			ceiling(&f, eps)
-			return f, nil
+			return f, ceiling(&f, eps)
 		}, nil
 	}
 	return nil, &ParamError{"mode", mode, "must be " + ModePerNode + " or " + ModeAnswer}

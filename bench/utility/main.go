@@ -106,7 +106,7 @@ func main() {
 		printCeilings(ctx, enc, g, cg, *name, floats(*epss), *delta)
 		return
 	}
-	ceiling := ceilingMemo(g, cg.Partition(), *delta)
+	ceiling := ceilingMemo(ctx, g, cg.Partition(), *delta)
 	for _, tau := range floats(*taus) {
 		var sens *sensitivity.Result
 		if *perNode && (*perNodeTaus == "" || slices.Contains(floats(*perNodeTaus), tau)) {
@@ -183,23 +183,32 @@ func main() {
 	}
 }
 
-// ceilingMemo returns experiment.Ceiling at ε, computed once per ε (it does
-// not depend on τ).
-func ceilingMemo(g *laplacian.Graph, part []int, delta float64) func(eps float64) float64 {
+// ceilingMemo returns experiment.RoutedCeiling at ε, computed once per ε
+// (it does not depend on τ).
+func ceilingMemo(ctx context.Context, g *laplacian.Graph, part []int, delta float64) func(eps float64) float64 {
 	memo := map[float64]float64{}
 	return func(eps float64) float64 {
 		if _, ok := memo[eps]; !ok {
-			memo[eps] = experiment.Ceiling(g, part, eps, delta)
+			memo[eps] = routedCeiling(ctx, g, part, eps, delta)
 		}
 		return memo[eps]
 	}
+}
+
+// routedCeiling is experiment.RoutedCeiling, fatal on cancellation.
+func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, eps, delta float64) float64 {
+	c, err := experiment.RoutedCeiling(ctx, g, part, eps, delta)
+	if err != nil {
+		log.Fatal(err)
+	}
+	return c
 }
 
 // printCeilings prints, per ε, the ceiling and the exact accuracy of the
 // private answer CalibrateAnswer picks (JSON lines).
 func printCeilings(ctx context.Context, enc *json.Encoder, g *laplacian.Graph, cg *privacy.CommunityGeometry, name string, epss []float64, delta float64) {
 	for _, eps := range epss {
-		c := experiment.Ceiling(g, cg.Partition(), eps, delta)
+		c := routedCeiling(ctx, g, cg.Partition(), eps, delta)
 		cal, err := privacy.CalibrateAnswer(ctx, cg, eps, 1, 0)
 		if err != nil {
 			log.Fatal(err)

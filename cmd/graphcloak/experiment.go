@@ -521,6 +521,7 @@ func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions,
 		return usageErrorf("--private-answer publishes one community: --sources must be 1")
 	}
 	var fs []experiment.Forecast
+	ceilings := map[float64]float64{} // by ε: the ceiling does not depend on τ
 	for _, tau := range o.taus {
 		e := experiment.Graph{Graph: gr, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
 			Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
@@ -532,7 +533,12 @@ func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions,
 		for _, r := range rs {
 			f := experiment.ForecastOfAnswer(r)
 			f.Delta = o.delta
-			f.Ceiling = experiment.Ceiling(gr, r.Geometry().Partition(), f.Epsilon, o.delta)
+			if _, ok := ceilings[f.Epsilon]; !ok {
+				if ceilings[f.Epsilon], err = experiment.RoutedCeiling(ctx, gr, r.Geometry().Partition(), f.Epsilon, o.delta); err != nil {
+					return err
+				}
+			}
+			f.Ceiling = ceilings[f.Epsilon]
 			fs = append(fs, f)
 		}
 	}

@@ -1,0 +1,270 @@
+package experiment
+
+import (
+	"cmp"
+	"context"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// routedCeiling bounds the mean with routed constraints. For a source s
+// and a community o ≠ c(s), group privacy gives P(o | s) ≥
+// e^{−ε·d(s,v)}·p_v − δ·S_{d(s,v)} for every member v of o, hence for any
+// one of them: s may credit whichever member it likes. The star bound
+// credits one nearest member, so every far source credits the same few
+// members on o's boundary and the members nobody credits keep p = 1 in
+// the relaxation. Here each member v carries a potential φ_v and s credits
+// the member minimising φ_v + ε·d(s,v): raising the potential of members
+// that are covered more than once sends the sources to members that are
+// not, possibly a hop farther (a smaller coefficient, still a valid row).
+// Each routing is a packing LP like the star bound's, bounded by the same
+// dual descent; the mean of the last routedMix routings' rows (a
+// fractional routing, which the integral rounds only alternate between)
+// is bounded last. Every routing, every mean of rows and every y ≥ 0 give
+// a valid bound, and the smallest is returned (1 where n·k is too large
+// to hold the routes, or when ctx is done first).
+func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
+	n := g.N()
+	members := communityMembers(part)
+	k := len(members)
+	if n*k > maxRoutedPairs || k < 2 {
+		return 1
+	}
+	phi := make([]float64, n)
+	best := 1.0
+	var y []float64
+	var recent []*starMatrix
+	for round := range routedRounds {
+		r := newRoutes(ctx, g, part, members, phi, epsilon)
+		if ctx.Err() != nil {
+			return best
+		}
+		m := r.matrix(part, epsilon, delta)
+		recent = append(recent, m)
+		if len(recent) > routedMix {
+			recent = recent[1:]
+		}
+		if y == nil {
+			y = make([]float64, n)
+			for s := range y {
+				y[s] = 1 / (1 + r.weight[s])
+			}
+		}
+		steps := routedSteps
+		if round > 0 {
+			steps = routedStepsAfter
+		}
+		f, yBest := m.descendBest(ctx, y, steps)
+		best = math.Min(best, f/float64(n))
+		y = yBest
+		if round == routedRounds-1 {
+			break
+		}
+		// Members covered more than once repel their sources, members
+		// covered less attract them (a step of at most η·ε, shrinking).
+		eta := routedEta / (1 + float64(round)/2) * epsilon
+		for v, c := range r.coverage(y, epsilon) {
+			phi[v] += eta * math.Max(-1, math.Min(1, math.Log(math.Max(c, 1e-3))))
+		}
+	}
+	f, _ := mixMatrices(recent).descendBest(ctx, y, routedSteps)
+	return math.Min(best, f/float64(n))
+}
+
+// mixMatrices returns the mean of the rows of ms (same n): row s of each
+// is a valid inequality, so their mean is too, with the mean right-hand
+// side; a mean of routings is a fractional routing, which the integral
+// rounds only alternate between.
+func mixMatrices(ms []*starMatrix) *starMatrix {
+	n := len(ms[0].b)
+	w := 1 / float32(len(ms))
+	out := &starMatrix{b: make([]float64, n), rowPtr: make([]int, n+1)}
+	for s := range n {
+		for _, m := range ms {
+			out.b[s] += m.b[s] / float64(len(ms))
+			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
+				out.u = append(out.u, m.u[e])
+				// Rounded down: a smaller coefficient only weakens the row.
+				out.a = append(out.a, math.Nextafter32(m.a[e]*w, 0))
+			}
+		}
+		// The mean of right-hand sides, rounded up.
+		out.b[s] = math.Nextafter(out.b[s], math.Inf(1))
+		out.rowPtr[s+1] = len(out.u)
+	}
+	return out
+}
+
+// coverage returns, for budgets y, every member's coverage: its own y
+// plus y_s·e^{−ε·d} from every source s routed to it.
+func (r *routes) coverage(y []float64, epsilon float64) []float64 {
+	cov := slices.Clone(y)
+	for i, v := range r.origin {
+		if v >= 0 {
+			cov[v] += y[i/r.k] * math.Exp(-epsilon*float64(r.hops[i]))
+		}
+	}
+	return cov
+}
+
+// The routed bound's schedule: rounds of routing, dual steps per routing,
+// the potential step (in units of ln coverage) and how many of the last
+// routings are averaged. Measured on an LFR graph of 2·10⁴ nodes and 300
+// communities at ε = 0.5: 3.66% after 30 rounds without the mean, 2.61%
+// with the mean of the last 4, 2.64% after 16 rounds with the last 8
+// (the star bound: 9.0%).
+const (
+	routedRounds     = 16
+	routedSteps      = 300
+	routedStepsAfter = 60
+	routedEta        = 0.5
+	maxRoutedPairs   = 1 << 24
+	routedMix        = 4
+)
+
+// communityMembers groups the nodes by community (communities in order of
+// their ids).
+func communityMembers(part []int) [][]int32 {
+	byID := map[int][]int32{}
+	for v, c := range part {
+		byID[c] = append(byID[c], int32(v))
+	}
+	ids := make([]int, 0, len(byID))
+	for c := range byID {
+		ids = append(ids, c)
+	}
+	slices.Sort(ids)
+	out := make([][]int32, len(ids))
+	for i, c := range ids {
+		out[i] = byID[c]
+	}
+	return out
+}
+
+// routes holds, for every source s and community index o, the member
+// s credits and its hop distance (−1: none within maxFarHops, or o is s's
+// own community).
+type routes struct {
+	n, k   int
+	origin []int32
+	hops   []int8
+	weight []float64 // Σ of the coefficients each member receives
+}
+
+// newRoutes routes every source to one member of every community: a
+// multi-source search per community whose sources start at their
+// potentials and pay ε a hop (the smallest tentative value is always at the
+// head of the members sorted by potential or of the FIFO queue, whose
+// values never decrease, so each node is settled once).
+func newRoutes(ctx context.Context, g *laplacian.Graph, part []int, members [][]int32, phi []float64, epsilon float64) *routes {
+	n, k := g.N(), len(members)
+	r := &routes{n: n, k: k, origin: make([]int32, n*k), hops: make([]int8, n*k)}
+	rowPtr, col, _ := g.CSR()
+	workers := max(1, min(runtime.GOMAXPROCS(0), k))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			val := make([]float64, n)
+			hop := make([]int8, n)
+			org := make([]int32, n)
+			done := make([]bool, n)
+			queue := make([]int32, 0, n)
+			for o := range next {
+				if ctx.Err() != nil {
+					continue // drain: the caller returns on ctx.Err()
+				}
+				for i := range val {
+					val[i], hop[i], org[i], done[i] = math.Inf(1), -1, -1, false
+				}
+				src := slices.Clone(members[o])
+				slices.SortFunc(src, func(a, b int32) int { return cmp.Or(cmp.Compare(phi[a], phi[b]), cmp.Compare(a, b)) })
+				for _, v := range src {
+					val[v], hop[v], org[v] = phi[v], 0, v
+				}
+				queue = queue[:0]
+				head, nx := 0, 0
+				for {
+					var u int32
+					if nx < len(src) && (head == len(queue) || phi[src[nx]] <= val[queue[head]]) {
+						u = src[nx]
+						nx++
+						if org[u] != u {
+							continue // reached from a member with a smaller value
+						}
+					} else if head < len(queue) {
+						u = queue[head]
+						head++
+					} else {
+						break
+					}
+					if done[u] {
+						continue
+					}
+					done[u] = true
+					if hop[u] >= maxFarHops {
+						continue
+					}
+					nv := val[u] + epsilon
+					for _, v := range col[rowPtr[u]:rowPtr[u+1]] {
+						if !done[v] && nv < val[v] {
+							val[v], hop[v], org[v] = nv, hop[u]+1, org[u]
+							queue = append(queue, v)
+						}
+					}
+				}
+				for s := range n {
+					i := s*k + o
+					if part[s] == part[members[o][0]] {
+						r.origin[i], r.hops[i] = -1, -1
+						continue
+					}
+					r.origin[i], r.hops[i] = org[s], hop[s]
+				}
+			}
+		}()
+	}
+	for o := range k {
+		next <- o
+	}
+	close(next)
+	wg.Wait()
+	r.weight = make([]float64, n)
+	for i, v := range r.origin {
+		if v >= 0 {
+			r.weight[v] += math.Exp(-epsilon * float64(r.hops[i]))
+		}
+	}
+	return r
+}
+
+// matrix returns the packing LP of the routing: row s credits, for every
+// other community, its routed member with e^{−ε·d}, and its right-hand
+// side carries δ·S_d for each.
+func (r *routes) matrix(part []int, epsilon, delta float64) *starMatrix {
+	n, k := r.n, r.k
+	m := &starMatrix{b: make([]float64, n), rowPtr: make([]int, n+1)}
+	for s := range n {
+		b := 1.0
+		for o := range k {
+			i := s*k + o
+			if r.origin[i] < 0 {
+				continue
+			}
+			d := int(r.hops[i])
+			m.u = append(m.u, r.origin[i])
+			// Rounded down: a smaller coefficient only weakens the row.
+			m.a = append(m.a, math.Nextafter32(float32(math.Exp(-epsilon*float64(d))), 0))
+			b += delta * groupSum(d, epsilon)
+		}
+		m.b[s] = b
+		m.rowPtr[s+1] = len(m.u)
+	}
+	return m
+}
