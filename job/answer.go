@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
@@ -52,10 +51,10 @@ func (s *AnswerSpec) Check() error {
 	if s.Cap < 0 || s.Cap > privacy.MaxAnswerCap {
 		return inputErrorf("--answer-cap must be in 0..%d, got %d", privacy.MaxAnswerCap, s.Cap)
 	}
-	if err := checkPositive("epsilon", s.Epsilon); err != nil {
+	if err := CheckPositive("epsilon", s.Epsilon); err != nil {
 		return err
 	}
-	if err := checkPositive("tau", s.Tau); err != nil {
+	if err := CheckPositive("tau", s.Tau); err != nil {
 		return err
 	}
 	if s.Epoch == "" {
@@ -247,11 +246,4 @@ func recordAnswer(rec *connector.RunRecord, sum *AnswerSummary) {
 		"mechanism": res.Calibration.Mechanism, "cap": res.Calibration.Cap, "scale": res.Calibration.Scale} {
 		rec.Parameters[k] = v
 	}
-}
-
-func checkPositive(flag string, v float64) error {
-	if !(v > 0) || math.IsInf(v, 0) {
-		return inputErrorf("--%s must be positive and finite, got %v", flag, v)
-	}
-	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/plotting"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -129,13 +130,6 @@ func checkPrivacy(eps, delta float64) error {
 	return nil
 }
 
-func checkPositive(flag string, v float64) error {
-	if !(v > 0) || math.IsInf(v, 0) {
-		return inputErrorf("--%s must be positive and finite, got %v", flag, v)
-	}
-	return nil
-}
-
 // experimentMechanism parses --mechanism; the experiments default to the
 // discrete Gaussian so they simulate the σ a real release uses.
 func experimentMechanism(name string) (privacy.Mechanism, error) {
@@ -162,7 +156,7 @@ func checkExperimentLine(o *lineOptions) error {
 	case len(o.sources) == 0:
 		return inputErrorf("--sources needs at least one position")
 	}
-	if err := checkPositive("tau", o.T); err != nil {
+	if err := job.CheckPositive("tau", o.T); err != nil {
 		return err
 	}
 	for _, x := range o.sources {
@@ -171,7 +165,7 @@ func checkExperimentLine(o *lineOptions) error {
 		}
 	}
 	if o.alpha != 0 {
-		if err := checkPositive("alpha", o.alpha); err != nil {
+		if err := job.CheckPositive("alpha", o.alpha); err != nil {
 			return err
 		}
 	}
@@ -198,7 +192,7 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 		}
 		e.Mechanism = mech
 	} else {
-		if err := checkPositive("sigma", o.sigma); err != nil {
+		if err := job.CheckPositive("sigma", o.sigma); err != nil {
 			return err
 		}
 		e.Sigma = o.sigma
@@ -403,7 +397,7 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 		return "", inputErrorf("--sources must be at least 1, got %d", o.sources)
 	}
 	for _, tau := range o.taus {
-		if err := checkPositive("tau", tau); err != nil {
+		if err := job.CheckPositive("tau", tau); err != nil {
 			return "", err
 		}
 	}
@@ -411,12 +405,12 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 		name string
 		v    float64
 	}{{"alpha", o.alpha}, {"resolution", o.resolution}} {
-		if err := checkPositive(p.name, p.v); err != nil {
+		if err := job.CheckPositive(p.name, p.v); err != nil {
 			return "", err
 		}
 	}
 	if o.sigma != 0 {
-		if err := checkPositive("sigma", o.sigma); err != nil {
+		if err := job.CheckPositive("sigma", o.sigma); err != nil {
 			return "", err
 		}
 	} else {

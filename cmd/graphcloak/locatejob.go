@@ -111,19 +111,13 @@ func readReleaseRun(ctx context.Context, opts *locateOptions, client *connector.
 			return err
 		}
 	}
-	if err := adoptRunProjection(ctx, g, client, id); err != nil {
-		return err
-	}
-	spec.Projection = projectionOf(cfg)
-	rr, err := releaseRun(ctx, g, client, id)
+	rr, digest, err := releaseRunRecord(ctx, g, client, id)
 	if err != nil {
 		return err
 	}
-	spec.Release, spec.ReleaseHint = rr, projectionHint(cfg, rr.Projection)
-	if rr.ReleaseMeta != "" {
-		spec.ReleaseDigest, err = releaseDigest(ctx, g, client, rr)
-	}
-	return err
+	spec.Projection = projectionOf(cfg)
+	spec.Release, spec.ReleaseDigest, spec.ReleaseHint = rr, digest, projectionHint(cfg, rr.Projection)
+	return nil
 }
 
 // emitLocate writes the local outputs of a localisation: the per-node
@@ -236,7 +230,7 @@ func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.
 func checkCommunities(opts *locateOptions, in *locateInputs) error {
 	switch kind, arg := in.commKind, in.commArg; {
 	case (kind == "leiden" || kind == "louvain") && arg == "":
-		return checkPositive("resolution", opts.resolution)
+		return job.CheckPositive("resolution", opts.resolution)
 	case kind == "file" && arg != "":
 		return nil
 	case kind == "gds" && (arg == "leiden" || arg == "louvain"):
@@ -246,7 +240,7 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 		if arg == "louvain" && opts.resolution != 1 {
 			return usageErrorf("--resolution: gds:louvain has no resolution parameter; use gds:leiden")
 		}
-		return checkPositive("resolution", opts.resolution)
+		return job.CheckPositive("resolution", opts.resolution)
 	case kind == "property" && arg != "":
 		if !in.isDB {
 			return usageErrorf("--communities property:NAME needs --graph neo4j")
