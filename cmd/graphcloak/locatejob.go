@@ -55,6 +55,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 	// and the summary goes to stderr so the stream stays CSV).
 	var csvOut *outputFile
 	switch {
+	case opts.dryRun: // writes no file
 	case in.spec.Stream && g.output != "json":
 		csvOut = &outputFile{Writer: out, path: "-"}
 	case opts.out != "":
@@ -87,14 +88,22 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 		return emitLocate(ctx, opts, csvOut, lj, res, sum)
 	}
 	plan, err := job.PlanLocate(ctx, in.spec, env)
-	if err != nil {
-		return nil, nil, err
+	if err != nil || opts.dryRun {
+		return locatePlanSummary(plan), out, err
 	}
 	sum, err := job.ExecuteLocate(ctx, plan)
 	if err != nil {
 		return nil, nil, err
 	}
 	return sum, out, nil
+}
+
+// locatePlanSummary is the summary of a plan (nil when there is none).
+func locatePlanSummary(p *job.LocatePlan) *job.LocateSummary {
+	if p == nil {
+		return nil
+	}
+	return p.Summary
 }
 
 // readReleaseRun resolves --release-run (latest: the scope's newest
@@ -216,7 +225,8 @@ func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.
 		ReleasedProperty: releasedProp, WriteProperty: cfg.Write.WriteProperty,
 		Sigma: opts.sigma, Tau: cfg.Privacy.Tau, TauGiven: g.cfg.Sources["privacy.tau"] != config.FromDefault,
 		TauFlag: g.cfg.Sources["privacy.tau"] == config.FromFlag, Estimator: cfg.Recovery.Estimator, Sources: cfg.Recovery.Sources,
-		Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease}
+		Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease,
+		DryRun: opts.dryRun}
 	if s.RunID == "" {
 		s.RunID = newRunID()
 	}
