@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
@@ -12,27 +11,6 @@ import (
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/spf13/cobra"
 )
-
-type locateOptions struct {
-	g                *globalOptions
-	graph            string
-	released         string // release file
-	releasedProperty string // Neo4j property holding released values
-	releaseRun       string // run id of the release (σ, τ from its run record)
-	sigma            float64
-	communities      string // leiden | louvain | gds:leiden | gds:louvain | property:NAME | file:PATH
-	resolution       float64
-	out              string
-	plot             string // picture of the graph
-	plotValue        string // posterior | released
-	runID            string // names the run when set (serve); else a fresh id
-	forecastTrials   int    // simulated trials of the forecast (0: none)
-	mode             string // write | stream
-	dryRun           bool   // print the plan: nothing located, charged or written
-	stdin            io.Reader
-	privateAnswer    answerOptions
-	communityCache   *communityCache // serve: Leiden updated between slots
-}
 
 // locateHelp is the locate command's help text.
 const locateHelp = `locate runs the recovery estimator on released (private) values with the
@@ -186,27 +164,4 @@ func printForecast(out io.Writer, f *experiment.Forecast) {
 	if f.AtChance {
 		fmt.Fprintln(out, "         at this σ the answer is at chance level: see 'graphcloak plan' for ε or the private-answer mode that answers")
 	}
-}
-
-// printReport prints the ranked community table (at most 15 rows); truth,
-// when non-nil, marks the true source community.
-func printReport(out io.Writer, rep *community.Report, truth map[int]bool) error {
-	if rep.NoSource {
-		_, err := fmt.Fprintln(out, rep.Reason)
-		return err
-	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RANK\tCOMMUNITY\tPROBABILITY\tSIZE\t")
-	for i, c := range rep.Communities {
-		if i == 15 {
-			fmt.Fprintf(tw, "…\t%d more\t\t\t\n", len(rep.Communities)-15)
-			break
-		}
-		mark := ""
-		if truth[c.ID] {
-			mark = "← true source"
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%.4f\t%d\t%s\n", c.Rank, c.Name, c.Share, c.Size, mark)
-	}
-	return tw.Flush()
 }

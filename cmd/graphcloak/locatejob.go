@@ -408,3 +408,24 @@ func plotLocate(opts *locateOptions, graph *laplacian.Graph, res *graphcloak.Loc
 	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, tau, res.Sigma)
 	return plotting.GraphPicture(opts.plot, v)
 }
+
+type locateOptions struct {
+	g                *globalOptions
+	graph            string
+	released         string // release file
+	releasedProperty string // Neo4j property holding released values
+	releaseRun       string // run id of the release (σ, τ from its run record)
+	sigma            float64
+	communities      string // leiden | louvain | gds:leiden | gds:louvain | property:NAME | file:PATH
+	resolution       float64
+	out              string
+	plot             string // picture of the graph
+	plotValue        string // posterior | released
+	runID            string // names the run when set (serve); else a fresh id
+	forecastTrials   int    // simulated trials of the forecast (0: none)
+	mode             string // write | stream
+	dryRun           bool   // print the plan: nothing located, charged or written
+	stdin            io.Reader
+	privateAnswer    answerOptions
+	communityCache   *communityCache // serve: Leiden updated between slots
+}
