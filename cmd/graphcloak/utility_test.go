@@ -142,6 +142,7 @@ func TestOutputsNeverOverwriteInputs(t *testing.T) {
 		append([]string{"locate", "--probability-property", "roomId", "--sigma", "1", "--released-property", "relv"}, nowhere...),
 		append([]string{"locate", "--community-write-property", "relv", "--sigma", "1", "--released-property", "relv"}, nowhere...),
 		append([]string{"locate", "--mass-property", "x", "--probability-property", "x", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"communities", "--community-write-property", "roomId"}, nowhere...),
 	} {
 		_, stderr, code := runPipelineCLI(t, context.Background(), nil, args...)
 		if code != 3 || !strings.Contains(stderr, "would overwrite") {
