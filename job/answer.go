@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
@@ -44,6 +43,9 @@ type AnswerSpec struct {
 	ForecastTrials int
 	// Lease is the run record's lease.
 	Lease time.Duration
+	// DryRun plans only: the ledger is read, never charged; nothing is
+	// drawn or written.
+	DryRun bool
 }
 
 // Check validates the parameters: nothing is read, claimed or charged
@@ -52,10 +54,10 @@ func (s *AnswerSpec) Check() error {
 	if s.Cap < 0 || s.Cap > privacy.MaxAnswerCap {
 		return inputErrorf("--answer-cap must be in 0..%d, got %d", privacy.MaxAnswerCap, s.Cap)
 	}
-	if err := checkPositive("epsilon", s.Epsilon); err != nil {
+	if err := CheckPositive("epsilon", s.Epsilon); err != nil {
 		return err
 	}
-	if err := checkPositive("tau", s.Tau); err != nil {
+	if err := CheckPositive("tau", s.Tau); err != nil {
 		return err
 	}
 	if s.Epoch == "" {
@@ -76,16 +78,21 @@ func (s *AnswerSpec) runRecord() connector.RunRecord {
 // AnswerSummary is what a private answer did: the output of locate
 // --private-answer (-o json, docs/schemas/locate-private-answer).
 type AnswerSummary struct {
-	RunID             string                   `json:"runId,omitempty"`
-	Graph             string                   `json:"graph"`
-	NodeCount         int                      `json:"nodeCount"`
-	RelationshipCount int                      `json:"relationshipCount"`
-	Scope             string                   `json:"scope"`
-	Epoch             string                   `json:"epoch"`
-	Communities       string                   `json:"communities"`
-	Answer            *graphcloak.AnswerResult `json:"answer"`
-	Forecast          *experiment.Forecast     `json:"forecast,omitempty"`
-	Balance           *privacy.Balance         `json:"balance,omitempty"`
+	RunID string `json:"runId,omitempty"`
+	// DryRun: the plan only (--dry-run): Calibration is what the answer
+	// would use and charge (its ρ), Balance the scope's before it; no
+	// Answer.
+	DryRun            bool                       `json:"dryRun"`
+	Graph             string                     `json:"graph"`
+	NodeCount         int                        `json:"nodeCount"`
+	RelationshipCount int                        `json:"relationshipCount"`
+	Scope             string                     `json:"scope"`
+	Epoch             string                     `json:"epoch"`
+	Communities       string                     `json:"communities"`
+	Answer            *graphcloak.AnswerResult   `json:"answer,omitempty"`
+	Calibration       *privacy.AnswerCalibration `json:"calibration,omitempty"`
+	Forecast          *experiment.Forecast       `json:"forecast,omitempty"`
+	Balance           *privacy.Balance           `json:"balance,omitempty"`
 }
 
 // AnswerPlan is a checked private answer: the graph, readings and
@@ -100,6 +107,9 @@ type AnswerPlan struct {
 	Geometry    *privacy.CommunityGeometry
 	Calibration privacy.AnswerCalibration
 	Forecast    *experiment.Forecast
+	// Summary is the answer as planned (a dry run prints it);
+	// ExecuteAnswer completes it.
+	Summary *AnswerSummary
 
 	env Env
 }
@@ -139,10 +149,19 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	if p.Calibration, err = privacy.CalibrateAnswer(ctx, p.Geometry, spec.Epsilon, spec.alpha(), spec.Cap); err != nil {
 		return nil, err
 	}
-	if err := p.affordable(ctx); err != nil {
+	balance, err := p.affordable(ctx)
+	if err != nil {
 		return nil, err
 	}
-	return p, p.forecast(ctx)
+	if err := p.forecast(ctx); err != nil {
+		return nil, err
+	}
+	p.Summary = &AnswerSummary{DryRun: spec.DryRun, Graph: spec.Graph, NodeCount: in.Graph.N(), RelationshipCount: in.Graph.NumEdges(),
+		Scope: spec.Scope, Epoch: spec.Epoch, Communities: spec.Communities, Forecast: p.Forecast}
+	if spec.DryRun {
+		p.Summary.Calibration, p.Summary.Balance = &p.Calibration, balance
+	}
+	return p, nil
 }
 
 func (s *AnswerSpec) alpha() float64 {
@@ -165,17 +184,18 @@ func (p *AnswerPlan) notCharged(ctx context.Context) error {
 	return fmt.Errorf("scope %q epoch %q: %w (an epoch's answer is drawn once: use a new --epoch)", p.Spec.Scope, p.Spec.Epoch, privacy.ErrAlreadyCharged)
 }
 
-// affordable refuses a charge over the scope's budget left.
-func (p *AnswerPlan) affordable(ctx context.Context) error {
+// affordable refuses a charge over the scope's budget left, and returns
+// the scope's balance (nil: the ledger did not give one).
+func (p *AnswerPlan) affordable(ctx context.Context) (*privacy.Balance, error) {
 	s := &p.Spec
 	b, err := p.env.Ledger.Balance(ctx, s.Scope)
 	if err != nil || len(b) != 1 {
-		return err
+		return nil, err
 	}
 	if rho := p.Calibration.Rho; rho > b[0].RhoRemaining {
-		return privacy.NewBudgetError(privacy.Charge{Scope: s.Scope, ReleaseID: s.Epoch, Rho: rho}, b[0].RhoSpent, b[0].RhoBudget, b[0].Budget)
+		return nil, privacy.NewBudgetError(privacy.Charge{Scope: s.Scope, ReleaseID: s.Epoch, Rho: rho}, b[0].RhoSpent, b[0].RhoBudget, b[0].Budget)
 	}
-	return nil
+	return &b[0], nil
 }
 
 // forecast simulates ForecastTrials sources answered by the calibrated
@@ -208,6 +228,9 @@ func (p *AnswerPlan) forecast(ctx context.Context) error {
 func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err error) {
 	s, env, in := &p.Spec, &p.env, p.Input
 	defer clear(in.Readings)
+	if s.DryRun {
+		return p.Summary, errors.New("job: a dry run's plan is printed, never executed")
+	}
 	var run Run
 	if s.Neo4j {
 		if run, err = env.Backend.StartRun(ctx, s.runRecord(), s.Lease); err != nil {
@@ -221,8 +244,8 @@ func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err 
 	if err != nil {
 		return nil, err
 	}
-	sum = &AnswerSummary{Graph: s.Graph, NodeCount: in.Graph.N(), RelationshipCount: in.Graph.NumEdges(),
-		Scope: s.Scope, Epoch: s.Epoch, Communities: s.Communities, Answer: res, Forecast: p.Forecast}
+	sum = p.Summary
+	sum.Answer = res
 	if b, berr := env.Ledger.Balance(env.bookkeeping(ctx), s.Scope); berr == nil && len(b) == 1 {
 		sum.Balance = &b[0]
 	}
@@ -247,11 +270,4 @@ func recordAnswer(rec *connector.RunRecord, sum *AnswerSummary) {
 		"mechanism": res.Calibration.Mechanism, "cap": res.Calibration.Cap, "scale": res.Calibration.Scale} {
 		rec.Parameters[k] = v
 	}
-}
-
-func checkPositive(flag string, v float64) error {
-	if !(v > 0) || math.IsInf(v, 0) {
-		return inputErrorf("--%s must be positive and finite, got %v", flag, v)
-	}
-	return nil
 }

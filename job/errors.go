@@ -2,6 +2,7 @@ package job
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/graphcloak/graphcloak/errkind"
 )
@@ -47,4 +48,13 @@ func (e inputError) Kind() errkind.Kind {
 
 func inputErrorf(format string, args ...any) error {
 	return inputError{fmt.Errorf(format, args...)}
+}
+
+// CheckPositive refuses (exit 3) a --flag value that is not a positive,
+// finite number; the commands check their own flags with it too.
+func CheckPositive(flag string, v float64) error {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return inputErrorf("--%s must be positive and finite, got %v", flag, v)
+	}
+	return nil
 }

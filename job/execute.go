@@ -166,8 +166,8 @@ func (p *Plan) draw(ctx context.Context) (*privacy.Released, error) {
 		return nil, err
 	}
 	res.Released.Meta.ToolVersion = s.Software
-	if s.CachePath != "" && p.Sensitivity == nil {
-		storeSensitivity(env.logger(), s.CachePath, in.Graph, res.Sensitivity, s.Tau+s.Smooth, s.LedgerKey, s.Software) // Δ2 was computed at τ+τ′
+	if c := s.cache(); c != nil && p.Sensitivity == nil {
+		storeSensitivity(env.logger(), c, in.Graph, res.Sensitivity, s.Tau+s.Smooth) // Δ2 was computed at τ+τ′
 	}
 	noteReleased(env.logger(), p.Summary, res, spread)
 	return res.Released, nil

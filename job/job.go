@@ -11,7 +11,8 @@
 // (AnswerSpec → PlanAnswer → ExecuteAnswer) take the same shape: every
 // check — output ownership, the release's fingerprint and values' digest,
 // the ledger's charge being affordable — is made by the plan, before any
-// run is claimed.
+// run is claimed, and their dry runs (locate --dry-run) print the plan's
+// Summary too.
 //
 // Execute orders the steps so that a run stopped anywhere leaves one of
 // the documented states (State): the claim before the charge, the charge

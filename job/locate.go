@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"sort"
 	"strconv"
@@ -19,7 +20,10 @@ import (
 
 // LocateProperties name the node properties of a localisation.
 type LocateProperties struct {
-	Mass, Community, Probability, Rank string
+	Mass        string `json:"mass"`
+	Community   string `json:"community"`
+	Probability string `json:"probability"`
+	Rank        string `json:"rank"`
 }
 
 // startLocate starts a localisation's run record rec ("running", with a
@@ -121,6 +125,8 @@ type LocateSpec struct {
 	// ForecastTrials simulated releases forecast the utility (0: none).
 	ForecastTrials int
 	Lease          time.Duration
+	// DryRun plans only: no run record, nothing located or written.
+	DryRun bool
 }
 
 // Check validates the parameters and the outputs: a localisation never
@@ -221,17 +227,23 @@ func (s *LocateSpec) runRecord(now time.Time) connector.RunRecord {
 // LocateSummary is what a localisation did: the output of locate (-o
 // json, docs/schemas/locate) and of serve's locate step.
 type LocateSummary struct {
-	RunID                 string                  `json:"runId,omitempty"`
-	Graph                 string                  `json:"graph"`
+	RunID string `json:"runId,omitempty"`
+	// DryRun: the plan only (locate --dry-run): no report, nothing written.
+	DryRun bool   `json:"dryRun"`
+	Graph  string `json:"graph"`
+	// ReleaseRun is the release located (--release-run); WriteProperties
+	// the node properties a written localisation writes (nil: none).
+	ReleaseRun            string                  `json:"releaseRun,omitempty"`
+	WriteProperties       *LocateProperties       `json:"writeProperties,omitempty"`
 	NodeCount             int                     `json:"nodeCount"`
 	RelationshipCount     int                     `json:"relationshipCount"`
 	Estimator             string                  `json:"estimator"`
-	Status                string                  `json:"status"`
+	Status                string                  `json:"status,omitempty"`
 	Sigma                 float64                 `json:"sigma"`
 	Tau                   float64                 `json:"tau"`
 	Communities           string                  `json:"communities"`
 	CommunityCount        int                     `json:"communityCount"`
-	Report                *community.Report       `json:"report"`
+	Report                *community.Report       `json:"report,omitempty"`
 	TopNodes              []graphcloak.NodeResult `json:"topNodes"`
 	NodePropertiesWritten int                     `json:"nodePropertiesWritten"`
 	ComputeMillis         int64                   `json:"computeMillis"`
@@ -253,8 +265,13 @@ type LocateSummary struct {
 // the released values found to be its own (grid and digest), the
 // communities read. ExecuteLocate carries it out.
 type LocatePlan struct {
-	Spec    LocateSpec
-	Job     graphcloak.LocateJob
+	Spec LocateSpec
+	// Job is the localisation, its communities resolved (Leiden when the
+	// input has none), so that the forecast and the located result use
+	// the same partition.
+	Job graphcloak.LocateJob
+	// Summary is the localisation as planned (a dry run prints it: σ, τ,
+	// the outputs, the forecast); ExecuteLocate completes it.
 	Summary *LocateSummary
 
 	env Env
@@ -264,7 +281,8 @@ type LocatePlan struct {
 // is claimed or anything written: the outputs (Check), the release's σ,
 // τ and property against the flags, the graph and released values
 // (env.LoadReleased) against the release's fingerprint and digest, or a
-// release file's provenance.
+// release file's provenance. It settles the communities and makes the
+// utility forecast, which depend on nothing the localisation finds.
 func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, error) {
 	if err := spec.Check(); err != nil {
 		return nil, err
@@ -290,7 +308,40 @@ func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, err
 	s := &p.Spec
 	p.Job = graphcloak.LocateJob{Graph: graph, Released: rel, Tau: s.Tau, Estimator: s.Estimator, Sources: s.Sources,
 		Seed: s.Seed, Resolution: s.Resolution, Partition: in.Partition, Names: in.Names, Progress: StepProgress(env.Progress)}
+	if p.Job.Partition == nil { // as graphcloak.Locate would: Leiden
+		res := s.Resolution
+		if res == 0 {
+			res = 1
+		}
+		if p.Job.Partition, err = community.Leiden(graph, community.LeidenOptions{Resolution: res, Seed: s.Seed}); err != nil {
+			return nil, err
+		}
+		p.Job.Names = nil
+	}
+	p.summarise()
+	if s.ForecastTrials > 0 {
+		if p.Summary.Forecast, err = p.forecast(ctx); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
+}
+
+// summarise puts what the plan fixed into its summary: what a dry run
+// prints and ExecuteLocate then does.
+func (p *LocatePlan) summarise() {
+	s, sum := &p.Spec, p.Summary
+	sum.DryRun = s.DryRun
+	est, _ := recovery.ByName(s.Estimator) // checked by Check
+	sum.Estimator, sum.Sigma, sum.Tau = est.Name(), p.Job.Released.Meta.Sigma, s.Tau
+	sum.CommunityCount = countCommunities(p.Job.Partition)
+	if s.Release != nil {
+		sum.ReleaseRun = s.Release.RunID
+	}
+	if s.writes() {
+		props := s.Properties
+		sum.WriteProperties = &props
+	}
 }
 
 // released is the release located on graph: the release file, or the
@@ -326,6 +377,9 @@ func (p *LocatePlan) released(graph *laplacian.Graph, meta *privacy.ReleaseMeta,
 // recorded on the run within env.Bookkeeping's deadline.
 func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err error) {
 	s, env, sum := &p.Spec, &p.env, p.Summary
+	if s.DryRun {
+		return sum, errors.New("job: a dry run's plan is printed, never executed")
+	}
 	var run Run
 	if s.writes() {
 		if run, err = startLocate(ctx, env.Backend, s.runRecord(env.now()), s.Properties, s.Lease); err != nil {
@@ -338,16 +392,9 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 	if err != nil {
 		return nil, err
 	}
-	sum.Estimator, sum.Status, sum.Sigma, sum.Tau = res.Estimator, res.Status, res.Sigma, s.Tau
-	sum.Report, sum.ComputeMillis = res.Report, res.ComputeMillis
-	sum.CommunityCount = countCommunities(res.Nodes)
+	sum.Status, sum.Report, sum.ComputeMillis = res.Status, res.Report, res.ComputeMillis
 	sum.TopNodes = topNodes(res.Nodes, 10)
 	sum.NoiseDominated, sum.PosteriorToPrior, sum.NoisePValue = res.NoiseDominated, res.PosteriorToPrior, res.NoisePValue
-	if s.ForecastTrials > 0 {
-		if sum.Forecast, err = p.forecast(ctx, res); err != nil {
-			return nil, err
-		}
-	}
 	env.logger().Info("located", "estimator", res.Estimator, "status", res.Status, "noSource", res.Report.NoSource,
 		"communityCount", sum.CommunityCount)
 	if env.Output != nil {
@@ -366,13 +413,9 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 // forecast simulates releases like the located one (same graph,
 // communities, τ, σ and estimator): how often such a release names the
 // right community. Simulated data only.
-func (p *LocatePlan) forecast(ctx context.Context, res *graphcloak.LocateResult) (*experiment.Forecast, error) {
+func (p *LocatePlan) forecast(ctx context.Context) (*experiment.Forecast, error) {
 	lj := &p.Job
-	part := make([]int, len(res.Nodes))
-	for i, n := range res.Nodes {
-		part[i] = n.CommunityID
-	}
-	e := experiment.Graph{Graph: lj.Graph, Partition: part, Tau: lj.Tau, Sigma: res.Sigma, Sources: max(lj.Sources, 1),
+	e := experiment.Graph{Graph: lj.Graph, Partition: lj.Partition, Tau: lj.Tau, Sigma: lj.Released.Meta.Sigma, Sources: max(lj.Sources, 1),
 		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed, Progress: p.env.progress("forecast trials")}
 	r, err := experiment.RunGraph(ctx, e)
 	if err != nil {
@@ -447,10 +490,10 @@ func StepProgress(progress func(step string) func(done, total int)) graphcloak.P
 	}
 }
 
-func countCommunities(nodes []graphcloak.NodeResult) int {
+func countCommunities(partition []int) int {
 	seen := map[int]bool{}
-	for _, n := range nodes {
-		seen[n.CommunityID] = true
+	for _, c := range partition {
+		seen[c] = true
 	}
 	return len(seen)
 }

@@ -174,8 +174,8 @@ func (p *Plan) load(ctx context.Context) error {
 		}
 		p.Sensitivity = &s
 	}
-	if p.Spec.CachePath != "" {
-		p.Sensitivity = cachedSensitivity(p.env.logger(), p.Spec.CachePath, g, tau, p.Spec.Alpha, p.Spec.LedgerKey, p.Spec.Software)
+	if c := p.Spec.cache(); c != nil {
+		p.Sensitivity = cachedSensitivity(p.env.logger(), c, g, tau, p.Spec.Alpha)
 		p.Summary.SensitivityReused = p.Sensitivity != nil
 	}
 	return nil

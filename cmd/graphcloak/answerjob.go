@@ -79,6 +79,9 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	if err != nil {
 		return nil, err
 	}
+	if spec.DryRun {
+		return plan.Summary, nil
+	}
 	return job.ExecuteAnswer(ctx, plan)
 }
 
@@ -127,7 +130,7 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 		Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed), Noise: privacy.CryptoNoise(),
-		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease}
+		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun}
 	if spec.RunID == "" {
 		spec.RunID = newRunID()
 	}
@@ -154,6 +157,9 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 
 // printAnswer prints a private answer.
 func printAnswer(out io.Writer, s *job.AnswerSummary) error {
+	if s.DryRun {
+		return printAnswerPlan(out, s)
+	}
 	a := s.Answer
 	c := a.Calibration
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
@@ -175,6 +181,23 @@ func printAnswer(out io.Writer, s *job.AnswerSummary) error {
 		fmt.Fprintf(out, "forecast (%d simulated sources): the published community is the source's %.3f [%.3f, %.3f] (chance %.4f); "+
 			"the source's community is in the analyst's 90%% set %.3f, %.1f communities\n",
 			f.Trials, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Size)
+	}
+	return nil
+}
+
+// printAnswerPlan prints a private answer's plan (--dry-run).
+func printAnswerPlan(out io.Writer, s *job.AnswerSummary) error {
+	c := s.Calibration
+	fmt.Fprintln(out, "dry run: nothing charged, drawn or written")
+	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
+	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); would charge ρ = %.6g to scope %q, epoch %q\n",
+		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Rho, s.Scope, s.Epoch)
+	if b := s.Balance; b != nil {
+		fmt.Fprintf(out, "ledger now: ρ spent %.6g of %.6g (%.6g left)\n", b.RhoSpent, b.RhoBudget, b.RhoRemaining)
+	}
+	if f := s.Forecast; f != nil {
+		fmt.Fprintf(out, "forecast (%d simulated sources): the published community is the source's %.3f [%.3f, %.3f] (chance %.4f)\n",
+			f.Trials, f.CommunityAccuracy, f.Low, f.High, f.Chance)
 	}
 	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"github.com/graphcloak/graphcloak/internal/cancel"
 	"io"
 	"slices"
 	"strconv"
@@ -17,6 +16,8 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/internal/cancel"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -226,7 +227,7 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 	if opts.method != "leiden" && opts.method != "louvain" {
 		return inputErrorf("--communities must be leiden or louvain, got %q", opts.method)
 	}
-	if err := checkPositive("resolution", opts.resolution); err != nil {
+	if err := job.CheckPositive("resolution", opts.resolution); err != nil {
 		return err
 	}
 	if opts.graph == neo4jSpec && !config.ValidIdentifier(cfg.Write.CommunityWriteProperty) {

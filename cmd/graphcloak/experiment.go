@@ -3,11 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/graphcloak/graphcloak/internal/cancel"
 	"image/color"
 	"io"
-	"math"
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,15 +14,12 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/plotting"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
-
-const simulationNote = `Experiments simulate the mechanism; they release nothing. Their noise comes
-from a seeded math/rand/v2 stream so every number is reproducible from --random-seed,
-and they never touch a privacy ledger. Real releases use 'graphcloak release'.`
 
 func newExperimentCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
@@ -104,38 +98,6 @@ instead calibrate σ privately on Δ2 of the line (--mechanism: discrete, the
 	return cmd
 }
 
-// noArgs refuses positional arguments as a usage error (exit 2).
-func noArgs(cmd *cobra.Command, args []string) error {
-	if len(args) > 0 {
-		return usageErrorf("%s takes no arguments, got %q", cmd.CommandPath(), args)
-	}
-	return nil
-}
-
-func checkEstimator(name string) error {
-	if _, err := recovery.ByName(name); err != nil {
-		return inputErrorf("--estimator: %v", err)
-	}
-	return nil
-}
-
-func checkPrivacy(eps, delta float64) error {
-	if !(eps > 0) || math.IsInf(eps, 0) {
-		return inputErrorf("--epsilon must be positive and finite, got %v", eps)
-	}
-	if !(delta > 0 && delta < 1) {
-		return inputErrorf("--delta must be in (0, 1), got %v", delta)
-	}
-	return nil
-}
-
-func checkPositive(flag string, v float64) error {
-	if !(v > 0) || math.IsInf(v, 0) {
-		return inputErrorf("--%s must be positive and finite, got %v", flag, v)
-	}
-	return nil
-}
-
 // experimentMechanism parses --mechanism; the experiments default to the
 // discrete Gaussian so they simulate the σ a real release uses.
 func experimentMechanism(name string) (privacy.Mechanism, error) {
@@ -162,7 +124,7 @@ func checkExperimentLine(o *lineOptions) error {
 	case len(o.sources) == 0:
 		return inputErrorf("--sources needs at least one position")
 	}
-	if err := checkPositive("tau", o.T); err != nil {
+	if err := job.CheckPositive("tau", o.T); err != nil {
 		return err
 	}
 	for _, x := range o.sources {
@@ -171,7 +133,7 @@ func checkExperimentLine(o *lineOptions) error {
 		}
 	}
 	if o.alpha != 0 {
-		if err := checkPositive("alpha", o.alpha); err != nil {
+		if err := job.CheckPositive("alpha", o.alpha); err != nil {
 			return err
 		}
 	}
@@ -198,7 +160,7 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 		}
 		e.Mechanism = mech
 	} else {
-		if err := checkPositive("sigma", o.sigma); err != nil {
+		if err := job.CheckPositive("sigma", o.sigma); err != nil {
 			return err
 		}
 		e.Sigma = o.sigma
@@ -232,26 +194,6 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 	fmt.Fprintf(out, "EMD std / max   %.4f / %.4f\n", res.EMDStd, res.EMDMax)
 	fmt.Fprintf(out, "no-source rate  %.3f\n", res.NoSourceRate)
 	return nil
-}
-
-// graphOptions are the flags of "experiment graph".
-type graphOptions struct {
-	graph          string
-	taus, epsilons []float64 // one experiment per (τ, ε) pair
-	delta          float64
-	mechanism      string
-	alpha          float64
-	sigma          float64
-	sources        int
-	trials         int
-	estimator      string
-	seed           uint64
-	communities    string
-	resolution     float64
-	workers        int
-	plot           string
-	privateAnswer  bool
-	answerCap      int
 }
 
 func newExperimentGraphCmd(g *globalOptions) *cobra.Command {
@@ -371,118 +313,6 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	}
 	printGraphResult(out, o.graph, kind, results[0])
 	return nil
-}
-
-// loadExperimentGraph loads --graph (with the community property when
-// --communities property:NAME) for a simulation; the database connection,
-// if any, is closed: simulations write nothing.
-func loadExperimentGraph(ctx context.Context, g *globalOptions, spec, property string) (*loadedGraph, error) {
-	pull, endPull := g.pullProgress()
-	lg, err := loadGraph(ctx, &g.cfg.Config, spec, loadOptions{CommunityProperty: property, Progress: pull})
-	endPull()
-	if err != nil {
-		if spec == neo4jSpec {
-			return nil, err
-		}
-		return nil, flagError("--graph", err)
-	}
-	lg.Close(context.WithoutCancel(ctx))
-	return lg, nil
-}
-
-// checkExperimentGraph validates experiment graph's flags and returns the
-// community property to read (for --communities property:NAME).
-func checkExperimentGraph(o *graphOptions) (property string, err error) {
-	if err := checkPlotPath(o.plot); err != nil {
-		return "", err
-	}
-	switch {
-	case o.trials < 1:
-		return "", inputErrorf("--trials must be at least 1, got %d", o.trials)
-	case o.sources < 1:
-		return "", inputErrorf("--sources must be at least 1, got %d", o.sources)
-	}
-	for _, tau := range o.taus {
-		if err := checkPositive("tau", tau); err != nil {
-			return "", err
-		}
-	}
-	for _, p := range []struct {
-		name string
-		v    float64
-	}{{"alpha", o.alpha}, {"resolution", o.resolution}} {
-		if err := checkPositive(p.name, p.v); err != nil {
-			return "", err
-		}
-	}
-	if o.sigma != 0 {
-		if err := checkPositive("sigma", o.sigma); err != nil {
-			return "", err
-		}
-	} else {
-		for _, eps := range o.epsilons {
-			if err := checkPrivacy(eps, o.delta); err != nil {
-				return "", err
-			}
-		}
-	}
-	if err := checkEstimator(o.estimator); err != nil {
-		return "", err
-	}
-	kind := o.communities
-	property, isProperty := strings.CutPrefix(kind, "property:")
-	if kind != "" && kind != "planted" && kind != "leiden" && kind != "louvain" && !strings.HasPrefix(kind, "file:") && !isProperty {
-		return "", inputErrorf("--communities must be planted, leiden, louvain, file:PATH or property:NAME, got %q", kind)
-	}
-	if isProperty && o.graph != neo4jSpec {
-		return "", usageErrorf("--communities property:NAME needs --graph neo4j")
-	}
-	return property, nil
-}
-
-// experimentCommunities returns the partition the experiment scores
-// against and what it is (planted by default when the graph has one, else
-// leiden).
-func experimentCommunities(ctx context.Context, o *graphOptions, lg *loadedGraph) (kind string, part []int, names []string, err error) {
-	gr, planted := lg.Graph, lg.Partition
-	kind = o.communities
-	if kind == "" {
-		kind = "leiden"
-		if planted != nil {
-			kind = "planted"
-		}
-	}
-	switch {
-	case kind == "planted":
-		if planted == nil {
-			return "", nil, nil, inputErrorf("--communities planted: graph %q has no planted partition", o.graph)
-		}
-		part = planted
-	case kind == "leiden":
-		if part, err = cancel.Run(ctx, func() ([]int, error) {
-			return community.Leiden(gr, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed})
-		}); err != nil {
-			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
-		}
-	case kind == "louvain":
-		if part, err = cancel.Run(ctx, func() ([]int, error) { return community.Louvain(gr, o.resolution, o.seed) }); err != nil {
-			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
-		}
-	case strings.HasPrefix(kind, "property:"):
-		byKey := make(map[string]string, gr.N())
-		for i, c := range lg.Pulled.Communities {
-			byKey[gr.Key(i)] = strconv.FormatInt(c, 10)
-		}
-		if part, names, err = community.FromAssignment(gr, byKey); err != nil {
-			return "", nil, nil, inputErrorf("--communities: %w", err)
-		}
-	default:
-		path := strings.TrimPrefix(kind, "file:")
-		if part, names, err = community.LoadAssignment(path, gr); err != nil {
-			return "", nil, nil, inputErrorf("--communities: %w", err)
-		}
-	}
-	return kind, part, names, nil
 }
 
 // printGraphResult prints one graph experiment as a table.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/plotting"
+	"github.com/graphcloak/graphcloak/job"
 )
 
 // sensitivityExpOptions are the flags of "experiment sensitivity".
@@ -71,7 +72,7 @@ func runExperimentSensitivity(g *globalOptions, o *sensitivityExpOptions, out io
 		flag string
 		v    float64
 	}{{"tau", o.T}, {"alpha", o.alpha}} {
-		if err := checkPositive(c.flag, c.v); err != nil {
+		if err := job.CheckPositive(c.flag, c.v); err != nil {
 			return err
 		}
 	}

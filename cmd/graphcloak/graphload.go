@@ -225,27 +225,6 @@ func loadDataset(name string) (*laplacian.Graph, error) {
 	return g, err
 }
 
-// adoptRunProjection makes the projection of run runID's record the one
-// read, unless the command names a projection itself (--projection or any
-// projection flag, variable or key): "locate --release-run R" reads the
-// graph the release read without its flags being retyped.
-func adoptRunProjection(ctx context.Context, g *globalOptions, client *connector.Client, runID string) error {
-	if g.cfg.ProjectionGiven() {
-		return nil
-	}
-	rr, err := client.ReadRun(ctx, g.cfg.Neo4j.Database, runID)
-	if err != nil {
-		return err
-	}
-	p := &g.cfg.Projection
-	p.NodeLabels, p.RelationshipTypes = rr.Projection.NodeLabels, rr.Projection.RelationshipTypes
-	p.RelationshipWeightProperty, p.NodeKeyProperty = rr.Projection.RelationshipWeightProperty, rr.Projection.NodeKeyProperty
-	g.logger.Info("projection taken from the run record", "runId", runID, "nodeLabels", p.NodeLabels,
-		"relationshipTypes", p.RelationshipTypes, "relationshipWeightProperty", p.RelationshipWeightProperty,
-		"nodeKeyProperty", p.NodeKeyProperty)
-	return projectionOf(&g.cfg.Config).Validate()
-}
-
 // projectionHint names the projection flags in which cfg differs from
 // the projection recorded for a run ("" when none do), for an error about
 // a graph that is not the run's.

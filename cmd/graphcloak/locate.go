@@ -4,33 +4,13 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/spf13/cobra"
 )
-
-type locateOptions struct {
-	g                *globalOptions
-	graph            string
-	released         string // release file
-	releasedProperty string // Neo4j property holding released values
-	releaseRun       string // run id of the release (σ, τ from its run record)
-	sigma            float64
-	communities      string // leiden | louvain | gds:leiden | gds:louvain | property:NAME | file:PATH
-	resolution       float64
-	out              string
-	plot             string // picture of the graph
-	plotValue        string // posterior | released
-	runID            string // names the run when set (serve); else a fresh id
-	forecastTrials   int    // simulated trials of the forecast (0: none)
-	mode             string // write | stream
-	stdin            io.Reader
-	privateAnswer    answerOptions
-	communityCache   *communityCache // serve: Leiden updated between slots
-}
 
 // locateHelp is the locate command's help text.
 const locateHelp = `locate runs the recovery estimator on released (private) values with the
@@ -55,7 +35,16 @@ Elsewhere the per-node results go to --out FILE (CSV) when given.
 
 --mode stream (GDS's .stream) writes nothing to Neo4j (no properties, no run
 record): the per-node results go to standard output as CSV (the summary on
-standard error), or with -o json as the summary with a "nodes" array.`
+standard error), or with -o json as the summary with a "nodes" array.
+
+--dry-run prints the plan after every check a localisation makes (the
+release's σ, τ, graph fingerprint and values' digest, the outputs'
+ownership): the communities, the properties it would write and the
+utility forecast; nothing is located or written, no run record, no file.
+With --private-answer it prints the calibration (the ρ the answer would
+charge), the scope's balance now and the forecast, refused as the answer
+would be (exit 5 over budget, 7 epoch already charged); nothing is
+charged, drawn or written.`
 
 func newLocateCmd(g *globalOptions) *cobra.Command {
 	opts := &locateOptions{g: g}
@@ -72,7 +61,11 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
       --communities property:louvain -o json
 
   # The same, streamed: per-node results on stdout, nothing written
-  graphcloak locate --graph neo4j --release-run latest --scope building-7 --mode stream`,
+  graphcloak locate --graph neo4j --release-run latest --scope building-7 --mode stream
+
+  # What would a private answer charge, and how often would it be right?
+  graphcloak locate --graph karate --private-answer --values readings.csv --ledger ledger.json \
+      --epsilon 1 --tau 0.2 --dry-run`,
 		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.stdin = cmd.InOrStdin()
@@ -96,6 +89,7 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.plot, "plot", "", "draw the graph to this image file (.png, .svg, .pdf): communities with their probability, nodes coloured by --plot-value")
 	f.StringVar(&opts.plotValue, "plot-value", "posterior", "what colours the nodes in --plot: posterior (probability of being the source) or released (the private values)")
 	f.StringVar(&opts.mode, "mode", "write", "write (results to Neo4j with --graph neo4j) or stream (per-node results on standard output; nothing written)")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "print the plan (σ, τ, communities, outputs, forecast; with --private-answer the calibration and ρ): nothing located, charged or written")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the utility forecast printed beside the answer (0: no forecast)")
 	addAnswerFlags(f, &opts.privateAnswer)
 	config.AddFlags(f, config.Neo4jFlags...)
@@ -118,6 +112,9 @@ func printLocateSummary(g *globalOptions, out io.Writer, s *job.LocateSummary) e
 	if g.output == "json" {
 		return printJSON(out, s)
 	}
+	if s.DryRun {
+		return printLocatePlan(out, s)
+	}
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; estimator %s (%s), σ = %.6g, τ = %g\n",
 		s.Graph, s.NodeCount, s.RelationshipCount, s.Estimator, s.Status, s.Sigma, s.Tau)
 	if s.NoiseDominated {
@@ -128,14 +125,7 @@ func printLocateSummary(g *globalOptions, out io.Writer, s *job.LocateSummary) e
 	if err := printReport(out, s.Report, nil); err != nil {
 		return err
 	}
-	if f := s.Forecast; f != nil {
-		fmt.Fprintf(out, "forecast for releases like this one (%d simulated sources, σ = %.4g): right community %.3f [%.3f, %.3f] (chance %.4f), "+
-			"source in the 90%% set %.3f with %.1f communities (chance %.3f)\n",
-			f.Trials, f.Sigma, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Size, f.In90Chance)
-		if f.AtChance {
-			fmt.Fprintln(out, "         at this σ the answer is at chance level: see 'graphcloak plan' for ε or the private-answer mode that answers")
-		}
-	}
+	printForecast(out, s.Forecast)
 	if s.RunID != "" {
 		fmt.Fprintf(out, "run %s: %d properties written (compute %d ms, write %d ms)\n",
 			s.RunID, s.NodePropertiesWritten, s.ComputeMillis, s.WriteMillis)
@@ -146,25 +136,32 @@ func printLocateSummary(g *globalOptions, out io.Writer, s *job.LocateSummary) e
 	return nil
 }
 
-// printReport prints the ranked community table (at most 15 rows); truth,
-// when non-nil, marks the true source community.
-func printReport(out io.Writer, rep *community.Report, truth map[int]bool) error {
-	if rep.NoSource {
-		_, err := fmt.Fprintln(out, rep.Reason)
-		return err
+// printLocatePlan prints a localisation's plan (locate --dry-run).
+func printLocatePlan(out io.Writer, s *job.LocateSummary) error {
+	fmt.Fprintln(out, "dry run: nothing located or written (no run record, no file)")
+	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; estimator %s, σ = %.6g, τ = %g\n",
+		s.Graph, s.NodeCount, s.RelationshipCount, s.Estimator, s.Sigma, s.Tau)
+	if s.ReleaseRun != "" {
+		fmt.Fprintf(out, "release run %s: σ, τ, the graph and its values checked\n", s.ReleaseRun)
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "RANK\tCOMMUNITY\tPROBABILITY\tSIZE\t")
-	for i, c := range rep.Communities {
-		if i == 15 {
-			fmt.Fprintf(tw, "…\t%d more\t\t\t\n", len(rep.Communities)-15)
-			break
-		}
-		mark := ""
-		if truth[c.ID] {
-			mark = "← true source"
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%.4f\t%d\t%s\n", c.Rank, c.Name, c.Share, c.Size, mark)
+	fmt.Fprintf(out, "communities %s: %d\n", s.Communities, s.CommunityCount)
+	if p := s.WriteProperties; p != nil {
+		fmt.Fprintf(out, "would write %s (mass), %s (community), %s (probability), %s (rank) under a run record\n",
+			p.Mass, p.Community, p.Probability, p.Rank)
 	}
-	return tw.Flush()
+	printForecast(out, s.Forecast)
+	return nil
+}
+
+// printForecast prints a localisation's utility forecast (nil: none).
+func printForecast(out io.Writer, f *experiment.Forecast) {
+	if f == nil {
+		return
+	}
+	fmt.Fprintf(out, "forecast for releases like this one (%d simulated sources, σ = %.4g): right community %.3f [%.3f, %.3f] (chance %.4f), "+
+		"source in the 90%% set %.3f with %.1f communities (chance %.3f)\n",
+		f.Trials, f.Sigma, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Size, f.In90Chance)
+	if f.AtChance {
+		fmt.Fprintln(out, "         at this σ the answer is at chance level: see 'graphcloak plan' for ε or the private-answer mode that answers")
+	}
 }

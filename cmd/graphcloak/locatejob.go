@@ -55,6 +55,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 	// and the summary goes to stderr so the stream stays CSV).
 	var csvOut *outputFile
 	switch {
+	case opts.dryRun: // writes no file
 	case in.spec.Stream && g.output != "json":
 		csvOut = &outputFile{Writer: out, path: "-"}
 	case opts.out != "":
@@ -87,14 +88,22 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 		return emitLocate(ctx, opts, csvOut, lj, res, sum)
 	}
 	plan, err := job.PlanLocate(ctx, in.spec, env)
-	if err != nil {
-		return nil, nil, err
+	if err != nil || opts.dryRun {
+		return locatePlanSummary(plan), out, err
 	}
 	sum, err := job.ExecuteLocate(ctx, plan)
 	if err != nil {
 		return nil, nil, err
 	}
 	return sum, out, nil
+}
+
+// locatePlanSummary is the summary of a plan (nil when there is none).
+func locatePlanSummary(p *job.LocatePlan) *job.LocateSummary {
+	if p == nil {
+		return nil
+	}
+	return p.Summary
 }
 
 // readReleaseRun resolves --release-run (latest: the scope's newest
@@ -111,19 +120,13 @@ func readReleaseRun(ctx context.Context, opts *locateOptions, client *connector.
 			return err
 		}
 	}
-	if err := adoptRunProjection(ctx, g, client, id); err != nil {
-		return err
-	}
-	spec.Projection = projectionOf(cfg)
-	rr, err := releaseRun(ctx, g, client, id)
+	rr, digest, err := releaseRunRecord(ctx, g, client, id)
 	if err != nil {
 		return err
 	}
-	spec.Release, spec.ReleaseHint = rr, projectionHint(cfg, rr.Projection)
-	if rr.ReleaseMeta != "" {
-		spec.ReleaseDigest, err = releaseDigest(ctx, g, client, rr)
-	}
-	return err
+	spec.Projection = projectionOf(cfg)
+	spec.Release, spec.ReleaseDigest, spec.ReleaseHint = rr, digest, projectionHint(cfg, rr.Projection)
+	return nil
 }
 
 // emitLocate writes the local outputs of a localisation: the per-node
@@ -222,7 +225,8 @@ func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.
 		ReleasedProperty: releasedProp, WriteProperty: cfg.Write.WriteProperty,
 		Sigma: opts.sigma, Tau: cfg.Privacy.Tau, TauGiven: g.cfg.Sources["privacy.tau"] != config.FromDefault,
 		TauFlag: g.cfg.Sources["privacy.tau"] == config.FromFlag, Estimator: cfg.Recovery.Estimator, Sources: cfg.Recovery.Sources,
-		Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease}
+		Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease,
+		DryRun: opts.dryRun}
 	if s.RunID == "" {
 		s.RunID = newRunID()
 	}
@@ -236,7 +240,7 @@ func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.
 func checkCommunities(opts *locateOptions, in *locateInputs) error {
 	switch kind, arg := in.commKind, in.commArg; {
 	case (kind == "leiden" || kind == "louvain") && arg == "":
-		return checkPositive("resolution", opts.resolution)
+		return job.CheckPositive("resolution", opts.resolution)
 	case kind == "file" && arg != "":
 		return nil
 	case kind == "gds" && (arg == "leiden" || arg == "louvain"):
@@ -246,7 +250,7 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 		if arg == "louvain" && opts.resolution != 1 {
 			return usageErrorf("--resolution: gds:louvain has no resolution parameter; use gds:leiden")
 		}
-		return checkPositive("resolution", opts.resolution)
+		return job.CheckPositive("resolution", opts.resolution)
 	case kind == "property" && arg != "":
 		if !in.isDB {
 			return usageErrorf("--communities property:NAME needs --graph neo4j")
@@ -403,4 +407,25 @@ func plotLocate(opts *locateOptions, graph *laplacian.Graph, res *graphcloak.Loc
 	v.Verdict = noiseVerdict(res.NoiseDominated, res.PosteriorToPrior)
 	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, tau, res.Sigma)
 	return plotting.GraphPicture(opts.plot, v)
+}
+
+type locateOptions struct {
+	g                *globalOptions
+	graph            string
+	released         string // release file
+	releasedProperty string // Neo4j property holding released values
+	releaseRun       string // run id of the release (σ, τ from its run record)
+	sigma            float64
+	communities      string // leiden | louvain | gds:leiden | gds:louvain | property:NAME | file:PATH
+	resolution       float64
+	out              string
+	plot             string // picture of the graph
+	plotValue        string // posterior | released
+	runID            string // names the run when set (serve); else a fresh id
+	forecastTrials   int    // simulated trials of the forecast (0: none)
+	mode             string // write | stream
+	dryRun           bool   // print the plan: nothing located, charged or written
+	stdin            io.Reader
+	privateAnswer    answerOptions
+	communityCache   *communityCache // serve: Leiden updated between slots
 }

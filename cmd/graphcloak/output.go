@@ -5,6 +5,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"text/tabwriter"
+
+	"github.com/graphcloak/graphcloak/community"
 )
 
 // outputFile is an output opened before any work: "-" is standard output;
@@ -76,4 +79,27 @@ func budgetVerdict(budget, estimate float64, method string) string {
 	default:
 		return fmt.Sprintf("%.3g s: shorter than the modelled run, so Δ2 will be a proven upper bound, not the exact value", budget)
 	}
+}
+
+// printReport prints the ranked community table (at most 15 rows); truth,
+// when non-nil, marks the true source community.
+func printReport(out io.Writer, rep *community.Report, truth map[int]bool) error {
+	if rep.NoSource {
+		_, err := fmt.Fprintln(out, rep.Reason)
+		return err
+	}
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "RANK\tCOMMUNITY\tPROBABILITY\tSIZE\t")
+	for i, c := range rep.Communities {
+		if i == 15 {
+			fmt.Fprintf(tw, "…\t%d more\t\t\t\n", len(rep.Communities)-15)
+			break
+		}
+		mark := ""
+		if truth[c.ID] {
+			mark = "← true source"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%.4f\t%d\t%s\n", c.Rank, c.Name, c.Share, c.Size, mark)
+	}
+	return tw.Flush()
 }

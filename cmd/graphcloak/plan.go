@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -252,31 +251,4 @@ func printPlan(out io.Writer, rep *planReport) error {
 		}
 	}
 	return nil
-}
-
-// printForecasts prints forecasts as table rows, marking those at chance.
-func printForecasts(out io.Writer, fs []experiment.Forecast) error {
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "MODE\tMECHANISM\tε\tRIGHT COMMUNITY [95%]\tCHANCE\tIN 90% SET [95%]\tSET SIZE (CHANCE)\tCEILING\tBUDGET BUYS (zCDP / EXACT)\t")
-	for _, f := range fs {
-		mark := ""
-		if f.AtChance {
-			mark = "  ← at chance: noise"
-		}
-		ceil := "-"
-		if f.Ceiling > 0 {
-			ceil = fmt.Sprintf("%.3f", f.Ceiling)
-		}
-		mode := f.Mode
-		if f.Smooth > 0 {
-			mode += fmt.Sprintf(" τ′=%g", f.Smooth)
-		}
-		buys := "-"
-		if b := f.BudgetBuys; b != nil {
-			buys = fmt.Sprintf("%d / %d", b.ZCDP, b.Optimal)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
-			f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, buys, mark)
-	}
-	return tw.Flush()
 }

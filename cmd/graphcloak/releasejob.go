@@ -236,3 +236,39 @@ func openReleaseLedger(ctx context.Context, g *globalOptions, client *connector.
 	}
 	return l, nil
 }
+
+// releaseOptions are the release command's own flags; the rest (privacy
+// parameters, projection, write-back) are configuration keys.
+type releaseOptions struct {
+	g      *globalOptions
+	stdin  io.Reader
+	graph  string
+	values string // FILE or "-"
+	out    string
+	dryRun bool
+	// forecastTrials are the dry run's simulated sources (0: no forecast).
+	forecastTrials int
+	// smooth is extra diffusion τ′ before the noise (ReleaseJob.Smooth).
+	smooth float64
+	lease  time.Duration
+	// Δ2: a stored certificate (verified against the graph), or a time
+	// budget for computing it (the best proven bound reached).
+	sensitivityCert string
+	timeBudget      time.Duration
+	// sensitivityCache: a certificate file reused while it verifies
+	// against the graph (and this software), rewritten when it does not.
+	sensitivityCache string
+	// slot is the schedule granularity of --epoch auto; now the clock.
+	slot time.Duration
+	now  func() time.Time
+	// wait is how long to wait for another live run holding the scope
+	// (or publishing this epoch, or writing the same --out file) before
+	// giving up with exit 8.
+	wait time.Duration
+	// runID, when set, names this run (serve logs it before the release
+	// starts); otherwise a fresh one is made.
+	runID string
+}
+
+// releaseSummary is the output of release (-o json keys in GDS style).
+type releaseSummary = job.Summary

@@ -361,3 +361,11 @@ func flagError(flag string, err error) error {
 	}
 	return fmt.Errorf("%s: %w", flag, err)
 }
+
+// noArgs refuses positional arguments as a usage error (exit 2).
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("%s takes no arguments, got %q", cmd.CommandPath(), args)
+	}
+	return nil
+}

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -120,41 +119,10 @@ func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
 	return tw.Flush()
 }
 
-// releaseRun reads the run record of release runID and checks that its
-// values are still the ones in the database: a succeeded release run, not
-// superseded, and every node of the projection that has its write
-// property carries its run id (connector.CheckRunBinding). Otherwise the
-// error names the run that overwrote the values.
-func releaseRun(ctx context.Context, g *globalOptions, client *connector.Client, runID string) (*connector.RunRecord, error) {
-	cfg := &g.cfg.Config
-	rr, err := client.ReadRun(ctx, cfg.Neo4j.Database, runID)
-	if err != nil {
-		return nil, err
-	}
-	switch {
-	case rr.Command != "release":
-		return nil, inputErrorf("--release-run: run %q is a %q run, not a release", runID, rr.Command)
-	case rr.Status == connector.StatusSuperseded:
-		return nil, inputErrorf("--release-run: the values of release %q were overwritten by run %q (its record says superseded)", runID, rr.SupersededBy)
-	case rr.Status != connector.StatusSucceeded:
-		return nil, inputErrorf("--release-run: release %q did not succeed (status %q)", runID, rr.Status)
-	case !config.ValidIdentifier(rr.WriteProperty):
-		return nil, inputErrorf("--release-run: run %q records no valid write property", runID)
-	}
-	p := projectionOf(cfg)
-	if err := client.CheckRunBinding(ctx, p, rr.WriteProperty, runID); err != nil {
-		if hint := projectionHint(cfg, rr.Projection); hint != "" {
-			return nil, fmt.Errorf("%w%s", err, hint)
-		}
-		return nil, err
-	}
-	return rr, nil
-}
-
 // releasedFromNeo4j rebuilds a release from the database: the metadata
 // from the release's run record, the released values from its write
 // property on the configured projection, after checking they are the
-// run's own (releaseRun). Released values lie on the grid γ = 2^-k, so
+// run's own (releaseRunRecord). Released values lie on the grid γ = 2^-k, so
 // r_i = value/γ is recovered exactly; anything else is refused.
 func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*privacy.Released, error) {
 	cfg := &g.cfg.Config
@@ -163,10 +131,7 @@ func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*pr
 		return nil, err
 	}
 	defer client.Close(context.WithoutCancel(ctx))
-	if err := adoptRunProjection(ctx, g, client, runID); err != nil {
-		return nil, err
-	}
-	rr, err := releaseRun(ctx, g, client, runID)
+	rr, want, err := releaseRunRecord(ctx, g, client, runID)
 	if err != nil {
 		return nil, err
 	}
@@ -182,27 +147,5 @@ func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*pr
 	if lg.Graph.N() != meta.N {
 		return nil, inputErrorf("--release-run: the projection has %d nodes, the release had %d%s", lg.Graph.N(), meta.N, projectionHint(cfg, rr.Projection))
 	}
-	want, err := releaseDigest(ctx, g, client, rr)
-	if err != nil {
-		return nil, err
-	}
 	return job.CheckReleasedValues(rr, &meta, lg.Graph, lg.Pulled.Values, want)
-}
-
-// releaseDigest returns the digest of the values release run rr
-// published: the one its record holds, else (runs recorded before
-// digests) that of its stored values, else "" with a warning.
-func releaseDigest(ctx context.Context, g *globalOptions, client *connector.Client, rr *connector.RunRecord) (string, error) {
-	if rr.ValuesDigest != "" {
-		return rr.ValuesDigest, nil
-	}
-	if rr.ValuesStored {
-		keys, grid, err := client.LoadReleaseValues(ctx, rr.Database, rr.RunID)
-		if err != nil {
-			return "", err
-		}
-		return privacy.ValuesDigest(keys, grid), nil
-	}
-	g.logger.Warn("the release run records no digest of its values (made by an older version): only their run binding is checked", "releaseRun", rr.RunID)
-	return "", nil
 }

@@ -137,8 +137,12 @@ func TestOutputsNeverOverwriteInputs(t *testing.T) {
 		{"release", "--write-property", "room", "--values", readings, "--ledger", "neo4j", "--epsilon", "1", "--tau", "1",
 			"--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--node-key-property", "room_runId"},
 		append([]string{"locate", "--rank-property", "roomId", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"locate", "--mass-property", "roomId", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"locate", "--community-write-property", "roomId", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"locate", "--probability-property", "roomId", "--sigma", "1", "--released-property", "relv"}, nowhere...),
 		append([]string{"locate", "--community-write-property", "relv", "--sigma", "1", "--released-property", "relv"}, nowhere...),
 		append([]string{"locate", "--mass-property", "x", "--probability-property", "x", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"communities", "--community-write-property", "roomId"}, nowhere...),
 	} {
 		_, stderr, code := runPipelineCLI(t, context.Background(), nil, args...)
 		if code != 3 || !strings.Contains(stderr, "would overwrite") {

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/internal/cancel"
+	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// The simulated graph inputs and the forecast table shared by the
+// commands that simulate releases on a graph (experiment graph, plan):
+// their flags, the graph and communities they score against.
+
+const simulationNote = `Experiments simulate the mechanism; they release nothing. Their noise comes
+from a seeded math/rand/v2 stream so every number is reproducible from --random-seed,
+and they never touch a privacy ledger. Real releases use 'graphcloak release'.`
+
+// graphOptions are the flags of "experiment graph" (plan takes the same).
+type graphOptions struct {
+	graph          string
+	taus, epsilons []float64 // one experiment per (τ, ε) pair
+	delta          float64
+	mechanism      string
+	alpha          float64
+	sigma          float64
+	sources        int
+	trials         int
+	estimator      string
+	seed           uint64
+	communities    string
+	resolution     float64
+	workers        int
+	plot           string
+	privateAnswer  bool
+	answerCap      int
+}
+
+// loadExperimentGraph loads --graph (with the community property when
+// --communities property:NAME) for a simulation; the database connection,
+// if any, is closed: simulations write nothing.
+func loadExperimentGraph(ctx context.Context, g *globalOptions, spec, property string) (*loadedGraph, error) {
+	pull, endPull := g.pullProgress()
+	lg, err := loadGraph(ctx, &g.cfg.Config, spec, loadOptions{CommunityProperty: property, Progress: pull})
+	endPull()
+	if err != nil {
+		if spec == neo4jSpec {
+			return nil, err
+		}
+		return nil, flagError("--graph", err)
+	}
+	lg.Close(context.WithoutCancel(ctx))
+	return lg, nil
+}
+
+// checkExperimentGraph validates experiment graph's flags and returns the
+// community property to read (for --communities property:NAME).
+func checkExperimentGraph(o *graphOptions) (property string, err error) {
+	if err := checkPlotPath(o.plot); err != nil {
+		return "", err
+	}
+	switch {
+	case o.trials < 1:
+		return "", inputErrorf("--trials must be at least 1, got %d", o.trials)
+	case o.sources < 1:
+		return "", inputErrorf("--sources must be at least 1, got %d", o.sources)
+	}
+	for _, tau := range o.taus {
+		if err := job.CheckPositive("tau", tau); err != nil {
+			return "", err
+		}
+	}
+	for _, p := range []struct {
+		name string
+		v    float64
+	}{{"alpha", o.alpha}, {"resolution", o.resolution}} {
+		if err := job.CheckPositive(p.name, p.v); err != nil {
+			return "", err
+		}
+	}
+	if o.sigma != 0 {
+		if err := job.CheckPositive("sigma", o.sigma); err != nil {
+			return "", err
+		}
+	} else {
+		for _, eps := range o.epsilons {
+			if err := checkPrivacy(eps, o.delta); err != nil {
+				return "", err
+			}
+		}
+	}
+	if err := checkEstimator(o.estimator); err != nil {
+		return "", err
+	}
+	kind := o.communities
+	property, isProperty := strings.CutPrefix(kind, "property:")
+	if kind != "" && kind != "planted" && kind != "leiden" && kind != "louvain" && !strings.HasPrefix(kind, "file:") && !isProperty {
+		return "", inputErrorf("--communities must be planted, leiden, louvain, file:PATH or property:NAME, got %q", kind)
+	}
+	if isProperty && o.graph != neo4jSpec {
+		return "", usageErrorf("--communities property:NAME needs --graph neo4j")
+	}
+	return property, nil
+}
+
+// experimentCommunities returns the partition the experiment scores
+// against and what it is (planted by default when the graph has one, else
+// leiden).
+func experimentCommunities(ctx context.Context, o *graphOptions, lg *loadedGraph) (kind string, part []int, names []string, err error) {
+	gr, planted := lg.Graph, lg.Partition
+	kind = o.communities
+	if kind == "" {
+		kind = "leiden"
+		if planted != nil {
+			kind = "planted"
+		}
+	}
+	switch {
+	case kind == "planted":
+		if planted == nil {
+			return "", nil, nil, inputErrorf("--communities planted: graph %q has no planted partition", o.graph)
+		}
+		part = planted
+	case kind == "leiden":
+		if part, err = cancel.Run(ctx, func() ([]int, error) {
+			return community.Leiden(gr, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed})
+		}); err != nil {
+			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
+		}
+	case kind == "louvain":
+		if part, err = cancel.Run(ctx, func() ([]int, error) { return community.Louvain(gr, o.resolution, o.seed) }); err != nil {
+			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
+		}
+	case strings.HasPrefix(kind, "property:"):
+		byKey := make(map[string]string, gr.N())
+		for i, c := range lg.Pulled.Communities {
+			byKey[gr.Key(i)] = strconv.FormatInt(c, 10)
+		}
+		if part, names, err = community.FromAssignment(gr, byKey); err != nil {
+			return "", nil, nil, inputErrorf("--communities: %w", err)
+		}
+	default:
+		path := strings.TrimPrefix(kind, "file:")
+		if part, names, err = community.LoadAssignment(path, gr); err != nil {
+			return "", nil, nil, inputErrorf("--communities: %w", err)
+		}
+	}
+	return kind, part, names, nil
+}
+
+// printForecasts prints forecasts as table rows, marking those at chance.
+func printForecasts(out io.Writer, fs []experiment.Forecast) error {
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "MODE\tMECHANISM\tε\tRIGHT COMMUNITY [95%]\tCHANCE\tIN 90% SET [95%]\tSET SIZE (CHANCE)\tCEILING\tBUDGET BUYS (zCDP / EXACT)\t")
+	for _, f := range fs {
+		mark := ""
+		if f.AtChance {
+			mark = "  ← at chance: noise"
+		}
+		ceil := "-"
+		if f.Ceiling > 0 {
+			ceil = fmt.Sprintf("%.3f", f.Ceiling)
+		}
+		mode := f.Mode
+		if f.Smooth > 0 {
+			mode += fmt.Sprintf(" τ′=%g", f.Smooth)
+		}
+		buys := "-"
+		if b := f.BudgetBuys; b != nil {
+			buys = fmt.Sprintf("%d / %d", b.ZCDP, b.Optimal)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
+			f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, buys, mark)
+	}
+	return tw.Flush()
+}
+
+func checkEstimator(name string) error {
+	if _, err := recovery.ByName(name); err != nil {
+		return inputErrorf("--estimator: %v", err)
+	}
+	return nil
+}
+
+func checkPrivacy(eps, delta float64) error {
+	if !(eps > 0) || math.IsInf(eps, 0) {
+		return inputErrorf("--epsilon must be positive and finite, got %v", eps)
+	}
+	if !(delta > 0 && delta < 1) {
+		return inputErrorf("--delta must be in (0, 1), got %v", delta)
+	}
+	return nil
+}
