@@ -47,7 +47,7 @@ func lowSpectrum(g *laplacian.Graph, stop func() bool) ([]float64, int) {
 		return []float64{0}, 0
 	}
 	B := expm.LambdaMaxBound(g)
-	_, theta, conv := lowModes(g, min(dim, 16), min(dim, 12), nil, 0, 1e-9*B, 40, stop)
+	_, theta, conv := lowModes(g, min(dim, 16), min(dim, 12), math.Inf(1), nil, 0, 1e-9*B, 40, stop)
 	return theta, conv
 }
 
