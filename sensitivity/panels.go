@@ -281,6 +281,16 @@ func (w *panelWorker) finish(t []float64, ck float64) {
 		}
 		return
 	}
+	if len(w.size) == 1 {
+		// Connected: one mean per column, in the AVX2 kernels.
+		var s [b]float64
+		colSums(t, &s)
+		for k := range s {
+			s[k] /= w.size[0]
+		}
+		centerAcc(t, acc, &s, ck)
+		return
+	}
 	sums := w.sums
 	clear(sums)
 	for i, l := range w.label {
