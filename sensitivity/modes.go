@@ -558,6 +558,48 @@ func filterPanels(kern *blockKernel, x []float64, p, deg int, lo, a, B float64, 
 	wg.Wait()
 }
 
+// modesBelow estimates how many eigenvalues of L off its null space lie
+// below θ₀ + span from the first conv converged Ritz values theta
+// (ascending): their count when one of them is past the cut, otherwise
+// the counting function N(θ₀ + x) ≈ conv·(x/x_conv)^β extrapolated to
+// x = span. β > 0 is taken as given; β = 0 fits it on the upper half of
+// the converged values (clamped to [1, 3]). The density grows with λ at
+// the bottom of these spectra: a linear extrapolation (β = 1) from 40
+// converged values said 87 where 122 modes are (pa:n=5000,m=3, τ = 100)
+// and 139 where about 400 are (pa:n=5000,m=10, τ = 20); the fit (β ≈ 1.8,
+// 2.0) says 157 and 521. +Inf with fewer than 4 converged.
+func modesBelow(theta []float64, conv int, span, beta float64) float64 {
+	below := 0
+	for _, th := range theta[:conv] {
+		if th < theta[0]+span {
+			below++
+		}
+	}
+	if below < conv {
+		return float64(below)
+	}
+	if conv < 4 {
+		return math.Inf(1)
+	}
+	h := conv / 2
+	xh, xc := theta[h-1]-theta[0], theta[conv-1]-theta[0]
+	if !(xh > 0 && xc > xh) {
+		return math.Inf(1)
+	}
+	if beta <= 0 {
+		beta = math.Log(float64(conv)/float64(h)) / math.Log(xc/xh)
+		beta = math.Max(1, math.Min(3, beta))
+	}
+	return float64(conv) * math.Pow(span/xc, beta)
+}
+
+// slowModesBlock is the block size for an estimate of est modes: est plus
+// cutRoom converged pairs at 3/4 of the block, in multiples of 16 (the
+// filter's panels).
+func slowModesBlock(est float64) int {
+	return int(math.Ceil((est+cutRoom)/0.75/columnBlock)) * columnBlock
+}
+
 // cutRoom is how many converged Ritz pairs past the cut θ₀ + span the
 // slow modes want before they stop iterating: the count certificate's μ
 // is put in the widest gap among them.
@@ -649,16 +691,14 @@ func slowModesGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Result,
 			}
 			// The spectrum's density so far says how many modes the span
 			// holds; too many and the other methods are the better choice.
-			est := float64(conv) * span / math.Max(theta[conv-1]-theta[0], 1e-300)
-			if est > float64(maxBlock) {
+			est := modesBelow(theta, conv, span, 0)
+			if est+cutRoom > 0.75*float64(maxBlock) {
 				return s, false
 			}
-			// The next block is sized for the estimate, not doubled: the
-			// density grows with λ (on pa:n=5000,m=3 at τ = 100 the first
-			// 48-block estimates 87 modes, the second 108, and 122 are
-			// there), so 1.5× of it, and 3/4 of the block converges.
+			// The next block is sized for the estimate, not doubled; 3/4
+			// of a block converges.
 			x, p0 = q, p
-			p = min(dim, maxBlock, max(2*p, int(math.Ceil((1.5*est+cutRoom)/0.75/16))*16))
+			p = min(dim, maxBlock, max(2*p, slowModesBlock(est)))
 			continue
 		}
 		m, mu := dim, math.Inf(1)
