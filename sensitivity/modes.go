@@ -460,22 +460,32 @@ func lowModes(g *laplacian.Graph, p, want int, span float64, x0 []float64, p0 in
 // filterBlock applies the Chebyshev filter of degree deg that damps
 // [a, B] (scaled so that it is 1 at lo, below a) to the n×p row-major
 // block x, with y as scratch, and returns the filtered block and the
-// scratch (Zhou et al. 2006, Algorithm 4.1). Every 16 steps the null
-// space, which lies below the interval and grows fastest, is projected
-// off, so that its rounding-level part cannot swamp the block.
+// scratch (chebFilter with the row-major product).
 func filterBlock(op *laplacian.Operator, x, y []float64, p, deg int, lo, a, B float64, label []int32, comps int, stop func() bool) ([]float64, []float64) {
+	step := func(dst, src, z []float64, a1, c1, e1 float64) { op.MulBlockAffine(dst, src, p, a1, c1, z, e1) }
+	return chebFilter(step, x, y, p, deg, lo, a, B, label, comps, stop)
+}
+
+// chebFilter is the filter's recurrence (Zhou et al. 2006, Algorithm
+// 4.1) on blocks of width columns, step(dst, src, z, a, c, e) setting
+// dst = a·L·src + c·src + e·z (z may be dst, or nil with e = 0). It
+// returns the filtered block and the scratch, which are x and y in some
+// order. Every 16 steps the null space, which lies below the interval and
+// grows fastest, is projected off, so that its rounding-level part cannot
+// swamp the block.
+func chebFilter(step func(dst, src, z []float64, a, c, e float64), x, y []float64, width, deg int, lo, a, B float64, label []int32, comps int, stop func() bool) ([]float64, []float64) {
 	e, c := (B-a)/2, (B+a)/2
 	sigma := e / (lo - c)
 	sigma1 := sigma
-	op.MulBlockAffine(y, x, p, sigma1/e, -sigma1*c/e, nil, 0)
+	step(y, x, nil, sigma1/e, -sigma1*c/e, 0)
 	for d := 2; d <= deg; d++ {
 		s2 := 1 / (2/sigma1 - sigma)
-		op.MulBlockAffine(x, y, p, 2*s2/e, -2*s2*c/e, x, -sigma*s2)
+		step(x, y, x, 2*s2/e, -2*s2*c/e, -sigma*s2)
 		x, y = y, x
 		sigma = s2
 		if d%16 == 0 {
-			projectOffNull(x, p, label, comps)
-			projectOffNull(y, p, label, comps)
+			projectOffNull(x, width, label, comps)
+			projectOffNull(y, width, label, comps)
 			if stop() {
 				break
 			}
@@ -486,50 +496,31 @@ func filterBlock(op *laplacian.Operator, x, y []float64, p, deg int, lo, a, B fl
 
 // filterPanels is filterBlock for p a multiple of columnBlock, in place:
 // the block is cut into n×16 panels, each filtered on its own by the
-// AVX2 block kernel (the recurrence acts column by column, so the
-// result is filterBlock's up to the order of nothing: every column sees
-// the same operations). A panel of 16 columns stays in cache across the
-// deg steps, where the full row-major block (n·p doubles) does not; the
-// panels are shared among GOMAXPROCS workers, or, with fewer panels than
-// twice the workers, each step's rows are.
+// AVX2 block kernel (the recurrence acts column by column and both
+// kernels round alike, so the result is filterBlock's to the bit). A
+// panel of 16 columns stays in cache across the deg steps, where the full
+// row-major block (n·p doubles) does not; the panels are shared among
+// GOMAXPROCS workers, or, with fewer panels than twice the workers, each
+// step's rows are.
 func filterPanels(kern *blockKernel, x []float64, p, deg int, lo, a, B float64, label []int32, comps int, stop func() bool) {
 	const b = columnBlock
 	n := len(x) / p
-	e, c := (B-a)/2, (B+a)/2
 	panels := p / b
 	workers := min(runtime.GOMAXPROCS(0), panels)
 	rowParallel := panels < 2*workers
 	if rowParallel {
 		workers = 1
 	}
+	step := func(dst, src, z []float64, a1, c1, e1 float64) {
+		if rowParallel {
+			kern.step(dst, src, z, a1, c1, e1)
+		} else {
+			kern.rows(0, n, dst, src, z, a1, c1, e1)
+		}
+	}
 	one := func(px, py []float64) {
-		out := px
-		step := func(dst, src, z []float64, a1, c1, e1 float64) {
-			if rowParallel {
-				kern.step(dst, src, z, a1, c1, e1)
-			} else {
-				kern.rows(0, n, dst, src, z, a1, c1, e1)
-			}
-		}
-		sigma := e / (lo - c)
-		sigma1 := sigma
-		step(py, px, nil, sigma1/e, -sigma1*c/e, 0)
-		for d := 2; d <= deg; d++ {
-			s2 := 1 / (2/sigma1 - sigma)
-			step(px, py, px, 2*s2/e, -2*s2*c/e, -sigma*s2)
-			px, py = py, px
-			sigma = s2
-			if d%16 == 0 {
-				projectOffNull(px, b, label, comps)
-				projectOffNull(py, b, label, comps)
-				if stop() {
-					break
-				}
-			}
-		}
-		// The result is in py: copy it where the caller reads it.
-		if &out[0] != &py[0] {
-			copy(out, py)
+		if r, _ := chebFilter(step, px, py, b, deg, lo, a, B, label, comps, stop); &r[0] != &px[0] {
+			copy(px, r)
 		}
 	}
 	var wg sync.WaitGroup
