@@ -247,6 +247,10 @@ sdone:
 	VZEROUPPER
 	RET
 
+// The 16 column values at R8 in Y0–Y3, and back.
+#define LOADS VMOVUPD 0(R8), Y0; VMOVUPD 32(R8), Y1; VMOVUPD 64(R8), Y2; VMOVUPD 96(R8), Y3
+#define STORES VMOVUPD Y0, 0(R8); VMOVUPD Y1, 32(R8); VMOVUPD Y2, 64(R8); VMOVUPD Y3, 96(R8)
+
 // func colSumsAVX2(t []float64, s *[16]float64)
 // colSumsGo: per row of t (len(t)/16 rows) in order and column k, s[k] += t.
 TEXT ·colSumsAVX2(SB), NOSPLIT, $0-32
@@ -254,10 +258,7 @@ TEXT ·colSumsAVX2(SB), NOSPLIT, $0-32
 	MOVQ t_len+8(FP), CX
 	MOVQ s+24(FP), R8
 	SHRQ $4, CX
-	VMOVUPD 0(R8), Y0
-	VMOVUPD 32(R8), Y1
-	VMOVUPD 64(R8), Y2
-	VMOVUPD 96(R8), Y3
+	LOADS
 
 csloop:
 	TESTQ CX, CX
@@ -271,10 +272,7 @@ csloop:
 	JMP csloop
 
 csdone:
-	VMOVUPD Y0, 0(R8)
-	VMOVUPD Y1, 32(R8)
-	VMOVUPD Y2, 64(R8)
-	VMOVUPD Y3, 96(R8)
+	STORES
 	VZEROUPPER
 	RET
 
@@ -291,10 +289,7 @@ TEXT ·centerAccAVX2(SB), NOSPLIT, $0-64
 	MOVQ s+48(FP), R8
 	VBROADCASTSD ck+56(FP), Y15
 	SHRQ $4, CX
-	VMOVUPD 0(R8), Y0
-	VMOVUPD 32(R8), Y1
-	VMOVUPD 64(R8), Y2
-	VMOVUPD 96(R8), Y3
+	LOADS
 
 caloop:
 	TESTQ CX, CX
