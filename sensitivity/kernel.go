@@ -221,3 +221,32 @@ func scaleShiftGo(w, x, p []float64, inv, vn *[columnBlock]float64) {
 		}
 	}
 }
+
+// colSumsGo adds, per row of the row-major n×16 block t in order and per
+// column k, t's entry to s[k]: the panels' component sums when the graph
+// is connected.
+func colSumsGo(t []float64, s *[columnBlock]float64) {
+	const b = columnBlock
+	for r := 0; r+b <= len(t); r += b {
+		row := (*[b]float64)(t[r : r+b])
+		for k := range b {
+			s[k] += row[k]
+		}
+	}
+}
+
+// centerAccGo sets, per row of t and column k, v = t − s[k], t = v and
+// acc += ck·v: the panels' projection off the null space (s the column
+// means) fused with their accumulation.
+func centerAccGo(t, acc []float64, s *[columnBlock]float64, ck float64) {
+	const b = columnBlock
+	for r := 0; r+b <= len(t); r += b {
+		row := (*[b]float64)(t[r : r+b])
+		ai := (*[b]float64)(acc[r : r+b])
+		for k := range b {
+			v := row[k] - s[k]
+			row[k] = v
+			ai[k] += float64(ck * v)
+		}
+	}
+}

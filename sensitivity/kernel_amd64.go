@@ -81,3 +81,28 @@ func scaleShift(w, x, p []float64, inv, vn *[columnBlock]float64) {
 	}
 	scaleShiftGo(w, x, p, inv, vn)
 }
+
+//go:noescape
+func colSumsAVX2(t []float64, s *[columnBlock]float64)
+
+//go:noescape
+func centerAccAVX2(t, acc []float64, s *[columnBlock]float64, ck float64)
+
+// colSums and centerAcc are colSumsGo and centerAccGo, in AVX2 where the
+// processor has it.
+func colSums(t []float64, s *[columnBlock]float64) {
+	if useAVX2 {
+		colSumsAVX2(t[:len(t)/columnBlock*columnBlock], s)
+		return
+	}
+	colSumsGo(t, s)
+}
+
+func centerAcc(t, acc []float64, s *[columnBlock]float64, ck float64) {
+	if useAVX2 {
+		t = t[:len(t)/columnBlock*columnBlock]
+		centerAccAVX2(t, acc[:len(t)], s, ck)
+		return
+	}
+	centerAccGo(t, acc, s, ck)
+}

@@ -246,3 +246,63 @@ sdone:
 	VMOVUPD Y7, 96(R9)
 	VZEROUPPER
 	RET
+
+// The 16 column values at R8 in Y0–Y3, and back.
+#define LOADS VMOVUPD 0(R8), Y0; VMOVUPD 32(R8), Y1; VMOVUPD 64(R8), Y2; VMOVUPD 96(R8), Y3
+#define STORES VMOVUPD Y0, 0(R8); VMOVUPD Y1, 32(R8); VMOVUPD Y2, 64(R8); VMOVUPD Y3, 96(R8)
+
+// func colSumsAVX2(t []float64, s *[16]float64)
+// colSumsGo: per row of t (len(t)/16 rows) in order and column k, s[k] += t.
+TEXT ·colSumsAVX2(SB), NOSPLIT, $0-32
+	MOVQ t_base+0(FP), DI
+	MOVQ t_len+8(FP), CX
+	MOVQ s+24(FP), R8
+	SHRQ $4, CX
+	LOADS
+
+csloop:
+	TESTQ CX, CX
+	JEQ csdone
+	VADDPD 0(DI), Y0, Y0
+	VADDPD 32(DI), Y1, Y1
+	VADDPD 64(DI), Y2, Y2
+	VADDPD 96(DI), Y3, Y3
+	ADDQ $128, DI
+	DECQ CX
+	JMP csloop
+
+csdone:
+	STORES
+	VZEROUPPER
+	RET
+
+// centerAccAVX2: v = t − s, t = v, acc += ck·v (s in Y0–Y3, ck in Y15).
+#define CENTER(off, s) VMOVUPD off(DI), Y12; VSUBPD s, Y12, Y12; VMOVUPD Y12, off(DI); VMULPD Y12, Y15, Y12; VADDPD off(SI), Y12, Y12; VMOVUPD Y12, off(SI)
+
+// func centerAccAVX2(t, acc []float64, s *[16]float64, ck float64)
+// centerAccGo: per row of t (len(t)/16 rows) and column k, v = t − s[k],
+// t = v and acc += ck·v.
+TEXT ·centerAccAVX2(SB), NOSPLIT, $0-64
+	MOVQ t_base+0(FP), DI
+	MOVQ t_len+8(FP), CX
+	MOVQ acc_base+24(FP), SI
+	MOVQ s+48(FP), R8
+	VBROADCASTSD ck+56(FP), Y15
+	SHRQ $4, CX
+	LOADS
+
+caloop:
+	TESTQ CX, CX
+	JEQ cadone
+	CENTER(0, Y0)
+	CENTER(32, Y1)
+	CENTER(64, Y2)
+	CENTER(96, Y3)
+	ADDQ $128, DI
+	ADDQ $128, SI
+	DECQ CX
+	JMP caloop
+
+cadone:
+	VZEROUPPER
+	RET

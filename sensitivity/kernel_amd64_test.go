@@ -114,5 +114,21 @@ func TestKernelsMatchGo(t *testing.T) {
 		same("x", x, x2)
 		same("p", p, p2)
 		same("‖v‖²", vn[:], vn2[:])
+
+		var cs, cs2 [b]float64
+		for t := range b {
+			cs[t] = val()
+		}
+		cs2 = cs
+		colSumsAVX2(w, &cs)
+		colSumsGo(w, &cs2)
+		same("column sums", cs[:], cs2[:])
+		t2, acc, acc2 := append([]float64(nil), w...), fill(rows*b), []float64(nil)
+		acc2 = append(acc2, acc...)
+		ck := val()
+		centerAccAVX2(w, acc, &cs, ck)
+		centerAccGo(t2, acc2, &cs, ck)
+		same("centred", w, t2)
+		same("accumulated", acc, acc2)
 	}
 }

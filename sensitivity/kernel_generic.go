@@ -13,3 +13,7 @@ func dots(w, x, om []float64, a, wn, es *[columnBlock]float64) { dotsGo(w, x, om
 func axpy2(w, x, p []float64, a, bp, bb *[columnBlock]float64) { axpy2Go(w, x, p, a, bp, bb) }
 
 func scaleShift(w, x, p []float64, inv, vn *[columnBlock]float64) { scaleShiftGo(w, x, p, inv, vn) }
+
+func colSums(t []float64, s *[columnBlock]float64) { colSumsGo(t, s) }
+
+func centerAcc(t, acc []float64, s *[columnBlock]float64, ck float64) { centerAccGo(t, acc, s, ck) }

@@ -3,6 +3,7 @@ package sensitivity
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/expm"
@@ -355,11 +356,13 @@ func trailingUpdate(a []float64, n, off, rest int, panel blas64.General) {
 // Chelikowsky 2006): a block of p vectors is filtered by a Chebyshev
 // polynomial that damps [θ_p, λ_max], projected off the null space,
 // orthonormalized and Rayleigh–Ritz'd, until the want lowest Ritz pairs
-// have residuals at most resTol (or maxIter passes, or stop). x0, when
+// have residuals at most resTol, or the converged pairs already reach
+// θ₀ + span with cutRoom more past it (span +Inf: never), or maxIter
+// passes, or stop. x0, when
 // not nil, seeds the first columns (n×p0 row-major). It returns the block
 // (n×p row-major, Ritz values ascending) and how many leading pairs
 // converged. Nothing here is trusted: modeBrackets certifies the result.
-func lowModes(g *laplacian.Graph, p, want int, x0 []float64, p0 int, resTol float64, maxIter int, stop func() bool) ([]float64, []float64, int) {
+func lowModes(g *laplacian.Graph, p, want int, span float64, x0 []float64, p0 int, resTol float64, maxIter int, stop func() bool) ([]float64, []float64, int) {
 	n := g.N()
 	comps, label := g.Components()
 	op := g.Laplacian()
@@ -419,13 +422,14 @@ func lowModes(g *laplacian.Graph, p, want int, x0 []float64, p0 int, resTol floa
 	}
 	orth()
 	rr()
+	var kern *blockKernel
 	conv := 0
 	for it := 0; ; it++ {
 		conv = 0
 		for conv < p && res[conv] <= resTol {
 			conv++
 		}
-		if conv >= want || it >= maxIter || stop() {
+		if conv >= want || cutConverged(theta, conv, span) >= 0 || it >= maxIter || stop() {
 			break
 		}
 		// Filter: damp [a, B], a the top Ritz value; degree so that the
@@ -439,29 +443,173 @@ func lowModes(g *laplacian.Graph, p, want int, x0 []float64, p0 int, resTol floa
 		xw := (c - theta[min(want, p-1)]) / e
 		deg := int(math.Ceil(23 / math.Acosh(math.Max(xw, 1+1e-12))))
 		deg = max(8, min(deg, 400))
-		sigma := e / (lo - c)
-		sigma1 := sigma
-		op.MulBlockAffine(y, x, p, sigma1/e, -sigma1*c/e, nil, 0)
-		for d := 2; d <= deg; d++ {
-			s2 := 1 / (2/sigma1 - sigma)
-			op.MulBlockAffine(x, y, p, 2*s2/e, -2*s2*c/e, x, -sigma*s2)
-			x, y = y, x
-			sigma = s2
-			if d%16 == 0 {
-				// The null space lies below the filter's interval and grows
-				// fastest: keep its rounding-level part from swamping the block.
-				projectOffNull(x, p, label, comps)
-				projectOffNull(y, p, label, comps)
-				if stop() {
-					break
-				}
+		if p%columnBlock == 0 {
+			if kern == nil {
+				kern = newBlockKernel(g)
 			}
+			filterPanels(kern, x, p, deg, lo, a, B, label, comps, stop)
+		} else {
+			x, y = filterBlock(op, x, y, p, deg, lo, a, B, label, comps, stop)
 		}
-		x, y = y, x
 		orth()
 		rr()
 	}
 	return x, theta, conv
+}
+
+// filterBlock applies the Chebyshev filter of degree deg that damps
+// [a, B] (scaled so that it is 1 at lo, below a) to the n×p row-major
+// block x, with y as scratch, and returns the filtered block and the
+// scratch (chebFilter with the row-major product).
+func filterBlock(op *laplacian.Operator, x, y []float64, p, deg int, lo, a, B float64, label []int32, comps int, stop func() bool) ([]float64, []float64) {
+	step := func(dst, src, z []float64, a1, c1, e1 float64) { op.MulBlockAffine(dst, src, p, a1, c1, z, e1) }
+	return chebFilter(step, x, y, p, deg, lo, a, B, label, comps, stop)
+}
+
+// chebFilter is the filter's recurrence (Zhou et al. 2006, Algorithm
+// 4.1) on blocks of width columns, step(dst, src, z, a, c, e) setting
+// dst = a·L·src + c·src + e·z (z may be dst, or nil with e = 0). It
+// returns the filtered block and the scratch, which are x and y in some
+// order. Every 16 steps the null space, which lies below the interval and
+// grows fastest, is projected off, so that its rounding-level part cannot
+// swamp the block.
+func chebFilter(step func(dst, src, z []float64, a, c, e float64), x, y []float64, width, deg int, lo, a, B float64, label []int32, comps int, stop func() bool) ([]float64, []float64) {
+	e, c := (B-a)/2, (B+a)/2
+	sigma := e / (lo - c)
+	sigma1 := sigma
+	step(y, x, nil, sigma1/e, -sigma1*c/e, 0)
+	for d := 2; d <= deg; d++ {
+		s2 := 1 / (2/sigma1 - sigma)
+		step(x, y, x, 2*s2/e, -2*s2*c/e, -sigma*s2)
+		x, y = y, x
+		sigma = s2
+		if d%16 == 0 {
+			projectOffNull(x, width, label, comps)
+			projectOffNull(y, width, label, comps)
+			if stop() {
+				break
+			}
+		}
+	}
+	return y, x
+}
+
+// filterPanels is filterBlock for p a multiple of columnBlock, in place:
+// the block is cut into n×16 panels, each filtered on its own by the
+// AVX2 block kernel (the recurrence acts column by column and both
+// kernels round alike, so the result is filterBlock's to the bit). A
+// panel of 16 columns stays in cache across the deg steps, where the full
+// row-major block (n·p doubles) does not; the panels are shared among
+// GOMAXPROCS workers, or, with fewer panels than twice the workers, each
+// step's rows are.
+func filterPanels(kern *blockKernel, x []float64, p, deg int, lo, a, B float64, label []int32, comps int, stop func() bool) {
+	const b = columnBlock
+	n := len(x) / p
+	panels := p / b
+	workers := min(runtime.GOMAXPROCS(0), panels)
+	rowParallel := panels < 2*workers
+	if rowParallel {
+		workers = 1
+	}
+	step := func(dst, src, z []float64, a1, c1, e1 float64) {
+		if rowParallel {
+			kern.step(dst, src, z, a1, c1, e1)
+		} else {
+			kern.rows(0, n, dst, src, z, a1, c1, e1)
+		}
+	}
+	one := func(px, py []float64) {
+		if r, _ := chebFilter(step, px, py, b, deg, lo, a, B, label, comps, stop); &r[0] != &px[0] {
+			copy(px, r)
+		}
+	}
+	var wg sync.WaitGroup
+	next := make(chan int, panels)
+	for t := range panels {
+		next <- t
+	}
+	close(next)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			px := make([]float64, n*b)
+			py := make([]float64, n*b)
+			for t := range next {
+				for i := 0; i < n; i++ {
+					copy(px[i*b:i*b+b], x[i*p+t*b:i*p+t*b+b])
+				}
+				one(px, py)
+				for i := 0; i < n; i++ {
+					copy(x[i*p+t*b:i*p+t*b+b], px[i*b:i*b+b])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// modesBelow estimates how many eigenvalues of L off its null space lie
+// below θ₀ + span from the first conv converged Ritz values theta
+// (ascending): their count when one of them is past the cut, otherwise
+// the counting function N(θ₀ + x) ≈ conv·(x/x_conv)^β extrapolated to
+// x = span. β > 0 is taken as given; β = 0 fits it on the upper half of
+// the converged values (clamped to [1, 3]). The density grows with λ at
+// the bottom of these spectra: a linear extrapolation (β = 1) from 40
+// converged values said 87 where 122 modes are (pa:n=5000,m=3, τ = 100)
+// and 139 where about 400 are (pa:n=5000,m=10, τ = 20); the fit (β ≈ 1.8,
+// 2.0) says 157 and 521. +Inf with fewer than 4 converged.
+func modesBelow(theta []float64, conv int, span, beta float64) float64 {
+	below := 0
+	for _, th := range theta[:conv] {
+		if th < theta[0]+span {
+			below++
+		}
+	}
+	if below < conv {
+		return float64(below)
+	}
+	if conv < 4 {
+		return math.Inf(1)
+	}
+	h := conv / 2
+	xh, xc := theta[h-1]-theta[0], theta[conv-1]-theta[0]
+	if !(xh > 0 && xc > xh) {
+		return math.Inf(1)
+	}
+	if beta <= 0 {
+		beta = math.Log(float64(conv)/float64(h)) / math.Log(xc/xh)
+		beta = math.Max(1, math.Min(3, beta))
+	}
+	return float64(conv) * math.Pow(span/xc, beta)
+}
+
+// slowModesBlock is the block size for an estimate of est modes: est plus
+// cutRoom converged pairs at 3/4 of the block, in multiples of 16 (the
+// filter's panels).
+func slowModesBlock(est float64) int {
+	return int(math.Ceil((est+cutRoom)/0.75/columnBlock)) * columnBlock
+}
+
+// cutRoom is how many converged Ritz pairs past the cut θ₀ + span the
+// slow modes want before they stop iterating: the count certificate's μ
+// is put in the widest gap among them.
+const cutRoom = 8
+
+// cutConverged is the index k ≥ 1 of the first converged Ritz value
+// (theta ascending, the first conv converged) at or past θ₀ + span, when
+// at least cutRoom more converged pairs follow it (or the block ends
+// there); −1 otherwise.
+func cutConverged(theta []float64, conv int, span float64) int {
+	for i := 1; i < conv; i++ {
+		if theta[i] >= theta[0]+span {
+			if i+cutRoom <= conv || conv == len(theta) {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // orthonormalize replaces the n×p row-major block x by an orthonormal
@@ -514,7 +662,7 @@ func slowModesGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Result,
 	var x []float64
 	p0 := 0
 	for attempt := 0; attempt < 8; attempt++ {
-		q, theta, conv := lowModes(g, p, 3*p/4, x, p0, resTol, 60, stop)
+		q, theta, conv := lowModes(g, p, 3*p/4, span, x, p0, resTol, 60, stop)
 		if stop() {
 			return s, false
 		}
@@ -534,11 +682,14 @@ func slowModesGraphSensitivity(g *laplacian.Graph, tau, alpha float64, s Result,
 			}
 			// The spectrum's density so far says how many modes the span
 			// holds; too many and the other methods are the better choice.
-			if est := float64(conv) * span / math.Max(theta[conv-1]-theta[0], 1e-300); est > float64(maxBlock) {
+			est := modesBelow(theta, conv, span, 0)
+			if est+cutRoom > 0.75*float64(maxBlock) {
 				return s, false
 			}
+			// The next block is sized for the estimate, not doubled; 3/4
+			// of a block converges.
 			x, p0 = q, p
-			p = min(dim, 2*p, maxBlock)
+			p = min(dim, maxBlock, max(2*p, slowModesBlock(est)))
 			continue
 		}
 		m, mu := dim, math.Inf(1)

@@ -47,7 +47,7 @@ func lowSpectrum(g *laplacian.Graph, stop func() bool) ([]float64, int) {
 		return []float64{0}, 0
 	}
 	B := expm.LambdaMaxBound(g)
-	_, theta, conv := lowModes(g, min(dim, 16), min(dim, 12), nil, 0, 1e-9*B, 40, stop)
+	_, theta, conv := lowModes(g, min(dim, 16), min(dim, 12), math.Inf(1), nil, 0, 1e-9*B, 40, stop)
 	return theta, conv
 }
 
@@ -281,6 +281,16 @@ func (w *panelWorker) finish(t []float64, ck float64) {
 		}
 		return
 	}
+	if len(w.size) == 1 {
+		// Connected: one mean per column, in the AVX2 kernels.
+		var s [b]float64
+		colSums(t, &s)
+		for k := range s {
+			s[k] /= w.size[0]
+		}
+		centerAcc(t, acc, &s, ck)
+		return
+	}
 	sums := w.sums
 	clear(sums)
 	for i, l := range w.label {
@@ -389,13 +399,14 @@ type panelChoice struct {
 }
 
 // choosePanels models both methods from one estimate of the low spectrum
-// (16 filtered vectors, timed): the slow modes run first when they need
-// at most 96 modes (3/8 of the 256 Auto allows them) and are modelled at
-// most 3/4 of the panels' time. Their model: the count certificate's Cholesky (timed,
-// as for the panels) plus the subspace iteration, which costs the timed
-// 16-vector estimate times p/16 for a final block of p = 48·2^j ≥
-// modes/(3/4) vectors (its filter steps, linear in p, dominate at these
-// sizes), times slowModesIterFactor.
+// (16 filtered vectors, timed): the slow modes run first when the modes
+// they need (modesBelow, β = 1.5) fit 3/4 of the 256 Auto allows them and they are
+// modelled at most 3/4 of the panels' time. Their model: the count
+// certificate's Cholesky (timed, as for the panels) plus the subspace
+// iteration, which costs the timed 16-vector estimate times (48 + p)/16
+// for a first block of 48 and the block p it sizes (slowModesBlock; the
+// filter steps, linear in the block, dominate at these sizes), times
+// slowModesIterFactor.
 func choosePanels(g *laplacian.Graph, tau float64, stop func() bool) panelChoice {
 	n := g.N()
 	t := time.Now()
@@ -403,31 +414,21 @@ func choosePanels(g *laplacian.Graph, tau float64, stop func() bool) panelChoice
 	est := time.Since(t).Seconds()
 	var c panelChoice
 	c.panels = planPanelsFrom(g, tau, theta[0], est)
-	span := 25 / tau
-	c.modes = math.Inf(1)
-	if conv >= 2 {
-		below := 0
-		for _, th := range theta[:conv] {
-			if th < theta[0]+span {
-				below++
-			}
-		}
-		if below < conv {
-			c.modes = float64(below)
-		} else if d := theta[conv-1] - theta[0]; d > 0 {
-			c.modes = float64(conv) * span / d
-		}
+	// Twelve converged values are too few to fit the exponent: the fit
+	// said 266 where 122 modes are (pa:n=5000,m=3, τ = 100), the linear
+	// extrapolation 59; β = 1.5 says 130.
+	c.modes = modesBelow(theta, conv, 25/tau, 1.5)
+	block, blocks := 48.0, 48.0
+	if c.modes+cutRoom > 0.75*block {
+		block = float64(slowModesBlock(math.Min(c.modes, 0.75*slowModesAutoBlock)))
+		blocks += block
 	}
-	p := 48.0
-	for p*0.75 < c.modes && p < slowModesAutoBlock {
-		p *= 2
-	}
-	c.slowSeconds = choleskySeconds(n) + est*(p/16)*slowModesIterFactor
-	c.slowBytes = int64(8*n*n) + int64(6*8*n)*int64(p) + g.Bytes()
+	c.slowSeconds = choleskySeconds(n) + est*(blocks/16)*slowModesIterFactor
+	c.slowBytes = int64(8*n*n) + int64(6*8*n)*int64(block) + g.Bytes()
 	// Margins: a slow-modes attempt that needs more modes than estimated
-	// fails after costing minutes, and both models are timed on a host
+	// fails after costing seconds, and both models are timed on a host
 	// whose load changes between the dry run and the run.
-	c.slowFirst = c.modes <= 96 && c.slowSeconds < 0.75*c.panels.seconds
+	c.slowFirst = c.modes+cutRoom <= 0.75*slowModesAutoBlock && c.slowSeconds < 0.75*c.panels.seconds
 	return c
 }
 
