@@ -163,7 +163,6 @@ type routes struct {
 func newRoutes(ctx context.Context, g *laplacian.Graph, part []int, members [][]int32, phi []float64, epsilon float64) *routes {
 	n, k := g.N(), len(members)
 	r := &routes{n: n, k: k, origin: make([]int32, n*k), hops: make([]int8, n*k)}
-	rowPtr, col, _ := g.CSR()
 	workers := max(1, min(runtime.GOMAXPROCS(0), k))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -171,61 +170,19 @@ func newRoutes(ctx context.Context, g *laplacian.Graph, part []int, members [][]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			val := make([]float64, n)
-			hop := make([]int8, n)
-			org := make([]int32, n)
-			done := make([]bool, n)
-			queue := make([]int32, 0, n)
+			sr := newRouteSearch(g, phi, epsilon)
 			for o := range next {
 				if ctx.Err() != nil {
 					continue // drain: the caller returns on ctx.Err()
 				}
-				for i := range val {
-					val[i], hop[i], org[i], done[i] = math.Inf(1), -1, -1, false
-				}
-				src := slices.Clone(members[o])
-				slices.SortFunc(src, func(a, b int32) int { return cmp.Or(cmp.Compare(phi[a], phi[b]), cmp.Compare(a, b)) })
-				for _, v := range src {
-					val[v], hop[v], org[v] = phi[v], 0, v
-				}
-				queue = queue[:0]
-				head, nx := 0, 0
-				for {
-					var u int32
-					if nx < len(src) && (head == len(queue) || phi[src[nx]] <= val[queue[head]]) {
-						u = src[nx]
-						nx++
-						if org[u] != u {
-							continue // reached from a member with a smaller value
-						}
-					} else if head < len(queue) {
-						u = queue[head]
-						head++
-					} else {
-						break
-					}
-					if done[u] {
-						continue
-					}
-					done[u] = true
-					if hop[u] >= maxFarHops {
-						continue
-					}
-					nv := val[u] + epsilon
-					for _, v := range col[rowPtr[u]:rowPtr[u+1]] {
-						if !done[v] && nv < val[v] {
-							val[v], hop[v], org[v] = nv, hop[u]+1, org[u]
-							queue = append(queue, v)
-						}
-					}
-				}
+				sr.run(members[o])
 				for s := range n {
 					i := s*k + o
 					if part[s] == part[members[o][0]] {
 						r.origin[i], r.hops[i] = -1, -1
 						continue
 					}
-					r.origin[i], r.hops[i] = org[s], hop[s]
+					r.origin[i], r.hops[i] = sr.org[s], sr.hop[s]
 				}
 			}
 		}()
@@ -242,6 +199,78 @@ func newRoutes(ctx context.Context, g *laplacian.Graph, part []int, members [][]
 		}
 	}
 	return r
+}
+
+// routeSearch is one worker's state for the search of newRoutes: every
+// node's value, hop count and the member it was reached from.
+type routeSearch struct {
+	rowPtr  []int64
+	col     []int32
+	phi     []float64
+	epsilon float64
+	val     []float64
+	hop     []int8
+	org     []int32
+	done    []bool
+	queue   []int32
+}
+
+func newRouteSearch(g *laplacian.Graph, phi []float64, epsilon float64) *routeSearch {
+	n := g.N()
+	rowPtr, col, _ := g.CSR()
+	return &routeSearch{rowPtr: rowPtr, col: col, phi: phi, epsilon: epsilon, val: make([]float64, n),
+		hop: make([]int8, n), org: make([]int32, n), done: make([]bool, n), queue: make([]int32, 0, n)}
+}
+
+// run searches from the members of one community, each starting at its
+// potential.
+func (sr *routeSearch) run(members []int32) {
+	for i := range sr.val {
+		sr.val[i], sr.hop[i], sr.org[i], sr.done[i] = math.Inf(1), -1, -1, false
+	}
+	phi := sr.phi
+	src := slices.Clone(members)
+	slices.SortFunc(src, func(a, b int32) int { return cmp.Or(cmp.Compare(phi[a], phi[b]), cmp.Compare(a, b)) })
+	for _, v := range src {
+		sr.val[v], sr.hop[v], sr.org[v] = phi[v], 0, v
+	}
+	sr.queue = sr.queue[:0]
+	head, nx := 0, 0
+	for {
+		var u int32
+		switch {
+		case nx < len(src) && (head == len(sr.queue) || phi[src[nx]] <= sr.val[sr.queue[head]]):
+			u = src[nx]
+			nx++
+			if sr.org[u] != u {
+				continue // reached from a member with a smaller value
+			}
+		case head < len(sr.queue):
+			u = sr.queue[head]
+			head++
+		default:
+			return
+		}
+		sr.settle(u)
+	}
+}
+
+// settle fixes u's value and relaxes its neighbours.
+func (sr *routeSearch) settle(u int32) {
+	if sr.done[u] {
+		return
+	}
+	sr.done[u] = true
+	if sr.hop[u] >= maxFarHops {
+		return
+	}
+	nv := sr.val[u] + sr.epsilon
+	for _, v := range sr.col[sr.rowPtr[u]:sr.rowPtr[u+1]] {
+		if !sr.done[v] && nv < sr.val[v] {
+			sr.val[v], sr.hop[v], sr.org[v] = nv, sr.hop[u]+1, sr.org[u]
+			sr.queue = append(sr.queue, v)
+		}
+	}
 }
 
 // matrix returns the packing LP of the routing: row s credits, for every
