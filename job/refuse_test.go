@@ -109,31 +109,3 @@ func TestWaitForLiveRun(t *testing.T) {
 		t.Fatalf("%v, %+v, %d charges; want r1 resumed", err, sum, f.mem.Charges())
 	}
 }
-
-// The dry run is the plan: no store is written, nothing is charged, it
-// says the σ a release with the same Δ2 charges, and forecasts its
-// utility at that σ.
-func TestDryRunIsThePlan(t *testing.T) {
-	f := newFixture(t)
-	s := f.spec("r1")
-	s.DryRun, s.ForecastTrials, s.Estimator = true, 5, "posterior"
-	env := f.env()
-	env.Ledger = nil
-	p, err := PlanRelease(context.Background(), s, env)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(f.mem.Steps()) != 0 || p.Summary.Plan == nil || !(p.Summary.Sigma > 0) || p.Summary.Forecast == nil || p.Summary.Forecast.Answer == nil {
-		t.Fatalf("steps %v, summary %+v", f.mem.Steps(), p.Summary)
-	}
-	if _, err := Execute(context.Background(), p); err == nil {
-		t.Error("a dry run's plan executed")
-	}
-	sum, err := f.release("r1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.Sigma != p.Summary.Sigma || sum.Delta2 != p.Summary.Delta2 {
-		t.Errorf("release σ %v Δ2 %v, dry run σ %v Δ2 %v", sum.Sigma, sum.Delta2, p.Summary.Sigma, p.Summary.Delta2)
-	}
-}

@@ -68,7 +68,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 		defer func() { client.Close(after.Context()) }()
 	}
 	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}
-	if env.Ledger, err = openReleaseLedger(ctx, g, client); err != nil {
+	if env.Ledger, err = openReleaseLedger(ctx, g, client, spec.DryRun); err != nil {
 		return nil, err
 	}
 	if spec.Neo4j {
