@@ -18,7 +18,9 @@ import (
 type Env struct {
 	// Backend publishes to Neo4j (nil: no database publication).
 	Backend Backend
-	// Ledger is charged (nil only for a dry run).
+	// Ledger is charged; a dry run's is opened read-only (privacy.
+	// FileLedgerOptions.ReadOnly, connector.ReadLedger) and only read.
+	// Nil: no affordability check (a library caller's estimate).
 	Ledger privacy.Ledger
 	// File is the locked release file (nil: none).
 	File *File
