@@ -233,12 +233,7 @@ func TestDryRunSaysWhatTheReleaseDoes(t *testing.T) {
 // the release would wait for it; published to another property or
 // overwritten, it is refused as the release is (exit 3, exit 7).
 func TestDryRunOfAnEpochInUse(t *testing.T) {
-	f := newFixture(t)
-	f.mem.CrashAt, f.mem.Kill = 11, true // r1 stored its values and died with a live lease
-	if _, err := f.release("r1"); err == nil {
-		t.Fatal("no crash")
-	}
-	f.mem.Restart()
+	f := liveStoredRun(t)
 	s := f.spec("r2")
 	s.DryRun = true
 	p, err := PlanRelease(context.Background(), s, f.env())

@@ -80,16 +80,23 @@ func TestRepublishRefusals(t *testing.T) {
 	}
 }
 
-// A run that finds the scope held by a live run waits for it, up to
-// Spec.Wait, then gives up (busy); once the holder published the epoch
-// it is a no-op.
-func TestWaitForLiveRun(t *testing.T) {
+// liveStoredRun is a fixture whose run r1 stored its values and died
+// with its lease still live.
+func liveStoredRun(t *testing.T) *fixture {
 	f := newFixture(t)
-	f.mem.CrashAt, f.mem.Kill = 11, true // r1 stored its values and died with a live lease
+	f.mem.CrashAt, f.mem.Kill = 11, true // after "store values"
 	if _, err := f.release("r1"); err == nil {
 		t.Fatal("no crash")
 	}
 	f.mem.Restart()
+	return f
+}
+
+// A run that finds the scope held by a live run waits for it, up to
+// Spec.Wait, then gives up (busy); once the holder published the epoch
+// it is a no-op.
+func TestWaitForLiveRun(t *testing.T) {
+	f := liveStoredRun(t)
 	s := f.spec("r2")
 	s.Wait = 10 * time.Second // shorter than the lease
 	p, err := PlanRelease(context.Background(), s, f.env())
