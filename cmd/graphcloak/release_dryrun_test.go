@@ -135,3 +135,19 @@ func TestReleaseDryRunKeyedLedger(t *testing.T) {
 		t.Errorf("with the key: dry run exit %d: %s", code, stderr)
 	}
 }
+
+// locate --private-answer on a graph outside Neo4j with the Neo4j ledger
+// connects for the ledger alone: an unreachable server is exit 4 (it was a
+// nil client's panic), for the dry run as for the answer.
+func TestPrivateAnswerNeo4jLedgerOnly(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, _ := karateReadings(t, dir, true)
+	args := []string{"locate", "--graph", "karate", "--private-answer", "--values", readings, "--tau", "1", "--epsilon", "0.5",
+		"--ledger", "neo4j", "--scope", "s", "--epoch", "e", "--uri", "bolt://127.0.0.1:1", "--connect-timeout", "2"}
+	for _, extra := range [][]string{{"--dry-run"}, nil} {
+		if _, stderr, code := runPipelineCLI(t, context.Background(), nil, append(args, extra...)...); code != exitDBUnreachable {
+			t.Errorf("%v: exit %d, want %d (unreachable): %s", extra, code, exitDBUnreachable, stderr)
+		}
+	}
+}
