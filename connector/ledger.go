@@ -42,8 +42,9 @@ const (
 // the check (already charged? over budget?) and the update commit
 // together or not at all. A charge is never refunded.
 type Ledger struct {
-	c  *Client
-	db string
+	c        *Client
+	db       string
+	readOnly bool
 }
 
 var _ privacy.Ledger = (*Ledger)(nil)
@@ -60,6 +61,18 @@ func NewLedger(ctx context.Context, c *Client, database string) (*Ledger, error)
 		return nil, err
 	}
 	return &Ledger{c: c, db: db}, nil
+}
+
+// ReadLedger returns the Neo4j ledger of database ("" = the client's
+// default) for Balance and Charged only (a dry run): it creates no
+// constraint and its Charge is refused (privacy.ErrReadOnly), so reading
+// it writes nothing to the database.
+func ReadLedger(c *Client, database string) (*Ledger, error) {
+	db, err := c.db(database)
+	if err != nil {
+		return nil, err
+	}
+	return &Ledger{c: c, db: db, readOnly: true}, nil
 }
 
 // InitScope creates the (:GraphcloakLedger {scope}) node with budget if it
@@ -96,6 +109,9 @@ func (l *Ledger) InitScope(ctx context.Context, scope string, budget privacy.Bud
 func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 	if err := ch.Validate(); err != nil {
 		return err
+	}
+	if l.readOnly {
+		return fmt.Errorf("%w: database %q", privacy.ErrReadOnly, l.db)
 	}
 	idb, _ := json.Marshal([]string{ch.Scope, ch.ReleaseID})
 	chargeID := string(idb)

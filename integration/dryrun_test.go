@@ -80,3 +80,68 @@ func TestLocateDryRunNeo4j(t *testing.T) {
 		t.Fatalf("answer dry run %+v (%v): %s", plan, err, r.Stdout)
 	}
 }
+
+// TestReleaseDryRunNeo4j (issue 33): release --dry-run on Neo4j with the
+// Neo4j ledger reads the ledger and the epoch's earlier run and writes
+// nothing — no run record, no node property, no charge — and says what the
+// release then does: charge ρ from the balance it printed (fresh), nothing
+// (already published), or the release's refusal and exit code (another
+// write property: 3; over budget: 5).
+func TestReleaseDryRunNeo4j(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{15, 15}, 0.4, 0.05)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() {
+		query(t, d, "MATCH (r:GraphcloakRun) WHERE r.scope = $p DETACH DELETE r", map[string]any{"p": e.scope})
+	})
+	state := func() string {
+		runs := query(t, d, "MATCH (r:GraphcloakRun) WHERE r.scope = $p RETURN count(r)", map[string]any{"p": e.scope})[0].Values[0]
+		spent := query(t, d, "MATCH (l:GraphcloakLedger {scope: $s}) RETURN l.spent, l.releases", map[string]any{"s": e.scope})[0].Values
+		return fmt.Sprint(labelPropertyKeys(t, d, f.Label), runs, spent)
+	}
+	type summary struct {
+		DryRun, AlreadyPublished bool
+		RunID, Step              string
+		Rho, Sigma, RhoSpent     float64
+		Balance                  *struct{ RhoSpent, RhoRemaining float64 }
+	}
+	dry := func(args []string) (summary, cliResult) {
+		t.Helper()
+		before := state()
+		r := runCLI(t, s.Password, append(args, "--dry-run", "--forecast-trials", "0")...)
+		if after := state(); after != before {
+			t.Fatalf("the dry run wrote: %s → %s", before, after)
+		}
+		var sum summary
+		if r.Code == 0 {
+			if err := json.Unmarshal([]byte(r.Stdout), &sum); err != nil || !sum.DryRun {
+				t.Fatalf("dry run %v: %s", err, r.Stdout)
+			}
+		}
+		return sum, r
+	}
+
+	plan, r := dry(e.releaseArgs("e1"))
+	if r.Code != 0 || plan.Step != "fresh" || plan.Balance == nil || !(plan.Rho > 0) || !(plan.Balance.RhoRemaining > 0) {
+		t.Fatalf("dry run: exit %d, %+v: %s", r.Code, plan, r.Stderr)
+	}
+	rel := releaseJSON(t, e, e.releaseArgs("e1"))
+	if rel["rho"] != plan.Rho || rel["sigma"] != plan.Sigma || rel["rhoSpent"].(float64) < plan.Balance.RhoSpent+plan.Rho*(1-1e-12) {
+		t.Errorf("release ρ %v σ %v spent %v; the dry run said ρ %v σ %v from spent %v", rel["rho"], rel["sigma"], rel["rhoSpent"], plan.Rho, plan.Sigma, plan.Balance.RhoSpent)
+	}
+	if plan, r = dry(e.releaseArgs("e1")); r.Code != 0 || plan.Step != "already published" || !plan.AlreadyPublished || plan.RunID != rel["runId"] {
+		t.Errorf("dry run of the published epoch: exit %d, %+v: %s", r.Code, plan, r.Stderr)
+	}
+	other := append(e.releaseArgs("e1"), "--write-property", e.write+"X")
+	if _, r = dry(other); r.Code != 3 {
+		t.Errorf("dry run to another write property: exit %d, want 3: %s", r.Code, r.Stderr)
+	}
+	over := append(e.releaseArgs("e2"), "--epsilon", "20")
+	_, r = dry(over)
+	rr := runCLI(t, s.Password, over...)
+	if r.Code != 5 || rr.Code != 5 {
+		t.Errorf("over budget: dry run exit %d (%s), release exit %d (%s); want 5", r.Code, r.Stderr, rr.Code, rr.Stderr)
+	}
+}

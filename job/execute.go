@@ -238,23 +238,10 @@ func (p *Plan) store(ctx context.Context, run Run, rel *privacy.Released) (conne
 // charge, no draw); anything else cannot be completed without a new
 // charge.
 func (p *Plan) republish(ctx context.Context, prev *connector.RunRecord) error {
-	s, sum, env := &p.Spec, p.Summary, &p.env
-	sum.RunID, sum.Sigma, sum.Rho, sum.Delta2, sum.ReleaseID = prev.RunID, prev.Sigma, prev.Rho, prev.Delta2, prev.ReleaseID
-	sum.WriteProperty, sum.NodeCount, sum.RelationshipCount = prev.WriteProperty, prev.NodeCount, prev.RelationshipCount
-	sum.Mechanism, _ = prev.Extra["mechanism"].(string)
-	sum.Delta2Exact, _ = prev.Extra["delta2Exact"].(bool)
-	sum.SensitivityMethod, _ = prev.Extra["sensitivityMethod"].(string)
-	switch Next(prev, s.WriteProperty, env.now()) {
-	case OtherProperty:
-		return inputErrorf("epoch %q of scope %q was released by run %s to %q, not %q: use a new --epoch (a new charge) or --write-property %s",
-			sum.Epoch, sum.Scope, prev.RunID, prev.WriteProperty, s.WriteProperty, prev.WriteProperty)
-	case AlreadyPublished:
-		sum.AlreadyPublished = true
-		sum.NodePropertiesWritten = 0
-		env.logger().Info("epoch already published: nothing to do", "runId", prev.RunID, "epoch", sum.Epoch)
-		return nil
-	case Overwritten:
-		return &ChargedError{Epoch: sum.Epoch, Err: fmt.Errorf("epoch %q was published by run %s and then overwritten by run %s", sum.Epoch, prev.RunID, prev.SupersededBy)}
+	sum, env := p.Summary, &p.env
+	step := Next(prev, p.Spec.WriteProperty, env.now())
+	if err := p.earlierRun(prev, step); err != nil || step == AlreadyPublished {
+		return err
 	}
 	run, rel, err := p.resume(ctx, prev)
 	var busy *connector.RunStateError
@@ -275,6 +262,33 @@ func (p *Plan) republish(ctx context.Context, prev *connector.RunRecord) error {
 	if err := p.publish(ctx, run, rel); err != nil {
 		recordFailure(env.bookkeeping(ctx), env.logger(), run, err)
 		return err
+	}
+	return nil
+}
+
+// earlierRun takes into the summary what prev, the run that charged the
+// epoch, released, and refuses the steps that cannot publish it: another
+// write property (exit 3), values overwritten (exit 7). Execute acts on
+// the other steps; a dry run only reports them.
+func (p *Plan) earlierRun(prev *connector.RunRecord, step Step) error {
+	s, sum, env := &p.Spec, p.Summary, &p.env
+	sum.RunID, sum.Sigma, sum.Rho, sum.Delta2, sum.ReleaseID = prev.RunID, prev.Sigma, prev.Rho, prev.Delta2, prev.ReleaseID
+	sum.WriteProperty, sum.NodeCount, sum.RelationshipCount = prev.WriteProperty, prev.NodeCount, prev.RelationshipCount
+	sum.Mechanism, _ = prev.Extra["mechanism"].(string)
+	sum.Delta2Exact, _ = prev.Extra["delta2Exact"].(bool)
+	sum.SensitivityMethod, _ = prev.Extra["sensitivityMethod"].(string)
+	switch step {
+	case OtherProperty:
+		return inputErrorf("epoch %q of scope %q was released by run %s to %q, not %q: use a new --epoch (a new charge) or --write-property %s",
+			sum.Epoch, sum.Scope, prev.RunID, prev.WriteProperty, s.WriteProperty, prev.WriteProperty)
+	case AlreadyPublished:
+		sum.AlreadyPublished = true
+		sum.NodePropertiesWritten = 0
+		if !s.DryRun {
+			env.logger().Info("epoch already published: nothing to do", "runId", prev.RunID, "epoch", sum.Epoch)
+		}
+	case Overwritten:
+		return &ChargedError{Epoch: sum.Epoch, Err: fmt.Errorf("epoch %q was published by run %s and then overwritten by run %s", sum.Epoch, prev.RunID, prev.SupersededBy)}
 	}
 	return nil
 }

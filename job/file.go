@@ -48,6 +48,19 @@ func (f *File) Path() string { return f.pending.Path() }
 // commit).
 func (f *File) Abort() { f.pending.Abort() }
 
+// outPath is the release file a plan checks: the locked file of a
+// release, --out itself for a dry run (read, never locked or written),
+// "" when there is none.
+func (p *Plan) outPath() string {
+	switch {
+	case p.env.File != nil:
+		return p.env.File.Path()
+	case p.Spec.DryRun:
+		return p.Spec.Out
+	}
+	return ""
+}
+
 // existingFile applies the rule that a release file is never
 // overwritten, checked under the lock before the ledger is touched: a
 // file holding this scope's epoch is this release, already published
@@ -57,7 +70,7 @@ func (f *File) Abort() { f.pending.Abort() }
 // holds). Without an epoch every run is a new epoch, so a second run to
 // the same file is refused, never charged twice.
 func (p *Plan) existingFile() (done bool, err error) {
-	path, sum := p.env.File.Path(), p.Summary
+	path, sum := p.outPath(), p.Summary
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -79,7 +92,7 @@ func (p *Plan) existingFile() (done bool, err error) {
 // already in the release file is a no-op success; otherwise the charge
 // cannot be re-published here.
 func (p *Plan) alreadyPublishedFile(cause error) error {
-	path, sum := p.env.File.Path(), p.Summary
+	path, sum := p.outPath(), p.Summary
 	prev, err := privacy.ReadReleaseFile(path)
 	if err == nil && prev.Meta.Scope == sum.Scope && prev.Meta.Epoch == sum.Epoch {
 		sum.AlreadyPublished, sum.Out = true, path

@@ -2,7 +2,9 @@
 // library. A Spec (graph, parameters, outputs, ledger scope and epoch) is
 // checked by PlanRelease into a Plan — the release file, the epoch's
 // earlier run, affordability, the graph and its fingerprint, the Δ2
-// source, and for a dry run the cost and σ — and Execute carries the plan
+// source, and for a dry run the cost and σ (a dry run takes the same
+// steps reading only, so it is refused where the release would be and
+// says the step, balance and ρ of the release) — and Execute carries the plan
 // out against an injected Backend (Neo4j: writeback.Neo4j; tests:
 // Memory), ledger, logger, progress and clock. The dry run is the plan
 // printed, so the two cannot drift; the command (release) and the

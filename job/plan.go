@@ -18,7 +18,9 @@ import (
 type Env struct {
 	// Backend publishes to Neo4j (nil: no database publication).
 	Backend Backend
-	// Ledger is charged (nil only for a dry run).
+	// Ledger is charged; a dry run's is opened read-only (privacy.
+	// FileLedgerOptions.ReadOnly, connector.ReadLedger) and only read.
+	// Nil: no affordability check (a library caller's estimate).
 	Ledger privacy.Ledger
 	// File is the locked release file (nil: none).
 	File *File
@@ -117,6 +119,13 @@ type Plan struct {
 // readings (env.Load), the Δ2 source (certificate or cache, verified
 // against the graph) and, for a dry run, the cost, the σ the release
 // would use and the utility forecast at that σ.
+//
+// A dry run takes the same steps, reading only: the release file at
+// Spec.Out (env.File is nil: nothing locked), FindRelease, the ledger's
+// Charged and Balance (env.Ledger opened read-only). It is refused with
+// the error the release would meet (over budget, already charged, an
+// epoch published elsewhere), and otherwise its Summary says what the
+// release would do (Step) and the scope's Balance it would charge from.
 func PlanRelease(ctx context.Context, spec Spec, env Env) (*Plan, error) {
 	if err := spec.Check(); err != nil {
 		return nil, err
@@ -124,29 +133,36 @@ func PlanRelease(ctx context.Context, spec Spec, env Env) (*Plan, error) {
 	p := &Plan{Spec: spec, env: env, Summary: &Summary{Graph: spec.Graph, DryRun: spec.DryRun, ValuesFrom: spec.ValuesFrom,
 		TimeBudgetSeconds: spec.TimeBudget.Seconds(), Epsilon: spec.Epsilon, Delta: spec.Delta, Keyed: spec.keyed(),
 		Scope: spec.Scope, Ledger: spec.Ledger, Epoch: spec.epoch()}}
-	if env.File != nil && !spec.DryRun {
+	if p.outPath() != "" {
 		done, err := p.existingFile()
 		if done || err != nil {
 			p.Done = done
+			p.noteStep()
 			return p, err
 		}
 	}
-	if env.Backend != nil && !spec.DryRun {
+	if env.Backend != nil {
 		prev, err := env.Backend.FindRelease(ctx, spec.Scope, spec.epoch())
 		if err != nil {
 			return p, err
 		}
 		if p.Step = Next(prev, spec.WriteProperty, env.now()); p.Step != Fresh {
+			if spec.DryRun { // what Execute would do with prev, said and not done
+				p.noteStep()
+				return p, p.earlierRun(prev, p.Step)
+			}
 			return p, nil // Execute re-publishes, waits or refuses
 		}
 	}
-	if env.Ledger != nil && !spec.DryRun {
+	if env.Ledger != nil {
 		done, err := p.checkAffordable(ctx)
 		if done || err != nil {
 			p.Done = done
+			p.noteStep()
 			return p, err
 		}
 	}
+	p.noteStep()
 	if err := p.load(ctx); err != nil {
 		return p, err
 	}
@@ -154,6 +170,17 @@ func PlanRelease(ctx context.Context, spec Spec, env Env) (*Plan, error) {
 		return p, p.estimate(ctx)
 	}
 	return p, nil
+}
+
+// noteStep records a dry run's decision in its summary.
+func (p *Plan) noteStep() {
+	if !p.Spec.DryRun {
+		return
+	}
+	p.Summary.Step = p.Step.String()
+	if p.Done || p.Step == AlreadyPublished {
+		p.Summary.Step = AlreadyPublished.String()
+	}
 }
 
 // load reads the graph and readings and settles the Δ2 source.
@@ -201,7 +228,7 @@ func (p *Plan) checkAffordable(ctx context.Context) (done bool, err error) {
 		}
 		if charged {
 			cause := fmt.Errorf("scope %q release %q: %w", scope, epoch, privacy.ErrAlreadyCharged)
-			if p.env.File != nil {
+			if p.outPath() != "" {
 				err := p.alreadyPublishedFile(cause)
 				return err == nil, err
 			}
@@ -211,6 +238,10 @@ func (p *Plan) checkAffordable(ctx context.Context) (done bool, err error) {
 	b, err := p.env.Ledger.Balance(ctx, scope)
 	if err != nil || len(b) != 1 {
 		return false, err
+	}
+	p.Summary.Balance = &b[0]
+	if s.DryRun {
+		p.Summary.RhoSpent, p.Summary.RhoRemaining = b[0].RhoSpent, b[0].RhoRemaining
 	}
 	cal, err := privacy.CalibrateRelease(1, s.Epsilon, s.Delta, 1, s.Mechanism)
 	if err != nil {

@@ -80,16 +80,23 @@ func TestRepublishRefusals(t *testing.T) {
 	}
 }
 
-// A run that finds the scope held by a live run waits for it, up to
-// Spec.Wait, then gives up (busy); once the holder published the epoch
-// it is a no-op.
-func TestWaitForLiveRun(t *testing.T) {
+// liveStoredRun is a fixture whose run r1 stored its values and died
+// with its lease still live.
+func liveStoredRun(t *testing.T) *fixture {
 	f := newFixture(t)
-	f.mem.CrashAt, f.mem.Kill = 11, true // r1 stored its values and died with a live lease
+	f.mem.CrashAt, f.mem.Kill = 11, true // after "store values"
 	if _, err := f.release("r1"); err == nil {
 		t.Fatal("no crash")
 	}
 	f.mem.Restart()
+	return f
+}
+
+// A run that finds the scope held by a live run waits for it, up to
+// Spec.Wait, then gives up (busy); once the holder published the epoch
+// it is a no-op.
+func TestWaitForLiveRun(t *testing.T) {
+	f := liveStoredRun(t)
 	s := f.spec("r2")
 	s.Wait = 10 * time.Second // shorter than the lease
 	p, err := PlanRelease(context.Background(), s, f.env())
@@ -107,33 +114,5 @@ func TestWaitForLiveRun(t *testing.T) {
 	sum, err := Execute(context.Background(), p)
 	if err != nil || !sum.Resumed || f.mem.Charges() != 1 {
 		t.Fatalf("%v, %+v, %d charges; want r1 resumed", err, sum, f.mem.Charges())
-	}
-}
-
-// The dry run is the plan: no store is written, nothing is charged, it
-// says the σ a release with the same Δ2 charges, and forecasts its
-// utility at that σ.
-func TestDryRunIsThePlan(t *testing.T) {
-	f := newFixture(t)
-	s := f.spec("r1")
-	s.DryRun, s.ForecastTrials, s.Estimator = true, 5, "posterior"
-	env := f.env()
-	env.Ledger = nil
-	p, err := PlanRelease(context.Background(), s, env)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(f.mem.Steps()) != 0 || p.Summary.Plan == nil || !(p.Summary.Sigma > 0) || p.Summary.Forecast == nil || p.Summary.Forecast.Answer == nil {
-		t.Fatalf("steps %v, summary %+v", f.mem.Steps(), p.Summary)
-	}
-	if _, err := Execute(context.Background(), p); err == nil {
-		t.Error("a dry run's plan executed")
-	}
-	sum, err := f.release("r1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if sum.Sigma != p.Summary.Sigma || sum.Delta2 != p.Summary.Delta2 {
-		t.Errorf("release σ %v Δ2 %v, dry run σ %v Δ2 %v", sum.Sigma, sum.Delta2, p.Summary.Sigma, p.Summary.Delta2)
 	}
 }

@@ -1,6 +1,9 @@
 package job
 
-import "github.com/graphcloak/graphcloak"
+import (
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/privacy"
+)
 
 // Summary is what a release did (or, for a dry run, would do): the
 // output of release and of each slot of serve (-o json keys in GDS
@@ -25,15 +28,25 @@ type Summary struct {
 	Mechanism         string  `json:"mechanism"`
 	Keyed             bool    `json:"keyed"`
 	Scope             string  `json:"scope"`
-	// RhoSpent and RhoRemaining are the scope's zCDP budget after this run.
-	RhoSpent              float64 `json:"rhoSpent"`
-	RhoRemaining          float64 `json:"rhoRemaining"`
-	Epoch                 string  `json:"epoch,omitempty"`
-	ReleaseID             string  `json:"releaseId,omitempty"`
-	Ledger                string  `json:"ledger"`
-	WriteProperty         string  `json:"writeProperty,omitempty"`
-	NodePropertiesWritten int     `json:"nodePropertiesWritten"`
-	Out                   string  `json:"out,omitempty"`
+	// RhoSpent and RhoRemaining are the scope's zCDP budget after this
+	// run (a dry run charges nothing: the budget now).
+	RhoSpent     float64 `json:"rhoSpent"`
+	RhoRemaining float64 `json:"rhoRemaining"`
+	// Balance is the scope's balance when the release was planned, before
+	// its charge: what a fresh release is charged from (nil when the plan
+	// did not read it: a re-publication, a release file already there).
+	Balance *privacy.Balance `json:"balance,omitempty"`
+	// Step is a dry run's decision, the one the release would take now:
+	// "fresh" (charge Rho and draw), "wait" (run RunID is publishing the
+	// epoch), "resume" (write run RunID's stored values: no charge, no
+	// draw) or "already published" (nothing to do). Refusals are errors.
+	Step                  string `json:"step,omitempty"`
+	Epoch                 string `json:"epoch,omitempty"`
+	ReleaseID             string `json:"releaseId,omitempty"`
+	Ledger                string `json:"ledger"`
+	WriteProperty         string `json:"writeProperty,omitempty"`
+	NodePropertiesWritten int    `json:"nodePropertiesWritten"`
+	Out                   string `json:"out,omitempty"`
 	// AlreadyPublished: the epoch was charged and published before; this
 	// run did nothing (exit 0). Resumed: this run finished publishing a
 	// charged epoch's stored values (no new charge, no new draw).

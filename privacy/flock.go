@@ -18,6 +18,28 @@ func flockWait(ctx context.Context, lockPath string, how int, busy func()) (unlo
 	if err != nil {
 		return nil, err
 	}
+	return flockFile(ctx, lf, how, busy)
+}
+
+// flockExisting takes a shared flock(2) on lockPath without creating it,
+// for a reader that must leave no trace. A missing lock file is no lock:
+// budget --init creates it, so none means no writer since the file was
+// put there, and a writer starting meanwhile can at worst make the read
+// see a ledger behind its high-water mark — refused, never misread.
+func flockExisting(ctx context.Context, lockPath string) (unlock func(), err error) {
+	lf, err := os.Open(lockPath)
+	if errors.Is(err, os.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return flockFile(ctx, lf, syscall.LOCK_SH, nil)
+}
+
+// flockFile takes flock(2) of kind how on the open file lf (closed on
+// failure and by unlock).
+func flockFile(ctx context.Context, lf *os.File, how int, busy func()) (unlock func(), err error) {
 	for {
 		err := syscall.Flock(int(lf.Fd()), how|syscall.LOCK_NB)
 		if err == nil {

@@ -58,12 +58,13 @@ import (
 // one; a leftover temporary file is ignored. A file that fails its checks
 // is refused with *LedgerCorruptError and never reset.
 type FileLedger struct {
-	path   string
-	key    *Key
-	mark   string // the high-water mark file (ledger_hwm.go), or ""
-	budget Budget
-	rhoMax float64
-	mu     sync.Mutex
+	path     string
+	key      *Key
+	mark     string // the high-water mark file (ledger_hwm.go), or ""
+	readOnly bool
+	budget   Budget
+	rhoMax   float64
+	mu       sync.Mutex
 }
 
 // FileLedgerOptions configure a FileLedger. The zero value means an
@@ -77,7 +78,14 @@ type FileLedgerOptions struct {
 	// ledger has been written (HighWaterMarkPath: beside the key), so that
 	// putting back an older copy of the ledger is detected.
 	HighWaterMark string
+	// ReadOnly opens the ledger for Balance and Charged only (a dry run):
+	// nothing is created — not even the lock file — and Charge is refused.
+	// CreateFileLedger ignores it.
+	ReadOnly bool
 }
+
+// ErrReadOnly is wrapped by Charge on a ledger opened read-only.
+var ErrReadOnly = errkind.New(errkind.Internal, "privacy: ledger opened read-only")
 
 // LedgerCorruptError reports a ledger file that cannot be trusted.
 type LedgerCorruptError struct {
@@ -258,7 +266,7 @@ func OpenFileLedger(path string, opt FileLedgerOptions) (*FileLedger, error) {
 	if path == "" {
 		return nil, &ArgumentError{Func: "OpenFileLedger", Param: "path", Reason: "must not be empty"}
 	}
-	l := &FileLedger{path: path, key: opt.Key, mark: opt.HighWaterMark}
+	l := &FileLedger{path: path, key: opt.Key, mark: opt.HighWaterMark, readOnly: opt.ReadOnly}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("%w: %s", ErrNoLedger, path)
 	}
@@ -289,6 +297,9 @@ func (l *FileLedger) Budget() (Budget, float64) { return l.budget, l.rhoMax }
 func (l *FileLedger) Charge(ctx context.Context, c Charge) error {
 	if err := c.Validate(); err != nil {
 		return err
+	}
+	if l.readOnly {
+		return fmt.Errorf("%w: %s", ErrReadOnly, l.path)
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -399,9 +410,16 @@ func ratDown(r *big.Rat) float64 {
 func nextUp(v float64) float64   { return math.Nextafter(v, math.Inf(1)) }
 func nextDown(v float64) float64 { return math.Nextafter(v, math.Inf(-1)) }
 
-// lock takes flock(2) of the given kind on path+".lock" (flockWait).
+// lock takes flock(2) of the given kind on path+".lock" (flockWait); a
+// read-only ledger takes a shared lock on it only if it exists.
 func (l *FileLedger) lock(ctx context.Context, how int) (func(), error) {
-	unlock, err := flockWait(ctx, l.path+".lock", how, nil)
+	var unlock func()
+	var err error
+	if l.readOnly {
+		unlock, err = flockExisting(ctx, l.path+".lock")
+	} else {
+		unlock, err = flockWait(ctx, l.path+".lock", how, nil)
+	}
 	switch {
 	case err == nil:
 		return unlock, nil

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -624,4 +625,70 @@ func TestFileLedgerKeyMismatchIsNotCorruption(t *testing.T) {
 	if _, err := OpenFileLedger(plain, FileLedgerOptions{}); err != nil {
 		t.Errorf("plain ledger without a key: %v", err)
 	}
+}
+
+// A ledger opened read-only (a dry run) reads as it is written — the
+// same balance and charges, a keyed one only with its key, a rolled-back
+// one refused — but creates nothing (no lock file, no mark), changes no
+// byte and refuses to charge; a missing ledger is ErrNoLedger as for a
+// release.
+func TestFileLedgerReadOnly(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "ledger.json")
+	if _, err := OpenFileLedger(path, FileLedgerOptions{ReadOnly: true}); !errors.Is(err, ErrNoLedger) {
+		t.Fatalf("missing ledger: %v, want ErrNoLedger", err)
+	}
+	key := testKey()
+	opt := FileLedgerOptions{Key: &key, HighWaterMark: HighWaterMarkPath(filepath.Join(dir, "ledger.key"), path)}
+	l, err := CreateFileLedger(ctx, path, testBudget, opt, "g")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "e1", Rho: 0.001}); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := l.Balance(ctx, "g")
+	os.Remove(path + ".lock")
+	files := func() map[string]string {
+		m := map[string]string{}
+		entries, _ := os.ReadDir(dir)
+		for _, e := range entries {
+			b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+			m[e.Name()] = string(b)
+		}
+		return m
+	}
+	before := files()
+	if _, err := OpenFileLedger(path, FileLedgerOptions{ReadOnly: true}); !errors.As(err, new(*LedgerKeyError)) {
+		t.Errorf("keyed ledger read without its key: %v, want *LedgerKeyError", err)
+	}
+	ro := opt
+	ro.ReadOnly = true
+	r, err := OpenFileLedger(path, ro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := r.Balance(ctx, "g")
+	if err != nil || b[0] != want[0] {
+		t.Errorf("read-only balance %+v, %v; want %+v", b, err, want[0])
+	}
+	if charged, err := r.Charged(ctx, "g", "e1"); !charged || err != nil {
+		t.Errorf("read-only Charged(e1) = %v, %v", charged, err)
+	}
+	if err := r.Charge(ctx, Charge{Scope: "g", ReleaseID: "e2", Rho: 0.001}); !errors.Is(err, ErrReadOnly) {
+		t.Errorf("read-only charge: %v, want ErrReadOnly", err)
+	}
+	if after := files(); fmt.Sprint(after) != fmt.Sprint(before) {
+		t.Errorf("reading changed the directory: files %v, then %v", keys(before), keys(after))
+	}
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -61,14 +61,20 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 		return nil, err
 	}
 	var client *connector.Client
-	if spec.Neo4j {
-		if client, err = connectProjection(ctx, g); err != nil {
-			return nil, err
-		}
+	switch {
+	case spec.Neo4j:
+		client, err = connectProjection(ctx, g)
+	case g.cfg.Privacy.Ledger == "neo4j": // the ledger alone is in the database
+		client, err = connectNeo4jLogged(ctx, g)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if client != nil {
 		defer func() { client.Close(after.Context()) }()
 	}
 	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}
-	if env.Ledger, err = openReleaseLedger(ctx, g, client); err != nil {
+	if env.Ledger, err = openReleaseLedger(ctx, g, client, spec.DryRun); err != nil {
 		return nil, err
 	}
 	if spec.Neo4j {

@@ -34,6 +34,25 @@ func openLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 	return l, nil
 }
 
+// readLedger opens the configured ledger as openLedger does, for reading
+// only (a dry run): the same errors, but no lock file or Neo4j constraint
+// is created, and a charge is refused.
+func readLedger(cfg *config.Config, client *connector.Client) (privacy.Ledger, error) {
+	if cfg.Privacy.Ledger == "neo4j" {
+		return connector.ReadLedger(client, cfg.Neo4j.Database)
+	}
+	path, opt, err := fileLedgerConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	opt.ReadOnly = true
+	l, err := privacy.OpenFileLedger(path, opt)
+	if err != nil {
+		return nil, withInitHint(cfg, err)
+	}
+	return l, nil
+}
+
 // fileLedgerConfig returns the file ledger's path and options.
 func fileLedgerConfig(cfg *config.Config) (string, privacy.FileLedgerOptions, error) {
 	path, err := ledgerPath(cfg)

@@ -38,6 +38,11 @@ already published (exit 0, no charge); any other file there is refused
 (exit 3) — give each epoch its own --out.
 --dry-run prints counts, the sensitivity method, memory and time estimates
 and exactly the σ the release will use, and writes, charges and draws nothing.
+It reads the ledger (read-only, with the same --ledger-key) and the epoch's
+earlier run as the release would: it prints the scope's balance, the ρ the
+release would charge and what it would do (charge and draw, resume, nothing),
+and is refused with the release's exit code (5 over budget, 7 charged, 3 no
+ledger or scope).
 
 The budget: the scope (--scope) must have been created by the operator with
 "graphcloak budget --init"; a release never creates, raises or resets a budget
@@ -86,7 +91,7 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.graph, "graph", "", "graph: neo4j (the configured projection), a generator (karate, sbm:…, grid:…) or file:PATH")
 	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value from FILE, or - for standard input")
 	f.StringVar(&opts.out, "out", "", "write the release file here (required for graphs outside Neo4j)")
-	f.BoolVar(&opts.dryRun, "dry-run", false, "estimate only: counts, method, memory, time, σ and the utility forecast; nothing written")
+	f.BoolVar(&opts.dryRun, "dry-run", false, "plan only: counts, method, memory, time, σ, the ledger's balance and ρ, the utility forecast; nothing written or charged")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the dry run's utility forecast (0: none)")
 	f.Float64Var(&opts.smooth, "smooth", 0, "extra diffusion τ′ applied to the readings before the noise: releases exp(−τ′L)·y, calibrated on Δ2 at τ+τ′ (compare with --dry-run)")
 	f.StringVar(&opts.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
@@ -118,6 +123,7 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 	row := func(k string, v any) { fmt.Fprintf(tw, "%s\t%v\n", k, v) }
 	if s.DryRun {
 		row("dry run", "nothing written, charged or drawn")
+		dryRunRows(row, s)
 	}
 	if s.AlreadyPublished {
 		row("already published", fmt.Sprintf("epoch %s was charged and published before: nothing charged or drawn now", s.Epoch))
@@ -168,4 +174,25 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 		row("compute / write", fmt.Sprintf("%d ms / %d ms", s.ComputeMillis, s.WriteMillis))
 	}
 	return tw.Flush()
+}
+
+// dryRunRows print what the release would do now (the plan's step) and
+// the budget it would be charged from.
+func dryRunRows(row func(string, any), s *releaseSummary) {
+	switch s.Step {
+	case "fresh":
+		row("release would", fmt.Sprintf("charge ρ = %.6g to scope %s, epoch %s, and draw", s.Rho, s.Scope, s.Epoch))
+	case "wait":
+		row("release would", fmt.Sprintf("wait (up to --wait) for run %s, which is publishing epoch %s, then decide again", s.RunID, s.Epoch))
+	case "resume":
+		row("release would", fmt.Sprintf("resume run %s: write the values it stored for epoch %s (no charge, no draw)", s.RunID, s.Epoch))
+	case "already published":
+		row("release would", "do nothing (exit 0): the epoch is already published")
+	}
+	if b := s.Balance; b != nil {
+		row("budget now", fmt.Sprintf("ρ spent %.6g of %.6g, %.6g left (%d releases)", b.RhoSpent, b.RhoBudget, b.RhoRemaining, b.Releases))
+		if s.Step == "fresh" {
+			row("budget after", fmt.Sprintf("%.6g left", max(b.RhoRemaining-s.Rho, 0)))
+		}
+	}
 }

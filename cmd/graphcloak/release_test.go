@@ -168,42 +168,6 @@ func TestReleaseStdinTable(t *testing.T) {
 	}
 }
 
-func TestReleaseDryRunWritesNothing(t *testing.T) {
-	isolateConfig(t)
-	dir := t.TempDir()
-	readings, _ := karateReadings(t, dir, true)
-	ledger := filepath.Join(dir, "ledger.json")
-	out := filepath.Join(dir, "release.json")
-	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
-		"--out", out, "--ledger", ledger, "--epsilon-total", "10", "--delta-total", "1e-5", "--dry-run", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var sum struct {
-		DryRun bool           `json:"dryRun"`
-		Sigma  float64        `json:"sigma"`
-		Delta2 float64        `json:"delta2"`
-		Exact  bool           `json:"delta2Exact"`
-		Plan   map[string]any `json:"plan"`
-	}
-	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
-		t.Fatal(err)
-	}
-	if !sum.DryRun || !(sum.Sigma > 0) || !sum.Exact || sum.Plan["method"] != "dense" || sum.Plan["nodeCount"] != 34.0 {
-		t.Errorf("dry run %+v", sum)
-	}
-	for _, k := range []string{"bytesEstimate", "secondsEstimate", "relationshipCount", "sigma"} {
-		if _, ok := sum.Plan[k]; !ok {
-			t.Errorf("plan lacks %q", k)
-		}
-	}
-	for _, p := range []string{ledger, out} {
-		if _, err := os.Stat(p); err == nil {
-			t.Errorf("dry run wrote %s", p)
-		}
-	}
-}
-
 func TestReleaseExitCodes(t *testing.T) {
 	isolateConfig(t)
 	dir := t.TempDir()

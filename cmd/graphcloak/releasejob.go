@@ -50,20 +50,20 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (*releaseSummary, er
 		defer env.File.Abort()
 	}
 	var client *connector.Client
-	if spec.Neo4j || (spec.LedgerKind == "neo4j" && !spec.DryRun) {
+	if spec.Neo4j || spec.LedgerKind == "neo4j" {
 		if client, err = connectNeo4jLogged(ctx, g); err != nil {
 			return nil, err
 		}
 		defer func() { client.Close(after.Context()) }()
 	}
 	env.Load = func(ctx context.Context) (*job.Input, error) { return loadReleaseInput(ctx, opts, in, client) }
-	if !spec.DryRun {
-		if env.Ledger, err = openReleaseLedger(ctx, g, client); err != nil {
-			return nil, err
-		}
-		if spec.Neo4j {
-			env.Backend = neo4jBackend(g, client)
-		}
+	// A dry run reads the ledger (read-only) and the epoch's earlier run
+	// as the release would, so it is refused where the release would be.
+	if env.Ledger, err = openReleaseLedger(ctx, g, client, spec.DryRun); err != nil {
+		return nil, err
+	}
+	if spec.Neo4j {
+		env.Backend = neo4jBackend(g, client)
 	}
 	plan, err := job.PlanRelease(ctx, *spec, env)
 	if plan == nil || err != nil || spec.DryRun {
@@ -221,13 +221,20 @@ func readReadings(stdin io.Reader, path string, header csvin.Header) (map[string
 // checks that the release's scope exists. A release never creates, raises
 // or resets a budget: a missing ledger or scope is refused with the
 // budget --init command to run, and --epsilon-total/--delta-total are
-// ignored (with a warning) when given.
-func openReleaseLedger(ctx context.Context, g *globalOptions, client *connector.Client) (privacy.Ledger, error) {
+// ignored (with a warning) when given. A dry run opens it read-only
+// (readOnly): the same checks and errors, nothing created or charged.
+func openReleaseLedger(ctx context.Context, g *globalOptions, client *connector.Client, readOnly bool) (privacy.Ledger, error) {
 	cfg := &g.cfg.Config
 	if g.cfg.Sources["privacy.epsilonTotal"] == config.FromFlag || g.cfg.Sources["privacy.deltaTotal"] == config.FromFlag {
 		g.logger.Warn("--epsilon-total/--delta-total are ignored by release: budgets are set once, by budget --init")
 	}
-	l, err := openLedger(ctx, cfg, client)
+	var l privacy.Ledger
+	var err error
+	if readOnly {
+		l, err = readLedger(cfg, client)
+	} else {
+		l, err = openLedger(ctx, cfg, client)
+	}
 	if err != nil {
 		return nil, err
 	}

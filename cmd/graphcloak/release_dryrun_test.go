@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// dirBytes is every file in dir with its bytes.
+func dirBytes(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[e.Name()] = string(b)
+	}
+	return m
+}
+
+type dryRunSummary struct {
+	DryRun, AlreadyPublished bool
+	Step                     string
+	Rho, Sigma, RhoSpent     float64
+	Balance                  *struct{ RhoSpent, RhoRemaining, RhoBudget float64 }
+}
+
+// release --dry-run plans affordability as the release does, reading the
+// ledger and writing nothing: no ledger is refused as for the release
+// (exit 3, the budget --init command named) and none is created; within
+// budget it prints the balance and the ρ the release then charges; an
+// epoch already published to its --out would do nothing (exit 0), one
+// charged elsewhere is refused (exit 7), a charge over budget is refused
+// (exit 5) — each exactly as the release — and the ledger's directory is
+// byte-identical after every dry run (no lock file made either).
+func TestReleaseDryRunReadsTheLedger(t *testing.T) {
+	isolateConfig(t)
+	dir, ledgerDir := t.TempDir(), t.TempDir()
+	readings, _ := karateReadings(t, dir, true)
+	ledger := filepath.Join(ledgerDir, "ledger.json")
+	out := filepath.Join(dir, "release.json")
+	release := func(epsilon, epoch string, args ...string) (string, string, int) {
+		return runPipelineCLI(t, context.Background(), nil, append([]string{"release", "--graph", "karate", "--values", readings,
+			"--ledger", ledger, "--tau", "1", "--epsilon", epsilon, "--delta", "1e-6", "--epoch", epoch}, args...)...)
+	}
+	dry := func(epsilon, epoch string, args ...string) (dryRunSummary, string, int) {
+		t.Helper()
+		before := dirBytes(t, ledgerDir)
+		stdout, stderr, code := release(epsilon, epoch, append(args, "--dry-run", "-o", "json")...)
+		if after := dirBytes(t, ledgerDir); len(after) != len(before) || (len(before) > 0 && after["ledger.json"] != before["ledger.json"]) {
+			t.Fatalf("the dry run changed the ledger's directory: %d files, then %d", len(before), len(after))
+		}
+		var sum dryRunSummary
+		if code == 0 {
+			validate(t, "release", stdout)
+			if err := json.Unmarshal([]byte(stdout), &sum); err != nil || !sum.DryRun {
+				t.Fatalf("dry run output %v: %s", err, stdout)
+			}
+		}
+		return sum, stderr, code
+	}
+
+	_, stderr, code := dry("1", "e1", "--out", out)
+	_, relErr, relCode := release("1", "e1", "--out", out)
+	if code != exitBadInput || relCode != code || !strings.Contains(stderr, "budget --init") || !strings.Contains(relErr, "budget --init") {
+		t.Fatalf("no ledger: dry run exit %d (%s), release exit %d (%s); want 3 naming budget --init", code, stderr, relCode, relErr)
+	}
+	if len(dirBytes(t, ledgerDir)) != 0 {
+		t.Fatal("a release without a ledger created one")
+	}
+	initTestLedger(t, ledger)
+	os.Remove(ledger + ".lock")
+
+	plan, stderr, code := dry("1", "e1", "--out", out)
+	if code != 0 || plan.Step != "fresh" || plan.Balance == nil || plan.Balance.RhoSpent != 0 || !(plan.Balance.RhoRemaining > 0) || !(plan.Rho > 0) {
+		t.Fatalf("dry run exit %d (%s): %+v", code, stderr, plan)
+	}
+	table, _, _ := release("1", "e1", "--out", out, "--dry-run")
+	for _, want := range []string{"release would", "charge ρ", "budget now", "budget after"} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the dry run's table lacks %q:\n%s", want, table)
+		}
+	}
+	stdout, stderr, code := release("1", "e1", "--out", out, "-o", "json")
+	var sum dryRunSummary
+	if code != 0 || json.Unmarshal([]byte(stdout), &sum) != nil || sum.Rho != plan.Rho || sum.Sigma != plan.Sigma || sum.RhoSpent != plan.Rho {
+		t.Fatalf("release exit %d (%s): ρ %v σ %v spent %v; the dry run said ρ %v σ %v from spent 0", code, stderr, sum.Rho, sum.Sigma, sum.RhoSpent, plan.Rho, plan.Sigma)
+	}
+
+	// The same epoch: already published to its --out, refused elsewhere.
+	if plan, stderr, code = dry("1", "e1", "--out", out); code != 0 || plan.Step != "already published" || !plan.AlreadyPublished {
+		t.Errorf("dry run of the published epoch: exit %d (%s), %+v", code, stderr, plan)
+	}
+	other := filepath.Join(dir, "other.json")
+	_, stderr, code = dry("1", "e1", "--out", other)
+	if _, relErr, relCode = release("1", "e1", "--out", other); code != exitChargedEpoch || relCode != code {
+		t.Errorf("the charged epoch to another --out: dry run exit %d (%s), release exit %d (%s); want 7", code, stderr, relCode, relErr)
+	}
+
+	// Over budget: ε = 20 against a budget of ε = 10.
+	_, stderr, code = dry("20", "e2", "--out", filepath.Join(dir, "e2.json"))
+	_, relErr, relCode = release("20", "e2", "--out", filepath.Join(dir, "e2.json"))
+	if code != exitBudgetExhausted || relCode != code {
+		t.Errorf("over budget: dry run exit %d (%s), release exit %d (%s); want 5", code, stderr, relCode, relErr)
+	}
+}
+
+// A keyed ledger: the dry run needs --ledger-key as the release does; a
+// missing key is the same refusal (exit 3), and with the key it plans.
+func TestReleaseDryRunKeyedLedger(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, _ := karateReadings(t, dir, true)
+	ledger, key := filepath.Join(dir, "ledger.json"), filepath.Join(dir, "ledger.key")
+	if _, stderr, code := runPipelineCLI(t, context.Background(), nil, "keygen", "--out", key); code != 0 {
+		t.Fatalf("keygen: exit %d: %s", code, stderr)
+	}
+	initTestLedger(t, ledger, "--ledger-key", key)
+	args := []string{"release", "--graph", "karate", "--values", readings, "--ledger", ledger, "--out", filepath.Join(dir, "r.json")}
+	_, dryErr, code := runPipelineCLI(t, context.Background(), nil, append(args, "--dry-run")...)
+	_, relErr, relCode := runPipelineCLI(t, context.Background(), nil, args...)
+	if code != exitBadInput || relCode != code || !strings.Contains(dryErr, "--ledger-key") || !strings.Contains(relErr, "--ledger-key") {
+		t.Errorf("without the key: dry run exit %d (%s), release exit %d (%s); want 3 naming --ledger-key", code, dryErr, relCode, relErr)
+	}
+	if _, stderr, code := runPipelineCLI(t, context.Background(), nil, append(args, "--dry-run", "--ledger-key", key)...); code != 0 {
+		t.Errorf("with the key: dry run exit %d: %s", code, stderr)
+	}
+}
+
+// locate --private-answer on a graph outside Neo4j with the Neo4j ledger
+// connects for the ledger alone: an unreachable server is exit 4 (it was a
+// nil client's panic), for the dry run as for the answer.
+func TestPrivateAnswerNeo4jLedgerOnly(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, _ := karateReadings(t, dir, true)
+	args := []string{"locate", "--graph", "karate", "--private-answer", "--values", readings, "--tau", "1", "--epsilon", "0.5",
+		"--ledger", "neo4j", "--scope", "s", "--epoch", "e", "--uri", "bolt://127.0.0.1:1", "--connect-timeout", "2"}
+	for _, extra := range [][]string{{"--dry-run"}, nil} {
+		if _, stderr, code := runPipelineCLI(t, context.Background(), nil, append(args, extra...)...); code != exitDBUnreachable {
+			t.Errorf("%v: exit %d, want %d (unreachable): %s", extra, code, exitDBUnreachable, stderr)
+		}
+	}
+}
