@@ -43,7 +43,7 @@ func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon,
 		if ctx.Err() != nil {
 			return best
 		}
-		m := r.matrix(part, epsilon, delta)
+		m := r.matrix(epsilon, delta)
 		recent = append(recent, m)
 		if len(recent) > routedMix {
 			recent = recent[1:]
@@ -75,6 +75,16 @@ func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon,
 	return math.Min(best, f/float64(n))
 }
 
+// hopDecay returns e^{−ε·d} for every hop count d a route can have
+// (0..maxFarHops).
+func hopDecay(epsilon float64) []float64 {
+	decay := make([]float64, maxFarHops+1)
+	for d := range decay {
+		decay[d] = math.Exp(-epsilon * float64(d))
+	}
+	return decay
+}
+
 // mixMatrices returns the mean of the rows of ms (same n): row s of each
 // is a valid inequality, so their mean is too, with the mean right-hand
 // side; a mean of routings is a fractional routing, which the integral
@@ -103,9 +113,10 @@ func mixMatrices(ms []*starMatrix) *starMatrix {
 // plus y_s·e^{−ε·d} from every source s routed to it.
 func (r *routes) coverage(y []float64, epsilon float64) []float64 {
 	cov := slices.Clone(y)
+	decay := hopDecay(epsilon)
 	for i, v := range r.origin {
 		if v >= 0 {
-			cov[v] += y[i/r.k] * math.Exp(-epsilon*float64(r.hops[i]))
+			cov[v] += y[i/r.k] * decay[r.hops[i]]
 		}
 	}
 	return cov
@@ -193,9 +204,10 @@ func newRoutes(ctx context.Context, g *laplacian.Graph, part []int, members [][]
 	close(next)
 	wg.Wait()
 	r.weight = make([]float64, n)
+	decay := hopDecay(epsilon)
 	for i, v := range r.origin {
 		if v >= 0 {
-			r.weight[v] += math.Exp(-epsilon * float64(r.hops[i]))
+			r.weight[v] += decay[r.hops[i]]
 		}
 	}
 	return r
@@ -276,8 +288,9 @@ func (sr *routeSearch) settle(u int32) {
 // matrix returns the packing LP of the routing: row s credits, for every
 // other community, its routed member with e^{−ε·d}, and its right-hand
 // side carries δ·S_d for each.
-func (r *routes) matrix(part []int, epsilon, delta float64) *starMatrix {
+func (r *routes) matrix(epsilon, delta float64) *starMatrix {
 	n, k := r.n, r.k
+	decay := hopDecay(epsilon)
 	m := &starMatrix{b: make([]float64, n), rowPtr: make([]int, n+1)}
 	for s := range n {
 		b := 1.0
@@ -289,7 +302,7 @@ func (r *routes) matrix(part []int, epsilon, delta float64) *starMatrix {
 			d := int(r.hops[i])
 			m.u = append(m.u, r.origin[i])
 			// Rounded down: a smaller coefficient only weakens the row.
-			m.a = append(m.a, math.Nextafter32(float32(math.Exp(-epsilon*float64(d))), 0))
+			m.a = append(m.a, math.Nextafter32(float32(decay[d]), 0))
 			b += delta * groupSum(d, epsilon)
 		}
 		m.b[s] = b

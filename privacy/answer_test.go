@@ -494,12 +494,10 @@ func checkEnvelopeOracle(t *testing.T, name string, cg *CommunityGeometry, cal A
 	}
 }
 
-// TestAnswerEnvelopeOptimised: on a preferential-attachment graph (hubs
-// next to many communities) the optimised weights are a valid mechanism by
-// the Floyd–Warshall oracle and answer right clearly more often than the
-// starting weights settled the same way (measured 28.6% against 24.4% at
-// ε = 1); CalibrateAnswer publishes the better of the two.
-func TestAnswerEnvelopeOptimised(t *testing.T) {
+// hubGeometry is a preferential-attachment graph of 400 nodes (hubs next
+// to many communities) with its Leiden communities.
+func hubGeometry(t *testing.T) (*laplacian.Graph, *CommunityGeometry) {
+	t.Helper()
 	g, _, err := laplacian.Generate("pa:n=400,m=2,seed=1")
 	if err != nil {
 		t.Fatal(err)
@@ -512,6 +510,16 @@ func TestAnswerEnvelopeOptimised(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, cg
+}
+
+// TestAnswerEnvelopeOptimised: on a preferential-attachment graph (hubs
+// next to many communities) the optimised weights are a valid mechanism by
+// the Floyd–Warshall oracle and answer right clearly more often than the
+// starting weights settled the same way (measured 28.6% against 24.4% at
+// ε = 1); CalibrateAnswer publishes the better of the two.
+func TestAnswerEnvelopeOptimised(t *testing.T) {
+	g, cg := hubGeometry(t)
 	const eps = 1.0
 	start := cg.startEnvelope(eps)
 	plain, err := start.proposal(context.Background(), false)
@@ -541,18 +549,7 @@ func TestAnswerEnvelopeOptimised(t *testing.T) {
 // accurate than answering every community, and is what calibration
 // publishes (or something better).
 func TestAnswerEnvelopeSparse(t *testing.T) {
-	g, _, err := laplacian.Generate("pa:n=400,m=2,seed=1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cg, err := NewCommunityGeometry(context.Background(), g, part)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, cg := hubGeometry(t)
 	const eps = 0.3
 	start := cg.startEnvelope(eps)
 	full, err := start.proposal(context.Background(), false)
