@@ -66,6 +66,7 @@ func main() {
 	perNode := flag.Bool("per-node", true, "also forecast the per-node release (needs Δ2 at every τ)")
 	perNodeTaus := flag.String("per-node-tau", "", "τ values at which to run the per-node release (default: all)")
 	ceilingOnly := flag.Bool("ceiling-only", false, "print only the ceiling per ε (JSON lines graph, epsilon, ceiling) and the private answer's exact accuracy (accuracy, mechanism)")
+	ceilingsFrom := flag.String("ceilings", "", "JSON lines of an earlier run: reuse the ceilings of this graph (-name) found there (they depend on the graph, partition, ε and δ only)")
 	measureTrials := flag.Int("measure-trials", 0, "trials of an independent measurement (seed+1000) beside each forecast (0: none)")
 	budget := flag.Duration("delta2-budget", 10*time.Minute, "time budget of each Δ2")
 	seed := flag.Uint64("seed", 1, "seed")
@@ -107,6 +108,9 @@ func main() {
 		return
 	}
 	ceiling := ceilingMemo(ctx, g, cg.Partition(), *delta)
+	if *ceilingsFrom != "" {
+		ceiling = ceilingsOf(*ceilingsFrom, *name, ceiling)
+	}
 	for _, tau := range floats(*taus) {
 		var sens *sensitivity.Result
 		if *perNode && (*perNodeTaus == "" || slices.Contains(floats(*perNodeTaus), tau)) {
@@ -192,6 +196,36 @@ func ceilingMemo(ctx context.Context, g *laplacian.Graph, part []int, delta floa
 			memo[eps] = routedCeiling(ctx, g, part, eps, delta)
 		}
 		return memo[eps]
+	}
+}
+
+// ceilingsOf returns the ceilings of graph name per ε read from the JSON
+// lines at path (rows of this program, or of -ceiling-only), falling back
+// to compute where a row is missing.
+func ceilingsOf(path, name string, compute func(float64) float64) func(float64) float64 {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	known := map[float64]float64{}
+	for line := range strings.Lines(string(data)) {
+		var r struct {
+			Graph   string  `json:"graph"`
+			Epsilon float64 `json:"epsilon"`
+			Ceiling float64 `json:"ceiling"`
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			log.Fatalf("%s: %v", path, err)
+		}
+		if r.Graph == name && r.Ceiling > 0 {
+			known[r.Epsilon] = r.Ceiling
+		}
+	}
+	return func(eps float64) float64 {
+		if c, ok := known[eps]; ok {
+			return c
+		}
+		return compute(eps)
 	}
 }
 

@@ -32,6 +32,8 @@ def main():
             an = f'{pct(a["communityAccuracy"])} [{pct(a["low"])}, {pct(a["high"])}]'
             if ma:
                 an += f' / {pct(ma.get("realizedRate", 0))}'
+            if a.get("mechanism"):
+                an += f' ({a["mechanism"].removeprefix("community-")})'
             ceil = r["ceiling"]
             print(f'| {r["graph"]} | {k} ({pct(chance)}) | {r["tau"]:g} | {r["epsilon"]:g} | {pn} | {an} | {pct(ceil)} | {best / ceil:.2f} | {best / chance:.0f}× |')
 
