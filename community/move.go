@@ -30,6 +30,7 @@ const alone = -1
 type moveScratch struct {
 	wTo     []float64
 	touched []int32
+	labels  []int32 // the communities of the node's neighbours
 }
 
 func (ld *leiden) ensureScratch(n int) {
@@ -57,10 +58,10 @@ func (m *mover) decide(sc *moveScratch, v int32) (target int32, wa, wb float64) 
 	touched := sc.touched[:0]
 	a, kv := comm[v], lv.k[v]
 	lo, hi := lv.rowPtr[v], lv.rowPtr[v+1]
-	cols := lv.col[lo:hi]
+	labels := gatherLabels(sc.labels[:0], comm, lv.col[lo:hi])
+	sc.labels = labels
 	if lv.w == nil {
-		for _, u := range cols {
-			c := comm[u]
+		for _, c := range labels {
 			if wTo[c] == 0 {
 				touched = append(touched, c)
 			}
@@ -68,8 +69,7 @@ func (m *mover) decide(sc *moveScratch, v int32) (target int32, wa, wb float64) 
 		}
 	} else {
 		ws := lv.w[lo:hi]
-		for q, u := range cols {
-			c := comm[u]
+		for q, c := range labels {
 			if wTo[c] == 0 {
 				touched = append(touched, c)
 			}
@@ -97,6 +97,17 @@ func (m *mover) decide(sc *moveScratch, v int32) (target int32, wa, wb float64) 
 		return alone, wa, 0 // alone is better than anywhere
 	}
 	return best, wa, wb
+}
+
+// gatherLabels appends the labels of cols to dst. The loads are
+// independent, so the processor overlaps their cache misses; read inside
+// the summing loop, whose branch on a first visit often mispredicts, each
+// miss was waited on by itself.
+func gatherLabels(dst, label, cols []int32) []int32 {
+	for _, u := range cols {
+		dst = append(dst, label[u])
+	}
+	return dst
 }
 
 // apply moves v to target if that raises Q (against the current state
