@@ -9,13 +9,19 @@ import (
 	"testing"
 )
 
-// buildRows cuts big edge lists between goroutines; the rows must be
-// those of the sequential pass (countRows, scatter) link for link, and a
-// bad edge must give the sequential pass's error.
+// buildRows cuts big edge lists between goroutines and fills the rows in
+// buckets; the rows must be those of the sequential pass (countRows,
+// scatter, then sortRows) link for link, and a bad edge must give the
+// sequential pass's error. 5 000 nodes make 2 buckets, 50 000 make 13.
 func TestBuildRowsMatchesSequential(t *testing.T) {
+	for _, n := range []int{5000, 50000} {
+		buildRowsMatchesSequential(t, n)
+	}
+}
+
+func buildRowsMatchesSequential(t *testing.T, n int) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	rng := rand.New(rand.NewPCG(1, 2))
-	const n = 5000
 	edges := make([]Edge, 3*parallelEdges+17)
 	for i := range edges {
 		u := int32(rng.IntN(n))
@@ -47,8 +53,11 @@ func TestBuildRowsMatchesSequential(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantCol, wantW := scatter(wantPtr, es, u)
+		if _, err := g.sortRows(wantPtr, wantCol, wantW, false); err != nil {
+			t.Fatal(err)
+		}
 		if !reflect.DeepEqual(rowPtr, wantPtr) || !reflect.DeepEqual(col, wantCol) || !reflect.DeepEqual(w, wantW) {
-			t.Fatalf("unit=%v: the parallel rows differ from the sequential ones", unit)
+			t.Fatalf("unit=%v: the parallel rows differ from the sequential ones (%v %v %v)", unit, reflect.DeepEqual(rowPtr, wantPtr), reflect.DeepEqual(col, wantCol), reflect.DeepEqual(w, wantW))
 		}
 		if unit != (w == nil) {
 			t.Fatalf("unit=%v: weights stored: %v", unit, w != nil)
@@ -56,7 +65,7 @@ func TestBuildRowsMatchesSequential(t *testing.T) {
 	}
 	bad := append([]Edge(nil), edges...)
 	bad[len(bad)-5] = Edge{7, 7, 1}            // a self-loop late in the last run
-	bad[2*parallelEdges+3] = Edge{1, n + 3, 1} // out of range earlier, in another run
+	bad[2*parallelEdges+3] = Edge{1, int32(n) + 3, 1} // out of range earlier, in another run
 	g := &Graph{n: n}
 	_, _, _, err := g.buildRows(bad)
 	_, _, want := g.countRows(bad)
