@@ -157,11 +157,12 @@ func (ld *leiden) aggregate(lv *level, refined []int32, k int, comm []int32) (*l
 				if lv.inner != nil {
 					inner += lv.inner[v]
 				}
-				for p := lv.rowPtr[v]; p < lv.rowPtr[v+1]; p++ {
-					t := refined[lv.col[p]]
+				lo := lv.rowPtr[v]
+				sc.labels = gatherLabels(sc.labels[:0], refined, lv.col[lo:lv.rowPtr[v+1]])
+				for q, t := range sc.labels {
 					w := 1.0
 					if lv.w != nil {
-						w = lv.w[p]
+						w = lv.w[lo+int64(q)]
 					}
 					if t == rr {
 						inner += w / 2 // each internal link is seen from both ends

@@ -30,6 +30,7 @@ const alone = -1
 type moveScratch struct {
 	wTo     []float64
 	touched []int32
+	labels  []int32 // the communities of the node's neighbours
 }
 
 func (ld *leiden) ensureScratch(n int) {
@@ -57,10 +58,10 @@ func (m *mover) decide(sc *moveScratch, v int32) (target int32, wa, wb float64) 
 	touched := sc.touched[:0]
 	a, kv := comm[v], lv.k[v]
 	lo, hi := lv.rowPtr[v], lv.rowPtr[v+1]
-	cols := lv.col[lo:hi]
+	labels := gatherLabels(sc.labels[:0], comm, lv.col[lo:hi])
+	sc.labels = labels
 	if lv.w == nil {
-		for _, u := range cols {
-			c := comm[u]
+		for _, c := range labels {
 			if wTo[c] == 0 {
 				touched = append(touched, c)
 			}
@@ -68,8 +69,7 @@ func (m *mover) decide(sc *moveScratch, v int32) (target int32, wa, wb float64) 
 		}
 	} else {
 		ws := lv.w[lo:hi]
-		for q, u := range cols {
-			c := comm[u]
+		for q, c := range labels {
 			if wTo[c] == 0 {
 				touched = append(touched, c)
 			}
@@ -97,6 +97,17 @@ func (m *mover) decide(sc *moveScratch, v int32) (target int32, wa, wb float64) 
 		return alone, wa, 0 // alone is better than anywhere
 	}
 	return best, wa, wb
+}
+
+// gatherLabels appends the labels of cols to dst. The loads are
+// independent, so the processor overlaps their cache misses; read inside
+// the summing loop, whose branch on a first visit often mispredicts, each
+// miss was waited on by itself.
+func gatherLabels(dst, label, cols []int32) []int32 {
+	for _, u := range cols {
+		dst = append(dst, label[u])
+	}
+	return dst
 }
 
 // apply moves v to target if that raises Q (against the current state
@@ -185,13 +196,11 @@ func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int3
 	ld.ensureScratch(n)
 	chunked := len(lv.col) >= sequentialLinks
 	moved := make([]bool, n)
-	movedAt := make([]int32, n) // the chunk in which a node last moved
-	stamp := int32(0)
 	var list, movedList []int32
-	var target []int32
-	var wa, wb []float64
+	var ch *chunkMover
 	if chunked {
-		target, wa, wb = make([]int32, moveChunk), make([]float64, moveChunk), make([]float64, moveChunk)
+		ch = &chunkMover{m: m, ld: ld, movedAt: make([]int32, n), target: make([]int32, moveChunk),
+			wa: make([]float64, moveChunk), wb: make([]float64, moveChunk), pending: make([]int32, 0, moveChunk)}
 	}
 	for sweep := 0; sweep < maxMoveSweeps; sweep++ {
 		list = list[:0]
@@ -218,24 +227,7 @@ func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int3
 		} else {
 			for lo := 0; lo < len(list); lo += moveChunk {
 				chunk := list[lo:min(lo+moveChunk, len(list))]
-				forBlocks(ld.workers, len(chunk), moveGrain, func(w, from, to int) {
-					sc := &ld.scratch[w]
-					for i := from; i < to; i++ {
-						target[i], wa[i], wb[i] = m.decide(sc, chunk[i])
-					}
-				})
-				stamp++
-				for i, v := range chunk {
-					t, a, b := target[i], wa[i], wb[i]
-					if t != m.comm[v] && m.neighbourMoved(v, movedAt, stamp) {
-						t, a, b = m.decide(&ld.scratch[0], v) // decided on a stale neighbourhood: decide again
-					}
-					if g := m.apply(v, t, a, b, true); g > 0 {
-						movedAt[v] = stamp
-						movedList = append(movedList, v)
-						gain += g
-					}
-				}
+				movedList, gain = ch.chunk(chunk, movedList, gain)
 			}
 		}
 		if debugMove {
@@ -249,6 +241,65 @@ func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int3
 			break // the sweep raised Q by less than the tolerance
 		}
 	}
+}
+
+// chunkMover moves the nodes of one chunk at a time: in rounds, the
+// pending nodes are decided in parallel against the state at the start
+// of the round, then applied in order; a node whose neighbour moved
+// earlier in the round was decided on a stale neighbourhood and waits for
+// the next round. The first pending node always has a fresh decision, so
+// every round settles at least one node. When few nodes remain pending
+// they are decided and applied one by one. The rounds depend only on the
+// order, never on the workers.
+type chunkMover struct {
+	m       *mover
+	ld      *leiden
+	movedAt []int32 // the round in which a node last moved
+	stamp   int32
+	target  []int32
+	wa, wb  []float64
+	pending []int32
+}
+
+// sequentialPending is the fewest pending nodes decided in parallel.
+const sequentialPending = 64
+
+// chunk moves the nodes of chunk, appending those that moved to
+// movedList and their gains to gain.
+func (c *chunkMover) chunk(chunk, movedList []int32, gain float64) ([]int32, float64) {
+	m := c.m
+	pending := append(c.pending[:0], chunk...)
+	for len(pending) >= sequentialPending {
+		forBlocks(c.ld.workers, len(pending), moveGrain, func(w, from, to int) {
+			sc := &c.ld.scratch[w]
+			for i := from; i < to; i++ {
+				c.target[i], c.wa[i], c.wb[i] = m.decide(sc, pending[i])
+			}
+		})
+		c.stamp++
+		next := pending[:0] // overwrites only entries already read
+		for i, v := range pending {
+			if c.target[i] != m.comm[v] && m.neighbourMoved(v, c.movedAt, c.stamp) {
+				next = append(next, v) // decided on a stale neighbourhood
+				continue
+			}
+			if g := m.apply(v, c.target[i], c.wa[i], c.wb[i], true); g > 0 {
+				c.movedAt[v] = c.stamp
+				movedList = append(movedList, v)
+				gain += g
+			}
+		}
+		pending = next
+	}
+	sc := &c.ld.scratch[0]
+	for _, v := range pending {
+		t, a, b := m.decide(sc, v)
+		if g := m.apply(v, t, a, b, true); g > 0 {
+			movedList = append(movedList, v)
+			gain += g
+		}
+	}
+	return movedList, gain
 }
 
 // activateNeighbours marks every neighbour of a moved node active: by

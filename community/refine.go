@@ -9,6 +9,12 @@ type refineScratch struct {
 	single  []bool
 	wTo     []float64
 	touched []int32
+	// The community's own subgraph in local positions: the links of
+	// member i to other members are at[start[i]:start[i+1]] (weights lw).
+	start  []int32
+	at     []int32
+	lw     []float64
+	labels []int32
 }
 
 func (s *refineScratch) grow(m int) {
@@ -66,20 +72,31 @@ func (ld *leiden) refineOne(lv *level, comm []int32, s int32, mem []int32, pos, 
 	}
 	scale := ld.gamma / lv.m2
 	sc.grow(len(mem))
-	KS := 0.0
 	for i, v := range mem {
 		pos[v] = int32(i)
+	}
+	// The links inside the community, in local positions: the loop that
+	// merges then reads small arrays instead of the graph's rows.
+	sc.start, sc.at, sc.lw = append(sc.start[:0], 0), sc.at[:0], sc.lw[:0]
+	KS := 0.0
+	for i, v := range mem {
 		sc.ref[i], sc.kref[i], sc.single[i] = int32(i), lv.k[v], true
+		lo := lv.rowPtr[v]
+		sc.labels = gatherLabels(sc.labels[:0], comm, lv.col[lo:lv.rowPtr[v+1]])
 		ext := 0.0
-		for p := lv.rowPtr[v]; p < lv.rowPtr[v+1]; p++ {
-			if comm[lv.col[p]] == s {
-				if lv.w == nil {
-					ext++
-				} else {
-					ext += lv.w[p]
-				}
+		for q, c := range sc.labels {
+			if c != s {
+				continue
 			}
+			w := 1.0
+			if lv.w != nil {
+				w = lv.w[lo+int64(q)]
+			}
+			sc.at = append(sc.at, pos[lv.col[lo+int64(q)]])
+			sc.lw = append(sc.lw, w)
+			ext += w
 		}
+		sc.start = append(sc.start, int32(len(sc.at)))
 		sc.ext[i] = ext
 		KS += lv.k[v]
 	}
@@ -91,20 +108,12 @@ func (ld *leiden) refineOne(lv *level, comm []int32, s int32, mem []int32, pos, 
 		if sc.ext[i] < scale*kv*(KS-kv) {
 			continue // not well connected to the rest of its community
 		}
-		for p := lv.rowPtr[v]; p < lv.rowPtr[v+1]; p++ {
-			u := lv.col[p]
-			if comm[u] != s {
-				continue
-			}
-			c := sc.ref[pos[u]]
+		for q := sc.start[i]; q < sc.start[i+1]; q++ {
+			c := sc.ref[sc.at[q]]
 			if sc.wTo[c] == 0 {
 				sc.touched = append(sc.touched, c)
 			}
-			if lv.w == nil {
-				sc.wTo[c]++
-			} else {
-				sc.wTo[c] += lv.w[p]
-			}
+			sc.wTo[c] += sc.lw[q]
 		}
 		best, bestGain := int32(-1), 0.0
 		for _, c := range sc.touched {

@@ -9,13 +9,19 @@ import (
 	"testing"
 )
 
-// buildRows cuts big edge lists between goroutines; the rows must be
-// those of the sequential pass (countRows, scatter) link for link, and a
-// bad edge must give the sequential pass's error.
+// buildRows cuts big edge lists between goroutines and fills the rows in
+// buckets; the rows must be those of the sequential pass (countRows,
+// scatter, then sortRows) link for link, and a bad edge must give the
+// sequential pass's error. 5 000 nodes make 2 buckets, 50 000 make 13.
 func TestBuildRowsMatchesSequential(t *testing.T) {
+	for _, n := range []int{5000, 50000} {
+		buildRowsMatchesSequential(t, n)
+	}
+}
+
+func buildRowsMatchesSequential(t *testing.T, n int) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	rng := rand.New(rand.NewPCG(1, 2))
-	const n = 5000
 	edges := make([]Edge, 3*parallelEdges+17)
 	for i := range edges {
 		u := int32(rng.IntN(n))
@@ -47,16 +53,19 @@ func TestBuildRowsMatchesSequential(t *testing.T) {
 			t.Fatal(err)
 		}
 		wantCol, wantW := scatter(wantPtr, es, u)
+		if _, err := g.sortRows(wantPtr, wantCol, wantW, false); err != nil {
+			t.Fatal(err)
+		}
 		if !reflect.DeepEqual(rowPtr, wantPtr) || !reflect.DeepEqual(col, wantCol) || !reflect.DeepEqual(w, wantW) {
-			t.Fatalf("unit=%v: the parallel rows differ from the sequential ones", unit)
+			t.Fatalf("unit=%v: the parallel rows differ from the sequential ones (%v %v %v)", unit, reflect.DeepEqual(rowPtr, wantPtr), reflect.DeepEqual(col, wantCol), reflect.DeepEqual(w, wantW))
 		}
 		if unit != (w == nil) {
 			t.Fatalf("unit=%v: weights stored: %v", unit, w != nil)
 		}
 	}
 	bad := append([]Edge(nil), edges...)
-	bad[len(bad)-5] = Edge{7, 7, 1}            // a self-loop late in the last run
-	bad[2*parallelEdges+3] = Edge{1, n + 3, 1} // out of range earlier, in another run
+	bad[len(bad)-5] = Edge{7, 7, 1}                   // a self-loop late in the last run
+	bad[2*parallelEdges+3] = Edge{1, int32(n) + 3, 1} // out of range earlier, in another run
 	g := &Graph{n: n}
 	_, _, _, err := g.buildRows(bad)
 	_, _, want := g.countRows(bad)
@@ -66,7 +75,8 @@ func TestBuildRowsMatchesSequential(t *testing.T) {
 }
 
 // decimalPair is a shortcut for the commonest line; where it takes a line,
-// its row must be the one SplitLine and plainEdge give.
+// its keys must be those SplitLine and plainEdge give, with weight 1. Keys
+// of maxNumKey or more (9999999999) are left to plainEdge.
 func TestDecimalPairAgreesWithSplitLine(t *testing.T) {
 	lines := []string{"0,1", "12,345", "345,12\r", "7,7", "07,8", "8,07", "0,0", "1,2,3", "1, 2", " 1,2",
 		"1,2 ", "9999999999,1", "12345678901,1", "1,", ",1", "a,1", "1,b", "#1,2", "", "1,2\r\r", "10,2"}
@@ -74,7 +84,7 @@ func TestDecimalPairAgreesWithSplitLine(t *testing.T) {
 	for _, l := range lines {
 		piece := []byte("x\n" + l + "\n")
 		line := piece[2 : 2+len(l)]
-		got, ok := decimalPair(piece, line, 1)
+		a, b, ok := decimalPair(line)
 		if !ok {
 			continue
 		}
@@ -83,12 +93,12 @@ func TestDecimalPairAgreesWithSplitLine(t *testing.T) {
 		if skip {
 			t.Fatalf("%q: taken, but SplitLine skips it", l)
 		}
-		if want := plainEdge(piece, fields, line, 1); got != want {
-			t.Errorf("%q: row %+v, SplitLine and plainEdge give %+v", l, got, want)
+		if want := plainEdge(piece, fields, line); want.slow || want.a != int64(a) || want.b != int64(b) || want.w != 1 {
+			t.Errorf("%q: keys %d, %d, SplitLine and plainEdge give %+v", l, a, b, want)
 		}
 	}
-	if taken != 5 {
-		t.Errorf("the shortcut took %d lines, want 5", taken)
+	if taken != 4 {
+		t.Errorf("the shortcut took %d lines, want 4", taken)
 	}
 }
 

@@ -323,3 +323,43 @@ func FuzzReadCSVBlocksAgreeWithLines(f *testing.F) {
 		}
 	})
 }
+
+// A big edge list is read in blocks of parallel pieces whose plain rows
+// keep no line numbers of their own: a bad row, or a repeated edge when
+// duplicates are rejected, deep in it must still be reported on its own
+// line, past comments and blank lines that shift the count.
+func TestReadCSVBigInputErrorLines(t *testing.T) {
+	build := func(bad string, at int) string {
+		var sb strings.Builder
+		sb.WriteString("source,target\n")
+		for line := 2; line <= 200_000; line++ {
+			switch {
+			case line == at:
+				sb.WriteString(bad)
+			case line%1000 == 0:
+				sb.WriteString("# a comment\n")
+			case line%777 == 0:
+				sb.WriteString("\n")
+			default:
+				fmt.Fprintf(&sb, "%d,%d\n", line, line+1)
+			}
+		}
+		return sb.String()
+	}
+	for _, c := range []struct {
+		name string
+		in   string
+		opt  Options
+		want string
+	}{
+		{"bad weight", build("5,6,x\n", 123_457), Options{}, "line 123457"},
+		{"self-loop", build("9,9\n", 180_001), Options{}, "line 180001"},
+		{"duplicate", build("100,101\n", 150_001), Options{RejectDuplicates: true}, "line 150001"},
+		{"duplicate, its first line", build("100,101\n", 150_001), Options{RejectDuplicates: true}, "first on line 100"},
+	} {
+		_, err := ReadCSV(strings.NewReader(c.in), c.opt)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want one on %s", c.name, err, c.want)
+		}
+	}
+}

@@ -25,10 +25,11 @@ import (
 type edgeRow struct {
 	k0, k1 span    // the keys (for a slow row, k0 is the whole line)
 	a, b   int64   // the keys' decimal values, −1 for a key that is not a canonical decimal
-	ia, ib int32   // the keys' node indices + 1 when numbered before the block, else 0
 	w      float64 // the weight
 	line   int     // line within the piece
+	before int     // fast rows before this one in the piece
 	slow   bool    // to be read by edge
+	skip   bool    // a comment or blank line
 }
 
 // span is piece[from:to].
@@ -43,8 +44,14 @@ func spanOf(piece, sub []byte) span {
 }
 
 // blockParser holds one piece's rows and split scratch between blocks.
+// The commonest row, "u,v" with two canonical decimal keys, is kept as
+// just its two values in pairs (fast rows); every other row, and every
+// skipped line, is an edgeRow in rows whose before field counts the fast
+// rows ahead of it. Between two entries of rows the fast rows are
+// consecutive lines, so their line numbers need not be stored.
 type blockParser struct {
 	piece  []byte
+	pairs  []uint32
 	rows   []edgeRow
 	fields [][]byte
 	lines  int
@@ -66,26 +73,74 @@ func (r *edgeReader) block(block []byte, first int) error {
 		r.parsers = append(r.parsers, &blockParser{})
 	}
 	bounds := pieceBounds(block, pieces)
-	byNum := r.byNum // read-only while the pieces are parsed
 	var wg sync.WaitGroup
 	for p := 0; p+1 < len(bounds); p++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.parsers[p].parse(block[bounds[p]:bounds[p+1]], byNum)
+			r.parsers[p].parse(block[bounds[p]:bounds[p+1]])
 		}()
 	}
 	wg.Wait()
 	r.reserve(len(block), r.parsers[:len(bounds)-1])
 	line := first
 	for p := 0; p+1 < len(bounds); p++ {
-		bp := r.parsers[p]
-		for i := range bp.rows {
-			if err := r.row(bp.piece, &bp.rows[i], line+bp.rows[i].line); err != nil {
-				return err
-			}
+		if err := r.piece(r.parsers[p], line); err != nil {
+			return err
 		}
-		line += bp.lines
+		line += r.parsers[p].lines
+	}
+	return nil
+}
+
+// piece adds the edges of one parsed piece, whose first line is numbered
+// first, in line order.
+func (r *edgeReader) piece(bp *blockParser, first int) error {
+	done, line := 0, first // fast rows added; the line of the next one
+	for i := range bp.rows {
+		e := &bp.rows[i]
+		if err := r.fast(bp.pairs[2*done:2*e.before], line); err != nil {
+			return err
+		}
+		done, line = e.before, first+e.line+1
+		if e.skip {
+			continue
+		}
+		if err := r.row(bp.piece, e, first+e.line); err != nil {
+			return err
+		}
+	}
+	return r.fast(bp.pairs[2*done:], line)
+}
+
+// fast adds the edges of consecutive fast rows (pairs of decimal keys),
+// the first on line first. Keys numbered before are looked up in the
+// table in a tight loop, whose independent loads the processor overlaps
+// (looking them up while parsing, or through idOf, waited on each miss).
+func (r *edgeReader) fast(pairs []uint32, first int) error {
+	byNum := r.byNum
+	for i := 0; i+1 < len(pairs); i += 2 {
+		a, b := pairs[i], pairs[i+1]
+		var u, v int32
+		if int(a) < len(byNum) && byNum[a] > 0 && int(b) < len(byNum) && byNum[b] > 0 && r.seen == nil {
+			u, v = byNum[a]-1, byNum[b]-1
+			r.edges = append(r.edges, Edge{u, v, 1})
+			continue
+		}
+		line := first + i/2
+		var ka, kb [10]byte
+		k0, k1 := strconv.AppendUint(ka[:0], uint64(a), 10), strconv.AppendUint(kb[:0], uint64(b), 10)
+		var err error
+		if u, err = r.idOf(k0, int64(a)); err != nil {
+			return &CSVError{Line: line, Err: err}
+		}
+		if v, err = r.idOf(k1, int64(b)); err != nil {
+			return &CSVError{Line: line, Err: err}
+		}
+		if err := r.addEdge(u, v, 1, k0, k1, line); err != nil {
+			return err
+		}
+		byNum = r.byNum
 	}
 	return nil
 }
@@ -107,68 +162,62 @@ func pieceBounds(block []byte, pieces int) []int {
 	return append(bounds, len(block))
 }
 
-// parse splits piece (whole lines) into rows. A decimal key numbered
-// before the block (byNum, the reader's table, not written meanwhile) gets
-// its index here, in parallel; only the others are looked up in line order.
-func (bp *blockParser) parse(piece []byte, byNum []int32) {
-	bp.piece, bp.rows, bp.lines = piece, bp.rows[:0], 0
+// parse splits piece (whole lines) into fast rows and other rows.
+func (bp *blockParser) parse(piece []byte) {
+	bp.piece, bp.pairs, bp.rows, bp.lines = piece, bp.pairs[:0], bp.rows[:0], 0
 	for rest := piece; len(rest) > 0; {
 		end := bytes.IndexByte(rest, '\n')
 		line := rest[:end]
 		rest = rest[end+1:]
-		e, ok := decimalPair(piece, line, bp.lines)
-		skip := false
-		if !ok {
-			bp.fields, skip = csvin.SplitLine(line, bp.fields[:0])
-			if !skip {
-				e = plainEdge(piece, bp.fields, line, bp.lines)
-			}
+		if a, b, ok := decimalPair(line); ok {
+			bp.pairs = append(bp.pairs, a, b)
+			bp.lines++
+			continue
 		}
-		if !skip {
-			if e.a >= 0 && e.a < int64(len(byNum)) {
-				e.ia = byNum[e.a]
-			}
-			if e.b >= 0 && e.b < int64(len(byNum)) {
-				e.ib = byNum[e.b]
-			}
-			bp.rows = append(bp.rows, e)
+		var e edgeRow
+		var skip bool
+		bp.fields, skip = csvin.SplitLine(line, bp.fields[:0])
+		if skip {
+			e = edgeRow{skip: true}
+		} else {
+			e = plainEdge(piece, bp.fields, line)
 		}
+		e.line, e.before = bp.lines, len(bp.pairs)/2
+		bp.rows = append(bp.rows, e)
 		bp.lines++
 	}
 }
 
 // decimalPair reads the commonest line, "u,v" with two different canonical
-// decimal keys of at most 10 digits (and perhaps a '\r'), in one pass;
-// ok is false for any other line, which SplitLine and plainEdge then read
-// (their result on such a line is the same row).
-func decimalPair(piece, line []byte, at int) (e edgeRow, ok bool) {
+// decimal keys below maxNumKey (and perhaps a '\r'), in one pass; ok is
+// false for any other line, which SplitLine and plainEdge then read.
+func decimalPair(line []byte) (a, b uint32, ok bool) {
 	if len(line) > 0 && line[len(line)-1] == '\r' {
 		line = line[:len(line)-1]
 	}
-	i, a := 0, int64(0)
-	for ; i < len(line) && line[i] >= '0' && line[i] <= '9'; i++ {
-		a = 10*a + int64(line[i]-'0')
+	i, x := 0, uint64(0)
+	for ; i < len(line) && line[i]-'0' <= 9; i++ {
+		x = 10*x + uint64(line[i]-'0')
 	}
 	la := i
 	if la == 0 || la > 10 || (line[0] == '0' && la > 1) || i == len(line) || line[i] != ',' {
-		return e, false
+		return 0, 0, false
 	}
-	j, b := i+1, int64(0)
-	for ; j < len(line) && line[j] >= '0' && line[j] <= '9'; j++ {
-		b = 10*b + int64(line[j]-'0')
+	j, y := i+1, uint64(0)
+	for ; j < len(line) && line[j]-'0' <= 9; j++ {
+		y = 10*y + uint64(line[j]-'0')
 	}
 	lb := j - i - 1
-	if j != len(line) || lb == 0 || lb > 10 || (line[i+1] == '0' && lb > 1) || a == b {
-		return e, false
+	if j != len(line) || lb == 0 || lb > 10 || (line[i+1] == '0' && lb > 1) || x == y || x >= maxNumKey || y >= maxNumKey {
+		return 0, 0, false
 	}
-	k0, k1 := spanOf(piece, line[:la]), spanOf(piece, line[i+1:j])
-	return edgeRow{k0: k0, k1: k1, a: a, b: b, w: 1, line: at}, true
+	return uint32(x), uint32(y), true
 }
 
 // plainEdge parses the fields of a row; a row edge would refuse, or whose
 // weight is not a plain positive number, is marked slow.
-func plainEdge(piece []byte, f [][]byte, line []byte, at int) edgeRow {
-	slow := edgeRow{k0: spanOf(piece, line), line: at, slow: true}
+func plainEdge(piece []byte, f [][]byte, line []byte) edgeRow {
+	slow := edgeRow{k0: spanOf(piece, line), slow: true}
 	if (len(f) != 2 && len(f) != 3) || len(f[0]) == 0 || len(f[1]) == 0 || bytes.Equal(f[0], f[1]) {
 		return slow
 	}
@@ -179,7 +228,7 @@ func plainEdge(piece []byte, f [][]byte, line []byte, at int) edgeRow {
 			return slow
 		}
 	}
-	return edgeRow{k0: spanOf(piece, f[0]), k1: spanOf(piece, f[1]), a: decimalOr(f[0]), b: decimalOr(f[1]), w: w, line: at}
+	return edgeRow{k0: spanOf(piece, f[0]), k1: spanOf(piece, f[1]), a: decimalOr(f[0]), b: decimalOr(f[1]), w: w}
 }
 
 // decimalOr is decimal's value, or −1 when k is not a canonical decimal.
@@ -198,17 +247,13 @@ func (r *edgeReader) row(piece []byte, e *edgeRow, line int) error {
 		return r.edge(f, line)
 	}
 	k0, k1 := e.k0.of(piece), e.k1.of(piece)
-	u, v := e.ia-1, e.ib-1
-	var err error
-	if e.ia == 0 {
-		if u, err = r.idOf(k0, e.a); err != nil {
-			return &CSVError{Line: line, Err: err}
-		}
+	u, err := r.idOf(k0, e.a)
+	if err != nil {
+		return &CSVError{Line: line, Err: err}
 	}
-	if e.ib == 0 {
-		if v, err = r.idOf(k1, e.b); err != nil {
-			return &CSVError{Line: line, Err: err}
-		}
+	v, err := r.idOf(k1, e.b)
+	if err != nil {
+		return &CSVError{Line: line, Err: err}
 	}
 	return r.addEdge(u, v, e.w, k0, k1, line)
 }
@@ -223,7 +268,7 @@ func (r *edgeReader) reserve(blockBytes int, parsers []*blockParser) {
 	}
 	rows := 0
 	for _, bp := range parsers {
-		rows += len(bp.rows)
+		rows += len(bp.pairs)/2 + len(bp.rows)
 	}
 	want := int64(float64(rows)/float64(blockBytes)*float64(r.sizeHint)*1.1) + 16
 	r.edges = make([]Edge, 0, want)

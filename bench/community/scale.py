@@ -145,9 +145,12 @@ def graphcloak(binary, csv, n):
 
 def table(binary, specs):
     methods = ["networkit-plm", "networkit-leiden", "igraph-multilevel", "igraph-leiden", "leidenalg"]
+    if os.environ.get("METHODS"):
+        methods = [m for m in methods if m in os.environ["METHODS"].split(",")]
+    before = os.environ.get("GRAPHCLOAK_BEFORE")  # another build, measured in the same run
     skip = {m: float(os.environ.get("MAX_EDGES_" + m.replace("-", "_").upper(), "inf")) for m in methods}
     skip["leidenalg"] = float(os.environ.get("MAX_EDGES_LEIDENALG", 2e6))
-    threads = {"graphcloak": THREADS, "networkit-plm": THREADS, "networkit-leiden": THREADS}
+    threads = {"graphcloak": THREADS, "graphcloak-before": THREADS, "networkit-plm": THREADS, "networkit-leiden": THREADS}
     print(f"{'graph':<12} {'nodes':>9} {'edges':>10} {'method':<18} {'time s':>8} {'Medges/s/core':>13} {'Q':>7} "
           f"{'NMI':>6} {'discon.':>7} {'comms':>7} {'peak RSS':>9} {'estimate':>9}", flush=True)
     for spec in specs:
@@ -155,9 +158,12 @@ def table(binary, specs):
         e, n = read_edges(csv)
         planted = np.loadtxt(labels, dtype=np.int64) if labels else None
         m = len(e)
-        rows = []
-        secs, member, rss, est, load = graphcloak(binary, csv, n)
-        rows.append(("graphcloak", secs, member, rss, est))
+        rows, loads = [], []
+        for name, b in [("graphcloak-before", before), ("graphcloak", binary)]:
+            if b:
+                secs, member, rss, est, load = graphcloak(b, csv, n)
+                rows.append((name, secs, member, rss, est))
+                loads.append((name, load))
         for meth in methods:
             if m > skip[meth]:
                 continue
@@ -171,8 +177,9 @@ def table(binary, specs):
             es = f"{est / 2**20:.0f} MiB" if est else "-"
             print(f"{spec:<12} {n:>9} {m:>10} {meth:<18} {secs:>8.2f} {rate:>13.2f} {s['modularity']:>7.4f} "
                   f"{nm:>6} {s['disconnected']:>7} {s['communities']:>7} {rss / 2**20:>5.0f} MiB {es:>9}", flush=True)
-        if load:
-            print(f"{spec:<12} graphcloak read the edge list in {load / 1000:.2f} s ({m / load / 1000:.2f} M edges/s)", flush=True)
+        for name, load in loads:
+            if load:
+                print(f"{spec:<12} {name} read the edge list in {load / 1000:.2f} s ({m / load / 1000:.2f} M edges/s)", flush=True)
 
 
 if __name__ == "__main__":

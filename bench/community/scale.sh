@@ -8,6 +8,9 @@
 #
 #   bash bench/community/scale.sh [GRAPH...]   default: lfr:1e6 pa:1e6 lfr:1e7 pa:1e7
 #   THREADS=2 (threads of graphcloak and networkit)
+#   METHODS=networkit-plm,igraph-leiden (the peers to run; default all)
+#   GRAPHCLOAK_BEFORE=path/to/graphcloak (another build, e.g. main's, in the
+#     same run as a graphcloak-before row, for before/after tables)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"

@@ -248,7 +248,8 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 //
 //   - load (an edge list file or Neo4j): the edges as read, 16 bytes each
 //     with up to a quarter more of slice growth, the CSR being built (8
-//     bytes an edge, 28 a node) and the keys (neo4jKeyBytes a node from
+//     bytes an edge, 28 a node, and 12 bytes an edge of links sorted
+//     into buckets of rows) and the keys (neo4jKeyBytes a node from
 //     Neo4j, fileKeyBytes from a file);
 //   - detection: the graph (Graph.Bytes), its keys and Leiden's working
 //     memory (community.LeidenBytes).
@@ -268,7 +269,7 @@ func estimateCommunities(g *laplacian.Graph, keyBytes int64, concurrency int) in
 	load := int64(0)
 	if keyBytes > 0 {
 		keys = keyBytes * n
-		load = 20*e + 8*e + 28*n + keys
+		load = 20*e + 8*e + 12*e + 28*n + keys
 	}
 	detect := g.Bytes() + keys + community.LeidenBytes(g.N(), g.NumEdges(), concurrency)
 	return runtimeBytes + int64(gcGrowth*float64(max(load, detect)))
