@@ -732,6 +732,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme Scheme, K int, B fl
 		return finishRefinement(g, tau, scheme, K, cand, tops, scale, hinted, time.Since(start).Seconds())
 	}
 	side := bridgeSides(g)
+	trap := heatTrap(g)
 	sample := modelSample
 	if scheme == SchemeColumns {
 		sample *= 10 // the column pilot needs the run's own top edges (columnPilotLower)
@@ -742,7 +743,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme Scheme, K int, B fl
 	g.ForEachEdge(func(i, j int, w float64) {
 		di, dj := g.Degree(i), g.Degree(j)
 		c := edgeClass{i: i, j: j, size: 1, lo: jensenLower(g, i, j, w, tau),
-			hint: math.Max(di, dj) / math.Min(di, dj), slow: lanczosHint(i, j, w, tau, side)}
+			hint: math.Max(di, dj) / math.Min(di, dj), slow: lanczosHint(i, j, w, tau, side), trap: trapScore(trap, i, j)}
 		hinted = math.Max(hinted, c.lo)
 		tops.offer(c)
 		if k%stride == 0 {
@@ -924,9 +925,9 @@ func ballShare(g *laplacian.Graph, K int, cand []edgeClass, guess float64) float
 }
 
 // pilotTops keeps, over every edge of a sampled graph, the two edges with
-// the largest Jensen bound, degree ratio and bridge hint: the maximiser is
+// the largest Jensen bound, degree ratio, bridge hint and trapScore: the maximiser is
 // one edge in 10⁷, which a sample misses (their bound u is left 0).
-type pilotTops struct{ lo, hint, slow [2]edgeClass }
+type pilotTops struct{ lo, hint, slow, trap [2]edgeClass }
 
 func (t *pilotTops) offer(c edgeClass) {
 	c.u = 0
@@ -941,12 +942,13 @@ func (t *pilotTops) offer(c edgeClass) {
 	keep(&t.lo, func(c edgeClass) float64 { return c.lo })
 	keep(&t.hint, func(c edgeClass) float64 { return c.hint })
 	keep(&t.slow, func(c edgeClass) float64 { return c.slow })
+	keep(&t.trap, func(c edgeClass) float64 { return c.trap })
 }
 
 // all returns the kept edges (size 0 marks an empty place).
 func (t *pilotTops) all() []edgeClass {
 	var out []edgeClass
-	for _, top := range [][2]edgeClass{t.lo, t.hint, t.slow} {
+	for _, top := range [][2]edgeClass{t.lo, t.hint, t.slow, t.trap} {
 		for _, c := range top {
 			if c.size > 0 {
 				out = append(out, c)
