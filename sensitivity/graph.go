@@ -633,13 +633,22 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt Options) sparseCost {
 	if radauWorthIt(g, K) {
 		fixed += 2e-5 * m
 	}
+	step := kernelStepSeconds(g)
+	var candBytes int64
+	if candidatePass(g, K) {
+		// Whole-graph steps, each with an accumulation pass over the block.
+		steps := candidateSteps(g, tau)
+		fixed += steps * (nnz + 2*n) * float64(columnBlock) * 2 / 6e9
+		rm.boundSecs += steps * step * candidateStepFactor
+		candBytes = int64(8 * n * columnBlock)
+	}
 	// The graph and its copy in local order; per edge its record, both
 	// positions, its place in the order, C_ij and its flag (53 bytes); per
 	// node the two 16-column blocks, C_ii, the twins and the schedule. Go's
 	// collector lets the heap grow to about twice that before it runs
 	// (measured: 1.8 GiB peak RSS on rgg:n=1000000,radius=0.0025).
-	return sparseCost{scheme: scheme, seconds: rm.boundSecs + blocks*float64(K+1)*kernelStepSeconds(g), fixed: fixed,
-		bytes: 2 * (2*g.Bytes() + int64(53*m) + int64(320*n))}
+	return sparseCost{scheme: scheme, seconds: rm.boundSecs + blocks*float64(K+1)*step, fixed: fixed,
+		bytes: 2 * (2*g.Bytes() + int64(53*m) + int64(320*n) + candBytes)}
 }
 
 // The cost of one Lanczos recurrence step per stored entry of the twin

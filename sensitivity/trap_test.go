@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"gonum.org/v1/gonum/mat"
 )
@@ -88,4 +89,71 @@ func TestPilotSchedulesHeldHeat(t *testing.T) {
 			t.Errorf("τ = %v: pilot lower bound %.12g, max √q_e %.12g: the maximiser was not scheduled", tau, lo, want)
 		}
 	}
+}
+
+// candidateLower's bound is proven: at most the exact √q_e of the edge it
+// names (dense Padé oracle), hence at most Δ2; and tight: within twice its
+// error allowance of that edge's value. On a sparse random graph at τ = 3
+// (Δ2 = 2.0·10⁻⁶) max q_e is below the column scheme's absolute error
+// qErr, which proves nothing there, while this bound is within 1e-4
+// relative of Δ2. Its sketch finds the maximiser of heldHeatGraph at τ = 1
+// and 3, which the Jensen order does not.
+func TestCandidateLowerAgainstOracle(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	graphs := []struct {
+		name string
+		g    *laplacian.Graph
+	}{
+		{"held heat", heldHeatGraph(t, 300, 40, 4)},
+		{"weighted hubs", hubGraph(t, rng, 1, 120, true)},
+		{"random weights", randomGraph(t, rng, 150, 0.05, 1, true)},
+		{"random", randomGraph(t, rand.New(rand.NewPCG(9, 10)), 120, 0.1, 1, false)},
+	}
+	for _, c := range graphs {
+		g, n := c.g, c.g.N()
+		for _, tau := range []float64{0.3, 1, 3, 20} {
+			A := expmOracle(g, tau)
+			want := oracleDelta(g, A)
+			B := expm.LambdaMaxBound(g)
+			K := chebDegree(tau*B/2, candidateTol)
+			allow := math.Sqrt2 * (expm.ChebyshevTailBound(tau*B/2, K) + chebColumnErr(g, B, tau*B/2, K, maxRow(g)))
+			t0, t1 := make([]float64, n*columnBlock), make([]float64, n*columnBlock)
+			root, e := candidateLower(g, tau, t0, t1, cutoff{})
+			for k := range t0 {
+				if t0[k] != 0 || t1[k] != 0 {
+					t.Fatalf("%s τ = %v: scratch blocks not left zero", c.name, tau)
+				}
+			}
+			if e[0] < 0 {
+				if root != 0 || want > 2*allow {
+					t.Errorf("%s τ = %v: no edge (bound %g) where Δ2 = %g exceeds twice the allowance %g", c.name, tau, root, want, allow)
+				}
+				continue
+			}
+			if g.EdgeWeight(e[0], e[1]) == 0 {
+				t.Fatalf("%s τ = %v: edge %v is not an edge", c.name, tau, e)
+			}
+			exact := math.Sqrt(columnDiffSq(A, e[0], e[1]))
+			if root > exact || root < exact-2*allow {
+				t.Errorf("%s τ = %v: bound %.12g, edge %v has √q_e %.12g (allowance %.3g)", c.name, tau, root, e, exact, allow)
+			}
+			if c.name == "held heat" && (tau == 1 || tau == 3) && root < want*(1-1e-6) {
+				t.Errorf("%s τ = %v: bound %.12g below Δ2 %.12g: the maximiser was not a candidate", c.name, tau, root, want)
+			}
+			if c.name == "random" && tau == 3 {
+				if p := newChebPlan(g, tau, Options{}.withDefaults().Tol); want*want > p.qErr || root < want*(1-1e-4) {
+					t.Errorf("%s τ = 3: Δ2² = %.3g, qErr %.3g, bound %.12g against Δ2 %.12g", c.name, want*want, p.qErr, root, want)
+				}
+			}
+		}
+	}
+}
+
+func maxRow(g *laplacian.Graph) int {
+	w := 0
+	for v := range g.N() {
+		cols, _ := g.Neighbors(v)
+		w = max(w, len(cols))
+	}
+	return w
 }
