@@ -87,8 +87,10 @@ func candidateLower(g *laplacian.Graph, tau float64, t0, t1 []float64, cut cutof
 			}
 		}
 		for c, e := range blk {
-			// fl(Σ y²) ≤ (1 + γ_n)‖ŷ‖², and √ rounds by one ulp.
-			if r := math.Sqrt(sq[c])*shrink*(1-2*roundoffU) - slack; r > best {
+			// fl(Σ y²) ≤ (1 + γ_{n+2})‖ŷ‖², √ rounds by one ulp, and the
+			// last factor covers the rounding of the products and the
+			// difference.
+			if r := (math.Sqrt(sq[c])*shrink*(1-2*roundoffU) - slack) * (1 - 8*roundoffU); r > best {
 				best, edge = r, [2]int{int(e.i), int(e.j)}
 			}
 		}
