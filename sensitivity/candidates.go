@@ -27,7 +27,8 @@ const candidateBlocks = 2
 // The bound is on √q_e itself, so it stays relative where q_e is tiny
 // (large τ), unlike a quadratic form of the column scheme, whose error is
 // absolute in q_e. t0 and t1 are n·columnBlock scratch blocks, zero on
-// entry and left zero. It returns 0 and (−1, −1) when cut passes first.
+// entry and left zero. When cut passes it returns the best of the blocks
+// completed: 0 and (−1, −1) when none was.
 func candidateLower(g *laplacian.Graph, tau float64, t0, t1 []float64, cut cutoff) (float64, [2]int) {
 	best, edge := 0.0, [2]int{-1, -1}
 	B := expm.LambdaMaxBound(g)
