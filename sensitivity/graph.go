@@ -633,13 +633,22 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt Options) sparseCost {
 	if radauWorthIt(g, K) {
 		fixed += 2e-5 * m
 	}
+	step := kernelStepSeconds(g)
+	var candBytes int64
+	if candidatePass(g, K) {
+		// Whole-graph steps, each with an accumulation pass over the block.
+		steps := candidateSteps(g, tau)
+		fixed += steps * (nnz + 2*n) * float64(columnBlock) * 2 / 6e9
+		rm.boundSecs += steps * step * candidateStepFactor
+		candBytes = int64(8 * n * columnBlock)
+	}
 	// The graph and its copy in local order; per edge its record, both
 	// positions, its place in the order, C_ij and its flag (53 bytes); per
 	// node the two 16-column blocks, C_ii, the twins and the schedule. Go's
 	// collector lets the heap grow to about twice that before it runs
 	// (measured: 1.8 GiB peak RSS on rgg:n=1000000,radius=0.0025).
-	return sparseCost{scheme: scheme, seconds: rm.boundSecs + blocks*float64(K+1)*kernelStepSeconds(g), fixed: fixed,
-		bytes: 2 * (2*g.Bytes() + int64(53*m) + int64(320*n))}
+	return sparseCost{scheme: scheme, seconds: rm.boundSecs + blocks*float64(K+1)*step, fixed: fixed,
+		bytes: 2 * (2*g.Bytes() + int64(53*m) + int64(320*n) + candBytes)}
 }
 
 // The cost of one Lanczos recurrence step per stored entry of the twin
@@ -732,6 +741,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme Scheme, K int, B fl
 		return finishRefinement(g, tau, scheme, K, cand, tops, scale, hinted, time.Since(start).Seconds())
 	}
 	side := bridgeSides(g)
+	trap := heatTrap(g)
 	sample := modelSample
 	if scheme == SchemeColumns {
 		sample *= 10 // the column pilot needs the run's own top edges (columnPilotLower)
@@ -742,7 +752,7 @@ func modelRefinement(g *laplacian.Graph, tau float64, scheme Scheme, K int, B fl
 	g.ForEachEdge(func(i, j int, w float64) {
 		di, dj := g.Degree(i), g.Degree(j)
 		c := edgeClass{i: i, j: j, size: 1, lo: jensenLower(g, i, j, w, tau),
-			hint: math.Max(di, dj) / math.Min(di, dj), slow: lanczosHint(i, j, w, tau, side)}
+			hint: math.Max(di, dj) / math.Min(di, dj), slow: lanczosHint(i, j, w, tau, side), trap: trapScore(trap, i, j)}
 		hinted = math.Max(hinted, c.lo)
 		tops.offer(c)
 		if k%stride == 0 {
@@ -924,9 +934,9 @@ func ballShare(g *laplacian.Graph, K int, cand []edgeClass, guess float64) float
 }
 
 // pilotTops keeps, over every edge of a sampled graph, the two edges with
-// the largest Jensen bound, degree ratio and bridge hint: the maximiser is
+// the largest Jensen bound, degree ratio, bridge hint and trapScore: the maximiser is
 // one edge in 10⁷, which a sample misses (their bound u is left 0).
-type pilotTops struct{ lo, hint, slow [2]edgeClass }
+type pilotTops struct{ lo, hint, slow, trap [2]edgeClass }
 
 func (t *pilotTops) offer(c edgeClass) {
 	c.u = 0
@@ -941,12 +951,13 @@ func (t *pilotTops) offer(c edgeClass) {
 	keep(&t.lo, func(c edgeClass) float64 { return c.lo })
 	keep(&t.hint, func(c edgeClass) float64 { return c.hint })
 	keep(&t.slow, func(c edgeClass) float64 { return c.slow })
+	keep(&t.trap, func(c edgeClass) float64 { return c.trap })
 }
 
 // all returns the kept edges (size 0 marks an empty place).
 func (t *pilotTops) all() []edgeClass {
 	var out []edgeClass
-	for _, top := range [][2]edgeClass{t.lo, t.hint, t.slow} {
+	for _, top := range [][2]edgeClass{t.lo, t.hint, t.slow, t.trap} {
 		for _, c := range top {
 			if c.size > 0 {
 				out = append(out, c)

@@ -46,6 +46,7 @@ const columnBlock = 16
 func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options, s Result) Result {
 	r := newSparseRefiner(g, tau, alpha, opt)
 	r.prepare()
+	r.candidates()
 	r.pilotSchedule()
 	r.refine(pilotColumnBlocks)
 	if !r.stopped && r.ptr < len(r.order) {
@@ -160,16 +161,31 @@ const (
 	radauChunks       = 16
 )
 
-// pilotSchedule schedules the columns of the edges with the largest Jensen
-// lower bounds 2e^{−τ(d_i+d_j+2w)} (jensenLower): the smallest degrees.
-// (Those with the largest cheap bounds prove only 0.011 on the graph above.)
+// pilotSchedule schedules the columns of two lists of candidate
+// maximisers, alternately: the edges with the largest Jensen lower bounds
+// 2e^{−τ(d_i+d_j+2w)} (jensenLower: the smallest degrees), and those with
+// the largest trapScore (heat held at one end). (Those with the largest
+// cheap bounds prove only 0.011 on the graph above; on LFR 10⁵ at τ = 1 the
+// Jensen edges prove √q = 0.0046 and the trap edges 0.0104.)
 func (r *sparseRefiner) pilotSchedule() {
 	want := pilotColumnBlocks * columnBlock / 2
-	top := make([]scoredEdge, 0, want+1)
+	trap := heatTrap(r.g)
+	jensen := make([]scoredEdge, 0, want+1)
+	held := make([]scoredEdge, 0, want+1)
 	for e, ed := range r.edges {
-		top = keepTop(top, scoredEdge{int32(e), jensenLower(r.g, int(ed.i), int(ed.j), r.weight(ed), r.tau)}, want)
+		i, j := int(ed.i), int(ed.j)
+		jensen = keepTop(jensen, scoredEdge{int32(e), jensenLower(r.g, i, j, r.weight(ed), r.tau)}, want)
+		held = keepTop(held, scoredEdge{int32(e), trapScore(trap, i, j)}, want)
 	}
-	r.scheduleEdges(scored(top))
+	r.scheduleEdges(func(yield func(int32) bool) {
+		for k := range max(len(jensen), len(held)) {
+			for _, top := range [2][]scoredEdge{held, jensen} {
+				if k < len(top) && !yield(top[k].e) {
+					return
+				}
+			}
+		}
+	})
 }
 
 // scoredEdge is an edge with a score (a guess or a bound).
@@ -351,6 +367,30 @@ func (r *sparseRefiner) prepare() {
 		r.blockCost = time.Duration(float64(time.Since(t)) * float64(r.K+1) * 1.2)
 	}
 }
+
+// candidates raises the best refined lower bound by candidateLower on a
+// small-world graph, where every column block is a whole-graph pass anyway
+// and the cheap bounds prune nothing until the lower bound nears max q_e
+// (docs/derivations.md §2.11). It may take half of a time budget.
+func (r *sparseRefiner) candidates() {
+	if !candidatePass(r.g, r.K) {
+		return
+	}
+	cut := newCutoff(r.start, r.opt.TimeBudget/2, r.opt.Done)
+	if root, _ := candidateLower(r.g, r.tau, r.t0, r.t1, cut); root > 0 {
+		r.bestLo = math.Max(r.bestLo, root*root*(1-4*roundoffU))
+		r.status()
+	}
+}
+
+// candidatePass reports whether the column scheme runs the candidate pass
+// on g with Chebyshev degree K: on small-world graphs (smallWorld) of at
+// least candidateMinNodes nodes, below which the columns are quick.
+func candidatePass(g *laplacian.Graph, K int) bool {
+	return g.N() >= candidateMinNodes && smallWorld(g, K)
+}
+
+const candidateMinNodes = 20000
 
 // refine computes up to limit column blocks (all when limit < 0) in
 // schedule order, refining every edge whose two columns are known, until
@@ -839,12 +879,19 @@ func newChebPlan(g *laplacian.Graph, tau, tol float64) chebPlan {
 		p.rowStart[i+1] = p.rowStart[i] + len(c)
 		p.wmax = max(p.wmax, len(c))
 	}
-	epsLoc := highamGamma(p.wmax+5) * (8*g.MaxDegree()/p.B + 3) * 1.01
-	kf := float64(p.K)
-	k0 := expm.BesselStartIndex(a, p.K)
-	colErr := kf*(kf+1)/2*epsLoc + highamGamma(p.K+2)*1.01 + float64(k0+10)*8*roundoffU
-	p.qErr = 2*E + 4*colErr + 12*roundoffU
+	p.qErr = 2*E + 4*chebColumnErr(g, p.B, a, p.K, p.wmax) + 12*roundoffU
 	return p
+}
+
+// chebColumnErr bounds the floating-point error of a unit column of the
+// degree-K Chebyshev expansion of e^{−a(1+y)} computed by the recurrence
+// of chebColumns (see sparseGraphSensitivity), B the spectral bound and
+// wmax the widest row.
+func chebColumnErr(g *laplacian.Graph, B, a float64, K, wmax int) float64 {
+	epsLoc := highamGamma(wmax+5) * (8*g.MaxDegree()/B + 3) * 1.01
+	kf := float64(K)
+	k0 := expm.BesselStartIndex(a, K)
+	return kf*(kf+1)/2*epsLoc + highamGamma(K+2)*1.01 + float64(k0+10)*8*roundoffU
 }
 
 // chebCoefficients returns the coefficients c_k, k = 0..K, of e^{−a(1+x)}
