@@ -385,12 +385,15 @@ func (env *envelope) posterior(o int) []float64 {
 
 // envelopeSweep computes one community's envelope exponents over all nodes
 // by a label-correcting breadth-first search from its members (every edge
-// costs ε′), remembering which member each value comes from.
+// costs ε′), remembering which member each value comes from. The
+// exponents are below the floor (< 2^31 on the grid) while they matter,
+// so they are kept in 32 bits: the search's inner loop reads only b, and
+// the smaller array stays in cache.
 type envelopeSweep struct {
 	cg       *CommunityGeometry
 	env      *envelope
 	members  [][]int32
-	b        []int64 // exponent per node (floor where untouched)
+	b        []int32 // exponent per node (floor where untouched)
 	origin   []int32
 	touched  []int32
 	settled  []bool
@@ -404,9 +407,9 @@ func newEnvelopeSweep(cg *CommunityGeometry, env *envelope) *envelopeSweep {
 	for v, c := range cg.part {
 		members[c] = append(members[c], int32(v))
 	}
-	sw := &envelopeSweep{cg: cg, env: env, members: members, b: make([]int64, n), origin: make([]int32, n), settled: make([]bool, n)}
+	sw := &envelopeSweep{cg: cg, env: env, members: members, b: make([]int32, n), origin: make([]int32, n), settled: make([]bool, n)}
 	for i := range sw.b {
-		sw.b[i] = env.floor
+		sw.b[i] = int32(env.floor)
 		sw.origin[i] = -1
 	}
 	return sw
@@ -417,10 +420,13 @@ func newEnvelopeSweep(cg *CommunityGeometry, env *envelope) *envelopeSweep {
 // search from many sources with different starting values: with the
 // members sorted by weight, the smallest tentative value is always at the
 // head of either that list or the first-in-first-out queue (whose values
-// never decrease), and each node is settled once.
+// never decrease), and each node is settled once. A settled node's value
+// is at most the one being settled, so the test val+ε′ < b[v] alone
+// leaves it alone.
 func (sw *envelopeSweep) spread(o int) {
+	floor := int32(sw.env.floor)
 	for _, v := range sw.touched {
-		sw.b[v], sw.origin[v], sw.settled[v] = sw.env.floor, -1, false
+		sw.b[v], sw.origin[v], sw.settled[v] = floor, -1, false
 	}
 	sw.touched = sw.touched[:0]
 	a := sw.env.a
@@ -434,48 +440,51 @@ func (sw *envelopeSweep) spread(o int) {
 	sw.sources = src
 	queue := sw.frontier[:0]
 	rowPtr, col, _ := sw.cg.g.CSR()
-	e, floor := sw.env.e, sw.env.floor
+	e := sw.env.e // int64: ε′ may exceed the floor by far
+	b, origin := sw.b, sw.origin
 	head, next := 0, 0
 	for {
-		var u int32
-		var val int64
+		var u, val int32
 		switch {
-		case next < len(src) && (head == len(queue) || a[src[next]] <= sw.b[queue[head]]):
-			u, val = src[next], a[src[next]]
+		case next < len(src) && (head == len(queue) || a[src[next]] <= int64(b[queue[head]])):
+			u = src[next]
 			next++
-			if sw.settled[u] || val >= sw.b[u] && sw.origin[u] >= 0 {
-				continue
-			}
-			if val >= floor {
+			if a[u] >= int64(floor) {
 				// Every later source starts at the floor or above.
 				next = len(src)
 				continue
 			}
-			if sw.origin[u] < 0 {
+			val = int32(a[u])
+			if sw.settled[u] || val >= b[u] && origin[u] >= 0 {
+				continue
+			}
+			if origin[u] < 0 {
 				sw.touched = append(sw.touched, u)
 			}
-			sw.b[u], sw.origin[u] = val, u
+			b[u], origin[u] = val, u
 		case head < len(queue):
 			u = queue[head]
 			head++
 			if sw.settled[u] {
 				continue
 			}
-			val = sw.b[u]
+			val = b[u]
 		default:
 			sw.frontier = queue
 			return
 		}
 		sw.settled[u] = true
-		if val+e >= floor {
+		if int64(val)+e >= int64(floor) {
 			continue
 		}
+		nv := val + int32(e)
+		ou := origin[u]
 		for _, v := range col[rowPtr[u]:rowPtr[u+1]] {
-			if !sw.settled[v] && val+e < sw.b[v] {
-				if sw.origin[v] < 0 {
+			if nv < b[v] {
+				if origin[v] < 0 {
 					sw.touched = append(sw.touched, v)
 				}
-				sw.b[v], sw.origin[v] = val+e, sw.origin[u]
+				b[v], origin[v] = nv, ou
 				queue = append(queue, v)
 			}
 		}
@@ -483,7 +492,7 @@ func (sw *envelopeSweep) spread(o int) {
 }
 
 // value returns g_o(s) for the community last spread.
-func (sw *envelopeSweep) value(s int) float64 { return gridExp(sw.b[s]) }
+func (sw *envelopeSweep) value(s int) float64 { return gridExp(int64(sw.b[s])) }
 
 // forCommunities runs f(sweep, o) for every community o on workers of
 // their own (one sweep state each), in parallel; f must only write state
@@ -536,7 +545,7 @@ func (env *envelope) totalWith(ctx context.Context, workers int, mass, own []flo
 	err := env.forCommunities(ctx, workers, func(w int, sw *envelopeSweep, o int) {
 		part := parts[w]
 		for _, s := range sw.touched {
-			part[s] += uint64(math.Round((gridExp(sw.b[s]) - fl) * (1 << massBits)))
+			part[s] += uint64(math.Round((sw.value(int(s)) - fl) * (1 << massBits)))
 		}
 		for _, v := range sw.members[o] {
 			own[v] = sw.value(int(v)) // one worker per community: no race
