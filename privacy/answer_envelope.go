@@ -86,13 +86,15 @@ func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float
 	// Two proposals, both made feasible the same way: the weights as
 	// they start, and the weights optimize moves from there. Which one
 	// is published depends on the graph and partition only.
-	proposals := []bool{false, true}
-	if cg.g.N()*cg.k > envelopeOptimizeMaxWork {
-		proposals = proposals[:1]
+	n := cg.g.N()
+	full := n*cg.k <= envelopeOptimizeMaxWork
+	steps := []int{0, optimizeSteps(n, cg.k)}
+	if !full {
+		steps = steps[:1]
 	}
 	var best AnswerCalibration
-	for _, optimise := range proposals {
-		cand, err := start.proposal(ctx, optimise)
+	for _, st := range steps {
+		cand, err := start.proposal(ctx, st)
 		if err != nil {
 			return AnswerCalibration{}, err
 		}
@@ -105,7 +107,7 @@ func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float
 	// 1.7% right with the 4 largest against 1.3% with all).
 	prev := -1.0
 	for m := 1; 2*m <= cg.k; m *= 2 {
-		cand, err := start.sparse(m).proposal(ctx, false)
+		cand, err := start.sparse(m).proposal(ctx, 0)
 		if err != nil {
 			return AnswerCalibration{}, err
 		}
@@ -200,13 +202,13 @@ func (cg *CommunityGeometry) startEnvelope(perHop float64) *envelope {
 	return env
 }
 
-// proposal settles a copy of the starting weights env (optimised first if
-// asked) into a calibrated mechanism.
-func (env *envelope) proposal(ctx context.Context, optimise bool) (AnswerCalibration, error) {
+// proposal settles a copy of the starting weights env (optimised first
+// for that many sweeps when steps > 0) into a calibrated mechanism.
+func (env *envelope) proposal(ctx context.Context, steps int) (AnswerCalibration, error) {
 	workers := max(1, min(runtime.GOMAXPROCS(0), env.cg.k))
 	cand := *env
 	cand.a = slices.Clone(env.a)
-	acc, err := cand.settle(ctx, workers, optimise)
+	acc, err := cand.settle(ctx, workers, steps)
 	if err != nil {
 		return AnswerCalibration{}, err
 	}
@@ -214,31 +216,43 @@ func (env *envelope) proposal(ctx context.Context, optimise bool) (AnswerCalibra
 		Loss: cand.loss(), Accuracy: acc, envelope: &cand}, nil
 }
 
-// settle makes the weights feasible (optimising them first if asked),
+// settle makes the weights feasible (optimising them first for steps
+// sweeps when steps > 0),
 // fixes the abstain weights and the fallback community, and returns the
 // mechanism's accuracy with exact recovery.
-func (env *envelope) settle(ctx context.Context, workers int, optimise bool) (float64, error) {
+func (env *envelope) settle(ctx context.Context, workers int, steps int) (float64, error) {
 	n := len(env.a)
 	top, safe := env.top, env.safe
 	mass, own := make([]float64, n), make([]float64, n)
 	target := make([]float64, n)
-	if optimise {
+	if steps > 0 {
 		if err := env.total(ctx, workers, mass, own); err != nil {
 			return 0, err
 		}
-		if err := env.optimize(ctx, workers, mass, own, target); err != nil {
+		if err := env.optimize(ctx, workers, steps, mass, own, target); err != nil {
 			return 0, err
 		}
 	}
+	// From the first lowering round on, each sweep is recorded: the
+	// lowering and the shrinking after it read it instead of sweeping
+	// the same weights again.
+	var store *exponentStore
 	for round := 0; ; round++ {
-		if err := env.total(ctx, workers, mass, own); err != nil {
+		if round == envelopeSelfRounds {
+			store = env.newStore()
+		}
+		var each func(sw *envelopeSweep, o int)
+		if store != nil {
+			each = store.record
+		}
+		if err := env.totalWith(ctx, workers, mass, own, each); err != nil {
 			return 0, err
 		}
 		if env.targets(mass, target, top, safe) {
 			break
 		}
 		if round >= envelopeRounds {
-			if err := env.shrink(ctx, workers, mass, own, target, top, safe); err != nil {
+			if err := env.shrink(ctx, workers, store, mass, own, target, top, safe); err != nil {
 				return 0, err
 			}
 			break
@@ -259,7 +273,13 @@ func (env *envelope) settle(ctx context.Context, workers int, optimise bool) (fl
 			}
 			continue
 		}
-		if err := env.lower(ctx, workers, mass, target); err != nil {
+		var err error
+		if store != nil {
+			err = env.lowerStored(ctx, workers, store, mass, target)
+		} else {
+			err = env.lower(ctx, workers, mass, target)
+		}
+		if err != nil {
 			return 0, err
 		}
 	}
@@ -683,8 +703,9 @@ func overflows(g, t float64) bool { return g-t > (1-g)*2/gridOne }
 // two below the one that brings every mass to the safe level (always
 // feasible), for which the targets hold: feasibility only improves as the
 // factor shrinks, since (1 − f·a)/(1 − f·b) moves towards 1. It leaves
-// mass and own computed for the weights it keeps.
-func (env *envelope) shrink(ctx context.Context, workers int, mass, own, target []float64, top, safe float64) error {
+// mass and own computed for the weights it keeps. With a store of the
+// sweep of the current weights, the shifted masses are read from it.
+func (env *envelope) shrink(ctx context.Context, workers int, store *exponentStore, mass, own, target []float64, top, safe float64) error {
 	worst := 0.0
 	for _, g := range mass {
 		worst = max(worst, g)
@@ -695,6 +716,9 @@ func (env *envelope) shrink(ctx context.Context, workers int, mass, own, target 
 	apply := func(shift int64) error {
 		for v := range env.a {
 			env.a[v] = base[v] + shift
+		}
+		if store != nil {
+			return env.shifted(ctx, workers, store, shift, mass, own)
 		}
 		return env.total(ctx, workers, mass, own)
 	}
@@ -727,7 +751,7 @@ func (env *envelope) shrink(ctx context.Context, workers int, mass, own, target 
 // costs, the priced mass it puts everywhere; its weight moves by at most
 // a factor e^{η} per step towards the balance. Feasibility is restored
 // afterwards by the rounds of settle; this only proposes.
-func (env *envelope) optimize(ctx context.Context, workers int, mass, own, target []float64) error {
+func (env *envelope) optimize(ctx context.Context, workers, steps int, mass, own, target []float64) error {
 	top, safe := env.top, env.safe
 	n := len(env.a)
 	benefit, cost, price := make([]float64, n), make([]float64, n), make([]float64, n)
@@ -742,7 +766,6 @@ func (env *envelope) optimize(ctx context.Context, workers int, mass, own, targe
 		}
 	}
 	env.targets(mass, target, top, safe)
-	steps := optimizeSteps(n, env.cg.k)
 	for it := range steps {
 		// Prices from the last sweep's mass (one step behind the weights):
 		// one sweep then gives the new mass and every member's balance.
@@ -795,8 +818,11 @@ const envelopeOptimizeMaxWork = 1 << 23
 // the last third or half of the iterates did not help (LFR 10³ nodes).
 const (
 	envelopeOptimizeSteps = 60
-	envelopeKappa0        = 10.0
-	envelopeKappa1        = 40.0
-	envelopeEta           = 0.3
-	envelopeDecay         = 0.9
+	// envelopeOptimizeMinSteps is the fewest sweeps an optimised proposal
+	// gets where n·k exceeds envelopeOptimizeMaxWork.
+	envelopeOptimizeMinSteps = 20
+	envelopeKappa0           = 10.0
+	envelopeKappa1           = 40.0
+	envelopeEta              = 0.3
+	envelopeDecay            = 0.9
 )

@@ -522,11 +522,11 @@ func TestAnswerEnvelopeOptimised(t *testing.T) {
 	g, cg := hubGeometry(t)
 	const eps = 1.0
 	start := cg.startEnvelope(eps)
-	plain, err := start.proposal(context.Background(), false)
+	plain, err := start.proposal(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	opt, err := start.proposal(context.Background(), true)
+	opt, err := start.proposal(context.Background(), optimizeSteps(g.N(), cg.k))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -552,11 +552,11 @@ func TestAnswerEnvelopeSparse(t *testing.T) {
 	g, cg := hubGeometry(t)
 	const eps = 0.3
 	start := cg.startEnvelope(eps)
-	full, err := start.proposal(context.Background(), false)
+	full, err := start.proposal(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sparse, err := start.sparse(2).proposal(context.Background(), false)
+	sparse, err := start.sparse(2).proposal(context.Background(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -679,6 +679,35 @@ func TestAnswerEnvelopeDeterministic(t *testing.T) {
 		}
 		if !slices.Equal(first.a, cal.envelope.a) || !slices.Equal(first.bu, cal.envelope.bu) || !slices.Equal(first.y, cal.envelope.y) {
 			t.Fatalf("GOMAXPROCS %d: weights differ from GOMAXPROCS 1", procs)
+		}
+	}
+}
+
+// TestAnswerEnvelopeStoreSame: reading the lowering and the shrinking's
+// masses from the recorded sweep gives the same weights, to the bit, as
+// sweeping again (the store switched off), on graphs and ε where both the
+// lowering rounds and the final shift run.
+func TestAnswerEnvelopeStoreSame(t *testing.T) {
+	_, hub := hubGeometry(t)
+	tc := answerGraphs(t)["sbm:sizes=20x20x20x20,pin=0.3,pout=0.02,seed=3"]
+	sbm, err := NewCommunityGeometry(context.Background(), tc.g, tc.part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(v int) { maxStoredPairs = v }(maxStoredPairs)
+	for name, cg := range map[string]*CommunityGeometry{"pa:n=400": hub, "sbm": sbm} {
+		for _, eps := range []float64{0.3, 1, 4} {
+			var cals [2]AnswerCalibration
+			for i, pairs := range []int{1 << 27, 0} {
+				maxStoredPairs = pairs
+				if cals[i], err = cg.calibrateEnvelope(context.Background(), eps); err != nil {
+					t.Fatal(err)
+				}
+			}
+			a, b := cals[0].envelope, cals[1].envelope
+			if !slices.Equal(a.a, b.a) || !slices.Equal(a.bu, b.bu) || !slices.Equal(a.y, b.y) || a.fallback != b.fallback {
+				t.Errorf("%s ε=%g: weights with the store differ from sweeping again (accuracy %.9f vs %.9f)", name, eps, cals[0].Accuracy, cals[1].Accuracy)
+			}
 		}
 	}
 }
