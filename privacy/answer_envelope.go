@@ -86,13 +86,15 @@ func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float
 	// Two proposals, both made feasible the same way: the weights as
 	// they start, and the weights optimize moves from there. Which one
 	// is published depends on the graph and partition only.
-	proposals := []bool{false, true}
-	if cg.g.N()*cg.k > envelopeOptimizeMaxWork {
-		proposals = proposals[:1]
+	n := cg.g.N()
+	full := n*cg.k <= envelopeOptimizeMaxWork
+	steps := []int{0, optimizeSteps(n, cg.k)}
+	if !full {
+		steps = steps[:1]
 	}
 	var best AnswerCalibration
-	for _, optimise := range proposals {
-		cand, err := start.proposal(ctx, optimise)
+	for _, st := range steps {
+		cand, err := start.proposal(ctx, st)
 		if err != nil {
 			return AnswerCalibration{}, err
 		}
@@ -103,17 +105,35 @@ func (cg *CommunityGeometry) calibrateEnvelope(ctx context.Context, perHop float
 	// small ε every answered community spends everyone's budget, so the
 	// optimum answers few (LFR 2·10⁴ nodes, 300 communities, ε = 0.5:
 	// 1.7% right with the 4 largest against 1.3% with all).
+	bestStart, bestM := start, cg.k
 	prev := -1.0
 	for m := 1; 2*m <= cg.k; m *= 2 {
-		cand, err := start.sparse(m).proposal(ctx, false)
+		sp := start.sparse(m)
+		cand, err := sp.proposal(ctx, 0)
 		if err != nil {
 			return AnswerCalibration{}, err
+		}
+		if cand.Loss <= perHop && cand.Accuracy > best.Accuracy {
+			bestStart, bestM = sp, m
 		}
 		best = better(best, cand, perHop)
 		if cand.Accuracy <= prev {
 			break
 		}
 		prev = cand.Accuracy
+	}
+	if !full {
+		// Too large to optimise every community for envelopeOptimizeSteps
+		// sweeps: optimise the best of the proposals above instead, with
+		// the sweeps its answered communities (only theirs are searched)
+		// fit in that work, and never fewer than envelopeOptimizeMinSteps.
+		work := float64(envelopeOptimizeMaxWork) * envelopeOptimizeSteps / (float64(n) * float64(bestM))
+		st := int(min(envelopeOptimizeSteps, max(envelopeOptimizeMinSteps, work)))
+		cand, err := bestStart.proposal(ctx, st)
+		if err != nil {
+			return AnswerCalibration{}, err
+		}
+		best = better(best, cand, perHop)
 	}
 	return best, nil
 }
@@ -200,13 +220,13 @@ func (cg *CommunityGeometry) startEnvelope(perHop float64) *envelope {
 	return env
 }
 
-// proposal settles a copy of the starting weights env (optimised first if
-// asked) into a calibrated mechanism.
-func (env *envelope) proposal(ctx context.Context, optimise bool) (AnswerCalibration, error) {
+// proposal settles a copy of the starting weights env (optimised first
+// for that many sweeps when steps > 0) into a calibrated mechanism.
+func (env *envelope) proposal(ctx context.Context, steps int) (AnswerCalibration, error) {
 	workers := max(1, min(runtime.GOMAXPROCS(0), env.cg.k))
 	cand := *env
 	cand.a = slices.Clone(env.a)
-	acc, err := cand.settle(ctx, workers, optimise)
+	acc, err := cand.settle(ctx, workers, steps)
 	if err != nil {
 		return AnswerCalibration{}, err
 	}
@@ -214,31 +234,43 @@ func (env *envelope) proposal(ctx context.Context, optimise bool) (AnswerCalibra
 		Loss: cand.loss(), Accuracy: acc, envelope: &cand}, nil
 }
 
-// settle makes the weights feasible (optimising them first if asked),
+// settle makes the weights feasible (optimising them first for steps
+// sweeps when steps > 0),
 // fixes the abstain weights and the fallback community, and returns the
 // mechanism's accuracy with exact recovery.
-func (env *envelope) settle(ctx context.Context, workers int, optimise bool) (float64, error) {
+func (env *envelope) settle(ctx context.Context, workers int, steps int) (float64, error) {
 	n := len(env.a)
 	top, safe := env.top, env.safe
 	mass, own := make([]float64, n), make([]float64, n)
 	target := make([]float64, n)
-	if optimise {
+	if steps > 0 {
 		if err := env.total(ctx, workers, mass, own); err != nil {
 			return 0, err
 		}
-		if err := env.optimize(ctx, workers, mass, own, target); err != nil {
+		if err := env.optimize(ctx, workers, steps, mass, own, target); err != nil {
 			return 0, err
 		}
 	}
+	// From the first lowering round on, each sweep is recorded: the
+	// lowering and the shrinking after it read it instead of sweeping
+	// the same weights again.
+	var store *exponentStore
 	for round := 0; ; round++ {
-		if err := env.total(ctx, workers, mass, own); err != nil {
+		if round == envelopeSelfRounds {
+			store = env.newStore()
+		}
+		var each func(sw *envelopeSweep, o int)
+		if store != nil {
+			each = store.record
+		}
+		if err := env.totalWith(ctx, workers, mass, own, each); err != nil {
 			return 0, err
 		}
 		if env.targets(mass, target, top, safe) {
 			break
 		}
 		if round >= envelopeRounds {
-			if err := env.shrink(ctx, workers, mass, own, target, top, safe); err != nil {
+			if err := env.shrink(ctx, workers, store, mass, own, target, top, safe); err != nil {
 				return 0, err
 			}
 			break
@@ -259,7 +291,13 @@ func (env *envelope) settle(ctx context.Context, workers int, optimise bool) (fl
 			}
 			continue
 		}
-		if err := env.lower(ctx, workers, mass, target); err != nil {
+		var err error
+		if store != nil {
+			err = env.lowerStored(ctx, workers, store, mass, target)
+		} else {
+			err = env.lower(ctx, workers, mass, target)
+		}
+		if err != nil {
 			return 0, err
 		}
 	}
@@ -385,12 +423,15 @@ func (env *envelope) posterior(o int) []float64 {
 
 // envelopeSweep computes one community's envelope exponents over all nodes
 // by a label-correcting breadth-first search from its members (every edge
-// costs ε′), remembering which member each value comes from.
+// costs ε′), remembering which member each value comes from. The
+// exponents are below the floor (< 2^31 on the grid) while they matter,
+// so they are kept in 32 bits: the search's inner loop reads only b, and
+// the smaller array stays in cache.
 type envelopeSweep struct {
 	cg       *CommunityGeometry
 	env      *envelope
 	members  [][]int32
-	b        []int64 // exponent per node (floor where untouched)
+	b        []int32 // exponent per node (floor where untouched)
 	origin   []int32
 	touched  []int32
 	settled  []bool
@@ -404,9 +445,9 @@ func newEnvelopeSweep(cg *CommunityGeometry, env *envelope) *envelopeSweep {
 	for v, c := range cg.part {
 		members[c] = append(members[c], int32(v))
 	}
-	sw := &envelopeSweep{cg: cg, env: env, members: members, b: make([]int64, n), origin: make([]int32, n), settled: make([]bool, n)}
+	sw := &envelopeSweep{cg: cg, env: env, members: members, b: make([]int32, n), origin: make([]int32, n), settled: make([]bool, n)}
 	for i := range sw.b {
-		sw.b[i] = env.floor
+		sw.b[i] = int32(env.floor)
 		sw.origin[i] = -1
 	}
 	return sw
@@ -417,10 +458,13 @@ func newEnvelopeSweep(cg *CommunityGeometry, env *envelope) *envelopeSweep {
 // search from many sources with different starting values: with the
 // members sorted by weight, the smallest tentative value is always at the
 // head of either that list or the first-in-first-out queue (whose values
-// never decrease), and each node is settled once.
+// never decrease), and each node is settled once. A settled node's value
+// is at most the one being settled, so the test val+ε′ < b[v] alone
+// leaves it alone.
 func (sw *envelopeSweep) spread(o int) {
+	floor := int32(sw.env.floor)
 	for _, v := range sw.touched {
-		sw.b[v], sw.origin[v], sw.settled[v] = sw.env.floor, -1, false
+		sw.b[v], sw.origin[v], sw.settled[v] = floor, -1, false
 	}
 	sw.touched = sw.touched[:0]
 	a := sw.env.a
@@ -434,48 +478,51 @@ func (sw *envelopeSweep) spread(o int) {
 	sw.sources = src
 	queue := sw.frontier[:0]
 	rowPtr, col, _ := sw.cg.g.CSR()
-	e, floor := sw.env.e, sw.env.floor
+	e := sw.env.e // int64: ε′ may exceed the floor by far
+	b, origin := sw.b, sw.origin
 	head, next := 0, 0
 	for {
-		var u int32
-		var val int64
+		var u, val int32
 		switch {
-		case next < len(src) && (head == len(queue) || a[src[next]] <= sw.b[queue[head]]):
-			u, val = src[next], a[src[next]]
+		case next < len(src) && (head == len(queue) || a[src[next]] <= int64(b[queue[head]])):
+			u = src[next]
 			next++
-			if sw.settled[u] || val >= sw.b[u] && sw.origin[u] >= 0 {
-				continue
-			}
-			if val >= floor {
+			if a[u] >= int64(floor) {
 				// Every later source starts at the floor or above.
 				next = len(src)
 				continue
 			}
-			if sw.origin[u] < 0 {
+			val = int32(a[u])
+			if sw.settled[u] || val >= b[u] && origin[u] >= 0 {
+				continue
+			}
+			if origin[u] < 0 {
 				sw.touched = append(sw.touched, u)
 			}
-			sw.b[u], sw.origin[u] = val, u
+			b[u], origin[u] = val, u
 		case head < len(queue):
 			u = queue[head]
 			head++
 			if sw.settled[u] {
 				continue
 			}
-			val = sw.b[u]
+			val = b[u]
 		default:
 			sw.frontier = queue
 			return
 		}
 		sw.settled[u] = true
-		if val+e >= floor {
+		if int64(val)+e >= int64(floor) {
 			continue
 		}
+		nv := val + int32(e)
+		ou := origin[u]
 		for _, v := range col[rowPtr[u]:rowPtr[u+1]] {
-			if !sw.settled[v] && val+e < sw.b[v] {
-				if sw.origin[v] < 0 {
+			if nv < b[v] {
+				if origin[v] < 0 {
 					sw.touched = append(sw.touched, v)
 				}
-				sw.b[v], sw.origin[v] = val+e, sw.origin[u]
+				b[v], origin[v] = nv, ou
 				queue = append(queue, v)
 			}
 		}
@@ -483,7 +530,7 @@ func (sw *envelopeSweep) spread(o int) {
 }
 
 // value returns g_o(s) for the community last spread.
-func (sw *envelopeSweep) value(s int) float64 { return gridExp(sw.b[s]) }
+func (sw *envelopeSweep) value(s int) float64 { return gridExp(int64(sw.b[s])) }
 
 // forCommunities runs f(sweep, o) for every community o on workers of
 // their own (one sweep state each), in parallel; f must only write state
@@ -536,7 +583,7 @@ func (env *envelope) totalWith(ctx context.Context, workers int, mass, own []flo
 	err := env.forCommunities(ctx, workers, func(w int, sw *envelopeSweep, o int) {
 		part := parts[w]
 		for _, s := range sw.touched {
-			part[s] += uint64(math.Round((gridExp(sw.b[s]) - fl) * (1 << massBits)))
+			part[s] += uint64(math.Round((sw.value(int(s)) - fl) * (1 << massBits)))
 		}
 		for _, v := range sw.members[o] {
 			own[v] = sw.value(int(v)) // one worker per community: no race
@@ -674,8 +721,9 @@ func overflows(g, t float64) bool { return g-t > (1-g)*2/gridOne }
 // two below the one that brings every mass to the safe level (always
 // feasible), for which the targets hold: feasibility only improves as the
 // factor shrinks, since (1 − f·a)/(1 − f·b) moves towards 1. It leaves
-// mass and own computed for the weights it keeps.
-func (env *envelope) shrink(ctx context.Context, workers int, mass, own, target []float64, top, safe float64) error {
+// mass and own computed for the weights it keeps. With a store of the
+// sweep of the current weights, the shifted masses are read from it.
+func (env *envelope) shrink(ctx context.Context, workers int, store *exponentStore, mass, own, target []float64, top, safe float64) error {
 	worst := 0.0
 	for _, g := range mass {
 		worst = max(worst, g)
@@ -686,6 +734,9 @@ func (env *envelope) shrink(ctx context.Context, workers int, mass, own, target 
 	apply := func(shift int64) error {
 		for v := range env.a {
 			env.a[v] = base[v] + shift
+		}
+		if store != nil {
+			return env.shifted(ctx, workers, store, shift, mass, own)
 		}
 		return env.total(ctx, workers, mass, own)
 	}
@@ -718,7 +769,7 @@ func (env *envelope) shrink(ctx context.Context, workers int, mass, own, target 
 // costs, the priced mass it puts everywhere; its weight moves by at most
 // a factor e^{η} per step towards the balance. Feasibility is restored
 // afterwards by the rounds of settle; this only proposes.
-func (env *envelope) optimize(ctx context.Context, workers int, mass, own, target []float64) error {
+func (env *envelope) optimize(ctx context.Context, workers, steps int, mass, own, target []float64) error {
 	top, safe := env.top, env.safe
 	n := len(env.a)
 	benefit, cost, price := make([]float64, n), make([]float64, n), make([]float64, n)
@@ -733,7 +784,6 @@ func (env *envelope) optimize(ctx context.Context, workers int, mass, own, targe
 		}
 	}
 	env.targets(mass, target, top, safe)
-	steps := optimizeSteps(n, env.cg.k)
 	for it := range steps {
 		// Prices from the last sweep's mass (one step behind the weights):
 		// one sweep then gives the new mass and every member's balance.
@@ -773,10 +823,12 @@ func optimizeSteps(n, k int) int {
 	return int(min(2*base, max(base, base*float64(1<<21)/(float64(n)*float64(k)))))
 }
 
-// envelopeOptimizeMaxWork bounds n·k for the optimised proposal: each of
-// its steps sweeps every community over the graph (on 2·10⁴ nodes and 300
-// communities, 60 steps take minutes on 2 cores).
-const envelopeOptimizeMaxWork = 1 << 23
+// envelopeOptimizeMaxWork bounds n·k for optimising every community's
+// weights: each step sweeps every community over the graph (on 2·10⁴
+// nodes and 300 communities, 60 steps take minutes on 2 cores). Above it
+// the best plain proposal is optimised instead (calibrateEnvelope). A
+// variable so that tests can take that path on small graphs.
+var envelopeOptimizeMaxWork = 1 << 23
 
 // The optimiser's schedule: envelopeOptimizeSteps sweeps, the penalty's
 // steepness κ rising from envelopeKappa0 to envelopeKappa1, the step η
@@ -786,8 +838,11 @@ const envelopeOptimizeMaxWork = 1 << 23
 // the last third or half of the iterates did not help (LFR 10³ nodes).
 const (
 	envelopeOptimizeSteps = 60
-	envelopeKappa0        = 10.0
-	envelopeKappa1        = 40.0
-	envelopeEta           = 0.3
-	envelopeDecay         = 0.9
+	// envelopeOptimizeMinSteps is the fewest sweeps an optimised proposal
+	// gets where n·k exceeds envelopeOptimizeMaxWork.
+	envelopeOptimizeMinSteps = 20
+	envelopeKappa0           = 10.0
+	envelopeKappa1           = 40.0
+	envelopeEta              = 0.3
+	envelopeDecay            = 0.9
 )

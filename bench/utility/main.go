@@ -68,6 +68,7 @@ func main() {
 	ceilingOnly := flag.Bool("ceiling-only", false, "print only the ceiling per ε (JSON lines graph, epsilon, ceiling) and the private answer's exact accuracy (accuracy, mechanism)")
 	ceilingsFrom := flag.String("ceilings", "", "JSON lines of an earlier run: reuse the ceilings of this graph (-name) found there (they depend on the graph, partition, ε and δ only)")
 	measureTrials := flag.Int("measure-trials", 0, "trials of an independent measurement (seed+1000) beside each forecast (0: none)")
+	measureDraws := flag.Int("measure-draws", 100, "private answers drawn per measured trial (one draw adds ±7 points of Bernoulli noise at 200 trials)")
 	budget := flag.Duration("delta2-budget", 10*time.Minute, "time budget of each Δ2")
 	seed := flag.Uint64("seed", 1, "seed")
 	flag.Parse()
@@ -135,7 +136,7 @@ func main() {
 		if *measureTrials > 0 {
 			m := base0
 			m.Trials, m.Seed = *measureTrials, *seed+1000
-			if measured, err = experiment.AnswerSweep(ctx, experiment.Answer{Graph: &m, Geometry: cg}, epsList); err != nil {
+			if measured, err = experiment.AnswerSweep(ctx, experiment.Answer{Graph: &m, Geometry: cg, Draws: *measureDraws}, epsList); err != nil {
 				log.Fatal(err)
 			}
 		}
