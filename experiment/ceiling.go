@@ -359,37 +359,53 @@ func (m *starMatrix) value(y, cov []float64) float64 {
 	return f
 }
 
+// dualLP is a packing LP Cp ≤ b, 0 ≤ p ≤ 1 (the diagonal of C is 1) seen
+// through its dual f(y) = Σ b_s y_s + Σ_u max(0, 1 − (Cᵀy)_u).
+type dualLP interface {
+	// value returns f(y) and fills cov with Cᵀy.
+	value(y, cov []float64) float64
+	// gradient fills grad with a subgradient of f at the y whose Cᵀy is
+	// cov, and returns its squared norm.
+	gradient(cov, grad []float64) float64
+}
+
+// gradient: ∂f/∂y_s = b_s − Σ_{u uncovered} C_su.
+func (m *starMatrix) gradient(cov, grad []float64) float64 {
+	norm := 0.0
+	for s := range grad {
+		g := m.b[s]
+		if cov[s] < 1 {
+			g--
+		}
+		for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
+			if cov[m.u[e]] < 1 {
+				g -= float64(m.a[e])
+			}
+		}
+		grad[s] = g
+		norm += g * g
+	}
+	return norm
+}
+
 // descend runs projected subgradient steps on f from y ≥ 0 and returns
 // the smallest f seen: every y ≥ 0 gives a valid bound, so the method
 // needs no convergence to be sound.
 func (m *starMatrix) descend(y []float64, steps int) float64 {
-	f, _ := m.descendBest(context.Background(), y, steps)
+	f, _ := descendBest(context.Background(), m, y, steps)
 	return f
 }
 
-// descendBest is descend that also returns the y of the smallest f; it
-// stops early (with a valid bound) when ctx is done.
-func (m *starMatrix) descendBest(ctx context.Context, y []float64, steps int) (float64, []float64) {
+// descendBest runs the descent on lp and also returns the y of the
+// smallest f; it stops early (with a valid bound) when ctx is done.
+func descendBest(ctx context.Context, lp dualLP, y []float64, steps int) (float64, []float64) {
 	n := len(y)
 	cov := make([]float64, n)
 	grad := make([]float64, n)
-	f := m.value(y, cov) // at the current y; cov matches it
+	f := lp.value(y, cov) // at the current y; cov matches it
 	best, bestY := f, slices.Clone(y)
 	for k := 1; k <= steps && ctx.Err() == nil; k++ {
-		norm := 0.0
-		for s := range y {
-			g := m.b[s]
-			if cov[s] < 1 {
-				g--
-			}
-			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
-				if cov[m.u[e]] < 1 {
-					g -= float64(m.a[e])
-				}
-			}
-			grad[s] = g
-			norm += g * g
-		}
+		norm := lp.gradient(cov, grad)
 		if norm == 0 {
 			break
 		}
@@ -398,7 +414,7 @@ func (m *starMatrix) descendBest(ctx context.Context, y []float64, steps int) (f
 		for s := range y {
 			y[s] = math.Max(0, y[s]-step*grad[s])
 		}
-		f = m.value(y, cov)
+		f = lp.value(y, cov)
 		if f < best {
 			best = f
 			copy(bestY, y)

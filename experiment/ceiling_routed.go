@@ -28,6 +28,15 @@ import (
 // a valid bound, and the smallest is returned (1 where n·k is too large
 // to hold the routes, or when ctx is done first).
 func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
+	return routedBound(ctx, g, part, epsilon, delta, func(rs []*routes) dualLP {
+		return newRoutedLP(rs, epsilon, delta, routedChunks)
+	})
+}
+
+// routedBound is routedCeiling with the LP of one routing or of the mean
+// of several built by lp. Only the last routedMix routings are kept (their
+// buffers reused), 5 bytes a pair each.
+func routedBound(ctx context.Context, g *laplacian.Graph, part []int, epsilon, delta float64, lp func([]*routes) dualLP) float64 {
 	n := g.N()
 	members := communityMembers(part)
 	k := len(members)
@@ -37,16 +46,12 @@ func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon,
 	phi := make([]float64, n)
 	best := 1.0
 	var y []float64
-	var recent []*starMatrix
+	ring := make([]*routes, routedMix)
 	for round := range routedRounds {
-		r := newRoutes(ctx, g, part, members, phi, epsilon)
+		r := newRoutes(ctx, ring[round%routedMix], g, part, members, phi, epsilon)
+		ring[round%routedMix] = r
 		if ctx.Err() != nil {
 			return best
-		}
-		m := r.matrix(epsilon, delta)
-		recent = append(recent, m)
-		if len(recent) > routedMix {
-			recent = recent[1:]
 		}
 		if y == nil {
 			y = make([]float64, n)
@@ -58,7 +63,7 @@ func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon,
 		if round > 0 {
 			steps = routedStepsAfter
 		}
-		f, yBest := m.descendBest(ctx, y, steps)
+		f, yBest := descendBest(ctx, lp([]*routes{r}), y, steps)
 		best = math.Min(best, f/float64(n))
 		y = yBest
 		if round == routedRounds-1 {
@@ -71,7 +76,14 @@ func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon,
 			phi[v] += eta * math.Max(-1, math.Min(1, math.Log(math.Max(c, 1e-3))))
 		}
 	}
-	f, _ := mixMatrices(recent).descendBest(ctx, y, routedSteps)
+	// The kept routings, oldest first.
+	var recent []*routes
+	for i := range routedMix {
+		if r := ring[(routedRounds+i)%routedMix]; r != nil {
+			recent = append(recent, r)
+		}
+	}
+	f, _ := descendBest(ctx, lp(recent), y, routedSteps)
 	return math.Min(best, f/float64(n))
 }
 
@@ -83,30 +95,6 @@ func hopDecay(epsilon float64) []float64 {
 		decay[d] = math.Exp(-epsilon * float64(d))
 	}
 	return decay
-}
-
-// mixMatrices returns the mean of the rows of ms (same n): row s of each
-// is a valid inequality, so their mean is too, with the mean right-hand
-// side; a mean of routings is a fractional routing, which the integral
-// rounds only alternate between.
-func mixMatrices(ms []*starMatrix) *starMatrix {
-	n := len(ms[0].b)
-	w := 1 / float32(len(ms))
-	out := &starMatrix{b: make([]float64, n), rowPtr: make([]int, n+1)}
-	for s := range n {
-		for _, m := range ms {
-			out.b[s] += m.b[s] / float64(len(ms))
-			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
-				out.u = append(out.u, m.u[e])
-				// Rounded down: a smaller coefficient only weakens the row.
-				out.a = append(out.a, math.Nextafter32(m.a[e]*w, 0))
-			}
-		}
-		// The mean of right-hand sides, rounded up.
-		out.b[s] = math.Nextafter(out.b[s], math.Inf(1))
-		out.rowPtr[s+1] = len(out.u)
-	}
-	return out
 }
 
 // coverage returns, for budgets y, every member's coverage: its own y
@@ -171,9 +159,11 @@ type routes struct {
 // potentials and pay ε a hop (the smallest tentative value is always at the
 // head of the members sorted by potential or of the FIFO queue, whose
 // values never decrease, so each node is settled once).
-func newRoutes(ctx context.Context, g *laplacian.Graph, part []int, members [][]int32, phi []float64, epsilon float64) *routes {
+func newRoutes(ctx context.Context, r *routes, g *laplacian.Graph, part []int, members [][]int32, phi []float64, epsilon float64) *routes {
 	n, k := g.N(), len(members)
-	r := &routes{n: n, k: k, origin: make([]int32, n*k), hops: make([]int8, n*k)}
+	if r == nil {
+		r = &routes{n: n, k: k, origin: make([]int32, n*k), hops: make([]int8, n*k)}
+	}
 	workers := max(1, min(runtime.GOMAXPROCS(0), k))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -283,30 +273,4 @@ func (sr *routeSearch) settle(u int32) {
 			sr.queue = append(sr.queue, v)
 		}
 	}
-}
-
-// matrix returns the packing LP of the routing: row s credits, for every
-// other community, its routed member with e^{−ε·d}, and its right-hand
-// side carries δ·S_d for each.
-func (r *routes) matrix(epsilon, delta float64) *starMatrix {
-	n, k := r.n, r.k
-	decay := hopDecay(epsilon)
-	m := &starMatrix{b: make([]float64, n), rowPtr: make([]int, n+1)}
-	for s := range n {
-		b := 1.0
-		for o := range k {
-			i := s*k + o
-			if r.origin[i] < 0 {
-				continue
-			}
-			d := int(r.hops[i])
-			m.u = append(m.u, r.origin[i])
-			// Rounded down: a smaller coefficient only weakens the row.
-			m.a = append(m.a, math.Nextafter32(float32(decay[d]), 0))
-			b += delta * groupSum(d, epsilon)
-		}
-		m.b[s] = b
-		m.rowPtr[s+1] = len(m.u)
-	}
-	return m
 }
