@@ -313,6 +313,7 @@ type starMatrix struct {
 	rowPtr []int
 	u      []int32
 	a      []float32
+	ch     rowChunks // set on first use (one chunk) unless set before
 }
 
 // maxStarEntries bounds the explicit matrix (8 bytes an entry).
@@ -330,7 +331,8 @@ func newStarMatrix(n int, cons constraints, b []float64) *starMatrix {
 	for s := 0; s < n; s++ {
 		count[s+1] += count[s]
 	}
-	m := &starMatrix{b: b, rowPtr: append([]int(nil), count...), u: make([]int32, total), a: make([]float32, total)}
+	m := &starMatrix{b: b, rowPtr: append([]int(nil), count...), u: make([]int32, total), a: make([]float32, total),
+		ch: newRowChunks(n, routedChunks)}
 	next := count[:n]
 	cons(func(int, float64) {}, func(s, u int, a float64) {
 		m.u[next[s]] = int32(u)
@@ -345,18 +347,18 @@ func newStarMatrix(n int, cons constraints, b []float64) *starMatrix {
 // value returns the dual bound f(y) = Σ b_s y_s + Σ_u max(0, 1 − cov_u(y))
 // and fills cov.
 func (m *starMatrix) value(y, cov []float64) float64 {
-	copy(cov, y)
-	f := 0.0
-	for s := range y {
-		f += m.b[s] * y[s]
-		for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
-			cov[m.u[e]] += float64(m.a[e]) * y[s]
+	if m.ch.bufs == nil {
+		m.ch = newRowChunks(len(y), 1)
+	}
+	m.ch.coverage(y, cov, func(lo, hi int, buf []float64) {
+		for s := lo; s < hi; s++ {
+			ys := y[s]
+			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
+				buf[m.u[e]] += float64(m.a[e]) * ys
+			}
 		}
-	}
-	for _, c := range cov {
-		f += math.Max(0, 1-c)
-	}
-	return f
+	})
+	return dualValue(m.b, y, cov)
 }
 
 // dualLP is a packing LP Cp ≤ b, 0 ≤ p ≤ 1 (the diagonal of C is 1) seen
@@ -371,21 +373,26 @@ type dualLP interface {
 
 // gradient: ∂f/∂y_s = b_s − Σ_{u uncovered} C_su.
 func (m *starMatrix) gradient(cov, grad []float64) float64 {
-	norm := 0.0
-	for s := range grad {
-		g := m.b[s]
-		if cov[s] < 1 {
-			g--
-		}
-		for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
-			if cov[m.u[e]] < 1 {
-				g -= float64(m.a[e])
-			}
-		}
-		grad[s] = g
-		norm += g * g
+	if m.ch.bufs == nil {
+		m.ch = newRowChunks(len(grad), 1)
 	}
-	return norm
+	return m.ch.sum(func(lo, hi int) float64 {
+		norm := 0.0
+		for s := lo; s < hi; s++ {
+			g := m.b[s]
+			if cov[s] < 1 {
+				g--
+			}
+			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
+				if cov[m.u[e]] < 1 {
+					g -= float64(m.a[e])
+				}
+			}
+			grad[s] = g
+			norm += g * g
+		}
+		return norm
+	})
 }
 
 // descend runs projected subgradient steps on f from y ≥ 0 and returns

@@ -29,6 +29,9 @@ import (
 // to hold the routes, or when ctx is done first).
 func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
 	return routedBound(ctx, g, part, epsilon, delta, func(rs []*routes) dualLP {
+		if len(rs) > 1 {
+			return mergedMean(rs, epsilon, delta)
+		}
 		return newRoutedLP(rs, epsilon, delta, routedChunks)
 	})
 }
@@ -84,7 +87,9 @@ func routedBound(ctx context.Context, g *laplacian.Graph, part []int, epsilon, d
 			recent = append(recent, r)
 		}
 	}
-	f, _ := descendBest(ctx, lp(recent), y, sched.mix)
+	mix := lp(recent)
+	clear(ring) // the mean's LP holds what it needs
+	f, _ := descendBest(ctx, mix, y, sched.mix)
 	return math.Min(best, f/float64(n))
 }
 
@@ -138,7 +143,7 @@ var routedLargePairs = 1 << 24
 // docs/guarantee.md, Routed rows).
 func scheduleFor(pairs int) routedSchedule {
 	if pairs > routedLargePairs {
-		return routedSchedule{first: 100, after: 20, mix: 100}
+		return routedSchedule{first: 100, after: 20, mix: 200}
 	}
 	return routedSchedule{first: 300, after: 60, mix: 300}
 }

@@ -218,7 +218,7 @@ func explicitRoutedLP(rs []*routes, epsilon, delta float64) dualLP {
 // matrix's. In one chunk its value, gradient and the whole routed bound
 // are the matrix's to the bit; in several chunks (added in another order)
 // value and gradient agree to rounding, for one routing and for the mean
-// of three.
+// of three, and so do those of the mean with its entries merged.
 func TestRoutedLPMatchesMatrix(t *testing.T) {
 	g, part, _ := leidenCase(t, "pa:n=400,m=2,seed=1")
 	members := communityMembers(part)
@@ -240,13 +240,31 @@ func TestRoutedLPMatchesMatrix(t *testing.T) {
 			}
 			for _, chunks := range []int{1, 8} {
 				got := newRoutedLP(set, eps, 1e-3, chunks)
-				compareDualLP(t, got, want, y, chunks == 1)
+				tol := 1e-12
+				if chunks == 1 {
+					tol = 0
+				}
+				compareDualLP(t, got, want, y, tol)
+			}
+			if len(set) > 1 {
+				// Merged coefficients are sums rounded down to float32:
+				// coverage no larger than the matrix's, and within 10⁻⁶.
+				merged := mergedMean(set, eps, 1e-3)
+				compareDualLP(t, merged, want, y, 1e-6)
+				covM, covW := make([]float64, g.N()), make([]float64, g.N())
+				merged.value(y, covM)
+				want.value(y, covW)
+				for u := range covM {
+					if covM[u] > covW[u]*(1+1e-15) {
+						t.Fatalf("merged coverage %v of node %d above the matrix's %v", covM[u], u, covW[u])
+					}
+				}
 			}
 		}
 		want := routedBound(context.Background(), g, part, eps, 1e-6, func(rs []*routes) dualLP { return explicitRoutedLP(rs, eps, 1e-6) })
 		got := routedBound(context.Background(), g, part, eps, 1e-6, func(rs []*routes) dualLP { return newRoutedLP(rs, eps, 1e-6, 1) })
 		chunked := routedCeiling(context.Background(), g, part, eps, 1e-6)
-		t.Logf("ε = %g: routed bound %.6f from the matrix, %.6f from the routes, %.6f in chunks", eps, want, got, chunked)
+		t.Logf("ε = %g: routed bound %.6f from the matrix, %.6f from the routes, %.6f in chunks with the merged mean", eps, want, got, chunked)
 		if got != want {
 			t.Errorf("ε = %g: routed bound %v from the routes, %v from the matrix", eps, got, want)
 		}
@@ -256,22 +274,22 @@ func TestRoutedLPMatchesMatrix(t *testing.T) {
 	}
 }
 
-// compareDualLP checks value and gradient of got against want at y (to the
-// bit when exact, else to a relative 1e-12).
-func compareDualLP(t *testing.T, got, want dualLP, y []float64, exact bool) {
+// compareDualLP checks value and gradient of got against want at y, to a
+// relative tol (0: to the bit).
+func compareDualLP(t *testing.T, got, want dualLP, y []float64, tol float64) {
 	t.Helper()
 	n := len(y)
 	covG, covW := make([]float64, n), make([]float64, n)
 	gradG, gradW := make([]float64, n), make([]float64, n)
 	fG, fW := got.value(y, covG), want.value(y, covW)
 	nG, nW := got.gradient(covW, gradG), want.gradient(covW, gradW)
-	near := func(a, b float64) bool { return a == b || (!exact && math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b))) }
+	near := func(a, b float64) bool { return a == b || math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
 	if !near(fG, fW) || !near(nG, nW) {
-		t.Errorf("exact=%v: value %v / gradient norm² %v, matrix %v / %v", exact, fG, nG, fW, nW)
+		t.Errorf("tol %g: value %v / gradient norm² %v, matrix %v / %v", tol, fG, nG, fW, nW)
 	}
 	for s := range y {
 		if !near(covG[s], covW[s]) || !near(gradG[s], gradW[s]) {
-			t.Fatalf("exact=%v row %d: coverage %v gradient %v, matrix %v / %v", exact, s, covG[s], gradG[s], covW[s], gradW[s])
+			t.Fatalf("tol %g row %d: coverage %v gradient %v, matrix %v / %v", tol, s, covG[s], gradG[s], covW[s], gradW[s])
 		}
 	}
 }
