@@ -39,7 +39,7 @@ func Ceiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
 // 37.5%, and takes minutes on 2 cores where Ceiling takes seconds, so the
 // dry run's forecast (which must cost a fraction of the release) shows
 // Ceiling and plan, experiment and the utility bench show this. Where n·k
-// exceeds 2²⁴ it is Ceiling. When ctx is done it returns the bound reached
+// exceeds 2²⁷ it is Ceiling (above 2²⁴ it takes a shorter schedule). When ctx is done it returns the bound reached
 // so far (still an upper bound) with ctx's error.
 func RoutedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon, delta float64) (float64, error) {
 	c := Ceiling(g, part, epsilon, delta)
