@@ -289,9 +289,11 @@ func (sr *routeSearch) settle(u int32) {
 	if sr.hop[u] >= maxFarHops {
 		return
 	}
+	// Nodes settle in order of value, so a settled v has val[v] ≤ val[u] ≤ nv
+	// and fails the test without looking at done (one load an edge less).
 	nv := sr.val[u] + sr.epsilon
 	for _, v := range sr.col[sr.rowPtr[u]:sr.rowPtr[u+1]] {
-		if !sr.done[v] && nv < sr.val[v] {
+		if nv < sr.val[v] {
 			sr.val[v], sr.hop[v], sr.org[v] = nv, sr.hop[u]+1, sr.org[u]
 			sr.queue = append(sr.queue, v)
 		}
