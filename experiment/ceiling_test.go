@@ -293,3 +293,21 @@ func compareDualLP(t *testing.T, got, want dualLP, y []float64, tol float64) {
 		}
 	}
 }
+
+// BenchmarkNewRoutes times one routing (a search per community) on a
+// preferential-attachment graph of 4 000 nodes.
+func BenchmarkNewRoutes(b *testing.B) {
+	g, _, err := laplacian.Generate("pa:n=4000,m=4,seed=1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	members := communityMembers(part)
+	phi := make([]float64, g.N())
+	for b.Loop() {
+		newRoutes(context.Background(), nil, g, part, members, phi, 0.5)
+	}
+}
