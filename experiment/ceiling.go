@@ -39,11 +39,28 @@ func Ceiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
 // 37.5%, and takes minutes on 2 cores where Ceiling takes seconds, so the
 // dry run's forecast (which must cost a fraction of the release) shows
 // Ceiling and plan, experiment and the utility bench show this. Where n·k
-// exceeds 2²⁷ it is Ceiling (above 2²⁴ it takes a shorter schedule). When ctx is done it returns the bound reached
-// so far (still an upper bound) with ctx's error.
+// exceeds 2²⁴ it is Ceiling (RoutedCeilingUpTo goes further). When ctx is
+// done it returns the bound reached so far (still an upper bound) with
+// ctx's error.
 func RoutedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon, delta float64) (float64, error) {
+	return RoutedCeilingUpTo(ctx, g, part, epsilon, delta, DefaultRoutedPairs)
+}
+
+// DefaultRoutedPairs is the n·k up to which RoutedCeiling routes: above
+// it a ceiling costs minutes of CPU per ε (lfr100k-0.4, n·k = 8.7·10⁷:
+// 11.6 min of CPU, 2.6 GiB), more than plan and experiment should spend
+// unasked.
+const DefaultRoutedPairs = 1 << 24
+
+// RoutedCeilingUpTo is RoutedCeiling routing up to n·k = maxPairs pairs
+// (at most 2²⁷, 20 bytes a pair; above 2²⁴ with a 3× shorter dual
+// schedule).
+func RoutedCeilingUpTo(ctx context.Context, g *laplacian.Graph, part []int, epsilon, delta float64, maxPairs int) (float64, error) {
 	c := Ceiling(g, part, epsilon, delta)
 	if math.IsNaN(c) {
+		return c, nil
+	}
+	if k := len(communityMembers(part)); g.N()*k > maxPairs {
 		return c, nil
 	}
 	return math.Min(c, routedCeiling(ctx, g, part, epsilon, delta)), ctx.Err()

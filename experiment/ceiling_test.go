@@ -311,3 +311,19 @@ func BenchmarkNewRoutes(b *testing.B) {
 		newRoutes(context.Background(), nil, g, part, members, phi, 0.5)
 	}
 }
+
+// TestRoutedCeilingUpTo: below n·k the limit leaves the star-and-pair
+// ceiling, above it the routed one.
+func TestRoutedCeilingUpTo(t *testing.T) {
+	g, part, k := leidenCase(t, "pa:n=400,m=2,seed=1")
+	ctx := context.Background()
+	c := Ceiling(g, part, 0.5, 1e-6)
+	below, err := RoutedCeilingUpTo(ctx, g, part, 0.5, 1e-6, g.N()*k-1)
+	if err != nil || below != c {
+		t.Errorf("limit below n·k: %v (%v), want Ceiling %v", below, err, c)
+	}
+	at, err := RoutedCeilingUpTo(ctx, g, part, 0.5, 1e-6, g.N()*k)
+	if want := math.Min(c, routedCeiling(ctx, g, part, 0.5, 1e-6)); err != nil || at != want {
+		t.Errorf("limit n·k: %v (%v), want %v", at, err, want)
+	}
+}
