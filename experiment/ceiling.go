@@ -39,11 +39,28 @@ func Ceiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
 // 37.5%, and takes minutes on 2 cores where Ceiling takes seconds, so the
 // dry run's forecast (which must cost a fraction of the release) shows
 // Ceiling and plan, experiment and the utility bench show this. Where n·k
-// exceeds 2²⁴ it is Ceiling. When ctx is done it returns the bound reached
-// so far (still an upper bound) with ctx's error.
+// exceeds 2²⁴ it is Ceiling (RoutedCeilingUpTo goes further). When ctx is
+// done it returns the bound reached so far (still an upper bound) with
+// ctx's error.
 func RoutedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon, delta float64) (float64, error) {
+	return RoutedCeilingUpTo(ctx, g, part, epsilon, delta, DefaultRoutedPairs)
+}
+
+// DefaultRoutedPairs is the n·k up to which RoutedCeiling routes: above
+// it a ceiling costs minutes of CPU per ε (lfr100k-0.4, n·k = 8.7·10⁷:
+// 11.6 min of CPU, 2.6 GiB), more than plan and experiment should spend
+// unasked.
+const DefaultRoutedPairs = 1 << 24
+
+// RoutedCeilingUpTo is RoutedCeiling routing up to n·k = maxPairs pairs
+// (at most 2²⁷, 20 bytes a pair; above 2²⁴ with a 3× shorter dual
+// schedule).
+func RoutedCeilingUpTo(ctx context.Context, g *laplacian.Graph, part []int, epsilon, delta float64, maxPairs int) (float64, error) {
 	c := Ceiling(g, part, epsilon, delta)
 	if math.IsNaN(c) {
+		return c, nil
+	}
+	if k := len(communityMembers(part)); g.N()*k > maxPairs {
 		return c, nil
 	}
 	return math.Min(c, routedCeiling(ctx, g, part, epsilon, delta)), ctx.Err()
@@ -313,6 +330,7 @@ type starMatrix struct {
 	rowPtr []int
 	u      []int32
 	a      []float32
+	ch     rowChunks // set on first use (one chunk) unless set before
 }
 
 // maxStarEntries bounds the explicit matrix (8 bytes an entry).
@@ -330,7 +348,8 @@ func newStarMatrix(n int, cons constraints, b []float64) *starMatrix {
 	for s := 0; s < n; s++ {
 		count[s+1] += count[s]
 	}
-	m := &starMatrix{b: b, rowPtr: append([]int(nil), count...), u: make([]int32, total), a: make([]float32, total)}
+	m := &starMatrix{b: b, rowPtr: append([]int(nil), count...), u: make([]int32, total), a: make([]float32, total),
+		ch: newRowChunks(n, routedChunks)}
 	next := count[:n]
 	cons(func(int, float64) {}, func(s, u int, a float64) {
 		m.u[next[s]] = int32(u)
@@ -345,39 +364,38 @@ func newStarMatrix(n int, cons constraints, b []float64) *starMatrix {
 // value returns the dual bound f(y) = Σ b_s y_s + Σ_u max(0, 1 − cov_u(y))
 // and fills cov.
 func (m *starMatrix) value(y, cov []float64) float64 {
-	copy(cov, y)
-	f := 0.0
-	for s := range y {
-		f += m.b[s] * y[s]
-		for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
-			cov[m.u[e]] += float64(m.a[e]) * y[s]
+	if m.ch.bufs == nil {
+		m.ch = newRowChunks(len(y), 1)
+	}
+	m.ch.coverage(y, cov, func(lo, hi int, buf []float64) {
+		for s := lo; s < hi; s++ {
+			ys := y[s]
+			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
+				buf[m.u[e]] += float64(m.a[e]) * ys
+			}
 		}
-	}
-	for _, c := range cov {
-		f += math.Max(0, 1-c)
-	}
-	return f
+	})
+	return dualValue(m.b, y, cov)
 }
 
-// descend runs projected subgradient steps on f from y ≥ 0 and returns
-// the smallest f seen: every y ≥ 0 gives a valid bound, so the method
-// needs no convergence to be sound.
-func (m *starMatrix) descend(y []float64, steps int) float64 {
-	f, _ := m.descendBest(context.Background(), y, steps)
-	return f
+// dualLP is a packing LP Cp ≤ b, 0 ≤ p ≤ 1 (the diagonal of C is 1) seen
+// through its dual f(y) = Σ b_s y_s + Σ_u max(0, 1 − (Cᵀy)_u).
+type dualLP interface {
+	// value returns f(y) and fills cov with Cᵀy.
+	value(y, cov []float64) float64
+	// gradient fills grad with a subgradient of f at the y whose Cᵀy is
+	// cov, and returns its squared norm.
+	gradient(cov, grad []float64) float64
 }
 
-// descendBest is descend that also returns the y of the smallest f; it
-// stops early (with a valid bound) when ctx is done.
-func (m *starMatrix) descendBest(ctx context.Context, y []float64, steps int) (float64, []float64) {
-	n := len(y)
-	cov := make([]float64, n)
-	grad := make([]float64, n)
-	f := m.value(y, cov) // at the current y; cov matches it
-	best, bestY := f, slices.Clone(y)
-	for k := 1; k <= steps && ctx.Err() == nil; k++ {
+// gradient: ∂f/∂y_s = b_s − Σ_{u uncovered} C_su.
+func (m *starMatrix) gradient(cov, grad []float64) float64 {
+	if m.ch.bufs == nil {
+		m.ch = newRowChunks(len(grad), 1)
+	}
+	return m.ch.sum(func(lo, hi int) float64 {
 		norm := 0.0
-		for s := range y {
+		for s := lo; s < hi; s++ {
 			g := m.b[s]
 			if cov[s] < 1 {
 				g--
@@ -390,6 +408,28 @@ func (m *starMatrix) descendBest(ctx context.Context, y []float64, steps int) (f
 			grad[s] = g
 			norm += g * g
 		}
+		return norm
+	})
+}
+
+// descend runs projected subgradient steps on f from y ≥ 0 and returns
+// the smallest f seen: every y ≥ 0 gives a valid bound, so the method
+// needs no convergence to be sound.
+func (m *starMatrix) descend(y []float64, steps int) float64 {
+	f, _ := descendBest(context.Background(), m, y, steps)
+	return f
+}
+
+// descendBest runs the descent on lp and also returns the y of the
+// smallest f; it stops early (with a valid bound) when ctx is done.
+func descendBest(ctx context.Context, lp dualLP, y []float64, steps int) (float64, []float64) {
+	n := len(y)
+	cov := make([]float64, n)
+	grad := make([]float64, n)
+	f := lp.value(y, cov) // at the current y; cov matches it
+	best, bestY := f, slices.Clone(y)
+	for k := 1; k <= steps && ctx.Err() == nil; k++ {
+		norm := lp.gradient(cov, grad)
 		if norm == 0 {
 			break
 		}
@@ -398,7 +438,7 @@ func (m *starMatrix) descendBest(ctx context.Context, y []float64, steps int) (f
 		for s := range y {
 			y[s] = math.Max(0, y[s]-step*grad[s])
 		}
-		f = m.value(y, cov)
+		f = lp.value(y, cov)
 		if f < best {
 			best = f
 			copy(bestY, y)

@@ -28,25 +28,34 @@ import (
 // a valid bound, and the smallest is returned (1 where n·k is too large
 // to hold the routes, or when ctx is done first).
 func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
+	return routedBound(ctx, g, part, epsilon, delta, func(rs []*routes) dualLP {
+		if len(rs) > 1 {
+			return mergedMean(rs, epsilon, delta)
+		}
+		return newRoutedLP(rs, epsilon, delta, routedChunks)
+	})
+}
+
+// routedBound is routedCeiling with the LP of one routing or of the mean
+// of several built by lp. Only the last routedMix routings are kept (their
+// buffers reused), 5 bytes a pair each.
+func routedBound(ctx context.Context, g *laplacian.Graph, part []int, epsilon, delta float64, lp func([]*routes) dualLP) float64 {
 	n := g.N()
 	members := communityMembers(part)
 	k := len(members)
 	if n*k > maxRoutedPairs || k < 2 {
 		return 1
 	}
+	sched := scheduleFor(n * k)
 	phi := make([]float64, n)
 	best := 1.0
 	var y []float64
-	var recent []*starMatrix
+	ring := make([]*routes, routedMix)
 	for round := range routedRounds {
-		r := newRoutes(ctx, g, part, members, phi, epsilon)
+		r := newRoutes(ctx, ring[round%routedMix], g, part, members, phi, epsilon)
+		ring[round%routedMix] = r
 		if ctx.Err() != nil {
 			return best
-		}
-		m := r.matrix(epsilon, delta)
-		recent = append(recent, m)
-		if len(recent) > routedMix {
-			recent = recent[1:]
 		}
 		if y == nil {
 			y = make([]float64, n)
@@ -54,11 +63,11 @@ func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon,
 				y[s] = 1 / (1 + r.weight[s])
 			}
 		}
-		steps := routedSteps
+		steps := sched.first
 		if round > 0 {
-			steps = routedStepsAfter
+			steps = sched.after
 		}
-		f, yBest := m.descendBest(ctx, y, steps)
+		f, yBest := descendBest(ctx, lp([]*routes{r}), y, steps)
 		best = math.Min(best, f/float64(n))
 		y = yBest
 		if round == routedRounds-1 {
@@ -71,7 +80,16 @@ func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon,
 			phi[v] += eta * math.Max(-1, math.Min(1, math.Log(math.Max(c, 1e-3))))
 		}
 	}
-	f, _ := mixMatrices(recent).descendBest(ctx, y, routedSteps)
+	// The kept routings, oldest first.
+	var recent []*routes
+	for i := range routedMix {
+		if r := ring[(routedRounds+i)%routedMix]; r != nil {
+			recent = append(recent, r)
+		}
+	}
+	mix := lp(recent)
+	clear(ring) // the mean's LP holds what it needs
+	f, _ := descendBest(ctx, mix, y, sched.mix)
 	return math.Min(best, f/float64(n))
 }
 
@@ -83,30 +101,6 @@ func hopDecay(epsilon float64) []float64 {
 		decay[d] = math.Exp(-epsilon * float64(d))
 	}
 	return decay
-}
-
-// mixMatrices returns the mean of the rows of ms (same n): row s of each
-// is a valid inequality, so their mean is too, with the mean right-hand
-// side; a mean of routings is a fractional routing, which the integral
-// rounds only alternate between.
-func mixMatrices(ms []*starMatrix) *starMatrix {
-	n := len(ms[0].b)
-	w := 1 / float32(len(ms))
-	out := &starMatrix{b: make([]float64, n), rowPtr: make([]int, n+1)}
-	for s := range n {
-		for _, m := range ms {
-			out.b[s] += m.b[s] / float64(len(ms))
-			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
-				out.u = append(out.u, m.u[e])
-				// Rounded down: a smaller coefficient only weakens the row.
-				out.a = append(out.a, math.Nextafter32(m.a[e]*w, 0))
-			}
-		}
-		// The mean of right-hand sides, rounded up.
-		out.b[s] = math.Nextafter(out.b[s], math.Inf(1))
-		out.rowPtr[s+1] = len(out.u)
-	}
-	return out
 }
 
 // coverage returns, for budgets y, every member's coverage: its own y
@@ -129,13 +123,30 @@ func (r *routes) coverage(y []float64, epsilon float64) []float64 {
 // with the mean of the last 4, 2.64% after 16 rounds with the last 8
 // (the star bound: 9.0%).
 const (
-	routedRounds     = 16
-	routedSteps      = 300
-	routedStepsAfter = 60
-	routedEta        = 0.5
-	maxRoutedPairs   = 1 << 24
-	routedMix        = 4
+	routedRounds   = 16
+	routedEta      = 0.5
+	maxRoutedPairs = 1 << 27
+	routedMix      = 4
 )
+
+// routedSchedule is the number of dual steps of the first routing, of
+// each later one (warm-started) and of the mean.
+type routedSchedule struct{ first, after, mix int }
+
+// routedLargePairs is the n·k above which the routed bound takes the
+// short schedule.
+var routedLargePairs = 1 << 24
+
+// scheduleFor returns the schedule for n·k pairs: each dual step reads
+// every pair twice, so above routedLargePairs the steps are cut by 3
+// (measured on lfr20k-0.4 forced onto the short schedule: see
+// docs/guarantee.md, Routed rows).
+func scheduleFor(pairs int) routedSchedule {
+	if pairs > routedLargePairs {
+		return routedSchedule{first: 100, after: 20, mix: 200}
+	}
+	return routedSchedule{first: 300, after: 60, mix: 300}
+}
 
 // communityMembers groups the nodes by community (communities in order of
 // their ids).
@@ -171,9 +182,11 @@ type routes struct {
 // potentials and pay ε a hop (the smallest tentative value is always at the
 // head of the members sorted by potential or of the FIFO queue, whose
 // values never decrease, so each node is settled once).
-func newRoutes(ctx context.Context, g *laplacian.Graph, part []int, members [][]int32, phi []float64, epsilon float64) *routes {
+func newRoutes(ctx context.Context, r *routes, g *laplacian.Graph, part []int, members [][]int32, phi []float64, epsilon float64) *routes {
 	n, k := g.N(), len(members)
-	r := &routes{n: n, k: k, origin: make([]int32, n*k), hops: make([]int8, n*k)}
+	if r == nil {
+		r = &routes{n: n, k: k, origin: make([]int32, n*k), hops: make([]int8, n*k)}
+	}
 	workers := max(1, min(runtime.GOMAXPROCS(0), k))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -276,37 +289,13 @@ func (sr *routeSearch) settle(u int32) {
 	if sr.hop[u] >= maxFarHops {
 		return
 	}
+	// Nodes settle in order of value, so a settled v has val[v] ≤ val[u] ≤ nv
+	// and fails the test without looking at done (one load an edge less).
 	nv := sr.val[u] + sr.epsilon
 	for _, v := range sr.col[sr.rowPtr[u]:sr.rowPtr[u+1]] {
-		if !sr.done[v] && nv < sr.val[v] {
+		if nv < sr.val[v] {
 			sr.val[v], sr.hop[v], sr.org[v] = nv, sr.hop[u]+1, sr.org[u]
 			sr.queue = append(sr.queue, v)
 		}
 	}
-}
-
-// matrix returns the packing LP of the routing: row s credits, for every
-// other community, its routed member with e^{−ε·d}, and its right-hand
-// side carries δ·S_d for each.
-func (r *routes) matrix(epsilon, delta float64) *starMatrix {
-	n, k := r.n, r.k
-	decay := hopDecay(epsilon)
-	m := &starMatrix{b: make([]float64, n), rowPtr: make([]int, n+1)}
-	for s := range n {
-		b := 1.0
-		for o := range k {
-			i := s*k + o
-			if r.origin[i] < 0 {
-				continue
-			}
-			d := int(r.hops[i])
-			m.u = append(m.u, r.origin[i])
-			// Rounded down: a smaller coefficient only weakens the row.
-			m.a = append(m.a, math.Nextafter32(float32(decay[d]), 0))
-			b += delta * groupSum(d, epsilon)
-		}
-		m.b[s] = b
-		m.rowPtr[s+1] = len(m.u)
-	}
-	return m
 }

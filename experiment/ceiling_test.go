@@ -3,6 +3,7 @@ package experiment
 import (
 	"context"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -165,5 +166,164 @@ func TestRoutedCeilingTighter(t *testing.T) {
 		if r < cal.Accuracy {
 			t.Errorf("ε = %g: routed ceiling %.4f below the calibrated mechanism's accuracy %.4f", eps, r, cal.Accuracy)
 		}
+	}
+}
+
+// explicitRoutedLP is the oracle of routedLP: the routing's rows written
+// out as an explicit matrix (row s credits, for every other community,
+// its routed member with e^{−ε·d} rounded down to float32), or the mean
+// of several such matrices, entry by entry.
+func explicitRoutedLP(rs []*routes, epsilon, delta float64) dualLP {
+	ms := make([]*starMatrix, len(rs))
+	for i, r := range rs {
+		m := &starMatrix{b: make([]float64, r.n), rowPtr: make([]int, r.n+1)}
+		for s := range r.n {
+			b := 1.0
+			for o := range r.k {
+				i := s*r.k + o
+				if r.origin[i] < 0 {
+					continue
+				}
+				d := int(r.hops[i])
+				m.u = append(m.u, r.origin[i])
+				m.a = append(m.a, math.Nextafter32(float32(math.Exp(-epsilon*float64(d))), 0))
+				b += delta * groupSum(d, epsilon)
+			}
+			m.b[s] = b
+			m.rowPtr[s+1] = len(m.u)
+		}
+		ms[i] = m
+	}
+	if len(ms) == 1 {
+		return ms[0]
+	}
+	n := len(ms[0].b)
+	w := 1 / float32(len(ms))
+	out := &starMatrix{b: make([]float64, n), rowPtr: make([]int, n+1)}
+	for s := range n {
+		for _, m := range ms {
+			out.b[s] += m.b[s] / float64(len(ms))
+			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
+				out.u = append(out.u, m.u[e])
+				out.a = append(out.a, math.Nextafter32(m.a[e]*w, 0))
+			}
+		}
+		out.b[s] = math.Nextafter(out.b[s], math.Inf(1))
+		out.rowPtr[s+1] = len(out.u)
+	}
+	return out
+}
+
+// TestRoutedLPMatchesMatrix: the LP read from the routes is the explicit
+// matrix's. In one chunk its value, gradient and the whole routed bound
+// are the matrix's to the bit; in several chunks (added in another order)
+// value and gradient agree to rounding, for one routing and for the mean
+// of three, and so do those of the mean with its entries merged.
+func TestRoutedLPMatchesMatrix(t *testing.T) {
+	g, part, _ := leidenCase(t, "pa:n=400,m=2,seed=1")
+	members := communityMembers(part)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, eps := range []float64{0.5, 2} {
+		var rs []*routes
+		for range 3 {
+			phi := make([]float64, g.N())
+			for v := range phi {
+				phi[v] = rng.Float64() * eps
+			}
+			rs = append(rs, newRoutes(context.Background(), nil, g, part, members, phi, eps))
+		}
+		for _, set := range [][]*routes{rs[:1], rs} {
+			want := explicitRoutedLP(set, eps, 1e-3)
+			y := make([]float64, g.N())
+			for s := range y {
+				y[s] = rng.Float64()
+			}
+			for _, chunks := range []int{1, 8} {
+				got := newRoutedLP(set, eps, 1e-3, chunks)
+				tol := 1e-12
+				if chunks == 1 {
+					tol = 0
+				}
+				compareDualLP(t, got, want, y, tol)
+			}
+			if len(set) > 1 {
+				// Merged coefficients are sums rounded down to float32:
+				// coverage no larger than the matrix's, and within 10⁻⁶.
+				merged := mergedMean(set, eps, 1e-3)
+				compareDualLP(t, merged, want, y, 1e-6)
+				covM, covW := make([]float64, g.N()), make([]float64, g.N())
+				merged.value(y, covM)
+				want.value(y, covW)
+				for u := range covM {
+					if covM[u] > covW[u]*(1+1e-15) {
+						t.Fatalf("merged coverage %v of node %d above the matrix's %v", covM[u], u, covW[u])
+					}
+				}
+			}
+		}
+		want := routedBound(context.Background(), g, part, eps, 1e-6, func(rs []*routes) dualLP { return explicitRoutedLP(rs, eps, 1e-6) })
+		got := routedBound(context.Background(), g, part, eps, 1e-6, func(rs []*routes) dualLP { return newRoutedLP(rs, eps, 1e-6, 1) })
+		chunked := routedCeiling(context.Background(), g, part, eps, 1e-6)
+		t.Logf("ε = %g: routed bound %.6f from the matrix, %.6f from the routes, %.6f in chunks with the merged mean", eps, want, got, chunked)
+		if got != want {
+			t.Errorf("ε = %g: routed bound %v from the routes, %v from the matrix", eps, got, want)
+		}
+		if math.Abs(chunked-want) > 1e-6 {
+			t.Errorf("ε = %g: routed bound %v in chunks, %v from the matrix", eps, chunked, want)
+		}
+	}
+}
+
+// compareDualLP checks value and gradient of got against want at y, to a
+// relative tol (0: to the bit).
+func compareDualLP(t *testing.T, got, want dualLP, y []float64, tol float64) {
+	t.Helper()
+	n := len(y)
+	covG, covW := make([]float64, n), make([]float64, n)
+	gradG, gradW := make([]float64, n), make([]float64, n)
+	fG, fW := got.value(y, covG), want.value(y, covW)
+	nG, nW := got.gradient(covW, gradG), want.gradient(covW, gradW)
+	near := func(a, b float64) bool { return a == b || math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
+	if !near(fG, fW) || !near(nG, nW) {
+		t.Errorf("tol %g: value %v / gradient norm² %v, matrix %v / %v", tol, fG, nG, fW, nW)
+	}
+	for s := range y {
+		if !near(covG[s], covW[s]) || !near(gradG[s], gradW[s]) {
+			t.Fatalf("tol %g row %d: coverage %v gradient %v, matrix %v / %v", tol, s, covG[s], gradG[s], covW[s], gradW[s])
+		}
+	}
+}
+
+// BenchmarkNewRoutes times one routing (a search per community) on a
+// preferential-attachment graph of 4 000 nodes.
+func BenchmarkNewRoutes(b *testing.B) {
+	g, _, err := laplacian.Generate("pa:n=4000,m=4,seed=1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	members := communityMembers(part)
+	phi := make([]float64, g.N())
+	for b.Loop() {
+		newRoutes(context.Background(), nil, g, part, members, phi, 0.5)
+	}
+}
+
+// TestRoutedCeilingUpTo: below n·k the limit leaves the star-and-pair
+// ceiling, above it the routed one.
+func TestRoutedCeilingUpTo(t *testing.T) {
+	g, part, k := leidenCase(t, "pa:n=400,m=2,seed=1")
+	ctx := context.Background()
+	c := Ceiling(g, part, 0.5, 1e-6)
+	below, err := RoutedCeilingUpTo(ctx, g, part, 0.5, 1e-6, g.N()*k-1)
+	if err != nil || below != c {
+		t.Errorf("limit below n·k: %v (%v), want Ceiling %v", below, err, c)
+	}
+	at, err := RoutedCeilingUpTo(ctx, g, part, 0.5, 1e-6, g.N()*k)
+	if want := math.Min(c, routedCeiling(ctx, g, part, 0.5, 1e-6)); err != nil || at != want {
+		t.Errorf("limit n·k: %v (%v), want %v", at, err, want)
 	}
 }

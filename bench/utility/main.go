@@ -67,6 +67,7 @@ func main() {
 	perNodeTaus := flag.String("per-node-tau", "", "τ values at which to run the per-node release (default: all)")
 	ceilingOnly := flag.Bool("ceiling-only", false, "print only the ceiling per ε (JSON lines graph, epsilon, ceiling) and the private answer's exact accuracy (accuracy, mechanism)")
 	ceilingsFrom := flag.String("ceilings", "", "JSON lines of an earlier run: reuse the ceilings of this graph (-name) found there (they depend on the graph, partition, ε and δ only)")
+	withAnswer := flag.Bool("answer", true, "with -ceiling-only, also calibrate the private answer (false: the ceiling alone, with its time)")
 	measureTrials := flag.Int("measure-trials", 0, "trials of an independent measurement (seed+1000) beside each forecast (0: none)")
 	measureDraws := flag.Int("measure-draws", 100, "private answers drawn per measured trial (one draw adds ±7 points of Bernoulli noise at 200 trials)")
 	budget := flag.Duration("delta2-budget", 10*time.Minute, "time budget of each Δ2")
@@ -105,7 +106,7 @@ func main() {
 	log.Printf("%s: %d nodes, %d edges, %d communities", *name, g.N(), g.NumEdges(), cg.K())
 	enc := json.NewEncoder(os.Stdout)
 	if *ceilingOnly {
-		printCeilings(ctx, enc, g, cg, *name, floats(*epss), *delta)
+		printCeilings(ctx, enc, g, cg, *name, floats(*epss), *delta, *withAnswer)
 		return
 	}
 	ceiling := ceilingMemo(ctx, g, cg.Partition(), *delta)
@@ -230,27 +231,37 @@ func ceilingsOf(path, name string, compute func(float64) float64) func(float64) 
 	}
 }
 
-// routedCeiling is experiment.RoutedCeiling, fatal on cancellation.
+// routedPairsFlag is the largest n·k the bench routes (beyond
+// RoutedCeiling's default: the bench has the time).
+var routedPairsFlag = flag.Int("routed-pairs", 1<<27, "largest n·k (nodes × communities) for the routed ceiling (above: the star bound)")
+
+// routedCeiling is experiment.RoutedCeilingUpTo, fatal on cancellation.
 func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, eps, delta float64) float64 {
-	c, err := experiment.RoutedCeiling(ctx, g, part, eps, delta)
+	c, err := experiment.RoutedCeilingUpTo(ctx, g, part, eps, delta, *routedPairsFlag)
 	if err != nil {
 		log.Fatal(err)
 	}
 	return c
 }
 
-// printCeilings prints, per ε, the ceiling and the exact accuracy of the
-// private answer CalibrateAnswer picks (JSON lines).
-func printCeilings(ctx context.Context, enc *json.Encoder, g *laplacian.Graph, cg *privacy.CommunityGeometry, name string, epss []float64, delta float64) {
+// printCeilings prints, per ε, the ceiling, the seconds it took and (with
+// answer) the exact accuracy of the private answer CalibrateAnswer picks
+// (JSON lines).
+func printCeilings(ctx context.Context, enc *json.Encoder, g *laplacian.Graph, cg *privacy.CommunityGeometry, name string, epss []float64, delta float64, answer bool) {
 	for _, eps := range epss {
+		t0 := time.Now()
 		c := routedCeiling(ctx, g, cg.Partition(), eps, delta)
-		cal, err := privacy.CalibrateAnswer(ctx, cg, eps, 1, 0)
-		if err != nil {
+		out := map[string]any{"graph": name, "epsilon": eps, "ceiling": c, "ceilingSeconds": time.Since(t0).Seconds()}
+		if answer {
+			cal, err := privacy.CalibrateAnswer(ctx, cg, eps, 1, 0)
+			if err != nil {
+				log.Fatal(err)
+			}
+			out["accuracy"], out["mechanism"] = cal.Accuracy, cal.Mechanism
+		}
+		if err := enc.Encode(out); err != nil {
 			log.Fatal(err)
 		}
-		if err := enc.Encode(map[string]any{"graph": name, "epsilon": eps, "ceiling": c, "accuracy": cal.Accuracy, "mechanism": cal.Mechanism}); err != nil {
-			log.Fatal(err)
-		}
-		log.Printf("ε=%g: ceiling %.3f, private answer %.3f (%s)", eps, c, cal.Accuracy, cal.Mechanism)
+		log.Printf("ε=%g: %v", eps, out)
 	}
 }
