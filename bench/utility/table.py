@@ -8,7 +8,7 @@ def pct(x):
 
 
 def main():
-    print("| graph | k (chance) | τ | ε | per-node: forecast [95%] / measured | private answer: forecast [95%] / measured | ceiling | best ÷ ceiling | best ÷ chance |")
+    print("| graph | k (chance) | τ | ε | per-node: forecast [95%] / measured | private answer: forecast [95%] / measured (mechanism) | ceiling | best ÷ ceiling | best ÷ chance |")
     print("|---|---|---|---|---|---|---|---|---|")
     for path in sys.argv[1:]:
         for line in open(path):
