@@ -3,12 +3,9 @@ package privacy
 import (
 	"cmp"
 	"context"
-	"errors"
 	"math"
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 )
 
 // The community-envelope mechanism publishes community o for a recovered
@@ -536,32 +533,14 @@ func (sw *envelopeSweep) value(s int) float64 { return gridExp(int64(sw.b[s])) }
 // their own (one sweep state each), in parallel; f must only write state
 // indexed by its worker.
 func (env *envelope) forCommunities(ctx context.Context, workers int, f func(w int, sw *envelopeSweep, o int)) error {
-	cg := env.cg
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	errs := make([]error, workers)
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sw := newEnvelopeSweep(cg, env)
-			for {
-				o := int(next.Add(1) - 1)
-				if o >= cg.k {
-					return
-				}
-				if o%16 == 0 {
-					if errs[w] = ctx.Err(); errs[w] != nil {
-						return
-					}
-				}
-				sw.spread(o)
-				f(w, sw, o)
-			}
-		}()
-	}
-	wg.Wait()
-	return errors.Join(errs...)
+	sweeps := make([]*envelopeSweep, workers)
+	return forEachCommunity(ctx, env.cg.k, workers, func(w, o int) {
+		if sweeps[w] == nil {
+			sweeps[w] = newEnvelopeSweep(env.cg, env)
+		}
+		sweeps[w].spread(o)
+		f(w, sweeps[w], o)
+	})
 }
 
 // total sets mass[s] = Σ_o g_o(s) and own[s] = g_{comm(s)}(s) for every
