@@ -82,7 +82,30 @@ type LocateResult struct {
 	NoiseDominated   bool    `json:"noiseDominated"`
 	PosteriorToPrior float64 `json:"posteriorToPrior"`
 	NoisePValue      float64 `json:"noisePValue"`
-	ComputeMillis    int64   `json:"computeMillis"`
+	// NoiseBasis says what the verdict rests on (NoiseByPosterior here;
+	// a caller holding a utility forecast replaces it by the release's
+	// verdict, NoiseByForecast) and NoiseReason says it in a sentence
+	// ("" when not noise-dominated).
+	NoiseBasis    string `json:"noiseBasis"`
+	NoiseReason   string `json:"noiseReason,omitempty"`
+	ComputeMillis int64  `json:"computeMillis"`
+}
+
+// What a noise verdict rests on.
+const (
+	// NoiseByPosterior: this ranking's top community against its prior
+	// (community.NoiseThreshold).
+	NoiseByPosterior = "posterior"
+	// NoiseByForecast: releases like this one, simulated on the same graph
+	// with the same σ, τ and estimator; noise-dominated when their rate of
+	// the right community cannot be told from chance at 95%.
+	NoiseByForecast = "forecast"
+)
+
+// PosteriorNoiseReason is the sentence of a posterior verdict: the top
+// community is only ratio times its prior.
+func PosteriorNoiseReason(ratio float64) string {
+	return fmt.Sprintf("noise-dominated: the top community is only %.3g× its prior — not a finding", ratio)
 }
 
 // Locate aligns the released values with the graph, runs the recovery
@@ -178,7 +201,10 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 	ratio := rep.PosteriorToPrior(n)
 	out := &LocateResult{Estimator: est.Name(), Status: e.Status.String(), Sigma: sigma, Report: rep,
 		Nodes: make([]NodeResult, n), Estimate: e, NoisePValue: pValue, PosteriorToPrior: finite(ratio),
-		NoiseDominated: rep.NoiseDominated(n)}
+		NoiseDominated: rep.NoiseDominated(n), NoiseBasis: NoiseByPosterior}
+	if out.NoiseDominated {
+		out.NoiseReason = PosteriorNoiseReason(ratio)
+	}
 	for i := 0; i < n; i++ {
 		c := part[i]
 		name := strconv.Itoa(c)

@@ -442,8 +442,9 @@ type GraphResult struct {
 	// In90Size that set's mean size; a no-source trial scores 0 and size 0.
 	In90Rate float64 `json:"in90Rate"`
 	In90Size float64 `json:"in90Size"`
-	// NoiseDominatedRate is the share of trials locate would flag as
-	// noise-dominated (posterior-to-prior ratio below community.NoiseRatio).
+	// NoiseDominatedRate is the share of trials whose ranking the posterior
+	// rule alone flags as noise-dominated (posterior-to-prior ratio below
+	// community.NoiseThreshold: locate's verdict without a forecast).
 	NoiseDominatedRate float64   `json:"noiseDominatedRate,omitempty"`
 	accuracies         []float64 // per trial, for the forecast's interval
 	Seed               uint64    `json:"seed"`
@@ -657,7 +658,7 @@ type graphScore struct {
 	none                    bool
 	in90                    bool // the source's community is in the report's 90% set
 	size90                  int  // that set's size
-	flagged                 bool // locate would call the data noise-dominated
+	flagged                 bool // the posterior rule alone calls the ranking noise-dominated
 }
 
 // run simulates trial t (its own seeded stream): random unit sources,
@@ -681,7 +682,7 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 		return graphScore{}, nil, err
 	}
 	rep := community.Rank(g, tr.part, tr.names, weights, noSource || sum(weights) <= 0)
-	// locate's verdict: the posterior cannot be told from the prior.
+	// The posterior rule (locate's verdict without a forecast).
 	flagged := rep.NoiseDominated(n)
 	trueComms := distinctComms(tr.part, src)
 	trace := &GraphTrace{Report: rep, Sources: src, SourceComms: trueComms, Partition: tr.part, Weights: weights}

@@ -54,7 +54,9 @@ type Forecast struct {
 	// composition of the release's kind.
 	BudgetBuys *privacy.BudgetBuys `json:"budgetBuys,omitempty"`
 	// NoiseDominatedRate (ModePerNode, when simulated) is the share of
-	// releases like this one that locate would flag as noise-dominated.
+	// rankings the posterior rule alone would flag as noise-dominated
+	// (locate's verdict without a forecast); with one, locate's verdict
+	// for such a release is AtChance.
 	NoiseDominatedRate float64 `json:"noiseDominatedRate,omitempty"`
 	// Realized (ModeAnswer) is the share of simulated answers that were
 	// right, counted rather than computed.

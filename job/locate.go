@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -250,9 +251,14 @@ type LocateSummary struct {
 	WriteMillis           int64                   `json:"writeMillis"`
 	Out                   string                  `json:"out,omitempty"`
 	Plot                  string                  `json:"plot,omitempty"`
-	// NoiseDominated: the released values cannot be told from pure noise
-	// (evidence test p-value NoisePValue > recovery.NoiseLevel).
+	// NoiseDominated: the answer is noise — by the forecast, when one was
+	// made (NoiseBasis "forecast": releases like this one name the right
+	// community no more often than chance, at 95%), else by this
+	// ranking's posterior against its prior (NoiseBasis "posterior").
+	// NoiseReason says it in a sentence.
 	NoiseDominated   bool                 `json:"noiseDominated"`
+	NoiseBasis       string               `json:"noiseBasis,omitempty"`
+	NoiseReason      string               `json:"noiseReason,omitempty"`
 	PosteriorToPrior float64              `json:"posteriorToPrior"`
 	NoisePValue      float64              `json:"noisePValue"`
 	Forecast         *experiment.Forecast `json:"forecast,omitempty"`
@@ -394,7 +400,9 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 	}
 	sum.Status, sum.Report, sum.ComputeMillis = res.Status, res.Report, res.ComputeMillis
 	sum.TopNodes = topNodes(res.Nodes, 10)
+	judgeByForecast(res, sum.Forecast)
 	sum.NoiseDominated, sum.PosteriorToPrior, sum.NoisePValue = res.NoiseDominated, res.PosteriorToPrior, res.NoisePValue
+	sum.NoiseBasis, sum.NoiseReason = res.NoiseBasis, res.NoiseReason
 	env.logger().Info("located", "estimator", res.Estimator, "status", res.Status, "noSource", res.Report.NoSource,
 		"communityCount", sum.CommunityCount)
 	if env.Output != nil {
@@ -408,6 +416,26 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 		}
 	}
 	return sum, nil
+}
+
+// judgeByForecast replaces the ranking's own noise verdict by the
+// release's when a forecast was made (f non-nil): whether releases like
+// this one — same graph, partition, σ, τ and estimator — name the right
+// community more often than chance (Forecast.AtChance, a 95% interval).
+// One ranking's posterior varies from release to release, so judged alone
+// it flags many rankings of a release that is right several times as often
+// as chance; the forecast answers the question the user has — is this
+// release an answer or noise — and a ranking found nothing stays so.
+func judgeByForecast(res *graphcloak.LocateResult, f *experiment.Forecast) {
+	if f == nil || res.Report == nil || res.Report.NoSource {
+		return
+	}
+	res.NoiseBasis, res.NoiseDominated, res.NoiseReason = graphcloak.NoiseByForecast, f.AtChance, ""
+	if f.AtChance {
+		res.NoiseReason = fmt.Sprintf("noise-dominated: releases like this one name the right community %.1f%% of the time "+
+			"[%.1f%%, %.1f%%] (%d simulated), which cannot be told from chance (%.1f%%) — not a finding",
+			100*f.CommunityAccuracy, 100*f.Low, 100*f.High, f.Trials, 100*f.Chance)
+	}
 }
 
 // forecast simulates releases like the located one (same graph,
@@ -436,6 +464,7 @@ func (p *LocatePlan) publish(ctx context.Context, run Run, res *graphcloak.Locat
 		rec.Parameters = map[string]any{}
 	}
 	rec.Parameters["noiseDominated"] = res.NoiseDominated
+	rec.Parameters["noiseBasis"] = res.NoiseBasis
 	rec.Parameters["posteriorToPrior"] = res.PosteriorToPrior
 	rec.Parameters["noisePValue"] = res.NoisePValue
 	st, err := publishLocate(ctx, p.env.Backend, run, res, p.Job.Names != nil, p.Spec.Properties, p.env.progress("write-back"))

@@ -7,8 +7,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -155,5 +158,43 @@ func TestLocateCrashAtEveryStep(t *testing.T) {
 				}
 			})
 		}
+	}
+}
+
+// TestJudgeByForecast: with a forecast the verdict is the release's — at
+// chance flags a confident ranking, above chance clears a flat one — and
+// without one, or when nothing was found, the ranking's own verdict stays.
+func TestJudgeByForecast(t *testing.T) {
+	ranking := func(flat bool) *graphcloak.LocateResult {
+		r := &graphcloak.LocateResult{Report: &community.Report{Communities: []community.Ranked{{ID: 0, Share: 0.9, Size: 10}}},
+			NoiseBasis: graphcloak.NoiseByPosterior}
+		if flat {
+			r.NoiseDominated, r.NoiseReason = true, graphcloak.PosteriorNoiseReason(1.1)
+		}
+		return r
+	}
+	atChance := &experiment.Forecast{CommunityAccuracy: 0.03, Low: 0.01, High: 0.07, Chance: 0.025, AtChance: true, Trials: 100}
+	above := &experiment.Forecast{CommunityAccuracy: 0.10, Low: 0.05, High: 0.18, Chance: 0.025, Trials: 100}
+
+	r := ranking(false)
+	judgeByForecast(r, atChance)
+	if !r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByForecast || !strings.Contains(r.NoiseReason, "chance (2.5%)") {
+		t.Errorf("forecast at chance: %+v", r)
+	}
+	r = ranking(true)
+	judgeByForecast(r, above)
+	if r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByForecast || r.NoiseReason != "" {
+		t.Errorf("forecast above chance: %+v", r)
+	}
+	r = ranking(true)
+	judgeByForecast(r, nil)
+	if !r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByPosterior {
+		t.Errorf("no forecast: %+v", r)
+	}
+	r = ranking(false)
+	r.Report.NoSource = true
+	judgeByForecast(r, atChance)
+	if r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByPosterior {
+		t.Errorf("no source: %+v", r)
 	}
 }

@@ -23,10 +23,9 @@ def main():
                 pn = f'{pct(p["communityAccuracy"])} [{pct(p["low"])}, {pct(p["high"])}]'
                 if m:
                     pn += f' / {pct(m["communityAccuracy"])}'
-                if p["atChance"]:
-                    pn += " (at chance)"
-                flagged = p.get("noiseDominatedRate", 0)
-                pn += " · flagged " + ("n/a" if flagged is None else pct(flagged))
+                # locate's verdict on such a release is the forecast's (100
+                # trials, as locate's default): flagged when at chance.
+                pn += " (at chance) · flagged" if p["atChance"] else " · not flagged"
                 best = max(best, p["communityAccuracy"])
             ma = r.get("measuredAnswer")
             an = f'{pct(a["communityAccuracy"])} [{pct(a["low"])}, {pct(a["high"])}]'

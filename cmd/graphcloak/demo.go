@@ -128,7 +128,7 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 	if opts.plot != "" {
 		v := viewOfRanking(g, part, rep, loc.Estimator, loc.Estimate.Weights(), src)
 		v.Title = fmt.Sprintf("%s: where is the source?", opts.graph)
-		v.Verdict = noiseVerdict(loc.NoiseDominated, loc.PosteriorToPrior)
+		v.Verdict = loc.NoiseReason
 		v.Caption = privacyCaption(opts.epsilon, opts.delta, opts.tau, s.Sigma)
 		if err := plotting.GraphPicture(opts.plot, v); err != nil {
 			return err

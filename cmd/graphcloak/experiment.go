@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak"
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/plotting"
@@ -394,7 +393,9 @@ func plotGraphExample(path string, g *laplacian.Graph, res *experiment.GraphResu
 		v.Title += ": no detectable source"
 	}
 	ratio := ex.Report.PosteriorToPrior(g.N())
-	v.Verdict = noiseVerdict(!ex.Report.NoSource && ratio < community.NoiseRatio, ratio)
+	if !ex.Report.NoSource && ex.Report.NoiseDominated(g.N()) {
+		v.Verdict = graphcloak.PosteriorNoiseReason(ratio)
+	}
 	v.Caption = privacyCaption(res.Epsilon, res.Delta, res.Tau, res.Sigma)
 	return plotting.GraphPicture(path, v)
 }

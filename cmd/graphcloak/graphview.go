@@ -36,15 +36,6 @@ func weightKind(estimator string) (kind plotting.ValueKind, valueLabel, communit
 	return plotting.Mass, "recovered source mass (" + estimator + ")", "share of the recovered mass"
 }
 
-// noiseVerdict is the line a picture shows under its title when the
-// ranking cannot be told from the prior ("" otherwise).
-func noiseVerdict(noiseDominated bool, posteriorToPrior float64) string {
-	if !noiseDominated {
-		return ""
-	}
-	return fmt.Sprintf("noise-dominated: the top community is only %.3g× its prior — not a finding", posteriorToPrior)
-}
-
 // viewOfRanking builds a graph picture from a partition with IDs 0..k−1,
 // the ranked report over it and the estimator's per-node weights (nil:
 // none).

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/job"
@@ -118,9 +117,8 @@ func printLocateSummary(g *globalOptions, out io.Writer, s *job.LocateSummary) e
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; estimator %s (%s), σ = %.6g, τ = %g\n",
 		s.Graph, s.NodeCount, s.RelationshipCount, s.Estimator, s.Status, s.Sigma, s.Tau)
 	if s.NoiseDominated {
-		fmt.Fprintf(out, "WARNING: noise-dominated: the posterior cannot be told from the prior (the top community is %.2f× as likely\n"+
-			"         as its share of the nodes says, below %.3g×; evidence test against pure noise p = %.3f): the ranking below is not a finding\n",
-			s.PosteriorToPrior, community.NoiseThreshold(s.Report.TopPrior(s.NodeCount)), s.NoisePValue)
+		fmt.Fprintf(out, "WARNING: %s\n         (the ranking below: top community %.2f× its share of the nodes; evidence test against pure noise p = %.3f)\n",
+			s.NoiseReason, s.PosteriorToPrior, s.NoisePValue)
 	}
 	if err := printReport(out, s.Report, nil); err != nil {
 		return err

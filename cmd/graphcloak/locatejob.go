@@ -135,8 +135,7 @@ func readReleaseRun(ctx context.Context, opts *locateOptions, client *connector.
 func emitLocate(ctx context.Context, opts *locateOptions, csvOut *outputFile, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
 	g := opts.g
 	if res.NoiseDominated && g.output == "json" { // the table says it in its own words
-		g.logger.Warn("noise-dominated: the posterior cannot be told from the prior; the ranking is not a finding",
-			"posteriorToPrior", res.PosteriorToPrior, "threshold", community.NoiseThreshold(res.Report.TopPrior(len(res.Nodes))))
+		g.logger.Warn(res.NoiseReason, "basis", res.NoiseBasis, "posteriorToPrior", res.PosteriorToPrior)
 	}
 	if csvOut != nil {
 		if err := writeLocateCSV(csvOut, res.Nodes); err != nil {
@@ -404,7 +403,7 @@ func plotLocate(opts *locateOptions, graph *laplacian.Graph, res *graphcloak.Loc
 	if res.Report.NoSource {
 		v.Title = fmt.Sprintf("%s: no detectable source", opts.graph)
 	}
-	v.Verdict = noiseVerdict(res.NoiseDominated, res.PosteriorToPrior)
+	v.Verdict = res.NoiseReason
 	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, tau, res.Sigma)
 	return plotting.GraphPicture(opts.plot, v)
 }

@@ -39,7 +39,7 @@ type pageRanking struct {
 	Estimator                string
 	Report                   *community.Report
 	NoiseDominated           bool
-	PosteriorToPrior         float64
+	NoiseReason              string
 	picture                  string // its SVG file
 }
 
@@ -72,7 +72,7 @@ func (p *operatorPage) located(epoch, releaseRun string, s *job.LocateSummary) {
 		os.Remove(p.latest.picture)
 	}
 	p.latest = &pageRanking{Epoch: epoch, RunID: s.RunID, ReleaseRun: releaseRun, At: time.Now().UTC(), Estimator: s.Estimator,
-		Report: s.Report, NoiseDominated: s.NoiseDominated, PosteriorToPrior: s.PosteriorToPrior, picture: s.Plot}
+		Report: s.Report, NoiseDominated: s.NoiseDominated, NoiseReason: s.NoiseReason, picture: s.Plot}
 }
 
 // pageData is what the template shows.
@@ -204,7 +204,7 @@ th { border-bottom: 1px solid #999; }
 <h2>Latest ranking</h2>
 {{if .PrivateAnswer}}<p>private-answer mode: each slot publishes only the source community; there is no ranking to show.</p>
 {{else if .Ranking}}<p>slot {{.Ranking.Epoch}} · located {{time .Ranking.At}} UTC · {{.Ranking.Estimator}} estimator · run {{.Ranking.RunID}} on release {{.Ranking.ReleaseRun}}</p>
-{{if .Ranking.NoiseDominated}}<p class="verdict" id="verdict">noise-dominated: the top community is only {{num .Ranking.PosteriorToPrior}}× its prior — not a finding</p>{{end}}
+{{if .Ranking.NoiseDominated}}<p class="verdict" id="verdict">{{.Ranking.NoiseReason}}</p>{{end}}
 {{if .Ranking.Report.NoSource}}<p id="no-source">no detectable source</p>{{end}}
 <table id="ranking">
 <tr><th>rank</th><th>community</th><th>probability</th><th>size</th></tr>

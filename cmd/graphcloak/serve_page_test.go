@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/job"
@@ -48,9 +49,9 @@ func TestOperatorPageWithoutNeo4j(t *testing.T) {
 	}
 	rep := &community.Report{Communities: []community.Ranked{{Rank: 1, Name: "<b>north</b>", Share: 0.75, Size: 40}, {Rank: 2, Name: "south", Share: 0.25, Size: 40}}}
 	page.located("2026-11-22T10:00Z", "run-r", &job.LocateSummary{RunID: "run-l", Estimator: "posterior", Report: rep,
-		NoiseDominated: true, PosteriorToPrior: 1.5, Plot: page.picturePath("run-l")})
+		NoiseDominated: true, NoiseReason: graphcloak.PosteriorNoiseReason(1.5), PosteriorToPrior: 1.5, Plot: page.picturePath("run-l")})
 	body = get()
-	for _, want := range []string{"2026-11-22T10:00Z", "run-l", "run-r", "&lt;b&gt;north&lt;/b&gt;", "75.0%", "noise-dominated", svg} {
+	for _, want := range []string{"2026-11-22T10:00Z", "run-l", "run-r", "&lt;b&gt;north&lt;/b&gt;", "75.0%", "noise-dominated: the top community is only 1.5× its prior", svg} {
 		if !strings.Contains(body, want) {
 			t.Errorf("page lacks %q:\n%s", want, body)
 		}

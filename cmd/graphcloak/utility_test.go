@@ -44,6 +44,9 @@ func TestLocateFlagsNoise(t *testing.T) {
 		t.Fatalf("noiseDominated: ε=0.05 %v (p %v), ε=500 %v (p %v)", noisy["noiseDominated"], noisy["noisePValue"],
 			clear["noiseDominated"], clear["noisePValue"])
 	}
+	if noisy["noiseBasis"] != "forecast" || !strings.Contains(noisy["noiseReason"].(string), "cannot be told from chance") {
+		t.Errorf("the verdict does not rest on the forecast: basis %v, reason %v", noisy["noiseBasis"], noisy["noiseReason"])
+	}
 	fn, fc := noisy["forecast"].(map[string]any), clear["forecast"].(map[string]any)
 	if fn["atChance"] != true || fc["atChance"] != false || !(fc["communityAccuracy"].(float64) > 3*fc["chance"].(float64)) {
 		t.Fatalf("forecasts: noisy %v, clear %v", fn, fc)
