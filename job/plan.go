@@ -193,6 +193,10 @@ func (p *Plan) load(ctx context.Context) error {
 	g := in.Graph
 	p.Fingerprint = g.Fingerprint()
 	p.Summary.NodeCount, p.Summary.RelationshipCount = g.N(), g.NumEdges()
+	if p.Spec.SmoothAuto { // settles Smooth and its Δ2
+		return p.chooseSmooth(ctx, g)
+	}
+	p.Summary.Smooth = p.Spec.Smooth
 	tau := p.Spec.Tau + p.Spec.Smooth // the released model's τ, at which Δ2 must hold
 	if c := p.Spec.Certificate; c != nil {
 		s, err := c.Verify(g, tau, p.Spec.Alpha)

@@ -36,8 +36,11 @@ type Spec struct {
 	// The privacy parameters: τ, α, ε, δ, the extra smoothing τ′ and the
 	// mechanism; Noise draws (crypto/rand or the keyed stream).
 	Tau, Alpha, Epsilon, Delta, Smooth float64
-	Mechanism                          privacy.Mechanism
-	Noise                              privacy.NoiseSource
+	// SmoothAuto chooses Smooth among SmoothCandidates by the per-node
+	// forecast (release --smooth auto; Plan.chooseSmooth).
+	SmoothAuto bool
+	Mechanism  privacy.Mechanism
+	Noise      privacy.NoiseSource
 	// The Δ2 source: Certificate (loaded and its MAC checked, verified
 	// against the graph by PlanRelease; CertificatePath names it in
 	// errors), else the certificate cached at CachePath while it
@@ -93,6 +96,9 @@ func (s *Spec) Check() error {
 			return err
 		}
 	}
+	if s.SmoothAuto && s.Certificate != nil {
+		return inputErrorf("--smooth auto tries several τ′, each with its own Δ2; --sensitivity-cert holds one: give --smooth τ′ with it")
+	}
 	return graphcloak.CheckParams(s.Tau, s.Alpha, s.Epsilon, s.Delta)
 }
 
@@ -110,7 +116,7 @@ func (s *Spec) runRecord() connector.RunRecord {
 	return connector.RunRecord{RunID: s.RunID, Command: "release", Database: s.Database, Projection: s.Projection,
 		Epsilon: s.Epsilon, Delta: s.Delta, WriteProperty: s.WriteProperty, Scope: s.Scope, Epoch: s.epoch(),
 		Parameters: map[string]any{"tau": s.Tau, "alpha": s.Alpha, "mechanism": s.Mechanism.String(),
-			"keyed": s.keyed(), "valuesFrom": s.ValuesFrom, "ledger": s.LedgerKind}}
+			"keyed": s.keyed(), "valuesFrom": s.ValuesFrom, "ledger": s.LedgerKind, "smooth": s.Smooth}}
 }
 
 func (s *Spec) keyed() bool { return s.Noise.Keyed() }

@@ -56,4 +56,8 @@ type Summary struct {
 	WriteMillis      int64            `json:"writeMillis"`
 	Plan             *graphcloak.Plan `json:"plan,omitempty"`
 	Forecast         *Forecasts       `json:"forecast,omitempty"`
+	// Smooth is the extra diffusion τ′ released (release --smooth); with
+	// --smooth auto, SmoothChoices are the candidates it was chosen from.
+	Smooth        float64        `json:"smooth,omitempty"`
+	SmoothChoices []SmoothChoice `json:"smoothChoices,omitempty"`
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/spf13/cobra"
 )
 
@@ -93,7 +94,7 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.out, "out", "", "write the release file here (required for graphs outside Neo4j)")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "plan only: counts, method, memory, time, σ, the ledger's balance and ρ, the utility forecast; nothing written or charged")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the dry run's utility forecast (0: none)")
-	f.Float64Var(&opts.smooth, "smooth", 0, "extra diffusion τ′ applied to the readings before the noise: releases exp(−τ′L)·y, calibrated on Δ2 at τ+τ′ (compare with --dry-run)")
+	f.StringVar(&opts.smooth, "smooth", "0", "extra diffusion τ′ applied to the readings before the noise: releases exp(−τ′L)·y, calibrated on Δ2 at τ+τ′; auto: the τ′ in {0, τ/2, τ, 2τ} with the best per-node forecast (compare with --dry-run)")
 	f.StringVar(&opts.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
 	f.StringVar(&opts.sensitivityCache, "sensitivity-cache", "", "reuse the Δ2 certificate in this file while it verifies against the graph, τ and this version; otherwise compute Δ2 and store its certificate here (scheduled releases)")
 	durationVar(f, &opts.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (never an estimate; 0 = to completion)")
@@ -148,6 +149,7 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 		d2 += " (upper bound)"
 	}
 	row("Δ2", d2)
+	smoothRows(row, s.Smooth, s.SmoothChoices)
 	if s.SensitivityMethod != "" {
 		row("sensitivity method", s.SensitivityMethod)
 	}
@@ -174,6 +176,22 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 		row("compute / write", fmt.Sprintf("%d ms / %d ms", s.ComputeMillis, s.WriteMillis))
 	}
 	return tw.Flush()
+}
+
+// smoothRows print the extra diffusion τ′ and, for --smooth auto, the
+// candidates' forecasts it was chosen by.
+func smoothRows(row func(string, any), smooth float64, choices []job.SmoothChoice) {
+	if smooth > 0 || len(choices) > 0 {
+		row("smoothing τ′", fmt.Sprintf("%g (released: exp(−τ′L)·readings, Δ2 and the model at τ+τ′)", smooth))
+	}
+	for _, c := range choices {
+		mark := ""
+		if c.Smooth == smooth {
+			mark = "  ← chosen"
+		}
+		row(fmt.Sprintf("  --smooth auto τ′=%g", c.Smooth), fmt.Sprintf("Δ2 %.4g, σ %.4g, right community %.3f [%.3f, %.3f]%s",
+			c.Delta2, c.Sigma, c.CommunityAccuracy, c.Low, c.High, mark))
+	}
 }
 
 // dryRunRows print what the release would do now (the plan's step) and

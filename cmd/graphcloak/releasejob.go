@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
@@ -119,7 +120,7 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 	in := &releaseInputs{spec: job.Spec{RunID: opts.runID, Graph: opts.graph, Neo4j: opts.graph == neo4jSpec,
 		Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), WriteProperty: cfg.Write.WriteProperty, Out: opts.out,
 		LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
-		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Smooth: opts.smooth,
+		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
 		CertificatePath: opts.sensitivityCert, CachePath: opts.sensitivityCache, TimeBudget: opts.timeBudget,
 		Software: buildVersion().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
 		ForecastTrials: opts.forecastTrials, Estimator: cfg.Recovery.Estimator, ForecastSeed: uint64(cfg.Write.RandomSeed)}}
@@ -164,9 +165,14 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 func checkReleaseFlags(opts *releaseOptions, spec *job.Spec) error {
 	cfg := &opts.g.cfg.Config
 	valueProp := spec.Projection.ValueProperty
+	if opts.smooth == "auto" {
+		spec.SmoothAuto = true
+	} else if v, err := strconv.ParseFloat(opts.smooth, 64); err != nil || !(v >= 0) || math.IsInf(v, 0) {
+		return inputErrorf("--smooth must be auto or a finite τ′ ≥ 0, got %q", opts.smooth)
+	} else {
+		spec.Smooth = v
+	}
 	switch {
-	case !(opts.smooth >= 0) || math.IsInf(opts.smooth, 0):
-		return inputErrorf("--smooth must be a finite τ′ ≥ 0, got %v", opts.smooth)
 	case opts.graph == "":
 		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
 	case (opts.values == "") == (valueProp == ""):
@@ -255,8 +261,9 @@ type releaseOptions struct {
 	dryRun bool
 	// forecastTrials are the dry run's simulated sources (0: no forecast).
 	forecastTrials int
-	// smooth is extra diffusion τ′ before the noise (ReleaseJob.Smooth).
-	smooth float64
+	// smooth is extra diffusion τ′ before the noise (ReleaseJob.Smooth),
+	// or auto (job.Spec.SmoothAuto).
+	smooth string
 	lease  time.Duration
 	// Δ2: a stored certificate (verified against the graph), or a time
 	// budget for computing it (the best proven bound reached).
