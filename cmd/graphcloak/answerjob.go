@@ -132,6 +132,9 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	case cfg.Recovery.Sources > 1:
 		return nil, usageErrorf("--private-answer publishes one community: --sources must be 1")
 	}
+	if err := checkForecastTrials(opts.forecastTrials); err != nil {
+		return nil, err
+	}
 	spec := &job.AnswerSpec{RunID: opts.runID, Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == neo4jSpec,
 		Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,

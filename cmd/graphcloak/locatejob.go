@@ -158,6 +158,14 @@ func emitLocate(ctx context.Context, opts *locateOptions, csvOut *outputFile, lj
 // checkLocate validates locate's flags before any connection, reads the
 // release file when one is given, and makes the job's spec (checked
 // again by job.PlanLocate once a --release-run's projection is known).
+// checkForecastTrials refuses a negative --forecast-trials (0: none).
+func checkForecastTrials(n int) error {
+	if n < 0 {
+		return inputErrorf("--forecast-trials must be ≥ 0 (0: no forecast), got %d", n)
+	}
+	return nil
+}
+
 func checkLocate(opts *locateOptions) (*locateInputs, error) {
 	cfg := &opts.g.cfg.Config
 	in := &locateInputs{isDB: opts.graph == neo4jSpec}
@@ -172,6 +180,9 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 	}
 	if opts.plotValue != "posterior" && opts.plotValue != "released" {
 		return nil, inputErrorf("--plot-value must be posterior or released, got %q", opts.plotValue)
+	}
+	if err := checkForecastTrials(opts.forecastTrials); err != nil {
+		return nil, err
 	}
 	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
 	releasedProp := opts.releasedProperty

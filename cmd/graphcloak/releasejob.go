@@ -165,6 +165,9 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 func checkReleaseFlags(opts *releaseOptions, spec *job.Spec) error {
 	cfg := &opts.g.cfg.Config
 	valueProp := spec.Projection.ValueProperty
+	if err := checkForecastTrials(opts.forecastTrials); err != nil {
+		return err
+	}
 	if opts.smooth == "auto" {
 		spec.SmoothAuto = true
 	} else if v, err := strconv.ParseFloat(opts.smooth, 64); err != nil || !(v >= 0) || math.IsInf(v, 0) {

@@ -121,7 +121,7 @@ func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locat
 
 func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {
 	lo := &locateOptions{g: g, graph: neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
-		resolution: opts.resolution, runID: runID, plotValue: "posterior", communityCache: opts.cache}
+		resolution: opts.resolution, runID: runID, plotValue: "posterior", communityCache: opts.cache, forecastTrials: opts.forecastTrials}
 	if opts.page != nil {
 		lo.plot = opts.page.picturePath(runID) // the operator's page shows it
 	}

@@ -228,3 +228,33 @@ func TestReleaseSmoothAuto(t *testing.T) {
 		t.Errorf("--smooth sometimes: exit %d: %s", code, stderr)
 	}
 }
+
+// TestForecastTrialsRefused: a negative --forecast-trials is an input
+// error (exit 3) naming the flag in every command that forecasts, before
+// anything is read, charged or written.
+func TestForecastTrialsRefused(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	rel := releaseKarate(t, dir)
+	readings, ledger := filepath.Join(dir, "readings.csv"), filepath.Join(dir, "l.json")
+	before, err := os.ReadFile(ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"locate", "--graph", "karate", "--release", rel},
+		{"locate", "--graph", "karate", "--private-answer", "--values", readings, "--ledger", ledger, "--epsilon", "1"},
+		{"release", "--graph", "karate", "--values", readings, "--ledger", ledger, "--epsilon", "1", "--out", filepath.Join(dir, "new.json")},
+	} {
+		_, stderr, code := runPipelineCLI(t, context.Background(), nil, append(args, "--forecast-trials", "-1")...)
+		if code != exitBadInput || !strings.Contains(stderr, "--forecast-trials must be ≥ 0") {
+			t.Errorf("%s: exit %d: %s", args[0], code, stderr)
+		}
+	}
+	if after, _ := os.ReadFile(ledger); string(after) != string(before) {
+		t.Error("a refused command changed the ledger")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "new.json")); !os.IsNotExist(err) {
+		t.Errorf("a refused release wrote its file: %v", err)
+	}
+}
