@@ -44,6 +44,7 @@ type AnswerResult struct {
 	Trials            int                       `json:"trials"`
 	Nodes             int                       `json:"nodeCount"`
 	Communities       int                       `json:"communityCount"`
+	LargestShare      float64                   `json:"largestShare"` // as GraphResult's
 	Tau               float64                   `json:"tau"`
 	Calibration       privacy.AnswerCalibration `json:"calibration"`
 	CommunityAccuracy float64                   `json:"communityAccuracy"`
@@ -192,7 +193,7 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 	}
 	e, cg := rs.e, rs.cg
 	T := len(rs.src)
-	res := &AnswerResult{Trials: T, Nodes: cg.N(), Communities: rs.k, Tau: e.Tau, Calibration: cal,
+	res := &AnswerResult{Trials: T, Nodes: cg.N(), Communities: rs.k, LargestShare: largestShare(cg.Partition(), rs.k), Tau: e.Tau, Calibration: cal,
 		Seed: e.Seed, Estimator: rs.estimator, perTrial: make([]float64, T), geometry: cg}
 	var cache posteriorCache
 	diffs := make([]float64, T)

@@ -418,11 +418,14 @@ type Graph struct {
 // trials with f̂ ≠ 0. TrueShareMean is the mean share the report gives the
 // true source communities (a calibration check for posteriors).
 type GraphResult struct {
-	Trials            int     `json:"trials"`
-	Estimator         string  `json:"estimator"`
-	Nodes             int     `json:"nodeCount"`
-	Edges             int     `json:"relationshipCount"`
-	Communities       int     `json:"communityCount"`
+	Trials      int    `json:"trials"`
+	Estimator   string `json:"estimator"`
+	Nodes       int    `json:"nodeCount"`
+	Edges       int    `json:"relationshipCount"`
+	Communities int    `json:"communityCount"`
+	// LargestShare is the largest community's share of the nodes: the
+	// rate of a ranking that ignores the data and names that community.
+	LargestShare      float64 `json:"largestShare"`
 	Tau               float64 `json:"tau"`
 	Epsilon           float64 `json:"epsilon"`
 	Delta             float64 `json:"delta"`
@@ -480,7 +483,7 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 		return nil, err
 	}
 	res := &GraphResult{
-		Trials: e.Trials, Estimator: est.Name(), Nodes: g.N(), Edges: g.NumEdges(), Communities: k,
+		Trials: e.Trials, Estimator: est.Name(), Nodes: g.N(), Edges: g.NumEdges(), Communities: k, LargestShare: largestShare(part, k),
 		Tau: e.Tau, Alpha: e.Alpha, Sources: e.Sources, Seed: e.Seed,
 	}
 	if err := e.calibrate(res); err != nil {
@@ -608,6 +611,19 @@ func (e *Graph) communities() (part []int, names []string, k int, err error) {
 		}
 	}
 	return canon, names, k, nil
+}
+
+// largestShare is the largest community's share of the nodes of a
+// canonical partition with k communities (ids 0..k−1).
+func largestShare(part []int, k int) float64 {
+	if len(part) == 0 {
+		return 0
+	}
+	size := make([]int, k)
+	for _, c := range part {
+		size[c]++
+	}
+	return float64(slices.Max(size)) / float64(len(part))
 }
 
 // calibrate sets res.Sigma: the given σ, or the one a release with the

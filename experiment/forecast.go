@@ -31,10 +31,14 @@ type Forecast struct {
 	Seed        uint64  `json:"seed"`
 	// CommunityAccuracy is the expected rate of the right community in
 	// first place, in [Low, High] at 95%; Chance = 1/communities.
+	// PriorRate is what naming the largest community achieves whatever
+	// the data (its share of the nodes, the sources being uniform over
+	// them): a ranking that learns nothing from the release reaches it.
 	CommunityAccuracy float64 `json:"communityAccuracy"`
 	Low               float64 `json:"low"`
 	High              float64 `json:"high"`
 	Chance            float64 `json:"chance"`
+	PriorRate         float64 `json:"priorRate"`
 	// In90Rate (in [In90Low, In90High]) is the rate of the source's
 	// community inside the 90% set, In90Size the set's mean size and
 	// In90Chance = In90Size/communities what a random set of that size gets.
@@ -46,8 +50,10 @@ type Forecast struct {
 	// Ceiling is an upper bound on the mean rate of any (ε, δ)-DP
 	// mechanism on this graph and partition (0 when not computed).
 	Ceiling float64 `json:"ceiling,omitempty"`
-	// AtChance is true when the interval reaches the chance level: the
-	// configuration cannot be told from guessing.
+	// AtChance is true when the interval reaches the chance level or the
+	// prior rate, whichever is higher: the configuration cannot be told
+	// from guessing (uniformly, or always the largest community). locate
+	// calls such a release noise-dominated.
 	AtChance bool `json:"atChance"`
 	// BudgetBuys, when a budget was given, is how many such releases it
 	// pays for under the ledger's zCDP accounting and under the exact
@@ -73,7 +79,7 @@ const (
 // ForecastOf summarises a per-node experiment as a forecast.
 func ForecastOf(r *GraphResult) Forecast {
 	f := Forecast{Mode: ModePerNode, Mechanism: r.Mechanism, Epsilon: r.Epsilon, Delta: r.Delta, Tau: r.Tau,
-		Alpha: r.Alpha, Sigma: r.Sigma, Communities: r.Communities, Trials: r.Trials, Seed: r.Seed,
+		Alpha: r.Alpha, Sigma: r.Sigma, Communities: r.Communities, PriorRate: r.LargestShare, Trials: r.Trials, Seed: r.Seed,
 		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size,
 		NoiseDominatedRate: r.NoiseDominatedRate}
 	f.Low, f.High = meanInterval(r.accuracies)
@@ -86,7 +92,7 @@ func ForecastOf(r *GraphResult) Forecast {
 func ForecastOfAnswer(r *AnswerResult) Forecast {
 	c := r.Calibration
 	f := Forecast{Mode: ModeAnswer, Mechanism: c.Mechanism, Epsilon: c.Epsilon, Tau: r.Tau, Alpha: c.Alpha,
-		Communities: r.Communities, Trials: r.Trials, Seed: r.Seed,
+		Communities: r.Communities, PriorRate: r.LargestShare, Trials: r.Trials, Seed: r.Seed,
 		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size, Realized: r.RealizedRate}
 	f.Low, f.High = r.low, r.high
 	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
@@ -94,10 +100,14 @@ func ForecastOfAnswer(r *AnswerResult) Forecast {
 	return f
 }
 
+// Guess is the rate a guess reaches: chance (a uniform guess) or the prior
+// rate (always the largest community), whichever is higher.
+func (f *Forecast) Guess() float64 { return math.Max(f.Chance, f.PriorRate) }
+
 func (f *Forecast) finish() {
 	if f.Communities > 0 {
 		f.Chance = 1 / float64(f.Communities)
 		f.In90Chance = math.Min(1, f.In90Size/float64(f.Communities))
 	}
-	f.AtChance = f.Low <= f.Chance
+	f.AtChance = f.Low <= f.Guess()
 }

@@ -40,6 +40,35 @@ func TestForecastFollowsSigma(t *testing.T) {
 	}
 }
 
+// TestForecastPriorRate: with one community of 170 nodes beside three of
+// 10, a release drowned in noise still names the big one first most of
+// the time — 85%, far above chance (25%) — yet learns nothing from the
+// data. The forecast must call it at chance against the prior rate (the
+// big community's share), and a clear release must still beat it.
+func TestForecastPriorRate(t *testing.T) {
+	g, part, err := laplacian.Generate("sbm:sizes=170x10x10x10,pin=0.3,pout=0.03,seed=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(sigma float64) Forecast {
+		r, err := RunGraph(context.Background(), Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: 80, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ForecastOf(r)
+	}
+	noisy, clear := run(50), run(1e-4)
+	if noisy.PriorRate != 0.85 || noisy.Chance != 0.25 {
+		t.Fatalf("prior rate %v, chance %v; want 0.85 and 0.25", noisy.PriorRate, noisy.Chance)
+	}
+	if noisy.Low <= noisy.Chance || !noisy.AtChance {
+		t.Errorf("σ = 50: forecast %.3f [%.3f, %.3f]: want above chance yet at the prior rate (%.2f)", noisy.CommunityAccuracy, noisy.Low, noisy.High, noisy.PriorRate)
+	}
+	if clear.AtChance || clear.Low <= clear.PriorRate {
+		t.Errorf("σ = 1e-4: forecast %.3f [%.3f, %.3f]: want above the prior rate", clear.CommunityAccuracy, clear.Low, clear.High)
+	}
+}
+
 // TestAnswerForecastMatchesRealized: the private answer's forecast (exact
 // mechanism probabilities with a control variate) agrees with the rate of
 // answers actually drawn in an independent run, and never exceeds the

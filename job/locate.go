@@ -421,7 +421,8 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 // judgeByForecast replaces the ranking's own noise verdict by the
 // release's when a forecast was made (f non-nil): whether releases like
 // this one — same graph, partition, σ, τ and estimator — name the right
-// community more often than chance (Forecast.AtChance, a 95% interval).
+// community more often than a guess does (Forecast.AtChance, a 95%
+// interval against the better of chance and the largest community's share).
 // One ranking's posterior varies from release to release, so judged alone
 // it flags many rankings of a release that is right several times as often
 // as chance; the forecast answers the question the user has — is this
@@ -433,8 +434,8 @@ func judgeByForecast(res *graphcloak.LocateResult, f *experiment.Forecast) {
 	res.NoiseBasis, res.NoiseDominated, res.NoiseReason = graphcloak.NoiseByForecast, f.AtChance, ""
 	if f.AtChance {
 		res.NoiseReason = fmt.Sprintf("noise-dominated: releases like this one name the right community %.1f%% of the time "+
-			"[%.1f%%, %.1f%%] (%d simulated), which cannot be told from chance (%.1f%%) — not a finding",
-			100*f.CommunityAccuracy, 100*f.Low, 100*f.High, f.Trials, 100*f.Chance)
+			"[%.1f%%, %.1f%%] (%d simulated), which cannot be told from a guess (%.1f%%: chance %.1f%%, always the largest community %.1f%%) — not a finding",
+			100*f.CommunityAccuracy, 100*f.Low, 100*f.High, f.Trials, 100*f.Guess(), 100*f.Chance, 100*f.PriorRate)
 	}
 }
 

@@ -173,12 +173,12 @@ func TestJudgeByForecast(t *testing.T) {
 		}
 		return r
 	}
-	atChance := &experiment.Forecast{CommunityAccuracy: 0.03, Low: 0.01, High: 0.07, Chance: 0.025, AtChance: true, Trials: 100}
+	atChance := &experiment.Forecast{CommunityAccuracy: 0.05, Low: 0.03, High: 0.09, Chance: 0.025, PriorRate: 0.04, AtChance: true, Trials: 100}
 	above := &experiment.Forecast{CommunityAccuracy: 0.10, Low: 0.05, High: 0.18, Chance: 0.025, Trials: 100}
 
 	r := ranking(false)
 	judgeByForecast(r, atChance)
-	if !r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByForecast || !strings.Contains(r.NoiseReason, "chance (2.5%)") {
+	if !r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByForecast || !strings.Contains(r.NoiseReason, "a guess (4.0%: chance 2.5%, always the largest community 4.0%)") {
 		t.Errorf("forecast at chance: %+v", r)
 	}
 	r = ranking(true)

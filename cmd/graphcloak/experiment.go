@@ -333,11 +333,11 @@ func printGraphResult(out io.Writer, graph, kind string, res *experiment.GraphRe
 	printAtChance(out, experiment.ForecastOf(res))
 }
 
-// printAtChance says so when a rate's interval reaches chance.
+// printAtChance says so when a rate's interval reaches a guess's rate.
 func printAtChance(out io.Writer, f experiment.Forecast) {
 	if f.AtChance {
-		fmt.Fprintf(out, "AT CHANCE: the right-community rate %.3f [%.3f, %.3f] cannot be told from guessing (%.4f): noise, not a finding\n",
-			f.CommunityAccuracy, f.Low, f.High, f.Chance)
+		fmt.Fprintf(out, "AT CHANCE: the right-community rate %.3f [%.3f, %.3f] cannot be told from guessing (%.4f: chance %.4f, always the largest community %.4f): noise, not a finding\n",
+			f.CommunityAccuracy, f.Low, f.High, f.Guess(), f.Chance, f.PriorRate)
 	}
 }
 

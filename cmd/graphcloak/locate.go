@@ -156,10 +156,10 @@ func printForecast(out io.Writer, f *experiment.Forecast) {
 	if f == nil {
 		return
 	}
-	fmt.Fprintf(out, "forecast for releases like this one (%d simulated sources, σ = %.4g): right community %.3f [%.3f, %.3f] (chance %.4f), "+
+	fmt.Fprintf(out, "forecast for releases like this one (%d simulated sources, σ = %.4g): right community %.3f [%.3f, %.3f] (chance %.4f, largest community %.4f), "+
 		"source in the 90%% set %.3f with %.1f communities (chance %.3f)\n",
-		f.Trials, f.Sigma, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Size, f.In90Chance)
+		f.Trials, f.Sigma, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.In90Rate, f.In90Size, f.In90Chance)
 	if f.AtChance {
-		fmt.Fprintln(out, "         at this σ the answer is at chance level: see 'graphcloak plan' for ε or the private-answer mode that answers")
+		fmt.Fprintln(out, "         at this σ the answer cannot be told from a guess: see 'graphcloak plan' for ε or the private-answer mode that answers")
 	}
 }

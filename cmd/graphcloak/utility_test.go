@@ -47,7 +47,7 @@ func TestLocateFlagsNoise(t *testing.T) {
 		t.Fatalf("noiseDominated: ε=0.05 %v (p %v), ε=500 %v (p %v)", noisy["noiseDominated"], noisy["noisePValue"],
 			clear["noiseDominated"], clear["noisePValue"])
 	}
-	if noisy["noiseBasis"] != "forecast" || !strings.Contains(noisy["noiseReason"].(string), "cannot be told from chance") {
+	if noisy["noiseBasis"] != "forecast" || !strings.Contains(noisy["noiseReason"].(string), "cannot be told from a guess") {
 		t.Errorf("the verdict does not rest on the forecast: basis %v, reason %v", noisy["noiseBasis"], noisy["noiseReason"])
 	}
 	fn, fc := noisy["forecast"].(map[string]any), clear["forecast"].(map[string]any)
@@ -61,7 +61,7 @@ func TestLocateFlagsNoise(t *testing.T) {
 	}
 	rel := filepath.Join(dir, "release-0.05.json")
 	stdout, _, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--release", rel, "--forecast-trials", "20")
-	if code != 0 || !strings.Contains(stdout, "WARNING: noise-dominated") || !strings.Contains(stdout, "at chance level") {
+	if code != 0 || !strings.Contains(stdout, "WARNING: noise-dominated") || !strings.Contains(stdout, "cannot be told from a guess") {
 		t.Fatalf("table (exit %d) does not warn:\n%s", code, stdout)
 	}
 }
