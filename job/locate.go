@@ -441,16 +441,16 @@ func judgeByForecast(res *graphcloak.LocateResult, f *experiment.Forecast) {
 
 // forecast simulates releases like the located one (same graph,
 // communities, τ, σ and estimator): how often such a release names the
-// right community. Simulated data only.
+// right community, in as many rounds of ForecastTrials as the noise
+// verdict needs (experiment.ForecastVerdict). Simulated data only.
 func (p *LocatePlan) forecast(ctx context.Context) (*experiment.Forecast, error) {
 	lj := &p.Job
 	e := experiment.Graph{Graph: lj.Graph, Partition: lj.Partition, Tau: lj.Tau, Sigma: lj.Released.Meta.Sigma, Sources: max(lj.Sources, 1),
 		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed, Progress: p.env.progress("forecast trials")}
-	r, err := experiment.RunGraph(ctx, e)
+	f, err := experiment.ForecastVerdict(ctx, e)
 	if err != nil {
 		return nil, err
 	}
-	f := experiment.ForecastOf(r)
 	f.Epsilon, f.Delta, f.Alpha = lj.Released.Meta.Epsilon, lj.Released.Meta.Delta, lj.Released.Meta.Alpha
 	return &f, nil
 }

@@ -157,11 +157,11 @@ func main() {
 				pn := base
 				pn.Sensitivity = sens
 				t0 = time.Now()
-				gr, err := experiment.RunGraph(ctx, pn)
+				// locate's forecast: its AtChance is locate's noise verdict.
+				f, err := experiment.ForecastVerdict(ctx, pn)
 				if err != nil {
 					log.Fatal(err)
 				}
-				f := experiment.ForecastOf(gr)
 				f.Millis = time.Since(t0).Milliseconds()
 				r.PerNode = &f
 				if *measureTrials > 0 {

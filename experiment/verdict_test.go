@@ -1,0 +1,81 @@
+package experiment
+
+import (
+	"context"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// TestForecastVerdict: locate's noise verdict as a sequential test. A
+// clear release is an answer after one round and drowned one is noise;
+// a release right 2.2–2.8 times as often as a guess (among 25 equal
+// communities, as on the sensor graph at ε = 8) — its rate measured by
+// 800 independent trials — is called an answer for every one of eight
+// seeds (the log says how often one round of 100 alone reached the
+// guess). The pooled forecast counts every round.
+func TestForecastVerdict(t *testing.T) {
+	g, part, err := laplacian.Generate("sbm:sizes=10x10x10x10x10x10x10x10x10x10x10x10x10x10x10x10x10x10x10x10x10x10x10x10x10,pin=0.5,pout=0.02,seed=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	graph := func(sigma float64, trials int, seed uint64) Graph {
+		return Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: trials, Seed: seed}
+	}
+	clear, err := ForecastVerdict(ctx, graph(1e-4, 100, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if clear.AtChance || clear.Trials != 100 {
+		t.Errorf("σ = 1e-4: at chance %v after %d trials; want an answer after one round", clear.AtChance, clear.Trials)
+	}
+	noisy, err := ForecastVerdict(ctx, graph(100, 100, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !noisy.AtChance || noisy.Trials%100 != 0 || noisy.Trials > 100*VerdictRounds {
+		t.Errorf("σ = 100: at chance %v after %d trials; want noise", noisy.AtChance, noisy.Trials)
+	}
+	// σ whose rate is 2.2–2.8× the guess (1/25: equal blocks), found by
+	// halving the σ range on 800-trial measurements.
+	lo, hi := 1e-3, 10.0
+	var sigma, rate float64
+	for range 30 {
+		sigma = (lo + hi) / 2
+		r, err := RunGraph(ctx, graph(sigma, 800, 99))
+		if err != nil {
+			t.Fatal(err)
+		}
+		rate = r.CommunityAccuracy
+		if rate >= 2.2/25 && rate <= 2.8/25 {
+			break
+		}
+		if rate > 2.8/25 {
+			lo = sigma
+		} else {
+			hi = sigma
+		}
+	}
+	if rate < 2.2/25 || rate > 2.8/25 {
+		t.Fatalf("no σ with a rate in [2.2/25, 2.8/25] (last σ %g: %.3f)", sigma, rate)
+	}
+	undecided := 0
+	for seed := uint64(10); seed < 18; seed++ {
+		if one, err := RunGraph(ctx, graph(sigma, 100, seed)); err == nil && ForecastOf(one).AtChance {
+			undecided++
+		}
+		f, err := ForecastVerdict(ctx, graph(sigma, 100, seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.AtChance {
+			t.Errorf("σ %g (rate %.3f, guess %.3f), seed %d: called noise after %d trials at %.3f [%.3f, %.3f]",
+				sigma, rate, f.Guess(), seed, f.Trials, f.CommunityAccuracy, f.Low, f.High)
+		}
+		if f.Trials%100 != 0 || f.Low > f.CommunityAccuracy || f.High < f.CommunityAccuracy {
+			t.Errorf("seed %d: pooled %d trials, %.3f [%.3f, %.3f]", seed, f.Trials, f.CommunityAccuracy, f.Low, f.High)
+		}
+	}
+	t.Logf("σ %g, rate %.3f: one round of 100 alone reached the guess for %d of 8 seeds", sigma, rate, undecided)
+}
