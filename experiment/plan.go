@@ -132,11 +132,11 @@ func (p Plan) forecaster(ctx context.Context, mode string, memo map[float64]floa
 		return func(eps float64) (Forecast, error) {
 			g := e
 			g.Epsilon = eps
-			r, err := RunGraph(ctx, g)
+			// As locate forecasts: its AtChance is locate's noise verdict.
+			f, err := ForecastVerdict(ctx, g)
 			if err != nil {
 				return Forecast{}, err
 			}
-			f := ForecastOf(r)
 			return f, ceiling(&f, eps)
 		}, nil
 	}

@@ -31,14 +31,15 @@ func (p *Plan) forecast(ctx context.Context, graph *laplacian.Graph, sigma, rele
 	if err != nil {
 		return nil, err
 	}
+	// Rounds as locate's noise verdict takes them (at most
+	// VerdictRounds), the budget shared among them.
 	e := experiment.Graph{Graph: graph, Partition: part, Tau: tau, Sigma: sigma, Alpha: s.Alpha, Delta: s.Delta, Sources: 1,
 		Trials: trials, Estimator: s.Estimator, Seed: s.ForecastSeed, Progress: p.env.progress("forecast trials"),
-		TimeBudget: budget, MinTrials: min(20, trials)}
-	r, err := experiment.RunGraph(ctx, e)
+		TimeBudget: budget / experiment.VerdictRounds, MinTrials: min(20, trials)}
+	pn, err := experiment.ForecastVerdict(ctx, e)
 	if err != nil {
 		return nil, err
 	}
-	pn := experiment.ForecastOf(r)
 	pn.Epsilon, pn.Delta = s.Epsilon, s.Delta
 	pn.Ceiling = experiment.Ceiling(graph, part, s.Epsilon, s.Delta)
 	e.Sigma = 0
