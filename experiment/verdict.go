@@ -24,8 +24,8 @@ const zVerdict = 2.2414027276049473
 // simulates another round. After VerdictRounds undecided rounds it calls
 // noise unless the rate's lower bound clears the guess. With 100 trials a
 // round, a release right 10% of the time against a guess of 4% is
-// decided in one or two rounds, and so is one right as often as the
-// guess; only rates in between take all four.
+// mostly decided in one or two rounds, one right as often as the guess
+// in two or three; rates in between may take all four.
 //
 // The returned forecast pools every round (Trials is their total) and
 // its AtChance is the verdict. e.Partition must be set or is computed

@@ -253,8 +253,9 @@ type LocateSummary struct {
 	Plot                  string                  `json:"plot,omitempty"`
 	// NoiseDominated: the answer is noise — by the forecast, when one was
 	// made (NoiseBasis "forecast": releases like this one name the right
-	// community no more often than chance, at 95%), else by this
-	// ranking's posterior against its prior (NoiseBasis "posterior").
+	// community no more often than a guess, experiment.ForecastVerdict),
+	// else by this ranking's posterior against its prior (NoiseBasis
+	// "posterior").
 	// NoiseReason says it in a sentence.
 	NoiseDominated   bool                 `json:"noiseDominated"`
 	NoiseBasis       string               `json:"noiseBasis,omitempty"`
@@ -421,8 +422,9 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 // judgeByForecast replaces the ranking's own noise verdict by the
 // release's when a forecast was made (f non-nil): whether releases like
 // this one — same graph, partition, σ, τ and estimator — name the right
-// community more often than a guess does (Forecast.AtChance, a 95%
-// interval against the better of chance and the largest community's share).
+// community more often than a guess does (Forecast.AtChance as decided by
+// experiment.ForecastVerdict: the better of chance and the largest
+// community's share, tested one-sided in rounds).
 // One ranking's posterior varies from release to release, so judged alone
 // it flags many rankings of a release that is right several times as often
 // as chance; the forecast answers the question the user has — is this
