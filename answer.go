@@ -173,7 +173,7 @@ func recoverSource(ctx context.Context, job AnswerJob) (best int, exact bool, er
 		}
 		p := model.Problem(job.Values, 1e-9*scale)
 		p.Sources = 1
-		return recovery.Solve(est, p)
+		return recovery.Solve(recovery.ForOperator(est), p)
 	})
 	if err != nil {
 		return 0, false, err

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // Answer simulates the private-answer mode: the operator holds the
@@ -131,7 +132,7 @@ func (a Answer) recover(ctx context.Context) (*recoveredSources, error) {
 	}
 	// The operator's posterior on noiseless readings is a point mass at the
 	// likelihood maximiser; a tiny σ keeps it numerically one.
-	solve := newSolver(model, max(a.SensorSigma, 1e-9), 1, est)
+	solve := newSolver(model, max(a.SensorSigma, 1e-9), 1, recovery.ForOperator(est))
 	rs := &recoveredSources{e: e, cg: cg, k: k, estimator: est.Name(), draws: max(a.Draws, 1)}
 	src, hat := make([]int, e.Trials), make([]int, e.Trials)
 	done := make([]bool, e.Trials)
