@@ -168,11 +168,15 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.Spec) error {
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return err
 	}
-	if opts.smooth == "auto" {
+	switch opts.smooth {
+	case "": // serve's releases: no smoothing
+	case "auto":
 		spec.SmoothAuto = true
-	} else if v, err := strconv.ParseFloat(opts.smooth, 64); err != nil || !(v >= 0) || math.IsInf(v, 0) {
-		return inputErrorf("--smooth must be auto or a finite τ′ ≥ 0, got %q", opts.smooth)
-	} else {
+	default:
+		v, err := strconv.ParseFloat(opts.smooth, 64)
+		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
+			return inputErrorf("--smooth must be auto or a finite τ′ ≥ 0, got %q", opts.smooth)
+		}
 		spec.Smooth = v
 	}
 	switch {
