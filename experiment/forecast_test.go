@@ -10,21 +10,28 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// TestForecastFollowsSigma: the per-node forecast must see σ — near-perfect
-// with little noise, at chance with overwhelming noise. A forecast that
-// ignored σ would fail one side.
-func TestForecastFollowsSigma(t *testing.T) {
-	g, part, err := laplacian.Generate("sbm:sizes=50x50x50x50,pin=0.2,pout=0.005,seed=2")
+// forecastAt returns the per-node forecast on the planted graph spec at
+// τ = 1 with the given σ (trials simulated sources, seed 3).
+func forecastAt(t *testing.T, spec string, trials int) func(sigma float64) Forecast {
+	t.Helper()
+	g, part, err := laplacian.Generate(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(sigma float64) Forecast {
-		r, err := RunGraph(context.Background(), Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: 60, Seed: 3})
+	return func(sigma float64) Forecast {
+		r, err := RunGraph(context.Background(), Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: trials, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return ForecastOf(r)
 	}
+}
+
+// TestForecastFollowsSigma: the per-node forecast must see σ — near-perfect
+// with little noise, at chance with overwhelming noise. A forecast that
+// ignored σ would fail one side.
+func TestForecastFollowsSigma(t *testing.T) {
+	run := forecastAt(t, "sbm:sizes=50x50x50x50,pin=0.2,pout=0.005,seed=2", 60)
 	clear, noisy := run(1e-4), run(50)
 	if clear.CommunityAccuracy < 0.95 || clear.AtChance {
 		t.Errorf("σ = 1e-4: forecast %.3f [%.3f, %.3f], want ≥ 0.95 and not at chance", clear.CommunityAccuracy, clear.Low, clear.High)
@@ -46,17 +53,7 @@ func TestForecastFollowsSigma(t *testing.T) {
 // data. The forecast must call it at chance against the prior rate (the
 // big community's share), and a clear release must still beat it.
 func TestForecastPriorRate(t *testing.T) {
-	g, part, err := laplacian.Generate("sbm:sizes=170x10x10x10,pin=0.3,pout=0.03,seed=2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(sigma float64) Forecast {
-		r, err := RunGraph(context.Background(), Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: 80, Seed: 3})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return ForecastOf(r)
-	}
+	run := forecastAt(t, "sbm:sizes=170x10x10x10,pin=0.3,pout=0.03,seed=2", 80)
 	noisy, clear := run(50), run(1e-4)
 	if noisy.PriorRate != 0.85 || noisy.Chance != 0.25 {
 		t.Fatalf("prior rate %v, chance %v; want 0.85 and 0.25", noisy.PriorRate, noisy.Chance)
