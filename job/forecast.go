@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
@@ -27,7 +26,7 @@ func (p *Plan) forecast(ctx context.Context, graph *laplacian.Graph, sigma, rele
 	s := &p.Spec
 	tau, trials := s.Tau+s.Smooth, s.ForecastTrials
 	budget := time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
-	part, err := community.Leiden(graph, community.LeidenOptions{Seed: s.ForecastSeed})
+	part, err := p.forecastPartition(graph)
 	if err != nil {
 		return nil, err
 	}

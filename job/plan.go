@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -109,6 +110,22 @@ type Plan struct {
 	Fingerprint laplacian.Fingerprint
 
 	env Env
+	// part is the forecasts' partition (forecastPartition), made once.
+	part []int
+}
+
+// forecastPartition is the partition the plan's forecasts score — Leiden
+// with ForecastSeed, as locate detects communities by default — computed
+// once for --smooth auto's candidates and the dry run's forecast.
+func (p *Plan) forecastPartition(g *laplacian.Graph) ([]int, error) {
+	if p.part == nil {
+		part, err := community.Leiden(g, community.LeidenOptions{Seed: p.Spec.ForecastSeed})
+		if err != nil {
+			return nil, err
+		}
+		p.part = part
+	}
+	return p.part, nil
 }
 
 // PlanRelease checks spec and everything a release depends on, in the

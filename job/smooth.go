@@ -4,7 +4,6 @@ import (
 	"context"
 
 	"github.com/graphcloak/graphcloak"
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -43,7 +42,7 @@ const smoothAutoTrials = 100
 // costs no privacy. The chosen Δ2 becomes the release's.
 func (p *Plan) chooseSmooth(ctx context.Context, g *laplacian.Graph) error {
 	s, sum := &p.Spec, p.Summary
-	part, err := community.Leiden(g, community.LeidenOptions{Seed: s.ForecastSeed})
+	part, err := p.forecastPartition(g)
 	if err != nil {
 		return err
 	}
