@@ -44,11 +44,15 @@ type RatePoint struct {
 // GraphSummary is the outcome of several graph experiments (one per ε and
 // τ): the right-community and exact-node rates with 95% Wilson intervals,
 // and their chance levels (a uniformly random community, a uniformly
-// random node).
+// random node). CommunityGuess is the larger of CommunityChance and the
+// largest community's share of the nodes: what a ranking that learns
+// nothing from the data achieves (it names the largest community first),
+// the level a rate must beat to be a finding.
 type GraphSummary struct {
 	Community       []RatePoint `json:"community"`
 	ExactNode       []RatePoint `json:"exactNode"`
 	CommunityChance float64     `json:"communityChance"`
+	CommunityGuess  float64     `json:"communityGuess"`
 	ExactNodeChance float64     `json:"exactNodeChance"`
 }
 
@@ -67,6 +71,7 @@ func Summarise(results []*GraphResult) GraphSummary {
 		s.ExactNode = append(s.ExactNode, point(r.ExactNodeRate))
 		if r.Communities > 0 {
 			s.CommunityChance = 1 / float64(r.Communities)
+			s.CommunityGuess = math.Max(s.CommunityChance, r.LargestShare)
 		}
 		if r.Nodes > 0 {
 			s.ExactNodeChance = 1 / float64(r.Nodes)

@@ -432,14 +432,14 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*experiment.G
 	for i, r := range results {
 		c, x := sw.Summary.Community[i], sw.Summary.ExactNode[i]
 		mark := ""
-		if c.Lo <= sw.Summary.CommunityChance {
+		if c.Lo <= sw.Summary.CommunityGuess {
 			mark = "   ← at chance: noise"
 		}
 		fmt.Fprintf(out, "%-8g %-8g %-10.4g %.3f [%.3f, %.3f]    %.3f [%.3f, %.3f]    %.3f%s\n",
 			r.Tau, r.Epsilon, r.Sigma, c.Rate, c.Lo, c.Hi, x.Rate, x.Lo, x.Hi, r.NoSourceRate, mark)
 	}
-	fmt.Fprintf(out, "chance: right community %.3f, exact node %.4f; %d trials each (seed %d)\n",
-		sw.Summary.CommunityChance, sw.Summary.ExactNodeChance, results[0].Trials, results[0].Seed)
+	fmt.Fprintf(out, "chance: right community %.3f (always the largest community: %.3f), exact node %.4f; %d trials each (seed %d)\n",
+		sw.Summary.CommunityChance, sw.Summary.CommunityGuess, sw.Summary.ExactNodeChance, results[0].Trials, results[0].Seed)
 	if sw.Plot != "" {
 		fmt.Fprintf(out, "picture: %s\n", sw.Plot)
 	}
