@@ -33,7 +33,9 @@ import (
 // paper's randomised choice); node orders are drawn from a PCG stream
 // seeded by seed, so the result depends only on g, γ and seed. Passes are
 // repeated from the previous result while they raise Q (at most
-// MaxPasses, default 2). A graph without edges gives one community per node.
+// MaxPasses, default 2); a later pass whose local moving on the graph
+// itself moves fewer than one node in 1 000 ends there, the partition
+// having converged. A graph without edges gives one community per node.
 //
 // Communities are labelled densely in order of each one's lowest node.
 func Leiden(g *laplacian.Graph, opt LeidenOptions) ([]int, error) {
@@ -185,15 +187,20 @@ const (
 
 // pass runs the Leiden algorithm from the partition part of the base
 // graph's nodes (labels in 0..n−1) and returns the new partition. active
-// (nil: all) marks the base nodes local moving starts from.
-func (ld *leiden) pass(base *level, part []int32, active []bool) []int32 {
+// (nil: all) marks the base nodes local moving starts from. A later pass
+// (part is an earlier pass's result) ends after local moving on the base
+// graph when that moved fewer than one node in settledShare.
+func (ld *leiden) pass(base *level, part []int32, active []bool, later bool) []int32 {
 	lv := base
 	member := identity(base.n) // the aggregate node (at the current level) of each base node
 	comm := append([]int32(nil), part...)
 	tolerance := firstTolerance
 	for {
 		order := ld.perm(lv.n)
-		ld.moveNodes(lv, comm, active, order, tolerance)
+		moves := ld.moveNodes(lv, comm, active, order, tolerance)
+		if later && lv == base && moves*settledShare < base.n {
+			return comm
+		}
 		tolerance /= toleranceDrop
 		active = nil
 		ncomm := relabel(comm)
@@ -226,7 +233,7 @@ func (ld *leiden) run(base *level, part []int32, active []bool, passes int) []in
 	best := math.Inf(-1)
 	var bestPart []int32
 	for p := 0; p < passes; p++ {
-		part = ld.pass(base, part, active)
+		part = ld.pass(base, part, active, p > 0)
 		active = nil
 		q := levelModularity(base, part, ld.gamma, ld.workers)
 		if q <= best+1e-12 {
@@ -242,3 +249,13 @@ func (ld *leiden) run(base *level, part []int32, active []bool, passes int) []in
 	}
 	return out
 }
+
+// settledShare: a later pass whose local moving on the base graph moves
+// fewer than one node in settledShare ends there. Its refinement and
+// aggregation would rebuild nearly the levels of the pass before, for
+// about a quarter of the run's time: on LFR graphs of 10⁶ edges that
+// remainder of the second pass moved a few dozen aggregate nodes and
+// raised Q by 10⁻⁴ at most; where the second pass does change the
+// partition (preferential attachment at 2·10⁵ nodes: a sixth of the nodes
+// move) it runs to the end as before.
+const settledShare = 1000

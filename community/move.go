@@ -174,8 +174,8 @@ func (m *mover) neighbourMoved(v int32, movedAt []int32, stamp int32) bool {
 // the neighbours of a node that moved are active in the next sweep (the
 // fast local moving of Leiden, in sweeps). active (nil: all) marks the
 // nodes of the first sweep and is consumed. Labels in comm must lie in
-// 0..n−1.
-func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int32, tolerance float64) {
+// 0..n−1. It returns how many moves were made over all sweeps.
+func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int32, tolerance float64) (moves int) {
 	n := lv.n
 	m := &mover{lv: lv, comm: comm, K: make([]float64, n), size: make([]int32, n), scale: ld.gamma / lv.m2}
 	for v := 0; v < n; v++ {
@@ -233,6 +233,7 @@ func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int3
 		if debugMove {
 			println("level", n, "links", len(lv.col), "sweep", sweep, "dQ", 2*gain/lv.m2, "active", len(list), "moved", len(movedList))
 		}
+		moves += len(movedList)
 		if len(movedList) == 0 {
 			break
 		}
@@ -241,6 +242,7 @@ func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int3
 			break // the sweep raised Q by less than the tolerance
 		}
 	}
+	return moves
 }
 
 // chunkMover moves the nodes of one chunk at a time: in rounds, the
