@@ -298,7 +298,7 @@ func (c *posteriorCache) get(cal privacy.AnswerCalibration, cg *privacy.Communit
 // top90 returns the smallest set of communities, most probable first,
 // whose probabilities sum to at least 0.9.
 func top90(p []float64) []int {
-	idx := topK(p, len(p))
+	idx := recovery.TopK(p, len(p))
 	total := 0.0
 	for i, c := range idx {
 		total += p[c]

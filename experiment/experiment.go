@@ -708,7 +708,7 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 	sc := graphScore{flagged: flagged}
 	sc.comm, sc.share = communityScores(rep, trueComms)
 	sc.in90, sc.size90 = in90Set(rep, trueComms[0])
-	heavy := topK(weights, e.Sources)
+	heavy := recovery.TopK(weights, e.Sources)
 	for _, s := range src {
 		if slices.Contains(heavy, s) {
 			sc.exact++
@@ -805,24 +805,6 @@ func distinctComms(part, nodes []int) []int {
 		}
 	}
 	return out
-}
-
-// topK returns the indices of the k largest entries (ties by smaller index).
-func topK(w []float64, k int) []int {
-	idx := make([]int, len(w))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		switch {
-		case w[a] > w[b]:
-			return -1
-		case w[a] < w[b]:
-			return 1
-		}
-		return 0
-	})
-	return idx[:min(k, len(idx))]
 }
 
 // newSolver returns the per-trial recovery: the estimate's mass f̂, the

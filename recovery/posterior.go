@@ -3,7 +3,6 @@ package recovery
 import (
 	"math"
 	"slices"
-	"sort"
 )
 
 // Posterior is the likelihood estimator over source locations. For one
@@ -75,8 +74,8 @@ func (e Posterior) Estimate(p *Problem) (*Estimate, error) {
 		// Candidates: the most likely by the estimated norms, and the
 		// largest correlations Mᵀỹ (on noiseless data the true source's
 		// is ‖M e_s‖², near the top whatever the norms' error).
-		cand := topIndices(ll, e.Refine)
-		for _, s := range topIndices(c0, e.Refine) {
+		cand := TopK(ll, e.Refine)
+		for _, s := range TopK(c0, e.Refine) {
 			if !slices.Contains(cand, s) {
 				cand = append(cand, s)
 			}
@@ -216,15 +215,23 @@ func (md *Model) refineNorms(nodes []int) []exactNorm {
 	return out
 }
 
-// topIndices returns the indices of the k largest entries of x.
-func topIndices(x []float64, k int) []int {
+// TopK returns the indices of the k largest entries of x, largest first
+// (ties by smaller index).
+func TopK(x []float64, k int) []int {
 	idx := make([]int, len(x))
 	for i := range idx {
 		idx[i] = i
 	}
-	k = min(k, len(x))
-	sort.Slice(idx, func(a, b int) bool { return x[idx[a]] > x[idx[b]] })
-	return idx[:k]
+	slices.SortStableFunc(idx, func(a, b int) int {
+		switch {
+		case x[a] > x[b]:
+			return -1
+		case x[a] < x[b]:
+			return 1
+		}
+		return 0
+	})
+	return idx[:min(k, len(idx))]
 }
 
 // gramColumn returns Mᵀ M e_s.
