@@ -29,6 +29,9 @@ type ReadOptions struct {
 	// "relationships") and the count read so far, every 65536 items and at
 	// the end of a stage.
 	Progress func(stage string, done int)
+	// Cypher reads with Cypher queries even where the server has
+	// graphcloak's plugin (ReadProcedure), to compare the two reads.
+	Cypher bool
 }
 
 // Pulled is a projection read from Neo4j. Node index i (0..n−1) is the
@@ -65,6 +68,9 @@ type ReadStats struct {
 	MissingValues      int   `json:"missingValues"`
 	MissingCommunities int   `json:"missingCommunities"`
 	ReadMillis         int64 `json:"readMillis"`
+	// ReadPath is how the graph was read: "procedure" (graphcloak's
+	// plugin, ReadProcedure) or "cypher".
+	ReadPath string `json:"readPath"`
 }
 
 // progressEvery is how often ReadOptions.Progress is called.
@@ -100,10 +106,11 @@ func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (
 		return nil, err
 	}
 	out := &Pulled{}
-	nodes, err := c.readNodes(ctx, db, p, cp, opt)
+	nodes, rels, path, err := c.readProjection(ctx, db, p, cp, opt)
 	if err != nil {
 		return nil, err
 	}
+	out.Stats.ReadPath = path
 	out.ElementIDs = nodes.elementIDs
 	out.Values = nodes.values
 	out.Communities = nodes.communities
@@ -112,10 +119,6 @@ func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (
 	out.Stats.MissingCommunities = nodes.missingCommunities
 	if out.Stats.NodeCount == 0 {
 		return nil, &DataError{Reason: fmt.Sprintf("nodes match the projection (labels %v)", p.NodeLabels)}
-	}
-	rels, err := c.readRelationships(ctx, db, p, cp, nodes, opt)
-	if err != nil {
-		return nil, err
 	}
 	out.Stats.RelationshipCount = rels.count
 	out.Stats.SelfLoopsSkipped = rels.selfLoops
@@ -440,6 +443,37 @@ func (r *nodeReader) check(p Projection) error {
 	return nil
 }
 
+// readProjection reads the nodes and relationships of p: with
+// ReadProcedure where the server has it (unless opt.Cypher), else with
+// Cypher (a node pass, then a relationship pass). It returns which read
+// ran: "procedure" or "cypher".
+func (c *Client) readProjection(ctx context.Context, db string, p Projection, cp *compiled, opt ReadOptions) (*nodeData, *relData, string, error) {
+	if !opt.Cypher {
+		has, err := c.hasReadProcedure(ctx, db)
+		if err != nil {
+			return nil, nil, "", err
+		}
+		if has {
+			nodes, rels, err := c.readWithProcedure(ctx, db, p, cp, opt)
+			if !errors.Is(err, errCypherDiagnosis) {
+				return nodes, rels, "procedure", err
+			}
+		}
+	}
+	nodes, err := c.readNodes(ctx, db, p, cp, opt)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	if len(nodes.elementIDs) == 0 {
+		return nodes, &relData{}, "cypher", nil
+	}
+	rels, err := c.readRelationships(ctx, db, p, cp, nodes, opt)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	return nodes, rels, "cypher", nil
+}
+
 type relData struct {
 	edges     []laplacian.Edge
 	count     int
@@ -562,14 +596,21 @@ func (r *relRows) addEdge(u int32, tid string, w any) {
 		weight = v
 	}
 	v, ok := r.nd.index[tid]
-	switch {
-	case !ok:
+	if !ok {
 		r.unknownEndpoint++
-	case v == u:
-		r.rd.selfLoops++
-	default:
-		r.rd.edges = append(r.rd.edges, laplacian.Edge{U: u, V: v, Weight: weight})
+		return
 	}
+	r.link(u, v, weight)
+}
+
+// link records the edge {u, v} of a counted relationship with a valid
+// weight; a self-loop is counted and dropped.
+func (r *relRows) link(u, v int32, weight float64) {
+	if u == v {
+		r.rd.selfLoops++
+		return
+	}
+	r.rd.edges = append(r.rd.edges, laplacian.Edge{U: u, V: v, Weight: weight})
 }
 
 // problem returns a *DataError for the first kind of problem found, in a

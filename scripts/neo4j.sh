@@ -16,7 +16,8 @@
 # GRAPHCLOAK_JAVA (a java 17 binary), GRAPHCLOAK_NEO4J_HEAP (default 2g),
 # GRAPHCLOAK_NEO4J_PAGECACHE (default 256m), GRAPHCLOAK_NEO4J_START_TIMEOUT
 # (seconds, default 180), GRAPHCLOAK_NEO4J_WATCH_PID (stop when that process
-# is gone).
+# is gone), GRAPHCLOAK_NEO4J_NO_PLUGIN=1 (start without graphcloak's plugin,
+# which is otherwise built by scripts/neo4j-plugin.sh and installed).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -80,11 +81,15 @@ start() {
 	local java
 	java="$(find_java)"
 	classpath "$java"
+	local plugin=""
+	if [[ -z "${GRAPHCLOAK_NEO4J_NO_PLUGIN:-}" ]]; then
+		plugin="$(JAVA_HOME="$(dirname "$(dirname "$(readlink -f "$java")")")" bash "$root/scripts/neo4j-plugin.sh")"
+	fi
 	rm -f "$ready" "$pidfile"
 	local t0=$SECONDS
 	# setsid: the server gets its own process group, so a Ctrl-C in the
 	# terminal reaches the test run, whose trap stops the server cleanly.
-	NEO4J_PASSWORD="${NEO4J_PASSWORD:-graphcloak-test}" setsid "$java" \
+	NEO4J_PASSWORD="${NEO4J_PASSWORD:-graphcloak-test}" GRAPHCLOAK_NEO4J_PLUGINS="$plugin" setsid "$java" \
 		-Xmx"${GRAPHCLOAK_NEO4J_HEAP:-2g}" -XX:+UseG1GC \
 		-cp "$(cat "$cpfile")" "$pomdir/Launcher.java" "$dir/db" "$port" "$ready" \
 		>"$logf" 2>&1 </dev/null &

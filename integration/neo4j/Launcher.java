@@ -19,6 +19,11 @@
 // never part of graphcloak) provide its kernel extensions; links to them in
 // DIR/plugins make Neo4j register their procedures (gds.*, unrestricted), as
 // an installed GDS plugin would be.
+//
+// graphcloak's own plugin (connector/neo4j-plugin, the procedure
+// graphcloak.read): every jar named in GRAPHCLOAK_NEO4J_PLUGINS (separated by
+// ':'; scripts/neo4j.sh builds and names it) is linked into DIR/plugins too,
+// as a user installs it on a real server.
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -47,11 +52,17 @@ public class Launcher {
         Files.createDirectories(dir);
 
         Path plugins = linkGdsPlugins(dir.resolve("plugins"));
+        for (String jar : System.getenv().getOrDefault("GRAPHCLOAK_NEO4J_PLUGINS", "").split(":")) {
+            if (!jar.isEmpty()) {
+                Path j = Path.of(jar).toAbsolutePath();
+                Files.createSymbolicLink(plugins.resolve(j.getFileName()), j);
+            }
+        }
 
         long t0 = System.nanoTime();
         Neo4j neo = Neo4jBuilders.newInProcessBuilder(dir)
                 .withConfig(GraphDatabaseSettings.plugin_dir, plugins)
-                .withConfig(GraphDatabaseSettings.procedure_unrestricted, List.of("gds.*"))
+                .withConfig(GraphDatabaseSettings.procedure_unrestricted, List.of("gds.*", "graphcloak.*"))
                 .withDisabledServer()
                 .withConfig(GraphDatabaseSettings.data_directory, dir.resolve("data"))
                 .withConfig(GraphDatabaseSettings.auth_enabled, true)

@@ -1,0 +1,171 @@
+package connector
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+)
+
+// ReadProcedure is the procedure of graphcloak's Neo4j plugin
+// (connector/neo4j-plugin, built by scripts/neo4j-plugin.sh). Where the
+// server has it, ReadGraph reads the projection through it: nodes in
+// chunks, relationships as packed node positions and weights, in one
+// transaction — several times faster than Cypher rows, which carry an
+// elementId string per relationship end.
+const ReadProcedure = "graphcloak.read"
+
+// readFormat is the edge layout this connector decodes; the plugin sends
+// its own in every chunk.
+const readFormat = 1
+
+// errCypherDiagnosis asks ReadGraph to read again with Cypher: the plugin
+// found relationships whose weight is missing or not a positive number,
+// and the Cypher read names them (as *DataError) with the exact values.
+var errCypherDiagnosis = errors.New("connector: weights need the Cypher read's diagnosis")
+
+// hasReadProcedure reports whether database db has ReadProcedure.
+func (c *Client) hasReadProcedure(ctx context.Context, db string) (bool, error) {
+	return runRead(ctx, c, db, "look for "+ReadProcedure, func(ctx context.Context, tx neo4j.ManagedTransaction) (bool, error) {
+		res, err := tx.Run(ctx, "SHOW PROCEDURES YIELD name WHERE name = $name RETURN name", map[string]any{"name": ReadProcedure})
+		if err != nil {
+			return false, err
+		}
+		found := res.Next(ctx)
+		return found, res.Err()
+	})
+}
+
+// readWithProcedure reads the nodes and relationships of p with
+// ReadProcedure in one read transaction. Node chunks go through the same
+// nodeReader as the Cypher rows (the same columns: elementId, key, value,
+// community), so both reads validate alike.
+func (c *Client) readWithProcedure(ctx context.Context, db string, p Projection, cp *compiled, opt ReadOptions) (*nodeData, *relData, error) {
+	params := map[string]any{
+		"labels": []any{}, "exclude": []any{}, "types": []any{}, "weight": p.RelationshipWeightProperty,
+	}
+	if wildcard(p.NodeLabels) {
+		params["exclude"] = anys(BookkeepingLabels)
+	} else {
+		params["labels"] = anys(p.NodeLabels)
+	}
+	if !wildcard(p.RelationshipTypes) {
+		params["types"] = anys(p.RelationshipTypes)
+	}
+	var props []any
+	for _, name := range []string{p.NodeKeyProperty, p.ValueProperty, p.CommunityProperty} {
+		if name != "" {
+			props = append(props, name)
+		}
+	}
+	params["props"] = props
+	query := "CALL " + ReadProcedure + "($labels, $exclude, $types, $props, $weight) YIELD format, elementIds, properties, edges " +
+		"RETURN format, elementIds, properties, edges"
+	type pass struct {
+		nodes *nodeReader
+		rels  *relRows
+	}
+	r, err := runRead(ctx, c, db, "read graph ("+ReadProcedure+")", func(ctx context.Context, tx neo4j.ManagedTransaction) (pass, error) {
+		// Fresh state on every attempt: managed transactions are retried.
+		nr := newNodeReader(cp, opt)
+		rr := &relRows{nd: nr.nd, weighted: cp.weight != "", rd: &relData{}}
+		res, err := tx.Run(ctx, query, params)
+		if err != nil {
+			return pass{}, err
+		}
+		row := make([]any, 1+len(props))
+		next, nodesDone := progressEvery, false
+		for res.Next(ctx) {
+			v := res.Record().Values
+			if f, _ := v[0].(int64); f != readFormat {
+				return pass{}, fmt.Errorf("connector: %s sends format %d, this graphcloak reads format %d: install the plugin built from this version (scripts/neo4j-plugin.sh)", ReadProcedure, f, readFormat)
+			}
+			if ids, ok := v[1].([]any); ok {
+				vals, _ := v[2].([]any)
+				if len(vals) != len(ids)*len(props) {
+					return pass{}, fmt.Errorf("connector: %s: %d nodes but %d property values", ReadProcedure, len(ids), len(vals))
+				}
+				for k, id := range ids {
+					row[0] = id
+					copy(row[1:], vals[k*len(props):])
+					if err := nr.add(row); err != nil {
+						return pass{}, err
+					}
+				}
+				continue
+			}
+			if opt.Progress != nil && !nodesDone {
+				opt.Progress("nodes", len(nr.nd.elementIDs))
+			}
+			nodesDone = true
+			packed, _ := v[3].([]byte)
+			if err := rr.addPacked(packed); err != nil {
+				return pass{}, err
+			}
+			if opt.Progress != nil && rr.rd.count >= next {
+				opt.Progress("relationships", rr.rd.count)
+				next = rr.rd.count + progressEvery
+			}
+		}
+		if err := res.Err(); err != nil {
+			return pass{}, err
+		}
+		return pass{nr, rr}, nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	if opt.Progress != nil {
+		opt.Progress("relationships", r.rels.rd.count)
+	}
+	if err := r.nodes.check(p); err != nil {
+		return nil, nil, err
+	}
+	if r.rels.badW.count > 0 {
+		return nil, nil, errCypherDiagnosis
+	}
+	return r.nodes.nd, r.rels.rd, nil
+}
+
+// addPacked decodes one edge chunk of ReadProcedure: little-endian int32
+// start and end positions (indices into the node chunks before it) and,
+// when weighted, the float64 weight (NaN: missing or not a number).
+func (r *relRows) addPacked(b []byte) error {
+	width := 8
+	if r.weighted {
+		width = 16
+	}
+	if len(b)%width != 0 {
+		return fmt.Errorf("connector: %s: an edge chunk of %d bytes is not a multiple of %d", ReadProcedure, len(b), width)
+	}
+	n := int32(len(r.nd.elementIDs))
+	for ; len(b) > 0; b = b[width:] {
+		u := int32(binary.LittleEndian.Uint32(b))
+		v := int32(binary.LittleEndian.Uint32(b[4:]))
+		if u < 0 || u >= n || v < 0 || v >= n {
+			return fmt.Errorf("connector: %s: edge (%d, %d) outside the %d nodes streamed", ReadProcedure, u, v, n)
+		}
+		w := 1.0
+		if r.weighted {
+			w = math.Float64frombits(binary.LittleEndian.Uint64(b[8:]))
+		}
+		r.rd.count++
+		if !(w > 0) || math.IsInf(w, 1) {
+			r.badW.count++ // named by the Cypher read (errCypherDiagnosis)
+			continue
+		}
+		r.link(u, v, w)
+	}
+	return nil
+}
+
+func anys(s []string) []any {
+	a := make([]any, len(s))
+	for i, v := range s {
+		a[i] = v
+	}
+	return a
+}

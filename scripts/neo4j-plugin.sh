@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Build graphcloak's Neo4j plugin (connector/neo4j-plugin: the read-only
+# procedure graphcloak.read, which streams a projection in packed chunks) with
+# Maven and print the jar's path. Install it by copying the jar into the
+# server's plugins/ directory and restarting Neo4j (docs/neo4j.md).
+#
+#   scripts/neo4j-plugin.sh        build if a source changed; print the jar path
+#
+# Needs JDK 17 (or newer) and Maven; Maven fetches Neo4j's procedure API
+# (provided by the server at run time, never bundled) from Maven Central.
+set -euo pipefail
+
+dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/../connector/neo4j-plugin" && pwd)"
+jar="$dir/target/graphcloak-neo4j-plugin.jar"
+
+log() { printf 'neo4j-plugin.sh: %s\n' "$*" >&2; }
+
+stale() {
+	[[ ! -s "$jar" ]] && return 0
+	[[ -n "$(find "$dir/pom.xml" "$dir/src" -newer "$jar" -print -quit)" ]]
+}
+
+if stale; then
+	command -v mvn >/dev/null || { log "mvn not found (needed to build the plugin)"; exit 1; }
+	t0=$SECONDS
+	mvn -q -B -Dstyle.color=never -f "$dir/pom.xml" package >&2
+	log "built $jar in $((SECONDS - t0)) s"
+fi
+printf '%s\n' "$jar"
