@@ -1,7 +1,5 @@
 package io.github.graphcloak.neo4j;
 
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -13,27 +11,26 @@ import java.util.Spliterators;
 import java.util.stream.Stream;
 import java.util.stream.StreamSupport;
 import org.neo4j.graphdb.Direction;
-import org.neo4j.internal.kernel.api.NodeCursor;
-import org.neo4j.internal.kernel.api.PropertyCursor;
-import org.neo4j.internal.kernel.api.RelationshipDataAccessor;
-import org.neo4j.internal.kernel.api.RelationshipScanCursor;
-import org.neo4j.internal.kernel.api.RelationshipTraversalCursor;
-import org.neo4j.internal.kernel.api.TokenRead;
-import org.neo4j.kernel.api.KernelTransaction;
-import org.neo4j.storageengine.api.PropertySelection;
-import org.neo4j.storageengine.api.RelationshipSelection;
-import org.neo4j.token.api.TokenConstants;
-import org.neo4j.values.storable.NumberValue;
 import org.neo4j.graphdb.Label;
 import org.neo4j.graphdb.Node;
 import org.neo4j.graphdb.ResourceIterator;
 import org.neo4j.graphdb.Transaction;
+import org.neo4j.internal.kernel.api.NodeCursor;
+import org.neo4j.internal.kernel.api.PropertyCursor;
+import org.neo4j.internal.kernel.api.RelationshipDataAccessor;
+import org.neo4j.internal.kernel.api.RelationshipTraversalCursor;
+import org.neo4j.internal.kernel.api.TokenRead;
+import org.neo4j.kernel.api.KernelTransaction;
 import org.neo4j.procedure.Context;
 import org.neo4j.procedure.Description;
 import org.neo4j.procedure.Mode;
 import org.neo4j.procedure.Name;
 import org.neo4j.procedure.Procedure;
 import org.neo4j.procedure.TerminationGuard;
+import org.neo4j.storageengine.api.PropertySelection;
+import org.neo4j.storageengine.api.RelationshipSelection;
+import org.neo4j.token.api.TokenConstants;
+import org.neo4j.values.storable.NumberValue;
 
 /**
  * graphcloak.read streams a projection to graphcloak in a compact form, in
@@ -47,33 +44,32 @@ import org.neo4j.procedure.TerminationGuard;
  * those carrying one of excludeLabels) and streamed in ascending internal
  * id order; node i of the stream is position i. A relationship (a)-[r]->(b)
  * of any of relationshipTypes (empty: any type) between two selected nodes
- * is streamed once, from a's side, as little-endian int32 position of a,
- * int32 position of b and, when weightProperty is not empty, the float64
- * weight (NaN when r has no such property or it is not a number).
+ * is streamed once, as little-endian int32 position of a, int32 position of
+ * b and, when weightProperty is not empty, the float64 weight (NaN when r
+ * has no such property or it is not a number).
  *
- * <p>Relationships are read by a scan of the relationship store when at
- * least 1/SCAN_SHARE of the nodes is selected, else by traversing each
- * selected node's relationships; configuration {scan: true|false} forces
- * one (the tests compare them).
+ * <p>Relationships are read by a parallel scan of the relationship store
+ * when at least 1/SCAN_SHARE of the nodes is selected, else by traversing
+ * each selected node's relationships. The configuration map takes scan
+ * (true or false: force one) and concurrency (the scan's threads).
  */
-// Internal node ids (getId, getNodeById, getEndNodeId; deprecated in 5.x for
-// removal in a later major version) are used only within this one transaction,
-// where they are stable: they are the compact keys the edge chunks need.
+// Internal node ids (getId, getNodeById; deprecated in 5.x for removal in a
+// later major version) are used only within this one transaction, where
+// they are stable: they are the compact keys the edge chunks need.
 @SuppressWarnings("removal")
 public class Read {
     /** The layout of an edge chunk; graphcloak refuses any other. */
     public static final long FORMAT = 1;
 
     static final int NODE_CHUNK = 8192;
-    static final int EDGE_CHUNK = 1 << 16;
     /** Scan every relationship when at least 1/SCAN_SHARE of the nodes is selected. */
     static final int SCAN_SHARE = 16;
 
     @Context
     public Transaction tx;
 
-    // The kernel's cursors read a relationship's end and weight without
-    // creating an entity object per relationship (the Core API's cost):
+    // The kernel's cursors read a relationship's ends and weight without
+    // creating an entity object per relationship (the Core API's cost).
     // Neo4j gives the kernel transaction to unrestricted procedures only
     // (dbms.security.procedures.unrestricted=graphcloak.*). The cursors
     // are the access-checked ones, so the caller's privileges still apply.
@@ -99,9 +95,9 @@ public class Read {
     }
 
     @Procedure(name = "graphcloak.read", mode = Mode.READ)
-    @Description("graphcloak.read(nodeLabels, excludeLabels, relationshipTypes, nodeProperties, weightProperty): "
+    @Description("graphcloak.read(nodeLabels, excludeLabels, relationshipTypes, nodeProperties, weightProperty[, configuration]): "
             + "the projection graphcloak reads, as node chunks then packed edge chunks (graphcloak's connector decodes them); "
-            + "configuration {scan: true|false} forces the relationship store scan or the traversal from each node")
+            + "configuration {scan: true|false, concurrency: n} forces the store scan or the traversal, and sets the scan's threads")
     public Stream<Chunk> read(
             @Name("nodeLabels") List<String> nodeLabels,
             @Name("excludeLabels") List<String> excludeLabels,
@@ -109,15 +105,26 @@ public class Read {
             @Name("nodeProperties") List<String> nodeProperties,
             @Name("weightProperty") String weightProperty,
             @Name(value = "configuration", defaultValue = "{}") Map<String, Object> configuration) {
-        long[] ids = selectNodes(nodeLabels, excludeLabels);
-        Object scan = configuration == null ? null : configuration.get("scan");
+        Map<String, Object> conf = configuration == null ? Map.of() : configuration;
+        for (String k : conf.keySet()) {
+            if (!k.equals("scan") && !k.equals("concurrency")) {
+                throw new IllegalArgumentException("graphcloak.read: unknown configuration key " + k + " (scan, concurrency)");
+            }
+        }
+        Object scan = conf.get("scan");
         if (scan != null && !(scan instanceof Boolean)) {
             throw new IllegalArgumentException("graphcloak.read: configuration scan must be true or false, not " + scan);
         }
-        Chunks c = new Chunks(ids, relationshipTypes, nodeProperties,
-                weightProperty == null || weightProperty.isEmpty() ? null : weightProperty, (Boolean) scan);
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(c, Spliterator.ORDERED), false)
-                .onClose(c::close);
+        Object conc = conf.getOrDefault("concurrency", (long) Math.min(4, Runtime.getRuntime().availableProcessors()));
+        if (!(conc instanceof Long c) || c < 1 || c > 64) {
+            throw new IllegalArgumentException("graphcloak.read: configuration concurrency must be an integer in [1, 64], not " + conc);
+        }
+        long[] ids = selectNodes(nodeLabels, excludeLabels);
+        boolean scanAll = scan != null ? (Boolean) scan : ids.length * (long) SCAN_SHARE >= ktx.dataRead().nodesGetCount();
+        Chunks chunks = new Chunks(ids, relationshipTypes, nodeProperties,
+                weightProperty == null || weightProperty.isEmpty() ? null : weightProperty, scanAll, (int) (long) (Long) conc);
+        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(chunks, Spliterator.ORDERED), false)
+                .onClose(chunks::close);
     }
 
     private long[] selectNodes(List<String> labels, List<String> exclude) {
@@ -166,33 +173,12 @@ public class Read {
     }
 
     /**
-     * wanted marks the type ids of names (null when names is empty: every
-     * type).
+     * typeIds returns the ids of the named relationship types that exist;
+     * null when names is empty (every type).
      */
-    private static boolean[] wanted(TokenRead tokens, List<String> names) {
+    private static int[] typeIds(TokenRead tokens, List<String> names) {
         if (names == null || names.isEmpty()) {
             return null;
-        }
-        boolean[] w = new boolean[tokens.relationshipTypeCount() + 1];
-        for (String name : names) {
-            int t = tokens.relationshipType(name);
-            if (t >= w.length) {
-                w = Arrays.copyOf(w, t + 1);
-            }
-            if (t != TokenConstants.NO_TOKEN) {
-                w[t] = true;
-            }
-        }
-        return w;
-    }
-
-    /**
-     * selection returns the outgoing relationships of the named types (all
-     * types when names is empty), or null when none of the types exists.
-     */
-    private static RelationshipSelection selection(TokenRead tokens, List<String> names) {
-        if (names == null || names.isEmpty()) {
-            return RelationshipSelection.selection(Direction.OUTGOING);
         }
         int[] ids = new int[names.size()];
         int m = 0;
@@ -202,67 +188,68 @@ public class Read {
                 ids[m++] = t;
             }
         }
-        return m == 0 ? null : RelationshipSelection.selection(Arrays.copyOf(ids, m), Direction.OUTGOING);
+        return Arrays.copyOf(ids, m);
+    }
+
+    /**
+     * weight returns the weight of the relationship under r: NaN when it
+     * has none (or key is null: the property does not exist) or it is not
+     * a number.
+     */
+    static double weight(RelationshipDataAccessor r, PropertyCursor prop, PropertySelection key) {
+        if (key == null) {
+            return Double.NaN;
+        }
+        r.properties(prop, key);
+        return prop.next() && prop.propertyValue() instanceof NumberValue v ? v.doubleValue() : Double.NaN;
     }
 
     /** Chunks produces the node chunks, then the edge chunks, lazily. */
     private final class Chunks implements Iterator<Chunk>, AutoCloseable {
         private final long[] ids;
         private final LongIntMap position;
-        private final RelationshipSelection selection; // null: no relationship type exists
-        private final List<String> props;
-        private final String[] propArray;
-        private final String weight;
-        private final PropertySelection weightKey;
-        private final NodeCursor node;
-        private final RelationshipTraversalCursor rel;
-        private final RelationshipScanCursor scan; // null: traverse from each node
-        private final boolean[] typeWanted; // by type id, for the scan; null: every type
-        private final PropertyCursor prop;
-        private boolean scanDone;
+        private final String[] props;
+        private final boolean weighted;
+        private final PropertySelection weightKey; // null: weighted edges get NaN
+        private final int[] types; // null: every type; empty: none exists
+        private final EdgeScan scan; // null: traverse from each node
+        private NodeCursor node; // the traversal's cursors, from its first chunk
+        private RelationshipTraversalCursor rel;
+        private PropertyCursor prop;
         private int nextNode; // next node of a node chunk
-        private int nextSource; // next start node of an edge chunk
+        private int nextSource; // next start node of the traversal
+        private boolean edgesDone;
         private Chunk pending;
 
-        Chunks(long[] ids, List<String> types, List<String> props, String weight, Boolean scanAll) {
+        Chunks(long[] ids, List<String> types, List<String> props, String weight, boolean scanAll, int concurrency) {
             this.ids = ids;
-            this.position = new LongIntMap(ids.length);
-            for (int i = 0; i < ids.length; i++) {
-                position.put(ids[i], i);
-            }
+            this.position = new LongIntMap(ids);
+            this.props = props == null ? new String[0] : props.toArray(new String[0]);
+            this.weighted = weight != null;
             TokenRead tokens = ktx.tokenRead();
-            this.selection = selection(tokens, types);
-            this.props = props == null ? List.of() : props;
-            this.propArray = this.props.toArray(new String[0]);
-            this.weight = weight;
             int key = weight == null ? TokenConstants.NO_TOKEN : tokens.propertyKey(weight);
             this.weightKey = key == TokenConstants.NO_TOKEN ? null : PropertySelection.selection(key);
-            var cursors = ktx.cursors();
-            this.node = cursors.allocateNodeCursor(ktx.cursorContext(), ktx.memoryTracker());
-            this.rel = cursors.allocateRelationshipTraversalCursor(ktx.cursorContext(), ktx.memoryTracker());
-            this.prop = cursors.allocatePropertyCursor(ktx.cursorContext(), ktx.memoryTracker());
-            // A scan reads the relationship store in order, once; a traversal
-            // follows each selected node's chain, in random order, reading
-            // every relationship twice (once from each end). The scan wins unless the selected nodes are a small part
-            // of the graph.
-            var read = ktx.dataRead();
-            if (scanAll != null ? scanAll : ids.length * SCAN_SHARE >= read.nodesGetCount()) {
-                this.scan = cursors.allocateRelationshipScanCursor(ktx.cursorContext(), ktx.memoryTracker());
-                read.allRelationshipsScan(scan);
-                this.typeWanted = wanted(tokens, types);
-            } else {
-                this.scan = null;
-                this.typeWanted = null;
-            }
+            this.types = typeIds(tokens, types);
+            this.edgesDone = this.types != null && this.types.length == 0;
+            // A scan reads the relationship store in order, once, in
+            // parallel; a traversal follows each selected node's chain in
+            // random order and reads every relationship from both ends. The
+            // scan wins unless the selected nodes are a small part of the
+            // graph.
+            this.scan = scanAll && !edgesDone
+                    ? new EdgeScan(ktx, position, wanted(this.types), weightKey, weighted, concurrency)
+                    : null;
         }
 
         @Override
         public void close() {
-            node.close();
-            rel.close();
-            prop.close();
             if (scan != null) {
                 scan.close();
+            }
+            if (node != null) {
+                node.close();
+                rel.close();
+                prop.close();
             }
         }
 
@@ -289,11 +276,19 @@ public class Read {
             if (nextNode < ids.length) {
                 return nodeChunk();
             }
-            if (selection == null || (scan == null ? nextSource >= ids.length : scanDone)) {
+            byte[] edges = null;
+            if (!edgesDone) {
+                edges = scan != null ? scanned() : traverse();
+                edgesDone = edges == null;
+            }
+            if (edges == null) {
                 close();
                 return null;
             }
-            return scan == null ? edgeChunk() : scanChunk();
+            Chunk c = new Chunk();
+            c.format = FORMAT;
+            c.edges = edges;
+            return c;
         }
 
         private Chunk nodeChunk() {
@@ -301,13 +296,13 @@ public class Read {
             Chunk c = new Chunk();
             c.format = FORMAT;
             c.elementIds = new ArrayList<>(end - nextNode);
-            c.properties = new ArrayList<>((end - nextNode) * props.size());
+            c.properties = new ArrayList<>((end - nextNode) * props.length);
             for (int i = nextNode; i < end; i++) {
                 Node n = tx.getNodeById(ids[i]);
                 c.elementIds.add(n.getElementId());
-                if (propArray.length > 0) {
-                    var values = n.getProperties(propArray);
-                    for (String p : propArray) {
+                if (props.length > 0) {
+                    Map<String, Object> values = n.getProperties(props);
+                    for (String p : props) {
                         c.properties.add(values.get(p));
                     }
                 }
@@ -316,12 +311,35 @@ public class Read {
             return c;
         }
 
-        private Chunk edgeChunk() {
-            int width = weight == null ? 8 : 16;
-            ByteBuffer b = ByteBuffer.allocate(EDGE_CHUNK * width).order(ByteOrder.LITTLE_ENDIAN);
-            // A start node's relationships never straddle two chunks, so
-            // a chunk may run over EDGE_CHUNK edges: grow it then.
-            while (nextSource < ids.length && b.position() < EDGE_CHUNK * width) {
+        private byte[] scanned() {
+            try {
+                return scan.next(guard::check);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("graphcloak.read: interrupted", e);
+            }
+        }
+
+        /**
+         * traverse packs the outgoing relationships of the next start nodes
+         * (a node's relationships never straddle two chunks); null when
+         * every start node is done.
+         */
+        private byte[] traverse() {
+            if (nextSource >= ids.length) {
+                return null;
+            }
+            if (node == null) {
+                var cursors = ktx.cursors();
+                node = cursors.allocateNodeCursor(ktx.cursorContext(), ktx.memoryTracker());
+                rel = cursors.allocateRelationshipTraversalCursor(ktx.cursorContext(), ktx.memoryTracker());
+                prop = cursors.allocatePropertyCursor(ktx.cursorContext(), ktx.memoryTracker());
+            }
+            RelationshipSelection selection = types == null
+                    ? RelationshipSelection.selection(Direction.OUTGOING)
+                    : RelationshipSelection.selection(types, Direction.OUTGOING);
+            EdgeBuffer buf = new EdgeBuffer(weighted);
+            while (nextSource < ids.length && !buf.full()) {
                 int a = nextSource++;
                 ktx.dataRead().singleNode(ids[a], node);
                 if (!node.next()) {
@@ -333,69 +351,34 @@ public class Read {
                     if (z < 0) {
                         continue;
                     }
-                    if (b.remaining() < width) {
-                        ByteBuffer g = ByteBuffer.allocate(b.capacity() * 2).order(ByteOrder.LITTLE_ENDIAN);
-                        b.flip();
-                        g.put(b);
-                        b = g;
-                    }
-                    b.putInt(a).putInt(z);
-                    if (weight != null) {
-                        b.putDouble(weight(rel));
+                    if (weighted) {
+                        buf.put(a, z, weight(rel, prop, weightKey));
+                    } else {
+                        buf.put(a, z);
                     }
                 }
                 if ((a & 0x3ff) == 0) {
                     guard.check();
                 }
             }
-            Chunk c = new Chunk();
-            c.format = FORMAT;
-            c.edges = Arrays.copyOf(b.array(), b.position());
-            return c;
+            return buf.take();
         }
+    }
 
-        private Chunk scanChunk() {
-            int width = weight == null ? 8 : 16;
-            ByteBuffer b = ByteBuffer.allocate(EDGE_CHUNK * width).order(ByteOrder.LITTLE_ENDIAN);
-            int seen = 0;
-            while (b.remaining() >= width) {
-                if (!scan.next()) {
-                    scanDone = true;
-                    break;
-                }
-                if ((++seen & 0xffff) == 0) {
-                    guard.check();
-                }
-                if (typeWanted != null && (scan.type() >= typeWanted.length || !typeWanted[scan.type()])) {
-                    continue;
-                }
-                int a = position.get(scan.sourceNodeReference());
-                int z = a < 0 ? -1 : position.get(scan.targetNodeReference());
-                if (z < 0) {
-                    continue;
-                }
-                b.putInt(a).putInt(z);
-                if (weight != null) {
-                    b.putDouble(weight(scan));
-                }
-            }
-            Chunk c = new Chunk();
-            c.format = FORMAT;
-            c.edges = Arrays.copyOf(b.array(), b.position());
-            return c;
+    /** wanted marks the type ids in types (null: every type). */
+    private static boolean[] wanted(int[] types) {
+        if (types == null) {
+            return null;
         }
-
-        /**
-         * weight returns the weight of the relationship under the cursor r:
-         * NaN when it has none or it is not a number.
-         */
-        private double weight(RelationshipDataAccessor r) {
-            if (weightKey == null) {
-                return Double.NaN;
-            }
-            r.properties(prop, weightKey);
-            return prop.next() && prop.propertyValue() instanceof NumberValue v ? v.doubleValue() : Double.NaN;
+        int max = -1;
+        for (int t : types) {
+            max = Math.max(max, t);
         }
+        boolean[] w = new boolean[max + 1];
+        for (int t : types) {
+            w[t] = true;
+        }
+        return w;
     }
 
     /** LongList is a growable long array. */
@@ -408,46 +391,6 @@ public class Read {
                 a = Arrays.copyOf(a, 2 * size);
             }
             a[size++] = v;
-        }
-    }
-
-    /** LongIntMap maps node ids to positions (open addressing; keys ≥ 0). */
-    private static final class LongIntMap {
-        private final long[] keys;
-        private final int[] vals;
-        private final int mask;
-
-        LongIntMap(int n) {
-            int cap = Integer.highestOneBit(Math.max(4, 2 * n) - 1) << 1;
-            keys = new long[cap];
-            Arrays.fill(keys, -1);
-            vals = new int[cap];
-            mask = cap - 1;
-        }
-
-        private int slot(long k) {
-            long h = k * 0x9E3779B97F4A7C15L;
-            return (int) (h >>> 33) & mask;
-        }
-
-        void put(long k, int v) {
-            int i = slot(k);
-            while (keys[i] != -1 && keys[i] != k) {
-                i = (i + 1) & mask;
-            }
-            keys[i] = k;
-            vals[i] = v;
-        }
-
-        int get(long k) {
-            int i = slot(k);
-            while (keys[i] != -1) {
-                if (keys[i] == k) {
-                    return vals[i];
-                }
-                i = (i + 1) & mask;
-            }
-            return -1;
         }
     }
 }
