@@ -100,6 +100,7 @@ type communitiesSummary struct {
 	Modularity            float64 `json:"modularity"`
 	EstimatedBytes        int64   `json:"estimatedBytes"` // estimated peak memory (see --estimate)
 	LoadMillis            int64   `json:"loadMillis"`
+	ReadPath              string  `json:"readPath,omitempty"` // Neo4j: "procedure" (graphcloak's plugin) or "cypher"
 	ComputeMillis         int64   `json:"computeMillis"`
 	WriteProperty         string  `json:"writeProperty,omitempty"`
 	NodePropertiesWritten int     `json:"nodePropertiesWritten"`
@@ -174,6 +175,9 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 		Method: opts.method, Resolution: opts.resolution, RandomSeed: cfg.Write.RandomSeed,
 		Modularity: community.Modularity(gr, part, opts.resolution), LoadMillis: loadMillis, ComputeMillis: computeMillis,
 		EstimatedBytes: estimate}
+	if lg.Pulled != nil {
+		sum.ReadPath = lg.Pulled.Stats.ReadPath
+	}
 	sum.CommunitySizes = communitySizes(part)
 	sum.CommunityCount = len(sum.CommunitySizes)
 	if csvOut != nil {
@@ -315,6 +319,13 @@ func writeCommunities(ctx context.Context, g *globalOptions, lg *loadedGraph, pa
 // printCommunities prints the summary as text (at most 20 sizes).
 func printCommunities(out io.Writer, sum *communitiesSummary) {
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships\n", sum.Graph, sum.NodeCount, sum.RelationshipCount)
+	switch sum.ReadPath {
+	case "procedure":
+		fmt.Fprintf(out, "read in %d ms by graphcloak's Neo4j plugin (%s)\n", sum.LoadMillis, connector.ReadProcedure)
+	case "cypher":
+		fmt.Fprintf(out, "read in %d ms by Cypher (the server has no %s: install graphcloak's plugin to read several times faster, docs/neo4j.md)\n",
+			sum.LoadMillis, connector.ReadProcedure)
+	}
 	fmt.Fprintf(out, "%s at resolution %g: %d communities, modularity %.4f, %d ms\n", sum.Method, sum.Resolution, sum.CommunityCount, sum.Modularity, sum.ComputeMillis)
 	shown := sum.CommunitySizes[:min(len(sum.CommunitySizes), 20)]
 	strs := make([]string, len(shown))
