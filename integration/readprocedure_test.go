@@ -23,14 +23,15 @@ var readPaths = []struct {
 
 // checkReadPath fails the test when p was not read the way wanted. A
 // server without the plugin (a user's NEO4J_URI) skips the procedure's
-// tests, except under GRAPHCLOAK_REQUIRE_NEO4J=1 (scripts/test.sh, CI).
+// tests, except under GRAPHCLOAK_NEO4J_PLUGIN=1: scripts/test.sh installed
+// it (always in CI).
 func checkReadPath(t *testing.T, p *connector.Pulled, want string) {
 	t.Helper()
 	if p.Stats.ReadPath == want {
 		return
 	}
 	msg := "read by " + p.Stats.ReadPath + ", want " + want
-	if want == "procedure" && os.Getenv("GRAPHCLOAK_REQUIRE_NEO4J") != "1" {
+	if want == "procedure" && os.Getenv("GRAPHCLOAK_NEO4J_PLUGIN") != "1" {
 		t.Skip(msg + ": the server has no " + connector.ReadProcedure + " (install connector/neo4j-plugin: scripts/neo4j-plugin.sh)")
 	}
 	t.Fatal(msg)
@@ -72,8 +73,8 @@ func TestReadProcedureMatchesCypher(t *testing.T) {
 		// The plugin reads relationships by a store scan or by traversing
 		// each selected node; both must stream the same relationships.
 		if len(query(t, d, "SHOW PROCEDURES YIELD name WHERE name = $n RETURN name", map[string]any{"n": connector.ReadProcedure})) == 0 {
-			if os.Getenv("GRAPHCLOAK_REQUIRE_NEO4J") == "1" {
-				t.Fatal("the server has no " + connector.ReadProcedure)
+			if os.Getenv("GRAPHCLOAK_NEO4J_PLUGIN") == "1" {
+				t.Fatal("the server has no " + connector.ReadProcedure + " (GRAPHCLOAK_NEO4J_PLUGIN=1: scripts/test.sh installed it)")
 			}
 			t.Skip("the server has no " + connector.ReadProcedure)
 		}

@@ -12,7 +12,10 @@
 # alone. NEO4J_USER (default neo4j) and NEO4J_PASSWORD (default
 # graphcloak-test) are exported for the tests. With CI=true, or when this
 # script started the server, GRAPHCLOAK_REQUIRE_NEO4J=1 makes a missing Neo4j
-# fail the integration tests instead of skipping them.
+# fail the integration tests instead of skipping them. The server it starts
+# gets graphcloak's Neo4j plugin (scripts/neo4j-plugin.sh) unless
+# GRAPHCLOAK_NEO4J_NO_PLUGIN=1, and GRAPHCLOAK_NEO4J_PLUGIN=1 tells the tests
+# to require it.
 # GRAPHCLOAK_TEST_FLAGS adds flags to go test (e.g. "-run Connector -v").
 set -uo pipefail
 
@@ -63,7 +66,7 @@ run() {
 start_docker() {
 	mkdir -p "$neo4j_dir"
 	(cd "$root/integration/testcontainers" && go build -o "$neo4j_dir/tcneo4j" .) || return 1
-	setsid "$neo4j_dir/tcneo4j" -ready "$neo4j_dir/ready" >"$neo4j_dir/neo4j.log" 2>&1 </dev/null &
+	setsid "$neo4j_dir/tcneo4j" -ready "$neo4j_dir/ready" ${plugin_jar:+-plugin "$plugin_jar"} >"$neo4j_dir/neo4j.log" 2>&1 </dev/null &
 	echo $! >"$neo4j_dir/neo4j.pid"
 	local t0=$SECONDS
 	while [[ ! -s "$neo4j_dir/ready" ]]; do
@@ -97,6 +100,14 @@ if [[ -z "${NEO4J_URI:-}" ]]; then
 	# A directory per run, so concurrent runs in one checkout never share a server.
 	neo4j_dir="$root/.neo4j/test-$$"
 	t0=$SECONDS
+	# graphcloak's Neo4j plugin (graphcloak.read) is installed wherever it
+	# can be built (always with the harness, which needs Maven too); the
+	# tests then require it (GRAPHCLOAK_NEO4J_PLUGIN=1).
+	plugin_jar=""
+	if [[ -z "${GRAPHCLOAK_NEO4J_NO_PLUGIN:-}" ]] && command -v mvn >/dev/null; then
+		plugin_jar="$(bash "$root/scripts/neo4j-plugin.sh")" || plugin_jar=""
+	fi
+	[[ -n "$plugin_jar" ]] && export GRAPHCLOAK_NEO4J_PLUGIN=1
 	if [[ "$provider" == docker ]]; then
 		out="$(start_docker)"
 	else

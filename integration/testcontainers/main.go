@@ -10,7 +10,10 @@
 // answers), keeps the container until SIGINT or SIGTERM, then terminates
 // it (testcontainers' reaper removes it too if this process is killed).
 // The password is $NEO4J_PASSWORD (default graphcloak-test; Neo4j 5 images
-// need at least 8 characters). It is a separate Go module so that the main
+// need at least 8 characters). -plugin JAR installs a plugin jar (graphcloak's,
+// built by scripts/neo4j-plugin.sh) in the container's /plugins and lets its
+// graphcloak.* procedures use the kernel (unrestricted), as scripts/neo4j.sh
+// does for the harness. It is a separate Go module so that the main
 // module does not depend on the Docker client.
 package main
 
@@ -30,14 +33,15 @@ import (
 func main() {
 	ready := flag.String("ready", "", "write the Bolt URI to this file when the server is up")
 	image := flag.String("image", "neo4j:5.26", "Neo4j Docker image")
+	plugin := flag.String("plugin", "", "a plugin jar to install (graphcloak's: scripts/neo4j-plugin.sh)")
 	flag.Parse()
-	if err := run(*image, *ready); err != nil {
+	if err := run(*image, *ready, *plugin); err != nil {
 		fmt.Fprintln(os.Stderr, "testcontainers:", err)
 		os.Exit(1)
 	}
 }
 
-func run(image, ready string) (err error) {
+func run(image, ready, plugin string) (err error) {
 	// testcontainers panics when it finds no Docker engine.
 	defer func() {
 		if r := recover(); r != nil {
@@ -51,7 +55,14 @@ func run(image, ready string) (err error) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var c *tcneo4j.Neo4jContainer
-	c, err = tcneo4j.Run(ctx, image, tcneo4j.WithAdminPassword(pw))
+	opts := []testcontainers.ContainerCustomizer{tcneo4j.WithAdminPassword(pw)}
+	if plugin != "" {
+		opts = append(opts,
+			testcontainers.WithFiles(testcontainers.ContainerFile{
+				HostFilePath: plugin, ContainerFilePath: "/plugins/" + filepath.Base(plugin), FileMode: 0o644}),
+			tcneo4j.WithNeo4jSetting("dbms.security.procedures.unrestricted", "graphcloak.*"))
+	}
+	c, err = tcneo4j.Run(ctx, image, opts...)
 	defer func() {
 		if c != nil {
 			if err := testcontainers.TerminateContainer(c); err != nil {
