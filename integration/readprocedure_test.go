@@ -6,8 +6,10 @@ import (
 	"math"
 	"os"
 	"testing"
+	"time"
 
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
 // readPaths are the two ways ReadGraph reads a projection: through
@@ -228,5 +230,64 @@ func TestReadProcedureDiagnosesLikeCypher(t *testing.T) {
 	}
 	if math.Abs(total-want) > 1e-9*want {
 		t.Fatalf("total weight %v, want %v", total, want)
+	}
+}
+
+// TestReadProcedureAbandoned starts a plugin read in small edge chunks,
+// takes one chunk, and walks away (the transaction is rolled back while the
+// scan's workers wait on a full queue): the server must end the read
+// rather than keep it, and a read after it must work.
+func TestReadProcedureAbandoned(t *testing.T) {
+	c, s := connect(t)
+	d := rawDriver(t, s)
+	f := sbmFixture(t, []int{100, 100}, 0.2, 0.02, 4)
+	f.load(t, d)
+	if len(query(t, d, "SHOW PROCEDURES YIELD name WHERE name = $n RETURN name", map[string]any{"n": connector.ReadProcedure})) == 0 {
+		if os.Getenv("GRAPHCLOAK_NEO4J_PLUGIN") == "1" {
+			t.Fatal("the server has no " + connector.ReadProcedure)
+		}
+		t.Skip("the server has no " + connector.ReadProcedure)
+	}
+	ctx := ctxT(t)
+	marker := uniqueName(t, "abandoned")
+	sess := d.NewSession(ctx, neo4j.SessionConfig{FetchSize: 1})
+	tx, err := sess.BeginTransaction(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 16 edges a chunk: over a hundred chunks, far more than the queue holds.
+	res, err := tx.Run(ctx, "CALL graphcloak.read($labels, [], $types, [], 'w', {scan: true, concurrency: 2, edgesPerChunk: 16}) "+
+		"YIELD elementIds, edges RETURN elementIds, edges, $marker AS marker",
+		map[string]any{"labels": []any{f.Label}, "types": []any{f.RelType}, "marker": marker})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Next(ctx) {
+		t.Fatalf("no first chunk: %v", res.Err())
+	}
+	time.Sleep(500 * time.Millisecond) // the workers fill the queue and wait
+	if err := tx.Close(ctx); err != nil {
+		t.Logf("rollback: %v", err)
+	}
+	sess.Close(ctx)
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		left := query(t, d, "SHOW TRANSACTIONS YIELD currentQuery WHERE currentQuery CONTAINS $m RETURN currentQuery",
+			map[string]any{"m": marker})
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the abandoned read still runs 10 s later: %v", left[0].Values[0])
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	p, err := c.ReadGraph(ctx, f.projection(true), connector.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkReadPath(t, p, "procedure")
+	if p.Graph.NumEdges() != len(f.expectedEdges()) {
+		t.Fatalf("%d edges after the abandoned read, want %d", p.Graph.NumEdges(), len(f.expectedEdges()))
 	}
 }

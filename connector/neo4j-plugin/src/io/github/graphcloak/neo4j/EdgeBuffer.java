@@ -9,19 +9,21 @@ import java.util.Arrays;
  * start position, int32 end position and, when weighted, float64 weight.
  */
 final class EdgeBuffer {
-    /** Edges per chunk (a chunk may run over when a node's edges are kept together). */
+    /** Edges per chunk by default (a chunk may run over when a node's edges are kept together). */
     static final int CHUNK = 1 << 16;
 
     private final int width;
+    private final int chunk;
     private ByteBuffer b;
 
-    EdgeBuffer(boolean weighted) {
-        width = weighted ? 16 : 8;
-        b = ByteBuffer.allocate(CHUNK * width).order(ByteOrder.LITTLE_ENDIAN);
+    EdgeBuffer(boolean weighted, int chunk) {
+        this.width = weighted ? 16 : 8;
+        this.chunk = chunk;
+        b = ByteBuffer.allocate(chunk * width).order(ByteOrder.LITTLE_ENDIAN);
     }
 
     boolean full() {
-        return b.position() >= CHUNK * width;
+        return b.position() >= chunk * width;
     }
 
     boolean isEmpty() {

@@ -30,16 +30,19 @@ final class EdgeScan implements AutoCloseable {
     private final boolean[] typeWanted;
     private final PropertySelection weightKey;
     private final boolean weighted;
+    private final int chunk;
     private volatile boolean cancelled;
     private int finished;
 
     /**
      * EdgeScan starts threads workers over the store. typeWanted marks the
      * wanted type ids (null: every type); weightKey selects the weight
-     * (null: weighted edges get NaN, unweighted ones none).
+     * (null: weighted edges get NaN, unweighted ones none); chunk is the
+     * edges per chunk.
      */
     EdgeScan(KernelTransaction ktx, LongIntMap position, boolean[] typeWanted, PropertySelection weightKey,
-            boolean weighted, int threads) {
+            boolean weighted, int threads, int chunk) {
+        this.chunk = chunk;
         this.position = position;
         this.typeWanted = typeWanted;
         this.weightKey = weightKey;
@@ -59,9 +62,13 @@ final class EdgeScan implements AutoCloseable {
     private void work(PartitionedScan<RelationshipScanCursor> scan, ExecutionContext ec) {
         try (RelationshipScanCursor rc = ec.cursors().allocateRelationshipScanCursor(ec.cursorContext(), ec.memoryTracker());
                 PropertyCursor pc = ec.cursors().allocatePropertyCursor(ec.cursorContext(), ec.memoryTracker())) {
-            EdgeBuffer buf = new EdgeBuffer(weighted);
+            EdgeBuffer buf = new EdgeBuffer(weighted, chunk);
+            long seen = 0;
             while (!cancelled && scan.reservePartition(rc, ec)) {
                 while (!cancelled && rc.next()) {
+                    if ((++seen & 0xffff) == 0) {
+                        ec.performCheckBeforeOperation(); // throws once the transaction is terminated
+                    }
                     int type = rc.type();
                     if (typeWanted != null && (type >= typeWanted.length || !typeWanted[type])) {
                         continue;
@@ -77,28 +84,45 @@ final class EdgeScan implements AutoCloseable {
                         buf.put(a, z);
                     }
                     if (buf.full()) {
-                        hand(buf.take());
+                        hand(buf.take(), ec);
                     }
                 }
             }
             if (!buf.isEmpty()) {
-                hand(buf.take());
+                hand(buf.take(), ec);
             }
             ec.complete();
-            hand(DONE);
+            hand(DONE, ec);
         } catch (Throwable e) {
-            hand(e);
+            hand(e, ec);
         }
     }
 
-    /** hand queues x for the stream, waiting while the queue is full, unless cancelled. */
-    private void hand(Object x) {
+    /**
+     * hand queues x for the stream, waiting while the queue is full; it
+     * gives up when the scan is cancelled or the transaction has ended (a
+     * stream that is never read to its end or closed must not keep the
+     * worker).
+     */
+    private void hand(Object x, ExecutionContext ec) {
         try {
             while (!cancelled && !queue.offer(x, 100, TimeUnit.MILLISECONDS)) {
-                // the stream is slower than the scan: wait
+                if (!open(ec)) {
+                    return;
+                }
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** open reports whether ec's transaction is open and not terminated. */
+    private static boolean open(ExecutionContext ec) {
+        try {
+            ec.performCheckBeforeOperation();
+            return ec.isTransactionOpen();
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 

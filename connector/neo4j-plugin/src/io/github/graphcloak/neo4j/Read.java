@@ -51,7 +51,8 @@ import org.neo4j.values.storable.NumberValue;
  * <p>Relationships are read by a parallel scan of the relationship store
  * when at least 1/SCAN_SHARE of the nodes is selected, else by traversing
  * each selected node's relationships. The configuration map takes scan
- * (true or false: force one) and concurrency (the scan's threads).
+ * (true or false: force one), concurrency (the scan's threads, default
+ * min(4, cores)) and edgesPerChunk (default 65 536).
  */
 // Internal node ids (getId, getNodeById; deprecated in 5.x for removal in a
 // later major version) are used only within this one transaction, where
@@ -97,7 +98,8 @@ public class Read {
     @Procedure(name = "graphcloak.read", mode = Mode.READ)
     @Description("graphcloak.read(nodeLabels, excludeLabels, relationshipTypes, nodeProperties, weightProperty[, configuration]): "
             + "the projection graphcloak reads, as node chunks then packed edge chunks (graphcloak's connector decodes them); "
-            + "configuration {scan: true|false, concurrency: n} forces the store scan or the traversal, and sets the scan's threads")
+            + "configuration {scan: true|false, concurrency: n, edgesPerChunk: n} forces the store scan or the traversal, "
+            + "sets the scan's threads and the size of an edge chunk")
     public Stream<Chunk> read(
             @Name("nodeLabels") List<String> nodeLabels,
             @Name("excludeLabels") List<String> excludeLabels,
@@ -107,8 +109,9 @@ public class Read {
             @Name(value = "configuration", defaultValue = "{}") Map<String, Object> configuration) {
         Map<String, Object> conf = configuration == null ? Map.of() : configuration;
         for (String k : conf.keySet()) {
-            if (!k.equals("scan") && !k.equals("concurrency")) {
-                throw new IllegalArgumentException("graphcloak.read: unknown configuration key " + k + " (scan, concurrency)");
+            if (!k.equals("scan") && !k.equals("concurrency") && !k.equals("edgesPerChunk")) {
+                throw new IllegalArgumentException(
+                        "graphcloak.read: unknown configuration key " + k + " (scan, concurrency, edgesPerChunk)");
             }
         }
         Object scan = conf.get("scan");
@@ -119,10 +122,15 @@ public class Read {
         if (!(conc instanceof Long c) || c < 1 || c > 64) {
             throw new IllegalArgumentException("graphcloak.read: configuration concurrency must be an integer in [1, 64], not " + conc);
         }
+        Object chunk = conf.getOrDefault("edgesPerChunk", (long) EdgeBuffer.CHUNK);
+        if (!(chunk instanceof Long e) || e < 1 || e > 1 << 24) {
+            throw new IllegalArgumentException("graphcloak.read: configuration edgesPerChunk must be an integer in [1, 2^24], not " + chunk);
+        }
         long[] ids = selectNodes(nodeLabels, excludeLabels);
         boolean scanAll = scan != null ? (Boolean) scan : ids.length * (long) SCAN_SHARE >= ktx.dataRead().nodesGetCount();
         Chunks chunks = new Chunks(ids, relationshipTypes, nodeProperties,
-                weightProperty == null || weightProperty.isEmpty() ? null : weightProperty, scanAll, (int) (long) (Long) conc);
+                weightProperty == null || weightProperty.isEmpty() ? null : weightProperty, scanAll,
+                (int) (long) (Long) conc, (int) (long) (Long) chunk);
         return StreamSupport.stream(Spliterators.spliteratorUnknownSize(chunks, Spliterator.ORDERED), false)
                 .onClose(chunks::close);
     }
@@ -212,6 +220,7 @@ public class Read {
         private final boolean weighted;
         private final PropertySelection weightKey; // null: weighted edges get NaN
         private final int[] types; // null: every type; empty: none exists
+        private final int chunk; // edges per chunk
         private final EdgeScan scan; // null: traverse from each node
         private NodeCursor node; // the traversal's cursors, from its first chunk
         private RelationshipTraversalCursor rel;
@@ -221,8 +230,10 @@ public class Read {
         private boolean edgesDone;
         private Chunk pending;
 
-        Chunks(long[] ids, List<String> types, List<String> props, String weight, boolean scanAll, int concurrency) {
+        Chunks(long[] ids, List<String> types, List<String> props, String weight, boolean scanAll, int concurrency,
+                int chunk) {
             this.ids = ids;
+            this.chunk = chunk;
             this.position = new LongIntMap(ids);
             this.props = props == null ? new String[0] : props.toArray(new String[0]);
             this.weighted = weight != null;
@@ -237,7 +248,7 @@ public class Read {
             // scan wins unless the selected nodes are a small part of the
             // graph.
             this.scan = scanAll && !edgesDone
-                    ? new EdgeScan(ktx, position, wanted(this.types), weightKey, weighted, concurrency)
+                    ? new EdgeScan(ktx, position, wanted(this.types), weightKey, weighted, concurrency, chunk)
                     : null;
         }
 
@@ -338,7 +349,7 @@ public class Read {
             RelationshipSelection selection = types == null
                     ? RelationshipSelection.selection(Direction.OUTGOING)
                     : RelationshipSelection.selection(types, Direction.OUTGOING);
-            EdgeBuffer buf = new EdgeBuffer(weighted);
+            EdgeBuffer buf = new EdgeBuffer(weighted, chunk);
             while (nextSource < ids.length && !buf.full()) {
                 int a = nextSource++;
                 ktx.dataRead().singleNode(ids[a], node);
