@@ -189,8 +189,10 @@ const (
 // graph's nodes (labels in 0..n−1) and returns the new partition. active
 // (nil: all) marks the base nodes local moving starts from. A later pass
 // (part is an earlier pass's result) ends after local moving on the base
-// graph when that moved fewer than one node in settledShare.
-func (ld *leiden) pass(base *level, part []int32, active []bool, later bool) []int32 {
+// graph when that moved fewer than one node in settledShare; stable then
+// reports that it moved none (no single move raises Q: the partition is
+// part, checked).
+func (ld *leiden) pass(base *level, part []int32, active []bool, later bool) (out []int32, stable bool) {
 	lv := base
 	member := identity(base.n) // the aggregate node (at the current level) of each base node
 	comm := append([]int32(nil), part...)
@@ -199,7 +201,7 @@ func (ld *leiden) pass(base *level, part []int32, active []bool, later bool) []i
 		order := ld.perm(lv.n)
 		moves := ld.moveNodes(lv, comm, active, order, tolerance)
 		if later && lv == base && moves*settledShare < base.n {
-			return comm
+			return comm, moves == 0
 		}
 		tolerance /= toleranceDrop
 		active = nil
@@ -220,11 +222,11 @@ func (ld *leiden) pass(base *level, part []int32, active []bool, later bool) []i
 		})
 		lv, comm = next, nextComm
 	}
-	out := make([]int32, base.n)
+	out = make([]int32, base.n)
 	for i, a := range member {
 		out[i] = comm[a]
 	}
-	return out
+	return out, false
 }
 
 // run repeats passes from part while they raise Q and returns the best
@@ -232,16 +234,24 @@ func (ld *leiden) pass(base *level, part []int32, active []bool, later bool) []i
 func (ld *leiden) run(base *level, part []int32, active []bool, passes int) []int {
 	best := math.Inf(-1)
 	var bestPart []int32
+	checked := false // bestPart is known to admit no single move that raises Q
 	for p := 0; p < passes; p++ {
-		part = ld.pass(base, part, active, p > 0)
+		var stable bool
+		part, stable = ld.pass(base, part, active, p > 0)
 		active = nil
+		if stable {
+			// The pass moved nothing: part is the previous best, and
+			// the final sweep of settle would repeat the one just made.
+			checked = true
+			break
+		}
 		q := levelModularity(base, part, ld.gamma, ld.workers)
 		if q <= best+1e-12 {
 			break
 		}
 		best, bestPart = q, part
 	}
-	ld.settle(base, bestPart, nil, ld.perm(base.n))
+	ld.settle(base, bestPart, nil, ld.perm(base.n), checked)
 	relabel(bestPart)
 	out := make([]int, len(bestPart))
 	for i, c := range bestPart {

@@ -48,7 +48,7 @@ func Update(g *laplacian.Graph, prev []int, changed []int32, opt LeidenOptions) 
 			active[lv.col[p]] = true
 		}
 	}
-	ld.settle(lv, comm, active, ld.perm(n))
+	ld.settle(lv, comm, active, ld.perm(n), false)
 	relabel(comm)
 	out := make([]int, n)
 	for i, c := range comm {
@@ -62,8 +62,10 @@ func Update(g *laplacian.Graph, prev []int, changed []int32, opt LeidenOptions) 
 // splits every community that a node left or joined (or that holds an
 // active node) into its connected pieces and moves the pieces' nodes
 // again, until nothing splits: the result is connected and no node can
-// raise Q by moving to a neighbouring community.
-func (ld *leiden) settle(lv *level, comm []int32, active []bool, order []int32) {
+// raise Q by moving to a neighbouring community. checked says comm is
+// already known to admit no move that raises Q: the first moving is
+// skipped (it would move nothing).
+func (ld *leiden) settle(lv *level, comm []int32, active []bool, order []int32, checked bool) {
 	n := lv.n
 	dirty := make([]bool, n)
 	for v := range comm {
@@ -73,7 +75,9 @@ func (ld *leiden) settle(lv *level, comm []int32, active []bool, order []int32) 
 	}
 	before := append([]int32(nil), comm...)
 	for round := 0; round < maxSplitRounds; round++ {
-		ld.moveNodes(lv, comm, active, order, 0)
+		if round > 0 || !checked {
+			ld.moveNodes(lv, comm, active, order, 0)
+		}
 		for v := range comm {
 			if comm[v] != before[v] {
 				dirty[comm[v]], dirty[before[v]] = true, true
