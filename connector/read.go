@@ -266,7 +266,7 @@ type nodeData struct {
 	keys               []string // nil in elementId mode
 	values             []float64
 	communities        []int64
-	index              map[string]int32 // elementId → node index
+	index              map[string]int32 // elementId → node index (nil in the plugin's read)
 	missingValues      int
 	missingCommunities int
 }
@@ -357,7 +357,9 @@ func (r *nodeReader) add(vals []any) error {
 	if i >= math.MaxInt32 {
 		return fmt.Errorf("connector: more than %d nodes", math.MaxInt32)
 	}
-	nd.index[id] = int32(i)
+	if nd.index != nil { // the Cypher read resolves relationship ends by element id
+		nd.index[id] = int32(i)
+	}
 	nd.elementIDs = append(nd.elementIDs, id)
 	name, col := id, 1
 	if r.cp.key != "" {

@@ -71,6 +71,7 @@ func (c *Client) readWithProcedure(ctx context.Context, db string, p Projection,
 	r, err := runRead(ctx, c, db, "read graph ("+ReadProcedure+")", func(ctx context.Context, tx neo4j.ManagedTransaction) (pass, error) {
 		// Fresh state on every attempt: managed transactions are retried.
 		nr := newNodeReader(cp, opt)
+		nr.nd.index = nil // edges come as positions: no element id lookups
 		rr := &relRows{nd: nr.nd, weighted: cp.weight != "", rd: &relData{}}
 		res, err := tx.Run(ctx, query, params)
 		if err != nil {
