@@ -11,15 +11,20 @@ package community
 //     levels keep many nodes);
 //   - per worker and node, 8 bytes of scratch (the weights to each
 //     community);
-//   - per link (two per edge), 12 bytes (int32 column and float64 weight)
-//     for the first aggregate graph: one array with a slot for every link
-//     of the level, of which only the links that survive the aggregation
-//     are written, and so resident: 88% of them on preferential attachment,
-//     43% on LFR with mixing 0.3; 65% is assumed, 8 bytes a link.
+//   - per link (two per edge), the first aggregate graph (int32 column
+//     and float64 weight, 12 bytes a surviving link), held twice while its
+//     blocks are copied: up to 21 bytes a link on preferential attachment
+//     (88% of the links survive the first aggregation), 10 on LFR with
+//     mixing 0.3 (43%). 8 is assumed: how much of the buffers is resident
+//     at once depends on when the collector runs, and 8 with 175 a node
+//     and gcGrowth 1.9 fit the peaks measured on LFR and preferential
+//     attachment from 10⁶ to 10⁸ edges within ±20%, except LFR at 10⁷
+//     edges, whose peak swings from 560 to 853 MiB between runs of one
+//     binary.
 const (
 	leidenBytesPerNode          = 175
 	leidenScratchBytesPerWorker = 8
-	leidenBytesPerLink          = 8 // 12 · 0.65
+	leidenBytesPerLink          = 8
 )
 
 // LeidenBytes estimates the memory Leiden holds at its peak on a graph of

@@ -114,11 +114,10 @@ const aggregateGrain = 1 << 15
 
 // aggregate builds the graph whose nodes are the refined communities
 // (labels 0..k−1) and returns it with each new node's community: the
-// community (in comm) of its members, relabelled densely. Blocks of rows
-// are built in parallel, each in its own region of one array, then moved
-// together in row order; each row lists its neighbours in the order its
-// members' links first reach them, so the result does not depend on the
-// workers.
+// community (in comm) of its members, relabelled densely. Rows are built
+// in parallel into per-block buffers and then copied in row order; each
+// row lists its neighbours in the order its members' links first reach
+// them, so the result does not depend on the workers.
 func (ld *leiden) aggregate(lv *level, refined []int32, k int, comm []int32) (*level, []int32) {
 	start, members := groups(refined, k, identity(lv.n))
 	next := &level{n: k, rowPtr: make([]int64, k+1), k: make([]float64, k), inner: make([]float64, k), m2: lv.m2}
@@ -140,22 +139,16 @@ func (ld *leiden) aggregate(lv *level, refined []int32, k int, comm []int32) (*l
 		}
 	}
 	bounds = append(bounds, k)
-	// Each block writes its rows straight into one array, at an offset
-	// that leaves room for its upper bound (every link of its members);
-	// the blocks are then moved down in order to close the gaps. The peak
-	// is one array of the level's links, where per-block buffers and a
-	// copy of them held twice the aggregate's links.
-	nb := len(bounds) - 1
-	region := make([]int64, nb+1)
-	for b := 0; b < nb; b++ {
-		region[b+1] = region[b] + blockLinks[b]
+	type buffer struct {
+		col []int32
+		w   []float64
 	}
-	col, w := make([]int32, region[nb]), make([]float64, region[nb])
-	used := make([]int64, nb)
+	bufs := make([]buffer, len(bounds)-1)
 	ld.ensureScratch(k)
-	forEach(ld.workers, nb, 1, func(wk, b int) {
+	forEach(ld.workers, len(bufs), 1, func(wk, b int) {
 		sc := &ld.scratch[wk]
-		pos := region[b]
+		buf := &bufs[b]
+		buf.col, buf.w = make([]int32, 0, blockLinks[b]), make([]float64, 0, blockLinks[b])
 		for r := bounds[b]; r < bounds[b+1]; r++ {
 			rr := int32(r)
 			kr, inner := 0.0, 0.0
@@ -167,45 +160,49 @@ func (ld *leiden) aggregate(lv *level, refined []int32, k int, comm []int32) (*l
 				lo := lv.rowPtr[v]
 				sc.labels = gatherLabels(sc.labels[:0], refined, lv.col[lo:lv.rowPtr[v+1]])
 				for q, t := range sc.labels {
-					wt := 1.0
+					w := 1.0
 					if lv.w != nil {
-						wt = lv.w[lo+int64(q)]
+						w = lv.w[lo+int64(q)]
 					}
 					if t == rr {
-						inner += wt / 2 // each internal link is seen from both ends
+						inner += w / 2 // each internal link is seen from both ends
 						continue
 					}
 					if sc.wTo[t] == 0 {
 						sc.touched = append(sc.touched, t)
 					}
-					sc.wTo[t] += wt
+					sc.wTo[t] += w
 				}
 			}
 			for _, t := range sc.touched {
-				col[pos], w[pos] = t, sc.wTo[t]
+				buf.col = append(buf.col, t)
+				buf.w = append(buf.w, sc.wTo[t])
 				sc.wTo[t] = 0
-				pos++
 			}
 			sc.touched = sc.touched[:0]
 			next.k[r], next.inner[r] = kr, inner
-			next.rowPtr[r+1] = pos - region[b] // length within the block for now
+			next.rowPtr[r+1] = int64(len(buf.col)) // length within the block for now
 			nextComm[r] = comm[members[start[r]]]
 		}
-		used[b] = pos - region[b]
 	})
-	// Row lengths → offsets; each block moves down to its place.
+	// Row lengths → offsets, then copy each block to its place.
+	offset := make([]int64, len(bufs))
 	total := int64(0)
-	for b := 0; b < nb; b++ {
+	for b := range bufs {
+		offset[b] = total
+		base := total
 		for r := bounds[b]; r < bounds[b+1]; r++ {
-			next.rowPtr[r+1] += total
+			next.rowPtr[r+1] += base
 		}
-		if total != region[b] {
-			copy(col[total:], col[region[b]:region[b]+used[b]])
-			copy(w[total:], w[region[b]:region[b]+used[b]])
-		}
-		total += used[b]
+		total += int64(len(bufs[b].col))
 	}
-	next.col, next.w = col[:total], w[:total]
+	next.col = make([]int32, total)
+	next.w = make([]float64, total)
+	forEach(ld.workers, len(bufs), 1, func(_, b int) {
+		copy(next.col[offset[b]:], bufs[b].col)
+		copy(next.w[offset[b]:], bufs[b].w)
+		bufs[b] = buffer{}
+	})
 	relabel(nextComm)
 	return next, nextComm
 }
