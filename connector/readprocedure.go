@@ -114,6 +114,9 @@ func (c *Client) readWithProcedure(ctx context.Context, db string, p Projection,
 		if err := res.Err(); err != nil {
 			return pass{}, err
 		}
+		if opt.Progress != nil && !nodesDone {
+			opt.Progress("nodes", len(nr.nd.elementIDs)) // no relationship chunk followed
+		}
 		return pass{nr, rr}, nil
 	})
 	if err != nil {
