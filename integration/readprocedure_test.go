@@ -39,6 +39,19 @@ func checkReadPath(t *testing.T, p *connector.Pulled, want string) {
 	t.Fatal(msg)
 }
 
+// requirePlugin skips the test when the server has no ReadProcedure, or
+// fails it under GRAPHCLOAK_NEO4J_PLUGIN=1 (scripts/test.sh installed it).
+func requirePlugin(t *testing.T, d neo4j.DriverWithContext) {
+	t.Helper()
+	if len(query(t, d, "SHOW PROCEDURES YIELD name WHERE name = $n RETURN name", map[string]any{"n": connector.ReadProcedure})) > 0 {
+		return
+	}
+	if os.Getenv("GRAPHCLOAK_NEO4J_PLUGIN") == "1" {
+		t.Fatal("the server has no " + connector.ReadProcedure + " (GRAPHCLOAK_NEO4J_PLUGIN=1: scripts/test.sh installed it)")
+	}
+	t.Skip("the server has no " + connector.ReadProcedure + " (install connector/neo4j-plugin: scripts/neo4j-plugin.sh)")
+}
+
 // TestReadProcedureMatchesCypher reads one projection both ways and
 // requires the same graph: the same nodes (by element id) with the same
 // keys, values and communities, the same edges and weights, the same
@@ -74,12 +87,7 @@ func TestReadProcedureMatchesCypher(t *testing.T) {
 	t.Run("scan and traversal", func(t *testing.T) {
 		// The plugin reads relationships by a store scan or by traversing
 		// each selected node; both must stream the same relationships.
-		if len(query(t, d, "SHOW PROCEDURES YIELD name WHERE name = $n RETURN name", map[string]any{"n": connector.ReadProcedure})) == 0 {
-			if os.Getenv("GRAPHCLOAK_NEO4J_PLUGIN") == "1" {
-				t.Fatal("the server has no " + connector.ReadProcedure + " (GRAPHCLOAK_NEO4J_PLUGIN=1: scripts/test.sh installed it)")
-			}
-			t.Skip("the server has no " + connector.ReadProcedure)
-		}
+		requirePlugin(t, d)
 		var got [2]map[[2]string]float64
 		for k, scan := range []bool{true, false} {
 			got[k] = map[[2]string]float64{}
@@ -242,12 +250,7 @@ func TestReadProcedureAbandoned(t *testing.T) {
 	d := rawDriver(t, s)
 	f := sbmFixture(t, []int{100, 100}, 0.2, 0.02, 4)
 	f.load(t, d)
-	if len(query(t, d, "SHOW PROCEDURES YIELD name WHERE name = $n RETURN name", map[string]any{"n": connector.ReadProcedure})) == 0 {
-		if os.Getenv("GRAPHCLOAK_NEO4J_PLUGIN") == "1" {
-			t.Fatal("the server has no " + connector.ReadProcedure)
-		}
-		t.Skip("the server has no " + connector.ReadProcedure)
-	}
+	requirePlugin(t, d)
 	ctx := ctxT(t)
 	marker := uniqueName(t, "abandoned")
 	sess := d.NewSession(ctx, neo4j.SessionConfig{FetchSize: 1})
