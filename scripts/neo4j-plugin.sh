@@ -6,6 +6,9 @@
 #
 #   scripts/neo4j-plugin.sh        build if a source changed; print the jar path
 #
+# The build runs the plugin's unit tests (connector/neo4j-plugin/test, JUnit);
+# a failing test fails the build.
+#
 # Needs JDK 17 (or newer) and Maven; Maven fetches Neo4j's procedure API
 # (provided by the server at run time, never bundled) from Maven Central.
 set -euo pipefail
@@ -17,7 +20,7 @@ log() { printf 'neo4j-plugin.sh: %s\n' "$*" >&2; }
 
 stale() {
 	[[ ! -s "$jar" ]] && return 0
-	[[ -n "$(find "$dir/pom.xml" "$dir/src" -newer "$jar" -print -quit)" ]]
+	[[ -n "$(find "$dir/pom.xml" "$dir/src" "$dir/test" -newer "$jar" -print -quit)" ]]
 }
 
 if stale; then

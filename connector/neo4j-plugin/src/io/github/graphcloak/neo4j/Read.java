@@ -234,7 +234,7 @@ public class Read {
                 int chunk) {
             this.ids = ids;
             this.chunk = chunk;
-            this.position = new LongIntMap(ids);
+            this.position = LongIntMap.of(ids);
             this.props = props == null ? new String[0] : props.toArray(new String[0]);
             this.weighted = weight != null;
             TokenRead tokens = ktx.tokenRead();
