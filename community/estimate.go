@@ -9,8 +9,9 @@ package community
 //     by the arrays' sizes; 175 fits the peak live heap measured with
 //     GOGC=5 on preferential attachment at 2·10⁶ nodes, where the later
 //     levels keep many nodes);
-//   - per worker and node, 8 bytes of scratch (the weights to each
-//     community);
+//   - per worker and node, 12 bytes of scratch (the weights to each
+//     community: 4-byte counts at the base level of an unweighted graph,
+//     8-byte weights at the aggregate levels);
 //   - per link (two per edge), the first aggregate graph (int32 column
 //     and float64 weight, 12 bytes a surviving link), held twice while its
 //     blocks are copied: up to 21 bytes a link on preferential attachment
@@ -23,7 +24,7 @@ package community
 //     binary.
 const (
 	leidenBytesPerNode          = 175
-	leidenScratchBytesPerWorker = 8
+	leidenScratchBytesPerWorker = 12
 	leidenBytesPerLink          = 8
 )
 

@@ -26,9 +26,13 @@ const (
 const alone = -1
 
 // moveScratch is one worker's scratch: wTo[c] is the weight from the node
-// being decided to community c (zero between uses), touched the c set.
+// being decided to community c (zero between uses), touched the c set;
+// count is wTo for unit weights (the base level of an unweighted graph),
+// where the sums are small integers: half the bytes, so more of the array
+// stays in cache.
 type moveScratch struct {
 	wTo     []float64
+	count   []int32
 	touched []int32
 	labels  []int32 // the communities of the node's neighbours
 }
@@ -37,6 +41,15 @@ func (ld *leiden) ensureScratch(n int) {
 	for i := range ld.scratch {
 		if len(ld.scratch[i].wTo) < n {
 			ld.scratch[i].wTo = make([]float64, n)
+		}
+	}
+}
+
+// ensureCounts gives every worker a count array of n entries.
+func (ld *leiden) ensureCounts(n int) {
+	for i := range ld.scratch {
+		if len(ld.scratch[i].count) < n {
+			ld.scratch[i].count = make([]int32, n)
 		}
 	}
 }
@@ -54,36 +67,43 @@ type mover struct {
 // decide returns v's best community against the current state, with the
 // weights from v to its own community (wa) and to the target (wb).
 func (m *mover) decide(sc *moveScratch, v int32) (target int32, wa, wb float64) {
-	lv, comm, wTo := m.lv, m.comm, sc.wTo
-	touched := sc.touched[:0]
-	a, kv := comm[v], lv.k[v]
+	lv := m.lv
 	lo, hi := lv.rowPtr[v], lv.rowPtr[v+1]
-	labels := gatherLabels(sc.labels[:0], comm, lv.col[lo:hi])
-	sc.labels = labels
+	sc.labels = gatherLabels(sc.labels[:0], m.comm, lv.col[lo:hi])
 	if lv.w == nil {
-		for _, c := range labels {
+		return decideWith(m, sc, sc.count, v, nil)
+	}
+	return decideWith(m, sc, sc.wTo, v, lv.w[lo:hi])
+}
+
+// decideWith is decide summing the weights to each community in wTo (ws:
+// the weights of v's links, nil for unit weights); wTo is left zero.
+func decideWith[T int32 | float64](m *mover, sc *moveScratch, wTo []T, v int32, ws []float64) (target int32, wa, wb float64) {
+	touched := sc.touched[:0]
+	if ws == nil {
+		for _, c := range sc.labels {
 			if wTo[c] == 0 {
 				touched = append(touched, c)
 			}
 			wTo[c]++
 		}
 	} else {
-		ws := lv.w[lo:hi]
-		for q, c := range labels {
+		for q, c := range sc.labels {
 			if wTo[c] == 0 {
 				touched = append(touched, c)
 			}
-			wTo[c] += ws[q]
+			wTo[c] += T(ws[q])
 		}
 	}
+	a, kv := m.comm[v], m.lv.k[v]
 	K, scale := m.K, m.scale
-	wa = wTo[a]
+	wa = float64(wTo[a])
 	best, bestGain := a, wa-scale*kv*(K[a]-kv)
 	wb = wa
 	// One pass over the touched communities both picks the best and
 	// clears wTo for the next node.
 	for _, c := range touched {
-		w := wTo[c]
+		w := float64(wTo[c])
 		wTo[c] = 0
 		if c == a {
 			continue
@@ -193,7 +213,11 @@ func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int3
 			active[i] = true
 		}
 	}
-	ld.ensureScratch(n)
+	if lv.w == nil {
+		ld.ensureCounts(n)
+	} else {
+		ld.ensureScratch(n)
+	}
 	chunked := len(lv.col) >= sequentialLinks
 	moved := make([]bool, n)
 	var list, movedList []int32
