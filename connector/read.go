@@ -539,6 +539,7 @@ type relRows struct {
 	nd              *nodeData
 	weighted        bool
 	rd              *relData
+	chunks          [][]laplacian.Edge // the plugin's edge chunks, decoded (addPacked)
 	missing, badW   examples
 	unknownEndpoint int
 }

@@ -27,7 +27,7 @@ func newRelRows(n int, weighted bool) *relRows {
 }
 
 // TestAddPacked checks the decoding of the plugin's edge chunks: edges kept
-// with their weights, self-loops counted and dropped, every relationship
+// with their weights and in order across chunks, self-loops counted and dropped, every relationship
 // counted, and weights that are missing (NaN), not positive or infinite
 // counted as bad (for the Cypher read to name) rather than kept.
 func TestAddPacked(t *testing.T) {
@@ -37,19 +37,27 @@ func TestAddPacked(t *testing.T) {
 	if err := r.addPacked(packed(pairs, ws)); err != nil {
 		t.Fatal(err)
 	}
-	if r.rd.count != 7 || r.rd.selfLoops != 1 || r.badW.count != 4 || len(r.rd.edges) != 2 {
-		t.Fatalf("count %d, self-loops %d, bad weights %d, edges %d: want 7, 1, 4, 2", r.rd.count, r.rd.selfLoops, r.badW.count, len(r.rd.edges))
+	// A second chunk: the edges of both come out in order.
+	if err := r.addPacked(packed([][2]int32{{2, 1}}, []float64{4})); err != nil {
+		t.Fatal(err)
 	}
-	if e := r.rd.edges[1]; e.U != 3 || e.V != 0 || e.Weight != 2.25 {
+	edges := r.joined()
+	if r.rd.count != 8 || r.rd.selfLoops != 1 || r.badW.count != 4 || len(edges) != 3 {
+		t.Fatalf("count %d, self-loops %d, bad weights %d, edges %d: want 8, 1, 4, 3", r.rd.count, r.rd.selfLoops, r.badW.count, len(edges))
+	}
+	if e := edges[1]; e.U != 3 || e.V != 0 || e.Weight != 2.25 {
 		t.Fatalf("second edge %+v, want {3 0 2.25}", e)
+	}
+	if e := edges[2]; e.U != 2 || e.V != 1 || e.Weight != 4 {
+		t.Fatalf("third edge %+v, want {2 1 4}", e)
 	}
 
 	u := newRelRows(3, false)
 	if err := u.addPacked(packed([][2]int32{{0, 1}, {1, 2}}, nil)); err != nil {
 		t.Fatal(err)
 	}
-	if len(u.rd.edges) != 2 || u.rd.edges[0].Weight != 1 || u.rd.edges[1].Weight != 1 {
-		t.Fatalf("unweighted edges %+v, want two of weight 1", u.rd.edges)
+	if e := u.joined(); len(e) != 2 || e[0].Weight != 1 || e[1].Weight != 1 {
+		t.Fatalf("unweighted edges %+v, want two of weight 1", e)
 	}
 }
 

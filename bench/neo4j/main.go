@@ -65,6 +65,7 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random seed of the graph")
 	keep := flag.Bool("keep", false, "keep the graph in the database (its label is printed)")
 	reuse := flag.String("reuse", "", "measure a graph kept by an earlier -keep run (its label) instead of loading one")
+	edgeList := flag.Bool("edge-list", false, "read the bare edge list (no weights, no node properties; element ids as keys) and skip the write-back")
 	cypher := flag.Bool("cypher", false, "pull with Cypher queries even where the server has graphcloak's plugin (graphcloak.read)")
 	pulls := flag.Int("pulls", 1, "pull this many times (the first warms the server's JIT); pullSeconds is the median")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the pull and write-back here")
@@ -79,14 +80,27 @@ func main() {
 		pprof.StartCPUProfile(f)
 		defer pprof.StopCPUProfile()
 	}
-	if err := run(*nodes, *rels, *batch, *fetch, *conc, *seed, *keep, *reuse, *cypher, *pulls); err != nil {
+	if err := run(options{n: *nodes, m: *rels, batch: *batch, fetch: *fetch, conc: *conc, seed: *seed, keep: *keep,
+		reuse: *reuse, cypher: *cypher, pulls: *pulls, edgeList: *edgeList}); err != nil {
 		pprof.StopCPUProfile()
 		fmt.Fprintln(os.Stderr, "bench/neo4j:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, m, batch, fetch, conc int, seed uint64, keep bool, reuse string, cypher bool, pulls int) error {
+// options are the command's flags.
+type options struct {
+	n, m, batch, fetch, conc int
+	seed                     uint64
+	keep                     bool
+	reuse                    string
+	cypher                   bool
+	pulls                    int
+	edgeList                 bool
+}
+
+func run(o options) error {
+	n, m, batch, fetch, conc, seed, keep, reuse, cypher, pulls := o.n, o.m, o.batch, o.fetch, o.conc, o.seed, o.keep, o.reuse, o.cypher, o.pulls
 	uri := os.Getenv("NEO4J_URI")
 	if uri == "" {
 		return fmt.Errorf("NEO4J_URI is not set (start a server with scripts/neo4j.sh start)")
@@ -133,6 +147,9 @@ func run(n, m, batch, fetch, conc int, seed uint64, keep bool, reuse string, cyp
 	defer c.Close(ctx)
 	p := connector.Projection{NodeLabels: []string{label}, RelationshipTypes: []string{relType},
 		RelationshipWeightProperty: "w", NodeKeyProperty: "key", CommunityProperty: "community", ValueProperty: "obs"}
+	if o.edgeList {
+		p = connector.Projection{NodeLabels: []string{label}, RelationshipTypes: []string{relType}}
+	}
 	var pulled *connector.Pulled
 	for range max(pulls, 1) {
 		runtime.GC()
@@ -156,6 +173,9 @@ func run(n, m, batch, fetch, conc int, seed uint64, keep bool, reuse string, cyp
 		return fmt.Errorf("pulled %d nodes %d relationships, loaded %d and %d", pulled.Graph.N(), pulled.Stats.RelationshipCount, n, m)
 	}
 
+	if o.edgeList {
+		return report(res, &peak, stop)
+	}
 	rows := make([]connector.NodeProps, n)
 	for i := range rows {
 		rows[i] = connector.NodeProps{Key: pulled.Graph.Key(i), Props: map[string]any{
@@ -170,6 +190,11 @@ func run(n, m, batch, fetch, conc int, seed uint64, keep bool, reuse string, cyp
 	res.WriteSeconds = time.Since(t0).Seconds()
 	res.NodePropertiesWritten = st.NodePropertiesWritten
 	res.WritePropsPerSecond = float64(st.NodePropertiesWritten) / res.WriteSeconds
+	return report(res, &peak, stop)
+}
+
+// report stops the heap sampler and prints res with the peak memory.
+func report(res result, peak *atomic.Uint64, stop chan struct{}) error {
 	close(stop)
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
