@@ -228,6 +228,7 @@ public class Read {
         private int nextNode; // next node of a node chunk
         private int nextSource; // next start node of the traversal
         private boolean edgesDone;
+        private boolean closed;
         private Chunk pending;
 
         Chunks(long[] ids, List<String> types, List<String> props, String weight, boolean scanAll, int concurrency,
@@ -254,6 +255,10 @@ public class Read {
 
         @Override
         public void close() {
+            if (closed) {
+                return; // at the stream's end and again by its onClose
+            }
+            closed = true;
             if (scan != null) {
                 scan.close();
             }
