@@ -71,6 +71,9 @@ type ReadStats struct {
 	// ReadPath is how the graph was read: "procedure" (graphcloak's
 	// plugin, ReadProcedure) or "cypher".
 	ReadPath string `json:"readPath"`
+	// ReadNote says why the plugin was not used although the server has
+	// it (it is sandboxed); "" otherwise.
+	ReadNote string `json:"readNote,omitempty"`
 }
 
 // progressEvery is how often ReadOptions.Progress is called.
@@ -106,7 +109,7 @@ func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (
 		return nil, err
 	}
 	out := &Pulled{}
-	nodes, rels, path, err := c.readProjection(ctx, db, p, cp, opt)
+	nodes, rels, path, err := c.readProjection(ctx, db, p, cp, opt, &out.Stats)
 	if err != nil {
 		return nil, err
 	}
@@ -448,8 +451,9 @@ func (r *nodeReader) check(p Projection) error {
 // readProjection reads the nodes and relationships of p: with
 // ReadProcedure where the server has it (unless opt.Cypher), else with
 // Cypher (a node pass, then a relationship pass). It returns which read
-// ran: "procedure" or "cypher".
-func (c *Client) readProjection(ctx context.Context, db string, p Projection, cp *compiled, opt ReadOptions) (*nodeData, *relData, string, error) {
+// ran: "procedure" or "cypher"; st.ReadNote says why an installed plugin
+// was not used.
+func (c *Client) readProjection(ctx context.Context, db string, p Projection, cp *compiled, opt ReadOptions, st *ReadStats) (*nodeData, *relData, string, error) {
 	if !opt.Cypher {
 		has, err := c.hasReadProcedure(ctx, db)
 		if err != nil {
@@ -457,7 +461,14 @@ func (c *Client) readProjection(ctx context.Context, db string, p Projection, cp
 		}
 		if has {
 			nodes, rels, err := c.readWithProcedure(ctx, db, p, cp, opt)
-			if !errors.Is(err, errCypherDiagnosis) {
+			var qe *QueryError
+			switch {
+			case errors.As(err, &qe) && qe.Code == sandboxedCode:
+				// Installed without the unrestricted setting: Neo4j lists
+				// the procedure but refuses to run it.
+				st.ReadNote = ReadProcedure + " is installed but sandboxed, so the graph was read with Cypher: " +
+					"allow it with dbms.security.procedures.unrestricted=graphcloak.* in neo4j.conf (docs/neo4j.md)"
+			case !errors.Is(err, errCypherDiagnosis):
 				return nodes, rels, "procedure", err
 			}
 		}

@@ -24,6 +24,11 @@ const ReadProcedure = "graphcloak.read"
 // its own in every chunk.
 const readFormat = 1
 
+// sandboxedCode is Neo4j's status for a procedure that is installed but
+// may not run: graphcloak.read needs the kernel, which a server gives only
+// to procedures named in dbms.security.procedures.unrestricted.
+const sandboxedCode = "Neo.ClientError.Procedure.ProcedureRegistrationFailed"
+
 // errCypherDiagnosis asks ReadGraph to read again with Cypher: the plugin
 // found relationships whose weight is missing or not a positive number,
 // and the Cypher read names them (as *DataError) with the exact values.

@@ -27,6 +27,7 @@ type ownServer struct {
 	root string
 	dir  string
 	pw   string
+	env  []string // more environment for scripts/neo4j.sh
 }
 
 func (o *ownServer) start() server {
@@ -35,6 +36,7 @@ func (o *ownServer) start() server {
 	cmd := exec.Command("bash", filepath.Join(o.root, "scripts", "neo4j.sh"), "start", o.dir, "0")
 	// The server stops by itself if this test process dies (killed go test).
 	cmd.Env = append(cliEnv(), "NEO4J_PASSWORD="+o.pw, "GRAPHCLOAK_NEO4J_WATCH_PID="+strconv.Itoa(os.Getpid()))
+	cmd.Env = append(cmd.Env, o.env...)
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
 	if err := cmd.Run(); err != nil {

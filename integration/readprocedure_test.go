@@ -1,10 +1,13 @@
 package integration
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"math"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -292,5 +295,52 @@ func TestReadProcedureAbandoned(t *testing.T) {
 	checkReadPath(t, p, "procedure")
 	if p.Graph.NumEdges() != len(f.expectedEdges()) {
 		t.Fatalf("%d edges after the abandoned read, want %d", p.Graph.NumEdges(), len(f.expectedEdges()))
+	}
+}
+
+// TestReadProcedureSandboxed starts a server on which graphcloak's plugin
+// is installed but left out of dbms.security.procedures.unrestricted:
+// Neo4j lists graphcloak.read yet refuses to run it. The read must fall
+// back to Cypher, give the fixture's graph and say why (ReadNote), and
+// `communities` must print the reason.
+func TestReadProcedureSandboxed(t *testing.T) {
+	shared := neo4jServer(t) // skip/fail exactly like the other tests
+	_ = shared
+	if testing.Short() {
+		t.Skip("starts its own Neo4j server; skipped with -short")
+	}
+	if os.Getenv("GRAPHCLOAK_NEO4J_PLUGIN") != "1" {
+		t.Skip("needs graphcloak's plugin (scripts/test.sh builds and installs it)")
+	}
+	o := &ownServer{t: t, root: repoRoot(t), dir: filepath.Join(t.TempDir(), "neo4j"), pw: "graphcloak-sandbox-test",
+		env: []string{"GRAPHCLOAK_NEO4J_UNRESTRICTED=gds.*"}}
+	s := o.start()
+	t.Cleanup(o.stop)
+	d := rawDriver(t, s)
+	f := sbmFixture(t, []int{20, 20}, 0.3, 0.05, 9)
+	f.Keep = true // the server is thrown away
+	f.load(t, d)
+	requirePlugin(t, d) // listed, although it may not run
+	ctx := ctxT(t)
+	c, err := connector.Connect(ctx, s.options())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close(context.Background())
+	p, err := c.ReadGraph(ctx, f.projection(true), connector.ReadOptions{})
+	if err != nil {
+		t.Fatalf("read on a server with the plugin sandboxed: %v", err)
+	}
+	if p.Stats.ReadPath != "cypher" || !strings.Contains(p.Stats.ReadNote, "sandboxed") ||
+		!strings.Contains(p.Stats.ReadNote, "dbms.security.procedures.unrestricted") {
+		t.Fatalf("read by %q with note %q: want cypher and a note naming the setting", p.Stats.ReadPath, p.Stats.ReadNote)
+	}
+	if p.Graph.NumEdges() != len(f.expectedEdges()) {
+		t.Fatalf("%d edges, want %d", p.Graph.NumEdges(), len(f.expectedEdges()))
+	}
+	r := runCLI(t, s.Password, "communities", "--graph", "neo4j", "--uri", s.URI, "--user", s.User,
+		"--node-labels", f.Label, "--relationship-types", f.RelType, "--node-key-property", "key", "--mode", "stream")
+	if r.Code != 0 || !strings.Contains(r.Stderr, "by Cypher (graphcloak.read is installed but sandboxed") {
+		t.Fatalf("communities: exit %d, stderr:\n%s", r.Code, r.Stderr)
 	}
 }

@@ -14,7 +14,8 @@
 # PORT defaults to $NEO4J_PORT, else 0 (a free port chosen by the server).
 # Environment: NEO4J_PASSWORD (default graphcloak-test, >= 8 characters),
 # GRAPHCLOAK_JAVA (a java 17 binary), GRAPHCLOAK_NEO4J_HEAP (default 2g),
-# GRAPHCLOAK_NEO4J_PAGECACHE (default 256m), GRAPHCLOAK_NEO4J_START_TIMEOUT
+# GRAPHCLOAK_NEO4J_PAGECACHE (default 256m), GRAPHCLOAK_NEO4J_UNRESTRICTED
+# (procedures allowed the kernel, default gds.*,graphcloak.*), GRAPHCLOAK_NEO4J_START_TIMEOUT
 # (seconds, default 180), GRAPHCLOAK_NEO4J_WATCH_PID (stop when that process
 # is gone), GRAPHCLOAK_NEO4J_NO_PLUGIN=1 (start without graphcloak's plugin,
 # which is otherwise built by scripts/neo4j-plugin.sh and installed).

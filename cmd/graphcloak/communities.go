@@ -101,6 +101,7 @@ type communitiesSummary struct {
 	EstimatedBytes        int64   `json:"estimatedBytes"` // estimated peak memory (see --estimate)
 	LoadMillis            int64   `json:"loadMillis"`
 	ReadPath              string  `json:"readPath,omitempty"` // Neo4j: "procedure" (graphcloak's plugin) or "cypher"
+	ReadNote              string  `json:"readNote,omitempty"` // why the installed plugin was not used (printed here, not logged)
 	ComputeMillis         int64   `json:"computeMillis"`
 	WriteProperty         string  `json:"writeProperty,omitempty"`
 	NodePropertiesWritten int     `json:"nodePropertiesWritten"`
@@ -176,7 +177,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 		Modularity: community.Modularity(gr, part, opts.resolution), LoadMillis: loadMillis, ComputeMillis: computeMillis,
 		EstimatedBytes: estimate}
 	if lg.Pulled != nil {
-		sum.ReadPath = lg.Pulled.Stats.ReadPath
+		sum.ReadPath, sum.ReadNote = lg.Pulled.Stats.ReadPath, lg.Pulled.Stats.ReadNote
 	}
 	sum.CommunitySizes = communitySizes(part)
 	sum.CommunityCount = len(sum.CommunitySizes)
@@ -324,8 +325,11 @@ func printCommunities(out io.Writer, sum *communitiesSummary) {
 	case "procedure":
 		fmt.Fprintf(out, "read in %d ms by graphcloak's Neo4j plugin (%s)\n", sum.LoadMillis, connector.ReadProcedure)
 	case "cypher":
-		fmt.Fprintf(out, "read in %d ms by Cypher (the server has no %s: install graphcloak's plugin to read several times faster, docs/neo4j.md)\n",
-			sum.LoadMillis, connector.ReadProcedure)
+		why := "the server has no " + connector.ReadProcedure + ": install graphcloak's plugin to read several times faster, docs/neo4j.md"
+		if sum.ReadNote != "" {
+			why = sum.ReadNote
+		}
+		fmt.Fprintf(out, "read in %d ms by Cypher (%s)\n", sum.LoadMillis, why)
 	}
 	fmt.Fprintf(out, "%s at resolution %g: %d communities, modularity %.4f, %d ms\n", sum.Method, sum.Resolution, sum.CommunityCount, sum.Modularity, sum.ComputeMillis)
 	shown := sum.CommunitySizes[:min(len(sum.CommunitySizes), 20)]

@@ -5,6 +5,7 @@ import (
 	cryptorand "crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"sync"
@@ -59,6 +60,9 @@ type loadOptions struct {
 	ValueProperty, CommunityProperty string
 	// Progress reports the pull ("nodes", "relationships").
 	Progress func(stage string, done int)
+	// Logger gets a warning when the read could not use graphcloak's
+	// Neo4j plugin although the server has it; nil: none.
+	Logger *slog.Logger
 }
 
 // projectionOf is the configured Neo4j projection.
@@ -143,6 +147,9 @@ func loadGraph(ctx context.Context, cfg *config.Config, spec string, opt loadOpt
 		lg.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
+	if pulled.Stats.ReadNote != "" && opt.Logger != nil {
+		opt.Logger.Warn(pulled.Stats.ReadNote)
+	}
 	lg.Graph, lg.Pulled = pulled.Graph, pulled
 	return lg, nil
 }
@@ -204,7 +211,7 @@ func randomHex(n int) string {
 // closed once the graph is read).
 func loadGraphSpec(ctx context.Context, g *globalOptions, spec string) (*laplacian.Graph, error) {
 	pull, endPull := g.pullProgress()
-	lg, err := loadGraph(ctx, &g.cfg.Config, spec, loadOptions{Progress: pull})
+	lg, err := loadGraph(ctx, &g.cfg.Config, spec, loadOptions{Progress: pull, Logger: g.logger})
 	endPull()
 	if err != nil {
 		return nil, err

@@ -318,7 +318,7 @@ func latestRelease(ctx context.Context, client *connector.Client, cfg *config.Co
 func loadInput(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, valueProp string) (*job.Input, error) {
 	cfg := &opts.g.cfg.Config
 	pull, endPull := opts.g.pullProgress()
-	lopt := loadOptions{Client: client, ValueProperty: valueProp, Progress: pull}
+	lopt := loadOptions{Client: client, ValueProperty: valueProp, Progress: pull, Logger: opts.g.logger}
 	if in.commKind == "property" {
 		lopt.CommunityProperty = in.commArg
 	}

@@ -86,7 +86,7 @@ func loadReleaseInput(ctx context.Context, opts *releaseOptions, in *releaseInpu
 	g := opts.g
 	valueProp := in.spec.Projection.ValueProperty
 	pull, endPull := g.pullProgress()
-	lg, err := loadGraph(ctx, &g.cfg.Config, opts.graph, loadOptions{Client: client, ValueProperty: valueProp, Progress: pull})
+	lg, err := loadGraph(ctx, &g.cfg.Config, opts.graph, loadOptions{Client: client, ValueProperty: valueProp, Progress: pull, Logger: g.logger})
 	endPull()
 	if err != nil {
 		return nil, err

@@ -49,7 +49,7 @@ type graphOptions struct {
 // if any, is closed: simulations write nothing.
 func loadExperimentGraph(ctx context.Context, g *globalOptions, spec, property string) (*loadedGraph, error) {
 	pull, endPull := g.pullProgress()
-	lg, err := loadGraph(ctx, &g.cfg.Config, spec, loadOptions{CommunityProperty: property, Progress: pull})
+	lg, err := loadGraph(ctx, &g.cfg.Config, spec, loadOptions{CommunityProperty: property, Progress: pull, Logger: g.logger})
 	endPull()
 	if err != nil {
 		if spec == neo4jSpec {

@@ -140,7 +140,7 @@ func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*pr
 		return nil, inputErrorf("--release-run: run %q records no release metadata", runID)
 	}
 	prop := rr.WriteProperty
-	lg, err := loadGraph(ctx, cfg, neo4jSpec, loadOptions{Client: client, ValueProperty: prop})
+	lg, err := loadGraph(ctx, cfg, neo4jSpec, loadOptions{Client: client, ValueProperty: prop, Logger: g.logger})
 	if err != nil {
 		return nil, err
 	}

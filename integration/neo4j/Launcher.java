@@ -23,7 +23,9 @@
 // graphcloak's own plugin (connector/neo4j-plugin, the procedure
 // graphcloak.read): every jar named in GRAPHCLOAK_NEO4J_PLUGINS (separated by
 // ':'; scripts/neo4j.sh builds and names it) is linked into DIR/plugins too,
-// as a user installs it on a real server.
+// as a user installs it on a real server. GRAPHCLOAK_NEO4J_UNRESTRICTED
+// (comma-separated, default "gds.*,graphcloak.*") sets which procedures may
+// use the kernel (dbms.security.procedures.unrestricted).
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -51,6 +53,11 @@ public class Launcher {
         Files.deleteIfExists(ready);
         Files.createDirectories(dir);
 
+        // GRAPHCLOAK_NEO4J_UNRESTRICTED (comma-separated) replaces the
+        // procedures allowed the kernel: a test leaves graphcloak.* out to
+        // see the plugin sandboxed, as on a server configured without it.
+        List<String> unrestricted = List.of(
+                System.getenv().getOrDefault("GRAPHCLOAK_NEO4J_UNRESTRICTED", "gds.*,graphcloak.*").split(","));
         Path plugins = linkGdsPlugins(dir.resolve("plugins"));
         for (String jar : System.getenv().getOrDefault("GRAPHCLOAK_NEO4J_PLUGINS", "").split(":")) {
             if (!jar.isEmpty()) {
@@ -62,7 +69,7 @@ public class Launcher {
         long t0 = System.nanoTime();
         Neo4j neo = Neo4jBuilders.newInProcessBuilder(dir)
                 .withConfig(GraphDatabaseSettings.plugin_dir, plugins)
-                .withConfig(GraphDatabaseSettings.procedure_unrestricted, List.of("gds.*", "graphcloak.*"))
+                .withConfig(GraphDatabaseSettings.procedure_unrestricted, unrestricted)
                 .withDisabledServer()
                 .withConfig(GraphDatabaseSettings.data_directory, dir.resolve("data"))
                 .withConfig(GraphDatabaseSettings.auth_enabled, true)
