@@ -5,6 +5,11 @@
 # server's plugins/ directory and restarting Neo4j (docs/neo4j.md).
 #
 #   scripts/neo4j-plugin.sh        build if a source changed; print the jar path
+#   NEO4J_VERSION=5.20.0 scripts/neo4j-plugin.sh
+#                                  build against another Neo4j 5 release (the
+#                                  plugin uses the kernel's API, which may change
+#                                  between releases; default 5.26.30, the LTS the
+#                                  tests run)
 #
 # The build runs the plugin's unit tests (connector/neo4j-plugin/test, JUnit);
 # a failing test fails the build.
@@ -15,18 +20,22 @@ set -euo pipefail
 
 dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/../connector/neo4j-plugin" && pwd)"
 jar="$dir/target/graphcloak-neo4j-plugin.jar"
+stamp="$dir/target/neo4j-version" # the Neo4j release the jar was built against
+version="${NEO4J_VERSION:-}"
 
 log() { printf 'neo4j-plugin.sh: %s\n' "$*" >&2; }
 
 stale() {
 	[[ ! -s "$jar" ]] && return 0
+	[[ "$(cat "$stamp" 2>/dev/null)" != "${version:-default}" ]] && return 0
 	[[ -n "$(find "$dir/pom.xml" "$dir/src" "$dir/test" -newer "$jar" -print -quit)" ]]
 }
 
 if stale; then
 	command -v mvn >/dev/null || { log "mvn not found (needed to build the plugin)"; exit 1; }
 	t0=$SECONDS
-	mvn -q -B -Dstyle.color=never -f "$dir/pom.xml" package >&2
-	log "built $jar in $((SECONDS - t0)) s"
+	mvn -q -B -Dstyle.color=never -f "$dir/pom.xml" ${version:+-Dneo4j.version="$version"} package >&2
+	printf '%s\n' "${version:-default}" >"$stamp"
+	log "built $jar${version:+ for Neo4j $version} in $((SECONDS - t0)) s"
 fi
 printf '%s\n' "$jar"
