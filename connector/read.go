@@ -456,7 +456,13 @@ func (r *nodeReader) check(p Projection) error {
 func (c *Client) readProjection(ctx context.Context, db string, p Projection, cp *compiled, opt ReadOptions, st *ReadStats) (*nodeData, *relData, string, error) {
 	if !opt.Cypher {
 		has, err := c.hasReadProcedure(ctx, db)
-		if err != nil {
+		var refused *QueryError
+		switch {
+		case errors.As(err, &refused):
+			// The server answered but would not list procedures (a user
+			// without the privilege to): read as if it had no plugin.
+			has = false
+		case err != nil:
 			return nil, nil, "", err
 		}
 		if has {
