@@ -110,17 +110,11 @@ func (c *Client) GDSCommunities(ctx context.Context, database string, p Projecti
 
 // requireGDS checks that the GDS procedures are installed.
 func (c *Client) requireGDS(ctx context.Context, db string) error {
-	recs, err := runRead(ctx, c, db, "find gds", func(ctx context.Context, tx neo4j.ManagedTransaction) ([]*neo4j.Record, error) {
-		res, err := tx.Run(ctx, "SHOW PROCEDURES YIELD name WHERE name = 'gds.graph.drop' RETURN count(*)", nil)
-		if err != nil {
-			return nil, err
-		}
-		return res.Collect(ctx)
-	})
+	has, err := c.hasProcedure(ctx, db, "gds.graph.drop")
 	if err != nil {
 		return err
 	}
-	if n, _ := recs[0].Values[0].(int64); n == 0 {
+	if !has {
 		return &GDSMissingError{Database: db}
 	}
 	return nil

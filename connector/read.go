@@ -455,7 +455,7 @@ func (r *nodeReader) check(p Projection) error {
 // was not used.
 func (c *Client) readProjection(ctx context.Context, db string, p Projection, cp *compiled, opt ReadOptions, st *ReadStats) (*nodeData, *relData, string, error) {
 	if !opt.Cypher {
-		has, err := c.hasReadProcedure(ctx, db)
+		has, err := c.hasProcedure(ctx, db, ReadProcedure)
 		var refused *QueryError
 		switch {
 		case errors.As(err, &refused):
@@ -620,17 +620,17 @@ func (r *relRows) addEdge(u int32, tid string, w any) {
 		r.unknownEndpoint++
 		return
 	}
-	r.link(u, v, weight)
+	r.rd.edges = r.link(r.rd.edges, u, v, weight)
 }
 
-// link records the edge {u, v} of a counted relationship with a valid
-// weight; a self-loop is counted and dropped.
-func (r *relRows) link(u, v int32, weight float64) {
+// link appends to dst the edge {u, v} of a counted relationship with a
+// valid weight; a self-loop is counted and dropped.
+func (r *relRows) link(dst []laplacian.Edge, u, v int32, weight float64) []laplacian.Edge {
 	if u == v {
 		r.rd.selfLoops++
-		return
+		return dst
 	}
-	r.rd.edges = append(r.rd.edges, laplacian.Edge{U: u, V: v, Weight: weight})
+	return append(dst, laplacian.Edge{U: u, V: v, Weight: weight})
 }
 
 // problem returns a *DataError for the first kind of problem found, in a

@@ -34,10 +34,10 @@ const sandboxedCode = "Neo.ClientError.Procedure.ProcedureRegistrationFailed"
 // and the Cypher read names them (as *DataError) with the exact values.
 var errCypherDiagnosis = errors.New("connector: weights need the Cypher read's diagnosis")
 
-// hasReadProcedure reports whether database db has ReadProcedure.
-func (c *Client) hasReadProcedure(ctx context.Context, db string) (bool, error) {
-	return runRead(ctx, c, db, "look for "+ReadProcedure, func(ctx context.Context, tx neo4j.ManagedTransaction) (bool, error) {
-		res, err := tx.Run(ctx, "SHOW PROCEDURES YIELD name WHERE name = $name RETURN name", map[string]any{"name": ReadProcedure})
+// hasProcedure reports whether database db lists the procedure name.
+func (c *Client) hasProcedure(ctx context.Context, db, name string) (bool, error) {
+	return runRead(ctx, c, db, "look for "+name, func(ctx context.Context, tx neo4j.ManagedTransaction) (bool, error) {
+		res, err := tx.Run(ctx, "SHOW PROCEDURES YIELD name WHERE name = $name RETURN name", map[string]any{"name": name})
 		if err != nil {
 			return false, err
 		}
@@ -52,17 +52,17 @@ func (c *Client) hasReadProcedure(ctx context.Context, db string) (bool, error) 
 // community), so both reads validate alike.
 func (c *Client) readWithProcedure(ctx context.Context, db string, p Projection, cp *compiled, opt ReadOptions) (*nodeData, *relData, error) {
 	params := map[string]any{
-		"labels": []any{}, "exclude": []any{}, "types": []any{}, "weight": p.RelationshipWeightProperty,
+		"labels": []string{}, "exclude": []string{}, "types": []string{}, "weight": p.RelationshipWeightProperty,
 	}
 	if wildcard(p.NodeLabels) {
-		params["exclude"] = anys(BookkeepingLabels)
+		params["exclude"] = BookkeepingLabels
 	} else {
-		params["labels"] = anys(p.NodeLabels)
+		params["labels"] = p.NodeLabels
 	}
 	if !wildcard(p.RelationshipTypes) {
-		params["types"] = anys(p.RelationshipTypes)
+		params["types"] = p.RelationshipTypes
 	}
-	var props []any
+	props := []string{}
 	for _, name := range []string{p.NodeKeyProperty, p.ValueProperty, p.CommunityProperty} {
 		if name != "" {
 			props = append(props, name)
@@ -155,15 +155,10 @@ func (r *relRows) addPacked(b []byte) error {
 	}
 	n := int32(len(r.nd.elementIDs))
 	// Each chunk's edges go to a slice of their own, joined once at the
-	// end (readWithProcedure): appending 10⁶ edges to one slice copied it again
-	// at every doubling, and the collector stalled on those copies (a
-	// third of the client's time reading a bare edge list).
-	whole := r.rd.edges
-	r.rd.edges = make([]laplacian.Edge, 0, len(b)/width)
-	defer func() {
-		r.chunks = append(r.chunks, r.rd.edges)
-		r.rd.edges = whole
-	}()
+	// end (joined): appending 10⁶ edges to one slice copied it again at
+	// every doubling, and the collector stalled on those copies (a third
+	// of the client's time reading a bare edge list).
+	part := make([]laplacian.Edge, 0, len(b)/width)
 	for ; len(b) > 0; b = b[width:] {
 		u := int32(binary.LittleEndian.Uint32(b))
 		v := int32(binary.LittleEndian.Uint32(b[4:]))
@@ -179,8 +174,9 @@ func (r *relRows) addPacked(b []byte) error {
 			r.badW.count++ // named by the Cypher read (errCypherDiagnosis)
 			continue
 		}
-		r.link(u, v, w)
+		part = r.link(part, u, v, w)
 	}
+	r.chunks = append(r.chunks, part)
 	return nil
 }
 
@@ -188,12 +184,4 @@ func (r *relRows) addPacked(b []byte) error {
 // in one slice of their exact number.
 func (r *relRows) joined() []laplacian.Edge {
 	return slices.Concat(r.chunks...)
-}
-
-func anys(s []string) []any {
-	a := make([]any, len(s))
-	for i, v := range s {
-		a[i] = v
-	}
-	return a
 }
