@@ -5,6 +5,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"os"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -49,7 +51,10 @@ Leiden runs on --concurrency workers and gives the same partition, byte for
 byte, for every --concurrency at a given --random-seed. --estimate loads the
 graph, prints the estimated peak memory of the run (GDS's .estimate) and
 stops; every summary carries it as estimatedBytes beside loadMillis and
-computeMillis.`
+computeMillis. The detection then holds to the estimate: Go's collector
+runs when the process nears it (a soft memory limit) instead of whenever
+the heap doubles, so the peak is the estimate rather than a matter of the
+collector's timing. GOGC or GOMEMLIMIT in the environment override that.`
 
 func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 	opts := &communitiesOptions{g: g}
@@ -159,6 +164,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	if opts.estimate {
 		return printEstimate(out, g.output, opts.graph, gr, estimate)
 	}
+	defer holdMemoryTo(estimate)()
 	start := time.Now()
 	seed := uint64(cfg.Write.RandomSeed)
 	var part []int
@@ -250,7 +256,8 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 // holds times the heap growth Go's collector allows between collections
 // (gcGrowth, measured: peak RSS over the peak live heap, 1.8–2.0 on LFR
 // and preferential-attachment graphs of 10⁶ and 10⁷ edges with GOGC=100),
-// plus the runtime itself.
+// plus the binary and the runtime. The detection then holds to it
+// (holdMemoryTo).
 //
 //   - load (an edge list file or Neo4j): the edges as read, 16 bytes each
 //     with up to a quarter more of slice growth, the CSR being built (8
@@ -261,9 +268,11 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 //     memory (community.LeidenBytes).
 const (
 	gcGrowth      = 1.9
-	runtimeBytes  = 8 << 20
-	neo4jKeyBytes = 80 // a key string and its index entry
-	fileKeyBytes  = 36 // a key string and the reader's table of decimal keys (the index is built only if asked for)
+	processBytes  = 20 << 20 // the binary and the runtime: `graphcloak --help` peaks at 19 MiB RSS
+	mappedShare   = 0.9      // resident over the runtime's count at the limit: 0.81–0.92 on LFR 10⁷
+	heldFrom      = 64 << 20 // smallest estimate holdMemoryTo holds to
+	neo4jKeyBytes = 80       // a key string and its index entry
+	fileKeyBytes  = 36       // a key string and the reader's table of decimal keys (the index is built only if asked for)
 )
 
 // estimateCommunities returns the estimated peak memory, in bytes, of the
@@ -278,7 +287,33 @@ func estimateCommunities(g *laplacian.Graph, keyBytes int64, concurrency int) in
 		load = 20*e + 8*e + 12*e + 28*n + keys
 	}
 	detect := g.Bytes() + keys + community.LeidenBytes(g.N(), g.NumEdges(), concurrency)
-	return runtimeBytes + int64(gcGrowth*float64(max(load, detect)))
+	return processBytes + int64(gcGrowth*float64(max(load, detect)))
+}
+
+// holdMemoryTo makes the detection keep to its estimate: the collector
+// runs when the runtime's memory reaches a limit (GOMEMLIMIT's soft
+// limit, with GOGC=off) rather than whenever the heap has doubled. Under
+// GOGC=100 the peak was wherever the heap stood when a collection began:
+// LFR at 10⁷ edges peaked anywhere from 560 to 853 MiB between runs of
+// one binary. The limit is the estimate less the memory outside the
+// runtime's count (the binary's text, processBytes), over the share of
+// the runtime's memory that is resident at the limit (mappedShare: the
+// heap at the collections against the peak RSS). Live memory is about
+// half the estimate (gcGrowth), so each collection frees about half.
+// Estimates under heldFrom are left to GOGC: there the process is mostly
+// the binary, and a limit near the runtime's own memory would keep the
+// collector running. GOGC or GOMEMLIMIT in the environment win. restore
+// puts back the settings before.
+func holdMemoryTo(estimate int64) (restore func()) {
+	if estimate < heldFrom || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	limit := debug.SetMemoryLimit(int64(float64(estimate-processBytes) / mappedShare))
+	percent := debug.SetGCPercent(-1)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // communitySizes returns the members per community, largest first.

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"testing"
 
@@ -151,7 +152,7 @@ func TestCommunitiesEstimate(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, keyed := range []int64{0, fileKeyBytes, neo4jKeyBytes} {
-		e1, e2 := estimateCommunities(one, keyed, 2)-runtimeBytes, estimateCommunities(two, keyed, 2)-runtimeBytes
+		e1, e2 := estimateCommunities(one, keyed, 2)-processBytes, estimateCommunities(two, keyed, 2)-processBytes
 		if r := float64(e2) / float64(e1); math.Abs(r-2) > 0.01 {
 			t.Errorf("%d key bytes: twice the graph needs %.3f× the memory, want 2×", keyed, r)
 		}
@@ -178,4 +179,46 @@ func TestCommunitiesEstimate(t *testing.T) {
 	if _, err := os.Stat(csvPath); err == nil {
 		t.Error("--estimate wrote the partition")
 	}
+}
+
+// The detection holds to the estimate through a soft memory limit with
+// the heap-growth trigger off, and puts both settings back afterwards;
+// GOGC or GOMEMLIMIT in the environment leave the runtime alone.
+func TestHoldMemoryTo(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	before := debug.SetMemoryLimit(-1) // a negative limit reads without changing
+	gcBefore := debug.SetGCPercent(100)
+	debug.SetGCPercent(gcBefore)
+	estimate := int64(900 << 20)
+	restore := holdMemoryTo(estimate)
+	want := int64(float64(estimate-processBytes) / mappedShare)
+	if got := debug.SetMemoryLimit(-1); got != want {
+		t.Errorf("limit %d, want %d", got, want)
+	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("GOGC %d while held, want off (-1)", got)
+	}
+	if want <= estimate-processBytes {
+		t.Errorf("limit %d leaves less than the estimate's %d bytes to the runtime", want, estimate-processBytes)
+	}
+	restore()
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("limit %d after restore, want %d", got, before)
+	}
+	if got := debug.SetGCPercent(gcBefore); got != gcBefore {
+		t.Errorf("GOGC %d after restore, want %d", got, gcBefore)
+	}
+	t.Setenv("GOGC", "50")
+	held := holdMemoryTo(estimate)
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("GOGC set in the environment, yet the limit became %d", got)
+	}
+	held()
+	t.Setenv("GOGC", "")
+	held = holdMemoryTo(heldFrom - 1)
+	if got := debug.SetMemoryLimit(-1); got != before {
+		t.Errorf("an estimate under heldFrom, yet the limit became %d", got)
+	}
+	held()
 }
