@@ -268,7 +268,7 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 //     memory (community.LeidenBytes).
 const (
 	gcGrowth      = 1.9
-	processBytes  = 20 << 20 // the binary and the runtime: `graphcloak --help` peaks at 19 MiB RSS
+	processBytes  = 16 << 20 // the binary's resident pages, outside the runtime's count: RssFile 16–17 MiB in /proc/self/status
 	mappedShare   = 0.9      // resident over the runtime's count at the limit: 0.81–0.92 on LFR 10⁷
 	heldFrom      = 64 << 20 // smallest estimate holdMemoryTo holds to
 	neo4jKeyBytes = 80       // a key string and its index entry
