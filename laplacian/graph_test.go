@@ -3,6 +3,8 @@ package laplacian
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -241,5 +243,35 @@ func TestConcurrentReads(t *testing.T) {
 	}
 	if first[999] != "999" {
 		t.Errorf("key 999 = %q", first[999])
+	}
+}
+
+// sortRow must order a row by column with its weights carried along and
+// equal columns in their first order: against a stable sort of the pairs,
+// on rows short (insertion) and long (packed keys), with repeats.
+func TestSortRow(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 5, 24, 25, 40, 300} {
+		for trial := 0; trial < 20; trial++ {
+			c := make([]int32, n)
+			w := make([]float64, n)
+			type pair struct {
+				c int32
+				w float64
+			}
+			want := make([]pair, n)
+			for i := range c {
+				c[i] = int32(rng.IntN(n/2 + 1)) // repeats
+				w[i] = float64(i)               // the weight tells the original position
+				want[i] = pair{c[i], w[i]}
+			}
+			slices.SortStableFunc(want, func(a, b pair) int { return int(a.c) - int(b.c) })
+			sortRow(c, w)
+			for i := range want {
+				if c[i] != want[i].c || w[i] != want[i].w {
+					t.Fatalf("n=%d: position %d holds (%d, %v), want (%d, %v)", n, i, c[i], w[i], want[i].c, want[i].w)
+				}
+			}
+		}
 	}
 }
