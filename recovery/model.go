@@ -55,7 +55,9 @@ type GraphOptions struct {
 	// Default 1500. Larger graphs use the Chebyshev action only.
 	DenseLimit int
 	// ChebyshevTol is the truncation error bound of the operator action.
-	// Default 1e-10.
+	// Default 1e-10, or twice the action's certified rounding floor on
+	// graphs where that floor is larger (hubs of thousands of links); an
+	// explicit ChebyshevTol is honoured or refused.
 	ChebyshevTol float64
 	// Probes is the number of random ±1 probe vectors used to estimate
 	// ‖M e_j‖² on operator models (relative error ≈ sqrt(2/Probes) on the
@@ -98,8 +100,10 @@ func NewGraphModel(g *laplacian.Graph, tau float64, opt GraphOptions) (*Model, e
 	if opt.DenseLimit <= 0 {
 		opt.DenseLimit = 1500
 	}
+	heat := expm.NewChebyshev
 	if !(opt.ChebyshevTol > 0) {
 		opt.ChebyshevTol = 1e-10
+		heat = expm.NewChebyshevOrFloor
 	}
 	if opt.Probes <= 0 {
 		opt.Probes = 32
@@ -112,7 +116,7 @@ func NewGraphModel(g *laplacian.Graph, tau float64, opt GraphOptions) (*Model, e
 	var h *expm.Chebyshev
 	if n <= opt.DenseLimit && opt.Form != FormSpectral {
 		var err error
-		h, err = expm.NewChebyshev(g.Laplacian(), tau, opt.ChebyshevTol)
+		h, err = heat(g.Laplacian(), tau, opt.ChebyshevTol)
 		if err != nil && opt.Form == FormDense {
 			return nil, fmt.Errorf("recovery: heat operator: %w", err)
 		}
@@ -164,7 +168,7 @@ func NewGraphModel(g *laplacian.Graph, tau float64, opt GraphOptions) (*Model, e
 		md.spectralColNorms()
 		return md, nil
 	}
-	h, err := expm.NewChebyshev(g.Laplacian(), tau, opt.ChebyshevTol)
+	h, err := heat(g.Laplacian(), tau, opt.ChebyshevTol)
 	if err != nil {
 		return nil, fmt.Errorf("recovery: heat operator: %w", err)
 	}
