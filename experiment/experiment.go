@@ -425,15 +425,19 @@ type GraphResult struct {
 	Communities int    `json:"communityCount"`
 	// LargestShare is the largest community's share of the nodes: the
 	// rate of a ranking that ignores the data and names that community.
-	LargestShare      float64 `json:"largestShare"`
-	Tau               float64 `json:"tau"`
-	Epsilon           float64 `json:"epsilon"`
-	Delta             float64 `json:"delta"`
-	Alpha             float64 `json:"alpha"`
-	Sources           int     `json:"sources"`
-	Sigma             float64 `json:"sigma"`
-	Mechanism         string  `json:"mechanism,omitempty"` // how σ was calibrated; empty for a fixed σ
-	Delta2            float64 `json:"delta2"`
+	LargestShare float64 `json:"largestShare"`
+	Tau          float64 `json:"tau"`
+	Epsilon      float64 `json:"epsilon"`
+	Delta        float64 `json:"delta"`
+	Alpha        float64 `json:"alpha"`
+	Sources      int     `json:"sources"`
+	Sigma        float64 `json:"sigma"`
+	Mechanism    string  `json:"mechanism,omitempty"` // how σ was calibrated; empty for a fixed σ
+	Delta2       float64 `json:"delta2"`
+	// Delta2UpperBound is set when Δ2 is a proven upper bound (a time
+	// budget stopped its computation) rather than the exact value: σ, and
+	// with it the rates, are then pessimistic.
+	Delta2UpperBound  bool    `json:"delta2UpperBound,omitempty"`
 	Private           bool    `json:"private"`
 	CommunityAccuracy float64 `json:"communityAccuracy"`
 	ExactNodeRate     float64 `json:"exactNodeRate"`
@@ -649,7 +653,7 @@ func (e *Graph) calibrate(res *GraphResult) error {
 	if err != nil {
 		return err
 	}
-	res.Sigma, res.Delta2, res.Private = cal.Sigma, sens.Delta2, true
+	res.Sigma, res.Delta2, res.Delta2UpperBound, res.Private = cal.Sigma, sens.Delta2, !sens.Exact, true
 	res.Mechanism = cal.Mechanism.String()
 	res.Epsilon, res.Delta = e.Epsilon, e.Delta
 	return nil

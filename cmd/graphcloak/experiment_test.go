@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"math"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -134,5 +135,47 @@ func TestExperimentBadInput(t *testing.T) {
 		if code != c.code {
 			t.Errorf("%s: exit %d, want %d (%s)", c.name, code, c.code, out)
 		}
+	}
+}
+
+// experiment graph --time-budget calibrates σ on the proven upper bound
+// that the budget reaches, as a release with --time-budget would, and says
+// so (delta2UpperBound); without a budget Δ2 is exact. The bound must lie
+// at or above the exact value, and σ follow it.
+func TestExperimentGraphTimeBudget(t *testing.T) {
+	type result struct {
+		Delta2           float64
+		Sigma            float64
+		Delta2UpperBound *bool
+	}
+	run := func(budget string) result {
+		out, code := runExperimentCLI(t, "experiment", "graph", "--graph", "pa:n=6000,m=2", "--tau", "0.1", "--epsilon", "1",
+			"--delta", "1e-5", "--trials", "3", "--communities", "leiden", "--time-budget", budget, "-o", "json")
+		if code != 0 {
+			t.Fatalf("--time-budget %s: exit %d: %s", budget, code, out)
+		}
+		validate(t, "experiment-graph", out)
+		var r result
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("--time-budget %s: %v\n%s", budget, err, out)
+		}
+		return r
+	}
+	exact, bounded := run("0"), run("1ms")
+	if exact.Delta2UpperBound != nil {
+		t.Errorf("no budget: delta2UpperBound present (%v), want Δ2 exact", *exact.Delta2UpperBound)
+	}
+	if bounded.Delta2UpperBound == nil || !*bounded.Delta2UpperBound {
+		t.Fatalf("--time-budget 1ms: delta2UpperBound %v, want true (Δ2 %g, exact %g)", bounded.Delta2UpperBound, bounded.Delta2, exact.Delta2)
+	}
+	if !(bounded.Delta2 >= exact.Delta2) {
+		t.Errorf("--time-budget 1ms: Δ2 %g is below the exact %g: not an upper bound", bounded.Delta2, exact.Delta2)
+	}
+	// σ scales linearly with Δ2 at fixed (ε, δ).
+	if want := exact.Sigma * bounded.Delta2 / exact.Delta2; math.Abs(bounded.Sigma-want) > 1e-9*want {
+		t.Errorf("--time-budget 1ms: σ %g, want %g (the exact run's σ scaled to the bound)", bounded.Sigma, want)
+	}
+	if _, code := runExperimentCLI(t, "experiment", "graph", "--graph", "karate", "--time-budget", "-1s"); code != exitUsage {
+		t.Errorf("--time-budget -1s: exit %d, want %d", code, exitUsage)
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -22,10 +21,9 @@ import (
 // planOptions are the flags of "plan".
 type planOptions struct {
 	graphOptions
-	modes      []string
-	target     float64
-	timeBudget time.Duration
-	smooth     []float64
+	modes  []string
+	target float64
+	smooth []float64
 }
 
 const planHelp = `plan forecasts, before anything is released, what each way of releasing
@@ -103,9 +101,6 @@ func checkPlan(o *planOptions) (string, error) {
 		if !(sm >= 0) || math.IsInf(sm, 0) {
 			return "", inputErrorf("--smooth must be finite and ≥ 0, got %v", sm)
 		}
-	}
-	if o.timeBudget < 0 {
-		return "", inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
 	}
 	return checkExperimentGraph(&o.graphOptions)
 }

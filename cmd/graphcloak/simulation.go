@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/experiment"
@@ -42,6 +43,7 @@ type graphOptions struct {
 	plot           string
 	privateAnswer  bool
 	answerCap      int
+	timeBudget     time.Duration // of Δ2; 0: to completion
 }
 
 // loadExperimentGraph loads --graph (with the community property when
@@ -70,6 +72,8 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 	switch {
 	case o.trials < 1:
 		return "", inputErrorf("--trials must be at least 1, got %d", o.trials)
+	case o.timeBudget < 0:
+		return "", inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
 	case o.sources < 1:
 		return "", inputErrorf("--sources must be at least 1, got %d", o.sources)
 	}
