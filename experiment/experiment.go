@@ -434,10 +434,10 @@ type GraphResult struct {
 	Sigma        float64 `json:"sigma"`
 	Mechanism    string  `json:"mechanism,omitempty"` // how σ was calibrated; empty for a fixed σ
 	Delta2       float64 `json:"delta2"`
-	// Delta2UpperBound is set when Δ2 is a proven upper bound (a time
-	// budget stopped its computation) rather than the exact value: σ, and
-	// with it the rates, are then pessimistic.
-	Delta2UpperBound  bool    `json:"delta2UpperBound,omitempty"`
+	// Delta2Exact (private runs) tells whether Δ2 is exact or a proven
+	// upper bound (a time budget stopped its computation): σ, and with it
+	// the rates, are then pessimistic.
+	Delta2Exact       *bool   `json:"delta2Exact,omitempty"`
 	Private           bool    `json:"private"`
 	CommunityAccuracy float64 `json:"communityAccuracy"`
 	ExactNodeRate     float64 `json:"exactNodeRate"`
@@ -653,7 +653,8 @@ func (e *Graph) calibrate(res *GraphResult) error {
 	if err != nil {
 		return err
 	}
-	res.Sigma, res.Delta2, res.Delta2UpperBound, res.Private = cal.Sigma, sens.Delta2, !sens.Exact, true
+	exact := sens.Exact
+	res.Sigma, res.Delta2, res.Delta2Exact, res.Private = cal.Sigma, sens.Delta2, &exact, true
 	res.Mechanism = cal.Mechanism.String()
 	res.Epsilon, res.Delta = e.Epsilon, e.Delta
 	return nil

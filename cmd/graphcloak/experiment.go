@@ -329,7 +329,7 @@ func printGraphResult(out io.Writer, graph, kind string, res *experiment.GraphRe
 	fmt.Fprintf(out, "estimator           %s\n", res.Estimator)
 	if res.Private {
 		bound := ""
-		if res.Delta2UpperBound {
+		if res.Delta2Exact != nil && !*res.Delta2Exact {
 			bound = ", an upper bound"
 		}
 		fmt.Fprintf(out, "noise σ             %.6g (τ=%g, ε=%g, δ=%g, Δ2=%.6g%s)\n", res.Sigma, res.Tau, res.Epsilon, res.Delta, res.Delta2, bound)

@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"math"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -140,13 +140,13 @@ func TestExperimentBadInput(t *testing.T) {
 
 // experiment graph --time-budget calibrates σ on the proven upper bound
 // that the budget reaches, as a release with --time-budget would, and says
-// so (delta2UpperBound); without a budget Δ2 is exact. The bound must lie
+// so (delta2Exact false); without a budget Δ2 is exact. The bound must lie
 // at or above the exact value, and σ follow it.
 func TestExperimentGraphTimeBudget(t *testing.T) {
 	type result struct {
-		Delta2           float64
-		Sigma            float64
-		Delta2UpperBound *bool
+		Delta2      float64
+		Sigma       float64
+		Delta2Exact *bool
 	}
 	run := func(budget string) result {
 		out, code := runExperimentCLI(t, "experiment", "graph", "--graph", "pa:n=6000,m=2", "--tau", "0.1", "--epsilon", "1",
@@ -162,11 +162,11 @@ func TestExperimentGraphTimeBudget(t *testing.T) {
 		return r
 	}
 	exact, bounded := run("0"), run("1ms")
-	if exact.Delta2UpperBound != nil {
-		t.Errorf("no budget: delta2UpperBound present (%v), want Δ2 exact", *exact.Delta2UpperBound)
+	if exact.Delta2Exact == nil || !*exact.Delta2Exact {
+		t.Errorf("no budget: delta2Exact %v, want true", exact.Delta2Exact)
 	}
-	if bounded.Delta2UpperBound == nil || !*bounded.Delta2UpperBound {
-		t.Fatalf("--time-budget 1ms: delta2UpperBound %v, want true (Δ2 %g, exact %g)", bounded.Delta2UpperBound, bounded.Delta2, exact.Delta2)
+	if bounded.Delta2Exact == nil || *bounded.Delta2Exact {
+		t.Fatalf("--time-budget 1ms: delta2Exact %v, want false (Δ2 %g, exact %g)", bounded.Delta2Exact, bounded.Delta2, exact.Delta2)
 	}
 	if !(bounded.Delta2 >= exact.Delta2) {
 		t.Errorf("--time-budget 1ms: Δ2 %g is below the exact %g: not an upper bound", bounded.Delta2, exact.Delta2)
