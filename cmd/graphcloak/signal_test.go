@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,5 +73,77 @@ func TestSignalStopsLongSensitivity(t *testing.T) {
 			cmd.Process.Signal(os.Kill)
 			t.Fatalf("%v: still running 30 s after the signal", sig)
 		}
+	}
+}
+
+// The other long commands stop the same way, 130 on SIGINT or SIGTERM,
+// and an interrupted release charges nothing and writes nothing: each is
+// started on work that takes minutes (Leiden on 2·10⁶ nodes, 10⁵ trials,
+// the Δ2 of a hub-heavy graph) and signalled after two seconds, inside
+// loading or computing; either must stop.
+func TestSignalStopsLongCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "graphcloak")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	const n = 50000
+	var csv strings.Builder
+	csv.WriteString("node,value\n")
+	for k := range n {
+		fmt.Fprintf(&csv, "%d,%g\n", k, float64(k%7)/7)
+	}
+	readings, ledger, out := filepath.Join(dir, "v.csv"), filepath.Join(dir, "ledger.json"), filepath.Join(dir, "r.json")
+	if err := os.WriteFile(readings, []byte(csv.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := exec.Command(bin, "budget", "--init", "--ledger", ledger, "--scope", "default", "--epsilon-total", "10",
+		"--delta-total", "1e-5").CombinedOutput(); err != nil {
+		t.Fatalf("budget --init: %v\n%s", err, b)
+	}
+	before, err := os.ReadFile(ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		sig  syscall.Signal
+		args []string
+	}{
+		{syscall.SIGINT, []string{"communities", "--graph", "pa:n=2000000,m=5,seed=1", "-o", "json"}},
+		{syscall.SIGTERM, []string{"experiment", "graph", "--trials", "100000"}},
+		{syscall.SIGINT, []string{"release", "--graph", fmt.Sprintf("pa:n=%d,m=10", n), "--values", readings, "--tau", "1",
+			"--ledger", ledger, "--out", out, "--epsilon", "1", "--delta", "1e-6"}},
+	} {
+		cmd := exec.Command(bin, c.args...)
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Second)
+		sent := time.Now()
+		if err := cmd.Process.Signal(c.sig); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		select {
+		case err := <-done:
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != exitInterrupted {
+				t.Errorf("%s on %v: exit %v, want code %d", c.args[0], c.sig, err, exitInterrupted)
+			}
+			t.Logf("%s: stopped %v after %v", c.args[0], time.Since(sent), c.sig)
+		case <-time.After(30 * time.Second):
+			cmd.Process.Signal(os.Kill)
+			t.Fatalf("%s: still running 30 s after %v", c.args[0], c.sig)
+		}
+	}
+	if after, err := os.ReadFile(ledger); err != nil || string(after) != string(before) {
+		t.Errorf("the interrupted release changed the ledger (%v)", err)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the interrupted release left %s (%v)", out, err)
 	}
 }
