@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -415,7 +416,10 @@ type Graph struct {
 // no-source trial scores 0. ExactNodeRate: the fraction of true sources
 // among the K heaviest nodes of the estimate (posterior when the estimator
 // has one, else f̂). EMDMean: graph EMD between f0/K and f̂/‖f̂‖₁ over the
-// trials with f̂ ≠ 0. TrueShareMean is the mean share the report gives the
+// trials with f̂ ≠ 0 whose mass lies in each connected component in the
+// same share as the sources' (on a disconnected graph the others have no
+// transport plan: their EMD is infinite, and they are left out; with none
+// left EMDMean is NaN, null in JSON). TrueShareMean is the mean share the report gives the
 // true source communities (a calibration check for posteriors).
 type GraphResult struct {
 	Trials      int    `json:"trials"`
@@ -722,7 +726,14 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 	sc.exact /= float64(e.Sources)
 	sc.emd = math.NaN()
 	if sum(f) > 0 {
-		if sc.emd, err = recovery.EMDGraph(g, normalised(f0), normalised(f)); err != nil {
+		var unbalanced *recovery.UnbalancedError
+		switch sc.emd, err = recovery.EMDGraph(g, normalised(f0), normalised(f)); {
+		case errors.As(err, &unbalanced):
+			// A disconnected graph where f̂ spreads its mass over the
+			// components otherwise than the sources: no transport plan,
+			// the hop-metric EMD is infinite; the trial has none.
+			sc.emd = math.NaN()
+		case err != nil:
 			return graphScore{}, nil, err
 		}
 	}

@@ -240,3 +240,34 @@ func TestRunGraphNames(t *testing.T) {
 		t.Errorf("source member %d (faction %d): top community named %q, want %q", src+1, faction[src], top.Name, want)
 	}
 }
+
+// On a disconnected graph (pin = 0.2 inside two blocks, nothing between)
+// the graph EMD exists only when the estimate shares its mass between the
+// components as the source does. With tiny noise the posterior sits on
+// the source: every trial has an EMD, near 0. With noise far above the
+// signal most estimates spread over both components and have none; the
+// experiment still scores the communities instead of failing (it failed
+// on the first such trial).
+func TestRunGraphDisconnected(t *testing.T) {
+	g, planted, err := laplacian.SBM([]int{50, 50}, 0.2, 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k, _ := g.Components(); k < 2 {
+		t.Fatalf("fixture: %d component(s), want a disconnected graph", k)
+	}
+	quiet, err := RunGraph(context.Background(), Graph{Graph: g, Partition: planted, Tau: 0.5, Sigma: 1e-4, Trials: 20, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(quiet.EMDMean >= 0 && quiet.EMDMean < 0.5) || quiet.CommunityAccuracy < 0.99 {
+		t.Errorf("tiny noise: EMD mean %v, community accuracy %v; want a defined EMD near 0 and the right community", quiet.EMDMean, quiet.CommunityAccuracy)
+	}
+	loud, err := RunGraph(context.Background(), Graph{Graph: g, Partition: planted, Tau: 0.5, Sigma: 100, Trials: 20, Seed: 1})
+	if err != nil {
+		t.Fatalf("noise above the signal on a disconnected graph: %v", err)
+	}
+	if !(math.IsNaN(loud.EMDMean) || loud.EMDMean >= 0) || !(loud.CommunityAccuracy >= 0 && loud.CommunityAccuracy <= 1) {
+		t.Errorf("loud noise: EMD mean %v, community accuracy %v", loud.EMDMean, loud.CommunityAccuracy)
+	}
+}
