@@ -20,8 +20,11 @@ func ParseSeconds(s string) (float64, error) {
 		return f, nil
 	}
 	d, err := time.ParseDuration(s)
-	if err != nil || d < 0 {
+	switch {
+	case err != nil:
 		return 0, fmt.Errorf("%q is not a duration: give seconds (15) or a unit (15s, 2m, 1h)", s)
+	case d < 0:
+		return 0, fmt.Errorf("%q is not a duration ≥ 0", s)
 	}
 	return d.Seconds(), nil
 }
