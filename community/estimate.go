@@ -19,9 +19,9 @@ package community
 //     mixing 0.3 (43%). 8 is assumed: how much of the buffers is resident
 //     at once depends on when the collector runs, and 8 with 175 a node
 //     and gcGrowth 1.9 fit the peaks measured on LFR and preferential
-//     attachment from 10⁶ to 10⁸ edges within ±20%, except LFR at 10⁷
-//     edges, whose peak swings from 560 to 853 MiB between runs of one
-//     binary.
+//     attachment from 10⁶ to 10⁸ edges within ±20% once the communities
+//     command holds the run to its estimate (under GOGC=100 alone LFR at
+//     10⁷ edges peaked anywhere from 560 to 853 MiB between runs).
 const (
 	leidenBytesPerNode          = 175
 	leidenScratchBytesPerWorker = 12

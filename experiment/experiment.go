@@ -419,8 +419,9 @@ type Graph struct {
 // trials with f̂ ≠ 0 whose mass lies in each connected component in the
 // same share as the sources' (on a disconnected graph the others have no
 // transport plan: their EMD is infinite, and they are left out; with none
-// left EMDMean is NaN, null in JSON). TrueShareMean is the mean share the report gives the
-// true source communities (a calibration check for posteriors).
+// left EMDMean is NaN, null in JSON). TrueShareMean is the mean share the
+// report gives the true source communities (a calibration check for
+// posteriors).
 type GraphResult struct {
 	Trials      int    `json:"trials"`
 	Estimator   string `json:"estimator"`

@@ -43,7 +43,7 @@ type graphOptions struct {
 	plot           string
 	privateAnswer  bool
 	answerCap      int
-	timeBudget     time.Duration // of Δ2; 0: to completion
+	timeBudget     time.Duration // of Δ2; 0: to completion (the flag refuses negative ones)
 }
 
 // loadExperimentGraph loads --graph (with the community property when
@@ -72,8 +72,6 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 	switch {
 	case o.trials < 1:
 		return "", inputErrorf("--trials must be at least 1, got %d", o.trials)
-	case o.timeBudget < 0:
-		return "", inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
 	case o.sources < 1:
 		return "", inputErrorf("--sources must be at least 1, got %d", o.sources)
 	}
