@@ -2,6 +2,7 @@ package community
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/graphcloak/graphcloak/laplacian"
 )
@@ -83,7 +84,7 @@ func (ld *leiden) settle(lv *level, comm []int32, active []bool, order []int32, 
 				dirty[comm[v]], dirty[before[v]] = true, true
 			}
 		}
-		if active = splitDirty(lv, comm, dirty); active == nil {
+		if active = splitDirty(lv, comm, dirty, ld.workers); active == nil {
 			return
 		}
 		copy(before, comm)
@@ -123,58 +124,100 @@ func carryLabels(prev []int) []int32 {
 
 // splitDirty splits every dirty community of comm into its connected
 // pieces (the piece holding the community's first node keeps the label,
-// the others take empty labels), clears dirty, and returns the nodes of
-// the pieces that got new labels marked active, or nil if nothing split.
-func splitDirty(lv *level, comm []int32, dirty []bool) []bool {
+// the others take the lowest empty labels, in order of their first
+// nodes), clears dirty, and returns the nodes of the pieces that got new
+// labels marked active, or nil if nothing split. Communities are searched
+// in parallel (each search stays inside its own community); the labels
+// depend only on comm, never on the workers.
+func splitDirty(lv *level, comm []int32, dirty []bool, workers int) []bool {
 	n := lv.n
+	// The members of each dirty community, in node order.
+	start := make([]int32, n+1)
+	for _, c := range comm {
+		if dirty[c] {
+			start[c+1]++
+		}
+	}
+	for c := 0; c < n; c++ {
+		start[c+1] += start[c]
+	}
+	members := make([]int32, start[n])
+	fill := append([]int32(nil), start[:n]...)
+	for v, c := range comm {
+		if dirty[c] {
+			members[fill[c]] = int32(v)
+			fill[c]++
+		}
+	}
+	var dirtyComms []int32
+	for c := range int32(n) {
+		if start[c+1] > start[c] {
+			dirtyComms = append(dirtyComms, c)
+		}
+	}
+	// piece[v] is the first node of v's piece when that piece is not its
+	// community's first, else −1.
+	piece := make([]int32, n)
+	seen := make([]bool, n)
+	extra := make([][]int32, workers) // first nodes of the later pieces
+	stacks := make([][]int32, workers)
+	forEach(workers, len(dirtyComms), 64, func(w, i int) {
+		c := dirtyComms[i]
+		for _, s := range members[start[c]:start[c+1]] {
+			if seen[s] {
+				continue
+			}
+			first := int32(-1)
+			if s != members[start[c]] {
+				first = s
+				extra[w] = append(extra[w], s)
+			}
+			seen[s] = true
+			stack := append(stacks[w][:0], s)
+			for len(stack) > 0 {
+				v := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				piece[v] = first
+				for _, u := range lv.col[lv.rowPtr[v]:lv.rowPtr[v+1]] {
+					if !seen[u] && comm[u] == c {
+						seen[u] = true
+						stack = append(stack, u)
+					}
+				}
+			}
+			stacks[w] = stack
+		}
+	})
+	clear(dirty)
+	var firsts []int32
+	for _, e := range extra {
+		firsts = append(firsts, e...)
+	}
+	if len(firsts) == 0 {
+		return nil
+	}
+	slices.Sort(firsts)
 	used := make([]bool, n)
 	for _, c := range comm {
 		used[c] = true
 	}
+	label := make(map[int32]int32, len(firsts))
 	free := int32(0)
-	nextFree := func() int32 {
+	for _, s := range firsts {
 		for used[free] {
 			free++
 		}
 		used[free] = true
-		return free
+		label[s] = free
 	}
-	seen := make([]bool, n)
-	claimed := make([]bool, n) // a dirty community whose first piece was found
-	var active []bool
-	var stack []int32
-	for s := int32(0); s < int32(n); s++ {
-		c := comm[s]
-		if !dirty[c] || seen[s] {
-			continue
-		}
-		label := c
-		if claimed[c] {
-			label = nextFree()
-			if active == nil {
-				active = make([]bool, n)
-			}
-		}
-		claimed[c] = true
-		seen[s] = true
-		stack = append(stack[:0], s)
-		for len(stack) > 0 {
-			v := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if label != c {
-				comm[v] = label
+	active := make([]bool, n)
+	for _, c := range dirtyComms {
+		for _, v := range members[start[c]:start[c+1]] {
+			if f := piece[v]; f >= 0 {
+				comm[v] = label[f]
 				active[v] = true
 			}
-			for p := lv.rowPtr[v]; p < lv.rowPtr[v+1]; p++ {
-				if u := lv.col[p]; !seen[u] && comm[u] == c {
-					seen[u] = true
-					stack = append(stack, u)
-				}
-			}
 		}
-	}
-	for c := range dirty {
-		dirty[c] = false
 	}
 	return active
 }

@@ -2,6 +2,7 @@ package community
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -139,4 +140,104 @@ func TestCarry(t *testing.T) {
 			t.Errorf("node %d reported changed", v)
 		}
 	}
+}
+
+// splitDirty against union–find: every dirty community becomes its
+// connected pieces, the piece of its lowest node keeps the label, the
+// others take the lowest unused labels in order of their lowest nodes, and
+// the result is the same for every number of workers.
+func TestSplitDirty(t *testing.T) {
+	g, _ := gen(t, "rgg:n=3000,radius=0.02,seed=5") // sparse: many small pieces
+	lv := levelOf(g)
+	n := lv.n
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 5 {
+		comm := make([]int32, n)
+		for v := range comm {
+			comm[v] = int32(rng.IntN(40)) * 7 // labels spread over 0..n−1, most unused
+		}
+		dirty := make([]bool, n)
+		for c := range dirty {
+			dirty[c] = trial == 0 || rng.IntN(2) == 0
+		}
+		want, wantActive := splitOracle(lv, comm, dirty)
+		for _, workers := range []int{1, 2, 8} {
+			got := append([]int32(nil), comm...)
+			d := append([]bool(nil), dirty...)
+			active := splitDirty(lv, got, d, workers)
+			if !slices.Equal(got, want) {
+				t.Fatalf("trial %d, %d workers: labels differ from union–find", trial, workers)
+			}
+			if (active == nil) != (wantActive == nil) || active != nil && !slices.Equal(active, wantActive) {
+				t.Fatalf("trial %d, %d workers: active nodes differ", trial, workers)
+			}
+			if slices.Contains(d, true) {
+				t.Fatalf("trial %d: dirty not cleared", trial)
+			}
+		}
+		if trial == 0 && wantActive == nil {
+			t.Fatal("the test partition split nothing: it checks nothing")
+		}
+	}
+}
+
+// splitOracle is splitDirty by union–find over the links inside each
+// dirty community.
+func splitOracle(lv *level, comm []int32, dirty []bool) ([]int32, []bool) {
+	n := lv.n
+	parent := make([]int, n)
+	for i := range parent {
+		parent[i] = i
+	}
+	var find func(int) int
+	find = func(x int) int {
+		for parent[x] != x {
+			parent[x] = parent[parent[x]]
+			x = parent[x]
+		}
+		return x
+	}
+	for v := range n {
+		for _, u := range lv.col[lv.rowPtr[v]:lv.rowPtr[v+1]] {
+			if comm[u] == comm[v] && dirty[comm[v]] {
+				if a, b := find(v), find(int(u)); a != b {
+					parent[max(a, b)] = min(a, b) // the root is the piece's lowest node
+				}
+			}
+		}
+	}
+	out := append([]int32(nil), comm...)
+	used := make([]bool, n)
+	for _, c := range comm {
+		used[c] = true
+	}
+	lowest := map[int32]int{} // lowest node of each community
+	for v := n - 1; v >= 0; v-- {
+		lowest[comm[v]] = v
+	}
+	label := map[int]int32{}
+	var active []bool
+	free := int32(0)
+	for v := range n {
+		c := comm[v]
+		if !dirty[c] {
+			continue
+		}
+		r := find(v)
+		if r == find(lowest[c]) {
+			continue
+		}
+		if _, ok := label[r]; !ok {
+			for used[free] {
+				free++
+			}
+			used[free], label[r] = true, free
+		}
+		out[v] = label[r]
+		if active == nil {
+			active = make([]bool, n)
+		}
+		active[v] = true
+	}
+	return out, active
 }
