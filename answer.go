@@ -38,7 +38,7 @@ type AnswerJob struct {
 	// Geometry, when non-nil, is the partition's CommunityGeometry
 	// computed before (a dry run, a forecast).
 	Geometry *privacy.CommunityGeometry
-	// Ledger is charged Calibration.Rho before anything is drawn.
+	// Ledger is charged Calibration.Charge (ρ and ε) before anything is drawn.
 	Ledger       privacy.Ledger
 	Scope, Epoch string
 	Noise        privacy.NoiseSource
@@ -97,7 +97,7 @@ func Answer(ctx context.Context, job AnswerJob) (*AnswerResult, error) {
 		return nil, err
 	}
 	id := privacy.NewReleaseID()
-	if err := job.Ledger.Charge(ctx, privacy.Charge{Scope: job.Scope, ReleaseID: job.Epoch, Rho: cal.Rho}); err != nil {
+	if err := job.Ledger.Charge(ctx, cal.Charge(job.Scope, job.Epoch)); err != nil {
 		return nil, err
 	}
 	o, err := privacy.SampleAnswer(privacy.AnswerRequest{Calibration: cal, Distances: cg.DistancesFrom(hat), Source: hat,

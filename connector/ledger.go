@@ -23,12 +23,14 @@ const (
 // Ledger is a privacy.Ledger kept in Neo4j, so that every process
 // releasing from one database shares one budget:
 //
-//	(:GraphcloakLedger {scope, spent, rhoSpent, rhoBudget, epsilon, delta, releases})
-//	(:GraphcloakCharge {chargeId, scope, releaseId, rho, chargedAt})
+//	(:GraphcloakLedger {scope, spent, pureRho, pureEpsilon, rhoSpent, rhoBudget, epsilon, delta, releases})
+//	(:GraphcloakCharge {chargeId, scope, releaseId, rho, epsilon, chargedAt})
 //
 // spent is the exact sum of the charges' ρ as a rational "a/b" (each
-// float64 ρ is exact in binary), so no rounding accumulates; rhoSpent is
-// that sum rounded up, for people. Uniqueness constraints on scope and
+// float64 ρ is exact in binary), so no rounding accumulates; pureRho and
+// pureEpsilon are the exact sums of the ρ and ε of the pure ε-DP charges
+// (answers; absent on scopes that never had one, and on charges that are
+// not pure: privacy.Spend); rhoSpent is spent rounded up, for people. Uniqueness constraints on scope and
 // chargeId make MERGE race-free.
 //
 // Only InitScope (the budget --init command) creates a scope node, with
@@ -143,7 +145,8 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 		// 2. Read the state under the lock.
 		res, err = tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
 			"OPTIONAL MATCH (c:"+ChargeLabel+" {chargeId: $cid}) "+
-			"RETURN l.spent AS spent, l.rhoBudget AS rhoMax, l.epsilon AS eps, l.delta AS delta, c IS NOT NULL AS dup",
+			"RETURN l.spent AS spent, l.rhoBudget AS rhoMax, l.epsilon AS eps, l.delta AS delta, c IS NOT NULL AS dup, "+
+			"coalesce(l.pureRho, '0') AS pureRho, coalesce(l.pureEpsilon, '0') AS pureEpsilon, l.releases AS releases",
 			map[string]any{"scope": ch.Scope, "cid": chargeID})
 		if err != nil {
 			return struct{}{}, err
@@ -164,20 +167,33 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 		if dup {
 			return refuse(outcome{dup: true})
 		}
-		spent, ok := new(big.Rat).SetString(spentS)
-		if !ok {
-			return refuse(outcome{other: fmt.Errorf("connector: ledger scope %q is corrupt: spend %q is not a rational", ch.Scope, spentS)})
+		pureRhoS, _ := rec.Values[5].(string)
+		pureEpsS, _ := rec.Values[6].(string)
+		releases, _ := rec.Values[7].(int64)
+		spend, err := spendOf(ch.Scope, spentS, pureRhoS, pureEpsS)
+		if err != nil {
+			return refuse(outcome{other: err})
 		}
-		next := new(big.Rat).Add(spent, new(big.Rat).SetFloat64(ch.Rho))
-		if next.Cmp(new(big.Rat).SetFloat64(rhoMax)) > 0 {
-			return refuse(outcome{budget: privacy.NewBudgetError(ch, ratUp(spent), rhoMax, stored)})
+		if err := stored.Admit(rhoMax, ch.Scope, int(releases), spend, ch); err != nil {
+			var be *privacy.BudgetError
+			if errors.As(err, &be) {
+				return refuse(outcome{budget: be})
+			}
+			return refuse(outcome{other: err})
 		}
+		spend.Add(ch)
 		// 3. Record the charge and the new spend.
+		params := map[string]any{"scope": ch.Scope, "cid": chargeID, "rid": ch.ReleaseID, "rho": ch.Rho,
+			"now": time.Now().UTC(), "spent": spend.Rho().RatString(), "rhoSpent": ratUp(spend.Rho())}
+		pure := ""
+		if ch.Epsilon > 0 {
+			pure = ", c.epsilon = $eps, l.pureRho = $pureRho, l.pureEpsilon = $pureEps"
+			params["eps"], params["pureRho"], params["pureEps"] = ch.Epsilon, spend.PureRho().RatString(), spend.PureEpsilon().RatString()
+		}
 		res, err = tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
 			"CREATE (c:"+ChargeLabel+" {chargeId: $cid, scope: $scope, releaseId: $rid, rho: $rho, chargedAt: $now}) "+
-			"SET l.spent = $spent, l.rhoSpent = $rhoSpent, l.releases = l.releases + 1, l.updatedAt = $now",
-			map[string]any{"scope": ch.Scope, "cid": chargeID, "rid": ch.ReleaseID, "rho": ch.Rho,
-				"now": time.Now().UTC(), "spent": next.RatString(), "rhoSpent": ratUp(next)})
+			"SET l.spent = $spent, l.rhoSpent = $rhoSpent, l.releases = l.releases + 1, l.updatedAt = $now"+pure,
+			params)
 		if err != nil {
 			return struct{}{}, err
 		}
@@ -224,12 +240,13 @@ func (l *Ledger) Charged(ctx context.Context, scope, releaseID string) (bool, er
 
 // Balance implements privacy.Ledger.
 func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, error) {
-	q := "MATCH (l:" + LedgerLabel + ") RETURN l.scope, l.spent, l.rhoBudget, l.epsilon, l.delta, l.releases"
-	params := map[string]any{}
+	match, params := "MATCH (l:"+LedgerLabel+") ", map[string]any{}
 	if scope != "" {
-		q = "MATCH (l:" + LedgerLabel + " {scope: $scope}) RETURN l.scope, l.spent, l.rhoBudget, l.epsilon, l.delta, l.releases"
+		match = "MATCH (l:" + LedgerLabel + " {scope: $scope}) "
 		params["scope"] = scope
 	}
+	q := match + "RETURN l.scope, l.spent, l.rhoBudget, l.epsilon, l.delta, l.releases, " +
+		"coalesce(l.pureRho, '0'), coalesce(l.pureEpsilon, '0')"
 	out, err := runRead(ctx, l.c, l.db, "read privacy ledger", func(ctx context.Context, tx neo4j.ManagedTransaction) ([]privacy.Balance, error) {
 		res, err := tx.Run(ctx, q, params)
 		if err != nil {
@@ -244,17 +261,13 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 			eps, _ := v[3].(float64)
 			delta, _ := v[4].(float64)
 			n, _ := v[5].(int64)
-			spent, ok := new(big.Rat).SetString(spentS)
-			if !ok {
-				return nil, fmt.Errorf("connector: ledger scope %q is corrupt: spend %q is not a rational", name, spentS)
+			pureRhoS, _ := v[6].(string)
+			pureEpsS, _ := v[7].(string)
+			spend, err := spendOf(name, spentS, pureRhoS, pureEpsS)
+			if err != nil {
+				return nil, err
 			}
-			b := privacy.Balance{Scope: name, Releases: int(n), RhoSpent: ratUp(spent), RhoBudget: rhoMax,
-				Budget: privacy.Budget{Epsilon: eps, Delta: delta}}
-			if rem := new(big.Rat).Sub(new(big.Rat).SetFloat64(rhoMax), spent); rem.Sign() > 0 {
-				b.RhoRemaining = ratDown(rem)
-			}
-			b.EpsilonSpent, _ = privacy.CKSEpsilon(b.RhoSpent, delta)
-			out = append(out, b)
+			out = append(out, privacy.Budget{Epsilon: eps, Delta: delta}.BalanceOf(name, int(n), rhoMax, spend))
 		}
 		return out, res.Err()
 	})
@@ -268,18 +281,23 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 	return out, nil
 }
 
+// spendOf parses a scope's stored sums (rationals "a/b").
+func spendOf(scope string, sums ...string) (*privacy.Spend, error) {
+	var r [3]*big.Rat
+	for i, s := range sums {
+		v, ok := new(big.Rat).SetString(s)
+		if !ok || v.Sign() < 0 {
+			return nil, fmt.Errorf("connector: ledger scope %q is corrupt: spend %q is not a rational ≥ 0", scope, s)
+		}
+		r[i] = v
+	}
+	return privacy.SpendOf(r[0], r[1], r[2]), nil
+}
+
 func ratUp(r *big.Rat) float64 {
 	v, exact := r.Float64()
 	if !exact && new(big.Rat).SetFloat64(v).Cmp(r) < 0 {
 		v = math.Nextafter(v, math.Inf(1))
-	}
-	return v
-}
-
-func ratDown(r *big.Rat) float64 {
-	v, exact := r.Float64()
-	if !exact && new(big.Rat).SetFloat64(v).Cmp(r) > 0 {
-		v = math.Nextafter(v, math.Inf(-1))
 	}
 	return v
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/internal/ledgertest"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -91,6 +92,26 @@ func TestLedger(t *testing.T) {
 	if err := l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "r5", Rho: -1}); err == nil {
 		t.Fatal("negative ρ accepted")
 	}
+
+	t.Run("pure charges", func(t *testing.T) {
+		// Answers are accounted by their ε beside the Gaussian releases,
+		// and the sums survive in the scope node (a fresh client reads them).
+		pscope := scope + "_pure"
+		if err := l.InitScope(ctx, pscope, ledgertest.Budget); err != nil {
+			t.Fatal(err)
+		}
+		ledgertest.PureCharges(t, l, pscope, func() privacy.Ledger {
+			c2, _ := connect(t)
+			l2, err := connector.NewLedger(ctx, c2, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l2
+		})
+		if r := query(t, d, "MATCH (c:GraphcloakCharge {scope: $s}) WHERE c.epsilon IS NOT NULL RETURN count(c)", map[string]any{"s": pscope}); r[0].Values[0] != int64(2) {
+			t.Fatalf("%v charge nodes carry an ε, want the 2 answers", r[0].Values[0])
+		}
+	})
 
 	t.Run("concurrent", func(t *testing.T) {
 		// 12 goroutines, each its own client (as separate processes

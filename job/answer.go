@@ -192,8 +192,8 @@ func (p *AnswerPlan) affordable(ctx context.Context) (*privacy.Balance, error) {
 	if err != nil || len(b) != 1 {
 		return nil, err
 	}
-	if rho := p.Calibration.Rho; rho > b[0].RhoRemaining {
-		return nil, privacy.NewBudgetError(privacy.Charge{Scope: s.Scope, ReleaseID: s.Epoch, Rho: rho}, b[0].RhoSpent, b[0].RhoBudget, b[0].Budget)
+	if c := p.Calibration.Charge(s.Scope, s.Epoch); !b[0].Admits(c) {
+		return nil, privacy.NewBudgetError(c, b[0])
 	}
 	return &b[0], nil
 }

@@ -13,10 +13,15 @@ import (
 
 // answerFixture is one epoch's private answer on the 3×3 grid of
 // newFixture, with three named row communities and a ledger whose
-// budget holds rhoMax.
-func answerFixture(t *testing.T, rhoMax float64) *fixture {
+// budget is (epsTotal, 10⁻⁵).
+func answerFixture(t *testing.T, epsTotal float64) *fixture {
 	f := newFixture(t)
-	f.mem = NewMemory(func() time.Time { return f.now }, testScope, rhoMax, privacy.Budget{Epsilon: 10, Delta: 1e-5})
+	b := privacy.Budget{Epsilon: epsTotal, Delta: 1e-5}
+	rhoMax, err := b.Rho()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.mem = NewMemory(func() time.Time { return f.now }, testScope, rhoMax, b)
 	return f
 }
 
@@ -72,7 +77,7 @@ func TestAnswerPublishes(t *testing.T) {
 // An answer the budget cannot pay for, or of an epoch charged before,
 // is refused before its run is claimed: no run record, no charge.
 func TestAnswerRefusedBeforeClaim(t *testing.T) {
-	f := answerFixture(t, 0.01)
+	f := answerFixture(t, 0.5) // the answer's ε = 1 fits neither accounting
 	if _, err := f.answer("a1"); errkind.Of(err) != errkind.Budget || len(f.mem.Runs()) != 0 || f.mem.Charges() != 0 {
 		t.Errorf("over budget: %v (kind %v), %d runs, %d charges; want the budget error, nothing claimed", err, errkind.Of(err), len(f.mem.Runs()), f.mem.Charges())
 	}

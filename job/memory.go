@@ -41,8 +41,9 @@ type Memory struct {
 	nodes   map[string]map[string]any
 	budget  privacy.Budget
 	rhoMax  float64
-	spent   map[string]float64 // scope → ρ
-	charged map[string]bool    // scope/epoch
+	spent   map[string]*privacy.Spend
+	nCharge map[string]int  // scope → charges
+	charged map[string]bool // scope/epoch
 	charges int
 }
 
@@ -55,7 +56,7 @@ type memValues struct {
 // rhoMax (for the (ε, δ) budget b, reported in refusals).
 func NewMemory(now func() time.Time, scope string, rhoMax float64, b privacy.Budget) *Memory {
 	return &Memory{Now: now, owners: map[string]string{}, values: map[string]memValues{}, nodes: map[string]map[string]any{},
-		budget: b, rhoMax: rhoMax, spent: map[string]float64{scope: 0}, charged: map[string]bool{}}
+		budget: b, rhoMax: rhoMax, spent: map[string]*privacy.Spend{scope: {}}, nCharge: map[string]int{}, charged: map[string]bool{}}
 }
 
 // step records one step named op and fails it at the crash point.
@@ -149,7 +150,7 @@ func (m *Memory) Balance(_ context.Context, scope string) ([]privacy.Balance, er
 	if !ok {
 		return nil, fmt.Errorf("scope %q: %w", scope, privacy.ErrNoScope)
 	}
-	return []privacy.Balance{{Scope: scope, RhoSpent: spent, RhoBudget: m.rhoMax, RhoRemaining: max(0, m.rhoMax-spent), Budget: m.budget}}, nil
+	return []privacy.Balance{m.budget.BalanceOf(scope, m.nCharge[scope], m.rhoMax, spent)}, nil
 }
 
 // Charge charges c once (privacy.Ledger).
@@ -165,10 +166,12 @@ func (m *Memory) Charge(_ context.Context, c privacy.Charge) error {
 		return fmt.Errorf("scope %q: %w", c.Scope, privacy.ErrNoScope)
 	case m.charged[c.Scope+"/"+c.ReleaseID]:
 		return fmt.Errorf("scope %q release %q: %w", c.Scope, c.ReleaseID, privacy.ErrAlreadyCharged)
-	case spent+c.Rho > m.rhoMax:
-		return privacy.NewBudgetError(c, spent, m.rhoMax, m.budget)
 	}
-	m.spent[c.Scope] = spent + c.Rho
+	if err := m.budget.Admit(m.rhoMax, c.Scope, m.nCharge[c.Scope], spent, c); err != nil {
+		return err
+	}
+	spent.Add(c)
+	m.nCharge[c.Scope]++
 	m.charged[c.Scope+"/"+c.ReleaseID] = true
 	m.charges++
 	return nil

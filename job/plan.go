@@ -269,8 +269,7 @@ func (p *Plan) checkAffordable(ctx context.Context) (done bool, err error) {
 		return false, inputError{err}
 	}
 	if cal.Rho*(1-affordabilityMargin) > b[0].RhoRemaining {
-		return false, privacy.NewBudgetError(privacy.Charge{Scope: scope, ReleaseID: epoch, Rho: cal.Rho},
-			b[0].RhoSpent, b[0].RhoBudget, b[0].Budget)
+		return false, privacy.NewBudgetError(privacy.Charge{Scope: scope, ReleaseID: epoch, Rho: cal.Rho}, b[0])
 	}
 	return false, nil
 }

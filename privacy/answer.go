@@ -51,10 +51,8 @@ type AnswerCalibration struct {
 	// Loss is the worst privacy loss over all edges, computed exactly for
 	// this ε′ (≤ Epsilon/⌈Alpha⌉).
 	Loss float64 `json:"loss"`
-	// Rho is the zCDP cost charged to the ledger, min(ε²/2, ε): an ε-DP
-	// mechanism is (ε²/2)-zCDP (Bun & Steinke 2016, Prop. 1.4), and also
-	// ε-zCDP, since its Rényi divergences of every order are at most
-	// D_∞ ≤ ε < ε·α for α > 1.
+	// Rho is the zCDP cost PureRho(ε) charged to the ledger beside ε
+	// (Charge).
 	Rho float64 `json:"rho"`
 	// Accuracy is the mean over nodes s of P(comm(s) | s): the rate of the
 	// right community when the operator's recovery is exact.
@@ -150,8 +148,14 @@ func (cg *CommunityGeometry) calibrate(ctx context.Context, epsilon, alpha float
 		}
 	}
 	best.Epsilon, best.Alpha, best.K = epsilon, alpha, cg.k
-	best.Rho = min(epsilon*epsilon/2, epsilon)
+	best.Rho = PureRho(epsilon)
 	return best, nil
+}
+
+// Charge is the ledger charge of one answer with this calibration: its
+// zCDP cost Rho and, since the answer is ε-DP, its ε.
+func (c AnswerCalibration) Charge(scope, releaseID string) Charge {
+	return Charge{Scope: scope, ReleaseID: releaseID, Rho: c.Rho, Epsilon: c.Epsilon}
 }
 
 // maxDistance returns the largest truncated distance any node has to any
@@ -322,7 +326,7 @@ type AnswerRequest struct {
 // accepted with probability exp(−ε′·min(D(s, o), c)) by the exact
 // Bernoulli-exp sampler of Canonne, Kamath & Steinke (2020), so the output
 // follows AnswerProbabilities exactly (no floating-point sampling).
-// It charges nothing: the caller charges Calibration.Rho first.
+// It charges nothing: the caller charges Calibration.Charge first.
 func SampleAnswer(req AnswerRequest) (int, error) {
 	if req.Calibration.envelope != nil {
 		return sampleEnvelope(req)

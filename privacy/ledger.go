@@ -16,7 +16,9 @@ import (
 // Accounting is in zero-concentrated DP (Bun & Steinke 2016): a release
 // costs ρ = Δ²/(2σ²) (for the discrete Gaussian with lattice sensitivity Δ,
 // Canonne, Kamath & Steinke 2020, Thm 14) and costs add under composition,
-// adaptive or not. A scope is one protected unit over its whole lifetime
+// adaptive or not. Pure ε-DP answers are also accounted by their ε, apart
+// from the Gaussian releases (Spend): a scope may spend up to its budget
+// by either accounting. A scope is one protected unit over its whole lifetime
 // (a deployment, a graph id); every scope of a ledger has the same budget,
 // converted once into ρ_max by Budget.Rho.
 //
@@ -25,10 +27,11 @@ import (
 //     and returns *ArgumentError otherwise, charging nothing.
 //   - Charge checks and commits atomically (one transaction, one lock):
 //     if (Scope, ReleaseID) was charged before it returns an error wrapping
-//     ErrAlreadyCharged and charges nothing; if spent + ρ > ρ_max it returns
-//     *BudgetError and charges nothing (never clips ρ); otherwise it records
-//     spent += ρ (rounded up, or exact) and the release id, durably, before
-//     returning nil.
+//     ErrAlreadyCharged and charges nothing; if the scope's Spend with c
+//     added fits the budget by neither accounting (Budget.Admit) it
+//     returns *BudgetError and charges nothing (never clips ρ); otherwise
+//     it records c (its ρ, and its ε when it is a pure charge) exactly and
+//     the release id, durably, before returning nil.
 //   - A charge is never refunded: a release that fails after Charge keeps
 //     its cost. The caller must call Charge before any noise is drawn.
 //   - Balance returns the spend of one scope (a scope never charged has
@@ -63,6 +66,11 @@ type Charge struct {
 	ReleaseID string
 	// Rho is the zCDP cost ρ of the release, finite and > 0.
 	Rho float64
+	// Epsilon, when > 0, marks a pure ε-DP mechanism (a private answer):
+	// its privacy loss never exceeds Epsilon, and Rho is at least
+	// PureRho(Epsilon). The ledger then also accounts it by its ε (see
+	// Spend). 0 for Gaussian releases.
+	Epsilon float64
 }
 
 // Validate reports whether c is a well-formed charge.
@@ -76,6 +84,14 @@ func (c Charge) Validate() error {
 	if math.IsNaN(c.Rho) || math.IsInf(c.Rho, 0) || c.Rho <= 0 {
 		return &ArgumentError{Func: "Charge", Param: "rho", Value: c.Rho, Reason: "must be finite and > 0"}
 	}
+	if c.Epsilon != 0 {
+		if err := checkEpsilon("Charge", c.Epsilon); err != nil {
+			return err
+		}
+		if c.Rho < PureRho(c.Epsilon) {
+			return &ArgumentError{Func: "Charge", Param: "rho", Value: c.Rho, Reason: fmt.Sprintf("is below the zCDP cost %g of an ε = %g answer", PureRho(c.Epsilon), c.Epsilon)}
+		}
+	}
 	return nil
 }
 
@@ -84,14 +100,21 @@ type Balance struct {
 	Scope string `json:"scope"`
 	// Releases is the number of releases charged.
 	Releases int `json:"releases"`
-	// RhoSpent, RhoBudget and RhoRemaining are zCDP ρ; RhoSpent is
-	// rounded up to float64, RhoRemaining rounded down (never below 0).
+	// RhoSpent and RhoBudget are zCDP ρ: every charge's (rounded up) and
+	// ρ_max. RhoRemaining is the largest ρ a Gaussian release may still
+	// cost under either accounting (see Spend), rounded down, never below
+	// 0; with no answers charged it is ρ_max − RhoSpent.
 	RhoSpent     float64 `json:"rhoSpent"`
 	RhoBudget    float64 `json:"rhoBudget"`
 	RhoRemaining float64 `json:"rhoRemaining"`
-	// EpsilonSpent is the ε of the spend at the budget's δ (CKS20
-	// conversion, CKSEpsilon(RhoSpent, Budget.Delta)).
+	// EpsilonSpent is the ε of the spend at the budget's δ, by the better
+	// of the two accountings (CKSEpsilon(RhoSpent, Budget.Delta) when no
+	// answer was charged).
 	EpsilonSpent float64 `json:"epsilonSpent"`
+	// PureEpsilonSpent is the Σε of the pure ε-DP charges (answers),
+	// rounded up; PureRhoSpent their ρ, rounded down.
+	PureEpsilonSpent float64 `json:"pureEpsilonSpent,omitempty"`
+	PureRhoSpent     float64 `json:"pureRhoSpent,omitempty"`
 	// Budget is the (ε, δ) budget of every scope of the ledger.
 	Budget Budget `json:"budget"`
 }
@@ -134,12 +157,17 @@ func (b Budget) Rho() (float64, error) {
 var ErrAlreadyCharged = errkind.New(errkind.Charged, "privacy: release already charged")
 
 // BudgetError reports a charge refused because it would exceed the budget.
-// All ρ are zCDP; the ε fields are the CKS20 conversions at Budget.Delta.
+// All ρ are zCDP; the ε fields are at Budget.Delta, by the better of the
+// ledger's two accountings (see Spend).
 type BudgetError struct {
 	Scope     string
 	ReleaseID string
-	// Spent, Requested and Remaining are ρ; Remaining = ρ_max − Spent.
+	// Spent and Requested are ρ; Remaining is the ρ a Gaussian release may
+	// still cost (Balance.RhoRemaining).
 	Spent, Requested, Remaining float64
+	// RequestedEpsilon is the ε of a refused pure ε-DP charge (an answer),
+	// else 0.
+	RequestedEpsilon float64
 	// RhoBudget is ρ_max.
 	RhoBudget float64
 	Budget    Budget
@@ -149,23 +177,25 @@ type BudgetError struct {
 }
 
 func (e *BudgetError) Error() string {
-	return fmt.Sprintf("privacy: budget exhausted for scope %q: spent ρ=%.6g (ε=%.6g), requested ρ=%.6g "+
-		"(would reach ε=%.6g), remaining ρ=%.6g of ρ_max=%.6g (budget ε=%g, δ=%g)",
-		e.Scope, e.Spent, e.EpsilonSpent, e.Requested, e.EpsilonAfter, e.Remaining, e.RhoBudget,
-		e.Budget.Epsilon, e.Budget.Delta)
+	asked := fmt.Sprintf("requested ρ=%.6g", e.Requested)
+	if e.RequestedEpsilon > 0 {
+		asked = fmt.Sprintf("requested an ε=%.6g answer", e.RequestedEpsilon)
+	}
+	return fmt.Sprintf("privacy: budget exhausted for scope %q: spent ε=%.6g (ρ=%.6g), %s "+
+		"(would reach ε=%.6g), remaining ρ=%.6g for a Gaussian release (budget ε=%g, δ=%g, ρ_max=%.6g)",
+		e.Scope, e.EpsilonSpent, e.Spent, asked, e.EpsilonAfter, e.Remaining,
+		e.Budget.Epsilon, e.Budget.Delta, e.RhoBudget)
 }
 
-// NewBudgetError fills a BudgetError, computing the remaining ρ and the ε
-// equivalents. Ledger implementations use it to report a refusal.
-func NewBudgetError(c Charge, spent, rhoMax float64, b Budget) *BudgetError {
-	e := &BudgetError{
+// NewBudgetError reports charge c refused on a scope whose balance before
+// it was bal. Ledger implementations use it to report a refusal.
+func NewBudgetError(c Charge, bal Balance) *BudgetError {
+	return &BudgetError{
 		Scope: c.Scope, ReleaseID: c.ReleaseID,
-		Spent: spent, Requested: c.Rho, Remaining: math.Max(0, rhoMax-spent),
-		RhoBudget: rhoMax, Budget: b,
+		Spent: bal.RhoSpent, Requested: c.Rho, Remaining: bal.RhoRemaining, RequestedEpsilon: c.Epsilon,
+		RhoBudget: bal.RhoBudget, Budget: bal.Budget,
+		EpsilonSpent: bal.EpsilonSpent, EpsilonAfter: bal.Budget.epsilonOf(bal.after(c)),
 	}
-	e.EpsilonSpent, _ = CKSEpsilon(spent, b.Delta)
-	e.EpsilonAfter, _ = CKSEpsilon(spent+c.Rho, b.Delta)
-	return e
 }
 
 // ArgumentError reports an invalid privacy parameter (ε, δ, Δ, σ, ρ, …).

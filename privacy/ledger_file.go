@@ -160,6 +160,7 @@ type ledgerEntry struct {
 	Scope     string  `json:"scope"`
 	ReleaseID string  `json:"releaseId,omitempty"`
 	Rho       float64 `json:"rho,omitempty"`
+	Epsilon   float64 `json:"epsilon,omitempty"` // a pure ε-DP charge (an answer)
 	Time      string  `json:"time"`
 	Hash      string  `json:"hash"`
 }
@@ -170,7 +171,7 @@ type ledgerState struct {
 }
 
 type scopeState struct {
-	spent    *big.Rat
+	spend    Spend
 	releases map[string]bool
 }
 
@@ -244,7 +245,7 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 			if err := l.appendEntry(f, ledgerEntry{Kind: "scope", Scope: s}); err != nil {
 				return nil, err
 			}
-			st.scopes[s] = &scopeState{spent: new(big.Rat), releases: map[string]bool{}}
+			st.scopes[s] = &scopeState{releases: map[string]bool{}}
 			changed = true
 		}
 	}
@@ -319,11 +320,10 @@ func (l *FileLedger) Charge(ctx context.Context, c Charge) error {
 	if sc.releases[c.ReleaseID] {
 		return fmt.Errorf("privacy: ledger %s: scope %q release %q: %w", l.path, c.Scope, c.ReleaseID, ErrAlreadyCharged)
 	}
-	next := new(big.Rat).Add(sc.spent, new(big.Rat).SetFloat64(c.Rho))
-	if next.Cmp(new(big.Rat).SetFloat64(f.RhoBudget)) > 0 {
-		return NewBudgetError(c, ratUp(sc.spent), f.RhoBudget, f.Budget)
+	if err := f.Budget.Admit(f.RhoBudget, c.Scope, len(sc.releases), &sc.spend, c); err != nil {
+		return err
 	}
-	if err := l.appendEntry(f, ledgerEntry{Kind: "charge", Scope: c.Scope, ReleaseID: c.ReleaseID, Rho: c.Rho}); err != nil {
+	if err := l.appendEntry(f, ledgerEntry{Kind: "charge", Scope: c.Scope, ReleaseID: c.ReleaseID, Rho: c.Rho, Epsilon: c.Epsilon}); err != nil {
 		return err
 	}
 	if err := l.write(f); err != nil {
@@ -379,12 +379,7 @@ func (l *FileLedger) Balance(ctx context.Context, scope string) ([]Balance, erro
 	out := make([]Balance, 0, len(names))
 	for _, s := range names {
 		sc := st.scopes[s]
-		b := Balance{Scope: s, RhoBudget: f.RhoBudget, Budget: f.Budget, Releases: len(sc.releases), RhoSpent: ratUp(sc.spent)}
-		if rem := new(big.Rat).Sub(new(big.Rat).SetFloat64(f.RhoBudget), sc.spent); rem.Sign() > 0 {
-			b.RhoRemaining = ratDown(rem)
-		}
-		b.EpsilonSpent, _ = CKSEpsilon(b.RhoSpent, f.Budget.Delta)
-		out = append(out, b)
+		out = append(out, f.Budget.BalanceOf(s, len(sc.releases), f.RhoBudget, &sc.spend))
 	}
 	return out, nil
 }
@@ -544,16 +539,17 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 			if sc != nil || CheckName("scope", e.Scope) != nil {
 				return nil, nil, corrupt("entry %d creates scope %q twice or with an invalid name", i+1, e.Scope)
 			}
-			st.scopes[e.Scope] = &scopeState{spent: new(big.Rat), releases: map[string]bool{}}
+			st.scopes[e.Scope] = &scopeState{releases: map[string]bool{}}
 		case "charge":
-			if sc == nil || sc.releases[e.ReleaseID] || (Charge{Scope: e.Scope, ReleaseID: e.ReleaseID, Rho: e.Rho}).Validate() != nil {
+			c := Charge{Scope: e.Scope, ReleaseID: e.ReleaseID, Rho: e.Rho, Epsilon: e.Epsilon}
+			if sc == nil || sc.releases[e.ReleaseID] || c.Validate() != nil {
 				return nil, nil, corrupt("entry %d is not a valid charge of a created scope", i+1)
 			}
-			sc.releases[e.ReleaseID] = true
-			sc.spent.Add(sc.spent, new(big.Rat).SetFloat64(e.Rho))
-			if sc.spent.Cmp(new(big.Rat).SetFloat64(f.RhoBudget)) > 0 {
+			if f.Budget.Admit(f.RhoBudget, e.Scope, len(sc.releases), &sc.spend, c) != nil {
 				return nil, nil, corrupt("scope %q spends more than its budget", e.Scope)
 			}
+			sc.releases[e.ReleaseID] = true
+			sc.spend.Add(c)
 		default:
 			return nil, nil, corrupt("entry %d has unknown kind %q", i+1, e.Kind)
 		}

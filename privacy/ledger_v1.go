@@ -98,7 +98,7 @@ func (l *FileLedger) migrateV1(v *ledgerFileV1) (*ledgerFile, *ledgerState, erro
 		if err := l.appendEntry(f, ledgerEntry{Kind: "scope", Scope: s}); err != nil {
 			return nil, nil, err
 		}
-		sc := &scopeState{spent: new(big.Rat), releases: map[string]bool{}}
+		sc := &scopeState{releases: map[string]bool{}}
 		st.scopes[s] = sc
 		ids := make([]string, 0, len(v.Scopes[s].Releases))
 		for id := range v.Scopes[s].Releases {
@@ -116,7 +116,7 @@ func (l *FileLedger) migrateV1(v *ledgerFileV1) (*ledgerFile, *ledgerState, erro
 				return nil, nil, err
 			}
 			sc.releases[id] = true
-			sc.spent.Add(sc.spent, new(big.Rat).SetFloat64(rel[id].Rho))
+			sc.spend.Add(Charge{Rho: rel[id].Rho})
 		}
 	}
 	return f, st, nil

@@ -56,7 +56,7 @@ func metricsText(t *testing.T, m *metrics.Metrics) string {
 // counts the refusal; when the release fails otherwise it stops there.
 func TestSlotSteps(t *testing.T) {
 	slot := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
-	budget := privacy.NewBudgetError(privacy.Charge{Scope: "s", Rho: 1}, 3, 3, privacy.Budget{Epsilon: 1, Delta: 1e-6})
+	budget := privacy.NewBudgetError(privacy.Charge{Scope: "s", Rho: 1}, privacy.Balance{Scope: "s", RhoSpent: 3, RhoBudget: 3, Budget: privacy.Budget{Epsilon: 1, Delta: 1e-6}})
 	cases := []struct {
 		name       string
 		releaseErr error

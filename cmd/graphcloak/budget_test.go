@@ -82,7 +82,7 @@ func TestBudgetCommand(t *testing.T) {
 
 // The ledger's refusal maps to exit code 5, a corrupt ledger does not.
 func TestBudgetExitCodes(t *testing.T) {
-	be := privacy.NewBudgetError(privacy.Charge{Scope: "s", ReleaseID: "e", Rho: 1}, 0.5, 1, privacy.Budget{Epsilon: 1, Delta: 1e-5})
+	be := privacy.NewBudgetError(privacy.Charge{Scope: "s", ReleaseID: "e", Rho: 1}, privacy.Balance{Scope: "s", RhoSpent: 0.5, RhoBudget: 1, Budget: privacy.Budget{Epsilon: 1, Delta: 1e-5}})
 	if code := exitCode(fmt.Errorf("release: %w", be)); code != exitBudgetExhausted {
 		t.Errorf("BudgetError: exit %d", code)
 	}
