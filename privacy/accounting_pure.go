@@ -42,9 +42,12 @@ func PureCompositionDelta(epsilon float64, k int, epsTotal float64) float64 {
 // BudgetBuys says how many releases of one kind a budget (ε_total, δ_total)
 // pays for under each accountant.
 type BudgetBuys struct {
-	// ZCDP is what the ledger charges today: k·ρ ≤ ρ_max, ρ_max from the
-	// CKS20 conversion of the budget.
+	// ZCDP is what zCDP alone admits: k·ρ ≤ ρ_max, ρ_max from the CKS20
+	// conversion of the budget.
 	ZCDP int `json:"zcdp"`
+	// Ledger is what the ledger admits on a fresh scope: the better of
+	// zCDP and, for answers, their ε summed (k·ε ≤ ε_total; Spend).
+	Ledger int `json:"ledger"`
 	// Optimal is the exact composition bound of the release's kind:
 	// optimal composition of pure ε-DP (PureCompositionDelta) for
 	// answers, the exact μ-GDP curve (GaussianDelta with μ = √k·Δ/σ) for
@@ -61,7 +64,14 @@ func AnswersBudgetBuys(budget Budget, epsilon float64) (BudgetBuys, error) {
 	if err := checkEpsilon("AnswersBudgetBuys", epsilon); err != nil {
 		return BudgetBuys{}, err
 	}
-	b := BudgetBuys{ZCDP: int(math.Floor(rho / min(epsilon*epsilon/2, epsilon)))} // as CalibrateAnswer charges
+	b := BudgetBuys{ZCDP: int(math.Floor(rho / PureRho(epsilon)))} // as CalibrateAnswer charges
+	b.Ledger = largestK(func(k int) bool {
+		var s Spend
+		for range k {
+			s.Add(Charge{Rho: PureRho(epsilon), Epsilon: epsilon})
+		}
+		return budget.fits(rho, s.totals())
+	})
 	b.Optimal = largestK(func(k int) bool { return PureCompositionDelta(epsilon, k, budget.Epsilon) <= budget.Delta })
 	return b, nil
 }
@@ -78,6 +88,7 @@ func GaussianBudgetBuys(budget Budget, ratio float64) (BudgetBuys, error) {
 		return BudgetBuys{}, &ArgumentError{Func: "GaussianBudgetBuys", Param: "ratio", Value: ratio, Reason: "must be finite and > 0"}
 	}
 	b := BudgetBuys{ZCDP: int(math.Floor(rho * 2 * ratio * ratio))}
+	b.Ledger = b.ZCDP
 	b.Optimal = largestK(func(k int) bool {
 		return GaussianDelta(math.Sqrt(float64(k))/ratio, budget.Epsilon) <= budget.Delta
 	})

@@ -80,8 +80,16 @@ func TestBudgetBuys(t *testing.T) {
 		}
 	}
 	one, _ := AnswersBudgetBuys(b, 8)
-	if one.Optimal != 1 || one.ZCDP != 0 {
-		t.Errorf("one answer at ε = 8 in a budget of ε = 8: %+v, want optimal 1, zCDP 0", one)
+	if one.Optimal != 1 || one.ZCDP != 0 || one.Ledger != 1 {
+		t.Errorf("one answer at ε = 8 in a budget of ε = 8: %+v, want optimal 1, zCDP 0, ledger 1", one)
+	}
+	// The ledger buys the better of zCDP and ⌊ε_total/ε⌋, never more than
+	// the optimal composition.
+	for _, eps := range []float64{0.05, 0.5, 1, 2, 2.7, 4} {
+		got, _ := AnswersBudgetBuys(b, eps)
+		if want := max(got.ZCDP, int(math.Floor(b.Epsilon/eps))); got.Ledger != want || got.Ledger > got.Optimal {
+			t.Errorf("answers ε=%g: ledger buys %d, want max(zCDP %d, ⌊8/ε⌋) = %d ≤ optimal %d", eps, got.Ledger, got.ZCDP, want, got.Optimal)
+		}
 	}
 	for _, r := range []float64{1, 2, 5} {
 		got, err := GaussianBudgetBuys(b, r)

@@ -25,4 +25,3 @@ func TestFileLedgerPureCharges(t *testing.T) {
 		return again
 	})
 }
-

@@ -1,6 +1,7 @@
 package privacy
 
 import (
+	"fmt"
 	"math"
 	"math/big"
 )
@@ -171,4 +172,22 @@ func (bal Balance) after(c Charge) totals {
 		t.gaussRho = sum(gauss, c.Rho)
 	}
 	return t
+}
+
+// String says what the scope spent in the terms a reader checks: ε at the
+// budget's δ by the better accounting and, when answers were charged,
+// their ε apart from the Gaussian releases' ρ; then the ρ a Gaussian
+// release may still cost.
+func (bal Balance) String() string {
+	releases := fmt.Sprintf("%d releases", bal.Releases)
+	if bal.Releases == 1 {
+		releases = "1 release"
+	}
+	spent := fmt.Sprintf("ρ=%.6g of ρ_max=%.6g", bal.RhoSpent, bal.RhoBudget)
+	if bal.PureEpsilonSpent > 0 {
+		spent = fmt.Sprintf("answers ε=%.6g, Gaussian releases ρ=%.6g", bal.PureEpsilonSpent,
+			ratUp(new(big.Rat).Sub(new(big.Rat).SetFloat64(bal.RhoSpent), new(big.Rat).SetFloat64(bal.PureRhoSpent))))
+	}
+	return fmt.Sprintf("ε spent %.6g of %g at δ=%g (%s), ρ=%.6g left for a Gaussian release; %s",
+		bal.EpsilonSpent, bal.Budget.Epsilon, bal.Budget.Delta, spent, bal.RhoRemaining, releases)
 }

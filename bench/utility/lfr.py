@@ -12,6 +12,8 @@ import sys
 
 import networkit as nk
 
+ATTEMPTS = 20
+
 
 def main():
     n, mu, seed = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
@@ -19,15 +21,25 @@ def main():
     avg, mx = (15, 300) if n <= 50000 else (20, 500)
     if len(sys.argv) > 7:
         avg, mx = float(sys.argv[6]), int(sys.argv[7])
-    nk.setSeed(seed, False)
-    nk.setNumberOfThreads(1)
-    gen = nk.generators.LFRGenerator(n)
-    gen.generatePowerlawDegreeSequence(avg, mx, -2.5)
     # The largest community must hold the largest internal degree.
     biggest = max(200 if n <= 50000 else 600, int(mx * (1 - mu)) + 2)
-    gen.generatePowerlawCommunitySizeSequence(20, biggest, -1.5)
-    gen.setMu(mu)
-    gen.run()
+    # A draw of degrees and community sizes can be unrealizable (a hub's internal degree above every
+    # drawn community's size); draw again from a seed derived from SEED. Seeds that realize on the
+    # first draw give the same graph as before.
+    for attempt in range(ATTEMPTS):
+        nk.setSeed(seed + 7919 * attempt, False)
+        nk.setNumberOfThreads(1)
+        gen = nk.generators.LFRGenerator(n)
+        gen.generatePowerlawDegreeSequence(avg, mx, -2.5)
+        gen.generatePowerlawCommunitySizeSequence(20, biggest, -1.5)
+        gen.setMu(mu)
+        try:
+            gen.run()
+            break
+        except RuntimeError as e:
+            if "not realizable" not in str(e) or attempt == ATTEMPTS - 1:
+                raise SystemExit(f"lfr.py: n={n} mu={mu} seed={seed}: {e} ({attempt + 1} draws)")
+            print(f"lfr.py: draw {attempt + 1} not realizable ({e}); drawing again", file=sys.stderr)
     g = gen.getGraph()
     part = gen.getPartition()
     with open(edges_path, "w") as f:

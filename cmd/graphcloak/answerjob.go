@@ -177,10 +177,10 @@ func printAnswer(out io.Writer, s *job.AnswerSummary) error {
 		fmt.Fprintln(out, "WARNING: the readings are not exactly the diffusion of one source at τ: the guarantee covers the node the\n"+
 			"         estimator chose, not the sources (docs/guarantee.md, private answers)")
 	}
-	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ρ = %.6g to scope %q, epoch %q\n",
-		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Rho, s.Scope, s.Epoch)
+	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ε = %g (ρ = %.6g) to scope %q, epoch %q\n",
+		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, s.Scope, s.Epoch)
 	if s.Balance != nil {
-		fmt.Fprintf(out, "ledger: ρ spent %.6g of %.6g (ε spent %.4g at δ = %g)\n", s.Balance.RhoSpent, s.Balance.RhoBudget, s.Balance.EpsilonSpent, s.Balance.Budget.Delta)
+		fmt.Fprintf(out, "ledger: %s\n", s.Balance)
 	}
 	fmt.Fprintln(out, "what the answer tells an analyst (posterior over communities, public):")
 	if err := printReport(out, a.Posterior, nil); err != nil {
@@ -199,10 +199,10 @@ func printAnswerPlan(out io.Writer, s *job.AnswerSummary) error {
 	c := s.Calibration
 	fmt.Fprintln(out, "dry run: nothing charged, drawn or written")
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
-	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); would charge ρ = %.6g to scope %q, epoch %q\n",
-		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Rho, s.Scope, s.Epoch)
+	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); would charge ε = %g (ρ = %.6g) to scope %q, epoch %q\n",
+		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, s.Scope, s.Epoch)
 	if b := s.Balance; b != nil {
-		fmt.Fprintf(out, "ledger now: ρ spent %.6g of %.6g (%.6g left)\n", b.RhoSpent, b.RhoBudget, b.RhoRemaining)
+		fmt.Fprintf(out, "ledger now: %s\n", b)
 	}
 	if f := s.Forecast; f != nil {
 		fmt.Fprintf(out, "forecast (%d simulated sources): the published community is the source's %.3f [%.3f, %.3f] (chance %.4f)\n",

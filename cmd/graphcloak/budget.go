@@ -164,7 +164,7 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 		return printJSON(out, r)
 	}
 	if r.Budget != nil {
-		fmt.Fprintf(out, "ledger %s: budget ε=%g, δ=%g per scope (ρ_max=%.6g, zCDP/CKS20)\n",
+		fmt.Fprintf(out, "ledger %s: budget ε=%g, δ=%g per scope (ρ_max=%.6g, zCDP/CKS20; private answers also by their ε)\n",
 			r.Ledger, r.Budget.Epsilon, r.Budget.Delta, r.RhoBudget)
 	}
 	if len(bal) == 0 {
@@ -172,9 +172,9 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 		return err
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "SCOPE\tRELEASES\tRHO SPENT\tRHO REMAINING\tEPSILON SPENT (AT δ)\n")
+	fmt.Fprintf(tw, "SCOPE\tRELEASES\tEPSILON SPENT (AT δ)\tANSWERS' EPSILON\tRHO SPENT\tRHO REMAINING (GAUSSIAN)\n")
 	for _, s := range bal {
-		fmt.Fprintf(tw, "%s\t%d\t%.6g\t%.6g\t%.6g\n", s.Scope, s.Releases, s.RhoSpent, s.RhoRemaining, s.EpsilonSpent)
+		fmt.Fprintf(tw, "%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\n", s.Scope, s.Releases, s.EpsilonSpent, s.PureEpsilonSpent, s.RhoSpent, s.RhoRemaining)
 	}
 	return tw.Flush()
 }

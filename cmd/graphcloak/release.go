@@ -208,7 +208,7 @@ func dryRunRows(row func(string, any), s *releaseSummary) {
 		row("release would", "do nothing (exit 0): the epoch is already published")
 	}
 	if b := s.Balance; b != nil {
-		row("budget now", fmt.Sprintf("ρ spent %.6g of %.6g, %.6g left (%d releases)", b.RhoSpent, b.RhoBudget, b.RhoRemaining, b.Releases))
+		row("budget now", b.String())
 		if s.Step == "fresh" {
 			row("budget after", fmt.Sprintf("%.6g left", max(b.RhoRemaining-s.Rho, 0)))
 		}

@@ -196,8 +196,9 @@ th { border-bottom: 1px solid #999; }
 <tr><th>budget (ε, δ)</th><td>ε = {{num .Balance.Budget.Epsilon}}, δ = {{num .Balance.Budget.Delta}}</td></tr>
 <tr><th>releases charged</th><td>{{.Balance.Releases}}</td></tr>
 <tr><th>ε spent (at δ)</th><td>{{num .Balance.EpsilonSpent}}</td></tr>
-<tr><th>ρ spent / budget</th><td>{{num .Balance.RhoSpent}} / {{num .Balance.RhoBudget}}</td></tr>
-<tr><th>ρ left</th><td id="rho-left">{{num .Balance.RhoRemaining}}</td></tr>
+{{if .Balance.PureEpsilonSpent}}<tr><th>of which private answers (ε)</th><td>{{num .Balance.PureEpsilonSpent}}</td></tr>
+{{end}}<tr><th>ρ spent / ρ budget (zCDP)</th><td>{{num .Balance.RhoSpent}} / {{num .Balance.RhoBudget}}</td></tr>
+<tr><th>ρ left for a Gaussian release</th><td id="rho-left">{{num .Balance.RhoRemaining}}</td></tr>
 </table>
 {{else}}<p id="budget">no release charged to this scope yet</p>{{end}}
 

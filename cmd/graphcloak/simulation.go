@@ -164,7 +164,7 @@ func experimentCommunities(ctx context.Context, o *graphOptions, lg *loadedGraph
 // rate with the larger of the two.
 func printForecasts(out io.Writer, fs []experiment.Forecast) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "MODE\tMECHANISM\tε\tRIGHT COMMUNITY [95%]\tCHANCE (LARGEST)\tIN 90% SET [95%]\tSET SIZE (CHANCE)\tCEILING\tBUDGET BUYS (zCDP / EXACT)\t")
+	fmt.Fprintln(tw, "MODE\tMECHANISM\tε\tRIGHT COMMUNITY [95%]\tCHANCE (LARGEST)\tIN 90% SET [95%]\tSET SIZE (CHANCE)\tCEILING\tBUDGET BUYS (LEDGER / EXACT)\t")
 	for _, f := range fs {
 		mark := ""
 		if f.AtChance {
@@ -180,7 +180,7 @@ func printForecasts(out io.Writer, fs []experiment.Forecast) error {
 		}
 		buys := "-"
 		if b := f.BudgetBuys; b != nil {
-			buys = fmt.Sprintf("%d / %d", b.ZCDP, b.Optimal)
+			buys = fmt.Sprintf("%d / %d", b.Ledger, b.Optimal)
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f (%.3f)\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
 			f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, buys, mark)
