@@ -52,6 +52,11 @@ type ReleaseJob struct {
 	// τ + τ′ (a Δ2 at τ does: Δ2 is non-increasing in τ). Unmask of a
 	// smoothed release returns exp(−τ′L)·y, not y.
 	Smooth float64
+	// Check, when non-nil, is called with the calibration (σ, ρ) once Δ2
+	// is certified and before the ledger is charged; an error from it
+	// stops the release with nothing charged or drawn (e.g. a forecast
+	// that says the release would be noise).
+	Check func(context.Context, privacy.ReleaseCalibration) error
 }
 
 // ReleaseResult is the public outcome of a release: the released values
@@ -111,6 +116,15 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 	res.SensitivityMillis = time.Since(start).Milliseconds()
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if job.Check != nil {
+		cal, err := privacy.CalibrateRelease(roundUpSum(res.Sensitivity.Delta2, extra), job.Epsilon, job.Delta, g.N(), job.Mechanism)
+		if err != nil {
+			return nil, err
+		}
+		if err := job.Check(ctx, cal); err != nil {
+			return nil, err
+		}
 	}
 	start = time.Now()
 	rel, err := privacy.Release(ctx, privacy.ReleaseRequest{

@@ -16,12 +16,7 @@ import (
 // budget is (epsTotal, 10⁻⁵).
 func answerFixture(t *testing.T, epsTotal float64) *fixture {
 	f := newFixture(t)
-	b := privacy.Budget{Epsilon: epsTotal, Delta: 1e-5}
-	rhoMax, err := b.Rho()
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.mem = NewMemory(func() time.Time { return f.now }, testScope, rhoMax, b)
+	f.mem = NewMemory(func() time.Time { return f.now }, testScope, privacy.Budget{Epsilon: epsTotal, Delta: 1e-5})
 	return f
 }
 

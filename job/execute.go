@@ -158,7 +158,7 @@ func (p *Plan) draw(ctx context.Context) (*privacy.Released, error) {
 		Epsilon: s.Epsilon, Delta: s.Delta, Mechanism: s.Mechanism, Noise: s.Noise,
 		Ledger: env.Ledger, Scope: s.Scope, Epoch: s.epoch(),
 		Sensitivity: p.Sensitivity, SensitivityOptions: sensitivity.Options{Progress: env.progress("Δ2"), TimeBudget: s.TimeBudget},
-		Smooth: s.Smooth,
+		Smooth: s.Smooth, Check: p.refuseAtChance,
 	})
 	spread := readingSpread(in.Readings)
 	clear(in.Readings)

@@ -22,7 +22,7 @@ const (
 )
 
 // fixture is one epoch's release against a Memory: a 3×3 grid with
-// readings, ε = 1, δ = 1e-6, and a budget for ten releases.
+// readings, ε = 1, δ = 1e-6, and a budget of ε = 10, δ = 1e-5.
 type fixture struct {
 	t     *testing.T
 	now   time.Time
@@ -36,11 +36,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC), graph: g}
-	cal, err := privacy.CalibrateRelease(1, 1, 1e-6, 1, privacy.MechanismDefault)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.mem = NewMemory(func() time.Time { return f.now }, testScope, 10*cal.Rho, privacy.Budget{Epsilon: 10, Delta: 1e-5})
+	f.mem = NewMemory(func() time.Time { return f.now }, testScope, privacy.Budget{Epsilon: 10, Delta: 1e-5})
 	return f
 }
 

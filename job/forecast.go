@@ -2,10 +2,13 @@ package job
 
 import (
 	"context"
+	"fmt"
 	"time"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // Forecasts are what a dry run shows before ε is spent: how often a
@@ -49,4 +52,47 @@ func (p *Plan) forecast(ctx context.Context, graph *laplacian.Graph, sigma, rele
 	an := experiment.ForecastOfAnswer(a)
 	an.Delta, an.Ceiling = s.Delta, pn.Ceiling
 	return &Forecasts{PerNode: &pn, Answer: &an}, nil
+}
+
+// AtChanceError refuses a release (Spec.RefuseAtChance) whose forecast
+// right-community rate cannot be told from chance: nothing was charged or
+// drawn. It carries both forecasts, so the caller can point at the private
+// answer when that one is useful.
+type AtChanceError struct {
+	Epsilon   float64
+	Forecasts *Forecasts
+}
+
+func (e *AtChanceError) Error() string {
+	f := e.Forecasts.PerNode
+	msg := fmt.Sprintf("release refused (--refuse-at-chance), nothing charged: at ε = %g the per-node release is forecast to put the "+
+		"source's community first %.3f [%.3f, %.3f] of the time, which cannot be told from chance (%.4f; the largest community %.4f)",
+		e.Epsilon, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate)
+	if a := e.Forecasts.Answer; a != nil && !a.AtChance {
+		msg += fmt.Sprintf("; a private answer at the same ε is forecast right %.3f [%.3f, %.3f] (locate --private-answer)", a.CommunityAccuracy, a.Low, a.High)
+	}
+	return msg + "; see graphcloak plan for the ε it would take"
+}
+
+// Kind: the request, not the system, is at fault (exit 3).
+func (*AtChanceError) Kind() errkind.Kind { return errkind.BadInput }
+
+// refuseAtChance is the release's Check when Spec.RefuseAtChance is set:
+// it forecasts the release at the calibrated σ (as the dry run does, its
+// time budget the dry run's minimum) and refuses one at chance. The
+// forecast is kept in the summary either way.
+func (p *Plan) refuseAtChance(ctx context.Context, cal privacy.ReleaseCalibration) error {
+	s := &p.Spec
+	if !s.RefuseAtChance || s.ForecastTrials <= 0 || p.Input.Graph.NumEdges() == 0 {
+		return nil
+	}
+	f, err := p.forecast(ctx, p.Input.Graph, cal.Sigma, 0)
+	if err != nil {
+		return err
+	}
+	p.Summary.Forecast = f
+	if f.PerNode.AtChance {
+		return &AtChanceError{Epsilon: s.Epsilon, Forecasts: f}
+	}
+	return nil
 }

@@ -52,9 +52,13 @@ type memValues struct {
 	grid []int64
 }
 
-// NewMemory returns a Memory whose ledger holds one scope with ρ budget
-// rhoMax (for the (ε, δ) budget b, reported in refusals).
-func NewMemory(now func() time.Time, scope string, rhoMax float64, b privacy.Budget) *Memory {
+// NewMemory returns a Memory whose ledger holds one scope with budget b.
+// It panics on an invalid budget (a test's mistake).
+func NewMemory(now func() time.Time, scope string, b privacy.Budget) *Memory {
+	rhoMax, err := b.Rho()
+	if err != nil {
+		panic(err)
+	}
 	return &Memory{Now: now, owners: map[string]string{}, values: map[string]memValues{}, nodes: map[string]map[string]any{},
 		budget: b, rhoMax: rhoMax, spent: map[string]*privacy.Spend{scope: {}}, nCharge: map[string]int{}, charged: map[string]bool{}}
 }

@@ -63,6 +63,11 @@ type Spec struct {
 	ForecastTrials int
 	Estimator      string
 	ForecastSeed   uint64
+	// RefuseAtChance forecasts a real release the same way once σ is
+	// known and refuses it, before the ledger is charged, when the
+	// forecast cannot tell its right-community rate from chance
+	// (*AtChanceError).
+	RefuseAtChance bool
 }
 
 // epoch is the release id the ledger is charged under.

@@ -123,7 +123,8 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
 		CertificatePath: opts.sensitivityCert, CachePath: opts.sensitivityCache, TimeBudget: opts.timeBudget,
 		Software: buildVersion().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
-		ForecastTrials: opts.forecastTrials, Estimator: cfg.Recovery.Estimator, ForecastSeed: uint64(cfg.Write.RandomSeed)}}
+		ForecastTrials: opts.forecastTrials, Estimator: cfg.Recovery.Estimator, ForecastSeed: uint64(cfg.Write.RandomSeed),
+		RefuseAtChance: opts.refuseAtChance}}
 	spec := &in.spec
 	if spec.RunID == "" {
 		spec.RunID = newRunID()
@@ -266,8 +267,10 @@ type releaseOptions struct {
 	values string // FILE or "-"
 	out    string
 	dryRun bool
-	// forecastTrials are the dry run's simulated sources (0: no forecast).
+	// forecastTrials are the dry run's simulated sources (0: no forecast),
+	// and refuseAtChance's (job.Spec.RefuseAtChance).
 	forecastTrials int
+	refuseAtChance bool
 	// smooth is extra diffusion τ′ before the noise (ReleaseJob.Smooth),
 	// or auto (job.Spec.SmoothAuto).
 	smooth string
