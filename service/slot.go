@@ -68,9 +68,15 @@ func (s *Slot) Run(ctx context.Context, slot time.Time) error {
 	sum, err := s.Release(ctx, rs)
 	s.noteRelease(sum, err, time.Since(t0))
 	var releaseRun string
+	var atChance *job.AtChanceError
 	switch {
 	case errkind.Of(err) == errkind.Budget:
 		rs.Logger.Error("release refused: the scope's budget is exhausted; locating on the last release", "error", err, "exitCode", s.ExitCode(err))
+		if releaseRun, err = s.LastRelease(ctx, rs); err != nil || releaseRun == "" {
+			return err
+		}
+	case errors.As(err, &atChance):
+		rs.Logger.Warn("release refused: forecast at chance, nothing charged; locating on the last release", "error", err, "exitCode", s.ExitCode(err))
 		if releaseRun, err = s.LastRelease(ctx, rs); err != nil || releaseRun == "" {
 			return err
 		}
@@ -155,6 +161,9 @@ func Status(err error) string {
 	case errkind.Interrupted:
 		return connector.StatusInterrupted
 	case errkind.Budget:
+		return "refused"
+	}
+	if atChance := (*job.AtChanceError)(nil); errors.As(err, &atChance) {
 		return "refused"
 	}
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -65,6 +66,8 @@ func TestSlotSteps(t *testing.T) {
 	}{
 		{"released", nil, "release 2026-11-25T10:00Z run-1|locate run-2 on run-1", `graphcloak_runs_total{command="release",status="succeeded"} 1`},
 		{"budget refused", budget, "release 2026-11-25T10:00Z run-1|last run-1|locate run-2 on run-old", `graphcloak_budget_refusals_total{scope="s"} 1`},
+		{"refused at chance", &job.AtChanceError{Epsilon: 1, Forecasts: &job.Forecasts{PerNode: &experiment.Forecast{AtChance: true}}},
+			"release 2026-11-25T10:00Z run-1|last run-1|locate run-2 on run-old", `graphcloak_runs_total{command="release",status="refused"} 1`},
 		{"failed", errors.New("boom"), "release 2026-11-25T10:00Z run-1", `graphcloak_runs_total{command="release",status="failed"} 1`},
 	}
 	for _, c := range cases {
