@@ -36,8 +36,8 @@ func TestAnswerChargesAndAnswers(t *testing.T) {
 			t.Fatal(err)
 		}
 		bal, _ := led.Balance(context.Background(), "s")
-		if len(bal) != 1 || math.Abs(bal[0].RhoSpent-12) > 1e-9 {
-			t.Fatalf("trial %d: charged %+v, want ρ = min(ε²/2, ε) = 12", trial, bal)
+		if len(bal) != 1 || math.Abs(bal[0].RhoSpent-12) > 1e-9 || bal[0].PureEpsilonSpent != 12 {
+			t.Fatalf("trial %d: charged %+v, want ρ = min(ε²/2, ε) = 12 and the answer's ε = 12", trial, bal)
 		}
 		if res.CommunityID == part[src] {
 			right++
