@@ -164,7 +164,7 @@ func (bal Balance) after(c Charge) totals {
 	sum := func(a, b float64) float64 {
 		return ratUp(new(big.Rat).Add(new(big.Rat).SetFloat64(a), new(big.Rat).SetFloat64(b)))
 	}
-	gauss := ratUp(new(big.Rat).Sub(new(big.Rat).SetFloat64(bal.RhoSpent), new(big.Rat).SetFloat64(bal.PureRhoSpent)))
+	gauss := bal.gaussianRhoSpent()
 	t := totals{rho: sum(bal.RhoSpent, c.Rho), gaussRho: gauss, pureEps: bal.PureEpsilonSpent}
 	if c.Epsilon > 0 {
 		t.pureEps = sum(t.pureEps, c.Epsilon)
@@ -172,6 +172,12 @@ func (bal Balance) after(c Charge) totals {
 		t.gaussRho = sum(gauss, c.Rho)
 	}
 	return t
+}
+
+// gaussianRhoSpent is the ρ of the charges that are not answers, rounded
+// up (RhoSpent is rounded up, PureRhoSpent down).
+func (bal Balance) gaussianRhoSpent() float64 {
+	return ratUp(new(big.Rat).Sub(new(big.Rat).SetFloat64(bal.RhoSpent), new(big.Rat).SetFloat64(bal.PureRhoSpent)))
 }
 
 // String says what the scope spent in the terms a reader checks: ε at the
@@ -185,8 +191,7 @@ func (bal Balance) String() string {
 	}
 	spent := fmt.Sprintf("ρ=%.6g of ρ_max=%.6g", bal.RhoSpent, bal.RhoBudget)
 	if bal.PureEpsilonSpent > 0 {
-		spent = fmt.Sprintf("answers ε=%.6g, Gaussian releases ρ=%.6g", bal.PureEpsilonSpent,
-			ratUp(new(big.Rat).Sub(new(big.Rat).SetFloat64(bal.RhoSpent), new(big.Rat).SetFloat64(bal.PureRhoSpent))))
+		spent = fmt.Sprintf("answers ε=%.6g, Gaussian releases ρ=%.6g", bal.PureEpsilonSpent, bal.gaussianRhoSpent())
 	}
 	return fmt.Sprintf("ε spent %.6g of %g at δ=%g (%s), ρ=%.6g left for a Gaussian release; %s",
 		bal.EpsilonSpent, bal.Budget.Epsilon, bal.Budget.Delta, spent, bal.RhoRemaining, releases)
