@@ -169,6 +169,9 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.Spec) error {
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return err
 	}
+	if opts.refuseAtChance && opts.forecastTrials == 0 {
+		return inputErrorf("--refuse-at-chance decides on a forecast: give --forecast-trials > 0 (it is 0)")
+	}
 	switch opts.smooth {
 	case "": // serve's releases: no smoothing
 	case "auto":

@@ -251,6 +251,12 @@ func TestForecastTrialsRefused(t *testing.T) {
 			t.Errorf("%s: exit %d: %s", args[0], code, stderr)
 		}
 	}
+	// --refuse-at-chance without a forecast would refuse nothing: refused.
+	_, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
+		"--ledger", ledger, "--epsilon", "1", "--out", filepath.Join(dir, "new.json"), "--refuse-at-chance", "--forecast-trials", "0")
+	if code != exitBadInput || !strings.Contains(stderr, "--refuse-at-chance decides on a forecast") {
+		t.Errorf("--refuse-at-chance --forecast-trials 0: exit %d: %s", code, stderr)
+	}
 	if after, _ := os.ReadFile(ledger); string(after) != string(before) {
 		t.Error("a refused command changed the ledger")
 	}
