@@ -7,7 +7,7 @@
 //	run_duration_seconds{command}          histogram of run durations
 //	nodes_processed_total{command}         nodes read by finished runs
 //	privacy_rho_spent{scope}               zCDP ρ charged so far
-//	privacy_rho_remaining{scope}           ρ left in the scope's budget
+//	privacy_rho_remaining{scope}           ρ a Gaussian release may still cost
 //	budget_refusals_total{scope}           releases refused because the budget would be exceeded
 //	last_success_timestamp_seconds{command} Unix time of the last succeeded run
 //	slots_skipped_total                    slots skipped because the previous run was still going
@@ -65,7 +65,7 @@ func New() *Metrics {
 	m.rhoSpent = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "graphcloak_privacy_rho_spent",
 		Help: "zCDP rho charged to the scope so far."}, []string{"scope"})
 	m.rhoRemaining = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "graphcloak_privacy_rho_remaining",
-		Help: "zCDP rho left in the scope's budget."}, []string{"scope"})
+		Help: "zCDP rho a Gaussian release may still cost in the scope (by either of the ledger's accountings)."}, []string{"scope"})
 	m.budgetRefusals = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "graphcloak_budget_refusals_total",
 		Help: "Releases refused because the scope's budget would be exceeded."}, []string{"scope"})
 	m.lastSuccess = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "graphcloak_last_success_timestamp_seconds",
