@@ -116,6 +116,9 @@ type Privacy struct {
 	Scope string `mapstructure:"scope" json:"scope"`
 	// Epoch identifies a release for keyed noise; empty means a fresh run id.
 	Epoch string `mapstructure:"epoch" json:"epoch"`
+	// RefuseAtChance refuses a release, before anything is charged, when
+	// its forecast cannot be told from chance (release and serve).
+	RefuseAtChance bool `mapstructure:"refuseAtChance" json:"refuseAtChance"`
 }
 
 // Recovery chooses the estimator.

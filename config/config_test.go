@@ -123,6 +123,7 @@ func TestEnvMapping(t *testing.T) {
 		"GRAPHCLOAK_WRITE_RANDOMSEED":             "7",
 		"GRAPHCLOAK_PRIVACY_DELTA":                "1e-7",
 		"GRAPHCLOAK_RECOVERY_SOURCES":             "3",
+		"GRAPHCLOAK_PRIVACY_REFUSEATCHANCE":       "true",
 		"GRAPHCLOAK_OUTPUT":                       "json",
 	}
 	for k, v := range env {
@@ -137,7 +138,7 @@ func TestEnvMapping(t *testing.T) {
 		strings.Join(c.Projection.NodeLabels, "|") != "Room|Sensor" ||
 		strings.Join(c.Projection.RelationshipTypes, "|") != "ADJ" ||
 		c.Write.BatchSize != 500 || c.Write.RandomSeed != 7 || c.Privacy.Delta != 1e-7 ||
-		c.Recovery.Sources != 3 || c.Output != "json" {
+		c.Recovery.Sources != 3 || c.Output != "json" || !c.Privacy.RefuseAtChance {
 		t.Errorf("env not mapped: %+v", c.Redacted())
 	}
 	for k := range env {
@@ -197,6 +198,7 @@ privacy:
   ledger: neo4j
   scope: building-7
   epoch: "2026-11-21"
+  refuseAtChance: true
 recovery:
   estimator: bpdn
   sources: 2
@@ -218,7 +220,7 @@ func TestYAML(t *testing.T) {
 			ConnectTimeout: 5, AcquisitionTimeout: 10, TransactionTimeout: 600},
 		Projection: Projection{Name: "rooms", NodeLabels: []string{"Room"}, RelationshipTypes: []string{"CONNECTS", "DOOR"}, RelationshipWeightProperty: "conductance", NodeKeyProperty: "roomId", ValueProperty: "temperature"},
 		Write:      Write{WriteProperty: "private_temp", MassProperty: "mass", CommunityWriteProperty: "comm", ProbabilityProperty: "prob", RankProperty: "rnk", BatchSize: 2000, Concurrency: 2, RandomSeed: 9},
-		Privacy:    Privacy{Tau: 0.5, Alpha: 2, Epsilon: 4, Delta: 1e-6, Mechanism: "discrete", EpsilonTotal: 40, DeltaTotal: 1e-4, KeyFile: "/etc/graphcloak/key", LedgerKeyFile: "/etc/graphcloak/ledger.key", Ledger: "neo4j", Scope: "building-7", Epoch: "2026-11-21"},
+		Privacy:    Privacy{Tau: 0.5, Alpha: 2, Epsilon: 4, Delta: 1e-6, Mechanism: "discrete", EpsilonTotal: 40, DeltaTotal: 1e-4, KeyFile: "/etc/graphcloak/key", LedgerKeyFile: "/etc/graphcloak/ledger.key", Ledger: "neo4j", Scope: "building-7", Epoch: "2026-11-21", RefuseAtChance: true},
 		Recovery:   Recovery{Estimator: "bpdn", Sources: 2},
 		Output:     "json", LogFormat: "json", LogLevel: "warn", Input: Input{Header: "yes"},
 	}
@@ -230,6 +232,11 @@ func TestYAML(t *testing.T) {
 	for _, k := range keyTable {
 		if l.Sources[k.Name] != FromFile {
 			t.Errorf("%s source %s, want file", k.Name, l.Sources[k.Name])
+		}
+	}
+	for _, e := range l.Entries() { // config show prints every value
+		if e.Value == nil {
+			t.Errorf("config show has no value for %s", e.Key)
 		}
 	}
 	if err := l.Validate(); err != nil {
@@ -247,6 +254,8 @@ func TestYAMLErrors(t *testing.T) {
 		{"map for string", "neo4j:\n  uri: {a: 1}\n", "neo4j.uri"},
 		{"map in list", "projection:\n  nodeLabels: [{a: 1}]\n", "projection.nodeLabels"},
 		{"bool as number", "privacy:\n  epsilon: true\n", "privacy.epsilon"},
+		{"number as bool", "privacy:\n  refuseAtChance: 1\n", "privacy.refuseAtChance"},
+		{"text as bool", "privacy:\n  refuseAtChance: sometimes\n", "privacy.refuseAtChance"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

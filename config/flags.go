@@ -53,6 +53,8 @@ func AddFlags(fs *pflag.FlagSet, names ...string) {
 			if len(d) == 0 {
 				fs.Lookup(name).DefValue = "" // no "(default [])" in the help
 			}
+		case bool:
+			fs.Bool(name, d, k.Usage)
 		case int:
 			fs.Int(name, d, k.Usage)
 		case int64:

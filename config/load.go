@@ -243,6 +243,12 @@ func assign(k Key, raw any, dst any) error {
 			return bad("a list of names")
 		}
 		*p = out
+	case *bool:
+		b, err := cast.ToBoolE(raw)
+		if _, isNumber := raw.(int); err != nil || isNumber {
+			return bad("true or false")
+		}
+		*p = b
 	case *int, *int64:
 		f, err := toFloat(raw)
 		if err != nil || f != math.Trunc(f) || math.Abs(f) > 1<<53 {

@@ -45,6 +45,8 @@ func (l *Loaded) Entries() []Entry {
 			v = *p
 		case *float64:
 			v = *p
+		case *bool:
+			v = *p
 		}
 		out = append(out, Entry{Key: k.Name, Flag: k.Flag, Env: k.Env(), Value: v, Source: l.Sources[k.Name]})
 	}

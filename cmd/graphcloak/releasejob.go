@@ -124,7 +124,7 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 		CertificatePath: opts.sensitivityCert, CachePath: opts.sensitivityCache, TimeBudget: opts.timeBudget,
 		Software: buildVersion().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
 		ForecastTrials: opts.forecastTrials, Estimator: cfg.Recovery.Estimator, ForecastSeed: uint64(cfg.Write.RandomSeed),
-		RefuseAtChance: opts.refuseAtChance}}
+		RefuseAtChance: cfg.Privacy.RefuseAtChance}}
 	spec := &in.spec
 	if spec.RunID == "" {
 		spec.RunID = newRunID()
@@ -169,7 +169,7 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.Spec) error {
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return err
 	}
-	if opts.refuseAtChance && opts.forecastTrials == 0 {
+	if cfg.Privacy.RefuseAtChance && opts.forecastTrials == 0 {
 		return inputErrorf("--refuse-at-chance decides on a forecast: give --forecast-trials > 0 (it is 0)")
 	}
 	switch opts.smooth {
@@ -271,9 +271,8 @@ type releaseOptions struct {
 	out    string
 	dryRun bool
 	// forecastTrials are the dry run's simulated sources (0: no forecast),
-	// and refuseAtChance's (job.Spec.RefuseAtChance).
+	// and those of privacy.refuseAtChance's forecast.
 	forecastTrials int
-	refuseAtChance bool
 	// smooth is extra diffusion τ′ before the noise (ReleaseJob.Smooth),
 	// or auto (job.Spec.SmoothAuto).
 	smooth string

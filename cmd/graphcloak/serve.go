@@ -31,8 +31,7 @@ type serveOptions struct {
 	resolution       float64
 	lease, wait      time.Duration
 	noLocate         bool
-	forecastTrials   int  // simulated sources of each slot's forecast (locate --forecast-trials)
-	refuseAtChance   bool // release --refuse-at-chance at every slot
+	forecastTrials   int // simulated sources of each slot's forecast (locate --forecast-trials)
 	// privateAnswer: each slot publishes only the source community
 	// (locate --private-answer) instead of a release and a localisation.
 	privateAnswer bool
@@ -106,7 +105,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.communities, "communities", "leiden", "communities for locate (as in locate --communities)")
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.BoolVar(&opts.noLocate, "no-locate", false, "release only (no locate step)")
-	f.BoolVar(&opts.refuseAtChance, "refuse-at-chance", false, "refuse a slot's release, nothing charged, when its forecast cannot be told from chance (release --refuse-at-chance); the slot then locates on the last release")
+	config.AddFlags(f, "refuse-at-chance") // a slot refused so locates on the last release
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of each slot's utility forecast, which decides its noise verdict (as in locate; 0: none, the ranking's posterior decides)")
 	f.BoolVar(&opts.privateAnswer, "private-answer", false, "each slot publishes only the source community under ε-DP (locate --private-answer), charged to the scope under the slot's epoch")
 	f.IntVar(&opts.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")

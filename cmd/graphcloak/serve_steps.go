@@ -111,7 +111,7 @@ func (g *globalOptions) forStep(st service.Step) *globalOptions {
 
 func releaseOptionsFor(opts *serveOptions, g *globalOptions, runID string) *releaseOptions {
 	return &releaseOptions{g: g, graph: neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
-		sensitivityCache: opts.sensitivityCache, runID: runID, refuseAtChance: opts.refuseAtChance, forecastTrials: opts.forecastTrials}
+		sensitivityCache: opts.sensitivityCache, runID: runID, forecastTrials: opts.forecastTrials}
 }
 
 func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locateOptions {
