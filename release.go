@@ -117,8 +117,9 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	sens := roundUpSum(res.Sensitivity.Delta2, extra)
 	if job.Check != nil {
-		cal, err := privacy.CalibrateRelease(roundUpSum(res.Sensitivity.Delta2, extra), job.Epsilon, job.Delta, g.N(), job.Mechanism)
+		cal, err := privacy.CalibrateRelease(sens, job.Epsilon, job.Delta, g.N(), job.Mechanism)
 		if err != nil {
 			return nil, err
 		}
@@ -128,7 +129,7 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 	}
 	start = time.Now()
 	rel, err := privacy.Release(ctx, privacy.ReleaseRequest{
-		Keys: g.Keys(), Values: values, Sensitivity: roundUpSum(res.Sensitivity.Delta2, extra),
+		Keys: g.Keys(), Values: values, Sensitivity: sens,
 		Epsilon: job.Epsilon, Delta: job.Delta, Mechanism: job.Mechanism, Noise: job.Noise,
 		Ledger: job.Ledger, Scope: job.Scope, Epoch: job.Epoch,
 	})

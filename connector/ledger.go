@@ -30,8 +30,8 @@ const (
 // float64 ρ is exact in binary), so no rounding accumulates; pureRho and
 // pureEpsilon are the exact sums of the ρ and ε of the pure ε-DP charges
 // (answers; absent on scopes that never had one, and on charges that are
-// not pure: privacy.Spend); rhoSpent is spent rounded up, for people. Uniqueness constraints on scope and
-// chargeId make MERGE race-free.
+// not pure: privacy.Spend); rhoSpent is spent rounded up, for people.
+// Uniqueness constraints on scope and chargeId make MERGE race-free.
 //
 // Only InitScope (the budget --init command) creates a scope node, with
 // its budget; Charge and Balance refuse a scope that does not exist

@@ -153,12 +153,16 @@ func (p *Plan) drawAndPublish(ctx context.Context, run Run) error {
 // clears the raw readings and records the release in the summary.
 func (p *Plan) draw(ctx context.Context) (*privacy.Released, error) {
 	s, env, in := &p.Spec, &p.env, p.Input
+	var check func(context.Context, privacy.ReleaseCalibration) error
+	if s.RefuseAtChance {
+		check = p.refuseAtChance
+	}
 	res, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{
 		Graph: in.Graph, Values: in.Readings, Tau: s.Tau, Alpha: s.Alpha,
 		Epsilon: s.Epsilon, Delta: s.Delta, Mechanism: s.Mechanism, Noise: s.Noise,
 		Ledger: env.Ledger, Scope: s.Scope, Epoch: s.epoch(),
 		Sensitivity: p.Sensitivity, SensitivityOptions: sensitivity.Options{Progress: env.progress("Δ2"), TimeBudget: s.TimeBudget},
-		Smooth: s.Smooth, Check: p.refuseAtChance,
+		Smooth: s.Smooth, Check: check,
 	})
 	spread := readingSpread(in.Readings)
 	clear(in.Readings)

@@ -83,7 +83,7 @@ func (*AtChanceError) Kind() errkind.Kind { return errkind.BadInput }
 // forecast is kept in the summary either way.
 func (p *Plan) refuseAtChance(ctx context.Context, cal privacy.ReleaseCalibration) error {
 	s := &p.Spec
-	if !s.RefuseAtChance || s.ForecastTrials <= 0 || p.Input.Graph.NumEdges() == 0 {
+	if s.ForecastTrials <= 0 || p.Input.Graph.NumEdges() == 0 {
 		return nil
 	}
 	f, err := p.forecast(ctx, p.Input.Graph, cal.Sigma, 0)

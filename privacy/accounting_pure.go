@@ -2,6 +2,7 @@ package privacy
 
 import (
 	"math"
+	"math/big"
 )
 
 // PureCompositionDelta returns the exact δ at total ε_t of k adaptively
@@ -66,11 +67,9 @@ func AnswersBudgetBuys(budget Budget, epsilon float64) (BudgetBuys, error) {
 	}
 	b := BudgetBuys{ZCDP: int(math.Floor(rho / PureRho(epsilon)))} // as CalibrateAnswer charges
 	b.Ledger = largestK(func(k int) bool {
-		var s Spend
-		for range k {
-			s.Add(Charge{Rho: PureRho(epsilon), Epsilon: epsilon})
-		}
-		return budget.fits(rho, s.totals())
+		kr := new(big.Rat).SetInt64(int64(k))
+		times := func(x float64) *big.Rat { return new(big.Rat).Mul(kr, new(big.Rat).SetFloat64(x)) }
+		return budget.fits(rho, SpendOf(times(PureRho(epsilon)), times(PureRho(epsilon)), times(epsilon)).totals()) // k answers
 	})
 	b.Optimal = largestK(func(k int) bool { return PureCompositionDelta(epsilon, k, budget.Epsilon) <= budget.Delta })
 	return b, nil
