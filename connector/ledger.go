@@ -23,7 +23,7 @@ const (
 // Ledger is a privacy.Ledger kept in Neo4j, so that every process
 // releasing from one database shares one budget:
 //
-//	(:GraphcloakLedger {scope, spent, pureRho, pureEpsilon, rhoSpent, rhoBudget, epsilon, delta, releases})
+//	(:GraphcloakLedger {scope, spent, pureRho, pureEpsilon, rhoSpent, rhoBudget, epsilon, delta, answerEpsilon, releases})
 //	(:GraphcloakCharge {chargeId, scope, releaseId, rho, epsilon, chargedAt})
 //
 // spent is the exact sum of the charges' ρ as a rational "a/b" (each
@@ -31,6 +31,9 @@ const (
 // pureEpsilon are the exact sums of the ρ and ε of the pure ε-DP charges
 // (answers; absent on scopes that never had one, and on charges that are
 // not pure: privacy.Spend); rhoSpent is spent rounded up, for people.
+// answerEpsilon is the answers' share ε_A of the budget
+// (privacy.Budget.AnswerEpsilon), absent on scopes created without one
+// (read as 0: answers in zCDP).
 // Uniqueness constraints on scope and chargeId make MERGE race-free.
 //
 // Only InitScope (the budget --init command) creates a scope node, with
@@ -92,17 +95,18 @@ func (l *Ledger) InitScope(ctx context.Context, scope string, budget privacy.Bud
 	recs, err := l.c.exec(ctx, l.db, "initialise privacy ledger scope",
 		"MERGE (l:"+LedgerLabel+" {scope: $scope}) "+
 			"ON CREATE SET l.spent = '0', l.rhoSpent = 0.0, l.releases = 0, "+
-			"l.rhoBudget = $rhoMax, l.epsilon = $eps, l.delta = $delta, l.accounting = $acct, l.createdAt = datetime() "+
-			"RETURN l.epsilon, l.delta",
-		map[string]any{"scope": scope, "rhoMax": rhoMax, "eps": budget.Epsilon, "delta": budget.Delta, "acct": privacy.AccountingCKS20})
+			"l.rhoBudget = $rhoMax, l.epsilon = $eps, l.delta = $delta, l.answerEpsilon = $epsA, l.accounting = $acct, l.createdAt = datetime() "+
+			"RETURN l.epsilon, l.delta, coalesce(l.answerEpsilon, 0.0)",
+		map[string]any{"scope": scope, "rhoMax": rhoMax, "eps": budget.Epsilon, "delta": budget.Delta, "epsA": budget.AnswerEpsilon, "acct": privacy.AccountingCKS20})
 	if err != nil {
 		return err
 	}
 	eps, _ := recs[0].Values[0].(float64)
 	delta, _ := recs[0].Values[1].(float64)
-	if (privacy.Budget{Epsilon: eps, Delta: delta}) != budget {
-		return fmt.Errorf("%w: scope %q in database %q was created with ε=%g, δ=%g, not ε=%g, δ=%g; a budget is never changed",
-			privacy.ErrBudgetMismatch, scope, l.db, eps, delta, budget.Epsilon, budget.Delta)
+	epsA, _ := recs[0].Values[2].(float64)
+	if stored := (privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA}); stored != budget {
+		return fmt.Errorf("%w: scope %q in database %q was created with %v, not %v; a budget is never changed",
+			privacy.ErrBudgetMismatch, scope, l.db, stored, budget)
 	}
 	return nil
 }
@@ -146,7 +150,8 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 		res, err = tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
 			"OPTIONAL MATCH (c:"+ChargeLabel+" {chargeId: $cid}) "+
 			"RETURN l.spent AS spent, l.rhoBudget AS rhoMax, l.epsilon AS eps, l.delta AS delta, c IS NOT NULL AS dup, "+
-			"coalesce(l.pureRho, '0') AS pureRho, coalesce(l.pureEpsilon, '0') AS pureEpsilon, l.releases AS releases",
+			"coalesce(l.pureRho, '0') AS pureRho, coalesce(l.pureEpsilon, '0') AS pureEpsilon, l.releases AS releases, "+
+			"coalesce(l.answerEpsilon, 0.0) AS answerEpsilon",
 			map[string]any{"scope": ch.Scope, "cid": chargeID})
 		if err != nil {
 			return struct{}{}, err
@@ -160,9 +165,11 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 		eps, _ := rec.Values[2].(float64)
 		delta, _ := rec.Values[3].(float64)
 		dup, _ := rec.Values[4].(bool)
-		stored := privacy.Budget{Epsilon: eps, Delta: delta}
-		if stored.Validate() != nil || rhoMax <= 0 {
-			return refuse(outcome{other: fmt.Errorf("connector: ledger scope %q is corrupt: budget ε=%g, δ=%g, ρ_max=%g", ch.Scope, eps, delta, rhoMax)})
+		epsA, _ := rec.Values[8].(float64)
+		stored := privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA}
+		// ρ_max is 0 only when the answers' share leaves no Gaussian release.
+		if stored.Validate() != nil || !(rhoMax > 0 || rhoMax == 0 && epsA > 0) {
+			return refuse(outcome{other: fmt.Errorf("connector: ledger scope %q is corrupt: budget %v, ρ_max=%g", ch.Scope, stored, rhoMax)})
 		}
 		if dup {
 			return refuse(outcome{dup: true})
@@ -246,7 +253,7 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 		params["scope"] = scope
 	}
 	q := match + "RETURN l.scope, l.spent, l.rhoBudget, l.epsilon, l.delta, l.releases, " +
-		"coalesce(l.pureRho, '0'), coalesce(l.pureEpsilon, '0')"
+		"coalesce(l.pureRho, '0'), coalesce(l.pureEpsilon, '0'), coalesce(l.answerEpsilon, 0.0)"
 	out, err := runRead(ctx, l.c, l.db, "read privacy ledger", func(ctx context.Context, tx neo4j.ManagedTransaction) ([]privacy.Balance, error) {
 		res, err := tx.Run(ctx, q, params)
 		if err != nil {
@@ -263,11 +270,12 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 			n, _ := v[5].(int64)
 			pureRhoS, _ := v[6].(string)
 			pureEpsS, _ := v[7].(string)
+			epsA, _ := v[8].(float64)
 			spend, err := spendOf(name, spentS, pureRhoS, pureEpsS)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, privacy.Budget{Epsilon: eps, Delta: delta}.BalanceOf(name, int(n), rhoMax, spend))
+			out = append(out, privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA}.BalanceOf(name, int(n), rhoMax, spend))
 		}
 		return out, res.Err()
 	})

@@ -43,22 +43,32 @@ func PureCompositionDelta(epsilon float64, k int, epsTotal float64) float64 {
 // BudgetBuys says how many releases of one kind a budget (ε_total, δ_total)
 // pays for under each accountant.
 type BudgetBuys struct {
-	// ZCDP is what zCDP alone admits: k·ρ ≤ ρ_max, ρ_max from the CKS20
-	// conversion of the budget.
+	// ZCDP is what zCDP alone admits over the whole budget: k·ρ ≤ ρ_max,
+	// ρ_max = CKSRho(ε_total, δ_total) — the ledger's rule without an
+	// answers' share.
 	ZCDP int `json:"zcdp"`
-	// Ledger is what the ledger admits on a fresh scope: the better of
-	// zCDP and, for answers, their ε summed (k·ε ≤ ε_total; Spend).
+	// Ledger is what the ledger admits on a fresh scope of this budget
+	// (Budget.Admit): ZCDP without an answers' share; with a share ε_A,
+	// answers while k·ε ≤ ε_A and Gaussian releases while
+	// k·ρ ≤ CKSRho(ε_total − ε_A, δ_total).
 	Ledger int `json:"ledger"`
-	// Optimal is the exact composition bound of the release's kind:
-	// optimal composition of pure ε-DP (PureCompositionDelta) for
-	// answers, the exact μ-GDP curve (GaussianDelta with μ = √k·Δ/σ) for
-	// continuous Gaussian releases.
+	// Optimal is the exact composition bound of the release's kind over
+	// the whole budget: optimal composition of pure ε-DP
+	// (PureCompositionDelta) for answers, the exact μ-GDP curve
+	// (GaussianDelta with μ = √k·Δ/σ) for continuous Gaussian releases.
 	Optimal int `json:"optimal"`
 }
 
+// whole is the budget without its answers' share: zCDP alone.
+func (b Budget) whole() Budget { return Budget{Epsilon: b.Epsilon, Delta: b.Delta} }
+
 // AnswersBudgetBuys returns how many ε-DP answers the budget buys.
 func AnswersBudgetBuys(budget Budget, epsilon float64) (BudgetBuys, error) {
-	rho, err := budget.Rho()
+	rho, err := budget.whole().Rho()
+	if err != nil {
+		return BudgetBuys{}, err
+	}
+	rhoLedger, err := budget.Rho()
 	if err != nil {
 		return BudgetBuys{}, err
 	}
@@ -69,7 +79,7 @@ func AnswersBudgetBuys(budget Budget, epsilon float64) (BudgetBuys, error) {
 	b.Ledger = largestK(func(k int) bool {
 		kr := new(big.Rat).SetInt64(int64(k))
 		times := func(x float64) *big.Rat { return new(big.Rat).Mul(kr, new(big.Rat).SetFloat64(x)) }
-		return budget.fits(rho, SpendOf(times(PureRho(epsilon)), times(PureRho(epsilon)), times(epsilon)).totals()) // k answers
+		return budget.fits(rhoLedger, SpendOf(times(PureRho(epsilon)), times(PureRho(epsilon)), times(epsilon)).totals()) // k answers
 	})
 	b.Optimal = largestK(func(k int) bool { return PureCompositionDelta(epsilon, k, budget.Epsilon) <= budget.Delta })
 	return b, nil
@@ -79,7 +89,11 @@ func AnswersBudgetBuys(budget Budget, epsilon float64) (BudgetBuys, error) {
 // σ/Δ = ratio the budget buys (zCDP as the ledger charges the discrete
 // Gaussian, and the exact μ-GDP curve of the continuous Gaussian).
 func GaussianBudgetBuys(budget Budget, ratio float64) (BudgetBuys, error) {
-	rho, err := budget.Rho()
+	rho, err := budget.whole().Rho()
+	if err != nil {
+		return BudgetBuys{}, err
+	}
+	rhoLedger, err := budget.Rho()
 	if err != nil {
 		return BudgetBuys{}, err
 	}
@@ -87,7 +101,7 @@ func GaussianBudgetBuys(budget Budget, ratio float64) (BudgetBuys, error) {
 		return BudgetBuys{}, &ArgumentError{Func: "GaussianBudgetBuys", Param: "ratio", Value: ratio, Reason: "must be finite and > 0"}
 	}
 	b := BudgetBuys{ZCDP: int(math.Floor(rho * 2 * ratio * ratio))}
-	b.Ledger = b.ZCDP
+	b.Ledger = int(math.Floor(rhoLedger * 2 * ratio * ratio))
 	b.Optimal = largestK(func(k int) bool {
 		return GaussianDelta(math.Sqrt(float64(k))/ratio, budget.Epsilon) <= budget.Delta
 	})

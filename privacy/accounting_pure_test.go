@@ -2,6 +2,7 @@ package privacy
 
 import (
 	"math"
+	"math/big"
 	"testing"
 )
 
@@ -64,7 +65,8 @@ func binom(n, k int) float64 {
 
 // TestBudgetBuys: the optimal accountants never buy fewer releases than
 // zCDP, they buy strictly more where zCDP's conversion is loose (one answer
-// at ε = budget ε), and every count is exact at its edge.
+// at ε = budget ε), every count is exact at its edge, and the ledger buys
+// what its rule admits (with and without an answers' share).
 func TestBudgetBuys(t *testing.T) {
 	b := Budget{Epsilon: 8, Delta: 1e-6}
 	for _, eps := range []float64{0.5, 1, 2, 8} {
@@ -80,15 +82,31 @@ func TestBudgetBuys(t *testing.T) {
 		}
 	}
 	one, _ := AnswersBudgetBuys(b, 8)
-	if one.Optimal != 1 || one.ZCDP != 0 || one.Ledger != 1 {
-		t.Errorf("one answer at ε = 8 in a budget of ε = 8: %+v, want optimal 1, zCDP 0, ledger 1", one)
+	if one.Optimal != 1 || one.ZCDP != 0 || one.Ledger != 0 {
+		t.Errorf("one answer at ε = 8 in a budget of ε = 8 without a share: %+v, want optimal 1, zCDP 0, ledger 0", one)
 	}
-	// The ledger buys the better of zCDP and ⌊ε_total/ε⌋, never more than
-	// the optimal composition.
+	if one, _ := AnswersBudgetBuys(Budget{8, 1e-6, 8}, 8); one.Ledger != 1 {
+		t.Errorf("one answer at ε = 8 with the whole budget as the answers' share: ledger buys %d, want 1", one.Ledger)
+	}
+	// Without a share the ledger buys what zCDP does; with a share ε_A,
+	// ⌊ε_A/ε⌋ answers — never more than the optimal composition.
 	for _, eps := range []float64{0.05, 0.5, 1, 2, 2.7, 4} {
 		got, _ := AnswersBudgetBuys(b, eps)
-		if want := max(got.ZCDP, int(math.Floor(b.Epsilon/eps))); got.Ledger != want || got.Ledger > got.Optimal {
-			t.Errorf("answers ε=%g: ledger buys %d, want max(zCDP %d, ⌊8/ε⌋) = %d ≤ optimal %d", eps, got.Ledger, got.ZCDP, want, got.Optimal)
+		if got.Ledger != got.ZCDP {
+			t.Errorf("answers ε=%g without a share: ledger buys %d, want zCDP's %d", eps, got.Ledger, got.ZCDP)
+		}
+		for _, share := range []float64{1, 4, 8} {
+			got, _ := AnswersBudgetBuys(Budget{8, 1e-6, share}, eps)
+			want := int(math.Floor(share / eps))
+			for new(big.Rat).Mul(big.NewRat(int64(want+1), 1), new(big.Rat).SetFloat64(eps)).Cmp(new(big.Rat).SetFloat64(share)) <= 0 {
+				want++ // k·ε ≤ ε_A exactly, in the float64 values charged
+			}
+			for new(big.Rat).Mul(big.NewRat(int64(want), 1), new(big.Rat).SetFloat64(eps)).Cmp(new(big.Rat).SetFloat64(share)) > 0 {
+				want--
+			}
+			if got.Ledger != want || got.Ledger > got.Optimal {
+				t.Errorf("answers ε=%g, ε_A = %g: ledger buys %d, want ⌊ε_A/ε⌋ = %d ≤ optimal %d", eps, share, got.Ledger, want, got.Optimal)
+			}
 		}
 	}
 	for _, r := range []float64{1, 2, 5} {
@@ -96,8 +114,13 @@ func TestBudgetBuys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Optimal < got.ZCDP {
-			t.Errorf("gaussian σ/Δ=%g: optimal %d < zCDP %d", r, got.Optimal, got.ZCDP)
+		if got.Optimal < got.ZCDP || got.Ledger != got.ZCDP {
+			t.Errorf("gaussian σ/Δ=%g: optimal %d < zCDP %d, or ledger %d ≠ zCDP", r, got.Optimal, got.ZCDP, got.Ledger)
+		}
+		shared, _ := GaussianBudgetBuys(Budget{8, 1e-6, 4}, r)
+		rhoG, _ := CKSRho(4, 1e-6)
+		if want := int(math.Floor(rhoG * 2 * r * r)); shared.Ledger != want || shared.ZCDP != got.ZCDP {
+			t.Errorf("gaussian σ/Δ=%g, ε_A = 4: ledger buys %d, want ⌊CKSRho(4, δ)·2(σ/Δ)²⌋ = %d", r, shared.Ledger, want)
 		}
 	}
 }

@@ -16,9 +16,10 @@ import (
 // Accounting is in zero-concentrated DP (Bun & Steinke 2016): a release
 // costs ρ = Δ²/(2σ²) (for the discrete Gaussian with lattice sensitivity Δ,
 // Canonne, Kamath & Steinke 2020, Thm 14) and costs add under composition,
-// adaptive or not. Pure ε-DP answers are also accounted by their ε, apart
-// from the Gaussian releases (Spend): a scope may spend up to its budget
-// by either accounting. A scope is one protected unit over its whole lifetime
+// adaptive or not. Pure ε-DP answers cost PureRho(ε) in zCDP too, unless
+// the budget fixes an answers' share ε_A (Budget.AnswerEpsilon): then they
+// are accounted by their ε against ε_A, apart from the Gaussian releases
+// (Spend). A scope is one protected unit over its whole lifetime
 // (a deployment, a graph id); every scope of a ledger has the same budget,
 // converted once into ρ_max by Budget.Rho.
 //
@@ -28,7 +29,7 @@ import (
 //   - Charge checks and commits atomically (one transaction, one lock):
 //     if (Scope, ReleaseID) was charged before it returns an error wrapping
 //     ErrAlreadyCharged and charges nothing; if the scope's Spend with c
-//     added fits the budget by neither accounting (Budget.Admit) it
+//     added does not fit the budget (Budget.Admit) it
 //     returns *BudgetError and charges nothing (never clips ρ); otherwise
 //     it records c (its ρ, and its ε when it is a pure charge) exactly and
 //     the release id, durably, before returning nil.
@@ -68,8 +69,9 @@ type Charge struct {
 	Rho float64
 	// Epsilon, when > 0, marks a pure ε-DP mechanism (a private answer):
 	// its privacy loss never exceeds Epsilon, and Rho is at least
-	// PureRho(Epsilon). The ledger then also accounts it by its ε (see
-	// Spend). 0 for Gaussian releases.
+	// PureRho(Epsilon). With an answers' share (Budget.AnswerEpsilon) the
+	// ledger accounts it by its ε, else by its ρ (see Spend). 0 for
+	// Gaussian releases.
 	Epsilon float64
 }
 
@@ -100,53 +102,97 @@ type Balance struct {
 	Scope string `json:"scope"`
 	// Releases is the number of releases charged.
 	Releases int `json:"releases"`
-	// RhoSpent and RhoBudget are zCDP ρ: every charge's (rounded up) and
-	// ρ_max. RhoRemaining is the largest ρ a Gaussian release may still
-	// cost under either accounting (see Spend), rounded down, never below
-	// 0; with no answers charged it is ρ_max − RhoSpent.
+	// RhoSpent and RhoBudget are zCDP ρ: the ρ charged against ρ_max
+	// (rounded up) and ρ_max. Without an answers' share that is every
+	// charge's ρ, answers' included; with one, the Gaussian releases' only
+	// (the answers are charged against ε_A). RhoRemaining =
+	// ρ_max − RhoSpent is the largest ρ a Gaussian release may still cost,
+	// rounded down, never below 0.
 	RhoSpent     float64 `json:"rhoSpent"`
 	RhoBudget    float64 `json:"rhoBudget"`
 	RhoRemaining float64 `json:"rhoRemaining"`
-	// EpsilonSpent is the ε of the spend at the budget's δ, by the better
-	// of the two accountings (CKSEpsilon(RhoSpent, Budget.Delta) when no
-	// answer was charged).
+	// EpsilonSpent is the ε of the spend at the budget's δ:
+	// CKSEpsilon(RhoSpent, Budget.Delta), plus PureEpsilonSpent with an
+	// answers' share.
 	EpsilonSpent float64 `json:"epsilonSpent"`
 	// PureEpsilonSpent is the Σε of the pure ε-DP charges (answers),
 	// rounded up; PureRhoSpent their ρ, rounded down.
 	PureEpsilonSpent float64 `json:"pureEpsilonSpent,omitempty"`
 	PureRhoSpent     float64 `json:"pureRhoSpent,omitempty"`
+	// AnswerEpsilonRemaining is the largest ε a private answer may still
+	// cost: ε_A − PureEpsilonSpent with an answers' share, else the ε
+	// whose PureRho(ε) fits RhoRemaining (rounded down).
+	AnswerEpsilonRemaining float64 `json:"answerEpsilonRemaining"`
 	// Budget is the (ε, δ) budget of every scope of the ledger.
 	Budget Budget `json:"budget"`
 }
 
-// Budget is a lifetime privacy budget (ε_total, δ_total) per scope.
+// Budget is a lifetime privacy budget (ε_total, δ_total) per scope, and
+// the answers' share of it.
 type Budget struct {
 	Epsilon float64 `json:"epsilon"`
 	Delta   float64 `json:"delta"`
+	// AnswerEpsilon is ε_A, the share of ε_total fixed for private answers
+	// when the budget is created (budget --init --answer-epsilon): answers
+	// then fit while their Σε ≤ ε_A, and Gaussian releases while their
+	// Σρ ≤ CKSRho(ε_total − ε_A, δ_total) (Spend). 0 — the default, and
+	// every ledger written before the share existed — accounts answers in
+	// zCDP with the Gaussian releases: Σρ ≤ CKSRho(ε_total, δ_total).
+	AnswerEpsilon float64 `json:"answerEpsilon,omitempty"`
 }
 
 // IsZero reports whether b is the zero Budget (no budget given).
-func (b Budget) IsZero() bool { return b.Epsilon == 0 && b.Delta == 0 }
+func (b Budget) IsZero() bool { return b.Epsilon == 0 && b.Delta == 0 && b.AnswerEpsilon == 0 }
 
-// Validate checks ε > 0 and 0 < δ < 1, both finite.
+// Validate checks ε > 0 and 0 < δ < 1, both finite, and 0 ≤ ε_A ≤ ε.
 func (b Budget) Validate() error {
 	if err := checkEpsilon("Budget", b.Epsilon); err != nil {
 		return err
 	}
-	return checkDelta("Budget", b.Delta)
+	if err := checkDelta("Budget", b.Delta); err != nil {
+		return err
+	}
+	if !(b.AnswerEpsilon >= 0 && b.AnswerEpsilon <= b.Epsilon) {
+		return &ArgumentError{Func: "Budget", Param: "answer epsilon", Value: b.AnswerEpsilon,
+			Reason: fmt.Sprintf("must be in [0, ε_total = %g]", b.Epsilon)}
+	}
+	return nil
+}
+
+// String is the budget as a reader checks it: "ε=8, δ=1e-06" and, with
+// an answers' share, ", answers' ε_A=4".
+func (b Budget) String() string {
+	s := fmt.Sprintf("ε=%g, δ=%g", b.Epsilon, b.Delta)
+	if b.AnswerEpsilon > 0 {
+		s += fmt.Sprintf(", answers' ε_A=%g", b.AnswerEpsilon)
+	}
+	return s
 }
 
 // Rho converts the budget into the largest total zCDP cost ρ_max whose
 // (ε, δ) guarantee fits it, with the Canonne–Kamath–Steinke conversion
-// (CKSRho). This conversion is proven for every ρ-zCDP mechanism, in
-// particular for the discrete Gaussian that Release samples; the exact
-// Gaussian-DP conversion (GaussianRho) is proven only for continuous
-// Gaussian noise and is not used for the budget.
+// (CKSRho): CKSRho(ε, δ), or with an answers' share ε_A the Gaussian
+// releases' CKSRho(ε − ε_A, δ) (rounded down; 0 when the rest is too small
+// for any Gaussian release). This conversion is proven for every ρ-zCDP
+// mechanism, in particular for the discrete Gaussian that Release
+// samples; the exact Gaussian-DP conversion (GaussianRho) is proven only
+// for continuous Gaussian noise and is not used for the budget.
 func (b Budget) Rho() (float64, error) {
 	if err := b.Validate(); err != nil {
 		return 0, err
 	}
-	return CKSRho(b.Epsilon, b.Delta)
+	if !b.shared() {
+		return CKSRho(b.Epsilon, b.Delta)
+	}
+	left := diffDown(b.Epsilon, b.AnswerEpsilon)
+	if !(left > 0) {
+		return 0, nil
+	}
+	r, err := CKSRho(left, b.Delta)
+	if err != nil {
+		return 0, nil // too little ε left for any Gaussian release
+	}
+	return r, nil
 }
 
 // ErrAlreadyCharged is wrapped by Ledger.Charge when the release id was
@@ -157,14 +203,16 @@ func (b Budget) Rho() (float64, error) {
 var ErrAlreadyCharged = errkind.New(errkind.Charged, "privacy: release already charged")
 
 // BudgetError reports a charge refused because it would exceed the budget.
-// All ρ are zCDP; the ε fields are at Budget.Delta, by the better of the
-// ledger's two accountings (see Spend).
+// All ρ are zCDP; the ε fields are at Budget.Delta (Balance.EpsilonSpent).
 type BudgetError struct {
 	Scope     string
 	ReleaseID string
 	// Spent and Requested are ρ; Remaining is the ρ a Gaussian release may
 	// still cost (Balance.RhoRemaining).
 	Spent, Requested, Remaining float64
+	// AnswerRemaining is the ε an answer may still cost
+	// (Balance.AnswerEpsilonRemaining).
+	AnswerRemaining float64
 	// RequestedEpsilon is the ε of a refused pure ε-DP charge (an answer),
 	// else 0.
 	RequestedEpsilon float64
@@ -182,9 +230,9 @@ func (e *BudgetError) Error() string {
 		asked = fmt.Sprintf("requested an ε=%.6g answer", e.RequestedEpsilon)
 	}
 	return fmt.Sprintf("privacy: budget exhausted for scope %q: spent ε=%.6g (ρ=%.6g), %s "+
-		"(would reach ε=%.6g), remaining ρ=%.6g for a Gaussian release (budget ε=%g, δ=%g, ρ_max=%.6g)",
-		e.Scope, e.EpsilonSpent, e.Spent, asked, e.EpsilonAfter, e.Remaining,
-		e.Budget.Epsilon, e.Budget.Delta, e.RhoBudget)
+		"(would reach ε=%.6g), remaining ρ=%.6g for a Gaussian release, ε=%.6g for an answer (budget %s, ρ_max=%.6g)",
+		e.Scope, e.EpsilonSpent, e.Spent, asked, e.EpsilonAfter, e.Remaining, e.AnswerRemaining,
+		e.Budget, e.RhoBudget)
 }
 
 // NewBudgetError reports charge c refused on a scope whose balance before
@@ -193,6 +241,7 @@ func NewBudgetError(c Charge, bal Balance) *BudgetError {
 	return &BudgetError{
 		Scope: c.Scope, ReleaseID: c.ReleaseID,
 		Spent: bal.RhoSpent, Requested: c.Rho, Remaining: bal.RhoRemaining, RequestedEpsilon: c.Epsilon,
+		AnswerRemaining: bal.AnswerEpsilonRemaining,
 		RhoBudget: bal.RhoBudget, Budget: bal.Budget,
 		EpsilonSpent: bal.EpsilonSpent, EpsilonAfter: bal.Budget.epsilonOf(bal.after(c)),
 	}

@@ -236,8 +236,8 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 	} else if err != nil {
 		return nil, err
 	} else if budget != f.Budget {
-		return nil, fmt.Errorf("%w: %s was created with ε=%g, δ=%g, not ε=%g, δ=%g; a budget is never changed",
-			ErrBudgetMismatch, path, f.Budget.Epsilon, f.Budget.Delta, budget.Epsilon, budget.Delta)
+		return nil, fmt.Errorf("%w: %s was created with %v, not %v; a budget is never changed",
+			ErrBudgetMismatch, path, f.Budget, budget)
 	}
 	changed := errors.Is(err, fs.ErrNotExist) || migrated
 	for _, s := range scopes {
@@ -545,7 +545,7 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 			if sc == nil || sc.releases[e.ReleaseID] || c.Validate() != nil {
 				return nil, nil, corrupt("entry %d is not a valid charge of a created scope", i+1)
 			}
-			if f.Budget.Admit(f.RhoBudget, e.Scope, len(sc.releases), &sc.spend, c) != nil {
+			if f.Budget.Replay(f.RhoBudget, e.Scope, len(sc.releases), &sc.spend, c) != nil { // history: Replay, not Admit
 				return nil, nil, corrupt("scope %q spends more than its budget", e.Scope)
 			}
 			sc.releases[e.ReleaseID] = true

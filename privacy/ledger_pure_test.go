@@ -9,8 +9,9 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// The file ledger accounts answers by their ε (ledgertest.PureCharges),
-// and a ledger read afresh from the file agrees.
+// The file ledger accounts answers by their ε against the answers' share
+// (ledgertest.PureCharges), and a ledger read afresh from the file agrees;
+// without a share, in zCDP (ledgertest.ZCDPCharges).
 func TestFileLedgerPureCharges(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "ledger.json")
 	l, err := privacy.CreateFileLedger(context.Background(), path, ledgertest.Budget, privacy.FileLedgerOptions{}, "s")
@@ -24,4 +25,9 @@ func TestFileLedgerPureCharges(t *testing.T) {
 		}
 		return again
 	})
+	plain, err := privacy.CreateFileLedger(context.Background(), filepath.Join(t.TempDir(), "ledger.json"), ledgertest.NoShare, privacy.FileLedgerOptions{}, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledgertest.ZCDPCharges(t, plain, "s")
 }

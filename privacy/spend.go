@@ -6,24 +6,31 @@ import (
 	"math/big"
 )
 
-// Two accountings of one scope's spend; the spend fits the budget
-// (ε_b, δ_b) when either does (each is a proof of the same guarantee for
-// the whole sequence of charges, so the better one may be used):
+// How a scope's spend is admitted (Budget.Admit; docs/guarantee.md, "What a
+// budget buys"). Every rule is a filter: it decides from the costs charged
+// so far, never from outputs, and stays valid when the analyst chooses each
+// charge after seeing everything published before it.
 //
-//  1. zCDP: every charge costs ρ (a pure ε-DP answer PureRho(ε)), and the
-//     total ρ converts to (ε_b, δ_b) by CKS20: Σρ ≤ ρ_max.
-//  2. Split: a pure ε-DP answer's privacy loss never exceeds its ε, so
-//     the loss of the whole sequence is at most the loss L_G of the
-//     Gaussian releases plus Σε of the answers, pointwise. The moment
-//     bound E[e^{(α−1)L_G}] ≤ e^{(α−1)α ρ_G} holds for the Gaussian
-//     releases interleaved with anything (one conditional expectation per
-//     release), and CKS20's conversion uses nothing else; so the sequence
-//     is (CKSEpsilon(ρ_G, δ_b) + Σε, δ_b)-DP: it fits when Σε ≤ ε_b and
-//     ρ_G ≤ CKSRho(ε_b − Σε, δ_b) (docs/guarantee.md, "What a budget
-//     buys").
+//  1. A budget without an answers' share (AnswerEpsilon = 0, the default and
+//     every ledger written before the share existed): zCDP alone. Every
+//     charge costs ρ (a pure ε-DP answer PureRho(ε)) and Σρ ≤ ρ_max =
+//     CKSRho(ε_b, δ_b). A zCDP filter is valid under fully adaptive choice of
+//     the costs (Feldman & Zrnic 2021, Rényi filter; Whitehouse et al. 2023).
+//  2. A budget with a share ε_A > 0, fixed at budget --init: two filters run
+//     concurrently. Answers: Σε ≤ ε_A (a pure-DP filter, Rogers et al. 2016);
+//     Gaussian releases: Σρ_G ≤ ρ_max = CKSRho(ε_b − ε_A, δ_b) (a zCDP
+//     filter, converted by CKS20). Concurrent composition of an ε_A-DP and an
+//     (ε_b − ε_A, δ_b)-DP interactive mechanism is (ε_b, δ_b)-DP (Vadhan &
+//     Wang 2021; Lyu 2022), whatever order the analyst interleaves them in.
 //
-// zCDP alone converts a single ε = 4 answer to ε ≈ 17 at δ = 10⁻⁵; the
-// split accounting charges it 4.
+// The rule ledgers applied before (a charge fitted when either zCDP or the
+// "split" Σε + CKSEpsilon(ρ_G) fitted, the split with Σε chosen as the
+// scope went) is not valid under adaptive use: the analyst could pick the
+// split after seeing outputs (TestAdaptiveSplitStrategy). It is kept only
+// to read back the charges such ledgers recorded (Budget.Replay).
+//
+// zCDP alone converts a single ε = 4 answer to ε ≈ 17 at δ = 10⁻⁵; a share
+// ε_A = 4 charges it 4.
 
 // PureRho is the zCDP cost of an ε-DP mechanism, min(ε²/2, ε): an ε-DP
 // mechanism is (ε²/2)-zCDP (Bun & Steinke 2016, Prop. 1.4), and also
@@ -75,9 +82,10 @@ func (s *Spend) totals() totals {
 	return totals{rho: ratUp(&s.rho), gaussRho: ratUp(new(big.Rat).Sub(&s.rho, &s.pureRho)), pureEps: ratUp(&s.pureEpsilon)}
 }
 
-// splitRho is the largest ρ_G the split accounting allows beside pure
-// answers of total ε pureEps: CKSRho(ε_b − pureEps, δ_b) (rounded down),
-// 0 when nothing is left, −1 when the answers alone exceed the budget.
+// splitRho is the largest ρ_G the pre-share split accounting allowed
+// beside pure answers of total ε pureEps: CKSRho(ε_b − pureEps, δ_b)
+// (rounded down), 0 when nothing is left, −1 when the answers alone exceed
+// the budget. Only Replay uses it.
 func (b Budget) splitRho(pureEps float64) float64 {
 	left := new(big.Rat).Sub(new(big.Rat).SetFloat64(b.Epsilon), new(big.Rat).SetFloat64(pureEps))
 	if left.Sign() < 0 {
@@ -93,55 +101,93 @@ func (b Budget) splitRho(pureEps float64) float64 {
 	return r
 }
 
-// fits reports whether a spend of t fits the budget (ρ_max = rhoMax) by
-// either accounting.
+// shared reports whether the budget fixes an answers' share ε_A.
+func (b Budget) shared() bool { return b.AnswerEpsilon > 0 }
+
+// fits reports whether a spend of t fits the budget (ρ_max = rhoMax):
+// Σρ ≤ ρ_max without a share; Σε of the answers ≤ ε_A and ρ_G ≤ ρ_max with
+// one (ρ_max is then CKSRho(ε_b − ε_A, δ_b)).
 func (b Budget) fits(rhoMax float64, t totals) bool {
+	if b.shared() {
+		return t.pureEps <= b.AnswerEpsilon && t.gaussRho <= rhoMax
+	}
+	return t.rho <= rhoMax
+}
+
+// fitsBefore is the rule of ledgers written before the answers' share:
+// zCDP or the adaptive split (not valid under adaptive use; Replay).
+func (b Budget) fitsBefore(rhoMax float64, t totals) bool {
 	return t.rho <= rhoMax || t.gaussRho <= b.splitRho(t.pureEps)
+}
+
+// diffDown is a − c rounded down.
+func diffDown(a, c float64) float64 {
+	return ratDown(new(big.Rat).Sub(new(big.Rat).SetFloat64(a), new(big.Rat).SetFloat64(c)))
 }
 
 // gaussianLeft is the largest ρ a Gaussian release may still cost.
 func (b Budget) gaussianLeft(rhoMax float64, t totals) float64 {
-	diff := func(a, c float64) float64 {
-		return ratDown(new(big.Rat).Sub(new(big.Rat).SetFloat64(a), new(big.Rat).SetFloat64(c)))
+	if b.shared() {
+		return max(0, diffDown(rhoMax, t.gaussRho))
 	}
-	left := diff(rhoMax, t.rho)
-	if split := b.splitRho(t.pureEps); split >= 0 {
-		left = max(left, diff(split, t.gaussRho))
-	}
-	return max(0, left)
+	return max(0, diffDown(rhoMax, t.rho))
 }
 
-// epsilonOf is the ε at δ_b of a spend of t: the better of the two
-// accountings (rounded up).
+// answerLeft is the largest ε an answer may still cost: ε_A − Σε with a
+// share; without one, the ε whose PureRho fits the ρ left.
+func (b Budget) answerLeft(rhoMax float64, t totals) float64 {
+	if b.shared() {
+		return max(0, diffDown(b.AnswerEpsilon, t.pureEps))
+	}
+	r := b.gaussianLeft(rhoMax, t)
+	e := r // PureRho(ε) = ε for ε ≥ 2
+	if r < 2 {
+		e = math.Sqrt(2 * r)
+	}
+	for e > 0 && PureRho(e) > r {
+		e = nextDown(e)
+	}
+	return e
+}
+
+// epsilonOf is the ε at δ_b of a spend of t (rounded up): CKSEpsilon(Σρ)
+// without a share; Σε + CKSEpsilon(ρ_G) with one.
 func (b Budget) epsilonOf(t totals) float64 {
-	zcdp, err := CKSEpsilon(t.rho, b.Delta)
+	rho := t.rho
+	if b.shared() {
+		rho = t.gaussRho
+	}
+	eps, err := CKSEpsilon(rho, b.Delta)
 	if err != nil {
-		zcdp = math.Inf(1)
+		return math.Inf(1)
 	}
-	split, err := CKSEpsilon(t.gaussRho, b.Delta)
-	if err != nil {
-		return zcdp
+	if !b.shared() || t.pureEps == 0 {
+		return eps
 	}
-	if split > 0 && t.pureEps > 0 {
-		split = nextUp(split + t.pureEps) // the sum rounds to nearest
-	} else {
-		split += t.pureEps
+	if eps == 0 {
+		return t.pureEps
 	}
-	return min(zcdp, split)
+	return nextUp(eps + t.pureEps) // the sum rounds to nearest
 }
 
 // BalanceOf is the Balance of a scope that spent s in releases charges,
 // under budget b with ρ_max = rhoMax.
 func (b Budget) BalanceOf(scope string, releases int, rhoMax float64, s *Spend) Balance {
 	t := s.totals()
-	return Balance{Scope: scope, Releases: releases, RhoSpent: t.rho, RhoBudget: rhoMax,
+	rhoSpent := t.rho
+	if b.shared() {
+		rhoSpent = t.gaussRho
+	}
+	return Balance{Scope: scope, Releases: releases, RhoSpent: rhoSpent, RhoBudget: rhoMax,
 		RhoRemaining: b.gaussianLeft(rhoMax, t), EpsilonSpent: b.epsilonOf(t),
-		PureEpsilonSpent: t.pureEps, PureRhoSpent: ratDown(&s.pureRho), Budget: b}
+		PureEpsilonSpent: t.pureEps, PureRhoSpent: ratDown(&s.pureRho),
+		AnswerEpsilonRemaining: b.answerLeft(rhoMax, t), Budget: b}
 }
 
 // Admit returns *BudgetError when charging c to a scope that spent s (and
 // holds releases charges) would exceed budget b (ρ_max = rhoMax), else
-// nil. It is the check every ledger makes, exactly.
+// nil. It is the check every ledger makes, exactly, before it records a
+// charge.
 func (b Budget) Admit(rhoMax float64, scope string, releases int, s *Spend, c Charge) error {
 	after := SpendOf(&s.rho, &s.pureRho, &s.pureEpsilon)
 	after.Add(c)
@@ -149,6 +195,25 @@ func (b Budget) Admit(rhoMax float64, scope string, releases int, s *Spend, c Ch
 		return nil
 	}
 	return NewBudgetError(c, b.BalanceOf(scope, releases, rhoMax, s))
+}
+
+// Replay is Admit for a charge a ledger recorded in the past, when it
+// reads its history back: a budget without an answers' share also accepts
+// what ledgers admitted before the share existed (zCDP or the adaptive
+// split), so a ledger written then still reads. Its balance is accounted
+// by the rule of today (zCDP alone), which may show it spent past its
+// budget; no new charge is admitted then. Never use it to admit a charge.
+func (b Budget) Replay(rhoMax float64, scope string, releases int, s *Spend, c Charge) error {
+	err := b.Admit(rhoMax, scope, releases, s, c)
+	if err == nil || b.shared() {
+		return err
+	}
+	after := SpendOf(&s.rho, &s.pureRho, &s.pureEpsilon)
+	after.Add(c)
+	if b.fitsBefore(rhoMax, after.totals()) {
+		return nil
+	}
+	return err
 }
 
 // Admits reports whether charging c fits the balance: the check Admit
@@ -165,7 +230,11 @@ func (bal Balance) after(c Charge) totals {
 		return ratUp(new(big.Rat).Add(new(big.Rat).SetFloat64(a), new(big.Rat).SetFloat64(b)))
 	}
 	gauss := bal.gaussianRhoSpent()
-	t := totals{rho: sum(bal.RhoSpent, c.Rho), gaussRho: gauss, pureEps: bal.PureEpsilonSpent}
+	rho := bal.RhoSpent
+	if bal.Budget.shared() {
+		rho = sum(rho, bal.PureRhoSpent) // every charge's ρ (not checked with a share)
+	}
+	t := totals{rho: sum(rho, c.Rho), gaussRho: gauss, pureEps: bal.PureEpsilonSpent}
 	if c.Epsilon > 0 {
 		t.pureEps = sum(t.pureEps, c.Epsilon)
 	} else {
@@ -175,24 +244,31 @@ func (bal Balance) after(c Charge) totals {
 }
 
 // gaussianRhoSpent is the ρ of the charges that are not answers, rounded
-// up (RhoSpent is rounded up, PureRhoSpent down).
+// up: RhoSpent with a share (it counts the Gaussian releases only), else
+// RhoSpent (rounded up) less PureRhoSpent (rounded down).
 func (bal Balance) gaussianRhoSpent() float64 {
+	if bal.Budget.shared() {
+		return bal.RhoSpent
+	}
 	return ratUp(new(big.Rat).Sub(new(big.Rat).SetFloat64(bal.RhoSpent), new(big.Rat).SetFloat64(bal.PureRhoSpent)))
 }
 
 // String says what the scope spent in the terms a reader checks: ε at the
-// budget's δ by the better accounting and, when answers were charged,
-// their ε apart from the Gaussian releases' ρ; then the ρ a Gaussian
-// release may still cost.
+// budget's δ and, with an answers' share, the answers' ε apart from the
+// Gaussian releases' ρ; then what a Gaussian release and an answer may
+// still cost.
 func (bal Balance) String() string {
 	releases := fmt.Sprintf("%d releases", bal.Releases)
 	if bal.Releases == 1 {
 		releases = "1 release"
 	}
 	spent := fmt.Sprintf("ρ=%.6g of ρ_max=%.6g", bal.RhoSpent, bal.RhoBudget)
-	if bal.PureEpsilonSpent > 0 {
-		spent = fmt.Sprintf("answers ε=%.6g, Gaussian releases ρ=%.6g", bal.PureEpsilonSpent, bal.gaussianRhoSpent())
+	if bal.Budget.shared() {
+		spent = fmt.Sprintf("answers ε=%.6g of ε_A=%g, Gaussian releases ρ=%.6g of ρ_max=%.6g",
+			bal.PureEpsilonSpent, bal.Budget.AnswerEpsilon, bal.RhoSpent, bal.RhoBudget)
+	} else if bal.PureEpsilonSpent > 0 {
+		spent += fmt.Sprintf(", answers' ε=%.6g in it", bal.PureEpsilonSpent)
 	}
-	return fmt.Sprintf("ε spent %.6g of %g at δ=%g (%s), ρ=%.6g left for a Gaussian release; %s",
-		bal.EpsilonSpent, bal.Budget.Epsilon, bal.Budget.Delta, spent, bal.RhoRemaining, releases)
+	return fmt.Sprintf("ε spent %.6g of %g at δ=%g (%s), ρ=%.6g left for a Gaussian release, ε=%.6g for an answer; %s",
+		bal.EpsilonSpent, bal.Budget.Epsilon, bal.Budget.Delta, spent, bal.RhoRemaining, bal.AnswerEpsilonRemaining, releases)
 }

@@ -19,8 +19,9 @@ import (
 // come from the configuration: --ledger, --scope, --epsilon-total,
 // --delta-total, GRAPHCLOAK_* or the config file).
 type budgetOptions struct {
-	g    *globalOptions
-	init bool
+	g             *globalOptions
+	init          bool
+	answerEpsilon float64
 }
 
 // budgetHelp is the budget command's help text.
@@ -39,6 +40,22 @@ or resets a budget: it refuses a missing ledger or scope (exit code 3, naming
 the --init command), and a release past the budget is refused (exit code 5),
 never clipped. Re-running --init with other totals is refused.
 
+Private answers (locate --private-answer, pure ε-DP) are accounted one of two
+ways, fixed at --init and never changed:
+  --answer-epsilon 0 (the default, and every ledger created before the flag)
+      answers cost ρ = min(ε²/2, ε) in zCDP like any release: one budget
+      ρ_max = CKSRho(ε_total, δ_total) for everything. zCDP is loose for
+      answers (one ε = 4 answer needs ε_total ≈ 17 at δ = 10⁻⁶).
+  --answer-epsilon ε_A (0 < ε_A ≤ ε_total)
+      answers are charged their ε against ε_A (Σε ≤ ε_A), and Gaussian
+      releases their ρ against ρ_max = CKSRho(ε_total − ε_A, δ_total). Two
+      fixed budgets side by side are (ε_total, δ_total)-DP however the
+      releases and answers are interleaved and chosen (concurrent
+      composition, docs/guarantee.md "What a budget buys"); letting the
+      share follow the outputs would not be.
+plan --epsilon-total E --delta-total D --answer-epsilon A shows what each
+choice buys.
+
 The file ledger is an append-only hash chain of charges. With --ledger-key
 (a key from keygen) the chain is HMAC-keyed: nobody without the key can remove
 or change a charge undetected. Without it the chain only catches accidents
@@ -56,6 +73,7 @@ func newBudgetCmd(g *globalOptions) *cobra.Command {
 		Long:  budgetHelp,
 		Example: `  graphcloak keygen --out ledger.key
   graphcloak budget --init --ledger ./ledger.json --ledger-key ledger.key --scope building-7 --epsilon-total 4 --delta-total 1e-6
+  graphcloak budget --init --ledger ./answers.json --scope building-9 --epsilon-total 8 --delta-total 1e-6 --answer-epsilon 4
   graphcloak budget --ledger ./ledger.json --scope building-7 -o json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
@@ -67,7 +85,8 @@ func newBudgetCmd(g *globalOptions) *cobra.Command {
 			return runBudget(cmd.Context(), o, g.stdout)
 		},
 	}
-	cmd.Flags().BoolVar(&o.init, "init", false, "create the ledger and --scope with the budget --epsilon-total, --delta-total (no-op if they exist with that budget; a different budget is refused)")
+	cmd.Flags().BoolVar(&o.init, "init", false, "create the ledger and --scope with the budget --epsilon-total, --delta-total, --answer-epsilon (no-op if they exist with that budget; a different budget is refused)")
+	cmd.Flags().Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "with --init: the share ε_A of --epsilon-total fixed for private answers (charged their ε against it; Gaussian releases get CKSRho(ε_total − ε_A, δ_total)); 0: answers cost ρ = min(ε²/2, ε) in zCDP with everything else")
 	config.AddFlags(cmd.Flags(), "ledger", "ledger-key", "scope", "epsilon-total", "delta-total", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout")
 	return cmd
 }
@@ -75,8 +94,8 @@ func newBudgetCmd(g *globalOptions) *cobra.Command {
 // initLedger is budget --init: it creates the ledger (file) and the
 // configured scope with the configured totals, or checks that they exist
 // with exactly those totals.
-func initLedger(ctx context.Context, cfg *config.Config, client *connector.Client) (privacy.Ledger, error) {
-	budget := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal}
+func initLedger(ctx context.Context, cfg *config.Config, client *connector.Client, answerEpsilon float64) (privacy.Ledger, error) {
+	budget := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: answerEpsilon}
 	if budget.Epsilon == 0 || budget.Delta == 0 {
 		return nil, usageErrorf("budget --init needs the scope's lifetime budget: give --epsilon-total and --delta-total (or privacy.epsilonTotal and privacy.deltaTotal in the configuration); there is no default budget")
 	}
@@ -132,11 +151,16 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 		}
 		defer client.Close(context.WithoutCancel(ctx))
 	}
-	open := openLedger
-	if o.init {
-		open = initLedger
+	if o.answerEpsilon != 0 && !o.init {
+		return usageErrorf("--answer-epsilon is fixed when the scope is created: give it with --init (the ledger shows it after)")
 	}
-	l, err := open(ctx, cfg, client)
+	var l privacy.Ledger
+	var err error
+	if o.init {
+		l, err = initLedger(ctx, cfg, client, o.answerEpsilon)
+	} else {
+		l, err = openLedger(ctx, cfg, client)
+	}
 	if err != nil {
 		return err
 	}
@@ -164,17 +188,33 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 		return printJSON(out, r)
 	}
 	if r.Budget != nil {
-		fmt.Fprintf(out, "ledger %s: budget ε=%g, δ=%g per scope (ρ_max=%.6g, zCDP/CKS20; private answers also by their ε)\n",
-			r.Ledger, r.Budget.Epsilon, r.Budget.Delta, r.RhoBudget)
+		rule := "private answers cost ρ = min(ε²/2, ε) in it (no answers' share)"
+		if r.Budget.AnswerEpsilon > 0 {
+			rule = fmt.Sprintf("for Gaussian releases; private answers Σε ≤ ε_A=%g", r.Budget.AnswerEpsilon)
+		}
+		fmt.Fprintf(out, "ledger %s: budget %v per scope (ρ_max=%.6g, zCDP/CKS20, %s)\n",
+			r.Ledger, *r.Budget, r.RhoBudget, rule)
 	}
 	if len(bal) == 0 {
 		_, err := fmt.Fprintln(out, "no releases charged yet")
 		return err
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "SCOPE\tRELEASES\tEPSILON SPENT (AT δ)\tANSWERS' EPSILON\tRHO SPENT\tRHO REMAINING (GAUSSIAN)\n")
+	fmt.Fprintf(tw, "SCOPE\tRELEASES\tEPSILON SPENT (AT δ)\tANSWERS' EPSILON\tRHO SPENT\tRHO REMAINING (GAUSSIAN)\tEPSILON REMAINING (ANSWER)\n")
+	var over []string
 	for _, s := range bal {
-		fmt.Fprintf(tw, "%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\n", s.Scope, s.Releases, s.EpsilonSpent, s.PureEpsilonSpent, s.RhoSpent, s.RhoRemaining)
+		fmt.Fprintf(tw, "%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\n", s.Scope, s.Releases, s.EpsilonSpent, s.PureEpsilonSpent, s.RhoSpent, s.RhoRemaining, s.AnswerEpsilonRemaining)
+		if s.EpsilonSpent > s.Budget.Epsilon {
+			over = append(over, s.Scope)
+		}
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, s := range over {
+		// Only a ledger written before the answers' share can get here:
+		// its answers were admitted by the old split rule.
+		fmt.Fprintf(out, "scope %s: spent past its budget by zCDP — private answers admitted by the rule before the answers' share (not valid under adaptive use, docs/guarantee.md); nothing more fits. Create a new scope with budget --init --answer-epsilon to keep answering.\n", s)
+	}
+	return nil
 }

@@ -21,9 +21,10 @@ import (
 // planOptions are the flags of "plan".
 type planOptions struct {
 	graphOptions
-	modes  []string
-	target float64
-	smooth []float64
+	modes         []string
+	target        float64
+	smooth        []float64
+	answerEpsilon float64
 }
 
 const planHelp = `plan forecasts, before anything is released, what each way of releasing
@@ -44,6 +45,12 @@ Two modes:
 
 --target-accuracy A prints, per mode, the smallest ε on the grid 1/8 … 32
 (steps of √2) whose forecast reaches A.
+
+With --epsilon-total and --delta-total, BUDGET BUYS says how many such releases
+a fresh scope of that budget admits, under the ledger's rule for the answers'
+share --answer-epsilon (budget --init --answer-epsilon: answers Σε ≤ ε_A,
+Gaussian releases Σρ ≤ CKSRho(ε_total − ε_A, δ_total); 0: everything in zCDP),
+and under exact composition.
 
 ` + simulationNote
 
@@ -77,6 +84,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	f.Float64SliceVar(&o.smooth, "smooth", nil, "also forecast per-node releases smoothed by these τ′ (release --smooth τ′: Δ2 at τ+τ′)")
 	durationVar(f, &o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
 	config.AddFlags(f, "header", "epsilon-total", "delta-total")
+	f.Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "the answers' share ε_A of --epsilon-total that BUDGET BUYS assumes (as budget --init --answer-epsilon fixes it; 0: answers in zCDP)")
 	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
@@ -118,6 +126,17 @@ type planReport struct {
 	Result         *experiment.PlanResult `json:"plan"`
 	Modes          []string               `json:"modes"`
 	Target         float64                `json:"targetAccuracy,omitempty"`
+	// Budget is the budget BUDGET BUYS counts in (--epsilon-total,
+	// --delta-total, --answer-epsilon), with its ρ_max for Gaussian
+	// releases.
+	Budget *planBudget `json:"budget,omitempty"`
+}
+
+// planBudget is a budget and the ρ_max the ledger gives Gaussian releases
+// under it.
+type planBudget struct {
+	privacy.Budget
+	RhoBudget float64 `json:"rhoBudget"`
 }
 
 func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Writer) error {
@@ -179,7 +198,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		res.Needed = append(res.Needed, r.Needed...)
 	}
 	rep.Result = res
-	if err := budgetBuys(&g.cfg.Config, res.Forecasts, rep.Delta2); err != nil {
+	if rep.Budget, err = budgetBuys(&g.cfg.Config, o.answerEpsilon, res.Forecasts, rep.Delta2); err != nil {
 		return err
 	}
 	if len(res.Forecasts) > 0 {
@@ -192,14 +211,22 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 }
 
 // budgetBuys fills each forecast's BudgetBuys when the configuration has
-// a budget (--epsilon-total, --delta-total).
-func budgetBuys(cfg *config.Config, fs []experiment.Forecast, delta2 *float64) error {
-	b := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal}
+// a budget (--epsilon-total, --delta-total; answers' share answerEpsilon)
+// and returns it.
+func budgetBuys(cfg *config.Config, answerEpsilon float64, fs []experiment.Forecast, delta2 *float64) (*planBudget, error) {
+	b := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: answerEpsilon}
 	if b.IsZero() {
-		return nil
+		return nil, nil
+	}
+	if b.Epsilon == 0 && b.Delta == 0 {
+		return nil, usageErrorf("--answer-epsilon is a share of a budget: give --epsilon-total and --delta-total too")
 	}
 	if err := b.Validate(); err != nil {
-		return inputErrorf("--epsilon-total/--delta-total: %w", err)
+		return nil, inputErrorf("--epsilon-total/--delta-total/--answer-epsilon: %w", err)
+	}
+	rho, err := b.Rho()
+	if err != nil {
+		return nil, inputErrorf("--epsilon-total/--delta-total/--answer-epsilon: %w", err)
 	}
 	for i := range fs {
 		f := &fs[i]
@@ -214,11 +241,11 @@ func budgetBuys(cfg *config.Config, fs []experiment.Forecast, delta2 *float64) e
 			continue
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		f.BudgetBuys = &bb
 	}
-	return nil
+	return &planBudget{Budget: b, RhoBudget: rho}, nil
 }
 
 // printPlan prints the forecasts as a table.
@@ -233,6 +260,15 @@ func printPlan(out io.Writer, rep *planReport) error {
 		fmt.Fprintf(out, ", Δ2 = %.6g (%s)", *rep.Delta2, exact)
 	}
 	fmt.Fprintln(out)
+	if b := rep.Budget; b != nil {
+		if b.AnswerEpsilon > 0 {
+			fmt.Fprintf(out, "budget %v: answers while Σε ≤ %g, Gaussian releases while Σρ ≤ %.6g (CKSRho(%g, %g))\n",
+				b.Budget, b.AnswerEpsilon, b.RhoBudget, b.Epsilon-b.AnswerEpsilon, b.Delta)
+		} else {
+			fmt.Fprintf(out, "budget %v, no answers' share: answers and Gaussian releases while Σρ ≤ %.6g in zCDP, an answer costing ρ = min(ε²/2, ε) (--answer-epsilon to plan a share)\n",
+				b.Budget, b.RhoBudget)
+		}
+	}
 	if err := printForecasts(out, rep.Result.Forecasts); err != nil {
 		return err
 	}

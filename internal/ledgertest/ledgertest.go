@@ -12,19 +12,24 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// Budget is the scenario's budget; every scope handed to PureCharges must
-// have been created with it, unspent.
-var Budget = privacy.Budget{Epsilon: 8, Delta: 1e-6}
+// Budget is the scenario's budget, with an answers' share ε_A = 4; every
+// scope handed to PureCharges must have been created with it, unspent.
+var Budget = privacy.Budget{Epsilon: 8, Delta: 1e-6, AnswerEpsilon: 4}
 
-// PureCharges runs the scenario on scope of l:
+// NoShare is Budget without an answers' share: answers in zCDP.
+var NoShare = privacy.Budget{Epsilon: 8, Delta: 1e-6}
+
+// PureCharges runs the scenario on scope of l (budget Budget):
 //
-//   - an ε = 4 answer fits, though its zCDP cost ρ = 4 alone exceeds
-//     ρ_max (the split accounting: Σε ≤ ε_b with no Gaussian spend);
-//   - the balance then reports ε spent 4 and, as the ρ a Gaussian
-//     release may still cost, CKSRho(8 − 4, δ);
-//   - a Gaussian release of 0.99 of that fits; an ε = 1 answer after it
-//     does not (it would need ρ_G ≤ CKSRho(3, δ)), and is refused with
-//     its ε named, charging nothing; an ε = 10⁻³ answer still fits;
+//   - an ε = 3.9 answer fits, though its zCDP cost ρ = 3.9 alone exceeds
+//     CKSRho(8, δ): it is charged against ε_A = 4;
+//   - the balance then reports ε spent 3.9, no ρ spent, ρ_max =
+//     CKSRho(8 − 4, δ) left for a Gaussian release and ε 0.1 for an answer;
+//   - a Gaussian release of 0.99 of ρ_max fits; an ε = 1 answer after it
+//     does not (Σε would pass ε_A), and is refused with its ε named,
+//     charging nothing; an ε = 0.05 answer still fits; a Gaussian release
+//     of 0.02·ρ_max does not (however few answers were charged: the
+//     shares are fixed);
 //   - a pure charge whose ρ is below PureRho(ε) is refused as invalid.
 //
 // reopen, when not nil, returns the ledger read afresh from its storage,
@@ -36,47 +41,96 @@ func PureCharges(t *testing.T, l privacy.Ledger, scope string, reopen func() pri
 	if err != nil {
 		t.Fatal(err)
 	}
+	if want, _ := privacy.CKSRho(Budget.Epsilon-Budget.AnswerEpsilon, Budget.Delta); rhoMax != want {
+		t.Fatalf("ρ_max %g of %v, want CKSRho(ε − ε_A, δ) = %g", rhoMax, Budget, want)
+	}
 	answer := func(id string, eps float64) privacy.Charge {
 		return privacy.Charge{Scope: scope, ReleaseID: id, Rho: privacy.PureRho(eps), Epsilon: eps}
 	}
-	if privacy.PureRho(4) <= rhoMax {
-		t.Fatalf("scenario: ρ = %g of an ε = 4 answer fits ρ_max = %g by zCDP alone; it tests nothing", privacy.PureRho(4), rhoMax)
+	if whole, _ := NoShare.Rho(); privacy.PureRho(3.9) <= whole {
+		t.Fatalf("scenario: ρ = %g of an ε = 3.9 answer fits ρ_max = %g by zCDP alone; it tests nothing", privacy.PureRho(3.9), whole)
 	}
-	if err := l.Charge(ctx, answer("a1", 4)); err != nil {
-		t.Fatalf("an ε = 4 answer under an ε = 8 budget: %v", err)
+	if err := l.Charge(ctx, answer("a1", 3.9)); err != nil {
+		t.Fatalf("an ε = 3.9 answer under ε_A = 4: %v", err)
 	}
 	bal := balance(t, l, scope)
-	left, _ := privacy.CKSRho(4, Budget.Delta)
-	if bal.Releases != 1 || bal.PureEpsilonSpent != 4 || bal.EpsilonSpent != 4 || bal.RhoSpent != 4 ||
-		bal.RhoRemaining > left || bal.RhoRemaining < left*(1-1e-15) {
-		t.Fatalf("balance after the answer %+v; want ε spent 4 and ρ %g left for a Gaussian release", bal, left)
+	if bal.Releases != 1 || bal.PureEpsilonSpent != 3.9 || bal.EpsilonSpent != 3.9 || bal.RhoSpent != 0 ||
+		bal.RhoRemaining != rhoMax || bal.RhoBudget != rhoMax || math.Abs(bal.AnswerEpsilonRemaining-0.1) > 1e-12 || bal.Budget != Budget {
+		t.Fatalf("balance after the answer %+v; want ε spent 3.9, ρ %g left for a Gaussian release, ε 0.1 for an answer", bal, rhoMax)
 	}
-	gauss := 0.99 * left
+	gauss := 0.99 * rhoMax
 	if err := l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "g1", Rho: gauss}); err != nil {
 		t.Fatalf("a Gaussian release of ρ = %g beside the answer: %v", gauss, err)
 	}
 	err = l.Charge(ctx, answer("a2", 1))
 	var be *privacy.BudgetError
 	if !errors.As(err, &be) || be.RequestedEpsilon != 1 || be.EpsilonAfter <= Budget.Epsilon || be.EpsilonSpent > Budget.Epsilon {
-		t.Fatalf("an ε = 1 answer past the budget: %v (%+v), want *BudgetError naming ε = 1", err, be)
+		t.Fatalf("an ε = 1 answer past the answers' share: %v (%+v), want *BudgetError naming ε = 1", err, be)
 	}
-	if err := l.Charge(ctx, answer("a3", 1e-3)); err != nil {
-		t.Fatalf("an ε = 0.001 answer that fits: %v", err)
+	if err := l.Charge(ctx, answer("a3", 0.05)); err != nil {
+		t.Fatalf("an ε = 0.05 answer that fits: %v", err)
 	}
-	if err := l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "a4", Rho: 0.1, Epsilon: 4}); err == nil {
+	if err := l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "g2", Rho: 0.02 * rhoMax}); !errors.As(err, &be) {
+		t.Fatalf("a Gaussian release past ρ_max with ε_A unspent: %v, want *BudgetError", err)
+	}
+	if err := l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "a4", Rho: 1e-4, Epsilon: 0.04}); err == nil {
 		t.Fatal("a pure charge with ρ below PureRho(ε) was accepted")
 	}
 	bal = balance(t, l, scope)
 	wantEps, _ := privacy.CKSEpsilon(gauss, Budget.Delta)
-	wantEps += 4.001
-	if bal.Releases != 3 || math.Abs(bal.PureEpsilonSpent-4.001) > 1e-12 || math.Abs(bal.EpsilonSpent-wantEps) > 1e-9 ||
-		bal.EpsilonSpent > Budget.Epsilon {
+	wantEps += 3.95
+	if bal.Releases != 3 || math.Abs(bal.PureEpsilonSpent-3.95) > 1e-12 || math.Abs(bal.EpsilonSpent-wantEps) > 1e-9 ||
+		bal.EpsilonSpent > Budget.Epsilon || bal.RhoSpent != gauss {
 		t.Fatalf("final balance %+v; want 3 releases, ε spent %g ≤ %g", bal, wantEps, Budget.Epsilon)
 	}
 	if reopen != nil {
 		if again := balance(t, reopen(), scope); again != bal {
 			t.Fatalf("balance read afresh %+v, want %+v", again, bal)
 		}
+	}
+}
+
+// ZCDPCharges runs the scenario of a scope without an answers' share
+// (budget NoShare): answers cost PureRho(ε) in zCDP beside the Gaussian
+// releases, and nothing is accounted by their ε.
+//
+//   - an ε = 4 answer is refused (ρ = 4 > ρ_max = CKSRho(8, δ)), charging
+//     nothing;
+//   - an ε = 1 answer fits, and the balance is ρ = 0.5 spent, ε spent
+//     CKSEpsilon(0.5, δ);
+//   - a Gaussian release of ρ_max − 0.5 fits exactly, and then neither an
+//     ε = 10⁻³ answer nor any Gaussian release does.
+func ZCDPCharges(t *testing.T, l privacy.Ledger, scope string) {
+	t.Helper()
+	ctx := context.Background()
+	rhoMax, err := NoShare.Rho()
+	if err != nil {
+		t.Fatal(err)
+	}
+	answer := func(id string, eps float64) privacy.Charge {
+		return privacy.Charge{Scope: scope, ReleaseID: id, Rho: privacy.PureRho(eps), Epsilon: eps}
+	}
+	var be *privacy.BudgetError
+	if err := l.Charge(ctx, answer("a1", 4)); !errors.As(err, &be) || be.RequestedEpsilon != 4 {
+		t.Fatalf("an ε = 4 answer without an answers' share: %v, want *BudgetError", err)
+	}
+	if err := l.Charge(ctx, answer("a2", 1)); err != nil {
+		t.Fatalf("an ε = 1 answer (ρ = 0.5): %v", err)
+	}
+	bal := balance(t, l, scope)
+	wantEps, _ := privacy.CKSEpsilon(0.5, NoShare.Delta)
+	if bal.Releases != 1 || bal.RhoSpent != 0.5 || bal.PureEpsilonSpent != 1 || math.Abs(bal.EpsilonSpent-wantEps) > 1e-12 ||
+		bal.RhoRemaining > rhoMax-0.5 || bal.AnswerEpsilonRemaining > math.Sqrt(2*(rhoMax-0.5)) {
+		t.Fatalf("balance after an ε = 1 answer %+v; want ρ = 0.5 spent, ε spent %g", bal, wantEps)
+	}
+	if err := l.Charge(ctx, privacy.Charge{Scope: scope, ReleaseID: "g1", Rho: bal.RhoRemaining}); err != nil {
+		t.Fatalf("a Gaussian release of the ρ left: %v", err)
+	}
+	if err := l.Charge(ctx, answer("a3", 1e-3)); !errors.As(err, &be) {
+		t.Fatalf("an ε = 0.001 answer on a spent scope: %v, want *BudgetError", err)
+	}
+	if bal := balance(t, l, scope); bal.Releases != 2 || bal.RhoSpent > rhoMax || bal.EpsilonSpent > NoShare.Epsilon {
+		t.Fatalf("final balance %+v", bal)
 	}
 }
 
