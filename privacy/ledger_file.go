@@ -45,10 +45,17 @@ import (
 // Threat model, plainly: without a ledger key the chain detects accidents
 // and careless edits only — anyone who can write the file can recompute
 // SHA-256 and remove charges. With a ledger key, nobody without the key
-// can remove, change or add a charge or a scope undetected. Neither stops
-// someone from replacing the file with an older copy of itself (a
-// rollback) or deleting it: keep the ledger where only the operator can
-// write, back it up, or use the Neo4j ledger.
+// can remove, change or add a charge or a scope undetected. The chain
+// alone does not stop someone from replacing the file with an older copy
+// of itself (a rollback) or deleting it; with a key and
+// FileLedgerOptions.HighWaterMarkDir the high-water marks do
+// (ledger_hwm.go). Without them: keep the ledger where only the operator
+// can write, back it up, or use the Neo4j ledger.
+//
+// The file is named by its resolved path (every symbolic link and ".."
+// followed), which is what is locked, read and written: two spellings of
+// one ledger share its lock, and a ledger reached through a symbolic link
+// to the file is written to its target, the link left in place.
 //
 // Durability and concurrency: each Charge takes an exclusive flock(2) on
 // path+".lock" (so concurrent processes and goroutines serialise), reads
@@ -58,9 +65,10 @@ import (
 // one; a leftover temporary file is ignored. A file that fails its checks
 // is refused with *LedgerCorruptError and never reset.
 type FileLedger struct {
-	path     string
+	path     string // as given (in messages)
+	file     string // resolved (resolvePath): what is read, written and locked
 	key      *Key
-	mark     string // the high-water mark file (ledger_hwm.go), or ""
+	markDir  string // where the high-water marks are kept (ledger_hwm.go), or ""
 	readOnly bool
 	budget   Budget
 	rhoMax   float64
@@ -74,10 +82,12 @@ type FileLedgerOptions struct {
 	// created with a key can be opened only with it, and one created
 	// without a key only without.
 	Key *Key
-	// HighWaterMark, with Key, is the file that records how far the
-	// ledger has been written (HighWaterMarkPath: beside the key), so that
-	// putting back an older copy of the ledger is detected.
-	HighWaterMark string
+	// HighWaterMarkDir, with Key, is the directory of the high-water
+	// marks that record how far each ledger under the key was written (the
+	// key file's directory), so that an older copy put
+	// back, a deleted ledger or another file in its place is detected
+	// (ledger_hwm.go). It must be writable for a charge or budget --init.
+	HighWaterMarkDir string
 	// ReadOnly opens the ledger for Balance and Charged only (a dry run):
 	// nothing is created — not even the lock file — and Charge is refused.
 	// CreateFileLedger ignores it.
@@ -198,9 +208,12 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 	if err != nil {
 		return nil, err
 	}
-	l := &FileLedger{path: path, key: opt.Key, mark: opt.HighWaterMark}
+	l := &FileLedger{path: path, key: opt.Key, markDir: opt.HighWaterMarkDir}
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("privacy: create ledger: %w", err)
+	}
+	if l.file, err = resolvePath(path); err != nil {
+		return nil, fmt.Errorf("privacy: create ledger %s: %w", path, err)
 	}
 	unlock, err := l.lock(ctx, syscall.LOCK_EX)
 	if err != nil {
@@ -211,7 +224,7 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 	migrated := false
 	if ce := (*LedgerCorruptError)(nil); errors.As(err, &ce) {
 		// A version 1 ledger is migrated by budget --init, never silently.
-		data, rerr := os.ReadFile(path)
+		data, rerr := os.ReadFile(l.file)
 		if v1, isV1, verr := parseV1(data); rerr == nil && isV1 {
 			if verr != nil {
 				return nil, &LedgerCorruptError{Path: path, Reason: verr.Error()}
@@ -225,7 +238,12 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 			migrated = true
 		}
 	}
-	if errors.Is(err, fs.ErrNotExist) {
+	fresh := errors.Is(err, fs.ErrNotExist)
+	if fresh {
+		// A ledger deleted where its mark survives is not started afresh.
+		if err := l.refuseIfMarked(""); err != nil {
+			return nil, err
+		}
 		integrity := integritySHA256
 		if opt.Key != nil {
 			integrity = integrityHMAC
@@ -239,7 +257,7 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 		return nil, fmt.Errorf("%w: %s was created with %v, not %v; a budget is never changed",
 			ErrBudgetMismatch, path, f.Budget, budget)
 	}
-	changed := errors.Is(err, fs.ErrNotExist) || migrated
+	changed := fresh || migrated
 	for _, s := range scopes {
 		if st.scopes[s] == nil {
 			if err := l.appendEntry(f, ledgerEntry{Kind: "scope", Scope: s}); err != nil {
@@ -249,12 +267,22 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 			changed = true
 		}
 	}
+	// A keyed ledger whose mark cannot be written is refused before
+	// anything is written.
+	if chain, err := l.chainID(f); err != nil {
+		return nil, err
+	} else if err := l.markWritable(chain); err != nil {
+		return nil, err
+	}
 	if changed {
 		if err := l.write(f); err != nil {
 			return nil, err
 		}
 	}
-	if err := l.writeMark(f); err != nil { // budget --init fails loudly where charges only lag
+	if err := l.writeMark(f); err != nil {
+		if fresh {
+			os.Remove(l.file) // nothing is left behind: no charge is in it yet
+		}
 		return nil, err
 	}
 	l.budget, l.rhoMax = f.Budget, f.RhoBudget
@@ -267,8 +295,20 @@ func OpenFileLedger(path string, opt FileLedgerOptions) (*FileLedger, error) {
 	if path == "" {
 		return nil, &ArgumentError{Func: "OpenFileLedger", Param: "path", Reason: "must not be empty"}
 	}
-	l := &FileLedger{path: path, key: opt.Key, mark: opt.HighWaterMark, readOnly: opt.ReadOnly}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	l := &FileLedger{path: path, key: opt.Key, markDir: opt.HighWaterMarkDir, readOnly: opt.ReadOnly}
+	var err error
+	if l.file, err = resolvePath(path); errors.Is(err, fs.ErrNotExist) {
+		// Its directory is missing too: the path as written, cleaned.
+		if l.file, err = filepath.Abs(path); err != nil {
+			return nil, fmt.Errorf("privacy: open ledger %s: %w", path, err)
+		}
+	} else if err != nil {
+		return nil, fmt.Errorf("privacy: open ledger %s: %w", path, err)
+	}
+	if _, err := os.Stat(l.file); errors.Is(err, fs.ErrNotExist) {
+		if err := l.refuseIfMarked(""); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w: %s", ErrNoLedger, path)
 	}
 	unlock, err := l.lock(context.Background(), syscall.LOCK_SH)
@@ -278,6 +318,9 @@ func OpenFileLedger(path string, opt FileLedgerOptions) (*FileLedger, error) {
 	defer unlock()
 	f, _, err := l.read()
 	if errors.Is(err, fs.ErrNotExist) {
+		if err := l.refuseIfMarked(""); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%w: %s", ErrNoLedger, path)
 	}
 	if err != nil {
@@ -285,6 +328,15 @@ func OpenFileLedger(path string, opt FileLedgerOptions) (*FileLedger, error) {
 	}
 	l.budget, l.rhoMax = f.Budget, f.RhoBudget
 	return l, nil
+}
+
+// target is the file read, written and locked: the resolved path (a
+// FileLedger built without Create or Open uses its path as given).
+func (l *FileLedger) target() string {
+	if l.file != "" {
+		return l.file
+	}
+	return l.path
 }
 
 // Path returns the ledger's file path.
@@ -323,13 +375,27 @@ func (l *FileLedger) Charge(ctx context.Context, c Charge) error {
 	if err := f.Budget.Admit(f.RhoBudget, c.Scope, len(sc.releases), &sc.spend, c); err != nil {
 		return err
 	}
+	// A keyed ledger that cannot write its mark charges nothing.
+	if chain, err := l.chainID(f); err != nil {
+		return err
+	} else if err := l.markWritable(chain); err != nil {
+		return err
+	}
 	if err := l.appendEntry(f, ledgerEntry{Kind: "charge", Scope: c.Scope, ReleaseID: c.ReleaseID, Rho: c.Rho, Epsilon: c.Epsilon}); err != nil {
 		return err
 	}
 	if err := l.write(f); err != nil {
 		return err
 	}
-	_ = l.writeMark(f) // the charge stands; a mark that lags raises no false alarm (ledger_hwm.go)
+	if err := l.writeMark(f); err != nil {
+		// The charge stands (the mark lags, which raises no false alarm),
+		// but nothing is released on it.
+		var me *HighWaterMarkError
+		if errors.As(err, &me) {
+			me.Charged = true
+		}
+		return err
+	}
 	return nil
 }
 
@@ -411,9 +477,9 @@ func (l *FileLedger) lock(ctx context.Context, how int) (func(), error) {
 	var unlock func()
 	var err error
 	if l.readOnly {
-		unlock, err = flockExisting(ctx, l.path+".lock")
+		unlock, err = flockExisting(ctx, l.target()+".lock")
 	} else {
-		unlock, err = flockWait(ctx, l.path+".lock", how, nil)
+		unlock, err = flockWait(ctx, l.target()+".lock", how, nil)
 	}
 	switch {
 	case err == nil:
@@ -476,7 +542,7 @@ func (l *FileLedger) appendEntry(f *ledgerFile, e ledgerEntry) error {
 // read loads the ledger file, verifies its chain and recomputes every
 // scope's spend. The caller holds the lock.
 func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
-	data, err := os.ReadFile(l.path)
+	data, err := os.ReadFile(l.target())
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, err
@@ -495,6 +561,9 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 			Version int    `json:"version"`
 		}
 		if json.Unmarshal(data, &probe) == nil && probe.Format == ledgerFormat && probe.Version == 1 {
+			if err := l.refuseIfMarked("format version 1 (a plain checksum, forgeable)"); err != nil {
+				return nil, nil, err
+			}
 			return nil, nil, corrupt("format version 1 (a plain checksum, forgeable): budget --init with the same totals and a ledger key (--ledger-key) migrates it to a keyed hash chain")
 		}
 		return nil, nil, corrupt("not valid ledger JSON: %v", err)
@@ -506,6 +575,9 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 	case f.Integrity == integrityHMAC && l.key == nil:
 		return nil, nil, &LedgerKeyError{Path: l.path, Keyed: true}
 	case f.Integrity == integritySHA256 && l.key != nil:
+		if err := l.refuseIfMarked("an unkeyed (SHA-256) chain, forgeable by anyone who can write the file"); err != nil {
+			return nil, nil, err
+		}
 		return nil, nil, &LedgerKeyError{Path: l.path, Keyed: false}
 	case f.Integrity != integrityHMAC && f.Integrity != integritySHA256:
 		return nil, nil, corrupt("unknown integrity mode %q", f.Integrity)
@@ -580,7 +652,7 @@ func (l *FileLedger) write(f *ledgerFile) error {
 	if err != nil {
 		return fmt.Errorf("privacy: write ledger: %w", err)
 	}
-	return writeFileAtomic(l.path, append(data, '\n'), 0o600)
+	return writeFileAtomic(l.target(), append(data, '\n'), 0o600)
 }
 
 // writeFileAtomic writes data to path through a temporary file in the same
@@ -643,12 +715,5 @@ func (l *FileLedger) migratable() error {
 	if l.key == nil {
 		return &LedgerCorruptError{Path: l.path, Reason: "format version 1: its checksum is forgeable by anyone who can write the file, so budget --init migrates it only with a ledger key (--ledger-key FILE, from keygen), which seals the migrated chain"}
 	}
-	m, err := l.readMark()
-	if err != nil {
-		return err
-	}
-	if m != nil {
-		return &LedgerCorruptError{Path: l.path, Reason: fmt.Sprintf("format version 1, but its high-water mark (%s) says a hash chain of %d entries was written here: this file is an older copy or a forgery", l.mark, m.Entries)}
-	}
-	return nil
+	return l.refuseIfMarked("format version 1")
 }

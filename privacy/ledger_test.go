@@ -558,7 +558,7 @@ func TestFileLedgerHighWaterMark(t *testing.T) {
 	path := filepath.Join(dir, "ledger.json")
 	key := testKey()
 	keyFile := filepath.Join(dir, "ledger.key")
-	opt := FileLedgerOptions{Key: &key, HighWaterMark: HighWaterMarkPath(keyFile, path)}
+	opt := FileLedgerOptions{Key: &key, HighWaterMarkDir: filepath.Dir(keyFile)}
 	l, err := CreateFileLedger(ctx, path, testBudget, opt, "g")
 	if err != nil {
 		t.Fatal(err)
@@ -640,7 +640,7 @@ func TestFileLedgerReadOnly(t *testing.T) {
 		t.Fatalf("missing ledger: %v, want ErrNoLedger", err)
 	}
 	key := testKey()
-	opt := FileLedgerOptions{Key: &key, HighWaterMark: HighWaterMarkPath(filepath.Join(dir, "ledger.key"), path)}
+	opt := FileLedgerOptions{Key: &key, HighWaterMarkDir: dir}
 	l, err := CreateFileLedger(ctx, path, testBudget, opt, "g")
 	if err != nil {
 		t.Fatal(err)

@@ -58,10 +58,13 @@ choice buys.
 
 The file ledger is an append-only hash chain of charges. With --ledger-key
 (a key from keygen) the chain is HMAC-keyed: nobody without the key can remove
-or change a charge undetected. Without it the chain only catches accidents
-(anyone who can write the file can recompute SHA-256). Neither stops the file
-from being replaced by an older copy or deleted: keep it where only the
-operator can write, and back it up.
+or change a charge undetected, and high-water marks in the key's directory
+refuse the ledger put back from an older copy, deleted or replaced, whatever
+path reaches it; a keyed ledger whose mark cannot be written there (a key on a
+read-only mount) charges nothing, and --init refuses it. Without a key the
+chain only catches accidents (anyone who can write the file can recompute
+SHA-256) and nothing sees a rollback or a deletion: keep the ledger where only
+the operator can write, and back it up.
 
 --scope shows one scope (an unknown scope exits 3); without it, every scope.`
 

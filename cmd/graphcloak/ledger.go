@@ -63,8 +63,8 @@ func fileLedgerConfig(cfg *config.Config) (string, privacy.FileLedgerOptions, er
 	return path, opt, err
 }
 
-// ledgerOptions loads the ledger key, when one is configured, and names
-// the file ledger's high-water mark beside it.
+// ledgerOptions loads the ledger key, when one is configured, and puts
+// the file ledger's high-water marks beside it.
 func ledgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
 	if cfg.Privacy.LedgerKeyFile == "" {
 		return privacy.FileLedgerOptions{}, nil
@@ -75,12 +75,10 @@ func ledgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
 	}
 	opt := privacy.FileLedgerOptions{Key: &k}
 	if cfg.Privacy.Ledger != "neo4j" {
-		// The high-water mark beside the key detects a rolled-back file.
-		path, err := ledgerPath(cfg)
-		if err != nil {
-			return opt, err
-		}
-		opt.HighWaterMark = privacy.HighWaterMarkPath(cfg.Privacy.LedgerKeyFile, path)
+		// The high-water marks beside the key detect a rolled-back,
+		// deleted or replaced ledger file, whatever path reaches it; a
+		// keyed ledger charges nothing where they cannot be written.
+		opt.HighWaterMarkDir = filepath.Dir(cfg.Privacy.LedgerKeyFile)
 	}
 	return opt, nil
 }
