@@ -2,15 +2,13 @@ package graphcloak
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"github.com/graphcloak/graphcloak/internal/cancel"
 	"math"
-	"sort"
 	"strconv"
 	"time"
 
 	"github.com/graphcloak/graphcloak/community"
-	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -34,15 +32,30 @@ type AnswerJob struct {
 	Partition []int
 	Names     []string
 	Seed      uint64
-	Estimator string
-	// Geometry, when non-nil, is the partition's CommunityGeometry
-	// computed before (a dry run, a forecast).
-	Geometry *privacy.CommunityGeometry
+	// FitTolerance is the certifier's T (0: recovery.DefaultFitTolerance).
+	FitTolerance float64
+	// OnMismatch says what to do with readings that are not one source's
+	// diffusion within the tolerance: MismatchRefuse (default) or
+	// MismatchRandomizedResponse.
+	OnMismatch string
+	// Model, when non-nil, is the AnswerModel built before (a plan, a
+	// forecast, a cache) for the same graph, τ, tolerance and partition.
+	Model *AnswerModel
 	// Ledger is charged Calibration.Charge (ρ and ε) before anything is drawn.
 	Ledger       privacy.Ledger
 	Scope, Epoch string
 	Noise        privacy.NoiseSource
 }
+
+// What an answer does with readings outside the model.
+const (
+	// MismatchRefuse refuses them (nothing charged).
+	MismatchRefuse = "refuse"
+	// MismatchRandomizedResponse answers them by randomized response over
+	// the communities, centred on the best fit's community: ε-DP between
+	// any two inputs, so it needs no model.
+	MismatchRandomizedResponse = "rr"
+)
 
 // AnswerResult is the public outcome of Answer.
 type AnswerResult struct {
@@ -55,17 +68,25 @@ type AnswerResult struct {
 	// Posterior is what an analyst infers from the answer alone (public):
 	// the communities ranked by P(c | answer), with the 90% set.
 	Posterior *community.Report `json:"posterior"`
-	// ExactSource is true when the readings are exactly the diffusion of
-	// one source at the answered node (the model of the guarantee); false
-	// means they are not of that form and the guarantee covers the node the
-	// estimator chose, not the sources (docs/guarantee.md).
-	ExactSource bool  `json:"exactSource"`
-	Millis      int64 `json:"computeMillis"`
+	// ExactSource is true when the readings were certified to be one
+	// source's diffusion at τ (any mass, any constant background, within
+	// the fit tolerance): the guarantee covers the source. False only with
+	// --on-mismatch rr, when Mismatch says why and the answer is
+	// randomized response.
+	ExactSource bool   `json:"exactSource"`
+	Mismatch    string `json:"mismatch,omitempty"`
+	// Audit is the end-to-end check the answer passed (AnswerModel.Audit).
+	Audit  *AnswerAudit `json:"answerAudit"`
+	Millis int64        `json:"computeMillis"`
 }
 
-// Answer recovers the source from the noiseless readings (the estimator's
-// most likely node), calibrates the answer mechanism, charges the ledger
-// and draws the published community. The recovered node is never returned.
+// Answer certifies the source of the noiseless readings (a class of nodes
+// no reading can tell apart, recovery.Certifier), calibrates the answer
+// mechanism on the model's geometry, audits it on every edge, charges the
+// ledger and draws the published community. Readings outside the model
+// are refused before any charge (a *recovery.MismatchError), or with
+// OnMismatch = MismatchRandomizedResponse answered by randomized response.
+// The recovered node is never returned.
 func Answer(ctx context.Context, job AnswerJob) (*AnswerResult, error) {
 	start := time.Now()
 	g := job.Graph
@@ -81,133 +102,118 @@ func Answer(ctx context.Context, job AnswerJob) (*AnswerResult, error) {
 	if err := checkParams(job.Tau, job.Alpha, job.Epsilon, 0.5); err != nil {
 		return nil, err
 	}
+	switch job.OnMismatch {
+	case "", MismatchRefuse, MismatchRandomizedResponse:
+	default:
+		return nil, &JobError{Param: "on-mismatch", Reason: fmt.Sprintf("is %q: must be %q or %q", job.OnMismatch, MismatchRefuse, MismatchRandomizedResponse)}
+	}
 	if job.Ledger == nil {
 		return nil, &JobError{Param: "ledger", Reason: "is required (it is charged before the answer is drawn)"}
 	}
-	cg, names, err := answerGeometry(ctx, job)
+	for i, v := range job.Values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, &JobError{Param: "values", Reason: fmt.Sprintf("has a non-finite reading at node %s", g.Key(i))}
+		}
+	}
+	d, err := prepareAnswer(ctx, job)
 	if err != nil {
 		return nil, err
 	}
-	cal, err := privacy.CalibrateAnswer(ctx, cg, job.Epsilon, job.Alpha, job.Cap)
-	if err != nil {
-		return nil, err
-	}
-	hat, exact, err := recoverSource(ctx, job)
-	if err != nil {
-		return nil, err
-	}
+	m, cal, hat := d.model, d.cal, d.hat
+	res := &AnswerResult{ExactSource: d.mismatch == "", Mismatch: d.mismatch, Audit: d.audit}
 	id := privacy.NewReleaseID()
 	if err := job.Ledger.Charge(ctx, cal.Charge(job.Scope, job.Epoch)); err != nil {
 		return nil, err
 	}
-	o, err := privacy.SampleAnswer(privacy.AnswerRequest{Calibration: cal, Distances: cg.DistancesFrom(hat), Source: hat,
+	o, err := privacy.SampleAnswer(privacy.AnswerRequest{Calibration: cal, Distances: m.Geometry.DistancesFrom(hat), Source: hat,
 		Noise: job.Noise, ReleaseID: id, Scope: job.Scope, Epoch: job.Epoch})
 	if err != nil {
 		return nil, err
 	}
-	post := cal.AnswerPosterior(cg, o)
-	res := &AnswerResult{ReleaseID: id, CommunityID: o, Community: communityName(names, o), Calibration: cal, ExactSource: exact,
-		Posterior: community.Rank(g, cg.Partition(), names, nodeWeights(cg, post), false)}
+	post := cal.AnswerPosterior(m.Geometry, o)
+	res.ReleaseID, res.CommunityID, res.Community, res.Calibration = id, o, communityName(m.Names, o), cal
+	res.Posterior = community.Rank(m.Geometry.Graph(), m.Geometry.Partition(), m.Names, nodeWeights(m.Geometry, post), false)
 	res.Millis = time.Since(start).Milliseconds()
 	return res, nil
 }
 
-// answerGeometry returns the community geometry of the job's partition
-// (Leiden when none) and the names under its canonical ids.
-func answerGeometry(ctx context.Context, job AnswerJob) (*privacy.CommunityGeometry, []string, error) {
+// answerDraw is everything an answer decides before the charge: the
+// mechanism, the node of the model's geometry it is centred on, the audit.
+type answerDraw struct {
+	model    *AnswerModel
+	cal      privacy.AnswerCalibration
+	audit    *AnswerAudit
+	hat      int
+	mismatch string
+}
+
+// prepareAnswer builds (or takes) the model, calibrates and audits the
+// mechanism, and fits the readings — refusing, before any charge, an
+// audit that fails and readings outside the model (unless OnMismatch is
+// MismatchRandomizedResponse). The published distribution is
+// d.cal.ProbabilitiesAt(d.model.Geometry, d.hat).
+func prepareAnswer(ctx context.Context, job AnswerJob) (*answerDraw, error) {
+	m, err := answerModel(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	d := &answerDraw{model: m}
+	if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, job.Epsilon, job.Alpha, job.Cap); err != nil {
+		return nil, err
+	}
+	if d.audit, err = m.Audit(ctx, d.cal); err != nil {
+		return nil, err
+	}
+	if !d.audit.Passed {
+		return nil, &AuditError{Audit: d.audit}
+	}
+	node, mismatch, err := m.FitReadings(job.Values, job.OnMismatch)
+	if err != nil {
+		return nil, err
+	}
+	if mismatch != "" {
+		// Randomized response is ε-DP between any two inputs: it needs
+		// no model, so it may answer readings outside it.
+		if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, job.Epsilon, job.Alpha, 1); err != nil {
+			return nil, err
+		}
+	}
+	d.hat, d.mismatch = m.node(node), mismatch
+	return d, nil
+}
+
+// FitReadings returns the node the certified recovery fits to the
+// readings. Readings outside the model are refused (the
+// *recovery.MismatchError) unless onMismatch is MismatchRandomizedResponse
+// and a best fit exists: then mismatch says why, and the caller answers
+// by randomized response.
+func (m *AnswerModel) FitReadings(values []float64, onMismatch string) (node int, mismatch string, err error) {
+	fit, err := m.Certifier.Fit(values)
+	if err == nil {
+		return fit.Node, "", nil
+	}
+	var mm *recovery.MismatchError
+	if !errors.As(err, &mm) || onMismatch != MismatchRandomizedResponse || mm.NoSignal || mm.Precision {
+		return 0, "", err
+	}
+	return fit.Node, mm.Reason(), nil
+}
+
+// answerModel returns job.Model, or builds it on the job's partition
+// (Leiden when none).
+func answerModel(ctx context.Context, job AnswerJob) (*AnswerModel, error) {
+	if job.Model != nil {
+		return job.Model, nil
+	}
 	part, names := job.Partition, job.Names
 	if part == nil {
 		var err error
 		if part, err = community.Leiden(job.Graph, community.LeidenOptions{Seed: job.Seed}); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		names = nil
 	}
-	cg := job.Geometry
-	if cg == nil {
-		var err error
-		if cg, err = privacy.NewCommunityGeometry(ctx, job.Graph, part); err != nil {
-			return nil, nil, err
-		}
-	}
-	if names != nil {
-		canon := make([]string, cg.K())
-		for i, c := range part {
-			canon[cg.Community(i)] = names[c]
-		}
-		names = canon
-	}
-	return cg, names, nil
-}
-
-// exactCandidates is how many of the estimator's most likely nodes are
-// checked for an exact fit of the readings.
-const exactCandidates = 32
-
-// recoverSource returns the single source node whose diffusion is the
-// readings: among the estimator's most likely nodes (on a vanishing σ) the
-// first s with ‖exp(−τL)e_s·μ − y‖ ≤ 1e-6·‖y‖, μ = Σy (mass is
-// conserved). exact reports whether one was found. The answer's
-// guarantee is about this node; it is the true source only when it fits
-// the readings exactly — an estimate alone (the estimator's column norms
-// are randomised on large graphs) could map two neighbouring sources to
-// nodes far apart.
-func recoverSource(ctx context.Context, job AnswerJob) (best int, exact bool, err error) {
-	est, err := recovery.ByName(job.Estimator)
-	if err != nil {
-		return 0, false, err
-	}
-	scale, mass, norm := 0.0, 0.0, 0.0
-	for _, v := range job.Values {
-		scale = math.Max(scale, math.Abs(v))
-		mass += v
-		norm += v * v
-	}
-	if scale == 0 {
-		return 0, false, &JobError{Param: "values", Reason: "are all zero: there is no source to answer about"}
-	}
-	e, err := cancel.Run(ctx, func() (*recovery.Estimate, error) {
-		model, err := recovery.NewGraphModel(job.Graph, job.Tau, recovery.GraphOptions{})
-		if err != nil {
-			return nil, err
-		}
-		p := model.Problem(job.Values, 1e-9*scale)
-		p.Sources = 1
-		return recovery.Solve(recovery.ForOperator(est), p)
-	})
-	if err != nil {
-		return 0, false, err
-	}
-	w := e.Weights()
-	if e.NoSource() {
-		w = e.F
-	}
-	order := make([]int, len(w))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool { return w[order[a]] > w[order[b]] })
-	act, err := expm.NewAction(job.Graph, job.Tau, expm.Options{Columns: exactCandidates})
-	if err != nil {
-		return 0, false, err
-	}
-	f, y := make([]float64, len(w)), make([]float64, len(w))
-	for _, c := range order[:min(exactCandidates, len(order))] {
-		if err := ctx.Err(); err != nil {
-			return 0, false, err
-		}
-		clear(f)
-		f[c] = mass
-		act.Apply(y, f, 1)
-		d := 0.0
-		for i, v := range y {
-			d += (v - job.Values[i]) * (v - job.Values[i])
-		}
-		if math.Sqrt(d) <= 1e-6*math.Sqrt(norm) {
-			return c, true, nil
-		}
-	}
-	return order[0], false, nil
+	return NewAnswerModel(ctx, job.Graph, job.Tau, job.FitTolerance, part, names)
 }
 
 // nodeWeights spreads a community posterior over its members, so the

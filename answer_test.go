@@ -60,28 +60,6 @@ func TestAnswerChargesAndAnswers(t *testing.T) {
 	}
 }
 
-// TestAnswerTwoSourcesNotExact: readings of two sources are not the model
-// of the answer's guarantee, and the result says so.
-func TestAnswerTwoSourcesNotExact(t *testing.T) {
-	g, part, _ := laplacian.Generate("sbm:sizes=30x30,pin=0.3,pout=0.02,seed=3")
-	act, err := expm.NewAction(g, 1, expm.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	f0 := make([]float64, g.N())
-	f0[2], f0[40] = 1, 1
-	y := make([]float64, g.N())
-	act.Apply(y, f0, 1)
-	res, err := Answer(context.Background(), AnswerJob{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part,
-		Ledger: ledger(t, 10, 1e-6), Scope: "s", Epoch: "e"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.ExactSource {
-		t.Fatal("two sources taken for the exact diffusion of one")
-	}
-}
-
 func TestAnswerRefusesBadInput(t *testing.T) {
 	g, part, _ := laplacian.Generate("sbm:sizes=10x10,pin=0.5,pout=0.1,seed=1")
 	y := make([]float64, g.N())

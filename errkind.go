@@ -7,3 +7,4 @@ import "github.com/graphcloak/graphcloak/errkind"
 
 func (*JobError) Kind() errkind.Kind    { return errkind.BadInput }
 func (*ValuesError) Kind() errkind.Kind { return errkind.BadInput }
+func (*AuditError) Kind() errkind.Kind  { return errkind.BadInput }

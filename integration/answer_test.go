@@ -6,6 +6,9 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // TestPrivateAnswerNeo4j: locate --private-answer on a Neo4j projection
@@ -16,6 +19,7 @@ func TestPrivateAnswerNeo4j(t *testing.T) {
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{30, 30}, 0.3, 0.03)
+	diffuseObs(t, f, 7, 0.5)
 	f.load(t, d)
 	e := newE2E(t, s, d, f)
 	t.Cleanup(func() {
@@ -84,6 +88,7 @@ func TestServePrivateAnswer(t *testing.T) {
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{30, 30}, 0.3, 0.03)
+	diffuseObs(t, f, 7, 0.5)
 	f.load(t, d)
 	e := newE2E(t, s, d, f)
 	t.Cleanup(func() { deleteScopeRuns(t, d, e.scope) })
@@ -110,4 +115,26 @@ func TestServePrivateAnswer(t *testing.T) {
 	if len(runs) != 2 || len(epochs) != 2 {
 		t.Fatalf("run records %v, want two answers with distinct epochs", runs)
 	}
+}
+
+// diffuseObs sets the fixture's readings to one source of mass 3 at node
+// src after diffusion time τ on the weighted graph (as projected with
+// --relationship-weight-property w): inside the private answer's model.
+func diffuseObs(t *testing.T, f *fixture, src int, tau float64) {
+	t.Helper()
+	edges := make([]laplacian.Edge, len(f.Rels))
+	for i, r := range f.Rels {
+		edges[i] = laplacian.Edge{U: int32(r.U), V: int32(r.V), Weight: r.W}
+	}
+	g, err := laplacian.FromEdges(len(f.Keys), nil, edges, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	act, err := expm.NewAction(g, tau, expm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f0 := make([]float64, g.N())
+	f0[src] = 3
+	act.Apply(f.Obs, f0, 1)
 }

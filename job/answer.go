@@ -33,6 +33,10 @@ type AnswerSpec struct {
 	// the mechanism (0: the most accurate); δ of the forecast only.
 	Tau, Alpha, Epsilon, Delta float64
 	Cap                        int
+	// FitTolerance is the certifier's relative misfit T (0: the default);
+	// OnMismatch what readings outside the model get ("refuse", "rr").
+	FitTolerance float64
+	OnMismatch   string
 	// Estimator recovers the source; Seed seeds Leiden and the forecast.
 	Estimator string
 	Seed      uint64
@@ -72,7 +76,7 @@ func (s *AnswerSpec) runRecord() connector.RunRecord {
 	return connector.RunRecord{RunID: s.RunID, Command: "answer", Database: s.Database, Projection: s.Projection,
 		Scope: s.Scope, Epoch: s.Epoch,
 		Parameters: map[string]any{"estimator": s.Estimator, "communities": s.Communities,
-			"tau": s.Tau, "alpha": s.Alpha, "answerCap": s.Cap}}
+			"tau": s.Tau, "alpha": s.Alpha, "answerCap": s.Cap, "fitTolerance": s.FitTolerance, "onMismatch": s.OnMismatch}}
 }
 
 // AnswerSummary is what a private answer did: the output of locate
@@ -91,8 +95,12 @@ type AnswerSummary struct {
 	Communities       string                     `json:"communities"`
 	Answer            *graphcloak.AnswerResult   `json:"answer,omitempty"`
 	Calibration       *privacy.AnswerCalibration `json:"calibration,omitempty"`
-	Forecast          *experiment.Forecast       `json:"forecast,omitempty"`
-	Balance           *privacy.Balance           `json:"balance,omitempty"`
+	// Audit is the end-to-end privacy check of the answer on this graph
+	// (every source fitted, every edge's loss): an answer is refused,
+	// before anything is charged, when it does not pass.
+	Audit    *graphcloak.AnswerAudit `json:"answerAudit,omitempty"`
+	Forecast *experiment.Forecast    `json:"forecast,omitempty"`
+	Balance  *privacy.Balance        `json:"balance,omitempty"`
 }
 
 // AnswerPlan is a checked private answer: the graph, readings and
@@ -102,10 +110,12 @@ type AnswerSummary struct {
 type AnswerPlan struct {
 	Spec  AnswerSpec
 	Input *Input
-	// Geometry and Calibration are the answer mechanism on the
-	// communities; Calibration.Rho is what the ledger will be charged.
-	Geometry    *privacy.CommunityGeometry
+	// Model is the certified recovery and the geometry the mechanism runs
+	// on; Calibration the mechanism (Calibration.Rho is what the ledger
+	// will be charged) and Audit its check on every source and edge.
+	Model       *graphcloak.AnswerModel
 	Calibration privacy.AnswerCalibration
+	Audit       *graphcloak.AnswerAudit
 	Forecast    *experiment.Forecast
 	// Summary is the answer as planned (a dry run prints it);
 	// ExecuteAnswer completes it.
@@ -143,10 +153,21 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 		}
 		in.Names = nil
 	}
-	if p.Geometry, err = privacy.NewCommunityGeometry(ctx, in.Graph, in.Partition); err != nil {
+	if p.Model, err = graphcloak.NewAnswerModel(ctx, in.Graph, spec.Tau, spec.FitTolerance, in.Partition, in.Names); err != nil {
 		return nil, err
 	}
-	if p.Calibration, err = privacy.CalibrateAnswer(ctx, p.Geometry, spec.Epsilon, spec.alpha(), spec.Cap); err != nil {
+	if p.Calibration, err = privacy.CalibrateAnswer(ctx, p.Model.Geometry, spec.Epsilon, spec.alpha(), spec.Cap); err != nil {
+		return nil, err
+	}
+	if p.Audit, err = p.Model.Audit(ctx, p.Calibration); err != nil {
+		return nil, err
+	}
+	if !p.Audit.Passed {
+		return nil, &graphcloak.AuditError{Audit: p.Audit}
+	}
+	// The readings are fitted here too, so that a dry run refuses what
+	// the answer would, before any run is claimed.
+	if _, _, err := p.Model.FitReadings(in.Readings, spec.OnMismatch); err != nil {
 		return nil, err
 	}
 	balance, err := p.affordable(ctx)
@@ -157,7 +178,7 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 		return nil, err
 	}
 	p.Summary = &AnswerSummary{DryRun: spec.DryRun, Graph: spec.Graph, NodeCount: in.Graph.N(), RelationshipCount: in.Graph.NumEdges(),
-		Scope: spec.Scope, Epoch: spec.Epoch, Communities: spec.Communities, Forecast: p.Forecast}
+		Scope: spec.Scope, Epoch: spec.Epoch, Communities: spec.Communities, Forecast: p.Forecast, Audit: p.Audit}
 	if spec.DryRun {
 		p.Summary.Calibration, p.Summary.Balance = &p.Calibration, balance
 	}
@@ -202,12 +223,12 @@ func (p *AnswerPlan) affordable(ctx context.Context) (*privacy.Balance, error) {
 // mechanism (simulated data only).
 func (p *AnswerPlan) forecast(ctx context.Context) error {
 	s, in := &p.Spec, p.Input
-	if s.ForecastTrials <= 0 {
-		return nil
+	if s.ForecastTrials <= 0 || p.Model.Geometry.N() != in.Graph.N() {
+		return nil // merged sources: the forecast simulates the graph's own nodes
 	}
 	e := experiment.Graph{Graph: in.Graph, Partition: in.Partition, Tau: s.Tau, Sources: 1, Trials: s.ForecastTrials,
 		Estimator: s.Estimator, Seed: s.Seed, Delta: s.Delta}
-	r, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &e, Geometry: p.Geometry, Calibrate: &p.Calibration})
+	r, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &e, Geometry: p.Model.Geometry, Calibrate: &p.Calibration})
 	if err != nil {
 		return err
 	}
@@ -240,7 +261,7 @@ func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err 
 	}
 	res, err := graphcloak.Answer(ctx, graphcloak.AnswerJob{Graph: in.Graph, Values: in.Readings, Tau: s.Tau,
 		Epsilon: s.Epsilon, Alpha: s.Alpha, Cap: s.Cap, Partition: in.Partition, Names: in.Names, Seed: s.Seed,
-		Estimator: s.Estimator, Geometry: p.Geometry, Ledger: env.Ledger, Scope: s.Scope, Epoch: s.Epoch, Noise: s.Noise})
+		Model: p.Model, FitTolerance: s.FitTolerance, OnMismatch: s.OnMismatch, Ledger: env.Ledger, Scope: s.Scope, Epoch: s.Epoch, Noise: s.Noise})
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +288,8 @@ func recordAnswer(rec *connector.RunRecord, sum *AnswerSummary) {
 		rec.Parameters = map[string]any{}
 	}
 	for k, v := range map[string]any{"community": res.Community, "communityId": res.CommunityID,
-		"mechanism": res.Calibration.Mechanism, "cap": res.Calibration.Cap, "scale": res.Calibration.Scale} {
+		"mechanism": res.Calibration.Mechanism, "cap": res.Calibration.Cap, "scale": res.Calibration.Scale,
+		"exactSource": res.ExactSource, "mismatch": res.Mismatch} {
 		rec.Parameters[k] = v
 	}
 }

@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/expm"
 	"testing"
 	"time"
 
@@ -30,8 +31,14 @@ func (f *fixture) answerSpec(runID string) AnswerSpec {
 func (f *fixture) answerEnv() Env {
 	return Env{Backend: f.mem, Ledger: f.mem, Now: func() time.Time { return f.now },
 		Load: func(context.Context) (*Input, error) {
-			y := make([]float64, f.graph.N())
-			y[4] = 1 // the centre of the grid
+			f0 := make([]float64, f.graph.N())
+			f0[4] = 1 // the centre of the grid
+			act, err := expm.NewAction(f.graph, 0.5, expm.Options{})
+			if err != nil {
+				return nil, err
+			}
+			y := make([]float64, len(f0))
+			act.Apply(y, f0, 1)
 			return &Input{Graph: f.graph, Readings: y, Partition: []int{0, 0, 0, 1, 1, 1, 2, 2, 2},
 				Names: []string{"north", "middle", "south"}}, nil
 		}}

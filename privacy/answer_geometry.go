@@ -143,6 +143,9 @@ func (cg *CommunityGeometry) bfs(sources []int32, dist []int8, queue []int32) []
 // N returns the node count; K the community count.
 func (cg *CommunityGeometry) N() int { return cg.g.N() }
 
+// Graph returns the graph the geometry is on.
+func (cg *CommunityGeometry) Graph() *laplacian.Graph { return cg.g }
+
 // K returns the number of communities.
 func (cg *CommunityGeometry) K() int { return cg.k }
 

@@ -6,3 +6,5 @@ import "github.com/graphcloak/graphcloak/errkind"
 // about them, mapped to exit codes by the command in one place.
 
 func (*UnbalancedError) Kind() errkind.Kind { return errkind.BadInput }
+func (*ModelRangeError) Kind() errkind.Kind { return errkind.BadInput }
+func (*MismatchError) Kind() errkind.Kind   { return errkind.BadInput }

@@ -14,6 +14,7 @@ import (
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // This file is the private answer's command side (locate
@@ -26,13 +27,25 @@ type answerOptions struct {
 	enabled bool
 	values  string // raw readings CSV (or "-")
 	cap     int
+	// fitTolerance and onMismatch: the certified recovery (job.AnswerSpec).
+	fitTolerance float64
+	onMismatch   string
 }
 
 func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {
 	f.BoolVar(&o.enabled, "private-answer", false, "publish only the source community, under (ε)-DP, from the operator's raw readings (--values FILE or --value-property P); charges --ledger")
 	f.StringVar(&o.values, "values", "", "raw readings CSV node,value for --private-answer (- for standard input)")
 	f.IntVar(&o.cap, "answer-cap", 0, "distance cap of the answer mechanism: 1 is randomized response, 0 chooses the most accurate (see docs/guarantee.md)")
+	addFitFlags(f, &o.fitTolerance, &o.onMismatch)
 	config.AddFlags(f, "epsilon", "delta", "alpha", "key", "ledger", "ledger-key", "epoch", "value-property")
+}
+
+// addFitFlags adds the certified recovery's flags (locate and serve).
+func addFitFlags(f *pflag.FlagSet, tol *float64, onMismatch *string) {
+	f.Float64Var(tol, "fit-tolerance", recovery.DefaultFitTolerance,
+		"relative misfit allowed between the readings and one source's diffusion at τ (any mass, any constant background), in (0, 0.5]")
+	f.StringVar(onMismatch, "on-mismatch", graphcloak.MismatchRefuse,
+		"readings that are not one source's diffusion: refuse (nothing charged) or rr (randomized response, whose guarantee needs no model)")
 }
 
 // runPrivateAnswer is locate --private-answer: answerOnce, then print.
@@ -139,7 +152,8 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 		Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed), Noise: privacy.CryptoNoise(),
-		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun}
+		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
+		FitTolerance: o.fitTolerance, OnMismatch: o.onMismatch}
 	if spec.RunID == "" {
 		spec.RunID = newRunID()
 	}
@@ -174,9 +188,9 @@ func printAnswer(out io.Writer, s *job.AnswerSummary) error {
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
 	fmt.Fprintf(out, "private answer: community %s\n", a.Community)
 	if !a.ExactSource {
-		fmt.Fprintln(out, "WARNING: the readings are not exactly the diffusion of one source at τ: the guarantee covers the node the\n"+
-			"         estimator chose, not the sources (docs/guarantee.md, private answers)")
+		fmt.Fprintf(out, "WARNING: answered by randomized response (--on-mismatch rr): %s\n", a.Mismatch)
 	}
+	printAudit(out, a.Audit)
 	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ε = %g (ρ = %.6g) to scope %q, epoch %q\n",
 		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, s.Scope, s.Epoch)
 	if s.Balance != nil {
@@ -194,6 +208,15 @@ func printAnswer(out io.Writer, s *job.AnswerSummary) error {
 	return nil
 }
 
+// printAudit prints the answer's end-to-end privacy check.
+func printAudit(out io.Writer, a *graphcloak.AnswerAudit) {
+	if a == nil {
+		return
+	}
+	fmt.Fprintf(out, "audit: %d sources fitted to their class (%d classes, %d nodes merged; fit tolerance %g), worst loss %.6g ≤ %.6g over %d edges\n",
+		a.SourcesChecked-a.Refused-a.Misplaced, a.Classes, a.NodesMerged, a.FitTolerance, a.WorstLoss, a.Bound, a.EdgesChecked)
+}
+
 // printAnswerPlan prints a private answer's plan (--dry-run).
 func printAnswerPlan(out io.Writer, s *job.AnswerSummary) error {
 	c := s.Calibration
@@ -201,6 +224,7 @@ func printAnswerPlan(out io.Writer, s *job.AnswerSummary) error {
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
 	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); would charge ε = %g (ρ = %.6g) to scope %q, epoch %q\n",
 		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, s.Scope, s.Epoch)
+	printAudit(out, s.Audit)
 	if b := s.Balance; b != nil {
 		fmt.Fprintf(out, "ledger now: %s\n", b)
 	}

@@ -64,7 +64,7 @@ func TestLocateDryRunCLI(t *testing.T) {
 func TestPrivateAnswerDryRunCLI(t *testing.T) {
 	isolateConfig(t)
 	dir := t.TempDir()
-	readings, _ := karateReadings(t, dir, true)
+	readings := karateSourceReadings(t, filepath.Join(dir, "readings.csv"), 3, 0.2)
 	ledger := filepath.Join(dir, "l.json")
 	initTestLedger(t, ledger)
 	before, err := os.ReadFile(ledger)

@@ -8,10 +8,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
 )
@@ -333,4 +336,29 @@ func TestEpochAutoRetryChargesOnce(t *testing.T) {
 	if _, _, code := runPipelineCLI(t, context.Background(), nil, append(args[:len(args)-4], "--slot", "10s")...); code != exitBadInput {
 		t.Errorf("--slot 10s: exit %d, want %d", code, exitBadInput)
 	}
+}
+
+// karateSourceReadings writes the readings of a source of mass 2 at node
+// key src after diffusion time τ (exp(−τL)·2e_src, full precision): inside
+// the private answer's model.
+func karateSourceReadings(t *testing.T, path string, src int, tau float64) string {
+	t.Helper()
+	g, _ := laplacian.Karate()
+	act, err := expm.NewAction(g, tau, expm.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f0, y := make([]float64, g.N()), make([]float64, g.N())
+	i, _ := g.IndexOf(strconv.Itoa(src))
+	f0[i] = 2
+	act.Apply(y, f0, 1)
+	var b strings.Builder
+	b.WriteString("node,value\n")
+	for j, v := range y {
+		fmt.Fprintf(&b, "%s,%s\n", g.Key(j), strconv.FormatFloat(v, 'g', -1, 64))
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

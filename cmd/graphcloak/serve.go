@@ -36,6 +36,8 @@ type serveOptions struct {
 	// (locate --private-answer) instead of a release and a localisation.
 	privateAnswer bool
 	answerCap     int
+	fitTolerance  float64
+	onMismatch    string
 	// cache keeps each scope's Leiden partition between slots.
 	cache *communityCache
 	// page is the operator's page on --listen (nil: none).
@@ -109,6 +111,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of each slot's utility forecast, which decides its noise verdict (as in locate; 0: none, the ranking's posterior decides)")
 	f.BoolVar(&opts.privateAnswer, "private-answer", false, "each slot publishes only the source community under ε-DP (locate --private-answer), charged to the scope under the slot's epoch")
 	f.IntVar(&opts.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
+	addFitFlags(f, &opts.fitTolerance, &opts.onMismatch)
 	durationVar(f, &opts.lease, "lease", connector.DefaultLease, "Neo4j run lease (see release --lease)")
 	durationVar(f, &opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the scope (see release --wait)")
 	config.AddFlags(f, config.Neo4jFlags...)

@@ -1,0 +1,211 @@
+package graphcloak
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// AnswerModel is what a private answer needs of the public graph at τ:
+// the certifier that fits readings to a source, the classes of sources no
+// reading can tell apart, and the community geometry the mechanism runs
+// on. When no two sources are merged the geometry is the graph's own;
+// otherwise it is the quotient graph, one node per class (an edge where
+// any member edge crosses two classes), each class in the community of
+// most of its members. Every edge of the graph then joins two adjacent
+// quotient nodes or stays inside one, so the mechanism's per-hop bound on
+// the quotient holds on every edge of the graph, and confusing two members
+// of a class costs nothing (docs/derivations.md §5).
+type AnswerModel struct {
+	Graph     *laplacian.Graph
+	Tau       float64
+	Certifier *recovery.Certifier
+	Classes   *recovery.SourceClasses
+	Geometry  *privacy.CommunityGeometry
+	// Names are the community names under Geometry's canonical ids (nil
+	// when the partition has none).
+	Names []string
+	// quotient is the class graph (nil when every class is one node).
+	quotient *laplacian.Graph
+}
+
+// NewAnswerModel certifies τ on g (recovery.NewCertifier), runs the
+// classes' audit (every source fitted) and builds the geometry of part
+// (names by part's ids, may be nil) on the graph or its quotient.
+func NewAnswerModel(ctx context.Context, g *laplacian.Graph, tau, fitTol float64, part []int, names []string) (*AnswerModel, error) {
+	cert, err := recovery.NewCertifier(ctx, g, tau, fitTol)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := cert.Classes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := &AnswerModel{Graph: g, Tau: tau, Certifier: cert, Classes: sc}
+	geoGraph, geoPart := g, part
+	if sc.Count < g.N() {
+		if m.quotient, geoPart, err = quotient(g, sc, part); err != nil {
+			return nil, err
+		}
+		geoGraph = m.quotient
+	}
+	if m.Geometry, err = privacy.NewCommunityGeometry(ctx, geoGraph, geoPart); err != nil {
+		return nil, err
+	}
+	if names != nil {
+		m.Names = make([]string, m.Geometry.K())
+		for i, c := range geoPart {
+			m.Names[m.Geometry.Community(i)] = names[c]
+		}
+	}
+	return m, nil
+}
+
+// quotient returns the class graph of g and its partition: each class in
+// the community of most of its members (ties to the smallest id).
+func quotient(g *laplacian.Graph, sc *recovery.SourceClasses, part []int) (*laplacian.Graph, []int, error) {
+	keys := make([]string, sc.Count)
+	votes := make([]map[int]int, sc.Count)
+	for i := g.N() - 1; i >= 0; i-- { // the lowest member names the class
+		q := sc.Class[i]
+		keys[q] = g.Key(i)
+		if votes[q] == nil {
+			votes[q] = map[int]int{}
+		}
+		votes[q][part[i]]++
+	}
+	qpart := make([]int, sc.Count)
+	for q, v := range votes {
+		best, bestN := -1, 0
+		for c, k := range v {
+			if k > bestN || (k == bestN && c < best) {
+				best, bestN = c, k
+			}
+		}
+		qpart[q] = best
+	}
+	var edges []laplacian.Edge
+	seen := map[[2]int32]bool{}
+	g.ForEachEdge(func(i, j int, _ float64) {
+		a, b := int32(sc.Class[i]), int32(sc.Class[j])
+		if a == b {
+			return
+		}
+		if a > b {
+			a, b = b, a
+		}
+		if !seen[[2]int32{a, b}] {
+			seen[[2]int32{a, b}] = true
+			edges = append(edges, laplacian.Edge{U: a, V: b, Weight: 1})
+		}
+	})
+	q, err := laplacian.FromEdges(sc.Count, keys, edges, laplacian.Options{})
+	return q, qpart, err
+}
+
+// node maps a graph node to its node in Geometry (its class on a quotient).
+func (m *AnswerModel) node(i int) int {
+	if m.quotient == nil {
+		return i
+	}
+	return m.Classes.Class[i]
+}
+
+// AnswerAudit is the end-to-end check of a private answer on the graph it
+// runs on: the certifier's fit of every source's noiseless readings, and
+// the privacy loss of the published distributions over every edge.
+type AnswerAudit struct {
+	Tau          float64 `json:"tau"`
+	FitTolerance float64 `json:"fitTolerance"`
+	// SourcesChecked sources were fitted; Refused of them were refused
+	// and Misplaced fitted outside their class (0 and 0 when sound).
+	SourcesChecked int `json:"sourcesChecked"`
+	Refused        int `json:"refused"`
+	Misplaced      int `json:"misplaced"`
+	// Classes of sources (= nodes when none merged); NodesMerged nodes
+	// sit in classes of two or more and share one answer distribution.
+	Classes     int `json:"classes"`
+	NodesMerged int `json:"nodesMerged"`
+	// EdgesChecked edges; WorstLoss the largest max_o |ln P(o|s)/P(o|t)|
+	// over them, Bound = ε/⌈α⌉ the per-hop guarantee.
+	EdgesChecked int     `json:"edgesChecked"`
+	WorstLoss    float64 `json:"worstLoss"`
+	Bound        float64 `json:"bound"`
+	Passed       bool    `json:"passed"`
+}
+
+// auditSlack allows the audit's own float64 evaluation of the logs.
+const auditSlack = 1e-9
+
+// Audit checks cal on every edge of the graph: for adjacent s, t it
+// evaluates both published distributions (on their classes) and takes the
+// largest log-ratio over outputs, on GOMAXPROCS goroutines. It passes when
+// every source was fitted to its class and the loss is ≤ ε/⌈α⌉.
+func (m *AnswerModel) Audit(ctx context.Context, cal privacy.AnswerCalibration) (*AnswerAudit, error) {
+	sc := m.Classes
+	a := &AnswerAudit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
+		Misplaced: sc.Misplaced, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
+		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
+	n := m.Graph.N()
+	workers := max(1, runtime.GOMAXPROCS(0))
+	worst := make([]float64, workers)
+	var wg sync.WaitGroup
+	rowPtr, col, _ := m.Graph.CSR()
+	var cancelled error
+	var once sync.Once
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for s := w; s < n; s += workers {
+				if s%256 == w && ctx.Err() != nil {
+					once.Do(func() { cancelled = ctx.Err() })
+					return
+				}
+				ps := logProbabilities(cal, m.Geometry, m.node(s))
+				for e := rowPtr[s]; e < rowPtr[s+1]; e++ {
+					t := int(col[e])
+					if t < s || m.node(t) == m.node(s) {
+						continue
+					}
+					pt := logProbabilities(cal, m.Geometry, m.node(t))
+					for o := range ps {
+						worst[w] = max(worst[w], math.Abs(ps[o]-pt[o]))
+					}
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	if cancelled != nil {
+		return nil, cancelled
+	}
+	for _, v := range worst {
+		a.WorstLoss = max(a.WorstLoss, v)
+	}
+	a.Passed = a.Refused == 0 && a.Misplaced == 0 && a.WorstLoss <= a.Bound*(1+auditSlack)
+	return a, nil
+}
+
+func logProbabilities(cal privacy.AnswerCalibration, cg *privacy.CommunityGeometry, s int) []float64 {
+	p := cal.ProbabilitiesAt(cg, s)
+	for o, v := range p {
+		p[o] = math.Log(v)
+	}
+	return p
+}
+
+// AuditError refuses an answer whose audit failed (nothing is charged).
+type AuditError struct{ Audit *AnswerAudit }
+
+func (e *AuditError) Error() string {
+	a := e.Audit
+	return fmt.Sprintf("graphcloak: the private answer's audit failed at τ = %g: worst loss %.6g over %d edges (bound %.6g), %d of %d sources refused, %d fitted outside their class; nothing was charged",
+		a.Tau, a.WorstLoss, a.EdgesChecked, a.Bound, a.Refused, a.SourcesChecked, a.Misplaced)
+}

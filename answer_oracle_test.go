@@ -1,0 +1,197 @@
+package graphcloak
+
+import (
+	"context"
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
+	"gonum.org/v1/gonum/mat"
+)
+
+// padeHeat returns exp(−τL) by gonum's Padé scaling and squaring: the
+// readings of the oracle, independent of the eigendecomposition and the
+// Chebyshev action the answer uses.
+func padeHeat(g *laplacian.Graph, tau float64) *mat.Dense {
+	n := g.N()
+	m := mat.NewDense(n, n, nil)
+	for i, d := range g.Degrees() {
+		m.Set(i, i, -tau*d)
+	}
+	g.ForEachEdge(func(i, j int, w float64) { m.Set(i, j, tau*w); m.Set(j, i, tau*w) })
+	var e mat.Dense
+	e.Exp(m)
+	return &e
+}
+
+// hubArmsPath: a hub with 14 arms of 3 nodes and an 80-node path.
+func hubArmsPath(t *testing.T) *laplacian.Graph {
+	var edges []laplacian.Edge
+	n := 1
+	link := func(u int) { edges = append(edges, laplacian.Edge{U: int32(u), V: int32(n), Weight: 1}); n++ }
+	for a := 0; a < 14; a++ {
+		link(0)
+		link(n - 1)
+		link(n - 1)
+	}
+	link(0)
+	for k := 1; k < 80; k++ {
+		link(n - 1)
+	}
+	g, err := laplacian.FromEdges(n, nil, edges, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+type oracleCase struct {
+	name    string
+	g       *laplacian.Graph
+	tau     float64
+	eps     float64
+	masses  []float64
+	sources int // 1 (in the model) or 2 (outside it)
+	cap     int
+}
+
+// TestAnswerGuaranteeOracle replays the table and more: for every
+// source s (every pair of sources for two-source rows) the readings are
+// μ·exp(−τL)e_s computed by an independent expm; the real preparation of
+// the answer (certified fit, classes, calibration, audit) gives the
+// published distribution, or a refusal. Over every edge s ~ t of the graph
+// the loss max_o |ln P(o|y_s) − ln P(o|y_t)| must be ≤ ε/⌈α⌉, and inside
+// the model a refusal must be the same for every source (decided from the
+// graph alone), never per source.
+func TestAnswerGuaranteeOracle(t *testing.T) {
+	if testing.Short() {
+		t.Skip("exhaustive over sources")
+	}
+	karate, _ := laplacian.Karate()
+	pa, err := laplacian.PreferentialAttachment(300, 2, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	geo, _, err := laplacian.RandomGeometric(150, 0.18, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hub := hubArmsPath(t)
+	cases := []oracleCase{
+		{"karate τ=30 ε=1 envelope", karate, 30, 1, []float64{1}, 1, 0},
+		{"karate τ=50 ε=4 geometric", karate, 50, 4, []float64{1}, 1, 3},
+		{"karate τ=5 ε=1", karate, 5, 1, []float64{1e-6, 1, 1e6}, 1, 0},
+		{"karate τ=0.01 ε=4", karate, 0.01, 4, []float64{1, 100}, 1, 0},
+		{"hub+arms+path τ=100 ε=1", hub, 100, 1, []float64{1}, 1, 0},
+		{"hub+arms+path τ=1 ε=1", hub, 1, 1, []float64{1, 1e6}, 1, 0},
+		{"PA300 τ=1 ε=1 mass 100", pa, 1, 1, []float64{100}, 1, 0},
+		{"PA300 τ=1 ε=1 mass 0.01", pa, 1, 1, []float64{0.01}, 1, 0},
+		{"PA300 τ=1 ε=1 two sources", pa, 1, 1, []float64{1}, 2, 0},
+		{"geometric τ=3 ε=2", geo, 3, 2, []float64{1e-6, 1e6}, 1, 0},
+	}
+	ctx := context.Background()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			part, err := community.Leiden(tc.g, community.LeidenOptions{Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			model, err := NewAnswerModel(ctx, tc.g, tc.tau, 0, part, nil)
+			var mre *recovery.ModelRangeError
+			if errors.As(err, &mre) {
+				t.Logf("refused from the graph alone: %v", err)
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			heat := padeHeat(tc.g, tc.tau)
+			n := tc.g.N()
+			for _, mass := range tc.masses {
+				dist, refused := make([][]float64, n), 0
+				for s := 0; s < n; s++ {
+					y := make([]float64, n)
+					for i := range y {
+						y[i] = mass * heat.At(i, s)
+						if tc.sources == 2 { // a second source across the graph
+							y[i] += mass * heat.At(i, (s+n/2)%n)
+						}
+					}
+					d, err := prepareAnswer(ctx, AnswerJob{Graph: tc.g, Values: y, Tau: tc.tau, Epsilon: tc.eps, Alpha: 1, Cap: tc.cap, Model: model})
+					var aerr *AuditError
+					switch {
+					case errors.As(err, &aerr):
+						t.Logf("audit refused: %v", err)
+						return
+					case err != nil && tc.sources == 1:
+						t.Fatalf("mass %g source %d inside the model refused: %v", mass, s, err)
+					case err != nil:
+						refused++
+						continue
+					}
+					dist[s] = d.cal.ProbabilitiesAt(model.Geometry, d.hat)
+				}
+				worst, checked := 0.0, 0
+				tc.g.ForEachEdge(func(s, u int, _ float64) {
+					if dist[s] == nil || dist[u] == nil {
+						return
+					}
+					checked++
+					for o := range dist[s] {
+						worst = math.Max(worst, math.Abs(math.Log(dist[s][o])-math.Log(dist[u][o])))
+					}
+				})
+				if worst > tc.eps*(1+1e-9) {
+					t.Errorf("mass %g: worst loss over %d edges %.6g > ε = %g", mass, checked, worst, tc.eps)
+				}
+				t.Logf("mass %g: worst loss %.4f ≤ %g over %d edges; %d classes of %d; %d refused", mass, worst, tc.eps, checked,
+					model.Classes.Count, n, refused)
+			}
+		})
+	}
+}
+
+// TestAnswerMismatchSurfaces: readings of two sources are refused by
+// default with the measured reason (no charge), and answered by randomized
+// response with --on-mismatch rr, the reason in the result.
+func TestAnswerMismatchSurfaces(t *testing.T) {
+	g, part := laplacian.Karate()
+	heat := padeHeat(g, 1)
+	y := make([]float64, g.N())
+	for i := range y {
+		y[i] = heat.At(i, 0) + heat.At(i, 33)
+	}
+	ctx := context.Background()
+	led := ledger(t, 100, 1e-6)
+	_, err := Answer(ctx, AnswerJob{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e1"})
+	var mm *recovery.MismatchError
+	if !errors.As(err, &mm) || mm.Residual <= mm.Tol {
+		t.Fatalf("two sources: got %v, want a mismatch with residual > tolerance", err)
+	}
+	if !(mm.TwoSourceResidual <= mm.Tol) {
+		t.Errorf("the reason should say two sources explain the readings: %s", mm.Reason())
+	}
+	if bal, _ := led.Balance(ctx, "s"); len(bal) == 1 && bal[0].RhoSpent != 0 {
+		t.Fatalf("a refused answer charged ρ = %g", bal[0].RhoSpent)
+	}
+	res, err := Answer(ctx, AnswerJob{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e2",
+		OnMismatch: MismatchRandomizedResponse})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.ExactSource || res.Mismatch == "" || res.Calibration.Mechanism != "randomized-response" {
+		t.Fatalf("rr answer: exact %v, mismatch %q, mechanism %s", res.ExactSource, res.Mismatch, res.Calibration.Mechanism)
+	}
+	// In the model with a 1% background and sensor noise below the
+	// tolerance: answered as certified, no false alarm.
+	for i := range y {
+		y[i] = 3*heat.At(i, 5) + 0.01 + 1e-5*math.Sin(float64(i))
+	}
+	res, err = Answer(ctx, AnswerJob{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e3"})
+	if err != nil || !res.ExactSource || res.Mismatch != "" {
+		t.Fatalf("in-model readings with background: %v %+v", err, res)
+	}
+}

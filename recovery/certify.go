@@ -1,0 +1,472 @@
+package recovery
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// A Certifier decides whether readings are the diffusion of one source at
+// τ, and which node, with a margin that covers floating-point error. The
+// model (docs/derivations.md §5) is
+//
+//	y = μ·a_s + β·1 + e,   a_s = exp(−τL)e_s,  μ > 0,  any β,
+//	‖P·e‖ ≤ T·‖P·y‖,       P = I − 11ᵀ/n (the background removed),
+//
+// so any source mass and any constant background are in the model, and T
+// (Tol) is the relative misfit allowed for sensor noise and the readings'
+// own rounding. With u_j = P·a_j/‖P·a_j‖, the relative misfit of node j is
+// the sine of the angle between P·y and u_j, and
+//
+//	cos_j = ⟨P·y, u_j⟩/‖P·y‖ = (exp(−τL)·P·y)_j / (‖P·y‖·‖P·a_j‖)
+//
+// comes for every j from one action of exp(−τL). Fit takes the node of the
+// largest cos_j and accepts it when cos_j ≥ √(1−T²) − e (e the computed
+// cosines' error bound): readings inside the model are always accepted, and
+// the accepted node's true angle to P·y is then at most θ_acc =
+// arccos(√(1−T²) − 2e). Two nodes whose directions are within
+// asin(T) + θ_acc of each other cannot be told apart by any reading inside
+// the model; Classes merges them, so that "the fitted node's class is the
+// source's class" holds for every reading inside the model.
+type Certifier struct {
+	g   *laplacian.Graph
+	act expm.Action
+	tau float64
+	tol float64
+	// norm[j] = ‖P·â_j‖ for the computed column â_j.
+	norm []float64
+	// eta bounds ‖exp(−τL) − Â‖₂ (the action's certified error).
+	eta float64
+	// colErr bounds the error of every computed cosine that comes from the
+	// action (3η/min_j ‖P·a_j‖).
+	colErr float64
+	// precision is the largest readings-rounding term (Fit's ζ) a reading
+	// may carry: T/100. Classes are computed for it.
+	precision float64
+}
+
+// DefaultFitTolerance is the default T: readings whose best single-source
+// fit leaves more than 1% of their (background-free) signal unexplained
+// are not one source's diffusion.
+const DefaultFitTolerance = 1e-2
+
+// unit roundoff of float64.
+const unitRoundoff = 0x1p-53
+
+// ModelRangeError refuses a τ (or tolerance) at which the graph's diffusions
+// cannot be resolved: it depends on the public graph, τ and T only.
+type ModelRangeError struct {
+	Tau, Tol float64
+	Reason   string
+}
+
+func (e *ModelRangeError) Error() string {
+	return fmt.Sprintf("recovery: τ = %g cannot be certified at fit tolerance %g: %s", e.Tau, e.Tol, e.Reason)
+}
+
+// MismatchError says readings are not one source's diffusion at τ within
+// the tolerance, with what was measured.
+type MismatchError struct {
+	// Residual is the best single-source fit's relative misfit (sine of
+	// the angle between P·y and the nearest u_j); Tol the allowed one.
+	Residual, Tol float64
+	// TwoSourceResidual is the relative misfit of the best fit by two
+	// sources (greedy), NaN when not measured.
+	TwoSourceResidual float64
+	// NoSignal: P·y = 0 (the readings are constant: no source, only
+	// background), or no node fits with a positive mass.
+	NoSignal bool
+	// Precision: the readings' own rounding (relative to their source
+	// signal) exceeds what the certificate allows.
+	Precision bool
+	Tau       float64
+}
+
+func (e *MismatchError) Error() string { return "recovery: " + e.Reason() }
+
+// Reason is the measured reason in a sentence.
+func (e *MismatchError) Reason() string {
+	switch {
+	case e.NoSignal:
+		return "the readings carry no source signal (constant, or no node fits them with a positive mass)"
+	case e.Precision:
+		return fmt.Sprintf("the readings' float64 rounding is too large against their source signal at τ = %g (a large background, or τ too large)", e.Tau)
+	}
+	s := fmt.Sprintf("the readings are not one source's diffusion at τ = %g: the best single-source fit (any mass, any constant background) leaves %.3g of their signal unexplained, more than the tolerance %g",
+		e.Tau, e.Residual, e.Tol)
+	if !math.IsNaN(e.TwoSourceResidual) && e.TwoSourceResidual <= e.Tol {
+		s += fmt.Sprintf("; a fit by two sources explains them to %.3g", e.TwoSourceResidual)
+	} else if !math.IsNaN(e.TwoSourceResidual) {
+		s += fmt.Sprintf("; the best fit by two sources found leaves %.3g (sensor noise, more sources or another τ)", e.TwoSourceResidual)
+	}
+	return s
+}
+
+// NewCertifier computes ‖P·a_j‖ for every node (n applications of the
+// action, in blocks, parallel inside the action) and refuses, with a
+// *ModelRangeError, a τ at which the action's error or the readings' own
+// rounding is not small against the weakest node's source signal. tol 0
+// means DefaultFitTolerance; tol must be in (0, 0.5].
+func NewCertifier(ctx context.Context, g *laplacian.Graph, tau, tol float64) (*Certifier, error) {
+	if tol == 0 {
+		tol = DefaultFitTolerance
+	}
+	if !(tol > 0 && tol <= 0.5) {
+		return nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: "the fit tolerance must be in (0, 0.5]"}
+	}
+	n := g.N()
+	if n < 2 {
+		return nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: "a graph of one node has no source to locate"}
+	}
+	act, err := expm.NewAction(g, tau, expm.Options{Columns: 3 * n})
+	if err != nil {
+		return nil, err
+	}
+	c := &Certifier{g: g, act: act, tau: tau, tol: tol, norm: make([]float64, n), eta: act.ErrorBound(), precision: tol / 100}
+	worstPrec, worstAt := 0.0, 0
+	err = forBlocks(ctx, n, func(lo, b int, cols []float64) {
+		for k := 0; k < b; k++ {
+			j := lo + k
+			sq := 0.0
+			mean := columnMean(cols, n, b, k)
+			for i := 0; i < n; i++ {
+				d := cols[i*b+k] - mean
+				sq += d * d
+			}
+			c.norm[j] = math.Sqrt(sq)
+		}
+	}, c.columns)
+	if err != nil {
+		return nil, err
+	}
+	minNorm := math.Inf(1)
+	for j, v := range c.norm {
+		if v < minNorm {
+			minNorm = v
+		}
+		// A noiseless unit reading of source j: its rounding relative to
+		// its signal (Fit's ζ with ‖a_j‖ ≤ 1, Σ|a_j| = 1).
+		if p := readingRounding(1, 1, n) / v; p > worstPrec || math.IsNaN(p) {
+			worstPrec, worstAt = p, j
+		}
+	}
+	c.colErr = 3 * c.eta / minNorm
+	switch {
+	case !(minNorm > 0) || c.colErr > tol/10:
+		return nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: fmt.Sprintf(
+			"the weakest source signal ‖P·exp(−τL)e_s‖ = %.3g (node %s) is not large against the diffusion's certified error %.3g; use a smaller τ",
+			minNorm, g.Key(worstIndex(c.norm)), c.eta)}
+	case worstPrec > c.precision:
+		return nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: fmt.Sprintf(
+			"float64 readings of a source at node %s carry only %.3g of source signal against their rounding; use a smaller τ", g.Key(worstAt), c.norm[worstAt])}
+	}
+	return c, nil
+}
+
+func worstIndex(v []float64) int {
+	w := 0
+	for j, x := range v {
+		if x < v[w] || math.IsNaN(x) {
+			w = j
+		}
+	}
+	return w
+}
+
+// readingRounding bounds the float64 error of P·y as computed by Fit
+// (Neumaier mean, then y_i − ȳ), for ‖y‖₂ = l2 and Σ|y_i| = l1 over n nodes.
+func readingRounding(l2, l1 float64, n int) float64 {
+	return 4 * unitRoundoff * (l2 + 3*l1/math.Sqrt(float64(n)))
+}
+
+// Tol returns the fit tolerance T.
+func (c *Certifier) Tol() float64 { return c.tol }
+
+// Tau returns τ.
+func (c *Certifier) Tau() float64 { return c.tau }
+
+// ErrorBound returns the action's certified error η.
+func (c *Certifier) ErrorBound() float64 { return c.eta }
+
+// SourceFit is the best single-source fit of readings.
+type SourceFit struct {
+	// Node is the node of the largest cos_j.
+	Node int
+	// Cos is cos_j of Node; Residual = √(1 − Cos²) its relative misfit.
+	Cos, Residual float64
+	// Mass μ and Background β of the fit y ≈ μ·a_Node + β·1.
+	Mass, Background float64
+	// Err bounds the error of every computed cos_j.
+	Err float64
+}
+
+// acceptCos is the smallest computed cosine Fit accepts for error e.
+func (c *Certifier) acceptCos(e float64) float64 {
+	return math.Sqrt(1-c.tol*c.tol) - e
+}
+
+// Fit returns the best single-source fit of y, or a *MismatchError when y
+// is not one source's diffusion within the tolerance. It is a function of
+// y, τ and the graph only; cancellation is not checked (one action).
+func (c *Certifier) Fit(y []float64) (SourceFit, error) {
+	if len(y) != c.g.N() {
+		panic("recovery: Certifier.Fit length mismatch")
+	}
+	fit, cos, err := c.fit(y)
+	if err != nil {
+		return fit, err
+	}
+	if fit.Cos < c.acceptCos(fit.Err) {
+		return fit, &MismatchError{Residual: fit.Residual, Tol: c.tol, TwoSourceResidual: c.twoSources(y, cos), Tau: c.tau}
+	}
+	return fit, nil
+}
+
+// fit computes every cos_j of y and the best one.
+func (c *Certifier) fit(y []float64) (SourceFit, []float64, error) {
+	fits, cos, errs := c.fitBlock(y, 1)
+	return fits[0], cos, errs[0]
+}
+
+// fitBlock is fit for the b columns of the row-major n×b block Y at once
+// (one action on the block); cos is n×b row-major. A column that cannot
+// be fitted gets its *MismatchError in errs.
+func (c *Certifier) fitBlock(Y []float64, b int) (fits []SourceFit, cos []float64, errs []error) {
+	n := c.g.N()
+	P := make([]float64, n*b)
+	fits, errs = make([]SourceFit, b), make([]error, b)
+	py, zeta, mean := make([]float64, b), make([]float64, b), make([]float64, b)
+	col := make([]float64, n)
+	for k := 0; k < b; k++ {
+		for i := range col {
+			col[i] = Y[i*b+k]
+		}
+		p, m, l1 := centered(col)
+		sq, l2 := 0.0, 0.0
+		for i, v := range p {
+			P[i*b+k] = v
+			sq += v * v
+			l2 += col[i] * col[i]
+		}
+		py[k], mean[k] = math.Sqrt(sq), m
+		l2 = math.Sqrt(l2)
+		switch {
+		case !(py[k] > 0) || math.IsInf(l2, 0):
+			errs[k] = &MismatchError{NoSignal: true, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN()}
+		default:
+			if zeta[k] = readingRounding(l2, l1, n) / py[k]; zeta[k] > c.precision {
+				errs[k] = &MismatchError{Precision: true, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN()}
+			}
+		}
+	}
+	cos = make([]float64, n*b)
+	c.act.Apply(cos, P, b)
+	best := make([]int, b)
+	for j := 0; j < n; j++ {
+		row := cos[j*b : j*b+b]
+		for k := range row {
+			row[k] /= py[k] * c.norm[j]
+			if row[k] > cos[best[k]*b+k] {
+				best[k] = j
+			}
+		}
+	}
+	for k := 0; k < b; k++ {
+		if errs[k] != nil {
+			continue
+		}
+		s := best[k]
+		f := SourceFit{Node: s, Cos: cos[s*b+k], Err: 2*zeta[k] + c.colErr}
+		if !(f.Cos > 0) {
+			errs[k] = &MismatchError{NoSignal: true, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN()}
+			continue
+		}
+		cl := math.Min(1, f.Cos)
+		f.Residual = math.Sqrt(max(0, 1-cl*cl))
+		// μ = ⟨P·y, P·a_s⟩/‖P·a_s‖², β = ȳ − μ/n (a_s sums to 1).
+		f.Mass = f.Cos * py[k] / c.norm[s]
+		f.Background = mean[k] - f.Mass/float64(n)
+		fits[k] = f
+	}
+	return fits, cos, errs
+}
+
+// centered returns y − ȳ, ȳ (by Neumaier summation) and Σ|y_i|.
+func centered(y []float64) ([]float64, float64, float64) {
+	sum, comp, l1 := 0.0, 0.0, 0.0
+	for _, v := range y {
+		t := sum + v
+		if math.Abs(sum) >= math.Abs(v) {
+			comp += (sum - t) + v
+		} else {
+			comp += (v - t) + sum
+		}
+		sum = t
+		l1 += math.Abs(v)
+	}
+	mean := (sum + comp) / float64(len(y))
+	p := make([]float64, len(y))
+	for i, v := range y {
+		p[i] = v - mean
+	}
+	return p, mean, l1
+}
+
+// twoSources returns the relative misfit of the best two-source fit found
+// by orthogonal matching pursuit from each of the twoSourceStarts nodes of
+// the largest single-source cos (a start can be a poor first source when
+// the two sources are far apart), with one swap round, then least
+// squares on the two centred columns. NaN when it cannot be measured.
+func (c *Certifier) twoSources(y, cos []float64) float64 {
+	p, _, _ := centered(y)
+	yy := dot(p, p)
+	best := math.NaN()
+	for _, a := range topIndices(cos, twoSourceStarts) {
+		b := c.bestAfter(p, a)
+		if b < 0 {
+			continue
+		}
+		for _, pair := range [][2]int{{a, b}, {c.bestAfter(p, b), b}} {
+			if pair[0] < 0 {
+				continue
+			}
+			if res := c.twoColumnMisfit(p, pair[0], pair[1]); math.IsNaN(best) || res < best {
+				best = res
+			}
+		}
+	}
+	return math.Sqrt(best / yy)
+}
+
+// twoSourceStarts is how many first sources twoSources tries.
+const twoSourceStarts = 64
+
+// topIndices returns the indices of the k largest values.
+func topIndices(v []float64, k int) []int {
+	idx := make([]int, 0, k+1)
+	for j := range v {
+		idx = append(idx, j)
+		for i := len(idx) - 1; i > 0 && v[idx[i]] > v[idx[i-1]]; i-- {
+			idx[i], idx[i-1] = idx[i-1], idx[i]
+		}
+		if len(idx) > k {
+			idx = idx[:k]
+		}
+	}
+	return idx
+}
+
+// bestAfter returns the node j ≠ a that, added to a, leaves the least of
+// p (orthogonal matching pursuit: the reduction is ⟨r, P·a_j⟩²/‖q_j‖²,
+// q_j the part of P·a_j orthogonal to P·a_a; two actions).
+func (c *Certifier) bestAfter(p []float64, a int) int {
+	col := c.column(a)
+	cc := dot(col, col)
+	t := dot(col, p) / cc
+	r := make([]float64, len(p))
+	for i := range r {
+		r[i] = p[i] - t*col[i]
+	}
+	corr, cross := make([]float64, len(p)), make([]float64, len(p))
+	c.act.Apply(corr, r, 1)
+	c.act.Apply(cross, col, 1)
+	best, bestGain := -1, 0.0
+	for j := range corr {
+		q := c.norm[j]*c.norm[j] - cross[j]*cross[j]/cc
+		if j == a || !(q > 0) {
+			continue
+		}
+		if gain := corr[j] * corr[j] / q; best < 0 || gain > bestGain {
+			best, bestGain = j, gain
+		}
+	}
+	return best
+}
+
+// twoColumnMisfit is ‖p − x₁·P·a_i − x₂·P·a_j‖² at the least-squares x.
+func (c *Certifier) twoColumnMisfit(p []float64, i, j int) float64 {
+	a, b := c.column(i), c.column(j)
+	aa, ab, bb, ay, by := dot(a, a), dot(a, b), dot(b, b), dot(a, p), dot(b, p)
+	det := aa*bb - ab*ab
+	if !(det > 0) {
+		return math.NaN()
+	}
+	x1, x2 := (ay*bb-by*ab)/det, (by*aa-ay*ab)/det
+	res := 0.0
+	for k := range p {
+		d := p[k] - x1*a[k] - x2*b[k]
+		res += d * d
+	}
+	return res
+}
+
+// column returns P·â_j.
+func (c *Certifier) column(j int) []float64 {
+	n := c.g.N()
+	e := make([]float64, n)
+	e[j] = 1
+	a := make([]float64, n)
+	c.act.Apply(a, e, 1)
+	p, _, _ := centered(a)
+	return p
+}
+
+// blockSize is how many columns the certifier applies the action to at once.
+const blockSize = 32
+
+// columns fills cols (n×b, row-major) with â_lo … â_{lo+b−1}.
+func (c *Certifier) columns(lo, b int, cols []float64) {
+	n := c.g.N()
+	x := make([]float64, n*b)
+	for k := 0; k < b; k++ {
+		x[(lo+k)*b+k] = 1
+	}
+	c.act.Apply(cols, x, b)
+}
+
+// forBlocks calls fill then visit for every block of blockSize columns,
+// on up to GOMAXPROCS goroutines (each block's columns are independent).
+func forBlocks(ctx context.Context, n int, visit func(lo, b int, cols []float64), fill func(lo, b int, cols []float64)) error {
+	workers := max(1, runtime.GOMAXPROCS(0))
+	blocks := (n + blockSize - 1) / blockSize
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for blk := range next {
+				lo := blk * blockSize
+				b := min(blockSize, n-lo)
+				cols := make([]float64, n*b)
+				fill(lo, b, cols)
+				visit(lo, b, cols)
+			}
+		}()
+	}
+	var err error
+	for blk := 0; blk < blocks; blk++ {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		next <- blk
+	}
+	close(next)
+	wg.Wait()
+	return err
+}
+
+// columnMean is the Neumaier mean of column k of an n×b block.
+func columnMean(cols []float64, n, b, k int) float64 {
+	col := make([]float64, n)
+	for i := range col {
+		col[i] = cols[i*b+k]
+	}
+	_, mean, _ := centered(col)
+	return mean
+}
