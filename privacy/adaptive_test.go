@@ -53,6 +53,12 @@ func replayAdaptive(t *testing.T, b Budget, rho float64, steps int) adaptiveStra
 		if b.Admit(rhoMax, "s", j, &spent, answer(hi)) == nil {
 			t.Fatalf("an answer of ε = %g admitted under %+v", hi, b)
 		}
+		if j > 0 && s.eps[j-1] > 0 { // the previous edge, when it has not moved
+			if e := s.eps[j-1]; b.Admit(rhoMax, "s", j, &spent, answer(e)) == nil &&
+				b.Admit(rhoMax, "s", j, &spent, answer(e*(1+1e-13))) != nil {
+				lo, hi = e, e*(1+1e-13)
+			}
+		}
 		for hi-lo > 1e-13*hi {
 			mid := (lo + hi) / 2
 			if b.Admit(rhoMax, "s", j, &spent, answer(mid)) == nil {
