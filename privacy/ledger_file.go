@@ -215,6 +215,12 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 	if l.file, err = resolvePath(path); err != nil {
 		return nil, fmt.Errorf("privacy: create ledger %s: %w", path, err)
 	}
+	// Refused before even the lock file is made when the marks' directory
+	// is unwritable (the mark's name, known under the lock, is checked
+	// again there).
+	if err := l.markDirWritable(filepath.Join(l.markDir, markPrefix+"….hwm")); err != nil {
+		return nil, err
+	}
 	unlock, err := l.lock(ctx, syscall.LOCK_EX)
 	if err != nil {
 		return nil, err

@@ -314,29 +314,37 @@ func (l *FileLedger) refuseIfMarked(what string) error {
 	}
 	h := here[0]
 	if what == "" {
-		return &LedgerCorruptError{Path: l.path, Reason: fmt.Sprintf("deleted: %s — its charges are missing. Restore it from a backup; if it was moved, run budget --init on its new path first (that moves the mark); "+
-			"to start an empty ledger here on purpose, forgetting every charge of the old one, remove %s", h.describe(), h.path)}
+		return &LedgerCorruptError{Path: l.path, Reason: fmt.Sprintf("deleted: %s, and its charges are missing (if it was moved, run budget --init on its new path first, which moves the mark; "+
+			"to start an empty ledger here on purpose, forgetting every charge of the old one, remove %s)", h.describe(), h.path)}
 	}
 	return &LedgerCorruptError{Path: l.path, Reason: fmt.Sprintf("%s, but %s: this file is an older copy or a forgery", what, h.describe())}
 }
 
 // markWritable refuses, before anything is written, a keyed ledger whose
-// mark for chain could not be written: its directory must take a new file
-// and its name must hold nothing but a regular file.
+// mark for chain could not be written: its name must hold nothing but a
+// regular file and its directory must take a new file.
 func (l *FileLedger) markWritable(chain string) error {
 	if !l.marked() {
 		return nil
 	}
 	path := l.markPath(chain)
-	fail := func(err error) error { return &HighWaterMarkError{Ledger: l.path, Mark: path, Err: err} }
 	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
-		return fail(fmt.Errorf("%s is not a regular file", path))
+		return &HighWaterMarkError{Ledger: l.path, Mark: path, Err: fmt.Errorf("%s is not a regular file", path)}
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fail(err)
+		return &HighWaterMarkError{Ledger: l.path, Mark: path, Err: err}
 	}
-	tmp, err := os.CreateTemp(l.markDir, "."+filepath.Base(path)+".probe-*")
+	return l.markDirWritable(path)
+}
+
+// markDirWritable refuses a keyed ledger whose mark directory does not
+// take a new file (mark names the mark in messages).
+func (l *FileLedger) markDirWritable(mark string) error {
+	if !l.marked() {
+		return nil
+	}
+	tmp, err := os.CreateTemp(l.markDir, "."+filepath.Base(mark)+".probe-*")
 	if err != nil {
-		return fail(err)
+		return &HighWaterMarkError{Ledger: l.path, Mark: mark, Err: err}
 	}
 	tmp.Close()
 	return os.Remove(tmp.Name())

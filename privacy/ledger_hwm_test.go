@@ -327,6 +327,9 @@ func TestHighWaterMarkUnwritable(t *testing.T) {
 				if _, err := os.Stat(f.path); err == nil {
 					t.Error("a refused budget --init created the ledger")
 				}
+				if _, err := os.Stat(f.path + ".lock"); err == nil {
+					t.Error("a refused budget --init left a lock file")
+				}
 				unblock()
 			}
 			l := f.create(t, f.path)

@@ -289,6 +289,9 @@ func TestLedgerMarkUnwritable(t *testing.T) {
 	if _, err := os.Stat(s.ledger()); err == nil {
 		t.Error("a refused budget --init created the ledger")
 	}
+	if _, err := os.Stat(s.ledger() + ".lock"); err == nil {
+		t.Error("a refused budget --init left a lock file")
+	}
 	exec.Command("chattr", "-i", s.keys).Run()
 	os.Chmod(s.keys, 0o700)
 	if stderr, code := s.init(t, c, s.ledger()); code != 0 {
