@@ -92,7 +92,8 @@ func TestJSONSchemas(t *testing.T) {
 		"experiment-graph": {"experiment", "graph", "--graph", "karate", "--trials", "2"},
 		// README's multi-ε sweep (issue 34: it failed its schema)
 		"experiment-graph-sweep": {"experiment", "graph", "--graph", "karate", "--epsilon", "1,4", "--tau", "1,2", "--trials", "2"},
-		"plan":                   {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6"},
+		"plan": {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6",
+			"--epsilon-total", "8", "--delta-total", "1e-6", "--answer-epsilon", "4"},
 		"locate-private-answer": {"locate", "--graph", "karate", "--private-answer", "--values",
 			karateSourceReadings(t, filepath.Join(dir, "source.csv"), 3, 0.2), "--ledger", ledger,
 			"--epsilon", "1", "--tau", "0.2", "--forecast-trials", "10"},
