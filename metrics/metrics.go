@@ -12,6 +12,8 @@
 //	last_success_timestamp_seconds{command} Unix time of the last succeeded run
 //	slots_skipped_total                    slots skipped because the previous run was still going
 //	sensitivity_reused_total               releases that reused a cached Δ2 certificate
+//	answer_outside_model_total{scope,action} private answers whose readings were not one source's
+//	                                       diffusion at τ: refused, or answered by randomized response (rr)
 //
 // plus the standard Go and process collectors (goroutines, resident
 // memory, open file descriptors). No label ever holds a reading, a key or
@@ -41,6 +43,7 @@ type Metrics struct {
 	lastSuccess    *prometheus.GaugeVec
 	skipped        prometheus.Counter
 	reused         prometheus.Counter
+	outsideModel   *prometheus.CounterVec
 
 	mu       sync.Mutex
 	stopping bool
@@ -74,8 +77,11 @@ func New() *Metrics {
 		Help: "Slots skipped because the previous run was still going."})
 	m.reused = prometheus.NewCounter(prometheus.CounterOpts{Name: "graphcloak_sensitivity_reused_total",
 		Help: "Releases that reused a cached sensitivity certificate."})
+	m.outsideModel = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "graphcloak_answer_outside_model_total",
+		Help: "Private answers whose readings were not one source's diffusion at tau: refused, or answered by randomized response (rr)."},
+		[]string{"scope", "action"})
 	for _, c := range []prometheus.Collector{m.runs, m.duration, m.nodes, m.rhoSpent, m.rhoRemaining,
-		m.budgetRefusals, m.lastSuccess, m.skipped, m.reused,
+		m.budgetRefusals, m.lastSuccess, m.skipped, m.reused, m.outsideModel,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
 		f(c)
 	}
@@ -105,6 +111,12 @@ func (m *Metrics) Budget(scope string, spent, remaining float64) {
 
 // BudgetRefused counts a release of scope refused by its budget.
 func (m *Metrics) BudgetRefused(scope string) { m.budgetRefusals.WithLabelValues(scope).Inc() }
+
+// AnswerOutsideModel counts a private answer whose readings were outside
+// the model: action "refused" or "rr".
+func (m *Metrics) AnswerOutsideModel(scope, action string) {
+	m.outsideModel.WithLabelValues(scope, action).Inc()
+}
 
 // SlotSkipped counts a slot skipped because a run was still going.
 func (m *Metrics) SlotSkipped() { m.skipped.Inc() }

@@ -11,6 +11,7 @@ import (
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // Slot is the work of one scheduled slot: release the slot's epoch, then
@@ -125,11 +126,23 @@ func (s *Slot) answer(ctx context.Context, st Step) error {
 		nodes = ans.NodeCount
 	}
 	s.Metrics.Run("answer", Status(err), time.Since(t0), nodes)
-	if err != nil {
+	var mm *recovery.MismatchError
+	switch {
+	case errors.As(err, &mm):
+		s.Metrics.AnswerOutsideModel(s.Scope, "refused")
+		st.Logger.Warn("private answer refused: the readings are outside the model, nothing charged", "reason", mm.Reason(), "exitCode", s.ExitCode(err))
+		return err
+	case err != nil:
 		st.Logger.Error("private answer failed", "error", err, "exitCode", s.ExitCode(err))
 		return err
+	case !ans.Answer.ExactSource:
+		s.Metrics.AnswerOutsideModel(s.Scope, "rr")
+		st.Logger.Warn("slot answered by randomized response: the readings are outside the model", "reason", ans.Answer.Mismatch,
+			"community", ans.Answer.Community)
+		return nil
 	}
-	st.Logger.Info("slot answered", "community", ans.Answer.Community, "mechanism", ans.Answer.Calibration.Mechanism)
+	st.Logger.Info("slot answered", "community", ans.Answer.Community, "mechanism", ans.Answer.Calibration.Mechanism,
+		"worstLoss", ans.Answer.Audit.WorstLoss, "classes", ans.Answer.Audit.Classes)
 	return nil
 }
 
@@ -155,7 +168,8 @@ func (s *Slot) noteRelease(sum *job.Summary, err error, d time.Duration) {
 }
 
 // Status names how a step ended, as its run record does ("refused" for a
-// budget refusal).
+// budget refusal, a release forecast at chance and an answer's readings
+// outside the model).
 func Status(err error) string {
 	switch errkind.Of(err) {
 	case errkind.Interrupted:
@@ -164,6 +178,9 @@ func Status(err error) string {
 		return "refused"
 	}
 	if atChance := (*job.AtChanceError)(nil); errors.As(err, &atChance) {
+		return "refused"
+	}
+	if mm := (*recovery.MismatchError)(nil); errors.As(err, &mm) {
 		return "refused"
 	}
 	if err != nil {

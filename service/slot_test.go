@@ -4,15 +4,18 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // slotSteps records which steps a slot ran, with which epoch and release.
@@ -85,5 +88,44 @@ func TestSlotSteps(t *testing.T) {
 				t.Errorf("metrics lack %s:\n%s", c.metric, text)
 			}
 		})
+	}
+}
+
+// A private answer refused because the readings are outside the model is
+// a WARN line with the measured reason, status "refused" and
+// answer_outside_model_total{action="refused"}; one answered by
+// randomized response is a WARN line and action "rr".
+func TestSlotAnswerOutsideModel(t *testing.T) {
+	m := metrics.New()
+	var logs strings.Builder
+	mismatch := &recovery.MismatchError{Residual: 0.4, Tol: 0.01, TwoSourceResidual: 1e-9, Tau: 1}
+	rr := false
+	s := &Slot{Epoch: func(t time.Time) string { return t.Format("2006-01-02T15:04Z") }, NewRunID: func() string { return "run-a" },
+		Metrics: m, Scope: "s", ExitCode: func(error) int { return 3 },
+		Logger: slog.New(slog.NewTextHandler(&logs, nil)),
+		Answer: func(context.Context, Step) (*job.AnswerSummary, error) {
+			if !rr {
+				return nil, mismatch
+			}
+			return &job.AnswerSummary{NodeCount: 3, Answer: &graphcloak.AnswerResult{Community: "north", Mismatch: mismatch.Reason(),
+				Audit: &graphcloak.AnswerAudit{}}}, nil
+		}}
+	if err := s.Run(context.Background(), time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)); !errors.As(err, &mismatch) {
+		t.Fatalf("slot: %v", err)
+	}
+	rr = true
+	if err := s.Run(context.Background(), time.Date(2026, 11, 26, 11, 0, 0, 0, time.UTC)); err != nil {
+		t.Fatalf("rr slot: %v", err)
+	}
+	text := metricsText(t, m)
+	for _, want := range []string{`graphcloak_answer_outside_model_total{action="refused",scope="s"} 1`,
+		`graphcloak_answer_outside_model_total{action="rr",scope="s"} 1`, `graphcloak_runs_total{command="answer",status="refused"} 1`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+	if n := strings.Count(logs.String(), "level=WARN"); n != 2 || !strings.Contains(logs.String(), "two sources explain") &&
+		!strings.Contains(logs.String(), "a fit by two sources explains") {
+		t.Errorf("%d WARN lines, want 2 with the measured reason:\n%s", n, logs.String())
 	}
 }

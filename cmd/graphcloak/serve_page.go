@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/job"
@@ -30,6 +31,18 @@ type operatorPage struct {
 
 	mu     sync.Mutex
 	latest *pageRanking
+	answer *pageAnswer
+}
+
+// pageAnswer is the outcome of the last slot's private answer.
+type pageAnswer struct {
+	Epoch, RunID string
+	At           time.Time
+	// Community and Mechanism of a published answer; Mismatch when it was
+	// randomized response for readings outside the model; Refused the
+	// reason an answer was not published.
+	Community, Mechanism, Mismatch, Refused string
+	Audit                                   *graphcloak.AnswerAudit
 }
 
 // pageRanking is the ranking of the last slot located.
@@ -75,6 +88,23 @@ func (p *operatorPage) located(epoch, releaseRun string, s *job.LocateSummary) {
 		Report: s.Report, NoiseDominated: s.NoiseDominated, NoiseReason: s.NoiseReason, picture: s.Plot}
 }
 
+// answered records a slot's private answer (or why there was none).
+func (p *operatorPage) answered(epoch, runID string, s *job.AnswerSummary, err error) {
+	if p == nil {
+		return
+	}
+	a := &pageAnswer{Epoch: epoch, RunID: runID, At: time.Now().UTC()}
+	switch {
+	case err != nil:
+		a.Refused = err.Error()
+	case s != nil && s.Answer != nil:
+		a.Community, a.Mechanism, a.Mismatch, a.Audit = s.Answer.Community, s.Answer.Calibration.Mechanism, s.Answer.Mismatch, s.Answer.Audit
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.answer = a
+}
+
 // pageData is what the template shows.
 type pageData struct {
 	Scope, Ledger, Schedule, Graph string
@@ -85,6 +115,7 @@ type pageData struct {
 	Runs                           []runRow
 	RunsError                      string
 	Ranking                        *pageRanking
+	Answer                         *pageAnswer
 	Top                            []community.Ranked
 	More                           int
 	Picture                        template.HTML
@@ -131,7 +162,7 @@ func (p *operatorPage) data(ctx context.Context) pageData {
 		}
 	}
 	p.mu.Lock()
-	d.Ranking = p.latest
+	d.Ranking, d.Answer = p.latest, p.answer
 	p.mu.Unlock()
 	if d.Ranking != nil && d.Ranking.Report != nil {
 		d.Top = d.Ranking.Report.Communities
@@ -204,6 +235,12 @@ th { border-bottom: 1px solid #999; }
 
 <h2>Latest ranking</h2>
 {{if .PrivateAnswer}}<p>private-answer mode: each slot publishes only the source community; there is no ranking to show.</p>
+{{with .Answer}}<div id="answer"><p>slot {{.Epoch}} · {{time .At}} UTC · run {{.RunID}}</p>
+{{if .Refused}}<p class="verdict" id="answer-refused">not answered: {{.Refused}}</p>
+{{else}}<p>published community <b>{{.Community}}</b> ({{.Mechanism}})</p>
+{{if .Mismatch}}<p class="verdict" id="answer-mismatch">answered by randomized response: {{.Mismatch}}</p>{{end}}
+{{with .Audit}}<p class="muted" id="answer-audit">audit: {{.SourcesChecked}} sources fitted, {{.Classes}} classes ({{.NodesMerged}} nodes merged), worst loss {{num .WorstLoss}} ≤ {{num .Bound}} over {{.EdgesChecked}} edges</p>{{end}}
+{{end}}</div>{{else}}<p id="no-answer">no slot answered since this server started</p>{{end}}
 {{else if .Ranking}}<p>slot {{.Ranking.Epoch}} · located {{time .Ranking.At}} UTC · {{.Ranking.Estimator}} estimator · run {{.Ranking.RunID}} on release {{.Ranking.ReleaseRun}}</p>
 {{if .Ranking.NoiseDominated}}<p class="verdict" id="verdict">{{.Ranking.NoiseReason}}</p>{{end}}
 {{if .Ranking.Report.NoSource}}<p id="no-source">no detectable source</p>{{end}}

@@ -11,6 +11,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // The page renders whatever it can: with Neo4j unreachable it says why in
@@ -58,5 +59,40 @@ func TestOperatorPageWithoutNeo4j(t *testing.T) {
 	}
 	if strings.Contains(body, "<b>north</b>") {
 		t.Error("a community name is not escaped")
+	}
+}
+
+// In private-answer mode the page shows the last slot's answer: a refusal
+// with its reason, or the published community with the audit and, for
+// randomized response, why the readings were outside the model.
+func TestOperatorPagePrivateAnswer(t *testing.T) {
+	cfg := &config.Loaded{}
+	cfg.Neo4j.URI = "bolt://127.0.0.1:1"
+	cfg.Neo4j.ConnectTimeout = 2
+	cfg.Privacy.Scope, cfg.Privacy.Ledger = "whisper", "neo4j"
+	page, closePage, err := newOperatorPage(&serveOptions{g: &globalOptions{cfg: cfg}, schedule: "@hourly", privateAnswer: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closePage()
+	get := func() string {
+		rec := httptest.NewRecorder()
+		page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+		return rec.Body.String()
+	}
+	if body := get(); !strings.Contains(body, "no slot answered since this server started") {
+		t.Errorf("page before any answer:\n%s", body)
+	}
+	page.answered("2026-11-26T10:00Z", "run-a", nil, &recovery.MismatchError{Residual: 0.4, Tol: 0.01, TwoSourceResidual: 1e-9, Tau: 1})
+	if body := get(); !strings.Contains(body, `id="answer-refused"`) || !strings.Contains(body, "a fit by two sources explains") {
+		t.Errorf("page after a refusal lacks the reason:\n%s", body)
+	}
+	page.answered("2026-11-26T11:00Z", "run-b", &job.AnswerSummary{Answer: &graphcloak.AnswerResult{Community: "north",
+		Mismatch: "the readings are not one source's diffusion", Audit: &graphcloak.AnswerAudit{SourcesChecked: 34, Classes: 34, EdgesChecked: 78, WorstLoss: 0.5, Bound: 0.5}}}, nil)
+	body := get()
+	for _, want := range []string{"run-b", "<b>north</b>", `id="answer-mismatch"`, `id="answer-audit"`, "34 sources fitted"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page after an rr answer lacks %q:\n%s", want, body)
+		}
 	}
 }

@@ -19,7 +19,9 @@ func newSlot(opts *serveOptions, spec schedule.Spec, m *metrics.Metrics) *servic
 		Scope: opts.g.cfg.Privacy.Scope, ExitCode: exitCode}
 	if opts.privateAnswer {
 		s.Answer = func(ctx context.Context, st service.Step) (*job.AnswerSummary, error) {
-			return answerOnce(ctx, answerOptionsFor(opts, opts.g.forStep(st), st.RunID))
+			sum, err := answerOnce(ctx, answerOptionsFor(opts, opts.g.forStep(st), st.RunID))
+			opts.page.answered(st.Epoch, st.RunID, sum, err)
+			return sum, err
 		}
 		return s
 	}
