@@ -224,12 +224,13 @@ th { border-bottom: 1px solid #999; }
 <h2>Budget</h2>
 {{if .BudgetError}}<p class="error" id="budget-error">budget unknown: {{.BudgetError}}</p>
 {{else if .Balance}}<table id="budget">
-<tr><th>budget (ε, δ)</th><td>ε = {{num .Balance.Budget.Epsilon}}, δ = {{num .Balance.Budget.Delta}}</td></tr>
+<tr><th>budget (ε, δ)</th><td>ε = {{num .Balance.Budget.Epsilon}}, δ = {{num .Balance.Budget.Delta}}{{if .Balance.Budget.AnswerEpsilon}}, answers' share ε_A = {{num .Balance.Budget.AnswerEpsilon}}{{end}}</td></tr>
 <tr><th>releases charged</th><td>{{.Balance.Releases}}</td></tr>
 <tr><th>ε spent (at δ)</th><td>{{num .Balance.EpsilonSpent}}</td></tr>
 {{if .Balance.PureEpsilonSpent}}<tr><th>of which private answers (ε)</th><td>{{num .Balance.PureEpsilonSpent}}</td></tr>
-{{end}}<tr><th>ρ spent / ρ budget (zCDP)</th><td>{{num .Balance.RhoSpent}} / {{num .Balance.RhoBudget}}</td></tr>
+{{end}}<tr><th>ρ spent / ρ budget (zCDP{{if .Balance.Budget.AnswerEpsilon}}, Gaussian releases{{end}})</th><td>{{num .Balance.RhoSpent}} / {{num .Balance.RhoBudget}}</td></tr>
 <tr><th>ρ left for a Gaussian release</th><td id="rho-left">{{num .Balance.RhoRemaining}}</td></tr>
+<tr><th>ε left for a private answer</th><td id="answer-left">{{num .Balance.AnswerEpsilonRemaining}}</td></tr>
 </table>
 {{else}}<p id="budget">no release charged to this scope yet</p>{{end}}
 
