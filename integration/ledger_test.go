@@ -113,6 +113,41 @@ func TestLedger(t *testing.T) {
 		}
 	})
 
+	t.Run("scope written before the answers' share", func(t *testing.T) {
+		// A scope node as InitScope wrote it before answerEpsilon existed,
+		// with an ε = 4 answer the adaptive split admitted under (8, 10⁻⁶):
+		// it reads as zCDP (spent past its budget) and admits nothing more;
+		// no share can be added to it.
+		old := privacy.Budget{Epsilon: 8, Delta: 1e-6}
+		oldRho, _ := old.Rho()
+		lscope := scope + "_legacy"
+		query(t, d, "CREATE (l:GraphcloakLedger {scope: $s, spent: '4', rhoSpent: 4.0, releases: 1, rhoBudget: $r, "+
+			"epsilon: 8.0, delta: 1e-6, accounting: 'zcdp-cks20', pureRho: '4', pureEpsilon: '4', createdAt: datetime()})",
+			map[string]any{"s": lscope, "r": oldRho})
+		bal, err := l.Balance(ctx, lscope)
+		if err != nil || len(bal) != 1 || bal[0].Budget != old || bal[0].EpsilonSpent <= 8 || bal[0].RhoRemaining != 0 || bal[0].AnswerEpsilonRemaining != 0 {
+			t.Fatalf("legacy scope balance %+v, %v; want zCDP: ε spent > 8, nothing left", bal, err)
+		}
+		var be *privacy.BudgetError
+		if err := l.Charge(ctx, privacy.Charge{Scope: lscope, ReleaseID: "g", Rho: 1e-9}); !errors.As(err, &be) {
+			t.Fatalf("a charge on the legacy scope: %v, want *BudgetError", err)
+		}
+		if err := l.InitScope(ctx, lscope, old); err != nil {
+			t.Fatalf("re-init with its own budget: %v", err)
+		}
+		if err := l.InitScope(ctx, lscope, ledgertest.Budget); !errors.Is(err, privacy.ErrBudgetMismatch) {
+			t.Fatalf("adding a share: %v, want ErrBudgetMismatch", err)
+		}
+		// A scope created with a share stores it.
+		sscope := scope + "_share"
+		if err := l.InitScope(ctx, sscope, ledgertest.Budget); err != nil {
+			t.Fatal(err)
+		}
+		if r := query(t, d, "MATCH (l:GraphcloakLedger {scope: $s}) RETURN l.answerEpsilon", map[string]any{"s": sscope}); r[0].Values[0] != ledgertest.Budget.AnswerEpsilon {
+			t.Fatalf("answerEpsilon stored %v, want %v", r[0].Values[0], ledgertest.Budget.AnswerEpsilon)
+		}
+	})
+
 	t.Run("concurrent", func(t *testing.T) {
 		// 12 goroutines, each its own client (as separate processes
 		// would), race to charge a fresh scope where 5 charges fit.

@@ -226,13 +226,17 @@ type BudgetError struct {
 
 func (e *BudgetError) Error() string {
 	asked := fmt.Sprintf("requested ρ=%.6g", e.Requested)
+	hint := ""
 	if e.RequestedEpsilon > 0 {
 		asked = fmt.Sprintf("requested an ε=%.6g answer", e.RequestedEpsilon)
+		if e.Budget.AnswerEpsilon == 0 {
+			hint = "; this scope has no answers' share, so an answer costs ρ = min(ε²/2, ε) in zCDP: a scope created with budget --init --answer-epsilon charges answers their ε"
+		}
 	}
 	return fmt.Sprintf("privacy: budget exhausted for scope %q: spent ε=%.6g (ρ=%.6g), %s "+
 		"(would reach ε=%.6g), remaining ρ=%.6g for a Gaussian release, ε=%.6g for an answer (budget %s, ρ_max=%.6g)",
 		e.Scope, e.EpsilonSpent, e.Spent, asked, e.EpsilonAfter, e.Remaining, e.AnswerRemaining,
-		e.Budget, e.RhoBudget)
+		e.Budget, e.RhoBudget) + hint
 }
 
 // NewBudgetError reports charge c refused on a scope whose balance before
