@@ -6,6 +6,7 @@ import "github.com/graphcloak/graphcloak/errkind"
 // about them, mapped to exit codes by the command in one place.
 
 func (*IdentifierError) Kind() errkind.Kind     { return errkind.BadInput }
+func (*OwnedLabelError) Kind() errkind.Kind     { return errkind.BadInput } // the user names their own graph
 func (*ArgumentError) Kind() errkind.Kind       { return errkind.BadInput }
 func (*BindingError) Kind() errkind.Kind        { return errkind.BadInput }
 func (*RunNotFoundError) Kind() errkind.Kind    { return errkind.BadInput }

@@ -71,11 +71,12 @@ func truncateUTF8(s string, n int) string {
 	return s[:n]
 }
 
-// quoteAll quotes every name, or returns the first refusal.
+// quoteAll quotes every name of a user's labels or relationship types
+// (quoteUser: graphcloak's own are refused), or returns the first refusal.
 func quoteAll(kind string, names []string) ([]string, error) {
 	out := make([]string, len(names))
 	for i, n := range names {
-		q, err := Quote(kind, n)
+		q, err := quoteUser(kind, n)
 		if err != nil {
 			return nil, err
 		}

@@ -166,7 +166,7 @@ func TestCompiledQueryText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := cp.nodeMatch("n"); got != "(n:`A`|`B`)" {
+	if got := cp.nodeMatch("n"); got != "(n:`A`|`B` WHERE NOT n:`GraphcloakRun`|`GraphcloakLedger`|`GraphcloakCharge`|`GraphcloakReleaseValues`|`GraphcloakScopeLease`|`GraphcloakOutput`)" {
 		t.Errorf("nodeMatch = %q", got)
 	}
 	if cp.relPattern != "r:`T`" {

@@ -24,6 +24,28 @@ type LoadSpec struct {
 	BatchSize int
 }
 
+// Validate checks every name of s without contacting the server: the
+// label and relationship type are the user's (graphcloak's own are
+// refused with *OwnedLabelError, CheckOwnership) and every name is an
+// identifier (*IdentifierError).
+func (s LoadSpec) Validate() error {
+	for _, n := range []struct{ kind, name string }{{"label", s.Label}, {"relationship type", s.RelationshipType}} {
+		if _, err := quoteUser(n.kind, n.name); err != nil {
+			return err
+		}
+	}
+	for _, n := range []struct{ kind, name string }{{"node key property", s.KeyProperty},
+		{"relationship weight property", s.WeightProperty}, {"value property", s.ValueProperty}} {
+		if n.name == "" && n.kind != "node key property" {
+			continue
+		}
+		if err := CheckIdentifier(n.kind, n.name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // LoadEdge is one relationship to load, between two node keys.
 type LoadEdge struct {
 	Source, Target string
@@ -45,23 +67,31 @@ type LoadStats struct {
 // after a failure converges to the same graph. Keys that all parse as
 // 64-bit integers are stored as integers (as a Cypher load would), others
 // as strings; ReadGraph reads both back as the same keys. Names are
-// validated and backtick-quoted; every value is a parameter.
+// validated and backtick-quoted; every value is a parameter. The label and
+// type must be the user's (CheckOwnership), and the key and value
+// properties are claimed in the output registry (ClaimOutputs, as raw
+// inputs) before the first write: a property holding a run's outputs is
+// refused with *OutputOwnedError and nothing is written.
 func (c *Client) Load(ctx context.Context, database string, spec LoadSpec, edges []LoadEdge, values map[string]float64) (*LoadStats, error) {
 	start := time.Now()
 	db, err := c.db(database)
 	if err != nil {
 		return nil, err
 	}
-	label, err := Quote("node label", spec.Label)
-	if err != nil {
+	if err := spec.Validate(); err != nil {
 		return nil, err
 	}
-	rel, err := Quote("relationship type", spec.RelationshipType)
-	if err != nil {
-		return nil, err
+	label, _ := quoteUser("label", spec.Label)
+	rel, _ := quoteUser("relationship type", spec.RelationshipType)
+	key, _ := Quote("node key property", spec.KeyProperty)
+	// The output registry, before anything is written: the key and the
+	// readings go only where no run's outputs (release values, run ids,
+	// community ids…) are registered, as ClaimOutputs refuses any writer.
+	claims := Claims{Outputs: map[string]string{spec.KeyProperty: KindNodeKey}}
+	if spec.ValueProperty != "" {
+		claims.Outputs[spec.ValueProperty] = KindReadings
 	}
-	key, err := Quote("node key property", spec.KeyProperty)
-	if err != nil {
+	if err := c.ClaimOutputs(ctx, database, "", "load", claims); err != nil {
 		return nil, err
 	}
 	batch := spec.BatchSize
@@ -90,10 +120,7 @@ func (c *Client) Load(ctx context.Context, database string, spec LoadSpec, edges
 	// Relationships.
 	set := ""
 	if spec.WeightProperty != "" {
-		w, err := Quote("relationship weight property", spec.WeightProperty)
-		if err != nil {
-			return nil, err
-		}
+		w, _ := Quote("relationship weight property", spec.WeightProperty)
 		set = " SET r." + w + " = row.w"
 	}
 	rows := make([]any, len(edges))
@@ -107,10 +134,7 @@ func (c *Client) Load(ctx context.Context, database string, spec LoadSpec, edges
 	st.RelationshipsLoaded = len(edges)
 	// Readings.
 	if spec.ValueProperty != "" && len(values) > 0 {
-		v, err := Quote("value property", spec.ValueProperty)
-		if err != nil {
-			return nil, err
-		}
+		v, _ := Quote("value property", spec.ValueProperty)
 		rows := make([]any, 0, len(values))
 		for _, k := range keys {
 			if x, ok := values[k]; ok {

@@ -104,20 +104,16 @@ func (p Projection) compile() (*compiled, error) {
 	return c, nil
 }
 
-// BookkeepingLabels are the labels of graphcloak's own nodes (run
-// records, the ledger, stored release values, scope leases, the output
-// registry): never part of a user graph, never read as one, never written
-// to by a write-back.
-var BookkeepingLabels = []string{RunRecordLabel, LedgerLabel, ChargeLabel, ValuesLabel, ScopeLeaseLabel, OutputLabel}
-
-// nodeMatch returns the node pattern with variable v: "(v:`A`|`B`)". With
-// no labels (all nodes) it leaves out graphcloak's own bookkeeping nodes
-// (BookkeepingLabels).
+// nodeMatch returns the node pattern with variable v:
+// "(v:`A`|`B` WHERE NOT v:`GraphcloakRun`|…)". Graphcloak's own
+// bookkeeping nodes (BookkeepingLabels) are left out whatever the labels,
+// so a bookkeeping node that also carries a user's label is never read or
+// written as part of the user's graph.
 func (c *compiled) nodeMatch(v string) string {
 	if len(c.labels) == 0 {
-		return "(" + v + " WHERE NOT " + v + ":`" + strings.Join(BookkeepingLabels, "`|`") + "`)"
+		return "(" + v + " WHERE " + notBookkeeping(v) + ")"
 	}
-	return "(" + v + ":" + strings.Join(c.labels, "|") + ")"
+	return "(" + v + ":" + strings.Join(c.labels, "|") + " WHERE " + notBookkeeping(v) + ")"
 }
 
 // checkDatabase validates a Neo4j database name (it is sent as a session

@@ -52,11 +52,9 @@ func (c *Client) hasProcedure(ctx context.Context, db, name string) (bool, error
 // community), so both reads validate alike.
 func (c *Client) readWithProcedure(ctx context.Context, db string, p Projection, cp *compiled, opt ReadOptions) (*nodeData, *relData, error) {
 	params := map[string]any{
-		"labels": []string{}, "exclude": []string{}, "types": []string{}, "weight": p.RelationshipWeightProperty,
+		"labels": []string{}, "exclude": BookkeepingLabels, "types": []string{}, "weight": p.RelationshipWeightProperty,
 	}
-	if wildcard(p.NodeLabels) {
-		params["exclude"] = BookkeepingLabels
-	} else {
+	if !wildcard(p.NodeLabels) {
 		params["labels"] = p.NodeLabels
 	}
 	if !wildcard(p.RelationshipTypes) {

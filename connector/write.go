@@ -214,12 +214,14 @@ dispatch:
 }
 
 // writeQuery sets one batch of properties, selecting nodes by element id
-// (a NodeByElementIdSeek per row).
-const writeQuery = "UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id SET n += row.props RETURN count(n) AS matched"
+// (a NodeByElementIdSeek per row). A bookkeeping node is never matched
+// (notBookkeeping), so an element id naming one counts as a missing node.
+var writeQuery = "UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id AND " + notBookkeeping("n") +
+	" SET n += row.props RETURN count(n) AS matched"
 
 // bindQuery is writeQuery for a run-bound write: the run id is set with
 // the values, and the runs whose values it replaces are marked superseded.
-var bindQuery = "UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id " +
+var bindQuery = "UNWIND $rows AS row MATCH (n) WHERE elementId(n) = row.id AND " + notBookkeeping("n") + " " +
 	"WITH n, row, n[$bind] AS prev SET n += row.props " +
 	"WITH count(n) AS matched, collect(DISTINCT prev) AS prevs " +
 	"CALL { WITH prevs " + supersede("prevs") + " RETURN count(r) AS superseded } " +

@@ -85,14 +85,12 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	case p.ValueProperty != "" && o.values == "":
 		return usageErrorf("--value-property needs --values FILE (the readings to write)")
 	}
-	for _, n := range []struct{ kind, name string }{{"node key property", p.NodeKeyProperty},
-		{"relationship weight property", p.RelationshipWeightProperty}, {"value property", p.ValueProperty}} {
-		if n.name == "" {
-			continue
-		}
-		if err := connector.CheckIdentifier(n.kind, n.name); err != nil {
-			return inputErrorf("%w", err)
-		}
+	spec := connector.LoadSpec{Label: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0],
+		KeyProperty: p.NodeKeyProperty, WeightProperty: p.RelationshipWeightProperty, ValueProperty: p.ValueProperty,
+		BatchSize: cfg.Write.BatchSize}
+	// Names, and graphcloak's own labels refused, before any file is read.
+	if err := spec.Validate(); err != nil {
+		return inputErrorf("%w", err)
 	}
 	if p.ValueProperty != "" && (p.ValueProperty == p.NodeKeyProperty) {
 		return inputErrorf("--value-property %q is the node key property: the readings would overwrite the keys", p.ValueProperty)
@@ -106,9 +104,7 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 		return err
 	}
 	defer client.Close(context.WithoutCancel(ctx))
-	st, err := client.Load(ctx, cfg.Neo4j.Database, connector.LoadSpec{Label: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0],
-		KeyProperty: p.NodeKeyProperty, WeightProperty: p.RelationshipWeightProperty, ValueProperty: p.ValueProperty,
-		BatchSize: cfg.Write.BatchSize}, edges, values)
+	st, err := client.Load(ctx, cfg.Neo4j.Database, spec, edges, values)
 	if err != nil {
 		return err
 	}

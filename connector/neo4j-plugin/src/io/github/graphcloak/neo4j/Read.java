@@ -40,8 +40,8 @@ import org.neo4j.values.storable.NumberValue;
  * writes nothing; graphcloak validates what it receives exactly as it
  * validates the rows of its Cypher read.
  *
- * <p>Nodes are selected by any of nodeLabels (empty: every node except
- * those carrying one of excludeLabels) and streamed in ascending internal
+ * <p>Nodes are selected by any of nodeLabels (empty: every node), except
+ * those carrying one of excludeLabels (graphcloak's bookkeeping), and streamed in ascending internal
  * id order; node i of the stream is position i. A relationship (a)-[r]->(b)
  * of any of relationshipTypes (empty: any type) between two selected nodes
  * is streamed once, as little-endian int32 position of a, int32 position of
@@ -137,11 +137,11 @@ public class Read {
 
     private long[] selectNodes(List<String> labels, List<String> exclude) {
         LongList ids = new LongList();
+        Label[] ex = new Label[exclude == null ? 0 : exclude.size()];
+        for (int i = 0; i < ex.length; i++) {
+            ex[i] = Label.label(exclude.get(i));
+        }
         if (labels == null || labels.isEmpty()) {
-            Label[] ex = new Label[exclude == null ? 0 : exclude.size()];
-            for (int i = 0; i < ex.length; i++) {
-                ex[i] = Label.label(exclude.get(i));
-            }
             try (ResourceIterator<Node> it = tx.getAllNodes().iterator()) {
                 next:
                 while (it.hasNext()) {
@@ -160,8 +160,15 @@ public class Read {
         } else {
             for (String l : labels) {
                 try (ResourceIterator<Node> it = tx.findNodes(Label.label(l))) {
+                    next:
                     while (it.hasNext()) {
-                        ids.add(it.next().getId());
+                        Node n = it.next();
+                        for (Label x : ex) {
+                            if (n.hasLabel(x)) {
+                                continue next;
+                            }
+                        }
+                        ids.add(n.getId());
                         if ((ids.size & 0xffff) == 0) {
                             guard.check();
                         }
