@@ -236,3 +236,27 @@ func scrubQuery(msg string, u *url.URL) string {
 	}
 	return msg
 }
+
+// Ping checks that database ("" = the client's default) answers one
+// auto-commit read (RETURN 1) within ctx, without the managed
+// transactions' retries (a refused connection is an answer at once): nil,
+// or the classified error (*UnreachableError, *AuthError, …). serve's
+// /healthz probes with it.
+func (c *Client) Ping(ctx context.Context, database string) error {
+	db, err := c.db(database)
+	if err != nil {
+		return err
+	}
+	tctx, cancel := c.txContext(ctx)
+	defer cancel()
+	s := c.session(tctx, db, neo4j.AccessModeRead)
+	defer c.closeSession(ctx, s)
+	res, err := s.Run(tctx, "RETURN 1", nil, c.txConfig()...)
+	if err == nil {
+		_, err = res.Consume(tctx)
+	}
+	if err != nil {
+		return c.classifyTimed(ctx, tctx, "ping", err)
+	}
+	return nil
+}

@@ -1,7 +1,8 @@
 // Package service runs graphcloak's scheduled job as a long-lived
 // process: /metrics and /healthz on a listener, the scheduler until the
-// context ends, and a shutdown in a fixed order — /healthz answers 503
-// the moment shutdown begins (before the current run is given its grace,
+// context ends, and a shutdown in a fixed order. /healthz answers 503 while
+// the service cannot work (Health: the database unreachable, the last
+// slots failed, the reasons in the body) and the moment shutdown begins (before the current run is given its grace,
 // before the listener closes), so a load balancer or orchestrator stops
 // sending work while the run finishes.
 package service
@@ -26,6 +27,10 @@ type Service struct {
 	Listener net.Listener
 	Page     http.Handler
 	Logger   *slog.Logger
+	// Health, when not nil, is told how every slot ended and makes
+	// /healthz answer 503 with its reasons while the service cannot work
+	// (the database unreachable, the last slots failed).
+	Health *Health
 }
 
 // Run serves the metrics and fires job at every slot until ctx ends (or
@@ -38,13 +43,16 @@ func (s *Service) Run(ctx context.Context, job schedule.Job) error {
 	}
 	var srv *http.Server
 	if s.Listener != nil {
-		var h http.Handler = s.Metrics.Handler()
+		m := s.Metrics.Handler()
+		mux := http.NewServeMux()
 		if s.Page != nil {
-			mux := http.NewServeMux()
 			mux.Handle("GET /{$}", s.Page)
-			mux.Handle("/", h)
-			h = mux
 		}
+		if s.Health != nil {
+			mux.Handle("GET /healthz", healthHandler(s.Health, m))
+		}
+		mux.Handle("/", m)
+		var h http.Handler = mux
 		srv = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
 		go func() { _ = srv.Serve(s.Listener) }()
 		log.Info("serving /metrics and /healthz", "listen", s.Listener.Addr().String())
@@ -52,6 +60,14 @@ func (s *Service) Run(ctx context.Context, job schedule.Job) error {
 	// Shutdown begins when ctx ends: unhealthy at once, not after the run.
 	stopWatching := context.AfterFunc(ctx, s.Metrics.Stopping)
 	defer stopWatching()
+	if s.Health != nil {
+		inner := job
+		job = func(ctx context.Context, slot time.Time) error {
+			err := inner(ctx, slot)
+			s.Health.SlotEnded(err)
+			return err
+		}
+	}
 	s.Runner.Run(ctx, job)
 	s.Metrics.Stopping()
 	log.Info("scheduler stopped")

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net"
+	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/config"
@@ -42,6 +43,8 @@ type serveOptions struct {
 	cache *communityCache
 	// page is the operator's page on --listen (nil: none).
 	page *operatorPage
+	// healthFailedSlots failed slots in a row make /healthz 503 (0: never).
+	healthFailedSlots int
 }
 
 // serveHelp is the serve command's help text.
@@ -76,7 +79,15 @@ to finish, after which it is stopped and recorded "interrupted". Exit 0.
 
 /metrics (Prometheus), /healthz and the operator's page / (scope, budget
 left, the last runs, the latest ranking with its picture; plain HTML) are
-served on --listen, localhost by default; --listen "" turns them off.`
+served on --listen, localhost by default; --listen "" turns them off.
+
+/healthz answers 200 {"status":"ok",…} while serve can work, and 503
+{"status":"unhealthy","reasons":[…]} when the database does not answer a
+read within 3 s (checked at most every 5 s, so polls never load it), or
+when the last --health-failed-slots slots (default 3) all failed — a
+budget refusal or a release forecast at chance is not a failure, and one
+succeeded slot clears the count; 503 {"status":"stopping"} once shutdown
+began.`
 
 func newServeCmd(g *globalOptions) *cobra.Command {
 	opts := &serveOptions{g: g, cache: newCommunityCache()}
@@ -102,6 +113,8 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	durationVar(f, &opts.grace, "grace", 20*time.Second, "on shutdown, how long the current run may go on before it is stopped and recorded interrupted")
 	f.StringVar(&opts.listen, "listen", "127.0.0.1:9464", `address of /metrics, /healthz and the operator's page / ("" for none)`)
 	f.IntVar(&opts.maxRuns, "max-runs", 0, "stop after this many slots (0: until a signal)")
+	f.IntVar(&opts.healthFailedSlots, "health-failed-slots", service.DefaultFailedSlots,
+		"/healthz answers 503 once this many slots in a row failed (0: failed slots never do; an unreachable database always does)")
 	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value, re-read at every slot")
 	f.StringVar(&opts.sensitivityCache, "sensitivity-cache", "", "Δ2 certificate file reused while the graph is unchanged (see release --sensitivity-cache)")
 	f.StringVar(&opts.communities, "communities", "leiden", "communities for locate (as in locate --communities)")
@@ -133,6 +146,13 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	svc := &service.Service{Metrics: m, Logger: g.logger, Runner: &schedule.Runner{Spec: spec, Jitter: opts.jitter, Grace: opts.grace,
 		MaxRuns: opts.maxRuns, Logger: g.logger, Skipped: func(time.Time) { m.SlotSkipped() }}}
 	if opts.listen != "" {
+		probe := &databaseProbe{g: g}
+		defer probe.close()
+		failed := opts.healthFailedSlots
+		if failed == 0 {
+			failed = -1 // never
+		}
+		svc.Health = &service.Health{FailedSlots: failed, Probe: probe.ping}
 		page, closePage, err := newOperatorPage(opts)
 		if err != nil {
 			return err
@@ -146,4 +166,34 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	// Shutdown: /healthz 503 first, then the run's grace (service.Run).
 	_ = svc.Run(ctx, newSlot(opts, spec, m).Run)
 	return nil
+}
+
+// databaseProbe is /healthz's check of the database: one client, kept
+// between checks (connected again after a failure to connect), and a read.
+type databaseProbe struct {
+	g      *globalOptions
+	mu     sync.Mutex
+	client *connector.Client
+}
+
+func (p *databaseProbe) ping(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.client == nil {
+		c, err := connectNeo4j(ctx, &p.g.cfg.Config)
+		if err != nil {
+			return err
+		}
+		p.client = c
+	}
+	return p.client.Ping(ctx, p.g.cfg.Neo4j.Database)
+}
+
+func (p *databaseProbe) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.client != nil {
+		_ = p.client.Close(context.Background())
+		p.client = nil
+	}
 }
