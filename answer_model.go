@@ -123,11 +123,17 @@ func (m *AnswerModel) node(i int) int {
 type AnswerAudit struct {
 	Tau          float64 `json:"tau"`
 	FitTolerance float64 `json:"fitTolerance"`
-	// SourcesChecked sources were fitted; Refused of them were refused
-	// and Misplaced fitted outside their class (0 and 0 when sound).
-	SourcesChecked int `json:"sourcesChecked"`
-	Refused        int `json:"refused"`
-	Misplaced      int `json:"misplaced"`
+	// SourcesChecked sources' noiseless readings were fitted (every node);
+	// Refused of them were refused and Misplaced fitted outside their
+	// class (0 and 0 when sound). SourcesRefitted of them were fitted
+	// again by the recovery itself, end to end (an evenly spread sample:
+	// every node on small graphs), RefitFailures of those refused or
+	// misplaced (0 when sound).
+	SourcesChecked  int `json:"sourcesChecked"`
+	Refused         int `json:"refused"`
+	Misplaced       int `json:"misplaced"`
+	SourcesRefitted int `json:"sourcesRefitted"`
+	RefitFailures   int `json:"refitFailures"`
 	// Classes of sources (= nodes when none merged); NodesMerged nodes
 	// sit in classes of two or more and share one answer distribution.
 	Classes     int `json:"classes"`
@@ -150,7 +156,7 @@ const auditSlack = 1e-9
 func (m *AnswerModel) Audit(ctx context.Context, cal privacy.AnswerCalibration) (*AnswerAudit, error) {
 	sc := m.Classes
 	a := &AnswerAudit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
-		Misplaced: sc.Misplaced, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
+		Misplaced: sc.Misplaced, SourcesRefitted: sc.SourcesRefitted, RefitFailures: sc.RefitFailures, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
 		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
 	n := m.Graph.N()
 	workers := max(1, runtime.GOMAXPROCS(0))
@@ -189,7 +195,7 @@ func (m *AnswerModel) Audit(ctx context.Context, cal privacy.AnswerCalibration) 
 	for _, v := range worst {
 		a.WorstLoss = max(a.WorstLoss, v)
 	}
-	a.Passed = a.Refused == 0 && a.Misplaced == 0 && a.WorstLoss <= a.Bound*(1+auditSlack)
+	a.Passed = a.Refused == 0 && a.Misplaced == 0 && a.RefitFailures == 0 && a.WorstLoss <= a.Bound*(1+auditSlack)
 	return a, nil
 }
 
@@ -206,6 +212,6 @@ type AuditError struct{ Audit *AnswerAudit }
 
 func (e *AuditError) Error() string {
 	a := e.Audit
-	return fmt.Sprintf("graphcloak: the private answer's audit failed at τ = %g: worst loss %.6g over %d edges (bound %.6g), %d of %d sources refused, %d fitted outside their class; nothing was charged",
-		a.Tau, a.WorstLoss, a.EdgesChecked, a.Bound, a.Refused, a.SourcesChecked, a.Misplaced)
+	return fmt.Sprintf("graphcloak: the private answer's audit failed at τ = %g: worst loss %.6g over %d edges (bound %.6g), %d of %d sources refused, %d fitted outside their class, %d of %d refits failed; nothing was charged",
+		a.Tau, a.WorstLoss, a.EdgesChecked, a.Bound, a.Refused, a.SourcesChecked, a.Misplaced, a.RefitFailures, a.SourcesRefitted)
 }

@@ -48,6 +48,8 @@ type Certifier struct {
 	// precision is the largest readings-rounding term (Fit's ζ) a reading
 	// may carry: T/100. Classes are computed for it.
 	precision float64
+	// classes are the sources no in-model reading tells apart (the pass).
+	classes *SourceClasses
 }
 
 // DefaultFitTolerance is the default T: readings whose best single-source
@@ -107,11 +109,13 @@ func (e *MismatchError) Reason() string {
 	return s
 }
 
-// NewCertifier computes ‖P·a_j‖ for every node (n applications of the
-// action, in blocks, parallel inside the action) and refuses, with a
-// *ModelRangeError, a τ at which the action's error or the readings' own
-// rounding is not small against the weakest node's source signal. tol 0
-// means DefaultFitTolerance; tol must be in (0, 0.5].
+// NewCertifier runs the certificate's one pass over every node j — the
+// column â_j and its correlations exp(−τL)·P·â_j with every column (two
+// actions, in blocks of 32, parallel inside the action) — which gives
+// ‖P·a_j‖ and every pair that may be confusable (Classes). It refuses,
+// with a *ModelRangeError, a τ at which the action's error or the
+// readings' own rounding is not small against the weakest node's source
+// signal. tol 0 means DefaultFitTolerance; tol must be in (0, 0.5].
 func NewCertifier(ctx context.Context, g *laplacian.Graph, tau, tol float64) (*Certifier, error) {
 	if tol == 0 {
 		tol = DefaultFitTolerance
@@ -123,32 +127,29 @@ func NewCertifier(ctx context.Context, g *laplacian.Graph, tau, tol float64) (*C
 	if n < 2 {
 		return nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: "a graph of one node has no source to locate"}
 	}
-	act, err := expm.NewAction(g, tau, expm.Options{Columns: 3 * n})
+	act, err := expm.NewAction(g, tau, expm.Options{Columns: 2 * n})
 	if err != nil {
 		return nil, err
 	}
 	c := &Certifier{g: g, act: act, tau: tau, tol: tol, norm: make([]float64, n), eta: act.ErrorBound(), precision: tol / 100}
-	worstPrec, worstAt := 0.0, 0
-	err = forBlocks(ctx, n, func(lo, b int, cols []float64) {
-		for k := 0; k < b; k++ {
-			j := lo + k
-			sq := 0.0
-			mean := columnMean(cols, n, b, k)
-			for i := 0; i < n; i++ {
-				d := cols[i*b+k] - mean
-				sq += d * d
-			}
-			c.norm[j] = math.Sqrt(sq)
-		}
-	}, c.columns)
+	pairs, err := c.pass(ctx)
 	if err != nil {
 		return nil, err
 	}
-	minNorm := math.Inf(1)
+	if err := c.checkRange(); err != nil {
+		return nil, err
+	}
+	c.classes = c.merge(pairs)
+	return c, nil
+}
+
+// checkRange refuses a τ whose weakest source signal the action's error
+// or the readings' rounding swamps, and sets colErr.
+func (c *Certifier) checkRange() error {
+	n := c.g.N()
+	minNorm, worstPrec, worstAt := math.Inf(1), 0.0, 0
 	for j, v := range c.norm {
-		if v < minNorm {
-			minNorm = v
-		}
+		minNorm = math.Min(minNorm, v)
 		// A noiseless unit reading of source j: its rounding relative to
 		// its signal (Fit's ζ with ‖a_j‖ ≤ 1, Σ|a_j| = 1).
 		if p := readingRounding(1, 1, n) / v; p > worstPrec || math.IsNaN(p) {
@@ -157,15 +158,15 @@ func NewCertifier(ctx context.Context, g *laplacian.Graph, tau, tol float64) (*C
 	}
 	c.colErr = 3 * c.eta / minNorm
 	switch {
-	case !(minNorm > 0) || c.colErr > tol/10:
-		return nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: fmt.Sprintf(
+	case !(minNorm > 0) || c.colErr > c.tol/10:
+		return &ModelRangeError{Tau: c.tau, Tol: c.tol, Reason: fmt.Sprintf(
 			"the weakest source signal ‖P·exp(−τL)e_s‖ = %.3g (node %s) is not large against the diffusion's certified error %.3g; use a smaller τ",
-			minNorm, g.Key(worstIndex(c.norm)), c.eta)}
+			minNorm, c.g.Key(worstIndex(c.norm)), c.eta)}
 	case worstPrec > c.precision:
-		return nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: fmt.Sprintf(
-			"float64 readings of a source at node %s carry only %.3g of source signal against their rounding; use a smaller τ", g.Key(worstAt), c.norm[worstAt])}
+		return &ModelRangeError{Tau: c.tau, Tol: c.tol, Reason: fmt.Sprintf(
+			"float64 readings of a source at node %s carry only %.3g of source signal against their rounding; use a smaller τ", c.g.Key(worstAt), c.norm[worstAt])}
 	}
-	return c, nil
+	return nil
 }
 
 func worstIndex(v []float64) int {

@@ -110,11 +110,34 @@ func TestCertifiedRecoveryOracle(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if sc.Refused != 0 || sc.Misplaced != 0 {
-					t.Fatalf("audit: %d refused, %d misplaced", sc.Refused, sc.Misplaced)
+				if sc.Refused != 0 || sc.Misplaced != 0 || sc.RefitFailures != 0 || sc.SourcesRefitted != len(sampleOf(tc.g.N())) {
+					t.Fatalf("audit: %d refused, %d misplaced, %d of %d refits failed", sc.Refused, sc.Misplaced, sc.RefitFailures, sc.SourcesRefitted)
 				}
 				heat := padeHeat(tc.g, tau)
 				n := tc.g.N()
+				// Brute force over every pair: two nodes whose directions
+				// are confusable are in one class (the pass's screening
+				// is exhaustive).
+				u := make([][]float64, n)
+				for j := range u {
+					col := make([]float64, n)
+					for i := range col {
+						col[i] = heat.At(i, j)
+					}
+					p, _, _ := centered(col)
+					nrm := math.Sqrt(dot(p, p))
+					for i := range p {
+						p[i] /= nrm
+					}
+					u[j] = p
+				}
+				for j := 0; j < n; j++ {
+					for k := j + 1; k < n; k++ {
+						if dot(u[j], u[k]) >= sc.MergeCos+1e-6 && sc.Class[j] != sc.Class[k] {
+							t.Fatalf("nodes %d and %d: cos %.9f ≥ merge cos %.9f, in classes %d and %d", j, k, dot(u[j], u[k]), sc.MergeCos, sc.Class[j], sc.Class[k])
+						}
+					}
+				}
 				y := make([]float64, n)
 				for s := 0; s < n; s++ {
 					for _, mass := range []float64{1e-6, 1, 37.5, 1e6} {
@@ -158,4 +181,13 @@ func signalNorm(y []float64) float64 {
 		s += v * v
 	}
 	return math.Sqrt(s)
+}
+
+// sampleOf is the refit sample of Classes on n nodes.
+func sampleOf(n int) []int {
+	var s []int
+	for j := 0; j < n; j += max(1, n/refitSample) {
+		s = append(s, j)
+	}
+	return s
 }

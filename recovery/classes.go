@@ -8,65 +8,127 @@ import (
 
 // SourceClasses partitions the nodes into classes of sources that no
 // reading inside the Certifier's model can tell apart, and records the
-// audit that found them: the real Fit run on the (computed) noiseless
-// readings of every source.
+// audit that found them.
 type SourceClasses struct {
 	// Class[j] is node j's class, numbered by lowest member (0 … Count−1).
 	Class []int
 	Count int
 	// Merged is the number of nodes in classes of two or more.
 	Merged int
-	// SourcesChecked is how many sources' readings were fitted; Refused
-	// how many of them Fit refused, Misplaced how many it fitted to a node
-	// outside the source's class (both 0 for a sound certificate).
+	// SourcesChecked sources' noiseless readings were fitted (every node,
+	// from the pass's correlations); Refused of them were refused and
+	// Misplaced fitted outside the source's class (0 and 0 when sound).
 	SourcesChecked, Refused, Misplaced int
+	// SourcesRefitted sources were fitted again by Fit itself (the real
+	// recovery, end to end, on an evenly spread sample); RefitFailures of
+	// them were refused or misplaced.
+	SourcesRefitted, RefitFailures int
 	// MergeCos is the cosine above which two directions are merged.
 	MergeCos float64
 }
 
-// Classes runs Fit on the readings â_j of every node j (3 actions per
-// node in blocks, parallel) and merges every pair j, k whose directions
-// are within asin(T) + θ_acc (Certifier): from one fit's cosines,
-// cos(u_j, u_k) for every k comes for free, so the screening is
-// exhaustive (no candidate list). Cancelled by ctx.
-func (c *Certifier) Classes(ctx context.Context) (*SourceClasses, error) {
+// pair is a pair of nodes that may be confusable: c = ⟨P·â_j, P·â_k⟩.
+type pair struct {
+	j, k int32
+	c    float64
+}
+
+// maxPairsPerNode bounds the candidate pairs the pass keeps (a τ at which
+// most pairs of nodes are near-parallel is refused instead).
+const maxPairsPerNode = 64
+
+// candidateCos is a cosine no confusable pair can be below, for any error
+// the certifier accepts (e ≤ 2·T/100 + T/10, checkRange): the pass keeps
+// every pair above it, before the norms of both nodes are known.
+func candidateCos(tol float64) float64 {
+	eMax := 2*tol/50 + tol/10
+	return math.Cos(math.Asin(tol)+math.Acos(math.Max(-1, math.Sqrt(1-tol*tol)-2*eMax))) - 2*eMax
+}
+
+// pass computes, for every node j, the column â_j, N_j = ‖P·â_j‖ and the
+// correlations c_jk = (exp(−τL)·P·â_j)_k = ⟨P·â_j, P·â_k⟩ + error, and
+// keeps the pairs with c_jk ≥ cmin·N_j², cmin = candidateCos(T). Every
+// confusable pair is kept: cos_jk ≥ cmin means c_jk ≥ cmin·N_j·N_k, which
+// is ≥ cmin·N_j² for the member of the pair with the smaller norm — so
+// one of the two rows keeps it, without the other's norm.
+func (c *Certifier) pass(ctx context.Context) ([]pair, error) {
 	n := c.g.N()
-	eMax := 2*c.precision + c.colErr
-	thetaT := math.Asin(c.tol)
-	thetaAcc := math.Acos(math.Max(-1, math.Sqrt(1-c.tol*c.tol)-2*eMax))
-	sc := &SourceClasses{MergeCos: math.Cos(thetaT + thetaAcc)}
-	uf := newUnionFind(n)
-	fitted := make([]int, n)
+	cmin := candidateCos(c.tol)
 	var mu sync.Mutex
+	var pairs []pair
+	tooMany := false
 	err := forBlocks(ctx, n, func(lo, b int, cols []float64) {
-		fits, cos, errs := c.fitBlock(cols, b)
-		var pairs [][2]int
-		refused := 0
+		P := make([]float64, n*b)
+		col := make([]float64, n)
 		for k := 0; k < b; k++ {
-			j := lo + k
-			fitted[j] = -1
-			if errs[k] != nil || fits[k].Cos < c.acceptCos(fits[k].Err) {
-				refused++
-				continue
+			for i := range col {
+				col[i] = cols[i*b+k]
 			}
-			fitted[j] = fits[k].Node
-			thr := sc.MergeCos - fits[k].Err
-			for i := 0; i < n; i++ {
-				if i != j && cos[i*b+k] >= thr {
-					pairs = append(pairs, [2]int{j, i})
+			p, _, _ := centered(col)
+			sq := 0.0
+			for i, v := range p {
+				P[i*b+k] = v
+				sq += v * v
+			}
+			c.norm[lo+k] = math.Sqrt(sq)
+		}
+		C := make([]float64, n*b)
+		c.act.Apply(C, P, b)
+		var local []pair
+		for i := 0; i < n; i++ {
+			row := C[i*b : i*b+b]
+			for k, v := range row {
+				j := lo + k
+				if i != j && v >= cmin*c.norm[j]*c.norm[j] {
+					local = append(local, pair{int32(j), int32(i), v})
 				}
 			}
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		sc.Refused += refused
-		sc.SourcesChecked += b
-		for _, p := range pairs {
-			uf.union(p[0], p[1])
+		pairs = append(pairs, local...)
+		if len(pairs) > maxPairsPerNode*n {
+			tooMany = true
 		}
 	}, c.columns)
 	if err != nil {
 		return nil, err
+	}
+	if tooMany {
+		return nil, &ModelRangeError{Tau: c.tau, Tol: c.tol, Reason: "most sources' diffusions are near-parallel at this τ: use a smaller τ"}
+	}
+	return pairs, nil
+}
+
+// merge builds the classes from the pass's pairs, now that every norm is
+// known: j and k are merged when cos_jk = c_jk/(N_j·N_k) is within the
+// computed cosines' error of cos(asin(T) + θ_acc) (Certifier). The fit of
+// every source's noiseless readings is read off the same pairs: its best
+// node is j itself (cos 1) or one of j's pairs (any node fitting better
+// has cos_jk ≥ 1 − 2e, above the candidates' bound).
+func (c *Certifier) merge(pairs []pair) *SourceClasses {
+	n := c.g.N()
+	eMax := 2*c.precision + c.colErr
+	thetaT := math.Asin(c.tol)
+	thetaAcc := math.Acos(math.Max(-1, math.Sqrt(1-c.tol*c.tol)-2*eMax))
+	sc := &SourceClasses{MergeCos: math.Cos(thetaT + thetaAcc), SourcesChecked: n}
+	uf := newUnionFind(n)
+	best := make([]int, n)
+	bestCos := make([]float64, n)
+	for j := range best {
+		best[j], bestCos[j] = j, 1
+	}
+	for _, p := range pairs {
+		j, k := int(p.j), int(p.k)
+		cos := p.c / (c.norm[j] * c.norm[k])
+		if cos >= sc.MergeCos-eMax {
+			uf.union(j, k)
+		}
+		for _, e := range [2][2]int{{j, k}, {k, j}} {
+			if cos > bestCos[e[0]] {
+				best[e[0]], bestCos[e[0]] = e[1], cos
+			}
+		}
 	}
 	sc.Class, sc.Count = uf.labels()
 	size := make([]int, sc.Count)
@@ -77,11 +139,48 @@ func (c *Certifier) Classes(ctx context.Context) (*SourceClasses, error) {
 		if size[q] > 1 {
 			sc.Merged++
 		}
-		if f := fitted[j]; f >= 0 && sc.Class[f] != q {
+		if sc.Class[best[j]] != q {
 			sc.Misplaced++
 		}
 	}
-	return sc, nil
+	return sc
+}
+
+// refitSample is how many sources Classes fits again with Fit itself.
+const refitSample = 256
+
+// Classes returns the source classes, after fitting the noiseless
+// readings â_j of an evenly spread sample of refitSample sources (every
+// source on smaller graphs) with Fit itself — the real recovery, end to
+// end — and counting any refused or fitted outside its class.
+func (c *Certifier) Classes(ctx context.Context) (*SourceClasses, error) {
+	sc := *c.classes
+	n := c.g.N()
+	step := max(1, n/refitSample)
+	var sample []int
+	for j := 0; j < n; j += step {
+		sample = append(sample, j)
+	}
+	for lo := 0; lo < len(sample); lo += blockSize {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b := min(blockSize, len(sample)-lo)
+		x, cols := make([]float64, n*b), make([]float64, n*b)
+		for k := 0; k < b; k++ {
+			x[sample[lo+k]*b+k] = 1
+		}
+		c.act.Apply(cols, x, b)
+		fits, _, errs := c.fitBlock(cols, b)
+		for k := 0; k < b; k++ {
+			j := sample[lo+k]
+			if errs[k] != nil || fits[k].Cos < c.acceptCos(fits[k].Err) || sc.Class[fits[k].Node] != sc.Class[j] {
+				sc.RefitFailures++
+			}
+		}
+		sc.SourcesRefitted += b
+	}
+	return &sc, nil
 }
 
 type unionFind struct{ parent []int }

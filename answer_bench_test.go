@@ -1,0 +1,70 @@
+package graphcloak
+
+import (
+	"context"
+	"encoding/csv"
+	"os"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// BenchmarkAnswerAudit times the private answer's model and audit —
+// NewAnswerModel (every source fitted, the classes) and Audit (every edge)
+// — on the edge list GRAPHCLOAK_BENCH_GRAPH with the communities
+// GRAPHCLOAK_BENCH_COMMUNITIES (node,community CSV), at τ = 1, ε = 4
+// (bench/utility/lfr.py makes LFR graphs: see bench/answer/run.sh).
+func BenchmarkAnswerAudit(b *testing.B) {
+	path, comm := os.Getenv("GRAPHCLOAK_BENCH_GRAPH"), os.Getenv("GRAPHCLOAK_BENCH_COMMUNITIES")
+	if path == "" || comm == "" {
+		b.Skip("GRAPHCLOAK_BENCH_GRAPH and GRAPHCLOAK_BENCH_COMMUNITIES name an edge list and its communities")
+	}
+	g, err := laplacian.LoadCSV(path, laplacian.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	part := readCommunities(b, g, comm)
+	ctx := context.Background()
+	for b.Loop() {
+		m, err := NewAnswerModel(ctx, g, 1, 0, part, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cal, err := privacy.CalibrateAnswer(ctx, m.Geometry, 4, 1, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		a, err := m.Audit(ctx, cal)
+		if err != nil || !a.Passed {
+			b.Fatalf("audit %+v: %v", a, err)
+		}
+		b.ReportMetric(float64(a.Classes), "classes")
+		b.ReportMetric(a.WorstLoss, "worstLoss")
+	}
+}
+
+func readCommunities(b *testing.B, g *laplacian.Graph, path string) []int {
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	rows, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		b.Fatal(err)
+	}
+	ids := map[string]int{}
+	part := make([]int, g.N())
+	for _, r := range rows[1:] {
+		i, ok := g.IndexOf(r[0])
+		if !ok {
+			continue
+		}
+		if _, ok := ids[r[1]]; !ok {
+			ids[r[1]] = len(ids)
+		}
+		part[i] = ids[r[1]]
+	}
+	return part
+}
