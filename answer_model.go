@@ -47,6 +47,12 @@ func NewAnswerModel(ctx context.Context, g *laplacian.Graph, tau, fitTol float64
 	if err != nil {
 		return nil, err
 	}
+	return answerModelOf(ctx, g, tau, cert, sc, part, names)
+}
+
+// answerModelOf builds the geometry of part on g or on its quotient by sc.
+func answerModelOf(ctx context.Context, g *laplacian.Graph, tau float64, cert *recovery.Certifier, sc *recovery.SourceClasses, part []int, names []string) (*AnswerModel, error) {
+	var err error
 	m := &AnswerModel{Graph: g, Tau: tau, Certifier: cert, Classes: sc}
 	geoGraph, geoPart := g, part
 	if sc.Count < g.N() {

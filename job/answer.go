@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
@@ -37,6 +38,12 @@ type AnswerSpec struct {
 	// OnMismatch what readings outside the model get ("refuse", "rr").
 	FitTolerance float64
 	OnMismatch   string
+	// CachePath stores the answer model (the certifier's pass and the
+	// classes, graphcloak.AnswerCache) for reuse while it verifies against
+	// the graph, τ, T and Software; LedgerKey authenticates it.
+	CachePath string
+	LedgerKey *privacy.Key
+	Software  string
 	// Estimator recovers the source; Seed seeds Leiden and the forecast.
 	Estimator string
 	Seed      uint64
@@ -153,7 +160,7 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 		}
 		in.Names = nil
 	}
-	if p.Model, err = graphcloak.NewAnswerModel(ctx, in.Graph, spec.Tau, spec.FitTolerance, in.Partition, in.Names); err != nil {
+	if p.Model, err = p.model(ctx); err != nil {
 		return nil, err
 	}
 	if p.Calibration, err = privacy.CalibrateAnswer(ctx, p.Model.Geometry, spec.Epsilon, spec.alpha(), spec.Cap); err != nil {
@@ -183,6 +190,44 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 		p.Summary.Calibration, p.Summary.Balance = &p.Calibration, balance
 	}
 	return p, nil
+}
+
+// model returns the answer model: restored from the cache when it
+// verifies, else computed (and stored when a cache is named). A cache that
+// cannot be used only costs the computation; why is logged.
+func (p *AnswerPlan) model(ctx context.Context) (*graphcloak.AnswerModel, error) {
+	s, in, log := &p.Spec, p.Input, p.env.logger()
+	if s.CachePath == "" {
+		return graphcloak.NewAnswerModel(ctx, in.Graph, s.Tau, s.FitTolerance, in.Partition, in.Names)
+	}
+	cache := graphcloak.AnswerCache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software}
+	st, err := cache.Load(in.Graph, s.Tau, s.FitTolerance)
+	var mac *graphcloak.AnswerCacheMACError
+	switch {
+	case err == nil:
+		m, err := graphcloak.RestoreAnswerModel(ctx, in.Graph, s.Tau, s.FitTolerance, st, in.Partition, in.Names)
+		if err == nil {
+			log.Info("answer model reused from the certificate: the graph is unchanged", "cache", s.CachePath)
+			return m, nil
+		}
+		log.Warn("answer certificate unusable: recomputing", "cache", s.CachePath, "error", err)
+	case errors.Is(err, fs.ErrNotExist):
+		log.Info("no answer certificate cached yet: computing the model", "cache", s.CachePath)
+	case errors.As(err, &mac):
+		log.Warn("answer certificate not authenticated under the ledger key: recomputing and replacing it", "cache", s.CachePath, "reason", err)
+	case errors.Is(err, graphcloak.ErrAnswerCacheMismatch):
+		log.Info("answer certificate does not match: recomputing", "cache", s.CachePath, "reason", err)
+	default:
+		log.Warn("answer certificate unreadable: recomputing and replacing it", "cache", s.CachePath, "error", err)
+	}
+	m, err := graphcloak.NewAnswerModel(ctx, in.Graph, s.Tau, s.FitTolerance, in.Partition, in.Names)
+	if err != nil {
+		return nil, err
+	}
+	if err := cache.Store(m); err != nil {
+		log.Warn("could not store the answer certificate", "cache", s.CachePath, "error", err)
+	}
+	return m, nil
 }
 
 func (s *AnswerSpec) alpha() float64 {

@@ -2,8 +2,12 @@ package recovery
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"sync"
+
+	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // SourceClasses partitions the nodes into classes of sources that no
@@ -11,20 +15,23 @@ import (
 // audit that found them.
 type SourceClasses struct {
 	// Class[j] is node j's class, numbered by lowest member (0 … Count−1).
-	Class []int
-	Count int
+	Class []int `json:"class"`
+	Count int   `json:"count"`
 	// Merged is the number of nodes in classes of two or more.
-	Merged int
+	Merged int `json:"merged"`
 	// SourcesChecked sources' noiseless readings were fitted (every node,
 	// from the pass's correlations); Refused of them were refused and
 	// Misplaced fitted outside the source's class (0 and 0 when sound).
-	SourcesChecked, Refused, Misplaced int
+	SourcesChecked int `json:"sourcesChecked"`
+	Refused        int `json:"refused"`
+	Misplaced      int `json:"misplaced"`
 	// SourcesRefitted sources were fitted again by Fit itself (the real
 	// recovery, end to end, on an evenly spread sample); RefitFailures of
 	// them were refused or misplaced.
-	SourcesRefitted, RefitFailures int
+	SourcesRefitted int `json:"sourcesRefitted"`
+	RefitFailures   int `json:"refitFailures"`
 	// MergeCos is the cosine above which two directions are merged.
-	MergeCos float64
+	MergeCos float64 `json:"mergeCos"`
 }
 
 // pair is a pair of nodes that may be confusable: c = ⟨P·â_j, P·â_k⟩.
@@ -224,4 +231,42 @@ func (u *unionFind) labels() ([]int, int) {
 		out[i] = q
 	}
 	return out, len(id)
+}
+
+// CertifierState is what a Certifier's pass and audit computed on one
+// graph at τ and T: every ‖P·â_j‖ and the classes. RestoreCertifier
+// rebuilds the Certifier from it without the pass (a cache).
+type CertifierState struct {
+	Norms   []float64     `json:"norms"`
+	Classes SourceClasses `json:"classes"`
+}
+
+// State returns the certifier's norms and sc (from Classes).
+func (c *Certifier) State(sc *SourceClasses) CertifierState {
+	return CertifierState{Norms: append([]float64(nil), c.norm...), Classes: *sc}
+}
+
+// RestoreCertifier rebuilds the Certifier of g at τ and tol from a stored
+// state (the action is rebuilt, the range checks rerun). The caller
+// verifies that the state was computed on this graph, τ and tol.
+func RestoreCertifier(g *laplacian.Graph, tau, tol float64, st CertifierState) (*Certifier, *SourceClasses, error) {
+	if tol == 0 {
+		tol = DefaultFitTolerance
+	}
+	n := g.N()
+	if len(st.Norms) != n || len(st.Classes.Class) != n {
+		return nil, nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: fmt.Sprintf("the stored state has %d norms and %d classes for %d nodes", len(st.Norms), len(st.Classes.Class), n)}
+	}
+	act, err := expm.NewAction(g, tau, expm.Options{Columns: n})
+	if err != nil {
+		return nil, nil, err
+	}
+	c := &Certifier{g: g, act: act, tau: tau, tol: tol, norm: append([]float64(nil), st.Norms...), eta: act.ErrorBound(), precision: tol / 100}
+	if err := c.checkRange(); err != nil {
+		return nil, nil, err
+	}
+	sc := st.Classes
+	sc.Class = append([]int(nil), sc.Class...)
+	c.classes = &sc
+	return c, &sc, nil
 }

@@ -30,22 +30,25 @@ type answerOptions struct {
 	// fitTolerance and onMismatch: the certified recovery (job.AnswerSpec).
 	fitTolerance float64
 	onMismatch   string
+	cache        string // --answer-cache
 }
 
 func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {
 	f.BoolVar(&o.enabled, "private-answer", false, "publish only the source community, under (ε)-DP, from the operator's raw readings (--values FILE or --value-property P); charges --ledger")
 	f.StringVar(&o.values, "values", "", "raw readings CSV node,value for --private-answer (- for standard input)")
 	f.IntVar(&o.cap, "answer-cap", 0, "distance cap of the answer mechanism: 1 is randomized response, 0 chooses the most accurate (see docs/guarantee.md)")
-	addFitFlags(f, &o.fitTolerance, &o.onMismatch)
+	addFitFlags(f, &o.fitTolerance, &o.onMismatch, &o.cache)
 	config.AddFlags(f, "epsilon", "delta", "alpha", "key", "ledger", "ledger-key", "epoch", "value-property")
 }
 
 // addFitFlags adds the certified recovery's flags (locate and serve).
-func addFitFlags(f *pflag.FlagSet, tol *float64, onMismatch *string) {
+func addFitFlags(f *pflag.FlagSet, tol *float64, onMismatch, cache *string) {
 	f.Float64Var(tol, "fit-tolerance", recovery.DefaultFitTolerance,
 		"relative misfit allowed between the readings and one source's diffusion at τ (any mass, any constant background), in (0, 0.5]")
 	f.StringVar(onMismatch, "on-mismatch", graphcloak.MismatchRefuse,
 		"readings that are not one source's diffusion: refuse (nothing charged) or rr (randomized response, whose guarantee needs no model)")
+	f.StringVar(cache, "answer-cache", "",
+		"reuse the answer model (the certified recovery's pass over every source and its audit) stored in this file while it verifies against the graph, τ, --fit-tolerance and this version; otherwise compute it and store it here (scheduled answers)")
 }
 
 // runPrivateAnswer is locate --private-answer: answerOnce, then print.
@@ -153,7 +156,14 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed), Noise: privacy.CryptoNoise(),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
-		FitTolerance: o.fitTolerance, OnMismatch: o.onMismatch}
+		FitTolerance: o.fitTolerance, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildVersion().String()}
+	if o.cache != "" {
+		lopt, err := ledgerOptions(cfg)
+		if err != nil {
+			return nil, err
+		}
+		spec.LedgerKey = lopt.Key
+	}
 	if spec.RunID == "" {
 		spec.RunID = newRunID()
 	}

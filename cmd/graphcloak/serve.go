@@ -39,6 +39,7 @@ type serveOptions struct {
 	answerCap     int
 	fitTolerance  float64
 	onMismatch    string
+	answerCache   string
 	// cache keeps each scope's Leiden partition between slots.
 	cache *communityCache
 	// page is the operator's page on --listen (nil: none).
@@ -124,11 +125,16 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of each slot's utility forecast, which decides its noise verdict (as in locate; 0: none, the ranking's posterior decides)")
 	f.BoolVar(&opts.privateAnswer, "private-answer", false, "each slot publishes only the source community under ε-DP (locate --private-answer), charged to the scope under the slot's epoch")
 	f.IntVar(&opts.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
-	addFitFlags(f, &opts.fitTolerance, &opts.onMismatch)
+	addFitFlags(f, &opts.fitTolerance, &opts.onMismatch, &opts.answerCache)
 	durationVar(f, &opts.lease, "lease", connector.DefaultLease, "Neo4j run lease (see release --lease)")
 	durationVar(f, &opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the scope (see release --wait)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
+	// Refused (--epoch: each slot's epoch is its start) or ignored with a
+	// warning (budgets are budget --init's): bound, so the refusal and the
+	// warning still speak, but not listed.
+	// --graph has one value, neo4j (the default).
+	hideFlags(f, "epoch", "epsilon-total", "delta-total", "graph")
 	config.AddFlags(f, "value-property", "header", "estimator", "sources")
 	config.AddFlags(f, config.WriteFlags...)
 	return cmd

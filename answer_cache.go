@@ -1,0 +1,154 @@
+package graphcloak
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// AnswerCertificateKind names the file format of a stored answer model.
+const AnswerCertificateKind = "graphcloak.answer-certificate"
+
+// AnswerCertificate is the expensive, ε-free part of a private answer's
+// model stored for reuse: the certifier's pass (every source's norm) and
+// the classes with their audit, on one exact graph at τ and fit tolerance,
+// by one version of graphcloak. A model restored from it is the model the
+// pass would compute (the calibration and the per-edge audit, which depend
+// on ε and the partition, are always recomputed).
+type AnswerCertificate struct {
+	Kind          string                  `json:"kind"`
+	SchemaVersion int                     `json:"schemaVersion"`
+	Graph         laplacian.Fingerprint   `json:"graph"`
+	Tau           float64                 `json:"tau"`
+	FitTolerance  float64                 `json:"fitTolerance"`
+	Software      string                  `json:"software"`
+	Created       time.Time               `json:"created"`
+	State         recovery.CertifierState `json:"state"`
+	// MAC authenticates the certificate under the ledger key's
+	// certificate subkey (as the Δ2 certificate); empty without one.
+	MAC string `json:"mac,omitempty"`
+}
+
+// AnswerCache is a stored answer model at Path (locate --private-answer
+// --answer-cache, serve): trusted only when its MAC verifies under MACKey
+// (when set) and it was made by Software on the same graph, τ and T.
+type AnswerCache struct {
+	Path     string
+	MACKey   []byte
+	Software string
+}
+
+// ErrAnswerCacheMismatch: the stored model is of another graph, τ, fit
+// tolerance or version (routine: it is recomputed).
+var ErrAnswerCacheMismatch = errors.New("graphcloak: the answer certificate does not match")
+
+// AnswerCacheMACError: the stored model is not authenticated under the
+// ledger key (forged, edited, or sealed under another key).
+type AnswerCacheMACError struct{ Missing bool }
+
+func (e *AnswerCacheMACError) Error() string {
+	if e.Missing {
+		return "graphcloak: the answer certificate carries no MAC and a ledger key is in use"
+	}
+	return "graphcloak: the answer certificate's MAC does not verify under the ledger key"
+}
+
+func (c AnswerCertificate) mac(key []byte) (string, error) {
+	c.MAC = ""
+	b, err := json.Marshal(c)
+	if err != nil {
+		return "", err
+	}
+	m := hmac.New(sha256.New, key)
+	m.Write(b)
+	return hex.EncodeToString(m.Sum(nil)), nil
+}
+
+// Load returns the stored certifier state for g at τ and tol. Its errors
+// say why it cannot be used: nothing stored (wrapping fs.ErrNotExist), an
+// unreadable file, an *AnswerCacheMACError, or ErrAnswerCacheMismatch.
+func (c AnswerCache) Load(g *laplacian.Graph, tau, tol float64) (recovery.CertifierState, error) {
+	b, err := os.ReadFile(c.Path)
+	if err != nil {
+		return recovery.CertifierState{}, err
+	}
+	var cert AnswerCertificate
+	if err := json.Unmarshal(b, &cert); err != nil {
+		return recovery.CertifierState{}, fmt.Errorf("graphcloak: answer certificate %s: %w", c.Path, err)
+	}
+	if c.MACKey != nil {
+		want, err := cert.mac(c.MACKey)
+		if err != nil {
+			return recovery.CertifierState{}, err
+		}
+		if cert.MAC == "" || !hmac.Equal([]byte(cert.MAC), []byte(want)) {
+			return recovery.CertifierState{}, &AnswerCacheMACError{Missing: cert.MAC == ""}
+		}
+	}
+	if tol == 0 {
+		tol = recovery.DefaultFitTolerance
+	}
+	switch {
+	case cert.Kind != AnswerCertificateKind || cert.SchemaVersion != 1:
+		return recovery.CertifierState{}, fmt.Errorf("%w: %s is not an answer certificate", ErrAnswerCacheMismatch, c.Path)
+	case cert.Software != c.Software:
+		return recovery.CertifierState{}, fmt.Errorf("%w: made by %q, not by this version", ErrAnswerCacheMismatch, cert.Software)
+	case cert.Tau != tau || cert.FitTolerance != tol:
+		return recovery.CertifierState{}, fmt.Errorf("%w: made for τ = %g, T = %g", ErrAnswerCacheMismatch, cert.Tau, cert.FitTolerance)
+	case cert.Graph != g.Fingerprint():
+		return recovery.CertifierState{}, fmt.Errorf("%w: the graph changed", ErrAnswerCacheMismatch)
+	}
+	return cert.State, nil
+}
+
+// Store replaces the stored model with m's, sealed under MACKey; the file
+// is written whole (a temporary file renamed), never half.
+func (c AnswerCache) Store(m *AnswerModel) error {
+	cert := AnswerCertificate{Kind: AnswerCertificateKind, SchemaVersion: 1, Graph: m.Graph.Fingerprint(), Tau: m.Tau,
+		FitTolerance: m.Certifier.Tol(), Software: c.Software, Created: time.Now().UTC().Truncate(time.Second),
+		State: m.Certifier.State(m.Classes)}
+	if c.MACKey != nil {
+		mac, err := cert.mac(c.MACKey)
+		if err != nil {
+			return err
+		}
+		cert.MAC = mac
+	}
+	b, err := json.Marshal(cert)
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(c.Path), ".answer-cert-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), c.Path)
+}
+
+// RestoreAnswerModel is NewAnswerModel from a stored certifier state
+// (AnswerCache.Load, verified for this graph, τ and tol): no pass.
+func RestoreAnswerModel(ctx context.Context, g *laplacian.Graph, tau, tol float64, st recovery.CertifierState, part []int, names []string) (*AnswerModel, error) {
+	cert, sc, err := recovery.RestoreCertifier(g, tau, tol, st)
+	if err != nil {
+		return nil, err
+	}
+	return answerModelOf(ctx, g, tau, cert, sc, part, names)
+}

@@ -1,0 +1,94 @@
+package graphcloak
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// A stored answer model restores to the model the pass computes (same
+// classes, same fits of every source), only for the same graph, τ, T and
+// version, and only when its MAC verifies under the ledger key.
+func TestAnswerCacheRoundTrip(t *testing.T) {
+	ctx := context.Background()
+	g, part := laplacian.Karate()
+	m, err := NewAnswerModel(ctx, g, 5, 0, part, nil) // τ = 5 merges sources: classes matter
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := []byte("0123456789abcdef0123456789abcdef")
+	path := filepath.Join(t.TempDir(), "answer.json")
+	cache := AnswerCache{Path: path, MACKey: key, Software: "v-test"}
+	if _, err := cache.Load(g, 5, 0); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("empty cache: %v", err)
+	}
+	if err := cache.Store(m); err != nil {
+		t.Fatal(err)
+	}
+	st, err := cache.Load(g, 5, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := RestoreAnswerModel(ctx, g, 5, 0, st, part, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Classes, m.Classes) || r.Geometry.N() != m.Geometry.N() {
+		t.Fatalf("restored classes %+v, computed %+v", r.Classes, m.Classes)
+	}
+	heat := padeHeat(g, 5)
+	y := make([]float64, g.N())
+	for s := 0; s < g.N(); s++ {
+		for i := range y {
+			y[i] = 7 * heat.At(i, s)
+		}
+		a, _, err1 := m.FitReadings(y, "")
+		b, _, err2 := r.FitReadings(y, "")
+		if err1 != nil || err2 != nil || a != b {
+			t.Fatalf("source %d: computed model fits %d (%v), restored %d (%v)", s, a, err1, b, err2)
+		}
+	}
+	for name, c := range map[string]AnswerCache{
+		"other version": {Path: path, MACKey: key, Software: "v-other"},
+	} {
+		if _, err := c.Load(g, 5, 0); !errors.Is(err, ErrAnswerCacheMismatch) {
+			t.Errorf("%s: %v, want a mismatch", name, err)
+		}
+	}
+	if _, err := cache.Load(g, 4, 0); !errors.Is(err, ErrAnswerCacheMismatch) {
+		t.Errorf("another τ: %v", err)
+	}
+	if _, err := cache.Load(g, 5, 0.02); !errors.Is(err, ErrAnswerCacheMismatch) {
+		t.Errorf("another tolerance: %v", err)
+	}
+	other, _ := laplacian.Path(34)
+	if _, err := cache.Load(other, 5, 0); !errors.Is(err, ErrAnswerCacheMismatch) {
+		t.Errorf("another graph: %v", err)
+	}
+	// A forged certificate — every class a singleton, so that the
+	// mechanism would tell merged sources apart — fails the MAC.
+	var cert AnswerCertificate
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &cert); err != nil {
+		t.Fatal(err)
+	}
+	for i := range cert.State.Classes.Class {
+		cert.State.Classes.Class[i] = i
+	}
+	cert.State.Classes.Count = len(cert.State.Classes.Class)
+	b, _ = json.Marshal(cert)
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var mac *AnswerCacheMACError
+	if _, err := cache.Load(g, 5, 0); !errors.As(err, &mac) {
+		t.Fatalf("forged classes: %v, want a MAC error", err)
+	}
+}
