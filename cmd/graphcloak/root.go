@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/graphcloak/graphcloak/config"
@@ -100,6 +101,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newVersionCmd(g),
 	)
 	registerCompletions(root)
+	tidyFlagDefaults(root)
 	// --version prints what "graphcloak version" prints.
 	root.Version = buildVersion().String()
 	root.SetVersionTemplate("{{.Version}}\n")
@@ -116,6 +118,56 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		}
 	}
 	return root
+}
+
+// tidyFlagDefaults rewrites how help prints list defaults: "0.5,1,2", as
+// the flag is given, not pflag's "[0.500000,1.000000,2.000000]".
+func tidyFlagDefaults(root *cobra.Command) {
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			switch t := f.Value.Type(); {
+			case f.DefValue == "[]" && t != "stringSlice" && t != "intSlice" && t != "stringArray":
+				f.DefValue = "" // pflag prints "(default [])" for these
+			default:
+				f.DefValue = listDefault(f.DefValue)
+			}
+		})
+		for _, s := range c.Commands() {
+			walk(s)
+		}
+	}
+	walk(root)
+}
+
+// hideFlags hides flags a command binds but does not use (it refuses or
+// ignores them with a message): help lists only what a command uses.
+func hideFlags(f *pflag.FlagSet, names ...string) {
+	for _, n := range names {
+		if err := f.MarkHidden(n); err != nil {
+			panic(err) // a programmer error: no such flag
+		}
+	}
+}
+
+// listDefault is a list flag's default "[a,b]" as "a,b", numbers in %g;
+// "[]" stays (pflag reads it as no default); anything else is returned
+// unchanged.
+func listDefault(def string) string {
+	inner, ok := strings.CutPrefix(def, "[")
+	if !ok || def == "[]" {
+		return def
+	}
+	if inner, ok = strings.CutSuffix(inner, "]"); !ok {
+		return def
+	}
+	parts := strings.Split(inner, ",")
+	for i, p := range parts {
+		if x, err := strconv.ParseFloat(p, 64); err == nil {
+			parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+	}
+	return strings.Join(parts, ",")
 }
 
 // resolve loads the configuration for the command being run (its flags,
