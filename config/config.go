@@ -130,7 +130,8 @@ type Input struct {
 
 // Recovery chooses how sources are recovered.
 type Recovery struct {
-	// Estimator is a recovery estimator name; empty means the package default.
+	// Estimator is a recovery estimator name. Default posterior (the
+	// recovery package's Default); empty means the same.
 	Estimator string `mapstructure:"estimator" json:"estimator"`
 	// Sources is the number of sources K ≥ 1 to look for. Default 1.
 	Sources int `mapstructure:"sources" json:"sources"`

@@ -19,6 +19,10 @@ var (
 	// reads a graph from Neo4j.
 	Neo4jFlags = []string{"uri", "user", "password", "database", "connect-timeout", "acquisition-timeout",
 		"transaction-timeout", "projection", "node-labels", "relationship-types", "relationship-weight-property", "node-key-property"}
+	// ConnectionFlags are the flags of a command that talks to Neo4j but
+	// reads no graph (runs, budget): Neo4jFlags without the projection.
+	ConnectionFlags = []string{"uri", "user", "password", "database", "connect-timeout", "acquisition-timeout",
+		"transaction-timeout"}
 	// PrivacyFlags are the release parameters.
 	PrivacyFlags = []string{"tau", "alpha", "epsilon", "delta", "mechanism", "epsilon-total",
 		"delta-total", "key", "ledger", "ledger-key", "scope", "epoch"}

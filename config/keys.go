@@ -101,7 +101,7 @@ var keyTable = []Key{
 	{Name: "privacy.refuseAtChance", Flag: "refuse-at-chance", Default: false, Usage: "forecast a release as --dry-run does once σ is known, and refuse it before anything is charged (exit 3) when its right-community rate cannot be told from chance",
 		field: func(c *Config) any { return &c.Privacy.RefuseAtChance }},
 
-	{Name: "recovery.estimator", Flag: "estimator", Default: "", Usage: "recovery estimator (empty: the default)",
+	{Name: "recovery.estimator", Flag: "estimator", Default: "posterior", Usage: "recovery estimator: posterior, greedy, massls or bpdn",
 		field: func(c *Config) any { return &c.Recovery.Estimator }},
 	{Name: "recovery.sources", Flag: "sources", Default: 1, Usage: "number of sources K to look for",
 		field: func(c *Config) any { return &c.Recovery.Sources }},

@@ -33,7 +33,14 @@ func ParseSeconds(s string) (float64, error) {
 // as float64 seconds: it takes "15" and "15s" alike.
 type secondsFlag struct{ v float64 }
 
-func (f *secondsFlag) String() string { return strconv.FormatFloat(f.v, 'g', -1, 64) }
+// String is the value as a Go duration ("30s", "2m0s"), as every other
+// duration flag prints its default; Set takes it back.
+func (f *secondsFlag) String() string {
+	if d := f.v * float64(time.Second); d < math.MaxInt64 {
+		return time.Duration(d).String()
+	}
+	return strconv.FormatFloat(f.v, 'g', -1, 64) + "s"
+}
 func (f *secondsFlag) Type() string   { return "duration" }
 func (f *secondsFlag) Set(s string) error {
 	v, err := ParseSeconds(s)

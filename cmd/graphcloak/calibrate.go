@@ -52,13 +52,16 @@ The output also shows the discrete σ, since released noise is a discrete Gaussi
 			// ε and δ come through the one configuration path, as in release.
 			o.epsilon, o.delta = g.cfg.Privacy.Epsilon, g.cfg.Privacy.Delta
 			o.output = g.output
+			if !cmd.Flags().Changed("mechanism") {
+				o.mechanism = g.cfg.Privacy.Mechanism // privacy.mechanism, as release reads it
+			}
 			return runCalibrate(cmd.Context(), o, g.stdout)
 		},
 	}
 	f := cmd.Flags()
 	f.Float64Var(&o.sensitivity, "sensitivity", 0, "L2 sensitivity Δ2 > 0 (see graphcloak sensitivity)")
 	config.AddFlags(f, "epsilon", "delta")
-	f.StringVar(&o.mechanism, "mechanism", "analytic", "analytic, classic or discrete")
+	f.StringVar(&o.mechanism, "mechanism", "discrete", "discrete (as release publishes), analytic or classic")
 	return cmd
 }
 

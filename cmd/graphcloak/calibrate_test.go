@@ -30,7 +30,7 @@ func TestCalibrateJSON(t *testing.T) {
 		{"0.5", "1e-5", "2", "", 2 * 7.031827},
 		{"4", "1e-6", "1", "", 1.193519},
 	} {
-		out, code, err := runPrivacyCLI(t, "calibrate", "--sensitivity", c.sens, "--epsilon", c.eps, "--delta", c.delta, "-o", "json")
+		out, code, err := runPrivacyCLI(t, "calibrate", "--sensitivity", c.sens, "--epsilon", c.eps, "--delta", c.delta, "--mechanism", "analytic", "-o", "json")
 		if code != 0 {
 			t.Fatalf("exit %d: %v", code, err)
 		}
@@ -51,9 +51,21 @@ func TestCalibrateJSON(t *testing.T) {
 			t.Errorf("discrete σ %v not above analytic %v", ds, sigma)
 		}
 	}
-	out, code, err := runPrivacyCLI(t, "calibrate", "--sensitivity", "1", "--epsilon", "1", "--delta", "1e-5")
+	out, code, err := runPrivacyCLI(t, "calibrate", "--sensitivity", "1", "--epsilon", "1", "--delta", "1e-5", "--mechanism", "analytic")
 	if code != 0 || !strings.Contains(out, "3.73063") {
 		t.Errorf("table: exit %d %v\n%s", code, err, out)
+	}
+	// Issue 48, item 4: the default is release's, the discrete Gaussian
+	// (it was analytic), and GRAPHCLOAK_PRIVACY_MECHANISM reaches it.
+	isolateConfig(t)
+	out, code, err = runPrivacyCLI(t, "calibrate", "--sensitivity", "1", "-o", "json")
+	var r map[string]any
+	if code != 0 || json.Unmarshal([]byte(out), &r) != nil || r["mechanism"] != "discrete" || r["sigma"] != r["discreteSigma"] {
+		t.Errorf("calibrate's default mechanism: exit %d %v\n%s", code, err, out)
+	}
+	t.Setenv("GRAPHCLOAK_PRIVACY_MECHANISM", "classic")
+	if _, code, err = runPrivacyCLI(t, "calibrate", "--sensitivity", "1", "--epsilon", "0.5", "-o", "json"); code != 0 {
+		t.Errorf("classic from the environment: exit %d %v", code, err)
 	}
 }
 

@@ -92,7 +92,7 @@ instead calibrate σ privately on Δ2 of the line (--mechanism: discrete, the
 	f.IntVar(&o.trials, "trials", 20, "noise draws")
 	f.StringVar(&o.estimator, "estimator", recovery.Default, "estimator: "+strings.Join(recovery.Names(), ", "))
 	addSeedFlag(f)
-	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
+	config.AddFlags(f, "concurrency") // write.concurrency: one default everywhere
 	f.StringVar(&o.plot, "plot", "", "write trial 0 (true vs recovered sources) to this image file (.png, .svg, .pdf)")
 	return cmd
 }
@@ -140,7 +140,7 @@ func checkExperimentLine(o *lineOptions) error {
 }
 
 func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, out io.Writer) error {
-	o.seed = uint64(g.cfg.Write.RandomSeed)
+	o.seed, o.workers = uint64(g.cfg.Write.RandomSeed), g.cfg.Write.Concurrency
 	if err := checkExperimentLine(o); err != nil {
 		return err
 	}
@@ -242,7 +242,7 @@ hub-heavy graphs the exact Δ2 can take hours ('graphcloak sensitivity
 	addSeedFlag(f)
 	f.StringVar(&o.communities, "communities", "", "scoring partition: planted, leiden, louvain, file:PATH (CSV node,community) or property:NAME (Neo4j); default planted when the graph has one")
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of community detection (leiden, louvain): larger γ, smaller communities")
-	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
+	config.AddFlags(f, "concurrency") // write.concurrency: one default everywhere
 	f.StringVar(&o.plot, "plot", "", "write trial 0's community probabilities as bars to this image file (.png, .svg, .pdf)")
 	f.BoolVar(&o.privateAnswer, "private-answer", false, "score the private-answer mode (locate --private-answer) instead of the per-node release")
 	f.IntVar(&o.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
@@ -254,7 +254,7 @@ hub-heavy graphs the exact Δ2 can take hours ('graphcloak sensitivity
 }
 
 func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, out io.Writer) error {
-	o.seed = uint64(g.cfg.Write.RandomSeed)
+	o.seed, o.workers = uint64(g.cfg.Write.RandomSeed), g.cfg.Write.Concurrency
 	property, err := checkExperimentGraph(o)
 	if err != nil {
 		return err

@@ -6,15 +6,17 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/privacy"
-	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
@@ -23,8 +25,11 @@ type planOptions struct {
 	graphOptions
 	modes         []string
 	target        float64
+	smoothSpec    string
 	smooth        []float64
 	answerEpsilon float64
+	// epsilonGiven: --epsilon was given (else the configured ε).
+	epsilonGiven bool
 }
 
 const planHelp = `plan forecasts, before anything is released, what each way of releasing
@@ -46,7 +51,11 @@ Two modes:
 --target-accuracy A prints, per mode, the smallest ε on the grid 1/8 … 32
 (steps of √2) whose forecast reaches A.
 
-With --epsilon-total and --delta-total, BUDGET BUYS says how many such releases
+Its defaults are a release's (τ, ε, δ, α, the estimator, Leiden communities, as
+configured), so by default plan forecasts the release the same configuration
+would make. With --ledger/--scope (or privacy.ledger, privacy.scope in the
+configuration) plan reads the scope's budget and what it has spent; with
+--epsilon-total and --delta-total instead, BUDGET BUYS says how many such releases
 a fresh scope of that budget admits, under the ledger's rule for the answers'
 share --answer-epsilon (budget --init --answer-epsilon: answers Σε ≤ ε_A,
 Gaussian releases Σρ ≤ CKSRho(ε_total − ε_A, δ_total); 0: everything in zCDP),
@@ -61,32 +70,43 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 		Short: "Forecast what a release would answer (per mode and ε) before releasing",
 		Long:  planHelp,
 		Example: `  graphcloak plan --graph rgg:n=20000,radius=0.02,seed=1 --tau 1 --epsilon 1,4 --delta 1e-6
+  graphcloak plan --graph karate --epsilon 0.5,1,2,4,8 --ledger ./ledger.json --scope building-7
   graphcloak plan --graph file:edges.csv --communities file:communities.csv --tau 1 --target-accuracy 0.8 -o json`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.epsilonGiven = cmd.Flags().Changed("epsilon")
 			return runPlan(cmd.Context(), g, o, g.stdout)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.graph, "graph", "sbm:sizes=250x250,pin=0.05,pout=0.001", "graph spec (sbm:…, rgg:…, karate, file:PATH, or neo4j: the configured projection)")
-	f.Float64SliceVar(&o.taus, "tau", []float64{1}, "diffusion time τ of the readings (one value)")
-	f.Float64SliceVar(&o.epsilons, "epsilon", []float64{0.5, 1, 2, 4, 8}, "privacy ε to forecast (comma-separated)")
-	f.Float64Var(&o.delta, "delta", 1e-6, "privacy δ")
-	f.Float64Var(&o.alpha, "alpha", 1, "neighbour EMD radius α (unit mass moved α hops)")
+	f.StringVar(&o.graph, "graph", "", "the graph the release will read: neo4j (the configured projection), a generator (karate, sbm:…, rgg:…) or file:PATH")
+	// τ, δ, α, the estimator and the concurrency are the configuration's
+	// (privacy.tau, …): one default on every command, the release's.
+	config.AddFlags(f, "tau", "delta", "alpha", "estimator", "concurrency")
+	f.Float64SliceVar(&o.epsilons, "epsilon", []float64{1}, "privacy ε to forecast, one or several (comma-separated; default: the configured ε of a release)")
 	f.IntVar(&o.trials, "trials", 200, "simulated sources per forecast")
-	f.StringVar(&o.estimator, "estimator", recovery.Default, "estimator: "+strings.Join(recovery.Names(), ", "))
 	addSeedFlag(f)
-	f.StringVar(&o.communities, "communities", "", "partition: planted, leiden, louvain, file:PATH (CSV node,community) or property:NAME (Neo4j); default planted when the graph has one")
+	f.StringVar(&o.communities, "communities", "leiden", "partition, as locate reads it: leiden, louvain, planted (the generator's), file:PATH (CSV node,community) or property:NAME (Neo4j)")
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
-	f.IntVar(&o.workers, "concurrency", 0, "parallel trials (default: all CPUs)")
-	f.StringSliceVar(&o.modes, "mode", []string{experiment.ModePerNode, experiment.ModeAnswer}, "modes to forecast: per-node, private-answer")
+	f.StringSliceVar(&o.modes, "modes", []string{experiment.ModePerNode, experiment.ModeAnswer}, "modes to forecast: per-node, private-answer")
 	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
-	f.Float64SliceVar(&o.smooth, "smooth", nil, "also forecast per-node releases smoothed by these τ′ (release --smooth τ′: Δ2 at τ+τ′)")
+	f.StringVar(&o.smoothSpec, "smooth", "0", "also forecast per-node releases smoothed by these τ′ (comma-separated; release --smooth τ′: Δ2 at τ+τ′); auto: the τ′ release --smooth auto chooses among, τ/2, τ and 2τ")
 	durationVar(f, &o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
-	config.AddFlags(f, "header", "epsilon-total", "delta-total")
+	config.AddFlags(f, "header", "epsilon-total", "delta-total", "ledger", "ledger-key", "scope")
 	f.Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "the answers' share ε_A of --epsilon-total that BUDGET BUYS assumes (as budget --init --answer-epsilon fixes it; 0: answers in zCDP)")
 	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
+	// --mode is the old spelling of --modes (locate's and communities'
+	// --mode is write or stream), --seed of --random-seed.
+	f.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
+		switch name {
+		case "seed":
+			name = "random-seed"
+		case "mode":
+			name = "modes"
+		}
+		return pflag.NormalizedName(name)
+	})
 	return cmd
 }
 
@@ -94,8 +114,8 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 // graph's).
 func checkPlan(o *planOptions) (string, error) {
 	o.sources = 1
-	if len(o.taus) != 1 {
-		return "", usageErrorf("--tau takes one value for plan, got %d", len(o.taus))
+	if o.graph == "" {
+		return "", usageErrorf("plan needs --graph: the graph the release will read (neo4j, a generator such as karate or sbm:…, or file:PATH)")
 	}
 	for _, m := range o.modes {
 		if m != experiment.ModePerNode && m != experiment.ModeAnswer {
@@ -105,11 +125,11 @@ func checkPlan(o *planOptions) (string, error) {
 	if o.target != 0 && !(o.target > 0 && o.target < 1) {
 		return "", inputErrorf("--target-accuracy must be in (0, 1), got %v", o.target)
 	}
-	for _, sm := range o.smooth {
-		if !(sm >= 0) || math.IsInf(sm, 0) {
-			return "", inputErrorf("--smooth must be finite and ≥ 0, got %v", sm)
-		}
+	smooth, err := planSmooth(o.smoothSpec, o.taus[0])
+	if err != nil {
+		return "", err
 	}
+	o.smooth = smooth
 	return checkExperimentGraph(&o.graphOptions)
 }
 
@@ -137,10 +157,84 @@ type planReport struct {
 type planBudget struct {
 	privacy.Budget
 	RhoBudget float64 `json:"rhoBudget"`
+	// Ledger and Scope: the budget was read from this ledger's scope
+	// (--ledger, --scope), with what it has spent.
+	Ledger string           `json:"ledger,omitempty"`
+	Scope  *privacy.Balance `json:"scope,omitempty"`
+}
+
+// planLedgerBalance reads the balance of --scope from --ledger when the
+// configuration names either (a flag, GRAPHCLOAK_* or the file) and
+// --epsilon-total/--delta-total are not given as flags; nil otherwise. The
+// ledger is opened read-only, as a dry run opens it.
+func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions) (*privacy.Balance, error) {
+	cfg, src := &g.cfg.Config, g.cfg.Sources
+	named := src["privacy.ledger"] != config.FromDefault || src["privacy.scope"] != config.FromDefault
+	totals := src["privacy.epsilonTotal"] == config.FromFlag || src["privacy.deltaTotal"] == config.FromFlag
+	switch {
+	case !named:
+		return nil, nil
+	case totals && (src["privacy.ledger"] == config.FromFlag || src["privacy.scope"] == config.FromFlag):
+		return nil, usageErrorf("give either --ledger/--scope (the scope's budget is read) or --epsilon-total/--delta-total (a fresh scope of that budget), not both")
+	case totals:
+		return nil, nil
+	case o.answerEpsilon != 0:
+		return nil, usageErrorf("--answer-epsilon is the scope's own with --ledger/--scope (fixed by budget --init): drop it")
+	}
+	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
+		return nil, inputErrorf("--scope: %w", err)
+	}
+	var client *connector.Client
+	if cfg.Privacy.Ledger == "neo4j" {
+		var err error
+		if client, err = connectNeo4j(ctx, cfg); err != nil {
+			return nil, err
+		}
+		defer client.Close(context.WithoutCancel(ctx))
+	}
+	l, err := readLedger(cfg, client)
+	if err != nil {
+		return nil, err
+	}
+	bal, err := l.Balance(ctx, cfg.Privacy.Scope)
+	if err != nil {
+		return nil, withInitHint(cfg, err)
+	}
+	if len(bal) != 1 {
+		return nil, inputErrorf("--scope %s: the ledger has no such scope", cfg.Privacy.Scope)
+	}
+	return &bal[0], nil
+}
+
+// planSmooth reads --smooth: "0" (none), τ′ values (comma-separated,
+// finite, ≥ 0) or auto (τ/2, τ and 2τ, the τ′ release --smooth auto
+// chooses among besides 0).
+func planSmooth(spec string, tau float64) ([]float64, error) {
+	spec = strings.TrimSpace(spec)
+	if spec == "auto" {
+		return []float64{tau / 2, tau, 2 * tau}, nil
+	}
+	var out []float64
+	for _, p := range strings.Split(spec, ",") {
+		sm, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || !(sm >= 0) || math.IsInf(sm, 0) {
+			return nil, inputErrorf("--smooth must be auto or τ′ values, finite and ≥ 0 (comma-separated), got %q", spec)
+		}
+		if sm > 0 {
+			out = append(out, sm)
+		}
+	}
+	return out, nil
 }
 
 func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Writer) error {
-	o.seed = uint64(g.cfg.Write.RandomSeed)
+	cfg := &g.cfg.Config
+	o.seed = uint64(cfg.Write.RandomSeed)
+	o.taus, o.delta, o.alpha = []float64{cfg.Privacy.Tau}, cfg.Privacy.Delta, cfg.Privacy.Alpha
+	o.estimator, o.workers = cfg.Recovery.Estimator, cfg.Write.Concurrency
+	if !o.epsilonGiven {
+		o.epsilons = []float64{cfg.Privacy.Epsilon}
+	}
 	property, err := checkPlan(o)
 	if err != nil {
 		return err
@@ -198,8 +292,27 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		res.Needed = append(res.Needed, r.Needed...)
 	}
 	rep.Result = res
-	if rep.Budget, err = budgetBuys(&g.cfg.Config, o.answerEpsilon, res.Forecasts, rep.Delta2); err != nil {
+	budgetCfg, answerEpsilon := cfg, o.answerEpsilon
+	bal, err := planLedgerBalance(ctx, g, o)
+	if err != nil {
 		return err
+	}
+	if bal != nil {
+		// The scope's own budget: BUDGET BUYS needs no totals retyped.
+		c := *cfg
+		c.Privacy.EpsilonTotal, c.Privacy.DeltaTotal = bal.Budget.Epsilon, bal.Budget.Delta
+		budgetCfg, answerEpsilon = &c, bal.Budget.AnswerEpsilon
+	}
+	if rep.Budget, err = budgetBuys(budgetCfg, answerEpsilon, res.Forecasts, rep.Delta2); err != nil {
+		return err
+	}
+	if bal != nil && rep.Budget != nil {
+		rep.Budget.Scope, rep.Budget.Ledger = bal, cfg.Privacy.Ledger
+		if rep.Budget.Ledger != "neo4j" {
+			if rep.Budget.Ledger, err = ledgerPath(cfg); err != nil {
+				return err
+			}
+		}
 	}
 	if len(res.Forecasts) > 0 {
 		rep.CommunityCount = res.Forecasts[0].Communities
@@ -261,6 +374,10 @@ func printPlan(out io.Writer, rep *planReport) error {
 	}
 	fmt.Fprintln(out)
 	if b := rep.Budget; b != nil {
+		if s := b.Scope; s != nil {
+			fmt.Fprintf(out, "scope %s of ledger %s: %d releases charged, ρ spent %.6g of %.6g, ρ remaining %.6g, answers' ε remaining %.6g (BUDGET BUYS counts a fresh scope of its budget)\n",
+				s.Scope, b.Ledger, s.Releases, s.RhoSpent, s.RhoBudget, s.RhoRemaining, s.AnswerEpsilonRemaining)
+		}
 		if b.AnswerEpsilon > 0 {
 			fmt.Fprintf(out, "budget %v: answers while Σε ≤ %g, Gaussian releases while Σρ ≤ %.6g (CKSRho(%g, %g))\n",
 				b.Budget, b.AnswerEpsilon, b.RhoBudget, b.Epsilon-b.AnswerEpsilon, b.Delta)

@@ -104,6 +104,9 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 	durationVar(f, &opts.lease, "lease", connector.DefaultLease, "Neo4j run lease: a run that sends no heartbeat for this long is taken for dead (abandoned) and its epoch can be resumed")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
+	// Budgets are set by budget --init only: a release ignores these
+	// (with a warning), so help does not list them.
+	hideFlags(f, "epsilon-total", "delta-total")
 	config.AddFlags(f, "value-property", "write-property", "batch-size", "concurrency", "header")
 	return cmd
 }

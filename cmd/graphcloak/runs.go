@@ -30,7 +30,9 @@ status, scope and epoch, σ and ρ of releases, the top community and its
 probability of localisations, and the duration. Read top to bottom, the TOP
 COMMUNITY column shows how the likely source community changed over time.
 A run still marked running whose lease has expired is shown as expired; the
-next release or locate marks it abandoned. 'runs prune' deletes old records.`,
+next release or locate marks it abandoned. 'runs prune' deletes old records.
+--scope (or privacy.scope in the configuration) shows one scope's runs; without
+it, every scope's, as budget shows every scope.`,
 		Example: `  graphcloak runs --last 24 --scope whisper
   graphcloak runs prune --keep 1000`,
 		Args: noArgs,
@@ -40,11 +42,21 @@ next release or locate marks it abandoned. 'runs prune' deletes old records.`,
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.last, "last", 20, "show the newest N runs (0: all)")
-	f.StringVar(&opts.scope, "scope", "", "only runs of this ledger scope")
+	config.AddFlags(f, "scope") // as budget: given, one scope; else every scope
 	f.StringVar(&opts.plot, "plot", "", "draw the top community's probability over time to this image file (.png, .svg, .pdf)")
-	config.AddFlags(f, config.Neo4jFlags...)
+	config.AddFlags(f, config.ConnectionFlags...) // no graph is read: no projection flags
 	cmd.AddCommand(newRunsPruneCmd(g))
 	return cmd
+}
+
+// givenScope is the configured scope when it was given (a flag,
+// GRAPHCLOAK_PRIVACY_SCOPE or the config file), "" (every scope) when it
+// is the default: runs and budget list every scope unless told one.
+func givenScope(g *globalOptions) string {
+	if g.cfg.Sources["privacy.scope"] == config.FromDefault {
+		return ""
+	}
+	return g.cfg.Privacy.Scope
 }
 
 func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
@@ -60,6 +72,7 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 		return err
 	}
 	defer client.Close(context.WithoutCancel(ctx))
+	opts.scope = givenScope(opts.g)
 	recs, err := client.ListRuns(ctx, cfg.Neo4j.Database, opts.scope, opts.last)
 	if err != nil {
 		return err
@@ -141,9 +154,9 @@ a retry exits 7.`,
 	}
 	f := cmd.Flags()
 	f.IntVar(&opts.keep, "keep", 0, "keep the newest N finished records")
-	f.StringVar(&opts.scope, "scope", "", "only records of this ledger scope")
+	config.AddFlags(f, "scope") // as budget: given, one scope's records; else every scope's
 	durationVar(f, &opts.olderThan, "older-than", 0, "delete finished records started more than this long ago (e.g. 720h)")
-	config.AddFlags(f, config.Neo4jFlags...)
+	config.AddFlags(f, config.ConnectionFlags...) // no graph is read: no projection flags
 	return cmd
 }
 
@@ -161,7 +174,7 @@ func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) er
 		return err
 	}
 	defer client.Close(context.WithoutCancel(ctx))
-	n, err := client.PruneRuns(ctx, cfg.Neo4j.Database, opts.scope, opts.keep, cutoff)
+	n, err := client.PruneRuns(ctx, cfg.Neo4j.Database, givenScope(opts.g), opts.keep, cutoff)
 	if err != nil {
 		return err
 	}
