@@ -213,7 +213,7 @@ func answerModel(ctx context.Context, job AnswerJob) (*AnswerModel, error) {
 		}
 		names = nil
 	}
-	return NewAnswerModel(ctx, job.Graph, job.Tau, job.FitTolerance, part, names)
+	return NewAnswerModel(ctx, job.Graph, job.Tau, part, names, recovery.CertifierOptions{Tol: job.FitTolerance})
 }
 
 // nodeWeights spreads a community posterior over its members, so the

@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // BenchmarkAnswerAudit times the private answer's model and audit —
@@ -27,7 +28,7 @@ func BenchmarkAnswerAudit(b *testing.B) {
 	part := readCommunities(b, g, comm)
 	ctx := context.Background()
 	for b.Loop() {
-		m, err := NewAnswerModel(ctx, g, 1, 0, part, nil)
+		m, err := NewAnswerModel(ctx, g, 1, part, nil, recovery.CertifierOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // A stored answer model restores to the model the pass computes (same
@@ -19,7 +20,7 @@ import (
 func TestAnswerCacheRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	g, part := laplacian.Karate()
-	m, err := NewAnswerModel(ctx, g, 5, 0, part, nil) // τ = 5 merges sources: classes matter
+	m, err := NewAnswerModel(ctx, g, 5, part, nil, recovery.CertifierOptions{}) // τ = 5 merges sources: classes matter
 	if err != nil {
 		t.Fatal(err)
 	}

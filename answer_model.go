@@ -35,11 +35,12 @@ type AnswerModel struct {
 	quotient *laplacian.Graph
 }
 
-// NewAnswerModel certifies τ on g (recovery.NewCertifier), runs the
-// classes' audit (every source fitted) and builds the geometry of part
-// (names by part's ids, may be nil) on the graph or its quotient.
-func NewAnswerModel(ctx context.Context, g *laplacian.Graph, tau, fitTol float64, part []int, names []string) (*AnswerModel, error) {
-	cert, err := recovery.NewCertifier(ctx, g, tau, fitTol)
+// NewAnswerModel certifies τ on g (recovery.NewCertifier with opt: the
+// fit tolerance, progress), runs the classes' audit (every source fitted)
+// and builds the geometry of part (names by part's ids, may be nil) on the
+// graph or its quotient.
+func NewAnswerModel(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string, opt recovery.CertifierOptions) (*AnswerModel, error) {
+	cert, err := recovery.NewCertifier(ctx, g, tau, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -99,7 +99,7 @@ func TestAnswerGuaranteeOracle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			model, err := NewAnswerModel(ctx, tc.g, tc.tau, 0, part, nil)
+			model, err := NewAnswerModel(ctx, tc.g, tc.tau, part, nil, recovery.CertifierOptions{})
 			var mre *recovery.ModelRangeError
 			if errors.As(err, &mre) {
 				t.Logf("refused from the graph alone: %v", err)

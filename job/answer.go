@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // AnswerSpec is one private answer as asked for (locate --private-answer,
@@ -192,13 +193,18 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	return p, nil
 }
 
+// certifierOptions: the spec's fit tolerance, progress as "answer audit".
+func (p *AnswerPlan) certifierOptions() recovery.CertifierOptions {
+	return recovery.CertifierOptions{Tol: p.Spec.FitTolerance, Progress: p.env.progress("answer audit")}
+}
+
 // model returns the answer model: restored from the cache when it
 // verifies, else computed (and stored when a cache is named). A cache that
 // cannot be used only costs the computation; why is logged.
 func (p *AnswerPlan) model(ctx context.Context) (*graphcloak.AnswerModel, error) {
 	s, in, log := &p.Spec, p.Input, p.env.logger()
 	if s.CachePath == "" {
-		return graphcloak.NewAnswerModel(ctx, in.Graph, s.Tau, s.FitTolerance, in.Partition, in.Names)
+		return graphcloak.NewAnswerModel(ctx, in.Graph, s.Tau, in.Partition, in.Names, p.certifierOptions())
 	}
 	cache := graphcloak.AnswerCache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software}
 	st, err := cache.Load(in.Graph, s.Tau, s.FitTolerance)
@@ -220,7 +226,7 @@ func (p *AnswerPlan) model(ctx context.Context) (*graphcloak.AnswerModel, error)
 	default:
 		log.Warn("answer certificate unreadable: recomputing and replacing it", "cache", s.CachePath, "error", err)
 	}
-	m, err := graphcloak.NewAnswerModel(ctx, in.Graph, s.Tau, s.FitTolerance, in.Partition, in.Names)
+	m, err := graphcloak.NewAnswerModel(ctx, in.Graph, s.Tau, in.Partition, in.Names, p.certifierOptions())
 	if err != nil {
 		return nil, err
 	}

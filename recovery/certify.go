@@ -109,6 +109,16 @@ func (e *MismatchError) Reason() string {
 	return s
 }
 
+// CertifierOptions configure NewCertifier. The zero value means the
+// defaults.
+type CertifierOptions struct {
+	// Tol is the fit tolerance T in (0, 0.5]. Default DefaultFitTolerance.
+	Tol float64
+	// Progress, when set, is called with the sources done and their total
+	// as the pass goes (from several goroutines, in order of completion).
+	Progress func(done, total int)
+}
+
 // NewCertifier runs the certificate's one pass over every node j — the
 // column â_j and its correlations exp(−τL)·P·â_j with every column (two
 // actions, in blocks of 32, parallel inside the action) — which gives
@@ -116,7 +126,8 @@ func (e *MismatchError) Reason() string {
 // with a *ModelRangeError, a τ at which the action's error or the
 // readings' own rounding is not small against the weakest node's source
 // signal. tol 0 means DefaultFitTolerance; tol must be in (0, 0.5].
-func NewCertifier(ctx context.Context, g *laplacian.Graph, tau, tol float64) (*Certifier, error) {
+func NewCertifier(ctx context.Context, g *laplacian.Graph, tau float64, opt CertifierOptions) (*Certifier, error) {
+	tol := opt.Tol
 	if tol == 0 {
 		tol = DefaultFitTolerance
 	}
@@ -132,7 +143,7 @@ func NewCertifier(ctx context.Context, g *laplacian.Graph, tau, tol float64) (*C
 		return nil, err
 	}
 	c := &Certifier{g: g, act: act, tau: tau, tol: tol, norm: make([]float64, n), eta: act.ErrorBound(), precision: tol / 100}
-	pairs, err := c.pass(ctx)
+	pairs, err := c.pass(ctx, opt.Progress)
 	if err != nil {
 		return nil, err
 	}

@@ -97,7 +97,7 @@ func TestCertifiedRecoveryOracle(t *testing.T) {
 	for _, tc := range certCases(t) {
 		for _, tau := range tc.taus {
 			t.Run(fmt.Sprintf("%s/tau=%g", tc.name, tau), func(t *testing.T) {
-				c, err := NewCertifier(ctx, tc.g, tau, 0)
+				c, err := NewCertifier(ctx, tc.g, tau, CertifierOptions{})
 				var mre *ModelRangeError
 				if errors.As(err, &mre) {
 					t.Logf("τ refused from the graph: %v", err)

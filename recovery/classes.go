@@ -58,12 +58,12 @@ func candidateCos(tol float64) float64 {
 // confusable pair is kept: cos_jk ≥ cmin means c_jk ≥ cmin·N_j·N_k, which
 // is ≥ cmin·N_j² for the member of the pair with the smaller norm — so
 // one of the two rows keeps it, without the other's norm.
-func (c *Certifier) pass(ctx context.Context) ([]pair, error) {
+func (c *Certifier) pass(ctx context.Context, progress func(done, total int)) ([]pair, error) {
 	n := c.g.N()
 	cmin := candidateCos(c.tol)
 	var mu sync.Mutex
 	var pairs []pair
-	tooMany := false
+	tooMany, done := false, 0
 	err := forBlocks(ctx, n, func(lo, b int, cols []float64) {
 		P := make([]float64, n*b)
 		col := make([]float64, n)
@@ -96,6 +96,10 @@ func (c *Certifier) pass(ctx context.Context) ([]pair, error) {
 		pairs = append(pairs, local...)
 		if len(pairs) > maxPairsPerNode*n {
 			tooMany = true
+		}
+		done += b
+		if progress != nil {
+			progress(done, n)
 		}
 	}, c.columns)
 	if err != nil {
