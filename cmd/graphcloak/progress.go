@@ -18,6 +18,7 @@ func (g *globalOptions) progress(label string) func(done, total int) {
 	}
 	var mu sync.Mutex
 	var last time.Time
+	start := time.Now()
 	finished := false
 	return func(done, total int) {
 		mu.Lock()
@@ -27,12 +28,22 @@ func (g *globalOptions) progress(label string) func(done, total int) {
 			return
 		}
 		last = time.Now()
-		fmt.Fprint(g.stderr, "\r"+progressLine(label, done, total))
+		fmt.Fprint(g.stderr, "\r"+progressLine(label, done, total)+eta(time.Since(start), done, total))
 		if final {
 			finished = true
 			fmt.Fprintln(g.stderr)
 		}
 	}
+}
+
+// eta is " ETA 1m20s" from the rate so far (once a step has run a few
+// seconds and made progress), else "".
+func eta(elapsed time.Duration, done, total int) string {
+	if done <= 0 || total <= 0 || done >= total || elapsed < 3*time.Second {
+		return ""
+	}
+	left := time.Duration(float64(elapsed) * float64(total-done) / float64(done))
+	return " ETA " + left.Round(time.Second).String() + "   "
 }
 
 // progressLine renders "label [#####.....]  50% 5/10".

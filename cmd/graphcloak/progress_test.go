@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestProgressLine(t *testing.T) {
@@ -73,5 +74,18 @@ func TestJSONLogs(t *testing.T) {
 	}
 	if strings.Contains(stderr, pw) {
 		t.Error("password in logs")
+	}
+}
+
+// The ETA extrapolates the rate so far, and says nothing before a few
+// seconds or once done.
+func TestETA(t *testing.T) {
+	if got := eta(10*time.Second, 25, 100); !strings.Contains(got, "ETA 30s") {
+		t.Errorf("a quarter done in 10 s: %q, want 30 s left", got)
+	}
+	for _, c := range [][3]int{{1, 0, 100}, {10, 100, 100}, {10, 0, 100}, {10, 5, 0}} {
+		if got := eta(time.Duration(c[0])*time.Second, c[1], c[2]); got != "" {
+			t.Errorf("eta(%ds, %d, %d) = %q, want none", c[0], c[1], c[2], got)
+		}
 	}
 }
