@@ -84,15 +84,25 @@ fi
 export GRAPHCLOAK_NEO4J_URI="$NEO4J_URI"
 export GRAPHCLOAK_NEO4J_USER="${NEO4J_USER:-neo4j}"
 password="${NEO4J_PASSWORD:-graphcloak-test}"
+# The guides' first step, eval "$(bash scripts/neo4j.sh start)", finds the
+# server started above (GRAPHCLOAK_NEO4J_DIR) and sets its connection; with
+# a server of the user's own that step is left out and the connection set here.
+guide_filter=(cat)
+if [[ -n "${started:-}" ]]; then
+	export GRAPHCLOAK_NEO4J_DIR="$work/neo4j"
+else
+	guide_filter=(sed '/scripts\/neo4j.sh start/d')
+	export GRAPHCLOAK_NEO4J_PASSWORD="$password"
+fi
 
 # docs/neo4j.md: its password prompt reads the password from standard input.
-sh_blocks docs/neo4j.md >"$work/neo4j-guide.sh"
+sh_blocks docs/neo4j.md | "${guide_filter[@]}" >"$work/neo4j-guide.sh"
 say "docs/neo4j.md"
 sed 's/^/   | /' "$work/neo4j-guide.sh" >&2
 bash -euo pipefail "$work/neo4j-guide.sh" <<<"$password"
 
 # README's "Against Neo4j" block, as written (its own projection and scope).
-sh_blocks README.md "### Against Neo4j" >"$work/readme-neo4j.sh"
+sh_blocks README.md "### Against Neo4j" | "${guide_filter[@]}" >"$work/readme-neo4j.sh"
 say "README against Neo4j"
 sed 's/^/   | /' "$work/readme-neo4j.sh" >&2
 bash -euo pipefail "$work/readme-neo4j.sh" <<<"$password"
