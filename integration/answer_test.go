@@ -2,6 +2,8 @@ package integration
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -137,4 +139,66 @@ func diffuseObs(t *testing.T, f *fixture, src int, tau float64) {
 	f0 := make([]float64, g.N())
 	f0[src] = 3
 	act.Apply(f.Obs, f0, 1)
+}
+
+// TestPrivateAnswerOutsideModelNeo4j: readings of two sources are refused
+// (exit 3) before anything is charged, and the run record says why with
+// the measured misfit; with --on-mismatch rr the answer is randomized
+// response and the run record carries exactSource false and the reason.
+func TestPrivateAnswerOutsideModelNeo4j(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{30, 30}, 0.3, 0.03)
+	diffuseObs(t, f, 3, 0.5)
+	second := append([]float64(nil), f.Obs...)
+	diffuseObs(t, f, 45, 0.5)
+	for i := range f.Obs {
+		f.Obs[i] += second[i]
+	}
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() { deleteScopeRuns(t, d, e.scope) })
+	args := append([]string{"locate"}, e.projectionFlags()...)
+	args = append(args, "--private-answer", "--value-property", "obs", "--communities", "property:community",
+		"--tau", "0.5", "--epsilon", "1", "--ledger", "neo4j", "--scope", e.scope,
+		"--forecast-trials", "0", "-o", "json")
+	r := runCLI(t, s.Password, append(args, "--epoch", "outside-1", "--dry-run")...)
+	if r.Code != 3 || !strings.Contains(r.Stderr+r.Stdout, "not one source's diffusion") {
+		t.Fatalf("two sources, dry run: exit %d, want 3 with the reason:\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	r = runCLI(t, s.Password, append(args, "--epoch", "outside-1")...)
+	if r.Code != 3 || !strings.Contains(r.Stderr+r.Stdout, "not one source's diffusion") {
+		t.Fatalf("two sources: exit %d, want 3 with the reason:\n%s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	recs := query(t, d, "MATCH (r:GraphcloakRun) WHERE r.scope = $p AND r.epoch = 'outside-1' RETURN r.status, r.error", map[string]any{"p": e.scope})
+	if len(recs) != 1 || recs[0].Values[0] != "failed" || !strings.Contains(fmt.Sprint(recs[0].Values[1]), "not one source's diffusion") {
+		t.Fatalf("the refused answer's run record: %v", recs)
+	}
+	spent := query(t, d, "MATCH (c:GraphcloakCharge) WHERE c.scope = $p RETURN count(c)", map[string]any{"p": e.scope})[0].Values[0].(int64)
+	if spent != 0 {
+		t.Fatalf("a refused answer left %d charges", spent)
+	}
+	r = runCLI(t, s.Password, append(args, "--epoch", "outside-2", "--on-mismatch", "rr")...)
+	if r.Code != 0 {
+		t.Fatalf("--on-mismatch rr: exit %d: %s", r.Code, r.Stderr)
+	}
+	var sum struct {
+		RunID  string
+		Answer struct {
+			ExactSource bool
+			Mismatch    string
+			Calibration struct{ Mechanism string }
+		}
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Answer.ExactSource || sum.Answer.Mismatch == "" || sum.Answer.Calibration.Mechanism != "randomized-response" {
+		t.Fatalf("rr answer %+v", sum.Answer)
+	}
+	rec := runRecord(t, d, sum.RunID)
+	var params map[string]any
+	if err := json.Unmarshal([]byte(rec["parameters"].(string)), &params); err != nil || params["exactSource"] != false || params["mismatch"] != sum.Answer.Mismatch {
+		t.Fatalf("run record parameters %v (%v)", rec["parameters"], err)
+	}
 }

@@ -173,10 +173,13 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	if !p.Audit.Passed {
 		return nil, &graphcloak.AuditError{Audit: p.Audit}
 	}
-	// The readings are fitted here too, so that a dry run refuses what
-	// the answer would, before any run is claimed.
-	if _, _, err := p.Model.FitReadings(in.Readings, spec.OnMismatch); err != nil {
-		return nil, err
+	// A dry run fits the readings as the answer will, so that it refuses
+	// what the answer would; the answer itself fits them after its run is
+	// claimed, so that a refusal is recorded on the run.
+	if spec.DryRun {
+		if _, _, err := p.Model.FitReadings(in.Readings, spec.OnMismatch); err != nil {
+			return nil, err
+		}
 	}
 	balance, err := p.affordable(ctx)
 	if err != nil {
