@@ -107,25 +107,13 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 		}
 		res.Sensitivity = s
 	}
-	if !res.Sensitivity.Certified {
-		return nil, &JobError{Param: "sensitivity", Reason: "is not certified; refusing to release"}
-	}
-	if !(res.Sensitivity.Delta2 > 0) {
-		return nil, &JobError{Param: "sensitivity", Reason: "is zero (a graph without edges has nothing to protect by diffusion); refusing to release"}
-	}
 	res.SensitivityMillis = time.Since(start).Milliseconds()
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sens := roundUpSum(res.Sensitivity.Delta2, extra)
-	if job.Check != nil {
-		cal, err := privacy.CalibrateRelease(sens, job.Epsilon, job.Delta, g.N(), job.Mechanism)
-		if err != nil {
-			return nil, err
-		}
-		if err := job.Check(ctx, cal); err != nil {
-			return nil, err
-		}
+	sens, err := precheck(ctx, job, res.Sensitivity, values, tau, extra)
+	if err != nil {
+		return nil, err
 	}
 	start = time.Now()
 	rel, err := privacy.Release(ctx, privacy.ReleaseRequest{
@@ -142,6 +130,133 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 	res.Released = rel
 	res.ReleaseMillis = time.Since(start).Milliseconds()
 	return res, nil
+}
+
+// PrecheckRelease returns the error Release would refuse job with once its
+// Δ2 is known — job.Sensitivity, required — before anything is charged or
+// drawn, and nil when Release would go on to the charge: the parameters
+// and values, Δ2 certified and > 0, the calibration (a τ so large that σ
+// falls below the finest noise grid is refused naming the largest usable
+// τ), the values on the noise grid, and job.Check. A dry run calls it so
+// that it refuses what the release refuses, with the same error.
+func PrecheckRelease(ctx context.Context, job ReleaseJob) (privacy.ReleaseCalibration, error) {
+	g := job.Graph
+	if g == nil || g.N() == 0 {
+		return privacy.ReleaseCalibration{}, laplacian.ErrEmptyGraph
+	}
+	if len(job.Values) != g.N() {
+		return privacy.ReleaseCalibration{}, &JobError{Param: "values", Reason: fmt.Sprintf("has %d entries for %d nodes", len(job.Values), g.N())}
+	}
+	if err := checkParams(job.Tau, job.Alpha, job.Epsilon, job.Delta); err != nil {
+		return privacy.ReleaseCalibration{}, err
+	}
+	if job.Sensitivity == nil {
+		return privacy.ReleaseCalibration{}, &JobError{Param: "sensitivity", Reason: "is required by PrecheckRelease"}
+	}
+	values, tau, extra, err := smoothed(g, job)
+	if err != nil {
+		return privacy.ReleaseCalibration{}, err
+	}
+	sens, err := precheck(ctx, job, *job.Sensitivity, values, tau, extra)
+	if err != nil {
+		return privacy.ReleaseCalibration{}, err
+	}
+	return privacy.CalibrateRelease(sens, job.Epsilon, job.Delta, g.N(), job.Mechanism)
+}
+
+// precheck is what Release refuses once Δ2 (s, at the model's τ) is
+// known, before the charge; it returns the sensitivity the noise is
+// calibrated on.
+func precheck(ctx context.Context, job ReleaseJob, s sensitivity.Result, values []float64, tau, extra float64) (float64, error) {
+	if !s.Certified {
+		return 0, &JobError{Param: "sensitivity", Reason: "is not certified; refusing to release"}
+	}
+	if !(s.Delta2 > 0) {
+		return 0, &JobError{Param: "sensitivity", Reason: "is zero (a graph without edges has nothing to protect by diffusion); refusing to release"}
+	}
+	sens := roundUpSum(s.Delta2, extra)
+	cal, err := privacy.CalibrateRelease(sens, job.Epsilon, job.Delta, job.Graph.N(), job.Mechanism)
+	if isGridError(err) {
+		return 0, tauTooLarge(ctx, job, tau, s.Delta2)
+	}
+	if err != nil {
+		return 0, err
+	}
+	for _, y := range values {
+		// As privacy.Release checks them on the grid (no value printed).
+		if v := math.Ldexp(y, cal.GridExponent); math.IsNaN(v) || math.Abs(v) > 1<<61 {
+			return 0, &JobError{Param: "values", Reason: fmt.Sprintf("hold a reading that is not finite or too large for the noise grid 2^-%d of σ = %.3g", cal.GridExponent, cal.Sigma)}
+		}
+	}
+	if job.Check != nil {
+		if err := job.Check(ctx, cal); err != nil {
+			return 0, err
+		}
+	}
+	return sens, nil
+}
+
+// isGridError is a calibration that found no noise grid for σ: σ below
+// what the discrete Gaussian's finest grid (2^-60) can carry.
+func isGridError(err error) bool {
+	var ae *privacy.ArgumentError
+	return errors.As(err, &ae) && ae.Param == "grid exponent"
+}
+
+// tauSearchBudget bounds the search for the largest usable τ.
+const tauSearchBudget = 10 * time.Second
+
+// tauTooLarge is the refusal of a τ whose Δ2 (delta2, at the model's τ)
+// gives a σ no noise grid can carry: with the largest usable τ, found by
+// halving τ and bisecting (Δ2 is non-increasing in τ), within
+// tauSearchBudget.
+func tauTooLarge(ctx context.Context, job ReleaseJob, tau, delta2 float64) error {
+	g := job.Graph
+	usable := func(t float64) (bool, error) {
+		s, err := Sensitivity(ctx, g, t+job.Smooth, job.Alpha, sensitivity.Options{TimeBudget: job.SensitivityOptions.TimeBudget})
+		if err != nil {
+			return false, err
+		}
+		if !(s.Delta2 > 0) {
+			return false, nil
+		}
+		_, err = privacy.CalibrateRelease(s.Delta2, job.Epsilon, job.Delta, g.N(), job.Mechanism)
+		return err == nil, nil
+	}
+	deadline := time.Now().Add(tauSearchBudget)
+	lo, hi, found := job.Tau, job.Tau, false
+	for i := 0; i < 80 && time.Now().Before(deadline); i++ {
+		lo /= 2
+		ok, err := usable(lo)
+		if err != nil {
+			break
+		}
+		if ok {
+			found = true
+			break
+		}
+		hi = lo
+	}
+	reason := fmt.Sprintf("= %g is more diffusion than this graph carries at ε = %g: any source has spread so evenly that moving one unit changes the readings by at most Δ2 = %.3g, and σ ∝ Δ2 falls below the finest noise grid (2^-60), so no noise can be drawn", job.Tau, job.Epsilon, delta2)
+	if !found {
+		return &JobError{Param: "tau", Reason: reason + fmt.Sprintf("; no usable τ was found down to %.3g: use a smaller --tau", lo)}
+	}
+	for i := 0; i < 12 && time.Now().Before(deadline); i++ {
+		mid := math.Sqrt(lo * hi)
+		ok, err := usable(mid)
+		if err != nil {
+			break
+		}
+		if ok {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	// Three significant digits, rounded down (still usable).
+	p := math.Pow(10, math.Floor(math.Log10(lo))-2)
+	best := math.Floor(lo/p) * p
+	return &JobError{Param: "tau", Reason: reason + fmt.Sprintf("; the largest usable τ here is about %.3g (--tau %.3g or less)", best, best)}
 }
 
 // smoothed returns the values to release, the τ of their model and the

@@ -287,7 +287,7 @@ func (p *Plan) estimate(ctx context.Context) error {
 		return err
 	}
 	sum := p.Summary
-	if ej.Sensitivity == nil && est.SecondsEstimate < 10 && g.NumEdges() > 0 {
+	if ej.Sensitivity == nil && (est.SecondsEstimate < 10 || g.NumEdges() == 0) {
 		// The release's own options, budget included, so that the dry run
 		// shows the Δ2 and σ the release would use.
 		d2, err := graphcloak.Sensitivity(ctx, g, tau, s.Alpha,
@@ -296,15 +296,31 @@ func (p *Plan) estimate(ctx context.Context) error {
 			return err
 		}
 		ej.Sensitivity = &d2
+		sum.SensitivityMethod = d2.Method
+	}
+	if ej.Sensitivity != nil {
+		// Refused as the release would refuse it, with the same error:
+		// Δ2 zero (no edges), uncertified, a τ too large for the noise
+		// grid, readings off the grid.
+		if _, err := graphcloak.PrecheckRelease(ctx, graphcloak.ReleaseJob{Graph: g, Values: p.Input.Readings,
+			Tau: s.Tau, Alpha: s.Alpha, Epsilon: s.Epsilon, Delta: s.Delta, Mechanism: s.Mechanism,
+			Sensitivity: ej.Sensitivity, SensitivityOptions: sensitivity.Options{TimeBudget: s.TimeBudget}, Smooth: s.Smooth}); err != nil {
+			return err
+		}
 		if est, err = graphcloak.Estimate(ej); err != nil {
 			return err
 		}
-		sum.SensitivityMethod = d2.Method
 	}
 	sum.Plan = est
 	sum.Delta2, sum.Delta2Exact, sum.Sigma, sum.Rho, sum.Mechanism = est.Delta2, est.Delta2Exact, est.Sigma, est.Rho, est.Mechanism
 	if s.ForecastTrials > 0 && g.NumEdges() > 0 {
-		sum.Forecast, err = p.forecast(ctx, g, est.Sigma, est.SecondsEstimate)
+		if sum.Forecast, err = p.forecast(ctx, g, est.Sigma, est.SecondsEstimate); err != nil {
+			return err
+		}
+		// --refuse-at-chance refuses the release here, before the charge.
+		if s.RefuseAtChance && sum.Forecast != nil && sum.Forecast.PerNode.AtChance {
+			return &AtChanceError{Epsilon: s.Epsilon, Forecasts: sum.Forecast}
+		}
 	}
 	return err
 }
