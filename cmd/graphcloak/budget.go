@@ -181,7 +181,7 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	if fl, ok := l.(*privacy.FileLedger); ok {
 		b, rho := fl.Budget()
 		r.Budget, r.RhoBudget = &b, rho
-	} else if len(bal) > 0 {
+	} else if sharedBudget(bal) {
 		r.Budget, r.RhoBudget = &bal[0].Budget, bal[0].RhoBudget
 	}
 	if r.Scopes == nil {
@@ -190,23 +190,56 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	if o.g.output == "json" {
 		return printJSON(out, r)
 	}
-	if r.Budget != nil {
-		rule := "private answers cost ρ = min(ε²/2, ε) in it (no answers' share)"
-		if r.Budget.AnswerEpsilon > 0 {
-			rule = fmt.Sprintf("for Gaussian releases; private answers Σε ≤ ε_A=%g", r.Budget.AnswerEpsilon)
+	return printBudget(out, r)
+}
+
+// sharedBudget: every scope has one budget (and at least one scope). A
+// Neo4j ledger keeps a budget per scope; the top-level budget is only
+// stated when they agree.
+func sharedBudget(bal []privacy.Balance) bool {
+	for _, b := range bal {
+		if b.Budget != bal[0].Budget || b.RhoBudget != bal[0].RhoBudget {
+			return false
 		}
+	}
+	return len(bal) > 0
+}
+
+// printBudget prints budget's table: the ledger's budget on the first
+// line when every scope shares it, else each scope's on its row.
+func printBudget(out io.Writer, r budgetResult) error {
+	bal := r.Scopes
+	rule := func(b privacy.Budget) string {
+		if b.AnswerEpsilon > 0 {
+			return fmt.Sprintf("for Gaussian releases; private answers Σε ≤ ε_A=%g", b.AnswerEpsilon)
+		}
+		return "private answers cost ρ = min(ε²/2, ε) in it (no answers' share)"
+	}
+	perScope := r.Budget == nil && len(bal) > 0
+	switch {
+	case r.Budget != nil:
 		fmt.Fprintf(out, "ledger %s: budget %v per scope (ρ_max=%.6g, zCDP/CKS20, %s)\n",
-			r.Ledger, *r.Budget, r.RhoBudget, rule)
+			r.Ledger, *r.Budget, r.RhoBudget, rule(*r.Budget))
+	case perScope:
+		fmt.Fprintf(out, "ledger %s: each scope has its own budget (BUDGET, ρ_max; zCDP/CKS20; with ε_A, private answers Σε ≤ ε_A and ρ_max is the Gaussian releases')\n", r.Ledger)
 	}
 	if len(bal) == 0 {
 		_, err := fmt.Fprintln(out, "no releases charged yet")
 		return err
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "SCOPE\tRELEASES\tEPSILON SPENT (AT δ)\tANSWERS' EPSILON\tRHO SPENT\tRHO REMAINING (GAUSSIAN)\tEPSILON REMAINING (ANSWER)\n")
+	head := "SCOPE\t"
+	if perScope {
+		head += "BUDGET\tRHO MAX\t"
+	}
+	fmt.Fprintln(tw, head+"RELEASES\tEPSILON SPENT (AT δ)\tANSWERS' EPSILON\tRHO SPENT\tRHO REMAINING (GAUSSIAN)\tEPSILON REMAINING (ANSWER)")
 	var over []string
 	for _, s := range bal {
-		fmt.Fprintf(tw, "%s\t%d\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\n", s.Scope, s.Releases, s.EpsilonSpent, s.PureEpsilonSpent, s.RhoSpent, s.RhoRemaining, s.AnswerEpsilonRemaining)
+		fmt.Fprintf(tw, "%s\t", s.Scope)
+		if perScope {
+			fmt.Fprintf(tw, "%v\t%.6g\t", s.Budget, s.RhoBudget)
+		}
+		fmt.Fprintf(tw, "%d\t%.6g\t%.6g\t%.6g\t%.6g\t%.6g\n", s.Releases, s.EpsilonSpent, s.PureEpsilonSpent, s.RhoSpent, s.RhoRemaining, s.AnswerEpsilonRemaining)
 		if s.EpsilonSpent > s.Budget.Epsilon {
 			over = append(over, s.Scope)
 		}
