@@ -289,11 +289,34 @@ func neo4jBackend(g *globalOptions, client *connector.Client) *writeback.Neo4j {
 		Write: connector.WriteOptions{BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency}}
 }
 
-// noReleaseError: --release-run latest found no succeeded release.
-type noReleaseError struct{ scope string }
+// noReleaseError: --release-run latest found no succeeded release; prev
+// is the scope's newest release that another run superseded, by the run
+// by (nil when none did).
+type noReleaseError struct {
+	scope    string
+	prev, by *connector.RunRecord
+}
 
 func (e *noReleaseError) Error() string {
-	return fmt.Sprintf("--release-run latest: scope %q has no succeeded release yet", e.scope)
+	if e.prev == nil {
+		return fmt.Sprintf("--release-run latest: scope %q has no succeeded release yet", e.scope)
+	}
+	msg := fmt.Sprintf("--release-run latest: scope %q has no published release: its newest, run %s (epoch %s), was superseded by run %s",
+		e.scope, e.prev.RunID, e.prev.Epoch, e.prev.SupersededBy)
+	if e.by == nil {
+		return msg + " (whose record is gone), which wrote the same property; release again (or to another --write-property)"
+	}
+	msg += fmt.Sprintf(" (%s of scope %q", e.by.Command, e.by.Scope)
+	if e.by.Epoch != "" {
+		msg += ", epoch " + e.by.Epoch
+	}
+	msg += fmt.Sprintf(", which wrote %q on the same nodes)", e.prev.WriteProperty)
+	if e.by.Scope != e.scope {
+		msg += fmt.Sprintf("; locate that release with --scope %s --release-run latest, or give scope %s its own --write-property", e.by.Scope, e.scope)
+	} else {
+		msg += fmt.Sprintf("; locate it with --release-run %s", e.by.RunID)
+	}
+	return msg
 }
 
 func (*noReleaseError) Kind() errkind.Kind { return errkind.BadInput }
@@ -305,12 +328,34 @@ func latestRelease(ctx context.Context, client *connector.Client, cfg *config.Co
 	if err != nil {
 		return "", err
 	}
+	return latestReleaseOf(runs, cfg.Privacy.Scope, func(id string) (*connector.RunRecord, error) {
+		return client.ReadRun(ctx, cfg.Neo4j.Database, id)
+	})
+}
+
+// latestReleaseOf is latestRelease over the scope's runs, newest first:
+// without a succeeded release, the error names the run (and its scope)
+// that superseded the newest one, read by read.
+func latestReleaseOf(runs []*connector.RunRecord, scope string, read func(string) (*connector.RunRecord, error)) (string, error) {
+	var prev *connector.RunRecord
 	for _, r := range runs { // newest first
-		if r.Command == "release" && r.Status == connector.StatusSucceeded {
+		if r.Command != "release" {
+			continue
+		}
+		if r.Status == connector.StatusSucceeded {
 			return r.RunID, nil
 		}
+		if r.Status == connector.StatusSuperseded && prev == nil && r.SupersededBy != "" {
+			prev = r
+		}
 	}
-	return "", &noReleaseError{scope: cfg.Privacy.Scope}
+	e := &noReleaseError{scope: scope, prev: prev}
+	if prev != nil {
+		if by, err := read(prev.SupersededBy); err == nil {
+			e.by = by
+		}
+	}
+	return "", e
 }
 
 // loadInput loads the graph with the values of valueProp (Neo4j) and
