@@ -29,7 +29,7 @@ func (p *Plan) forecast(ctx context.Context, graph *laplacian.Graph, sigma, rele
 	s := &p.Spec
 	tau, trials := s.Tau+s.Smooth, s.ForecastTrials
 	budget := time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
-	part, err := p.forecastPartition(graph)
+	graph, part, err := p.forecastPartition(graph) // in key order: any input order, one forecast
 	if err != nil {
 		return nil, err
 	}

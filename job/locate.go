@@ -447,7 +447,12 @@ func judgeByForecast(res *graphcloak.LocateResult, f *experiment.Forecast) {
 // verdict needs (experiment.ForecastVerdict). Simulated data only.
 func (p *LocatePlan) forecast(ctx context.Context) (*experiment.Forecast, error) {
 	lj := &p.Job
-	e := experiment.Graph{Graph: lj.Graph, Partition: lj.Partition, Tau: lj.Tau, Sigma: lj.Released.Meta.Sigma, Sources: max(lj.Sources, 1),
+	// In key order: the same graph read in any order gets one verdict.
+	cg, perm, err := canonicalGraph(lj.Graph)
+	if err != nil {
+		return nil, err
+	}
+	e := experiment.Graph{Graph: cg, Partition: canonicalPartition(lj.Partition, perm), Tau: lj.Tau, Sigma: lj.Released.Meta.Sigma, Sources: max(lj.Sources, 1),
 		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed, Progress: p.env.progress("forecast trials")}
 	f, err := experiment.ForecastVerdict(ctx, e)
 	if err != nil {

@@ -112,20 +112,30 @@ type Plan struct {
 	env Env
 	// part is the forecasts' partition (forecastPartition), made once.
 	part []int
+	// canon is the graph in key order the forecast partition is of.
+	canon *laplacian.Graph
 }
 
 // forecastPartition is the partition the plan's forecasts score — Leiden
 // with ForecastSeed, as locate detects communities by default — computed
 // once for --smooth auto's candidates and the dry run's forecast.
-func (p *Plan) forecastPartition(g *laplacian.Graph) ([]int, error) {
+//
+// The forecast runs on g in canonical (key) order, so that it does not
+// depend on the order the graph was read in: forecastPartition returns
+// that graph with its partition, computed there.
+func (p *Plan) forecastPartition(g *laplacian.Graph) (*laplacian.Graph, []int, error) {
 	if p.part == nil {
-		part, err := community.Leiden(g, community.LeidenOptions{Seed: p.Spec.ForecastSeed})
+		cg, _, err := canonicalGraph(g)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		p.part = part
+		part, err := community.Leiden(cg, community.LeidenOptions{Seed: p.Spec.ForecastSeed})
+		if err != nil {
+			return nil, nil, err
+		}
+		p.canon, p.part = cg, part
 	}
-	return p.part, nil
+	return p.canon, p.part, nil
 }
 
 // PlanRelease checks spec and everything a release depends on, in the

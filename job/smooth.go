@@ -42,7 +42,7 @@ const smoothAutoTrials = 100
 // costs no privacy. The chosen Δ2 becomes the release's.
 func (p *Plan) chooseSmooth(ctx context.Context, g *laplacian.Graph) error {
 	s, sum := &p.Spec, p.Summary
-	part, err := p.forecastPartition(g)
+	cg, part, err := p.forecastPartition(g) // in key order: any input order, one choice
 	if err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (p *Plan) chooseSmooth(ctx context.Context, g *laplacian.Graph) error {
 		if err != nil {
 			return inputError{err}
 		}
-		r, err := experiment.RunGraph(ctx, experiment.Graph{Graph: g, Partition: part, Tau: s.Tau + smooth, Sigma: cal.Sigma,
+		r, err := experiment.RunGraph(ctx, experiment.Graph{Graph: cg, Partition: part, Tau: s.Tau + smooth, Sigma: cal.Sigma,
 			Alpha: s.Alpha, Delta: s.Delta, Sources: 1, Trials: trials, Estimator: s.Estimator, Seed: s.ForecastSeed,
 			Progress: p.env.progress("smooth auto forecast")})
 		if err != nil {
