@@ -41,7 +41,7 @@ func (f *secondsFlag) String() string {
 	}
 	return strconv.FormatFloat(f.v, 'g', -1, 64) + "s"
 }
-func (f *secondsFlag) Type() string   { return "duration" }
+func (f *secondsFlag) Type() string { return "duration" }
 func (f *secondsFlag) Set(s string) error {
 	v, err := ParseSeconds(s)
 	if err != nil {
