@@ -14,7 +14,6 @@ import (
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
-	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // This file is the private answer's command side (locate
@@ -39,16 +38,6 @@ func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {
 	f.IntVar(&o.cap, "answer-cap", 0, "distance cap of the answer mechanism: 1 is randomized response, 0 chooses the most accurate (see docs/guarantee.md)")
 	addFitFlags(f, &o.fitTolerance, &o.onMismatch, &o.cache)
 	config.AddFlags(f, "epsilon", "delta", "alpha", "key", "ledger", "ledger-key", "epoch", "value-property")
-}
-
-// addFitFlags adds the certified recovery's flags (locate and serve).
-func addFitFlags(f *pflag.FlagSet, tol *float64, onMismatch, cache *string) {
-	f.Float64Var(tol, "fit-tolerance", recovery.DefaultFitTolerance,
-		"relative misfit allowed between the readings and one source's diffusion at τ (any mass, any constant background), in (0, 0.5]")
-	f.StringVar(onMismatch, "on-mismatch", graphcloak.MismatchRefuse,
-		"readings that are not one source's diffusion: refuse (nothing charged) or rr (randomized response, whose guarantee needs no model)")
-	f.StringVar(cache, "answer-cache", "",
-		"reuse the answer model (the certified recovery's pass over every source and its audit) stored in this file while it verifies against the graph, τ, --fit-tolerance and this version; otherwise compute it and store it here (scheduled answers)")
 }
 
 // runPrivateAnswer is locate --private-answer: answerOnce, then print.
