@@ -22,6 +22,9 @@ type edgeClass struct {
 	hint float64 // degree ratio (≥ 1): a leaf on a hub first
 	slow float64 // how large q_e is likely to be behind a bridge (lanczosHint)
 	trap float64 // how much heat one end keeps next to the other (trapScore)
+	// foreign: another shard's class (GraphShard); refined here only as a
+	// seed, for the lower bound it proves, and left out of this shard's maximum.
+	foreign bool
 }
 
 // edgeClasses groups the edges into classes of equal q_e: swapping two
@@ -235,6 +238,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 	start := time.Now()
 	// The cheap bounds may take a quarter of a time budget.
 	cl := edgeClasses(g, tau, newCutoff(start, opt.TimeBudget/4, opt.Done))
+	opt.shard.markClasses(cl)
 	order, seeds := lanczosOrder(cl)
 
 	workers := runtime.GOMAXPROCS(0)
@@ -393,7 +397,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 	// 455 s where 73 s were left).
 	refining = time.Now()
 	refined.Store(0)
-	run(kmax, columnBlock, taker(order[seeds:], cheap))
+	run(kmax, columnBlock, taker(opt.shard.ownClasses(cl, order[seeds:]), cheap))
 	deepPass()
 	report()
 	return lanczosResult(cl, lo, up, done, floor(), alpha, s)
@@ -450,6 +454,8 @@ func lanczosOrder(cl []edgeClass) (order []int, seeds int) {
 func lanczosProgress(cl []edgeClass, lo, up []float64, done []atomic.Bool, floor float64) (certified, left int) {
 	for c := range cl {
 		switch {
+		case cl[c].foreign: // another shard's
+			certified += cl[c].size
 		case lanczosSettled(cl, lo, up, done, c, floor):
 			certified += cl[c].size
 		case !done[c].Load():
@@ -477,6 +483,9 @@ func lanczosSettled(cl []edgeClass, lo, up []float64, done []atomic.Bool, c int,
 func lanczosUpper(cl []edgeClass, up []float64, done []atomic.Bool, cut []atomic.Uint64) float64 {
 	best := 0.0
 	for c := range cl {
+		if cl[c].foreign {
+			continue
+		}
 		v := math.Sqrt(cl[c].u)
 		switch {
 		case done[c].Load():
@@ -494,6 +503,9 @@ func lanczosResult(cl []edgeClass, lo, up []float64, done []atomic.Bool, qLo, al
 	best, arg := -1.0, 0
 	all := true
 	for c := range cl {
+		if cl[c].foreign {
+			continue
+		}
 		v := math.Sqrt(cl[c].u)
 		if done[c].Load() {
 			v = up[c]
@@ -507,11 +519,16 @@ func lanczosResult(cl []edgeClass, lo, up []float64, done []atomic.Bool, qLo, al
 			best, arg = v, c
 		}
 	}
-	s.Edge = [2]int{cl[arg].i, cl[arg].j}
-	s.Delta2 = roundUpDelta(alpha * best * (1 + 2*roundoffU))
+	s.Edge = [2]int{-1, -1}
+	s.Delta2 = 0
+	if best >= 0 { // (a shard may own no class)
+		s.Edge = [2]int{cl[arg].i, cl[arg].j}
+		s.Delta2 = roundUpDelta(alpha * best * (1 + 2*roundoffU))
+	}
 	lower := roundDownDelta(alpha * math.Sqrt(qLo) * (1 - 2*roundoffU))
 	s.Slack = math.Max(0, s.Delta2-lower)
 	s.Exact = all
+	s.lower, s.complete = lower, all
 	s.Method = "lanczos-edges"
 	s.Kappa2 = math.NaN()
 	return s

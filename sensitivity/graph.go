@@ -40,6 +40,11 @@ type Result struct {
 	Nodes         int     // locations (graph nodes, line source points, matrix columns)
 	Edges         int     // adjacent pairs considered (graph edges, n−1 on the line, declared pairs)
 	Components    int     // connected components of the adjacency
+
+	// Set by the sharded computation (GraphShard, shard.go) only.
+	share    share   // how this result relates to a sharded computation
+	lower    float64 // divided: a proven lower bound on Δ2 of the whole graph (not only this shard's edges)
+	complete bool    // divided: every edge of the shard settled (Exact before honestExact)
 }
 
 // Options tune Graph. The zero value means the defaults.
@@ -85,6 +90,11 @@ type Options struct {
 	// eigendecomposition cannot be interrupted, so callers that must
 	// return at once run Graph in a goroutine as well.
 	Done <-chan struct{}
+
+	// shard restricts the sparse schemes to a share of the edges (GraphShard);
+	// unexported so that no caller of Graph mistakes a shard's partial
+	// maximum for Δ2.
+	shard shardSpec
 }
 
 // ErrStopped is returned by Graph when Options.Done was
@@ -266,6 +276,10 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 		Components: comps,
 	}
 	if g.NumEdges() == 0 {
+		if opt.shard.idle() {
+			return shardEmpty(base), nil
+		}
+		base.share = opt.shard.whole()
 		base.Exact = true
 		base.Method = "no-edges"
 		base.Kappa2 = 1 // exp(−τ·0) = I
@@ -298,7 +312,11 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 	var err error
 	switch {
 	case method == expm.Dense:
+		if opt.shard.idle() {
+			return shardEmpty(base), nil
+		}
 		s, err = denseGraphSensitivity(g, tau, alpha, base)
+		s.share = opt.shard.whole()
 	case scheme == SchemeLanczos:
 		if !lanczosFits(g) {
 			return Result{}, fmt.Errorf("%w: the Lanczos scheme needs %d·n float64s per worker", ErrTooLarge, (lanczosMinSteps+1)*columnBlock)
@@ -306,6 +324,9 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 		s = inLocalOrder(g, func(h *laplacian.Graph) Result { return lanczosGraphSensitivity(h, tau, alpha, opt, base) })
 	default:
 		s = inLocalOrder(g, func(h *laplacian.Graph) Result { return sparseGraphSensitivity(h, tau, alpha, opt, base) })
+	}
+	if method != expm.Dense {
+		s.share = opt.shard.divided()
 	}
 	if err == nil && stop() {
 		return Result{}, ErrStopped
@@ -321,6 +342,10 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 // sparse path's anytime bound, with what is left of a time budget).
 func exactAnyTau(g *laplacian.Graph, tau, alpha float64, base Result, opt *Options, method *expm.Method, scheme *Scheme, stop func() bool) (Result, bool, error) {
 	if *scheme == SchemePanels {
+		if opt.shard.idle() {
+			return shardEmpty(base), true, nil
+		}
+		base.share = opt.shard.whole()
 		if g.N() > panelsLimit {
 			return Result{}, true, fmt.Errorf("%w: the panels method takes at most %d nodes", ErrTooLarge, panelsLimit)
 		}
@@ -331,6 +356,10 @@ func exactAnyTau(g *laplacian.Graph, tau, alpha float64, base Result, opt *Optio
 		return honestExact(s), true, nil
 	}
 	if *method == expm.Auto && *scheme == SchemeAuto && tinyDelta2(g, tau, *opt) {
+		if opt.shard.idle() {
+			return shardEmpty(base), true, nil
+		}
+		base.share = opt.shard.whole()
 		if s, ok := autoExact(g, tau, alpha, base, opt, stop); ok || stop() {
 			if stop() {
 				return Result{}, true, ErrStopped
@@ -340,6 +369,10 @@ func exactAnyTau(g *laplacian.Graph, tau, alpha float64, base Result, opt *Optio
 		*method = expm.Sparse // a time budget the panels do not fit: the sparse path's anytime bound
 	}
 	if *scheme == SchemeSlowModes {
+		if opt.shard.idle() {
+			return shardEmpty(base), true, nil
+		}
+		base.share = opt.shard.whole()
 		start := time.Now()
 		s, ok := slowModesGraphSensitivity(g, tau, alpha, base, slowModesMaxBlock, budgetStop(stop, start, slowModesBudget(opt.TimeBudget, *scheme)))
 		if stop() {

@@ -49,6 +49,7 @@ func sparseGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options,
 	r.candidates()
 	r.pilotSchedule()
 	r.refine(pilotColumnBlocks)
+	r.disown()
 	if !r.stopped && r.ptr < len(r.order) {
 		r.tightenCheapBounds()
 		r.refine(-1)
@@ -68,6 +69,11 @@ type sparseRefiner struct {
 	chebPlan
 	edges  []sparseEdge
 	edgeAt []int32 // CSR position → edge
+	// foreign marks another shard's edges (GraphShard; nil unsharded):
+	// refined like any other during the shared pilot, for the lower bound,
+	// then left out of this shard's maximum and its schedule (disown).
+	foreign []bool
+	seen    []bool // foreign edges whose lower bound is counted
 	order  []int32 // edges by decreasing bound
 
 	tw                *twins
@@ -98,6 +104,10 @@ func newSparseRefiner(g *laplacian.Graph, tau, alpha float64, opt Options) *spar
 	r := &sparseRefiner{g: g, tau: tau, alpha: alpha, opt: opt, start: time.Now(), bestUp: -1, bestEdge: -1}
 	r.chebPlan = newChebPlan(g, tau, opt.Tol)
 	r.collectEdges()
+	r.foreign = opt.shard.markEdges(len(r.edges))
+	if r.foreign != nil {
+		r.seen = make([]bool, len(r.edges))
+	}
 	return r
 }
 
@@ -437,6 +447,22 @@ func (r *sparseRefiner) refine(limit int) {
 	}
 }
 
+// disown ends the pilot's sharing on a shard (GraphShard): another
+// shard's edges count as refined from now on, so that neither the
+// schedule, the Radau bounds nor the pruning test look at them (their
+// lower bounds, found with the columns of this shard's edges, still count).
+func (r *sparseRefiner) disown() {
+	if r.foreign == nil {
+		return
+	}
+	for e, f := range r.foreign {
+		if f {
+			r.refined[e] = true
+		}
+	}
+	r.advance()
+}
+
 // blocksLeft is the number of column blocks left in the schedule.
 func (r *sparseRefiner) blocksLeft() int {
 	return (len(r.nodes) - r.pick.head + columnBlock - 1) / columnBlock
@@ -482,6 +508,15 @@ func (r *sparseRefiner) refineEdgesOf(members []int) {
 				continue
 			}
 			e := r.edgeAt[r.rowStart[i]+k]
+			if r.foreign != nil && r.foreign[e] {
+				// Another shard's edge: its lower bound, once; not its upper.
+				if !r.seen[e] {
+					r.seen[e], r.refined[e] = true, true
+					ed := r.edges[e]
+					r.bestLo = math.Max(r.bestLo, r.diag[ed.i]+r.diag[ed.j]-2*r.off[ed.pij]-r.qErr)
+				}
+				continue
+			}
 			if r.refined[e] {
 				continue
 			}
@@ -501,6 +536,13 @@ func (r *sparseRefiner) refineEdgesOf(members []int) {
 // has the largest of them).
 func (r *sparseRefiner) result(s Result) Result {
 	qUp, bestEdge := r.bestUp, r.bestEdge
+	if qUp < 0 && r.ptr == len(r.order) { // a shard that owns no edge
+		s.Edge = [2]int{-1, -1}
+		lower := roundDownDelta(r.alpha * math.Sqrt(r.bestLo) * (1 - roundoffU))
+		s.lower, s.complete, s.Exact = lower, true, true
+		s.Method, s.Kappa2 = "chebyshev-columns", math.NaN()
+		return s
+	}
 	if r.ptr < len(r.order) {
 		if u := r.edges[r.order[r.ptr]].u; u > qUp {
 			qUp, bestEdge = u, int(r.order[r.ptr])
@@ -514,6 +556,7 @@ func (r *sparseRefiner) result(s Result) Result {
 	lower := roundDownDelta(r.alpha * math.Sqrt(r.bestLo) * (1 - roundoffU))
 	s.Slack = math.Max(0, s.Delta2-lower)
 	s.Exact = !r.stopped || r.pruned
+	s.lower, s.complete = lower, s.Exact
 	s.Method = "chebyshev-columns"
 	if r.stopped {
 		s.Method = "bound-and-refine"
