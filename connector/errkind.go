@@ -7,6 +7,7 @@ import "github.com/graphcloak/graphcloak/errkind"
 
 func (*IdentifierError) Kind() errkind.Kind     { return errkind.BadInput }
 func (*OwnedLabelError) Kind() errkind.Kind     { return errkind.BadInput } // the user names their own graph
+func (*LoadKeyError) Kind() errkind.Kind        { return errkind.BadInput }
 func (*ArgumentError) Kind() errkind.Kind       { return errkind.BadInput }
 func (*BindingError) Kind() errkind.Kind        { return errkind.BadInput }
 func (*RunNotFoundError) Kind() errkind.Kind    { return errkind.BadInput }

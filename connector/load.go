@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
@@ -22,6 +23,10 @@ type LoadSpec struct {
 	// BatchSize is the number of rows per write transaction (default
 	// DefaultBatchSize).
 	BatchSize int
+	// Progress, when set, is called after every committed batch with the
+	// stage ("nodes", "relationships", "readings"), the rows written so
+	// far and the stage's total.
+	Progress func(stage string, done, total int)
 }
 
 // Validate checks every name of s without contacting the server: the
@@ -54,12 +59,32 @@ type LoadEdge struct {
 
 // LoadStats summarise a load in GDS terms.
 type LoadStats struct {
-	NodesLoaded         int   `json:"nodeCount"`
-	RelationshipsLoaded int   `json:"relationshipCount"`
-	ValuesWritten       int   `json:"nodePropertiesWritten"`
-	IntegerKeys         bool  `json:"integerKeys"`
-	WriteMillis         int64 `json:"writeMillis"`
+	NodesLoaded         int  `json:"nodeCount"`
+	RelationshipsLoaded int  `json:"relationshipCount"`
+	ValuesWritten       int  `json:"nodePropertiesWritten"`
+	IntegerKeys         bool `json:"integerKeys"`
+	// KeyIndex is what makes the key's MERGE a lookup: "constraint" (a
+	// uniqueness constraint, created or already there) or "index" (the
+	// stored keys are not unique, or an index was there first).
+	KeyIndex    string `json:"keyIndex"`
+	WriteMillis int64  `json:"writeMillis"`
 }
+
+// LoadKeyError reports node keys a load refuses before writing: not
+// valid UTF-8 (Neo4j would store a replacement character, and two such
+// keys would become one node), or of two types — integer keys beside
+// others, in the files or against the keys already stored under the label
+// (an integer 101 and a string "101" are two nodes).
+type LoadKeyError struct {
+	Key    string // the first key refused (invalid bytes escaped)
+	Reason string
+}
+
+func (e *LoadKeyError) Error() string {
+	return fmt.Sprintf("connector: node key %q: %s", e.Key, e.Reason)
+}
+
+func (*LoadKeyError) connectorError() {}
 
 // Load writes a graph into database idempotently (MERGE on the key, on the
 // relationship between two keyed nodes; SET of the weight and the
@@ -84,6 +109,16 @@ func (c *Client) Load(ctx context.Context, database string, spec LoadSpec, edges
 	label, _ := quoteUser("label", spec.Label)
 	rel, _ := quoteUser("relationship type", spec.RelationshipType)
 	key, _ := Quote("node key property", spec.KeyProperty)
+	// The keys, before anything is written: UTF-8, of one type, of the
+	// stored keys' type.
+	keys := loadKeys(edges, values)
+	asInt, err := keyType(keys)
+	if err != nil {
+		return nil, err
+	}
+	if asInt, err = c.storedKeyType(ctx, db, label, key, keys, asInt); err != nil {
+		return nil, err
+	}
 	// The output registry, before anything is written: the key and the
 	// readings go only where no run's outputs (release values, run ids,
 	// community ids…) are registered, as ClaimOutputs refuses any writer.
@@ -94,13 +129,14 @@ func (c *Client) Load(ctx context.Context, database string, spec LoadSpec, edges
 	if err := c.ClaimOutputs(ctx, database, "", "load", claims); err != nil {
 		return nil, err
 	}
+	st := &LoadStats{IntegerKeys: asInt}
+	if st.KeyIndex, err = c.keyConstraint(ctx, db, label, key); err != nil {
+		return nil, err
+	}
 	batch := spec.BatchSize
 	if batch <= 0 {
 		batch = DefaultBatchSize
 	}
-	keys := loadKeys(edges, values)
-	asInt := allIntegers(keys)
-	st := &LoadStats{IntegerKeys: asInt}
 	conv := func(k string) any {
 		if asInt {
 			v, _ := strconv.ParseInt(k, 10, 64)
@@ -113,7 +149,8 @@ func (c *Client) Load(ctx context.Context, database string, spec LoadSpec, edges
 	for i, k := range keys {
 		nodes[i] = conv(k)
 	}
-	if err := c.loadBatches(ctx, db, "load nodes", fmt.Sprintf("UNWIND $rows AS k MERGE (:%s {%s: k})", label, key), nodes, batch); err != nil {
+	if err := c.loadBatches(ctx, db, "load nodes", fmt.Sprintf("UNWIND $rows AS k MERGE (:%s {%s: k})", label, key), nodes, batch,
+		progress(spec.Progress, "nodes")); err != nil {
 		return nil, err
 	}
 	st.NodesLoaded = len(keys)
@@ -127,8 +164,10 @@ func (c *Client) Load(ctx context.Context, database string, spec LoadSpec, edges
 	for i, e := range edges {
 		rows[i] = map[string]any{"s": conv(e.Source), "t": conv(e.Target), "w": e.Weight}
 	}
-	q := fmt.Sprintf("UNWIND $rows AS row MATCH (a:%s {%s: row.s}), (b:%s {%s: row.t}) MERGE (a)-[r:%s]->(b)%s", label, key, label, key, rel, set)
-	if err := c.loadBatches(ctx, db, "load relationships", q, rows, batch); err != nil {
+	// An undirected edge is one relationship: MERGE without a direction
+	// finds it stored either way (and creates it a→b when there is none).
+	q := fmt.Sprintf("UNWIND $rows AS row MATCH (a:%s {%s: row.s}) MATCH (b:%s {%s: row.t}) MERGE (a)-[r:%s]-(b)%s", label, key, label, key, rel, set)
+	if err := c.loadBatches(ctx, db, "load relationships", q, rows, batch, progress(spec.Progress, "relationships")); err != nil {
 		return nil, err
 	}
 	st.RelationshipsLoaded = len(edges)
@@ -142,7 +181,7 @@ func (c *Client) Load(ctx context.Context, database string, spec LoadSpec, edges
 			}
 		}
 		q := fmt.Sprintf("UNWIND $rows AS row MATCH (n:%s {%s: row.k}) SET n.%s = row.v", label, key, v)
-		if err := c.loadBatches(ctx, db, "load values", q, rows, batch); err != nil {
+		if err := c.loadBatches(ctx, db, "load values", q, rows, batch, progress(spec.Progress, "readings")); err != nil {
 			return nil, err
 		}
 		st.ValuesWritten = len(rows)
@@ -153,7 +192,7 @@ func (c *Client) Load(ctx context.Context, database string, spec LoadSpec, edges
 
 // loadBatches runs query once per batch of rows, each in a managed write
 // transaction (retried: the queries are MERGE/SET, idempotent).
-func (c *Client) loadBatches(ctx context.Context, db, op, query string, rows []any, batch int) error {
+func (c *Client) loadBatches(ctx context.Context, db, op, query string, rows []any, batch int, done func(done, total int)) error {
 	for lo := 0; lo < len(rows); lo += batch {
 		hi := min(lo+batch, len(rows))
 		if _, err := runWrite(ctx, c, db, op, func(ctx context.Context, tx neo4j.ManagedTransaction) (struct{}, error) {
@@ -166,8 +205,96 @@ func (c *Client) loadBatches(ctx context.Context, db, op, query string, rows []a
 		}); err != nil {
 			return err
 		}
+		done(hi, len(rows))
 	}
 	return nil
+}
+
+// progress adapts LoadSpec.Progress to one stage (a no-op without one).
+func progress(p func(stage string, done, total int), stage string) func(done, total int) {
+	if p == nil {
+		return func(int, int) {}
+	}
+	return func(done, total int) { p(stage, done, total) }
+}
+
+// keyType checks the keys of a load: valid UTF-8, and of one type —
+// all integer-like (digits with an optional sign) or none. It reports
+// whether they are stored as integers (all canonical integers: "007"
+// stays a string, so it reads back as "007").
+func keyType(keys []string) (bool, error) {
+	integerLike := func(k string) bool { _, err := strconv.ParseInt(k, 10, 64); return err == nil }
+	for _, k := range keys {
+		if !utf8.ValidString(k) {
+			return false, &LoadKeyError{Key: k, Reason: "is not valid UTF-8 (Neo4j would store a replacement character, and such keys would become one node)"}
+		}
+	}
+	kind := func(k string) string {
+		if integerLike(k) {
+			return "an integer"
+		}
+		return "not an integer"
+	}
+	for _, k := range keys {
+		if kind(k) != kind(keys[0]) {
+			return false, &LoadKeyError{Key: k, Reason: fmt.Sprintf("is %s while %q, the first key, is %s: node keys must be of one type per load "+
+				"(an integer and a string key are two nodes)", kind(k), keys[0], kind(keys[0]))}
+		}
+	}
+	return allIntegers(keys), nil
+}
+
+// storedKeyType reconciles asInt with the keys already stored under the
+// label: integer keys stored, and this load's are not all integers, is a
+// *LoadKeyError (they would be new nodes beside the old); string keys
+// stored, and this load's are integers, stores them as strings.
+func (c *Client) storedKeyType(ctx context.Context, db, label, key string, keys []string, asInt bool) (bool, error) {
+	type value struct{ v any } // ExecuteRead cannot return a nil interface
+	stored, err := runRead(ctx, c, db, "read the stored key type", func(ctx context.Context, tx neo4j.ManagedTransaction) (value, error) {
+		res, err := tx.Run(ctx, fmt.Sprintf("MATCH (n:%s) WHERE n.%s IS NOT NULL RETURN n.%s LIMIT 1", label, key, key), nil)
+		if err != nil {
+			return value{}, err
+		}
+		if res.Next(ctx) {
+			return value{res.Record().Values[0]}, nil
+		}
+		return value{}, res.Err()
+	})
+	if err != nil {
+		return false, err
+	}
+	switch v := stored.v.(type) {
+	case int64:
+		if !asInt {
+			for _, k := range keys {
+				if n, err := strconv.ParseInt(k, 10, 64); err != nil || strconv.FormatInt(n, 10) != k {
+					return false, &LoadKeyError{Key: k, Reason: fmt.Sprintf("is not an integer, and the keys stored under this label are integers (e.g. %d): "+
+						"it would be a new node beside them", v)}
+				}
+			}
+		}
+	case string:
+		return false, nil
+	}
+	return asInt, nil
+}
+
+// keyConstraint makes the key's MERGE a lookup: a uniqueness constraint on
+// (label, key), created if missing, else (stored duplicates, or an index
+// there first) a range index; it waits until the index is online.
+func (c *Client) keyConstraint(ctx context.Context, db, label, key string) (string, error) {
+	kind := "constraint"
+	if _, err := c.exec(ctx, db, "create the key constraint",
+		fmt.Sprintf("CREATE CONSTRAINT IF NOT EXISTS FOR (n:%s) REQUIRE n.%s IS UNIQUE", label, key), nil); err != nil {
+		kind = "index"
+		if _, err := c.exec(ctx, db, "create the key index", fmt.Sprintf("CREATE INDEX IF NOT EXISTS FOR (n:%s) ON (n.%s)", label, key), nil); err != nil {
+			return "", err
+		}
+	}
+	if _, err := c.exec(ctx, db, "await the key index", "CALL db.awaitIndexes(300)", nil); err != nil {
+		return "", err
+	}
+	return kind, nil
 }
 
 // loadKeys returns every node key of the edges and the readings, each

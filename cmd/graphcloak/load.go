@@ -33,7 +33,13 @@ when given. --values FILE (node,value) sets the readings in --value-property.
 
 Writes are MERGE and SET in batches (--batch-size), so loading the same files
 again changes nothing, and a load interrupted half-way is completed by
-running it again. Keys that are all integers are stored as integers.`
+running it again. An undirected edge is one relationship whatever its
+direction, in the files or already stored; rows repeating an edge are merged
+(weights summed, the count printed). Keys that are all integers are stored
+as integers; keys of two types (integers beside others, in the files or
+against the label's stored keys) and keys that are not valid UTF-8 are
+refused before anything is written. The key gets a uniqueness constraint
+(an index where stored keys repeat), created if missing.`
 
 func newLoadCmd(g *globalOptions) *cobra.Command {
 	o := &loadOptionsCmd{g: g}
@@ -63,6 +69,10 @@ type loadSummary struct {
 	Database         string `json:"database"`
 	NodeLabel        string `json:"nodeLabel"`
 	RelationshipType string `json:"relationshipType"`
+	// DuplicateRowsMerged counts the edge list's rows that repeated an
+	// edge (either direction): merged into its one relationship, their
+	// weights summed (docs/input-files.md).
+	DuplicateRowsMerged int `json:"duplicateRowsMerged"`
 	connector.LoadStats
 }
 
@@ -95,9 +105,16 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	if p.ValueProperty != "" && (p.ValueProperty == p.NodeKeyProperty) {
 		return inputErrorf("--value-property %q is the node key property: the readings would overwrite the keys", p.ValueProperty)
 	}
-	edges, values, err := readLoadFiles(o)
+	edges, merged, values, err := readLoadFiles(o)
 	if err != nil {
 		return err
+	}
+	bars := map[string]func(done, total int){}
+	spec.Progress = func(stage string, done, total int) {
+		if bars[stage] == nil {
+			bars[stage] = o.g.progress("load " + stage)
+		}
+		bars[stage](done, total)
 	}
 	client, err := connectNeo4jLogged(ctx, o.g)
 	if err != nil {
@@ -108,14 +125,18 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sum := loadSummary{Database: client.Database(), NodeLabel: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0], LoadStats: *st}
+	sum := loadSummary{Database: client.Database(), NodeLabel: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0],
+		DuplicateRowsMerged: merged, LoadStats: *st}
 	if o.g.output == "json" {
 		return printJSON(out, sum)
 	}
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "database\t%s\n", sum.Database)
-	fmt.Fprintf(tw, "nodes\t%d (:%s, key %s)\n", st.NodesLoaded, sum.NodeLabel, p.NodeKeyProperty)
-	fmt.Fprintf(tw, "relationships\t%d (:%s)\n", st.RelationshipsLoaded, sum.RelationshipType)
+	fmt.Fprintf(tw, "nodes\t%d (:%s, key %s, unique by a %s)\n", st.NodesLoaded, sum.NodeLabel, p.NodeKeyProperty, st.KeyIndex)
+	fmt.Fprintf(tw, "relationships\t%d (:%s, undirected: one per edge whatever its direction)\n", st.RelationshipsLoaded, sum.RelationshipType)
+	if merged > 0 {
+		fmt.Fprintf(tw, "duplicate rows\t%d merged into their edge's relationship (weights summed)\n", merged)
+	}
 	if p.ValueProperty != "" {
 		fmt.Fprintf(tw, "readings\t%d (%s)\n", st.ValuesWritten, p.ValueProperty)
 	}
@@ -126,7 +147,7 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 // readLoadFiles reads and checks the edge list (by the project's CSV
 // rules, so that what is loaded is what --graph file:EDGES would read) and
 // the readings, which must name nodes of the edge list.
-func readLoadFiles(o *loadOptionsCmd) ([]connector.LoadEdge, map[string]float64, error) {
+func readLoadFiles(o *loadOptionsCmd) ([]connector.LoadEdge, int, map[string]float64, error) {
 	header, _ := csvin.ParseHeader(o.g.cfg.Config.Input.Header)
 	var g *laplacian.Graph
 	var err error
@@ -136,21 +157,21 @@ func readLoadFiles(o *loadOptionsCmd) ([]connector.LoadEdge, map[string]float64,
 		g, err = laplacian.LoadCSV(o.edges, laplacian.Options{Header: header})
 	}
 	if err != nil {
-		return nil, nil, flagError("--edges", err)
+		return nil, 0, nil, flagError("--edges", err)
 	}
-	var edges []connector.LoadEdge
+	edges := make([]connector.LoadEdge, 0, g.NumEdges())
 	g.ForEachEdge(func(i, j int, w float64) {
 		edges = append(edges, connector.LoadEdge{Source: g.Key(i), Target: g.Key(j), Weight: w})
 	})
 	if o.values == "" {
-		return edges, nil, nil
+		return edges, g.DuplicatesMerged(), nil, nil
 	}
 	values, err := readReadings(o.stdin, o.values, header)
 	if err != nil {
-		return nil, nil, err
+		return nil, 0, nil, err
 	}
 	if _, err := graphcloak.ValuesByKey(g, values); err != nil {
-		return nil, nil, err
+		return nil, 0, nil, err
 	}
-	return edges, values, nil
+	return edges, g.DuplicatesMerged(), values, nil
 }

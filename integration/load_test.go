@@ -1,0 +1,108 @@
+package integration
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestLoadFaithful (issue 49, deliver 2): load writes the graph of its
+// files and nothing else.
+//
+//   - README's examples/rooms.csv loaded over examples/load-neo4j.cypher
+//     (the same building, some doors stored the other way) changes nothing:
+//     an undirected edge is one relationship whatever its direction (before:
+//     17 → 19 relationships, conductance 0.9 → 1.8 on the doubled doors);
+//   - repeated rows of one edge are one relationship, and the count of
+//     merged rows is printed;
+//   - a later file whose keys are of another type than the stored ones (one
+//     non-integer key over integer keys) is refused naming the key, as is a
+//     file mixing integer and non-integer keys (before: duplicated nodes);
+//   - keys that are not valid UTF-8 are refused (before: two such keys
+//     became one node);
+//   - the key gets a uniqueness constraint (or an index).
+func TestLoadFaithful(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	label, typ := uniqueName(t, "Room"), uniqueName(t, "DOOR")
+	t.Cleanup(func() { dropLabel(t, d, label) })
+	cypher, err := os.ReadFile(filepath.Join(root, "examples", "load-neo4j.cypher"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stmt []string
+	for _, l := range strings.Split(string(cypher), "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(l), "//") {
+			stmt = append(stmt, l)
+		}
+	}
+	q := strings.TrimSuffix(strings.TrimSpace(strings.Join(stmt, "\n")), ";")
+	q = strings.ReplaceAll(strings.ReplaceAll(q, ":Room", ":`"+label+"`"), ":DOOR", ":`"+typ+"`")
+	query(t, d, q, nil)
+	doors := func() (int64, float64) {
+		r := query(t, d, "MATCH (:`"+label+"`)-[r:`"+typ+"`]->(:`"+label+"`) RETURN count(r), sum(r.conductance)", nil)
+		return r[0].Values[0].(int64), r[0].Values[1].(float64)
+	}
+	rooms := func() int64 {
+		return query(t, d, "MATCH (n:`"+label+"`) RETURN count(n)", nil)[0].Values[0].(int64)
+	}
+	n0, c0 := doors()
+	if n0 != 17 {
+		t.Fatalf("load-neo4j.cypher made %d doors, want 17", n0)
+	}
+	conn := []string{"--uri", s.URI, "--user", s.User, "--database", "neo4j"}
+	load := func(edges string, extra ...string) cliResult {
+		args := append([]string{"load", "--edges", edges, "--node-labels", label, "--relationship-types", typ,
+			"--node-key-property", "roomId", "--relationship-weight-property", "conductance"}, conn...)
+		return runCLI(t, s.Password, append(args, extra...)...)
+	}
+	if r := load(filepath.Join(root, "examples", "rooms.csv")); r.Code != 0 {
+		t.Fatalf("load rooms.csv: exit %d: %s", r.Code, r.Stderr)
+	}
+	if n, c := doors(); n != n0 || c != c0 {
+		t.Errorf("rooms.csv over load-neo4j.cypher: %d doors of conductance %g, want %d of %g (the same building)", n, c, n0, c0)
+	}
+
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	// Three rows of one edge (both directions): one relationship, the
+	// repeats counted.
+	r := load(write("repeat.csv", "source,target,w\n301,302,1\n302,301,1\n301,302,2\n"), "-o", "json")
+	if r.Code != 0 || !strings.Contains(r.Stdout, `"duplicateRowsMerged": 2`) {
+		t.Errorf("three rows of one edge: exit %d, stdout %s, stderr %s; want the 2 merged rows counted", r.Code, r.Stdout, r.Stderr)
+	}
+	if n := query(t, d, "MATCH (:`"+label+"` {roomId: 301})-[r:`"+typ+"`]-(:`"+label+"` {roomId: 302}) RETURN count(r)", nil)[0].Values[0]; n != int64(1) {
+		t.Errorf("three rows of one edge: %v relationships, want 1", n)
+	}
+
+	before := rooms()
+	for _, c := range []struct{ name, body, want string }{
+		{"string over integers", "source,target\n101,lobby\n", `"lobby"`},
+		{"mixed", "source,target\n401,402\n402,hall\n", `"hall"`},
+		{"invalid UTF-8", "source,target\nk\xff,k\xfe\n", "UTF-8"},
+	} {
+		r := load(write(strings.ReplaceAll(c.name, " ", "_")+".csv", c.body))
+		if r.Code != 3 || !strings.Contains(r.Stderr, c.want) {
+			t.Errorf("load of %s keys: exit %d, stderr %q; want exit 3 naming %s", c.name, r.Code, firstLine(r.Stderr), c.want)
+		}
+	}
+	if n := rooms(); n != before {
+		t.Errorf("refused loads wrote %d nodes", n-before)
+	}
+	// (A uniqueness constraint is backed by an index: SHOW INDEXES lists both.)
+	if r := query(t, d, "SHOW INDEXES YIELD labelsOrTypes, properties WHERE $l IN labelsOrTypes AND 'roomId' IN properties RETURN 1",
+		map[string]any{"l": label}); len(r) == 0 {
+		t.Errorf("no constraint or index on (:%s).roomId after load", label)
+	}
+}
