@@ -2,9 +2,6 @@ package graphcloak
 
 import (
 	"context"
-	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/graphcloak/graphcloak/internal/jsonmac"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -63,15 +61,10 @@ func (e *AnswerCacheMACError) Error() string {
 	return "graphcloak: the answer certificate's MAC does not verify under the ledger key"
 }
 
+// mac is the certificate's MAC (its mac field left out) under key.
 func (c AnswerCertificate) mac(key []byte) (string, error) {
 	c.MAC = ""
-	b, err := json.Marshal(c)
-	if err != nil {
-		return "", err
-	}
-	m := hmac.New(sha256.New, key)
-	m.Write(b)
-	return hex.EncodeToString(m.Sum(nil)), nil
+	return jsonmac.Sum(key, c)
 }
 
 // Load returns the stored certifier state for g at τ and tol. Its errors
@@ -91,7 +84,7 @@ func (c AnswerCache) Load(g *laplacian.Graph, tau, tol float64) (recovery.Certif
 		if err != nil {
 			return recovery.CertifierState{}, err
 		}
-		if cert.MAC == "" || !hmac.Equal([]byte(cert.MAC), []byte(want)) {
+		if cert.MAC == "" || !jsonmac.Equal(cert.MAC, want) {
 			return recovery.CertifierState{}, &AnswerCacheMACError{Missing: cert.MAC == ""}
 		}
 	}

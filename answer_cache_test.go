@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/internal/heattest"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -44,7 +45,7 @@ func TestAnswerCacheRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(r.Classes, m.Classes) || r.Geometry.N() != m.Geometry.N() {
 		t.Fatalf("restored classes %+v, computed %+v", r.Classes, m.Classes)
 	}
-	heat := padeHeat(g, 5)
+	heat := heattest.PadeHeat(g, 5)
 	y := make([]float64, g.N())
 	for s := 0; s < g.N(); s++ {
 		for i := range y {

@@ -7,46 +7,10 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/internal/heattest"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
-	"gonum.org/v1/gonum/mat"
 )
-
-// padeHeat returns exp(−τL) by gonum's Padé scaling and squaring: the
-// readings of the oracle, independent of the eigendecomposition and the
-// Chebyshev action the answer uses.
-func padeHeat(g *laplacian.Graph, tau float64) *mat.Dense {
-	n := g.N()
-	m := mat.NewDense(n, n, nil)
-	for i, d := range g.Degrees() {
-		m.Set(i, i, -tau*d)
-	}
-	g.ForEachEdge(func(i, j int, w float64) { m.Set(i, j, tau*w); m.Set(j, i, tau*w) })
-	var e mat.Dense
-	e.Exp(m)
-	return &e
-}
-
-// hubArmsPath: a hub with 14 arms of 3 nodes and an 80-node path.
-func hubArmsPath(t *testing.T) *laplacian.Graph {
-	var edges []laplacian.Edge
-	n := 1
-	link := func(u int) { edges = append(edges, laplacian.Edge{U: int32(u), V: int32(n), Weight: 1}); n++ }
-	for a := 0; a < 14; a++ {
-		link(0)
-		link(n - 1)
-		link(n - 1)
-	}
-	link(0)
-	for k := 1; k < 80; k++ {
-		link(n - 1)
-	}
-	g, err := laplacian.FromEdges(n, nil, edges, laplacian.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
 
 type oracleCase struct {
 	name    string
@@ -79,7 +43,7 @@ func TestAnswerGuaranteeOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hub := hubArmsPath(t)
+	hub := heattest.HubArmsPath(t)
 	cases := []oracleCase{
 		{"karate τ=30 ε=1 envelope", karate, 30, 1, []float64{1}, 1, 0},
 		{"karate τ=50 ε=4 geometric", karate, 50, 4, []float64{1}, 1, 3},
@@ -108,7 +72,7 @@ func TestAnswerGuaranteeOracle(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			heat := padeHeat(tc.g, tc.tau)
+			heat := heattest.PadeHeat(tc.g, tc.tau)
 			n := tc.g.N()
 			for _, mass := range tc.masses {
 				dist, refused := make([][]float64, n), 0
@@ -159,7 +123,7 @@ func TestAnswerGuaranteeOracle(t *testing.T) {
 // response with --on-mismatch rr, the reason in the result.
 func TestAnswerMismatchSurfaces(t *testing.T) {
 	g, part := laplacian.Karate()
-	heat := padeHeat(g, 1)
+	heat := heattest.PadeHeat(g, 1)
 	y := make([]float64, g.N())
 	for i := range y {
 		y[i] = heat.At(i, 0) + heat.At(i, 33)

@@ -8,54 +8,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/internal/heattest"
 	"github.com/graphcloak/graphcloak/laplacian"
-	"gonum.org/v1/gonum/mat"
 )
-
-// padeHeat returns exp(−τL) by gonum's Padé scaling and squaring (mat.Exp):
-// an oracle independent of the eigendecomposition and of the Chebyshev
-// action the Certifier uses.
-func padeHeat(g *laplacian.Graph, tau float64) *mat.Dense {
-	n := g.N()
-	m := mat.NewDense(n, n, nil)
-	deg := g.Degrees()
-	for i := 0; i < n; i++ {
-		m.Set(i, i, -tau*deg[i])
-	}
-	g.ForEachEdge(func(i, j int, w float64) {
-		m.Set(i, j, tau*w)
-		m.Set(j, i, tau*w)
-	})
-	var e mat.Dense
-	e.Exp(m)
-	return &e
-}
-
-// hubArmsPath is the adversarial graph: a hub with 14 arms of 3
-// nodes and an 80-node path hanging off it.
-func hubArmsPath(t *testing.T) *laplacian.Graph {
-	var edges []laplacian.Edge
-	n := 1
-	for a := 0; a < 14; a++ {
-		prev := 0
-		for k := 0; k < 3; k++ {
-			edges = append(edges, laplacian.Edge{U: int32(prev), V: int32(n), Weight: 1})
-			prev = n
-			n++
-		}
-	}
-	prev := 0
-	for k := 0; k < 80; k++ {
-		edges = append(edges, laplacian.Edge{U: int32(prev), V: int32(n), Weight: 1})
-		prev = n
-		n++
-	}
-	g, err := laplacian.FromEdges(n, nil, edges, laplacian.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return g
-}
 
 type certCase struct {
 	name string
@@ -78,7 +33,7 @@ func certCases(t *testing.T) []certCase {
 		{"karate", karate, []float64{0.01, 1, 5, 30, 50, 1e6}},
 		{"pa300", pa, []float64{0.01, 1, 10}},
 		{"geometric200", geo, []float64{0.1, 3}},
-		{"hub-arms-path", hubArmsPath(t), []float64{1, 100}},
+		{"hub-arms-path", heattest.HubArmsPath(t), []float64{1, 100}},
 		{"path40", path, []float64{1, 200}},
 	}
 }
@@ -113,7 +68,7 @@ func TestCertifiedRecoveryOracle(t *testing.T) {
 				if sc.Refused != 0 || sc.Misplaced != 0 || sc.RefitFailures != 0 || sc.SourcesRefitted != len(sampleOf(tc.g.N())) {
 					t.Fatalf("audit: %d refused, %d misplaced, %d of %d refits failed", sc.Refused, sc.Misplaced, sc.RefitFailures, sc.SourcesRefitted)
 				}
-				heat := padeHeat(tc.g, tau)
+				heat := heattest.PadeHeat(tc.g, tau)
 				n := tc.g.N()
 				// Brute force over every pair: two nodes whose directions
 				// are confusable are in one class (the pass's screening

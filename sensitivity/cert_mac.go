@@ -2,12 +2,10 @@ package sensitivity
 
 import (
 	"crypto/hmac"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"fmt"
 
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/jsonmac"
 )
 
 // Certificates (sensitivity --save, release --sensitivity-cache) are
@@ -27,13 +25,7 @@ import (
 // certMAC returns the MAC of c (its mac field left out) under key K_cert.
 func certMAC(c Certificate, key []byte) (string, error) {
 	c.MAC = ""
-	b, err := json.Marshal(c)
-	if err != nil {
-		return "", err
-	}
-	m := hmac.New(sha256.New, key)
-	m.Write(b)
-	return hex.EncodeToString(m.Sum(nil)), nil
+	return jsonmac.Sum(key, c)
 }
 
 // Seal sets c's MAC under the certificate key K_cert (nil: removes it; an
