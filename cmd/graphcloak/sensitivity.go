@@ -31,6 +31,7 @@ type sensitivityOptions struct {
 	timeBudget time.Duration
 	save       string
 	dryRun     bool
+	shard      string // --shard i/N (sensitivity_shard.go)
 
 	line bool
 	n, m int
@@ -84,7 +85,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 				if o.graph != "" {
 					return usageErrorf("give either --graph or --line, not both")
 				}
-				for _, name := range []string{"method", "dense-limit", "time-budget", "save", "dry-run"} {
+				for _, name := range []string{"method", "dense-limit", "time-budget", "save", "dry-run", "shard"} {
 					if f.Changed(name) {
 						return usageErrorf("--%s applies to --graph, not --line", name)
 					}
@@ -115,6 +116,9 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 				if o.dryRun && o.save != "" {
 					return usageErrorf("--dry-run computes no Δ2, so there is nothing to --save")
 				}
+				if err := checkShardFlags(o); err != nil {
+					return err
+				}
 			}
 			o.tau, o.alpha = g.cfg.Privacy.Tau, g.cfg.Privacy.Alpha
 			return runSensitivity(cmd.Context(), g, o, g.stdout)
@@ -128,6 +132,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	durationVar(fl, &o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print the method and its modelled time and memory; compute nothing")
 	fl.StringVar(&o.save, "save", "", "write a sensitivity certificate (Δ2, τ, α, graph fingerprint, method, version) to this JSON file, for release --sensitivity-cert")
+	fl.StringVar(&o.shard, "shard", "", "compute shard i of N (i/N, 0 ≤ i < N) of the exact Δ2 and --save it as a partial certificate; graphcloak sensitivity merge joins all N into the certificate one process would write (docs/sharding.md)")
 	fl.BoolVar(&o.line, "line", false, "the 1-D heat kernel on [0, 1] instead of a graph")
 	fl.IntVar(&o.n, "n", 0, "line: source grid points j/n, j = 1..n")
 	fl.IntVar(&o.m, "m", 0, "line: sensors at i/m, i = 1..m")
@@ -135,6 +140,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	_ = fl.MarkHidden("T")
 	config.AddFlags(fl, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
+	cmd.AddCommand(newSensitivityMergeCmd(g))
 	return cmd
 }
 
@@ -175,6 +181,10 @@ type sensitivityResult struct {
 	M             *int          `json:"m,omitempty"`
 	Kappa2        sensJSONFloat `json:"kappa2"`
 	Seconds       float64       `json:"seconds"`
+	// Shard: a --shard run's share (delta2 bounds its edges only;
+	// certified and exact are false until merged); Shards: a merge's N.
+	Shard  *sensitivityShardInfo `json:"shard,omitempty"`
+	Shards int                   `json:"shards,omitempty"`
 }
 
 // parseSensitivityMethod maps --method to the dense/sparse choice and the
@@ -362,6 +372,9 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	}
 	opt.Status = sensitivityProgress(g)
 	opt.Done = ctx.Done() // the engine stops too, not only this command
+	if o.shard != "" {
+		return graphSensitivityShard(ctx, g, o, gr, opt)
+	}
 	g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
 	start := time.Now()
 	s, err := graphSensitivityCtx(ctx, gr, o.tau, o.alpha, opt)
@@ -439,6 +452,9 @@ func sensitivityResultFrom(s sensitivity.Result, d time.Duration) sensitivityRes
 }
 
 func printSensitivityTable(out io.Writer, r sensitivityResult) error {
+	if r.Shard != nil {
+		return printShardTable(out, r)
+	}
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	kind := "proven upper bound"
 	if r.Exact {

@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// Sharded Δ2 (docs/sharding.md): sensitivity --shard i/N --save PART
+// computes one share of the exact Δ2 and writes a partial certificate;
+// sensitivity merge PART... --save CERT checks that the parts are every
+// shard of one computation exactly once and writes the certificate one
+// process would have written.
+
+// sensitivityShardInfo is a --shard run's share in its JSON output.
+type sensitivityShardInfo struct {
+	Index int `json:"index"`
+	Count int `json:"count"`
+	// Scheme: how the work divides — columns or lanczos (by edges), whole
+	// (a method that is not divided: shard 0 computes it all).
+	Scheme string `json:"scheme"`
+	Empty  bool   `json:"empty,omitempty"` // whole: another shard holds the result
+	// Lower is a proven lower bound on Δ2 of the whole graph; delta2 is
+	// a proven upper bound over this shard's edges only.
+	Lower    float64 `json:"lower"`
+	Complete bool    `json:"complete"` // every edge of the shard settled
+	Save     string  `json:"save"`     // the partial certificate written
+}
+
+// checkShardFlags validates --shard against the other --graph flags.
+func checkShardFlags(o *sensitivityOptions) error {
+	if o.shard == "" {
+		return nil
+	}
+	if _, _, err := sensitivity.ParseShard(o.shard); err != nil {
+		return usageErrorf("--shard: %v", err)
+	}
+	switch {
+	case o.dryRun:
+		return usageErrorf("--shard computes a share of Δ2; --dry-run computes nothing (dry-run the whole graph instead)")
+	case o.save == "":
+		return usageErrorf("--shard needs --save PART: a shard's result is a partial certificate for graphcloak sensitivity merge")
+	}
+	return nil
+}
+
+// graphSensitivityShard is sensitivity --graph --shard i/N --save PART.
+func graphSensitivityShard(ctx context.Context, g *globalOptions, o *sensitivityOptions, gr *laplacian.Graph, opt sensitivity.Options) (sensitivityResult, error) {
+	index, count, err := sensitivity.ParseShard(o.shard)
+	if err != nil {
+		return sensitivityResult{}, usageErrorf("--shard: %v", err)
+	}
+	g.logger.Debug("computing a shard of Δ2", "shard", o.shard, "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
+	start := time.Now()
+	type result struct {
+		p   sensitivity.Partial
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		p, err := sensitivity.GraphShard(gr, o.tau, o.alpha, opt, index, count)
+		ch <- result{p, err}
+	}()
+	var r result
+	select {
+	case <-ctx.Done():
+		return sensitivityResult{}, ctx.Err()
+	case r = <-ch:
+	}
+	if opt.Status != nil {
+		fmt.Fprintln(g.stderr)
+	}
+	if r.err != nil {
+		return sensitivityResult{}, inputError{r.err}
+	}
+	p := r.p
+	c, err := sensitivity.NewPartialCertificate(gr, p, o.tau, buildVersion().String())
+	var lopt privacy.FileLedgerOptions
+	if err == nil {
+		lopt, err = ledgerOptions(&g.cfg.Config)
+	}
+	if err == nil { // sealed under the ledger key, when one is given, as a certificate is
+		err = c.Seal(lopt.Key.CertificateMACKey())
+	}
+	if err == nil {
+		err = sensitivity.SavePartialCertificate(o.save, c)
+	}
+	if err != nil {
+		return sensitivityResult{}, inputErrorf("--save: %w", err)
+	}
+	res := sensitivityResult{Delta2: p.Delta2, Method: p.Method, Nodes: p.Nodes, Edges: p.Edges, Components: p.Components,
+		Edge: []any{}, Graph: o.graph, Tau: &o.tau, Alpha: p.Alpha, Kappa2: sensJSONFloat(math.NaN()),
+		Seconds: time.Since(start).Seconds(),
+		Shard: &sensitivityShardInfo{Index: index, Count: count, Scheme: p.Scheme, Empty: p.Empty, Lower: p.Lower,
+			Complete: p.Complete, Save: o.save}}
+	if p.Edge[0] >= 0 {
+		res.Edge = []any{gr.Key(p.Edge[0]), gr.Key(p.Edge[1])}
+	}
+	return res, nil
+}
+
+// printShardTable is the table form of a --shard run.
+func printShardTable(out io.Writer, r sensitivityResult) error {
+	s := r.Shard
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprintf(tw, "shard\t%d/%d (%s)\n", s.Index, s.Count, s.Scheme)
+	switch {
+	case s.Empty:
+		fmt.Fprintf(tw, "share\tnone: the method (%s) is not divided, shard 0 computes it\n", "whole")
+	default:
+		fmt.Fprintf(tw, "shard's edges\tΔ2 term ≤ %.17g\n", r.Delta2)
+		fmt.Fprintf(tw, "lower bound\tΔ2 ≥ %.17g (whole graph)\n", s.Lower)
+		fmt.Fprintf(tw, "complete\t%v\n", s.Complete)
+		fmt.Fprintf(tw, "method\t%s\n", r.Method)
+	}
+	if len(r.Edge) == 2 {
+		fmt.Fprintf(tw, "maximising pair\t%v – %v\n", r.Edge[0], r.Edge[1])
+	}
+	fmt.Fprintf(tw, "saved\t%s (a partial certificate: certifies nothing until merged)\n", s.Save)
+	fmt.Fprintf(tw, "next\tgraphcloak sensitivity merge <all %d partial certificates> --save CERT\n", s.Count)
+	fmt.Fprintf(tw, "seconds\t%.3f\n", r.Seconds)
+	return tw.Flush()
+}
+
+// sensitivityMergeOptions are the flags of "sensitivity merge".
+type sensitivityMergeOptions struct {
+	save string
+}
+
+const sensitivityMergeHelp = `Merge the partial certificates written by sensitivity --shard i/N --save into
+the sensitivity certificate one process would have written (docs/sharding.md).
+
+The parts must be every shard 0 … N−1 of one computation exactly once: one graph
+fingerprint, τ, α, software version, shard count N and scheme. A missing,
+duplicated or foreign part is refused (exit 3) and nothing is written. With a
+ledger key every part must carry a MAC that verifies under it, and the
+certificate is sealed under it.
+
+Δ2 is the largest of the shards' upper bounds (its edge the maximising pair),
+the slack its distance to the largest of their lower bounds; it is exact when
+every shard completed and the bracket is within the relative slack 1e-6 — the
+same float64s as the single run. The certificate's created time is the latest
+part's, so merging the same files twice writes the same bytes.`
+
+func newSensitivityMergeCmd(g *globalOptions) *cobra.Command {
+	o := &sensitivityMergeOptions{}
+	cmd := &cobra.Command{
+		Use:   "merge PART...",
+		Short: "Merge the partial certificates of a sharded Δ2 into one certificate",
+		Long:  sensitivityMergeHelp,
+		Example: `  for i in 0 1 2 3; do graphcloak sensitivity --graph pa:n=3000,m=3 --tau 1 --shard $i/4 --save part-$i.json & done; wait
+  graphcloak sensitivity merge part-*.json --save pa.cert.json`,
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("sensitivity merge needs the partial certificates: PART...")
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.save == "" {
+				return usageErrorf("sensitivity merge needs --save CERT")
+			}
+			return runSensitivityMerge(g, o, args, g.stdout)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&o.save, "save", "", "write the merged sensitivity certificate to this JSON file, for release --sensitivity-cert")
+	config.AddFlags(fl, "ledger-key")
+	return cmd
+}
+
+func runSensitivityMerge(g *globalOptions, o *sensitivityMergeOptions, files []string, out io.Writer) error {
+	start := time.Now()
+	parts := make([]sensitivity.PartialCertificate, len(files))
+	for k, f := range files {
+		p, err := sensitivity.LoadPartialCertificate(f)
+		if err != nil {
+			return inputError{err}
+		}
+		parts[k] = p
+	}
+	lopt, err := ledgerOptions(&g.cfg.Config)
+	if err != nil {
+		return err
+	}
+	key := lopt.Key.CertificateMACKey()
+	c, err := sensitivity.MergePartials(parts, files, key)
+	if err != nil {
+		return inputError{err}
+	}
+	if err := c.Seal(key); err != nil {
+		return inputErrorf("--save: %w", err)
+	}
+	if err := sensitivity.SaveCertificate(o.save, c); err != nil {
+		return inputErrorf("--save: %w", err)
+	}
+	tau := c.Tau
+	res := sensitivityResult{Delta2: c.Delta2, Certified: true, Exact: c.Exact, Method: c.Method, Slack: c.Slack,
+		Nodes: c.Graph.Nodes, Edges: c.Graph.Edges, Components: parts[0].Components, Edge: []any{}, Tau: &tau, Alpha: c.Alpha,
+		Kappa2: sensJSONFloat(math.NaN()), Seconds: time.Since(start).Seconds(), Shards: parts[0].Shards}
+	if c.Delta2 > 0 {
+		res.RelativeSlack = c.Slack / c.Delta2
+	}
+	if c.Edge[0] != "" {
+		res.Edge = []any{c.Edge[0], c.Edge[1]}
+	}
+	if g.output == "json" {
+		return printJSON(out, res)
+	}
+	if err := printSensitivityTable(out, res); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(out, "merged %d shards into %s\n", res.Shards, o.save)
+	return err
+}
