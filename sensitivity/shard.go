@@ -157,10 +157,10 @@ type Partial struct {
 	// Complete: every edge of the shard settled (no time budget hit).
 	Complete bool
 	// Exact, Slack: the whole result's (Scheme whole); unused otherwise.
-	Exact  bool
-	Slack  float64
-	Method string
-	Alpha  float64
+	Exact                    bool
+	Slack                    float64
+	Method                   string
+	Alpha                    float64
 	Nodes, Edges, Components int
 }
 

@@ -65,7 +65,7 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 	}
 	sparse := func(s Scheme) Options { return Options{Method: expm.Sparse, Scheme: s} }
 	runs := []run{
-		{"karate", 0.5, Options{}},                      // dense: not divided
+		{"karate", 0.5, Options{}},                        // dense: not divided
 		{"pa:n=400,m=3,seed=2", 1, sparse(SchemeColumns)}, // columns
 		{"pa:n=400,m=3,seed=2", 1, sparse(SchemeLanczos)}, // lanczos
 		{"pa:n=1500,m=3,seed=1", 0.5, sparse(SchemeAuto)},

@@ -73,8 +73,8 @@ type sparseRefiner struct {
 	// refined like any other during the shared pilot, for the lower bound,
 	// then left out of this shard's maximum and its schedule (disown).
 	foreign []bool
-	seen    []bool // foreign edges whose lower bound is counted
-	order  []int32 // edges by decreasing bound
+	seen    []bool  // foreign edges whose lower bound is counted
+	order   []int32 // edges by decreasing bound
 
 	tw                *twins
 	kern              *blockKernel
