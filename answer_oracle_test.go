@@ -45,7 +45,7 @@ func TestAnswerGuaranteeOracle(t *testing.T) {
 	}
 	hub := heattest.HubArmsPath(t)
 	cases := []oracleCase{
-		{"karate τ=30 ε=1 envelope", karate, 30, 1, []float64{1}, 1, 0},
+		{"karate τ=30 ε=1 envelope", karate, 30, 1, []float64{1e-6, 1, 1e6}, 1, 0},
 		{"karate τ=50 ε=4 geometric", karate, 50, 4, []float64{1}, 1, 3},
 		{"karate τ=5 ε=1", karate, 5, 1, []float64{1e-6, 1, 1e6}, 1, 0},
 		{"karate τ=0.01 ε=4", karate, 0.01, 4, []float64{1, 100}, 1, 0},

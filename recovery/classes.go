@@ -80,7 +80,7 @@ func (c *Certifier) pass(ctx context.Context, progress func(done, total int)) ([
 			c.norm[lo+k] = math.Sqrt(sq)
 		}
 		C := make([]float64, n*b)
-		c.act.Apply(C, P, b)
+		c.correlate(C, P, b)
 		var local []pair
 		for i := 0; i < n; i++ {
 			row := C[i*b : i*b+b]
