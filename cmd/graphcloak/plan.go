@@ -17,6 +17,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
@@ -28,6 +29,7 @@ type planOptions struct {
 	smoothSpec    string
 	smooth        []float64
 	answerEpsilon float64
+	fitTolerance  float64
 	// epsilonGiven: --epsilon was given (else the configured ε).
 	epsilonGiven bool
 }
@@ -93,6 +95,8 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.smoothSpec, "smooth", "0", "also forecast per-node releases smoothed by these τ′ (comma-separated; release --smooth τ′: Δ2 at τ+τ′); auto: the τ′ release --smooth auto chooses among, τ/2, τ and 2τ")
 	durationVar(f, &o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
 	config.AddFlags(f, "header", "epsilon-total", "delta-total", "ledger", "ledger-key", "scope")
+	f.Float64Var(&o.fitTolerance, "fit-tolerance", recovery.DefaultFitTolerance,
+		"the private answer's fit tolerance (as locate --private-answer): the audit's classes depend on it")
 	f.Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "the answers' share ε_A of --epsilon-total that BUDGET BUYS assumes (as budget --init --answer-epsilon fixes it; 0: answers in zCDP)")
 	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
@@ -150,6 +154,11 @@ type planReport struct {
 	// --delta-total, --answer-epsilon), with its ρ_max for Gaussian
 	// releases.
 	Budget *planBudget `json:"budget,omitempty"`
+	// AnswerAudits is the private answer's end-to-end check on this graph
+	// per ε (locate --private-answer's answerAudit); AnswerRefused says
+	// why no answer can be certified at this τ.
+	AnswerAudits  []planAudit `json:"answerAudits,omitempty"`
+	AnswerRefused string      `json:"answerRefused,omitempty"`
 }
 
 // planBudget is a budget and the ρ_max the ledger gives Gaussian releases
@@ -292,6 +301,11 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		res.Needed = append(res.Needed, r.Needed...)
 	}
 	rep.Result = res
+	if slices.Contains(o.modes, experiment.ModeAnswer) {
+		if err := auditAnswers(ctx, g, lg.Graph, part, tau, o.alpha, o.fitTolerance, o.epsilons, rep); err != nil {
+			return err
+		}
+	}
 	budgetCfg, answerEpsilon := cfg, o.answerEpsilon
 	bal, err := planLedgerBalance(ctx, g, o)
 	if err != nil {
@@ -389,6 +403,7 @@ func printPlan(out io.Writer, rep *planReport) error {
 	if err := printForecasts(out, rep.Result.Forecasts); err != nil {
 		return err
 	}
+	printAnswerAudits(out, rep)
 	for _, n := range rep.Result.Needed {
 		if n.Reached {
 			fmt.Fprintf(out, "target %.2f: %s (%s) reaches it at ε = %g (forecast %.3f [%.3f, %.3f])\n",

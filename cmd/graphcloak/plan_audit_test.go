@@ -1,0 +1,38 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// plan audits the private answer on the graph for every ε (every source
+// fitted, the loss over every edge within ε), and at a τ the graph cannot
+// resolve it says answers would be refused instead of failing.
+func TestPlanAnswerAudit(t *testing.T) {
+	isolateConfig(t)
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "plan", "--graph", "karate", "--epsilon", "1,4",
+		"--modes", "private-answer", "--trials", "10", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	validate(t, "plan", stdout)
+	var rep planReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.AnswerAudits) != 2 || rep.AnswerRefused != "" {
+		t.Fatalf("audits %+v, refused %q", rep.AnswerAudits, rep.AnswerRefused)
+	}
+	for _, a := range rep.AnswerAudits {
+		if !a.Passed || a.SourcesChecked != 34 || a.EdgesChecked != 78 || a.WorstLoss > a.Epsilon*(1+1e-9) || a.WorstLoss < a.Epsilon/2 {
+			t.Errorf("ε = %g: audit %+v", a.Epsilon, *a.AnswerAudit)
+		}
+	}
+	stdout, stderr, code = runPipelineCLI(t, context.Background(), nil, "plan", "--graph", "karate", "--epsilon", "1",
+		"--modes", "private-answer", "--trials", "10", "--tau", "50")
+	if code != 0 || !strings.Contains(stdout, "private answers would be refused at this τ") {
+		t.Fatalf("τ = 50: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
