@@ -482,6 +482,10 @@ func MergePartials(parts []PartialCertificate, names []string, key []byte) (Cert
 		return Certificate{}, &MergeError{"no shard holds an edge"}
 	}
 	c.Delta2, c.Edge = sorted[best].Delta2, sorted[best].Edge
+	if lower > c.Delta2 {
+		// Proven bounds cannot cross: a part was not computed as it says.
+		return Certificate{}, &MergeError{fmt.Sprintf("the parts contradict each other: a proven lower bound %v exceeds every proven upper bound (largest %v)", lower, c.Delta2)}
+	}
 	c.Slack = math.Max(0, c.Delta2-lower)
 	c.Exact = complete
 	if c.Delta2 > 0 && c.Slack/c.Delta2 > ExactRelativeSlack {

@@ -129,6 +129,9 @@ func TestMergeRefuses(t *testing.T) {
 	edited.Delta2 /= 2
 	unsealed := good[1]
 	unsealed.MAC = ""
+	crossed := good[1]
+	crossed.Lower = 2 * (good[0].Delta2 + good[1].Delta2 + good[2].Delta2)
+	crossed.Seal(key)
 	for name, c := range map[string]struct {
 		parts []PartialCertificate
 		want  string
@@ -145,6 +148,7 @@ func TestMergeRefuses(t *testing.T) {
 		"edited":   {[]PartialCertificate{good[0], edited, good[2]}, "MAC does not verify"},
 		"unsealed": {[]PartialCertificate{good[0], unsealed, good[2]}, "carries no MAC"},
 		"none":     {nil, "no partial certificates"},
+		"crossed":  {[]PartialCertificate{good[0], crossed, good[2]}, "contradict each other"},
 	} {
 		_, err := MergePartials(c.parts, nil, key)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
