@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"time"
@@ -134,6 +136,45 @@ func (c AnswerCache) Store(m *AnswerModel) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), c.Path)
+}
+
+// Model returns the answer model of g at τ: restored from the cache when
+// it verifies, else computed (NewAnswerModel) and stored. A cache that
+// cannot be used only costs the computation; why is logged at the level an
+// operator needs (a forged or unreadable file is a warning, a changed
+// graph routine). A nil cache computes.
+func (c *AnswerCache) Model(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string,
+	opt recovery.CertifierOptions, log *slog.Logger) (*AnswerModel, error) {
+	if c == nil {
+		return NewAnswerModel(ctx, g, tau, part, names, opt)
+	}
+	st, err := c.Load(g, tau, opt.Tol)
+	var mac *AnswerCacheMACError
+	switch {
+	case err == nil:
+		m, err := RestoreAnswerModel(ctx, g, tau, opt.Tol, st, part, names)
+		if err == nil {
+			log.Info("answer model reused from the certificate: the graph is unchanged", "cache", c.Path)
+			return m, nil
+		}
+		log.Warn("answer certificate unusable: recomputing", "cache", c.Path, "error", err)
+	case errors.Is(err, fs.ErrNotExist):
+		log.Info("no answer certificate cached yet: computing the model", "cache", c.Path)
+	case errors.As(err, &mac):
+		log.Warn("answer certificate not authenticated under the ledger key: recomputing and replacing it", "cache", c.Path, "reason", err)
+	case errors.Is(err, ErrAnswerCacheMismatch):
+		log.Info("answer certificate does not match: recomputing", "cache", c.Path, "reason", err)
+	default:
+		log.Warn("answer certificate unreadable: recomputing and replacing it", "cache", c.Path, "error", err)
+	}
+	m, err := NewAnswerModel(ctx, g, tau, part, names, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.Store(m); err != nil {
+		log.Warn("could not store the answer certificate", "cache", c.Path, "error", err)
+	}
+	return m, nil
 }
 
 // RestoreAnswerModel is NewAnswerModel from a stored certifier state

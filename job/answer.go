@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io/fs"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
@@ -201,42 +200,15 @@ func (p *AnswerPlan) certifierOptions() recovery.CertifierOptions {
 	return recovery.CertifierOptions{Tol: p.Spec.FitTolerance, Progress: p.env.progress("answer audit")}
 }
 
-// model returns the answer model: restored from the cache when it
-// verifies, else computed (and stored when a cache is named). A cache that
-// cannot be used only costs the computation; why is logged.
+// model returns the answer model, restored from the spec's cache when it
+// verifies (graphcloak.AnswerCache.Model).
 func (p *AnswerPlan) model(ctx context.Context) (*graphcloak.AnswerModel, error) {
-	s, in, log := &p.Spec, p.Input, p.env.logger()
-	if s.CachePath == "" {
-		return graphcloak.NewAnswerModel(ctx, in.Graph, s.Tau, in.Partition, in.Names, p.certifierOptions())
+	s, in := &p.Spec, p.Input
+	var cache *graphcloak.AnswerCache
+	if s.CachePath != "" {
+		cache = &graphcloak.AnswerCache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software}
 	}
-	cache := graphcloak.AnswerCache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software}
-	st, err := cache.Load(in.Graph, s.Tau, s.FitTolerance)
-	var mac *graphcloak.AnswerCacheMACError
-	switch {
-	case err == nil:
-		m, err := graphcloak.RestoreAnswerModel(ctx, in.Graph, s.Tau, s.FitTolerance, st, in.Partition, in.Names)
-		if err == nil {
-			log.Info("answer model reused from the certificate: the graph is unchanged", "cache", s.CachePath)
-			return m, nil
-		}
-		log.Warn("answer certificate unusable: recomputing", "cache", s.CachePath, "error", err)
-	case errors.Is(err, fs.ErrNotExist):
-		log.Info("no answer certificate cached yet: computing the model", "cache", s.CachePath)
-	case errors.As(err, &mac):
-		log.Warn("answer certificate not authenticated under the ledger key: recomputing and replacing it", "cache", s.CachePath, "reason", err)
-	case errors.Is(err, graphcloak.ErrAnswerCacheMismatch):
-		log.Info("answer certificate does not match: recomputing", "cache", s.CachePath, "reason", err)
-	default:
-		log.Warn("answer certificate unreadable: recomputing and replacing it", "cache", s.CachePath, "error", err)
-	}
-	m, err := graphcloak.NewAnswerModel(ctx, in.Graph, s.Tau, in.Partition, in.Names, p.certifierOptions())
-	if err != nil {
-		return nil, err
-	}
-	if err := cache.Store(m); err != nil {
-		log.Warn("could not store the answer certificate", "cache", s.CachePath, "error", err)
-	}
-	return m, nil
+	return cache.Model(ctx, in.Graph, s.Tau, in.Partition, in.Names, p.certifierOptions(), p.env.logger())
 }
 
 func (s *AnswerSpec) alpha() float64 {

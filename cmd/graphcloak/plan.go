@@ -30,6 +30,7 @@ type planOptions struct {
 	smooth        []float64
 	answerEpsilon float64
 	fitTolerance  float64
+	answerCache   string
 	// epsilonGiven: --epsilon was given (else the configured ε).
 	epsilonGiven bool
 }
@@ -97,6 +98,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	config.AddFlags(f, "header", "epsilon-total", "delta-total", "ledger", "ledger-key", "scope")
 	f.Float64Var(&o.fitTolerance, "fit-tolerance", recovery.DefaultFitTolerance,
 		"the private answer's fit tolerance (as locate --private-answer): the audit's classes depend on it")
+	f.StringVar(&o.answerCache, "answer-cache", "", "reuse (or store) the answer model of the audit in this file, as locate --private-answer --answer-cache does")
 	f.Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "the answers' share ε_A of --epsilon-total that BUDGET BUYS assumes (as budget --init --answer-epsilon fixes it; 0: answers in zCDP)")
 	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
@@ -302,7 +304,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	}
 	rep.Result = res
 	if slices.Contains(o.modes, experiment.ModeAnswer) {
-		if err := auditAnswers(ctx, g, lg.Graph, part, tau, o.alpha, o.fitTolerance, o.epsilons, rep); err != nil {
+		if err := auditAnswers(ctx, g, o, lg.Graph, part, tau, rep); err != nil {
 			return err
 		}
 	}

@@ -16,14 +16,23 @@ import (
 // graph: the certified recovery's model (every source fitted, the classes)
 // once, then the mechanism calibrated and its loss over every edge per ε.
 // A τ the graph cannot resolve is no error: the report says why answers
-// would be refused.
-func auditAnswers(ctx context.Context, g *globalOptions, graph *laplacian.Graph, part []int, tau, alpha, fitTol float64,
-	epsilons []float64, rep *planReport) error {
+// would be refused. --answer-cache reuses (or stores) the model, as
+// locate --private-answer and serve do.
+func auditAnswers(ctx context.Context, g *globalOptions, o *planOptions, graph *laplacian.Graph, part []int, tau float64,
+	rep *planReport) error {
 	if part == nil {
 		return nil
 	}
-	m, err := graphcloak.NewAnswerModel(ctx, graph, tau, part, nil,
-		recovery.CertifierOptions{Tol: fitTol, Progress: g.progress("answer audit")})
+	var cache *graphcloak.AnswerCache
+	if o.answerCache != "" {
+		lopt, err := ledgerOptions(&g.cfg.Config)
+		if err != nil {
+			return err
+		}
+		cache = &graphcloak.AnswerCache{Path: o.answerCache, MACKey: lopt.Key.CertificateMACKey(), Software: buildVersion().String()}
+	}
+	m, err := cache.Model(ctx, graph, tau, part, nil,
+		recovery.CertifierOptions{Tol: o.fitTolerance, Progress: g.progress("answer audit")}, g.logger)
 	var mre *recovery.ModelRangeError
 	if errors.As(err, &mre) {
 		rep.AnswerRefused = mre.Error()
@@ -32,8 +41,8 @@ func auditAnswers(ctx context.Context, g *globalOptions, graph *laplacian.Graph,
 	if err != nil {
 		return err
 	}
-	for _, eps := range epsilons {
-		cal, err := privacy.CalibrateAnswer(ctx, m.Geometry, eps, alpha, 0)
+	for _, eps := range o.epsilons {
+		cal, err := privacy.CalibrateAnswer(ctx, m.Geometry, eps, o.alpha, 0)
 		if err != nil {
 			return err
 		}

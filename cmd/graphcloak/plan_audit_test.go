@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -28,6 +30,20 @@ func TestPlanAnswerAudit(t *testing.T) {
 	for _, a := range rep.AnswerAudits {
 		if !a.Passed || a.SourcesChecked != 34 || a.EdgesChecked != 78 || a.WorstLoss > a.Epsilon*(1+1e-9) || a.WorstLoss < a.Epsilon/2 {
 			t.Errorf("ε = %g: audit %+v", a.Epsilon, *a.AnswerAudit)
+		}
+	}
+	// --answer-cache stores the model, and a second plan reads it back to
+	// the same audit.
+	cache := filepath.Join(t.TempDir(), "answer.json")
+	for run := 0; run < 2; run++ {
+		out, serr, c := runPipelineCLI(t, context.Background(), nil, "plan", "--graph", "karate", "--epsilon", "1,4",
+			"--modes", "private-answer", "--trials", "10", "--answer-cache", cache, "--log-level", "info", "-o", "json")
+		var again planReport
+		if err := json.Unmarshal([]byte(out), &again); c != 0 || err != nil || !reflect.DeepEqual(again.AnswerAudits, rep.AnswerAudits) {
+			t.Fatalf("run %d with --answer-cache: exit %d (%v), audits %+v, want %+v\n%s", run, c, err, again.AnswerAudits, rep.AnswerAudits, serr)
+		}
+		if want := []string{"computing the model", "reused from the certificate"}[run]; !strings.Contains(serr, want) {
+			t.Errorf("run %d: the log does not say %q:\n%s", run, want, serr)
 		}
 	}
 	stdout, stderr, code = runPipelineCLI(t, context.Background(), nil, "plan", "--graph", "karate", "--epsilon", "1",
