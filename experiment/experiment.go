@@ -399,7 +399,11 @@ type Graph struct {
 	// (GraphResult.Trials) and its intervals widen accordingly.
 	TimeBudget time.Duration
 	MinTrials  int
-	Sources    int    // unit sources per trial, at distinct nodes (default 1)
+	Sources    int // sources per trial, at distinct nodes (default 1)
+	// SourceMass is the mass of each simulated source (default 1: unit
+	// sources). A verdict on a release simulates sources of the strength
+	// its readings carry (EstimateMass), not unit ones.
+	SourceMass float64
 	Trials     int    // ≥ 1
 	Estimator  string // recovery.ByName; "" = recovery.Default
 	Seed       uint64
@@ -584,6 +588,12 @@ func (e *Graph) check() (recovery.Estimator, error) {
 	if e.Alpha == 0 {
 		e.Alpha = 1
 	}
+	if e.SourceMass == 0 {
+		e.SourceMass = 1
+	}
+	if err := positive("sourceMass", e.SourceMass); err != nil {
+		return nil, err
+	}
 	if err := positive("alpha", e.Alpha); err != nil {
 		return nil, err
 	}
@@ -687,7 +697,8 @@ type graphScore struct {
 	flagged                 bool // the posterior rule alone calls the ranking noise-dominated
 }
 
-// run simulates trial t (its own seeded stream): random unit sources,
+// run simulates trial t (its own seeded stream): random sources of mass
+// e.SourceMass,
 // readings exp(−τL)f0 plus N(0, σ²) noise, recovery, ranking and scores.
 func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 	e, g := tr.e, tr.e.Graph
@@ -696,7 +707,7 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 	src := rng.Perm(n)[:e.Sources]
 	f0 := make([]float64, n)
 	for _, s := range src {
-		f0[s] = 1
+		f0[s] = e.SourceMass
 	}
 	yt := make([]float64, n)
 	tr.act.Apply(yt, f0, 1)

@@ -25,10 +25,18 @@ type Forecast struct {
 	// (release --smooth): the release is at τ + τ′.
 	Smooth float64 `json:"smooth,omitempty"`
 	// Sigma is the per-node noise (ModePerNode).
-	Sigma       float64 `json:"sigma,omitempty"`
-	Communities int     `json:"communityCount"`
-	Trials      int     `json:"trials"`
-	Seed        uint64  `json:"seed"`
+	Sigma float64 `json:"sigma,omitempty"`
+	// SourceMass is the total mass of the simulated sources (0: unit
+	// sources): a verdict's forecast simulates what the release carries.
+	SourceMass float64 `json:"sourceMass,omitempty"`
+	// MassCurve (plan, dry runs) is the forecast at each source mass of
+	// MassGrid and ResolvableMass the smallest whose releases are answers
+	// (0: none up to 1000 units).
+	MassCurve      []MassPoint `json:"massCurve,omitempty"`
+	ResolvableMass float64     `json:"resolvableMass,omitempty"`
+	Communities    int         `json:"communityCount"`
+	Trials         int         `json:"trials"`
+	Seed           uint64      `json:"seed"`
 	// CommunityAccuracy is the expected rate of the right community in
 	// first place, in [Low, High] at 95%; Chance = 1/communities.
 	// PriorRate is what naming the largest community achieves whatever

@@ -2,7 +2,10 @@ package experiment
 
 import (
 	"context"
+	"fmt"
 	"math"
+
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // VerdictRounds bounds the rounds of ForecastVerdict: at most this many
@@ -77,4 +80,120 @@ func ForecastVerdict(ctx context.Context, e Graph) (Forecast, error) {
 	lo, _ := Wilson(right, float64(pooled.Trials), zVerdict)
 	pooled.AtChance = lo <= pooled.Guess()
 	return *pooled, nil
+}
+
+// Verdict is one stated verdict on a release: noise or an answer, and
+// why. It reconciles the evidence test (is there a source at all?), the
+// source mass the release carries (EstimateMass) and the forecast at that
+// mass (is a release carrying it right more often than a guess?):
+// docs/guarantee.md derives its error rates.
+type Verdict struct {
+	Noise  bool   `json:"noiseDominated"`
+	Reason string `json:"reason"`
+	// Mass is the source mass the release carries; the forecast simulated
+	// sources of Mass.Low in total (nothing when Low is 0).
+	Mass MassEstimate `json:"sourceMass"`
+	// PValue is the evidence test's against pure noise
+	// (recovery.EvidenceTest).
+	PValue float64 `json:"evidencePValue"`
+}
+
+// Judge states the verdict on a release whose readings carry mass m,
+// whose evidence test against pure noise gave pValue, and whose releases
+// with sources of m.Low in total forecast f (nil when m.Low is 0). Noise
+// when the evidence test finds no source (p > recovery.NoiseLevel), when
+// the mass cannot be told from 0, or when even releases carrying that
+// mass cannot be told from a guess (f.AtChance); an answer otherwise.
+func Judge(f *Forecast, m MassEstimate, pValue float64) Verdict {
+	v := Verdict{Mass: m, PValue: pValue}
+	mass := fmt.Sprintf("a source of at least %.3g units (the readings carry %.3g ± %.2g)", m.Low, m.Mass, m.SE)
+	if m.Given {
+		mass = fmt.Sprintf("a source of %.3g units (--source-mass)", m.Mass)
+	}
+	switch {
+	case pValue > recovery.NoiseLevel:
+		v.Noise = true
+		v.Reason = fmt.Sprintf("noise: the evidence test cannot tell these readings from pure noise (p = %.3g > %g) — not a finding", pValue, recovery.NoiseLevel)
+	case !(m.Low > 0) || f == nil:
+		v.Noise = true
+		v.Reason = fmt.Sprintf("noise: the readings carry no source mass that can be told from 0 (%s) — not a finding", m)
+	case f.AtChance:
+		v.Noise = true
+		v.Reason = fmt.Sprintf("noise: releases like this one with %s name the right community %.1f%% [%.1f%%, %.1f%%] of the time (%d simulated), "+
+			"which cannot be told from a guess (%.1f%%) — not a finding", mass, 100*f.CommunityAccuracy, 100*f.Low, 100*f.High, f.Trials, 100*f.Guess())
+	default:
+		v.Reason = fmt.Sprintf("answer: evidence of a source (p = %.3g); releases like this one with %s name the right community %.1f%% [%.1f%%, %.1f%%] "+
+			"of the time (%d simulated) against a guess of %.1f%%", pValue, mass, 100*f.CommunityAccuracy, 100*f.Low, 100*f.High, f.Trials, 100*f.Guess())
+	}
+	return v
+}
+
+// ForecastAtMass is ForecastVerdict with sources of total mass m.Low
+// (split among e.Sources): the forecast a verdict on a release carrying
+// m rests on; nil when m.Low is 0 (nothing to simulate).
+func ForecastAtMass(ctx context.Context, e Graph, m MassEstimate) (*Forecast, error) {
+	if !(m.Low > 0) {
+		return nil, nil
+	}
+	e.SourceMass = m.Low / float64(max(e.Sources, 1))
+	f, err := ForecastVerdict(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	f.SourceMass = m.Low
+	return &f, nil
+}
+
+// MassPoint is the forecast at one total source mass.
+type MassPoint struct {
+	Mass              float64 `json:"mass"`
+	CommunityAccuracy float64 `json:"communityAccuracy"`
+	Low               float64 `json:"low"`
+	High              float64 `json:"high"`
+	AtChance          bool    `json:"atChance"`
+}
+
+// MassGrid is the source masses a plan forecasts: 0.1 … 1000 units in
+// steps of √10.
+func MassGrid() []float64 {
+	return []float64{0.1, 0.316, 1, 3.16, 10, 31.6, 100, 316, 1000}
+}
+
+// MassCurve forecasts e at every mass of MassGrid (each as a verdict
+// would, ForecastVerdict) and returns the curve and the smallest mass
+// whose releases are answers (0: none on the grid). The rate grows with
+// the mass, so once two masses in a row are answers right ≥ 99% of the
+// time the larger ones are taken to be so too (not simulated).
+func MassCurve(ctx context.Context, e Graph) ([]MassPoint, float64, error) {
+	if e.Partition == nil {
+		part, _, _, err := e.communities()
+		if err != nil {
+			return nil, 0, err
+		}
+		e.Partition, e.Names = part, nil
+	}
+	var out []MassPoint
+	resolvable, sure := 0.0, 0
+	for _, m := range MassGrid() {
+		if sure >= 2 {
+			last := out[len(out)-1]
+			last.Mass = m
+			out = append(out, last)
+			continue
+		}
+		f, err := ForecastAtMass(ctx, e, MassEstimate{Mass: m, Low: m, High: m, Given: true})
+		if err != nil {
+			return nil, 0, err
+		}
+		out = append(out, MassPoint{Mass: m, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High, AtChance: f.AtChance})
+		if !f.AtChance && resolvable == 0 {
+			resolvable = m
+		}
+		if !f.AtChance && f.CommunityAccuracy >= 0.99 {
+			sure++
+		} else {
+			sure = 0
+		}
+	}
+	return out, resolvable, nil
 }

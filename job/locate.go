@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -125,7 +124,11 @@ type LocateSpec struct {
 	Resolution float64
 	// ForecastTrials simulated releases forecast the utility (0: none).
 	ForecastTrials int
-	Lease          time.Duration
+	// SourceMass, when > 0, is the stated total source mass the verdict's
+	// forecast simulates (--source-mass); 0: estimated from the release
+	// (experiment.EstimateMass).
+	SourceMass float64
+	Lease      time.Duration
 	// DryRun plans only: no run record, nothing located or written.
 	DryRun bool
 }
@@ -263,6 +266,14 @@ type LocateSummary struct {
 	PosteriorToPrior float64              `json:"posteriorToPrior"`
 	NoisePValue      float64              `json:"noisePValue"`
 	Forecast         *experiment.Forecast `json:"forecast,omitempty"`
+	// SourceMass is the source mass the release carries (estimated, with
+	// its 95% lower bound, or --source-mass): the forecast simulates
+	// sources of its lower bound (experiment.Judge).
+	SourceMass *experiment.MassEstimate `json:"sourceMass,omitempty"`
+	// Verdict is the one stated verdict with its reason, noise or answer
+	// (NoiseDominated and NoiseReason say the same; nil without a
+	// forecast or when nothing was found).
+	Verdict *experiment.Verdict `json:"verdict,omitempty"`
 	// Nodes are every node's results in stream mode under -o json.
 	Nodes []graphcloak.NodeResult `json:"nodes,omitempty"`
 }
@@ -327,6 +338,9 @@ func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, err
 	}
 	p.summarise()
 	if s.ForecastTrials > 0 {
+		if s.SourceMass < 0 || math.IsNaN(s.SourceMass) || math.IsInf(s.SourceMass, 0) {
+			return nil, inputErrorf("--source-mass must be a positive finite number of units, got %g", s.SourceMass)
+		}
 		if p.Summary.Forecast, err = p.forecast(ctx); err != nil {
 			return nil, err
 		}
@@ -401,7 +415,9 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 	}
 	sum.Status, sum.Report, sum.ComputeMillis = res.Status, res.Report, res.ComputeMillis
 	sum.TopNodes = topNodes(res.Nodes, 10)
-	judgeByForecast(res, sum.Forecast)
+	if s.ForecastTrials > 0 && sum.SourceMass != nil {
+		sum.Verdict = judgeRelease(res, sum.Forecast, *sum.SourceMass)
+	}
 	sum.NoiseDominated, sum.PosteriorToPrior, sum.NoisePValue = res.NoiseDominated, res.PosteriorToPrior, res.NoisePValue
 	sum.NoiseBasis, sum.NoiseReason = res.NoiseBasis, res.NoiseReason
 	env.logger().Info("located", "estimator", res.Estimator, "status", res.Status, "noSource", res.Report.NoSource,
@@ -419,32 +435,33 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 	return sum, nil
 }
 
-// judgeByForecast replaces the ranking's own noise verdict by the
-// release's when a forecast was made (f non-nil): whether releases like
-// this one — same graph, partition, σ, τ and estimator — name the right
-// community more often than a guess does (Forecast.AtChance as decided by
-// experiment.ForecastVerdict: the better of chance and the largest
-// community's share, tested one-sided in rounds).
+// judgeRelease replaces the ranking's own noise verdict by the release's
+// one verdict (experiment.Judge): the evidence test against pure noise,
+// the source mass the release carries and the forecast at that mass (f,
+// nil when the mass cannot be told from 0) reconciled, with its reason.
 // One ranking's posterior varies from release to release, so judged alone
-// it flags many rankings of a release that is right several times as often
-// as chance; the forecast answers the question the user has — is this
-// release an answer or noise — and a ranking found nothing stays so.
-func judgeByForecast(res *graphcloak.LocateResult, f *experiment.Forecast) {
-	if f == nil || res.Report == nil || res.Report.NoSource {
-		return
+// it flags many rankings of a release that is right several times as
+// often as chance; a ranking that found nothing stays so.
+func judgeRelease(res *graphcloak.LocateResult, f *experiment.Forecast, m experiment.MassEstimate) *experiment.Verdict {
+	if res.Report == nil || res.Report.NoSource {
+		return nil
 	}
-	res.NoiseBasis, res.NoiseDominated, res.NoiseReason = graphcloak.NoiseByForecast, f.AtChance, ""
-	if f.AtChance {
-		res.NoiseReason = fmt.Sprintf("noise-dominated: releases like this one name the right community %.1f%% of the time "+
-			"[%.1f%%, %.1f%%] (%d simulated), which cannot be told from a guess (%.1f%%: chance %.1f%%, always the largest community %.1f%%) — not a finding",
-			100*f.CommunityAccuracy, 100*f.Low, 100*f.High, f.Trials, 100*f.Guess(), 100*f.Chance, 100*f.PriorRate)
+	v := experiment.Judge(f, m, res.NoisePValue)
+	res.NoiseBasis, res.NoiseDominated, res.NoiseReason = graphcloak.NoiseByForecast, v.Noise, ""
+	if v.Noise {
+		res.NoiseReason = v.Reason
 	}
+	return &v
 }
 
-// forecast simulates releases like the located one (same graph,
-// communities, τ, σ and estimator): how often such a release names the
-// right community, in as many rounds of ForecastTrials as the noise
-// verdict needs (experiment.ForecastVerdict). Simulated data only.
+// forecast estimates the source mass the release carries (or takes
+// --source-mass) into Summary.SourceMass and simulates releases like the
+// located one (same graph, communities, τ, σ and estimator) with sources
+// of its 95% lower bound: how often such a release names the right
+// community, in as many rounds of ForecastTrials as the noise verdict
+// needs (experiment.ForecastAtMass). nil when the mass cannot be told
+// from 0. The released values are public; the simulation draws only its
+// own seeded noise.
 func (p *LocatePlan) forecast(ctx context.Context) (*experiment.Forecast, error) {
 	lj := &p.Job
 	// In key order: the same graph read in any order gets one verdict.
@@ -452,14 +469,36 @@ func (p *LocatePlan) forecast(ctx context.Context) (*experiment.Forecast, error)
 	if err != nil {
 		return nil, err
 	}
-	e := experiment.Graph{Graph: cg, Partition: canonicalPartition(lj.Partition, perm), Tau: lj.Tau, Sigma: lj.Released.Meta.Sigma, Sources: max(lj.Sources, 1),
+	sigma := lj.Released.Meta.Sigma
+	mass := experiment.GivenMass(p.Spec.SourceMass)
+	if p.Spec.SourceMass == 0 {
+		byKey := make(map[string]float64, len(lj.Released.Keys))
+		for i, k := range lj.Released.Keys {
+			byKey[k] = lj.Released.Values[i]
+		}
+		y, err := graphcloak.ValuesByKey(lj.Graph, byKey)
+		if err != nil {
+			return nil, err
+		}
+		yc := make([]float64, len(y))
+		for i, v := range y {
+			yc[perm[i]] = v
+		}
+		model, err := recovery.NewGraphModel(cg, lj.Tau, lj.Model)
+		if err != nil {
+			return nil, err
+		}
+		mass = experiment.EstimateMass(model, yc, sigma, lj.Seed)
+	}
+	p.Summary.SourceMass = &mass
+	e := experiment.Graph{Graph: cg, Partition: canonicalPartition(lj.Partition, perm), Tau: lj.Tau, Sigma: sigma, Sources: max(lj.Sources, 1),
 		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed, Progress: p.env.progress("forecast trials")}
-	f, err := experiment.ForecastVerdict(ctx, e)
-	if err != nil {
+	f, err := experiment.ForecastAtMass(ctx, e, mass)
+	if err != nil || f == nil {
 		return nil, err
 	}
 	f.Epsilon, f.Delta, f.Alpha = lj.Released.Meta.Epsilon, lj.Released.Meta.Delta, lj.Released.Meta.Alpha
-	return &f, nil
+	return f, nil
 }
 
 // publish writes the per-node results with the noise verdict on the run
@@ -475,6 +514,10 @@ func (p *LocatePlan) publish(ctx context.Context, run Run, res *graphcloak.Locat
 	rec.Parameters["noiseBasis"] = res.NoiseBasis
 	rec.Parameters["posteriorToPrior"] = res.PosteriorToPrior
 	rec.Parameters["noisePValue"] = res.NoisePValue
+	rec.Parameters["noiseReason"] = res.NoiseReason
+	if m := sum.SourceMass; m != nil {
+		rec.Parameters["sourceMass"], rec.Parameters["sourceMassLow"] = m.Mass, m.Low
+	}
 	st, err := publishLocate(ctx, p.env.Backend, run, res, p.Job.Names != nil, p.Spec.Properties, p.env.progress("write-back"))
 	sum.NodePropertiesWritten, sum.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
 	return err

@@ -161,13 +161,15 @@ func TestLocateCrashAtEveryStep(t *testing.T) {
 	}
 }
 
-// TestJudgeByForecast: with a forecast the verdict is the release's — at
-// chance flags a confident ranking, above chance clears a flat one — and
-// without one, or when nothing was found, the ranking's own verdict stays.
-func TestJudgeByForecast(t *testing.T) {
-	ranking := func(flat bool) *graphcloak.LocateResult {
+// TestJudgeRelease: the release's one verdict replaces the ranking's —
+// a forecast at chance at the release's mass flags a confident ranking,
+// one above chance clears a flat one with an answer's reason, no evidence
+// of a source (p > 0.05) or no mass told from 0 is noise whatever the
+// forecast, and when nothing was found the ranking's own verdict stays.
+func TestJudgeRelease(t *testing.T) {
+	ranking := func(flat bool, p float64) *graphcloak.LocateResult {
 		r := &graphcloak.LocateResult{Report: &community.Report{Communities: []community.Ranked{{ID: 0, Share: 0.9, Size: 10}}},
-			NoiseBasis: graphcloak.NoiseByPosterior}
+			NoiseBasis: graphcloak.NoiseByPosterior, NoisePValue: p}
 		if flat {
 			r.NoiseDominated, r.NoiseReason = true, graphcloak.PosteriorNoiseReason(1.1)
 		}
@@ -175,26 +177,31 @@ func TestJudgeByForecast(t *testing.T) {
 	}
 	atChance := &experiment.Forecast{CommunityAccuracy: 0.05, Low: 0.03, High: 0.09, Chance: 0.025, PriorRate: 0.04, AtChance: true, Trials: 100}
 	above := &experiment.Forecast{CommunityAccuracy: 0.10, Low: 0.05, High: 0.18, Chance: 0.025, Trials: 100}
+	mass := experiment.MassEstimate{Mass: 90, SE: 10, Low: 70, High: 110}
 
-	r := ranking(false)
-	judgeByForecast(r, atChance)
-	if !r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByForecast || !strings.Contains(r.NoiseReason, "a guess (4.0%: chance 2.5%, always the largest community 4.0%)") {
+	r := ranking(false, 0.005)
+	judgeRelease(r, atChance, mass)
+	if !r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByForecast || !strings.Contains(r.NoiseReason, "at least 70 units") ||
+		!strings.Contains(r.NoiseReason, "a guess (4.0%)") {
 		t.Errorf("forecast at chance: %+v", r)
 	}
-	r = ranking(true)
-	judgeByForecast(r, above)
-	if r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByForecast || r.NoiseReason != "" {
-		t.Errorf("forecast above chance: %+v", r)
+	r = ranking(true, 0.005)
+	if v := judgeRelease(r, above, mass); r.NoiseDominated || r.NoiseReason != "" || v == nil || !strings.HasPrefix(v.Reason, "answer: evidence of a source (p = 0.005)") {
+		t.Errorf("forecast above chance: %+v, verdict %+v", r, v)
 	}
-	r = ranking(true)
-	judgeByForecast(r, nil)
-	if !r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByPosterior {
-		t.Errorf("no forecast: %+v", r)
+	r = ranking(false, 0.3)
+	judgeRelease(r, above, mass)
+	if !r.NoiseDominated || !strings.Contains(r.NoiseReason, "p = 0.3 > 0.05") {
+		t.Errorf("no evidence: %+v", r)
 	}
-	r = ranking(false)
+	r = ranking(false, 0.01)
+	judgeRelease(r, nil, experiment.MassEstimate{Mass: 3, SE: 10})
+	if !r.NoiseDominated || !strings.Contains(r.NoiseReason, "no source mass that can be told from 0") {
+		t.Errorf("no mass: %+v", r)
+	}
+	r = ranking(false, 0.005)
 	r.Report.NoSource = true
-	judgeByForecast(r, atChance)
-	if r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByPosterior {
+	if v := judgeRelease(r, atChance, mass); v != nil || r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByPosterior {
 		t.Errorf("no source: %+v", r)
 	}
 }

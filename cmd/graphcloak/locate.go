@@ -90,6 +90,7 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.mode, "mode", "write", "write (results to Neo4j with --graph neo4j) or stream (per-node results on standard output; nothing written)")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print the plan (σ, τ, communities, outputs, forecast; with --private-answer the calibration and ρ): nothing located, charged or written")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the utility forecast printed beside the answer (0: no forecast)")
+	f.Float64Var(&opts.sourceMass, "source-mass", 0, "total source mass (units) the verdict's forecast simulates (0: estimated from the release, with its 95% lower bound)")
 	addAnswerFlags(f, &opts.privateAnswer)
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "header")
@@ -119,9 +120,14 @@ func printLocateSummary(g *globalOptions, out io.Writer, s *job.LocateSummary) e
 	if s.NoiseDominated {
 		fmt.Fprintf(out, "WARNING: %s\n         (the ranking below: top community %.2f× its share of the nodes; evidence test against pure noise p = %.3f)\n",
 			s.NoiseReason, s.PosteriorToPrior, s.NoisePValue)
+	} else if v := s.Verdict; v != nil {
+		fmt.Fprintf(out, "VERDICT: %s\n", v.Reason)
 	}
 	if err := printReport(out, s.Report, nil); err != nil {
 		return err
+	}
+	if m := s.SourceMass; m != nil {
+		fmt.Fprintf(out, "source mass the release carries: %s\n", m)
 	}
 	printForecast(out, s.Forecast)
 	if s.RunID != "" {
@@ -147,6 +153,9 @@ func printLocatePlan(out io.Writer, s *job.LocateSummary) error {
 		fmt.Fprintf(out, "would write %s (mass), %s (community), %s (probability), %s (rank) under a run record\n",
 			p.Mass, p.Community, p.Probability, p.Rank)
 	}
+	if m := s.SourceMass; m != nil {
+		fmt.Fprintf(out, "source mass the release carries: %s\n", m)
+	}
 	printForecast(out, s.Forecast)
 	return nil
 }
@@ -156,9 +165,13 @@ func printForecast(out io.Writer, f *experiment.Forecast) {
 	if f == nil {
 		return
 	}
-	fmt.Fprintf(out, "forecast for releases like this one (%d simulated sources, σ = %.4g): right community %.3f [%.3f, %.3f] (chance %.4f, largest community %.4f), "+
+	mass := "unit sources"
+	if f.SourceMass > 0 {
+		mass = fmt.Sprintf("sources of %.3g units", f.SourceMass)
+	}
+	fmt.Fprintf(out, "forecast for releases like this one (%d simulated %s, σ = %.4g): right community %.3f [%.3f, %.3f] (chance %.4f, largest community %.4f), "+
 		"source in the 90%% set %.3f with %.1f communities (chance %.3f)\n",
-		f.Trials, f.Sigma, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.In90Rate, f.In90Size, f.In90Chance)
+		f.Trials, mass, f.Sigma, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.In90Rate, f.In90Size, f.In90Chance)
 	if f.AtChance {
 		fmt.Fprintln(out, "         at this σ the answer cannot be told from a guess: see 'graphcloak plan' for ε or the private-answer mode that answers")
 	}

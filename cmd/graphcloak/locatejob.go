@@ -235,7 +235,7 @@ func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.
 		ReleasedProperty: releasedProp, WriteProperty: cfg.Write.WriteProperty,
 		Sigma: opts.sigma, Tau: cfg.Privacy.Tau, TauGiven: g.cfg.Sources["privacy.tau"] != config.FromDefault,
 		TauFlag: g.cfg.Sources["privacy.tau"] == config.FromFlag, Estimator: cfg.Recovery.Estimator, Sources: cfg.Recovery.Sources,
-		Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease,
+		Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, ForecastTrials: opts.forecastTrials, SourceMass: opts.sourceMass, Lease: connector.DefaultLease,
 		DryRun: opts.dryRun}
 	if s.RunID == "" {
 		s.RunID = newRunID()
@@ -474,12 +474,13 @@ type locateOptions struct {
 	communities      string // leiden | louvain | gds:leiden | gds:louvain | property:NAME | file:PATH
 	resolution       float64
 	out              string
-	plot             string // picture of the graph
-	plotValue        string // posterior | released
-	runID            string // names the run when set (serve); else a fresh id
-	forecastTrials   int    // simulated trials of the forecast (0: none)
-	mode             string // write | stream
-	dryRun           bool   // print the plan: nothing located, charged or written
+	plot             string  // picture of the graph
+	plotValue        string  // posterior | released
+	runID            string  // names the run when set (serve); else a fresh id
+	forecastTrials   int     // simulated trials of the forecast (0: none)
+	sourceMass       float64 // --source-mass (0: estimated from the release)
+	mode             string  // write | stream
+	dryRun           bool    // print the plan: nothing located, charged or written
 	stdin            io.Reader
 	privateAnswer    answerOptions
 	communityCache   *communityCache // serve: Leiden updated between slots

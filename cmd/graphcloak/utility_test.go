@@ -47,11 +47,14 @@ func TestLocateFlagsNoise(t *testing.T) {
 		t.Fatalf("noiseDominated: ε=0.05 %v (p %v), ε=500 %v (p %v)", noisy["noiseDominated"], noisy["noisePValue"],
 			clear["noiseDominated"], clear["noisePValue"])
 	}
-	if noisy["noiseBasis"] != "forecast" || !strings.Contains(noisy["noiseReason"].(string), "cannot be told from a guess") {
+	if noisy["noiseBasis"] != "forecast" || !strings.Contains(noisy["noiseReason"].(string), "not a finding") {
 		t.Errorf("the verdict does not rest on the forecast: basis %v, reason %v", noisy["noiseBasis"], noisy["noiseReason"])
 	}
-	fn, fc := noisy["forecast"].(map[string]any), clear["forecast"].(map[string]any)
-	if fn["atChance"] != true || fc["atChance"] != false || !(fc["communityAccuracy"].(float64) > 3*fc["chance"].(float64)) {
+	// The noisy release's mass cannot be told from 0 (no forecast) or its
+	// forecast is at chance; the clear one's is far above chance.
+	fn, _ := noisy["forecast"].(map[string]any)
+	fc, _ := clear["forecast"].(map[string]any)
+	if (fn != nil && fn["atChance"] != true) || fc["atChance"] != false || !(fc["communityAccuracy"].(float64) > 3*fc["chance"].(float64)) {
 		t.Fatalf("forecasts: noisy %v, clear %v", fn, fc)
 	}
 	for _, k := range []string{"communityAccuracy", "chance", "low", "high"} {
@@ -61,7 +64,7 @@ func TestLocateFlagsNoise(t *testing.T) {
 	}
 	rel := filepath.Join(dir, "release-0.05.json")
 	stdout, _, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--release", rel, "--forecast-trials", "20")
-	if code != 0 || !strings.Contains(stdout, "WARNING: noise-dominated") || !strings.Contains(stdout, "cannot be told from a guess") {
+	if code != 0 || !strings.Contains(stdout, "WARNING: noise") || !strings.Contains(stdout, "not a finding") {
 		t.Fatalf("table (exit %d) does not warn:\n%s", code, stdout)
 	}
 }
