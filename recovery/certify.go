@@ -2,6 +2,7 @@ package recovery
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -50,7 +51,13 @@ type Certifier struct {
 	precision float64
 	// classes are the sources no in-model reading tells apart (the pass).
 	classes *SourceClasses
+	// precise: the pass ran the precise action (CertifierOptions.Precise).
+	precise bool
 }
+
+// Precise reports whether the pass needed the precise action: shards of
+// the same certificate must be run with CertifierOptions.Precise set so.
+func (c *Certifier) Precise() bool { return c.precise }
 
 // DefaultFitTolerance is the default T: readings whose best single-source
 // fit leaves more than 1% of their (background-free) signal unexplained
@@ -117,6 +124,12 @@ type CertifierOptions struct {
 	// Progress, when set, is called with the sources done and their total
 	// as the pass goes (from several goroutines, in order of completion).
 	Progress func(done, total int)
+	// Precise runs the pass with the default accuracy of the action
+	// (1e−12) at once, not a loose action first.
+	Precise bool
+	// Shard, for NewCertifierPart, is the share of the pass one process
+	// computes (zero: all of it).
+	Shard Shard
 }
 
 // NewCertifier runs the certificate's one pass over every node j — the
@@ -127,36 +140,24 @@ type CertifierOptions struct {
 // readings' own rounding is not small against the weakest node's source
 // signal. tol 0 means DefaultFitTolerance; tol must be in (0, 0.5].
 func NewCertifier(ctx context.Context, g *laplacian.Graph, tau float64, opt CertifierOptions) (*Certifier, error) {
-	tol := opt.Tol
-	if tol == 0 {
-		tol = DefaultFitTolerance
-	}
-	if !(tol > 0 && tol <= 0.5) {
-		return nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: "the fit tolerance must be in (0, 0.5]"}
-	}
-	n := g.N()
-	if n < 2 {
-		return nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: "a graph of one node has no source to locate"}
-	}
 	// The certificate needs the action's error η only small against
 	// T·min_j‖P·a_j‖ (checkRange): a loose action first (a lower
-	// Chebyshev degree), the default accuracy when the weakest source
-	// turns out too weak for it.
+	// Chebyshev degree), the precise one when the weakest source turns
+	// out too weak for it.
 	var rangeErr error
-	for _, actTol := range []float64{tol * looseActionTol, 0} {
-		act, err := expm.NewAction(g, tau, expm.Options{Columns: 2 * n, Tol: actTol})
+	for _, precise := range []bool{opt.Precise, true} {
+		o := opt
+		o.Precise, o.Shard = precise, Shard{}
+		part, err := NewCertifierPart(ctx, g, tau, o)
 		if err != nil {
 			return nil, err
 		}
-		c := &Certifier{g: g, act: act, tau: tau, tol: tol, norm: make([]float64, n), eta: act.ErrorBound(), precision: tol / 100}
-		pairs, err := c.pass(ctx, opt.Progress)
-		if err != nil {
-			return nil, err
+		c, err := MergeCertifierParts(g, tau, o, []*CertifierPart{part})
+		var mre *ModelRangeError
+		if !errors.As(err, &mre) || precise {
+			return c, err
 		}
-		if rangeErr = c.checkRange(); rangeErr == nil {
-			c.classes = c.merge(pairs)
-			return c, nil
-		}
+		rangeErr = err
 	}
 	return nil, rangeErr
 }
@@ -189,6 +190,21 @@ func (c *Certifier) checkRange() error {
 			"float64 readings of a source at node %s carry only %.3g of source signal against their rounding; use a smaller τ", c.g.Key(worstAt), c.norm[worstAt])}
 	}
 	return nil
+}
+
+// fitTolerance returns T (0: the default), refusing one outside (0, 0.5]
+// and a graph with no source to locate.
+func fitTolerance(g *laplacian.Graph, tau, tol float64) (float64, error) {
+	if tol == 0 {
+		tol = DefaultFitTolerance
+	}
+	if !(tol > 0 && tol <= 0.5) {
+		return 0, &ModelRangeError{Tau: tau, Tol: tol, Reason: "the fit tolerance must be in (0, 0.5]"}
+	}
+	if g.N() < 2 {
+		return 0, &ModelRangeError{Tau: tau, Tol: tol, Reason: "a graph of one node has no source to locate"}
+	}
+	return tol, nil
 }
 
 func worstIndex(v []float64) int {
@@ -474,11 +490,11 @@ func (c *Certifier) columns(lo, b int, cols []float64) {
 	c.act.Apply(cols, x, b)
 }
 
-// forBlocks calls fill then visit for every block of blockSize columns,
-// on up to GOMAXPROCS goroutines (each block's columns are independent).
-func forBlocks(ctx context.Context, n int, visit func(lo, b int, cols []float64), fill func(lo, b int, cols []float64)) error {
+// forBlocks calls fill then visit for the given blocks of blockSize
+// columns (block b holds columns b·blockSize …), on up to GOMAXPROCS
+// goroutines (each block's columns are independent).
+func forBlocks(ctx context.Context, n int, blocks []int, visit func(lo, b int, cols []float64), fill func(lo, b int, cols []float64)) error {
 	workers := max(1, runtime.GOMAXPROCS(0))
-	blocks := (n + blockSize - 1) / blockSize
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -495,7 +511,7 @@ func forBlocks(ctx context.Context, n int, visit func(lo, b int, cols []float64)
 		}()
 	}
 	var err error
-	for blk := 0; blk < blocks; blk++ {
+	for _, blk := range blocks {
 		if err = ctx.Err(); err != nil {
 			break
 		}
@@ -504,14 +520,4 @@ func forBlocks(ctx context.Context, n int, visit func(lo, b int, cols []float64)
 	close(next)
 	wg.Wait()
 	return err
-}
-
-// columnMean is the Neumaier mean of column k of an n×b block.
-func columnMean(cols []float64, n, b, k int) float64 {
-	col := make([]float64, n)
-	for i := range col {
-		col[i] = cols[i*b+k]
-	}
-	_, mean, _ := centered(col)
-	return mean
 }

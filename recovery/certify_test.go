@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/internal/heattest"
@@ -145,4 +146,54 @@ func sampleOf(n int) []int {
 		s = append(s, j)
 	}
 	return s
+}
+
+// N shards of the pass merge to the certifier one process computes — the
+// same norms and classes to the bit — in any order of the parts; a
+// missing, repeated or foreign part is refused.
+func TestCertifierShards(t *testing.T) {
+	ctx := context.Background()
+	pa, err := laplacian.PreferentialAttachment(300, 2, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	karate, _ := laplacian.Karate()
+	for _, tc := range []struct {
+		name string
+		g    *laplacian.Graph
+		tau  float64
+	}{{"pa300", pa, 10}, {"karate", karate, 5}} {
+		one, err := NewCertifier(ctx, tc.g, tc.tau, CertifierOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, N := range []int{2, 3, 7} {
+			var parts []*CertifierPart
+			for i := N - 1; i >= 0; i-- { // any order
+				p, err := NewCertifierPart(ctx, tc.g, tc.tau, CertifierOptions{Shard: Shard{i, N}, Precise: one.Precise()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				parts = append(parts, p)
+			}
+			merged, err := MergeCertifierParts(tc.g, tc.tau, CertifierOptions{Precise: one.Precise()}, parts)
+			if err != nil {
+				t.Fatalf("%s N=%d: %v", tc.name, N, err)
+			}
+			if !reflect.DeepEqual(merged.norm, one.norm) || !reflect.DeepEqual(merged.classes, one.classes) {
+				t.Fatalf("%s N=%d: merged classes %d, one process %d", tc.name, N, merged.classes.Count, one.classes.Count)
+			}
+			var se *ShardError
+			if _, err := MergeCertifierParts(tc.g, tc.tau, CertifierOptions{}, parts[1:]); !errors.As(err, &se) {
+				t.Errorf("%s N=%d: a missing shard: %v", tc.name, N, err)
+			}
+			if _, err := MergeCertifierParts(tc.g, tc.tau, CertifierOptions{}, append(parts, parts[0])); !errors.As(err, &se) {
+				t.Errorf("%s N=%d: a repeated shard: %v", tc.name, N, err)
+			}
+			other, _ := NewCertifierPart(ctx, tc.g, tc.tau, CertifierOptions{Shard: Shard{0, N + 1}, Precise: one.Precise()})
+			if _, err := MergeCertifierParts(tc.g, tc.tau, CertifierOptions{}, append(parts[1:], other)); !errors.As(err, &se) {
+				t.Errorf("%s N=%d: a shard of another count: %v", tc.name, N, err)
+			}
+		}
+	}
 }

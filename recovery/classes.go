@@ -1,8 +1,10 @@
 package recovery
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
 	"math"
 	"sync"
 
@@ -34,10 +36,11 @@ type SourceClasses struct {
 	MergeCos float64 `json:"mergeCos"`
 }
 
-// pair is a pair of nodes that may be confusable: c = ⟨P·â_j, P·â_k⟩.
-type pair struct {
-	j, k int32
-	c    float64
+// Pair is a pair of nodes that may be confusable: C = ⟨P·â_J, P·â_K⟩ as
+// computed in row J of the pass.
+type Pair struct {
+	J, K int32
+	C    float64
 }
 
 // maxPairsPerNode bounds the candidate pairs the pass keeps (a τ at which
@@ -52,19 +55,25 @@ func candidateCos(tol float64) float64 {
 	return math.Cos(math.Asin(tol)+math.Acos(math.Max(-1, math.Sqrt(1-tol*tol)-2*eMax))) - 2*eMax
 }
 
-// pass computes, for every node j, the column â_j, N_j = ‖P·â_j‖ and the
-// correlations c_jk = (exp(−τL)·P·â_j)_k = ⟨P·â_j, P·â_k⟩ + error, and
-// keeps the pairs with c_jk ≥ cmin·N_j², cmin = candidateCos(T). Every
-// confusable pair is kept: cos_jk ≥ cmin means c_jk ≥ cmin·N_j·N_k, which
-// is ≥ cmin·N_j² for the member of the pair with the smaller norm — so
-// one of the two rows keeps it, without the other's norm.
-func (c *Certifier) pass(ctx context.Context, progress func(done, total int)) ([]pair, error) {
+// pass computes, for every node j of the given blocks, the column â_j,
+// N_j = ‖P·â_j‖ (into norm) and the correlations c_jk = (exp(−τL)·P·â_j)_k
+// = ⟨P·â_j, P·â_k⟩ + error, and keeps the pairs with c_jk ≥ cmin·N_j²,
+// cmin = candidateCos(T). Every confusable pair is kept: cos_jk ≥ cmin
+// means c_jk ≥ cmin·N_j·N_k, which is ≥ cmin·N_j² for the member of the
+// pair with the smaller norm — so one of the two rows keeps it, without
+// the other's norm. The pairs come sorted (by J, then K), whichever
+// goroutine computed them.
+func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, progress func(done, total int)) ([]Pair, error) {
 	n := c.g.N()
 	cmin := candidateCos(c.tol)
+	total := 0
+	for _, blk := range blocks {
+		total += min(blockSize, n-blk*blockSize)
+	}
 	var mu sync.Mutex
-	var pairs []pair
+	var pairs []Pair
 	tooMany, done := false, 0
-	err := forBlocks(ctx, n, func(lo, b int, cols []float64) {
+	err := forBlocks(ctx, n, blocks, func(lo, b int, cols []float64) {
 		P := make([]float64, n*b)
 		col := make([]float64, n)
 		for k := 0; k < b; k++ {
@@ -77,17 +86,17 @@ func (c *Certifier) pass(ctx context.Context, progress func(done, total int)) ([
 				P[i*b+k] = v
 				sq += v * v
 			}
-			c.norm[lo+k] = math.Sqrt(sq)
+			norm[lo+k] = math.Sqrt(sq)
 		}
 		C := make([]float64, n*b)
 		c.correlate(C, P, b)
-		var local []pair
+		var local []Pair
 		for i := 0; i < n; i++ {
 			row := C[i*b : i*b+b]
 			for k, v := range row {
 				j := lo + k
-				if i != j && v >= cmin*c.norm[j]*c.norm[j] {
-					local = append(local, pair{int32(j), int32(i), v})
+				if i != j && v >= cmin*norm[j]*norm[j] {
+					local = append(local, Pair{int32(j), int32(i), v})
 				}
 			}
 		}
@@ -99,7 +108,7 @@ func (c *Certifier) pass(ctx context.Context, progress func(done, total int)) ([
 		}
 		done += b
 		if progress != nil {
-			progress(done, n)
+			progress(done, total)
 		}
 	}, c.columns)
 	if err != nil {
@@ -108,7 +117,19 @@ func (c *Certifier) pass(ctx context.Context, progress func(done, total int)) ([
 	if tooMany {
 		return nil, &ModelRangeError{Tau: c.tau, Tol: c.tol, Reason: "most sources' diffusions are near-parallel at this τ: use a smaller τ"}
 	}
+	sortPairs(pairs)
 	return pairs, nil
+}
+
+// sortPairs orders pairs by J, then K: the merge then reads them in one
+// order whichever goroutine or shard computed them.
+func sortPairs(pairs []Pair) {
+	slices.SortFunc(pairs, func(a, b Pair) int {
+		if a.J != b.J {
+			return cmp.Compare(a.J, b.J)
+		}
+		return cmp.Compare(a.K, b.K)
+	})
 }
 
 // merge builds the classes from the pass's pairs, now that every norm is
@@ -117,7 +138,7 @@ func (c *Certifier) pass(ctx context.Context, progress func(done, total int)) ([
 // every source's noiseless readings is read off the same pairs: its best
 // node is j itself (cos 1) or one of j's pairs (any node fitting better
 // has cos_jk ≥ 1 − 2e, above the candidates' bound).
-func (c *Certifier) merge(pairs []pair) *SourceClasses {
+func (c *Certifier) merge(pairs []Pair) *SourceClasses {
 	n := c.g.N()
 	eMax := 2*c.precision + c.colErr
 	thetaT := math.Asin(c.tol)
@@ -130,8 +151,8 @@ func (c *Certifier) merge(pairs []pair) *SourceClasses {
 		best[j], bestCos[j] = j, 1
 	}
 	for _, p := range pairs {
-		j, k := int(p.j), int(p.k)
-		cos := p.c / (c.norm[j] * c.norm[k])
+		j, k := int(p.J), int(p.K)
+		cos := p.C / (c.norm[j] * c.norm[k])
 		if cos >= sc.MergeCos-eMax {
 			uf.union(j, k)
 		}
