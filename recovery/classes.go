@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"slices"
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/expm"
