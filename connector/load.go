@@ -166,7 +166,20 @@ func (c *Client) Load(ctx context.Context, database string, spec LoadSpec, edges
 	}
 	// An undirected edge is one relationship: MERGE without a direction
 	// finds it stored either way (and creates it a→b when there is none).
-	q := fmt.Sprintf("UNWIND $rows AS row MATCH (a:%s {%s: row.s}) MATCH (b:%s {%s: row.t}) MERGE (a)-[r:%s]-(b)%s", label, key, label, key, rel, set)
+	// When no relationship of the type touches the label yet (a first
+	// load), CREATE does the same at a fraction of the cost: the edges of
+	// the files are distinct undirected pairs (the CSV reader merged
+	// repeats; checked), so nothing can be created twice. A rerun after an
+	// interrupted first load finds relationships, and merges.
+	fresh, err := c.noRelationships(ctx, db, label, rel)
+	if err != nil {
+		return nil, err
+	}
+	write := "MERGE (a)-[r:%s]-(b)"
+	if fresh && distinctPairs(edges) {
+		write = "CREATE (a)-[r:%s]->(b)"
+	}
+	q := fmt.Sprintf("UNWIND $rows AS row MATCH (a:%s {%s: row.s}) MATCH (b:%s {%s: row.t}) "+write+"%s", label, key, label, key, rel, set)
 	if err := c.loadBatches(ctx, db, "load relationships", q, rows, batch, progress(spec.Progress, "relationships")); err != nil {
 		return nil, err
 	}
@@ -208,6 +221,36 @@ func (c *Client) loadBatches(ctx context.Context, db, op, query string, rows []a
 		done(hi, len(rows))
 	}
 	return nil
+}
+
+// distinctPairs reports whether no two edges join the same two keys
+// (in either direction).
+func distinctPairs(edges []LoadEdge) bool {
+	seen := make(map[[2]string]struct{}, len(edges))
+	for _, e := range edges {
+		p := [2]string{e.Source, e.Target}
+		if p[1] < p[0] {
+			p[0], p[1] = p[1], p[0]
+		}
+		if _, dup := seen[p]; dup {
+			return false
+		}
+		seen[p] = struct{}{}
+	}
+	return true
+}
+
+// noRelationships reports whether no relationship of type rel touches a
+// node of label (both quoted).
+func (c *Client) noRelationships(ctx context.Context, db, label, rel string) (bool, error) {
+	return runRead(ctx, c, db, "look for stored relationships", func(ctx context.Context, tx neo4j.ManagedTransaction) (bool, error) {
+		res, err := tx.Run(ctx, fmt.Sprintf("MATCH (:%s)-[r:%s]-() RETURN 1 LIMIT 1", label, rel), nil)
+		if err != nil {
+			return false, err
+		}
+		found := res.Next(ctx)
+		return !found, res.Err()
+	})
 }
 
 // progress adapts LoadSpec.Progress to one stage (a no-op without one).
