@@ -71,6 +71,15 @@ func RunPlan(ctx context.Context, p Plan) (*PlanResult, error) {
 			if err != nil {
 				return nil, err
 			}
+			if mode == ModePerNode {
+				// What source mass a release at this ε resolves: a
+				// verdict simulates the mass the readings carry.
+				g := p.Graph
+				g.Epsilon, g.Progress = eps, nil
+				if f.MassCurve, f.ResolvableMass, err = MassCurve(ctx, g); err != nil {
+					return nil, err
+				}
+			}
 			res.Forecasts = append(res.Forecasts, f)
 		}
 		if p.Target > 0 {

@@ -27,17 +27,11 @@ type Forecasts struct {
 // only: its seeded streams never draw released noise.
 func (p *Plan) forecast(ctx context.Context, graph *laplacian.Graph, sigma, releaseSeconds float64) (*Forecasts, error) {
 	s := &p.Spec
-	tau, trials := s.Tau+s.Smooth, s.ForecastTrials
-	budget := time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
-	graph, part, err := p.forecastPartition(graph) // in key order: any input order, one forecast
+	e, err := p.forecastGraph(graph, sigma, releaseSeconds)
 	if err != nil {
 		return nil, err
 	}
-	// Rounds as locate's noise verdict takes them (at most
-	// VerdictRounds), the budget shared among them.
-	e := experiment.Graph{Graph: graph, Partition: part, Tau: tau, Sigma: sigma, Alpha: s.Alpha, Delta: s.Delta, Sources: 1,
-		Trials: trials, Estimator: s.Estimator, Seed: s.ForecastSeed, Progress: p.env.progress("forecast trials"),
-		TimeBudget: budget / experiment.VerdictRounds, MinTrials: min(20, trials)}
+	graph, part := e.Graph, e.Partition
 	pn, err := experiment.ForecastVerdict(ctx, e)
 	if err != nil {
 		return nil, err
@@ -52,6 +46,38 @@ func (p *Plan) forecast(ctx context.Context, graph *laplacian.Graph, sigma, rele
 	an := experiment.ForecastOfAnswer(a)
 	an.Delta, an.Ceiling = s.Delta, pn.Ceiling
 	return &Forecasts{PerNode: &pn, Answer: &an}, nil
+}
+
+// forecastGraph is the simulation the dry run's forecasts run: unit
+// sources on graph in key order (any input order, one forecast), the
+// release's τ, σ and estimator, in rounds as locate's noise verdict takes
+// them (at most VerdictRounds), 5% of the release's modelled time (at
+// least 2 s) shared among them.
+func (p *Plan) forecastGraph(graph *laplacian.Graph, sigma, releaseSeconds float64) (experiment.Graph, error) {
+	s := &p.Spec
+	tau, trials := s.Tau+s.Smooth, s.ForecastTrials
+	budget := time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
+	graph, part, err := p.forecastPartition(graph)
+	if err != nil {
+		return experiment.Graph{}, err
+	}
+	return experiment.Graph{Graph: graph, Partition: part, Tau: tau, Sigma: sigma, Alpha: s.Alpha, Delta: s.Delta, Sources: 1,
+		Trials: trials, Estimator: s.Estimator, Seed: s.ForecastSeed, Progress: p.env.progress("forecast trials"),
+		TimeBudget: budget / experiment.VerdictRounds, MinTrials: min(20, trials)}, nil
+}
+
+// massCurve puts into the dry run's per-node forecast the forecast at
+// each source mass (experiment.MassCurve): what mass a release at this ε
+// can resolve. A locate's verdict on the release simulates the mass its
+// readings carry, so this is the verdict's forecast before the release.
+func (p *Plan) massCurve(ctx context.Context, graph *laplacian.Graph, sigma, releaseSeconds float64, f *experiment.Forecast) error {
+	e, err := p.forecastGraph(graph, sigma, releaseSeconds)
+	if err != nil {
+		return err
+	}
+	e.Progress = p.env.progress("forecast by source mass")
+	f.MassCurve, f.ResolvableMass, err = experiment.MassCurve(ctx, e)
+	return err
 }
 
 // AtChanceError refuses a release (Spec.RefuseAtChance) whose forecast

@@ -327,6 +327,9 @@ func (p *Plan) estimate(ctx context.Context) error {
 		if sum.Forecast, err = p.forecast(ctx, g, est.Sigma, est.SecondsEstimate); err != nil {
 			return err
 		}
+		if err = p.massCurve(ctx, g, est.Sigma, est.SecondsEstimate, sum.Forecast.PerNode); err != nil {
+			return err
+		}
 		// --refuse-at-chance refuses the release here, before the charge.
 		if s.RefuseAtChance && sum.Forecast != nil && sum.Forecast.PerNode.AtChance {
 			return &AtChanceError{Epsilon: s.Epsilon, Forecasts: sum.Forecast}

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"strings"
+
+	"github.com/graphcloak/graphcloak/experiment"
 
 	"github.com/graphcloak/graphcloak/job"
 )
@@ -18,7 +21,31 @@ func forecastRows(row func(string, any), fs *job.Forecasts) {
 	}
 	row("forecast", fmt.Sprintf("right community %.3f [%.3f, %.3f] (chance %.4f, largest community %.3f, DP ceiling %.3f); source in the 90%% set %.3f with %.1f communities%s",
 		f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.Ceiling, f.In90Rate, f.In90Size, verdict))
+	if len(f.MassCurve) > 0 {
+		row("by source mass", massCurveText(f))
+	}
 	a := fs.Answer
 	row("private answer", fmt.Sprintf("at the same ε, locate --private-answer (%s) would be right %.3f [%.3f, %.3f]",
 		a.Mechanism, a.CommunityAccuracy, a.Low, a.High))
+}
+
+// massCurveText says a per-node forecast by source mass: "1 unit 0.29 ·
+// 10 units 0.41 · … — answers from 31.6 units".
+func massCurveText(f *experiment.Forecast) string {
+	var b strings.Builder
+	for i, m := range f.MassCurve {
+		if i%2 == 1 && i != len(f.MassCurve)-1 {
+			continue // every decade, and the largest
+		}
+		if b.Len() > 0 {
+			b.WriteString(" · ")
+		}
+		fmt.Fprintf(&b, "%g: %.2f", m.Mass, m.CommunityAccuracy)
+	}
+	if f.ResolvableMass > 0 {
+		fmt.Fprintf(&b, " — resolves sources of %g units or more (a locate verdict simulates the mass the readings carry)", f.ResolvableMass)
+	} else {
+		fmt.Fprintf(&b, " — resolves no source up to %g units", f.MassCurve[len(f.MassCurve)-1].Mass)
+	}
+	return "right community by source mass (units): " + b.String()
 }

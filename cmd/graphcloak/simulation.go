@@ -185,7 +185,17 @@ func printForecasts(out io.Writer, fs []experiment.Forecast) error {
 		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f (%.3f)\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
 			f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, buys, mark)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	// The rates above are for unit sources; a locate verdict simulates the
+	// mass a release's readings carry.
+	for i := range fs {
+		if f := &fs[i]; len(f.MassCurve) > 0 {
+			fmt.Fprintf(out, "%s at ε = %g, %s\n", f.Mode, f.Epsilon, massCurveText(f))
+		}
+	}
+	return nil
 }
 
 func checkEstimator(name string) error {
