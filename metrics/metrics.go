@@ -9,6 +9,7 @@
 //	privacy_rho_spent{scope}               zCDP ρ charged so far
 //	privacy_rho_remaining{scope}           ρ a Gaussian release may still cost
 //	budget_refusals_total{scope}           releases refused because the budget would be exceeded
+//	locate_noise{scope}                    the last localisation's verdict: 1 noise (not a finding), 0 an answer
 //	last_success_timestamp_seconds{command} Unix time of the last succeeded run
 //	slots_skipped_total                    slots skipped because the previous run was still going
 //	sensitivity_reused_total               releases that reused a cached Δ2 certificate
@@ -40,6 +41,7 @@ type Metrics struct {
 	rhoSpent       *prometheus.GaugeVec
 	rhoRemaining   *prometheus.GaugeVec
 	budgetRefusals *prometheus.CounterVec
+	locateNoise    *prometheus.GaugeVec
 	lastSuccess    *prometheus.GaugeVec
 	skipped        prometheus.Counter
 	reused         prometheus.Counter
@@ -71,6 +73,8 @@ func New() *Metrics {
 		Help: "zCDP rho a Gaussian release may still cost in the scope (by either of the ledger's accountings)."}, []string{"scope"})
 	m.budgetRefusals = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "graphcloak_budget_refusals_total",
 		Help: "Releases refused because the scope's budget would be exceeded."}, []string{"scope"})
+	m.locateNoise = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "graphcloak_locate_noise",
+		Help: "The scope's last localisation's verdict: 1 noise (not a finding), 0 an answer."}, []string{"scope"})
 	m.lastSuccess = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "graphcloak_last_success_timestamp_seconds",
 		Help: "Unix time of the last succeeded run."}, []string{"command"})
 	m.skipped = prometheus.NewCounter(prometheus.CounterOpts{Name: "graphcloak_slots_skipped_total",
@@ -81,7 +85,7 @@ func New() *Metrics {
 		Help: "Private answers whose readings were not one source's diffusion at tau: refused, or answered by randomized response (rr)."},
 		[]string{"scope", "action"})
 	for _, c := range []prometheus.Collector{m.runs, m.duration, m.nodes, m.rhoSpent, m.rhoRemaining,
-		m.budgetRefusals, m.lastSuccess, m.skipped, m.reused, m.outsideModel,
+		m.budgetRefusals, m.locateNoise, m.lastSuccess, m.skipped, m.reused, m.outsideModel,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
 		f(c)
 	}
@@ -107,6 +111,15 @@ func (m *Metrics) Run(command, status string, d time.Duration, nodes int) {
 func (m *Metrics) Budget(scope string, spent, remaining float64) {
 	m.rhoSpent.WithLabelValues(scope).Set(spent)
 	m.rhoRemaining.WithLabelValues(scope).Set(remaining)
+}
+
+// LocateVerdict records the verdict of scope's last localisation.
+func (m *Metrics) LocateVerdict(scope string, noise bool) {
+	v := 0.0
+	if noise {
+		v = 1
+	}
+	m.locateNoise.WithLabelValues(scope).Set(v)
 }
 
 // BudgetRefused counts a release of scope refused by its budget.

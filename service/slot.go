@@ -110,7 +110,13 @@ func (s *Slot) locate(ctx context.Context, ls Step, releaseRun string) error {
 		return err
 	case loc.Report != nil && len(loc.Report.Communities) > 0:
 		top := loc.Report.Communities[0]
-		ls.Logger.Info("slot located", "releaseRun", releaseRun, "topCommunity", top.Name, "probability", top.Share)
+		s.Metrics.LocateVerdict(s.Scope, loc.NoiseDominated)
+		if loc.NoiseDominated {
+			ls.Logger.Warn("slot located: not a finding", "releaseRun", releaseRun, "topCommunity", top.Name, "probability", top.Share,
+				"reason", loc.NoiseReason)
+		} else {
+			ls.Logger.Info("slot located", "releaseRun", releaseRun, "topCommunity", top.Name, "probability", top.Share)
+		}
 	default:
 		ls.Logger.Info("slot located: no detectable source", "releaseRun", releaseRun)
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/metrics"
@@ -127,5 +128,39 @@ func TestSlotAnswerOutsideModel(t *testing.T) {
 	if n := strings.Count(logs.String(), "level=WARN"); n != 2 || !strings.Contains(logs.String(), "two sources explain") &&
 		!strings.Contains(logs.String(), "a fit by two sources explains") {
 		t.Errorf("%d WARN lines, want 2 with the measured reason:\n%s", n, logs.String())
+	}
+}
+
+// TestSlotVerdictSurfaces (issue 48, item 2): a slot whose localisation
+// is noise is a WARN line with the reason and graphcloak_locate_noise 1 for
+// its scope; an answer is an INFO line and 0. Before, 0 WARN lines and no
+// gauge over flagged slots.
+func TestSlotVerdictSurfaces(t *testing.T) {
+	for _, noise := range []bool{true, false} {
+		m := metrics.New()
+		var logs strings.Builder
+		r := &slotSteps{}
+		s := r.slot(m)
+		s.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+		s.Locate = func(context.Context, Step, string) (*job.LocateSummary, error) {
+			sum := &job.LocateSummary{NodeCount: 3, NoiseDominated: noise, Report: &community.Report{Communities: []community.Ranked{{Name: "c1", Share: 0.6}}}}
+			if noise {
+				sum.NoiseReason = "noise: the evidence test cannot tell these readings from pure noise"
+			}
+			return sum, nil
+		}
+		if err := s.Run(context.Background(), time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)); err != nil {
+			t.Fatal(err)
+		}
+		want, gauge := "level=INFO msg=\"slot located\"", `graphcloak_locate_noise{scope="s"} 0`
+		if noise {
+			want, gauge = "level=WARN msg=\"slot located: not a finding\"", `graphcloak_locate_noise{scope="s"} 1`
+		}
+		if !strings.Contains(logs.String(), want) || (noise && !strings.Contains(logs.String(), "pure noise")) {
+			t.Errorf("noise %v: log lacks %s:\n%s", noise, want, logs.String())
+		}
+		if text := metricsText(t, m); !strings.Contains(text, gauge) {
+			t.Errorf("noise %v: metrics lack %s", noise, gauge)
+		}
 	}
 }
