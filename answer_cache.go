@@ -109,9 +109,13 @@ func (c AnswerCache) Load(g *laplacian.Graph, tau, tol float64) (recovery.Certif
 // Store replaces the stored model with m's, sealed under MACKey; the file
 // is written whole (a temporary file renamed), never half.
 func (c AnswerCache) Store(m *AnswerModel) error {
-	cert := AnswerCertificate{Kind: AnswerCertificateKind, SchemaVersion: 1, Graph: m.Graph.Fingerprint(), Tau: m.Tau,
-		FitTolerance: m.Certifier.Tol(), Software: c.Software, Created: time.Now().UTC().Truncate(time.Second),
-		State: m.Certifier.State(m.Classes)}
+	return c.store(m.Graph, m.Tau, m.Certifier.Tol(), m.Certifier.State(m.Classes))
+}
+
+// store writes the certificate of a certifier state of g at τ and tol.
+func (c AnswerCache) store(g *laplacian.Graph, tau, tol float64, st recovery.CertifierState) error {
+	cert := AnswerCertificate{Kind: AnswerCertificateKind, SchemaVersion: 1, Graph: g.Fingerprint(), Tau: tau,
+		FitTolerance: tol, Software: c.Software, Created: time.Now().UTC().Truncate(time.Second), State: st}
 	if c.MACKey != nil {
 		mac, err := cert.mac(c.MACKey)
 		if err != nil {
@@ -119,11 +123,17 @@ func (c AnswerCache) Store(m *AnswerModel) error {
 		}
 		cert.MAC = mac
 	}
-	b, err := json.Marshal(cert)
+	return writeJSONFile(c.Path, cert)
+}
+
+// writeJSONFile writes v to path whole: a temporary file beside it,
+// renamed over it.
+func writeJSONFile(path string, v any) error {
+	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(c.Path), ".answer-cert-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".graphcloak-*")
 	if err != nil {
 		return err
 	}
@@ -135,7 +145,7 @@ func (c AnswerCache) Store(m *AnswerModel) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
-	return os.Rename(tmp.Name(), c.Path)
+	return os.Rename(tmp.Name(), path)
 }
 
 // Model returns the answer model of g at τ: restored from the cache when

@@ -8,3 +8,4 @@ import "github.com/graphcloak/graphcloak/errkind"
 func (*UnbalancedError) Kind() errkind.Kind { return errkind.BadInput }
 func (*ModelRangeError) Kind() errkind.Kind { return errkind.BadInput }
 func (*MismatchError) Kind() errkind.Kind   { return errkind.BadInput }
+func (*ShardError) Kind() errkind.Kind      { return errkind.BadInput }

@@ -92,6 +92,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newServeCmd(g),
 		newLocateCmd(g),
 		newPlanCmd(g),
+		newAuditCmd(g),
 		newLoadCmd(g),
 		newProjectionCmd(g),
 		newCommunitiesCmd(g),

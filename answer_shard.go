@@ -1,0 +1,124 @@
+package graphcloak
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/graphcloak/graphcloak/internal/jsonmac"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// The answer audit in shards (graphcloak audit --shard i/N): each process
+// runs the certifier's pass over its share of the sources and writes a
+// part; MergeAnswerParts checks that the parts are every shard of one
+// pass — one graph, τ, fit tolerance, action and version — exactly once,
+// and gives the certificate one process would (the same norms and
+// classes), which --answer-cache then reuses.
+
+// AnswerPartKind names the file format of one shard of the answer audit.
+const AnswerPartKind = "graphcloak.answer-certificate-part"
+
+// AnswerPart is one shard's pass, sealed like the certificate.
+type AnswerPart struct {
+	Kind          string                 `json:"kind"`
+	SchemaVersion int                    `json:"schemaVersion"`
+	Graph         laplacian.Fingerprint  `json:"graph"`
+	Tau           float64                `json:"tau"`
+	FitTolerance  float64                `json:"fitTolerance"`
+	Software      string                 `json:"software"`
+	Created       time.Time              `json:"created"`
+	Part          recovery.CertifierPart `json:"part"`
+	MAC           string                 `json:"mac,omitempty"`
+}
+
+func (p AnswerPart) mac(key []byte) (string, error) {
+	p.MAC = ""
+	return jsonmac.Sum(key, p)
+}
+
+// NewAnswerPart runs opt.Shard's share of the certifier's pass on g at τ.
+func NewAnswerPart(ctx context.Context, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions, software string) (AnswerPart, error) {
+	part, err := recovery.NewCertifierPart(ctx, g, tau, opt)
+	if err != nil {
+		return AnswerPart{}, err
+	}
+	tol := opt.Tol
+	if tol == 0 {
+		tol = recovery.DefaultFitTolerance
+	}
+	return AnswerPart{Kind: AnswerPartKind, SchemaVersion: 1, Graph: g.Fingerprint(), Tau: tau, FitTolerance: tol,
+		Software: software, Created: time.Now().UTC().Truncate(time.Second), Part: *part}, nil
+}
+
+// SaveAnswerPart writes p to path whole, sealed under macKey (nil: none).
+func SaveAnswerPart(path string, p AnswerPart, macKey []byte) error {
+	p.MAC = ""
+	if macKey != nil {
+		mac, err := p.mac(macKey)
+		if err != nil {
+			return err
+		}
+		p.MAC = mac
+	}
+	return writeJSONFile(path, p)
+}
+
+// LoadAnswerPart reads a part and checks its MAC under macKey (when set).
+func LoadAnswerPart(path string, macKey []byte) (AnswerPart, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return AnswerPart{}, err
+	}
+	var p AnswerPart
+	if err := json.Unmarshal(b, &p); err != nil || p.Kind != AnswerPartKind || p.SchemaVersion != 1 {
+		return AnswerPart{}, fmt.Errorf("%w: %s is not a part of the answer audit (%v)", ErrAnswerCacheMismatch, path, err)
+	}
+	if macKey != nil {
+		want, err := p.mac(macKey)
+		if err != nil {
+			return AnswerPart{}, err
+		}
+		if p.MAC == "" || !jsonmac.Equal(p.MAC, want) {
+			return AnswerPart{}, fmt.Errorf("%s: %w", path, &AnswerCacheMACError{Missing: p.MAC == ""})
+		}
+	}
+	return p, nil
+}
+
+// MergeAnswerParts checks that parts are every shard of one pass on g at
+// τ and tol by this software, merges them (recovery.MergeCertifierParts),
+// refits the end-to-end sample and stores the certificate in cache.
+func MergeAnswerParts(ctx context.Context, g *laplacian.Graph, tau, tol float64, parts []AnswerPart, cache AnswerCache) (*recovery.SourceClasses, error) {
+	if tol == 0 {
+		tol = recovery.DefaultFitTolerance
+	}
+	fp := g.Fingerprint()
+	var cparts []*recovery.CertifierPart
+	for i := range parts {
+		p := &parts[i]
+		switch {
+		case p.Graph != fp:
+			return nil, &recovery.ShardError{Reason: fmt.Sprintf("include shard %d of another graph", p.Part.Shard.I)}
+		case p.Tau != tau || p.FitTolerance != tol:
+			return nil, &recovery.ShardError{Reason: fmt.Sprintf("include shard %d of τ = %g, T = %g (merging τ = %g, T = %g)", p.Part.Shard.I, p.Tau, p.FitTolerance, tau, tol)}
+		case p.Software != cache.Software:
+			return nil, &recovery.ShardError{Reason: fmt.Sprintf("include shard %d made by %q, not by this version", p.Part.Shard.I, p.Software)}
+		}
+		cparts = append(cparts, &p.Part)
+	}
+	precise := len(parts) > 0 && parts[0].Part.Precise
+	opt := recovery.CertifierOptions{Tol: tol, Precise: precise}
+	cert, err := recovery.MergeCertifierParts(g, tau, opt, cparts)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := cert.Classes(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return sc, cache.store(g, tau, tol, cert.State(sc))
+}
