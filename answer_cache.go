@@ -19,21 +19,48 @@ import (
 // AnswerCertificateKind names the file format of a stored answer model.
 const AnswerCertificateKind = "graphcloak.answer-certificate"
 
+// AnswerFileHeader says what an answer certificate (or one shard's part)
+// was computed on: one exact graph at τ and fit tolerance, by one version
+// of graphcloak.
+type AnswerFileHeader struct {
+	Kind          string                `json:"kind"`
+	SchemaVersion int                   `json:"schemaVersion"`
+	Graph         laplacian.Fingerprint `json:"graph"`
+	Tau           float64               `json:"tau"`
+	FitTolerance  float64               `json:"fitTolerance"`
+	Software      string                `json:"software"`
+	Created       time.Time             `json:"created"`
+}
+
+func newAnswerFileHeader(kind string, g *laplacian.Graph, tau, tol float64, software string) AnswerFileHeader {
+	return AnswerFileHeader{Kind: kind, SchemaVersion: 1, Graph: g.Fingerprint(), Tau: tau, FitTolerance: tol,
+		Software: software, Created: time.Now().UTC().Truncate(time.Second)}
+}
+
+// matches refuses (ErrAnswerCacheMismatch) a file of another kind, graph,
+// τ, fit tolerance or version.
+func (h AnswerFileHeader) matches(kind string, g *laplacian.Graph, tau, tol float64, software string) error {
+	switch {
+	case h.Kind != kind || h.SchemaVersion != 1:
+		return fmt.Errorf("%w: a %q file, not a %q", ErrAnswerCacheMismatch, h.Kind, kind)
+	case h.Software != software:
+		return fmt.Errorf("%w: made by %q, not by this version", ErrAnswerCacheMismatch, h.Software)
+	case h.Tau != tau || h.FitTolerance != tol:
+		return fmt.Errorf("%w: made for τ = %g, T = %g", ErrAnswerCacheMismatch, h.Tau, h.FitTolerance)
+	case h.Graph != g.Fingerprint():
+		return fmt.Errorf("%w: the graph changed", ErrAnswerCacheMismatch)
+	}
+	return nil
+}
+
 // AnswerCertificate is the expensive, ε-free part of a private answer's
 // model stored for reuse: the certifier's pass (every source's norm) and
-// the classes with their audit, on one exact graph at τ and fit tolerance,
-// by one version of graphcloak. A model restored from it is the model the
+// the classes with their audit. A model restored from it is the model the
 // pass would compute (the calibration and the per-edge audit, which depend
 // on ε and the partition, are always recomputed).
 type AnswerCertificate struct {
-	Kind          string                  `json:"kind"`
-	SchemaVersion int                     `json:"schemaVersion"`
-	Graph         laplacian.Fingerprint   `json:"graph"`
-	Tau           float64                 `json:"tau"`
-	FitTolerance  float64                 `json:"fitTolerance"`
-	Software      string                  `json:"software"`
-	Created       time.Time               `json:"created"`
-	State         recovery.CertifierState `json:"state"`
+	AnswerFileHeader
+	State recovery.CertifierState `json:"state"`
 	// MAC authenticates the certificate under the ledger key's
 	// certificate subkey (as the Δ2 certificate); empty without one.
 	MAC string `json:"mac,omitempty"`
@@ -93,15 +120,8 @@ func (c AnswerCache) Load(g *laplacian.Graph, tau, tol float64) (recovery.Certif
 	if tol == 0 {
 		tol = recovery.DefaultFitTolerance
 	}
-	switch {
-	case cert.Kind != AnswerCertificateKind || cert.SchemaVersion != 1:
-		return recovery.CertifierState{}, fmt.Errorf("%w: %s is not an answer certificate", ErrAnswerCacheMismatch, c.Path)
-	case cert.Software != c.Software:
-		return recovery.CertifierState{}, fmt.Errorf("%w: made by %q, not by this version", ErrAnswerCacheMismatch, cert.Software)
-	case cert.Tau != tau || cert.FitTolerance != tol:
-		return recovery.CertifierState{}, fmt.Errorf("%w: made for τ = %g, T = %g", ErrAnswerCacheMismatch, cert.Tau, cert.FitTolerance)
-	case cert.Graph != g.Fingerprint():
-		return recovery.CertifierState{}, fmt.Errorf("%w: the graph changed", ErrAnswerCacheMismatch)
+	if err := cert.matches(AnswerCertificateKind, g, tau, tol, c.Software); err != nil {
+		return recovery.CertifierState{}, err
 	}
 	return cert.State, nil
 }
@@ -114,8 +134,7 @@ func (c AnswerCache) Store(m *AnswerModel) error {
 
 // store writes the certificate of a certifier state of g at τ and tol.
 func (c AnswerCache) store(g *laplacian.Graph, tau, tol float64, st recovery.CertifierState) error {
-	cert := AnswerCertificate{Kind: AnswerCertificateKind, SchemaVersion: 1, Graph: g.Fingerprint(), Tau: tau,
-		FitTolerance: tol, Software: c.Software, Created: time.Now().UTC().Truncate(time.Second), State: st}
+	cert := AnswerCertificate{AnswerFileHeader: newAnswerFileHeader(AnswerCertificateKind, g, tau, tol, c.Software), State: st}
 	if c.MACKey != nil {
 		mac, err := cert.mac(c.MACKey)
 		if err != nil {

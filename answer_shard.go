@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"time"
 
 	"github.com/graphcloak/graphcloak/internal/jsonmac"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -24,15 +23,9 @@ const AnswerPartKind = "graphcloak.answer-certificate-part"
 
 // AnswerPart is one shard's pass, sealed like the certificate.
 type AnswerPart struct {
-	Kind          string                 `json:"kind"`
-	SchemaVersion int                    `json:"schemaVersion"`
-	Graph         laplacian.Fingerprint  `json:"graph"`
-	Tau           float64                `json:"tau"`
-	FitTolerance  float64                `json:"fitTolerance"`
-	Software      string                 `json:"software"`
-	Created       time.Time              `json:"created"`
-	Part          recovery.CertifierPart `json:"part"`
-	MAC           string                 `json:"mac,omitempty"`
+	AnswerFileHeader
+	Part recovery.CertifierPart `json:"part"`
+	MAC  string                 `json:"mac,omitempty"`
 }
 
 func (p AnswerPart) mac(key []byte) (string, error) {
@@ -50,8 +43,7 @@ func NewAnswerPart(ctx context.Context, g *laplacian.Graph, tau float64, opt rec
 	if tol == 0 {
 		tol = recovery.DefaultFitTolerance
 	}
-	return AnswerPart{Kind: AnswerPartKind, SchemaVersion: 1, Graph: g.Fingerprint(), Tau: tau, FitTolerance: tol,
-		Software: software, Created: time.Now().UTC().Truncate(time.Second), Part: *part}, nil
+	return AnswerPart{AnswerFileHeader: newAnswerFileHeader(AnswerPartKind, g, tau, tol, software), Part: *part}, nil
 }
 
 // SaveAnswerPart writes p to path whole, sealed under macKey (nil: none).
@@ -74,7 +66,7 @@ func LoadAnswerPart(path string, macKey []byte) (AnswerPart, error) {
 		return AnswerPart{}, err
 	}
 	var p AnswerPart
-	if err := json.Unmarshal(b, &p); err != nil || p.Kind != AnswerPartKind || p.SchemaVersion != 1 {
+	if err := json.Unmarshal(b, &p); err != nil || p.Kind != AnswerPartKind {
 		return AnswerPart{}, fmt.Errorf("%w: %s is not a part of the answer audit (%v)", ErrAnswerCacheMismatch, path, err)
 	}
 	if macKey != nil {
@@ -96,17 +88,11 @@ func MergeAnswerParts(ctx context.Context, g *laplacian.Graph, tau, tol float64,
 	if tol == 0 {
 		tol = recovery.DefaultFitTolerance
 	}
-	fp := g.Fingerprint()
 	var cparts []*recovery.CertifierPart
 	for i := range parts {
 		p := &parts[i]
-		switch {
-		case p.Graph != fp:
-			return nil, &recovery.ShardError{Reason: fmt.Sprintf("include shard %d of another graph", p.Part.Shard.I)}
-		case p.Tau != tau || p.FitTolerance != tol:
-			return nil, &recovery.ShardError{Reason: fmt.Sprintf("include shard %d of τ = %g, T = %g (merging τ = %g, T = %g)", p.Part.Shard.I, p.Tau, p.FitTolerance, tau, tol)}
-		case p.Software != cache.Software:
-			return nil, &recovery.ShardError{Reason: fmt.Sprintf("include shard %d made by %q, not by this version", p.Part.Shard.I, p.Software)}
+		if err := p.matches(AnswerPartKind, g, tau, tol, cache.Software); err != nil {
+			return nil, &recovery.ShardError{Reason: fmt.Sprintf("include shard %d/%d that is foreign: %v", p.Part.Shard.I, p.Part.Shard.N, err)}
 		}
 		cparts = append(cparts, &p.Part)
 	}
