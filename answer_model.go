@@ -130,6 +130,10 @@ func (m *AnswerModel) node(i int) int {
 type AnswerAudit struct {
 	Tau          float64 `json:"tau"`
 	FitTolerance float64 `json:"fitTolerance"`
+	// MaxBackground is the model's bound on a constant background, as a
+	// multiple of the source's mass: readings beyond it are outside the
+	// model (their rounding would swamp the source signal) and refused.
+	MaxBackground float64 `json:"maxBackground"`
 	// SourcesChecked sources' noiseless readings were fitted (every node);
 	// Refused of them were refused and Misplaced fitted outside their
 	// class (0 and 0 when sound). SourcesRefitted of them were fitted
@@ -162,7 +166,7 @@ const auditSlack = 1e-9
 // every source was fitted to its class and the loss is ≤ ε/⌈α⌉.
 func (m *AnswerModel) Audit(ctx context.Context, cal privacy.AnswerCalibration) (*AnswerAudit, error) {
 	sc := m.Classes
-	a := &AnswerAudit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
+	a := &AnswerAudit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), MaxBackground: m.Certifier.MaxBackground(), SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
 		Misplaced: sc.Misplaced, SourcesRefitted: sc.SourcesRefitted, RefitFailures: sc.RefitFailures, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
 		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
 	n := m.Graph.N()

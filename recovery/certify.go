@@ -53,6 +53,9 @@ type Certifier struct {
 	classes *SourceClasses
 	// precise: the pass ran the precise action (CertifierOptions.Precise).
 	precise bool
+	// maxBackground is the model's bound B on a constant background
+	// (checkRange).
+	maxBackground float64
 }
 
 // Precise reports whether the pass needed the precise action: shards of
@@ -91,9 +94,11 @@ type MismatchError struct {
 	// background), or no node fits with a positive mass.
 	NoSignal bool
 	// Precision: the readings' own rounding (relative to their source
-	// signal) exceeds what the certificate allows.
-	Precision bool
-	Tau       float64
+	// signal) exceeds what the certificate allows — their constant
+	// background is more than MaxBackground times the source's mass.
+	Precision     bool
+	MaxBackground float64
+	Tau           float64
 }
 
 func (e *MismatchError) Error() string { return "recovery: " + e.Reason() }
@@ -104,7 +109,7 @@ func (e *MismatchError) Reason() string {
 	case e.NoSignal:
 		return "the readings carry no source signal (constant, or no node fits them with a positive mass)"
 	case e.Precision:
-		return fmt.Sprintf("the readings' float64 rounding is too large against their source signal at τ = %g (a large background, or τ too large)", e.Tau)
+		return fmt.Sprintf("the readings' constant background is more than %.3g times the source's mass: their float64 rounding would swamp the source signal at τ = %g (outside the model)", e.MaxBackground, e.Tau)
 	}
 	s := fmt.Sprintf("the readings are not one source's diffusion at τ = %g: the best single-source fit (any mass, any constant background) leaves %.3g of their signal unexplained, more than the tolerance %g",
 		e.Tau, e.Residual, e.Tol)
@@ -167,30 +172,42 @@ func NewCertifier(ctx context.Context, g *laplacian.Graph, tau float64, opt Cert
 const looseActionTol = 1e-5
 
 // checkRange refuses a τ whose weakest source signal the action's error
-// or the readings' rounding swamps, and sets colErr.
+// or the readings' rounding swamps, and sets colErr and maxBackground.
 func (c *Certifier) checkRange() error {
 	n := c.g.N()
-	minNorm, worstPrec, worstAt := math.Inf(1), 0.0, 0
-	for j, v := range c.norm {
+	minNorm := math.Inf(1)
+	for _, v := range c.norm {
 		minNorm = math.Min(minNorm, v)
-		// A noiseless unit reading of source j: its rounding relative to
-		// its signal (Fit's ζ with ‖a_j‖ ≤ 1, Σ|a_j| = 1).
-		if p := readingRounding(1, 1, n) / v; p > worstPrec || math.IsNaN(p) {
-			worstPrec, worstAt = p, j
-		}
 	}
 	c.colErr = 3 * c.eta / minNorm
+	c.maxBackground = maxBackground(c.precision, c.tol, minNorm, n)
 	switch {
 	case !(minNorm > 0) || c.colErr > c.tol/10:
 		return &ModelRangeError{Tau: c.tau, Tol: c.tol, Reason: fmt.Sprintf(
 			"the weakest source signal ‖P·exp(−τL)e_s‖ = %.3g (node %s) is not large against the diffusion's certified error %.3g; use a smaller τ",
 			minNorm, c.g.Key(worstIndex(c.norm)), c.eta)}
-	case worstPrec > c.precision:
+	case !(c.maxBackground >= 0):
 		return &ModelRangeError{Tau: c.tau, Tol: c.tol, Reason: fmt.Sprintf(
-			"float64 readings of a source at node %s carry only %.3g of source signal against their rounding; use a smaller τ", c.g.Key(worstAt), c.norm[worstAt])}
+			"float64 readings of a source at node %s carry only %.3g of source signal against their rounding; use a smaller τ",
+			c.g.Key(worstIndex(c.norm)), minNorm)}
 	}
 	return nil
 }
+
+// maxBackground is B, the model's bound on a constant background β as a
+// multiple of the source's mass (|β|·n ≤ B·μ), for which no reading inside
+// the model — misfit ≤ T, at any source (‖P·a_s‖ ≥ minNorm) — has Fit's
+// rounding term ζ above the precision: ζ ≤ 4u(1+T)(1 + 3/√n + 4B/√n)/‖P·a_s‖
+// (‖a_s‖₂ ≤ ‖a_s‖₁ = 1), with a factor 3 to spare. Negative: not even
+// background-free readings fit (the τ is refused).
+func maxBackground(precision, tol, minNorm float64, n int) float64 {
+	rn := math.Sqrt(float64(n))
+	return (precision/3*minNorm/(4*unitRoundoff*(1+tol)) - 1 - 3/rn) * rn / 4
+}
+
+// MaxBackground returns B: readings whose constant background exceeds B
+// times the source's mass are outside the model (refused as Precision).
+func (c *Certifier) MaxBackground() float64 { return c.maxBackground }
 
 // fitTolerance returns T (0: the default), refusing one outside (0, 0.5]
 // and a graph with no source to locate.
@@ -299,7 +316,7 @@ func (c *Certifier) fitBlock(Y []float64, b int) (fits []SourceFit, cos []float6
 			errs[k] = &MismatchError{NoSignal: true, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN()}
 		default:
 			if zeta[k] = readingRounding(l2, l1, n) / py[k]; zeta[k] > c.precision {
-				errs[k] = &MismatchError{Precision: true, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN()}
+				errs[k] = &MismatchError{Precision: true, MaxBackground: c.maxBackground, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN()}
 			}
 		}
 	}

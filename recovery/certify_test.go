@@ -97,7 +97,7 @@ func TestCertifiedRecoveryOracle(t *testing.T) {
 				y := make([]float64, n)
 				for s := 0; s < n; s++ {
 					for _, mass := range []float64{1e-6, 1, 37.5, 1e6} {
-						for variant := 0; variant < 3; variant++ {
+						for variant := 0; variant < 4; variant++ {
 							for i := range y {
 								y[i] = mass * heat.At(i, s)
 							}
@@ -105,6 +105,10 @@ func TestCertifiedRecoveryOracle(t *testing.T) {
 							case 1: // a constant background of 1% of the total mass
 								for i := range y {
 									y[i] += 0.01 * mass
+								}
+							case 3: // the largest background the model allows, nearly
+								for i := range y {
+									y[i] += 0.9 * c.MaxBackground() * mass / float64(n)
 								}
 							case 2: // sensor noise at a tenth of the tolerance
 								sig := signalNorm(y)
