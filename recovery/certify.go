@@ -296,11 +296,20 @@ func (c *Certifier) fitBlock(Y []float64, b int) (fits []SourceFit, cos []float6
 	n := c.g.N()
 	P := make([]float64, n*b)
 	fits, errs = make([]SourceFit, b), make([]error, b)
-	py, zeta, mean := make([]float64, b), make([]float64, b), make([]float64, b)
+	py, zeta, mean, scale := make([]float64, b), make([]float64, b), make([]float64, b), make([]float64, b)
 	col := make([]float64, n)
 	for k := 0; k < b; k++ {
+		// Scaled by a power of two to max |y| ∈ [½, 1): exact, and no
+		// square over- or underflows whatever the mass (μ in 1e−250 …
+		// 1e250: a fit is scale-invariant).
+		top := 0.0
 		for i := range col {
-			col[i] = Y[i*b+k]
+			top = math.Max(top, math.Abs(Y[i*b+k]))
+		}
+		_, e := math.Frexp(top)
+		scale[k] = math.Ldexp(1, -e)
+		for i := range col {
+			col[i] = Y[i*b+k] * scale[k]
 		}
 		p, m, l1 := centered(col)
 		sq, l2 := 0.0, 0.0
@@ -345,8 +354,8 @@ func (c *Certifier) fitBlock(Y []float64, b int) (fits []SourceFit, cos []float6
 		cl := math.Min(1, f.Cos)
 		f.Residual = math.Sqrt(max(0, 1-cl*cl))
 		// μ = ⟨P·y, P·a_s⟩/‖P·a_s‖², β = ȳ − μ/n (a_s sums to 1).
-		f.Mass = f.Cos * py[k] / c.norm[s]
-		f.Background = mean[k] - f.Mass/float64(n)
+		f.Mass = f.Cos * py[k] / c.norm[s] / scale[k]
+		f.Background = (mean[k] - f.Cos*py[k]/c.norm[s]/float64(n)) / scale[k]
 		fits[k] = f
 	}
 	return fits, cos, errs

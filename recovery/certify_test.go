@@ -96,7 +96,7 @@ func TestCertifiedRecoveryOracle(t *testing.T) {
 				}
 				y := make([]float64, n)
 				for s := 0; s < n; s++ {
-					for _, mass := range []float64{1e-6, 1, 37.5, 1e6} {
+					for _, mass := range []float64{1e-250, 1e-6, 1, 37.5, 1e6, 1e250} {
 						for variant := 0; variant < 4; variant++ {
 							for i := range y {
 								y[i] = mass * heat.At(i, s)
@@ -111,7 +111,11 @@ func TestCertifiedRecoveryOracle(t *testing.T) {
 									y[i] += 0.9 * c.MaxBackground() * mass / float64(n)
 								}
 							case 2: // sensor noise at a tenth of the tolerance
-								sig := signalNorm(y)
+								unit := make([]float64, n)
+								for i := range unit {
+									unit[i] = y[i] / mass
+								}
+								sig := mass * signalNorm(unit) // no overflow at 1e250
 								for i := range y {
 									y[i] += 0.1 * c.Tol() * sig * rng.NormFloat64() / math.Sqrt(float64(n)) / 3
 								}
