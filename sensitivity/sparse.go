@@ -104,7 +104,7 @@ func newSparseRefiner(g *laplacian.Graph, tau, alpha float64, opt Options) *spar
 	r := &sparseRefiner{g: g, tau: tau, alpha: alpha, opt: opt, start: time.Now(), bestUp: -1, bestEdge: -1}
 	r.chebPlan = newChebPlan(g, tau, opt.Tol)
 	r.collectEdges()
-	r.foreign = opt.shard.markEdges(len(r.edges))
+	r.foreign = opt.shard.markEdges(g.N(), r.edges)
 	if r.foreign != nil {
 		r.seen = make([]bool, len(r.edges))
 	}
