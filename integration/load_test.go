@@ -89,7 +89,8 @@ func TestLoadFaithful(t *testing.T) {
 	before := rooms()
 	for _, c := range []struct{ name, body, want string }{
 		{"string over integers", "source,target\n101,lobby\n", `"lobby"`},
-		{"mixed", "source,target\n401,402\n402,hall\n", `"hall"`},
+		{"mixed", "source,target\n401,402\n402,hall\n", `"hall": is not an integer while "401", the first key, is an integer`},
+		{"mixed, the line", "source,target\n401,402\n402,hall\n", "(line 3 of "},
 		{"invalid UTF-8", "source,target\nk\xff,k\xfe\n", "UTF-8"},
 	} {
 		r := load(write(strings.ReplaceAll(c.name, " ", "_")+".csv", c.body))

@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -122,6 +126,10 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	}
 	defer client.Close(context.WithoutCancel(ctx))
 	st, err := client.Load(ctx, cfg.Neo4j.Database, spec, edges, values)
+	var ke *connector.LoadKeyError
+	if errors.As(err, &ke) {
+		return inputErrorf("%w%s", err, keyLine(ke.Key, o.edges, o.values))
+	}
 	if err != nil {
 		return err
 	}
@@ -174,4 +182,30 @@ func readLoadFiles(o *loadOptionsCmd) ([]connector.LoadEdge, int, map[string]flo
 		return nil, 0, nil, err
 	}
 	return edges, g.DuplicatesMerged(), values, nil
+}
+
+// keyLine names where key first appears in the files (" (line N of
+// FILE)"), or "" (standard input, or not found as a field).
+func keyLine(key string, files ...string) string {
+	for _, name := range files {
+		if name == "" || name == "-" {
+			continue
+		}
+		f, err := os.Open(name)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 64<<10), 16<<20)
+		for line := 1; sc.Scan(); line++ {
+			for _, field := range strings.Split(sc.Text(), ",") {
+				if strings.Trim(strings.TrimSpace(field), `"`) == key {
+					f.Close()
+					return fmt.Sprintf(" (line %d of %s)", line, name)
+				}
+			}
+		}
+		f.Close()
+	}
+	return ""
 }
