@@ -189,8 +189,7 @@ func splitOracle(lv *level, comm []int32, dirty []bool) ([]int32, []bool) {
 	for i := range parent {
 		parent[i] = i
 	}
-	var find func(int) int
-	find = func(x int) int {
+	find := func(x int) int {
 		for parent[x] != x {
 			parent[x] = parent[parent[x]]
 			x = parent[x]

@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# The graphcloak test command: the lint gates (gofmt, golangci-lint), go vet,
-# then every test (race detector on) against a real Neo4j.
+# The graphcloak test command: the lint gates, go vet, then every test (race
+# detector on) against a real Neo4j. One line per phase, with its time, on
+# stderr; what the phases download or build goes to logs in .cache/test/.
 #
 #   scripts/test.sh [PACKAGES...]        default ./...
+#
+# Phases: modules (go mod download of the module and of the pinned linters
+# in tools/go.mod), neo4j, lint (gofmt, staticcheck, errcheck, ineffassign,
+# gocognit — run with `go tool -modfile=tools/go.mod`, which builds them once
+# into Go's build cache, about 80 CPU-seconds on a fresh machine), datasets,
+# go vet, go test.
 #
 # When NEO4J_URI is unset it starts Neo4j Community 5.26 from Maven Central
 # (scripts/neo4j.sh, needs only JDK 17 + Maven) — or, with
@@ -24,6 +31,23 @@ cd "$root" || exit 1
 t_start=$SECONDS
 pkgs=("$@")
 ((${#pkgs[@]})) || pkgs=(./...)
+logs="$root/.cache/test"
+mkdir -p "$logs"
+# banner PHASE STATUS SECONDS [NOTE]: the one line a phase prints.
+banner() { printf '== %-9s %-6s %4d s%s\n' "$1" "$2" "$3" "${4:+  $4}" >&2; }
+# tool NAME ARGS...: a linter pinned in tools/go.mod.
+tool() { go tool -modfile="$root/tools/go.mod" "$@"; }
+
+# Modules first, into a log: later phases then print no "go: downloading".
+t0=$SECONDS
+mod_rc=0
+{ go mod download && go mod download -modfile="$root/tools/go.mod"; } >"$logs/modules.log" 2>&1 || mod_rc=1
+if ((mod_rc)); then
+	tail -n 20 "$logs/modules.log" >&2
+	banner modules FAILED $((SECONDS - t0)) "$logs/modules.log"
+	exit 1
+fi
+banner modules ok $((SECONDS - t0))
 
 neo4j_dir=""
 provider=""
@@ -100,28 +124,31 @@ if [[ -z "${NEO4J_URI:-}" ]]; then
 	# A directory per run, so concurrent runs in one checkout never share a server.
 	neo4j_dir="$root/.neo4j/test-$$"
 	t0=$SECONDS
+	: >"$logs/neo4j.log"
 	# graphcloak's Neo4j plugin (graphcloak.read) is installed wherever it
 	# can be built (always with the harness, which needs Maven too); the
 	# tests then require it (GRAPHCLOAK_NEO4J_PLUGIN=1).
 	plugin_jar=""
 	if [[ -z "${GRAPHCLOAK_NEO4J_NO_PLUGIN:-}" ]] && command -v mvn >/dev/null; then
-		plugin_jar="$(bash "$root/scripts/neo4j-plugin.sh")" || plugin_jar=""
+		plugin_jar="$(bash "$root/scripts/neo4j-plugin.sh" 2>>"$logs/neo4j.log")" || plugin_jar=""
 	fi
 	[[ -n "$plugin_jar" ]] && export GRAPHCLOAK_NEO4J_PLUGIN=1
 	if [[ "$provider" == docker ]]; then
 		out="$(start_docker)"
 	else
 		# The server also stops by itself should this script be SIGKILLed.
-		out="$(GRAPHCLOAK_NEO4J_WATCH_PID=$$ bash "$root/scripts/neo4j.sh" start "$neo4j_dir" 0)"
+		out="$(GRAPHCLOAK_NEO4J_WATCH_PID=$$ bash "$root/scripts/neo4j.sh" start "$neo4j_dir" 0 2>>"$logs/neo4j.log")"
 	fi
 	if [[ $? == 0 ]]; then
 		uri="$(printf '%s\n' "$out" | sed -n 's/^NEO4J_URI=//p' | tail -n1)"
 		export NEO4J_URI="$uri"
 		export GRAPHCLOAK_REQUIRE_NEO4J=1
-		neo4j_note="started Neo4j ($provider) at $NEO4J_URI in $((SECONDS - t0)) s (pid $(cat "$neo4j_dir/neo4j.pid"))"
+		neo4j_note="started Neo4j ($provider) at $NEO4J_URI (pid $(cat "$neo4j_dir/neo4j.pid"))"
+		banner neo4j ok $((SECONDS - t0)) "$neo4j_note${plugin_jar:+, with the plugin}"
 	else
 		neo4j_note="FAILED to start Neo4j ($provider; see $neo4j_dir/neo4j.log)"
-		echo "test.sh: $neo4j_note" >&2
+		tail -n 20 "$logs/neo4j.log" >&2
+		banner neo4j FAILED $((SECONDS - t0)) "$neo4j_note; $logs/neo4j.log"
 		[[ "$provider" == docker ]] && stop_docker
 		# Keep the log for inspection; there is no server left to stop.
 		neo4j_dir=""
@@ -132,36 +159,53 @@ fi
 if [[ "${CI:-}" == "true" ]]; then
 	export GRAPHCLOAK_REQUIRE_NEO4J=1
 fi
-echo "test.sh: $neo4j_note; GRAPHCLOAK_REQUIRE_NEO4J=${GRAPHCLOAK_REQUIRE_NEO4J:-0}" >&2
+[[ -z "$neo4j_dir" ]] && banner neo4j given 0 "$neo4j_note"
 
-# Gates: gofmt, go vet, staticcheck, errcheck, ineffassign and gocognit
-# (.golangci.yml), with golangci-lint built once from the Go module proxy at
-# a pinned version into .cache/bin (gitignored).
+# Lint: gofmt; staticcheck (its default checks but quick-fix style
+# suggestions and the unused check); errcheck on product code (the
+# best-effort calls of tools/errcheck-exclude.txt left out); ineffassign;
+# gocognit: every non-test function under 60. The linters are pinned in
+# tools/go.mod (their go.sum verifies them) and built by `go tool` once into
+# Go's build cache; each one's output is in .cache/test/lint.log.
 t0=$SECONDS
-golangci_version=v2.6.2
-lint="$root/.cache/bin/golangci-lint-$golangci_version"
 lint_rc=0
-if [[ ! -x "$lint" ]]; then
-	echo "test.sh: building golangci-lint $golangci_version (once)" >&2
-	mkdir -p "$root/.cache/bin"
-	GOBIN="$root/.cache/bin" go install "github.com/golangci/golangci-lint/v2/cmd/golangci-lint@$golangci_version" &&
-		mv "$root/.cache/bin/golangci-lint" "$lint" || lint_rc=1
-fi
-if ((lint_rc == 0)); then
-	unformatted="$(gofmt -l $(git ls-files '*.go'))"
-	if [[ -n "$unformatted" ]]; then
-		printf 'test.sh: gofmt would change:\n%s\n' "$unformatted" >&2
+lint_failed=()
+: >"$logs/lint.log"
+lint_step() {
+	local name="$1"
+	shift
+	local out="$logs/lint-$name.out"
+	run "$@" >"$out" 2>&1
+	local rc=$?
+	{ printf '\n== %s (exit %d)\n' "$name" "$rc"; cat "$out"; } >>"$logs/lint.log"
+	if ((rc != 0)); then
+		cat "$out" >&2
+		lint_failed+=("$name")
 		lint_rc=1
 	fi
-	# Several checkouts share this machine: another run holding the lock
-	# must not fail the gate.
-	run "$lint" run --allow-parallel-runners "${pkgs[@]}" || lint_rc=1
-fi
+	rm -f "$out"
+}
+cognit_dirs=()
+for p in "${pkgs[@]}"; do
+	p="${p%/...}"
+	cognit_dirs+=("${p:-.}")
+done
+lint_step gofmt bash -c 'out="$(gofmt -l $(git ls-files "*.go"))"; [[ -z "$out" ]] || { printf "gofmt would change:\n%s\n" "$out"; exit 1; }'
+lint_step staticcheck go tool -modfile="$root/tools/go.mod" staticcheck -checks 'inherit,-U1000,-QF1001,-QF1008' "${pkgs[@]}"
+lint_step errcheck go tool -modfile="$root/tools/go.mod" errcheck -ignoretests -exclude "$root/tools/errcheck-exclude.txt" "${pkgs[@]}"
+lint_step ineffassign go tool -modfile="$root/tools/go.mod" ineffassign "${pkgs[@]}"
+lint_step gocognit go tool -modfile="$root/tools/go.mod" gocognit -over 60 -test=false "${cognit_dirs[@]}"
 lint_s=$((SECONDS - t0))
+banner lint "$( ((lint_rc == 0)) && echo ok || echo FAILED)" "$lint_s" "${lint_failed[*]:-gofmt staticcheck errcheck ineffassign gocognit}"
 
 # The real networks of the datasets tests (Debian's python3-graph-tool;
 # gitignored cache): best effort, the tests skip without them.
-bash "$root/scripts/fetch-datasets.sh" >/dev/null || echo "test.sh: datasets not fetched; their tests will skip" >&2
+t0=$SECONDS
+if bash "$root/scripts/fetch-datasets.sh" >"$logs/datasets.log" 2>&1; then
+	banner datasets ok $((SECONDS - t0))
+else
+	banner datasets missing $((SECONDS - t0)) "their tests will skip; $logs/datasets.log"
+fi
 
 t0=$SECONDS
 run go vet "${pkgs[@]}"
@@ -171,12 +215,14 @@ vet_rc=$?
 run go vet -tags purego ./sensitivity || vet_rc=1
 run env GOARCH=arm64 go vet ./sensitivity || vet_rc=1
 vet_s=$((SECONDS - t0))
+banner "go vet" "$( ((vet_rc == 0)) && echo ok || echo FAILED)" "$vet_s" "also -tags purego and GOARCH=arm64 on ./sensitivity"
 
 t0=$SECONDS
 # shellcheck disable=SC2086 # GRAPHCLOAK_TEST_FLAGS is a list of flags.
 run go test -race -count=1 -timeout 40m ${GRAPHCLOAK_TEST_FLAGS:-} "${pkgs[@]}"
 test_rc=$?
 test_s=$((SECONDS - t0))
+banner "go test" "$( ((test_rc == 0)) && echo ok || echo FAILED)" "$test_s" "-race, Neo4j required: ${GRAPHCLOAK_REQUIRE_NEO4J:-0}"
 
 status="PASS"
 rc=0
@@ -188,7 +234,7 @@ fi
 {
 	echo "== graphcloak test summary"
 	echo "   neo4j:   $neo4j_note"
-	echo "   lint:    $([[ $lint_rc == 0 ]] && echo ok || echo FAILED) in ${lint_s} s (gofmt, golangci-lint: staticcheck errcheck ineffassign gocognit)"
+	echo "   lint:    $([[ $lint_rc == 0 ]] && echo ok || echo "FAILED: ${lint_failed[*]}") in ${lint_s} s (gofmt, staticcheck, errcheck, ineffassign, gocognit; $logs/lint.log)"
 	echo "   go vet:  $([[ $vet_rc == 0 ]] && echo ok || echo "FAILED (exit $vet_rc)") in ${vet_s} s"
 	echo "   go test: $([[ $test_rc == 0 ]] && echo ok || echo "FAILED (exit $test_rc)") in ${test_s} s"
 	echo "== $status in $((SECONDS - t_start)) s"
