@@ -74,7 +74,7 @@ func NewCertifierPart(ctx context.Context, g *laplacian.Graph, tau float64, opt 
 		return nil, err
 	}
 	n := g.N()
-	c := &Certifier{g: g, act: act, tau: tau, tol: tol}
+	c := &Certifier{g: g, act: act, tau: tau, tol: tol, eta: act.ErrorBound()}
 	norm := make([]float64, n)
 	pairs, err := c.pass(ctx, opt.Shard.blocks(n), norm, opt.Progress)
 	if err != nil {

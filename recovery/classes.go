@@ -45,7 +45,7 @@ type Pair struct {
 
 // maxPairsPerNode bounds the candidate pairs the pass keeps (a τ at which
 // most pairs of nodes are near-parallel is refused instead).
-const maxPairsPerNode = 64
+const maxPairsPerNode = 256
 
 // candidateCos is a cosine no confusable pair can be below, for any error
 // the certifier accepts (e ≤ 2·T/100 + T/10, checkRange): the pass keeps
@@ -66,6 +66,7 @@ func candidateCos(tol float64) float64 {
 func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, progress func(done, total int)) ([]Pair, error) {
 	n := c.g.N()
 	cmin := candidateCos(c.tol)
+	chord := math.Sqrt(2 - 2*cmin) // ‖u_j − u_k‖ of a pair at cosine cmin
 	total := 0
 	for _, blk := range blocks {
 		total += min(blockSize, n-blk*blockSize)
@@ -90,14 +91,34 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 		}
 		C := make([]float64, n*b)
 		c.correlate(C, P, b)
+		// The self-coordinate bound (below): D_j = u_j(j) − chord, with
+		// the computed values' error taken off.
+		self := make([]float64, b)
+		for k := range self {
+			j := lo + k
+			self[k] = P[j*b+k]/norm[j] - chord - 3*c.eta/norm[j] - 1e-12
+		}
 		var local []Pair
 		for i := 0; i < n; i++ {
 			row := C[i*b : i*b+b]
 			for k, v := range row {
 				j := lo + k
-				if i != j && v >= cmin*norm[j]*norm[j] {
-					local = append(local, Pair{int32(j), int32(i), v})
+				if i == j || v < cmin*norm[j]*norm[j] {
+					continue
 				}
+				// A confusable i has ‖u_i − u_j‖ ≤ chord, so in
+				// coordinate j, (P·a_j)_i/N_i = u_i(j) ≥ u_j(j) − chord:
+				// N_i ≤ (P·a_j)_i/D_j when D_j > 0; and N_i ≥ c_ji/N_j
+				// (Cauchy–Schwarz). Both from this row; when they
+				// cannot meet, i is no candidate.
+				if d := self[k]; d > 0 {
+					upper := (P[i*b+k] + 2*c.eta) / d
+					lower := (v - 2*c.eta*norm[j]) / norm[j]
+					if lower > upper {
+						continue
+					}
+				}
+				local = append(local, Pair{int32(j), int32(i), v})
 			}
 		}
 		mu.Lock()
