@@ -9,7 +9,7 @@ import (
 	"github.com/graphcloak/graphcloak/internal/csvin"
 )
 
-// Issue 12: a headerless readings file whose first row is bad used to be
+// A headerless readings file whose first row is bad used to be
 // taken silently as a header (dropping a reading); keys starting with '#'
 // or a space could not be addressed; a byte-order mark is ignored.
 func TestReadValuesHeaderRules(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Issue 12: a UTF-8 byte-order mark broke the community CSV (the header
+// A UTF-8 byte-order mark broke the community CSV (the header
 // "\ufeffnode" was not recognised and became a node) while the other
 // readers ignored it; quoted keys are verbatim.
 func TestReadAssignmentBOM(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 // TestNamedProjection: a saved projection sets the four projection keys
 // for --projection NAME; a flag that agrees is accepted, one that
 // contradicts it is refused naming the flag; the rest of the file and its
-// comments survive save and drop (issue 34, finding 2: the flags had to be
+// comments survive save and drop (the flags had to be
 // retyped on every command).
 func TestNamedProjection(t *testing.T) {
 	isolate(t)

@@ -44,7 +44,7 @@ func bookkeepingSnapshot(t testing.TB, d neo4j.DriverWithContext, scope string, 
 	return b.String()
 }
 
-// TestBookkeepingNeverProjected (issue 49, deliver 1): graphcloak's own
+// TestBookkeepingNeverProjected: graphcloak's own
 // labels are never read as a graph nor written by any command, whatever
 // labels the user names. Before, communities --node-labels
 // GraphcloakLedger --community-write-property rhoSpent rewrote the ledger's
@@ -129,7 +129,7 @@ func TestBookkeepingNeverProjected(t *testing.T) {
 	}
 }
 
-// TestLoadHonoursOutputRegistry (issue 49, deliver 1): load writes node
+// TestLoadHonoursOutputRegistry: load writes node
 // keys and readings only where the output registry allows, as locate and
 // communities do, and is refused before any write. Before, load
 // --value-property <release's property> exited 0 and put raw readings into

@@ -29,10 +29,8 @@ func shBlock(doc, heading string) string {
 // its own (in a temporary GRAPHCLOAK_NEO4J_DIR, on a free port) whose
 // connection the eval sets, then the building loaded with graphcloak load
 // (twice: a rerun changes nothing), its projection saved, budget, release
-// and locate --release-run latest. Before issue 49 the guide exported
-// GRAPHCLOAK_NEO4J_URI defaulting to localhost:7687 and never said the
-// password, while neo4j.sh printed NEO4J_URI= on another port: exit 4 as
-// written. Without Java and Maven (a Docker server) the start line is
+// and locate --release-run latest. The start sets the
+// URI, user and password of the server it started, on whatever port it got. Without Java and Maven (a Docker server) the start line is
 // replaced by the test server's connection.
 func TestNeo4jGuideAsWritten(t *testing.T) {
 	s := neo4jServer(t)
@@ -114,7 +112,7 @@ func TestNeo4jGuideAsWritten(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^key,mass,weight,community,probability,rank$`).MatchString(so.String()) {
 		t.Errorf("locate --mode stream printed no per-node CSV:\n%s", so.String())
 	}
-	// load -o json matches its schema (issue 34: every -o json output has one).
+	// load -o json matches its schema (every -o json output has one).
 	lc := exec.Command(bin, append(strings.Fields(load)[1:], "-o", "json")...)
 	lc.Dir = root
 	lc.Env = append(cliEnv(), "GRAPHCLOAK_NEO4J_URI="+gs.URI, "GRAPHCLOAK_NEO4J_USER="+gs.User, "GRAPHCLOAK_NEO4J_PASSWORD="+gs.Password)

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestLocateDryRunNeo4j (issue 33): locate --dry-run on a release run
+// TestLocateDryRunNeo4j: locate --dry-run on a release run
 // and locate --private-answer --dry-run write nothing to the database —
 // no run record, no node property, no ledger charge — and print what the
 // localisation and the answer then do.
@@ -82,7 +82,7 @@ func TestLocateDryRunNeo4j(t *testing.T) {
 	}
 }
 
-// TestReleaseDryRunNeo4j (issue 33): release --dry-run on Neo4j with the
+// TestReleaseDryRunNeo4j: release --dry-run on Neo4j with the
 // Neo4j ledger reads the ledger and the epoch's earlier run and writes
 // nothing — no run record, no node property, no charge — and says what the
 // release then does: charge ρ from the balance it printed (fresh), nothing

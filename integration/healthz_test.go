@@ -155,7 +155,7 @@ func reasons(body map[string]any) string {
 	return fmt.Sprint(body["reasons"])
 }
 
-// TestServeHealthzReflectsWork (issue 49, deliver 4): serve's /healthz
+// TestServeHealthzReflectsWork: serve's /healthz
 // answers 503 with the reason while the database is unreachable and once
 // the last --health-failed-slots slots failed, and 200 again when the
 // service can work. Before, /healthz answered 200 in 187 of 187 polls

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// TestUnicodeIdentifiers (issue 12): names Neo4j accepts in backticks —
+// TestUnicodeIdentifiers: names Neo4j accepts in backticks —
 // a Unicode label, a relationship type with a hyphen and a space — were
 // refused by the identifier rule; the real server reads them through the
 // always-quoted projection.

@@ -17,7 +17,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
-// Finding 3 of issue 8: budget --init --ledger neo4j persists the scope
+// budget --init --ledger neo4j persists the scope
 // (a :GraphcloakLedger node with the totals), budget reads it back, an
 // unknown scope exits 3 naming the --init command, re-init with other
 // totals is refused, and a release that passes its own (larger) totals
@@ -89,7 +89,7 @@ func releaseJSON(t *testing.T, e *e2e, args []string) map[string]any {
 	return m
 }
 
-// Finding 4 of issue 8: after a later release B writes the same property,
+// After a later release B writes the same property,
 // unmask and locate --release-run A refuse (exit 3) and name B, and A's
 // run record says it was superseded by B. Before, both exited 0 with B's
 // values under A's σ and noise.
@@ -144,7 +144,7 @@ func TestReleaseRunBoundToItsValues(t *testing.T) {
 	}
 }
 
-// Finding 6 of issue 8: a release killed (SIGKILL) half-way through its
+// A release killed (SIGKILL) half-way through its
 // write-back leaves a partial property and a "running" record; once its
 // lease has expired the next run marks it abandoned, and re-running the
 // same command with the same --epoch finishes the write with exactly the
@@ -242,7 +242,7 @@ func TestKilledReleaseResumes(t *testing.T) {
 	checkNoise(t, f, vals, sigma)
 }
 
-// Finding 7 of issue 8: a server that accepts the socket but never
+// A server that accepts the socket but never
 // answers Bolt is given up after --connect-timeout (exit 4), and a
 // transaction that the server cannot finish (a write blocked by another
 // transaction's lock) is ended by --transaction-timeout: exit 4, and the
@@ -323,7 +323,7 @@ func TestFailedBeforeChargeRetries(t *testing.T) {
 	}
 }
 
-// Finding 5 of issue 8 against the real server: a 65-byte write property
+// Against the real server: a 65-byte write property
 // and a 100 000-character scope are refused (exit 3) before anything is
 // charged or recorded.
 func TestRefusedBeforeChargeNeo4j(t *testing.T) {

@@ -21,7 +21,7 @@ func dropFlag(args []string, flag string) []string {
 	return out
 }
 
-// TestReleaseValuesOwned (issue 33, defects 2 and 3): a release's values
+// TestReleaseValuesOwned: a release's values
 // are trusted only when they are provably its own, and no other command
 // writes over them.
 //

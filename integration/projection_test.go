@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestReleaseRunProjection (issue 34, finding 2): after a release on a
+// TestReleaseRunProjection: after a release on a
 // weighted projection, locate and unmask --release-run R read the
 // release's projection from its run record when given none (before they
 // read every node of the database and exited 3), a projection that

@@ -92,13 +92,13 @@ func TestRunsHistoryAndPrune(t *testing.T) {
 		t.Fatalf("prune: exit %d: %s", r.Code, r.Stderr)
 	}
 	// The published release (the newest succeeded one: its values are on
-	// the nodes) is never pruned (issue 33, defect 7): only the superseded
+	// the nodes) is never pruned: only the superseded
 	// one goes.
 	var pr struct{ Deleted int }
 	if err := json.Unmarshal([]byte(r.Stdout), &pr); err != nil || pr.Deleted != 1 {
 		t.Errorf("prune deleted %d (%v), want 1", pr.Deleted, err)
 	}
-	validateSchema(t, "runs-prune", r.Stdout) // issue 34: runs prune had no schema
+	validateSchema(t, "runs-prune", r.Stdout) // runs prune had no schema
 	if runs := list(); len(runs) != 2 || runs[0].Command != "locate" || runs[1].Command != "release" || runs[1].Status != "succeeded" {
 		t.Errorf("after prune --keep 1: %+v, want the locate and the published release", runs)
 	}

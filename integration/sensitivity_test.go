@@ -57,7 +57,7 @@ func TestSensitivityFromNeo4j(t *testing.T) {
 	}
 
 	// A wrong password is refused before any work: exit 3, the job's
-	// configuration (issue 33: a retry, exit 4, cannot help).
+	// configuration (a retry, exit 4, cannot help).
 	if r := runCLI(t, "not-the-password", append(args, "--tau", "0.7")...); r.Code != 3 {
 		t.Fatalf("wrong password: exit %d, want 3\nstderr: %s", r.Code, r.Stderr)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
-// TestWalkthroughScript (issue 34): scripts/walkthrough.sh — README's quick
+// TestWalkthroughScript: scripts/walkthrough.sh — README's quick
 // start and file-based run, docs/neo4j.md, the scheduled jobs of
 // docs/scheduling.md and docs/whisper.md, extracted from the docs and run
 // as written from a fresh clone with only Go and this Neo4j — exits 0.

@@ -53,8 +53,7 @@ func (s *bookkeepingSpy) Balance(ctx context.Context, scope string) ([]privacy.B
 
 type bookkeepingKey struct{}
 
-// Issue 33, defect 7 (a failed run exited long after its timeouts: the
-// deferred bookkeeping waited again): after a run fails with its context
+// A failed run exits within its timeouts: after a run fails with its context
 // cancelled, everything deferred — recording the failure on the run,
 // reading the balance — runs under the one context Env.Bookkeeping
 // gives, never the run's cancelled context nor one without a deadline.

@@ -8,7 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
-// Issue 48, item 1: the verdict's simulation does not depend on the order
+// The verdict's simulation does not depend on the order
 // the graph was read in. Karate read in Zachary's order and in reverse
 // (as an edge list and Neo4j may hand it over) forecasts the same rate and
 // interval, so gives the same verdict. Before, the seeded sources, noise

@@ -10,7 +10,7 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// Issue 48, item 5: the dry run refuses what the release refuses, with
+// The dry run refuses what the release refuses, with
 // the same error and kind, over every refusal the release has once the
 // plan's checks passed (Δ2 zero, a τ too large for the noise grid,
 // readings off the grid, --refuse-at-chance) and those the plan shares

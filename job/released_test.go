@@ -30,8 +30,8 @@ func rekeyed(t *testing.T, g *laplacian.Graph) *laplacian.Graph {
 	return h
 }
 
-// Issue 33, defects 2 and 3, where unmask and locate --release-run read
-// a release back (CheckReleasedValues): the values of release r1 read on
+// Where unmask and locate --release-run read a release back
+// (CheckReleasedValues): the values of release r1 read on
 // its own graph are its own (digest and grid as stored); read under
 // another node key, or after another command wrote over one of them (on
 // the grid or off it), they are refused with the reason.

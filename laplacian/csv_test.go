@@ -33,7 +33,7 @@ func TestReadCSV(t *testing.T) {
 		{name: "header any case with weight", in: "Source, Target ,Weight\nx,y,2.5\n", keys: []string{"x", "y"}, edges: []edge{{"x", "y", 2.5}}},
 		{name: "header detected by non-numeric weight", in: "from,to,w\n7,8,0.5\n", keys: []string{"7", "8"}, edges: []edge{{"7", "8", 0.5}}},
 		{name: "numeric keys, numeric weight: no header", in: "1,2,3\n2,3,4\n", keys: []string{"1", "2", "3"}, edges: []edge{{"1", "2", 3}, {"2", "3", 4}}},
-		{name: "from,to is a header (issue 12)", in: "from,to\nto,x\n", keys: []string{"to", "x"}, edges: []edge{{"to", "x", 1}}},
+		{name: "from,to is a header", in: "from,to\nto,x\n", keys: []string{"to", "x"}, edges: []edge{{"to", "x", 1}}},
 		{name: "comments and blank lines", in: "# edge list\n\nsource,target,weight\n\n# skip me\nu,v,1e-3\n   \nv,w,2\n", keys: []string{"u", "v", "w"}, edges: []edge{{"u", "v", 1e-3}, {"v", "w", 2}}},
 		{name: "mixed 2 and 3 columns", in: "a,b\nb,c,4\n", keys: []string{"a", "b", "c"}, edges: []edge{{"a", "b", 1}, {"b", "c", 4}}},
 		{name: "quoted keys with commas", in: "\"Smith, J\",\"Doe, A\",2\n", keys: []string{"Smith, J", "Doe, A"}, edges: []edge{{"Smith, J", "Doe, A", 2}}},
@@ -204,7 +204,7 @@ func checkValid(t *testing.T, g *Graph) {
 	}
 }
 
-// The header rules of issue 12: a from,to header is recognised (it used to
+// The header rules: a from,to header is recognised (it used to
 // be read as an edge, adding two nodes and a component); an unrecognised
 // non-numeric first row above numeric rows is refused; --header decides
 // explicitly; a byte-order mark and CRLF line ends are ignored; quoted keys

@@ -198,7 +198,8 @@ func TestAdaptiveOracle(t *testing.T) {
 	t.Logf("the issue's strategy, answers the old split admitted: δ(8) = %.4g (lattice μ/32)", fine)
 }
 
-// TestAdaptiveSplitStrategy replays issue 47's strategy and a family of
+// TestAdaptiveSplitStrategy replays the adaptive strategy that beat the
+// old "better of zCDP and Σε" rule, and a family of
 // them (5 to 400 Gaussian releases of equal ρ summing to ≈ ρ_max, and after
 // any of them one answer with the rest) against the ledger of a budget
 // without an answers' share, and requires the exact δ at ε_total of what it

@@ -15,7 +15,7 @@ import (
 	"testing"
 )
 
-// Issue 47, item 5: the high-water mark is bound to the ledger (its chain,
+// The high-water mark is bound to the ledger (its chain,
 // and the resolved path it was written at), not to the spelling of the
 // path; a keyed ledger that cannot write its mark charges nothing; a
 // deleted ledger whose mark survives is not started afresh.

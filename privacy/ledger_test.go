@@ -354,7 +354,7 @@ func removeCharges(t *testing.T, path, scope string, key *Key) {
 	}
 }
 
-// Finding 2 of issue 8: with a ledger key, a file rewritten with charges
+// With a ledger key, a file rewritten with charges
 // removed and its chain recomputed without the key is refused, and the
 // charged epoch stays charged; with the key it round-trips. Without a
 // key the forgery is possible, as the threat model says.
@@ -514,7 +514,7 @@ func TestFileLedgerMigratesV1(t *testing.T) {
 	if _, err := OpenFileLedger(path, FileLedgerOptions{}); !errors.As(err, new(*LedgerCorruptError)) {
 		t.Fatalf("open v1: %v, want *LedgerCorruptError", err)
 	}
-	// Issue 33, defect 5: the forgeable checksum is never migrated into a
+	// The forgeable checksum is never migrated into a
 	// valid chain without the key that seals it.
 	before, _ := os.ReadFile(path)
 	if _, err := CreateFileLedger(ctx, path, testBudget, FileLedgerOptions{}); !errors.As(err, new(*LedgerCorruptError)) || !strings.Contains(err.Error(), "--ledger-key") {
@@ -548,7 +548,7 @@ func TestFileLedgerMigratesV1(t *testing.T) {
 	}
 }
 
-// The high-water mark beside the key (issue 33, defect 5): an older copy
+// The high-water mark beside the key: an older copy
 // of a keyed ledger put back is refused as a rollback, and so is a
 // version 1 file (a forgery with no charges) in place of a ledger the mark
 // has seen — budget --init does not migrate it even with the key.
@@ -592,7 +592,7 @@ func TestFileLedgerHighWaterMark(t *testing.T) {
 	}
 }
 
-// TestFileLedgerKeyMismatchIsNotCorruption (issue 34, item 3): a healthy
+// TestFileLedgerKeyMismatchIsNotCorruption: a healthy
 // keyed ledger opened without its key, or an unkeyed one with a key, is
 // reported as a key mismatch naming the flag — not as corruption to be
 // restored from a backup — and opens with the right setting.

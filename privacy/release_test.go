@@ -166,7 +166,7 @@ func TestReleaseRetryNeverRedraws(t *testing.T) {
 	}
 }
 
-// Finding 1 of issue 8: two keyed releases of different readings with the
+// Two keyed releases of different readings with the
 // same key, scope and epoch, charged on two ledgers, used to share their
 // noise, so their difference was exactly y − y' to one grid step. With a
 // fresh release id per release the two noises are independent: the

@@ -5,8 +5,7 @@ import (
 	"testing"
 )
 
-// A run's deferred steps share one bookkeeping deadline (issue 33,
-// defect 7): every call returns the same context, with one deadline, and
+// A run's deferred steps share one bookkeeping deadline: every call returns the same context, with one deadline, and
 // it is not cancelled with the run (a failure is recorded after a signal).
 func TestAfterRunOneDeadline(t *testing.T) {
 	run, cancel := context.WithCancel(context.Background())

@@ -9,7 +9,7 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// Issue 48, item 5: budget over several scopes of a Neo4j ledger (a
+// budget over several scopes of a Neo4j ledger (a
 // budget per scope) shows each scope's totals. Before, the first scope's
 // budget was printed as every scope's ("budget ε=4, δ=1e-06 per scope")
 // and put in the JSON's top-level budget.

@@ -55,7 +55,7 @@ func TestCalibrateJSON(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "3.73063") {
 		t.Errorf("table: exit %d %v\n%s", code, err, out)
 	}
-	// Issue 48, item 4: the default is release's, the discrete Gaussian
+	// The default is release's, the discrete Gaussian
 	// (it was analytic), and GRAPHCLOAK_PRIVACY_MECHANISM reaches it.
 	isolateConfig(t)
 	out, code, err = runPrivacyCLI(t, "calibrate", "--sensitivity", "1", "-o", "json")

@@ -11,7 +11,7 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// Issue 12: a release file states its provenance (τ, α, graph fingerprint,
+// A release file states its provenance (τ, α, graph fingerprint,
 // tool version); locate takes τ and σ from it, refuses a contradicting
 // --tau or --sigma, a bad --sigma, and another graph, naming what differs.
 func TestLocateReleaseProvenance(t *testing.T) {
@@ -66,7 +66,7 @@ func TestLocateReleaseProvenance(t *testing.T) {
 	}
 }
 
-// Issue 12: unmask with another key used to exit 0 printing garbage; the
+// unmask with another key used to exit 0 printing garbage; the
 // release records the key's fingerprint and unmask refuses another key.
 func TestUnmaskRefusesOtherKey(t *testing.T) {
 	isolateConfig(t)
@@ -102,7 +102,7 @@ func TestUnmaskRefusesOtherKey(t *testing.T) {
 	}
 }
 
-// Issue 12: exit codes and small contract points found by trying every
+// Exit codes and small contract points found by trying every
 // command: unknown subcommands are usage errors, --key naming a directory
 // is bad input, keygen --out - is refused (a key is never printed), the
 // version is available as a command and a flag.
@@ -141,7 +141,7 @@ func TestCommandContract(t *testing.T) {
 	}
 }
 
-// Issue 12, one configuration path: sensitivity took τ only from its own
+// One configuration path: sensitivity took τ only from its own
 // flag ("--graph needs --tau" with privacy.tau set in the file or the
 // environment); calibrate validated GRAPHCLOAK_PRIVACY_EPSILON but never
 // used it; config show listed --community-property, which nothing reads.
@@ -201,7 +201,7 @@ func TestOneConfigurationPath(t *testing.T) {
 	}
 }
 
-// Issue 12, terminal and JSON errors: errors under -o json are one JSON
+// Terminal and JSON errors: errors under -o json are one JSON
 // object on stderr (they were plain text); messages carry no package or
 // function names ("privacy: Calibrate: "); --quiet and --log-level silence
 // the INFO lines every command wrote.
@@ -247,7 +247,7 @@ type errorString string
 
 func (e errorString) Error() string { return string(e) }
 
-// Issue 12, parsing: an edge list with a from,to header used to gain two
+// Parsing: an edge list with a from,to header used to gain two
 // nodes (a second component, another Δ2) and exit 0; an unrecognised
 // header above numeric rows is refused; --header (or input.header) decides.
 func TestEdgeListHeaderCLI(t *testing.T) {
@@ -289,7 +289,7 @@ func TestEdgeListHeaderCLI(t *testing.T) {
 	}
 }
 
-// Issue 12, secrets: a group/world-readable config file holding the Neo4j
+// Secrets: a group/world-readable config file holding the Neo4j
 // password was accepted silently (a 0644 key file is refused); a password
 // in the URI query string was echoed in an error; --config KEYFILE echoed
 // digits of the key.
@@ -348,7 +348,7 @@ func snakeKeys(v any, path string, out *[]string) {
 	}
 }
 
-// Issue 12, JSON contract: locate's report mixed no_source, top90_nodes
+// JSON contract: locate's report mixed no_source, top90_nodes
 // and total_mass with camelCase, called PROBABILITY "share", and listed
 // internal indices as top90_nodes. Every command's JSON is camelCase and
 // names nodes by key.
@@ -401,7 +401,7 @@ func TestJSONCamelCaseAndKeys(t *testing.T) {
 	}
 }
 
-// Issue 12: budget --init --ledger /nonexistent/x.json created /nonexistent/.
+// budget --init --ledger /nonexistent/x.json created /nonexistent/.
 func TestNoImplicitDirectories(t *testing.T) {
 	isolateConfig(t)
 	missing := filepath.Join(t.TempDir(), "nonexistent")
@@ -414,7 +414,7 @@ func TestNoImplicitDirectories(t *testing.T) {
 	}
 }
 
-// Issue 12: shell completion completes the values of -o, --graph,
+// Shell completion completes the values of -o, --graph,
 // --communities, --estimator and --mechanism.
 func TestValueCompletion(t *testing.T) {
 	isolateConfig(t)
@@ -444,7 +444,7 @@ func slicesContains(s []string, v string) bool {
 	return false
 }
 
-// Issue 12, one vocabulary: the line's diffusion time is --tau like
+// One vocabulary: the line's diffusion time is --tau like
 // everywhere else (--T a hidden old spelling), the line's source positions
 // are --source-positions (--sources is a count elsewhere), the seed is
 // --random-seed (GDS spelling; --seed hidden).
@@ -499,7 +499,7 @@ func untimed(t *testing.T, doc string) string {
 	return string(out)
 }
 
-// Issue 12, outputs: "-" means standard output where the output can be a
+// Outputs: "-" means standard output where the output can be a
 // stream (locate --out -: CSV on stdout, the summary on stderr); it used to
 // create a file named "-". A release file cannot be a stream and is refused.
 // An output in a missing directory is refused before any work, and a failed

@@ -41,7 +41,7 @@ func flagDefault(f *pflag.Flag) string {
 	return strings.TrimSuffix(strings.TrimPrefix(f.DefValue, "["), "]")
 }
 
-// Issue 48, item 4: one default per flag. Every flag name that two commands
+// One default per flag. Every flag name that two commands
 // share has one default (as help prints it) on all of them, read from
 // every command's flag set; demo and experiment differ only in the
 // paper's settings listed above. Before: plan --delta 1e-06 against 1e-05,
@@ -111,7 +111,7 @@ func TestOneDefaultPerFlag(t *testing.T) {
 // loads) a graph uses them.
 var projectionFlags = []string{"projection", "node-labels", "relationship-types", "relationship-weight-property", "node-key-property"}
 
-// Issue 48, item 4: help lists only what a command uses, durations as
+// Help lists only what a command uses, durations as
 // durations and lists as they are given. Before: serve listed --epoch
 // (refused) and --epsilon-total/--delta-total (ignored), release the
 // budget totals (ignored with a warning), runs and runs prune the
@@ -188,7 +188,7 @@ func grepLines(s, sub string) string {
 	return strings.Join(out, "\n")
 }
 
-// Issue 48, item 4: plan forecasts the release the same configuration
+// plan forecasts the release the same configuration
 // would make. Before, on karate at ε = 1, plan partitioned by the
 // planted factions (2 communities, 0.535 right) at δ = 1e-6 while the
 // release's dry run used Leiden (4 communities, 0.430) at δ = 1e-5.
@@ -265,7 +265,7 @@ func communityCountIn(v any) int {
 	return 0
 }
 
-// Issue 48, item 4: plan reads the budget from --ledger/--scope. Before,
+// plan reads the budget from --ledger/--scope. Before,
 // both flags were unknown (exit 2) and BUDGET BUYS needed the totals
 // retyped.
 func TestPlanReadsLedger(t *testing.T) {
@@ -313,7 +313,7 @@ func TestPlanReadsLedger(t *testing.T) {
 	}
 }
 
-// Issue 48, item 5: a τ beyond what the graph carries is refused with a
+// A τ beyond what the graph carries is refused with a
 // sentence naming the largest usable τ — by the release and its dry run
 // alike — and that τ is usable. Before: karate at τ = 1000 and 1e6 died
 // with "grid exponent = 691 / -9223372036854775808 must be in [-60, 60]",

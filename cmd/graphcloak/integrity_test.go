@@ -37,7 +37,7 @@ func initTestLedger(t *testing.T, ledger string, extra ...string) {
 	}
 }
 
-// Finding 1 of issue 8, through the CLI: two keyed releases of different
+// Through the CLI: two keyed releases of different
 // readings with the same --key --scope --epoch, charged on two ledgers.
 // Before release ids their difference was exactly the difference of the
 // readings (to one grid step); now it carries the noise of two
@@ -86,7 +86,7 @@ func TestKeyedReleasesOnTwoLedgersCLI(t *testing.T) {
 	}
 }
 
-// Finding 2 of issue 8: a release never creates, raises or resets a
+// A release never creates, raises or resets a
 // budget. A missing ledger (deleted file) or a new scope is refused with
 // the budget --init command to run, even when the release is given
 // --epsilon-total/--delta-total, and nothing is created or charged; with
@@ -148,7 +148,7 @@ func TestReleaseNeverCreatesBudgets(t *testing.T) {
 	}
 }
 
-// Finding 5 of issue 8: every refused input is refused before the ledger
+// Every refused input is refused before the ledger
 // is touched — the ledger file stays byte for byte the same — and before
 // any output is written.
 func TestRefusedInputsLeaveLedgerUnchanged(t *testing.T) {
@@ -216,7 +216,7 @@ func TestRefusedInputsLeaveLedgerUnchanged(t *testing.T) {
 	}
 }
 
-// Finding 8 of issue 8: the dry run prints the σ the release uses, to
+// The dry run prints the σ the release uses, to
 // the last digit (grid widening included); "exact" is claimed only for a
 // relative slack ≤ 1e-6; τ out of range exits 3; -o json survives NaN/Inf.
 func TestHonestNumbers(t *testing.T) {
@@ -300,7 +300,7 @@ func TestHonestNumbers(t *testing.T) {
 	}
 }
 
-// Finding 9 of issue 8: when σ is below 1e-6 of the readings' spread the
+// When σ is below 1e-6 of the readings' spread the
 // release warns on stderr (never in the published output).
 func TestNegligibleNoiseWarning(t *testing.T) {
 	isolateConfig(t)
@@ -391,7 +391,7 @@ func TestInexactSensitivityWarning(t *testing.T) {
 	}
 }
 
-// Finding 9 of issue 8: release --help says what a reading must be, what
+// release --help says what a reading must be, what
 // α means in reading units, and to take the smallest plausible τ.
 func TestReleaseHelpSaysWhatIsProtected(t *testing.T) {
 	isolateConfig(t)
@@ -406,7 +406,7 @@ func TestReleaseHelpSaysWhatIsProtected(t *testing.T) {
 	}
 }
 
-// Issue 33, defect 6: a release file is never overwritten and a re-run is
+// A release file is never overwritten and a re-run is
 // never charged twice. The same file release run again (same --out, same
 // --epoch) reports "already published" (exit 0) with the ledger and the
 // file byte for byte unchanged; without --epoch each run is a new epoch,

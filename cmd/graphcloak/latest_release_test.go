@@ -8,7 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 )
 
-// Issue 48, item 5: locate --release-run latest, when the scope's newest
+// locate --release-run latest, when the scope's newest
 // release was superseded by another scope's (serve's) release to the same
 // property, names that run and its scope. Before: "scope "building-8" has
 // no succeeded release yet", though it had one, overwritten.

@@ -21,10 +21,10 @@ var commandFiles = map[string]string{
 	"unmask.go": "unmask", "audit.go": "audit",
 }
 
-// TestCommandsCallNoOtherCommand (issue 33): a command's file uses no
+// TestCommandsCallNoOtherCommand: a command's file uses no
 // function, type, variable or constant declared in another command's
 // file — what two commands share lives in a shared file — and the
-// commands issue 33 bounded stay short (release.go ≤ 300 lines, serve.go
+// bounded commands stay short (release.go ≤ 300 lines, serve.go
 // ≤ 150).
 func TestCommandsCallNoOtherCommand(t *testing.T) {
 	fset := token.NewFileSet()

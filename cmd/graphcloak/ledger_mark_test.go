@@ -14,7 +14,7 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// Issue 47, item 5: the keyed file ledger's high-water mark is bound to
+// The keyed file ledger's high-water mark is bound to
 // the ledger file, not to the spelling of its path, and a keyed ledger
 // whose mark cannot be written refuses to charge (budget --init refuses up
 // front). Everything runs through the built binary, as an operator would.

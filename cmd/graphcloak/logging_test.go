@@ -29,7 +29,7 @@ func jsonKeys(t *testing.T, line string) []string {
 	return keys
 }
 
-// Issue 33, defect 7: a serve step's logger binds runId and epoch, and
+// A serve step's logger binds runId and epoch, and
 // the release logs runId (the run it resumed) and epoch again: every JSON
 // line must name each key once, with the record's own value.
 func TestJSONLogsNeverRepeatAKey(t *testing.T) {

@@ -21,8 +21,7 @@ func runCLI(args ...string) (string, string, int) {
 	return out.String(), errb.String(), code
 }
 
-// Issue 34, finding 6 (quiet by default, no log line before a JSON
-// error): a successful command writes nothing on stderr unless asked
+// Quiet by default, no log line before a JSON error: a successful command writes nothing on stderr unless asked
 // (--log-level info), and the failures of exit codes 3, 5 and 7 under -o
 // json write exactly one JSON document on stderr. Before, INFO lines
 // repeated the table and preceded the JSON errors.
@@ -64,7 +63,7 @@ func TestQuietByDefault(t *testing.T) {
 	}
 }
 
-// Issue 34, finding 6 (affordability before Δ2): a release the budget
+// Affordability before Δ2: a release the budget
 // cannot pay is refused before the graph is read and Δ2 computed (the
 // log says neither happened); a re-run of a published epoch to its own
 // file is said to be "already published" in the table.
@@ -102,7 +101,7 @@ func walk(cmd *cobra.Command, fn func(*cobra.Command)) {
 	}
 }
 
-// Issue 34, finding 6 (one convention for every flag kind): every
+// One convention for every flag kind: every
 // duration flag takes plain seconds and a unit alike (--connect-timeout
 // 15s was refused, --time-budget 30 wanted a unit); --random-seed has one
 // type and one default everywhere (int 42 here, uint 1 there).
@@ -158,7 +157,7 @@ func TestFlagConventions(t *testing.T) {
 	}
 }
 
-// Issue 34, finding 6: "-" is a standard stream where a flag takes rows
+// "-" is a standard stream where a flag takes rows
 // and refused (exit 2, no file named "-") where it needs a file; one
 // error format whatever the order of -o json and a bad flag; cobra's
 // suggestions for misspelt commands and flags; misspelt GRAPHCLOAK_*
@@ -197,7 +196,7 @@ func TestDashSuggestionsAndVariables(t *testing.T) {
 	}
 }
 
-// Issue 34, finding 6 (completion offered values that exit 3): each
+// Completion offered values that exit 3: each
 // completed value of --mechanism and --communities is one the command
 // accepts — run with it, none exits 2 or 3 for being of the wrong kind.
 func TestCompletionsAreAccepted(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 // TestProjectionCommands: a projection saved once is what --projection
 // NAME reads on another command (config show prints the effective
 // projection); list and show print it, drop removes it, and a name that
-// is not saved is refused with exit 3 (issue 34, finding 2: the four
+// is not saved is refused with exit 3 (the four
 // projection flags had to be retyped on every command).
 func TestProjectionCommands(t *testing.T) {
 	isolateConfig(t)

@@ -45,8 +45,8 @@ func readmeBlock(t *testing.T, heading string) [][]string {
 }
 
 // TestReadmeFileRun runs README's file-based example command by command,
-// as written, from a directory laid out like the repository root (issue 12:
-// "release --values readings.csv" failed as written).
+// as written, from a directory laid out like the repository root, where
+// examples/ is: every path in it is relative to that root.
 func TestReadmeFileRun(t *testing.T) {
 	isolateConfig(t)
 	t.Setenv("XDG_STATE_HOME", t.TempDir())

@@ -32,7 +32,7 @@ func validate(t *testing.T, name, doc string) {
 	}
 }
 
-// TestJSONSchemas (issue 12): every documented JSON output validates
+// TestJSONSchemas: every documented JSON output validates
 // against its schema in docs/schemas/, and so do JSON errors. The schemas
 // require camelCase names (propertyNames), schemaVersion 1, node keys as
 // strings; a renamed or retyped field fails here.
@@ -56,7 +56,7 @@ func TestJSONSchemas(t *testing.T) {
 		t.Fatalf("sensitivity --line: exit %d", code)
 	}
 	validate(t, "sensitivity", lineOut.String())
-	// A singular line kernel: kappa2 is "+Inf", as its schema says (issue 34).
+	// A singular line kernel: kappa2 is "+Inf", as its schema says.
 	lineOut.Reset()
 	if code := runArgs(context.Background(), []string{"sensitivity", "--line", "--n", "20", "--m", "10", "--tau", "5", "-o", "json"}, &lineOut, io.Discard); code != 0 {
 		t.Fatalf("sensitivity --line: exit %d", code)
@@ -90,7 +90,7 @@ func TestJSONSchemas(t *testing.T) {
 		"demo":             {"demo", "--plot", filepath.Join(dir, "demo.png")},
 		"experiment-line":  {"experiment", "line", "--trials", "2"},
 		"experiment-graph": {"experiment", "graph", "--graph", "karate", "--trials", "2"},
-		// README's multi-ε sweep (issue 34: it failed its schema)
+		// README's multi-ε sweep (it failed its schema)
 		"experiment-graph-sweep": {"experiment", "graph", "--graph", "karate", "--epsilon", "1,4", "--tau", "1,2", "--trials", "2"},
 		"audit": {"audit", "--graph", "karate", "--tau", "1", "--save", filepath.Join(dir, "answer.json")},
 		"plan": {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6",

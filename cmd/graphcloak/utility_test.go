@@ -131,7 +131,7 @@ func TestPrivateAnswerRefusals(t *testing.T) {
 	}
 }
 
-// TestOutputsNeverOverwriteInputs (issue 33, defect 1): an output property
+// TestOutputsNeverOverwriteInputs: an output property
 // that is the node key (or whose run-id companion is), the readings, or a
 // property locate reads is refused with exit 3 before any connection —
 // the URI here points nowhere, so anything later would fail differently.
@@ -160,7 +160,7 @@ func TestOutputsNeverOverwriteInputs(t *testing.T) {
 	}
 }
 
-// TestRunsPruneKeepNegative (issue 33, defect 7): --keep -1 is refused
+// TestRunsPruneKeepNegative: --keep -1 is refused
 // (exit 3) before any connection; -1 used to mean "no limit" inside.
 func TestRunsPruneKeepNegative(t *testing.T) {
 	isolateConfig(t)
