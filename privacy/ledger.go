@@ -246,7 +246,7 @@ func NewBudgetError(c Charge, bal Balance) *BudgetError {
 		Scope: c.Scope, ReleaseID: c.ReleaseID,
 		Spent: bal.RhoSpent, Requested: c.Rho, Remaining: bal.RhoRemaining, RequestedEpsilon: c.Epsilon,
 		AnswerRemaining: bal.AnswerEpsilonRemaining,
-		RhoBudget: bal.RhoBudget, Budget: bal.Budget,
+		RhoBudget:       bal.RhoBudget, Budget: bal.Budget,
 		EpsilonSpent: bal.EpsilonSpent, EpsilonAfter: bal.Budget.epsilonOf(bal.after(c)),
 	}
 }

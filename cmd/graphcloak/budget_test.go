@@ -152,7 +152,9 @@ func TestPlanBudgetBuysShare(t *testing.T) {
 		}
 		var r struct {
 			Budget map[string]float64
-			Plan   struct{ Forecasts []struct{ BudgetBuys *privacy.BudgetBuys } }
+			Plan   struct {
+				Forecasts []struct{ BudgetBuys *privacy.BudgetBuys }
+			}
 		}
 		if err := json.Unmarshal([]byte(out), &r); err != nil || len(r.Plan.Forecasts) != 1 || r.Plan.Forecasts[0].BudgetBuys == nil {
 			t.Fatalf("plan %v: %v\n%s", extra, err, out)

@@ -92,7 +92,7 @@ func TestJSONSchemas(t *testing.T) {
 		"experiment-graph": {"experiment", "graph", "--graph", "karate", "--trials", "2"},
 		// README's multi-ε sweep (it failed its schema)
 		"experiment-graph-sweep": {"experiment", "graph", "--graph", "karate", "--epsilon", "1,4", "--tau", "1,2", "--trials", "2"},
-		"audit": {"audit", "--graph", "karate", "--tau", "1", "--save", filepath.Join(dir, "answer.json")},
+		"audit":                  {"audit", "--graph", "karate", "--tau", "1", "--save", filepath.Join(dir, "answer.json")},
 		"plan": {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6",
 			"--epsilon-total", "8", "--delta-total", "1e-6", "--answer-epsilon", "4"},
 		"locate-private-answer": {"locate", "--graph", "karate", "--private-answer", "--values",
