@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"net"
-	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/config"
@@ -47,48 +46,6 @@ type serveOptions struct {
 	// healthFailedSlots failed slots in a row make /healthz 503 (0: never).
 	healthFailedSlots int
 }
-
-// serveHelp is the serve command's help text.
-const serveHelp = `serve runs a scheduled job for users without a scheduler: at every slot of
---schedule (a cron specification such as "0 * * * *", a descriptor such as
-@hourly, or "@every 1h"; UTC) it releases the latest readings of the
-configured Neo4j projection (--values FILE, re-read at every slot, or
---value-property P) under the slot's epoch, then locates the source
-communities on that release and writes them back — one run record per step,
-both carrying the epoch. Everything a release guarantees holds: a slot run
-twice (two servers, a restart) is one charge; a crashed run's epoch is
-finished by the next run with the stored values.
-
-Slots: a slot's epoch is its start in UTC (2026-11-22T10:00Z for an hourly
-slot). Runs never overlap: a slot that comes while the previous run is
-still going is skipped (logged, counted in /metrics); slots that pass while
-serve is not running are not caught up. --jitter delays each run by a
-random amount so many servers do not start at once.
-
-Δ2 is computed once and reused while the graph is unchanged: the
-certificate is kept in --sensitivity-cache (verified against the graph's
-fingerprint, τ and this version at every slot; recomputed when the graph
-changed).
-
-When the scope's budget is exhausted the release is refused (logged, counted
-in /metrics) and the slot locates on the last release that succeeded; so it
-does, with nothing charged, when --refuse-at-chance finds the release's
-forecast at chance.
-
-Shutdown (SIGTERM, SIGINT): no new run starts; the current run has --grace
-to finish, after which it is stopped and recorded "interrupted". Exit 0.
-
-/metrics (Prometheus), /healthz and the operator's page / (scope, budget
-left, the last runs, the latest ranking with its picture; plain HTML) are
-served on --listen, localhost by default; --listen "" turns them off.
-
-/healthz answers 200 {"status":"ok",…} while serve can work, and 503
-{"status":"unhealthy","reasons":[…]} when the database does not answer a
-read within 3 s (checked at most every 5 s, so polls never load it), or
-when the last --health-failed-slots slots (default 3) all failed — a
-budget refusal or a release forecast at chance is not a failure, and one
-succeeded slot clears the count; 503 {"status":"stopping"} once shutdown
-began.`
 
 func newServeCmd(g *globalOptions) *cobra.Command {
 	opts := &serveOptions{g: g, cache: newCommunityCache()}
@@ -152,13 +109,9 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	svc := &service.Service{Metrics: m, Logger: g.logger, Runner: &schedule.Runner{Spec: spec, Jitter: opts.jitter, Grace: opts.grace,
 		MaxRuns: opts.maxRuns, Logger: g.logger, Skipped: func(time.Time) { m.SlotSkipped() }}}
 	if opts.listen != "" {
-		probe := &databaseProbe{g: g}
-		defer probe.close()
-		failed := opts.healthFailedSlots
-		if failed == 0 {
-			failed = -1 // never
-		}
-		svc.Health = &service.Health{FailedSlots: failed, Probe: probe.ping}
+		health, closeProbe := serveHealth(opts)
+		defer closeProbe()
+		svc.Health = health
 		page, closePage, err := newOperatorPage(opts)
 		if err != nil {
 			return err
@@ -172,34 +125,4 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	// Shutdown: /healthz 503 first, then the run's grace (service.Run).
 	_ = svc.Run(ctx, newSlot(opts, spec, m).Run)
 	return nil
-}
-
-// databaseProbe is /healthz's check of the database: one client, kept
-// between checks (connected again after a failure to connect), and a read.
-type databaseProbe struct {
-	g      *globalOptions
-	mu     sync.Mutex
-	client *connector.Client
-}
-
-func (p *databaseProbe) ping(ctx context.Context) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.client == nil {
-		c, err := connectNeo4j(ctx, &p.g.cfg.Config)
-		if err != nil {
-			return err
-		}
-		p.client = c
-	}
-	return p.client.Ping(ctx, p.g.cfg.Neo4j.Database)
-}
-
-func (p *databaseProbe) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.client != nil {
-		_ = p.client.Close(context.Background())
-		p.client = nil
-	}
 }

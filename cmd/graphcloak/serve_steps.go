@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"sync"
 
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/schedule"
@@ -129,4 +131,46 @@ func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID st
 		lo.plot = opts.page.picturePath(runID) // the operator's page shows it
 	}
 	return lo
+}
+
+// serveHealth is /healthz's verdict (service.Health): the database probed
+// by databaseProbe, --health-failed-slots (0: never) failed slots in a
+// row. close releases the probe's connection.
+func serveHealth(opts *serveOptions) (*service.Health, func()) {
+	probe := &databaseProbe{g: opts.g}
+	failed := opts.healthFailedSlots
+	if failed == 0 {
+		failed = -1 // never
+	}
+	return &service.Health{FailedSlots: failed, Probe: probe.ping}, probe.close
+}
+
+// databaseProbe is /healthz's check of the database: one client, kept
+// between checks (connected again after a failure to connect), and a read.
+type databaseProbe struct {
+	g      *globalOptions
+	mu     sync.Mutex
+	client *connector.Client
+}
+
+func (p *databaseProbe) ping(ctx context.Context) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.client == nil {
+		c, err := connectNeo4j(ctx, &p.g.cfg.Config)
+		if err != nil {
+			return err
+		}
+		p.client = c
+	}
+	return p.client.Ping(ctx, p.g.cfg.Neo4j.Database)
+}
+
+func (p *databaseProbe) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.client != nil {
+		_ = p.client.Close(context.Background())
+		p.client = nil
+	}
 }
