@@ -159,3 +159,42 @@ func TestAnswerMismatchSurfaces(t *testing.T) {
 		t.Fatalf("in-model readings with background: %v %+v", err, res)
 	}
 }
+
+// An answer at a τ where sources merge runs on the quotient graph end to
+// end: the published community is one of the partition's names, the
+// analyst's posterior covers the communities, the audit reports the
+// merged classes, and the ledger is charged once.
+func TestAnswerOnQuotient(t *testing.T) {
+	g, part := laplacian.Karate()
+	names := []string{"officer", "instructor"}
+	for i := range part {
+		part[i] %= 2
+	}
+	heat := heattest.PadeHeat(g, 5)
+	y := make([]float64, g.N())
+	for i := range y {
+		y[i] = 4 * heat.At(i, 16)
+	}
+	led := ledger(t, 100, 1e-6)
+	res, err := Answer(context.Background(), AnswerJob{Graph: g, Values: y, Tau: 5, Epsilon: 2, Partition: part, Names: names,
+		Ledger: led, Scope: "s", Epoch: "e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Community != names[0] && res.Community != names[1] {
+		t.Fatalf("published %q, not a community name", res.Community)
+	}
+	if res.Audit == nil || res.Audit.Classes >= g.N() || res.Audit.NodesMerged == 0 || !res.Audit.Passed || !res.ExactSource {
+		t.Fatalf("audit %+v (exact %v): want merged classes at τ = 5", res.Audit, res.ExactSource)
+	}
+	total := 0.0
+	for _, c := range res.Posterior.Communities {
+		total += c.Share
+	}
+	if len(res.Posterior.Communities) == 0 || math.Abs(total-1) > 1e-9 {
+		t.Fatalf("posterior %+v sums to %g", res.Posterior.Communities, total)
+	}
+	if bal, _ := led.Balance(context.Background(), "s"); len(bal) != 1 || bal[0].Releases != 1 {
+		t.Fatalf("ledger %+v", bal)
+	}
+}
