@@ -14,12 +14,13 @@ import (
 
 // A Certifier decides whether readings are the diffusion of one source at
 // τ, and which node, with a margin that covers floating-point error. The
-// model (docs/derivations.md §5) is
+// model (docs/derivations.md §5.1) is
 //
-//	y = μ·a_s + β·1 + e,   a_s = exp(−τL)e_s,  μ > 0,  any β,
+//	y = μ·a_s + β·1 + e,   a_s = exp(−τL)e_s,  μ ∈ [1e−250, 1e250],
+//	|β|·n ≤ B·μ,           B = MaxBackground (public, from the graph),
 //	‖P·e‖ ≤ T·‖P·y‖,       P = I − 11ᵀ/n (the background removed),
 //
-// so any source mass and any constant background are in the model, and T
+// so the source mass and a constant background do not matter, and T
 // (Tol) is the relative misfit allowed for sensor noise and the readings'
 // own rounding. With u_j = P·a_j/‖P·a_j‖, the relative misfit of node j is
 // the sine of the angle between P·y and u_j, and

@@ -60,6 +60,18 @@
 // the posterior 0.069 and greedy 0.16 (with free masses it trades mass
 // between overlapping Gaussians); choose "bpdn" there by name.
 //
+// # Certified recovery of one source
+//
+// A private answer's guarantee is about the node it is centred on, so that
+// node must be a function of the source alone. Certifier fits noiseless
+// readings to one source's diffusion (any mass, a bounded constant
+// background, a relative misfit ≤ T) with a margin for the action's error
+// and the readings' rounding, and refuses readings outside that model
+// (*MismatchError, with what was measured); SourceClasses merges the
+// sources no reading inside the model can tell apart, found exhaustively
+// by one pass over every node (shardable: Shard, NewCertifierPart,
+// MergeCertifierParts). docs/derivations.md §5.1 derives it.
+//
 // # EMD
 //
 // EMDLine and EMDGraph compare mass-normalised vectors under the
