@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/internal/jsonmac"
@@ -70,9 +71,11 @@ type AnswerCertificate struct {
 // --answer-cache, serve): trusted only when its MAC verifies under MACKey
 // (when set) and it was made by Software on the same graph, τ and T.
 type AnswerCache struct {
-	Path     string
+	Path     string // "" keeps no file (the memo only)
 	MACKey   []byte
 	Software string
+	// Memo, when set, keeps the last model's state in memory (serve).
+	Memo *AnswerMemo
 }
 
 // ErrAnswerCacheMismatch: the stored model is of another graph, τ, fit
@@ -167,24 +170,57 @@ func writeJSONFile(path string, v any) error {
 	return os.Rename(tmp.Name(), path)
 }
 
-// Model returns the answer model of g at τ: restored from the cache when
-// it verifies, else computed (NewAnswerModel) and stored. A cache that
-// cannot be used only costs the computation; why is logged at the level an
-// operator needs (a forged or unreadable file is a warning, a changed
-// graph routine). A nil cache computes.
+// Model returns the answer model of g at τ: restored from the process's
+// memo or the cache file when either verifies, else computed
+// (NewAnswerModel) and stored in both. A cache that cannot be used only
+// costs the computation; why is logged at the level an operator needs (a
+// forged or unreadable file is a warning, a changed graph routine). A nil
+// cache computes.
 func (c *AnswerCache) Model(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string,
 	opt recovery.CertifierOptions, log *slog.Logger) (*AnswerModel, error) {
 	if c == nil {
 		return NewAnswerModel(ctx, g, tau, part, names, opt)
 	}
-	st, err := c.Load(g, tau, opt.Tol)
+	tol := opt.Tol
+	if tol == 0 {
+		tol = recovery.DefaultFitTolerance
+	}
+	if st, ok := c.Memo.get(g, tau, tol, c.Software); ok {
+		if m, err := RestoreAnswerModel(ctx, g, tau, tol, st, part, names); err == nil {
+			log.Debug("answer model reused from memory: the graph is unchanged")
+			return m, nil
+		}
+	}
+	if c.Path != "" {
+		if m := c.fromFile(ctx, g, tau, tol, part, names, log); m != nil {
+			c.Memo.put(g, tau, tol, c.Software, m)
+			return m, nil
+		}
+	}
+	m, err := NewAnswerModel(ctx, g, tau, part, names, opt)
+	if err != nil {
+		return nil, err
+	}
+	c.Memo.put(g, tau, tol, c.Software, m)
+	if c.Path != "" {
+		if err := c.Store(m); err != nil {
+			log.Warn("could not store the answer certificate", "cache", c.Path, "error", err)
+		}
+	}
+	return m, nil
+}
+
+// fromFile restores the model from the cache file, or returns nil (and
+// logs why).
+func (c *AnswerCache) fromFile(ctx context.Context, g *laplacian.Graph, tau, tol float64, part []int, names []string, log *slog.Logger) *AnswerModel {
+	st, err := c.Load(g, tau, tol)
 	var mac *AnswerCacheMACError
 	switch {
 	case err == nil:
-		m, err := RestoreAnswerModel(ctx, g, tau, opt.Tol, st, part, names)
+		m, err := RestoreAnswerModel(ctx, g, tau, tol, st, part, names)
 		if err == nil {
 			log.Info("answer model reused from the certificate: the graph is unchanged", "cache", c.Path)
-			return m, nil
+			return m
 		}
 		log.Warn("answer certificate unusable: recomputing", "cache", c.Path, "error", err)
 	case errors.Is(err, fs.ErrNotExist):
@@ -196,14 +232,39 @@ func (c *AnswerCache) Model(ctx context.Context, g *laplacian.Graph, tau float64
 	default:
 		log.Warn("answer certificate unreadable: recomputing and replacing it", "cache", c.Path, "error", err)
 	}
-	m, err := NewAnswerModel(ctx, g, tau, part, names, opt)
-	if err != nil {
-		return nil, err
+	return nil
+}
+
+// AnswerMemo keeps, in a long-running process (serve), the last answer
+// model's certifier state, so that a slot on an unchanged graph pays for
+// no pass even without a cache file. The zero value is empty; a nil memo
+// keeps nothing. Safe for concurrent use.
+type AnswerMemo struct {
+	mu     sync.Mutex
+	header AnswerFileHeader
+	state  recovery.CertifierState
+}
+
+func (m *AnswerMemo) get(g *laplacian.Graph, tau, tol float64, software string) (recovery.CertifierState, bool) {
+	if m == nil {
+		return recovery.CertifierState{}, false
 	}
-	if err := c.Store(m); err != nil {
-		log.Warn("could not store the answer certificate", "cache", c.Path, "error", err)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.header.Kind == "" || m.header.matches(AnswerCertificateKind, g, tau, tol, software) != nil {
+		return recovery.CertifierState{}, false
 	}
-	return m, nil
+	return m.state, true
+}
+
+func (m *AnswerMemo) put(g *laplacian.Graph, tau, tol float64, software string, model *AnswerModel) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.header = newAnswerFileHeader(AnswerCertificateKind, g, tau, tol, software)
+	m.state = model.Certifier.State(model.Classes)
 }
 
 // RestoreAnswerModel is NewAnswerModel from a stored certifier state

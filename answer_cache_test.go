@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/internal/heattest"
@@ -92,5 +94,29 @@ func TestAnswerCacheRoundTrip(t *testing.T) {
 	var mac *AnswerCacheMACError
 	if _, err := cache.Load(g, 5, 0); !errors.As(err, &mac) {
 		t.Fatalf("forged classes: %v, want a MAC error", err)
+	}
+}
+
+// A memo (serve's between-slot memory) gives the next model of the same
+// graph, τ and T without a pass and without a file, and a changed graph
+// is computed afresh.
+func TestAnswerMemo(t *testing.T) {
+	ctx := context.Background()
+	g, part := laplacian.Karate()
+	var logs strings.Builder
+	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	cache := &AnswerCache{Software: "v-test", Memo: &AnswerMemo{}}
+	first, err := cache.Model(ctx, g, 5, part, nil, recovery.CertifierOptions{}, log)
+	if err != nil || strings.Contains(logs.String(), "reused") {
+		t.Fatalf("first model: %v, log %s", err, logs.String())
+	}
+	second, err := cache.Model(ctx, g, 5, part, nil, recovery.CertifierOptions{}, log)
+	if err != nil || !strings.Contains(logs.String(), "reused from memory") || !reflect.DeepEqual(second.Classes, first.Classes) {
+		t.Fatalf("second model: %v, log %s", err, logs.String())
+	}
+	logs.Reset()
+	other, _ := laplacian.Path(34)
+	if _, err := cache.Model(ctx, other, 5, part, nil, recovery.CertifierOptions{}, log); err != nil || strings.Contains(logs.String(), "reused") {
+		t.Fatalf("another graph: %v, log %s", err, logs.String())
 	}
 }

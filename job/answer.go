@@ -44,6 +44,9 @@ type AnswerSpec struct {
 	CachePath string
 	LedgerKey *privacy.Key
 	Software  string
+	// Memo keeps the model's state between the slots of one process
+	// (serve), with or without CachePath.
+	Memo *graphcloak.AnswerMemo
 	// Estimator recovers the source; Seed seeds Leiden and the forecast.
 	Estimator string
 	Seed      uint64
@@ -63,7 +66,7 @@ type AnswerSpec struct {
 // before they are.
 func (s *AnswerSpec) Check() error {
 	if s.Cap < 0 || s.Cap > privacy.MaxAnswerCap {
-		return inputErrorf("--answer-cap must be in 0..%d, got %d", privacy.MaxAnswerCap, s.Cap)
+		return inputErrorf("%s must be in 0..%d, got %d", ParamAnswerCap, privacy.MaxAnswerCap, s.Cap)
 	}
 	if err := CheckPositive("epsilon", s.Epsilon); err != nil {
 		return err
@@ -205,8 +208,8 @@ func (p *AnswerPlan) certifierOptions() recovery.CertifierOptions {
 func (p *AnswerPlan) model(ctx context.Context) (*graphcloak.AnswerModel, error) {
 	s, in := &p.Spec, p.Input
 	var cache *graphcloak.AnswerCache
-	if s.CachePath != "" {
-		cache = &graphcloak.AnswerCache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software}
+	if s.CachePath != "" || s.Memo != nil {
+		cache = &graphcloak.AnswerCache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software, Memo: s.Memo}
 	}
 	return cache.Model(ctx, in.Graph, s.Tau, in.Partition, in.Names, p.certifierOptions(), p.env.logger())
 }
@@ -228,7 +231,7 @@ func (p *AnswerPlan) notCharged(ctx context.Context) error {
 	if err != nil || !charged {
 		return err
 	}
-	return fmt.Errorf("scope %q epoch %q: %w (an epoch's answer is drawn once: use a new --epoch)", p.Spec.Scope, p.Spec.Epoch, privacy.ErrAlreadyCharged)
+	return errkind.Errorf("scope %q epoch %q: %w (an epoch's answer is drawn once: use a new %s)", p.Spec.Scope, p.Spec.Epoch, privacy.ErrAlreadyCharged, ParamEpoch)
 }
 
 // affordable refuses a charge over the scope's budget left, and returns

@@ -30,6 +30,8 @@ type answerOptions struct {
 	fitTolerance float64
 	onMismatch   string
 	cache        string // --answer-cache
+	// memo: serve keeps the answer model between slots.
+	memo *graphcloak.AnswerMemo
 }
 
 func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {
@@ -145,7 +147,7 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed), Noise: privacy.CryptoNoise(),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
-		FitTolerance: o.fitTolerance, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildVersion().String()}
+		FitTolerance: o.fitTolerance, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildVersion().String(), Memo: o.memo}
 	if o.cache != "" {
 		lopt, err := ledgerOptions(cfg)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
@@ -14,6 +15,9 @@ import (
 // (community.Update) instead of recomputing it when the graph changed
 // little. It holds one graph per scope in memory.
 type communityCache struct {
+	// answers keeps the private answer's model (its certifier state)
+	// between slots the same way.
+	answers graphcloak.AnswerMemo
 	mu      sync.Mutex
 	byScope map[string]*cachedPartition
 }

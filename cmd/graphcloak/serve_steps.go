@@ -121,7 +121,7 @@ func releaseOptionsFor(opts *serveOptions, g *globalOptions, runID string) *rele
 func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locateOptions {
 	return &locateOptions{g: g, graph: neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: runID, communityCache: opts.cache,
 		privateAnswer: answerOptions{enabled: true, values: opts.values, cap: opts.answerCap,
-			fitTolerance: opts.fitTolerance, onMismatch: opts.onMismatch, cache: opts.answerCache}}
+			fitTolerance: opts.fitTolerance, onMismatch: opts.onMismatch, cache: opts.answerCache, memo: &opts.cache.answers}}
 }
 
 func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {
