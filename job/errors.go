@@ -1,9 +1,11 @@
 package job
 
 import (
-	"fmt"
+	"errors"
 	"math"
+	"strings"
 
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 )
 
@@ -15,8 +17,15 @@ type ChargedError struct {
 	Err   error
 }
 
-func (e *ChargedError) Error() string {
-	return fmt.Sprintf("epoch %q is charged but its values cannot be published: %v (release under a new --epoch; that costs ρ again)", e.Epoch, e.Err)
+func (e *ChargedError) Error() string { return e.text().Error() }
+
+// RenderText is its text naming the epoch parameter as name does.
+func (e *ChargedError) RenderText(name func(errkind.Param) string) string {
+	return e.text().RenderText(name)
+}
+
+func (e *ChargedError) text() errkind.Renderer {
+	return errkind.Errorf("epoch %q is charged but its values cannot be published: %w (release under a new %s; that costs ρ again)", e.Epoch, e.Err, ParamEpoch).(errkind.Renderer)
 }
 
 func (e *ChargedError) Unwrap() error    { return e.Err }
@@ -47,14 +56,87 @@ func (e inputError) Kind() errkind.Kind {
 }
 
 func inputErrorf(format string, args ...any) error {
-	return inputError{fmt.Errorf(format, args...)}
+	return inputError{errkind.Errorf(format, args...)}
 }
 
-// CheckPositive refuses (exit 3) a --flag value that is not a positive,
-// finite number; the commands check their own flags with it too.
-func CheckPositive(flag string, v float64) error {
+// CheckPositive refuses (bad input) a value of param that is not a
+// positive, finite number; the commands check their own parameters with it
+// too.
+func CheckPositive(param string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
-		return inputErrorf("--%s must be positive and finite, got %v", flag, v)
+		return inputErrorf("%s must be positive and finite, got %v", errkind.Param(param), v)
 	}
 	return nil
+}
+
+// Parameters this package's errors name (errkind.Param): a command shows
+// each under the name its user types (errkind.Render).
+const (
+	ParamScope             errkind.Param = "scope"
+	ParamEpoch             errkind.Param = "epoch"
+	ParamWait              errkind.Param = "wait"
+	ParamOut               errkind.Param = "output file"
+	ParamWriteProperty     errkind.Param = "write property"
+	ParamCertificate       errkind.Param = "sensitivity certificate"
+	ParamSmooth            errkind.Param = "smooth"
+	ParamRefuseAtChance    errkind.Param = "refuse at chance"
+	ParamPrivateAnswer     errkind.Param = "private answer"
+	ParamAnswerCap         errkind.Param = "answer cap"
+	ParamEstimator         errkind.Param = "estimator"
+	ParamSigma             errkind.Param = "sigma"
+	ParamTau               errkind.Param = "tau"
+	ParamReleaseRun        errkind.Param = "release run"
+	ParamReleasedProperty  errkind.Param = "released property"
+	ParamCommunityProperty errkind.Param = "communities property"
+	ParamMassProperty      errkind.Param = "mass property"
+	ParamCommunityOut      errkind.Param = "community write property"
+	ParamProbability       errkind.Param = "probability property"
+	ParamRank              errkind.Param = "rank property"
+	ParamSourceMass        errkind.Param = "source mass"
+	ParamNodeKey           errkind.Param = "node key property"
+	ParamProjection        errkind.Param = "projection"
+)
+
+// outputConflict is connector's *OutputConflictError told in this
+// package's parameters.
+type outputConflict struct {
+	err  *connector.OutputConflictError
+	text errkind.Renderer
+}
+
+func (e *outputConflict) Error() string { return e.text.Error() }
+func (e *outputConflict) Unwrap() error { return e.err }
+func (e *outputConflict) RenderText(name func(errkind.Param) string) string {
+	return e.text.RenderText(name)
+}
+
+// checkOutputs is connector.CheckOutputs with the outputs keyed by
+// parameter and reads (property → what it is, besides the projection's
+// read) told as errors that name parameters, so that its refusal names
+// the parameters too.
+func checkOutputs(p connector.Projection, reads map[string]error, outputs map[errkind.Param]string, bound map[errkind.Param]bool) error {
+	read := connector.ReadProperties(p, nil)
+	whats := map[string]error{}
+	for name, what := range reads {
+		if name != "" {
+			read[name] = what.Error()
+			whats[what.Error()] = what
+		}
+	}
+	outs, bnd := map[string]string{}, map[string]bool{}
+	for p, name := range outputs {
+		outs[string(p)], bnd[string(p)] = name, bound[p]
+	}
+	err := connector.CheckOutputs(read, outs, bnd)
+	var oc *connector.OutputConflictError
+	if !errors.As(err, &oc) {
+		return err
+	}
+	var with any = oc.With
+	if w, ok := whats[oc.With]; ok {
+		with = w
+	} else if other, ok := strings.CutPrefix(oc.With, "also written by "); ok {
+		with = errkind.Errorf("also written by %s", errkind.Param(other))
+	}
+	return &outputConflict{oc, errkind.Errorf("connector: %s %q is %s: writing it would overwrite them", errkind.Param(oc.Flag), oc.Name, with).(errkind.Renderer)}
 }

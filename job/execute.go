@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
@@ -95,7 +96,7 @@ func (p *Plan) claim(ctx context.Context) (Run, *connector.RunRecord, error) {
 		var sb *connector.ScopeBusyError
 		errors.As(busy, &sb)
 		if env.now().After(deadline) {
-			return nil, nil, fmt.Errorf("%w: gave up after --wait %v; re-run once it ends", busy, s.Wait)
+			return nil, nil, errkind.Errorf("%w: gave up after %s %v; re-run once it ends", busy, ParamWait, s.Wait)
 		}
 		if waiting != sb.Holder {
 			waiting = sb.Holder
@@ -207,7 +208,7 @@ func (p *Plan) publish(ctx context.Context, run Run, rel *privacy.Released) erro
 		return &ChargedError{Epoch: sum.Epoch, Err: notStored.Err}
 	}
 	if err != nil {
-		return fmt.Errorf("%w (the released values are stored: re-run with --epoch %s to finish publishing them, without a new charge)", err, sum.Epoch)
+		return errkind.Errorf("%w (the released values are stored: re-run with %s %s to finish publishing them, without a new charge)", err, ParamEpoch, sum.Epoch)
 	}
 	sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = rec.WriteProperty, st.NodePropertiesWritten, st.WriteMillis
 	p.env.logger().Info("written", "runId", rec.RunID, "nodePropertiesWritten", st.NodePropertiesWritten, "writeMillis", st.WriteMillis)
@@ -283,8 +284,8 @@ func (p *Plan) earlierRun(prev *connector.RunRecord, step Step) error {
 	sum.SensitivityMethod, _ = prev.Extra["sensitivityMethod"].(string)
 	switch step {
 	case OtherProperty:
-		return inputErrorf("epoch %q of scope %q was released by run %s to %q, not %q: use a new --epoch (a new charge) or --write-property %s",
-			sum.Epoch, sum.Scope, prev.RunID, prev.WriteProperty, s.WriteProperty, prev.WriteProperty)
+		return inputErrorf("epoch %q of scope %q was released by run %s to %q, not %q: use a new %s (a new charge) or %s %s",
+			sum.Epoch, sum.Scope, prev.RunID, prev.WriteProperty, s.WriteProperty, ParamEpoch, ParamWriteProperty, prev.WriteProperty)
 	case AlreadyPublished:
 		sum.AlreadyPublished = true
 		sum.NodePropertiesWritten = 0
@@ -360,7 +361,7 @@ func noteBalance(ctx context.Context, ledger privacy.Ledger, sum *Summary) {
 func noteReleased(log *slog.Logger, sum *Summary, res *graphcloak.ReleaseResult, spread float64) {
 	rel := res.Released
 	if rel.Meta.Sigma < 1e-6*spread {
-		log.Warn("σ is below 1e-6 of the readings' spread: the noise protects almost nothing unless the readings are exp(−τL)f0 for this τ and α is the reading mass of one protected unit (see release --help)",
+		log.Warn("σ is below 1e-6 of the readings' spread: the noise protects almost nothing unless the readings are exp(−τL)f0 for this τ and α is the reading mass of one protected unit (see the release's documentation)",
 			"sigma", rel.Meta.Sigma)
 	}
 	sum.Sigma, sum.Rho, sum.Mechanism = rel.Meta.Sigma, rel.Meta.Rho, rel.Meta.Mechanism
@@ -370,7 +371,7 @@ func noteReleased(log *slog.Logger, sum *Summary, res *graphcloak.ReleaseResult,
 		// Still private (σ is calibrated to a proven upper bound), but the
 		// operator should know the noise may be far larger than needed.
 		log.Warn("Δ2 is a certified upper bound, not the exact value: the release is private but may be noisier than the exact Δ2 needs; "+
-			"compute it once without --time-budget (sensitivity --save FILE; sensitivity --dry-run tells how long that takes) and release with --sensitivity-cert FILE",
+			"compute it once without a time budget, save it as a sensitivity certificate and release with that certificate",
 			"delta2", s.Delta2, "provenLowerBound", s.Delta2-s.Slack, "method", s.Method)
 	}
 	sum.ComputeMillis = res.SensitivityMillis + res.ReleaseMillis

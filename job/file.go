@@ -9,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -26,7 +27,7 @@ func PrepareFile(ctx context.Context, path string, wait time.Duration, log *slog
 	defer cancel()
 	pending, err := privacy.PrepareReleaseFile(wctx, path, func() {
 		if log != nil {
-			log.Info("waiting for another release writing the same --out to commit", "out", path)
+			log.Info("waiting for another release writing the same output file to commit", "out", path)
 		}
 	})
 	var busy *privacy.ReleaseFileBusyError
@@ -34,11 +35,11 @@ func PrepareFile(ctx context.Context, path string, wait time.Duration, log *slog
 	case err == nil:
 		return &File{pending: pending}, nil
 	case errors.As(err, &busy):
-		return nil, fmt.Errorf("--out: %w: gave up after --wait %v; re-run once it ends", err, wait)
+		return nil, errkind.Errorf("%s: %w: gave up after %s %v; re-run once it ends", ParamOut, err, ParamWait, wait)
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	}
-	return nil, inputErrorf("--out: %w", err)
+	return nil, inputErrorf("%s: %w", ParamOut, err)
 }
 
 // Path is the release file's path.
@@ -76,7 +77,7 @@ func (p *Plan) existingFile() (done bool, err error) {
 	}
 	prev, err := privacy.ReadReleaseFile(path)
 	if err != nil {
-		return false, inputErrorf("--out %s exists and is not a release file graphcloak can read (%v): a release never overwrites a file; give another --out", path, err)
+		return false, inputErrorf("%s %s exists and is not a release file graphcloak can read (%v): a release never overwrites a file; give another %s", ParamOut, path, err, ParamOut)
 	}
 	if prev.Meta.Scope == sum.Scope && prev.Meta.Epoch == sum.Epoch {
 		if p.Spec.Neo4j { // the database's run records decide (Execute)
@@ -84,8 +85,8 @@ func (p *Plan) existingFile() (done bool, err error) {
 		}
 		return true, p.alreadyPublishedFile(nil)
 	}
-	return false, inputErrorf("--out %s already holds release %s (scope %q, epoch %q): a release file is never overwritten; give another --out (e.g. one per epoch), or re-run with --epoch %s to confirm it is published",
-		path, prev.Meta.ReleaseID, prev.Meta.Scope, prev.Meta.Epoch, prev.Meta.Epoch)
+	return false, inputErrorf("%s %s already holds release %s (scope %q, epoch %q): a release file is never overwritten; give another %s (e.g. one per epoch), or re-run with %s %s to confirm it is published",
+		ParamOut, path, prev.Meta.ReleaseID, prev.Meta.Scope, prev.Meta.Epoch, ParamOut, ParamEpoch, prev.Meta.Epoch)
 }
 
 // alreadyPublishedFile: a file release of a charged epoch whose output is
@@ -99,7 +100,7 @@ func (p *Plan) alreadyPublishedFile(cause error) error {
 		sum.Sigma, sum.Rho, sum.ReleaseID, sum.Mechanism = prev.Meta.Sigma, prev.Meta.Rho, prev.Meta.ReleaseID, prev.Meta.Mechanism
 		sum.Delta2, sum.Delta2Exact, sum.SensitivityMethod = prev.Meta.Sensitivity, prev.Meta.SensitivityExact, prev.Meta.SensitivityMethod
 		sum.NodeCount = prev.Meta.N
-		p.env.logger().Info("epoch already published to --out: nothing to do", "epoch", sum.Epoch, "out", path)
+		p.env.logger().Info("epoch already published to the output file: nothing to do", "epoch", sum.Epoch, "out", path)
 		return nil
 	}
 	return &ChargedError{Epoch: sum.Epoch, Err: fmt.Errorf("%w; its release file is not at %s", cause, path)}

@@ -89,18 +89,21 @@ type AtChanceError struct {
 	Forecasts *Forecasts
 }
 
-func (e *AtChanceError) Error() string {
+func (e *AtChanceError) Error() string { return e.RenderText(func(p errkind.Param) string { return string(p) }) }
+
+// RenderText is its text naming parameters as name does.
+func (e *AtChanceError) RenderText(name func(errkind.Param) string) string {
 	f := e.Forecasts.PerNode
-	msg := fmt.Sprintf("release refused (--refuse-at-chance), nothing charged: at ε = %g the per-node release is forecast to put the "+
+	msg := fmt.Sprintf("release refused (%s), nothing charged: at ε = %g the per-node release is forecast to put the "+
 		"source's community first %.3f [%.3f, %.3f] of the time, which cannot be told from chance (%.4f; the largest community %.4f)",
-		e.Epsilon, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate)
+		name(ParamRefuseAtChance), e.Epsilon, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate)
 	if a := e.Forecasts.Answer; a != nil && !a.AtChance {
-		msg += fmt.Sprintf("; a private answer at the same ε is forecast right %.3f [%.3f, %.3f] (locate --private-answer)", a.CommunityAccuracy, a.Low, a.High)
+		msg += fmt.Sprintf("; a private answer at the same ε is forecast right %.3f [%.3f, %.3f] (%s)", a.CommunityAccuracy, a.Low, a.High, name(ParamPrivateAnswer))
 	}
 	return msg + "; see graphcloak plan for the ε it would take"
 }
 
-// Kind: the request, not the system, is at fault (exit 3).
+// Kind: the request, not the system, is at fault (bad input).
 func (*AtChanceError) Kind() errkind.Kind { return errkind.BadInput }
 
 // refuseAtChance is the release's Check when Spec.RefuseAtChance is set:

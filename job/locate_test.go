@@ -96,7 +96,7 @@ func TestLocateRefusedBeforeClaim(t *testing.T) {
 		want  string
 	}{
 		"rank is the node key":         {func(_ *fixture, s *LocateSpec) { s.Properties.Rank = "roomId" }, nil, "roomId"},
-		"mass is the release's values": {func(_ *fixture, s *LocateSpec) { s.Properties.Mass = "v" }, nil, "--mass-property"},
+		"mass is the release's values": {func(_ *fixture, s *LocateSpec) { s.Properties.Mass = "v" }, nil, "mass property"},
 		"another graph":                {nil, other, "not the one this release was made on"},
 		"values overwritten": {func(f *fixture, _ *LocateSpec) {
 			f.mem.WriteNodes(context.Background(), []connector.NodeProps{{Key: f.graph.Key(0), Props: map[string]any{"v": 0.5}}}, nil) //nolint:errcheck

@@ -228,7 +228,7 @@ func (p *Plan) load(ctx context.Context) error {
 	if c := p.Spec.Certificate; c != nil {
 		s, err := c.Verify(g, tau, p.Spec.Alpha)
 		if err != nil {
-			return inputErrorf("--sensitivity-cert %s: %w", p.Spec.CertificatePath, err)
+			return inputErrorf("%s %s: %w", ParamCertificate, p.Spec.CertificatePath, err)
 		}
 		p.Sensitivity = &s
 	}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
@@ -82,19 +83,19 @@ func (s *Spec) epoch() string {
 // claimed or charged before they are.
 func (s *Spec) Check() error {
 	if err := privacy.CheckName("scope", s.Scope); err != nil {
-		return inputErrorf("--scope: %w", err)
+		return inputErrorf("%s: %w", ParamScope, err)
 	}
 	if s.Epoch != "" {
 		if err := privacy.CheckName("epoch", s.Epoch); err != nil {
-			return inputErrorf("--epoch: %w", err)
+			return inputErrorf("%s: %w", ParamEpoch, err)
 		}
 	}
 	if s.Neo4j {
 		if err := connector.CheckWriteProperty(s.WriteProperty); err != nil {
-			return inputErrorf("--write-property: %w", err)
+			return inputErrorf("%s: %w", ParamWriteProperty, err)
 		}
-		if err := connector.CheckOutputs(connector.ReadProperties(s.Projection, nil),
-			map[string]string{"--write-property": s.WriteProperty}, map[string]bool{"--write-property": true}); err != nil {
+		if err := checkOutputs(s.Projection, nil,
+			map[errkind.Param]string{ParamWriteProperty: s.WriteProperty}, map[errkind.Param]bool{ParamWriteProperty: true}); err != nil {
 			return err
 		}
 		if err := s.Projection.Validate(); err != nil {
@@ -102,7 +103,7 @@ func (s *Spec) Check() error {
 		}
 	}
 	if s.SmoothAuto && s.Certificate != nil {
-		return inputErrorf("--smooth auto tries several τ′, each with its own Δ2; --sensitivity-cert holds one: give --smooth τ′ with it")
+		return inputErrorf("%s auto tries several τ′, each with its own Δ2; %s holds one: give %s τ′ with it", ParamSmooth, ParamCertificate, ParamSmooth)
 	}
 	return graphcloak.CheckParams(s.Tau, s.Alpha, s.Epsilon, s.Delta)
 }

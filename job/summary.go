@@ -13,7 +13,7 @@ type Summary struct {
 	Graph             string  `json:"graph"`
 	DryRun            bool    `json:"dryRun"`
 	ValuesFrom        string  `json:"valuesFrom"`
-	TimeBudgetSeconds float64 `json:"timeBudgetSeconds,omitempty"` // --time-budget, when given
+	TimeBudgetSeconds float64 `json:"timeBudgetSeconds,omitempty"` // the time budget, when given
 	NodeCount         int     `json:"nodeCount"`
 	RelationshipCount int     `json:"relationshipCount"`
 	Delta2            float64 `json:"delta2"`

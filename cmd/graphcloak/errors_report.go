@@ -21,9 +21,9 @@ var errInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
 var packagePrefix = regexp.MustCompile(`(^|: )(?:(?:graphcloak|privacy|config|laplacian|connector|community|recovery|expm|datasets|experiment): )+(?:[A-Z][A-Za-z]*: )?`)
 
 // errorMessage is err as a sentence for people: no package or function
-// names.
+// names, and the flags a user types for the parameters it names.
 func errorMessage(err error) string {
-	msg := err.Error()
+	msg := flagText(err)
 	for { // matches share their ": " separators, so repeat until stable
 		next := packagePrefix.ReplaceAllString(msg, "$1")
 		if next == msg {

@@ -1,0 +1,46 @@
+package main
+
+import (
+	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/job"
+)
+
+// flagNames is what a user types for each parameter the library's errors
+// name (errkind.Param): the one place library names become flags.
+var flagNames = map[errkind.Param]string{
+	job.ParamScope:             "--scope",
+	job.ParamEpoch:             "--epoch",
+	job.ParamWait:              "--wait",
+	job.ParamOut:               "--out",
+	job.ParamWriteProperty:     "--write-property",
+	job.ParamCertificate:       "--sensitivity-cert",
+	job.ParamSmooth:            "--smooth",
+	job.ParamRefuseAtChance:    "--refuse-at-chance",
+	job.ParamPrivateAnswer:     "locate --private-answer",
+	job.ParamAnswerCap:         "--answer-cap",
+	job.ParamEstimator:         "--estimator",
+	job.ParamSigma:             "--sigma",
+	job.ParamTau:               "--tau",
+	job.ParamReleaseRun:        "--release-run",
+	job.ParamReleasedProperty:  "--released-property",
+	job.ParamCommunityProperty: "--communities property:…",
+	job.ParamMassProperty:      "--mass-property",
+	job.ParamCommunityOut:      "--community-write-property",
+	job.ParamProbability:       "--probability-property",
+	job.ParamRank:              "--rank-property",
+	job.ParamSourceMass:        "--source-mass",
+	job.ParamNodeKey:           "--node-key-property",
+	job.ParamProjection:        "projection flags",
+}
+
+// flagName is the flag for parameter p: flagNames' entry, else "--p" (the
+// commands' own checks, job.CheckPositive("tau", …), name their flags).
+func flagName(p errkind.Param) string {
+	if f, ok := flagNames[p]; ok {
+		return f
+	}
+	return "--" + string(p)
+}
+
+// flagText is err's text naming the flags a user types.
+func flagText(err error) string { return errkind.Render(err, flagName) }
