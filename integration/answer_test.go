@@ -21,7 +21,7 @@ func TestPrivateAnswerNeo4j(t *testing.T) {
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{30, 30}, 0.3, 0.03)
-	diffuseObs(t, f, 7, 0.5)
+	diffuseObs(t, f, 7, 0.5, 3)
 	f.load(t, d)
 	e := newE2E(t, s, d, f)
 	t.Cleanup(func() {
@@ -90,7 +90,7 @@ func TestServePrivateAnswer(t *testing.T) {
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{30, 30}, 0.3, 0.03)
-	diffuseObs(t, f, 7, 0.5)
+	diffuseObs(t, f, 7, 0.5, 3)
 	f.load(t, d)
 	e := newE2E(t, s, d, f)
 	t.Cleanup(func() { deleteScopeRuns(t, d, e.scope) })
@@ -119,10 +119,10 @@ func TestServePrivateAnswer(t *testing.T) {
 	}
 }
 
-// diffuseObs sets the fixture's readings to one source of mass 3 at node
-// src after diffusion time τ on the weighted graph (as projected with
-// --relationship-weight-property w): inside the private answer's model.
-func diffuseObs(t *testing.T, f *fixture, src int, tau float64) {
+// diffuseObs sets the fixture's readings to one source of the given mass
+// at node src after diffusion time τ on the weighted graph (as projected
+// with --relationship-weight-property w): inside the private answer's model.
+func diffuseObs(t *testing.T, f *fixture, src int, tau, mass float64) {
 	t.Helper()
 	edges := make([]laplacian.Edge, len(f.Rels))
 	for i, r := range f.Rels {
@@ -137,7 +137,7 @@ func diffuseObs(t *testing.T, f *fixture, src int, tau float64) {
 		t.Fatal(err)
 	}
 	f0 := make([]float64, g.N())
-	f0[src] = 3
+	f0[src] = mass
 	act.Apply(f.Obs, f0, 1)
 }
 
@@ -149,9 +149,9 @@ func TestPrivateAnswerOutsideModelNeo4j(t *testing.T) {
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{30, 30}, 0.3, 0.03)
-	diffuseObs(t, f, 3, 0.5)
+	diffuseObs(t, f, 3, 0.5, 3)
 	second := append([]float64(nil), f.Obs...)
-	diffuseObs(t, f, 45, 0.5)
+	diffuseObs(t, f, 45, 0.5, 3)
 	for i := range f.Obs {
 		f.Obs[i] += second[i]
 	}

@@ -14,7 +14,7 @@ func TestLocateDryRunNeo4j(t *testing.T) {
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{20, 20}, 0.3, 0.03)
-	diffuseObs(t, f, 5, 0.5)
+	diffuseObs(t, f, 5, 0.5, 40) // a source the release's verdict can see (its forecast is at the mass it carries)
 	f.load(t, d)
 	e := newE2E(t, s, d, f)
 	t.Cleanup(func() {
