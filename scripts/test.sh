@@ -174,10 +174,10 @@ lint_failed=()
 lint_step() {
 	local name="$1"
 	shift
-	local out="$logs/lint-$name.out"
+	local out="$logs/lint-$name.out" t=$SECONDS
 	run "$@" >"$out" 2>&1
 	local rc=$?
-	{ printf '\n== %s (exit %d)\n' "$name" "$rc"; cat "$out"; } >>"$logs/lint.log"
+	{ printf '\n== %s: exit %d in %d s\n' "$name" "$rc" $((SECONDS - t)); cat "$out"; } >>"$logs/lint.log"
 	if ((rc != 0)); then
 		cat "$out" >&2
 		lint_failed+=("$name")
