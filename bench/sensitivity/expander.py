@@ -1,5 +1,5 @@
 """Why preferential-attachment graphs get no exact Δ2: the evidence behind
-the README's PA rows. Run by expander.sh inside run.sh's venv, on graphs
+the PA rows of docs/results.md. Run by expander.sh inside run.sh's venv, on graphs
 written by `go run ./bench/sensitivity -dir DIR`.
 
 On the first (small) graph, a dense eigendecomposition gives the exact

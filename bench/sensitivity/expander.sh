@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Why preferential-attachment graphs get no exact Δ2 (the README's PA rows):
+# Why preferential-attachment graphs get no exact Δ2 (the PA rows of docs/results.md):
 # on pa:n=N,m=10 at τ = 1, the exact Δ2 against what local information and a
 # proven spectral gap could prove, and the cost of proving that gap by an
 # inertia count (expander.py). Never called from tests.

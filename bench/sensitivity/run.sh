@@ -4,7 +4,7 @@
 # extrapolated). Real graphs come from scripts/fetch-datasets.sh.
 #
 # Usage: bench/sensitivity/run.sh [-graph SPEC] [-tau T] [-budget D] [-sample S]
-#   default: the README rows (AS graph at τ = 0.1, 1, 10; PA and RGG 10^5).
+#   default: the rows of docs/results.md (AS graph at τ = 0.1, 1, 10; PA and RGG 10^5).
 # Uses the venv of venv.sh (numpy, scipy).
 # Never called from tests.
 set -euo pipefail

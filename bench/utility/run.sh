@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The utility table of docs/guarantee.md and README: for each graph, τ and ε,
+# The utility table of docs/guarantee.md and docs/results.md: for each graph, τ and ε,
 # the right-community rate of the per-node release and of the private answer
 # (forecast, and an independent measurement with another seed), the chance
 # level and the (ε, δ)-DP ceiling.
