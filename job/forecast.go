@@ -89,7 +89,9 @@ type AtChanceError struct {
 	Forecasts *Forecasts
 }
 
-func (e *AtChanceError) Error() string { return e.RenderText(func(p errkind.Param) string { return string(p) }) }
+func (e *AtChanceError) Error() string {
+	return e.RenderText(func(p errkind.Param) string { return string(p) })
+}
 
 // RenderText is its text naming parameters as name does.
 func (e *AtChanceError) RenderText(name func(errkind.Param) string) string {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/big"
 	"strings"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // Mechanism selects how σ is calibrated.
@@ -191,8 +193,8 @@ func ClassicSigma(sensitivity, epsilon, delta float64) (float64, error) {
 		return 0, err
 	}
 	if epsilon >= 1 {
-		return 0, &ArgumentError{Func: "ClassicSigma", Param: "epsilon", Value: epsilon,
-			Reason: "must be < 1 for the classic Gaussian mechanism (unproven for ε ≥ 1); use the analytic Gaussian mechanism (--mechanism analytic), valid for every ε > 0"}
+		r := errkind.Errorf("must be < 1 for the classic Gaussian mechanism (unproven for ε ≥ 1); use the analytic Gaussian mechanism (%s analytic), valid for every ε > 0", ParamMechanism).(errkind.Renderer)
+		return 0, &ArgumentError{Func: "ClassicSigma", Param: "epsilon", Value: epsilon, Reason: r.Error(), reason: r}
 	}
 	s := math.Sqrt(2*math.Log(1.25/delta)) * sensitivity / epsilon
 	return math.Nextafter(math.Nextafter(s, math.Inf(1)), math.Inf(1)), nil // cover 4 roundings

@@ -224,13 +224,16 @@ type BudgetError struct {
 	EpsilonSpent, EpsilonAfter float64
 }
 
-func (e *BudgetError) Error() string {
+func (e *BudgetError) Error() string { return e.RenderText(paramName) }
+
+// RenderText is its text naming parameters as name does.
+func (e *BudgetError) RenderText(name func(errkind.Param) string) string {
 	asked := fmt.Sprintf("requested ρ=%.6g", e.Requested)
 	hint := ""
 	if e.RequestedEpsilon > 0 {
 		asked = fmt.Sprintf("requested an ε=%.6g answer", e.RequestedEpsilon)
 		if e.Budget.AnswerEpsilon == 0 {
-			hint = "; this scope has no answers' share, so an answer costs ρ = min(ε²/2, ε) in zCDP: a scope created with budget --init --answer-epsilon charges answers their ε"
+			hint = "; this scope has no answers' share, so an answer costs ρ = min(ε²/2, ε) in zCDP: a scope created with " + name(ParamAnswerShare) + " charges answers their ε"
 		}
 	}
 	return fmt.Sprintf("privacy: budget exhausted for scope %q: spent ε=%.6g (ρ=%.6g), %s "+
@@ -258,13 +261,22 @@ type ArgumentError struct {
 	Param  string // the parameter's name
 	Value  any    // the value given; nil when it is not shown (secrets, empty strings)
 	Reason string
+	// reason is Reason naming parameters, when it does.
+	reason errkind.Renderer
 }
 
-func (e *ArgumentError) Error() string {
-	if e.Value == nil {
-		return fmt.Sprintf("privacy: %s: %s %s", e.Func, e.Param, e.Reason)
+func (e *ArgumentError) Error() string { return e.RenderText(nil) }
+
+// RenderText is its text naming parameters as name does.
+func (e *ArgumentError) RenderText(name func(errkind.Param) string) string {
+	reason := e.Reason
+	if e.reason != nil && name != nil {
+		reason = e.reason.RenderText(name)
 	}
-	return fmt.Sprintf("privacy: %s: %s = %v %s", e.Func, e.Param, e.Value, e.Reason)
+	if e.Value == nil {
+		return fmt.Sprintf("privacy: %s: %s %s", e.Func, e.Param, reason)
+	}
+	return fmt.Sprintf("privacy: %s: %s = %v %s", e.Func, e.Param, e.Value, reason)
 }
 
 func checkEpsilon(fn string, eps float64) error {

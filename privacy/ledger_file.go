@@ -101,10 +101,25 @@ var ErrReadOnly = errkind.New(errkind.Internal, "privacy: ledger opened read-onl
 type LedgerCorruptError struct {
 	Path   string
 	Reason string
+	// reason is Reason naming parameters, when it does (corruptf).
+	reason errkind.Renderer
 }
 
-func (e *LedgerCorruptError) Error() string {
-	return fmt.Sprintf("privacy: ledger %s is corrupt (%s); refusing to use or reset it: restore it from a backup", e.Path, e.Reason)
+// corruptf is a *LedgerCorruptError whose reason may name parameters.
+func corruptf(path, format string, a ...any) *LedgerCorruptError {
+	r := errkind.Errorf(format, a...).(errkind.Renderer)
+	return &LedgerCorruptError{Path: path, Reason: r.Error(), reason: r}
+}
+
+func (e *LedgerCorruptError) Error() string { return e.RenderText(nil) }
+
+// RenderText is its text naming parameters as name does.
+func (e *LedgerCorruptError) RenderText(name func(errkind.Param) string) string {
+	reason := e.Reason
+	if e.reason != nil && name != nil {
+		reason = e.reason.RenderText(name)
+	}
+	return fmt.Sprintf("privacy: ledger %s is corrupt (%s); refusing to use or reset it: restore it from a backup", e.Path, reason)
 }
 
 // LedgerKeyError reports a healthy ledger opened with the wrong key
@@ -115,11 +130,14 @@ type LedgerKeyError struct {
 	Keyed bool // the ledger is keyed (HMAC-SHA256) and no key was given
 }
 
-func (e *LedgerKeyError) Error() string {
+func (e *LedgerKeyError) Error() string { return e.RenderText(paramName) }
+
+// RenderText is its text naming parameters as name does.
+func (e *LedgerKeyError) RenderText(name func(errkind.Param) string) string {
 	if e.Keyed {
-		return fmt.Sprintf("privacy: ledger %s is keyed (HMAC-SHA256 chain): give its key with --ledger-key FILE (config privacy.ledgerKeyFile); the ledger itself is fine", e.Path)
+		return fmt.Sprintf("privacy: ledger %s is keyed (HMAC-SHA256 chain): give its key with %s FILE (config privacy.ledgerKeyFile); the ledger itself is fine", e.Path, name(ParamLedgerKey))
 	}
-	return fmt.Sprintf("privacy: ledger %s was created without a ledger key: drop --ledger-key (config privacy.ledgerKeyFile) to use it; the ledger itself is fine", e.Path)
+	return fmt.Sprintf("privacy: ledger %s was created without a ledger key: drop %s (config privacy.ledgerKeyFile) to use it; the ledger itself is fine", e.Path, name(ParamLedgerKey))
 }
 
 // Kind: the user fixes the invocation.
@@ -555,9 +573,7 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 		}
 		return nil, nil, fmt.Errorf("privacy: read ledger: %w", err)
 	}
-	corrupt := func(format string, a ...any) error {
-		return &LedgerCorruptError{Path: l.path, Reason: fmt.Sprintf(format, a...)}
-	}
+	corrupt := func(format string, a ...any) error { return corruptf(l.path, format, a...) }
 	var f ledgerFile
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -570,7 +586,7 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 			if err := l.refuseIfMarked("format version 1 (a plain checksum, forgeable)"); err != nil {
 				return nil, nil, err
 			}
-			return nil, nil, corrupt("format version 1 (a plain checksum, forgeable): budget --init with the same totals and a ledger key (--ledger-key) migrates it to a keyed hash chain")
+			return nil, nil, corrupt("format version 1 (a plain checksum, forgeable): %s with the same totals and a ledger key (%s) migrates it to a keyed hash chain", ParamCreateLedger, ParamLedgerKey)
 		}
 		return nil, nil, corrupt("not valid ledger JSON: %v", err)
 	}
@@ -719,7 +735,7 @@ func commitTemp(tmp *os.File, path string, perm fs.FileMode) (err error) {
 // a version 1 file in its place is an older copy or a forgery.
 func (l *FileLedger) migratable() error {
 	if l.key == nil {
-		return &LedgerCorruptError{Path: l.path, Reason: "format version 1: its checksum is forgeable by anyone who can write the file, so budget --init migrates it only with a ledger key (--ledger-key FILE, from keygen), which seals the migrated chain"}
+		return corruptf(l.path, "format version 1: its checksum is forgeable by anyone who can write the file, so %s migrates it only with a ledger key (%s FILE, from keygen), which seals the migrated chain", ParamCreateLedger, ParamLedgerKey)
 	}
 	return l.refuseIfMarked("format version 1")
 }

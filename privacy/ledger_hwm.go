@@ -83,15 +83,22 @@ type HighWaterMarkError struct {
 	Err     error
 }
 
-func (e *HighWaterMarkError) Error() string {
+func (e *HighWaterMarkError) Error() string { return e.text().Error() }
+
+// RenderText is its text naming parameters as name does.
+func (e *HighWaterMarkError) RenderText(name func(errkind.Param) string) string {
+	return e.text().RenderText(name)
+}
+
+func (e *HighWaterMarkError) text() errkind.Renderer {
 	what := "nothing was charged or released"
 	if e.Charged {
 		what = "the charge was recorded in the ledger, but nothing is released on it"
 	}
 	dir := filepath.Dir(e.Mark)
-	return fmt.Sprintf("privacy: ledger %s: cannot write its high-water mark %s (%v); without the mark a rolled-back or deleted ledger would go unnoticed, so %s: "+
-		"make the directory %s writable by graphcloak (and only by the operator), or put the ledger key in a directory that is and give that file as --ledger-key (config privacy.ledgerKeyFile)",
-		e.Ledger, e.Mark, e.Err, what, dir)
+	return errkind.Errorf("privacy: ledger %s: cannot write its high-water mark %s (%w); without the mark a rolled-back or deleted ledger would go unnoticed, so %s: "+
+		"make the directory %s writable by graphcloak (and only by the operator), or put the ledger key in a directory that is and give that file as %s (config privacy.ledgerKeyFile)",
+		e.Ledger, e.Mark, e.Err, what, dir, ParamLedgerKey).(errkind.Renderer)
 }
 
 // Kind: the operator fixes the installation.
@@ -314,8 +321,8 @@ func (l *FileLedger) refuseIfMarked(what string) error {
 	}
 	h := here[0]
 	if what == "" {
-		return &LedgerCorruptError{Path: l.path, Reason: fmt.Sprintf("deleted: %s, and its charges are missing (if it was moved, run budget --init on its new path first, which moves the mark; "+
-			"to start an empty ledger here on purpose, forgetting every charge of the old one, remove %s)", h.describe(), h.path)}
+		return corruptf(l.path, "deleted: %s, and its charges are missing (if it was moved, run %s on its new path first, which moves the mark; "+
+			"to start an empty ledger here on purpose, forgetting every charge of the old one, remove %s)", h.describe(), ParamCreateLedger, h.path)
 	}
 	return &LedgerCorruptError{Path: l.path, Reason: fmt.Sprintf("%s, but %s: this file is an older copy or a forgery", what, h.describe())}
 }

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 var testBudget = Budget{Epsilon: 1, Delta: 1e-5}
@@ -517,7 +519,7 @@ func TestFileLedgerMigratesV1(t *testing.T) {
 	// The forgeable checksum is never migrated into a
 	// valid chain without the key that seals it.
 	before, _ := os.ReadFile(path)
-	if _, err := CreateFileLedger(ctx, path, testBudget, FileLedgerOptions{}); !errors.As(err, new(*LedgerCorruptError)) || !strings.Contains(err.Error(), "--ledger-key") {
+	if _, err := CreateFileLedger(ctx, path, testBudget, FileLedgerOptions{}); !errors.As(err, new(*LedgerCorruptError)) || !strings.Contains(asFlags(err), "--ledger-key") {
 		t.Fatalf("migrate without a key: %v, want a refusal naming --ledger-key", err)
 	}
 	if after, _ := os.ReadFile(path); string(after) != string(before) {
@@ -615,7 +617,7 @@ func TestFileLedgerKeyMismatchIsNotCorruption(t *testing.T) {
 		_, err := OpenFileLedger(c.path, c.opt)
 		var ke *LedgerKeyError
 		if !errors.As(err, &ke) || ke.Keyed != c.keyed || errors.As(err, new(*LedgerCorruptError)) ||
-			strings.Contains(err.Error(), "backup") || !strings.Contains(err.Error(), "--ledger-key") {
+			strings.Contains(err.Error(), "backup") || !strings.Contains(asFlags(err), "--ledger-key") {
 			t.Errorf("%s: %v, want a *LedgerKeyError (keyed %v) naming --ledger-key", c.path, err, c.keyed)
 		}
 	}
@@ -691,4 +693,10 @@ func keys(m map[string]string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// asFlags is err's text with each parameter it names written as a flag
+// ("ledger key" → "--ledger-key"), as a command renders it.
+func asFlags(err error) string {
+	return errkind.Render(err, func(p errkind.Param) string { return "--" + strings.ReplaceAll(string(p), " ", "-") })
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // flagNames is what a user types for each parameter the library's errors
@@ -31,6 +32,11 @@ var flagNames = map[errkind.Param]string{
 	job.ParamSourceMass:        "--source-mass",
 	job.ParamNodeKey:           "--node-key-property",
 	job.ParamProjection:        "projection flags",
+
+	privacy.ParamLedgerKey:    "--ledger-key",
+	privacy.ParamCreateLedger: "budget --init",
+	privacy.ParamAnswerShare:  "budget --init --answer-epsilon",
+	privacy.ParamMechanism:    "--mechanism",
 }
 
 // flagName is the flag for parameter p: flagNames' entry, else "--p" (the
