@@ -91,6 +91,10 @@ type MismatchError struct {
 	// TwoSourceResidual is the relative misfit of the best fit by two
 	// sources (greedy), NaN when not measured.
 	TwoSourceResidual float64
+	// OtherTau is the τ′ among τ/4, τ/2, 2τ and 4τ at which one of the
+	// nodes fitting best at τ explains the readings best, and
+	// OtherTauResidual that relative misfit (NaN when not measured).
+	OtherTau, OtherTauResidual float64
 	// NoSignal: P·y = 0 (the readings are constant: no source, only
 	// background), or no node fits with a positive mass.
 	NoSignal bool
@@ -114,6 +118,9 @@ func (e *MismatchError) Reason() string {
 	}
 	s := fmt.Sprintf("the readings are not one source's diffusion at τ = %g: the best single-source fit (any mass, any constant background) leaves %.3g of their signal unexplained, more than the tolerance %g",
 		e.Tau, e.Residual, e.Tol)
+	if !math.IsNaN(e.OtherTauResidual) && e.OtherTauResidual <= e.Tol {
+		s += fmt.Sprintf("; at τ = %g one source explains them to %.3g (the readings' τ is not the one given)", e.OtherTau, e.OtherTauResidual)
+	}
 	if !math.IsNaN(e.TwoSourceResidual) && e.TwoSourceResidual <= e.Tol {
 		s += fmt.Sprintf("; a fit by two sources explains them to %.3g", e.TwoSourceResidual)
 	} else if !math.IsNaN(e.TwoSourceResidual) {
@@ -279,7 +286,10 @@ func (c *Certifier) Fit(y []float64) (SourceFit, error) {
 		return fit, err
 	}
 	if fit.Cos < c.acceptCos(fit.Err) {
-		return fit, &MismatchError{Residual: fit.Residual, Tol: c.tol, TwoSourceResidual: c.twoSources(y, cos), Tau: c.tau}
+		y = scaledCopy(y)
+		otherTau, otherRes := c.otherTau(y, cos)
+		return fit, &MismatchError{Residual: fit.Residual, Tol: c.tol, TwoSourceResidual: c.twoSources(y, cos), Tau: c.tau,
+			OtherTau: otherTau, OtherTauResidual: otherRes}
 	}
 	return fit, nil
 }
@@ -407,6 +417,54 @@ func (c *Certifier) twoSources(y, cos []float64) float64 {
 		}
 	}
 	return math.Sqrt(best / yy)
+}
+
+// scaledCopy returns y scaled by a power of two to max |y| ∈ [½, 1)
+// (exact), so the diagnostics' squares neither over- nor underflow.
+func scaledCopy(y []float64) []float64 {
+	top := 0.0
+	for _, v := range y {
+		top = math.Max(top, math.Abs(v))
+	}
+	_, e := math.Frexp(top)
+	out := make([]float64, len(y))
+	for i, v := range y {
+		out[i] = math.Ldexp(v, -e)
+	}
+	return out
+}
+
+// otherTau measures whether another diffusion time explains the readings:
+// for τ′ in τ/4, τ/2, 2τ and 4τ, the 8 nodes that fit best at τ are
+// fitted at τ′ with their own mass and background (one action a node and
+// τ′). It returns the best τ′ and its relative misfit (0, NaN when none
+// fits with a positive mass).
+func (c *Certifier) otherTau(y, cos []float64) (float64, float64) {
+	p, _, _ := centered(y)
+	yy := dot(p, p)
+	nodes := topIndices(cos, 8)
+	bestTau, best := 0.0, math.NaN()
+	for _, f := range []float64{0.25, 0.5, 2, 4} {
+		act, err := expm.NewAction(c.g, c.tau*f, expm.Options{Columns: len(nodes)})
+		if err != nil {
+			continue
+		}
+		e, col := make([]float64, len(y)), make([]float64, len(y))
+		for _, j := range nodes {
+			clear(e)
+			e[j] = 1
+			act.Apply(col, e, 1)
+			pc, _, _ := centered(col)
+			cc, cp := dot(pc, pc), dot(pc, p)
+			if !(cc > 0) || !(cp > 0) {
+				continue
+			}
+			if r := math.Sqrt(math.Max(0, yy-cp*cp/cc) / yy); math.IsNaN(best) || r < best {
+				bestTau, best = c.tau*f, r
+			}
+		}
+	}
+	return bestTau, best
 }
 
 // twoSourceStarts is how many first sources twoSources tries.

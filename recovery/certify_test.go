@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/internal/heattest"
@@ -203,5 +204,34 @@ func TestCertifierShards(t *testing.T) {
 				t.Errorf("%s N=%d: a shard of another count: %v", tc.name, N, err)
 			}
 		}
+	}
+}
+
+// Readings of one source at τ = 1 given as τ = 2 are refused, and the
+// reason measures the τ at which one source explains them; readings of two
+// sources say so.
+func TestMismatchReasonIsMeasured(t *testing.T) {
+	ctx := context.Background()
+	g, _ := laplacian.Karate()
+	c, err := NewCertifier(ctx, g, 2, CertifierOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	heat := heattest.PadeHeat(g, 1)
+	y := make([]float64, g.N())
+	for i := range y {
+		y[i] = 1e200 * heat.At(i, 4)
+	}
+	_, err = c.Fit(y)
+	var mm *MismatchError
+	if !errors.As(err, &mm) || mm.OtherTau != 1 || !(mm.OtherTauResidual <= mm.Tol) || !strings.Contains(mm.Reason(), "at τ = 1 one source explains them") {
+		t.Fatalf("τ = 1 readings at τ = 2: %v (other τ %g, misfit %g)", err, mm.OtherTau, mm.OtherTauResidual)
+	}
+	heat2 := heattest.PadeHeat(g, 2)
+	for i := range y {
+		y[i] = heat2.At(i, 0) + heat2.At(i, 33)
+	}
+	if _, err = c.Fit(y); !errors.As(err, &mm) || !(mm.TwoSourceResidual <= mm.Tol) || strings.Contains(mm.Reason(), "one source explains") {
+		t.Fatalf("two sources: %v", err)
 	}
 }
