@@ -22,7 +22,10 @@ const valuesChunk = 50_000
 // record. Call it after the ledger was charged and before the first node
 // is written: a crash after it leaves a release that ResumeRun +
 // LoadReleaseValues re-publish exactly, without a new charge or a new
-// draw. Re-storing the same run is idempotent.
+// draw. Re-storing the same run is idempotent. A run no longer "running"
+// that stored nothing (abandoned once its lease expired, failed) is
+// refused with *LeaseLostError: another run may have taken its epoch for
+// lost, so its values must never be published.
 func (c *Client) StoreReleaseValues(ctx context.Context, database, runID string, keys []string, grid []int64) error {
 	if len(keys) != len(grid) || len(keys) == 0 {
 		return &ArgumentError{Param: "release values", Value: len(grid), Reason: fmt.Sprintf("must be one grid value per key (%d keys), at least one", len(keys))}
@@ -44,13 +47,20 @@ func (c *Client) StoreReleaseValues(ctx context.Context, database, runID string,
 		}
 	}
 	recs, err := c.exec(ctx, db, "mark release values stored",
-		"MATCH (r:"+RunRecordLabel+" {runId: $id}) SET r.valuesStored = true, r.valuesCount = $n RETURN count(r)",
+		"OPTIONAL MATCH (r:"+RunRecordLabel+" {runId: $id}) "+
+			"FOREACH (_ IN CASE WHEN r.status = 'running' OR r.valuesStored THEN [1] ELSE [] END | SET r.valuesStored = true, r.valuesCount = $n) "+
+			"RETURN r IS NOT NULL, r.status, coalesce(r.valuesStored, false)",
 		map[string]any{"id": runID, "n": int64(len(keys))})
 	if err != nil {
 		return err
 	}
-	if n, _ := recs[0].Values[0].(int64); n != 1 {
+	v := recs[0].Values
+	if found, _ := v[0].(bool); !found {
 		return &RunNotFoundError{RunID: runID, Database: db}
+	}
+	if stored, _ := v[2].(bool); !stored {
+		st, _ := v[1].(string)
+		return &LeaseLostError{RunID: runID, Status: st} // taken for dead: its values publish nothing
 	}
 	return nil
 }

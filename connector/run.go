@@ -292,7 +292,9 @@ func (r *Run) Err() error {
 }
 
 // Update stores the current Record (status stays "running") — e.g. the
-// release id and metadata as soon as they are known.
+// release id and metadata as soon as they are known. A run no longer
+// "running" (taken for dead: abandoned once its lease expired) is refused
+// with *LeaseLostError and nothing is stored.
 func (r *Run) Update(ctx context.Context) error {
 	return r.finish(ctx, StatusRunning, "update run record")
 }
@@ -349,6 +351,9 @@ func (r *Run) finish(ctx context.Context, status, op string) error {
 	delete(props, "attempts")
 	delete(props, "status")
 	delete(props, "supersededBy")
+	if status == StatusRunning {
+		return r.update(ctx, op, props)
+	}
 	_, err = r.c.exec(ctx, r.db, op,
 		"MATCH (r:"+RunRecordLabel+" {runId: $id}) SET r += $props, "+
 			"r.status = CASE WHEN r.status = 'superseded' THEN r.status ELSE $status END",
@@ -357,6 +362,26 @@ func (r *Run) finish(ctx context.Context, status, op string) error {
 		r.Record.Status = status
 	}
 	return err
+}
+
+// update stores props while the run is still "running": a run taken for
+// dead meanwhile (abandoned by the next StartRun once its lease expired)
+// or superseded is told *LeaseLostError and stores nothing, so that a run
+// that another took for gone never publishes after it.
+func (r *Run) update(ctx context.Context, op string, props map[string]any) error {
+	recs, err := r.c.exec(ctx, r.db, op,
+		"OPTIONAL MATCH (r:"+RunRecordLabel+" {runId: $id}) "+
+			"FOREACH (_ IN CASE WHEN r.status = 'running' THEN [1] ELSE [] END | SET r += $props) "+
+			"RETURN r.status",
+		map[string]any{"id": r.Record.RunID, "props": props})
+	if err != nil {
+		return err
+	}
+	if st, _ := recs[0].Values[0].(string); st != StatusRunning {
+		return &LeaseLostError{RunID: r.Record.RunID, Status: st}
+	}
+	r.Record.Status = StatusRunning
+	return nil
 }
 
 func dropLease(p map[string]any) {

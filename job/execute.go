@@ -45,14 +45,18 @@ func Execute(ctx context.Context, p *Plan) (sum *Summary, err error) {
 	var run Run
 	if env.Backend != nil {
 		var prev *connector.RunRecord
-		if run, prev, err = p.claim(ctx); err != nil {
+		if run, prev, err = p.claimOrRepublish(ctx); err != nil || prev != nil {
 			return sum, err
-		}
-		if prev != nil {
-			return sum, p.republish(ctx, prev)
 		}
 		sum.RunID = run.Record().RunID
 		defer func() { recordFailure(env.bookkeeping(ctx), env.logger(), run, err) }()
+		if p.Input == nil && p.Step == Wait {
+			// Planned to wait for the run that had charged the epoch: it
+			// ended without publishing (this run holds the scope now).
+			if err := p.afterHolder(ctx); err != nil {
+				return sum, err
+			}
+		}
 	}
 	if p.Input == nil {
 		// Planned as a re-publication, fresh now: the run records went
@@ -62,14 +66,37 @@ func Execute(ctx context.Context, p *Plan) (sum *Summary, err error) {
 	return sum, p.drawAndPublish(ctx, run)
 }
 
+// claimOrRepublish claims the epoch (claim) or re-publishes the earlier
+// run claim returns (prev non-nil then, with republish's error): an
+// earlier run found live again when taken over (its heartbeat renewed the
+// lease) is waited for like any live holder, within the same Spec.Wait.
+func (p *Plan) claimOrRepublish(ctx context.Context) (Run, *connector.RunRecord, error) {
+	env := &p.env
+	deadline := env.now().Add(p.Spec.Wait)
+	for {
+		run, prev, err := p.claim(ctx, deadline)
+		if err != nil || prev == nil {
+			return run, nil, err
+		}
+		err = p.republish(ctx, prev)
+		if !errors.As(err, new(*connector.ScopeBusyError)) || env.now().After(deadline) {
+			return nil, prev, err
+		}
+		if err := env.sleep(ctx, pollInterval); err != nil {
+			return nil, prev, err
+		}
+	}
+}
+
 // claim starts this release's run record, which claims the scope, or
 // returns the earlier run of the epoch to re-publish. While another live
-// run holds the scope or is publishing this epoch it waits (up to
-// Spec.Wait), so two runs of one slot started together end with one
-// release and one no-op.
-func (p *Plan) claim(ctx context.Context) (Run, *connector.RunRecord, error) {
+// run holds the scope or is publishing this epoch it waits (until
+// deadline: Spec.Wait), so two runs of one slot started together end with
+// one release and one no-op — also when the other run has charged the
+// epoch already: its outcome is this run's (published: nothing to do;
+// stored: resumed; ended without storing: exit 7, afterHolder).
+func (p *Plan) claim(ctx context.Context, deadline time.Time) (Run, *connector.RunRecord, error) {
 	s, env, b := &p.Spec, &p.env, p.env.Backend
-	deadline := env.now().Add(s.Wait)
 	waiting, raced := "", false
 	for {
 		var busy error
@@ -95,12 +122,21 @@ func (p *Plan) claim(ctx context.Context) (Run, *connector.RunRecord, error) {
 		}
 		var sb *connector.ScopeBusyError
 		errors.As(busy, &sb)
+		ofEpoch := p.holder != nil && p.holder.RunID == sb.Holder || prev != nil && prev.RunID == sb.Holder
 		if env.now().After(deadline) {
+			if ofEpoch { // it charged this epoch, or may: the re-run costs nothing more
+				return nil, nil, errkind.Errorf("%w: gave up after %s %v; it is publishing epoch %q: re-run with the same %s once it ends (no new charge)",
+					busy, ParamWait, s.Wait, s.epoch(), ParamEpoch)
+			}
 			return nil, nil, errkind.Errorf("%w: gave up after %s %v; re-run once it ends", busy, ParamWait, s.Wait)
 		}
 		if waiting != sb.Holder {
 			waiting = sb.Holder
-			env.logger().Info("waiting for another release of the scope to end", "scope", sb.Scope, "holder", sb.Holder, "epoch", s.epoch())
+			msg := "waiting for another release of the scope to end"
+			if ofEpoch {
+				msg = "waiting for the release of this epoch by another run to end"
+			}
+			env.logger().Info(msg, "scope", sb.Scope, "holder", sb.Holder, "epoch", s.epoch())
 		}
 		if err := env.sleep(ctx, pollInterval); err != nil {
 			return nil, nil, err
@@ -253,8 +289,10 @@ func (p *Plan) republish(ctx context.Context, prev *connector.RunRecord) error {
 	var notStored *NotStoredError
 	switch {
 	case errors.As(err, &busy) && busy.Status == connector.StatusRunning:
-		return fmt.Errorf("%w: run %s may still be publishing epoch %q (its lease expires at %s); re-run after that to finish it",
-			err, prev.RunID, sum.Epoch, prev.LeaseExpiresAt.Format(time.RFC3339))
+		// Live again (its heartbeat renewed the lease): wait for it
+		// (claimOrRepublish), exit 8 past Spec.Wait — never 7.
+		return errkind.Errorf("%w: run %s may still be publishing epoch %q; re-run with the same %s once it ends to finish it (no new charge)",
+			&connector.ScopeBusyError{Scope: sum.Scope, Holder: prev.RunID, Until: prev.LeaseExpiresAt}, prev.RunID, sum.Epoch, ParamEpoch)
 	case errors.As(err, &notStored):
 		return &ChargedError{Epoch: sum.Epoch, Err: notStored.Err}
 	case err != nil:

@@ -288,6 +288,9 @@ func (m *Memory) StoreValues(_ context.Context, run Run, keys []string, grid []i
 		return err
 	}
 	id := run.Record().RunID
+	if r := m.run(id); r == nil || r.Status != connector.StatusRunning {
+		return lostLease(id, r) // taken for dead (abandoned): it stores nothing
+	}
 	m.values[id] = memValues{append([]string(nil), keys...), append([]int64(nil), grid...)}
 	m.run(id).ValuesStored = true
 	return nil
@@ -412,6 +415,9 @@ func (r *memRun) finish(op, status string, cause error) error {
 		return err
 	}
 	stored := m.run(r.rec.RunID)
+	if status == connector.StatusRunning && stored.Status != connector.StatusRunning {
+		return lostLease(r.rec.RunID, stored) // an update of a run taken for dead
+	}
 	rec := r.rec
 	rec.Status, rec.SupersededBy, rec.LeaseExpiresAt, rec.Attempts = stored.Status, stored.SupersededBy, stored.LeaseExpiresAt, stored.Attempts
 	rec.ValuesStored = rec.ValuesStored || stored.ValuesStored
@@ -424,6 +430,15 @@ func (r *memRun) finish(op, status string, cause error) error {
 	*stored = rec
 	r.rec.Status = rec.Status
 	return nil
+}
+
+// lostLease is the *connector.LeaseLostError of run id, whose record is r.
+func lostLease(id string, r *connector.RunRecord) error {
+	st := ""
+	if r != nil {
+		st = r.Status
+	}
+	return &connector.LeaseLostError{RunID: id, Status: st}
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -114,6 +115,10 @@ type Plan struct {
 	part []int
 	// canon is the graph in key order the forecast partition is of.
 	canon *laplacian.Graph
+	// holder is the run that had charged the epoch, not stored its values
+	// and was still running when planned (Step Wait, no Input); waited is
+	// it once Execute holds the scope, that run having ended.
+	holder, waited *connector.RunRecord
 }
 
 // forecastPartition is the partition the plan's forecasts score — Leiden
@@ -188,6 +193,13 @@ func PlanRelease(ctx context.Context, spec Spec, env Env) (*Plan, error) {
 			p.noteStep()
 			return p, err
 		}
+		if p.Step != Fresh { // charged by a run that may still publish it (chargedBy)
+			p.noteStep()
+			if spec.DryRun {
+				return p, p.earlierRun(p.holder, p.Step)
+			}
+			return p, nil // Execute waits for it or re-publishes
+		}
 	}
 	p.noteStep()
 	if err := p.load(ctx); err != nil {
@@ -259,6 +271,16 @@ func (p *Plan) checkAffordable(ctx context.Context) (done bool, err error) {
 		}
 		if charged {
 			cause := fmt.Errorf("scope %q release %q: %w", scope, epoch, privacy.ErrAlreadyCharged)
+			gone := p.waited
+			if gone == nil {
+				if p.Step, p.holder, err = p.chargedBy(ctx); err != nil || p.Step != Fresh {
+					return false, err
+				}
+				gone = p.holder
+			}
+			if gone != nil && p.outPath() == "" {
+				return false, &ChargedError{Epoch: epoch, Err: &HolderGoneError{Holder: *gone, Err: cause}}
+			}
 			if p.outPath() != "" {
 				err := p.alreadyPublishedFile(cause)
 				return err == nil, err
@@ -282,6 +304,49 @@ func (p *Plan) checkAffordable(ctx context.Context) (done bool, err error) {
 		return false, privacy.NewBudgetError(privacy.Charge{Scope: scope, ReleaseID: epoch, Rho: cal.Rho}, b[0])
 	}
 	return false, nil
+}
+
+// chargedBy looks again for the run of the epoch when the ledger says it
+// is charged and the plan found no run that published it: a run that
+// charged it since FindRelease looked, or one still "running" — live, or
+// with an expired lease that no run has marked abandoned yet, which may
+// still store its values — is waited for (Wait: Execute's claim waits
+// until it ends, and its StartRun marks an expired one abandoned, after
+// which it can store nothing), and one that published meanwhile is
+// re-published. Fresh (the caller refuses, exit 7) only when the run that
+// charged the epoch has ended without storing its values.
+func (p *Plan) chargedBy(ctx context.Context) (Step, *connector.RunRecord, error) {
+	b := p.env.Backend
+	if b == nil {
+		return Fresh, nil, nil
+	}
+	prev, err := b.FindRelease(ctx, p.Spec.Scope, p.Spec.epoch())
+	if err != nil {
+		return Fresh, nil, err
+	}
+	now := p.env.now()
+	step := Next(prev, p.Spec.WriteProperty, now)
+	if step == Fresh && prev != nil && prev.Status == connector.StatusRunning &&
+		(!p.Spec.DryRun || prev.LeaseExpiresAt.After(now)) { // a dry run: the release would take it for dead
+		step = Wait
+	}
+	return step, prev, nil
+}
+
+// afterHolder completes the plan of a release that waited for the run
+// holding its charged epoch (PlanRelease: Wait, no input) and now holds
+// the scope itself: that run ended without publishing. A charged epoch is
+// refused (exit 7, *HolderGoneError: it can store nothing any more); an
+// epoch it never charged is released afresh (the budget, the graph, Δ2).
+func (p *Plan) afterHolder(ctx context.Context) error {
+	p.waited, p.Step = p.holder, Fresh
+	if p.env.Ledger != nil {
+		done, err := p.checkAffordable(ctx)
+		if err != nil || done {
+			return err
+		}
+	}
+	return p.load(ctx)
 }
 
 // estimate is the dry run: counts, method, memory and time, σ. Δ2 is

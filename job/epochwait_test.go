@@ -1,0 +1,197 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// holder is a release paused between its charge and storing its values:
+// its run is live (lease unexpired), the epoch charged, nothing stored.
+type holder struct {
+	p   *Plan
+	run Run
+	rel *privacy.Released
+}
+
+func (f *fixture) chargedHolder(id string) *holder {
+	f.t.Helper()
+	ctx := context.Background()
+	p, err := PlanRelease(ctx, f.spec(id), f.env())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	run, err := p.start(ctx)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	rel, err := p.draw(ctx)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if st, err := f.mem.State(testScope, testEpoch); err != nil || st != StateCharged || f.mem.Charges() != 1 {
+		f.t.Fatalf("holder: state %v, %v, %d charges; want charged once", st, err, f.mem.Charges())
+	}
+	return &holder{p, run, rel}
+}
+
+// publish lets the paused holder go on: store, write, succeed.
+func (h *holder) publish() error { return h.p.publish(context.Background(), h.run, h.rel) }
+
+// waiter releases the same epoch as run id with --wait wait; at each of
+// its polls (the fixture's clock moves by pollInterval) it calls poll
+// with the poll's number, from 1.
+func (f *fixture) waiter(id string, wait time.Duration, poll func(n int)) (*Summary, int, error) {
+	ctx := context.Background()
+	spec := f.spec(id)
+	spec.Wait = wait
+	env := f.env()
+	polls := 0
+	env.Sleep = func(context.Context, time.Duration) error {
+		polls++
+		f.now = f.now.Add(pollInterval)
+		if poll != nil {
+			poll(polls)
+		}
+		return nil
+	}
+	p, err := PlanRelease(ctx, spec, env)
+	if err != nil {
+		return nil, polls, err
+	}
+	sum, err := Execute(ctx, p)
+	return sum, polls, err
+}
+
+// advisesSecondCharge: the message tells the operator to pay for the
+// epoch again.
+func advisesSecondCharge(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "costs ρ again")
+}
+
+// A run of an epoch that a live run has charged and not yet stored
+// waits for it and reports its outcome: the holder publishes → exit 0,
+// already published, one charge.
+func TestWaitForChargedHolderPublished(t *testing.T) {
+	f := newFixture(t)
+	h := f.chargedHolder("r1")
+	var herr error
+	sum, polls, err := f.waiter("r2", 10*time.Minute, func(n int) {
+		if n == 3 {
+			herr = h.publish()
+		}
+	})
+	if herr != nil {
+		t.Fatalf("holder: %v", herr)
+	}
+	if err != nil {
+		t.Fatalf("waiter (after %d polls): %v (kind %v); want it to wait for r1 and find the epoch published", polls, err, errkind.Of(err))
+	}
+	if !sum.AlreadyPublished || sum.RunID != "r1" || polls < 3 {
+		t.Fatalf("waiter: %+v after %d polls; want already published by r1", sum, polls)
+	}
+	if st, err := f.mem.State(testScope, testEpoch); err != nil || st != StatePublished || f.mem.Charges() != 1 {
+		t.Fatalf("state %v, %v, %d charges; want published with one charge", st, err, f.mem.Charges())
+	}
+}
+
+// The holder stores its values and then fails: the waiter resumes it
+// (no charge, the holder's values).
+func TestWaitForChargedHolderStoredThenFailed(t *testing.T) {
+	f := newFixture(t)
+	h := f.chargedHolder("r1")
+	sum, _, err := f.waiter("r2", 10*time.Minute, func(n int) {
+		if n == 2 {
+			if _, err := h.p.store(context.Background(), h.run, h.rel); err != nil {
+				t.Errorf("holder store: %v", err)
+			}
+			recordFailure(context.Background(), nil, h.run, errors.New("killed after storing"))
+		}
+	})
+	if err != nil || !sum.Resumed || sum.RunID != "r1" || f.mem.Charges() != 1 {
+		t.Fatalf("waiter: %v, %+v, %d charges; want r1 resumed, one charge", err, sum, f.mem.Charges())
+	}
+	if st, err := f.mem.State(testScope, testEpoch); err != nil || st != StatePublished {
+		t.Fatalf("state %v, %v; want published", st, err)
+	}
+}
+
+// The holder fails before storing: its values are lost, the waiter
+// exits 7 after waiting, naming the holder.
+func TestWaitForChargedHolderFailed(t *testing.T) {
+	f := newFixture(t)
+	h := f.chargedHolder("r1")
+	_, polls, err := f.waiter("r2", 10*time.Minute, func(n int) {
+		if n == 2 {
+			recordFailure(context.Background(), nil, h.run, &NotStoredError{errors.New("disk full")})
+		}
+	})
+	if errkind.Of(err) != errkind.Charged || !errors.As(err, new(*ChargedError)) || polls < 2 {
+		t.Fatalf("waiter: %v (kind %v) after %d polls; want exit 7 once r1 failed", err, errkind.Of(err), polls)
+	}
+	if !strings.Contains(err.Error(), "r1") {
+		t.Errorf("the refusal does not name the run that charged the epoch: %v", err)
+	}
+	if st, serr := f.mem.State(testScope, testEpoch); serr != nil || st != StateCharged || f.mem.Charges() != 1 {
+		t.Fatalf("state %v, %v, %d charges; want charged once", st, serr, f.mem.Charges())
+	}
+}
+
+// A holder that stops renewing its lease (paused, or dead) is taken for
+// gone once the lease expires: the waiter exits 7 — and the holder, should
+// it wake up, can no longer publish (its lease is lost), so the exit 7's
+// advice of a new epoch is never wrong.
+func TestChargedHolderLeaseExpires(t *testing.T) {
+	f := newFixture(t)
+	h := f.chargedHolder("r1")
+	_, polls, err := f.waiter("r2", 10*time.Minute, nil)
+	if errkind.Of(err) != errkind.Charged || !errors.As(err, new(*ChargedError)) {
+		t.Fatalf("waiter: %v (kind %v) after %d polls; want exit 7 once r1's lease expired", err, errkind.Of(err), polls)
+	}
+	if waited := time.Duration(polls) * pollInterval; waited < lease {
+		t.Fatalf("waiter gave up after %v, before r1's lease (%v) expired", waited, lease)
+	}
+	herr := h.publish()
+	if errkind.Of(herr) != errkind.Charged {
+		t.Fatalf("the holder woke up after being taken for gone and published: %v (kind %v)", herr, errkind.Of(herr))
+	}
+	if st, serr := f.mem.State(testScope, testEpoch); serr != nil || st != StateCharged || f.mem.Charges() != 1 {
+		t.Fatalf("state %v, %v, %d charges; want charged once, nothing published", st, serr, f.mem.Charges())
+	}
+}
+
+// A holder that outlasts --wait: the waiter gives up with exit 8 (busy),
+// telling the operator to re-run the same epoch — never to pay again —
+// and that re-run finds it published.
+func TestChargedHolderOutlastsWait(t *testing.T) {
+	f := newFixture(t)
+	h := f.chargedHolder("r1")
+	_, _, err := f.waiter("r2", 5*time.Second, nil)
+	if errkind.Of(err) != errkind.Busy || advisesSecondCharge(err) {
+		t.Fatalf("waiter: %v (kind %v); want exit 8 without advising a new charge", err, errkind.Of(err))
+	}
+	if err := h.publish(); err != nil {
+		t.Fatal(err)
+	}
+	sum, _, err := f.waiter("r3", 0, nil)
+	if err != nil || !sum.AlreadyPublished || f.mem.Charges() != 1 {
+		t.Fatalf("re-run: %v, %+v, %d charges; want already published, one charge", err, sum, f.mem.Charges())
+	}
+}
+
+// A dry run of an epoch a live run charged says it would wait.
+func TestDryRunChargedHolder(t *testing.T) {
+	f := newFixture(t)
+	f.chargedHolder("r1")
+	spec := f.spec("r2")
+	spec.DryRun = true
+	p, err := PlanRelease(context.Background(), spec, f.env())
+	if err != nil || p.Summary.Step != Wait.String() {
+		t.Fatalf("dry run: %v, step %q; want %q", err, p.Summary.Step, Wait.String())
+	}
+}
