@@ -8,3 +8,25 @@ import "github.com/graphcloak/graphcloak/errkind"
 func (*JobError) Kind() errkind.Kind    { return errkind.BadInput }
 func (*ValuesError) Kind() errkind.Kind { return errkind.BadInput }
 func (*AuditError) Kind() errkind.Kind  { return errkind.BadInput }
+
+// Parameters this package's errors name (errkind.Param): a command shows
+// each as its user types it (errkind.Render).
+const (
+	ParamTau    errkind.Param = "tau"
+	ParamHeader errkind.Param = "header"
+)
+
+// tauError is a *JobError on τ whose reason names parameters.
+func tauError(reason error) *JobError {
+	r := reason.(errkind.Renderer)
+	return &JobError{Param: "tau", Reason: r.Error(), reason: r}
+}
+
+// renderReason is an error's Reason naming parameters as name does: reason
+// rendered when the Reason names any, else plain.
+func renderReason(plain string, reason errkind.Renderer, name func(errkind.Param) string) string {
+	if reason == nil || name == nil {
+		return plain
+	}
+	return reason.RenderText(name)
+}

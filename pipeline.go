@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/cancel"
 	"math"
 
@@ -17,10 +18,15 @@ import (
 type JobError struct {
 	Param  string
 	Reason string
+	// reason is Reason naming parameters, when it does.
+	reason errkind.Renderer
 }
 
-func (e *JobError) Error() string {
-	return fmt.Sprintf("graphcloak: %s %s", e.Param, e.Reason)
+func (e *JobError) Error() string { return e.RenderText(nil) }
+
+// RenderText is its text naming parameters as name does.
+func (e *JobError) RenderText(name func(errkind.Param) string) string {
+	return fmt.Sprintf("graphcloak: %s %s", e.Param, renderReason(e.Reason, e.reason, name))
 }
 
 // ErrMissingValue is wrapped by a *ValuesError when a node has no value.

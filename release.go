@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -239,7 +240,7 @@ func tauTooLarge(ctx context.Context, job ReleaseJob, tau, delta2 float64) error
 	}
 	reason := fmt.Sprintf("= %g is more diffusion than this graph carries at ε = %g: any source has spread so evenly that moving one unit changes the readings by at most Δ2 = %.3g, and σ ∝ Δ2 falls below the finest noise grid (2^-60), so no noise can be drawn", job.Tau, job.Epsilon, delta2)
 	if !found {
-		return &JobError{Param: "tau", Reason: reason + fmt.Sprintf("; no usable τ was found down to %.3g: use a smaller --tau", lo)}
+		return tauError(errkind.Errorf("%s; no usable τ was found down to %.3g: use a smaller %s", reason, lo, ParamTau))
 	}
 	for i := 0; i < 12 && time.Now().Before(deadline); i++ {
 		mid := math.Sqrt(lo * hi)
@@ -256,7 +257,7 @@ func tauTooLarge(ctx context.Context, job ReleaseJob, tau, delta2 float64) error
 	// Three significant digits, rounded down (still usable).
 	p := math.Pow(10, math.Floor(math.Log10(lo))-2)
 	best := math.Floor(lo/p) * p
-	return &JobError{Param: "tau", Reason: reason + fmt.Sprintf("; the largest usable τ here is about %.3g (--tau %.3g or less)", best, best)}
+	return tauError(errkind.Errorf("%s; the largest usable τ here is about %.3g (%s %.3g or less)", reason, best, ParamTau, best))
 }
 
 // smoothed returns the values to release, the τ of their model and the
@@ -294,9 +295,14 @@ type ValuesError struct {
 	Key    string // node key, when known
 	Reason string
 	Err    error
+	// reason is Reason naming parameters, when it does.
+	reason errkind.Renderer
 }
 
-func (e *ValuesError) Error() string {
+func (e *ValuesError) Error() string { return e.RenderText(nil) }
+
+// RenderText is its text naming parameters as name does.
+func (e *ValuesError) RenderText(name func(errkind.Param) string) string {
 	var b strings.Builder
 	b.WriteString("graphcloak: values")
 	if e.Line > 0 {
@@ -305,7 +311,7 @@ func (e *ValuesError) Error() string {
 	if e.Key != "" {
 		fmt.Fprintf(&b, ": node %q", e.Key)
 	}
-	b.WriteString(": " + e.Reason)
+	b.WriteString(": " + renderReason(e.Reason, e.reason, name))
 	return b.String()
 }
 
@@ -359,11 +365,12 @@ func ReadValuesHeader(r io.Reader, header csvin.Header) (map[string]float64, err
 			return nil, &ValuesError{Line: line, Reason: "empty node key"}
 		}
 		if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			reason := "value is not a finite number"
+			ve := &ValuesError{Line: line, Key: key, Reason: "value is not a finite number"}
 			if line == 1 || len(out) == 0 && header == csvin.HeaderAuto {
-				reason += " (a header row must be named node,value; or pass --header yes)"
+				ve.reason = errkind.Errorf("%s (a header row must be named node,value; or pass %s yes)", ve.Reason, ParamHeader).(errkind.Renderer)
+				ve.Reason = ve.reason.Error()
 			}
-			return nil, &ValuesError{Line: line, Key: key, Reason: reason}
+			return nil, ve
 		}
 		if _, dup := out[key]; dup {
 			return nil, &ValuesError{Line: line, Key: key, Reason: "node listed twice"}

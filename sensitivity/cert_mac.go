@@ -46,8 +46,14 @@ func (c *Certificate) Seal(key []byte) error {
 type CertificateMACError struct{ Missing bool }
 
 func (e *CertificateMACError) Error() string {
+	return e.RenderText(func(p errkind.Param) string { return string(p) })
+}
+
+// RenderText is its text naming parameters as name does.
+func (e *CertificateMACError) RenderText(name func(errkind.Param) string) string {
 	if e.Missing {
-		return "sensitivity: the sensitivity certificate carries no MAC, and a ledger key is in use: only certificates sealed under the ledger key are trusted (recompute it with sensitivity --save and --ledger-key)"
+		return "sensitivity: the sensitivity certificate carries no MAC, and a ledger key is in use: only certificates sealed under the ledger key are trusted (recompute it with " +
+			name(ParamSave) + " and " + name(ParamMACKey) + ")"
 	}
 	return "sensitivity: the sensitivity certificate's MAC does not verify under the ledger key: it was edited or sealed under another key"
 }

@@ -387,9 +387,22 @@ func LoadPartialCertificate(path string) (PartialCertificate, error) {
 // MergeError is a set of partial certificates that is not one complete
 // computation: a shard missing, duplicated, or foreign (another graph, τ,
 // α, software version, shard count or scheme).
-type MergeError struct{ Reason string }
+type MergeError struct {
+	Reason string
+	// reason is Reason naming parameters, when it does.
+	reason errkind.Renderer
+}
 
-func (e *MergeError) Error() string { return "sensitivity: merge: " + e.Reason }
+func (e *MergeError) Error() string { return e.RenderText(nil) }
+
+// RenderText is its text naming parameters as name does.
+func (e *MergeError) RenderText(name func(errkind.Param) string) string {
+	reason := e.Reason
+	if e.reason != nil && name != nil {
+		reason = e.reason.RenderText(name)
+	}
+	return "sensitivity: merge: " + reason
+}
 
 func (*MergeError) Kind() errkind.Kind { return errkind.BadInput }
 
@@ -401,7 +414,7 @@ func (*MergeError) Kind() errkind.Kind { return errkind.BadInput }
 // same files is the same bytes); its MAC is unset (Seal it).
 func MergePartials(parts []PartialCertificate, names []string, key []byte) (Certificate, error) {
 	if len(parts) == 0 {
-		return Certificate{}, &MergeError{"no partial certificates"}
+		return Certificate{}, &MergeError{Reason: "no partial certificates"}
 	}
 	name := func(k int) string {
 		if k < len(names) {
@@ -421,7 +434,7 @@ func MergePartials(parts []PartialCertificate, names []string, key []byte) (Cert
 	for k, p := range parts[1:] {
 		k++
 		diff := func(field string, a, b any) error {
-			return &MergeError{fmt.Sprintf("%s is foreign: its %s is %v, %s's is %v", name(k), field, b, name(0), a)}
+			return &MergeError{Reason: fmt.Sprintf("%s is foreign: its %s is %v, %s's is %v", name(k), field, b, name(0), a)}
 		}
 		switch {
 		case p.Graph != ref.Graph:
@@ -435,14 +448,15 @@ func MergePartials(parts []PartialCertificate, names []string, key []byte) (Cert
 		case p.Shards != ref.Shards:
 			return Certificate{}, diff("shard count N", ref.Shards, p.Shards)
 		case p.Scheme != ref.Scheme:
-			return Certificate{}, &MergeError{fmt.Sprintf("%s ran the %s scheme, %s the %s scheme: the shards chose different methods (give sensitivity --method explicitly to every shard)",
-				name(k), p.Scheme, name(0), ref.Scheme)}
+			r := errkind.Errorf("%s ran the %s scheme, %s the %s scheme: the shards chose different methods (give the %s explicitly to every shard)",
+				name(k), p.Scheme, name(0), ref.Scheme, ParamMethod).(errkind.Renderer)
+			return Certificate{}, &MergeError{Reason: r.Error(), reason: r}
 		}
 	}
 	byIndex := make(map[int]int)
 	for k, p := range parts {
 		if first, ok := byIndex[p.Shard]; ok {
-			return Certificate{}, &MergeError{fmt.Sprintf("shard %d/%d is given twice (%s and %s)", p.Shard, p.Shards, name(first), name(k))}
+			return Certificate{}, &MergeError{Reason: fmt.Sprintf("shard %d/%d is given twice (%s and %s)", p.Shard, p.Shards, name(first), name(k))}
 		}
 		byIndex[p.Shard] = k
 	}
@@ -453,7 +467,7 @@ func MergePartials(parts []PartialCertificate, names []string, key []byte) (Cert
 		}
 	}
 	if len(missing) > 0 {
-		return Certificate{}, &MergeError{fmt.Sprintf("shard %s missing: all %d shards are needed", strings.Join(missing, ", "), ref.Shards)}
+		return Certificate{}, &MergeError{Reason: fmt.Sprintf("shard %s missing: all %d shards are needed", strings.Join(missing, ", "), ref.Shards)}
 	}
 	sorted := slices.Clone(parts)
 	sort.Slice(sorted, func(a, b int) bool { return sorted[a].Shard < sorted[b].Shard })
@@ -467,7 +481,7 @@ func MergePartials(parts []PartialCertificate, names []string, key []byte) (Cert
 	if ref.Scheme == "whole" {
 		for _, p := range sorted {
 			if p.Empty != (p.Shard != 0) {
-				return Certificate{}, &MergeError{fmt.Sprintf("shard %d/%d of a method that is not divided: shard 0 holds the result and the others are empty", p.Shard, p.Shards)}
+				return Certificate{}, &MergeError{Reason: fmt.Sprintf("shard %d/%d of a method that is not divided: shard 0 holds the result and the others are empty", p.Shard, p.Shards)}
 			}
 		}
 		p := sorted[0]
@@ -487,12 +501,12 @@ func MergePartials(parts []PartialCertificate, names []string, key []byte) (Cert
 		pruned = pruned || p.Method == "bound-and-refine"
 	}
 	if best < 0 {
-		return Certificate{}, &MergeError{"no shard holds an edge"}
+		return Certificate{}, &MergeError{Reason: "no shard holds an edge"}
 	}
 	c.Delta2, c.Edge = sorted[best].Delta2, sorted[best].Edge
 	if lower > c.Delta2 {
 		// Proven bounds cannot cross: a part was not computed as it says.
-		return Certificate{}, &MergeError{fmt.Sprintf("the parts contradict each other: a proven lower bound %v exceeds every proven upper bound (largest %v)", lower, c.Delta2)}
+		return Certificate{}, &MergeError{Reason: fmt.Sprintf("the parts contradict each other: a proven lower bound %v exceeds every proven upper bound (largest %v)", lower, c.Delta2)}
 	}
 	c.Slack = math.Max(0, c.Delta2-lower)
 	c.Exact = complete

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // flagNames is what a user types for each parameter the library's errors
@@ -37,6 +39,12 @@ var flagNames = map[errkind.Param]string{
 	privacy.ParamCreateLedger: "budget --init",
 	privacy.ParamAnswerShare:  "budget --init --answer-epsilon",
 	privacy.ParamMechanism:    "--mechanism",
+
+	sensitivity.ParamMethod: "sensitivity --method",
+	sensitivity.ParamSave:   "sensitivity --save",
+	sensitivity.ParamMACKey: "--ledger-key",
+
+	graphcloak.ParamHeader: "--header", // graphcloak.ParamTau is job.ParamTau
 }
 
 // flagName is the flag for parameter p: flagNames' entry, else "--p" (the
