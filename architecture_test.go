@@ -1,8 +1,12 @@
 package graphcloak
 
 import (
+	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -81,6 +85,36 @@ func TestImportRules(t *testing.T) {
 			if r.bad(imp) {
 				t.Errorf("package %s depends on %s: %s", r.dir, imp, r.why)
 			}
+		}
+	}
+}
+
+// libraryFlag matches a command-line flag ("--epoch") or an exit code in a
+// string: what only the command knows.
+var libraryFlag = regexp.MustCompile(`(^|[^-\w])--[a-z]|(?i)\bexit (code|status)\b`)
+
+// TestLibrarySpeaksItsOwnLanguage: the library packages' errors and logs
+// name parameters (errkind.Param), never the command's flags or exit
+// codes; cmd/graphcloak maps parameters to flags (flagnames.go) and kinds
+// to exit codes (exitcodes.go).
+func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
+	for _, dir := range []string{".", "job", "service", "privacy", "sensitivity"} {
+		p, err := build.ImportDir(dir, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		fset := token.NewFileSet()
+		for _, name := range p.GoFiles {
+			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && libraryFlag.MatchString(lit.Value) {
+					t.Errorf("%s: %s names a command-line flag or exit code: name the parameter (errkind.Param) and let cmd map it", fset.Position(lit.Pos()), lit.Value)
+				}
+				return true
+			})
 		}
 	}
 }
