@@ -13,10 +13,10 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 )
 
-// Thresholds of /healthz (docs/scheduling.md, serve --help).
+// Thresholds of /healthz (docs/scheduling.md).
 const (
 	// DefaultFailedSlots is how many slots in a row must fail for
-	// /healthz to answer 503 (serve --health-failed-slots).
+	// /healthz to answer 503.
 	DefaultFailedSlots = 3
 	// DefaultProbeTimeout bounds one check of the database.
 	DefaultProbeTimeout = 3 * time.Second

@@ -28,8 +28,9 @@ type Slot struct {
 	Metrics  *metrics.Metrics
 	// Scope labels the budget metrics.
 	Scope string
-	// ExitCode is the exit code an error would give the command (logged).
-	ExitCode func(error) int
+	// ErrorAttrs are what the command logs beside a step's error (how
+	// it reports that error); nil logs the error alone.
+	ErrorAttrs func(error) []any
 
 	Release     func(ctx context.Context, st Step) (*job.Summary, error)
 	LastRelease func(ctx context.Context, st Step) (string, error)
@@ -49,6 +50,14 @@ type Step struct {
 func (s *Slot) step(epoch string) Step {
 	id := s.NewRunID()
 	return Step{Epoch: epoch, RunID: id, Logger: s.logger().With("runId", id, "epoch", epoch)}
+}
+
+// errorAttrs are the log attributes of err: attrs, then ErrorAttrs(err).
+func (s *Slot) errorAttrs(err error, attrs ...any) []any {
+	if s.ErrorAttrs == nil {
+		return attrs
+	}
+	return append(attrs, s.ErrorAttrs(err)...)
 }
 
 func (s *Slot) logger() *slog.Logger {
@@ -72,17 +81,17 @@ func (s *Slot) Run(ctx context.Context, slot time.Time) error {
 	var atChance *job.AtChanceError
 	switch {
 	case errkind.Of(err) == errkind.Budget:
-		rs.Logger.Error("release refused: the scope's budget is exhausted; locating on the last release", "error", err, "exitCode", s.ExitCode(err))
+		rs.Logger.Error("release refused: the scope's budget is exhausted; locating on the last release", s.errorAttrs(err, "error", err)...)
 		if releaseRun, err = s.LastRelease(ctx, rs); err != nil || releaseRun == "" {
 			return err
 		}
 	case errors.As(err, &atChance):
-		rs.Logger.Warn("release refused: forecast at chance, nothing charged; locating on the last release", "error", err, "exitCode", s.ExitCode(err))
+		rs.Logger.Warn("release refused: forecast at chance, nothing charged; locating on the last release", s.errorAttrs(err, "error", err)...)
 		if releaseRun, err = s.LastRelease(ctx, rs); err != nil || releaseRun == "" {
 			return err
 		}
 	case err != nil:
-		rs.Logger.Error("release failed", "error", err, "exitCode", s.ExitCode(err))
+		rs.Logger.Error("release failed", s.errorAttrs(err, "error", err)...)
 		return err
 	default:
 		releaseRun = sum.RunID
@@ -106,7 +115,7 @@ func (s *Slot) locate(ctx context.Context, ls Step, releaseRun string) error {
 	s.Metrics.Run("locate", Status(err), time.Since(t0), nodes)
 	switch {
 	case err != nil:
-		ls.Logger.Error("locate failed", "error", err, "exitCode", s.ExitCode(err))
+		ls.Logger.Error("locate failed", s.errorAttrs(err, "error", err)...)
 		return err
 	case loc.Report != nil && len(loc.Report.Communities) > 0:
 		top := loc.Report.Communities[0]
@@ -136,10 +145,10 @@ func (s *Slot) answer(ctx context.Context, st Step) error {
 	switch {
 	case errors.As(err, &mm):
 		s.Metrics.AnswerOutsideModel(s.Scope, "refused")
-		st.Logger.Warn("private answer refused: the readings are outside the model, nothing charged", "reason", mm.Reason(), "exitCode", s.ExitCode(err))
+		st.Logger.Warn("private answer refused: the readings are outside the model, nothing charged", s.errorAttrs(err, "reason", mm.Reason())...)
 		return err
 	case err != nil:
-		st.Logger.Error("private answer failed", "error", err, "exitCode", s.ExitCode(err))
+		st.Logger.Error("private answer failed", s.errorAttrs(err, "error", err)...)
 		return err
 	case !ans.Answer.ExactSource:
 		s.Metrics.AnswerOutsideModel(s.Scope, "rr")

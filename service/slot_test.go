@@ -29,7 +29,7 @@ func (r *slotSteps) slot(m *metrics.Metrics) *Slot {
 	n := 0
 	return &Slot{Epoch: func(t time.Time) string { return t.Format("2006-01-02T15:04Z") },
 		NewRunID: func() string { n++; return "run-" + string(rune('0'+n)) }, Metrics: m, Scope: "s",
-		ExitCode: func(error) int { return 1 },
+		ErrorAttrs: func(error) []any { return []any{"code", 1} },
 		Release: func(_ context.Context, st Step) (*job.Summary, error) {
 			r.calls = append(r.calls, "release "+st.Epoch+" "+st.RunID)
 			if r.releaseErr != nil {
@@ -102,7 +102,7 @@ func TestSlotAnswerOutsideModel(t *testing.T) {
 	mismatch := &recovery.MismatchError{Residual: 0.4, Tol: 0.01, TwoSourceResidual: 1e-9, Tau: 1}
 	rr := false
 	s := &Slot{Epoch: func(t time.Time) string { return t.Format("2006-01-02T15:04Z") }, NewRunID: func() string { return "run-a" },
-		Metrics: m, Scope: "s", ExitCode: func(error) int { return 3 },
+		Metrics: m, Scope: "s", ErrorAttrs: func(error) []any { return []any{"code", 3} },
 		Logger: slog.New(slog.NewTextHandler(&logs, nil)),
 		Answer: func(context.Context, Step) (*job.AnswerSummary, error) {
 			if !rr {

@@ -42,3 +42,7 @@ func exitCode(err error) int {
 	}
 	return exitFailure
 }
+
+// exitCodeAttr is the log attribute of an error's exit code (serve's
+// steps log it beside the error).
+func exitCodeAttr(err error) []any { return []any{"exitCode", exitCode(err)} }

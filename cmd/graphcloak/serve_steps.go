@@ -18,7 +18,7 @@ import (
 // localisation, the private answer — under the step's epoch and run id.
 func newSlot(opts *serveOptions, spec schedule.Spec, m *metrics.Metrics) *service.Slot {
 	s := &service.Slot{Epoch: spec.Epoch, NewRunID: newRunID, Logger: opts.g.logger, Metrics: m,
-		Scope: opts.g.cfg.Privacy.Scope, ExitCode: exitCode}
+		Scope: opts.g.cfg.Privacy.Scope, ErrorAttrs: exitCodeAttr}
 	if opts.privateAnswer {
 		s.Answer = func(ctx context.Context, st service.Step) (*job.AnswerSummary, error) {
 			sum, err := answerOnce(ctx, answerOptionsFor(opts, opts.g.forStep(st), st.RunID))
