@@ -16,7 +16,7 @@ import (
 // a warning, a changed graph or a new version is routine).
 
 // cache is the release's Δ2 cache (nil: none).
-func (s *Spec) cache() *sensitivity.Cache {
+func (s *ReleaseSpec) cache() *sensitivity.Cache {
 	if s.CachePath == "" {
 		return nil
 	}

@@ -27,17 +27,17 @@ func TestDryRunRefusesWhatReleaseRefuses(t *testing.T) {
 	for _, c := range []struct {
 		name   string
 		graph  *laplacian.Graph
-		spec   func(*Spec)
+		spec   func(*ReleaseSpec)
 		values func([]float64)
 		want   string // in the message
 	}{
 		{name: "edgeless projection", graph: edgeless, want: "sensitivity is zero"},
-		{name: "tau 1e6", spec: func(s *Spec) { s.Tau = 1e6 }, want: "largest usable τ"},
-		{name: "tau 1000", spec: func(s *Spec) { s.Tau = 1000 }, want: "largest usable τ"},
+		{name: "tau 1e6", spec: func(s *ReleaseSpec) { s.Tau = 1e6 }, want: "largest usable τ"},
+		{name: "tau 1000", spec: func(s *ReleaseSpec) { s.Tau = 1000 }, want: "largest usable τ"},
 		{name: "readings off the grid", values: func(y []float64) { y[0] = 1e300 }, want: "too large for the noise grid"},
-		{name: "at chance", spec: func(s *Spec) { s.RefuseAtChance, s.ForecastTrials, s.Epsilon = true, 60, 0.05 }, want: "chance"},
-		{name: "over budget", spec: func(s *Spec) { s.Epsilon = 40 }, want: "budget"},
-		{name: "classic at ε ≥ 1", spec: func(s *Spec) { s.Mechanism = privacy.MechanismClassic }, want: "classic"},
+		{name: "at chance", spec: func(s *ReleaseSpec) { s.RefuseAtChance, s.ForecastTrials, s.Epsilon = true, 60, 0.05 }, want: "chance"},
+		{name: "over budget", spec: func(s *ReleaseSpec) { s.Epsilon = 40 }, want: "budget"},
+		{name: "classic at ε ≥ 1", spec: func(s *ReleaseSpec) { s.Mechanism = privacy.MechanismClassic }, want: "classic"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			run := func(dry bool) (*fixture, error) {

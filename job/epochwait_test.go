@@ -14,7 +14,7 @@ import (
 // holder is a release paused between its charge and storing its values:
 // its run is live (lease unexpired), the epoch charged, nothing stored.
 type holder struct {
-	p   *Plan
+	p   *ReleasePlan
 	run Run
 	rel *privacy.Released
 }

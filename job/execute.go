@@ -31,7 +31,7 @@ const pollInterval = 500 * time.Millisecond
 // bound to the run, and the run is marked succeeded last. Whatever fails
 // after the claim is recorded on the run (within env.Bookkeeping's one
 // deadline). The summary is returned even with an error.
-func Execute(ctx context.Context, p *Plan) (sum *Summary, err error) {
+func Execute(ctx context.Context, p *ReleasePlan) (sum *Summary, err error) {
 	sum, env := p.Summary, &p.env
 	if p.Spec.DryRun {
 		return sum, errors.New("job: a dry run's plan is printed, never executed")
@@ -69,8 +69,8 @@ func Execute(ctx context.Context, p *Plan) (sum *Summary, err error) {
 // claimOrRepublish claims the epoch (claim) or re-publishes the earlier
 // run claim returns (prev non-nil then, with republish's error): an
 // earlier run found live again when taken over (its heartbeat renewed the
-// lease) is waited for like any live holder, within the same Spec.Wait.
-func (p *Plan) claimOrRepublish(ctx context.Context) (Run, *connector.RunRecord, error) {
+// lease) is waited for like any live holder, within the same ReleaseSpec.Wait.
+func (p *ReleasePlan) claimOrRepublish(ctx context.Context) (Run, *connector.RunRecord, error) {
 	env := &p.env
 	deadline := env.now().Add(p.Spec.Wait)
 	for {
@@ -91,11 +91,11 @@ func (p *Plan) claimOrRepublish(ctx context.Context) (Run, *connector.RunRecord,
 // claim starts this release's run record, which claims the scope, or
 // returns the earlier run of the epoch to re-publish. While another live
 // run holds the scope or is publishing this epoch it waits (until
-// deadline: Spec.Wait), so two runs of one slot started together end with
+// deadline: ReleaseSpec.Wait), so two runs of one slot started together end with
 // one release and one no-op — also when the other run has charged the
 // epoch already: its outcome is this run's (published: nothing to do;
 // stored: resumed; ended without storing: exit 7, afterHolder).
-func (p *Plan) claim(ctx context.Context, deadline time.Time) (Run, *connector.RunRecord, error) {
+func (p *ReleasePlan) claim(ctx context.Context, deadline time.Time) (Run, *connector.RunRecord, error) {
 	s, env, b := &p.Spec, &p.env, p.env.Backend
 	waiting, raced := "", false
 	for {
@@ -148,7 +148,7 @@ func (p *Plan) claim(ctx context.Context, deadline time.Time) (Run, *connector.R
 // ids beside it belong to releases: refused (exit 3) when another kind of
 // output or an input owns them — and writes its run record ("running",
 // with a lease).
-func (p *Plan) start(ctx context.Context) (Run, error) {
+func (p *ReleasePlan) start(ctx context.Context) (Run, error) {
 	s, b := &p.Spec, p.env.Backend
 	if err := b.ClaimOutputs(ctx, s.RunID, "release", s.claims()); err != nil {
 		return nil, err
@@ -159,7 +159,7 @@ func (p *Plan) start(ctx context.Context) (Run, error) {
 // drawAndPublish charges the ledger and draws (draw), then commits the
 // release file and/or publishes to the database. A file release of an
 // epoch already charged is a no-op when its file is there.
-func (p *Plan) drawAndPublish(ctx context.Context, run Run) error {
+func (p *ReleasePlan) drawAndPublish(ctx context.Context, run Run) error {
 	sum, env := p.Summary, &p.env
 	rel, err := p.draw(ctx)
 	if err == nil {
@@ -188,7 +188,7 @@ func (p *Plan) drawAndPublish(ctx context.Context, run Run) error {
 
 // draw charges the ledger and draws the noise (graphcloak.Release), then
 // clears the raw readings and records the release in the summary.
-func (p *Plan) draw(ctx context.Context) (*privacy.Released, error) {
+func (p *ReleasePlan) draw(ctx context.Context) (*privacy.Released, error) {
 	s, env, in := &p.Spec, &p.env, p.Input
 	var check func(context.Context, privacy.ReleaseCalibration) error
 	if s.RefuseAtChance {
@@ -221,7 +221,7 @@ func (p *Plan) draw(ctx context.Context) (*privacy.Released, error) {
 // the values are stored leaves a charged epoch that cannot be completed
 // (*ChargedError); after, re-running with the same epoch finishes the
 // write without a new charge.
-func (p *Plan) publish(ctx context.Context, run Run, rel *privacy.Released) error {
+func (p *ReleasePlan) publish(ctx context.Context, run Run, rel *privacy.Released) error {
 	sum, b := p.Summary, p.env.Backend
 	rec := run.Record()
 	rec.Sigma, rec.Delta2, rec.Rho = sum.Sigma, sum.Delta2, sum.Rho
@@ -253,7 +253,7 @@ func (p *Plan) publish(ctx context.Context, run Run, rel *privacy.Released) erro
 
 // store puts the public release metadata and the values' digest on the
 // run record, then stores the values (a resumed run has them already).
-func (p *Plan) store(ctx context.Context, run Run, rel *privacy.Released) (connector.WriteStats, error) {
+func (p *ReleasePlan) store(ctx context.Context, run Run, rel *privacy.Released) (connector.WriteStats, error) {
 	rec := run.Record()
 	if rec.ValuesStored {
 		return connector.WriteStats{}, nil
@@ -278,7 +278,7 @@ func (p *Plan) store(ctx context.Context, run Run, rel *privacy.Released) (conne
 // with stored values → resume that run and write exactly its values (no
 // charge, no draw); anything else cannot be completed without a new
 // charge.
-func (p *Plan) republish(ctx context.Context, prev *connector.RunRecord) error {
+func (p *ReleasePlan) republish(ctx context.Context, prev *connector.RunRecord) error {
 	sum, env := p.Summary, &p.env
 	step := Next(prev, p.Spec.WriteProperty, env.now())
 	if err := p.earlierRun(prev, step); err != nil || step == AlreadyPublished {
@@ -290,7 +290,7 @@ func (p *Plan) republish(ctx context.Context, prev *connector.RunRecord) error {
 	switch {
 	case errors.As(err, &busy) && busy.Status == connector.StatusRunning:
 		// Live again (its heartbeat renewed the lease): wait for it
-		// (claimOrRepublish), exit 8 past Spec.Wait — never 7.
+		// (claimOrRepublish), exit 8 past ReleaseSpec.Wait — never 7.
 		return errkind.Errorf("%w: run %s may still be publishing epoch %q; re-run with the same %s once it ends to finish it (no new charge)",
 			&connector.ScopeBusyError{Scope: sum.Scope, Holder: prev.RunID, Until: prev.LeaseExpiresAt}, prev.RunID, sum.Epoch, ParamEpoch)
 	case errors.As(err, &notStored):
@@ -313,7 +313,7 @@ func (p *Plan) republish(ctx context.Context, prev *connector.RunRecord) error {
 // epoch, released, and refuses the steps that cannot publish it: another
 // write property (exit 3), values overwritten (exit 7). Execute acts on
 // the other steps; a dry run only reports them.
-func (p *Plan) earlierRun(prev *connector.RunRecord, step Step) error {
+func (p *ReleasePlan) earlierRun(prev *connector.RunRecord, step Step) error {
 	s, sum, env := &p.Spec, p.Summary, &p.env
 	sum.RunID, sum.Sigma, sum.Rho, sum.Delta2, sum.ReleaseID = prev.RunID, prev.Sigma, prev.Rho, prev.Delta2, prev.ReleaseID
 	sum.WriteProperty, sum.NodeCount, sum.RelationshipCount = prev.WriteProperty, prev.NodeCount, prev.RelationshipCount
@@ -339,7 +339,7 @@ func (p *Plan) earlierRun(prev *connector.RunRecord, step Step) error {
 // resume takes over the earlier run prev of a charged epoch and returns
 // it with the release it stored: the same values, no new charge, no new
 // noise.
-func (p *Plan) resume(ctx context.Context, prev *connector.RunRecord) (Run, *privacy.Released, error) {
+func (p *ReleasePlan) resume(ctx context.Context, prev *connector.RunRecord) (Run, *privacy.Released, error) {
 	b := p.env.Backend
 	run, err := b.ResumeRun(ctx, prev, p.Spec.Lease)
 	if err != nil {

@@ -40,8 +40,8 @@ func newFixture(t *testing.T) *fixture {
 	return f
 }
 
-func (f *fixture) spec(runID string) Spec {
-	return Spec{RunID: runID, Graph: "grid", ValuesFrom: "csv:-", Neo4j: true, Database: "neo4j",
+func (f *fixture) spec(runID string) ReleaseSpec {
+	return ReleaseSpec{RunID: runID, Graph: "grid", ValuesFrom: "csv:-", Neo4j: true, Database: "neo4j",
 		Projection: connector.Projection{NodeKeyProperty: "roomId"}, WriteProperty: "v",
 		Ledger: "memory", LedgerKind: "neo4j", Scope: testScope, Epoch: testEpoch,
 		Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-6, Mechanism: privacy.MechanismDefault, Noise: privacy.CryptoNoise(),

@@ -52,7 +52,7 @@ func (f *File) Abort() { f.pending.Abort() }
 // outPath is the release file a plan checks: the locked file of a
 // release, --out itself for a dry run (read, never locked or written),
 // "" when there is none.
-func (p *Plan) outPath() string {
+func (p *ReleasePlan) outPath() string {
 	switch {
 	case p.env.File != nil:
 		return p.env.File.Path()
@@ -70,7 +70,7 @@ func (p *Plan) outPath() string {
 // replacing it would lose a published release (or whatever else it
 // holds). Without an epoch every run is a new epoch, so a second run to
 // the same file is refused, never charged twice.
-func (p *Plan) existingFile() (done bool, err error) {
+func (p *ReleasePlan) existingFile() (done bool, err error) {
 	path, sum := p.outPath(), p.Summary
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -92,7 +92,7 @@ func (p *Plan) existingFile() (done bool, err error) {
 // alreadyPublishedFile: a file release of a charged epoch whose output is
 // already in the release file is a no-op success; otherwise the charge
 // cannot be re-published here.
-func (p *Plan) alreadyPublishedFile(cause error) error {
+func (p *ReleasePlan) alreadyPublishedFile(cause error) error {
 	path, sum := p.outPath(), p.Summary
 	prev, err := privacy.ReadReleaseFile(path)
 	if err == nil && prev.Meta.Scope == sum.Scope && prev.Meta.Epoch == sum.Epoch {

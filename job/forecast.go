@@ -25,7 +25,7 @@ type Forecasts struct {
 // 5% of the release's modelled time (at least 2 s, and at least 20
 // trials), so both cost about a tenth of the release. Simulated data
 // only: its seeded streams never draw released noise.
-func (p *Plan) forecast(ctx context.Context, graph *laplacian.Graph, sigma, releaseSeconds float64) (*Forecasts, error) {
+func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigma, releaseSeconds float64) (*Forecasts, error) {
 	s := &p.Spec
 	e, err := p.forecastGraph(graph, sigma, releaseSeconds)
 	if err != nil {
@@ -53,7 +53,7 @@ func (p *Plan) forecast(ctx context.Context, graph *laplacian.Graph, sigma, rele
 // release's τ, σ and estimator, in rounds as locate's noise verdict takes
 // them (at most VerdictRounds), 5% of the release's modelled time (at
 // least 2 s) shared among them.
-func (p *Plan) forecastGraph(graph *laplacian.Graph, sigma, releaseSeconds float64) (experiment.Graph, error) {
+func (p *ReleasePlan) forecastGraph(graph *laplacian.Graph, sigma, releaseSeconds float64) (experiment.Graph, error) {
 	s := &p.Spec
 	tau, trials := s.Tau+s.Smooth, s.ForecastTrials
 	budget := time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
@@ -70,7 +70,7 @@ func (p *Plan) forecastGraph(graph *laplacian.Graph, sigma, releaseSeconds float
 // each source mass (experiment.MassCurve): what mass a release at this ε
 // can resolve. A locate's verdict on the release simulates the mass its
 // readings carry, so this is the verdict's forecast before the release.
-func (p *Plan) massCurve(ctx context.Context, graph *laplacian.Graph, sigma, releaseSeconds float64, f *experiment.Forecast) error {
+func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sigma, releaseSeconds float64, f *experiment.Forecast) error {
 	e, err := p.forecastGraph(graph, sigma, releaseSeconds)
 	if err != nil {
 		return err
@@ -80,7 +80,7 @@ func (p *Plan) massCurve(ctx context.Context, graph *laplacian.Graph, sigma, rel
 	return err
 }
 
-// AtChanceError refuses a release (Spec.RefuseAtChance) whose forecast
+// AtChanceError refuses a release (ReleaseSpec.RefuseAtChance) whose forecast
 // right-community rate cannot be told from chance: nothing was charged or
 // drawn. It carries both forecasts, so the caller can point at the private
 // answer when that one is useful.
@@ -108,11 +108,11 @@ func (e *AtChanceError) RenderText(name func(errkind.Param) string) string {
 // Kind: the request, not the system, is at fault (bad input).
 func (*AtChanceError) Kind() errkind.Kind { return errkind.BadInput }
 
-// refuseAtChance is the release's Check when Spec.RefuseAtChance is set:
+// refuseAtChance is the release's Check when ReleaseSpec.RefuseAtChance is set:
 // it forecasts the release at the calibrated σ (as the dry run does, its
 // time budget the dry run's minimum) and refuses one at chance. The
 // forecast is kept in the summary either way.
-func (p *Plan) refuseAtChance(ctx context.Context, cal privacy.ReleaseCalibration) error {
+func (p *ReleasePlan) refuseAtChance(ctx context.Context, cal privacy.ReleaseCalibration) error {
 	s := &p.Spec
 	if s.ForecastTrials <= 0 || p.Input.Graph.NumEdges() == 0 {
 		return nil

@@ -1,6 +1,6 @@
 // Package job is a release, a localisation and a private answer as a
-// library. A Spec (graph, parameters, outputs, ledger scope and epoch) is
-// checked by PlanRelease into a Plan — the release file, the epoch's
+// library. A ReleaseSpec (graph, parameters, outputs, ledger scope and epoch) is
+// checked by PlanRelease into a ReleasePlan — the release file, the epoch's
 // earlier run, affordability, the graph and its fingerprint, the Δ2
 // source, and for a dry run the cost and σ (a dry run takes the same
 // steps reading only, so it is refused where the release would be and

@@ -90,10 +90,10 @@ func (e *Env) bookkeeping(ctx context.Context) context.Context {
 	return e.Bookkeeping()
 }
 
-// Plan is a checked release: everything decided before anything is
+// ReleasePlan is a checked release: everything decided before anything is
 // claimed, charged or drawn. A dry run prints it; Execute carries it out.
-type Plan struct {
-	Spec Spec
+type ReleasePlan struct {
+	Spec ReleaseSpec
 	// Summary is the release as planned; Execute completes it.
 	Summary *Summary
 	// Step is what the release of the epoch would do, as its run records
@@ -128,7 +128,7 @@ type Plan struct {
 // The forecast runs on g in canonical (key) order, so that it does not
 // depend on the order the graph was read in: forecastPartition returns
 // that graph with its partition, computed there.
-func (p *Plan) forecastPartition(g *laplacian.Graph) (*laplacian.Graph, []int, error) {
+func (p *ReleasePlan) forecastPartition(g *laplacian.Graph) (*laplacian.Graph, []int, error) {
 	if p.part == nil {
 		cg, _, err := canonicalGraph(g)
 		if err != nil {
@@ -153,16 +153,16 @@ func (p *Plan) forecastPartition(g *laplacian.Graph) (*laplacian.Graph, []int, e
 // would use and the utility forecast at that σ.
 //
 // A dry run takes the same steps, reading only: the release file at
-// Spec.Out (env.File is nil: nothing locked), FindRelease, the ledger's
+// ReleaseSpec.Out (env.File is nil: nothing locked), FindRelease, the ledger's
 // Charged and Balance (env.Ledger opened read-only). It is refused with
 // the error the release would meet (over budget, already charged, an
 // epoch published elsewhere), and otherwise its Summary says what the
 // release would do (Step) and the scope's Balance it would charge from.
-func PlanRelease(ctx context.Context, spec Spec, env Env) (*Plan, error) {
+func PlanRelease(ctx context.Context, spec ReleaseSpec, env Env) (*ReleasePlan, error) {
 	if err := spec.Check(); err != nil {
 		return nil, err
 	}
-	p := &Plan{Spec: spec, env: env, Summary: &Summary{Graph: spec.Graph, DryRun: spec.DryRun, ValuesFrom: spec.ValuesFrom,
+	p := &ReleasePlan{Spec: spec, env: env, Summary: &Summary{Graph: spec.Graph, DryRun: spec.DryRun, ValuesFrom: spec.ValuesFrom,
 		TimeBudgetSeconds: spec.TimeBudget.Seconds(), Epsilon: spec.Epsilon, Delta: spec.Delta, Keyed: spec.keyed(),
 		Scope: spec.Scope, Ledger: spec.Ledger, Epoch: spec.epoch()}}
 	if p.outPath() != "" {
@@ -212,7 +212,7 @@ func PlanRelease(ctx context.Context, spec Spec, env Env) (*Plan, error) {
 }
 
 // noteStep records a dry run's decision in its summary.
-func (p *Plan) noteStep() {
+func (p *ReleasePlan) noteStep() {
 	if !p.Spec.DryRun {
 		return
 	}
@@ -223,7 +223,7 @@ func (p *Plan) noteStep() {
 }
 
 // load reads the graph and readings and settles the Δ2 source.
-func (p *Plan) load(ctx context.Context) error {
+func (p *ReleasePlan) load(ctx context.Context) error {
 	in, err := p.env.Load(ctx)
 	if err != nil {
 		return err
@@ -261,7 +261,7 @@ const affordabilityMargin = 1e-3
 // in what is left (else the budget error, exit 5); an epoch already
 // charged is a retry — to its own release file a no-op (done), elsewhere
 // exit 7. ρ depends on (ε, δ) and the mechanism only, not on Δ2.
-func (p *Plan) checkAffordable(ctx context.Context) (done bool, err error) {
+func (p *ReleasePlan) checkAffordable(ctx context.Context) (done bool, err error) {
 	s := &p.Spec
 	scope, epoch := s.Scope, s.epoch()
 	if lookup, ok := p.env.Ledger.(privacy.ChargeLookup); ok {
@@ -315,7 +315,7 @@ func (p *Plan) checkAffordable(ctx context.Context) (done bool, err error) {
 // which it can store nothing), and one that published meanwhile is
 // re-published. Fresh (the caller refuses, exit 7) only when the run that
 // charged the epoch has ended without storing its values.
-func (p *Plan) chargedBy(ctx context.Context) (Step, *connector.RunRecord, error) {
+func (p *ReleasePlan) chargedBy(ctx context.Context) (Step, *connector.RunRecord, error) {
 	b := p.env.Backend
 	if b == nil {
 		return Fresh, nil, nil
@@ -338,7 +338,7 @@ func (p *Plan) chargedBy(ctx context.Context) (Step, *connector.RunRecord, error
 // the scope itself: that run ended without publishing. A charged epoch is
 // refused (exit 7, *HolderGoneError: it can store nothing any more); an
 // epoch it never charged is released afresh (the budget, the graph, Δ2).
-func (p *Plan) afterHolder(ctx context.Context) error {
+func (p *ReleasePlan) afterHolder(ctx context.Context) error {
 	p.waited, p.Step = p.holder, Fresh
 	if p.env.Ledger != nil {
 		done, err := p.checkAffordable(ctx)
@@ -352,7 +352,7 @@ func (p *Plan) afterHolder(ctx context.Context) error {
 // estimate is the dry run: counts, method, memory and time, σ. Δ2 is
 // computed exactly when the model says it takes under 10 s; otherwise the
 // proven bound α√2 is shown (and σ for it, an upper bound).
-func (p *Plan) estimate(ctx context.Context) error {
+func (p *ReleasePlan) estimate(ctx context.Context) error {
 	s, g := &p.Spec, p.Input.Graph
 	tau := s.Tau + s.Smooth // the released model's τ
 	ej := graphcloak.EstimateJob{Graph: g, Tau: tau, Alpha: s.Alpha, Epsilon: s.Epsilon, Delta: s.Delta,

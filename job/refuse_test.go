@@ -15,16 +15,16 @@ import (
 func TestRefusals(t *testing.T) {
 	cases := []struct {
 		name  string
-		setup func(f *fixture, s *Spec)
+		setup func(f *fixture, s *ReleaseSpec)
 		kind  errkind.Kind
 	}{
-		{"write property is the node key", func(_ *fixture, s *Spec) { s.WriteProperty = "roomId" }, errkind.BadInput},
-		{"write property is the readings", func(_ *fixture, s *Spec) { s.Projection.ValueProperty = "v" }, errkind.BadInput},
-		{"another kind's property", func(f *fixture, _ *Spec) { f.mem.Own("v", connector.KindMass) }, errkind.BadInput},
-		{"run ids owned by another kind", func(f *fixture, _ *Spec) { f.mem.Own("v_runId", connector.KindRank) }, errkind.BadInput},
-		{"bad scope", func(_ *fixture, s *Spec) { s.Scope = "a b\n" }, errkind.BadInput},
-		{"ε ≤ 0", func(_ *fixture, s *Spec) { s.Epsilon = 0 }, errkind.BadInput},
-		{"budget exhausted", func(_ *fixture, s *Spec) { s.Epsilon = 100 }, errkind.Budget},
+		{"write property is the node key", func(_ *fixture, s *ReleaseSpec) { s.WriteProperty = "roomId" }, errkind.BadInput},
+		{"write property is the readings", func(_ *fixture, s *ReleaseSpec) { s.Projection.ValueProperty = "v" }, errkind.BadInput},
+		{"another kind's property", func(f *fixture, _ *ReleaseSpec) { f.mem.Own("v", connector.KindMass) }, errkind.BadInput},
+		{"run ids owned by another kind", func(f *fixture, _ *ReleaseSpec) { f.mem.Own("v_runId", connector.KindRank) }, errkind.BadInput},
+		{"bad scope", func(_ *fixture, s *ReleaseSpec) { s.Scope = "a b\n" }, errkind.BadInput},
+		{"ε ≤ 0", func(_ *fixture, s *ReleaseSpec) { s.Epsilon = 0 }, errkind.BadInput},
+		{"budget exhausted", func(_ *fixture, s *ReleaseSpec) { s.Epsilon = 100 }, errkind.Budget},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -93,7 +93,7 @@ func liveStoredRun(t *testing.T) *fixture {
 }
 
 // A run that finds the scope held by a live run waits for it, up to
-// Spec.Wait, then gives up (busy); once the holder published the epoch
+// ReleaseSpec.Wait, then gives up (busy); once the holder published the epoch
 // it is a no-op.
 func TestWaitForLiveRun(t *testing.T) {
 	f := liveStoredRun(t)

@@ -40,7 +40,7 @@ const smoothAutoTrials = 100
 // rate (the smaller τ′ on a tie). Only public inputs enter the choice —
 // the graph, τ, ε, δ, the seeded simulation — never the readings, so it
 // costs no privacy. The chosen Δ2 becomes the release's.
-func (p *Plan) chooseSmooth(ctx context.Context, g *laplacian.Graph) error {
+func (p *ReleasePlan) chooseSmooth(ctx context.Context, g *laplacian.Graph) error {
 	s, sum := &p.Spec, p.Summary
 	cg, part, err := p.forecastPartition(g) // in key order: any input order, one choice
 	if err != nil {
@@ -95,7 +95,7 @@ func bestIndex(cs []SmoothChoice) int {
 
 // sensitivityAt is Δ2 at tau for the release: the cached certificate when
 // it verifies (fromCache), else computed within the release's TimeBudget.
-func (p *Plan) sensitivityAt(ctx context.Context, g *laplacian.Graph, tau float64) (d2 sensitivity.Result, fromCache bool, err error) {
+func (p *ReleasePlan) sensitivityAt(ctx context.Context, g *laplacian.Graph, tau float64) (d2 sensitivity.Result, fromCache bool, err error) {
 	s := &p.Spec
 	if c := s.cache(); c != nil {
 		if d2 := cachedSensitivity(p.env.logger(), c, g, tau, s.Alpha); d2 != nil {

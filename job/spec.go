@@ -10,11 +10,11 @@ import (
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// Spec is one release as asked for, after the command has parsed its
+// ReleaseSpec is one release as asked for, after the command has parsed its
 // flags and read its local files (the noise key, the certificate, the
 // readings): what graph, which parameters, where the values go, which
 // ledger scope and epoch pays for them. PlanRelease checks it.
-type Spec struct {
+type ReleaseSpec struct {
 	// RunID names the run (and, without Epoch, the epoch).
 	RunID string
 	// Graph and ValuesFrom describe the inputs for the summary
@@ -38,7 +38,7 @@ type Spec struct {
 	// mechanism; Noise draws (crypto/rand or the keyed stream).
 	Tau, Alpha, Epsilon, Delta, Smooth float64
 	// SmoothAuto chooses Smooth among SmoothCandidates by the per-node
-	// forecast (release --smooth auto; Plan.chooseSmooth).
+	// forecast (release --smooth auto; ReleasePlan.chooseSmooth).
 	SmoothAuto bool
 	Mechanism  privacy.Mechanism
 	Noise      privacy.NoiseSource
@@ -72,7 +72,7 @@ type Spec struct {
 }
 
 // epoch is the release id the ledger is charged under.
-func (s *Spec) epoch() string {
+func (s *ReleaseSpec) epoch() string {
 	if s.Epoch == "" {
 		return s.RunID
 	}
@@ -81,7 +81,7 @@ func (s *Spec) epoch() string {
 
 // Check validates the names and parameters of s: nothing is read,
 // claimed or charged before they are.
-func (s *Spec) Check() error {
+func (s *ReleaseSpec) Check() error {
 	if err := privacy.CheckName("scope", s.Scope); err != nil {
 		return inputErrorf("%s: %w", ParamScope, err)
 	}
@@ -111,18 +111,18 @@ func (s *Spec) Check() error {
 // claims are the outputs a release owns: its write property and the run
 // ids beside it; the projection's key and readings are inputs, never
 // written.
-func (s *Spec) claims() connector.Claims {
+func (s *ReleaseSpec) claims() connector.Claims {
 	return connector.Claims{
 		Outputs: map[string]string{s.WriteProperty: connector.KindReleaseValues, connector.RunIDProperty(s.WriteProperty): connector.KindRunIDs},
 		Inputs:  connector.InputClaims(s.Projection)}
 }
 
 // runRecord is the run record a fresh release starts.
-func (s *Spec) runRecord() connector.RunRecord {
+func (s *ReleaseSpec) runRecord() connector.RunRecord {
 	return connector.RunRecord{RunID: s.RunID, Command: "release", Database: s.Database, Projection: s.Projection,
 		Epsilon: s.Epsilon, Delta: s.Delta, WriteProperty: s.WriteProperty, Scope: s.Scope, Epoch: s.epoch(),
 		Parameters: map[string]any{"tau": s.Tau, "alpha": s.Alpha, "mechanism": s.Mechanism.String(),
 			"keyed": s.keyed(), "valuesFrom": s.ValuesFrom, "ledger": s.LedgerKind, "smooth": s.Smooth}}
 }
 
-func (s *Spec) keyed() bool { return s.Noise.Keyed() }
+func (s *ReleaseSpec) keyed() bool { return s.Noise.Keyed() }

@@ -19,7 +19,7 @@ import (
 )
 
 // This file turns the release flags (release's own, and those serve
-// gives each slot) into a job.Spec, wires the job's environment — the
+// gives each slot) into a job.ReleaseSpec, wires the job's environment — the
 // release file, the Neo4j client and backend, the ledger — and calls
 // job.PlanRelease and job.Execute. Everything a release decides lives in
 // job.
@@ -27,7 +27,7 @@ import (
 // releaseInputs are a release's local inputs, read before anything is
 // connected: the spec and the raw readings of --values.
 type releaseInputs struct {
-	spec     job.Spec
+	spec     job.ReleaseSpec
 	readings map[string]float64 // raw readings from --values, or nil
 }
 
@@ -74,7 +74,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (*releaseSummary, er
 }
 
 // planSummary is the summary of a plan (nil when there is none).
-func planSummary(p *job.Plan) *releaseSummary {
+func planSummary(p *job.ReleasePlan) *releaseSummary {
 	if p == nil {
 		return nil
 	}
@@ -117,7 +117,7 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 		}
 		cfg.Privacy.Epoch = schedule.EpochName(now(), opts.slot)
 	}
-	in := &releaseInputs{spec: job.Spec{RunID: opts.runID, Graph: opts.graph, Neo4j: opts.graph == neo4jSpec,
+	in := &releaseInputs{spec: job.ReleaseSpec{RunID: opts.runID, Graph: opts.graph, Neo4j: opts.graph == neo4jSpec,
 		Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), WriteProperty: cfg.Write.WriteProperty, Out: opts.out,
 		LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
@@ -162,8 +162,8 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 }
 
 // checkReleaseFlags checks the combination of flags, loads the
-// certificate, and checks every name and parameter (job.Spec.Check).
-func checkReleaseFlags(opts *releaseOptions, spec *job.Spec) error {
+// certificate, and checks every name and parameter (job.ReleaseSpec.Check).
+func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 	cfg := &opts.g.cfg.Config
 	valueProp := spec.Projection.ValueProperty
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
@@ -274,7 +274,7 @@ type releaseOptions struct {
 	// and those of privacy.refuseAtChance's forecast.
 	forecastTrials int
 	// smooth is extra diffusion τ′ before the noise (ReleaseJob.Smooth),
-	// or auto (job.Spec.SmoothAuto).
+	// or auto (job.ReleaseSpec.SmoothAuto).
 	smooth string
 	lease  time.Duration
 	// Δ2: a stored certificate (verified against the graph), or a time
