@@ -3,7 +3,7 @@ package graphcloak
 import "github.com/graphcloak/graphcloak/errkind"
 
 // Kinds of this package's errors (package errkind): what a caller can do
-// about them, mapped to exit codes by the command in one place.
+// about them, which a command maps to its outcomes in one place.
 
 func (*JobError) Kind() errkind.Kind    { return errkind.BadInput }
 func (*ValuesError) Kind() errkind.Kind { return errkind.BadInput }

@@ -130,7 +130,7 @@ const (
 )
 
 // CheckDiffusion refuses τ above MaxTau and α above MaxAlpha (a *JobError,
-// exit code 3 in the CLI).
+// bad input).
 func CheckDiffusion(tau, alpha float64) error {
 	if tau > MaxTau {
 		return &JobError{Param: "tau", Reason: fmt.Sprintf("= %g is outside the supported range (0, %g]: exp(−τL) has long reached equilibrium and its sensitivity underflows", tau, MaxTau)}

@@ -323,7 +323,7 @@ func (e *ValuesError) Unwrap() error { return e.Err }
 // quoted keys verbatim). The first row is a header when it names its
 // columns (node/id/key/name, value/reading); a first row whose value is not
 // a number and whose names are not recognised is an error. ReadValuesHeader
-// takes an explicit --header choice. Values must be finite; a node listed
+// takes an explicit header choice. Values must be finite; a node listed
 // twice is an error. Errors never quote a value.
 func ReadValues(r io.Reader) (map[string]float64, error) {
 	return ReadValuesHeader(r, csvin.HeaderAuto)

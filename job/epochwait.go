@@ -13,7 +13,7 @@ import (
 // it (this run holds the scope since). Holding the scope marked that run
 // abandoned had its lease expired, and a run no longer "running" can store
 // nothing (its record refuses the update, *connector.LeaseLostError), so
-// the caller's *ChargedError (exit 7) is final. It wraps the ledger's
+// the caller's *ChargedError (kind charged) is final. It wraps the ledger's
 // privacy.ErrAlreadyCharged.
 type HolderGoneError struct {
 	Holder connector.RunRecord

@@ -10,7 +10,7 @@ import (
 )
 
 // ChargedError: the epoch was charged but its values cannot be published
-// (exit code 7). Publishing the data again needs a new epoch and a new
+// (kind charged). Publishing the data again needs a new epoch and a new
 // charge; never a re-draw of the same epoch.
 type ChargedError struct {
 	Epoch string
@@ -42,7 +42,7 @@ func (e *NotStoredError) Error() string {
 func (e *NotStoredError) Unwrap() error    { return e.Err }
 func (*NotStoredError) Kind() errkind.Kind { return errkind.Charged }
 
-// inputError is bad input (exit 3) unless what it wraps has a kind of its
+// inputError is bad input unless what it wraps has a kind of its
 // own (a missing file stays bad input, a refused password unreachable).
 type inputError struct{ err error }
 

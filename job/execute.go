@@ -94,7 +94,7 @@ func (p *ReleasePlan) claimOrRepublish(ctx context.Context) (Run, *connector.Run
 // deadline: ReleaseSpec.Wait), so two runs of one slot started together end with
 // one release and one no-op — also when the other run has charged the
 // epoch already: its outcome is this run's (published: nothing to do;
-// stored: resumed; ended without storing: exit 7, afterHolder).
+// stored: resumed; ended without storing: charged, afterHolder).
 func (p *ReleasePlan) claim(ctx context.Context, deadline time.Time) (Run, *connector.RunRecord, error) {
 	s, env, b := &p.Spec, &p.env, p.env.Backend
 	waiting, raced := "", false
@@ -145,7 +145,7 @@ func (p *ReleasePlan) claim(ctx context.Context, deadline time.Time) (Run, *conn
 }
 
 // start claims the release's outputs — its write property and the run
-// ids beside it belong to releases: refused (exit 3) when another kind of
+// ids beside it belong to releases: refused (bad input) when another kind of
 // output or an input owns them — and writes its run record ("running",
 // with a lease).
 func (p *ReleasePlan) start(ctx context.Context) (Run, error) {
@@ -274,7 +274,7 @@ func (p *ReleasePlan) store(ctx context.Context, run Run, rel *privacy.Released)
 }
 
 // republish handles a release of an epoch that a run already charged:
-// succeeded → nothing to do (exit 0); failed, interrupted or abandoned
+// succeeded → nothing to do; failed, interrupted or abandoned
 // with stored values → resume that run and write exactly its values (no
 // charge, no draw); anything else cannot be completed without a new
 // charge.
@@ -290,7 +290,7 @@ func (p *ReleasePlan) republish(ctx context.Context, prev *connector.RunRecord) 
 	switch {
 	case errors.As(err, &busy) && busy.Status == connector.StatusRunning:
 		// Live again (its heartbeat renewed the lease): wait for it
-		// (claimOrRepublish), exit 8 past ReleaseSpec.Wait — never 7.
+		// (claimOrRepublish), busy past ReleaseSpec.Wait — never charged.
 		return errkind.Errorf("%w: run %s may still be publishing epoch %q; re-run with the same %s once it ends to finish it (no new charge)",
 			&connector.ScopeBusyError{Scope: sum.Scope, Holder: prev.RunID, Until: prev.LeaseExpiresAt}, prev.RunID, sum.Epoch, ParamEpoch)
 	case errors.As(err, &notStored):
@@ -311,7 +311,7 @@ func (p *ReleasePlan) republish(ctx context.Context, prev *connector.RunRecord) 
 
 // earlierRun takes into the summary what prev, the run that charged the
 // epoch, released, and refuses the steps that cannot publish it: another
-// write property (exit 3), values overwritten (exit 7). Execute acts on
+// write property (bad input), values overwritten (charged). Execute acts on
 // the other steps; a dry run only reports them.
 func (p *ReleasePlan) earlierRun(prev *connector.RunRecord, step Step) error {
 	s, sum, env := &p.Spec, p.Summary, &p.env

@@ -50,7 +50,7 @@ func (f *File) Path() string { return f.pending.Path() }
 func (f *File) Abort() { f.pending.Abort() }
 
 // outPath is the release file a plan checks: the locked file of a
-// release, --out itself for a dry run (read, never locked or written),
+// release, the output file itself for a dry run (read, never locked or written),
 // "" when there is none.
 func (p *ReleasePlan) outPath() string {
 	switch {
@@ -65,8 +65,8 @@ func (p *ReleasePlan) outPath() string {
 // existingFile applies the rule that a release file is never
 // overwritten, checked under the lock before the ledger is touched: a
 // file holding this scope's epoch is this release, already published
-// (done: exit 0, nothing charged, the file unchanged — a re-run of a file
-// release is idempotent); any other file there is refused (exit 3), since
+// (done: nothing to do, nothing charged, the file unchanged — a re-run of a file
+// release is idempotent); any other file there is refused (bad input), since
 // replacing it would lose a published release (or whatever else it
 // holds). Without an epoch every run is a new epoch, so a second run to
 // the same file is refused, never charged twice.

@@ -13,7 +13,7 @@
 // (AnswerSpec → PlanAnswer → ExecuteAnswer) take the same shape: every
 // check — output ownership, the release's fingerprint and values' digest,
 // the ledger's charge being affordable — is made by the plan, before any
-// run is claimed, and their dry runs (locate --dry-run) print the plan's
+// run is claimed, and their dry runs (LocateSpec.DryRun) print the plan's
 // Summary too.
 //
 // Execute orders the steps so that a run stopped anywhere leaves one of
@@ -38,22 +38,22 @@ type Step int
 const (
 	// Fresh: no earlier run published the epoch; start a run, charge and
 	// draw. (An earlier run that charged but stored nothing leaves the
-	// ledger to refuse the second charge: exit 7, never a second draw.)
+	// ledger to refuse the second charge (charged), never a second draw.)
 	Fresh Step = iota
 	// Wait: an earlier run is live (its lease runs) and may be publishing;
 	// wait for it, then decide again.
 	Wait
-	// AlreadyPublished: the epoch's run succeeded; nothing to do (exit 0).
+	// AlreadyPublished: the epoch's run succeeded; nothing to do.
 	AlreadyPublished
 	// Resume: the earlier run stored its values and then failed, was
 	// interrupted or abandoned (or its lease expired); take it over and
 	// write exactly those values — no charge, no draw.
 	Resume
 	// Overwritten: the epoch was published and another run wrote over its
-	// values; it cannot be published again without a new charge (exit 7).
+	// values; it cannot be published again without a new charge (kind charged).
 	Overwritten
 	// OtherProperty: the epoch was published to another write property;
-	// the caller must use that one or a new epoch (exit 3).
+	// the caller must use that one or a new epoch (bad input).
 	OtherProperty
 )
 

@@ -30,7 +30,7 @@ type LocateProperties struct {
 // startLocate starts a localisation's run record rec ("running", with a
 // lease) on b, after claiming its output properties: each holds one kind
 // of values, so one that a release's values, another kind of output, the
-// node key or the readings own is refused (exit 3) before anything is
+// node key or the readings own is refused (bad input) before anything is
 // computed or written.
 func startLocate(ctx context.Context, b Backend, rec connector.RunRecord, props LocateProperties, lease time.Duration) (Run, error) {
 	claims := connector.Claims{Outputs: map[string]string{
@@ -84,7 +84,7 @@ func publishLocate(ctx context.Context, b Backend, run Run, res *graphcloak.Loca
 
 // LocateSpec is one localisation as asked for (locate, a slot of serve),
 // after the command has parsed its flags and read what it names: the
-// release file, the --release-run record. PlanLocate checks it.
+// release file, the release run's record. PlanLocate checks it.
 type LocateSpec struct {
 	// RunID names the run record of a written localisation.
 	RunID string
@@ -93,7 +93,7 @@ type LocateSpec struct {
 	Graph, Communities string
 	// Neo4j: the graph is the database's (Database, Projection); its
 	// results go to the nodes (Properties) under a run record unless
-	// Stream (--mode stream: nothing written).
+	// Stream: nothing written.
 	Neo4j, Stream bool
 	Database      string
 	Projection    connector.Projection
@@ -106,7 +106,7 @@ type LocateSpec struct {
 	Released          *privacy.Released
 	WriteProperty     string
 	CommunityProperty string
-	// Release is the --release-run record, read by the command and found
+	// Release is the release run's record, read by the command and found
 	// succeeded with its values still bound to it; ReleaseDigest is the
 	// digest of its values ("": unknown); ReleaseHint names the
 	// projection flags that differ from the release's.
@@ -126,7 +126,7 @@ type LocateSpec struct {
 	// ForecastTrials simulated releases forecast the utility (0: none).
 	ForecastTrials int
 	// SourceMass, when > 0, is the stated total source mass the verdict's
-	// forecast simulates (--source-mass); 0: estimated from the release
+	// forecast simulates (SourceMass); 0: estimated from the release
 	// (experiment.EstimateMass).
 	SourceMass float64
 	Lease      time.Duration
@@ -136,7 +136,7 @@ type LocateSpec struct {
 
 // Check validates the parameters and the outputs: a localisation never
 // writes into a node key, the communities or released values it reads,
-// nor one output into another (exit 3).
+// nor one output into another (bad input).
 func (s *LocateSpec) Check() error {
 	if _, err := recovery.ByName(s.Estimator); err != nil {
 		return inputErrorf("%s: %w", ParamEstimator, err)
@@ -162,8 +162,8 @@ func (s *LocateSpec) Check() error {
 func (s *LocateSpec) writes() bool { return s.Neo4j && !s.Stream }
 
 // adoptRelease takes σ, τ and the released property from the
-// --release-run record; an explicit --sigma, --tau or
-// --released-property that disagrees with it is refused.
+// release run's record; an explicit σ, τ or released property that
+// disagrees with it is refused.
 func (s *LocateSpec) adoptRelease() (*privacy.ReleaseMeta, error) {
 	rr := s.Release
 	if !(rr.Sigma > 0) {
@@ -190,7 +190,7 @@ func (s *LocateSpec) adoptRelease() (*privacy.ReleaseMeta, error) {
 }
 
 // adoptFile takes τ and σ from the release file and refuses what
-// contradicts it: a --tau or --sigma given with another value, or a graph
+// contradicts it: a τ or σ given with another value, or a graph
 // whose fingerprint is not the released one (naming what differs). A τ
 // from the environment or config file is a default for new releases and
 // yields to the release's. Release files written before provenance was
@@ -234,10 +234,10 @@ func (s *LocateSpec) runRecord(now time.Time) connector.RunRecord {
 // json, docs/schemas/locate) and of serve's locate step.
 type LocateSummary struct {
 	RunID string `json:"runId,omitempty"`
-	// DryRun: the plan only (locate --dry-run): no report, nothing written.
+	// DryRun: the plan only (DryRun): no report, nothing written.
 	DryRun bool   `json:"dryRun"`
 	Graph  string `json:"graph"`
-	// ReleaseRun is the release located (--release-run); WriteProperties
+	// ReleaseRun is the release located (the release run); WriteProperties
 	// the node properties a written localisation writes (nil: none).
 	ReleaseRun            string                  `json:"releaseRun,omitempty"`
 	WriteProperties       *LocateProperties       `json:"writeProperties,omitempty"`
@@ -269,7 +269,7 @@ type LocateSummary struct {
 	NoisePValue      float64              `json:"noisePValue"`
 	Forecast         *experiment.Forecast `json:"forecast,omitempty"`
 	// SourceMass is the source mass the release carries (estimated, with
-	// its 95% lower bound, or --source-mass): the forecast simulates
+	// its 95% lower bound, or SourceMass): the forecast simulates
 	// sources of its lower bound (experiment.Judge).
 	SourceMass *experiment.MassEstimate `json:"sourceMass,omitempty"`
 	// Verdict is the one stated verdict with its reason, noise or answer
@@ -457,7 +457,7 @@ func judgeRelease(res *graphcloak.LocateResult, f *experiment.Forecast, m experi
 }
 
 // forecast estimates the source mass the release carries (or takes
-// --source-mass) into Summary.SourceMass and simulates releases like the
+// SourceMass) into Summary.SourceMass and simulates releases like the
 // located one (same graph, communities, τ, σ and estimator) with sources
 // of its 95% lower bound: how often such a release names the right
 // community, in as many rounds of ForecastTrials as the noise verdict

@@ -100,7 +100,7 @@ type ReleasePlan struct {
 	// stood when planned (Fresh without a database).
 	Step Step
 	// Done: nothing to execute — the release file already holds this
-	// epoch (exit 0, nothing charged).
+	// epoch (nothing to do, nothing charged).
 	Done bool
 	// Input is the graph and readings of a fresh release (nil otherwise).
 	Input *Input
@@ -123,7 +123,7 @@ type ReleasePlan struct {
 
 // forecastPartition is the partition the plan's forecasts score — Leiden
 // with ForecastSeed, as locate detects communities by default — computed
-// once for --smooth auto's candidates and the dry run's forecast.
+// once for the automatic smoothing's candidates and the dry run's forecast.
 //
 // The forecast runs on g in canonical (key) order, so that it does not
 // depend on the order the graph was read in: forecastPartition returns
@@ -258,9 +258,9 @@ const affordabilityMargin = 1e-3
 
 // checkAffordable runs, before any expensive step (Δ2), the checks the
 // ledger would make when charging: the scope exists; a new epoch's ρ fits
-// in what is left (else the budget error, exit 5); an epoch already
+// in what is left (else the budget error); an epoch already
 // charged is a retry — to its own release file a no-op (done), elsewhere
-// exit 7. ρ depends on (ε, δ) and the mechanism only, not on Δ2.
+// kind charged. ρ depends on (ε, δ) and the mechanism only, not on Δ2.
 func (p *ReleasePlan) checkAffordable(ctx context.Context) (done bool, err error) {
 	s := &p.Spec
 	scope, epoch := s.Scope, s.epoch()
@@ -313,7 +313,7 @@ func (p *ReleasePlan) checkAffordable(ctx context.Context) (done bool, err error
 // still store its values — is waited for (Wait: Execute's claim waits
 // until it ends, and its StartRun marks an expired one abandoned, after
 // which it can store nothing), and one that published meanwhile is
-// re-published. Fresh (the caller refuses, exit 7) only when the run that
+// re-published. Fresh (the caller refuses: charged) only when the run that
 // charged the epoch has ended without storing its values.
 func (p *ReleasePlan) chargedBy(ctx context.Context) (Step, *connector.RunRecord, error) {
 	b := p.env.Backend
@@ -336,7 +336,7 @@ func (p *ReleasePlan) chargedBy(ctx context.Context) (Step, *connector.RunRecord
 // afterHolder completes the plan of a release that waited for the run
 // holding its charged epoch (PlanRelease: Wait, no input) and now holds
 // the scope itself: that run ended without publishing. A charged epoch is
-// refused (exit 7, *HolderGoneError: it can store nothing any more); an
+// refused (charged, *HolderGoneError: it can store nothing any more); an
 // epoch it never charged is released afresh (the budget, the graph, Δ2).
 func (p *ReleasePlan) afterHolder(ctx context.Context) error {
 	p.waited, p.Step = p.holder, Fresh
@@ -395,7 +395,7 @@ func (p *ReleasePlan) estimate(ctx context.Context) error {
 		if err = p.massCurve(ctx, g, est.Sigma, est.SecondsEstimate, sum.Forecast.PerNode); err != nil {
 			return err
 		}
-		// --refuse-at-chance refuses the release here, before the charge.
+		// RefuseAtChance refuses the release here, before the charge.
 		if s.RefuseAtChance && sum.Forecast != nil && sum.Forecast.PerNode.AtChance {
 			return &AtChanceError{Epsilon: s.Epsilon, Forecasts: sum.Forecast}
 		}

@@ -10,7 +10,7 @@ import (
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// SmoothChoice is one candidate of release --smooth auto: the extra
+// SmoothChoice is one candidate of a release's automatic smoothing (SmoothAuto): the extra
 // diffusion τ′, Δ2 at τ+τ′, the σ it calibrates at the release's ε and δ,
 // and the forecast rate of the right community in first place.
 type SmoothChoice struct {
@@ -23,7 +23,7 @@ type SmoothChoice struct {
 	High              float64 `json:"high"`
 }
 
-// SmoothCandidates are the τ′ release --smooth auto tries, as multiples
+// SmoothCandidates are the τ′ the automatic smoothing tries, as multiples
 // of τ. Δ2 is non-increasing in τ (docs/derivations.md §2.7), so a longer
 // diffusion buys a smaller σ and pays in blur; four points span the range
 // where one has been seen to win.
@@ -33,7 +33,7 @@ var SmoothCandidates = []float64{0, 0.5, 1, 2}
 // forecast.
 const smoothAutoTrials = 100
 
-// chooseSmooth settles release --smooth auto on graph: for each candidate
+// chooseSmooth settles the automatic smoothing on graph: for each candidate
 // τ′ it computes Δ2 at τ+τ′ (from the cache when there, within the
 // release's TimeBudget), the σ the release would draw with, and the
 // per-node forecast at that σ, and keeps the τ′ with the highest forecast

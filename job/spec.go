@@ -38,7 +38,7 @@ type ReleaseSpec struct {
 	// mechanism; Noise draws (crypto/rand or the keyed stream).
 	Tau, Alpha, Epsilon, Delta, Smooth float64
 	// SmoothAuto chooses Smooth among SmoothCandidates by the per-node
-	// forecast (release --smooth auto; ReleasePlan.chooseSmooth).
+	// forecast (automatic smoothing; ReleasePlan.chooseSmooth).
 	SmoothAuto bool
 	Mechanism  privacy.Mechanism
 	Noise      privacy.NoiseSource

@@ -26,7 +26,7 @@ const (
 	StateClaimed
 	// StateCharged: the ledger charged the epoch, its values were
 	// not stored. Nothing can publish it without a new draw: the next run
-	// is refused (exit 7, *ChargedError), never drawn again.
+	// is refused (*ChargedError), never drawn again.
 	StateCharged
 	// StateStored: charged, the values stored (and perhaps some nodes
 	// written), the run not succeeded. The next run resumes it and writes

@@ -48,7 +48,7 @@ type Summary struct {
 	NodePropertiesWritten int    `json:"nodePropertiesWritten"`
 	Out                   string `json:"out,omitempty"`
 	// AlreadyPublished: the epoch was charged and published before; this
-	// run did nothing (exit 0). Resumed: this run finished publishing a
+	// run did nothing. Resumed: this run finished publishing a
 	// charged epoch's stored values (no new charge, no new draw).
 	AlreadyPublished bool             `json:"alreadyPublished"`
 	Resumed          bool             `json:"resumed"`
@@ -56,8 +56,8 @@ type Summary struct {
 	WriteMillis      int64            `json:"writeMillis"`
 	Plan             *graphcloak.Plan `json:"plan,omitempty"`
 	Forecast         *Forecasts       `json:"forecast,omitempty"`
-	// Smooth is the extra diffusion τ′ released (release --smooth); with
-	// --smooth auto, SmoothChoices are the candidates it was chosen from.
+	// Smooth is the extra diffusion τ′ released (ReleaseSpec.Smooth); with
+	// automatic smoothing, SmoothChoices are the candidates it was chosen from.
 	Smooth        float64        `json:"smooth,omitempty"`
 	SmoothChoices []SmoothChoice `json:"smoothChoices,omitempty"`
 }

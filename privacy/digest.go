@@ -11,7 +11,7 @@ import (
 // (key, grid integer r_i) pairs: order-free, so a reader that gets the
 // values in another node order computes the same digest. A release run
 // records it (connector.RunRecord.ValuesDigest); unmask and locate
-// --release-run recompute it from the values they read and refuse
+// a release run recompute it from the values they read and refuse
 // anything else — values overwritten by another command, or read under
 // another node key.
 func ValuesDigest(keys []string, grid []int64) string {

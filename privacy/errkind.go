@@ -3,12 +3,12 @@ package privacy
 import "github.com/graphcloak/graphcloak/errkind"
 
 // Kinds of this package's errors (package errkind): what a caller can do
-// about them, mapped to exit codes by the command in one place.
+// about them, which a command maps to its outcomes in one place.
 
 // ErrWrongKey is a key whose fingerprint is not the one the release records.
 var ErrWrongKey = errkind.New(errkind.BadInput, "this key is not the one the release was made with (key fingerprints differ)")
 
-// ErrKeyNotRegular is a --key that names a directory or a device.
+// ErrKeyNotRegular is a key path that names a directory or a device.
 var ErrKeyNotRegular = errkind.New(errkind.BadInput, "not a regular file")
 
 func (*BudgetError) Kind() errkind.Kind          { return errkind.Budget }

@@ -23,7 +23,7 @@ func flockWait(ctx context.Context, lockPath string, how int, busy func()) (unlo
 
 // flockExisting takes a shared flock(2) on lockPath without creating it,
 // for a reader that must leave no trace. A missing lock file is no lock:
-// budget --init creates it, so none means no writer since the file was
+// CreateFileLedger creates it, so none means no writer since the file was
 // put there, and a writer starting meanwhile can at worst make the read
 // see a ledger behind its high-water mark — refused, never misread.
 func flockExisting(ctx context.Context, lockPath string) (unlock func(), err error) {

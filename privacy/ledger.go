@@ -133,7 +133,7 @@ type Budget struct {
 	Epsilon float64 `json:"epsilon"`
 	Delta   float64 `json:"delta"`
 	// AnswerEpsilon is ε_A, the share of ε_total fixed for private answers
-	// when the budget is created (budget --init --answer-epsilon): answers
+	// when the budget is created (Budget.AnswerEpsilon): answers
 	// then fit while their Σε ≤ ε_A, and Gaussian releases while their
 	// Σρ ≤ CKSRho(ε_total − ε_A, δ_total) (Spend). 0 — the default, and
 	// every ledger written before the share existed — accounts answers in

@@ -25,8 +25,8 @@ import (
 
 // FileLedger is a Ledger kept in a local JSON file, for runs without a
 // database. Every scope in the file has the same lifetime budget, fixed
-// when the file is created; only CreateFileLedger (the budget --init
-// command) creates the file or adds a scope. A charge to a scope that was
+// when the file is created; only CreateFileLedger creates the
+// file or adds a scope. A charge to a scope that was
 // never created is refused (ErrNoScope): a release never creates, raises
 // or resets a budget.
 //
@@ -86,7 +86,7 @@ type FileLedgerOptions struct {
 	// marks that record how far each ledger under the key was written (the
 	// key file's directory), so that an older copy put
 	// back, a deleted ledger or another file in its place is detected
-	// (ledger_hwm.go). It must be writable for a charge or budget --init.
+	// (ledger_hwm.go). It must be writable for a charge or CreateFileLedger.
 	HighWaterMarkDir string
 	// ReadOnly opens the ledger for Balance and Charged only (a dry run):
 	// nothing is created — not even the lock file — and Charge is refused.
@@ -143,12 +143,12 @@ func (e *LedgerKeyError) RenderText(name func(errkind.Param) string) string {
 // Kind: the user fixes the invocation.
 func (*LedgerKeyError) Kind() errkind.Kind { return errkind.BadInput }
 
-// ErrNoLedger is wrapped when a ledger does not exist: only budget --init
+// ErrNoLedger is wrapped when a ledger does not exist: only CreateFileLedger
 // (CreateFileLedger, connector.InitLedgerScope) creates one.
 var ErrNoLedger = errkind.New(errkind.BadInput, "privacy: ledger does not exist")
 
 // ErrNoScope is wrapped when a scope was never created in the ledger:
-// only budget --init creates one, with the ledger's budget.
+// only CreateFileLedger creates one, with the ledger's budget.
 var ErrNoScope = errkind.New(errkind.BadInput, "privacy: scope has no budget")
 
 // ErrBudgetMismatch is wrapped when a ledger is initialised with a budget
@@ -209,7 +209,7 @@ type scopeState struct {
 // verify is migrated to the version 2 chain with all its scopes and
 // charges. An existing ledger must have been created with the same budget
 // (else an error wrapping ErrBudgetMismatch) and the same integrity mode.
-// It is what budget --init calls; releases call OpenFileLedger.
+// It makes or migrates a ledger; releases call OpenFileLedger.
 func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileLedgerOptions, scopes ...string) (*FileLedger, error) {
 	if path == "" {
 		return nil, &ArgumentError{Func: "CreateFileLedger", Param: "path", Reason: "must not be empty"}
@@ -247,7 +247,7 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 	f, st, err := l.read()
 	migrated := false
 	if ce := (*LedgerCorruptError)(nil); errors.As(err, &ce) {
-		// A version 1 ledger is migrated by budget --init, never silently.
+		// A version 1 ledger is migrated by CreateFileLedger, never silently.
 		data, rerr := os.ReadFile(l.file)
 		if v1, isV1, verr := parseV1(data); rerr == nil && isV1 {
 			if verr != nil {
@@ -314,7 +314,7 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 }
 
 // OpenFileLedger opens the existing ledger at path; it never creates one
-// (a missing file is an error wrapping ErrNoLedger: run budget --init).
+// (a missing file is an error wrapping ErrNoLedger: CreateFileLedger makes it).
 func OpenFileLedger(path string, opt FileLedgerOptions) (*FileLedger, error) {
 	if path == "" {
 		return nil, &ArgumentError{Func: "OpenFileLedger", Param: "path", Reason: "must not be empty"}

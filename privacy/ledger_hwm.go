@@ -18,8 +18,8 @@ import (
 
 // A keyed file ledger's hash chain stops anyone without the key from
 // editing it, but not from putting back an older copy of the whole file
-// (a rollback: the charges made since vanish), from deleting it (budget
-// --init would then start an empty one), or from putting another file in
+// (a rollback: the charges made since vanish), from deleting it
+// (CreateFileLedger would then start an empty one), or from putting another file in
 // its place. The high-water mark detects these. In the key file's
 // directory (FileLedgerOptions.HighWaterMarkDir), where whoever can write
 // the ledger need not be able to write, one small file per chain records
@@ -44,7 +44,7 @@ import (
 // Where the file is missing, not a keyed chain, or another chain, the
 // marks are looked up by path: every mark of this key in the directory
 // whose ledger is this resolved path. A deleted ledger whose mark survives
-// is refused (budget --init does not start an empty one in its place), as
+// is refused (CreateFileLedger does not start an empty one in its place), as
 // are a version 1 file or an unkeyed chain (forgeable by whoever can write
 // the file) and another keyed chain where a chain was written. Device and
 // inode numbers are not used: every write of the ledger replaces the file
@@ -56,7 +56,7 @@ import (
 // behind, never ahead: it never raises a false alarm). Before anything is
 // written, the mark's directory must be writable and its name free of
 // anything but a regular file; a keyed ledger whose mark cannot be written
-// refuses to charge (*HighWaterMarkError), and budget --init refuses to
+// refuses to charge (*HighWaterMarkError), and CreateFileLedger refuses to
 // create or change the ledger. Should the mark fail after the ledger was
 // written (a full disk), the charge stands and the error is returned, so
 // that nothing is released on it.

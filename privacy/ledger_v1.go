@@ -11,10 +11,10 @@ import (
 )
 
 // Ledger format version 1 (a JSON map of scopes with a plain SHA-256
-// checksum) is read only to migrate it: CreateFileLedger (budget --init)
+// checksum) is read only to migrate it: CreateFileLedger
 // turns a version 1 file whose checksum and sums verify into a version 2
 // hash chain with the same scopes and charges. The checksum of version 1
-// was forgeable, so the operator who runs budget --init vouches for it.
+// was forgeable, so the operator who calls CreateFileLedger vouches for it.
 type ledgerFileV1 struct {
 	Format     string                    `json:"format"`
 	Version    int                       `json:"version"`

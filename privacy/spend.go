@@ -16,7 +16,7 @@ import (
 //     charge costs ρ (a pure ε-DP answer PureRho(ε)) and Σρ ≤ ρ_max =
 //     CKSRho(ε_b, δ_b). A zCDP filter is valid under fully adaptive choice of
 //     the costs (Feldman & Zrnic 2021, Rényi filter; Whitehouse et al. 2023).
-//  2. A budget with a share ε_A > 0, fixed at budget --init: two filters run
+//  2. A budget with a share ε_A > 0, fixed when the scope is created: two filters run
 //     concurrently. Answers: Σε ≤ ε_A (a pure-DP filter, Rogers et al. 2016);
 //     Gaussian releases: Σρ_G ≤ ρ_max = CKSRho(ε_b − ε_A, δ_b) (a zCDP
 //     filter, converted by CKS20). Concurrent composition of an ε_A-DP and an

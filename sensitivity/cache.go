@@ -7,7 +7,7 @@ import (
 )
 
 // Cache is a certificate file reused from one release to the next
-// (release --sensitivity-cache): Load returns its Δ2 only while the
+// (a release's sensitivity cache): Load returns its Δ2 only while the
 // certificate is authentic, made by this build, and verifies against the
 // graph and τ at hand; Store replaces it after Δ2 was computed afresh.
 // What to do when Load fails (compute, log) is the caller's policy.

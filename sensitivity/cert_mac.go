@@ -8,10 +8,10 @@ import (
 	"github.com/graphcloak/graphcloak/internal/jsonmac"
 )
 
-// Certificates (sensitivity --save, release --sensitivity-cache) are
+// Certificates (SaveCertificate, a release's sensitivity cache) are
 // stored facts a release trusts instead of computing Δ2: a certificate
 // with Δ2 halved would release with half the noise the guarantee needs.
-// With a ledger key (--ledger-key) a certificate carries
+// With a MAC key (the ledger key) a certificate carries
 //
 //	mac = HMAC-SHA256(K_cert, JSON(certificate without mac)),
 //	K_cert = HMAC-SHA256(ledger key, "graphcloak/certificate-mac/v1")

@@ -3,7 +3,7 @@ package sensitivity
 import "github.com/graphcloak/graphcloak/errkind"
 
 // Kinds of this package's errors (package errkind): what a caller can do
-// about them, mapped to exit codes by the command in one place.
+// about them, which a command maps to its outcomes in one place.
 
 func (*ParamError) Kind() errkind.Kind               { return errkind.BadInput }
 func (*PairError) Kind() errkind.Kind                { return errkind.BadInput }

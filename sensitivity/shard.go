@@ -207,8 +207,7 @@ func GraphShard(g *laplacian.Graph, tau, alpha float64, opt Options, index, coun
 // PartialKind names the file format of a partial certificate.
 const PartialKind = "graphcloak.sensitivity-partial-certificate"
 
-// PartialCertificate is a Partial as stored (sensitivity --shard i/N
-// --save): what MergePartials needs and what it checks, on the graph's
+// PartialCertificate is a Partial as stored (SavePartialCertificate, one shard i of N): what MergePartials needs and what it checks, on the graph's
 // fingerprint, τ, α and software version, like a Certificate. It is not
 // a certificate: release refuses it (its kind differs).
 type PartialCertificate struct {
