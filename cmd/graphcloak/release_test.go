@@ -44,7 +44,7 @@ func runPipelineCLI(t *testing.T, ctx context.Context, stdin io.Reader, args ...
 	}
 	err := root.ExecuteContext(ctx)
 	if err != nil {
-		fmt.Fprintln(&errb, "graphcloak:", err)
+		fmt.Fprintln(&errb, "graphcloak:", flagText(err)) // naming flags, as errorMessage does
 	}
 	return out.String(), errb.String(), exitCode(err)
 }
