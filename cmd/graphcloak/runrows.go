@@ -19,9 +19,17 @@ type runRow struct {
 	Sigma   float64 `json:"sigma,omitempty"`
 	Rho     float64 `json:"rho,omitempty"`
 	// RhoRemaining is the scope's zCDP budget left after a release.
-	RhoRemaining   *float64  `json:"rhoRemaining,omitempty"`
-	TopCommunity   string    `json:"topCommunity,omitempty"`
-	TopProbability float64   `json:"topProbability,omitempty"`
+	RhoRemaining   *float64 `json:"rhoRemaining,omitempty"`
+	TopCommunity   string   `json:"topCommunity,omitempty"`
+	TopProbability float64  `json:"topProbability,omitempty"`
+	// NoiseDominated is a localisation's verdict as its run recorded it
+	// (true: noise, not a finding; false: an answer; nil: no verdict, as
+	// for a release), NoiseReason its sentence when noise.
+	NoiseDominated *bool  `json:"noiseDominated,omitempty"`
+	NoiseReason    string `json:"noiseReason,omitempty"`
+	// Chance is a guess's probability of naming the source community
+	// (1/communities) of a localisation.
+	Chance         float64   `json:"chance,omitempty"`
 	StartedAt      time.Time `json:"startedAt"`
 	DurationMillis int64     `json:"durationMillis,omitempty"`
 	SupersededBy   string    `json:"supersededBy,omitempty"`
@@ -45,6 +53,15 @@ func runRowOf(r *connector.RunRecord, now time.Time) runRow {
 	}
 	if p, ok := r.Extra["topProbability"].(float64); ok {
 		row.TopProbability = p
+	}
+	if k, ok := r.Extra["communityCount"].(int64); ok && k > 0 {
+		row.Chance = 1 / float64(k)
+	}
+	if noise, ok := r.Parameters["noiseDominated"].(bool); ok {
+		row.NoiseDominated = &noise
+		if reason, _ := r.Parameters["noiseReason"].(string); noise {
+			row.NoiseReason = reason
+		}
 	}
 	return row
 }

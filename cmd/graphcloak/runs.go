@@ -27,7 +27,8 @@ func newRunsCmd(g *globalOptions) *cobra.Command {
 		Short: "The history of releases and localisations recorded in Neo4j",
 		Long: `List the run records graphcloak keeps in Neo4j (:GraphcloakRun), newest first:
 status, scope and epoch, σ and ρ of releases, the top community and its
-probability of localisations, and the duration. Read top to bottom, the TOP
+probability of localisations with their verdict (VERDICT: noise — not a
+finding — or answer), and the duration. Read top to bottom, the TOP
 COMMUNITY column shows how the likely source community changed over time.
 A run still marked running whose lease has expired is shown as expired; the
 next release or locate marks it abandoned. 'runs prune' deletes old records.
@@ -92,10 +93,15 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 			Runs []runRow `json:"runs"`
 		}{rows})
 	}
+	return writeRunsTable(out, rows)
+}
+
+// writeRunsTable prints rows as runs' table.
+func writeRunsTable(out io.Writer, rows []runRow) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "STARTED (UTC)\tCOMMAND\tSTATUS\tSCOPE\tEPOCH\tSIGMA\tRHO\tRHO LEFT\tTOP COMMUNITY\tP\tDURATION\tRUN")
+	fmt.Fprintln(tw, "STARTED (UTC)\tCOMMAND\tSTATUS\tSCOPE\tEPOCH\tSIGMA\tRHO\tRHO LEFT\tTOP COMMUNITY\tP\tVERDICT\tDURATION\tRUN")
 	for _, r := range rows {
-		sigma, rho, left, top, p, dur := "", "", "", "", "", ""
+		sigma, rho, left, top, p, verdict, dur := "", "", "", "", "", "", ""
 		if r.RhoRemaining != nil {
 			left = fmt.Sprintf("%.4g", *r.RhoRemaining)
 		}
@@ -108,11 +114,17 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 		if r.TopCommunity != "" {
 			top, p = r.TopCommunity, fmt.Sprintf("%.3f", r.TopProbability)
 		}
+		if r.NoiseDominated != nil {
+			verdict = "answer"
+			if *r.NoiseDominated {
+				verdict = "noise"
+			}
+		}
 		if r.DurationMillis > 0 {
 			dur = (time.Duration(r.DurationMillis) * time.Millisecond).String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.Format("2006-01-02 15:04:05"),
-			r.Command, r.Status, r.Scope, r.Epoch, sigma, rho, left, top, p, dur, r.RunID)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.Format("2006-01-02 15:04:05"),
+			r.Command, r.Status, r.Scope, r.Epoch, sigma, rho, left, top, p, verdict, dur, r.RunID)
 	}
 	return tw.Flush()
 }
