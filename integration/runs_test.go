@@ -137,3 +137,74 @@ func validateSchema(t *testing.T, name, doc string) {
 		t.Errorf("%s output does not match its schema: %v\n%s", name, err, doc)
 	}
 }
+
+// A localisation's verdict, written on its run record in Neo4j, is the
+// one runs shows: noiseDominated and noiseReason in JSON as locate printed
+// them, and the VERDICT column of the table.
+func TestRunsShowLocateVerdict(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := sbmFixture(t, []int{20, 20}, 0.3, 0.02, 7)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	r := runCLI(t, s.Password, e.releaseArgs("epoch-v")...)
+	if r.Code != 0 {
+		t.Fatalf("release: exit %d: %s", r.Code, r.Stderr)
+	}
+	var rel struct {
+		RunID string `json:"runId"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &rel); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, s.Password, e.locateArgs(rel.RunID)...)
+	if r.Code != 0 {
+		t.Fatalf("locate: exit %d: %s", r.Code, r.Stderr)
+	}
+	var loc struct {
+		NoiseDominated bool   `json:"noiseDominated"`
+		NoiseReason    string `json:"noiseReason"`
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &loc); err != nil {
+		t.Fatal(err)
+	}
+	conn := []string{"--uri", s.URI, "--user", s.User, "--database", "neo4j", "--scope", e.scope}
+	r = runCLI(t, s.Password, append([]string{"runs", "-o", "json"}, conn...)...)
+	if r.Code != 0 {
+		t.Fatalf("runs: exit %d: %s", r.Code, r.Stderr)
+	}
+	validateSchema(t, "runs", r.Stdout)
+	var out struct {
+		Runs []struct {
+			Command        string
+			NoiseDominated *bool
+			NoiseReason    string
+			Chance         float64
+		}
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Runs) != 2 || out.Runs[0].Command != "locate" {
+		t.Fatalf("runs: %s", r.Stdout)
+	}
+	got := out.Runs[0]
+	if got.NoiseDominated == nil || *got.NoiseDominated != loc.NoiseDominated || got.NoiseReason != loc.NoiseReason {
+		t.Errorf("runs shows the localisation's verdict as %v %q, locate printed %v %q", got.NoiseDominated, got.NoiseReason, loc.NoiseDominated, loc.NoiseReason)
+	}
+	if !(got.Chance > 0 && got.Chance < 1) {
+		t.Errorf("runs: chance %v, want 1/communities", got.Chance)
+	}
+	if out.Runs[1].NoiseDominated != nil {
+		t.Errorf("runs: the release has a verdict (%v), want none", *out.Runs[1].NoiseDominated)
+	}
+	want := "answer"
+	if loc.NoiseDominated {
+		want = "noise"
+	}
+	r = runCLI(t, s.Password, append([]string{"runs"}, conn...)...)
+	lines := strings.Split(r.Stdout, "\n")
+	if r.Code != 0 || len(lines) < 2 || !strings.Contains(lines[0], "VERDICT") || !strings.Contains(lines[1], " "+want+" ") {
+		t.Errorf("runs table: exit %d, want VERDICT %s on the locate row:\n%s", r.Code, want, r.Stdout)
+	}
+}
