@@ -71,7 +71,7 @@ type AnswerResult struct {
 	// ExactSource is true when the readings were certified to be one
 	// source's diffusion at τ (any mass, any constant background, within
 	// the fit tolerance): the guarantee covers the source. False only with
-	// --on-mismatch rr, when Mismatch says why and the answer is
+	// OnMismatch = MismatchRandomizedResponse, when Mismatch says why and the answer is
 	// randomized response.
 	ExactSource bool   `json:"exactSource"`
 	Mismatch    string `json:"mismatch,omitempty"`

@@ -67,8 +67,8 @@ type AnswerCertificate struct {
 	MAC string `json:"mac,omitempty"`
 }
 
-// AnswerCache is a stored answer model at Path (locate --private-answer
-// --answer-cache, serve): trusted only when its MAC verifies under MACKey
+// AnswerCache is a stored answer model at Path (a private answer's cache,
+// in a command or a scheduled service): trusted only when its MAC verifies under MACKey
 // (when set) and it was made by Software on the same graph, τ and T.
 type AnswerCache struct {
 	Path     string // "" keeps no file (the memo only)

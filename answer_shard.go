@@ -11,12 +11,12 @@ import (
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
-// The answer audit in shards (graphcloak audit --shard i/N): each process
+// The answer audit in shards (shard i of N): each process
 // runs the certifier's pass over its share of the sources and writes a
 // part; MergeAnswerParts checks that the parts are every shard of one
 // pass — one graph, τ, fit tolerance, action and version — exactly once,
 // and gives the certificate one process would (the same norms and
-// classes), which --answer-cache then reuses.
+// classes), which AnswerCache then reuses.
 
 // AnswerPartKind names the file format of one shard of the answer audit.
 const AnswerPartKind = "graphcloak.answer-certificate-part"

@@ -14,8 +14,8 @@ import (
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
-// AnswerSpec is one private answer as asked for (locate --private-answer,
-// a slot of serve --private-answer), after the command has parsed its
+// AnswerSpec is one private answer as asked for (a command's, or one
+// slot of a scheduled service), after the command has parsed its
 // flags and read its local files (the noise key): the graph, the
 // parameters, and the ledger scope and epoch that pay for it.
 type AnswerSpec struct {
@@ -89,11 +89,11 @@ func (s *AnswerSpec) runRecord() connector.RunRecord {
 			"tau": s.Tau, "alpha": s.Alpha, "answerCap": s.Cap, "fitTolerance": s.FitTolerance, "onMismatch": s.OnMismatch}}
 }
 
-// AnswerSummary is what a private answer did: the output of locate
-// --private-answer (-o json, docs/schemas/locate-private-answer).
+// AnswerSummary is what a private answer did: the output of a private
+// answer (its JSON: docs/schemas/locate-private-answer).
 type AnswerSummary struct {
 	RunID string `json:"runId,omitempty"`
-	// DryRun: the plan only (--dry-run): Calibration is what the answer
+	// DryRun: the plan only (a dry run): Calibration is what the answer
 	// would use and charge (its ρ), Balance the scope's before it; no
 	// Answer.
 	DryRun            bool                       `json:"dryRun"`
