@@ -33,6 +33,10 @@ type AnswerModel struct {
 	Names []string
 	// quotient is the class graph (nil when every class is one node).
 	quotient *laplacian.Graph
+	// audits remembers Audit's results by calibration (deterministic in
+	// the model and the calibration).
+	mu     sync.Mutex
+	audits map[privacy.AnswerCalibration]AnswerAudit
 }
 
 // NewAnswerModel certifies τ on g (recovery.NewCertifier with opt: the
@@ -165,6 +169,26 @@ const auditSlack = 1e-9
 // largest log-ratio over outputs, on GOMAXPROCS goroutines. It passes when
 // every source was fitted to its class and the loss is ≤ ε/⌈α⌉.
 func (m *AnswerModel) Audit(ctx context.Context, cal privacy.AnswerCalibration) (*AnswerAudit, error) {
+	m.mu.Lock()
+	a, ok := m.audits[cal]
+	m.mu.Unlock()
+	if ok {
+		return &a, nil
+	}
+	audit, err := m.audit(ctx, cal)
+	if err == nil {
+		m.mu.Lock()
+		if m.audits == nil {
+			m.audits = map[privacy.AnswerCalibration]AnswerAudit{}
+		}
+		m.audits[cal] = *audit
+		m.mu.Unlock()
+	}
+	return audit, err
+}
+
+// audit is Audit without the memory.
+func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) (*AnswerAudit, error) {
 	sc := m.Classes
 	a := &AnswerAudit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), MaxBackground: m.Certifier.MaxBackground(), SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
 		Misplaced: sc.Misplaced, SourcesRefitted: sc.SourcesRefitted, RefitFailures: sc.RefitFailures, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
