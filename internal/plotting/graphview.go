@@ -7,6 +7,11 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	xfont "golang.org/x/image/font"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
 )
 
 // GraphView is what a graph picture shows: the graph's edges, a partition
@@ -426,13 +431,149 @@ func buildScene(v GraphView) (*scene, error) {
 	if ring != "" {
 		caption += " · black ring: " + ring
 	}
-	s.texts = append(s.texts, newText(s.w/2, s.h-24, 14, v.Title, "middle", true),
-		newText(s.w/2, 18, 10, caption, "middle", false))
-	if v.Verdict != "" {
-		s.texts = append(s.texts, newText(s.w/2, s.h-44, 12, v.Verdict, "middle", true))
-		s.texts[len(s.texts)-1].colour = color.NRGBA{178, 24, 43, 255}
-	}
+	s.fitLegend()
+	s.addHeadAndCaption(v.Title, v.Verdict, caption, margin, bottom, top)
 	return s, nil
+}
+
+// Line heights of the title, the verdict and the caption (points).
+const titleSize, titleLead, verdictSize, verdictLead, captionSize, captionLead = 14.0, 17.0, 12.0, 15.0, 10.0, 13.0
+
+// addHeadAndCaption writes the title and the verdict (red) above the
+// drawing and the caption below it, each wrapped to the picture's width
+// less margin on either side (the caption between its " · " parts where it
+// can), and makes room for their lines: the picture grows at the top, and
+// at the bottom, by what they need beyond top and bottom points.
+func (s *scene) addHeadAndCaption(title, verdict, caption string, margin, bottom, top float64) {
+	maxW := s.w - 2*margin
+	tl, ts := fitText(title, titleSize, true, maxW, " ")
+	vl, vs := fitText(verdict, verdictSize, true, maxW, " ")
+	cl, cs := fitText(caption, captionSize, false, maxW, " · ")
+	// The head: the first title line's baseline 24 points below the top,
+	// the verdict 20 below the title's last line; 18 points under it.
+	head := 24 + float64(max(len(tl)-1, 0))*titleLead
+	if len(vl) > 0 {
+		head += 20 + float64(len(vl)-1)*verdictLead
+	}
+	s.h += math.Max(0, head+18-top)
+	// The foot: the caption's last baseline 18 points above the bottom.
+	foot := 18 + float64(max(len(cl)-1, 0))*captionLead + captionSize + 8
+	if extra := foot - bottom; extra > 0 {
+		s.shift(extra)
+	}
+	y := s.h - 24
+	for _, l := range tl {
+		s.texts = append(s.texts, newText(s.w/2, y, ts, l, "middle", true))
+		y -= titleLead
+	}
+	y += titleLead - 20
+	for _, l := range vl {
+		t := newText(s.w/2, y, vs, l, "middle", true)
+		t.colour = color.NRGBA{178, 24, 43, 255}
+		s.texts = append(s.texts, t)
+		y -= verdictLead
+	}
+	for i, l := range cl {
+		s.texts = append(s.texts, newText(s.w/2, 18+float64(len(cl)-1-i)*captionLead, cs, l, "middle", false))
+	}
+}
+
+// shift moves everything drawn up by dy points and makes the picture as
+// much taller.
+func (s *scene) shift(dy float64) {
+	for i := range s.lines {
+		s.lines[i].y1 += dy
+		s.lines[i].y2 += dy
+	}
+	for i := range s.discs {
+		s.discs[i].y += dy
+	}
+	for i := range s.legend {
+		s.legend[i].y += dy
+	}
+	for i := range s.texts {
+		s.texts[i].y += dy
+	}
+	s.h += dy
+}
+
+// fitLegend shrinks a left-aligned text (the legend's) that would run
+// past the picture's right edge until it fits.
+func (s *scene) fitLegend() {
+	for i, t := range s.texts {
+		if t.anchor != "start" {
+			continue
+		}
+		if w := textWidth(t.text, t.size, t.bold); t.x+w > s.w-4 && w > 0 {
+			s.texts[i].size = math.Max(5, t.size*(s.w-4-t.x)/w)
+		}
+	}
+}
+
+// textFont is the face a picture's text is drawn in (PNG, PDF) and
+// measured with: Liberation Sans, metric-compatible with the sans-serif
+// the SVG names.
+func textFont(size float64, bold bool) font.Font {
+	f := font.Font{Typeface: "Liberation", Variant: "Sans", Size: vg.Length(size)}
+	if bold {
+		f.Weight = xfont.WeightBold
+	}
+	return f
+}
+
+// textWidth is the width of text in points, with a tenth to spare for a
+// browser's sans-serif wider than Liberation Sans.
+func textWidth(text string, size float64, bold bool) float64 {
+	w, _, _ := plot.DefaultTextHandler.Box(text, textFont(size, bold))
+	return 1.1 * float64(w)
+}
+
+// fitText breaks text into lines no wider than maxW at size: parts
+// between sep packed greedily, a part too wide alone broken between
+// words; when one word is wider than maxW, the size shrinks until it
+// fits. It returns the lines and the size ("" gives none).
+func fitText(text string, size float64, bold bool, maxW float64, sep string) ([]string, float64) {
+	if strings.TrimSpace(text) == "" {
+		return nil, size
+	}
+	for _, w := range strings.Fields(text) {
+		if ww := textWidth(w, size, bold); ww > maxW {
+			size = math.Max(5, size*maxW/ww)
+		}
+	}
+	var lines []string
+	pack := func(parts []string, joint string) {
+		cur := ""
+		for _, p := range parts {
+			switch {
+			case cur == "":
+				cur = p
+			case textWidth(cur+joint+p, size, bold) <= maxW:
+				cur += joint + p
+			default:
+				lines = append(lines, cur)
+				cur = p
+			}
+		}
+		if cur != "" {
+			lines = append(lines, cur)
+		}
+	}
+	var parts []string
+	for _, p := range strings.Split(text, sep) {
+		if textWidth(p, size, bold) <= maxW {
+			parts = append(parts, p)
+			continue
+		}
+		// Too wide alone: its own lines, broken between words.
+		if len(parts) > 0 {
+			pack(parts, sep)
+			parts = nil
+		}
+		pack(strings.Fields(p), " ")
+	}
+	pack(parts, sep)
+	return lines, size
 }
 
 // addLegend draws the colour scale and the marker key at x, between y0

@@ -109,7 +109,7 @@ func (s *scene) writeSVG(w io.Writer) error {
 		if t.colour.A > 0 {
 			fill = rgba(t.colour)
 		}
-		fmt.Fprintf(&b, `<text x="%.2f" y="%.2f" font-size="%.0f" text-anchor="%s" font-weight="%s" fill="%s">%s</text>`+"\n",
+		fmt.Fprintf(&b, `<text x="%.2f" y="%.2f" font-size="%.1f" text-anchor="%s" font-weight="%s" fill="%s">%s</text>`+"\n",
 			t.x, y(t.y), t.size, t.anchor, weight, fill, html.EscapeString(t.text))
 	}
 	b.WriteString("</svg>\n")
@@ -141,11 +141,10 @@ func (s *scene) draw(c vg.Canvas) {
 		}
 	}
 	for _, t := range s.texts {
-		font := plot.DefaultFont
-		if t.bold {
-			font.Weight = 700
-		}
-		font.Size = vg.Length(t.size)
+		// vgpdf registers a face under its name alone and then asks for
+		// it with style "B": bold text is drawn regular in a PDF.
+		_, pdf := c.(*vgpdf.Canvas)
+		font := textFont(t.size, t.bold && !pdf)
 		align := draw.XLeft
 		switch t.anchor {
 		case "middle":
