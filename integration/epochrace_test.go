@@ -96,7 +96,7 @@ func TestConcurrentEpochRaces(t *testing.T) {
 	e.eps = 0.1 // room for many epochs in the scope's ε = 10
 	t.Cleanup(func() { deleteScopeRuns(t, d, e.scope) })
 	races, racers := envInt("GRAPHCLOAK_EPOCH_RACES", 2), envInt("GRAPHCLOAK_EPOCH_RACERS", 6)
-	codes, waited := map[int]int{}, 0
+	codes, waitedEpoch, waitedScope := map[int]int{}, 0, 0
 	for race := range races {
 		epoch := fmt.Sprintf("race-%d", race)
 		procs := make([]*releaseProc, racers)
@@ -104,14 +104,17 @@ func TestConcurrentEpochRaces(t *testing.T) {
 			if i > 0 {
 				time.Sleep(time.Duration(rand.IntN(300)) * time.Millisecond)
 			}
-			procs[i] = startRelease(t, e, e.releaseArgs(epoch, "--wait", "5m"))
+			procs[i] = startRelease(t, e, e.releaseArgs(epoch, "--wait", "5m", "--log-level", "info"))
 		}
 		published := 0
 		for i, p := range procs {
 			r := p.wait(t, 10*time.Minute)
 			codes[r.Code]++
-			if strings.Contains(r.Stderr, "waiting for") {
-				waited++
+			switch {
+			case strings.Contains(r.Stderr, "waiting for the release of this epoch"):
+				waitedEpoch++ // found a run of the epoch running (perhaps charged): waited for its outcome
+			case strings.Contains(r.Stderr, "waiting for another release of the scope"):
+				waitedScope++
 			}
 			if r.Code != 0 {
 				t.Errorf("%s: release %d of %d exited %d:\n%s", epoch, i+1, racers, r.Code, r.Stderr)
@@ -129,7 +132,8 @@ func TestConcurrentEpochRaces(t *testing.T) {
 			t.Errorf("%s: %d charges, %d of %d releases published; want one each", epoch, n, published, racers)
 		}
 	}
-	t.Logf("%d races of %d releases: exit codes %v; %d releases waited for another run", races, racers, codes, waited)
+	t.Logf("%d races of %d releases: exit codes %v; %d releases waited for a running run of their epoch, %d for another run of the scope",
+		races, racers, codes, waitedEpoch, waitedScope)
 }
 
 // pausedHolder starts a release of epoch and stops it (SIGSTOP) right
