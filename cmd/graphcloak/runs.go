@@ -44,7 +44,7 @@ it, every scope's, as budget shows every scope.`,
 	f := cmd.Flags()
 	f.IntVar(&opts.last, "last", 20, "show the newest N runs (0: all)")
 	config.AddFlags(f, "scope") // as budget: given, one scope; else every scope
-	f.StringVar(&opts.plot, "plot", "", "draw the top community's probability over time to this image file (.png, .svg, .pdf)")
+	f.StringVar(&opts.plot, "plot", "", "draw the top community's probability over time to this image file (.png, .svg, .pdf); noise verdicts crossed, chance dashed")
 	config.AddFlags(f, config.ConnectionFlags...) // no graph is read: no projection flags
 	cmd.AddCommand(newRunsPruneCmd(g))
 	return cmd
@@ -199,12 +199,14 @@ func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) er
 	return nil
 }
 
-// plotHistory draws the localisations among rows (oldest first).
+// plotHistory draws the localisations among rows (oldest first), those
+// whose verdict was noise marked, with chance.
 func plotHistory(opts *runsOptions, rows []runRow) error {
 	var pts []plotting.HistoryPoint
 	for i := len(rows) - 1; i >= 0; i-- {
 		if r := rows[i]; r.TopCommunity != "" {
-			pts = append(pts, plotting.HistoryPoint{At: r.StartedAt, Label: r.Epoch, Community: r.TopCommunity, Probability: r.TopProbability})
+			pts = append(pts, plotting.HistoryPoint{At: r.StartedAt, Label: r.Epoch, Community: r.TopCommunity, Probability: r.TopProbability,
+				Noise: r.NoiseDominated != nil && *r.NoiseDominated, Chance: r.Chance})
 		}
 	}
 	if len(pts) == 0 {

@@ -36,3 +36,38 @@ func TestHistoryTimeAxisReadable(t *testing.T) {
 		t.Errorf("%d time tick labels for 48 runs, want between 3 and 10", ticks)
 	}
 }
+
+// Localisations flagged as noise are marked, and chance — a guess's
+// probability, 1/communities — is drawn: the legend names both, and
+// neither when no run was flagged and no chance is known.
+func TestHistoryMarksNoiseAndChance(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC)
+	var pts []HistoryPoint
+	for h := 0; h < 6; h++ {
+		at := t0.Add(time.Duration(h) * time.Hour)
+		pts = append(pts, HistoryPoint{At: at, Label: at.Format("2006-01-02T15:04Z"), Community: "7", Probability: 0.3 + 0.1*float64(h),
+			Noise: h < 2, Chance: 0.25})
+	}
+	dir := t.TempDir()
+	svg := filepath.Join(dir, "h.svg")
+	if err := TopCommunityHistory(svg, "history", pts); err != nil {
+		t.Fatal(err)
+	}
+	doc := svgtest.Read(t, svg)
+	if !doc.HasText("not a finding") {
+		t.Errorf("no legend for the runs flagged as noise: %q", doc.Texts)
+	}
+	if !doc.HasText("chance") {
+		t.Errorf("no legend for chance: %q", doc.Texts)
+	}
+	for i := range pts {
+		pts[i].Noise, pts[i].Chance = false, 0
+	}
+	if err := TopCommunityHistory(svg, "history", pts); err != nil {
+		t.Fatal(err)
+	}
+	doc = svgtest.Read(t, svg)
+	if doc.HasText("not a finding") || doc.HasText("chance") {
+		t.Errorf("a noise or chance legend with no run flagged and no chance known: %q", doc.Texts)
+	}
+}
