@@ -132,3 +132,28 @@ func TestGraphPicturePNGVerdictNotClipped(t *testing.T) {
 		t.Errorf("%d verdict-red pixels within %d px of the left or right edge of a %d px wide picture: the verdict is clipped", clipped, edge, b.Dx())
 	}
 }
+
+// The caption under a row of plots (Figure 2's, one panel 11 cm wide)
+// fits the picture: every line of it, measured with the font's metrics,
+// is no wider than the picture, and all of it is there.
+func TestAlignedRowCaptionFits(t *testing.T) {
+	caption := "Δ2 of the 1-D heat kernel (certified), with the paper's rates (red, dashed) and the derived ones"
+	path := filepath.Join(t.TempDir(), "ll.svg")
+	pn := LogLogPanel{Title: "Δ2 against m", XLabel: "m", YLabel: "Δ2", X: []float64{10, 100, 1000}, Y: []float64{3, 9, 28}}
+	if err := LogLogPanels(path, caption, []LogLogPanel{pn}); err != nil {
+		t.Fatal(err)
+	}
+	width := float64(11 * vg.Centimeter)
+	var parts []string
+	for _, tx := range svgtest.Read(t, path).Texts {
+		if len(tx) > 8 && strings.Contains(caption, tx) {
+			parts = append(parts, tx)
+			if w := textExtent(tx, 9, false); w > width {
+				t.Errorf("caption line %q is %.0f pt wide, the picture %.0f pt", tx, w, width)
+			}
+		}
+	}
+	if strings.Join(parts, " ") != caption {
+		t.Errorf("caption lines %q, want all of %q", parts, caption)
+	}
+}

@@ -149,7 +149,8 @@ func dodge(pn RatePanel, j int, x, lo, hi float64) float64 {
 	return x + off*(hi-lo)
 }
 
-// alignedRow writes plots side by side with a caption line below them.
+// alignedRow writes plots side by side with a caption below them, wrapped
+// to fit.
 func alignedRow(path, caption string, row []*plot.Plot) error {
 	const panelW, h = 11 * vg.Centimeter, 9 * vg.Centimeter
 	w := panelW * vg.Length(len(row))
@@ -158,17 +159,22 @@ func alignedRow(path, caption string, row []*plot.Plot) error {
 		return err
 	}
 	dc := draw.New(c)
-	top := draw.Crop(dc, 0, 0, vg.Centimeter, 0) // room for the caption below
+	// The caption wrapped to the picture's width (fitText), with room
+	// below the plots for its lines.
+	const captionSize, lead = 9.0, 11.0
+	lines, size := fitText(caption, captionSize, false, float64(w)-2*float64(vg.Millimeter*4), " · ")
+	room := max(vg.Centimeter, vg.Points(lead*float64(len(lines)))+vg.Millimeter*3)
+	top := draw.Crop(dc, 0, 0, room, 0)
 	tiles := draw.Tiles{Rows: 1, Cols: len(row), PadX: vg.Millimeter * 4, PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2}
 	canvases := plot.Align([][]*plot.Plot{row}, tiles, top)
 	for i, p := range row {
 		p.Draw(canvases[0][i])
 	}
-	if caption != "" {
-		font := plot.DefaultFont
-		font.Size = vg.Points(9)
-		sty := draw.TextStyle{Color: color.Black, Font: font, Handler: plot.DefaultTextHandler, XAlign: draw.XCenter}
-		dc.FillText(sty, vg.Point{X: w / 2, Y: vg.Millimeter * 2}, caption)
+	font := plot.DefaultFont
+	font.Size = vg.Points(size)
+	sty := draw.TextStyle{Color: color.Black, Font: font, Handler: plot.DefaultTextHandler, XAlign: draw.XCenter}
+	for i, l := range lines {
+		dc.FillText(sty, vg.Point{X: w / 2, Y: vg.Millimeter*2 + vg.Points(lead*float64(len(lines)-1-i))}, l)
 	}
 	return writeCanvas(c, path)
 }
