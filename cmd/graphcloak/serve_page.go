@@ -192,7 +192,18 @@ func projectionName(cfg *config.Config) string {
 }
 
 var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
-	"pct":  func(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" },
+	"pct": func(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" },
+	// verdict is a localisation's verdict as its run recorded it: "noise",
+	// "answer", or "" (a release, or a run before verdicts were recorded).
+	"verdict": func(r runRow) string {
+		switch {
+		case r.NoiseDominated == nil:
+			return ""
+		case *r.NoiseDominated:
+			return "noise"
+		}
+		return "answer"
+	},
 	"num":  func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) },
 	"time": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") },
 	"ms":   func(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() },
@@ -256,8 +267,8 @@ th { border-bottom: 1px solid #999; }
 <h2>Last runs</h2>
 {{if .RunsError}}<p class="error">runs unknown: {{.RunsError}}</p>
 {{else if .Runs}}<table id="runs">
-<tr><th>started (UTC)</th><th>command</th><th>status</th><th>epoch</th><th>σ</th><th>ρ left</th><th>top community</th><th>P</th><th>duration</th><th>run</th></tr>
-{{range .Runs}}<tr><td>{{time .StartedAt}}</td><td>{{.Command}}</td><td>{{.Status}}</td><td>{{.Epoch}}</td><td>{{if .Sigma}}{{num .Sigma}}{{end}}</td><td>{{with .RhoRemaining}}{{num .}}{{end}}</td><td>{{.TopCommunity}}</td><td>{{if .TopCommunity}}{{pct .TopProbability}}{{end}}</td><td>{{if .DurationMillis}}{{ms .DurationMillis}}{{end}}</td><td>{{.RunID}}</td></tr>
+<tr><th>started (UTC)</th><th>command</th><th>status</th><th>epoch</th><th>σ</th><th>ρ left</th><th>top community</th><th>P</th><th>verdict</th><th>duration</th><th>run</th></tr>
+{{range .Runs}}<tr><td>{{time .StartedAt}}</td><td>{{.Command}}</td><td>{{.Status}}</td><td>{{.Epoch}}</td><td>{{if .Sigma}}{{num .Sigma}}{{end}}</td><td>{{with .RhoRemaining}}{{num .}}{{end}}</td><td>{{.TopCommunity}}</td><td>{{if .TopCommunity}}{{pct .TopProbability}}{{end}}</td><td>{{with verdict .}}{{if eq . "noise"}}<span class="verdict">noise</span>{{else}}{{.}}{{end}}{{end}}</td><td>{{if .DurationMillis}}{{ms .DurationMillis}}{{end}}</td><td>{{.RunID}}</td></tr>
 {{end}}</table>
 {{else}}<p>no runs recorded for this scope yet</p>{{end}}
 </body>

@@ -96,3 +96,26 @@ func TestOperatorPagePrivateAnswer(t *testing.T) {
 		}
 	}
 }
+
+// The page's run table shows each localisation's recorded verdict.
+func TestOperatorPageRunsVerdict(t *testing.T) {
+	yes, no := true, false
+	d := pageData{Scope: "s", Runs: []runRow{{RunID: "run-noise", Command: "locate", NoiseDominated: &yes},
+		{RunID: "run-answer", Command: "locate", NoiseDominated: &no}, {RunID: "run-release", Command: "release"}}}
+	var b strings.Builder
+	if err := pageTemplate.Execute(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	body := b.String()
+	row := func(id string) string {
+		i := strings.Index(body, id)
+		if i < 0 {
+			t.Fatalf("no row %s", id)
+		}
+		return body[strings.LastIndex(body[:i], "<tr>"):i]
+	}
+	if !strings.Contains(row("run-noise"), `<span class="verdict">noise</span>`) || !strings.Contains(row("run-answer"), "<td>answer</td>") ||
+		strings.Contains(row("run-release"), "noise") || strings.Contains(row("run-release"), "answer") {
+		t.Fatalf("verdicts not in the run table:\n%s", body)
+	}
+}
