@@ -69,7 +69,15 @@ func main() {
 	cypher := flag.Bool("cypher", false, "pull with Cypher queries even where the server has graphcloak's plugin (graphcloak.read)")
 	pulls := flag.Int("pulls", 1, "pull this many times (the first warms the server's JIT); pullSeconds is the median")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the pull and write-back here")
+	exec := flag.Bool("exec", false, "run the arguments as Cypher statements, one auto-commit transaction each, printing each one's seconds and first record (load.sh), and measure nothing else")
 	flag.Parse()
+	if *exec {
+		if err := execStatements(flag.Args()); err != nil {
+			fmt.Fprintln(os.Stderr, "bench/neo4j:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
