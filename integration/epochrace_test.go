@@ -231,8 +231,20 @@ func TestEpochChargedByDeadHolder(t *testing.T) {
 	for i := range racers {
 		racers[i] = startRelease(t, e, e.releaseArgs(epoch, "--wait", "5m"))
 	}
+	results := make([]cliResult, len(racers))
 	for i, p := range racers {
-		r := p.wait(t, 5*time.Minute)
+		results[i] = p.wait(t, 5*time.Minute)
+	}
+	// The stop can land while the holder's store is in flight: its values
+	// are then stored after all, and the waiters rightly resume them (no
+	// new charge) — a different case, not this test's.
+	stored := query(t, d, "MATCH (r:GraphcloakRun {runId: $id}) RETURN coalesce(r.valuesStored, false)", map[string]any{"id": holderID})
+	if len(stored) == 1 && stored[0].Values[0] == true {
+		_ = holder.cmd.Process.Signal(syscall.SIGCONT)
+		holder.wait(t, 5*time.Minute)
+		t.Skip("the holder's values were stored as it was stopped: resumed by the waiters, as they should")
+	}
+	for i, r := range results {
 		if r.Code != 7 || !strings.Contains(r.Stderr, holderID) {
 			t.Errorf("release %d: exit %d; want 7 naming the dead holder %s\n%s", i, r.Code, holderID, r.Stderr)
 		}
