@@ -81,10 +81,7 @@ func TestGraphPictureTextsFit(t *testing.T) {
 	if err := GraphPicture(svg, v); err != nil {
 		t.Fatal(err)
 	}
-	var all []string
-	for _, tx := range svgtest.Read(t, svg).Texts {
-		all = append(all, tx)
-	}
+	all := svgtest.Read(t, svg).Texts
 	if joined := strings.Join(all, " "); !strings.Contains(joined, longVerdict) {
 		t.Errorf("the verdict is not all there, in order: %q", all)
 	}
