@@ -108,7 +108,7 @@ admin_import() {
 		-cp "$(cat "$root/integration/neo4j/cp.txt")" org.neo4j.cli.AdminTool database import full \
 		--nodes=L="$csv/nodes-header.csv,$csv/nodes.csv" \
 		--relationships=T="$csv/rels-header.csv,$csv/rels.csv" \
-		--id-type=integer "$@" neo4j >"$work/admin/import.log" 2>&1 ||
+		--id-type=integer --report-file="$work/admin/import.report" "$@" neo4j >"$work/admin/import.log" 2>&1 ||
 		{ tail -n 30 "$work/admin/import.log" >&2; return 1; }
 	grep -E 'IMPORT DONE|Peak memory' "$work/admin/import.log" >&2
 }
