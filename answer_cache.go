@@ -8,10 +8,10 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
 	"time"
 
+	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/internal/jsonmac"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -148,26 +148,13 @@ func (c AnswerCache) store(g *laplacian.Graph, tau, tol float64, st recovery.Cer
 	return writeJSONFile(c.Path, cert)
 }
 
-// writeJSONFile writes v to path whole: a temporary file beside it,
-// renamed over it.
+// writeJSONFile writes v's JSON to path whole (atomicfile.Write).
 func writeJSONFile(path string, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".graphcloak-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.Write(path, b, 0o644)
 }
 
 // Model returns the answer model of g at τ: restored from the process's

@@ -8,9 +8,9 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"time"
 
+	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -167,26 +167,7 @@ func SaveCertificate(path string, c Certificate) error {
 		return err
 	}
 	data = append(data, '\n')
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("sensitivity: save certificate: %w", err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("sensitivity: save certificate: %w", err)
 	}
 	return nil

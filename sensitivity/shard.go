@@ -10,13 +10,13 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -334,28 +334,9 @@ func SavePartialCertificate(path string, c PartialCertificate) error {
 	return writeAtomic(path, append(data, '\n'))
 }
 
-// writeAtomic writes data to path by a synced temporary file renamed.
+// writeAtomic writes data to path whole (atomicfile.Write).
 func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("sensitivity: save: %w", err)
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
+	if err := atomicfile.Write(path, data, 0o644); err != nil {
 		return fmt.Errorf("sensitivity: save: %w", err)
 	}
 	return nil
