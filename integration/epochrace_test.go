@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/graphcloak/graphcloak/connector"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -18,6 +17,8 @@ import (
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/graphcloak/graphcloak/connector"
 )
 
 // releaseProc is a release process of the built binary, started.
