@@ -251,12 +251,6 @@ func readingRounding(l2, l1 float64, n int) float64 {
 // Tol returns the fit tolerance T.
 func (c *Certifier) Tol() float64 { return c.tol }
 
-// Tau returns τ.
-func (c *Certifier) Tau() float64 { return c.tau }
-
-// ErrorBound returns the action's certified error η.
-func (c *Certifier) ErrorBound() float64 { return c.eta }
-
 // SourceFit is the best single-source fit of readings.
 type SourceFit struct {
 	// Node is the node of the largest cos_j.
@@ -313,15 +307,10 @@ func (c *Certifier) fitBlock(Y []float64, b int) (fits []SourceFit, cos []float6
 		// Scaled by a power of two to max |y| ∈ [½, 1): exact, and no
 		// square over- or underflows whatever the mass (μ in 1e−250 …
 		// 1e250: a fit is scale-invariant).
-		top := 0.0
 		for i := range col {
-			top = math.Max(top, math.Abs(Y[i*b+k]))
+			col[i] = Y[i*b+k]
 		}
-		_, e := math.Frexp(top)
-		scale[k] = math.Ldexp(1, -e)
-		for i := range col {
-			col[i] = Y[i*b+k] * scale[k]
-		}
+		scale[k] = scaleToUnit(col)
 		p, m, l1 := centered(col)
 		sq, l2 := 0.0, 0.0
 		for i, v := range p {
@@ -419,18 +408,25 @@ func (c *Certifier) twoSources(y, cos []float64) float64 {
 	return math.Sqrt(best / yy)
 }
 
-// scaledCopy returns y scaled by a power of two to max |y| ∈ [½, 1)
-// (exact), so the diagnostics' squares neither over- nor underflow.
-func scaledCopy(y []float64) []float64 {
+// scaleToUnit scales y in place by a power of two to max |y| ∈ [½, 1)
+// (exact) and returns the factor, so that no square over- or underflows.
+func scaleToUnit(y []float64) float64 {
 	top := 0.0
 	for _, v := range y {
 		top = math.Max(top, math.Abs(v))
 	}
 	_, e := math.Frexp(top)
-	out := make([]float64, len(y))
-	for i, v := range y {
-		out[i] = math.Ldexp(v, -e)
+	f := math.Ldexp(1, -e)
+	for i := range y {
+		y[i] *= f
 	}
+	return f
+}
+
+// scaledCopy returns y scaled as scaleToUnit does, for the diagnostics.
+func scaledCopy(y []float64) []float64 {
+	out := append([]float64(nil), y...)
+	scaleToUnit(out)
 	return out
 }
 
