@@ -33,6 +33,9 @@ type AnswerModel struct {
 	Names []string
 	// quotient is the class graph (nil when every class is one node).
 	quotient *laplacian.Graph
+	// community[s] is node s's own community under Geometry's ids (−1
+	// when no class holds a majority of it), for the audit's accuracy.
+	community []int
 	// audits remembers Audit's results by calibration (deterministic in
 	// the model and the calibration).
 	mu     sync.Mutex
@@ -68,6 +71,18 @@ func answerModelOf(ctx context.Context, g *laplacian.Graph, tau float64, cert *r
 	}
 	if m.Geometry, err = privacy.NewCommunityGeometry(ctx, geoGraph, geoPart); err != nil {
 		return nil, err
+	}
+	canonical := map[int]int{}
+	for q, c := range geoPart {
+		canonical[c] = m.Geometry.Community(q)
+	}
+	m.community = make([]int, g.N())
+	for s, c := range part {
+		if id, ok := canonical[c]; ok {
+			m.community[s] = id
+		} else {
+			m.community[s] = -1
+		}
 	}
 	if names != nil {
 		m.Names = make([]string, m.Geometry.K())
@@ -159,6 +174,12 @@ type AnswerAudit struct {
 	WorstLoss    float64 `json:"worstLoss"`
 	Bound        float64 `json:"bound"`
 	Passed       bool    `json:"passed"`
+	// Accuracy is the chance that the answer names the source's own
+	// community, for a source drawn uniformly from the graph's nodes and
+	// its noiseless readings: exact when the audit passed (every such
+	// reading is fitted to its source's class), so it is what this
+	// calibration delivers inside the model.
+	Accuracy float64 `json:"accuracy"`
 }
 
 // auditSlack allows the audit's own float64 evaluation of the logs.
@@ -195,7 +216,7 @@ func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) 
 		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
 	n := m.Graph.N()
 	workers := max(1, runtime.GOMAXPROCS(0))
-	worst := make([]float64, workers)
+	worst, right := make([]float64, workers), make([]float64, workers)
 	var wg sync.WaitGroup
 	rowPtr, col, _ := m.Graph.CSR()
 	var cancelled error
@@ -210,6 +231,9 @@ func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) 
 					return
 				}
 				ps := logProbabilities(cal, m.Geometry, m.node(s))
+				if c := m.community[s]; c >= 0 {
+					right[w] += math.Exp(ps[c])
+				}
 				for e := rowPtr[s]; e < rowPtr[s+1]; e++ {
 					t := int(col[e])
 					if t < s || m.node(t) == m.node(s) {
@@ -227,8 +251,9 @@ func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) 
 	if cancelled != nil {
 		return nil, cancelled
 	}
-	for _, v := range worst {
+	for w, v := range worst {
 		a.WorstLoss = max(a.WorstLoss, v)
+		a.Accuracy += right[w] / float64(n)
 	}
 	a.Passed = a.Refused == 0 && a.Misplaced == 0 && a.RefitFailures == 0 && a.WorstLoss <= a.Bound*(1+auditSlack)
 	return a, nil

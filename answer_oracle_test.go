@@ -9,6 +9,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/internal/heattest"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -111,10 +112,36 @@ func TestAnswerGuaranteeOracle(t *testing.T) {
 				if worst > tc.eps*(1+1e-9) {
 					t.Errorf("mass %g: worst loss over %d edges %.6g > ε = %g", mass, checked, worst, tc.eps)
 				}
+				if tc.sources == 1 && model.Classes.Count == n {
+					checkAuditAccuracy(t, ctx, model, tc.eps, tc.cap, dist)
+				}
 				t.Logf("mass %g: worst loss %.4f ≤ %g over %d edges; %d classes of %d; %d refused", mass, worst, tc.eps, checked,
 					model.Classes.Count, n, refused)
 			}
 		})
+	}
+}
+
+// checkAuditAccuracy: with no class merged, the audit's accuracy must be
+// the mean over sources of the probability that the answer drawn for the
+// source's noiseless readings (dist, from the real recovery) names the
+// source's community.
+func checkAuditAccuracy(t *testing.T, ctx context.Context, model *AnswerModel, eps float64, capDist int, dist [][]float64) {
+	t.Helper()
+	cal, err := privacy.CalibrateAnswer(ctx, model.Geometry, eps, 1, capDist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	audit, err := model.Audit(ctx, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 0.0
+	for s, d := range dist {
+		want += d[model.Geometry.Community(s)] / float64(len(dist))
+	}
+	if math.Abs(audit.Accuracy-want) > 1e-12 {
+		t.Errorf("audit accuracy %.15g, the answers' own %.15g", audit.Accuracy, want)
 	}
 }
 

@@ -210,3 +210,41 @@ func TestChebyshevApplyPanics(t *testing.T) {
 		}()
 	}
 }
+
+// A column's result must not depend on the block it is applied in: the
+// kernel's chunks of eight, four and the rest sum in one order, so shards
+// and caches that apply different block widths agree bit for bit.
+func TestChebyshevBlockWidthBitwise(t *testing.T) {
+	for _, weighted := range []bool{false, true} {
+		g := randomGraph(t, 3000, 9, weighted, 33)
+		n := g.N()
+		c, err := NewChebyshev(g.Laplacian(), 1, 1e-10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(9, 9))
+		const wide = 21 // chunks 8, 8, 4 and 1
+		x := make([]float64, n*wide)
+		for i := range x {
+			x[i] = rng.Float64() - 0.5
+		}
+		ref := make([]float64, n*wide)
+		c.Apply(ref, x, wide)
+		for _, b := range []int{2, 3, 4, 5, 8, 12} {
+			for k0 := 0; k0+b <= wide; k0 += b {
+				xb, out := make([]float64, n*b), make([]float64, n*b)
+				for i := 0; i < n; i++ {
+					copy(xb[i*b:i*b+b], x[i*wide+k0:i*wide+k0+b])
+				}
+				c.Apply(out, xb, b)
+				for i := 0; i < n; i++ {
+					for k := 0; k < b; k++ {
+						if out[i*b+k] != ref[i*wide+k0+k] {
+							t.Fatalf("weighted=%v b=%d column %d row %d: %v in a block of %d vs %v", weighted, b, k0+k, i, out[i*b+k], wide, ref[i*wide+k0+k])
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -71,7 +71,7 @@ func printAnswerAudits(out io.Writer, rep *planReport) {
 		if !a.Passed {
 			verdict = "FAILED: such answers are refused"
 		}
-		fmt.Fprintf(out, "answer audit ε = %g: %d sources fitted (%d refitted end to end), %d classes (%d nodes merged), worst loss %.6g ≤ %.6g over %d edges: %s\n",
-			a.Epsilon, a.SourcesChecked, a.SourcesRefitted, a.Classes, a.NodesMerged, a.WorstLoss, a.Bound, a.EdgesChecked, verdict)
+		fmt.Fprintf(out, "answer audit ε = %g: %d sources fitted (%d refitted end to end), %d classes (%d nodes merged), worst loss %.6g ≤ %.6g over %d edges: %s; every source's noiseless readings answered with its community %.3f of the time\n",
+			a.Epsilon, a.SourcesChecked, a.SourcesRefitted, a.Classes, a.NodesMerged, a.WorstLoss, a.Bound, a.EdgesChecked, verdict, a.Accuracy)
 	}
 }
