@@ -5,6 +5,7 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -41,8 +42,9 @@ func deps(t *testing.T, dir string, transitive bool) map[string]bool {
 
 // The import rules of docs/architecture.md: the release pipeline never
 // touches the experiments' seeded RNG, the numerical packages never
-// depend on Neo4j or on the configuration layer, and sensitivity and
-// privacy do not import each other.
+// depend on Neo4j or on the configuration layer, sensitivity and
+// privacy do not import each other, and only the command and the service
+// import stores (what a job runs against, opened once).
 func TestImportRules(t *testing.T) {
 	forbidden := func(prefixes ...string) func(string) bool {
 		return func(imp string) bool {
@@ -77,8 +79,9 @@ func TestImportRules(t *testing.T) {
 		{"experiment", true, noDB, "experiments run on simulated data only"},
 		// Direct imports: job reaches Neo4j only through the Backend it is
 		// given, so its tests run on the in-memory one.
-		{"job", false, forbidden(modulePath+"/writeback", modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "a release's logic takes its backend as an argument"},
-		{"service", false, forbidden(modulePath+"/writeback", modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "serve's library takes its steps as arguments"},
+		{"job", false, forbidden(modulePath+"/stores", modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "a release's logic takes its backend as an argument"},
+		{"service", false, forbidden(modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "serve's library takes its steps as arguments"},
+		{"stores", true, forbidden(modulePath + "/cmd"), "the stores are opened for the command, never by it"},
 	}
 	for _, r := range rules {
 		for imp := range deps(t, r.dir, r.transitive) {
@@ -87,6 +90,44 @@ func TestImportRules(t *testing.T) {
 			}
 		}
 	}
+	// Only the command and the service open stores: every other package
+	// takes what it runs against as arguments (job its Backend and
+	// ledger), so its tests run without a database.
+	storesUsers := map[string]bool{"cmd/graphcloak": true, "service": true}
+	for _, dir := range moduleDirs(t) {
+		if storesUsers[dir] || dir == "stores" {
+			continue
+		}
+		if deps(t, dir, false)[modulePath+"/stores"] {
+			t.Errorf("package %s imports stores: only cmd/graphcloak and service open the stores", dir)
+		}
+	}
+}
+
+// moduleDirs lists the directories of this module that hold a Go package
+// (test-only packages and testdata excluded), slash-separated.
+func moduleDirs(t *testing.T) []string {
+	t.Helper()
+	var dirs []string
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "node_modules") {
+			return filepath.SkipDir
+		}
+		if _, err := build.ImportDir(path, 0); err == nil {
+			dirs = append(dirs, filepath.ToSlash(path))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dirs
 }
 
 // libraryFlag matches a command-line flag ("--epoch") or an exit code in a
@@ -98,7 +139,7 @@ var libraryFlag = regexp.MustCompile(`(^|[^-\w])--[a-z]|(?i)\bexit (code|status)
 // codes; cmd/graphcloak maps parameters to flags (flagnames.go) and kinds
 // to exit codes (exitcodes.go).
 func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
-	for _, dir := range []string{".", "job", "service", "privacy", "sensitivity"} {
+	for _, dir := range []string{".", "job", "service", "privacy", "sensitivity", "stores"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)

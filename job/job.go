@@ -5,7 +5,7 @@
 // source, and for a dry run the cost and σ (a dry run takes the same
 // steps reading only, so it is refused where the release would be and
 // says the step, balance and ρ of the release) — and Execute carries the plan
-// out against an injected Backend (Neo4j: writeback.Neo4j; tests:
+// out against an injected Backend (Neo4j: stores.Neo4j; tests:
 // Memory), ledger, logger, progress and clock. The dry run is the plan
 // printed, so the two cannot drift; the command (release) and the
 // scheduler (serve) call the same two functions. A localisation

@@ -18,7 +18,7 @@ import (
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
-	"github.com/graphcloak/graphcloak/writeback"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // This file is a localisation's command side, behind the locate command
@@ -283,9 +283,9 @@ func connectProjection(ctx context.Context, g *globalOptions) (*connector.Client
 
 // neo4jBackend is the job backend of a release, a localisation or a
 // private answer on client.
-func neo4jBackend(g *globalOptions, client *connector.Client) *writeback.Neo4j {
+func neo4jBackend(g *globalOptions, client *connector.Client) *stores.Neo4j {
 	cfg := &g.cfg.Config
-	return &writeback.Neo4j{Client: client, Database: cfg.Neo4j.Database, Projection: projectionOf(cfg),
+	return &stores.Neo4j{Client: client, Database: cfg.Neo4j.Database, Projection: projectionOf(cfg),
 		Write: connector.WriteOptions{BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency}}
 }
 

@@ -1,4 +1,4 @@
-package writeback
+package stores
 
 import (
 	"context"
