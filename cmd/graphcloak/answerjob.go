@@ -14,6 +14,7 @@ import (
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // This file is the private answer's command side (locate
@@ -72,7 +73,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	case spec.Neo4j:
 		client, err = connectProjection(ctx, g)
 	case g.cfg.Privacy.Ledger == "neo4j": // the ledger alone is in the database
-		client, err = connectNeo4jLogged(ctx, g)
+		client, err = stores.ConnectLogged(ctx, &g.cfg.Config, g.logger)
 	}
 	if err != nil {
 		return nil, err
@@ -102,14 +103,14 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 // --value-property read with the graph) and the communities.
 func loadAnswerInput(ctx context.Context, opts *locateOptions, client *connector.Client) (*job.Input, error) {
 	cfg := &opts.g.cfg.Config
-	in := &locateInputs{isDB: opts.graph == neo4jSpec}
+	in := &locateInputs{isDB: opts.graph == stores.Neo4jSpec}
 	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
 	input, err := loadInput(ctx, opts, in, client, cfg.Projection.ValueProperty)
 	if err != nil || opts.privateAnswer.values == "" {
 		return input, err
 	}
 	header, _ := csvin.ParseHeader(cfg.Input.Header)
-	readings, err := readReadings(opts.stdin, opts.privateAnswer.values, header)
+	readings, err := stores.ReadReadings(opts.stdin, opts.privateAnswer.values, header)
 	if err != nil {
 		return nil, err
 	}
@@ -132,7 +133,7 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 		return nil, usageErrorf("--private-answer needs the raw readings: --values FILE (or -) or, on --graph neo4j, --value-property P")
 	case o.values != "" && cfg.Projection.ValueProperty != "":
 		return nil, usageErrorf("give either --values or --value-property, not both")
-	case cfg.Projection.ValueProperty != "" && opts.graph != neo4jSpec:
+	case cfg.Projection.ValueProperty != "" && opts.graph != stores.Neo4jSpec:
 		return nil, usageErrorf("--value-property needs --graph neo4j")
 	case opts.out != "" || opts.plot != "":
 		return nil, usageErrorf("--out and --plot draw per-node results; a private answer has none (use -o json)")
@@ -142,24 +143,24 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return nil, err
 	}
-	spec := &job.AnswerSpec{RunID: opts.runID, Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == neo4jSpec,
-		Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
+	spec := &job.AnswerSpec{RunID: opts.runID, Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == stores.Neo4jSpec,
+		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed), Noise: privacy.CryptoNoise(),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
 		FitTolerance: o.fitTolerance, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildVersion().String(), Memo: o.memo}
 	if o.cache != "" {
-		lopt, err := ledgerOptions(cfg)
+		lopt, err := stores.LedgerOptions(cfg)
 		if err != nil {
 			return nil, err
 		}
 		spec.LedgerKey = lopt.Key
 	}
 	if spec.RunID == "" {
-		spec.RunID = newRunID()
+		spec.RunID = stores.NewRunID()
 	}
 	if spec.Epoch == "" {
-		spec.Epoch = newRunID()
+		spec.Epoch = stores.NewRunID()
 	}
 	if err := spec.Check(); err != nil {
 		return nil, err

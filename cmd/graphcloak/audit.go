@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // auditOptions are the flags of "audit" and "audit merge".
@@ -104,7 +105,7 @@ func (o *auditOptions) check() error {
 }
 
 func (o *auditOptions) cache(g *globalOptions) (graphcloak.AnswerCache, error) {
-	lopt, err := ledgerOptions(&g.cfg.Config)
+	lopt, err := stores.LedgerOptions(&g.cfg.Config)
 	if err != nil {
 		return graphcloak.AnswerCache{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // budgetOptions are the flags of "budget" (the ledger, scope and budget
@@ -113,7 +114,7 @@ func initLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 		}
 		return l, l.InitScope(ctx, scope, budget)
 	}
-	path, opt, err := fileLedgerConfig(cfg)
+	path, opt, err := stores.FileLedgerConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +150,7 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	var client *connector.Client
 	if cfg.Privacy.Ledger == "neo4j" {
 		var err error
-		if client, err = connectNeo4j(ctx, cfg); err != nil {
+		if client, err = stores.Connect(ctx, cfg); err != nil {
 			return err
 		}
 		defer client.Close(context.WithoutCancel(ctx))
@@ -161,8 +162,8 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	var err error
 	if o.init {
 		l, err = initLedger(ctx, cfg, client, o.answerEpsilon)
-	} else {
-		l, err = openLedger(ctx, cfg, client)
+	} else if l, err = stores.OpenLedger(ctx, cfg, client); err != nil {
+		err = withInitHint(cfg, err)
 	}
 	if err != nil {
 		return err
@@ -173,7 +174,7 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	}
 	name := cfg.Privacy.Ledger
 	if name != "neo4j" {
-		if name, err = ledgerPath(cfg); err != nil {
+		if name, err = stores.LedgerPath(cfg); err != nil {
 			return err
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 type communitiesOptions struct {
@@ -145,7 +146,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	}
 	pull, endPull := g.pullProgress()
 	loadStart := time.Now()
-	lg, err := loadGraph(ctx, cfg, opts.graph, loadOptions{Progress: pull})
+	lg, err := stores.LoadGraph(ctx, cfg, opts.graph, stores.LoadOptions{Progress: pull})
 	endPull()
 	if err != nil {
 		return err
@@ -155,7 +156,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	loadMillis := time.Since(loadStart).Milliseconds()
 	keyBytes := int64(0) // generated graphs store no keys
 	switch {
-	case opts.graph == neo4jSpec:
+	case opts.graph == stores.Neo4jSpec:
 		keyBytes = neo4jKeyBytes
 	case strings.HasPrefix(opts.graph, "file:"):
 		keyBytes = fileKeyBytes
@@ -200,7 +201,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 			sum.Nodes = append(sum.Nodes, communityRow{Node: gr.Key(i), Community: c})
 		}
 	}
-	if opts.graph == neo4jSpec && !stream {
+	if opts.graph == stores.Neo4jSpec && !stream {
 		if err := writeCommunities(ctx, g, lg, part, sum); err != nil {
 			return err
 		}
@@ -241,11 +242,11 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 	if err := job.CheckPositive("resolution", opts.resolution); err != nil {
 		return err
 	}
-	if opts.graph == neo4jSpec && !config.ValidIdentifier(cfg.Write.CommunityWriteProperty) {
+	if opts.graph == stores.Neo4jSpec && !config.ValidIdentifier(cfg.Write.CommunityWriteProperty) {
 		return inputErrorf("--community-write-property: %q is not a valid property name", cfg.Write.CommunityWriteProperty)
 	}
-	if opts.graph == neo4jSpec { // never over a node key, the readings or the communities read
-		return connector.CheckOutputs(connector.ReadProperties(projectionOf(cfg), nil),
+	if opts.graph == stores.Neo4jSpec { // never over a node key, the readings or the communities read
+		return connector.CheckOutputs(connector.ReadProperties(stores.ProjectionOf(cfg), nil),
 			map[string]string{"--community-write-property": cfg.Write.CommunityWriteProperty}, nil)
 	}
 	return nil
@@ -332,7 +333,7 @@ func communitySizes(part []int) []int {
 
 // writeCommunities writes each node's community id to the configured
 // community write property.
-func writeCommunities(ctx context.Context, g *globalOptions, lg *loadedGraph, part []int, sum *communitiesSummary) error {
+func writeCommunities(ctx context.Context, g *globalOptions, lg *stores.Graph, part []int, sum *communitiesSummary) error {
 	cfg := &g.cfg.Config
 	rows := make([]connector.NodeProps, len(part))
 	for i, c := range part {

@@ -15,6 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/stores"
 	"github.com/spf13/cobra"
 )
 
@@ -147,7 +148,7 @@ func checkDemo(opts *demoOptions) error {
 	if err := checkPlotPath(opts.plot); err != nil {
 		return err
 	}
-	if opts.graph == neo4jSpec {
+	if opts.graph == stores.Neo4jSpec {
 		return usageErrorf("demo runs on an embedded graph; use release and locate for Neo4j")
 	}
 	for _, p := range []struct {
@@ -187,7 +188,7 @@ func demoReleaseAndLocate(ctx context.Context, opts *demoOptions, g *laplacian.G
 	}
 	rel, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{Graph: g, Values: y, Tau: opts.tau, Alpha: 1,
 		Epsilon: opts.epsilon, Delta: opts.delta, Noise: privacy.CryptoNoise(), Ledger: ledger,
-		Scope: "demo", Epoch: newRunID(), Progress: job.StepProgress(opts.g.progress)})
+		Scope: "demo", Epoch: stores.NewRunID(), Progress: job.StepProgress(opts.g.progress)})
 	if err != nil {
 		return nil, nil, err
 	}

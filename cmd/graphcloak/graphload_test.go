@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 func testGlobals(t *testing.T, mutate func(*config.Config)) *globalOptions {
@@ -33,13 +34,12 @@ func TestLoadGraph(t *testing.T) {
 	if err != nil || gr.N() != 12 || gr.NumEdges() != 17 {
 		t.Fatalf("grid 3×4: %v nodes, %v", gr, err)
 	}
-	lg, err := loadGraph(ctx, &g.cfg.Config, "sbm:sizes=5x5,pin=1,pout=0", loadOptions{})
+	lg, err := stores.LoadGraph(ctx, &g.cfg.Config, "sbm:sizes=5x5,pin=1,pout=0", stores.LoadOptions{})
 	if err != nil || lg.IsNeo4j() || len(lg.Partition) != 10 || lg.Graph.NumEdges() != 20 {
 		t.Fatalf("sbm: %+v, %v", lg, err)
 	}
-	var ue usageError
-	if _, err := loadGraph(ctx, &g.cfg.Config, "", loadOptions{}); !errors.As(err, &ue) {
-		t.Errorf("empty spec: %v, want a usage error", err)
+	if _, err := stores.LoadGraph(ctx, &g.cfg.Config, "", stores.LoadOptions{}); exitCode(err) != exitUsage || errorMessage(err) != "--graph is required (neo4j, a generator such as karate or sbm:sizes=50x50,pin=0.2,pout=0.01, or file:PATH)" {
+		t.Errorf("empty spec: %v (exit %d), want a usage error naming --graph", err, exitCode(err))
 	}
 	// Neo4j: a bad label is refused before connecting (the URI is
 	// unreachable, so a connection attempt would give another error).

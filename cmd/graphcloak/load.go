@@ -17,6 +17,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // loadOptionsCmd are the flags of "load".
@@ -120,7 +121,7 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 		}
 		bars[stage](done, total)
 	}
-	client, err := connectNeo4jLogged(ctx, o.g)
+	client, err := stores.ConnectLogged(ctx, &o.g.cfg.Config, o.g.logger)
 	if err != nil {
 		return err
 	}
@@ -174,7 +175,7 @@ func readLoadFiles(o *loadOptionsCmd) ([]connector.LoadEdge, int, map[string]flo
 	if o.values == "" {
 		return edges, g.DuplicatesMerged(), nil, nil
 	}
-	values, err := readReadings(o.stdin, o.values, header)
+	values, err := stores.ReadReadings(o.stdin, o.values, header)
 	if err != nil {
 		return nil, 0, nil, err
 	}

@@ -124,8 +124,8 @@ func readReleaseRun(ctx context.Context, opts *locateOptions, client *connector.
 	if err != nil {
 		return err
 	}
-	spec.Projection = projectionOf(cfg)
-	spec.Release, spec.ReleaseDigest, spec.ReleaseHint = rr, digest, projectionHint(cfg, rr.Projection)
+	spec.Projection = stores.ProjectionOf(cfg)
+	spec.Release, spec.ReleaseDigest, spec.ReleaseHint = rr, digest, stores.ProjectionHint(stores.ProjectionOf(cfg), rr.Projection)
 	return nil
 }
 
@@ -168,7 +168,7 @@ func checkForecastTrials(n int) error {
 
 func checkLocate(opts *locateOptions) (*locateInputs, error) {
 	cfg := &opts.g.cfg.Config
-	in := &locateInputs{isDB: opts.graph == neo4jSpec}
+	in := &locateInputs{isDB: opts.graph == stores.Neo4jSpec}
 	if err := checkPlotPath(opts.plot); err != nil {
 		return nil, err
 	}
@@ -229,7 +229,7 @@ func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.
 	g := opts.g
 	cfg := &g.cfg.Config
 	s := job.LocateSpec{RunID: opts.runID, Graph: opts.graph, Communities: opts.communities, Neo4j: in.isDB,
-		Stream: opts.mode == "stream", Database: cfg.Neo4j.Database, Projection: projectionOf(cfg),
+		Stream: opts.mode == "stream", Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg),
 		Properties: job.LocateProperties{Mass: cfg.Write.MassProperty, Community: cfg.Write.CommunityWriteProperty,
 			Probability: cfg.Write.ProbabilityProperty, Rank: cfg.Write.RankProperty},
 		ReleasedProperty: releasedProp, WriteProperty: cfg.Write.WriteProperty,
@@ -238,7 +238,7 @@ func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.
 		Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, ForecastTrials: opts.forecastTrials, SourceMass: opts.sourceMass, Lease: connector.DefaultLease,
 		DryRun: opts.dryRun}
 	if s.RunID == "" {
-		s.RunID = newRunID()
+		s.RunID = stores.NewRunID()
 	}
 	if in.commKind == "property" {
 		s.CommunityProperty = in.commArg
@@ -275,17 +275,17 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 
 // connectProjection validates the configured projection and connects.
 func connectProjection(ctx context.Context, g *globalOptions) (*connector.Client, error) {
-	if err := projectionOf(&g.cfg.Config).Validate(); err != nil {
+	if err := stores.ProjectionOf(&g.cfg.Config).Validate(); err != nil {
 		return nil, err
 	}
-	return connectNeo4jLogged(ctx, g)
+	return stores.ConnectLogged(ctx, &g.cfg.Config, g.logger)
 }
 
 // neo4jBackend is the job backend of a release, a localisation or a
 // private answer on client.
 func neo4jBackend(g *globalOptions, client *connector.Client) *stores.Neo4j {
 	cfg := &g.cfg.Config
-	return &stores.Neo4j{Client: client, Database: cfg.Neo4j.Database, Projection: projectionOf(cfg),
+	return &stores.Neo4j{Client: client, Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg),
 		Write: connector.WriteOptions{BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency}}
 }
 
@@ -363,11 +363,11 @@ func latestReleaseOf(runs []*connector.RunRecord, scope string, read func(string
 func loadInput(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, valueProp string) (*job.Input, error) {
 	cfg := &opts.g.cfg.Config
 	pull, endPull := opts.g.pullProgress()
-	lopt := loadOptions{Client: client, ValueProperty: valueProp, Progress: pull, Logger: opts.g.logger}
+	lopt := stores.LoadOptions{Client: client, ValueProperty: valueProp, Progress: pull, Logger: opts.g.logger}
 	if in.commKind == "property" {
 		lopt.CommunityProperty = in.commArg
 	}
-	lg, err := loadGraph(ctx, cfg, opts.graph, lopt)
+	lg, err := stores.LoadGraph(ctx, cfg, opts.graph, lopt)
 	endPull()
 	if err != nil {
 		return nil, err
@@ -383,7 +383,7 @@ func loadInput(ctx context.Context, opts *locateOptions, in *locateInputs, clien
 // partitionOf returns the communities --communities names for the loaded
 // graph (Leiden through serve's cache, Louvain, a file, GDS or a node
 // property), with their names where they have them.
-func partitionOf(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, lg *loadedGraph, seed uint64) ([]int, []string, error) {
+func partitionOf(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, lg *stores.Graph, seed uint64) ([]int, []string, error) {
 	cfg := &opts.g.cfg.Config
 	switch in.commKind {
 	case "leiden":
@@ -404,7 +404,7 @@ func partitionOf(ctx context.Context, opts *locateOptions, in *locateInputs, cli
 
 // propertyPartition returns the communities read from the projection's
 // community property (--communities property:NAME).
-func propertyPartition(lg *loadedGraph) ([]int, []string, error) {
+func propertyPartition(lg *stores.Graph) ([]int, []string, error) {
 	graph := lg.Graph
 	byKey := make(map[string]string, graph.N())
 	names := communityNames(lg.Pulled.Communities)
@@ -417,7 +417,7 @@ func propertyPartition(lg *loadedGraph) ([]int, []string, error) {
 // gdsPartition runs algo (leiden, louvain) in Neo4j GDS on the configured
 // projection and returns the partition of graph it found.
 func gdsPartition(ctx context.Context, cfg *config.Config, client *connector.Client, graph *laplacian.Graph, algo string, resolution float64, seed int64) ([]int, []string, error) {
-	ids, err := client.GDSCommunities(ctx, cfg.Neo4j.Database, projectionOf(cfg), algo, connector.GDSOptions{Resolution: resolution, Seed: seed})
+	ids, err := client.GDSCommunities(ctx, cfg.Neo4j.Database, stores.ProjectionOf(cfg), algo, connector.GDSOptions{Resolution: resolution, Seed: seed})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -484,4 +484,13 @@ type locateOptions struct {
 	stdin            io.Reader
 	privateAnswer    answerOptions
 	communityCache   *communityCache // serve: Leiden updated between slots
+}
+
+// communityNames renders int64 community ids read from Neo4j as names.
+func communityNames(ids []int64) []string {
+	out := make([]string, len(ids))
+	for i, c := range ids {
+		out[i] = strconv.FormatInt(c, 10)
+	}
+	return out
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // planOptions are the flags of "plan".
@@ -198,14 +199,14 @@ func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions) (*
 	var client *connector.Client
 	if cfg.Privacy.Ledger == "neo4j" {
 		var err error
-		if client, err = connectNeo4j(ctx, cfg); err != nil {
+		if client, err = stores.Connect(ctx, cfg); err != nil {
 			return nil, err
 		}
 		defer client.Close(context.WithoutCancel(ctx))
 	}
-	l, err := readLedger(cfg, client)
+	l, err := stores.ReadLedger(cfg, client)
 	if err != nil {
-		return nil, err
+		return nil, withInitHint(cfg, err)
 	}
 	bal, err := l.Balance(ctx, cfg.Privacy.Scope)
 	if err != nil {
@@ -325,7 +326,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if bal != nil && rep.Budget != nil {
 		rep.Budget.Scope, rep.Budget.Ledger = bal, cfg.Privacy.Ledger
 		if rep.Budget.Ledger != "neo4j" {
-			if rep.Budget.Ledger, err = ledgerPath(cfg); err != nil {
+			if rep.Budget.Ledger, err = stores.LedgerPath(cfg); err != nil {
 				return err
 			}
 		}

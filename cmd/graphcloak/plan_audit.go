@@ -10,6 +10,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // auditAnswers is plan's end-to-end check of the private answer on the
@@ -25,7 +26,7 @@ func auditAnswers(ctx context.Context, g *globalOptions, o *planOptions, graph *
 	}
 	var cache *graphcloak.AnswerCache
 	if o.answerCache != "" {
-		lopt, err := ledgerOptions(&g.cfg.Config)
+		lopt, err := stores.LedgerOptions(&g.cfg.Config)
 		if err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"time"
 
@@ -16,6 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/sensitivity"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // This file turns the release flags (release's own, and those serve
@@ -52,7 +52,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (*releaseSummary, er
 	}
 	var client *connector.Client
 	if spec.Neo4j || spec.LedgerKind == "neo4j" {
-		if client, err = connectNeo4jLogged(ctx, g); err != nil {
+		if client, err = stores.ConnectLogged(ctx, &g.cfg.Config, g.logger); err != nil {
 			return nil, err
 		}
 		defer func() { client.Close(after.Context()) }()
@@ -86,7 +86,7 @@ func loadReleaseInput(ctx context.Context, opts *releaseOptions, in *releaseInpu
 	g := opts.g
 	valueProp := in.spec.Projection.ValueProperty
 	pull, endPull := g.pullProgress()
-	lg, err := loadGraph(ctx, &g.cfg.Config, opts.graph, loadOptions{Client: client, ValueProperty: valueProp, Progress: pull, Logger: g.logger})
+	lg, err := stores.LoadGraph(ctx, &g.cfg.Config, opts.graph, stores.LoadOptions{Client: client, ValueProperty: valueProp, Progress: pull, Logger: g.logger})
 	endPull()
 	if err != nil {
 		return nil, err
@@ -117,8 +117,8 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 		}
 		cfg.Privacy.Epoch = schedule.EpochName(now(), opts.slot)
 	}
-	in := &releaseInputs{spec: job.ReleaseSpec{RunID: opts.runID, Graph: opts.graph, Neo4j: opts.graph == neo4jSpec,
-		Database: cfg.Neo4j.Database, Projection: projectionOf(cfg), WriteProperty: cfg.Write.WriteProperty, Out: opts.out,
+	in := &releaseInputs{spec: job.ReleaseSpec{RunID: opts.runID, Graph: opts.graph, Neo4j: opts.graph == stores.Neo4jSpec,
+		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), WriteProperty: cfg.Write.WriteProperty, Out: opts.out,
 		LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
 		CertificatePath: opts.sensitivityCert, CachePath: opts.sensitivityCache, TimeBudget: opts.timeBudget,
@@ -127,7 +127,7 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 		RefuseAtChance: cfg.Privacy.RefuseAtChance}}
 	spec := &in.spec
 	if spec.RunID == "" {
-		spec.RunID = newRunID()
+		spec.RunID = stores.NewRunID()
 	}
 	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
 	if err := checkReleaseFlags(opts, spec); err != nil {
@@ -149,12 +149,12 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 	if opts.values != "" {
 		spec.ValuesFrom = "csv:" + opts.values
 		header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
-		if in.readings, err = readReadings(opts.stdin, opts.values, header); err != nil {
+		if in.readings, err = stores.ReadReadings(opts.stdin, opts.values, header); err != nil {
 			return nil, err
 		}
 	}
 	if spec.Ledger = cfg.Privacy.Ledger; spec.Ledger != "neo4j" {
-		if spec.Ledger, err = ledgerPath(cfg); err != nil {
+		if spec.Ledger, err = stores.LedgerPath(cfg); err != nil {
 			return nil, err
 		}
 	}
@@ -203,7 +203,7 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 	case opts.timeBudget < 0:
 		return inputErrorf("--time-budget must be ≥ 0, got %v", opts.timeBudget)
 	}
-	lopt, err := ledgerOptions(cfg)
+	lopt, err := stores.LedgerOptions(cfg)
 	if err != nil {
 		return err
 	}
@@ -221,19 +221,6 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 	return spec.Check()
 }
 
-// readReadings reads the raw readings CSV from a file or, for "-", stdin.
-func readReadings(stdin io.Reader, path string, header csvin.Header) (map[string]float64, error) {
-	if path == "-" {
-		return graphcloak.ReadValuesHeader(stdin, header)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, inputErrorf("--values: %w", err)
-	}
-	defer f.Close()
-	return graphcloak.ReadValuesHeader(f, header)
-}
-
 // openReleaseLedger opens the configured ledger (Neo4j needs client) and
 // checks that the release's scope exists. A release never creates, raises
 // or resets a budget: a missing ledger or scope is refused with the
@@ -248,12 +235,12 @@ func openReleaseLedger(ctx context.Context, g *globalOptions, client *connector.
 	var l privacy.Ledger
 	var err error
 	if readOnly {
-		l, err = readLedger(cfg, client)
+		l, err = stores.ReadLedger(cfg, client)
 	} else {
-		l, err = openLedger(ctx, cfg, client)
+		l, err = stores.OpenLedger(ctx, cfg, client)
 	}
 	if err != nil {
-		return nil, err
+		return nil, withInitHint(cfg, err)
 	}
 	if _, err := l.Balance(ctx, cfg.Privacy.Scope); err != nil {
 		return nil, withInitHint(cfg, err)

@@ -7,6 +7,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // This file reads the record of a --release-run for unmask and locate
@@ -49,7 +50,7 @@ func adoptRunProjection(g *globalOptions, rr *connector.RunRecord) error {
 	g.logger.Info("projection taken from the run record", "runId", rr.RunID, "nodeLabels", p.NodeLabels,
 		"relationshipTypes", p.RelationshipTypes, "relationshipWeightProperty", p.RelationshipWeightProperty,
 		"nodeKeyProperty", p.NodeKeyProperty)
-	return projectionOf(&g.cfg.Config).Validate()
+	return stores.ProjectionOf(&g.cfg.Config).Validate()
 }
 
 // checkReleaseRun checks that rr's values are still the ones in the
@@ -70,8 +71,8 @@ func checkReleaseRun(ctx context.Context, g *globalOptions, client *connector.Cl
 	case !config.ValidIdentifier(rr.WriteProperty):
 		return inputErrorf("--release-run: run %q records no valid write property", runID)
 	}
-	if err := client.CheckRunBinding(ctx, projectionOf(cfg), rr.WriteProperty, runID); err != nil {
-		if hint := projectionHint(cfg, rr.Projection); hint != "" {
+	if err := client.CheckRunBinding(ctx, stores.ProjectionOf(cfg), rr.WriteProperty, runID); err != nil {
+		if hint := stores.ProjectionHint(stores.ProjectionOf(cfg), rr.Projection); hint != "" {
 			return fmt.Errorf("%w%s", err, hint)
 		}
 		return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/plotting"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 type runsOptions struct {
@@ -68,7 +69,7 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 		return err
 	}
 	cfg := &opts.g.cfg.Config
-	client, err := connectNeo4j(ctx, cfg)
+	client, err := stores.Connect(ctx, cfg)
 	if err != nil {
 		return err
 	}
@@ -181,7 +182,7 @@ func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) er
 		cutoff = time.Now().Add(-opts.olderThan)
 	}
 	cfg := &opts.g.cfg.Config
-	client, err := connectNeo4j(ctx, cfg)
+	client, err := stores.Connect(ctx, cfg)
 	if err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // sensitivityOptions are the flags of "sensitivity".
@@ -388,7 +389,7 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 		c, err := sensitivity.NewCertificate(gr, s, o.tau, buildVersion().String())
 		var lopt privacy.FileLedgerOptions
 		if err == nil {
-			lopt, err = ledgerOptions(&g.cfg.Config)
+			lopt, err = stores.LedgerOptions(&g.cfg.Config)
 		}
 		if err == nil { // sealed under the ledger key, when one is given
 			err = c.Seal(lopt.Key.CertificateMACKey())

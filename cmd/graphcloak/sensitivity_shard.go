@@ -14,6 +14,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // Sharded Δ2 (docs/sharding.md): sensitivity --shard i/N --save PART
@@ -87,7 +88,7 @@ func graphSensitivityShard(ctx context.Context, g *globalOptions, o *sensitivity
 	c, err := sensitivity.NewPartialCertificate(gr, p, o.tau, buildVersion().String())
 	var lopt privacy.FileLedgerOptions
 	if err == nil {
-		lopt, err = ledgerOptions(&g.cfg.Config)
+		lopt, err = stores.LedgerOptions(&g.cfg.Config)
 	}
 	if err == nil { // sealed under the ledger key, when one is given, as a certificate is
 		err = c.Seal(lopt.Key.CertificateMACKey())
@@ -189,7 +190,7 @@ func runSensitivityMerge(g *globalOptions, o *sensitivityMergeOptions, files []s
 		}
 		parts[k] = p
 	}
-	lopt, err := ledgerOptions(&g.cfg.Config)
+	lopt, err := stores.LedgerOptions(&g.cfg.Config)
 	if err != nil {
 		return err
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // operatorPage is serve's "/": what an operator checks at a glance — the
@@ -141,13 +142,13 @@ func (p *operatorPage) data(ctx context.Context) pageData {
 	cfg := p.opts.g.cfg.Config // a copy: nothing here changes the server's
 	d := pageData{Scope: cfg.Privacy.Scope, Ledger: cfg.Privacy.Ledger, Schedule: p.opts.schedule, Graph: projectionName(&cfg),
 		PrivateAnswer: p.opts.privateAnswer, Now: time.Now().UTC()}
-	client, err := connectNeo4j(ctx, &cfg)
+	client, err := stores.Connect(ctx, &cfg)
 	if err != nil {
 		d.BudgetError, d.RunsError = err.Error(), err.Error()
 	} else {
 		defer client.Close(context.WithoutCancel(ctx))
-		if l, err := openLedger(ctx, &cfg, client); err != nil {
-			d.BudgetError = err.Error()
+		if l, err := stores.OpenLedger(ctx, &cfg, client); err != nil {
+			d.BudgetError = withInitHint(&cfg, err).Error()
 		} else if bal, err := l.Balance(ctx, cfg.Privacy.Scope); err != nil {
 			d.BudgetError = err.Error()
 		} else if len(bal) > 0 {

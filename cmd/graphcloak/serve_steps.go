@@ -11,13 +11,14 @@ import (
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/service"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // newSlot is serve's slot (service.Slot): each step is the command's
 // wiring of its job/ path with serve's flags — the release, the
 // localisation, the private answer — under the step's epoch and run id.
 func newSlot(opts *serveOptions, spec schedule.Spec, m *metrics.Metrics) *service.Slot {
-	s := &service.Slot{Epoch: spec.Epoch, NewRunID: newRunID, Logger: opts.g.logger, Metrics: m,
+	s := &service.Slot{Epoch: spec.Epoch, NewRunID: stores.NewRunID, Logger: opts.g.logger, Metrics: m,
 		Scope: opts.g.cfg.Privacy.Scope, ErrorAttrs: exitCodeAttr}
 	if opts.privateAnswer {
 		s.Answer = func(ctx context.Context, st service.Step) (*job.AnswerSummary, error) {
@@ -51,7 +52,7 @@ func newSlot(opts *serveOptions, spec schedule.Spec, m *metrics.Metrics) *servic
 func checkServe(opts *serveOptions) (schedule.Spec, error) {
 	cfg := &opts.g.cfg.Config
 	switch {
-	case opts.graph != neo4jSpec:
+	case opts.graph != stores.Neo4jSpec:
 		return schedule.Spec{}, usageErrorf("serve needs --graph neo4j (runs, leases and history live in Neo4j), got %q", opts.graph)
 	case opts.schedule == "":
 		return schedule.Spec{}, usageErrorf(`--schedule is required (e.g. "@every 1h" or "0 * * * *")`)
@@ -87,7 +88,7 @@ func checkServe(opts *serveOptions) (schedule.Spec, error) {
 // lastRelease returns the run id of the scope's newest succeeded release,
 // or "" (logged) when there is none.
 func lastRelease(ctx context.Context, g *globalOptions) (string, error) {
-	client, err := connectNeo4jLogged(ctx, g)
+	client, err := stores.ConnectLogged(ctx, &g.cfg.Config, g.logger)
 	if err != nil {
 		return "", err
 	}
@@ -114,18 +115,18 @@ func (g *globalOptions) forStep(st service.Step) *globalOptions {
 }
 
 func releaseOptionsFor(opts *serveOptions, g *globalOptions, runID string) *releaseOptions {
-	return &releaseOptions{g: g, graph: neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
+	return &releaseOptions{g: g, graph: stores.Neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
 		sensitivityCache: opts.sensitivityCache, runID: runID, forecastTrials: opts.forecastTrials}
 }
 
 func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locateOptions {
-	return &locateOptions{g: g, graph: neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: runID, communityCache: opts.cache,
+	return &locateOptions{g: g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: runID, communityCache: opts.cache,
 		privateAnswer: answerOptions{enabled: true, values: opts.values, cap: opts.answerCap,
 			fitTolerance: opts.fitTolerance, onMismatch: opts.onMismatch, cache: opts.answerCache, memo: &opts.cache.answers}}
 }
 
 func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {
-	lo := &locateOptions{g: g, graph: neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
+	lo := &locateOptions{g: g, graph: stores.Neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
 		resolution: opts.resolution, runID: runID, plotValue: "posterior", communityCache: opts.cache, forecastTrials: opts.forecastTrials}
 	if opts.page != nil {
 		lo.plot = opts.page.picturePath(runID) // the operator's page shows it
@@ -157,7 +158,7 @@ func (p *databaseProbe) ping(ctx context.Context) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.client == nil {
-		c, err := connectNeo4j(ctx, &p.g.cfg.Config)
+		c, err := stores.Connect(ctx, &p.g.cfg.Config)
 		if err != nil {
 			return err
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // The simulated graph inputs and the forecast table shared by the
@@ -49,12 +50,12 @@ type graphOptions struct {
 // loadExperimentGraph loads --graph (with the community property when
 // --communities property:NAME) for a simulation; the database connection,
 // if any, is closed: simulations write nothing.
-func loadExperimentGraph(ctx context.Context, g *globalOptions, spec, property string) (*loadedGraph, error) {
+func loadExperimentGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Graph, error) {
 	pull, endPull := g.pullProgress()
-	lg, err := loadGraph(ctx, &g.cfg.Config, spec, loadOptions{CommunityProperty: property, Progress: pull, Logger: g.logger})
+	lg, err := stores.LoadGraph(ctx, &g.cfg.Config, spec, stores.LoadOptions{CommunityProperty: property, Progress: pull, Logger: g.logger})
 	endPull()
 	if err != nil {
-		if spec == neo4jSpec {
+		if spec == stores.Neo4jSpec {
 			return nil, err
 		}
 		return nil, flagError("--graph", err)
@@ -104,10 +105,13 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 	}
 	kind := o.communities
 	property, isProperty := strings.CutPrefix(kind, "property:")
+	if !isProperty {
+		property = "" // CutPrefix returns kind itself: leiden is no property to read
+	}
 	if kind != "" && kind != "planted" && kind != "leiden" && kind != "louvain" && !strings.HasPrefix(kind, "file:") && !isProperty {
 		return "", inputErrorf("--communities must be planted, leiden, louvain, file:PATH or property:NAME, got %q", kind)
 	}
-	if isProperty && o.graph != neo4jSpec {
+	if isProperty && o.graph != stores.Neo4jSpec {
 		return "", usageErrorf("--communities property:NAME needs --graph neo4j")
 	}
 	return property, nil
@@ -116,7 +120,7 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 // experimentCommunities returns the partition the experiment scores
 // against and what it is (planted by default when the graph has one, else
 // leiden).
-func experimentCommunities(ctx context.Context, o *graphOptions, lg *loadedGraph) (kind string, part []int, names []string, err error) {
+func experimentCommunities(ctx context.Context, o *graphOptions, lg *stores.Graph) (kind string, part []int, names []string, err error) {
 	gr, planted := lg.Graph, lg.Partition
 	kind = o.communities
 	if kind == "" {

@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // unmaskOptions are the flags of "unmask".
@@ -52,7 +53,7 @@ the released values are read from its write property).`,
 				return usageErrorf("unmask needs --key FILE")
 			case fromDB && o.releaseFile != "":
 				return usageErrorf("give either --release FILE or --graph neo4j --release-run RUNID, not both")
-			case fromDB && (o.graph != neo4jSpec || o.releaseRun == ""):
+			case fromDB && (o.graph != stores.Neo4jSpec || o.releaseRun == ""):
 				return usageErrorf("unmask from the database needs --graph neo4j and --release-run RUNID")
 			case !fromDB && o.releaseFile == "":
 				return usageErrorf("unmask needs --release FILE, or --graph neo4j --release-run RUNID")
@@ -126,7 +127,7 @@ func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
 // r_i = value/γ is recovered exactly; anything else is refused.
 func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*privacy.Released, error) {
 	cfg := &g.cfg.Config
-	client, err := connectNeo4j(ctx, cfg)
+	client, err := stores.Connect(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -140,12 +141,12 @@ func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*pr
 		return nil, inputErrorf("--release-run: run %q records no release metadata", runID)
 	}
 	prop := rr.WriteProperty
-	lg, err := loadGraph(ctx, cfg, neo4jSpec, loadOptions{Client: client, ValueProperty: prop, Logger: g.logger})
+	lg, err := stores.LoadGraph(ctx, cfg, stores.Neo4jSpec, stores.LoadOptions{Client: client, ValueProperty: prop, Logger: g.logger})
 	if err != nil {
 		return nil, err
 	}
 	if lg.Graph.N() != meta.N {
-		return nil, inputErrorf("--release-run: the projection has %d nodes, the release had %d%s", lg.Graph.N(), meta.N, projectionHint(cfg, rr.Projection))
+		return nil, inputErrorf("--release-run: the projection has %d nodes, the release had %d%s", lg.Graph.N(), meta.N, stores.ProjectionHint(stores.ProjectionOf(cfg), rr.Projection))
 	}
 	return job.CheckReleasedValues(rr, &meta, lg.Graph, lg.Pulled.Values, want)
 }

@@ -1,0 +1,45 @@
+package stores
+
+import "github.com/graphcloak/graphcloak/errkind"
+
+// Parameters this package's errors name (errkind.Param) besides job's: a
+// command shows each under the name its user types (errkind.Render).
+const (
+	ParamGraph  errkind.Param = "graph"
+	ParamValues errkind.Param = "values"
+	ParamLedger errkind.Param = "ledger"
+	ParamEdges  errkind.Param = "edges"
+)
+
+// usageError is a bad request (kind usage) unless what it wraps has a
+// kind of its own (a connector error reached while reading a graph stays
+// unreachable).
+type usageError struct{ err error }
+
+func (e usageError) Error() string      { return e.err.Error() }
+func (e usageError) Unwrap() error      { return e.err }
+func (e usageError) Kind() errkind.Kind { return kindOr(e.err, errkind.Usage) }
+
+func usageErrorf(format string, args ...any) error {
+	return usageError{errkind.Errorf(format, args...)}
+}
+
+// inputError is bad input unless what it wraps has a kind of its own (a
+// missing file stays bad input, a refused password unreachable).
+type inputError struct{ err error }
+
+func (e inputError) Error() string      { return e.err.Error() }
+func (e inputError) Unwrap() error      { return e.err }
+func (e inputError) Kind() errkind.Kind { return kindOr(e.err, errkind.BadInput) }
+
+func inputErrorf(format string, args ...any) error {
+	return inputError{errkind.Errorf(format, args...)}
+}
+
+// kindOr is err's kind, or def when err has none.
+func kindOr(err error, def errkind.Kind) errkind.Kind {
+	if k := errkind.Of(err); k != errkind.Internal {
+		return k
+	}
+	return def
+}

@@ -1,0 +1,96 @@
+package stores
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// The configured ledger, shared by every command that charges or reads it
+// (budget, release, serve, locate --private-answer, the operator's page).
+
+// OpenLedger opens the configured ledger (a file, or Neo4j through
+// client). It never creates one: a missing ledger file is an error
+// wrapping privacy.ErrNoLedger (a missing scope, later, privacy.ErrNoScope),
+// to which the command adds how its user creates one.
+func OpenLedger(ctx context.Context, cfg *config.Config, client *connector.Client) (privacy.Ledger, error) {
+	if cfg.Privacy.Ledger == "neo4j" {
+		return connector.NewLedger(ctx, client, cfg.Neo4j.Database)
+	}
+	path, opt, err := FileLedgerConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return privacy.OpenFileLedger(path, opt)
+}
+
+// ReadLedger opens the configured ledger as OpenLedger does, for reading
+// only (a dry run): the same errors, but no lock file or Neo4j constraint
+// is created, and a charge is refused.
+func ReadLedger(cfg *config.Config, client *connector.Client) (privacy.Ledger, error) {
+	if cfg.Privacy.Ledger == "neo4j" {
+		return connector.ReadLedger(client, cfg.Neo4j.Database)
+	}
+	path, opt, err := FileLedgerConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	opt.ReadOnly = true
+	return privacy.OpenFileLedger(path, opt)
+}
+
+// FileLedgerConfig returns the file ledger's path and options.
+func FileLedgerConfig(cfg *config.Config) (string, privacy.FileLedgerOptions, error) {
+	path, err := LedgerPath(cfg)
+	if err != nil {
+		return "", privacy.FileLedgerOptions{}, err
+	}
+	opt, err := LedgerOptions(cfg)
+	return path, opt, err
+}
+
+// LedgerOptions loads the ledger key, when one is configured, and puts
+// the file ledger's high-water marks beside it.
+func LedgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
+	if cfg.Privacy.LedgerKeyFile == "" {
+		return privacy.FileLedgerOptions{}, nil
+	}
+	k, err := privacy.LoadKey(cfg.Privacy.LedgerKeyFile)
+	if err != nil {
+		return privacy.FileLedgerOptions{}, inputErrorf("%s: %w", privacy.ParamLedgerKey, err)
+	}
+	opt := privacy.FileLedgerOptions{Key: &k}
+	if cfg.Privacy.Ledger != "neo4j" {
+		// The high-water marks beside the key detect a rolled-back,
+		// deleted or replaced ledger file, whatever path reaches it; a
+		// keyed ledger charges nothing where they cannot be written.
+		opt.HighWaterMarkDir = filepath.Dir(cfg.Privacy.LedgerKeyFile)
+	}
+	return opt, nil
+}
+
+// LedgerPath is the configured ledger file, or DefaultLedgerPath when the
+// configuration leaves it empty.
+func LedgerPath(cfg *config.Config) (string, error) {
+	if cfg.Privacy.Ledger != "" {
+		return cfg.Privacy.Ledger, nil
+	}
+	return DefaultLedgerPath()
+}
+
+// DefaultLedgerPath is $XDG_STATE_HOME/graphcloak/ledger.json, else
+// ~/.local/state/graphcloak/ledger.json.
+func DefaultLedgerPath() (string, error) {
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
+		return filepath.Join(d, "graphcloak", "ledger.json"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", inputErrorf("no ledger file: set %s or $XDG_STATE_HOME (%s)", ParamLedger, err.Error())
+	}
+	return filepath.Join(home, ".local", "state", "graphcloak", "ledger.json"), nil
+}
