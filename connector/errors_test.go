@@ -122,3 +122,43 @@ func TestClassifySocketTimeout(t *testing.T) {
 		t.Errorf("no transaction timeout configured: got %v (%T), want *UnreachableError", err, err)
 	}
 }
+
+// A transaction the server ended at its timeout (a process paused inside
+// it: ownedWrite tries the write once more while the run is still
+// "running") is told from a lock wait that its timeout ended (the lock's
+// holder is still there: not tried again), also once classified.
+func TestTransactionTimedOut(t *testing.T) {
+	c := &Client{uri: "bolt://db:7687", user: "neo4j", txTimeout: 20 * time.Second}
+	for _, tc := range []struct {
+		code string
+		want bool
+	}{
+		{"Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration", true},
+		{"Neo.ClientError.Transaction.TransactionTimedOut", true},
+		{"Neo.TransientError.Transaction.LockClientStopped", false},
+		{"Neo.TransientError.General.DatabaseUnavailable", false},
+	} {
+		err := c.classify("update run record", &neo4j.Neo4jError{Code: tc.code})
+		if got := transactionTimedOut(err); got != tc.want {
+			t.Errorf("%s (classified %T): transactionTimedOut = %v, want %v", tc.code, err, got, tc.want)
+		}
+	}
+	if transactionTimedOut(errors.New("boom")) {
+		t.Error("a plain error taken for a terminated transaction")
+	}
+}
+
+// A lost lease names the run, the status found and when its lease expired.
+func TestLeaseLost(t *testing.T) {
+	exp := time.Date(2026, 11, 26, 14, 5, 27, 0, time.FixedZone("x", 3600))
+	e := leaseLost("r1", StatusAbandoned, exp)
+	if e.RunID != "r1" || e.Status != StatusAbandoned || !e.LeaseExpiresAt.Equal(exp) {
+		t.Fatalf("%+v", e)
+	}
+	if want := `connector: run "r1" lost its lease (record status "abandoned"); its lease expired at 2026-11-26T13:05:27Z`; e.Error() != want {
+		t.Errorf("got %q, want %q", e.Error(), want)
+	}
+	if e := leaseLost("r2", nil, nil); e.Status != "" || !e.LeaseExpiresAt.IsZero() || e.Error() != `connector: run "r2" lost its lease (record status "")` {
+		t.Errorf("a record gone: %+v, %q", e, e.Error())
+	}
+}

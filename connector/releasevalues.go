@@ -25,7 +25,8 @@ const valuesChunk = 50_000
 // draw. Re-storing the same run is idempotent. A run no longer "running"
 // that stored nothing (abandoned once its lease expired, failed) is
 // refused with *LeaseLostError: another run may have taken its epoch for
-// lost, so its values must never be published.
+// lost, so its values must never be published — also when a write fails
+// because of it (a process paused inside its transaction: ownedWrite).
 func (c *Client) StoreReleaseValues(ctx context.Context, database, runID string, keys []string, grid []int64) error {
 	if len(keys) != len(grid) || len(keys) == 0 {
 		return &ArgumentError{Param: "release values", Value: len(grid), Reason: fmt.Sprintf("must be one grid value per key (%d keys), at least one", len(keys))}
@@ -38,31 +39,32 @@ func (c *Client) StoreReleaseValues(ctx context.Context, database, runID string,
 		return err
 	}
 	chunks := (len(keys) + valuesChunk - 1) / valuesChunk
-	for i := 0; i < chunks; i++ {
-		lo, hi := i*valuesChunk, min((i+1)*valuesChunk, len(keys))
-		if _, err := c.exec(ctx, db, "store release values",
-			"MERGE (v:"+ValuesLabel+" {runId: $id, chunk: $chunk}) SET v.chunks = $chunks, v.keys = $keys, v.grid = $grid",
-			map[string]any{"id": runID, "chunk": int64(i), "chunks": int64(chunks), "keys": keys[lo:hi], "grid": grid[lo:hi]}); err != nil {
+	return c.ownedWrite(ctx, db, runID, true, func() error {
+		for i := 0; i < chunks; i++ {
+			lo, hi := i*valuesChunk, min((i+1)*valuesChunk, len(keys))
+			if _, err := c.exec(ctx, db, "store release values",
+				"MERGE (v:"+ValuesLabel+" {runId: $id, chunk: $chunk}) SET v.chunks = $chunks, v.keys = $keys, v.grid = $grid",
+				map[string]any{"id": runID, "chunk": int64(i), "chunks": int64(chunks), "keys": keys[lo:hi], "grid": grid[lo:hi]}); err != nil {
+				return err
+			}
+		}
+		recs, err := c.exec(ctx, db, "mark release values stored",
+			"OPTIONAL MATCH (r:"+RunRecordLabel+" {runId: $id}) "+
+				"FOREACH (_ IN CASE WHEN r.status = 'running' OR r.valuesStored THEN [1] ELSE [] END | SET r.valuesStored = true, r.valuesCount = $n) "+
+				"RETURN r IS NOT NULL, r.status, coalesce(r.valuesStored, false), r.leaseExpiresAt",
+			map[string]any{"id": runID, "n": int64(len(keys))})
+		if err != nil {
 			return err
 		}
-	}
-	recs, err := c.exec(ctx, db, "mark release values stored",
-		"OPTIONAL MATCH (r:"+RunRecordLabel+" {runId: $id}) "+
-			"FOREACH (_ IN CASE WHEN r.status = 'running' OR r.valuesStored THEN [1] ELSE [] END | SET r.valuesStored = true, r.valuesCount = $n) "+
-			"RETURN r IS NOT NULL, r.status, coalesce(r.valuesStored, false)",
-		map[string]any{"id": runID, "n": int64(len(keys))})
-	if err != nil {
-		return err
-	}
-	v := recs[0].Values
-	if found, _ := v[0].(bool); !found {
-		return &RunNotFoundError{RunID: runID, Database: db}
-	}
-	if stored, _ := v[2].(bool); !stored {
-		st, _ := v[1].(string)
-		return &LeaseLostError{RunID: runID, Status: st} // taken for dead: its values publish nothing
-	}
-	return nil
+		v := recs[0].Values
+		if found, _ := v[0].(bool); !found {
+			return &RunNotFoundError{RunID: runID, Database: db}
+		}
+		if stored, _ := v[2].(bool); !stored {
+			return leaseLost(runID, v[1], v[3]) // taken for dead: its values publish nothing
+		}
+		return nil
+	})
 }
 
 // LoadReleaseValues returns the values StoreReleaseValues stored for

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -53,10 +54,84 @@ type Run struct {
 type LeaseLostError struct {
 	RunID  string
 	Status string // the status found, "" if the record is gone
+	// LeaseExpiresAt is when the run's lease ran out, by its record (the
+	// database's clock; zero when the record is gone or has none): a run
+	// abandoned was taken for dead after it.
+	LeaseExpiresAt time.Time
 }
 
 func (e *LeaseLostError) Error() string {
-	return fmt.Sprintf("connector: run %q lost its lease (record status %q)", e.RunID, e.Status)
+	msg := fmt.Sprintf("connector: run %q lost its lease (record status %q)", e.RunID, e.Status)
+	if !e.LeaseExpiresAt.IsZero() {
+		msg += "; its lease expired at " + e.LeaseExpiresAt.UTC().Format(time.RFC3339)
+	}
+	return msg
+}
+
+// leaseLost is the *LeaseLostError of run id whose record has status st
+// (nil or "" when it is gone) and lease expiry exp (a driver value, nil
+// when unset).
+func leaseLost(id string, st, exp any) *LeaseLostError {
+	e := &LeaseLostError{RunID: id}
+	e.Status, _ = st.(string)
+	if t, ok := exp.(time.Time); ok {
+		e.LeaseExpiresAt = t.UTC()
+	}
+	return e
+}
+
+// ownedWrite runs write, a write of run runID's (database db) that stores
+// nothing unless the run is still "running", and tells a failure that
+// comes from a lost lease as one. write failing otherwise — a transaction
+// the server terminated, a lock wait that timed out, a connection lost or
+// timed out — is judged by the run record, read afresh (a read takes no
+// lock, so a server that answers answers at once; one that does not is
+// given up after ownerCheckTimeout, and the failure stands): a run no
+// longer "running" lost its lease, and the failure is that
+// (*LeaseLostError), not a timeout. That is how a process paused inside
+// one of its transactions learns it when it wakes: the server ended the
+// transaction at its timeout, another run marked the record abandoned as
+// soon as the transaction's lock was released, and the commit the process
+// sends on waking fails (or its wait for the commit's answer has timed
+// out meanwhile). A run still "running" whose transaction the
+// server ended at its timeout (paused inside it, with nobody taking the
+// run for dead meanwhile) still holds its lease: write is tried once
+// more, in a new transaction. orStored: write is also allowed once the
+// run's values are stored, whatever its status (StoreReleaseValues).
+func (c *Client) ownedWrite(ctx context.Context, db, runID string, orStored bool, write func() error) error {
+	for try := 0; ; try++ {
+		err := write()
+		if err == nil || ctx.Err() != nil || errors.As(err, new(*LeaseLostError)) || errors.As(err, new(*RunNotFoundError)) {
+			return err
+		}
+		rctx, cancel := context.WithTimeout(ctx, ownerCheckTimeout)
+		rec, rerr := c.ReadRun(rctx, db, runID)
+		cancel()
+		switch {
+		case errors.As(rerr, new(*RunNotFoundError)):
+			return &LeaseLostError{RunID: runID}
+		case rerr != nil:
+			return err // the record cannot be read either: the failure stands
+		case rec.Status != StatusRunning && !(orStored && rec.ValuesStored):
+			return &LeaseLostError{RunID: runID, Status: rec.Status, LeaseExpiresAt: rec.LeaseExpiresAt}
+		case try > 0 || !transactionTimedOut(err):
+			return err
+		}
+	}
+}
+
+// ownerCheckTimeout bounds ownedWrite's read of the run record after a
+// failed write: one node read by its key, at once on a server that
+// answers; on a stalled one the write's failure is reported without
+// waiting for another transaction timeout.
+const ownerCheckTimeout = 5 * time.Second
+
+// transactionTimedOut reports whether err is the server's termination of
+// a transaction that outlived its timeout (not a lock wait that ended by
+// it: that lock's holder is still there).
+func transactionTimedOut(err error) bool {
+	var ne *neo4j.Neo4jError
+	return errors.As(err, &ne) && strings.HasPrefix(ne.Code, "Neo.ClientError.Transaction.TransactionTimedOut")
 }
 
 func (*LeaseLostError) connectorError() {}
@@ -266,12 +341,11 @@ func (r *Run) Heartbeat(ctx context.Context) error {
 	recs, err := r.c.exec(ctx, r.db, "run heartbeat",
 		"OPTIONAL MATCH (r:"+RunRecordLabel+" {runId: $id}) "+
 			"CALL { WITH r WITH r WHERE r.status = 'running' SET "+leaseSet+" RETURN count(r) AS renewed } "+
-			"RETURN renewed, r.status",
+			"RETURN renewed, r.status, r.leaseExpiresAt",
 		map[string]any{"id": r.Record.RunID, "leaseMs": r.lease.Milliseconds()})
 	if err == nil {
-		if n, _ := recs[0].Values[0].(int64); n != 1 {
-			st, _ := recs[0].Values[1].(string)
-			err = &LeaseLostError{RunID: r.Record.RunID, Status: st}
+		if v := recs[0].Values; v[0] != int64(1) {
+			err = leaseLost(r.Record.RunID, v[1], v[2])
 		}
 	}
 	if err != nil {
@@ -367,18 +441,25 @@ func (r *Run) finish(ctx context.Context, status, op string) error {
 // update stores props while the run is still "running": a run taken for
 // dead meanwhile (abandoned by the next StartRun once its lease expired)
 // or superseded is told *LeaseLostError and stores nothing, so that a run
-// that another took for gone never publishes after it.
+// that another took for gone never publishes after it — also when the
+// update's own transaction fails because of it (ownedWrite).
 func (r *Run) update(ctx context.Context, op string, props map[string]any) error {
-	recs, err := r.c.exec(ctx, r.db, op,
-		"OPTIONAL MATCH (r:"+RunRecordLabel+" {runId: $id}) "+
-			"FOREACH (_ IN CASE WHEN r.status = 'running' THEN [1] ELSE [] END | SET r += $props) "+
-			"RETURN r.status",
-		map[string]any{"id": r.Record.RunID, "props": props})
+	err := r.c.ownedWrite(ctx, r.db, r.Record.RunID, false, func() error {
+		recs, err := r.c.exec(ctx, r.db, op,
+			"OPTIONAL MATCH (r:"+RunRecordLabel+" {runId: $id}) "+
+				"FOREACH (_ IN CASE WHEN r.status = 'running' THEN [1] ELSE [] END | SET r += $props) "+
+				"RETURN r.status, r.leaseExpiresAt",
+			map[string]any{"id": r.Record.RunID, "props": props})
+		if err != nil {
+			return err
+		}
+		if v := recs[0].Values; v[0] != StatusRunning {
+			return leaseLost(r.Record.RunID, v[0], v[1])
+		}
+		return nil
+	})
 	if err != nil {
 		return err
-	}
-	if st, _ := recs[0].Values[0].(string); st != StatusRunning {
-		return &LeaseLostError{RunID: r.Record.RunID, Status: st}
 	}
 	r.Record.Status = StatusRunning
 	return nil

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -145,7 +146,9 @@ func TestWaitForChargedHolderFailed(t *testing.T) {
 // A holder that stops renewing its lease (paused, or dead) is taken for
 // gone once the lease expires: the waiter exits 7 — and the holder, should
 // it wake up, can no longer publish (its lease is lost), so the exit 7's
-// advice of a new epoch is never wrong.
+// advice of a new epoch is never wrong. The holder says so: it lost its
+// lease, nothing it drew is published, the epoch stays charged — not the
+// generic refusal of a charged epoch.
 func TestChargedHolderLeaseExpires(t *testing.T) {
 	f := newFixture(t)
 	h := f.chargedHolder("r1")
@@ -159,6 +162,20 @@ func TestChargedHolderLeaseExpires(t *testing.T) {
 	herr := h.publish()
 	if errkind.Of(herr) != errkind.Charged {
 		t.Fatalf("the holder woke up after being taken for gone and published: %v (kind %v)", herr, errkind.Of(herr))
+	}
+	var lost *LeaseLostError
+	if !errors.As(herr, &lost) || lost.Lost.Status != connector.StatusAbandoned || lost.Lost.LeaseExpiresAt.IsZero() {
+		t.Fatalf("the woken holder: %v (%T); want *LeaseLostError, its record abandoned after its lease expired", herr, herr)
+	}
+	msg := errkind.Render(herr, func(p errkind.Param) string { return "--" + string(p) })
+	for _, want := range []string{"run r1 lost its lease", "taken for dead after its lease expired at " + lost.Lost.LeaseExpiresAt.UTC().Format(time.RFC3339),
+		"None of the values it drew is published", `Epoch "` + testEpoch + `" stays charged`, "a longer --lease"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the woken holder's message does not say %q:\n%s", want, msg)
+		}
+	}
+	if strings.Contains(msg, "release under a new") || strings.Contains(msg, "cannot be published:") {
+		t.Errorf("the woken holder's message is the generic refusal of a charged epoch:\n%s", msg)
 	}
 	if st, serr := f.mem.State(testScope, testEpoch); serr != nil || st != StateCharged || f.mem.Charges() != 1 {
 		t.Fatalf("state %v, %v, %d charges; want charged once, nothing published", st, serr, f.mem.Charges())
@@ -193,5 +210,31 @@ func TestDryRunChargedHolder(t *testing.T) {
 	p, err := PlanRelease(context.Background(), spec, f.env())
 	if err != nil || p.Summary.Step != Wait.String() {
 		t.Fatalf("dry run: %v, step %q; want %q", err, p.Summary.Step, Wait.String())
+	}
+}
+
+// The woken holder's message in each state its record can be found in:
+// it always names the run, the epoch and the charge that stands, and
+// never the generic refusal of a charged epoch.
+func TestLeaseLostMessage(t *testing.T) {
+	exp := time.Date(2026, 11, 26, 14, 5, 27, 0, time.UTC)
+	for _, tc := range []struct {
+		lost connector.LeaseLostError
+		says string
+	}{
+		{connector.LeaseLostError{RunID: "r1", Status: connector.StatusAbandoned, LeaseExpiresAt: exp}, "taken for dead after its lease expired at 2026-11-26T14:05:27Z"},
+		{connector.LeaseLostError{RunID: "r1", Status: connector.StatusAbandoned}, "taken for dead once its lease expired"},
+		{connector.LeaseLostError{RunID: "r1"}, "its run record is gone"},
+		{connector.LeaseLostError{RunID: "r1", Status: connector.StatusSuperseded}, `its record is "superseded"`},
+	} {
+		msg := errkind.Render(&LeaseLostError{Epoch: "e1", Lost: &tc.lost}, func(p errkind.Param) string { return "--" + string(p) })
+		for _, want := range []string{"run r1 lost its lease before storing its values: ", tc.says, `Epoch "e1" stays charged`, "another --epoch"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("%+v: %q does not say %q", tc.lost, msg, want)
+			}
+		}
+		if strings.Contains(msg, "%!") || strings.Contains(msg, "costs ρ again") {
+			t.Errorf("%+v: %q", tc.lost, msg)
+		}
 	}
 }

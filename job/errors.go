@@ -75,6 +75,7 @@ const (
 	ParamScope             errkind.Param = "scope"
 	ParamEpoch             errkind.Param = "epoch"
 	ParamWait              errkind.Param = "wait"
+	ParamLease             errkind.Param = "lease"
 	ParamOut               errkind.Param = "output file"
 	ParamWriteProperty     errkind.Param = "write property"
 	ParamCertificate       errkind.Param = "sensitivity certificate"

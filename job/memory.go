@@ -434,11 +434,10 @@ func (r *memRun) finish(op, status string, cause error) error {
 
 // lostLease is the *connector.LeaseLostError of run id, whose record is r.
 func lostLease(id string, r *connector.RunRecord) error {
-	st := ""
-	if r != nil {
-		st = r.Status
+	if r == nil {
+		return &connector.LeaseLostError{RunID: id}
 	}
-	return &connector.LeaseLostError{RunID: id, Status: st}
+	return &connector.LeaseLostError{RunID: id, Status: r.Status, LeaseExpiresAt: r.LeaseExpiresAt}
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -14,6 +14,7 @@ var flagNames = map[errkind.Param]string{
 	job.ParamScope:             "--scope",
 	job.ParamEpoch:             "--epoch",
 	job.ParamWait:              "--wait",
+	job.ParamLease:             "--lease",
 	job.ParamOut:               "--out",
 	job.ParamWriteProperty:     "--write-property",
 	job.ParamCertificate:       "--sensitivity-cert",
