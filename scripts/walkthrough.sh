@@ -6,7 +6,10 @@
 # as they are written, then the setup and the three scheduled jobs of
 # docs/scheduling.md (crontab, systemd service, Kubernetes CronJob) with
 # their absolute directories moved under a temporary one. Exits 0 when every
-# command succeeded; otherwise it stops at the first that failed.
+# command succeeded and every verdict it printed is the one its guide tells
+# (the table "The guides' story" below); otherwise it stops at the first
+# command that failed, or at the end of the first block whose verdicts
+# disagree with the guide, naming the guide, the command and both verdicts.
 #
 #   scripts/walkthrough.sh
 #
@@ -43,14 +46,167 @@ sh_blocks() {
 	' "$1"
 }
 
-# run_block NAME: runs standard input as a bash script, echoing each command.
+# run_block NAME: runs standard input as a bash script, echoing each command,
+# then checks the verdicts its graphcloak commands printed (check_verdicts).
 run_block() {
 	local script
 	script="$(mktemp "$work/block.XXXXXX")"
 	cat >"$script"
 	say "$1"
 	sed 's/^/   | /' "$script" >&2
-	bash -euo pipefail "$script"
+	recording "$1" bash -euo pipefail "$script"
+}
+
+# The guides' story: for each block, a pattern (ERE) on the arguments of a
+# graphcloak command it runs, the verdict the guide's text says that command
+# prints, and the guide's words for it. A verdict is answer (a finding) or
+# noise; plan's is its per-node forecast by source mass for sources of the
+# mass the readings carry (answer@40: resolves 40 units), runs' is the
+# VERDICT column of its localisations (answer@noon: and the top community
+# changes at noon, docs/whisper.md). Every pattern must
+# match a command of its block, and every command of a block that prints a
+# verdict (locate, plan, release --dry-run, runs) must match a pattern.
+story='
+README quick start|^demo|answer|the demo recovers the source community from the private values (← true source ranked first)
+README file-based run|^plan --graph karate |noise@1|on karate at ε = 1 the per-node release is right about as often as a guess (readings of one unit)
+README file-based run|^release .*--dry-run|noise|the dry run forecasts the per-node release at chance
+README file-based run|^locate --graph karate --release release\.json|noise|locate marks it noise-dominated
+README file-based run|^locate .*--private-answer|answer|the private answer publishes the source'"'"'s community
+docs/neo4j.md|^plan |answer@40|per-node at ε = 1 resolves sources of 3.16 units or more; the readings carry 40
+docs/neo4j.md|^locate --graph neo4j --scope building-7 --release-run latest$|answer|locate then says so: VERDICT: answer, wing 1 first
+docs/neo4j.md|^locate .*--mode stream$|answer|locate then says so: VERDICT: answer, wing 1 first
+README against Neo4j|^plan |answer@40|the forecast first: per-node at ε = 1 resolves the 40 units of the readings
+README against Neo4j|^locate |answer|locate prints VERDICT: answer with wing 1 first
+docs/scheduling.md setup|^plan |answer@40|the forecast before the schedule: per-node at ε = 1 resolves the 40 units
+docs/scheduling.md crontab line|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
+examples/scheduling/graphcloak-release.service|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
+examples/scheduling/cronjob.yaml|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
+docs/whisper.md|^plan |answer@100|per-node at ε = 1 resolves sources of 31.6 units or more; the rumour was whispered 100 times
+docs/whisper.md|^locate |answer|every hour'"'"'s localisation is an answer
+docs/whisper.md|^runs --scope whisper --last 48|answer@noon|the VERDICT column says answer for every hour; TOP COMMUNITY moves from member 1'"'"'s circle to member 34'"'"'s at noon
+'
+
+# recording NAME COMMAND…: runs COMMAND with graphcloak on PATH recording
+# each invocation (wrap/graphcloak: its arguments, output and exit code, in
+# one directory per invocation), then check_verdicts NAME. The quick start's
+# go run ./cmd/graphcloak demo is no graphcloak on PATH: its record is the
+# block's standard output.
+recording() {
+	local name="$1" dir
+	shift
+	dir="$(mktemp -d "$work/rec/block.XXXXXX")"
+	WALKTHROUGH_RECORD="$dir" "$@" | tee "$dir/stdout"
+	if [[ "$name" == "README quick start" ]]; then
+		mkdir "$dir/go-run-demo"
+		printf 'demo\0' >"$dir/go-run-demo/args"
+		cp "$dir/stdout" "$dir/go-run-demo/out"
+		: >"$dir/go-run-demo/err"
+	fi
+	check_verdicts "$name" "$dir"
+}
+
+# verdict_of DIR [MASS]: the verdict the recorded command printed, or
+# nothing when it prints none. plan: answer when its forecast by source
+# mass resolves sources of MASS units (some ε), noise otherwise.
+verdict_of() {
+	local dir="$1" mass="${2:-}" args line
+	args="$(tr '\0' ' ' <"$dir/args")"
+	case "$args" in
+	demo*)
+		awk '/^RANK/ { getline; print (index($0, "← true source") ? "answer" : "noise"); found = 1; exit }
+			END { if (!found) print "no ranking" }' "$dir/out"
+		;;
+	locate\ *--private-answer*)
+		grep -q '^private answer: community ' "$dir/out" && echo answer || echo "no answer"
+		;;
+	locate\ *)
+		if line="$(grep -m1 -E '^  "noiseDominated": (true|false)' "$dir/out")"; then
+			[[ "$line" == *true* ]] && echo noise || echo answer
+		elif grep -q '^VERDICT: answer' "$dir/out" "$dir/err"; then
+			echo answer
+		elif grep -q '^WARNING: noise' "$dir/out" "$dir/err"; then
+			echo noise
+		else
+			echo "no verdict"
+		fi
+		;;
+	release\ *--dry-run*)
+		line="$(grep -m1 '^forecast ' "$dir/out")" || { echo "no forecast"; return; }
+		[[ "$line" == *"AT CHANCE"* ]] && echo noise || echo answer
+		;;
+	plan\ *)
+		[[ -n "$mass" ]] || { echo forecast; return; }
+		grep -o 'resolves sources of [0-9.e+]* units' "$dir/out" | awk -v m="$mass" '
+			{ if ($4 + 0 <= m + 0) found = 1 }
+			END { print (found ? "answer" : "noise") }'
+		;;
+	runs\ *)
+		# The VERDICT column of the localisations (runs' table); with
+		# MASS noon, also the TOP COMMUNITY column: one community on top
+		# before 12:00 and another after, in at least 10 of each 12 hours.
+		awk -v noon="$mass" '
+			/^STARTED/ { c = index($0, "COMMAND"); e = index($0, "EPOCH"); t = index($0, "TOP COMMUNITY"); v = index($0, "VERDICT"); next }
+			v && substr($0, c, 7) == "locate " {
+				split(substr($0, v), f, " "); n++; if (f[1] == "noise") bad++
+				split(substr($0, t), g, " "); half = (substr($0, e + 11, 2) + 0 >= 12)
+				top[half, g[1]]++; hours[half]++
+			}
+			END {
+				if (!n) { print "no verdict"; exit }
+				if (bad == n) { print "noise"; exit }
+				if (bad) { printf "noise on %d of %d localisations\n", bad, n; exit }
+				if (noon != "") {
+					for (k in top) { split(k, h, SUBSEP); if (top[k] > best[h[1]]) { best[h[1]] = top[k]; name[h[1]] = h[2] } }
+					if (hours[0] != 12 || hours[1] != 12 || best[0] < 10 || best[1] < 10 || name[0] == name[1]) {
+						printf "answer, but not one circle before noon and another after (%d hours before noon, %d with %s on top; %d after, %d with %s)\n",
+							hours[0], best[0], name[0], hours[1], best[1], name[1]
+						exit
+					}
+				}
+				print "answer"
+			}' "$dir/out"
+		;;
+	esac
+}
+
+# check_verdicts NAME DIR: every command recorded in DIR that prints a
+# verdict prints the one the story gives for block NAME.
+check_verdicts() {
+	local name="$1" dir="$2" c args pattern want words got mass failed="" matched checked=0
+	local -A used=()
+	for c in "$dir"/*/; do
+		[[ -f "$c/args" ]] || continue
+		args="$(tr '\0' ' ' <"$c/args")"
+		args="${args% }"
+		matched=""
+		while IFS='|' read -r block pattern want words; do
+			[[ "$block" == "$name" ]] && [[ "$args" =~ $pattern ]] || continue
+			matched=1
+			used["$pattern"]=1
+			mass=""
+			[[ "$want" == *@* ]] && mass="${want#*@}" && want="${want%@*}"
+			got="$(verdict_of "$c" "$mass")"
+			checked=$((checked + 1))
+			if [[ "$got" != "$want" ]]; then
+				printf '\nwalkthrough: %s: graphcloak %s\n  printed %s; the guide says %s ("%s")\n' "$name" "$args" "$got" "$want" "$words" >&2
+				grep -h -m3 -E '^(VERDICT|WARNING|forecast |per-node at|private answer)' "$c/out" "$c/err" | sed 's/^/  | /' >&2 || true
+				failed=1
+			fi
+		done <<<"$story"
+		if [[ -z "$matched" && -n "$(verdict_of "$c")" ]]; then
+			printf '\nwalkthrough: %s: graphcloak %s prints a verdict (%s) that the walkthrough'"'"'s story does not state: add what the guide says to the table in scripts/walkthrough.sh\n' \
+				"$name" "$args" "$(verdict_of "$c")" >&2
+			failed=1
+		fi
+	done
+	while IFS='|' read -r block pattern want words; do
+		if [[ "$block" == "$name" && -z "${used[$pattern]:-}" ]]; then
+			printf '\nwalkthrough: %s runs no graphcloak command matching /%s/ (the guide says it prints %s: "%s")\n' "$name" "$pattern" "$want" "$words" >&2
+			failed=1
+		fi
+	done <<<"$story"
+	[[ -z "$failed" ]] || { echo "walkthrough: $name: verdicts differ from the guide" >&2; exit 1; }
+	((checked == 0)) || say "$name: $checked command(s) printed the verdict the guide tells"
 }
 
 # An environment with nothing of the user's graphcloak settings.
@@ -58,7 +214,7 @@ while IFS='=' read -r name _; do
 	[[ "$name" == GRAPHCLOAK_* || "$name" == NEO4J_* && "$name" != NEO4J_URI && "$name" != NEO4J_USER && "$name" != NEO4J_PASSWORD ]] && unset "$name"
 done < <(env)
 export XDG_CONFIG_HOME="$work/config" XDG_STATE_HOME="$work/state"
-mkdir -p "$XDG_CONFIG_HOME" "$XDG_STATE_HOME"
+mkdir -p "$XDG_CONFIG_HOME" "$XDG_STATE_HOME" "$work/rec"
 
 say "fresh clone of $(git -C "$root" rev-parse --short HEAD)"
 git clone --quiet "$root" "$work/graphcloak"
@@ -70,6 +226,24 @@ sh_blocks README.md "# graphcloak" | grep -v '^bash scripts/test.sh' | run_block
 say "go install ./cmd/graphcloak"
 GOBIN="$work/bin" go install ./cmd/graphcloak
 export PATH="$work/bin:$PATH"
+# In front of it on PATH, a graphcloak that records what each call printed
+# (recording), and otherwise runs the installed one as it is.
+mkdir -p "$work/wrap"
+cat >"$work/wrap/graphcloak" <<EOF
+#!/usr/bin/env bash
+real="$work/bin/graphcloak"
+[[ -n "\${WALKTHROUGH_RECORD:-}" ]] || exec "\$real" "\$@"
+d="\$(mktemp -d "\$WALKTHROUGH_RECORD/\$(date +%s%N).XXXXXX")"
+printf '%s\\0' "\$@" >"\$d/args"
+"\$real" "\$@" >"\$d/out" 2>"\$d/err"
+rc=\$?
+echo "\$rc" >"\$d/rc"
+cat "\$d/out"
+cat "\$d/err" >&2
+exit "\$rc"
+EOF
+chmod +x "$work/wrap/graphcloak"
+export PATH="$work/wrap:$PATH"
 sh_blocks README.md "### A file-based run (no database)" | run_block "README file-based run"
 
 # The project's Neo4j.
@@ -99,13 +273,13 @@ fi
 sh_blocks docs/neo4j.md | "${guide_filter[@]}" >"$work/neo4j-guide.sh"
 say "docs/neo4j.md"
 sed 's/^/   | /' "$work/neo4j-guide.sh" >&2
-bash -euo pipefail "$work/neo4j-guide.sh" <<<"$password"
+recording "docs/neo4j.md" bash -euo pipefail "$work/neo4j-guide.sh" <<<"$password"
 
 # README's "Against Neo4j" block, as written (its own projection and scope).
 sh_blocks README.md "### Against Neo4j" | "${guide_filter[@]}" >"$work/readme-neo4j.sh"
 say "README against Neo4j"
 sed 's/^/   | /' "$work/readme-neo4j.sh" >&2
-bash -euo pipefail "$work/readme-neo4j.sh" <<<"$password"
+recording "README against Neo4j" bash -euo pipefail "$work/readme-neo4j.sh" <<<"$password"
 
 export GRAPHCLOAK_NEO4J_PASSWORD="$password"
 
