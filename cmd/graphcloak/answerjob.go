@@ -55,7 +55,7 @@ func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) e
 	return printAnswer(out, sum)
 }
 
-// answerOnce wires the private answer's job — the Neo4j client and
+// answerOnce opens the private answer's stores — the Neo4j client and
 // backend, the ledger, the loader of the graph, readings and communities —
 // and runs job.PlanAnswer then job.ExecuteAnswer. Everything deferred
 // (the failure record, the balance, closing the connection) shares one
@@ -68,27 +68,17 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	if err != nil {
 		return nil, err
 	}
-	var client *connector.Client
-	switch {
-	case spec.Neo4j:
-		client, err = connectProjection(ctx, g)
-	case g.cfg.Privacy.Ledger == "neo4j": // the ledger alone is in the database
-		client, err = stores.ConnectLogged(ctx, &g.cfg.Config, g.logger)
-	}
+	// The ledger alone may be in the database.
+	st, err := openStores(ctx, g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
+		CheckProjection: spec.Neo4j, Ledger: ledgerMode(spec.DryRun)})
 	if err != nil {
 		return nil, err
 	}
-	if client != nil {
-		defer func() { client.Close(after.Context()) }()
+	defer st.Close(after.Context())
+	env := st.Env(job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}, spec.Neo4j)
+	env.Load = func(ctx context.Context) (*job.Input, error) {
+		return st.AnswerInput(ctx, opts.graph, locateCommunities(opts), answerReadings(opts))
 	}
-	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}
-	if env.Ledger, err = openReleaseLedger(ctx, g, client, spec.DryRun); err != nil {
-		return nil, err
-	}
-	if spec.Neo4j {
-		env.Backend = neo4jBackend(g, client)
-	}
-	env.Load = func(ctx context.Context) (*job.Input, error) { return loadAnswerInput(ctx, opts, client) }
 	plan, err := job.PlanAnswer(ctx, *spec, env)
 	if err != nil {
 		return nil, err
@@ -99,23 +89,16 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	return job.ExecuteAnswer(ctx, plan)
 }
 
-// loadAnswerInput loads the graph, the raw readings (--values, else the
-// --value-property read with the graph) and the communities.
-func loadAnswerInput(ctx context.Context, opts *locateOptions, client *connector.Client) (*job.Input, error) {
-	cfg := &opts.g.cfg.Config
-	in := &locateInputs{isDB: opts.graph == stores.Neo4jSpec}
-	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
-	input, err := loadInput(ctx, opts, in, client, cfg.Projection.ValueProperty)
-	if err != nil || opts.privateAnswer.values == "" {
-		return input, err
+// answerReadings reads the raw readings of --values (nil without: the
+// --value-property is read with the graph).
+func answerReadings(opts *locateOptions) func() (map[string]float64, error) {
+	if opts.privateAnswer.values == "" {
+		return nil
 	}
-	header, _ := csvin.ParseHeader(cfg.Input.Header)
-	readings, err := stores.ReadReadings(opts.stdin, opts.privateAnswer.values, header)
-	if err != nil {
-		return nil, err
+	return func() (map[string]float64, error) {
+		header, _ := csvin.ParseHeader(opts.g.cfg.Input.Header) // validated by config
+		return stores.ReadReadings(opts.stdin, opts.privateAnswer.values, header)
 	}
-	input.Readings, err = graphcloak.ValuesByKey(input.Graph, readings)
-	return input, err
 }
 
 // checkPrivateAnswer validates the flags of locate --private-answer and

@@ -10,10 +10,8 @@ import (
 	"strings"
 
 	"github.com/graphcloak/graphcloak"
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
-	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -23,10 +21,10 @@ import (
 
 // This file is a localisation's command side, behind the locate command
 // and each slot of serve: the flags checked into a job.LocateSpec
-// (checkLocate), the --release-run record read, the job's wiring — the
-// Neo4j client and backend, the loader of the graph, released values and
-// communities, the per-node file and picture — and job.PlanLocate then
-// job.ExecuteLocate (locateOnce). What a localisation decides lives in
+// (checkLocate), the job's wiring — the stores opened (the Neo4j client
+// and backend, the --release-run record, the loader of the graph,
+// released values and communities), the per-node file and picture — and
+// job.PlanLocate then job.ExecuteLocate (locateOnce). What a localisation decides lives in
 // job; the command (locate.go) prints the summary.
 
 // locateInputs are a localisation's checked inputs: the job's spec and
@@ -67,22 +65,18 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 	if csvOut != nil && csvOut.Stdout() {
 		out = g.stderr // the summary must not mix with the CSV
 	}
-	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}
-	var client *connector.Client
-	if in.isDB {
-		if client, err = connectProjection(ctx, g); err != nil {
-			return nil, nil, err
-		}
-		defer func() { client.Close(after.Context()) }()
-		if opts.releaseRun != "" {
-			if err := readReleaseRun(ctx, opts, client, &in.spec); err != nil {
-				return nil, nil, err
-			}
-		}
-		env.Backend = neo4jBackend(g, client)
+	st, err := openStores(ctx, g, after, stores.Options{Neo4j: in.isDB, CheckProjection: in.isDB, ReleaseRun: opts.releaseRun})
+	if err != nil {
+		return nil, nil, err
 	}
+	defer st.Close(after.Context())
+	if st.Release != nil {
+		in.spec.Projection = st.Projection
+		in.spec.Release, in.spec.ReleaseDigest, in.spec.ReleaseHint = st.Release, st.ReleaseDigest, st.ReleaseHint()
+	}
+	env := st.Env(job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}, in.isDB)
 	env.LoadReleased = func(ctx context.Context, prop string) (*job.Input, error) {
-		return loadInput(ctx, opts, in, client, prop)
+		return st.LocateInput(ctx, opts.graph, locateCommunities(opts), prop)
 	}
 	env.Output = func(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
 		return emitLocate(ctx, opts, csvOut, lj, res, sum)
@@ -104,29 +98,6 @@ func locatePlanSummary(p *job.LocatePlan) *job.LocateSummary {
 		return nil
 	}
 	return p.Summary
-}
-
-// readReleaseRun resolves --release-run (latest: the scope's newest
-// succeeded release), takes the projection from its record unless the
-// command names one, and reads the record — a succeeded release whose
-// values are still bound to it — with the digest of its values into spec.
-func readReleaseRun(ctx context.Context, opts *locateOptions, client *connector.Client, spec *job.LocateSpec) error {
-	g := opts.g
-	cfg := &g.cfg.Config
-	id := opts.releaseRun
-	if id == "latest" {
-		var err error
-		if id, err = latestRelease(ctx, client, cfg); err != nil {
-			return err
-		}
-	}
-	rr, digest, err := releaseRunRecord(ctx, g, client, id)
-	if err != nil {
-		return err
-	}
-	spec.Projection = stores.ProjectionOf(cfg)
-	spec.Release, spec.ReleaseDigest, spec.ReleaseHint = rr, digest, stores.ProjectionHint(stores.ProjectionOf(cfg), rr.Projection)
-	return nil
 }
 
 // emitLocate writes the local outputs of a localisation: the per-node
@@ -273,159 +244,13 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 	return usageErrorf("--communities must be leiden, louvain, gds:leiden, gds:louvain, property:NAME or file:PATH, got %q", opts.communities)
 }
 
-// connectProjection validates the configured projection and connects.
-func connectProjection(ctx context.Context, g *globalOptions) (*connector.Client, error) {
-	if err := stores.ProjectionOf(&g.cfg.Config).Validate(); err != nil {
-		return nil, err
-	}
-	return stores.ConnectLogged(ctx, &g.cfg.Config, g.logger)
-}
-
-// neo4jBackend is the job backend of a release, a localisation or a
-// private answer on client.
-func neo4jBackend(g *globalOptions, client *connector.Client) *stores.Neo4j {
-	cfg := &g.cfg.Config
-	return &stores.Neo4j{Client: client, Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg),
-		Write: connector.WriteOptions{BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency}}
-}
-
-// noReleaseError: --release-run latest found no succeeded release; prev
-// is the scope's newest release that another run superseded, by the run
-// by (nil when none did).
-type noReleaseError struct {
-	scope    string
-	prev, by *connector.RunRecord
-}
-
-func (e *noReleaseError) Error() string {
-	if e.prev == nil {
-		return fmt.Sprintf("--release-run latest: scope %q has no succeeded release yet", e.scope)
-	}
-	msg := fmt.Sprintf("--release-run latest: scope %q has no published release: its newest, run %s (epoch %s), was superseded by run %s",
-		e.scope, e.prev.RunID, e.prev.Epoch, e.prev.SupersededBy)
-	if e.by == nil {
-		return msg + " (whose record is gone), which wrote the same property; release again (or to another --write-property)"
-	}
-	msg += fmt.Sprintf(" (%s of scope %q", e.by.Command, e.by.Scope)
-	if e.by.Epoch != "" {
-		msg += ", epoch " + e.by.Epoch
-	}
-	msg += fmt.Sprintf(", which wrote %q on the same nodes)", e.prev.WriteProperty)
-	if e.by.Scope != e.scope {
-		msg += fmt.Sprintf("; locate that release with --scope %s --release-run latest, or give scope %s its own --write-property", e.by.Scope, e.scope)
-	} else {
-		msg += fmt.Sprintf("; locate it with --release-run %s", e.by.RunID)
-	}
-	return msg
-}
-
-func (*noReleaseError) Kind() errkind.Kind { return errkind.BadInput }
-
-// latestRelease returns the run id of the newest succeeded release of the
-// configured scope (--release-run latest).
-func latestRelease(ctx context.Context, client *connector.Client, cfg *config.Config) (string, error) {
-	runs, err := client.ListRuns(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, 0)
-	if err != nil {
-		return "", err
-	}
-	return latestReleaseOf(runs, cfg.Privacy.Scope, func(id string) (*connector.RunRecord, error) {
-		return client.ReadRun(ctx, cfg.Neo4j.Database, id)
-	})
-}
-
-// latestReleaseOf is latestRelease over the scope's runs, newest first:
-// without a succeeded release, the error names the run (and its scope)
-// that superseded the newest one, read by read.
-func latestReleaseOf(runs []*connector.RunRecord, scope string, read func(string) (*connector.RunRecord, error)) (string, error) {
-	var prev *connector.RunRecord
-	for _, r := range runs { // newest first
-		if r.Command != "release" {
-			continue
-		}
-		if r.Status == connector.StatusSucceeded {
-			return r.RunID, nil
-		}
-		if r.Status == connector.StatusSuperseded && prev == nil && r.SupersededBy != "" {
-			prev = r
-		}
-	}
-	e := &noReleaseError{scope: scope, prev: prev}
-	if prev != nil {
-		if by, err := read(prev.SupersededBy); err == nil {
-			e.by = by
-		}
-	}
-	return "", e
-}
-
-// loadInput loads the graph with the values of valueProp (Neo4j) and
-// the communities --communities names.
-func loadInput(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, valueProp string) (*job.Input, error) {
-	cfg := &opts.g.cfg.Config
-	pull, endPull := opts.g.pullProgress()
-	lopt := stores.LoadOptions{Client: client, ValueProperty: valueProp, Progress: pull, Logger: opts.g.logger}
-	if in.commKind == "property" {
-		lopt.CommunityProperty = in.commArg
-	}
-	lg, err := stores.LoadGraph(ctx, cfg, opts.graph, lopt)
-	endPull()
-	if err != nil {
-		return nil, err
-	}
-	input := &job.Input{Graph: lg.Graph}
-	if lg.Pulled != nil {
-		input.Readings = lg.Pulled.Values
-	}
-	input.Partition, input.Names, err = partitionOf(ctx, opts, in, client, lg, uint64(cfg.Write.RandomSeed))
-	return input, err
-}
-
-// partitionOf returns the communities --communities names for the loaded
-// graph (Leiden through serve's cache, Louvain, a file, GDS or a node
-// property), with their names where they have them.
-func partitionOf(ctx context.Context, opts *locateOptions, in *locateInputs, client *connector.Client, lg *stores.Graph, seed uint64) ([]int, []string, error) {
-	cfg := &opts.g.cfg.Config
-	switch in.commKind {
-	case "leiden":
-		p, err := cachedLeiden(opts.g, opts, lg.Graph, seed)
-		return p, nil, err
-	case "louvain":
-		p, err := community.Louvain(lg.Graph, opts.resolution, seed)
-		return p, nil, err
-	case "file":
-		return community.LoadAssignment(in.commArg, lg.Graph)
-	case "gds":
-		return gdsPartition(ctx, cfg, client, lg.Graph, in.commArg, opts.resolution, int64(cfg.Write.RandomSeed))
-	case "property":
-		return propertyPartition(lg)
-	}
-	return nil, nil, nil
-}
-
-// propertyPartition returns the communities read from the projection's
-// community property (--communities property:NAME).
-func propertyPartition(lg *stores.Graph) ([]int, []string, error) {
-	graph := lg.Graph
-	byKey := make(map[string]string, graph.N())
-	names := communityNames(lg.Pulled.Communities)
-	for i := 0; i < graph.N(); i++ {
-		byKey[graph.Key(i)] = names[i]
-	}
-	return community.FromAssignment(graph, byKey)
-}
-
-// gdsPartition runs algo (leiden, louvain) in Neo4j GDS on the configured
-// projection and returns the partition of graph it found.
-func gdsPartition(ctx context.Context, cfg *config.Config, client *connector.Client, graph *laplacian.Graph, algo string, resolution float64, seed int64) ([]int, []string, error) {
-	ids, err := client.GDSCommunities(ctx, cfg.Neo4j.Database, stores.ProjectionOf(cfg), algo, connector.GDSOptions{Resolution: resolution, Seed: seed})
-	if err != nil {
-		return nil, nil, err
-	}
-	byKey := make(map[string]string, len(ids))
-	for k, c := range ids {
-		byKey[k] = strconv.FormatInt(c, 10)
-	}
-	return community.FromAssignment(graph, byKey)
+// locateCommunities says where a localisation's (or a private answer's)
+// communities come from: --communities, with --resolution and the seed,
+// through serve's cache.
+func locateCommunities(opts *locateOptions) stores.Communities {
+	kind, arg := stores.ParseCommunities(opts.communities)
+	return stores.Communities{Kind: kind, Arg: arg, Resolution: opts.resolution, Seed: opts.g.cfg.Write.RandomSeed,
+		Cache: opts.communityCache, Leiden: opts.privateAnswer.enabled}
 }
 
 func writeLocateCSV(f *outputFile, nodes []graphcloak.NodeResult) error {
@@ -483,14 +308,5 @@ type locateOptions struct {
 	dryRun           bool    // print the plan: nothing located, charged or written
 	stdin            io.Reader
 	privateAnswer    answerOptions
-	communityCache   *communityCache // serve: Leiden updated between slots
-}
-
-// communityNames renders int64 community ids read from Neo4j as names.
-func communityNames(ids []int64) []string {
-	out := make([]string, len(ids))
-	for i, c := range ids {
-		out[i] = strconv.FormatInt(c, 10)
-	}
-	return out
+	communityCache   *stores.CommunityCache // serve: Leiden updated between slots
 }

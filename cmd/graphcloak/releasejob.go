@@ -7,9 +7,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/graphcloak/graphcloak"
-	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -19,10 +16,10 @@ import (
 )
 
 // This file turns the release flags (release's own, and those serve
-// gives each slot) into a job.ReleaseSpec, wires the job's environment — the
-// release file, the Neo4j client and backend, the ledger — and calls
-// job.PlanRelease and job.Execute. Everything a release decides lives in
-// job.
+// gives each slot) into a job.ReleaseSpec, opens the release file and the
+// stores (the Neo4j client and backend, the ledger, the graph's loader)
+// and calls job.PlanRelease and job.Execute. Everything a release decides
+// lives in job.
 
 // releaseInputs are a release's local inputs, read before anything is
 // connected: the spec and the raw readings of --values.
@@ -50,21 +47,16 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (*releaseSummary, er
 		}
 		defer env.File.Abort()
 	}
-	var client *connector.Client
-	if spec.Neo4j || spec.LedgerKind == "neo4j" {
-		if client, err = stores.ConnectLogged(ctx, &g.cfg.Config, g.logger); err != nil {
-			return nil, err
-		}
-		defer func() { client.Close(after.Context()) }()
-	}
-	env.Load = func(ctx context.Context) (*job.Input, error) { return loadReleaseInput(ctx, opts, in, client) }
 	// A dry run reads the ledger (read-only) and the epoch's earlier run
 	// as the release would, so it is refused where the release would be.
-	if env.Ledger, err = openReleaseLedger(ctx, g, client, spec.DryRun); err != nil {
+	st, err := openStores(ctx, g, after, stores.Options{Neo4j: spec.Neo4j || spec.LedgerKind == "neo4j", Ledger: ledgerMode(spec.DryRun)})
+	if err != nil {
 		return nil, err
 	}
-	if spec.Neo4j {
-		env.Backend = neo4jBackend(g, client)
+	defer st.Close(after.Context())
+	env = st.Env(env, spec.Neo4j)
+	env.Load = func(ctx context.Context) (*job.Input, error) {
+		return st.ReleaseInput(ctx, opts.graph, spec.Projection.ValueProperty, in.readings)
 	}
 	plan, err := job.PlanRelease(ctx, *spec, env)
 	if plan == nil || err != nil || spec.DryRun {
@@ -79,28 +71,6 @@ func planSummary(p *job.ReleasePlan) *releaseSummary {
 		return nil
 	}
 	return p.Summary
-}
-
-// loadReleaseInput loads the graph and the raw readings in node order.
-func loadReleaseInput(ctx context.Context, opts *releaseOptions, in *releaseInputs, client *connector.Client) (*job.Input, error) {
-	g := opts.g
-	valueProp := in.spec.Projection.ValueProperty
-	pull, endPull := g.pullProgress()
-	lg, err := stores.LoadGraph(ctx, &g.cfg.Config, opts.graph, stores.LoadOptions{Client: client, ValueProperty: valueProp, Progress: pull, Logger: g.logger})
-	endPull()
-	if err != nil {
-		return nil, err
-	}
-	graph := lg.Graph
-	g.logger.Info("graph loaded", "graph", opts.graph, "nodeCount", graph.N(), "relationshipCount", graph.NumEdges())
-	if valueProp != "" {
-		return &job.Input{Graph: graph, Readings: lg.Pulled.Values}, nil
-	}
-	y, err := graphcloak.ValuesByKey(graph, in.readings)
-	if err != nil {
-		return nil, err
-	}
-	return &job.Input{Graph: graph, Readings: y}, nil
 }
 
 // checkRelease validates release's flags and reads its local inputs (the
@@ -219,33 +189,6 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 		spec.Certificate = &c
 	}
 	return spec.Check()
-}
-
-// openReleaseLedger opens the configured ledger (Neo4j needs client) and
-// checks that the release's scope exists. A release never creates, raises
-// or resets a budget: a missing ledger or scope is refused with the
-// budget --init command to run, and --epsilon-total/--delta-total are
-// ignored (with a warning) when given. A dry run opens it read-only
-// (readOnly): the same checks and errors, nothing created or charged.
-func openReleaseLedger(ctx context.Context, g *globalOptions, client *connector.Client, readOnly bool) (privacy.Ledger, error) {
-	cfg := &g.cfg.Config
-	if g.cfg.Sources["privacy.epsilonTotal"] == config.FromFlag || g.cfg.Sources["privacy.deltaTotal"] == config.FromFlag {
-		g.logger.Warn("--epsilon-total/--delta-total are ignored by release: budgets are set once, by budget --init")
-	}
-	var l privacy.Ledger
-	var err error
-	if readOnly {
-		l, err = stores.ReadLedger(cfg, client)
-	} else {
-		l, err = stores.OpenLedger(ctx, cfg, client)
-	}
-	if err != nil {
-		return nil, withInitHint(cfg, err)
-	}
-	if _, err := l.Balance(ctx, cfg.Privacy.Scope); err != nil {
-		return nil, withInitHint(cfg, err)
-	}
-	return l, nil
 }
 
 // releaseOptions are the release command's own flags; the rest (privacy

@@ -41,7 +41,7 @@ type serveOptions struct {
 	onMismatch    string
 	answerCache   string
 	// cache keeps each scope's Leiden partition between slots.
-	cache *communityCache
+	cache *stores.CommunityCache
 	// page is the operator's page on --listen (nil: none).
 	page *operatorPage
 	// healthFailedSlots failed slots in a row make /healthz 503 (0: never).
@@ -49,7 +49,7 @@ type serveOptions struct {
 }
 
 func newServeCmd(g *globalOptions) *cobra.Command {
-	opts := &serveOptions{g: g, cache: newCommunityCache()}
+	opts := &serveOptions{g: g, cache: stores.NewCommunityCache()}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run release → locate on a schedule against Neo4j, with /metrics and /healthz",

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"io"
 	"sync"
 
@@ -88,18 +87,12 @@ func checkServe(opts *serveOptions) (schedule.Spec, error) {
 // lastRelease returns the run id of the scope's newest succeeded release,
 // or "" (logged) when there is none.
 func lastRelease(ctx context.Context, g *globalOptions) (string, error) {
-	client, err := stores.ConnectLogged(ctx, &g.cfg.Config, g.logger)
+	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: true, Logger: g.logger})
 	if err != nil {
 		return "", err
 	}
-	defer client.Close(context.WithoutCancel(ctx))
-	id, err := latestRelease(ctx, client, &g.cfg.Config)
-	var none *noReleaseError
-	if errors.As(err, &none) {
-		g.logger.Warn("no succeeded release in the scope yet: nothing to locate")
-		return "", nil
-	}
-	return id, err
+	defer st.Close(context.WithoutCancel(ctx))
+	return st.LastRelease(ctx)
 }
 
 // forStep returns a copy of g for one step of a slot: its own copy of the
@@ -122,7 +115,7 @@ func releaseOptionsFor(opts *serveOptions, g *globalOptions, runID string) *rele
 func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locateOptions {
 	return &locateOptions{g: g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: runID, communityCache: opts.cache,
 		privateAnswer: answerOptions{enabled: true, values: opts.values, cap: opts.answerCap,
-			fitTolerance: opts.fitTolerance, onMismatch: opts.onMismatch, cache: opts.answerCache, memo: &opts.cache.answers}}
+			fitTolerance: opts.fitTolerance, onMismatch: opts.onMismatch, cache: opts.answerCache, memo: &opts.cache.Answers}}
 }
 
 func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {

@@ -123,30 +123,28 @@ func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
 // releasedFromNeo4j rebuilds a release from the database: the metadata
 // from the release's run record, the released values from its write
 // property on the configured projection, after checking they are the
-// run's own (releaseRunRecord). Released values lie on the grid γ = 2^-k, so
+// run's own (stores.ReadRelease). Released values lie on the grid γ = 2^-k, so
 // r_i = value/γ is recovered exactly; anything else is refused.
 func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*privacy.Released, error) {
-	cfg := &g.cfg.Config
-	client, err := stores.Connect(ctx, cfg)
+	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: true, Logger: g.logger})
 	if err != nil {
 		return nil, err
 	}
-	defer client.Close(context.WithoutCancel(ctx))
-	rr, want, err := releaseRunRecord(ctx, g, client, runID)
-	if err != nil {
+	defer st.Close(context.WithoutCancel(ctx))
+	if err := st.ReadRelease(ctx, runID); err != nil {
 		return nil, err
 	}
+	rr := st.Release
 	var meta privacy.ReleaseMeta
 	if err := json.Unmarshal([]byte(rr.ReleaseMeta), &meta); err != nil || rr.ReleaseMeta == "" {
 		return nil, inputErrorf("--release-run: run %q records no release metadata", runID)
 	}
-	prop := rr.WriteProperty
-	lg, err := stores.LoadGraph(ctx, cfg, stores.Neo4jSpec, stores.LoadOptions{Client: client, ValueProperty: prop, Logger: g.logger})
+	lg, err := st.LoadGraph(ctx, stores.Neo4jSpec, stores.LoadOptions{ValueProperty: rr.WriteProperty})
 	if err != nil {
 		return nil, err
 	}
 	if lg.Graph.N() != meta.N {
-		return nil, inputErrorf("--release-run: the projection has %d nodes, the release had %d%s", lg.Graph.N(), meta.N, stores.ProjectionHint(stores.ProjectionOf(cfg), rr.Projection))
+		return nil, inputErrorf("--release-run: the projection has %d nodes, the release had %d%s", lg.Graph.N(), meta.N, st.ReleaseHint())
 	}
-	return job.CheckReleasedValues(rr, &meta, lg.Graph, lg.Pulled.Values, want)
+	return job.CheckReleasedValues(rr, &meta, lg.Graph, lg.Pulled.Values, st.ReleaseDigest)
 }

@@ -1,4 +1,4 @@
-package main
+package stores
 
 import (
 	"errors"
@@ -6,11 +6,16 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
-// locate --release-run latest, when the scope's newest
-// release was superseded by another scope's (serve's) release to the same
-// property, names that run and its scope. Before: "scope "building-8" has
+// asFlags renders a parameter as the command's flag of that name does
+// ("release run": --release-run).
+func asFlags(p errkind.Param) string { return "--" + strings.ReplaceAll(string(p), " ", "-") }
+
+// A localisation on the latest release (locate --release-run latest),
+// when the scope's newest release was superseded by another scope's
+// (serve's) release to the same property, names that run and its scope. Before: "scope "building-8" has
 // no succeeded release yet", though it had one, overwritten.
 func TestLatestReleaseNamesSuperseder(t *testing.T) {
 	by := &connector.RunRecord{RunID: "run-serve-1", Command: "release", Scope: "whisper", Epoch: "2026-11-26T10:00:00Z", Status: connector.StatusSucceeded}
@@ -30,12 +35,12 @@ func TestLatestReleaseNamesSuperseder(t *testing.T) {
 		t.Fatal("no error without a succeeded release")
 	}
 	for _, want := range []string{"run-rel-2", "superseded by run run-serve-1", `scope "whisper"`, "--scope whisper --release-run latest", `"graphcloak_value"`} {
-		if !strings.Contains(err.Error(), want) {
+		if !strings.Contains(errkind.Render(err, asFlags), want) {
 			t.Errorf("%q does not say %q", err, want)
 		}
 	}
-	if exitCode(err) != exitBadInput {
-		t.Errorf("exit %d, want 3", exitCode(err))
+	if errkind.Of(err) != errkind.BadInput {
+		t.Errorf("kind %v, want bad input", errkind.Of(err))
 	}
 	// A succeeded release is still found; none at all still says so.
 	runs[1].Status = connector.StatusSucceeded

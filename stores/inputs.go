@@ -1,0 +1,68 @@
+package stores
+
+import (
+	"context"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/job"
+)
+
+// A job's loaders (job.Env's Load and LoadReleased): the graph read
+// through the stores, with the readings and the communities each job
+// takes.
+
+// ReleaseInput loads a release's graph and its raw readings in node
+// order: the value property read with the graph when valueProperty is
+// set, else readings (by node key).
+func (s *Stores) ReleaseInput(ctx context.Context, spec, valueProperty string, readings map[string]float64) (*job.Input, error) {
+	lg, err := s.LoadGraph(ctx, spec, LoadOptions{ValueProperty: valueProperty})
+	if err != nil {
+		return nil, err
+	}
+	graph := lg.Graph
+	s.logger.Info("graph loaded", "graph", spec, "nodeCount", graph.N(), "relationshipCount", graph.NumEdges())
+	if valueProperty != "" {
+		return &job.Input{Graph: graph, Readings: lg.Pulled.Values}, nil
+	}
+	y, err := graphcloak.ValuesByKey(graph, readings)
+	if err != nil {
+		return nil, err
+	}
+	return &job.Input{Graph: graph, Readings: y}, nil
+}
+
+// LocateInput loads a localisation's graph with the values of
+// valueProperty (Neo4j; "": none) and the communities c names.
+func (s *Stores) LocateInput(ctx context.Context, spec string, c Communities, valueProperty string) (*job.Input, error) {
+	opt := LoadOptions{ValueProperty: valueProperty}
+	if c.Kind == "property" {
+		opt.CommunityProperty = c.Arg
+	}
+	lg, err := s.LoadGraph(ctx, spec, opt)
+	if err != nil {
+		return nil, err
+	}
+	input := &job.Input{Graph: lg.Graph}
+	if lg.Pulled != nil {
+		input.Readings = lg.Pulled.Values
+	}
+	input.Partition, input.Names, err = s.partition(ctx, c, lg)
+	return input, err
+}
+
+// AnswerInput loads a private answer's graph, its communities and its raw
+// readings: the configured value property read with the graph, or, when
+// readings is not nil, what it reads (by node key), read once the graph
+// is loaded.
+func (s *Stores) AnswerInput(ctx context.Context, spec string, c Communities, readings func() (map[string]float64, error)) (*job.Input, error) {
+	input, err := s.LocateInput(ctx, spec, c, s.cfg.Projection.ValueProperty)
+	if err != nil || readings == nil {
+		return input, err
+	}
+	y, err := readings()
+	if err != nil {
+		return nil, err
+	}
+	input.Readings, err = graphcloak.ValuesByKey(input.Graph, y)
+	return input, err
+}

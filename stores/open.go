@@ -1,0 +1,189 @@
+package stores
+
+import (
+	"context"
+	"log/slog"
+
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// LedgerMode is how Open opens the configured ledger.
+type LedgerMode int
+
+const (
+	// NoLedger opens none.
+	NoLedger LedgerMode = iota
+	// ReadOnly opens it for reading (a dry run): the same checks and
+	// errors as ReadWrite, nothing created or charged.
+	ReadOnly
+	// ReadWrite opens it to be charged.
+	ReadWrite
+)
+
+// Options say what Open opens.
+type Options struct {
+	// Neo4j connects to the configured database (the graph, the ledger or
+	// the run records live there).
+	Neo4j bool
+	// CheckProjection validates the configured projection before
+	// connecting, so that a bad name is refused without a connection.
+	CheckProjection bool
+	// ReleaseRun names a release run (a run id, or "latest": the scope's
+	// newest succeeded release) whose record is read once connected: its
+	// projection is taken unless the configuration names one, and it is
+	// checked to be a succeeded release whose values are still in the
+	// database (Stores.Release).
+	ReleaseRun string
+	// Ledger opens the configured ledger and checks that the configured
+	// scope has a budget (NoLedger: none).
+	Ledger LedgerMode
+	// Logger gets what opening and loading say (nil: nothing).
+	Logger *slog.Logger
+	// Pull returns the progress callback of a graph's pull and what ends
+	// it (nil: none).
+	Pull func() (progress func(stage string, done int), end func())
+	// Bookkeeping is the context of closing the connection when Open
+	// fails after connecting (nil: ctx without its cancellation).
+	Bookkeeping func() context.Context
+}
+
+// Stores are what a job runs against, opened once: the Neo4j connection,
+// the resolved projection, the ledger and the release run read.
+type Stores struct {
+	// Client is the Neo4j connection (nil: not connected).
+	Client *connector.Client
+	// Projection is the projection read and written: the configured one,
+	// or the release run's when the configuration names none.
+	Projection connector.Projection
+	// Ledger is the configured ledger (nil: not opened).
+	Ledger privacy.Ledger
+	// Release is the release run's record (Options.ReleaseRun; nil:
+	// none) and ReleaseDigest the digest of its values ("": none
+	// recorded, or a record without release metadata).
+	Release       *connector.RunRecord
+	ReleaseDigest string
+
+	cfg    *config.Loaded
+	logger *slog.Logger
+	pull   func() (func(stage string, done int), func())
+}
+
+// Open opens what a job runs against from a validated configuration, in
+// this order: the projection checked (CheckProjection), Neo4j connected,
+// the release run read (its projection adopted), the ledger opened and
+// the scope's budget checked. On an error nothing stays open.
+func Open(ctx context.Context, cfg *config.Loaded, opt Options) (*Stores, error) {
+	s := &Stores{Projection: ProjectionOf(&cfg.Config), cfg: cfg, logger: opt.Logger, pull: opt.Pull}
+	if s.logger == nil {
+		s.logger = slog.New(slog.DiscardHandler)
+	}
+	if opt.CheckProjection {
+		if err := s.Projection.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	if opt.Neo4j {
+		c, err := ConnectLogged(ctx, &cfg.Config, s.logger)
+		if err != nil {
+			return nil, err
+		}
+		s.Client = c
+	}
+	err := s.open(ctx, opt)
+	if err != nil {
+		bk := context.WithoutCancel(ctx)
+		if opt.Bookkeeping != nil {
+			bk = opt.Bookkeeping()
+		}
+		s.Close(bk)
+		return nil, err
+	}
+	return s, nil
+}
+
+// open reads the release run and opens the ledger once connected.
+func (s *Stores) open(ctx context.Context, opt Options) error {
+	if opt.ReleaseRun != "" {
+		id := opt.ReleaseRun
+		if id == "latest" {
+			var err error
+			if id, err = s.latestRelease(ctx); err != nil {
+				return err
+			}
+		}
+		if err := s.ReadRelease(ctx, id); err != nil {
+			return err
+		}
+	}
+	if opt.Ledger == NoLedger {
+		return nil
+	}
+	cfg := &s.cfg.Config
+	var err error
+	if opt.Ledger == ReadOnly {
+		s.Ledger, err = ReadLedger(cfg, s.Client)
+	} else {
+		s.Ledger, err = OpenLedger(ctx, cfg, s.Client)
+	}
+	if err != nil {
+		return err
+	}
+	_, err = s.Ledger.Balance(ctx, cfg.Privacy.Scope)
+	return err
+}
+
+// Close closes the Neo4j connection (nothing else holds a resource).
+func (s *Stores) Close(ctx context.Context) {
+	if s != nil && s.Client != nil {
+		s.Client.Close(ctx)
+		s.Client = nil
+	}
+}
+
+// Backend is the job backend of a release, a localisation or a private
+// answer on the projection (nil when not connected).
+func (s *Stores) Backend() *Neo4j {
+	if s.Client == nil {
+		return nil
+	}
+	cfg := &s.cfg.Config
+	return &Neo4j{Client: s.Client, Database: cfg.Neo4j.Database, Projection: s.Projection,
+		Write: connector.WriteOptions{BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency}}
+}
+
+// Env is env with the stores' ledger (when opened) and, when publish is
+// set, the Neo4j backend.
+func (s *Stores) Env(env job.Env, publish bool) job.Env {
+	if s.Ledger != nil {
+		env.Ledger = s.Ledger
+	}
+	if publish {
+		env.Backend = s.Backend()
+	}
+	return env
+}
+
+// LoadGraph loads the graph named by spec (LoadGraph) through the stores'
+// connection and projection, with their progress and logger.
+func (s *Stores) LoadGraph(ctx context.Context, spec string, opt LoadOptions) (*Graph, error) {
+	if opt.Client == nil {
+		opt.Client = s.Client
+	}
+	if opt.Projection == nil {
+		p := s.Projection
+		opt.Projection = &p
+	}
+	if opt.Logger == nil {
+		opt.Logger = s.logger
+	}
+	end := func() {}
+	if s.pull != nil && opt.Progress == nil {
+		opt.Progress, end = s.pull()
+	}
+	lg, err := LoadGraph(ctx, &s.cfg.Config, spec, opt)
+	end()
+	return lg, err
+}
