@@ -16,8 +16,10 @@ import (
 // TestWalkthroughScript: scripts/walkthrough.sh — README's quick
 // start and file-based run, docs/neo4j.md, the scheduled jobs of
 // docs/scheduling.md and docs/whisper.md, extracted from the docs and run
-// as written from a fresh clone with only Go and this Neo4j — exits 0.
-// The clone is of the committed HEAD.
+// as written from a fresh clone with only Go and this Neo4j — exits 0:
+// every command succeeded and printed the verdict its guide tells (41
+// verdicts: the script's table of the guides' story). The clone is of the
+// committed HEAD.
 func TestWalkthroughScript(t *testing.T) {
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
