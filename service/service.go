@@ -9,6 +9,8 @@ package service
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
 	"net"
 	"net/http"
@@ -35,13 +37,18 @@ type Service struct {
 
 // Run serves the metrics and fires job at every slot until ctx ends (or
 // the runner's MaxRuns), then shuts down: /healthz turns 503 first, the
-// current run gets the runner's grace, and the listener closes last.
+// current run gets the runner's grace, and the listener closes last. When
+// the listener fails, the service shuts down the same way and Run returns
+// the listener's error (joined with the shutdown's).
 func (s *Service) Run(ctx context.Context, job schedule.Job) error {
 	log := s.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	var srv *http.Server
+	listenErr := make(chan error, 1)
 	if s.Listener != nil {
 		m := s.Metrics.Handler()
 		mux := http.NewServeMux()
@@ -54,7 +61,13 @@ func (s *Service) Run(ctx context.Context, job schedule.Job) error {
 		mux.Handle("/", m)
 		var h http.Handler = mux
 		srv = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
-		go func() { _ = srv.Serve(s.Listener) }()
+		go func() {
+			if err := srv.Serve(s.Listener); !errors.Is(err, http.ErrServerClosed) {
+				log.Error("the listener failed: shutting down", "error", err)
+				listenErr <- fmt.Errorf("listener %s: %w", s.Listener.Addr(), err)
+				stop()
+			}
+		}()
 		log.Info("serving /metrics and /healthz", "listen", s.Listener.Addr().String())
 	}
 	// Shutdown begins when ctx ends: unhealthy at once, not after the run.
@@ -71,10 +84,16 @@ func (s *Service) Run(ctx context.Context, job schedule.Job) error {
 	s.Runner.Run(ctx, job)
 	s.Metrics.Stopping()
 	log.Info("scheduler stopped")
-	if srv != nil {
-		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
-		defer cancel()
-		return srv.Shutdown(sctx)
+	if srv == nil {
+		return nil
 	}
-	return nil
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	err := srv.Shutdown(sctx)
+	select {
+	case lerr := <-listenErr:
+		return errors.Join(lerr, err)
+	default:
+		return err
+	}
 }

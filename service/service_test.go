@@ -124,3 +124,29 @@ func TestPageAtRoot(t *testing.T) {
 		t.Errorf("Run: %v", err)
 	}
 }
+
+// The listener's error is the service's: when it stops serving, the
+// scheduler shuts down and Run returns the error instead of running on
+// without /metrics and /healthz.
+func TestListenerErrorReturned(t *testing.T) {
+	spec, err := schedule.Parse("@every 1h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.Close() // accepting fails at once
+	s := &Service{Runner: &schedule.Runner{Spec: spec}, Metrics: metrics.New(), Listener: ln}
+	done := make(chan error, 1)
+	go func() { done <- s.Run(context.Background(), func(context.Context, time.Time) error { return nil }) }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "listener") {
+			t.Errorf("Run: %v, want the listener's error", err)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("Run went on after its listener failed")
+	}
+}

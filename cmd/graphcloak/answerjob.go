@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -127,7 +128,7 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 		return nil, err
 	}
 	spec := &job.AnswerSpec{RunID: opts.runID, Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == stores.Neo4jSpec,
-		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
+		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cmp.Or(opts.epoch, cfg.Privacy.Epoch),
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed), Noise: privacy.CryptoNoise(),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,

@@ -302,6 +302,7 @@ type locateOptions struct {
 	plot             string  // picture of the graph
 	plotValue        string  // posterior | released
 	runID            string  // names the run when set (serve); else a fresh id
+	epoch            string  // the private answer's epoch when set (serve); else the configured one
 	forecastTrials   int     // simulated trials of the forecast (0: none)
 	sourceMass       float64 // --source-mass (0: estimated from the release)
 	mode             string  // write | stream

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"io"
 	"math"
@@ -77,7 +78,8 @@ func planSummary(p *job.ReleasePlan) *releaseSummary {
 // certificate, the noise key, the readings file) into the job's spec.
 func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 	cfg := &opts.g.cfg.Config
-	if cfg.Privacy.Epoch == "auto" {
+	epoch := cmp.Or(opts.epoch, cfg.Privacy.Epoch)
+	if epoch == "auto" {
 		if opts.slot < time.Minute || opts.slot > 366*24*time.Hour {
 			return nil, inputErrorf("--slot must be between 1m and 366 days, got %v", opts.slot)
 		}
@@ -85,11 +87,11 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 		if opts.now != nil {
 			now = opts.now
 		}
-		cfg.Privacy.Epoch = schedule.EpochName(now(), opts.slot)
+		epoch = schedule.EpochName(now(), opts.slot)
 	}
 	in := &releaseInputs{spec: job.ReleaseSpec{RunID: opts.runID, Graph: opts.graph, Neo4j: opts.graph == stores.Neo4jSpec,
 		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), WriteProperty: cfg.Write.WriteProperty, Out: opts.out,
-		LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
+		LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
 		CertificatePath: opts.sensitivityCert, CachePath: opts.sensitivityCache, TimeBudget: opts.timeBudget,
 		Software: buildVersion().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
@@ -222,8 +224,9 @@ type releaseOptions struct {
 	// giving up with exit 8.
 	wait time.Duration
 	// runID, when set, names this run (serve logs it before the release
-	// starts); otherwise a fresh one is made.
-	runID string
+	// starts); otherwise a fresh one is made. epoch, when set, is the
+	// epoch charged (serve's slot) instead of the configured one.
+	runID, epoch string
 }
 
 // releaseSummary is the output of release (-o json keys in GDS style).

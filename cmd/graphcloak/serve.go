@@ -123,7 +123,7 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 			return inputErrorf("--listen: %w", err)
 		}
 	}
-	// Shutdown: /healthz 503 first, then the run's grace (service.Run).
-	_ = svc.Run(ctx, newSlot(opts, spec, m).Run)
-	return nil
+	// Shutdown: /healthz 503 first, then the run's grace (service.Run),
+	// which returns the listener's error.
+	return svc.Run(ctx, newSlot(opts, spec, m).Run)
 }

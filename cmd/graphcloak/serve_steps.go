@@ -21,14 +21,14 @@ func newSlot(opts *serveOptions, spec schedule.Spec, m *metrics.Metrics) *servic
 		Scope: opts.g.cfg.Privacy.Scope, ErrorAttrs: exitCodeAttr}
 	if opts.privateAnswer {
 		s.Answer = func(ctx context.Context, st service.Step) (*job.AnswerSummary, error) {
-			sum, err := answerOnce(ctx, answerOptionsFor(opts, opts.g.forStep(st), st.RunID))
+			sum, err := answerOnce(ctx, answerOptionsFor(opts, opts.g.forStep(st), st))
 			opts.page.answered(st.Epoch, st.RunID, sum, err)
 			return sum, err
 		}
 		return s
 	}
 	s.Release = func(ctx context.Context, st service.Step) (*job.Summary, error) {
-		return releaseOnce(ctx, releaseOptionsFor(opts, opts.g.forStep(st), st.RunID))
+		return releaseOnce(ctx, releaseOptionsFor(opts, opts.g.forStep(st), st))
 	}
 	s.LastRelease = func(ctx context.Context, st service.Step) (string, error) {
 		return lastRelease(ctx, opts.g.forStep(st))
@@ -68,16 +68,16 @@ func checkServe(opts *serveOptions) (schedule.Spec, error) {
 	if err != nil {
 		return schedule.Spec{}, inputErrorf("--schedule: %w", err)
 	}
-	check := opts.g.forStep(service.Step{Epoch: "check", RunID: "check", Logger: opts.g.logger}) // a copy: checks may set fields
+	check := service.Step{Epoch: "check", Logger: opts.g.logger}
 	if opts.privateAnswer {
-		_, err := checkPrivateAnswer(answerOptionsFor(opts, check, ""))
+		_, err := checkPrivateAnswer(answerOptionsFor(opts, opts.g, check))
 		return spec, err
 	}
-	if _, err := checkRelease(releaseOptionsFor(opts, check, "")); err != nil {
+	if _, err := checkRelease(releaseOptionsFor(opts, opts.g, check)); err != nil {
 		return schedule.Spec{}, err
 	}
 	if !opts.noLocate {
-		if _, err := checkLocate(locateOptionsFor(opts, check, "check", "")); err != nil {
+		if _, err := checkLocate(locateOptionsFor(opts, opts.g, "check", "")); err != nil {
 			return schedule.Spec{}, err
 		}
 	}
@@ -95,25 +95,21 @@ func lastRelease(ctx context.Context, g *globalOptions) (string, error) {
 	return st.LastRelease(ctx)
 }
 
-// forStep returns a copy of g for one step of a slot: its own copy of the
-// configuration (a step sets its epoch) and the step's logger, which
-// names the run.
+// forStep returns g for one step of a slot: the step's logger, which
+// names the run (the configuration is shared, read only).
 func (g *globalOptions) forStep(st service.Step) *globalOptions {
 	c := *g
-	cfg := *g.cfg
-	c.cfg = &cfg
-	c.cfg.Privacy.Epoch = st.Epoch
 	c.logger = st.Logger
 	return &c
 }
 
-func releaseOptionsFor(opts *serveOptions, g *globalOptions, runID string) *releaseOptions {
+func releaseOptionsFor(opts *serveOptions, g *globalOptions, st service.Step) *releaseOptions {
 	return &releaseOptions{g: g, graph: stores.Neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
-		sensitivityCache: opts.sensitivityCache, runID: runID, forecastTrials: opts.forecastTrials}
+		sensitivityCache: opts.sensitivityCache, runID: st.RunID, epoch: st.Epoch, forecastTrials: opts.forecastTrials}
 }
 
-func answerOptionsFor(opts *serveOptions, g *globalOptions, runID string) *locateOptions {
-	return &locateOptions{g: g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: runID, communityCache: opts.cache,
+func answerOptionsFor(opts *serveOptions, g *globalOptions, st service.Step) *locateOptions {
+	return &locateOptions{g: g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: st.RunID, epoch: st.Epoch, communityCache: opts.cache,
 		privateAnswer: answerOptions{enabled: true, values: opts.values, cap: opts.answerCap,
 			fitTolerance: opts.fitTolerance, onMismatch: opts.onMismatch, cache: opts.answerCache, memo: &opts.cache.Answers}}
 }
