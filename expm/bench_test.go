@@ -2,7 +2,10 @@ package expm
 
 import (
 	"fmt"
+	"os"
 	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // BenchmarkChebyshevApply: exp(−τL)X, τ = 2, tol = 1e−10, on a random graph
@@ -41,4 +44,37 @@ func BenchmarkDecompose(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkChebyshevBlockRate: the block action's rate on the edge list
+// GRAPHCLOAK_BENCH_GRAPH (skipped without it) at τ = 1, tolerance 1e−7 (the
+// private answer's certificate's loose action) on blocks of 32 unit
+// columns, one goroutine: ns per nonzero, column and step, the constant of
+// the certificate's cost 2·n·K·(2|E| + n) (docs/sharding.md).
+func BenchmarkChebyshevBlockRate(b *testing.B) {
+	path := os.Getenv("GRAPHCLOAK_BENCH_GRAPH")
+	if path == "" {
+		b.Skip("GRAPHCLOAK_BENCH_GRAPH names an edge list")
+	}
+	g, err := laplacian.LoadCSV(path, laplacian.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := NewChebyshev(g.Laplacian(), 1, 1e-7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c = c.WithWorkers(1)
+	const cols = 32
+	n := g.N()
+	x, dst := make([]float64, n*cols), make([]float64, n*cols)
+	for k := 0; k < cols; k++ {
+		x[(k*n/cols)*cols+k] = 1
+	}
+	for b.Loop() {
+		c.Apply(dst, x, cols)
+	}
+	work := float64(b.N) * float64(c.Degree()) * float64(cols) * float64(2*g.NumEdges()+n)
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/work, "ns/nonzero·column·step")
+	b.ReportMetric(float64(c.Degree()), "K")
 }
