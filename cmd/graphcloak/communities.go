@@ -129,21 +129,11 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	if err := checkCommunitiesCmd(opts); err != nil {
 		return err
 	}
-	stream := opts.mode == "stream"
-	var csvOut *outputFile
-	switch {
-	case stream && g.output != "json":
-		csvOut = &outputFile{Writer: out, path: "-"} // the partition on stdout
-	case opts.out != "":
-		var err error
-		if csvOut, err = openOutput("out", opts.out, out); err != nil {
-			return err
-		}
-		defer csvOut.Abort()
+	csvOut, out, err := communitiesCSV(opts, out)
+	if err != nil {
+		return err
 	}
-	if csvOut != nil && csvOut.Stdout() {
-		out = g.stderr // the summary must not mix with the CSV
-	}
+	defer csvOut.Abort()
 	pull, endPull := g.pullProgress()
 	loadStart := time.Now()
 	lg, err := stores.LoadGraph(ctx, cfg, opts.graph, stores.LoadOptions{Progress: pull})
@@ -188,6 +178,33 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	}
 	sum.CommunitySizes = communitySizes(part)
 	sum.CommunityCount = len(sum.CommunitySizes)
+	return emitCommunities(ctx, opts, csvOut, lg, part, sum, out)
+}
+
+// communitiesCSV opens where the partition goes as CSV (standard output
+// in stream mode, --out, or nowhere: nil) and returns where the summary
+// goes (stderr when the CSV is on standard output).
+func communitiesCSV(opts *communitiesOptions, out io.Writer) (*outputFile, io.Writer, error) {
+	var csvOut *outputFile
+	switch {
+	case opts.mode == "stream" && opts.g.output != "json":
+		csvOut = &outputFile{Writer: out, path: "-"} // the partition on stdout
+	case opts.out != "":
+		var err error
+		if csvOut, err = openOutput("out", opts.out, out); err != nil {
+			return nil, nil, err
+		}
+	}
+	if csvOut != nil && csvOut.Stdout() {
+		out = opts.g.stderr // the summary must not mix with the CSV
+	}
+	return csvOut, out, nil
+}
+
+// emitCommunities writes the partition (the CSV, the nodes under -o json
+// in stream mode, the write-back to Neo4j) and prints the summary.
+func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *outputFile, lg *stores.Graph, part []int, sum *communitiesSummary, out io.Writer) error {
+	g, gr, stream := opts.g, lg.Graph, opts.mode == "stream"
 	if csvOut != nil {
 		if err := writeCommunitiesCSV(csvOut, gr.Keys(), part); err != nil {
 			return err

@@ -277,35 +277,9 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if o.privateAnswer {
 		return runExperimentAnswer(ctx, g, o, lg.Graph, part, names, out)
 	}
-	var results []*experiment.GraphResult
-	epsilons := o.epsilons
-	if o.sigma != 0 {
-		epsilons = []float64{0} // fixed σ: ε does not apply
-	}
-	for _, tau := range o.taus {
-		// Δ2 depends on τ and α only: computed once for every ε.
-		var sens *sensitivity.Result
-		if o.sigma == 0 {
-			s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
-				Progress: g.progress("sensitivity"), Done: ctx.Done()})
-			if err != nil {
-				return err
-			}
-			sens = &s
-		}
-		for _, eps := range epsilons {
-			e := experiment.Graph{
-				Graph: lg.Graph, Partition: part, Names: names, Tau: tau, Epsilon: eps, Delta: o.delta, Mechanism: mech,
-				Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
-				Seed: o.seed, Workers: o.workers, Progress: g.progress("graph trials"), Sensitivity: sens,
-			}
-			res, err := experiment.RunGraph(ctx, e)
-			if err != nil {
-				return err
-			}
-			res.Graph, res.CommunitySource = o.graph, kind
-			results = append(results, res)
-		}
+	results, err := runGraphSweep(ctx, g, o, lg.Graph, part, names, mech, kind)
+	if err != nil {
+		return err
 	}
 	if len(results) > 1 {
 		return reportGraphSweep(g, o, results, out)
@@ -320,6 +294,43 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	}
 	printGraphResult(out, o.graph, kind, results[0])
 	return nil
+}
+
+// runGraphSweep runs the graph experiment at every τ and ε of o (Δ2
+// computed once per τ; a fixed σ runs once per τ).
+func runGraphSweep(ctx context.Context, g *globalOptions, o *graphOptions, graph *laplacian.Graph, part []int, names []string,
+	mech privacy.Mechanism, kind string) ([]*experiment.GraphResult, error) {
+	var results []*experiment.GraphResult
+	epsilons := o.epsilons
+	if o.sigma != 0 {
+		epsilons = []float64{0} // fixed σ: ε does not apply
+	}
+	for _, tau := range o.taus {
+		// Δ2 depends on τ and α only: computed once for every ε.
+		var sens *sensitivity.Result
+		if o.sigma == 0 {
+			s, err := graphcloak.Sensitivity(ctx, graph, tau, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
+				Progress: g.progress("sensitivity"), Done: ctx.Done()})
+			if err != nil {
+				return nil, err
+			}
+			sens = &s
+		}
+		for _, eps := range epsilons {
+			e := experiment.Graph{
+				Graph: graph, Partition: part, Names: names, Tau: tau, Epsilon: eps, Delta: o.delta, Mechanism: mech,
+				Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
+				Seed: o.seed, Workers: o.workers, Progress: g.progress("graph trials"), Sensitivity: sens,
+			}
+			res, err := experiment.RunGraph(ctx, e)
+			if err != nil {
+				return nil, err
+			}
+			res.Graph, res.CommunitySource = o.graph, kind
+			results = append(results, res)
+		}
+	}
+	return results, nil
 }
 
 // printGraphResult prints one graph experiment as a table.

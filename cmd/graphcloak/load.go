@@ -139,15 +139,21 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	if o.g.output == "json" {
 		return printJSON(out, sum)
 	}
+	return printLoad(out, &sum, p.NodeKeyProperty, p.ValueProperty)
+}
+
+// printLoad prints what load wrote.
+func printLoad(out io.Writer, sum *loadSummary, keyProperty, valueProperty string) error {
+	st, merged := &sum.LoadStats, sum.DuplicateRowsMerged
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "database\t%s\n", sum.Database)
-	fmt.Fprintf(tw, "nodes\t%d (:%s, key %s, unique by a %s)\n", st.NodesLoaded, sum.NodeLabel, p.NodeKeyProperty, st.KeyIndex)
+	fmt.Fprintf(tw, "nodes\t%d (:%s, key %s, unique by a %s)\n", st.NodesLoaded, sum.NodeLabel, keyProperty, st.KeyIndex)
 	fmt.Fprintf(tw, "relationships\t%d (:%s, undirected: one per edge whatever its direction)\n", st.RelationshipsLoaded, sum.RelationshipType)
 	if merged > 0 {
 		fmt.Fprintf(tw, "duplicate rows\t%d merged into their edge's relationship (weights summed)\n", merged)
 	}
-	if p.ValueProperty != "" {
-		fmt.Fprintf(tw, "readings\t%d (%s)\n", st.ValuesWritten, p.ValueProperty)
+	if valueProperty != "" {
+		fmt.Fprintf(tw, "readings\t%d (%s)\n", st.ValuesWritten, valueProperty)
 	}
 	fmt.Fprintf(tw, "write\t%d ms\n", st.WriteMillis)
 	return tw.Flush()

@@ -239,14 +239,19 @@ func planSmooth(spec string, tau float64) ([]float64, error) {
 	return out, nil
 }
 
-func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Writer) error {
-	cfg := &g.cfg.Config
+// planFromConfig takes plan's parameters that are configuration keys
+// (τ, δ, α, ε unless --epsilon lists several, estimator, seed, workers).
+func planFromConfig(cfg *config.Config, o *planOptions) {
 	o.seed = uint64(cfg.Write.RandomSeed)
 	o.taus, o.delta, o.alpha = []float64{cfg.Privacy.Tau}, cfg.Privacy.Delta, cfg.Privacy.Alpha
 	o.estimator, o.workers = cfg.Recovery.Estimator, cfg.Write.Concurrency
 	if !o.epsilonGiven {
 		o.epsilons = []float64{cfg.Privacy.Epsilon}
 	}
+}
+
+func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Writer) error {
+	planFromConfig(&g.cfg.Config, o)
 	property, err := checkPlan(o)
 	if err != nil {
 		return err
@@ -277,13 +282,36 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if err != nil {
 		return err
 	}
-	// Smoothed per-node releases (release --smooth τ′): the release at
-	// τ + τ′, with Δ2 there.
+	if err := planSmoothed(ctx, g, o, e, res); err != nil {
+		return err
+	}
+	rep.Result = res
+	if slices.Contains(o.modes, experiment.ModeAnswer) {
+		if err := auditAnswers(ctx, g, o, lg.Graph, part, tau, rep); err != nil {
+			return err
+		}
+	}
+	if err := planBudgetBuys(ctx, g, o, rep); err != nil {
+		return err
+	}
+	if len(res.Forecasts) > 0 {
+		rep.CommunityCount = res.Forecasts[0].Communities
+	}
+	if g.output == "json" {
+		return printJSON(out, rep)
+	}
+	return printPlan(out, rep)
+}
+
+// planSmoothed adds to res the smoothed per-node releases (release
+// --smooth τ′): the release at τ + τ′, with Δ2 there.
+func planSmoothed(ctx context.Context, g *globalOptions, o *planOptions, e experiment.Graph, res *experiment.PlanResult) error {
+	tau := e.Tau
 	for _, sm := range o.smooth {
 		if sm == 0 || !slices.Contains(o.modes, experiment.ModePerNode) {
 			continue
 		}
-		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau+sm, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
+		s, err := graphcloak.Sensitivity(ctx, e.Graph, tau+sm, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
 			Progress: g.progress("sensitivity")})
 		if err != nil {
 			return err
@@ -303,12 +331,13 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		res.Forecasts = append(res.Forecasts, r.Forecasts...)
 		res.Needed = append(res.Needed, r.Needed...)
 	}
-	rep.Result = res
-	if slices.Contains(o.modes, experiment.ModeAnswer) {
-		if err := auditAnswers(ctx, g, o, lg.Graph, part, tau, rep); err != nil {
-			return err
-		}
-	}
+	return nil
+}
+
+// planBudgetBuys fills the report's budget: what the configured totals, or
+// the --ledger/--scope scope's own budget, buy of each forecast.
+func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *planReport) error {
+	cfg := &g.cfg.Config
 	budgetCfg, answerEpsilon := cfg, o.answerEpsilon
 	bal, err := planLedgerBalance(ctx, g, o)
 	if err != nil {
@@ -320,7 +349,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		c.Privacy.EpsilonTotal, c.Privacy.DeltaTotal = bal.Budget.Epsilon, bal.Budget.Delta
 		budgetCfg, answerEpsilon = &c, bal.Budget.AnswerEpsilon
 	}
-	if rep.Budget, err = budgetBuys(budgetCfg, answerEpsilon, res.Forecasts, rep.Delta2); err != nil {
+	if rep.Budget, err = budgetBuys(budgetCfg, answerEpsilon, rep.Result.Forecasts, rep.Delta2); err != nil {
 		return err
 	}
 	if bal != nil && rep.Budget != nil {
@@ -331,13 +360,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 			}
 		}
 	}
-	if len(res.Forecasts) > 0 {
-		rep.CommunityCount = res.Forecasts[0].Communities
-	}
-	if g.output == "json" {
-		return printJSON(out, rep)
-	}
-	return printPlan(out, rep)
+	return nil
 }
 
 // budgetBuys fills each forecast's BudgetBuys when the configuration has

@@ -72,19 +72,24 @@ func newProjectionCmd(g *globalOptions) *cobra.Command {
 		Example: `  graphcloak projection drop rooms`,
 		Args:    exactlyOneName,
 		RunE: func(_ *cobra.Command, args []string) error {
-			file := config.ConfigFile(g.configFile)
-			if err := config.DropProjection(file, args[0]); err != nil {
-				return inputError{err}
-			}
-			if g.output == "json" {
-				return printJSON(g.stdout, projectionList{File: file, Projections: []namedProjection{}})
-			}
-			_, err := fmt.Fprintf(g.stdout, "projection %s dropped from %s\n", args[0], file)
-			return err
+			return runProjectionDrop(g, args[0])
 		},
 	}
 	cmd.AddCommand(save, list, show, drop)
 	return cmd
+}
+
+// runProjectionDrop is "projection drop NAME".
+func runProjectionDrop(g *globalOptions, name string) error {
+	file := config.ConfigFile(g.configFile)
+	if err := config.DropProjection(file, name); err != nil {
+		return inputError{err}
+	}
+	if g.output == "json" {
+		return printJSON(g.stdout, projectionList{File: file, Projections: []namedProjection{}})
+	}
+	_, err := fmt.Fprintf(g.stdout, "projection %s dropped from %s\n", name, file)
+	return err
 }
 
 // exactlyOneName accepts one argument, a projection name.

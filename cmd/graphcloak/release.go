@@ -140,19 +140,7 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 	row("values from", s.ValuesFrom)
 	row("nodes", s.NodeCount)
 	row("relationships", s.RelationshipCount)
-	if s.Plan != nil {
-		row("method", s.Plan.Method)
-		row("memory estimate", fmt.Sprintf("%.1f MiB", float64(s.Plan.BytesEstimate)/(1<<20)))
-		row("time estimate", fmt.Sprintf("%.2g s", s.Plan.SecondsEstimate))
-		if s.TimeBudgetSeconds > 0 {
-			row("time budget", budgetVerdict(s.TimeBudgetSeconds, s.Plan.SecondsEstimate, s.Plan.Method))
-		}
-	}
-	d2 := fmt.Sprintf("%.6g", s.Delta2)
-	if !s.Delta2Exact {
-		d2 += " (upper bound)"
-	}
-	row("Δ2", d2)
+	sensitivityRows(row, s)
 	smoothRows(row, s.Smooth, s.SmoothChoices)
 	if s.SensitivityMethod != "" {
 		row("sensitivity method", s.SensitivityMethod)
@@ -180,6 +168,24 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 		row("compute / write", fmt.Sprintf("%d ms / %d ms", s.ComputeMillis, s.WriteMillis))
 	}
 	return tw.Flush()
+}
+
+// sensitivityRows print how Δ2 is computed (method, memory, time) and
+// its value.
+func sensitivityRows(row func(string, any), s *releaseSummary) {
+	if s.Plan != nil {
+		row("method", s.Plan.Method)
+		row("memory estimate", fmt.Sprintf("%.1f MiB", float64(s.Plan.BytesEstimate)/(1<<20)))
+		row("time estimate", fmt.Sprintf("%.2g s", s.Plan.SecondsEstimate))
+		if s.TimeBudgetSeconds > 0 {
+			row("time budget", budgetVerdict(s.TimeBudgetSeconds, s.Plan.SecondsEstimate, s.Plan.Method))
+		}
+	}
+	d2 := fmt.Sprintf("%.6g", s.Delta2)
+	if !s.Delta2Exact {
+		d2 += " (upper bound)"
+	}
+	row("Δ2", d2)
 }
 
 // smoothRows print the extra diffusion τ′ and, for --smooth auto, the

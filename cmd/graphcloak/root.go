@@ -46,6 +46,31 @@ from Neo4j (--graph neo4j) or from a generator or CSV edge list
 Configuration: flags > GRAPHCLOAK_* environment > config file (--config, or
 $XDG_CONFIG_HOME/graphcloak/config.yaml) > defaults; see "graphcloak config show".`
 
+// flagUsageError makes a bad flag a usage error (exit 2), with a
+// suggestion when one is near.
+func flagUsageError(cmd *cobra.Command, err error) error {
+	err = flagSuggestion(cmd, err)
+	if errors.As(err, new(usageError)) {
+		return err
+	}
+	return usageError{err}
+}
+
+// strictSubcommands makes a parent command given an unknown subcommand a
+// usage error (exit 2), not its help with exit 0.
+func strictSubcommands(root *cobra.Command) {
+	root.SuggestionsMinimumDistance = 2
+	for _, c := range root.Commands() {
+		c.SuggestionsMinimumDistance = 2
+		if c.HasSubCommands() && c.Args == nil {
+			c.Args = usageArgs
+		}
+		if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
+			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+		}
+	}
+}
+
 // newRootCmd builds the command tree. Each command lives in its own file
 // with a constructor newXCmd(*globalOptions) and a plain runX function.
 func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -72,13 +97,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	root.PersistentFlags().StringVar(&g.configFile, "config", "", "config file (default $XDG_CONFIG_HOME/graphcloak/config.yaml if present)")
 	config.AddFlags(root.PersistentFlags(), "output", "log-format", "log-level")
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "only errors on stderr: no progress, no informational logs (--log-level error)")
-	root.SetFlagErrorFunc(func(cmd *cobra.Command, err error) error {
-		err = flagSuggestion(cmd, err)
-		if errors.As(err, new(usageError)) {
-			return err
-		}
-		return usageError{err}
-	})
+	root.SetFlagErrorFunc(flagUsageError)
 
 	// Commands register here, one line each.
 	root.AddCommand(
@@ -106,18 +125,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	// --version prints what "graphcloak version" prints.
 	root.Version = buildVersion().String()
 	root.SetVersionTemplate("{{.Version}}\n")
-	// A parent command given an unknown subcommand is a usage error (exit
-	// 2), not its help with exit 0.
-	root.SuggestionsMinimumDistance = 2
-	for _, c := range root.Commands() {
-		c.SuggestionsMinimumDistance = 2
-		if c.HasSubCommands() && c.Args == nil {
-			c.Args = usageArgs
-		}
-		if c.HasSubCommands() && c.Run == nil && c.RunE == nil {
-			c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
-		}
-	}
+	strictSubcommands(root)
 	return root
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
 	"github.com/graphcloak/graphcloak/config"
@@ -81,45 +82,8 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			f := cmd.Flags()
-			if o.line {
-				if o.graph != "" {
-					return usageErrorf("give either --graph or --line, not both")
-				}
-				for _, name := range []string{"method", "dense-limit", "time-budget", "save", "dry-run", "shard"} {
-					if f.Changed(name) {
-						return usageErrorf("--%s applies to --graph, not --line", name)
-					}
-				}
-				if f.Changed("T") && f.Changed("tau") {
-					return usageErrorf("give --tau (the line's diffusion time) or its old spelling --T, not both")
-				}
-				if f.Changed("tau") {
-					o.T = g.cfg.Privacy.Tau
-				}
-				for _, name := range []string{"n", "m"} {
-					if !f.Changed(name) {
-						return usageErrorf("--line needs --%s", name)
-					}
-				}
-				if !f.Changed("T") && !f.Changed("tau") {
-					return usageErrorf("--line needs --tau")
-				}
-			} else {
-				if o.graph == "" {
-					return usageErrorf("give --graph SPEC or --line")
-				}
-				for _, name := range []string{"n", "m", "T"} {
-					if f.Changed(name) {
-						return usageErrorf("--%s applies to --line, not --graph", name)
-					}
-				}
-				if o.dryRun && o.save != "" {
-					return usageErrorf("--dry-run computes no Δ2, so there is nothing to --save")
-				}
-				if err := checkShardFlags(o); err != nil {
-					return err
-				}
+			if err := checkSensitivityFlags(g, o, cmd.Flags()); err != nil {
+				return err
 			}
 			o.tau, o.alpha = g.cfg.Privacy.Tau, g.cfg.Privacy.Alpha
 			return runSensitivity(cmd.Context(), g, o, g.stdout)
@@ -143,6 +107,51 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 		"relationship-weight-property", "node-key-property")
 	cmd.AddCommand(newSensitivityMergeCmd(g))
 	return cmd
+}
+
+// checkSensitivityFlags checks the combination of sensitivity's flags:
+// --graph or --line, each with its own.
+func checkSensitivityFlags(g *globalOptions, o *sensitivityOptions, f *pflag.FlagSet) error {
+	if o.line {
+		if o.graph != "" {
+			return usageErrorf("give either --graph or --line, not both")
+		}
+		for _, name := range []string{"method", "dense-limit", "time-budget", "save", "dry-run", "shard"} {
+			if f.Changed(name) {
+				return usageErrorf("--%s applies to --graph, not --line", name)
+			}
+		}
+		if f.Changed("T") && f.Changed("tau") {
+			return usageErrorf("give --tau (the line's diffusion time) or its old spelling --T, not both")
+		}
+		if f.Changed("tau") {
+			o.T = g.cfg.Privacy.Tau
+		}
+		for _, name := range []string{"n", "m"} {
+			if !f.Changed(name) {
+				return usageErrorf("--line needs --%s", name)
+			}
+		}
+		if !f.Changed("T") && !f.Changed("tau") {
+			return usageErrorf("--line needs --tau")
+		}
+	} else {
+		if o.graph == "" {
+			return usageErrorf("give --graph SPEC or --line")
+		}
+		for _, name := range []string{"n", "m", "T"} {
+			if f.Changed(name) {
+				return usageErrorf("--%s applies to --line, not --graph", name)
+			}
+		}
+		if o.dryRun && o.save != "" {
+			return usageErrorf("--dry-run computes no Δ2, so there is nothing to --save")
+		}
+		if err := checkShardFlags(o); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sensJSONFloat encodes NaN as null and ±Inf as the strings "+Inf"/"-Inf",
