@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"slices"
 	"sync"
 	"time"
 
@@ -172,8 +173,13 @@ func (c *AnswerCache) Model(ctx context.Context, g *laplacian.Graph, tau float64
 	if tol == 0 {
 		tol = recovery.DefaultFitTolerance
 	}
+	if m := c.Memo.model(g, tau, tol, c.Software, part, names); m != nil {
+		log.Debug("answer model, calibrations and audits reused from memory: the graph and partition are unchanged")
+		return m, nil
+	}
 	if st, ok := c.Memo.get(g, tau, tol, c.Software); ok {
 		if m, err := RestoreAnswerModel(ctx, g, tau, tol, st, part, names); err == nil {
+			c.Memo.put(g, tau, tol, c.Software, m)
 			log.Debug("answer model reused from memory: the graph is unchanged")
 			return m, nil
 		}
@@ -223,13 +229,33 @@ func (c *AnswerCache) fromFile(ctx context.Context, g *laplacian.Graph, tau, tol
 }
 
 // AnswerMemo keeps, in a long-running process (serve), the last answer
-// model's certifier state, so that a slot on an unchanged graph pays for
-// no pass even without a cache file. The zero value is empty; a nil memo
-// keeps nothing. Safe for concurrent use.
+// model: a slot on an unchanged graph pays for no pass even without a
+// cache file, and one on an unchanged graph and partition reuses the model
+// itself — its geometry, the calibrations made on it and their audits, so
+// that the answer's audit is not recomputed slot after slot. The zero
+// value is empty; a nil memo keeps nothing. Safe for concurrent use.
 type AnswerMemo struct {
 	mu     sync.Mutex
 	header AnswerFileHeader
 	state  recovery.CertifierState
+	last   *AnswerModel
+	part   []int
+	names  []string
+}
+
+// model returns the remembered model when it was built on g at τ and tol
+// with this partition and these names.
+func (m *AnswerMemo) model(g *laplacian.Graph, tau, tol float64, software string, part []int, names []string) *AnswerModel {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.last == nil || m.header.matches(AnswerCertificateKind, g, tau, tol, software) != nil ||
+		!slices.Equal(m.part, part) || !slices.Equal(m.names, names) {
+		return nil
+	}
+	return m.last
 }
 
 func (m *AnswerMemo) get(g *laplacian.Graph, tau, tol float64, software string) (recovery.CertifierState, bool) {
@@ -252,6 +278,7 @@ func (m *AnswerMemo) put(g *laplacian.Graph, tau, tol float64, software string, 
 	defer m.mu.Unlock()
 	m.header = newAnswerFileHeader(AnswerCertificateKind, g, tau, tol, software)
 	m.state = model.Certifier.State(model.Classes)
+	m.last, m.part, m.names = model, model.part, model.partNames
 }
 
 // RestoreAnswerModel is NewAnswerModel from a stored certifier state

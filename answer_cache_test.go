@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/internal/heattest"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -113,6 +115,40 @@ func TestAnswerMemo(t *testing.T) {
 	second, err := cache.Model(ctx, g, 5, part, nil, recovery.CertifierOptions{}, log)
 	if err != nil || !strings.Contains(logs.String(), "reused from memory") || !reflect.DeepEqual(second.Classes, first.Classes) {
 		t.Fatalf("second model: %v, log %s", err, logs.String())
+	}
+	// The same graph and partition: the model itself, with the audits
+	// made on it, so that serve does not audit again slot after slot.
+	if second != first {
+		t.Fatal("the same graph and partition gave a new model, not the remembered one")
+	}
+	cal, err := privacy.CalibrateAnswer(ctx, first.Geometry, 1, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1, err := first.Audit(ctx, cal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first.mu.Lock()
+	audits := len(first.audits)
+	first.mu.Unlock()
+	if audits != 1 {
+		t.Fatalf("%d audits remembered, want 1", audits)
+	}
+	// Another partition of the same graph: the pass is reused, the
+	// geometry and its audits are not.
+	moved := slices.Clone(part)
+	moved[0] = 1 - moved[0]
+	third, err := cache.Model(ctx, g, 5, moved, nil, recovery.CertifierOptions{}, log)
+	if err != nil || third == first || !reflect.DeepEqual(third.Classes, first.Classes) {
+		t.Fatalf("another partition: %v (same model: %v)", err, third == first)
+	}
+	cal3, err := privacy.CalibrateAnswer(ctx, third.Geometry, 1, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a3, err := third.Audit(ctx, cal3); err != nil || a3.Accuracy == a1.Accuracy {
+		t.Fatalf("another partition's audit %+v (%v) equals the first's %+v", a3, err, a1)
 	}
 	logs.Reset()
 	other, _ := laplacian.Path(34)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -33,6 +34,10 @@ type AnswerModel struct {
 	Names []string
 	// quotient is the class graph (nil when every class is one node).
 	quotient *laplacian.Graph
+	// part and partNames are the partition the model was built with and
+	// its names (by part's ids; may be nil).
+	part      []int
+	partNames []string
 	// community[s] is node s's own community under Geometry's ids (−1
 	// when no class holds a majority of it), for the audit's accuracy.
 	community []int
@@ -61,7 +66,7 @@ func NewAnswerModel(ctx context.Context, g *laplacian.Graph, tau float64, part [
 // answerModelOf builds the geometry of part on g or on its quotient by sc.
 func answerModelOf(ctx context.Context, g *laplacian.Graph, tau float64, cert *recovery.Certifier, sc *recovery.SourceClasses, part []int, names []string) (*AnswerModel, error) {
 	var err error
-	m := &AnswerModel{Graph: g, Tau: tau, Certifier: cert, Classes: sc}
+	m := &AnswerModel{Graph: g, Tau: tau, Certifier: cert, Classes: sc, part: slices.Clone(part), partNames: slices.Clone(names)}
 	geoGraph, geoPart := g, part
 	if sc.Count < g.N() {
 		if m.quotient, geoPart, err = quotient(g, sc, part); err != nil {
