@@ -8,7 +8,7 @@ import (
 )
 
 // publication is an in-memory model of one release run publishing an
-// epoch, in the order writeback documents: run record "running" (with a
+// epoch, in the order Execute takes: run record "running" (with a
 // lease) → ledger charged → values stored → nodes written → succeeded.
 // crashAt stops it after that many steps, as a killed process would; the
 // record left behind is what the next run of the epoch finds.

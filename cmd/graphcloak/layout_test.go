@@ -12,7 +12,7 @@ import (
 
 // commandFiles names the files that belong to one command. Every other
 // file of the package is shared: wiring a job that serve also runs
-// (releasejob.go, locatejob.go, releaserun.go, …), output, errors, config.
+// (releasejob.go, locatejob.go, openstores.go, …), output, errors, config.
 var commandFiles = map[string]string{
 	"budget.go": "budget", "calibrate.go": "calibrate", "communities.go": "communities", "config_cmd.go": "config",
 	"demo.go": "demo", "experiment.go": "experiment", "experiment_sensitivity.go": "experiment", "keygen.go": "keygen",
