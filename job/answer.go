@@ -166,7 +166,7 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	if p.Model, err = p.model(ctx); err != nil {
 		return nil, err
 	}
-	if p.Calibration, err = privacy.CalibrateAnswer(ctx, p.Model.Geometry, spec.Epsilon, spec.alpha(), spec.Cap); err != nil {
+	if p.Calibration, err = p.cache().Calibrate(ctx, p.Model, spec.Epsilon, spec.alpha(), spec.Cap, p.env.logger()); err != nil {
 		return nil, err
 	}
 	if p.Audit, err = p.Model.Audit(ctx, p.Calibration); err != nil {
@@ -206,12 +206,17 @@ func (p *AnswerPlan) certifierOptions() recovery.CertifierOptions {
 // model returns the answer model, restored from the spec's cache when it
 // verifies (graphcloak.AnswerCache.Model).
 func (p *AnswerPlan) model(ctx context.Context) (*graphcloak.AnswerModel, error) {
-	s, in := &p.Spec, p.Input
-	var cache *graphcloak.AnswerCache
-	if s.CachePath != "" || s.Memo != nil {
-		cache = &graphcloak.AnswerCache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software, Memo: s.Memo}
+	return p.cache().Model(ctx, p.Input.Graph, p.Spec.Tau, p.Input.Partition, p.Input.Names, p.certifierOptions(), p.env.logger())
+}
+
+// cache is the spec's answer cache (nil without a path or a memo): the
+// model and, beside it, the calibrations made on its geometry.
+func (p *AnswerPlan) cache() *graphcloak.AnswerCache {
+	s := &p.Spec
+	if s.CachePath == "" && s.Memo == nil {
+		return nil
 	}
-	return cache.Model(ctx, in.Graph, s.Tau, in.Partition, in.Names, p.certifierOptions(), p.env.logger())
+	return &graphcloak.AnswerCache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software, Memo: s.Memo}
 }
 
 func (s *AnswerSpec) alpha() float64 {

@@ -8,7 +8,6 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -43,7 +42,7 @@ func auditAnswers(ctx context.Context, g *globalOptions, o *planOptions, graph *
 		return err
 	}
 	for _, eps := range o.epsilons {
-		cal, err := privacy.CalibrateAnswer(ctx, m.Geometry, eps, o.alpha, 0)
+		cal, err := cache.Calibrate(ctx, m, eps, o.alpha, 0, g.logger)
 		if err != nil {
 			return err
 		}

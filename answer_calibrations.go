@@ -1,0 +1,168 @@
+package graphcloak
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+
+	"github.com/graphcloak/graphcloak/internal/jsonmac"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// AnswerCalibrationsKind names the file of calibrations stored beside an
+// answer certificate (AnswerCache.Path + CalibrationsSuffix).
+const AnswerCalibrationsKind = "graphcloak.answer-calibrations"
+
+// CalibrationsSuffix is appended to an answer cache's path to name the
+// file of its calibrations.
+const CalibrationsSuffix = ".calibrations.json"
+
+// AnswerCalibrations are the mechanisms calibrated on one answer model's
+// geometry (its graph or quotient and partition), one per (ε, α, cap)
+// request: they depend on the public graph, τ, T and partition only, and
+// the envelope's takes minutes on large graphs at small ε.
+type AnswerCalibrations struct {
+	AnswerFileHeader
+	// Geometry is the SHA-256 of the geometry's graph and partition.
+	Geometry string                   `json:"geometry"`
+	Entries  []AnswerCalibrationEntry `json:"calibrations"`
+	MAC      string                   `json:"mac,omitempty"`
+}
+
+// AnswerCalibrationEntry is one stored calibration and its request.
+type AnswerCalibrationEntry struct {
+	Epsilon float64                   `json:"epsilon"`
+	Alpha   float64                   `json:"alpha"`
+	Cap     int                       `json:"cap"`
+	Record  privacy.CalibrationRecord `json:"record"`
+}
+
+func (f AnswerCalibrations) mac(key []byte) (string, error) {
+	f.MAC = ""
+	return jsonmac.Sum(key, f)
+}
+
+// geometryKey is the SHA-256 of the model's geometry: its graph's
+// fingerprint and the partition's canonical ids.
+func geometryKey(m *AnswerModel) string {
+	h := sha256.New()
+	h.Write([]byte(m.Geometry.Graph().Fingerprint().SHA256))
+	var b [8]byte
+	for _, c := range m.Geometry.Partition() {
+		binary.LittleEndian.PutUint64(b[:], uint64(c))
+		h.Write(b[:])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// Calibrate returns privacy.CalibrateAnswer(ctx, m.Geometry, eps, alpha,
+// capDist): the geometry's own when it calibrated it already, else one
+// restored from the calibrations stored beside the certificate when they
+// are of this model's geometry, authenticated under MACKey (when set) and
+// verify (privacy.RestoreCalibration recomputes the worst loss over every
+// edge), else calibrated and stored there. A nil cache, or one without a
+// Path, only calibrates.
+func (c *AnswerCache) Calibrate(ctx context.Context, m *AnswerModel, eps, alpha float64, capDist int, log *slog.Logger) (privacy.AnswerCalibration, error) {
+	if cal, ok := m.Geometry.CachedCalibration(eps, alpha, capDist); ok || c == nil || c.Path == "" {
+		if ok {
+			return cal, nil
+		}
+		return privacy.CalibrateAnswer(ctx, m.Geometry, eps, alpha, capDist)
+	}
+	path := c.Path + CalibrationsSuffix
+	file, err := c.loadCalibrations(m)
+	if err == nil {
+		for _, e := range file.Entries {
+			if e.Epsilon == eps && e.Alpha == alpha && e.Cap == capDist {
+				cal, err := privacy.RestoreCalibration(m.Geometry, eps, alpha, capDist, e.Record)
+				if err == nil {
+					log.Info("answer calibration reused from the cache", "cache", path, "epsilon", eps)
+					return cal, nil
+				}
+				log.Warn("stored answer calibration unusable: recalibrating", "cache", path, "epsilon", eps, "error", err)
+			}
+		}
+	} else {
+		var mac *AnswerCacheMACError
+		switch {
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrAnswerCacheMismatch):
+			log.Debug("no answer calibrations of this model stored yet", "cache", path, "reason", err)
+			file = nil
+		case errors.As(err, &mac):
+			log.Warn("answer calibrations not authenticated under the ledger key: recalibrating and replacing them", "cache", path, "reason", err)
+			file = nil
+		default:
+			log.Warn("answer calibrations unreadable: recalibrating and replacing them", "cache", path, "error", err)
+			file = nil
+		}
+	}
+	cal, err := privacy.CalibrateAnswer(ctx, m.Geometry, eps, alpha, capDist)
+	if err != nil {
+		return cal, err
+	}
+	if err := c.storeCalibration(m, file, AnswerCalibrationEntry{Epsilon: eps, Alpha: alpha, Cap: capDist, Record: cal.Record()}); err != nil {
+		log.Warn("could not store the answer calibration", "cache", path, "error", err)
+	}
+	return cal, nil
+}
+
+// loadCalibrations reads the calibrations stored for m's geometry; its
+// errors are Load's (fs.ErrNotExist, *AnswerCacheMACError,
+// ErrAnswerCacheMismatch for another graph, τ, T, version or geometry).
+func (c *AnswerCache) loadCalibrations(m *AnswerModel) (*AnswerCalibrations, error) {
+	b, err := os.ReadFile(c.Path + CalibrationsSuffix)
+	if err != nil {
+		return nil, err
+	}
+	var f AnswerCalibrations
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, fmt.Errorf("graphcloak: answer calibrations %s: %w", c.Path+CalibrationsSuffix, err)
+	}
+	if c.MACKey != nil {
+		want, err := f.mac(c.MACKey)
+		if err != nil {
+			return nil, err
+		}
+		if f.MAC == "" || !jsonmac.Equal(f.MAC, want) {
+			return nil, &AnswerCacheMACError{Missing: f.MAC == ""}
+		}
+	}
+	if err := f.matches(AnswerCalibrationsKind, m.Graph, m.Tau, m.Certifier.Tol(), c.Software); err != nil {
+		return nil, err
+	}
+	if f.Geometry != geometryKey(m) {
+		return nil, fmt.Errorf("%w: calibrated on another partition", ErrAnswerCacheMismatch)
+	}
+	return &f, nil
+}
+
+// storeCalibration writes the file with e added to (or replacing its
+// request in) file's entries (file nil: a new file), sealed under MACKey.
+func (c *AnswerCache) storeCalibration(m *AnswerModel, file *AnswerCalibrations, e AnswerCalibrationEntry) error {
+	if file == nil {
+		file = &AnswerCalibrations{AnswerFileHeader: newAnswerFileHeader(AnswerCalibrationsKind, m.Graph, m.Tau, m.Certifier.Tol(), c.Software),
+			Geometry: geometryKey(m)}
+	}
+	kept := file.Entries[:0:0]
+	for _, old := range file.Entries {
+		if old.Epsilon != e.Epsilon || old.Alpha != e.Alpha || old.Cap != e.Cap {
+			kept = append(kept, old)
+		}
+	}
+	file.Entries, file.MAC = append(kept, e), ""
+	if c.MACKey != nil {
+		mac, err := file.mac(c.MACKey)
+		if err != nil {
+			return err
+		}
+		file.MAC = mac
+	}
+	return writeJSONFile(c.Path+CalibrationsSuffix, file)
+}
