@@ -25,9 +25,11 @@
 //     lease/3; Run.Succeed sets "succeeded" last, Run.Fail "failed" (even
 //     after cancellation), so a crashed run never looks successful. A
 //     "running" record whose lease expired is marked "abandoned" by the
-//     next StartRun (AbandonExpired); ResumeRun takes over a failed or
-//     abandoned run (attempts + 1). ReadRun returns the record typed
-//     (RunRecord), FindRelease the release run of a (scope, epoch).
+//     next StartRun of its command and scope (AbandonExpired; a release
+//     waiting for its scope bounds that by its wait: WithLockWait);
+//     ResumeRun takes over a failed or abandoned run (attempts + 1).
+//     ReadRun returns the record typed (RunRecord), FindRelease the
+//     release run of a (scope, epoch).
 //   - Run-bound writes: WriteProperties with WriteOptions.RunID and
 //     BindProperty sets RunIDProperty(prop) = run id in the same SET as
 //     the value and marks every run whose values it replaces "superseded"

@@ -17,7 +17,8 @@ func (*EpochPublishedError) Kind() errkind.Kind { return errkind.Busy }
 func (*UnreachableError) Kind() errkind.Kind    { return errkind.Unreachable }
 func (*AuthError) Kind() errkind.Kind           { return errkind.BadInput } // configuration: fix the job, retrying cannot help
 func (*TimeoutError) Kind() errkind.Kind        { return errkind.Unreachable }
-func (*SchemaError) Kind() errkind.Kind         { return errkind.BadInput } // the job names a label, type or property the database lacks
+func (*LockWaitError) Kind() errkind.Kind       { return errkind.Unreachable } // its caller tells a held lock (busy) from a server that does not answer
+func (*SchemaError) Kind() errkind.Kind         { return errkind.BadInput }    // the job names a label, type or property the database lacks
 func (*DataError) Kind() errkind.Kind           { return errkind.Database }
 func (*QueryError) Kind() errkind.Kind          { return errkind.Database }
 func (*GDSMissingError) Kind() errkind.Kind     { return errkind.BadInput }

@@ -217,15 +217,16 @@ func runRead[T any](ctx context.Context, c *Client, db, op string, work func(ctx
 	return v, nil
 }
 
-// runWrite is runRead for a managed write transaction.
+// runWrite is runRead for a managed write transaction. Under a context
+// of WithLockWait it ends within that bound (*LockWaitError).
 func runWrite[T any](ctx context.Context, c *Client, db, op string, work func(ctx context.Context, tx neo4j.ManagedTransaction) (T, error)) (T, error) {
-	tctx, cancel := c.txContext(ctx)
+	tctx, cancel, cfg, bound := c.boundedTx(ctx)
 	defer cancel()
 	s := c.session(tctx, db, neo4j.AccessModeWrite)
 	defer c.closeSession(ctx, s)
-	v, err := neo4j.ExecuteWrite(tctx, s, func(tx neo4j.ManagedTransaction) (T, error) { return work(tctx, tx) }, c.txConfig()...)
+	v, err := neo4j.ExecuteWrite(tctx, s, func(tx neo4j.ManagedTransaction) (T, error) { return work(tctx, tx) }, cfg...)
 	if err != nil {
-		return v, c.classifyTimed(ctx, tctx, op, err)
+		return v, c.classifyBounded(ctx, tctx, bound, op, err)
 	}
 	return v, nil
 }

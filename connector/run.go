@@ -19,9 +19,9 @@ const DefaultLease = 2 * time.Minute
 // Run is a run in progress: its (:GraphcloakRun) record is "running" and
 // holds a lease (leaseExpiresAt, the database's clock) that a background
 // heartbeat extends every lease/3 until Succeed or Fail. A process that
-// dies stops renewing; the next StartRun on the database then marks the
-// record "abandoned" (AbandonExpired), so no crashed run stays "running"
-// forever.
+// dies stops renewing; the next StartRun of its command and scope then
+// marks the record "abandoned" (AbandonExpired), so no crashed run stays
+// "running" once another takes its place.
 //
 // Typical use:
 //
@@ -154,10 +154,13 @@ const leaseSet = "r.heartbeatAt = datetime(), r.leaseExpiresAt = datetime() + du
 
 // StartRun creates the run record rec.RunID with status "running", a
 // lease (0 means DefaultLease) and attempts = 1, and starts its heartbeat.
-// Before that it marks every expired running record of the database
-// "abandoned" (AbandonExpired). A run id that already has a record is
-// refused (*RunStateError): use ResumeRun to take over a failed or
-// abandoned run. A release run of a scope that another live run holds is
+// In the same transaction it first marks the expired running records of
+// its own command and scope "abandoned" (AbandonExpired) — never another
+// scope's, whose record a paused process may keep locked; under
+// WithLockWait (a release waiting for the run that holds its scope) that
+// transaction ends within the bound (*LockWaitError). A run id that
+// already has a record is refused (*RunStateError): use ResumeRun to take
+// over a failed or abandoned run. A release run of a scope that another live run holds is
 // refused with *ScopeBusyError, and one of an epoch that another run
 // already published with *EpochPublishedError.
 func (c *Client) StartRun(ctx context.Context, rec RunRecord, lease time.Duration) (*Run, error) {
@@ -183,12 +186,12 @@ func (c *Client) StartRun(ctx context.Context, rec RunRecord, lease time.Duratio
 	if err := c.ensureConstraints(ctx, db); err != nil {
 		return nil, err
 	}
-	if _, err := c.AbandonExpired(ctx, db); err != nil {
-		return nil, err
-	}
 	var busy *ScopeBusyError
 	var published *EpochPublishedError
 	created, err := runWrite(ctx, c, db, "start run", func(ctx context.Context, tx neo4j.ManagedTransaction) (bool, error) {
+		if _, err := abandonExpired(ctx, tx, rec.Command, rec.Scope); err != nil {
+			return false, err
+		}
 		if rec.Command == "release" && rec.Scope != "" {
 			if err := claimScope(ctx, tx, rec.Scope, rec.RunID, &busy); err != nil {
 				return false, err
@@ -470,19 +473,40 @@ func dropLease(p map[string]any) {
 	delete(p, "heartbeatAt")
 }
 
-// AbandonExpired marks every "running" record of database ("" = default)
-// whose lease expired (by the database's clock; records written before
-// leases existed expire 10 minutes after their last update) as
-// "abandoned", and returns their run ids. StartRun calls it.
-func (c *Client) AbandonExpired(ctx context.Context, database string) ([]string, error) {
+// AbandonExpired marks the "running" records of command and scope in
+// database ("" = default; scope "" = the records without one) whose lease
+// expired (by the database's clock; records written before leases
+// existed expire 10 minutes after their last update) as "abandoned", and
+// returns their run ids. StartRun does the same for its own command and
+// scope, in the transaction that creates its record.
+func (c *Client) AbandonExpired(ctx context.Context, database, command, scope string) ([]string, error) {
 	db, err := c.db(database)
 	if err != nil {
 		return nil, err
 	}
-	recs, err := c.exec(ctx, db, "abandon expired runs",
-		"MATCH (r:"+RunRecordLabel+" {status: 'running'}) "+
-			"WHERE coalesce(r.leaseExpiresAt, r.updatedAt + duration('PT10M')) < datetime() "+
-			"SET r.status = 'abandoned', r.abandonedAt = datetime() RETURN r.runId", nil)
+	return runWrite(ctx, c, db, "abandon expired runs", func(ctx context.Context, tx neo4j.ManagedTransaction) ([]string, error) {
+		return abandonExpired(ctx, tx, command, scope)
+	})
+}
+
+// abandonExpired marks the expired "running" records of command and scope
+// abandoned inside tx. Only those: marking one takes its lock, and a
+// record can stay locked for as long as the server lets a transaction of
+// its run's live: a process paused inside its transaction (SIGSTOP, a
+// swapped-out host) holds it until the server ends that transaction at
+// its timeout. A run of another command or scope has no business waiting
+// for that; a release of the same scope must (it may take the scope over
+// only once its holder can store nothing), within its --wait
+// (WithLockWait).
+func abandonExpired(ctx context.Context, tx neo4j.ManagedTransaction, command, scope string) ([]string, error) {
+	res, err := tx.Run(ctx, "MATCH (r:"+RunRecordLabel+" {status: 'running', command: $command}) "+
+		"WHERE coalesce(r.scope, '') = $scope AND coalesce(r.leaseExpiresAt, r.updatedAt + duration('PT10M')) < datetime() "+
+		"SET r.status = 'abandoned', r.abandonedAt = datetime() RETURN r.runId",
+		map[string]any{"command": command, "scope": scope})
+	if err != nil {
+		return nil, err
+	}
+	recs, err := res.Collect(ctx)
 	if err != nil {
 		return nil, err
 	}

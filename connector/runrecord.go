@@ -23,7 +23,7 @@ const RunRecordLabel = "GraphcloakRun"
 //
 //	running ──Succeed──► succeeded ──(a later run overwrites its nodes)──► superseded
 //	   │  └──Fail─────► failed
-//	   └──(lease expired, marked by the next StartRun)──► abandoned
+//	   └──(lease expired, marked by the next StartRun of its command and scope)──► abandoned
 //
 // failed and abandoned release runs can be resumed (ResumeRun) when their
 // released values were stored (RunRecord.ValuesStored).

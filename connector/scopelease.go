@@ -79,13 +79,18 @@ func checkEpochFree(ctx context.Context, tx neo4j.ManagedTransaction, scope, epo
 // back). Setting claimedAt first takes the node's write lock, so the
 // owner read after it is the latest committed one: of two concurrent
 // claims, the second waits for the first to commit and then sees its
-// owner. MERGE is race-free under the scope's uniqueness constraint.
+// owner. MERGE is race-free under the scope's uniqueness constraint. An
+// owner taken over while still "running" (its lease expired) is marked
+// abandoned in the same statement, so that it can store nothing after —
+// also when its lease ran out after StartRun's sweep looked.
 func claimScope(ctx context.Context, tx neo4j.ManagedTransaction, scope, runID string, busy **ScopeBusyError) error {
 	res, err := tx.Run(ctx,
 		"MERGE (l:"+ScopeLeaseLabel+" {scope: $scope}) SET l.claimedAt = datetime() "+
 			"WITH l OPTIONAL MATCH (h:"+RunRecordLabel+" {runId: l.owner}) "+
 			"WITH l, h, (h IS NOT NULL AND h.runId <> $id AND h.status = 'running' AND h.leaseExpiresAt > datetime()) AS held "+
 			"FOREACH (_ IN CASE WHEN held THEN [] ELSE [1] END | SET l.owner = $id) "+
+			"FOREACH (_ IN CASE WHEN h IS NOT NULL AND h.runId <> $id AND h.status = 'running' AND NOT held THEN [1] ELSE [] END | "+
+			"SET h.status = 'abandoned', h.abandonedAt = datetime()) "+
 			"RETURN held, h.runId, h.leaseExpiresAt",
 		map[string]any{"scope": scope, "id": runID})
 	if err != nil {

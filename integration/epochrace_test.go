@@ -4,6 +4,7 @@ package integration
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -368,6 +369,198 @@ func TestHolderStoppedInsideItsUpdate(t *testing.T) {
 	}
 	if n := epochCharges(t, d, e.scope, epoch); n != 1 {
 		t.Errorf("%d charges of %s, want 1", n, epoch)
+	}
+}
+
+// defaultTxTimeout is the CLI's default --transaction-timeout: the server
+// ends a transaction of a process paused inside it only after this long.
+const defaultTxTimeout = 2 * time.Minute
+
+// A holder stopped inside its run record's update, past its 6 s lease,
+// with the default 2 min transaction timeout: its record stays locked
+// until the server ends that transaction. A release of its epoch with a
+// short --wait gives up within its wait — not at the holder's transaction
+// timeout — with exit 8, saying that the holder still holds its record
+// (its process may be paused) and may still publish, never advising a
+// new charge; and it was right: the holder, woken before its transaction
+// timeout, publishes (exit 0, one charge). A release of another scope
+// started meanwhile completes (exit 0) without touching the stalled
+// record. Before, both blocked on that record's lock — the waiter's and
+// the other scope's start marked every expired run of the database
+// abandoned — until the server ended the holder's transaction at 2 min
+// (the waiter then took the holder for dead and exited 7).
+func TestWaiterOfHolderStoppedInsideItsUpdate(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{150, 150}, 0.06, 0.004)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	other := newE2E(t, s, d, f) // another scope and write property, the same graph
+	t.Cleanup(func() { deleteScopeRuns(t, d, e.scope); deleteScopeRuns(t, d, other.scope) })
+	holder, epoch, holderID, gate := holderStoppedInUpdate(t, e, "--lease", "6s")
+	stopped := time.Now()
+	// Past this, the server ends the holder's transaction: a run that
+	// waited for its lock would go on then.
+	txEnds := stopped.Add(defaultTxTimeout - 10*time.Second)
+	const wait = 10 * time.Second
+	waiter := startRelease(t, e, e.releaseArgs(epoch, "--wait", wait.String()))
+	waiterStarted := time.Now()
+	time.Sleep(time.Until(stopped.Add(7 * time.Second))) // the holder's lease has expired: its record is due to be marked abandoned
+	otherRun := startRelease(t, other, other.releaseArgs("other-scope", "--wait", "5m"))
+	otherStarted := time.Now()
+
+	// within is p's result, how long after started it came, and whether
+	// it came before the server ends the holder's transaction.
+	within := func(p *releaseProc, what string, started time.Time) (cliResult, time.Duration, bool) {
+		t.Helper()
+		select {
+		case r := <-p.done:
+			return r, time.Since(started), true
+		case <-time.After(time.Until(txEnds)):
+			t.Errorf("%s still running %v after the holder was stopped: blocked on the holder's record lock until the server ends its transaction (%v)",
+				what, time.Since(stopped).Round(time.Second), defaultTxTimeout)
+			return cliResult{}, 0, false
+		}
+	}
+	wr, wTook, wDone := within(waiter, "the waiter (--wait 10s)", waiterStarted)
+	or, oTook, oDone := within(otherRun, "the release of another scope", otherStarted)
+	// Read before the holder wakes: nobody took it for dead.
+	status := runRecord(t, d, holderID)["status"]
+	if wDone && oDone {
+		t.Logf("the waiter (--wait %v) exited %d after %v; the release of another scope exited %d after %v; the holder's record: %v",
+			wait, wr.Code, wTook.Round(time.Millisecond), or.Code, oTook.Round(time.Millisecond), status)
+	}
+	if wDone {
+		msg := errorMessage(t, wr.Stderr)
+		t.Logf("the waiter's message: %s", msg)
+		if wr.Code != 8 {
+			t.Errorf("the waiter: exit %d, want 8 (waited, the outcome unknown)\n%s", wr.Code, wr.Stderr)
+		}
+		for _, want := range []string{"gave up after --wait 10s waiting for run " + holderID, "still holds its run record", "paused",
+			"may still store and publish its values", "needs no new charge", "same --epoch once that run ends"} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("the waiter's message does not say %q:\n%s", want, msg)
+			}
+		}
+		for _, not := range []string{"costs ρ again", "another --epoch", "lost its lease"} {
+			if strings.Contains(msg, not) {
+				t.Errorf("the waiter's message says %q while the holder may still publish:\n%s", not, msg)
+			}
+		}
+	}
+	if oDone && or.Code != 0 {
+		t.Errorf("the release of another scope: exit %d, want 0\n%s", or.Code, or.Stderr)
+	}
+	if status != connector.StatusRunning {
+		t.Errorf("the holder's record is %v before it woke, want running: a run waited for its lock until the server ended its transaction", status)
+	}
+	// The holder goes on: its transaction is still open (woken before its
+	// timeout), its record still its own — it publishes.
+	if err := holder.cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	gate.open()
+	r := holder.wait(t, 5*time.Minute)
+	var sum struct {
+		AlreadyPublished      bool
+		NodePropertiesWritten int
+	}
+	if err := json.Unmarshal([]byte(r.Stdout), &sum); r.Code != 0 || err != nil || sum.AlreadyPublished || sum.NodePropertiesWritten != len(f.Keys) {
+		t.Errorf("the holder woken before its transaction timeout: exit %d, %+v; want 0, its %d values written\n%s", r.Code, sum, len(f.Keys), r.Stderr)
+	}
+	if n := epochCharges(t, d, e.scope, epoch); n != 1 {
+		t.Errorf("%d charges of %s, want 1", n, epoch)
+	}
+	if !wDone {
+		waiter.wait(t, 5*time.Minute)
+	}
+	if !oDone {
+		otherRun.wait(t, 5*time.Minute)
+	}
+}
+
+// A release's run record whose lease expired, kept locked by a
+// transaction that does not end (its process paused inside it): starting
+// a run of another scope, or of another command in its scope, never
+// touches that record and starts at once; a release of its scope, bounded
+// by connector.WithLockWait, gives up at that bound with
+// *connector.LockWaitError and leaves the record as it is; once the lock
+// is gone, the next release of the scope marks the record abandoned.
+// Before, every start marked every expired run of the database abandoned,
+// and so waited for that lock, whatever its scope.
+func TestStartRunBesideALockedRecord(t *testing.T) {
+	c, s := connect(t)
+	d := rawDriver(t, s)
+	ctx := ctxT(t)
+	scope := uniqueName(t, "scope")
+	other := scope + "_other"
+	stale := scope + "-stale"
+	t.Cleanup(func() {
+		query(t, d, "MATCH (r) WHERE (r:GraphcloakRun OR r:GraphcloakScopeLease) AND r.scope IN [$a, $b] DETACH DELETE r",
+			map[string]any{"a": scope, "b": other})
+	})
+	if err := c.WriteRunRecord(ctx, connector.RunRecord{RunID: stale, Command: "release", Status: connector.StatusRunning,
+		Scope: scope, Epoch: "e1", StartedAt: time.Now(), LeaseExpiresAt: time.Now().Add(-time.Minute)}); err != nil {
+		t.Fatal(err)
+	}
+	sess := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: "neo4j"})
+	defer sess.Close(ctx)
+	tx, err := sess.BeginTransaction(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback(ctx)
+	if _, err := tx.Run(ctx, "MATCH (r:GraphcloakRun {runId: $id}) SET r.pausedInside = true", map[string]any{"id": stale}); err != nil {
+		t.Fatal(err)
+	}
+	start := func(ctx context.Context, id, command, scope string) (time.Duration, error) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+		defer cancel()
+		began := time.Now()
+		run, err := c.StartRun(ctx, connector.RunRecord{RunID: id, Command: command, Scope: scope, Epoch: "e1"}, time.Minute)
+		took := time.Since(began)
+		if err == nil {
+			if err := run.Succeed(ctx); err != nil {
+				t.Error(err)
+			}
+		}
+		return took, err
+	}
+	status := func() any { return runRecord(t, d, stale)["status"] }
+	for _, tc := range []struct{ what, id, command, scope string }{
+		{"a release of another scope", other + "-1", "release", other},
+		{"a locate of the same scope", scope + "-locate", "locate", scope},
+	} {
+		took, err := start(ctx, tc.id, tc.command, tc.scope)
+		t.Logf("%s started in %v: %v", tc.what, took.Round(time.Millisecond), err)
+		if err != nil {
+			t.Errorf("%s: %v; want it started beside the locked record", tc.what, err)
+		}
+	}
+	if st := status(); st != connector.StatusRunning {
+		t.Fatalf("the locked record is %v, want running (nobody of its scope took it for dead)", st)
+	}
+	took, err := start(connector.WithLockWait(ctx, time.Second), scope+"-1", "release", scope)
+	t.Logf("a release of its scope (lock wait %v) gave up after %v: %v", connector.MinLockWait, took.Round(time.Millisecond), err)
+	var lw *connector.LockWaitError
+	if !errors.As(err, &lw) || lw.After != connector.MinLockWait {
+		t.Errorf("a release of the locked record's scope under a lock-wait bound: %v (%T); want *connector.LockWaitError after %v", err, err, connector.MinLockWait)
+	}
+	if took > connector.MinLockWait+15*time.Second {
+		t.Errorf("it gave up after %v, long past its bound %v", took, connector.MinLockWait)
+	}
+	if st := status(); st != connector.StatusRunning {
+		t.Fatalf("the locked record is %v after the bounded start, want running", st)
+	}
+	if err := tx.Rollback(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := start(ctx, scope+"-2", "release", scope); err != nil {
+		t.Fatalf("a release of the scope once the lock is gone: %v", err)
+	}
+	if st := status(); st != connector.StatusAbandoned {
+		t.Errorf("the expired record is %v once a release of its scope started, want abandoned", st)
 	}
 }
 

@@ -76,3 +76,55 @@ func (e *LeaseLostError) text() errkind.Renderer {
 
 func (e *LeaseLostError) Unwrap() error    { return e.Lost }
 func (*LeaseLostError) Kind() errkind.Kind { return errkind.Charged }
+
+// HolderStalledError: this release waited its whole --wait (Wait) for the
+// run that holds its epoch, Holder, whose lease had expired, and that
+// run's record stayed locked by a transaction of its own that has not
+// ended: its process is paused (SIGSTOP, a frozen or swapped-out host) or
+// cut off inside it, and the server ends such a transaction only at that
+// run's transaction timeout. It was not taken for dead — taking it for
+// dead marks its record abandoned, which takes that lock — so it can
+// still store and publish its values when it goes on: the epoch (charged,
+// when Charged; perhaps, otherwise) needs no new charge, and the same
+// release run again once that run ends reports its outcome. Holder is nil
+// when the lock was not the epoch's run's (another transaction on the
+// scope's records, or on the schema). Err is the *connector.LockWaitError
+// of the step that waited. Kind busy: exit 8, like any holder that
+// outlasts --wait.
+type HolderStalledError struct {
+	Scope, Epoch string
+	Holder       *connector.RunRecord
+	Charged      bool
+	Wait         time.Duration
+	Err          error
+}
+
+func (e *HolderStalledError) Error() string { return e.text().Error() }
+
+// RenderText is its text naming the parameters as name does.
+func (e *HolderStalledError) RenderText(name func(errkind.Param) string) string {
+	return e.text().RenderText(name)
+}
+
+func (e *HolderStalledError) text() errkind.Renderer {
+	h := e.Holder
+	if h == nil {
+		return errkind.Errorf("gave up after %s %v: a lock this release needed to start (on the run records of scope %q, or the database's schema) "+
+			"was held all that time by a transaction that has not ended (a run's process may be paused inside it; the server ends it at that run's transaction timeout): re-run once it ends",
+			ParamWait, e.Wait, e.Scope).(errkind.Renderer)
+	}
+	// The arguments: 1 --wait, 2 its value, 3 the holder, 4 the epoch, 5
+	// the scope, 6 its lease expiry, 7 --epoch.
+	what := "which may have charged epoch %[4]q of scope %[5]q"
+	if e.Charged {
+		what = "which charged epoch %[4]q of scope %[5]q"
+	}
+	return errkind.Errorf("gave up after %[1]s %[2]v waiting for run %[3]s, "+what+": it still holds its run record. "+
+		"Its lease expired at %[6]s, but one of its own transactions has kept the record locked all that time "+
+		"(its process may be paused inside it; the server ends that transaction at the run's transaction timeout), so it was not taken for dead "+
+		"and may still store and publish its values: the epoch needs no new charge. Re-run with the same %[7]s once that run ends to get its outcome (no new charge)",
+		ParamWait, e.Wait, h.RunID, e.Epoch, e.Scope, h.LeaseExpiresAt.UTC().Format(time.RFC3339), ParamEpoch).(errkind.Renderer)
+}
+
+func (e *HolderStalledError) Unwrap() error    { return e.Err }
+func (*HolderStalledError) Kind() errkind.Kind { return errkind.Busy }

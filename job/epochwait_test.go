@@ -238,3 +238,155 @@ func TestLeaseLostMessage(t *testing.T) {
 		}
 	}
 }
+
+// stalledRecord is a Memory whose run record holder is locked by a
+// transaction of the holder's own that never ends (its process paused
+// inside it): a start that must take that record — the holder's lease
+// expired, so starting marks it abandoned — waits for the lock until the
+// bound its context carries (connector.WithLockWait), which the clock
+// spends, and fails with *connector.LockWaitError. bounds are the bounds
+// it was given.
+type stalledRecord struct {
+	*Memory
+	f      *fixture
+	holder string
+	bounds []time.Duration
+}
+
+func (s *stalledRecord) StartRun(ctx context.Context, rec connector.RunRecord, lease time.Duration) (Run, error) {
+	for _, r := range s.Runs() {
+		if r.RunID == s.holder && r.Status == connector.StatusRunning && !r.LeaseExpiresAt.After(s.f.now) && r.Scope == rec.Scope {
+			d := connector.LockWaitOf(ctx)
+			s.bounds = append(s.bounds, d)
+			if d <= 0 {
+				return nil, errors.New("stalledRecord: a start without a lock-wait bound would wait for the holder's transaction timeout")
+			}
+			s.f.now = s.f.now.Add(d)
+			return nil, &connector.LockWaitError{Op: "start run", After: d, Err: errors.New("lock wait ended by the transaction timeout")}
+		}
+	}
+	return s.Memory.StartRun(ctx, rec, lease)
+}
+
+// A holder whose lease expired while its record stays locked by its own
+// transaction (paused inside it): the waiter's start waits for that lock
+// no longer than what is left of its --wait, then gives up with exit 8,
+// saying truthfully that the holder still holds its record and may still
+// publish — no advice to pay again, and the holder is not taken for dead:
+// when it goes on, it publishes, and the epoch is charged once.
+func TestStalledHolderOutlastsWait(t *testing.T) {
+	f := newFixture(t)
+	h := f.chargedHolder("r1")
+	st := &stalledRecord{Memory: f.mem, f: f, holder: "r1"}
+	wait := lease + 10*time.Second
+	start := f.now
+	spec := f.spec("r2")
+	spec.Wait = wait
+	env := f.env()
+	env.Backend = st
+	p, err := PlanRelease(context.Background(), spec, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Execute(context.Background(), p)
+	var stalled *HolderStalledError
+	if errkind.Of(err) != errkind.Busy || !errors.As(err, &stalled) || stalled.Holder == nil || stalled.Holder.RunID != "r1" || !stalled.Charged {
+		t.Fatalf("waiter: %v (%T, kind %v); want *HolderStalledError naming r1 (exit 8)", err, err, errkind.Of(err))
+	}
+	if len(st.bounds) != 1 {
+		t.Fatalf("%d starts waited for the holder's record, want 1", len(st.bounds))
+	}
+	if took := f.now.Sub(start); took > wait+connector.MinLockWait {
+		t.Errorf("the waiter gave up after %v, past its --wait %v (+ at most %v)", took, wait, connector.MinLockWait)
+	}
+	msg := errkind.Render(err, func(p errkind.Param) string { return "--" + string(p) })
+	for _, want := range []string{"gave up after --wait 1m10s waiting for run r1", "which charged epoch", "still holds its run record",
+		"may still store and publish its values", "needs no new charge", "same --epoch once that run ends"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("the waiter's message does not say %q:\n%s", want, msg)
+		}
+	}
+	if advisesSecondCharge(err) || strings.Contains(msg, "another --epoch") || strings.Contains(msg, "%!") {
+		t.Errorf("the waiter's message:\n%s", msg)
+	}
+	// The holder was not taken for dead: it goes on and publishes.
+	if err := h.publish(); err != nil {
+		t.Fatalf("the holder, going on: %v", err)
+	}
+	if s, err := f.mem.State(testScope, testEpoch); err != nil || s != StatePublished || f.mem.Charges() != 1 {
+		t.Fatalf("state %v, %v, %d charges; want published, one charge", s, err, f.mem.Charges())
+	}
+}
+
+// Starting a run marks abandoned only the expired runs of its own command
+// and scope: a run of another scope leaves a dead holder alone (on Neo4j
+// its record may be locked by a paused process), the next run of the
+// holder's scope takes it for dead.
+func TestStartRunAbandonsOnlyItsScope(t *testing.T) {
+	f := newFixture(t)
+	f.chargedHolder("r1")
+	f.now = f.now.Add(2 * lease)
+	rec := func(id, scope string) connector.RunRecord {
+		return connector.RunRecord{RunID: id, Command: "release", Scope: scope, Epoch: testEpoch}
+	}
+	status := func() string {
+		for _, r := range f.mem.Runs() {
+			if r.RunID == "r1" {
+				return r.Status
+			}
+		}
+		return ""
+	}
+	if _, err := f.mem.StartRun(context.Background(), rec("other", "another-scope"), lease); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.mem.StartRun(context.Background(), connector.RunRecord{RunID: "loc", Command: "locate", Scope: testScope}, lease); err != nil {
+		t.Fatal(err)
+	}
+	if s := status(); s != connector.StatusRunning {
+		t.Fatalf("a run of another scope or command marked the holder %q", s)
+	}
+	if _, err := f.mem.StartRun(context.Background(), rec("r2", testScope), lease); err != nil {
+		t.Fatal(err)
+	}
+	if s := status(); s != connector.StatusAbandoned {
+		t.Fatalf("the next release of the holder's scope left it %q, want abandoned", s)
+	}
+}
+
+// stalledServer is a stalledRecord on a server that stopped answering
+// once the start waited: the read that tells whose lock it was fails too.
+type stalledServer struct{ *stalledRecord }
+
+func (s stalledServer) FindRelease(ctx context.Context, scope, epoch string) (*connector.RunRecord, error) {
+	if len(s.bounds) > 0 {
+		return nil, &connector.UnreachableError{Op: "find release run", Err: errors.New("no answer")}
+	}
+	return s.Memory.FindRelease(ctx, scope, epoch)
+}
+
+// A lock wait that ran out on a server that then answers no read either
+// is a timeout (exit 4), not a holder that may still publish; the text of
+// a lock held by another transaction than the holder's names no run.
+func TestLockWaitOnStalledServer(t *testing.T) {
+	f := newFixture(t)
+	f.chargedHolder("r1")
+	spec := f.spec("r2")
+	spec.Wait = lease + 10*time.Second
+	env := f.env()
+	env.Backend = stalledServer{&stalledRecord{Memory: f.mem, f: f, holder: "r1"}}
+	p, err := PlanRelease(context.Background(), spec, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Execute(context.Background(), p)
+	if errkind.Of(err) != errkind.Unreachable || !errors.As(err, new(*connector.LockWaitError)) || errors.As(err, new(*HolderStalledError)) {
+		t.Fatalf("waiter on a stalled server: %v (%T, kind %v); want the lock wait's timeout (exit 4)", err, err, errkind.Of(err))
+	}
+	msg := errkind.Render(&HolderStalledError{Scope: testScope, Epoch: testEpoch, Wait: 10 * time.Second},
+		func(p errkind.Param) string { return "--" + string(p) })
+	if !strings.Contains(msg, "gave up after --wait 10s") || !strings.Contains(msg, "re-run once it ends") ||
+		strings.Contains(msg, "%!") || advisesSecondCharge(errors.New(msg)) {
+		t.Errorf("a lock held by another transaction: %q", msg)
+	}
+}

@@ -73,6 +73,7 @@ func Execute(ctx context.Context, p *ReleasePlan) (sum *Summary, err error) {
 func (p *ReleasePlan) claimOrRepublish(ctx context.Context) (Run, *connector.RunRecord, error) {
 	env := &p.env
 	deadline := env.now().Add(p.Spec.Wait)
+	p.waitUntil = deadline
 	for {
 		run, prev, err := p.claim(ctx, deadline)
 		if err != nil || prev == nil {
@@ -108,7 +109,10 @@ func (p *ReleasePlan) claim(ctx context.Context, deadline time.Time) (Run, *conn
 		case Wait:
 			busy = &connector.ScopeBusyError{Scope: s.Scope, Holder: prev.RunID, Until: prev.LeaseExpiresAt}
 		case Fresh:
-			run, err := p.start(ctx)
+			run, err := p.start(p.lockWait(ctx))
+			if lw := (*connector.LockWaitError)(nil); errors.As(err, &lw) {
+				return nil, nil, p.lockedOut(ctx, lw)
+			}
 			if errors.As(err, new(*connector.EpochPublishedError)) && !raced {
 				raced = true
 				continue // published since FindRelease looked: re-publish it
@@ -143,6 +147,56 @@ func (p *ReleasePlan) claim(ctx context.Context, deadline time.Time) (Run, *conn
 		}
 	}
 }
+
+// lockWait bounds the lock-taking steps of a release that waits for
+// another run (claim: its outputs, its run record, the scope; resume: the
+// run it takes over) by what is left of its --wait, at least
+// connector.MinLockWait: a run whose record another process keeps locked
+// — paused inside one of its transactions, until the server ends it at
+// that run's transaction timeout — cannot hold this one past its wait
+// (lockedOut). Outside claimOrRepublish (no wait started) ctx is
+// returned as it is.
+func (p *ReleasePlan) lockWait(ctx context.Context) context.Context {
+	if p.waitUntil.IsZero() {
+		return ctx
+	}
+	return connector.WithLockWait(ctx, p.waitUntil.Sub(p.env.now()))
+}
+
+// lockedOut is the error of a release whose lock-taking step lw waited
+// out its --wait (lockWait). It reads the run of its epoch again (a read
+// waits for no lock): still "running", its lease expired, it is the
+// holder whose own transaction keeps its record locked — it may still
+// publish: *HolderStalledError, busy, never a charged refusal; running
+// with its lease renewed, it is a holder that outlasted --wait like any
+// other. Otherwise the lock was another transaction's on the scope's
+// records (*HolderStalledError without a holder). A server that does not
+// answer that read either gives lw itself (unreachable).
+func (p *ReleasePlan) lockedOut(ctx context.Context, lw *connector.LockWaitError) error {
+	s, env := &p.Spec, &p.env
+	rctx, cancel := context.WithTimeout(ctx, holderCheckTimeout)
+	prev, err := env.Backend.FindRelease(rctx, s.Scope, s.epoch())
+	cancel()
+	if err != nil {
+		return lw
+	}
+	env.logger().Info("gave up waiting for a lock", "scope", s.Scope, "epoch", s.epoch(), "error", lw)
+	e := &HolderStalledError{Scope: s.Scope, Epoch: s.epoch(), Wait: s.Wait, Err: lw}
+	if prev == nil || prev.Status != connector.StatusRunning || prev.RunID == s.RunID {
+		return e
+	}
+	if prev.LeaseExpiresAt.After(env.now()) {
+		return errkind.Errorf("%w: gave up after %s %v; it is publishing epoch %q: re-run with the same %s once it ends (no new charge)",
+			&connector.ScopeBusyError{Scope: s.Scope, Holder: prev.RunID, Until: prev.LeaseExpiresAt}, ParamWait, s.Wait, s.epoch(), ParamEpoch)
+	}
+	e.Holder = prev
+	e.Charged = p.holder != nil && p.holder.RunID == prev.RunID || prev.ReleaseID != ""
+	return e
+}
+
+// holderCheckTimeout bounds lockedOut's read of the epoch's run: at once
+// on a server that answers.
+const holderCheckTimeout = 5 * time.Second
 
 // start claims the release's outputs — its write property and the run
 // ids beside it belong to releases: refused (bad input) when another kind of
@@ -346,7 +400,10 @@ func (p *ReleasePlan) earlierRun(prev *connector.RunRecord, step Step) error {
 // noise.
 func (p *ReleasePlan) resume(ctx context.Context, prev *connector.RunRecord) (Run, *privacy.Released, error) {
 	b := p.env.Backend
-	run, err := b.ResumeRun(ctx, prev, p.Spec.Lease)
+	run, err := b.ResumeRun(p.lockWait(ctx), prev, p.Spec.Lease)
+	if lw := (*connector.LockWaitError)(nil); errors.As(err, &lw) {
+		return nil, nil, p.lockedOut(ctx, lw)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

@@ -224,8 +224,9 @@ func (m *Memory) ClaimOutputs(_ context.Context, runID, _ string, cl connector.C
 	return nil
 }
 
-// StartRun marks expired runs abandoned, claims the scope and the epoch,
-// and records rec "running".
+// StartRun marks the expired runs of rec's command and scope abandoned
+// (never another scope's), claims the scope and the epoch, and records
+// rec "running".
 func (m *Memory) StartRun(_ context.Context, rec connector.RunRecord, lease time.Duration) (Run, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -234,7 +235,7 @@ func (m *Memory) StartRun(_ context.Context, rec connector.RunRecord, lease time
 	}
 	now := m.Now()
 	for _, r := range m.runs {
-		if r.Status == connector.StatusRunning && !r.LeaseExpiresAt.After(now) {
+		if r.Status == connector.StatusRunning && !r.LeaseExpiresAt.After(now) && r.Command == rec.Command && r.Scope == rec.Scope {
 			r.Status = connector.StatusAbandoned
 		}
 	}

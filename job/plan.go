@@ -119,6 +119,9 @@ type ReleasePlan struct {
 	// and was still running when planned (Step Wait, no Input); waited is
 	// it once Execute holds the scope, that run having ended.
 	holder, waited *connector.RunRecord
+	// waitUntil is when Execute's wait for another run (ReleaseSpec.Wait)
+	// ends: its lock-taking steps end by then too (lockWait).
+	waitUntil time.Time
 }
 
 // forecastPartition is the partition the plan's forecasts score — Leiden
