@@ -98,7 +98,7 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Privacy.Scope }},
 	{Name: "privacy.epoch", Flag: "epoch", Default: "", Usage: "release epoch: a retry of a charged epoch republishes its stored values; \"auto\" names the current schedule slot (--slot) in UTC (default: a fresh run id)",
 		field: func(c *Config) any { return &c.Privacy.Epoch }},
-	{Name: "privacy.refuseAtChance", Flag: "refuse-at-chance", Default: false, Usage: "forecast a release as --dry-run does once σ is known, and refuse it before anything is charged (exit 3) when its right-community rate cannot be told from chance",
+	{Name: "privacy.refuseAtChance", Flag: "refuse-at-chance", Default: false, Usage: "forecast a release as --dry-run does once σ is known, and refuse it before anything is charged (exit 3) when its verdict is noise: at --source-mass, or with none stated at every source mass up to 1000 units (never judged on the readings)",
 		field: func(c *Config) any { return &c.Privacy.RefuseAtChance }},
 
 	{Name: "recovery.estimator", Flag: "estimator", Default: "posterior", Usage: "recovery estimator: posterior, greedy, massls or bpdn",

@@ -73,12 +73,16 @@ func RunPlan(ctx context.Context, p Plan) (*PlanResult, error) {
 			}
 			if mode == ModePerNode {
 				// What source mass a release at this ε resolves: a
-				// verdict simulates the mass the readings carry.
+				// verdict simulates the mass the readings carry. Its
+				// 1-unit point is the row's forecast (the same seed).
 				g := p.Graph
-				g.Epsilon, g.Progress = eps, nil
+				g.Epsilon, g.Seed, g.Progress = eps, EpsilonSeed(p.Graph.Seed, eps), nil
 				if f.MassCurve, f.ResolvableMass, err = MassCurve(ctx, g); err != nil {
 					return nil, err
 				}
+				// The row is the curve's 1-unit point: an answer there
+				// below a mass at chance is the simulation's error.
+				f.AtChance = !Resolves(f.ResolvableMass, 1)
 			}
 			res.Forecasts = append(res.Forecasts, f)
 		}
@@ -140,7 +144,7 @@ func (p Plan) forecaster(ctx context.Context, mode string, memo map[float64]floa
 		}
 		return func(eps float64) (Forecast, error) {
 			g := e
-			g.Epsilon = eps
+			g.Epsilon, g.Seed = eps, EpsilonSeed(e.Seed, eps)
 			// As locate forecasts: its AtChance is locate's noise verdict.
 			f, err := ForecastVerdict(ctx, g)
 			if err != nil {
@@ -151,6 +155,11 @@ func (p Plan) forecaster(ctx context.Context, mode string, memo map[float64]floa
 	}
 	return nil, &ParamError{"mode", mode, "must be " + ModePerNode + " or " + ModeAnswer}
 }
+
+// EpsilonSeed is the seed of a plan's per-node forecasts at ε (SubSeed):
+// every ε of a plan draws its own sources and noise, so the rows are
+// independent forecasts and one unlucky sample cannot repeat on each.
+func EpsilonSeed(seed uint64, eps float64) uint64 { return SubSeed(seed, eps) }
 
 // smallestEpsilon bisects EpsilonGrid for the first ε whose forecast
 // reaches target (the accuracy grows with ε).

@@ -154,16 +154,49 @@ type MassPoint struct {
 }
 
 // MassGrid is the source masses a plan forecasts: 0.1 … 1000 units in
-// steps of √10.
+// steps of √10. Its largest, MaxMass, is the documented maximum a dry run
+// judges a release by when no source mass is stated.
 func MassGrid() []float64 {
-	return []float64{0.1, 0.316, 1, 3.16, 10, 31.6, 100, 316, 1000}
+	return []float64{0.1, 0.316, 1, 3.16, 10, 31.6, 100, 316, MaxMass}
+}
+
+// MaxMass is MassGrid's largest mass (units).
+const MaxMass float64 = 1000
+
+// SubSeed is the seed of the simulation at parameter x (a source mass, an
+// ε) derived from seed: a splitmix64 mix of seed and x's bits, so the
+// forecasts of a plan at different masses and ε are independent draws,
+// and a simulation that happened to err at one point (a sample of
+// sources unusually often in the largest community) does not repeat its
+// error at every other.
+func SubSeed(seed uint64, x float64) uint64 {
+	z := seed ^ (math.Float64bits(x) * 0x9e3779b97f4a7c15)
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// MassSeed is the seed of MassCurve's point at mass m: e.Seed itself at
+// one unit (so the curve's 1-unit point is the unit-source forecast run
+// with the same seed), SubSeed at every other mass.
+func MassSeed(seed uint64, m float64) uint64 {
+	if m == 1 {
+		return seed
+	}
+	return SubSeed(seed, m)
 }
 
 // MassCurve forecasts e at every mass of MassGrid (each as a verdict
-// would, ForecastVerdict) and returns the curve and the smallest mass
-// whose releases are answers (0: none on the grid). The rate grows with
-// the mass, so once two masses in a row are answers right ≥ 99% of the
-// time the larger ones are taken to be so too (not simulated).
+// would, ForecastVerdict, with its own seed: MassSeed) and returns the
+// curve and the resolvable mass, the smallest mass from which on every
+// mass of the grid is an answer (0: not even MaxMass). The rate grows with
+// the mass, so an answer below a mass at chance is a simulation's error
+// (each point errs with probability ≤ 5%, about 2% at no signal): asking
+// every larger mass to answer too keeps one unlucky point from claiming a
+// mass the release cannot resolve, and such a point is marked at chance
+// like the masses around it. Once two masses in a row are answers right
+// ≥ 99% of the time the larger ones are taken to be so too (not
+// simulated).
 func MassCurve(ctx context.Context, e Graph) ([]MassPoint, float64, error) {
 	if e.Partition == nil {
 		part, _, _, err := e.communities()
@@ -173,7 +206,7 @@ func MassCurve(ctx context.Context, e Graph) ([]MassPoint, float64, error) {
 		e.Partition, e.Names = part, nil
 	}
 	var out []MassPoint
-	resolvable, sure := 0.0, 0
+	sure := 0
 	for _, m := range MassGrid() {
 		if sure >= 2 {
 			last := out[len(out)-1]
@@ -181,19 +214,49 @@ func MassCurve(ctx context.Context, e Graph) ([]MassPoint, float64, error) {
 			out = append(out, last)
 			continue
 		}
-		f, err := ForecastAtMass(ctx, e, MassEstimate{Mass: m, Low: m, High: m, Given: true})
+		f, err := forecastMassPoint(ctx, e, m)
 		if err != nil {
 			return nil, 0, err
 		}
 		out = append(out, MassPoint{Mass: m, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High, AtChance: f.AtChance})
-		if !f.AtChance && resolvable == 0 {
-			resolvable = m
-		}
 		if !f.AtChance && f.CommunityAccuracy >= 0.99 {
 			sure++
 		} else {
 			sure = 0
 		}
 	}
-	return out, resolvable, nil
+	r := ResolvableMass(out)
+	for i := range out {
+		out[i].AtChance = !(r > 0 && out[i].Mass >= r)
+	}
+	return out, r, nil
+}
+
+// Resolves says whether a release whose forecast by source mass resolves
+// from resolvable units on (MassCurve; 0: none) answers sources of mass
+// m: the verdict a plan's row (m = 1, unit sources) takes from the curve.
+func Resolves(resolvable, m float64) bool { return resolvable > 0 && m >= resolvable }
+
+// forecastMassPoint is MassCurve's forecast at mass m (seed MassSeed).
+func forecastMassPoint(ctx context.Context, e Graph, m float64) (*Forecast, error) {
+	e.Seed = MassSeed(e.Seed, m)
+	return ForecastAtMass(ctx, e, GivenMass(m))
+}
+
+// ForecastAtMaxMass is MassCurve's point at MaxMass, simulated alone: the
+// rate grows with the mass, so a release at chance there is at chance at
+// every mass of the grid (MassCurve resolves none) — what a release
+// without a stated source mass is refused on (--refuse-at-chance).
+func ForecastAtMaxMass(ctx context.Context, e Graph) (*Forecast, error) {
+	return forecastMassPoint(ctx, e, MaxMass)
+}
+
+// ResolvableMass is the smallest mass of a curve from which on every
+// point is an answer (0: the largest is at chance).
+func ResolvableMass(curve []MassPoint) float64 {
+	r := 0.0
+	for i := len(curve) - 1; i >= 0 && !curve[i].AtChance; i-- {
+		r = curve[i].Mass
+	}
+	return r
 }

@@ -66,3 +66,9 @@ func canonicalPartition(part, perm []int) []int {
 	}
 	return out
 }
+
+// CanonicalGraph is g in key order and perm[i] the key-order index of g's
+// node i (canonicalGraph), for commands that simulate on a graph they
+// loaded themselves (plan): their forecasts are then the same whatever
+// order the graph was read in (an edge list, a permuted one, Neo4j).
+func CanonicalGraph(g *laplacian.Graph) (*laplacian.Graph, []int, error) { return canonicalGraph(g) }

@@ -14,17 +14,57 @@ import (
 // Forecasts are what a dry run shows before ε is spent: how often a
 // per-node release with σ names the right community (communities as
 // locate detects them by default: Leiden), and how often the private
-// answer at the same ε would.
+// answer at the same ε would, with the dry run's verdict on the per-node
+// release.
 type Forecasts struct {
+	// PerNode simulates sources of the stated mass (ReleaseSpec.SourceMass)
+	// or, when none is stated, unit sources; its MassCurve is the forecast
+	// at every mass of experiment.MassGrid.
 	PerNode *experiment.Forecast `json:"perNode"`
 	Answer  *experiment.Forecast `json:"privateAnswer"`
+	// Verdict is the dry run's verdict on the per-node release, the one
+	// --refuse-at-chance refuses on.
+	Verdict *ReleaseVerdict `json:"verdict,omitempty"`
 }
 
-// forecast simulates trials sources on graph at τ with the release's σ,
-// and the private answer at ε. Each forecast stops starting trials after
-// 5% of the release's modelled time (at least 2 s, and at least 20
-// trials), so both cost about a tenth of the release. Simulated data
-// only: its seeded streams never draw released noise.
+// ReleaseVerdict is a dry run's verdict on a per-node release, from public
+// inputs only (the graph, τ, ε, δ, σ, a seeded simulation and a source
+// mass the operator states), never from the readings: a refusal decided
+// on the readings would tell something about them by the act of refusing.
+//
+// With a stated source mass (ReleaseSpec.SourceMass, --source-mass) it is
+// the forecast at that mass: noise (AtChance) when releases carrying it
+// cannot be told from a guess. Without one, locate's verdict on the
+// release will depend on the mass its readings carry, which the dry run
+// does not read: the verdict is then the forecast by source mass —
+// AtChance only when it resolves no mass up to experiment.MaxMass (the
+// release answers noise whatever the readings hold), otherwise the
+// smallest mass it resolves (ResolvableMass), below which locate will
+// call the release noise. docs/guarantee.md, "The dry run's verdict".
+type ReleaseVerdict struct {
+	// SourceMass is the stated total source mass (0: none stated).
+	SourceMass float64 `json:"sourceMass,omitempty"`
+	// AtChance: the per-node release would answer noise — at the stated
+	// mass, or (none stated) at every mass up to MaxMass.
+	AtChance bool `json:"atChance"`
+	// ResolvableMass is the smallest mass the forecast by source mass
+	// resolves (0: none up to MaxMass, or not computed).
+	ResolvableMass float64 `json:"resolvableMass,omitempty"`
+	// MaxMass is the largest mass judged (experiment.MaxMass).
+	MaxMass float64 `json:"maxMass"`
+	// Reason says the verdict and why, in words.
+	Reason string `json:"reason"`
+	// basis is the forecast that decided a verdict at chance: at the
+	// stated mass, or at MaxMass.
+	basis *experiment.Forecast
+}
+
+// forecast simulates trials sources on graph at τ with the release's σ
+// (of the stated mass, or unit sources), and the private answer at ε.
+// Each forecast stops starting trials after 5% of the release's modelled
+// time (at least 2 s, and at least 20 trials), so both cost about a tenth
+// of the release. Simulated data only: its seeded streams never draw
+// released noise.
 func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigma, releaseSeconds float64) (*Forecasts, error) {
 	s := &p.Spec
 	e, err := p.forecastGraph(graph, sigma, releaseSeconds)
@@ -32,8 +72,15 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 		return nil, err
 	}
 	graph, part := e.Graph, e.Partition
-	pn, err := experiment.ForecastVerdict(ctx, e)
-	if err != nil {
+	var pn experiment.Forecast
+	if s.SourceMass > 0 {
+		// As locate --source-mass forecasts its verdict.
+		f, err := experiment.ForecastAtMass(ctx, e, experiment.GivenMass(s.SourceMass))
+		if err != nil {
+			return nil, err
+		}
+		pn = *f
+	} else if pn, err = experiment.ForecastVerdict(ctx, e); err != nil {
 		return nil, err
 	}
 	pn.Epsilon, pn.Delta = s.Epsilon, s.Delta
@@ -70,20 +117,76 @@ func (p *ReleasePlan) forecastGraph(graph *laplacian.Graph, sigma, releaseSecond
 // each source mass (experiment.MassCurve): what mass a release at this ε
 // can resolve. A locate's verdict on the release simulates the mass its
 // readings carry, so this is the verdict's forecast before the release.
-func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sigma, releaseSeconds float64, f *experiment.Forecast) error {
+// Then it states the dry run's verdict (judge).
+func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sigma, releaseSeconds float64, fs *Forecasts) error {
 	e, err := p.forecastGraph(graph, sigma, releaseSeconds)
 	if err != nil {
 		return err
 	}
 	e.Progress = p.env.progress("forecast by source mass")
-	f.MassCurve, f.ResolvableMass, err = experiment.MassCurve(ctx, e)
-	return err
+	f := fs.PerNode
+	if f.MassCurve, f.ResolvableMass, err = experiment.MassCurve(ctx, e); err != nil {
+		return err
+	}
+	if p.Spec.SourceMass == 0 {
+		// The unit-source forecast is the curve's 1-unit point.
+		f.AtChance = !experiment.Resolves(f.ResolvableMass, 1)
+	}
+	var top *experiment.Forecast
+	if n := len(f.MassCurve); n > 0 && f.ResolvableMass == 0 {
+		// At chance at MaxMass, so at every mass (the curve's last point).
+		m := f.MassCurve[n-1]
+		top = &experiment.Forecast{CommunityAccuracy: m.CommunityAccuracy, Low: m.Low, High: m.High, Chance: f.Chance, PriorRate: f.PriorRate,
+			SourceMass: m.Mass, AtChance: true}
+	}
+	fs.Verdict = p.judge(f, top)
+	return nil
 }
 
-// AtChanceError refuses a release (ReleaseSpec.RefuseAtChance) whose forecast
-// right-community rate cannot be told from chance: nothing was charged or
-// drawn. It carries both forecasts, so the caller can point at the private
-// answer when that one is useful.
+// judge states the dry run's verdict (ReleaseVerdict) on the per-node
+// forecast f: at the stated mass when there is one (f simulated it);
+// otherwise from top, the forecast at MaxMass (nil: f's forecast by
+// source mass decides — resolving some mass, else top is given).
+func (p *ReleasePlan) judge(f, top *experiment.Forecast) *ReleaseVerdict {
+	v := &ReleaseVerdict{SourceMass: p.Spec.SourceMass, MaxMass: experiment.MaxMass, ResolvableMass: f.ResolvableMass}
+	guess := fmt.Sprintf("a guess (%.3f: chance %.4f, the largest community %.3f)", f.Guess(), f.Chance, f.PriorRate)
+	switch {
+	case v.SourceMass > 0 && f.AtChance:
+		v.AtChance, v.basis = true, f
+		v.Reason = fmt.Sprintf("noise: releases with a source of %s (stated) would put its community first %.3f [%.3f, %.3f] of the time (%d simulated), which cannot be told from %s",
+			Units(v.SourceMass), f.CommunityAccuracy, f.Low, f.High, f.Trials, guess)
+	case v.SourceMass > 0:
+		v.Reason = fmt.Sprintf("answer: releases with a source of %s (stated) would put its community first %.3f [%.3f, %.3f] of the time (%d simulated) against %s",
+			Units(v.SourceMass), f.CommunityAccuracy, f.Low, f.High, f.Trials, guess)
+	case top != nil && top.AtChance:
+		v.AtChance, v.basis = true, top
+		v.Reason = fmt.Sprintf("noise whatever the readings hold: releases like this one cannot be told from %s at any source mass up to %g units (at %g units %.3f [%.3f, %.3f])",
+			guess, experiment.MaxMass, top.SourceMass, top.CommunityAccuracy, top.Low, top.High)
+	case v.ResolvableMass > 0:
+		v.Reason = fmt.Sprintf("depends on the source mass: releases like this one name the right community more often than %s for sources of %g units or more, "+
+			"and are noise below: locate's verdict reads the mass off the release", guess, v.ResolvableMass)
+	case top != nil:
+		v.Reason = fmt.Sprintf("depends on the source mass: releases like this one with sources of %g units name the right community %.3f [%.3f, %.3f] of the time "+
+			"against %s (the dry run shows the smallest mass they resolve)", top.SourceMass, top.CommunityAccuracy, top.Low, top.High, guess)
+	default:
+		v.Reason = "depends on the source mass (no forecast by source mass was computed)"
+	}
+	return v
+}
+
+// Units says a source mass: "1 unit", "40 units".
+func Units(m float64) string {
+	if m == 1 {
+		return "1 unit"
+	}
+	return fmt.Sprintf("%.3g units", m)
+}
+
+// AtChanceError refuses a release (ReleaseSpec.RefuseAtChance) whose
+// verdict (ReleaseVerdict) is noise: at the stated source mass, or at
+// every mass up to experiment.MaxMass when none is stated. Nothing was
+// charged or drawn. It carries both forecasts, so the caller can point at
+// the private answer when that one is useful.
 type AtChanceError struct {
 	Epsilon   float64
 	Forecasts *Forecasts
@@ -95,10 +198,18 @@ func (e *AtChanceError) Error() string {
 
 // RenderText is its text naming parameters as name does.
 func (e *AtChanceError) RenderText(name func(errkind.Param) string) string {
-	f := e.Forecasts.PerNode
-	msg := fmt.Sprintf("release refused (%s), nothing charged: at ε = %g the per-node release is forecast to put the "+
-		"source's community first %.3f [%.3f, %.3f] of the time, which cannot be told from chance (%.4f; the largest community %.4f)",
-		name(ParamRefuseAtChance), e.Epsilon, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate)
+	v := e.Forecasts.Verdict
+	f := v.basis
+	var msg string
+	if v.SourceMass > 0 {
+		msg = fmt.Sprintf("release refused (%s), nothing charged: at ε = %g the per-node release with a source of %s (%s) is forecast to put the "+
+			"source's community first %.3f [%.3f, %.3f] of the time, which cannot be told from chance (%.4f; the largest community %.4f)",
+			name(ParamRefuseAtChance), e.Epsilon, Units(v.SourceMass), name(ParamSourceMass), f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate)
+	} else {
+		msg = fmt.Sprintf("release refused (%s), nothing charged: at ε = %g the per-node release cannot be told from chance (%.4f; the largest community %.4f) "+
+			"at any source mass up to %g units — at %g units it is forecast to put the source's community first %.3f [%.3f, %.3f] of the time",
+			name(ParamRefuseAtChance), e.Epsilon, f.Chance, f.PriorRate, v.MaxMass, f.SourceMass, f.CommunityAccuracy, f.Low, f.High)
+	}
 	if a := e.Forecasts.Answer; a != nil && !a.AtChance {
 		msg += fmt.Sprintf("; a private answer at the same ε is forecast right %.3f [%.3f, %.3f] (%s)", a.CommunityAccuracy, a.Low, a.High, name(ParamPrivateAnswer))
 	}
@@ -108,10 +219,14 @@ func (e *AtChanceError) RenderText(name func(errkind.Param) string) string {
 // Kind: the request, not the system, is at fault (bad input).
 func (*AtChanceError) Kind() errkind.Kind { return errkind.BadInput }
 
-// refuseAtChance is the release's Check when ReleaseSpec.RefuseAtChance is set:
-// it forecasts the release at the calibrated σ (as the dry run does, its
-// time budget the dry run's minimum) and refuses one at chance. The
-// forecast is kept in the summary either way.
+// refuseAtChance is the release's Check when ReleaseSpec.RefuseAtChance is
+// set: it forecasts the release at the calibrated σ as the dry run does
+// (its time budget the dry run's minimum) and refuses one whose verdict is
+// noise — at the stated source mass, or, with none stated, at
+// experiment.MaxMass (the rate grows with the mass: at chance there, at
+// chance at every mass, as the dry run's curve says). The decision reads
+// public inputs only, never the readings. The forecast is kept in the
+// summary either way.
 func (p *ReleasePlan) refuseAtChance(ctx context.Context, cal privacy.ReleaseCalibration) error {
 	s := &p.Spec
 	if s.ForecastTrials <= 0 || p.Input.Graph.NumEdges() == 0 {
@@ -122,7 +237,17 @@ func (p *ReleasePlan) refuseAtChance(ctx context.Context, cal privacy.ReleaseCal
 		return err
 	}
 	p.Summary.Forecast = f
-	if f.PerNode.AtChance {
+	var top *experiment.Forecast
+	if s.SourceMass == 0 {
+		e, err := p.forecastGraph(p.Input.Graph, cal.Sigma, 0)
+		if err != nil {
+			return err
+		}
+		if top, err = experiment.ForecastAtMaxMass(ctx, e); err != nil {
+			return err
+		}
+	}
+	if f.Verdict = p.judge(f.PerNode, top); f.Verdict.AtChance {
 		return &AtChanceError{Epsilon: s.Epsilon, Forecasts: f}
 	}
 	return nil

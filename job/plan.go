@@ -395,11 +395,12 @@ func (p *ReleasePlan) estimate(ctx context.Context) error {
 		if sum.Forecast, err = p.forecast(ctx, g, est.Sigma, est.SecondsEstimate); err != nil {
 			return err
 		}
-		if err = p.massCurve(ctx, g, est.Sigma, est.SecondsEstimate, sum.Forecast.PerNode); err != nil {
+		if err = p.massCurve(ctx, g, est.Sigma, est.SecondsEstimate, sum.Forecast); err != nil {
 			return err
 		}
-		// RefuseAtChance refuses the release here, before the charge.
-		if s.RefuseAtChance && sum.Forecast != nil && sum.Forecast.PerNode.AtChance {
+		// RefuseAtChance refuses the release here, before the charge, on
+		// the verdict the release would refuse on (ReleaseVerdict).
+		if s.RefuseAtChance && sum.Forecast.Verdict.AtChance {
 			return &AtChanceError{Epsilon: s.Epsilon, Forecasts: sum.Forecast}
 		}
 	}

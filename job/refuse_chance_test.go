@@ -47,3 +47,56 @@ func TestRefuseAtChance(t *testing.T) {
 		t.Fatalf("ε = 8: forecast %+v, %d charges; want a forecast above chance and one charge", sum.Forecast, f.mem.Charges())
 	}
 }
+
+// TestRefuseAtChanceReadsNoReadings (issue 48, item 1): the verdict a
+// release is refused on depends on public inputs only — the graph, τ, ε,
+// δ, σ, a seeded simulation and a source mass the operator states — never
+// on the readings: a refusal decided on them would tell something about
+// them by the act of refusing. The same release with readings of no
+// source, the fixture's and a thousand times those is refused (or not)
+// with the same message, with and without a stated mass, by the dry run
+// and by the release.
+func TestRefuseAtChanceReadsNoReadings(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		eps, mass float64
+		refused   bool
+	}{{0.05, 0, true}, {8, 0, false}, {0.05, 1, true}, {8, 1000, false}} {
+		var first string
+		for i, scale := range []float64{0, 1, 1000} {
+			for _, dry := range []bool{true, false} {
+				f := newFixture(t)
+				s := f.spec("r1")
+				s.RefuseAtChance, s.ForecastTrials, s.Epsilon, s.SourceMass, s.DryRun = true, 60, c.eps, c.mass, dry
+				env := f.env()
+				load := env.Load
+				env.Load = func(ctx context.Context) (*Input, error) {
+					in, err := load(ctx)
+					for j := range in.Readings {
+						in.Readings[j] *= scale
+					}
+					return in, err
+				}
+				p, err := PlanRelease(ctx, s, env)
+				if err == nil && !dry {
+					_, err = Execute(ctx, p)
+				}
+				var ac *AtChanceError
+				got := "released"
+				if errors.As(err, &ac) {
+					got = err.Error()
+				} else if err != nil {
+					t.Fatalf("ε = %g, mass %g, readings ×%g: %v", c.eps, c.mass, scale, err)
+				}
+				if (got != "released") != c.refused {
+					t.Errorf("ε = %g, mass %g, readings ×%g, dry run %v: %s; want refused %v", c.eps, c.mass, scale, dry, got, c.refused)
+				}
+				if i == 0 && dry {
+					first = got
+				} else if got != first {
+					t.Errorf("ε = %g, mass %g: the readings ×%g (dry run %v) changed the decision:\n%s\nagainst\n%s", c.eps, c.mass, scale, dry, got, first)
+				}
+			}
+		}
+	}
+}

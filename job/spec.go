@@ -1,6 +1,7 @@
 package job
 
 import (
+	"math"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
@@ -65,10 +66,15 @@ type ReleaseSpec struct {
 	Estimator      string
 	ForecastSeed   uint64
 	// RefuseAtChance forecasts a real release the same way once σ is
-	// known and refuses it, before the ledger is charged, when the
-	// forecast cannot tell its right-community rate from chance
-	// (*AtChanceError).
+	// known and refuses it, before the ledger is charged, when its
+	// verdict is noise (ReleaseVerdict, *AtChanceError): at SourceMass, or
+	// with none stated at every mass up to experiment.MaxMass.
 	RefuseAtChance bool
+	// SourceMass, when > 0, is the total source mass the operator states
+	// the readings carry (--source-mass): the dry run's and
+	// RefuseAtChance's per-node forecast simulates it. 0: none stated —
+	// the verdict is the forecast by source mass (never the readings).
+	SourceMass float64
 }
 
 // epoch is the release id the ledger is charged under.
@@ -104,6 +110,9 @@ func (s *ReleaseSpec) Check() error {
 	}
 	if s.SmoothAuto && s.Certificate != nil {
 		return inputErrorf("%s auto tries several τ′, each with its own Δ2; %s holds one: give %s τ′ with it", ParamSmooth, ParamCertificate, ParamSmooth)
+	}
+	if s.SourceMass < 0 || math.IsNaN(s.SourceMass) || math.IsInf(s.SourceMass, 0) {
+		return inputErrorf("%s must be a positive finite number of units (0: none stated), got %g", ParamSourceMass, s.SourceMass)
 	}
 	return graphcloak.CheckParams(s.Tau, s.Alpha, s.Epsilon, s.Delta)
 }

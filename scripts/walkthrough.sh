@@ -60,7 +60,8 @@ run_block() {
 # The guides' story: for each block, a pattern (ERE) on the arguments of a
 # graphcloak command it runs, the verdict the guide's text says that command
 # prints, and the guide's words for it. A verdict is answer (a finding) or
-# noise; plan's is its per-node forecast by source mass for sources of the
+# noise (a release's dry run without --source-mass: depends, on the mass
+# the readings carry); plan's is its per-node forecast by source mass for sources of the
 # mass the readings carry (answer@40: resolves 40 units), runs' is the
 # VERDICT column of its localisations (answer@noon: and the top community
 # changes at noon, docs/whisper.md). Every pattern must
@@ -69,7 +70,7 @@ run_block() {
 story='
 README quick start|^demo|answer|the demo recovers the source community from the private values (← true source ranked first)
 README file-based run|^plan --graph karate |noise@1|on karate at ε = 1 the per-node release is right about as often as a guess (readings of one unit)
-README file-based run|^release .*--dry-run|noise|the dry run forecasts the per-node release at chance
+README file-based run|^release .*--dry-run .*--source-mass 1|noise|the dry run forecasts the per-node release of a 1-unit source (--source-mass 1) at chance
 README file-based run|^locate --graph karate --release release\.json|noise|locate marks it noise-dominated
 README file-based run|^locate .*--private-answer|answer|the private answer publishes the source'"'"'s community
 docs/neo4j.md|^plan |answer@40|per-node at ε = 1 resolves sources of 3.16 units or more; the readings carry 40
@@ -131,8 +132,15 @@ verdict_of() {
 		fi
 		;;
 	release\ *--dry-run*)
-		line="$(grep -m1 '^forecast ' "$dir/out")" || { echo "no forecast"; return; }
-		[[ "$line" == *"AT CHANCE"* ]] && echo noise || echo answer
+		# Its verdict line: at chance (noise), an answer at the stated
+		# --source-mass, or, with none stated, the forecast by source mass
+		# (depends@M: resolves sources of M units or more).
+		line="$(grep -m1 '^verdict ' "$dir/out")" || { echo "no verdict"; return; }
+		case "$line" in
+		*"AT CHANCE"*) echo noise ;;
+		*"depends on the source mass"*) echo "depends" ;;
+		*) echo answer ;;
+		esac
 		;;
 	plan\ *)
 		[[ -n "$mass" ]] || { echo forecast; return; }

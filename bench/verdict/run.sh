@@ -10,7 +10,9 @@
 #
 # BENCH_RELEASES planted releases per (graph, ε, mass) (default 10),
 # BENCH_TRUTH_TRIALS trials measuring each mass's true rate (default 400),
-# BENCH_GRAPHS restricts the graphs ("sbm lfr rgg"). About 20 min on 2 cores.
+# BENCH_GRAPHS restricts the graphs ("sbm lfr rgg"). About 10 min on 2 shared cores;
+# prints the table of docs/guarantee.md (between its verdict-table markers),
+# per-graph totals and the worst row and cell.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 out="${1:-$root/.cache/verdict}"

@@ -90,7 +90,7 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.mode, "mode", "write", "write (results to Neo4j with --graph neo4j) or stream (per-node results on standard output; nothing written)")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print the plan (σ, τ, communities, outputs, forecast; with --private-answer the calibration and ρ): nothing located, charged or written")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the utility forecast printed beside the answer (0: no forecast)")
-	f.Float64Var(&opts.sourceMass, "source-mass", 0, "total source mass (units) the verdict's forecast simulates (0: estimated from the release, with its 95% lower bound)")
+	f.Float64Var(&opts.sourceMass, "source-mass", 0, sourceMassUsage)
 	addAnswerFlags(f, &opts.privateAnswer)
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "header")

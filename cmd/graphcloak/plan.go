@@ -16,6 +16,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -260,6 +261,9 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if err != nil {
 		return err
 	}
+	if lg, err = inKeyOrder(lg); err != nil {
+		return err
+	}
 	kind, part, names, err := experimentCommunities(ctx, &o.graphOptions, lg)
 	if err != nil {
 		return err
@@ -361,6 +365,43 @@ func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *
 		}
 	}
 	return nil
+}
+
+// inKeyOrder is lg with its graph in key order (job.CanonicalGraph) and
+// what plan reads per node — the planted partition, a community property —
+// carried over: the simulation's seeded sources and noise, Leiden's and
+// Louvain's visits follow node indices, so plan forecasts on the graph in
+// key order and the same graph read from a CSV in any order or from Neo4j
+// gets the same forecast, to the bit.
+func inKeyOrder(lg *stores.Graph) (*stores.Graph, error) {
+	cg, perm, err := job.CanonicalGraph(lg.Graph)
+	if err != nil {
+		return nil, err
+	}
+	out := *lg
+	out.Graph = cg
+	out.Partition = permuted(lg.Partition, perm)
+	if lg.Pulled != nil {
+		pulled := *lg.Pulled
+		pulled.Graph = cg
+		pulled.ElementIDs = permuted(lg.Pulled.ElementIDs, perm)
+		pulled.Values = permuted(lg.Pulled.Values, perm)
+		pulled.Communities = permuted(lg.Pulled.Communities, perm)
+		out.Pulled = &pulled
+	}
+	return &out, nil
+}
+
+// permuted is v with v[i] moved to perm[i] (nil stays nil).
+func permuted[T any](v []T, perm []int) []T {
+	if v == nil {
+		return nil
+	}
+	out := make([]T, len(v))
+	for i, x := range v {
+		out[perm[i]] = x
+	}
+	return out
 }
 
 // budgetBuys fills each forecast's BudgetBuys when the configuration has

@@ -96,7 +96,7 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 		CertificatePath: opts.sensitivityCert, CachePath: opts.sensitivityCache, TimeBudget: opts.timeBudget,
 		Software: buildVersion().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
 		ForecastTrials: opts.forecastTrials, Estimator: cfg.Recovery.Estimator, ForecastSeed: uint64(cfg.Write.RandomSeed),
-		RefuseAtChance: cfg.Privacy.RefuseAtChance}}
+		RefuseAtChance: cfg.Privacy.RefuseAtChance, SourceMass: opts.sourceMass}}
 	spec := &in.spec
 	if spec.RunID == "" {
 		spec.RunID = stores.NewRunID()
@@ -205,6 +205,9 @@ type releaseOptions struct {
 	// forecastTrials are the dry run's simulated sources (0: no forecast),
 	// and those of privacy.refuseAtChance's forecast.
 	forecastTrials int
+	// sourceMass is the stated total source mass (--source-mass; 0: none
+	// stated) the dry run's and --refuse-at-chance's verdict simulates.
+	sourceMass float64
 	// smooth is extra diffusion τ′ before the noise (ReleaseJob.Smooth),
 	// or auto (job.ReleaseSpec.SmoothAuto).
 	smooth string

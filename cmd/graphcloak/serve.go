@@ -33,6 +33,10 @@ type serveOptions struct {
 	lease, wait      time.Duration
 	noLocate         bool
 	forecastTrials   int // simulated sources of each slot's forecast (locate --forecast-trials)
+	// sourceMass is the stated total source mass of every slot's readings
+	// (--source-mass; 0: estimated by each locate, none for the release's
+	// --refuse-at-chance).
+	sourceMass float64
 	// privateAnswer: each slot publishes only the source community
 	// (locate --private-answer) instead of a release and a localisation.
 	privateAnswer bool
@@ -80,6 +84,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.BoolVar(&opts.noLocate, "no-locate", false, "release only (no locate step)")
 	config.AddFlags(f, "refuse-at-chance") // a slot refused so locates on the last release
+	f.Float64Var(&opts.sourceMass, "source-mass", 0, sourceMassUsage)
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of each slot's utility forecast, which decides its noise verdict (as in locate; 0: none, the ranking's posterior decides)")
 	f.BoolVar(&opts.privateAnswer, "private-answer", false, "each slot publishes only the source community under ε-DP (locate --private-answer), charged to the scope under the slot's epoch")
 	f.IntVar(&opts.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")

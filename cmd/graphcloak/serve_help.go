@@ -25,7 +25,7 @@ changed).
 When the scope's budget is exhausted the release is refused (logged, counted
 in /metrics) and the slot locates on the last release that succeeded; so it
 does, with nothing charged, when --refuse-at-chance finds the release's
-forecast at chance.
+verdict noise (at --source-mass, or with none at every mass up to 1000 units).
 
 Shutdown (SIGTERM, SIGINT): no new run starts; the current run has --grace
 to finish, after which it is stopped and recorded "interrupted". Exit 0.

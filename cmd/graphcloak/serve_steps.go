@@ -105,7 +105,7 @@ func (g *globalOptions) forStep(st service.Step) *globalOptions {
 
 func releaseOptionsFor(opts *serveOptions, g *globalOptions, st service.Step) *releaseOptions {
 	return &releaseOptions{g: g, graph: stores.Neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
-		sensitivityCache: opts.sensitivityCache, runID: st.RunID, epoch: st.Epoch, forecastTrials: opts.forecastTrials}
+		sensitivityCache: opts.sensitivityCache, runID: st.RunID, epoch: st.Epoch, forecastTrials: opts.forecastTrials, sourceMass: opts.sourceMass}
 }
 
 func answerOptionsFor(opts *serveOptions, g *globalOptions, st service.Step) *locateOptions {
@@ -116,7 +116,8 @@ func answerOptionsFor(opts *serveOptions, g *globalOptions, st service.Step) *lo
 
 func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {
 	lo := &locateOptions{g: g, graph: stores.Neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
-		resolution: opts.resolution, runID: runID, plotValue: "posterior", communityCache: opts.cache, forecastTrials: opts.forecastTrials}
+		resolution: opts.resolution, runID: runID, plotValue: "posterior", communityCache: opts.cache, forecastTrials: opts.forecastTrials,
+		sourceMass: opts.sourceMass}
 	if opts.page != nil {
 		lo.plot = opts.page.picturePath(runID) // the operator's page shows it
 	}

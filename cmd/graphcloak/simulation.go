@@ -171,7 +171,12 @@ func printForecasts(out io.Writer, fs []experiment.Forecast) error {
 	fmt.Fprintln(tw, "MODE\tMECHANISM\tε\tRIGHT COMMUNITY [95%]\tCHANCE (LARGEST)\tIN 90% SET [95%]\tSET SIZE (CHANCE)\tCEILING\tBUDGET BUYS (LEDGER / EXACT)\t")
 	for _, f := range fs {
 		mark := ""
-		if f.AtChance {
+		switch {
+		case f.AtChance && f.Low > f.Guess() && len(f.MassCurve) > 0:
+			// Its own interval clears the guess, but masses above it
+			// do not: one simulation's error (the curve, below).
+			mark = "  ← at chance: noise (see by source mass)"
+		case f.AtChance:
 			mark = "  ← at chance: noise"
 		}
 		ceil := "-"
