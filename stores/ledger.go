@@ -28,6 +28,32 @@ func OpenLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 	return privacy.OpenFileLedger(path, opt)
 }
 
+// CreateLedger creates the configured ledger (a file, or Neo4j through
+// client) and its configured scope with budget, or checks that they exist
+// with exactly that budget. A file ledger's directory must exist when the
+// configuration names the file (a typo must not become a new ledger
+// somewhere unexpected); only the default location's is created.
+func CreateLedger(ctx context.Context, cfg *config.Config, client *connector.Client, budget privacy.Budget) (privacy.Ledger, error) {
+	scope := cfg.Privacy.Scope
+	if cfg.Privacy.Ledger == "neo4j" {
+		l, err := connector.NewLedger(ctx, client, cfg.Neo4j.Database)
+		if err != nil {
+			return nil, err
+		}
+		return l, l.InitScope(ctx, scope, budget)
+	}
+	path, opt, err := FileLedgerConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Privacy.Ledger != "" {
+		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
+			return nil, inputErrorf("%s %s: the directory %s does not exist (graphcloak creates no directories; create it first)", ParamLedger, path, filepath.Dir(path))
+		}
+	}
+	return privacy.CreateFileLedger(ctx, path, budget, opt, scope)
+}
+
 // ReadLedger opens the configured ledger as OpenLedger does, for reading
 // only (a dry run): the same errors, but no lock file or Neo4j constraint
 // is created, and a charge is refused.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -106,27 +104,7 @@ func initLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 	if err := budget.Validate(); err != nil {
 		return nil, inputError{err}
 	}
-	scope := cfg.Privacy.Scope
-	if cfg.Privacy.Ledger == "neo4j" {
-		l, err := connector.NewLedger(ctx, client, cfg.Neo4j.Database)
-		if err != nil {
-			return nil, err
-		}
-		return l, l.InitScope(ctx, scope, budget)
-	}
-	path, opt, err := stores.FileLedgerConfig(cfg)
-	if err != nil {
-		return nil, err
-	}
-	// No directory is created implicitly for a path the user gave: a typo
-	// must not become a new ledger somewhere unexpected. Only the default
-	// location's directory is created (by CreateFileLedger).
-	if cfg.Privacy.Ledger != "" {
-		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-			return nil, inputErrorf("--ledger %s: the directory %s does not exist (graphcloak creates no directories; create it first)", path, filepath.Dir(path))
-		}
-	}
-	return privacy.CreateFileLedger(ctx, path, budget, opt, scope)
+	return stores.CreateLedger(ctx, cfg, client, budget)
 }
 
 // budgetResult is the JSON output of "budget".
