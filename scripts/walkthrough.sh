@@ -82,7 +82,7 @@ docs/scheduling.md setup|^plan |answer@40|the forecast before the schedule: per-
 docs/scheduling.md crontab line|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
 examples/scheduling/graphcloak-release.service|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
 examples/scheduling/cronjob.yaml|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
-docs/whisper.md|^plan |answer@100|per-node at ε = 1 resolves sources of 31.6 units or more; the rumour was whispered 100 times
+docs/whisper.md|^plan |answer@100|per-node at ε = 1 resolves sources of 10 units or more; the rumour was whispered 100 times
 docs/whisper.md|^locate |answer|every hour'"'"'s localisation is an answer
 docs/whisper.md|^runs --scope whisper --last 48|answer@noon|the VERDICT column says answer for every hour; TOP COMMUNITY moves from member 1'"'"'s circle to member 34'"'"'s at noon
 '
