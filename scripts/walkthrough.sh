@@ -68,7 +68,7 @@ run_block() {
 # match a command of its block, and every command of a block that prints a
 # verdict (locate, plan, release --dry-run, runs) must match a pattern.
 story='
-README quick start|^demo|answer|the demo recovers the source community from the private values (← true source ranked first)
+README quick start|^demo|answer|the demo ranks the source communities from the private values and marks the true source'"'"'s (one draw of crypto/rand noise: it is ranked first most of the time, not always)
 README file-based run|^plan --graph karate |noise@1|on karate at ε = 1 the per-node release is right about as often as a guess (readings of one unit)
 README file-based run|^release .*--dry-run .*--source-mass 1|noise|the dry run forecasts the per-node release of a 1-unit source (--source-mass 1) at chance
 README file-based run|^locate --graph karate --release release\.json|noise|locate marks it noise-dominated
@@ -114,8 +114,12 @@ verdict_of() {
 	args="$(tr '\0' ' ' <"$dir/args")"
 	case "$args" in
 	demo*)
-		awk '/^RANK/ { getline; print (index($0, "← true source") ? "answer" : "noise"); found = 1; exit }
-			END { if (!found) print "no ranking" }' "$dir/out"
+		# The ranking, with the true source's community marked at whatever
+		# rank this draw put it (the noise is crypto/rand: no seed makes
+		# the first rank certain, so a check of it would fail now and then).
+		awk '/^RANK/ { table = 1; next } table && /^$/ { exit }
+			table && index($0, "← true source") { marked = 1 }
+			END { print (marked ? "answer" : "no ranking") }' "$dir/out"
 		;;
 	locate\ *--private-answer*)
 		grep -q '^private answer: community ' "$dir/out" && echo answer || echo "no answer"
