@@ -37,7 +37,10 @@ import (
 // itself moves fewer than one node in 1 000 ends there, the partition
 // having converged. A graph without edges gives one community per node.
 //
-// Communities are labelled densely in order of each one's lowest node.
+// Communities are labelled densely in order of each one's lowest node by
+// key, and the partition depends only on the graph (its nodes named by
+// their keys), γ and the seed — not on the order its nodes were read in:
+// Leiden runs on the nodes in key order (Graph.KeyOrder).
 func Leiden(g *laplacian.Graph, opt LeidenOptions) ([]int, error) {
 	ld, err := newLeiden(opt)
 	if err != nil {
@@ -47,7 +50,18 @@ func Leiden(g *laplacian.Graph, opt LeidenOptions) ([]int, error) {
 	if g.NumEdges() == 0 {
 		return identityInts(n), nil
 	}
-	return ld.run(levelOf(g), identity(n), nil, passesOf(opt)), nil
+	// On the nodes in key order, labels mapped back: the partition is
+	// the same whatever order the graph was read in.
+	perm := g.KeyOrder()
+	if perm == nil {
+		return ld.run(levelOf(g), identity(n), nil, passesOf(opt)), nil
+	}
+	sorted := ld.run(levelOf(g.Permute(perm)), identity(n), nil, passesOf(opt))
+	part := make([]int, n)
+	for p, v := range perm {
+		part[v] = sorted[p]
+	}
+	return part, nil
 }
 
 func passesOf(opt LeidenOptions) int {

@@ -3,7 +3,10 @@ package community
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
+	"math/rand/v2"
+	"reflect"
 	"runtime"
 	"testing"
 
@@ -254,6 +257,57 @@ func TestLeidenSameForEveryConcurrency(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("%s: concurrency %d gives another partition than concurrency 1", spec, c)
 			}
+		}
+	}
+}
+
+// The same graph read in another node order (an edge list reordered, or
+// Neo4j's order) gets the same partition, community by community and label
+// by label: Leiden runs on the nodes in key order.
+func TestLeidenIndependentOfNodeOrder(t *testing.T) {
+	g0, _, err := laplacian.Generate("sbm:sizes=30x30x30,pin=0.3,pout=0.03,seed=5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := g0.N()
+	build := func(order []int) *laplacian.Graph {
+		idx := make([]int, n) // original node → index in this graph
+		keys := make([]string, n)
+		for p, v := range order {
+			idx[v] = p
+			keys[p] = fmt.Sprintf("room-%03d", (v*37)%n) // keys whose order is neither
+		}
+		var edges []laplacian.Edge
+		g0.ForEachEdge(func(i, j int, w float64) {
+			edges = append(edges, laplacian.Edge{U: int32(idx[j]), V: int32(idx[i]), Weight: w})
+		})
+		g, err := laplacian.FromEdges(n, keys, edges, laplacian.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	forward, backward := make([]int, n), make([]int, n)
+	for i := range forward {
+		forward[i], backward[i] = i, n-1-i
+	}
+	rng := rand.New(rand.NewPCG(3, 3))
+	shuffled := rng.Perm(n)
+	byKey := func(g *laplacian.Graph) map[string]int {
+		part, err := Leiden(g, LeidenOptions{Seed: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int{}
+		for i, c := range part {
+			out[g.Key(i)] = c
+		}
+		return out
+	}
+	want := byKey(build(forward))
+	for name, order := range map[string][]int{"reversed": backward, "shuffled": shuffled} {
+		if got := byKey(build(order)); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s node order: another partition", name)
 		}
 	}
 }

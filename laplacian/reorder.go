@@ -3,6 +3,7 @@ package laplacian
 import (
 	"slices"
 	"sort"
+	"strings"
 )
 
 // CuthillMcKee returns a breadth-first ordering of the nodes, perm[p] = the
@@ -94,4 +95,22 @@ func (g *Graph) Permute(perm []int32) *Graph {
 	}
 	h.maxDeg = g.maxDeg
 	return h
+}
+
+// KeyOrder returns the nodes by ascending key (byte order): perm[p] is the
+// node whose key comes p-th, as Permute takes it. It returns nil when the
+// graph is in that order already or its keys are its indices (a
+// generator's), so that a computation run on g.Permute(KeyOrder()) depends
+// on the graph alone, not on the order its nodes were read in (an edge
+// list, the same list reordered, Neo4j).
+func (g *Graph) KeyOrder() []int32 {
+	if !g.custom || slices.IsSorted(g.keys) {
+		return nil
+	}
+	perm := make([]int32, g.n)
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortFunc(perm, func(a, b int32) int { return strings.Compare(g.keys[a], g.keys[b]) })
+	return perm
 }
