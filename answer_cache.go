@@ -237,10 +237,7 @@ func (c *AnswerCache) fromFile(ctx context.Context, g *laplacian.Graph, tau, tol
 type AnswerMemo struct {
 	mu     sync.Mutex
 	header AnswerFileHeader
-	state  recovery.CertifierState
 	last   *AnswerModel
-	part   []int
-	names  []string
 }
 
 // model returns the remembered model when it was built on g at τ and tol
@@ -252,7 +249,7 @@ func (m *AnswerMemo) model(g *laplacian.Graph, tau, tol float64, software string
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.last == nil || m.header.matches(AnswerCertificateKind, g, tau, tol, software) != nil ||
-		!slices.Equal(m.part, part) || !slices.Equal(m.names, names) {
+		!slices.Equal(m.last.part, part) || !slices.Equal(m.last.partNames, names) {
 		return nil
 	}
 	return m.last
@@ -264,10 +261,10 @@ func (m *AnswerMemo) get(g *laplacian.Graph, tau, tol float64, software string) 
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.header.Kind == "" || m.header.matches(AnswerCertificateKind, g, tau, tol, software) != nil {
+	if m.last == nil || m.header.matches(AnswerCertificateKind, g, tau, tol, software) != nil {
 		return recovery.CertifierState{}, false
 	}
-	return m.state, true
+	return m.last.Certifier.State(m.last.Classes), true
 }
 
 func (m *AnswerMemo) put(g *laplacian.Graph, tau, tol float64, software string, model *AnswerModel) {
@@ -276,9 +273,7 @@ func (m *AnswerMemo) put(g *laplacian.Graph, tau, tol float64, software string, 
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.header = newAnswerFileHeader(AnswerCertificateKind, g, tau, tol, software)
-	m.state = model.Certifier.State(model.Classes)
-	m.last, m.part, m.names = model, model.part, model.partNames
+	m.header, m.last = newAnswerFileHeader(AnswerCertificateKind, g, tau, tol, software), model
 }
 
 // RestoreAnswerModel is NewAnswerModel from a stored certifier state

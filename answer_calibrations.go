@@ -70,38 +70,34 @@ func geometryKey(m *AnswerModel) string {
 // edge), else calibrated and stored there. A nil cache, or one without a
 // Path, only calibrates.
 func (c *AnswerCache) Calibrate(ctx context.Context, m *AnswerModel, eps, alpha float64, capDist int, log *slog.Logger) (privacy.AnswerCalibration, error) {
-	if cal, ok := m.Geometry.CachedCalibration(eps, alpha, capDist); ok || c == nil || c.Path == "" {
-		if ok {
-			return cal, nil
-		}
+	if cal, ok := m.Geometry.CachedCalibration(eps, alpha, capDist); ok {
+		return cal, nil
+	}
+	if c == nil || c.Path == "" {
 		return privacy.CalibrateAnswer(ctx, m.Geometry, eps, alpha, capDist)
 	}
 	path := c.Path + CalibrationsSuffix
 	file, err := c.loadCalibrations(m)
-	if err == nil {
+	var mac *AnswerCacheMACError
+	switch {
+	case err == nil:
 		for _, e := range file.Entries {
-			if e.Epsilon == eps && e.Alpha == alpha && e.Cap == capDist {
-				cal, err := privacy.RestoreCalibration(m.Geometry, eps, alpha, capDist, e.Record)
-				if err == nil {
-					log.Info("answer calibration reused from the cache", "cache", path, "epsilon", eps)
-					return cal, nil
-				}
-				log.Warn("stored answer calibration unusable: recalibrating", "cache", path, "epsilon", eps, "error", err)
+			if e.Epsilon != eps || e.Alpha != alpha || e.Cap != capDist {
+				continue
 			}
+			cal, err := privacy.RestoreCalibration(ctx, m.Geometry, eps, alpha, capDist, e.Record)
+			if err == nil {
+				log.Info("answer calibration reused from the cache", "cache", path, "epsilon", eps)
+				return cal, nil
+			}
+			log.Warn("stored answer calibration unusable: recalibrating", "cache", path, "epsilon", eps, "error", err)
 		}
-	} else {
-		var mac *AnswerCacheMACError
-		switch {
-		case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrAnswerCacheMismatch):
-			log.Debug("no answer calibrations of this model stored yet", "cache", path, "reason", err)
-			file = nil
-		case errors.As(err, &mac):
-			log.Warn("answer calibrations not authenticated under the ledger key: recalibrating and replacing them", "cache", path, "reason", err)
-			file = nil
-		default:
-			log.Warn("answer calibrations unreadable: recalibrating and replacing them", "cache", path, "error", err)
-			file = nil
-		}
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrAnswerCacheMismatch):
+		log.Debug("no answer calibrations of this model stored yet", "cache", path, "reason", err)
+	case errors.As(err, &mac):
+		log.Warn("answer calibrations not authenticated under the ledger key: recalibrating and replacing them", "cache", path, "reason", err)
+	default:
+		log.Warn("answer calibrations unreadable: recalibrating and replacing them", "cache", path, "error", err)
 	}
 	cal, err := privacy.CalibrateAnswer(ctx, m.Geometry, eps, alpha, capDist)
 	if err != nil {

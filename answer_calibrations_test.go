@@ -74,8 +74,8 @@ func TestAnswerCalibrationCache(t *testing.T) {
 	}
 	// Without a key, weights that lose more than ε: recalibrated.
 	if rec := file.Entries[0].Record; rec.Envelope != nil {
-		for s := range rec.Envelope.Y {
-			rec.Envelope.Y[s] *= 1 + float64(s%2)*10
+		for v := range rec.Envelope.A {
+			rec.Envelope.A[v] /= 1 + int64(v%2)*10
 		}
 	} else {
 		file.Entries[0].Record.Calibration.ScaleNum *= 4

@@ -298,6 +298,14 @@ func (env *envelope) settle(ctx context.Context, workers int, steps int) (float6
 			return 0, err
 		}
 	}
+	return env.finish(mass, own), nil
+}
+
+// finish fixes, from the masses and own terms of the final weights, the
+// abstain weights, the normalisers and the fallback community, and returns
+// the mechanism's accuracy with exact recovery.
+func (env *envelope) finish(mass, own []float64) float64 {
+	n := len(mass)
 	// u(s) = e^{−bu(s)} ≤ 1 − mass(s), rounded down on the grid.
 	env.bu = make([]int64, n)
 	env.y = make([]float64, n)
@@ -313,7 +321,7 @@ func (env *envelope) settle(ctx context.Context, workers int, steps int) (float6
 			acc += gridExp(env.bu[s]) / env.y[s]
 		}
 	}
-	return acc / float64(n), nil
+	return acc / float64(n)
 }
 
 // loss bounds the worst log-ratio of P(o|s) and P(o|t) over adjacent s, t

@@ -1,8 +1,10 @@
 package privacy
 
 import (
+	"context"
 	"fmt"
 	"math"
+	"runtime"
 )
 
 // CalibrationRecord is a calibration with the public weights its
@@ -14,35 +16,36 @@ type CalibrationRecord struct {
 	Envelope    *EnvelopeWeights  `json:"envelope,omitempty"`
 }
 
-// EnvelopeWeights are the community-envelope mechanism's weights on the
-// grid 2^−AnswerScaleBits: −ln p_v (A) and −ln u(s) (BU) per node, the
-// normalisers Y(s), the floor and the community published on abstaining.
+// EnvelopeWeights are the community-envelope mechanism's weights: −ln p_v
+// per node on the grid 2^−AnswerScaleBits (A), the floor of the exponents
+// and the mass bounds. Everything else — the abstain weights, the
+// normalisers, the fallback community, the accuracy — follows from them
+// in one sweep, as the calibration derived it.
 type EnvelopeWeights struct {
-	Floor    int64     `json:"floor"`
-	Top      float64   `json:"top"`
-	Safe     float64   `json:"safe"`
-	A        []int64   `json:"a"`
-	BU       []int64   `json:"bu"`
-	Y        []float64 `json:"y"`
-	Fallback int       `json:"fallback"`
+	Floor int64   `json:"floor"`
+	Top   float64 `json:"top"`
+	Safe  float64 `json:"safe"`
+	A     []int64 `json:"a"`
 }
 
 // Record returns cal with its mechanism's weights.
 func (cal AnswerCalibration) Record() CalibrationRecord {
 	rec := CalibrationRecord{Calibration: cal}
 	if env := cal.envelope; env != nil {
-		rec.Envelope = &EnvelopeWeights{Floor: env.floor, Top: env.top, Safe: env.safe, A: env.a, BU: env.bu, Y: env.y, Fallback: env.fallback}
+		rec.Envelope = &EnvelopeWeights{Floor: env.floor, Top: env.top, Safe: env.safe, A: env.a}
 	}
 	return rec
 }
 
 // RestoreCalibration rebuilds on cg the calibration CalibrateAnswer(ctx,
 // cg, epsilon, alpha, capDist) returned when rec was recorded, after
-// checking that rec fits cg and is that request's, and recomputing its
-// worst loss over every edge exactly: a record whose loss exceeds
-// ε/⌈α⌉ is refused, whatever the record says. The calibration is
-// remembered by cg as CalibrateAnswer's are.
-func RestoreCalibration(cg *CommunityGeometry, epsilon, alpha float64, capDist int, rec CalibrationRecord) (AnswerCalibration, error) {
+// checking that rec fits cg and is that request's. What follows from the
+// weights is derived again, not read: the envelope's normalisers, abstain
+// weights, fallback and accuracy (one sweep), and the worst loss over
+// every edge, exactly; a record whose loss exceeds ε/⌈α⌉ is refused,
+// whatever the record says. The calibration is remembered by cg as
+// CalibrateAnswer's are.
+func RestoreCalibration(ctx context.Context, cg *CommunityGeometry, epsilon, alpha float64, capDist int, rec CalibrationRecord) (AnswerCalibration, error) {
 	cal := rec.Calibration
 	bad := func(reason string, args ...any) (AnswerCalibration, error) {
 		return AnswerCalibration{}, &ArgumentError{Func: "RestoreCalibration", Param: "record", Value: cal.Mechanism, Reason: fmt.Sprintf(reason, args...)}
@@ -60,21 +63,26 @@ func RestoreCalibration(cg *CommunityGeometry, epsilon, alpha float64, capDist i
 	}
 	switch w := rec.Envelope; {
 	case cal.Mechanism == AnswerEnvelope && w != nil:
-		if len(w.A) != n || len(w.BU) != n || len(w.Y) != n || w.Fallback < 0 || w.Fallback >= k || cal.ScaleNum == 0 || cal.ScaleNum > math.MaxInt64 {
-			return bad("does not fit a geometry of %d nodes and %d communities", n, k)
+		if len(w.A) != n || cal.ScaleNum == 0 || cal.ScaleNum > math.MaxInt64 || w.Floor <= 0 {
+			return bad("does not fit a geometry of %d nodes", n)
 		}
-		for s, y := range w.Y {
-			if !(y > 0) || math.IsInf(y, 0) || w.BU[s] < 0 {
-				return bad("has a normaliser or abstain weight out of range at node %d", s)
+		env := &envelope{cg: cg, e: int64(cal.ScaleNum), a: w.A, floor: w.Floor, top: w.Top, safe: w.Safe}
+		mass, own := make([]float64, n), make([]float64, n)
+		if err := env.total(ctx, max(1, min(runtime.GOMAXPROCS(0), k)), mass, own); err != nil {
+			return AnswerCalibration{}, err
+		}
+		for s, g := range mass {
+			if !(g < 1) {
+				return bad("puts a mass of %g ≥ 1 on node %d: no abstain weight is left", g, s)
 			}
 		}
-		env := &envelope{cg: cg, e: int64(cal.ScaleNum), a: w.A, floor: w.Floor, top: w.Top, safe: w.Safe, bu: w.BU, y: w.Y, fallback: w.Fallback}
+		cal.Accuracy = env.finish(mass, own)
 		cal.envelope, cal.Loss = env, env.loss()
 	case (cal.Mechanism == AnswerGeometric || cal.Mechanism == AnswerRandomizedResponse) && w == nil:
 		if cal.CapQuarters < 4 || cal.CapQuarters > 4*MaxAnswerCap || cal.Cap != float64(cal.CapQuarters)/4 {
 			return bad("has cap %g out of range", cal.Cap)
 		}
-		cal.Loss = cg.loss(cal.Scale, cal.Cap)
+		cal.Loss, cal.Accuracy = cg.loss(cal.Scale, cal.Cap), cg.meanAccuracy(cal.Scale, cal.Cap)
 	default:
 		return bad("names no mechanism this version has")
 	}

@@ -50,7 +50,7 @@ func TestCalibrationRecordRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := RestoreCalibration(fresh, tc.eps, 1, tc.capDist, load())
+		got, err := RestoreCalibration(ctx, fresh, tc.eps, 1, tc.capDist, load())
 		if err != nil {
 			t.Fatalf("%s: %v", tc.mechanism, err)
 		}
@@ -68,7 +68,7 @@ func TestCalibrationRecordRoundTrip(t *testing.T) {
 		if again, err := CalibrateAnswer(ctx, fresh, tc.eps, 1, tc.capDist); err != nil || again.Loss != got.Loss || again.envelope != got.envelope {
 			t.Errorf("%s: the restored calibration is not the geometry's own afterwards", tc.mechanism)
 		}
-		if _, err := RestoreCalibration(fresh, 2*tc.eps, 1, tc.capDist, load()); err == nil {
+		if _, err := RestoreCalibration(ctx, fresh, 2*tc.eps, 1, tc.capDist, load()); err == nil {
 			t.Errorf("%s: a record of ε = %g restored for ε = %g", tc.mechanism, tc.eps, 2*tc.eps)
 		}
 		// Weights that make one node answer its community far more often
@@ -76,14 +76,14 @@ func TestCalibrationRecordRoundTrip(t *testing.T) {
 		rec := load()
 		switch {
 		case rec.Envelope != nil:
-			for s := range rec.Envelope.Y {
-				rec.Envelope.Y[s] *= 1 + float64(s%2)*10
+			for v := range rec.Envelope.A {
+				rec.Envelope.A[v] /= 1 + int64(v%2)*10
 			}
 		default:
 			rec.Calibration.ScaleNum *= 4
 			rec.Calibration.Scale *= 4
 		}
-		if _, err := RestoreCalibration(fresh, tc.eps, 1, tc.capDist, rec); err == nil {
+		if _, err := RestoreCalibration(ctx, fresh, tc.eps, 1, tc.capDist, rec); err == nil {
 			t.Errorf("%s: a record whose loss exceeds ε was restored", tc.mechanism)
 		}
 	}
