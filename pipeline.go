@@ -61,8 +61,8 @@ type EstimateJob struct {
 	DenseLimit int
 }
 
-// Plan is a dry-run estimate. Nothing is written, charged or drawn.
-type Plan struct {
+// ReleaseEstimate is a dry-run estimate. Nothing is written, charged or drawn.
+type ReleaseEstimate struct {
 	NodeCount         int     `json:"nodeCount"`
 	RelationshipCount int     `json:"relationshipCount"`
 	Components        int     `json:"components"`
@@ -80,9 +80,9 @@ type Plan struct {
 // which sensitivity method would run, its memory and time under a simple
 // cost model, and σ. It writes, charges and draws nothing.
 //
-// The method and its modelled cost come from sensitivity.PlanGraph,
+// The method and its modelled cost come from sensitivity.ChooseMethod,
 // the chooser sensitivity.Graph itself follows.
-func Estimate(job EstimateJob) (*Plan, error) {
+func Estimate(job EstimateJob) (*ReleaseEstimate, error) {
 	g := job.Graph
 	if g == nil || g.N() == 0 {
 		return nil, laplacian.ErrEmptyGraph
@@ -91,10 +91,10 @@ func Estimate(job EstimateJob) (*Plan, error) {
 		return nil, err
 	}
 	comps, _ := g.Components()
-	p := &Plan{NodeCount: g.N(), RelationshipCount: g.NumEdges(), Components: comps}
+	p := &ReleaseEstimate{NodeCount: g.N(), RelationshipCount: g.NumEdges(), Components: comps}
 	// The same chooser sensitivity.Graph follows, so the dry run names the
 	// method the release will use.
-	sp := sensitivity.PlanGraph(g, job.Tau, sensitivity.Options{DenseLimit: job.DenseLimit})
+	sp := sensitivity.ChooseMethod(g, job.Tau, sensitivity.Options{DenseLimit: job.DenseLimit})
 	p.Method, p.SecondsEstimate, p.BytesEstimate = sp.Name(), sp.Seconds, sp.Bytes
 
 	if job.Sensitivity != nil {

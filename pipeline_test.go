@@ -325,7 +325,7 @@ func BenchmarkReadValues(b *testing.B) {
 }
 
 // The dry run names the method the release will use: Estimate and
-// Sensitivity follow one chooser (sensitivity.PlanGraph). The
+// Sensitivity follow one chooser (sensitivity.ChooseMethod). The
 // 800-node SBM at τ = 2 is the case where two copies of the cost model
 // used to disagree.
 func TestEstimateMethodMatchesSensitivity(t *testing.T) {

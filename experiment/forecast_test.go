@@ -147,7 +147,7 @@ func TestPlanTarget(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := Graph{Graph: g, Partition: part, Tau: 1, Delta: 1e-6, Trials: 60, Seed: 2}
-	res, err := RunPlan(context.Background(), Plan{Graph: e, Epsilons: []float64{1}, Modes: []string{ModeAnswer}, Target: 0.8})
+	res, err := SweepEpsilons(context.Background(), EpsilonSweep{Graph: e, Epsilons: []float64{1}, Modes: []string{ModeAnswer}, Target: 0.8})
 	if err != nil {
 		t.Fatal(err)
 	}

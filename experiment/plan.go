@@ -8,9 +8,9 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// Plan forecasts each way of releasing on one graph at several ε, and,
+// EpsilonSweep forecasts each way of releasing on one graph at several ε, and,
 // with a target, finds the smallest ε on a grid at which each reaches it.
-type Plan struct {
+type EpsilonSweep struct {
 	// Graph fixes the graph, partition, τ, δ, α, estimator, trials and
 	// seed; its Sensitivity (Δ2 at τ and α) is required for ModePerNode.
 	Graph Graph
@@ -24,9 +24,9 @@ type Plan struct {
 	Geometry *privacy.CommunityGeometry
 }
 
-// PlanResult holds the forecasts (by mode, then ε), the ceiling per ε,
+// EpsilonSweepResult holds the forecasts (by mode, then ε), the ceiling per ε,
 // and per mode the smallest ε reaching the target.
-type PlanResult struct {
+type EpsilonSweepResult struct {
 	Forecasts []Forecast      `json:"forecasts"`
 	Needed    []NeededEpsilon `json:"needed,omitempty"`
 	Millis    int64           `json:"computeMillis"`
@@ -52,14 +52,14 @@ func EpsilonGrid() []float64 {
 	return out
 }
 
-// RunPlan runs a Plan.
-func RunPlan(ctx context.Context, p Plan) (*PlanResult, error) {
+// SweepEpsilons runs an EpsilonSweep.
+func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, error) {
 	start := time.Now()
 	modes := p.Modes
 	if len(modes) == 0 {
 		modes = []string{ModePerNode, ModeAnswer}
 	}
-	res := &PlanResult{}
+	res := &EpsilonSweepResult{}
 	ceilings := map[float64]float64{} // by ε, shared by the modes
 	for _, mode := range modes {
 		fc, err := p.forecaster(ctx, mode, ceilings)
@@ -102,7 +102,7 @@ func RunPlan(ctx context.Context, p Plan) (*PlanResult, error) {
 // forecaster returns the forecast at ε for one mode; the answer mode
 // simulates its recoveries once. The ceiling is RoutedCeiling, computed
 // once per ε (memo).
-func (p Plan) forecaster(ctx context.Context, mode string, memo map[float64]float64) (func(eps float64) (Forecast, error), error) {
+func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo map[float64]float64) (func(eps float64) (Forecast, error), error) {
 	e := p.Graph
 	ceiling := func(f *Forecast, eps float64) error {
 		part := e.Partition

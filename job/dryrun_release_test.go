@@ -103,7 +103,7 @@ func TestDryRunIsThePlan(t *testing.T) {
 		t.Fatal("the dry run changed the ledger's directory")
 	}
 	b := dry.Balance
-	if dry.Step != "fresh" || b == nil || !(b.RhoSpent > 0) || dry.Plan == nil || !(dry.Sigma > 0) || !(dry.Rho > 0) ||
+	if dry.Step != "fresh" || b == nil || !(b.RhoSpent > 0) || dry.Estimate == nil || !(dry.Sigma > 0) || !(dry.Rho > 0) ||
 		dry.Forecast == nil || dry.Forecast.Answer == nil || dry.RhoSpent != b.RhoSpent || dry.RhoRemaining != b.RhoRemaining {
 		t.Fatalf("dry run summary %+v (balance %+v)", dry, b)
 	}

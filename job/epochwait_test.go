@@ -47,7 +47,7 @@ func (h *holder) publish() error { return h.p.publish(context.Background(), h.ru
 // waiter releases the same epoch as run id with --wait wait; at each of
 // its polls (the fixture's clock moves by pollInterval) it calls poll
 // with the poll's number, from 1.
-func (f *fixture) waiter(id string, wait time.Duration, poll func(n int)) (*Summary, int, error) {
+func (f *fixture) waiter(id string, wait time.Duration, poll func(n int)) (*ReleaseSummary, int, error) {
 	ctx := context.Background()
 	spec := f.spec(id)
 	spec.Wait = wait

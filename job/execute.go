@@ -24,14 +24,14 @@ const pollInterval = 500 * time.Millisecond
 // fresh run claims its output properties and the scope and starts its run
 // record ("running", with a lease); an epoch that a run published before
 // is re-published from its stored values (Resume), or found done, or
-// refused (see Next). A fresh release then charges the ledger and draws
+// refused (see NextReleaseStep). A fresh release then charges the ledger and draws
 // (graphcloak.Release: the charge before any noise), commits the release
 // file, and publishes: the record gets the public release metadata and
 // the values' digest, the values are stored durably, written to the nodes
 // bound to the run, and the run is marked succeeded last. Whatever fails
 // after the claim is recorded on the run (within env.Bookkeeping's one
 // deadline). The summary is returned even with an error.
-func Execute(ctx context.Context, p *ReleasePlan) (sum *Summary, err error) {
+func Execute(ctx context.Context, p *ReleasePlan) (sum *ReleaseSummary, err error) {
 	sum, env := p.Summary, &p.env
 	if p.Spec.DryRun {
 		return sum, errors.New("job: a dry run's plan is printed, never executed")
@@ -105,7 +105,7 @@ func (p *ReleasePlan) claim(ctx context.Context, deadline time.Time) (Run, *conn
 		if err != nil {
 			return nil, nil, err
 		}
-		switch Next(prev, s.WriteProperty, env.now()) {
+		switch NextReleaseStep(prev, s.WriteProperty, env.now()) {
 		case Wait:
 			busy = &connector.ScopeBusyError{Scope: s.Scope, Holder: prev.RunID, Until: prev.LeaseExpiresAt}
 		case Fresh:
@@ -121,7 +121,7 @@ func (p *ReleasePlan) claim(ctx context.Context, deadline time.Time) (Run, *conn
 				return run, nil, err
 			}
 			busy = err
-		default: // published before: republish decides (Next)
+		default: // published before: republish decides (NextReleaseStep)
 			return nil, prev, nil
 		}
 		var sb *connector.ScopeBusyError
@@ -339,7 +339,7 @@ func (p *ReleasePlan) store(ctx context.Context, run Run, rel *privacy.Released)
 // charge.
 func (p *ReleasePlan) republish(ctx context.Context, prev *connector.RunRecord) error {
 	sum, env := p.Summary, &p.env
-	step := Next(prev, p.Spec.WriteProperty, env.now())
+	step := NextReleaseStep(prev, p.Spec.WriteProperty, env.now())
 	if err := p.earlierRun(prev, step); err != nil || step == AlreadyPublished {
 		return err
 	}
@@ -372,7 +372,7 @@ func (p *ReleasePlan) republish(ctx context.Context, prev *connector.RunRecord) 
 // epoch, released, and refuses the steps that cannot publish it: another
 // write property (bad input), values overwritten (charged). Execute acts on
 // the other steps; a dry run only reports them.
-func (p *ReleasePlan) earlierRun(prev *connector.RunRecord, step Step) error {
+func (p *ReleasePlan) earlierRun(prev *connector.RunRecord, step ReleaseStep) error {
 	s, sum, env := &p.Spec, p.Summary, &p.env
 	sum.RunID, sum.Sigma, sum.Rho, sum.Delta2, sum.ReleaseID = prev.RunID, prev.Sigma, prev.Rho, prev.Delta2, prev.ReleaseID
 	sum.WriteProperty, sum.NodeCount, sum.RelationshipCount = prev.WriteProperty, prev.NodeCount, prev.RelationshipCount
@@ -450,7 +450,7 @@ func recordFailure(ctx context.Context, log *slog.Logger, run Run, err error) {
 
 // noteBalance records the scope's spend after the run in sum (when the
 // ledger answers).
-func noteBalance(ctx context.Context, ledger privacy.Ledger, sum *Summary) {
+func noteBalance(ctx context.Context, ledger privacy.Ledger, sum *ReleaseSummary) {
 	if b, err := ledger.Balance(ctx, sum.Scope); err == nil && len(b) == 1 {
 		sum.RhoSpent, sum.RhoRemaining = b[0].RhoSpent, b[0].RhoRemaining
 	}
@@ -458,7 +458,7 @@ func noteBalance(ctx context.Context, ledger privacy.Ledger, sum *Summary) {
 
 // noteReleased records the release's numbers in the summary and the log,
 // warning when σ is negligible next to the readings' spread.
-func noteReleased(log *slog.Logger, sum *Summary, res *graphcloak.ReleaseResult, spread float64) {
+func noteReleased(log *slog.Logger, sum *ReleaseSummary, res *graphcloak.ReleaseResult, spread float64) {
 	rel := res.Released
 	if rel.Meta.Sigma < 1e-6*spread {
 		log.Warn("σ is below 1e-6 of the readings' spread: the noise protects almost nothing unless the readings are exp(−τL)f0 for this τ and α is the reading mass of one protected unit (see the release's documentation)",

@@ -61,7 +61,7 @@ func (f *fixture) env() Env {
 }
 
 // release plans and executes one release run.
-func (f *fixture) release(runID string) (*Summary, error) {
+func (f *fixture) release(runID string) (*ReleaseSummary, error) {
 	p, err := PlanRelease(context.Background(), f.spec(runID), f.env())
 	if err != nil {
 		return nil, err

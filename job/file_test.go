@@ -14,7 +14,7 @@ import (
 
 // fileRelease plans and executes a release to the file at path (no
 // database: the ledger is the Memory's).
-func (f *fixture) fileRelease(runID, path string) (*Summary, error) {
+func (f *fixture) fileRelease(runID, path string) (*ReleaseSummary, error) {
 	s := f.spec(runID)
 	s.Neo4j, s.Out = false, path
 	env := f.env()

@@ -19,9 +19,9 @@
 // Execute orders the steps so that a run stopped anywhere leaves one of
 // the documented states (State): the claim before the charge, the charge
 // before any noise is drawn, the values stored before the first node is
-// written, succeeded last. Next gives the step the next run of an epoch
-// takes from the run that charged it, so a retry never draws a charged
-// epoch again; TestCrashAtEveryStep crashes a release at each of its
+// written, succeeded last. NextReleaseStep gives the step the next run of
+// an epoch takes from the run that charged it, so a retry never draws a
+// charged epoch again; TestCrashAtEveryStep crashes a release at each of its
 // steps and checks both, TestAnswerCrashAtEveryStep a private answer
 // (AnswerState), TestLocateCrashAtEveryStep a localisation.
 package job
@@ -32,14 +32,14 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 )
 
-// Step is what a release run of an epoch does.
-type Step int
+// ReleaseStep is what a release run of an epoch does.
+type ReleaseStep int
 
 const (
 	// Fresh: no earlier run published the epoch; start a run, charge and
 	// draw. (An earlier run that charged but stored nothing leaves the
 	// ledger to refuse the second charge (charged), never a second draw.)
-	Fresh Step = iota
+	Fresh ReleaseStep = iota
 	// Wait: an earlier run is live (its lease runs) and may be publishing;
 	// wait for it, then decide again.
 	Wait
@@ -57,7 +57,7 @@ const (
 	OtherProperty
 )
 
-func (s Step) String() string {
+func (s ReleaseStep) String() string {
 	return [...]string{"fresh", "wait", "already published", "resume", "overwritten", "other property"}[s]
 }
 
@@ -67,9 +67,9 @@ func Published(prev *connector.RunRecord) bool {
 	return prev != nil && (prev.ValuesStored || prev.Status == connector.StatusSucceeded || prev.Status == connector.StatusSuperseded)
 }
 
-// Next is the step of a release of an epoch whose earlier run is prev
+// NextReleaseStep is the step of a release of an epoch whose earlier run is prev
 // (nil: none) writing writeProperty, at time now.
-func Next(prev *connector.RunRecord, writeProperty string, now time.Time) Step {
+func NextReleaseStep(prev *connector.RunRecord, writeProperty string, now time.Time) ReleaseStep {
 	switch {
 	case !Published(prev):
 		return Fresh

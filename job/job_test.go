@@ -57,13 +57,13 @@ func TestNextAfterACrashAtEveryStep(t *testing.T) {
 		// The process died: the lease runs out (the next StartRun marks it abandoned).
 		after := now.Add(2 * time.Minute)
 		if p.rec != nil && p.rec.Status == connector.StatusRunning {
-			if got := Next(p.rec, "v", now); got != Wait && p.rec.ValuesStored {
+			if got := NextReleaseStep(p.rec, "v", now); got != Wait && p.rec.ValuesStored {
 				t.Errorf("crash after %d steps, lease live: %v, want wait", crash, got)
 			}
 			p.rec.Status = connector.StatusAbandoned
 		}
-		got := Next(p.rec, "v", after)
-		var want Step
+		got := NextReleaseStep(p.rec, "v", after)
+		var want ReleaseStep
 		switch {
 		case crash == total:
 			want = AlreadyPublished
@@ -93,7 +93,7 @@ func TestNextEveryState(t *testing.T) {
 	}
 	cases := []struct {
 		prev *connector.RunRecord
-		want Step
+		want ReleaseStep
 	}{
 		{nil, Fresh},
 		{rec(connector.StatusFailed, false, dead, "v"), Fresh},
@@ -112,7 +112,7 @@ func TestNextEveryState(t *testing.T) {
 		{rec(connector.StatusFailed, true, dead, "other"), OtherProperty},
 	}
 	for _, c := range cases {
-		if got := Next(c.prev, "v", now); got != c.want {
+		if got := NextReleaseStep(c.prev, "v", now); got != c.want {
 			t.Errorf("%+v: %v, want %v", c.prev, got, c.want)
 		}
 	}

@@ -95,10 +95,10 @@ func (e *Env) bookkeeping(ctx context.Context) context.Context {
 type ReleasePlan struct {
 	Spec ReleaseSpec
 	// Summary is the release as planned; Execute completes it.
-	Summary *Summary
+	Summary *ReleaseSummary
 	// Step is what the release of the epoch would do, as its run records
 	// stood when planned (Fresh without a database).
-	Step Step
+	Step ReleaseStep
 	// Done: nothing to execute — the release file already holds this
 	// epoch (nothing to do, nothing charged).
 	Done bool
@@ -165,7 +165,7 @@ func PlanRelease(ctx context.Context, spec ReleaseSpec, env Env) (*ReleasePlan, 
 	if err := spec.Check(); err != nil {
 		return nil, err
 	}
-	p := &ReleasePlan{Spec: spec, env: env, Summary: &Summary{Graph: spec.Graph, DryRun: spec.DryRun, ValuesFrom: spec.ValuesFrom,
+	p := &ReleasePlan{Spec: spec, env: env, Summary: &ReleaseSummary{Graph: spec.Graph, DryRun: spec.DryRun, ValuesFrom: spec.ValuesFrom,
 		TimeBudgetSeconds: spec.TimeBudget.Seconds(), Epsilon: spec.Epsilon, Delta: spec.Delta, Keyed: spec.keyed(),
 		Scope: spec.Scope, Ledger: spec.Ledger, Epoch: spec.epoch()}}
 	if p.outPath() != "" {
@@ -181,7 +181,7 @@ func PlanRelease(ctx context.Context, spec ReleaseSpec, env Env) (*ReleasePlan, 
 		if err != nil {
 			return p, err
 		}
-		if p.Step = Next(prev, spec.WriteProperty, env.now()); p.Step != Fresh {
+		if p.Step = NextReleaseStep(prev, spec.WriteProperty, env.now()); p.Step != Fresh {
 			if spec.DryRun { // what Execute would do with prev, said and not done
 				p.noteStep()
 				return p, p.earlierRun(prev, p.Step)
@@ -318,7 +318,7 @@ func (p *ReleasePlan) checkAffordable(ctx context.Context) (done bool, err error
 // which it can store nothing), and one that published meanwhile is
 // re-published. Fresh (the caller refuses: charged) only when the run that
 // charged the epoch has ended without storing its values.
-func (p *ReleasePlan) chargedBy(ctx context.Context) (Step, *connector.RunRecord, error) {
+func (p *ReleasePlan) chargedBy(ctx context.Context) (ReleaseStep, *connector.RunRecord, error) {
 	b := p.env.Backend
 	if b == nil {
 		return Fresh, nil, nil
@@ -328,7 +328,7 @@ func (p *ReleasePlan) chargedBy(ctx context.Context) (Step, *connector.RunRecord
 		return Fresh, nil, err
 	}
 	now := p.env.now()
-	step := Next(prev, p.Spec.WriteProperty, now)
+	step := NextReleaseStep(prev, p.Spec.WriteProperty, now)
 	if step == Fresh && prev != nil && prev.Status == connector.StatusRunning &&
 		(!p.Spec.DryRun || prev.LeaseExpiresAt.After(now)) { // a dry run: the release would take it for dead
 		step = Wait
@@ -389,7 +389,7 @@ func (p *ReleasePlan) estimate(ctx context.Context) error {
 			return err
 		}
 	}
-	sum.Plan = est
+	sum.Estimate = est
 	sum.Delta2, sum.Delta2Exact, sum.Sigma, sum.Rho, sum.Mechanism = est.Delta2, est.Delta2Exact, est.Sigma, est.Rho, est.Mechanism
 	if s.ForecastTrials > 0 && g.NumEdges() > 0 {
 		if sum.Forecast, err = p.forecast(ctx, g, est.Sigma, est.SecondsEstimate); err != nil {

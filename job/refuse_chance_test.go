@@ -14,7 +14,7 @@ import (
 // forecast beats chance goes through and carries its forecast.
 func TestRefuseAtChance(t *testing.T) {
 	ctx := context.Background()
-	run := func(eps float64) (*fixture, *Summary, error) {
+	run := func(eps float64) (*fixture, *ReleaseSummary, error) {
 		f := newFixture(t)
 		s := f.spec("r1")
 		s.RefuseAtChance, s.ForecastTrials, s.Epsilon = true, 60, eps

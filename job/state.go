@@ -13,7 +13,7 @@ import (
 // are the documented states (README "Crash-safe, idempotent epochs",
 // docs/neo4j.md): a release that stops at any point — an error, a signal,
 // a killed process — leaves exactly one of them, and the next run of the
-// epoch takes the one step Next gives.
+// epoch takes the one step NextReleaseStep gives.
 type State int
 
 const (

@@ -5,10 +5,10 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// Summary is what a release did (or, for a dry run, would do): the
+// ReleaseSummary is what a release did (or, for a dry run, would do): the
 // output of release and of each slot of serve (-o json keys in GDS
 // style, docs/schemas). The command adds its own fields (the forecast).
-type Summary struct {
+type ReleaseSummary struct {
 	RunID             string  `json:"runId,omitempty"`
 	Graph             string  `json:"graph"`
 	DryRun            bool    `json:"dryRun"`
@@ -50,12 +50,12 @@ type Summary struct {
 	// AlreadyPublished: the epoch was charged and published before; this
 	// run did nothing. Resumed: this run finished publishing a
 	// charged epoch's stored values (no new charge, no new draw).
-	AlreadyPublished bool             `json:"alreadyPublished"`
-	Resumed          bool             `json:"resumed"`
-	ComputeMillis    int64            `json:"computeMillis"`
-	WriteMillis      int64            `json:"writeMillis"`
-	Plan             *graphcloak.Plan `json:"plan,omitempty"`
-	Forecast         *Forecasts       `json:"forecast,omitempty"`
+	AlreadyPublished bool                        `json:"alreadyPublished"`
+	Resumed          bool                        `json:"resumed"`
+	ComputeMillis    int64                       `json:"computeMillis"`
+	WriteMillis      int64                       `json:"writeMillis"`
+	Estimate         *graphcloak.ReleaseEstimate `json:"plan,omitempty"`
+	Forecast         *Forecasts                  `json:"forecast,omitempty"`
 	// Smooth is the extra diffusion τ′ released (ReleaseSpec.Smooth); with
 	// automatic smoothing, SmoothChoices are the candidates it was chosen from.
 	Smooth        float64        `json:"smooth,omitempty"`

@@ -28,7 +28,7 @@
 //     says which (Result.Exact, Result.Slack); it is rounded up, never
 //     estimated. Options choose the method (dense eigendecomposition,
 //     Chebyshev columns, Lanczos edge brackets, slow modes) and may stop it
-//     early (TimeBudget, Done) at a certified upper bound; PlanGraph is the
+//     early (TimeBudget, Done) at a certified upper bound; ChooseMethod is the
 //     cost model that chooses the method, the one function the dry run
 //     and the computation both call.
 //

@@ -294,7 +294,7 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 	case expm.Auto:
 		method = expm.Sparse // the plan's choice above the dense limit, without its models' cost
 		if g.N() <= opt.DenseLimit {
-			p := PlanGraph(g, tau, opt)
+			p := ChooseMethod(g, tau, opt)
 			method, scheme = p.Method, p.Scheme
 		}
 	case expm.Dense:
@@ -487,10 +487,10 @@ func honestExact(s Result) Result {
 	return s
 }
 
-// Plan is how Graph will compute Δ2 on a graph and
+// MethodChoice is how Graph will compute Δ2 on a graph and
 // what that is modelled to cost. It is the one cost model: the dry run
 // reports it and Graph's Auto method follows it.
-type Plan struct {
+type MethodChoice struct {
 	Method  expm.Method // expm.Dense or expm.Sparse
 	Scheme  Scheme      // the sparse algorithm (SchemeColumns or SchemeLanczos) when Method is expm.Sparse
 	Seconds float64     // modelled time on the 2-core reference machine
@@ -503,7 +503,7 @@ type Plan struct {
 
 // Name is the plan's method as the CLI and reports name it: "dense",
 // "columns", "lanczos", "panels" or "slow-modes".
-func (p Plan) Name() string {
+func (p MethodChoice) Name() string {
 	switch {
 	case p.Method == expm.Dense:
 		return "dense"
@@ -517,7 +517,7 @@ func (p Plan) Name() string {
 	return "columns"
 }
 
-// PlanGraph chooses the method Graph uses (under
+// ChooseMethod chooses the method Graph uses (under
 // opt.Method == expm.Auto; a forced method is planned as given), from rough cost models measured on the 2-core
 // reference machine: gonum's EigenSym with vectors costs about
 // 1.5 s·(n/1000)^3.6 and 4n² float64s; the sparse schemes as sparsePlan
@@ -525,41 +525,41 @@ func (p Plan) Name() string {
 // it is modelled cheaper — by sparsePlan's fixed model, so that the
 // choice never depends on how busy the machine is while the dry run times
 // its bounds. Zero options mean the defaults of Graph.
-func PlanGraph(g *laplacian.Graph, tau float64, opt Options) Plan {
+func ChooseMethod(g *laplacian.Graph, tau float64, opt Options) MethodChoice {
 	opt = opt.withDefaults()
 	if opt.Method == expm.Auto && opt.Scheme == SchemeAuto && tinyDelta2(g, tau, opt) {
 		ch := choosePanels(g, tau, func() bool { return false })
 		if opt.TimeBudget == 0 || ch.panels.seconds <= opt.TimeBudget.Seconds() || ch.slowFirst {
 			if ch.slowFirst {
-				return Plan{Method: expm.Sparse, Scheme: SchemeSlowModes, Seconds: ch.slowSeconds, Bytes: ch.slowBytes, SlowModesFirst: true}
+				return MethodChoice{Method: expm.Sparse, Scheme: SchemeSlowModes, Seconds: ch.slowSeconds, Bytes: ch.slowBytes, SlowModesFirst: true}
 			}
-			return Plan{Method: expm.Sparse, Scheme: SchemePanels, Seconds: ch.panels.seconds, Bytes: ch.panels.bytes}
+			return MethodChoice{Method: expm.Sparse, Scheme: SchemePanels, Seconds: ch.panels.seconds, Bytes: ch.panels.bytes}
 		}
 		opt.Method = expm.Sparse
 	}
 	switch opt.Scheme {
 	case SchemePanels:
 		c := planPanels(g, tau)
-		return Plan{Method: expm.Sparse, Scheme: SchemePanels, Seconds: c.seconds, Bytes: c.bytes}
+		return MethodChoice{Method: expm.Sparse, Scheme: SchemePanels, Seconds: c.seconds, Bytes: c.bytes}
 	case SchemeSlowModes:
 		ch := choosePanels(g, tau, func() bool { return false })
-		return Plan{Method: expm.Sparse, Scheme: SchemeSlowModes, Seconds: ch.slowSeconds, Bytes: ch.slowBytes}
+		return MethodChoice{Method: expm.Sparse, Scheme: SchemeSlowModes, Seconds: ch.slowSeconds, Bytes: ch.slowBytes}
 	}
 	return planGraphSensitivity(g, tau, opt)
 }
 
-func planGraphSensitivity(g *laplacian.Graph, tau float64, opt Options) Plan {
+func planGraphSensitivity(g *laplacian.Graph, tau float64, opt Options) MethodChoice {
 	n := float64(g.N())
 	dense := denseSeconds(g.N())
 	denseOK := g.N() <= opt.DenseLimit && opt.Method != expm.Sparse
 	if denseOK && (g.N() <= 300 || opt.Method == expm.Dense) {
-		return Plan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
+		return MethodChoice{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
 	}
 	sp := sparsePlan(g, tau, opt)
 	if denseOK && dense < sp.fixed {
-		return Plan{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
+		return MethodChoice{Method: expm.Dense, Seconds: dense, Bytes: int64(4*8*n*n) + g.Bytes()}
 	}
-	return Plan{Method: expm.Sparse, Scheme: sp.scheme, Seconds: sp.seconds, Bytes: sp.bytes}
+	return MethodChoice{Method: expm.Sparse, Scheme: sp.scheme, Seconds: sp.seconds, Bytes: sp.bytes}
 }
 
 // lanczosMinDegree is the Chebyshev degree from which SchemeAuto prefers

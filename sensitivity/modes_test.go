@@ -187,20 +187,20 @@ func TestPlanTinyDelta2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := PlanGraph(g, 3, Options{}); p.Scheme != SchemePanels && p.Scheme != SchemeSlowModes {
+	if p := ChooseMethod(g, 3, Options{}); p.Scheme != SchemePanels && p.Scheme != SchemeSlowModes {
 		t.Errorf("τ = 3: plan %+v, want panels or slow modes", p)
 	}
-	if p := PlanGraph(g, 3, Options{DenseLimit: -1}); p.Scheme == SchemePanels || p.Scheme == SchemeSlowModes || p.Method == expm.Dense {
+	if p := ChooseMethod(g, 3, Options{DenseLimit: -1}); p.Scheme == SchemePanels || p.Scheme == SchemeSlowModes || p.Method == expm.Dense {
 		t.Errorf("τ = 3, dense disabled: plan %+v, want a sparse scheme", p)
 	}
-	if p := PlanGraph(g, 0.01, Options{}); p.Scheme == SchemePanels || p.Scheme == SchemeSlowModes {
+	if p := ChooseMethod(g, 0.01, Options{}); p.Scheme == SchemePanels || p.Scheme == SchemeSlowModes {
 		t.Errorf("τ = 0.01: plan %+v, want the usual plan (Δ2 is not tiny)", p)
 	}
 	tiny, _, err := laplacian.Generate("pa:n=250,m=3,seed=1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := PlanGraph(tiny, 20, Options{}); p.Method != expm.Dense {
+	if p := ChooseMethod(tiny, 20, Options{}); p.Method != expm.Dense {
 		t.Errorf("n = 250, τ = 20: plan %+v, want dense", p)
 	}
 }

@@ -32,7 +32,7 @@ type Slot struct {
 	// it reports that error); nil logs the error alone.
 	ErrorAttrs func(error) []any
 
-	Release     func(ctx context.Context, st Step) (*job.Summary, error)
+	Release     func(ctx context.Context, st Step) (*job.ReleaseSummary, error)
 	LastRelease func(ctx context.Context, st Step) (string, error)
 	// Locate is nil for a release-only job.
 	Locate func(ctx context.Context, st Step, releaseRun string) (*job.LocateSummary, error)
@@ -162,7 +162,7 @@ func (s *Slot) answer(ctx context.Context, st Step) error {
 }
 
 // noteRelease records a release step in the metrics.
-func (s *Slot) noteRelease(sum *job.Summary, err error, d time.Duration) {
+func (s *Slot) noteRelease(sum *job.ReleaseSummary, err error, d time.Duration) {
 	m := s.Metrics
 	var be *privacy.BudgetError
 	switch {

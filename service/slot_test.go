@@ -30,12 +30,12 @@ func (r *slotSteps) slot(m *metrics.Metrics) *Slot {
 	return &Slot{Epoch: func(t time.Time) string { return t.Format("2006-01-02T15:04Z") },
 		NewRunID: func() string { n++; return "run-" + string(rune('0'+n)) }, Metrics: m, Scope: "s",
 		ErrorAttrs: func(error) []any { return []any{"code", 1} },
-		Release: func(_ context.Context, st Step) (*job.Summary, error) {
+		Release: func(_ context.Context, st Step) (*job.ReleaseSummary, error) {
 			r.calls = append(r.calls, "release "+st.Epoch+" "+st.RunID)
 			if r.releaseErr != nil {
 				return nil, r.releaseErr
 			}
-			return &job.Summary{RunID: st.RunID, NodeCount: 3, RhoSpent: 1, RhoRemaining: 2}, nil
+			return &job.ReleaseSummary{RunID: st.RunID, NodeCount: 3, RhoSpent: 1, RhoRemaining: 2}, nil
 		},
 		LastRelease: func(_ context.Context, st Step) (string, error) {
 			r.calls = append(r.calls, "last "+st.RunID)

@@ -143,17 +143,17 @@ func checkPlan(o *planOptions) (string, error) {
 
 // planReport is plan's output.
 type planReport struct {
-	Graph          string                 `json:"graph"`
-	NodeCount      int                    `json:"nodeCount"`
-	Relationships  int                    `json:"relationshipCount"`
-	Communities    string                 `json:"communities"`
-	CommunityCount int                    `json:"communityCount"`
-	Tau            float64                `json:"tau"`
-	Delta2         *float64               `json:"delta2,omitempty"`
-	Delta2Exact    bool                   `json:"delta2Exact"`
-	Result         *experiment.PlanResult `json:"plan"`
-	Modes          []string               `json:"modes"`
-	Target         float64                `json:"targetAccuracy,omitempty"`
+	Graph          string                         `json:"graph"`
+	NodeCount      int                            `json:"nodeCount"`
+	Relationships  int                            `json:"relationshipCount"`
+	Communities    string                         `json:"communities"`
+	CommunityCount int                            `json:"communityCount"`
+	Tau            float64                        `json:"tau"`
+	Delta2         *float64                       `json:"delta2,omitempty"`
+	Delta2Exact    bool                           `json:"delta2Exact"`
+	Result         *experiment.EpsilonSweepResult `json:"plan"`
+	Modes          []string                       `json:"modes"`
+	Target         float64                        `json:"targetAccuracy,omitempty"`
 	// Budget is the budget BUDGET BUYS counts in (--epsilon-total,
 	// --delta-total, --answer-epsilon), with its ρ_max for Gaussian
 	// releases.
@@ -282,7 +282,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		}
 		e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
 	}
-	res, err := experiment.RunPlan(ctx, experiment.Plan{Graph: e, Epsilons: o.epsilons, Modes: o.modes, Target: o.target})
+	res, err := experiment.SweepEpsilons(ctx, experiment.EpsilonSweep{Graph: e, Epsilons: o.epsilons, Modes: o.modes, Target: o.target})
 	if err != nil {
 		return err
 	}
@@ -309,7 +309,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 
 // planSmoothed adds to res the smoothed per-node releases (release
 // --smooth τ′): the release at τ + τ′, with Δ2 there.
-func planSmoothed(ctx context.Context, g *globalOptions, o *planOptions, e experiment.Graph, res *experiment.PlanResult) error {
+func planSmoothed(ctx context.Context, g *globalOptions, o *planOptions, e experiment.Graph, res *experiment.EpsilonSweepResult) error {
 	tau := e.Tau
 	for _, sm := range o.smooth {
 		if sm == 0 || !slices.Contains(o.modes, experiment.ModePerNode) {
@@ -322,7 +322,7 @@ func planSmoothed(ctx context.Context, g *globalOptions, o *planOptions, e exper
 		}
 		es := e
 		es.Tau, es.Sensitivity = tau+sm, &s
-		r, err := experiment.RunPlan(ctx, experiment.Plan{Graph: es, Epsilons: o.epsilons, Modes: []string{experiment.ModePerNode}, Target: o.target})
+		r, err := experiment.SweepEpsilons(ctx, experiment.EpsilonSweep{Graph: es, Epsilons: o.epsilons, Modes: []string{experiment.ModePerNode}, Target: o.target})
 		if err != nil {
 			return err
 		}

@@ -174,12 +174,12 @@ func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) err
 // sensitivityRows print how Δ2 is computed (method, memory, time) and
 // its value.
 func sensitivityRows(row func(string, any), s *releaseSummary) {
-	if s.Plan != nil {
-		row("method", s.Plan.Method)
-		row("memory estimate", fmt.Sprintf("%.1f MiB", float64(s.Plan.BytesEstimate)/(1<<20)))
-		row("time estimate", fmt.Sprintf("%.2g s", s.Plan.SecondsEstimate))
+	if s.Estimate != nil {
+		row("method", s.Estimate.Method)
+		row("memory estimate", fmt.Sprintf("%.1f MiB", float64(s.Estimate.BytesEstimate)/(1<<20)))
+		row("time estimate", fmt.Sprintf("%.2g s", s.Estimate.SecondsEstimate))
 		if s.TimeBudgetSeconds > 0 {
-			row("time budget", budgetVerdict(s.TimeBudgetSeconds, s.Plan.SecondsEstimate, s.Plan.Method))
+			row("time budget", budgetVerdict(s.TimeBudgetSeconds, s.Estimate.SecondsEstimate, s.Estimate.Method))
 		}
 	}
 	d2 := fmt.Sprintf("%.6g", s.Delta2)

@@ -233,4 +233,4 @@ type releaseOptions struct {
 }
 
 // releaseSummary is the output of release (-o json keys in GDS style).
-type releaseSummary = job.Summary
+type releaseSummary = job.ReleaseSummary

@@ -346,7 +346,7 @@ func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityO
 		return sensitivityPlanResult{}, err
 	}
 	start := time.Now()
-	p := sensitivity.PlanGraph(gr, o.tau, opt)
+	p := sensitivity.ChooseMethod(gr, o.tau, opt)
 	comps, _ := gr.Components()
 	return sensitivityPlanResult{DryRun: true, Graph: o.graph, Nodes: gr.N(), Edges: gr.NumEdges(), Components: comps,
 		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SlowModesFirst: p.SlowModesFirst, SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes + processPeakBytes(),

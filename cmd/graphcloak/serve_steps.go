@@ -27,7 +27,7 @@ func newSlot(opts *serveOptions, spec schedule.Spec, m *metrics.Metrics) *servic
 		}
 		return s
 	}
-	s.Release = func(ctx context.Context, st service.Step) (*job.Summary, error) {
+	s.Release = func(ctx context.Context, st service.Step) (*job.ReleaseSummary, error) {
 		return releaseOnce(ctx, releaseOptionsFor(opts, opts.g.forStep(st), st))
 	}
 	s.LastRelease = func(ctx context.Context, st service.Step) (string, error) {
