@@ -94,14 +94,19 @@ func Open(ctx context.Context, cfg *config.Loaded, opt Options) (*Stores, error)
 	}
 	err := s.open(ctx, opt)
 	if err != nil {
-		bk := context.WithoutCancel(ctx)
-		if opt.Bookkeeping != nil {
-			bk = opt.Bookkeeping()
-		}
-		s.Close(bk)
+		s.Close(opt.bookkeeping(ctx))
 		return nil, err
 	}
 	return s, nil
+}
+
+// bookkeeping is the context of closing what was opened: Bookkeeping's,
+// or ctx without its cancellation.
+func (opt Options) bookkeeping(ctx context.Context) context.Context {
+	if opt.Bookkeeping != nil {
+		return opt.Bookkeeping()
+	}
+	return context.WithoutCancel(ctx)
 }
 
 // open reads the release run and opens the ledger once connected.

@@ -11,13 +11,14 @@ import (
 // ReadReadings reads a raw readings CSV (node,value) from the file path
 // or, for "-", from stdin.
 func ReadReadings(stdin io.Reader, path string, header csvin.Header) (map[string]float64, error) {
-	if path == "-" {
-		return graphcloak.ReadValuesHeader(stdin, header)
+	r := stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, inputErrorf("%s: %w", ParamValues, err)
+		}
+		defer f.Close()
+		r = f
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, inputErrorf("%s: %w", ParamValues, err)
-	}
-	defer f.Close()
-	return graphcloak.ReadValuesHeader(f, header)
+	return graphcloak.ReadValuesHeader(r, header)
 }

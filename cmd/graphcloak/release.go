@@ -118,13 +118,14 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) error 
 	if err != nil {
 		return err
 	}
-	return printReleaseSummary(opts.g, out, sum)
+	if opts.g.output == "json" {
+		return printJSON(out, sum)
+	}
+	return printReleaseTable(out, sum)
 }
 
-func printReleaseSummary(g *globalOptions, out io.Writer, s *releaseSummary) error {
-	if g.output == "json" {
-		return printJSON(out, s)
-	}
+// printReleaseTable prints the summary as a table.
+func printReleaseTable(out io.Writer, s *releaseSummary) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	row := func(k string, v any) { fmt.Fprintf(tw, "%s\t%v\n", k, v) }
 	if s.DryRun {

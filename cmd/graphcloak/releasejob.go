@@ -8,19 +8,15 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
-	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
 // This file turns the release flags (release's own, and those serve
-// gives each slot) into a job.ReleaseSpec, opens the release file and the
-// stores (the Neo4j client and backend, the ledger, the graph's loader)
-// and calls job.PlanRelease and job.Execute. Everything a release decides
-// lives in job.
+// gives each slot) into a job.ReleaseSpec and calls stores.Release, which
+// opens the release file and the stores and plans and executes the job.
+// Everything a release decides lives in job.
 
 // releaseInputs are a release's local inputs, read before anything is
 // connected: the spec and the raw readings of --values.
@@ -29,115 +25,80 @@ type releaseInputs struct {
 	readings map[string]float64 // raw readings from --values, or nil
 }
 
-// releaseOnce plans the release and, unless it is a dry run, executes
-// it. Everything deferred after the run (closing the connection, the
-// job's failure record and balance) shares one bookkeeping deadline.
+// releaseOnce reads the release's inputs and releases (stores.Release):
+// planned and, unless it is a dry run, executed. Everything deferred
+// after the run (closing the connection, the job's failure record and
+// balance) shares one bookkeeping deadline.
 func releaseOnce(ctx context.Context, opts *releaseOptions) (*releaseSummary, error) {
 	g := opts.g
 	after := newAfterRun(ctx)
 	defer after.Close()
+	opt := storesOptions(g, after, stores.Options{Neo4j: opts.graph == stores.Neo4jSpec || g.cfg.Privacy.Ledger == "neo4j", Ledger: ledgerMode(opts.dryRun)})
 	in, err := checkRelease(opts)
 	if err != nil {
 		return nil, err
 	}
-	spec := &in.spec
+	spec := in.spec
 	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}
-	if spec.Out != "" && !spec.DryRun {
-		if env.File, err = job.PrepareFile(ctx, spec.Out, spec.Wait, g.logger); err != nil {
-			return nil, err
-		}
-		defer env.File.Abort()
-	}
-	// A dry run reads the ledger (read-only) and the epoch's earlier run
-	// as the release would, so it is refused where the release would be.
-	st, err := openStores(ctx, g, after, stores.Options{Neo4j: spec.Neo4j || spec.LedgerKind == "neo4j", Ledger: ledgerMode(spec.DryRun)})
+	sum, err := stores.Release(ctx, g.cfg, spec, in.readings, opt, env)
+	return sum, withInitHint(&g.cfg.Config, err)
+}
+
+// checkRelease makes the job's spec from release's flags (releaseSpec)
+// and reads its local inputs (the certificate, the noise key, the
+// readings file).
+func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
+	spec, err := releaseSpec(opts)
 	if err != nil {
 		return nil, err
 	}
-	defer st.Close(after.Context())
-	env = st.Env(env, spec.Neo4j)
-	env.Load = func(ctx context.Context) (*job.Input, error) {
-		return st.ReleaseInput(ctx, opts.graph, spec.Projection.ValueProperty, in.readings)
+	files := stores.ReleaseFiles{Values: opts.values, Stdin: opts.stdin, Certificate: opts.sensitivityCert}
+	readings, err := stores.ReadReleaseInputs(&opts.g.cfg.Config, &spec, files)
+	if err != nil {
+		return nil, err
 	}
-	plan, err := job.PlanRelease(ctx, *spec, env)
-	if plan == nil || err != nil || spec.DryRun {
-		return planSummary(plan), err
-	}
-	return job.Execute(ctx, plan)
+	return &releaseInputs{spec: spec, readings: readings}, nil
 }
 
-// planSummary is the summary of a plan (nil when there is none).
-func planSummary(p *job.ReleasePlan) *releaseSummary {
-	if p == nil {
-		return nil
-	}
-	return p.Summary
-}
-
-// checkRelease validates release's flags and reads its local inputs (the
-// certificate, the noise key, the readings file) into the job's spec.
-func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
+// releaseSpec is the job's spec of release's flags and configuration,
+// once their combination is checked; the files it names are not read.
+func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 	cfg := &opts.g.cfg.Config
 	epoch := cmp.Or(opts.epoch, cfg.Privacy.Epoch)
-	if epoch == "auto" {
-		if opts.slot < time.Minute || opts.slot > 366*24*time.Hour {
-			return nil, inputErrorf("--slot must be between 1m and 366 days, got %v", opts.slot)
-		}
-		now := time.Now
-		if opts.now != nil {
-			now = opts.now
-		}
-		epoch = schedule.EpochName(now(), opts.slot)
+	if epoch == "auto" && (opts.slot < time.Minute || opts.slot > 366*24*time.Hour) {
+		return job.ReleaseSpec{}, inputErrorf("--slot must be between 1m and 366 days, got %v", opts.slot)
 	}
-	in := &releaseInputs{spec: job.ReleaseSpec{RunID: opts.runID, Graph: opts.graph, Neo4j: opts.graph == stores.Neo4jSpec,
-		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), WriteProperty: cfg.Write.WriteProperty, Out: opts.out,
+	spec := job.ReleaseSpec{RunID: opts.runID, Graph: opts.graph, Neo4j: opts.graph == stores.Neo4jSpec,
+		Database: cfg.Neo4j.Database, WriteProperty: cfg.Write.WriteProperty, Out: opts.out,
 		LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
 		CertificatePath: opts.sensitivityCert, CachePath: opts.sensitivityCache, TimeBudget: opts.timeBudget,
 		Software: buildVersion().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
 		ForecastTrials: opts.forecastTrials, Estimator: cfg.Recovery.Estimator, ForecastSeed: uint64(cfg.Write.RandomSeed),
-		RefuseAtChance: cfg.Privacy.RefuseAtChance, SourceMass: opts.sourceMass}}
-	spec := &in.spec
+		RefuseAtChance: cfg.Privacy.RefuseAtChance, SourceMass: opts.sourceMass}
+	if err := checkReleaseFlags(opts, &spec); err != nil {
+		return job.ReleaseSpec{}, err
+	}
+	spec.Projection = stores.ProjectionOf(cfg)
+	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
 	if spec.RunID == "" {
 		spec.RunID = stores.NewRunID()
 	}
-	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
-	if err := checkReleaseFlags(opts, spec); err != nil {
-		return nil, err
-	}
-	var err error
-	if spec.Mechanism, err = privacy.ParseMechanism(cfg.Privacy.Mechanism); err != nil {
-		return nil, inputErrorf("--mechanism: %v", err)
-	}
-	spec.Noise = privacy.CryptoNoise()
-	if cfg.Privacy.KeyFile != "" {
-		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
-		if err != nil {
-			return nil, err
+	if epoch == "auto" {
+		now := time.Now
+		if opts.now != nil {
+			now = opts.now
 		}
-		spec.Noise = privacy.KeyedNoise(key)
+		spec.Epoch = schedule.EpochName(now(), opts.slot)
 	}
-	spec.ValuesFrom = "property:" + spec.Projection.ValueProperty
-	if opts.values != "" {
-		spec.ValuesFrom = "csv:" + opts.values
-		header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
-		if in.readings, err = stores.ReadReadings(opts.stdin, opts.values, header); err != nil {
-			return nil, err
-		}
-	}
-	if spec.Ledger = cfg.Privacy.Ledger; spec.Ledger != "neo4j" {
-		if spec.Ledger, err = stores.LedgerPath(cfg); err != nil {
-			return nil, err
-		}
-	}
-	return in, nil
+	return spec, nil
 }
 
-// checkReleaseFlags checks the combination of flags, loads the
-// certificate, and checks every name and parameter (job.ReleaseSpec.Check).
+// checkReleaseFlags checks the combination of flags and sets the
+// smoothing they ask for.
 func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 	cfg := &opts.g.cfg.Config
-	valueProp := spec.Projection.ValueProperty
+	valueProp := cfg.Projection.ValueProperty
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return err
 	}
@@ -175,22 +136,7 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 	case opts.timeBudget < 0:
 		return inputErrorf("--time-budget must be ≥ 0, got %v", opts.timeBudget)
 	}
-	lopt, err := stores.LedgerOptions(cfg)
-	if err != nil {
-		return err
-	}
-	spec.LedgerKey = lopt.Key
-	if opts.sensitivityCert != "" {
-		c, err := sensitivity.LoadCertificate(opts.sensitivityCert)
-		if err == nil {
-			err = c.CheckMAC(spec.LedgerKey.CertificateMACKey())
-		}
-		if err != nil {
-			return inputErrorf("--sensitivity-cert: %w", err)
-		}
-		spec.Certificate = &c
-	}
-	return spec.Check()
+	return nil
 }
 
 // releaseOptions are the release command's own flags; the rest (privacy

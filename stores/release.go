@@ -1,0 +1,108 @@
+package stores
+
+import (
+	"context"
+	"io"
+
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// ReleaseFiles name a release's local inputs, read before anything is
+// connected.
+type ReleaseFiles struct {
+	// Values is the raw readings' CSV file, or "-" for Stdin ("": the
+	// configured value property is read with the graph instead).
+	Values string
+	Stdin  io.Reader
+	// Certificate is a Δ2 certificate file ("": none), checked against
+	// the ledger key's MAC.
+	Certificate string
+}
+
+// ReadReleaseInputs completes spec from the configuration and files — the
+// ledger key, the certificate, the mechanism, the noise source, the
+// ledger — checks it (job.ReleaseSpec.Check) and returns the raw
+// readings of files.Values (nil without one).
+func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseFiles) (map[string]float64, error) {
+	lopt, err := LedgerOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	spec.LedgerKey = lopt.Key
+	if files.Certificate != "" {
+		c, err := sensitivity.LoadCertificate(files.Certificate)
+		if err == nil {
+			err = c.CheckMAC(spec.LedgerKey.CertificateMACKey())
+		}
+		if err != nil {
+			return nil, inputErrorf("%s: %w", job.ParamCertificate, err)
+		}
+		spec.Certificate = &c
+	}
+	if err := spec.Check(); err != nil {
+		return nil, err
+	}
+	header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
+	if spec.Mechanism, err = privacy.ParseMechanism(cfg.Privacy.Mechanism); err != nil {
+		return nil, inputErrorf("%s: %v", privacy.ParamMechanism, err)
+	}
+	spec.Noise = privacy.CryptoNoise()
+	if cfg.Privacy.KeyFile != "" {
+		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
+		if err != nil {
+			return nil, err
+		}
+		spec.Noise = privacy.KeyedNoise(key)
+	}
+	var readings map[string]float64
+	spec.ValuesFrom = "property:" + spec.Projection.ValueProperty
+	if files.Values != "" {
+		spec.ValuesFrom = "csv:" + files.Values
+		if readings, err = ReadReadings(files.Stdin, files.Values, header); err != nil {
+			return nil, err
+		}
+	}
+	if spec.Ledger = cfg.Privacy.Ledger; spec.Ledger != "neo4j" {
+		if spec.Ledger, err = LedgerPath(cfg); err != nil {
+			return nil, err
+		}
+	}
+	return readings, nil
+}
+
+// Release prepares the release file (spec.Out, unless a dry run), opens
+// the stores opt asks for, plans the release on them and, unless it is a
+// dry run, executes it; readings are the raw readings by node key (nil:
+// the configured value property). A dry run reads the ledger and the
+// epoch's earlier run as the release would, so it is refused where the
+// release would be; it returns the plan's summary (nil without a plan).
+func Release(ctx context.Context, cfg *config.Loaded, spec job.ReleaseSpec, readings map[string]float64, opt Options, env job.Env) (*job.ReleaseSummary, error) {
+	var err error
+	if spec.Out != "" && !spec.DryRun {
+		if env.File, err = job.PrepareFile(ctx, spec.Out, spec.Wait, env.Logger); err != nil {
+			return nil, err
+		}
+		defer env.File.Abort()
+	}
+	st, err := Open(ctx, cfg, opt)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close(opt.bookkeeping(ctx))
+	env = st.Env(env, spec.Neo4j)
+	env.Load = func(ctx context.Context) (*job.Input, error) {
+		return st.ReleaseInput(ctx, spec.Graph, spec.Projection.ValueProperty, readings)
+	}
+	plan, err := job.PlanRelease(ctx, spec, env)
+	if plan == nil {
+		return nil, err
+	}
+	if err != nil || spec.DryRun {
+		return plan.Summary, err
+	}
+	return job.Execute(ctx, plan)
+}
