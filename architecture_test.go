@@ -41,10 +41,11 @@ func deps(t *testing.T, dir string, transitive bool) map[string]bool {
 }
 
 // The import rules of docs/architecture.md: the release pipeline never
-// touches the experiments' seeded RNG, the numerical packages never
-// depend on Neo4j or on the configuration layer, sensitivity and
-// privacy do not import each other, and only the command and the service
-// import stores (what a job runs against, opened once).
+// touches the simulations' seeded RNG, jobs forecast with package forecast
+// and never import the paper's experiments, the numerical packages never
+// depend on Neo4j or on the configuration layer, sensitivity and privacy
+// do not import each other, and only the command and the service import
+// stores (what a job runs against, opened once).
 func TestImportRules(t *testing.T) {
 	forbidden := func(prefixes ...string) func(string) bool {
 		return func(imp string) bool {
@@ -65,7 +66,7 @@ func TestImportRules(t *testing.T) {
 	}{
 		// Direct imports only: graph generators elsewhere use a seeded RNG
 		// for graphs, never for noise.
-		{".", false, forbidden("math/rand", "math/rand/v2", modulePath+"/experiment"), "releases draw noise from crypto/rand or the keyed stream only"},
+		{".", false, forbidden("math/rand", "math/rand/v2", modulePath+"/experiment", modulePath+"/forecast", modulePath+"/internal/trials"), "releases draw noise from crypto/rand or the keyed stream only"},
 		{"laplacian", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"expm", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"privacy", true, noDB, "numerical packages are independent of Neo4j and configuration"},
@@ -77,6 +78,11 @@ func TestImportRules(t *testing.T) {
 		{"recovery", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"community", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"experiment", true, noDB, "experiments run on simulated data only"},
+		{"forecast", true, noDB, "forecasts run on simulated data only"},
+		// The paper's experiments build on the forecasts, never the other
+		// way round: what a release forecasts does not depend on them.
+		{"forecast", true, forbidden(modulePath + "/experiment"), "the forecasts do not depend on the paper's experiments"},
+		{"job", true, forbidden(modulePath + "/experiment"), "a release forecasts with package forecast, not the paper's experiments"},
 		// Direct imports: job reaches Neo4j only through the Backend it is
 		// given, so its tests run on the in-memory one.
 		{"job", false, forbidden(modulePath+"/stores", modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "a release's logic takes its backend as an argument"},
@@ -139,7 +145,7 @@ var libraryFlag = regexp.MustCompile(`(^|[^-\w])--[a-z]|(?i)\bexit (code|status)
 // codes; cmd/graphcloak maps parameters to flags (flagnames.go) and kinds
 // to exit codes (exitcodes.go).
 func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
-	for _, dir := range []string{".", "job", "service", "privacy", "sensitivity", "stores"} {
+	for _, dir := range []string{".", "job", "service", "privacy", "sensitivity", "stores", "forecast"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)

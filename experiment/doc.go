@@ -5,6 +5,10 @@
 // the sources and scoring the result (EMD on the line; right community
 // and exact node on a graph).
 //
+// The graph experiment is the forecast's simulation (forecast.RunGraph);
+// this package holds what only the paper needs: the line experiment, the
+// sensitivity sweep and the summaries of several graph experiments.
+//
 // Experiments are not releases. Their noise is drawn from a seeded
 // math/rand/v2 PCG stream so that every number they report can be
 // reproduced from the seed, and they never charge a privacy ledger; this

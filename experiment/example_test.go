@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/graphcloak/graphcloak/experiment"
-	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // The paper's Figure 1 setting with BPDN.
@@ -23,21 +22,4 @@ func ExampleRunLine() {
 	// Output:
 	// trials: 20 estimator: bpdn
 	// mean EMD ≤ 0.06: true
-}
-
-// Private source localisation on the karate club, scored on its factions.
-func ExampleRunGraph() {
-	g, factions := laplacian.Karate()
-	res, err := experiment.RunGraph(context.Background(), experiment.Graph{
-		Graph: g, Partition: factions, Tau: 1, Epsilon: 4, Delta: 0.1, Sources: 1, Trials: 100, Seed: 1,
-	})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	fmt.Println("communities:", res.Communities, "private:", res.Private)
-	fmt.Println("faction found more often than by chance:", res.CommunityAccuracy > 0.5)
-	// Output:
-	// communities: 2 private: true
-	// faction found more often than by chance: true
 }

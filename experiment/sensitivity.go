@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
@@ -139,7 +140,7 @@ func (s SensitivitySweep) withDefaults() SensitivitySweep {
 func RunSensitivity(s SensitivitySweep) (*SensitivityResult, error) {
 	s = s.withDefaults()
 	if len(s.Ms) < 2 || len(s.Ns) < 2 || len(s.Ts) < 2 {
-		return nil, &ParamError{"sweep", fmt.Sprintf("%d/%d/%d values", len(s.Ms), len(s.Ns), len(s.Ts)), "needs at least two values of each of m, n and T"}
+		return nil, &forecast.ParamError{Param: "sweep", Value: fmt.Sprintf("%d/%d/%d values", len(s.Ms), len(s.Ns), len(s.Ts)), Reason: "needs at least two values of each of m, n and T"}
 	}
 	if err := positive("alpha", s.Alpha); err != nil {
 		return nil, err
@@ -151,7 +152,7 @@ func RunSensitivity(s SensitivitySweep) (*SensitivityResult, error) {
 	}
 	for _, v := range append(append([]int(nil), s.Ms...), s.Ns...) {
 		if v < 1 {
-			return nil, &ParamError{"m/n", v, "must be at least 1"}
+			return nil, &forecast.ParamError{Param: "m/n", Value: v, Reason: "must be at least 1"}
 		}
 	}
 	type panel struct {

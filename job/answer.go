@@ -9,7 +9,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -109,7 +109,7 @@ type AnswerSummary struct {
 	// (every source fitted, every edge's loss): an answer is refused,
 	// before anything is charged, when it does not pass.
 	Audit    *graphcloak.AnswerAudit `json:"answerAudit,omitempty"`
-	Forecast *experiment.Forecast    `json:"forecast,omitempty"`
+	Forecast *forecast.Forecast      `json:"forecast,omitempty"`
 	Balance  *privacy.Balance        `json:"balance,omitempty"`
 }
 
@@ -126,7 +126,7 @@ type AnswerPlan struct {
 	Model       *graphcloak.AnswerModel
 	Calibration privacy.AnswerCalibration
 	Audit       *graphcloak.AnswerAudit
-	Forecast    *experiment.Forecast
+	Forecast    *forecast.Forecast
 	// Summary is the answer as planned (a dry run prints it);
 	// ExecuteAnswer completes it.
 	Summary *AnswerSummary
@@ -260,13 +260,13 @@ func (p *AnswerPlan) forecast(ctx context.Context) error {
 	if s.ForecastTrials <= 0 || p.Model.Geometry.N() != in.Graph.N() {
 		return nil // merged sources: the forecast simulates the graph's own nodes
 	}
-	e := experiment.Graph{Graph: in.Graph, Partition: in.Partition, Tau: s.Tau, Sources: 1, Trials: s.ForecastTrials,
+	e := forecast.Graph{Graph: in.Graph, Partition: in.Partition, Tau: s.Tau, Sources: 1, Trials: s.ForecastTrials,
 		Estimator: s.Estimator, Seed: s.Seed, Delta: s.Delta}
-	r, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &e, Geometry: p.Model.Geometry, Calibrate: &p.Calibration})
+	r, err := forecast.RunAnswer(ctx, forecast.Answer{Graph: &e, Geometry: p.Model.Geometry, Calibrate: &p.Calibration})
 	if err != nil {
 		return err
 	}
-	f := experiment.ForecastOfAnswer(r)
+	f := forecast.ForecastOfAnswer(r)
 	p.Forecast = &f
 	return nil
 }

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -19,9 +19,9 @@ import (
 type Forecasts struct {
 	// PerNode simulates sources of the stated mass (ReleaseSpec.SourceMass)
 	// or, when none is stated, unit sources; its MassCurve is the forecast
-	// at every mass of experiment.MassGrid.
-	PerNode *experiment.Forecast `json:"perNode"`
-	Answer  *experiment.Forecast `json:"privateAnswer"`
+	// at every mass of forecast.MassGrid.
+	PerNode *forecast.Forecast `json:"perNode"`
+	Answer  *forecast.Forecast `json:"privateAnswer"`
 	// Verdict is the dry run's verdict on the per-node release, the one
 	// --refuse-at-chance refuses on.
 	Verdict *ReleaseVerdict `json:"verdict,omitempty"`
@@ -37,7 +37,7 @@ type Forecasts struct {
 // cannot be told from a guess. Without one, locate's verdict on the
 // release will depend on the mass its readings carry, which the dry run
 // does not read: the verdict is then the forecast by source mass —
-// AtChance only when it resolves no mass up to experiment.MaxMass (the
+// AtChance only when it resolves no mass up to forecast.MaxMass (the
 // release answers noise whatever the readings hold), otherwise the
 // smallest mass it resolves (ResolvableMass), below which locate will
 // call the release noise. docs/guarantee.md, "The dry run's verdict".
@@ -50,13 +50,13 @@ type ReleaseVerdict struct {
 	// ResolvableMass is the smallest mass the forecast by source mass
 	// resolves (0: none up to MaxMass, or not computed).
 	ResolvableMass float64 `json:"resolvableMass,omitempty"`
-	// MaxMass is the largest mass judged (experiment.MaxMass).
+	// MaxMass is the largest mass judged (forecast.MaxMass).
 	MaxMass float64 `json:"maxMass"`
 	// Reason says the verdict and why, in words.
 	Reason string `json:"reason"`
 	// basis is the forecast that decided a verdict at chance: at the
 	// stated mass, or at MaxMass.
-	basis *experiment.Forecast
+	basis *forecast.Forecast
 }
 
 // forecast simulates trials sources on graph at τ with the release's σ
@@ -72,25 +72,25 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 		return nil, err
 	}
 	graph, part := e.Graph, e.Partition
-	var pn experiment.Forecast
+	var pn forecast.Forecast
 	if s.SourceMass > 0 {
 		// As locate --source-mass forecasts its verdict.
-		f, err := experiment.ForecastAtMass(ctx, e, experiment.GivenMass(s.SourceMass))
+		f, err := forecast.ForecastAtMass(ctx, e, forecast.GivenMass(s.SourceMass, string(ParamSourceMass)))
 		if err != nil {
 			return nil, err
 		}
 		pn = *f
-	} else if pn, err = experiment.ForecastVerdict(ctx, e); err != nil {
+	} else if pn, err = forecast.ForecastVerdict(ctx, e); err != nil {
 		return nil, err
 	}
 	pn.Epsilon, pn.Delta = s.Epsilon, s.Delta
-	pn.Ceiling = experiment.Ceiling(graph, part, s.Epsilon, s.Delta)
+	pn.Ceiling = forecast.Ceiling(graph, part, s.Epsilon, s.Delta)
 	e.Sigma = 0
-	a, err := experiment.RunAnswer(ctx, experiment.Answer{Graph: &e, Epsilon: s.Epsilon, Alpha: s.Alpha})
+	a, err := forecast.RunAnswer(ctx, forecast.Answer{Graph: &e, Epsilon: s.Epsilon, Alpha: s.Alpha})
 	if err != nil {
 		return nil, err
 	}
-	an := experiment.ForecastOfAnswer(a)
+	an := forecast.ForecastOfAnswer(a)
 	an.Delta, an.Ceiling = s.Delta, pn.Ceiling
 	return &Forecasts{PerNode: &pn, Answer: &an}, nil
 }
@@ -100,21 +100,21 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 // release's τ, σ and estimator, in rounds as locate's noise verdict takes
 // them (at most VerdictRounds), 5% of the release's modelled time (at
 // least 2 s) shared among them.
-func (p *ReleasePlan) forecastGraph(graph *laplacian.Graph, sigma, releaseSeconds float64) (experiment.Graph, error) {
+func (p *ReleasePlan) forecastGraph(graph *laplacian.Graph, sigma, releaseSeconds float64) (forecast.Graph, error) {
 	s := &p.Spec
 	tau, trials := s.Tau+s.Smooth, s.ForecastTrials
 	budget := time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
 	graph, part, err := p.forecastPartition(graph)
 	if err != nil {
-		return experiment.Graph{}, err
+		return forecast.Graph{}, err
 	}
-	return experiment.Graph{Graph: graph, Partition: part, Tau: tau, Sigma: sigma, Alpha: s.Alpha, Delta: s.Delta, Sources: 1,
+	return forecast.Graph{Graph: graph, Partition: part, Tau: tau, Sigma: sigma, Alpha: s.Alpha, Delta: s.Delta, Sources: 1,
 		Trials: trials, Estimator: s.Estimator, Seed: s.ForecastSeed, Progress: p.env.progress("forecast trials"),
-		TimeBudget: budget / experiment.VerdictRounds, MinTrials: min(20, trials)}, nil
+		TimeBudget: budget / forecast.VerdictRounds, MinTrials: min(20, trials)}, nil
 }
 
 // massCurve puts into the dry run's per-node forecast the forecast at
-// each source mass (experiment.MassCurve): what mass a release at this ε
+// each source mass (forecast.MassCurve): what mass a release at this ε
 // can resolve. A locate's verdict on the release simulates the mass its
 // readings carry, so this is the verdict's forecast before the release.
 // Then it states the dry run's verdict (judge).
@@ -125,18 +125,18 @@ func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sig
 	}
 	e.Progress = p.env.progress("forecast by source mass")
 	f := fs.PerNode
-	if f.MassCurve, f.ResolvableMass, err = experiment.MassCurve(ctx, e); err != nil {
+	if f.MassCurve, f.ResolvableMass, err = forecast.MassCurve(ctx, e); err != nil {
 		return err
 	}
 	if p.Spec.SourceMass == 0 {
 		// The unit-source forecast is the curve's 1-unit point.
-		f.AtChance = !experiment.Resolves(f.ResolvableMass, 1)
+		f.AtChance = !forecast.Resolves(f.ResolvableMass, 1)
 	}
-	var top *experiment.Forecast
+	var top *forecast.Forecast
 	if n := len(f.MassCurve); n > 0 && f.ResolvableMass == 0 {
 		// At chance at MaxMass, so at every mass (the curve's last point).
 		m := f.MassCurve[n-1]
-		top = &experiment.Forecast{CommunityAccuracy: m.CommunityAccuracy, Low: m.Low, High: m.High, Chance: f.Chance, PriorRate: f.PriorRate,
+		top = &forecast.Forecast{CommunityAccuracy: m.CommunityAccuracy, Low: m.Low, High: m.High, Chance: f.Chance, PriorRate: f.PriorRate,
 			SourceMass: m.Mass, AtChance: true}
 	}
 	fs.Verdict = p.judge(f, top)
@@ -147,8 +147,8 @@ func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sig
 // forecast f: at the stated mass when there is one (f simulated it);
 // otherwise from top, the forecast at MaxMass (nil: f's forecast by
 // source mass decides — resolving some mass, else top is given).
-func (p *ReleasePlan) judge(f, top *experiment.Forecast) *ReleaseVerdict {
-	v := &ReleaseVerdict{SourceMass: p.Spec.SourceMass, MaxMass: experiment.MaxMass, ResolvableMass: f.ResolvableMass}
+func (p *ReleasePlan) judge(f, top *forecast.Forecast) *ReleaseVerdict {
+	v := &ReleaseVerdict{SourceMass: p.Spec.SourceMass, MaxMass: forecast.MaxMass, ResolvableMass: f.ResolvableMass}
 	guess := fmt.Sprintf("a guess (%.3f: chance %.4f, the largest community %.3f)", f.Guess(), f.Chance, f.PriorRate)
 	switch {
 	case v.SourceMass > 0 && f.AtChance:
@@ -161,7 +161,7 @@ func (p *ReleasePlan) judge(f, top *experiment.Forecast) *ReleaseVerdict {
 	case top != nil && top.AtChance:
 		v.AtChance, v.basis = true, top
 		v.Reason = fmt.Sprintf("noise whatever the readings hold: releases like this one cannot be told from %s at any source mass up to %g units (at %g units %.3f [%.3f, %.3f])",
-			guess, experiment.MaxMass, top.SourceMass, top.CommunityAccuracy, top.Low, top.High)
+			guess, forecast.MaxMass, top.SourceMass, top.CommunityAccuracy, top.Low, top.High)
 	case v.ResolvableMass > 0:
 		v.Reason = fmt.Sprintf("depends on the source mass: releases like this one name the right community more often than %s for sources of %g units or more, "+
 			"and are noise below: locate's verdict reads the mass off the release", guess, v.ResolvableMass)
@@ -184,7 +184,7 @@ func Units(m float64) string {
 
 // AtChanceError refuses a release (ReleaseSpec.RefuseAtChance) whose
 // verdict (ReleaseVerdict) is noise: at the stated source mass, or at
-// every mass up to experiment.MaxMass when none is stated. Nothing was
+// every mass up to forecast.MaxMass when none is stated. Nothing was
 // charged or drawn. It carries both forecasts, so the caller can point at
 // the private answer when that one is useful.
 type AtChanceError struct {
@@ -223,7 +223,7 @@ func (*AtChanceError) Kind() errkind.Kind { return errkind.BadInput }
 // set: it forecasts the release at the calibrated σ as the dry run does
 // (its time budget the dry run's minimum) and refuses one whose verdict is
 // noise — at the stated source mass, or, with none stated, at
-// experiment.MaxMass (the rate grows with the mass: at chance there, at
+// forecast.MaxMass (the rate grows with the mass: at chance there, at
 // chance at every mass, as the dry run's curve says). The decision reads
 // public inputs only, never the readings. The forecast is kept in the
 // summary either way.
@@ -237,13 +237,13 @@ func (p *ReleasePlan) refuseAtChance(ctx context.Context, cal privacy.ReleaseCal
 		return err
 	}
 	p.Summary.Forecast = f
-	var top *experiment.Forecast
+	var top *forecast.Forecast
 	if s.SourceMass == 0 {
 		e, err := p.forecastGraph(p.Input.Graph, cal.Sigma, 0)
 		if err != nil {
 			return err
 		}
-		if top, err = experiment.ForecastAtMaxMass(ctx, e); err != nil {
+		if top, err = forecast.ForecastAtMaxMass(ctx, e); err != nil {
 			return err
 		}
 	}

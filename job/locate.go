@@ -13,7 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -127,7 +127,7 @@ type LocateSpec struct {
 	ForecastTrials int
 	// SourceMass, when > 0, is the stated total source mass the verdict's
 	// forecast simulates (SourceMass); 0: estimated from the release
-	// (experiment.EstimateMass).
+	// (forecast.EstimateMass).
 	SourceMass float64
 	Lease      time.Duration
 	// DryRun plans only: no run record, nothing located or written.
@@ -258,24 +258,24 @@ type LocateSummary struct {
 	Plot                  string                  `json:"plot,omitempty"`
 	// NoiseDominated: the answer is noise — by the forecast, when one was
 	// made (NoiseBasis "forecast": releases like this one name the right
-	// community no more often than a guess, experiment.ForecastVerdict),
+	// community no more often than a guess, forecast.ForecastVerdict),
 	// else by this ranking's posterior against its prior (NoiseBasis
 	// "posterior").
 	// NoiseReason says it in a sentence.
-	NoiseDominated   bool                 `json:"noiseDominated"`
-	NoiseBasis       string               `json:"noiseBasis,omitempty"`
-	NoiseReason      string               `json:"noiseReason,omitempty"`
-	PosteriorToPrior float64              `json:"posteriorToPrior"`
-	NoisePValue      float64              `json:"noisePValue"`
-	Forecast         *experiment.Forecast `json:"forecast,omitempty"`
+	NoiseDominated   bool               `json:"noiseDominated"`
+	NoiseBasis       string             `json:"noiseBasis,omitempty"`
+	NoiseReason      string             `json:"noiseReason,omitempty"`
+	PosteriorToPrior float64            `json:"posteriorToPrior"`
+	NoisePValue      float64            `json:"noisePValue"`
+	Forecast         *forecast.Forecast `json:"forecast,omitempty"`
 	// SourceMass is the source mass the release carries (estimated, with
 	// its 95% lower bound, or SourceMass): the forecast simulates
-	// sources of its lower bound (experiment.Judge).
-	SourceMass *experiment.MassEstimate `json:"sourceMass,omitempty"`
+	// sources of its lower bound (forecast.Judge).
+	SourceMass *forecast.MassEstimate `json:"sourceMass,omitempty"`
 	// Verdict is the one stated verdict with its reason, noise or answer
 	// (NoiseDominated and NoiseReason say the same; nil without a
 	// forecast or when nothing was found).
-	Verdict *experiment.Verdict `json:"verdict,omitempty"`
+	Verdict *forecast.Verdict `json:"verdict,omitempty"`
 	// Nodes are every node's results in stream mode under -o json.
 	Nodes []graphcloak.NodeResult `json:"nodes,omitempty"`
 }
@@ -438,17 +438,17 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 }
 
 // judgeRelease replaces the ranking's own noise verdict by the release's
-// one verdict (experiment.Judge): the evidence test against pure noise,
+// one verdict (forecast.Judge): the evidence test against pure noise,
 // the source mass the release carries and the forecast at that mass (f,
 // nil when the mass cannot be told from 0) reconciled, with its reason.
 // One ranking's posterior varies from release to release, so judged alone
 // it flags many rankings of a release that is right several times as
 // often as chance; a ranking that found nothing stays so.
-func judgeRelease(res *graphcloak.LocateResult, f *experiment.Forecast, m experiment.MassEstimate) *experiment.Verdict {
+func judgeRelease(res *graphcloak.LocateResult, f *forecast.Forecast, m forecast.MassEstimate) *forecast.Verdict {
 	if res.Report == nil || res.Report.NoSource {
 		return nil
 	}
-	v := experiment.Judge(f, m, res.NoisePValue)
+	v := forecast.Judge(f, m, res.NoisePValue)
 	res.NoiseBasis, res.NoiseDominated, res.NoiseReason = graphcloak.NoiseByForecast, v.Noise, ""
 	if v.Noise {
 		res.NoiseReason = v.Reason
@@ -461,10 +461,10 @@ func judgeRelease(res *graphcloak.LocateResult, f *experiment.Forecast, m experi
 // located one (same graph, communities, τ, σ and estimator) with sources
 // of its 95% lower bound: how often such a release names the right
 // community, in as many rounds of ForecastTrials as the noise verdict
-// needs (experiment.ForecastAtMass). nil when the mass cannot be told
+// needs (forecast.ForecastAtMass). nil when the mass cannot be told
 // from 0. The released values are public; the simulation draws only its
 // own seeded noise.
-func (p *LocatePlan) forecast(ctx context.Context) (*experiment.Forecast, error) {
+func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 	lj := &p.Job
 	// In key order: the same graph read in any order gets one verdict.
 	cg, perm, err := canonicalGraph(lj.Graph)
@@ -472,7 +472,7 @@ func (p *LocatePlan) forecast(ctx context.Context) (*experiment.Forecast, error)
 		return nil, err
 	}
 	sigma := lj.Released.Meta.Sigma
-	mass := experiment.GivenMass(p.Spec.SourceMass)
+	mass := forecast.GivenMass(p.Spec.SourceMass, p.env.paramName(ParamSourceMass))
 	if p.Spec.SourceMass == 0 {
 		byKey := make(map[string]float64, len(lj.Released.Keys))
 		for i, k := range lj.Released.Keys {
@@ -490,12 +490,12 @@ func (p *LocatePlan) forecast(ctx context.Context) (*experiment.Forecast, error)
 		if err != nil {
 			return nil, err
 		}
-		mass = experiment.EstimateMass(model, yc, sigma, lj.Seed)
+		mass = forecast.EstimateMass(model, yc, sigma, lj.Seed)
 	}
 	p.Summary.SourceMass = &mass
-	e := experiment.Graph{Graph: cg, Partition: canonicalPartition(lj.Partition, perm), Tau: lj.Tau, Sigma: sigma, Sources: max(lj.Sources, 1),
+	e := forecast.Graph{Graph: cg, Partition: canonicalPartition(lj.Partition, perm), Tau: lj.Tau, Sigma: sigma, Sources: max(lj.Sources, 1),
 		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed, Progress: p.env.progress("forecast trials")}
-	f, err := experiment.ForecastAtMass(ctx, e, mass)
+	f, err := forecast.ForecastAtMass(ctx, e, mass)
 	if err != nil || f == nil {
 		return nil, err
 	}

@@ -11,7 +11,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -175,9 +175,9 @@ func TestJudgeRelease(t *testing.T) {
 		}
 		return r
 	}
-	atChance := &experiment.Forecast{CommunityAccuracy: 0.05, Low: 0.03, High: 0.09, Chance: 0.025, PriorRate: 0.04, AtChance: true, Trials: 100}
-	above := &experiment.Forecast{CommunityAccuracy: 0.10, Low: 0.05, High: 0.18, Chance: 0.025, Trials: 100}
-	mass := experiment.MassEstimate{Mass: 90, SE: 10, Low: 70, High: 110}
+	atChance := &forecast.Forecast{CommunityAccuracy: 0.05, Low: 0.03, High: 0.09, Chance: 0.025, PriorRate: 0.04, AtChance: true, Trials: 100}
+	above := &forecast.Forecast{CommunityAccuracy: 0.10, Low: 0.05, High: 0.18, Chance: 0.025, Trials: 100}
+	mass := forecast.MassEstimate{Mass: 90, SE: 10, Low: 70, High: 110}
 
 	r := ranking(false, 0.005)
 	judgeRelease(r, atChance, mass)
@@ -195,7 +195,7 @@ func TestJudgeRelease(t *testing.T) {
 		t.Errorf("no evidence: %+v", r)
 	}
 	r = ranking(false, 0.01)
-	judgeRelease(r, nil, experiment.MassEstimate{Mass: 3, SE: 10})
+	judgeRelease(r, nil, forecast.MassEstimate{Mass: 3, SE: 10})
 	if !r.NoiseDominated || !strings.Contains(r.NoiseReason, "no source mass that can be told from 0") {
 		t.Errorf("no mass: %+v", r)
 	}

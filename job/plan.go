@@ -9,6 +9,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -49,6 +50,10 @@ type Env struct {
 	// deadline shared by all of it. Nil: the run's context without its
 	// cancellation.
 	Bookkeeping func() context.Context
+	// ParamName is how the texts a run writes (a verdict's reason) name a
+	// parameter: as the caller's user gives it. Nil: the library's own
+	// names (errkind.Param).
+	ParamName func(errkind.Param) string
 }
 
 // Input is a release's (or a private answer's) graph and its raw
@@ -67,6 +72,13 @@ func (e *Env) logger() *slog.Logger {
 		return slog.New(slog.DiscardHandler)
 	}
 	return e.Logger
+}
+
+func (e *Env) paramName(p errkind.Param) string {
+	if e.ParamName == nil {
+		return string(p)
+	}
+	return e.ParamName(p)
 }
 
 func (e *Env) now() time.Time {

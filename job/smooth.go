@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/graphcloak/graphcloak"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -62,13 +62,13 @@ func (p *ReleasePlan) chooseSmooth(ctx context.Context, g *laplacian.Graph) erro
 		if err != nil {
 			return inputError{err}
 		}
-		r, err := experiment.RunGraph(ctx, experiment.Graph{Graph: cg, Partition: part, Tau: s.Tau + smooth, Sigma: cal.Sigma,
+		r, err := forecast.RunGraph(ctx, forecast.Graph{Graph: cg, Partition: part, Tau: s.Tau + smooth, Sigma: cal.Sigma,
 			Alpha: s.Alpha, Delta: s.Delta, Sources: 1, Trials: trials, Estimator: s.Estimator, Seed: s.ForecastSeed,
 			Progress: p.env.progress("smooth auto forecast")})
 		if err != nil {
 			return err
 		}
-		f := experiment.ForecastOf(r)
+		f := forecast.ForecastOf(r)
 		sum.SmoothChoices = append(sum.SmoothChoices, SmoothChoice{Smooth: smooth, Delta2: d2.Delta2, Delta2Exact: d2.Exact,
 			Sigma: cal.Sigma, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High})
 		results, cached = append(results, d2), append(cached, fromCache)

@@ -68,7 +68,7 @@ type ReleaseSpec struct {
 	// RefuseAtChance forecasts a real release the same way once σ is
 	// known and refuses it, before the ledger is charged, when its
 	// verdict is noise (ReleaseVerdict, *AtChanceError): at SourceMass, or
-	// with none stated at every mass up to experiment.MaxMass.
+	// with none stated at every mass up to forecast.MaxMass.
 	RefuseAtChance bool
 	// SourceMass, when > 0, is the total source mass the operator states
 	// the readings carry (--source-mass): the dry run's and

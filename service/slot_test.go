@@ -12,7 +12,7 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -70,7 +70,7 @@ func TestSlotSteps(t *testing.T) {
 	}{
 		{"released", nil, "release 2026-11-25T10:00Z run-1|locate run-2 on run-1", `graphcloak_runs_total{command="release",status="succeeded"} 1`},
 		{"budget refused", budget, "release 2026-11-25T10:00Z run-1|last run-1|locate run-2 on run-old", `graphcloak_budget_refusals_total{scope="s"} 1`},
-		{"refused at chance", &job.AtChanceError{Epsilon: 1, Forecasts: &job.Forecasts{PerNode: &experiment.Forecast{AtChance: true}}},
+		{"refused at chance", &job.AtChanceError{Epsilon: 1, Forecasts: &job.Forecasts{PerNode: &forecast.Forecast{AtChance: true}}},
 			"release 2026-11-25T10:00Z run-1|last run-1|locate run-2 on run-old", `graphcloak_runs_total{command="release",status="refused"} 1`},
 		{"failed", errors.New("boom"), "release 2026-11-25T10:00Z run-1", `graphcloak_runs_total{command="release",status="failed"} 1`},
 	}

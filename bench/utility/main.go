@@ -2,7 +2,7 @@
 // the right-community rate of the per-node release (Gaussian noise on every
 // node's value, σ from the certified Δ2) and of the private answer
 // (privacy.CalibrateAnswer), the forecast's interval, and the ceiling no
-// (ε, δ)-DP mechanism can beat (experiment.Ceiling). run.sh drives it over
+// (ε, δ)-DP mechanism can beat (forecast.Ceiling). run.sh drives it over
 // the graphs of docs/guarantee.md's utility table.
 //
 //	go run ./bench/utility -graph file:E.csv -communities C.csv -tau 0.3,1,3 -epsilon 0.5,1,2,4,8
@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/community"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -41,18 +41,18 @@ func floats(s string) []float64 {
 
 // row is one line of the table.
 type row struct {
-	Graph   string               `json:"graph"`
-	Tau     float64              `json:"tau"`
-	Epsilon float64              `json:"epsilon"`
-	Ceiling float64              `json:"ceiling"`
-	PerNode *experiment.Forecast `json:"perNode,omitempty"`
-	Answer  *experiment.Forecast `json:"answer"`
-	Delta2  float64              `json:"delta2,omitempty"`
-	Exact   bool                 `json:"delta2Exact,omitempty"`
+	Graph   string             `json:"graph"`
+	Tau     float64            `json:"tau"`
+	Epsilon float64            `json:"epsilon"`
+	Ceiling float64            `json:"ceiling"`
+	PerNode *forecast.Forecast `json:"perNode,omitempty"`
+	Answer  *forecast.Forecast `json:"answer"`
+	Delta2  float64            `json:"delta2,omitempty"`
+	Exact   bool               `json:"delta2Exact,omitempty"`
 	// Measured are independent runs (another seed, MeasureTrials trials)
 	// the forecasts are checked against.
-	MeasuredPerNode *experiment.Forecast `json:"measuredPerNode,omitempty"`
-	MeasuredAnswer  *experiment.Forecast `json:"measuredAnswer,omitempty"`
+	MeasuredPerNode *forecast.Forecast `json:"measuredPerNode,omitempty"`
+	MeasuredAnswer  *forecast.Forecast `json:"measuredAnswer,omitempty"`
 }
 
 func main() {
@@ -126,18 +126,18 @@ func main() {
 		}
 		// The private answer: recoveries simulated once per τ for every ε.
 		epsList := floats(*epss)
-		base0 := experiment.Graph{Graph: g, Partition: cg.Partition(), Tau: tau, Delta: *delta, Trials: *trials, Seed: *seed}
+		base0 := forecast.Graph{Graph: g, Partition: cg.Partition(), Tau: tau, Delta: *delta, Trials: *trials, Seed: *seed}
 		t0 := time.Now()
-		answers, err := experiment.AnswerSweep(ctx, experiment.Answer{Graph: &base0, Geometry: cg}, epsList)
+		answers, err := forecast.AnswerSweep(ctx, forecast.Answer{Graph: &base0, Geometry: cg}, epsList)
 		if err != nil {
 			log.Fatal(err)
 		}
 		answerMillis := time.Since(t0).Milliseconds() / int64(len(epsList))
-		var measured []*experiment.AnswerResult
+		var measured []*forecast.AnswerResult
 		if *measureTrials > 0 {
 			m := base0
 			m.Trials, m.Seed = *measureTrials, *seed+1000
-			if measured, err = experiment.AnswerSweep(ctx, experiment.Answer{Graph: &m, Geometry: cg, Draws: *measureDraws}, epsList); err != nil {
+			if measured, err = forecast.AnswerSweep(ctx, forecast.Answer{Graph: &m, Geometry: cg, Draws: *measureDraws}, epsList); err != nil {
 				log.Fatal(err)
 			}
 		}
@@ -146,11 +146,11 @@ func main() {
 			base := base0
 			base.Epsilon = eps
 			ar := answers[i]
-			fa := experiment.ForecastOfAnswer(ar)
+			fa := forecast.ForecastOfAnswer(ar)
 			fa.Millis = answerMillis
 			r.Answer = &fa
 			if measured != nil {
-				mf := experiment.ForecastOfAnswer(measured[i])
+				mf := forecast.ForecastOfAnswer(measured[i])
 				r.MeasuredAnswer = &mf
 			}
 			if sens != nil {
@@ -158,7 +158,7 @@ func main() {
 				pn.Sensitivity = sens
 				t0 = time.Now()
 				// locate's forecast: its AtChance is locate's noise verdict.
-				f, err := experiment.ForecastVerdict(ctx, pn)
+				f, err := forecast.ForecastVerdict(ctx, pn)
 				if err != nil {
 					log.Fatal(err)
 				}
@@ -167,11 +167,11 @@ func main() {
 				if *measureTrials > 0 {
 					m := pn
 					m.Trials, m.Seed = *measureTrials, *seed+1000
-					mr, err := experiment.RunGraph(ctx, m)
+					mr, err := forecast.RunGraph(ctx, m)
 					if err != nil {
 						log.Fatal(err)
 					}
-					mf := experiment.ForecastOf(mr)
+					mf := forecast.ForecastOf(mr)
 					r.MeasuredPerNode = &mf
 				}
 				r.Delta2, r.Exact = sens.Delta2, sens.Exact
@@ -189,7 +189,7 @@ func main() {
 	}
 }
 
-// ceilingMemo returns experiment.RoutedCeiling at ε, computed once per ε
+// ceilingMemo returns forecast.RoutedCeiling at ε, computed once per ε
 // (it does not depend on τ).
 func ceilingMemo(ctx context.Context, g *laplacian.Graph, part []int, delta float64) func(eps float64) float64 {
 	memo := map[float64]float64{}
@@ -235,9 +235,9 @@ func ceilingsOf(path, name string, compute func(float64) float64) func(float64) 
 // RoutedCeiling's default: the bench has the time).
 var routedPairsFlag = flag.Int("routed-pairs", 1<<27, "largest n·k (nodes × communities) for the routed ceiling (above: the star bound)")
 
-// routedCeiling is experiment.RoutedCeilingUpTo, fatal on cancellation.
+// routedCeiling is forecast.RoutedCeilingUpTo, fatal on cancellation.
 func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, eps, delta float64) float64 {
-	c, err := experiment.RoutedCeilingUpTo(ctx, g, part, eps, delta, *routedPairsFlag)
+	c, err := forecast.RoutedCeilingUpTo(ctx, g, part, eps, delta, *routedPairsFlag)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-// Command verdict measures how often locate's verdict (experiment.Judge:
+// Command verdict measures how often locate's verdict (forecast.Judge:
 // the evidence test, the source mass the release carries and the forecast
 // at that mass) is wrong on planted releases of known strength:
 //
@@ -6,7 +6,7 @@
 //	    -tau 1 -epsilon 0.25,0.5,1,2,4,8 -releases 20
 //
 // For each ε (σ calibrated as a release would: discrete Gaussian, δ) and
-// each source mass of experiment.MassGrid it plants -releases releases
+// each source mass of forecast.MassGrid it plants -releases releases
 // (a source of that mass at a uniformly drawn node, per-node noise σ),
 // states the verdict on each as locate does, and compares it with the
 // truth: the right-community rate r(μ) of releases of that mass, measured
@@ -28,7 +28,7 @@ import (
 	"strings"
 
 	"github.com/graphcloak/graphcloak/community"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -71,7 +71,7 @@ func main() {
 	name := flag.String("name", "", "name in the table (default: the spec)")
 	tau := flag.Float64("tau", 1, "diffusion time τ")
 	epsList := flag.String("epsilon", "0.25,0.5,1,2,4,8", "ε values")
-	massList := flag.String("mass", "", "source masses (default: experiment.MassGrid, 0.1 … 1000)")
+	massList := flag.String("mass", "", "source masses (default: forecast.MassGrid, 0.1 … 1000)")
 	delta := flag.Float64("delta", 1e-5, "δ")
 	releases := flag.Int("releases", 20, "planted releases per (ε, mass)")
 	trials := flag.Int("trials", 100, "forecast trials a round (locate --forecast-trials)")
@@ -114,7 +114,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	masses := experiment.MassGrid()
+	masses := forecast.MassGrid()
 	if *massList != "" {
 		masses = floats(*massList)
 	}
@@ -127,15 +127,15 @@ func main() {
 			log.Fatal(err)
 		}
 		sigma := cal.Sigma
-		base := experiment.Graph{Graph: g, Partition: part, Tau: *tau, Sigma: sigma, Trials: *trials, Seed: *seed}
+		base := forecast.Graph{Graph: g, Partition: part, Tau: *tau, Sigma: sigma, Trials: *trials, Seed: *seed}
 		for mi, mu := range masses {
 			truth := base
 			truth.Trials, truth.SourceMass, truth.Seed = *truthTrials, mu, *seed+1000003
-			tr, err := experiment.RunGraph(ctx, truth)
+			tr, err := forecast.RunGraph(ctx, truth)
 			if err != nil {
 				log.Fatal(err)
 			}
-			f := experiment.ForecastOf(tr)
+			f := forecast.ForecastOf(tr)
 			c := cell{Graph: *name, Nodes: n, Communities: k, Tau: *tau, Epsilon: eps, Sigma: sigma, Mass: mu,
 				Rate: tr.CommunityAccuracy, Guess: f.Guess(), Releases: *releases}
 			c.Kappa = (c.Rate - c.Guess) / (1 - c.Guess)
@@ -157,14 +157,14 @@ func main() {
 				}
 				prob := model.Problem(y, sigma)
 				_, p := recovery.EvidenceTest{Seed: *seed + uint64(r), Partition: part}.PValue(prob)
-				m := experiment.EstimateMass(model, y, sigma, *seed+uint64(r))
+				m := forecast.EstimateMass(model, y, sigma, *seed+uint64(r))
 				fe := base
 				fe.Seed = *seed + 7*uint64(r)
-				fc, err := experiment.ForecastAtMass(ctx, fe, m)
+				fc, err := forecast.ForecastAtMass(ctx, fe, m)
 				if err != nil {
 					log.Fatal(err)
 				}
-				v := experiment.Judge(fc, m, p)
+				v := forecast.Judge(fc, m, p)
 				c.MassLowMean += m.Low / float64(*releases)
 				if !v.Noise {
 					c.Answers++

@@ -11,8 +11,8 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
-	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -48,7 +48,7 @@ func TestExitCode(t *testing.T) {
 		{recovery.ErrUnknownEstimator, exitBadInput},
 		{&community.MissingNodesError{}, exitBadInput},
 		{&expm.ParamError{}, exitBadInput},
-		{&experiment.ParamError{}, exitBadInput},
+		{&forecast.ParamError{}, exitBadInput},
 		{&connector.IdentifierError{}, exitBadInput},
 		{&connector.UnreachableError{}, exitDBUnreachable},
 		{&connector.AuthError{}, exitBadInput},

@@ -4,8 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/graphcloak/graphcloak/experiment"
-
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 )
 
@@ -48,7 +47,7 @@ func forecastRows(row func(string, any), fs *job.Forecasts) {
 
 // massCurveText says a per-node forecast by source mass: "1 unit 0.29 ·
 // 10 units 0.41 · … — answers from 31.6 units".
-func massCurveText(f *experiment.Forecast) string {
+func massCurveText(f *forecast.Forecast) string {
 	var b strings.Builder
 	for i, m := range f.MassCurve {
 		if i%2 == 1 && i != len(f.MassCurve)-1 {

@@ -6,7 +6,7 @@ import (
 	"io"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/spf13/cobra"
 )
@@ -161,7 +161,7 @@ func printLocatePlan(out io.Writer, s *job.LocateSummary) error {
 }
 
 // printForecast prints a localisation's utility forecast (nil: none).
-func printForecast(out io.Writer, f *experiment.Forecast) {
+func printForecast(out io.Writer, f *forecast.Forecast) {
 	if f == nil {
 		return
 	}

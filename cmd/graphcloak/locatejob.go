@@ -74,7 +74,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 		in.spec.Projection = st.Projection
 		in.spec.Release, in.spec.ReleaseDigest, in.spec.ReleaseHint = st.Release, st.ReleaseDigest, st.ReleaseHint()
 	}
-	env := st.Env(job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}, in.isDB)
+	env := st.Env(job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context, ParamName: flagName}, in.isDB)
 	env.LoadReleased = func(ctx context.Context, prop string) (*job.Input, error) {
 		return st.LocateInput(ctx, opts.graph, locateCommunities(opts), prop)
 	}

@@ -15,7 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -93,7 +93,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	addSeedFlag(f)
 	f.StringVar(&o.communities, "communities", "leiden", "partition, as locate reads it: leiden, louvain, planted (the generator's), file:PATH (CSV node,community) or property:NAME (Neo4j)")
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
-	f.StringSliceVar(&o.modes, "modes", []string{experiment.ModePerNode, experiment.ModeAnswer}, "modes to forecast: per-node, private-answer")
+	f.StringSliceVar(&o.modes, "modes", []string{forecast.ModePerNode, forecast.ModeAnswer}, "modes to forecast: per-node, private-answer")
 	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
 	f.StringVar(&o.smoothSpec, "smooth", "0", "also forecast per-node releases smoothed by these τ′ (comma-separated; release --smooth τ′: Δ2 at τ+τ′); auto: the τ′ release --smooth auto chooses among, τ/2, τ and 2τ")
 	durationVar(f, &o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
@@ -126,8 +126,8 @@ func checkPlan(o *planOptions) (string, error) {
 		return "", usageErrorf("plan needs --graph: the graph the release will read (neo4j, a generator such as karate or sbm:…, or file:PATH)")
 	}
 	for _, m := range o.modes {
-		if m != experiment.ModePerNode && m != experiment.ModeAnswer {
-			return "", inputErrorf("--mode must be %s or %s, got %q", experiment.ModePerNode, experiment.ModeAnswer, m)
+		if m != forecast.ModePerNode && m != forecast.ModeAnswer {
+			return "", inputErrorf("--mode must be %s or %s, got %q", forecast.ModePerNode, forecast.ModeAnswer, m)
 		}
 	}
 	if o.target != 0 && !(o.target > 0 && o.target < 1) {
@@ -143,17 +143,17 @@ func checkPlan(o *planOptions) (string, error) {
 
 // planReport is plan's output.
 type planReport struct {
-	Graph          string                         `json:"graph"`
-	NodeCount      int                            `json:"nodeCount"`
-	Relationships  int                            `json:"relationshipCount"`
-	Communities    string                         `json:"communities"`
-	CommunityCount int                            `json:"communityCount"`
-	Tau            float64                        `json:"tau"`
-	Delta2         *float64                       `json:"delta2,omitempty"`
-	Delta2Exact    bool                           `json:"delta2Exact"`
-	Result         *experiment.EpsilonSweepResult `json:"plan"`
-	Modes          []string                       `json:"modes"`
-	Target         float64                        `json:"targetAccuracy,omitempty"`
+	Graph          string                       `json:"graph"`
+	NodeCount      int                          `json:"nodeCount"`
+	Relationships  int                          `json:"relationshipCount"`
+	Communities    string                       `json:"communities"`
+	CommunityCount int                          `json:"communityCount"`
+	Tau            float64                      `json:"tau"`
+	Delta2         *float64                     `json:"delta2,omitempty"`
+	Delta2Exact    bool                         `json:"delta2Exact"`
+	Result         *forecast.EpsilonSweepResult `json:"plan"`
+	Modes          []string                     `json:"modes"`
+	Target         float64                      `json:"targetAccuracy,omitempty"`
 	// Budget is the budget BUDGET BUYS counts in (--epsilon-total,
 	// --delta-total, --answer-epsilon), with its ρ_max for Gaussian
 	// releases.
@@ -271,10 +271,10 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	tau := o.taus[0]
 	rep := &planReport{Graph: o.graph, NodeCount: lg.Graph.N(), Relationships: lg.Graph.NumEdges(), Communities: kind,
 		Tau: tau, Modes: o.modes, Target: o.target}
-	e := experiment.Graph{Graph: lg.Graph, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
+	e := forecast.Graph{Graph: lg.Graph, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
 		Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
 		Progress: g.progress("plan trials")}
-	if slices.Contains(o.modes, experiment.ModePerNode) {
+	if slices.Contains(o.modes, forecast.ModePerNode) {
 		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
 			Progress: g.progress("sensitivity")})
 		if err != nil {
@@ -282,7 +282,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		}
 		e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
 	}
-	res, err := experiment.SweepEpsilons(ctx, experiment.EpsilonSweep{Graph: e, Epsilons: o.epsilons, Modes: o.modes, Target: o.target})
+	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: o.epsilons, Modes: o.modes, Target: o.target})
 	if err != nil {
 		return err
 	}
@@ -290,7 +290,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		return err
 	}
 	rep.Result = res
-	if slices.Contains(o.modes, experiment.ModeAnswer) {
+	if slices.Contains(o.modes, forecast.ModeAnswer) {
 		if err := auditAnswers(ctx, g, o, lg.Graph, part, tau, rep); err != nil {
 			return err
 		}
@@ -309,10 +309,10 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 
 // planSmoothed adds to res the smoothed per-node releases (release
 // --smooth τ′): the release at τ + τ′, with Δ2 there.
-func planSmoothed(ctx context.Context, g *globalOptions, o *planOptions, e experiment.Graph, res *experiment.EpsilonSweepResult) error {
+func planSmoothed(ctx context.Context, g *globalOptions, o *planOptions, e forecast.Graph, res *forecast.EpsilonSweepResult) error {
 	tau := e.Tau
 	for _, sm := range o.smooth {
-		if sm == 0 || !slices.Contains(o.modes, experiment.ModePerNode) {
+		if sm == 0 || !slices.Contains(o.modes, forecast.ModePerNode) {
 			continue
 		}
 		s, err := graphcloak.Sensitivity(ctx, e.Graph, tau+sm, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
@@ -322,7 +322,7 @@ func planSmoothed(ctx context.Context, g *globalOptions, o *planOptions, e exper
 		}
 		es := e
 		es.Tau, es.Sensitivity = tau+sm, &s
-		r, err := experiment.SweepEpsilons(ctx, experiment.EpsilonSweep{Graph: es, Epsilons: o.epsilons, Modes: []string{experiment.ModePerNode}, Target: o.target})
+		r, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: es, Epsilons: o.epsilons, Modes: []string{forecast.ModePerNode}, Target: o.target})
 		if err != nil {
 			return err
 		}
@@ -407,7 +407,7 @@ func permuted[T any](v []T, perm []int) []T {
 // budgetBuys fills each forecast's BudgetBuys when the configuration has
 // a budget (--epsilon-total, --delta-total; answers' share answerEpsilon)
 // and returns it.
-func budgetBuys(cfg *config.Config, answerEpsilon float64, fs []experiment.Forecast, delta2 *float64) (*planBudget, error) {
+func budgetBuys(cfg *config.Config, answerEpsilon float64, fs []forecast.Forecast, delta2 *float64) (*planBudget, error) {
 	b := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: answerEpsilon}
 	if b.IsZero() {
 		return nil, nil
@@ -427,7 +427,7 @@ func budgetBuys(cfg *config.Config, answerEpsilon float64, fs []experiment.Forec
 		var bb privacy.BudgetBuys
 		var err error
 		switch {
-		case f.Mode == experiment.ModeAnswer:
+		case f.Mode == forecast.ModeAnswer:
 			bb, err = privacy.AnswersBudgetBuys(b, f.Epsilon)
 		case delta2 != nil && *delta2 > 0 && f.Sigma > 0:
 			bb, err = privacy.GaussianBudgetBuys(b, f.Sigma / *delta2)

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/community"
-	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -166,7 +166,7 @@ func experimentCommunities(ctx context.Context, o *graphOptions, lg *stores.Grap
 // Beside 1/k it prints the largest community's share: a ranking that
 // learns nothing names that community first, so the verdict compares the
 // rate with the larger of the two.
-func printForecasts(out io.Writer, fs []experiment.Forecast) error {
+func printForecasts(out io.Writer, fs []forecast.Forecast) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "MODE\tMECHANISM\tε\tRIGHT COMMUNITY [95%]\tCHANCE (LARGEST)\tIN 90% SET [95%]\tSET SIZE (CHANCE)\tCEILING\tBUDGET BUYS (LEDGER / EXACT)\t")
 	for _, f := range fs {

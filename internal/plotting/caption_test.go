@@ -15,7 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/internal/svgtest"
 )
 
-// A verdict as locate states it (experiment.Judge's forecast sentence).
+// A verdict as locate states it (forecast.Judge's forecast sentence).
 const longVerdict = "noise: releases like this one with a source of at least 3.2 units (the readings carry 41.5 ± 8.9) " +
 	"name the right community 28.3% [18.5%, 40.8%] of the time (200 simulated), which cannot be told from a guess (25.0%) — not a finding"
 

@@ -1,4 +1,4 @@
-package experiment
+package forecast
 
 import (
 	"context"
@@ -108,7 +108,7 @@ func Judge(f *Forecast, m MassEstimate, pValue float64) Verdict {
 	v := Verdict{Mass: m, PValue: pValue}
 	mass := fmt.Sprintf("a source of at least %.3g units (the readings carry %.3g ± %.2g)", m.Low, m.Mass, m.SE)
 	if m.Given {
-		mass = fmt.Sprintf("a source of %.3g units (--source-mass)", m.Mass)
+		mass = fmt.Sprintf("a source of %.3g units (%s)", m.Mass, m.stated())
 	}
 	switch {
 	case pValue > recovery.NoiseLevel:
@@ -240,7 +240,7 @@ func Resolves(resolvable, m float64) bool { return resolvable > 0 && m >= resolv
 // forecastMassPoint is MassCurve's forecast at mass m (seed MassSeed).
 func forecastMassPoint(ctx context.Context, e Graph, m float64) (*Forecast, error) {
 	e.Seed = MassSeed(e.Seed, m)
-	return ForecastAtMass(ctx, e, GivenMass(m))
+	return ForecastAtMass(ctx, e, GivenMass(m, ""))
 }
 
 // ForecastAtMaxMass is MassCurve's point at MaxMass, simulated alone: the

@@ -1,4 +1,4 @@
-package experiment
+package forecast
 
 import (
 	"fmt"
@@ -27,14 +27,26 @@ type MassEstimate struct {
 	SE   float64 `json:"standardError"`
 	Low  float64 `json:"low"`
 	High float64 `json:"high"`
-	// Given: the mass was stated (--source-mass), not estimated; Mass,
-	// Low and High are then all of it.
+	// Given: the mass was stated, not estimated; Mass, Low and High are
+	// then all of it.
 	Given bool `json:"given,omitempty"`
+	// statedAs names the parameter a given mass was stated as, in the
+	// caller's words (String, Judge).
+	statedAs string
 }
 
-// GivenMass is a stated source mass (--source-mass).
-func GivenMass(m float64) MassEstimate {
-	return MassEstimate{Mass: m, Low: m, High: m, Given: true}
+// GivenMass is a source mass stated as the parameter statedAs names (the
+// caller's name for it, which String and Judge show).
+func GivenMass(m float64, statedAs string) MassEstimate {
+	return MassEstimate{Mass: m, Low: m, High: m, Given: true, statedAs: statedAs}
+}
+
+// stated names the parameter a given mass was stated as.
+func (m MassEstimate) stated() string {
+	if m.statedAs == "" {
+		return "stated"
+	}
+	return m.statedAs
 }
 
 const (
@@ -99,7 +111,7 @@ func EstimateMass(md *recovery.Model, y []float64, sigma float64, seed uint64) M
 // 41.0 to 156)".
 func (m MassEstimate) String() string {
 	if m.Given {
-		return fmt.Sprintf("%.3g units (--source-mass)", m.Mass)
+		return fmt.Sprintf("%.3g units (%s)", m.Mass, m.stated())
 	}
 	return fmt.Sprintf("≈ %.3g units ± %.2g (at least %.3g at 95%%)", m.Mass, m.SE, m.Low)
 }

@@ -1,4 +1,4 @@
-package experiment
+package forecast
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/graphcloak/graphcloak/internal/trials"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -138,21 +139,21 @@ func (a Answer) recover(ctx context.Context) (*recoveredSources, error) {
 	// already names it the refined one does too: the refinement runs only
 	// where the plain estimate missed (always, with sensor noise).
 	sigma := max(a.SensorSigma, 1e-9)
-	plain, refined := newSolver(model, sigma, 1, est), newSolver(model, sigma, 1, recovery.ForOperator(est))
+	plain, refined := trials.Solver(model, sigma, 1, est), trials.Solver(model, sigma, 1, recovery.ForOperator(est))
 	rs := &recoveredSources{e: e, cg: cg, k: k, estimator: est.Name(), draws: max(a.Draws, 1)}
 	src, hat := make([]int, e.Trials), make([]int, e.Trials)
 	done := make([]bool, e.Trials)
 	start := time.Now()
 	var mu sync.Mutex
 	completed := 0
-	err = forTrials(ctx, e.Trials, workers(e.Workers, e.Trials), e.Progress, func(t int) error {
+	err = trials.Run(ctx, e.Trials, trials.Workers(e.Workers, e.Trials), e.Progress, func(t int) error {
 		mu.Lock() // the time budget, as in RunGraph
 		over := e.TimeBudget > 0 && completed >= max(e.MinTrials, 1) && time.Since(start) > e.TimeBudget
 		mu.Unlock()
 		if over {
 			return nil
 		}
-		rng := trialRNG(e.Seed, t)
+		rng := trials.RNG(e.Seed, t)
 		s := rng.IntN(g.N())
 		f0 := make([]float64, g.N())
 		f0[s] = 1
@@ -221,7 +222,7 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 			res.RecoveryRate++
 		}
 		// The analyst's side: sampled answers, and the first one's 90% set.
-		rng := trialRNG(e.Seed^0xa5a5, t)
+		rng := trials.RNG(e.Seed^0xa5a5, t)
 		o := sampleIndex(probs, rng.Float64())
 		hits := 0
 		if o == truth {
