@@ -86,7 +86,7 @@ func TestImportRules(t *testing.T) {
 		// Direct imports: job reaches Neo4j only through the Backend it is
 		// given, so its tests run on the in-memory one.
 		{"job", false, forbidden(modulePath+"/stores", modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "a release's logic takes its backend as an argument"},
-		{"service", false, forbidden(modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "serve's library takes its steps as arguments"},
+		{"service", false, forbidden(modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "serve's library takes its steps' specs and opened stores as arguments"},
 		{"stores", true, forbidden(modulePath + "/cmd"), "the stores are opened for the command, never by it"},
 	}
 	for _, r := range rules {

@@ -218,14 +218,18 @@ func TestServeBudgetExhaustion(t *testing.T) {
 	if len(loc) != 1 || !strings.Contains(loc[0].Values[0].(string), rels[0]) {
 		t.Errorf("last localisation %v does not use the last release %s", loc, rels[0])
 	}
-	// Every log line of a step carries its run id.
-	steps := 0
+	// Every log line of a step carries its run id; the service connects
+	// once, before its first slot.
+	steps, connected := 0, 0
 	for _, line := range strings.Split(srv.stderr.String(), "\n") {
 		var l map[string]any
 		if json.Unmarshal([]byte(line), &l) != nil {
 			continue
 		}
-		if l["msg"] == "released" || l["msg"] == "slot located" || l["msg"] == "connected to neo4j" {
+		if l["msg"] == "connected to neo4j" {
+			connected++
+		}
+		if l["msg"] == "released" || l["msg"] == "slot located" || l["msg"] == "graph loaded" {
 			steps++
 			if id, _ := l["runId"].(string); !strings.HasPrefix(id, "run-") {
 				t.Errorf("log line without a run id: %s", line)
@@ -237,6 +241,9 @@ func TestServeBudgetExhaustion(t *testing.T) {
 	}
 	if steps == 0 {
 		t.Errorf("no step logged:\n%s", srv.stderr.String())
+	}
+	if connected != 1 {
+		t.Errorf("connected to Neo4j %d times, want once for the service:\n%s", connected, srv.stderr.String())
 	}
 	if !strings.Contains(srv.stderr.String(), "budget is exhausted") {
 		t.Errorf("the refusal is not logged")

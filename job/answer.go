@@ -28,7 +28,8 @@ type AnswerSpec struct {
 	Neo4j      bool
 	Database   string
 	Projection connector.Projection
-	// Scope is charged under Epoch (required: the command names one).
+	// Scope is charged under Epoch (required by PlanAnswer: the command
+	// names one, a service the slot's).
 	Scope, Epoch string
 	// τ of the readings, α hops of the guarantee ε, the distance cap of
 	// the mechanism (0: the most accurate); δ of the forecast only.
@@ -63,7 +64,8 @@ type AnswerSpec struct {
 }
 
 // Check validates the parameters: nothing is read, claimed or charged
-// before they are.
+// before they are. The epoch is not one of them: a service names one at
+// every slot, and PlanAnswer requires it.
 func (s *AnswerSpec) Check() error {
 	if s.Cap < 0 || s.Cap > privacy.MaxAnswerCap {
 		return inputErrorf("%s must be in 0..%d, got %d", ParamAnswerCap, privacy.MaxAnswerCap, s.Cap)
@@ -71,13 +73,7 @@ func (s *AnswerSpec) Check() error {
 	if err := CheckPositive("epsilon", s.Epsilon); err != nil {
 		return err
 	}
-	if err := CheckPositive("tau", s.Tau); err != nil {
-		return err
-	}
-	if s.Epoch == "" {
-		return inputErrorf("job: a private answer needs an epoch")
-	}
-	return nil
+	return CheckPositive("tau", s.Tau)
 }
 
 // runRecord is the run record an answer starts ("answer", with the
@@ -144,6 +140,9 @@ type AnswerPlan struct {
 func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, error) {
 	if err := spec.Check(); err != nil {
 		return nil, err
+	}
+	if spec.Epoch == "" {
+		return nil, inputErrorf("job: a private answer needs an epoch")
 	}
 	if env.Ledger == nil {
 		return nil, errors.New("job: a private answer needs a ledger")

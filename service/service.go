@@ -4,7 +4,9 @@
 // the service cannot work (Health: the database unreachable, the last
 // slots failed, the reasons in the body) and the moment shutdown begins (before the current run is given its grace,
 // before the listener closes), so a load balancer or orchestrator stops
-// sending work while the run finishes.
+// sending work while the run finishes. A slot's steps (Steps) are planned
+// and executed from their specs against stores opened once for the life
+// of the service.
 package service
 
 import (

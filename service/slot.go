@@ -17,9 +17,9 @@ import (
 // Slot is the work of one scheduled slot: release the slot's epoch, then
 // locate on that release — on the scope's last published release when
 // the budget refused this one — or, with Answer set, only the private
-// answer. The command supplies each step (job's Execute, ExecuteLocate
-// and ExecuteAnswer wired to its flags); Slot orders them, gives each its own run id and logger, and reports to Metrics.
-// Its Run method is a schedule.Job.
+// answer. Steps supplies each step (planned and executed from its spec;
+// tests supply their own); Slot orders them, gives each its own run id
+// and logger, and reports to Metrics. Its Run method is a schedule.Job.
 type Slot struct {
 	// Epoch names a slot's epoch; NewRunID makes a step's run id.
 	Epoch    func(slot time.Time) string

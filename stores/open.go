@@ -140,6 +140,25 @@ func (s *Stores) open(ctx context.Context, opt Options) error {
 	return err
 }
 
+// WithLogger returns a view of s that logs to logger: the same
+// connection, ledger and projection. Close s, never a view.
+func (s *Stores) WithLogger(logger *slog.Logger) *Stores {
+	v := *s
+	v.logger = logger
+	return &v
+}
+
+// WithRelease returns a view of s (as WithLogger) that has read the
+// record of release runID (ReadRelease): its Release, ReleaseDigest and
+// the projection it adopted are the view's alone.
+func (s *Stores) WithRelease(ctx context.Context, runID string) (*Stores, error) {
+	v := *s
+	if err := v.ReadRelease(ctx, runID); err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
 // Close closes the Neo4j connection (nothing else holds a resource).
 func (s *Stores) Close(ctx context.Context) {
 	if s != nil && s.Client != nil {

@@ -69,6 +69,9 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	if err != nil {
 		return nil, err
 	}
+	if spec.Epoch == "" {
+		spec.Epoch = stores.NewRunID()
+	}
 	// The ledger alone may be in the database.
 	st, err := openStores(ctx, g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
 		CheckProjection: spec.Neo4j, Ledger: ledgerMode(spec.DryRun)})
@@ -103,8 +106,9 @@ func answerReadings(opts *locateOptions) func() (map[string]float64, error) {
 }
 
 // checkPrivateAnswer validates the flags of locate --private-answer and
-// turns them into the job's spec (the noise key read; an epoch named
-// when none is given).
+// turns them into the job's spec (the noise key read; the epoch is the
+// configured one, "" when none is: answerOnce names one, serve each
+// slot's).
 func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	cfg := &opts.g.cfg.Config
 	o := &opts.privateAnswer
@@ -142,9 +146,6 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	}
 	if spec.RunID == "" {
 		spec.RunID = stores.NewRunID()
-	}
-	if spec.Epoch == "" {
-		spec.Epoch = stores.NewRunID()
 	}
 	if err := spec.Check(); err != nil {
 		return nil, err

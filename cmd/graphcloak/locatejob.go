@@ -14,7 +14,6 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -115,7 +114,7 @@ func emitLocate(ctx context.Context, opts *locateOptions, csvOut *outputFile, lj
 		sum.Out = opts.out
 	}
 	if opts.plot != "" {
-		if err := plotLocate(opts, lj.Graph, res, lj.Released, lj.Tau); err != nil {
+		if err := plotLocate(opts.plot, opts.graph, opts.plotValue, lj, res); err != nil {
 			return err
 		}
 		sum.Plot = opts.plot
@@ -267,26 +266,28 @@ func writeLocateCSV(f *outputFile, nodes []graphcloak.NodeResult) error {
 	return f.Commit()
 }
 
-// plotLocate draws the graph with the located communities; nodes are
-// coloured by the posterior or by the released values.
-func plotLocate(opts *locateOptions, graph *laplacian.Graph, res *graphcloak.LocateResult, rel *privacy.Released, tau float64) error {
+// plotLocate draws the picture of localisation lj of graph (its name) to
+// path: the located communities, nodes coloured by the posterior or, with
+// plotValue "released", by the released values.
+func plotLocate(path, graph, plotValue string, lj graphcloak.LocateJob, res *graphcloak.LocateResult) error {
+	g, rel := lj.Graph, lj.Released
 	var released []float64
-	if opts.plotValue == "released" {
-		released = make([]float64, graph.N())
+	if plotValue == "released" {
+		released = make([]float64, g.N())
 		for i, k := range rel.Keys {
-			if j, ok := graph.IndexOf(k); ok && i < len(rel.Values) {
+			if j, ok := g.IndexOf(k); ok && i < len(rel.Values) {
 				released[j] = rel.Values[i]
 			}
 		}
 	}
-	v := viewOfLocate(graph, res, released)
-	v.Title = fmt.Sprintf("%s: likely source communities (%s estimator)", opts.graph, res.Estimator)
+	v := viewOfLocate(g, res, released)
+	v.Title = fmt.Sprintf("%s: likely source communities (%s estimator)", graph, res.Estimator)
 	if res.Report.NoSource {
-		v.Title = fmt.Sprintf("%s: no detectable source", opts.graph)
+		v.Title = fmt.Sprintf("%s: no detectable source", graph)
 	}
 	v.Verdict = res.NoiseReason
-	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, tau, res.Sigma)
-	return plotting.GraphPicture(opts.plot, v)
+	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, lj.Tau, res.Sigma)
+	return plotting.GraphPicture(path, v)
 }
 
 type locateOptions struct {

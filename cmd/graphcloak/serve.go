@@ -44,16 +44,12 @@ type serveOptions struct {
 	fitTolerance  float64
 	onMismatch    string
 	answerCache   string
-	// cache keeps each scope's Leiden partition between slots.
-	cache *stores.CommunityCache
-	// page is the operator's page on --listen (nil: none).
-	page *operatorPage
 	// healthFailedSlots failed slots in a row make /healthz 503 (0: never).
 	healthFailedSlots int
 }
 
 func newServeCmd(g *globalOptions) *cobra.Command {
-	opts := &serveOptions{g: g, cache: stores.NewCommunityCache()}
+	opts := &serveOptions{g: g}
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run release → locate on a schedule against Neo4j, with /metrics and /healthz",
@@ -103,14 +99,23 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// runServe validates the job once, starts /metrics, and runs the slots
-// until a signal (or --max-runs).
+// runServe checks the job once, opens the stores every slot runs
+// against, starts /metrics, and runs the slots until a signal (or
+// --max-runs).
 func runServe(ctx context.Context, opts *serveOptions) error {
 	g := opts.g
-	spec, err := checkServe(opts)
+	spec, steps, err := checkServe(opts)
 	if err != nil {
 		return err
 	}
+	after := newAfterRun(ctx)
+	defer after.Close()
+	st, err := openStores(ctx, g, after, stores.Options{Neo4j: true, CheckProjection: true, Ledger: stores.ReadWrite})
+	if err != nil {
+		return err
+	}
+	defer func() { st.Close(after.Context()) }()
+	steps.Stores = st
 	m := metrics.New()
 	svc := &service.Service{Metrics: m, Logger: g.logger, Runner: &schedule.Runner{Spec: spec, Jitter: opts.jitter, Grace: opts.grace,
 		MaxRuns: opts.maxRuns, Logger: g.logger, Skipped: func(time.Time) { m.SlotSkipped() }}}
@@ -123,12 +128,13 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 			return err
 		}
 		defer closePage()
-		opts.page, svc.Page = page, page
+		svc.Page, steps.Observer = page, page
 		if svc.Listener, err = net.Listen("tcp", opts.listen); err != nil {
 			return inputErrorf("--listen: %w", err)
 		}
 	}
+	slot := steps.Slot(service.Slot{Epoch: spec.Epoch, Logger: g.logger, Metrics: m, ErrorAttrs: exitCodeAttr})
 	// Shutdown: /healthz 503 first, then the run's grace (service.Run),
 	// which returns the listener's error.
-	return svc.Run(ctx, newSlot(opts, spec, m).Run)
+	return svc.Run(ctx, slot.Run)
 }

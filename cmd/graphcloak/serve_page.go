@@ -25,7 +25,7 @@ import (
 // picture. It is rendered on the server (HTML and inline SVG, no
 // JavaScript). Budget and runs are read from the ledger and Neo4j at each
 // request; the ranking and picture are those of the last slot this server
-// located (the picture file is written by the slot's locate --plot).
+// located (the picture file is drawn by Draw as the slot locates).
 type operatorPage struct {
 	opts *serveOptions
 	dir  string // the rankings' pictures, a directory of serve's own
@@ -74,10 +74,21 @@ func (p *operatorPage) picturePath(runID string) string {
 	return filepath.Join(p.dir, runID+".svg")
 }
 
-// located records a slot's localisation for the page, and drops the
-// previous one's picture.
-func (p *operatorPage) located(epoch, releaseRun string, s *job.LocateSummary) {
-	if p == nil || s == nil {
+// Draw draws a slot's localisation for the page before it is published
+// (service.Observer), at picturePath of its run.
+func (p *operatorPage) Draw(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
+	path := p.picturePath(sum.RunID)
+	if err := plotLocate(path, stores.Neo4jSpec, "posterior", lj, res); err != nil {
+		return err
+	}
+	sum.Plot = path
+	return ctx.Err()
+}
+
+// Located records a slot's localisation for the page, and drops the
+// previous one's picture (service.Observer).
+func (p *operatorPage) Located(epoch, releaseRun string, s *job.LocateSummary) {
+	if s == nil {
 		return
 	}
 	p.mu.Lock()
@@ -89,11 +100,9 @@ func (p *operatorPage) located(epoch, releaseRun string, s *job.LocateSummary) {
 		Report: s.Report, NoiseDominated: s.NoiseDominated, NoiseReason: s.NoiseReason, picture: s.Plot}
 }
 
-// answered records a slot's private answer (or why there was none).
-func (p *operatorPage) answered(epoch, runID string, s *job.AnswerSummary, err error) {
-	if p == nil {
-		return
-	}
+// Answered records a slot's private answer, or why there was none
+// (service.Observer).
+func (p *operatorPage) Answered(epoch, runID string, s *job.AnswerSummary, err error) {
 	a := &pageAnswer{Epoch: epoch, RunID: runID, At: time.Now().UTC()}
 	switch {
 	case err != nil:

@@ -49,7 +49,7 @@ func TestOperatorPageWithoutNeo4j(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := &community.Report{Communities: []community.Ranked{{Rank: 1, Name: "<b>north</b>", Share: 0.75, Size: 40}, {Rank: 2, Name: "south", Share: 0.25, Size: 40}}}
-	page.located("2026-11-22T10:00Z", "run-r", &job.LocateSummary{RunID: "run-l", Estimator: "posterior", Report: rep,
+	page.Located("2026-11-22T10:00Z", "run-r", &job.LocateSummary{RunID: "run-l", Estimator: "posterior", Report: rep,
 		NoiseDominated: true, NoiseReason: graphcloak.PosteriorNoiseReason(1.5), PosteriorToPrior: 1.5, Plot: page.picturePath("run-l")})
 	body = get()
 	for _, want := range []string{"2026-11-22T10:00Z", "run-l", "run-r", "&lt;b&gt;north&lt;/b&gt;", "75.0%", "noise-dominated: the top community is only 1.5× its prior", svg} {
@@ -83,11 +83,11 @@ func TestOperatorPagePrivateAnswer(t *testing.T) {
 	if body := get(); !strings.Contains(body, "no slot answered since this server started") {
 		t.Errorf("page before any answer:\n%s", body)
 	}
-	page.answered("2026-11-26T10:00Z", "run-a", nil, &recovery.MismatchError{Residual: 0.4, Tol: 0.01, TwoSourceResidual: 1e-9, Tau: 1})
+	page.Answered("2026-11-26T10:00Z", "run-a", nil, &recovery.MismatchError{Residual: 0.4, Tol: 0.01, TwoSourceResidual: 1e-9, Tau: 1})
 	if body := get(); !strings.Contains(body, `id="answer-refused"`) || !strings.Contains(body, "a fit by two sources explains") {
 		t.Errorf("page after a refusal lacks the reason:\n%s", body)
 	}
-	page.answered("2026-11-26T11:00Z", "run-b", &job.AnswerSummary{Answer: &graphcloak.AnswerResult{Community: "north",
+	page.Answered("2026-11-26T11:00Z", "run-b", &job.AnswerSummary{Answer: &graphcloak.AnswerResult{Community: "north",
 		Mismatch: "the readings are not one source's diffusion", Audit: &graphcloak.AnswerAudit{SourcesChecked: 34, Classes: 34, EdgesChecked: 78, WorstLoss: 0.5, Bound: 0.5}}}, nil)
 	body := get()
 	for _, want := range []string{"run-b", "<b>north</b>", `id="answer-mismatch"`, `id="answer-audit"`, "34 sources fitted"} {

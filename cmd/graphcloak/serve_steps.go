@@ -2,126 +2,104 @@ package main
 
 import (
 	"context"
-	"io"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/service"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
-// newSlot is serve's slot (service.Slot): each step is the command's
-// wiring of its job/ path with serve's flags — the release, the
-// localisation, the private answer — under the step's epoch and run id.
-func newSlot(opts *serveOptions, spec schedule.Spec, m *metrics.Metrics) *service.Slot {
-	s := &service.Slot{Epoch: spec.Epoch, NewRunID: stores.NewRunID, Logger: opts.g.logger, Metrics: m,
-		Scope: opts.g.cfg.Privacy.Scope, ErrorAttrs: exitCodeAttr}
-	if opts.privateAnswer {
-		s.Answer = func(ctx context.Context, st service.Step) (*job.AnswerSummary, error) {
-			sum, err := answerOnce(ctx, answerOptionsFor(opts, opts.g.forStep(st), st))
-			opts.page.answered(st.Epoch, st.RunID, sum, err)
-			return sum, err
-		}
-		return s
-	}
-	s.Release = func(ctx context.Context, st service.Step) (*job.ReleaseSummary, error) {
-		return releaseOnce(ctx, releaseOptionsFor(opts, opts.g.forStep(st), st))
-	}
-	s.LastRelease = func(ctx context.Context, st service.Step) (string, error) {
-		return lastRelease(ctx, opts.g.forStep(st))
-	}
-	if !opts.noLocate {
-		s.Locate = func(ctx context.Context, st service.Step, releaseRun string) (*job.LocateSummary, error) {
-			sum, _, err := locateOnce(ctx, locateOptionsFor(opts, opts.g.forStep(st), releaseRun, st.RunID), io.Discard)
-			if err == nil {
-				opts.page.located(st.Epoch, releaseRun, sum)
-			}
-			return sum, err
-		}
-	}
-	return s
-}
-
-// checkServe checks the schedule and the job's flags before anything
-// runs: the release of a slot is validated as it will be made (its values
-// file and key read), so a bad flag fails now, not at the first slot.
-func checkServe(opts *serveOptions) (schedule.Spec, error) {
-	cfg := &opts.g.cfg.Config
-	switch {
-	case opts.graph != stores.Neo4jSpec:
-		return schedule.Spec{}, usageErrorf("serve needs --graph neo4j (runs, leases and history live in Neo4j), got %q", opts.graph)
-	case opts.schedule == "":
-		return schedule.Spec{}, usageErrorf(`--schedule is required (e.g. "@every 1h" or "0 * * * *")`)
-	case cfg.Privacy.Epoch != "":
-		return schedule.Spec{}, usageErrorf("--epoch is not used by serve: each slot's epoch is its start time")
-	case opts.values == "-":
-		return schedule.Spec{}, usageErrorf("--values - cannot be re-read at every slot: give a file")
-	case opts.maxRuns < 0:
-		return schedule.Spec{}, inputErrorf("--max-runs must be ≥ 0, got %d", opts.maxRuns)
-	case opts.jitter < 0 || opts.grace < 0:
-		return schedule.Spec{}, inputErrorf("--jitter and --grace must be ≥ 0")
+// checkServe checks the schedule and turns the job's flags into the
+// specs of a slot's steps before anything runs: the release is checked as
+// it will be made (its values file and key read), so a bad flag fails
+// now, not at the first slot. Each slot names its steps' run ids and
+// epoch.
+func checkServe(opts *serveOptions) (schedule.Spec, *service.Steps, error) {
+	if err := checkServeFlags(opts); err != nil {
+		return schedule.Spec{}, nil, err
 	}
 	spec, err := schedule.Parse(opts.schedule)
 	if err != nil {
-		return schedule.Spec{}, inputErrorf("--schedule: %w", err)
+		return schedule.Spec{}, nil, inputErrorf("--schedule: %w", err)
 	}
-	check := service.Step{Epoch: "check", Logger: opts.g.logger}
+	cache := stores.NewCommunityCache()
+	header, _ := csvin.ParseHeader(opts.g.cfg.Input.Header) // validated by config
+	steps := &service.Steps{Values: opts.values, Header: header, Progress: opts.g.progress}
 	if opts.privateAnswer {
-		_, err := checkPrivateAnswer(answerOptionsFor(opts, opts.g, check))
-		return spec, err
+		ao := serveAnswerOptions(opts, cache)
+		steps.Communities = locateCommunities(ao)
+		steps.Answer, err = checkPrivateAnswer(ao)
+		return spec, steps, err
 	}
-	if _, err := checkRelease(releaseOptionsFor(opts, opts.g, check)); err != nil {
-		return schedule.Spec{}, err
+	lo := serveLocateOptions(opts, cache)
+	steps.Communities = locateCommunities(lo)
+	in, err := checkRelease(&releaseOptions{g: opts.g, graph: stores.Neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
+		sensitivityCache: opts.sensitivityCache, forecastTrials: opts.forecastTrials, sourceMass: opts.sourceMass})
+	if err != nil {
+		return schedule.Spec{}, nil, err
 	}
+	steps.Release = in.spec
 	if !opts.noLocate {
-		if _, err := checkLocate(locateOptionsFor(opts, opts.g, "check", "")); err != nil {
-			return schedule.Spec{}, err
+		if steps.Locate, err = checkServeLocate(lo); err != nil {
+			return schedule.Spec{}, nil, err
 		}
 	}
-	return spec, nil
+	return spec, steps, nil
 }
 
-// lastRelease returns the run id of the scope's newest succeeded release,
-// or "" (logged) when there is none.
-func lastRelease(ctx context.Context, g *globalOptions) (string, error) {
-	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: true, Logger: g.logger})
-	if err != nil {
-		return "", err
+// checkServeFlags checks serve's own flags.
+func checkServeFlags(opts *serveOptions) error {
+	switch {
+	case opts.graph != stores.Neo4jSpec:
+		return usageErrorf("serve needs --graph neo4j (runs, leases and history live in Neo4j), got %q", opts.graph)
+	case opts.schedule == "":
+		return usageErrorf(`--schedule is required (e.g. "@every 1h" or "0 * * * *")`)
+	case opts.g.cfg.Privacy.Epoch != "":
+		return usageErrorf("--epoch is not used by serve: each slot's epoch is its start time")
+	case opts.values == "-":
+		return usageErrorf("--values - cannot be re-read at every slot: give a file")
+	case opts.maxRuns < 0:
+		return inputErrorf("--max-runs must be ≥ 0, got %d", opts.maxRuns)
+	case opts.jitter < 0 || opts.grace < 0:
+		return inputErrorf("--jitter and --grace must be ≥ 0")
 	}
-	defer st.Close(context.WithoutCancel(ctx))
-	return st.LastRelease(ctx)
+	return nil
 }
 
-// forStep returns g for one step of a slot: the step's logger, which
-// names the run (the configuration is shared, read only).
-func (g *globalOptions) forStep(st service.Step) *globalOptions {
-	c := *g
-	c.logger = st.Logger
-	return &c
+// serveLocateOptions are the localisation's flags of every slot,
+// communities kept in cache between slots.
+func serveLocateOptions(opts *serveOptions, cache *stores.CommunityCache) *locateOptions {
+	return &locateOptions{g: opts.g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution,
+		plotValue: "posterior", communityCache: cache, forecastTrials: opts.forecastTrials, sourceMass: opts.sourceMass}
 }
 
-func releaseOptionsFor(opts *serveOptions, g *globalOptions, st service.Step) *releaseOptions {
-	return &releaseOptions{g: g, graph: stores.Neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
-		sensitivityCache: opts.sensitivityCache, runID: st.RunID, epoch: st.Epoch, forecastTrials: opts.forecastTrials, sourceMass: opts.sourceMass}
-}
-
-func answerOptionsFor(opts *serveOptions, g *globalOptions, st service.Step) *locateOptions {
-	return &locateOptions{g: g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution, runID: st.RunID, epoch: st.Epoch, communityCache: opts.cache,
+// serveAnswerOptions are the private answer's flags of every slot (no
+// forecast), its communities and model kept in cache between slots.
+func serveAnswerOptions(opts *serveOptions, cache *stores.CommunityCache) *locateOptions {
+	return &locateOptions{g: opts.g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution, communityCache: cache,
 		privateAnswer: answerOptions{enabled: true, values: opts.values, cap: opts.answerCap,
-			fitTolerance: opts.fitTolerance, onMismatch: opts.onMismatch, cache: opts.answerCache, memo: &opts.cache.Answers}}
+			fitTolerance: opts.fitTolerance, onMismatch: opts.onMismatch, cache: opts.answerCache, memo: &cache.Answers}}
 }
 
-func locateOptionsFor(opts *serveOptions, g *globalOptions, releaseRun, runID string) *locateOptions {
-	lo := &locateOptions{g: g, graph: stores.Neo4jSpec, releaseRun: releaseRun, communities: opts.communities,
-		resolution: opts.resolution, runID: runID, plotValue: "posterior", communityCache: opts.cache, forecastTrials: opts.forecastTrials,
-		sourceMass: opts.sourceMass}
-	if opts.page != nil {
-		lo.plot = opts.page.picturePath(runID) // the operator's page shows it
+// checkServeLocate checks the localisation of every slot and makes its
+// spec: on the slot's release run, whose record each slot reads.
+func checkServeLocate(lo *locateOptions) (*job.LocateSpec, error) {
+	if err := checkForecastTrials(lo.forecastTrials); err != nil {
+		return nil, err
 	}
-	return lo
+	in := &locateInputs{isDB: true}
+	in.commKind, in.commArg = stores.ParseCommunities(lo.communities)
+	if err := checkCommunities(lo, in); err != nil {
+		return nil, err
+	}
+	spec := locateSpec(lo, in, "")
+	if err := spec.Check(); err != nil {
+		return nil, err
+	}
+	return &spec, nil
 }
 
 // serveHealth is /healthz's verdict (service.Health): the database probed

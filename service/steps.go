@@ -1,0 +1,208 @@
+package service
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/stores"
+)
+
+// Steps are a slot's steps as specs, and the stores they run against,
+// opened once for the life of the service. Each step copies its spec,
+// names it with the step's run id and epoch, plans it against the stores
+// (with the step's logger) and executes the plan: the release, then the
+// localisation on that release, or the private answer alone.
+type Steps struct {
+	Stores *stores.Stores
+	// Release is the slot's release; its RunID and Epoch are the step's.
+	Release job.ReleaseSpec
+	// Locate, when not nil, locates on the slot's release (or on the
+	// scope's last release when the release was refused).
+	Locate *job.LocateSpec
+	// Answer, when not nil, is the slot's only step: the private answer.
+	Answer *job.AnswerSpec
+	// Values is the raw readings' CSV file, read again at every slot, with
+	// its Header ("": the configured value property is read with the
+	// graph).
+	Values string
+	Header csvin.Header
+	// Communities are those of the localisation and of the answer.
+	Communities stores.Communities
+	// Progress returns the progress callback of a step ("Δ2",
+	// "write-back"); nil: none.
+	Progress func(step string) func(done, total int)
+	// Observer is told what the slots located and answered (nil: nobody).
+	Observer Observer
+}
+
+// Observer is told the outcome of the slots' steps: the operator's page.
+type Observer interface {
+	// Draw draws a localisation's picture before its results are
+	// published, and names it in sum.Plot.
+	Draw(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error
+	// Located is told a localisation of releaseRun that succeeded.
+	Located(epoch, releaseRun string, sum *job.LocateSummary)
+	// Answered is told every private answer, or why there was none.
+	Answered(epoch, runID string, sum *job.AnswerSummary, err error)
+}
+
+// Slot returns s running these steps: the private answer alone, or the
+// release and (with Locate) the localisation. Scope and NewRunID are set
+// from the steps.
+func (st *Steps) Slot(s Slot) *Slot {
+	s.NewRunID = stores.NewRunID
+	if st.Answer != nil {
+		s.Scope, s.Answer = st.Answer.Scope, st.answer
+		return &s
+	}
+	s.Scope, s.Release, s.LastRelease = st.Release.Scope, st.release, st.lastRelease
+	if st.Locate != nil {
+		s.Locate = st.locate
+	}
+	return &s
+}
+
+// env is a step's job environment on stores: its logger, the progress
+// and one bookkeeping deadline for all it does after its work.
+func (st *Steps) env(s *stores.Stores, step Step, after *afterStep) job.Env {
+	return s.Env(job.Env{Logger: step.Logger, Progress: st.Progress, Bookkeeping: after.Context}, true)
+}
+
+// readings reads the raw readings' file (nil without one).
+func (st *Steps) readings() (map[string]float64, error) {
+	if st.Values == "" {
+		return nil, nil
+	}
+	return stores.ReadReadings(nil, st.Values, st.Header)
+}
+
+// release plans and executes the slot's release.
+func (st *Steps) release(ctx context.Context, step Step) (*job.ReleaseSummary, error) {
+	after := &afterStep{parent: ctx}
+	defer after.Close()
+	readings, err := st.readings()
+	if err != nil {
+		return nil, err
+	}
+	spec := st.Release
+	spec.RunID, spec.Epoch = step.RunID, step.Epoch
+	s := st.Stores.WithLogger(step.Logger)
+	env := st.env(s, step, after)
+	env.Load = func(ctx context.Context) (*job.Input, error) {
+		return s.ReleaseInput(ctx, spec.Graph, spec.Projection.ValueProperty, readings)
+	}
+	plan, err := job.PlanRelease(ctx, spec, env)
+	switch {
+	case plan == nil:
+		return nil, err
+	case err != nil: // the plan's summary says what was refused
+		return plan.Summary, err
+	}
+	return job.Execute(ctx, plan)
+}
+
+// lastRelease returns the run id of the scope's newest succeeded
+// release, or "" (logged) when there is none.
+func (st *Steps) lastRelease(ctx context.Context, step Step) (string, error) {
+	return st.Stores.WithLogger(step.Logger).LastRelease(ctx)
+}
+
+// locate plans and executes the localisation on releaseRun.
+func (st *Steps) locate(ctx context.Context, step Step, releaseRun string) (*job.LocateSummary, error) {
+	after := &afterStep{parent: ctx}
+	defer after.Close()
+	s, err := st.Stores.WithLogger(step.Logger).WithRelease(ctx, releaseRun)
+	if err != nil {
+		return nil, err
+	}
+	spec := *st.Locate
+	spec.RunID = step.RunID
+	spec.Projection, spec.Release, spec.ReleaseDigest, spec.ReleaseHint = s.Projection, s.Release, s.ReleaseDigest, s.ReleaseHint()
+	env := st.env(s, step, after)
+	env.LoadReleased = func(ctx context.Context, prop string) (*job.Input, error) {
+		return s.LocateInput(ctx, spec.Graph, st.Communities, prop)
+	}
+	if st.Observer != nil {
+		env.Output = st.Observer.Draw
+	}
+	plan, err := job.PlanLocate(ctx, spec, env)
+	if err != nil {
+		return nil, err
+	}
+	sum, err := job.ExecuteLocate(ctx, plan)
+	if err != nil {
+		return nil, err
+	}
+	if st.Observer != nil {
+		st.Observer.Located(step.Epoch, releaseRun, sum)
+	}
+	return sum, nil
+}
+
+// answer plans and executes the slot's private answer, and tells the
+// observer how it ended.
+func (st *Steps) answer(ctx context.Context, step Step) (*job.AnswerSummary, error) {
+	sum, err := st.planAnswer(ctx, step)
+	if st.Observer != nil {
+		st.Observer.Answered(step.Epoch, step.RunID, sum, err)
+	}
+	return sum, err
+}
+
+func (st *Steps) planAnswer(ctx context.Context, step Step) (*job.AnswerSummary, error) {
+	after := &afterStep{parent: ctx}
+	defer after.Close()
+	spec := *st.Answer
+	spec.RunID, spec.Epoch = step.RunID, step.Epoch
+	s := st.Stores.WithLogger(step.Logger)
+	env := st.env(s, step, after)
+	var readings func() (map[string]float64, error)
+	if st.Values != "" {
+		readings = st.readings
+	}
+	env.Load = func(ctx context.Context) (*job.Input, error) {
+		return s.AnswerInput(ctx, spec.Graph, st.Communities, readings)
+	}
+	plan, err := job.PlanAnswer(ctx, spec, env)
+	if err != nil {
+		return nil, err
+	}
+	return job.ExecuteAnswer(ctx, plan)
+}
+
+// bookkeepingTimeout bounds all a step does against Neo4j after its work
+// ended or failed — recording the failure, reading the budget left —
+// together, so that a step against a dead or stalled server ends within
+// its configured timeouts plus this.
+const bookkeepingTimeout = 5 * time.Second
+
+// afterStep is a step's one bookkeeping deadline, started the first time
+// it is asked for (when the step's work ended) and shared by every
+// deferred step.
+type afterStep struct {
+	parent context.Context
+	once   sync.Once
+	ctx    context.Context
+	cancel context.CancelFunc
+}
+
+// Context is the bookkeeping context: not cancelled with the step (a
+// failure is recorded after a signal too), ending bookkeepingTimeout
+// after the first call.
+func (a *afterStep) Context() context.Context {
+	a.once.Do(func() {
+		a.ctx, a.cancel = context.WithTimeout(context.WithoutCancel(a.parent), bookkeepingTimeout)
+	})
+	return a.ctx
+}
+
+// Close releases the deadline's timer.
+func (a *afterStep) Close() {
+	if a.cancel != nil {
+		a.cancel()
+	}
+}
