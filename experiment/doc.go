@@ -5,7 +5,7 @@
 // the sources and scoring the result (EMD on the line; right community
 // and exact node on a graph).
 //
-// The graph experiment is the forecast's simulation (forecast.RunGraph);
+// The graph experiment is the forecast's simulation (forecast.Simulate);
 // this package holds what only the paper needs: the line experiment, the
 // sensitivity sweep and the summaries of several graph experiments.
 //

@@ -30,10 +30,10 @@ type GraphSummary struct {
 	ExactNodeChance float64     `json:"exactNodeChance"`
 }
 
-// Summarise collects results of RunGraph on one graph. Rates over
+// Summarise collects results of Simulate on one graph. Rates over
 // several sources per trial are fractions; their successes are rounded to
 // whole trials for the interval.
-func Summarise(results []*forecast.GraphResult) GraphSummary {
+func Summarise(results []*forecast.SimulationResult) GraphSummary {
 	var s GraphSummary
 	for _, r := range results {
 		n := float64(r.Trials)

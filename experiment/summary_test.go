@@ -7,7 +7,7 @@ import (
 )
 
 func TestSummarise(t *testing.T) {
-	rs := []*forecast.GraphResult{
+	rs := []*forecast.SimulationResult{
 		{Trials: 100, Epsilon: 1, Tau: 2, CommunityAccuracy: 0.6, ExactNodeRate: 0.01, Communities: 2, Nodes: 500},
 		{Trials: 100, Epsilon: 4, Tau: 2, CommunityAccuracy: 0.9, ExactNodeRate: 0.05, Communities: 2, Nodes: 500},
 	}

@@ -13,14 +13,14 @@ import (
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
-// Answer simulates the private-answer mode: the operator holds the
+// AnswerSimulation simulates the private-answer mode: the operator holds the
 // readings y = exp(−τL)e_s (+ sensor noise of SensorSigma, default none),
 // recovers the source ŝ with Estimator, and publishes one community drawn
 // from the answer mechanism calibrated to (Epsilon, Alpha)
 // (privacy.CalibrateAnswer). An analyst who sees the answer o forms the
 // posterior P(c | o) over communities from the public mechanism.
-type Answer struct {
-	Graph     *Graph // the graph, partition, τ, trials, seed, estimator (its ε, δ, σ and Mechanism are ignored)
+type AnswerSimulation struct {
+	Graph     *Simulation // the graph, partition, τ, trials, seed, estimator (its ε, δ, σ and Mechanism are ignored)
 	Epsilon   float64
 	Alpha     float64 // default 1
 	Cap       int     // distance cap; 0 chooses (privacy.CalibrateAnswer)
@@ -35,24 +35,24 @@ type Answer struct {
 	Draws int
 }
 
-// AnswerResult summarises an answer experiment. CommunityAccuracy is the
+// AnswerSimulationResult summarises an answer experiment. CommunityAccuracy is the
 // mean over trials of P(published = the source's community | ŝ), exact
 // for the mechanism (only the source and the recovery are simulated);
 // RecoveryRate the share of trials whose recovered source lies in the
 // source's community; In90Rate the share of trials whose true community is
 // in the analyst's 90% set for a sampled answer, In90Size that set's mean
 // size.
-type AnswerResult struct {
+type AnswerSimulationResult struct {
 	Trials            int                       `json:"trials"`
 	Nodes             int                       `json:"nodeCount"`
 	Communities       int                       `json:"communityCount"`
-	LargestShare      float64                   `json:"largestShare"` // as GraphResult's
+	LargestShare      float64                   `json:"largestShare"` // as SimulationResult's
 	Tau               float64                   `json:"tau"`
 	Calibration       privacy.AnswerCalibration `json:"calibration"`
 	CommunityAccuracy float64                   `json:"communityAccuracy"`
 	RecoveryRate      float64                   `json:"recoveryRate"`
 	// RealizedRate is the share of sampled answers that were right (the
-	// rate an observer of these answers would count; Answer.Draws per
+	// rate an observer of these answers would count; AnswerSimulation.Draws per
 	// trial, the first of which the 90% set is read for).
 	RealizedRate float64                    `json:"realizedRate"`
 	In90Rate     float64                    `json:"in90Rate"`
@@ -65,10 +65,10 @@ type AnswerResult struct {
 }
 
 // Geometry returns the community geometry the experiment used.
-func (r *AnswerResult) Geometry() *privacy.CommunityGeometry { return r.geometry }
+func (r *AnswerSimulationResult) Geometry() *privacy.CommunityGeometry { return r.geometry }
 
-// RunAnswer runs an Answer experiment.
-func RunAnswer(ctx context.Context, a Answer) (*AnswerResult, error) {
+// SimulateAnswer runs an AnswerSimulation.
+func SimulateAnswer(ctx context.Context, a AnswerSimulation) (*AnswerSimulationResult, error) {
 	rs, err := a.recover(ctx)
 	if err != nil {
 		return nil, err
@@ -76,14 +76,14 @@ func RunAnswer(ctx context.Context, a Answer) (*AnswerResult, error) {
 	return rs.score(ctx, a.Epsilon, a.Alpha, a.Cap, a.Calibrate)
 }
 
-// AnswerSweep runs an Answer experiment at every ε, simulating the
+// AnswerSweep runs an AnswerSimulation at every ε, simulating the
 // sources and their recovery once (they do not depend on ε).
-func AnswerSweep(ctx context.Context, a Answer, epsilons []float64) ([]*AnswerResult, error) {
+func AnswerSweep(ctx context.Context, a AnswerSimulation, epsilons []float64) ([]*AnswerSimulationResult, error) {
 	rs, err := a.recover(ctx)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]*AnswerResult, len(epsilons))
+	out := make([]*AnswerSimulationResult, len(epsilons))
 	for i, eps := range epsilons {
 		if out[i], err = rs.score(ctx, eps, a.Alpha, a.Cap, nil); err != nil {
 			return nil, err
@@ -95,7 +95,7 @@ func AnswerSweep(ctx context.Context, a Answer, epsilons []float64) ([]*AnswerRe
 // recoveredSources are the simulated trials of an answer experiment: the
 // source of each trial and the operator's recovered source.
 type recoveredSources struct {
-	e         *Graph
+	e         *Simulation
 	cg        *privacy.CommunityGeometry
 	k         int
 	estimator string
@@ -104,7 +104,7 @@ type recoveredSources struct {
 }
 
 // recover simulates the trials' sources and the operator's recovery.
-func (a Answer) recover(ctx context.Context) (*recoveredSources, error) {
+func (a AnswerSimulation) recover(ctx context.Context) (*recoveredSources, error) {
 	e := a.Graph
 	if e == nil {
 		return nil, &ParamError{"graph", nil, "is missing"}
@@ -147,7 +147,7 @@ func (a Answer) recover(ctx context.Context) (*recoveredSources, error) {
 	var mu sync.Mutex
 	completed := 0
 	err = trials.Run(ctx, e.Trials, trials.Workers(e.Workers, e.Trials), e.Progress, func(t int) error {
-		mu.Lock() // the time budget, as in RunGraph
+		mu.Lock() // the time budget, as in Simulate
 		over := e.TimeBudget > 0 && completed >= max(e.MinTrials, 1) && time.Since(start) > e.TimeBudget
 		mu.Unlock()
 		if over {
@@ -191,7 +191,7 @@ func (a Answer) recover(ctx context.Context) (*recoveredSources, error) {
 // (AnswerCalibration.Accuracy) as a control variate: the trials only
 // estimate what the recovery errors take off it, so the interval is narrow
 // when the recovery is good.
-func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDist int, fixed *privacy.AnswerCalibration) (*AnswerResult, error) {
+func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDist int, fixed *privacy.AnswerCalibration) (*AnswerSimulationResult, error) {
 	if alpha == 0 {
 		alpha = 1
 	}
@@ -204,7 +204,7 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 	}
 	e, cg := rs.e, rs.cg
 	T := len(rs.src)
-	res := &AnswerResult{Trials: T, Nodes: cg.N(), Communities: rs.k, LargestShare: largestShare(cg.Partition(), rs.k), Tau: e.Tau, Calibration: cal,
+	res := &AnswerSimulationResult{Trials: T, Nodes: cg.N(), Communities: rs.k, LargestShare: largestShare(cg.Partition(), rs.k), Tau: e.Tau, Calibration: cal,
 		Seed: e.Seed, Estimator: rs.estimator, perTrial: make([]float64, T), geometry: cg}
 	var cache posteriorCache
 	diffs := make([]float64, T)

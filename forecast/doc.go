@@ -4,8 +4,8 @@
 // recovered and ranked — and reports how often the source's community
 // comes first (Forecast), against a guess. Package job's forecasts come
 // from here: a release's dry run and its refusal at chance
-// (ForecastVerdict, ForecastAtMass), the verdict on a located release
-// (EstimateMass, Judge), a private answer's (RunAnswer); so do the sweep
+// (PerNode, AtMass), the verdict on a located release
+// (EstimateMass, Judge), a private answer's (SimulateAnswer); so do the sweep
 // over ε (EpsilonSweep) and the bound no mechanism at ε can beat (Ceiling,
 // RoutedCeiling).
 //

@@ -9,9 +9,9 @@ import (
 )
 
 // Private source localisation on the karate club, scored on its factions.
-func ExampleRunGraph() {
+func ExampleSimulate() {
 	g, factions := laplacian.Karate()
-	res, err := forecast.RunGraph(context.Background(), forecast.Graph{
+	res, err := forecast.Simulate(context.Background(), forecast.Simulation{
 		Graph: g, Partition: factions, Tau: 1, Epsilon: 4, Delta: 0.1, Sources: 1, Trials: 100, Seed: 1,
 	})
 	if err != nil {

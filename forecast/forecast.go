@@ -84,8 +84,8 @@ const (
 	ModeAnswer  = "private-answer"
 )
 
-// ForecastOf summarises a per-node experiment as a forecast.
-func ForecastOf(r *GraphResult) Forecast {
+// Of summarises a per-node experiment as a forecast.
+func Of(r *SimulationResult) Forecast {
 	f := Forecast{Mode: ModePerNode, Mechanism: r.Mechanism, Epsilon: r.Epsilon, Delta: r.Delta, Tau: r.Tau,
 		Alpha: r.Alpha, Sigma: r.Sigma, Communities: r.Communities, PriorRate: r.LargestShare, Trials: r.Trials, Seed: r.Seed,
 		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size,
@@ -96,8 +96,8 @@ func ForecastOf(r *GraphResult) Forecast {
 	return f
 }
 
-// ForecastOfAnswer summarises a private-answer experiment as a forecast.
-func ForecastOfAnswer(r *AnswerResult) Forecast {
+// OfAnswer summarises a private-answer experiment as a forecast.
+func OfAnswer(r *AnswerSimulationResult) Forecast {
 	c := r.Calibration
 	f := Forecast{Mode: ModeAnswer, Mechanism: c.Mechanism, Epsilon: c.Epsilon, Tau: r.Tau, Alpha: c.Alpha,
 		Communities: r.Communities, PriorRate: r.LargestShare, Trials: r.Trials, Seed: r.Seed,

@@ -19,11 +19,11 @@ func forecastAt(t *testing.T, spec string, trials int) func(sigma float64) Forec
 		t.Fatal(err)
 	}
 	return func(sigma float64) Forecast {
-		r, err := RunGraph(context.Background(), Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: trials, Seed: 3})
+		r, err := Simulate(context.Background(), Simulation{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: trials, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return ForecastOf(r)
+		return Of(r)
 	}
 }
 
@@ -76,14 +76,14 @@ func TestAnswerForecastMatchesRealized(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, eps := range []float64{0.5, 2, 4} {
-		e := Graph{Graph: g, Partition: part, Tau: 1, Trials: 100, Seed: 1}
-		f, err := RunAnswer(context.Background(), Answer{Graph: &e, Epsilon: eps})
+		e := Simulation{Graph: g, Partition: part, Tau: 1, Trials: 100, Seed: 1}
+		f, err := SimulateAnswer(context.Background(), AnswerSimulation{Graph: &e, Epsilon: eps})
 		if err != nil {
 			t.Fatal(err)
 		}
 		m := e
 		m.Trials, m.Seed = 2000, 99
-		r, err := RunAnswer(context.Background(), Answer{Graph: &m, Epsilon: eps})
+		r, err := SimulateAnswer(context.Background(), AnswerSimulation{Graph: &m, Epsilon: eps})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestPlanTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := Graph{Graph: g, Partition: part, Tau: 1, Delta: 1e-6, Trials: 60, Seed: 2}
+	e := Simulation{Graph: g, Partition: part, Tau: 1, Delta: 1e-6, Trials: 60, Seed: 2}
 	res, err := SweepEpsilons(context.Background(), EpsilonSweep{Graph: e, Epsilons: []float64{1}, Modes: []string{ModeAnswer}, Target: 0.8})
 	if err != nil {
 		t.Fatal(err)
@@ -161,8 +161,8 @@ func TestPlanTarget(t *testing.T) {
 		i++
 	}
 	if i > 0 {
-		a := Answer{Graph: &e, Epsilon: grid[i-1]}
-		r, err := RunAnswer(context.Background(), a)
+		a := AnswerSimulation{Graph: &e, Epsilon: grid[i-1]}
+		r, err := SimulateAnswer(context.Background(), a)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -180,16 +180,16 @@ func TestForecastTimeBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	const workers, minTrials = 2, 5
-	e := Graph{Graph: g, Partition: part, Tau: 1, Sigma: 0.01, Trials: 200, Seed: 3, Workers: workers,
+	e := Simulation{Graph: g, Partition: part, Tau: 1, Sigma: 0.01, Trials: 200, Seed: 3, Workers: workers,
 		TimeBudget: time.Nanosecond, MinTrials: minTrials}
-	r, err := RunGraph(context.Background(), e)
+	r, err := Simulate(context.Background(), e)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Trials < minTrials || r.Trials > minTrials+workers {
 		t.Fatalf("%d trials ran, want %d…%d", r.Trials, minTrials, minTrials+workers)
 	}
-	a, err := RunAnswer(context.Background(), Answer{Graph: &e, Epsilon: 1})
+	a, err := SimulateAnswer(context.Background(), AnswerSimulation{Graph: &e, Epsilon: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,9 +208,9 @@ func TestAnswerRealizedDraws(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := Graph{Graph: g, Partition: part, Tau: 1, Trials: 200, Seed: 5}
+	e := Simulation{Graph: g, Partition: part, Tau: 1, Trials: 200, Seed: 5}
 	for _, draws := range []int{1, 400} {
-		r, err := RunAnswer(context.Background(), Answer{Graph: &e, Epsilon: 1, Draws: draws})
+		r, err := SimulateAnswer(context.Background(), AnswerSimulation{Graph: &e, Epsilon: 1, Draws: draws})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -39,11 +39,11 @@ func positive(name string, v float64) error {
 	return nil
 }
 
-// Graph plants unit sources at uniformly random nodes, releases
+// Simulation plants unit sources at uniformly random nodes, releases
 // ỹ = exp(−τL) f0 + N(0, σ²I) with σ calibrated to Δ2 (the analytic
 // Gaussian), recovers with the estimator and scores the result against a
 // partition.
-type Graph struct {
+type Simulation struct {
 	Graph *laplacian.Graph
 	// Partition scores the community answers (planted blocks, detected or
 	// given communities); nil means Leiden at resolution 1 with Seed.
@@ -66,7 +66,7 @@ type Graph struct {
 	Sensitivity *sensitivity.Result
 	// TimeBudget, when > 0, stops starting trials after this long once
 	// MinTrials have finished; the result then covers the trials that ran
-	// (GraphResult.Trials) and its intervals widen accordingly.
+	// (SimulationResult.Trials) and its intervals widen accordingly.
 	TimeBudget time.Duration
 	MinTrials  int
 	Sources    int // sources per trial, at distinct nodes (default 1)
@@ -82,7 +82,7 @@ type Graph struct {
 	Progress func(done, total int)
 }
 
-// GraphResult summarises a graph experiment.
+// SimulationResult summarises a graph experiment.
 //
 // CommunityAccuracy: with k distinct true source communities, the fraction
 // of them among the k top-ranked communities of the report, averaged over
@@ -96,7 +96,7 @@ type Graph struct {
 // left EMDMean is NaN, null in JSON). TrueShareMean is the mean share the
 // report gives the true source communities (a calibration check for
 // posteriors).
-type GraphResult struct {
+type SimulationResult struct {
 	Trials      int    `json:"trials"`
 	Estimator   string `json:"estimator"`
 	Nodes       int    `json:"nodeCount"`
@@ -139,11 +139,11 @@ type GraphResult struct {
 	Graph           string `json:"graph,omitempty"`
 	CommunitySource string `json:"communitySource,omitempty"`
 	// Example is trial 0's report and true source communities, for plots.
-	Example *GraphTrace `json:"-"`
+	Example *Trace `json:"-"`
 }
 
-// GraphTrace is one trial on a graph.
-type GraphTrace struct {
+// Trace is one trial on a graph.
+type Trace struct {
 	Report      *community.Report
 	Sources     []int
 	SourceComms []int
@@ -153,9 +153,9 @@ type GraphTrace struct {
 	Weights   []float64
 }
 
-// RunGraph runs a Graph. One eigendecomposition of L serves
+// Simulate runs a Simulation. One eigendecomposition of L serves
 // every trial.
-func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
+func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 	est, err := e.check()
 	if err != nil {
 		return nil, err
@@ -165,7 +165,7 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	res := &GraphResult{
+	res := &SimulationResult{
 		Trials: e.Trials, Estimator: est.Name(), Nodes: g.N(), Edges: g.NumEdges(), Communities: k, LargestShare: largestShare(part, k),
 		Tau: e.Tau, Alpha: e.Alpha, Sources: e.Sources, Seed: e.Seed,
 	}
@@ -180,7 +180,7 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 		solve: trials.Solver(model, res.Sigma, e.Sources, est)}
 	scores := make([]graphScore, e.Trials)
 	done := make([]bool, e.Trials)
-	var example *GraphTrace
+	var example *Trace
 	start := time.Now()
 	var mu sync.Mutex
 	completed := 0
@@ -224,7 +224,7 @@ func RunGraph(ctx context.Context, e Graph) (*GraphResult, error) {
 // trialModels returns what every trial shares: the data come from expm's
 // action of exp(−τL); the estimators use recovery's own model, built once
 // for all trials.
-func (e *Graph) trialModels() (expm.Action, *recovery.Model, error) {
+func (e *Simulation) trialModels() (expm.Action, *recovery.Model, error) {
 	act, err := expm.NewAction(e.Graph, e.Tau, expm.Options{Columns: e.Trials})
 	if err != nil {
 		return nil, nil, err
@@ -238,7 +238,7 @@ func (e *Graph) trialModels() (expm.Action, *recovery.Model, error) {
 
 // check validates the experiment and fills in the defaults (one source,
 // α = 1); it returns the estimator.
-func (e *Graph) check() (recovery.Estimator, error) {
+func (e *Simulation) check() (recovery.Estimator, error) {
 	if e.Graph == nil {
 		return nil, &ParamError{"graph", nil, "is missing"}
 	}
@@ -277,7 +277,7 @@ func (e *Graph) check() (recovery.Estimator, error) {
 // communities returns the partition in canonical ids (Leiden when none is
 // given), the communities' names under those ids (nil without names) and
 // their number.
-func (e *Graph) communities() (part []int, names []string, k int, err error) {
+func (e *Simulation) communities() (part []int, names []string, k int, err error) {
 	n := e.Graph.N()
 	part = e.Partition
 	if part == nil {
@@ -317,7 +317,7 @@ func largestShare(part []int, k int) float64 {
 
 // calibrate sets res.Sigma: the given σ, or the one a release with the
 // experiment's ε, δ and mechanism would use (certified Δ2).
-func (e *Graph) calibrate(res *GraphResult) error {
+func (e *Simulation) calibrate(res *SimulationResult) error {
 	if e.Sigma != 0 {
 		if err := positive("sigma", e.Sigma); err != nil {
 			return err
@@ -347,7 +347,7 @@ func (e *Graph) calibrate(res *GraphResult) error {
 
 // graphTrials holds what every trial of a graph experiment shares.
 type graphTrials struct {
-	e     *Graph
+	e     *Simulation
 	part  []int
 	names []string
 	act   expm.Action
@@ -370,7 +370,7 @@ type graphScore struct {
 // run simulates trial t (its own seeded stream): random sources of mass
 // e.SourceMass,
 // readings exp(−τL)f0 plus N(0, σ²) noise, recovery, ranking and scores.
-func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
+func (tr *graphTrials) run(t int) (graphScore, *Trace, error) {
 	e, g := tr.e, tr.e.Graph
 	n := g.N()
 	rng := trials.RNG(e.Seed, t)
@@ -392,7 +392,7 @@ func (tr *graphTrials) run(t int) (graphScore, *GraphTrace, error) {
 	// The posterior rule (locate's verdict without a forecast).
 	flagged := rep.NoiseDominated(n)
 	trueComms := distinctComms(tr.part, src)
-	trace := &GraphTrace{Report: rep, Sources: src, SourceComms: trueComms, Partition: tr.part, Weights: weights}
+	trace := &Trace{Report: rep, Sources: src, SourceComms: trueComms, Partition: tr.part, Weights: weights}
 	if rep.NoSource {
 		return graphScore{none: true, flagged: flagged}, trace, nil
 	}
@@ -459,7 +459,7 @@ func communityScores(rep *community.Report, trueComms []int) (comm, share float6
 
 // summarise averages the trials' scores into res (the EMD over the trials
 // that recovered something).
-func (res *GraphResult) summarise(scores []graphScore) {
+func (res *SimulationResult) summarise(scores []graphScore) {
 	var emds []float64
 	none := 0
 	for _, sc := range scores {
@@ -506,8 +506,8 @@ func distinctComms(part, nodes []int) []int {
 }
 
 // MarshalJSON writes an undefined EMD mean as null.
-func (r *GraphResult) MarshalJSON() ([]byte, error) {
-	type plain GraphResult
+func (r *SimulationResult) MarshalJSON() ([]byte, error) {
+	type plain SimulationResult
 	return json.Marshal(struct {
 		*plain
 		EMDMean *float64 `json:"emdMean"`

@@ -16,8 +16,8 @@ func TestSimulateDeterministic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run := func(w int) *GraphResult {
-		r, err := RunGraph(context.Background(), Graph{
+	run := func(w int) *SimulationResult {
+		r, err := Simulate(context.Background(), Simulation{
 			Graph: g, Partition: planted, Tau: 1, Epsilon: 2, Delta: 0.01, Trials: 30, Seed: 9, Workers: w,
 		})
 		if err != nil {
@@ -39,7 +39,7 @@ func TestRunGraphTinyNoise(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, est := range []string{recovery.NamePosterior, recovery.NameBPDN} {
-		res, err := RunGraph(context.Background(), Graph{
+		res, err := Simulate(context.Background(), Simulation{
 			Graph: g, Partition: planted, Tau: 0.5, Sigma: 1e-4, Trials: 40, Estimator: est, Seed: 1,
 		})
 		if err != nil {
@@ -67,7 +67,7 @@ func TestRunGraphPaperSetting(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := RunGraph(context.Background(), Graph{
+	res, err := Simulate(context.Background(), Simulation{
 		Graph: g, Partition: planted, Tau: 2, Epsilon: 4, Delta: 0.1, Sources: 1, Trials: 200, Seed: 11,
 	})
 	if err != nil {
@@ -94,26 +94,26 @@ func TestRunGraphPaperSetting(t *testing.T) {
 func TestSimulateErrors(t *testing.T) {
 	g, _ := laplacian.Karate()
 	ctx := context.Background()
-	for name, e := range map[string]Graph{
+	for name, e := range map[string]Simulation{
 		"no trials":     {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1},
 		"bad tau":       {Graph: g, Tau: -1, Epsilon: 1, Delta: 0.1, Trials: 1},
 		"many sources":  {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 1, Sources: 35},
 		"bad estimator": {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 1, Estimator: "nope"},
 		"short part":    {Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 1, Partition: []int{0}},
 	} {
-		_, err := RunGraph(ctx, e)
+		_, err := Simulate(ctx, e)
 		var ee *ParamError
 		if !errors.As(err, &ee) {
 			t.Errorf("%s: want *ParamError, got %v", name, err)
 		}
 	}
 	// Invalid privacy parameters are refused by the calibration.
-	if _, err := RunGraph(ctx, Graph{Graph: g, Tau: 1, Epsilon: 0, Delta: 0.1, Trials: 1}); err == nil {
+	if _, err := Simulate(ctx, Simulation{Graph: g, Tau: 1, Epsilon: 0, Delta: 0.1, Trials: 1}); err == nil {
 		t.Error("ε = 0 accepted")
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := RunGraph(cctx, Graph{Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 5}); !errors.Is(err, context.Canceled) {
+	if _, err := Simulate(cctx, Simulation{Graph: g, Tau: 1, Epsilon: 1, Delta: 0.1, Trials: 5}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled context: got %v", err)
 	}
 }
@@ -121,7 +121,7 @@ func TestSimulateErrors(t *testing.T) {
 // An undefined EMD mean (no trial detected a source) is JSON null, and the
 // required keys are present.
 func TestGraphResultJSON(t *testing.T) {
-	b, err := json.Marshal(&GraphResult{EMDMean: math.NaN(), Trials: 3})
+	b, err := json.Marshal(&SimulationResult{EMDMean: math.NaN(), Trials: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func BenchmarkRunGraphPaper(b *testing.B) {
 	for _, est := range []string{recovery.NamePosterior, recovery.NameBPDN} {
 		b.Run(est, func(b *testing.B) {
 			for b.Loop() {
-				if _, err := RunGraph(context.Background(), Graph{
+				if _, err := Simulate(context.Background(), Simulation{
 					Graph: g, Partition: planted, Tau: 2, Epsilon: 4, Delta: 0.1, Trials: 100, Estimator: est, Seed: 1,
 				}); err != nil {
 					b.Fatal(err)
@@ -164,7 +164,7 @@ func TestRunGraphNames(t *testing.T) {
 	for i, f := range faction {
 		swapped[i] = 1 - f
 	}
-	res, err := RunGraph(context.Background(), Graph{
+	res, err := Simulate(context.Background(), Simulation{
 		Graph: g, Partition: swapped, Names: []string{"Officer", "Mr. Hi"}, Tau: 0.5, Sigma: 1e-4, Trials: 1, Seed: 4,
 	})
 	if err != nil {
@@ -194,14 +194,14 @@ func TestRunGraphDisconnected(t *testing.T) {
 	if k, _ := g.Components(); k < 2 {
 		t.Fatalf("fixture: %d component(s), want a disconnected graph", k)
 	}
-	quiet, err := RunGraph(context.Background(), Graph{Graph: g, Partition: planted, Tau: 0.5, Sigma: 1e-4, Trials: 20, Seed: 1})
+	quiet, err := Simulate(context.Background(), Simulation{Graph: g, Partition: planted, Tau: 0.5, Sigma: 1e-4, Trials: 20, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !(quiet.EMDMean >= 0 && quiet.EMDMean < 0.5) || quiet.CommunityAccuracy < 0.99 {
 		t.Errorf("tiny noise: EMD mean %v, community accuracy %v; want a defined EMD near 0 and the right community", quiet.EMDMean, quiet.CommunityAccuracy)
 	}
-	loud, err := RunGraph(context.Background(), Graph{Graph: g, Partition: planted, Tau: 0.5, Sigma: 100, Trials: 20, Seed: 1})
+	loud, err := Simulate(context.Background(), Simulation{Graph: g, Partition: planted, Tau: 0.5, Sigma: 100, Trials: 20, Seed: 1})
 	if err != nil {
 		t.Fatalf("noise above the signal on a disconnected graph: %v", err)
 	}

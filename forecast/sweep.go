@@ -13,7 +13,7 @@ import (
 type EpsilonSweep struct {
 	// Graph fixes the graph, partition, τ, δ, α, estimator, trials and
 	// seed; its Sensitivity (Δ2 at τ and α) is required for ModePerNode.
-	Graph Graph
+	Graph Simulation
 	// Epsilons to forecast.
 	Epsilons []float64
 	// Modes among ModePerNode and ModeAnswer (default both).
@@ -124,7 +124,7 @@ func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo map[floa
 	}
 	switch mode {
 	case ModeAnswer:
-		a := Answer{Graph: &e, Alpha: e.Alpha, Geometry: p.Geometry}
+		a := AnswerSimulation{Graph: &e, Alpha: e.Alpha, Geometry: p.Geometry}
 		rs, err := a.recover(ctx)
 		if err != nil {
 			return nil, err
@@ -134,7 +134,7 @@ func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo map[floa
 			if err != nil {
 				return Forecast{}, err
 			}
-			f := ForecastOfAnswer(r)
+			f := OfAnswer(r)
 			f.Delta = e.Delta
 			return f, ceiling(&f, eps)
 		}, nil
@@ -146,7 +146,7 @@ func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo map[floa
 			g := e
 			g.Epsilon, g.Seed = eps, EpsilonSeed(e.Seed, eps)
 			// As locate forecasts: its AtChance is locate's noise verdict.
-			f, err := ForecastVerdict(ctx, g)
+			f, err := PerNode(ctx, g)
 			if err != nil {
 				return Forecast{}, err
 			}

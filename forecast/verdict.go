@@ -8,7 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
-// VerdictRounds bounds the rounds of ForecastVerdict: at most this many
+// VerdictRounds bounds the rounds of PerNode: at most this many
 // times the asked trials are simulated.
 const VerdictRounds = 4
 
@@ -17,7 +17,7 @@ const VerdictRounds = 4
 // err with probability at most 5% either way.
 const zVerdict = 2.2414027276049473
 
-// ForecastVerdict is the per-node forecast that decides locate's noise
+// PerNode is the per-node forecast that decides locate's noise
 // verdict: is a release like this one (e's graph, partition, σ, τ and
 // estimator) right more often than a guess — the better of chance and
 // always naming the largest community (Forecast.Guess)? It simulates
@@ -33,7 +33,7 @@ const zVerdict = 2.2414027276049473
 // The returned forecast pools every round (Trials is their total) and
 // its AtChance is the verdict. e.Partition must be set or is computed
 // once from e.Seed, so every round scores the same communities.
-func ForecastVerdict(ctx context.Context, e Graph) (Forecast, error) {
+func PerNode(ctx context.Context, e Simulation) (Forecast, error) {
 	if e.Partition == nil {
 		part, _, _, err := e.communities()
 		if err != nil {
@@ -46,11 +46,11 @@ func ForecastVerdict(ctx context.Context, e Graph) (Forecast, error) {
 	for r := range VerdictRounds {
 		round := e
 		round.Seed = e.Seed + uint64(r)
-		res, err := RunGraph(ctx, round)
+		res, err := Simulate(ctx, round)
 		if err != nil {
 			return Forecast{}, err
 		}
-		f := ForecastOf(res)
+		f := Of(res)
 		n := float64(f.Trials)
 		right += f.CommunityAccuracy * n
 		in90 += f.In90Rate * n
@@ -128,15 +128,15 @@ func Judge(f *Forecast, m MassEstimate, pValue float64) Verdict {
 	return v
 }
 
-// ForecastAtMass is ForecastVerdict with sources of total mass m.Low
+// AtMass is PerNode with sources of total mass m.Low
 // (split among e.Sources): the forecast a verdict on a release carrying
 // m rests on; nil when m.Low is 0 (nothing to simulate).
-func ForecastAtMass(ctx context.Context, e Graph, m MassEstimate) (*Forecast, error) {
+func AtMass(ctx context.Context, e Simulation, m MassEstimate) (*Forecast, error) {
 	if !(m.Low > 0) {
 		return nil, nil
 	}
 	e.SourceMass = m.Low / float64(max(e.Sources, 1))
-	f, err := ForecastVerdict(ctx, e)
+	f, err := PerNode(ctx, e)
 	if err != nil {
 		return nil, err
 	}
@@ -187,7 +187,7 @@ func MassSeed(seed uint64, m float64) uint64 {
 }
 
 // MassCurve forecasts e at every mass of MassGrid (each as a verdict
-// would, ForecastVerdict, with its own seed: MassSeed) and returns the
+// would, PerNode, with its own seed: MassSeed) and returns the
 // curve and the resolvable mass, the smallest mass from which on every
 // mass of the grid is an answer (0: not even MaxMass). The rate grows with
 // the mass, so an answer below a mass at chance is a simulation's error
@@ -197,7 +197,7 @@ func MassSeed(seed uint64, m float64) uint64 {
 // like the masses around it. Once two masses in a row are answers right
 // ≥ 99% of the time the larger ones are taken to be so too (not
 // simulated).
-func MassCurve(ctx context.Context, e Graph) ([]MassPoint, float64, error) {
+func MassCurve(ctx context.Context, e Simulation) ([]MassPoint, float64, error) {
 	if e.Partition == nil {
 		part, _, _, err := e.communities()
 		if err != nil {
@@ -238,16 +238,16 @@ func MassCurve(ctx context.Context, e Graph) ([]MassPoint, float64, error) {
 func Resolves(resolvable, m float64) bool { return resolvable > 0 && m >= resolvable }
 
 // forecastMassPoint is MassCurve's forecast at mass m (seed MassSeed).
-func forecastMassPoint(ctx context.Context, e Graph, m float64) (*Forecast, error) {
+func forecastMassPoint(ctx context.Context, e Simulation, m float64) (*Forecast, error) {
 	e.Seed = MassSeed(e.Seed, m)
-	return ForecastAtMass(ctx, e, GivenMass(m, ""))
+	return AtMass(ctx, e, GivenMass(m, ""))
 }
 
-// ForecastAtMaxMass is MassCurve's point at MaxMass, simulated alone: the
+// AtMaxMass is MassCurve's point at MaxMass, simulated alone: the
 // rate grows with the mass, so a release at chance there is at chance at
 // every mass of the grid (MassCurve resolves none) — what a release
 // without a stated source mass is refused on (--refuse-at-chance).
-func ForecastAtMaxMass(ctx context.Context, e Graph) (*Forecast, error) {
+func AtMaxMass(ctx context.Context, e Simulation) (*Forecast, error) {
 	return forecastMassPoint(ctx, e, MaxMass)
 }
 

@@ -22,17 +22,17 @@ func TestForecastVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	graph := func(sigma float64, trials int, seed uint64) Graph {
-		return Graph{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: trials, Seed: seed}
+	graph := func(sigma float64, trials int, seed uint64) Simulation {
+		return Simulation{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: trials, Seed: seed}
 	}
-	clear, err := ForecastVerdict(ctx, graph(1e-4, 100, 1))
+	clear, err := PerNode(ctx, graph(1e-4, 100, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if clear.AtChance || clear.Trials != 100 {
 		t.Errorf("σ = 1e-4: at chance %v after %d trials; want an answer after one round", clear.AtChance, clear.Trials)
 	}
-	noisy, err := ForecastVerdict(ctx, graph(100, 100, 1))
+	noisy, err := PerNode(ctx, graph(100, 100, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestForecastVerdict(t *testing.T) {
 	var sigma, rate float64
 	for range 30 {
 		sigma = (lo + hi) / 2
-		r, err := RunGraph(ctx, graph(sigma, 800, 99))
+		r, err := Simulate(ctx, graph(sigma, 800, 99))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,10 +64,10 @@ func TestForecastVerdict(t *testing.T) {
 	}
 	undecided := 0
 	for seed := uint64(10); seed < 18; seed++ {
-		if one, err := RunGraph(ctx, graph(sigma, 100, seed)); err == nil && ForecastOf(one).AtChance {
+		if one, err := Simulate(ctx, graph(sigma, 100, seed)); err == nil && Of(one).AtChance {
 			undecided++
 		}
-		f, err := ForecastVerdict(ctx, graph(sigma, 100, seed))
+		f, err := PerNode(ctx, graph(sigma, 100, seed))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -125,7 +125,7 @@ func TestMassCurveNoFalseResolution(t *testing.T) {
 		t.Fatal(err)
 	}
 	for seed := uint64(1); seed <= 20; seed++ {
-		curve, r, err := MassCurve(context.Background(), Graph{Graph: g, Partition: part, Tau: 1, Epsilon: 1, Delta: 1e-5,
+		curve, r, err := MassCurve(context.Background(), Simulation{Graph: g, Partition: part, Tau: 1, Epsilon: 1, Delta: 1e-5,
 			Sensitivity: &sens, Trials: 200, Seed: seed})
 		if err != nil {
 			t.Fatal(err)

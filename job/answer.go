@@ -259,13 +259,13 @@ func (p *AnswerPlan) forecast(ctx context.Context) error {
 	if s.ForecastTrials <= 0 || p.Model.Geometry.N() != in.Graph.N() {
 		return nil // merged sources: the forecast simulates the graph's own nodes
 	}
-	e := forecast.Graph{Graph: in.Graph, Partition: in.Partition, Tau: s.Tau, Sources: 1, Trials: s.ForecastTrials,
+	e := forecast.Simulation{Graph: in.Graph, Partition: in.Partition, Tau: s.Tau, Sources: 1, Trials: s.ForecastTrials,
 		Estimator: s.Estimator, Seed: s.Seed, Delta: s.Delta}
-	r, err := forecast.RunAnswer(ctx, forecast.Answer{Graph: &e, Geometry: p.Model.Geometry, Calibrate: &p.Calibration})
+	r, err := forecast.SimulateAnswer(ctx, forecast.AnswerSimulation{Graph: &e, Geometry: p.Model.Geometry, Calibrate: &p.Calibration})
 	if err != nil {
 		return err
 	}
-	f := forecast.ForecastOfAnswer(r)
+	f := forecast.OfAnswer(r)
 	p.Forecast = &f
 	return nil
 }

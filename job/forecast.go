@@ -75,22 +75,22 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 	var pn forecast.Forecast
 	if s.SourceMass > 0 {
 		// As locate --source-mass forecasts its verdict.
-		f, err := forecast.ForecastAtMass(ctx, e, forecast.GivenMass(s.SourceMass, string(ParamSourceMass)))
+		f, err := forecast.AtMass(ctx, e, forecast.GivenMass(s.SourceMass, string(ParamSourceMass)))
 		if err != nil {
 			return nil, err
 		}
 		pn = *f
-	} else if pn, err = forecast.ForecastVerdict(ctx, e); err != nil {
+	} else if pn, err = forecast.PerNode(ctx, e); err != nil {
 		return nil, err
 	}
 	pn.Epsilon, pn.Delta = s.Epsilon, s.Delta
 	pn.Ceiling = forecast.Ceiling(graph, part, s.Epsilon, s.Delta)
 	e.Sigma = 0
-	a, err := forecast.RunAnswer(ctx, forecast.Answer{Graph: &e, Epsilon: s.Epsilon, Alpha: s.Alpha})
+	a, err := forecast.SimulateAnswer(ctx, forecast.AnswerSimulation{Graph: &e, Epsilon: s.Epsilon, Alpha: s.Alpha})
 	if err != nil {
 		return nil, err
 	}
-	an := forecast.ForecastOfAnswer(a)
+	an := forecast.OfAnswer(a)
 	an.Delta, an.Ceiling = s.Delta, pn.Ceiling
 	return &Forecasts{PerNode: &pn, Answer: &an}, nil
 }
@@ -100,15 +100,15 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 // release's τ, σ and estimator, in rounds as locate's noise verdict takes
 // them (at most VerdictRounds), 5% of the release's modelled time (at
 // least 2 s) shared among them.
-func (p *ReleasePlan) forecastGraph(graph *laplacian.Graph, sigma, releaseSeconds float64) (forecast.Graph, error) {
+func (p *ReleasePlan) forecastGraph(graph *laplacian.Graph, sigma, releaseSeconds float64) (forecast.Simulation, error) {
 	s := &p.Spec
 	tau, trials := s.Tau+s.Smooth, s.ForecastTrials
 	budget := time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
 	graph, part, err := p.forecastPartition(graph)
 	if err != nil {
-		return forecast.Graph{}, err
+		return forecast.Simulation{}, err
 	}
-	return forecast.Graph{Graph: graph, Partition: part, Tau: tau, Sigma: sigma, Alpha: s.Alpha, Delta: s.Delta, Sources: 1,
+	return forecast.Simulation{Graph: graph, Partition: part, Tau: tau, Sigma: sigma, Alpha: s.Alpha, Delta: s.Delta, Sources: 1,
 		Trials: trials, Estimator: s.Estimator, Seed: s.ForecastSeed, Progress: p.env.progress("forecast trials"),
 		TimeBudget: budget / forecast.VerdictRounds, MinTrials: min(20, trials)}, nil
 }
@@ -243,7 +243,7 @@ func (p *ReleasePlan) refuseAtChance(ctx context.Context, cal privacy.ReleaseCal
 		if err != nil {
 			return err
 		}
-		if top, err = forecast.ForecastAtMaxMass(ctx, e); err != nil {
+		if top, err = forecast.AtMaxMass(ctx, e); err != nil {
 			return err
 		}
 	}

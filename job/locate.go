@@ -258,7 +258,7 @@ type LocateSummary struct {
 	Plot                  string                  `json:"plot,omitempty"`
 	// NoiseDominated: the answer is noise — by the forecast, when one was
 	// made (NoiseBasis "forecast": releases like this one name the right
-	// community no more often than a guess, forecast.ForecastVerdict),
+	// community no more often than a guess, forecast.PerNode),
 	// else by this ranking's posterior against its prior (NoiseBasis
 	// "posterior").
 	// NoiseReason says it in a sentence.
@@ -461,7 +461,7 @@ func judgeRelease(res *graphcloak.LocateResult, f *forecast.Forecast, m forecast
 // located one (same graph, communities, τ, σ and estimator) with sources
 // of its 95% lower bound: how often such a release names the right
 // community, in as many rounds of ForecastTrials as the noise verdict
-// needs (forecast.ForecastAtMass). nil when the mass cannot be told
+// needs (forecast.AtMass). nil when the mass cannot be told
 // from 0. The released values are public; the simulation draws only its
 // own seeded noise.
 func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
@@ -493,9 +493,9 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 		mass = forecast.EstimateMass(model, yc, sigma, lj.Seed)
 	}
 	p.Summary.SourceMass = &mass
-	e := forecast.Graph{Graph: cg, Partition: canonicalPartition(lj.Partition, perm), Tau: lj.Tau, Sigma: sigma, Sources: max(lj.Sources, 1),
+	e := forecast.Simulation{Graph: cg, Partition: canonicalPartition(lj.Partition, perm), Tau: lj.Tau, Sigma: sigma, Sources: max(lj.Sources, 1),
 		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed, Progress: p.env.progress("forecast trials")}
-	f, err := forecast.ForecastAtMass(ctx, e, mass)
+	f, err := forecast.AtMass(ctx, e, mass)
 	if err != nil || f == nil {
 		return nil, err
 	}

@@ -62,13 +62,13 @@ func (p *ReleasePlan) chooseSmooth(ctx context.Context, g *laplacian.Graph) erro
 		if err != nil {
 			return inputError{err}
 		}
-		r, err := forecast.RunGraph(ctx, forecast.Graph{Graph: cg, Partition: part, Tau: s.Tau + smooth, Sigma: cal.Sigma,
+		r, err := forecast.Simulate(ctx, forecast.Simulation{Graph: cg, Partition: part, Tau: s.Tau + smooth, Sigma: cal.Sigma,
 			Alpha: s.Alpha, Delta: s.Delta, Sources: 1, Trials: trials, Estimator: s.Estimator, Seed: s.ForecastSeed,
 			Progress: p.env.progress("smooth auto forecast")})
 		if err != nil {
 			return err
 		}
-		f := forecast.ForecastOf(r)
+		f := forecast.Of(r)
 		sum.SmoothChoices = append(sum.SmoothChoices, SmoothChoice{Smooth: smooth, Delta2: d2.Delta2, Delta2Exact: d2.Exact,
 			Sigma: cal.Sigma, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High})
 		results, cached = append(results, d2), append(cached, fromCache)

@@ -126,18 +126,18 @@ func main() {
 		}
 		// The private answer: recoveries simulated once per τ for every ε.
 		epsList := floats(*epss)
-		base0 := forecast.Graph{Graph: g, Partition: cg.Partition(), Tau: tau, Delta: *delta, Trials: *trials, Seed: *seed}
+		base0 := forecast.Simulation{Graph: g, Partition: cg.Partition(), Tau: tau, Delta: *delta, Trials: *trials, Seed: *seed}
 		t0 := time.Now()
-		answers, err := forecast.AnswerSweep(ctx, forecast.Answer{Graph: &base0, Geometry: cg}, epsList)
+		answers, err := forecast.AnswerSweep(ctx, forecast.AnswerSimulation{Graph: &base0, Geometry: cg}, epsList)
 		if err != nil {
 			log.Fatal(err)
 		}
 		answerMillis := time.Since(t0).Milliseconds() / int64(len(epsList))
-		var measured []*forecast.AnswerResult
+		var measured []*forecast.AnswerSimulationResult
 		if *measureTrials > 0 {
 			m := base0
 			m.Trials, m.Seed = *measureTrials, *seed+1000
-			if measured, err = forecast.AnswerSweep(ctx, forecast.Answer{Graph: &m, Geometry: cg, Draws: *measureDraws}, epsList); err != nil {
+			if measured, err = forecast.AnswerSweep(ctx, forecast.AnswerSimulation{Graph: &m, Geometry: cg, Draws: *measureDraws}, epsList); err != nil {
 				log.Fatal(err)
 			}
 		}
@@ -146,11 +146,11 @@ func main() {
 			base := base0
 			base.Epsilon = eps
 			ar := answers[i]
-			fa := forecast.ForecastOfAnswer(ar)
+			fa := forecast.OfAnswer(ar)
 			fa.Millis = answerMillis
 			r.Answer = &fa
 			if measured != nil {
-				mf := forecast.ForecastOfAnswer(measured[i])
+				mf := forecast.OfAnswer(measured[i])
 				r.MeasuredAnswer = &mf
 			}
 			if sens != nil {
@@ -158,7 +158,7 @@ func main() {
 				pn.Sensitivity = sens
 				t0 = time.Now()
 				// locate's forecast: its AtChance is locate's noise verdict.
-				f, err := forecast.ForecastVerdict(ctx, pn)
+				f, err := forecast.PerNode(ctx, pn)
 				if err != nil {
 					log.Fatal(err)
 				}
@@ -167,11 +167,11 @@ func main() {
 				if *measureTrials > 0 {
 					m := pn
 					m.Trials, m.Seed = *measureTrials, *seed+1000
-					mr, err := forecast.RunGraph(ctx, m)
+					mr, err := forecast.Simulate(ctx, m)
 					if err != nil {
 						log.Fatal(err)
 					}
-					mf := forecast.ForecastOf(mr)
+					mf := forecast.Of(mr)
 					r.MeasuredPerNode = &mf
 				}
 				r.Delta2, r.Exact = sens.Delta2, sens.Exact

@@ -127,15 +127,15 @@ func main() {
 			log.Fatal(err)
 		}
 		sigma := cal.Sigma
-		base := forecast.Graph{Graph: g, Partition: part, Tau: *tau, Sigma: sigma, Trials: *trials, Seed: *seed}
+		base := forecast.Simulation{Graph: g, Partition: part, Tau: *tau, Sigma: sigma, Trials: *trials, Seed: *seed}
 		for mi, mu := range masses {
 			truth := base
 			truth.Trials, truth.SourceMass, truth.Seed = *truthTrials, mu, *seed+1000003
-			tr, err := forecast.RunGraph(ctx, truth)
+			tr, err := forecast.Simulate(ctx, truth)
 			if err != nil {
 				log.Fatal(err)
 			}
-			f := forecast.ForecastOf(tr)
+			f := forecast.Of(tr)
 			c := cell{Graph: *name, Nodes: n, Communities: k, Tau: *tau, Epsilon: eps, Sigma: sigma, Mass: mu,
 				Rate: tr.CommunityAccuracy, Guess: f.Guess(), Releases: *releases}
 			c.Kappa = (c.Rate - c.Guess) / (1 - c.Guess)
@@ -160,7 +160,7 @@ func main() {
 				m := forecast.EstimateMass(model, y, sigma, *seed+uint64(r))
 				fe := base
 				fe.Seed = *seed + 7*uint64(r)
-				fc, err := forecast.ForecastAtMass(ctx, fe, m)
+				fc, err := forecast.AtMass(ctx, fe, m)
 				if err != nil {
 					log.Fatal(err)
 				}

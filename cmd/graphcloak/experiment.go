@@ -300,8 +300,8 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 // runGraphSweep runs the graph experiment at every τ and ε of o (Δ2
 // computed once per τ; a fixed σ runs once per τ).
 func runGraphSweep(ctx context.Context, g *globalOptions, o *graphOptions, graph *laplacian.Graph, part []int, names []string,
-	mech privacy.Mechanism, kind string) ([]*forecast.GraphResult, error) {
-	var results []*forecast.GraphResult
+	mech privacy.Mechanism, kind string) ([]*forecast.SimulationResult, error) {
+	var results []*forecast.SimulationResult
 	epsilons := o.epsilons
 	if o.sigma != 0 {
 		epsilons = []float64{0} // fixed σ: ε does not apply
@@ -318,12 +318,12 @@ func runGraphSweep(ctx context.Context, g *globalOptions, o *graphOptions, graph
 			sens = &s
 		}
 		for _, eps := range epsilons {
-			e := forecast.Graph{
+			e := forecast.Simulation{
 				Graph: graph, Partition: part, Names: names, Tau: tau, Epsilon: eps, Delta: o.delta, Mechanism: mech,
 				Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
 				Seed: o.seed, Workers: o.workers, Progress: g.progress("graph trials"), Sensitivity: sens,
 			}
-			res, err := forecast.RunGraph(ctx, e)
+			res, err := forecast.Simulate(ctx, e)
 			if err != nil {
 				return nil, err
 			}
@@ -335,7 +335,7 @@ func runGraphSweep(ctx context.Context, g *globalOptions, o *graphOptions, graph
 }
 
 // printGraphResult prints one graph experiment as a table.
-func printGraphResult(out io.Writer, graph, kind string, res *forecast.GraphResult) {
+func printGraphResult(out io.Writer, graph, kind string, res *forecast.SimulationResult) {
 	fmt.Fprintf(out, "experiment          graph %s (%d nodes, %d edges)\n", graph, res.Nodes, res.Edges)
 	fmt.Fprintf(out, "communities         %d (%s)\n", res.Communities, kind)
 	fmt.Fprintf(out, "estimator           %s\n", res.Estimator)
@@ -354,7 +354,7 @@ func printGraphResult(out io.Writer, graph, kind string, res *forecast.GraphResu
 	fmt.Fprintf(out, "exact-node rate     %.3f\n", res.ExactNodeRate)
 	fmt.Fprintf(out, "EMD mean            %.4f\n", res.EMDMean)
 	fmt.Fprintf(out, "no-source rate      %.3f\n", res.NoSourceRate)
-	printAtChance(out, forecast.ForecastOf(res))
+	printAtChance(out, forecast.Of(res))
 }
 
 // printAtChance says so when a rate's interval reaches a guess's rate.
@@ -376,15 +376,15 @@ func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions,
 	var fs []forecast.Forecast
 	ceilings := map[float64]float64{} // by ε: the ceiling does not depend on τ
 	for _, tau := range o.taus {
-		e := forecast.Graph{Graph: gr, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
+		e := forecast.Simulation{Graph: gr, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
 			Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
 			Progress: g.progress("graph trials")}
-		rs, err := forecast.AnswerSweep(ctx, forecast.Answer{Graph: &e, Alpha: o.alpha, Cap: o.answerCap}, o.epsilons)
+		rs, err := forecast.AnswerSweep(ctx, forecast.AnswerSimulation{Graph: &e, Alpha: o.alpha, Cap: o.answerCap}, o.epsilons)
 		if err != nil {
 			return err
 		}
 		for _, r := range rs {
-			f := forecast.ForecastOfAnswer(r)
+			f := forecast.OfAnswer(r)
 			f.Delta = o.delta
 			if _, ok := ceilings[f.Epsilon]; !ok {
 				if ceilings[f.Epsilon], err = forecast.RoutedCeiling(ctx, gr, r.Geometry().Partition(), f.Epsilon, o.delta); err != nil {
@@ -402,7 +402,7 @@ func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions,
 	return printForecasts(out, fs)
 }
 
-func plotGraphExample(path string, g *laplacian.Graph, res *forecast.GraphResult) error {
+func plotGraphExample(path string, g *laplacian.Graph, res *forecast.SimulationResult) error {
 	ex := res.Example
 	if ex == nil {
 		return fmt.Errorf("experiment graph: no trial to draw")
@@ -436,12 +436,12 @@ func containsInt(s []int, v int) bool {
 // graphSweep is the JSON of experiment graph with several τ or ε: every
 // experiment and the rates with 95% Wilson intervals.
 type graphSweep struct {
-	Experiments []*forecast.GraphResult `json:"experiments"`
-	Summary     experiment.GraphSummary `json:"summary"`
-	Plot        string                  `json:"plot,omitempty"`
+	Experiments []*forecast.SimulationResult `json:"experiments"`
+	Summary     experiment.GraphSummary      `json:"summary"`
+	Plot        string                       `json:"plot,omitempty"`
 }
 
-func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.GraphResult, out io.Writer) error {
+func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.SimulationResult, out io.Writer) error {
 	sw := graphSweep{Experiments: results, Summary: experiment.Summarise(results)}
 	if o.plot != "" {
 		if err := plotGraphSweep(o.plot, o, sw.Summary, results[0]); err != nil {
@@ -472,7 +472,7 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.Gra
 
 // plotGraphSweep draws the right-community and exact-node rates against ε
 // (one line per τ), or against τ when a single ε was given.
-func plotGraphSweep(path string, o *graphOptions, s experiment.GraphSummary, first *forecast.GraphResult) error {
+func plotGraphSweep(path string, o *graphOptions, s experiment.GraphSummary, first *forecast.SimulationResult) error {
 	byTau := len(o.epsilons) == 1 || o.sigma != 0
 	colours := []color.Color{plotting.Blue, plotting.Red, plotting.Green, color.Black}
 	panel := func(title string, pts []experiment.RatePoint, chance float64, chanceTag string) plotting.RatePanel {

@@ -271,7 +271,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	tau := o.taus[0]
 	rep := &planReport{Graph: o.graph, NodeCount: lg.Graph.N(), Relationships: lg.Graph.NumEdges(), Communities: kind,
 		Tau: tau, Modes: o.modes, Target: o.target}
-	e := forecast.Graph{Graph: lg.Graph, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
+	e := forecast.Simulation{Graph: lg.Graph, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
 		Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
 		Progress: g.progress("plan trials")}
 	if slices.Contains(o.modes, forecast.ModePerNode) {
@@ -309,7 +309,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 
 // planSmoothed adds to res the smoothed per-node releases (release
 // --smooth τ′): the release at τ + τ′, with Δ2 there.
-func planSmoothed(ctx context.Context, g *globalOptions, o *planOptions, e forecast.Graph, res *forecast.EpsilonSweepResult) error {
+func planSmoothed(ctx context.Context, g *globalOptions, o *planOptions, e forecast.Simulation, res *forecast.EpsilonSweepResult) error {
 	tau := e.Tau
 	for _, sm := range o.smooth {
 		if sm == 0 || !slices.Contains(o.modes, forecast.ModePerNode) {
