@@ -1,0 +1,45 @@
+//go:build !purego
+
+package expm
+
+import (
+	"golang.org/x/sys/cpu"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+//go:noescape
+func rows8AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, chunkBytes int, alpha, beta, gam, ck, c0 float64, first int)
+
+// useAVX2: rowsB's full eight-column chunks run in AVX2, which performs
+// the Go path's operations per column in the same order and so gives the
+// same results bit for bit (TestRows8MatchesGo).
+var useAVX2 = cpu.X86.HasAVX2
+
+// rows8 runs the Chebyshev step on rows [lo, hi) and the first chunks·8 of
+// the block's b columns in AVX2, and reports whether it did (false
+// without AVX2: rowsB then runs every column in Go). The assembly checks
+// no index, so every length it relies on is checked here; the graph's own
+// invariants (rowPtr increasing, col in [0, n), weights as long as col)
+// hold by construction.
+func rows8(g *laplacian.Graph, lo, hi int, out, x, z, acc []float64, b, chunks int, alpha, beta, gam, ck, c0 float64) bool {
+	if !useAVX2 || chunks == 0 {
+		return false
+	}
+	rowPtr, col, w := g.CSR()
+	deg := g.Degrees()
+	n := len(rowPtr) - 1
+	if lo < 0 || hi > n || len(deg) < n || chunks*8 > b || len(x) < n*b || len(out) < n*b || len(acc) < n*b ||
+		(z != nil && len(z) < n*b) || (w != nil && len(w) != len(col)) {
+		panic("expm: kernel block of the wrong size")
+	}
+	if lo >= hi {
+		return true
+	}
+	first := 0
+	if c0 != 0 {
+		first = 1
+	}
+	rows8AVX2(out, x, z, acc, rowPtr, col, w, deg, lo, hi, 8*b, 64*chunks, alpha, beta, gam, ck, c0, first)
+	return true
+}
