@@ -84,7 +84,7 @@ func TestImportRules(t *testing.T) {
 		{"forecast", true, forbidden(modulePath + "/experiment"), "the forecasts do not depend on the paper's experiments"},
 		{"job", true, forbidden(modulePath + "/experiment"), "a release forecasts with package forecast, not the paper's experiments"},
 		// Direct imports: job reaches Neo4j only through the Backend it is
-		// given, so its tests run on the in-memory one.
+		// given, so its tests run on the in-memory one (jobtest.Memory).
 		{"job", false, forbidden(modulePath+"/stores", modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "a release's logic takes its backend as an argument"},
 		{"service", false, forbidden(modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "serve's library takes its steps' specs and opened stores as arguments"},
 		{"stores", true, forbidden(modulePath + "/cmd"), "the stores are opened for the command, never by it"},
@@ -101,11 +101,14 @@ func TestImportRules(t *testing.T) {
 	// ledger), so its tests run without a database.
 	storesUsers := map[string]bool{"cmd/graphcloak": true, "service": true}
 	for _, dir := range moduleDirs(t) {
-		if storesUsers[dir] || dir == "stores" {
-			continue
-		}
-		if deps(t, dir, false)[modulePath+"/stores"] {
+		imports := deps(t, dir, false)
+		if !storesUsers[dir] && dir != "stores" && imports[modulePath+"/stores"] {
 			t.Errorf("package %s imports stores: only cmd/graphcloak and service open the stores", dir)
+		}
+		// The in-memory backend is a stand-in for tests: what runs for
+		// real publishes to Neo4j.
+		if imports[modulePath+"/job/jobtest"] {
+			t.Errorf("package %s imports job/jobtest: only tests run against the in-memory backend", dir)
 		}
 	}
 }
@@ -145,7 +148,7 @@ var libraryFlag = regexp.MustCompile(`(^|[^-\w])--[a-z]|(?i)\bexit (code|status)
 // codes; cmd/graphcloak maps parameters to flags (flagnames.go) and kinds
 // to exit codes (exitcodes.go).
 func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
-	for _, dir := range []string{".", "job", "service", "privacy", "sensitivity", "stores", "forecast"} {
+	for _, dir := range []string{".", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)

@@ -1,15 +1,18 @@
-package job
+package job_test
 
 import (
 	"context"
 	"fmt"
 	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/job/jobtest"
 	"testing"
 	"time"
 
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/privacy"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 // answerFixture is one epoch's private answer on the 3×3 grid of
@@ -17,7 +20,7 @@ import (
 // budget is (epsTotal, 10⁻⁵).
 func answerFixture(t *testing.T, epsTotal float64) *fixture {
 	f := newFixture(t)
-	f.mem = NewMemory(func() time.Time { return f.now }, testScope, privacy.Budget{Epsilon: epsTotal, Delta: 1e-5})
+	f.mem = jobtest.NewMemory(func() time.Time { return f.now }, testScope, privacy.Budget{Epsilon: epsTotal, Delta: 1e-5})
 	return f
 }
 

@@ -8,7 +8,7 @@ import (
 )
 
 // Backend is where a release keeps its run records and publishes its
-// values: Neo4j (stores.Neo4j) or, in tests, Memory. Each method is
+// values: Neo4j (stores.Neo4j) or, in tests, jobtest.Memory. Each method is
 // one step against the store that a crash can interrupt; Execute orders
 // them so that every interruption leaves one of the documented states
 // (see State).

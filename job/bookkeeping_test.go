@@ -1,4 +1,4 @@
-package job
+package job_test
 
 import (
 	"context"
@@ -7,15 +7,18 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/job/jobtest"
 	"github.com/graphcloak/graphcloak/privacy"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
-// bookkeepingSpy is a Memory whose runs fail their last step by
+// bookkeepingSpy is a jobtest.Memory whose runs fail their last step by
 // cancelling the run's context (a signal, a server gone), and which
 // notes the context each deferred step — the failure record, the
 // balance — was given.
 type bookkeepingSpy struct {
-	*Memory
+	*jobtest.Memory
 	cancel  context.CancelFunc
 	failCtx context.Context
 	balance []context.Context

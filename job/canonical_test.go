@@ -1,4 +1,4 @@
-package job
+package job_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 // The verdict's simulation does not depend on the order

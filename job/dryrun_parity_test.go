@@ -1,4 +1,4 @@
-package job
+package job_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 // The dry run refuses what the release refuses, with

@@ -1,4 +1,4 @@
-package job
+package job_test
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/privacy"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 // fileLedger creates a file ledger in a fresh directory with testScope

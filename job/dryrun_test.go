@@ -1,9 +1,11 @@
-package job
+package job_test
 
 import (
 	"context"
 	"reflect"
 	"testing"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 // A localisation's dry run is its plan: it takes no step on the store

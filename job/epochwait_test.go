@@ -1,4 +1,4 @@
-package job
+package job_test
 
 import (
 	"context"
@@ -9,7 +9,10 @@ import (
 
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/job/jobtest"
 	"github.com/graphcloak/graphcloak/privacy"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 // holder is a release paused between its charge and storing its values:
@@ -27,11 +30,11 @@ func (f *fixture) chargedHolder(id string) *holder {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	run, err := p.start(ctx)
+	run, err := p.StartStep(ctx)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	rel, err := p.draw(ctx)
+	rel, err := p.DrawStep(ctx)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -42,10 +45,10 @@ func (f *fixture) chargedHolder(id string) *holder {
 }
 
 // publish lets the paused holder go on: store, write, succeed.
-func (h *holder) publish() error { return h.p.publish(context.Background(), h.run, h.rel) }
+func (h *holder) publish() error { return h.p.PublishStep(context.Background(), h.run, h.rel) }
 
 // waiter releases the same epoch as run id with --wait wait; at each of
-// its polls (the fixture's clock moves by pollInterval) it calls poll
+// its polls (the fixture's clock moves by PollInterval) it calls poll
 // with the poll's number, from 1.
 func (f *fixture) waiter(id string, wait time.Duration, poll func(n int)) (*ReleaseSummary, int, error) {
 	ctx := context.Background()
@@ -55,7 +58,7 @@ func (f *fixture) waiter(id string, wait time.Duration, poll func(n int)) (*Rele
 	polls := 0
 	env.Sleep = func(context.Context, time.Duration) error {
 		polls++
-		f.now = f.now.Add(pollInterval)
+		f.now = f.now.Add(PollInterval)
 		if poll != nil {
 			poll(polls)
 		}
@@ -108,10 +111,10 @@ func TestWaitForChargedHolderStoredThenFailed(t *testing.T) {
 	h := f.chargedHolder("r1")
 	sum, _, err := f.waiter("r2", 10*time.Minute, func(n int) {
 		if n == 2 {
-			if _, err := h.p.store(context.Background(), h.run, h.rel); err != nil {
+			if _, err := h.p.StoreStep(context.Background(), h.run, h.rel); err != nil {
 				t.Errorf("holder store: %v", err)
 			}
-			recordFailure(context.Background(), nil, h.run, errors.New("killed after storing"))
+			RecordFailure(context.Background(), nil, h.run, errors.New("killed after storing"))
 		}
 	})
 	if err != nil || !sum.Resumed || sum.RunID != "r1" || f.mem.Charges() != 1 {
@@ -129,7 +132,7 @@ func TestWaitForChargedHolderFailed(t *testing.T) {
 	h := f.chargedHolder("r1")
 	_, polls, err := f.waiter("r2", 10*time.Minute, func(n int) {
 		if n == 2 {
-			recordFailure(context.Background(), nil, h.run, &NotStoredError{errors.New("disk full")})
+			RecordFailure(context.Background(), nil, h.run, &NotStoredError{errors.New("disk full")})
 		}
 	})
 	if errkind.Of(err) != errkind.Charged || !errors.As(err, new(*ChargedError)) || polls < 2 {
@@ -156,7 +159,7 @@ func TestChargedHolderLeaseExpires(t *testing.T) {
 	if errkind.Of(err) != errkind.Charged || !errors.As(err, new(*ChargedError)) {
 		t.Fatalf("waiter: %v (kind %v) after %d polls; want exit 7 once r1's lease expired", err, errkind.Of(err), polls)
 	}
-	if waited := time.Duration(polls) * pollInterval; waited < lease {
+	if waited := time.Duration(polls) * PollInterval; waited < lease {
 		t.Fatalf("waiter gave up after %v, before r1's lease (%v) expired", waited, lease)
 	}
 	herr := h.publish()
@@ -239,7 +242,7 @@ func TestLeaseLostMessage(t *testing.T) {
 	}
 }
 
-// stalledRecord is a Memory whose run record holder is locked by a
+// stalledRecord is a jobtest.Memory whose run record holder is locked by a
 // transaction of the holder's own that never ends (its process paused
 // inside it): a start that must take that record — the holder's lease
 // expired, so starting marks it abandoned — waits for the lock until the
@@ -247,7 +250,7 @@ func TestLeaseLostMessage(t *testing.T) {
 // spends, and fails with *connector.LockWaitError. bounds are the bounds
 // it was given.
 type stalledRecord struct {
-	*Memory
+	*jobtest.Memory
 	f      *fixture
 	holder string
 	bounds []time.Duration

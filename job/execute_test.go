@@ -1,4 +1,4 @@
-package job
+package job_test
 
 import (
 	"context"
@@ -11,8 +11,11 @@ import (
 
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/job/jobtest"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 const (
@@ -21,12 +24,12 @@ const (
 	lease     = time.Minute
 )
 
-// fixture is one epoch's release against a Memory: a 3×3 grid with
+// fixture is one epoch's release against a jobtest.Memory: a 3×3 grid with
 // readings, ε = 1, δ = 1e-6, and a budget of ε = 10, δ = 1e-5.
 type fixture struct {
 	t     *testing.T
 	now   time.Time
-	mem   *Memory
+	mem   *jobtest.Memory
 	graph *laplacian.Graph
 }
 
@@ -36,7 +39,7 @@ func newFixture(t *testing.T) *fixture {
 		t.Fatal(err)
 	}
 	f := &fixture{t: t, now: time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC), graph: g}
-	f.mem = NewMemory(func() time.Time { return f.now }, testScope, privacy.Budget{Epsilon: 10, Delta: 1e-5})
+	f.mem = jobtest.NewMemory(func() time.Time { return f.now }, testScope, privacy.Budget{Epsilon: 10, Delta: 1e-5})
 	return f
 }
 
@@ -57,7 +60,7 @@ func (f *fixture) env() Env {
 			}
 			return &Input{Graph: f.graph, Readings: y}, nil
 		},
-		Sleep: func(context.Context, time.Duration) error { f.now = f.now.Add(pollInterval); return nil }}
+		Sleep: func(context.Context, time.Duration) error { f.now = f.now.Add(PollInterval); return nil }}
 }
 
 // release plans and executes one release run.

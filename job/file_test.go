@@ -1,4 +1,4 @@
-package job
+package job_test
 
 import (
 	"context"
@@ -10,10 +10,12 @@ import (
 
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/privacy"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 // fileRelease plans and executes a release to the file at path (no
-// database: the ledger is the Memory's).
+// database: the ledger is the jobtest.Memory's).
 func (f *fixture) fileRelease(runID, path string) (*ReleaseSummary, error) {
 	s := f.spec(runID)
 	s.Neo4j, s.Out = false, path

@@ -6,7 +6,7 @@
 // steps reading only, so it is refused where the release would be and
 // says the step, balance and ρ of the release) — and Execute carries the plan
 // out against an injected Backend (Neo4j: stores.Neo4j; tests:
-// Memory), ledger, logger, progress and clock. The dry run is the plan
+// jobtest.Memory), ledger, logger, progress and clock. The dry run is the plan
 // printed, so the two cannot drift; the command (release) and the
 // scheduler (serve) call the same two functions. A localisation
 // (LocateSpec → PlanLocate → ExecuteLocate) and a private answer

@@ -1,10 +1,12 @@
-package job
+package job_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/graphcloak/graphcloak/connector"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 // publication is an in-memory model of one release run publishing an

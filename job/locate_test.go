@@ -1,4 +1,4 @@
-package job
+package job_test
 
 import (
 	"context"
@@ -13,6 +13,8 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 var locateProps = LocateProperties{Mass: "mass", Community: "comm", Probability: "prob", Rank: "rank"}
@@ -36,7 +38,7 @@ func (f *fixture) locateSpec(runID string) LocateSpec {
 }
 
 // locateEnv reads graph and, as Neo4j would, the released property from
-// the nodes of the Memory.
+// the nodes of the jobtest.Memory.
 func (f *fixture) locateEnv(graph *laplacian.Graph) Env {
 	return Env{Backend: f.mem, Now: func() time.Time { return f.now },
 		LoadReleased: func(_ context.Context, prop string) (*Input, error) {
@@ -180,28 +182,28 @@ func TestJudgeRelease(t *testing.T) {
 	mass := forecast.MassEstimate{Mass: 90, SE: 10, Low: 70, High: 110}
 
 	r := ranking(false, 0.005)
-	judgeRelease(r, atChance, mass)
+	JudgeRelease(r, atChance, mass)
 	if !r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByForecast || !strings.Contains(r.NoiseReason, "at least 70 units") ||
 		!strings.Contains(r.NoiseReason, "a guess (4.0%)") {
 		t.Errorf("forecast at chance: %+v", r)
 	}
 	r = ranking(true, 0.005)
-	if v := judgeRelease(r, above, mass); r.NoiseDominated || r.NoiseReason != "" || v == nil || !strings.HasPrefix(v.Reason, "answer: evidence of a source (p = 0.005)") {
+	if v := JudgeRelease(r, above, mass); r.NoiseDominated || r.NoiseReason != "" || v == nil || !strings.HasPrefix(v.Reason, "answer: evidence of a source (p = 0.005)") {
 		t.Errorf("forecast above chance: %+v, verdict %+v", r, v)
 	}
 	r = ranking(false, 0.3)
-	judgeRelease(r, above, mass)
+	JudgeRelease(r, above, mass)
 	if !r.NoiseDominated || !strings.Contains(r.NoiseReason, "p = 0.3 > 0.05") {
 		t.Errorf("no evidence: %+v", r)
 	}
 	r = ranking(false, 0.01)
-	judgeRelease(r, nil, forecast.MassEstimate{Mass: 3, SE: 10})
+	JudgeRelease(r, nil, forecast.MassEstimate{Mass: 3, SE: 10})
 	if !r.NoiseDominated || !strings.Contains(r.NoiseReason, "no source mass that can be told from 0") {
 		t.Errorf("no mass: %+v", r)
 	}
 	r = ranking(false, 0.005)
 	r.Report.NoSource = true
-	if v := judgeRelease(r, atChance, mass); v != nil || r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByPosterior {
+	if v := JudgeRelease(r, atChance, mass); v != nil || r.NoiseDominated || r.NoiseBasis != graphcloak.NoiseByPosterior {
 		t.Errorf("no source: %+v", r)
 	}
 }

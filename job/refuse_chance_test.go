@@ -1,4 +1,4 @@
-package job
+package job_test
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/errkind"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 // --refuse-at-chance: a release forecast to name the right community no

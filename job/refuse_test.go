@@ -1,4 +1,4 @@
-package job
+package job_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 // What a release refuses, and with which kind (exit code), before it

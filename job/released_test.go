@@ -1,4 +1,4 @@
-package job
+package job_test
 
 import (
 	"math"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
+
+	. "github.com/graphcloak/graphcloak/job"
 )
 
 // rekeyed is g with every node key prefixed: the same nodes and edges

@@ -1,4 +1,4 @@
-package job
+package jobtest
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -190,7 +191,7 @@ func (m *Memory) FindRelease(_ context.Context, scope, epoch string) (*connector
 	}
 	var found *connector.RunRecord
 	for _, r := range m.runs { // in start order: a later one of the same rank wins
-		if r.Command == "release" && r.Scope == scope && r.Epoch == epoch && (found == nil || Published(r) || !Published(found)) {
+		if r.Command == "release" && r.Scope == scope && r.Epoch == epoch && (found == nil || job.Published(r) || !job.Published(found)) {
 			found = r
 		}
 	}
@@ -227,7 +228,7 @@ func (m *Memory) ClaimOutputs(_ context.Context, runID, _ string, cl connector.C
 // StartRun marks the expired runs of rec's command and scope abandoned
 // (never another scope's), claims the scope and the epoch, and records
 // rec "running".
-func (m *Memory) StartRun(_ context.Context, rec connector.RunRecord, lease time.Duration) (Run, error) {
+func (m *Memory) StartRun(_ context.Context, rec connector.RunRecord, lease time.Duration) (job.Run, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.step("start run"); err != nil {
@@ -246,7 +247,7 @@ func (m *Memory) StartRun(_ context.Context, rec connector.RunRecord, lease time
 		case rec.Command != "release" || r.Command != "release":
 		case r.Scope == rec.Scope && r.Status == connector.StatusRunning:
 			return nil, &connector.ScopeBusyError{Scope: rec.Scope, Holder: r.RunID, Until: r.LeaseExpiresAt}
-		case r.Scope == rec.Scope && r.Epoch == rec.Epoch && Published(r):
+		case r.Scope == rec.Scope && r.Epoch == rec.Epoch && job.Published(r):
 			return nil, &connector.EpochPublishedError{Scope: rec.Scope, Epoch: rec.Epoch}
 		}
 	}
@@ -257,7 +258,7 @@ func (m *Memory) StartRun(_ context.Context, rec connector.RunRecord, lease time
 }
 
 // ResumeRun takes over prev unless it is live, succeeded or superseded.
-func (m *Memory) ResumeRun(_ context.Context, prev *connector.RunRecord, lease time.Duration) (Run, error) {
+func (m *Memory) ResumeRun(_ context.Context, prev *connector.RunRecord, lease time.Duration) (job.Run, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.step("resume run"); err != nil {
@@ -282,7 +283,7 @@ func (m *Memory) ResumeRun(_ context.Context, prev *connector.RunRecord, lease t
 }
 
 // StoreValues stores the run's values.
-func (m *Memory) StoreValues(_ context.Context, run Run, keys []string, grid []int64) error {
+func (m *Memory) StoreValues(_ context.Context, run job.Run, keys []string, grid []int64) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.step("store values"); err != nil {
@@ -298,7 +299,7 @@ func (m *Memory) StoreValues(_ context.Context, run Run, keys []string, grid []i
 }
 
 // LoadValues reads the run's stored values.
-func (m *Memory) LoadValues(_ context.Context, run Run) ([]string, []int64, error) {
+func (m *Memory) LoadValues(_ context.Context, run job.Run) ([]string, []int64, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if err := m.step("load values"); err != nil {
@@ -313,7 +314,7 @@ func (m *Memory) LoadValues(_ context.Context, run Run) ([]string, []int64, erro
 
 // WriteValues writes one node per step, bound to the run; a run whose id
 // a node held before is superseded.
-func (m *Memory) WriteValues(_ context.Context, run Run, keys []string, values []float64, progress func(done, total int)) (connector.WriteStats, error) {
+func (m *Memory) WriteValues(_ context.Context, run job.Run, keys []string, values []float64, progress func(done, total int)) (connector.WriteStats, error) {
 	var st connector.WriteStats
 	rec := run.Record()
 	prop, bind := rec.WriteProperty, connector.RunIDProperty(rec.WriteProperty)
