@@ -165,3 +165,19 @@ func (c *CommunityCache) Leiden(scope string, g *laplacian.Graph, opt community.
 	c.byScope[scope] = &cachedPartition{graph: g, part: part, opt: opt}
 	return part, how, nil
 }
+
+// WriteCommunities writes each node's community id (part, by node index)
+// to property on the graph's nodes in Neo4j, once property is claimed for
+// community ids: it is never written where other outputs are registered.
+func (lg *Graph) WriteCommunities(ctx context.Context, part []int, property string, opt connector.WriteOptions) (connector.WriteStats, error) {
+	rows := make([]connector.NodeProps, len(part))
+	for i, c := range part {
+		rows[i] = connector.NodeProps{Key: lg.Graph.Key(i), Props: map[string]any{property: int64(c)}}
+	}
+	if err := lg.Client.ClaimOutputs(ctx, lg.Projection.Database, "", "communities", connector.Claims{
+		Outputs: map[string]string{property: connector.KindCommunity},
+		Inputs:  connector.InputClaims(lg.Projection)}); err != nil {
+		return connector.WriteStats{}, err
+	}
+	return lg.Client.WriteProperties(ctx, lg.Projection, rows, opt)
+}

@@ -5,9 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"os"
-	"runtime/debug"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -147,15 +144,15 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	keyBytes := int64(0) // generated graphs store no keys
 	switch {
 	case opts.graph == stores.Neo4jSpec:
-		keyBytes = neo4jKeyBytes
+		keyBytes = community.Neo4jKeyBytes
 	case strings.HasPrefix(opts.graph, "file:"):
-		keyBytes = fileKeyBytes
+		keyBytes = community.FileKeyBytes
 	}
-	estimate := estimateCommunities(gr, keyBytes, cfg.Write.Concurrency)
+	estimate := community.PeakBytes(gr, keyBytes, cfg.Write.Concurrency)
 	if opts.estimate {
 		return printEstimate(out, g.output, opts.graph, gr, estimate)
 	}
-	defer holdMemoryTo(estimate)()
+	defer community.HoldMemoryTo(estimate)()
 	start := time.Now()
 	seed := uint64(cfg.Write.RandomSeed)
 	var part []int
@@ -176,7 +173,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	if lg.Pulled != nil {
 		sum.ReadPath, sum.ReadNote = lg.Pulled.Stats.ReadPath, lg.Pulled.Stats.ReadNote
 	}
-	sum.CommunitySizes = communitySizes(part)
+	sum.CommunitySizes = community.Sizes(part)
 	sum.CommunityCount = len(sum.CommunitySizes)
 	return emitCommunities(ctx, opts, csvOut, lg, part, sum, out)
 }
@@ -269,105 +266,16 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 	return nil
 }
 
-// Memory estimate of the communities command (GDS's .estimate): the
-// larger of the load peak and the detection peak, each the live bytes it
-// holds times the heap growth Go's collector allows between collections
-// (gcGrowth, measured: peak RSS over the peak live heap, 1.8–2.0 on LFR
-// and preferential-attachment graphs of 10⁶ and 10⁷ edges with GOGC=100),
-// plus the binary and the runtime. The detection then holds to it
-// (holdMemoryTo).
-//
-//   - load (an edge list file or Neo4j): the edges as read, 16 bytes each
-//     with up to a quarter more of slice growth, the CSR being built (8
-//     bytes an edge, 28 a node, and 12 bytes an edge of links sorted
-//     into buckets of rows) and the keys (neo4jKeyBytes a node from
-//     Neo4j, fileKeyBytes from a file);
-//   - detection: the graph (Graph.Bytes), its keys and Leiden's working
-//     memory (community.LeidenBytes).
-const (
-	gcGrowth      = 1.9
-	processBytes  = 16 << 20 // the binary's resident pages, outside the runtime's count: RssFile 16–17 MiB in /proc/self/status
-	mappedShare   = 0.9      // resident over the runtime's count at the limit: 0.81–0.92 on LFR 10⁷
-	heldFrom      = 64 << 20 // smallest estimate holdMemoryTo holds to
-	neo4jKeyBytes = 80       // a key string and its index entry
-	fileKeyBytes  = 36       // a key string and the reader's table of decimal keys (the index is built only if asked for)
-)
-
-// estimateCommunities returns the estimated peak memory, in bytes, of the
-// communities command on g; keyBytes is the memory of each node's key (0
-// for a generated graph, which stores none).
-func estimateCommunities(g *laplacian.Graph, keyBytes int64, concurrency int) int64 {
-	n, e := int64(g.N()), int64(g.NumEdges())
-	keys := int64(0)
-	load := int64(0)
-	if keyBytes > 0 {
-		keys = keyBytes * n
-		load = 20*e + 8*e + 12*e + 28*n + keys
-	}
-	detect := g.Bytes() + keys + community.LeidenBytes(g.N(), g.NumEdges(), concurrency)
-	return processBytes + int64(gcGrowth*float64(max(load, detect)))
-}
-
-// holdMemoryTo makes the detection keep to its estimate: the collector
-// runs when the runtime's memory reaches a limit (GOMEMLIMIT's soft
-// limit, with GOGC=off) rather than whenever the heap has doubled. Under
-// GOGC=100 the peak was wherever the heap stood when a collection began:
-// LFR at 10⁷ edges peaked anywhere from 560 to 853 MiB between runs of
-// one binary. The limit is the estimate less the memory outside the
-// runtime's count (the binary's text, processBytes), over the share of
-// the runtime's memory that is resident at the limit (mappedShare: the
-// heap at the collections against the peak RSS). Live memory is about
-// half the estimate (gcGrowth), so each collection frees about half.
-// Estimates under heldFrom are left to GOGC: there the process is mostly
-// the binary, and a limit near the runtime's own memory would keep the
-// collector running. GOGC or GOMEMLIMIT in the environment win. restore
-// puts back the settings before.
-func holdMemoryTo(estimate int64) (restore func()) {
-	if estimate < heldFrom || os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	limit := debug.SetMemoryLimit(int64(float64(estimate-processBytes) / mappedShare))
-	percent := debug.SetGCPercent(-1)
-	return func() {
-		debug.SetGCPercent(percent)
-		debug.SetMemoryLimit(limit)
-	}
-}
-
-// communitySizes returns the members per community, largest first.
-func communitySizes(part []int) []int {
-	count := map[int]int{}
-	for _, c := range part {
-		count[c]++
-	}
-	sizes := make([]int, 0, len(count))
-	for _, s := range count {
-		sizes = append(sizes, s)
-	}
-	slices.SortFunc(sizes, func(a, b int) int { return b - a })
-	return sizes
-}
-
 // writeCommunities writes each node's community id to the configured
 // community write property.
 func writeCommunities(ctx context.Context, g *globalOptions, lg *stores.Graph, part []int, sum *communitiesSummary) error {
-	cfg := &g.cfg.Config
-	rows := make([]connector.NodeProps, len(part))
-	for i, c := range part {
-		rows[i] = connector.NodeProps{Key: lg.Graph.Key(i), Props: map[string]any{cfg.Write.CommunityWriteProperty: int64(c)}}
-	}
-	// Community ids only where community ids (or nothing) are registered.
-	if err := lg.Client.ClaimOutputs(ctx, lg.Projection.Database, "", "communities", connector.Claims{
-		Outputs: map[string]string{cfg.Write.CommunityWriteProperty: connector.KindCommunity},
-		Inputs:  connector.InputClaims(lg.Projection)}); err != nil {
-		return err
-	}
-	st, err := lg.Client.WriteProperties(ctx, lg.Projection, rows, connector.WriteOptions{
-		BatchSize: cfg.Write.BatchSize, Concurrency: cfg.Write.Concurrency, Progress: g.progress("write-back")})
+	w := &g.cfg.Write
+	st, err := lg.WriteCommunities(ctx, part, w.CommunityWriteProperty, connector.WriteOptions{
+		BatchSize: w.BatchSize, Concurrency: w.Concurrency, Progress: g.progress("write-back")})
 	if err != nil {
 		return err
 	}
-	sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = cfg.Write.CommunityWriteProperty, st.NodePropertiesWritten, st.WriteMillis
+	sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = w.CommunityWriteProperty, st.NodePropertiesWritten, st.WriteMillis
 	return nil
 }
 
