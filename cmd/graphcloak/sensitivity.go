@@ -154,49 +154,6 @@ func checkSensitivityFlags(g *globalOptions, o *sensitivityOptions, f *pflag.Fla
 	return nil
 }
 
-// sensJSONFloat encodes NaN as null and ±Inf as the strings "+Inf"/"-Inf",
-// which encoding/json cannot represent as numbers.
-type sensJSONFloat float64
-
-func (f sensJSONFloat) MarshalJSON() ([]byte, error) {
-	v := float64(f)
-	switch {
-	case math.IsNaN(v):
-		return []byte("null"), nil
-	case math.IsInf(v, 1):
-		return []byte(`"+Inf"`), nil
-	case math.IsInf(v, -1):
-		return []byte(`"-Inf"`), nil
-	}
-	return []byte(fmt.Sprintf("%v", v)), nil
-}
-
-// sensitivityResult is the command's JSON output.
-type sensitivityResult struct {
-	Delta2    float64 `json:"delta2"`
-	Certified bool    `json:"certified"`
-	Exact     bool    `json:"exact"`
-	Method    string  `json:"method"`
-	Slack     float64 `json:"slack"`
-	// RelativeSlack is slack/Δ2; "exact" needs it ≤ 1e-6.
-	RelativeSlack float64       `json:"relativeSlack"`
-	Nodes         int           `json:"nodeCount"`
-	Edges         int           `json:"relationshipCount"`
-	Components    int           `json:"components"`
-	Edge          []any         `json:"edge"` // maximising pair: node keys (graph) or grid indices j, j+1 (line)
-	Graph         string        `json:"graph,omitempty"`
-	Tau           *float64      `json:"tau"` // the graph's τ, or the line's (the paper's T)
-	Alpha         float64       `json:"alpha"`
-	N             *int          `json:"n,omitempty"`
-	M             *int          `json:"m,omitempty"`
-	Kappa2        sensJSONFloat `json:"kappa2"`
-	Seconds       float64       `json:"seconds"`
-	// Shard: a --shard run's share (delta2 bounds its edges only;
-	// certified and exact are false until merged); Shards: a merge's N.
-	Shard  *sensitivityShardInfo `json:"shard,omitempty"`
-	Shards int                   `json:"shards,omitempty"`
-}
-
 // parseSensitivityMethod maps --method to the dense/sparse choice and the
 // sparse scheme: sparse lets the plan pick the scheme, columns and lanczos
 // force one.
@@ -244,7 +201,7 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 		}
 		return printSensitivityPlan(out, p)
 	}
-	var res sensitivityResult
+	var res sensitivity.Report
 	var err error
 	if o.line {
 		res, err = lineSensitivity(o)
@@ -261,25 +218,22 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 }
 
 // lineSensitivity is sensitivity --line: the paper's 1-D setting.
-func lineSensitivity(o *sensitivityOptions) (sensitivityResult, error) {
+func lineSensitivity(o *sensitivityOptions) (sensitivity.Report, error) {
 	if o.n < 1 {
-		return sensitivityResult{}, inputErrorf("--n must be ≥ 1, got %d", o.n)
+		return sensitivity.Report{}, inputErrorf("--n must be ≥ 1, got %d", o.n)
 	}
 	if o.m < 1 {
-		return sensitivityResult{}, inputErrorf("--m must be ≥ 1, got %d", o.m)
+		return sensitivity.Report{}, inputErrorf("--m must be ≥ 1, got %d", o.m)
 	}
 	if err := checkSensitivityFlag("T", o.T); err != nil {
-		return sensitivityResult{}, err
+		return sensitivity.Report{}, err
 	}
 	start := time.Now()
 	s, err := sensitivity.Line(o.n, o.m, o.T, o.alpha)
 	if err != nil {
-		return sensitivityResult{}, inputError{err}
+		return sensitivity.Report{}, inputError{err}
 	}
-	res := sensitivityResultFrom(s, time.Since(start))
-	if s.Edge[0] >= 0 {
-		res.Edge = []any{s.Edge[0] + 1, s.Edge[1] + 1}
-	}
+	res := sensitivity.NewReport(s, time.Since(start).Seconds(), func(i int) any { return i + 1 })
 	res.N, res.M, res.Tau = &o.n, &o.m, &o.T
 	return res, nil
 }
@@ -314,46 +268,22 @@ func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	return gr, opt, nil
 }
 
-// sensitivityPlanResult is the JSON output of sensitivity --dry-run.
-type sensitivityPlanResult struct {
-	DryRun     bool    `json:"dryRun"`
-	Graph      string  `json:"graph"`
-	Nodes      int     `json:"nodeCount"`
-	Edges      int     `json:"relationshipCount"`
-	Components int     `json:"components"`
-	Tau        float64 `json:"tau"`
-	Alpha      float64 `json:"alpha"`
-	Method     string  `json:"method"` // dense, columns, lanczos, slow-modes or panels
-	// SlowModesFirst: Method is slow-modes (modelled) and the panels
-	// follow when it needs more than 256 modes.
-	SlowModesFirst  bool    `json:"slowModesFirst,omitempty"`
-	SecondsEstimate float64 `json:"secondsEstimate"`
-	// BytesEstimate is the modelled peak resident memory of the run: the
-	// computation's model plus this process's peak so far (binary,
-	// runtime, the loaded graph).
-	BytesEstimate int64   `json:"bytesEstimate"`
-	Seconds       float64 `json:"seconds"` // the dry run's own time
-	// TimeBudgetSeconds echoes --time-budget (absent without one): a run
-	// modelled to take longer stops there with a proven upper bound.
-	TimeBudgetSeconds float64 `json:"timeBudgetSeconds,omitempty"`
-}
-
 // graphSensitivityPlan is sensitivity --graph --dry-run: the method
 // sensitivity.Graph would use and its modelled cost.
-func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivityPlanResult, error) {
+func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivity.PlanReport, error) {
 	gr, opt, err := sensitivityGraph(ctx, g, o)
 	if err != nil {
-		return sensitivityPlanResult{}, err
+		return sensitivity.PlanReport{}, err
 	}
 	start := time.Now()
 	p := sensitivity.ChooseMethod(gr, o.tau, opt)
 	comps, _ := gr.Components()
-	return sensitivityPlanResult{DryRun: true, Graph: o.graph, Nodes: gr.N(), Edges: gr.NumEdges(), Components: comps,
+	return sensitivity.PlanReport{DryRun: true, Graph: o.graph, Nodes: gr.N(), Edges: gr.NumEdges(), Components: comps,
 		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SlowModesFirst: p.SlowModesFirst, SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes + processPeakBytes(),
 		Seconds: time.Since(start).Seconds(), TimeBudgetSeconds: o.timeBudget.Seconds()}, nil
 }
 
-func printSensitivityPlan(out io.Writer, p sensitivityPlanResult) error {
+func printSensitivityPlan(out io.Writer, p sensitivity.PlanReport) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "dry run\tnothing computed\n")
 	fmt.Fprintf(tw, "graph\t%s\n", p.Graph)
@@ -375,10 +305,10 @@ func printSensitivityPlan(out io.Writer, p sensitivityPlanResult) error {
 
 // graphSensitivity is sensitivity --graph: the certified Δ2 of a graph,
 // saved as a certificate with --save.
-func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivityResult, error) {
+func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivity.Report, error) {
 	gr, opt, err := sensitivityGraph(ctx, g, o)
 	if err != nil {
-		return sensitivityResult{}, err
+		return sensitivity.Report{}, err
 	}
 	opt.Status = sensitivityProgress(g)
 	opt.Done = ctx.Done() // the engine stops too, not only this command
@@ -392,7 +322,7 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 		fmt.Fprintln(g.stderr)
 	}
 	if err != nil {
-		return sensitivityResult{}, err
+		return sensitivity.Report{}, err
 	}
 	if o.save != "" {
 		c, err := sensitivity.NewCertificate(gr, s, o.tau, buildVersion().String())
@@ -407,13 +337,10 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 			err = sensitivity.SaveCertificate(o.save, c)
 		}
 		if err != nil {
-			return sensitivityResult{}, inputErrorf("--save: %w", err)
+			return sensitivity.Report{}, inputErrorf("--save: %w", err)
 		}
 	}
-	res := sensitivityResultFrom(s, time.Since(start))
-	if s.Edge[0] >= 0 {
-		res.Edge = []any{gr.Key(s.Edge[0]), gr.Key(s.Edge[1])}
-	}
+	res := sensitivity.NewReport(s, time.Since(start).Seconds(), func(i int) any { return gr.Key(i) })
 	res.Graph = o.graph
 	res.Tau = &o.tau
 	return res, nil
@@ -443,25 +370,7 @@ func graphSensitivityCtx(ctx context.Context, gr *laplacian.Graph, tau, alpha fl
 	}
 }
 
-func sensitivityResultFrom(s sensitivity.Result, d time.Duration) sensitivityResult {
-	return sensitivityResult{
-		Delta2:        s.Delta2,
-		Certified:     s.Certified,
-		Exact:         s.Exact,
-		Method:        s.Method,
-		Slack:         s.Slack,
-		RelativeSlack: relativeSlack(s),
-		Nodes:         s.Nodes,
-		Edges:         s.Edges,
-		Components:    s.Components,
-		Edge:          []any{},
-		Alpha:         s.Alpha,
-		Kappa2:        sensJSONFloat(s.Kappa2),
-		Seconds:       d.Seconds(),
-	}
-}
-
-func printSensitivityTable(out io.Writer, r sensitivityResult) error {
+func printSensitivityTable(out io.Writer, r sensitivity.Report) error {
 	if r.Shard != nil {
 		return printShardTable(out, r)
 	}
@@ -538,11 +447,3 @@ func sensitivityProgress(g *globalOptions) func(sensitivity.Status) {
 }
 
 // softwareVersion is the graphcloak module version recorded in
-
-// relativeSlack is slack/Δ2 (0 when Δ2 is 0).
-func relativeSlack(s sensitivity.Result) float64 {
-	if s.Delta2 > 0 {
-		return s.Slack / s.Delta2
-	}
-	return 0
-}

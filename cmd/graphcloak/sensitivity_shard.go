@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"text/tabwriter"
 	"time"
 
@@ -22,21 +21,6 @@ import (
 // sensitivity merge PART... --save CERT checks that the parts are every
 // shard of one computation exactly once and writes the certificate one
 // process would have written.
-
-// sensitivityShardInfo is a --shard run's share in its JSON output.
-type sensitivityShardInfo struct {
-	Index int `json:"index"`
-	Count int `json:"count"`
-	// Scheme: how the work divides — columns or lanczos (by edges), whole
-	// (a method that is not divided: shard 0 computes it all).
-	Scheme string `json:"scheme"`
-	Empty  bool   `json:"empty,omitempty"` // whole: another shard holds the result
-	// Lower is a proven lower bound on Δ2 of the whole graph; delta2 is
-	// a proven upper bound over this shard's edges only.
-	Lower    float64 `json:"lower"`
-	Complete bool    `json:"complete"` // every edge of the shard settled
-	Save     string  `json:"save"`     // the partial certificate written
-}
 
 // checkShardFlags validates --shard against the other --graph flags.
 func checkShardFlags(o *sensitivityOptions) error {
@@ -56,10 +40,10 @@ func checkShardFlags(o *sensitivityOptions) error {
 }
 
 // graphSensitivityShard is sensitivity --graph --shard i/N --save PART.
-func graphSensitivityShard(ctx context.Context, g *globalOptions, o *sensitivityOptions, gr *laplacian.Graph, opt sensitivity.Options) (sensitivityResult, error) {
+func graphSensitivityShard(ctx context.Context, g *globalOptions, o *sensitivityOptions, gr *laplacian.Graph, opt sensitivity.Options) (sensitivity.Report, error) {
 	index, count, err := sensitivity.ParseShard(o.shard)
 	if err != nil {
-		return sensitivityResult{}, usageErrorf("--shard: %v", err)
+		return sensitivity.Report{}, usageErrorf("--shard: %v", err)
 	}
 	g.logger.Debug("computing a shard of Δ2", "shard", o.shard, "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
 	start := time.Now()
@@ -75,14 +59,14 @@ func graphSensitivityShard(ctx context.Context, g *globalOptions, o *sensitivity
 	var r result
 	select {
 	case <-ctx.Done():
-		return sensitivityResult{}, ctx.Err()
+		return sensitivity.Report{}, ctx.Err()
 	case r = <-ch:
 	}
 	if opt.Status != nil {
 		fmt.Fprintln(g.stderr)
 	}
 	if r.err != nil {
-		return sensitivityResult{}, inputError{r.err}
+		return sensitivity.Report{}, inputError{r.err}
 	}
 	p := r.p
 	c, err := sensitivity.NewPartialCertificate(gr, p, o.tau, buildVersion().String())
@@ -97,21 +81,15 @@ func graphSensitivityShard(ctx context.Context, g *globalOptions, o *sensitivity
 		err = sensitivity.SavePartialCertificate(o.save, c)
 	}
 	if err != nil {
-		return sensitivityResult{}, inputErrorf("--save: %w", err)
+		return sensitivity.Report{}, inputErrorf("--save: %w", err)
 	}
-	res := sensitivityResult{Delta2: p.Delta2, Method: p.Method, Nodes: p.Nodes, Edges: p.Edges, Components: p.Components,
-		Edge: []any{}, Graph: o.graph, Tau: &o.tau, Alpha: p.Alpha, Kappa2: sensJSONFloat(math.NaN()),
-		Seconds: time.Since(start).Seconds(),
-		Shard: &sensitivityShardInfo{Index: index, Count: count, Scheme: p.Scheme, Empty: p.Empty, Lower: p.Lower,
-			Complete: p.Complete, Save: o.save}}
-	if p.Edge[0] >= 0 {
-		res.Edge = []any{gr.Key(p.Edge[0]), gr.Key(p.Edge[1])}
-	}
+	res := sensitivity.NewShardReport(p, index, count, o.save, time.Since(start).Seconds(), func(i int) any { return gr.Key(i) })
+	res.Graph, res.Tau = o.graph, &o.tau
 	return res, nil
 }
 
 // printShardTable is the table form of a --shard run.
-func printShardTable(out io.Writer, r sensitivityResult) error {
+func printShardTable(out io.Writer, r sensitivity.Report) error {
 	s := r.Shard
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintf(tw, "shard\t%d/%d (%s)\n", s.Index, s.Count, s.Scheme)
@@ -205,16 +183,7 @@ func runSensitivityMerge(g *globalOptions, o *sensitivityMergeOptions, files []s
 	if err := sensitivity.SaveCertificate(o.save, c); err != nil {
 		return inputErrorf("--save: %w", err)
 	}
-	tau := c.Tau
-	res := sensitivityResult{Delta2: c.Delta2, Certified: true, Exact: c.Exact, Method: c.Method, Slack: c.Slack,
-		Nodes: c.Graph.Nodes, Edges: c.Graph.Edges, Components: parts[0].Components, Edge: []any{}, Tau: &tau, Alpha: c.Alpha,
-		Kappa2: sensJSONFloat(math.NaN()), Seconds: time.Since(start).Seconds(), Shards: parts[0].Shards}
-	if c.Delta2 > 0 {
-		res.RelativeSlack = c.Slack / c.Delta2
-	}
-	if c.Edge[0] != "" {
-		res.Edge = []any{c.Edge[0], c.Edge[1]}
-	}
+	res := sensitivity.NewMergeReport(c, parts, time.Since(start).Seconds())
 	if g.output == "json" {
 		return printJSON(out, res)
 	}
