@@ -1,22 +1,17 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/csvin"
-	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -110,7 +105,8 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	if p.ValueProperty != "" && (p.ValueProperty == p.NodeKeyProperty) {
 		return inputErrorf("--value-property %q is the node key property: the readings would overwrite the keys", p.ValueProperty)
 	}
-	edges, merged, values, err := readLoadFiles(o)
+	header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
+	files, err := stores.ReadLoadFiles(o.stdin, o.edges, o.values, header)
 	if err != nil {
 		return err
 	}
@@ -126,16 +122,16 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 		return err
 	}
 	defer client.Close(context.WithoutCancel(ctx))
-	st, err := client.Load(ctx, cfg.Neo4j.Database, spec, edges, values)
+	st, err := client.Load(ctx, cfg.Neo4j.Database, spec, files.Edges, files.Values)
 	var ke *connector.LoadKeyError
 	if errors.As(err, &ke) {
-		return inputErrorf("%w%s", err, keyLine(ke.Key, o.edges, o.values))
+		return inputErrorf("%w%s", err, files.KeyLine(ke.Key))
 	}
 	if err != nil {
 		return err
 	}
 	sum := loadSummary{Database: client.Database(), NodeLabel: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0],
-		DuplicateRowsMerged: merged, LoadStats: *st}
+		DuplicateRowsMerged: files.DuplicatesMerged, LoadStats: *st}
 	if o.g.output == "json" {
 		return printJSON(out, sum)
 	}
@@ -157,62 +153,4 @@ func printLoad(out io.Writer, sum *loadSummary, keyProperty, valueProperty strin
 	}
 	fmt.Fprintf(tw, "write\t%d ms\n", st.WriteMillis)
 	return tw.Flush()
-}
-
-// readLoadFiles reads and checks the edge list (by the project's CSV
-// rules, so that what is loaded is what --graph file:EDGES would read) and
-// the readings, which must name nodes of the edge list.
-func readLoadFiles(o *loadOptionsCmd) ([]connector.LoadEdge, int, map[string]float64, error) {
-	header, _ := csvin.ParseHeader(o.g.cfg.Config.Input.Header)
-	var g *laplacian.Graph
-	var err error
-	if o.edges == "-" {
-		g, err = laplacian.ReadCSV(o.stdin, laplacian.Options{Header: header})
-	} else {
-		g, err = laplacian.LoadCSV(o.edges, laplacian.Options{Header: header})
-	}
-	if err != nil {
-		return nil, 0, nil, flagError("--edges", err)
-	}
-	edges := make([]connector.LoadEdge, 0, g.NumEdges())
-	g.ForEachEdge(func(i, j int, w float64) {
-		edges = append(edges, connector.LoadEdge{Source: g.Key(i), Target: g.Key(j), Weight: w})
-	})
-	if o.values == "" {
-		return edges, g.DuplicatesMerged(), nil, nil
-	}
-	values, err := stores.ReadReadings(o.stdin, o.values, header)
-	if err != nil {
-		return nil, 0, nil, err
-	}
-	if _, err := graphcloak.ValuesByKey(g, values); err != nil {
-		return nil, 0, nil, err
-	}
-	return edges, g.DuplicatesMerged(), values, nil
-}
-
-// keyLine names where key first appears in the files (" (line N of
-// FILE)"), or "" (standard input, or not found as a field).
-func keyLine(key string, files ...string) string {
-	for _, name := range files {
-		if name == "" || name == "-" {
-			continue
-		}
-		f, err := os.Open(name)
-		if err != nil {
-			continue
-		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 64<<10), 16<<20)
-		for line := 1; sc.Scan(); line++ {
-			for _, field := range strings.Split(sc.Text(), ",") {
-				if strings.Trim(strings.TrimSpace(field), `"`) == key {
-					f.Close()
-					return fmt.Sprintf(" (line %d of %s)", line, name)
-				}
-			}
-		}
-		f.Close()
-	}
-	return ""
 }

@@ -1,0 +1,92 @@
+package stores
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// LoadFiles are an edge list and its readings, read to be loaded into
+// Neo4j (connector.Client.Load).
+type LoadFiles struct {
+	Edges            []connector.LoadEdge
+	DuplicatesMerged int                // duplicate rows merged into their edge (weights summed)
+	Values           map[string]float64 // readings by node key (nil: none)
+	paths            []string
+}
+
+// ReadLoadFiles reads the edge list at edges and the readings at values
+// ("": none; "-" reads stdin) and checks that the readings name nodes of
+// the edge list. The edge list is read by the project's CSV rules, so
+// that what is loaded is what the graph spec file:EDGES reads.
+func ReadLoadFiles(stdin io.Reader, edges, values string, header csvin.Header) (*LoadFiles, error) {
+	var g *laplacian.Graph
+	var err error
+	if edges == "-" {
+		g, err = laplacian.ReadCSV(stdin, laplacian.Options{Header: header})
+	} else {
+		g, err = laplacian.LoadCSV(edges, laplacian.Options{Header: header})
+	}
+	if err != nil {
+		if errkind.Of(err) == errkind.Internal {
+			return nil, inputErrorf("%s: %w", ParamEdges, err)
+		}
+		return nil, errkind.Errorf("%s: %w", ParamEdges, err)
+	}
+	lf := &LoadFiles{Edges: make([]connector.LoadEdge, 0, g.NumEdges()), DuplicatesMerged: g.DuplicatesMerged(), paths: []string{edges, values}}
+	g.ForEachEdge(func(i, j int, w float64) {
+		lf.Edges = append(lf.Edges, connector.LoadEdge{Source: g.Key(i), Target: g.Key(j), Weight: w})
+	})
+	if values == "" {
+		return lf, nil
+	}
+	if lf.Values, err = ReadReadings(stdin, values, header); err != nil {
+		return nil, err
+	}
+	if _, err := graphcloak.ValuesByKey(g, lf.Values); err != nil {
+		return nil, err
+	}
+	return lf, nil
+}
+
+// KeyLine names where key first appears in the files (" (line N of
+// FILE)"), or "" (standard input, or not found as a field).
+func (lf *LoadFiles) KeyLine(key string) string {
+	for _, name := range lf.paths {
+		if name == "" || name == "-" {
+			continue
+		}
+		if line := firstLineWith(name, key); line > 0 {
+			return fmt.Sprintf(" (line %d of %s)", line, name)
+		}
+	}
+	return ""
+}
+
+// firstLineWith is the first line of the CSV file name with key as a
+// field, or 0.
+func firstLineWith(name, key string) int {
+	f, err := os.Open(name)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 64<<10), 16<<20)
+	for line := 1; sc.Scan(); line++ {
+		for _, field := range strings.Split(sc.Text(), ",") {
+			if strings.Trim(strings.TrimSpace(field), `"`) == key {
+				return line
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,43 @@
+package stores
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/csvin"
+)
+
+func TestReadLoadFiles(t *testing.T) {
+	dir := t.TempDir()
+	edges := filepath.Join(dir, "edges.csv")
+	values := filepath.Join(dir, "values.csv")
+	if err := os.WriteFile(edges, []byte("source,target\na,b\nb,c\nb,a\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(values, []byte("a,1\nb,3\nc,2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	lf, err := ReadLoadFiles(nil, edges, values, csvin.HeaderAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(lf.Edges) != 2 || lf.DuplicatesMerged != 1 || lf.Values["c"] != 2 {
+		t.Errorf("edges %v, merged %d, values %v", lf.Edges, lf.DuplicatesMerged, lf.Values)
+	}
+	if got, want := lf.KeyLine("c"), " (line 3 of "+edges+")"; got != want {
+		t.Errorf("KeyLine(c) = %q, want %q", got, want)
+	}
+	if got := lf.KeyLine("z"); got != "" {
+		t.Errorf("KeyLine(z) = %q, want none", got)
+	}
+	_, err = ReadLoadFiles(nil, filepath.Join(dir, "missing.csv"), "", csvin.HeaderAuto)
+	if err == nil || errkind.Of(err) != errkind.BadInput {
+		t.Fatalf("a missing edge list: %v (kind %v), want bad input", err, errkind.Of(err))
+	}
+	if msg := errkind.Render(err, func(p errkind.Param) string { return "--" + string(p) }); !strings.HasPrefix(msg, "--edges: ") {
+		t.Errorf("the error names %q, want the edges parameter first", msg)
+	}
+}
