@@ -121,7 +121,7 @@ type Privacy struct {
 	RefuseAtChance bool `mapstructure:"refuseAtChance" json:"refuseAtChance"`
 }
 
-// Recovery chooses the estimator.
+// Input says how input files (edge lists, readings) are read.
 type Input struct {
 	// Header says whether the first row of an input CSV file (edge list,
 	// readings) is a header: auto (decided by its column names), yes or no.

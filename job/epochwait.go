@@ -32,7 +32,7 @@ func (e *HolderGoneError) Error() string {
 
 func (e *HolderGoneError) Unwrap() error { return e.Err }
 
-// LeaseLostError is HolderGoneError seen from the holder: this run charged
+// LeaseLostAfterChargeError is HolderGoneError seen from the holder: this run charged
 // the epoch and, before it stored its values, lost its lease — it renewed
 // nothing for its whole lease (its process paused, swapped out or cut off
 // from the database), so another run took it for dead and marked its
@@ -41,19 +41,19 @@ func (e *HolderGoneError) Unwrap() error { return e.Err }
 // values it drew is published, nor ever can be (they were never stored);
 // the charge stands, and no run can publish the epoch any more (the runs
 // of the epoch are refused it: HolderGoneError). Kind charged.
-type LeaseLostError struct {
+type LeaseLostAfterChargeError struct {
 	Epoch string
 	Lost  *connector.LeaseLostError
 }
 
-func (e *LeaseLostError) Error() string { return e.text().Error() }
+func (e *LeaseLostAfterChargeError) Error() string { return e.text().Error() }
 
 // RenderText is its text naming the parameters as name does.
-func (e *LeaseLostError) RenderText(name func(errkind.Param) string) string {
+func (e *LeaseLostAfterChargeError) RenderText(name func(errkind.Param) string) string {
 	return e.text().RenderText(name)
 }
 
-func (e *LeaseLostError) text() errkind.Renderer {
+func (e *LeaseLostAfterChargeError) text() errkind.Renderer {
 	l := e.Lost
 	// The arguments: 1 the lease, 2 the epoch parameter, 3 the run, 4 the
 	// epoch, 5 the record's status, 6 when the lease expired.
@@ -74,8 +74,8 @@ func (e *LeaseLostError) text() errkind.Renderer {
 		ParamLease, ParamEpoch, l.RunID, e.Epoch, l.Status, l.LeaseExpiresAt.UTC().Format(time.RFC3339)).(errkind.Renderer)
 }
 
-func (e *LeaseLostError) Unwrap() error    { return e.Lost }
-func (*LeaseLostError) Kind() errkind.Kind { return errkind.Charged }
+func (e *LeaseLostAfterChargeError) Unwrap() error    { return e.Lost }
+func (*LeaseLostAfterChargeError) Kind() errkind.Kind { return errkind.Charged }
 
 // HolderStalledError: this release waited its whole --wait (Wait) for the
 // run that holds its epoch, Holder, whose lease had expired, and that

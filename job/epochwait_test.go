@@ -166,9 +166,9 @@ func TestChargedHolderLeaseExpires(t *testing.T) {
 	if errkind.Of(herr) != errkind.Charged {
 		t.Fatalf("the holder woke up after being taken for gone and published: %v (kind %v)", herr, errkind.Of(herr))
 	}
-	var lost *LeaseLostError
+	var lost *LeaseLostAfterChargeError
 	if !errors.As(herr, &lost) || lost.Lost.Status != connector.StatusAbandoned || lost.Lost.LeaseExpiresAt.IsZero() {
-		t.Fatalf("the woken holder: %v (%T); want *LeaseLostError, its record abandoned after its lease expired", herr, herr)
+		t.Fatalf("the woken holder: %v (%T); want *LeaseLostAfterChargeError, its record abandoned after its lease expired", herr, herr)
 	}
 	msg := errkind.Render(herr, func(p errkind.Param) string { return "--" + string(p) })
 	for _, want := range []string{"run r1 lost its lease", "taken for dead after its lease expired at " + lost.Lost.LeaseExpiresAt.UTC().Format(time.RFC3339),
@@ -230,7 +230,7 @@ func TestLeaseLostMessage(t *testing.T) {
 		{connector.LeaseLostError{RunID: "r1"}, "its run record is gone"},
 		{connector.LeaseLostError{RunID: "r1", Status: connector.StatusSuperseded}, `its record is "superseded"`},
 	} {
-		msg := errkind.Render(&LeaseLostError{Epoch: "e1", Lost: &tc.lost}, func(p errkind.Param) string { return "--" + string(p) })
+		msg := errkind.Render(&LeaseLostAfterChargeError{Epoch: "e1", Lost: &tc.lost}, func(p errkind.Param) string { return "--" + string(p) })
 		for _, want := range []string{"run r1 lost its lease before storing its values: ", tc.says, `Epoch "e1" stays charged`, "another --epoch"} {
 			if !strings.Contains(msg, want) {
 				t.Errorf("%+v: %q does not say %q", tc.lost, msg, want)

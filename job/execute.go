@@ -273,7 +273,7 @@ func (p *ReleasePlan) draw(ctx context.Context) (*privacy.Released, error) {
 // metadata and the values' digest on the record, the values stored, then
 // written to the nodes bound to the run, succeeded last. A failure before
 // the values are stored leaves a charged epoch that cannot be completed
-// (*ChargedError; *LeaseLostError when the run was taken for dead
+// (*ChargedError; *LeaseLostAfterChargeError when the run was taken for dead
 // meanwhile); after, re-running with the same epoch finishes the write
 // without a new charge.
 func (p *ReleasePlan) publish(ctx context.Context, run Run, rel *privacy.Released) error {
@@ -297,7 +297,7 @@ func (p *ReleasePlan) publish(ctx context.Context, run Run, rel *privacy.Release
 	var notStored *NotStoredError
 	var lost *connector.LeaseLostError
 	if errors.As(err, &notStored) && errors.As(notStored.Err, &lost) {
-		return &LeaseLostError{Epoch: sum.Epoch, Lost: lost} // taken for dead before it stored its values
+		return &LeaseLostAfterChargeError{Epoch: sum.Epoch, Lost: lost} // taken for dead before it stored its values
 	}
 	if errors.As(err, &notStored) {
 		return &ChargedError{Epoch: sum.Epoch, Err: notStored.Err}

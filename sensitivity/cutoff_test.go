@@ -26,9 +26,9 @@ func TestDoneStopsSparseSchemes(t *testing.T) {
 		var once sync.Once
 		var mu sync.Mutex
 		progress, statuses := 0, 0
-		var last Status
+		var last Interim
 		opt := Options{Method: expm.Sparse, Scheme: scheme, Done: done,
-			Status: func(s Status) {
+			Status: func(s Interim) {
 				mu.Lock()
 				defer mu.Unlock()
 				statuses++

@@ -338,7 +338,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 				eta = remainingTime(time.Since(refining), int(refined.Load()), left)
 			}
 			eta = smooth.update(time.Since(start), eta)
-			opt.Status(Status{Edges: g.NumEdges(), EdgesCertified: certified,
+			opt.Status(Interim{Edges: g.NumEdges(), EdgesCertified: certified,
 				Delta2: roundUpDelta(alpha * lanczosUpper(cl, up, done, deepUp) * (1 + 2*roundoffU)), Elapsed: time.Since(start), ETA: eta})
 		}
 	}

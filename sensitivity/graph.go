@@ -70,7 +70,7 @@ type Options struct {
 	// Status, when non-nil, is called with the anytime state of the sparse
 	// path after its bound phase and after every column block (and once by
 	// the dense path when it finishes). It must be cheap.
-	Status func(Status)
+	Status func(Interim)
 	// TimeBudget stops the sparse path's refinement after this long and
 	// returns the certified upper bound reached so far (Exact = false). A
 	// column block running at the deadline is abandoned (and one expected
@@ -143,14 +143,14 @@ const (
 // allow for the Lanczos scheme.
 const lanczosMinSteps = 64
 
-// Status is the anytime state of a Δ2 computation: Delta2 is
+// Interim is the anytime state of a Δ2 computation so far: Delta2 is
 // already a proven upper bound (what a stop now would return), and
 // EdgesCertified counts the edges whose term is settled (computed, or
 // bounded below the best proven lower bound of the maximum). ETA is the
 // scheme's guess of the time left (remainingTime, smoothed by
 // etaSmoother so that it counts down steadily), 0 while it has none;
 // it is never a bound.
-type Status struct {
+type Interim struct {
 	Edges          int
 	EdgesCertified int
 	Delta2         float64

@@ -717,8 +717,8 @@ func TestBlockPicker(t *testing.T) {
 // bound of any unrefined edge — not that of the head of the old order.
 func TestMaxUnrefinedWhileUnsorted(t *testing.T) {
 	g := mustGraph(t, 40, pathEdges(40))
-	var got Status
-	r := newSparseRefiner(g, 0.5, 1, Options{Status: func(st Status) { got = st }}.withDefaults())
+	var got Interim
+	r := newSparseRefiner(g, 0.5, 1, Options{Status: func(st Interim) { got = st }}.withDefaults())
 	r.prepare()
 	r.sorted = false
 	head, other := r.order[0], r.order[len(r.order)-1]

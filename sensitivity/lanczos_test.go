@@ -297,7 +297,7 @@ func TestLanczosSchemeDeepPass(t *testing.T) {
 	base := Result{Certified: true, Alpha: 1, Edge: [2]int{-1, -1}, Nodes: g.N(), Edges: g.NumEdges()}
 	want := oracleDelta(g, expmOracle(g, tau))
 	var anytime []float64
-	s := honestExact(lanczosGraphSensitivity(g, tau, 1, Options{Status: func(st Status) { anytime = append(anytime, st.Delta2) }}, base))
+	s := honestExact(lanczosGraphSensitivity(g, tau, 1, Options{Status: func(st Interim) { anytime = append(anytime, st.Delta2) }}, base))
 	checkBracket(t, "deep pass", s, want, 1e-12)
 	for _, d := range anytime { // every anytime value is a proven bound too
 		if d < want*(1-1e-12) {

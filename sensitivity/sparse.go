@@ -334,7 +334,7 @@ func (r *sparseRefiner) status() {
 	// The work left is a block per columnBlock columns the candidates
 	// need, at the time a block has taken so far.
 	eta := r.eta.update(time.Since(r.start), remainingTime(r.columnTime, r.blocks, (need+columnBlock-1)/columnBlock))
-	r.opt.Status(Status{Edges: len(r.edges), EdgesCertified: certified,
+	r.opt.Status(Interim{Edges: len(r.edges), EdgesCertified: certified,
 		Delta2: roundUpDelta(r.alpha * math.Sqrt(qUp) * (1 + roundoffU)), Elapsed: time.Since(r.start), ETA: eta})
 }
 

@@ -112,9 +112,9 @@ func TestStatusIsAnytimeBound(t *testing.T) {
 	tau := 0.4
 	want := oracleDelta(g, expmOracle(g, tau))
 	for _, scheme := range []Scheme{SchemeColumns, SchemeLanczos} {
-		var last Status
+		var last Interim
 		calls := 0
-		s, err := Graph(g, tau, 1, Options{Method: expm.Sparse, Scheme: scheme, Status: func(st Status) {
+		s, err := Graph(g, tau, 1, Options{Method: expm.Sparse, Scheme: scheme, Status: func(st Interim) {
 			calls++
 			if st.Delta2 < want*(1-1e-12) {
 				t.Errorf("scheme %d: status Δ2 %v below the true value %v", scheme, st.Delta2, want)

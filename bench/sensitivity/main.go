@@ -57,10 +57,10 @@ func main() {
 			}
 		}
 	}()
-	var atFive *sensitivity.Status
+	var atFive *sensitivity.Interim
 	var nextTrace time.Duration
 	start := time.Now()
-	s, err := sensitivity.Graph(g, *tau, 1, sensitivity.Options{TimeBudget: *budget, Status: func(st sensitivity.Status) {
+	s, err := sensitivity.Graph(g, *tau, 1, sensitivity.Options{TimeBudget: *budget, Status: func(st sensitivity.Interim) {
 		if atFive == nil && st.Elapsed >= 5*time.Minute {
 			atFive = &st
 		}

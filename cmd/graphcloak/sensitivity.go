@@ -423,13 +423,13 @@ func printSensitivityTable(out io.Writer, r sensitivity.Report) error {
 
 // sensitivityProgress prints column-block progress when stderr is a
 // terminal, else returns nil.
-func sensitivityProgress(g *globalOptions) func(sensitivity.Status) {
+func sensitivityProgress(g *globalOptions) func(sensitivity.Interim) {
 	f, ok := g.stderr.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}
 	var last time.Time
-	return func(st sensitivity.Status) {
+	return func(st sensitivity.Interim) {
 		if time.Since(last) < 200*time.Millisecond && st.EdgesCertified < st.Edges {
 			return
 		}
@@ -439,7 +439,7 @@ func sensitivityProgress(g *globalOptions) func(sensitivity.Status) {
 		case st.EdgesCertified >= st.Edges:
 			eta = "0s"
 		case st.ETA > 0:
-			eta = "≈ " + st.ETA.Round(time.Second).String() // the scheme's guess (sensitivity.Status)
+			eta = "≈ " + st.ETA.Round(time.Second).String() // the scheme's guess (sensitivity.Interim)
 		}
 		fmt.Fprintf(f, "\rsensitivity: %d/%d edges certified, Δ2 ≤ %.9g, %s elapsed, ETA %s   ",
 			st.EdgesCertified, st.Edges, st.Delta2, st.Elapsed.Round(time.Second), eta)
