@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # How far the private answer is from the best any (ε, δ)-DP mechanism can do,
 # on LFR graphs small enough for the exact linear program (bench/utility/
-# optimum.py): per ε, the exact optimum, the ceiling experiment.RoutedCeiling
+# optimum.py): per ε, the exact optimum, the ceiling forecast.RoutedCeiling
 # proves without solving it (disjoint pairs, stars, routed rows), and the accuracy of the
 # mechanism privacy.CalibrateAnswer picks (exact, not simulated).
 #

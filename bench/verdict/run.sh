@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The verdict table of docs/guarantee.md: how often locate's verdict
-# (experiment.Judge — the evidence test, the source mass the release
+# (forecast.Judge — the evidence test, the source mass the release
 # carries and the forecast at that mass) is wrong on planted releases of
 # known strength, across source masses 0.1–1000 units and ε 0.25–8, on an
 # SBM, an LFR benchmark (networkit, in a venv under OUTDIR) and a random
