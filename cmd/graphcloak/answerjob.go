@@ -131,6 +131,11 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return nil, err
 	}
+	in := &locateInputs{isDB: opts.graph == stores.Neo4jSpec}
+	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
+	if err := checkCommunities(opts, in); err != nil {
+		return nil, err
+	}
 	spec := &job.AnswerSpec{RunID: opts.runID, Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == stores.Neo4jSpec,
 		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cmp.Or(opts.epoch, cfg.Privacy.Epoch),
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
@@ -148,11 +153,6 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 		spec.RunID = stores.NewRunID()
 	}
 	if err := spec.Check(); err != nil {
-		return nil, err
-	}
-	in := &locateInputs{isDB: spec.Neo4j}
-	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
-	if err := checkCommunities(opts, in); err != nil {
 		return nil, err
 	}
 	if cfg.Privacy.KeyFile != "" {

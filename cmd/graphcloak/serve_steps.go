@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/connector"
@@ -13,39 +14,18 @@ import (
 )
 
 // checkServe checks the schedule and turns the job's flags into the
-// specs of a slot's steps before anything runs: the release is checked as
-// it will be made (its values file and key read), so a bad flag fails
-// now, not at the first slot. Each slot names its steps' run ids and
-// epoch.
+// specs of a slot's steps before anything runs (serveSteps).
 func checkServe(opts *serveOptions) (schedule.Spec, *service.Steps, error) {
 	if err := checkServeFlags(opts); err != nil {
+		return schedule.Spec{}, nil, err
+	}
+	steps, err := serveSteps(opts)
+	if err != nil {
 		return schedule.Spec{}, nil, err
 	}
 	spec, err := schedule.Parse(opts.schedule)
 	if err != nil {
 		return schedule.Spec{}, nil, inputErrorf("--schedule: %w", err)
-	}
-	cache := stores.NewCommunityCache()
-	header, _ := csvin.ParseHeader(opts.g.cfg.Input.Header) // validated by config
-	steps := &service.Steps{Values: opts.values, Header: header, Progress: opts.g.progress}
-	if opts.privateAnswer {
-		ao := serveAnswerOptions(opts, cache)
-		steps.Communities = locateCommunities(ao)
-		steps.Answer, err = checkPrivateAnswer(ao)
-		return spec, steps, err
-	}
-	lo := serveLocateOptions(opts, cache)
-	steps.Communities = locateCommunities(lo)
-	in, err := checkRelease(&releaseOptions{g: opts.g, graph: stores.Neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
-		sensitivityCache: opts.sensitivityCache, forecastTrials: opts.forecastTrials, sourceMass: opts.sourceMass})
-	if err != nil {
-		return schedule.Spec{}, nil, err
-	}
-	steps.Release = in.spec
-	if !opts.noLocate {
-		if steps.Locate, err = checkServeLocate(lo); err != nil {
-			return schedule.Spec{}, nil, err
-		}
 	}
 	return spec, steps, nil
 }
@@ -69,37 +49,71 @@ func checkServeFlags(opts *serveOptions) error {
 	return nil
 }
 
-// serveLocateOptions are the localisation's flags of every slot,
-// communities kept in cache between slots.
-func serveLocateOptions(opts *serveOptions, cache *stores.CommunityCache) *locateOptions {
-	return &locateOptions{g: opts.g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution,
-		plotValue: "posterior", communityCache: cache, forecastTrials: opts.forecastTrials, sourceMass: opts.sourceMass}
+// serveSteps makes the specs of a slot's steps from serve's flags, with
+// no run id or epoch (each slot names them): the private answer, or the
+// release and the localisation on it. They are checked as they will be
+// run — the release's values file and key read — so a bad flag fails
+// now, not at the first slot.
+func serveSteps(opts *serveOptions) (*service.Steps, error) {
+	lo := serveLocateOptions(opts)
+	steps := &service.Steps{Values: opts.values, Progress: opts.g.progress}
+	var err error
+	if opts.privateAnswer {
+		steps.Answer, err = checkPrivateAnswer(lo)
+	} else {
+		steps.Release, steps.Locate, err = checkServeRelease(opts, lo)
+	}
+	if err != nil {
+		return nil, err
+	}
+	steps.Communities = locateCommunities(lo)
+	steps.Header, _ = csvin.ParseHeader(opts.g.cfg.Input.Header) // validated by config
+	return steps, nil
 }
 
-// serveAnswerOptions are the private answer's flags of every slot (no
-// forecast), its communities and model kept in cache between slots.
-func serveAnswerOptions(opts *serveOptions, cache *stores.CommunityCache) *locateOptions {
-	return &locateOptions{g: opts.g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution, communityCache: cache,
-		privateAnswer: answerOptions{enabled: true, values: opts.values, cap: opts.answerCap,
-			fitTolerance: opts.fitTolerance, onMismatch: opts.onMismatch, cache: opts.answerCache, memo: &cache.Answers}}
+// serveLocateOptions are the flags of every slot's localisation, or of
+// its private answer (which forecasts nothing), the communities and the
+// answer model kept between slots.
+func serveLocateOptions(opts *serveOptions) *locateOptions {
+	cache := stores.NewCommunityCache()
+	lo := &locateOptions{g: opts.g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution, communityCache: cache}
+	if opts.privateAnswer {
+		lo.privateAnswer = answerOptions{enabled: true, values: opts.values, cap: opts.answerCap,
+			fitTolerance: opts.fitTolerance, onMismatch: opts.onMismatch, cache: opts.answerCache, memo: &cache.Answers}
+		return lo
+	}
+	lo.plotValue, lo.forecastTrials, lo.sourceMass = "posterior", opts.forecastTrials, opts.sourceMass
+	return lo
 }
 
-// checkServeLocate checks the localisation of every slot and makes its
-// spec: on the slot's release run, whose record each slot reads.
-func checkServeLocate(lo *locateOptions) (*job.LocateSpec, error) {
-	if err := checkForecastTrials(lo.forecastTrials); err != nil {
-		return nil, err
+// checkServeRelease makes the specs of every slot's release and, unless
+// --no-locate, of its localisation (on the slot's release run, whose
+// record each slot reads).
+func checkServeRelease(opts *serveOptions, lo *locateOptions) (job.ReleaseSpec, *job.LocateSpec, error) {
+	var locate *job.LocateSpec
+	if !opts.noLocate {
+		if err := checkForecastTrials(lo.forecastTrials); err != nil {
+			return job.ReleaseSpec{}, nil, err
+		}
+		in := &locateInputs{isDB: true}
+		in.commKind, in.commArg, _ = strings.Cut(lo.communities, ":")
+		if err := checkCommunities(lo, in); err != nil {
+			return job.ReleaseSpec{}, nil, err
+		}
+		spec := locateSpec(lo, in, "")
+		locate = &spec
 	}
-	in := &locateInputs{isDB: true}
-	in.commKind, in.commArg = stores.ParseCommunities(lo.communities)
-	if err := checkCommunities(lo, in); err != nil {
-		return nil, err
+	in, err := checkRelease(&releaseOptions{g: opts.g, graph: stores.Neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
+		sensitivityCache: opts.sensitivityCache, forecastTrials: opts.forecastTrials, sourceMass: opts.sourceMass})
+	if err != nil {
+		return job.ReleaseSpec{}, nil, err
 	}
-	spec := locateSpec(lo, in, "")
-	if err := spec.Check(); err != nil {
-		return nil, err
+	if locate != nil {
+		if err := locate.Check(); err != nil {
+			return job.ReleaseSpec{}, nil, err
+		}
 	}
-	return &spec, nil
+	return in.spec, locate, nil
 }
 
 // serveHealth is /healthz's verdict (service.Health): the database probed
