@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/jsondoc"
 	"io"
 	"os"
 	"regexp"
@@ -52,7 +53,7 @@ func reportError(w io.Writer, err error, asJSON bool) {
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
-		_ = enc.Encode(errorDocument{SchemaVersion: jsonSchemaVersion,
+		_ = enc.Encode(errorDocument{SchemaVersion: jsondoc.SchemaVersion,
 			Error: errorDetail{Message: msg, Kind: errkind.Of(err).String(), ExitCode: exitCode(err)}})
 		return
 	}

@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/jsondoc"
 	"io"
 	"log/slog"
-	"math"
 	"os"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -266,117 +263,8 @@ func flagSuggestion(cmd *cobra.Command, err error) error {
 	return fmt.Errorf("%w; did you mean %s?", err, strings.Join(best, " or "))
 }
 
-// printJSON writes v as indented JSON followed by a newline. JSON has no
-// NaN or ±Inf: such numbers are written as null (the table output shows
-// them), so -o json never fails on them.
-//
-// Every document is an object that begins with "schemaVersion" (the
-// version of the JSON contract, jsonSchemaVersion), added here so that no
-// command can forget it.
-func printJSON(w io.Writer, v any) error {
-	data, err := json.Marshal(v)
-	var unsupported *json.UnsupportedValueError
-	if errors.As(err, &unsupported) {
-		data, err = json.Marshal(jsonSafe(reflect.ValueOf(v)))
-	}
-	if err != nil {
-		return err
-	}
-	if len(data) < 2 || data[0] != '{' {
-		return fmt.Errorf("internal error: JSON output is not an object")
-	}
-	head := fmt.Sprintf(`{"schemaVersion":%d`, jsonSchemaVersion)
-	if string(data) != "{}" {
-		head += ","
-	}
-	data = append([]byte(head), data[1:]...)
-	var b bytes.Buffer
-	if err := json.Indent(&b, data, "", "  "); err != nil {
-		return err
-	}
-	b.WriteByte('\n')
-	_, err = w.Write(b.Bytes())
-	return err
-}
-
-// jsonSchemaVersion is the version of the JSON output contract: it changes
-// when a field is renamed, removed or changes meaning.
-const jsonSchemaVersion = 1
-
-// jsonSafe rebuilds v as maps, slices and scalars for encoding/json, with
-// NaN and ±Inf floats replaced by nil; struct fields keep their JSON names
-// and omitempty.
-func jsonSafe(v reflect.Value) any {
-	switch v.Kind() {
-	case reflect.Invalid:
-		return nil
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() {
-			return nil
-		}
-		return jsonSafe(v.Elem())
-	case reflect.Float32, reflect.Float64:
-		if f := v.Float(); math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil
-		}
-		return v.Interface()
-	case reflect.Slice, reflect.Array:
-		if v.Kind() == reflect.Slice && v.IsNil() {
-			return nil
-		}
-		out := make([]any, v.Len())
-		for i := range out {
-			out[i] = jsonSafe(v.Index(i))
-		}
-		return out
-	case reflect.Map:
-		out := make(map[string]any, v.Len())
-		for _, k := range v.MapKeys() {
-			out[fmt.Sprint(k.Interface())] = jsonSafe(v.MapIndex(k))
-		}
-		return out
-	case reflect.Struct:
-		if _, ok := v.Interface().(json.Marshaler); ok {
-			return v.Interface()
-		}
-		return jsonSafeStruct(v)
-	}
-	return v.Interface()
-}
-
-// jsonSafeStruct is jsonSafe for a struct: its exported fields under their
-// JSON names, honouring "-", omitempty and embedded structs.
-func jsonSafeStruct(v reflect.Value) map[string]any {
-	out := map[string]any{}
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
-		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		fv := v.Field(i)
-		if strings.Contains(opts, "omitempty") && fv.IsZero() {
-			continue
-		}
-		if f.Anonymous && f.Tag.Get("json") == "" {
-			if m, ok := jsonSafe(fv).(map[string]any); ok {
-				for k, x := range m {
-					out[k] = x
-				}
-				continue
-			}
-		}
-		out[name] = jsonSafe(fv)
-	}
-	return out
-}
+// printJSON writes v as the JSON document of -o json (jsondoc.Write).
+func printJSON(w io.Writer, v any) error { return jsondoc.Write(w, v) }
 
 // usageError marks a mistake in how the command was invoked.
 type usageError struct{ err error }
