@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -119,4 +120,32 @@ func DefaultLedgerPath() (string, error) {
 		return "", inputErrorf("no ledger file: set %s or $XDG_STATE_HOME (%s)", ParamLedger, err.Error())
 	}
 	return filepath.Join(home, ".local", "state", "graphcloak", "ledger.json"), nil
+}
+
+// ScopeBalance reads the configured scope's balance from the configured
+// ledger, read-only (connecting to Neo4j for a ledger kept there).
+func ScopeBalance(ctx context.Context, cfg *config.Config) (*privacy.Balance, error) {
+	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
+		return nil, inputErrorf("%s: %w", job.ParamScope, err)
+	}
+	var client *connector.Client
+	if cfg.Privacy.Ledger == "neo4j" {
+		var err error
+		if client, err = Connect(ctx, cfg); err != nil {
+			return nil, err
+		}
+		defer client.Close(context.WithoutCancel(ctx))
+	}
+	l, err := ReadLedger(cfg, client)
+	if err != nil {
+		return nil, err
+	}
+	bal, err := l.Balance(ctx, cfg.Privacy.Scope)
+	if err != nil {
+		return nil, err
+	}
+	if len(bal) != 1 {
+		return nil, inputErrorf("%s %s: the ledger has no such scope", job.ParamScope, cfg.Privacy.Scope)
+	}
+	return &bal[0], nil
 }

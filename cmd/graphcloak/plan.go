@@ -14,9 +14,7 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/forecast"
-	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -194,29 +192,8 @@ func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions) (*
 	case o.answerEpsilon != 0:
 		return nil, usageErrorf("--answer-epsilon is the scope's own with --ledger/--scope (fixed by budget --init): drop it")
 	}
-	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
-		return nil, inputErrorf("--scope: %w", err)
-	}
-	var client *connector.Client
-	if cfg.Privacy.Ledger == "neo4j" {
-		var err error
-		if client, err = stores.Connect(ctx, cfg); err != nil {
-			return nil, err
-		}
-		defer client.Close(context.WithoutCancel(ctx))
-	}
-	l, err := stores.ReadLedger(cfg, client)
-	if err != nil {
-		return nil, withInitHint(cfg, err)
-	}
-	bal, err := l.Balance(ctx, cfg.Privacy.Scope)
-	if err != nil {
-		return nil, withInitHint(cfg, err)
-	}
-	if len(bal) != 1 {
-		return nil, inputErrorf("--scope %s: the ledger has no such scope", cfg.Privacy.Scope)
-	}
-	return &bal[0], nil
+	bal, err := stores.ScopeBalance(ctx, cfg)
+	return bal, withInitHint(cfg, err)
 }
 
 // planSmooth reads --smooth: "0" (none), τ′ values (comma-separated,
@@ -261,7 +238,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if err != nil {
 		return err
 	}
-	if lg, err = inKeyOrder(lg); err != nil {
+	if lg, err = lg.InKeyOrder(); err != nil {
 		return err
 	}
 	kind, part, names, err := experimentCommunities(ctx, &o.graphOptions, lg)
@@ -367,43 +344,6 @@ func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *
 	return nil
 }
 
-// inKeyOrder is lg with its graph in key order (job.CanonicalGraph) and
-// what plan reads per node — the planted partition, a community property —
-// carried over: the simulation's seeded sources and noise, Leiden's and
-// Louvain's visits follow node indices, so plan forecasts on the graph in
-// key order and the same graph read from a CSV in any order or from Neo4j
-// gets the same forecast, to the bit.
-func inKeyOrder(lg *stores.Graph) (*stores.Graph, error) {
-	cg, perm, err := job.CanonicalGraph(lg.Graph)
-	if err != nil {
-		return nil, err
-	}
-	out := *lg
-	out.Graph = cg
-	out.Partition = permuted(lg.Partition, perm)
-	if lg.Pulled != nil {
-		pulled := *lg.Pulled
-		pulled.Graph = cg
-		pulled.ElementIDs = permuted(lg.Pulled.ElementIDs, perm)
-		pulled.Values = permuted(lg.Pulled.Values, perm)
-		pulled.Communities = permuted(lg.Pulled.Communities, perm)
-		out.Pulled = &pulled
-	}
-	return &out, nil
-}
-
-// permuted is v with v[i] moved to perm[i] (nil stays nil).
-func permuted[T any](v []T, perm []int) []T {
-	if v == nil {
-		return nil
-	}
-	out := make([]T, len(v))
-	for i, x := range v {
-		out[perm[i]] = x
-	}
-	return out
-}
-
 // budgetBuys fills each forecast's BudgetBuys when the configuration has
 // a budget (--epsilon-total, --delta-total; answers' share answerEpsilon)
 // and returns it.
@@ -422,22 +362,8 @@ func budgetBuys(cfg *config.Config, answerEpsilon float64, fs []forecast.Forecas
 	if err != nil {
 		return nil, inputErrorf("--epsilon-total/--delta-total/--answer-epsilon: %w", err)
 	}
-	for i := range fs {
-		f := &fs[i]
-		var bb privacy.BudgetBuys
-		var err error
-		switch {
-		case f.Mode == forecast.ModeAnswer:
-			bb, err = privacy.AnswersBudgetBuys(b, f.Epsilon)
-		case delta2 != nil && *delta2 > 0 && f.Sigma > 0:
-			bb, err = privacy.GaussianBudgetBuys(b, f.Sigma / *delta2)
-		default:
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		f.BudgetBuys = &bb
+	if err := forecast.FillBudgetBuys(b, fs, delta2); err != nil {
+		return nil, err
 	}
 	return &planBudget{Budget: b, RhoBudget: rho}, nil
 }
