@@ -148,7 +148,7 @@ var libraryFlag = regexp.MustCompile(`(^|[^-\w])--[a-z]|(?i)\bexit (code|status)
 // codes; cmd/graphcloak maps parameters to flags (flagnames.go) and kinds
 // to exit codes (exitcodes.go).
 func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
-	for _, dir := range []string{".", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast"} {
+	for _, dir := range []string{".", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/trials"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)
