@@ -35,9 +35,9 @@ type AnswerSimulation struct {
 	Draws int
 }
 
-// AnswerSimulationResult summarises an answer experiment. CommunityAccuracy is the
-// mean over trials of P(published = the source's community | ŝ), exact
-// for the mechanism (only the source and the recovery are simulated);
+// AnswerSimulationResult summarises an AnswerSimulation.
+// CommunityAccuracy is the mean over trials of P(published = the source's
+// community | ŝ), exact for the mechanism (only the source and the recovery are simulated);
 // RecoveryRate the share of trials whose recovered source lies in the
 // source's community; In90Rate the share of trials whose true community is
 // in the analyst's 90% set for a sampled answer, In90Size that set's mean
@@ -64,7 +64,7 @@ type AnswerSimulationResult struct {
 	geometry     *privacy.CommunityGeometry // for the caller's reuse
 }
 
-// Geometry returns the community geometry the experiment used.
+// Geometry returns the community geometry the simulation used.
 func (r *AnswerSimulationResult) Geometry() *privacy.CommunityGeometry { return r.geometry }
 
 // SimulateAnswer runs an AnswerSimulation.

@@ -39,10 +39,10 @@ func positive(name string, v float64) error {
 	return nil
 }
 
-// Simulation plants unit sources at uniformly random nodes, releases
-// ỹ = exp(−τL) f0 + N(0, σ²I) with σ calibrated to Δ2 (the analytic
-// Gaussian), recovers with the estimator and scores the result against a
-// partition.
+// Simulation simulates per-node releases on a graph: it plants unit
+// sources at uniformly random nodes, releases ỹ = exp(−τL) f0 + N(0, σ²I)
+// with σ calibrated to Δ2 (the analytic Gaussian), recovers with the
+// estimator and scores the result against a partition.
 type Simulation struct {
 	Graph *laplacian.Graph
 	// Partition scores the community answers (planted blocks, detected or
@@ -82,7 +82,7 @@ type Simulation struct {
 	Progress func(done, total int)
 }
 
-// SimulationResult summarises a graph experiment.
+// SimulationResult summarises a Simulation.
 //
 // CommunityAccuracy: with k distinct true source communities, the fraction
 // of them among the k top-ranked communities of the report, averaged over

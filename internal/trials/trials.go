@@ -18,6 +18,8 @@ import (
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
+// Workers is how many goroutines run trials: w (GOMAXPROCS when w ≤ 0),
+// never more than the trials nor fewer than one.
 func Workers(w, trials int) int {
 	if w <= 0 {
 		w = runtime.GOMAXPROCS(0)
@@ -101,8 +103,8 @@ func Solver(model *recovery.Model, sigma float64, sources int, est recovery.Esti
 	}
 }
 
-// Mechanism maps the zero value to the discrete Gaussian, so an
-// experiment simulates the noise level a real release would use.
+// Mechanism maps the zero value to the discrete Gaussian, so a
+// simulation draws the noise level a real release would use.
 func Mechanism(m privacy.Mechanism) privacy.Mechanism {
 	if m == privacy.MechanismDefault {
 		return privacy.MechanismDiscrete
@@ -135,6 +137,7 @@ func Stats(v []float64) (mean, std, mx float64) {
 	return mean, std, slices.Max(v)
 }
 
+// Sum is the sum of v.
 func Sum(v []float64) float64 {
 	s := 0.0
 	for _, x := range v {
