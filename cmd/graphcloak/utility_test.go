@@ -62,7 +62,12 @@ func TestLocateFlagsNoise(t *testing.T) {
 	// carry (1 unit: --source-mass, since the estimate's 95% lower bound
 	// varies with the release's noise), is far above chance.
 	fn, _ := noisy["forecast"].(map[string]any)
-	fc, _ := locateReleaseJSON(t, filepath.Join(dir, "release-500.json"), "--source-mass", "1")["forecast"].(map[string]any)
+	stated := locateReleaseJSON(t, filepath.Join(dir, "release-500.json"), "--source-mass", "1")
+	fc, _ := stated["forecast"].(map[string]any)
+	// The verdict names the stated mass as its user gave it (job.Env.ParamName).
+	if v, _ := stated["verdict"].(map[string]any); v == nil || !strings.Contains(v["reason"].(string), "units (--source-mass)") {
+		t.Errorf("the verdict on a stated source mass does not name --source-mass: %v", stated["verdict"])
+	}
 	if (fn != nil && fn["atChance"] != true) || fc["atChance"] != false || !(fc["communityAccuracy"].(float64) > 3*fc["chance"].(float64)) {
 		t.Fatalf("forecasts: noisy %v, clear %v", fn, fc)
 	}
