@@ -7,7 +7,7 @@ the source is node s); maximise the mean over sources of P[s, comm(s)] subject t
 Σ_o P[s, o] = 1 and, for every edge (s, t) in both directions and every o,
 P[s, o] ≤ e^ε·P[t, o] + δ (implied by (ε, δ)-DP for a move of the source by one
 hop). Its optimum is therefore an upper bound on every (ε, δ)-DP mechanism's
-right-community rate — the exact ceiling that experiment.RoutedCeiling bounds from
+right-community rate — the exact ceiling that forecast.RoutedCeiling bounds from
 above by disjoint pairs and stars. Solved by HiGHS's interior point method
 (scipy); n·k variables and 2·|E|·k constraints, so graphs up to ~10³ nodes.
 """
