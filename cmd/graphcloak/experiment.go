@@ -18,7 +18,6 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
-	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 func newExperimentCmd(g *globalOptions) *cobra.Command {
@@ -297,41 +296,18 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	return nil
 }
 
-// runGraphSweep runs the graph experiment at every τ and ε of o (Δ2
-// computed once per τ; a fixed σ runs once per τ).
+// runGraphSweep runs the graph experiment at every τ and ε of o
+// (experiment.SweepGraph).
 func runGraphSweep(ctx context.Context, g *globalOptions, o *graphOptions, graph *laplacian.Graph, part []int, names []string,
 	mech privacy.Mechanism, kind string) ([]*forecast.SimulationResult, error) {
-	var results []*forecast.SimulationResult
-	epsilons := o.epsilons
-	if o.sigma != 0 {
-		epsilons = []float64{0} // fixed σ: ε does not apply
+	results, err := experiment.SweepGraph(ctx, experiment.GraphSweep{Taus: o.taus, Epsilons: o.epsilons, TimeBudget: o.timeBudget, Progress: g.progress,
+		Graph: forecast.Simulation{Graph: graph, Partition: part, Names: names, Delta: o.delta, Mechanism: mech,
+			Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
+			Seed: o.seed, Workers: o.workers}})
+	for _, res := range results {
+		res.Graph, res.CommunitySource = o.graph, kind
 	}
-	for _, tau := range o.taus {
-		// Δ2 depends on τ and α only: computed once for every ε.
-		var sens *sensitivity.Result
-		if o.sigma == 0 {
-			s, err := graphcloak.Sensitivity(ctx, graph, tau, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
-				Progress: g.progress("sensitivity"), Done: ctx.Done()})
-			if err != nil {
-				return nil, err
-			}
-			sens = &s
-		}
-		for _, eps := range epsilons {
-			e := forecast.Simulation{
-				Graph: graph, Partition: part, Names: names, Tau: tau, Epsilon: eps, Delta: o.delta, Mechanism: mech,
-				Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
-				Seed: o.seed, Workers: o.workers, Progress: g.progress("graph trials"), Sensitivity: sens,
-			}
-			res, err := forecast.Simulate(ctx, e)
-			if err != nil {
-				return nil, err
-			}
-			res.Graph, res.CommunitySource = o.graph, kind
-			results = append(results, res)
-		}
-	}
-	return results, nil
+	return results, err
 }
 
 // printGraphResult prints one graph experiment as a table.
