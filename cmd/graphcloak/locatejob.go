@@ -20,11 +20,10 @@ import (
 
 // This file is a localisation's command side, behind the locate command
 // and each slot of serve: the flags checked into a job.LocateSpec
-// (checkLocate), the job's wiring — the stores opened (the Neo4j client
-// and backend, the --release-run record, the loader of the graph,
-// released values and communities), the per-node file and picture — and
-// job.PlanLocate then job.ExecuteLocate (locateOnce). What a localisation decides lives in
-// job; the command (locate.go) prints the summary.
+// (checkLocate), the per-node file and picture, and stores.Locate, which
+// opens the stores and plans and executes the job (locateOnce). What a
+// localisation decides lives in job; the command (locate.go) prints the
+// summary.
 
 // locateInputs are a localisation's checked inputs: the job's spec and
 // where the communities come from.
@@ -35,9 +34,8 @@ type locateInputs struct {
 	commArg  string // the property name or path
 }
 
-// locateOnce checks the flags, opens the per-node CSV, connects (on
-// Neo4j, reading the --release-run record), then plans and executes the
-// localisation. It returns the summary and where to print it (stderr when
+// locateOnce checks the flags, opens the per-node CSV and locates
+// (stores.Locate: on Neo4j, reading the --release-run record). It returns the summary and where to print it (stderr when
 // --out - streams the CSV to stdout). Everything deferred (the failure
 // record, closing the connection) shares one bookkeeping deadline.
 func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.LocateSummary, io.Writer, error) {
@@ -64,39 +62,16 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 	if csvOut != nil && csvOut.Stdout() {
 		out = g.stderr // the summary must not mix with the CSV
 	}
-	st, err := openStores(ctx, g, after, stores.Options{Neo4j: in.isDB, CheckProjection: in.isDB, ReleaseRun: opts.releaseRun})
+	opt := storesOptions(g, after, stores.Options{Neo4j: in.isDB, CheckProjection: in.isDB, ReleaseRun: opts.releaseRun})
+	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context, ParamName: flagName,
+		Output: func(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
+			return emitLocate(ctx, opts, csvOut, lj, res, sum)
+		}}
+	sum, err := stores.Locate(ctx, g.cfg, in.spec, locateCommunities(opts), opt, env)
 	if err != nil {
-		return nil, nil, err
-	}
-	defer st.Close(after.Context())
-	if st.Release != nil {
-		in.spec.Projection = st.Projection
-		in.spec.Release, in.spec.ReleaseDigest, in.spec.ReleaseHint = st.Release, st.ReleaseDigest, st.ReleaseHint()
-	}
-	env := st.Env(job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context, ParamName: flagName}, in.isDB)
-	env.LoadReleased = func(ctx context.Context, prop string) (*job.Input, error) {
-		return st.LocateInput(ctx, opts.graph, locateCommunities(opts), prop)
-	}
-	env.Output = func(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
-		return emitLocate(ctx, opts, csvOut, lj, res, sum)
-	}
-	plan, err := job.PlanLocate(ctx, in.spec, env)
-	if err != nil || opts.dryRun {
-		return locatePlanSummary(plan), out, err
-	}
-	sum, err := job.ExecuteLocate(ctx, plan)
-	if err != nil {
-		return nil, nil, err
+		return nil, nil, err // opens no ledger: no budget to create
 	}
 	return sum, out, nil
-}
-
-// locatePlanSummary is the summary of a plan (nil when there is none).
-func locatePlanSummary(p *job.LocatePlan) *job.LocateSummary {
-	if p == nil {
-		return nil
-	}
-	return p.Summary
 }
 
 // emitLocate writes the local outputs of a localisation: the per-node
