@@ -2,8 +2,6 @@ package service
 
 import (
 	"context"
-	"sync"
-	"time"
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/internal/csvin"
@@ -17,6 +15,9 @@ import (
 // (with the step's logger) and executes the plan: the release, then the
 // localisation on that release, or the private answer alone.
 type Steps struct {
+	// Stores are opened by the caller before the first slot and closed
+	// by it once the service has stopped; each step works on a view of
+	// them (stores.WithLogger).
 	Stores *stores.Stores
 	// Release is the slot's release; its RunID and Epoch are the step's.
 	Release job.ReleaseSpec
@@ -68,7 +69,7 @@ func (st *Steps) Slot(s Slot) *Slot {
 
 // env is a step's job environment on stores: its logger, the progress
 // and one bookkeeping deadline for all it does after its work.
-func (st *Steps) env(s *stores.Stores, step Step, after *afterStep) job.Env {
+func (st *Steps) env(s *stores.Stores, step Step, after *job.Bookkeeping) job.Env {
 	return s.Env(job.Env{Logger: step.Logger, Progress: st.Progress, Bookkeeping: after.Context}, true)
 }
 
@@ -82,7 +83,7 @@ func (st *Steps) readings() (map[string]float64, error) {
 
 // release plans and executes the slot's release.
 func (st *Steps) release(ctx context.Context, step Step) (*job.ReleaseSummary, error) {
-	after := &afterStep{parent: ctx}
+	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	readings, err := st.readings()
 	if err != nil {
@@ -113,7 +114,7 @@ func (st *Steps) lastRelease(ctx context.Context, step Step) (string, error) {
 
 // locate plans and executes the localisation on releaseRun.
 func (st *Steps) locate(ctx context.Context, step Step, releaseRun string) (*job.LocateSummary, error) {
-	after := &afterStep{parent: ctx}
+	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	s, err := st.Stores.WithLogger(step.Logger).WithRelease(ctx, releaseRun)
 	if err != nil {
@@ -146,15 +147,16 @@ func (st *Steps) locate(ctx context.Context, step Step, releaseRun string) (*job
 // answer plans and executes the slot's private answer, and tells the
 // observer how it ended.
 func (st *Steps) answer(ctx context.Context, step Step) (*job.AnswerSummary, error) {
-	sum, err := st.planAnswer(ctx, step)
+	sum, err := st.runAnswer(ctx, step)
 	if st.Observer != nil {
 		st.Observer.Answered(step.Epoch, step.RunID, sum, err)
 	}
 	return sum, err
 }
 
-func (st *Steps) planAnswer(ctx context.Context, step Step) (*job.AnswerSummary, error) {
-	after := &afterStep{parent: ctx}
+// runAnswer plans and executes the private answer.
+func (st *Steps) runAnswer(ctx context.Context, step Step) (*job.AnswerSummary, error) {
+	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	spec := *st.Answer
 	spec.RunID, spec.Epoch = step.RunID, step.Epoch
@@ -172,37 +174,4 @@ func (st *Steps) planAnswer(ctx context.Context, step Step) (*job.AnswerSummary,
 		return nil, err
 	}
 	return job.ExecuteAnswer(ctx, plan)
-}
-
-// bookkeepingTimeout bounds all a step does against Neo4j after its work
-// ended or failed — recording the failure, reading the budget left —
-// together, so that a step against a dead or stalled server ends within
-// its configured timeouts plus this.
-const bookkeepingTimeout = 5 * time.Second
-
-// afterStep is a step's one bookkeeping deadline, started the first time
-// it is asked for (when the step's work ended) and shared by every
-// deferred step.
-type afterStep struct {
-	parent context.Context
-	once   sync.Once
-	ctx    context.Context
-	cancel context.CancelFunc
-}
-
-// Context is the bookkeeping context: not cancelled with the step (a
-// failure is recorded after a signal too), ending bookkeepingTimeout
-// after the first call.
-func (a *afterStep) Context() context.Context {
-	a.once.Do(func() {
-		a.ctx, a.cancel = context.WithTimeout(context.WithoutCancel(a.parent), bookkeepingTimeout)
-	})
-	return a.ctx
-}
-
-// Close releases the deadline's timer.
-func (a *afterStep) Close() {
-	if a.cancel != nil {
-		a.cancel()
-	}
 }

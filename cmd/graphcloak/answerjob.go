@@ -63,7 +63,7 @@ func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) e
 // bookkeeping deadline.
 func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, error) {
 	g := opts.g
-	after := newAfterRun(ctx)
+	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	spec, err := checkPrivateAnswer(opts)
 	if err != nil {

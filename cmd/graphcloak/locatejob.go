@@ -40,7 +40,7 @@ type locateInputs struct {
 // record, closing the connection) shares one bookkeeping deadline.
 func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.LocateSummary, io.Writer, error) {
 	g := opts.g
-	after := newAfterRun(ctx)
+	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	in, err := checkLocate(opts)
 	if err != nil {

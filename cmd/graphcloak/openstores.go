@@ -4,13 +4,14 @@ import (
 	"context"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
 // openStores opens what a job runs against (stores.Open) with
 // storesOptions; a missing ledger or scope is refused with the budget
 // --init command to run.
-func openStores(ctx context.Context, g *globalOptions, after *afterRun, opt stores.Options) (*stores.Stores, error) {
+func openStores(ctx context.Context, g *globalOptions, after *job.Bookkeeping, opt stores.Options) (*stores.Stores, error) {
 	s, err := stores.Open(ctx, g.cfg, storesOptions(g, after, opt))
 	if err != nil {
 		return nil, withInitHint(&g.cfg.Config, err)
@@ -22,7 +23,7 @@ func openStores(ctx context.Context, g *globalOptions, after *afterRun, opt stor
 // bookkeeping deadline. A job that charges the ledger warns that
 // --epsilon-total/--delta-total are ignored (budgets are set once, by
 // budget --init).
-func storesOptions(g *globalOptions, after *afterRun, opt stores.Options) stores.Options {
+func storesOptions(g *globalOptions, after *job.Bookkeeping, opt stores.Options) stores.Options {
 	if opt.Ledger != stores.NoLedger && (g.cfg.Sources["privacy.epsilonTotal"] == config.FromFlag || g.cfg.Sources["privacy.deltaTotal"] == config.FromFlag) {
 		g.logger.Warn("--epsilon-total/--delta-total are ignored by release: budgets are set once, by budget --init")
 	}

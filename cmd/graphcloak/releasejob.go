@@ -31,7 +31,7 @@ type releaseInputs struct {
 // balance) shares one bookkeeping deadline.
 func releaseOnce(ctx context.Context, opts *releaseOptions) (*releaseSummary, error) {
 	g := opts.g
-	after := newAfterRun(ctx)
+	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	opt := storesOptions(g, after, stores.Options{Neo4j: opts.graph == stores.Neo4jSpec || g.cfg.Privacy.Ledger == "neo4j", Ledger: ledgerMode(opts.dryRun)})
 	in, err := checkRelease(opts)

@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/service"
@@ -108,7 +109,7 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	after := newAfterRun(ctx)
+	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	st, err := openStores(ctx, g, after, stores.Options{Neo4j: true, CheckProjection: true, Ledger: stores.ReadWrite})
 	if err != nil {
