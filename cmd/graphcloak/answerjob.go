@@ -56,9 +56,9 @@ func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) e
 	return printAnswer(out, sum)
 }
 
-// answerOnce opens the private answer's stores — the Neo4j client and
-// backend, the ledger, the loader of the graph, readings and communities —
-// and runs job.PlanAnswer then job.ExecuteAnswer. Everything deferred
+// answerOnce checks the flags and answers (stores.Answer: the stores
+// opened, job.PlanAnswer then job.ExecuteAnswer); a missing ledger or
+// scope gets the budget --init command. Everything deferred
 // (the failure record, the balance, closing the connection) shares one
 // bookkeeping deadline.
 func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, error) {
@@ -73,24 +73,11 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 		spec.Epoch = stores.NewRunID()
 	}
 	// The ledger alone may be in the database.
-	st, err := openStores(ctx, g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
+	opt := storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
 		CheckProjection: spec.Neo4j, Ledger: ledgerMode(spec.DryRun)})
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close(after.Context())
-	env := st.Env(job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}, spec.Neo4j)
-	env.Load = func(ctx context.Context) (*job.Input, error) {
-		return st.AnswerInput(ctx, opts.graph, locateCommunities(opts), answerReadings(opts))
-	}
-	plan, err := job.PlanAnswer(ctx, *spec, env)
-	if err != nil {
-		return nil, err
-	}
-	if spec.DryRun {
-		return plan.Summary, nil
-	}
-	return job.ExecuteAnswer(ctx, plan)
+	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}
+	sum, err := stores.Answer(ctx, g.cfg, *spec, locateCommunities(opts), answerReadings(opts), opt, env)
+	return sum, withInitHint(&g.cfg.Config, err)
 }
 
 // answerReadings reads the raw readings of --values (nil without: the
