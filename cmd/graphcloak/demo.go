@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"io"
 	"os"
 	"path/filepath"
@@ -127,10 +128,10 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 		ComputeMillis: rel.SensitivityMillis + rel.ReleaseMillis + loc.ComputeMillis}
 	s.TopCommunityRight = !rep.NoSource && len(rep.Communities) > 0 && rep.Communities[0].ID == part[src]
 	if opts.plot != "" {
-		v := viewOfRanking(g, part, rep, loc.Estimator, loc.Estimate.Weights(), src)
+		v := sourceview.OfRanking(g, part, rep, loc.Estimator, loc.Estimate.Weights(), src)
 		v.Title = fmt.Sprintf("%s: where is the source?", opts.graph)
 		v.Verdict = loc.NoiseReason
-		v.Caption = privacyCaption(opts.epsilon, opts.delta, opts.tau, s.Sigma)
+		v.Caption = sourceview.Caption(opts.epsilon, opts.delta, opts.tau, s.Sigma)
 		if err := plotting.GraphPicture(opts.plot, v); err != nil {
 			return err
 		}

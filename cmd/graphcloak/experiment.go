@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"image/color"
 	"io"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/forecast"
@@ -285,7 +285,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 		return reportGraphSweep(g, o, results, out)
 	}
 	if o.plot != "" {
-		if err := plotGraphExample(o.plot, lg.Graph, results[0]); err != nil {
+		if err := sourceview.Example(o.plot, lg.Graph, results[0]); err != nil {
 			return err
 		}
 	}
@@ -376,28 +376,6 @@ func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions,
 	}
 	fmt.Fprintf(out, "experiment graph %s, private answer, %d trials per row (seed %d)\n", o.graph, o.trials, o.seed)
 	return printForecasts(out, fs)
-}
-
-func plotGraphExample(path string, g *laplacian.Graph, res *forecast.SimulationResult) error {
-	ex := res.Example
-	if ex == nil {
-		return fmt.Errorf("experiment graph: no trial to draw")
-	}
-	source := -1
-	if len(ex.Sources) > 0 {
-		source = ex.Sources[0]
-	}
-	v := viewOfRanking(g, ex.Partition, ex.Report, res.Estimator, ex.Weights, source)
-	v.Title = fmt.Sprintf("%s estimator, trial 0 of %d", res.Estimator, res.Trials)
-	if ex.Report.NoSource {
-		v.Title += ": no detectable source"
-	}
-	ratio := ex.Report.PosteriorToPrior(g.N())
-	if !ex.Report.NoSource && ex.Report.NoiseDominated(g.N()) {
-		v.Verdict = graphcloak.PosteriorNoiseReason(ratio)
-	}
-	v.Caption = privacyCaption(res.Epsilon, res.Delta, res.Tau, res.Sigma)
-	return plotting.GraphPicture(path, v)
 }
 
 func containsInt(s []int, v int) bool {

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"fmt"
+	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"io"
 	"math"
 	"strconv"
@@ -12,7 +12,6 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
-	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
@@ -242,27 +241,9 @@ func writeLocateCSV(f *outputFile, nodes []graphcloak.NodeResult) error {
 }
 
 // plotLocate draws the picture of localisation lj of graph (its name) to
-// path: the located communities, nodes coloured by the posterior or, with
-// plotValue "released", by the released values.
+// path (sourceview.Locate).
 func plotLocate(path, graph, plotValue string, lj graphcloak.LocateJob, res *graphcloak.LocateResult) error {
-	g, rel := lj.Graph, lj.Released
-	var released []float64
-	if plotValue == "released" {
-		released = make([]float64, g.N())
-		for i, k := range rel.Keys {
-			if j, ok := g.IndexOf(k); ok && i < len(rel.Values) {
-				released[j] = rel.Values[i]
-			}
-		}
-	}
-	v := viewOfLocate(g, res, released)
-	v.Title = fmt.Sprintf("%s: likely source communities (%s estimator)", graph, res.Estimator)
-	if res.Report.NoSource {
-		v.Title = fmt.Sprintf("%s: no detectable source", graph)
-	}
-	v.Verdict = res.NoiseReason
-	v.Caption = privacyCaption(rel.Meta.Epsilon, rel.Meta.Delta, lj.Tau, res.Sigma)
-	return plotting.GraphPicture(path, v)
+	return sourceview.Locate(path, graph, plotValue, lj, res)
 }
 
 type locateOptions struct {
