@@ -67,10 +67,10 @@ func (st *Steps) Slot(s Slot) *Slot {
 	return &s
 }
 
-// env is a step's job environment on stores: its logger, the progress
-// and one bookkeeping deadline for all it does after its work.
-func (st *Steps) env(s *stores.Stores, step Step, after *job.Bookkeeping) job.Env {
-	return s.Env(job.Env{Logger: step.Logger, Progress: st.Progress, Bookkeeping: after.Context}, true)
+// env is a step's job environment: its logger, the progress and one
+// bookkeeping deadline for all it does after its work.
+func (st *Steps) env(step Step, after *job.Bookkeeping) job.Env {
+	return job.Env{Logger: step.Logger, Progress: st.Progress, Bookkeeping: after.Context}
 }
 
 // readings reads the raw readings' file (nil without one).
@@ -81,7 +81,7 @@ func (st *Steps) readings() (map[string]float64, error) {
 	return stores.ReadReadings(nil, st.Values, st.Header)
 }
 
-// release plans and executes the slot's release.
+// release releases the slot's readings under its epoch.
 func (st *Steps) release(ctx context.Context, step Step) (*job.ReleaseSummary, error) {
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
@@ -91,19 +91,7 @@ func (st *Steps) release(ctx context.Context, step Step) (*job.ReleaseSummary, e
 	}
 	spec := st.Release
 	spec.RunID, spec.Epoch = step.RunID, step.Epoch
-	s := st.Stores.WithLogger(step.Logger)
-	env := st.env(s, step, after)
-	env.Load = func(ctx context.Context) (*job.Input, error) {
-		return s.ReleaseInput(ctx, spec.Graph, spec.Projection.ValueProperty, readings)
-	}
-	plan, err := job.PlanRelease(ctx, spec, env)
-	switch {
-	case plan == nil:
-		return nil, err
-	case err != nil: // the plan's summary says what was refused
-		return plan.Summary, err
-	}
-	return job.Execute(ctx, plan)
+	return st.Stores.WithLogger(step.Logger).RunRelease(ctx, spec, readings, st.env(step, after))
 }
 
 // lastRelease returns the run id of the scope's newest succeeded
@@ -112,7 +100,8 @@ func (st *Steps) lastRelease(ctx context.Context, step Step) (string, error) {
 	return st.Stores.WithLogger(step.Logger).LastRelease(ctx)
 }
 
-// locate plans and executes the localisation on releaseRun.
+// locate locates on releaseRun, its record read again, and tells the
+// observer the localisation.
 func (st *Steps) locate(ctx context.Context, step Step, releaseRun string) (*job.LocateSummary, error) {
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
@@ -122,19 +111,11 @@ func (st *Steps) locate(ctx context.Context, step Step, releaseRun string) (*job
 	}
 	spec := *st.Locate
 	spec.RunID = step.RunID
-	spec.Projection, spec.Release, spec.ReleaseDigest, spec.ReleaseHint = s.Projection, s.Release, s.ReleaseDigest, s.ReleaseHint()
-	env := st.env(s, step, after)
-	env.LoadReleased = func(ctx context.Context, prop string) (*job.Input, error) {
-		return s.LocateInput(ctx, spec.Graph, st.Communities, prop)
-	}
+	env := st.env(step, after)
 	if st.Observer != nil {
 		env.Output = st.Observer.Draw
 	}
-	plan, err := job.PlanLocate(ctx, spec, env)
-	if err != nil {
-		return nil, err
-	}
-	sum, err := job.ExecuteLocate(ctx, plan)
+	sum, err := s.RunLocate(ctx, spec, st.Communities, env)
 	if err != nil {
 		return nil, err
 	}
@@ -161,7 +142,7 @@ func (st *Steps) runAnswer(ctx context.Context, step Step) (*job.AnswerSummary, 
 	spec := *st.Answer
 	spec.RunID, spec.Epoch = step.RunID, step.Epoch
 	s := st.Stores.WithLogger(step.Logger)
-	env := st.env(s, step, after)
+	env := s.Env(st.env(step, after), spec.Neo4j)
 	var readings func() (map[string]float64, error)
 	if st.Values != "" {
 		readings = st.readings

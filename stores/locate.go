@@ -7,25 +7,31 @@ import (
 	"github.com/graphcloak/graphcloak/job"
 )
 
-// Locate opens the stores opt asks for, takes the release run's
-// projection and record into spec when opt names a release run, plans the
-// localisation on them (its graph, released values and the communities c
-// read through the stores) and, unless it is a dry run, executes it; env
-// brings the job's logger, progress, bookkeeping and local outputs. A dry
-// run returns the plan's summary (nil without a plan).
+// Locate opens the stores opt asks for (the release run's record read
+// when opt names one) and locates on them (RunLocate).
 func Locate(ctx context.Context, cfg *config.Loaded, spec job.LocateSpec, c Communities, opt Options, env job.Env) (*job.LocateSummary, error) {
 	st, err := Open(ctx, cfg, opt)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close(opt.bookkeeping(ctx))
-	if st.Release != nil {
-		spec.Projection = st.Projection
-		spec.Release, spec.ReleaseDigest, spec.ReleaseHint = st.Release, st.ReleaseDigest, st.ReleaseHint()
+	return st.RunLocate(ctx, spec, c, env)
+}
+
+// RunLocate takes the projection and record of the release run s has
+// read (if any) into spec, plans the localisation on s (its graph,
+// released values and the communities c read through the stores) and,
+// unless it is a dry run, executes it; env brings the job's logger,
+// progress, bookkeeping and local outputs. A dry run returns the plan's
+// summary (nil without a plan).
+func (s *Stores) RunLocate(ctx context.Context, spec job.LocateSpec, c Communities, env job.Env) (*job.LocateSummary, error) {
+	if s.Release != nil {
+		spec.Projection = s.Projection
+		spec.Release, spec.ReleaseDigest, spec.ReleaseHint = s.Release, s.ReleaseDigest, s.ReleaseHint()
 	}
-	env = st.Env(env, spec.Neo4j)
+	env = s.Env(env, spec.Neo4j)
 	env.LoadReleased = func(ctx context.Context, prop string) (*job.Input, error) {
-		return st.LocateInput(ctx, spec.Graph, c, prop)
+		return s.LocateInput(ctx, spec.Graph, c, prop)
 	}
 	plan, err := job.PlanLocate(ctx, spec, env)
 	if plan == nil {

@@ -75,11 +75,7 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseF
 }
 
 // Release prepares the release file (spec.Out, unless a dry run), opens
-// the stores opt asks for, plans the release on them and, unless it is a
-// dry run, executes it; readings are the raw readings by node key (nil:
-// the configured value property). A dry run reads the ledger and the
-// epoch's earlier run as the release would, so it is refused where the
-// release would be; it returns the plan's summary (nil without a plan).
+// the stores opt asks for and releases on them (RunRelease).
 func Release(ctx context.Context, cfg *config.Loaded, spec job.ReleaseSpec, readings map[string]float64, opt Options, env job.Env) (*job.ReleaseSummary, error) {
 	var err error
 	if spec.Out != "" && !spec.DryRun {
@@ -93,9 +89,19 @@ func Release(ctx context.Context, cfg *config.Loaded, spec job.ReleaseSpec, read
 		return nil, err
 	}
 	defer st.Close(opt.bookkeeping(ctx))
-	env = st.Env(env, spec.Neo4j)
+	return st.RunRelease(ctx, spec, readings, env)
+}
+
+// RunRelease plans the release on s and, unless it is a dry run,
+// executes it; readings are the raw readings by node key (nil: the
+// configured value property). A dry run reads the ledger and the epoch's
+// earlier run as the release would, so it is refused where the release
+// would be; it returns the plan's summary (nil without a plan), as does a
+// plan refused.
+func (s *Stores) RunRelease(ctx context.Context, spec job.ReleaseSpec, readings map[string]float64, env job.Env) (*job.ReleaseSummary, error) {
+	env = s.Env(env, spec.Neo4j)
 	env.Load = func(ctx context.Context) (*job.Input, error) {
-		return st.ReleaseInput(ctx, spec.Graph, spec.Projection.ValueProperty, readings)
+		return s.ReleaseInput(ctx, spec.Graph, spec.Projection.ValueProperty, readings)
 	}
 	plan, err := job.PlanRelease(ctx, spec, env)
 	if plan == nil {
