@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
-	"image/color"
 	"io"
 	"strings"
 
@@ -13,7 +12,6 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/forecast"
-	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -172,9 +170,7 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 		return err
 	}
 	if o.plot != "" {
-		ex := res.Example
-		title := fmt.Sprintf("n=%d m=%d T=%g σ=%.3g, %s (trial 0)", res.N, res.M, res.T, res.Sigma, res.Estimator)
-		if err := plotting.LineSources(o.plot, ex.X, ex.F0, ex.FHat, res.EMDs, title, lineCaption(res)); err != nil {
+		if err := res.Plot(o.plot); err != nil {
 			return err
 		}
 	}
@@ -398,7 +394,9 @@ type graphSweep struct {
 func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.SimulationResult, out io.Writer) error {
 	sw := graphSweep{Experiments: results, Summary: experiment.Summarise(results)}
 	if o.plot != "" {
-		if err := plotGraphSweep(o.plot, o, sw.Summary, results[0]); err != nil {
+		caption := fmt.Sprintf("%s, %s estimator, %d trials per point, δ = %g, α = %g; dotted: chance", o.graph, results[0].Estimator, results[0].Trials, o.delta, o.alpha)
+		byTau := len(o.epsilons) == 1 || o.sigma != 0 // one ε, or a fixed σ: the rates against τ
+		if err := sw.Summary.Plot(o.plot, caption, byTau); err != nil {
 			return err
 		}
 		sw.Plot = o.plot
@@ -422,58 +420,4 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.Sim
 		fmt.Fprintf(out, "picture: %s\n", sw.Plot)
 	}
 	return nil
-}
-
-// plotGraphSweep draws the right-community and exact-node rates against ε
-// (one line per τ), or against τ when a single ε was given.
-func plotGraphSweep(path string, o *graphOptions, s experiment.GraphSummary, first *forecast.SimulationResult) error {
-	byTau := len(o.epsilons) == 1 || o.sigma != 0
-	colours := []color.Color{plotting.Blue, plotting.Red, plotting.Green, color.Black}
-	panel := func(title string, pts []experiment.RatePoint, chance float64, chanceTag string) plotting.RatePanel {
-		pn := plotting.RatePanel{Title: title, XLabel: "privacy ε", YLabel: "rate over trials (95% Wilson)", LogX: true}
-		groups := map[float64]*plotting.RateSeries{}
-		var order []float64
-		for _, p := range pts {
-			key, x := p.Tau, p.Epsilon
-			if byTau {
-				key, x = p.Epsilon, p.Tau
-			}
-			sr, ok := groups[key]
-			if !ok {
-				label := fmt.Sprintf("τ = %g", key)
-				if byTau {
-					label = fmt.Sprintf("ε = %g", key)
-				}
-				sr = &plotting.RateSeries{Label: label, Color: colours[len(order)%len(colours)]}
-				groups[key] = sr
-				order = append(order, key)
-			}
-			sr.X, sr.Y, sr.Lo, sr.Hi = append(sr.X, x), append(sr.Y, p.Rate), append(sr.Lo, p.Lo), append(sr.Hi, p.Hi)
-		}
-		if byTau {
-			pn.XLabel = "diffusion time τ"
-		}
-		for i, k := range order {
-			sr := groups[k]
-			if i == 0 {
-				sr.ChanceY, sr.ChanceTag = chance, chanceTag
-			}
-			pn.Series = append(pn.Series, *sr)
-		}
-		return pn
-	}
-	caption := fmt.Sprintf("%s, %s estimator, %d trials per point, δ = %g, α = %g; dotted: chance", o.graph, first.Estimator, first.Trials, o.delta, o.alpha)
-	return plotting.Rates(path, caption, []plotting.RatePanel{
-		panel("right community", s.Community, s.CommunityChance, "chance (random community)"),
-		panel("exact source node", s.ExactNode, s.ExactNodeChance, "chance (random node)"),
-	})
-}
-
-// lineCaption states the line experiment's setting under its picture.
-func lineCaption(r *experiment.LineResult) string {
-	noise := fmt.Sprintf("fixed σ = %.3g (not private)", r.Sigma)
-	if r.Private {
-		noise = fmt.Sprintf("ε = %g, δ = %g, σ = %.3g", r.Epsilon, r.Delta, r.Sigma)
-	}
-	return fmt.Sprintf("n = %d, m = %d, T = %g, %s, %s estimator; no-source rate %.2f", r.N, r.M, r.T, noise, r.Estimator, r.NoSourceRate)
 }

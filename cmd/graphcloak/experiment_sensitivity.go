@@ -3,12 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/experiment"
-	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/job"
 )
 
@@ -91,7 +89,7 @@ func runExperimentSensitivity(g *globalOptions, o *sensitivityExpOptions, out io
 		return err
 	}
 	if o.plot != "" {
-		if err := plotSensitivity(o.plot, res); err != nil {
+		if err := res.Plot(o.plot); err != nil {
 			return err
 		}
 	}
@@ -100,51 +98,8 @@ func runExperimentSensitivity(g *globalOptions, o *sensitivityExpOptions, out io
 	}
 	fmt.Fprintf(out, "%-6s %-28s %10s %10s %10s %10s\n", "VARIES", "FIXED", "SLOPE", "LOW END", "HIGH END", "PAPER")
 	for _, s := range res.Series {
-		fmt.Fprintf(out, "%-6s %-28s %10.4f %10.4f %10.4f %10.1f\n", s.Param, fixedOf(s), s.Slope, s.SlopeLow, s.SlopeHigh, s.PaperRate)
+		fmt.Fprintf(out, "%-6s %-28s %10.4f %10.4f %10.4f %10.1f\n", s.Param, s.Fixed(), s.Slope, s.SlopeLow, s.SlopeHigh, s.PaperRate)
 	}
 	fmt.Fprintf(out, "\nderived: m slope 0.5; n slope 0 once n ≫ 1/√T; T slope −0.75 for √T ≪ 1, −1.5 for √T ≫ 1\n")
 	return nil
-}
-
-func fixedOf(s experiment.SweepSeries) string {
-	switch s.Param {
-	case "m":
-		return fmt.Sprintf("n=%d T=%g α=%g", s.N, s.T, s.Alpha)
-	case "n":
-		return fmt.Sprintf("m=%d T=%g α=%g", s.M, s.T, s.Alpha)
-	}
-	return fmt.Sprintf("m=%d n=%d α=%g", s.M, s.N, s.Alpha)
-}
-
-// plotSensitivity draws Figure 2: Δ2 against m, n and T on log-log axes,
-// with the paper's rate anchored at the first point and the derived
-// asymptotes.
-func plotSensitivity(path string, res *experiment.SensitivityResult) error {
-	var panels []plotting.LogLogPanel
-	for _, s := range res.Series {
-		xs, ys := make([]float64, len(s.Point)), make([]float64, len(s.Point))
-		for i, p := range s.Point {
-			xs[i], ys[i] = p.X, p.Delta2
-		}
-		x0, y0, rate := xs[0], ys[0], s.PaperRate
-		paper := plotting.RefLine{Label: fmt.Sprintf("paper: x^%g", rate), Dashed: true, Color: plotting.Red,
-			F: func(x float64) float64 { return y0 * math.Pow(x/x0, rate) }}
-		pn := plotting.LogLogPanel{Title: "Δ2 against " + s.Param + " (" + fixedOf(s) + ")", XLabel: s.Param, YLabel: "Δ2(A)", X: xs, Y: ys}
-		switch s.Param {
-		case "T":
-			c := s.Alpha * math.Sqrt(float64(s.M))
-			pn.Refs = []plotting.RefLine{paper,
-				{Label: "derived, sqrt(T) << 1: T^-0.75", Color: plotting.Blue, F: func(T float64) float64 { return experiment.SmallTRate * c * math.Pow(T, -0.75) }},
-				{Label: "derived, sqrt(T) >> 1: T^-1.5", Color: plotting.Green, F: func(T float64) float64 { return experiment.LargeTRate * c * math.Pow(T, -1.5) }},
-			}
-		case "m":
-			pn.Refs = []plotting.RefLine{paper}
-		default:
-			last := ys[len(ys)-1]
-			pn.Refs = []plotting.RefLine{paper,
-				{Label: "derived: flat for n >> 1/sqrt(T)", Color: plotting.Blue, F: func(float64) float64 { return last }}}
-		}
-		panels = append(panels, pn)
-	}
-	return plotting.LogLogPanels(path, "Δ2 of the 1-D heat kernel (certified), with the paper's rates (red, dashed) and the derived ones", panels)
 }
