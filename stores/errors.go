@@ -9,6 +9,10 @@ const (
 	ParamValues errkind.Param = "values"
 	ParamLedger errkind.Param = "ledger"
 	ParamEdges  errkind.Param = "edges"
+	// ParamCommunities and ParamResolution are where a simulation's
+	// communities come from and the detection's resolution.
+	ParamCommunities errkind.Param = "communities"
+	ParamResolution  errkind.Param = "resolution"
 )
 
 // usageError is a bad request (kind usage) unless what it wraps has a

@@ -5,14 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
-	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/stores"
@@ -118,48 +115,9 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 }
 
 // experimentCommunities returns the partition the experiment scores
-// against and what it is (planted by default when the graph has one, else
-// leiden).
+// against and what it is (stores.Graph.ScoredPartition).
 func experimentCommunities(ctx context.Context, o *graphOptions, lg *stores.Graph) (kind string, part []int, names []string, err error) {
-	gr, planted := lg.Graph, lg.Partition
-	kind = o.communities
-	if kind == "" {
-		kind = "leiden"
-		if planted != nil {
-			kind = "planted"
-		}
-	}
-	switch {
-	case kind == "planted":
-		if planted == nil {
-			return "", nil, nil, inputErrorf("--communities planted: graph %q has no planted partition", o.graph)
-		}
-		part = planted
-	case kind == "leiden":
-		if part, err = cancel.Run(ctx, func() ([]int, error) {
-			return community.Leiden(gr, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed})
-		}); err != nil {
-			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
-		}
-	case kind == "louvain":
-		if part, err = cancel.Run(ctx, func() ([]int, error) { return community.Louvain(gr, o.resolution, o.seed) }); err != nil {
-			return "", nil, nil, interruptedOr(ctx, inputErrorf("--resolution: %w", err))
-		}
-	case strings.HasPrefix(kind, "property:"):
-		byKey := make(map[string]string, gr.N())
-		for i, c := range lg.Pulled.Communities {
-			byKey[gr.Key(i)] = strconv.FormatInt(c, 10)
-		}
-		if part, names, err = community.FromAssignment(gr, byKey); err != nil {
-			return "", nil, nil, inputErrorf("--communities: %w", err)
-		}
-	default:
-		path := strings.TrimPrefix(kind, "file:")
-		if part, names, err = community.LoadAssignment(path, gr); err != nil {
-			return "", nil, nil, inputErrorf("--communities: %w", err)
-		}
-	}
-	return kind, part, names, nil
+	return lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
 }
 
 // printForecasts prints forecasts as table rows, marking those at chance.
