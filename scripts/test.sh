@@ -68,10 +68,11 @@ trap cleanup EXIT
 # server is stopped right after (the EXIT trap).
 child=""
 forward() {
-	if [[ -n "$child" ]]; then
-		kill -"$1" -- "-$child" 2>/dev/null || kill -"$1" "$child" 2>/dev/null || true
-		wait "$child" 2>/dev/null || true
-	fi
+	local p
+	for p in $child ${norace_pid:-}; do
+		kill -"$1" -- "-$p" 2>/dev/null || kill -"$1" "$p" 2>/dev/null || true
+		wait "$p" 2>/dev/null || true
+	done
 	exit "$2"
 }
 trap 'forward INT 130' INT
@@ -217,24 +218,58 @@ run env GOARCH=arm64 go vet ./sensitivity || vet_rc=1
 vet_s=$((SECONDS - t0))
 banner "go vet" "$( ((vet_rc == 0)) && echo ok || echo FAILED)" "$vet_s" "also -tags purego and GOARCH=arm64 on ./sensitivity"
 
-# Exhaustive numeric oracles run without the race detector, which slows
-# their arithmetic ten- to twentyfold (TestAnswerGuaranteeOracle: about a
-# minute alone, 17 minutes of the root package under -race on a loaded
-# 2-core machine); the code they exercise runs under -race in the other
-# tests. Only for the whole suite without GRAPHCLOAK_TEST_FLAGS.
-norace_pkg=. norace_tests='^TestAnswerGuaranteeOracle$'
+# The race detector slows arithmetic ten- to twentyfold, and finds
+# nothing in a test whose time is arithmetic on one goroutine. So the
+# whole-suite run (./... without GRAPHCLOAK_TEST_FLAGS) runs the tests of
+# norace_tests without it, beside the race run: exhaustive numeric oracles
+# and Monte Carlo checks of rates, minutes under -race. Every other test,
+# the concurrent code those oracles call included (sensitivity's workers,
+# Leiden's concurrency, the ledger's races, serve, signals, the parallel
+# integration tests), runs under -race. The names are unique in the module,
+# so skipping them in the race run leaves out nothing else.
+norace_tests=(
+	# package        tests
+	".               TestAnswerGuaranteeOracle TestEstimateMethodMatchesSensitivity"
+	"./sensitivity   TestGraphSensitivityClosedForms TestShardsMergeToTheSingleRun TestLanczosEdgeBracket TestModelRefinementSample TestChebColumnsOnBall"
+	"./experiment    TestForecastVerdict TestAnswerForecastMatchesRealized TestCeilingAboveOptimum TestRunSensitivityRates TestMassCurveNoFalseResolution TestRoutedLPMatchesMatrix TestRoutedCeilingTighter"
+	"./recovery      TestCertifiedRecoveryOracle TestEvidenceTestLevel TestPosteriorRefine"
+	"./privacy       TestAdaptiveSplitStrategy TestAdaptiveShareStrategy TestAnswerEnvelopeEmpiricalEpsilon TestDiscreteGaussianDistribution"
+	"./cmd/graphcloak TestPictureExperimentSeriesVisible TestPictureCommunityGraphMarksSource TestPictureNoiseVerdictInTitle TestForecastBySourceMass"
+)
+norace_pkgs=() norace_names=()
+if [[ "${pkgs[*]}" == "./..." && -z "${GRAPHCLOAK_TEST_FLAGS:-}" ]]; then
+	for row in "${norace_tests[@]}"; do
+		read -r p names <<<"$row"
+		norace_pkgs+=("$p")
+		read -ra more <<<"$names"
+		norace_names+=("${more[@]}")
+	done
+fi
+norace_re=""
 race_skip=()
-[[ "${pkgs[*]}" == "./..." && -z "${GRAPHCLOAK_TEST_FLAGS:-}" ]] || norace_tests=""
-[[ -n "$norace_tests" ]] && race_skip=(-skip "$norace_tests")
+if ((${#norace_names[@]})); then
+	norace_re="^($(IFS='|'; echo "${norace_names[*]}"))\$"
+	race_skip=(-skip "$norace_re")
+fi
 t0=$SECONDS
+# The run without -race goes first into a log, in the background: its
+# arithmetic fills the cores while the race run waits on Neo4j.
+norace_rc=0 norace_pid=""
+if [[ -n "$norace_re" ]]; then
+	setsid go test -count=1 -timeout 20m -run "$norace_re" "${norace_pkgs[@]}" >"$logs/test-norace.log" 2>&1 &
+	norace_pid=$!
+fi
 # shellcheck disable=SC2086 # GRAPHCLOAK_TEST_FLAGS is a list of flags.
 run go test -race -count=1 -timeout 40m "${race_skip[@]}" ${GRAPHCLOAK_TEST_FLAGS:-} "${pkgs[@]}"
 test_rc=$?
-if [[ -n "$norace_tests" ]]; then
-	run go test -count=1 -timeout 20m -run "$norace_tests" "$norace_pkg" || test_rc=1
+if [[ -n "$norace_pid" ]]; then
+	wait "$norace_pid" || norace_rc=1
+	norace_pid=""
+	cat "$logs/test-norace.log" >&2
+	((norace_rc)) && test_rc=1
 fi
 test_s=$((SECONDS - t0))
-banner "go test" "$( ((test_rc == 0)) && echo ok || echo FAILED)" "$test_s" "-race (${norace_tests:+$norace_tests without it; }Neo4j required: ${GRAPHCLOAK_REQUIRE_NEO4J:-0})"
+banner "go test" "$( ((test_rc == 0)) && echo ok || echo FAILED)" "$test_s" "-race (${norace_re:+${#norace_names[@]} numeric tests without it; }Neo4j required: ${GRAPHCLOAK_REQUIRE_NEO4J:-0})"
 
 status="PASS"
 rc=0
