@@ -1,7 +1,17 @@
 #!/usr/bin/env bash
-# The graphcloak test command: the lint gates, go vet, then every test (race
-# detector on) against a real Neo4j. One line per phase, with its time, on
-# stderr; what the phases download or build goes to logs in .cache/test/.
+# The graphcloak test command: the lint gates, go vet, then every test
+# against a real Neo4j. One line per phase, with its time, on stderr; what
+# the phases download or build goes to logs in .cache/test/.
+#
+# The race detector: every package runs under -race, since nearly every one
+# has concurrent code (workers in sensitivity, community, laplacian and
+# expm; the ledger, leases and serve; the integration tests' parallel
+# clients). Only the tests listed in norace_tests below run without it:
+# exhaustive numeric oracles and Monte Carlo checks of rates, whose time is
+# arithmetic on one goroutine — where -race finds nothing and costs ten- to
+# twentyfold — while the concurrent code they call runs under -race in the
+# other tests. The integration package's server-bound tests run in
+# parallel with each other (integration/doc.go).
 #
 #   scripts/test.sh [PACKAGES...]        default ./...
 #
