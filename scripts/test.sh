@@ -235,25 +235,28 @@ banner "go vet" "$( ((vet_rc == 0)) && echo ok || echo FAILED)" "$vet_s" "also -
 # and Monte Carlo checks of rates, minutes under -race. Every other test,
 # the concurrent code those oracles call included (sensitivity's workers,
 # Leiden's concurrency, the ledger's races, serve, signals, the parallel
-# integration tests), runs under -race. The names are unique in the module,
-# so skipping them in the race run leaves out nothing else.
+# integration tests), runs under -race. The race run skips these names in
+# every package, and the other run takes every package defining one, so a
+# test moved to another package stays in the suite.
 norace_tests=(
-	# package        tests
-	".               TestAnswerGuaranteeOracle TestEstimateMethodMatchesSensitivity"
-	"./sensitivity   TestGraphSensitivityClosedForms TestShardsMergeToTheSingleRun TestLanczosEdgeBracket TestModelRefinementSample TestChebColumnsOnBall"
-	"./experiment    TestForecastVerdict TestAnswerForecastMatchesRealized TestCeilingAboveOptimum TestRunSensitivityRates TestMassCurveNoFalseResolution TestRoutedLPMatchesMatrix TestRoutedCeilingTighter"
-	"./recovery      TestCertifiedRecoveryOracle TestEvidenceTestLevel TestPosteriorRefine"
-	"./privacy       TestAdaptiveSplitStrategy TestAdaptiveShareStrategy TestAnswerEnvelopeEmpiricalEpsilon TestDiscreteGaussianDistribution"
-	"./cmd/graphcloak TestPictureExperimentSeriesVisible TestPictureCommunityGraphMarksSource TestPictureNoiseVerdictInTitle TestForecastBySourceMass"
+	TestAnswerGuaranteeOracle TestEstimateMethodMatchesSensitivity
+	TestGraphSensitivityClosedForms TestShardsMergeToTheSingleRun TestLanczosEdgeBracket
+	TestModelRefinementSample TestChebColumnsOnBall
+	TestForecastVerdict TestAnswerForecastMatchesRealized TestCeilingAboveOptimum
+	TestMassCurveNoFalseResolution TestRoutedLPMatchesMatrix TestRoutedCeilingTighter
+	TestRunSensitivityRates
+	TestCertifiedRecoveryOracle TestEvidenceTestLevel TestPosteriorRefine
+	TestAdaptiveSplitStrategy TestAdaptiveShareStrategy TestAnswerEnvelopeEmpiricalEpsilon
+	TestDiscreteGaussianDistribution
+	TestPictureExperimentSeriesVisible TestPictureCommunityGraphMarksSource
+	TestPictureNoiseVerdictInTitle TestForecastBySourceMass
 )
 norace_pkgs=() norace_names=()
 if [[ "${pkgs[*]}" == "./..." && -z "${GRAPHCLOAK_TEST_FLAGS:-}" ]]; then
-	for row in "${norace_tests[@]}"; do
-		read -r p names <<<"$row"
-		norace_pkgs+=("$p")
-		read -ra more <<<"$names"
-		norace_names+=("${more[@]}")
-	done
+	norace_names=("${norace_tests[@]}")
+	mapfile -t norace_pkgs < <(git ls-files -z '*_test.go' | xargs -0 grep -lE "^func ($(IFS='|'; echo "${norace_names[*]}"))\(" |
+		xargs -r -n1 dirname | sort -u | sed 's|^\.$|.|; s|^[^.]|./&|')
+	((${#norace_pkgs[@]})) || norace_names=()
 fi
 norace_re=""
 race_skip=()
