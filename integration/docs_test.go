@@ -33,6 +33,7 @@ func shBlock(doc, heading string) string {
 // URI, user and password of the server it started, on whatever port it got. Without Java and Maven (a Docker server) the start line is
 // replaced by the test server's connection.
 func TestNeo4jGuideAsWritten(t *testing.T) {
+	t.Parallel() // the guide starts its own server
 	s := neo4jServer(t)
 	root, err := filepath.Abs("..")
 	if err != nil {

@@ -5,12 +5,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -26,11 +29,28 @@ var (
 	binDir  string
 )
 
-// TestMain removes the binary built for the end-to-end tests.
+// waitingParallel is how many of the parallel tests run at once unless
+// -parallel says otherwise: they spend their time waiting (on a server of
+// their own starting, on a stopped holder's lease or transaction timeout),
+// not computing, so more of them than there are cores overlap usefully.
+const waitingParallel = 8
+
+// TestMain runs the parallel tests waitingParallel at a time and removes
+// the binaries built for the end-to-end tests.
 func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		if err := flag.Set("test.parallel", strconv.Itoa(waitingParallel)); err != nil {
+			panic(err)
+		}
+	}
 	code := m.Run()
-	if binDir != "" {
-		os.RemoveAll(binDir)
+	for _, dir := range []string{binDir, batchDir} {
+		if dir != "" {
+			os.RemoveAll(dir)
+		}
 	}
 	os.Exit(code)
 }
@@ -63,6 +83,97 @@ func graphcloakBinary(t testing.TB) string {
 		t.Fatal(binErr)
 	}
 	return binPath
+}
+
+var (
+	batchOnce sync.Once
+	batchPath string
+	batchErr  error
+	batchDir  string
+)
+
+// argvBatchBinary builds cmd/graphcloak's test binary once per test
+// process: its TestArgvBatch runs command lines through the binary's own
+// runArgs, many in one process (runCLIBatch).
+func argvBatchBinary(t testing.TB) string {
+	t.Helper()
+	batchOnce.Do(func() {
+		batchDir, batchErr = os.MkdirTemp("", "graphcloak-argv-")
+		if batchErr != nil {
+			return
+		}
+		batchPath = filepath.Join(batchDir, "graphcloak.test")
+		cmd := exec.Command("go", "test", "-c", "-o", batchPath, "./cmd/graphcloak")
+		cmd.Dir = repoRoot(t)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			batchErr = fmt.Errorf("go test -c ./cmd/graphcloak: %v\n%s", err, out)
+		}
+	})
+	if batchErr != nil {
+		t.Fatal(batchErr)
+	}
+	return batchPath
+}
+
+// runCLIBatch runs each command line as runCLI does — the same
+// environment, the password in GRAPHCLOAK_NEO4J_PASSWORD — but all of them
+// in one process, one after another (cmd/graphcloak's TestArgvBatch calls
+// the binary's runArgs for each), and returns their results in order. For
+// the thousands of command lines the injection corpus has refused before
+// connecting, where starting a process is most of the cost.
+func runCLIBatch(t testing.TB, password string, argvs [][]string) []cliResult {
+	t.Helper()
+	dir := t.TempDir()
+	in, out := filepath.Join(dir, "argv.jsonl"), filepath.Join(dir, "results.jsonl")
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, argv := range argvs {
+		// Each argument as bytes (base64 in JSON): a JSON string would
+		// replace invalid UTF-8, and the corpus has some.
+		raw := make([][]byte, len(argv))
+		for i, a := range argv {
+			raw[i] = []byte(a)
+		}
+		if err := enc.Encode(raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(in, b.Bytes(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argvBatchBinary(t), "-test.run", "^TestArgvBatch$", "-test.count", "1")
+	cmd.Dir = t.TempDir()
+	cmd.Env = append(cliEnv(), "GRAPHCLOAK_NEO4J_PASSWORD="+password, "ARGV_BATCH="+in, "ARGV_BATCH_OUT="+out)
+	if o, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("the batch of %d command lines: %v\n%s", len(argvs), err, o)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	rs := make([]cliResult, 0, len(argvs))
+	for dec.More() {
+		var r struct {
+			Args           [][]byte
+			Code           int
+			Stdout, Stderr []byte
+		}
+		if err := dec.Decode(&r); err != nil {
+			t.Fatal(err)
+		}
+		if i := len(rs); i >= len(argvs) || !slices.EqualFunc(r.Args, argvs[i], func(a []byte, b string) bool { return string(a) == b }) {
+			t.Fatalf("the batch's command line %d is not the one given: %q", i, r.Args)
+		}
+		rs = append(rs, cliResult{Code: r.Code, Stdout: string(r.Stdout), Stderr: string(r.Stderr)})
+	}
+	if len(rs) != len(argvs) {
+		t.Fatalf("the batch answered %d of %d command lines", len(rs), len(argvs))
+	}
+	return rs
 }
 
 // cliResult is one run of the binary.

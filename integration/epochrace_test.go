@@ -163,7 +163,11 @@ func pausedHolder(t *testing.T, e *e2e, args ...string) (*releaseProc, string, s
 				t.Fatal("no charge within 5 minutes")
 			}
 		}
-		if err := p.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		if err := p.cmd.Process.Signal(syscall.SIGSTOP); errors.Is(err, os.ErrProcessDone) {
+			t.Logf("try %d: the release ended before it was stopped; again", try)
+			p.wait(t, 5*time.Minute)
+			continue
+		} else if err != nil {
 			t.Fatal(err)
 		}
 		recs := query(t, e.d, "MATCH (r:GraphcloakRun {scope: $s, epoch: $e, command: 'release'}) RETURN r.runId, coalesce(r.valuesStored, false)",
@@ -184,6 +188,7 @@ func pausedHolder(t *testing.T, e *e2e, args ...string) (*releaseProc, string, s
 // wait for it and, once it goes on and publishes, exit 0 "already
 // published" — the first exited 7 at once before, advising a new charge.
 func TestEpochChargedByPausedHolder(t *testing.T) {
+	t.Parallel() // waits on a stopped holder; its own scope
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{150, 150}, 0.06, 0.004)
@@ -234,8 +239,9 @@ func TestEpochChargedByPausedHolder(t *testing.T) {
 // timeout of its own update, with the old advice to release under a new
 // epoch.
 func TestEpochChargedByDeadHolder(t *testing.T) {
-	t.Run("stopped after its charge", func(t *testing.T) { deadHolder(t, false) })
-	t.Run("stopped inside its record update", func(t *testing.T) { deadHolder(t, true) })
+	t.Parallel() // waits on a stopped holder; its own scopes
+	t.Run("stopped after its charge", func(t *testing.T) { t.Parallel(); deadHolder(t, false) })
+	t.Run("stopped inside its record update", func(t *testing.T) { t.Parallel(); deadHolder(t, true) })
 }
 
 // holderTxTimeout is the woken holder's --transaction-timeout when it is
@@ -337,6 +343,7 @@ func deadHolder(t *testing.T, inTx bool) {
 // publishes: exit 0, one charge, its values written. Before, it exited 7
 // with a timeout of its own update, its values lost.
 func TestHolderStoppedInsideItsUpdate(t *testing.T) {
+	t.Parallel() // waits on a stopped holder; its own scope
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{150, 150}, 0.06, 0.004)
@@ -390,6 +397,7 @@ const defaultTxTimeout = 2 * time.Minute
 // abandoned — until the server ended the holder's transaction at 2 min
 // (the waiter then took the holder for dead and exited 7).
 func TestWaiterOfHolderStoppedInsideItsUpdate(t *testing.T) {
+	t.Parallel() // waits on a stopped holder; its own scope
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{150, 150}, 0.06, 0.004)

@@ -85,8 +85,10 @@ type injSlot struct {
 //
 // Cost: a name the identifier rule refuses is refused before connecting
 // (milliseconds), so each of those is tried in every slot of every
-// command; a name it accepts reaches the server, so those are tried in
-// groups: one load names its label, type, key and weight (its readings
+// command, thousands of command lines run by cmd/graphcloak's runArgs in
+// four processes (runCLIBatch) rather than by thousands of processes of
+// the binary; a name it accepts reaches the server, so those are tried,
+// by the binary, in groups: one load names its label, type, key and weight (its readings
 // the next string), then communities, release and locate over that graph
 // write into the following strings. Skipped with -short.
 func TestInjectionCorpus(t *testing.T) {
@@ -217,7 +219,7 @@ func TestInjectionCorpus(t *testing.T) {
 		}
 	}
 
-	// Phase 1: the refused names in every slot, four processes at a time.
+	// Phase 1: the refused names in every slot.
 	type job struct {
 		slot injSlot
 		s    string
@@ -251,30 +253,38 @@ func TestInjectionCorpus(t *testing.T) {
 	}
 	bkBefore, claimsBefore := bookkeepingNodes(t, d, inj, false), bookkeepingNodes(t, d, inj, true)
 	nodes, rels := f.count(t, d)
-	jobs := make(chan job)
-	var wg sync.WaitGroup
-	for w := 0; w < 4; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				check(j, runCLI(t, s.Password, j.slot.put(j.s)...))
-			}
-		}()
-	}
+	var jobs []job
 	for _, c := range refused {
 		for _, sl := range slots {
-			jobs <- job{sl, c}
+			jobs = append(jobs, job{sl, c})
 		}
 	}
 	for _, c := range reserved {
 		for _, sl := range slots {
 			if strings.HasSuffix(sl.name, " --node-labels") || strings.HasSuffix(sl.name, " --relationship-types") {
-				jobs <- job{sl, c}
+				jobs = append(jobs, job{sl, c})
 			}
 		}
 	}
-	close(jobs)
+	// In batches of command lines, each batch one process running the
+	// binary's runArgs (runCLIBatch): refused before connecting, a run is
+	// mostly the start of its process. Four batches at a time.
+	var wg sync.WaitGroup
+	const batches = 4
+	for w := range batches {
+		lo, hi := w*len(jobs)/batches, (w+1)*len(jobs)/batches
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			argvs := make([][]string, 0, hi-lo)
+			for _, j := range jobs[lo:hi] {
+				argvs = append(argvs, j.slot.put(j.s))
+			}
+			for i, r := range runCLIBatch(t, s.Password, argvs) {
+				check(jobs[lo+i], r)
+			}
+		}()
+	}
 	wg.Wait()
 	tokens := schemaTokens(t, d)
 	after := func(phase string, claims bool) {

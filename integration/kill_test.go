@@ -82,6 +82,8 @@ func (o *ownServer) stop() {
 // restart, the ledger must keep the charge (never refunded), and a re-run
 // after the restart must complete with every value written.
 func TestKillDuringWriteBack(t *testing.T) {
+	// Its own server: it runs beside the other tests.
+	t.Parallel()
 	shared := neo4jServer(t) // skip/fail exactly like the other tests
 	_ = shared
 	if testing.Short() {

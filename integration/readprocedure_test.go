@@ -304,6 +304,8 @@ func TestReadProcedureAbandoned(t *testing.T) {
 // back to Cypher, give the fixture's graph and say why (ReadNote), and
 // `communities` must print the reason.
 func TestReadProcedureSandboxed(t *testing.T) {
+	// Its own server: it runs beside the other tests.
+	t.Parallel()
 	shared := neo4jServer(t) // skip/fail exactly like the other tests
 	_ = shared
 	if testing.Short() {

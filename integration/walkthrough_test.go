@@ -62,7 +62,7 @@ func cleanWalkthrough(t *testing.T, d neo4j.DriverWithContext) {
 	for _, label := range []string{"Room", "Person"} {
 		dropLabel(t, d, label)
 	}
-	for _, scope := range []string{"building-7", "whisper"} {
+	for _, scope := range []string{"building-7", "building-8", "whisper"} {
 		deleteScopeRuns(t, d, scope)
 		query(t, d, "MATCH (l) WHERE (l:GraphcloakLedger OR l:GraphcloakCharge OR l:GraphcloakScopeLease) AND l.scope = $s DELETE l", map[string]any{"s": scope})
 	}

@@ -15,7 +15,7 @@
 #
 # When NEO4J_URI is set that server is used (NEO4J_USER, NEO4J_PASSWORD;
 # it must not hold the walkthrough's labels Room and Person or scopes
-# building-7 and whisper yet); otherwise a server is started in the
+# building-7, building-8 and whisper yet); otherwise a server is started in the
 # temporary directory and stopped, by its PID, on exit. The clone is of the
 # committed HEAD: uncommitted changes are not walked.
 set -euo pipefail
