@@ -135,24 +135,15 @@ func (st *Steps) answer(ctx context.Context, step Step) (*job.AnswerSummary, err
 	return sum, err
 }
 
-// runAnswer plans and executes the private answer.
+// runAnswer answers with the slot's readings under its epoch.
 func (st *Steps) runAnswer(ctx context.Context, step Step) (*job.AnswerSummary, error) {
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	spec := *st.Answer
 	spec.RunID, spec.Epoch = step.RunID, step.Epoch
-	s := st.Stores.WithLogger(step.Logger)
-	env := s.Env(st.env(step, after), spec.Neo4j)
 	var readings func() (map[string]float64, error)
 	if st.Values != "" {
 		readings = st.readings
 	}
-	env.Load = func(ctx context.Context) (*job.Input, error) {
-		return s.AnswerInput(ctx, spec.Graph, st.Communities, readings)
-	}
-	plan, err := job.PlanAnswer(ctx, spec, env)
-	if err != nil {
-		return nil, err
-	}
-	return job.ExecuteAnswer(ctx, plan)
+	return st.Stores.WithLogger(step.Logger).RunAnswer(ctx, spec, st.Communities, readings, st.env(step, after))
 }

@@ -7,20 +7,25 @@ import (
 	"github.com/graphcloak/graphcloak/job"
 )
 
-// Answer opens the stores opt asks for, plans the private answer on them
-// (its graph, the communities c and the raw readings: the configured
-// value property read with the graph or, when readings is not nil, what
-// it reads) and, unless it is a dry run, executes it; env brings the job's
-// logger, progress and bookkeeping. A dry run returns the plan's summary.
+// Answer opens the stores opt asks for and answers on them (RunAnswer).
 func Answer(ctx context.Context, cfg *config.Loaded, spec job.AnswerSpec, c Communities, readings func() (map[string]float64, error), opt Options, env job.Env) (*job.AnswerSummary, error) {
 	st, err := Open(ctx, cfg, opt)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close(opt.bookkeeping(ctx))
-	env = st.Env(env, spec.Neo4j)
+	return st.RunAnswer(ctx, spec, c, readings, env)
+}
+
+// RunAnswer plans the private answer on s (its graph, the communities c
+// and the raw readings: the configured value property read with the
+// graph or, when readings is not nil, what it reads) and, unless it is a
+// dry run, executes it; env brings the job's logger, progress and
+// bookkeeping. A dry run returns the plan's summary.
+func (s *Stores) RunAnswer(ctx context.Context, spec job.AnswerSpec, c Communities, readings func() (map[string]float64, error), env job.Env) (*job.AnswerSummary, error) {
+	env = s.Env(env, spec.Neo4j)
 	env.Load = func(ctx context.Context) (*job.Input, error) {
-		return st.AnswerInput(ctx, spec.Graph, c, readings)
+		return s.AnswerInput(ctx, spec.Graph, c, readings)
 	}
 	plan, err := job.PlanAnswer(ctx, spec, env)
 	if err != nil {
