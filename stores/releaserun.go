@@ -2,6 +2,7 @@ package stores
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -203,4 +204,29 @@ func latestReleaseOf(runs []*connector.RunRecord, scope string, read func(string
 		}
 	}
 	return "", e
+}
+
+// ReleasedValues rebuilds the release of run runID from the database:
+// the metadata from its run record, the released values from its write
+// property on the projection, once checked to be the run's own
+// (ReadRelease, job.CheckReleasedValues). Released values lie on the grid
+// γ = 2^-k, so r_i = value/γ is recovered exactly; anything else is
+// refused.
+func (s *Stores) ReleasedValues(ctx context.Context, runID string) (*privacy.Released, error) {
+	if err := s.ReadRelease(ctx, runID); err != nil {
+		return nil, err
+	}
+	rr := s.Release
+	var meta privacy.ReleaseMeta
+	if err := json.Unmarshal([]byte(rr.ReleaseMeta), &meta); err != nil || rr.ReleaseMeta == "" {
+		return nil, inputErrorf("%s: run %q records no release metadata", job.ParamReleaseRun, runID)
+	}
+	lg, err := s.LoadGraph(ctx, Neo4jSpec, LoadOptions{ValueProperty: rr.WriteProperty})
+	if err != nil {
+		return nil, err
+	}
+	if lg.Graph.N() != meta.N {
+		return nil, inputErrorf("%s: the projection has %d nodes, the release had %d%s", job.ParamReleaseRun, lg.Graph.N(), meta.N, s.ReleaseHint())
+	}
+	return job.CheckReleasedValues(rr, &meta, lg.Graph, lg.Pulled.Values, s.ReleaseDigest)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -10,7 +9,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -120,31 +118,13 @@ func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
 	return tw.Flush()
 }
 
-// releasedFromNeo4j rebuilds a release from the database: the metadata
-// from the release's run record, the released values from its write
-// property on the configured projection, after checking they are the
-// run's own (stores.ReadRelease). Released values lie on the grid γ = 2^-k, so
-// r_i = value/γ is recovered exactly; anything else is refused.
+// releasedFromNeo4j rebuilds the release of run runID from the database
+// (stores.Stores.ReleasedValues).
 func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*privacy.Released, error) {
 	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: true, Logger: g.logger})
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close(context.WithoutCancel(ctx))
-	if err := st.ReadRelease(ctx, runID); err != nil {
-		return nil, err
-	}
-	rr := st.Release
-	var meta privacy.ReleaseMeta
-	if err := json.Unmarshal([]byte(rr.ReleaseMeta), &meta); err != nil || rr.ReleaseMeta == "" {
-		return nil, inputErrorf("--release-run: run %q records no release metadata", runID)
-	}
-	lg, err := st.LoadGraph(ctx, stores.Neo4jSpec, stores.LoadOptions{ValueProperty: rr.WriteProperty})
-	if err != nil {
-		return nil, err
-	}
-	if lg.Graph.N() != meta.N {
-		return nil, inputErrorf("--release-run: the projection has %d nodes, the release had %d%s", lg.Graph.N(), meta.N, st.ReleaseHint())
-	}
-	return job.CheckReleasedValues(rr, &meta, lg.Graph, lg.Pulled.Values, st.ReleaseDigest)
+	return st.ReleasedValues(ctx, runID)
 }
