@@ -60,3 +60,35 @@ func SweepGraph(ctx context.Context, s GraphSweep) ([]*forecast.SimulationResult
 	}
 	return results, nil
 }
+
+// SweepAnswers forecasts the private answer with distance cap answerCap
+// (0: the most accurate) at every τ and ε of s, one source a trial; each
+// forecast carries the routed ceiling of its ε, computed once per ε since
+// it does not depend on τ.
+func SweepAnswers(ctx context.Context, s GraphSweep, answerCap int) ([]forecast.Forecast, error) {
+	var fs []forecast.Forecast
+	ceilings := map[float64]float64{}
+	for _, tau := range s.Taus {
+		e := s.Graph
+		e.Tau, e.Sources = tau, 1
+		if s.Progress != nil {
+			e.Progress = s.Progress("graph trials")
+		}
+		rs, err := forecast.AnswerSweep(ctx, forecast.AnswerSimulation{Graph: &e, Alpha: e.Alpha, Cap: answerCap}, s.Epsilons)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rs {
+			f := forecast.OfAnswer(r)
+			f.Delta = e.Delta
+			if _, ok := ceilings[f.Epsilon]; !ok {
+				if ceilings[f.Epsilon], err = forecast.RoutedCeiling(ctx, e.Graph, r.Geometry().Partition(), f.Epsilon, e.Delta); err != nil {
+					return nil, err
+				}
+			}
+			f.Ceiling = ceilings[f.Epsilon]
+			fs = append(fs, f)
+		}
+	}
+	return fs, nil
+}

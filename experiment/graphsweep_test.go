@@ -40,3 +40,24 @@ func TestSweepGraph(t *testing.T) {
 		}
 	}
 }
+
+// Every τ gets a forecast at every ε, each with its ε's ceiling, the same
+// at every τ.
+func TestSweepAnswers(t *testing.T) {
+	g, part, err := laplacian.Generate("karate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := GraphSweep{Graph: forecast.Simulation{Graph: g, Partition: part, Delta: 1e-6, Alpha: 1, Trials: 4, Estimator: "posterior", Seed: 1, Workers: 1},
+		Taus: []float64{0.5, 2}, Epsilons: []float64{2}}
+	fs, err := SweepAnswers(context.Background(), s, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 2 {
+		t.Fatalf("%d forecasts, want 2", len(fs))
+	}
+	if fs[0].Ceiling <= 0 || fs[0].Ceiling != fs[1].Ceiling || fs[0].Delta != 1e-6 {
+		t.Errorf("ceilings %v and %v, δ %v: want one positive ceiling per ε and the sweep's δ", fs[0].Ceiling, fs[1].Ceiling, fs[0].Delta)
+	}
+}

@@ -345,27 +345,11 @@ func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions,
 	if o.sources != 1 {
 		return usageErrorf("--private-answer publishes one community: --sources must be 1")
 	}
-	var fs []forecast.Forecast
-	ceilings := map[float64]float64{} // by ε: the ceiling does not depend on τ
-	for _, tau := range o.taus {
-		e := forecast.Simulation{Graph: gr, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
-			Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
-			Progress: g.progress("graph trials")}
-		rs, err := forecast.AnswerSweep(ctx, forecast.AnswerSimulation{Graph: &e, Alpha: o.alpha, Cap: o.answerCap}, o.epsilons)
-		if err != nil {
-			return err
-		}
-		for _, r := range rs {
-			f := forecast.OfAnswer(r)
-			f.Delta = o.delta
-			if _, ok := ceilings[f.Epsilon]; !ok {
-				if ceilings[f.Epsilon], err = forecast.RoutedCeiling(ctx, gr, r.Geometry().Partition(), f.Epsilon, o.delta); err != nil {
-					return err
-				}
-			}
-			f.Ceiling = ceilings[f.Epsilon]
-			fs = append(fs, f)
-		}
+	fs, err := experiment.SweepAnswers(ctx, experiment.GraphSweep{Taus: o.taus, Epsilons: o.epsilons, Progress: g.progress,
+		Graph: forecast.Simulation{Graph: gr, Partition: part, Names: names, Delta: o.delta, Alpha: o.alpha,
+			Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers}}, o.answerCap)
+	if err != nil {
+		return err
 	}
 	if g.output == "json" {
 		return printJSON(out, map[string]any{"graph": o.graph, "forecasts": fs})
