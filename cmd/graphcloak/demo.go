@@ -5,17 +5,13 @@ import (
 	"fmt"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"io"
-	"os"
-	"path/filepath"
 	"strconv"
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
-	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 	"github.com/spf13/cobra"
 )
@@ -116,7 +112,8 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 			return err
 		}
 	}
-	rel, loc, err := demoReleaseAndLocate(ctx, opts, g, src, part)
+	rel, loc, err := graphcloak.Demo(ctx, graphcloak.DemoJob{Graph: g, Source: src, Partition: part, Tau: opts.tau,
+		Epsilon: opts.epsilon, Delta: opts.delta, Epoch: stores.NewRunID(), Progress: job.StepProgress(opts.g.progress)})
 	if err != nil {
 		return err
 	}
@@ -162,41 +159,6 @@ func checkDemo(opts *demoOptions) error {
 		}
 	}
 	return nil
-}
-
-// demoReleaseAndLocate simulates the sensors' readings of a unit source at
-// src, releases them (against a throw-away ledger with room for this one
-// release) and locates the source from the released values only.
-func demoReleaseAndLocate(ctx context.Context, opts *demoOptions, g *laplacian.Graph, src int, part []int) (*graphcloak.ReleaseResult, *graphcloak.LocateResult, error) {
-	// The sensors' true readings: y = exp(−τL) e_s.
-	act, err := expm.NewAction(g, opts.tau, expm.Options{})
-	if err != nil {
-		return nil, nil, err
-	}
-	e := make([]float64, g.N())
-	e[src] = 1
-	y := make([]float64, g.N())
-	act.Apply(y, e, 1)
-	dir, err := os.MkdirTemp("", "graphcloak-demo-")
-	if err != nil {
-		return nil, nil, err
-	}
-	defer os.RemoveAll(dir)
-	ledger, err := privacy.CreateFileLedger(ctx, filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 2 * opts.epsilon, Delta: opts.delta},
-		privacy.FileLedgerOptions{}, "demo")
-	if err != nil {
-		return nil, nil, err
-	}
-	rel, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{Graph: g, Values: y, Tau: opts.tau, Alpha: 1,
-		Epsilon: opts.epsilon, Delta: opts.delta, Noise: privacy.CryptoNoise(), Ledger: ledger,
-		Scope: "demo", Epoch: stores.NewRunID(), Progress: job.StepProgress(opts.g.progress)})
-	if err != nil {
-		return nil, nil, err
-	}
-	clear(y) // only the released values are used from here on
-	loc, err := graphcloak.Locate(ctx, graphcloak.LocateJob{Graph: g, Released: rel.Released, Tau: opts.tau,
-		Partition: part, Progress: job.StepProgress(opts.g.progress)})
-	return rel, loc, err
 }
 
 // printDemo prints the demo's story and ranking.
