@@ -2,8 +2,10 @@ package graphcloak
 
 import (
 	"context"
+	"encoding/csv"
 	"fmt"
 	"github.com/graphcloak/graphcloak/internal/cancel"
+	"io"
 	"math"
 	"strconv"
 	"time"
@@ -217,4 +219,17 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 	}
 	out.ComputeMillis = time.Since(start).Milliseconds()
 	return out, nil
+}
+
+// WriteNodesCSV writes a localisation's node rows as CSV under the header
+// key,mass,weight,community,probability,rank.
+func WriteNodesCSV(w io.Writer, nodes []NodeResult) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"key", "mass", "weight", "community", "probability", "rank"})
+	for _, n := range nodes {
+		_ = cw.Write([]string{n.Key, strconv.FormatFloat(n.Mass, 'g', -1, 64), strconv.FormatFloat(n.Weight, 'g', -1, 64),
+			n.Community, strconv.FormatFloat(n.Probability, 'g', -1, 64), strconv.Itoa(n.Rank)})
+	}
+	cw.Flush()
+	return cw.Error()
 }

@@ -1,10 +1,12 @@
 package community
 
 import (
+	"encoding/csv"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 
 	"github.com/graphcloak/graphcloak/internal/csvin"
@@ -158,4 +160,16 @@ func ReadAssignment(r io.Reader) (map[string]string, error) {
 		out[key] = name
 	}
 	return out, nil
+}
+
+// WriteAssignment writes the partition part of the nodes keys as CSV
+// rows "node,community" under that header, as ReadAssignment reads them.
+func WriteAssignment(w io.Writer, keys []string, part []int) error {
+	cw := csv.NewWriter(w)
+	_ = cw.Write([]string{"node", "community"})
+	for i, c := range part {
+		_ = cw.Write([]string{keys[i], strconv.Itoa(c)})
+	}
+	cw.Flush()
+	return cw.Error()
 }

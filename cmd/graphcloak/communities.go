@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"io"
 	"strconv"
@@ -203,7 +202,10 @@ func communitiesCSV(opts *communitiesOptions, out io.Writer) (*outputFile, io.Wr
 func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *outputFile, lg *stores.Graph, part []int, sum *communitiesSummary, out io.Writer) error {
 	g, gr, stream := opts.g, lg.Graph, opts.mode == "stream"
 	if csvOut != nil {
-		if err := writeCommunitiesCSV(csvOut, gr.Keys(), part); err != nil {
+		if err := community.WriteAssignment(csvOut, gr.Keys(), part); err != nil {
+			return err
+		}
+		if err := csvOut.Commit(); err != nil {
 			return err
 		}
 		if !stream {
@@ -225,20 +227,6 @@ func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *outp
 	}
 	printCommunities(out, sum)
 	return nil
-}
-
-// writeCommunitiesCSV writes the partition as CSV node,community.
-func writeCommunitiesCSV(f *outputFile, keys []string, part []int) error {
-	w := csv.NewWriter(f)
-	_ = w.Write([]string{"node", "community"})
-	for i, c := range part {
-		_ = w.Write([]string{keys[i], strconv.Itoa(c)})
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return err
-	}
-	return f.Commit()
 }
 
 // checkCommunitiesCmd validates the communities command's flags.

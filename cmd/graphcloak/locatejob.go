@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/csv"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"io"
 	"math"
-	"strconv"
 	"strings"
 
 	"github.com/graphcloak/graphcloak"
@@ -82,7 +80,10 @@ func emitLocate(ctx context.Context, opts *locateOptions, csvOut *outputFile, lj
 		g.logger.Warn(res.NoiseReason, "basis", res.NoiseBasis, "posteriorToPrior", res.PosteriorToPrior)
 	}
 	if csvOut != nil {
-		if err := writeLocateCSV(csvOut, res.Nodes); err != nil {
+		if err := graphcloak.WriteNodesCSV(csvOut, res.Nodes); err != nil {
+			return err
+		}
+		if err := csvOut.Commit(); err != nil {
 			return err
 		}
 		sum.Out = opts.out
@@ -224,20 +225,6 @@ func locateCommunities(opts *locateOptions) stores.Communities {
 	kind, arg := stores.ParseCommunities(opts.communities)
 	return stores.Communities{Kind: kind, Arg: arg, Resolution: opts.resolution, Seed: opts.g.cfg.Write.RandomSeed,
 		Cache: opts.communityCache, Leiden: opts.privateAnswer.enabled}
-}
-
-func writeLocateCSV(f *outputFile, nodes []graphcloak.NodeResult) error {
-	w := csv.NewWriter(f)
-	_ = w.Write([]string{"key", "mass", "weight", "community", "probability", "rank"})
-	for _, n := range nodes {
-		_ = w.Write([]string{n.Key, strconv.FormatFloat(n.Mass, 'g', -1, 64), strconv.FormatFloat(n.Weight, 'g', -1, 64),
-			n.Community, strconv.FormatFloat(n.Probability, 'g', -1, 64), strconv.Itoa(n.Rank)})
-	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		return err
-	}
-	return f.Commit()
 }
 
 // plotLocate draws the picture of localisation lj of graph (its name) to
