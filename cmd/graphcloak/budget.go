@@ -107,15 +107,6 @@ func initLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 	return stores.CreateLedger(ctx, cfg, client, budget)
 }
 
-// budgetResult is the JSON output of "budget".
-type budgetResult struct {
-	Ledger     string            `json:"ledger"`
-	Budget     *privacy.Budget   `json:"budget,omitempty"`
-	RhoBudget  float64           `json:"rhoBudget,omitempty"`
-	Accounting string            `json:"accounting"`
-	Scopes     []privacy.Balance `json:"scopes"`
-}
-
 func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	cfg := &o.g.cfg.Config
 	scope := ""
@@ -156,37 +147,16 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 			return err
 		}
 	}
-	r := budgetResult{Ledger: name, Accounting: privacy.AccountingCKS20, Scopes: bal}
-	if fl, ok := l.(*privacy.FileLedger); ok {
-		b, rho := fl.Budget()
-		r.Budget, r.RhoBudget = &b, rho
-	} else if sharedBudget(bal) {
-		r.Budget, r.RhoBudget = &bal[0].Budget, bal[0].RhoBudget
-	}
-	if r.Scopes == nil {
-		r.Scopes = []privacy.Balance{}
-	}
+	r := privacy.NewLedgerReport(name, l, bal)
 	if o.g.output == "json" {
 		return printJSON(out, r)
 	}
 	return printBudget(out, r)
 }
 
-// sharedBudget: every scope has one budget (and at least one scope). A
-// Neo4j ledger keeps a budget per scope; the top-level budget is only
-// stated when they agree.
-func sharedBudget(bal []privacy.Balance) bool {
-	for _, b := range bal {
-		if b.Budget != bal[0].Budget || b.RhoBudget != bal[0].RhoBudget {
-			return false
-		}
-	}
-	return len(bal) > 0
-}
-
 // printBudget prints budget's table: the ledger's budget on the first
 // line when every scope shares it, else each scope's on its row.
-func printBudget(out io.Writer, r budgetResult) error {
+func printBudget(out io.Writer, r privacy.LedgerReport) error {
 	bal := r.Scopes
 	rule := func(b privacy.Budget) string {
 		if b.AnswerEpsilon > 0 {

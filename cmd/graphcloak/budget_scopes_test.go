@@ -22,11 +22,12 @@ func TestBudgetEachScopesTotals(t *testing.T) {
 		return privacy.Balance{Scope: scope, Budget: b, RhoBudget: rho, RhoRemaining: rho}
 	}
 	bal := []privacy.Balance{mk("building-7", privacy.Budget{Epsilon: 4, Delta: 1e-6}), mk("whisper", privacy.Budget{Epsilon: 20, Delta: 1e-5, AnswerEpsilon: 8})}
-	if sharedBudget(bal) {
+	r := privacy.NewLedgerReport("neo4j", nil, bal)
+	if r.Budget != nil {
 		t.Fatal("two budgets taken for one")
 	}
 	var b bytes.Buffer
-	if err := printBudget(&b, budgetResult{Ledger: "neo4j", Scopes: bal}); err != nil {
+	if err := printBudget(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -42,10 +43,11 @@ func TestBudgetEachScopesTotals(t *testing.T) {
 	// One shared budget: stated once, as before.
 	b.Reset()
 	same := []privacy.Balance{bal[0], mk("b8", bal[0].Budget)}
-	if !sharedBudget(same) {
+	r = privacy.NewLedgerReport("neo4j", nil, same)
+	if r.Budget == nil || *r.Budget != same[0].Budget || r.RhoBudget != same[0].RhoBudget {
 		t.Fatal("one budget taken for two")
 	}
-	_ = printBudget(&b, budgetResult{Ledger: "neo4j", Budget: &same[0].Budget, RhoBudget: same[0].RhoBudget, Scopes: same})
+	_ = printBudget(&b, r)
 	if !strings.Contains(b.String(), "budget ε=4, δ=1e-06 per scope") {
 		t.Errorf("shared budget not stated:\n%s", b.String())
 	}
