@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"io"
 	"strconv"
 	"strings"
@@ -180,14 +181,14 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 // communitiesCSV opens where the partition goes as CSV (standard output
 // in stream mode, --out, or nowhere: nil) and returns where the summary
 // goes (stderr when the CSV is on standard output).
-func communitiesCSV(opts *communitiesOptions, out io.Writer) (*outputFile, io.Writer, error) {
-	var csvOut *outputFile
+func communitiesCSV(opts *communitiesOptions, out io.Writer) (*atomicfile.Output, io.Writer, error) {
+	var csvOut *atomicfile.Output
 	switch {
 	case opts.mode == "stream" && opts.g.output != "json":
-		csvOut = &outputFile{Writer: out, path: "-"} // the partition on stdout
+		csvOut = atomicfile.Stdout(out) // the partition on stdout
 	case opts.out != "":
 		var err error
-		if csvOut, err = openOutput("out", opts.out, out); err != nil {
+		if csvOut, err = atomicfile.Open("out", opts.out, out); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -199,7 +200,7 @@ func communitiesCSV(opts *communitiesOptions, out io.Writer) (*outputFile, io.Wr
 
 // emitCommunities writes the partition (the CSV, the nodes under -o json
 // in stream mode, the write-back to Neo4j) and prints the summary.
-func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *outputFile, lg *stores.Graph, part []int, sum *communitiesSummary, out io.Writer) error {
+func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *atomicfile.Output, lg *stores.Graph, part []int, sum *communitiesSummary, out io.Writer) error {
 	g, gr, stream := opts.g, lg.Graph, opts.mode == "stream"
 	if csvOut != nil {
 		if err := community.WriteAssignment(csvOut, gr.Keys(), part); err != nil {

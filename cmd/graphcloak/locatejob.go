@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"io"
 	"math"
@@ -45,13 +46,13 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 	}
 	// The per-node CSV is opened before any work ("-": standard output,
 	// and the summary goes to stderr so the stream stays CSV).
-	var csvOut *outputFile
+	var csvOut *atomicfile.Output
 	switch {
 	case opts.dryRun: // writes no file
 	case in.spec.Stream && g.output != "json":
-		csvOut = &outputFile{Writer: out, path: "-"}
+		csvOut = atomicfile.Stdout(out)
 	case opts.out != "":
-		if csvOut, err = openOutput("out", opts.out, out); err != nil {
+		if csvOut, err = atomicfile.Open("out", opts.out, out); err != nil {
 			return nil, nil, err
 		}
 		defer csvOut.Abort()
@@ -74,7 +75,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 // emitLocate writes the local outputs of a localisation: the per-node
 // CSV (--out, or standard output in stream mode), the picture (--plot),
 // and under -o json the noise warning and, in stream mode, every node.
-func emitLocate(ctx context.Context, opts *locateOptions, csvOut *outputFile, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
+func emitLocate(ctx context.Context, opts *locateOptions, csvOut *atomicfile.Output, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
 	g := opts.g
 	if res.NoiseDominated && g.output == "json" { // the table says it in its own words
 		g.logger.Warn(res.NoiseReason, "basis", res.NoiseBasis, "posteriorToPrior", res.PosteriorToPrior)

@@ -3,69 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"text/tabwriter"
 
 	"github.com/graphcloak/graphcloak/community"
 )
-
-// outputFile is an output opened before any work: "-" is standard output;
-// a path is written to a temporary file in its directory (which must exist:
-// no directory is created) and renamed into place by Commit, so a failed
-// or interrupted run leaves no half-written file. Abort removes the
-// temporary file unless Commit succeeded.
-type outputFile struct {
-	io.Writer
-	file *os.File // nil for standard output
-	path string
-	done bool
-}
-
-func openOutput(flag, path string, stdout io.Writer) (*outputFile, error) {
-	if path == "-" {
-		return &outputFile{Writer: stdout, path: path}, nil
-	}
-	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, inputErrorf("--%s %s is a directory: give a file name", flag, path)
-	}
-	dir := filepath.Dir(path)
-	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, inputErrorf("--%s %s: the directory %s does not exist (graphcloak creates no directories)", flag, path, dir)
-	}
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return nil, inputErrorf("--%s %s: %w", flag, path, err)
-	}
-	return &outputFile{Writer: f, file: f, path: path}, nil
-}
-
-// Stdout reports whether the output is standard output.
-func (o *outputFile) Stdout() bool { return o.file == nil }
-
-// Commit closes the temporary file and renames it to the path.
-func (o *outputFile) Commit() error {
-	if o.file == nil || o.done {
-		return nil
-	}
-	if err := o.file.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(o.file.Name(), o.path); err != nil {
-		return err
-	}
-	o.done = true
-	return nil
-}
-
-// Abort removes the temporary file if the output was not committed.
-func (o *outputFile) Abort() {
-	if o == nil || o.file == nil || o.done {
-		return
-	}
-	o.file.Close()
-	os.Remove(o.file.Name())
-}
 
 // budgetVerdict says what a --time-budget of budget seconds does to a
 // computation by method ("dense", "columns" or "lanczos") that the model
