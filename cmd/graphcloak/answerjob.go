@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -69,6 +68,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	if err != nil {
 		return nil, err
 	}
+	spec.RunID = stores.NewRunID()
 	if spec.Epoch == "" {
 		spec.Epoch = stores.NewRunID()
 	}
@@ -123,8 +123,8 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	if err := checkCommunities(opts, in); err != nil {
 		return nil, err
 	}
-	spec := &job.AnswerSpec{RunID: opts.runID, Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == stores.Neo4jSpec,
-		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cmp.Or(opts.epoch, cfg.Privacy.Epoch),
+	spec := &job.AnswerSpec{Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == stores.Neo4jSpec,
+		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed), Noise: privacy.CryptoNoise(),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
@@ -135,9 +135,6 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 			return nil, err
 		}
 		spec.LedgerKey = lopt.Key
-	}
-	if spec.RunID == "" {
-		spec.RunID = stores.NewRunID()
 	}
 	if err := spec.Check(); err != nil {
 		return nil, err

@@ -44,6 +44,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 	if err != nil {
 		return nil, nil, err
 	}
+	in.spec.RunID = stores.NewRunID()
 	// The per-node CSV is opened before any work ("-": standard output,
 	// and the summary goes to stderr so the stream stays CSV).
 	var csvOut *atomicfile.Output
@@ -174,7 +175,7 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.LocateSpec {
 	g := opts.g
 	cfg := &g.cfg.Config
-	s := job.LocateSpec{RunID: opts.runID, Graph: opts.graph, Communities: opts.communities, Neo4j: in.isDB,
+	s := job.LocateSpec{Graph: opts.graph, Communities: opts.communities, Neo4j: in.isDB,
 		Stream: opts.mode == "stream", Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg),
 		Properties: job.LocateProperties{Mass: cfg.Write.MassProperty, Community: cfg.Write.CommunityWriteProperty,
 			Probability: cfg.Write.ProbabilityProperty, Rank: cfg.Write.RankProperty},
@@ -183,9 +184,6 @@ func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.
 		TauFlag: g.cfg.Sources["privacy.tau"] == config.FromFlag, Estimator: cfg.Recovery.Estimator, Sources: cfg.Recovery.Sources,
 		Seed: uint64(cfg.Write.RandomSeed), Resolution: opts.resolution, ForecastTrials: opts.forecastTrials, SourceMass: opts.sourceMass, Lease: connector.DefaultLease,
 		DryRun: opts.dryRun}
-	if s.RunID == "" {
-		s.RunID = stores.NewRunID()
-	}
 	if in.commKind == "property" {
 		s.CommunityProperty = in.commArg
 	}
@@ -246,8 +244,6 @@ type locateOptions struct {
 	out              string
 	plot             string  // picture of the graph
 	plotValue        string  // posterior | released
-	runID            string  // names the run when set (serve); else a fresh id
-	epoch            string  // the private answer's epoch when set (serve); else the configured one
 	forecastTrials   int     // simulated trials of the forecast (0: none)
 	sourceMass       float64 // --source-mass (0: estimated from the release)
 	mode             string  // write | stream

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"io"
 	"math"
@@ -39,6 +38,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (*releaseSummary, er
 		return nil, err
 	}
 	spec := in.spec
+	spec.RunID = stores.NewRunID()
 	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}
 	sum, err := stores.Release(ctx, g.cfg, spec, in.readings, opt, env)
 	return sum, withInitHint(&g.cfg.Config, err)
@@ -64,11 +64,11 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 // once their combination is checked; the files it names are not read.
 func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 	cfg := &opts.g.cfg.Config
-	epoch := cmp.Or(opts.epoch, cfg.Privacy.Epoch)
+	epoch := cfg.Privacy.Epoch
 	if epoch == "auto" && (opts.slot < time.Minute || opts.slot > 366*24*time.Hour) {
 		return job.ReleaseSpec{}, inputErrorf("--slot must be between 1m and 366 days, got %v", opts.slot)
 	}
-	spec := job.ReleaseSpec{RunID: opts.runID, Graph: opts.graph, Neo4j: opts.graph == stores.Neo4jSpec,
+	spec := job.ReleaseSpec{Graph: opts.graph, Neo4j: opts.graph == stores.Neo4jSpec,
 		Database: cfg.Neo4j.Database, WriteProperty: cfg.Write.WriteProperty, Out: opts.out,
 		LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
@@ -81,9 +81,6 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 	}
 	spec.Projection = stores.ProjectionOf(cfg)
 	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
-	if spec.RunID == "" {
-		spec.RunID = stores.NewRunID()
-	}
 	if epoch == "auto" {
 		now := time.Now
 		if opts.now != nil {
@@ -172,10 +169,6 @@ type releaseOptions struct {
 	// (or publishing this epoch, or writing the same --out file) before
 	// giving up with exit 8.
 	wait time.Duration
-	// runID, when set, names this run (serve logs it before the release
-	// starts); otherwise a fresh one is made. epoch, when set, is the
-	// epoch charged (serve's slot) instead of the configured one.
-	runID, epoch string
 }
 
 // releaseSummary is the output of release (-o json keys in GDS style).
