@@ -149,3 +149,14 @@ func ScopeBalance(ctx context.Context, cfg *config.Config) (*privacy.Balance, er
 	}
 	return &bal[0], nil
 }
+
+// CertificateMACKey is the key certificates are sealed under and checked
+// against: the configured ledger key's certificate subkey (none without a
+// ledger key).
+func CertificateMACKey(cfg *config.Config) ([]byte, error) {
+	lopt, err := LedgerOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return lopt.Key.CertificateMACKey(), nil
+}

@@ -105,11 +105,11 @@ func (o *auditOptions) check() error {
 }
 
 func (o *auditOptions) cache(g *globalOptions) (graphcloak.AnswerCache, error) {
-	lopt, err := stores.LedgerOptions(&g.cfg.Config)
+	key, err := stores.CertificateMACKey(&g.cfg.Config)
 	if err != nil {
 		return graphcloak.AnswerCache{}, err
 	}
-	return graphcloak.AnswerCache{Path: o.save, MACKey: lopt.Key.CertificateMACKey(), Software: buildVersion().String()}, nil
+	return graphcloak.AnswerCache{Path: o.save, MACKey: key, Software: buildVersion().String()}, nil
 }
 
 func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {

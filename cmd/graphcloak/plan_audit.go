@@ -25,11 +25,11 @@ func auditAnswers(ctx context.Context, g *globalOptions, o *planOptions, graph *
 	}
 	var cache *graphcloak.AnswerCache
 	if o.answerCache != "" {
-		lopt, err := stores.LedgerOptions(&g.cfg.Config)
+		key, err := stores.CertificateMACKey(&g.cfg.Config)
 		if err != nil {
 			return err
 		}
-		cache = &graphcloak.AnswerCache{Path: o.answerCache, MACKey: lopt.Key.CertificateMACKey(), Software: buildVersion().String()}
+		cache = &graphcloak.AnswerCache{Path: o.answerCache, MACKey: key, Software: buildVersion().String()}
 	}
 	m, err := cache.Model(ctx, graph, tau, part, nil,
 		recovery.CertifierOptions{Tol: o.fitTolerance, Progress: g.progress("answer audit")}, g.logger)

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/cancel"
 	"io"
 	"math"
 	"os"
@@ -18,7 +19,6 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -326,12 +326,12 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	}
 	if o.save != "" {
 		c, err := sensitivity.NewCertificate(gr, s, o.tau, buildVersion().String())
-		var lopt privacy.FileLedgerOptions
+		var key []byte
 		if err == nil {
-			lopt, err = stores.LedgerOptions(&g.cfg.Config)
+			key, err = stores.CertificateMACKey(&g.cfg.Config)
 		}
 		if err == nil { // sealed under the ledger key, when one is given
-			err = c.Seal(lopt.Key.CertificateMACKey())
+			err = c.Seal(key)
 		}
 		if err == nil {
 			err = sensitivity.SaveCertificate(o.save, c)
@@ -350,24 +350,13 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 // ctx.Err() when ctx is cancelled (the computation has no cancellation
 // points; the process is about to exit).
 func graphSensitivityCtx(ctx context.Context, gr *laplacian.Graph, tau, alpha float64, opt sensitivity.Options) (sensitivity.Result, error) {
-	type result struct {
-		s   sensitivity.Result
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
+	return cancel.Run(ctx, func() (sensitivity.Result, error) {
 		s, err := sensitivity.Graph(gr, tau, alpha, opt)
-		ch <- result{s, err}
-	}()
-	select {
-	case <-ctx.Done():
-		return sensitivity.Result{}, ctx.Err()
-	case r := <-ch:
-		if r.err != nil {
-			return r.s, inputError{r.err}
+		if err != nil {
+			return s, inputError{err}
 		}
-		return r.s, nil
-	}
+		return s, nil
+	})
 }
 
 func printSensitivityTable(out io.Writer, r sensitivity.Report) error {

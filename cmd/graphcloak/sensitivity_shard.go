@@ -11,7 +11,6 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -70,12 +69,12 @@ func graphSensitivityShard(ctx context.Context, g *globalOptions, o *sensitivity
 	}
 	p := r.p
 	c, err := sensitivity.NewPartialCertificate(gr, p, o.tau, buildVersion().String())
-	var lopt privacy.FileLedgerOptions
+	var key []byte
 	if err == nil {
-		lopt, err = stores.LedgerOptions(&g.cfg.Config)
+		key, err = stores.CertificateMACKey(&g.cfg.Config)
 	}
 	if err == nil { // sealed under the ledger key, when one is given, as a certificate is
-		err = c.Seal(lopt.Key.CertificateMACKey())
+		err = c.Seal(key)
 	}
 	if err == nil {
 		err = sensitivity.SavePartialCertificate(o.save, c)
@@ -168,11 +167,10 @@ func runSensitivityMerge(g *globalOptions, o *sensitivityMergeOptions, files []s
 		}
 		parts[k] = p
 	}
-	lopt, err := stores.LedgerOptions(&g.cfg.Config)
+	key, err := stores.CertificateMACKey(&g.cfg.Config)
 	if err != nil {
 		return err
 	}
-	key := lopt.Key.CertificateMACKey()
 	c, err := sensitivity.MergePartials(parts, files, key)
 	if err != nil {
 		return inputError{err}
