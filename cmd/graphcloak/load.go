@@ -79,21 +79,8 @@ type loadSummary struct {
 func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	cfg := &o.g.cfg.Config
 	p := cfg.Projection
-	switch {
-	case o.edges == "":
-		return usageErrorf("--edges FILE is required (an edge list source,target[,weight])")
-	case o.edges == "-" && o.values == "-":
-		return usageErrorf("--edges - and --values - cannot both read standard input")
-	case len(p.NodeLabels) != 1:
-		return usageErrorf("--node-labels must name exactly one label for load, got %d", len(p.NodeLabels))
-	case len(p.RelationshipTypes) != 1:
-		return usageErrorf("--relationship-types must name exactly one type for load, got %d", len(p.RelationshipTypes))
-	case p.NodeKeyProperty == "":
-		return usageErrorf("--node-key-property is required: it identifies the nodes (e.g. roomId)")
-	case o.values != "" && p.ValueProperty == "":
-		return usageErrorf("--values needs --value-property (the property the readings go to)")
-	case p.ValueProperty != "" && o.values == "":
-		return usageErrorf("--value-property needs --values FILE (the readings to write)")
+	if err := checkLoadFlags(o, p); err != nil {
+		return err
 	}
 	spec := connector.LoadSpec{Label: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0],
 		KeyProperty: p.NodeKeyProperty, WeightProperty: p.RelationshipWeightProperty, ValueProperty: p.ValueProperty,
@@ -136,6 +123,28 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 		return printJSON(out, sum)
 	}
 	return printLoad(out, &sum, p.NodeKeyProperty, p.ValueProperty)
+}
+
+// checkLoadFlags checks load's flags and the projection it loads into
+// before any file is read.
+func checkLoadFlags(o *loadOptionsCmd, p config.Projection) error {
+	switch {
+	case o.edges == "":
+		return usageErrorf("--edges FILE is required (an edge list source,target[,weight])")
+	case o.edges == "-" && o.values == "-":
+		return usageErrorf("--edges - and --values - cannot both read standard input")
+	case len(p.NodeLabels) != 1:
+		return usageErrorf("--node-labels must name exactly one label for load, got %d", len(p.NodeLabels))
+	case len(p.RelationshipTypes) != 1:
+		return usageErrorf("--relationship-types must name exactly one type for load, got %d", len(p.RelationshipTypes))
+	case p.NodeKeyProperty == "":
+		return usageErrorf("--node-key-property is required: it identifies the nodes (e.g. roomId)")
+	case o.values != "" && p.ValueProperty == "":
+		return usageErrorf("--values needs --value-property (the property the readings go to)")
+	case p.ValueProperty != "" && o.values == "":
+		return usageErrorf("--value-property needs --values FILE (the readings to write)")
+	}
+	return nil
 }
 
 // printLoad prints what load wrote.
