@@ -13,6 +13,7 @@ import (
 func TestReleaseSpec(t *testing.T) {
 	at := time.Date(2026, 11, 21, 6, 30, 0, 0, time.UTC)
 	valueProperty := func(c *config.Config) { c.Projection.ValueProperty = "raw" }
+	epochAuto := func(c *config.Config) { c.Privacy.Epoch = "auto" }
 	for _, c := range []struct {
 		name     string
 		opts     releaseOptions
@@ -22,12 +23,12 @@ func TestReleaseSpec(t *testing.T) {
 	}{
 		{"a file graph with readings", releaseOptions{graph: "karate", values: "r.csv", out: "rel.json", smooth: "0"}, nil, exitOK,
 			func(s job.ReleaseSpec) bool {
-				return !s.Neo4j && s.Out == "rel.json" && s.RunID != "" && s.Smooth == 0 && !s.SmoothAuto
+				return !s.Neo4j && s.Out == "rel.json" && s.Smooth == 0 && !s.SmoothAuto
 			}},
 		{"smoothing auto", releaseOptions{graph: "karate", values: "r.csv", out: "rel.json", smooth: "auto"}, nil, exitOK,
 			func(s job.ReleaseSpec) bool { return s.SmoothAuto }},
-		{"epoch auto from the slot", releaseOptions{graph: "karate", values: "r.csv", out: "rel.json", epoch: "auto", slot: time.Hour,
-			now: func() time.Time { return at }}, nil, exitOK,
+		{"epoch auto from the slot", releaseOptions{graph: "karate", values: "r.csv", out: "rel.json", slot: time.Hour,
+			now: func() time.Time { return at }}, epochAuto, exitOK,
 			func(s job.ReleaseSpec) bool { return s.Epoch == "2026-11-21T06:00Z" }},
 		{"a property on Neo4j", releaseOptions{graph: "neo4j"}, valueProperty, exitOK,
 			func(s job.ReleaseSpec) bool { return s.Neo4j && s.Projection.ValueProperty == "raw" }},
@@ -37,7 +38,7 @@ func TestReleaseSpec(t *testing.T) {
 		{"no release file", releaseOptions{graph: "karate", values: "r.csv"}, nil, exitUsage, nil},
 		{"release file on stdout", releaseOptions{graph: "karate", values: "r.csv", out: "-"}, nil, exitUsage, nil},
 		{"bad smoothing", releaseOptions{graph: "karate", values: "r.csv", out: "rel.json", smooth: "-1"}, nil, exitBadInput, nil},
-		{"bad slot", releaseOptions{graph: "karate", values: "r.csv", out: "rel.json", epoch: "auto", slot: time.Second}, nil, exitBadInput, nil},
+		{"bad slot", releaseOptions{graph: "karate", values: "r.csv", out: "rel.json", slot: time.Second}, epochAuto, exitBadInput, nil},
 		{"negative forecast trials", releaseOptions{graph: "karate", values: "r.csv", out: "rel.json", forecastTrials: -1}, nil, exitBadInput, nil},
 	} {
 		opts := c.opts
