@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -17,7 +18,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
@@ -154,29 +154,6 @@ func checkSensitivityFlags(g *globalOptions, o *sensitivityOptions, f *pflag.Fla
 	return nil
 }
 
-// parseSensitivityMethod maps --method to the dense/sparse choice and the
-// sparse scheme: sparse lets the plan pick the scheme, columns and lanczos
-// force one.
-func parseSensitivityMethod(s string) (expm.Method, sensitivity.Scheme, error) {
-	switch s {
-	case "auto":
-		return expm.Auto, sensitivity.SchemeAuto, nil
-	case "dense":
-		return expm.Dense, sensitivity.SchemeAuto, nil
-	case "sparse":
-		return expm.Sparse, sensitivity.SchemeAuto, nil
-	case "columns":
-		return expm.Sparse, sensitivity.SchemeColumns, nil
-	case "lanczos":
-		return expm.Sparse, sensitivity.SchemeLanczos, nil
-	case "slow-modes":
-		return expm.Sparse, sensitivity.SchemeSlowModes, nil
-	case "panels":
-		return expm.Sparse, sensitivity.SchemePanels, nil
-	}
-	return expm.Auto, sensitivity.SchemeAuto, usageErrorf("--method must be auto, dense, sparse, columns, lanczos, slow-modes or panels, got %q", s)
-}
-
 func checkSensitivityFlag(name string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
 		return inputErrorf("--%s must be > 0 and finite, got %v", name, v)
@@ -241,9 +218,9 @@ func lineSensitivity(o *sensitivityOptions) (sensitivity.Report, error) {
 // sensitivityGraph validates the --graph flags and loads the graph with
 // the options they ask for.
 func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptions) (*laplacian.Graph, sensitivity.Options, error) {
-	method, scheme, err := parseSensitivityMethod(o.method)
-	if err != nil {
-		return nil, sensitivity.Options{}, err
+	method, scheme, ok := sensitivity.MethodByName(o.method)
+	if names := sensitivity.MethodNames; !ok {
+		return nil, sensitivity.Options{}, usageErrorf("--method must be %s or %s, got %q", strings.Join(names[:len(names)-1], ", "), names[len(names)-1], o.method)
 	}
 	if err := checkSensitivityFlag("tau", o.tau); err != nil {
 		return nil, sensitivity.Options{}, err
