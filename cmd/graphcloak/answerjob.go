@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"io"
 	"strings"
 
@@ -128,7 +129,7 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed), Noise: privacy.CryptoNoise(),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
-		FitTolerance: o.fitTolerance, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildVersion().String(), Memo: o.memo}
+		FitTolerance: o.fitTolerance, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
 	if o.cache != "" {
 		lopt, err := stores.LedgerOptions(cfg)
 		if err != nil {

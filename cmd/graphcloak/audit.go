@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"io"
 	"time"
 
@@ -109,7 +110,7 @@ func (o *auditOptions) cache(g *globalOptions) (graphcloak.AnswerCache, error) {
 	if err != nil {
 		return graphcloak.AnswerCache{}, err
 	}
-	return graphcloak.AnswerCache{Path: o.save, MACKey: key, Software: buildVersion().String()}, nil
+	return graphcloak.AnswerCache{Path: o.save, MACKey: key, Software: buildinfo.Read().String()}, nil
 }
 
 func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,7 +130,7 @@ func TestCommandContract(t *testing.T) {
 	}
 	out, _, _ := runPrivacyCLI(t, "-o", "json", "version")
 	var v struct {
-		versionInfo
+		buildinfo.Version
 		SchemaVersion int
 	}
 	if err := json.Unmarshal([]byte(out), &v); err != nil || v.SamplerVersion != privacy.SamplerVersion || v.SchemaVersion != 1 {

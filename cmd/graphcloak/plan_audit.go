@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"io"
 
 	"github.com/graphcloak/graphcloak"
@@ -29,7 +30,7 @@ func auditAnswers(ctx context.Context, g *globalOptions, o *planOptions, graph *
 		if err != nil {
 			return err
 		}
-		cache = &graphcloak.AnswerCache{Path: o.answerCache, MACKey: key, Software: buildVersion().String()}
+		cache = &graphcloak.AnswerCache{Path: o.answerCache, MACKey: key, Software: buildinfo.Read().String()}
 	}
 	m, err := cache.Model(ctx, graph, tau, part, nil,
 		recovery.CertifierOptions{Tol: o.fitTolerance, Progress: g.progress("answer audit")}, g.logger)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"io"
 	"math"
 	"strconv"
@@ -73,7 +74,7 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 		LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
 		CertificatePath: opts.sensitivityCert, CachePath: opts.sensitivityCache, TimeBudget: opts.timeBudget,
-		Software: buildVersion().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
+		Software: buildinfo.Read().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
 		ForecastTrials: opts.forecastTrials, Estimator: cfg.Recovery.Estimator, ForecastSeed: uint64(cfg.Write.RandomSeed),
 		RefuseAtChance: cfg.Privacy.RefuseAtChance, SourceMass: opts.sourceMass}
 	if err := checkReleaseFlags(opts, &spec); err != nil {

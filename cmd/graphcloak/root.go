@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/jsondoc"
 	"io"
 	"log/slog"
@@ -120,7 +121,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	registerCompletions(root)
 	tidyFlagDefaults(root)
 	// --version prints what "graphcloak version" prints.
-	root.Version = buildVersion().String()
+	root.Version = buildinfo.Read().String()
 	root.SetVersionTemplate("{{.Version}}\n")
 	strictSubcommands(root)
 	return root

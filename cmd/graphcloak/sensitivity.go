@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/cancel"
 	"io"
 	"math"
@@ -302,7 +303,7 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 		return sensitivity.Report{}, err
 	}
 	if o.save != "" {
-		c, err := sensitivity.NewCertificate(gr, s, o.tau, buildVersion().String())
+		c, err := sensitivity.NewCertificate(gr, s, o.tau, buildinfo.Read().String())
 		var key []byte
 		if err == nil {
 			key, err = stores.CertificateMACKey(&g.cfg.Config)

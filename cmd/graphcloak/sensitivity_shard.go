@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"io"
 	"text/tabwriter"
 	"time"
@@ -68,7 +69,7 @@ func graphSensitivityShard(ctx context.Context, g *globalOptions, o *sensitivity
 		return sensitivity.Report{}, inputError{r.err}
 	}
 	p := r.p
-	c, err := sensitivity.NewPartialCertificate(gr, p, o.tau, buildVersion().String())
+	c, err := sensitivity.NewPartialCertificate(gr, p, o.tau, buildinfo.Read().String())
 	var key []byte
 	if err == nil {
 		key, err = stores.CertificateMACKey(&g.cfg.Config)
