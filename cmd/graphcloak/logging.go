@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/graphcloak/graphcloak/internal/uniquekeys"
 	"io"
 	"log/slog"
 )
@@ -17,7 +18,7 @@ func newLogger(w io.Writer, format, level string) *slog.Logger {
 	}
 	opts := &slog.HandlerOptions{Level: l}
 	if format == "json" {
-		return slog.New(&uniqueKeys{next: slog.NewJSONHandler(w, opts)})
+		return slog.New(uniquekeys.New(slog.NewJSONHandler(w, opts)))
 	}
-	return slog.New(&uniqueKeys{next: slog.NewTextHandler(w, opts)})
+	return slog.New(uniquekeys.New(slog.NewTextHandler(w, opts)))
 }
