@@ -2,8 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"sync"
+	"github.com/graphcloak/graphcloak/internal/progressbar"
 
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/stores"
@@ -11,31 +10,13 @@ import (
 
 // pullProgress adapts terminal progress to ReadGraph's (stage, done)
 // callback: a counter per stage (the total is unknown while streaming),
-// each stage on its own line. Call the returned end after the pull.
+// each stage on its own line (progressbar.Stages). Call the returned end
+// after the pull.
 func (g *globalOptions) pullProgress() (progress func(stage string, done int), end func()) {
 	if !g.terminal {
 		return nil, func() {}
 	}
-	var mu sync.Mutex
-	current := ""
-	progress = func(stage string, done int) {
-		mu.Lock()
-		defer mu.Unlock()
-		if current != "" && stage != current {
-			fmt.Fprintln(g.stderr)
-		}
-		current = stage
-		fmt.Fprint(g.stderr, "\r"+progressLine("pull "+stage, done, 0))
-	}
-	end = func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if current != "" {
-			fmt.Fprintln(g.stderr)
-			current = ""
-		}
-	}
-	return progress, end
+	return progressbar.Stages(g.stderr)
 }
 
 // loadGraphSpec is stores.LoadGraph for commands that need only the
