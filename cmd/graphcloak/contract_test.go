@@ -3,12 +3,12 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 

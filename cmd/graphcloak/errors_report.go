@@ -4,13 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/graphcloak/graphcloak/internal/jsondoc"
 	"io"
 	"os"
 	"regexp"
 	"strings"
 
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/jsondoc"
 	"github.com/spf13/cobra"
 )
 

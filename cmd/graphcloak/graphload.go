@@ -2,8 +2,8 @@ package main
 
 import (
 	"context"
-	"github.com/graphcloak/graphcloak/internal/progressbar"
 
+	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/stores"
 )

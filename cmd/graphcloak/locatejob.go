@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"github.com/graphcloak/graphcloak/internal/atomicfile"
-	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"io"
 	"math"
 	"strings"
@@ -11,6 +9,8 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/internal/atomicfile"
+	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"

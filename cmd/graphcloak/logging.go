@@ -1,9 +1,10 @@
 package main
 
 import (
-	"github.com/graphcloak/graphcloak/internal/uniquekeys"
 	"io"
 	"log/slog"
+
+	"github.com/graphcloak/graphcloak/internal/uniquekeys"
 )
 
 // newLogger returns the structured logger of a run: log/slog on stderr, as

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"io"
 	"math"
 	"strconv"
 	"time"
 
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/stores"

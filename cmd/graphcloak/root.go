@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
-	"github.com/graphcloak/graphcloak/internal/jsondoc"
 	"io"
 	"log/slog"
 	"os"
@@ -13,6 +11,8 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/jsondoc"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"

@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
-	"github.com/graphcloak/graphcloak/internal/cancel"
 	"io"
 	"math"
 	"os"
@@ -19,6 +17,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"

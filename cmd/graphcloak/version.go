@@ -2,10 +2,11 @@ package main
 
 import (
 	"fmt"
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 )
 
 func newVersionCmd(g *globalOptions) *cobra.Command {
