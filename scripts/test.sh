@@ -221,12 +221,13 @@ fi
 t0=$SECONDS
 run go vet "${pkgs[@]}"
 vet_rc=$?
-# The sensitivity kernels' portable Go versions, which run where AVX2 is
-# missing (-tags purego, another architecture), must build and vet too.
-run go vet -tags purego ./sensitivity || vet_rc=1
-run env GOARCH=arm64 go vet ./sensitivity || vet_rc=1
+# The sensitivity and expm kernels' portable Go versions, which run where
+# AVX2 is missing (-tags purego, another architecture), must build and vet
+# too.
+run go vet -tags purego ./sensitivity ./expm || vet_rc=1
+run env GOARCH=arm64 go vet ./sensitivity ./expm || vet_rc=1
 vet_s=$((SECONDS - t0))
-banner "go vet" "$( ((vet_rc == 0)) && echo ok || echo FAILED)" "$vet_s" "also -tags purego and GOARCH=arm64 on ./sensitivity"
+banner "go vet" "$( ((vet_rc == 0)) && echo ok || echo FAILED)" "$vet_s" "also -tags purego and GOARCH=arm64 on ./sensitivity ./expm"
 
 # The race detector slows arithmetic ten- to twentyfold, and finds
 # nothing in a test whose time is arithmetic on one goroutine. So the
