@@ -49,8 +49,9 @@ func BenchmarkDecompose(b *testing.B) {
 // BenchmarkChebyshevBlockRate: the block action's rate on the edge list
 // GRAPHCLOAK_BENCH_GRAPH (skipped without it) at τ = 1, tolerance 1e−7 (the
 // private answer's certificate's loose action) on blocks of 32 unit
-// columns, one goroutine: ns per nonzero, column and step, the constant of
-// the certificate's cost 2·n·K·(2|E| + n) (docs/sharding.md).
+// columns, one goroutine, with each kernel (Go, and AVX2 where the
+// processor has it): ns per nonzero, column and step, the constant of the
+// certificate's cost 2·n·K·(2|E| + n) (docs/sharding.md).
 func BenchmarkChebyshevBlockRate(b *testing.B) {
 	path := os.Getenv("GRAPHCLOAK_BENCH_GRAPH")
 	if path == "" {
@@ -71,10 +72,19 @@ func BenchmarkChebyshevBlockRate(b *testing.B) {
 	for k := 0; k < cols; k++ {
 		x[(k*n/cols)*cols+k] = 1
 	}
-	for b.Loop() {
-		c.Apply(dst, x, cols)
+	for _, k := range blockKernels {
+		if !useAVX2 && k.name == "avx2" {
+			continue
+		}
+		b.Run(k.name, func(b *testing.B) {
+			k.run(func() {
+				for b.Loop() {
+					c.Apply(dst, x, cols)
+				}
+			})
+			work := float64(b.N) * float64(c.Degree()) * float64(cols) * float64(2*g.NumEdges()+n)
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/work, "ns/nonzero·column·step")
+			b.ReportMetric(float64(c.Degree()), "K")
+		})
 	}
-	work := float64(b.N) * float64(c.Degree()) * float64(cols) * float64(2*g.NumEdges()+n)
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/work, "ns/nonzero·column·step")
-	b.ReportMetric(float64(c.Degree()), "K")
 }

@@ -4,10 +4,7 @@ package expm
 
 import (
 	"math/rand/v2"
-	"os"
 	"testing"
-
-	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // withGo runs f with the AVX2 kernel switched off.
@@ -55,37 +52,9 @@ func TestRows8MatchesGo(t *testing.T) {
 	}
 }
 
-// BenchmarkRows8 times one 32-column action on one core in Go and in
-// AVX2, on GRAPHCLOAK_BENCH_GRAPH (an edge list) or a random graph of
-// 2·10⁴ nodes and mean degree 15.
-func BenchmarkRows8(b *testing.B) {
-	var g *laplacian.Graph
-	if path := os.Getenv("GRAPHCLOAK_BENCH_GRAPH"); path != "" {
-		var err error
-		if g, err = laplacian.LoadCSV(path, laplacian.Options{}); err != nil {
-			b.Fatal(err)
-		}
-	} else {
-		g = randomGraph(b, 20000, 15, false, 1)
-	}
-	c, err := NewChebyshev(g.Laplacian(), 1, 1e-7)
-	if err != nil {
-		b.Fatal(err)
-	}
-	c = c.WithWorkers(1)
-	const cols = 32
-	n := g.N()
-	x, dst := make([]float64, n*cols), make([]float64, n*cols)
-	for k := 0; k < cols; k++ {
-		x[(k*n/cols)*cols+k] = 1
-	}
-	run := func(b *testing.B) {
-		for b.Loop() {
-			c.Apply(dst, x, cols)
-		}
-		work := float64(b.N) * float64(c.Degree()) * cols * float64(2*g.NumEdges()+n)
-		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/work, "ns/nonzero·column·step")
-	}
-	b.Run("go", func(b *testing.B) { withGo(func() { run(b) }) })
-	b.Run("avx2", run)
-}
+// blockKernels are the block step's kernels BenchmarkChebyshevBlockRate
+// compares: each runs f with its kernel.
+var blockKernels = []struct {
+	name string
+	run  func(f func())
+}{{"go", withGo}, {"avx2", func(f func()) { f() }}}
