@@ -40,10 +40,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root" || exit 1
 t_start=$SECONDS
 pkgs=("$@")
-# ./integration first: go test builds and runs packages in the order given
-# (two at a time), and integration, the longest, would otherwise start
-# only after most of the others.
-((${#pkgs[@]})) || pkgs=(./integration ./...)
+((${#pkgs[@]})) || pkgs=(./...)
 logs="$root/.cache/test"
 mkdir -p "$logs"
 # banner PHASE STATUS SECONDS [NOTE]: the one line a phase prints.
