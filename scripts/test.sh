@@ -40,7 +40,10 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root" || exit 1
 t_start=$SECONDS
 pkgs=("$@")
-((${#pkgs[@]})) || pkgs=(./...)
+whole=0
+if ((${#pkgs[@]} == 0)); then
+	whole=1 pkgs=(./...)
+fi
 logs="$root/.cache/test"
 mkdir -p "$logs"
 # banner PHASE STATUS SECONDS [NOTE]: the one line a phase prints.
@@ -253,7 +256,7 @@ norace_tests=(
 	TestPictureNoiseVerdictInTitle TestForecastBySourceMass
 )
 norace_pkgs=() norace_names=()
-if [[ "${pkgs[*]}" == "./..." && -z "${GRAPHCLOAK_TEST_FLAGS:-}" ]]; then
+if ((whole)) && [[ -z "${GRAPHCLOAK_TEST_FLAGS:-}" ]]; then
 	norace_names=("${norace_tests[@]}")
 	mapfile -t norace_pkgs < <(git ls-files -z '*_test.go' | xargs -0 grep -lE "^func ($(IFS='|'; echo "${norace_names[*]}"))\(" |
 		xargs -r -n1 dirname | sort -u | sed 's|^\.$|.|; s|^[^.]|./&|')
@@ -273,8 +276,16 @@ if [[ -n "$norace_re" ]]; then
 	setsid go test -count=1 -timeout 20m -run "$norace_re" "${norace_pkgs[@]}" >"$logs/test-norace.log" 2>&1 &
 	norace_pid=$!
 fi
+# The whole suite lists ./integration first: go test builds and runs the
+# packages in the order given, two at a time, and integration, the
+# longest (it mostly waits on Neo4j), would otherwise start only after
+# most of the others.
+test_pkgs=("${pkgs[@]}")
+if ((whole)); then
+	test_pkgs=(./integration ./...)
+fi
 # shellcheck disable=SC2086 # GRAPHCLOAK_TEST_FLAGS is a list of flags.
-run go test -race -count=1 -timeout 40m "${race_skip[@]}" ${GRAPHCLOAK_TEST_FLAGS:-} "${pkgs[@]}"
+run go test -race -count=1 -timeout 40m "${race_skip[@]}" ${GRAPHCLOAK_TEST_FLAGS:-} "${test_pkgs[@]}"
 test_rc=$?
 if [[ -n "$norace_pid" ]]; then
 	wait "$norace_pid" || norace_rc=1
