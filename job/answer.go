@@ -68,7 +68,7 @@ type AnswerSpec struct {
 // every slot, and PlanAnswer requires it.
 func (s *AnswerSpec) Check() error {
 	if s.Cap < 0 || s.Cap > privacy.MaxAnswerCap {
-		return inputErrorf("%s must be in 0..%d, got %d", ParamAnswerCap, privacy.MaxAnswerCap, s.Cap)
+		return errkind.Inputf("%s must be in 0..%d, got %d", ParamAnswerCap, privacy.MaxAnswerCap, s.Cap)
 	}
 	if err := CheckPositive("epsilon", s.Epsilon); err != nil {
 		return err
@@ -142,7 +142,7 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 		return nil, err
 	}
 	if spec.Epoch == "" {
-		return nil, inputErrorf("job: a private answer needs an epoch")
+		return nil, errkind.Inputf("job: a private answer needs an epoch")
 	}
 	if env.Ledger == nil {
 		return nil, errors.New("job: a private answer needs a ledger")

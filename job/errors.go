@@ -42,29 +42,12 @@ func (e *NotStoredError) Error() string {
 func (e *NotStoredError) Unwrap() error    { return e.Err }
 func (*NotStoredError) Kind() errkind.Kind { return errkind.Charged }
 
-// inputError is bad input unless what it wraps has a kind of its
-// own (a missing file stays bad input, a refused password unreachable).
-type inputError struct{ err error }
-
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }
-func (e inputError) Kind() errkind.Kind {
-	if k := errkind.Of(e.err); k != errkind.Internal {
-		return k
-	}
-	return errkind.BadInput
-}
-
-func inputErrorf(format string, args ...any) error {
-	return inputError{errkind.Errorf(format, args...)}
-}
-
 // CheckPositive refuses (bad input) a value of param that is not a
 // positive, finite number; the commands check their own parameters with it
 // too.
 func CheckPositive(param string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
-		return inputErrorf("%s must be positive and finite, got %v", errkind.Param(param), v)
+		return errkind.Inputf("%s must be positive and finite, got %v", errkind.Param(param), v)
 	}
 	return nil
 }

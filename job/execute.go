@@ -381,7 +381,7 @@ func (p *ReleasePlan) earlierRun(prev *connector.RunRecord, step ReleaseStep) er
 	sum.SensitivityMethod, _ = prev.Extra["sensitivityMethod"].(string)
 	switch step {
 	case OtherProperty:
-		return inputErrorf("epoch %q of scope %q was released by run %s to %q, not %q: use a new %s (a new charge) or %s %s",
+		return errkind.Inputf("epoch %q of scope %q was released by run %s to %q, not %q: use a new %s (a new charge) or %s %s",
 			sum.Epoch, sum.Scope, prev.RunID, prev.WriteProperty, s.WriteProperty, ParamEpoch, ParamWriteProperty, prev.WriteProperty)
 	case AlreadyPublished:
 		sum.AlreadyPublished = true

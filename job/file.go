@@ -39,7 +39,7 @@ func PrepareFile(ctx context.Context, path string, wait time.Duration, log *slog
 	case ctx.Err() != nil:
 		return nil, ctx.Err()
 	}
-	return nil, inputErrorf("%s: %w", ParamOut, err)
+	return nil, errkind.Inputf("%s: %w", ParamOut, err)
 }
 
 // Path is the release file's path.
@@ -77,7 +77,7 @@ func (p *ReleasePlan) existingFile() (done bool, err error) {
 	}
 	prev, err := privacy.ReadReleaseFile(path)
 	if err != nil {
-		return false, inputErrorf("%s %s exists and is not a release file graphcloak can read (%v): a release never overwrites a file; give another %s", ParamOut, path, err, ParamOut)
+		return false, errkind.Inputf("%s %s exists and is not a release file graphcloak can read (%v): a release never overwrites a file; give another %s", ParamOut, path, err, ParamOut)
 	}
 	if prev.Meta.Scope == sum.Scope && prev.Meta.Epoch == sum.Epoch {
 		if p.Spec.Neo4j { // the database's run records decide (Execute)
@@ -85,7 +85,7 @@ func (p *ReleasePlan) existingFile() (done bool, err error) {
 		}
 		return true, p.alreadyPublishedFile(nil)
 	}
-	return false, inputErrorf("%s %s already holds release %s (scope %q, epoch %q): a release file is never overwritten; give another %s (e.g. one per epoch), or re-run with %s %s to confirm it is published",
+	return false, errkind.Inputf("%s %s already holds release %s (scope %q, epoch %q): a release file is never overwritten; give another %s (e.g. one per epoch), or re-run with %s %s to confirm it is published",
 		ParamOut, path, prev.Meta.ReleaseID, prev.Meta.Scope, prev.Meta.Epoch, ParamOut, ParamEpoch, prev.Meta.Epoch)
 }
 

@@ -139,10 +139,10 @@ type LocateSpec struct {
 // nor one output into another (bad input).
 func (s *LocateSpec) Check() error {
 	if _, err := recovery.ByName(s.Estimator); err != nil {
-		return inputErrorf("%s: %w", ParamEstimator, err)
+		return errkind.Inputf("%s: %w", ParamEstimator, err)
 	}
 	if s.Sigma != 0 && !(s.Sigma > 0 && !math.IsInf(s.Sigma, 0)) {
-		return inputErrorf("%s must be a positive finite number, got %g", ParamSigma, s.Sigma)
+		return errkind.Inputf("%s must be a positive finite number, got %g", ParamSigma, s.Sigma)
 	}
 	if !s.Neo4j {
 		return nil
@@ -167,17 +167,17 @@ func (s *LocateSpec) writes() bool { return s.Neo4j && !s.Stream }
 func (s *LocateSpec) adoptRelease() (*privacy.ReleaseMeta, error) {
 	rr := s.Release
 	if !(rr.Sigma > 0) {
-		return nil, inputErrorf("%s: run %q records no σ", ParamReleaseRun, rr.RunID)
+		return nil, errkind.Inputf("%s: run %q records no σ", ParamReleaseRun, rr.RunID)
 	}
 	if s.Sigma > 0 && s.Sigma != rr.Sigma {
-		return nil, inputErrorf("%s %v disagrees with the release's σ %v", ParamSigma, s.Sigma, rr.Sigma)
+		return nil, errkind.Inputf("%s %v disagrees with the release's σ %v", ParamSigma, s.Sigma, rr.Sigma)
 	}
 	if s.ReleasedProperty != "" && s.ReleasedProperty != rr.WriteProperty {
-		return nil, inputErrorf("%s %q disagrees with the release's write property %q", ParamReleasedProperty, s.ReleasedProperty, rr.WriteProperty)
+		return nil, errkind.Inputf("%s %q disagrees with the release's write property %q", ParamReleasedProperty, s.ReleasedProperty, rr.WriteProperty)
 	}
 	if rt, ok := rr.Parameters["tau"].(float64); ok && rt > 0 {
 		if s.TauGiven && s.Tau != rt {
-			return nil, inputErrorf("%s %v disagrees with the release's τ %v", ParamTau, s.Tau, rt)
+			return nil, errkind.Inputf("%s %v disagrees with the release's τ %v", ParamTau, s.Tau, rt)
 		}
 		s.Tau = rt
 	}
@@ -199,15 +199,15 @@ func (s *LocateSpec) adoptFile(graph *laplacian.Graph) error {
 	m := s.Released.Meta
 	if m.Graph != nil {
 		if d := graph.Fingerprint().Diff(*m.Graph); d != "" {
-			return inputErrorf("the graph is not the one this release was made on: %s", d)
+			return errkind.Inputf("the graph is not the one this release was made on: %s", d)
 		}
 	}
 	if s.Sigma != 0 && s.Sigma != m.Sigma {
-		return inputErrorf("%s %g contradicts the release's σ = %g (σ comes from the release file; drop %s)", ParamSigma, s.Sigma, m.Sigma, ParamSigma)
+		return errkind.Inputf("%s %g contradicts the release's σ = %g (σ comes from the release file; drop %s)", ParamSigma, s.Sigma, m.Sigma, ParamSigma)
 	}
 	if m.Tau > 0 {
 		if s.TauFlag && s.Tau != m.Tau {
-			return inputErrorf("%s %g contradicts the release's τ = %g (τ comes from the release file; drop %s)", ParamTau, s.Tau, m.Tau, ParamTau)
+			return errkind.Inputf("%s %g contradicts the release's τ = %g (τ comes from the release file; drop %s)", ParamTau, s.Tau, m.Tau, ParamTau)
 		}
 		s.Tau = m.Tau
 	}
@@ -341,7 +341,7 @@ func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, err
 	p.summarise()
 	if s.ForecastTrials > 0 {
 		if s.SourceMass < 0 || math.IsNaN(s.SourceMass) || math.IsInf(s.SourceMass, 0) {
-			return nil, inputErrorf("%s must be a positive finite number of units, got %g", ParamSourceMass, s.SourceMass)
+			return nil, errkind.Inputf("%s must be a positive finite number of units, got %g", ParamSourceMass, s.SourceMass)
 		}
 		if p.Summary.Forecast, err = p.forecast(ctx); err != nil {
 			return nil, err
@@ -377,7 +377,7 @@ func (p *LocatePlan) released(graph *laplacian.Graph, meta *privacy.ReleaseMeta,
 	if s.Release != nil && meta != nil {
 		if fp := meta.Graph; fp != nil {
 			if d := graph.Fingerprint().Diff(*fp); d != "" {
-				return nil, inputErrorf("%s: the graph is not the one this release was made on: %s%s", ParamReleaseRun, d, s.ReleaseHint)
+				return nil, errkind.Inputf("%s: the graph is not the one this release was made on: %s%s", ParamReleaseRun, d, s.ReleaseHint)
 			}
 		}
 		if _, err := CheckReleasedValues(s.Release, meta, graph, values, s.ReleaseDigest); err != nil {
@@ -536,19 +536,19 @@ func (p *LocatePlan) publish(ctx context.Context, run Run, res *graphcloak.Locat
 func CheckReleasedValues(rr *connector.RunRecord, meta *privacy.ReleaseMeta, graph *laplacian.Graph, values []float64, want string) (*privacy.Released, error) {
 	if meta.Graph != nil {
 		if d := graph.Fingerprint().Diff(*meta.Graph); d != "" {
-			return nil, inputErrorf("%s: the graph is not the one release %s was made on (check %s and the %s): %s", ParamReleaseRun, rr.RunID, ParamNodeKey, ParamProjection, d)
+			return nil, errkind.Inputf("%s: the graph is not the one release %s was made on (check %s and the %s): %s", ParamReleaseRun, rr.RunID, ParamNodeKey, ParamProjection, d)
 		}
 	}
 	rel := &privacy.Released{Keys: graph.Keys(), Values: values, Grid: make([]int64, len(values)), Meta: *meta}
 	for i, v := range values {
 		r := math.Ldexp(v, meta.GridExponent) // exact: a power-of-two scaling
 		if r != math.Trunc(r) || math.Abs(r) >= 1<<53 {
-			return nil, inputErrorf("%s: node %s: %s = %v is not on the release grid 2^-%d", ParamReleaseRun, rel.Keys[i], rr.WriteProperty, v, meta.GridExponent)
+			return nil, errkind.Inputf("%s: node %s: %s = %v is not on the release grid 2^-%d", ParamReleaseRun, rel.Keys[i], rr.WriteProperty, v, meta.GridExponent)
 		}
 		rel.Grid[i] = int64(r)
 	}
 	if want != "" && rel.Digest() != want {
-		return nil, inputErrorf("%s: the values in %q are not the ones release %s published (their digest differs): another command wrote over them, or the node keys differ from the release's", ParamReleaseRun, rr.WriteProperty, rr.RunID)
+		return nil, errkind.Inputf("%s: the values in %q are not the ones release %s published (their digest differs): another command wrote over them, or the node keys differ from the release's", ParamReleaseRun, rr.WriteProperty, rr.RunID)
 	}
 	return rel, nil
 }

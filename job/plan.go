@@ -255,7 +255,7 @@ func (p *ReleasePlan) load(ctx context.Context) error {
 	if c := p.Spec.Certificate; c != nil {
 		s, err := c.Verify(g, tau, p.Spec.Alpha)
 		if err != nil {
-			return inputErrorf("%s %s: %w", ParamCertificate, p.Spec.CertificatePath, err)
+			return errkind.Inputf("%s %s: %w", ParamCertificate, p.Spec.CertificatePath, err)
 		}
 		p.Sensitivity = &s
 	}
@@ -313,7 +313,7 @@ func (p *ReleasePlan) checkAffordable(ctx context.Context) (done bool, err error
 	}
 	cal, err := privacy.CalibrateRelease(1, s.Epsilon, s.Delta, 1, s.Mechanism)
 	if err != nil {
-		return false, inputError{err}
+		return false, errkind.Input(err)
 	}
 	if cal.Rho*(1-affordabilityMargin) > b[0].RhoRemaining {
 		return false, privacy.NewBudgetError(privacy.Charge{Scope: scope, ReleaseID: epoch, Rho: cal.Rho}, b[0])

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -60,7 +61,7 @@ func (p *ReleasePlan) chooseSmooth(ctx context.Context, g *laplacian.Graph) erro
 		}
 		cal, err := privacy.CalibrateRelease(d2.Delta2, s.Epsilon, s.Delta, g.N(), s.Mechanism)
 		if err != nil {
-			return inputError{err}
+			return errkind.Input(err)
 		}
 		r, err := forecast.Simulate(ctx, forecast.Simulation{Graph: cg, Partition: part, Tau: s.Tau + smooth, Sigma: cal.Sigma,
 			Alpha: s.Alpha, Delta: s.Delta, Sources: 1, Trials: trials, Estimator: s.Estimator, Seed: s.ForecastSeed,

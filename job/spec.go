@@ -89,16 +89,16 @@ func (s *ReleaseSpec) epoch() string {
 // claimed or charged before they are.
 func (s *ReleaseSpec) Check() error {
 	if err := privacy.CheckName("scope", s.Scope); err != nil {
-		return inputErrorf("%s: %w", ParamScope, err)
+		return errkind.Inputf("%s: %w", ParamScope, err)
 	}
 	if s.Epoch != "" {
 		if err := privacy.CheckName("epoch", s.Epoch); err != nil {
-			return inputErrorf("%s: %w", ParamEpoch, err)
+			return errkind.Inputf("%s: %w", ParamEpoch, err)
 		}
 	}
 	if s.Neo4j {
 		if err := connector.CheckWriteProperty(s.WriteProperty); err != nil {
-			return inputErrorf("%s: %w", ParamWriteProperty, err)
+			return errkind.Inputf("%s: %w", ParamWriteProperty, err)
 		}
 		if err := checkOutputs(s.Projection, nil,
 			map[errkind.Param]string{ParamWriteProperty: s.WriteProperty}, map[errkind.Param]bool{ParamWriteProperty: true}); err != nil {
@@ -109,10 +109,10 @@ func (s *ReleaseSpec) Check() error {
 		}
 	}
 	if s.SmoothAuto && s.Certificate != nil {
-		return inputErrorf("%s auto tries several τ′, each with its own Δ2; %s holds one: give %s τ′ with it", ParamSmooth, ParamCertificate, ParamSmooth)
+		return errkind.Inputf("%s auto tries several τ′, each with its own Δ2; %s holds one: give %s τ′ with it", ParamSmooth, ParamCertificate, ParamSmooth)
 	}
 	if s.SourceMass < 0 || math.IsNaN(s.SourceMass) || math.IsInf(s.SourceMass, 0) {
-		return inputErrorf("%s must be a positive finite number of units (0: none stated), got %g", ParamSourceMass, s.SourceMass)
+		return errkind.Inputf("%s must be a positive finite number of units (0: none stated), got %g", ParamSourceMass, s.SourceMass)
 	}
 	return graphcloak.CheckParams(s.Tau, s.Alpha, s.Epsilon, s.Delta)
 }

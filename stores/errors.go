@@ -28,18 +28,6 @@ func usageErrorf(format string, args ...any) error {
 	return usageError{errkind.Errorf(format, args...)}
 }
 
-// inputError is bad input unless what it wraps has a kind of its own (a
-// missing file stays bad input, a refused password unreachable).
-type inputError struct{ err error }
-
-func (e inputError) Error() string      { return e.err.Error() }
-func (e inputError) Unwrap() error      { return e.err }
-func (e inputError) Kind() errkind.Kind { return kindOr(e.err, errkind.BadInput) }
-
-func inputErrorf(format string, args ...any) error {
-	return inputError{errkind.Errorf(format, args...)}
-}
-
 // kindOr is err's kind, or def when err has none.
 func kindOr(err error, def errkind.Kind) errkind.Kind {
 	if k := errkind.Of(err); k != errkind.Internal {

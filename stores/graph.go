@@ -13,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/datasets"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
@@ -187,7 +188,7 @@ func randomHex(n int) string {
 func loadDataset(name string) (*laplacian.Graph, error) {
 	gt, err := datasets.Open("", name)
 	if err != nil {
-		return nil, inputErrorf("gt:%s: %s", name, err.Error()) // not wrapped: bad input whatever its cause
+		return nil, errkind.Inputf("gt:%s: %s", name, err.Error()) // not wrapped: bad input whatever its cause
 	}
 	g, _, err := gt.Graph()
 	return g, err

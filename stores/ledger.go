@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -49,7 +50,7 @@ func CreateLedger(ctx context.Context, cfg *config.Config, client *connector.Cli
 	}
 	if cfg.Privacy.Ledger != "" {
 		if st, err := os.Stat(filepath.Dir(path)); err != nil || !st.IsDir() {
-			return nil, inputErrorf("%s %s: the directory %s does not exist (graphcloak creates no directories; create it first)", ParamLedger, path, filepath.Dir(path))
+			return nil, errkind.Inputf("%s %s: the directory %s does not exist (graphcloak creates no directories; create it first)", ParamLedger, path, filepath.Dir(path))
 		}
 	}
 	return privacy.CreateFileLedger(ctx, path, budget, opt, scope)
@@ -88,7 +89,7 @@ func LedgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
 	}
 	k, err := privacy.LoadKey(cfg.Privacy.LedgerKeyFile)
 	if err != nil {
-		return privacy.FileLedgerOptions{}, inputErrorf("%s: %w", privacy.ParamLedgerKey, err)
+		return privacy.FileLedgerOptions{}, errkind.Inputf("%s: %w", privacy.ParamLedgerKey, err)
 	}
 	opt := privacy.FileLedgerOptions{Key: &k}
 	if cfg.Privacy.Ledger != "neo4j" {
@@ -117,7 +118,7 @@ func DefaultLedgerPath() (string, error) {
 	}
 	home, err := os.UserHomeDir()
 	if err != nil {
-		return "", inputErrorf("no ledger file: set %s or $XDG_STATE_HOME (%s)", ParamLedger, err.Error())
+		return "", errkind.Inputf("no ledger file: set %s or $XDG_STATE_HOME (%s)", ParamLedger, err.Error())
 	}
 	return filepath.Join(home, ".local", "state", "graphcloak", "ledger.json"), nil
 }
@@ -126,7 +127,7 @@ func DefaultLedgerPath() (string, error) {
 // ledger, read-only (connecting to Neo4j for a ledger kept there).
 func ScopeBalance(ctx context.Context, cfg *config.Config) (*privacy.Balance, error) {
 	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
-		return nil, inputErrorf("%s: %w", job.ParamScope, err)
+		return nil, errkind.Inputf("%s: %w", job.ParamScope, err)
 	}
 	var client *connector.Client
 	if cfg.Privacy.Ledger == "neo4j" {
@@ -145,7 +146,7 @@ func ScopeBalance(ctx context.Context, cfg *config.Config) (*privacy.Balance, er
 		return nil, err
 	}
 	if len(bal) != 1 {
-		return nil, inputErrorf("%s %s: the ledger has no such scope", job.ParamScope, cfg.Privacy.Scope)
+		return nil, errkind.Inputf("%s %s: the ledger has no such scope", job.ParamScope, cfg.Privacy.Scope)
 	}
 	return &bal[0], nil
 }

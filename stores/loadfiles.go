@@ -37,7 +37,7 @@ func ReadLoadFiles(stdin io.Reader, edges, values string, header csvin.Header) (
 	}
 	if err != nil {
 		if errkind.Of(err) == errkind.Internal {
-			return nil, inputErrorf("%s: %w", ParamEdges, err)
+			return nil, errkind.Inputf("%s: %w", ParamEdges, err)
 		}
 		return nil, errkind.Errorf("%s: %w", ParamEdges, err)
 	}

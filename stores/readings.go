@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 )
 
@@ -15,7 +16,7 @@ func ReadReadings(stdin io.Reader, path string, header csvin.Header) (map[string
 	if path != "-" {
 		f, err := os.Open(path)
 		if err != nil {
-			return nil, inputErrorf("%s: %w", ParamValues, err)
+			return nil, errkind.Inputf("%s: %w", ParamValues, err)
 		}
 		defer f.Close()
 		r = f

@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -39,7 +40,7 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseF
 			err = c.CheckMAC(spec.LedgerKey.CertificateMACKey())
 		}
 		if err != nil {
-			return nil, inputErrorf("%s: %w", job.ParamCertificate, err)
+			return nil, errkind.Inputf("%s: %w", job.ParamCertificate, err)
 		}
 		spec.Certificate = &c
 	}
@@ -48,7 +49,7 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseF
 	}
 	header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
 	if spec.Mechanism, err = privacy.ParseMechanism(cfg.Privacy.Mechanism); err != nil {
-		return nil, inputErrorf("%s: %v", privacy.ParamMechanism, err)
+		return nil, errkind.Inputf("%s: %v", privacy.ParamMechanism, err)
 	}
 	spec.Noise = privacy.CryptoNoise()
 	if cfg.Privacy.KeyFile != "" {

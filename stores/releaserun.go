@@ -78,13 +78,13 @@ func (s *Stores) checkRelease(ctx context.Context, rr *connector.RunRecord) erro
 	runID := rr.RunID
 	switch {
 	case rr.Command != "release":
-		return inputErrorf("%s: run %q is a %q run, not a release", job.ParamReleaseRun, runID, rr.Command)
+		return errkind.Inputf("%s: run %q is a %q run, not a release", job.ParamReleaseRun, runID, rr.Command)
 	case rr.Status == connector.StatusSuperseded:
-		return inputErrorf("%s: the values of release %q were overwritten by run %q (its record says superseded)", job.ParamReleaseRun, runID, rr.SupersededBy)
+		return errkind.Inputf("%s: the values of release %q were overwritten by run %q (its record says superseded)", job.ParamReleaseRun, runID, rr.SupersededBy)
 	case rr.Status != connector.StatusSucceeded:
-		return inputErrorf("%s: release %q did not succeed (status %q)", job.ParamReleaseRun, runID, rr.Status)
+		return errkind.Inputf("%s: release %q did not succeed (status %q)", job.ParamReleaseRun, runID, rr.Status)
 	case !config.ValidIdentifier(rr.WriteProperty):
-		return inputErrorf("%s: run %q records no valid write property", job.ParamReleaseRun, runID)
+		return errkind.Inputf("%s: run %q records no valid write property", job.ParamReleaseRun, runID)
 	}
 	if err := s.Client.CheckRunBinding(ctx, s.Projection, rr.WriteProperty, runID); err != nil {
 		if hint := ProjectionHint(s.Projection, rr.Projection); hint != "" {
@@ -219,14 +219,14 @@ func (s *Stores) ReleasedValues(ctx context.Context, runID string) (*privacy.Rel
 	rr := s.Release
 	var meta privacy.ReleaseMeta
 	if err := json.Unmarshal([]byte(rr.ReleaseMeta), &meta); err != nil || rr.ReleaseMeta == "" {
-		return nil, inputErrorf("%s: run %q records no release metadata", job.ParamReleaseRun, runID)
+		return nil, errkind.Inputf("%s: run %q records no release metadata", job.ParamReleaseRun, runID)
 	}
 	lg, err := s.LoadGraph(ctx, Neo4jSpec, LoadOptions{ValueProperty: rr.WriteProperty})
 	if err != nil {
 		return nil, err
 	}
 	if lg.Graph.N() != meta.N {
-		return nil, inputErrorf("%s: the projection has %d nodes, the release had %d%s", job.ParamReleaseRun, lg.Graph.N(), meta.N, s.ReleaseHint())
+		return nil, errkind.Inputf("%s: the projection has %d nodes, the release had %d%s", job.ParamReleaseRun, lg.Graph.N(), meta.N, s.ReleaseHint())
 	}
 	return job.CheckReleasedValues(rr, &meta, lg.Graph, lg.Pulled.Values, s.ReleaseDigest)
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/cancel"
 )
 
@@ -28,7 +29,7 @@ func (lg *Graph) ScoredPartition(ctx context.Context, kind string, resolution fl
 	switch {
 	case kind == "planted":
 		if lg.Partition == nil {
-			return "", nil, nil, inputErrorf("%s planted: graph %q has no planted partition", ParamCommunities, lg.Spec)
+			return "", nil, nil, errkind.Inputf("%s planted: graph %q has no planted partition", ParamCommunities, lg.Spec)
 		}
 		part = lg.Partition
 	case kind == "leiden" || kind == "louvain":
@@ -41,7 +42,7 @@ func (lg *Graph) ScoredPartition(ctx context.Context, kind string, resolution fl
 			if ctx.Err() != nil {
 				return "", nil, nil, ctx.Err()
 			}
-			return "", nil, nil, inputErrorf("%s: %w", ParamResolution, err)
+			return "", nil, nil, errkind.Inputf("%s: %w", ParamResolution, err)
 		}
 	case strings.HasPrefix(kind, "property:"):
 		byKey := make(map[string]string, gr.N())
@@ -49,12 +50,12 @@ func (lg *Graph) ScoredPartition(ctx context.Context, kind string, resolution fl
 			byKey[gr.Key(i)] = strconv.FormatInt(c, 10)
 		}
 		if part, names, err = community.FromAssignment(gr, byKey); err != nil {
-			return "", nil, nil, inputErrorf("%s: %w", ParamCommunities, err)
+			return "", nil, nil, errkind.Inputf("%s: %w", ParamCommunities, err)
 		}
 	default:
 		path := strings.TrimPrefix(kind, "file:")
 		if part, names, err = community.LoadAssignment(path, gr); err != nil {
-			return "", nil, nil, inputErrorf("%s: %w", ParamCommunities, err)
+			return "", nil, nil, errkind.Inputf("%s: %w", ParamCommunities, err)
 		}
 	}
 	return kind, part, names, nil

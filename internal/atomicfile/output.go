@@ -30,15 +30,15 @@ func Open(param errkind.Param, path string, stdout io.Writer) (*Output, error) {
 		return Stdout(stdout), nil
 	}
 	if st, err := os.Stat(path); err == nil && st.IsDir() {
-		return nil, inputErrorf("%s %s is a directory: give a file name", param, path)
+		return nil, errkind.Inputf("%s %s is a directory: give a file name", param, path)
 	}
 	dir := filepath.Dir(path)
 	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-		return nil, inputErrorf("%s %s: the directory %s does not exist (graphcloak creates no directories)", param, path, dir)
+		return nil, errkind.Inputf("%s %s: the directory %s does not exist (graphcloak creates no directories)", param, path, dir)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
-		return nil, inputErrorf("%s %s: %w", param, path, err)
+		return nil, errkind.Inputf("%s %s: %w", param, path, err)
 	}
 	return &Output{Writer: f, file: f, path: path}, nil
 }
@@ -68,20 +68,4 @@ func (o *Output) Abort() {
 	}
 	o.file.Close()
 	os.Remove(o.file.Name())
-}
-
-// inputError is bad input unless what it wraps has a kind of its own.
-type inputError struct{ err error }
-
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }
-func (e inputError) Kind() errkind.Kind {
-	if k := errkind.Of(e.err); k != errkind.Internal {
-		return k
-	}
-	return errkind.BadInput
-}
-
-func inputErrorf(format string, args ...any) error {
-	return inputError{errkind.Errorf(format, args...)}
 }
