@@ -87,6 +87,7 @@ func TestImportRules(t *testing.T) {
 		// given, so its tests run on the in-memory one (jobtest.Memory).
 		{"job", false, forbidden(modulePath+"/stores", modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "a release's logic takes its backend as an argument"},
 		{"service", false, forbidden(modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "serve's library takes its steps' specs and opened stores as arguments"},
+		{"internal/textreport", false, forbidden(modulePath+"/stores", modulePath+"/connector", modulePath+"/config", "github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/neo4j/neo4j-go-driver"), "text reports render finished reports; they open nothing and read no flags"},
 		{"stores", true, forbidden(modulePath + "/cmd"), "the stores are opened for the command, never by it"},
 	}
 	for _, r := range rules {
@@ -148,7 +149,7 @@ var libraryFlag = regexp.MustCompile(`(^|[^-\w])--[a-z]|(?i)\bexit (code|status)
 // codes; cmd/graphcloak maps parameters to flags (flagnames.go) and kinds
 // to exit codes (exitcodes.go).
 func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
-	for _, dir := range []string{".", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/trials"} {
+	for _, dir := range []string{".", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/trials", "internal/textreport"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)

@@ -13,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
@@ -169,7 +170,7 @@ func printAnswer(out io.Writer, s *job.AnswerSummary) error {
 		fmt.Fprintf(out, "ledger: %s\n", s.Balance)
 	}
 	fmt.Fprintln(out, "what the answer tells an analyst (posterior over communities, public):")
-	if err := printReport(out, a.Posterior, nil); err != nil {
+	if err := textreport.Ranking(out, a.Posterior, nil); err != nil {
 		return err
 	}
 	if f := s.Forecast; f != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/stores"
@@ -170,7 +171,7 @@ func printDemo(out io.Writer, s *demoSummary, partition string, srcCommunity int
 	fmt.Fprintf(out, "released with ε = %g, δ = %g: Δ2 = %.6g (%s), σ = %.6g, ρ = %.4g\n",
 		s.Epsilon, s.Delta, s.Delta2, s.SensitivityMethod, s.Sigma, s.Rho)
 	fmt.Fprintf(out, "recovered from the private values only (%s estimator, %s):\n\n", s.Estimator, s.Status)
-	if err := printReport(out, rep, map[int]bool{srcCommunity: true}); err != nil {
+	if err := textreport.Ranking(out, rep, map[int]bool{srcCommunity: true}); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "\nThis is one draw of a random mechanism: the exact source node stays private, and the\n"+

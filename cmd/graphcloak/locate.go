@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/spf13/cobra"
 )
@@ -123,7 +124,7 @@ func printLocateSummary(g *globalOptions, out io.Writer, s *job.LocateSummary) e
 	} else if v := s.Verdict; v != nil {
 		fmt.Fprintf(out, "VERDICT: %s\n", v.Reason)
 	}
-	if err := printReport(out, s.Report, nil); err != nil {
+	if err := textreport.Ranking(out, s.Report, nil); err != nil {
 		return err
 	}
 	if m := s.SourceMass; m != nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/spf13/cobra"
 )
@@ -180,7 +181,7 @@ func sensitivityRows(row func(string, any), s *releaseSummary) {
 		row("memory estimate", fmt.Sprintf("%.1f MiB", float64(s.Estimate.BytesEstimate)/(1<<20)))
 		row("time estimate", fmt.Sprintf("%.2g s", s.Estimate.SecondsEstimate))
 		if s.TimeBudgetSeconds > 0 {
-			row("time budget", budgetVerdict(s.TimeBudgetSeconds, s.Estimate.SecondsEstimate, s.Estimate.Method))
+			row("time budget", textreport.BudgetVerdict(s.TimeBudgetSeconds, s.Estimate.SecondsEstimate, s.Estimate.Method))
 		}
 	}
 	d2 := fmt.Sprintf("%.6g", s.Delta2)

@@ -19,6 +19,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/cancel"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
@@ -276,7 +277,7 @@ func printSensitivityPlan(out io.Writer, p sensitivity.PlanReport) error {
 	fmt.Fprintf(tw, "time estimate\t%.3g s (2-core reference machine)\n", p.SecondsEstimate)
 	fmt.Fprintf(tw, "memory estimate\t%.3g MiB\n", float64(p.BytesEstimate)/(1<<20))
 	if p.TimeBudgetSeconds > 0 {
-		fmt.Fprintf(tw, "time budget\t%s\n", budgetVerdict(p.TimeBudgetSeconds, p.SecondsEstimate, p.Method))
+		fmt.Fprintf(tw, "time budget\t%s\n", textreport.BudgetVerdict(p.TimeBudgetSeconds, p.SecondsEstimate, p.Method))
 	}
 	return tw.Flush()
 }
