@@ -41,6 +41,10 @@ type NeededEpsilon struct {
 	Epsilon   *float64 `json:"epsilon"`
 	Reached   bool     `json:"reached"`
 	Forecast  Forecast `json:"forecast"`
+	// Smooth is the extra diffusion τ′ of a smoothed per-node release
+	// (0: none), which Mode does not name: a caller labels it with the
+	// name it gives the parameter.
+	Smooth float64 `json:"-"`
 }
 
 // EpsilonGrid is the ε searched for a target: 1/8 … 32 in steps of √2.

@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -326,15 +327,7 @@ func printGraphResult(out io.Writer, graph, kind string, res *forecast.Simulatio
 	fmt.Fprintf(out, "exact-node rate     %.3f\n", res.ExactNodeRate)
 	fmt.Fprintf(out, "EMD mean            %.4f\n", res.EMDMean)
 	fmt.Fprintf(out, "no-source rate      %.3f\n", res.NoSourceRate)
-	printAtChance(out, forecast.Of(res))
-}
-
-// printAtChance says so when a rate's interval reaches a guess's rate.
-func printAtChance(out io.Writer, f forecast.Forecast) {
-	if f.AtChance {
-		fmt.Fprintf(out, "AT CHANCE: the right-community rate %.3f [%.3f, %.3f] cannot be told from guessing (%.4f: chance %.4f, always the largest community %.4f): noise, not a finding\n",
-			f.CommunityAccuracy, f.Low, f.High, f.Guess(), f.Chance, f.PriorRate)
-	}
+	textreport.AtChance(out, forecast.Of(res))
 }
 
 // runExperimentAnswer scores the private-answer mode at every τ and ε.
@@ -355,16 +348,7 @@ func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions,
 		return printJSON(out, map[string]any{"graph": o.graph, "forecasts": fs})
 	}
 	fmt.Fprintf(out, "experiment graph %s, private answer, %d trials per row (seed %d)\n", o.graph, o.trials, o.seed)
-	return printForecasts(out, fs)
-}
-
-func containsInt(s []int, v int) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
+	return textreport.Forecasts(out, fs)
 }
 
 // graphSweep is the JSON of experiment graph with several τ or ε: every

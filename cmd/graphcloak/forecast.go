@@ -2,9 +2,8 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
-	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 )
 
@@ -28,7 +27,7 @@ func forecastRows(row func(string, any), fs *job.Forecasts) {
 	row("forecast", fmt.Sprintf("right community with %s %.3f [%.3f, %.3f] (chance %.4f, largest community %.3f, DP ceiling %.3f); source in the 90%% set %.3f with %.1f communities",
 		sources, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.Ceiling, f.In90Rate, f.In90Size))
 	if len(f.MassCurve) > 0 {
-		row("by source mass", massCurveText(f))
+		row("by source mass", textreport.MassCurve(f))
 	}
 	if v := fs.Verdict; v != nil {
 		switch {
@@ -43,25 +42,4 @@ func forecastRows(row func(string, any), fs *job.Forecasts) {
 	a := fs.Answer
 	row("private answer", fmt.Sprintf("at the same ε, locate --private-answer (%s) would be right %.3f [%.3f, %.3f]",
 		a.Mechanism, a.CommunityAccuracy, a.Low, a.High))
-}
-
-// massCurveText says a per-node forecast by source mass: "1 unit 0.29 ·
-// 10 units 0.41 · … — answers from 31.6 units".
-func massCurveText(f *forecast.Forecast) string {
-	var b strings.Builder
-	for i, m := range f.MassCurve {
-		if i%2 == 1 && i != len(f.MassCurve)-1 {
-			continue // every decade, and the largest
-		}
-		if b.Len() > 0 {
-			b.WriteString(" · ")
-		}
-		fmt.Fprintf(&b, "%g: %.2f", m.Mass, m.CommunityAccuracy)
-	}
-	if f.ResolvableMass > 0 {
-		fmt.Fprintf(&b, " — resolves sources of %g units or more (a locate verdict simulates the mass the readings carry)", f.ResolvableMass)
-	} else {
-		fmt.Fprintf(&b, " — resolves no source up to %g units", f.MassCurve[len(f.MassCurve)-1].Mass)
-	}
-	return "right community by source mass (units): " + b.String()
 }

@@ -15,9 +15,11 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/textreport"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
-	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -139,41 +141,6 @@ func checkPlan(o *planOptions) (string, error) {
 	return checkExperimentGraph(&o.graphOptions)
 }
 
-// planReport is plan's output.
-type planReport struct {
-	Graph          string                       `json:"graph"`
-	NodeCount      int                          `json:"nodeCount"`
-	Relationships  int                          `json:"relationshipCount"`
-	Communities    string                       `json:"communities"`
-	CommunityCount int                          `json:"communityCount"`
-	Tau            float64                      `json:"tau"`
-	Delta2         *float64                     `json:"delta2,omitempty"`
-	Delta2Exact    bool                         `json:"delta2Exact"`
-	Result         *forecast.EpsilonSweepResult `json:"plan"`
-	Modes          []string                     `json:"modes"`
-	Target         float64                      `json:"targetAccuracy,omitempty"`
-	// Budget is the budget BUDGET BUYS counts in (--epsilon-total,
-	// --delta-total, --answer-epsilon), with its ρ_max for Gaussian
-	// releases.
-	Budget *planBudget `json:"budget,omitempty"`
-	// AnswerAudits is the private answer's end-to-end check on this graph
-	// per ε (locate --private-answer's answerAudit); AnswerRefused says
-	// why no answer can be certified at this τ.
-	AnswerAudits  []planAudit `json:"answerAudits,omitempty"`
-	AnswerRefused string      `json:"answerRefused,omitempty"`
-}
-
-// planBudget is a budget and the ρ_max the ledger gives Gaussian releases
-// under it.
-type planBudget struct {
-	privacy.Budget
-	RhoBudget float64 `json:"rhoBudget"`
-	// Ledger and Scope: the budget was read from this ledger's scope
-	// (--ledger, --scope), with what it has spent.
-	Ledger string           `json:"ledger,omitempty"`
-	Scope  *privacy.Balance `json:"scope,omitempty"`
-}
-
 // planLedgerBalance reads the balance of --scope from --ledger when the
 // configuration names either (a flag, GRAPHCLOAK_* or the file) and
 // --epsilon-total/--delta-total are not given as flags; nil otherwise. The
@@ -245,79 +212,51 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if err != nil {
 		return err
 	}
-	tau := o.taus[0]
-	rep := &planReport{Graph: o.graph, NodeCount: lg.Graph.N(), Relationships: lg.Graph.NumEdges(), Communities: kind,
-		Tau: tau, Modes: o.modes, Target: o.target}
-	e := forecast.Simulation{Graph: lg.Graph, Partition: part, Names: names, Tau: tau, Delta: o.delta, Alpha: o.alpha,
-		Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
-		Progress: g.progress("plan trials")}
-	if slices.Contains(o.modes, forecast.ModePerNode) {
-		s, err := graphcloak.Sensitivity(ctx, lg.Graph, tau, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
-			Progress: g.progress("sensitivity")})
-		if err != nil {
-			return err
-		}
-		e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
-	}
-	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: o.epsilons, Modes: o.modes, Target: o.target})
+	cache, err := planAnswerCache(g, o)
 	if err != nil {
 		return err
 	}
-	if err := planSmoothed(ctx, g, o, e, res); err != nil {
+	rep, err := job.Forecast(ctx, job.ForecastSpec{GraphName: o.graph, CommunitiesKind: kind,
+		Simulation: forecast.Simulation{Graph: lg.Graph, Partition: part, Names: names, Tau: o.taus[0], Delta: o.delta, Alpha: o.alpha,
+			Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
+			Progress: g.progress("plan trials")},
+		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
+		AnswerCache: cache, FitTolerance: o.fitTolerance, Progress: g.progress, Logger: g.logger})
+	if err != nil {
 		return err
 	}
-	rep.Result = res
-	if slices.Contains(o.modes, forecast.ModeAnswer) {
-		if err := auditAnswers(ctx, g, o, lg.Graph, part, tau, rep); err != nil {
-			return err
+	// A smoothed release's needed ε is labelled with the flag that asks for it.
+	for i := range rep.Result.Needed {
+		if n := &rep.Result.Needed[i]; n.Smooth > 0 {
+			n.Mode += fmt.Sprintf(" --smooth %g", n.Smooth)
 		}
 	}
 	if err := planBudgetBuys(ctx, g, o, rep); err != nil {
 		return err
 	}
-	if len(res.Forecasts) > 0 {
-		rep.CommunityCount = res.Forecasts[0].Communities
-	}
 	if g.output == "json" {
 		return printJSON(out, rep)
 	}
-	return printPlan(out, rep)
+	return textreport.Plan(out, rep, "--answer-epsilon to plan a share")
 }
 
-// planSmoothed adds to res the smoothed per-node releases (release
-// --smooth τ′): the release at τ + τ′, with Δ2 there.
-func planSmoothed(ctx context.Context, g *globalOptions, o *planOptions, e forecast.Simulation, res *forecast.EpsilonSweepResult) error {
-	tau := e.Tau
-	for _, sm := range o.smooth {
-		if sm == 0 || !slices.Contains(o.modes, forecast.ModePerNode) {
-			continue
-		}
-		s, err := graphcloak.Sensitivity(ctx, e.Graph, tau+sm, o.alpha, sensitivity.Options{TimeBudget: o.timeBudget,
-			Progress: g.progress("sensitivity")})
-		if err != nil {
-			return err
-		}
-		es := e
-		es.Tau, es.Sensitivity = tau+sm, &s
-		r, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: es, Epsilons: o.epsilons, Modes: []string{forecast.ModePerNode}, Target: o.target})
-		if err != nil {
-			return err
-		}
-		for i := range r.Forecasts {
-			r.Forecasts[i].Smooth, r.Forecasts[i].Tau = sm, tau
-		}
-		for i := range r.Needed {
-			r.Needed[i].Mode += fmt.Sprintf(" --smooth %g", sm)
-		}
-		res.Forecasts = append(res.Forecasts, r.Forecasts...)
-		res.Needed = append(res.Needed, r.Needed...)
+// planAnswerCache is the cache of the answer audit's model that
+// --answer-cache names (nil: none), sealed under the ledger key as locate
+// --private-answer and serve seal theirs.
+func planAnswerCache(g *globalOptions, o *planOptions) (*graphcloak.AnswerCache, error) {
+	if o.answerCache == "" || !slices.Contains(o.modes, forecast.ModeAnswer) {
+		return nil, nil
 	}
-	return nil
+	key, err := stores.CertificateMACKey(&g.cfg.Config)
+	if err != nil {
+		return nil, err
+	}
+	return &graphcloak.AnswerCache{Path: o.answerCache, MACKey: key, Software: buildinfo.Read().String()}, nil
 }
 
 // planBudgetBuys fills the report's budget: what the configured totals, or
 // the --ledger/--scope scope's own budget, buy of each forecast.
-func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *planReport) error {
+func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *job.ForecastReport) error {
 	cfg := &g.cfg.Config
 	budgetCfg, answerEpsilon := cfg, o.answerEpsilon
 	bal, err := planLedgerBalance(ctx, g, o)
@@ -347,7 +286,7 @@ func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *
 // budgetBuys fills each forecast's BudgetBuys when the configuration has
 // a budget (--epsilon-total, --delta-total; answers' share answerEpsilon)
 // and returns it.
-func budgetBuys(cfg *config.Config, answerEpsilon float64, fs []forecast.Forecast, delta2 *float64) (*planBudget, error) {
+func budgetBuys(cfg *config.Config, answerEpsilon float64, fs []forecast.Forecast, delta2 *float64) (*job.ForecastBudget, error) {
 	b := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: answerEpsilon}
 	if b.IsZero() {
 		return nil, nil
@@ -365,46 +304,5 @@ func budgetBuys(cfg *config.Config, answerEpsilon float64, fs []forecast.Forecas
 	if err := forecast.FillBudgetBuys(b, fs, delta2); err != nil {
 		return nil, err
 	}
-	return &planBudget{Budget: b, RhoBudget: rho}, nil
-}
-
-// printPlan prints the forecasts as a table.
-func printPlan(out io.Writer, rep *planReport) error {
-	fmt.Fprintf(out, "graph %s (%d nodes, %d relationships), %d communities (%s), τ = %g",
-		rep.Graph, rep.NodeCount, rep.Relationships, rep.CommunityCount, rep.Communities, rep.Tau)
-	if rep.Delta2 != nil {
-		exact := "exact"
-		if !rep.Delta2Exact {
-			exact = "proven upper bound"
-		}
-		fmt.Fprintf(out, ", Δ2 = %.6g (%s)", *rep.Delta2, exact)
-	}
-	fmt.Fprintln(out)
-	if b := rep.Budget; b != nil {
-		if s := b.Scope; s != nil {
-			fmt.Fprintf(out, "scope %s of ledger %s: %d releases charged, ρ spent %.6g of %.6g, ρ remaining %.6g, answers' ε remaining %.6g (BUDGET BUYS counts a fresh scope of its budget)\n",
-				s.Scope, b.Ledger, s.Releases, s.RhoSpent, s.RhoBudget, s.RhoRemaining, s.AnswerEpsilonRemaining)
-		}
-		if b.AnswerEpsilon > 0 {
-			fmt.Fprintf(out, "budget %v: answers while Σε ≤ %g, Gaussian releases while Σρ ≤ %.6g (CKSRho(%g, %g))\n",
-				b.Budget, b.AnswerEpsilon, b.RhoBudget, b.Epsilon-b.AnswerEpsilon, b.Delta)
-		} else {
-			fmt.Fprintf(out, "budget %v, no answers' share: answers and Gaussian releases while Σρ ≤ %.6g in zCDP, an answer costing ρ = min(ε²/2, ε) (--answer-epsilon to plan a share)\n",
-				b.Budget, b.RhoBudget)
-		}
-	}
-	if err := printForecasts(out, rep.Result.Forecasts); err != nil {
-		return err
-	}
-	printAnswerAudits(out, rep)
-	for _, n := range rep.Result.Needed {
-		if n.Reached {
-			fmt.Fprintf(out, "target %.2f: %s (%s) reaches it at ε = %g (forecast %.3f [%.3f, %.3f])\n",
-				n.Target, n.Mode, n.Mechanism, *n.Epsilon, n.Forecast.CommunityAccuracy, n.Forecast.Low, n.Forecast.High)
-		} else {
-			fmt.Fprintf(out, "target %.2f: %s does not reach it at any ε ≤ 32 (%.3f at ε = 32)\n",
-				n.Target, n.Mode, n.Forecast.CommunityAccuracy)
-		}
-	}
-	return nil
+	return &job.ForecastBudget{Budget: b, RhoBudget: rho}, nil
 }

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/graphcloak/graphcloak/job"
 )
 
 // plan audits the private answer on the graph for every ε (every source
@@ -20,7 +22,7 @@ func TestPlanAnswerAudit(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	validate(t, "plan", stdout)
-	var rep planReport
+	var rep job.ForecastReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +40,7 @@ func TestPlanAnswerAudit(t *testing.T) {
 	for run := 0; run < 2; run++ {
 		out, serr, c := runPipelineCLI(t, context.Background(), nil, "plan", "--graph", "karate", "--epsilon", "1,4",
 			"--modes", "private-answer", "--trials", "10", "--answer-cache", cache, "--log-level", "info", "-o", "json")
-		var again planReport
+		var again job.ForecastReport
 		if err := json.Unmarshal([]byte(out), &again); c != 0 || err != nil || !reflect.DeepEqual(again.AnswerAudits, rep.AnswerAudits) {
 			t.Fatalf("run %d with --answer-cache: exit %d (%v), audits %+v, want %+v\n%s", run, c, err, again.AnswerAudits, rep.AnswerAudits, serr)
 		}

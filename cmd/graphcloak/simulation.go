@@ -2,14 +2,10 @@ package main
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"math"
 	"strings"
-	"text/tabwriter"
 	"time"
 
-	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/stores"
@@ -118,51 +114,6 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 // against and what it is (stores.Graph.ScoredPartition).
 func experimentCommunities(ctx context.Context, o *graphOptions, lg *stores.Graph) (kind string, part []int, names []string, err error) {
 	return lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
-}
-
-// printForecasts prints forecasts as table rows, marking those at chance.
-// Beside 1/k it prints the largest community's share: a ranking that
-// learns nothing names that community first, so the verdict compares the
-// rate with the larger of the two.
-func printForecasts(out io.Writer, fs []forecast.Forecast) error {
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "MODE\tMECHANISM\tε\tRIGHT COMMUNITY [95%]\tCHANCE (LARGEST)\tIN 90% SET [95%]\tSET SIZE (CHANCE)\tCEILING\tBUDGET BUYS (LEDGER / EXACT)\t")
-	for _, f := range fs {
-		mark := ""
-		switch {
-		case f.AtChance && f.Low > f.Guess() && len(f.MassCurve) > 0:
-			// Its own interval clears the guess, but masses above it
-			// do not: one simulation's error (the curve, below).
-			mark = "  ← at chance: noise (see by source mass)"
-		case f.AtChance:
-			mark = "  ← at chance: noise"
-		}
-		ceil := "-"
-		if f.Ceiling > 0 {
-			ceil = fmt.Sprintf("%.3f", f.Ceiling)
-		}
-		mode := f.Mode
-		if f.Smooth > 0 {
-			mode += fmt.Sprintf(" τ′=%g", f.Smooth)
-		}
-		buys := "-"
-		if b := f.BudgetBuys; b != nil {
-			buys = fmt.Sprintf("%d / %d", b.Ledger, b.Optimal)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f (%.3f)\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
-			f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, buys, mark)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	// The rates above are for unit sources; a locate verdict simulates the
-	// mass a release's readings carry.
-	for i := range fs {
-		if f := &fs[i]; len(f.MassCurve) > 0 {
-			fmt.Fprintf(out, "%s at ε = %g, %s\n", f.Mode, f.Epsilon, massCurveText(f))
-		}
-	}
-	return nil
 }
 
 func checkEstimator(name string) error {

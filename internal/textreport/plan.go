@@ -1,0 +1,78 @@
+package textreport
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/graphcloak/graphcloak/job"
+)
+
+// Plan prints a release forecast (graphcloak plan): the graph and Δ2, the
+// budget and what it buys, the forecasts, the answer audits and each
+// target's smallest ε. shareHint, when not empty, is said in parentheses
+// after a budget without an answers' share: how to plan one.
+func Plan(out io.Writer, rep *job.ForecastReport, shareHint string) error {
+	fmt.Fprintf(out, "graph %s (%d nodes, %d relationships), %d communities (%s), τ = %g",
+		rep.Graph, rep.NodeCount, rep.Relationships, rep.CommunityCount, rep.Communities, rep.Tau)
+	if rep.Delta2 != nil {
+		exact := "exact"
+		if !rep.Delta2Exact {
+			exact = "proven upper bound"
+		}
+		fmt.Fprintf(out, ", Δ2 = %.6g (%s)", *rep.Delta2, exact)
+	}
+	fmt.Fprintln(out)
+	if b := rep.Budget; b != nil {
+		planBudget(out, b, shareHint)
+	}
+	if err := Forecasts(out, rep.Result.Forecasts); err != nil {
+		return err
+	}
+	AnswerAudits(out, rep)
+	for _, n := range rep.Result.Needed {
+		if n.Reached {
+			fmt.Fprintf(out, "target %.2f: %s (%s) reaches it at ε = %g (forecast %.3f [%.3f, %.3f])\n",
+				n.Target, n.Mode, n.Mechanism, *n.Epsilon, n.Forecast.CommunityAccuracy, n.Forecast.Low, n.Forecast.High)
+		} else {
+			fmt.Fprintf(out, "target %.2f: %s does not reach it at any ε ≤ 32 (%.3f at ε = 32)\n",
+				n.Target, n.Mode, n.Forecast.CommunityAccuracy)
+		}
+	}
+	return nil
+}
+
+// planBudget says the budget a plan counts in: the ledger scope it was
+// read from, and the rule under which it admits answers and releases.
+func planBudget(out io.Writer, b *job.ForecastBudget, shareHint string) {
+	if s := b.Scope; s != nil {
+		fmt.Fprintf(out, "scope %s of ledger %s: %d releases charged, ρ spent %.6g of %.6g, ρ remaining %.6g, answers' ε remaining %.6g (BUDGET BUYS counts a fresh scope of its budget)\n",
+			s.Scope, b.Ledger, s.Releases, s.RhoSpent, s.RhoBudget, s.RhoRemaining, s.AnswerEpsilonRemaining)
+	}
+	if b.AnswerEpsilon > 0 {
+		fmt.Fprintf(out, "budget %v: answers while Σε ≤ %g, Gaussian releases while Σρ ≤ %.6g (CKSRho(%g, %g))\n",
+			b.Budget, b.AnswerEpsilon, b.RhoBudget, b.Epsilon-b.AnswerEpsilon, b.Delta)
+		return
+	}
+	fmt.Fprintf(out, "budget %v, no answers' share: answers and Gaussian releases while Σρ ≤ %.6g in zCDP, an answer costing ρ = min(ε²/2, ε)",
+		b.Budget, b.RhoBudget)
+	if shareHint != "" {
+		fmt.Fprintf(out, " (%s)", shareHint)
+	}
+	fmt.Fprintln(out)
+}
+
+// AnswerAudits prints a plan's answer audits, one line per ε (or why
+// answers would be refused).
+func AnswerAudits(out io.Writer, rep *job.ForecastReport) {
+	if rep.AnswerRefused != "" {
+		fmt.Fprintf(out, "private answers would be refused at this τ: %s\n", rep.AnswerRefused)
+	}
+	for _, a := range rep.AnswerAudits {
+		verdict := "passed"
+		if !a.Passed {
+			verdict = "FAILED: such answers are refused"
+		}
+		fmt.Fprintf(out, "answer audit ε = %g: %d sources fitted (%d refitted end to end), %d classes (%d nodes merged), worst loss %.6g ≤ %.6g over %d edges: %s; every source's noiseless readings answered with its community %.3f of the time\n",
+			a.Epsilon, a.SourcesChecked, a.SourcesRefitted, a.Classes, a.NodesMerged, a.WorstLoss, a.Bound, a.EdgesChecked, verdict, a.Accuracy)
+	}
+}

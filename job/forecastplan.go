@@ -1,0 +1,204 @@
+package job
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// ForecastSpec is a forecast, before anything is released, of what each
+// way of releasing would answer on one graph and partition (graphcloak
+// plan): per mode and ε, with the smoothed per-node releases and the
+// private answer's end-to-end audit.
+type ForecastSpec struct {
+	// Simulation fixes the graph, partition, τ, δ, α, estimator, trials,
+	// seed and workers of every forecast; its Sensitivity is computed here.
+	Simulation forecast.Simulation
+	// GraphName and CommunitiesKind say what the graph and the partition
+	// are, for the report ("karate", "leiden").
+	GraphName, CommunitiesKind string
+	Epsilons                   []float64
+	// Modes among forecast.ModePerNode and forecast.ModeAnswer.
+	Modes []string
+	// Target, when > 0, is the community accuracy each mode is to reach.
+	Target float64
+	// Smooth are the τ′ > 0 of the smoothed per-node releases also
+	// forecast: the release at τ + τ′, with Δ2 there (0 is skipped).
+	Smooth []float64
+	// TimeBudget bounds each Δ2 computation (0: to completion); a bound
+	// that is not exact makes σ, and the forecast, pessimistic.
+	TimeBudget time.Duration
+	// AnswerCache, when non-nil, reuses (or stores) the answer model of
+	// the audit; FitTolerance is the certified recovery's.
+	AnswerCache  *graphcloak.AnswerCache
+	FitTolerance float64
+	// Progress, when non-nil, makes the progress callback of each stage
+	// ("sensitivity", "answer audit").
+	Progress func(stage string) func(done, total int)
+	Logger   *slog.Logger
+}
+
+// ForecastReport is a ForecastSpec's result: plan's report.
+type ForecastReport struct {
+	Graph          string                       `json:"graph"`
+	NodeCount      int                          `json:"nodeCount"`
+	Relationships  int                          `json:"relationshipCount"`
+	Communities    string                       `json:"communities"`
+	CommunityCount int                          `json:"communityCount"`
+	Tau            float64                      `json:"tau"`
+	Delta2         *float64                     `json:"delta2,omitempty"`
+	Delta2Exact    bool                         `json:"delta2Exact"`
+	Result         *forecast.EpsilonSweepResult `json:"plan"`
+	Modes          []string                     `json:"modes"`
+	Target         float64                      `json:"targetAccuracy,omitempty"`
+	// Budget is the budget BUDGET BUYS counts in, with its ρ_max for
+	// Gaussian releases (set by the caller: ForecastBudgetBuys).
+	Budget *ForecastBudget `json:"budget,omitempty"`
+	// AnswerAudits is the private answer's end-to-end check on this graph
+	// per ε (graphcloak.AnswerModel.Audit); AnswerRefused says why no
+	// answer can be certified at this τ.
+	AnswerAudits  []AnswerAuditAt `json:"answerAudits,omitempty"`
+	AnswerRefused string          `json:"answerRefused,omitempty"`
+}
+
+// ForecastBudget is a budget and the ρ_max the ledger gives Gaussian
+// releases under it.
+type ForecastBudget struct {
+	privacy.Budget
+	RhoBudget float64 `json:"rhoBudget"`
+	// Ledger and Scope: the budget was read from this ledger's scope,
+	// with what it has spent.
+	Ledger string           `json:"ledger,omitempty"`
+	Scope  *privacy.Balance `json:"scope,omitempty"`
+}
+
+// AnswerAuditAt is the private answer's audit at one ε.
+type AnswerAuditAt struct {
+	Epsilon float64 `json:"epsilon"`
+	*graphcloak.AnswerAudit
+}
+
+// Forecast runs a ForecastSpec: Δ2 at τ (per-node mode), the sweep over
+// ε, the smoothed per-node releases and the answer audits. The report's
+// Budget is left to the caller (ForecastBudgetBuys).
+func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
+	e := spec.Simulation
+	rep := &ForecastReport{Graph: spec.GraphName, NodeCount: e.Graph.N(), Relationships: e.Graph.NumEdges(),
+		Communities: spec.CommunitiesKind, Tau: e.Tau, Modes: spec.Modes, Target: spec.Target}
+	perNode := slices.Contains(spec.Modes, forecast.ModePerNode)
+	if perNode {
+		s, err := spec.sensitivity(ctx, e.Tau)
+		if err != nil {
+			return nil, err
+		}
+		e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
+	}
+	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target})
+	if err != nil {
+		return nil, err
+	}
+	if perNode {
+		if err := spec.smoothed(ctx, e, res); err != nil {
+			return nil, err
+		}
+	}
+	rep.Result = res
+	if slices.Contains(spec.Modes, forecast.ModeAnswer) {
+		if err := spec.auditAnswers(ctx, rep); err != nil {
+			return nil, err
+		}
+	}
+	if len(res.Forecasts) > 0 {
+		rep.CommunityCount = res.Forecasts[0].Communities
+	}
+	return rep, nil
+}
+
+// progress is spec.Progress(stage), or nil without one.
+func (spec *ForecastSpec) progress(stage string) func(done, total int) {
+	if spec.Progress == nil {
+		return nil
+	}
+	return spec.Progress(stage)
+}
+
+// sensitivity is Δ2 at tau and the simulation's α, within the time budget.
+func (spec *ForecastSpec) sensitivity(ctx context.Context, tau float64) (sensitivity.Result, error) {
+	return graphcloak.Sensitivity(ctx, spec.Simulation.Graph, tau, spec.Simulation.Alpha,
+		sensitivity.Options{TimeBudget: spec.TimeBudget, Progress: spec.progress("sensitivity")})
+}
+
+// smoothed adds to res the smoothed per-node releases: the release at
+// τ + τ′, with Δ2 there. Their forecasts keep τ and carry τ′ (Smooth);
+// so do their needed ε, whose Mode the caller may label with the
+// parameter's name.
+func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, res *forecast.EpsilonSweepResult) error {
+	tau := e.Tau
+	for _, sm := range spec.Smooth {
+		if sm == 0 {
+			continue
+		}
+		s, err := spec.sensitivity(ctx, tau+sm)
+		if err != nil {
+			return err
+		}
+		es := e
+		es.Tau, es.Sensitivity = tau+sm, &s
+		r, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target})
+		if err != nil {
+			return err
+		}
+		for i := range r.Forecasts {
+			r.Forecasts[i].Smooth, r.Forecasts[i].Tau = sm, tau
+		}
+		for i := range r.Needed {
+			r.Needed[i].Smooth = sm
+		}
+		res.Forecasts = append(res.Forecasts, r.Forecasts...)
+		res.Needed = append(res.Needed, r.Needed...)
+	}
+	return nil
+}
+
+// auditAnswers is the end-to-end check of the private answer on the
+// graph: the certified recovery's model (every source fitted, the
+// classes) once, then the mechanism calibrated and its loss over every
+// edge per ε. A τ the graph cannot resolve is no error: the report says
+// why answers would be refused. Without a partition there is nothing to
+// audit.
+func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport) error {
+	e := spec.Simulation
+	if e.Partition == nil {
+		return nil
+	}
+	m, err := spec.AnswerCache.Model(ctx, e.Graph, e.Tau, e.Partition, nil,
+		recovery.CertifierOptions{Tol: spec.FitTolerance, Progress: spec.progress("answer audit")}, spec.Logger)
+	var mre *recovery.ModelRangeError
+	if errors.As(err, &mre) {
+		rep.AnswerRefused = mre.Error()
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, eps := range spec.Epsilons {
+		cal, err := spec.AnswerCache.Calibrate(ctx, m, eps, e.Alpha, 0, spec.Logger)
+		if err != nil {
+			return err
+		}
+		a, err := m.Audit(ctx, cal)
+		if err != nil {
+			return err
+		}
+		rep.AnswerAudits = append(rep.AnswerAudits, AnswerAuditAt{Epsilon: eps, AnswerAudit: a})
+	}
+	return nil
+}

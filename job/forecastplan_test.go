@@ -1,0 +1,91 @@
+package job
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// karateForecast is a small ForecastSpec on the karate club and its two
+// factions.
+func karateForecast(tau float64, modes []string, smooth []float64) ForecastSpec {
+	g, part := laplacian.Karate()
+	return ForecastSpec{GraphName: "karate", CommunitiesKind: "planted",
+		Simulation: forecast.Simulation{Graph: g, Partition: part, Tau: tau, Delta: 1e-5, Alpha: 1, Sources: 1, Trials: 8,
+			Estimator: recovery.Default, Seed: 1},
+		Epsilons: []float64{2, 4}, Modes: modes, Target: 0.5, Smooth: smooth, FitTolerance: recovery.DefaultFitTolerance}
+}
+
+// TestForecastModes: per mode and ε one forecast; each smoothed per-node
+// release (0 skipped) adds its own, at the plan's τ with its τ′, and its
+// needed ε carries τ′ without naming it in Mode; Δ2 is computed for the
+// per-node mode only, and the answer audit passes at every ε.
+func TestForecastModes(t *testing.T) {
+	rep, err := Forecast(context.Background(), karateForecast(1, []string{forecast.ModePerNode, forecast.ModeAnswer}, []float64{0, 0.5}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.NodeCount != 34 || rep.Relationships != 78 || rep.Graph != "karate" || rep.Communities != "planted" || rep.CommunityCount != 2 {
+		t.Errorf("report header %+v", rep)
+	}
+	if rep.Delta2 == nil || !(*rep.Delta2 > 0) || !rep.Delta2Exact {
+		t.Errorf("Δ2 %v (exact %v), want an exact positive value", rep.Delta2, rep.Delta2Exact)
+	}
+	var perNode, answer, smoothed int
+	for _, f := range rep.Result.Forecasts {
+		switch {
+		case f.Mode == forecast.ModeAnswer:
+			answer++
+		case f.Smooth == 0.5 && f.Tau == 1:
+			smoothed++
+		case f.Smooth == 0 && f.Tau == 1:
+			perNode++
+		default:
+			t.Errorf("unexpected forecast %s τ=%g τ′=%g", f.Mode, f.Tau, f.Smooth)
+		}
+	}
+	if perNode != 2 || answer != 2 || smoothed != 2 {
+		t.Errorf("forecasts per-node %d, answer %d, smoothed %d; want 2 each", perNode, answer, smoothed)
+	}
+	if len(rep.Result.Needed) != 3 {
+		t.Fatalf("%d needed ε, want 3 (per-node, answer, smoothed)", len(rep.Result.Needed))
+	}
+	for i, n := range rep.Result.Needed {
+		if want := []float64{0, 0, 0.5}[i]; n.Smooth != want || strings.Contains(n.Mode, "smooth") {
+			t.Errorf("needed %d: mode %q τ′ %g, want τ′ %g and a plain mode", i, n.Mode, n.Smooth, want)
+		}
+	}
+	if len(rep.AnswerAudits) != 2 || rep.AnswerRefused != "" {
+		t.Fatalf("audits %+v, refused %q", rep.AnswerAudits, rep.AnswerRefused)
+	}
+	for i, a := range rep.AnswerAudits {
+		if a.Epsilon != []float64{2, 4}[i] || !a.Passed || a.WorstLoss > a.Epsilon*(1+1e-9) {
+			t.Errorf("audit %d: ε %g, passed %v, worst loss %g", i, a.Epsilon, a.Passed, a.WorstLoss)
+		}
+	}
+}
+
+// TestForecastAnswerOnly: without the per-node mode neither Δ2 nor the
+// smoothed releases are computed, and at a τ the graph cannot resolve
+// the audit says why answers would be refused instead of failing.
+func TestForecastAnswerOnly(t *testing.T) {
+	rep, err := Forecast(context.Background(), karateForecast(50, []string{forecast.ModeAnswer}, []float64{0.5}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Delta2 != nil {
+		t.Errorf("Δ2 %g computed without the per-node mode", *rep.Delta2)
+	}
+	for _, f := range rep.Result.Forecasts {
+		if f.Mode != forecast.ModeAnswer {
+			t.Errorf("forecast of mode %s, τ′ %g", f.Mode, f.Smooth)
+		}
+	}
+	if rep.AnswerRefused == "" || len(rep.AnswerAudits) != 0 {
+		t.Errorf("at τ = 50: refused %q, audits %+v", rep.AnswerRefused, rep.AnswerAudits)
+	}
+}
