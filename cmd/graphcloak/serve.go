@@ -124,11 +124,11 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		health, closeProbe := serveHealth(opts)
 		defer closeProbe()
 		svc.Health = health
-		page, closePage, err := newOperatorPage(opts)
+		page, err := newOperatorPage(opts)
 		if err != nil {
 			return err
 		}
-		defer closePage()
+		defer page.Close()
 		svc.Page, steps.Observer = page, page
 		if svc.Listener, err = net.Listen("tcp", opts.listen); err != nil {
 			return inputErrorf("--listen: %w", err)

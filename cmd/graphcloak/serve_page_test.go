@@ -1,112 +1,62 @@
 package main
 
 import (
+	"context"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/graphcloak/graphcloak"
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/service"
 )
 
-// The page renders whatever it can: with Neo4j unreachable it says why in
-// place of the budget and the runs, and still shows the last ranking with
-// its picture; community names are escaped, the picture is inline.
+// serve's page reads the configured scope's budget and runs at each
+// request: with Neo4j unreachable it says why in place of both, and
+// still shows the scope and the projection.
 func TestOperatorPageWithoutNeo4j(t *testing.T) {
 	cfg := &config.Loaded{}
 	cfg.Neo4j.URI = "bolt://127.0.0.1:1" // nothing listens on port 1
 	cfg.Neo4j.ConnectTimeout = 2
 	cfg.Privacy.Scope, cfg.Privacy.Ledger = "whisper", "neo4j"
-	opts := &serveOptions{g: &globalOptions{cfg: cfg}, schedule: "@hourly"}
-	page, closePage, err := newOperatorPage(opts)
+	cfg.Projection.NodeLabels, cfg.Projection.NodeKeyProperty = []string{"Room"}, "roomId"
+	page, err := newOperatorPage(&serveOptions{g: &globalOptions{cfg: cfg}, schedule: "@hourly"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer closePage()
-
-	get := func() string {
-		rec := httptest.NewRecorder()
-		page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
-		if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
-			t.Fatalf("status %d, %q", rec.Code, rec.Header().Get("Content-Type"))
-		}
-		return rec.Body.String()
+	defer page.Close()
+	rec := httptest.NewRecorder()
+	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+		t.Fatalf("status %d, %q", rec.Code, rec.Header().Get("Content-Type"))
 	}
-	body := get()
-	for _, want := range []string{"whisper", "budget unknown", "runs unknown", "no slot located since this server started"} {
+	body := rec.Body.String()
+	for _, want := range []string{"whisper", "@hourly", "(:Room)-[:*]-, key roomId", "budget unknown", "runs unknown", "no slot located since this server started"} {
 		if !strings.Contains(body, want) {
-			t.Errorf("page without a ranking lacks %q:\n%s", want, body)
-		}
-	}
-
-	svg := `<svg xmlns="http://www.w3.org/2000/svg"><circle class="node" r="3"/></svg>`
-	if err := os.WriteFile(page.picturePath("run-l"), []byte(svg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rep := &community.Report{Communities: []community.Ranked{{Rank: 1, Name: "<b>north</b>", Share: 0.75, Size: 40}, {Rank: 2, Name: "south", Share: 0.25, Size: 40}}}
-	page.Located("2026-11-22T10:00Z", "run-r", &job.LocateSummary{RunID: "run-l", Estimator: "posterior", Report: rep,
-		NoiseDominated: true, NoiseReason: graphcloak.PosteriorNoiseReason(1.5), PosteriorToPrior: 1.5, Plot: page.picturePath("run-l")})
-	body = get()
-	for _, want := range []string{"2026-11-22T10:00Z", "run-l", "run-r", "&lt;b&gt;north&lt;/b&gt;", "75.0%", "noise-dominated: the top community is only 1.5× its prior", svg} {
-		if !strings.Contains(body, want) {
-			t.Errorf("page lacks %q:\n%s", want, body)
-		}
-	}
-	if strings.Contains(body, "<b>north</b>") {
-		t.Error("a community name is not escaped")
-	}
-}
-
-// In private-answer mode the page shows the last slot's answer: a refusal
-// with its reason, or the published community with the audit and, for
-// randomized response, why the readings were outside the model.
-func TestOperatorPagePrivateAnswer(t *testing.T) {
-	cfg := &config.Loaded{}
-	cfg.Neo4j.URI = "bolt://127.0.0.1:1"
-	cfg.Neo4j.ConnectTimeout = 2
-	cfg.Privacy.Scope, cfg.Privacy.Ledger = "whisper", "neo4j"
-	page, closePage, err := newOperatorPage(&serveOptions{g: &globalOptions{cfg: cfg}, schedule: "@hourly", privateAnswer: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closePage()
-	get := func() string {
-		rec := httptest.NewRecorder()
-		page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
-		return rec.Body.String()
-	}
-	if body := get(); !strings.Contains(body, "no slot answered since this server started") {
-		t.Errorf("page before any answer:\n%s", body)
-	}
-	page.Answered("2026-11-26T10:00Z", "run-a", nil, &recovery.MismatchError{Residual: 0.4, Tol: 0.01, TwoSourceResidual: 1e-9, Tau: 1})
-	if body := get(); !strings.Contains(body, `id="answer-refused"`) || !strings.Contains(body, "a fit by two sources explains") {
-		t.Errorf("page after a refusal lacks the reason:\n%s", body)
-	}
-	page.Answered("2026-11-26T11:00Z", "run-b", &job.AnswerSummary{Answer: &graphcloak.AnswerResult{Community: "north",
-		Mismatch: "the readings are not one source's diffusion", Audit: &graphcloak.AnswerAudit{SourcesChecked: 34, Classes: 34, EdgesChecked: 78, WorstLoss: 0.5, Bound: 0.5}}}, nil)
-	body := get()
-	for _, want := range []string{"run-b", "<b>north</b>", `id="answer-mismatch"`, `id="answer-audit"`, "34 sources fitted"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("page after an rr answer lacks %q:\n%s", want, body)
+			t.Errorf("page without Neo4j lacks %q:\n%s", want, body)
 		}
 	}
 }
 
-// The page's run table shows each localisation's recorded verdict.
+// The page's run table shows the runs listing's rows, each
+// localisation's recorded verdict with it.
 func TestOperatorPageRunsVerdict(t *testing.T) {
 	yes, no := true, false
-	d := pageData{Scope: "s", Runs: []runRow{{RunID: "run-noise", Command: "locate", NoiseDominated: &yes},
-		{RunID: "run-answer", Command: "locate", NoiseDominated: &no}, {RunID: "run-release", Command: "release"}}}
-	var b strings.Builder
-	if err := pageTemplate.Execute(&b, d); err != nil {
+	runs := []any{runRow{RunID: "run-noise", Command: "locate", NoiseDominated: &yes},
+		runRow{RunID: "run-answer", Command: "locate", NoiseDominated: &no}, runRow{RunID: "run-release", Command: "release"}}
+	page, err := service.NewPage(service.PageOptions{Scope: "s",
+		Status: func(context.Context, time.Time) service.PageStatus { return service.PageStatus{Runs: runs} }})
+	if err != nil {
 		t.Fatal(err)
 	}
-	body := b.String()
+	defer page.Close()
+	rec := httptest.NewRecorder()
+	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status %d: %s", rec.Code, rec.Body)
+	}
+	body := rec.Body.String()
 	row := func(id string) string {
 		i := strings.Index(body, id)
 		if i < 0 {

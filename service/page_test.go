@@ -1,0 +1,128 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// unreadable is the status of a page whose database does not answer.
+func unreadable(context.Context, time.Time) PageStatus {
+	err := errors.New("connection refused")
+	return PageStatus{BudgetError: err.Error(), RunsError: err.Error()}
+}
+
+func newTestPage(t *testing.T, opt PageOptions) (get func() string, page *Page) {
+	t.Helper()
+	page, err := NewPage(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { page.Close() })
+	return func() string {
+		rec := httptest.NewRecorder()
+		page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+		if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+			t.Fatalf("status %d, %q", rec.Code, rec.Header().Get("Content-Type"))
+		}
+		return rec.Body.String()
+	}, page
+}
+
+// The page renders whatever it can: with the status unreadable it says
+// why in place of the budget and the runs, and still shows the last
+// ranking with its picture; community names are escaped, the picture is
+// inline.
+func TestPageWithoutStatus(t *testing.T) {
+	get, page := newTestPage(t, PageOptions{Scope: "whisper", Ledger: "neo4j", Schedule: "@hourly", Status: unreadable})
+	body := get()
+	for _, want := range []string{"whisper", "budget unknown", "runs unknown", "no slot located since this server started"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page without a ranking lacks %q:\n%s", want, body)
+		}
+	}
+
+	svg := `<svg xmlns="http://www.w3.org/2000/svg"><circle class="node" r="3"/></svg>`
+	if err := os.WriteFile(page.PicturePath("run-l"), []byte(svg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep := &community.Report{Communities: []community.Ranked{{Rank: 1, Name: "<b>north</b>", Share: 0.75, Size: 40}, {Rank: 2, Name: "south", Share: 0.25, Size: 40}}}
+	page.Located("2026-11-22T10:00Z", "run-r", &job.LocateSummary{RunID: "run-l", Estimator: "posterior", Report: rep,
+		NoiseDominated: true, NoiseReason: graphcloak.PosteriorNoiseReason(1.5), PosteriorToPrior: 1.5, Plot: page.PicturePath("run-l")})
+	body = get()
+	for _, want := range []string{"2026-11-22T10:00Z", "run-l", "run-r", "&lt;b&gt;north&lt;/b&gt;", "75.0%", "noise-dominated: the top community is only 1.5× its prior", svg} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page lacks %q:\n%s", want, body)
+		}
+	}
+	if strings.Contains(body, "<b>north</b>") {
+		t.Error("a community name is not escaped")
+	}
+}
+
+// In private-answer mode the page shows the last slot's answer: a refusal
+// with its reason, or the published community with the audit and, for
+// randomized response, why the readings were outside the model.
+func TestPagePrivateAnswer(t *testing.T) {
+	get, page := newTestPage(t, PageOptions{Scope: "whisper", Ledger: "neo4j", Schedule: "@hourly", PrivateAnswer: true, Status: unreadable})
+	if body := get(); !strings.Contains(body, "no slot answered since this server started") {
+		t.Errorf("page before any answer:\n%s", body)
+	}
+	page.Answered("2026-11-26T10:00Z", "run-a", nil, &recovery.MismatchError{Residual: 0.4, Tol: 0.01, TwoSourceResidual: 1e-9, Tau: 1})
+	if body := get(); !strings.Contains(body, `id="answer-refused"`) || !strings.Contains(body, "a fit by two sources explains") {
+		t.Errorf("page after a refusal lacks the reason:\n%s", body)
+	}
+	page.Answered("2026-11-26T11:00Z", "run-b", &job.AnswerSummary{Answer: &graphcloak.AnswerResult{Community: "north",
+		Mismatch: "the readings are not one source's diffusion", Audit: &graphcloak.AnswerAudit{SourcesChecked: 34, Classes: 34, EdgesChecked: 78, WorstLoss: 0.5, Bound: 0.5}}}, nil)
+	body := get()
+	for _, want := range []string{"run-b", "<b>north</b>", `id="answer-mismatch"`, `id="answer-audit"`, "34 sources fitted"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page after an rr answer lacks %q:\n%s", want, body)
+		}
+	}
+}
+
+// pageRun has the fields the page shows of a run row.
+type pageRun struct {
+	RunID, Command, Status, Epoch string
+	Sigma                         float64
+	RhoRemaining                  *float64
+	TopCommunity                  string
+	TopProbability                float64
+	NoiseDominated                *bool
+	StartedAt                     time.Time
+	DurationMillis                int64
+}
+
+// The page's run table shows each localisation's recorded verdict.
+func TestPageRunsVerdict(t *testing.T) {
+	yes, no := true, false
+	d := pageData{Scope: "s", PageStatus: PageStatus{Runs: []any{pageRun{RunID: "run-noise", Command: "locate", NoiseDominated: &yes},
+		pageRun{RunID: "run-answer", Command: "locate", NoiseDominated: &no}, pageRun{RunID: "run-release", Command: "release"}}}}
+	var b strings.Builder
+	if err := pageTemplate.Execute(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	body := b.String()
+	row := func(id string) string {
+		i := strings.Index(body, id)
+		if i < 0 {
+			t.Fatalf("no row %s", id)
+		}
+		return body[strings.LastIndex(body[:i], "<tr>"):i]
+	}
+	if !strings.Contains(row("run-noise"), `<span class="verdict">noise</span>`) || !strings.Contains(row("run-answer"), "<td>answer</td>") ||
+		strings.Contains(row("run-release"), "noise") || strings.Contains(row("run-release"), "answer") {
+		t.Fatalf("verdicts not in the run table:\n%s", body)
+	}
+}
