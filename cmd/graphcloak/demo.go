@@ -4,15 +4,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/graphcloak/graphcloak"
-	"github.com/graphcloak/graphcloak/community"
-	"github.com/graphcloak/graphcloak/internal/plotting"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/stores"
 	"github.com/spf13/cobra"
 )
@@ -69,68 +65,19 @@ func newDemoCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// demoSummary is the output of demo.
-type demoSummary struct {
-	Graph             string            `json:"graph"`
-	NodeCount         int               `json:"nodeCount"`
-	RelationshipCount int               `json:"relationshipCount"`
-	Source            string            `json:"source"`
-	SourceCommunity   string            `json:"sourceCommunity"`
-	Tau               float64           `json:"tau"`
-	Epsilon           float64           `json:"epsilon"`
-	Delta             float64           `json:"delta"`
-	Delta2            float64           `json:"delta2"`
-	SensitivityMethod string            `json:"sensitivityMethod"`
-	Sigma             float64           `json:"sigma"`
-	Rho               float64           `json:"rho"`
-	Estimator         string            `json:"estimator"`
-	Status            string            `json:"status"`
-	TopCommunityRight bool              `json:"topCommunityIsSource"`
-	Report            *community.Report `json:"report"`
-	Plot              string            `json:"plot,omitempty"`
-	ComputeMillis     int64             `json:"computeMillis"`
-}
-
 func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
-	if err := checkDemo(opts); err != nil {
-		return err
-	}
-	g, part, err := laplacian.Generate(opts.graph)
+	spec, err := demoSpec(opts)
 	if err != nil {
 		return err
 	}
-	if opts.source == "" {
-		opts.source = g.Key(0)
-	}
-	src, ok := g.IndexOf(opts.source)
-	if !ok {
-		return inputErrorf("--source: %q is not a node of %s (keys %s..%s)", opts.source, opts.graph, g.Key(0), g.Key(g.N()-1))
-	}
-	partition := "planted"
-	if part == nil {
-		partition = "Leiden"
-		if part, err = community.Leiden(g, community.LeidenOptions{Seed: 42}); err != nil {
-			return err
-		}
-	}
-	rel, loc, err := graphcloak.Demo(ctx, graphcloak.DemoJob{Graph: g, Source: src, Partition: part, Tau: opts.tau,
-		Epsilon: opts.epsilon, Delta: opts.delta, Epoch: stores.NewRunID(), Progress: job.StepProgress(opts.g.progress)})
+	spec.Epoch, spec.Progress = stores.NewRunID(), job.StepProgress(opts.g.progress)
+	run, err := graphcloak.RunDemo(ctx, spec)
 	if err != nil {
 		return err
 	}
-	rep := loc.Report
-	s := &demoSummary{Graph: opts.graph, NodeCount: g.N(), RelationshipCount: g.NumEdges(), Source: opts.source,
-		SourceCommunity: strconv.Itoa(part[src]), Tau: opts.tau, Epsilon: opts.epsilon, Delta: opts.delta,
-		Delta2: rel.Sensitivity.Delta2, SensitivityMethod: rel.Sensitivity.Method, Sigma: rel.Released.Meta.Sigma,
-		Rho: rel.Released.Meta.Rho, Estimator: loc.Estimator, Status: loc.Status, Report: rep,
-		ComputeMillis: rel.SensitivityMillis + rel.ReleaseMillis + loc.ComputeMillis}
-	s.TopCommunityRight = !rep.NoSource && len(rep.Communities) > 0 && rep.Communities[0].ID == part[src]
+	s := run.Summary
 	if opts.plot != "" {
-		v := sourceview.OfRanking(g, part, rep, loc.Estimator, loc.Estimate.Weights(), src)
-		v.Title = fmt.Sprintf("%s: where is the source?", opts.graph)
-		v.Verdict = loc.NoiseReason
-		v.Caption = sourceview.Caption(opts.epsilon, opts.delta, opts.tau, s.Sigma)
-		if err := plotting.GraphPicture(opts.plot, v); err != nil {
+		if err := sourceview.Demo(opts.plot, run); err != nil {
 			return err
 		}
 		s.Plot = opts.plot
@@ -139,16 +86,17 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 	if opts.g.output == "json" {
 		return printJSON(out, s)
 	}
-	return printDemo(out, s, partition, part[src])
+	return printDemo(out, run)
 }
 
-// checkDemo validates demo's flags before any work.
-func checkDemo(opts *demoOptions) error {
+// demoSpec is the demo that demo's flags ask for, or why they are
+// refused.
+func demoSpec(opts *demoOptions) (graphcloak.DemoSpec, error) {
 	if err := checkPlotPath(opts.plot); err != nil {
-		return err
+		return graphcloak.DemoSpec{}, err
 	}
 	if opts.graph == stores.Neo4jSpec {
-		return usageErrorf("demo runs on an embedded graph; use release and locate for Neo4j")
+		return graphcloak.DemoSpec{}, usageErrorf("demo runs on an embedded graph; use release and locate for Neo4j")
 	}
 	for _, p := range []struct {
 		name string
@@ -156,29 +104,23 @@ func checkDemo(opts *demoOptions) error {
 		ok   bool
 	}{{"--tau", opts.tau, opts.tau > 0}, {"--epsilon", opts.epsilon, opts.epsilon > 0}, {"--delta", opts.delta, opts.delta > 0 && opts.delta < 1}} {
 		if !p.ok || p.v != p.v || p.v > 1e300 {
-			return inputErrorf("%s: invalid value %v", p.name, p.v)
+			return graphcloak.DemoSpec{}, inputErrorf("%s: invalid value %v", p.name, p.v)
 		}
 	}
-	return nil
+	return graphcloak.DemoSpec{Graph: opts.graph, Source: opts.source, Tau: opts.tau, Epsilon: opts.epsilon, Delta: opts.delta}, nil
 }
 
-// printDemo prints the demo's story and ranking.
-func printDemo(out io.Writer, s *demoSummary, partition string, srcCommunity int) error {
-	rep := s.Report
-	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships, %d communities (%s)\n",
-		s.Graph, s.NodeCount, s.RelationshipCount, len(rep.Communities), partition)
-	fmt.Fprintf(out, "planted source: node %s in community %s; τ = %g\n", s.Source, s.SourceCommunity, s.Tau)
-	fmt.Fprintf(out, "released with ε = %g, δ = %g: Δ2 = %.6g (%s), σ = %.6g, ρ = %.4g\n",
-		s.Epsilon, s.Delta, s.Delta2, s.SensitivityMethod, s.Sigma, s.Rho)
-	fmt.Fprintf(out, "recovered from the private values only (%s estimator, %s):\n\n", s.Estimator, s.Status)
-	if err := textreport.Ranking(out, rep, map[int]bool{srcCommunity: true}); err != nil {
+// printDemo prints the demo's story and ranking (textreport.Demo), and
+// how to see the trade-off.
+func printDemo(out io.Writer, run *graphcloak.DemoRun) error {
+	if err := textreport.Demo(out, run); err != nil {
 		return err
 	}
 	fmt.Fprintf(out, "\nThis is one draw of a random mechanism: the exact source node stays private, and the\n"+
 		"probabilities show how much the private values still say about its community. Rerun, or\n"+
 		"raise --epsilon (less noise, less privacy) to see the trade-off.\n")
-	if s.Plot != "" {
-		fmt.Fprintf(out, "picture: %s\n", s.Plot)
+	if run.Summary.Plot != "" {
+		fmt.Fprintf(out, "picture: %s\n", run.Summary.Plot)
 	}
 	return nil
 }

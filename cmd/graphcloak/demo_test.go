@@ -4,11 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/graphcloak/graphcloak"
 )
 
 func itoa(i int) string     { return strconv.Itoa(i) }
@@ -84,6 +88,39 @@ func TestDemoTableAndErrors(t *testing.T) {
 	} {
 		if _, stderr, code := runPipelineCLI(t, context.Background(), nil, tc.args...); code != tc.code {
 			t.Errorf("%v: exit %d, want %d (%s)", tc.args, code, tc.code, stderr)
+		}
+	}
+}
+
+// demoSpec turns demo's flags into the demo's spec, or refuses them
+// naming the flag, before anything runs.
+func TestDemoSpec(t *testing.T) {
+	ok := demoOptions{graph: "karate", source: "34", tau: 1, epsilon: 8, delta: 1e-5}
+	for _, c := range []struct {
+		name   string
+		change func(*demoOptions)
+		code   int
+		msg    string
+	}{
+		{"valid", func(*demoOptions) {}, 0, ""},
+		{"neo4j", func(o *demoOptions) { o.graph = "neo4j" }, exitUsage, "embedded graph"},
+		{"tau", func(o *demoOptions) { o.tau = 0 }, exitBadInput, "--tau: invalid value 0"},
+		{"epsilon NaN", func(o *demoOptions) { o.epsilon = math.NaN() }, exitBadInput, "--epsilon: invalid value NaN"},
+		{"delta 1", func(o *demoOptions) { o.delta = 1 }, exitBadInput, "--delta: invalid value 1"},
+		{"plot", func(o *demoOptions) { o.plot = "x.gif" }, exitBadInput, "--plot"},
+	} {
+		o := ok
+		c.change(&o)
+		spec, err := demoSpec(&o)
+		if c.code == 0 {
+			want := graphcloak.DemoSpec{Graph: "karate", Source: "34", Tau: 1, Epsilon: 8, Delta: 1e-5}
+			if err != nil || !reflect.DeepEqual(spec, want) {
+				t.Errorf("%s: %+v, %v; want %+v", c.name, spec, err, want)
+			}
+			continue
+		}
+		if err == nil || exitCode(err) != c.code || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v (exit %d), want exit %d naming %q", c.name, err, exitCode(err), c.code, c.msg)
 		}
 	}
 }

@@ -1,0 +1,104 @@
+package graphcloak
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// ParamSource is the demo's planted source (DemoSpec.Source) in its
+// errors.
+const ParamSource errkind.Param = "source"
+
+// DemoSpec is the demo on a generated graph: a unit source planted at one
+// node, its readings released and the source located (Demo), among the
+// generator's planted communities or, when it plants none, Leiden's.
+type DemoSpec struct {
+	// Graph is a generator spec (laplacian.Generate); Source the key of
+	// the node holding the unit source ("": the graph's first node).
+	Graph, Source       string
+	Tau, Epsilon, Delta float64
+	// Epoch names the release in its throw-away ledger.
+	Epoch    string
+	Progress Progress
+}
+
+// DemoSummary is what a demo found, as the demo command reports it.
+type DemoSummary struct {
+	Graph             string            `json:"graph"`
+	NodeCount         int               `json:"nodeCount"`
+	RelationshipCount int               `json:"relationshipCount"`
+	Source            string            `json:"source"`
+	SourceCommunity   string            `json:"sourceCommunity"`
+	Tau               float64           `json:"tau"`
+	Epsilon           float64           `json:"epsilon"`
+	Delta             float64           `json:"delta"`
+	Delta2            float64           `json:"delta2"`
+	SensitivityMethod string            `json:"sensitivityMethod"`
+	Sigma             float64           `json:"sigma"`
+	Rho               float64           `json:"rho"`
+	Estimator         string            `json:"estimator"`
+	Status            string            `json:"status"`
+	TopCommunityRight bool              `json:"topCommunityIsSource"`
+	Report            *community.Report `json:"report"`
+	Plot              string            `json:"plot,omitempty"`
+	ComputeMillis     int64             `json:"computeMillis"`
+}
+
+// DemoRun is a demo's outcome: its summary, and the graph, communities
+// and localisation it was found on (what its picture shows).
+type DemoRun struct {
+	Summary *DemoSummary
+	// Communities says where Partition comes from: "planted" (the
+	// generator's) or "Leiden".
+	Communities string
+	Graph       *laplacian.Graph
+	Partition   []int
+	// Source is the planted source's node index.
+	Source int
+	Locate *LocateResult
+}
+
+// SourceCommunity is the community of the planted source.
+func (r *DemoRun) SourceCommunity() int { return r.Partition[r.Source] }
+
+// RunDemo generates spec's graph, plants the source, and releases and
+// locates it (Demo). A source that is not a node of the graph is bad
+// input naming ParamSource.
+func RunDemo(ctx context.Context, spec DemoSpec) (*DemoRun, error) {
+	g, part, err := laplacian.Generate(spec.Graph)
+	if err != nil {
+		return nil, err
+	}
+	if spec.Source == "" {
+		spec.Source = g.Key(0)
+	}
+	src, ok := g.IndexOf(spec.Source)
+	if !ok {
+		return nil, errkind.Inputf("%v: %q is not a node of %s (keys %s..%s)", ParamSource, spec.Source, spec.Graph, g.Key(0), g.Key(g.N()-1))
+	}
+	run := &DemoRun{Communities: "planted", Graph: g, Partition: part, Source: src}
+	if part == nil {
+		run.Communities = "Leiden"
+		if run.Partition, err = community.Leiden(g, community.LeidenOptions{Seed: 42}); err != nil {
+			return nil, err
+		}
+	}
+	rel, loc, err := Demo(ctx, DemoJob{Graph: g, Source: src, Partition: run.Partition, Tau: spec.Tau,
+		Epsilon: spec.Epsilon, Delta: spec.Delta, Epoch: spec.Epoch, Progress: spec.Progress})
+	if err != nil {
+		return nil, err
+	}
+	rep := loc.Report
+	run.Locate = loc
+	run.Summary = &DemoSummary{Graph: spec.Graph, NodeCount: g.N(), RelationshipCount: g.NumEdges(), Source: spec.Source,
+		SourceCommunity: strconv.Itoa(run.SourceCommunity()), Tau: spec.Tau, Epsilon: spec.Epsilon, Delta: spec.Delta,
+		Delta2: rel.Sensitivity.Delta2, SensitivityMethod: rel.Sensitivity.Method, Sigma: rel.Released.Meta.Sigma,
+		Rho: rel.Released.Meta.Rho, Estimator: loc.Estimator, Status: loc.Status, Report: rep,
+		ComputeMillis: rel.SensitivityMillis + rel.ReleaseMillis + loc.ComputeMillis}
+	run.Summary.TopCommunityRight = !rep.NoSource && len(rep.Communities) > 0 && rep.Communities[0].ID == run.SourceCommunity()
+	return run, nil
+}

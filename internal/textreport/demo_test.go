@@ -1,0 +1,39 @@
+package textreport
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/community"
+)
+
+// TestDemo: the story names the graph, its community count and where the
+// communities come from, the planted source and the release's numbers,
+// then the ranking marks the source's community on its row only.
+func TestDemo(t *testing.T) {
+	rep := &community.Report{Communities: []community.Ranked{{ID: 1, Name: "1", Rank: 1, Share: 0.7, Size: 17}, {ID: 0, Name: "0", Rank: 2, Share: 0.3, Size: 17}}}
+	run := &graphcloak.DemoRun{Communities: "planted", Partition: []int{0, 0, 1}, Source: 2,
+		Summary: &graphcloak.DemoSummary{Graph: "karate", NodeCount: 34, RelationshipCount: 78, Source: "34", SourceCommunity: "1",
+			Tau: 1, Epsilon: 8, Delta: 1e-5, Delta2: 0.25, SensitivityMethod: "dense", Sigma: 0.125, Rho: 2, Estimator: "posterior", Status: "ok", Report: rep}}
+	var b bytes.Buffer
+	if err := Demo(&b, run); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	for i, want := range []string{
+		"graph karate: 34 nodes, 78 relationships, 2 communities (planted)",
+		"planted source: node 34 in community 1; τ = 1",
+		"released with ε = 8, δ = 1e-05: Δ2 = 0.25 (dense), σ = 0.125, ρ = 2",
+		"recovered from the private values only (posterior estimator, ok):",
+		"",
+	} {
+		if lines[i] != want {
+			t.Errorf("line %d: %q, want %q", i, lines[i], want)
+		}
+	}
+	if !strings.HasPrefix(lines[6], "1 ") || !strings.HasSuffix(strings.TrimSpace(lines[6]), "← true source") || strings.Contains(lines[7], "true source") {
+		t.Errorf("the source's community is not the one marked:\n%s", b.String())
+	}
+}
