@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"text/tabwriter"
@@ -64,33 +63,11 @@ func newLoadCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// loadSummary is the output of load.
-type loadSummary struct {
-	Database         string `json:"database"`
-	NodeLabel        string `json:"nodeLabel"`
-	RelationshipType string `json:"relationshipType"`
-	// DuplicateRowsMerged counts the edge list's rows that repeated an
-	// edge (either direction): merged into its one relationship, their
-	// weights summed (docs/input-files.md).
-	DuplicateRowsMerged int `json:"duplicateRowsMerged"`
-	connector.LoadStats
-}
-
 func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	cfg := &o.g.cfg.Config
-	p := cfg.Projection
-	if err := checkLoadFlags(o, p); err != nil {
+	spec, err := loadSpec(o, cfg)
+	if err != nil {
 		return err
-	}
-	spec := connector.LoadSpec{Label: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0],
-		KeyProperty: p.NodeKeyProperty, WeightProperty: p.RelationshipWeightProperty, ValueProperty: p.ValueProperty,
-		BatchSize: cfg.Write.BatchSize}
-	// Names, and graphcloak's own labels refused, before any file is read.
-	if err := spec.Validate(); err != nil {
-		return inputErrorf("%w", err)
-	}
-	if p.ValueProperty != "" && (p.ValueProperty == p.NodeKeyProperty) {
-		return inputErrorf("--value-property %q is the node key property: the readings would overwrite the keys", p.ValueProperty)
 	}
 	header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
 	files, err := stores.ReadLoadFiles(o.stdin, o.edges, o.values, header)
@@ -104,29 +81,37 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 		}
 		bars[stage](done, total)
 	}
-	client, err := stores.ConnectLogged(ctx, &o.g.cfg.Config, o.g.logger)
+	sum, err := stores.Load(ctx, cfg, o.g.logger, spec, files)
 	if err != nil {
 		return err
 	}
-	defer client.Close(context.WithoutCancel(ctx))
-	st, err := client.Load(ctx, cfg.Neo4j.Database, spec, files.Edges, files.Values)
-	var ke *connector.LoadKeyError
-	if errors.As(err, &ke) {
-		return inputErrorf("%w%s", err, files.KeyLine(ke.Key))
-	}
-	if err != nil {
-		return err
-	}
-	sum := loadSummary{Database: client.Database(), NodeLabel: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0],
-		DuplicateRowsMerged: files.DuplicatesMerged, LoadStats: *st}
 	if o.g.output == "json" {
 		return printJSON(out, sum)
 	}
-	return printLoad(out, &sum, p.NodeKeyProperty, p.ValueProperty)
+	return printLoad(out, sum, spec.KeyProperty, spec.ValueProperty)
 }
 
-// checkLoadFlags checks load's flags and the projection it loads into
-// before any file is read.
+// loadSpec is the load that load's flags ask for into the configured
+// projection, its names checked (graphcloak's own labels refused), or
+// why they are refused: before any file is read.
+func loadSpec(o *loadOptionsCmd, cfg *config.Config) (connector.LoadSpec, error) {
+	p := cfg.Projection
+	if err := checkLoadFlags(o, p); err != nil {
+		return connector.LoadSpec{}, err
+	}
+	spec := connector.LoadSpec{Label: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0],
+		KeyProperty: p.NodeKeyProperty, WeightProperty: p.RelationshipWeightProperty, ValueProperty: p.ValueProperty,
+		BatchSize: cfg.Write.BatchSize}
+	if err := spec.Validate(); err != nil {
+		return connector.LoadSpec{}, inputErrorf("%w", err)
+	}
+	if p.ValueProperty != "" && (p.ValueProperty == p.NodeKeyProperty) {
+		return connector.LoadSpec{}, inputErrorf("--value-property %q is the node key property: the readings would overwrite the keys", p.ValueProperty)
+	}
+	return spec, nil
+}
+
+// checkLoadFlags checks load's flags and the projection it loads into.
 func checkLoadFlags(o *loadOptionsCmd, p config.Projection) error {
 	switch {
 	case o.edges == "":
@@ -148,7 +133,7 @@ func checkLoadFlags(o *loadOptionsCmd, p config.Projection) error {
 }
 
 // printLoad prints what load wrote.
-func printLoad(out io.Writer, sum *loadSummary, keyProperty, valueProperty string) error {
+func printLoad(out io.Writer, sum *stores.LoadSummary, keyProperty, valueProperty string) error {
 	st, merged := &sum.LoadStats, sum.DuplicateRowsMerged
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "database\t%s\n", sum.Database)
