@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
@@ -178,7 +177,7 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 		if g.output == "json" {
 			return printJSON(out, p)
 		}
-		return printSensitivityPlan(out, p)
+		return textreport.SensitivityPlan(out, p)
 	}
 	var res sensitivity.Report
 	var err error
@@ -207,13 +206,10 @@ func lineSensitivity(o *sensitivityOptions) (sensitivity.Report, error) {
 	if err := checkSensitivityFlag("T", o.T); err != nil {
 		return sensitivity.Report{}, err
 	}
-	start := time.Now()
-	s, err := sensitivity.Line(o.n, o.m, o.T, o.alpha)
+	res, err := sensitivity.LineReport(o.n, o.m, o.T, o.alpha)
 	if err != nil {
 		return sensitivity.Report{}, inputError{err}
 	}
-	res := sensitivity.NewReport(s, time.Since(start).Seconds(), func(i int) any { return i + 1 })
-	res.N, res.M, res.Tau = &o.n, &o.m, &o.T
 	return res, nil
 }
 
@@ -254,32 +250,7 @@ func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityO
 	if err != nil {
 		return sensitivity.PlanReport{}, err
 	}
-	start := time.Now()
-	p := sensitivity.ChooseMethod(gr, o.tau, opt)
-	comps, _ := gr.Components()
-	return sensitivity.PlanReport{DryRun: true, Graph: o.graph, Nodes: gr.N(), Edges: gr.NumEdges(), Components: comps,
-		Tau: o.tau, Alpha: o.alpha, Method: p.Name(), SlowModesFirst: p.SlowModesFirst, SecondsEstimate: p.Seconds, BytesEstimate: p.Bytes + processPeakBytes(),
-		Seconds: time.Since(start).Seconds(), TimeBudgetSeconds: o.timeBudget.Seconds()}, nil
-}
-
-func printSensitivityPlan(out io.Writer, p sensitivity.PlanReport) error {
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "dry run\tnothing computed\n")
-	fmt.Fprintf(tw, "graph\t%s\n", p.Graph)
-	fmt.Fprintf(tw, "nodes\t%d\n", p.Nodes)
-	fmt.Fprintf(tw, "edges\t%d\n", p.Edges)
-	fmt.Fprintf(tw, "components\t%d\n", p.Components)
-	fmt.Fprintf(tw, "tau\t%g\n", p.Tau)
-	if p.SlowModesFirst {
-		fmt.Fprintf(tw, "then\tpanels, when more than 256 slow modes are needed\n")
-	}
-	fmt.Fprintf(tw, "method\t%s\n", p.Method)
-	fmt.Fprintf(tw, "time estimate\t%.3g s (2-core reference machine)\n", p.SecondsEstimate)
-	fmt.Fprintf(tw, "memory estimate\t%.3g MiB\n", float64(p.BytesEstimate)/(1<<20))
-	if p.TimeBudgetSeconds > 0 {
-		fmt.Fprintf(tw, "time budget\t%s\n", textreport.BudgetVerdict(p.TimeBudgetSeconds, p.SecondsEstimate, p.Method))
-	}
-	return tw.Flush()
+	return sensitivity.NewPlanReport(gr, o.graph, o.tau, o.alpha, opt, processPeakBytes()), nil
 }
 
 // graphSensitivity is sensitivity --graph: the certified Δ2 of a graph,
@@ -296,7 +267,9 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	}
 	g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
 	start := time.Now()
-	s, err := graphSensitivityCtx(ctx, gr, o.tau, o.alpha, opt)
+	s, err := interruptible(ctx, func() (sensitivity.Result, error) {
+		return sensitivity.Graph(gr, o.tau, o.alpha, opt)
+	})
 	if opt.Status != nil {
 		fmt.Fprintln(g.stderr)
 	}
@@ -325,68 +298,27 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	return res, nil
 }
 
-// graphSensitivityCtx runs sensitivity.Graph and returns early with
-// ctx.Err() when ctx is cancelled (the computation has no cancellation
-// points; the process is about to exit).
-func graphSensitivityCtx(ctx context.Context, gr *laplacian.Graph, tau, alpha float64, opt sensitivity.Options) (sensitivity.Result, error) {
-	return cancel.Run(ctx, func() (sensitivity.Result, error) {
-		s, err := sensitivity.Graph(gr, tau, alpha, opt)
+// interruptible runs fn, a Δ2 computation without cancellation points,
+// so that the command still stops at once when ctx is done (ctx.Err();
+// the process is about to exit); fn's own errors are bad input.
+func interruptible[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	return cancel.Run(ctx, func() (T, error) {
+		v, err := fn()
 		if err != nil {
-			return s, inputError{err}
+			return v, inputError{err}
 		}
-		return s, nil
+		return v, nil
 	})
 }
 
+// printSensitivityTable prints a Δ2 report as a table; a shard's says
+// how to merge it.
 func printSensitivityTable(out io.Writer, r sensitivity.Report) error {
 	if r.Shard != nil {
-		return printShardTable(out, r)
+		return textreport.SensitivityShard(out, r,
+			fmt.Sprintf("graphcloak sensitivity merge <all %d partial certificates> --save CERT", r.Shard.Count))
 	}
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	kind := "proven upper bound"
-	if r.Exact {
-		kind = "exact to slack, rounded up"
-	}
-	if !r.Certified {
-		kind = "NOT CERTIFIED"
-	}
-	fmt.Fprintf(tw, "delta2\t%.17g\t(%s)\n", r.Delta2, kind)
-	fmt.Fprintf(tw, "slack\t%.3g (relative %.3g)\n", r.Slack, r.RelativeSlack)
-	if r.Certified && !r.Exact {
-		// A relative slack near 1 hides how loose the bound is; the
-		// bracket's ratio says how much larger σ may be than needed.
-		lower := math.Max(r.Delta2-r.Slack, 0)
-		fmt.Fprintf(tw, "proven range\t[%.6g, %.6g]", lower, r.Delta2)
-		if lower > 0 {
-			fmt.Fprintf(tw, " (the bound is at most %.3g× the true Δ2)", r.Delta2/lower)
-		}
-		fmt.Fprintln(tw)
-	}
-	fmt.Fprintf(tw, "method\t%s\n", r.Method)
-	if r.Graph != "" {
-		fmt.Fprintf(tw, "graph\t%s\n", r.Graph)
-	}
-	fmt.Fprintf(tw, "nodes\t%d\n", r.Nodes)
-	fmt.Fprintf(tw, "edges\t%d\n", r.Edges)
-	fmt.Fprintf(tw, "components\t%d\n", r.Components)
-	if len(r.Edge) == 2 {
-		fmt.Fprintf(tw, "maximising pair\t%v – %v\n", r.Edge[0], r.Edge[1])
-	}
-	if r.Tau != nil {
-		fmt.Fprintf(tw, "tau\t%g\n", *r.Tau)
-	}
-	if r.N != nil {
-		fmt.Fprintf(tw, "n, m\t%d, %d\n", *r.N, *r.M)
-	}
-	fmt.Fprintf(tw, "alpha\t%g\n", r.Alpha)
-	switch k := float64(r.Kappa2); {
-	case math.IsNaN(k):
-		fmt.Fprintf(tw, "kappa2\tnot computed\n")
-	default:
-		fmt.Fprintf(tw, "kappa2\t%.6g\n", k)
-	}
-	fmt.Fprintf(tw, "seconds\t%.3f\n", r.Seconds)
-	return tw.Flush()
+	return textreport.Sensitivity(out, r)
 }
 
 // sensitivityProgress prints column-block progress when stderr is a
@@ -413,5 +345,3 @@ func sensitivityProgress(g *globalOptions) func(sensitivity.Interim) {
 			st.EdgesCertified, st.Edges, st.Delta2, st.Elapsed.Round(time.Second), eta)
 	}
 }
-
-// softwareVersion is the graphcloak module version recorded in

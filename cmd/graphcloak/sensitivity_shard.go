@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -47,28 +46,18 @@ func graphSensitivityShard(ctx context.Context, g *globalOptions, o *sensitivity
 	}
 	g.logger.Debug("computing a shard of Δ2", "shard", o.shard, "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
 	start := time.Now()
-	type result struct {
-		p   sensitivity.Partial
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		p, err := sensitivity.GraphShard(gr, o.tau, o.alpha, opt, index, count)
-		ch <- result{p, err}
-	}()
-	var r result
-	select {
-	case <-ctx.Done():
-		return sensitivity.Report{}, ctx.Err()
-	case r = <-ch:
+	p, err := interruptible(ctx, func() (sensitivity.Partial, error) {
+		return sensitivity.GraphShard(gr, o.tau, o.alpha, opt, index, count)
+	})
+	if err != nil && ctx.Err() != nil {
+		return sensitivity.Report{}, err // interrupted: the progress line is left as it is
 	}
 	if opt.Status != nil {
 		fmt.Fprintln(g.stderr)
 	}
-	if r.err != nil {
-		return sensitivity.Report{}, inputError{r.err}
+	if err != nil {
+		return sensitivity.Report{}, err
 	}
-	p := r.p
 	c, err := sensitivity.NewPartialCertificate(gr, p, o.tau, buildinfo.Read().String())
 	var key []byte
 	if err == nil {
@@ -86,29 +75,6 @@ func graphSensitivityShard(ctx context.Context, g *globalOptions, o *sensitivity
 	res := sensitivity.NewShardReport(p, index, count, o.save, time.Since(start).Seconds(), func(i int) any { return gr.Key(i) })
 	res.Graph, res.Tau = o.graph, &o.tau
 	return res, nil
-}
-
-// printShardTable is the table form of a --shard run.
-func printShardTable(out io.Writer, r sensitivity.Report) error {
-	s := r.Shard
-	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "shard\t%d/%d (%s)\n", s.Index, s.Count, s.Scheme)
-	switch {
-	case s.Empty:
-		fmt.Fprintf(tw, "share\tnone: the method (%s) is not divided, shard 0 computes it\n", "whole")
-	default:
-		fmt.Fprintf(tw, "shard's edges\tΔ2 term ≤ %.17g\n", r.Delta2)
-		fmt.Fprintf(tw, "lower bound\tΔ2 ≥ %.17g (whole graph)\n", s.Lower)
-		fmt.Fprintf(tw, "complete\t%v\n", s.Complete)
-		fmt.Fprintf(tw, "method\t%s\n", r.Method)
-	}
-	if len(r.Edge) == 2 {
-		fmt.Fprintf(tw, "maximising pair\t%v – %v\n", r.Edge[0], r.Edge[1])
-	}
-	fmt.Fprintf(tw, "saved\t%s (a partial certificate: certifies nothing until merged)\n", s.Save)
-	fmt.Fprintf(tw, "next\tgraphcloak sensitivity merge <all %d partial certificates> --save CERT\n", s.Count)
-	fmt.Fprintf(tw, "seconds\t%.3f\n", r.Seconds)
-	return tw.Flush()
 }
 
 // sensitivityMergeOptions are the flags of "sensitivity merge".
