@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -65,36 +64,17 @@ The output also shows the discrete σ, since released noise is a discrete Gaussi
 	return cmd
 }
 
-// calibrateResult is the JSON output of "calibrate".
-type calibrateResult struct {
-	privacy.Calibration
-	// DiscreteSigma is the σ of the discrete Gaussian release (zCDP/CKS20
-	// accounting) at the same (ε, δ, Δ), before grid rounding.
-	DiscreteSigma float64 `json:"discreteSigma"`
-}
-
 func runCalibrate(_ context.Context, o *calibrateOptions, out io.Writer) error {
 	m, err := privacy.ParseMechanism(o.mechanism)
 	if err != nil || m == privacy.MechanismDefault {
 		return usageErrorf("--mechanism must be analytic, classic or discrete, got %q", o.mechanism)
 	}
-	c, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: o.sensitivity, Epsilon: o.epsilon, Delta: o.delta, Mechanism: m})
+	r, err := privacy.CalibrateWithDiscrete(privacy.CalibrationParams{Sensitivity: o.sensitivity, Epsilon: o.epsilon, Delta: o.delta, Mechanism: m})
 	if err != nil {
-		return inputError{err}
-	}
-	r := calibrateResult{Calibration: c}
-	if r.DiscreteSigma, err = privacy.DiscreteSigma(o.sensitivity, o.epsilon, o.delta); err != nil {
 		return inputError{err}
 	}
 	if o.output == "json" {
 		return printJSON(out, r)
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "mechanism\t%s\n", c.Mechanism)
-	fmt.Fprintf(tw, "sigma\t%.6g\n", c.Sigma)
-	fmt.Fprintf(tw, "rho (zCDP)\t%.6g\n", c.Rho)
-	fmt.Fprintf(tw, "sensitivity\t%g\n", c.Sensitivity)
-	fmt.Fprintf(tw, "epsilon, delta\t%g, %g\n", c.Epsilon, c.Delta)
-	fmt.Fprintf(tw, "discrete sigma (release)\t%.6g\n", r.DiscreteSigma)
-	return tw.Flush()
+	return textreport.Calibration(out, r)
 }

@@ -178,17 +178,7 @@ func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, ou
 	if g.output == "json" {
 		return printJSON(out, res)
 	}
-	fmt.Fprintf(out, "experiment      line (n=%d, m=%d, T=%g, sources %v)\n", res.N, res.M, res.T, res.Sources)
-	fmt.Fprintf(out, "estimator       %s\n", res.Estimator)
-	if res.Private {
-		fmt.Fprintf(out, "noise σ         %.6g (ε=%g, δ=%g, Δ2=%.6g)\n", res.Sigma, res.Epsilon, res.Delta, res.Delta2)
-	} else {
-		fmt.Fprintf(out, "noise σ         %.6g (fixed, not private)\n", res.Sigma)
-	}
-	fmt.Fprintf(out, "trials          %d (seed %d)\n", res.Trials, res.Seed)
-	fmt.Fprintf(out, "EMD mean        %.4f\n", res.EMDMean)
-	fmt.Fprintf(out, "EMD std / max   %.4f / %.4f\n", res.EMDStd, res.EMDMax)
-	fmt.Fprintf(out, "no-source rate  %.3f\n", res.NoSourceRate)
+	textreport.LineExperiment(out, res)
 	return nil
 }
 
@@ -289,7 +279,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if g.output == "json" {
 		return printJSON(out, results[0])
 	}
-	printGraphResult(out, o.graph, kind, results[0])
+	textreport.GraphExperiment(out, results[0])
 	return nil
 }
 
@@ -305,29 +295,6 @@ func runGraphSweep(ctx context.Context, g *globalOptions, o *graphOptions, graph
 		res.Graph, res.CommunitySource = o.graph, kind
 	}
 	return results, err
-}
-
-// printGraphResult prints one graph experiment as a table.
-func printGraphResult(out io.Writer, graph, kind string, res *forecast.SimulationResult) {
-	fmt.Fprintf(out, "experiment          graph %s (%d nodes, %d edges)\n", graph, res.Nodes, res.Edges)
-	fmt.Fprintf(out, "communities         %d (%s)\n", res.Communities, kind)
-	fmt.Fprintf(out, "estimator           %s\n", res.Estimator)
-	if res.Private {
-		bound := ""
-		if res.Delta2Exact != nil && !*res.Delta2Exact {
-			bound = ", an upper bound"
-		}
-		fmt.Fprintf(out, "noise σ             %.6g (τ=%g, ε=%g, δ=%g, Δ2=%.6g%s)\n", res.Sigma, res.Tau, res.Epsilon, res.Delta, res.Delta2, bound)
-	} else {
-		fmt.Fprintf(out, "noise σ             %.6g (fixed, not private; τ=%g)\n", res.Sigma, res.Tau)
-	}
-	fmt.Fprintf(out, "trials              %d (%d source(s) each, seed %d)\n", res.Trials, res.Sources, res.Seed)
-	fmt.Fprintf(out, "community accuracy  %.3f\n", res.CommunityAccuracy)
-	fmt.Fprintf(out, "true-community p    %.3f (mean share)\n", res.TrueShareMean)
-	fmt.Fprintf(out, "exact-node rate     %.3f\n", res.ExactNodeRate)
-	fmt.Fprintf(out, "EMD mean            %.4f\n", res.EMDMean)
-	fmt.Fprintf(out, "no-source rate      %.3f\n", res.NoSourceRate)
-	textreport.AtChance(out, forecast.Of(res))
 }
 
 // runExperimentAnswer scores the private-answer mode at every τ and ε.
@@ -351,16 +318,10 @@ func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions,
 	return textreport.Forecasts(out, fs)
 }
 
-// graphSweep is the JSON of experiment graph with several τ or ε: every
-// experiment and the rates with 95% Wilson intervals.
-type graphSweep struct {
-	Experiments []*forecast.SimulationResult `json:"experiments"`
-	Summary     experiment.GraphSummary      `json:"summary"`
-	Plot        string                       `json:"plot,omitempty"`
-}
-
+// reportGraphSweep prints the graph experiment at several τ or ε (and
+// draws --plot).
 func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.SimulationResult, out io.Writer) error {
-	sw := graphSweep{Experiments: results, Summary: experiment.Summarise(results)}
+	sw := experiment.SweepReport{Experiments: results, Summary: experiment.Summarise(results)}
 	if o.plot != "" {
 		caption := fmt.Sprintf("%s, %s estimator, %d trials per point, δ = %g, α = %g; dotted: chance", o.graph, results[0].Estimator, results[0].Trials, o.delta, o.alpha)
 		byTau := len(o.epsilons) == 1 || o.sigma != 0 // one ε, or a fixed σ: the rates against τ
@@ -372,20 +333,6 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.Sim
 	if g.output == "json" {
 		return printJSON(out, sw)
 	}
-	fmt.Fprintf(out, "%-8s %-8s %-10s %-22s %-22s %s\n", "TAU", "EPSILON", "SIGMA", "RIGHT COMMUNITY (95%)", "EXACT NODE (95%)", "NO SOURCE")
-	for i, r := range results {
-		c, x := sw.Summary.Community[i], sw.Summary.ExactNode[i]
-		mark := ""
-		if c.Lo <= sw.Summary.CommunityGuess {
-			mark = "   ← at chance: noise"
-		}
-		fmt.Fprintf(out, "%-8g %-8g %-10.4g %.3f [%.3f, %.3f]    %.3f [%.3f, %.3f]    %.3f%s\n",
-			r.Tau, r.Epsilon, r.Sigma, c.Rate, c.Lo, c.Hi, x.Rate, x.Lo, x.Hi, r.NoSourceRate, mark)
-	}
-	fmt.Fprintf(out, "chance: right community %.3f (always the largest community: %.3f), exact node %.4f; %d trials each (seed %d)\n",
-		sw.Summary.CommunityChance, sw.Summary.CommunityGuess, sw.Summary.ExactNodeChance, results[0].Trials, results[0].Seed)
-	if sw.Plot != "" {
-		fmt.Fprintf(out, "picture: %s\n", sw.Plot)
-	}
+	textreport.GraphSweep(out, sw)
 	return nil
 }

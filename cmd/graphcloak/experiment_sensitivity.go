@@ -1,12 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/experiment"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 )
 
@@ -96,10 +96,6 @@ func runExperimentSensitivity(g *globalOptions, o *sensitivityExpOptions, out io
 	if g.output == "json" {
 		return printJSON(out, res)
 	}
-	fmt.Fprintf(out, "%-6s %-28s %10s %10s %10s %10s\n", "VARIES", "FIXED", "SLOPE", "LOW END", "HIGH END", "PAPER")
-	for _, s := range res.Series {
-		fmt.Fprintf(out, "%-6s %-28s %10.4f %10.4f %10.4f %10.1f\n", s.Param, s.Fixed(), s.Slope, s.SlopeLow, s.SlopeHigh, s.PaperRate)
-	}
-	fmt.Fprintf(out, "\nderived: m slope 0.5; n slope 0 once n ≫ 1/√T; T slope −0.75 for √T ≪ 1, −1.5 for √T ≫ 1\n")
+	textreport.SensitivitySweep(out, res)
 	return nil
 }
