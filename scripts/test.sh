@@ -16,10 +16,12 @@
 #   scripts/test.sh [PACKAGES...]        default ./...
 #
 # Phases: modules (go mod download of the module and of the pinned linters
-# in tools/go.mod), neo4j, lint (gofmt, staticcheck, errcheck, ineffassign,
-# gocognit — run with `go tool -modfile=tools/go.mod`, which builds them once
-# into Go's build cache, about 80 CPU-seconds on a fresh machine), datasets,
-# go vet, go test.
+# in tools/go.mod); neo4j, started in the background while datasets and go
+# vet run; go test, in the background while lint runs (gofmt, staticcheck,
+# errcheck, ineffassign, gocognit — run with `go tool
+# -modfile=tools/go.mod`, which builds them once into Go's build cache,
+# about 80 CPU-seconds on a fresh machine), since the tests mostly wait on
+# Neo4j. Each phase prints its line when it ends.
 #
 # When NEO4J_URI is unset it starts Neo4j Community 5.26 from Maven Central
 # (scripts/neo4j.sh, needs only JDK 17 + Maven) — or, with
@@ -70,7 +72,11 @@ cleanup() {
 		if [[ "$provider" == docker ]]; then
 			stop_docker
 		else
-			bash "$root/scripts/neo4j.sh" stop "$neo4j_dir" || true
+			# A throwaway server, whose data goes next: killed rather than
+			# shut down, which takes about 10 s and keeps nothing.
+			local pid
+			pid="$(cat "$neo4j_dir/neo4j.pid" 2>/dev/null)" && kill -KILL "$pid" 2>/dev/null
+			bash "$root/scripts/neo4j.sh" stop "$neo4j_dir" >/dev/null 2>&1 || true
 		fi
 		rm -rf "$neo4j_dir"
 	fi
@@ -82,7 +88,7 @@ trap cleanup EXIT
 child=""
 forward() {
 	local p
-	for p in $child ${norace_pid:-}; do
+	for p in $child ${norace_pid:-} ${test_pid:-} ${neo4j_start_pid:-}; do
 		kill -"$1" -- "-$p" 2>/dev/null || kill -"$1" "$p" 2>/dev/null || true
 		wait "$p" 2>/dev/null || true
 	done
@@ -147,70 +153,45 @@ if [[ -z "${NEO4J_URI:-}" ]]; then
 		plugin_jar="$(bash "$root/scripts/neo4j-plugin.sh" 2>>"$logs/neo4j.log")" || plugin_jar=""
 	fi
 	[[ -n "$plugin_jar" ]] && export GRAPHCLOAK_NEO4J_PLUGIN=1
+	# The server starts in the background, while datasets and go vet run;
+	# wait_neo4j collects it before the tests.
+	neo4j_out="$logs/neo4j-start.out"
 	if [[ "$provider" == docker ]]; then
-		out="$(start_docker)"
+		start_docker >"$neo4j_out" &
 	else
 		# The server also stops by itself should this script be SIGKILLed.
-		out="$(GRAPHCLOAK_NEO4J_WATCH_PID=$$ bash "$root/scripts/neo4j.sh" start "$neo4j_dir" 0 2>>"$logs/neo4j.log")"
+		GRAPHCLOAK_NEO4J_WATCH_PID=$$ bash "$root/scripts/neo4j.sh" start "$neo4j_dir" 0 >"$neo4j_out" 2>>"$logs/neo4j.log" &
 	fi
-	if [[ $? == 0 ]]; then
-		uri="$(printf '%s\n' "$out" | sed -n 's/^NEO4J_URI=//p' | tail -n1)"
-		export NEO4J_URI="$uri"
+	neo4j_start_pid=$! neo4j_t0=$t0
+fi
+# wait_neo4j waits for the server started above, exports where it is, and
+# prints the neo4j phase's line; it exits the script if the start failed.
+wait_neo4j() {
+	[[ -n "${neo4j_start_pid:-}" ]] || return 0
+	wait "$neo4j_start_pid"
+	local rc=$?
+	neo4j_start_pid=""
+	if ((rc == 0)); then
+		NEO4J_URI="$(sed -n 's/^NEO4J_URI=//p' "$neo4j_out" | tail -n1)"
+		export NEO4J_URI
 		export GRAPHCLOAK_REQUIRE_NEO4J=1
 		neo4j_note="started Neo4j ($provider) at $NEO4J_URI (pid $(cat "$neo4j_dir/neo4j.pid"))"
-		banner neo4j ok $((SECONDS - t0)) "$neo4j_note${plugin_jar:+, with the plugin}"
-	else
-		neo4j_note="FAILED to start Neo4j ($provider; see $neo4j_dir/neo4j.log)"
-		tail -n 20 "$logs/neo4j.log" >&2
-		banner neo4j FAILED $((SECONDS - t0)) "$neo4j_note; $logs/neo4j.log"
-		[[ "$provider" == docker ]] && stop_docker
-		# Keep the log for inspection; there is no server left to stop.
-		neo4j_dir=""
-		echo "== summary: Neo4j start FAILED; not running tests" >&2
-		exit 1
+		banner neo4j ok $((SECONDS - neo4j_t0)) "$neo4j_note${plugin_jar:+, with the plugin}"
+		return 0
 	fi
-fi
+	neo4j_note="FAILED to start Neo4j ($provider; see $neo4j_dir/neo4j.log)"
+	tail -n 20 "$logs/neo4j.log" >&2
+	banner neo4j FAILED $((SECONDS - neo4j_t0)) "$neo4j_note; $logs/neo4j.log"
+	[[ "$provider" == docker ]] && stop_docker
+	# Keep the log for inspection; there is no server left to stop.
+	neo4j_dir=""
+	echo "== summary: Neo4j start FAILED; not running tests" >&2
+	exit 1
+}
 if [[ "${CI:-}" == "true" ]]; then
 	export GRAPHCLOAK_REQUIRE_NEO4J=1
 fi
 [[ -z "$neo4j_dir" ]] && banner neo4j given 0 "$neo4j_note"
-
-# Lint: gofmt; staticcheck (its default checks but quick-fix style
-# suggestions and the unused check); errcheck on product code (the
-# best-effort calls of tools/errcheck-exclude.txt left out); ineffassign;
-# gocognit: every non-test function under 60. The linters are pinned in
-# tools/go.mod (their go.sum verifies them) and built by `go tool` once into
-# Go's build cache; each one's output is in .cache/test/lint.log.
-t0=$SECONDS
-lint_rc=0
-lint_failed=()
-: >"$logs/lint.log"
-lint_step() {
-	local name="$1"
-	shift
-	local out="$logs/lint-$name.out" t=$SECONDS
-	run "$@" >"$out" 2>&1
-	local rc=$?
-	{ printf '\n== %s: exit %d in %d s\n' "$name" "$rc" $((SECONDS - t)); cat "$out"; } >>"$logs/lint.log"
-	if ((rc != 0)); then
-		cat "$out" >&2
-		lint_failed+=("$name")
-		lint_rc=1
-	fi
-	rm -f "$out"
-}
-cognit_dirs=()
-for p in "${pkgs[@]}"; do
-	p="${p%/...}"
-	cognit_dirs+=("${p:-.}")
-done
-lint_step gofmt bash -c 'out="$(gofmt -l $(git ls-files "*.go"))"; [[ -z "$out" ]] || { printf "gofmt would change:\n%s\n" "$out"; exit 1; }'
-lint_step staticcheck go tool -modfile="$root/tools/go.mod" staticcheck -checks 'inherit,-U1000,-QF1001,-QF1008' "${pkgs[@]}"
-lint_step errcheck go tool -modfile="$root/tools/go.mod" errcheck -ignoretests -exclude "$root/tools/errcheck-exclude.txt" "${pkgs[@]}"
-lint_step ineffassign go tool -modfile="$root/tools/go.mod" ineffassign "${pkgs[@]}"
-lint_step gocognit go tool -modfile="$root/tools/go.mod" gocognit -over 60 -test=false "${cognit_dirs[@]}"
-lint_s=$((SECONDS - t0))
-banner lint "$( ((lint_rc == 0)) && echo ok || echo FAILED)" "$lint_s" "${lint_failed[*]:-gofmt staticcheck errcheck ineffassign gocognit}"
 
 # The real networks of the datasets tests (Debian's python3-graph-tool;
 # gitignored cache): best effort, the tests skip without them.
@@ -231,6 +212,7 @@ run go vet -tags purego ./sensitivity ./expm || vet_rc=1
 run env GOARCH=arm64 go vet ./sensitivity ./expm || vet_rc=1
 vet_s=$((SECONDS - t0))
 banner "go vet" "$( ((vet_rc == 0)) && echo ok || echo FAILED)" "$vet_s" "also -tags purego and GOARCH=arm64 on ./sensitivity ./expm"
+wait_neo4j
 
 # The race detector slows arithmetic ten- to twentyfold, and finds
 # nothing in a test whose time is arithmetic on one goroutine. So the
@@ -284,16 +266,59 @@ test_pkgs=("${pkgs[@]}")
 if ((whole)); then
 	test_pkgs=(./integration ./...)
 fi
+# The tests run in the background while the linters run: the tests mostly
+# wait on Neo4j.
 # shellcheck disable=SC2086 # GRAPHCLOAK_TEST_FLAGS is a list of flags.
-run go test -race -count=1 -timeout 40m "${race_skip[@]}" ${GRAPHCLOAK_TEST_FLAGS:-} "${test_pkgs[@]}"
+setsid go test -race -count=1 -timeout 40m "${race_skip[@]}" ${GRAPHCLOAK_TEST_FLAGS:-} "${test_pkgs[@]}" &
+test_pid=$! test_t0=$t0
+
+# Lint: gofmt; staticcheck (its default checks but quick-fix style
+# suggestions and the unused check); errcheck on product code (the
+# best-effort calls of tools/errcheck-exclude.txt left out); ineffassign;
+# gocognit: every non-test function under 60. The linters are pinned in
+# tools/go.mod (their go.sum verifies them) and built by `go tool` once into
+# Go's build cache; each one's output is in .cache/test/lint.log.
+t0=$SECONDS
+lint_rc=0
+lint_failed=()
+: >"$logs/lint.log"
+lint_step() {
+	local name="$1"
+	shift
+	local out="$logs/lint-$name.out" t=$SECONDS
+	run "$@" >"$out" 2>&1
+	local rc=$?
+	{ printf '\n== %s: exit %d in %d s\n' "$name" "$rc" $((SECONDS - t)); cat "$out"; } >>"$logs/lint.log"
+	if ((rc != 0)); then
+		cat "$out" >&2
+		lint_failed+=("$name")
+		lint_rc=1
+	fi
+	rm -f "$out"
+}
+cognit_dirs=()
+for p in "${pkgs[@]}"; do
+	p="${p%/...}"
+	cognit_dirs+=("${p:-.}")
+done
+lint_step gofmt bash -c 'out="$(gofmt -l $(git ls-files "*.go"))"; [[ -z "$out" ]] || { printf "gofmt would change:\n%s\n" "$out"; exit 1; }'
+lint_step staticcheck go tool -modfile="$root/tools/go.mod" staticcheck -checks 'inherit,-U1000,-QF1001,-QF1008' "${pkgs[@]}"
+lint_step errcheck go tool -modfile="$root/tools/go.mod" errcheck -ignoretests -exclude "$root/tools/errcheck-exclude.txt" "${pkgs[@]}"
+lint_step ineffassign go tool -modfile="$root/tools/go.mod" ineffassign "${pkgs[@]}"
+lint_step gocognit go tool -modfile="$root/tools/go.mod" gocognit -over 60 -test=false "${cognit_dirs[@]}"
+lint_s=$((SECONDS - t0))
+banner lint "$( ((lint_rc == 0)) && echo ok || echo FAILED)" "$lint_s" "${lint_failed[*]:-gofmt staticcheck errcheck ineffassign gocognit}"
+
+wait "$test_pid"
 test_rc=$?
+test_pid=""
 if [[ -n "$norace_pid" ]]; then
 	wait "$norace_pid" || norace_rc=1
 	norace_pid=""
 	cat "$logs/test-norace.log" >&2
 	((norace_rc)) && test_rc=1
 fi
-test_s=$((SECONDS - t0))
+test_s=$((SECONDS - test_t0))
 banner "go test" "$( ((test_rc == 0)) && echo ok || echo FAILED)" "$test_s" "-race (${norace_re:+${#norace_names[@]} numeric tests without it; }Neo4j required: ${GRAPHCLOAK_REQUIRE_NEO4J:-0})"
 
 status="PASS"
