@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 
@@ -54,7 +53,7 @@ func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) e
 	if opts.g.output == "json" {
 		return printJSON(out, sum)
 	}
-	return printAnswer(out, sum)
+	return textreport.Answer(out, sum, flagName)
 }
 
 // answerOnce checks the flags and answers (stores.Answer: the stores
@@ -149,61 +148,4 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 		spec.Noise = privacy.KeyedNoise(key)
 	}
 	return spec, nil
-}
-
-// printAnswer prints a private answer.
-func printAnswer(out io.Writer, s *job.AnswerSummary) error {
-	if s.DryRun {
-		return printAnswerPlan(out, s)
-	}
-	a := s.Answer
-	c := a.Calibration
-	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
-	fmt.Fprintf(out, "private answer: community %s\n", a.Community)
-	if !a.ExactSource {
-		fmt.Fprintf(out, "WARNING: answered by randomized response (--on-mismatch rr): %s\n", a.Mismatch)
-	}
-	printAudit(out, a.Audit)
-	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ε = %g (ρ = %.6g) to scope %q, epoch %q\n",
-		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, s.Scope, s.Epoch)
-	if s.Balance != nil {
-		fmt.Fprintf(out, "ledger: %s\n", s.Balance)
-	}
-	fmt.Fprintln(out, "what the answer tells an analyst (posterior over communities, public):")
-	if err := textreport.Ranking(out, a.Posterior, nil); err != nil {
-		return err
-	}
-	if f := s.Forecast; f != nil {
-		fmt.Fprintf(out, "forecast (%d simulated sources): the published community is the source's %.3f [%.3f, %.3f] (chance %.4f); "+
-			"the source's community is in the analyst's 90%% set %.3f, %.1f communities\n",
-			f.Trials, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Size)
-	}
-	return nil
-}
-
-// printAudit prints the answer's end-to-end privacy check.
-func printAudit(out io.Writer, a *graphcloak.AnswerAudit) {
-	if a == nil {
-		return
-	}
-	fmt.Fprintf(out, "audit: %d sources fitted to their class (%d classes, %d nodes merged; fit tolerance %g), worst loss %.6g ≤ %.6g over %d edges; a source drawn uniformly is answered with its community %.3f of the time\n",
-		a.SourcesChecked-a.Refused-a.Misplaced, a.Classes, a.NodesMerged, a.FitTolerance, a.WorstLoss, a.Bound, a.EdgesChecked, a.Accuracy)
-}
-
-// printAnswerPlan prints a private answer's plan (--dry-run).
-func printAnswerPlan(out io.Writer, s *job.AnswerSummary) error {
-	c := s.Calibration
-	fmt.Fprintln(out, "dry run: nothing charged, drawn or written")
-	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
-	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); would charge ε = %g (ρ = %.6g) to scope %q, epoch %q\n",
-		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, s.Scope, s.Epoch)
-	printAudit(out, s.Audit)
-	if b := s.Balance; b != nil {
-		fmt.Fprintf(out, "ledger now: %s\n", b)
-	}
-	if f := s.Forecast; f != nil {
-		fmt.Fprintf(out, "forecast (%d simulated sources): the published community is the source's %.3f [%.3f, %.3f] (chance %.4f)\n",
-			f.Trials, f.CommunityAccuracy, f.Low, f.High, f.Chance)
-	}
-	return nil
 }

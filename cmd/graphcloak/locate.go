@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/spf13/cobra"
@@ -109,71 +107,11 @@ func runLocate(ctx context.Context, opts *locateOptions, out io.Writer) error {
 	return printLocateSummary(opts.g, out, summary)
 }
 
+// printLocateSummary prints a localisation's summary: its JSON, or its
+// text (a dry run's plan).
 func printLocateSummary(g *globalOptions, out io.Writer, s *job.LocateSummary) error {
 	if g.output == "json" {
 		return printJSON(out, s)
 	}
-	if s.DryRun {
-		return printLocatePlan(out, s)
-	}
-	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; estimator %s (%s), σ = %.6g, τ = %g\n",
-		s.Graph, s.NodeCount, s.RelationshipCount, s.Estimator, s.Status, s.Sigma, s.Tau)
-	if s.NoiseDominated {
-		fmt.Fprintf(out, "WARNING: %s\n         (the ranking below: top community %.2f× its share of the nodes; evidence test against pure noise p = %.3f)\n",
-			s.NoiseReason, s.PosteriorToPrior, s.NoisePValue)
-	} else if v := s.Verdict; v != nil {
-		fmt.Fprintf(out, "VERDICT: %s\n", v.Reason)
-	}
-	if err := textreport.Ranking(out, s.Report, nil); err != nil {
-		return err
-	}
-	if m := s.SourceMass; m != nil {
-		fmt.Fprintf(out, "source mass the release carries: %s\n", m)
-	}
-	printForecast(out, s.Forecast)
-	if s.RunID != "" {
-		fmt.Fprintf(out, "run %s: %d properties written (compute %d ms, write %d ms)\n",
-			s.RunID, s.NodePropertiesWritten, s.ComputeMillis, s.WriteMillis)
-	}
-	if s.Out != "" {
-		fmt.Fprintf(out, "per-node results: %s\n", s.Out)
-	}
-	return nil
-}
-
-// printLocatePlan prints a localisation's plan (locate --dry-run).
-func printLocatePlan(out io.Writer, s *job.LocateSummary) error {
-	fmt.Fprintln(out, "dry run: nothing located or written (no run record, no file)")
-	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; estimator %s, σ = %.6g, τ = %g\n",
-		s.Graph, s.NodeCount, s.RelationshipCount, s.Estimator, s.Sigma, s.Tau)
-	if s.ReleaseRun != "" {
-		fmt.Fprintf(out, "release run %s: σ, τ, the graph and its values checked\n", s.ReleaseRun)
-	}
-	fmt.Fprintf(out, "communities %s: %d\n", s.Communities, s.CommunityCount)
-	if p := s.WriteProperties; p != nil {
-		fmt.Fprintf(out, "would write %s (mass), %s (community), %s (probability), %s (rank) under a run record\n",
-			p.Mass, p.Community, p.Probability, p.Rank)
-	}
-	if m := s.SourceMass; m != nil {
-		fmt.Fprintf(out, "source mass the release carries: %s\n", m)
-	}
-	printForecast(out, s.Forecast)
-	return nil
-}
-
-// printForecast prints a localisation's utility forecast (nil: none).
-func printForecast(out io.Writer, f *forecast.Forecast) {
-	if f == nil {
-		return
-	}
-	mass := "unit sources"
-	if f.SourceMass > 0 {
-		mass = fmt.Sprintf("sources of %.3g units", f.SourceMass)
-	}
-	fmt.Fprintf(out, "forecast for releases like this one (%d simulated %s, σ = %.4g): right community %.3f [%.3f, %.3f] (chance %.4f, largest community %.4f), "+
-		"source in the 90%% set %.3f with %.1f communities (chance %.3f)\n",
-		f.Trials, mass, f.Sigma, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.In90Rate, f.In90Size, f.In90Chance)
-	if f.AtChance {
-		fmt.Fprintln(out, "         at this σ the answer cannot be told from a guess: see 'graphcloak plan' for ε or the private-answer mode that answers")
-	}
+	return textreport.Locate(out, s)
 }

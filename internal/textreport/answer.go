@@ -1,0 +1,76 @@
+package textreport
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/job"
+)
+
+// paramOnMismatch is what readings outside the answer's model get
+// (graphcloak.AnswerJob.OnMismatch), named as the library's errors name it.
+const paramOnMismatch errkind.Param = "on-mismatch"
+
+// Answer prints a private answer: the published community, the audit, the
+// mechanism and its charge, the balance, the public posterior an analyst
+// reads and the forecast. A dry run's summary is its plan (AnswerPlan).
+// name says how the reader calls the parameters a warning names.
+func Answer(out io.Writer, s *job.AnswerSummary, name func(errkind.Param) string) error {
+	if s.DryRun {
+		return AnswerPlan(out, s)
+	}
+	a := s.Answer
+	c := a.Calibration
+	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
+	fmt.Fprintf(out, "private answer: community %s\n", a.Community)
+	if !a.ExactSource {
+		fmt.Fprintf(out, "WARNING: answered by randomized response (%s %s): %s\n", name(paramOnMismatch), graphcloak.MismatchRandomizedResponse, a.Mismatch)
+	}
+	answerAudit(out, a.Audit)
+	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ε = %g (ρ = %.6g) to scope %q, epoch %q\n",
+		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, s.Scope, s.Epoch)
+	if s.Balance != nil {
+		fmt.Fprintf(out, "ledger: %s\n", s.Balance)
+	}
+	fmt.Fprintln(out, "what the answer tells an analyst (posterior over communities, public):")
+	if err := Ranking(out, a.Posterior, nil); err != nil {
+		return err
+	}
+	if f := s.Forecast; f != nil {
+		fmt.Fprintf(out, "forecast (%d simulated sources): the published community is the source's %.3f [%.3f, %.3f] (chance %.4f); "+
+			"the source's community is in the analyst's 90%% set %.3f, %.1f communities\n",
+			f.Trials, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.In90Rate, f.In90Size)
+	}
+	return nil
+}
+
+// AnswerPlan prints a private answer's plan (a dry run): the mechanism
+// and the charge it would make, the audit, the balance now and the
+// forecast.
+func AnswerPlan(out io.Writer, s *job.AnswerSummary) error {
+	c := s.Calibration
+	fmt.Fprintln(out, "dry run: nothing charged, drawn or written")
+	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
+	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); would charge ε = %g (ρ = %.6g) to scope %q, epoch %q\n",
+		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, s.Scope, s.Epoch)
+	answerAudit(out, s.Audit)
+	if b := s.Balance; b != nil {
+		fmt.Fprintf(out, "ledger now: %s\n", b)
+	}
+	if f := s.Forecast; f != nil {
+		fmt.Fprintf(out, "forecast (%d simulated sources): the published community is the source's %.3f [%.3f, %.3f] (chance %.4f)\n",
+			f.Trials, f.CommunityAccuracy, f.Low, f.High, f.Chance)
+	}
+	return nil
+}
+
+// answerAudit prints the answer's end-to-end privacy check (nil: none).
+func answerAudit(out io.Writer, a *graphcloak.AnswerAudit) {
+	if a == nil {
+		return
+	}
+	fmt.Fprintf(out, "audit: %d sources fitted to their class (%d classes, %d nodes merged; fit tolerance %g), worst loss %.6g ≤ %.6g over %d edges; a source drawn uniformly is answered with its community %.3f of the time\n",
+		a.SourcesChecked-a.Refused-a.Misplaced, a.Classes, a.NodesMerged, a.FitTolerance, a.WorstLoss, a.Bound, a.EdgesChecked, a.Accuracy)
+}
