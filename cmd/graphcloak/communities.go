@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -16,8 +13,8 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/internal/cancel"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -90,43 +87,13 @@ func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// communitiesSummary is the JSON of the communities command.
-type communitiesSummary struct {
-	Graph                 string  `json:"graph"`
-	NodeCount             int     `json:"nodeCount"`
-	RelationshipCount     int     `json:"relationshipCount"`
-	Method                string  `json:"method"`
-	Resolution            float64 `json:"resolution"`
-	RandomSeed            int64   `json:"randomSeed"`
-	CommunityCount        int     `json:"communityCount"`
-	CommunitySizes        []int   `json:"communitySizes"` // largest first
-	Modularity            float64 `json:"modularity"`
-	EstimatedBytes        int64   `json:"estimatedBytes"` // estimated peak memory (see --estimate)
-	LoadMillis            int64   `json:"loadMillis"`
-	ReadPath              string  `json:"readPath,omitempty"` // Neo4j: "procedure" (graphcloak's plugin) or "cypher"
-	ReadNote              string  `json:"readNote,omitempty"` // why the installed plugin was not used (printed here, not logged)
-	ComputeMillis         int64   `json:"computeMillis"`
-	WriteProperty         string  `json:"writeProperty,omitempty"`
-	NodePropertiesWritten int     `json:"nodePropertiesWritten"`
-	WriteMillis           int64   `json:"writeMillis"`
-	Out                   string  `json:"out,omitempty"`
-	// Nodes is the partition in stream mode under -o json.
-	Nodes []communityRow `json:"nodes,omitempty"`
-}
-
-// communityRow is one node's community (stream mode).
-type communityRow struct {
-	Node      string `json:"node"`
-	Community int    `json:"community"`
-}
-
 func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer) error {
 	g := opts.g
 	cfg := &g.cfg.Config
 	if err := checkCommunitiesCmd(opts); err != nil {
 		return err
 	}
-	csvOut, out, err := communitiesCSV(opts, out)
+	csvOut, out, err := perNodeOutput(g, opts.mode == "stream", opts.out, out)
 	if err != nil {
 		return err
 	}
@@ -141,22 +108,14 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	defer lg.Close(context.WithoutCancel(ctx))
 	gr := lg.Graph
 	loadMillis := time.Since(loadStart).Milliseconds()
-	keyBytes := int64(0) // generated graphs store no keys
-	switch {
-	case opts.graph == stores.Neo4jSpec:
-		keyBytes = community.Neo4jKeyBytes
-	case strings.HasPrefix(opts.graph, "file:"):
-		keyBytes = community.FileKeyBytes
-	}
-	estimate := community.PeakBytes(gr, keyBytes, cfg.Write.Concurrency)
+	estimate := community.PeakBytes(gr, stores.KeyBytes(opts.graph), cfg.Write.Concurrency)
 	if opts.estimate {
-		return printEstimate(out, g.output, opts.graph, gr, estimate)
+		return printEstimate(out, g.output, community.NewMemoryEstimate(opts.graph, gr, estimate))
 	}
 	defer community.HoldMemoryTo(estimate)()
 	start := time.Now()
 	seed := uint64(cfg.Write.RandomSeed)
-	var part []int
-	part, err = cancel.Run(ctx, func() ([]int, error) {
+	part, err := cancel.Run(ctx, func() ([]int, error) {
 		if opts.method == "leiden" {
 			return community.Leiden(gr, community.LeidenOptions{Resolution: opts.resolution, Seed: seed, Concurrency: cfg.Write.Concurrency})
 		}
@@ -166,41 +125,17 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 		return err
 	}
 	computeMillis := time.Since(start).Milliseconds()
-	sum := &communitiesSummary{Graph: opts.graph, NodeCount: gr.N(), RelationshipCount: gr.NumEdges(),
-		Method: opts.method, Resolution: opts.resolution, RandomSeed: cfg.Write.RandomSeed,
-		Modularity: community.Modularity(gr, part, opts.resolution), LoadMillis: loadMillis, ComputeMillis: computeMillis,
-		EstimatedBytes: estimate}
+	sum := community.Summarise(opts.graph, gr, part, opts.method, opts.resolution)
+	sum.RandomSeed, sum.EstimatedBytes, sum.LoadMillis, sum.ComputeMillis = cfg.Write.RandomSeed, estimate, loadMillis, computeMillis
 	if lg.Pulled != nil {
 		sum.ReadPath, sum.ReadNote = lg.Pulled.Stats.ReadPath, lg.Pulled.Stats.ReadNote
 	}
-	sum.CommunitySizes = community.Sizes(part)
-	sum.CommunityCount = len(sum.CommunitySizes)
 	return emitCommunities(ctx, opts, csvOut, lg, part, sum, out)
-}
-
-// communitiesCSV opens where the partition goes as CSV (standard output
-// in stream mode, --out, or nowhere: nil) and returns where the summary
-// goes (stderr when the CSV is on standard output).
-func communitiesCSV(opts *communitiesOptions, out io.Writer) (*atomicfile.Output, io.Writer, error) {
-	var csvOut *atomicfile.Output
-	switch {
-	case opts.mode == "stream" && opts.g.output != "json":
-		csvOut = atomicfile.Stdout(out) // the partition on stdout
-	case opts.out != "":
-		var err error
-		if csvOut, err = atomicfile.Open("out", opts.out, out); err != nil {
-			return nil, nil, err
-		}
-	}
-	if csvOut != nil && csvOut.Stdout() {
-		out = opts.g.stderr // the summary must not mix with the CSV
-	}
-	return csvOut, out, nil
 }
 
 // emitCommunities writes the partition (the CSV, the nodes under -o json
 // in stream mode, the write-back to Neo4j) and prints the summary.
-func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *atomicfile.Output, lg *stores.Graph, part []int, sum *communitiesSummary, out io.Writer) error {
+func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *atomicfile.Output, lg *stores.Graph, part []int, sum *community.Summary, out io.Writer) error {
 	g, gr, stream := opts.g, lg.Graph, opts.mode == "stream"
 	if csvOut != nil {
 		if err := community.WriteAssignment(csvOut, gr.Keys(), part); err != nil {
@@ -214,9 +149,7 @@ func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *atom
 		}
 	}
 	if stream && g.output == "json" {
-		for i, c := range part {
-			sum.Nodes = append(sum.Nodes, communityRow{Node: gr.Key(i), Community: c})
-		}
+		sum.Nodes = community.Nodes(gr, part)
 	}
 	if opts.graph == stores.Neo4jSpec && !stream {
 		if err := writeCommunities(ctx, g, lg, part, sum); err != nil {
@@ -226,7 +159,7 @@ func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *atom
 	if g.output == "json" {
 		return printJSON(out, sum)
 	}
-	printCommunities(out, sum)
+	textreport.Communities(out, sum, connector.ReadProcedure)
 	return nil
 }
 
@@ -257,7 +190,7 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 
 // writeCommunities writes each node's community id to the configured
 // community write property.
-func writeCommunities(ctx context.Context, g *globalOptions, lg *stores.Graph, part []int, sum *communitiesSummary) error {
+func writeCommunities(ctx context.Context, g *globalOptions, lg *stores.Graph, part []int, sum *community.Summary) error {
 	w := &g.cfg.Write
 	st, err := lg.WriteCommunities(ctx, part, w.CommunityWriteProperty, connector.WriteOptions{
 		BatchSize: w.BatchSize, Concurrency: w.Concurrency, Progress: g.progress("write-back")})
@@ -268,53 +201,12 @@ func writeCommunities(ctx context.Context, g *globalOptions, lg *stores.Graph, p
 	return nil
 }
 
-// printCommunities prints the summary as text (at most 20 sizes).
-func printCommunities(out io.Writer, sum *communitiesSummary) {
-	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships\n", sum.Graph, sum.NodeCount, sum.RelationshipCount)
-	switch sum.ReadPath {
-	case "procedure":
-		fmt.Fprintf(out, "read in %d ms by graphcloak's Neo4j plugin (%s)\n", sum.LoadMillis, connector.ReadProcedure)
-	case "cypher":
-		why := "the server has no " + connector.ReadProcedure + ": install graphcloak's plugin to read several times faster, docs/neo4j.md"
-		if sum.ReadNote != "" {
-			why = sum.ReadNote
-		}
-		fmt.Fprintf(out, "read in %d ms by Cypher (%s)\n", sum.LoadMillis, why)
-	}
-	fmt.Fprintf(out, "%s at resolution %g: %d communities, modularity %.4f, %d ms\n", sum.Method, sum.Resolution, sum.CommunityCount, sum.Modularity, sum.ComputeMillis)
-	shown := sum.CommunitySizes[:min(len(sum.CommunitySizes), 20)]
-	strs := make([]string, len(shown))
-	for i, s := range shown {
-		strs[i] = strconv.Itoa(s)
-	}
-	more := ""
-	if len(sum.CommunitySizes) > len(shown) {
-		more = fmt.Sprintf(" … (%d more)", len(sum.CommunitySizes)-len(shown))
-	}
-	fmt.Fprintf(out, "sizes: %s%s\n", strings.Join(strs, ", "), more)
-	if sum.WriteProperty != "" {
-		fmt.Fprintf(out, "wrote %s on %d nodes in %d ms\n", sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis)
-	}
-	if sum.Out != "" {
-		fmt.Fprintf(out, "partition: %s\n", sum.Out)
-	}
-}
-
-// communitiesEstimate is the JSON of communities --estimate.
-type communitiesEstimate struct {
-	Graph             string `json:"graph"`
-	NodeCount         int    `json:"nodeCount"`
-	RelationshipCount int    `json:"relationshipCount"`
-	EstimatedBytes    int64  `json:"estimatedBytes"`
-	Estimated         string `json:"estimated"` // the same, readable
-}
-
-func printEstimate(out io.Writer, format, spec string, g *laplacian.Graph, bytes int64) error {
-	est := communitiesEstimate{Graph: spec, NodeCount: g.N(), RelationshipCount: g.NumEdges(), EstimatedBytes: bytes,
-		Estimated: fmt.Sprintf("%.1f MiB", float64(bytes)/(1<<20))}
+// printEstimate prints communities --estimate: the detection's estimated
+// peak memory.
+func printEstimate(out io.Writer, format string, est community.MemoryEstimate) error {
 	if format == "json" {
 		return printJSON(out, est)
 	}
-	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships\nestimated peak memory: %s (%d bytes)\n", spec, est.NodeCount, est.RelationshipCount, est.Estimated, bytes)
+	textreport.CommunitiesEstimate(out, est)
 	return nil
 }

@@ -45,21 +45,13 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 		return nil, nil, err
 	}
 	in.spec.RunID = stores.NewRunID()
-	// The per-node CSV is opened before any work ("-": standard output,
-	// and the summary goes to stderr so the stream stays CSV).
+	// The per-node CSV is opened before any work; a dry run writes none.
 	var csvOut *atomicfile.Output
-	switch {
-	case opts.dryRun: // writes no file
-	case in.spec.Stream && g.output != "json":
-		csvOut = atomicfile.Stdout(out)
-	case opts.out != "":
-		if csvOut, err = atomicfile.Open("out", opts.out, out); err != nil {
+	if !opts.dryRun {
+		if csvOut, out, err = perNodeOutput(g, in.spec.Stream, opts.out, out); err != nil {
 			return nil, nil, err
 		}
 		defer csvOut.Abort()
-	}
-	if csvOut != nil && csvOut.Stdout() {
-		out = g.stderr // the summary must not mix with the CSV
 	}
 	opt := storesOptions(g, after, stores.Options{Neo4j: in.isDB, CheckProjection: in.isDB, ReleaseRun: opts.releaseRun})
 	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context, ParamName: flagName,
@@ -71,6 +63,28 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 		return nil, nil, err // opens no ledger: no budget to create
 	}
 	return sum, out, nil
+}
+
+// perNodeOutput opens where per-node results go as CSV: standard output
+// in stream mode (unless -o json, whose summary carries them), the file
+// path ("-": standard output), or nowhere (nil). It returns where the
+// summary goes: standard error when the CSV is on standard output, so
+// that the stream stays CSV.
+func perNodeOutput(g *globalOptions, stream bool, path string, out io.Writer) (*atomicfile.Output, io.Writer, error) {
+	var csvOut *atomicfile.Output
+	switch {
+	case stream && g.output != "json":
+		csvOut = atomicfile.Stdout(out)
+	case path != "":
+		var err error
+		if csvOut, err = atomicfile.Open("out", path, out); err != nil {
+			return nil, nil, err
+		}
+	}
+	if csvOut != nil && csvOut.Stdout() {
+		out = g.stderr
+	}
+	return csvOut, out, nil
 }
 
 // emitLocate writes the local outputs of a localisation: the per-node
