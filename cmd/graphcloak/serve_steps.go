@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"strings"
-	"sync"
 
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/csvin"
@@ -116,44 +115,16 @@ func checkServeRelease(opts *serveOptions, lo *locateOptions) (job.ReleaseSpec, 
 	return in.spec, locate, nil
 }
 
-// serveHealth is /healthz's verdict (service.Health): the database probed
-// by databaseProbe, --health-failed-slots (0: never) failed slots in a
-// row. close releases the probe's connection.
+// serveHealth is /healthz's verdict (service.Health): the configured
+// database probed (service.DatabaseProbe), --health-failed-slots (0:
+// never) failed slots in a row. close releases the probe's connection.
 func serveHealth(opts *serveOptions) (*service.Health, func()) {
-	probe := &databaseProbe{g: opts.g}
+	cfg := &opts.g.cfg.Config
+	probe := &service.DatabaseProbe{Database: cfg.Neo4j.Database,
+		Connect: func(ctx context.Context) (*connector.Client, error) { return stores.Connect(ctx, cfg) }}
 	failed := opts.healthFailedSlots
 	if failed == 0 {
 		failed = -1 // never
 	}
-	return &service.Health{FailedSlots: failed, Probe: probe.ping}, probe.close
-}
-
-// databaseProbe is /healthz's check of the database: one client, kept
-// between checks (connected again after a failure to connect), and a read.
-type databaseProbe struct {
-	g      *globalOptions
-	mu     sync.Mutex
-	client *connector.Client
-}
-
-func (p *databaseProbe) ping(ctx context.Context) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.client == nil {
-		c, err := stores.Connect(ctx, &p.g.cfg.Config)
-		if err != nil {
-			return err
-		}
-		p.client = c
-	}
-	return p.client.Ping(ctx, p.g.cfg.Neo4j.Database)
-}
-
-func (p *databaseProbe) close() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.client != nil {
-		_ = p.client.Close(context.Background())
-		p.client = nil
-	}
+	return &service.Health{FailedSlots: failed, Probe: probe.Ping}, probe.Close
 }
