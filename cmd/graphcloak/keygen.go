@@ -51,28 +51,17 @@ or others can read. The key is never printed.`,
 	return cmd
 }
 
-type keygenResult struct {
-	Path   string `json:"path"`
-	Bits   int    `json:"bits"`
-	Format string `json:"format"`
-	Mode   string `json:"mode"`
-}
-
 func runKeygen(_ context.Context, o *keygenOptions, out io.Writer) error {
-	k, err := privacy.GenerateKey()
+	r, err := privacy.CreateKeyFile(o.out)
+	if errors.Is(err, fs.ErrExist) {
+		return inputErrorf("--out %s already exists; keygen never overwrites a key", o.out)
+	}
 	if err != nil {
 		return err
 	}
-	if err := privacy.WriteKeyFile(o.out, k); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return inputErrorf("--out %s already exists; keygen never overwrites a key", o.out)
-		}
-		return err
-	}
-	r := keygenResult{Path: o.out, Bits: 8 * privacy.KeySize, Format: "hex", Mode: "0600"}
 	if o.output == "json" {
 		return printJSON(out, r)
 	}
-	_, err = fmt.Fprintf(out, "wrote a %d-bit noise key to %s (mode 0600)\n", r.Bits, r.Path)
+	_, err = fmt.Fprintf(out, "wrote a %d-bit noise key to %s (mode %s)\n", r.Bits, r.Path, r.Mode)
 	return err
 }

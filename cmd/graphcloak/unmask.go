@@ -2,13 +2,12 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -69,21 +68,6 @@ the released values are read from its write property).`,
 	return cmd
 }
 
-type unmaskRow struct {
-	Key      string  `json:"key"`
-	Value    float64 `json:"value"`
-	Released float64 `json:"released"`
-}
-
-type unmaskResult struct {
-	Scope        string      `json:"scope"`
-	Epoch        string      `json:"epoch"`
-	ReleaseID    string      `json:"releaseId,omitempty"`
-	GridExponent int         `json:"gridExponent"`
-	N            int         `json:"nodeCount"`
-	Rows         []unmaskRow `json:"rows"`
-}
-
 func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
 	key, err := privacy.LoadKey(o.keyFile)
 	if err != nil {
@@ -98,24 +82,14 @@ func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	vals, err := privacy.Unmask(key, rel)
+	r, err := privacy.Unmasked(key, rel)
 	if err != nil {
 		return inputError{err}
-	}
-	r := unmaskResult{Scope: rel.Meta.Scope, Epoch: rel.Meta.Epoch, ReleaseID: rel.Meta.ReleaseID, GridExponent: rel.Meta.GridExponent, N: len(vals),
-		Rows: make([]unmaskRow, len(vals))}
-	for i := range vals {
-		r.Rows[i] = unmaskRow{Key: rel.Keys[i], Value: vals[i], Released: rel.Values[i]}
 	}
 	if o.output == "json" {
 		return printJSON(out, r)
 	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(tw, "KEY\tVALUE\tRELEASED\n")
-	for _, row := range r.Rows {
-		fmt.Fprintf(tw, "%s\t%.10g\t%.10g\n", row.Key, row.Value, row.Released)
-	}
-	return tw.Flush()
+	return textreport.Unmask(out, r)
 }
 
 // releasedFromNeo4j rebuilds the release of run runID from the database
