@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"text/tabwriter"
 
@@ -86,7 +85,7 @@ func runProjectionDrop(g *globalOptions, name string) error {
 		return inputError{err}
 	}
 	if g.output == "json" {
-		return printJSON(g.stdout, projectionList{File: file, Projections: []namedProjection{}})
+		return printJSON(g.stdout, config.ProjectionList{File: file, Projections: []config.ListedProjection{}})
 	}
 	_, err := fmt.Fprintf(g.stdout, "projection %s dropped from %s\n", name, file)
 	return err
@@ -101,18 +100,6 @@ func exactlyOneName(cmd *cobra.Command, args []string) error {
 		return usageError{err}
 	}
 	return nil
-}
-
-// namedProjection is one row of projection list/show.
-type namedProjection struct {
-	Name string `json:"name"`
-	config.NamedProjection
-}
-
-// projectionList is the output of projection save, list, show and drop.
-type projectionList struct {
-	File        string            `json:"file"`
-	Projections []namedProjection `json:"projections"`
 }
 
 func runProjectionSave(g *globalOptions, name string, replace bool, out io.Writer) error {
@@ -134,20 +121,10 @@ func runProjectionSave(g *globalOptions, name string, replace bool, out io.Write
 // printProjections prints the saved projections, or only the one named.
 func printProjections(g *globalOptions, out io.Writer, only string) error {
 	file := config.ConfigFile(g.configFile)
-	all, err := config.ReadProjections(file)
+	res, err := config.ListProjections(file, only)
 	if err != nil {
 		return inputError{err}
 	}
-	res := projectionList{File: file, Projections: []namedProjection{}}
-	for name, p := range all {
-		if only == "" || name == only {
-			res.Projections = append(res.Projections, namedProjection{Name: name, NamedProjection: p})
-		}
-	}
-	if only != "" && len(res.Projections) == 0 {
-		return inputErrorf("no projection named %q in %s (graphcloak projection list)", only, file)
-	}
-	sort.Slice(res.Projections, func(i, j int) bool { return res.Projections[i].Name < res.Projections[j].Name })
 	if g.output == "json" {
 		return printJSON(out, res)
 	}
