@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/spf13/cobra"
@@ -43,35 +40,10 @@ defaults. The password is always shown as *****.`,
 	return cmd
 }
 
-// configShow is the JSON output of config show.
-type configShow struct {
-	File    string         `json:"file"`
-	Config  config.Config  `json:"config"`
-	Entries []config.Entry `json:"entries"`
-}
-
 func runConfigShow(_ context.Context, g *globalOptions, out io.Writer) error {
-	l := g.cfg
+	shown := g.cfg.Shown()
 	if g.output == "json" {
-		return printJSON(out, configShow{File: l.File, Config: l.Redacted(), Entries: l.Entries()})
+		return printJSON(out, shown)
 	}
-	file := l.File
-	if file == "" {
-		file = "(none; default location " + config.DefaultFile() + ")"
-	}
-	fmt.Fprintf(out, "config file: %s\n\n", file)
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "KEY\tVALUE\tSOURCE\tENV\tFLAG")
-	for _, e := range l.Entries() {
-		v := fmt.Sprint(e.Value)
-		if list, ok := e.Value.([]string); ok {
-			v = strings.Join(list, ",")
-		}
-		flag := ""
-		if e.Flag != "" {
-			flag = "--" + e.Flag
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", e.Key, v, e.Source, e.Env, flag)
-	}
-	return tw.Flush()
+	return shown.WriteText(out)
 }
