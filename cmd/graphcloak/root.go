@@ -6,7 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"strconv"
 	"strings"
 
 	"github.com/graphcloak/graphcloak/config"
@@ -127,24 +126,13 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	return root
 }
 
-// tidyFlagDefaults rewrites how help prints list defaults: "0.5,1,2", as
-// the flag is given, not pflag's "[0.500000,1.000000,2.000000]".
-func tidyFlagDefaults(root *cobra.Command) {
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
-			switch t := f.Value.Type(); {
-			case f.DefValue == "[]" && t != "stringSlice" && t != "intSlice" && t != "stringArray":
-				f.DefValue = "" // pflag prints "(default [])" for these
-			default:
-				f.DefValue = listDefault(f.DefValue)
-			}
-		})
-		for _, s := range c.Commands() {
-			walk(s)
-		}
+// tidyFlagDefaults makes help print every command's list defaults as
+// the flags are given (config.TidyDefaults).
+func tidyFlagDefaults(cmd *cobra.Command) {
+	config.TidyDefaults(cmd.LocalFlags())
+	for _, s := range cmd.Commands() {
+		tidyFlagDefaults(s)
 	}
-	walk(root)
 }
 
 // hideFlags hides flags a command binds but does not use (it refuses or
@@ -155,26 +143,6 @@ func hideFlags(f *pflag.FlagSet, names ...string) {
 			panic(err) // a programmer error: no such flag
 		}
 	}
-}
-
-// listDefault is a list flag's default "[a,b]" as "a,b", numbers in %g;
-// "[]" stays (pflag reads it as no default); anything else is returned
-// unchanged.
-func listDefault(def string) string {
-	inner, ok := strings.CutPrefix(def, "[")
-	if !ok || def == "[]" {
-		return def
-	}
-	if inner, ok = strings.CutSuffix(inner, "]"); !ok {
-		return def
-	}
-	parts := strings.Split(inner, ",")
-	for i, p := range parts {
-		if x, err := strconv.ParseFloat(p, 64); err == nil {
-			parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
-		}
-	}
-	return strings.Join(parts, ",")
 }
 
 // resolve loads the configuration for the command being run (its flags,
