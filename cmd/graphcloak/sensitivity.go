@@ -17,7 +17,6 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
-	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -253,8 +252,8 @@ func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityO
 	return sensitivity.NewPlanReport(gr, o.graph, o.tau, o.alpha, opt, processPeakBytes()), nil
 }
 
-// graphSensitivity is sensitivity --graph: the certified Δ2 of a graph,
-// saved as a certificate with --save.
+// graphSensitivity is sensitivity --graph: the certified Δ2 of a graph
+// (or of one shard, --shard), saved as a certificate with --save.
 func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivity.Report, error) {
 	gr, opt, err := sensitivityGraph(ctx, g, o)
 	if err != nil {
@@ -262,53 +261,26 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	}
 	opt.Status = sensitivityProgress(g)
 	opt.Done = ctx.Done() // the engine stops too, not only this command
-	if o.shard != "" {
-		return graphSensitivityShard(ctx, g, o, gr, opt)
-	}
-	g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
-	start := time.Now()
-	s, err := interruptible(ctx, func() (sensitivity.Result, error) {
-		return sensitivity.Graph(gr, o.tau, o.alpha, opt)
-	})
-	if opt.Status != nil {
-		fmt.Fprintln(g.stderr)
-	}
-	if err != nil {
-		return sensitivity.Report{}, err
-	}
-	if o.save != "" {
-		c, err := sensitivity.NewCertificate(gr, s, o.tau, buildinfo.Read().String())
-		var key []byte
-		if err == nil {
-			key, err = stores.CertificateMACKey(&g.cfg.Config)
-		}
-		if err == nil { // sealed under the ledger key, when one is given
-			err = c.Seal(key)
-		}
-		if err == nil {
-			err = sensitivity.SaveCertificate(o.save, c)
-		}
-		if err != nil {
+	spec := graphcloak.CertifySpec{Graph: gr, GraphName: o.graph, Tau: o.tau, Alpha: o.alpha, Options: opt,
+		Save: o.save, Software: buildinfo.Read().String()}
+	if o.save != "" { // sealed under the ledger key, when one is given
+		if spec.MACKey, err = stores.CertificateMACKey(&g.cfg.Config); err != nil {
 			return sensitivity.Report{}, inputErrorf("--save: %w", err)
 		}
 	}
-	res := sensitivity.NewReport(s, time.Since(start).Seconds(), func(i int) any { return gr.Key(i) })
-	res.Graph = o.graph
-	res.Tau = &o.tau
-	return res, nil
-}
-
-// interruptible runs fn, a Δ2 computation without cancellation points,
-// so that the command still stops at once when ctx is done (ctx.Err();
-// the process is about to exit); fn's own errors are bad input.
-func interruptible[T any](ctx context.Context, fn func() (T, error)) (T, error) {
-	return cancel.Run(ctx, func() (T, error) {
-		v, err := fn()
-		if err != nil {
-			return v, inputError{err}
+	if o.shard != "" {
+		if spec.ShardIndex, spec.ShardCount, err = sensitivity.ParseShard(o.shard); err != nil {
+			return sensitivity.Report{}, usageErrorf("--shard: %v", err)
 		}
-		return v, nil
-	})
+		g.logger.Debug("computing a shard of Δ2", "shard", o.shard, "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
+	} else {
+		g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
+	}
+	res, err := graphcloak.Certify(ctx, spec)
+	if opt.Status != nil && (o.shard == "" || ctx.Err() == nil) {
+		fmt.Fprintln(g.stderr) // ends the progress line; an interrupted shard leaves it
+	}
+	return res, err
 }
 
 // printSensitivityTable prints a Δ2 report as a table; a shard's says

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"time"
@@ -9,8 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
-	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -36,45 +33,6 @@ func checkShardFlags(o *sensitivityOptions) error {
 		return usageErrorf("--shard needs --save PART: a shard's result is a partial certificate for graphcloak sensitivity merge")
 	}
 	return nil
-}
-
-// graphSensitivityShard is sensitivity --graph --shard i/N --save PART.
-func graphSensitivityShard(ctx context.Context, g *globalOptions, o *sensitivityOptions, gr *laplacian.Graph, opt sensitivity.Options) (sensitivity.Report, error) {
-	index, count, err := sensitivity.ParseShard(o.shard)
-	if err != nil {
-		return sensitivity.Report{}, usageErrorf("--shard: %v", err)
-	}
-	g.logger.Debug("computing a shard of Δ2", "shard", o.shard, "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
-	start := time.Now()
-	p, err := interruptible(ctx, func() (sensitivity.Partial, error) {
-		return sensitivity.GraphShard(gr, o.tau, o.alpha, opt, index, count)
-	})
-	if err != nil && ctx.Err() != nil {
-		return sensitivity.Report{}, err // interrupted: the progress line is left as it is
-	}
-	if opt.Status != nil {
-		fmt.Fprintln(g.stderr)
-	}
-	if err != nil {
-		return sensitivity.Report{}, err
-	}
-	c, err := sensitivity.NewPartialCertificate(gr, p, o.tau, buildinfo.Read().String())
-	var key []byte
-	if err == nil {
-		key, err = stores.CertificateMACKey(&g.cfg.Config)
-	}
-	if err == nil { // sealed under the ledger key, when one is given, as a certificate is
-		err = c.Seal(key)
-	}
-	if err == nil {
-		err = sensitivity.SavePartialCertificate(o.save, c)
-	}
-	if err != nil {
-		return sensitivity.Report{}, inputErrorf("--save: %w", err)
-	}
-	res := sensitivity.NewShardReport(p, index, count, o.save, time.Since(start).Seconds(), func(i int) any { return gr.Key(i) })
-	res.Graph, res.Tau = o.graph, &o.tau
-	return res, nil
 }
 
 // sensitivityMergeOptions are the flags of "sensitivity merge".

@@ -1,0 +1,105 @@
+package graphcloak
+
+import (
+	"context"
+	"time"
+
+	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/cancel"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// ParamSave is the file a sensitivity certificate is saved to
+// (CertifySpec.Save).
+const ParamSave errkind.Param = "save"
+
+// CertifySpec is a certified Δ2 computation on a loaded graph: the whole
+// of it, or one shard of a sharded computation, saved as a certificate
+// (a partial one for a shard) when Save is set.
+type CertifySpec struct {
+	Graph *laplacian.Graph
+	// GraphName names the graph in the report (its spec).
+	GraphName  string
+	Tau, Alpha float64
+	Options    sensitivity.Options
+	// ShardCount > 0 computes shard ShardIndex of ShardCount of the exact
+	// Δ2 (sensitivity.GraphShard), whose partial certificate is then
+	// Save's; 0 computes Δ2 of the whole graph.
+	ShardIndex, ShardCount int
+	// Save, when not empty, is the file the certificate is written to,
+	// sealed under MACKey (nil: not sealed); Software is the version it
+	// records.
+	Save     string
+	MACKey   []byte
+	Software string
+}
+
+// Certify runs spec and returns its report, the maximising pair named by
+// node keys. It returns ctx.Err() as soon as ctx is done (the numerical
+// kernel takes no context: it then finishes in the background). The
+// computation's errors are bad input, and so are the certificate's, which
+// name ParamSave. The report's seconds include saving the certificate.
+func Certify(ctx context.Context, spec CertifySpec) (sensitivity.Report, error) {
+	start := time.Now()
+	key := func(i int) any { return spec.Graph.Key(i) }
+	if spec.ShardCount > 0 {
+		return certifyShard(ctx, spec, start, key)
+	}
+	s, err := interruptible(ctx, func() (sensitivity.Result, error) {
+		return sensitivity.Graph(spec.Graph, spec.Tau, spec.Alpha, spec.Options)
+	})
+	if err != nil {
+		return sensitivity.Report{}, err
+	}
+	if spec.Save != "" {
+		c, err := sensitivity.NewCertificate(spec.Graph, s, spec.Tau, spec.Software)
+		if err == nil {
+			err = c.Seal(spec.MACKey)
+		}
+		if err == nil {
+			err = sensitivity.SaveCertificate(spec.Save, c)
+		}
+		if err != nil {
+			return sensitivity.Report{}, errkind.Inputf("%v: %w", ParamSave, err)
+		}
+	}
+	res := sensitivity.NewReport(s, time.Since(start).Seconds(), key)
+	res.Graph, res.Tau = spec.GraphName, &spec.Tau
+	return res, nil
+}
+
+// certifyShard is Certify of one shard, started at start.
+func certifyShard(ctx context.Context, spec CertifySpec, start time.Time, key func(int) any) (sensitivity.Report, error) {
+	p, err := interruptible(ctx, func() (sensitivity.Partial, error) {
+		return sensitivity.GraphShard(spec.Graph, spec.Tau, spec.Alpha, spec.Options, spec.ShardIndex, spec.ShardCount)
+	})
+	if err != nil {
+		return sensitivity.Report{}, err
+	}
+	c, err := sensitivity.NewPartialCertificate(spec.Graph, p, spec.Tau, spec.Software)
+	if err == nil {
+		err = c.Seal(spec.MACKey)
+	}
+	if err == nil {
+		err = sensitivity.SavePartialCertificate(spec.Save, c)
+	}
+	if err != nil {
+		return sensitivity.Report{}, errkind.Inputf("%v: %w", ParamSave, err)
+	}
+	res := sensitivity.NewShardReport(p, spec.ShardIndex, spec.ShardCount, spec.Save, time.Since(start).Seconds(), key)
+	res.Graph, res.Tau = spec.GraphName, &spec.Tau
+	return res, nil
+}
+
+// interruptible runs fn, a computation without cancellation points, and
+// returns ctx.Err() as soon as ctx is done; fn's own errors are bad input.
+func interruptible[T any](ctx context.Context, fn func() (T, error)) (T, error) {
+	return cancel.Run(ctx, func() (T, error) {
+		v, err := fn()
+		if err != nil {
+			return v, errkind.Input(err)
+		}
+		return v, nil
+	})
+}
