@@ -8,11 +8,16 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
+
+// ParamAnswerEpsilon is the answers' share ε_A of the budget a forecast's
+// budget buys are counted in (ForecastBudget).
+const ParamAnswerEpsilon errkind.Param = "answer-epsilon"
 
 // ForecastSpec is a forecast, before anything is released, of what each
 // way of releasing would answer on one graph and partition (graphcloak

@@ -257,7 +257,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if err != nil {
 		return err
 	}
-	kind, part, names, err := experimentCommunities(ctx, o, lg)
+	kind, part, names, err := lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
 	if err != nil {
 		return err
 	}

@@ -208,7 +208,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if lg, err = lg.InKeyOrder(); err != nil {
 		return err
 	}
-	kind, part, names, err := experimentCommunities(ctx, &o.graphOptions, lg)
+	kind, part, names, err := lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
 	if err != nil {
 		return err
 	}
@@ -237,7 +237,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if g.output == "json" {
 		return printJSON(out, rep)
 	}
-	return textreport.Plan(out, rep, "--answer-epsilon to plan a share")
+	return textreport.Plan(out, rep, flagName)
 }
 
 // planAnswerCache is the cache of the answer audit's model that

@@ -17,6 +17,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -293,27 +294,12 @@ func printSensitivityTable(out io.Writer, r sensitivity.Report) error {
 	return textreport.Sensitivity(out, r)
 }
 
-// sensitivityProgress prints column-block progress when stderr is a
-// terminal, else returns nil.
+// sensitivityProgress draws Δ2's progress (progressbar.Sensitivity) when
+// stderr is a terminal, else returns nil.
 func sensitivityProgress(g *globalOptions) func(sensitivity.Interim) {
 	f, ok := g.stderr.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
 		return nil
 	}
-	var last time.Time
-	return func(st sensitivity.Interim) {
-		if time.Since(last) < 200*time.Millisecond && st.EdgesCertified < st.Edges {
-			return
-		}
-		last = time.Now()
-		eta := "?"
-		switch {
-		case st.EdgesCertified >= st.Edges:
-			eta = "0s"
-		case st.ETA > 0:
-			eta = "≈ " + st.ETA.Round(time.Second).String() // the scheme's guess (sensitivity.Interim)
-		}
-		fmt.Fprintf(f, "\rsensitivity: %d/%d edges certified, Δ2 ≤ %.9g, %s elapsed, ETA %s   ",
-			st.EdgesCertified, st.Edges, st.Delta2, st.Elapsed.Round(time.Second), eta)
-	}
+	return progressbar.Sensitivity(f)
 }

@@ -110,12 +110,6 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 	return property, nil
 }
 
-// experimentCommunities returns the partition the experiment scores
-// against and what it is (stores.Graph.ScoredPartition).
-func experimentCommunities(ctx context.Context, o *graphOptions, lg *stores.Graph) (kind string, part []int, names []string, err error) {
-	return lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
-}
-
 func checkEstimator(name string) error {
 	if _, err := recovery.ByName(name); err != nil {
 		return inputErrorf("--estimator: %v", err)

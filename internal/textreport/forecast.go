@@ -6,7 +6,9 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/job"
 )
 
 // Forecasts prints forecasts as table rows, marking those at chance, and
@@ -85,4 +87,38 @@ func AtChance(out io.Writer, f forecast.Forecast) {
 		fmt.Fprintf(out, "AT CHANCE: the right-community rate %.3f [%.3f, %.3f] cannot be told from guessing (%.4f: chance %.4f, always the largest community %.4f): noise, not a finding\n",
 			f.CommunityAccuracy, f.Low, f.High, f.Guess(), f.Chance, f.PriorRate)
 	}
+}
+
+// ForecastRows adds a dry run's forecasts as table rows: the per-node
+// forecast (at the stated source mass, else of unit sources), its
+// forecast by source mass, the dry run's verdict and the private answer's
+// forecast (nothing when fs is nil). name says how the reader calls the
+// parameters a row names.
+func ForecastRows(row Row, fs *job.Forecasts, name func(errkind.Param) string) {
+	if fs == nil {
+		return
+	}
+	f := fs.PerNode
+	sources := "1-unit sources"
+	if f.SourceMass > 0 {
+		sources = "a source of " + job.Units(f.SourceMass)
+	}
+	row("forecast", fmt.Sprintf("right community with %s %.3f [%.3f, %.3f] (chance %.4f, largest community %.3f, DP ceiling %.3f); source in the 90%% set %.3f with %.1f communities",
+		sources, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.Ceiling, f.In90Rate, f.In90Size))
+	if len(f.MassCurve) > 0 {
+		row("by source mass", MassCurve(f))
+	}
+	if v := fs.Verdict; v != nil {
+		switch {
+		case v.AtChance:
+			row("verdict", "AT CHANCE: this release would answer noise — "+v.Reason)
+		case v.SourceMass > 0:
+			row("verdict", v.Reason)
+		default:
+			row("verdict", fmt.Sprintf("%s (%s M judges a source of M units)", v.Reason, name(job.ParamSourceMass)))
+		}
+	}
+	a := fs.Answer
+	row("private answer", fmt.Sprintf("at the same ε, %s (%s) would be right %.3f [%.3f, %.3f]",
+		name(job.ParamPrivateAnswer), a.Mechanism, a.CommunityAccuracy, a.Low, a.High))
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -95,5 +96,44 @@ func TestAtChance(t *testing.T) {
 	AtChance(&b, f)
 	if got := b.String(); !strings.HasPrefix(got, "AT CHANCE") || !strings.Contains(got, "(0.3500: chance 0.2500") || strings.Count(got, "\n") != 1 {
 		t.Errorf("at chance, printed %q", got)
+	}
+}
+
+// TestForecastRows: the per-node forecast names its sources (unit, or the
+// stated mass), the curve by mass appears only with one, the verdict says
+// at chance, or how to state a mass when it judged without one (by the
+// reader's name of the parameter), and the private answer names how it is
+// asked for.
+func TestForecastRows(t *testing.T) {
+	var none []string
+	ForecastRows(func(k string, _ any) { none = append(none, k) }, nil, flag)
+	if len(none) != 0 {
+		t.Errorf("rows without forecasts: %v", none)
+	}
+	for _, c := range []struct {
+		perNode forecast.Forecast
+		verdict *job.ReleaseVerdict
+		want    map[string]string
+	}{
+		{forecast.Forecast{}, nil,
+			map[string]string{"forecast": "right community with 1-unit sources", "private answer": "at the same ε, <private answer> (community-envelope)"}},
+		{forecast.Forecast{MassCurve: curve()}, &job.ReleaseVerdict{Reason: "resolves 10 units"},
+			map[string]string{"by source mass": "right community by source mass", "verdict": "resolves 10 units (<source mass> M judges a source of M units)"}},
+		{forecast.Forecast{SourceMass: 5}, &job.ReleaseVerdict{SourceMass: 5, AtChance: true, Reason: "noise"},
+			map[string]string{"forecast": "right community with a source of 5", "verdict": "AT CHANCE: this release would answer noise — noise"}},
+	} {
+		got := map[string]string{}
+		ForecastRows(func(k string, v any) { got[k] = v.(string) }, &job.Forecasts{PerNode: &c.perNode, Answer: &forecast.Forecast{Mechanism: "community-envelope"}, Verdict: c.verdict}, flag)
+		for k, want := range c.want {
+			if !strings.HasPrefix(got[k], want) {
+				t.Errorf("row %q = %q, want prefix %q", k, got[k], want)
+			}
+		}
+		if _, ok := got["by source mass"]; ok != (len(c.perNode.MassCurve) > 0) {
+			t.Errorf("by source mass row %v with a curve of %d points", ok, len(c.perNode.MassCurve))
+		}
+		if _, ok := got["verdict"]; ok != (c.verdict != nil) {
+			t.Errorf("verdict row %v with verdict %v", ok, c.verdict)
+		}
 	}
 }

@@ -4,14 +4,15 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
 )
 
 // Plan prints a release forecast (graphcloak plan): the graph and Δ2, the
 // budget and what it buys, the forecasts, the answer audits and each
-// target's smallest ε. shareHint, when not empty, is said in parentheses
-// after a budget without an answers' share: how to plan one.
-func Plan(out io.Writer, rep *job.ForecastReport, shareHint string) error {
+// target's smallest ε. name says how the reader calls the parameters a
+// line names.
+func Plan(out io.Writer, rep *job.ForecastReport, name func(errkind.Param) string) error {
 	fmt.Fprintf(out, "graph %s (%d nodes, %d relationships), %d communities (%s), τ = %g",
 		rep.Graph, rep.NodeCount, rep.Relationships, rep.CommunityCount, rep.Communities, rep.Tau)
 	if rep.Delta2 != nil {
@@ -23,7 +24,7 @@ func Plan(out io.Writer, rep *job.ForecastReport, shareHint string) error {
 	}
 	fmt.Fprintln(out)
 	if b := rep.Budget; b != nil {
-		planBudget(out, b, shareHint)
+		planBudget(out, b, name)
 	}
 	if err := Forecasts(out, rep.Result.Forecasts); err != nil {
 		return err
@@ -43,7 +44,7 @@ func Plan(out io.Writer, rep *job.ForecastReport, shareHint string) error {
 
 // planBudget says the budget a plan counts in: the ledger scope it was
 // read from, and the rule under which it admits answers and releases.
-func planBudget(out io.Writer, b *job.ForecastBudget, shareHint string) {
+func planBudget(out io.Writer, b *job.ForecastBudget, name func(errkind.Param) string) {
 	if s := b.Scope; s != nil {
 		fmt.Fprintf(out, "scope %s of ledger %s: %d releases charged, ρ spent %.6g of %.6g, ρ remaining %.6g, answers' ε remaining %.6g (BUDGET BUYS counts a fresh scope of its budget)\n",
 			s.Scope, b.Ledger, s.Releases, s.RhoSpent, s.RhoBudget, s.RhoRemaining, s.AnswerEpsilonRemaining)
@@ -53,12 +54,8 @@ func planBudget(out io.Writer, b *job.ForecastBudget, shareHint string) {
 			b.Budget, b.AnswerEpsilon, b.RhoBudget, b.Epsilon-b.AnswerEpsilon, b.Delta)
 		return
 	}
-	fmt.Fprintf(out, "budget %v, no answers' share: answers and Gaussian releases while Σρ ≤ %.6g in zCDP, an answer costing ρ = min(ε²/2, ε)",
-		b.Budget, b.RhoBudget)
-	if shareHint != "" {
-		fmt.Fprintf(out, " (%s)", shareHint)
-	}
-	fmt.Fprintln(out)
+	fmt.Fprintf(out, "budget %v, no answers' share: answers and Gaussian releases while Σρ ≤ %.6g in zCDP, an answer costing ρ = min(ε²/2, ε) (%s to plan a share)\n",
+		b.Budget, b.RhoBudget, name(job.ParamAnswerEpsilon))
 }
 
 // AnswerAudits prints a plan's answer audits, one line per ε (or why

@@ -6,10 +6,14 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
+
+// flag names a parameter as a reader's program would.
+func flag(p errkind.Param) string { return "<" + string(p) + ">" }
 
 func planReport() *job.ForecastReport {
 	d2, eps := 0.25, 2.0
@@ -33,7 +37,7 @@ func planReport() *job.ForecastReport {
 func TestPlanReport(t *testing.T) {
 	rep := planReport()
 	var b bytes.Buffer
-	if err := Plan(&b, rep, "hint"); err != nil {
+	if err := Plan(&b, rep, flag); err != nil {
 		t.Fatal(err)
 	}
 	got := b.String()
@@ -52,13 +56,13 @@ func TestPlanReport(t *testing.T) {
 	if !strings.HasSuffix(lines[3], ": passed; every source's noiseless readings answered with its community 0.000 of the time") || !strings.Contains(lines[4], "FAILED") {
 		t.Errorf("audit verdicts:\n%s\n%s", lines[3], lines[4])
 	}
-	if strings.Contains(got, "budget") || strings.Contains(got, "hint") {
+	if strings.Contains(got, "budget") || strings.Contains(got, "<") {
 		t.Errorf("a plan without a budget speaks of one:\n%s", got)
 	}
 
 	rep.Delta2Exact, rep.AnswerAudits, rep.AnswerRefused = false, nil, "τ too large"
 	b.Reset()
-	if err := Plan(&b, rep, ""); err != nil {
+	if err := Plan(&b, rep, flag); err != nil {
 		t.Fatal(err)
 	}
 	if got := b.String(); !strings.Contains(got, "Δ2 = 0.25 (proven upper bound)") || !strings.Contains(got, "private answers would be refused at this τ: τ too large\n") {
@@ -67,25 +71,24 @@ func TestPlanReport(t *testing.T) {
 }
 
 // TestPlanBudget: a budget with an answers' share states both rules; one
-// without states zCDP and the caller's hint, in parentheses, only when
-// given; a scope read from a ledger is stated first.
+// without states zCDP and the parameter that plans a share, by the
+// reader's name; a scope read from a ledger is stated first.
 func TestPlanBudget(t *testing.T) {
 	for _, c := range []struct {
 		budget      job.ForecastBudget
-		hint        string
 		want, avoid []string
 	}{
-		{job.ForecastBudget{Budget: privacy.Budget{Epsilon: 10, Delta: 1e-5, AnswerEpsilon: 2}, RhoBudget: 1.2}, "hint",
-			[]string{"budget ε=10, δ=1e-05, answers' ε_A=2: answers while Σε ≤ 2, Gaussian releases while Σρ ≤ 1.2 (CKSRho(8, 1e-05))\n"}, []string{"hint", "scope"}},
-		{job.ForecastBudget{Budget: privacy.Budget{Epsilon: 10, Delta: 1e-5}, RhoBudget: 1.5}, "plan a share",
-			[]string{"no answers' share", "ρ = min(ε²/2, ε) (plan a share)\n"}, []string{"scope"}},
-		{job.ForecastBudget{Budget: privacy.Budget{Epsilon: 10, Delta: 1e-5}, RhoBudget: 1.5, Ledger: "/l.json", Scope: &privacy.Balance{Scope: "b7", Releases: 3}}, "",
-			[]string{"scope b7 of ledger /l.json: 3 releases charged", "ρ = min(ε²/2, ε)\n"}, []string{"()"}},
+		{job.ForecastBudget{Budget: privacy.Budget{Epsilon: 10, Delta: 1e-5, AnswerEpsilon: 2}, RhoBudget: 1.2},
+			[]string{"budget ε=10, δ=1e-05, answers' ε_A=2: answers while Σε ≤ 2, Gaussian releases while Σρ ≤ 1.2 (CKSRho(8, 1e-05))\n"}, []string{"to plan a share", "scope"}},
+		{job.ForecastBudget{Budget: privacy.Budget{Epsilon: 10, Delta: 1e-5}, RhoBudget: 1.5},
+			[]string{"no answers' share", "ρ = min(ε²/2, ε) (<answer-epsilon> to plan a share)\n"}, []string{"scope"}},
+		{job.ForecastBudget{Budget: privacy.Budget{Epsilon: 10, Delta: 1e-5}, RhoBudget: 1.5, Ledger: "/l.json", Scope: &privacy.Balance{Scope: "b7", Releases: 3}},
+			[]string{"scope b7 of ledger /l.json: 3 releases charged", "(BUDGET BUYS counts a fresh scope of its budget)\nbudget ε=10"}, nil},
 	} {
 		rep := planReport()
 		rep.Budget = &c.budget
 		var b bytes.Buffer
-		if err := Plan(&b, rep, c.hint); err != nil {
+		if err := Plan(&b, rep, flag); err != nil {
 			t.Fatal(err)
 		}
 		got := b.String()
