@@ -103,3 +103,33 @@ func interruptible[T any](ctx context.Context, fn func() (T, error)) (T, error) 
 		return v, nil
 	})
 }
+
+// MergeCertificates merges the partial certificates in files, which must
+// be every shard of one computation exactly once (sensitivity.
+// MergePartials, verifying their MACs under key), into the certificate
+// one process would have written, seals it under key (nil: not sealed),
+// writes it to save and returns its report. Its errors are bad input; the
+// certificate's name ParamSave.
+func MergeCertificates(files []string, save string, key []byte) (sensitivity.Report, error) {
+	start := time.Now()
+	parts := make([]sensitivity.PartialCertificate, len(files))
+	for k, f := range files {
+		p, err := sensitivity.LoadPartialCertificate(f)
+		if err != nil {
+			return sensitivity.Report{}, errkind.Input(err)
+		}
+		parts[k] = p
+	}
+	c, err := sensitivity.MergePartials(parts, files, key)
+	if err != nil {
+		return sensitivity.Report{}, errkind.Input(err)
+	}
+	err = c.Seal(key)
+	if err == nil {
+		err = sensitivity.SaveCertificate(save, c)
+	}
+	if err != nil {
+		return sensitivity.Report{}, errkind.Inputf("%v: %w", ParamSave, err)
+	}
+	return sensitivity.NewMergeReport(c, parts, time.Since(start).Seconds()), nil
+}

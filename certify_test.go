@@ -36,7 +36,6 @@ func TestCertify(t *testing.T) {
 	if err != nil || c.Delta2 != s.Delta2 || c.MAC == "" {
 		t.Fatalf("saved certificate %+v (%v), want Δ2 %g sealed", c, err, s.Delta2)
 	}
-	var parts []sensitivity.PartialCertificate
 	var names []string
 	for i := range 2 {
 		sh := spec
@@ -48,15 +47,18 @@ func TestCertify(t *testing.T) {
 		if r.Shard == nil || r.Shard.Index != i || r.Shard.Count != 2 || r.Shard.Save != sh.Save || r.Certified {
 			t.Errorf("shard %d report %+v", i, r)
 		}
-		p, err := sensitivity.LoadPartialCertificate(sh.Save)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts, names = append(parts, p), append(names, sh.Save)
+		names = append(names, sh.Save)
 	}
-	merged, err := sensitivity.MergePartials(parts, names, key)
-	if err != nil || merged.Delta2 != s.Delta2 {
-		t.Errorf("merged shards: Δ2 %g (%v), want %g", merged.Delta2, err, s.Delta2)
+	merged := filepath.Join(dir, "merged.json")
+	r, err := MergeCertificates(names, merged, key)
+	if err != nil || r.Delta2 != s.Delta2 || r.Shards != 2 || !r.Certified {
+		t.Fatalf("merged shards: %+v (%v), want Δ2 %g of 2 shards", r, err, s.Delta2)
+	}
+	if c, err := sensitivity.LoadCertificate(merged); err != nil || c.Delta2 != s.Delta2 || c.MAC == "" {
+		t.Errorf("merged certificate %+v (%v), want Δ2 %g sealed", c, err, s.Delta2)
+	}
+	if _, err := MergeCertificates(names[:1], filepath.Join(dir, "half.json"), key); errkind.Of(err) != errkind.BadInput {
+		t.Errorf("a shard missing: %v (kind %v), want bad input", err, errkind.Of(err))
 	}
 }
 

@@ -3,10 +3,10 @@ package main
 import (
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
@@ -83,30 +83,14 @@ func newSensitivityMergeCmd(g *globalOptions) *cobra.Command {
 }
 
 func runSensitivityMerge(g *globalOptions, o *sensitivityMergeOptions, files []string, out io.Writer) error {
-	start := time.Now()
-	parts := make([]sensitivity.PartialCertificate, len(files))
-	for k, f := range files {
-		p, err := sensitivity.LoadPartialCertificate(f)
-		if err != nil {
-			return inputError{err}
-		}
-		parts[k] = p
-	}
 	key, err := stores.CertificateMACKey(&g.cfg.Config)
 	if err != nil {
 		return err
 	}
-	c, err := sensitivity.MergePartials(parts, files, key)
+	res, err := graphcloak.MergeCertificates(files, o.save, key)
 	if err != nil {
-		return inputError{err}
+		return err
 	}
-	if err := c.Seal(key); err != nil {
-		return inputErrorf("--save: %w", err)
-	}
-	if err := sensitivity.SaveCertificate(o.save, c); err != nil {
-		return inputErrorf("--save: %w", err)
-	}
-	res := sensitivity.NewMergeReport(c, parts, time.Since(start).Seconds())
 	if g.output == "json" {
 		return printJSON(out, res)
 	}
