@@ -55,11 +55,8 @@ type PageStatus struct {
 	// Balance is the scope's balance (nil: no release charged yet).
 	Balance     *privacy.Balance
 	BudgetError string
-	// Runs are the last runs, newest first, shown as rows: each has the
-	// fields RunID, Command, Status, Epoch, Sigma, RhoRemaining (*float64),
-	// TopCommunity, TopProbability, NoiseDominated (*bool: the verdict
-	// its run recorded, nil for none), StartedAt and DurationMillis.
-	Runs      []any
+	// Runs are the last runs, newest first.
+	Runs      []job.RunRow
 	RunsError string
 }
 
@@ -200,11 +197,11 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"pct": func(x float64) string { return strconv.FormatFloat(100*x, 'f', 1, 64) + "%" },
 	// verdict is a localisation's verdict as its run recorded it: "noise",
 	// "answer", or "" (a release, or a run before verdicts were recorded).
-	"verdict": func(noiseDominated *bool) string {
+	"verdict": func(r job.RunRow) string {
 		switch {
-		case noiseDominated == nil:
+		case r.NoiseDominated == nil:
 			return ""
-		case *noiseDominated:
+		case *r.NoiseDominated:
 			return "noise"
 		}
 		return "answer"
@@ -273,7 +270,7 @@ th { border-bottom: 1px solid #999; }
 {{if .RunsError}}<p class="error">runs unknown: {{.RunsError}}</p>
 {{else if .Runs}}<table id="runs">
 <tr><th>started (UTC)</th><th>command</th><th>status</th><th>epoch</th><th>σ</th><th>ρ left</th><th>top community</th><th>P</th><th>verdict</th><th>duration</th><th>run</th></tr>
-{{range .Runs}}<tr><td>{{time .StartedAt}}</td><td>{{.Command}}</td><td>{{.Status}}</td><td>{{.Epoch}}</td><td>{{if .Sigma}}{{num .Sigma}}{{end}}</td><td>{{with .RhoRemaining}}{{num .}}{{end}}</td><td>{{.TopCommunity}}</td><td>{{if .TopCommunity}}{{pct .TopProbability}}{{end}}</td><td>{{with verdict .NoiseDominated}}{{if eq . "noise"}}<span class="verdict">noise</span>{{else}}{{.}}{{end}}{{end}}</td><td>{{if .DurationMillis}}{{ms .DurationMillis}}{{end}}</td><td>{{.RunID}}</td></tr>
+{{range .Runs}}<tr><td>{{time .StartedAt}}</td><td>{{.Command}}</td><td>{{.Status}}</td><td>{{.Epoch}}</td><td>{{if .Sigma}}{{num .Sigma}}{{end}}</td><td>{{with .RhoRemaining}}{{num .}}{{end}}</td><td>{{.TopCommunity}}</td><td>{{if .TopCommunity}}{{pct .TopProbability}}{{end}}</td><td>{{with verdict .}}{{if eq . "noise"}}<span class="verdict">noise</span>{{else}}{{.}}{{end}}{{end}}</td><td>{{if .DurationMillis}}{{ms .DurationMillis}}{{end}}</td><td>{{.RunID}}</td></tr>
 {{end}}</table>
 {{else}}<p>no runs recorded for this scope yet</p>{{end}}
 </body>

@@ -92,23 +92,11 @@ func TestPagePrivateAnswer(t *testing.T) {
 	}
 }
 
-// pageRun has the fields the page shows of a run row.
-type pageRun struct {
-	RunID, Command, Status, Epoch string
-	Sigma                         float64
-	RhoRemaining                  *float64
-	TopCommunity                  string
-	TopProbability                float64
-	NoiseDominated                *bool
-	StartedAt                     time.Time
-	DurationMillis                int64
-}
-
 // The page's run table shows each localisation's recorded verdict.
 func TestPageRunsVerdict(t *testing.T) {
 	yes, no := true, false
-	d := pageData{Scope: "s", PageStatus: PageStatus{Runs: []any{pageRun{RunID: "run-noise", Command: "locate", NoiseDominated: &yes},
-		pageRun{RunID: "run-answer", Command: "locate", NoiseDominated: &no}, pageRun{RunID: "run-release", Command: "release"}}}}
+	d := pageData{Scope: "s", PageStatus: PageStatus{Runs: []job.RunRow{{RunID: "run-noise", Command: "locate", NoiseDominated: &yes},
+		{RunID: "run-answer", Command: "locate", NoiseDominated: &no}, {RunID: "run-release", Command: "release"}}}}
 	var b strings.Builder
 	if err := pageTemplate.Execute(&b, d); err != nil {
 		t.Fatal(err)

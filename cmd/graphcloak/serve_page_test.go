@@ -1,15 +1,12 @@
 package main
 
 import (
-	"context"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/service"
 )
 
 // serve's page reads the configured scope's budget and runs at each
@@ -36,36 +33,5 @@ func TestOperatorPageWithoutNeo4j(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("page without Neo4j lacks %q:\n%s", want, body)
 		}
-	}
-}
-
-// The page's run table shows the runs listing's rows, each
-// localisation's recorded verdict with it.
-func TestOperatorPageRunsVerdict(t *testing.T) {
-	yes, no := true, false
-	runs := []any{runRow{RunID: "run-noise", Command: "locate", NoiseDominated: &yes},
-		runRow{RunID: "run-answer", Command: "locate", NoiseDominated: &no}, runRow{RunID: "run-release", Command: "release"}}
-	page, err := service.NewPage(service.PageOptions{Scope: "s",
-		Status: func(context.Context, time.Time) service.PageStatus { return service.PageStatus{Runs: runs} }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer page.Close()
-	rec := httptest.NewRecorder()
-	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
-	if rec.Code != http.StatusOK {
-		t.Fatalf("status %d: %s", rec.Code, rec.Body)
-	}
-	body := rec.Body.String()
-	row := func(id string) string {
-		i := strings.Index(body, id)
-		if i < 0 {
-			t.Fatalf("no row %s", id)
-		}
-		return body[strings.LastIndex(body[:i], "<tr>"):i]
-	}
-	if !strings.Contains(row("run-noise"), `<span class="verdict">noise</span>`) || !strings.Contains(row("run-answer"), "<td>answer</td>") ||
-		strings.Contains(row("run-release"), "noise") || strings.Contains(row("run-release"), "answer") {
-		t.Fatalf("verdicts not in the run table:\n%s", body)
 	}
 }
