@@ -9,9 +9,12 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
-// ParamSource is the demo's planted source (DemoSpec.Source) in its
-// errors.
-const ParamSource errkind.Param = "source"
+// Parameters of the demo's errors (DemoSpec); its τ is ParamTau.
+const (
+	ParamSource  errkind.Param = "source"
+	ParamEpsilon errkind.Param = "epsilon"
+	ParamDelta   errkind.Param = "delta"
+)
 
 // DemoSpec is the demo on a generated graph: a unit source planted at one
 // node, its readings released and the source located (Demo), among the
@@ -65,10 +68,28 @@ type DemoRun struct {
 // SourceCommunity is the community of the planted source.
 func (r *DemoRun) SourceCommunity() int { return r.Partition[r.Source] }
 
+// Check refuses a spec whose τ, ε or δ is out of range (τ > 0, ε > 0,
+// 0 < δ < 1, each finite) as bad input naming the parameter.
+func (s DemoSpec) Check() error {
+	for _, p := range []struct {
+		name errkind.Param
+		v    float64
+		ok   bool
+	}{{ParamTau, s.Tau, s.Tau > 0}, {ParamEpsilon, s.Epsilon, s.Epsilon > 0}, {ParamDelta, s.Delta, s.Delta > 0 && s.Delta < 1}} {
+		if !p.ok || p.v != p.v || p.v > 1e300 {
+			return errkind.Inputf("%v: invalid value %v", p.name, p.v)
+		}
+	}
+	return nil
+}
+
 // RunDemo generates spec's graph, plants the source, and releases and
-// locates it (Demo). A source that is not a node of the graph is bad
-// input naming ParamSource.
+// locates it (Demo). A spec out of range (Check) and a source that is
+// not a node of the graph are bad input naming the parameter.
 func RunDemo(ctx context.Context, spec DemoSpec) (*DemoRun, error) {
+	if err := spec.Check(); err != nil {
+		return nil, err
+	}
 	g, part, err := laplacian.Generate(spec.Graph)
 	if err != nil {
 		return nil, err

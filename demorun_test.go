@@ -2,6 +2,7 @@ package graphcloak
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -44,5 +45,32 @@ func TestRunDemo(t *testing.T) {
 	_, err := RunDemo(context.Background(), DemoSpec{Graph: "karate", Source: "35", Tau: 1, Epsilon: 8, Delta: 1e-5, Epoch: "e1"})
 	if errkind.Of(err) != errkind.BadInput || !strings.Contains(errkind.Render(err, func(p errkind.Param) string { return "--" + string(p) }), `--source: "35" is not a node of karate (keys 1..34)`) {
 		t.Errorf("unknown source: %v (%v)", err, errkind.Of(err))
+	}
+}
+
+// Check takes τ > 0, ε > 0 and 0 < δ < 1, finite, and refuses anything
+// else as bad input naming the parameter.
+func TestDemoSpecCheck(t *testing.T) {
+	ok := DemoSpec{Graph: "karate", Tau: 2, Epsilon: 4, Delta: 0.1}
+	if err := ok.Check(); err != nil {
+		t.Fatalf("valid spec: %v", err)
+	}
+	for _, c := range []struct {
+		change func(*DemoSpec)
+		param  errkind.Param
+	}{
+		{func(s *DemoSpec) { s.Tau = 0 }, ParamTau},
+		{func(s *DemoSpec) { s.Tau = math.Inf(1) }, ParamTau},
+		{func(s *DemoSpec) { s.Epsilon = math.NaN() }, ParamEpsilon},
+		{func(s *DemoSpec) { s.Epsilon = -1 }, ParamEpsilon},
+		{func(s *DemoSpec) { s.Delta = 1 }, ParamDelta},
+		{func(s *DemoSpec) { s.Delta = 0 }, ParamDelta},
+	} {
+		s := ok
+		c.change(&s)
+		err := s.Check()
+		if errkind.Of(err) != errkind.BadInput || !strings.HasPrefix(errkind.Render(err, func(p errkind.Param) string { return "<" + string(p) + ">" }), "<"+string(c.param)+">: invalid value") {
+			t.Errorf("%+v: %v, want bad input naming %s", s, err, c.param)
+		}
 	}
 }

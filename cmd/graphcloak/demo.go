@@ -98,16 +98,8 @@ func demoSpec(opts *demoOptions) (graphcloak.DemoSpec, error) {
 	if opts.graph == stores.Neo4jSpec {
 		return graphcloak.DemoSpec{}, usageErrorf("demo runs on an embedded graph; use release and locate for Neo4j")
 	}
-	for _, p := range []struct {
-		name string
-		v    float64
-		ok   bool
-	}{{"--tau", opts.tau, opts.tau > 0}, {"--epsilon", opts.epsilon, opts.epsilon > 0}, {"--delta", opts.delta, opts.delta > 0 && opts.delta < 1}} {
-		if !p.ok || p.v != p.v || p.v > 1e300 {
-			return graphcloak.DemoSpec{}, inputErrorf("%s: invalid value %v", p.name, p.v)
-		}
-	}
-	return graphcloak.DemoSpec{Graph: opts.graph, Source: opts.source, Tau: opts.tau, Epsilon: opts.epsilon, Delta: opts.delta}, nil
+	spec := graphcloak.DemoSpec{Graph: opts.graph, Source: opts.source, Tau: opts.tau, Epsilon: opts.epsilon, Delta: opts.delta}
+	return spec, spec.Check()
 }
 
 // printDemo prints the demo's story and ranking (textreport.Demo), and

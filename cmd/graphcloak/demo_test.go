@@ -119,7 +119,7 @@ func TestDemoSpec(t *testing.T) {
 			}
 			continue
 		}
-		if err == nil || exitCode(err) != c.code || !strings.Contains(err.Error(), c.msg) {
+		if err == nil || exitCode(err) != c.code || !strings.Contains(errorMessage(err), c.msg) {
 			t.Errorf("%s: %v (exit %d), want exit %d naming %q", c.name, err, exitCode(err), c.code, c.msg)
 		}
 	}
