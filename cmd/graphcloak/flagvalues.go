@@ -19,28 +19,8 @@ func addSeedFlag(f *pflag.FlagSet) {
 	})
 }
 
-// durationFlag is a time.Duration flag that takes plain seconds ("30") as
-// well as a Go duration ("30s", "2m"): one convention for every duration.
-type durationFlag struct{ d *time.Duration }
-
-func (f durationFlag) String() string {
-	if f.d == nil {
-		return "0s"
-	}
-	return f.d.String()
-}
-func (f durationFlag) Type() string { return "duration" }
-func (f durationFlag) Set(s string) error {
-	secs, err := config.ParseSeconds(s)
-	if err != nil {
-		return err
-	}
-	*f.d = time.Duration(secs * float64(time.Second))
-	return nil
-}
-
-// durationVar defines a duration flag (seconds or a Go duration).
+// durationVar defines a duration flag (seconds or a Go duration:
+// config.DurationVar).
 func durationVar(f *pflag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
-	*p = value
-	f.Var(durationFlag{d: p}, name, usage)
+	config.DurationVar(f, p, name, value, usage)
 }
