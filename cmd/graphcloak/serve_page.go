@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/graphcloak/graphcloak/config"
@@ -15,7 +14,7 @@ import (
 func newOperatorPage(opts *serveOptions) (*service.Page, error) {
 	cfg := opts.g.cfg.Config // a copy: nothing here changes the server's
 	return service.NewPage(service.PageOptions{Scope: cfg.Privacy.Scope, Ledger: cfg.Privacy.Ledger, Schedule: opts.schedule,
-		Graph: projectionName(&cfg), PrivateAnswer: opts.privateAnswer,
+		Graph: cfg.Projection.Pattern(), PrivateAnswer: opts.privateAnswer,
 		Status: func(ctx context.Context, now time.Time) service.PageStatus { return pageStatus(ctx, &cfg, now) }})
 }
 
@@ -42,21 +41,6 @@ func pageStatus(ctx context.Context, cfg *config.Config, now time.Time) service.
 		for _, rec := range recs {
 			s.Runs = append(s.Runs, runRowOf(rec, now))
 		}
-	}
-	return s
-}
-
-// projectionName describes the configured projection in one line.
-func projectionName(cfg *config.Config) string {
-	alt := func(names []string) string {
-		if len(names) == 0 {
-			return "*"
-		}
-		return strings.Join(names, "|")
-	}
-	s := "(:" + alt(cfg.Projection.NodeLabels) + ")-[:" + alt(cfg.Projection.RelationshipTypes) + "]-"
-	if cfg.Projection.NodeKeyProperty != "" {
-		s += ", key " + cfg.Projection.NodeKeyProperty
 	}
 	return s
 }
