@@ -217,15 +217,7 @@ func flagSuggestion(cmd *cobra.Command, err error) error {
 	if !ok {
 		return err
 	}
-	var best []string
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		if d := config.EditDistance(name, f.Name); d <= 2 || strings.HasPrefix(f.Name, name) {
-			best = append(best, "--"+f.Name)
-		}
-	})
+	best := config.NearFlags(cmd.Flags(), name)
 	if len(best) == 0 || len(best) > 3 {
 		return err
 	}
