@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/internal/uniquekeys"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -20,7 +21,7 @@ func testGlobals(t *testing.T, mutate func(*config.Config)) *globalOptions {
 	if mutate != nil {
 		mutate(&l.Config)
 	}
-	return &globalOptions{cfg: l, logger: newLogger(&testWriter{t}, "text", "info"), stderr: &testWriter{t}}
+	return &globalOptions{cfg: l, logger: uniquekeys.NewLogger(&testWriter{t}, "text", "info"), stderr: &testWriter{t}}
 }
 
 type testWriter struct{ t *testing.T }

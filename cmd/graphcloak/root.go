@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/jsondoc"
+	"github.com/graphcloak/graphcloak/internal/uniquekeys"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -75,7 +76,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 	if f, ok := stderr.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		g.terminal = true
 	}
-	g.logger = newLogger(stderr, "text", "warn")
+	g.logger = uniquekeys.NewLogger(stderr, "text", "warn")
 	root := &cobra.Command{
 		Use:           "graphcloak",
 		Short:         "Differentially private release of diffusion measurements on graphs",
@@ -186,7 +187,7 @@ func (g *globalOptions) resolve(cmd *cobra.Command) error {
 	if cmd.Name() == "serve" && l.Sources["logLevel"] == config.FromDefault && !g.quiet {
 		level = "info"
 	}
-	g.logger = newLogger(g.stderr, l.LogFormat, level)
+	g.logger = uniquekeys.NewLogger(g.stderr, l.LogFormat, level)
 	return nil
 }
 

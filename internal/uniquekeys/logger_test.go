@@ -1,4 +1,4 @@
-package main
+package uniquekeys
 
 import (
 	"bytes"
@@ -34,7 +34,7 @@ func jsonKeys(t *testing.T, line string) []string {
 // line must name each key once, with the record's own value.
 func TestJSONLogsNeverRepeatAKey(t *testing.T) {
 	var b bytes.Buffer
-	l := newLogger(&b, "json", "info").With("runId", "run-step", "epoch", "E1")
+	l := NewLogger(&b, "json", "info").With("runId", "run-step", "epoch", "E1")
 	l.Info("resuming", "runId", "run-earlier", "epoch", "E1", "attempt", 2)
 	l.With("scope", "s").Info("written", "scope", "s2", "scope", "s3")
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
@@ -58,5 +58,30 @@ func TestJSONLogsNeverRepeatAKey(t *testing.T) {
 	}
 	if second["scope"] != "s3" || second["runId"] != "run-step" {
 		t.Errorf("second line %v: want the last scope and the bound runId", second)
+	}
+}
+
+// NewLogger writes text unless told JSON, and from the level given: info
+// when the level is not one.
+func TestNewLoggerFormatAndLevel(t *testing.T) {
+	for _, c := range []struct {
+		format, level string
+		debug, info   bool
+	}{
+		{"text", "debug", true, true},
+		{"json", "info", false, true},
+		{"text", "error", false, false},
+		{"text", "loud", false, true},
+	} {
+		var b bytes.Buffer
+		l := NewLogger(&b, c.format, c.level)
+		l.Debug("d")
+		l.Info("i")
+		out := b.String()
+		gotDebug := strings.Contains(out, "msg=d") || strings.Contains(out, `"msg":"d"`)
+		gotInfo := strings.Contains(out, "msg=i") || strings.Contains(out, `"msg":"i"`)
+		if gotDebug != c.debug || gotInfo != c.info || (out != "" && strings.HasPrefix(out, "{") != (c.format == "json")) {
+			t.Errorf("%+v: debug %v info %v in %q", c, gotDebug, gotInfo, out)
+		}
 	}
 }
