@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
@@ -230,6 +231,7 @@ func TestInjectionCorpus(t *testing.T) {
 	}
 
 	// Phase 1: the refused names in every slot.
+	phaseStart := time.Now()
 	type job struct {
 		slot injSlot
 		s    string
@@ -296,6 +298,8 @@ func TestInjectionCorpus(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	t.Logf("phase 1: %d refused command lines in %.1f s", len(jobs), time.Since(phaseStart).Seconds())
+	phaseStart = time.Now()
 	tokens := schemaTokens(t, d)
 	after := func(phase string, claims bool) {
 		t.Helper()
@@ -435,6 +439,7 @@ func TestInjectionCorpus(t *testing.T) {
 	}
 	close(groups)
 	gw.Wait()
+	t.Logf("phase 2: %d accepted names in %.1f s", len(accepted), time.Since(phaseStart).Seconds())
 	// Every label, type and property key the groups added is one of the
 	// names they were given, exactly.
 	for tok := range schemaTokens(t, d) {
