@@ -2,15 +2,14 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
@@ -79,22 +78,6 @@ func addAuditFlags(cmd *cobra.Command, o *auditOptions) {
 		"relationship-types", "relationship-weight-property", "node-key-property")
 }
 
-// auditResult is audit's JSON output.
-type auditResult struct {
-	Graph         string  `json:"graph"`
-	NodeCount     int     `json:"nodeCount"`
-	Tau           float64 `json:"tau"`
-	FitTolerance  float64 `json:"fitTolerance"`
-	Shard         string  `json:"shard,omitempty"`
-	Shards        int     `json:"shards,omitempty"` // a merge's N
-	Precise       bool    `json:"precise"`
-	Classes       int     `json:"classes,omitempty"`
-	NodesMerged   int     `json:"nodesMerged"`
-	RefitFailures int     `json:"refitFailures"`
-	Save          string  `json:"save"`
-	Millis        int64   `json:"computeMillis"`
-}
-
 func (o *auditOptions) check() error {
 	switch {
 	case o.graph == "":
@@ -133,29 +116,11 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err != nil {
 		return err
 	}
-	tau := g.cfg.Privacy.Tau
-	start := time.Now()
-	r := auditResult{Graph: o.graph, NodeCount: lg.Graph.N(), Tau: tau, FitTolerance: o.fitTolerance, Shard: o.shard, Save: o.save}
-	if o.shard != "" {
-		part, err := graphcloak.NewAnswerPart(ctx, lg.Graph, tau, opt, cache.Software)
-		if err != nil {
-			return err
-		}
-		if err := graphcloak.SaveAnswerPart(o.save, part, cache.MACKey); err != nil {
-			return err
-		}
-		r.Precise = o.precise
-	} else {
-		m, err := graphcloak.NewAnswerModel(ctx, lg.Graph, tau, make([]int, lg.Graph.N()), nil, opt)
-		if err != nil {
-			return err
-		}
-		if err := cache.Store(m); err != nil {
-			return err
-		}
-		r.Precise, r.Classes, r.NodesMerged, r.RefitFailures = m.Certifier.Precise(), m.Classes.Count, m.Classes.Merged, m.Classes.RefitFailures
+	r, err := graphcloak.CertifyAnswers(ctx, lg.Graph, g.cfg.Privacy.Tau, opt, cache)
+	if err != nil {
+		return err
 	}
-	r.Millis = time.Since(start).Milliseconds()
+	r.Graph, r.Shard = o.graph, o.shard
 	return printAuditResult(g, out, r)
 }
 
@@ -179,29 +144,20 @@ func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out i
 	if err != nil {
 		return err
 	}
-	tau := g.cfg.Privacy.Tau
-	start := time.Now()
-	sc, err := graphcloak.MergeAnswerParts(ctx, lg.Graph, tau, o.fitTolerance, parts, cache)
+	r, err := graphcloak.MergeAudit(ctx, lg.Graph, g.cfg.Privacy.Tau, o.fitTolerance, parts, cache)
 	if err != nil {
 		return err
 	}
-	r := auditResult{Graph: o.graph, NodeCount: lg.Graph.N(), Tau: tau, FitTolerance: o.fitTolerance, Shards: len(parts),
-		Precise: parts[0].Part.Precise, Classes: sc.Count, NodesMerged: sc.Merged, RefitFailures: sc.RefitFailures, Save: o.save,
-		Millis: time.Since(start).Milliseconds()}
+	r.Graph = o.graph
 	return printAuditResult(g, out, r)
 }
 
-func printAuditResult(g *globalOptions, out io.Writer, r auditResult) error {
+// printAuditResult prints an audit's report; a shard's says how to
+// merge the parts.
+func printAuditResult(g *globalOptions, out io.Writer, r graphcloak.AuditReport) error {
 	if g.output == "json" {
 		return printJSON(out, r)
 	}
-	switch {
-	case r.Shard != "":
-		fmt.Fprintf(out, "audit shard %s of graph %s (%d nodes) at τ = %g, fit tolerance %g: saved part %s (%d ms); next: graphcloak audit merge <every part> --save FILE\n",
-			r.Shard, r.Graph, r.NodeCount, r.Tau, r.FitTolerance, r.Save, r.Millis)
-	default:
-		fmt.Fprintf(out, "audit of graph %s (%d nodes) at τ = %g, fit tolerance %g: %d classes of sources (%d nodes merged), %d refits failed; certificate %s (%d ms)\n",
-			r.Graph, r.NodeCount, r.Tau, r.FitTolerance, r.Classes, r.NodesMerged, r.RefitFailures, r.Save, r.Millis)
-	}
+	textreport.Audit(out, r, "graphcloak audit merge <every part> --save FILE")
 	return nil
 }

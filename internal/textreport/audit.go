@@ -1,0 +1,21 @@
+package textreport
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/graphcloak/graphcloak"
+)
+
+// Audit prints what a pass of the answer's certified recovery did: a
+// shard's part saved, followed by next (how its reader merges the
+// parts), or the certificate with its classes of sources.
+func Audit(out io.Writer, r graphcloak.AuditReport, next string) {
+	if r.Shard != "" {
+		fmt.Fprintf(out, "audit shard %s of graph %s (%d nodes) at τ = %g, fit tolerance %g: saved part %s (%d ms); next: %s\n",
+			r.Shard, r.Graph, r.NodeCount, r.Tau, r.FitTolerance, r.Save, r.Millis, next)
+		return
+	}
+	fmt.Fprintf(out, "audit of graph %s (%d nodes) at τ = %g, fit tolerance %g: %d classes of sources (%d nodes merged), %d refits failed; certificate %s (%d ms)\n",
+		r.Graph, r.NodeCount, r.Tau, r.FitTolerance, r.Classes, r.NodesMerged, r.RefitFailures, r.Save, r.Millis)
+}
