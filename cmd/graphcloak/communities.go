@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -12,7 +11,6 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/atomicfile"
-	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/stores"
@@ -99,44 +97,27 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	}
 	defer csvOut.Abort()
 	pull, endPull := g.pullProgress()
-	loadStart := time.Now()
-	lg, err := stores.LoadGraph(ctx, cfg, opts.graph, stores.LoadOptions{Progress: pull})
+	d, err := stores.LoadDetection(ctx, cfg, opts.graph, stores.LoadOptions{Progress: pull})
 	endPull()
 	if err != nil {
 		return err
 	}
-	defer lg.Close(context.WithoutCancel(ctx))
-	gr := lg.Graph
-	loadMillis := time.Since(loadStart).Milliseconds()
-	estimate := community.PeakBytes(gr, stores.KeyBytes(opts.graph), cfg.Write.Concurrency)
+	defer d.Graph.Close(context.WithoutCancel(ctx))
 	if opts.estimate {
-		return printEstimate(out, g.output, community.NewMemoryEstimate(opts.graph, gr, estimate))
+		return printEstimate(out, g.output, d.Estimate())
 	}
-	defer community.HoldMemoryTo(estimate)()
-	start := time.Now()
-	seed := uint64(cfg.Write.RandomSeed)
-	part, err := cancel.Run(ctx, func() ([]int, error) {
-		if opts.method == "leiden" {
-			return community.Leiden(gr, community.LeidenOptions{Resolution: opts.resolution, Seed: seed, Concurrency: cfg.Write.Concurrency})
-		}
-		return community.Louvain(gr, opts.resolution, seed)
-	})
+	defer community.HoldMemoryTo(d.EstimatedBytes)()
+	part, sum, err := d.Detect(ctx, opts.method, opts.resolution)
 	if err != nil {
 		return err
 	}
-	computeMillis := time.Since(start).Milliseconds()
-	sum := community.Summarise(opts.graph, gr, part, opts.method, opts.resolution)
-	sum.RandomSeed, sum.EstimatedBytes, sum.LoadMillis, sum.ComputeMillis = cfg.Write.RandomSeed, estimate, loadMillis, computeMillis
-	if lg.Pulled != nil {
-		sum.ReadPath, sum.ReadNote = lg.Pulled.Stats.ReadPath, lg.Pulled.Stats.ReadNote
-	}
-	return emitCommunities(ctx, opts, csvOut, lg, part, sum, out)
+	return emitCommunities(ctx, opts, csvOut, d, part, sum, out)
 }
 
 // emitCommunities writes the partition (the CSV, the nodes under -o json
 // in stream mode, the write-back to Neo4j) and prints the summary.
-func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *atomicfile.Output, lg *stores.Graph, part []int, sum *community.Summary, out io.Writer) error {
-	g, gr, stream := opts.g, lg.Graph, opts.mode == "stream"
+func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *atomicfile.Output, d *stores.Detection, part []int, sum *community.Summary, out io.Writer) error {
+	g, gr, stream := opts.g, d.Graph.Graph, opts.mode == "stream"
 	if csvOut != nil {
 		if err := community.WriteAssignment(csvOut, gr.Keys(), part); err != nil {
 			return err
@@ -152,7 +133,9 @@ func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *atom
 		sum.Nodes = community.Nodes(gr, part)
 	}
 	if opts.graph == stores.Neo4jSpec && !stream {
-		if err := writeCommunities(ctx, g, lg, part, sum); err != nil {
+		w := &g.cfg.Write
+		if err := d.Write(ctx, part, sum, w.CommunityWriteProperty, connector.WriteOptions{
+			BatchSize: w.BatchSize, Concurrency: w.Concurrency, Progress: g.progress("write-back")}); err != nil {
 			return err
 		}
 	}
@@ -185,19 +168,6 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 		return connector.CheckOutputs(connector.ReadProperties(stores.ProjectionOf(cfg), nil),
 			map[string]string{"--community-write-property": cfg.Write.CommunityWriteProperty}, nil)
 	}
-	return nil
-}
-
-// writeCommunities writes each node's community id to the configured
-// community write property.
-func writeCommunities(ctx context.Context, g *globalOptions, lg *stores.Graph, part []int, sum *community.Summary) error {
-	w := &g.cfg.Write
-	st, err := lg.WriteCommunities(ctx, part, w.CommunityWriteProperty, connector.WriteOptions{
-		BatchSize: w.BatchSize, Concurrency: w.Concurrency, Progress: g.progress("write-back")})
-	if err != nil {
-		return err
-	}
-	sum.WriteProperty, sum.NodePropertiesWritten, sum.WriteMillis = w.CommunityWriteProperty, st.NodePropertiesWritten, st.WriteMillis
 	return nil
 }
 
