@@ -14,7 +14,6 @@ import (
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -94,7 +93,7 @@ func answerReadings(opts *locateOptions) func() (map[string]float64, error) {
 }
 
 // checkPrivateAnswer validates the flags of locate --private-answer and
-// turns them into the job's spec (the noise key read; the epoch is the
+// turns them into the job's spec (its keys read; the epoch is the
 // configured one, "" when none is: answerOnce names one, serve each
 // slot's).
 func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
@@ -124,28 +123,22 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	if err := checkCommunities(opts, in); err != nil {
 		return nil, err
 	}
-	spec := &job.AnswerSpec{Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == stores.Neo4jSpec,
-		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
-		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
-		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed), Noise: privacy.CryptoNoise(),
-		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
-		FitTolerance: o.fitTolerance, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
-	if o.cache != "" {
-		lopt, err := stores.LedgerOptions(cfg)
-		if err != nil {
-			return nil, err
-		}
-		spec.LedgerKey = lopt.Key
-	}
-	if err := spec.Check(); err != nil {
+	spec := answerSpec(opts)
+	if err := stores.ReadAnswerKeys(cfg, spec); err != nil {
 		return nil, err
 	}
-	if cfg.Privacy.KeyFile != "" {
-		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
-		if err != nil {
-			return nil, err
-		}
-		spec.Noise = privacy.KeyedNoise(key)
-	}
 	return spec, nil
+}
+
+// answerSpec is the job's spec of locate --private-answer's flags and
+// configuration, its keys not yet read (stores.ReadAnswerKeys).
+func answerSpec(opts *locateOptions) *job.AnswerSpec {
+	cfg := &opts.g.cfg.Config
+	o := &opts.privateAnswer
+	return &job.AnswerSpec{Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == stores.Neo4jSpec,
+		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
+		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
+		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed),
+		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
+		FitTolerance: o.fitTolerance, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
 }

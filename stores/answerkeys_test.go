@@ -1,0 +1,57 @@
+package stores
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// TestReadAnswerKeys: the noise is keyed exactly when a noise key is
+// configured; the ledger key is read only for an answer with a cache; a
+// spec that fails its check or a missing key file is refused.
+func TestReadAnswerKeys(t *testing.T) {
+	dir := t.TempDir()
+	keyFile := filepath.Join(dir, "k.key")
+	k, err := privacy.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := privacy.WriteKeyFile(keyFile, k); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name               string
+		noiseKey, ledger   string
+		cache              string
+		epsilon            float64
+		keyed, sealed, bad bool
+	}{
+		{name: "plain", epsilon: 1},
+		{name: "noise key", noiseKey: keyFile, epsilon: 1, keyed: true},
+		{name: "ledger key, no cache", ledger: keyFile, epsilon: 1},
+		{name: "ledger key and cache", ledger: keyFile, cache: "c.json", epsilon: 1, sealed: true},
+		{name: "bad spec", epsilon: 0, bad: true},
+		{name: "missing noise key", noiseKey: filepath.Join(dir, "none.key"), epsilon: 1, bad: true},
+	} {
+		cfg := &config.Config{}
+		cfg.Privacy.KeyFile, cfg.Privacy.LedgerKeyFile = c.noiseKey, c.ledger
+		spec := &job.AnswerSpec{Epsilon: c.epsilon, Tau: 1, CachePath: c.cache}
+		err := ReadAnswerKeys(cfg, spec)
+		if (err != nil) != c.bad {
+			t.Errorf("%s: error %v", c.name, err)
+			continue
+		}
+		if c.bad {
+			continue
+		}
+		if spec.Noise.Keyed() != c.keyed {
+			t.Errorf("%s: keyed noise %v, want %v", c.name, spec.Noise.Keyed(), c.keyed)
+		}
+		if sealed := spec.LedgerKey.CertificateMACKey() != nil; sealed != c.sealed {
+			t.Errorf("%s: ledger key read %v, want %v", c.name, sealed, c.sealed)
+		}
+	}
+}
