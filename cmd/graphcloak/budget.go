@@ -136,17 +136,10 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	bal, err := l.Balance(ctx, scope)
+	r, err := stores.LedgerReport(ctx, cfg, l, scope)
 	if err != nil {
 		return withInitHint(cfg, err)
 	}
-	name := cfg.Privacy.Ledger
-	if name != "neo4j" {
-		if name, err = stores.LedgerPath(cfg); err != nil {
-			return err
-		}
-	}
-	r := privacy.NewLedgerReport(name, l, bal)
 	if o.g.output == "json" {
 		return printJSON(out, r)
 	}
