@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/graphcloak/graphcloak/errkind"
@@ -17,44 +16,21 @@ import (
 // errInterrupted is what a run stopped by SIGINT or SIGTERM reports.
 var errInterrupted = fmt.Errorf("interrupted: %w", context.Canceled)
 
-// packagePrefix matches the "privacy: Calibrate: " style prefixes that
-// library errors carry for Go callers; the terminal shows sentences.
-var packagePrefix = regexp.MustCompile(`(^|: )(?:(?:graphcloak|privacy|config|laplacian|connector|community|recovery|expm|datasets|experiment): )+(?:[A-Z][A-Za-z]*: )?`)
-
-// errorMessage is err as a sentence for people: no package or function
-// names, and the flags a user types for the parameters it names.
-func errorMessage(err error) string {
-	msg := flagText(err)
-	for { // matches share their ": " separators, so repeat until stable
-		next := packagePrefix.ReplaceAllString(msg, "$1")
-		if next == msg {
-			return msg
-		}
-		msg = next
-	}
-}
-
-// errorDocument is the JSON form of an error on stderr under -o json.
-type errorDocument struct {
-	SchemaVersion int         `json:"schemaVersion"`
-	Error         errorDetail `json:"error"`
-}
-
-type errorDetail struct {
-	Message  string `json:"message"`
-	Kind     string `json:"kind"` // errkind: usage, bad-input, unreachable, budget, database, charged, interrupted, internal
-	ExitCode int    `json:"exitCode"`
-}
+// errorMessage is err as a sentence for people (errkind.Sentence): no
+// package or function names, and the flags a user types for the
+// parameters it names.
+func errorMessage(err error) string { return errkind.Sentence(err, flagName) }
 
 // reportError writes err on stderr: "graphcloak: <sentence>", or under
-// -o json one JSON object (errorDocument) so that scripts parse one format.
+// -o json one JSON object (errkind.Document) so that scripts parse one
+// format.
 func reportError(w io.Writer, err error, asJSON bool) {
 	msg := errorMessage(err)
 	if asJSON {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false)
-		_ = enc.Encode(errorDocument{SchemaVersion: jsondoc.SchemaVersion,
-			Error: errorDetail{Message: msg, Kind: errkind.Of(err).String(), ExitCode: exitCode(err)}})
+		_ = enc.Encode(errkind.Document{SchemaVersion: jsondoc.SchemaVersion,
+			Error: errkind.Detail{Message: msg, Kind: errkind.Of(err).String(), ExitCode: exitCode(err)}})
 		return
 	}
 	fmt.Fprintln(w, "graphcloak: "+msg)
