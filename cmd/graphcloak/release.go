@@ -122,8 +122,7 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) error 
 	return printReleaseTable(out, sum)
 }
 
-// printReleaseTable prints the summary as a table, with the forecasts'
-// rows (forecastRows).
+// printReleaseTable prints the summary as a table.
 func printReleaseTable(out io.Writer, s *releaseSummary) error {
-	return textreport.Release(out, s, flagName, func(row textreport.Row) { forecastRows(row, s.Forecast) })
+	return textreport.Release(out, s, flagName)
 }

@@ -16,9 +16,8 @@ type Row func(key string, value any)
 // plan first (what it would do, the budget now and after), then the
 // graph, Δ2 and how it was computed, the smoothing, σ, ρ and the
 // mechanism, the forecasts, the noise, the ledger and what was written.
-// forecast adds the forecasts' rows (nil: none); name says how the reader
-// calls the parameters a row names.
-func Release(out io.Writer, s *job.ReleaseSummary, name func(errkind.Param) string, forecast func(Row)) error {
+// name says how the reader calls the parameters a row names.
+func Release(out io.Writer, s *job.ReleaseSummary, name func(errkind.Param) string) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	row := func(k string, v any) { fmt.Fprintf(tw, "%s\t%v\n", k, v) }
 	if s.DryRun {
@@ -44,9 +43,7 @@ func Release(out io.Writer, s *job.ReleaseSummary, name func(errkind.Param) stri
 	row("ρ (zCDP)", fmt.Sprintf("%.6g", s.Rho))
 	row("ε, δ", fmt.Sprintf("%g, %g", s.Epsilon, s.Delta))
 	row("mechanism", s.Mechanism)
-	if forecast != nil {
-		forecast(row)
-	}
+	ForecastRows(row, s.Forecast, name)
 	row("noise", map[bool]string{true: "keyed (ChaCha20)", false: "crypto/rand"}[s.Keyed])
 	row("ledger", fmt.Sprintf("%s (scope %s)", s.Ledger, s.Scope))
 	if s.Epoch != "" {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -23,7 +24,7 @@ func TestReleaseDryRunSteps(t *testing.T) {
 		s := &job.ReleaseSummary{DryRun: true, Step: c.step, RunID: "r", Scope: "s", Epoch: "e", Rho: 0.25,
 			Balance: &privacy.Balance{Scope: "s", RhoRemaining: 1}}
 		var b bytes.Buffer
-		if err := Release(&b, s, paramName, nil); err != nil {
+		if err := Release(&b, s, paramName); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()
@@ -41,16 +42,16 @@ func TestReleaseDryRunSteps(t *testing.T) {
 
 // TestReleaseRows: a release shows Δ2 (marked when only a bound), the
 // smoothing candidates with the chosen one marked, the forecasts' rows
-// where the caller puts them, and its timings.
+// between the mechanism and the noise, and its timings.
 func TestReleaseRows(t *testing.T) {
 	s := &job.ReleaseSummary{Graph: "karate", Delta2: 0.5, Delta2Exact: false, Sigma: 2, Smooth: 1,
 		Estimate:          &graphcloak.ReleaseEstimate{Method: "columns", SecondsEstimate: 100},
 		TimeBudgetSeconds: 1,
 		SmoothChoices:     []job.SmoothChoice{{Smooth: 0, CommunityAccuracy: 0.3}, {Smooth: 1, CommunityAccuracy: 0.4}},
+		Forecast:          &job.Forecasts{PerNode: &forecast.Forecast{CommunityAccuracy: 0.4}, Answer: &forecast.Forecast{Mechanism: "geometric"}},
 		ComputeMillis:     12, WriteMillis: 3}
 	var b bytes.Buffer
-	err := Release(&b, s, paramName, func(row Row) { row("forecast", "right community 0.4") })
-	if err != nil {
+	if err := Release(&b, s, paramName); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
