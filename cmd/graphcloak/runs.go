@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -9,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/internal/plotting"
+	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -68,21 +69,10 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 	if err := checkPlotPath(opts.plot); err != nil {
 		return err
 	}
-	cfg := &opts.g.cfg.Config
-	client, err := stores.Connect(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer client.Close(context.WithoutCancel(ctx))
 	opts.scope = givenScope(opts.g)
-	recs, err := client.ListRuns(ctx, cfg.Neo4j.Database, opts.scope, opts.last)
+	rows, err := stores.RunRows(ctx, &opts.g.cfg.Config, opts.scope, opts.last, time.Now())
 	if err != nil {
 		return err
-	}
-	now := time.Now()
-	rows := make([]runRow, len(recs))
-	for i, r := range recs {
-		rows[i] = runRowOf(r, now)
 	}
 	if opts.plot != "" {
 		if err := plotHistory(opts, rows); err != nil {
@@ -148,13 +138,7 @@ func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) er
 	if opts.olderThan > 0 {
 		cutoff = time.Now().Add(-opts.olderThan)
 	}
-	cfg := &opts.g.cfg.Config
-	client, err := stores.Connect(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer client.Close(context.WithoutCancel(ctx))
-	n, err := client.PruneRuns(ctx, cfg.Neo4j.Database, givenScope(opts.g), opts.keep, cutoff)
+	n, err := stores.PruneRuns(ctx, &opts.g.cfg.Config, givenScope(opts.g), opts.keep, cutoff)
 	if err != nil {
 		return err
 	}
@@ -167,22 +151,11 @@ func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) er
 	return nil
 }
 
-// plotHistory draws the localisations among rows (oldest first), those
-// whose verdict was noise marked, with chance.
+// plotHistory draws the localisations among rows (sourceview.History).
 func plotHistory(opts *runsOptions, rows []runRow) error {
-	var pts []plotting.HistoryPoint
-	for i := len(rows) - 1; i >= 0; i-- {
-		if r := rows[i]; r.TopCommunity != "" {
-			pts = append(pts, plotting.HistoryPoint{At: r.StartedAt, Label: r.Epoch, Community: r.TopCommunity, Probability: r.TopProbability,
-				Noise: r.NoiseDominated != nil && *r.NoiseDominated, Chance: r.Chance})
-		}
-	}
-	if len(pts) == 0 {
+	err := sourceview.History(opts.plot, opts.scope, rows)
+	if errors.Is(err, sourceview.ErrNoLocalisation) {
 		return inputErrorf("--plot: no localisation among the runs listed (locate records the top community)")
 	}
-	title := "likely source community over time"
-	if opts.scope != "" && len(opts.scope) <= 24 {
-		title += " (scope " + opts.scope + ")"
-	}
-	return plotting.TopCommunityHistory(opts.plot, title, pts)
+	return err
 }
