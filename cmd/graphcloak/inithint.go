@@ -3,9 +3,9 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/internal/shellquote"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -17,9 +17,9 @@ func initCommand(cfg *config.Config) string {
 	if ledger == "" {
 		ledger, _ = stores.DefaultLedgerPath()
 	}
-	cmd := "graphcloak budget --init --ledger " + shellQuote(ledger) + " --scope " + shellQuote(cfg.Privacy.Scope)
+	cmd := "graphcloak budget --init --ledger " + shellquote.Quote(ledger) + " --scope " + shellquote.Quote(cfg.Privacy.Scope)
 	if cfg.Privacy.LedgerKeyFile != "" {
-		cmd += " --ledger-key " + shellQuote(cfg.Privacy.LedgerKeyFile)
+		cmd += " --ledger-key " + shellquote.Quote(cfg.Privacy.LedgerKeyFile)
 	}
 	return cmd + " --epsilon-total E --delta-total D"
 }
@@ -30,19 +30,4 @@ func withInitHint(cfg *config.Config, err error) error {
 		return fmt.Errorf("%w (only the operator creates budgets, once: %s)", err, initCommand(cfg))
 	}
 	return err
-}
-
-// shellQuote quotes s for a POSIX shell when it is not a plain word.
-func shellQuote(s string) string {
-	plain := s != ""
-	for _, r := range s {
-		if !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r == '~' || r == '@' || r == '+' || r == '=' ||
-			('a' <= r && r <= 'z') || ('A' <= r && r <= 'Z') || ('0' <= r && r <= '9')) {
-			plain = false
-		}
-	}
-	if plain {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
