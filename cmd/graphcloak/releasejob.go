@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"math"
-	"strconv"
 	"time"
 
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
@@ -103,16 +101,9 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 	if cfg.Privacy.RefuseAtChance && opts.forecastTrials == 0 {
 		return inputErrorf("--refuse-at-chance decides on a forecast: give --forecast-trials > 0 (it is 0)")
 	}
-	switch opts.smooth {
-	case "": // serve's releases: no smoothing
-	case "auto":
-		spec.SmoothAuto = true
-	default:
-		v, err := strconv.ParseFloat(opts.smooth, 64)
-		if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-			return inputErrorf("--smooth must be auto or a finite τ′ ≥ 0, got %q", opts.smooth)
-		}
-		spec.Smooth = v
+	var err error
+	if spec.Smooth, spec.SmoothAuto, err = job.ParseSmooth(opts.smooth); err != nil { // "" in serve's releases: none
+		return err
 	}
 	switch {
 	case opts.graph == "":
