@@ -2,8 +2,10 @@ package graphcloak
 
 import (
 	"context"
+	"fmt"
 	"time"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -69,4 +71,19 @@ func MergeAudit(ctx context.Context, g *laplacian.Graph, tau, tol float64, parts
 	return AuditReport{NodeCount: g.N(), Tau: tau, FitTolerance: tol, Shards: len(parts), Precise: parts[0].Part.Precise,
 		Classes: sc.Count, NodesMerged: sc.Merged, RefitFailures: sc.RefitFailures, Save: cache.Path,
 		Millis: time.Since(start).Milliseconds()}, nil
+}
+
+// LoadAnswerParts reads the parts at paths (LoadAnswerPart), each checked
+// under macKey; an unreadable or unauthenticated part is bad input named
+// by its path.
+func LoadAnswerParts(paths []string, macKey []byte) ([]AnswerPart, error) {
+	parts := make([]AnswerPart, 0, len(paths))
+	for _, path := range paths {
+		p, err := LoadAnswerPart(path, macKey)
+		if err != nil {
+			return nil, errkind.Input(fmt.Errorf("%s: %w", path, err))
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil
 }

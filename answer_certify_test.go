@@ -2,10 +2,13 @@ package graphcloak
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -33,11 +36,11 @@ func TestCertifyAnswersShardsMerge(t *testing.T) {
 	if _, err := os.Stat(whole.Save); err != nil {
 		t.Fatalf("no certificate: %v", err)
 	}
-	var parts []AnswerPart
+	var paths []string
 	for i := range 2 {
 		o := opt
 		o.Shard = recovery.Shard{I: i, N: 2}
-		c := cache("part.json")
+		c := cache(fmt.Sprintf("part-%d.json", i))
 		r, err := CertifyAnswers(ctx, g, tau, o, c)
 		if err != nil {
 			t.Fatal(err)
@@ -45,11 +48,14 @@ func TestCertifyAnswersShardsMerge(t *testing.T) {
 		if r.Classes != 0 || r.Precise != o.Precise {
 			t.Errorf("shard %d: %+v", i, r)
 		}
-		p, err := LoadAnswerPart(c.Path, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parts = append(parts, p)
+		paths = append(paths, c.Path)
+	}
+	parts, err := LoadAnswerParts(paths, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadAnswerParts(append(paths, filepath.Join(dir, "none.json")), nil); errkind.Of(err) != errkind.BadInput || !strings.Contains(err.Error(), "none.json: ") {
+		t.Errorf("missing part: %v, want bad input naming its path", err)
 	}
 	merged, err := MergeAudit(ctx, g, tau, opt.Tol, parts, cache("merged.json"))
 	if err != nil {

@@ -132,13 +132,9 @@ func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out i
 	if err != nil {
 		return err
 	}
-	var parts []graphcloak.AnswerPart
-	for _, path := range o.parts {
-		p, err := graphcloak.LoadAnswerPart(path, cache.MACKey)
-		if err != nil {
-			return inputErrorf("%s: %w", path, err)
-		}
-		parts = append(parts, p)
+	parts, err := graphcloak.LoadAnswerParts(o.parts, cache.MACKey)
+	if err != nil {
+		return err
 	}
 	lg, err := loadExperimentGraph(ctx, g, o.graph, "")
 	if err != nil {
