@@ -11,7 +11,6 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
-	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/stores"
@@ -76,20 +75,8 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	opt := storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
 		CheckProjection: spec.Neo4j, Ledger: ledgerMode(spec.DryRun)})
 	env := job.Env{Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context}
-	sum, err := stores.Answer(ctx, g.cfg, *spec, locateCommunities(opts), answerReadings(opts), opt, env)
+	sum, err := stores.Answer(ctx, g.cfg, *spec, locateCommunities(opts), stores.ReadingsFrom(&g.cfg.Config, opts.stdin, opts.privateAnswer.values), opt, env)
 	return sum, withInitHint(&g.cfg.Config, err)
-}
-
-// answerReadings reads the raw readings of --values (nil without: the
-// --value-property is read with the graph).
-func answerReadings(opts *locateOptions) func() (map[string]float64, error) {
-	if opts.privateAnswer.values == "" {
-		return nil
-	}
-	return func() (map[string]float64, error) {
-		header, _ := csvin.ParseHeader(opts.g.cfg.Input.Header) // validated by config
-		return stores.ReadReadings(opts.stdin, opts.privateAnswer.values, header)
-	}
 }
 
 // checkPrivateAnswer validates the flags of locate --private-answer and
