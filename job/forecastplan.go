@@ -15,9 +15,13 @@ import (
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// ParamAnswerEpsilon is the answers' share ε_A of the budget a forecast's
-// budget buys are counted in (ForecastBudget).
-const ParamAnswerEpsilon errkind.Param = "answer-epsilon"
+// Parameters of the budget a forecast's budget buys are counted in
+// (ForecastBudget): its ε_total, δ_total and answers' share ε_A.
+const (
+	ParamEpsilonTotal  errkind.Param = "epsilon-total"
+	ParamDeltaTotal    errkind.Param = "delta-total"
+	ParamAnswerEpsilon errkind.Param = "answer-epsilon"
+)
 
 // ForecastSpec is a forecast, before anything is released, of what each
 // way of releasing would answer on one graph and partition (graphcloak
@@ -83,6 +87,24 @@ type ForecastBudget struct {
 	// with what it has spent.
 	Ledger string           `json:"ledger,omitempty"`
 	Scope  *privacy.Balance `json:"scope,omitempty"`
+}
+
+// NewForecastBudget fills each forecast's BudgetBuys under b
+// (forecast.FillBudgetBuys, Gaussian releases counted by σ/delta2) and
+// returns b with the ρ_max the ledger gives Gaussian releases under it. A
+// budget that is not valid is bad input naming its parameters.
+func NewForecastBudget(b privacy.Budget, fs []forecast.Forecast, delta2 *float64) (*ForecastBudget, error) {
+	if err := b.Validate(); err != nil {
+		return nil, errkind.Inputf("%v/%v/%v: %w", ParamEpsilonTotal, ParamDeltaTotal, ParamAnswerEpsilon, err)
+	}
+	rho, err := b.Rho()
+	if err != nil {
+		return nil, errkind.Inputf("%v/%v/%v: %w", ParamEpsilonTotal, ParamDeltaTotal, ParamAnswerEpsilon, err)
+	}
+	if err := forecast.FillBudgetBuys(b, fs, delta2); err != nil {
+		return nil, err
+	}
+	return &ForecastBudget{Budget: b, RhoBudget: rho}, nil
 }
 
 // AnswerAuditAt is the private answer's audit at one ε.

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -87,5 +89,30 @@ func TestForecastAnswerOnly(t *testing.T) {
 	}
 	if rep.AnswerRefused == "" || len(rep.AnswerAudits) != 0 {
 		t.Errorf("at τ = 50: refused %q, audits %+v", rep.AnswerRefused, rep.AnswerAudits)
+	}
+}
+
+// TestNewForecastBudget: a valid budget fills the budget buys of the
+// answers and of the per-node releases with σ (not of those without) and
+// carries its ρ_max; an invalid one is bad input naming the budget's
+// parameters.
+func TestNewForecastBudget(t *testing.T) {
+	d2 := 0.5
+	fs := []forecast.Forecast{{Mode: forecast.ModeAnswer, Epsilon: 1}, {Mode: forecast.ModePerNode, Sigma: 2}, {Mode: forecast.ModePerNode}}
+	b := privacy.Budget{Epsilon: 10, Delta: 1e-5, AnswerEpsilon: 2}
+	fb, err := NewForecastBudget(b, fs, &d2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rho, _ := b.Rho(); fb.Budget != b || fb.RhoBudget != rho || !(rho > 0) {
+		t.Errorf("budget %+v, want %+v with ρ_max %g", fb, b, rho)
+	}
+	if fs[0].BudgetBuys == nil || fs[1].BudgetBuys == nil || fs[2].BudgetBuys != nil {
+		t.Errorf("budget buys %v %v %v: want the answer's and the σ release's only", fs[0].BudgetBuys, fs[1].BudgetBuys, fs[2].BudgetBuys)
+	}
+	_, err = NewForecastBudget(privacy.Budget{Epsilon: -1, Delta: 1e-5}, nil, nil)
+	name := func(p errkind.Param) string { return "<" + string(p) + ">" }
+	if errkind.Of(err) != errkind.BadInput || !strings.HasPrefix(errkind.Render(err, name), "<epsilon-total>/<delta-total>/<answer-epsilon>: ") {
+		t.Errorf("invalid budget: %v (kind %v)", err, errkind.Of(err))
 	}
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -106,66 +105,65 @@ func experimentMechanism(name string) (privacy.Mechanism, error) {
 	return m, nil
 }
 
-// checkExperimentLine validates experiment line's grid, trials, sources
-// and α.
-func checkExperimentLine(o *lineOptions) error {
+// lineSpec is the line experiment o asks for, its grid, trials, sources,
+// α, noise and estimator checked.
+func lineSpec(o *lineOptions) (experiment.Line, error) {
 	if err := checkPlotPath(o.plot); err != nil {
-		return err
+		return experiment.Line{}, err
 	}
 	switch {
 	case o.n < 2:
-		return inputErrorf("--n must be at least 2, got %d", o.n)
+		return experiment.Line{}, inputErrorf("--n must be at least 2, got %d", o.n)
 	case o.m < 1:
-		return inputErrorf("--m must be at least 1, got %d", o.m)
+		return experiment.Line{}, inputErrorf("--m must be at least 1, got %d", o.m)
 	case o.trials < 1:
-		return inputErrorf("--trials must be at least 1, got %d", o.trials)
+		return experiment.Line{}, inputErrorf("--trials must be at least 1, got %d", o.trials)
 	case len(o.sources) == 0:
-		return inputErrorf("--sources needs at least one position")
+		return experiment.Line{}, inputErrorf("--sources needs at least one position")
 	}
 	if err := job.CheckPositive("tau", o.T); err != nil {
-		return err
+		return experiment.Line{}, err
 	}
 	for _, x := range o.sources {
 		if !(x > 0 && x <= 1) {
-			return inputErrorf("--sources: position %v is outside (0, 1]", x)
+			return experiment.Line{}, inputErrorf("--sources: position %v is outside (0, 1]", x)
 		}
 	}
 	if o.alpha != 0 {
 		if err := job.CheckPositive("alpha", o.alpha); err != nil {
-			return err
+			return experiment.Line{}, err
 		}
 	}
-	return nil
-}
-
-func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, out io.Writer) error {
-	o.seed, o.workers = uint64(g.cfg.Write.RandomSeed), g.cfg.Write.Concurrency
-	if err := checkExperimentLine(o); err != nil {
-		return err
-	}
-	e := experiment.Line{
-		N: o.n, M: o.m, T: o.T, Alpha: o.alpha, Sources: o.sources, Trials: o.trials,
-		Estimator: o.estimator, Seed: o.seed, Workers: o.workers, Progress: g.progress("line trials"),
-	}
+	e := experiment.Line{N: o.n, M: o.m, T: o.T, Alpha: o.alpha, Sources: o.sources, Trials: o.trials,
+		Estimator: o.estimator, Seed: o.seed, Workers: o.workers}
 	if o.private {
 		if err := checkPrivacy(o.epsilon, o.delta); err != nil {
-			return err
+			return experiment.Line{}, err
 		}
-		e.Epsilon, e.Delta = o.epsilon, o.delta
 		mech, err := experimentMechanism(o.mechanism)
 		if err != nil {
-			return err
+			return experiment.Line{}, err
 		}
-		e.Mechanism = mech
+		e.Epsilon, e.Delta, e.Mechanism = o.epsilon, o.delta, mech
 	} else {
 		if err := job.CheckPositive("sigma", o.sigma); err != nil {
-			return err
+			return experiment.Line{}, err
 		}
 		e.Sigma = o.sigma
 	}
 	if err := checkEstimator(o.estimator); err != nil {
+		return experiment.Line{}, err
+	}
+	return e, nil
+}
+
+func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, out io.Writer) error {
+	o.seed, o.workers = uint64(g.cfg.Write.RandomSeed), g.cfg.Write.Concurrency
+	e, err := lineSpec(o)
+	if err != nil {
 		return err
 	}
+	e.Progress = g.progress("line trials")
 	res, err := experiment.RunLine(ctx, e)
 	if err != nil {
 		return err
@@ -261,12 +259,17 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if err != nil {
 		return err
 	}
+	sim := o.simulation(lg.Graph, part, names, mech)
 	if o.privateAnswer {
-		return runExperimentAnswer(ctx, g, o, lg.Graph, part, names, out)
+		return runExperimentAnswer(ctx, g, o, sim, out)
 	}
-	results, err := runGraphSweep(ctx, g, o, lg.Graph, part, names, mech, kind)
+	results, err := experiment.SweepGraph(ctx, experiment.GraphSweep{Taus: o.taus, Epsilons: o.epsilons, TimeBudget: o.timeBudget,
+		Progress: g.progress, Graph: sim})
 	if err != nil {
 		return err
+	}
+	for _, res := range results {
+		res.Graph, res.CommunitySource = o.graph, kind
 	}
 	if len(results) > 1 {
 		return reportGraphSweep(g, o, results, out)
@@ -283,31 +286,16 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	return nil
 }
 
-// runGraphSweep runs the graph experiment at every τ and ε of o
-// (experiment.SweepGraph).
-func runGraphSweep(ctx context.Context, g *globalOptions, o *graphOptions, graph *laplacian.Graph, part []int, names []string,
-	mech privacy.Mechanism, kind string) ([]*forecast.SimulationResult, error) {
-	results, err := experiment.SweepGraph(ctx, experiment.GraphSweep{Taus: o.taus, Epsilons: o.epsilons, TimeBudget: o.timeBudget, Progress: g.progress,
-		Graph: forecast.Simulation{Graph: graph, Partition: part, Names: names, Delta: o.delta, Mechanism: mech,
-			Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
-			Seed: o.seed, Workers: o.workers}})
-	for _, res := range results {
-		res.Graph, res.CommunitySource = o.graph, kind
-	}
-	return results, err
-}
-
 // runExperimentAnswer scores the private-answer mode at every τ and ε.
-func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions, gr *laplacian.Graph, part []int, names []string, out io.Writer) error {
+func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions, sim forecast.Simulation, out io.Writer) error {
 	if o.sigma != 0 {
 		return usageErrorf("--private-answer publishes no noisy values: --sigma does not apply")
 	}
 	if o.sources != 1 {
 		return usageErrorf("--private-answer publishes one community: --sources must be 1")
 	}
-	fs, err := experiment.SweepAnswers(ctx, experiment.GraphSweep{Taus: o.taus, Epsilons: o.epsilons, Progress: g.progress,
-		Graph: forecast.Simulation{Graph: gr, Partition: part, Names: names, Delta: o.delta, Alpha: o.alpha,
-			Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers}}, o.answerCap)
+	// The answer ignores the mechanism and σ and plants one source.
+	fs, err := experiment.SweepAnswers(ctx, experiment.GraphSweep{Taus: o.taus, Epsilons: o.epsilons, Progress: g.progress, Graph: sim}, o.answerCap)
 	if err != nil {
 		return err
 	}

@@ -216,11 +216,11 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if err != nil {
 		return err
 	}
+	sim := o.simulation(lg.Graph, part, names, privacy.MechanismDefault)
+	sim.Tau, sim.Progress = o.taus[0], g.progress("plan trials")
 	rep, err := job.Forecast(ctx, job.ForecastSpec{GraphName: o.graph, CommunitiesKind: kind,
-		Simulation: forecast.Simulation{Graph: lg.Graph, Partition: part, Names: names, Tau: o.taus[0], Delta: o.delta, Alpha: o.alpha,
-			Sources: 1, Trials: o.trials, Estimator: o.estimator, Seed: o.seed, Workers: o.workers,
-			Progress: g.progress("plan trials")},
-		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
+		Simulation: sim,
+		Epsilons:   o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
 		AnswerCache: cache, FitTolerance: o.fitTolerance, Progress: g.progress, Logger: g.logger})
 	if err != nil {
 		return err
@@ -294,15 +294,5 @@ func budgetBuys(cfg *config.Config, answerEpsilon float64, fs []forecast.Forecas
 	if b.Epsilon == 0 && b.Delta == 0 {
 		return nil, usageErrorf("--answer-epsilon is a share of a budget: give --epsilon-total and --delta-total too")
 	}
-	if err := b.Validate(); err != nil {
-		return nil, inputErrorf("--epsilon-total/--delta-total/--answer-epsilon: %w", err)
-	}
-	rho, err := b.Rho()
-	if err != nil {
-		return nil, inputErrorf("--epsilon-total/--delta-total/--answer-epsilon: %w", err)
-	}
-	if err := forecast.FillBudgetBuys(b, fs, delta2); err != nil {
-		return nil, err
-	}
-	return &job.ForecastBudget{Budget: b, RhoBudget: rho}, nil
+	return job.NewForecastBudget(b, fs, delta2)
 }

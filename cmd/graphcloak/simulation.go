@@ -2,18 +2,20 @@ package main
 
 import (
 	"context"
-	"math"
 	"strings"
 	"time"
 
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
-// The simulated graph inputs and the forecast table shared by the
-// commands that simulate releases on a graph (experiment graph, plan):
-// their flags, the graph and communities they score against.
+// The simulated graph inputs shared by the commands that simulate
+// releases on a graph (experiment graph, plan): their flags, the graph and
+// communities they score against, and the simulation they describe.
 
 const simulationNote = `Experiments simulate the mechanism; they release nothing. Their noise comes
 from a seeded math/rand/v2 stream so every number is reproducible from --random-seed,
@@ -38,6 +40,14 @@ type graphOptions struct {
 	privateAnswer  bool
 	answerCap      int
 	timeBudget     time.Duration // of Δ2; 0: to completion (the flag refuses negative ones)
+}
+
+// simulation is the simulation o describes on graph and its partition,
+// with the mechanism mech (τ and ε are a sweep's).
+func (o *graphOptions) simulation(graph *laplacian.Graph, part []int, names []string, mech privacy.Mechanism) forecast.Simulation {
+	return forecast.Simulation{Graph: graph, Partition: part, Names: names, Delta: o.delta, Mechanism: mech,
+		Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
+		Seed: o.seed, Workers: o.workers}
 }
 
 // loadExperimentGraph loads --graph (with the community property when
@@ -118,8 +128,8 @@ func checkEstimator(name string) error {
 }
 
 func checkPrivacy(eps, delta float64) error {
-	if !(eps > 0) || math.IsInf(eps, 0) {
-		return inputErrorf("--epsilon must be positive and finite, got %v", eps)
+	if err := job.CheckPositive("epsilon", eps); err != nil {
+		return err
 	}
 	if !(delta > 0 && delta < 1) {
 		return inputErrorf("--delta must be in (0, 1), got %v", delta)
