@@ -164,14 +164,18 @@ func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions) (*
 }
 
 // planSmooth reads --smooth: "0" (none), τ′ values (comma-separated,
-// finite, ≥ 0) or auto (τ/2, τ and 2τ, the τ′ release --smooth auto
-// chooses among besides 0).
+// finite, ≥ 0) or auto (the τ′ > 0 release --smooth auto chooses among:
+// job.SmoothCandidates, τ/2, τ and 2τ).
 func planSmooth(spec string, tau float64) ([]float64, error) {
-	spec = strings.TrimSpace(spec)
-	if spec == "auto" {
-		return []float64{tau / 2, tau, 2 * tau}, nil
-	}
 	var out []float64
+	if spec = strings.TrimSpace(spec); spec == "auto" {
+		for _, m := range job.SmoothCandidates {
+			if m > 0 {
+				out = append(out, m*tau)
+			}
+		}
+		return out, nil
+	}
 	for _, p := range strings.Split(spec, ",") {
 		sm, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err != nil || !(sm >= 0) || math.IsInf(sm, 0) {

@@ -163,9 +163,6 @@ func checkSensitivityFlag(name string, v float64) error {
 }
 
 func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions, out io.Writer) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if err := checkSensitivityFlag("alpha", o.alpha); err != nil {
 		return err
 	}
