@@ -30,12 +30,7 @@ whoever holds it can regenerate that noise ("graphcloak unmask") and so see the
 true values. Keep it like a password; graphcloak refuses a key file that group
 or others can read. The key is never printed.`,
 		Example: `  graphcloak keygen --out ~/.config/graphcloak/noise.key`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usageErrorf("keygen takes no arguments, got %q", args)
-			}
-			return nil
-		},
+		Args:    noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.out == "" {
 				return usageErrorf("keygen needs --out FILE")

@@ -43,3 +43,14 @@ func TestKeygen(t *testing.T) {
 		t.Errorf("missing --out: exit %d", code)
 	}
 }
+
+// keygen and unmask take no positional argument: one is a usage error
+// naming the command by its name.
+func TestKeygenUnmaskNoArguments(t *testing.T) {
+	for _, args := range [][]string{{"keygen", "--out", "k", "extra"}, {"unmask", "--key", "k", "x", "y"}} {
+		_, code, err := runPrivacyCLI(t, args...)
+		if code != exitUsage || err == nil || !strings.Contains(err.Error(), args[0]+" takes no arguments, got") {
+			t.Errorf("%v: exit %d, %v", args, code, err)
+		}
+	}
+}

@@ -280,3 +280,12 @@ func noArgs(cmd *cobra.Command, args []string) error {
 	}
 	return nil
 }
+
+// noArgsNamed is noArgs naming the command by its name alone ("keygen
+// takes no arguments").
+func noArgsNamed(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf("%s takes no arguments, got %q", cmd.Name(), args)
+	}
+	return nil
+}

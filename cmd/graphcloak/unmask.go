@@ -37,12 +37,7 @@ projection it read, used unless projection flags or --projection are given;
 the released values are read from its write property).`,
 		Example: `  graphcloak unmask --key ~/.config/graphcloak/noise.key --release release.json -o json
   graphcloak unmask --key noise.key --graph neo4j --release-run run-20261121T060000Z-1a2b3c4d5e6f`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usageErrorf("unmask takes no arguments, got %q", args)
-			}
-			return nil
-		},
+		Args: noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			fromDB := o.graph != "" || o.releaseRun != ""
 			switch {
