@@ -39,16 +39,8 @@ the released values are read from its write property).`,
   graphcloak unmask --key noise.key --graph neo4j --release-run run-20261121T060000Z-1a2b3c4d5e6f`,
 		Args: noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			fromDB := o.graph != "" || o.releaseRun != ""
-			switch {
-			case o.keyFile == "":
-				return usageErrorf("unmask needs --key FILE")
-			case fromDB && o.releaseFile != "":
-				return usageErrorf("give either --release FILE or --graph neo4j --release-run RUNID, not both")
-			case fromDB && (o.graph != stores.Neo4jSpec || o.releaseRun == ""):
-				return usageErrorf("unmask from the database needs --graph neo4j and --release-run RUNID")
-			case !fromDB && o.releaseFile == "":
-				return usageErrorf("unmask needs --release FILE, or --graph neo4j --release-run RUNID")
+			if err := checkUnmask(o); err != nil {
+				return err
 			}
 			o.output = g.output
 			return runUnmask(cmd.Context(), o, g.stdout)
@@ -61,6 +53,23 @@ the released values are read from its write property).`,
 	config.AddFlags(cmd.Flags(), "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
+}
+
+// checkUnmask checks that unmask's flags name a key and one release: a
+// file, or a run in Neo4j.
+func checkUnmask(o *unmaskOptions) error {
+	fromDB := o.graph != "" || o.releaseRun != ""
+	switch {
+	case o.keyFile == "":
+		return usageErrorf("unmask needs --key FILE")
+	case fromDB && o.releaseFile != "":
+		return usageErrorf("give either --release FILE or --graph neo4j --release-run RUNID, not both")
+	case fromDB && (o.graph != stores.Neo4jSpec || o.releaseRun == ""):
+		return usageErrorf("unmask from the database needs --graph neo4j and --release-run RUNID")
+	case !fromDB && o.releaseFile == "":
+		return usageErrorf("unmask needs --release FILE, or --graph neo4j --release-run RUNID")
+	}
+	return nil
 }
 
 func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
