@@ -18,29 +18,20 @@ func newOperatorPage(opts *serveOptions) (*service.Page, error) {
 		Status: func(ctx context.Context, now time.Time) service.PageStatus { return pageStatus(ctx, &cfg, now) }})
 }
 
-// pageStatus reads the scope's budget and its last ten runs for the page,
-// connecting at each request: what cannot be read says why in its place.
+// pageStatus is the scope's budget and its last ten runs for the page
+// (stores.ReadScopeStatus), read at each request: what cannot be read
+// says why in its place, a missing ledger or scope with the budget --init
+// command to run.
 func pageStatus(ctx context.Context, cfg *config.Config, now time.Time) service.PageStatus {
-	var s service.PageStatus
-	client, err := stores.Connect(ctx, cfg)
-	if err != nil {
-		s.BudgetError, s.RunsError = err.Error(), err.Error()
-		return s
+	st := stores.ReadScopeStatus(ctx, cfg, 10, now)
+	s := service.PageStatus{Balance: st.Balance, Runs: st.Runs}
+	if st.LedgerErr != nil {
+		s.BudgetError = withInitHint(cfg, st.LedgerErr).Error()
+	} else if st.BalanceErr != nil {
+		s.BudgetError = st.BalanceErr.Error()
 	}
-	defer client.Close(context.WithoutCancel(ctx))
-	if l, err := stores.OpenLedger(ctx, cfg, client); err != nil {
-		s.BudgetError = withInitHint(cfg, err).Error()
-	} else if bal, err := l.Balance(ctx, cfg.Privacy.Scope); err != nil {
-		s.BudgetError = err.Error()
-	} else if len(bal) > 0 {
-		s.Balance = &bal[0]
-	}
-	if recs, err := client.ListRuns(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, 10); err != nil {
-		s.RunsError = err.Error()
-	} else {
-		for _, rec := range recs {
-			s.Runs = append(s.Runs, runRowOf(rec, now))
-		}
+	if st.RunsErr != nil {
+		s.RunsError = st.RunsErr.Error()
 	}
 	return s
 }
