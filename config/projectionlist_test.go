@@ -1,6 +1,7 @@
 package config
 
 import (
+	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -41,5 +42,37 @@ func TestListProjections(t *testing.T) {
 	_, err = ListProjections(file, "attic")
 	if errkind.Of(err) != errkind.BadInput || !strings.Contains(err.Error(), `no projection named "attic" in `+file) {
 		t.Errorf("unsaved name: %v (%v)", err, errkind.Of(err))
+	}
+}
+
+// WriteText: a header and one row per projection, the defaults spelt out
+// for what a projection leaves unset; a sentence naming the file when
+// there is none.
+func TestProjectionListText(t *testing.T) {
+	l := &ProjectionList{File: "c.yaml", Projections: []ListedProjection{
+		{Name: "rooms", NamedProjection: NamedProjection{NodeLabels: []string{"Room", "Hall"}, RelationshipTypes: []string{"DOOR"}, RelationshipWeightProperty: "conductance", NodeKeyProperty: "roomId"}},
+		{Name: "all"},
+	}}
+	var b bytes.Buffer
+	if err := l.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+	want := [][]string{
+		{"NAME", "NODE", "LABELS", "RELATIONSHIP", "TYPES", "WEIGHT", "PROPERTY", "KEY", "PROPERTY"},
+		{"rooms", "Room,Hall", "DOOR", "conductance", "roomId"},
+		{"all", "*", "*", "(weight", "1)", "(elementId)"},
+	}
+	if len(lines) != len(want) {
+		t.Fatalf("table:\n%s", b.String())
+	}
+	for i, w := range want {
+		if got := strings.Fields(lines[i]); strings.Join(got, " ") != strings.Join(w, " ") {
+			t.Errorf("line %d: %q, want %q", i, got, w)
+		}
+	}
+	b.Reset()
+	if err := (&ProjectionList{File: "c.yaml"}).WriteText(&b); err != nil || b.String() != "no projections saved in c.yaml\n" {
+		t.Errorf("empty list: %q, %v", b.String(), err)
 	}
 }

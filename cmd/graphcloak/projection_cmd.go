@@ -3,8 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -128,27 +126,5 @@ func printProjections(g *globalOptions, out io.Writer, only string) error {
 	if g.output == "json" {
 		return printJSON(out, res)
 	}
-	if len(res.Projections) == 0 {
-		_, err := fmt.Fprintf(out, "no projections saved in %s\n", file)
-		return err
-	}
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tNODE LABELS\tRELATIONSHIP TYPES\tWEIGHT PROPERTY\tKEY PROPERTY")
-	orAll := func(s []string) string {
-		if len(s) == 0 {
-			return "*"
-		}
-		return strings.Join(s, ",")
-	}
-	orDash := func(s, none string) string {
-		if s == "" {
-			return none
-		}
-		return s
-	}
-	for _, p := range res.Projections {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, orAll(p.NodeLabels), orAll(p.RelationshipTypes),
-			orDash(p.RelationshipWeightProperty, "(weight 1)"), orDash(p.NodeKeyProperty, "(elementId)"))
-	}
-	return tw.Flush()
+	return res.WriteText(out)
 }
