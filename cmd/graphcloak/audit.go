@@ -8,7 +8,6 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -88,14 +87,6 @@ func (o *auditOptions) check() error {
 	return nil
 }
 
-func (o *auditOptions) cache(g *globalOptions) (graphcloak.AnswerCache, error) {
-	key, err := stores.CertificateMACKey(&g.cfg.Config)
-	if err != nil {
-		return graphcloak.AnswerCache{}, err
-	}
-	return graphcloak.AnswerCache{Path: o.save, MACKey: key, Software: buildinfo.Read().String()}, nil
-}
-
 func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {
 	if err := o.check(); err != nil {
 		return err
@@ -108,7 +99,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 		}
 		opt.Shard = recovery.Shard{I: i, N: n}
 	}
-	cache, err := o.cache(g)
+	cache, err := stores.AnswerCache(&g.cfg.Config, o.save)
 	if err != nil {
 		return err
 	}
@@ -128,7 +119,7 @@ func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out i
 	if err := o.check(); err != nil {
 		return err
 	}
-	cache, err := o.cache(g)
+	cache, err := stores.AnswerCache(&g.cfg.Config, o.save)
 	if err != nil {
 		return err
 	}
