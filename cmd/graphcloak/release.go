@@ -8,6 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/textreport"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/spf13/cobra"
 )
 
@@ -123,6 +124,6 @@ func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) error 
 }
 
 // printReleaseTable prints the summary as a table.
-func printReleaseTable(out io.Writer, s *releaseSummary) error {
+func printReleaseTable(out io.Writer, s *job.ReleaseSummary) error {
 	return textreport.Release(out, s, flagName)
 }

@@ -27,7 +27,7 @@ type releaseInputs struct {
 // planned and, unless it is a dry run, executed. Everything deferred
 // after the run (closing the connection, the job's failure record and
 // balance) shares one bookkeeping deadline.
-func releaseOnce(ctx context.Context, opts *releaseOptions) (*releaseSummary, error) {
+func releaseOnce(ctx context.Context, opts *releaseOptions) (*job.ReleaseSummary, error) {
 	g := opts.g
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
@@ -162,6 +162,3 @@ type releaseOptions struct {
 	// giving up with exit 8.
 	wait time.Duration
 }
-
-// releaseSummary is the output of release (-o json keys in GDS style).
-type releaseSummary = job.ReleaseSummary
