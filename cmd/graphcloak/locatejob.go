@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"math"
 	"strings"
 
 	"github.com/graphcloak/graphcloak"
@@ -116,9 +115,6 @@ func emitLocate(ctx context.Context, opts *locateOptions, csvOut *atomicfile.Out
 	return ctx.Err()
 }
 
-// checkLocate validates locate's flags before any connection, reads the
-// release file when one is given, and makes the job's spec (checked
-// again by job.PlanLocate once a --release-run's projection is known).
 // checkForecastTrials refuses a negative --forecast-trials (0: none).
 func checkForecastTrials(n int) error {
 	if n < 0 {
@@ -127,6 +123,9 @@ func checkForecastTrials(n int) error {
 	return nil
 }
 
+// checkLocate validates locate's flags before any connection, reads the
+// release file when one is given, and makes the job's spec (checked
+// again by job.PlanLocate once a --release-run's projection is known).
 func checkLocate(opts *locateOptions) (*locateInputs, error) {
 	cfg := &opts.g.cfg.Config
 	in := &locateInputs{isDB: opts.graph == stores.Neo4jSpec}
@@ -146,30 +145,18 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		return nil, err
 	}
 	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
-	releasedProp := opts.releasedProperty
-	switch {
-	case opts.graph == "":
+	if opts.graph == "" {
 		return nil, usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
-	case opts.released != "" && releasedProp != "":
-		return nil, usageErrorf("give either --release FILE or --released-property P, not both")
-	case !in.isDB && opts.released == "":
-		return nil, usageErrorf("--release FILE is required for a graph outside Neo4j")
-	case !in.isDB && (releasedProp != "" || opts.releaseRun != ""):
-		return nil, usageErrorf("--released-property and --release-run need --graph neo4j")
+	}
+	if err := stores.CheckReleasedSource(in.isDB, opts.released, opts.releasedProperty, opts.releaseRun); err != nil {
+		return nil, err
 	}
 	if err := checkCommunities(opts, in); err != nil {
 		return nil, err
 	}
-	if in.isDB && opts.released == "" && releasedProp == "" && opts.releaseRun == "" {
-		releasedProp = cfg.Write.WriteProperty
-	}
-	if releasedProp != "" {
-		if !config.ValidIdentifier(releasedProp) {
-			return nil, inputErrorf("--released-property: %q is not a valid property name", releasedProp)
-		}
-		if opts.releaseRun == "" && !(opts.sigma > 0 && !math.IsInf(opts.sigma, 0)) {
-			return nil, usageErrorf("released values from a property need their σ: give --sigma S (> 0) or --release-run RUNID")
-		}
+	releasedProp, err := stores.ReleasedProperty(in.isDB, opts.released, opts.releasedProperty, opts.releaseRun, opts.sigma, cfg.Write.WriteProperty)
+	if err != nil {
+		return nil, err
 	}
 	in.spec = locateSpec(opts, in, releasedProp)
 	if err := in.spec.Check(); err != nil {

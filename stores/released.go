@@ -1,0 +1,51 @@
+package stores
+
+import (
+	"math"
+
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/job"
+)
+
+// ParamReleaseFile is the release file a localisation reads its released
+// values from.
+const ParamReleaseFile errkind.Param = "release"
+
+// CheckReleasedSource checks that a localisation's released values come
+// from one place — a release file (file), or on Neo4j (neo4j) a property
+// (property) or the record of a release run (run) — and that only a
+// graph in Neo4j reads them from the database.
+func CheckReleasedSource(neo4j bool, file, property, run string) error {
+	switch {
+	case file != "" && property != "":
+		return usageErrorf("give either %s FILE or %s P, not both", ParamReleaseFile, job.ParamReleasedProperty)
+	case !neo4j && file == "":
+		return usageErrorf("%s FILE is required for a graph outside Neo4j", ParamReleaseFile)
+	case !neo4j && (property != "" || run != ""):
+		return usageErrorf("%s and %s need %s %s", job.ParamReleasedProperty, job.ParamReleaseRun, ParamGraph, Neo4jSpec)
+	}
+	return nil
+}
+
+// ReleasedProperty is the property a localisation reads its released
+// values from (CheckReleasedSource's arguments): the one given, or on
+// Neo4j with no other source the release's write property
+// (writeProperty); "" when they come from a file or a run's record alone.
+// Values read from a property need their σ (sigma), unless the release
+// run's record gives it.
+func ReleasedProperty(neo4j bool, file, property, run string, sigma float64, writeProperty string) (string, error) {
+	if neo4j && file == "" && property == "" && run == "" {
+		property = writeProperty
+	}
+	if property == "" {
+		return "", nil
+	}
+	if !config.ValidIdentifier(property) {
+		return "", errkind.Inputf("%s: %q is not a valid property name", job.ParamReleasedProperty, property)
+	}
+	if run == "" && !(sigma > 0 && !math.IsInf(sigma, 0)) {
+		return "", usageErrorf("released values from a property need their σ: give %s S (> 0) or %s RUNID", job.ParamSigma, job.ParamReleaseRun)
+	}
+	return property, nil
+}
