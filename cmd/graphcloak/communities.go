@@ -119,10 +119,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *atomicfile.Output, d *stores.Detection, part []int, sum *community.Summary, out io.Writer) error {
 	g, gr, stream := opts.g, d.Graph.Graph, opts.mode == "stream"
 	if csvOut != nil {
-		if err := community.WriteAssignment(csvOut, gr.Keys(), part); err != nil {
-			return err
-		}
-		if err := csvOut.Commit(); err != nil {
+		if err := csvOut.CommitWith(func(w io.Writer) error { return community.WriteAssignment(w, gr.Keys(), part) }); err != nil {
 			return err
 		}
 		if !stream {
