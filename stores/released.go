@@ -6,6 +6,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // ParamReleaseFile is the release file a localisation reads its released
@@ -48,4 +49,15 @@ func ReleasedProperty(neo4j bool, file, property, run string, sigma float64, wri
 		return "", usageErrorf("released values from a property need their σ: give %s S (> 0) or %s RUNID", job.ParamSigma, job.ParamReleaseRun)
 	}
 	return property, nil
+}
+
+// ReadReleased reads the release file at path (privacy.ReadReleaseFile);
+// one that cannot be read, or is no release, is bad input named by its
+// parameter.
+func ReadReleased(path string) (*privacy.Released, error) {
+	rel, err := privacy.ReadReleaseFile(path)
+	if err != nil {
+		return nil, errkind.Inputf("%s: %w", ParamReleaseFile, err)
+	}
+	return rel, nil
 }

@@ -2,6 +2,9 @@ package stores
 
 import (
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/errkind"
@@ -60,6 +63,22 @@ func TestReleasedSource(t *testing.T) {
 		}
 		if m := errkind.Render(err, flag); m != c.msg {
 			t.Errorf("%s: %q, want %q", c.name, m, c.msg)
+		}
+	}
+}
+
+// TestReadReleased: a missing or malformed release file is bad input
+// named by its parameter.
+func TestReadReleased(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.json")
+	if err := os.WriteFile(bad, []byte("{not json"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{filepath.Join(dir, "none.json"), bad} {
+		_, err := ReadReleased(path)
+		if errkind.Of(err) != errkind.BadInput || !strings.HasPrefix(errkind.Render(err, func(p errkind.Param) string { return "<" + string(p) + ">" }), "<release>: ") {
+			t.Errorf("%s: %v, want bad input naming the release file", path, err)
 		}
 	}
 }

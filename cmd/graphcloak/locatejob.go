@@ -11,7 +11,6 @@ import (
 	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -95,10 +94,7 @@ func emitLocate(ctx context.Context, opts *locateOptions, csvOut *atomicfile.Out
 		g.logger.Warn(res.NoiseReason, "basis", res.NoiseBasis, "posteriorToPrior", res.PosteriorToPrior)
 	}
 	if csvOut != nil {
-		if err := graphcloak.WriteNodesCSV(csvOut, res.Nodes); err != nil {
-			return err
-		}
-		if err := csvOut.Commit(); err != nil {
+		if err := csvOut.CommitWith(func(w io.Writer) error { return graphcloak.WriteNodesCSV(w, res.Nodes) }); err != nil {
 			return err
 		}
 		sum.Out = opts.out
@@ -163,11 +159,9 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		return nil, err
 	}
 	if opts.released != "" {
-		rel, err := privacy.ReadReleaseFile(opts.released)
-		if err != nil {
-			return nil, inputErrorf("--release: %w", err)
+		if in.spec.Released, err = stores.ReadReleased(opts.released); err != nil {
+			return nil, err
 		}
-		in.spec.Released = rel
 	}
 	return in, nil
 }
