@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/jsondoc"
 	"github.com/spf13/cobra"
@@ -36,39 +37,15 @@ func reportError(w io.Writer, err error, asJSON bool) {
 	fmt.Fprintln(w, "graphcloak: "+msg)
 }
 
-// wantsJSON reports whether the run asked for -o json: the flag, or else
+// wantsJSON reports whether the run asked for -o json: the flag, as
+// parsed or else as found in args (config.OutputArg), or else
 // GRAPHCLOAK_OUTPUT (the flag is known even when configuration failed).
 func wantsJSON(root *cobra.Command, args []string) bool {
 	if f := root.PersistentFlags().Lookup("output"); f != nil && f.Changed {
 		return strings.EqualFold(f.Value.String(), "json")
 	}
-	if out, ok := outputArg(args); ok {
+	if out, ok := config.OutputArg(args); ok {
 		return strings.EqualFold(out, "json")
 	}
 	return strings.EqualFold(os.Getenv("GRAPHCLOAK_OUTPUT"), "json")
-}
-
-// outputArg finds -o/--output in the raw arguments: flag parsing stops at
-// the first bad flag, so "--frob -o json" never parsed -o, yet its error
-// must be the JSON one "-o json --frob" gets. The last occurrence wins,
-// as in parsing; nothing after "--" is a flag.
-func outputArg(args []string) (string, bool) {
-	val, found := "", false
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return val, found
-		case a == "-o" || a == "--output":
-			if i+1 < len(args) {
-				val, found = args[i+1], true
-				i++
-			}
-		case strings.HasPrefix(a, "--output="):
-			val, found = strings.TrimPrefix(a, "--output="), true
-		case strings.HasPrefix(a, "-o") && !strings.HasPrefix(a, "--"):
-			val, found = strings.TrimPrefix(strings.TrimPrefix(a, "-o"), "="), true
-		}
-	}
-	return val, found
 }
