@@ -108,8 +108,8 @@ func initLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 
 func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	cfg := &o.g.cfg.Config
-	scope := ""
-	if o.g.cfg.Sources["privacy.scope"] != config.FromDefault || o.init {
+	scope := o.g.cfg.GivenScope() // --init shows the scope it creates
+	if o.init {
 		scope = cfg.Privacy.Scope
 	}
 	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {

@@ -52,16 +52,6 @@ it, every scope's, as budget shows every scope.`,
 	return cmd
 }
 
-// givenScope is the configured scope when it was given (a flag,
-// GRAPHCLOAK_PRIVACY_SCOPE or the config file), "" (every scope) when it
-// is the default: runs and budget list every scope unless told one.
-func givenScope(g *globalOptions) string {
-	if g.cfg.Sources["privacy.scope"] == config.FromDefault {
-		return ""
-	}
-	return g.cfg.Privacy.Scope
-}
-
 func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 	if opts.last < 0 {
 		return inputErrorf("--last must be ≥ 0, got %d", opts.last)
@@ -69,7 +59,7 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 	if err := checkPlotPath(opts.plot); err != nil {
 		return err
 	}
-	opts.scope = givenScope(opts.g)
+	opts.scope = opts.g.cfg.GivenScope() // as budget: given, one scope; else every scope
 	rows, err := stores.RunRows(ctx, &opts.g.cfg.Config, opts.scope, opts.last, time.Now())
 	if err != nil {
 		return err
@@ -138,7 +128,7 @@ func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) er
 	if opts.olderThan > 0 {
 		cutoff = time.Now().Add(-opts.olderThan)
 	}
-	n, err := stores.PruneRuns(ctx, &opts.g.cfg.Config, givenScope(opts.g), opts.keep, cutoff)
+	n, err := stores.PruneRuns(ctx, &opts.g.cfg.Config, opts.g.cfg.GivenScope(), opts.keep, cutoff)
 	if err != nil {
 		return err
 	}
