@@ -92,10 +92,9 @@ func newBudgetCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// initLedger is budget --init: it creates the ledger (file) and the
-// configured scope with the configured totals, or checks that they exist
-// with exactly those totals.
-func initLedger(ctx context.Context, cfg *config.Config, client *connector.Client, answerEpsilon float64) (privacy.Ledger, error) {
+// initBudget is the budget budget --init creates the configured scope
+// with (or checks it has): the configured totals and the answers' share.
+func initBudget(cfg *config.Config, answerEpsilon float64) (*privacy.Budget, error) {
 	budget := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: answerEpsilon}
 	if budget.Epsilon == 0 || budget.Delta == 0 {
 		return nil, usageErrorf("budget --init needs the scope's lifetime budget: give --epsilon-total and --delta-total (or privacy.epsilonTotal and privacy.deltaTotal in the configuration); there is no default budget")
@@ -103,7 +102,7 @@ func initLedger(ctx context.Context, cfg *config.Config, client *connector.Clien
 	if err := budget.Validate(); err != nil {
 		return nil, inputError{err}
 	}
-	return stores.CreateLedger(ctx, cfg, client, budget)
+	return &budget, nil
 }
 
 func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
@@ -126,17 +125,14 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	if o.answerEpsilon != 0 && !o.init {
 		return usageErrorf("--answer-epsilon is fixed when the scope is created: give it with --init (the ledger shows it after)")
 	}
-	var l privacy.Ledger
-	var err error
+	var create *privacy.Budget
 	if o.init {
-		l, err = initLedger(ctx, cfg, client, o.answerEpsilon)
-	} else if l, err = stores.OpenLedger(ctx, cfg, client); err != nil {
-		err = withInitHint(cfg, err)
+		var err error
+		if create, err = initBudget(cfg, o.answerEpsilon); err != nil {
+			return err
+		}
 	}
-	if err != nil {
-		return err
-	}
-	r, err := stores.LedgerReport(ctx, cfg, l, scope)
+	r, err := stores.LedgerReport(ctx, cfg, client, create, scope)
 	if err != nil {
 		return withInitHint(cfg, err)
 	}
