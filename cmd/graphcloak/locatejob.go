@@ -100,7 +100,7 @@ func emitLocate(ctx context.Context, opts *locateOptions, csvOut *atomicfile.Out
 		sum.Out = opts.out
 	}
 	if opts.plot != "" {
-		if err := plotLocate(opts.plot, opts.graph, opts.plotValue, lj, res); err != nil {
+		if err := sourceview.Locate(opts.plot, opts.graph, opts.plotValue, lj, res); err != nil {
 			return err
 		}
 		sum.Plot = opts.plot
@@ -219,12 +219,6 @@ func locateCommunities(opts *locateOptions) stores.Communities {
 	kind, arg := stores.ParseCommunities(opts.communities)
 	return stores.Communities{Kind: kind, Arg: arg, Resolution: opts.resolution, Seed: opts.g.cfg.Write.RandomSeed,
 		Cache: opts.communityCache, Leiden: opts.privateAnswer.enabled}
-}
-
-// plotLocate draws the picture of localisation lj of graph (its name) to
-// path (sourceview.Locate).
-func plotLocate(path, graph, plotValue string, lj graphcloak.LocateJob, res *graphcloak.LocateResult) error {
-	return sourceview.Locate(path, graph, plotValue, lj, res)
 }
 
 type locateOptions struct {

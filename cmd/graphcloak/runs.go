@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/internal/textreport"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -71,7 +72,7 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 	}
 	if opts.g.output == "json" {
 		return printJSON(out, struct {
-			Runs []runRow `json:"runs"`
+			Runs []job.RunRow `json:"runs"`
 		}{rows})
 	}
 	return textreport.Runs(out, rows)
@@ -142,7 +143,7 @@ func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) er
 }
 
 // plotHistory draws the localisations among rows (sourceview.History).
-func plotHistory(opts *runsOptions, rows []runRow) error {
+func plotHistory(opts *runsOptions, rows []job.RunRow) error {
 	err := sourceview.History(opts.plot, opts.scope, rows)
 	if errors.Is(err, sourceview.ErrNoLocalisation) {
 		return inputErrorf("--plot: no localisation among the runs listed (locate records the top community)")

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/internal/svgtest"
+	"github.com/graphcloak/graphcloak/job"
 )
 
 // runs --plot draws the verdicts the run records hold: the flagged
@@ -13,7 +14,7 @@ import (
 func TestRunsPlotShowsVerdict(t *testing.T) {
 	noise, answer := true, false
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
-	rows := []runRow{
+	rows := []job.RunRow{
 		{RunID: "b", Command: "locate", Epoch: "e2", StartedAt: t0.Add(time.Hour), TopCommunity: "1", TopProbability: 0.9, NoiseDominated: &answer, Chance: 0.25},
 		{RunID: "a", Command: "locate", Epoch: "e1", StartedAt: t0, TopCommunity: "3", TopProbability: 0.3, NoiseDominated: &noise, Chance: 0.25},
 	}
