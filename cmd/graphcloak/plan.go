@@ -15,7 +15,6 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/forecast"
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -251,11 +250,11 @@ func planAnswerCache(g *globalOptions, o *planOptions) (*graphcloak.AnswerCache,
 	if o.answerCache == "" || !slices.Contains(o.modes, forecast.ModeAnswer) {
 		return nil, nil
 	}
-	key, err := stores.CertificateMACKey(&g.cfg.Config)
+	c, err := stores.AnswerCache(&g.cfg.Config, o.answerCache)
 	if err != nil {
 		return nil, err
 	}
-	return &graphcloak.AnswerCache{Path: o.answerCache, MACKey: key, Software: buildinfo.Read().String()}, nil
+	return &c, nil
 }
 
 // planBudgetBuys fills the report's budget: what the configured totals, or
@@ -277,11 +276,9 @@ func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *
 		return err
 	}
 	if bal != nil && rep.Budget != nil {
-		rep.Budget.Scope, rep.Budget.Ledger = bal, cfg.Privacy.Ledger
-		if rep.Budget.Ledger != "neo4j" {
-			if rep.Budget.Ledger, err = stores.LedgerPath(cfg); err != nil {
-				return err
-			}
+		rep.Budget.Scope = bal
+		if rep.Budget.Ledger, err = stores.LedgerName(cfg); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 	"time"
 
 	"github.com/graphcloak/graphcloak/forecast"
@@ -106,13 +105,9 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 	if err := checkEstimator(o.estimator); err != nil {
 		return "", err
 	}
-	kind := o.communities
-	property, isProperty := strings.CutPrefix(kind, "property:")
-	if !isProperty {
-		property = "" // CutPrefix returns kind itself: leiden is no property to read
-	}
-	if kind != "" && kind != "planted" && kind != "leiden" && kind != "louvain" && !strings.HasPrefix(kind, "file:") && !isProperty {
-		return "", inputErrorf("--communities must be planted, leiden, louvain, file:PATH or property:NAME, got %q", kind)
+	property, isProperty, err := stores.ScoredPartitionProperty(o.communities)
+	if err != nil {
+		return "", err
 	}
 	if isProperty && o.graph != stores.Neo4jSpec {
 		return "", usageErrorf("--communities property:NAME needs --graph neo4j")
