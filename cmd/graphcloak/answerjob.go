@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -18,8 +17,8 @@ import (
 
 // This file is the private answer's command side (locate
 // --private-answer, and each slot of serve --private-answer): its flags,
-// their check into a job.AnswerSpec (checkPrivateAnswer), the job's wiring
-// (answerOnce) and its output. What the answer does lives in job.
+// their check into a job.AnswerSpec (checkPrivateAnswer), its keys read
+// (answerSpecWithKeys), the job's wiring (answerOnce) and its output. What the answer does lives in job.
 
 // answerOptions are locate's private-answer flags.
 type answerOptions struct {
@@ -63,7 +62,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	g := opts.g
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
-	spec, err := checkPrivateAnswer(opts)
+	spec, err := answerSpecWithKeys(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -79,9 +78,25 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	return sum, withInitHint(&g.cfg.Config, err)
 }
 
+// answerSpecWithKeys is checkPrivateAnswer's spec with its keys read
+// (stores.ReadAnswerKeys: the noise key, and for --answer-cache the
+// ledger key): what answerOnce runs, and what serve reads before its
+// first slot so that a bad key fails then.
+func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
+	spec, err := checkPrivateAnswer(opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := stores.ReadAnswerKeys(&opts.g.cfg.Config, spec); err != nil {
+		return nil, err
+	}
+	return spec, nil
+}
+
 // checkPrivateAnswer validates the flags of locate --private-answer and
-// turns them into the job's spec (its keys read; the epoch is the
-// configured one, "" when none is: answerOnce names one, serve each
+// turns them into the job's spec (answerSpec). It reads nothing: the
+// keys are not read yet (answerSpecWithKeys), and the epoch is the
+// configured one, "" when none is (answerOnce names one, serve each
 // slot's).
 func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	cfg := &opts.g.cfg.Config
@@ -105,20 +120,18 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return nil, err
 	}
-	in := &locateInputs{isDB: opts.graph == stores.Neo4jSpec}
-	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
-	if err := checkCommunities(opts, in); err != nil {
+	if err := checkCommunities(opts, newLocateInputs(opts.graph, opts.communities)); err != nil {
 		return nil, err
 	}
 	spec := answerSpec(opts)
-	if err := stores.ReadAnswerKeys(cfg, spec); err != nil {
+	if err := spec.Check(); err != nil {
 		return nil, err
 	}
 	return spec, nil
 }
 
 // answerSpec is the job's spec of locate --private-answer's flags and
-// configuration, its keys not yet read (stores.ReadAnswerKeys).
+// configuration, unchecked and its keys not yet read.
 func answerSpec(opts *locateOptions) *job.AnswerSpec {
 	cfg := &opts.g.cfg.Config
 	o := &opts.privateAnswer

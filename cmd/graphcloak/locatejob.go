@@ -30,9 +30,10 @@ type locateInputs struct {
 	commArg  string // the property name or path
 }
 
-// locateOnce checks the flags, opens the per-node CSV and locates
-// (stores.Locate: on Neo4j, reading the --release-run record). It returns the summary and where to print it (stderr when
-// --out - streams the CSV to stdout). Everything deferred (the failure
+// locateOnce checks the flags (checkLocate), reads the release file,
+// opens the per-node CSV and locates (stores.Locate: on Neo4j, reading
+// the --release-run record). It returns the summary and where to print
+// it (stderr when --out - streams the CSV to stdout). Everything deferred (the failure
 // record, closing the connection) shares one bookkeeping deadline.
 func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.LocateSummary, io.Writer, error) {
 	g := opts.g
@@ -41,6 +42,12 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 	in, err := checkLocate(opts)
 	if err != nil {
 		return nil, nil, err
+	}
+	// The release file is read before anything is opened or connected.
+	if opts.released != "" {
+		if in.spec.Released, err = stores.ReadReleased(opts.released); err != nil {
+			return nil, nil, err
+		}
 	}
 	in.spec.RunID = stores.NewRunID()
 	// The per-node CSV is opened before any work; a dry run writes none.
@@ -119,12 +126,12 @@ func checkForecastTrials(n int) error {
 	return nil
 }
 
-// checkLocate validates locate's flags before any connection, reads the
-// release file when one is given, and makes the job's spec (checked
+// checkLocate validates locate's flags and makes the job's spec (checked
 // again by job.PlanLocate once a --release-run's projection is known).
+// It reads nothing: locateOnce reads the release file it names.
 func checkLocate(opts *locateOptions) (*locateInputs, error) {
 	cfg := &opts.g.cfg.Config
-	in := &locateInputs{isDB: opts.graph == stores.Neo4jSpec}
+	in := newLocateInputs(opts.graph, opts.communities)
 	if err := checkPlotPath(opts.plot); err != nil {
 		return nil, err
 	}
@@ -140,7 +147,6 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return nil, err
 	}
-	in.commKind, in.commArg, _ = strings.Cut(opts.communities, ":")
 	if opts.graph == "" {
 		return nil, usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
 	}
@@ -158,12 +164,15 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 	if err := in.spec.Check(); err != nil {
 		return nil, err
 	}
-	if opts.released != "" {
-		if in.spec.Released, err = stores.ReadReleased(opts.released); err != nil {
-			return nil, err
-		}
-	}
 	return in, nil
+}
+
+// newLocateInputs are the inputs of a localisation on graph with
+// --communities communities (KIND or KIND:ARG), before the spec is made.
+func newLocateInputs(graph, communities string) *locateInputs {
+	in := &locateInputs{isDB: graph == stores.Neo4jSpec}
+	in.commKind, in.commArg, _ = strings.Cut(communities, ":")
+	return in
 }
 
 // locateSpec is the job's spec of locate's flags and configuration.

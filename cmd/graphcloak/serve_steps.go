@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/csvin"
@@ -51,14 +50,14 @@ func checkServeFlags(opts *serveOptions) error {
 // serveSteps makes the specs of a slot's steps from serve's flags, with
 // no run id or epoch (each slot names them): the private answer, or the
 // release and the localisation on it. They are checked as they will be
-// run — the release's values file and key read — so a bad flag fails
-// now, not at the first slot.
+// run — the release's values file and keys, or the answer's keys, read — so
+// a bad flag fails now, not at the first slot.
 func serveSteps(opts *serveOptions) (*service.Steps, error) {
 	lo := serveLocateOptions(opts)
 	steps := &service.Steps{Values: opts.values, Progress: opts.g.progress}
 	var err error
 	if opts.privateAnswer {
-		steps.Answer, err = checkPrivateAnswer(lo)
+		steps.Answer, err = answerSpecWithKeys(lo)
 	} else {
 		steps.Release, steps.Locate, err = checkServeRelease(opts, lo)
 	}
@@ -94,8 +93,7 @@ func checkServeRelease(opts *serveOptions, lo *locateOptions) (job.ReleaseSpec, 
 		if err := checkForecastTrials(lo.forecastTrials); err != nil {
 			return job.ReleaseSpec{}, nil, err
 		}
-		in := &locateInputs{isDB: true}
-		in.commKind, in.commArg, _ = strings.Cut(lo.communities, ":")
+		in := newLocateInputs(lo.graph, lo.communities)
 		if err := checkCommunities(lo, in); err != nil {
 			return job.ReleaseSpec{}, nil, err
 		}
