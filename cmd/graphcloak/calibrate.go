@@ -38,12 +38,7 @@ Mechanisms:
 The output also shows the discrete σ, since released noise is a discrete Gaussian.`,
 		Example: `  graphcloak calibrate --sensitivity 1 --epsilon 1 --delta 1e-5
   graphcloak calibrate --sensitivity 0.0123 --epsilon 0.5 --delta 1e-6 --mechanism classic -o json`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usageErrorf("calibrate takes no arguments, got %q", args)
-			}
-			return nil
-		},
+		Args: noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("sensitivity") {
 				return usageErrorf("calibrate needs --sensitivity")

@@ -76,12 +76,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
   graphcloak sensitivity --graph complete:n=50 --tau 0.1 --alpha 0.5
   graphcloak sensitivity --graph gt:as-22july06 --tau 0.5 --time-budget 60s --save as.cert.json
   graphcloak sensitivity --line --n 100 --m 50 --tau 0.05 -o json`,
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) > 0 {
-				return usageErrorf("sensitivity takes no arguments, got %q", args)
-			}
-			return nil
-		},
+		Args: noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if err := checkSensitivityFlags(g, o, cmd.Flags()); err != nil {
 				return err
