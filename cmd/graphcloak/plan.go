@@ -221,9 +221,8 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	}
 	sim := o.simulation(lg.Graph, part, names, privacy.MechanismDefault)
 	sim.Tau, sim.Progress = o.taus[0], g.progress("plan trials")
-	rep, err := job.Forecast(ctx, job.ForecastSpec{GraphName: o.graph, CommunitiesKind: kind,
-		Simulation: sim,
-		Epsilons:   o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
+	rep, err := job.Forecast(ctx, job.ForecastSpec{Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
+		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
 		AnswerCache: cache, FitTolerance: o.fitTolerance, Progress: g.progress, Logger: g.logger})
 	if err != nil {
 		return err
@@ -257,43 +256,33 @@ func planAnswerCache(g *globalOptions, o *planOptions) (*graphcloak.AnswerCache,
 	return &c, nil
 }
 
-// planBudgetBuys fills the report's budget: what the configured totals, or
+// planBudgetBuys fills the report's budget: what the configured totals
+// (--epsilon-total, --delta-total; the answers' share --answer-epsilon), or
 // the --ledger/--scope scope's own budget, buy of each forecast.
 func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *job.ForecastReport) error {
 	cfg := &g.cfg.Config
-	budgetCfg, answerEpsilon := cfg, o.answerEpsilon
+	b := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: o.answerEpsilon}
 	bal, err := planLedgerBalance(ctx, g, o)
 	if err != nil {
 		return err
 	}
 	if bal != nil {
-		// The scope's own budget: BUDGET BUYS needs no totals retyped.
-		c := *cfg
-		c.Privacy.EpsilonTotal, c.Privacy.DeltaTotal = bal.Budget.Epsilon, bal.Budget.Delta
-		budgetCfg, answerEpsilon = &c, bal.Budget.AnswerEpsilon
+		b = bal.Budget // the scope's own budget: BUDGET BUYS needs no totals retyped
 	}
-	if rep.Budget, err = budgetBuys(budgetCfg, answerEpsilon, rep.Result.Forecasts, rep.Delta2); err != nil {
+	switch {
+	case b.IsZero():
+		return nil
+	case b.Epsilon == 0 && b.Delta == 0:
+		return usageErrorf("--answer-epsilon is a share of a budget: give --epsilon-total and --delta-total too")
+	}
+	if rep.Budget, err = job.NewForecastBudget(b, rep.Result.Forecasts, rep.Delta2); err != nil {
 		return err
 	}
-	if bal != nil && rep.Budget != nil {
+	if bal != nil {
 		rep.Budget.Scope = bal
 		if rep.Budget.Ledger, err = stores.LedgerName(cfg); err != nil {
 			return err
 		}
 	}
 	return nil
-}
-
-// budgetBuys fills each forecast's BudgetBuys when the configuration has
-// a budget (--epsilon-total, --delta-total; answers' share answerEpsilon)
-// and returns it.
-func budgetBuys(cfg *config.Config, answerEpsilon float64, fs []forecast.Forecast, delta2 *float64) (*job.ForecastBudget, error) {
-	b := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: answerEpsilon}
-	if b.IsZero() {
-		return nil, nil
-	}
-	if b.Epsilon == 0 && b.Delta == 0 {
-		return nil, usageErrorf("--answer-epsilon is a share of a budget: give --epsilon-total and --delta-total too")
-	}
-	return job.NewForecastBudget(b, fs, delta2)
 }
