@@ -207,9 +207,6 @@ hub-heavy graphs the exact Δ2 can take hours ('graphcloak sensitivity
 			if cmd.Flags().Changed("sigma") && (cmd.Flags().Changed("epsilon") || cmd.Flags().Changed("delta")) {
 				return usageErrorf("give either --sigma (fixed, non-private noise) or --epsilon/--delta, not both")
 			}
-			if !cmd.Flags().Changed("sigma") {
-				o.sigma = 0
-			}
 			return runExperimentGraph(cmd.Context(), g, o, g.stdout)
 		},
 	}
