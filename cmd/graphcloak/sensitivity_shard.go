@@ -1,13 +1,13 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -94,9 +94,5 @@ func runSensitivityMerge(g *globalOptions, o *sensitivityMergeOptions, files []s
 	if g.output == "json" {
 		return printJSON(out, res)
 	}
-	if err := printSensitivityTable(out, res); err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(out, "merged %d shards into %s\n", res.Shards, o.save)
-	return err
+	return textreport.SensitivityMerge(out, res, o.save)
 }

@@ -61,6 +61,17 @@ func Sensitivity(out io.Writer, r sensitivity.Report) error {
 	return tw.Flush()
 }
 
+// SensitivityMerge prints a merge of a sharded Δ2's partial certificates
+// (r.Shards of them): its table (Sensitivity) and where the certificate
+// was saved.
+func SensitivityMerge(out io.Writer, r sensitivity.Report, saved string) error {
+	if err := Sensitivity(out, r); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(out, "merged %d shards into %s\n", r.Shards, saved)
+	return err
+}
+
 // SensitivityShard prints a sharded run's share (r.Shard must be set) as
 // a table; next, when not empty, is the row saying what to run next with
 // the partial certificate.

@@ -126,3 +126,20 @@ func TestSensitivityPlanTable(t *testing.T) {
 		t.Errorf("plan table with a budget and slow modes:\n%s", b.String())
 	}
 }
+
+// TestSensitivityMerge: the merged certificate's table, then one line
+// saying how many shards went into which file.
+func TestSensitivityMerge(t *testing.T) {
+	tau := 1.0
+	r := sensitivity.Report{Delta2: 0.5, Certified: true, Exact: true, Tau: &tau, Kappa2: sensitivity.JSONFloat(math.NaN()), Shards: 4}
+	var table, b bytes.Buffer
+	if err := Sensitivity(&table, r); err != nil {
+		t.Fatal(err)
+	}
+	if err := SensitivityMerge(&b, r, "cert.json"); err != nil {
+		t.Fatal(err)
+	}
+	if want := table.String() + "merged 4 shards into cert.json\n"; b.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
+	}
+}
