@@ -149,7 +149,7 @@ var libraryFlag = regexp.MustCompile(`(^|[^-\w])--[a-z]|(?i)\bexit (code|status)
 // codes; cmd/graphcloak maps parameters to flags (flagnames.go) and kinds
 // to exit codes (exitcodes.go).
 func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
-	for _, dir := range []string{".", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/trials", "internal/textreport"} {
+	for _, dir := range []string{".", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/textreport", "community", "recovery", "laplacian", "expm", "connector", "internal/sourceview", "internal/progressbar", "schedule", "metrics", "datasets", "internal/csvin", "internal/atomicfile", "internal/trials"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)

@@ -2,6 +2,16 @@ package connector
 
 import "github.com/graphcloak/graphcloak/errkind"
 
+// Parameters this package's errors name (errkind.Param): a command shows
+// its own names for them (flags). The node key's and the communities'
+// are job's (job.ParamNodeKey, job.ParamCommunityProperty).
+const (
+	ParamNodeKey           errkind.Param = "node key property"
+	ParamValueProperty     errkind.Param = "value property"
+	ParamCommunityProperty errkind.Param = "communities property"
+	ParamCommunities       errkind.Param = "communities"
+)
+
 // Kinds of this package's errors (package errkind): what a caller can do
 // about them, mapped to exit codes by the command in one place.
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 )
 
@@ -16,8 +17,15 @@ var GDSAlgorithms = []string{"leiden", "louvain"}
 // GDSMissingError reports a server without Neo4j Graph Data Science.
 type GDSMissingError struct{ Database string }
 
-func (e *GDSMissingError) Error() string {
-	return fmt.Sprintf("Neo4j Graph Data Science is not installed on database %q (no gds.graph.project procedure): install the GDS plugin, or detect communities with graphcloak (--communities leiden)", e.Database)
+func (e *GDSMissingError) Error() string { return e.message().Error() }
+
+// RenderText is the message naming the communities parameter as name does.
+func (e *GDSMissingError) RenderText(name func(errkind.Param) string) string {
+	return e.message().(errkind.Renderer).RenderText(name)
+}
+
+func (e *GDSMissingError) message() error {
+	return errkind.Errorf("Neo4j Graph Data Science is not installed on database %q (no gds.graph.project procedure): install the GDS plugin, or detect communities with graphcloak (%s leiden)", e.Database, ParamCommunities)
 }
 
 func (*GDSMissingError) connectorError() {}

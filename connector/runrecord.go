@@ -431,6 +431,35 @@ func (e *OutputConflictError) Error() string {
 	return fmt.Sprintf("connector: %s %q is %s: writing it would overwrite them", e.Flag, e.Name, e.With)
 }
 
+// RenderText is the message with a projection's read role (ReadRole)
+// naming its parameter as name does.
+func (e *OutputConflictError) RenderText(name func(errkind.Param) string) string {
+	with := e.With
+	if r := ReadRole(with); r != nil {
+		with = r.RenderText(name)
+	}
+	return fmt.Sprintf("connector: %s %q is %s: writing it would overwrite them", e.Flag, e.Name, with)
+}
+
+// readRoles are what the properties of a projection that a run reads are,
+// each naming its parameter.
+var readRoles = []errkind.Renderer{
+	errkind.Errorf("the node key property (%s)", ParamNodeKey).(errkind.Renderer),
+	errkind.Errorf("the raw readings (%s)", ParamValueProperty).(errkind.Renderer),
+	errkind.Errorf("the communities read (%s)", ParamCommunityProperty).(errkind.Renderer),
+}
+
+// ReadRole is the read role whose text is what (a ReadProperties value),
+// or nil when what is not one.
+func ReadRole(what string) errkind.Renderer {
+	for _, r := range readRoles {
+		if r.Error() == what {
+			return r
+		}
+	}
+	return nil
+}
+
 // Kind: a usage error the user fixes by naming another property.
 func (*OutputConflictError) Kind() errkind.Kind { return errkind.BadInput }
 
@@ -439,10 +468,9 @@ func (*OutputConflictError) Kind() errkind.Kind { return errkind.BadInput }
 // (e.g. a release's property that locate reads).
 func ReadProperties(p Projection, extra map[string]string) map[string]string {
 	read := map[string]string{}
-	for what, name := range map[string]string{"the node key property (--node-key-property)": p.NodeKeyProperty,
-		"the raw readings (--value-property)": p.ValueProperty, "the communities read (--communities property:…)": p.CommunityProperty} {
+	for i, name := range []string{p.NodeKeyProperty, p.ValueProperty, p.CommunityProperty} {
 		if name != "" {
-			read[name] = what
+			read[name] = readRoles[i].Error()
 		}
 	}
 	for name, what := range extra {

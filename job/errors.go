@@ -119,6 +119,8 @@ func checkOutputs(p connector.Projection, reads map[string]error, outputs map[er
 	var with any = oc.With
 	if w, ok := whats[oc.With]; ok {
 		with = w
+	} else if r := connector.ReadRole(oc.With); r != nil {
+		with = r
 	} else if other, ok := strings.CutPrefix(oc.With, "also written by "); ok {
 		with = errkind.Errorf("also written by %s", errkind.Param(other))
 	}

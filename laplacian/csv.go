@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 )
 
@@ -168,7 +169,11 @@ func (r *edgeReader) rest(cr *csvin.Reader) error {
 
 // ErrCSVHeader is wrapped by a CSVError for a first row that looks like a
 // header whose names are not recognised.
-var ErrCSVHeader = errors.New("the first row looks like a header but its column names are not recognised (use source,target[,weight], or --header yes to skip it, --header no to read it as an edge)")
+var ErrCSVHeader = errkind.Errorf("the first row looks like a header but its column names are not recognised (use source,target[,weight], or %s yes to skip it, %s no to read it as an edge)", ParamHeader, ParamHeader)
+
+// ParamHeader is the parameter ErrCSVHeader names: how the first row is
+// read (errkind.Param; the root package's graphcloak.ParamHeader).
+const ParamHeader errkind.Param = "header"
 
 // edgeHeader decides whether the first row is a header. It may read the
 // second row to decide; that row is appended to pending.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -45,7 +46,11 @@ var flagNames = map[errkind.Param]string{
 	sensitivity.ParamSave:   "sensitivity --save",
 	sensitivity.ParamMACKey: "--ledger-key",
 
-	graphcloak.ParamHeader: "--header", // graphcloak.ParamTau is job.ParamTau
+	graphcloak.ParamHeader: "--header", // graphcloak.ParamTau is job.ParamTau; laplacian.ParamHeader is this one
+
+	// connector.ParamNodeKey and ParamCommunityProperty are job's;
+	// ParamCommunities is "--communities" by default.
+	connector.ParamValueProperty: "--value-property",
 }
 
 // flagName is the flag for parameter p: flagNames' entry, else "--p" (the

@@ -19,10 +19,11 @@ package csvin
 import (
 	"bufio"
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // Record is one row: its fields and the line it starts on (1-based).
@@ -322,7 +323,10 @@ const (
 	HeaderNo
 )
 
-// ParseHeader reads the --header value: auto, yes or no.
+// ParamHeader is the parameter ParseHeader reads (errkind.Param).
+const ParamHeader errkind.Param = "header"
+
+// ParseHeader reads the header parameter's value: auto, yes or no.
 func ParseHeader(s string) (Header, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "", "auto":
@@ -332,7 +336,7 @@ func ParseHeader(s string) (Header, error) {
 	case "no", "false":
 		return HeaderNo, nil
 	}
-	return HeaderAuto, errors.New("--header must be auto, yes or no")
+	return HeaderAuto, errkind.Errorf("%s must be auto, yes or no", ParamHeader)
 }
 
 func (h Header) String() string {
