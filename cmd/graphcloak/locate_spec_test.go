@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -156,5 +159,28 @@ func TestLocateSpec(t *testing.T) {
 		s.DryRun != want.DryRun || s.CommunityProperty != want.CommunityProperty ||
 		s.WriteProperty != "graphcloak_value" || s.Properties.Mass != "graphcloak_mass" || s.Database != "neo4j" {
 		t.Errorf("spec %+v", s)
+	}
+}
+
+// locate reads the release file after checking the flags and before
+// anything else: a missing one is bad input named by --release, refused
+// before the --out file is opened (whose directory does not exist either)
+// and leaving nothing behind.
+func TestLocateReadsTheReleaseFileFirst(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	_, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate",
+		"--release", filepath.Join(dir, "none.json"), "--out", filepath.Join(dir, "no", "nodes.csv"))
+	if code != exitBadInput || !strings.Contains(stderr, "--release") || strings.Contains(stderr, "--out") {
+		t.Errorf("exit %d, want %d naming --release alone: %s", code, exitBadInput, stderr)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	// A bad flag is refused before the file is read: usage, not bad input.
+	_, stderr, code = runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate",
+		"--release", filepath.Join(dir, "none.json"), "--mode", "batch")
+	if code != exitUsage || !strings.Contains(stderr, "--mode") {
+		t.Errorf("exit %d, want %d naming --mode: %s", code, exitUsage, stderr)
 	}
 }
