@@ -105,34 +105,53 @@ func initBudget(cfg *config.Config, answerEpsilon float64) (*privacy.Budget, err
 	return &budget, nil
 }
 
-func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
+// budgetSpec is what budget reports — the scope given ("": every
+// scope), or with --init the configured one — and, with --init, the
+// budget it creates that scope with.
+type budgetSpec struct {
+	scope  string
+	create *privacy.Budget
+}
+
+// checkBudget checks budget's flags into its spec before the ledger is
+// opened.
+func checkBudget(o *budgetOptions) (budgetSpec, error) {
 	cfg := &o.g.cfg.Config
-	scope := o.g.cfg.GivenScope() // --init shows the scope it creates
-	if o.init {
-		scope = cfg.Privacy.Scope
+	s := budgetSpec{scope: o.g.cfg.GivenScope()}
+	if o.init { // --init shows the scope it creates
+		s.scope = cfg.Privacy.Scope
 	}
 	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
-		return inputErrorf("--scope: %w", err)
+		return budgetSpec{}, inputErrorf("--scope: %w", err)
+	}
+	if o.answerEpsilon != 0 && !o.init {
+		return budgetSpec{}, usageErrorf("--answer-epsilon is fixed when the scope is created: give it with --init (the ledger shows it after)")
+	}
+	if o.init {
+		var err error
+		if s.create, err = initBudget(cfg, o.answerEpsilon); err != nil {
+			return budgetSpec{}, err
+		}
+	}
+	return s, nil
+}
+
+// runBudget checks the flags (checkBudget), opens the ledger, creating
+// the scope with --init, and prints its report.
+func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
+	cfg := &o.g.cfg.Config
+	spec, err := checkBudget(o)
+	if err != nil {
+		return err
 	}
 	var client *connector.Client
 	if cfg.Privacy.Ledger == "neo4j" {
-		var err error
 		if client, err = stores.Connect(ctx, cfg); err != nil {
 			return err
 		}
 		defer client.Close(context.WithoutCancel(ctx))
 	}
-	if o.answerEpsilon != 0 && !o.init {
-		return usageErrorf("--answer-epsilon is fixed when the scope is created: give it with --init (the ledger shows it after)")
-	}
-	var create *privacy.Budget
-	if o.init {
-		var err error
-		if create, err = initBudget(cfg, o.answerEpsilon); err != nil {
-			return err
-		}
-	}
-	r, err := stores.LedgerReport(ctx, cfg, client, create, scope)
+	r, err := stores.LedgerReport(ctx, cfg, client, spec.create, spec.scope)
 	if err != nil {
 		return withInitHint(cfg, err)
 	}
