@@ -53,11 +53,16 @@ it, every scope's, as budget shows every scope.`,
 	return cmd
 }
 
-func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
+// checkRuns checks the runs command's flags before Neo4j is read.
+func checkRuns(opts *runsOptions) error {
 	if opts.last < 0 {
 		return inputErrorf("--last must be ≥ 0, got %d", opts.last)
 	}
-	if err := checkPlotPath(opts.plot); err != nil {
+	return checkPlotPath(opts.plot)
+}
+
+func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
+	if err := checkRuns(opts); err != nil {
 		return err
 	}
 	opts.scope = opts.g.cfg.GivenScope() // as budget: given, one scope; else every scope
@@ -101,15 +106,11 @@ a retry exits 7.`,
   graphcloak runs prune --older-than 2160h`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if !cmd.Flags().Changed("keep") && !cmd.Flags().Changed("older-than") {
-				return usageErrorf("give --keep N or --older-than DURATION (or both)")
+			keep, err := checkRunsPrune(opts, cmd.Flags().Changed("keep"), cmd.Flags().Changed("older-than"))
+			if err != nil {
+				return err
 			}
-			if cmd.Flags().Changed("keep") && opts.keep < 0 {
-				return inputErrorf("--keep must be ≥ 0, got %d", opts.keep)
-			}
-			if !cmd.Flags().Changed("keep") {
-				opts.keep = -1 // no count limit
-			}
+			opts.keep = keep
 			return runRunsPrune(cmd.Context(), opts, opts.g.stdout)
 		},
 	}
@@ -121,10 +122,25 @@ a retry exits 7.`,
 	return cmd
 }
 
-func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) error {
-	if opts.keep < -1 || opts.olderThan < 0 {
-		return inputErrorf("--keep and --older-than must not be negative")
+// checkRunsPrune checks prune's flags (keepGiven, olderGiven: whether
+// --keep and --older-than were given) and returns how many finished
+// records to keep: --keep, or -1 (no count limit) when it was not given.
+func checkRunsPrune(opts *runsPruneOptions, keepGiven, olderGiven bool) (int, error) {
+	switch {
+	case !keepGiven && !olderGiven:
+		return 0, usageErrorf("give --keep N or --older-than DURATION (or both)")
+	case keepGiven && opts.keep < 0:
+		return 0, inputErrorf("--keep must be ≥ 0, got %d", opts.keep)
+	case opts.olderThan < 0:
+		return 0, inputErrorf("--keep and --older-than must not be negative")
+	case !keepGiven:
+		return -1, nil
 	}
+	return opts.keep, nil
+}
+
+// runRunsPrune deletes the records prune's checked flags select.
+func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) error {
 	var cutoff time.Time
 	if opts.olderThan > 0 {
 		cutoff = time.Now().Add(-opts.olderThan)
