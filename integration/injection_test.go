@@ -101,11 +101,10 @@ func TestInjectionCorpus(t *testing.T) {
 	// appears but the names it gave), so it runs alone on one: a server of
 	// its own, beside the other tests, wherever scripts/neo4j.sh can start
 	// one; else the shared server, one test at a time.
-	if ownServerPossible(t) {
+	// TestMain starts it while the others run (early_test.go).
+	if corpusEarly {
 		t.Parallel()
-		o := &ownServer{t: t, root: repoRoot(t), dir: filepath.Join(t.TempDir(), "neo4j"), pw: "graphcloak-injection-test"}
-		s = o.start()
-		t.Cleanup(o.stop)
+		s = corpusOwnServer(t)
 	}
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{10, 10}, 0.5, 0.1)
