@@ -236,6 +236,8 @@ norace_tests=(
 	TestDiscreteGaussianDistribution
 	TestPictureExperimentSeriesVisible TestPictureCommunityGraphMarksSource
 	TestPictureNoiseVerdictInTitle TestForecastBySourceMass
+	TestRows8MatchesGo TestLanczosSecondOrder TestLanczosBlockMinSteps TestLanczosSchemeAgainstOracle
+	TestPanelsAgreeWithDense
 )
 norace_pkgs=() norace_names=()
 if ((whole)) && [[ -z "${GRAPHCLOAK_TEST_FLAGS:-}" ]]; then
