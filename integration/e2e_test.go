@@ -46,9 +46,7 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 	}
-	stopEarly := startCorpusEarly()
 	code := m.Run()
-	stopEarly()
 	for _, dir := range []string{binDir, batchDir} {
 		if dir != "" {
 			os.RemoveAll(dir)
@@ -60,10 +58,6 @@ func TestMain(m *testing.M) {
 // repoRoot is the module root (the tests run in integration/).
 func repoRoot(t testing.TB) string {
 	t.Helper()
-	return moduleRoot()
-}
-
-func moduleRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Dir(filepath.Dir(file))
 }
@@ -103,25 +97,23 @@ var (
 // runArgs, many in one process (runCLIBatch).
 func argvBatchBinary(t testing.TB) string {
 	t.Helper()
-	batchOnce.Do(buildArgvBatch)
+	batchOnce.Do(func() {
+		batchDir, batchErr = os.MkdirTemp("", "graphcloak-argv-")
+		if batchErr != nil {
+			return
+		}
+		batchPath = filepath.Join(batchDir, "graphcloak.test")
+		cmd := exec.Command("go", "test", "-c", "-o", batchPath, "./cmd/graphcloak")
+		cmd.Dir = repoRoot(t)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			batchErr = fmt.Errorf("go test -c ./cmd/graphcloak: %v\n%s", err, out)
+		}
+	})
 	if batchErr != nil {
 		t.Fatal(batchErr)
 	}
 	return batchPath
-}
-
-func buildArgvBatch() {
-	batchDir, batchErr = os.MkdirTemp("", "graphcloak-argv-")
-	if batchErr != nil {
-		return
-	}
-	batchPath = filepath.Join(batchDir, "graphcloak.test")
-	cmd := exec.Command("go", "test", "-c", "-o", batchPath, "./cmd/graphcloak")
-	cmd.Dir = moduleRoot()
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		batchErr = fmt.Errorf("go test -c ./cmd/graphcloak: %v\n%s", err, out)
-	}
 }
 
 // runCLIBatch runs each command line as runCLI does — the same

@@ -101,10 +101,11 @@ func TestInjectionCorpus(t *testing.T) {
 	// appears but the names it gave), so it runs alone on one: a server of
 	// its own, beside the other tests, wherever scripts/neo4j.sh can start
 	// one; else the shared server, one test at a time.
-	// TestMain starts it while the others run (early_test.go).
-	if corpusEarly {
+	if ownServerPossible(t) {
 		t.Parallel()
-		s = corpusOwnServer(t)
+		o := &ownServer{t: t, root: repoRoot(t), dir: filepath.Join(t.TempDir(), "neo4j"), pw: "graphcloak-injection-test"}
+		s = o.start()
+		t.Cleanup(o.stop)
 	}
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{10, 10}, 0.5, 0.1)

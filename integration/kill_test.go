@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,35 +34,20 @@ type ownServer struct {
 // (Java 17 and Maven; not with the Docker provider alone).
 func ownServerPossible(t testing.TB) bool {
 	t.Helper()
-	return ownServerPossibleAt(repoRoot(t))
-}
-
-func ownServerPossibleAt(root string) bool {
-	return exec.Command("bash", filepath.Join(root, "scripts", "neo4j.sh"), "check").Run() == nil
+	return exec.Command("bash", filepath.Join(repoRoot(t), "scripts", "neo4j.sh"), "check").Run() == nil
 }
 
 func (o *ownServer) start() server {
 	o.t.Helper()
-	s, log, err := startNeo4j(o.root, o.dir, o.pw, o.env)
-	if err != nil {
-		o.t.Fatalf("%v\n%s", err, log)
-	}
-	o.t.Logf("%s", log)
-	return s
-}
-
-// startNeo4j starts a Neo4j of its own in dir (scripts/neo4j.sh, a free
-// port), which stops by itself should this test process die; log says
-// where and how long it took, or what the script printed.
-func startNeo4j(root, dir, pw string, env []string) (s server, log string, err error) {
 	t0 := time.Now()
-	cmd := exec.Command("bash", filepath.Join(root, "scripts", "neo4j.sh"), "start", dir, "0")
-	cmd.Env = append(cliEnv(), "NEO4J_PASSWORD="+pw, "GRAPHCLOAK_NEO4J_WATCH_PID="+strconv.Itoa(os.Getpid()))
-	cmd.Env = append(cmd.Env, env...)
+	cmd := exec.Command("bash", filepath.Join(o.root, "scripts", "neo4j.sh"), "start", o.dir, "0")
+	// The server stops by itself if this test process dies (killed go test).
+	cmd.Env = append(cliEnv(), "NEO4J_PASSWORD="+o.pw, "GRAPHCLOAK_NEO4J_WATCH_PID="+strconv.Itoa(os.Getpid()))
+	cmd.Env = append(cmd.Env, o.env...)
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
 	if err := cmd.Run(); err != nil {
-		return server{}, se.String(), fmt.Errorf("scripts/neo4j.sh start %s: %w", dir, err)
+		o.t.Fatalf("scripts/neo4j.sh start %s: %v\n%s", o.dir, err, se.String())
 	}
 	var uri string
 	for _, line := range strings.Split(so.String(), "\n") {
@@ -72,9 +56,10 @@ func startNeo4j(root, dir, pw string, env []string) (s server, log string, err e
 		}
 	}
 	if uri == "" {
-		return server{}, so.String(), fmt.Errorf("scripts/neo4j.sh printed no NEO4J_URI")
+		o.t.Fatalf("scripts/neo4j.sh printed no NEO4J_URI: %s", so.String())
 	}
-	return server{URI: uri, User: "neo4j", Password: pw}, fmt.Sprintf("own neo4j at %s up in %.1f s", uri, time.Since(t0).Seconds()), nil
+	o.t.Logf("own neo4j at %s up in %.1f s", uri, time.Since(t0).Seconds())
+	return server{URI: uri, User: "neo4j", Password: o.pw}
 }
 
 func (o *ownServer) pid() int {
@@ -91,16 +76,11 @@ func (o *ownServer) pid() int {
 }
 
 func (o *ownServer) stop() {
-	if out, err := stopNeo4j(o.root, o.dir); err != nil {
+	cmd := exec.Command("bash", filepath.Join(o.root, "scripts", "neo4j.sh"), "stop", o.dir)
+	cmd.Env = cliEnv()
+	if out, err := cmd.CombinedOutput(); err != nil {
 		o.t.Logf("scripts/neo4j.sh stop: %v\n%s", err, out)
 	}
-}
-
-// stopNeo4j stops the server startNeo4j started in dir.
-func stopNeo4j(root, dir string) ([]byte, error) {
-	cmd := exec.Command("bash", filepath.Join(root, "scripts", "neo4j.sh"), "stop", dir)
-	cmd.Env = cliEnv()
-	return cmd.CombinedOutput()
 }
 
 // TestKillDuringWriteBack kills (SIGKILL) a Neo4j server in the middle of
