@@ -27,10 +27,10 @@
 // Each test loads its data under labels unique to the run and deletes it
 // afterwards, so tests can share one server. The tests that mostly wait —
 // on a server of their own (the kill test, the sandboxed plugin, the
-// Neo4j guide, the injection corpus, whose checks cover a whole server:
-// no label, type or property key appears but the names it gave) or on a
-// stopped release's lease or transaction timeout (the epoch holders) —
-// call t.Parallel and run together, eight at a time (TestMain; -parallel
-// overrides it), after the others. The others run one at a time, and some
-// of them assert how long a step took.
+// Neo4j guide) or on a stopped release's lease or transaction timeout
+// (the epoch holders) — call t.Parallel and run together, eight at a time
+// (TestMain; -parallel overrides it), after the others. The others run
+// one at a time: some check the whole server (TestInjectionCorpus: no
+// label, type or property key appears but the names it gave, and every
+// bookkeeping node is unchanged), and some assert how long a step took.
 package integration

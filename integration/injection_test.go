@@ -97,16 +97,6 @@ func TestInjectionCorpus(t *testing.T) {
 		t.Skip("the injection corpus runs the binary a few thousand times (-short)")
 	}
 	s := neo4jServer(t)
-	// Its checks cover the whole server (no label, type or property key
-	// appears but the names it gave), so it runs alone on one: a server of
-	// its own, beside the other tests, wherever scripts/neo4j.sh can start
-	// one; else the shared server, one test at a time.
-	if ownServerPossible(t) {
-		t.Parallel()
-		o := &ownServer{t: t, root: repoRoot(t), dir: filepath.Join(t.TempDir(), "neo4j"), pw: "graphcloak-injection-test"}
-		s = o.start()
-		t.Cleanup(o.stop)
-	}
 	d := rawDriver(t, s)
 	f := connectedSBM(t, []int{10, 10}, 0.5, 0.1)
 	f.load(t, d)

@@ -30,13 +30,6 @@ type ownServer struct {
 	env  []string // more environment for scripts/neo4j.sh
 }
 
-// ownServerPossible says whether scripts/neo4j.sh can start a server here
-// (Java 17 and Maven; not with the Docker provider alone).
-func ownServerPossible(t testing.TB) bool {
-	t.Helper()
-	return exec.Command("bash", filepath.Join(repoRoot(t), "scripts", "neo4j.sh"), "check").Run() == nil
-}
-
 func (o *ownServer) start() server {
 	o.t.Helper()
 	t0 := time.Now()
