@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // TestAnswerCache: the certificate is sealed exactly when a ledger key is
@@ -13,14 +12,7 @@ import (
 // refused.
 func TestAnswerCache(t *testing.T) {
 	dir := t.TempDir()
-	keyFile := filepath.Join(dir, "ledger.key")
-	k, err := privacy.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := privacy.WriteKeyFile(keyFile, k); err != nil {
-		t.Fatal(err)
-	}
+	keyFile := writeKeyFile(t, filepath.Join(dir, "ledger.key"))
 	for _, c := range []struct {
 		key    string
 		sealed bool

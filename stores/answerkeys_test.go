@@ -14,14 +14,7 @@ import (
 // spec that fails its check or a missing key file is refused.
 func TestReadAnswerKeys(t *testing.T) {
 	dir := t.TempDir()
-	keyFile := filepath.Join(dir, "k.key")
-	k, err := privacy.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := privacy.WriteKeyFile(keyFile, k); err != nil {
-		t.Fatal(err)
-	}
+	keyFile := writeKeyFile(t, filepath.Join(dir, "k.key"))
 	for _, c := range []struct {
 		name               string
 		noiseKey, ledger   string
@@ -54,4 +47,17 @@ func TestReadAnswerKeys(t *testing.T) {
 			t.Errorf("%s: ledger key read %v, want %v", c.name, sealed, c.sealed)
 		}
 	}
+}
+
+// writeKeyFile writes a fresh key to path and returns path.
+func writeKeyFile(t *testing.T, path string) string {
+	t.Helper()
+	k, err := privacy.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := privacy.WriteKeyFile(path, k); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
