@@ -23,12 +23,22 @@ func (g *globalOptions) pullProgress() (progress func(stage string, done int), e
 // graph: any --graph spec, Neo4j included (the configured projection; the
 // driver is closed once the graph is read).
 func loadGraphSpec(ctx context.Context, g *globalOptions, spec string) (*laplacian.Graph, error) {
+	lg, err := loadGraph(ctx, g, spec, "")
+	if err != nil {
+		return nil, err
+	}
+	return lg.Graph, nil
+}
+
+// loadGraph reads the graph of spec (and the community property, when
+// named) with the command's progress and logger, and closes its driver.
+func loadGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Graph, error) {
 	pull, endPull := g.pullProgress()
-	lg, err := stores.LoadGraph(ctx, &g.cfg.Config, spec, stores.LoadOptions{Progress: pull, Logger: g.logger})
+	lg, err := stores.LoadGraph(ctx, &g.cfg.Config, spec, stores.LoadOptions{CommunityProperty: property, Progress: pull, Logger: g.logger})
 	endPull()
 	if err != nil {
 		return nil, err
 	}
 	lg.Close(context.WithoutCancel(ctx))
-	return lg.Graph, nil
+	return lg, nil
 }

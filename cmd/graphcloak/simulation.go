@@ -53,17 +53,11 @@ func (o *graphOptions) simulation(graph *laplacian.Graph, part []int, names []st
 // --communities property:NAME) for a simulation; the database connection,
 // if any, is closed: simulations write nothing.
 func loadExperimentGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Graph, error) {
-	pull, endPull := g.pullProgress()
-	lg, err := stores.LoadGraph(ctx, &g.cfg.Config, spec, stores.LoadOptions{CommunityProperty: property, Progress: pull, Logger: g.logger})
-	endPull()
-	if err != nil {
-		if spec == stores.Neo4jSpec {
-			return nil, err
-		}
+	lg, err := loadGraph(ctx, g, spec, property)
+	if err != nil && spec != stores.Neo4jSpec {
 		return nil, flagError("--graph", err)
 	}
-	lg.Close(context.WithoutCancel(ctx))
-	return lg, nil
+	return lg, err
 }
 
 // checkExperimentGraph validates experiment graph's flags and returns the
