@@ -43,8 +43,7 @@ func (e *NotStoredError) Unwrap() error    { return e.Err }
 func (*NotStoredError) Kind() errkind.Kind { return errkind.Charged }
 
 // CheckPositive refuses (bad input) a value of param that is not a
-// positive, finite number; the commands check their own parameters with it
-// too.
+// positive, finite number.
 func CheckPositive(param string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
 		return errkind.Inputf("%s must be positive and finite, got %v", errkind.Param(param), v)

@@ -12,7 +12,6 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/internal/textreport"
-	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -155,7 +154,7 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 	if opts.method != "leiden" && opts.method != "louvain" {
 		return inputErrorf("--communities must be leiden or louvain, got %q", opts.method)
 	}
-	if err := job.CheckPositive("resolution", opts.resolution); err != nil {
+	if err := checkPositiveFlag("resolution", opts.resolution); err != nil {
 		return err
 	}
 	if opts.graph == stores.Neo4jSpec && !config.ValidIdentifier(cfg.Write.CommunityWriteProperty) {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/textreport"
-	"github.com/graphcloak/graphcloak/job"
 )
 
 // sensitivityExpOptions are the flags of "experiment sensitivity".
@@ -70,7 +69,7 @@ func runExperimentSensitivity(g *globalOptions, o *sensitivityExpOptions, out io
 		flag string
 		v    float64
 	}{{"tau", o.T}, {"alpha", o.alpha}} {
-		if err := job.CheckPositive(c.flag, c.v); err != nil {
+		if err := checkPositiveFlag(c.flag, c.v); err != nil {
 			return err
 		}
 	}

@@ -53,8 +53,7 @@ var flagNames = map[errkind.Param]string{
 	connector.ParamValueProperty: "--value-property",
 }
 
-// flagName is the flag for parameter p: flagNames' entry, else "--p" (the
-// commands' own checks, job.CheckPositive("tau", …), name their flags).
+// flagName is the flag for parameter p: flagNames' entry, else "--p" (job.CheckPositive("tau", …) names --tau).
 func flagName(p errkind.Param) string {
 	if f, ok := flagNames[p]; ok {
 		return f

@@ -198,7 +198,7 @@ func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.
 func checkCommunities(opts *locateOptions, in *locateInputs) error {
 	switch kind, arg := in.commKind, in.commArg; {
 	case (kind == "leiden" || kind == "louvain") && arg == "":
-		return job.CheckPositive("resolution", opts.resolution)
+		return checkPositiveFlag("resolution", opts.resolution)
 	case kind == "file" && arg != "":
 		return nil
 	case kind == "gds" && (arg == "leiden" || arg == "louvain"):
@@ -208,7 +208,7 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 		if arg == "louvain" && opts.resolution != 1 {
 			return usageErrorf("--resolution: gds:louvain has no resolution parameter; use gds:leiden")
 		}
-		return job.CheckPositive("resolution", opts.resolution)
+		return checkPositiveFlag("resolution", opts.resolution)
 	case kind == "property" && arg != "":
 		if !in.isDB {
 			return usageErrorf("--communities property:NAME needs --graph neo4j")

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"strings"
 
@@ -261,6 +262,15 @@ func kindOr(err error, def errkind.Kind) errkind.Kind {
 
 func inputErrorf(format string, args ...any) error {
 	return inputError{fmt.Errorf(format, args...)}
+}
+
+// checkPositiveFlag refuses (bad input) a value of --flag that is not a
+// positive, finite number, in the words of job.CheckPositive.
+func checkPositiveFlag(flag string, v float64) error {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return inputErrorf("--%s must be positive and finite, got %v", flag, v)
+	}
+	return nil
 }
 
 // flagError names the flag whose value led to err. It keeps err's kind (a

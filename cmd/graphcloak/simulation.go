@@ -73,7 +73,7 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 		return "", inputErrorf("--sources must be at least 1, got %d", o.sources)
 	}
 	for _, tau := range o.taus {
-		if err := job.CheckPositive("tau", tau); err != nil {
+		if err := checkPositiveFlag("tau", tau); err != nil {
 			return "", err
 		}
 	}
