@@ -105,8 +105,10 @@ func TestKillDuringWriteBack(t *testing.T) {
 	e := newE2E(t, s, d, f)
 
 	// A release with one node per write transaction, so the write-back
-	// lasts long enough to be interrupted.
-	cmd := exec.Command(graphcloakBinary(t), e.releaseArgs("epoch-killed", "--batch-size", "1")...)
+	// lasts long enough to be interrupted. Its lease is short, so that the
+	// re-run after the restart finds the killed run abandoned instead of
+	// waiting out the default two minutes for its lease to lapse.
+	cmd := exec.Command(graphcloakBinary(t), e.releaseArgs("epoch-killed", "--batch-size", "1", "--lease", "20s")...)
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(cliEnv(), "GRAPHCLOAK_NEO4J_PASSWORD="+s.Password)
 	var so, se bytes.Buffer

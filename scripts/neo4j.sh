@@ -179,7 +179,7 @@ start() {
 	# setsid: the server gets its own process group, so a Ctrl-C in the
 	# terminal reaches the test run, whose trap stops the server cleanly.
 	NEO4J_PASSWORD="${NEO4J_PASSWORD:-graphcloak-test}" GRAPHCLOAK_NEO4J_PLUGINS="$plugin" setsid "$java" \
-		-Dgraphcloak.neo4j.launcher="$dir" -Xmx"${GRAPHCLOAK_NEO4J_HEAP:-2g}" -XX:+UseG1GC \
+		-Dgraphcloak.neo4j.launcher="$dir" -Xmx"${GRAPHCLOAK_NEO4J_HEAP:-2g}" -XX:+UseG1GC ${GRAPHCLOAK_NEO4J_JAVA_OPTS:-} \
 		-cp "$cp" "${main[@]}" "$dir/db" "$port" "$ready" \
 		>"$logf" 2>&1 </dev/null &
 	local pid=$!
