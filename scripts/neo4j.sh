@@ -23,7 +23,9 @@
 # (procedures allowed the kernel, default gds.*,graphcloak.*), GRAPHCLOAK_NEO4J_START_TIMEOUT
 # (seconds, default 180), GRAPHCLOAK_NEO4J_WATCH_PID (stop when that process
 # is gone), GRAPHCLOAK_NEO4J_NO_PLUGIN=1 (start without graphcloak's plugin,
-# which is otherwise built by scripts/neo4j-plugin.sh and installed).
+# which is otherwise built by scripts/neo4j-plugin.sh and installed),
+# GRAPHCLOAK_NEO4J_JAVA_OPTS (more JVM options, split on spaces: e.g.
+# -XX:StartFlightRecording=filename=neo4j.jfr to profile the server).
 #
 # Everything slow is done once and cached under ${XDG_CACHE_HOME:-~/.cache}/graphcloak,
 # keyed by the content of its sources, so a fresh clone or a worktree reuses it:
