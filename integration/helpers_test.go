@@ -215,12 +215,14 @@ func (f *fixture) expectedEdges() map[[2]int]float64 {
 	return m
 }
 
-// dropLabel deletes every node with label (and its relationships), in
-// batches, in an auto-commit transaction, then the constraints and
-// indexes on label (graphcloak load creates one for its key): the server
-// lists a label as long as one stays, so a test that expects no such
-// label would fail on the next run against the same server.
-func dropLabel(t testing.TB, d neo4j.DriverWithContext, label string) {
+// dropLabel deletes every node with one of labels (and its
+// relationships), in batches, in an auto-commit transaction, then the
+// constraints and indexes on each label (graphcloak load creates one for
+// its key): the server lists a label as long as one stays, so a test that
+// expects no such label would fail on the next run against the same
+// server. The labels are parameters, so one call for many labels plans
+// its queries once.
+func dropLabel(t testing.TB, d neo4j.DriverWithContext, labels ...string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
 	s := d.NewSession(ctx, neo4j.SessionConfig{DatabaseName: "neo4j"})
@@ -232,14 +234,15 @@ func dropLabel(t testing.TB, d neo4j.DriverWithContext, label string) {
 		}
 		return res.Collect(ctx)
 	}
-	_, err := run("MATCH (n:`"+label+"`) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS", nil)
+	p := map[string]any{"labels": labels}
+	_, err := run("MATCH (n) WHERE any(l IN labels(n) WHERE l IN $labels) CALL { WITH n DETACH DELETE n } IN TRANSACTIONS OF 5000 ROWS", p)
 	for _, kind := range [][2]string{{"CONSTRAINT", "CONSTRAINTS"}, {"INDEX", "INDEXES"}} {
 		if err != nil {
 			break
 		}
 		var recs []*neo4j.Record
-		recs, err = run("SHOW "+kind[1]+" YIELD name, labelsOrTypes, entityType WHERE entityType = 'NODE' AND labelsOrTypes = [$l] RETURN name",
-			map[string]any{"l": label})
+		recs, err = run("SHOW "+kind[1]+" YIELD name, labelsOrTypes, entityType "+
+			"WHERE entityType = 'NODE' AND size(labelsOrTypes) = 1 AND labelsOrTypes[0] IN $labels RETURN name", p)
 		for _, r := range recs {
 			if err == nil {
 				_, err = run("DROP "+kind[0]+" `"+strings.ReplaceAll(r.Values[0].(string), "`", "``")+"` IF EXISTS", nil)
@@ -247,7 +250,7 @@ func dropLabel(t testing.TB, d neo4j.DriverWithContext, label string) {
 		}
 	}
 	if err != nil {
-		t.Logf("cleanup of label %s: %v", label, err)
+		t.Logf("cleanup of labels %q: %v", labels, err)
 	}
 }
 

@@ -98,7 +98,9 @@ func TestKillDuringWriteBack(t *testing.T) {
 	}
 	defer func() { d.Close(context.Background()) }()
 
-	f := connectedSBM(t, []int{300, 300, 300}, 0.03, 0.001)
+	// 300 nodes: at one node per write transaction the write-back takes
+	// hundreds of commits, and the kill comes after the first.
+	f := connectedSBM(t, []int{100, 100, 100}, 0.09, 0.003)
 	f.Label, f.RelType, f.Keep = "KillNode", "KILL_REL", true
 	f.load(t, d)
 	n := len(f.Keys)
@@ -107,8 +109,10 @@ func TestKillDuringWriteBack(t *testing.T) {
 	// A release with one node per write transaction, so the write-back
 	// lasts long enough to be interrupted. Its lease is short, so that the
 	// re-run after the restart finds the killed run abandoned instead of
-	// waiting out the default two minutes for its lease to lapse.
-	cmd := exec.Command(graphcloakBinary(t), e.releaseArgs("epoch-killed", "--batch-size", "1", "--lease", "20s")...)
+	// waiting out the default two minutes for its lease to lapse; so is
+	// its transaction timeout, which bounds its retries against the killed
+	// server (30 s by default).
+	cmd := exec.Command(graphcloakBinary(t), e.releaseArgs("epoch-killed", "--batch-size", "1", "--lease", "20s", "--transaction-timeout", "10s")...)
 	cmd.Dir = t.TempDir()
 	cmd.Env = append(cliEnv(), "GRAPHCLOAK_NEO4J_PASSWORD="+s.Password)
 	var so, se bytes.Buffer
@@ -190,7 +194,9 @@ func TestKillDuringWriteBack(t *testing.T) {
 
 	// Re-run after the restart (a new epoch: the killed one was charged and
 	// must never be re-drawn).
+	rerun := time.Now()
 	r := runCLI(t, s.Password, e.releaseArgs("epoch-rerun", "--batch-size", "500")...)
+	t.Logf("re-run: exit %d in %.1f s", r.Code, time.Since(rerun).Seconds())
 	if r.Code != 0 {
 		t.Fatalf("re-run: exit %d\nstdout: %s\nstderr: %s", r.Code, r.Stdout, r.Stderr)
 	}
