@@ -60,7 +60,7 @@ func TestNeo4jGuideAsWritten(t *testing.T) {
 	if own {
 		// The guide's own server: stopped (by its PID) when the test ends,
 		// and by itself should the test be killed.
-		env = append(env, "GRAPHCLOAK_NEO4J_DIR="+dir, "NEO4J_PORT=0", "GRAPHCLOAK_NEO4J_HEAP=1g",
+		env = append(env, "GRAPHCLOAK_NEO4J_DIR="+dir, "NEO4J_PORT=0", "GRAPHCLOAK_NEO4J_HEAP=1g", ownServerJavaOpts,
 			fmt.Sprintf("GRAPHCLOAK_NEO4J_WATCH_PID=%d", os.Getpid()))
 		t.Cleanup(func() {
 			if out, err := exec.Command("bash", filepath.Join(root, "scripts", "neo4j.sh"), "stop", dir).CombinedOutput(); err != nil {
