@@ -285,6 +285,16 @@ func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err 
 	if s.DryRun {
 		return p.Summary, errors.New("job: a dry run's plan is printed, never executed")
 	}
+	// A run that failed after the charge (sum set) reports the balance as
+	// it is then, read last, within the bookkeeping deadline.
+	defer func() {
+		if err == nil || sum == nil {
+			return
+		}
+		if b, berr := env.Ledger.Balance(env.bookkeeping(ctx), s.Scope); berr == nil && len(b) == 1 {
+			sum.Balance = &b[0]
+		}
+	}()
 	var run Run
 	if s.Neo4j {
 		if run, err = env.Backend.StartRun(ctx, s.runRecord(), s.Lease); err != nil {
@@ -300,7 +310,13 @@ func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err 
 	}
 	sum = p.Summary
 	sum.Answer = res
-	if b, berr := env.Ledger.Balance(env.bookkeeping(ctx), s.Scope); berr == nil && len(b) == 1 {
+	// The budget left after the charge, read under the run's context as a
+	// release reads it (noteBalance), not the bookkeeping deadline: the run
+	// goes on to publish under ctx anyway, and a slow but live server
+	// (5 s was missed under load) must not drop the balance from the
+	// summary of a run that succeeded. Should the run fail after this,
+	// the balance is read again within the bookkeeping deadline (above).
+	if b, berr := env.Ledger.Balance(ctx, s.Scope); berr == nil && len(b) == 1 {
 		sum.Balance = &b[0]
 	}
 	if run == nil {

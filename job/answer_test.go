@@ -79,6 +79,42 @@ func TestAnswerPublishes(t *testing.T) {
 	}
 }
 
+// expiredLedger is a jobtest.Memory whose Balance honours its context:
+// it fails under a context that is done (a deadline already missed).
+type expiredLedger struct{ *jobtest.Memory }
+
+func (l expiredLedger) Balance(ctx context.Context, scope string) ([]privacy.Balance, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return l.Memory.Balance(ctx, scope)
+}
+
+// A succeeded answer's summary has the balance after its charge even when
+// the bookkeeping deadline has passed (a slow but live server under load):
+// the balance is read under the run's context, as a release reads it.
+func TestAnswerBalanceOutlivesBookkeeping(t *testing.T) {
+	f := answerFixture(t, 10)
+	env := f.answerEnv()
+	env.Ledger = expiredLedger{f.mem}
+	env.Bookkeeping = func() context.Context {
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		return ctx
+	}
+	p, err := PlanAnswer(context.Background(), f.answerSpec("a1"), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := ExecuteAnswer(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Balance == nil || sum.Balance.RhoSpent != sum.Answer.Calibration.Rho {
+		t.Fatalf("balance %+v after a charge of ρ %v, want the balance after the charge", sum.Balance, sum.Answer.Calibration.Rho)
+	}
+}
+
 // An answer the budget cannot pay for, or of an epoch charged before,
 // is refused before its run is claimed: no run record, no charge.
 func TestAnswerRefusedBeforeClaim(t *testing.T) {
