@@ -13,7 +13,6 @@ import (
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/internal/textreport"
-	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -121,7 +120,7 @@ func lineSpec(o *lineOptions) (experiment.Line, error) {
 	case len(o.sources) == 0:
 		return experiment.Line{}, inputErrorf("--sources needs at least one position")
 	}
-	if err := job.CheckPositive("tau", o.T); err != nil {
+	if err := checkPositiveFlag("tau", o.T); err != nil {
 		return experiment.Line{}, err
 	}
 	for _, x := range o.sources {
@@ -130,7 +129,7 @@ func lineSpec(o *lineOptions) (experiment.Line, error) {
 		}
 	}
 	if o.alpha != 0 {
-		if err := job.CheckPositive("alpha", o.alpha); err != nil {
+		if err := checkPositiveFlag("alpha", o.alpha); err != nil {
 			return experiment.Line{}, err
 		}
 	}
@@ -146,7 +145,7 @@ func lineSpec(o *lineOptions) (experiment.Line, error) {
 		}
 		e.Epsilon, e.Delta, e.Mechanism = o.epsilon, o.delta, mech
 	} else {
-		if err := job.CheckPositive("sigma", o.sigma); err != nil {
+		if err := checkPositiveFlag("sigma", o.sigma); err != nil {
 			return experiment.Line{}, err
 		}
 		e.Sigma = o.sigma

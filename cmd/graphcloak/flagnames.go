@@ -53,7 +53,8 @@ var flagNames = map[errkind.Param]string{
 	connector.ParamValueProperty: "--value-property",
 }
 
-// flagName is the flag for parameter p: flagNames' entry, else "--p" (job.CheckPositive("tau", …) names --tau).
+// flagName is the flag for parameter p: flagNames' entry, else "--p"
+// (job.CheckPositive("tau", …) names --tau).
 func flagName(p errkind.Param) string {
 	if f, ok := flagNames[p]; ok {
 		return f

@@ -265,7 +265,9 @@ func inputErrorf(format string, args ...any) error {
 }
 
 // checkPositiveFlag refuses (bad input) a value of --flag that is not a
-// positive, finite number, in the words of job.CheckPositive.
+// positive, finite number, in the words of job.CheckPositive: the one
+// check of the commands' own numeric flags (--tau, --alpha, --sigma,
+// --resolution, --epsilon …), named as the user typed them.
 func checkPositiveFlag(flag string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
 		return inputErrorf("--%s must be positive and finite, got %v", flag, v)

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/forecast"
-	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -81,12 +80,12 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 		name string
 		v    float64
 	}{{"alpha", o.alpha}, {"resolution", o.resolution}} {
-		if err := job.CheckPositive(p.name, p.v); err != nil {
+		if err := checkPositiveFlag(p.name, p.v); err != nil {
 			return "", err
 		}
 	}
 	if o.sigma != 0 {
-		if err := job.CheckPositive("sigma", o.sigma); err != nil {
+		if err := checkPositiveFlag("sigma", o.sigma); err != nil {
 			return "", err
 		}
 	} else {
@@ -117,7 +116,7 @@ func checkEstimator(name string) error {
 }
 
 func checkPrivacy(eps, delta float64) error {
-	if err := job.CheckPositive("epsilon", eps); err != nil {
+	if err := checkPositiveFlag("epsilon", eps); err != nil {
 		return err
 	}
 	if !(delta > 0 && delta < 1) {
