@@ -207,12 +207,23 @@ func MassCurve(ctx context.Context, e Simulation) ([]MassPoint, float64, error) 
 	}
 	var out []MassPoint
 	sure := 0
-	for _, m := range MassGrid() {
+	grid := MassGrid()
+	// One bar for the whole curve: point i's trials are i·Trials … of
+	// len(grid)·Trials, and the bar ends only with the curve (a point cut
+	// short by its time budget, or masses taken as sure, are skipped).
+	progress := e.Progress
+	total := len(grid) * max(e.Trials, 1)
+	for i, m := range grid {
 		if sure >= 2 {
 			last := out[len(out)-1]
 			last.Mass = m
 			out = append(out, last)
 			continue
+		}
+		if progress != nil {
+			off := i * max(e.Trials, 1)
+			e.Progress = func(done, _ int) { progress(min(off+done, total-1), total) }
+			progress(off, total)
 		}
 		f, err := forecastMassPoint(ctx, e, m)
 		if err != nil {
@@ -228,6 +239,9 @@ func MassCurve(ctx context.Context, e Simulation) ([]MassPoint, float64, error) 
 	r := ResolvableMass(out)
 	for i := range out {
 		out[i].AtChance = !(r > 0 && out[i].Mass >= r)
+	}
+	if progress != nil {
+		progress(total, total)
 	}
 	return out, r, nil
 }

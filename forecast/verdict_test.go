@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"context"
+	"sync"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/community"
@@ -138,5 +139,53 @@ func TestMassCurveNoFalseResolution(t *testing.T) {
 				t.Errorf("seed %d: the point at %g units says at chance %v while the curve resolves %g units", seed, p.Mass, p.AtChance, r)
 			}
 		}
+	}
+}
+
+// The mass curve has one bar for all its points: what it reports never
+// goes back, never reaches its total before the curve is computed (issue
+// 61: the bar stood at 100% while the curve ran on for minutes), and
+// reaches it once, at the end.
+func TestMassCurveProgress(t *testing.T) {
+	g, _ := laplacian.Karate()
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sens, err := sensitivity.Graph(g, 1, 1, sensitivity.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	returned := false
+	last, finals, total, reports := -1, 0, 0, 0
+	curve, _, err := MassCurve(context.Background(), Simulation{Graph: g, Partition: part, Tau: 1, Epsilon: 1, Delta: 1e-5,
+		Sensitivity: &sens, Trials: 50, Seed: 3, Workers: 1, Progress: func(done, tot int) {
+			mu.Lock()
+			defer mu.Unlock()
+			reports++
+			if total == 0 {
+				total = tot
+			}
+			if tot != total || done < last {
+				t.Errorf("report %d/%d after %d/%d", done, tot, last, total)
+			}
+			last = done
+			if done >= tot {
+				finals++
+				if returned {
+					t.Error("a report after MassCurve returned")
+				}
+			}
+		}})
+	returned = true
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(MassGrid()) * 50; total != want || finals != 1 || last != total {
+		t.Errorf("total %d (want %d, the grid's points × trials), %d reports of 100%% (want 1), last %d", total, want, finals, last)
+	}
+	if reports < len(curve) {
+		t.Errorf("%d reports for %d points", reports, len(curve))
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"sync"
 
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -13,10 +14,25 @@ import (
 // each stage on its own line (progressbar.Stages). Call the returned end
 // after the pull.
 func (g *globalOptions) pullProgress() (progress func(stage string, done int), end func()) {
-	if !g.terminal {
+	switch {
+	case g.terminal:
+		return progressbar.Stages(g.stderr)
+	case g.quiet:
 		return nil, func() {}
 	}
-	return progressbar.Stages(g.stderr)
+	// On a pipe: log lines per stage (progressbar.Log, no total).
+	var mu sync.Mutex
+	stages := map[string]func(done, total int){}
+	return func(stage string, done int) {
+		mu.Lock()
+		p := stages[stage]
+		if p == nil {
+			p = g.progress("pull " + stage)
+			stages[stage] = p
+		}
+		mu.Unlock()
+		p(done, 0)
+	}, func() {}
 }
 
 // loadGraphSpec is stores.LoadGraph for commands that need only the

@@ -1,14 +1,87 @@
 package main
 
-import "github.com/graphcloak/graphcloak/internal/progressbar"
+import (
+	"encoding/json"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"time"
 
-// progress returns a callback drawing a progress bar for a long step
-// (pull, Δ2, recovery, write-back) on stderr when stderr is a terminal
-// (progressbar.Bar), and a no-op otherwise (pipes, files and tests stay
-// quiet).
+	"github.com/graphcloak/graphcloak/internal/progressbar"
+)
+
+// progressPeriodEnv sets the period of progress lines on a pipe (a
+// duration, "30s" by default) and how long a step runs before its first
+// line: tests set it small to see the lines of a quick step.
+const progressPeriodEnv = "GRAPHCLOAK_PROGRESS_PERIOD"
+
+// progress returns a callback reporting a long step's progress (pull, Δ2,
+// the answer audit, forecasts, write-back) on stderr: a bar when stderr
+// is a terminal (progressbar.Bar), log lines otherwise (progressbar.Log:
+// a line once the step has run 2 s, then at least every 30 s with
+// done/total and ETA, and one when it is done), nothing with --quiet.
 func (g *globalOptions) progress(label string) func(done, total int) {
-	if !g.terminal {
+	switch {
+	case g.terminal:
+		return progressbar.Bar(g.stderr, label)
+	case g.quiet:
 		return func(int, int) {}
 	}
-	return progressbar.Bar(g.stderr, label)
+	return progressbar.Log(g.progressLog(), label, g.logOptions())
+}
+
+// logOptions are progressbar.Log's options: the defaults, or both the
+// period and the quiet start set by GRAPHCLOAK_PROGRESS_PERIOD.
+func (g *globalOptions) logOptions() progressbar.LogOptions {
+	d, err := time.ParseDuration(os.Getenv(progressPeriodEnv))
+	if err != nil || d <= 0 {
+		return progressbar.LogOptions{}
+	}
+	return progressbar.LogOptions{Period: d, Quiet: -1}
+}
+
+// progressLog is where progress lines go on a pipe: stderr, each line
+// wrapped as a JSON log record with --log-format json.
+func (g *globalOptions) progressLog() io.Writer {
+	if g.logFormat == "json" {
+		return &jsonLines{w: g.stderr}
+	}
+	return g.stderr
+}
+
+// jsonLines writes each line written to it as one JSON log record
+// {"time", "level": "INFO", "msg": "progress", "progress": line}.
+type jsonLines struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (j *jsonLines) Write(p []byte) (int, error) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
+		b, err := json.Marshal(struct {
+			Time     string `json:"time"`
+			Level    string `json:"level"`
+			Msg      string `json:"msg"`
+			Progress string `json:"progress"`
+		}{time.Now().Format(time.RFC3339Nano), "INFO", "progress", line})
+		if err != nil {
+			return 0, err
+		}
+		if _, err := j.w.Write(append(b, '\n')); err != nil {
+			return 0, err
+		}
+	}
+	return len(p), nil
+}
+
+// say prints one line about the work ahead (an estimate, a phase) on
+// stderr unless --quiet, as a JSON log record with --log-format json.
+func (g *globalOptions) say(line string) {
+	if g.quiet {
+		return
+	}
+	io.WriteString(g.progressLog(), line+"\n")
 }

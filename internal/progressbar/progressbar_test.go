@@ -36,3 +36,55 @@ func TestETA(t *testing.T) {
 		}
 	}
 }
+
+// A step on a pipe: nothing before Quiet, then a line with done/total and
+// an ETA at least every Period of reports, the last line only when done
+// reaches total, and nothing after it. The clock is a fake one.
+func TestLogLines(t *testing.T) {
+	var buf strings.Builder
+	now := time.Unix(0, 0)
+	p := Log(&buf, "answer audit", LogOptions{Period: 30 * time.Second, Quiet: 2 * time.Second, Now: func() time.Time { return now }})
+	step := func(d time.Duration, done int) {
+		now = now.Add(d)
+		p(done, 100)
+	}
+	step(time.Second, 1) // before Quiet: silent
+	if buf.Len() != 0 {
+		t.Fatalf("a line before the step ran 2 s: %q", buf.String())
+	}
+	step(time.Second, 10)    // 2 s: the first line
+	step(10*time.Second, 20) // 10 s after it: silent
+	step(20*time.Second, 50) // 30 s after it: a line
+	step(time.Second, 99)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	want := []string{
+		"answer audit: 10/100 (10%), 2s elapsed, ETA 18s",
+		"answer audit: 50/100 (50%), 32s elapsed, ETA 32s",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("lines:\n%s\nwant:\n%s", buf.String(), strings.Join(want, "\n"))
+	}
+	step(time.Second, 100)
+	step(time.Minute, 100)
+	if got := strings.TrimPrefix(buf.String(), strings.Join(want, "\n")+"\n"); got != "answer audit: done 100/100 in 34s\n" {
+		t.Errorf("after the step: %q, want one done line", got)
+	}
+}
+
+// A quick step prints nothing at all, its end included; a step without a
+// total says how much it did.
+func TestLogQuickAndUncounted(t *testing.T) {
+	var buf strings.Builder
+	p := Log(&buf, "Δ2", LogOptions{})
+	p(5, 10)
+	p(10, 10)
+	if buf.Len() != 0 {
+		t.Errorf("a quick step printed %q", buf.String())
+	}
+	if got := LogLine("pull nodes", 700, 0, 3*time.Second); got != "pull nodes: 700 done, 3s elapsed" {
+		t.Errorf("LogLine without total = %q", got)
+	}
+	if got := LogLine("x", 0, 10, time.Second); got != "x: 0/10 (0%), 1s elapsed, ETA ?" {
+		t.Errorf("LogLine before progress = %q", got)
+	}
+}

@@ -1,0 +1,92 @@
+package progressbar
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+)
+
+// LogOptions configure Log. The zero value means the defaults.
+type LogOptions struct {
+	// Period is the longest time between two lines of a step that is
+	// still reporting. Default DefaultLogPeriod.
+	Period time.Duration
+	// Quiet is how long a step runs before its first line: a quicker
+	// step prints nothing. Default DefaultLogQuiet.
+	Quiet time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+// DefaultLogPeriod is the longest silence of a step reporting to a log.
+const DefaultLogPeriod = 30 * time.Second
+
+// DefaultLogQuiet is how long a step runs before it is logged.
+const DefaultLogQuiet = 2 * time.Second
+
+// Log returns a callback reporting label's progress on w when w is not a
+// terminal (a pipe, a file, a collector): plain lines, never a carriage
+// return. Its first line comes at the first report once the step has run
+// opt.Quiet ("label: started …"), then at least every opt.Period while
+// reports come ("label: 320/20000 (1%), 30s elapsed, ETA 15m0s"), and a
+// last line when done reaches total ("label: done 20000/20000 in 16m2s")
+// if any line came before it. It is safe for concurrent use; nothing is
+// printed after the last line. Lines come only from reports: a step that
+// reports nothing for longer than Period prints nothing in between.
+func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
+	if opt.Period <= 0 {
+		opt.Period = DefaultLogPeriod
+	}
+	if opt.Quiet < 0 {
+		opt.Quiet = 0
+	} else if opt.Quiet == 0 {
+		opt.Quiet = DefaultLogQuiet
+	}
+	if opt.Now == nil {
+		opt.Now = time.Now
+	}
+	var mu sync.Mutex
+	start := opt.Now()
+	var last time.Time
+	printed, finished := false, false
+	return func(done, total int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now := opt.Now()
+		elapsed := now.Sub(start)
+		final := total > 0 && done >= total
+		switch {
+		case finished:
+			return
+		case final:
+			finished = true
+			if printed {
+				fmt.Fprintf(w, "%s: done %d/%d in %s\n", label, total, total, elapsed.Round(time.Second))
+			}
+			return
+		case !printed && elapsed < opt.Quiet:
+			return
+		case printed && now.Sub(last) < opt.Period:
+			return
+		}
+		last, printed = now, true
+		fmt.Fprintln(w, LogLine(label, done, total, elapsed))
+	}
+}
+
+// LogLine renders one line of a step that is not done:
+// "label: 320/20000 (1%), 30s elapsed, ETA 15m0s" ("ETA ?" before any
+// progress), or "label: 320 done, 30s elapsed" without a total.
+func LogLine(label string, done, total int, elapsed time.Duration) string {
+	el := elapsed.Round(time.Second)
+	if total <= 0 {
+		return fmt.Sprintf("%s: %d done, %s elapsed", label, done, el)
+	}
+	done = min(max(done, 0), total)
+	left := "?"
+	if done > 0 {
+		left = time.Duration(float64(elapsed) * float64(total-done) / float64(done)).Round(time.Second).String()
+	}
+	return fmt.Sprintf("%s: %d/%d (%d%%), %s elapsed, ETA %s", label, done, total, done*100/total, el, left)
+}
