@@ -26,6 +26,8 @@ type AuditReport struct {
 	RefitFailures int     `json:"refitFailures"`
 	Save          string  `json:"save"`
 	Millis        int64   `json:"computeMillis"`
+	// ResumedSources were taken from an interrupted run's checkpoint.
+	ResumedSources int `json:"resumedSources,omitempty"`
 }
 
 // CertifyAnswers runs the certified recovery of a private answer over

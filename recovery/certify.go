@@ -143,6 +143,9 @@ type CertifierOptions struct {
 	// Shard, for NewCertifierPart, is the share of the pass one process
 	// computes (zero: all of it).
 	Shard Shard
+	// Checkpoint, when set, keeps the pass's finished blocks across runs:
+	// the pass skips those it holds and adds each block it finishes.
+	Checkpoint PassCheckpoint
 }
 
 // NewCertifier runs the certificate's one pass over every node j — the

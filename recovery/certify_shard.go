@@ -76,7 +76,7 @@ func NewCertifierPart(ctx context.Context, g *laplacian.Graph, tau float64, opt 
 	n := g.N()
 	c := &Certifier{g: g, act: act, tau: tau, tol: tol, eta: act.ErrorBound()}
 	norm := make([]float64, n)
-	pairs, err := c.pass(ctx, opt.Shard.blocks(n), norm, opt.Progress)
+	pairs, err := c.pass(ctx, opt.Shard.blocks(n), norm, opt.Progress, opt.Checkpoint, opt.Precise)
 	if err != nil {
 		return nil, err
 	}

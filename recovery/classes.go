@@ -63,7 +63,10 @@ func candidateCos(tol float64) float64 {
 // pair with the smaller norm — so one of the two rows keeps it, without
 // the other's norm. The pairs come sorted (by J, then K), whichever
 // goroutine computed them.
-func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, progress func(done, total int)) ([]Pair, error) {
+//
+// With a checkpoint, the blocks it holds for this action are taken from it
+// (not computed) and every block computed is added to it.
+func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, progress func(done, total int), cp PassCheckpoint, precise bool) ([]Pair, error) {
 	n := c.g.N()
 	cmin := candidateCos(c.tol)
 	chord := math.Sqrt(2 - 2*cmin) // ‖u_j − u_k‖ of a pair at cosine cmin
@@ -74,6 +77,29 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 	var mu sync.Mutex
 	var pairs []Pair
 	tooMany, done := false, 0
+	if cp != nil {
+		held := map[int]PassBlock{}
+		for _, b := range cp.Finished(precise) {
+			if b.Precise == precise && b.check(n) == nil {
+				held[b.Block] = b
+			}
+		}
+		var left []int
+		for _, blk := range blocks {
+			b, ok := held[blk]
+			if !ok {
+				left = append(left, blk)
+				continue
+			}
+			copy(norm[blk*blockSize:], b.Norms)
+			pairs = append(pairs, b.Pairs...)
+			done += len(b.Norms)
+		}
+		blocks = left
+		if progress != nil && done > 0 {
+			progress(done, total)
+		}
+	}
 	err := forBlocks(ctx, n, blocks, func(lo, b int, cols []float64) {
 		P := make([]float64, n*b)
 		col := make([]float64, n)
@@ -126,6 +152,9 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 		pairs = append(pairs, local...)
 		if len(pairs) > maxPairsPerNode*n {
 			tooMany = true
+		}
+		if cp != nil {
+			cp.Add(PassBlock{Precise: precise, Block: lo / blockSize, Norms: slices.Clone(norm[lo : lo+b]), Pairs: local})
 		}
 		done += b
 		if progress != nil {

@@ -2,13 +2,17 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/textreport"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
@@ -107,12 +111,57 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err != nil {
 		return err
 	}
+	cp, resumed := openAuditCheckpoint(g, o, lg.Graph, cache)
+	opt.Checkpoint = cp
 	r, err := graphcloak.CertifyAnswers(ctx, lg.Graph, g.cfg.Privacy.Tau, opt, cache)
 	if err != nil {
+		saveErr := cp.Save()
+		switch {
+		case saveErr != nil:
+			g.logger.Warn("could not save the audit's checkpoint", "checkpoint", cp.Path, "error", saveErr)
+		case ctx.Err() != nil:
+			g.say(fmt.Sprintf("audit interrupted: %d of %d sources saved in %s; run the same command again to resume from there",
+				cp.Sources(false)+cp.Sources(true), lg.Graph.N(), cp.Path))
+		}
 		return err
 	}
-	r.Graph, r.Shard = o.graph, o.shard
+	if err := cp.Remove(); err != nil {
+		g.logger.Warn("could not remove the audit's checkpoint", "checkpoint", cp.Path, "error", err)
+	}
+	r.Graph, r.Shard, r.ResumedSources = o.graph, o.shard, resumed
 	return printAuditResult(g, out, r)
+}
+
+// checkpointPeriodEnv sets how often a running audit rewrites its
+// checkpoint (a duration; "0s" or negative: after every block of 32
+// sources): tests that kill an audit set it so.
+const checkpointPeriodEnv = "GRAPHCLOAK_CHECKPOINT_PERIOD"
+
+// openAuditCheckpoint opens the checkpoint beside the audit's --save
+// (graphcloak.CheckpointPath), resuming it when it is of this audit and
+// saying so, and warning when one is there but cannot be resumed. It
+// returns the checkpoint and the sources it resumes.
+func openAuditCheckpoint(g *globalOptions, o *auditOptions, lg *laplacian.Graph, cache graphcloak.AnswerCache) (*graphcloak.AnswerCheckpoint, int) {
+	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(o.save), lg, g.cfg.Privacy.Tau, o.fitTolerance, cache.MACKey, cache.Software)
+	if err != nil {
+		g.logger.Warn(err.Error())
+	}
+	if v := os.Getenv(checkpointPeriodEnv); v != "" {
+		if d, err := time.ParseDuration(v); err == nil {
+			cp.Every = d
+			if d <= 0 {
+				cp.Every = -1
+			}
+		}
+	}
+	resumed := cp.Sources(true)
+	if !o.precise {
+		resumed += cp.Sources(false)
+	}
+	if resumed > 0 {
+		g.say(fmt.Sprintf("resuming the audit from %s: %d of %d sources already done", cp.Path, resumed, lg.N()))
+	}
+	return cp, resumed
 }
 
 func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {

@@ -18,4 +18,7 @@ func Audit(out io.Writer, r graphcloak.AuditReport, next string) {
 	}
 	fmt.Fprintf(out, "audit of graph %s (%d nodes) at τ = %g, fit tolerance %g: %d classes of sources (%d nodes merged), %d refits failed; certificate %s (%d ms)\n",
 		r.Graph, r.NodeCount, r.Tau, r.FitTolerance, r.Classes, r.NodesMerged, r.RefitFailures, r.Save, r.Millis)
+	if r.ResumedSources > 0 {
+		fmt.Fprintf(out, "resumed from an interrupted run's checkpoint: %d of the %d sources were done before\n", r.ResumedSources, r.NodeCount)
+	}
 }

@@ -1,0 +1,196 @@
+package graphcloak
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/graphcloak/graphcloak/internal/jsonmac"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// An answer audit that survives interruption: the certifier's pass runs
+// in blocks of 32 sources whose numbers do not depend on who computes
+// them (recovery.PassBlock), so the blocks a run finished are written to
+// a checkpoint file beside the certificate, and a run stopped part way
+// (a signal, a pre-empted pod, a crash) is resumed by the next run on the
+// same graph, τ, fit tolerance and version from its last saved block. The
+// resumed pass gives the certificate an uninterrupted one gives, bit for
+// bit (the same norms, pairs and classes).
+
+// AnswerCheckpointKind names the file format of an audit's checkpoint.
+const AnswerCheckpointKind = "graphcloak.answer-audit-checkpoint"
+
+// DefaultCheckpointEvery is how often a running audit rewrites its
+// checkpoint: each write is the whole file (atomic), so writing every
+// block would cost the pass quadratic time in its blocks.
+const DefaultCheckpointEvery = 5 * time.Second
+
+// CheckpointPath is the checkpoint of the audit saving to path.
+func CheckpointPath(path string) string { return path + ".checkpoint" }
+
+// answerCheckpointFile is a checkpoint on disk, sealed like the
+// certificate.
+type answerCheckpointFile struct {
+	AnswerFileHeader
+	Blocks []recovery.PassBlock `json:"blocks"`
+	MAC    string               `json:"mac,omitempty"`
+}
+
+func (f answerCheckpointFile) mac(key []byte) (string, error) {
+	f.MAC = ""
+	return jsonmac.Sum(key, f)
+}
+
+// AnswerCheckpoint is a recovery.PassCheckpoint kept in a file: blocks
+// read back from an earlier run of the same audit, and the blocks of this
+// run written at most every Every (and by Save). It is safe for
+// concurrent use.
+type AnswerCheckpoint struct {
+	Path  string
+	Every time.Duration // 0: DefaultCheckpointEvery; < 0: every block
+	mu    sync.Mutex
+	file  answerCheckpointFile
+	key   []byte
+	saved time.Time
+	err   error // the first failed write
+}
+
+// CheckpointRefusedError says why an existing checkpoint is not resumed
+// (another graph, τ, tolerance or version, an unreadable or forged file):
+// the audit starts over and overwrites it.
+type CheckpointRefusedError struct {
+	Path string
+	Err  error
+}
+
+func (e *CheckpointRefusedError) Error() string {
+	return fmt.Sprintf("graphcloak: the audit checkpoint %s is not resumed (%v); the audit starts over", e.Path, e.Err)
+}
+
+func (e *CheckpointRefusedError) Unwrap() error { return e.Err }
+
+// OpenAnswerCheckpoint opens the checkpoint at path of the audit of g at
+// τ and tol (0: the default) by software, sealed under macKey (nil:
+// none). Its blocks are resumed when the file is of this audit; a file
+// that is not is reported as a *CheckpointRefusedError beside an empty
+// checkpoint (no file is not an error).
+func OpenAnswerCheckpoint(path string, g *laplacian.Graph, tau, tol float64, macKey []byte, software string) (*AnswerCheckpoint, error) {
+	if tol == 0 {
+		tol = recovery.DefaultFitTolerance
+	}
+	cp := &AnswerCheckpoint{Path: path, key: macKey,
+		file: answerCheckpointFile{AnswerFileHeader: newAnswerFileHeader(AnswerCheckpointKind, g, tau, tol, software)}}
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return cp, nil
+	}
+	refuse := func(err error) (*AnswerCheckpoint, error) { return cp, &CheckpointRefusedError{Path: path, Err: err} }
+	if err != nil {
+		return refuse(err)
+	}
+	var f answerCheckpointFile
+	if err := json.Unmarshal(b, &f); err != nil {
+		return refuse(fmt.Errorf("not a checkpoint: %v", err))
+	}
+	if macKey != nil {
+		want, err := f.mac(macKey)
+		if err != nil {
+			return refuse(err)
+		}
+		if f.MAC == "" || !jsonmac.Equal(f.MAC, want) {
+			return refuse(&AnswerCacheMACError{Missing: f.MAC == ""})
+		}
+	}
+	if err := f.matches(AnswerCheckpointKind, g, tau, tol, software); err != nil {
+		return refuse(err)
+	}
+	cp.file.Blocks = f.Blocks
+	return cp, nil
+}
+
+// Sources returns how many sources' blocks the checkpoint holds for the
+// action (loose or precise).
+func (cp *AnswerCheckpoint) Sources(precise bool) int {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	s := 0
+	for _, b := range cp.file.Blocks {
+		if b.Precise == precise {
+			s += len(b.Norms)
+		}
+	}
+	return s
+}
+
+// Finished implements recovery.PassCheckpoint.
+func (cp *AnswerCheckpoint) Finished(precise bool) []recovery.PassBlock {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	var out []recovery.PassBlock
+	for _, b := range cp.file.Blocks {
+		if b.Precise == precise {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// Add implements recovery.PassCheckpoint: the block is kept, and the file
+// rewritten when the last write is Every old. A failed write is kept for
+// Save to report; the pass goes on.
+func (cp *AnswerCheckpoint) Add(b recovery.PassBlock) {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	cp.file.Blocks = append(cp.file.Blocks, b)
+	every := cp.Every
+	if every == 0 {
+		every = DefaultCheckpointEvery
+	}
+	if now := time.Now(); every < 0 || now.Sub(cp.saved) >= every {
+		if err := cp.write(); err != nil && cp.err == nil {
+			cp.err = err
+		}
+		cp.saved = now
+	}
+}
+
+// Save writes every block kept so far (an interrupted audit's last act),
+// and reports the first write that failed.
+func (cp *AnswerCheckpoint) Save() error {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	if err := cp.write(); err != nil {
+		return err
+	}
+	return cp.err
+}
+
+// Remove deletes the checkpoint (its audit is done).
+func (cp *AnswerCheckpoint) Remove() error {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	if err := os.Remove(cp.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// write writes the file whole (a temporary file renamed), sealed.
+func (cp *AnswerCheckpoint) write() error {
+	f := cp.file
+	f.MAC = ""
+	if cp.key != nil {
+		mac, err := f.mac(cp.key)
+		if err != nil {
+			return err
+		}
+		f.MAC = mac
+	}
+	return writeJSONFile(cp.Path, f)
+}

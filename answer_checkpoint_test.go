@@ -1,0 +1,161 @@
+package graphcloak
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// stopAfter is a checkpoint that cancels its audit once a given number of
+// blocks have been added, and counts the blocks added.
+type stopAfter struct {
+	*AnswerCheckpoint
+	mu     sync.Mutex
+	added  int
+	after  int
+	cancel context.CancelFunc
+}
+
+func (s *stopAfter) Add(b recovery.PassBlock) {
+	s.AnswerCheckpoint.Add(b)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.added++; s.cancel != nil && s.added == s.after {
+		s.cancel()
+	}
+}
+
+// certificateState is the certificate's state (norms and classes) as
+// stored: the file's bytes but its creation time.
+func certificateState(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c struct{ State json.RawMessage }
+	if err := json.Unmarshal(b, &c); err != nil {
+		t.Fatal(err)
+	}
+	return string(c.State)
+}
+
+// TestAuditResumesFromCheckpoint: an audit cancelled after a few blocks
+// leaves a checkpoint holding them; the next run resumes it, computes only
+// the blocks it lacks, and stores the certificate an uninterrupted run
+// stores, byte for byte (norms, pairs' classes and audit). On a graph of
+// 300 nodes at τ = 1 (10 blocks), loose action, with and without a MAC.
+func TestAuditResumesFromCheckpoint(t *testing.T) {
+	g, err := laplacian.PreferentialAttachment(300, 2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tau = 1
+	blocks := recovery.PassBlocks(g.N())
+	for _, key := range [][]byte{nil, []byte("0123456789abcdef0123456789abcdef")} {
+		dir := t.TempDir()
+		opt := recovery.CertifierOptions{Tol: recovery.DefaultFitTolerance}
+		whole := AnswerCache{Path: filepath.Join(dir, "whole.json"), Software: "test", MACKey: key}
+		if _, err := CertifyAnswers(context.Background(), g, tau, opt, whole); err != nil {
+			t.Fatal(err)
+		}
+
+		resumed := AnswerCache{Path: filepath.Join(dir, "resumed.json"), Software: "test", MACKey: key}
+		path := CheckpointPath(resumed.Path)
+		cp, err := OpenAnswerCheckpoint(path, g, tau, 0, key, "test")
+		if err != nil || cp.Sources(false) != 0 {
+			t.Fatalf("a new checkpoint: %v, %d sources", err, cp.Sources(false))
+		}
+		cp.Every = -1
+		ctx, cancel := context.WithCancel(context.Background())
+		stop := &stopAfter{AnswerCheckpoint: cp, after: 3, cancel: cancel}
+		o := opt
+		o.Checkpoint = stop
+		if _, err := CertifyAnswers(ctx, g, tau, o, resumed); !errors.Is(err, context.Canceled) {
+			t.Fatalf("the interrupted run: %v, want context.Canceled", err)
+		}
+		cancel()
+		if err := cp.Save(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := os.Stat(resumed.Path); err == nil {
+			t.Fatal("the interrupted run wrote a certificate")
+		}
+
+		cp2, err := OpenAnswerCheckpoint(path, g, tau, 0, key, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		held := len(cp2.Finished(false))
+		if held != stop.added || held < 3 || held >= blocks {
+			t.Fatalf("the checkpoint holds %d blocks (%d sources) after %d were added, of %d", held, cp2.Sources(false), stop.added, blocks)
+		}
+		again := &stopAfter{AnswerCheckpoint: cp2}
+		o.Checkpoint = again
+		if _, err := CertifyAnswers(context.Background(), g, tau, o, resumed); err != nil {
+			t.Fatal(err)
+		}
+		if again.added != blocks-held {
+			t.Errorf("the resumed run computed %d blocks, want the %d the checkpoint lacked", again.added, blocks-held)
+		}
+		if a, b := certificateState(t, whole.Path), certificateState(t, resumed.Path); a != b {
+			t.Errorf("the resumed certificate differs from the uninterrupted one (%d vs %d bytes)", len(b), len(a))
+		}
+		if key != nil {
+			var c AnswerCertificate
+			b, _ := os.ReadFile(resumed.Path)
+			if json.Unmarshal(b, &c) != nil || c.MAC == "" {
+				t.Error("the resumed certificate is not sealed")
+			}
+		}
+	}
+}
+
+// A checkpoint of another audit (τ, graph, version), or one whose MAC
+// does not verify, is not resumed: it is refused with the reason, and the
+// audit starts from nothing.
+func TestCheckpointRefused(t *testing.T) {
+	g, _ := laplacian.Karate()
+	other, _ := laplacian.Grid(5, 6)
+	key := []byte("0123456789abcdef0123456789abcdef")
+	path := filepath.Join(t.TempDir(), "c.json.checkpoint")
+	cp, err := OpenAnswerCheckpoint(path, g, 1, 0, key, "v1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp.Add(recovery.PassBlock{Block: 0, Norms: make([]float64, 32)})
+	if err := cp.Save(); err != nil {
+		t.Fatal(err)
+	}
+	if cp, err := OpenAnswerCheckpoint(path, g, 1, 0, key, "v1"); err != nil || cp.Sources(false) != 32 {
+		t.Fatalf("its own audit: %v, %d sources", err, cp.Sources(false))
+	}
+	for name, open := range map[string]func() (*AnswerCheckpoint, error){
+		"τ":       func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 2, 0, key, "v1") },
+		"T":       func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 1, 0.02, key, "v1") },
+		"graph":   func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, other, 1, 0, key, "v1") },
+		"version": func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 1, 0, key, "v2") },
+		"MAC": func() (*AnswerCheckpoint, error) {
+			return OpenAnswerCheckpoint(path, g, 1, 0, []byte("another key, another key, other!"), "v1")
+		},
+	} {
+		cp, err := open()
+		var refused *CheckpointRefusedError
+		if !errors.As(err, &refused) || cp == nil || cp.Sources(false) != 0 {
+			t.Errorf("%s changed: %v, want a *CheckpointRefusedError and an empty checkpoint", name, err)
+		}
+	}
+	if err := cp.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("Remove left the file: %v", err)
+	}
+}
