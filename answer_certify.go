@@ -28,6 +28,10 @@ type AuditReport struct {
 	Millis        int64   `json:"computeMillis"`
 	// ResumedSources were taken from an interrupted run's checkpoint.
 	ResumedSources int `json:"resumedSources,omitempty"`
+	// Estimate is what the pass was forecast to take (EstimateAudit);
+	// EstimateOnly: nothing was computed (audit --estimate).
+	Estimate     *WorkEstimate `json:"estimate,omitempty"`
+	EstimateOnly bool          `json:"estimateOnly,omitempty"`
 }
 
 // CertifyAnswers runs the certified recovery of a private answer over

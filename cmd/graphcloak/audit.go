@@ -22,7 +22,7 @@ import (
 type auditOptions struct {
 	graph, shard, save string
 	fitTolerance       float64
-	precise            bool
+	precise, estimate  bool
 	parts              []string // audit merge's arguments
 }
 
@@ -46,6 +46,7 @@ func newAuditCmd(g *globalOptions) *cobra.Command {
 		Short: "Certify the private answer's recovery on a graph (every source), in shards if need be",
 		Long:  auditHelp,
 		Example: `  graphcloak audit --graph karate --tau 1 --save answer.json
+  graphcloak audit --graph file:edges.csv --tau 1 --save answer.json --estimate   # how long, before you run it
   graphcloak audit --graph file:edges.csv --tau 1 --shard 0/4 --save part-0.json   # … 3/4
   graphcloak audit merge --graph file:edges.csv --tau 1 part-*.json --save answer.json`,
 		Args: cobra.NoArgs,
@@ -57,6 +58,7 @@ func newAuditCmd(g *globalOptions) *cobra.Command {
 	addAuditFlags(cmd, o)
 	f.StringVar(&o.shard, "shard", "", "run shard i of N (i/N, 0 ≤ i < N) of the pass and --save it as a part for audit merge")
 	f.BoolVar(&o.precise, "precise", false, "run the pass with the precise action at once (needed by every shard when a single run says so)")
+	f.BoolVar(&o.estimate, "estimate", false, "only estimate how long the pass will take (its cost model at this machine's measured rate, about 0.3 s); compute and write nothing")
 	merge := &cobra.Command{
 		Use:   "merge PART...",
 		Short: "Join the parts of a sharded audit into the certificate one process would write",
@@ -95,7 +97,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err := o.check(); err != nil {
 		return err
 	}
-	opt := recovery.CertifierOptions{Tol: o.fitTolerance, Precise: o.precise, Progress: g.progress("answer audit")}
+	opt := recovery.CertifierOptions{Tol: o.fitTolerance, Precise: o.precise}
 	if o.shard != "" {
 		i, n, err := sensitivity.ParseShard(o.shard)
 		if err != nil {
@@ -111,9 +113,18 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err != nil {
 		return err
 	}
+	tau := g.cfg.Privacy.Tau
+	if o.estimate {
+		return runAuditEstimate(g, o, lg.Graph, opt, cache, out)
+	}
 	cp, resumed := openAuditCheckpoint(g, o, lg.Graph, cache)
 	opt.Checkpoint = cp
-	r, err := graphcloak.CertifyAnswers(ctx, lg.Graph, g.cfg.Privacy.Tau, opt, cache)
+	est, estErr := graphcloak.EstimateAudit(lg.Graph, tau, opt, nil, longStep)
+	if estErr == nil && est.Seconds > longStep.Seconds() {
+		g.say(est.String())
+	}
+	opt.Progress = g.progress("answer audit")
+	r, err := graphcloak.CertifyAnswers(ctx, lg.Graph, tau, opt, cache)
 	if err != nil {
 		saveErr := cp.Save()
 		switch {
@@ -129,6 +140,38 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 		g.logger.Warn("could not remove the audit's checkpoint", "checkpoint", cp.Path, "error", err)
 	}
 	r.Graph, r.Shard, r.ResumedSources = o.graph, o.shard, resumed
+	if estErr == nil {
+		r.Estimate = &est
+	}
+	return printAuditResult(g, out, r)
+}
+
+// longStep is how long a step is modelled to run before its estimate is
+// printed (issue 61: every step that may take more than ~10 s).
+const longStep = 10 * time.Second
+
+// runAuditEstimate is audit --estimate: the pass's cost model priced at
+// the step rate measured on the graph (about 0.3 s), less what a
+// checkpoint beside --save holds; nothing is computed or written.
+func runAuditEstimate(g *globalOptions, o *auditOptions, lg *laplacian.Graph, opt recovery.CertifierOptions, cache graphcloak.AnswerCache, out io.Writer) error {
+	tau := g.cfg.Privacy.Tau
+	start := time.Now()
+	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(o.save), lg, tau, o.fitTolerance, cache.MACKey, cache.Software)
+	if err == nil {
+		opt.Checkpoint = cp
+	}
+	est, err := graphcloak.EstimateAudit(lg, tau, opt, nil, 0)
+	if err != nil {
+		return err
+	}
+	r := graphcloak.AuditReport{Graph: o.graph, Shard: o.shard, NodeCount: lg.N(), Tau: tau, FitTolerance: opt.Tol, Precise: o.precise,
+		Save: o.save, Millis: time.Since(start).Milliseconds(), Estimate: &est, EstimateOnly: true}
+	if opt.Checkpoint != nil {
+		r.ResumedSources = cp.Sources(true)
+		if !o.precise {
+			r.ResumedSources += cp.Sources(false)
+		}
+	}
 	return printAuditResult(g, out, r)
 }
 

@@ -11,6 +11,14 @@ import (
 // shard's part saved, followed by next (how its reader merges the
 // parts), or the certificate with its classes of sources.
 func Audit(out io.Writer, r graphcloak.AuditReport, next string) {
+	if r.EstimateOnly {
+		fmt.Fprintf(out, "audit of graph %s at τ = %g, fit tolerance %g: %s; nothing computed, nothing written\n",
+			r.Graph, r.Tau, r.FitTolerance, r.Estimate)
+		if r.ResumedSources > 0 {
+			fmt.Fprintf(out, "a checkpoint beside %s holds %d of the %d sources: the run would resume from it\n", r.Save, r.ResumedSources, r.NodeCount)
+		}
+		return
+	}
 	if r.Shard != "" {
 		fmt.Fprintf(out, "audit shard %s of graph %s (%d nodes) at τ = %g, fit tolerance %g: saved part %s (%d ms); next: %s\n",
 			r.Shard, r.Graph, r.NodeCount, r.Tau, r.FitTolerance, r.Save, r.Millis, next)

@@ -1,0 +1,76 @@
+package expm
+
+import (
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// StepRate is the measured speed of the sparse Chebyshev kernel on one
+// graph: Seconds of wall time a step (one nonzero of L, diagonal
+// included, times one column times one degree) takes when Workers
+// goroutines apply blocks at once, as the answer audit's pass does.
+type StepRate struct {
+	Seconds float64
+	Workers int
+	// Elapsed is how long the measurement took.
+	Elapsed time.Duration
+}
+
+// MeasureStepRate times the Chebyshev kernel on g as the certifier's pass
+// runs it — GOMAXPROCS goroutines, each applying its own block of 32
+// columns with one worker — at a low degree (τ = 8/B, a handful of steps),
+// for about budget (at least one round; default 0.3 s). The time of a
+// step is the same at any degree, so the rate prices a pass of any τ on
+// this graph under the machine's present load (other processes
+// included). An edgeless graph gives the reference constant.
+func MeasureStepRate(g *laplacian.Graph, budget time.Duration) StepRate {
+	if budget <= 0 {
+		budget = 300 * time.Millisecond
+	}
+	w := max(1, runtime.GOMAXPROCS(0))
+	start := time.Now()
+	B, _ := lambdaMaxBound(g)
+	if B == 0 || g.N() == 0 {
+		return StepRate{Seconds: costStep / float64(w), Workers: w, Elapsed: time.Since(start)}
+	}
+	ch, err := NewChebyshev(g.Laplacian(), 8/B, 0.1)
+	if err != nil {
+		return StepRate{Seconds: costStep / float64(w), Workers: w, Elapsed: time.Since(start)}
+	}
+	ch = ch.WithWorkers(1)
+	n, K := g.N(), max(1, ch.Degree())
+	nnz := 2*float64(g.NumEdges()) + float64(n)
+	// Columns a block: 32 as the pass, fewer when one round would
+	// take more than half the budget at the reference rate.
+	b := 32
+	for b > 1 && costStep*float64(K*b)*nnz > budget.Seconds()/2 {
+		b /= 4
+	}
+	xs, ys := make([][]float64, w), make([][]float64, w)
+	for i := range xs {
+		xs[i], ys[i] = make([]float64, n*b), make([]float64, n*b)
+		for k := 0; k < b; k++ {
+			xs[i][((i*b+k)*7919%n)*b+k] = 1
+		}
+	}
+	rounds := 0
+	t0 := time.Now()
+	for rounds == 0 || time.Since(t0) < budget {
+		var wg sync.WaitGroup
+		for i := range w {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ch.Apply(ys[i], xs[i], b)
+			}()
+		}
+		wg.Wait()
+		rounds++
+	}
+	el := time.Since(t0)
+	steps := float64(rounds*w*K*b) * nnz
+	return StepRate{Seconds: el.Seconds() / steps, Workers: w, Elapsed: time.Since(start)}
+}
