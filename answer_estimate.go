@@ -3,6 +3,7 @@ package graphcloak
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/graphcloak/graphcloak/expm"
@@ -39,30 +40,35 @@ type WorkEstimate struct {
 const ReferenceNanosPerStep = 0.4
 
 // EstimateAudit returns the estimate of the answer audit's pass on g at
-// τ with opt (its shard, less opt.Checkpoint's blocks). rate, when
-// non-nil, is a step rate measured before; otherwise one is measured on
-// g (about 0.3 s) when the pass is modelled to take more than quick at
-// the reference rate, and the reference rate is used below that.
+// τ with opt (its shard, less opt.Checkpoint's blocks): PassEstimate of
+// recovery.EstimatePass.
 func EstimateAudit(g *laplacian.Graph, tau float64, opt recovery.CertifierOptions, rate *expm.StepRate, quick time.Duration) (WorkEstimate, error) {
 	c, err := recovery.EstimatePass(g, tau, opt)
 	if err != nil {
 		return WorkEstimate{}, err
 	}
+	return PassEstimate(g, c, rate, quick), nil
+}
+
+// PassEstimate prices a pass of cost c on g. rate, when non-nil, is a
+// step rate measured before; otherwise one is measured on g (about 0.3 s)
+// when the pass would take more than quick/4 at the reference rate on
+// every core (quick 0: always), and the reference rate is used below
+// that (a pass that short is not worth an estimate).
+func PassEstimate(g *laplacian.Graph, c recovery.PassCost, rate *expm.StepRate, quick time.Duration) WorkEstimate {
 	e := WorkEstimate{Step: "answer audit", Nodes: c.Nodes, Edges: c.Edges, Sources: c.Sources, ChebyshevDegree: c.Degree, Steps: c.Steps}
-	if rate == nil {
-		// A first guess at one core per worker of the reference machine.
-		if guess := c.Steps * ReferenceNanosPerStep * 1e-9; guess > quick.Seconds() {
-			r := expm.MeasureStepRate(g, 0)
-			rate = &r
-		}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	if rate == nil && c.Steps*ReferenceNanosPerStep*1e-9/float64(workers) >= quick.Seconds()/4 {
+		r := expm.MeasureStepRate(g, 0)
+		rate = &r
 	}
 	if rate == nil {
-		e.NanosPerStep, e.Workers = ReferenceNanosPerStep, 1
+		e.NanosPerStep, e.Workers = ReferenceNanosPerStep/float64(workers), workers
 	} else {
 		e.NanosPerStep, e.Workers, e.MeasureMillis = rate.Seconds*1e9, rate.Workers, rate.Elapsed.Milliseconds()
 	}
 	e.Seconds = e.Steps * e.NanosPerStep * 1e-9
-	return e, nil
+	return e
 }
 
 // String is the estimate line printed before the step: "estimated 3 min
@@ -71,7 +77,7 @@ func EstimateAudit(g *laplacian.Graph, tau float64, opt recovery.CertifierOption
 func (e WorkEstimate) String() string {
 	how := fmt.Sprintf("at %.2g ns a step measured on %d cores", e.NanosPerStep, e.Workers)
 	if e.MeasureMillis == 0 {
-		how = fmt.Sprintf("at the reference %.2g ns a step", e.NanosPerStep)
+		how = fmt.Sprintf("at the reference %.2g ns a step on %d cores", e.NanosPerStep, e.Workers)
 	}
 	return fmt.Sprintf("estimated %s for the %s (n=%d, |E|=%d, %d sources, K=%d, %.2g steps %s)",
 		HumanDuration(time.Duration(e.Seconds*float64(time.Second))), e.Step, e.Nodes, e.Edges, e.Sources, e.ChebyshevDegree, e.Steps, how)

@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"time"
 
@@ -22,6 +23,18 @@ type EpsilonSweep struct {
 	Target float64
 	// Geometry of the partition, when computed before.
 	Geometry *privacy.CommunityGeometry
+	// Progress, when set, makes the progress callback of each long step
+	// ("forecast ε = 1", "mass curve ε = 1"); without it the per-node
+	// forecasts report to Graph.Progress and the mass curves to nothing.
+	Progress func(step string) func(done, total int)
+}
+
+// progress is the callback of step: p.Progress's, else fallback.
+func (p EpsilonSweep) progress(step string, fallback func(done, total int)) func(done, total int) {
+	if p.Progress == nil {
+		return fallback
+	}
+	return p.Progress(step)
 }
 
 // EpsilonSweepResult holds the forecasts (by mode, then ε), the ceiling per ε,
@@ -80,7 +93,8 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 				// verdict simulates the mass the readings carry. Its
 				// 1-unit point is the row's forecast (the same seed).
 				g := p.Graph
-				g.Epsilon, g.Seed, g.Progress = eps, EpsilonSeed(p.Graph.Seed, eps), nil
+				g.Epsilon, g.Seed = eps, EpsilonSeed(p.Graph.Seed, eps)
+				g.Progress = p.progress(fmt.Sprintf("mass curve ε = %g", eps), nil)
 				if f.MassCurve, f.ResolvableMass, err = MassCurve(ctx, g); err != nil {
 					return nil, err
 				}
@@ -149,6 +163,7 @@ func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo map[floa
 		return func(eps float64) (Forecast, error) {
 			g := e
 			g.Epsilon, g.Seed = eps, EpsilonSeed(e.Seed, eps)
+			g.Progress = p.progress(fmt.Sprintf("forecast ε = %g", eps), e.Progress)
 			// As locate forecasts: its AtChance is locate's noise verdict.
 			f, err := PerNode(ctx, g)
 			if err != nil {

@@ -199,7 +199,8 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 
 // certifierOptions: the spec's fit tolerance, progress as "answer audit".
 func (p *AnswerPlan) certifierOptions() recovery.CertifierOptions {
-	return recovery.CertifierOptions{Tol: p.Spec.FitTolerance, Progress: p.env.progress("answer audit")}
+	return recovery.CertifierOptions{Tol: p.Spec.FitTolerance, Progress: p.env.progress("answer audit"),
+		Started: p.env.passStarted(p.Input.Graph)}
 }
 
 // model returns the answer model, restored from the spec's cache when it

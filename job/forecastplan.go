@@ -10,6 +10,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -52,7 +53,10 @@ type ForecastSpec struct {
 	// Progress, when non-nil, makes the progress callback of each stage
 	// ("sensitivity", "answer audit").
 	Progress func(stage string) func(done, total int)
-	Logger   *slog.Logger
+	// PassStarted, when set, is told the answer audit's modelled cost
+	// before its pass runs (Env.PassStarted).
+	PassStarted func(g *laplacian.Graph, c recovery.PassCost)
+	Logger      *slog.Logger
 }
 
 // ForecastReport is a ForecastSpec's result: plan's report.
@@ -128,7 +132,7 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 		}
 		e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
 	}
-	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target})
+	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target, Progress: spec.Progress})
 	if err != nil {
 		return nil, err
 	}
@@ -179,7 +183,7 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 		}
 		es := e
 		es.Tau, es.Sensitivity = tau+sm, &s
-		r, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target})
+		r, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target, Progress: spec.Progress})
 		if err != nil {
 			return err
 		}
@@ -207,7 +211,7 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport)
 		return nil
 	}
 	m, err := spec.AnswerCache.Model(ctx, e.Graph, e.Tau, e.Partition, nil,
-		recovery.CertifierOptions{Tol: spec.FitTolerance, Progress: spec.progress("answer audit")}, spec.Logger)
+		recovery.CertifierOptions{Tol: spec.FitTolerance, Progress: spec.progress("answer audit"), Started: startedOn(spec.PassStarted, e.Graph)}, spec.Logger)
 	var mre *recovery.ModelRangeError
 	if errors.As(err, &mre) {
 		rep.AnswerRefused = mre.Error()

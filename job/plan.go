@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
@@ -41,6 +42,9 @@ type Env struct {
 	// Progress returns the progress callback of a step ("Δ2",
 	// "write-back"); nil: none.
 	Progress func(step string) func(done, total int)
+	// PassStarted, when set, is told the modelled cost of the answer
+	// audit's pass on a graph before the pass runs (an estimate to print).
+	PassStarted func(g *laplacian.Graph, c recovery.PassCost)
 	// Now is the clock (leases, waiting); nil: time.Now. Sleep waits
 	// between looks at a busy scope; nil: a timer.
 	Now   func() time.Time
@@ -93,6 +97,20 @@ func (e *Env) progress(step string) func(done, total int) {
 		return nil
 	}
 	return e.Progress(step)
+}
+
+// passStarted is CertifierOptions.Started for a pass on g (nil: none).
+func (e *Env) passStarted(g *laplacian.Graph) func(recovery.PassCost) {
+	return startedOn(e.PassStarted, g)
+}
+
+// startedOn is CertifierOptions.Started telling f of a pass on g (nil
+// without f).
+func startedOn(f func(*laplacian.Graph, recovery.PassCost), g *laplacian.Graph) func(recovery.PassCost) {
+	if f == nil {
+		return nil
+	}
+	return func(c recovery.PassCost) { f(g, c) }
 }
 
 func (e *Env) bookkeeping(ctx context.Context) context.Context {

@@ -146,6 +146,10 @@ type CertifierOptions struct {
 	// Checkpoint, when set, keeps the pass's finished blocks across runs:
 	// the pass skips those it holds and adds each block it finishes.
 	Checkpoint PassCheckpoint
+	// Started, when set, is called with the pass's modelled cost
+	// (EstimatePass) once its action is built, before any block is
+	// computed: an estimate of the time it will take can be printed.
+	Started func(PassCost)
 }
 
 // NewCertifier runs the certificate's one pass over every node j — the

@@ -73,6 +73,9 @@ func NewCertifierPart(ctx context.Context, g *laplacian.Graph, tau float64, opt 
 	if err != nil {
 		return nil, err
 	}
+	if opt.Started != nil {
+		opt.Started(passCost(g, act, opt))
+	}
 	n := g.N()
 	c := &Certifier{g: g, act: act, tau: tau, tol: tol, eta: act.ErrorBound()}
 	norm := make([]float64, n)

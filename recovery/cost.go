@@ -36,6 +36,11 @@ func EstimatePass(g *laplacian.Graph, tau float64, opt CertifierOptions) (PassCo
 	if err != nil {
 		return PassCost{}, err
 	}
+	return passCost(g, act, opt), nil
+}
+
+// passCost is the cost of the pass with act (EstimatePass).
+func passCost(g *laplacian.Graph, act expm.Action, opt CertifierOptions) PassCost {
 	n := g.N()
 	c := PassCost{Nodes: n, Edges: g.NumEdges()}
 	held := map[int]bool{}
@@ -58,10 +63,10 @@ func EstimatePass(g *laplacian.Graph, tau float64, opt CertifierOptions) (PassCo
 	if ch, ok := act.(*expm.Chebyshev); ok {
 		c.Degree = ch.Degree()
 		c.Steps = 2 * float64(c.Sources) * float64(c.Degree) * (2*float64(c.Edges) + nf)
-		return c, nil
+		return c
 	}
 	// Dense: ≈ 4n³ steps for the eigendecomposition (1.5 ns·n³ at 0.4 ns
 	// a step, expm's model) and 2n² a source for two products.
 	c.Steps = 4*nf*nf*nf + 2*float64(c.Sources)*nf*nf
-	return c, nil
+	return c
 }

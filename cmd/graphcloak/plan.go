@@ -223,7 +223,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	sim.Tau, sim.Progress = o.taus[0], g.progress("plan trials")
 	rep, err := job.Forecast(ctx, job.ForecastSpec{Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
 		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
-		AnswerCache: cache, FitTolerance: o.fitTolerance, Progress: g.progress, Logger: g.logger})
+		AnswerCache: cache, FitTolerance: o.fitTolerance, Progress: g.progress, PassStarted: g.passStarted, Logger: g.logger})
 	if err != nil {
 		return err
 	}

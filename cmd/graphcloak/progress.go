@@ -8,7 +8,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // progressPeriodEnv sets the period of progress lines on a pipe (a
@@ -84,4 +87,16 @@ func (g *globalOptions) say(line string) {
 		return
 	}
 	io.WriteString(g.progressLog(), line+"\n")
+}
+
+// passStarted prints the estimate of an answer audit's pass about to run
+// on lg (graphcloak.PassEstimate: its cost model at the step rate
+// measured on lg) when it is modelled to take more than longStep.
+func (g *globalOptions) passStarted(lg *laplacian.Graph, c recovery.PassCost) {
+	if g.quiet {
+		return
+	}
+	if e := graphcloak.PassEstimate(lg, c, nil, longStep); e.Seconds > longStep.Seconds() {
+		g.say(e.String())
+	}
 }

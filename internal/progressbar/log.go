@@ -33,7 +33,8 @@ const DefaultLogQuiet = 2 * time.Second
 // last line when done reaches total ("label: done 20000/20000 in 16m2s")
 // if any line came before it. It is safe for concurrent use; nothing is
 // printed after the last line. Lines come only from reports: a step that
-// reports nothing for longer than Period prints nothing in between.
+// reports nothing for longer than Period prints nothing in between. The
+// step's time counts from its first report.
 func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 	if opt.Period <= 0 {
 		opt.Period = DefaultLogPeriod
@@ -47,13 +48,19 @@ func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 		opt.Now = time.Now
 	}
 	var mu sync.Mutex
-	start := opt.Now()
-	var last time.Time
+	// The step's clock starts at its first report, not when the callback
+	// is made (often before other steps run): the ETA extrapolates the
+	// progress made since then.
+	var start, last time.Time
+	base := 0
 	printed, finished := false, false
 	return func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
 		now := opt.Now()
+		if start.IsZero() {
+			start, base = now, done
+		}
 		elapsed := now.Sub(start)
 		final := total > 0 && done >= total
 		switch {
@@ -71,7 +78,7 @@ func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 			return
 		}
 		last, printed = now, true
-		fmt.Fprintln(w, LogLine(label, done, total, elapsed))
+		fmt.Fprintln(w, logLine(label, done, total, base, elapsed))
 	}
 }
 
@@ -79,14 +86,19 @@ func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 // "label: 320/20000 (1%), 30s elapsed, ETA 15m0s" ("ETA ?" before any
 // progress), or "label: 320 done, 30s elapsed" without a total.
 func LogLine(label string, done, total int, elapsed time.Duration) string {
+	return logLine(label, done, total, 0, elapsed)
+}
+
+// logLine is LogLine for a step whose clock started at base done.
+func logLine(label string, done, total, base int, elapsed time.Duration) string {
 	el := elapsed.Round(time.Second)
 	if total <= 0 {
 		return fmt.Sprintf("%s: %d done, %s elapsed", label, done, el)
 	}
 	done = min(max(done, 0), total)
 	left := "?"
-	if done > 0 {
-		left = time.Duration(float64(elapsed) * float64(total-done) / float64(done)).Round(time.Second).String()
+	if done > base {
+		left = time.Duration(float64(elapsed) * float64(total-done) / float64(done-base)).Round(time.Second).String()
 	}
 	return fmt.Sprintf("%s: %d/%d (%d%%), %s elapsed, ETA %s", label, done, total, done*100/total, el, left)
 }

@@ -17,12 +17,14 @@ import (
 // reaches total, and nothing is drawn after.
 func Bar(w io.Writer, label string) func(done, total int) {
 	var mu sync.Mutex
-	var last time.Time
-	start := time.Now()
+	var last, start time.Time
 	finished := false
 	return func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
+		if start.IsZero() {
+			start = time.Now() // the step's first report, not the callback's making
+		}
 		final := total > 0 && done >= total
 		if finished || (!final && time.Since(last) < 100*time.Millisecond) {
 			return

@@ -39,7 +39,9 @@ func TestETA(t *testing.T) {
 
 // A step on a pipe: nothing before Quiet, then a line with done/total and
 // an ETA at least every Period of reports, the last line only when done
-// reaches total, and nothing after it. The clock is a fake one.
+// reaches total, and nothing after it. The step's clock starts at its
+// first report (an hour after the callback was made). The clock is a fake
+// one.
 func TestLogLines(t *testing.T) {
 	var buf strings.Builder
 	now := time.Unix(0, 0)
@@ -48,6 +50,7 @@ func TestLogLines(t *testing.T) {
 		now = now.Add(d)
 		p(done, 100)
 	}
+	step(time.Hour, 0)   // the first report starts the step's clock
 	step(time.Second, 1) // before Quiet: silent
 	if buf.Len() != 0 {
 		t.Fatalf("a line before the step ran 2 s: %q", buf.String())
