@@ -10,7 +10,9 @@ import (
 // of visits — is the same whatever order the graph was read in: an edge
 // list and the same graph from Neo4j give the same forecast, so the same
 // verdict.
-func canonicalGraph(g *laplacian.Graph) (*laplacian.Graph, []int, error) { return laplacian.SortedByKey(g) }
+func canonicalGraph(g *laplacian.Graph) (*laplacian.Graph, []int, error) {
+	return laplacian.SortedByKey(g)
+}
 
 // canonicalPartition is part in canonicalGraph's order (perm), its
 // community ids renumbered by first appearance in that order.

@@ -34,7 +34,7 @@ type answerOptions struct {
 	// diagnose prints what was measured of readings outside the model
 	// (not private) to the operator's standard error.
 	diagnose bool
-	cache        string // --answer-cache
+	cache    string // --answer-cache
 	// memo: serve keeps the answer model between slots.
 	memo *graphcloak.AnswerMemo
 }
