@@ -75,17 +75,22 @@ func (e *CheckpointRefusedError) Error() string {
 
 func (e *CheckpointRefusedError) Unwrap() error { return e.Err }
 
-// OpenAnswerCheckpoint opens the checkpoint at path of the audit of g at
-// τ and tol (0: the default) by software, sealed under macKey (nil:
-// none). Its blocks are resumed when the file is of this audit; a file
-// that is not is reported as a *CheckpointRefusedError beside an empty
-// checkpoint (no file is not an error).
-func OpenAnswerCheckpoint(path string, g *laplacian.Graph, tau, tol float64, macKey []byte, software string) (*AnswerCheckpoint, error) {
-	if tol == 0 {
-		tol = recovery.DefaultFitTolerance
+// OpenAnswerCheckpoint opens the checkpoint at path of the audit of g (in
+// its node order) at τ with opt's fit tolerance or sensor-noise bound, by
+// cache's software, sealed under the cache's key (its MACKey, or this
+// installation's, as the certificate). Its blocks are resumed when
+// the file is of this audit; a file that is not is reported as a
+// *CheckpointRefusedError beside an empty checkpoint (no file is not an
+// error). Each block also carries the T of its pass (a sensor-noise
+// audit runs passes at two).
+func OpenAnswerCheckpoint(path string, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions, cache AnswerCache) (*AnswerCheckpoint, error) {
+	k, software := fitKeyOf(opt), cache.Software
+	macKey, err := cache.key()
+	if err != nil {
+		return nil, err
 	}
 	cp := &AnswerCheckpoint{Path: path, key: macKey,
-		file: answerCheckpointFile{AnswerFileHeader: newAnswerFileHeader(AnswerCheckpointKind, g, tau, tol, software)}}
+		file: answerCheckpointFile{AnswerFileHeader: newAnswerFileHeader(AnswerCheckpointKind, g.Fingerprint(), tau, k.tol, k, software)}}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cp, nil
@@ -98,16 +103,14 @@ func OpenAnswerCheckpoint(path string, g *laplacian.Graph, tau, tol float64, mac
 	if err := json.Unmarshal(b, &f); err != nil {
 		return refuse(fmt.Errorf("not a checkpoint: %v", err))
 	}
-	if macKey != nil {
-		want, err := f.mac(macKey)
-		if err != nil {
-			return refuse(err)
-		}
-		if f.MAC == "" || !jsonmac.Equal(f.MAC, want) {
-			return refuse(&AnswerCacheMACError{Missing: f.MAC == ""})
-		}
+	want, err := f.mac(macKey)
+	if err != nil {
+		return refuse(err)
 	}
-	if err := f.matches(AnswerCheckpointKind, g, tau, tol, software); err != nil {
+	if f.MAC == "" || !jsonmac.Equal(f.MAC, want) {
+		return refuse(&AnswerCacheMACError{Missing: f.MAC == ""})
+	}
+	if err := f.matches(AnswerCheckpointKind, g.Fingerprint(), tau, k, software); err != nil {
 		return refuse(err)
 	}
 	cp.file.Blocks = f.Blocks
@@ -129,12 +132,12 @@ func (cp *AnswerCheckpoint) Sources(precise bool) int {
 }
 
 // Finished implements recovery.PassCheckpoint.
-func (cp *AnswerCheckpoint) Finished(precise bool) []recovery.PassBlock {
+func (cp *AnswerCheckpoint) Finished(precise bool, tol float64) []recovery.PassBlock {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
 	var out []recovery.PassBlock
 	for _, b := range cp.file.Blocks {
-		if b.Precise == precise {
+		if b.Precise == precise && b.Tol == tol {
 			out = append(out, b)
 		}
 	}
@@ -185,12 +188,10 @@ func (cp *AnswerCheckpoint) Remove() error {
 func (cp *AnswerCheckpoint) write() error {
 	f := cp.file
 	f.MAC = ""
-	if cp.key != nil {
-		mac, err := f.mac(cp.key)
-		if err != nil {
-			return err
-		}
-		f.MAC = mac
+	mac, err := f.mac(cp.key)
+	if err != nil {
+		return err
 	}
+	f.MAC = mac
 	return writeJSONFile(cp.Path, f)
 }

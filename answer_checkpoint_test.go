@@ -53,6 +53,7 @@ func certificateState(t *testing.T, path string) string {
 // stores, byte for byte (norms, pairs' classes and audit). On a graph of
 // 300 nodes at τ = 1 (10 blocks), loose action, with and without a MAC.
 func TestAuditResumesFromCheckpoint(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the installation key, without a MAC key
 	g, err := laplacian.PreferentialAttachment(300, 2, 3)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func TestAuditResumesFromCheckpoint(t *testing.T) {
 
 		resumed := AnswerCache{Path: filepath.Join(dir, "resumed.json"), Software: "test", MACKey: key}
 		path := CheckpointPath(resumed.Path)
-		cp, err := OpenAnswerCheckpoint(path, g, tau, 0, key, "test")
+		cp, err := OpenAnswerCheckpoint(path, g, tau, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "test"})
 		if err != nil || cp.Sources(false) != 0 {
 			t.Fatalf("a new checkpoint: %v, %d sources", err, cp.Sources(false))
 		}
@@ -89,11 +90,11 @@ func TestAuditResumesFromCheckpoint(t *testing.T) {
 			t.Fatal("the interrupted run wrote a certificate")
 		}
 
-		cp2, err := OpenAnswerCheckpoint(path, g, tau, 0, key, "test")
+		cp2, err := OpenAnswerCheckpoint(path, g, tau, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		held := len(cp2.Finished(false))
+		held := len(cp2.Finished(false, recovery.DefaultFitTolerance))
 		if held != stop.added || held < 3 || held >= blocks {
 			t.Fatalf("the checkpoint holds %d blocks (%d sources) after %d were added, of %d", held, cp2.Sources(false), stop.added, blocks)
 		}
@@ -126,7 +127,7 @@ func TestCheckpointRefused(t *testing.T) {
 	other, _ := laplacian.Grid(5, 6)
 	key := []byte("0123456789abcdef0123456789abcdef")
 	path := filepath.Join(t.TempDir(), "c.json.checkpoint")
-	cp, err := OpenAnswerCheckpoint(path, g, 1, 0, key, "v1")
+	cp, err := OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,16 +135,16 @@ func TestCheckpointRefused(t *testing.T) {
 	if err := cp.Save(); err != nil {
 		t.Fatal(err)
 	}
-	if cp, err := OpenAnswerCheckpoint(path, g, 1, 0, key, "v1"); err != nil || cp.Sources(false) != 32 {
+	if cp, err := OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"}); err != nil || cp.Sources(false) != 32 {
 		t.Fatalf("its own audit: %v, %d sources", err, cp.Sources(false))
 	}
 	for name, open := range map[string]func() (*AnswerCheckpoint, error){
-		"τ":       func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 2, 0, key, "v1") },
-		"T":       func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 1, 0.02, key, "v1") },
-		"graph":   func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, other, 1, 0, key, "v1") },
-		"version": func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 1, 0, key, "v2") },
+		"τ":       func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 2, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"}) },
+		"T":       func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{Tol: 0.02}, AnswerCache{MACKey: key, Software: "v1"}) },
+		"graph":   func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, other, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"}) },
+		"version": func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v2"}) },
 		"MAC": func() (*AnswerCheckpoint, error) {
-			return OpenAnswerCheckpoint(path, g, 1, 0, []byte("another key, another key, other!"), "v1")
+			return OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: []byte("another key, another key, other!"), Software: "v1"})
 		},
 	} {
 		cp, err := open()

@@ -4,11 +4,13 @@ import "fmt"
 
 // PassBlock is one finished block of the certifier's pass: the norms
 // ‖P·â_j‖ of its columns (block·32 …, in order) and the pairs its rows
-// kept, computed with the loose or the precise action. A block's numbers
+// kept, computed at fit tolerance Tol with the loose or the precise action
+// (both set the action's accuracy). A block's numbers
 // are the same whichever process, goroutine or run computes them, so a
 // pass that takes finished blocks from a checkpoint instead of computing
 // them gives the same certificate bit for bit.
 type PassBlock struct {
+	Tol     float64   `json:"tol"`
 	Precise bool      `json:"precise"`
 	Block   int       `json:"block"`
 	Norms   []float64 `json:"norms"`
@@ -20,10 +22,10 @@ type PassBlock struct {
 // and hands every block it computes to Add, one call at a time, as each
 // block finishes.
 type PassCheckpoint interface {
-	// Finished returns the blocks of a pass with the given action that
-	// an earlier run finished (on the same graph, τ and T: the caller's
-	// check).
-	Finished(precise bool) []PassBlock
+	// Finished returns the blocks of a pass at fit tolerance tol with the
+	// given action that an earlier run finished (on the same graph and τ:
+	// the caller's check).
+	Finished(precise bool, tol float64) []PassBlock
 	// Add records a block the pass has just finished.
 	Add(b PassBlock)
 }

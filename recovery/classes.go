@@ -79,8 +79,8 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 	tooMany, done := false, 0
 	if cp != nil {
 		held := map[int]PassBlock{}
-		for _, b := range cp.Finished(precise) {
-			if b.Precise == precise && b.check(n) == nil {
+		for _, b := range cp.Finished(precise, c.tol) {
+			if b.Precise == precise && b.Tol == c.tol && b.check(n) == nil {
 				held[b.Block] = b
 			}
 		}
@@ -154,7 +154,7 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 			tooMany = true
 		}
 		if cp != nil {
-			cp.Add(PassBlock{Precise: precise, Block: lo / blockSize, Norms: slices.Clone(norm[lo : lo+b]), Pairs: local})
+			cp.Add(PassBlock{Tol: c.tol, Precise: precise, Block: lo / blockSize, Norms: slices.Clone(norm[lo : lo+b]), Pairs: local})
 		}
 		done += b
 		if progress != nil {
@@ -322,9 +322,11 @@ func (c *Certifier) State(sc *SourceClasses) CertifierState {
 }
 
 // RestoreCertifier rebuilds the Certifier of g at τ and tol from a stored
-// state (the action is rebuilt, the range checks rerun). The caller
-// verifies that the state was computed on this graph, τ and tol.
-func RestoreCertifier(g *laplacian.Graph, tau, tol float64, st CertifierState) (*Certifier, *SourceClasses, error) {
+// state (the action is rebuilt, the range checks rerun) and fits the
+// refit sample again (Classes): its counters are this call's, never the
+// state's. The caller verifies that the state was computed on this graph,
+// τ and tol, and authenticated.
+func RestoreCertifier(ctx context.Context, g *laplacian.Graph, tau, tol float64, st CertifierState) (*Certifier, *SourceClasses, error) {
 	if tol == 0 {
 		tol = DefaultFitTolerance
 	}
@@ -342,6 +344,12 @@ func RestoreCertifier(g *laplacian.Graph, tau, tol float64, st CertifierState) (
 	}
 	sc := st.Classes
 	sc.Class = append([]int(nil), sc.Class...)
+	sc.SourcesRefitted, sc.RefitFailures = 0, 0
 	c.classes = &sc
-	return c, &sc, nil
+	refit, err := c.Classes(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.classes = refit
+	return c, refit, nil
 }

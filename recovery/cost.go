@@ -36,16 +36,16 @@ func EstimatePass(g *laplacian.Graph, tau float64, opt CertifierOptions) (PassCo
 	if err != nil {
 		return PassCost{}, err
 	}
-	return passCost(g, act, opt), nil
+	return passCost(g, act, tol, opt), nil
 }
 
-// passCost is the cost of the pass with act (EstimatePass).
-func passCost(g *laplacian.Graph, act expm.Action, opt CertifierOptions) PassCost {
+// passCost is the cost of the pass at tol with act (EstimatePass).
+func passCost(g *laplacian.Graph, act expm.Action, tol float64, opt CertifierOptions) PassCost {
 	n := g.N()
 	c := PassCost{Nodes: n, Edges: g.NumEdges()}
 	held := map[int]bool{}
 	if opt.Checkpoint != nil {
-		for _, b := range opt.Checkpoint.Finished(opt.Precise) {
+		for _, b := range opt.Checkpoint.Finished(opt.Precise, tol) {
 			if b.check(n) == nil {
 				held[b.Block] = true
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -22,6 +23,7 @@ import (
 type auditOptions struct {
 	graph, shard, save string
 	fitTolerance       float64
+	sensorNoise        float64
 	precise, estimate  bool
 	parts              []string // audit merge's arguments
 }
@@ -78,6 +80,7 @@ func addAuditFlags(cmd *cobra.Command, o *auditOptions) {
 	f.StringVar(&o.graph, "graph", "", "graph spec, as sensitivity --graph (neo4j, a generator such as karate, or file:PATH)")
 	f.Float64Var(&o.fitTolerance, "fit-tolerance", recovery.DefaultFitTolerance,
 		"relative misfit allowed between the readings and one source's diffusion at τ (as locate --private-answer)")
+	addSensorNoiseFlag(f, &o.sensorNoise)
 	f.StringVar(&o.save, "save", "", "the certificate (for --answer-cache) or, with --shard, the part to write")
 	config.AddFlags(f, "tau", "header", "ledger-key", "uri", "user", "password", "database", "projection", "node-labels",
 		"relationship-types", "relationship-weight-property", "node-key-property")
@@ -97,7 +100,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err := o.check(); err != nil {
 		return err
 	}
-	opt := recovery.CertifierOptions{Tol: o.fitTolerance, Precise: o.precise}
+	opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise, Precise: o.precise}
 	if o.shard != "" {
 		i, n, err := sensitivity.ParseShard(o.shard)
 		if err != nil {
@@ -109,7 +112,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err != nil {
 		return err
 	}
-	lg, err := loadExperimentGraph(ctx, g, o.graph, "")
+	lg, err := auditGraph(ctx, g, o.graph)
 	if err != nil {
 		return err
 	}
@@ -117,11 +120,16 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if o.estimate {
 		return runAuditEstimate(g, o, lg.Graph, opt, cache, out)
 	}
-	cp, resumed := openAuditCheckpoint(g, o, lg.Graph, cache)
+	cp, resumed := openAuditCheckpoint(g, o, lg.Graph, cache, opt)
 	opt.Checkpoint = cp
-	est, estErr := graphcloak.EstimateAudit(lg.Graph, tau, opt, nil, longStep)
-	if estErr == nil && est.Seconds > longStep.Seconds() {
-		g.say(est.String())
+	// No estimate when the certificate at --save verifies: it is reused.
+	var est graphcloak.WorkEstimate
+	estErr := errors.New("the certificate is reused")
+	if _, _, err := cache.Load(lg.Graph, tau, opt); err != nil || opt.Shard.N > 0 {
+		est, estErr = graphcloak.EstimateAudit(lg.Graph, tau, opt, nil, longStep)
+		if estErr == nil && est.Seconds > longStep.Seconds() {
+			g.say(est.String())
+		}
 	}
 	opt.Progress = g.progress("answer audit")
 	r, err := graphcloak.CertifyAnswers(ctx, lg.Graph, tau, opt, cache)
@@ -156,8 +164,10 @@ const longStep = 10 * time.Second
 func runAuditEstimate(g *globalOptions, o *auditOptions, lg *laplacian.Graph, opt recovery.CertifierOptions, cache graphcloak.AnswerCache, out io.Writer) error {
 	tau := g.cfg.Privacy.Tau
 	start := time.Now()
-	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(o.save), lg, tau, o.fitTolerance, cache.MACKey, cache.Software)
-	if err == nil {
+	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(o.save), lg, tau, opt, cache)
+	if err != nil {
+		g.logger.Warn(err.Error())
+	} else {
 		opt.Checkpoint = cp
 	}
 	est, err := graphcloak.EstimateAudit(lg, tau, opt, nil, 0)
@@ -184,8 +194,8 @@ const checkpointPeriodEnv = "GRAPHCLOAK_CHECKPOINT_PERIOD"
 // (graphcloak.CheckpointPath), resuming it when it is of this audit and
 // saying so, and warning when one is there but cannot be resumed. It
 // returns the checkpoint and the sources it resumes.
-func openAuditCheckpoint(g *globalOptions, o *auditOptions, lg *laplacian.Graph, cache graphcloak.AnswerCache) (*graphcloak.AnswerCheckpoint, int) {
-	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(o.save), lg, g.cfg.Privacy.Tau, o.fitTolerance, cache.MACKey, cache.Software)
+func openAuditCheckpoint(g *globalOptions, o *auditOptions, lg *laplacian.Graph, cache graphcloak.AnswerCache, opt recovery.CertifierOptions) (*graphcloak.AnswerCheckpoint, int) {
+	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(o.save), lg, g.cfg.Privacy.Tau, opt, cache)
 	if err != nil {
 		g.logger.Warn(err.Error())
 	}
@@ -219,7 +229,7 @@ func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out i
 	if err != nil {
 		return err
 	}
-	lg, err := loadExperimentGraph(ctx, g, o.graph, "")
+	lg, err := auditGraph(ctx, g, o.graph)
 	if err != nil {
 		return err
 	}
@@ -239,4 +249,15 @@ func printAuditResult(g *globalOptions, out io.Writer, r graphcloak.AuditReport)
 	}
 	textreport.Audit(out, r, "graphcloak audit merge <every part> --save FILE")
 	return nil
+}
+
+// auditGraph loads the audit's graph in key order, so that every shard of
+// a pass — on any machine, from an edge list or Neo4j in any order —
+// covers the same blocks of the same nodes.
+func auditGraph(ctx context.Context, g *globalOptions, spec string) (*stores.Graph, error) {
+	lg, err := loadExperimentGraph(ctx, g, spec, "")
+	if err != nil {
+		return nil, err
+	}
+	return lg.InKeyOrder()
 }

@@ -24,6 +24,7 @@ import (
 // checkpoint beside --save lowers S by the sources it holds.
 func TestAuditEstimate(t *testing.T) {
 	isolateConfig(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the installation key
 	dir := t.TempDir()
 	const spec = "pa:n=3000,m=3,seed=2"
 	g, _, err := laplacian.Generate(spec)
@@ -41,6 +42,7 @@ func TestAuditEstimate(t *testing.T) {
 		if code := runArgs(context.Background(), []string{"audit", "--graph", spec, "--tau", "1", "--save", save, "--estimate", "-o", "json"}, &out, &errb); code != 0 {
 			t.Fatalf("audit --estimate: exit %d: %s", code, errb.String())
 		}
+
 		var r struct{ Estimate map[string]any }
 		if err := json.Unmarshal([]byte(out.String()), &r); err != nil || r.Estimate == nil {
 			t.Fatalf("no estimate: %v\n%s", err, out.String())
@@ -72,15 +74,20 @@ func TestAuditEstimate(t *testing.T) {
 }
 
 // writeCheckpoint writes beside save a checkpoint of this version's audit
-// of g at τ = 1 holding blocks 0 … k−1 (their numbers made up).
+// of g at τ = 1 holding blocks 0 … k−1 (their numbers made up); audit
+// runs on the graph in key order.
 func writeCheckpoint(t *testing.T, g *laplacian.Graph, save string, k int) {
 	t.Helper()
-	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(save), g, 1, 0, nil, buildinfo.Read().String())
+	g, _, err := laplacian.SortedByKey(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(save), g, 1, recovery.CertifierOptions{}, graphcloak.AnswerCache{Software: buildinfo.Read().String()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for b := range k {
-		cp.Add(recovery.PassBlock{Block: b, Norms: make([]float64, 32)})
+		cp.Add(recovery.PassBlock{Tol: recovery.DefaultFitTolerance, Block: b, Norms: make([]float64, 32)})
 	}
 	if err := cp.Save(); err != nil {
 		t.Fatal(err)

@@ -73,6 +73,7 @@ func TestAuditSurvivesKill(t *testing.T) {
 		t.Skip("builds the binary and runs it")
 	}
 	isolateConfig(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // the installation key
 	bin := buildGraphcloak(t)
 	dir := t.TempDir()
 	common := []string{"audit", "--graph", "pa:n=3000,m=3,seed=2", "--tau", "1"}
