@@ -139,10 +139,18 @@ func TestCheckpointRefused(t *testing.T) {
 		t.Fatalf("its own audit: %v, %d sources", err, cp.Sources(false))
 	}
 	for name, open := range map[string]func() (*AnswerCheckpoint, error){
-		"τ":       func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 2, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"}) },
-		"T":       func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{Tol: 0.02}, AnswerCache{MACKey: key, Software: "v1"}) },
-		"graph":   func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, other, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"}) },
-		"version": func() (*AnswerCheckpoint, error) { return OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v2"}) },
+		"τ": func() (*AnswerCheckpoint, error) {
+			return OpenAnswerCheckpoint(path, g, 2, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"})
+		},
+		"T": func() (*AnswerCheckpoint, error) {
+			return OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{Tol: 0.02}, AnswerCache{MACKey: key, Software: "v1"})
+		},
+		"graph": func() (*AnswerCheckpoint, error) {
+			return OpenAnswerCheckpoint(path, other, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"})
+		},
+		"version": func() (*AnswerCheckpoint, error) {
+			return OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v2"})
+		},
 		"MAC": func() (*AnswerCheckpoint, error) {
 			return OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: []byte("another key, another key, other!"), Software: "v1"})
 		},
