@@ -15,6 +15,9 @@
 //	sensitivity_reused_total               releases that reused a cached Δ2 certificate
 //	answer_outside_model_total{scope,action} private answers whose readings were not one source's
 //	                                       diffusion at τ: refused, or answered by randomized response (rr)
+//	step_done{step}, step_total{step}      a long step's progress (the answer audit's sources,
+//	                                       Δ2's edges, …): its last report; done = total once it ended
+//	step_eta_seconds{step}                 its time left at the rate so far (0 when done)
 //
 // plus the standard Go and process collectors (goroutines, resident
 // memory, open file descriptors). No label ever holds a reading, a key or
@@ -46,6 +49,9 @@ type Metrics struct {
 	skipped        prometheus.Counter
 	reused         prometheus.Counter
 	outsideModel   *prometheus.CounterVec
+	stepDone       *prometheus.GaugeVec
+	stepTotal      *prometheus.GaugeVec
+	stepETA        *prometheus.GaugeVec
 
 	mu       sync.Mutex
 	stopping bool
@@ -84,8 +90,14 @@ func New() *Metrics {
 	m.outsideModel = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "graphcloak_answer_outside_model_total",
 		Help: "Private answers whose readings were not one source's diffusion at tau: refused, or answered by randomized response (rr)."},
 		[]string{"scope", "action"})
+	m.stepDone = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "graphcloak_step_done",
+		Help: "A long step's units done at its last report (the answer audit's sources, Δ2's edges, …)."}, []string{"step"})
+	m.stepTotal = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "graphcloak_step_total",
+		Help: "A long step's units in all (done = total once it ended)."}, []string{"step"})
+	m.stepETA = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "graphcloak_step_eta_seconds",
+		Help: "A long step's time left at its rate so far (0 when done)."}, []string{"step"})
 	for _, c := range []prometheus.Collector{m.runs, m.duration, m.nodes, m.rhoSpent, m.rhoRemaining,
-		m.budgetRefusals, m.locateNoise, m.lastSuccess, m.skipped, m.reused, m.outsideModel,
+		m.budgetRefusals, m.locateNoise, m.lastSuccess, m.skipped, m.reused, m.outsideModel, m.stepDone, m.stepTotal, m.stepETA,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{})} {
 		f(c)
 	}
@@ -129,6 +141,14 @@ func (m *Metrics) BudgetRefused(scope string) { m.budgetRefusals.WithLabelValues
 // the model: action "refused" or "rr".
 func (m *Metrics) AnswerOutsideModel(scope, action string) {
 	m.outsideModel.WithLabelValues(scope, action).Inc()
+}
+
+// StepProgress records a long step's last report: done of total, eta
+// left.
+func (m *Metrics) StepProgress(step string, done, total int, eta time.Duration) {
+	m.stepDone.WithLabelValues(step).Set(float64(done))
+	m.stepTotal.WithLabelValues(step).Set(float64(total))
+	m.stepETA.WithLabelValues(step).Set(eta.Seconds())
 }
 
 // SlotSkipped counts a slot skipped because a run was still going.

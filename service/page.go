@@ -13,6 +13,7 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -46,6 +47,9 @@ type PageOptions struct {
 	// Status reads the scope's budget and its last runs at now, at each
 	// request (nil: neither is shown).
 	Status func(ctx context.Context, now time.Time) PageStatus
+	// Steps are the long steps of the slots (the answer audit, Δ2, …)
+	// with their progress, read at each request (nil: not shown).
+	Steps *progressbar.Running
 }
 
 // PageStatus is what the page reads afresh at each request: the scope's
@@ -154,6 +158,7 @@ type pageData struct {
 	Top     []community.Ranked
 	More    int
 	Picture template.HTML
+	Steps   []progressbar.StepState
 }
 
 func (p *Page) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -177,6 +182,9 @@ func (p *Page) data(ctx context.Context) pageData {
 		PrivateAnswer: p.opt.PrivateAnswer, Now: time.Now().UTC()}
 	if p.opt.Status != nil {
 		d.PageStatus = p.opt.Status(ctx, d.Now)
+	}
+	if p.opt.Steps != nil {
+		d.Steps = p.opt.Steps.Steps()
 	}
 	p.mu.Lock()
 	d.Ranking, d.Answer = p.latest, p.answer
@@ -209,6 +217,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 	"num":  func(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) },
 	"time": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") },
 	"ms":   func(ms int64) string { return (time.Duration(ms) * time.Millisecond).String() },
+	"dur":  func(d time.Duration) string { return d.Round(time.Second).String() },
 }).Parse(pageHTML))
 
 const pageHTML = `<!DOCTYPE html>
@@ -233,6 +242,12 @@ th { border-bottom: 1px solid #999; }
 <body>
 <h1>graphcloak serve — scope <span id="scope">{{.Scope}}</span></h1>
 <p class="muted">ledger {{.Ledger}} · schedule {{.Schedule}} · projection {{.Graph}} · page made {{time .Now}} UTC (refreshes every minute) · <a href="/metrics">/metrics</a> · <a href="/healthz">/healthz</a></p>
+
+{{if .Steps}}<h2>Steps</h2>
+<table id="steps">
+<tr><th>step</th><th>done</th><th>of</th><th>elapsed</th><th>ETA</th></tr>
+{{range .Steps}}<tr><td>{{.Step}}</td><td>{{.Done}}</td><td>{{if gt .Total 0}}{{.Total}}{{else}}?{{end}}</td><td>{{dur .Elapsed}}</td><td>{{if .Finished}}done{{else if gt .Done 0}}{{dur .ETA}}{{else}}?{{end}}</td></tr>
+{{end}}</table>{{end}}
 
 <h2>Budget</h2>
 {{if .BudgetError}}<p class="error" id="budget-error">budget unknown: {{.BudgetError}}</p>

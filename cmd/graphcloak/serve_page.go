@@ -5,16 +5,17 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/service"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
 // newOperatorPage makes serve's operator page (service.Page) of the
 // configured scope; Close removes its pictures.
-func newOperatorPage(opts *serveOptions) (*service.Page, error) {
+func newOperatorPage(opts *serveOptions, steps *progressbar.Running) (*service.Page, error) {
 	cfg := opts.g.cfg.Config // a copy: nothing here changes the server's
 	return service.NewPage(service.PageOptions{Scope: cfg.Privacy.Scope, Ledger: cfg.Privacy.Ledger, Schedule: opts.schedule,
-		Graph: cfg.Projection.Pattern(), PrivateAnswer: opts.privateAnswer,
+		Graph: cfg.Projection.Pattern(), PrivateAnswer: opts.privateAnswer, Steps: steps,
 		Status: func(ctx context.Context, now time.Time) service.PageStatus { return pageStatus(ctx, &cfg, now) }})
 }
 
