@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
@@ -106,7 +107,9 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 		return printEstimate(out, g.output, d.Estimate())
 	}
 	defer community.HoldMemoryTo(d.EstimatedBytes)()
+	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", opts.method, d.Graph.Graph.N()))
 	part, sum, err := d.Detect(ctx, opts.method, opts.resolution)
+	end()
 	if err != nil {
 		return err
 	}

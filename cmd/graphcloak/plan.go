@@ -216,7 +216,9 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if lg, err = lg.InKeyOrder(); err != nil {
 		return err
 	}
+	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", o.communities, lg.Graph.N()))
 	kind, part, names, err := lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
+	end()
 	if err != nil {
 		return err
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -98,5 +99,40 @@ func (g *globalOptions) passStarted(lg *laplacian.Graph, c recovery.PassCost) {
 	}
 	if e := graphcloak.PassEstimate(lg, c, nil, longStep); e.Seconds > longStep.Seconds() {
 		g.say(e.String())
+	}
+}
+
+// phase reports a step that has no count to show (community detection,
+// loading a file): when it is still running after the quiet time of a
+// progress log (2 s, or GRAPHCLOAK_PROGRESS_PERIOD) a line "label …" is
+// printed, and then, when the returned end is called, "label: done in
+// 12s". A quick step prints nothing; --quiet prints nothing.
+func (g *globalOptions) phase(label string) (end func()) {
+	if g.quiet {
+		return func() {}
+	}
+	quiet := progressbar.DefaultLogQuiet
+	if o := g.logOptions(); o.Period > 0 {
+		quiet = o.Period
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	said, ended := false, false
+	t := time.AfterFunc(quiet, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !ended {
+			said = true
+			g.say(label + " …")
+		}
+	})
+	return func() {
+		t.Stop()
+		mu.Lock()
+		defer mu.Unlock()
+		if said && !ended {
+			g.say(fmt.Sprintf("%s: done in %s", label, time.Since(start).Round(time.Second)))
+		}
+		ended = true
 	}
 }

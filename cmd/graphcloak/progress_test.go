@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestProgressOnlyOnTerminal(t *testing.T) {
@@ -55,5 +57,63 @@ func TestJSONLogs(t *testing.T) {
 	}
 	if strings.Contains(stderr, pw) {
 		t.Error("password in logs")
+	}
+}
+
+// On a pipe (issue 61), with the period made 1 ms: a step's lines carry
+// done/total and an ETA, its done line comes only with its last report,
+// a phase without counts says it runs and when it ended, and with
+// --log-format json every line is a JSON record; --quiet prints nothing.
+func TestProgressOnAPipe(t *testing.T) {
+	t.Setenv(progressPeriodEnv, "1ms")
+	var buf bytes.Buffer
+	g := &globalOptions{stderr: &buf, logFormat: "text"}
+	p := g.progress("answer audit")
+	p(0, 100)
+	time.Sleep(5 * time.Millisecond)
+	p(50, 100)
+	if got := buf.String(); !regexp.MustCompile(`(?m)^answer audit: 50/100 \(50%\), \d+s elapsed, ETA \d+s$`).MatchString(got) {
+		t.Errorf("a step's line: %q", got)
+	}
+	time.Sleep(5 * time.Millisecond)
+	p(99, 100)
+	if strings.Contains(buf.String(), "done") {
+		t.Errorf("a done line before the step's last report: %q", buf.String())
+	}
+	p(100, 100)
+	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+	if last := lines[len(lines)-1]; !strings.HasPrefix(last, "answer audit: done 100/100 in ") {
+		t.Errorf("last line %q, want the done line", last)
+	}
+
+	buf.Reset()
+	end := g.phase("communities (leiden) on 9 nodes")
+	time.Sleep(50 * time.Millisecond)
+	end()
+	end()
+	if got := buf.String(); got != "communities (leiden) on 9 nodes …\ncommunities (leiden) on 9 nodes: done in 0s\n" {
+		t.Errorf("a phase's lines: %q", got)
+	}
+
+	buf.Reset()
+	g.logFormat = "json"
+	p = g.progress("Δ2")
+	p(0, 10)
+	time.Sleep(5 * time.Millisecond)
+	p(5, 10)
+	p(10, 10)
+	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		var m map[string]string
+		if err := json.Unmarshal([]byte(l), &m); err != nil || m["msg"] != "progress" || m["level"] != "INFO" || !strings.HasPrefix(m["progress"], "Δ2: ") {
+			t.Errorf("a JSON progress line: %q (%v)", l, err)
+		}
+	}
+
+	buf.Reset()
+	g.quiet = true
+	g.progress("x")(1, 2)
+	g.phase("y")()
+	if buf.Len() != 0 {
+		t.Errorf("--quiet printed %q", buf.String())
 	}
 }
