@@ -35,6 +35,7 @@ type planOptions struct {
 	answerCache   string
 	// epsilonGiven: --epsilon was given (else the configured ε).
 	epsilonGiven bool
+	estimate     bool
 }
 
 const planHelp = `plan forecasts, before anything is released, what each way of releasing
@@ -76,7 +77,8 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 		Long:  planHelp,
 		Example: `  graphcloak plan --graph rgg:n=20000,radius=0.02,seed=1 --tau 1 --epsilon 1,4 --delta 1e-6
   graphcloak plan --graph karate --epsilon 0.5,1,2,4,8 --ledger ./ledger.json --scope building-7
-  graphcloak plan --graph file:edges.csv --communities file:communities.csv --tau 1 --target-accuracy 0.8 -o json`,
+  graphcloak plan --graph file:edges.csv --communities file:communities.csv --tau 1 --target-accuracy 0.8 -o json
+  graphcloak plan --graph file:edges.csv --tau 1 --estimate   # how long, before you run it`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.epsilonGiven = cmd.Flags().Changed("epsilon")
@@ -104,6 +106,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	f.Float64Var(&o.fitTolerance, "fit-tolerance", recovery.DefaultFitTolerance,
 		"the private answer's fit tolerance (as locate --private-answer): the audit's classes depend on it")
 	addSensorNoiseFlag(f, &o.sensorNoise)
+	f.BoolVar(&o.estimate, "estimate", false, "only estimate how long the plan's long steps take (Δ2 by its cost model, the answer audit at this machine's measured rate, ~0.3 s); compute nothing")
 	f.StringVar(&o.answerCache, "answer-cache", "", "reuse (or store) the answer model of the audit in this file, as locate --private-answer --answer-cache does")
 	f.Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "the answers' share ε_A of --epsilon-total that BUDGET BUYS assumes (as budget --init --answer-epsilon fixes it; 0: answers in zCDP)")
 	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
@@ -215,6 +218,9 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	}
 	if lg, err = lg.InKeyOrder(); err != nil {
 		return err
+	}
+	if o.estimate {
+		return runPlanEstimate(ctx, g, o, lg, out)
 	}
 	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", o.communities, lg.Graph.N()))
 	kind, part, names, err := lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)

@@ -95,6 +95,7 @@ func TestJSONSchemas(t *testing.T) {
 		"audit":                  {"audit", "--graph", "karate", "--tau", "1", "--save", filepath.Join(dir, "answer.json")},
 		"plan": {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6",
 			"--epsilon-total", "8", "--delta-total", "1e-6", "--answer-epsilon", "4"},
+		"plan-estimate": {"plan", "--graph", "karate", "--epsilon", "1,4", "--estimate"},
 		"locate-private-answer": {"locate", "--graph", "karate", "--private-answer", "--values",
 			karateSourceReadings(t, filepath.Join(dir, "source.csv"), 3, 0.2), "--ledger", ledger,
 			"--epsilon", "1", "--tau", "0.2", "--forecast-trials", "10"},

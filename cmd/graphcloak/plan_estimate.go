@@ -1,0 +1,115 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"time"
+
+	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
+	"github.com/graphcloak/graphcloak/stores"
+)
+
+// planEstimate is plan --estimate: what each long step of the plan is
+// modelled to take, computing none of them.
+type planEstimate struct {
+	Graph     string             `json:"graph"`
+	NodeCount int                `json:"nodeCount"`
+	Edges     int                `json:"relationships"`
+	Tau       float64            `json:"tau"`
+	Steps     []planEstimateStep `json:"steps"`
+	// Seconds is the sum of the modelled steps; Simulations the
+	// simulated releases that are not modelled (their progress lines say
+	// how long they take as they run).
+	Seconds     float64 `json:"seconds"`
+	Simulations int     `json:"simulations"`
+	Millis      int64   `json:"computeMillis"`
+}
+
+// planEstimateStep is one step's estimate and the model it comes from.
+type planEstimateStep struct {
+	Step    string  `json:"step"`
+	Seconds float64 `json:"seconds"`
+	Model   string  `json:"model"`
+	// Audit is the answer audit's cost model (answer audit only).
+	Audit *graphcloak.WorkEstimate `json:"audit,omitempty"`
+}
+
+// estimatePlan models plan's long steps on the loaded graph: Δ2 at τ
+// (and τ+τ′ per --smooth) by the sensitivity package's cost model
+// (sensitivity --dry-run's, priced on the 2-core reference machine), and
+// the answer audit's pass by its cost model at the step rate measured on
+// the graph (none when --answer-cache holds a certificate that verifies).
+// The simulations are counted, not modelled.
+func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph) (planEstimate, error) {
+	start := time.Now()
+	gr, tau := lg.Graph, o.taus[0]
+	e := planEstimate{Graph: o.graph, NodeCount: gr.N(), Edges: gr.NumEdges(), Tau: tau}
+	perNode, answer := slices.Contains(o.modes, forecast.ModePerNode), slices.Contains(o.modes, forecast.ModeAnswer)
+	if perNode {
+		taus := []float64{tau}
+		for _, sm := range o.smooth {
+			taus = append(taus, tau+sm)
+		}
+		for _, t := range taus {
+			c := sensitivity.ChooseMethod(gr, t, sensitivity.Options{TimeBudget: o.timeBudget})
+			e.Steps = append(e.Steps, planEstimateStep{Step: fmt.Sprintf("Δ2 at τ = %g", t), Seconds: c.Seconds,
+				Model: c.Name() + ", modelled on the 2-core reference machine (sensitivity --dry-run)"})
+		}
+		// Per ε: the row's trials and the mass curve's (at most 9 points).
+		e.Simulations += len(o.epsilons) * (1 + len(forecast.MassGrid())) * o.trials * (1 + len(o.smooth))
+	}
+	if answer {
+		e.Simulations += o.trials
+		opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise}
+		reused := false
+		if cache, err := planAnswerCache(g, o); err == nil && cache != nil {
+			_, _, err := cache.Load(gr, tau, opt)
+			reused = err == nil
+		}
+		if reused {
+			e.Steps = append(e.Steps, planEstimateStep{Step: "answer audit", Model: "reused: the certificate at --answer-cache verifies"})
+		} else {
+			w, err := graphcloak.EstimateAudit(gr, tau, opt, nil, 0)
+			if err != nil {
+				return planEstimate{}, err
+			}
+			e.Steps = append(e.Steps, planEstimateStep{Step: "answer audit", Seconds: w.Seconds, Audit: &w,
+				Model: fmt.Sprintf("2·S·K·(2|E|+n) = %.2g steps at %.2g ns a step measured on %d cores", w.Steps, w.NanosPerStep, w.Workers)})
+		}
+	}
+	for _, s := range e.Steps {
+		e.Seconds += s.Seconds
+	}
+	e.Millis = time.Since(start).Milliseconds()
+	return e, nil
+}
+
+// printPlanEstimate prints plan --estimate.
+func printPlanEstimate(g *globalOptions, out io.Writer, e planEstimate) error {
+	if g.output == "json" {
+		return printJSON(out, e)
+	}
+	fmt.Fprintf(out, "plan of graph %s (%d nodes, %d relationships) at τ = %g: estimated %s for its modelled steps; nothing computed\n",
+		e.Graph, e.NodeCount, e.Edges, e.Tau, graphcloak.HumanDuration(time.Duration(e.Seconds*float64(time.Second))))
+	for _, s := range e.Steps {
+		fmt.Fprintf(out, "  %-16s %-12s %s\n", s.Step, graphcloak.HumanDuration(time.Duration(s.Seconds*float64(time.Second))), s.Model)
+	}
+	if e.Simulations > 0 {
+		fmt.Fprintf(out, "  and up to %d simulated releases (not modelled: their progress lines give an ETA as they run)\n", e.Simulations)
+	}
+	return nil
+}
+
+// runPlanEstimate loads the graph and prints plan --estimate.
+func runPlanEstimate(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.Graph, out io.Writer) error {
+	e, err := estimatePlan(g, o, lg)
+	if err != nil {
+		return err
+	}
+	return printPlanEstimate(g, out, e)
+}
