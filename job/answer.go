@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
@@ -161,7 +162,10 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	}
 	p.Input = in
 	if in.Partition == nil { // as graphcloak.Answer would: Leiden
-		if in.Partition, err = community.Leiden(in.Graph, community.LeidenOptions{Seed: spec.Seed}); err != nil {
+		end := env.phase(fmt.Sprintf("communities (leiden) on %d nodes", in.Graph.N()))
+		in.Partition, err = community.Leiden(in.Graph, community.LeidenOptions{Seed: spec.Seed})
+		end()
+		if err != nil {
 			return nil, err
 		}
 		in.Names = nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -333,7 +334,10 @@ func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, err
 		if res == 0 {
 			res = 1
 		}
-		if p.Job.Partition, err = community.Leiden(graph, community.LeidenOptions{Resolution: res, Seed: s.Seed}); err != nil {
+		end := env.phase(fmt.Sprintf("communities (leiden) on %d nodes", graph.N()))
+		p.Job.Partition, err = community.Leiden(graph, community.LeidenOptions{Resolution: res, Seed: s.Seed})
+		end()
+		if err != nil {
 			return nil, err
 		}
 		p.Job.Names = nil

@@ -42,6 +42,9 @@ type Env struct {
 	// Progress returns the progress callback of a step ("Δ2",
 	// "write-back"); nil: none.
 	Progress func(step string) func(done, total int)
+	// Phase, when set, is told a step without counts begins (community
+	// detection); the returned func is called when it has ended.
+	Phase func(label string) (end func())
 	// PassStarted, when set, is told the modelled cost of the answer
 	// audit's pass on a graph before the pass runs (an estimate to print).
 	PassStarted func(g *laplacian.Graph, c recovery.PassCost)
@@ -97,6 +100,14 @@ func (e *Env) progress(step string) func(done, total int) {
 		return nil
 	}
 	return e.Progress(step)
+}
+
+// phase is Env.Phase's, or a no-op.
+func (e *Env) phase(label string) func() {
+	if e.Phase == nil {
+		return func() {}
+	}
+	return e.Phase(label)
 }
 
 // passStarted is CertifierOptions.Started for a pass on g (nil: none).
@@ -167,7 +178,9 @@ func (p *ReleasePlan) forecastPartition(g *laplacian.Graph) (*laplacian.Graph, [
 		if err != nil {
 			return nil, nil, err
 		}
+		end := p.env.phase(fmt.Sprintf("communities (leiden) on %d nodes", cg.N()))
 		part, err := community.Leiden(cg, community.LeidenOptions{Seed: p.Spec.ForecastSeed})
+		end()
 		if err != nil {
 			return nil, nil, err
 		}
