@@ -39,7 +39,14 @@ each takes --shard i/N (blocks of 32 sources ≡ i mod N) and --save PART, and
 of one pass (one graph, τ, --fit-tolerance and version) exactly once and writes
 the certificate one process would (the same norms and classes). With
 --ledger-key every part and the certificate are sealed under it. See
-docs/sharding.md for Kubernetes Indexed Jobs, Slurm arrays and GNU parallel.`
+docs/sharding.md for Kubernetes Indexed Jobs, Slurm arrays and GNU parallel.
+
+An audit stopped part way (a signal, a pre-empted pod) resumes: the blocks it
+finished are kept in SAVE.checkpoint (rewritten at most every 5 s), and the
+same command run again says so and computes only the rest, writing the
+certificate an uninterrupted run writes. --estimate prints how long the pass
+will take (its cost model at this machine's measured rate) and computes
+nothing; a pass modelled over 10 s prints that estimate before it starts.`
 
 func newAuditCmd(g *globalOptions) *cobra.Command {
 	o := &auditOptions{}
