@@ -108,6 +108,7 @@ func TestImportRules(t *testing.T) {
 		// Sensors are small: their noise and protocol build with the
 		// standard library and x/crypto only.
 		{"keyednoise", true, onlyStdlib("golang.org/x/crypto"), "the keyed sampler builds with the standard library and x/crypto only"},
+		{"sensor", true, onlyStdlib("golang.org/x/crypto", modulePath+"/keyednoise"), "a sensor builds with the standard library, x/crypto and keyednoise only"},
 	}
 	for _, r := range rules {
 		for imp := range deps(t, r.dir, r.transitive) {
