@@ -60,7 +60,9 @@ type PolicyError struct {
 	Reason string
 }
 
-func (e *PolicyError) Error() string { return "sensor: policy refuses the order (" + e.Rule + "): " + e.Reason }
+func (e *PolicyError) Error() string {
+	return "sensor: policy refuses the order (" + e.Rule + "): " + e.Reason
+}
 func (e *PolicyError) Unwrap() error { return ErrPolicy }
 
 // OdometerError reports an odometer file that cannot be read, is
