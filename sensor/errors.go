@@ -55,7 +55,7 @@ func (e *ExpiredError) Unwrap() error { return ErrExpired }
 
 // PolicyError reports an order the sensor's policy refuses.
 type PolicyError struct {
-	// Rule is "sigma-floor" or "daily-cap".
+	// Rule is "graph", "sigma-floor" or "daily-cap".
 	Rule   string
 	Reason string
 }
