@@ -315,7 +315,9 @@ func TestSensorReportRefuses(t *testing.T) {
 	os.WriteFile(malformed, []byte(`{"order":`), 0o644)
 	_, code, err = r.report(t, malformed, n, secret)
 	check("malformed order", code, exitBadInput, err, "is not an order envelope")
-	expired := r.order(t, "e-expired", func(o *sensor.Order) { o.NotBefore, o.NotAfter = o.NotBefore.Add(-3*time.Hour), o.NotBefore.Add(-2*time.Hour) })
+	expired := r.order(t, "e-expired", func(o *sensor.Order) {
+		o.NotBefore, o.NotAfter = o.NotBefore.Add(-3*time.Hour), o.NotBefore.Add(-2*time.Hour)
+	})
 	_, code, err = r.report(t, expired, n, secret)
 	check("expired order", code, exitBadInput, err, "order valid from")
 	otherGraph := r.order(t, "e-graph", func(o *sensor.Order) { o.Graph.SHA256 = strings.Repeat("f", 64) })
