@@ -92,7 +92,7 @@ func TestImportRules(t *testing.T) {
 		// The coordinator's and collector's side of a local release holds
 		// noisy values and MAC keys only: no database, no configuration,
 		// no command line, no raw readings path (job, stores).
-		{"local", true, forbidden(modulePath+"/connector", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", modulePath+"/config", modulePath+"/job", modulePath+"/stores", "github.com/spf13/cobra", "github.com/spf13/pflag", "math/rand", "math/rand/v2"), "the collector stores noisy values only and takes its stores as arguments"},
+		{"local", true, forbidden(modulePath+"/connector", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", modulePath+"/config", modulePath+"/job", modulePath+"/stores", "github.com/spf13/cobra", "github.com/spf13/pflag"), "the collector stores noisy values only and takes its stores as arguments"},
 	}
 	for _, r := range rules {
 		for imp := range deps(t, r.dir, r.transitive) {
