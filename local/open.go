@@ -242,3 +242,22 @@ func lockPath(ctx context.Context, path string) (func(), error) {
 		}
 	}
 }
+
+// Republish returns the order published at out when it is want's epoch
+// (Opened.Republished), nil when there is none, and the refusal OpenEpoch
+// would give for anything else there: a caller checks it before
+// certifying Δ2 again for an epoch already open.
+func Republish(out string, signer ed25519.PrivateKey, want Order) (*Opened, error) {
+	o, env, err := readOrderFile(out, signer.Public().(ed25519.PublicKey))
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &OrderFileError{Path: out, Reason: err.Error()}
+	}
+	want.Version, want.Kind = 1, OrderKind
+	if why := sameEpoch(o, want); why != "" {
+		return nil, &OrderFileError{Path: out, Reason: "holds " + why}
+	}
+	return &Opened{Order: o, Envelope: env, Republished: true}, nil
+}

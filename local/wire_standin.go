@@ -17,6 +17,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"strings"
 	"time"
 )
 
@@ -146,3 +148,38 @@ func ReportMACKey(sensorKey [32]byte) []byte {
 
 // SealReport sets r.MAC (a test helper of the stand-in).
 func SealReport(macKey []byte, r *Report) { r.MAC = hex.EncodeToString(reportMAC(macKey, *r)) }
+
+// LoadSigningKey reads a coordinator signing key file (hex of the 32-byte
+// Ed25519 seed, mode 0600).
+func LoadSigningKey(path string) (ed25519.PrivateKey, error) {
+	st, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("sensor: signing key: %w", err)
+	}
+	if st.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("sensor: signing key %s has mode %04o: it must not be accessible by group or others (chmod 600)", path, st.Mode().Perm())
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("sensor: signing key: %w", err)
+	}
+	seed, err := hex.DecodeString(strings.TrimSpace(string(data)))
+	if err != nil || len(seed) != ed25519.SeedSize {
+		return nil, fmt.Errorf("sensor: signing key %s: want 64 hex digits", path)
+	}
+	return ed25519.NewKeyFromSeed(seed), nil
+}
+
+// LoadPublicKey reads a coordinator public key file (hex of the 32-byte
+// Ed25519 public key).
+func LoadPublicKey(path string) (ed25519.PublicKey, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("sensor: coordinator key: %w", err)
+	}
+	pub, err := hex.DecodeString(strings.TrimSpace(string(data)))
+	if err != nil || len(pub) != ed25519.PublicKeySize {
+		return nil, fmt.Errorf("sensor: coordinator key %s: want 64 hex digits", path)
+	}
+	return ed25519.PublicKey(pub), nil
+}

@@ -118,6 +118,8 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newDemoCmd(g),
 		newConfigCmd(g),
 		newVersionCmd(g),
+		newEpochCmd(g),
+		newCollectCmd(g),
 	)
 	registerCompletions(root)
 	tidyFlagDefaults(root)
