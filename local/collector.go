@@ -308,7 +308,7 @@ func (c *Collector) check(line []byte, now time.Time) (Result, Report) {
 	if now.Before(c.order.NotBefore) {
 		return refuse(rep.Node, Early, "epoch %q opens at %s", c.order.Epoch, c.order.NotBefore.UTC().Format(time.RFC3339))
 	}
-	if now.After(c.order.NotAfter) {
+	if !now.Before(c.order.NotAfter) {
 		return refuse(rep.Node, Late, "epoch %q ended at %s", c.order.Epoch, c.order.NotAfter.UTC().Format(time.RFC3339))
 	}
 	c.stored[rep.Node] = stored{grid: rep.Grid, mac: rep.MAC}

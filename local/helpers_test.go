@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"github.com/graphcloak/graphcloak/sensor"
 	"math"
 	"testing"
 	"time"
@@ -21,7 +22,7 @@ func testKeys(n int) ([]string, map[string][]byte) {
 	keys := make(map[string][]byte, n)
 	for i := range nodes {
 		nodes[i] = fmt.Sprintf("n%d", i)
-		keys[nodes[i]] = ReportMACKey(sha256.Sum256([]byte(nodes[i])))
+		keys[nodes[i]] = sensor.ReportMACKey(sha256.Sum256([]byte(nodes[i])))
 	}
 	return nodes, keys
 }
@@ -39,9 +40,9 @@ func report(o Order, keys map[string][]byte, node string, g int64) Report {
 	r := Report{Kind: ReportKind, Version: 1, Node: node, Scope: o.Scope, Epoch: o.Epoch, ReleaseID: o.ReleaseID,
 		Grid: g, Value: math.Ldexp(float64(g), -o.Sampler.GridExponent)}
 	if k, ok := keys[node]; ok {
-		SealReport(k, &r)
+		sensor.SealReport(k, &r)
 	} else {
-		SealReport([]byte("no key"), &r)
+		sensor.SealReport([]byte("no key"), &r)
 	}
 	return r
 }

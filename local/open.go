@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/graphcloak/graphcloak/sensor"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -133,7 +134,7 @@ func OpenEpoch(ctx context.Context, req OpenRequest) (*Opened, error) {
 			}
 		}
 		want.ReleaseID = privacy.NewReleaseID()
-		env, err := SignOrder(req.Signer, want)
+		env, err := sensor.SignOrder(req.Signer, want)
 		if err != nil {
 			return nil, err
 		}
@@ -182,7 +183,7 @@ func readOrderFile(path string, pub ed25519.PublicKey) (Order, []byte, error) {
 	if err != nil {
 		return Order{}, nil, err
 	}
-	o, err := VerifyOrder(pub, data)
+	o, err := sensor.VerifyOrder(pub, data)
 	if err != nil {
 		return Order{}, nil, fmt.Errorf("is not an epoch order signed by this coordinator key: %w", err)
 	}

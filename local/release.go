@@ -85,7 +85,7 @@ func ReleaseMeta(o Order) privacy.ReleaseMeta {
 		Epsilon: o.Epsilon, Delta: o.Delta, Mechanism: privacy.MechanismDiscrete.String(), Accounting: privacy.AccountingCKS20,
 		Epoch: o.Epoch, Scope: o.Scope, ReleaseID: o.ReleaseID,
 		SamplerVersion: o.Sampler.Version, GridExponent: o.Sampler.GridExponent, GridVariance: o.Sampler.GridVariance,
-		Keyed: true, Tau: o.Tau, Alpha: o.Alpha, Graph: &fp, Expected: len(o.Nodes),
+		Keyed: true, KeyFingerprint: o.KeyFingerprint, Tau: o.Tau, Alpha: o.Alpha, Graph: &fp, Expected: len(o.Nodes),
 	}
 }
 
@@ -124,5 +124,6 @@ func WriteRelease(path string, rel *privacy.Released) (written bool, err error) 
 	return true, privacy.WriteReleaseFile(path, rel)
 }
 
-// DueToClose reports whether the epoch's window has ended at now.
-func (c *Collector) DueToClose(now time.Time) bool { return now.After(c.order.NotAfter) }
+// DueToClose reports whether the epoch's window [notBefore, notAfter)
+// has ended at now.
+func (c *Collector) DueToClose(now time.Time) bool { return !now.Before(c.order.NotAfter) }

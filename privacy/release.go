@@ -341,7 +341,9 @@ func Release(ctx context.Context, req ReleaseRequest) (*Released, error) {
 // rounded to the grid, γ·(r_i − Z_i) = γ·round(y_i/γ), in rel.Keys order.
 // It needs the key the release was made with; a wrong key gives wrong
 // values (there is no way to tell), a non-keyed release or another sampler
-// version is refused.
+// version is refused. Versions 1, 2 and 3 are accepted; a version 3
+// release may have been assembled from sensors' reports (package sensor),
+// whose noise the key holder regenerates from the same key.
 func Unmask(key Key, rel *Released) ([]float64, error) {
 	if rel == nil {
 		return nil, &ArgumentError{Func: "Unmask", Param: "release", Reason: "is nil"}
@@ -355,12 +357,12 @@ func Unmask(key Key, rel *Released) ([]float64, error) {
 	}
 	switch m.SamplerVersion {
 	case 1:
-	case SamplerVersion:
+	case 2, SamplerVersion:
 		if err := checkReleaseID("Unmask", m.ReleaseID); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("privacy: unmask: release uses sampler version %d, this build implements 1 and %d", m.SamplerVersion, SamplerVersion)
+		return nil, fmt.Errorf("privacy: unmask: release uses sampler version %d, this build implements 1 to %d", m.SamplerVersion, SamplerVersion)
 	}
 	if len(rel.Grid) != len(rel.Keys) {
 		return nil, &ArgumentError{Func: "Unmask", Param: "grid", Value: len(rel.Grid), Reason: fmt.Sprintf("has a length other than the %d keys", len(rel.Keys))}

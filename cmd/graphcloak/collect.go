@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/sensor"
 	"io"
 	"os"
 	"path/filepath"
@@ -107,7 +108,7 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	case o.reports == "" && !o.close:
 		return usageErrorf("give --reports FILE|- (reports to collect), --close (close the epoch), or both")
 	}
-	pub, err := local.LoadPublicKey(o.coordinatorKey)
+	pub, err := sensor.LoadCoordinatorKey(o.coordinatorKey)
 	if err != nil {
 		return inputError{err}
 	}

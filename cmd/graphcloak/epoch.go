@@ -6,6 +6,7 @@ import (
 	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
+	"github.com/graphcloak/graphcloak/sensor"
 	"io"
 	"os"
 	"strings"
@@ -171,7 +172,7 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 		}
 		notBefore = t.UTC()
 	}
-	signer, err := local.LoadSigningKey(o.signingKey)
+	signer, err := sensor.LoadSigningKey(o.signingKey)
 	if err != nil {
 		return inputError{err}
 	}
