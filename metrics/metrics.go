@@ -47,6 +47,8 @@ type Metrics struct {
 	reused         prometheus.Counter
 	outsideModel   *prometheus.CounterVec
 
+	reports reportMetrics // a collector's (EnableReports)
+
 	mu       sync.Mutex
 	stopping bool
 	last     map[string]lastRun // by command

@@ -1,0 +1,159 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"net"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/local"
+	"github.com/graphcloak/graphcloak/metrics"
+	"github.com/graphcloak/graphcloak/sensor"
+	"github.com/graphcloak/graphcloak/service"
+)
+
+// serveCollectHelp is the part of serve's help about the collector.
+const serveCollectHelp = `
+
+Collector of a local release (--collect-order FILE, docs/local.md): serve
+holds one epoch's signed order (checked against --coordinator-key), the
+sensors' report-MAC keys (--mac-keys) and the epoch's journal (--journal
+DIR), and serves, besides /metrics and /healthz:
+  GET  /epoch/order      the signed epoch order, for the sensors
+  POST /epoch/reports    a batch of reports (JSON Lines, at most --max-body
+                         bytes: 413 beyond, nothing stored); the answer lists
+                         each report's result; status 200 when every report is
+                         stored (now or before), else the first that applies of
+                         503 (journal failed), 400 (malformed line), 422
+                         (not-a-report, other-epoch, unknown-node, bad-mac),
+                         409 (second value), 410 (late, closed), 425 (early)
+  GET  /epoch/progress   reported / expected, JSON
+  GET  /epoch/           the arrival progress as a page
+Reports are authenticated by their MACs; an accepted report is fsynced to
+the journal before the answer. At the order's notAfter the epoch closes and
+its release file is written to --release-out (default
+DIR/<releaseId>.release.json); serve goes on answering (410) until stopped.
+--schedule is not used in this mode. /metrics adds
+graphcloak_reports_received_total, _accepted_total, _refused_total{reason},
+_late_total and graphcloak_epoch_expected_reports / graphcloak_epoch_reported.
+
+TLS: --tls-cert and --tls-key (PEM) serve every endpoint over HTTPS.`
+
+// serveListener listens on --listen, over TLS with --tls-cert/--tls-key.
+func serveListener(opts *serveOptions) (net.Listener, error) {
+	if (opts.tlsCert == "") != (opts.tlsKey == "") {
+		return nil, usageErrorf("give both --tls-cert and --tls-key, or neither")
+	}
+	var cfg *tls.Config
+	if opts.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(opts.tlsCert, opts.tlsKey)
+		if err != nil {
+			return nil, inputErrorf("--tls-cert/--tls-key: %w", err)
+		}
+		cfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
+	}
+	ln, err := net.Listen("tcp", opts.listen)
+	if err != nil {
+		return nil, inputErrorf("--listen: %w", err)
+	}
+	if cfg != nil {
+		ln = tls.NewListener(ln, cfg)
+	}
+	return ln, nil
+}
+
+// runServeCollector serves one epoch's collector (--collect-order) until
+// a signal, closing the epoch at its notAfter.
+func runServeCollector(ctx context.Context, opts *serveOptions) error {
+	g := opts.g
+	switch {
+	case opts.coordinatorKey == "" || opts.macKeys == "" || opts.journal == "":
+		return usageErrorf("--collect-order needs --coordinator-key FILE.pub, --mac-keys FILE and --journal DIR")
+	case opts.listen == "":
+		return usageErrorf(`--collect-order serves reports on --listen: it cannot be ""`)
+	case opts.maxBody <= 0:
+		return inputErrorf("--max-body must be > 0, got %d", opts.maxBody)
+	}
+	pub, err := sensor.LoadCoordinatorKey(opts.coordinatorKey)
+	if err != nil {
+		return inputError{err}
+	}
+	order, env, err := local.ReadOrderFile(opts.collectOrder, pub)
+	if err != nil {
+		return inputError{err}
+	}
+	keys, err := local.ReadMACKeysFile(opts.macKeys)
+	if err != nil {
+		return inputError{err}
+	}
+	if err := os.MkdirAll(opts.journal, 0o755); err != nil {
+		return inputErrorf("--journal: %w", err)
+	}
+	c, err := local.OpenCollector(local.CollectorOptions{Order: order, MACKeys: keys, JournalDir: opts.journal})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	m := metrics.New()
+	m.EnableReports()
+	progress := func() {
+		p := c.Progress()
+		m.EpochProgress(p.Scope, p.Epoch, p.Expected, p.Reported)
+	}
+	progress()
+	h := &local.Handler{Collector: c, Order: env, MaxBody: opts.maxBody, Observe: func(res []local.Result) {
+		accepted, refused := 0, []string{}
+		for _, r := range res {
+			if r.Reason == local.Accepted {
+				accepted++
+			} else {
+				refused = append(refused, string(r.Reason))
+			}
+		}
+		m.Reports(len(res), accepted, refused)
+		progress()
+	}}
+	ln, err := serveListener(opts)
+	if err != nil {
+		return err
+	}
+	out := opts.releaseOut
+	if out == "" {
+		out = filepath.Join(opts.journal, order.ReleaseID+".release.json")
+	}
+	closeAt := func() {
+		rel, err := c.CloseEpoch(buildinfo.Read().String())
+		if err == nil {
+			_, err = local.WriteRelease(out, rel)
+		}
+		if err != nil {
+			g.logger.Error("closing the epoch failed", "epoch", order.Epoch, "error", err)
+			return
+		}
+		g.logger.Info("epoch closed", "epoch", order.Epoch, "releaseId", order.ReleaseID, "reported", rel.Meta.N,
+			"missing", len(rel.Meta.Missing), "release", out)
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	timer := time.AfterFunc(time.Until(order.NotAfter), closeAt)
+	defer timer.Stop()
+	if opts.maxRuns > 0 { // tests: stop once the epoch is closed
+		go func() {
+			for !c.Closed() {
+				select {
+				case <-ctx.Done():
+					return
+				case <-time.After(20 * time.Millisecond):
+				}
+			}
+			stop()
+		}()
+	}
+	svc := &service.Service{Metrics: m, Logger: g.logger, Listener: ln, Routes: h.Routes}
+	g.logger.Info("collecting", "epoch", order.Epoch, "scope", order.Scope, "releaseId", order.ReleaseID,
+		"expected", len(order.Nodes), "notAfter", order.NotAfter.Format(time.RFC3339), "listen", ln.Addr().String())
+	return svc.Run(ctx, nil)
+}
