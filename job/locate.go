@@ -474,21 +474,28 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 	sigma := lj.Released.Meta.Sigma
 	mass := forecast.GivenMass(p.Spec.SourceMass, p.env.paramName(ParamSourceMass))
 	if p.Spec.SourceMass == 0 {
-		byKey := make(map[string]float64, len(lj.Released.Keys))
-		for i, k := range lj.Released.Keys {
-			byKey[k] = lj.Released.Values[i]
-		}
-		y, err := graphcloak.ValuesByKey(lj.Graph, byKey)
+		y, rows, err := graphcloak.ReleasedRows(lj.Graph, lj.Released)
 		if err != nil {
 			return nil, err
-		}
-		yc := make([]float64, len(y))
-		for i, v := range y {
-			yc[perm[i]] = v
 		}
 		model, err := recovery.NewGraphModel(cg, lj.Tau, lj.Model)
 		if err != nil {
 			return nil, err
+		}
+		yc := make([]float64, len(y))
+		if rows == nil {
+			for i, v := range y {
+				yc[perm[i]] = v
+			}
+		} else { // missing sensors: the reported rows, in canonical indices
+			crows := make([]int, len(rows))
+			for k, i := range rows {
+				crows[k] = perm[i]
+			}
+			copy(yc, y)
+			if model, err = model.Rows(crows); err != nil {
+				return nil, err
+			}
 		}
 		mass = forecast.EstimateMass(model, yc, sigma, lj.Seed)
 	}

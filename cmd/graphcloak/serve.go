@@ -7,7 +7,6 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/service"
@@ -47,11 +46,7 @@ type serveOptions struct {
 	answerCache   string
 	// healthFailedSlots failed slots in a row make /healthz 503 (0: never).
 	healthFailedSlots int
-	// A collector of a local release (serve_collect.go): the order, the
-	// keys, the journal, the release file; TLS for every mode.
-	collectOrder, coordinatorKey, macKeys, journal, releaseOut string
-	maxBody                                                    int64
-	tlsCert, tlsKey                                            string
+	collect           collectServeOptions // serve_collect.go
 }
 
 func newServeCmd(g *globalOptions) *cobra.Command {
@@ -102,14 +97,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	hideFlags(f, "epoch", "epsilon-total", "delta-total", "graph")
 	config.AddFlags(f, "value-property", "header", "estimator", "sources")
 	config.AddFlags(f, config.WriteFlags...)
-	f.StringVar(&opts.collectOrder, "collect-order", "", "serve as the collector of this signed epoch order (local release; see below)")
-	f.StringVar(&opts.coordinatorKey, "coordinator-key", "", "the coordinator's public key that signed --collect-order")
-	f.StringVar(&opts.macKeys, "mac-keys", "", "the sensors' report-MAC keys, CSV node,reportMacKeyHex (keygen --mac-csv)")
-	f.StringVar(&opts.journal, "journal", "", "directory of the collected epoch's journal")
-	f.StringVar(&opts.releaseOut, "release-out", "", "release file of the collected epoch once closed (default DIR/<releaseId>.release.json)")
-	f.Int64Var(&opts.maxBody, "max-body", local.DefaultMaxBody, "largest report batch accepted, in bytes (413 beyond)")
-	f.StringVar(&opts.tlsCert, "tls-cert", "", "serve over HTTPS with this certificate (PEM; with --tls-key)")
-	f.StringVar(&opts.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
+	addCollectFlags(f, opts)
 	return cmd
 }
 
@@ -118,7 +106,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 // --max-runs).
 func runServe(ctx context.Context, opts *serveOptions) error {
 	g := opts.g
-	if opts.collectOrder != "" {
+	if opts.collect.order != "" {
 		return runServeCollector(ctx, opts)
 	}
 	spec, steps, err := checkServe(opts)

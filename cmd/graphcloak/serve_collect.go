@@ -13,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/sensor"
 	"github.com/graphcloak/graphcloak/service"
+	"github.com/spf13/pflag"
 )
 
 // serveCollectHelp is the part of serve's help about the collector.
@@ -42,14 +43,36 @@ _late_total and graphcloak_epoch_expected_reports / graphcloak_epoch_reported.
 
 TLS: --tls-cert and --tls-key (PEM) serve every endpoint over HTTPS.`
 
+// collectServeOptions are serve's flags of a collector of a local
+// release (the order, the keys, the journal, the release file) and of TLS
+// (every mode).
+type collectServeOptions struct {
+	order, coordinatorKey, macKeys, journal, releaseOut string
+	maxBody                                             int64
+	tlsCert, tlsKey                                     string
+}
+
+func addCollectFlags(f *pflag.FlagSet, opts *serveOptions) {
+	o := &opts.collect
+	f.StringVar(&o.order, "collect-order", "", "serve as the collector of this signed epoch order (local release; see below)")
+	f.StringVar(&o.coordinatorKey, "coordinator-key", "", "the coordinator's public key that signed --collect-order")
+	f.StringVar(&o.macKeys, "mac-keys", "", "the sensors' report-MAC keys, CSV node,reportMacKeyHex (keygen --mac-csv)")
+	f.StringVar(&o.journal, "journal", "", "directory of the collected epoch's journal")
+	f.StringVar(&o.releaseOut, "release-out", "", "release file of the collected epoch once closed (default DIR/<releaseId>.release.json)")
+	f.Int64Var(&o.maxBody, "max-body", local.DefaultMaxBody, "largest report batch accepted, in bytes (413 beyond)")
+	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over HTTPS with this certificate (PEM; with --tls-key)")
+	f.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
+}
+
 // serveListener listens on --listen, over TLS with --tls-cert/--tls-key.
 func serveListener(opts *serveOptions) (net.Listener, error) {
-	if (opts.tlsCert == "") != (opts.tlsKey == "") {
+	o := &opts.collect
+	if (o.tlsCert == "") != (o.tlsKey == "") {
 		return nil, usageErrorf("give both --tls-cert and --tls-key, or neither")
 	}
 	var cfg *tls.Config
-	if opts.tlsCert != "" {
-		cert, err := tls.LoadX509KeyPair(opts.tlsCert, opts.tlsKey)
+	if o.tlsCert != "" {
+		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
 		if err != nil {
 			return nil, inputErrorf("--tls-cert/--tls-key: %w", err)
 		}
@@ -68,31 +91,31 @@ func serveListener(opts *serveOptions) (net.Listener, error) {
 // runServeCollector serves one epoch's collector (--collect-order) until
 // a signal, closing the epoch at its notAfter.
 func runServeCollector(ctx context.Context, opts *serveOptions) error {
-	g := opts.g
+	g, o := opts.g, &opts.collect
 	switch {
-	case opts.coordinatorKey == "" || opts.macKeys == "" || opts.journal == "":
+	case o.coordinatorKey == "" || o.macKeys == "" || o.journal == "":
 		return usageErrorf("--collect-order needs --coordinator-key FILE.pub, --mac-keys FILE and --journal DIR")
 	case opts.listen == "":
 		return usageErrorf(`--collect-order serves reports on --listen: it cannot be ""`)
-	case opts.maxBody <= 0:
-		return inputErrorf("--max-body must be > 0, got %d", opts.maxBody)
+	case o.maxBody <= 0:
+		return inputErrorf("--max-body must be > 0, got %d", o.maxBody)
 	}
-	pub, err := sensor.LoadCoordinatorKey(opts.coordinatorKey)
+	pub, err := sensor.LoadCoordinatorKey(o.coordinatorKey)
 	if err != nil {
 		return inputError{err}
 	}
-	order, env, err := local.ReadOrderFile(opts.collectOrder, pub)
+	order, env, err := local.ReadOrderFile(o.order, pub)
 	if err != nil {
 		return inputError{err}
 	}
-	keys, err := local.ReadMACKeysFile(opts.macKeys)
+	keys, err := local.ReadMACKeysFile(o.macKeys)
 	if err != nil {
 		return inputError{err}
 	}
-	if err := os.MkdirAll(opts.journal, 0o755); err != nil {
+	if err := os.MkdirAll(o.journal, 0o755); err != nil {
 		return inputErrorf("--journal: %w", err)
 	}
-	c, err := local.OpenCollector(local.CollectorOptions{Order: order, MACKeys: keys, JournalDir: opts.journal})
+	c, err := local.OpenCollector(local.CollectorOptions{Order: order, MACKeys: keys, JournalDir: o.journal})
 	if err != nil {
 		return err
 	}
@@ -104,7 +127,7 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 		m.EpochProgress(p.Scope, p.Epoch, p.Expected, p.Reported)
 	}
 	progress()
-	h := &local.Handler{Collector: c, Order: env, MaxBody: opts.maxBody, Observe: func(res []local.Result) {
+	h := &local.Handler{Collector: c, Order: env, MaxBody: o.maxBody, Observe: func(res []local.Result) {
 		accepted, refused := 0, []string{}
 		for _, r := range res {
 			if r.Reason == local.Accepted {
@@ -120,9 +143,9 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
-	out := opts.releaseOut
+	out := o.releaseOut
 	if out == "" {
-		out = filepath.Join(opts.journal, order.ReleaseID+".release.json")
+		out = filepath.Join(o.journal, order.ReleaseID+".release.json")
 	}
 	closeAt := func() {
 		rel, err := c.CloseEpoch(buildinfo.Read().String())

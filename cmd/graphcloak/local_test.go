@@ -1,0 +1,202 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensor"
+)
+
+// localRig is a local release's parties on karate: the master key (the
+// key holder), the coordinator's signing key, the collector's MAC keys,
+// one sensor per node with its raw reading.
+type localRig struct {
+	dir, ledger, master, signing, macKeys string
+	readings                              map[string]float64
+	masterKey                             privacy.Key
+}
+
+func newLocalRig(t *testing.T) *localRig {
+	t.Helper()
+	isolateConfig(t)
+	dir := t.TempDir()
+	r := &localRig{dir: dir, ledger: filepath.Join(dir, "ledger.json"), master: filepath.Join(dir, "master.key"),
+		signing: filepath.Join(dir, "coord.key"), macKeys: filepath.Join(dir, "mac-keys.csv"), readings: map[string]float64{}}
+	mustRun(t, "keygen", "--out", r.master)
+	var err error
+	if r.masterKey, err = privacy.LoadKey(r.master); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sensor.GenerateSigningKey(r.signing); err != nil {
+		t.Fatal(err)
+	}
+	var csv strings.Builder
+	csv.WriteString("node,reportMacKeyHex\n")
+	for k := 1; k <= 34; k++ {
+		node := fmt.Sprint(k)
+		r.readings[node] = 0.5 + math.Sin(float64(k))*0.25 + float64(k)*1e-4
+		fmt.Fprintf(&csv, "%s,%x\n", node, sensor.ReportMACKey(sensor.SensorKey(r.masterKey, node)))
+	}
+	if err := os.WriteFile(r.macKeys, []byte(csv.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustRun(t, "budget", "--init", "--ledger", r.ledger, "--scope", "building-7", "--epsilon-total", "10", "--delta-total", "1e-5")
+	return r
+}
+
+func mustRun(t *testing.T, args ...string) string {
+	t.Helper()
+	var out, errb strings.Builder
+	if code := runArgs(context.Background(), args, &out, &errb); code != 0 {
+		t.Fatalf("%s: exit %d: %s", strings.Join(args, " "), code, errb.String())
+	}
+	return out.String()
+}
+
+func runCode(args ...string) (int, string, string) {
+	var out, errb strings.Builder
+	code := runArgs(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func (r *localRig) open(t *testing.T, epoch, out string, extra ...string) EpochOpenSummary {
+	t.Helper()
+	args := append([]string{"epoch", "open", "--graph", "karate", "--tau", "1", "--epsilon", "1", "--delta", "1e-6",
+		"--ledger", r.ledger, "--scope", "building-7", "--epoch", epoch, "--valid-for", "1h", "--signing-key", r.signing,
+		"--out", out, "-o", "json"}, extra...)
+	var sum EpochOpenSummary
+	if err := json.Unmarshal([]byte(mustRun(t, args...)), &sum); err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// reports are the sensors' reports of nodes to the order at path, each
+// sensor given only its own key, node and reading.
+func (r *localRig) reports(t *testing.T, order string, nodes ...string) []byte {
+	t.Helper()
+	env, err := os.ReadFile(order)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := sensor.LoadCoordinatorKey(r.signing + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	for _, n := range nodes {
+		s := sensor.Sensor{Coordinator: pub, Node: n, Key: sensor.Key(sensor.SensorKey(r.masterKey, n)),
+			Odometer: filepath.Join(r.dir, "odometer-"+n)}
+		rep, err := s.Report(env, r.readings[n])
+		if err != nil {
+			t.Fatal(err)
+		}
+		line, _ := json.Marshal(rep)
+		b.Write(append(line, '\n'))
+	}
+	return b.Bytes()
+}
+
+func (r *localRig) collect(t *testing.T, order, journal string, reports []byte, extra ...string) (int, CollectSummary, string) {
+	t.Helper()
+	path := filepath.Join(r.dir, fmt.Sprintf("reports-%d.jsonl", time.Now().UnixNano()))
+	os.WriteFile(path, reports, 0o644)
+	args := append([]string{"collect", "--order", order, "--coordinator-key", r.signing + ".pub", "--mac-keys", r.macKeys,
+		"--journal", journal, "--reports", path, "-o", "json"}, extra...)
+	code, out, errb := runCode(args...)
+	var sum CollectSummary
+	if out != "" {
+		if err := json.Unmarshal([]byte(out), &sum); err != nil {
+			t.Fatalf("collect output: %v\n%s\n%s", err, out, errb)
+		}
+	}
+	return code, sum, errb
+}
+
+func ledgerSpent(t *testing.T, ledger string) float64 {
+	t.Helper()
+	var b struct {
+		Scopes []struct {
+			RhoSpent float64 `json:"rhoSpent"`
+		} `json:"scopes"`
+	}
+	out := mustRun(t, "budget", "--ledger", ledger, "--scope", "building-7", "-o", "json")
+	if err := json.Unmarshal([]byte(out), &b); err != nil || len(b.Scopes) != 1 {
+		t.Fatalf("budget output: %v\n%s", err, out)
+	}
+	return b.Scopes[0].RhoSpent
+}
+
+// TestLocalReleaseCLI: epoch open charges once (a second open
+// re-publishes, the ledger unchanged); sensors report; collect stores
+// them, refuses a second batch's duplicates and forgeries with exit 3,
+// closes the epoch into a release file that locate reads (the missing
+// nodes left out) and unmask turns into the readings on the grid.
+func TestLocalReleaseCLI(t *testing.T) {
+	r := newLocalRig(t)
+	order := filepath.Join(r.dir, "order.json")
+	first := r.open(t, "e1", order)
+	if !first.Charged || first.Expected != 34 || first.ReleaseID == "" {
+		t.Fatalf("epoch open: %+v", first)
+	}
+	spent := ledgerSpent(t, r.ledger)
+	again := r.open(t, "e1", order)
+	if again.Charged || !again.Republished || again.ReleaseID != first.ReleaseID || ledgerSpent(t, r.ledger) != spent {
+		t.Fatalf("second epoch open charged or re-drew: %+v (spent %v → %v)", again, spent, ledgerSpent(t, r.ledger))
+	}
+	var nodes []string
+	for k := 1; k <= 30; k++ { // 31…34 never report
+		nodes = append(nodes, fmt.Sprint(k))
+	}
+	journal := filepath.Join(r.dir, "journal")
+	code, sum, errb := r.collect(t, order, journal, r.reports(t, order, nodes[:20]...))
+	if code != 0 || sum.Accepted != 20 || sum.Closed {
+		t.Fatalf("collect: exit %d %+v %s", code, sum, errb)
+	}
+	// A retry of the same reports with ten new ones and a forged one.
+	batch := r.reports(t, order, nodes...)
+	var forged sensor.Report // node 31's report made up from node 1's: the MAC cannot follow
+	json.Unmarshal(bytes.Split(batch, []byte("\n"))[0], &forged)
+	forged.Node = "31"
+	fl, _ := json.Marshal(forged)
+	batch = append(batch, append(fl, '\n')...)
+	code, sum, _ = r.collect(t, order, journal, batch, "--close", "--out", filepath.Join(r.dir, "release.json"))
+	if code != exitBadInput || sum.Accepted != 10 || sum.Refused["duplicate"] != 20 || sum.Refused["bad-mac"] != 1 {
+		t.Fatalf("second collect: exit %d %+v", code, sum)
+	}
+	if !sum.Closed || len(sum.Missing) != 4 || sum.Reported != 30 {
+		t.Fatalf("close: %+v", sum)
+	}
+	rel, err := privacy.ReadReleaseFile(sum.Release)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := privacy.Unmask(r.masterKey, rel)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := rel.Meta.GridExponent
+	for i, key := range rel.Keys {
+		if want := math.Ldexp(math.Round(math.Ldexp(r.readings[key], k)), -k); back[i] != want {
+			t.Errorf("%s: unmasked %v, want %v", key, back[i], want)
+		}
+	}
+	// unmask and locate, the commands.
+	mustRun(t, "unmask", "--key", r.master, "--release", sum.Release, "-o", "json")
+	out := mustRun(t, "locate", "--graph", "karate", "--release", sum.Release, "-o", "json")
+	if !strings.Contains(out, `"status"`) {
+		t.Errorf("locate output: %s", out)
+	}
+	if ledgerSpent(t, r.ledger) != spent {
+		t.Errorf("collecting charged the ledger")
+	}
+}
