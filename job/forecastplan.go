@@ -76,6 +76,9 @@ type ForecastReport struct {
 	// answer can be certified at this τ.
 	AnswerAudits  []AnswerAuditAt `json:"answerAudits,omitempty"`
 	AnswerRefused string          `json:"answerRefused,omitempty"`
+	// Local, when set, says the plan is of a local release (sensors add
+	// their own noise): per-node only, and why.
+	Local string `json:"local,omitempty"`
 }
 
 // ForecastBudget is a budget and the ρ_max the ledger gives Gaussian

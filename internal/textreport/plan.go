@@ -23,6 +23,9 @@ func Plan(out io.Writer, rep *job.ForecastReport, name func(errkind.Param) strin
 		fmt.Fprintf(out, ", Δ2 = %.6g (%s)", *rep.Delta2, exact)
 	}
 	fmt.Fprintln(out)
+	if rep.Local != "" {
+		fmt.Fprintln(out, rep.Local)
+	}
 	if b := rep.Budget; b != nil {
 		planBudget(out, b, name)
 	}
