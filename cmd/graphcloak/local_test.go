@@ -200,3 +200,97 @@ func TestLocalReleaseCLI(t *testing.T) {
 		t.Errorf("collecting charged the ledger")
 	}
 }
+
+// TestLocalHostileCLI: bad inputs to epoch open and collect end with
+// their documented exit codes and charge nothing more.
+func TestLocalHostileCLI(t *testing.T) {
+	r := newLocalRig(t)
+	order := filepath.Join(r.dir, "order.json")
+	r.open(t, "e1", order)
+	spent := ledgerSpent(t, r.ledger)
+	other := filepath.Join(r.dir, "other.key")
+	if _, err := sensor.GenerateSigningKey(other); err != nil {
+		t.Fatal(err)
+	}
+	nodesFile := filepath.Join(r.dir, "nodes.txt")
+	os.WriteFile(nodesFile, []byte("1\n2\nnot-a-node\n"), 0o644)
+	dupNodes := filepath.Join(r.dir, "dup.txt")
+	os.WriteFile(dupNodes, []byte("1\n2\n1\n"), 0o644)
+	openArgs := func(epoch, out string, extra ...string) []string {
+		return append([]string{"epoch", "open", "--graph", "karate", "--tau", "1", "--epsilon", "1", "--delta", "1e-6",
+			"--ledger", r.ledger, "--scope", "building-7", "--epoch", epoch, "--signing-key", r.signing, "--out", out}, extra...)
+	}
+	openMode := filepath.Join(r.dir, "lax.key")
+	data, _ := os.ReadFile(r.signing)
+	os.WriteFile(openMode, data, 0o644)
+	laxKeys := filepath.Join(r.dir, "lax-mac.csv")
+	data, _ = os.ReadFile(r.macKeys)
+	os.WriteFile(laxKeys, data, 0o644)
+	tampered := filepath.Join(r.dir, "tampered.json")
+	data, _ = os.ReadFile(order)
+	os.WriteFile(tampered, bytes.Replace(data, []byte(`"epsilon":1`), []byte(`"epsilon":9`), 1), 0o644)
+	journal := filepath.Join(r.dir, "journal")
+	collectArgs := func(order, pub, keys string) []string {
+		return []string{"collect", "--order", order, "--coordinator-key", pub, "--mac-keys", keys, "--journal", journal, "--close"}
+	}
+	cases := []struct {
+		name string
+		args []string
+		want int
+	}{
+		{"open: the same epoch with another ε", append(openArgs("e1", order), "--epsilon", "2"), exitBadInput},
+		{"open: another epoch onto the order file", openArgs("e2", order), exitBadInput},
+		{"open: signed with another key onto the order file", append(openArgs("e1", order), "--signing-key", other), exitBadInput},
+		{"open: a node outside the graph", openArgs("e3", filepath.Join(r.dir, "o3.json"), "--nodes", nodesFile), exitBadInput},
+		{"open: a node listed twice", openArgs("e3", filepath.Join(r.dir, "o3.json"), "--nodes", dupNodes), exitBadInput},
+		{"open: a signing key others can read", openArgs("e3", filepath.Join(r.dir, "o3.json"), "--signing-key", openMode), exitBadInput},
+		{"open: no --epoch", openArgs("", filepath.Join(r.dir, "o3.json")), exitUsage},
+		{"open: a scope without a budget", openArgs("e3", filepath.Join(r.dir, "o3.json"), "--scope", "nowhere"), exitBadInput},
+		{"open: the classic mechanism", openArgs("e3", filepath.Join(r.dir, "o3.json"), "--mechanism", "classic", "--epsilon", "0.5"), exitBadInput},
+		{"open: over budget", openArgs("e3", filepath.Join(r.dir, "o3.json"), "--epsilon", "40"), exitBudgetExhausted},
+		{"collect: an order signed by another coordinator", collectArgs(order, other+".pub", r.macKeys), exitBadInput},
+		{"collect: a tampered order", collectArgs(tampered, r.signing+".pub", r.macKeys), exitBadInput},
+		{"collect: MAC keys others can read", collectArgs(order, r.signing+".pub", laxKeys), exitBadInput},
+		{"collect: neither reports nor --close", []string{"collect", "--order", order, "--coordinator-key", r.signing + ".pub", "--mac-keys", r.macKeys, "--journal", journal}, exitUsage},
+	}
+	for _, tc := range cases {
+		if code, _, errb := runCode(tc.args...); code != tc.want {
+			t.Errorf("%s: exit %d, want %d: %s", tc.name, code, tc.want, errb)
+		}
+	}
+	if got := ledgerSpent(t, r.ledger); got != spent {
+		t.Errorf("the refusals charged: spent %v → %v", spent, got)
+	}
+	// An epoch charged by a central release cannot be opened (exit 7).
+	readings, _ := karateReadings(t, r.dir, false)
+	mustRun(t, "release", "--graph", "karate", "--values", readings, "--out", filepath.Join(r.dir, "central.json"),
+		"--ledger", r.ledger, "--scope", "building-7", "--epoch", "e9", "--epsilon", "1", "--delta", "1e-6", "--time-budget", "1m")
+	spent = ledgerSpent(t, r.ledger)
+	if code, _, errb := runCode(openArgs("e9", filepath.Join(r.dir, "o9.json"))...); code != exitChargedEpoch {
+		t.Errorf("an epoch a central release charged: exit %d: %s", code, errb)
+	}
+	if ledgerSpent(t, r.ledger) != spent {
+		t.Error("opening a charged epoch charged again")
+	}
+}
+
+// TestPlanLocal: plan --local forecasts the per-node mode only and says
+// why; asking it for the private answer is a usage error.
+func TestPlanLocal(t *testing.T) {
+	isolateConfig(t)
+	out := mustRun(t, "plan", "--graph", "karate", "--local", "--trials", "10", "-o", "json")
+	var rep struct {
+		Modes []string `json:"modes"`
+		Local string   `json:"local"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Modes) != 1 || rep.Modes[0] != "per-node" || !strings.Contains(rep.Local, "private answer is not offered") {
+		t.Errorf("plan --local: %+v", rep)
+	}
+	validate(t, "plan", out)
+	if code, _, _ := runCode("plan", "--graph", "karate", "--local", "--modes", "private-answer"); code != exitUsage {
+		t.Errorf("plan --local --modes private-answer: exit %d, want %d", code, exitUsage)
+	}
+}
