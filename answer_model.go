@@ -41,6 +41,10 @@ type AnswerModel struct {
 	// community[s] is node s's own community under Geometry's ids (−1
 	// when no class holds a majority of it), for the audit's accuracy.
 	community []int
+	// fit is the tolerance or sensor-noise bound the model was asked for
+	// (its certificate's key); restored: its pass came from a certificate.
+	fit      fitKey
+	restored bool
 	// audits remembers Audit's results by calibration (deterministic in
 	// the model and the calibration).
 	mu     sync.Mutex
@@ -60,7 +64,11 @@ func NewAnswerModel(ctx context.Context, g *laplacian.Graph, tau float64, part [
 	if err != nil {
 		return nil, err
 	}
-	return answerModelOf(ctx, g, tau, cert, sc, part, names)
+	m, err := answerModelOf(ctx, g, tau, cert, sc, part, names)
+	if err == nil {
+		m.fit = fitKeyOf(opt)
+	}
+	return m, err
 }
 
 // answerModelOf builds the geometry of part on g or on its quotient by sc.
@@ -154,10 +162,22 @@ func (m *AnswerModel) node(i int) int {
 type AnswerAudit struct {
 	Tau          float64 `json:"tau"`
 	FitTolerance float64 `json:"fitTolerance"`
-	// MaxBackground is the model's bound on a constant background, as a
-	// multiple of the source's mass: readings beyond it are outside the
-	// model (their rounding would swamp the source signal) and refused.
+	// MaxBackground is the model's bound B on a constant background per
+	// sensor, as a multiple of the source's mean reading μ/n (n·|β| ≤ B·μ):
+	// readings beyond it are outside the model (their rounding would swamp
+	// the source signal).
 	MaxBackground float64 `json:"maxBackground"`
+	// SensorNoiseBound is the model's bound ν on sensor noise (its mean
+	// removed): rms up to ν times the source's mean reading μ/n, the same at
+	// every source (recovery.Certifier.NoiseBound). Readings within it and
+	// MaxBackground are answered at every source, never refused, and moving
+	// the source never changes that.
+	SensorNoiseBound float64 `json:"sensorNoiseBound"`
+	// Restored: the pass's counts (SourcesChecked, Refused, Misplaced,
+	// Classes) come from a certificate sealed under the ledger key or this
+	// installation's key; the refit sample and every edge's loss were
+	// computed by this run. False: all of it was computed by this run.
+	Restored bool `json:"restored"`
 	// SourcesChecked sources' noiseless readings were fitted (every node);
 	// Refused of them were refused and Misplaced fitted outside their
 	// class (0 and 0 when sound). SourcesRefitted of them were fitted
@@ -216,7 +236,8 @@ func (m *AnswerModel) Audit(ctx context.Context, cal privacy.AnswerCalibration) 
 // audit is Audit without the memory.
 func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) (*AnswerAudit, error) {
 	sc := m.Classes
-	a := &AnswerAudit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), MaxBackground: m.Certifier.MaxBackground(), SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
+	a := &AnswerAudit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), MaxBackground: m.Certifier.MaxBackground(),
+		SensorNoiseBound: m.Certifier.NoiseBound(), Restored: m.restored, SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
 		Misplaced: sc.Misplaced, SourcesRefitted: sc.SourcesRefitted, RefitFailures: sc.RefitFailures, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
 		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
 	n := m.Graph.N()

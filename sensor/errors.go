@@ -71,7 +71,10 @@ func (e *PolicyError) Unwrap() error { return ErrPolicy }
 type OdometerError struct {
 	Path   string
 	Reason string
-	Err    error
+	// Corrupt is set when the file exists but is not a valid odometer of
+	// this node (else it could not be read, locked or written).
+	Corrupt bool
+	Err     error
 }
 
 func (e *OdometerError) Error() string {

@@ -55,17 +55,17 @@ func loadOdometer(path, node string) (*odometer, error) {
 	}
 	var od odometer
 	if err := decodeStrict(bytes.TrimSpace(data), &od); err != nil {
-		return nil, &OdometerError{Path: path, Reason: "is corrupted (refusing to report: it is what stops a second report per epoch)", Err: err}
+		return nil, &OdometerError{Path: path, Corrupt: true, Reason: "is corrupted (refusing to report: it is what stops a second report per epoch)", Err: err}
 	}
 	if od.Kind != odometerKind || od.Version != odometerVersion {
-		return nil, &OdometerError{Path: path, Reason: fmt.Sprintf("is corrupted: kind %q version %d", od.Kind, od.Version)}
+		return nil, &OdometerError{Path: path, Corrupt: true, Reason: fmt.Sprintf("is corrupted: kind %q version %d", od.Kind, od.Version)}
 	}
 	if od.Node != node {
-		return nil, &OdometerError{Path: path, Reason: fmt.Sprintf("belongs to node %q, not %q (one odometer per sensor)", od.Node, node)}
+		return nil, &OdometerError{Path: path, Corrupt: true, Reason: fmt.Sprintf("belongs to node %q, not %q (one odometer per sensor)", od.Node, node)}
 	}
 	for i, e := range od.Entries {
 		if e.ReleaseID == "" || e.Scope == "" || e.Epoch == "" || len(e.Day) != len("2006-01-02") || !(e.Rho >= 0) {
-			return nil, &OdometerError{Path: path, Reason: fmt.Sprintf("is corrupted: entry %d is incomplete", i)}
+			return nil, &OdometerError{Path: path, Corrupt: true, Reason: fmt.Sprintf("is corrupted: entry %d is incomplete", i)}
 		}
 	}
 	return &od, nil

@@ -93,28 +93,38 @@ func (s *Sensor) Report(env []byte, value float64) (Report, error) {
 			return Report{}, err
 		}
 	}
-	ks := [32]byte(s.Key)
-	z, err := keyednoise.SensorNoise(&ks, o.NoiseParams(), s.Node)
-	clear(ks[:])
+	rep, err := drawReport(o, s.Key, s.Node, q)
 	if err != nil {
 		return Report{}, err
 	}
-	r := q + z // |q| ≤ 2^61, |z| ≤ 2^62: no overflow
 	if prev != nil {
-		if prev.ReleaseID != o.ReleaseID || prev.Grid != r {
+		if prev.ReleaseID != o.ReleaseID || prev.Grid != rep.Grid {
 			return Report{}, fmt.Errorf("%w: scope %q epoch %q (release %s) was reported at %s; a sensor reports once per epoch",
 				ErrAlreadyReported, prev.Scope, prev.Epoch, prev.ReleaseID, prev.At.Format(time.RFC3339))
 		}
 	} else {
 		od.Entries = append(od.Entries, odometerEntry{ReleaseID: o.ReleaseID, Scope: o.Scope, Epoch: o.Epoch,
-			Day: day, Rho: cost, Grid: r, At: now.UTC()})
+			Day: day, Rho: cost, Grid: rep.Grid, At: now.UTC()})
 		if err := od.save(s.Odometer); err != nil {
 			return Report{}, err
 		}
 	}
-	rep := Report{Kind: ReportKind, Version: ReportVersion, Node: s.Node, Scope: o.Scope, Epoch: o.Epoch,
+	return rep, nil
+}
+
+// drawReport draws node's noise for the verified order o from its sensor
+// key and returns the sealed report of the grid index q = round(y·2^k).
+func drawReport(o Order, key Key, node string, q int64) (Report, error) {
+	ks := [32]byte(key)
+	defer clear(ks[:])
+	z, err := keyednoise.SensorNoise(&ks, o.NoiseParams(), node)
+	if err != nil {
+		return Report{}, err
+	}
+	r := q + z // |q| ≤ 2^61, |z| ≤ 2^62: no overflow
+	rep := Report{Kind: ReportKind, Version: ReportVersion, Node: node, Scope: o.Scope, Epoch: o.Epoch,
 		ReleaseID: o.ReleaseID, Grid: r, Value: math.Ldexp(float64(r), -o.Sampler.GridExponent)}
-	SealReport(ReportMACKey([32]byte(s.Key)), &rep)
+	SealReport(ReportMACKey(ks), &rep)
 	return rep, nil
 }
 

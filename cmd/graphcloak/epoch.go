@@ -1,15 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"crypto/ed25519"
 	"encoding/hex"
 	"fmt"
 	"github.com/graphcloak/graphcloak/sensor"
 	"io"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -202,7 +199,7 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 	gr := lg.Graph
 	nodes := gr.Keys()
 	if o.nodes != "" {
-		if nodes, err = readNodeList(o.nodes, gr.Keys()); err != nil {
+		if nodes, err = epochNodes(o.nodes, gr.Keys()); err != nil {
 			return err
 		}
 	}
@@ -269,41 +266,21 @@ budget       ρ spent %.6g, remaining %.6g
 	return err
 }
 
-// readNodeList reads the node keys of --nodes: one per line, each a node
-// of the graph, none twice; blank lines and lines starting with # are
-// skipped.
-func readNodeList(path string, graphKeys []string) ([]string, error) {
-	f, err := os.Open(path)
+// epochNodes reads the node keys of --nodes (readNodeList: one per
+// line, none twice), each a node of the graph.
+func epochNodes(path string, graphKeys []string) ([]string, error) {
+	nodes, err := readNodeList(path, nil)
 	if err != nil {
-		return nil, inputErrorf("--nodes: %w", err)
+		return nil, err
 	}
-	defer f.Close()
 	inGraph := make(map[string]bool, len(graphKeys))
 	for _, k := range graphKeys {
 		inGraph[k] = true
 	}
-	var nodes []string
-	seen := map[string]bool{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		k := strings.TrimSpace(sc.Text())
-		if k == "" || strings.HasPrefix(k, "#") {
-			continue
+	for _, k := range nodes {
+		if !inGraph[k] {
+			return nil, inputErrorf("--nodes %s: %q is not a node of the graph", path, k)
 		}
-		switch {
-		case !inGraph[k]:
-			return nil, inputErrorf("--nodes %s line %d: %q is not a node of the graph", path, n, k)
-		case seen[k]:
-			return nil, inputErrorf("--nodes %s line %d: %q is listed twice", path, n, k)
-		}
-		seen[k] = true
-		nodes = append(nodes, k)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, inputErrorf("--nodes %s: %w", path, err)
-	}
-	if len(nodes) == 0 {
-		return nil, inputErrorf("--nodes %s lists no node", path)
 	}
 	return nodes, nil
 }

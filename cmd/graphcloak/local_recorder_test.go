@@ -68,7 +68,7 @@ func readingForms(y float64) []string {
 // rounded reading r = round(y·2^k) is not checked, as a noisy value equals
 // it when the noise draw is 0, which the mechanism allows.
 func TestNoRawReadingReachesCoordinatorOrCollector(t *testing.T) {
-	r := newLocalRig(t)
+	r := newCollectRig(t)
 	for k := range r.readings { // nine significant digits each
 		v, _ := strconv.Atoi(k)
 		r.readings[k] = 0.31415926 + float64(v)*0.0271828182
@@ -180,7 +180,7 @@ func waitHTTP(t *testing.T, url string) {
 // statuses, counts reports in /metrics, shows the progress, and closes the
 // epoch at its notAfter into a release file (then stops: --max-runs 1).
 func TestServeCollector(t *testing.T) {
-	r := newLocalRig(t)
+	r := newCollectRig(t)
 	order := filepath.Join(r.dir, "order.json")
 	r.open(t, "e1", order, "--valid-for", "3s")
 	port := freePort(t)

@@ -16,20 +16,20 @@ import (
 	"github.com/graphcloak/graphcloak/sensor"
 )
 
-// localRig is a local release's parties on karate: the master key (the
+// collectRig is a local release's parties on karate: the master key (the
 // key holder), the coordinator's signing key, the collector's MAC keys,
 // one sensor per node with its raw reading.
-type localRig struct {
+type collectRig struct {
 	dir, ledger, master, signing, macKeys string
 	readings                              map[string]float64
 	masterKey                             privacy.Key
 }
 
-func newLocalRig(t *testing.T) *localRig {
+func newCollectRig(t *testing.T) *collectRig {
 	t.Helper()
 	isolateConfig(t)
 	dir := t.TempDir()
-	r := &localRig{dir: dir, ledger: filepath.Join(dir, "ledger.json"), master: filepath.Join(dir, "master.key"),
+	r := &collectRig{dir: dir, ledger: filepath.Join(dir, "ledger.json"), master: filepath.Join(dir, "master.key"),
 		signing: filepath.Join(dir, "coord.key"), macKeys: filepath.Join(dir, "mac-keys.csv"), readings: map[string]float64{}}
 	mustRun(t, "keygen", "--out", r.master)
 	var err error
@@ -68,7 +68,7 @@ func runCode(args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func (r *localRig) open(t *testing.T, epoch, out string, extra ...string) EpochOpenSummary {
+func (r *collectRig) open(t *testing.T, epoch, out string, extra ...string) EpochOpenSummary {
 	t.Helper()
 	args := append([]string{"epoch", "open", "--graph", "karate", "--tau", "1", "--epsilon", "1", "--delta", "1e-6",
 		"--ledger", r.ledger, "--scope", "building-7", "--epoch", epoch, "--valid-for", "1h", "--signing-key", r.signing,
@@ -82,7 +82,7 @@ func (r *localRig) open(t *testing.T, epoch, out string, extra ...string) EpochO
 
 // reports are the sensors' reports of nodes to the order at path, each
 // sensor given only its own key, node and reading.
-func (r *localRig) reports(t *testing.T, order string, nodes ...string) []byte {
+func (r *collectRig) reports(t *testing.T, order string, nodes ...string) []byte {
 	t.Helper()
 	env, err := os.ReadFile(order)
 	if err != nil {
@@ -106,7 +106,7 @@ func (r *localRig) reports(t *testing.T, order string, nodes ...string) []byte {
 	return b.Bytes()
 }
 
-func (r *localRig) collect(t *testing.T, order, journal string, reports []byte, extra ...string) (int, CollectSummary, string) {
+func (r *collectRig) collect(t *testing.T, order, journal string, reports []byte, extra ...string) (int, CollectSummary, string) {
 	t.Helper()
 	path := filepath.Join(r.dir, fmt.Sprintf("reports-%d.jsonl", time.Now().UnixNano()))
 	os.WriteFile(path, reports, 0o644)
@@ -142,7 +142,7 @@ func ledgerSpent(t *testing.T, ledger string) float64 {
 // closes the epoch into a release file that locate reads (the missing
 // nodes left out) and unmask turns into the readings on the grid.
 func TestLocalReleaseCLI(t *testing.T) {
-	r := newLocalRig(t)
+	r := newCollectRig(t)
 	order := filepath.Join(r.dir, "order.json")
 	first := r.open(t, "e1", order)
 	if !first.Charged || first.Expected != 34 || first.ReleaseID == "" {
@@ -204,7 +204,7 @@ func TestLocalReleaseCLI(t *testing.T) {
 // TestLocalHostileCLI: bad inputs to epoch open and collect end with
 // their documented exit codes and charge nothing more.
 func TestLocalHostileCLI(t *testing.T) {
-	r := newLocalRig(t)
+	r := newCollectRig(t)
 	order := filepath.Join(r.dir, "order.json")
 	r.open(t, "e1", order)
 	spent := ledgerSpent(t, r.ledger)

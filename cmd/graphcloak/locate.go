@@ -67,6 +67,9 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.stdin = cmd.InOrStdin()
+			if err := checkSensorNoise(cmd.Flags(), opts.privateAnswer.sensorNoise); err != nil {
+				return err
+			}
 			if opts.privateAnswer.enabled {
 				return runPrivateAnswer(cmd.Context(), opts, opts.g.stdout)
 			}
