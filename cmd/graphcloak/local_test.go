@@ -294,3 +294,19 @@ func TestPlanLocal(t *testing.T) {
 		t.Errorf("plan --local --modes private-answer: exit %d, want %d", code, exitUsage)
 	}
 }
+
+// TestLocalSchemas: epoch open's and collect's JSON outputs validate
+// against docs/schemas/epoch-open and collect (counted in TestJSONSchemas).
+func TestLocalSchemas(t *testing.T) {
+	r := newCollectRig(t)
+	order := filepath.Join(r.dir, "order.json")
+	out := mustRun(t, "epoch", "open", "--graph", "karate", "--tau", "1", "--epsilon", "1", "--delta", "1e-6",
+		"--ledger", r.ledger, "--scope", "building-7", "--epoch", "e1", "--signing-key", r.signing, "--out", order, "-o", "json")
+	validate(t, "epoch-open", out)
+	reports := append(r.reports(t, order, "1", "2"), []byte("{\"kind\":\"x\"}\n")...)
+	path := filepath.Join(r.dir, "reports.jsonl")
+	os.WriteFile(path, reports, 0o644)
+	_, out, _ = runCode("collect", "--order", order, "--coordinator-key", r.signing+".pub", "--mac-keys", r.macKeys,
+		"--journal", filepath.Join(r.dir, "journal"), "--reports", path, "--close", "-o", "json")
+	validate(t, "collect", out)
+}
