@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
@@ -90,4 +91,43 @@ func CertificateDigest(c sensitivity.Certificate) string {
 	b, _ := json.Marshal(c)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
+}
+
+// PublishCollected publishes a collected local release (package local:
+// its values are the sensors' noisy reports, its metadata the epoch
+// order's) to the database the way Execute publishes a release — the
+// outputs claimed and a release run record started, the release metadata
+// and values' digest on it, the values stored, then written to the nodes
+// that reported, bound to the run, succeeded last — with nothing charged
+// and nothing drawn: the coordinator charged the epoch when it opened it.
+// An epoch already published is nothing to do; one whose run stored its
+// values and stopped is finished with those values (NextReleaseStep).
+// spec names the database, projection, write property, scope and epoch
+// (the order's); env.Backend is required.
+func PublishCollected(ctx context.Context, spec ReleaseSpec, rel *privacy.Released, env Env) (sum *ReleaseSummary, err error) {
+	if env.Backend == nil {
+		return nil, errors.New("job: PublishCollected needs a backend")
+	}
+	spec.Neo4j = true
+	if err := spec.Check(); err != nil {
+		return nil, err
+	}
+	m := rel.Meta
+	if m.Scope != spec.Scope || m.Epoch != spec.epoch() {
+		return nil, errkind.Inputf("the collected release is of scope %q epoch %q, not %q %q", m.Scope, m.Epoch, spec.Scope, spec.epoch())
+	}
+	p := &ReleasePlan{Spec: spec, env: env, Summary: &ReleaseSummary{Graph: spec.Graph, ValuesFrom: spec.ValuesFrom,
+		Epsilon: m.Epsilon, Delta: m.Delta, Keyed: true, Scope: m.Scope, Ledger: spec.Ledger, Epoch: m.Epoch,
+		Sigma: m.Sigma, Rho: m.Rho, Delta2: m.Sensitivity, Mechanism: m.Mechanism, ReleaseID: m.ReleaseID,
+		SensitivityMethod: m.SensitivityMethod, Delta2Exact: m.SensitivityExact}}
+	if m.Graph != nil {
+		p.Summary.NodeCount, p.Summary.RelationshipCount = m.Graph.Nodes, m.Graph.Edges
+	}
+	run, prev, err := p.claimOrRepublish(ctx)
+	if err != nil || prev != nil {
+		return p.Summary, err
+	}
+	p.Summary.RunID = run.Record().RunID
+	defer func() { recordFailure(env.bookkeeping(ctx), env.logger(), run, err) }()
+	return p.Summary, p.publish(ctx, run, rel)
 }

@@ -11,8 +11,13 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // collectHelp is the help text of "collect".
@@ -41,16 +46,21 @@ The epoch closes with --close, or by itself once the order's window has
 ended: the release file is written to --out (default DIR/<releaseId>.release.json)
 in the format release writes, with the nodes that did not report listed
 (meta.missing); locate and unmask read it. Closing again writes the same file.
+With --graph neo4j the closed epoch's values are also written to the
+configured projection (--write-property, and the run id beside each value)
+under a release run record, as release writes them (nothing charged: the
+coordinator charged the epoch); the projection must be the order's graph.
 
 Exit codes: 0 every report stored (accepted now, or a duplicate of a stored
 one); 3 a report refused (the others are stored), or a bad order, key file,
-journal or release file; 8 the journal is held by another collector.`
+journal or release file; 4 Neo4j unreachable; 8 the journal is held by
+another collector.`
 
 type collectOptions struct {
 	g                         *globalOptions
 	order, coordinatorKey     string
 	macKeys, journal, reports string
-	out                       string
+	out, graph                string
 	close                     bool
 	stdin                     io.Reader
 	now                       func() time.Time
@@ -80,6 +90,9 @@ func newCollectCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.reports, "reports", "", "reports to collect, JSON Lines, from FILE or - for standard input (none: only --close)")
 	f.BoolVar(&o.close, "close", false, "close the epoch after these reports and write its release file (also done once the window has ended)")
 	f.StringVar(&o.out, "out", "", "the release file of the closed epoch (default DIR/<releaseId>.release.json)")
+	f.StringVar(&o.graph, "graph", "", "neo4j: once closed, also write the values to the configured projection's nodes under a release run")
+	config.AddFlags(f, config.Neo4jFlags...)
+	config.AddFlags(f, "write-property", "batch-size", "concurrency")
 	return cmd
 }
 
@@ -97,6 +110,7 @@ type CollectSummary struct {
 	Reported  int            `json:"reported"`
 	Closed    bool           `json:"closed"`
 	Release   string         `json:"release,omitempty"`
+	RunID     string         `json:"runId,omitempty"`
 	Missing   []string       `json:"missing,omitempty"`
 	NotAfter  time.Time      `json:"notAfter"`
 }
@@ -107,6 +121,8 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 		return usageErrorf("collect needs --order FILE, --coordinator-key FILE.pub, --mac-keys FILE and --journal DIR")
 	case o.reports == "" && !o.close:
 		return usageErrorf("give --reports FILE|- (reports to collect), --close (close the epoch), or both")
+	case o.graph != "" && o.graph != stores.Neo4jSpec:
+		return usageErrorf("--graph is neo4j or not given (the release file only), got %q", o.graph)
 	}
 	pub, err := sensor.LoadCoordinatorKey(o.coordinatorKey)
 	if err != nil {
@@ -180,6 +196,11 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 			return err
 		}
 		sum.Release, sum.Missing = path, rel.Meta.Missing
+		if o.graph == stores.Neo4jSpec {
+			if sum.RunID, err = publishCollected(ctx, o.g, rel); err != nil {
+				return err
+			}
+		}
 	}
 	p := c.Progress()
 	sum.Expected, sum.Reported, sum.Closed = p.Expected, p.Reported, p.Closed
@@ -223,4 +244,34 @@ func printCollectSummary(out io.Writer, s *CollectSummary) error {
 		fmt.Fprintf(out, "open until %s\n", s.NotAfter.Format(time.RFC3339))
 	}
 	return nil
+}
+
+// publishCollected writes the closed epoch's release to the configured
+// projection in Neo4j under a release run (job.PublishCollected), once the
+// projection's graph is checked to be the order's; it returns the run id.
+func publishCollected(ctx context.Context, g *globalOptions, rel *privacy.Released) (string, error) {
+	cfg := &g.cfg.Config
+	after := job.NewBookkeeping(ctx)
+	defer after.Close()
+	st, err := stores.Open(ctx, g.cfg, storesOptions(g, after, stores.Options{Neo4j: true, CheckProjection: true}))
+	if err != nil {
+		return "", err
+	}
+	defer st.Close(after.Context())
+	lg, err := st.LoadGraph(ctx, stores.Neo4jSpec, stores.LoadOptions{})
+	if err != nil {
+		return "", err
+	}
+	if d := lg.Graph.Fingerprint().Diff(*rel.Meta.Graph); d != "" {
+		return "", inputErrorf("--graph neo4j: the projection is not the graph the epoch was opened on: %s", d)
+	}
+	spec := job.ReleaseSpec{RunID: stores.NewRunID(), Graph: stores.Neo4jSpec, ValuesFrom: "collected:" + rel.Meta.ReleaseID, Neo4j: true,
+		Database: cfg.Neo4j.Database, Projection: st.Projection, WriteProperty: cfg.Write.WriteProperty, LedgerKind: "collected",
+		Scope: rel.Meta.Scope, Epoch: rel.Meta.Epoch, Tau: rel.Meta.Tau, Alpha: rel.Meta.Alpha, Epsilon: rel.Meta.Epsilon,
+		Delta: rel.Meta.Delta, Software: buildinfo.Read().String(), Lease: connector.DefaultLease, Wait: connector.DefaultLease}
+	sum, err := job.PublishCollected(ctx, spec, rel, job.Env{Backend: st.Backend(), Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context})
+	if sum != nil {
+		return sum.RunID, err
+	}
+	return "", err
 }

@@ -37,7 +37,8 @@ Reports are authenticated by their MACs; an accepted report is fsynced to
 the journal before the answer. At the order's notAfter the epoch closes and
 its release file is written to --release-out (default
 DIR/<releaseId>.release.json); serve goes on answering (410) until stopped.
---schedule is not used in this mode. /metrics adds
+--schedule is not used in this mode; --max-runs (any value > 0) stops serve
+once the epoch is closed. /metrics adds
 graphcloak_reports_received_total, _accepted_total, _refused_total{reason},
 _late_total and graphcloak_epoch_expected_reports / graphcloak_epoch_reported.
 
@@ -147,7 +148,9 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 	if out == "" {
 		out = filepath.Join(o.journal, order.ReleaseID+".release.json")
 	}
+	closed := make(chan struct{}) // the epoch closed and its release file written (or failed)
 	closeAt := func() {
+		defer close(closed)
 		rel, err := c.CloseEpoch(buildinfo.Read().String())
 		if err == nil {
 			_, err = local.WriteRelease(out, rel)
@@ -162,17 +165,18 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	timer := time.AfterFunc(time.Until(order.NotAfter), closeAt)
-	defer timer.Stop()
-	if opts.maxRuns > 0 { // tests: stop once the epoch is closed
+	defer func() {
+		if !timer.Stop() {
+			<-closed // closing: let it finish before the journal is closed
+		}
+	}()
+	if opts.maxRuns > 0 { // --max-runs: stop once the epoch is closed
 		go func() {
-			for !c.Closed() {
-				select {
-				case <-ctx.Done():
-					return
-				case <-time.After(20 * time.Millisecond):
-				}
+			select {
+			case <-ctx.Done():
+			case <-closed:
+				stop()
 			}
-			stop()
 		}()
 	}
 	svc := &service.Service{Metrics: m, Logger: g.logger, Listener: ln, Routes: h.Routes}
