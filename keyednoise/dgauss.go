@@ -21,9 +21,9 @@ type Source interface {
 
 // The discrete Gaussian sampler of Canonne, Kamath & Steinke (2020, "The
 // Discrete Gaussian for Differential Privacy", Algorithms 1–3,
-// arXiv:2004.00010), in exact integer arithmetic. It is the same in every sampler version
-// (1, 2, 3: they differ in key derivation only) and is specified as
-// follows (every implementation must consume the same words in the same
+// arXiv:2004.00010), in exact integer arithmetic. It is the same in every
+// sampler version (1, 2, 3 differ in key derivation only) and is specified
+// as follows (every implementation must consume the same words in the same
 // order):
 //
 //	uniform(m), m ≥ 1:  v = m − 1; if v = 0 return 0 (no word drawn).

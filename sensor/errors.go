@@ -84,4 +84,9 @@ func (e *OdometerError) Error() string {
 	}
 	return s
 }
-func (e *OdometerError) Unwrap() []error { return []error{ErrOdometer, e.Err} }
+func (e *OdometerError) Unwrap() []error {
+	if e.Err == nil {
+		return []error{ErrOdometer}
+	}
+	return []error{ErrOdometer, e.Err}
+}

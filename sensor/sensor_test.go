@@ -267,3 +267,32 @@ func TestKeyNeverPrints(t *testing.T) {
 		}
 	}
 }
+
+// Sensor processes sharing one odometer (flock) report once per epoch
+// between them: of 8 concurrent reports of different values, one
+// succeeds and the others are refused.
+func TestSensorConcurrentOnce(t *testing.T) {
+	r := newRig(t)
+	env := r.sign(testOrder())
+	errs := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		go func(i int) {
+			_, err := r.sensor("n3", Policy{}).Report(env, float64(i))
+			errs <- err
+		}(i)
+	}
+	ok := 0
+	for i := 0; i < 8; i++ {
+		err := <-errs
+		switch {
+		case err == nil:
+			ok++
+		case !errors.Is(err, ErrAlreadyReported):
+			t.Errorf("unexpected error %v", err)
+		}
+	}
+	od, err := loadOdometer(r.sensor("n3", Policy{}).Odometer, "n3")
+	if ok != 1 || err != nil || len(od.Entries) != 1 {
+		t.Errorf("%d reports succeeded, odometer %v entries %d", ok, err, len(od.Entries))
+	}
+}
