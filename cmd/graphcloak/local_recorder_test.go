@@ -3,10 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/hex"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
+	"math/big"
 	"net"
 	"net/http"
 	"os"
@@ -246,4 +254,71 @@ func TestServeCollector(t *testing.T) {
 	if _, err := os.Stat(release); err != nil {
 		t.Fatalf("no release file after the epoch closed: %v", err)
 	}
+}
+
+// TestServeCollectorTLS: with --tls-cert/--tls-key the collector answers
+// over HTTPS (a self-signed certificate made here), and not over plain HTTP.
+func TestServeCollectorTLS(t *testing.T) {
+	r := newCollectRig(t)
+	order := filepath.Join(r.dir, "order.json")
+	r.open(t, "e1", order)
+	certFile, keyFile := selfSigned(t, r.dir)
+	port := freePort(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int)
+	var errb strings.Builder
+	go func() {
+		done <- runArgs(ctx, []string{"serve", "--collect-order", order, "--coordinator-key", r.signing + ".pub",
+			"--mac-keys", r.macKeys, "--journal", filepath.Join(r.dir, "journal"), "--listen", "127.0.0.1:" + port,
+			"--tls-cert", certFile, "--tls-key", keyFile}, io.Discard, &errb)
+	}()
+	defer func() { cancel(); <-done }()
+	pool := x509.NewCertPool()
+	certPEM, _ := os.ReadFile(certFile)
+	pool.AppendCertsFromPEM(certPEM)
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	var resp *http.Response
+	var err error
+	for i := 0; i < 200; i++ {
+		if resp, err = client.Get("https://127.0.0.1:" + port + "/epoch/order"); err == nil {
+			break
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatalf("HTTPS: %v (%s)", err, errb.String())
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	want, _ := os.ReadFile(order)
+	if !bytes.Equal(got, want) {
+		t.Errorf("GET /epoch/order over HTTPS is not the order file")
+	}
+	if resp, err := http.Get("http://127.0.0.1:" + port + "/epoch/order"); err == nil {
+		resp.Body.Close()
+		if resp.StatusCode == 200 {
+			t.Error("the TLS listener answered plain HTTP with 200")
+		}
+	}
+}
+
+// selfSigned writes a self-signed certificate for 127.0.0.1 and its key (PEM).
+func selfSigned(t *testing.T, dir string) (certFile, keyFile string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "collector"},
+		IPAddresses: []net.IP{net.ParseIP("127.0.0.1")}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kder, _ := x509.MarshalECPrivateKey(key)
+	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
+	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
+	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
+	return certFile, keyFile
 }

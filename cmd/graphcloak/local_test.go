@@ -199,6 +199,10 @@ func TestLocalReleaseCLI(t *testing.T) {
 	if ledgerSpent(t, r.ledger) != spent {
 		t.Errorf("collecting charged the ledger")
 	}
+	// The release is of karate: locate on another graph is refused.
+	if code, _, errb := runCode("locate", "--graph", "grid:rows=6,cols=6", "--release", sum.Release); code != exitBadInput {
+		t.Errorf("locate on another graph: exit %d: %s", code, errb)
+	}
 }
 
 // TestLocalHostileCLI: bad inputs to epoch open and collect end with
@@ -309,4 +313,31 @@ func TestLocalSchemas(t *testing.T) {
 	_, out, _ = runCode("collect", "--order", order, "--coordinator-key", r.signing+".pub", "--mac-keys", r.macKeys,
 		"--journal", filepath.Join(r.dir, "journal"), "--reports", path, "--close", "-o", "json")
 	validate(t, "collect", out)
+}
+
+// TestCollectExpiredOrder: reports to an order whose window has ended are
+// refused late (exit 3), and collect closes the epoch by itself: a
+// release file with every node missing.
+func TestCollectExpiredOrder(t *testing.T) {
+	r := newCollectRig(t)
+	order := filepath.Join(r.dir, "order.json")
+	start := time.Now().UTC().Add(-2 * time.Hour).Truncate(time.Second)
+	r.open(t, "e1", order, "--not-before", start.Format(time.RFC3339), "--valid-for", "1h")
+	env, _ := os.ReadFile(order)
+	pub, _ := sensor.LoadCoordinatorKey(r.signing + ".pub")
+	s := sensor.Sensor{Coordinator: pub, Node: "1", Key: sensor.Key(sensor.SensorKey(r.masterKey, "1")),
+		Odometer: filepath.Join(r.dir, "odo-1"), Now: func() time.Time { return start.Add(30 * time.Minute) }} // sent in time, arriving late
+	rep, err := s.Report(env, r.readings["1"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _ := json.Marshal(rep)
+	code, sum, errb := r.collect(t, order, filepath.Join(r.dir, "journal"), append(line, '\n'))
+	if code != exitBadInput || sum.Refused["late"] != 1 || !sum.Closed || len(sum.Missing) != 34 {
+		t.Fatalf("expired order: exit %d %+v %s", code, sum, errb)
+	}
+	rel, err := privacy.ReadReleaseFile(sum.Release)
+	if err != nil || rel.Meta.N != 0 || rel.Meta.Expected != 34 {
+		t.Errorf("release of an epoch nobody reported to in time: %+v %v", rel, err)
+	}
 }
