@@ -234,34 +234,34 @@ func (c *Collector) Submit(lines [][]byte, first int) []Result {
 }
 
 // SubmitReader reads JSON Lines from r and submits them in batches of
-// batch lines (0: 1024); it calls each with the results of every batch.
+// batch lines (0: 1024); it calls each with the results of every batch,
+// numbered by their line in r (blank lines skipped but counted).
 func (c *Collector) SubmitReader(r io.Reader, batch int, each func([]Result) error) error {
 	if batch <= 0 {
 		batch = 1024
 	}
 	var lines [][]byte
-	var tooLong []int
-	first := 0
+	var nums, tooLong []int
 	flush := func() error {
 		if len(lines) == 0 {
 			return nil
 		}
-		res := c.Submit(lines, first)
+		res := c.Submit(lines, 1)
+		for i := range res {
+			res[i].Line = nums[i] // the line's number in r, blank lines counted
+		}
 		for _, i := range tooLong {
 			res[i].Reason, res[i].Result, res[i].Error = Oversized, "refused", fmt.Sprintf("the line is longer than %d bytes", c.maxLine)
 		}
-		lines, tooLong = lines[:0], tooLong[:0]
+		lines, nums, tooLong = lines[:0], nums[:0], tooLong[:0]
 		return each(res)
 	}
 	err := readLines(r, c.maxLine, func(n int, line []byte, long bool) error {
-		if len(lines) == 0 {
-			first = n
-		}
 		if long {
 			tooLong = append(tooLong, len(lines))
 			line = nil
 		}
-		// Lines are numbered by position; a batch holds consecutive non-blank lines.
+		nums = append(nums, n)
 		lines = append(lines, append([]byte(nil), line...))
 		if len(lines) == batch {
 			return flush()

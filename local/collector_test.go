@@ -296,3 +296,31 @@ func TestWriteReleaseNeverOverwrites(t *testing.T) {
 		t.Errorf("other values: %v", err)
 	}
 }
+
+// TestSubmitReaderLineNumbers: results carry the report's line in the
+// stream, blank lines counted, across batches; a line over the limit is
+// refused oversized and the stream goes on.
+func TestSubmitReaderLineNumbers(t *testing.T) {
+	nodes, keys := testKeys(4)
+	o := testOrder(nodes)
+	c := openTest(t, o, keys, t.TempDir(), &clock{t0})
+	defer c.Close()
+	in := string(line(t, report(o, keys, "n0", 1))) + "\n\n  \n" + strings.Repeat("y", DefaultMaxLine+10) + "\n" +
+		string(line(t, report(o, keys, "n1", 2))) + "\n\n" + string(line(t, report(o, keys, "n2", 3)))
+	var got []Result
+	if err := c.SubmitReader(strings.NewReader(in), 2, func(r []Result) error { got = append(got, r...); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct {
+		line   int
+		reason Reason
+	}{{1, Accepted}, {4, Oversized}, {5, Accepted}, {7, Accepted}}
+	if len(got) != len(want) {
+		t.Fatalf("results %+v", got)
+	}
+	for i, w := range want {
+		if got[i].Line != w.line || got[i].Reason != w.reason {
+			t.Errorf("result %d: line %d %q, want line %d %q", i, got[i].Line, got[i].Reason, w.line, w.reason)
+		}
+	}
+}

@@ -52,6 +52,7 @@ file that is another epoch's); 4 Neo4j unreachable; 5 budget exhausted;
 epoch).`
 
 type epochOpenOptions struct {
+	keyFingerprint    string
 	g                 *globalOptions
 	graph, out        string
 	signingKey, nodes string
@@ -92,6 +93,7 @@ func newEpochOpenCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.out, "out", "", "write the signed epoch order here (never overwritten by another epoch)")
 	f.StringVar(&o.signingKey, "signing-key", "", "the coordinator's Ed25519 signing key (keygen --signing; mode 0600)")
 	f.StringVar(&o.nodes, "nodes", "", "the node keys expected, one per line (default: every node of the graph)")
+	f.StringVar(&o.keyFingerprint, "key-fingerprint", "", "the master key's fingerprint (keygen --master prints it), written in the order and the release: unmask then refuses another key")
 	f.StringVar(&o.notBefore, "not-before", "", "start of the validity window, RFC 3339 (default: now)")
 	durationVar(f, &o.validFor, "valid-for", time.Hour, "length of the validity window: reports after it are late")
 	f.StringVar(&o.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
@@ -151,6 +153,8 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 		return usageErrorf("give --sensitivity-cert (a fixed certificate) or --sensitivity-cache (reused while it verifies), not both")
 	case o.timeBudget < 0:
 		return inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
+	case o.keyFingerprint != "" && !isHex(o.keyFingerprint, 16):
+		return inputErrorf("--key-fingerprint must be the 16 hex digits keygen prints, got %q", o.keyFingerprint)
 	}
 	now := time.Now
 	if o.now != nil {
@@ -204,7 +208,8 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 		}
 	}
 	want := local.Order{Tau: spec.Tau, Alpha: spec.Alpha, Epsilon: spec.Epsilon, Delta: spec.Delta,
-		Scope: spec.Scope, Epoch: epoch, NotBefore: notBefore, NotAfter: notBefore.Add(o.validFor), Nodes: nodes}
+		Scope: spec.Scope, Epoch: epoch, NotBefore: notBefore, NotAfter: notBefore.Add(o.validFor), Nodes: nodes,
+		KeyFingerprint: o.keyFingerprint}
 	fp := gr.Fingerprint()
 	want.Graph = local.OrderGraph{NodeCount: fp.Nodes, RelationshipCount: fp.Edges, SHA256: fp.SHA256}
 	var opened *local.Opened
@@ -283,4 +288,17 @@ func epochNodes(path string, graphKeys []string) ([]string, error) {
 		}
 	}
 	return nodes, nil
+}
+
+// isHex reports whether s is n lowercase hex digits.
+func isHex(s string, n int) bool {
+	if len(s) != n {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
 }

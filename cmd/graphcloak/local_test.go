@@ -144,7 +144,7 @@ func ledgerSpent(t *testing.T, ledger string) float64 {
 func TestLocalReleaseCLI(t *testing.T) {
 	r := newCollectRig(t)
 	order := filepath.Join(r.dir, "order.json")
-	first := r.open(t, "e1", order)
+	first := r.open(t, "e1", order, "--key-fingerprint", r.masterKey.Fingerprint())
 	if !first.Charged || first.Expected != 34 || first.ReleaseID == "" {
 		t.Fatalf("epoch open: %+v", first)
 	}
@@ -198,6 +198,12 @@ func TestLocalReleaseCLI(t *testing.T) {
 	}
 	if ledgerSpent(t, r.ledger) != spent {
 		t.Errorf("collecting charged the ledger")
+	}
+	// The order named the master key: unmask refuses another.
+	other := filepath.Join(r.dir, "other.key")
+	mustRun(t, "keygen", "--out", other)
+	if code, _, errb := runCode("unmask", "--key", other, "--release", sum.Release); code != exitBadInput {
+		t.Errorf("unmask with another key: exit %d: %s", code, errb)
 	}
 	// The release is of karate: locate on another graph is refused.
 	if code, _, errb := runCode("locate", "--graph", "grid:rows=6,cols=6", "--release", sum.Release); code != exitBadInput {
