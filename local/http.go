@@ -164,6 +164,10 @@ var pageTemplate = template.Must(template.New("epoch").Parse(`<!doctype html>
 </body></html>
 `))
 
+// Page is the arrival-progress page (also served at /epoch/): a
+// service's operator page.
+func (h *Handler) Page() http.Handler { return http.HandlerFunc(h.page) }
+
 func (h *Handler) page(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	pageTemplate.Execute(w, h.Collector.Progress())

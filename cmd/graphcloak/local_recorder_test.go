@@ -230,11 +230,13 @@ func TestServeCollector(t *testing.T) {
 			t.Errorf("/metrics lacks %s", want)
 		}
 	}
-	resp, _ = http.Get(url + "/epoch/")
-	page, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if !strings.Contains(string(page), "3 of 34") {
-		t.Errorf("the page does not show 3 of 34")
+	for _, path := range []string{"/epoch/", "/"} {
+		resp, _ = http.Get(url + path)
+		page, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if !strings.Contains(string(page), "3 of 34") {
+			t.Errorf("the page %s does not show 3 of 34", path)
+		}
 	}
 	var p struct{ Reported, Expected int }
 	resp, _ = http.Get(url + "/epoch/progress")

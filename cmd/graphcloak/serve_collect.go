@@ -32,7 +32,7 @@ DIR), and serves, besides /metrics and /healthz:
                          (not-a-report, other-epoch, unknown-node, bad-mac),
                          409 (second value), 410 (late, closed), 425 (early)
   GET  /epoch/progress   reported / expected, JSON
-  GET  /epoch/           the arrival progress as a page
+  GET  /epoch/ and /     the arrival progress (reported / expected) as a page
 Reports are authenticated by their MACs; an accepted report is fsynced to
 the journal before the answer. At the order's notAfter the epoch closes and
 its release file is written to --release-out (default
@@ -179,7 +179,7 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 			}
 		}()
 	}
-	svc := &service.Service{Metrics: m, Logger: g.logger, Listener: ln, Routes: h.Routes}
+	svc := &service.Service{Metrics: m, Logger: g.logger, Listener: ln, Routes: h.Routes, Page: h.Page()}
 	g.logger.Info("collecting", "epoch", order.Epoch, "scope", order.Scope, "releaseId", order.ReleaseID,
 		"expected", len(order.Nodes), "notAfter", order.NotAfter.Format(time.RFC3339), "listen", ln.Addr().String())
 	return svc.Run(ctx, nil)
