@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
-	"encoding/hex"
 	"fmt"
 	"github.com/graphcloak/graphcloak/sensor"
 	"io"
@@ -12,10 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/local"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -105,36 +100,6 @@ func newEpochOpenCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// EpochOpenSummary is what epoch open prints.
-type EpochOpenSummary struct {
-	Out               string    `json:"out"`
-	Scope             string    `json:"scope"`
-	Epoch             string    `json:"epoch"`
-	ReleaseID         string    `json:"releaseId"`
-	Charged           bool      `json:"charged"`
-	Republished       bool      `json:"republished"`
-	Resumed           bool      `json:"resumed"`
-	NodeCount         int       `json:"nodeCount"`
-	RelationshipCount int       `json:"relationshipCount"`
-	Expected          int       `json:"expected"`
-	Tau               float64   `json:"tau"`
-	Alpha             float64   `json:"alpha"`
-	Epsilon           float64   `json:"epsilon"`
-	Delta             float64   `json:"delta"`
-	Delta2            float64   `json:"delta2"`
-	CertificateDigest string    `json:"certificateDigest"`
-	SensitivityReused bool      `json:"sensitivityReused"`
-	Sigma             float64   `json:"sigma"`
-	Rho               float64   `json:"rho"`
-	GridExponent      int       `json:"gridExponent"`
-	GridVariance      uint64    `json:"gridVariance"`
-	NotBefore         time.Time `json:"notBefore"`
-	NotAfter          time.Time `json:"notAfter"`
-	CoordinatorKey    string    `json:"coordinatorKey"`
-	RhoSpent          float64   `json:"rhoSpent"`
-	RhoRemaining      float64   `json:"rhoRemaining"`
-}
-
 func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error {
 	g := o.g
 	cfg := &g.cfg.Config
@@ -177,17 +142,9 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 	if err != nil {
 		return inputError{err}
 	}
-	spec := job.ReleaseSpec{Graph: o.graph, Neo4j: o.graph == stores.Neo4jSpec, Database: cfg.Neo4j.Database,
-		WriteProperty: cfg.Write.WriteProperty, LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: epoch,
-		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
-		CertificatePath: o.sensitivityCert, CachePath: o.sensitivityCache, TimeBudget: o.timeBudget,
-		Software: buildinfo.Read().String()}
-	spec.Projection = stores.ProjectionOf(cfg)
-	if _, err := stores.ReadReleaseInputs(cfg, &spec, stores.ReleaseFiles{Certificate: o.sensitivityCert}); err != nil {
+	spec, err := epochSpec(g, o.graph, o.sensitivityCert, o.sensitivityCache, o.timeBudget, epoch)
+	if err != nil {
 		return err
-	}
-	if spec.Mechanism == privacy.MechanismClassic {
-		return inputErrorf("--mechanism classic is not offered in local mode: sensors draw the discrete Gaussian of the default mechanism")
 	}
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
@@ -196,54 +153,11 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 		return withInitHint(cfg, err)
 	}
 	defer st.Close(after.Context())
-	lg, err := st.LoadGraph(ctx, o.graph, stores.LoadOptions{})
+	e := &epochOpener{g: g, spec: spec, st: st, signer: signer, nodesFile: o.nodes, keyFingerprint: o.keyFingerprint, after: after.Context}
+	sum, err := e.open(ctx, epoch, notBefore, notBefore.Add(o.validFor), o.out)
 	if err != nil {
 		return err
 	}
-	gr := lg.Graph
-	nodes := gr.Keys()
-	if o.nodes != "" {
-		if nodes, err = epochNodes(o.nodes, gr.Keys()); err != nil {
-			return err
-		}
-	}
-	want := local.Order{Tau: spec.Tau, Alpha: spec.Alpha, Epsilon: spec.Epsilon, Delta: spec.Delta,
-		Scope: spec.Scope, Epoch: epoch, NotBefore: notBefore, NotAfter: notBefore.Add(o.validFor), Nodes: nodes,
-		KeyFingerprint: o.keyFingerprint}
-	fp := gr.Fingerprint()
-	want.Graph = local.OrderGraph{NodeCount: fp.Nodes, RelationshipCount: fp.Edges, SHA256: fp.SHA256}
-	var opened *local.Opened
-	sum := &EpochOpenSummary{Out: o.out, NodeCount: gr.N(), RelationshipCount: gr.NumEdges()}
-	// An order already published is re-published before Δ2 is computed again.
-	if opened, err = local.Republish(o.out, signer, want); err != nil {
-		return err
-	}
-	if opened == nil {
-		env := job.Env{Logger: g.logger, Progress: g.progress}
-		cal, err := job.CalibrateEpoch(ctx, &spec, gr, env)
-		if err != nil {
-			return err
-		}
-		want.Sensitivity, want.CertificateDigest = cal.Sensitivity.Delta2, cal.CertificateDigest
-		c := cal.Calibration
-		want.EffectiveSensitivity, want.Rho = c.EffectiveSensitivity, c.Rho
-		want.Sampler = local.Sampler{Version: 3, GridExponent: c.GridExponent, GridVariance: c.GridVariance, Sigma: c.Sigma}
-		sum.SensitivityReused = cal.Reused
-		if opened, err = local.OpenEpoch(ctx, local.OpenRequest{Order: want, Out: o.out, Signer: signer, Ledger: st.Ledger}); err != nil {
-			return withInitHint(cfg, err)
-		}
-	}
-	oo := opened.Order
-	sum.Scope, sum.Epoch, sum.ReleaseID = oo.Scope, oo.Epoch, oo.ReleaseID
-	sum.Charged, sum.Republished, sum.Resumed = opened.Charged, opened.Republished, opened.Resumed
-	sum.Expected, sum.Tau, sum.Alpha, sum.Epsilon, sum.Delta = len(oo.Nodes), oo.Tau, oo.Alpha, oo.Epsilon, oo.Delta
-	sum.Delta2, sum.CertificateDigest, sum.Sigma, sum.Rho = oo.Sensitivity, oo.CertificateDigest, oo.Sampler.Sigma, oo.Rho
-	sum.GridExponent, sum.GridVariance, sum.NotBefore, sum.NotAfter = oo.Sampler.GridExponent, oo.Sampler.GridVariance, oo.NotBefore, oo.NotAfter
-	sum.CoordinatorKey = hex.EncodeToString(signer.Public().(ed25519.PublicKey))
-	if b, err := st.Ledger.Balance(after.Context(), oo.Scope); err == nil && len(b) == 1 {
-		sum.RhoSpent, sum.RhoRemaining = b[0].RhoSpent, b[0].RhoRemaining
-	}
-	g.logger.Info("epoch open", "scope", sum.Scope, "epoch", sum.Epoch, "releaseId", sum.ReleaseID, "charged", sum.Charged, "republished", sum.Republished)
 	if g.output == "json" {
 		return printJSON(out, sum)
 	}
@@ -269,25 +183,6 @@ budget       ρ spent %.6g, remaining %.6g
 		s.Delta2, s.Sigma, s.GridExponent, s.GridVariance, s.Rho, s.NotBefore.Format(time.RFC3339), s.NotAfter.Format(time.RFC3339),
 		s.RhoSpent, s.RhoRemaining)
 	return err
-}
-
-// epochNodes reads the node keys of --nodes (readNodeList: one per
-// line, none twice), each a node of the graph.
-func epochNodes(path string, graphKeys []string) ([]string, error) {
-	nodes, err := readNodeList(path, nil)
-	if err != nil {
-		return nil, err
-	}
-	inGraph := make(map[string]bool, len(graphKeys))
-	for _, k := range graphKeys {
-		inGraph[k] = true
-	}
-	for _, k := range nodes {
-		if !inGraph[k] {
-			return nil, inputErrorf("--nodes %s: %q is not a node of the graph", path, k)
-		}
-	}
-	return nodes, nil
 }
 
 // isHex reports whether s is n lowercase hex digits.
