@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"io"
 	"net/http"
+	"sync/atomic"
 )
 
 // DefaultMaxBody is the largest report batch a Handler reads (4 MiB:
@@ -177,4 +178,43 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(v)
+}
+
+// Current serves the routes of the current epoch's Handler, which a
+// service replaces as epochs open (Set); while none is set every route
+// answers 503.
+type Current struct{ h atomic.Pointer[Handler] }
+
+// Set makes h the current epoch's handler and returns the previous one
+// (nil: none).
+func (c *Current) Set(h *Handler) *Handler { return c.h.Swap(h) }
+
+// Routes registers the routes of Handler on mux, each served by the
+// current handler.
+func (c *Current) Routes(mux *http.ServeMux) {
+	with := func(f func(h *Handler, w http.ResponseWriter, r *http.Request)) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			h := c.h.Load()
+			if h == nil {
+				writeJSON(w, http.StatusServiceUnavailable, BatchResult{Results: []Result{}, Error: "no epoch is open yet"})
+				return
+			}
+			f(h, w, r)
+		}
+	}
+	mux.HandleFunc("GET /epoch/order", with((*Handler).order))
+	mux.HandleFunc("POST /epoch/reports", with((*Handler).reports))
+	mux.HandleFunc("GET /epoch/progress", with((*Handler).progress))
+	mux.HandleFunc("GET /epoch/{$}", with((*Handler).page))
+}
+
+// Page is the current epoch's progress page.
+func (c *Current) Page() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h := c.h.Load(); h != nil {
+			h.page(w, r)
+			return
+		}
+		http.Error(w, "no epoch is open yet", http.StatusServiceUnavailable)
+	})
 }

@@ -66,3 +66,11 @@ func (m *Metrics) EpochProgress(scope, epoch string, expected, reported int) {
 	m.reports.expected.WithLabelValues(scope, epoch).Set(float64(expected))
 	m.reports.reported.WithLabelValues(scope, epoch).Set(float64(reported))
 }
+
+// NewEpoch forgets the previous epoch's progress gauges (a service that
+// opens an epoch per slot keeps one epoch's labels).
+func (m *Metrics) NewEpoch() {
+	m.EnableReports()
+	m.reports.expected.Reset()
+	m.reports.reported.Reset()
+}

@@ -14,6 +14,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"io"
+	"math"
 	"math/big"
 	"net"
 	"net/http"
@@ -24,6 +25,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensor"
 )
 
@@ -323,4 +325,74 @@ func selfSigned(t *testing.T, dir string) (certFile, keyFile string) {
 	os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
 	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
 	return certFile, keyFile
+}
+
+// TestServeOpenEpochs: serve --open-epochs opens an epoch per slot —
+// each charged once, its order served — collects the reports of the
+// current one, and closes each at the slot's end into its release file.
+func TestServeOpenEpochs(t *testing.T) {
+	r := newCollectRig(t)
+	journal := filepath.Join(r.dir, "journal")
+	port := freePort(t)
+	done := make(chan int)
+	var errb strings.Builder
+	go func() {
+		done <- runArgs(context.Background(), []string{"serve", "--open-epochs", "--schedule", "@every 3s", "--graph", "karate",
+			"--tau", "1", "--epsilon", "1", "--delta", "1e-6", "--ledger", r.ledger, "--scope", "building-7",
+			"--signing-key", r.signing, "--mac-keys", r.macKeys, "--journal", journal, "--listen", "127.0.0.1:" + port,
+			"--max-runs", "2"}, io.Discard, &errb)
+	}()
+	url := "http://127.0.0.1:" + port
+	waitHTTP(t, url+"/healthz")
+	pub, _ := sensor.LoadCoordinatorKey(r.signing + ".pub")
+	order := func() (sensor.Order, string) {
+		t.Helper()
+		resp, err := http.Get(url + "/epoch/order")
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		o, err := sensor.VerifyOrder(pub, env)
+		if err != nil {
+			t.Fatalf("GET /epoch/order: %v", err)
+		}
+		path := filepath.Join(r.dir, o.ReleaseID+".order")
+		os.WriteFile(path, env, 0o644)
+		return o, path
+	}
+	o1, path := order()
+	for time.Until(o1.NotAfter) < time.Second { // report well inside a window
+		time.Sleep(100 * time.Millisecond)
+		o1, path = order()
+	}
+	resp, err := http.Post(url+"/epoch/reports", "application/x-ndjson", bytes.NewReader(r.reports(t, path, "1", "2")))
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("POST: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if o, _ := order(); o.ReleaseID != o1.ReleaseID {
+			if !o.NotBefore.Equal(o1.NotAfter) {
+				t.Errorf("the next epoch's window starts at %v, the previous ended at %v", o.NotBefore, o1.NotAfter)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no new epoch opened at the next slot")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if code := <-done; code != 0 {
+		t.Fatalf("serve: exit %d: %s", code, errb.String())
+	}
+	rel, err := privacy.ReadReleaseFile(filepath.Join(journal, o1.ReleaseID+".release.json"))
+	if err != nil || rel.Meta.N != 2 || len(rel.Meta.Missing) != 32 {
+		t.Fatalf("the first epoch's release: %+v, %v", rel, err)
+	}
+	orders, _ := filepath.Glob(filepath.Join(journal, "*.order"))
+	if want := float64(len(orders)) * o1.Rho; math.Abs(ledgerSpent(t, r.ledger)-want) > 1e-12 || len(orders) < 2 {
+		t.Errorf("%d epochs opened, ρ spent %v, want %v (each charged once)", len(orders), ledgerSpent(t, r.ledger), want)
+	}
 }

@@ -110,7 +110,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 // --max-runs).
 func runServe(ctx context.Context, opts *serveOptions) error {
 	g := opts.g
-	if opts.collect.order != "" {
+	if opts.collect.order != "" || opts.collect.openEpochs {
 		return runServeCollector(ctx, opts)
 	}
 	spec, steps, err := checkServe(opts)

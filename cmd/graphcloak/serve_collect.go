@@ -2,17 +2,23 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/tls"
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/metrics"
+	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/sensor"
 	"github.com/graphcloak/graphcloak/service"
+	"github.com/graphcloak/graphcloak/stores"
 	"github.com/spf13/pflag"
 )
 
@@ -42,6 +48,17 @@ once the epoch is closed. /metrics adds
 graphcloak_reports_received_total, _accepted_total, _refused_total{reason},
 _late_total and graphcloak_epoch_expected_reports / graphcloak_epoch_reported.
 
+Coordinator and collector in one (--open-epochs, with --schedule,
+--signing-key, --mac-keys and --journal DIR, the graph, τ, α, ε, δ, the
+ledger and --scope as for epoch open): at every slot serve opens the slot's
+epoch exactly as epoch open does (Δ2 certified, reused from
+--sensitivity-cache; charged once; the order in DIR/EPOCH.order, its
+window the slot), serves it at /epoch/order, collects its reports, and
+closes it at the slot's end into DIR/<releaseId>.release.json. An @every
+schedule opens the current slot's epoch at start (a restart within the slot
+re-publishes it, nothing charged); a cron schedule's first epoch opens at its
+next firing. --max-runs stops after that many slots.
+
 TLS: --tls-cert and --tls-key (PEM) serve every endpoint over HTTPS.`
 
 // collectServeOptions are serve's flags of a collector of a local
@@ -51,6 +68,9 @@ type collectServeOptions struct {
 	order, coordinatorKey, macKeys, journal, releaseOut string
 	maxBody                                             int64
 	tlsCert, tlsKey                                     string
+	// openEpochs opens an epoch per slot, signed with signingKey.
+	openEpochs bool
+	signingKey string
 }
 
 func addCollectFlags(f *pflag.FlagSet, opts *serveOptions) {
@@ -61,6 +81,8 @@ func addCollectFlags(f *pflag.FlagSet, opts *serveOptions) {
 	f.StringVar(&o.journal, "journal", "", "directory of the collected epoch's journal")
 	f.StringVar(&o.releaseOut, "release-out", "", "release file of the collected epoch once closed (default DIR/<releaseId>.release.json)")
 	f.Int64Var(&o.maxBody, "max-body", local.DefaultMaxBody, "largest report batch accepted, in bytes (413 beyond)")
+	f.BoolVar(&o.openEpochs, "open-epochs", false, "coordinator and collector in one: open an epoch of a local release at every slot of --schedule and collect it (see below)")
+	f.StringVar(&o.signingKey, "signing-key", "", "--open-epochs: the coordinator's Ed25519 signing key (keygen --signing)")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over HTTPS with this certificate (PEM; with --tls-key)")
 	f.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
 }
@@ -89,10 +111,88 @@ func serveListener(opts *serveOptions) (net.Listener, error) {
 	return ln, nil
 }
 
+// epochRun is one epoch's collector in serve: its handler, and the close
+// at the order's notAfter into the release file.
+type epochRun struct {
+	g      *globalOptions
+	order  local.Order
+	c      *local.Collector
+	h      *local.Handler
+	out    string // the release file
+	timer  *time.Timer
+	once   sync.Once
+	closed chan struct{} // closed once the epoch is closed and its file written (or that failed)
+}
+
+// startEpoch opens the collector of the order (env, its signed envelope)
+// on the journal in dir, counts its reports in m and closes the epoch at
+// its notAfter into out ("": DIR/<releaseId>.release.json).
+func startEpoch(g *globalOptions, o *collectServeOptions, m *metrics.Metrics, order local.Order, env []byte, keys map[string][]byte, out string) (*epochRun, error) {
+	c, err := local.OpenCollector(local.CollectorOptions{Order: order, MACKeys: keys, JournalDir: o.journal})
+	if err != nil {
+		return nil, err
+	}
+	if out == "" {
+		out = filepath.Join(o.journal, order.ReleaseID+".release.json")
+	}
+	e := &epochRun{g: g, order: order, c: c, out: out, closed: make(chan struct{})}
+	progress := func() {
+		p := c.Progress()
+		m.EpochProgress(p.Scope, p.Epoch, p.Expected, p.Reported)
+	}
+	m.NewEpoch()
+	progress()
+	e.h = &local.Handler{Collector: c, Order: env, MaxBody: o.maxBody, Observe: func(res []local.Result) {
+		accepted, refused := 0, []string{}
+		for _, r := range res {
+			if r.Reason == local.Accepted {
+				accepted++
+			} else {
+				refused = append(refused, string(r.Reason))
+			}
+		}
+		m.Reports(len(res), accepted, refused)
+		progress()
+	}}
+	e.timer = time.AfterFunc(time.Until(order.NotAfter), e.closeEpoch)
+	g.logger.Info("collecting", "epoch", order.Epoch, "scope", order.Scope, "releaseId", order.ReleaseID,
+		"expected", len(order.Nodes), "notAfter", order.NotAfter.Format(time.RFC3339))
+	return e, nil
+}
+
+// closeEpoch closes the epoch and writes its release file, once.
+func (e *epochRun) closeEpoch() {
+	e.once.Do(func() {
+		defer close(e.closed)
+		rel, err := e.c.CloseEpoch(buildinfo.Read().String())
+		if err == nil {
+			_, err = local.WriteRelease(e.out, rel)
+		}
+		if err != nil {
+			e.g.logger.Error("closing the epoch failed", "epoch", e.order.Epoch, "error", err)
+			return
+		}
+		e.g.logger.Info("epoch closed", "epoch", e.order.Epoch, "releaseId", e.order.ReleaseID, "reported", rel.Meta.N,
+			"missing", len(rel.Meta.Missing), "release", e.out)
+	})
+}
+
+// stop releases the journal; an epoch being closed finishes first, one
+// not due yet stays open (a restarted serve goes on with its journal).
+func (e *epochRun) stop() {
+	if !e.timer.Stop() {
+		<-e.closed
+	}
+	e.c.Close()
+}
+
 // runServeCollector serves one epoch's collector (--collect-order) until
 // a signal, closing the epoch at its notAfter.
 func runServeCollector(ctx context.Context, opts *serveOptions) error {
 	g, o := opts.g, &opts.collect
+	if o.openEpochs {
+		return runServeEpochs(ctx, opts)
+	}
 	switch {
 	case o.coordinatorKey == "" || o.macKeys == "" || o.journal == "":
 		return usageErrorf("--collect-order needs --coordinator-key FILE.pub, --mac-keys FILE and --journal DIR")
@@ -116,71 +216,130 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 	if err := os.MkdirAll(o.journal, 0o755); err != nil {
 		return inputErrorf("--journal: %w", err)
 	}
-	c, err := local.OpenCollector(local.CollectorOptions{Order: order, MACKeys: keys, JournalDir: o.journal})
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	m := metrics.New()
-	m.EnableReports()
-	progress := func() {
-		p := c.Progress()
-		m.EpochProgress(p.Scope, p.Epoch, p.Expected, p.Reported)
-	}
-	progress()
-	h := &local.Handler{Collector: c, Order: env, MaxBody: o.maxBody, Observe: func(res []local.Result) {
-		accepted, refused := 0, []string{}
-		for _, r := range res {
-			if r.Reason == local.Accepted {
-				accepted++
-			} else {
-				refused = append(refused, string(r.Reason))
-			}
-		}
-		m.Reports(len(res), accepted, refused)
-		progress()
-	}}
 	ln, err := serveListener(opts)
 	if err != nil {
 		return err
 	}
-	out := o.releaseOut
-	if out == "" {
-		out = filepath.Join(o.journal, order.ReleaseID+".release.json")
+	m := metrics.New()
+	e, err := startEpoch(g, o, m, order, env, keys, o.releaseOut)
+	if err != nil {
+		ln.Close()
+		return err
 	}
-	closed := make(chan struct{}) // the epoch closed and its release file written (or failed)
-	closeAt := func() {
-		defer close(closed)
-		rel, err := c.CloseEpoch(buildinfo.Read().String())
-		if err == nil {
-			_, err = local.WriteRelease(out, rel)
-		}
-		if err != nil {
-			g.logger.Error("closing the epoch failed", "epoch", order.Epoch, "error", err)
-			return
-		}
-		g.logger.Info("epoch closed", "epoch", order.Epoch, "releaseId", order.ReleaseID, "reported", rel.Meta.N,
-			"missing", len(rel.Meta.Missing), "release", out)
-	}
+	defer e.stop()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	timer := time.AfterFunc(time.Until(order.NotAfter), closeAt)
-	defer func() {
-		if !timer.Stop() {
-			<-closed // closing: let it finish before the journal is closed
-		}
-	}()
 	if opts.maxRuns > 0 { // --max-runs: stop once the epoch is closed
 		go func() {
 			select {
 			case <-ctx.Done():
-			case <-closed:
+			case <-e.closed:
 				stop()
 			}
 		}()
 	}
-	svc := &service.Service{Metrics: m, Logger: g.logger, Listener: ln, Routes: h.Routes, Page: h.Page()}
-	g.logger.Info("collecting", "epoch", order.Epoch, "scope", order.Scope, "releaseId", order.ReleaseID,
-		"expected", len(order.Nodes), "notAfter", order.NotAfter.Format(time.RFC3339), "listen", ln.Addr().String())
+	svc := &service.Service{Metrics: m, Logger: g.logger, Listener: ln, Routes: e.h.Routes, Page: e.h.Page()}
 	return svc.Run(ctx, nil)
+}
+
+// runServeEpochs is the coordinator and the collector of a local release
+// in one service (--open-epochs): at once and at every slot of
+// --schedule it opens the slot's epoch (the window is the slot; the order
+// in DIR/EPOCH.order; charged once, re-published by a restart within the
+// slot), serves its order and collects its reports; the epoch closes at
+// the slot's end into DIR/<releaseId>.release.json.
+func runServeEpochs(ctx context.Context, opts *serveOptions) error {
+	g, o := opts.g, &opts.collect
+	cfg := &g.cfg.Config
+	switch {
+	case o.order != "":
+		return usageErrorf("give --collect-order (collect one epoch's order) or --open-epochs (open one per slot), not both")
+	case o.signingKey == "" || o.macKeys == "" || o.journal == "" || opts.schedule == "":
+		return usageErrorf("--open-epochs needs --schedule, --signing-key FILE, --mac-keys FILE and --journal DIR")
+	case opts.listen == "":
+		return usageErrorf(`--open-epochs serves orders and reports on --listen: it cannot be ""`)
+	case o.maxBody <= 0:
+		return inputErrorf("--max-body must be > 0, got %d", o.maxBody)
+	case cfg.Privacy.Epoch != "":
+		return usageErrorf("--epoch is not used by serve: each slot's epoch is its start time")
+	}
+	sched, err := schedule.Parse(opts.schedule)
+	if err != nil {
+		return inputErrorf("--schedule: %w", err)
+	}
+	signer, err := sensor.LoadSigningKey(o.signingKey)
+	if err != nil {
+		return inputError{err}
+	}
+	keys, err := local.ReadMACKeysFile(o.macKeys)
+	if err != nil {
+		return inputError{err}
+	}
+	if err := os.MkdirAll(o.journal, 0o755); err != nil {
+		return inputErrorf("--journal: %w", err)
+	}
+	spec, err := epochSpec(g, opts.graph, "", opts.sensitivityCache, 0, "")
+	if err != nil {
+		return err
+	}
+	after := job.NewBookkeeping(ctx)
+	defer after.Close()
+	st, err := stores.Open(ctx, g.cfg, storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || cfg.Privacy.Ledger == "neo4j", Ledger: stores.ReadWrite}))
+	if err != nil {
+		return withInitHint(cfg, err)
+	}
+	defer st.Close(after.Context())
+	opener := &epochOpener{g: g, spec: spec, st: st, signer: signer, after: after.Context}
+	pub := signer.Public().(ed25519.PublicKey)
+	m := metrics.New()
+	var cur local.Current
+	var mu sync.Mutex
+	var open *epochRun
+	slotJob := func(ctx context.Context, slot time.Time) error {
+		epoch, out := sched.Epoch(slot), filepath.Join(o.journal, sched.Epoch(slot)+".order")
+		if _, err := opener.open(ctx, epoch, slot, sched.Next(slot), out); err != nil {
+			g.logger.Error("opening the epoch failed", "epoch", epoch, "error", err)
+			return err
+		}
+		order, env, err := local.ReadOrderFile(out, pub)
+		if err != nil {
+			return err
+		}
+		e, err := startEpoch(g, o, m, order, env, keys, "")
+		if err != nil {
+			return err
+		}
+		cur.Set(e.h)
+		mu.Lock()
+		prev := open
+		open = e
+		mu.Unlock()
+		if prev != nil { // its slot has ended: closed now if its timer has not yet
+			prev.closeEpoch()
+			prev.stop()
+		}
+		return nil
+	}
+	// The current slot at once when it is an @every slot (a restart within
+	// it re-publishes its order: no new charge); a cron schedule's slot is
+	// named by its firing, so its first epoch opens at the next firing.
+	if strings.HasPrefix(sched.String(), "@every") {
+		if err := slotJob(ctx, sched.Slot(time.Now())); err != nil {
+			return err
+		}
+	}
+	defer func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if open != nil {
+			open.stop()
+		}
+	}()
+	ln, err := serveListener(opts)
+	if err != nil {
+		return err
+	}
+	svc := &service.Service{Metrics: m, Logger: g.logger, Listener: ln, Routes: cur.Routes, Page: cur.Page(),
+		Runner: &schedule.Runner{Spec: sched, Grace: opts.grace, MaxRuns: opts.maxRuns, Logger: g.logger}}
+	return svc.Run(ctx, slotJob)
 }
