@@ -161,3 +161,39 @@ func TestHandlerConcurrentClients(t *testing.T) {
 		}
 	}
 }
+
+// TestCurrent: before an epoch is set every route answers 503; then the
+// current handler serves them, and Set replaces it.
+func TestCurrent(t *testing.T) {
+	var cur Current
+	mux := http.NewServeMux()
+	cur.Routes(mux)
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	if resp, _ := http.Get(srv.URL + "/epoch/order"); resp.StatusCode != http.StatusServiceUnavailable {
+		t.Errorf("no epoch: %d", resp.StatusCode)
+	}
+	nodes, keys := testKeys(2)
+	o := testOrder(nodes)
+	c := openTest(t, o, keys, t.TempDir(), &clock{t0})
+	defer c.Close()
+	if prev := cur.Set(&Handler{Collector: c, Order: []byte("order-1")}); prev != nil {
+		t.Error("Set returned a previous handler")
+	}
+	resp, _ := http.Get(srv.URL + "/epoch/order")
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "order-1" {
+		t.Errorf("current order %q", body)
+	}
+	if s, br := post(t, srv.URL, jsonl(t, report(o, keys, "n0", 1))); s != 200 || br.Accepted != 1 {
+		t.Errorf("POST through Current: %d %+v", s, br)
+	}
+	cur.Set(&Handler{Collector: c, Order: []byte("order-2")})
+	resp, _ = http.Get(srv.URL + "/epoch/order")
+	body, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(body) != "order-2" {
+		t.Errorf("after Set: %q", body)
+	}
+}
