@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"time"
 
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
@@ -152,4 +153,34 @@ func epochNodes(path string, graphKeys []string) ([]string, error) {
 		}
 	}
 	return nodes, nil
+}
+
+// publishCollected writes the closed epoch's release to the configured
+// projection in Neo4j under a release run (job.PublishCollected), once the
+// projection's graph is checked to be the order's; it returns the run id.
+func publishCollected(ctx context.Context, g *globalOptions, rel *privacy.Released) (string, error) {
+	cfg := &g.cfg.Config
+	after := job.NewBookkeeping(ctx)
+	defer after.Close()
+	st, err := stores.Open(ctx, g.cfg, storesOptions(g, after, stores.Options{Neo4j: true, CheckProjection: true}))
+	if err != nil {
+		return "", err
+	}
+	defer st.Close(after.Context())
+	lg, err := st.LoadGraph(ctx, stores.Neo4jSpec, stores.LoadOptions{})
+	if err != nil {
+		return "", err
+	}
+	if d := lg.Graph.Fingerprint().Diff(*rel.Meta.Graph); d != "" {
+		return "", inputErrorf("--graph neo4j: the projection is not the graph the epoch was opened on: %s", d)
+	}
+	spec := job.ReleaseSpec{RunID: stores.NewRunID(), Graph: stores.Neo4jSpec, ValuesFrom: "collected:" + rel.Meta.ReleaseID, Neo4j: true,
+		Database: cfg.Neo4j.Database, Projection: st.Projection, WriteProperty: cfg.Write.WriteProperty, LedgerKind: "collected",
+		Scope: rel.Meta.Scope, Epoch: rel.Meta.Epoch, Tau: rel.Meta.Tau, Alpha: rel.Meta.Alpha, Epsilon: rel.Meta.Epsilon,
+		Delta: rel.Meta.Delta, Software: buildinfo.Read().String(), Lease: connector.DefaultLease, Wait: connector.DefaultLease}
+	sum, err := job.PublishCollected(ctx, spec, rel, job.Env{Backend: st.Backend(), Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context})
+	if sum != nil {
+		return sum.RunID, err
+	}
+	return "", err
 }

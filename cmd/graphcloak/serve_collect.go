@@ -15,6 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/metrics"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/sensor"
 	"github.com/graphcloak/graphcloak/service"
@@ -57,7 +58,9 @@ window the slot), serves it at /epoch/order, collects its reports, and
 closes it at the slot's end into DIR/<releaseId>.release.json. An @every
 schedule opens the current slot's epoch at start (a restart within the slot
 re-publishes it, nothing charged); a cron schedule's first epoch opens at its
-next firing. --max-runs stops after that many slots.
+next firing. --max-runs stops after that many slots. On --graph neo4j each
+closed epoch is also written to the projection (--write-property) under a
+release run, as collect --graph neo4j writes it.
 
 TLS: --tls-cert and --tls-key (PEM) serve every endpoint over HTTPS.`
 
@@ -122,6 +125,9 @@ type epochRun struct {
 	timer  *time.Timer
 	once   sync.Once
 	closed chan struct{} // closed once the epoch is closed and its file written (or that failed)
+	// publish, when set, writes the closed release to Neo4j (an epoch
+	// opened on the projection: serve --open-epochs --graph neo4j).
+	publish func(ctx context.Context, rel *privacy.Released) (string, error)
 }
 
 // startEpoch opens the collector of the order (env, its signed envelope)
@@ -174,6 +180,14 @@ func (e *epochRun) closeEpoch() {
 		}
 		e.g.logger.Info("epoch closed", "epoch", e.order.Epoch, "releaseId", e.order.ReleaseID, "reported", rel.Meta.N,
 			"missing", len(rel.Meta.Missing), "release", e.out)
+		if e.publish != nil {
+			runID, err := e.publish(context.Background(), rel)
+			if err != nil {
+				e.g.logger.Error("writing the closed epoch to Neo4j failed: run collect --close --graph neo4j on the journal to finish it", "epoch", e.order.Epoch, "error", err)
+				return
+			}
+			e.g.logger.Info("epoch written to Neo4j", "epoch", e.order.Epoch, "runId", runID)
+		}
 	})
 }
 
@@ -308,6 +322,9 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 		e, err := startEpoch(g, o, m, order, env, keys, "")
 		if err != nil {
 			return err
+		}
+		if spec.Neo4j {
+			e.publish = func(ctx context.Context, rel *privacy.Released) (string, error) { return publishCollected(ctx, g, rel) }
 		}
 		cur.Set(e.h)
 		mu.Lock()
