@@ -3,6 +3,7 @@ package integration
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -97,6 +98,30 @@ func TestLocalReleaseNeo4j(t *testing.T) {
 	}
 	if s, _ := st[0].Get("s"); s != "succeeded" {
 		t.Errorf("run %s: status %v", sum.RunID, s)
+	}
+	// locate and unmask read the collected run from the database, the
+	// sensors that did not report left out.
+	loc := append([]string{"locate"}, e.projectionFlags()...)
+	mustCLI(append(loc, "--release-run", sum.RunID, "--mode", "stream", "--forecast-trials", "0", "-o", "json")...)
+	un := append([]string{"unmask", "--key", p("master.key"), "--release-run", sum.RunID}, e.projectionFlags()...)
+	var unmasked struct {
+		Rows []struct {
+			Key   string  `json:"key"`
+			Value float64 `json:"value"`
+		} `json:"rows"`
+	}
+	if err := json.Unmarshal([]byte(mustCLI(append(un, "-o", "json")...)), &unmasked); err != nil {
+		t.Fatal(err)
+	}
+	if len(unmasked.Rows) != len(reported) {
+		t.Errorf("unmask of the collected run: %d rows, %d sensors reported", len(unmasked.Rows), len(reported))
+	}
+	for _, row := range unmasked.Rows {
+		for i, k := range f.Keys {
+			if fmt.Sprint(k) == row.Key && math.Abs(row.Value-f.Obs[i]) > math.Ldexp(1, -rel.Meta.GridExponent) {
+				t.Errorf("node %s: unmasked %v, the sensor read %v", row.Key, row.Value, f.Obs[i])
+			}
+		}
 	}
 	// Collecting the closed epoch again publishes nothing new.
 	var again struct {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 
@@ -136,5 +137,50 @@ func TestCalibrateEpoch(t *testing.T) {
 	spec.CachePath = ""
 	if _, err := CalibrateEpoch(ctx, &spec, f.graph, Env{}); err == nil {
 		t.Error("τ too large for the noise grid was not refused")
+	}
+}
+
+// TestLocateCollectedRun: a collected release published with missing
+// sensors is located from its run — the missing nodes read without a
+// value (NaN) and left out, the digest checked over those that reported —
+// and a value written on a missing node is refused.
+func TestLocateCollectedRun(t *testing.T) {
+	ctx := context.Background()
+	f := newFixture(t)
+	rel := f.collected()
+	sum, err := PublishCollected(ctx, f.spec("c1"), rel, Env{Backend: f.mem, Now: func() time.Time { return f.now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := LocateSpec{RunID: "l1", Graph: "neo4j", Communities: "leiden", Release: f.run(sum.RunID),
+		ReleaseDigest: f.run(sum.RunID).ValuesDigest, Tau: 1, Estimator: "posterior", Sources: 1, Seed: 1, Resolution: 1, Stream: true}
+	read := func(_ context.Context, prop string) (*Input, error) { // as Neo4j with AllowMissingValues
+		in := &Input{Graph: f.graph, Readings: make([]float64, f.graph.N())}
+		for i := range in.Readings {
+			v, ok := f.mem.Node(f.graph.Key(i))[prop].(float64)
+			if !ok {
+				v = math.NaN()
+			}
+			in.Readings[i] = v
+		}
+		return in, nil
+	}
+	p, err := PlanLocate(ctx, spec, Env{Backend: f.mem, Now: func() time.Time { return f.now }, LoadReleased: read})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := p.Job.Released; len(got.Keys) != 6 || got.Digest() != rel.Digest() {
+		t.Fatalf("located release: %v (digest %s, want %s)", got.Keys, got.Digest(), rel.Digest())
+	}
+	if _, err := ExecuteLocate(ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	overwritten := func(ctx context.Context, prop string) (*Input, error) { // another command wrote on a sensor that did not report
+		in, err := read(ctx, prop)
+		in.Readings[7] = 1.5
+		return in, err
+	}
+	if _, err := PlanLocate(ctx, spec, Env{Backend: f.mem, Now: func() time.Time { return f.now }, LoadReleased: overwritten}); errkind.Of(err) != errkind.BadInput {
+		t.Errorf("a value on a missing node: %v", err)
 	}
 }

@@ -34,7 +34,12 @@ func (s *Stores) ReleaseInput(ctx context.Context, spec, valueProperty string, r
 // LocateInput loads a localisation's graph with the values of
 // valueProperty (Neo4j; "": none) and the communities c names.
 func (s *Stores) LocateInput(ctx context.Context, spec string, c Communities, valueProperty string) (*job.Input, error) {
-	opt := LoadOptions{ValueProperty: valueProperty}
+	return s.locateInput(ctx, spec, c, LoadOptions{ValueProperty: valueProperty})
+}
+
+// locateInput is LocateInput with the load options opt (its value
+// property set).
+func (s *Stores) locateInput(ctx context.Context, spec string, c Communities, opt LoadOptions) (*job.Input, error) {
 	if c.Kind == "property" {
 		opt.CommunityProperty = c.Arg
 	}
