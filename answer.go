@@ -32,8 +32,14 @@ type AnswerJob struct {
 	Partition []int
 	Names     []string
 	Seed      uint64
-	// FitTolerance is the certifier's T (0: recovery.DefaultFitTolerance).
-	FitTolerance float64
+	// FitTolerance is the certifier's T (0: recovery.DefaultFitTolerance);
+	// SensorNoise, when > 0, states the sensors' noise bound ν instead
+	// (recovery.CertifierOptions.SensorNoise).
+	FitTolerance, SensorNoise float64
+	// Diagnose asks, for readings outside the model, for what was measured
+	// (AnswerResult.Diagnosis, or the *recovery.MismatchError's Diagnosis):
+	// the operator's non-private diagnostic.
+	Diagnose bool
 	// OnMismatch says what to do with readings that are not one source's
 	// diffusion within the tolerance: MismatchRefuse (default) or
 	// MismatchRandomizedResponse.
@@ -57,6 +63,11 @@ const (
 	MismatchRandomizedResponse = "rr"
 )
 
+// AnsweredByRR is AnswerResult.Mismatch of an answer drawn by randomized
+// response: one fixed text whatever the readings (what was measured would
+// tell neighbouring sources apart; it is AnswerResult.Diagnosis, on request).
+const AnsweredByRR = "outside the model: answered by randomized response"
+
 // AnswerResult is the public outcome of Answer.
 type AnswerResult struct {
 	ReleaseID string `json:"releaseId"`
@@ -71,10 +82,14 @@ type AnswerResult struct {
 	// ExactSource is true when the readings were certified to be one
 	// source's diffusion at τ (any mass, any constant background, within
 	// the fit tolerance): the guarantee covers the source. False only with
-	// OnMismatch = MismatchRandomizedResponse, when Mismatch says why and the answer is
-	// randomized response.
+	// OnMismatch = MismatchRandomizedResponse, when Mismatch is AnsweredByRR
+	// (one fixed text) and the answer is randomized response.
 	ExactSource bool   `json:"exactSource"`
 	Mismatch    string `json:"mismatch,omitempty"`
+	// Diagnosis, with AnswerJob.Diagnose, says what was measured of
+	// readings outside the model. It depends on the readings and is never
+	// published: not in JSON, run records or logs.
+	Diagnosis string `json:"-"`
 	// Audit is the end-to-end check the answer passed (AnswerModel.Audit).
 	Audit  *AnswerAudit `json:"answerAudit"`
 	Millis int64        `json:"computeMillis"`
@@ -120,7 +135,13 @@ func Answer(ctx context.Context, job AnswerJob) (*AnswerResult, error) {
 		return nil, err
 	}
 	m, cal, hat := d.model, d.cal, d.hat
-	res := &AnswerResult{ExactSource: d.mismatch == "", Mismatch: d.mismatch, Audit: d.audit}
+	res := &AnswerResult{ExactSource: d.mismatch == nil, Audit: d.audit}
+	if d.mismatch != nil {
+		res.Mismatch = AnsweredByRR
+		if job.Diagnose {
+			res.Diagnosis = d.model.Certifier.Diagnose(job.Values).Diagnosis()
+		}
+	}
 	id := privacy.NewReleaseID()
 	if err := job.Ledger.Charge(ctx, cal.Charge(job.Scope, job.Epoch)); err != nil {
 		return nil, err
@@ -144,7 +165,7 @@ type answerDraw struct {
 	cal      privacy.AnswerCalibration
 	audit    *AnswerAudit
 	hat      int
-	mismatch string
+	mismatch *recovery.MismatchError // readings outside the model, answered by RR
 }
 
 // prepareAnswer builds (or takes) the model, calibrates and audits the
@@ -169,9 +190,13 @@ func prepareAnswer(ctx context.Context, job AnswerJob) (*answerDraw, error) {
 	}
 	node, mismatch, err := m.FitReadings(job.Values, job.OnMismatch)
 	if err != nil {
+		var mm *recovery.MismatchError
+		if job.Diagnose && errors.As(err, &mm) {
+			*mm = *m.Certifier.Diagnose(job.Values)
+		}
 		return nil, err
 	}
-	if mismatch != "" {
+	if mismatch != nil {
 		// Randomized response is ε-DP between any two inputs: it needs
 		// no model, so it may answer readings outside it.
 		if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, job.Epsilon, job.Alpha, 1); err != nil {
@@ -184,19 +209,21 @@ func prepareAnswer(ctx context.Context, job AnswerJob) (*answerDraw, error) {
 
 // FitReadings returns the node the certified recovery fits to the
 // readings. Readings outside the model are refused (the
-// *recovery.MismatchError) unless onMismatch is MismatchRandomizedResponse
-// and a best fit exists: then mismatch says why, and the caller answers
-// by randomized response.
-func (m *AnswerModel) FitReadings(values []float64, onMismatch string) (node int, mismatch string, err error) {
+// *recovery.MismatchError) unless onMismatch is MismatchRandomizedResponse:
+// then every kind of them — a misfit, no source signal, a background
+// beyond the bound — is returned as mismatch, for randomized response
+// centred on the best fit (node 0 when there is none: RR is ε-DP whatever
+// its centre). So the two paths part only at the model's edge, never by a
+// kind of refusal that depends on where the source is.
+func (m *AnswerModel) FitReadings(values []float64, onMismatch string) (node int, mismatch *recovery.MismatchError, err error) {
 	fit, err := m.Certifier.Fit(values)
 	if err == nil {
-		return fit.Node, "", nil
+		return fit.Node, nil, nil
 	}
-	var mm *recovery.MismatchError
-	if !errors.As(err, &mm) || onMismatch != MismatchRandomizedResponse || mm.NoSignal || mm.Precision {
-		return 0, "", err
+	if !errors.As(err, &mismatch) || onMismatch != MismatchRandomizedResponse {
+		return 0, nil, err
 	}
-	return fit.Node, mm.Reason(), nil
+	return fit.Node, mismatch, nil
 }
 
 // answerModel returns job.Model, or builds it on the job's partition
@@ -213,7 +240,7 @@ func answerModel(ctx context.Context, job AnswerJob) (*AnswerModel, error) {
 		}
 		names = nil
 	}
-	return NewAnswerModel(ctx, job.Graph, job.Tau, part, names, recovery.CertifierOptions{Tol: job.FitTolerance})
+	return NewAnswerModel(ctx, job.Graph, job.Tau, part, names, recovery.CertifierOptions{Tol: job.FitTolerance, SensorNoise: job.SensorNoise})
 }
 
 // nodeWeights spreads a community posterior over its members, so the

@@ -154,10 +154,17 @@ func (m *AnswerModel) node(i int) int {
 type AnswerAudit struct {
 	Tau          float64 `json:"tau"`
 	FitTolerance float64 `json:"fitTolerance"`
-	// MaxBackground is the model's bound on a constant background, as a
-	// multiple of the source's mass: readings beyond it are outside the
-	// model (their rounding would swamp the source signal) and refused.
+	// MaxBackground is the model's bound B on a constant background per
+	// sensor, as a multiple of the source's mean reading μ/n (n·|β| ≤ B·μ):
+	// readings beyond it are outside the model (their rounding would swamp
+	// the source signal).
 	MaxBackground float64 `json:"maxBackground"`
+	// SensorNoiseBound is the model's bound ν on sensor noise (its mean
+	// removed): rms up to ν times the source's mean reading μ/n, the same at
+	// every source (recovery.Certifier.NoiseBound). Readings within it and
+	// MaxBackground are answered at every source, never refused, and moving
+	// the source never changes that.
+	SensorNoiseBound float64 `json:"sensorNoiseBound"`
 	// SourcesChecked sources' noiseless readings were fitted (every node);
 	// Refused of them were refused and Misplaced fitted outside their
 	// class (0 and 0 when sound). SourcesRefitted of them were fitted
@@ -216,7 +223,8 @@ func (m *AnswerModel) Audit(ctx context.Context, cal privacy.AnswerCalibration) 
 // audit is Audit without the memory.
 func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) (*AnswerAudit, error) {
 	sc := m.Classes
-	a := &AnswerAudit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), MaxBackground: m.Certifier.MaxBackground(), SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
+	a := &AnswerAudit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), MaxBackground: m.Certifier.MaxBackground(),
+		SensorNoiseBound: m.Certifier.NoiseBound(), SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
 		Misplaced: sc.Misplaced, SourcesRefitted: sc.SourcesRefitted, RefitFailures: sc.RefitFailures, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
 		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
 	n := m.Graph.N()

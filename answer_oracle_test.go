@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/community"
@@ -146,8 +147,9 @@ func checkAuditAccuracy(t *testing.T, ctx context.Context, model *AnswerModel, e
 }
 
 // TestAnswerMismatchSurfaces: readings of two sources are refused by
-// default with the measured reason (no charge), and answered by randomized
-// response with --on-mismatch rr, the reason in the result.
+// default in the fixed text (no charge; the measured reason only with
+// Diagnose), and answered by randomized response with --on-mismatch rr,
+// the fixed AnsweredByRR in the result.
 func TestAnswerMismatchSurfaces(t *testing.T) {
 	g, part := laplacian.Karate()
 	heat := heattest.PadeHeat(g, 1)
@@ -159,11 +161,12 @@ func TestAnswerMismatchSurfaces(t *testing.T) {
 	led := ledger(t, 100, 1e-6)
 	_, err := Answer(ctx, AnswerJob{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e1"})
 	var mm *recovery.MismatchError
-	if !errors.As(err, &mm) || mm.Residual <= mm.Tol {
-		t.Fatalf("two sources: got %v, want a mismatch with residual > tolerance", err)
+	if !errors.As(err, &mm) || mm.Residual <= mm.Tol || err.Error() != "recovery: "+recovery.OutsideModel {
+		t.Fatalf("two sources: got %v, want a mismatch with residual > tolerance in the fixed text", err)
 	}
-	if !(mm.TwoSourceResidual <= mm.Tol) {
-		t.Errorf("the reason should say two sources explain the readings: %s", mm.Reason())
+	_, err = Answer(ctx, AnswerJob{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e1", Diagnose: true})
+	if !errors.As(err, &mm) || !(mm.TwoSourceResidual <= mm.Tol) || !strings.Contains(mm.Diagnosis(), "two sources") {
+		t.Errorf("the diagnosis should say two sources explain the readings: %v", err)
 	}
 	if bal, _ := led.Balance(ctx, "s"); len(bal) == 1 && bal[0].RhoSpent != 0 {
 		t.Fatalf("a refused answer charged ρ = %g", bal[0].RhoSpent)
@@ -173,7 +176,7 @@ func TestAnswerMismatchSurfaces(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.ExactSource || res.Mismatch == "" || res.Calibration.Mechanism != "randomized-response" {
+	if res.ExactSource || res.Mismatch != AnsweredByRR || res.Diagnosis != "" || res.Calibration.Mechanism != "randomized-response" {
 		t.Fatalf("rr answer: exact %v, mismatch %q, mechanism %s", res.ExactSource, res.Mismatch, res.Calibration.Mechanism)
 	}
 	// In the model with a 1% background and sensor noise below the

@@ -35,10 +35,14 @@ type AnswerSpec struct {
 	// the mechanism (0: the most accurate); δ of the forecast only.
 	Tau, Alpha, Epsilon, Delta float64
 	Cap                        int
-	// FitTolerance is the certifier's relative misfit T (0: the default);
-	// OnMismatch what readings outside the model get ("refuse", "rr").
-	FitTolerance float64
-	OnMismatch   string
+	// FitTolerance is the certifier's relative misfit T (0: the default),
+	// or SensorNoise (> 0) the sensors' stated noise bound ν it is derived
+	// from; OnMismatch what readings outside the model get ("refuse",
+	// "rr"). Diagnose asks for what was measured of readings outside the
+	// model (not private: the operator's terminal only, never the summary).
+	FitTolerance, SensorNoise float64
+	OnMismatch                string
+	Diagnose                  bool
 	// CachePath stores the answer model (the certifier's pass and the
 	// classes, graphcloak.AnswerCache) for reuse while it verifies against
 	// the graph, τ, T and Software; LedgerKey authenticates it.
@@ -82,7 +86,7 @@ func (s *AnswerSpec) runRecord() connector.RunRecord {
 	return connector.RunRecord{RunID: s.RunID, Command: "answer", Database: s.Database, Projection: s.Projection,
 		Scope: s.Scope, Epoch: s.Epoch,
 		Parameters: map[string]any{"estimator": s.Estimator, "communities": s.Communities,
-			"tau": s.Tau, "alpha": s.Alpha, "answerCap": s.Cap, "fitTolerance": s.FitTolerance, "onMismatch": s.OnMismatch}}
+			"tau": s.Tau, "alpha": s.Alpha, "answerCap": s.Cap, "fitTolerance": s.FitTolerance, "sensorNoise": s.SensorNoise, "onMismatch": s.OnMismatch}}
 }
 
 // AnswerSummary is what a private answer did: the output of a private
@@ -174,14 +178,8 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	if !p.Audit.Passed {
 		return nil, &graphcloak.AuditError{Audit: p.Audit}
 	}
-	// A dry run fits the readings as the answer will, so that it refuses
-	// what the answer would; the answer itself fits them after its run is
-	// claimed, so that a refusal is recorded on the run.
-	if spec.DryRun {
-		if _, _, err := p.Model.FitReadings(in.Readings, spec.OnMismatch); err != nil {
-			return nil, err
-		}
-	}
+	// A dry run reads no readings (RunAnswer): whether they fit the model
+	// is decided, and a refusal recorded, by the charged run alone.
 	balance, err := p.affordable(ctx)
 	if err != nil {
 		return nil, err
@@ -199,7 +197,7 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 
 // certifierOptions: the spec's fit tolerance, progress as "answer audit".
 func (p *AnswerPlan) certifierOptions() recovery.CertifierOptions {
-	return recovery.CertifierOptions{Tol: p.Spec.FitTolerance, Progress: p.env.progress("answer audit")}
+	return recovery.CertifierOptions{Tol: p.Spec.FitTolerance, SensorNoise: p.Spec.SensorNoise, Progress: p.env.progress("answer audit")}
 }
 
 // model returns the answer model, restored from the spec's cache when it
@@ -304,7 +302,7 @@ func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err 
 	}
 	res, err := graphcloak.Answer(ctx, graphcloak.AnswerJob{Graph: in.Graph, Values: in.Readings, Tau: s.Tau,
 		Epsilon: s.Epsilon, Alpha: s.Alpha, Cap: s.Cap, Partition: in.Partition, Names: in.Names, Seed: s.Seed,
-		Model: p.Model, FitTolerance: s.FitTolerance, OnMismatch: s.OnMismatch, Ledger: env.Ledger, Scope: s.Scope, Epoch: s.Epoch, Noise: s.Noise})
+		Model: p.Model, FitTolerance: s.FitTolerance, SensorNoise: s.SensorNoise, Diagnose: s.Diagnose, OnMismatch: s.OnMismatch, Ledger: env.Ledger, Scope: s.Scope, Epoch: s.Epoch, Noise: s.Noise})
 	if err != nil {
 		return nil, err
 	}

@@ -1,51 +1,17 @@
 package job
 
 import (
-	"sort"
-
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // canonicalGraph is g with its nodes in key order, and perm[i] the
-// canonical index of g's node i. A simulation seeded on it — sources
-// drawn by index, noise drawn node by node, Leiden's order of visits —
-// is the same whatever order the graph was read in: an edge list and
-// the same graph from Neo4j give the same forecast, so the same verdict.
-// Keys are unique, so the order is total.
+// canonical index of g's node i (laplacian.SortedByKey). A simulation seeded
+// on it — sources drawn by index, noise drawn node by node, Leiden's order
+// of visits — is the same whatever order the graph was read in: an edge
+// list and the same graph from Neo4j give the same forecast, so the same
+// verdict.
 func canonicalGraph(g *laplacian.Graph) (*laplacian.Graph, []int, error) {
-	n := g.N()
-	keys := append([]string(nil), g.Keys()...)
-	order := make([]int, n)
-	for i := range order {
-		order[i] = i
-	}
-	sort.Slice(order, func(a, b int) bool { return keys[order[a]] < keys[order[b]] })
-	perm := make([]int, n)
-	sorted := make([]string, n)
-	for c, i := range order {
-		perm[i], sorted[c] = c, keys[i]
-	}
-	edges := make([]laplacian.Edge, 0, g.NumEdges())
-	g.ForEachEdge(func(i, j int, w float64) {
-		u, v := perm[i], perm[j]
-		if u > v {
-			u, v = v, u
-		}
-		edges = append(edges, laplacian.Edge{U: int32(u), V: int32(v), Weight: w})
-	})
-	// ForEachEdge's order follows g's indices: sort so the build is the
-	// same from any order.
-	sort.Slice(edges, func(a, b int) bool {
-		if edges[a].U != edges[b].U {
-			return edges[a].U < edges[b].U
-		}
-		return edges[a].V < edges[b].V
-	})
-	cg, err := laplacian.FromEdges(n, sorted, edges, laplacian.Options{})
-	if err != nil {
-		return nil, nil, err
-	}
-	return cg, perm, nil
+	return laplacian.SortedByKey(g)
 }
 
 // canonicalPartition is part in canonicalGraph's order (perm), its

@@ -49,6 +49,10 @@ type ForecastSpec struct {
 	// the audit; FitTolerance is the certified recovery's.
 	AnswerCache  *graphcloak.AnswerCache
 	FitTolerance float64
+	// SensorNoise, when > 0, states the sensors' noise bound instead of
+	// FitTolerance (recovery.CertifierOptions.SensorNoise): the forecast
+	// is then the accuracy for readings within that bound.
+	SensorNoise float64
 	// Progress, when non-nil, makes the progress callback of each stage
 	// ("sensitivity", "answer audit").
 	Progress func(stage string) func(done, total int)
@@ -207,7 +211,7 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport)
 		return nil
 	}
 	m, err := spec.AnswerCache.Model(ctx, e.Graph, e.Tau, e.Partition, nil,
-		recovery.CertifierOptions{Tol: spec.FitTolerance, Progress: spec.progress("answer audit")}, spec.Logger)
+		recovery.CertifierOptions{Tol: spec.FitTolerance, SensorNoise: spec.SensorNoise, Progress: spec.progress("answer audit")}, spec.Logger)
 	var mre *recovery.ModelRangeError
 	if errors.As(err, &mre) {
 		rep.AnswerRefused = mre.Error()

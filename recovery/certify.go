@@ -17,13 +17,18 @@ import (
 // model (docs/derivations.md §5.1) is
 //
 //	y = μ·a_s + β·1 + e,   a_s = exp(−τL)e_s,  μ ∈ [1e−250, 1e250],
-//	|β|·n ≤ B·μ,           B = MaxBackground (public, from the graph),
-//	‖P·e‖ ≤ T·‖P·y‖,       P = I − 11ᵀ/n (the background removed),
+//	n·|β| ≤ B·μ,           B = MaxBackground (public, from the graph),
+//	‖P·e‖ ≤ ν·μ/√n,        ν = NoiseBound (public, from the graph and T),
 //
-// so the source mass and a constant background do not matter, and T
-// (Tol) is the relative misfit allowed for sensor noise and the readings'
-// own rounding. With u_j = P·a_j/‖P·a_j‖, the relative misfit of node j is
-// the sine of the angle between P·y and u_j, and
+// P = I − 11ᵀ/n (the background removed). Both bounds are relative to the
+// source's mean reading μ/n (the same at every source: a_s sums to 1) and
+// neither depends on where the source is, so whether readings are inside
+// the model never depends on the source's position either: for a fixed
+// sensor-noise vector e, moving the source one hop keeps them inside.
+// ν = T/(1+T)·√n·min_j‖P·a_j‖ makes the relative misfit at every source at
+// most T (Tol): ‖P·e‖ ≤ T/(1+T)·μ·‖P·a_s‖ ≤ T·‖P·y‖. With u_j =
+// P·a_j/‖P·a_j‖, the relative misfit of node j is the sine of the angle
+// between P·y and u_j, and
 //
 //	cos_j = ⟨P·y, u_j⟩/‖P·y‖ = (exp(−τL)·P·y)_j / (‖P·y‖·‖P·a_j‖)
 //
@@ -82,14 +87,18 @@ func (e *ModelRangeError) Error() string {
 	return fmt.Sprintf("recovery: τ = %g cannot be certified at fit tolerance %g: %s", e.Tau, e.Tol, e.Reason)
 }
 
-// MismatchError says readings are not one source's diffusion at τ within
-// the tolerance, with what was measured.
+// MismatchError says readings are outside the model. Its text (Error) is
+// one fixed sentence whatever the readings: it reaches run records, logs
+// and exit messages, and measured numbers there would tell neighbouring
+// sources apart (karate: the residual alone names 32 of 34 sources under
+// one noise vector). What was measured is in the fields and, in words,
+// Diagnosis — the operator's non-private diagnostic, never published.
 type MismatchError struct {
 	// Residual is the best single-source fit's relative misfit (sine of
 	// the angle between P·y and the nearest u_j); Tol the allowed one.
 	Residual, Tol float64
 	// TwoSourceResidual is the relative misfit of the best fit by two
-	// sources (greedy), NaN when not measured.
+	// sources (greedy), NaN when not measured (Fit does not; Diagnose does).
 	TwoSourceResidual float64
 	// OtherTau is the τ′ among τ/4, τ/2, 2τ and 4τ at which one of the
 	// nodes fitting best at τ explains the readings best, and
@@ -106,10 +115,15 @@ type MismatchError struct {
 	Tau           float64
 }
 
-func (e *MismatchError) Error() string { return "recovery: " + e.Reason() }
+// OutsideModel is the one published text of readings outside the model.
+const OutsideModel = "the readings are outside the model (not one source's diffusion at τ within the sensor-noise bound, no source signal, or a background beyond the model's bound)"
 
-// Reason is the measured reason in a sentence.
-func (e *MismatchError) Reason() string {
+func (e *MismatchError) Error() string { return "recovery: " + OutsideModel }
+
+// Diagnosis says in a sentence what was measured: the misfit, and (after
+// Diagnose) whether two sources or another τ explain the readings. It
+// depends on the readings and is not private: for the operator only.
+func (e *MismatchError) Diagnosis() string {
 	switch {
 	case e.NoSignal:
 		return "the readings carry no source signal (constant, or no node fits them with a positive mass)"
@@ -143,6 +157,12 @@ type CertifierOptions struct {
 	// Shard, for NewCertifierPart, is the share of the pass one process
 	// computes (zero: all of it).
 	Shard Shard
+	// SensorNoise, when > 0, states the sensors' noise bound ν (rms noise
+	// as a fraction of the source's mean reading, NoiseBound) instead of
+	// Tol: NewCertifier then uses the smallest T whose model admits it
+	// (ToleranceFor), from the norms of a first pass at the default T. A
+	// sharded pass needs T itself (refused with SensorNoise).
+	SensorNoise float64
 }
 
 // NewCertifier runs the certificate's one pass over every node j — the
@@ -153,6 +173,9 @@ type CertifierOptions struct {
 // readings' own rounding is not small against the weakest node's source
 // signal. tol 0 means DefaultFitTolerance; tol must be in (0, 0.5].
 func NewCertifier(ctx context.Context, g *laplacian.Graph, tau float64, opt CertifierOptions) (*Certifier, error) {
+	if opt.SensorNoise != 0 {
+		return newCertifierForNoise(ctx, g, tau, opt)
+	}
 	// The certificate needs the action's error η only small against
 	// T·min_j‖P·a_j‖ (checkRange): a loose action first (a lower
 	// Chebyshev degree), the precise one when the weakest source turns
@@ -175,6 +198,26 @@ func NewCertifier(ctx context.Context, g *laplacian.Graph, tau float64, opt Cert
 	return nil, rangeErr
 }
 
+// newCertifierForNoise is NewCertifier for a stated sensor-noise bound:
+// the weakest source signal (the norms of a pass at the default T, within
+// its action's error) gives T = ToleranceFor(ν), and the pass runs again
+// at T unless the first one was already at it.
+func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, opt CertifierOptions) (*Certifier, error) {
+	nu := opt.SensorNoise
+	first := opt
+	first.SensorNoise, first.Tol = 0, 0
+	c, err := NewCertifier(ctx, g, tau, first)
+	if err != nil {
+		return nil, err
+	}
+	tol, err := ToleranceFor(nu, minOf(c.norm)-c.eta, g.N(), tau)
+	if err != nil || tol == c.tol {
+		return c, err
+	}
+	first.Tol = tol
+	return NewCertifier(ctx, g, tau, first)
+}
+
 // looseActionTol·T is the error of the certifier's first action: enough
 // whenever min_j‖P·a_j‖ ≥ 30·looseActionTol (T/10 ≥ 3η/min‖P·a_j‖).
 const looseActionTol = 1e-5
@@ -183,10 +226,7 @@ const looseActionTol = 1e-5
 // or the readings' rounding swamps, and sets colErr and maxBackground.
 func (c *Certifier) checkRange() error {
 	n := c.g.N()
-	minNorm := math.Inf(1)
-	for _, v := range c.norm {
-		minNorm = math.Min(minNorm, v)
-	}
+	minNorm := minOf(c.norm)
 	c.colErr = 3 * c.eta / minNorm
 	c.maxBackground = maxBackground(c.precision, c.tol, minNorm, n)
 	switch {
@@ -215,7 +255,54 @@ func maxBackground(precision, tol, minNorm float64, n int) float64 {
 
 // MaxBackground returns B: readings whose constant background exceeds B
 // times the source's mass are outside the model (refused as Precision).
+// The bound is on the background summed over the n sensors (n·|β| ≤ B·μ):
+// per sensor, |β| ≤ B times the source's mean reading μ/n.
 func (c *Certifier) MaxBackground() float64 { return c.maxBackground }
+
+// NoiseBound returns ν, the model's bound on sensor noise: readings
+// μ·a_s + β·1 + e with ‖P·e‖ ≤ ν·μ/√n — an rms sensor noise (its mean
+// removed) of up to ν times the source's mean reading μ/n — are inside the
+// model at every source s:
+//
+//	ν = T/(1+T) · √n · (min_j ‖P·â_j‖ − η)
+//
+// (the computed norms are within the action's error η of the true ones),
+// rounded down. It depends on the public graph, τ and T only.
+func (c *Certifier) NoiseBound() float64 {
+	return noiseBound(c.tol, minOf(c.norm)-c.eta, c.g.N())
+}
+
+// noiseBound is ν for tolerance T and a lower bound lo on min_j ‖P·a_j‖
+// over n nodes, one part in 10⁹ below the float64 result.
+func noiseBound(tol, lo float64, n int) float64 {
+	return max(0, tol/(1+tol)*math.Sqrt(float64(n))*lo*(1-1e-9))
+}
+
+// ToleranceFor returns the smallest fit tolerance T whose model admits
+// sensor noise ν (NoiseBound ≥ ν) for a lower bound lo on the weakest
+// source signal min_j ‖P·a_j‖ over n nodes: T = ν/(√n·lo − ν), one part in
+// 10⁹ above. It refuses (a *ModelRangeError) a ν the weakest source
+// cannot carry within T ≤ 0.5.
+func ToleranceFor(nu, lo float64, n int, tau float64) (float64, error) {
+	if !(nu > 0) || math.IsInf(nu, 0) {
+		return 0, &ModelRangeError{Tau: tau, Tol: math.NaN(), Reason: fmt.Sprintf("the sensor-noise bound must be a finite number > 0, got %g", nu)}
+	}
+	s := math.Sqrt(float64(n)) * lo
+	t := nu / (s - nu) * (1 + 1e-9)
+	if !(s > nu) || !(t <= 0.5) {
+		return 0, &ModelRangeError{Tau: tau, Tol: t, Reason: fmt.Sprintf(
+			"sensor noise of %g times the mean reading needs a fit tolerance above 0.5: the weakest source signal √n·min‖P·a_j‖ is %.3g; use a smaller τ", nu, s)}
+	}
+	return t, nil
+}
+
+func minOf(v []float64) float64 {
+	m := math.Inf(1)
+	for _, x := range v {
+		m = math.Min(m, x)
+	}
+	return m
+}
 
 // fitTolerance returns T (0: the default), refusing one outside (0, 0.5]
 // and a graph with no source to locate.
@@ -270,22 +357,40 @@ func (c *Certifier) acceptCos(e float64) float64 {
 
 // Fit returns the best single-source fit of y, or a *MismatchError when y
 // is not one source's diffusion within the tolerance. It is a function of
-// y, τ and the graph only; cancellation is not checked (one action).
+// y, τ and the graph only; cancellation is not checked (one action). It
+// measures nothing beyond the fit: Diagnose does, on the operator's
+// request.
 func (c *Certifier) Fit(y []float64) (SourceFit, error) {
 	if len(y) != c.g.N() {
 		panic("recovery: Certifier.Fit length mismatch")
 	}
+	fit, _, err := c.fit(y)
+	if err == nil && fit.Cos < c.acceptCos(fit.Err) {
+		err = &MismatchError{Residual: fit.Residual, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN(), OtherTauResidual: math.NaN()}
+	}
+	return fit, err
+}
+
+// Diagnose is Fit for an operator who asks why readings were refused: a
+// *MismatchError with every measurement (the best two-source fit, and
+// whether another τ explains them), nil when Fit accepts y. Its numbers
+// depend on the readings: they are a diagnostic, never published.
+func (c *Certifier) Diagnose(y []float64) *MismatchError {
+	if len(y) != c.g.N() {
+		panic("recovery: Certifier.Diagnose length mismatch")
+	}
 	fit, cos, err := c.fit(y)
-	if err != nil {
-		return fit, err
+	var mm *MismatchError
+	switch {
+	case err == nil && fit.Cos >= c.acceptCos(fit.Err):
+		return nil
+	case errors.As(err, &mm):
+		return mm
 	}
-	if fit.Cos < c.acceptCos(fit.Err) {
-		y = scaledCopy(y)
-		otherTau, otherRes := c.otherTau(y, cos)
-		return fit, &MismatchError{Residual: fit.Residual, Tol: c.tol, TwoSourceResidual: c.twoSources(y, cos), Tau: c.tau,
-			OtherTau: otherTau, OtherTauResidual: otherRes}
-	}
-	return fit, nil
+	y = scaledCopy(y)
+	otherTau, otherRes := c.otherTau(y, cos)
+	return &MismatchError{Residual: fit.Residual, Tol: c.tol, TwoSourceResidual: c.twoSources(y, cos), Tau: c.tau,
+		OtherTau: otherTau, OtherTauResidual: otherRes}
 }
 
 // fit computes every cos_j of y and the best one.
@@ -322,10 +427,10 @@ func (c *Certifier) fitBlock(Y []float64, b int) (fits []SourceFit, cos []float6
 		l2 = math.Sqrt(l2)
 		switch {
 		case !(py[k] > 0) || math.IsInf(l2, 0):
-			errs[k] = &MismatchError{NoSignal: true, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN()}
+			errs[k] = &MismatchError{NoSignal: true, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN(), OtherTauResidual: math.NaN()}
 		default:
 			if zeta[k] = readingRounding(l2, l1, n) / py[k]; zeta[k] > c.precision {
-				errs[k] = &MismatchError{Precision: true, MaxBackground: c.maxBackground, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN()}
+				errs[k] = &MismatchError{Precision: true, MaxBackground: c.maxBackground, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN(), OtherTauResidual: math.NaN()}
 			}
 		}
 	}
@@ -348,7 +453,7 @@ func (c *Certifier) fitBlock(Y []float64, b int) (fits []SourceFit, cos []float6
 		s := best[k]
 		f := SourceFit{Node: s, Cos: cos[s*b+k], Err: 2*zeta[k] + c.colErr}
 		if !(f.Cos > 0) {
-			errs[k] = &MismatchError{NoSignal: true, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN()}
+			errs[k] = &MismatchError{NoSignal: true, Tol: c.tol, Tau: c.tau, TwoSourceResidual: math.NaN(), OtherTauResidual: math.NaN()}
 			continue
 		}
 		cl := math.Min(1, f.Cos)

@@ -66,6 +66,9 @@ func NewCertifierPart(ctx context.Context, g *laplacian.Graph, tau float64, opt 
 	if err != nil {
 		return nil, err
 	}
+	if opt.SensorNoise != 0 {
+		return nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: "a part of a sharded pass needs the fit tolerance itself, not a sensor-noise bound (an unsharded pass reports the tolerance a bound needs)"}
+	}
 	if s := opt.Shard; s.N < 0 || (s.N > 0 && (s.I < 0 || s.I >= s.N)) {
 		return nil, fmt.Errorf("recovery: shard %d/%d: want 0 ≤ i < N", s.I, s.N)
 	}

@@ -207,10 +207,11 @@ func TestCertifierShards(t *testing.T) {
 	}
 }
 
-// Readings of one source at τ = 1 given as τ = 2 are refused, and the
-// reason measures the τ at which one source explains them; readings of two
-// sources say so.
-func TestMismatchReasonIsMeasured(t *testing.T) {
+// Readings of one source at τ = 1 given as τ = 2 are refused; the
+// operator's diagnosis (Diagnose) measures the τ at which one source
+// explains them, and says when two sources do. The published error text
+// is the same fixed sentence for both.
+func TestMismatchDiagnosisIsMeasured(t *testing.T) {
 	ctx := context.Background()
 	g, _ := laplacian.Karate()
 	c, err := NewCertifier(ctx, g, 2, CertifierOptions{})
@@ -222,16 +223,26 @@ func TestMismatchReasonIsMeasured(t *testing.T) {
 	for i := range y {
 		y[i] = 1e200 * heat.At(i, 4)
 	}
-	_, err = c.Fit(y)
-	var mm *MismatchError
-	if !errors.As(err, &mm) || mm.OtherTau != 1 || !(mm.OtherTauResidual <= mm.Tol) || !strings.Contains(mm.Reason(), "at τ = 1 one source explains them") {
-		t.Fatalf("τ = 1 readings at τ = 2: %v (other τ %g, misfit %g)", err, mm.OtherTau, mm.OtherTauResidual)
+	_, errOtherTau := c.Fit(y)
+	mm := c.Diagnose(y)
+	if mm == nil || mm.OtherTau != 1 || !(mm.OtherTauResidual <= mm.Tol) || !strings.Contains(mm.Diagnosis(), "at τ = 1 one source explains them") {
+		t.Fatalf("τ = 1 readings at τ = 2: %v (diagnosis %+v)", errOtherTau, mm)
 	}
 	heat2 := heattest.PadeHeat(g, 2)
 	for i := range y {
 		y[i] = heat2.At(i, 0) + heat2.At(i, 33)
 	}
-	if _, err = c.Fit(y); !errors.As(err, &mm) || !(mm.TwoSourceResidual <= mm.Tol) || strings.Contains(mm.Reason(), "one source explains") {
-		t.Fatalf("two sources: %v", err)
+	_, errTwo := c.Fit(y)
+	if mm = c.Diagnose(y); mm == nil || !(mm.TwoSourceResidual <= mm.Tol) || strings.Contains(mm.Diagnosis(), "one source explains") {
+		t.Fatalf("two sources: %v (diagnosis %+v)", errTwo, mm)
+	}
+	var a, b *MismatchError
+	if !errors.As(errOtherTau, &a) || !errors.As(errTwo, &b) || errOtherTau.Error() != errTwo.Error() {
+		t.Fatalf("published texts differ or are not mismatches: %q vs %q", errOtherTau, errTwo)
+	}
+	for _, e := range []*MismatchError{a, b} {
+		if !math.IsNaN(e.TwoSourceResidual) || !math.IsNaN(e.OtherTauResidual) {
+			t.Errorf("Fit measured diagnostics it does not publish: %+v", e)
+		}
 	}
 }

@@ -252,7 +252,7 @@ th { border-bottom: 1px solid #999; }
 {{with .Answer}}<div id="answer"><p>slot {{.Epoch}} · {{time .At}} UTC · run {{.RunID}}</p>
 {{if .Refused}}<p class="verdict" id="answer-refused">not answered: {{.Refused}}</p>
 {{else}}<p>published community <b>{{.Community}}</b> ({{.Mechanism}})</p>
-{{if .Mismatch}}<p class="verdict" id="answer-mismatch">answered by randomized response: {{.Mismatch}}</p>{{end}}
+{{if .Mismatch}}<p class="verdict" id="answer-mismatch">{{.Mismatch}}</p>{{end}}
 {{with .Audit}}<p class="muted" id="answer-audit">audit: {{.SourcesChecked}} sources fitted, {{.Classes}} classes ({{.NodesMerged}} nodes merged), worst loss {{num .WorstLoss}} ≤ {{num .Bound}} over {{.EdgesChecked}} edges</p>{{end}}
 {{end}}</div>{{else}}<p id="no-answer">no slot answered since this server started</p>{{end}}
 {{else if .Ranking}}<p>slot {{.Ranking.Epoch}} · located {{time .Ranking.At}} UTC · {{.Ranking.Estimator}} estimator · run {{.Ranking.RunID}} on release {{.Ranking.ReleaseRun}}</p>

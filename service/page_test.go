@@ -71,19 +71,21 @@ func TestPageWithoutStatus(t *testing.T) {
 }
 
 // In private-answer mode the page shows the last slot's answer: a refusal
-// with its reason, or the published community with the audit and, for
-// randomized response, why the readings were outside the model.
+// in the one fixed text, or the published community with the audit and,
+// for randomized response, that the readings were outside the model —
+// never what was measured of them.
 func TestPagePrivateAnswer(t *testing.T) {
 	get, page := newTestPage(t, PageOptions{Scope: "whisper", Ledger: "neo4j", Schedule: "@hourly", PrivateAnswer: true, Status: unreadable})
 	if body := get(); !strings.Contains(body, "no slot answered since this server started") {
 		t.Errorf("page before any answer:\n%s", body)
 	}
 	page.Answered("2026-11-26T10:00Z", "run-a", nil, &recovery.MismatchError{Residual: 0.4, Tol: 0.01, TwoSourceResidual: 1e-9, Tau: 1})
-	if body := get(); !strings.Contains(body, `id="answer-refused"`) || !strings.Contains(body, "a fit by two sources explains") {
-		t.Errorf("page after a refusal lacks the reason:\n%s", body)
+	if body := get(); !strings.Contains(body, `id="answer-refused"`) || !strings.Contains(body, "outside the model") ||
+		strings.Contains(body, "0.4") || strings.Contains(body, "two sources explain") {
+		t.Errorf("page after a refusal: want the fixed text, no measured residual:\n%s", body)
 	}
 	page.Answered("2026-11-26T11:00Z", "run-b", &job.AnswerSummary{Answer: &graphcloak.AnswerResult{Community: "north",
-		Mismatch: "the readings are not one source's diffusion", Audit: &graphcloak.AnswerAudit{SourcesChecked: 34, Classes: 34, EdgesChecked: 78, WorstLoss: 0.5, Bound: 0.5}}}, nil)
+		Mismatch: graphcloak.AnsweredByRR, Audit: &graphcloak.AnswerAudit{SourcesChecked: 34, Classes: 34, EdgesChecked: 78, WorstLoss: 0.5, Bound: 0.5}}}, nil)
 	body := get()
 	for _, want := range []string{"run-b", "<b>north</b>", `id="answer-mismatch"`, `id="answer-audit"`, "34 sources fitted"} {
 		if !strings.Contains(body, want) {

@@ -145,7 +145,7 @@ func (s *Slot) answer(ctx context.Context, st Step) error {
 	switch {
 	case errors.As(err, &mm):
 		s.Metrics.AnswerOutsideModel(s.Scope, "refused")
-		st.Logger.Warn("private answer refused: the readings are outside the model, nothing charged", s.errorAttrs(err, "reason", mm.Reason())...)
+		st.Logger.Warn("private answer refused: the readings are outside the model, nothing charged", s.errorAttrs(err)...)
 		return err
 	case err != nil:
 		st.Logger.Error("private answer failed", s.errorAttrs(err, "error", err)...)

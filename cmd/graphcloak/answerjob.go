@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"io"
 
 	"github.com/spf13/pflag"
@@ -12,6 +14,7 @@ import (
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -26,9 +29,12 @@ type answerOptions struct {
 	values  string // raw readings CSV (or "-")
 	cap     int
 	// fitTolerance and onMismatch: the certified recovery (job.AnswerSpec).
-	fitTolerance float64
-	onMismatch   string
-	cache        string // --answer-cache
+	fitTolerance, sensorNoise float64
+	onMismatch                string
+	// diagnose prints what was measured of readings outside the model
+	// (not private) to the operator's standard error.
+	diagnose bool
+	cache    string // --answer-cache
 	// memo: serve keeps the answer model between slots.
 	memo *graphcloak.AnswerMemo
 }
@@ -37,13 +43,18 @@ func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {
 	f.BoolVar(&o.enabled, "private-answer", false, "publish only the source community, under (ε)-DP, from the operator's raw readings (--values FILE or --value-property P); charges --ledger")
 	f.StringVar(&o.values, "values", "", "raw readings CSV node,value for --private-answer (- for standard input)")
 	f.IntVar(&o.cap, "answer-cap", 0, "distance cap of the answer mechanism: 1 is randomized response, 0 chooses the most accurate (see docs/guarantee.md)")
-	addFitFlags(f, &o.fitTolerance, &o.onMismatch, &o.cache)
+	addFitFlags(f, &o.fitTolerance, &o.sensorNoise, &o.onMismatch, &o.cache)
+	f.BoolVar(&o.diagnose, "diagnose", false,
+		"NOT PRIVATE: for readings outside the model, print what was measured of them (misfits, a two-source fit, another τ) to standard error, for the operator at the keyboard only; never in the JSON, the run record or logs")
 	config.AddFlags(f, "epsilon", "delta", "alpha", "key", "ledger", "ledger-key", "epoch", "value-property")
 }
 
 // runPrivateAnswer is locate --private-answer: answerOnce, then print.
 func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) error {
 	sum, err := answerOnce(ctx, opts)
+	if opts.privateAnswer.diagnose {
+		printDiagnosis(opts.g.stderr, sum, err)
+	}
 	if err != nil {
 		return err
 	}
@@ -140,5 +151,23 @@ func answerSpec(opts *locateOptions) *job.AnswerSpec {
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
-		FitTolerance: o.fitTolerance, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
+		FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise, Diagnose: o.diagnose, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
+}
+
+// printDiagnosis writes, for --diagnose, what was measured of readings
+// outside the model: the refusal's or the randomized response's. It is
+// the one place the measured misfits leave the process, on the operator's
+// standard error, marked as not private.
+func printDiagnosis(w io.Writer, sum *job.AnswerSummary, err error) {
+	var mm *recovery.MismatchError
+	text := ""
+	switch {
+	case errors.As(err, &mm):
+		text = mm.Diagnosis()
+	case err == nil && sum != nil && sum.Answer != nil:
+		text = sum.Answer.Diagnosis
+	}
+	if text != "" {
+		fmt.Fprintf(w, "diagnosis (NOT PRIVATE: for the operator only, never publish it): %s\n", text)
+	}
 }

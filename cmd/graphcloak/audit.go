@@ -18,6 +18,7 @@ import (
 type auditOptions struct {
 	graph, shard, save string
 	fitTolerance       float64
+	sensorNoise        float64
 	precise            bool
 	parts              []string // audit merge's arguments
 }
@@ -72,6 +73,7 @@ func addAuditFlags(cmd *cobra.Command, o *auditOptions) {
 	f.StringVar(&o.graph, "graph", "", "graph spec, as sensitivity --graph (neo4j, a generator such as karate, or file:PATH)")
 	f.Float64Var(&o.fitTolerance, "fit-tolerance", recovery.DefaultFitTolerance,
 		"relative misfit allowed between the readings and one source's diffusion at τ (as locate --private-answer)")
+	addSensorNoiseFlag(f, &o.sensorNoise)
 	f.StringVar(&o.save, "save", "", "the certificate (for --answer-cache) or, with --shard, the part to write")
 	config.AddFlags(f, "tau", "header", "ledger-key", "uri", "user", "password", "database", "projection", "node-labels",
 		"relationship-types", "relationship-weight-property", "node-key-property")
@@ -91,7 +93,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err := o.check(); err != nil {
 		return err
 	}
-	opt := recovery.CertifierOptions{Tol: o.fitTolerance, Precise: o.precise, Progress: g.progress("answer audit")}
+	opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise, Precise: o.precise, Progress: g.progress("answer audit")}
 	if o.shard != "" {
 		i, n, err := sensitivity.ParseShard(o.shard)
 		if err != nil {

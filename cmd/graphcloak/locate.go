@@ -68,6 +68,9 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.stdin = cmd.InOrStdin()
 			opts.communities = opts.g.cfg.Recovery.Communities
+			if err := checkSensorNoise(cmd.Flags(), opts.privateAnswer.sensorNoise); err != nil {
+				return err
+			}
 			if opts.privateAnswer.enabled {
 				return runPrivateAnswer(cmd.Context(), opts, opts.g.stdout)
 			}

@@ -31,6 +31,7 @@ type planOptions struct {
 	smooth        []float64
 	answerEpsilon float64
 	fitTolerance  float64
+	sensorNoise   float64
 	answerCache   string
 	// epsilonGiven: --epsilon was given (else the configured ε).
 	epsilonGiven bool
@@ -79,6 +80,9 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.epsilonGiven = cmd.Flags().Changed("epsilon")
+			if err := checkSensorNoise(cmd.Flags(), o.sensorNoise); err != nil {
+				return err
+			}
 			return runPlan(cmd.Context(), g, o, g.stdout)
 		},
 	}
@@ -99,6 +103,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	config.AddFlags(f, "header", "epsilon-total", "delta-total", "ledger", "ledger-key", "scope")
 	f.Float64Var(&o.fitTolerance, "fit-tolerance", recovery.DefaultFitTolerance,
 		"the private answer's fit tolerance (as locate --private-answer): the audit's classes depend on it")
+	addSensorNoiseFlag(f, &o.sensorNoise)
 	f.StringVar(&o.answerCache, "answer-cache", "", "reuse (or store) the answer model of the audit in this file, as locate --private-answer --answer-cache does")
 	f.Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "the answers' share ε_A of --epsilon-total that BUDGET BUYS assumes (as budget --init --answer-epsilon fixes it; 0: answers in zCDP)")
 	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
@@ -224,7 +229,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	sim.Tau, sim.Progress = o.taus[0], g.progress("plan trials")
 	rep, err := job.Forecast(ctx, job.ForecastSpec{Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
 		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
-		AnswerCache: cache, FitTolerance: o.fitTolerance, Progress: g.progress, Logger: g.logger})
+		AnswerCache: cache, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise, Progress: g.progress, Logger: g.logger})
 	if err != nil {
 		return err
 	}

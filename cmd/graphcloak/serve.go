@@ -43,6 +43,7 @@ type serveOptions struct {
 	privateAnswer bool
 	answerCap     int
 	fitTolerance  float64
+	sensorNoise   float64
 	onMismatch    string
 	answerCache   string
 	// healthFailedSlots failed slots in a row make /healthz 503 (0: never).
@@ -63,6 +64,9 @@ func newServeCmd(g *globalOptions) *cobra.Command {
       --sensitivity-cache /var/lib/graphcloak/delta2.json --communities property:community`,
 		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkSensorNoise(cmd.Flags(), opts.sensorNoise); err != nil {
+				return err
+			}
 			return runServe(cmd.Context(), opts)
 		},
 	}
@@ -85,7 +89,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of each slot's utility forecast, which decides its noise verdict (as in locate; 0: none, the ranking's posterior decides)")
 	f.BoolVar(&opts.privateAnswer, "private-answer", false, "each slot publishes only the source community under ε-DP (locate --private-answer), charged to the scope under the slot's epoch")
 	f.IntVar(&opts.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
-	addFitFlags(f, &opts.fitTolerance, &opts.onMismatch, &opts.answerCache)
+	addFitFlags(f, &opts.fitTolerance, &opts.sensorNoise, &opts.onMismatch, &opts.answerCache)
 	durationVar(f, &opts.lease, "lease", connector.DefaultLease, "Neo4j run lease (see release --lease)")
 	durationVar(f, &opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the scope (see release --wait)")
 	config.AddFlags(f, config.Neo4jFlags...)
