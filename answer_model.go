@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -96,6 +97,24 @@ func answerModelOf(ctx context.Context, g *laplacian.Graph, tau float64, cert *r
 		}
 	}
 	return m, nil
+}
+
+// sizeInNodes makes the sizes of rep, a ranking on the geometry (on the
+// class graph when sources merge), count the graph's nodes: a node counts
+// in its class's community, as the answer counts it. A report's SIZE is
+// nodes wherever it is printed.
+func (m *AnswerModel) sizeInNodes(rep *community.Report) {
+	size := make([]int, m.Geometry.K())
+	for s := range m.Graph.N() {
+		q := s
+		if m.quotient != nil {
+			q = m.Classes.Class[s]
+		}
+		size[m.Geometry.Community(q)]++
+	}
+	for i := range rep.Communities {
+		rep.Communities[i].Size = size[rep.Communities[i].ID]
+	}
 }
 
 // quotient returns the class graph of g and its partition: each class in

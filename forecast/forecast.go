@@ -34,6 +34,10 @@ type Forecast struct {
 	// (0: none up to 1000 units).
 	MassCurve      []MassPoint `json:"massCurve,omitempty"`
 	ResolvableMass float64     `json:"resolvableMass,omitempty"`
+	// Resolved (with MassCurve) is the mass from which on the forecast
+	// rate reaches ResolvedRate: halfway from a guess to always right
+	// (SetMassCurve).
+	Resolved *Resolved `json:"resolved,omitempty"`
 	Communities    int         `json:"communityCount"`
 	Trials         int         `json:"trials"`
 	Seed           uint64      `json:"seed"`
@@ -75,7 +79,11 @@ type Forecast struct {
 	// Realized (ModeAnswer) is the share of simulated answers that were
 	// right, counted rather than computed.
 	Realized float64 `json:"realizedRate,omitempty"`
-	Millis   int64   `json:"computeMillis"`
+	// ByCommunity is the rate per community of the source (one source
+	// per trial), in community id order: which communities are answerable
+	// at this ε. Nil with several sources per trial.
+	ByCommunity []CommunityRate `json:"byCommunity,omitempty"`
+	Millis      int64           `json:"computeMillis"`
 }
 
 // Forecast modes.
@@ -92,6 +100,7 @@ func Of(r *SimulationResult) Forecast {
 		NoiseDominatedRate: r.NoiseDominatedRate}
 	f.Low, f.High = meanInterval(r.accuracies)
 	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
+	f.ByCommunity = r.byCommunity
 	f.finish()
 	return f
 }
@@ -104,6 +113,7 @@ func OfAnswer(r *AnswerSimulationResult) Forecast {
 		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size, Realized: r.RealizedRate}
 	f.Low, f.High = r.low, r.high
 	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
+	f.ByCommunity = r.byCommunity
 	f.finish()
 	return f
 }
@@ -118,4 +128,8 @@ func (f *Forecast) finish() {
 		f.In90Chance = math.Min(1, f.In90Size/float64(f.Communities))
 	}
 	f.AtChance = f.Low <= f.Guess()
+	for i := range f.ByCommunity {
+		c := &f.ByCommunity[i]
+		c.Answerable = c.Trials > 0 && c.Low > f.Chance
+	}
 }

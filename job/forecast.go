@@ -132,9 +132,11 @@ func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sig
 	}
 	e.Progress = p.env.progress("forecast by source mass")
 	f := fs.PerNode
-	if f.MassCurve, f.ResolvableMass, err = forecast.MassCurve(ctx, e); err != nil {
+	curve, resolvable, err := forecast.MassCurve(ctx, e)
+	if err != nil {
 		return err
 	}
+	f.SetMassCurve(curve, resolvable)
 	if p.Spec.SourceMass == 0 {
 		// The unit-source forecast is the curve's 1-unit point.
 		f.AtChance = !forecast.Resolves(f.ResolvableMass, 1)

@@ -72,12 +72,34 @@ func MassCurve(f *forecast.Forecast) string {
 		}
 		fmt.Fprintf(&b, "%g: %.2f", m.Mass, m.CommunityAccuracy)
 	}
+	top := f.MassCurve[len(f.MassCurve)-1].Mass
+	if r := f.Resolved; r != nil {
+		if r.Mass > 0 {
+			fmt.Fprintf(&b, " — resolves sources of %g units or more: right at least %.2f of the time (halfway from a guess, %.3f, to always; %s within the 95%% intervals)",
+				r.Mass, r.Rate, f.Guess(), massRange(r, top))
+		} else {
+			fmt.Fprintf(&b, " — resolves no source up to %g units: right less than %.2f of the time (halfway from a guess, %.3f, to always)", top, r.Rate, f.Guess())
+		}
+	}
 	if f.ResolvableMass > 0 {
-		fmt.Fprintf(&b, " — resolves sources of %g units or more (a locate verdict simulates the mass the readings carry)", f.ResolvableMass)
+		fmt.Fprintf(&b, "; beats a guess from %g units (the verdict's threshold: a locate verdict simulates the mass the readings carry)", f.ResolvableMass)
 	} else {
-		fmt.Fprintf(&b, " — resolves no source up to %g units", f.MassCurve[len(f.MassCurve)-1].Mass)
+		fmt.Fprintf(&b, "; beats no guess up to %g units", top)
 	}
 	return "right community by source mass (units): " + b.String()
+}
+
+// massRange says where a resolved mass lies within the curve's
+// intervals: "10–100 units", "10 units or more" (beyond the curve), "10
+// units" (both ends one mass).
+func massRange(r *forecast.Resolved, top float64) string {
+	switch {
+	case r.High == 0:
+		return fmt.Sprintf("from %g units, or beyond %g", r.Low, top)
+	case r.Low == r.High:
+		return fmt.Sprintf("%g units", r.Low)
+	}
+	return fmt.Sprintf("%g–%g units", r.Low, r.High)
 }
 
 // AtChance says so, in one line, when a forecast's rate cannot be told
