@@ -54,12 +54,12 @@ type AnswerSimulationResult struct {
 	// RealizedRate is the share of sampled answers that were right (the
 	// rate an observer of these answers would count; AnswerSimulation.Draws per
 	// trial, the first of which the 90% set is read for).
-	RealizedRate float64                    `json:"realizedRate"`
-	In90Rate     float64                    `json:"in90Rate"`
-	In90Size     float64                    `json:"in90Size"`
-	Seed         uint64                     `json:"seed"`
-	Estimator    string                     `json:"estimator"`
-	perTrial     []float64                  // P(right) per trial
+	RealizedRate float64   `json:"realizedRate"`
+	In90Rate     float64   `json:"in90Rate"`
+	In90Size     float64   `json:"in90Size"`
+	Seed         uint64    `json:"seed"`
+	Estimator    string    `json:"estimator"`
+	perTrial     []float64 // P(right) per trial
 	byCommunity  []CommunityRate
 	low, high    float64                    // 95% interval of CommunityAccuracy
 	geometry     *privacy.CommunityGeometry // for the caller's reuse

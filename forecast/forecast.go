@@ -37,10 +37,10 @@ type Forecast struct {
 	// Resolved (with MassCurve) is the mass from which on the forecast
 	// rate reaches ResolvedRate: halfway from a guess to always right
 	// (SetMassCurve).
-	Resolved *Resolved `json:"resolved,omitempty"`
-	Communities    int         `json:"communityCount"`
-	Trials         int         `json:"trials"`
-	Seed           uint64      `json:"seed"`
+	Resolved    *Resolved `json:"resolved,omitempty"`
+	Communities int       `json:"communityCount"`
+	Trials      int       `json:"trials"`
+	Seed        uint64    `json:"seed"`
 	// CommunityAccuracy is the expected rate of the right community in
 	// first place, in [Low, High] at 95%; Chance = 1/communities.
 	// PriorRate is what naming the largest community achieves whatever

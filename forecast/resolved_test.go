@@ -13,7 +13,9 @@ import (
 // rate (its interval's upper end, its lower end) reaches the rate asked;
 // a dip below it above a mass that reached it moves the mass up.
 func TestResolvedAt(t *testing.T) {
-	pt := func(m, r, half float64) MassPoint { return MassPoint{Mass: m, CommunityAccuracy: r, Low: r - half, High: r + half} }
+	pt := func(m, r, half float64) MassPoint {
+		return MassPoint{Mass: m, CommunityAccuracy: r, Low: r - half, High: r + half}
+	}
 	cases := []struct {
 		name  string
 		curve []MassPoint

@@ -134,7 +134,7 @@ type SimulationResult struct {
 	NoiseDominatedRate float64   `json:"noiseDominatedRate,omitempty"`
 	accuracies         []float64 // per trial, for the forecast's interval
 	byCommunity        []CommunityRate
-	Seed               uint64    `json:"seed"`
+	Seed               uint64 `json:"seed"`
 	// Graph and CommunitySource describe the inputs for the record (the
 	// caller fills them: a graph spec, "planted", "leiden", "louvain", "file:PATH").
 	Graph           string `json:"graph,omitempty"`
