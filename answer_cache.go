@@ -15,6 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/internal/jsonmac"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -22,35 +23,58 @@ import (
 const AnswerCertificateKind = "graphcloak.answer-certificate"
 
 // AnswerFileHeader says what an answer certificate (or one shard's part)
-// was computed on: one exact graph at τ and fit tolerance, by one version
-// of graphcloak.
+// was computed on: one exact graph at τ and fit tolerance (or the
+// sensor-noise bound the tolerance was derived from), by one version of
+// graphcloak.
 type AnswerFileHeader struct {
 	Kind          string                `json:"kind"`
 	SchemaVersion int                   `json:"schemaVersion"`
 	Graph         laplacian.Fingerprint `json:"graph"`
 	Tau           float64               `json:"tau"`
 	FitTolerance  float64               `json:"fitTolerance"`
-	Software      string                `json:"software"`
-	Created       time.Time             `json:"created"`
+	// SensorNoise is the bound ν FitTolerance was derived from (0: the
+	// tolerance was given).
+	SensorNoise float64   `json:"sensorNoise,omitempty"`
+	Software    string    `json:"software"`
+	Created     time.Time `json:"created"`
 }
 
-func newAnswerFileHeader(kind string, g *laplacian.Graph, tau, tol float64, software string) AnswerFileHeader {
-	return AnswerFileHeader{Kind: kind, SchemaVersion: 1, Graph: g.Fingerprint(), Tau: tau, FitTolerance: tol,
+// fitKey is what a model was asked for besides the graph and τ: a fit
+// tolerance T, or a sensor-noise bound ν (which decides T).
+type fitKey struct{ tol, noise float64 }
+
+// fitKeyOf is opt's fitKey (T defaulted).
+func fitKeyOf(opt recovery.CertifierOptions) fitKey {
+	if opt.SensorNoise != 0 {
+		return fitKey{noise: opt.SensorNoise}
+	}
+	if opt.Tol == 0 {
+		return fitKey{tol: recovery.DefaultFitTolerance}
+	}
+	return fitKey{tol: opt.Tol}
+}
+
+func newAnswerFileHeader(kind string, graph laplacian.Fingerprint, tau float64, tol float64, k fitKey, software string) AnswerFileHeader {
+	return AnswerFileHeader{Kind: kind, SchemaVersion: 1, Graph: graph, Tau: tau, FitTolerance: tol, SensorNoise: k.noise,
 		Software: software, Created: time.Now().UTC().Truncate(time.Second)}
 }
 
 // matches refuses (ErrAnswerCacheMismatch) a file of another kind, graph,
-// τ, fit tolerance or version.
-func (h AnswerFileHeader) matches(kind string, g *laplacian.Graph, tau, tol float64, software string) error {
+// τ, fit tolerance (or sensor-noise bound) or version.
+func (h AnswerFileHeader) matches(kind string, graph laplacian.Fingerprint, tau float64, k fitKey, software string) error {
 	switch {
 	case h.Kind != kind || h.SchemaVersion != 1:
 		return fmt.Errorf("%w: a %q file, not a %q", ErrAnswerCacheMismatch, h.Kind, kind)
 	case h.Software != software:
 		return fmt.Errorf("%w: made by %q, not by this version", ErrAnswerCacheMismatch, h.Software)
-	case h.Tau != tau || h.FitTolerance != tol:
-		return fmt.Errorf("%w: made for τ = %g, T = %g", ErrAnswerCacheMismatch, h.Tau, h.FitTolerance)
-	case h.Graph != g.Fingerprint():
-		return fmt.Errorf("%w: the graph changed", ErrAnswerCacheMismatch)
+	case h.Tau != tau:
+		return fmt.Errorf("%w: made for τ = %g", ErrAnswerCacheMismatch, h.Tau)
+	case k.noise != 0 && h.SensorNoise != k.noise:
+		return fmt.Errorf("%w: made for sensor noise %g, not %g", ErrAnswerCacheMismatch, h.SensorNoise, k.noise)
+	case k.noise == 0 && (h.SensorNoise != 0 || h.FitTolerance != k.tol):
+		return fmt.Errorf("%w: made for T = %g (sensor noise %g), not T = %g", ErrAnswerCacheMismatch, h.FitTolerance, h.SensorNoise, k.tol)
+	case h.Graph != graph:
+		return fmt.Errorf("%w: the graph changed (%s)", ErrAnswerCacheMismatch, graph.Diff(h.Graph))
 	}
 	return nil
 }
@@ -59,18 +83,23 @@ func (h AnswerFileHeader) matches(kind string, g *laplacian.Graph, tau, tol floa
 // model stored for reuse: the certifier's pass (every source's norm) and
 // the classes with their audit. A model restored from it is the model the
 // pass would compute (the calibration and the per-edge audit, which depend
-// on ε and the partition, are always recomputed).
+// on ε and the partition, are always recomputed, and so is the refit of the
+// recovery's sample). The graph and the state are in key order
+// (laplacian.SortedByKey): the same graph read in any order — an edge list,
+// Neo4j, a command that sorts it (plan) — names one certificate.
 type AnswerCertificate struct {
 	AnswerFileHeader
 	State recovery.CertifierState `json:"state"`
 	// MAC authenticates the certificate under the ledger key's
-	// certificate subkey (as the Δ2 certificate); empty without one.
+	// certificate subkey, or without a ledger key this installation's
+	// (privacy.CacheMACKey).
 	MAC string `json:"mac,omitempty"`
 }
 
 // AnswerCache is a stored answer model at Path (a private answer's cache,
-// in a command or a scheduled service): trusted only when its MAC verifies under MACKey
-// (when set) and it was made by Software on the same graph, τ and T.
+// in a command or a scheduled service): trusted only when its MAC verifies
+// under MACKey (nil: this installation's key, privacy.CacheMACKey) and it
+// was made by Software on the same graph, τ and T.
 type AnswerCache struct {
 	Path     string // "" keeps no file (the memo only)
 	MACKey   []byte
@@ -84,14 +113,49 @@ type AnswerCache struct {
 var ErrAnswerCacheMismatch = errors.New("graphcloak: the answer certificate does not match")
 
 // AnswerCacheMACError: the stored model is not authenticated under the
-// ledger key (forged, edited, or sealed under another key).
+// cache's key (forged, edited, sealed under another key, or made on
+// another installation without a ledger key).
 type AnswerCacheMACError struct{ Missing bool }
 
 func (e *AnswerCacheMACError) Error() string {
 	if e.Missing {
-		return "graphcloak: the answer certificate carries no MAC and a ledger key is in use"
+		return "graphcloak: the answer certificate carries no MAC: only certificates sealed under the ledger key (without one, this installation's key) are trusted"
 	}
-	return "graphcloak: the answer certificate's MAC does not verify under the ledger key"
+	return "graphcloak: the answer certificate's MAC does not verify under the ledger key (without one, this installation's key): it was edited, or sealed elsewhere — shards on other machines need the same ledger key"
+}
+
+// key is the key certificates are sealed under: MACKey, or this
+// installation's.
+func (c AnswerCache) key() ([]byte, error) {
+	if c.MACKey != nil {
+		return c.MACKey, nil
+	}
+	return privacy.CacheMACKey(nil)
+}
+
+// checkMAC verifies a file's MAC (sum computes it with its mac left out).
+func (c AnswerCache) checkMAC(have string, sum func(key []byte) (string, error)) error {
+	key, err := c.key()
+	if err != nil {
+		return err
+	}
+	want, err := sum(key)
+	if err != nil {
+		return err
+	}
+	if have == "" || !jsonmac.Equal(have, want) {
+		return &AnswerCacheMACError{Missing: have == ""}
+	}
+	return nil
+}
+
+// seal returns a file's MAC under the cache's key.
+func (c AnswerCache) seal(sum func(key []byte) (string, error)) (string, error) {
+	key, err := c.key()
+	if err != nil {
+		return "", err
+	}
+	return sum(key)
 }
 
 // mac is the certificate's MAC (its mac field left out) under key.
@@ -100,53 +164,102 @@ func (c AnswerCertificate) mac(key []byte) (string, error) {
 	return jsonmac.Sum(key, c)
 }
 
-// Load returns the stored certifier state for g at τ and tol. Its errors
-// say why it cannot be used: nothing stored (wrapping fs.ErrNotExist), an
-// unreadable file, an *AnswerCacheMACError, or ErrAnswerCacheMismatch.
-func (c AnswerCache) Load(g *laplacian.Graph, tau, tol float64) (recovery.CertifierState, error) {
+// Load returns the stored certifier state for g (in g's node order) at τ
+// and opt's fit tolerance or sensor-noise bound, and the tolerance it was
+// computed at. Its errors say why it cannot be used: nothing stored
+// (wrapping fs.ErrNotExist), an unreadable file, an *AnswerCacheMACError,
+// or ErrAnswerCacheMismatch.
+func (c AnswerCache) Load(g *laplacian.Graph, tau float64, opt recovery.CertifierOptions) (recovery.CertifierState, float64, error) {
 	b, err := os.ReadFile(c.Path)
 	if err != nil {
-		return recovery.CertifierState{}, err
+		return recovery.CertifierState{}, 0, err
 	}
 	var cert AnswerCertificate
 	if err := json.Unmarshal(b, &cert); err != nil {
-		return recovery.CertifierState{}, fmt.Errorf("graphcloak: answer certificate %s: %w", c.Path, err)
+		return recovery.CertifierState{}, 0, fmt.Errorf("graphcloak: answer certificate %s: %w", c.Path, err)
 	}
-	if c.MACKey != nil {
-		want, err := cert.mac(c.MACKey)
-		if err != nil {
-			return recovery.CertifierState{}, err
-		}
-		if cert.MAC == "" || !jsonmac.Equal(cert.MAC, want) {
-			return recovery.CertifierState{}, &AnswerCacheMACError{Missing: cert.MAC == ""}
-		}
+	if err := c.checkMAC(cert.MAC, cert.mac); err != nil {
+		return recovery.CertifierState{}, 0, err
 	}
-	if tol == 0 {
-		tol = recovery.DefaultFitTolerance
+	sorted, perm, err := laplacian.SortedByKey(g)
+	if err != nil {
+		return recovery.CertifierState{}, 0, err
 	}
-	if err := cert.matches(AnswerCertificateKind, g, tau, tol, c.Software); err != nil {
-		return recovery.CertifierState{}, err
+	if err := cert.matches(AnswerCertificateKind, sorted.Fingerprint(), tau, fitKeyOf(opt), c.Software); err != nil {
+		return recovery.CertifierState{}, 0, err
 	}
-	return cert.State, nil
+	st, err := stateFromKeyOrder(cert.State, perm)
+	return st, cert.FitTolerance, err
 }
 
-// Store replaces the stored model with m's, sealed under MACKey; the file
-// is written whole (a temporary file renamed), never half.
+// Store replaces the stored model with m's, sealed under the cache's key
+// and in key order; the file is written whole (a temporary file renamed),
+// never half.
 func (c AnswerCache) Store(m *AnswerModel) error {
-	return c.store(m.Graph, m.Tau, m.Certifier.Tol(), m.Certifier.State(m.Classes))
+	return c.store(m.Graph, m.Tau, m.Certifier.Tol(), m.fit, m.Certifier.State(m.Classes))
 }
 
-// store writes the certificate of a certifier state of g at τ and tol.
-func (c AnswerCache) store(g *laplacian.Graph, tau, tol float64, st recovery.CertifierState) error {
-	cert := AnswerCertificate{AnswerFileHeader: newAnswerFileHeader(AnswerCertificateKind, g, tau, tol, c.Software), State: st}
-	if c.MACKey != nil {
-		mac, err := cert.mac(c.MACKey)
-		if err != nil {
-			return err
-		}
-		cert.MAC = mac
+// store writes the certificate of a certifier state of g (in g's order)
+// at τ, computed at tol for k.
+func (c AnswerCache) store(g *laplacian.Graph, tau, tol float64, k fitKey, st recovery.CertifierState) error {
+	sorted, perm, err := laplacian.SortedByKey(g)
+	if err != nil {
+		return err
+	}
+	cert := AnswerCertificate{
+		AnswerFileHeader: newAnswerFileHeader(AnswerCertificateKind, sorted.Fingerprint(), tau, tol, k, c.Software),
+		State:            stateInKeyOrder(st, perm)}
+	if cert.MAC, err = c.seal(cert.mac); err != nil {
+		return err
 	}
 	return writeJSONFile(c.Path, cert)
+}
+
+// stateInKeyOrder moves a state in a graph's order to key order (perm[i]:
+// the key-order index of node i); classes are renumbered by lowest member.
+func stateInKeyOrder(st recovery.CertifierState, perm []int) recovery.CertifierState {
+	out := st
+	out.Norms = make([]float64, len(perm))
+	class := make([]int, len(perm))
+	for i, p := range perm {
+		out.Norms[p] = st.Norms[i]
+		class[p] = st.Classes.Class[i]
+	}
+	out.Classes.Class = byLowestMember(class)
+	return out
+}
+
+// stateFromKeyOrder is stateInKeyOrder's inverse; it refuses a state whose
+// length is not the graph's.
+func stateFromKeyOrder(st recovery.CertifierState, perm []int) (recovery.CertifierState, error) {
+	if len(st.Norms) != len(perm) || len(st.Classes.Class) != len(perm) {
+		return st, fmt.Errorf("%w: the stored state has %d norms and %d classes for %d nodes", ErrAnswerCacheMismatch,
+			len(st.Norms), len(st.Classes.Class), len(perm))
+	}
+	out := st
+	out.Norms = make([]float64, len(perm))
+	class := make([]int, len(perm))
+	for i, p := range perm {
+		out.Norms[i] = st.Norms[p]
+		class[i] = st.Classes.Class[p]
+	}
+	out.Classes.Class = byLowestMember(class)
+	return out, nil
+}
+
+// byLowestMember renumbers class labels 0, 1, … in order of first
+// appearance (recovery.SourceClasses' numbering).
+func byLowestMember(class []int) []int {
+	ids := map[int]int{}
+	for i, c := range class {
+		id, ok := ids[c]
+		if !ok {
+			id = len(ids)
+			ids[c] = id
+		}
+		class[i] = id
+	}
+	return class
 }
 
 // writeJSONFile writes v's JSON to path whole (atomicfile.Write).
@@ -161,32 +274,29 @@ func writeJSONFile(path string, v any) error {
 // Model returns the answer model of g at τ: restored from the process's
 // memo or the cache file when either verifies, else computed
 // (NewAnswerModel) and stored in both. A cache that cannot be used only
-// costs the computation; why is logged at the level an operator needs (a
-// forged or unreadable file is a warning, a changed graph routine). A nil
-// cache computes.
+// costs the computation; why is logged at the default level (a changed
+// graph, τ or version included: a pass of minutes redone is worth a line).
+// A nil cache computes.
 func (c *AnswerCache) Model(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string,
 	opt recovery.CertifierOptions, log *slog.Logger) (*AnswerModel, error) {
 	if c == nil {
 		return NewAnswerModel(ctx, g, tau, part, names, opt)
 	}
-	tol := opt.Tol
-	if tol == 0 {
-		tol = recovery.DefaultFitTolerance
-	}
-	if m := c.Memo.model(g, tau, tol, c.Software, part, names); m != nil {
+	k := fitKeyOf(opt)
+	if m := c.Memo.model(g, tau, k, c.Software, part, names); m != nil {
 		log.Debug("answer model, calibrations and audits reused from memory: the graph and partition are unchanged")
 		return m, nil
 	}
-	if st, ok := c.Memo.get(g, tau, tol, c.Software); ok {
-		if m, err := RestoreAnswerModel(ctx, g, tau, tol, st, part, names); err == nil {
-			c.Memo.put(g, tau, tol, c.Software, m)
+	if st, tol, ok := c.Memo.get(g, tau, k, c.Software); ok {
+		if m, err := restoreAnswerModel(ctx, g, tau, tol, k, st, part, names); err == nil {
+			c.Memo.put(g, tau, k, c.Software, m)
 			log.Debug("answer model reused from memory: the graph is unchanged")
 			return m, nil
 		}
 	}
 	if c.Path != "" {
-		if m := c.fromFile(ctx, g, tau, tol, part, names, log); m != nil {
-			c.Memo.put(g, tau, tol, c.Software, m)
+		if m := c.fromFile(ctx, g, tau, opt, part, names, log); m != nil {
+			c.Memo.put(g, tau, k, c.Software, m)
 			return m, nil
 		}
 	}
@@ -194,7 +304,7 @@ func (c *AnswerCache) Model(ctx context.Context, g *laplacian.Graph, tau float64
 	if err != nil {
 		return nil, err
 	}
-	c.Memo.put(g, tau, tol, c.Software, m)
+	c.Memo.put(g, tau, k, c.Software, m)
 	if c.Path != "" {
 		if err := c.Store(m); err != nil {
 			log.Warn("could not store the answer certificate", "cache", c.Path, "error", err)
@@ -205,12 +315,12 @@ func (c *AnswerCache) Model(ctx context.Context, g *laplacian.Graph, tau float64
 
 // fromFile restores the model from the cache file, or returns nil (and
 // logs why).
-func (c *AnswerCache) fromFile(ctx context.Context, g *laplacian.Graph, tau, tol float64, part []int, names []string, log *slog.Logger) *AnswerModel {
-	st, err := c.Load(g, tau, tol)
+func (c *AnswerCache) fromFile(ctx context.Context, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions, part []int, names []string, log *slog.Logger) *AnswerModel {
+	st, tol, err := c.Load(g, tau, opt)
 	var mac *AnswerCacheMACError
 	switch {
 	case err == nil:
-		m, err := RestoreAnswerModel(ctx, g, tau, tol, st, part, names)
+		m, err := restoreAnswerModel(ctx, g, tau, tol, fitKeyOf(opt), st, part, names)
 		if err == nil {
 			log.Info("answer model reused from the certificate: the graph is unchanged", "cache", c.Path)
 			return m
@@ -219,9 +329,9 @@ func (c *AnswerCache) fromFile(ctx context.Context, g *laplacian.Graph, tau, tol
 	case errors.Is(err, fs.ErrNotExist):
 		log.Info("no answer certificate cached yet: computing the model", "cache", c.Path)
 	case errors.As(err, &mac):
-		log.Warn("answer certificate not authenticated under the ledger key: recomputing and replacing it", "cache", c.Path, "reason", err)
+		log.Warn("answer certificate not authenticated: recomputing and replacing it", "cache", c.Path, "reason", err)
 	case errors.Is(err, ErrAnswerCacheMismatch):
-		log.Info("answer certificate does not match: recomputing", "cache", c.Path, "reason", err)
+		log.Warn("answer certificate does not match: recomputing and replacing it", "cache", c.Path, "reason", err)
 	default:
 		log.Warn("answer certificate unreadable: recomputing and replacing it", "cache", c.Path, "error", err)
 	}
@@ -240,48 +350,60 @@ type AnswerMemo struct {
 	last   *AnswerModel
 }
 
-// model returns the remembered model when it was built on g at τ and tol
+// model returns the remembered model when it was built on g at τ and k
 // with this partition and these names.
-func (m *AnswerMemo) model(g *laplacian.Graph, tau, tol float64, software string, part []int, names []string) *AnswerModel {
+func (m *AnswerMemo) model(g *laplacian.Graph, tau float64, k fitKey, software string, part []int, names []string) *AnswerModel {
 	if m == nil {
 		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.last == nil || m.header.matches(AnswerCertificateKind, g, tau, tol, software) != nil ||
+	if m.last == nil || m.header.matches(AnswerCertificateKind, g.Fingerprint(), tau, k, software) != nil ||
 		!slices.Equal(m.last.part, part) || !slices.Equal(m.last.partNames, names) {
 		return nil
 	}
 	return m.last
 }
 
-func (m *AnswerMemo) get(g *laplacian.Graph, tau, tol float64, software string) (recovery.CertifierState, bool) {
+func (m *AnswerMemo) get(g *laplacian.Graph, tau float64, k fitKey, software string) (recovery.CertifierState, float64, bool) {
 	if m == nil {
-		return recovery.CertifierState{}, false
+		return recovery.CertifierState{}, 0, false
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.last == nil || m.header.matches(AnswerCertificateKind, g, tau, tol, software) != nil {
-		return recovery.CertifierState{}, false
+	if m.last == nil || m.header.matches(AnswerCertificateKind, g.Fingerprint(), tau, k, software) != nil {
+		return recovery.CertifierState{}, 0, false
 	}
-	return m.last.Certifier.State(m.last.Classes), true
+	return m.last.Certifier.State(m.last.Classes), m.last.Certifier.Tol(), true
 }
 
-func (m *AnswerMemo) put(g *laplacian.Graph, tau, tol float64, software string, model *AnswerModel) {
+func (m *AnswerMemo) put(g *laplacian.Graph, tau float64, k fitKey, software string, model *AnswerModel) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.header, m.last = newAnswerFileHeader(AnswerCertificateKind, g, tau, tol, software), model
+	m.header = newAnswerFileHeader(AnswerCertificateKind, g.Fingerprint(), tau, model.Certifier.Tol(), k, software)
+	m.last = model
 }
 
 // RestoreAnswerModel is NewAnswerModel from a stored certifier state
-// (AnswerCache.Load, verified for this graph, τ and tol): no pass.
+// (AnswerCache.Load, verified for this graph, τ and tol): no pass. The
+// refit of the recovery's sample is run again (recovery.RestoreCertifier),
+// so the audit's refit counters are this run's.
 func RestoreAnswerModel(ctx context.Context, g *laplacian.Graph, tau, tol float64, st recovery.CertifierState, part []int, names []string) (*AnswerModel, error) {
-	cert, sc, err := recovery.RestoreCertifier(g, tau, tol, st)
+	return restoreAnswerModel(ctx, g, tau, tol, fitKey{tol: tol}, st, part, names)
+}
+
+func restoreAnswerModel(ctx context.Context, g *laplacian.Graph, tau, tol float64, k fitKey, st recovery.CertifierState, part []int, names []string) (*AnswerModel, error) {
+	cert, sc, err := recovery.RestoreCertifier(ctx, g, tau, tol, st)
 	if err != nil {
 		return nil, err
 	}
-	return answerModelOf(ctx, g, tau, cert, sc, part, names)
+	m, err := answerModelOf(ctx, g, tau, cert, sc, part, names)
+	if err != nil {
+		return nil, err
+	}
+	m.fit, m.restored = k, true
+	return m, nil
 }

@@ -32,21 +32,21 @@ func TestAnswerCacheRoundTrip(t *testing.T) {
 	key := []byte("0123456789abcdef0123456789abcdef")
 	path := filepath.Join(t.TempDir(), "answer.json")
 	cache := AnswerCache{Path: path, MACKey: key, Software: "v-test"}
-	if _, err := cache.Load(g, 5, 0); !errors.Is(err, fs.ErrNotExist) {
+	if _, _, err := cache.Load(g, 5, recovery.CertifierOptions{}); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("empty cache: %v", err)
 	}
 	if err := cache.Store(m); err != nil {
 		t.Fatal(err)
 	}
-	st, err := cache.Load(g, 5, 0)
-	if err != nil {
-		t.Fatal(err)
+	st, tol, err := cache.Load(g, 5, recovery.CertifierOptions{})
+	if err != nil || tol != recovery.DefaultFitTolerance {
+		t.Fatal(err, tol)
 	}
 	r, err := RestoreAnswerModel(ctx, g, 5, 0, st, part, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(r.Classes, m.Classes) || r.Geometry.N() != m.Geometry.N() {
+	if !reflect.DeepEqual(r.Classes, m.Classes) || r.Geometry.N() != m.Geometry.N() || !r.restored || m.restored {
 		t.Fatalf("restored classes %+v, computed %+v", r.Classes, m.Classes)
 	}
 	heat := heattest.PadeHeat(g, 5)
@@ -64,18 +64,18 @@ func TestAnswerCacheRoundTrip(t *testing.T) {
 	for name, c := range map[string]AnswerCache{
 		"other version": {Path: path, MACKey: key, Software: "v-other"},
 	} {
-		if _, err := c.Load(g, 5, 0); !errors.Is(err, ErrAnswerCacheMismatch) {
+		if _, _, err := c.Load(g, 5, recovery.CertifierOptions{}); !errors.Is(err, ErrAnswerCacheMismatch) {
 			t.Errorf("%s: %v, want a mismatch", name, err)
 		}
 	}
-	if _, err := cache.Load(g, 4, 0); !errors.Is(err, ErrAnswerCacheMismatch) {
+	if _, _, err := cache.Load(g, 4, recovery.CertifierOptions{}); !errors.Is(err, ErrAnswerCacheMismatch) {
 		t.Errorf("another τ: %v", err)
 	}
-	if _, err := cache.Load(g, 5, 0.02); !errors.Is(err, ErrAnswerCacheMismatch) {
+	if _, _, err := cache.Load(g, 5, recovery.CertifierOptions{Tol: 0.02}); !errors.Is(err, ErrAnswerCacheMismatch) {
 		t.Errorf("another tolerance: %v", err)
 	}
 	other, _ := laplacian.Path(34)
-	if _, err := cache.Load(other, 5, 0); !errors.Is(err, ErrAnswerCacheMismatch) {
+	if _, _, err := cache.Load(other, 5, recovery.CertifierOptions{}); !errors.Is(err, ErrAnswerCacheMismatch) {
 		t.Errorf("another graph: %v", err)
 	}
 	// A forged certificate — every class a singleton, so that the
@@ -94,7 +94,7 @@ func TestAnswerCacheRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	var mac *AnswerCacheMACError
-	if _, err := cache.Load(g, 5, 0); !errors.As(err, &mac) {
+	if _, _, err := cache.Load(g, 5, recovery.CertifierOptions{}); !errors.As(err, &mac) {
 		t.Fatalf("forged classes: %v, want a MAC error", err)
 	}
 }
@@ -154,5 +154,134 @@ func TestAnswerMemo(t *testing.T) {
 	other, _ := laplacian.Path(34)
 	if _, err := cache.Model(ctx, other, 5, part, nil, recovery.CertifierOptions{}, log); err != nil || strings.Contains(logs.String(), "reused") {
 		t.Fatalf("another graph: %v, log %s", err, logs.String())
+	}
+}
+
+// Certificates that cannot lie (issue 60): without a ledger key a cache is
+// sealed under this installation's key, so an edited or unsealed file —
+// classes edited from 2 to 34 at karate τ = 10, true loss 4 at ε = 1 — is
+// never taken: the model is recomputed and the published distributions are
+// the fresh model's. A restored model's refit counters are this run's, so
+// a state with edited classes given to RestoreAnswerModel fails its audit.
+func TestAnswerCacheUnkeyedForgery(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	ctx := context.Background()
+	g, part := laplacian.Karate()
+	const tau = 10
+	fresh, err := NewAnswerModel(ctx, g, tau, part, nil, recovery.CertifierOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fresh.Classes.Count >= g.N() {
+		t.Fatalf("karate τ = %d: %d classes, want merged sources for the forgery to matter", tau, fresh.Classes.Count)
+	}
+	path := filepath.Join(t.TempDir(), "answer.json")
+	cache := &AnswerCache{Path: path, Software: "v-test"} // no ledger key
+	if err := cache.Store(fresh); err != nil {
+		t.Fatal(err)
+	}
+	var cert AnswerCertificate
+	b, _ := os.ReadFile(path)
+	if err := json.Unmarshal(b, &cert); err != nil || cert.MAC == "" {
+		t.Fatalf("an unkeyed certificate is stored unsealed (%v)", err)
+	}
+	forge := func(mac string) {
+		c := cert
+		c.State.Classes.Class = make([]int, g.N())
+		for i := range c.State.Classes.Class {
+			c.State.Classes.Class[i] = i
+		}
+		c.State.Classes.Count, c.State.Classes.Merged, c.MAC = g.N(), 0, mac
+		b, _ := json.Marshal(c)
+		if err := os.WriteFile(path, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cal, err := privacy.CalibrateAnswer(ctx, fresh.Geometry, 1, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, mac := range map[string]string{"unsealed": "", "MAC kept": cert.MAC} {
+		forge(mac)
+		var mm *AnswerCacheMACError
+		if _, _, err := cache.Load(g, tau, recovery.CertifierOptions{}); !errors.As(err, &mm) {
+			t.Fatalf("%s forgery loaded: %v", name, err)
+		}
+		m, err := cache.Model(ctx, g, tau, part, nil, recovery.CertifierOptions{}, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.restored || !reflect.DeepEqual(m.Classes, fresh.Classes) {
+			t.Fatalf("%s forgery: restored %v, classes %d (fresh %d)", name, m.restored, m.Classes.Count, fresh.Classes.Count)
+		}
+		cal2, err := privacy.CalibrateAnswer(ctx, m.Geometry, 1, 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s := 0; s < g.N(); s++ {
+			if p, q := cal.ProbabilitiesAt(fresh.Geometry, fresh.node(s)), cal2.ProbabilitiesAt(m.Geometry, m.node(s)); !slices.Equal(p, q) {
+				t.Fatalf("%s forgery changed source %d's distribution: %v vs %v", name, s, q, p)
+			}
+		}
+	}
+	// The counters come from this run: edited classes handed to
+	// RestoreAnswerModel directly (as a key holder could) fail the refit.
+	st := fresh.Certifier.State(fresh.Classes)
+	for i := range st.Classes.Class {
+		st.Classes.Class[i] = i
+	}
+	st.Classes.Count = g.N()
+	r, err := RestoreAnswerModel(ctx, g, tau, 0, st, part, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rcal, err := privacy.CalibrateAnswer(ctx, r.Geometry, 1, 1, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := r.Audit(ctx, rcal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Passed || a.RefitFailures == 0 || !a.Restored {
+		t.Fatalf("edited classes restored: audit %+v, want the refit to fail", a)
+	}
+}
+
+// The same graph read in another node order names the same certificate
+// (key order): plan sorts its graph, locate does not, and each reuses the
+// other's pass (issue 61, row 0), with every node's class carried by key.
+func TestAnswerCacheAnyNodeOrder(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	ctx := context.Background()
+	g, part := laplacian.Karate()
+	sorted, perm, err := laplacian.SortedByKey(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sorted.Fingerprint() == g.Fingerprint() {
+		t.Fatal("the sorted karate graph has karate's fingerprint: the test needs another order")
+	}
+	spart := make([]int, len(part))
+	for i, c := range part {
+		spart[perm[i]] = c
+	}
+	path := filepath.Join(t.TempDir(), "answer.json")
+	cache := &AnswerCache{Path: path, Software: "v-test"}
+	log := slog.New(slog.DiscardHandler)
+	first, err := cache.Model(ctx, sorted, 5, spart, nil, recovery.CertifierOptions{}, log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := (&AnswerCache{Path: path, Software: "v-test"}).Model(ctx, g, 5, part, nil, recovery.CertifierOptions{}, log)
+	if err != nil || !second.restored {
+		t.Fatalf("the graph in load order did not reuse the sorted graph's certificate: %v (restored %v)", err, second != nil && second.restored)
+	}
+	for i := range perm {
+		for j := range perm {
+			if (first.Classes.Class[perm[i]] == first.Classes.Class[perm[j]]) != (second.Classes.Class[i] == second.Classes.Class[j]) {
+				t.Fatalf("nodes %s and %s: merged in one order, not in the other", g.Key(i), g.Key(j))
+			}
+		}
 	}
 }

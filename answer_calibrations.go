@@ -121,16 +121,10 @@ func (c *AnswerCache) loadCalibrations(m *AnswerModel) (*AnswerCalibrations, err
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, fmt.Errorf("graphcloak: answer calibrations %s: %w", c.Path+CalibrationsSuffix, err)
 	}
-	if c.MACKey != nil {
-		want, err := f.mac(c.MACKey)
-		if err != nil {
-			return nil, err
-		}
-		if f.MAC == "" || !jsonmac.Equal(f.MAC, want) {
-			return nil, &AnswerCacheMACError{Missing: f.MAC == ""}
-		}
+	if err := c.checkMAC(f.MAC, f.mac); err != nil {
+		return nil, err
 	}
-	if err := f.matches(AnswerCalibrationsKind, m.Graph, m.Tau, m.Certifier.Tol(), c.Software); err != nil {
+	if err := f.matches(AnswerCalibrationsKind, m.Graph.Fingerprint(), m.Tau, m.fit, c.Software); err != nil {
 		return nil, err
 	}
 	if f.Geometry != geometryKey(m) {
@@ -143,7 +137,7 @@ func (c *AnswerCache) loadCalibrations(m *AnswerModel) (*AnswerCalibrations, err
 // request in) file's entries (file nil: a new file), sealed under MACKey.
 func (c *AnswerCache) storeCalibration(m *AnswerModel, file *AnswerCalibrations, e AnswerCalibrationEntry) error {
 	if file == nil {
-		file = &AnswerCalibrations{AnswerFileHeader: newAnswerFileHeader(AnswerCalibrationsKind, m.Graph, m.Tau, m.Certifier.Tol(), c.Software),
+		file = &AnswerCalibrations{AnswerFileHeader: newAnswerFileHeader(AnswerCalibrationsKind, m.Graph.Fingerprint(), m.Tau, m.Certifier.Tol(), m.fit, c.Software),
 			Geometry: geometryKey(m)}
 	}
 	kept := file.Entries[:0:0]
@@ -153,12 +147,9 @@ func (c *AnswerCache) storeCalibration(m *AnswerModel, file *AnswerCalibrations,
 		}
 	}
 	file.Entries, file.MAC = append(kept, e), ""
-	if c.MACKey != nil {
-		mac, err := file.mac(c.MACKey)
-		if err != nil {
-			return err
-		}
-		file.MAC = mac
+	var err error
+	if file.MAC, err = c.seal(file.mac); err != nil {
+		return err
 	}
 	return writeJSONFile(c.Path+CalibrationsSuffix, file)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"log/slog"
+
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -14,18 +16,26 @@ import (
 // over every source of a graph did: the whole pass (a certificate), one
 // shard of it (a part) or the merge of every part.
 type AuditReport struct {
-	Graph         string  `json:"graph"`
-	NodeCount     int     `json:"nodeCount"`
-	Tau           float64 `json:"tau"`
-	FitTolerance  float64 `json:"fitTolerance"`
-	Shard         string  `json:"shard,omitempty"`
-	Shards        int     `json:"shards,omitempty"` // a merge's N
-	Precise       bool    `json:"precise"`
-	Classes       int     `json:"classes,omitempty"`
-	NodesMerged   int     `json:"nodesMerged"`
-	RefitFailures int     `json:"refitFailures"`
-	Save          string  `json:"save"`
-	Millis        int64   `json:"computeMillis"`
+	Graph        string  `json:"graph"`
+	NodeCount    int     `json:"nodeCount"`
+	Tau          float64 `json:"tau"`
+	FitTolerance float64 `json:"fitTolerance"`
+	Shard        string  `json:"shard,omitempty"`
+	Shards       int     `json:"shards,omitempty"` // a merge's N
+	Precise      bool    `json:"precise"`
+	Classes      int     `json:"classes,omitempty"`
+	// SensorNoise is the bound ν the tolerance was derived from (0: given);
+	// SensorNoiseBound the model's ν at this tolerance (unsharded runs).
+	SensorNoise      float64 `json:"sensorNoise,omitempty"`
+	SensorNoiseBound float64 `json:"sensorNoiseBound,omitempty"`
+	// Reused: the certificate at Save already verified (sealed under the
+	// cache's key, this graph, τ and tolerance): its pass was not run
+	// again; the refit sample was.
+	Reused        bool   `json:"reused"`
+	NodesMerged   int    `json:"nodesMerged"`
+	RefitFailures int    `json:"refitFailures"`
+	Save          string `json:"save"`
+	Millis        int64  `json:"computeMillis"`
 }
 
 // CertifyAnswers runs the certified recovery of a private answer over
@@ -46,14 +56,14 @@ func CertifyAnswers(ctx context.Context, g *laplacian.Graph, tau float64, opt re
 		}
 		r.Precise = opt.Precise
 	} else {
-		m, err := NewAnswerModel(ctx, g, tau, make([]int, g.N()), nil, opt)
+		// A certificate that verifies is reused, not run again: plan,
+		// locate, serve and audit share one pass per graph, τ and T.
+		m, err := cache.Model(ctx, g, tau, make([]int, g.N()), nil, opt, slog.New(slog.DiscardHandler))
 		if err != nil {
 			return AuditReport{}, err
 		}
-		if err := cache.Store(m); err != nil {
-			return AuditReport{}, err
-		}
 		r.Precise, r.Classes, r.NodesMerged, r.RefitFailures = m.Certifier.Precise(), m.Classes.Count, m.Classes.Merged, m.Classes.RefitFailures
+		r.FitTolerance, r.SensorNoise, r.SensorNoiseBound, r.Reused = m.Certifier.Tol(), opt.SensorNoise, m.Certifier.NoiseBound(), m.restored
 	}
 	r.Millis = time.Since(start).Milliseconds()
 	return r, nil

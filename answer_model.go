@@ -42,6 +42,10 @@ type AnswerModel struct {
 	// community[s] is node s's own community under Geometry's ids (−1
 	// when no class holds a majority of it), for the audit's accuracy.
 	community []int
+	// fit is the tolerance or sensor-noise bound the model was asked for
+	// (its certificate's key); restored: its pass came from a certificate.
+	fit      fitKey
+	restored bool
 	// audits remembers Audit's results by calibration (deterministic in
 	// the model and the calibration).
 	mu     sync.Mutex
@@ -61,7 +65,11 @@ func NewAnswerModel(ctx context.Context, g *laplacian.Graph, tau float64, part [
 	if err != nil {
 		return nil, err
 	}
-	return answerModelOf(ctx, g, tau, cert, sc, part, names)
+	m, err := answerModelOf(ctx, g, tau, cert, sc, part, names)
+	if err == nil {
+		m.fit = fitKeyOf(opt)
+	}
+	return m, err
 }
 
 // answerModelOf builds the geometry of part on g or on its quotient by sc.
@@ -184,6 +192,11 @@ type AnswerAudit struct {
 	// MaxBackground are answered at every source, never refused, and moving
 	// the source never changes that.
 	SensorNoiseBound float64 `json:"sensorNoiseBound"`
+	// Restored: the pass's counts (SourcesChecked, Refused, Misplaced,
+	// Classes) come from a certificate sealed under the ledger key or this
+	// installation's key; the refit sample and every edge's loss were
+	// computed by this run. False: all of it was computed by this run.
+	Restored bool `json:"restored"`
 	// SourcesChecked sources' noiseless readings were fitted (every node);
 	// Refused of them were refused and Misplaced fitted outside their
 	// class (0 and 0 when sound). SourcesRefitted of them were fitted
@@ -243,7 +256,7 @@ func (m *AnswerModel) Audit(ctx context.Context, cal privacy.AnswerCalibration) 
 func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) (*AnswerAudit, error) {
 	sc := m.Classes
 	a := &AnswerAudit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), MaxBackground: m.Certifier.MaxBackground(),
-		SensorNoiseBound: m.Certifier.NoiseBound(), SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
+		SensorNoiseBound: m.Certifier.NoiseBound(), Restored: m.restored, SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
 		Misplaced: sc.Misplaced, SourcesRefitted: sc.SourcesRefitted, RefitFailures: sc.RefitFailures, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
 		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
 	n := m.Graph.N()

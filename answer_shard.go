@@ -43,23 +43,24 @@ func NewAnswerPart(ctx context.Context, g *laplacian.Graph, tau float64, opt rec
 	if tol == 0 {
 		tol = recovery.DefaultFitTolerance
 	}
-	return AnswerPart{AnswerFileHeader: newAnswerFileHeader(AnswerPartKind, g, tau, tol, software), Part: *part}, nil
+	return AnswerPart{AnswerFileHeader: newAnswerFileHeader(AnswerPartKind, g.Fingerprint(), tau, tol, fitKey{tol: tol}, software), Part: *part}, nil
 }
 
-// SaveAnswerPart writes p to path whole, sealed under macKey (nil: none).
+// SaveAnswerPart writes p to path whole, sealed under macKey (nil: this
+// installation's key, privacy.CacheMACKey).
 func SaveAnswerPart(path string, p AnswerPart, macKey []byte) error {
 	p.MAC = ""
-	if macKey != nil {
-		mac, err := p.mac(macKey)
-		if err != nil {
-			return err
-		}
-		p.MAC = mac
+	mac, err := AnswerCache{MACKey: macKey}.seal(p.mac)
+	if err != nil {
+		return err
 	}
+	p.MAC = mac
 	return writeJSONFile(path, p)
 }
 
-// LoadAnswerPart reads a part and checks its MAC under macKey (when set).
+// LoadAnswerPart reads a part and checks its MAC under macKey (nil: this
+// installation's key): a part no key authenticates is refused, never
+// merged as it is.
 func LoadAnswerPart(path string, macKey []byte) (AnswerPart, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -69,14 +70,8 @@ func LoadAnswerPart(path string, macKey []byte) (AnswerPart, error) {
 	if err := json.Unmarshal(b, &p); err != nil || p.Kind != AnswerPartKind {
 		return AnswerPart{}, fmt.Errorf("%w: %s is not a part of the answer audit (%v)", ErrAnswerCacheMismatch, path, err)
 	}
-	if macKey != nil {
-		want, err := p.mac(macKey)
-		if err != nil {
-			return AnswerPart{}, err
-		}
-		if p.MAC == "" || !jsonmac.Equal(p.MAC, want) {
-			return AnswerPart{}, fmt.Errorf("%s: %w", path, &AnswerCacheMACError{Missing: p.MAC == ""})
-		}
+	if err := (AnswerCache{MACKey: macKey}).checkMAC(p.MAC, p.mac); err != nil {
+		return AnswerPart{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
 }
@@ -91,7 +86,7 @@ func MergeAnswerParts(ctx context.Context, g *laplacian.Graph, tau, tol float64,
 	var cparts []*recovery.CertifierPart
 	for i := range parts {
 		p := &parts[i]
-		if err := p.matches(AnswerPartKind, g, tau, tol, cache.Software); err != nil {
+		if err := p.matches(AnswerPartKind, g.Fingerprint(), tau, fitKey{tol: tol}, cache.Software); err != nil {
 			return nil, &recovery.ShardError{Reason: fmt.Sprintf("include shard %d/%d that is foreign: %v", p.Part.Shard.I, p.Part.Shard.N, err)}
 		}
 		cparts = append(cparts, &p.Part)
@@ -106,5 +101,5 @@ func MergeAnswerParts(ctx context.Context, g *laplacian.Graph, tau, tol float64,
 	if err != nil {
 		return nil, err
 	}
-	return sc, cache.store(g, tau, tol, cert.State(sc))
+	return sc, cache.store(g, tau, tol, fitKey{tol: tol}, cert.State(sc))
 }

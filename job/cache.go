@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
@@ -15,12 +16,19 @@ import (
 // logged at the level an operator needs (a forged or unreadable file is
 // a warning, a changed graph or a new version is routine).
 
-// cache is the release's Δ2 cache (nil: none).
+// cache is the release's Δ2 cache (nil: none), sealed under the ledger
+// key or, without one, this installation's (privacy.CacheMACKey); nil
+// too when that key cannot be had (Δ2 is then computed, never trusted
+// unauthenticated).
 func (s *ReleaseSpec) cache() *sensitivity.Cache {
 	if s.CachePath == "" {
 		return nil
 	}
-	return &sensitivity.Cache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software}
+	key, err := privacy.CacheMACKey(s.LedgerKey)
+	if err != nil {
+		return nil
+	}
+	return &sensitivity.Cache{Path: s.CachePath, MACKey: key, Software: s.Software}
 }
 
 // cachedSensitivity returns the cached Δ2 for graph at τ and α, or nil

@@ -293,9 +293,11 @@ func (c *Certifier) State(sc *SourceClasses) CertifierState {
 }
 
 // RestoreCertifier rebuilds the Certifier of g at τ and tol from a stored
-// state (the action is rebuilt, the range checks rerun). The caller
-// verifies that the state was computed on this graph, τ and tol.
-func RestoreCertifier(g *laplacian.Graph, tau, tol float64, st CertifierState) (*Certifier, *SourceClasses, error) {
+// state (the action is rebuilt, the range checks rerun) and fits the
+// refit sample again (Classes): its counters are this call's, never the
+// state's. The caller verifies that the state was computed on this graph,
+// τ and tol, and authenticated.
+func RestoreCertifier(ctx context.Context, g *laplacian.Graph, tau, tol float64, st CertifierState) (*Certifier, *SourceClasses, error) {
 	if tol == 0 {
 		tol = DefaultFitTolerance
 	}
@@ -313,6 +315,12 @@ func RestoreCertifier(g *laplacian.Graph, tau, tol float64, st CertifierState) (
 	}
 	sc := st.Classes
 	sc.Class = append([]int(nil), sc.Class...)
+	sc.SourcesRefitted, sc.RefitFailures = 0, 0
 	c.classes = &sc
-	return c, &sc, nil
+	refit, err := c.Classes(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	c.classes = refit
+	return c, refit, nil
 }

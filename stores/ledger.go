@@ -152,12 +152,13 @@ func ScopeBalance(ctx context.Context, cfg *config.Config) (*privacy.Balance, er
 }
 
 // CertificateMACKey is the key certificates are sealed under and checked
-// against: the configured ledger key's certificate subkey (none without a
-// ledger key).
+// against: the configured ledger key's certificate subkey, or without a
+// ledger key this installation's (privacy.CacheMACKey): a certificate no
+// key authenticates is never trusted.
 func CertificateMACKey(cfg *config.Config) ([]byte, error) {
 	lopt, err := LedgerOptions(cfg)
 	if err != nil {
 		return nil, err
 	}
-	return lopt.Key.CertificateMACKey(), nil
+	return privacy.CacheMACKey(lopt.Key)
 }

@@ -36,8 +36,12 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseF
 	spec.LedgerKey = lopt.Key
 	if files.Certificate != "" {
 		c, err := sensitivity.LoadCertificate(files.Certificate)
+		var key []byte
 		if err == nil {
-			err = c.CheckMAC(spec.LedgerKey.CertificateMACKey())
+			key, err = privacy.CacheMACKey(spec.LedgerKey)
+		}
+		if err == nil {
+			err = c.CheckMAC(key)
 		}
 		if err != nil {
 			return nil, errkind.Inputf("%s: %w", job.ParamCertificate, err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/pflag"
 
@@ -76,6 +77,13 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	spec, err := answerSpecWithKeys(opts)
 	if err != nil {
 		return nil, err
+	}
+	if spec.DryRun {
+		// The dry run reads no readings (stores.RunAnswer); a path that
+		// cannot be opened is still named now, not at the charged run.
+		if err := checkReadable(opts.privateAnswer.values); err != nil {
+			return nil, err
+		}
 	}
 	spec.RunID = stores.NewRunID()
 	if spec.Epoch == "" {
@@ -170,4 +178,25 @@ func printDiagnosis(w io.Writer, sum *job.AnswerSummary, err error) {
 	if text != "" {
 		fmt.Fprintf(w, "diagnosis (NOT PRIVATE: for the operator only, never publish it): %s\n", text)
 	}
+}
+
+// checkReadable opens path and closes it, reading nothing: a dry run's
+// check that the charged run will find its readings ("" and "-": nothing
+// to check).
+func checkReadable(path string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err == nil {
+		var st os.FileInfo
+		if st, err = f.Stat(); err == nil && st.IsDir() {
+			err = fmt.Errorf("%s is a directory", path)
+		}
+		f.Close()
+	}
+	if err != nil {
+		return inputErrorf("--values: %v", err)
+	}
+	return nil
 }

@@ -105,7 +105,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err != nil {
 		return err
 	}
-	lg, err := loadExperimentGraph(ctx, g, o.graph, "")
+	lg, err := auditGraph(ctx, g, o.graph)
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out i
 	if err != nil {
 		return err
 	}
-	lg, err := loadExperimentGraph(ctx, g, o.graph, "")
+	lg, err := auditGraph(ctx, g, o.graph)
 	if err != nil {
 		return err
 	}
@@ -149,4 +149,15 @@ func printAuditResult(g *globalOptions, out io.Writer, r graphcloak.AuditReport)
 	}
 	textreport.Audit(out, r, "graphcloak audit merge <every part> --save FILE")
 	return nil
+}
+
+// auditGraph loads the audit's graph in key order, so that every shard of
+// a pass — on any machine, from an edge list or Neo4j in any order —
+// covers the same blocks of the same nodes.
+func auditGraph(ctx context.Context, g *globalOptions, spec string) (*stores.Graph, error) {
+	lg, err := loadExperimentGraph(ctx, g, spec, "")
+	if err != nil {
+		return nil, err
+	}
+	return lg.InKeyOrder()
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -107,5 +108,65 @@ func TestPrivateAnswerDryRunCLI(t *testing.T) {
 	if _, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--private-answer",
 		"--values", readings, "--ledger", over, "--epsilon", "1", "--tau", "0.2", "--dry-run"); code != exitBudgetExhausted {
 		t.Errorf("over budget: exit %d, want %d: %s", code, exitBudgetExhausted, stderr)
+	}
+}
+
+// A private answer's dry run reads no readings (issue 60): its output is
+// byte for byte the same for readings inside the model, readings of two
+// sources (refused by the charged run) and a file that is not CSV at all,
+// so it answers nothing about where a source is; a path that cannot be
+// opened is still named (exit 3).
+func TestPrivateAnswerDryRunReadsNoReadings(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "l.json")
+	initTestLedger(t, ledger)
+	inModel := karateSourceReadings(t, filepath.Join(dir, "one.csv"), 3, 0.2)
+	two := filepath.Join(dir, "two.csv")
+	a, _ := os.ReadFile(karateSourceReadings(t, filepath.Join(dir, "a.csv"), 3, 0.2))
+	b, _ := os.ReadFile(karateSourceReadings(t, filepath.Join(dir, "b.csv"), 30, 0.2))
+	var sum strings.Builder
+	la, lb := strings.Split(strings.TrimSpace(string(a)), "\n"), strings.Split(strings.TrimSpace(string(b)), "\n")
+	sum.WriteString(la[0] + "\n")
+	for i := 1; i < len(la); i++ {
+		ka, va, _ := strings.Cut(la[i], ",")
+		_, vb, _ := strings.Cut(lb[i], ",")
+		fa, _ := strconv.ParseFloat(va, 64)
+		fb, _ := strconv.ParseFloat(vb, 64)
+		sum.WriteString(ka + "," + strconv.FormatFloat(fa+fb, 'g', -1, 64) + "\n")
+	}
+	if err := os.WriteFile(two, []byte(sum.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	garbage := filepath.Join(dir, "garbage.csv")
+	if err := os.WriteFile(garbage, []byte("not,a\nreadings file at all\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := func(values string, dry bool) (string, string, int) {
+		args := []string{"locate", "--graph", "karate", "--private-answer", "--values", values, "--ledger", ledger,
+			"--epsilon", "1", "--tau", "0.2", "--forecast-trials", "0", "--epoch", "e1", "--random-seed", "7", "-o", "json"}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		return runPipelineCLI(t, context.Background(), nil, args...)
+	}
+	if _, stderr, code := run(two, false); code != exitBadInput || !strings.Contains(stderr, "outside the model") {
+		t.Fatalf("the charged run of two sources: exit %d, %s", code, stderr)
+	}
+	var outs []string
+	for _, values := range []string{inModel, two, garbage} {
+		stdout, stderr, code := run(values, true)
+		if code != 0 {
+			t.Fatalf("dry run of %s: exit %d: %s", values, code, stderr)
+		}
+		outs = append(outs, stdout)
+	}
+	for i, o := range outs[1:] {
+		if o != outs[0] {
+			t.Errorf("the dry run's output depends on the readings (file %d):\n%s\nvs\n%s", i+1, o, outs[0])
+		}
+	}
+	if _, stderr, code := run(filepath.Join(dir, "missing.csv"), true); code != exitBadInput || !strings.Contains(stderr, "missing.csv") {
+		t.Errorf("a missing readings file: exit %d, %s", code, stderr)
 	}
 }

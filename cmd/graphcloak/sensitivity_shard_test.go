@@ -204,14 +204,14 @@ func TestSensitivityMergeRefuses(t *testing.T) {
 		parts []string
 		want  string
 	}{
-		"missing":    {[]string{p0, p2}, "shard 1/3 missing"},
-		"duplicated": {[]string{p0, p1, p1, p2}, "shard 1/3 is given twice"},
-		"tau":        {[]string{p0, shard("tau", pa, "2", "1/3", true), p2}, "its tau is 2"},
-		"graph":      {[]string{p0, shard("graph", "pa:n=300,m=3,seed=2", "1", "1/3", true), p2}, "its graph is"},
-		"count":      {[]string{p0, shard("count", pa, "1", "1/2", true), p2}, "its shard count N is 2"},
-		"edited":     {[]string{p0, edited, p2}, "MAC does not verify"},
-		"unsealed":   {[]string{p0, shard("unsealed", pa, "1", "1/3", false), p2}, "carries no MAC"},
-		"not a part": {[]string{p0, filepath.Join(dir, "nothing.json"), p2}, "no such file"},
+		"missing":                       {[]string{p0, p2}, "shard 1/3 missing"},
+		"duplicated":                    {[]string{p0, p1, p1, p2}, "shard 1/3 is given twice"},
+		"tau":                           {[]string{p0, shard("tau", pa, "2", "1/3", true), p2}, "its tau is 2"},
+		"graph":                         {[]string{p0, shard("graph", "pa:n=300,m=3,seed=2", "1", "1/3", true), p2}, "its graph is"},
+		"count":                         {[]string{p0, shard("count", pa, "1", "1/2", true), p2}, "its shard count N is 2"},
+		"edited":                        {[]string{p0, edited, p2}, "MAC does not verify"},
+		"sealed without the ledger key": {[]string{p0, shard("unsealed", pa, "1", "1/3", false), p2}, "MAC does not verify"},
+		"not a part":                    {[]string{p0, filepath.Join(dir, "nothing.json"), p2}, "no such file"},
 	} {
 		stderr, code := merge(c.parts...)
 		if code != exitBadInput || !strings.Contains(stderr, c.want) {

@@ -71,6 +71,6 @@ func answerAudit(out io.Writer, a *graphcloak.AnswerAudit) {
 	if a == nil {
 		return
 	}
-	fmt.Fprintf(out, "audit: %d sources fitted to their class (%d classes, %d nodes merged; fit tolerance %g), worst loss %.6g ≤ %.6g over %d edges; a source drawn uniformly is answered with its community %.3f of the time\n",
-		a.SourcesChecked-a.Refused-a.Misplaced, a.Classes, a.NodesMerged, a.FitTolerance, a.WorstLoss, a.Bound, a.EdgesChecked, a.Accuracy)
+	fmt.Fprintf(out, "audit: %d sources fitted to their class (%d classes, %d nodes merged; fit tolerance %g: sensor noise up to %.3g of the mean reading), worst loss %.6g ≤ %.6g over %d edges; a source drawn uniformly is answered with its community %.3f of the time\n",
+		a.SourcesChecked-a.Refused-a.Misplaced, a.Classes, a.NodesMerged, a.FitTolerance, a.SensorNoiseBound, a.WorstLoss, a.Bound, a.EdgesChecked, a.Accuracy)
 }

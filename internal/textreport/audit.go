@@ -16,6 +16,14 @@ func Audit(out io.Writer, r graphcloak.AuditReport, next string) {
 			r.Shard, r.Graph, r.NodeCount, r.Tau, r.FitTolerance, r.Save, r.Millis, next)
 		return
 	}
-	fmt.Fprintf(out, "audit of graph %s (%d nodes) at τ = %g, fit tolerance %g: %d classes of sources (%d nodes merged), %d refits failed; certificate %s (%d ms)\n",
-		r.Graph, r.NodeCount, r.Tau, r.FitTolerance, r.Classes, r.NodesMerged, r.RefitFailures, r.Save, r.Millis)
+	how := "certificate"
+	if r.Reused {
+		how = "certificate reused (it verified; the refit sample ran again)"
+	}
+	noise := ""
+	if r.SensorNoiseBound > 0 {
+		noise = fmt.Sprintf(", sensor noise up to %.3g of the mean reading", r.SensorNoiseBound)
+	}
+	fmt.Fprintf(out, "audit of graph %s (%d nodes) at τ = %g, fit tolerance %g%s: %d classes of sources (%d nodes merged), %d refits failed; %s %s (%d ms)\n",
+		r.Graph, r.NodeCount, r.Tau, r.FitTolerance, noise, r.Classes, r.NodesMerged, r.RefitFailures, how, r.Save, r.Millis)
 }
