@@ -224,7 +224,16 @@ type AnswerAudit struct {
 	// reading is fitted to its source's class), so it is what this
 	// calibration delivers inside the model.
 	Accuracy float64 `json:"accuracy"`
+	// own[s] is node s's term of Accuracy: the chance that the answer to
+	// its noiseless readings names its own community (OwnCommunity).
+	own []float64
 }
+
+// OwnCommunity returns, for every node s of the graph, the chance that the
+// answer to s's noiseless readings names s's own community (0 when no
+// class holds a majority of it): Accuracy is their mean, and their mean
+// over a community is its exact rate.
+func (a *AnswerAudit) OwnCommunity() []float64 { return a.own }
 
 // auditSlack allows the audit's own float64 evaluation of the logs.
 const auditSlack = 1e-9
@@ -262,6 +271,7 @@ func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) 
 	n := m.Graph.N()
 	workers := max(1, runtime.GOMAXPROCS(0))
 	worst, right := make([]float64, workers), make([]float64, workers)
+	a.own = make([]float64, n)
 	var wg sync.WaitGroup
 	rowPtr, col, _ := m.Graph.CSR()
 	var cancelled error
@@ -277,7 +287,8 @@ func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) 
 				}
 				ps := logProbabilities(cal, m.Geometry, m.node(s))
 				if c := m.community[s]; c >= 0 {
-					right[w] += math.Exp(ps[c])
+					a.own[s] = math.Exp(ps[c])
+					right[w] += a.own[s]
 				}
 				for e := rowPtr[s]; e < rowPtr[s+1]; e++ {
 					t := int(col[e])

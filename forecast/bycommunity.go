@@ -1,6 +1,9 @@
 package forecast
 
-import "strconv"
+import (
+	"fmt"
+	"strconv"
+)
 
 // CommunityRate is a forecast's rate for the sources of one community: of
 // the simulated sources that lay in it, the share whose community came
@@ -50,4 +53,33 @@ func byCommunity(comms []int, scores []float64, part []int, names []string, k in
 		}
 	}
 	return out
+}
+
+// ExactByCommunity is the rate per community of exact per-node rates
+// (perNode[s]: the chance that source s's community comes first, an
+// audit's), in the canonical order and with the names of e's partition,
+// as the simulated forecasts list theirs: every node is counted, so
+// Trials is the community's size and the interval is the rate itself.
+func ExactByCommunity(e Simulation, perNode []float64) ([]CommunityRate, error) {
+	part, names, k, err := e.communities()
+	if err != nil {
+		return nil, err
+	}
+	if len(perNode) != len(part) {
+		return nil, &ParamError{"perNode", len(perNode), fmt.Sprintf("has the wrong length (graph has %d nodes)", len(part))}
+	}
+	out := byCommunity(part, perNode, part, names, k)
+	for i := range out {
+		out[i].Low, out[i].High = out[i].Rate, out[i].Rate
+	}
+	return out, nil
+}
+
+// SetExact makes f's rate an exact one (the private answer's audit, over
+// every source): accuracy without an interval and the rates per
+// community by; its verdict and answerable communities follow.
+func (f *Forecast) SetExact(accuracy float64, by []CommunityRate) {
+	f.CommunityAccuracy, f.Low, f.High, f.Exact = accuracy, accuracy, accuracy, true
+	f.ByCommunity = by
+	f.finish()
 }

@@ -47,10 +47,13 @@ type Forecast struct {
 	// the data (its share of the nodes, the sources being uniform over
 	// them): a ranking that learns nothing from the release reaches it.
 	CommunityAccuracy float64 `json:"communityAccuracy"`
-	Low               float64 `json:"low"`
-	High              float64 `json:"high"`
-	Chance            float64 `json:"chance"`
-	PriorRate         float64 `json:"priorRate"`
+	// Exact: CommunityAccuracy is exact, not simulated (a private answer's
+	// audit over every source, SetExact); Low = High = it.
+	Exact     bool    `json:"exact,omitempty"`
+	Low       float64 `json:"low"`
+	High      float64 `json:"high"`
+	Chance    float64 `json:"chance"`
+	PriorRate float64 `json:"priorRate"`
 	// In90Rate (in [In90Low, In90High]) is the rate of the source's
 	// community inside the 90% set, In90Size the set's mean size and
 	// In90Chance = In90Size/communities what a random set of that size gets.

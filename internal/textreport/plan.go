@@ -106,7 +106,7 @@ func ByCommunity(out io.Writer, fs []forecast.Forecast) error {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return rows[b].Size - rows[a].Size })
-	fmt.Fprintf(out, "by community: the rate its sources' community comes first (sources simulated there); * answerable: its 95%% interval is above chance %.4f\n", cols[0].Chance)
+	fmt.Fprintf(out, "by community: the rate its sources' community comes first (in brackets the sources simulated there, or every node for an audit's exact rate); * answerable: its 95%% interval is above chance %.4f\n", cols[0].Chance)
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "COMMUNITY\tNODES\t")
 	for _, f := range cols {
