@@ -96,6 +96,18 @@ func TestReleaseForecastsOnTheUsersPartition(t *testing.T) {
 	if env := dry(); env != mine {
 		t.Errorf("recovery.communities from the environment: %+v, want the flag's %+v", env, mine)
 	}
+	// The same key is plan's and locate's.
+	out, stderr, code := runPipelineCLI(t, context.Background(), nil, "plan", "--graph", "karate", "--trials", "2", "--modes", "per-node", "-o", "json")
+	var plan struct{ Communities string }
+	if code != 0 || json.Unmarshal([]byte(out), &plan) != nil || plan.Communities != "file:"+factions {
+		t.Errorf("plan under recovery.communities: exit %d, communities %q: %s", code, plan.Communities, stderr)
+	}
+	out, stderr, code = runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--private-answer", "--values", readings,
+		"--ledger", ledger, "--tau", "0.2", "--dry-run", "--forecast-trials", "0", "-o", "json")
+	var answer struct{ Communities string }
+	if code != 0 || json.Unmarshal([]byte(out), &answer) != nil || answer.Communities != "file:"+factions {
+		t.Errorf("locate --private-answer under recovery.communities: exit %d, communities %q: %s", code, answer.Communities, stderr)
+	}
 	os.Unsetenv("GRAPHCLOAK_RECOVERY_COMMUNITIES")
 
 	before := readFile(t, ledger)
