@@ -23,7 +23,7 @@ func (e *KeyTypeError) Reason() string {
 }
 
 func (e *KeyTypeError) Error() string {
-	return fmt.Sprintf("laplacian: node key %q %s", e.Key, e.Reason())
+	return fmt.Sprintf("laplacian: node key %q: %s", e.Key, e.Reason())
 }
 
 // CheckKeyTypes returns a *KeyTypeError when keys are not all of one type:
