@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -282,6 +283,27 @@ func TestAnswerCacheAnyNodeOrder(t *testing.T) {
 			if (first.Classes.Class[perm[i]] == first.Classes.Class[perm[j]]) != (second.Classes.Class[i] == second.Classes.Class[j]) {
 				t.Fatalf("nodes %s and %s: merged in one order, not in the other", g.Key(i), g.Key(j))
 			}
+		}
+	}
+	// The calibration made on the sorted graph is reused on the graph in
+	// load order, and publishes the same distribution for every source.
+	var logs strings.Builder
+	logged := slog.New(slog.NewTextHandler(&logs, nil))
+	calSorted, err := cache.Calibrate(ctx, first, 1, 1, 0, logged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	calLoad, err := (&AnswerCache{Path: path, Software: "v-test"}).Calibrate(ctx, second, 1, 1, 0, logged)
+	if err != nil || !strings.Contains(logs.String(), "calibration reused from the cache") {
+		t.Fatalf("the load-order model did not reuse the sorted graph's calibration: %v\n%s", err, logs.String())
+	}
+	for i := range perm {
+		p, q := calSorted.ProbabilitiesAt(first.Geometry, first.node(perm[i])), calLoad.ProbabilitiesAt(second.Geometry, second.node(i))
+		ps, qs := append([]float64(nil), p...), append([]float64(nil), q...)
+		sort.Float64s(ps)
+		sort.Float64s(qs)
+		if !slices.Equal(ps, qs) {
+			t.Fatalf("node %s: sorted-graph calibration %v, load-order %v", g.Key(i), ps, qs)
 		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"os"
 
 	"github.com/graphcloak/graphcloak/internal/jsonmac"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -34,6 +35,9 @@ type AnswerCalibrations struct {
 	Geometry string                   `json:"geometry"`
 	Entries  []AnswerCalibrationEntry `json:"calibrations"`
 	MAC      string                   `json:"mac,omitempty"`
+	// perm[i] is the key-order index of geometry node i (geometryOrder):
+	// the entries' weights are stored in key order.
+	perm []int
 }
 
 // AnswerCalibrationEntry is one stored calibration and its request.
@@ -49,17 +53,58 @@ func (f AnswerCalibrations) mac(key []byte) (string, error) {
 	return jsonmac.Sum(key, f)
 }
 
-// geometryKey is the SHA-256 of the model's geometry: its graph's
-// fingerprint and the partition's canonical ids.
-func geometryKey(m *AnswerModel) string {
+// geometryOrder returns the key of the model's geometry — the SHA-256 of
+// its graph's fingerprint in key order and the partition's ids in that
+// order, numbered by first appearance — and perm[i], the key-order index
+// of geometry node i. Calibrations are stored in that order, so that the
+// same graph read in any order (plan sorts it; locate and serve do not)
+// reuses them.
+func geometryOrder(m *AnswerModel) (string, []int, error) {
+	sorted, perm, err := laplacian.SortedByKey(m.Geometry.Graph())
+	if err != nil {
+		return "", nil, err
+	}
+	part := make([]int, len(perm))
+	for i, c := range m.Geometry.Partition() {
+		part[perm[i]] = c
+	}
 	h := sha256.New()
-	h.Write([]byte(m.Geometry.Graph().Fingerprint().SHA256))
+	h.Write([]byte(sorted.Fingerprint().SHA256))
 	var b [8]byte
-	for _, c := range m.Geometry.Partition() {
+	for _, c := range byLowestMember(part) {
 		binary.LittleEndian.PutUint64(b[:], uint64(c))
 		h.Write(b[:])
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return hex.EncodeToString(h.Sum(nil)), perm, nil
+}
+
+// sortedFingerprint is g's fingerprint in key order (what stored
+// certificates and calibrations name).
+func sortedFingerprint(g *laplacian.Graph) (laplacian.Fingerprint, error) {
+	sorted, _, err := laplacian.SortedByKey(g)
+	if err != nil {
+		return laplacian.Fingerprint{}, err
+	}
+	return sorted.Fingerprint(), nil
+}
+
+// recordInOrder returns rec with its per-node weights moved by perm
+// (to[perm[i]] = from[i]), or back (to[i] = from[perm[i]]).
+func recordInOrder(rec privacy.CalibrationRecord, perm []int, back bool) privacy.CalibrationRecord {
+	if rec.Envelope == nil || len(rec.Envelope.A) != len(perm) {
+		return rec // RestoreCalibration refuses a record that does not fit
+	}
+	w := *rec.Envelope
+	w.A = make([]int64, len(perm))
+	for i, p := range perm {
+		if back {
+			w.A[i] = rec.Envelope.A[p]
+		} else {
+			w.A[p] = rec.Envelope.A[i]
+		}
+	}
+	rec.Envelope = &w
+	return rec
 }
 
 // Calibrate returns privacy.CalibrateAnswer(ctx, m.Geometry, eps, alpha,
@@ -85,7 +130,7 @@ func (c *AnswerCache) Calibrate(ctx context.Context, m *AnswerModel, eps, alpha 
 			if e.Epsilon != eps || e.Alpha != alpha || e.Cap != capDist {
 				continue
 			}
-			cal, err := privacy.RestoreCalibration(ctx, m.Geometry, eps, alpha, capDist, e.Record)
+			cal, err := privacy.RestoreCalibration(ctx, m.Geometry, eps, alpha, capDist, recordInOrder(e.Record, file.perm, true))
 			if err == nil {
 				log.Info("answer calibration reused from the cache", "cache", path, "epsilon", eps)
 				return cal, nil
@@ -124,12 +169,21 @@ func (c *AnswerCache) loadCalibrations(m *AnswerModel) (*AnswerCalibrations, err
 	if err := c.checkMAC(f.MAC, f.mac); err != nil {
 		return nil, err
 	}
-	if err := f.matches(AnswerCalibrationsKind, m.Graph.Fingerprint(), m.Tau, m.fit, c.Software); err != nil {
+	graph, err := sortedFingerprint(m.Graph)
+	if err != nil {
 		return nil, err
 	}
-	if f.Geometry != geometryKey(m) {
+	if err := f.matches(AnswerCalibrationsKind, graph, m.Tau, m.fit, c.Software); err != nil {
+		return nil, err
+	}
+	key, perm, err := geometryOrder(m)
+	if err != nil {
+		return nil, err
+	}
+	if f.Geometry != key {
 		return nil, fmt.Errorf("%w: calibrated on another partition", ErrAnswerCacheMismatch)
 	}
+	f.perm = perm
 	return &f, nil
 }
 
@@ -137,9 +191,18 @@ func (c *AnswerCache) loadCalibrations(m *AnswerModel) (*AnswerCalibrations, err
 // request in) file's entries (file nil: a new file), sealed under MACKey.
 func (c *AnswerCache) storeCalibration(m *AnswerModel, file *AnswerCalibrations, e AnswerCalibrationEntry) error {
 	if file == nil {
-		file = &AnswerCalibrations{AnswerFileHeader: newAnswerFileHeader(AnswerCalibrationsKind, m.Graph.Fingerprint(), m.Tau, m.Certifier.Tol(), m.fit, c.Software),
-			Geometry: geometryKey(m)}
+		graph, err := sortedFingerprint(m.Graph)
+		if err != nil {
+			return err
+		}
+		key, perm, err := geometryOrder(m)
+		if err != nil {
+			return err
+		}
+		file = &AnswerCalibrations{AnswerFileHeader: newAnswerFileHeader(AnswerCalibrationsKind, graph, m.Tau, m.Certifier.Tol(), m.fit, c.Software),
+			Geometry: key, perm: perm}
 	}
+	e.Record = recordInOrder(e.Record, file.perm, false)
 	kept := file.Entries[:0:0]
 	for _, old := range file.Entries {
 		if old.Epsilon != e.Epsilon || old.Alpha != e.Alpha || old.Cap != e.Cap {

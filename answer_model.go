@@ -130,9 +130,13 @@ func (m *AnswerModel) sizeInNodes(rep *community.Report) {
 func quotient(g *laplacian.Graph, sc *recovery.SourceClasses, part []int) (*laplacian.Graph, []int, error) {
 	keys := make([]string, sc.Count)
 	votes := make([]map[int]int, sc.Count)
-	for i := g.N() - 1; i >= 0; i-- { // the lowest member names the class
+	for i := g.N() - 1; i >= 0; i-- {
+		// The smallest key names the class: the same name whatever order
+		// the graph was read in (stored calibrations are keyed by it).
 		q := sc.Class[i]
-		keys[q] = g.Key(i)
+		if k := g.Key(i); keys[q] == "" || k < keys[q] {
+			keys[q] = k
+		}
 		if votes[q] == nil {
 			votes[q] = map[int]int{}
 		}

@@ -57,6 +57,22 @@ func TestImportRules(t *testing.T) {
 			return false
 		}
 	}
+	// onlyStdlib allows the standard library and the given module or
+	// x/ packages (prefixes) and nothing else.
+	onlyStdlib := func(allowed ...string) func(string) bool {
+		return func(imp string) bool {
+			first, _, _ := strings.Cut(imp, "/")
+			if !strings.Contains(first, ".") {
+				return false // standard library
+			}
+			for _, p := range allowed {
+				if imp == p || strings.HasPrefix(imp, p+"/") {
+					return false
+				}
+			}
+			return true
+		}
+	}
 	noDB := forbidden(modulePath+"/connector", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", modulePath+"/config")
 	rules := []struct {
 		dir        string
@@ -89,6 +105,10 @@ func TestImportRules(t *testing.T) {
 		{"service", false, forbidden(modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "serve's library takes its steps' specs and opened stores as arguments"},
 		{"internal/textreport", false, forbidden(modulePath+"/stores", modulePath+"/connector", modulePath+"/config", "github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/neo4j/neo4j-go-driver"), "text reports render finished reports; they open nothing and read no flags"},
 		{"stores", true, forbidden(modulePath + "/cmd"), "the stores are opened for the command, never by it"},
+		// Sensors are small: their noise and protocol build with the
+		// standard library and x/crypto only.
+		{"keyednoise", true, onlyStdlib("golang.org/x/crypto"), "the keyed sampler builds with the standard library and x/crypto only"},
+		{"sensor", true, onlyStdlib("golang.org/x/crypto", modulePath+"/keyednoise"), "a sensor builds with the standard library, x/crypto and keyednoise only"},
 	}
 	for _, r := range rules {
 		for imp := range deps(t, r.dir, r.transitive) {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/graphcloak/graphcloak/keyednoise"
 )
 
 // A private community answer releases only which community holds the
@@ -343,12 +345,12 @@ func SampleAnswer(req AnswerRequest) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	den := u128{0, 1 << (AnswerScaleBits + 2)} // ε′·min(D, q/4) = ScaleNum·min(4D, q) / 2^(bits+2)
+	den := keyednoise.U128{Lo: 1 << (AnswerScaleBits + 2)} // ε′·min(D, q/4) = ScaleNum·min(4D, q) / 2^(bits+2)
 	for {
-		o := int(uniform64(src, uint64(k)))
+		o := int(keyednoise.Uniform64(src, uint64(k)))
 		d := uint64(min(4*req.Distances[o], cal.CapQuarters))
 		hi, lo := bits.Mul64(cal.ScaleNum, d)
-		if bernExp128(src, u128{hi, lo}, den) {
+		if keyednoise.BernExp128(src, keyednoise.U128{Hi: hi, Lo: lo}, den) {
 			return o, nil
 		}
 	}
@@ -366,12 +368,15 @@ func (req AnswerRequest) source() (bitSource, error) {
 	if err := checkReleaseID("SampleAnswer", req.ReleaseID); err != nil {
 		return nil, err
 	}
-	d, err := newDeriver(n.key, noiseParams{releaseID: req.ReleaseID, scope: req.Scope, epoch: req.Epoch,
-		s2: req.Calibration.ScaleNum, k: req.Calibration.CapQuarters})
+	// Answers keep the version 2 derivation (the master key as IKM): an
+	// answer has no sensor, and its stream must not change with releases'.
+	d, err := keyednoise.NewDeriver((*[KeySize]byte)(n.key), keyednoise.Params{Version: keyednoise.Version2,
+		ReleaseID: req.ReleaseID, Scope: req.Scope, Epoch: req.Epoch,
+		GridVariance: req.Calibration.ScaleNum, GridExponent: req.Calibration.CapQuarters})
 	if err != nil {
 		return nil, err
 	}
-	var s chachaSource
-	s.reset(d.derive("community-answer", 0))
+	var s keyednoise.Stream
+	s.Reset(d.Derive("community-answer", 0))
 	return &s, nil
 }

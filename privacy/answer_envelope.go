@@ -6,6 +6,8 @@ import (
 	"math"
 	"runtime"
 	"slices"
+
+	"github.com/graphcloak/graphcloak/keyednoise"
 )
 
 // The community-envelope mechanism publishes community o for a recovered
@@ -637,10 +639,10 @@ func sampleEnvelope(req AnswerRequest) (int, error) {
 		lo = min(lo, x)
 	}
 	k := env.cg.k
-	den := u128{0, gridOne}
+	den := keyednoise.U128{Lo: gridOne}
 	for {
-		j := int(uniform64(src, uint64(k+1)))
-		if bernExp128(src, u128{0, uint64(b[j] - lo)}, den) {
+		j := int(keyednoise.Uniform64(src, uint64(k+1)))
+		if keyednoise.BernExp128(src, keyednoise.U128{Lo: uint64(b[j] - lo)}, den) {
 			if j == k {
 				return env.fallback, nil
 			}

@@ -2,14 +2,10 @@ package privacy
 
 import (
 	"bytes"
-	"crypto/hkdf"
-	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"fmt"
-	"hash"
 	"io"
 	"io/fs"
 	"os"
@@ -127,29 +123,28 @@ func LoadKey(path string) (Key, error) {
 	return k, nil
 }
 
-// Key derivation (SamplerVersion 2):
+// Key derivation: package keyednoise (keyednoise.Params and Deriver,
+// specified in docs/local-sampler.md). Version 3, the current one:
 //
-//	PRK  = HKDF-Extract(SHA-256, salt = "graphcloak/noise/salt/v1", IKM = key)
-//	info = "graphcloak/noise/v2" ‖ lp(release id) ‖ lp(scope) ‖ lp(epoch)
+//	K_s  = HKDF-SHA256(IKM = key, salt = "graphcloak/sensor/salt/v1",
+//	                   info = "graphcloak/sensor-key/v1" ‖ lp(node key))
+//	PRK  = HKDF-Extract(SHA-256, salt = "graphcloak/noise/salt/v1", IKM = K_s)
+//	info = "graphcloak/noise/v3" ‖ lp(release id) ‖ lp(scope) ‖ lp(epoch)
 //	       ‖ u32(SamplerVersion) ‖ u64(σ̃²) ‖ u32(k) ‖ lp(node key) ‖ u32(stream)
 //	K    = HKDF-Expand(PRK, info, 32)            (RFC 5869)
 //
 // with lp(x) = u32(len(x)) ‖ x and big-endian integers, so the encoding is
-// unambiguous. The release id is a fresh crypto-random value per release
-// (NewReleaseID): it makes the scheme nonce-misuse resistant, since two
-// releases never share noise whatever scopes, epochs or ledgers an
-// operator reused. (Version 1 had no release id, so two keyed releases of
-// different readings under the same scope and epoch differed by exactly
-// the difference of the readings; it is still accepted by Unmask.)
-// σ̃² = (σ/γ)² is the sampler's integer variance and k the grid exponent
-// (γ = 2^−k): a different σ or grid never reuses uniforms.
-// K keys a ChaCha20 keystream (RFC 8439, zero nonce: every K is used for
-// one value only) read as little-endian uint64 words.
-const (
-	hkdfSalt     = "graphcloak/noise/salt/v1"
-	infoPrefixV1 = "graphcloak/noise/v1"
-	infoPrefixV2 = "graphcloak/noise/v2"
-)
+// unambiguous. Version 2 is the same with IKM = key and the prefix
+// "graphcloak/noise/v2"; version 1 had no release id. The release id is a
+// fresh crypto-random value per release (NewReleaseID): it makes the
+// scheme nonce-misuse resistant, since two releases never share noise
+// whatever scopes, epochs or ledgers an operator reused. (Version 1 had no
+// release id, so two keyed releases of different readings under the same
+// scope and epoch differed by exactly the difference of the readings; it
+// is still accepted by Unmask.) σ̃² = (σ/γ)² is the sampler's integer
+// variance and k the grid exponent (γ = 2^−k): a different σ or grid never
+// reuses uniforms. K keys a ChaCha20 keystream (RFC 8439, zero nonce:
+// every K is used for one value only) read as little-endian uint64 words.
 
 // ReleaseIDBytes is the size of a release id's randomness (128 bits).
 const ReleaseIDBytes = 16
@@ -169,67 +164,4 @@ func checkReleaseID(fn, id string) error {
 		return &ArgumentError{Func: fn, Param: "release id", Value: id, Reason: "must be \"rel-\" and at least 32 hex digits (NewReleaseID)"}
 	}
 	return nil
-}
-
-// deriver derives per-value keys for one release. It reuses one HMAC
-// keyed with PRK, so a derivation costs one HMAC-SHA256 of a short
-// message; the result equals crypto/hkdf.Expand (tested).
-type deriver struct {
-	mac  hash.Hash
-	info []byte // fixed prefix; per-value suffix appended after it
-	n    int    // length of the fixed prefix
-	out  []byte
-}
-
-func appendLP(b []byte, s string) []byte {
-	b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
-	return append(b, s...)
-}
-
-// newDeriver prepares the derivation of p's sampler version (0 means the
-// current SamplerVersion).
-func newDeriver(key *Key, p noiseParams) (*deriver, error) {
-	prk, err := hkdf.Extract(sha256.New, key[:], []byte(hkdfSalt))
-	if err != nil {
-		return nil, fmt.Errorf("privacy: derive key: %w", err)
-	}
-	version := p.version
-	if version == 0 {
-		version = SamplerVersion
-	}
-	var info []byte
-	switch version {
-	case 1:
-		info = []byte(infoPrefixV1)
-	case 2:
-		info = appendLP([]byte(infoPrefixV2), p.releaseID)
-	default:
-		return nil, fmt.Errorf("privacy: derive key: unknown sampler version %d", version)
-	}
-	info = appendLP(info, p.scope)
-	info = appendLP(info, p.epoch)
-	info = binary.BigEndian.AppendUint32(info, uint32(version))
-	info = binary.BigEndian.AppendUint64(info, p.s2)
-	info = binary.BigEndian.AppendUint32(info, uint32(p.k))
-	d := &deriver{mac: hmac.New(sha256.New, prk), info: info, n: len(info)}
-	clear(prk)
-	return d, nil
-}
-
-// infoFor returns the HKDF info string for one value.
-func (d *deriver) infoFor(nodeKey string, stream uint32) []byte {
-	d.info = appendLP(d.info[:d.n], nodeKey)
-	d.info = binary.BigEndian.AppendUint32(d.info, stream)
-	return d.info
-}
-
-// derive returns K = HKDF-Expand(PRK, info, 32) = HMAC(PRK, info ‖ 0x01).
-// The returned slice is reused by the next call.
-func (d *deriver) derive(nodeKey string, stream uint32) []byte {
-	info := d.infoFor(nodeKey, stream)
-	d.mac.Reset()
-	d.mac.Write(info)
-	d.mac.Write([]byte{1})
-	d.out = d.mac.Sum(d.out[:0])
-	return d.out
 }

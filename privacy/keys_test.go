@@ -29,7 +29,7 @@ func TestDeriveMatchesHKDF(t *testing.T) {
 		k[i] = byte(3*i + 1)
 	}
 	const rid = "rel-00112233445566778899aabbccddeeff"
-	d, err := newDeriver(&k, noiseParams{releaseID: rid, scope: "scope-α", epoch: "2026-11-21T06:00", s2: 123456789, k: 17})
+	d, err := newDeriver(&k, noiseParams{version: 2, releaseID: rid, scope: "scope-α", epoch: "2026-11-21T06:00", s2: 123456789, k: 17})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func goldenCases(version int) []goldenCase {
 // file. The reference (math/big sampler, key from crypto/hkdf directly)
 // must agree as well.
 func TestGoldenNoise(t *testing.T) {
-	for _, version := range []int{1, SamplerVersion} {
+	for _, version := range []int{1, 2, SamplerVersion} {
 		t.Run(fmt.Sprintf("v%d", version), func(t *testing.T) { checkGolden(t, version) })
 	}
 }
@@ -173,7 +173,12 @@ func checkGolden(t *testing.T, version int) {
 		d, _ := newDeriver(&k, params(c))
 		for j, node := range c.Nodes {
 			info := string(d.infoFor(node, 0))
-			dk, _ := hkdf.Key(sha256.New, k[:], []byte(hkdfSalt), info, 32)
+			ikm := k[:]
+			if version >= 3 { // IKM = K_s = HKDF(key, sensor salt, "graphcloak/sensor-key/v1" ‖ lp(node))
+				lp := string([]byte{byte(len(node) >> 24), byte(len(node) >> 16), byte(len(node) >> 8), byte(len(node))}) + node
+				ikm, _ = hkdf.Key(sha256.New, k[:], []byte("graphcloak/sensor/salt/v1"), "graphcloak/sensor-key/v1"+lp, 32)
+			}
+			dk, _ := hkdf.Key(sha256.New, ikm, []byte(hkdfSalt), info, 32)
 			var src chachaSource
 			src.reset(dk)
 			if y := dgaussBig(&src, new(big.Int).SetUint64(c.S2)); y.Int64() != c.Noise[j] {

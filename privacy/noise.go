@@ -9,7 +9,7 @@ import (
 	"runtime"
 	"sync"
 
-	"golang.org/x/crypto/chacha20"
+	"github.com/graphcloak/graphcloak/keyednoise"
 )
 
 // NoiseSource selects where released noise comes from. The zero value is
@@ -23,7 +23,7 @@ type NoiseSource struct {
 func CryptoNoise() NoiseSource { return NoiseSource{} }
 
 // KeyedNoise draws noise from a keyed ChaCha20 stream per released value
-// (see keys.go for the derivation), so that the holder of key can
+// (package keyednoise; see keys.go for the derivation), so that the holder of key can
 // regenerate it with Unmask. Against anyone without the key the output is
 // computationally indistinguishable from CryptoNoise (SIM-CDP, Mironov,
 // Pandey, Reingold & Vadhan 2009), assuming HKDF-SHA256 and ChaCha20 are
@@ -65,37 +65,6 @@ func (s *cryptoSource) Uint64() uint64 {
 	return v
 }
 
-// chachaSource reads the ChaCha20 keystream of one derived key as
-// little-endian uint64 words, one 64-byte block at a time.
-type chachaSource struct {
-	c   chacha20.Cipher
-	buf [64]byte
-	pos int
-}
-
-var zeroNonce [chacha20.NonceSize]byte
-
-// reset rekeys the source with a fresh derived key and rewinds the stream.
-func (s *chachaSource) reset(key []byte) {
-	c, err := chacha20.NewUnauthenticatedCipher(key, zeroNonce[:])
-	if err != nil {
-		panic("privacy: chacha20: " + err.Error()) // key and nonce sizes are fixed
-	}
-	s.c = *c
-	s.pos = len(s.buf)
-}
-
-func (s *chachaSource) Uint64() uint64 {
-	if s.pos == len(s.buf) {
-		clear(s.buf[:])
-		s.c.XORKeyStream(s.buf[:], s.buf[:])
-		s.pos = 0
-	}
-	v := binary.LittleEndian.Uint64(s.buf[s.pos:])
-	s.pos += 8
-	return v
-}
-
 // noiseParams fixes the sampler of one release.
 type noiseParams struct {
 	version      int    // sampler version; 0 means SamplerVersion
@@ -103,6 +72,15 @@ type noiseParams struct {
 	scope, epoch string
 	s2           uint64 // σ̃² = (σ/γ)², integer
 	k            int    // grid exponent, γ = 2^−k
+}
+
+// keyed returns p as keyednoise parameters.
+func (p noiseParams) keyed() keyednoise.Params {
+	v := p.version
+	if v == 0 {
+		v = SamplerVersion
+	}
+	return keyednoise.Params{Version: v, ReleaseID: p.releaseID, Scope: p.scope, Epoch: p.epoch, GridVariance: p.s2, GridExponent: p.k}
 }
 
 // keyedNoise returns the grid noise Z_i for each node key, each from its
@@ -119,22 +97,10 @@ func keyedNoise(key *Key, p noiseParams, keys []string) ([]int64, error) {
 
 func keyedNoiseWorkers(key *Key, p noiseParams, keys []string, workers int) ([]int64, error) {
 	z := make([]int64, len(keys))
-	g := newDGauss(p.s2)
-	run := func(lo, hi int) error {
-		d, err := newDeriver(key, p)
-		if err != nil {
-			return err
-		}
-		var src chachaSource
-		for i := lo; i < hi; i++ {
-			src.reset(d.derive(keys[i], 0))
-			z[i] = g.sample(&src)
-		}
-		clear(src.buf[:])
-		return nil
-	}
+	kp := p.keyed()
+	master := (*[KeySize]byte)(key)
 	if workers <= 1 {
-		return z, run(0, len(keys))
+		return z, keyednoise.Fill(master, kp, keys, z)
 	}
 	errs := make([]error, workers)
 	var wg sync.WaitGroup
@@ -147,7 +113,7 @@ func keyedNoiseWorkers(key *Key, p noiseParams, keys []string, workers int) ([]i
 		wg.Add(1)
 		go func(w, lo, hi int) {
 			defer wg.Done()
-			errs[w] = run(lo, hi)
+			errs[w] = keyednoise.Fill(master, kp, keys[lo:hi], z[lo:hi])
 		}(w, lo, hi)
 	}
 	wg.Wait()
@@ -163,10 +129,10 @@ func (n NoiseSource) draw(p noiseParams, keys []string) ([]int64, error) {
 	if src == nil {
 		src = newCryptoSource()
 	}
-	g := newDGauss(p.s2)
+	g := keyednoise.NewGaussian(p.s2)
 	z := make([]int64, len(keys))
 	for i := range z {
-		z[i] = g.sample(src)
+		z[i] = g.Sample(src)
 	}
 	return z, nil
 }

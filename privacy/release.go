@@ -253,6 +253,19 @@ func upperBig(f func(z *big.Float)) float64 {
 //
 // Release never returns, logs or prints the true values.
 func Release(ctx context.Context, req ReleaseRequest) (*Released, error) {
+	return release(ctx, req, "")
+}
+
+// release is Release with the release id given (releaseID ≠ "") instead
+// of a fresh one. Only the bit-identity test of local releases calls it
+// with an id: the id of a signed epoch order (package sensor), to show
+// that the reports of the order's sensors equal the central keyed release
+// of the same epoch. It is safe there because that id is fresh from
+// crypto/rand per order and the order's (scope, epoch) is charged once:
+// a second release under the same id, scope and epoch is refused by the
+// ledger before any noise is drawn, so noise is never reused for other
+// values. It stays unexported so that no caller can choose an id.
+func release(ctx context.Context, req ReleaseRequest, releaseID string) (*Released, error) {
 	n := len(req.Keys)
 	if n == 0 {
 		return nil, &ArgumentError{Func: "Release", Param: "keys", Reason: "must not be empty"}
@@ -266,6 +279,11 @@ func Release(ctx context.Context, req ReleaseRequest) (*Released, error) {
 	}
 	if req.Scope == "" || req.Epoch == "" {
 		return nil, &ArgumentError{Func: "Release", Param: "scope and epoch", Reason: "must not be empty"}
+	}
+	if releaseID != "" {
+		if err := checkReleaseID("Release", releaseID); err != nil {
+			return nil, err
+		}
 	}
 	seen := make(map[string]struct{}, n)
 	for i, k := range req.Keys {
@@ -304,7 +322,9 @@ func Release(ctx context.Context, req ReleaseRequest) (*Released, error) {
 	}
 	// A fresh id per release, never reused: with keyed noise, two
 	// releases of different readings never differ by y − y'.
-	releaseID := NewReleaseID()
+	if releaseID == "" {
+		releaseID = NewReleaseID()
+	}
 	p := noiseParams{releaseID: releaseID, scope: req.Scope, epoch: req.Epoch, s2: cal.s2, k: cal.k}
 	z, err := req.Noise.draw(p, req.Keys)
 	if err != nil {
@@ -335,7 +355,9 @@ func Release(ctx context.Context, req ReleaseRequest) (*Released, error) {
 // rounded to the grid, γ·(r_i − Z_i) = γ·round(y_i/γ), in rel.Keys order.
 // It needs the key the release was made with; a wrong key gives wrong
 // values (there is no way to tell), a non-keyed release or another sampler
-// version is refused.
+// version is refused. Versions 1, 2 and 3 are accepted; a version 3
+// release may have been assembled from sensors' reports (package sensor),
+// whose noise the key holder regenerates from the same key.
 func Unmask(key Key, rel *Released) ([]float64, error) {
 	if rel == nil {
 		return nil, &ArgumentError{Func: "Unmask", Param: "release", Reason: "is nil"}
@@ -349,12 +371,12 @@ func Unmask(key Key, rel *Released) ([]float64, error) {
 	}
 	switch m.SamplerVersion {
 	case 1:
-	case SamplerVersion:
+	case 2, SamplerVersion:
 		if err := checkReleaseID("Unmask", m.ReleaseID); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("privacy: unmask: release uses sampler version %d, this build implements 1 and %d", m.SamplerVersion, SamplerVersion)
+		return nil, fmt.Errorf("privacy: unmask: release uses sampler version %d, this build implements 1 to %d", m.SamplerVersion, SamplerVersion)
 	}
 	if len(rel.Grid) != len(rel.Keys) {
 		return nil, &ArgumentError{Func: "Unmask", Param: "grid", Value: len(rel.Grid), Reason: fmt.Sprintf("has a length other than the %d keys", len(rel.Keys))}

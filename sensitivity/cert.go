@@ -49,9 +49,16 @@ func NewCertificate(g *laplacian.Graph, s Result, tau float64, software string) 
 	if !s.Certified {
 		return Certificate{}, errors.New("sensitivity: refusing to certify a sensitivity that is not a proven bound")
 	}
+	// Δ2 does not depend on the node order: the certificate names the
+	// graph in key order, so the same graph read in any order (plan sorts
+	// it, release does not, Neo4j has no order) verifies.
+	sorted, _, err := laplacian.SortedByKey(g)
+	if err != nil {
+		return Certificate{}, err
+	}
 	c := Certificate{Kind: CertificateKind, SchemaVersion: CertificateSchemaVersion,
 		Delta2: s.Delta2, Exact: s.Exact, Slack: s.Slack, Tau: tau, Alpha: s.Alpha, Method: s.Method,
-		Graph: g.Fingerprint(), Software: software, Created: time.Now().UTC().Truncate(time.Second)}
+		Graph: sorted.Fingerprint(), Software: software, Created: time.Now().UTC().Truncate(time.Second)}
 	if s.Edge[0] >= 0 {
 		c.Edge = [2]string{g.Key(s.Edge[0]), g.Key(s.Edge[1])}
 	}
@@ -98,7 +105,15 @@ func (c Certificate) Verify(g *laplacian.Graph, tau, alpha float64) (Result, err
 		return Result{}, err
 	}
 	if have := g.Fingerprint(); have != c.Graph {
-		return Result{}, &CertificateMismatchError{Field: "graph", Cert: c.Graph.String(), Have: have.String() + " (" + have.Diff(c.Graph) + ")"}
+		// Certificates name the graph in key order (NewCertificate);
+		// older ones in the order it was read.
+		sorted, _, err := laplacian.SortedByKey(g)
+		if err != nil {
+			return Result{}, err
+		}
+		if have = sorted.Fingerprint(); have != c.Graph {
+			return Result{}, &CertificateMismatchError{Field: "graph", Cert: c.Graph.String(), Have: have.String() + " (" + have.Diff(c.Graph) + ")"}
+		}
 	}
 	if !(tau >= c.Tau) {
 		return Result{}, &CertificateMismatchError{Field: "tau", Cert: fmt.Sprint(c.Tau),

@@ -198,3 +198,45 @@ func TestCertificateMAC(t *testing.T) {
 		}
 	}
 }
+
+// A certificate names its graph in key order: made on the graph as read
+// (an edge list's order) it verifies on the same graph sorted (plan's) and
+// the other way round, and a permuted graph with one edge moved does not
+// (issue 61: one Δ2 whatever command loaded the graph).
+func TestCertificateAnyNodeOrder(t *testing.T) {
+	g, _ := laplacian.Karate()
+	sorted, _, err := laplacian.SortedByKey(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sorted.Fingerprint() == g.Fingerprint() {
+		t.Fatal("sorting karate kept its order: the test needs another")
+	}
+	s, err := Graph(g, 1, 1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pair := range [][2]*laplacian.Graph{{g, sorted}, {sorted, g}} {
+		c, err := NewCertificate(pair[0], s, 1, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := c.Verify(pair[1], 1, 1); err != nil || got.Delta2 != s.Delta2 {
+			t.Errorf("certificate of one order on the other: %v (Δ2 %g, want %g)", err, got.Delta2, s.Delta2)
+		}
+	}
+	c, _ := NewCertificate(g, s, 1, "test")
+	var edges []laplacian.Edge
+	g.ForEachEdge(func(i, j int, w float64) { edges = append(edges, laplacian.Edge{U: int32(i), V: int32(j), Weight: w}) })
+	edges[0].V = int32((int(edges[0].V) + 5) % g.N())
+	if edges[0].V == edges[0].U {
+		edges[0].V++
+	}
+	other, err := laplacian.FromEdges(g.N(), g.Keys(), edges, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Verify(other, 1, 1); !errors.Is(err, ErrCertificateMismatch) {
+		t.Errorf("another graph verified: %v", err)
+	}
+}

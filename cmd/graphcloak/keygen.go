@@ -1,52 +1,112 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/csv"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensor"
 )
 
 // keygenOptions are the flags of "keygen".
 type keygenOptions struct {
-	out    string
-	output string
+	out     string
+	signing bool
+	// Provisioning sensors from a master key.
+	master, nodes, outDir, sensorCSV, macCSV string
+	output                                   string
+	stdin                                    io.Reader
 }
 
 func newKeygenCmd(g *globalOptions) *cobra.Command {
 	o := &keygenOptions{}
 	cmd := &cobra.Command{
 		Use:   "keygen",
-		Short: "Create a 256-bit noise key (the key holder can remove keyed noise)",
+		Short: "Create a noise key, a coordinator signing key, or sensors' keys from a master key",
 		Long: `Write a new 256-bit key from crypto/rand to --out as 64 hex digits, with file
 mode 0600. The file is created exclusively: an existing file is never
 overwritten. Releases made with --key FILE draw their noise from this key;
 whoever holds it can regenerate that noise ("graphcloak unmask") and so see the
 true values. Keep it like a password; graphcloak refuses a key file that group
-or others can read. The key is never printed.`,
-		Example: `  graphcloak keygen --out ~/.config/graphcloak/noise.key`,
-		Args:    noArgsNamed,
+or others can read. The key is never printed.
+
+--signing writes a coordinator's Ed25519 signing key instead (--out, 0600, the
+hex of its seed) and its public key (--out + ".pub", hex): the coordinator
+signs epoch orders with it, sensors are provisioned with the .pub file.
+
+--master KEY --nodes FILE derives each node's sensor key from the master key
+(HKDF-SHA256, docs/local-sampler.md) for a local release, in which each sensor
+adds its own noise. FILE lists one node key per line ("-": standard input;
+blank lines and lines starting with # are skipped). Outputs, at least one:
+--out-dir DIR, one key file per node (DIR/NODE.key, mode 0600; DIR is created
+0700 and must not exist or be empty; a node key that is not a safe file name
+becomes node-HEX.key); --sensor-csv FILE, node,sensorKeyHex (secret: mode
+0600, for provisioning); --mac-csv FILE, node,reportMacKeyHex (for the
+collector: it can authenticate reports, not remove noise; mode 0600). The
+master key's holder can unmask any local release. Nothing is written unless
+everything is.`,
+		Example: `  graphcloak keygen --out ~/.config/graphcloak/noise.key
+  graphcloak keygen --signing --out coord.key
+  graphcloak keygen --master noise.key --nodes nodes.txt --out-dir sensors --mac-csv collector-macs.csv -o json`,
+		Args: noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.out == "" {
-				return usageErrorf("keygen needs --out FILE")
-			}
-			if o.out == "-" {
-				return usageErrorf("keygen never writes a key to standard output (--out -); name a file")
+			if err := checkKeygen(o); err != nil {
+				return err
 			}
 			o.output = g.output
+			o.stdin = cmd.InOrStdin()
 			return runKeygen(cmd.Context(), o, g.stdout)
 		},
 	}
-	cmd.Flags().StringVar(&o.out, "out", "", "key file to create (mode 0600, must not exist)")
+	f := cmd.Flags()
+	f.StringVar(&o.out, "out", "", "key file to create (mode 0600, must not exist)")
+	f.BoolVar(&o.signing, "signing", false, "create a coordinator Ed25519 signing key (--out) and its public key (--out.pub)")
+	f.StringVar(&o.master, "master", "", "master noise key file: derive sensors' keys from it (with --nodes)")
+	f.StringVar(&o.nodes, "nodes", "", `file of node keys, one per line ("-": standard input)`)
+	f.StringVar(&o.outDir, "out-dir", "", "directory to create with one sensor key file per node (mode 0600)")
+	f.StringVar(&o.sensorCSV, "sensor-csv", "", "CSV to create: node,sensorKeyHex (secret, mode 0600)")
+	f.StringVar(&o.macCSV, "mac-csv", "", "CSV to create: node,reportMacKeyHex for the collector (mode 0600)")
 	return cmd
 }
 
+func checkKeygen(o *keygenOptions) error {
+	provision := o.nodes != "" || o.outDir != "" || o.sensorCSV != "" || o.macCSV != ""
+	switch {
+	case o.master != "" && (o.out != "" || o.signing):
+		return usageErrorf("keygen --master derives sensors' keys: give --out-dir, --sensor-csv or --mac-csv, not --out or --signing")
+	case o.master != "" && o.nodes == "":
+		return usageErrorf("keygen --master needs --nodes FILE")
+	case o.master != "" && o.outDir == "" && o.sensorCSV == "" && o.macCSV == "":
+		return usageErrorf("keygen --master needs at least one of --out-dir, --sensor-csv, --mac-csv")
+	case o.master == "" && provision:
+		return usageErrorf("--nodes, --out-dir, --sensor-csv and --mac-csv need --master KEY")
+	case o.master == "" && o.out == "":
+		return usageErrorf("keygen needs --out FILE")
+	case o.out == "-" || o.outDir == "-" || o.sensorCSV == "-" || o.macCSV == "-":
+		return usageErrorf("keygen never writes a key to standard output (-); name a file")
+	}
+	return nil
+}
+
 func runKeygen(_ context.Context, o *keygenOptions, out io.Writer) error {
+	switch {
+	case o.master != "":
+		return runProvision(o, out)
+	case o.signing:
+		return runSigningKeygen(o, out)
+	}
 	r, err := privacy.CreateKeyFile(o.out)
 	if errors.Is(err, fs.ErrExist) {
 		return inputErrorf("--out %s already exists; keygen never overwrites a key", o.out)
@@ -59,4 +119,194 @@ func runKeygen(_ context.Context, o *keygenOptions, out io.Writer) error {
 	}
 	_, err = fmt.Fprintf(out, "wrote a %d-bit noise key to %s (mode %s)\n", r.Bits, r.Path, r.Mode)
 	return err
+}
+
+// signingKeyFile describes keygen --signing's files; the public key is
+// public.
+type signingKeyFile struct {
+	Path          string `json:"path"`
+	PublicKeyPath string `json:"publicKeyPath"`
+	PublicKey     string `json:"publicKey"`
+	Algorithm     string `json:"algorithm"`
+	Mode          string `json:"mode"`
+}
+
+func runSigningKeygen(o *keygenOptions, out io.Writer) error {
+	pub, err := sensor.GenerateSigningKey(o.out)
+	if errors.Is(err, fs.ErrExist) {
+		return inputErrorf("--out %s or %s.pub already exists; keygen never overwrites a key", o.out, o.out)
+	}
+	if err != nil {
+		return inputError{err}
+	}
+	r := signingKeyFile{Path: o.out, PublicKeyPath: o.out + ".pub", PublicKey: hex.EncodeToString(pub), Algorithm: "ed25519", Mode: "0600"}
+	if o.output == "json" {
+		return printJSON(out, r)
+	}
+	_, err = fmt.Fprintf(out, "wrote an Ed25519 signing key to %s (mode 0600) and its public key %s to %s\n", r.Path, r.PublicKey, r.PublicKeyPath)
+	return err
+}
+
+// provisioned describes what keygen --master wrote; never a key.
+type provisioned struct {
+	MasterFingerprint string `json:"masterFingerprint"`
+	Nodes             int    `json:"nodes"`
+	OutDir            string `json:"outDir,omitempty"`
+	SensorCSV         string `json:"sensorCsv,omitempty"`
+	MacCSV            string `json:"macCsv,omitempty"`
+	// Files maps node keys to their key files under OutDir.
+	Files []provisionedFile `json:"files,omitempty"`
+}
+
+type provisionedFile struct {
+	Node string `json:"node"`
+	Path string `json:"path"`
+}
+
+func runProvision(o *keygenOptions, out io.Writer) (err error) {
+	master, err := privacy.LoadKey(o.master)
+	if err != nil {
+		return inputErrorf("--master: %w", err)
+	}
+	defer clear(master[:])
+	nodes, err := readNodeList(o.nodes, o.stdin)
+	if err != nil {
+		return err
+	}
+	// Check every output before writing any.
+	for _, p := range []struct{ flag, path string }{{"--sensor-csv", o.sensorCSV}, {"--mac-csv", o.macCSV}} {
+		if p.path == "" {
+			continue
+		}
+		if _, err := os.Lstat(p.path); err == nil {
+			return inputErrorf("%s %s already exists; keygen never overwrites a key", p.flag, p.path)
+		}
+		if st, err := os.Stat(filepath.Dir(p.path)); err != nil || !st.IsDir() {
+			return inputErrorf("%s %s: its directory does not exist", p.flag, p.path)
+		}
+	}
+	var written []string
+	createdDir := false
+	defer func() {
+		if err != nil {
+			for _, p := range written {
+				os.Remove(p)
+			}
+			if createdDir {
+				os.Remove(o.outDir)
+			}
+		}
+	}()
+	r := provisioned{MasterFingerprint: master.Fingerprint(), Nodes: len(nodes), OutDir: o.outDir, SensorCSV: o.sensorCSV, MacCSV: o.macCSV}
+	if o.outDir != "" {
+		if createdDir, err = prepareOutDir(o.outDir); err != nil {
+			return err
+		}
+		names := map[string]string{}
+		for _, n := range nodes {
+			name := sensorKeyFileName(n)
+			if other, dup := names[strings.ToLower(name)]; dup {
+				return inputErrorf("--nodes: %q and %q would share the key file %s", other, n, name)
+			}
+			names[strings.ToLower(name)] = n
+			path := filepath.Join(o.outDir, name)
+			if err = privacy.WriteKeyFile(path, privacy.Key(sensor.SensorKey(master, n))); err != nil {
+				return inputErrorf("--out-dir: %w", err)
+			}
+			written = append(written, path)
+			r.Files = append(r.Files, provisionedFile{Node: n, Path: path})
+		}
+	}
+	for _, c := range []struct {
+		path, header string
+		key          func(n string) []byte
+	}{
+		{o.sensorCSV, "sensorKeyHex", func(n string) []byte { k := sensor.SensorKey(master, n); return k[:] }},
+		{o.macCSV, "reportMacKeyHex", func(n string) []byte { return sensor.ReportMACKey(sensor.SensorKey(master, n)) }},
+	} {
+		if c.path == "" {
+			continue
+		}
+		var buf bytes.Buffer
+		w := csv.NewWriter(&buf)
+		w.Write([]string{"node", c.header})
+		for _, n := range nodes {
+			w.Write([]string{n, hex.EncodeToString(c.key(n))})
+		}
+		w.Flush()
+		err = writeSecretFile(c.path, buf.Bytes())
+		clear(buf.Bytes())
+		if err != nil {
+			return inputErrorf("%s: %w", c.path, err)
+		}
+		written = append(written, c.path)
+	}
+	if o.output == "json" {
+		return printJSON(out, r)
+	}
+	_, err = fmt.Fprintf(out, "derived %d sensor keys from the master key %s (fingerprint)%s%s%s\n", r.Nodes, r.MasterFingerprint,
+		optText("; key files in ", r.OutDir), optText("; sensor keys in ", r.SensorCSV), optText("; report-MAC keys in ", r.MacCSV))
+	return err
+}
+
+func optText(prefix, v string) string {
+	if v == "" {
+		return ""
+	}
+	return prefix + v
+}
+
+var safeFileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,100}$`)
+
+// sensorKeyFileName is NODE.key for a node key that is a safe file name,
+// node-HEX.key otherwise.
+func sensorKeyFileName(node string) string {
+	if safeFileName.MatchString(node) && !strings.HasPrefix(node, "node-") {
+		return node + ".key"
+	}
+	return "node-" + hex.EncodeToString([]byte(node)) + ".key"
+}
+
+// prepareOutDir creates dir (0700; its parent must exist) or accepts an
+// empty existing directory. It reports whether it created dir.
+func prepareOutDir(dir string) (bool, error) {
+	err := os.Mkdir(dir, 0o700)
+	if err == nil {
+		return true, nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return false, inputErrorf("--out-dir: %w", err)
+	}
+	entries, rerr := os.ReadDir(dir)
+	if rerr != nil {
+		return false, inputErrorf("--out-dir %s is not a directory", dir)
+	}
+	if len(entries) > 0 {
+		return false, inputErrorf("--out-dir %s is not empty; keygen never overwrites keys", dir)
+	}
+	return false, nil
+}
+
+// writeSecretFile creates path (O_EXCL, mode 0600), writes data and fsyncs
+// it; on failure it removes the file.
+func writeSecretFile(path string, data []byte) (err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	if err = f.Chmod(0o600); err != nil {
+		return err
+	}
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	return f.Sync()
 }

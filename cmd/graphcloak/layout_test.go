@@ -18,7 +18,7 @@ var commandFiles = map[string]string{
 	"demo.go": "demo", "experiment.go": "experiment", "experiment_sensitivity.go": "experiment", "keygen.go": "keygen",
 	"load.go": "load", "locate.go": "locate", "answerjob.go": "locate", "plan.go": "plan", "projection_cmd.go": "projection",
 	"release.go": "release", "runs.go": "runs", "sensitivity.go": "sensitivity", "serve.go": "serve", "serve_page.go": "serve",
-	"unmask.go": "unmask", "audit.go": "audit",
+	"unmask.go": "unmask", "audit.go": "audit", "sensor_cmd.go": "sensor",
 }
 
 // TestCommandsCallNoOtherCommand: a command's file uses no

@@ -104,6 +104,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newSensitivityCmd(g),
 		newCalibrateCmd(g),
 		newKeygenCmd(g),
+		newSensorCmd(g),
 		newUnmaskCmd(g),
 		newBudgetCmd(g),
 		newReleaseCmd(g),

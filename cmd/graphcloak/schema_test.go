@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -81,6 +82,8 @@ func TestJSONSchemas(t *testing.T) {
 		"version":              {"version"},
 		"config-show":          {"config", "show"},
 		"keygen":               {"keygen", "--out", filepath.Join(dir, "k")},
+		"keygen-signing":       {"keygen", "--signing", "--out", filepath.Join(dir, "coord.key")},
+		"keygen-master":        {"keygen", "--master", key, "--nodes", karateNodes(t, dir), "--out-dir", filepath.Join(dir, "sensors"), "--mac-csv", filepath.Join(dir, "macs.csv")},
 		"communities":          {"communities", "--graph", "karate"},
 		"communities-estimate": {"communities", "--graph", "karate", "--estimate"},
 		"projection":           {"projection", "list"},
@@ -124,4 +127,18 @@ func TestJSONSchemas(t *testing.T) {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
+}
+
+// karateNodes writes karate's node keys, one per line (keygen --nodes).
+func karateNodes(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	for k := 1; k <= 34; k++ {
+		fmt.Fprintln(&b, k)
+	}
+	path := filepath.Join(dir, "karate-nodes.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
