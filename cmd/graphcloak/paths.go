@@ -34,6 +34,9 @@ const (
 	// keptPath is read when it exists and created otherwise (a ledger, a
 	// cache): a writePath that, when there, is a readable file.
 	keptPath
+	// dirPath is a directory the command creates (keygen --out-dir): its
+	// parent must exist, and it must not be a file.
+	dirPath
 )
 
 // pathFlags are the flags that name a file, by name on every command, and
@@ -57,6 +60,15 @@ var pathFlags = map[string]pathUse{
 	"plot":              writePath,
 	"graph":             readPath, // file:PATH
 	"communities":       readPath, // file:PATH
+	"master":            readPath,
+	"nodes":             readPath,
+	"coordinator-key":   readPath,
+	"order":             readPath,
+	"value-file":        readPath,
+	"odometer":          keptPath,
+	"mac-csv":           writePath,
+	"sensor-csv":        writePath,
+	"out-dir":           dirPath,
 }
 
 // specPathFlags name a file only after "file:" (--graph file:edges.csv,
@@ -66,10 +78,10 @@ var specPathFlags = map[string]bool{"graph": true, "communities": true}
 // notPathFlags are flags whose help mentions files but which name none
 // (per command: "" for every command).
 var notPathFlags = map[string]map[string]bool{
-	"communities": {"communities": true}, // the communities command's detector (leiden, louvain)
-	"serve":       {"graph": true},       // neo4j only
-	"unmask":      {"graph": true},       // neo4j only
-	"":            {"config": true},      // read by config.Load, which refuses it (exit 3) before this check
+	"communities": {"communities": true},            // the communities command's detector (leiden, louvain)
+	"serve":       {"graph": true},                  // neo4j only
+	"unmask":      {"graph": true},                  // neo4j only
+	"":            {"config": true, "header": true}, // --config: read by config.Load, which refuses it (exit 3) before this check; --header: how CSV is read
 }
 
 // pathCheckExempt are commands that name files without opening them.
@@ -83,7 +95,7 @@ func checkPaths(cmd *cobra.Command, l *config.Loaded) error {
 	if pathCheckExempt[cmd.CommandPath()] {
 		return nil
 	}
-	for _, pass := range []pathUse{readPath, keptPath, writePath} {
+	for _, pass := range []pathUse{readPath, keptPath, writePath, dirPath} {
 		if err := checkPathsOf(cmd, l, pass); err != nil {
 			return err
 		}
@@ -158,6 +170,10 @@ func checkPath(given, path string, use pathUse) error {
 	st, err := os.Stat(path)
 	missing := errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 	switch {
+	case use == dirPath && err == nil && !st.IsDir():
+		return refuse("is a file; give a directory to create")
+	case use == dirPath && err == nil:
+		return nil // the command says whether it may write there
 	case err == nil && st.IsDir():
 		return refuse("is a directory; give a file")
 	case err == nil:

@@ -36,7 +36,7 @@ func pathFlagsOf(cmd *cobra.Command) []string {
 }
 
 // speaksOfFiles matches a flag's help that names a file or a path.
-var speaksOfFiles = regexp.MustCompile(`(?i)\b(file|path|directory|image)\b|\.(json|csv|png|svg|pdf)\b`)
+var speaksOfFiles = regexp.MustCompile(`(?i)\b(file|path|directory|image|csv)\b|\.(json|csv|png|svg|pdf)\b`)
 
 // Every flag whose help speaks of a file is in checkPaths' table (or named
 // as no path): a new file flag is checked, and covered by
@@ -68,7 +68,7 @@ func TestPathFlagsAreClassified(t *testing.T) {
 // key, a Δ2 certificate.
 type pathFixtures struct {
 	dir, ledger, readings, communities, release, keyedRelease, key, ledgerKey, cert string
-	auditPart, certPart, edges                                                      string
+	auditPart, certPart, edges, nodes                                               string
 }
 
 func newPathFixtures(t *testing.T) pathFixtures {
@@ -79,6 +79,10 @@ func newPathFixtures(t *testing.T) pathFixtures {
 		key: filepath.Join(dir, "noise.key"), ledgerKey: filepath.Join(dir, "ledger.key"), cert: filepath.Join(dir, "delta2.json"),
 		auditPart: filepath.Join(dir, "audit-part.json"), certPart: filepath.Join(dir, "delta2-part.json")}
 	p.readings = karateSourceReadings(t, filepath.Join(dir, "readings.csv"), 3, 0.2)
+	p.nodes = filepath.Join(dir, "nodes.txt")
+	if err := os.WriteFile(p.nodes, []byte("1\n2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	p.edges = filepath.Join(dir, "edges.csv")
 	var edges strings.Builder
 	edges.WriteString("source,target\n")
@@ -125,12 +129,18 @@ func pathBases(p pathFixtures) map[string][]string {
 	release := []string{"--graph", "karate", "--values", p.readings, "--ledger", p.ledger, "--tau", "0.2", "--out", out("release.json")}
 	locate := []string{"--graph", "karate", "--release", p.release, "--out", out("located.csv"), "--plot", out("located.png")}
 	return map[string][]string{
-		"audit":                       {"--graph", "karate", "--tau", "0.2", "--save", out("audit.json")},
-		"audit merge":                 {"--graph", "karate", "--tau", "0.2", "--save", out("merged.json"), p.auditPart},
-		"budget":                      {"--ledger", p.ledger},
-		"communities":                 {"--graph", "karate", "--out", out("communities.csv")},
-		"demo":                        {"--plot", out("demo.png"), "--graph", "karate"},
-		"keygen":                      {"--out", out("k.key")},
+		"audit":            {"--graph", "karate", "--tau", "0.2", "--save", out("audit.json")},
+		"audit merge":      {"--graph", "karate", "--tau", "0.2", "--save", out("merged.json"), p.auditPart},
+		"budget":           {"--ledger", p.ledger},
+		"communities":      {"--graph", "karate", "--out", out("communities.csv")},
+		"demo":             {"--plot", out("demo.png"), "--graph", "karate"},
+		"keygen":           {"--out", out("k.key")},
+		"keygen --master":  {"--master", p.key, "--nodes", p.nodes, "--out-dir", out("sensors")},
+		"keygen --nodes":   {"--master", p.key, "--nodes", p.nodes, "--out-dir", out("sensors")},
+		"keygen --out-dir": {"--master", p.key, "--nodes", p.nodes, "--out-dir", out("sensors")},
+		"keygen --mac-csv": {"--master", p.key, "--nodes", p.nodes, "--out-dir", out("sensors"), "--mac-csv", out("macs.csv")},
+		"sensor report": {"--order", p.readings, "--coordinator-key", p.key, "--key", p.key, "--node", "3",
+			"--value-file", p.readings, "--odometer", out("odometer")},
 		"unmask":                      {"--key", p.key, "--release", p.keyedRelease},
 		"sensitivity":                 {"--graph", "karate", "--tau", "0.2", "--save", out("cert.json")},
 		"sensitivity merge":           {"--save", out("merged-cert.json"), p.certPart},
@@ -213,12 +223,15 @@ func TestUnusablePathsExitBadInput(t *testing.T) {
 			}
 			use := pathFlags[flag]
 			cases := map[string]string{"a directory": bad}
+			if use == dirPath {
+				cases = map[string]string{"a file": p.readings}
+			}
 			if use == readPath {
 				cases["a missing file"] = filepath.Join(bad, "none-"+flag)
 			} else {
 				cases["a missing directory"] = filepath.Join(bad, "no-dir", flag)
 			}
-			if use != writePath {
+			if use == readPath || use == keptPath {
 				cases["an unreadable file"] = socket
 			}
 			for what, path := range cases {
