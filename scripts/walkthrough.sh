@@ -74,7 +74,7 @@ README file-based run|^release .*--dry-run .*--source-mass 1|noise|the dry run f
 README file-based run|^locate --graph karate --release release\.json|noise|locate marks it noise-dominated
 README file-based run|^locate .*--private-answer|answer|the private answer publishes the source'"'"'s community
 docs/local.md|^locate --graph karate --release local-release\.json$|noise|locate marks it noise-dominated: four sensors of 34, with readings that carry no source
-docs/neo4j.md|^plan |answer@40|per-node at ε = 1 resolves sources of 3.16 units or more; the readings carry 40
+docs/neo4j.md|^plan |answer@40|per-node at ε = 1 resolves sources of 10 units or more; the readings carry 40
 docs/neo4j.md|^locate --graph neo4j --scope building-7 --release-run latest$|answer|locate then says so: VERDICT: answer, wing 1 first
 docs/neo4j.md|^locate .*--mode stream$|answer|locate then says so: VERDICT: answer, wing 1 first
 README against Neo4j|^plan |answer@40|the forecast first: per-node at ε = 1 resolves the 40 units of the readings
@@ -83,7 +83,7 @@ docs/scheduling.md setup|^plan |answer@40|the forecast before the schedule: per-
 docs/scheduling.md crontab line|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
 examples/scheduling/graphcloak-release.service|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
 examples/scheduling/cronjob.yaml|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
-docs/whisper.md|^plan |answer@100|per-node at ε = 1 resolves sources of 10 units or more; the rumour was whispered 100 times
+docs/whisper.md|^plan |answer@100|per-node at ε = 1 resolves sources of 100 units or more; the rumour was whispered 100 times
 docs/whisper.md|^locate |answer|every hour'"'"'s localisation is an answer
 docs/whisper.md|^runs --scope whisper --last 48|answer@noon|the VERDICT column says answer for every hour; TOP COMMUNITY moves from member 1'"'"'s circle to member 34'"'"'s at noon
 '

@@ -110,7 +110,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	f.Float64SliceVar(&o.epsilons, "epsilon", []float64{1}, "privacy ε to forecast, one or several (comma-separated; default: the configured ε of a release)")
 	f.IntVar(&o.trials, "trials", 200, "simulated sources per forecast")
 	addSeedFlag(f)
-	f.StringVar(&o.communities, "communities", "leiden", "partition, as locate reads it: leiden, louvain, planted (the generator's), file:PATH (CSV node,community) or property:NAME (Neo4j)")
+	communitiesFlag(f, "partition, as locate reads it: leiden, louvain, planted (the generator's), file:PATH (CSV node,community) or property:NAME (Neo4j)")
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.StringSliceVar(&o.modes, "modes", []string{forecast.ModePerNode, forecast.ModeAnswer}, "modes to forecast: per-node, private-answer")
 	f.BoolVar(&o.local, "local", false, "forecast a local release (sensors add their own noise; epoch open): per-node mode only, the private answer is not offered")
@@ -215,6 +215,7 @@ func planFromConfig(cfg *config.Config, o *planOptions) {
 	o.seed = uint64(cfg.Write.RandomSeed)
 	o.taus, o.delta, o.alpha = []float64{cfg.Privacy.Tau}, cfg.Privacy.Delta, cfg.Privacy.Alpha
 	o.estimator, o.workers = cfg.Recovery.Estimator, cfg.Write.Concurrency
+	o.communities = cfg.Recovery.Communities
 	if !o.epsilonGiven {
 		o.epsilons = []float64{cfg.Privacy.Epsilon}
 	}

@@ -176,6 +176,9 @@ func (g *globalOptions) resolve(cmd *cobra.Command) error {
 	if err := l.Validate(); err != nil {
 		return err
 	}
+	if err := checkPaths(cmd, l); err != nil {
+		return err
+	}
 	g.cfg = l
 	g.output, g.logFormat = l.Output, l.LogFormat
 	level := l.LogLevel
