@@ -154,6 +154,7 @@ func Answer(ctx context.Context, job AnswerJob) (*AnswerResult, error) {
 	post := cal.AnswerPosterior(m.Geometry, o)
 	res.ReleaseID, res.CommunityID, res.Community, res.Calibration = id, o, communityName(m.Names, o), cal
 	res.Posterior = community.Rank(m.Geometry.Graph(), m.Geometry.Partition(), m.Names, nodeWeights(m.Geometry, post), false)
+	m.sizeInNodes(res.Posterior)
 	res.Millis = time.Since(start).Milliseconds()
 	return res, nil
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -104,6 +105,24 @@ func answerModelOf(ctx context.Context, g *laplacian.Graph, tau float64, cert *r
 		}
 	}
 	return m, nil
+}
+
+// sizeInNodes makes the sizes of rep, a ranking on the geometry (on the
+// class graph when sources merge), count the graph's nodes: a node counts
+// in its class's community, as the answer counts it. A report's SIZE is
+// nodes wherever it is printed.
+func (m *AnswerModel) sizeInNodes(rep *community.Report) {
+	size := make([]int, m.Geometry.K())
+	for s := range m.Graph.N() {
+		q := s
+		if m.quotient != nil {
+			q = m.Classes.Class[s]
+		}
+		size[m.Geometry.Community(q)]++
+	}
+	for i := range rep.Communities {
+		rep.Communities[i].Size = size[rep.Communities[i].ID]
+	}
 }
 
 // quotient returns the class graph of g and its partition: each class in
@@ -209,7 +228,16 @@ type AnswerAudit struct {
 	// reading is fitted to its source's class), so it is what this
 	// calibration delivers inside the model.
 	Accuracy float64 `json:"accuracy"`
+	// own[s] is node s's term of Accuracy: the chance that the answer to
+	// its noiseless readings names its own community (OwnCommunity).
+	own []float64
 }
+
+// OwnCommunity returns, for every node s of the graph, the chance that the
+// answer to s's noiseless readings names s's own community (0 when no
+// class holds a majority of it): Accuracy is their mean, and their mean
+// over a community is its exact rate.
+func (a *AnswerAudit) OwnCommunity() []float64 { return a.own }
 
 // auditSlack allows the audit's own float64 evaluation of the logs.
 const auditSlack = 1e-9
@@ -247,6 +275,7 @@ func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) 
 	n := m.Graph.N()
 	workers := max(1, runtime.GOMAXPROCS(0))
 	worst, right := make([]float64, workers), make([]float64, workers)
+	a.own = make([]float64, n)
 	var wg sync.WaitGroup
 	rowPtr, col, _ := m.Graph.CSR()
 	var cancelled error
@@ -262,7 +291,8 @@ func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) 
 				}
 				ps := logProbabilities(cal, m.Geometry, m.node(s))
 				if c := m.community[s]; c >= 0 {
-					right[w] += math.Exp(ps[c])
+					a.own[s] = math.Exp(ps[c])
+					right[w] += a.own[s]
 				}
 				for e := rowPtr[s]; e < rowPtr[s+1]; e++ {
 					t := int(col[e])

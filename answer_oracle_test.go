@@ -228,3 +228,43 @@ func TestAnswerOnQuotient(t *testing.T) {
 		t.Fatalf("ledger %+v", bal)
 	}
 }
+
+// The answer's posterior counts nodes in its SIZE (report size), as every
+// ranking does, also where sources merge into classes (the geometry then
+// runs on the class graph): the sizes add up to the graph's nodes, not to
+// its classes, and each is its community's node count up to the nodes
+// merged into a class of the other community.
+func TestAnswerSizeCountsNodes(t *testing.T) {
+	g, part := laplacian.Karate()
+	names := []string{"officer", "instructor"}
+	for i := range part {
+		part[i] %= 2
+	}
+	heat := heattest.PadeHeat(g, 5)
+	y := make([]float64, g.N())
+	for i := range y {
+		y[i] = 4 * heat.At(i, 16)
+	}
+	res, err := Answer(context.Background(), AnswerJob{Graph: g, Values: y, Tau: 5, Epsilon: 2, Partition: part, Names: names,
+		Ledger: ledger(t, 100, 1e-6), Scope: "s", Epoch: "e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Audit.Classes >= g.N() {
+		t.Fatalf("fixture: %d classes of %d nodes, want merged sources", res.Audit.Classes, g.N())
+	}
+	nodes := map[string]int{}
+	for _, c := range part {
+		nodes[names[c]]++
+	}
+	total := 0
+	for _, c := range res.Posterior.Communities {
+		total += c.Size
+		if d := c.Size - nodes[c.Name]; d < -res.Audit.NodesMerged || d > res.Audit.NodesMerged {
+			t.Errorf("%s: size %d, its community has %d nodes (%d merged)", c.Name, c.Size, nodes[c.Name], res.Audit.NodesMerged)
+		}
+	}
+	if total != g.N() {
+		t.Errorf("sizes add up to %d, want the %d nodes (%d classes)", total, g.N(), res.Audit.Classes)
+	}
+}

@@ -105,6 +105,10 @@ func TestImportRules(t *testing.T) {
 		{"service", false, forbidden(modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "serve's library takes its steps' specs and opened stores as arguments"},
 		{"internal/textreport", false, forbidden(modulePath+"/stores", modulePath+"/connector", modulePath+"/config", "github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/neo4j/neo4j-go-driver"), "text reports render finished reports; they open nothing and read no flags"},
 		{"stores", true, forbidden(modulePath + "/cmd"), "the stores are opened for the command, never by it"},
+		// The coordinator's and collector's side of a local release holds
+		// noisy values and MAC keys only: no database, no configuration,
+		// no command line, no raw readings path (job, stores).
+		{"local", true, forbidden(modulePath+"/connector", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", modulePath+"/config", modulePath+"/job", modulePath+"/stores", "github.com/spf13/cobra", "github.com/spf13/pflag"), "the collector stores noisy values only and takes its stores as arguments"},
 		// Sensors are small: their noise and protocol build with the
 		// standard library and x/crypto only.
 		{"keyednoise", true, onlyStdlib("golang.org/x/crypto"), "the keyed sampler builds with the standard library and x/crypto only"},

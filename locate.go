@@ -134,11 +134,7 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 	if job.Sources < 0 {
 		return nil, &JobError{Param: "sources", Reason: fmt.Sprintf("must be ≥ 1, got %d", job.Sources)}
 	}
-	byKey := make(map[string]float64, len(job.Released.Keys))
-	for i, k := range job.Released.Keys {
-		byKey[k] = job.Released.Values[i]
-	}
-	y, err := ValuesByKey(g, byKey)
+	y, rows, err := ReleasedRows(g, job.Released)
 	if err != nil {
 		return nil, err
 	}
@@ -169,6 +165,9 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 	var pValue float64
 	e, err := cancel.Run(ctx, func() (*recovery.Estimate, error) {
 		model, err := recovery.NewGraphModel(g, job.Tau, job.Model)
+		if err == nil && rows != nil {
+			model, err = model.Rows(rows) // only the sensors that reported
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -232,4 +231,49 @@ func WriteNodesCSV(w io.Writer, nodes []NodeResult) error {
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// ReleasedRows returns the released values in graph order and, for a
+// local release with missing sensors (ReleaseMeta.Missing), the graph
+// indices of the nodes that reported, in the order of y (nil: every node
+// reported; then y holds every node's value).
+//
+// Missing sensors. The nodes that did not report are left out of the
+// fit: recovery uses the sub-matrix P_S·exp(−τL) of the rows that
+// reported, with every node still a candidate source (recovery.Model.Rows).
+// Nothing is imputed for them. The guarantee is unchanged (a release of a
+// subset of the noisy values is post-processing of the whole); the
+// recovery is weaker, by the information the missing rows would carry.
+func ReleasedRows(g *laplacian.Graph, rel *privacy.Released) ([]float64, []int, error) {
+	byKey := make(map[string]float64, len(rel.Keys))
+	for i, k := range rel.Keys {
+		byKey[k] = rel.Values[i]
+	}
+	if len(rel.Meta.Missing) == 0 || len(byKey) == g.N() {
+		y, err := ValuesByKey(g, byKey)
+		return y, nil, err
+	}
+	missing := make(map[string]bool, len(rel.Meta.Missing))
+	for _, k := range rel.Meta.Missing {
+		missing[k] = true
+	}
+	var y []float64
+	var rows []int
+	for i := 0; i < g.N(); i++ {
+		k := g.Key(i)
+		v, ok := byKey[k]
+		switch {
+		case ok:
+			y, rows = append(y, v), append(rows, i)
+		case !missing[k]:
+			return nil, nil, &ValuesError{Reason: fmt.Sprintf("node %q has no released value and is not among the release's missing sensors", k)}
+		}
+	}
+	if len(rows) != len(byKey) {
+		return nil, nil, &ValuesError{Reason: fmt.Sprintf("%d released values are for nodes outside the graph", len(byKey)-len(rows))}
+	}
+	if len(rows) == 0 {
+		return nil, nil, &ValuesError{Reason: "no sensor reported: nothing to locate from"}
+	}
+	return y, rows, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,28 @@ func (e *MissingNodesError) Error() string {
 	}
 	return fmt.Sprintf("community: %d node(s) have no community: %s%s",
 		e.Count, strings.Join(quoteAll(e.Missing), ", "), more)
+}
+
+// UnknownNodesError reports rows of an assignment file naming nodes the
+// graph lacks: a key misspelt, or a file made for another graph. Unknown
+// holds up to the first 10 such keys in sorted order; Count is the total.
+type UnknownNodesError struct {
+	Path    string // "" when not read from a file
+	Unknown []string
+	Count   int
+}
+
+func (e *UnknownNodesError) Error() string {
+	more := ""
+	if e.Count > len(e.Unknown) {
+		more = fmt.Sprintf(" and %d more", e.Count-len(e.Unknown))
+	}
+	where := "the assignment"
+	if e.Path != "" {
+		where = e.Path
+	}
+	return fmt.Sprintf("community: %s names %d node(s) the graph does not have: %s%s (a misspelt key, or a file made for another graph)",
+		where, e.Count, strings.Join(quoteAll(e.Unknown), ", "), more)
 }
 
 // ParseError reports a malformed line of an assignment file.
@@ -61,9 +84,9 @@ func quoteAll(s []string) []string {
 // rows of a CSV file. Community ids are dense and assigned in order of
 // first appearance along the node index; names[id] is the community's name.
 // Every node of g must be covered (a *MissingNodesError names the missing
-// ones); keys that are not nodes of g are ignored, so one file can serve
-// several projections. Communities are taken as given: a community that is
-// disconnected in g is not split.
+// ones); keys that are not nodes of g are ignored here (LoadAssignment,
+// which reads a user's file, refuses them). Communities are taken as
+// given: a community that is disconnected in g is not split.
 func FromAssignment(g *laplacian.Graph, byKey map[string]string) ([]int, []string, error) {
 	n := g.N()
 	part := make([]int, n)
@@ -97,7 +120,10 @@ func FromAssignment(g *laplacian.Graph, byKey map[string]string) ([]int, []strin
 }
 
 // LoadAssignment reads a CSV file of "node,community" rows (see
-// ReadAssignment) and builds the partition with FromAssignment.
+// ReadAssignment) and builds the partition with FromAssignment. A row
+// naming a node g lacks is refused (*UnknownNodesError), as the readings
+// are: a file made for another graph, or a misspelt key, is not silently
+// half used.
 func LoadAssignment(path string, g *laplacian.Graph) ([]int, []string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -112,7 +138,27 @@ func LoadAssignment(path string, g *laplacian.Graph) ([]int, []string, error) {
 		}
 		return nil, nil, err
 	}
+	if err := unknownNodes(g, byKey); err != nil {
+		err.Path = path
+		return nil, nil, err
+	}
 	return FromAssignment(g, byKey)
+}
+
+// unknownNodes is the *UnknownNodesError of the keys of byKey that are not
+// nodes of g, or nil.
+func unknownNodes(g *laplacian.Graph, byKey map[string]string) *UnknownNodesError {
+	var unknown []string
+	for k := range byKey {
+		if _, ok := g.IndexOf(k); !ok {
+			unknown = append(unknown, k)
+		}
+	}
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	return &UnknownNodesError{Unknown: unknown[:min(len(unknown), 10)], Count: len(unknown)}
 }
 
 // ReadAssignment parses CSV rows "node,community" by graphcloak's CSV rules

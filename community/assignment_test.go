@@ -107,3 +107,34 @@ func FuzzReadAssignment(f *testing.F) {
 		}
 	})
 }
+
+// A communities file naming a node the graph lacks is refused, naming the
+// keys (sorted, the first ten) and the file: before, the row was
+// ignored and a private answer was charged on the rest.
+func TestLoadAssignmentRefusesUnknownNodes(t *testing.T) {
+	g, _ := laplacian.Path(3) // keys "0".."2"
+	path := filepath.Join(t.TempDir(), "c.csv")
+	var b strings.Builder
+	b.WriteString("node,community\n0,a\n1,a\n2,b\n")
+	for i := 0; i < 12; i++ {
+		b.WriteString("x" + string(rune('a'+i)) + ",z\n")
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := LoadAssignment(path, g)
+	var un *UnknownNodesError
+	if !errors.As(err, &un) || un.Count != 12 || len(un.Unknown) != 10 || un.Unknown[0] != "xa" || un.Path != path {
+		t.Fatalf("want 12 unknown nodes named from xa, got %v", err)
+	}
+	if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, `"xa"`) || !strings.Contains(msg, "2 more") {
+		t.Errorf("message does not name the file, the keys and the rest: %s", msg)
+	}
+	// The same rows without the strays load.
+	if err := os.WriteFile(path, []byte("0,a\n1,a\n2,b\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if part, _, err := LoadAssignment(path, g); err != nil || !slices.Equal(part, []int{0, 0, 1}) {
+		t.Errorf("got %v, %v", part, err)
+	}
+}

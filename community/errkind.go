@@ -7,3 +7,4 @@ import "github.com/graphcloak/graphcloak/errkind"
 
 func (*MissingNodesError) Kind() errkind.Kind { return errkind.BadInput }
 func (*ParseError) Kind() errkind.Kind        { return errkind.BadInput }
+func (*UnknownNodesError) Kind() errkind.Kind { return errkind.BadInput }

@@ -135,4 +135,10 @@ type Recovery struct {
 	Estimator string `mapstructure:"estimator" json:"estimator"`
 	// Sources is the number of sources K ≥ 1 to look for. Default 1.
 	Sources int `mapstructure:"sources" json:"sources"`
+	// Communities is the partition the answers, localisations and
+	// forecasts score, as the user analyses the graph: leiden (default,
+	// computed), louvain, gds:leiden, gds:louvain (Neo4j GDS),
+	// property:NAME (Neo4j) or file:PATH (CSV node,community); plan also
+	// takes planted. One key for release, locate, plan and serve.
+	Communities string `mapstructure:"communities" json:"communities"`
 }

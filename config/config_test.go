@@ -202,6 +202,7 @@ privacy:
 recovery:
   estimator: bpdn
   sources: 2
+  communities: file:/etc/graphcloak/communities.csv
 output: json
 logFormat: json
 logLevel: warn
@@ -221,7 +222,7 @@ func TestYAML(t *testing.T) {
 		Projection: Projection{Name: "rooms", NodeLabels: []string{"Room"}, RelationshipTypes: []string{"CONNECTS", "DOOR"}, RelationshipWeightProperty: "conductance", NodeKeyProperty: "roomId", ValueProperty: "temperature"},
 		Write:      Write{WriteProperty: "private_temp", MassProperty: "mass", CommunityWriteProperty: "comm", ProbabilityProperty: "prob", RankProperty: "rnk", BatchSize: 2000, Concurrency: 2, RandomSeed: 9},
 		Privacy:    Privacy{Tau: 0.5, Alpha: 2, Epsilon: 4, Delta: 1e-6, Mechanism: "discrete", EpsilonTotal: 40, DeltaTotal: 1e-4, KeyFile: "/etc/graphcloak/key", LedgerKeyFile: "/etc/graphcloak/ledger.key", Ledger: "neo4j", Scope: "building-7", Epoch: "2026-11-21", RefuseAtChance: true},
-		Recovery:   Recovery{Estimator: "bpdn", Sources: 2},
+		Recovery:   Recovery{Estimator: "bpdn", Sources: 2, Communities: "file:/etc/graphcloak/communities.csv"},
 		Output:     "json", LogFormat: "json", LogLevel: "warn", Input: Input{Header: "yes"},
 	}
 	got, _ := json.Marshal(l.Config)

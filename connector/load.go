@@ -2,6 +2,7 @@ package connector
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -10,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
+
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // LoadSpec names what Load creates: nodes of one label keyed by one
@@ -267,23 +270,16 @@ func progress(p func(stage string, done, total int), stage string) func(done, to
 // whether they are stored as integers (all canonical integers: "007"
 // stays a string, so it reads back as "007").
 func keyType(keys []string) (bool, error) {
-	integerLike := func(k string) bool { _, err := strconv.ParseInt(k, 10, 64); return err == nil }
 	for _, k := range keys {
 		if !utf8.ValidString(k) {
 			return false, &LoadKeyError{Key: k, Reason: "is not valid UTF-8 (Neo4j would store a replacement character, and such keys would become one node)"}
 		}
 	}
-	kind := func(k string) string {
-		if integerLike(k) {
-			return "an integer"
-		}
-		return "not an integer"
-	}
-	for _, k := range keys {
-		if kind(k) != kind(keys[0]) {
-			return false, &LoadKeyError{Key: k, Reason: fmt.Sprintf("is %s while %q, the first key, is %s: node keys must be of one type per load "+
-				"(an integer and a string key are two nodes)", kind(k), keys[0], kind(keys[0]))}
-		}
+	// The file graph's rule (laplacian.CheckKeyTypes): what load refuses,
+	// --graph file: refuses alike.
+	var kt *laplacian.KeyTypeError
+	if err := laplacian.CheckKeyTypes(keys); errors.As(err, &kt) {
+		return false, &LoadKeyError{Key: kt.Key, Reason: kt.Reason()}
 	}
 	return allIntegers(keys), nil
 }

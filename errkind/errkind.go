@@ -14,6 +14,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"syscall"
 )
 
 // Kind is a class of failure.
@@ -57,7 +58,9 @@ func (k Kind) String() string {
 
 // Of returns the kind of err: Interrupted for a cancelled context, else the
 // kind of the outermost error in the chain that has one, else BadInput for
-// a missing file, else Internal. Of(nil) is Internal.
+// a path that cannot be used (missing, a directory where a file is
+// wanted or the reverse, not permitted, not a file that opens), else
+// Internal. Of(nil) is Internal.
 func Of(err error) Kind {
 	if err == nil {
 		return Internal
@@ -69,10 +72,23 @@ func Of(err error) Kind {
 	if errors.As(err, &k) {
 		return k.Kind()
 	}
-	if errors.Is(err, fs.ErrNotExist) {
+	if unusablePath(err) {
 		return BadInput
 	}
 	return Internal
+}
+
+// unusablePath reports an operation on a path that failed because of the
+// path: the same call fails again until the user gives another.
+func unusablePath(err error) bool {
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission) {
+		return true
+	}
+	var pe *fs.PathError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	return errors.Is(pe.Err, syscall.EISDIR) || errors.Is(pe.Err, syscall.ENOTDIR) || errors.Is(pe.Err, syscall.ENXIO)
 }
 
 // New returns a sentinel error of kind k with the given text; compare it

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"syscall"
 	"testing"
 )
 
@@ -38,6 +39,11 @@ func TestOf(t *testing.T) {
 		{"cancelled beats kinds", wrapper{BadInput, fmt.Errorf("%w", context.Canceled)}, Interrupted},
 		{"missing file", fmt.Errorf("open x: %w", fs.ErrNotExist), BadInput},
 		{"kind beats missing file", wrapper{Unreachable, fs.ErrNotExist}, Unreachable},
+		{"not permitted", fmt.Errorf("x: %w", &fs.PathError{Op: "open", Path: "k", Err: syscall.EACCES}), BadInput},
+		{"a directory", fmt.Errorf("x: %w", &fs.PathError{Op: "read", Path: "d", Err: syscall.EISDIR}), BadInput},
+		{"under a file", &fs.PathError{Op: "open", Path: "f/x", Err: syscall.ENOTDIR}, BadInput},
+		{"a socket", &fs.PathError{Op: "open", Path: "s", Err: syscall.ENXIO}, BadInput},
+		{"disk full is no path's fault", &fs.PathError{Op: "write", Path: "f", Err: syscall.ENOSPC}, Internal},
 	}
 	for _, c := range cases {
 		if got := Of(c.err); got != c.want {

@@ -54,12 +54,13 @@ type AnswerSimulationResult struct {
 	// RealizedRate is the share of sampled answers that were right (the
 	// rate an observer of these answers would count; AnswerSimulation.Draws per
 	// trial, the first of which the 90% set is read for).
-	RealizedRate float64                    `json:"realizedRate"`
-	In90Rate     float64                    `json:"in90Rate"`
-	In90Size     float64                    `json:"in90Size"`
-	Seed         uint64                     `json:"seed"`
-	Estimator    string                     `json:"estimator"`
-	perTrial     []float64                  // P(right) per trial
+	RealizedRate float64   `json:"realizedRate"`
+	In90Rate     float64   `json:"in90Rate"`
+	In90Size     float64   `json:"in90Size"`
+	Seed         uint64    `json:"seed"`
+	Estimator    string    `json:"estimator"`
+	perTrial     []float64 // P(right) per trial
+	byCommunity  []CommunityRate
 	low, high    float64                    // 95% interval of CommunityAccuracy
 	geometry     *privacy.CommunityGeometry // for the caller's reuse
 }
@@ -98,6 +99,7 @@ type recoveredSources struct {
 	e         *Simulation
 	cg        *privacy.CommunityGeometry
 	k         int
+	names     []string // the communities' names under cg's ids (nil: none)
 	estimator string
 	draws     int
 	src, hat  []int
@@ -116,7 +118,7 @@ func (a AnswerSimulation) recover(ctx context.Context) (*recoveredSources, error
 	if e.Sources != 1 {
 		return nil, &ParamError{"sources", e.Sources, "must be 1 for a private answer (one community is published)"}
 	}
-	part, _, k, err := e.communities()
+	part, names, k, err := e.communities()
 	if err != nil {
 		return nil, err
 	}
@@ -140,7 +142,7 @@ func (a AnswerSimulation) recover(ctx context.Context) (*recoveredSources, error
 	// where the plain estimate missed (always, with sensor noise).
 	sigma := max(a.SensorSigma, 1e-9)
 	plain, refined := trials.Solver(model, sigma, 1, est), trials.Solver(model, sigma, 1, recovery.ForOperator(est))
-	rs := &recoveredSources{e: e, cg: cg, k: k, estimator: est.Name(), draws: max(a.Draws, 1)}
+	rs := &recoveredSources{e: e, cg: cg, k: k, names: names, estimator: est.Name(), draws: max(a.Draws, 1)}
 	src, hat := make([]int, e.Trials), make([]int, e.Trials)
 	done := make([]bool, e.Trials)
 	start := time.Now()
@@ -249,6 +251,11 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 	half = math.Max(half, (errHi-float64(errs)/float64(T))*cal.Accuracy)
 	res.low = math.Max(0, res.CommunityAccuracy-half)
 	res.high = math.Min(1, res.CommunityAccuracy+half)
+	comms := make([]int, T)
+	for t, s := range rs.src {
+		comms[t] = cg.Community(s)
+	}
+	res.byCommunity = byCommunity(comms, res.perTrial, cg.Partition(), rs.names, rs.k)
 	fT := float64(T)
 	res.RecoveryRate /= fT
 	res.RealizedRate /= fT

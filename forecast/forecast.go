@@ -34,19 +34,26 @@ type Forecast struct {
 	// (0: none up to 1000 units).
 	MassCurve      []MassPoint `json:"massCurve,omitempty"`
 	ResolvableMass float64     `json:"resolvableMass,omitempty"`
-	Communities    int         `json:"communityCount"`
-	Trials         int         `json:"trials"`
-	Seed           uint64      `json:"seed"`
+	// Resolved (with MassCurve) is the mass from which on the forecast
+	// rate reaches ResolvedRate: halfway from a guess to always right
+	// (SetMassCurve).
+	Resolved    *Resolved `json:"resolved,omitempty"`
+	Communities int       `json:"communityCount"`
+	Trials      int       `json:"trials"`
+	Seed        uint64    `json:"seed"`
 	// CommunityAccuracy is the expected rate of the right community in
 	// first place, in [Low, High] at 95%; Chance = 1/communities.
 	// PriorRate is what naming the largest community achieves whatever
 	// the data (its share of the nodes, the sources being uniform over
 	// them): a ranking that learns nothing from the release reaches it.
 	CommunityAccuracy float64 `json:"communityAccuracy"`
-	Low               float64 `json:"low"`
-	High              float64 `json:"high"`
-	Chance            float64 `json:"chance"`
-	PriorRate         float64 `json:"priorRate"`
+	// Exact: CommunityAccuracy is exact, not simulated (a private answer's
+	// audit over every source, SetExact); Low = High = it.
+	Exact     bool    `json:"exact,omitempty"`
+	Low       float64 `json:"low"`
+	High      float64 `json:"high"`
+	Chance    float64 `json:"chance"`
+	PriorRate float64 `json:"priorRate"`
 	// In90Rate (in [In90Low, In90High]) is the rate of the source's
 	// community inside the 90% set, In90Size the set's mean size and
 	// In90Chance = In90Size/communities what a random set of that size gets.
@@ -75,7 +82,11 @@ type Forecast struct {
 	// Realized (ModeAnswer) is the share of simulated answers that were
 	// right, counted rather than computed.
 	Realized float64 `json:"realizedRate,omitempty"`
-	Millis   int64   `json:"computeMillis"`
+	// ByCommunity is the rate per community of the source (one source
+	// per trial), in community id order: which communities are answerable
+	// at this ε. Nil with several sources per trial.
+	ByCommunity []CommunityRate `json:"byCommunity,omitempty"`
+	Millis      int64           `json:"computeMillis"`
 }
 
 // Forecast modes.
@@ -92,6 +103,7 @@ func Of(r *SimulationResult) Forecast {
 		NoiseDominatedRate: r.NoiseDominatedRate}
 	f.Low, f.High = meanInterval(r.accuracies)
 	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
+	f.ByCommunity = r.byCommunity
 	f.finish()
 	return f
 }
@@ -104,6 +116,7 @@ func OfAnswer(r *AnswerSimulationResult) Forecast {
 		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size, Realized: r.RealizedRate}
 	f.Low, f.High = r.low, r.high
 	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
+	f.ByCommunity = r.byCommunity
 	f.finish()
 	return f
 }
@@ -118,4 +131,8 @@ func (f *Forecast) finish() {
 		f.In90Chance = math.Min(1, f.In90Size/float64(f.Communities))
 	}
 	f.AtChance = f.Low <= f.Guess()
+	for i := range f.ByCommunity {
+		c := &f.ByCommunity[i]
+		c.Answerable = c.Trials > 0 && c.Low > f.Chance
+	}
 }

@@ -133,7 +133,8 @@ type SimulationResult struct {
 	// community.NoiseThreshold: locate's verdict without a forecast).
 	NoiseDominatedRate float64   `json:"noiseDominatedRate,omitempty"`
 	accuracies         []float64 // per trial, for the forecast's interval
-	Seed               uint64    `json:"seed"`
+	byCommunity        []CommunityRate
+	Seed               uint64 `json:"seed"`
 	// Graph and CommunitySource describe the inputs for the record (the
 	// caller fills them: a graph spec, "planted", "leiden", "louvain", "file:PATH").
 	Graph           string `json:"graph,omitempty"`
@@ -217,6 +218,13 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 	}
 	res.Trials = len(ran)
 	res.summarise(ran)
+	if e.Sources == 1 {
+		comms := make([]int, len(ran))
+		for i, sc := range ran {
+			comms[i] = sc.srcComm
+		}
+		res.byCommunity = byCommunity(comms, res.accuracies, part, names, k)
+	}
 	res.Example = example
 	return res, nil
 }
@@ -365,6 +373,7 @@ type graphScore struct {
 	in90                    bool // the source's community is in the report's 90% set
 	size90                  int  // that set's size
 	flagged                 bool // the posterior rule alone calls the ranking noise-dominated
+	srcComm                 int  // the (first) source's community
 }
 
 // run simulates trial t (its own seeded stream): random sources of mass
@@ -394,9 +403,9 @@ func (tr *graphTrials) run(t int) (graphScore, *Trace, error) {
 	trueComms := distinctComms(tr.part, src)
 	trace := &Trace{Report: rep, Sources: src, SourceComms: trueComms, Partition: tr.part, Weights: weights}
 	if rep.NoSource {
-		return graphScore{none: true, flagged: flagged}, trace, nil
+		return graphScore{none: true, flagged: flagged, srcComm: trueComms[0]}, trace, nil
 	}
-	sc := graphScore{flagged: flagged}
+	sc := graphScore{flagged: flagged, srcComm: trueComms[0]}
 	sc.comm, sc.share = communityScores(rep, trueComms)
 	sc.in90, sc.size90 = in90Set(rep, trueComms[0])
 	heavy := recovery.TopK(weights, e.Sources)

@@ -95,9 +95,11 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 				g := p.Graph
 				g.Epsilon, g.Seed = eps, EpsilonSeed(p.Graph.Seed, eps)
 				g.Progress = p.progress(fmt.Sprintf("mass curve ε = %g", eps), nil)
-				if f.MassCurve, f.ResolvableMass, err = MassCurve(ctx, g); err != nil {
+				curve, resolvable, err := MassCurve(ctx, g)
+				if err != nil {
 					return nil, err
 				}
+				f.SetMassCurve(curve, resolvable)
 				// The row is the curve's 1-unit point: an answer there
 				// below a mass at chance is the simulation's error.
 				f.AtChance = !Resolves(f.ResolvableMass, 1)

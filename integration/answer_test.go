@@ -62,6 +62,24 @@ func TestPrivateAnswerNeo4j(t *testing.T) {
 	if after := labelPropertyKeys(t, d, f.Label); len(after) != len(before) {
 		t.Fatalf("node properties changed: %v → %v", before, after)
 	}
+	// runs shows the published community in its own field and column.
+	rr := runCLI(t, s.Password, "runs", "--uri", s.URI, "--user", s.User, "--database", "neo4j", "--scope", e.scope, "-o", "json")
+	validateSchema(t, "runs", rr.Stdout)
+	var listed struct {
+		Runs []struct{ RunID, Command, PublishedCommunity, TopCommunity string }
+	}
+	if err := json.Unmarshal([]byte(rr.Stdout), &listed); err != nil || rr.Code != 0 {
+		t.Fatalf("runs: exit %d, %v: %s", rr.Code, err, rr.Stderr)
+	}
+	found := false
+	for _, run := range listed.Runs {
+		if run.RunID == sum.RunID {
+			found = run.Command == "answer" && run.PublishedCommunity == sum.Answer.Community && run.TopCommunity == ""
+		}
+	}
+	if !found {
+		t.Errorf("runs does not show answer %s's published community %q: %s", sum.RunID, sum.Answer.Community, rr.Stdout)
+	}
 	// The epoch is charged: a second answer is refused, nothing charged.
 	if r2 := runCLI(t, s.Password, args...); r2.Code == 0 {
 		t.Fatalf("a second answer of epoch answer-1 exited 0: %s", r2.Stdout)

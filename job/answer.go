@@ -84,7 +84,7 @@ func (s *AnswerSpec) Check() error {
 // runRecord is the run record an answer starts ("answer", with the
 // slot's scope and epoch).
 func (s *AnswerSpec) runRecord() connector.RunRecord {
-	return connector.RunRecord{RunID: s.RunID, Command: "answer", Database: s.Database, Projection: s.Projection,
+	return connector.RunRecord{RunID: s.RunID, Command: answerCommand, Database: s.Database, Projection: s.Projection,
 		Scope: s.Scope, Epoch: s.Epoch,
 		Parameters: map[string]any{"estimator": s.Estimator, "communities": s.Communities,
 			"tau": s.Tau, "alpha": s.Alpha, "answerCap": s.Cap, "fitTolerance": s.FitTolerance, "sensorNoise": s.SensorNoise, "onMismatch": s.OnMismatch}}
@@ -329,6 +329,9 @@ func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err 
 	recordAnswer(run.Record(), sum)
 	return sum, run.Succeed(ctx) // last: the answer is published
 }
+
+// answerCommand is a private answer's run record's command.
+const answerCommand = "answer"
 
 // recordAnswer puts the published answer on the run record.
 func recordAnswer(rec *connector.RunRecord, sum *AnswerSummary) {

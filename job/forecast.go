@@ -12,16 +12,19 @@ import (
 )
 
 // Forecasts are what a dry run shows before ε is spent: how often a
-// per-node release with σ names the right community (communities as
-// locate detects them by default: Leiden), and how often the private
-// answer at the same ε would, with the dry run's verdict on the per-node
-// release.
+// per-node release with σ names the right community (of the partition the
+// user names, ReleaseSpec.Communities, else as locate detects them by
+// default: Leiden), and how often the private answer at the same ε would,
+// with the dry run's verdict on the per-node release.
 type Forecasts struct {
 	// PerNode simulates sources of the stated mass (ReleaseSpec.SourceMass)
 	// or, when none is stated, unit sources; its MassCurve is the forecast
 	// at every mass of forecast.MassGrid.
 	PerNode *forecast.Forecast `json:"perNode"`
 	Answer  *forecast.Forecast `json:"privateAnswer"`
+	// Communities names the partition both score (ReleaseSpec.Communities:
+	// the user's, else "leiden").
+	Communities string `json:"communities"`
 	// Verdict is the dry run's verdict on the per-node release, the one
 	// --refuse-at-chance refuses on.
 	Verdict *ReleaseVerdict `json:"verdict,omitempty"`
@@ -92,7 +95,11 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 	}
 	an := forecast.OfAnswer(a)
 	an.Delta, an.Ceiling = s.Delta, pn.Ceiling
-	return &Forecasts{PerNode: &pn, Answer: &an}, nil
+	comms := s.Communities
+	if comms == "" {
+		comms = "leiden"
+	}
+	return &Forecasts{PerNode: &pn, Answer: &an, Communities: comms}, nil
 }
 
 // forecastGraph is the simulation the dry run's forecasts run: unit
@@ -125,9 +132,11 @@ func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sig
 	}
 	e.Progress = p.env.progress("forecast by source mass")
 	f := fs.PerNode
-	if f.MassCurve, f.ResolvableMass, err = forecast.MassCurve(ctx, e); err != nil {
+	curve, resolvable, err := forecast.MassCurve(ctx, e)
+	if err != nil {
 		return err
 	}
+	f.SetMassCurve(curve, resolvable)
 	if p.Spec.SourceMass == 0 {
 		// The unit-source forecast is the curve's 1-unit point.
 		f.AtChance = !forecast.Resolves(f.ResolvableMass, 1)

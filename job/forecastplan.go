@@ -84,6 +84,9 @@ type ForecastReport struct {
 	// answer can be certified at this τ.
 	AnswerAudits  []AnswerAuditAt `json:"answerAudits,omitempty"`
 	AnswerRefused string          `json:"answerRefused,omitempty"`
+	// Local, when set, says the plan is of a local release (sensors add
+	// their own noise): per-node only, and why.
+	Local string `json:"local,omitempty"`
 }
 
 // ForecastBudget is a budget and the ρ_max the ledger gives Gaussian
@@ -203,6 +206,27 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 	return nil
 }
 
+// exactAnswerRow makes the private-answer forecast at eps the audit's
+// exact numbers, where the audit passed: the answers are drawn from the
+// audited mechanism (on the model's classes), whose rate over every
+// source — and per community — the audit computed, where the simulation
+// estimated it from sampled sources on the graph's own geometry.
+func exactAnswerRow(rep *ForecastReport, e forecast.Simulation, eps float64, cal privacy.AnswerCalibration, a *graphcloak.AnswerAudit) error {
+	for i := range rep.Result.Forecasts {
+		f := &rep.Result.Forecasts[i]
+		if f.Mode != forecast.ModeAnswer || f.Epsilon != eps {
+			continue
+		}
+		by, err := forecast.ExactByCommunity(e, a.OwnCommunity())
+		if err != nil {
+			return err
+		}
+		f.Mechanism = cal.Mechanism
+		f.SetExact(a.Accuracy, by)
+	}
+	return nil
+}
+
 // auditAnswers is the end-to-end check of the private answer on the
 // graph: the certified recovery's model (every source fitted, the
 // classes) once, then the mechanism calibrated and its loss over every
@@ -235,6 +259,11 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport)
 			return err
 		}
 		rep.AnswerAudits = append(rep.AnswerAudits, AnswerAuditAt{Epsilon: eps, AnswerAudit: a})
+		if a.Passed {
+			if err := exactAnswerRow(rep, e, eps, cal, a); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package job
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -114,5 +115,40 @@ func TestNewForecastBudget(t *testing.T) {
 	name := func(p errkind.Param) string { return "<" + string(p) + ">" }
 	if errkind.Of(err) != errkind.BadInput || !strings.HasPrefix(errkind.Render(err, name), "<epsilon-total>/<delta-total>/<answer-epsilon>: ") {
 		t.Errorf("invalid budget: %v (kind %v)", err, errkind.Of(err))
+	}
+}
+
+// Where the answer's audit ran and passed, plan's private-answer row is the
+// audit's exact number (not a simulation's estimate of it: football showed
+// 0.634 [0.632, 0.637] beside an audit of 0.627), marked exact, with the
+// audited mechanism; its rates per community are exact over every node
+// (trials = nodes), and weighted by their sizes they give the audit's
+// accuracy back.
+func TestForecastAnswerRowIsTheAudit(t *testing.T) {
+	spec := karateForecast(1, []string{forecast.ModeAnswer}, nil)
+	spec.Simulation.Trials = 50
+	rep, err := Forecast(context.Background(), spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.AnswerAudits) != 2 || len(rep.Result.Forecasts) != 2 {
+		t.Fatalf("%d audits, %d forecasts; want 2 and 2", len(rep.AnswerAudits), len(rep.Result.Forecasts))
+	}
+	for i, a := range rep.AnswerAudits {
+		f := rep.Result.Forecasts[i]
+		if !a.Passed || f.Epsilon != a.Epsilon || !f.Exact || f.CommunityAccuracy != a.Accuracy || f.Low != a.Accuracy || f.High != a.Accuracy {
+			t.Errorf("ε = %g: row %.6f [%.6f, %.6f] (exact %v), audit %.6f (passed %v)", a.Epsilon, f.CommunityAccuracy, f.Low, f.High, f.Exact, a.Accuracy, a.Passed)
+		}
+		sum, nodes := 0.0, 0
+		for _, c := range f.ByCommunity {
+			if c.Trials != c.Size || c.Low != c.Rate || c.High != c.Rate {
+				t.Errorf("ε = %g: community %s: %+v, want every node counted and no interval", a.Epsilon, c.Community, c)
+			}
+			sum += c.Rate * float64(c.Size)
+			nodes += c.Size
+		}
+		if nodes != 34 || math.Abs(sum/34-a.Accuracy) > 1e-12 {
+			t.Errorf("ε = %g: rates by community average to %.9f over %d nodes, the audit's accuracy is %.9f", a.Epsilon, sum/float64(nodes), nodes, a.Accuracy)
+		}
 	}
 }

@@ -384,8 +384,13 @@ func (p *LocatePlan) released(graph *laplacian.Graph, meta *privacy.ReleaseMeta,
 				return nil, errkind.Inputf("%s: the graph is not the one this release was made on: %s%s", ParamReleaseRun, d, s.ReleaseHint)
 			}
 		}
-		if _, err := CheckReleasedValues(s.Release, meta, graph, values, s.ReleaseDigest); err != nil {
+		rel, err := CheckReleasedValues(s.Release, meta, graph, values, s.ReleaseDigest)
+		if err != nil {
 			return nil, err
+		}
+		if len(meta.Missing) > 0 { // the sensors that reported only (graphcloak.ReleasedRows)
+			rel.Meta.Sigma = s.Sigma
+			return rel, nil
 		}
 	}
 	m := privacy.ReleaseMeta{Sigma: s.Sigma}
@@ -478,21 +483,28 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 	sigma := lj.Released.Meta.Sigma
 	mass := forecast.GivenMass(p.Spec.SourceMass, p.env.paramName(ParamSourceMass))
 	if p.Spec.SourceMass == 0 {
-		byKey := make(map[string]float64, len(lj.Released.Keys))
-		for i, k := range lj.Released.Keys {
-			byKey[k] = lj.Released.Values[i]
-		}
-		y, err := graphcloak.ValuesByKey(lj.Graph, byKey)
+		y, rows, err := graphcloak.ReleasedRows(lj.Graph, lj.Released)
 		if err != nil {
 			return nil, err
-		}
-		yc := make([]float64, len(y))
-		for i, v := range y {
-			yc[perm[i]] = v
 		}
 		model, err := recovery.NewGraphModel(cg, lj.Tau, lj.Model)
 		if err != nil {
 			return nil, err
+		}
+		yc := make([]float64, len(y))
+		if rows == nil {
+			for i, v := range y {
+				yc[perm[i]] = v
+			}
+		} else { // missing sensors: the reported rows, in canonical indices
+			crows := make([]int, len(rows))
+			for k, i := range rows {
+				crows[k] = perm[i]
+			}
+			copy(yc, y)
+			if model, err = model.Rows(crows); err != nil {
+				return nil, err
+			}
 		}
 		mass = forecast.EstimateMass(model, yc, sigma, lj.Seed)
 	}
@@ -536,20 +548,33 @@ func (p *LocatePlan) publish(ctx context.Context, run Run, res *graphcloak.Locat
 // pairs have the digest the run recorded (want, "" when none is known).
 // Values another command wrote over the release's property, or read under
 // another node key, are refused: unmask would print wrong "true" values
-// and locate would rank something that is not a reading.
+// and locate would rank something that is not a reading. The nodes a
+// collected local release lists as missing (meta.Missing) must have no
+// value (NaN, as read with AllowMissingValues) and are left out.
 func CheckReleasedValues(rr *connector.RunRecord, meta *privacy.ReleaseMeta, graph *laplacian.Graph, values []float64, want string) (*privacy.Released, error) {
 	if meta.Graph != nil {
 		if d := graph.Fingerprint().Diff(*meta.Graph); d != "" {
 			return nil, errkind.Inputf("%s: the graph is not the one release %s was made on (check %s and the %s): %s", ParamReleaseRun, rr.RunID, ParamNodeKey, ParamProjection, d)
 		}
 	}
-	rel := &privacy.Released{Keys: graph.Keys(), Values: values, Grid: make([]int64, len(values)), Meta: *meta}
+	missing := make(map[string]bool, len(meta.Missing))
+	for _, k := range meta.Missing {
+		missing[k] = true
+	}
+	rel := &privacy.Released{Meta: *meta}
 	for i, v := range values {
+		k := graph.Key(i)
+		if missing[k] {
+			if !math.IsNaN(v) {
+				return nil, errkind.Inputf("%s: node %s did not report to release %s but holds %s = %v: another command wrote it", ParamReleaseRun, k, rr.RunID, rr.WriteProperty, v)
+			}
+			continue // a sensor that did not report (a collected local release)
+		}
 		r := math.Ldexp(v, meta.GridExponent) // exact: a power-of-two scaling
 		if r != math.Trunc(r) || math.Abs(r) >= 1<<53 {
-			return nil, errkind.Inputf("%s: node %s: %s = %v is not on the release grid 2^-%d", ParamReleaseRun, rel.Keys[i], rr.WriteProperty, v, meta.GridExponent)
+			return nil, errkind.Inputf("%s: node %s: %s = %v is not on the release grid 2^-%d", ParamReleaseRun, k, rr.WriteProperty, v, meta.GridExponent)
 		}
-		rel.Grid[i] = int64(r)
+		rel.Keys, rel.Values, rel.Grid = append(rel.Keys, k), append(rel.Values, v), append(rel.Grid, int64(r))
 	}
 	if want != "" && rel.Digest() != want {
 		return nil, errkind.Inputf("%s: the values in %q are not the ones release %s published (their digest differs): another command wrote over them, or the node keys differ from the release's", ParamReleaseRun, rr.WriteProperty, rr.RunID)

@@ -165,22 +165,29 @@ type ReleasePlan struct {
 	waitUntil time.Time
 }
 
-// forecastPartition is the partition the plan's forecasts score — Leiden
-// with ForecastSeed, as locate detects communities by default — computed
-// once for the automatic smoothing's candidates and the dry run's forecast.
+// forecastPartition is the partition the plan's forecasts score — the
+// one the loader read (ReleaseSpec.Communities: the user's, as locate
+// would read it), else Leiden with ForecastSeed, as locate detects
+// communities by default — made once for the automatic smoothing's
+// candidates and the dry run's forecast.
 //
 // The forecast runs on g in canonical (key) order, so that it does not
 // depend on the order the graph was read in: forecastPartition returns
 // that graph with its partition, computed there.
 func (p *ReleasePlan) forecastPartition(g *laplacian.Graph) (*laplacian.Graph, []int, error) {
 	if p.part == nil {
-		cg, _, err := canonicalGraph(g)
+		cg, perm, err := canonicalGraph(g)
 		if err != nil {
 			return nil, nil, err
 		}
-		end := p.env.phase(fmt.Sprintf("communities (leiden) on %d nodes", cg.N()))
-		part, err := community.Leiden(cg, community.LeidenOptions{Seed: p.Spec.ForecastSeed})
-		end()
+		var part []int
+		if in := p.Input; in != nil && in.Partition != nil && in.Graph == g {
+			part = canonicalPartition(in.Partition, perm)
+		} else {
+			end := p.env.phase(fmt.Sprintf("communities (leiden) on %d nodes", cg.N()))
+			part, err = community.Leiden(cg, community.LeidenOptions{Seed: p.Spec.ForecastSeed})
+			end()
+		}
 		if err != nil {
 			return nil, nil, err
 		}

@@ -17,9 +17,14 @@ type RunRow struct {
 	Sigma   float64 `json:"sigma,omitempty"`
 	Rho     float64 `json:"rho,omitempty"`
 	// RhoRemaining is the scope's zCDP budget left after a release.
-	RhoRemaining   *float64 `json:"rhoRemaining,omitempty"`
-	TopCommunity   string   `json:"topCommunity,omitempty"`
-	TopProbability float64  `json:"topProbability,omitempty"`
+	RhoRemaining *float64 `json:"rhoRemaining,omitempty"`
+	// TopCommunity is a localisation's top-ranked community and
+	// TopProbability its probability.
+	TopCommunity   string  `json:"topCommunity,omitempty"`
+	TopProbability float64 `json:"topProbability,omitempty"`
+	// PublishedCommunity is a private answer's published community (its
+	// ε-DP answer, as its run record holds it): no probability, no rank.
+	PublishedCommunity string `json:"publishedCommunity,omitempty"`
 	// NoiseDominated is a localisation's verdict as its run recorded it
 	// (true: noise, not a finding; false: an answer; nil: no verdict, as
 	// for a release), NoiseReason its sentence when noise.
@@ -47,6 +52,9 @@ func RunRowOf(r *connector.RunRecord, now time.Time) RunRow {
 	}
 	if s, ok := r.Extra["topCommunity"].(string); ok {
 		row.TopCommunity = s
+	}
+	if c, ok := r.Parameters["community"].(string); ok && r.Command == answerCommand {
+		row.PublishedCommunity = c
 	}
 	if left, ok := r.Extra["rhoRemaining"].(float64); ok {
 		row.RhoRemaining = &left

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/connector"
 )
 
@@ -67,5 +68,24 @@ func TestRunRowLeaseExpired(t *testing.T) {
 		if got := RunRowOf(r, t0.Add(time.Hour)).Status; got != c.want {
 			t.Errorf("%s, lease to %v: status %q, want %q", c.status, c.lease, got, c.want)
 		}
+	}
+}
+
+// A private answer's published community goes from its run record
+// (recordAnswer) to its row as publishedCommunity — not as topCommunity,
+// a localisation's top-ranked one, which carries a probability an answer
+// does not have; a localisation's row has no published community.
+func TestRunRowPublishedCommunity(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	rec := &connector.RunRecord{RunID: "ans", Command: answerCommand, Status: connector.StatusSucceeded, Scope: "s", StartedAt: t0}
+	recordAnswer(rec, &AnswerSummary{Answer: &graphcloak.AnswerResult{Community: "officers", CommunityID: 1}})
+	row := RunRowOf(rec, t0)
+	if row.PublishedCommunity != "officers" || row.TopCommunity != "" {
+		t.Errorf("answer row: published %q, top %q; want officers and none", row.PublishedCommunity, row.TopCommunity)
+	}
+	loc := &connector.RunRecord{RunID: "loc", Command: "locate", Parameters: map[string]any{"community": "x"},
+		Extra: map[string]any{"topCommunity": "3", "topProbability": 0.5}}
+	if row := RunRowOf(loc, t0); row.PublishedCommunity != "" || row.TopCommunity != "3" {
+		t.Errorf("localisation row: published %q, top %q; want none and 3", row.PublishedCommunity, row.TopCommunity)
 	}
 }

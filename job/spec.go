@@ -75,6 +75,11 @@ type ReleaseSpec struct {
 	// RefuseAtChance's per-node forecast simulates it. 0: none stated —
 	// the verdict is the forecast by source mass (never the readings).
 	SourceMass float64
+	// Communities names the partition the forecasts score, as locate
+	// reads one ("file:PATH", "property:NAME", "louvain", …; the loader,
+	// env.Load, puts it in Input.Partition). "" or "leiden": Leiden with
+	// ForecastSeed, as locate detects communities by default.
+	Communities string
 }
 
 // epoch is the release id the ledger is charged under.

@@ -122,6 +122,9 @@ func readCSV(r io.Reader, opt Options, pieces int) (*Graph, error) {
 	if len(edges) == 0 {
 		return nil, &CSVError{Err: fmt.Errorf("no edges: %w", ErrEmptyGraph)}
 	}
+	if err := CheckKeyTypes(keys); err != nil {
+		return nil, &CSVError{Err: err}
+	}
 	// The keys are distinct (numbered once each); the graph builds their
 	// index if it is ever asked for one.
 	g, err := fromEdges(0, keys, nil, true, edges, opt)
@@ -228,11 +231,35 @@ func LoadCSV(path string, opt Options) (*Graph, error) {
 		var ce *CSVError
 		if errors.As(err, &ce) {
 			ce.Path = path
+			var kt *KeyTypeError
+			if errors.As(err, &kt) && ce.Line == 0 {
+				ce.Line = firstLineWith(path, kt.Key)
+			}
 			return nil, err
 		}
 		return nil, fmt.Errorf("laplacian: csv %q: %w", path, err)
 	}
 	return g, nil
+}
+
+// firstLineWith is the line of the first row of the edge list at path
+// naming key as an edge end, or 0: the line an error names.
+func firstLineWith(path, key string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	cr := csvin.NewReader(f)
+	for {
+		rec, err := cr.Read()
+		if err != nil {
+			return 0
+		}
+		if len(rec.Fields) >= 2 && (rec.Fields[0] == key || rec.Fields[1] == key) {
+			return rec.Line
+		}
+	}
 }
 
 // edgeReader turns rows into edges, numbering nodes in order of first

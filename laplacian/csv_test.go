@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 )
 
@@ -220,7 +221,7 @@ func TestReadCSVHeaderRules(t *testing.T) {
 		{"Source,Target,Weight header", "Source,Target,Weight\na,b,2\n", Options{}, []string{"a", "b"}},
 		{"BOM and CRLF", "\ufeffsource,target\r\na,b\r\nb,c\r\n", Options{}, []string{"a", "b", "c"}},
 		{"header yes", "x,y\n1,2\n", Options{Header: csvin.HeaderYes}, []string{"1", "2"}},
-		{"header no", "x,y\n1,2\n", Options{Header: csvin.HeaderNo}, []string{"x", "y", "1", "2"}},
+		{"header no", "x,y\na,b\n", Options{Header: csvin.HeaderNo}, []string{"x", "y", "a", "b"}},
 		{"header no keeps from,to", "from,to\nto,x\n", Options{Header: csvin.HeaderNo}, []string{"from", "to", "x"}},
 		{"quoted keys verbatim", "\"#a\",\" b\"\n\" b\",c\n", Options{}, []string{"#a", " b", "c"}},
 		{"string keys without header", "alice,bob\nbob,carol\n", Options{}, []string{"alice", "bob", "carol"}},
@@ -245,6 +246,42 @@ func TestReadCSVHeaderRules(t *testing.T) {
 		var ce *CSVError
 		if !errors.Is(err, ErrCSVHeader) || !errors.As(err, &ce) || ce.Line != 1 {
 			t.Errorf("%q: got %v, want an unrecognised-header error on line 1", in, err)
+		}
+	}
+}
+
+// Keys of two types (integers beside strings) are refused as load
+// refuses them (laplacian.CheckKeyTypes): "1,two" used to add a string
+// node and a second component. LoadCSV names the line of the first key
+// of the other type.
+func TestReadCSVRefusesMixedKeyTypes(t *testing.T) {
+	for _, c := range []struct {
+		in, key string
+		line    int
+	}{
+		{"1,2\n2,3\n1,two\n", "two", 3},
+		{"source,target\na,b\nb,7\n", "7", 3},
+		{"-5,2\n2,x\n", "x", 2},
+	} {
+		path := filepath.Join(t.TempDir(), "e.csv")
+		if err := os.WriteFile(path, []byte(c.in), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, err := LoadCSV(path, Options{})
+		var kt *KeyTypeError
+		var ce *CSVError
+		if !errors.As(err, &kt) || kt.Key != c.key || !errors.As(err, &ce) || ce.Line != c.line || errkind.Of(err) != errkind.BadInput {
+			t.Errorf("%q: got %v, want key %q refused on line %d", c.in, err, c.key, c.line)
+			continue
+		}
+		if msg := err.Error(); !strings.Contains(msg, path) || !strings.Contains(msg, "of one type") {
+			t.Errorf("%q: %s does not name the file and the rule", c.in, msg)
+		}
+	}
+	// One type, either: accepted ("007" is integer-like, as load reads it).
+	for _, in := range []string{"1,2\n2,007\n", "a,b\nb,c\n"} {
+		if _, err := ReadCSV(strings.NewReader(in), Options{}); err != nil {
+			t.Errorf("%q: %v", in, err)
 		}
 	}
 }

@@ -53,6 +53,8 @@ type Metrics struct {
 	stepTotal      *prometheus.GaugeVec
 	stepETA        *prometheus.GaugeVec
 
+	reports reportMetrics // a collector's (EnableReports)
+
 	mu       sync.Mutex
 	stopping bool
 	last     map[string]lastRun // by command

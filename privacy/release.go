@@ -101,6 +101,12 @@ type ReleaseMeta struct {
 	// within its slack, or only a certified upper bound.
 	SensitivityMethod string `json:"sensitivityMethod,omitempty"`
 	SensitivityExact  bool   `json:"sensitivityExact,omitempty"`
+	// Expected and Missing are set on a local release, collected from
+	// sensors that add their own noise (package local): the number of
+	// nodes the epoch order expected, and those of them that did not
+	// report (they have no row; locate recovers from the rows present).
+	Expected int      `json:"expected,omitempty"`
+	Missing  []string `json:"missing,omitempty"`
 }
 
 // AccountingCKS20 is the ReleaseMeta.Accounting of discrete Gaussian

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -114,7 +115,7 @@ func TestReleaseUnmaskRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.Meta != rel.Meta {
+	if !reflect.DeepEqual(back.Meta, rel.Meta) {
 		t.Errorf("meta changed through the file: %+v", back.Meta)
 	}
 	got2, err := Unmask(testKey(), back)

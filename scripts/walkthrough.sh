@@ -2,7 +2,7 @@
 # The newcomer's path, run as written: a fresh clone of this repository, only
 # Go and the project's Neo4j (scripts/neo4j.sh; no cypher-shell), and the
 # fenced ```sh blocks of README's quick start and file-based run,
-# docs/neo4j.md and docs/whisper.md, extracted from the docs and run exactly
+# docs/local.md, docs/neo4j.md and docs/whisper.md, extracted from the docs and run exactly
 # as they are written, then the setup and the three scheduled jobs of
 # docs/scheduling.md (crontab, systemd service, Kubernetes CronJob) with
 # their absolute directories moved under a temporary one. Exits 0 when every
@@ -73,7 +73,8 @@ README file-based run|^plan --graph karate |noise@1|on karate at ε = 1 the per-
 README file-based run|^release .*--dry-run .*--source-mass 1|noise|the dry run forecasts the per-node release of a 1-unit source (--source-mass 1) at chance
 README file-based run|^locate --graph karate --release release\.json|noise|locate marks it noise-dominated
 README file-based run|^locate .*--private-answer|answer|the private answer publishes the source'"'"'s community
-docs/neo4j.md|^plan |answer@40|per-node at ε = 1 resolves sources of 3.16 units or more; the readings carry 40
+docs/local.md|^locate --graph karate --release local-release\.json$|noise|locate marks it noise-dominated: four sensors of 34, with readings that carry no source
+docs/neo4j.md|^plan |answer@40|per-node at ε = 1 resolves sources of 10 units or more; the readings carry 40
 docs/neo4j.md|^locate --graph neo4j --scope building-7 --release-run latest$|answer|locate then says so: VERDICT: answer, wing 1 first
 docs/neo4j.md|^locate .*--mode stream$|answer|locate then says so: VERDICT: answer, wing 1 first
 README against Neo4j|^plan |answer@40|the forecast first: per-node at ε = 1 resolves the 40 units of the readings
@@ -82,7 +83,7 @@ docs/scheduling.md setup|^plan |answer@40|the forecast before the schedule: per-
 docs/scheduling.md crontab line|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
 examples/scheduling/graphcloak-release.service|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
 examples/scheduling/cronjob.yaml|^locate |answer|every slot'"'"'s locate prints VERDICT: answer
-docs/whisper.md|^plan |answer@100|per-node at ε = 1 resolves sources of 10 units or more; the rumour was whispered 100 times
+docs/whisper.md|^plan |answer@100|per-node at ε = 1 resolves sources of 100 units or more; the rumour was whispered 100 times
 docs/whisper.md|^locate |answer|every hour'"'"'s localisation is an answer
 docs/whisper.md|^runs --scope whisper --last 48|answer@noon|the VERDICT column says answer for every hour; TOP COMMUNITY moves from member 1'"'"'s circle to member 34'"'"'s at noon
 '
@@ -257,6 +258,8 @@ EOF
 chmod +x "$work/wrap/graphcloak"
 export PATH="$work/wrap:$PATH"
 sh_blocks README.md "### A file-based run (no database)" | run_block "README file-based run"
+# docs/local.md: a local release, sensors adding their own noise (no database).
+sh_blocks docs/local.md | run_block "docs/local.md"
 
 # The project's Neo4j.
 if [[ -z "${NEO4J_URI:-}" ]]; then

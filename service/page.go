@@ -284,8 +284,8 @@ th { border-bottom: 1px solid #999; }
 <h2>Last runs</h2>
 {{if .RunsError}}<p class="error">runs unknown: {{.RunsError}}</p>
 {{else if .Runs}}<table id="runs">
-<tr><th>started (UTC)</th><th>command</th><th>status</th><th>epoch</th><th>σ</th><th>ρ left</th><th>top community</th><th>P</th><th>verdict</th><th>duration</th><th>run</th></tr>
-{{range .Runs}}<tr><td>{{time .StartedAt}}</td><td>{{.Command}}</td><td>{{.Status}}</td><td>{{.Epoch}}</td><td>{{if .Sigma}}{{num .Sigma}}{{end}}</td><td>{{with .RhoRemaining}}{{num .}}{{end}}</td><td>{{.TopCommunity}}</td><td>{{if .TopCommunity}}{{pct .TopProbability}}{{end}}</td><td>{{with verdict .}}{{if eq . "noise"}}<span class="verdict">noise</span>{{else}}{{.}}{{end}}{{end}}</td><td>{{if .DurationMillis}}{{ms .DurationMillis}}{{end}}</td><td>{{.RunID}}</td></tr>
+<tr><th>started (UTC)</th><th>command</th><th>status</th><th>epoch</th><th>σ</th><th>ρ left</th><th>top community</th><th>P</th><th>published</th><th>verdict</th><th>duration</th><th>run</th></tr>
+{{range .Runs}}<tr><td>{{time .StartedAt}}</td><td>{{.Command}}</td><td>{{.Status}}</td><td>{{.Epoch}}</td><td>{{if .Sigma}}{{num .Sigma}}{{end}}</td><td>{{with .RhoRemaining}}{{num .}}{{end}}</td><td>{{.TopCommunity}}</td><td>{{if .TopCommunity}}{{pct .TopProbability}}{{end}}</td><td>{{.PublishedCommunity}}</td><td>{{with verdict .}}{{if eq . "noise"}}<span class="verdict">noise</span>{{else}}{{.}}{{end}}{{end}}</td><td>{{if .DurationMillis}}{{ms .DurationMillis}}{{end}}</td><td>{{.RunID}}</td></tr>
 {{end}}</table>
 {{else}}<p>no runs recorded for this scope yet</p>{{end}}
 </body>

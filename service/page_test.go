@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -114,5 +115,35 @@ func TestPageRunsVerdict(t *testing.T) {
 	if !strings.Contains(row("run-noise"), `<span class="verdict">noise</span>`) || !strings.Contains(row("run-answer"), "<td>answer</td>") ||
 		strings.Contains(row("run-release"), "noise") || strings.Contains(row("run-release"), "answer") {
 		t.Fatalf("verdicts not in the run table:\n%s", body)
+	}
+}
+
+// The page's run table shows a private answer's published community in
+// its own column (a localisation's top community has a probability; an
+// answer's has none).
+func TestPageRunsPublishedCommunity(t *testing.T) {
+	d := pageData{Scope: "s", PageStatus: PageStatus{Runs: []job.RunRow{{RunID: "run-answer", Command: "answer", PublishedCommunity: "north-wing"},
+		{RunID: "run-locate", Command: "locate", TopCommunity: "3", TopProbability: 0.5}}}}
+	var b strings.Builder
+	if err := pageTemplate.Execute(&b, d); err != nil {
+		t.Fatal(err)
+	}
+	body := b.String()
+	head := body[strings.Index(body, `<table id="runs">`):]
+	head = head[:strings.Index(head, "</tr>")]
+	cells := func(id string) []string {
+		i := strings.Index(body, id)
+		row := body[strings.LastIndex(body[:i], "<tr>"):i]
+		return strings.Split(strings.TrimPrefix(row, "<tr><td>"), "</td><td>")
+	}
+	col := slices.Index(strings.Split(strings.TrimPrefix(head, "\n<tr><th>"), "</th><th>"), "published")
+	if col < 0 {
+		t.Fatalf("no published column: %s", head)
+	}
+	if c := cells("run-answer"); c[col] != "north-wing" {
+		t.Errorf("answer row's published cell %q, want north-wing: %v", c[col], c)
+	}
+	if c := cells("run-locate"); c[col] != "" {
+		t.Errorf("localisation row's published cell %q, want blank: %v", c[col], c)
 	}
 }

@@ -22,7 +22,8 @@ import (
 	"github.com/graphcloak/graphcloak/schedule"
 )
 
-// Service is one scheduled job with its metrics. Listener, when not nil,
+// Service is one scheduled job with its metrics (no job when Runner is
+// nil: the listener's routes are the service). Listener, when not nil,
 // serves Metrics' /metrics and /healthz, and Page (when not nil) at "/";
 // Run closes it.
 type Service struct {
@@ -35,6 +36,9 @@ type Service struct {
 	// /healthz answer 503 with its reasons while the service cannot work
 	// (the database unreachable, the last slots failed).
 	Health *Health
+	// Routes, when not nil, registers more routes on the listener's mux
+	// (a collector's /epoch/ endpoints).
+	Routes func(mux *http.ServeMux)
 }
 
 // Run serves the metrics and fires job at every slot until ctx ends (or
@@ -60,6 +64,9 @@ func (s *Service) Run(ctx context.Context, job schedule.Job) error {
 		if s.Health != nil {
 			mux.Handle("GET /healthz", healthHandler(s.Health, m))
 		}
+		if s.Routes != nil {
+			s.Routes(mux)
+		}
 		mux.Handle("/", m)
 		var h http.Handler = mux
 		srv = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
@@ -83,7 +90,11 @@ func (s *Service) Run(ctx context.Context, job schedule.Job) error {
 			return err
 		}
 	}
-	s.Runner.Run(ctx, job)
+	if s.Runner != nil {
+		s.Runner.Run(ctx, job)
+	} else {
+		<-ctx.Done() // no schedule (a collector): serve until shutdown
+	}
 	s.Metrics.Stopping()
 	log.Info("scheduler stopped")
 	if srv == nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -50,7 +51,11 @@ func (s *Stores) partition(ctx context.Context, c Communities, lg *Graph) ([]int
 		p, err := community.Louvain(lg.Graph, c.Resolution, uint64(c.Seed))
 		return p, nil, err
 	case "file":
-		return community.LoadAssignment(c.Arg, lg.Graph)
+		part, names, err := community.LoadAssignment(c.Arg, lg.Graph)
+		if err != nil {
+			return nil, nil, errkind.Inputf("%s: %w", ParamCommunities, err)
+		}
+		return part, names, nil
 	case "gds":
 		return s.gdsPartition(ctx, lg.Graph, c)
 	case "property":

@@ -60,6 +60,9 @@ type LoadOptions struct {
 	// ValueProperty and CommunityProperty override the projection's
 	// (Neo4j only); "" keeps the configuration's value.
 	ValueProperty, CommunityProperty string
+	// AllowMissingValues reads nodes without ValueProperty as NaN (the
+	// sensors that did not report to a collected local release).
+	AllowMissingValues bool
 	// Progress reports the pull ("nodes", "relationships").
 	Progress func(stage string, done int)
 	// Logger gets a warning when the read could not use graphcloak's
@@ -147,7 +150,7 @@ func LoadGraph(ctx context.Context, cfg *config.Config, spec string, opt LoadOpt
 		}
 		lg.Client, lg.ownClient = c, true
 	}
-	pulled, err := lg.Client.ReadGraph(ctx, p, connector.ReadOptions{Progress: opt.Progress})
+	pulled, err := lg.Client.ReadGraph(ctx, p, connector.ReadOptions{Progress: opt.Progress, AllowMissingValues: opt.AllowMissingValues})
 	if err != nil {
 		lg.Close(context.WithoutCancel(ctx))
 		return nil, err

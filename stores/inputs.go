@@ -13,28 +13,43 @@ import (
 
 // ReleaseInput loads a release's graph and its raw readings in node
 // order: the value property read with the graph when valueProperty is
-// set, else readings (by node key).
-func (s *Stores) ReleaseInput(ctx context.Context, spec, valueProperty string, readings map[string]float64) (*job.Input, error) {
-	lg, err := s.LoadGraph(ctx, spec, LoadOptions{ValueProperty: valueProperty})
+// set, else readings (by node key); and the communities c names, which
+// the forecasts score (Leiden, c's zero value or Kind leiden: none here,
+// the job runs it).
+func (s *Stores) ReleaseInput(ctx context.Context, spec, valueProperty string, readings map[string]float64, c Communities) (*job.Input, error) {
+	opt := LoadOptions{ValueProperty: valueProperty}
+	if c.Kind == "property" {
+		opt.CommunityProperty = c.Arg
+	}
+	lg, err := s.LoadGraph(ctx, spec, opt)
 	if err != nil {
 		return nil, err
 	}
 	graph := lg.Graph
 	s.logger.Info("graph loaded", "graph", spec, "nodeCount", graph.N(), "relationshipCount", graph.NumEdges())
+	in := &job.Input{Graph: graph}
 	if valueProperty != "" {
-		return &job.Input{Graph: graph, Readings: lg.Pulled.Values}, nil
-	}
-	y, err := graphcloak.ValuesByKey(graph, readings)
-	if err != nil {
+		in.Readings = lg.Pulled.Values
+	} else if in.Readings, err = graphcloak.ValuesByKey(graph, readings); err != nil {
 		return nil, err
 	}
-	return &job.Input{Graph: graph, Readings: y}, nil
+	if c.Kind != "" && c.Kind != "leiden" {
+		if in.Partition, in.Names, err = s.partition(ctx, c, lg); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
 }
 
 // LocateInput loads a localisation's graph with the values of
 // valueProperty (Neo4j; "": none) and the communities c names.
 func (s *Stores) LocateInput(ctx context.Context, spec string, c Communities, valueProperty string) (*job.Input, error) {
-	opt := LoadOptions{ValueProperty: valueProperty}
+	return s.locateInput(ctx, spec, c, LoadOptions{ValueProperty: valueProperty})
+}
+
+// locateInput is LocateInput with the load options opt (its value
+// property set).
+func (s *Stores) locateInput(ctx context.Context, spec string, c Communities, opt LoadOptions) (*job.Input, error) {
 	if c.Kind == "property" {
 		opt.CommunityProperty = c.Arg
 	}

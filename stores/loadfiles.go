@@ -2,6 +2,7 @@ package stores
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -36,6 +37,13 @@ func ReadLoadFiles(stdin io.Reader, edges, values string, header csvin.Header) (
 		g, err = laplacian.LoadCSV(edges, laplacian.Options{Header: header})
 	}
 	if err != nil {
+		// Keys of two types: refused in load's words, as the database's
+		// rule (connector.Load) would refuse them, with their line.
+		var kt *laplacian.KeyTypeError
+		if errors.As(err, &kt) {
+			lf := &LoadFiles{paths: []string{edges}}
+			return nil, errkind.Inputf("%w%s", &connector.LoadKeyError{Key: kt.Key, Reason: kt.Reason()}, lf.KeyLine(kt.Key))
+		}
 		if errkind.Of(err) == errkind.Internal {
 			return nil, errkind.Inputf("%s: %w", ParamEdges, err)
 		}

@@ -1,11 +1,13 @@
 package stores
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 )
@@ -39,5 +41,22 @@ func TestReadLoadFiles(t *testing.T) {
 	}
 	if msg := errkind.Render(err, func(p errkind.Param) string { return "--" + string(p) }); !strings.HasPrefix(msg, "--edges: ") {
 		t.Errorf("the error names %q, want the edges parameter first", msg)
+	}
+}
+
+// An edge list mixing integer and string keys is refused while the files
+// are read — before any connection — by the rule the file graph applies
+// (laplacian.CheckKeyTypes), in load's words (connector.LoadKeyError)
+// with the line the key first appears on.
+func TestReadLoadFilesMixedKeys(t *testing.T) {
+	edges := filepath.Join(t.TempDir(), "edges.csv")
+	if err := os.WriteFile(edges, []byte("source,target\n401,402\n402,hall\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err := ReadLoadFiles(nil, edges, "", csvin.HeaderAuto)
+	var ke *connector.LoadKeyError
+	if !errors.As(err, &ke) || ke.Key != "hall" || errkind.Of(err) != errkind.BadInput ||
+		!strings.Contains(err.Error(), "(line 3 of "+edges+")") || !strings.Contains(err.Error(), `"401", the first key, is an integer`) {
+		t.Errorf("got %v, want node key \"hall\" refused on line 3", err)
 	}
 }

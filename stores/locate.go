@@ -2,9 +2,11 @@ package stores
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // Locate opens the stores opt asks for (the release run's record read
@@ -30,8 +32,9 @@ func (s *Stores) RunLocate(ctx context.Context, spec job.LocateSpec, c Communiti
 		spec.Release, spec.ReleaseDigest, spec.ReleaseHint = s.Release, s.ReleaseDigest, s.ReleaseHint()
 	}
 	env = s.Env(env, spec.Neo4j)
+	partial := s.Release != nil && collectedWithMissing(s.Release.ReleaseMeta)
 	env.LoadReleased = func(ctx context.Context, prop string) (*job.Input, error) {
-		return s.LocateInput(ctx, spec.Graph, c, prop)
+		return s.locateInput(ctx, spec.Graph, c, LoadOptions{ValueProperty: prop, AllowMissingValues: partial})
 	}
 	plan, err := job.PlanLocate(ctx, spec, env)
 	if plan == nil {
@@ -41,4 +44,12 @@ func (s *Stores) RunLocate(ctx context.Context, spec job.LocateSpec, c Communiti
 		return plan.Summary, err
 	}
 	return job.ExecuteLocate(ctx, plan)
+}
+
+// collectedWithMissing reports whether a release run's metadata is of a
+// collected local release with sensors that did not report: their nodes
+// have no value, read as NaN and left out (job.CheckReleasedValues).
+func collectedWithMissing(meta string) bool {
+	var m privacy.ReleaseMeta
+	return meta != "" && json.Unmarshal([]byte(meta), &m) == nil && len(m.Missing) > 0
 }

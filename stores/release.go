@@ -105,8 +105,15 @@ func Release(ctx context.Context, cfg *config.Loaded, spec job.ReleaseSpec, read
 // plan refused.
 func (s *Stores) RunRelease(ctx context.Context, spec job.ReleaseSpec, readings map[string]float64, env job.Env) (*job.ReleaseSummary, error) {
 	env = s.Env(env, spec.Neo4j)
+	// The partition the forecasts score: a file is always read (and
+	// refused when it does not fit the graph); one computed or read from
+	// the database only when a forecast will score it.
+	var c Communities
+	if kind, arg := ParseCommunities(spec.Communities); kind == "file" || spec.DryRun || spec.RefuseAtChance || spec.SmoothAuto {
+		c = Communities{Kind: kind, Arg: arg, Resolution: 1, Seed: int64(spec.ForecastSeed)}
+	}
 	env.Load = func(ctx context.Context) (*job.Input, error) {
-		return s.ReleaseInput(ctx, spec.Graph, spec.Projection.ValueProperty, readings)
+		return s.ReleaseInput(ctx, spec.Graph, spec.Projection.ValueProperty, readings, c)
 	}
 	plan, err := job.PlanRelease(ctx, spec, env)
 	if plan == nil {

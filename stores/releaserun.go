@@ -221,12 +221,12 @@ func (s *Stores) ReleasedValues(ctx context.Context, runID string) (*privacy.Rel
 	if err := json.Unmarshal([]byte(rr.ReleaseMeta), &meta); err != nil || rr.ReleaseMeta == "" {
 		return nil, errkind.Inputf("%s: run %q records no release metadata", job.ParamReleaseRun, runID)
 	}
-	lg, err := s.LoadGraph(ctx, Neo4jSpec, LoadOptions{ValueProperty: rr.WriteProperty})
+	lg, err := s.LoadGraph(ctx, Neo4jSpec, LoadOptions{ValueProperty: rr.WriteProperty, AllowMissingValues: len(meta.Missing) > 0})
 	if err != nil {
 		return nil, err
 	}
-	if lg.Graph.N() != meta.N {
-		return nil, errkind.Inputf("%s: the projection has %d nodes, the release had %d%s", job.ParamReleaseRun, lg.Graph.N(), meta.N, s.ReleaseHint())
+	if lg.Graph.N() != meta.N+len(meta.Missing) { // a collected release: the nodes that reported and the missing
+		return nil, errkind.Inputf("%s: the projection has %d nodes, the release had %d%s", job.ParamReleaseRun, lg.Graph.N(), meta.N+len(meta.Missing), s.ReleaseHint())
 	}
 	return job.CheckReleasedValues(rr, &meta, lg.Graph, lg.Pulled.Values, s.ReleaseDigest)
 }

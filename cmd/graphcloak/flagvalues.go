@@ -24,3 +24,11 @@ func addSeedFlag(f *pflag.FlagSet) {
 func durationVar(f *pflag.FlagSet, p *time.Duration, name string, value time.Duration, usage string) {
 	config.DurationVar(f, p, name, value, usage)
 }
+
+// communitiesFlag binds --communities to the configuration key
+// recovery.communities (one partition for release, locate, plan and
+// serve: the user's), with the command's help.
+func communitiesFlag(f *pflag.FlagSet, usage string) {
+	config.AddFlags(f, "communities")
+	f.Lookup("communities").Usage = usage
+}

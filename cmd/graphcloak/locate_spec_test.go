@@ -177,9 +177,15 @@ func TestLocateReadsTheReleaseFileFirst(t *testing.T) {
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("left behind: %v", left)
 	}
-	// A bad flag is refused before the file is read: usage, not bad input.
+	// A bad flag is refused before the file is read: usage, not bad input
+	// (a file that is there but is no release file; a missing one is
+	// refused before anything, checkPaths).
+	notRelease := filepath.Join(dir, "not-a-release.json")
+	if err := os.WriteFile(notRelease, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	_, stderr, code = runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate",
-		"--release", filepath.Join(dir, "none.json"), "--mode", "batch")
+		"--release", notRelease, "--mode", "batch")
 	if code != exitUsage || !strings.Contains(stderr, "--mode") {
 		t.Errorf("exit %d, want %d naming --mode: %s", code, exitUsage, stderr)
 	}

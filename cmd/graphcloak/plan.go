@@ -35,7 +35,10 @@ type planOptions struct {
 	answerCache   string
 	// epsilonGiven: --epsilon was given (else the configured ε).
 	epsilonGiven bool
-	estimate     bool
+	// local forecasts a local release (sensors add their own noise,
+	// epoch open): the per-node mode only.
+	local    bool
+	estimate bool
 }
 
 const planHelp = `plan forecasts, before anything is released, what each way of releasing
@@ -54,6 +57,10 @@ Two modes:
                   community-geometric or the community-envelope mechanism, whichever
                   is most accurate on the graph (graphcloak locate --private-answer)
 
+--local forecasts a local release (epoch open; sensors add their own noise):
+the per-node mode only — the private answer needs the raw readings in one
+place and is not offered there.
+
 --target-accuracy A prints, per mode, the smallest ε on the grid 1/8 … 32
 (steps of √2) whose forecast reaches A.
 
@@ -68,6 +75,9 @@ Gaussian releases Σρ ≤ CKSRho(ε_total − ε_A, δ_total); 0: everything in
 and under exact composition.
 
 ` + simulationNote
+
+// localNoAnswer is what plan --local says of the private answer.
+const localNoAnswer = "local release: each sensor adds its own noise, so only the per-node mode is forecast; the private answer is not offered (it needs the raw readings in one place)"
 
 func newPlanCmd(g *globalOptions) *cobra.Command {
 	o := &planOptions{}
@@ -85,6 +95,12 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 			if err := checkSensorNoise(cmd.Flags(), o.sensorNoise); err != nil {
 				return err
 			}
+			if o.local {
+				if cmd.Flags().Changed("modes") && slices.Contains(o.modes, forecast.ModeAnswer) {
+					return usageErrorf("--local: %s", localNoAnswer)
+				}
+				o.modes = []string{forecast.ModePerNode}
+			}
 			return runPlan(cmd.Context(), g, o, g.stdout)
 		},
 	}
@@ -96,9 +112,10 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	f.Float64SliceVar(&o.epsilons, "epsilon", []float64{1}, "privacy ε to forecast, one or several (comma-separated; default: the configured ε of a release)")
 	f.IntVar(&o.trials, "trials", 200, "simulated sources per forecast")
 	addSeedFlag(f)
-	f.StringVar(&o.communities, "communities", "leiden", "partition, as locate reads it: leiden, louvain, planted (the generator's), file:PATH (CSV node,community) or property:NAME (Neo4j)")
+	communitiesFlag(f, "partition, as locate reads it: leiden, louvain, planted (the generator's), file:PATH (CSV node,community) or property:NAME (Neo4j)")
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.StringSliceVar(&o.modes, "modes", []string{forecast.ModePerNode, forecast.ModeAnswer}, "modes to forecast: per-node, private-answer")
+	f.BoolVar(&o.local, "local", false, "forecast a local release (sensors add their own noise; epoch open): per-node mode only, the private answer is not offered")
 	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
 	f.StringVar(&o.smoothSpec, "smooth", "0", "also forecast per-node releases smoothed by these τ′ (comma-separated; release --smooth τ′: Δ2 at τ+τ′); auto: the τ′ release --smooth auto chooses among, τ/2, τ and 2τ")
 	durationVar(f, &o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
@@ -201,6 +218,7 @@ func planFromConfig(cfg *config.Config, o *planOptions) {
 	o.seed = uint64(cfg.Write.RandomSeed)
 	o.taus, o.delta, o.alpha = []float64{cfg.Privacy.Tau}, cfg.Privacy.Delta, cfg.Privacy.Alpha
 	o.estimator, o.workers = cfg.Recovery.Estimator, cfg.Write.Concurrency
+	o.communities = cfg.Recovery.Communities
 	if !o.epsilonGiven {
 		o.epsilons = []float64{cfg.Privacy.Epsilon}
 	}
@@ -245,6 +263,9 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		if n := &rep.Result.Needed[i]; n.Smooth > 0 {
 			n.Mode += fmt.Sprintf(" --smooth %g", n.Smooth)
 		}
+	}
+	if o.local {
+		rep.Local = localNoAnswer
 	}
 	if err := planBudgetBuys(ctx, g, o, rep); err != nil {
 		return err

@@ -74,8 +74,13 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 		CertificatePath: opts.sensitivityCert, CachePath: opts.sensitivityCache, TimeBudget: opts.timeBudget,
 		Software: buildinfo.Read().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
 		ForecastTrials: opts.forecastTrials, Estimator: cfg.Recovery.Estimator, ForecastSeed: uint64(cfg.Write.RandomSeed),
-		RefuseAtChance: cfg.Privacy.RefuseAtChance, SourceMass: opts.sourceMass}
+		RefuseAtChance: cfg.Privacy.RefuseAtChance, SourceMass: opts.sourceMass, Communities: cfg.Recovery.Communities}
 	if err := checkReleaseFlags(opts, &spec); err != nil {
+		return job.ReleaseSpec{}, err
+	}
+	// The partition the forecasts score, checked as locate checks it.
+	c := &locateOptions{communities: spec.Communities, resolution: 1}
+	if err := checkCommunities(c, newLocateInputs(opts.graph, spec.Communities)); err != nil {
 		return job.ReleaseSpec{}, err
 	}
 	spec.Projection = stores.ProjectionOf(cfg)

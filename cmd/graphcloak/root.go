@@ -119,6 +119,8 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newDemoCmd(g),
 		newConfigCmd(g),
 		newVersionCmd(g),
+		newEpochCmd(g),
+		newCollectCmd(g),
 	)
 	registerCompletions(root)
 	tidyFlagDefaults(root)
@@ -172,6 +174,9 @@ func (g *globalOptions) resolve(cmd *cobra.Command) error {
 		return usageErrorf("--log-format must be text or json, got %q", l.LogFormat)
 	}
 	if err := l.Validate(); err != nil {
+		return err
+	}
+	if err := checkPaths(cmd, l); err != nil {
 		return err
 	}
 	g.cfg = l

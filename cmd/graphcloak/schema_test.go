@@ -112,8 +112,8 @@ func TestJSONSchemas(t *testing.T) {
 		validate(t, name, out.String())
 	}
 	files, _ := filepath.Glob("../../docs/schemas/*.schema.json")
-	if len(files) != len(cases)+5 { // + release, error, runs and runs-prune (Neo4j: integration/runs_test.go), and load (integration/load_test.go)
-		t.Errorf("docs/schemas has %d schemas, the test covers %d", len(files), len(cases)+5)
+	if len(files) != len(cases)+7 { // + release, error, runs and runs-prune (Neo4j: integration/runs_test.go), load (integration/load_test.go), epoch-open and collect (TestLocalSchemas)
+		t.Errorf("docs/schemas has %d schemas, the test covers %d", len(files), len(cases)+7)
 	}
 	for _, args := range [][]string{{"calibrate", "--sensitivity", "-1"}, {"experiment", "foo"}, {"locate"}} {
 		var out, errb strings.Builder

@@ -352,11 +352,12 @@ func TestSensorReportRefuses(t *testing.T) {
 	_, code, err = r.report(t, good, r.nodes[1], secret)
 	check("corrupted odometer", code, exitBadInput, err, "is corrupted")
 	_, code, err = r.report(t, good, r.nodes[2], secret, "--odometer", filepath.Join(r.dir, "missing", "o"))
-	check("unwritable odometer", code, exitFailure, err, "cannot be")
+	// A path no one can use is bad input, before anything (paths.go).
+	check("unwritable odometer", code, exitBadInput, err, "does not exist")
 	// Usage.
 	for name, args := range map[string][]string{
 		"no value":     {"sensor", "report", "--order", good, "--coordinator-key", r.coord + ".pub", "--key", r.files[n], "--node", n, "--odometer", od},
-		"both values":  {"sensor", "report", "--order", good, "--coordinator-key", r.coord + ".pub", "--key", r.files[n], "--node", n, "--odometer", od, "--value", "1", "--value-file", "x"},
+		"both values":  {"sensor", "report", "--order", good, "--coordinator-key", r.coord + ".pub", "--key", r.files[n], "--node", n, "--odometer", od, "--value", "1", "--value-file", good},
 		"no odometer":  {"sensor", "report", "--order", good, "--coordinator-key", r.coord + ".pub", "--key", r.files[n], "--node", n, "--value", "1"},
 		"both stdin":   {"sensor", "report", "--order", "-", "--coordinator-key", r.coord + ".pub", "--key", r.files[n], "--node", n, "--odometer", od, "--value-file", "-"},
 		"stray args":   {"sensor", "report", "x"},

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"net"
 	"time"
 
 	"github.com/graphcloak/graphcloak/config"
@@ -49,6 +48,7 @@ type serveOptions struct {
 	answerCache   string
 	// healthFailedSlots failed slots in a row make /healthz 503 (0: never).
 	healthFailedSlots int
+	collect           collectServeOptions // serve_collect.go
 }
 
 func newServeCmd(g *globalOptions) *cobra.Command {
@@ -56,7 +56,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "serve",
 		Short: "Run release → locate on a schedule against Neo4j, with /metrics and /healthz",
-		Long:  serveHelp,
+		Long:  serveHelp + serveCollectHelp,
 		Example: `  export GRAPHCLOAK_NEO4J_PASSWORD=...
   graphcloak budget --init --ledger neo4j --scope whisper --epsilon-total 20 --delta-total 1e-5
   graphcloak serve --schedule @hourly --node-labels Person --relationship-types KNOWS \
@@ -82,7 +82,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 		"/healthz answers 503 once this many slots in a row failed (0: failed slots never do; an unreachable database always does)")
 	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value, re-read at every slot")
 	f.StringVar(&opts.sensitivityCache, "sensitivity-cache", "", "Δ2 certificate file reused while the graph is unchanged (see release --sensitivity-cache)")
-	f.StringVar(&opts.communities, "communities", "leiden", "communities for locate (as in locate --communities)")
+	communitiesFlag(f, "communities each slot's locate, private answer and forecasts score (as in locate --communities)")
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.BoolVar(&opts.noLocate, "no-locate", false, "release only (no locate step)")
 	config.AddFlags(f, "refuse-at-chance") // a slot refused so locates on the last release
@@ -102,6 +102,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	hideFlags(f, "epoch", "epsilon-total", "delta-total", "graph")
 	config.AddFlags(f, "value-property", "header", "estimator", "sources")
 	config.AddFlags(f, config.WriteFlags...)
+	addCollectFlags(f, opts)
 	return cmd
 }
 
@@ -110,6 +111,10 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 // --max-runs).
 func runServe(ctx context.Context, opts *serveOptions) error {
 	g := opts.g
+	opts.communities = g.cfg.Recovery.Communities
+	if opts.collect.order != "" || opts.collect.openEpochs {
+		return runServeCollector(ctx, opts)
+	}
 	spec, steps, err := checkServe(opts)
 	if err != nil {
 		return err
@@ -137,8 +142,8 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		}
 		defer page.Close()
 		svc.Page, steps.Observer = page, page
-		if svc.Listener, err = net.Listen("tcp", opts.listen); err != nil {
-			return inputErrorf("--listen: %w", err)
+		if svc.Listener, err = serveListener(opts); err != nil {
+			return err
 		}
 	}
 	slot := steps.Slot(service.Slot{Epoch: spec.Epoch, Logger: g.logger, Metrics: m, ErrorAttrs: exitCodeAttr})

@@ -41,8 +41,12 @@ func Forecasts(out io.Writer, fs []forecast.Forecast) error {
 		if b := f.BudgetBuys; b != nil {
 			buys = fmt.Sprintf("%d / %d", b.Ledger, b.Optimal)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%g\t%.3f [%.3f, %.3f]\t%.4f (%.3f)\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
-			f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, buys, mark)
+		right := fmt.Sprintf("%.3f [%.3f, %.3f]", f.CommunityAccuracy, f.Low, f.High)
+		if f.Exact {
+			right = fmt.Sprintf("%.3f (exact: audit)", f.CommunityAccuracy)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%g\t%s\t%.4f (%.3f)\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
+			right, f.Chance, f.PriorRate, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, buys, mark)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -72,12 +76,34 @@ func MassCurve(f *forecast.Forecast) string {
 		}
 		fmt.Fprintf(&b, "%g: %.2f", m.Mass, m.CommunityAccuracy)
 	}
+	top := f.MassCurve[len(f.MassCurve)-1].Mass
+	if r := f.Resolved; r != nil {
+		if r.Mass > 0 {
+			fmt.Fprintf(&b, " — resolves sources of %g units or more: right at least %.2f of the time (halfway from a guess, %.3f, to always; %s within the 95%% intervals)",
+				r.Mass, r.Rate, f.Guess(), massRange(r, top))
+		} else {
+			fmt.Fprintf(&b, " — resolves no source up to %g units: right less than %.2f of the time (halfway from a guess, %.3f, to always)", top, r.Rate, f.Guess())
+		}
+	}
 	if f.ResolvableMass > 0 {
-		fmt.Fprintf(&b, " — resolves sources of %g units or more (a locate verdict simulates the mass the readings carry)", f.ResolvableMass)
+		fmt.Fprintf(&b, "; beats a guess from %g units (the verdict's threshold: a locate verdict simulates the mass the readings carry)", f.ResolvableMass)
 	} else {
-		fmt.Fprintf(&b, " — resolves no source up to %g units", f.MassCurve[len(f.MassCurve)-1].Mass)
+		fmt.Fprintf(&b, "; beats no guess up to %g units", top)
 	}
 	return "right community by source mass (units): " + b.String()
+}
+
+// massRange says where a resolved mass lies within the curve's
+// intervals: "10–100 units", "10 units or more" (beyond the curve), "10
+// units" (both ends one mass).
+func massRange(r *forecast.Resolved, top float64) string {
+	switch {
+	case r.High == 0:
+		return fmt.Sprintf("from %g units, or beyond %g", r.Low, top)
+	case r.Low == r.High:
+		return fmt.Sprintf("%g units", r.Low)
+	}
+	return fmt.Sprintf("%g–%g units", r.Low, r.High)
 }
 
 // AtChance says so, in one line, when a forecast's rate cannot be told
@@ -103,6 +129,7 @@ func ForecastRows(row Row, fs *job.Forecasts, name func(errkind.Param) string) {
 	if f.SourceMass > 0 {
 		sources = "a source of " + job.Units(f.SourceMass)
 	}
+	row("communities", fmt.Sprintf("%s, %d communities: the forecasts below score them", fs.Communities, f.Communities))
 	row("forecast", fmt.Sprintf("right community with %s %.3f [%.3f, %.3f] (chance %.4f, largest community %.3f, DP ceiling %.3f); source in the 90%% set %.3f with %.1f communities",
 		sources, f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate, f.Ceiling, f.In90Rate, f.In90Size))
 	if len(f.MassCurve) > 0 {

@@ -63,11 +63,20 @@ func TestForecastsTable(t *testing.T) {
 }
 
 // TestMassCurve: every decade and the largest mass, the half decades
-// left out, and what the curve resolves.
+// left out, what the curve resolves in words (the rate halfway from the
+// guess 0.2 to always: 0.6, reached from 31.6 units, 31.6–100 within the
+// ±0.05 intervals) and what beats a guess (the verdict's threshold).
 func TestMassCurve(t *testing.T) {
-	f := forecast.Forecast{MassCurve: curve(), ResolvableMass: 31.6}
+	c := curve()
+	for i := range c {
+		c[i].Low, c[i].High = c[i].CommunityAccuracy-0.05, c[i].CommunityAccuracy+0.05
+	}
+	f := forecast.Forecast{Chance: 0.2, PriorRate: 0.2}
+	f.SetMassCurve(c, 3.16)
 	got := MassCurve(&f)
-	for _, want := range []string{"0.1: 0.10 · 1: 0.30 · 10: 0.50 · 100: 0.70 · 1000: 0.90", "resolves sources of 31.6 units or more"} {
+	for _, want := range []string{"0.1: 0.10 · 1: 0.30 · 10: 0.50 · 100: 0.70 · 1000: 0.90",
+		"resolves sources of 31.6 units or more: right at least 0.60 of the time (halfway from a guess, 0.200, to always; 31.6–100 units within the 95% intervals)",
+		"beats a guess from 3.16 units"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("MassCurve = %q, want it to contain %q", got, want)
 		}
@@ -75,9 +84,8 @@ func TestMassCurve(t *testing.T) {
 	if strings.Contains(got, "3.16:") {
 		t.Errorf("MassCurve = %q shows a half decade", got)
 	}
-	f.ResolvableMass = 0
-	f.MassCurve = f.MassCurve[:8] // up to 316: the largest is shown
-	if got := MassCurve(&f); !strings.Contains(got, "316: 0.80 — resolves no source up to 316 units") {
+	f.SetMassCurve(c[:5], 0) // up to 10: the largest is shown
+	if got := MassCurve(&f); !strings.Contains(got, "10: 0.50 — resolves no source up to 10 units") || !strings.Contains(got, "beats no guess up to 10 units") {
 		t.Errorf("MassCurve without a resolvable mass = %q", got)
 	}
 }

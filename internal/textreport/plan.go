@@ -3,8 +3,12 @@ package textreport
 import (
 	"fmt"
 	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 )
 
@@ -23,6 +27,9 @@ func Plan(out io.Writer, rep *job.ForecastReport, name func(errkind.Param) strin
 		fmt.Fprintf(out, ", Δ2 = %.6g (%s)", *rep.Delta2, exact)
 	}
 	fmt.Fprintln(out)
+	if rep.Local != "" {
+		fmt.Fprintln(out, rep.Local)
+	}
 	if b := rep.Budget; b != nil {
 		planBudget(out, b, name)
 	}
@@ -30,6 +37,9 @@ func Plan(out io.Writer, rep *job.ForecastReport, name func(errkind.Param) strin
 		return err
 	}
 	AnswerAudits(out, rep)
+	if err := ByCommunity(out, rep.Result.Forecasts); err != nil {
+		return err
+	}
 	for _, n := range rep.Result.Needed {
 		if n.Reached {
 			fmt.Fprintf(out, "target %.2f: %s (%s) reaches it at ε = %g (forecast %.3f [%.3f, %.3f])\n",
@@ -72,4 +82,75 @@ func AnswerAudits(out io.Writer, rep *job.ForecastReport) {
 		fmt.Fprintf(out, "answer audit ε = %g: %d sources fitted (%d refitted end to end), %d classes (%d nodes merged), worst loss %.6g ≤ %.6g over %d edges: %s; every source's noiseless readings answered with its community %.3f of the time\n",
 			a.Epsilon, a.SourcesChecked, a.SourcesRefitted, a.Classes, a.NodesMerged, a.WorstLoss, a.Bound, a.EdgesChecked, verdict, a.Accuracy)
 	}
+}
+
+// maxCommunityRows is how many communities ByCommunity lists, the largest
+// first (the JSON lists all).
+const maxCommunityRows = 20
+
+// ByCommunity prints the forecasts' rates per community of the source:
+// one row per community (the largest first), one column per forecast,
+// "rate (sources simulated there)", marked * when answerable (above
+// chance), and how many communities each forecast answers. Nothing when
+// no forecast has rates per community.
+func ByCommunity(out io.Writer, fs []forecast.Forecast) error {
+	var cols []forecast.Forecast
+	for _, f := range fs {
+		if len(f.ByCommunity) > 0 {
+			cols = append(cols, f)
+		}
+	}
+	if len(cols) == 0 {
+		return nil
+	}
+	rows := cols[0].ByCommunity
+	order := make([]int, len(rows))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return rows[b].Size - rows[a].Size })
+	fmt.Fprintf(out, "by community: the rate its sources' community comes first (in brackets the sources simulated there, or every node for an audit's exact rate); * answerable: its 95%% interval is above chance %.4f\n", cols[0].Chance)
+	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "COMMUNITY\tNODES\t")
+	for _, f := range cols {
+		mode := f.Mode
+		if f.Smooth > 0 {
+			mode += fmt.Sprintf(" τ′=%g", f.Smooth)
+		}
+		fmt.Fprintf(tw, "%s ε=%g\t", strings.ToUpper(mode), f.Epsilon)
+	}
+	fmt.Fprintln(tw)
+	for n, i := range order {
+		if n == maxCommunityRows {
+			break
+		}
+		fmt.Fprintf(tw, "%s\t%d\t", rows[i].Community, rows[i].Size)
+		for _, f := range cols {
+			c := f.ByCommunity[i]
+			mark := ""
+			if c.Answerable {
+				mark = "*"
+			}
+			fmt.Fprintf(tw, "%.2f%s (%d)\t", c.Rate, mark, c.Trials)
+		}
+		fmt.Fprintln(tw)
+	}
+	fmt.Fprintf(tw, "answerable\t\t")
+	for _, f := range cols {
+		n := 0
+		for _, c := range f.ByCommunity {
+			if c.Answerable {
+				n++
+			}
+		}
+		fmt.Fprintf(tw, "%d of %d\t", n, len(f.ByCommunity))
+	}
+	fmt.Fprintln(tw)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(rows) > maxCommunityRows {
+		fmt.Fprintf(out, "(and %d smaller communities; the JSON lists every one)\n", len(rows)-maxCommunityRows)
+	}
+	return nil
 }

@@ -13,7 +13,7 @@ import (
 // given; a column a run has no value for is left blank.
 func Runs(out io.Writer, rows []job.RunRow) error {
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "STARTED (UTC)\tCOMMAND\tSTATUS\tSCOPE\tEPOCH\tSIGMA\tRHO\tRHO LEFT\tTOP COMMUNITY\tP\tVERDICT\tDURATION\tRUN")
+	fmt.Fprintln(tw, "STARTED (UTC)\tCOMMAND\tSTATUS\tSCOPE\tEPOCH\tSIGMA\tRHO\tRHO LEFT\tTOP COMMUNITY\tP\tPUBLISHED\tVERDICT\tDURATION\tRUN")
 	for _, r := range rows {
 		sigma, rho, left, top, p, verdict, dur := "", "", "", "", "", "", ""
 		if r.RhoRemaining != nil {
@@ -37,8 +37,8 @@ func Runs(out io.Writer, rows []job.RunRow) error {
 		if r.DurationMillis > 0 {
 			dur = (time.Duration(r.DurationMillis) * time.Millisecond).String()
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.Format("2006-01-02 15:04:05"),
-			r.Command, r.Status, r.Scope, r.Epoch, sigma, rho, left, top, p, verdict, dur, r.RunID)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", r.StartedAt.Format("2006-01-02 15:04:05"),
+			r.Command, r.Status, r.Scope, r.Epoch, sigma, rho, left, top, p, r.PublishedCommunity, verdict, dur, r.RunID)
 	}
 	return tw.Flush()
 }

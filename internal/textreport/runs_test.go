@@ -53,3 +53,19 @@ func TestRunsVerdictColumn(t *testing.T) {
 		t.Errorf("release row without its ρ or run id:\n%s", tab.String())
 	}
 }
+
+// TestRunsPublishedColumn: a private answer's published community is in
+// the PUBLISHED column, not TOP COMMUNITY (whose P it has not).
+func TestRunsPublishedColumn(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	var tab bytes.Buffer
+	if err := Runs(&tab, []job.RunRow{{RunID: "ans", Command: "answer", Status: "succeeded", Scope: "s", Epoch: "e1", StartedAt: t0,
+		Rho: 0.5, PublishedCommunity: "north-wing"}}); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(tab.String()), "\n")
+	pub, top := strings.Index(lines[0], "PUBLISHED"), strings.Index(lines[0], "TOP COMMUNITY")
+	if pub < 0 || len(lines) != 2 || !strings.HasPrefix(lines[1][pub:], "north-wing") || strings.HasPrefix(lines[1][top:], "north-wing") {
+		t.Errorf("published community not in its column:\n%s", tab.String())
+	}
+}

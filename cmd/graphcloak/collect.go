@@ -1,0 +1,244 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"github.com/graphcloak/graphcloak/sensor"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/local"
+	"github.com/graphcloak/graphcloak/stores"
+)
+
+// collectHelp is the help text of "collect".
+const collectHelp = `collect is the collector of a local release (docs/local.md): it verifies the
+sensors' reports (JSON Lines, one report per line, from --reports FILE or - for
+standard input) against the signed epoch order (--order, checked against the
+coordinator's public key --coordinator-key) and the sensors' report-MAC keys
+(--mac-keys, CSV node,reportMacKeyHex from keygen --mac-csv), and stores the
+accepted noisy values in the epoch's journal under --journal DIR. It holds no
+key that removes noise and never sees a raw reading.
+
+A report is refused, with its reason, when it is: malformed (not a report's
+JSON, or its value is not its grid integer), not-a-report (other JSON),
+oversized (a line over 4096 bytes), other-epoch (another release id, scope or
+epoch: a replay), unknown-node (not in the order, or no MAC key), bad-mac,
+early or late (outside the order's window), closed (after the epoch was
+closed), duplicate (the same report again: it is stored already) or
+second-value (another value for a node that has reported).
+
+Each accepted report is in the journal, fsynced, before it is acknowledged;
+a collector killed and run again on the same journal keeps every accepted
+report and stores none twice. The journal belongs to its order: one
+collector at a time (another is refused, exit 8).
+
+The epoch closes with --close, or by itself once the order's window has
+ended: the release file is written to --out (default DIR/<releaseId>.release.json)
+in the format release writes, with the nodes that did not report listed
+(meta.missing); locate and unmask read it. Closing again writes the same file.
+With --graph neo4j the closed epoch's values are also written to the
+configured projection (--write-property, and the run id beside each value)
+under a release run record, as release writes them (nothing charged: the
+coordinator charged the epoch); the projection must be the order's graph.
+
+Exit codes: 0 every report stored (accepted now, or a duplicate of a stored
+one); 3 a report refused (the others are stored), or a bad order, key file,
+journal or release file; 4 Neo4j unreachable; 8 the journal is held by
+another collector.`
+
+type collectOptions struct {
+	g                         *globalOptions
+	order, coordinatorKey     string
+	macKeys, journal, reports string
+	out, graph                string
+	close                     bool
+	stdin                     io.Reader
+	now                       func() time.Time
+}
+
+func newCollectCmd(g *globalOptions) *cobra.Command {
+	o := &collectOptions{g: g}
+	cmd := &cobra.Command{
+		Use:   "collect",
+		Short: "Collect the sensors' noisy reports of an epoch (local release) into its journal and release file",
+		Long:  collectHelp,
+		Example: `  graphcloak collect --order order.json --coordinator-key coord.key.pub --mac-keys mac-keys.csv \
+      --journal journal --reports reports.jsonl
+  cat reports.jsonl | graphcloak collect --order order.json --coordinator-key coord.key.pub \
+      --mac-keys mac-keys.csv --journal journal --reports - --close --out release.json -o json`,
+		Args: noArgsNamed,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.stdin = cmd.InOrStdin()
+			return runCollect(cmd.Context(), o, g.stdout)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.order, "order", "", "the signed epoch order (epoch open --out)")
+	f.StringVar(&o.coordinatorKey, "coordinator-key", "", "the coordinator's public key (keygen --signing writes FILE.pub)")
+	f.StringVar(&o.macKeys, "mac-keys", "", "the sensors' report-MAC keys, CSV node,reportMacKeyHex (keygen --mac-csv; mode 0600)")
+	f.StringVar(&o.journal, "journal", "", "directory of the epoch's journal (created if missing)")
+	f.StringVar(&o.reports, "reports", "", "reports to collect, JSON Lines, from FILE or - for standard input (none: only --close)")
+	f.BoolVar(&o.close, "close", false, "close the epoch after these reports and write its release file (also done once the window has ended)")
+	f.StringVar(&o.out, "out", "", "the release file of the closed epoch (default DIR/<releaseId>.release.json)")
+	f.StringVar(&o.graph, "graph", "", "neo4j: once closed, also write the values to the configured projection's nodes under a release run")
+	config.AddFlags(f, config.Neo4jFlags...)
+	config.AddFlags(f, "write-property", "batch-size", "concurrency")
+	return cmd
+}
+
+// CollectSummary is what collect prints.
+type CollectSummary struct {
+	ReleaseID string         `json:"releaseId"`
+	Scope     string         `json:"scope"`
+	Epoch     string         `json:"epoch"`
+	Journal   string         `json:"journal"`
+	Received  int            `json:"received"`
+	Accepted  int            `json:"accepted"`
+	Refused   map[string]int `json:"refused"`
+	Results   []local.Result `json:"results"`
+	Expected  int            `json:"expected"`
+	Reported  int            `json:"reported"`
+	Closed    bool           `json:"closed"`
+	Release   string         `json:"release,omitempty"`
+	RunID     string         `json:"runId,omitempty"`
+	Missing   []string       `json:"missing,omitempty"`
+	NotAfter  time.Time      `json:"notAfter"`
+}
+
+func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
+	switch {
+	case o.order == "" || o.coordinatorKey == "" || o.macKeys == "" || o.journal == "":
+		return usageErrorf("collect needs --order FILE, --coordinator-key FILE.pub, --mac-keys FILE and --journal DIR")
+	case o.reports == "" && !o.close:
+		return usageErrorf("give --reports FILE|- (reports to collect), --close (close the epoch), or both")
+	case o.graph != "" && o.graph != stores.Neo4jSpec:
+		return usageErrorf("--graph is neo4j or not given (the release file only), got %q", o.graph)
+	}
+	pub, err := sensor.LoadCoordinatorKey(o.coordinatorKey)
+	if err != nil {
+		return inputError{err}
+	}
+	order, _, err := local.ReadOrderFile(o.order, pub)
+	if err != nil {
+		return inputError{err}
+	}
+	keys, err := local.ReadMACKeysFile(o.macKeys)
+	if err != nil {
+		return inputError{err}
+	}
+	if err := os.MkdirAll(o.journal, 0o755); err != nil {
+		return inputErrorf("--journal: %w", err)
+	}
+	now := time.Now
+	if o.now != nil {
+		now = o.now
+	}
+	c, err := local.OpenCollector(local.CollectorOptions{Order: order, MACKeys: keys, JournalDir: o.journal, Now: now})
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	sum := &CollectSummary{ReleaseID: order.ReleaseID, Scope: order.Scope, Epoch: order.Epoch, Journal: o.journal,
+		Refused: map[string]int{}, Results: []local.Result{}, NotAfter: order.NotAfter}
+	table := o.g.output != "json"
+	allStored := true
+	if o.reports != "" {
+		in := o.stdin
+		if o.reports != "-" {
+			f, err := os.Open(o.reports)
+			if err != nil {
+				return inputErrorf("--reports: %w", err)
+			}
+			defer f.Close()
+			in = f
+		}
+		err := c.SubmitReader(in, 4096, func(res []local.Result) error {
+			for _, r := range res {
+				sum.Received++
+				if r.Reason == local.Accepted {
+					sum.Accepted++
+				} else {
+					sum.Refused[string(r.Reason)]++
+				}
+				allStored = allStored && r.Reason.Stored()
+				if table {
+					printCollectLine(out, r)
+				} else {
+					sum.Results = append(sum.Results, r)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return inputErrorf("--reports: %w", err)
+		}
+	}
+	if o.close || c.Closed() || c.DueToClose(now()) {
+		rel, err := c.CloseEpoch(buildinfo.Read().String())
+		if err != nil {
+			return err
+		}
+		path := o.out
+		if path == "" {
+			path = filepath.Join(o.journal, order.ReleaseID+".release.json")
+		}
+		if _, err := local.WriteRelease(path, rel); err != nil {
+			return err
+		}
+		sum.Release, sum.Missing = path, rel.Meta.Missing
+		if o.graph == stores.Neo4jSpec {
+			if sum.RunID, err = publishCollected(ctx, o.g, rel); err != nil {
+				return err
+			}
+		}
+	}
+	p := c.Progress()
+	sum.Expected, sum.Reported, sum.Closed = p.Expected, p.Reported, p.Closed
+	if table {
+		err = printCollectSummary(out, sum)
+	} else {
+		err = printJSON(out, sum)
+	}
+	if err != nil {
+		return err
+	}
+	if !allStored {
+		return inputErrorf("collect: %d of %d reports refused (the accepted ones are stored)", sum.Received-sum.Accepted-sum.Refused[string(local.Duplicate)], sum.Received)
+	}
+	return nil
+}
+
+func printCollectLine(out io.Writer, r local.Result) {
+	if r.Reason == local.Accepted {
+		fmt.Fprintf(out, "line %d\t%s\taccepted\n", r.Line, r.Node)
+		return
+	}
+	node := r.Node
+	if node == "" {
+		node = "-"
+	}
+	fmt.Fprintf(out, "line %d\t%s\trefused %s: %s\n", r.Line, node, r.Reason, r.Error)
+}
+
+func printCollectSummary(out io.Writer, s *CollectSummary) error {
+	fmt.Fprintf(out, "epoch %s of scope %s (release %s): %d reports received, %d accepted", s.Epoch, s.Scope, s.ReleaseID, s.Received, s.Accepted)
+	for _, r := range local.Reasons {
+		if n := s.Refused[string(r)]; n > 0 {
+			fmt.Fprintf(out, ", %d %s", n, r)
+		}
+	}
+	fmt.Fprintf(out, "\n%d of %d nodes have reported; ", s.Reported, s.Expected)
+	if s.Closed {
+		fmt.Fprintf(out, "closed, release file %s (%d missing)\n", s.Release, len(s.Missing))
+	} else {
+		fmt.Fprintf(out, "open until %s\n", s.NotAfter.Format(time.RFC3339))
+	}
+	return nil
+}

@@ -1,0 +1,217 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/graphcloak/graphcloak/config"
+)
+
+// One rule for every path a flag names: before a command does anything
+// (loads a graph, opens a ledger, connects, charges), every file it was
+// given is checked for the use it makes of it, and a path it cannot use is
+// bad input (exit 3) in a sentence naming the flag, the path and the
+// problem — a directory where a file is wanted, a file that is missing or
+// cannot be read, an output whose directory does not exist. The deeper
+// checks (a ledger's format, a key's mode) stay where the files are read.
+
+// pathUse is how a command uses the file a flag names.
+type pathUse int
+
+const (
+	// readPath is read: it must exist and be a readable file.
+	readPath pathUse = iota + 1
+	// writePath is written, created or replaced: its directory must exist
+	// and it must not be a directory.
+	writePath
+	// keptPath is read when it exists and created otherwise (a ledger, a
+	// cache): a writePath that, when there, is a readable file.
+	keptPath
+	// dirPath is a directory the command creates (keygen --out-dir): its
+	// parent must exist, and it must not be a file.
+	dirPath
+)
+
+// pathFlags are the flags that name a file, by name on every command, and
+// how they are used. A spec flag (specPathFlags) names a file after
+// "file:". TestPathFlagsAreClassified holds every flag whose help speaks of
+// a file to this table or to notPathFlags, so a new one is checked (and
+// covered by TestUnusablePathsExitBadInput) from its first commit.
+var pathFlags = map[string]pathUse{
+	"values":            readPath,
+	"edges":             readPath,
+	"key":               readPath,
+	"ledger-key":        readPath,
+	"release":           readPath,
+	"released":          readPath,
+	"sensitivity-cert":  readPath,
+	"ledger":            keptPath,
+	"answer-cache":      keptPath,
+	"sensitivity-cache": keptPath,
+	"out":               writePath,
+	"save":              writePath,
+	"plot":              writePath,
+	"graph":             readPath, // file:PATH
+	"communities":       readPath, // file:PATH
+	"master":            readPath,
+	"nodes":             readPath,
+	"coordinator-key":   readPath,
+	"order":             readPath,
+	"value-file":        readPath,
+	"odometer":          keptPath,
+	"mac-csv":           writePath,
+	"sensor-csv":        writePath,
+	"out-dir":           dirPath,
+}
+
+// specPathFlags name a file only after "file:" (--graph file:edges.csv,
+// --communities file:communities.csv); their other values are not paths.
+var specPathFlags = map[string]bool{"graph": true, "communities": true}
+
+// notPathFlags are flags whose help mentions files but which name none
+// (per command: "" for every command).
+var notPathFlags = map[string]map[string]bool{
+	"communities": {"communities": true},            // the communities command's detector (leiden, louvain)
+	"serve":       {"graph": true},                  // neo4j only
+	"unmask":      {"graph": true},                  // neo4j only
+	"":            {"config": true, "header": true}, // --config: read by config.Load, which refuses it (exit 3) before this check; --header: how CSV is read
+}
+
+// pathCheckExempt are commands that name files without opening them.
+var pathCheckExempt = map[string]bool{"graphcloak config show": true}
+
+// checkPaths checks every path flag cmd was given (or its configuration
+// key set) against its use, before the command runs: the files it reads
+// first, then those it keeps, then its outputs, so that the first refusal
+// names an input the command would have read first.
+func checkPaths(cmd *cobra.Command, l *config.Loaded) error {
+	if pathCheckExempt[cmd.CommandPath()] {
+		return nil
+	}
+	for _, pass := range []pathUse{readPath, keptPath, writePath, dirPath} {
+		if err := checkPathsOf(cmd, l, pass); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkPathsOf checks cmd's path flags used as pass.
+func checkPathsOf(cmd *cobra.Command, l *config.Loaded, pass pathUse) error {
+	var first error
+	cmd.Flags().VisitAll(func(f *pflag.Flag) {
+		if first != nil {
+			return
+		}
+		name, path, use, ok := flagPath(cmd, f, l)
+		if !ok || use != pass {
+			return
+		}
+		if specPathFlags[f.Name] {
+			name += " file:" + path // as the user typed it
+		} else {
+			name += " " + path
+		}
+		first = checkPath(name, path, use)
+	})
+	return first
+}
+
+// flagPath is the path flag f names on cmd (the effective value of a
+// configuration key: flag, environment or file), with how it is used, or
+// ok false when f names no file here.
+func flagPath(cmd *cobra.Command, f *pflag.Flag, l *config.Loaded) (name, path string, use pathUse, ok bool) {
+	use, ok = pathFlags[f.Name]
+	if !ok || notPathFlags[cmd.Name()][f.Name] || notPathFlags[""][f.Name] {
+		return "", "", 0, false
+	}
+	value := f.Value.String()
+	if key := f.Annotations[configKeyAnnotation]; len(key) == 1 && l != nil {
+		for _, e := range l.Entries() {
+			if e.Key == key[0] {
+				value, _ = e.Value.(string)
+			}
+		}
+	}
+	name = "--" + f.Name
+	if specPathFlags[f.Name] {
+		p, isFile := strings.CutPrefix(value, "file:")
+		if !isFile {
+			return "", "", 0, false
+		}
+		value = p
+	}
+	switch {
+	case value == "" || value == "-": // unset; standard streams (checkStdio)
+		return "", "", 0, false
+	case f.Name == "ledger" && value == "neo4j":
+		return "", "", 0, false
+	}
+	return name, value, use, true
+}
+
+// configKeyAnnotation is the annotation config.AddFlags puts on a flag
+// bound to a configuration key (its dotted name; config's annotation).
+const configKeyAnnotation = "graphcloak_config_key"
+
+// checkPath refuses path, given as given ("--ledger PATH"), when the
+// command cannot use it as use says.
+func checkPath(given, path string, use pathUse) error {
+	refuse := func(problem string) error {
+		return inputErrorf("%s: %s", given, problem)
+	}
+	st, err := os.Stat(path)
+	missing := errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+	switch {
+	case use == dirPath && err == nil && !st.IsDir():
+		return refuse("is a file; give a directory to create")
+	case use == dirPath && err == nil:
+		return nil // the command says whether it may write there
+	case err == nil && st.IsDir():
+		return refuse("is a directory; give a file")
+	case err == nil:
+		if use == writePath {
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return refuse("cannot be read (" + errnoText(err) + ")")
+		}
+		f.Close()
+		return nil
+	case missing && use == readPath:
+		if dir := filepath.Dir(path); !isDir(dir) {
+			return refuse("no such file (the directory " + dir + " does not exist)")
+		}
+		return refuse("no such file")
+	case missing:
+		if dir := filepath.Dir(path); !isDir(dir) {
+			return refuse("the directory " + dir + " does not exist (graphcloak creates no directories)")
+		}
+		return nil
+	}
+	return refuse("cannot be used (" + errnoText(err) + ")")
+}
+
+// isDir reports whether path is a directory.
+func isDir(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
+}
+
+// errnoText is the reason an operation on a path failed, without the path
+// (the sentence names it once): "permission denied".
+func errnoText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}

@@ -1,0 +1,85 @@
+package forecast
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// CommunityRate is a forecast's rate for the sources of one community: of
+// the simulated sources that lay in it, the share whose community came
+// first (per-node: the ranking's top community; private answer: the
+// published one, its probability exact for the mechanism), in [Low, High]
+// at 95% (Wilson).
+type CommunityRate struct {
+	// Community is its name (a communities file's or a property's), else
+	// its id in the forecast's partition.
+	Community string `json:"community"`
+	// Size is its number of nodes; Trials the simulated sources in it.
+	Size   int     `json:"size"`
+	Trials int     `json:"trials"`
+	Rate   float64 `json:"rate"`
+	Low    float64 `json:"low"`
+	High   float64 `json:"high"`
+	// Answerable: Low is above chance (1/communities): at this ε a source
+	// there is named more often than a uniform guess would name it.
+	Answerable bool `json:"answerable"`
+}
+
+// byCommunity splits per-trial scores (in [0, 1]) by the community of
+// each trial's source (comms), for the k communities of the canonical
+// partition part, named by names (nil: their ids).
+func byCommunity(comms []int, scores []float64, part []int, names []string, k int) []CommunityRate {
+	out := make([]CommunityRate, k)
+	for c := range out {
+		out[c].Community = strconv.Itoa(c)
+		if c < len(names) {
+			out[c].Community = names[c]
+		}
+	}
+	for _, c := range part {
+		out[c].Size++
+	}
+	sums := make([]float64, k)
+	for t, c := range comms {
+		out[c].Trials++
+		sums[c] += scores[t]
+	}
+	for c := range out {
+		r := &out[c]
+		r.Low, r.High = 0, 1
+		if r.Trials > 0 {
+			r.Rate = sums[c] / float64(r.Trials)
+			r.Low, r.High = Wilson(sums[c], float64(r.Trials), Z95)
+		}
+	}
+	return out
+}
+
+// ExactByCommunity is the rate per community of exact per-node rates
+// (perNode[s]: the chance that source s's community comes first, an
+// audit's), in the canonical order and with the names of e's partition,
+// as the simulated forecasts list theirs: every node is counted, so
+// Trials is the community's size and the interval is the rate itself.
+func ExactByCommunity(e Simulation, perNode []float64) ([]CommunityRate, error) {
+	part, names, k, err := e.communities()
+	if err != nil {
+		return nil, err
+	}
+	if len(perNode) != len(part) {
+		return nil, &ParamError{"perNode", len(perNode), fmt.Sprintf("has the wrong length (graph has %d nodes)", len(part))}
+	}
+	out := byCommunity(part, perNode, part, names, k)
+	for i := range out {
+		out[i].Low, out[i].High = out[i].Rate, out[i].Rate
+	}
+	return out, nil
+}
+
+// SetExact makes f's rate an exact one (the private answer's audit, over
+// every source): accuracy without an interval and the rates per
+// community by; its verdict and answerable communities follow.
+func (f *Forecast) SetExact(accuracy float64, by []CommunityRate) {
+	f.CommunityAccuracy, f.Low, f.High, f.Exact = accuracy, accuracy, accuracy, true
+	f.ByCommunity = by
+	f.finish()
+}

@@ -1,0 +1,220 @@
+package local
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"net/http"
+	"sync/atomic"
+)
+
+// DefaultMaxBody is the largest report batch a Handler reads (4 MiB:
+// about 13 000 reports).
+const DefaultMaxBody = 4 << 20
+
+// Handler serves a collector over HTTP:
+//
+//	GET  /epoch/order     the signed epoch order (the order file's bytes)
+//	POST /epoch/reports   a batch of reports, JSON Lines; per-report results
+//	GET  /epoch/progress  the epoch's arrival progress (Progress, JSON)
+//	GET  /epoch/          a plain HTML page of the progress
+//
+// Reports are authenticated by their MACs alone. POST /epoch/reports reads
+// the whole body first (at most MaxBody bytes: larger is 413 and nothing
+// is stored), then submits its lines and answers, once the accepted ones
+// are durable, with BatchResult. The status is the first of these that
+// applies to a report of the batch, 200 when none does (every report
+// stored, now or before):
+//
+//	503  unavailable   the journal failed; nothing more is stored
+//	400  malformed, oversized   a line that is not a report's JSON
+//	422  not-a-report, other-epoch, unknown-node, bad-mac
+//	409  second-value  another value for a node that has reported
+//	410  late, closed  the epoch's window has ended
+//	425  early         the epoch's window has not begun
+//
+// An empty body is 400. Whatever the status, the accepted reports of the
+// batch are stored and BatchResult says which.
+type Handler struct {
+	Collector *Collector
+	// Order is the signed order envelope served at /epoch/order.
+	Order []byte
+	// MaxBody bounds a batch; 0: DefaultMaxBody.
+	MaxBody int64
+	// Observe, when not nil, is called with every batch's results (the
+	// service's metrics).
+	Observe func([]Result)
+}
+
+// BatchResult is the answer to a batch of reports.
+type BatchResult struct {
+	Accepted int      `json:"accepted"`
+	Refused  int      `json:"refused"`
+	Results  []Result `json:"results"`
+	Error    string   `json:"error,omitempty"`
+}
+
+// statusOrder is the precedence of refusal statuses in a batch.
+var statusOrder = []struct {
+	status  int
+	reasons []Reason
+}{
+	{http.StatusServiceUnavailable, []Reason{Unavailable}},
+	{http.StatusBadRequest, []Reason{Malformed, Oversized}},
+	{http.StatusUnprocessableEntity, []Reason{NotAReport, OtherEpoch, UnknownNode, BadMAC}},
+	{http.StatusConflict, []Reason{SecondValue}},
+	{http.StatusGone, []Reason{Late, Closed}},
+	{http.StatusTooEarly, []Reason{Early}},
+}
+
+// BatchStatus is the HTTP status of a batch with these results.
+func BatchStatus(res []Result) int {
+	seen := map[Reason]bool{}
+	for _, r := range res {
+		if !r.Reason.Stored() {
+			seen[r.Reason] = true
+		}
+	}
+	for _, s := range statusOrder {
+		for _, r := range s.reasons {
+			if seen[r] {
+				return s.status
+			}
+		}
+	}
+	return http.StatusOK
+}
+
+// Routes registers the handler's routes on mux.
+func (h *Handler) Routes(mux *http.ServeMux) {
+	mux.HandleFunc("GET /epoch/order", h.order)
+	mux.HandleFunc("POST /epoch/reports", h.reports)
+	mux.HandleFunc("GET /epoch/progress", h.progress)
+	mux.HandleFunc("GET /epoch/{$}", h.page)
+}
+
+func (h *Handler) order(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Write(h.Order)
+}
+
+func (h *Handler) progress(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, h.Collector.Progress())
+}
+
+func (h *Handler) reports(w http.ResponseWriter, r *http.Request) {
+	max := h.MaxBody
+	if max <= 0 {
+		max = DefaultMaxBody
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		writeJSON(w, http.StatusRequestEntityTooLarge, BatchResult{Results: []Result{},
+			Error: fmt.Sprintf("the batch is larger than %d bytes: nothing stored; send smaller batches", max)})
+		return
+	case err != nil:
+		writeJSON(w, http.StatusBadRequest, BatchResult{Results: []Result{}, Error: "the body could not be read: nothing stored"})
+		return
+	}
+	var lines [][]byte
+	for len(body) > 0 {
+		i := bytes.IndexByte(body, '\n')
+		var l []byte
+		if i < 0 {
+			l, body = body, nil
+		} else {
+			l, body = body[:i], body[i+1:]
+		}
+		if l = bytes.TrimSpace(l); len(l) > 0 {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		writeJSON(w, http.StatusBadRequest, BatchResult{Results: []Result{}, Error: "the body holds no report (JSON Lines, one report per line)"})
+		return
+	}
+	// Results are numbered by report within the batch (blank lines dropped).
+	res := h.Collector.Submit(lines, 1)
+	if h.Observe != nil {
+		h.Observe(res)
+	}
+	out := BatchResult{Results: res}
+	for _, x := range res {
+		if x.Reason == Accepted {
+			out.Accepted++
+		} else {
+			out.Refused++
+		}
+	}
+	writeJSON(w, BatchStatus(res), out)
+}
+
+var pageTemplate = template.Must(template.New("epoch").Parse(`<!doctype html>
+<html><head><meta charset="utf-8"><title>graphcloak epoch {{.Epoch}}</title>
+<meta http-equiv="refresh" content="10"></head>
+<body style="font-family: sans-serif; max-width: 40em; margin: 2em auto">
+<h1>Epoch {{.Epoch}} of scope {{.Scope}}</h1>
+<p>Release {{.ReleaseID}}: <strong>{{.Reported}} of {{.Expected}}</strong> sensors have reported{{if .Closed}}; the epoch is closed{{end}}.</p>
+<progress max="{{.Expected}}" value="{{.Reported}}" style="width: 100%"></progress>
+<p>Window: {{.NotBefore.Format "2006-01-02T15:04:05Z07:00"}} to {{.NotAfter.Format "2006-01-02T15:04:05Z07:00"}}.</p>
+</body></html>
+`))
+
+// Page is the arrival-progress page (also served at /epoch/): a
+// service's operator page.
+func (h *Handler) Page() http.Handler { return http.HandlerFunc(h.page) }
+
+func (h *Handler) page(w http.ResponseWriter, _ *http.Request) {
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	pageTemplate.Execute(w, h.Collector.Progress())
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	json.NewEncoder(w).Encode(v)
+}
+
+// Current serves the routes of the current epoch's Handler, which a
+// service replaces as epochs open (Set); while none is set every route
+// answers 503.
+type Current struct{ h atomic.Pointer[Handler] }
+
+// Set makes h the current epoch's handler and returns the previous one
+// (nil: none).
+func (c *Current) Set(h *Handler) *Handler { return c.h.Swap(h) }
+
+// Routes registers the routes of Handler on mux, each served by the
+// current handler.
+func (c *Current) Routes(mux *http.ServeMux) {
+	with := func(f func(h *Handler, w http.ResponseWriter, r *http.Request)) http.HandlerFunc {
+		return func(w http.ResponseWriter, r *http.Request) {
+			h := c.h.Load()
+			if h == nil {
+				writeJSON(w, http.StatusServiceUnavailable, BatchResult{Results: []Result{}, Error: "no epoch is open yet"})
+				return
+			}
+			f(h, w, r)
+		}
+	}
+	mux.HandleFunc("GET /epoch/order", with((*Handler).order))
+	mux.HandleFunc("POST /epoch/reports", with((*Handler).reports))
+	mux.HandleFunc("GET /epoch/progress", with((*Handler).progress))
+	mux.HandleFunc("GET /epoch/{$}", with((*Handler).page))
+}
+
+// Page is the current epoch's progress page.
+func (c *Current) Page() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if h := c.h.Load(); h != nil {
+			h.page(w, r)
+			return
+		}
+		http.Error(w, "no epoch is open yet", http.StatusServiceUnavailable)
+	})
+}
