@@ -240,6 +240,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if o.estimate {
 		return runPlanEstimate(ctx, g, o, lg, out)
 	}
+	sayPlanEstimate(g, o, lg)
 	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", o.communities, lg.Graph.N()))
 	kind, part, names, err := lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
 	end()

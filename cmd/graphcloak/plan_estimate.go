@@ -113,3 +113,29 @@ func runPlanEstimate(ctx context.Context, g *globalOptions, o *planOptions, lg *
 	}
 	return printPlanEstimate(g, out, e)
 }
+
+// planEstimateNodes is the size from which plan prints its estimate
+// before it starts: below it the models' own cost (timing Δ2's bounds,
+// measuring the step rate) is not worth it, and the plan is short.
+const planEstimateNodes = 5000
+
+// sayPlanEstimate prints plan's estimate (estimatePlan) before its long
+// steps when the graph has planEstimateNodes nodes or more and the
+// modelled steps take more than longStep.
+func sayPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph) {
+	if g.quiet || lg.Graph.N() < planEstimateNodes {
+		return
+	}
+	e, err := estimatePlan(g, o, lg)
+	if err != nil || e.Seconds <= longStep.Seconds() {
+		return
+	}
+	line := "estimated " + graphcloak.HumanDuration(time.Duration(e.Seconds*float64(time.Second))) + " for the plan's modelled steps ("
+	for i, s := range e.Steps {
+		if i > 0 {
+			line += ", "
+		}
+		line += s.Step + " " + graphcloak.HumanDuration(time.Duration(s.Seconds*float64(time.Second)))
+	}
+	g.say(fmt.Sprintf("%s) and up to %d simulated releases, timed as they run (plan --estimate explains)", line, e.Simulations))
+}
