@@ -23,7 +23,7 @@ const progressPeriodEnv = "GRAPHCLOAK_PROGRESS_PERIOD"
 // progress returns a callback reporting a long step's progress (pull, Δ2,
 // the answer audit, forecasts, write-back) on stderr: a bar when stderr
 // is a terminal (progressbar.Bar), log lines otherwise (progressbar.Log:
-// a line once the step has run 2 s, then at least every 30 s with
+// a line once the step has run 5 s, then at least every 30 s with
 // done/total and ETA, and one when it is done), nothing with --quiet.
 func (g *globalOptions) progress(label string) func(done, total int) {
 	switch {
@@ -104,7 +104,7 @@ func (g *globalOptions) passStarted(lg *laplacian.Graph, c recovery.PassCost) {
 
 // phase reports a step that has no count to show (community detection,
 // loading a file): when it is still running after the quiet time of a
-// progress log (2 s, or GRAPHCLOAK_PROGRESS_PERIOD) a line "label …" is
+// progress log (5 s, or GRAPHCLOAK_PROGRESS_PERIOD) a line "label …" is
 // printed, and then, when the returned end is called, "label: done in
 // 12s". A quick step prints nothing; --quiet prints nothing.
 func (g *globalOptions) phase(label string) (end func()) {

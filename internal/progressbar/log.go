@@ -23,7 +23,7 @@ type LogOptions struct {
 const DefaultLogPeriod = 30 * time.Second
 
 // DefaultLogQuiet is how long a step runs before it is logged.
-const DefaultLogQuiet = 2 * time.Second
+const DefaultLogQuiet = 5 * time.Second
 
 // Log returns a callback reporting label's progress on w when w is not a
 // terminal (a pipe, a file, a collector): plain lines, never a carriage
