@@ -127,12 +127,18 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if o.estimate {
 		return runAuditEstimate(g, o, lg.Graph, opt, cache, out)
 	}
-	cp, resumed := openAuditCheckpoint(g, o, lg.Graph, cache, opt)
+	// A certificate at --save that verifies is reused (CertifyAnswers):
+	// no checkpoint and no estimate then.
+	_, _, loadErr := cache.Load(lg.Graph, tau, opt)
+	reused := loadErr == nil && opt.Shard.N == 0
+	cp, resumed, err := openAuditCheckpoint(g, o, lg.Graph, cache, opt, reused)
+	if err != nil {
+		return err
+	}
 	opt.Checkpoint = cp
-	// No estimate when the certificate at --save verifies: it is reused.
 	var est graphcloak.WorkEstimate
 	estErr := errors.New("the certificate is reused")
-	if _, _, err := cache.Load(lg.Graph, tau, opt); err != nil || opt.Shard.N > 0 {
+	if !reused {
 		est, estErr = graphcloak.EstimateAudit(lg.Graph, tau, opt, nil, longStep)
 		if estErr == nil && est.Seconds > longStep.Seconds() {
 			g.say(est.String())
@@ -199,12 +205,20 @@ const checkpointPeriodEnv = "GRAPHCLOAK_CHECKPOINT_PERIOD"
 
 // openAuditCheckpoint opens the checkpoint beside the audit's --save
 // (graphcloak.CheckpointPath), resuming it when it is of this audit and
-// saying so, and warning when one is there but cannot be resumed. It
-// returns the checkpoint and the sources it resumes.
-func openAuditCheckpoint(g *globalOptions, o *auditOptions, lg *laplacian.Graph, cache graphcloak.AnswerCache, opt recovery.CertifierOptions) (*graphcloak.AnswerCheckpoint, int) {
+// saying so, and warning when one is there but cannot be resumed (none
+// is read when the certificate is reused). It returns the checkpoint and
+// the sources it resumes.
+func openAuditCheckpoint(g *globalOptions, o *auditOptions, lg *laplacian.Graph, cache graphcloak.AnswerCache, opt recovery.CertifierOptions,
+	reused bool) (*graphcloak.AnswerCheckpoint, int, error) {
 	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(o.save), lg, g.cfg.Privacy.Tau, opt, cache)
-	if err != nil {
-		g.logger.Warn(err.Error())
+	var refused *graphcloak.CheckpointRefusedError
+	switch {
+	case errors.As(err, &refused):
+		if !reused {
+			g.logger.Warn(err.Error())
+		}
+	case err != nil:
+		return nil, 0, err
 	}
 	if v := os.Getenv(checkpointPeriodEnv); v != "" {
 		if d, err := time.ParseDuration(v); err == nil {
@@ -214,6 +228,9 @@ func openAuditCheckpoint(g *globalOptions, o *auditOptions, lg *laplacian.Graph,
 			}
 		}
 	}
+	if reused {
+		return cp, 0, nil
+	}
 	resumed := cp.Sources(true)
 	if !o.precise {
 		resumed += cp.Sources(false)
@@ -221,7 +238,7 @@ func openAuditCheckpoint(g *globalOptions, o *auditOptions, lg *laplacian.Graph,
 	if resumed > 0 {
 		g.say(fmt.Sprintf("resuming the audit from %s: %d of %d sources already done", cp.Path, resumed, lg.N()))
 	}
-	return cp, resumed
+	return cp, resumed, nil
 }
 
 func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {
