@@ -117,3 +117,38 @@ func TestProgressOnAPipe(t *testing.T) {
 		t.Errorf("--quiet printed %q", buf.String())
 	}
 }
+
+// plan on a pipe (issue 61 row 1–2), the period made 1 ns: Δ2, each ε's
+// forecast and mass curve and the private answer's trials and audit each
+// report done/total, and each step's done line is its last line and comes
+// once — the mass curve's only when all its 9 points (× 20 trials) ran.
+func TestPlanProgressOnAPipe(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv(progressPeriodEnv, "1ns")
+	var out, errb strings.Builder
+	if code := runArgs(context.Background(), []string{"plan", "--graph", "karate", "--epsilon", "1", "--trials", "20"}, &out, &errb); code != 0 {
+		t.Fatalf("plan: exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+	for _, c := range []struct{ step, done string }{
+		{"forecast ε = 1", "done 20/20"}, {"mass curve ε = 1", "done 180/180"},
+		{"private-answer trials", "done 20/20"}, {"answer audit", "done 34/34"},
+	} {
+		var own []string
+		for _, l := range lines {
+			if strings.HasPrefix(l, c.step+": ") {
+				own = append(own, l)
+			}
+		}
+		if len(own) == 0 || !strings.HasPrefix(own[len(own)-1], c.step+": "+c.done+" in ") {
+			t.Errorf("%s: lines %q, want the last %q", c.step, own, c.done)
+			continue
+		}
+		for _, l := range own[:len(own)-1] {
+			if strings.Contains(l, "done") || !strings.Contains(l, "ETA") {
+				t.Errorf("%s: a line before its end %q", c.step, l)
+			}
+		}
+	}
+}
