@@ -225,13 +225,6 @@ func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	if err != nil {
 		return nil, sensitivity.Options{}, flagError("--graph", err)
 	}
-	// Δ2 is certified on the graph in key order: every shard, on any
-	// machine and whatever order it read the graph in, splits the same
-	// edges, and N shards merge to the single run's certificate bit for bit
-	// (both name the graph in key order).
-	if gr, _, err = laplacian.SortedByKey(gr); err != nil {
-		return nil, sensitivity.Options{}, err
-	}
 	opt := sensitivity.Options{Method: method, Scheme: scheme, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget}
 	if opt.DenseLimit == 0 {
 		opt.DenseLimit = -1 // dense disabled; sensitivity.Options treats 0 as the default
