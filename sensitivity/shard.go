@@ -229,14 +229,22 @@ type PartialCertificate struct {
 	Edge       [2]string             `json:"edge"`
 	Components int                   `json:"components"`
 	Graph      laplacian.Fingerprint `json:"graph"`
-	Software   string                `json:"software"`
-	Created    time.Time             `json:"created"`
-	MAC        string                `json:"mac,omitempty"`
+	// KeyOrder is the graph's fingerprint in key order, which the merged
+	// certificate names (as a single run's does); Graph, the order the
+	// shard ran in, must agree across parts (they split edges by index).
+	KeyOrder laplacian.Fingerprint `json:"graphKeyOrder"`
+	Software string                `json:"software"`
+	Created  time.Time             `json:"created"`
+	MAC      string                `json:"mac,omitempty"`
 }
 
 // NewPartialCertificate records shard p, computed on g at τ.
 func NewPartialCertificate(g *laplacian.Graph, p Partial, tau float64, software string) (PartialCertificate, error) {
-	c := PartialCertificate{Kind: PartialKind, SchemaVersion: CertificateSchemaVersion, Shard: p.Index, Shards: p.Count,
+	sorted, _, err := laplacian.SortedByKey(g)
+	if err != nil {
+		return PartialCertificate{}, err
+	}
+	c := PartialCertificate{KeyOrder: sorted.Fingerprint(), Kind: PartialKind, SchemaVersion: CertificateSchemaVersion, Shard: p.Index, Shards: p.Count,
 		Scheme: p.Scheme, Empty: p.Empty, Delta2: p.Delta2, Lower: p.Lower, Complete: p.Complete, Exact: p.Exact,
 		Slack: p.Slack, Tau: tau, Alpha: p.Alpha, Method: p.Method, Components: p.Components, Graph: g.Fingerprint(),
 		Software: software, Created: time.Now().UTC().Truncate(time.Second)}
@@ -270,11 +278,15 @@ func (c PartialCertificate) validate() error {
 		return bad("alpha %v is not finite and > 0", c.Alpha)
 	case c.Graph.Nodes <= 0 || c.Graph.Edges < 0:
 		return bad("graph has %d nodes and %d edges", c.Graph.Nodes, c.Graph.Edges)
+	case c.KeyOrder.Nodes != c.Graph.Nodes || c.KeyOrder.Edges != c.Graph.Edges:
+		return bad("graphKeyOrder has %d nodes and %d edges, the graph %d and %d", c.KeyOrder.Nodes, c.KeyOrder.Edges, c.Graph.Nodes, c.Graph.Edges)
 	case c.Method == "":
 		return bad("method is empty")
 	}
-	if b, err := hex.DecodeString(c.Graph.SHA256); err != nil || len(b) != 32 {
-		return bad("graph sha256 %q is not 64 hex digits", c.Graph.SHA256)
+	for _, f := range []laplacian.Fingerprint{c.Graph, c.KeyOrder} {
+		if b, err := hex.DecodeString(f.SHA256); err != nil || len(b) != 32 {
+			return bad("graph sha256 %q is not 64 hex digits", f.SHA256)
+		}
 	}
 	return nil
 }
@@ -417,7 +429,7 @@ func MergePartials(parts []PartialCertificate, names []string, key []byte) (Cert
 			return &MergeError{Reason: fmt.Sprintf("%s is foreign: its %s is %v, %s's is %v", name(k), field, b, name(0), a)}
 		}
 		switch {
-		case p.Graph != ref.Graph:
+		case p.Graph != ref.Graph || p.KeyOrder != ref.KeyOrder:
 			return Certificate{}, diff("graph", ref.Graph.String(), p.Graph.String()+" ("+p.Graph.Diff(ref.Graph)+")")
 		case p.Tau != ref.Tau:
 			return Certificate{}, diff("tau", ref.Tau, p.Tau)
@@ -452,7 +464,7 @@ func MergePartials(parts []PartialCertificate, names []string, key []byte) (Cert
 	sorted := slices.Clone(parts)
 	sort.Slice(sorted, func(a, b int) bool { return sorted[a].Shard < sorted[b].Shard })
 	c := Certificate{Kind: CertificateKind, SchemaVersion: CertificateSchemaVersion, Tau: ref.Tau, Alpha: ref.Alpha,
-		Graph: ref.Graph, Software: ref.Software}
+		Graph: ref.KeyOrder, Software: ref.Software}
 	for _, p := range sorted {
 		if p.Created.After(c.Created) {
 			c.Created = p.Created

@@ -349,7 +349,7 @@ func TestServeOpenEpochs(t *testing.T) {
 		t.Helper()
 		resp, err := http.Get(url + "/epoch/order")
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%v; serve said: %s", err, errb.String())
 		}
 		env, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()

@@ -69,6 +69,11 @@ var pathFlags = map[string]pathUse{
 	"mac-csv":           writePath,
 	"sensor-csv":        writePath,
 	"out-dir":           dirPath,
+	"signing-key":       readPath,
+	"mac-keys":          readPath,
+	"reports":           readPath,
+	"journal":           dirPath,
+	"release-out":       writePath,
 }
 
 // specPathFlags name a file only after "file:" (--graph file:edges.csv,

@@ -17,6 +17,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensor"
 )
 
 // pathFlagsOf lists the path flags of cmd (checkPaths' table, the exempt
@@ -69,6 +70,7 @@ func TestPathFlagsAreClassified(t *testing.T) {
 type pathFixtures struct {
 	dir, ledger, readings, communities, release, keyedRelease, key, ledgerKey, cert string
 	auditPart, certPart, edges, nodes                                               string
+	signing, order, macKeys                                                         string
 }
 
 func newPathFixtures(t *testing.T) pathFixtures {
@@ -98,7 +100,16 @@ func newPathFixtures(t *testing.T) pathFixtures {
 			t.Fatal(err)
 		}
 	}
+	p.signing, p.order, p.macKeys = filepath.Join(dir, "coord.key"), filepath.Join(dir, "order.json"), filepath.Join(dir, "mac-keys.csv")
+	if _, err := sensor.GenerateSigningKey(p.signing); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p.macKeys, []byte("node,reportMacKeyHex\n1,"+strings.Repeat("ab", 32)+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	for _, args := range [][]string{
+		{"epoch", "open", "--graph", "karate", "--tau", "0.2", "--ledger", p.ledger, "--epoch", "fixture", "--valid-for", "1h",
+			"--signing-key", p.signing, "--out", p.order},
 		{"communities", "--graph", "karate", "--out", p.communities},
 		{"release", "--graph", "karate", "--values", p.readings, "--ledger", p.ledger, "--out", p.release, "--tau", "0.2"},
 		{"release", "--graph", "karate", "--values", p.readings, "--ledger", p.ledger, "--out", p.keyedRelease, "--key", p.key, "--tau", "0.2"},
@@ -141,7 +152,11 @@ func pathBases(p pathFixtures) map[string][]string {
 		"keygen --mac-csv": {"--master", p.key, "--nodes", p.nodes, "--out-dir", out("sensors"), "--mac-csv", out("macs.csv")},
 		"sensor report": {"--order", p.readings, "--coordinator-key", p.key, "--key", p.key, "--node", "3",
 			"--value-file", p.readings, "--odometer", out("odometer")},
-		"unmask":                      {"--key", p.key, "--release", p.keyedRelease},
+		"unmask": {"--key", p.key, "--release", p.keyedRelease},
+		"epoch open": {"--graph", "karate", "--tau", "0.2", "--ledger", p.ledger, "--epoch", "e-paths", "--valid-for", "1h",
+			"--signing-key", p.signing, "--out", out("order.json")},
+		"collect": {"--order", p.order, "--coordinator-key", p.signing + ".pub", "--mac-keys", p.macKeys,
+			"--journal", out("journal"), "--reports", p.readings},
 		"sensitivity":                 {"--graph", "karate", "--tau", "0.2", "--save", out("cert.json")},
 		"sensitivity merge":           {"--save", out("merged-cert.json"), p.certPart},
 		"release":                     append(slices.Clone(release), "--sensitivity-cert", p.cert),

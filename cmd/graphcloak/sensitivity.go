@@ -225,14 +225,6 @@ func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	if err != nil {
 		return nil, sensitivity.Options{}, flagError("--graph", err)
 	}
-	if o.shard != "" {
-		// Shards run in key order: every machine, whatever order it read
-		// the graph in, splits the same edges, and the merged certificate
-		// names the graph in key order as a single run's does.
-		if gr, _, err = laplacian.SortedByKey(gr); err != nil {
-			return nil, sensitivity.Options{}, err
-		}
-	}
 	opt := sensitivity.Options{Method: method, Scheme: scheme, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget}
 	if opt.DenseLimit == 0 {
 		opt.DenseLimit = -1 // dense disabled; sensitivity.Options treats 0 as the default
