@@ -1,0 +1,56 @@
+package recovery
+
+import (
+	"testing"
+
+	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// heldBlocks is a checkpoint holding the given blocks at T = 0.01, loose.
+type heldBlocks []int
+
+func (h heldBlocks) Finished(precise bool, tol float64) []PassBlock {
+	var out []PassBlock
+	for _, b := range h {
+		out = append(out, PassBlock{Tol: tol, Precise: precise, Block: b, Norms: make([]float64, blockSize)})
+	}
+	return out
+}
+func (heldBlocks) Add(PassBlock) {}
+
+// EstimatePass counts the sources of the pass it prices — every node and
+// the refit sample for a whole pass, a shard's blocks only (no refit),
+// less the blocks a checkpoint holds — and its steps are 2·S·K·(2|E| + n)
+// with K the loose action's degree (an independently built Chebyshev at
+// tolerance 1e−5·T).
+func TestEstimatePass(t *testing.T) {
+	g, err := laplacian.PreferentialAttachment(1000, 3, 1) // 32 blocks, the last of 8 nodes
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch, err := expm.NewChebyshev(g.Laplacian(), 1, DefaultFitTolerance*looseActionTol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	K, nnz := ch.Degree(), float64(2*g.NumEdges()+g.N())
+	for _, c := range []struct {
+		name    string
+		opt     CertifierOptions
+		sources int
+	}{
+		{"whole", CertifierOptions{}, 1000 + 256},
+		{"shard 1/4", CertifierOptions{Shard: Shard{I: 1, N: 4}}, 8 * 32},
+		{"shard 3/4 (the short block)", CertifierOptions{Shard: Shard{I: 3, N: 4}}, 7*32 + 8},
+		{"whole, 3 blocks held", CertifierOptions{Checkpoint: heldBlocks{0, 5, 9}}, 1000 - 96 + 256},
+		{"shard 1/4, 2 of its blocks held", CertifierOptions{Shard: Shard{I: 1, N: 4}, Checkpoint: heldBlocks{1, 5, 6}}, 6 * 32},
+	} {
+		pc, err := EstimatePass(g, 1, c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := 2 * float64(c.sources) * float64(K) * nnz; pc.Sources != c.sources || pc.Degree != K || pc.Steps != want {
+			t.Errorf("%s: %+v; want %d sources, K = %d, %g steps", c.name, pc, c.sources, K, want)
+		}
+	}
+}
