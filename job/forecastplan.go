@@ -249,7 +249,12 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport)
 	if err != nil {
 		return err
 	}
-	for _, eps := range spec.Epsilons {
+	// One bar for the calibrations and edge audits, one ε a unit.
+	progress := spec.progress("answer calibration")
+	for i, eps := range spec.Epsilons {
+		if progress != nil {
+			progress(i, len(spec.Epsilons))
+		}
 		cal, err := spec.AnswerCache.Calibrate(ctx, m, eps, e.Alpha, 0, spec.Logger)
 		if err != nil {
 			return err
@@ -257,6 +262,9 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport)
 		a, err := m.Audit(ctx, cal)
 		if err != nil {
 			return err
+		}
+		if progress != nil {
+			progress(i+1, len(spec.Epsilons))
 		}
 		rep.AnswerAudits = append(rep.AnswerAudits, AnswerAuditAt{Epsilon: eps, AnswerAudit: a})
 		if a.Passed {

@@ -133,7 +133,7 @@ func TestPlanProgressOnAPipe(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
 	for _, c := range []struct{ step, done string }{
 		{"forecast ε = 1", "done 20/20"}, {"mass curve ε = 1", "done 180/180"},
-		{"private-answer trials", "done 20/20"}, {"answer audit", "done 34/34"},
+		{"private-answer trials", "done 20/20"}, {"answer audit", "done 34/34"}, {"answer calibration", "done 1/1"},
 	} {
 		var own []string
 		for _, l := range lines {
