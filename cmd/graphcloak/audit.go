@@ -167,10 +167,6 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	return printAuditResult(g, out, r)
 }
 
-// longStep is how long a step is modelled to run before its estimate is
-// printed (issue 61: every step that may take more than ~10 s).
-const longStep = 10 * time.Second
-
 // runAuditEstimate is audit --estimate: the pass's cost model priced at
 // the step rate measured on the graph (about 0.3 s), less what a
 // checkpoint beside --save holds; nothing is computed or written.

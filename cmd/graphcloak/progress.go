@@ -12,8 +12,14 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/service"
 )
+
+// longStep is how long a step is modelled to run before its estimate is
+// printed (issue 61: every step that may take more than ~10 s).
+const longStep = 10 * time.Second
 
 // progressPeriodEnv sets the period of progress lines on a pipe (a
 // duration, "30s" by default) and how long a step runs before its first
@@ -134,5 +140,30 @@ func (g *globalOptions) phase(label string) (end func()) {
 			g.say(fmt.Sprintf("%s: done in %s", label, time.Since(start).Round(time.Second)))
 		}
 		ended = true
+	}
+}
+
+// serveMetrics makes serve's metrics and the steps it keeps for the page,
+// and sets steps.Progress to serveProgress's.
+func serveMetrics(g *globalOptions, steps *service.Steps) (*metrics.Metrics, *progressbar.Running) {
+	m, running := metrics.New(), &progressbar.Running{}
+	steps.Progress = serveProgress(g, running, m)
+	return m, running
+}
+
+// serveProgress is the progress of serve's long steps (the answer audit,
+// Δ2, write-back): drawn or logged on stderr as any command's
+// (globalOptions.progress), kept in running for the operator's page, and
+// exported as graphcloak_step_done/total/eta_seconds on /metrics.
+func serveProgress(g *globalOptions, running *progressbar.Running, m *metrics.Metrics) func(step string) func(done, total int) {
+	return func(step string) func(done, total int) {
+		draw, track := g.progress(step), running.Track(step)
+		return func(done, total int) {
+			draw(done, total)
+			track(done, total)
+			if s, ok := running.State(step); ok {
+				m.StepProgress(step, s.Done, s.Total, s.ETA())
+			}
+		}
 	}
 }

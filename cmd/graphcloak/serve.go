@@ -6,9 +6,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
-	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/service"
 	"github.com/graphcloak/graphcloak/stores"
@@ -127,9 +125,7 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	}
 	defer func() { st.Close(after.Context()) }()
 	steps.Stores = st
-	m := metrics.New()
-	running := &progressbar.Running{}
-	steps.Progress = serveProgress(g, running, m)
+	m, running := serveMetrics(g, steps)
 	svc := &service.Service{Metrics: m, Logger: g.logger, Runner: &schedule.Runner{Spec: spec, Jitter: opts.jitter, Grace: opts.grace,
 		MaxRuns: opts.maxRuns, Logger: g.logger, Skipped: func(time.Time) { m.SlotSkipped() }}}
 	if opts.listen != "" {
@@ -150,21 +146,4 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	// Shutdown: /healthz 503 first, then the run's grace (service.Run),
 	// which returns the listener's error.
 	return svc.Run(ctx, slot.Run)
-}
-
-// serveProgress is the progress of serve's long steps (the answer audit,
-// Δ2, write-back): drawn or logged on stderr as any command's
-// (globalOptions.progress), kept in running for the operator's page, and
-// exported as graphcloak_step_done/total/eta_seconds on /metrics.
-func serveProgress(g *globalOptions, running *progressbar.Running, m *metrics.Metrics) func(step string) func(done, total int) {
-	return func(step string) func(done, total int) {
-		draw, track := g.progress(step), running.Track(step)
-		return func(done, total int) {
-			draw(done, total)
-			track(done, total)
-			if s, ok := running.State(step); ok {
-				m.StepProgress(step, s.Done, s.Total, s.ETA())
-			}
-		}
-	}
 }
