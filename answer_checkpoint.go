@@ -1,10 +1,12 @@
 package graphcloak
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"sync"
 	"time"
@@ -163,11 +165,14 @@ func (cp *AnswerCheckpoint) Add(b recovery.PassBlock) {
 	}
 }
 
-// Save writes every block kept so far (an interrupted audit's last act),
-// and reports the first write that failed.
+// Save writes every block kept so far (an interrupted audit's last act;
+// nothing when there is none), and reports the first write that failed.
 func (cp *AnswerCheckpoint) Save() error {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
+	if len(cp.file.Blocks) == 0 {
+		return cp.err
+	}
 	if err := cp.write(); err != nil {
 		return err
 	}
@@ -194,4 +199,47 @@ func (cp *AnswerCheckpoint) write() error {
 	}
 	f.MAC = mac
 	return writeJSONFile(cp.Path, f)
+}
+
+// ModelResumable is Model with the pass, when it runs, checkpointed beside
+// the cache file (CheckpointPath(c.Path)): a command stopped while it
+// computes the answer model (plan, locate --private-answer, serve) resumes
+// the pass next time from the blocks it finished. resumed, when set, is
+// told the checkpoint and how many sources it gives the pass as the pass
+// starts; a checkpoint that cannot be resumed is logged (a warning) and
+// replaced. Without a cache file it is Model.
+func (c *AnswerCache) ModelResumable(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string,
+	opt recovery.CertifierOptions, log *slog.Logger, resumed func(path string, sources int)) (*AnswerModel, error) {
+	if c == nil || c.Path == "" {
+		return c.Model(ctx, g, tau, part, names, opt, log)
+	}
+	cp, err := OpenAnswerCheckpoint(CheckpointPath(c.Path), g, tau, opt, *c)
+	var refused *CheckpointRefusedError
+	switch {
+	case errors.As(err, &refused):
+		log.Warn(err.Error())
+	case err != nil:
+		return c.Model(ctx, g, tau, part, names, opt, log)
+	}
+	started := opt.Started
+	opt.Checkpoint = cp
+	opt.Started = func(pc recovery.PassCost) {
+		if held := cp.Sources(true) + cp.Sources(false); held > 0 && resumed != nil {
+			resumed(cp.Path, held)
+		}
+		if started != nil {
+			started(pc)
+		}
+	}
+	m, err := c.Model(ctx, g, tau, part, names, opt, log)
+	if err != nil {
+		if serr := cp.Save(); serr != nil {
+			log.Warn("could not save the answer audit's checkpoint", "checkpoint", cp.Path, "error", serr)
+		}
+		return nil, err
+	}
+	if err := cp.Remove(); err != nil {
+		log.Warn("could not remove the answer audit's checkpoint", "checkpoint", cp.Path, "error", err)
+	}
+	return m, nil
 }

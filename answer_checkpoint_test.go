@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -166,5 +167,58 @@ func TestCheckpointRefused(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("Remove left the file: %v", err)
+	}
+}
+
+// A command that computes the answer model through its cache (plan,
+// locate --private-answer) and is stopped in the pass resumes it from
+// the checkpoint beside the cache file, says so when the pass starts, and
+// gets the model a run never stopped gets (the same norms and classes);
+// the checkpoint is then gone.
+func TestModelResumable(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	g, err := laplacian.PreferentialAttachment(300, 2, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := make([]int, g.N())
+	for i := range part {
+		part[i] = i % 3
+	}
+	log := slog.New(slog.DiscardHandler)
+	fresh, err := NewAnswerModel(context.Background(), g, 1, part, nil, recovery.CertifierOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := &AnswerCache{Path: filepath.Join(t.TempDir(), "answer.json"), Software: "test"}
+	ctx, cancel := context.WithCancel(context.Background())
+	stop := recovery.CertifierOptions{Progress: func(done, _ int) {
+		if done >= 96 {
+			cancel()
+		}
+	}}
+	if _, err := cache.ModelResumable(ctx, g, 1, part, nil, stop, log, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("the stopped run: %v", err)
+	}
+	said := 0
+	m, err := cache.ModelResumable(context.Background(), g, 1, part, nil, recovery.CertifierOptions{}, log, func(path string, sources int) {
+		if path != CheckpointPath(cache.Path) {
+			t.Errorf("resumed from %s", path)
+		}
+		said = sources
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if said < 96 || said >= g.N() {
+		t.Errorf("resumed %d sources, want at least the 96 done before the stop", said)
+	}
+	a, _ := json.Marshal(fresh.Certifier.State(fresh.Classes))
+	b, _ := json.Marshal(m.Certifier.State(m.Classes))
+	if string(a) != string(b) {
+		t.Error("the resumed model's state differs from a fresh one's")
+	}
+	if _, err := os.Stat(CheckpointPath(cache.Path)); !os.IsNotExist(err) {
+		t.Errorf("the checkpoint outlived the model: %v", err)
 	}
 }

@@ -206,9 +206,11 @@ func (p *AnswerPlan) certifierOptions() recovery.CertifierOptions {
 }
 
 // model returns the answer model, restored from the spec's cache when it
-// verifies (graphcloak.AnswerCache.Model).
+// verifies, its pass resumed from a checkpoint beside the cache file
+// (graphcloak.AnswerCache.ModelResumable).
 func (p *AnswerPlan) model(ctx context.Context) (*graphcloak.AnswerModel, error) {
-	return p.cache().Model(ctx, p.Input.Graph, p.Spec.Tau, p.Input.Partition, p.Input.Names, p.certifierOptions(), p.env.logger())
+	return p.cache().ModelResumable(ctx, p.Input.Graph, p.Spec.Tau, p.Input.Partition, p.Input.Names, p.certifierOptions(), p.env.logger(),
+		resumedPass(p.env.Say, p.Input.Graph.N()))
 }
 
 // cache is the spec's answer cache (nil without a path or a memo): the

@@ -60,7 +60,9 @@ type ForecastSpec struct {
 	// PassStarted, when set, is told the answer audit's modelled cost
 	// before its pass runs (Env.PassStarted).
 	PassStarted func(g *laplacian.Graph, c recovery.PassCost)
-	Logger      *slog.Logger
+	// Say, when set, prints a line about the work (Env.Say).
+	Say    func(line string)
+	Logger *slog.Logger
 }
 
 // ForecastReport is a ForecastSpec's result: plan's report.
@@ -238,9 +240,9 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport)
 	if e.Partition == nil {
 		return nil
 	}
-	m, err := spec.AnswerCache.Model(ctx, e.Graph, e.Tau, e.Partition, nil,
+	m, err := spec.AnswerCache.ModelResumable(ctx, e.Graph, e.Tau, e.Partition, nil,
 		recovery.CertifierOptions{Tol: spec.FitTolerance, SensorNoise: spec.SensorNoise, Progress: spec.progress("answer audit"),
-			Started: startedOn(spec.PassStarted, e.Graph)}, spec.Logger)
+			Started: startedOn(spec.PassStarted, e.Graph)}, spec.Logger, resumedPass(spec.Say, e.Graph.N()))
 	var mre *recovery.ModelRangeError
 	if errors.As(err, &mre) {
 		rep.AnswerRefused = mre.Error()

@@ -42,6 +42,9 @@ type Env struct {
 	// Progress returns the progress callback of a step ("Δ2",
 	// "write-back"); nil: none.
 	Progress func(step string) func(done, total int)
+	// Say, when set, prints a line about the work (an answer audit
+	// resumed from its checkpoint).
+	Say func(line string)
 	// Phase, when set, is told a step without counts begins (community
 	// detection); the returned func is called when it has ended.
 	Phase func(label string) (end func())
@@ -100,6 +103,17 @@ func (e *Env) progress(step string) func(done, total int) {
 		return nil
 	}
 	return e.Progress(step)
+}
+
+// resumedPass tells of an answer audit resumed from its checkpoint
+// (AnswerCache.ModelResumable), through say (nil: nobody).
+func resumedPass(say func(string), n int) func(path string, sources int) {
+	if say == nil {
+		return nil
+	}
+	return func(path string, sources int) {
+		say(fmt.Sprintf("resuming the answer audit from %s: %d of %d sources already done", path, sources, n))
+	}
 }
 
 // phase is Env.Phase's, or a no-op.

@@ -92,7 +92,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	// The ledger alone may be in the database.
 	opt := storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
 		CheckProjection: spec.Neo4j, Ledger: ledgerMode(spec.DryRun)})
-	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Bookkeeping: after.Context}
+	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
 	sum, err := stores.Answer(ctx, g.cfg, *spec, locateCommunities(opts), stores.ReadingsFrom(&g.cfg.Config, opts.stdin, opts.privateAnswer.values), opt, env)
 	return sum, withInitHint(&g.cfg.Config, err)
 }

@@ -59,7 +59,7 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 		defer csvOut.Abort()
 	}
 	opt := storesOptions(g, after, stores.Options{Neo4j: in.isDB, CheckProjection: in.isDB, ReleaseRun: opts.releaseRun})
-	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Bookkeeping: after.Context, ParamName: flagName,
+	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context, ParamName: flagName,
 		Output: func(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
 			return emitLocate(ctx, opts, csvOut, lj, res, sum)
 		}}

@@ -255,7 +255,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	sim.Tau, sim.Progress = o.taus[0], g.progress("private-answer trials")
 	rep, err := job.Forecast(ctx, job.ForecastSpec{Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
 		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
-		AnswerCache: cache, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise, Progress: g.progress, PassStarted: g.passStarted, Logger: g.logger})
+		AnswerCache: cache, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise, Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger})
 	if err != nil {
 		return err
 	}

@@ -38,7 +38,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (*job.ReleaseSummary
 	}
 	spec := in.spec
 	spec.RunID = stores.NewRunID()
-	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Bookkeeping: after.Context}
+	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
 	sum, err := stores.Release(ctx, g.cfg, spec, in.readings, opt, env)
 	return sum, withInitHint(&g.cfg.Config, err)
 }
