@@ -207,7 +207,8 @@ func (cp *AnswerCheckpoint) write() error {
 // the pass next time from the blocks it finished. resumed, when set, is
 // told the checkpoint and how many sources it gives the pass as the pass
 // starts; a checkpoint that cannot be resumed is logged (a warning) and
-// replaced. Without a cache file it is Model.
+// replaced, and one saved by a stopped pass says so (a warning: what to
+// run). Without a cache file it is Model.
 func (c *AnswerCache) ModelResumable(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string,
 	opt recovery.CertifierOptions, log *slog.Logger, resumed func(path string, sources int)) (*AnswerModel, error) {
 	if c == nil || c.Path == "" {
@@ -233,8 +234,13 @@ func (c *AnswerCache) ModelResumable(ctx context.Context, g *laplacian.Graph, ta
 	}
 	m, err := c.Model(ctx, g, tau, part, names, opt, log)
 	if err != nil {
-		if serr := cp.Save(); serr != nil {
+		held := cp.Sources(true) + cp.Sources(false)
+		switch serr := cp.Save(); {
+		case serr != nil:
 			log.Warn("could not save the answer audit's checkpoint", "checkpoint", cp.Path, "error", serr)
+		case ctx.Err() != nil && held > 0:
+			log.Warn(fmt.Sprintf("answer audit interrupted: %d of %d sources saved in %s; run the same command again to resume from there",
+				held, g.N(), cp.Path))
 		}
 		return nil, err
 	}
