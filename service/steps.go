@@ -6,6 +6,8 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -36,6 +38,10 @@ type Steps struct {
 	// Progress returns the progress callback of a step ("Δ2",
 	// "write-back"); nil: none.
 	Progress func(step string) func(done, total int)
+	// PassStarted and Say are job.Env's: the answer audit's estimate
+	// before its pass, a resumed audit said (nil: neither).
+	PassStarted func(g *laplacian.Graph, c recovery.PassCost)
+	Say         func(line string)
 	// Observer is told what the slots located and answered (nil: nobody).
 	Observer Observer
 }
@@ -70,7 +76,7 @@ func (st *Steps) Slot(s Slot) *Slot {
 // env is a step's job environment: its logger, the progress and one
 // bookkeeping deadline for all it does after its work.
 func (st *Steps) env(step Step, after *job.Bookkeeping) job.Env {
-	return job.Env{Logger: step.Logger, Progress: st.Progress, Bookkeeping: after.Context}
+	return job.Env{Logger: step.Logger, Progress: st.Progress, PassStarted: st.PassStarted, Say: st.Say, Bookkeeping: after.Context}
 }
 
 // readings reads the raw readings' file (nil without one).

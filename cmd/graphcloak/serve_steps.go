@@ -54,7 +54,7 @@ func checkServeFlags(opts *serveOptions) error {
 // a bad flag fails now, not at the first slot.
 func serveSteps(opts *serveOptions) (*service.Steps, error) {
 	lo := serveLocateOptions(opts)
-	steps := &service.Steps{Values: opts.values, Progress: opts.g.progress}
+	steps := &service.Steps{Values: opts.values, Progress: opts.g.progress, PassStarted: opts.g.passStarted, Say: opts.g.say}
 	var err error
 	if opts.privateAnswer {
 		steps.Answer, err = answerSpecWithKeys(lo)
