@@ -9,8 +9,10 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // TestPrivateAnswerNeo4j: locate --private-answer on a Neo4j projection
@@ -160,9 +162,11 @@ func diffuseObs(t *testing.T, f *fixture, src int, tau, mass float64) {
 }
 
 // TestPrivateAnswerOutsideModelNeo4j: readings of two sources are refused
-// (exit 3) before anything is charged, and the run record says why with
-// the measured misfit; with --on-mismatch rr the answer is randomized
-// response and the run record carries exactSource false and the reason.
+// (exit 3) before anything is charged, and the run record says so in the
+// one fixed text (no measured misfit: it would tell sources apart); the
+// dry run reads no readings, so it cannot refuse them; with
+// --on-mismatch rr the answer is randomized response and the run record
+// carries exactSource false and the fixed mismatch text.
 func TestPrivateAnswerOutsideModelNeo4j(t *testing.T) {
 	s := neo4jServer(t)
 	d := rawDriver(t, s)
@@ -180,16 +184,17 @@ func TestPrivateAnswerOutsideModelNeo4j(t *testing.T) {
 	args = append(args, "--private-answer", "--value-property", "obs", "--communities", "property:community",
 		"--tau", "0.5", "--epsilon", "1", "--ledger", "neo4j", "--scope", e.scope,
 		"--forecast-trials", "0", "-o", "json")
+	// The dry run reads no readings: it cannot say whether they fit.
 	r := runCLI(t, s.Password, append(args, "--epoch", "outside-1", "--dry-run")...)
-	if r.Code != 3 || !strings.Contains(r.Stderr+r.Stdout, "not one source's diffusion") {
-		t.Fatalf("two sources, dry run: exit %d, want 3 with the reason:\n%s%s", r.Code, r.Stdout, r.Stderr)
+	if r.Code != 0 || strings.Contains(r.Stderr+r.Stdout, "outside the model") {
+		t.Fatalf("two sources, dry run: exit %d, want 0 and no word about the readings:\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	r = runCLI(t, s.Password, append(args, "--epoch", "outside-1")...)
-	if r.Code != 3 || !strings.Contains(r.Stderr+r.Stdout, "not one source's diffusion") {
-		t.Fatalf("two sources: exit %d, want 3 with the reason:\n%s%s", r.Code, r.Stdout, r.Stderr)
+	if r.Code != 3 || !strings.Contains(r.Stderr+r.Stdout, recovery.OutsideModel) {
+		t.Fatalf("two sources: exit %d, want 3 with the fixed text:\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	recs := query(t, d, "MATCH (r:GraphcloakRun) WHERE r.scope = $p AND r.epoch = 'outside-1' RETURN r.status, r.error", map[string]any{"p": e.scope})
-	if len(recs) != 1 || recs[0].Values[0] != "failed" || !strings.Contains(fmt.Sprint(recs[0].Values[1]), "not one source's diffusion") {
+	if len(recs) != 1 || recs[0].Values[0] != "failed" || !strings.Contains(fmt.Sprint(recs[0].Values[1]), recovery.OutsideModel) {
 		t.Fatalf("the refused answer's run record: %v", recs)
 	}
 	spent := query(t, d, "MATCH (c:GraphcloakCharge) WHERE c.scope = $p RETURN count(c)", map[string]any{"p": e.scope})[0].Values[0].(int64)
@@ -211,7 +216,7 @@ func TestPrivateAnswerOutsideModelNeo4j(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &sum); err != nil {
 		t.Fatal(err)
 	}
-	if sum.Answer.ExactSource || sum.Answer.Mismatch == "" || sum.Answer.Calibration.Mechanism != "randomized-response" {
+	if sum.Answer.ExactSource || sum.Answer.Mismatch != graphcloak.AnsweredByRR || sum.Answer.Calibration.Mechanism != "randomized-response" {
 		t.Fatalf("rr answer %+v", sum.Answer)
 	}
 	rec := runRecord(t, d, sum.RunID)

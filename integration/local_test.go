@@ -35,7 +35,7 @@ func TestLocalReleaseNeo4j(t *testing.T) {
 		t.Helper()
 		r := runCLI(t, s.Password, args...)
 		if r.Code != 0 {
-			t.Fatalf("%s: exit %d: %s", args[0], r.Code, r.Stderr)
+			t.Fatalf("%s: exit %d: %s\n%s", args[0], r.Code, r.Stderr, r.Stdout)
 		}
 		return r.Stdout
 	}

@@ -296,13 +296,16 @@ func (c *Collector) check(line []byte, now time.Time) (Result, Report) {
 	if reason, err := c.authenticate(rep); err != nil {
 		return refuse(rep.Node, reason, "%v", err)
 	}
+	// A report stored already is a duplicate even once the epoch is
+	// closed: collecting the same batch again (a retry) is idempotent.
+	prev, seen := c.stored[rep.Node]
+	if seen && prev.grid == rep.Grid && prev.mac == rep.MAC {
+		return refuse(rep.Node, Duplicate, "node %q has reported this value already: it is stored", rep.Node)
+	}
 	if c.closed {
 		return refuse(rep.Node, Closed, "epoch %q was closed at %s", c.order.Epoch, c.closedAt.Format(time.RFC3339))
 	}
-	if prev, ok := c.stored[rep.Node]; ok {
-		if prev.grid == rep.Grid && prev.mac == rep.MAC {
-			return refuse(rep.Node, Duplicate, "node %q has reported this value already: it is stored", rep.Node)
-		}
+	if seen {
 		return refuse(rep.Node, SecondValue, "node %q has reported another value for epoch %q: one value per node and epoch", rep.Node, c.order.Epoch)
 	}
 	if now.Before(c.order.NotBefore) {

@@ -61,7 +61,8 @@ run_block() {
 # graphcloak command it runs, the verdict the guide's text says that command
 # prints, and the guide's words for it. A verdict is answer (a finding) or
 # noise (a release's dry run without --source-mass: depends, on the mass
-# the readings carry); plan's is its per-node forecast by source mass for sources of the
+# the readings carry; any: the guide promises no verdict, one draw of fresh
+# noise decides it); plan's is its per-node forecast by source mass for sources of the
 # mass the readings carry (answer@40: resolves 40 units), runs' is the
 # VERDICT column of its localisations (answer@noon: and the top community
 # changes at noon, docs/whisper.md). Every pattern must
@@ -73,7 +74,7 @@ README file-based run|^plan --graph karate |noise@1|on karate at ε = 1 the per-
 README file-based run|^release .*--dry-run .*--source-mass 1|noise|the dry run forecasts the per-node release of a 1-unit source (--source-mass 1) at chance
 README file-based run|^locate --graph karate --release release\.json|noise|locate marks it noise-dominated
 README file-based run|^locate .*--private-answer|answer|the private answer publishes the source'"'"'s community
-docs/local.md|^locate --graph karate --release local-release\.json$|noise|locate marks it noise-dominated: four sensors of 34, with readings that carry no source
+docs/local.md|^locate --graph karate --release local-release\.json$|any|locate says what four sensors of 34 carry: nearly always noise (readings with no source), but one draw of fresh keyed noise in twenty or so reads as a finding
 docs/neo4j.md|^plan |answer@40|per-node at ε = 1 resolves sources of 10 units or more; the readings carry 40
 docs/neo4j.md|^locate --graph neo4j --scope building-7 --release-run latest$|answer|locate then says so: VERDICT: answer, wing 1 first
 docs/neo4j.md|^locate .*--mode stream$|answer|locate then says so: VERDICT: answer, wing 1 first
@@ -200,7 +201,7 @@ check_verdicts() {
 			[[ "$want" == *@* ]] && mass="${want#*@}" && want="${want%@*}"
 			got="$(verdict_of "$c" "$mass")"
 			checked=$((checked + 1))
-			if [[ "$got" != "$want" ]]; then
+			if [[ "$want" != any && "$got" != "$want" ]]; then
 				printf '\nwalkthrough: %s: graphcloak %s\n  printed %s; the guide says %s ("%s")\n' "$name" "$args" "$got" "$want" "$words" >&2
 				grep -h -m3 -E '^(VERDICT|WARNING|forecast |per-node at|private answer)' "$c/out" "$c/err" | sed 's/^/  | /' >&2 || true
 				failed=1

@@ -58,7 +58,8 @@ window the slot), serves it at /epoch/order, collects its reports, and
 closes it at the slot's end into DIR/<releaseId>.release.json. An @every
 schedule opens the current slot's epoch at start (a restart within the slot
 re-publishes it, nothing charged); a cron schedule's first epoch opens at its
-next firing. --max-runs stops after that many slots. On --graph neo4j each
+next firing. --max-runs N opens N slots' epochs (the current @every slot's
+among them) and stops once the last is closed. On --graph neo4j each
 closed epoch is also written to the projection (--write-property) under a
 release run, as collect --graph neo4j writes it.
 
@@ -309,7 +310,26 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 	var cur local.Current
 	var mu sync.Mutex
 	var open *epochRun
+	// --max-runs N: N slots, the current @every slot's among them; the
+	// last slot's epoch is collected until it closes, then serve stops
+	// (the runner's own count would open an epoch, charge it and stop at
+	// once, leaving it uncollected).
+	serveCtx, stopServe := context.WithCancel(ctx)
+	defer stopServe()
+	slots := 0
 	slotJob := func(ctx context.Context, slot time.Time) error {
+		mu.Lock()
+		if opts.maxRuns > 0 && slots >= opts.maxRuns {
+			mu.Unlock()
+			return nil // after the last slot: serve is stopping
+		}
+		slots++
+		last := opts.maxRuns > 0 && slots == opts.maxRuns
+		mu.Unlock()
+		var e *epochRun
+		if last {
+			defer func() { stopAfter(serveCtx, e, stopServe, g) }()
+		}
 		epoch, out := sched.Epoch(slot), filepath.Join(o.journal, sched.Epoch(slot)+".order")
 		if _, err := opener.open(ctx, epoch, slot, sched.Next(slot), out); err != nil {
 			g.logger.Error("opening the epoch failed", "epoch", epoch, "error", err)
@@ -319,7 +339,7 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 		if err != nil {
 			return err
 		}
-		e, err := startEpoch(g, o, m, order, env, keys, "")
+		e, err = startEpoch(g, o, m, order, env, keys, "")
 		if err != nil {
 			return err
 		}
@@ -357,6 +377,23 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 		return err
 	}
 	svc := &service.Service{Metrics: m, Logger: g.logger, Listener: ln, Routes: cur.Routes, Page: cur.Page(),
-		Runner: &schedule.Runner{Spec: sched, Grace: opts.grace, MaxRuns: opts.maxRuns, Logger: g.logger}}
-	return svc.Run(ctx, slotJob)
+		Runner: &schedule.Runner{Spec: sched, Grace: opts.grace, Logger: g.logger}}
+	return svc.Run(serveCtx, slotJob)
+}
+
+// stopAfter calls stop once the last slot's epoch e is closed (at once
+// when it did not open: e nil), unless ctx ends first.
+func stopAfter(ctx context.Context, e *epochRun, stop func(), g *globalOptions) {
+	if e == nil {
+		stop()
+		return
+	}
+	go func() {
+		select {
+		case <-ctx.Done():
+		case <-e.closed:
+			g.logger.Info("stopping after the last slot's epoch closed", "epoch", e.order.Epoch)
+			stop()
+		}
+	}()
 }
