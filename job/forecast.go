@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -76,6 +77,7 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 	}
 	graph, part := e.Graph, e.Partition
 	var pn forecast.Forecast
+	start := time.Now()
 	if s.SourceMass > 0 {
 		// As locate --source-mass forecasts its verdict.
 		f, err := forecast.AtMass(ctx, e, forecast.GivenMass(s.SourceMass, string(ParamSourceMass)))
@@ -86,6 +88,7 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 	} else if pn, err = forecast.PerNode(ctx, e); err != nil {
 		return nil, err
 	}
+	p.unitForecast = time.Since(start)
 	pn.Epsilon, pn.Delta = s.Epsilon, s.Delta
 	pn.Ceiling = forecast.Ceiling(graph, part, s.Epsilon, s.Delta)
 	e.Sigma = 0
@@ -129,6 +132,13 @@ func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sig
 	e, err := p.forecastGraph(graph, sigma, releaseSeconds)
 	if err != nil {
 		return err
+	}
+	if d := time.Duration(len(forecast.MassGrid())) * p.unitForecast; p.env.Say != nil && d > 10*time.Second {
+		// Each mass is a forecast like the unit one, under the same time
+		// budget: the unit forecast prices them (from above: the curve
+		// ends early once two masses in a row are answered ≥ 99%).
+		p.env.Say(fmt.Sprintf("estimated up to %s for the forecast by source mass (%d masses at the unit forecast's %s each; masses answered ≥ 99%% twice in a row end it)",
+			graphcloak.HumanDuration(d), len(forecast.MassGrid()), p.unitForecast.Round(time.Second)))
 	}
 	e.Progress = p.env.progress("forecast by source mass")
 	f := fs.PerNode

@@ -168,6 +168,9 @@ type ReleasePlan struct {
 	env Env
 	// part is the forecasts' partition (forecastPartition), made once.
 	part []int
+	// unitForecast is how long the dry run's unit-source forecast took
+	// (the mass curve's estimate).
+	unitForecast time.Duration
 	// canon is the graph in key order the forecast partition is of.
 	canon *laplacian.Graph
 	// holder is the run that had charged the epoch, not stored its values
