@@ -58,17 +58,28 @@ func Nodes(g *laplacian.Graph, part []int) []NodeCommunity {
 }
 
 // MemoryEstimate is a detection's estimated peak memory on a graph,
-// before it runs.
+// before it runs, and the order of its time (DetectionSeconds).
 type MemoryEstimate struct {
-	Graph             string `json:"graph"`
-	NodeCount         int    `json:"nodeCount"`
-	RelationshipCount int    `json:"relationshipCount"`
-	EstimatedBytes    int64  `json:"estimatedBytes"`
-	Estimated         string `json:"estimated"` // the same, readable
+	Graph             string  `json:"graph"`
+	NodeCount         int     `json:"nodeCount"`
+	RelationshipCount int     `json:"relationshipCount"`
+	EstimatedBytes    int64   `json:"estimatedBytes"`
+	Estimated         string  `json:"estimated"` // the same, readable
+	EstimatedSeconds  float64 `json:"estimatedSeconds"`
 }
 
 // NewMemoryEstimate is the estimate of bytes (PeakBytes) for g, named graph.
 func NewMemoryEstimate(graph string, g *laplacian.Graph, bytes int64) MemoryEstimate {
 	return MemoryEstimate{Graph: graph, NodeCount: g.N(), RelationshipCount: g.NumEdges(), EstimatedBytes: bytes,
-		Estimated: fmt.Sprintf("%.1f MiB", float64(bytes)/(1<<20))}
+		Estimated: fmt.Sprintf("%.1f MiB", float64(bytes)/(1<<20)), EstimatedSeconds: DetectionSeconds(g.NumEdges())}
 }
+
+// DetectionMicrosPerEdge is Leiden's time a relationship on the 2-core
+// reference machine, the slowest of docs/results.md's rows at scale
+// (1.2–6.7 µs: preferential attachment 5·10⁵ relationships 3.4 s, 10⁷
+// 43 s, 10⁸ 322 s).
+const DetectionMicrosPerEdge = 5.0
+
+// DetectionSeconds is the order of a detection's time on edges
+// relationships (DetectionMicrosPerEdge; not measured on the graph).
+func DetectionSeconds(edges int) float64 { return float64(edges) * DetectionMicrosPerEdge * 1e-6 }

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/graphcloak/graphcloak"
 	"io"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
@@ -109,9 +109,9 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 		return printEstimate(out, g.output, d.Estimate())
 	}
 	defer community.HoldMemoryTo(d.EstimatedBytes)()
-	if sec := detectionSeconds(d.Graph.Graph.NumEdges()); sec > longStep.Seconds() && !g.quiet {
+	if sec := community.DetectionSeconds(d.Graph.Graph.NumEdges()); sec > longStep.Seconds() && !g.quiet {
 		g.say(fmt.Sprintf("estimated %s for %s on %d relationships (about %g µs a relationship on the reference machine, docs/results.md)",
-			graphcloak.HumanDuration(time.Duration(sec*float64(time.Second))), opts.method, d.Graph.Graph.NumEdges(), detectionMicrosPerEdge))
+			graphcloak.HumanDuration(time.Duration(sec*float64(time.Second))), opts.method, d.Graph.Graph.NumEdges(), community.DetectionMicrosPerEdge))
 	}
 	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", opts.method, d.Graph.Graph.N()))
 	part, sum, err := d.Detect(ctx, opts.method, opts.resolution)
@@ -185,13 +185,3 @@ func printEstimate(out io.Writer, format string, est community.MemoryEstimate) e
 	textreport.CommunitiesEstimate(out, est)
 	return nil
 }
-
-// detectionMicrosPerEdge is Leiden's time a relationship on the 2-core
-// reference machine, the slowest of docs/results.md's rows at scale
-// (1.2–6.7 µs: preferential attachment 5·10⁵ edges 3.4 s, 10⁷ 43 s,
-// 10⁸ 322 s): an estimate of the order of the detection's time, not
-// measured on the graph.
-const detectionMicrosPerEdge = 5.0
-
-// detectionSeconds is the estimated time of a detection on edges.
-func detectionSeconds(edges int) float64 { return float64(edges) * detectionMicrosPerEdge * 1e-6 }

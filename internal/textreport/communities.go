@@ -50,5 +50,6 @@ func Communities(out io.Writer, sum *community.Summary, readProcedure string) {
 
 // CommunitiesEstimate prints a detection's estimated peak memory.
 func CommunitiesEstimate(out io.Writer, est community.MemoryEstimate) {
-	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships\nestimated peak memory: %s (%d bytes)\n", est.Graph, est.NodeCount, est.RelationshipCount, est.Estimated, est.EstimatedBytes)
+	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships\nestimated peak memory: %s (%d bytes)\nestimated time: about %.2g s (%g µs a relationship on the reference machine)\n",
+		est.Graph, est.NodeCount, est.RelationshipCount, est.Estimated, est.EstimatedBytes, est.EstimatedSeconds, community.DetectionMicrosPerEdge)
 }

@@ -49,12 +49,13 @@ func TestCommunitiesReadPath(t *testing.T) {
 	}
 }
 
-// TestCommunitiesEstimate: the estimate prints its readable size and its
-// bytes.
+// TestCommunitiesEstimate: the estimate prints its readable size, its
+// bytes and the order of its time.
 func TestCommunitiesEstimate(t *testing.T) {
 	var b bytes.Buffer
-	CommunitiesEstimate(&b, community.MemoryEstimate{Graph: "karate", NodeCount: 34, RelationshipCount: 78, EstimatedBytes: 3 << 20, Estimated: "3.0 MiB"})
-	if want := "graph karate: 34 nodes, 78 relationships\nestimated peak memory: 3.0 MiB (3145728 bytes)\n"; b.String() != want {
+	CommunitiesEstimate(&b, community.MemoryEstimate{Graph: "karate", NodeCount: 34, RelationshipCount: 78, EstimatedBytes: 3 << 20, Estimated: "3.0 MiB",
+		EstimatedSeconds: 43})
+	if want := "graph karate: 34 nodes, 78 relationships\nestimated peak memory: 3.0 MiB (3145728 bytes)\nestimated time: about 43 s (5 µs a relationship on the reference machine)\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
 }
