@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
@@ -248,6 +249,7 @@ func (p *ReleasePlan) draw(ctx context.Context) (*privacy.Released, error) {
 	if s.RefuseAtChance {
 		check = p.refuseAtChance
 	}
+	p.sayDelta2Estimate(in.Graph, s.Tau+s.Smooth)
 	res, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{
 		Graph: in.Graph, Values: in.Readings, Tau: s.Tau, Alpha: s.Alpha,
 		Epsilon: s.Epsilon, Delta: s.Delta, Mechanism: s.Mechanism, Noise: s.Noise,
@@ -489,4 +491,19 @@ func readingSpread(y []float64) float64 {
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	return hi - lo
+}
+
+// sayDelta2Estimate tells (env.Say) the modelled time of the Δ2 a release
+// is about to compute at τ on g (sensitivity.ChooseMethod, the chooser Δ2
+// follows, priced on the 2-core reference machine) when it is over 10 s;
+// below 5 000 nodes, or with Δ2 given, nothing (the model's own bound
+// timings are not worth it).
+func (p *ReleasePlan) sayDelta2Estimate(g *laplacian.Graph, tau float64) {
+	if p.env.Say == nil || p.Sensitivity != nil || g.N() < 5000 {
+		return
+	}
+	if c := sensitivity.ChooseMethod(g, tau, sensitivity.Options{TimeBudget: p.Spec.TimeBudget}); c.Seconds > 10 {
+		p.env.Say(fmt.Sprintf("estimated %s for Δ2 at τ = %g (%s, modelled on the 2-core reference machine as sensitivity --dry-run models it)",
+			graphcloak.HumanDuration(time.Duration(c.Seconds*float64(time.Second))), tau, c.Name()))
+	}
 }
