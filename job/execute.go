@@ -503,7 +503,7 @@ func (p *ReleasePlan) sayDelta2Estimate(g *laplacian.Graph, tau float64) {
 		return
 	}
 	if c := sensitivity.ChooseMethod(g, tau, sensitivity.Options{TimeBudget: p.Spec.TimeBudget}); c.Seconds > 10 {
-		p.env.Say(fmt.Sprintf("estimated %s for Δ2 at τ = %g (%s, modelled on the 2-core reference machine as sensitivity --dry-run models it)",
+		p.env.Say(fmt.Sprintf("estimated %s for Δ2 at τ = %g (%s, modelled on the 2-core reference machine)",
 			graphcloak.HumanDuration(time.Duration(c.Seconds*float64(time.Second))), tau, c.Name()))
 	}
 }
