@@ -34,9 +34,13 @@ type AnswerFileHeader struct {
 	FitTolerance  float64               `json:"fitTolerance"`
 	// SensorNoise is the bound ν FitTolerance was derived from (0: the
 	// tolerance was given).
-	SensorNoise float64   `json:"sensorNoise,omitempty"`
-	Software    string    `json:"software"`
-	Created     time.Time `json:"created"`
+	SensorNoise float64 `json:"sensorNoise,omitempty"`
+	Software    string  `json:"software"`
+	// Created is left out of files written now: a certificate is a
+	// function of the graph, τ, T and the version alone, so an audit
+	// resumed after a kill writes the uninterrupted run's file byte for
+	// byte. Files that carry it are still read.
+	Created time.Time `json:"created,omitzero"`
 }
 
 // fitKey is what a model was asked for besides the graph and τ: a fit
@@ -56,7 +60,7 @@ func fitKeyOf(opt recovery.CertifierOptions) fitKey {
 
 func newAnswerFileHeader(kind string, graph laplacian.Fingerprint, tau float64, tol float64, k fitKey, software string) AnswerFileHeader {
 	return AnswerFileHeader{Kind: kind, SchemaVersion: 1, Graph: graph, Tau: tau, FitTolerance: tol, SensorNoise: k.noise,
-		Software: software, Created: time.Now().UTC().Truncate(time.Second)}
+		Software: software}
 }
 
 // matches refuses (ErrAnswerCacheMismatch) a file of another kind, graph,

@@ -149,6 +149,11 @@ func TestAuditSurvivesKill(t *testing.T) {
 	if a, b := certificateStateOf(t, whole), certificateStateOf(t, resumed); a != b {
 		t.Error("the resumed certificate's state differs from the uninterrupted run's")
 	}
+	// The whole file too: a certificate is a function of the graph, τ, T
+	// and the version (no creation time), sealed under one key.
+	if a, b := readFile(t, whole), readFile(t, resumed); a != b {
+		t.Errorf("the resumed certificate file differs from the uninterrupted run's:\n%.300s\n%.300s", a, b)
+	}
 	if _, err := os.Stat(cp); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("the checkpoint outlived its audit: %v", err)
 	}
