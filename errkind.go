@@ -7,7 +7,6 @@ import "github.com/graphcloak/graphcloak/errkind"
 
 func (*JobError) Kind() errkind.Kind    { return errkind.BadInput }
 func (*ValuesError) Kind() errkind.Kind { return errkind.BadInput }
-func (*AuditError) Kind() errkind.Kind  { return errkind.BadInput }
 
 // Parameters this package's errors name (errkind.Param): a command shows
 // each as its user types it (errkind.Render).

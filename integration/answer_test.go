@@ -9,7 +9,7 @@ import (
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -216,7 +216,7 @@ func TestPrivateAnswerOutsideModelNeo4j(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.Stdout), &sum); err != nil {
 		t.Fatal(err)
 	}
-	if sum.Answer.ExactSource || sum.Answer.Mismatch != graphcloak.AnsweredByRR || sum.Answer.Calibration.Mechanism != "randomized-response" {
+	if sum.Answer.ExactSource || sum.Answer.Mismatch != answer.AnsweredByRR || sum.Answer.Calibration.Mechanism != "randomized-response" {
 		t.Fatalf("rr answer %+v", sum.Answer)
 	}
 	rec := runRecord(t, d, sum.RunID)

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
@@ -45,14 +45,14 @@ type AnswerSpec struct {
 	OnMismatch                string
 	Diagnose                  bool
 	// CachePath stores the answer model (the certifier's pass and the
-	// classes, graphcloak.AnswerCache) for reuse while it verifies against
+	// classes, answer.Cache) for reuse while it verifies against
 	// the graph, τ, T and Software; LedgerKey authenticates it.
 	CachePath string
 	LedgerKey *privacy.Key
 	Software  string
 	// Memo keeps the model's state between the slots of one process
 	// (serve), with or without CachePath.
-	Memo *graphcloak.AnswerMemo
+	Memo *answer.Memo
 	// Estimator recovers the source; Seed seeds Leiden and the forecast.
 	Estimator string
 	Seed      uint64
@@ -104,14 +104,14 @@ type AnswerSummary struct {
 	Scope             string                     `json:"scope"`
 	Epoch             string                     `json:"epoch"`
 	Communities       string                     `json:"communities"`
-	Answer            *graphcloak.AnswerResult   `json:"answer,omitempty"`
+	Answer            *answer.Result             `json:"answer,omitempty"`
 	Calibration       *privacy.AnswerCalibration `json:"calibration,omitempty"`
 	// Audit is the end-to-end privacy check of the answer on this graph
 	// (every source fitted, every edge's loss): an answer is refused,
 	// before anything is charged, when it does not pass.
-	Audit    *graphcloak.AnswerAudit `json:"answerAudit,omitempty"`
-	Forecast *forecast.Forecast      `json:"forecast,omitempty"`
-	Balance  *privacy.Balance        `json:"balance,omitempty"`
+	Audit    *answer.Audit      `json:"answerAudit,omitempty"`
+	Forecast *forecast.Forecast `json:"forecast,omitempty"`
+	Balance  *privacy.Balance   `json:"balance,omitempty"`
 }
 
 // AnswerPlan is a checked private answer: the graph, readings and
@@ -124,9 +124,9 @@ type AnswerPlan struct {
 	// Model is the certified recovery and the geometry the mechanism runs
 	// on; Calibration the mechanism (Calibration.Rho is what the ledger
 	// will be charged) and Audit its check on every source and edge.
-	Model       *graphcloak.AnswerModel
+	Model       *answer.Model
 	Calibration privacy.AnswerCalibration
-	Audit       *graphcloak.AnswerAudit
+	Audit       *answer.Audit
 	Forecast    *forecast.Forecast
 	// Summary is the answer as planned (a dry run prints it);
 	// ExecuteAnswer completes it.
@@ -161,7 +161,7 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 		return nil, err
 	}
 	p.Input = in
-	if in.Partition == nil { // as graphcloak.Answer would: Leiden
+	if in.Partition == nil { // as answer.Run would: Leiden
 		end := env.phase(fmt.Sprintf("communities (leiden) on %d nodes", in.Graph.N()))
 		in.Partition, err = community.Leiden(in.Graph, community.LeidenOptions{Seed: spec.Seed})
 		end()
@@ -180,7 +180,7 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 		return nil, err
 	}
 	if !p.Audit.Passed {
-		return nil, &graphcloak.AuditError{Audit: p.Audit}
+		return nil, &answer.AuditError{Audit: p.Audit}
 	}
 	// A dry run reads no readings (RunAnswer): whether they fit the model
 	// is decided, and a refusal recorded, by the charged run alone.
@@ -207,20 +207,20 @@ func (p *AnswerPlan) certifierOptions() recovery.CertifierOptions {
 
 // model returns the answer model, restored from the spec's cache when it
 // verifies, its pass resumed from a checkpoint beside the cache file
-// (graphcloak.AnswerCache.ModelResumable).
-func (p *AnswerPlan) model(ctx context.Context) (*graphcloak.AnswerModel, error) {
+// (answer.Cache.ModelResumable).
+func (p *AnswerPlan) model(ctx context.Context) (*answer.Model, error) {
 	return p.cache().ModelResumable(ctx, p.Input.Graph, p.Spec.Tau, p.Input.Partition, p.Input.Names, p.certifierOptions(), p.env.logger(),
 		resumedPass(p.env.Say, p.Input.Graph.N()))
 }
 
 // cache is the spec's answer cache (nil without a path or a memo): the
 // model and, beside it, the calibrations made on its geometry.
-func (p *AnswerPlan) cache() *graphcloak.AnswerCache {
+func (p *AnswerPlan) cache() *answer.Cache {
 	s := &p.Spec
 	if s.CachePath == "" && s.Memo == nil {
 		return nil
 	}
-	return &graphcloak.AnswerCache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software, Memo: s.Memo}
+	return &answer.Cache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software, Memo: s.Memo}
 }
 
 func (s *AnswerSpec) alpha() float64 {
@@ -277,7 +277,7 @@ func (p *AnswerPlan) forecast(ctx context.Context) error {
 
 // ExecuteAnswer carries out the plan p, in the order that keeps every
 // stop in a documented state (AnswerState): on a database the run record
-// is claimed first ("running", with a lease); then graphcloak.Answer
+// is claimed first ("running", with a lease); then answer.Run
 // charges the ledger and draws (the charge before the draw); the answer
 // is recorded on the run, which is marked succeeded last — the run
 // record is the answer's publication. A failure after the claim is
@@ -307,7 +307,7 @@ func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err 
 		}
 		defer func() { recordFailure(env.bookkeeping(ctx), env.logger(), run, err) }()
 	}
-	res, err := graphcloak.Answer(ctx, graphcloak.AnswerJob{Graph: in.Graph, Values: in.Readings, Tau: s.Tau,
+	res, err := answer.Run(ctx, answer.Job{Graph: in.Graph, Values: in.Readings, Tau: s.Tau,
 		Epsilon: s.Epsilon, Alpha: s.Alpha, Cap: s.Cap, Partition: in.Partition, Names: in.Names, Seed: s.Seed,
 		Model: p.Model, FitTolerance: s.FitTolerance, SensorNoise: s.SensorNoise, Diagnose: s.Diagnose, OnMismatch: s.OnMismatch, Ledger: env.Ledger, Scope: s.Scope, Epoch: s.Epoch, Noise: s.Noise})
 	if err != nil {

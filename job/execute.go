@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -504,6 +505,6 @@ func (p *ReleasePlan) sayDelta2Estimate(g *laplacian.Graph, tau float64) {
 	}
 	if c := sensitivity.ChooseMethod(g, tau, sensitivity.Options{TimeBudget: p.Spec.TimeBudget}); c.Seconds > 10 {
 		p.env.Say(fmt.Sprintf("estimated %s for Δ2 at τ = %g (%s, modelled on the 2-core reference machine)",
-			graphcloak.HumanDuration(time.Duration(c.Seconds*float64(time.Second))), tau, c.Name()))
+			answer.HumanDuration(time.Duration(c.Seconds*float64(time.Second))), tau, c.Name()))
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -138,7 +138,7 @@ func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sig
 		// budget: the unit forecast prices them (from above: the curve
 		// ends early once two masses in a row are answered ≥ 99%).
 		p.env.Say(fmt.Sprintf("estimated up to %s for the forecast by source mass (%d masses at the unit forecast's %s each; masses answered ≥ 99%% twice in a row end it)",
-			graphcloak.HumanDuration(d), len(forecast.MassGrid()), p.unitForecast.Round(time.Second)))
+			answer.HumanDuration(d), len(forecast.MassGrid()), p.unitForecast.Round(time.Second)))
 	}
 	e.Progress = p.env.progress("forecast by source mass")
 	f := fs.PerNode

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -48,7 +49,7 @@ type ForecastSpec struct {
 	TimeBudget time.Duration
 	// AnswerCache, when non-nil, reuses (or stores) the answer model of
 	// the audit; FitTolerance is the certified recovery's.
-	AnswerCache  *graphcloak.AnswerCache
+	AnswerCache  *answer.Cache
 	FitTolerance float64
 	// SensorNoise, when > 0, states the sensors' noise bound instead of
 	// FitTolerance (recovery.CertifierOptions.SensorNoise): the forecast
@@ -82,7 +83,7 @@ type ForecastReport struct {
 	// Gaussian releases (set by the caller: ForecastBudgetBuys).
 	Budget *ForecastBudget `json:"budget,omitempty"`
 	// AnswerAudits is the private answer's end-to-end check on this graph
-	// per ε (graphcloak.AnswerModel.Audit); AnswerRefused says why no
+	// per ε (answer.Model.Audit); AnswerRefused says why no
 	// answer can be certified at this τ.
 	AnswerAudits  []AnswerAuditAt `json:"answerAudits,omitempty"`
 	AnswerRefused string          `json:"answerRefused,omitempty"`
@@ -123,7 +124,7 @@ func NewForecastBudget(b privacy.Budget, fs []forecast.Forecast, delta2 *float64
 // AnswerAuditAt is the private answer's audit at one ε.
 type AnswerAuditAt struct {
 	Epsilon float64 `json:"epsilon"`
-	*graphcloak.AnswerAudit
+	*answer.Audit
 }
 
 // Forecast runs a ForecastSpec: Δ2 at τ (per-node mode), the sweep over
@@ -213,7 +214,7 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 // audited mechanism (on the model's classes), whose rate over every
 // source — and per community — the audit computed, where the simulation
 // estimated it from sampled sources on the graph's own geometry.
-func exactAnswerRow(rep *ForecastReport, e forecast.Simulation, eps float64, cal privacy.AnswerCalibration, a *graphcloak.AnswerAudit) error {
+func exactAnswerRow(rep *ForecastReport, e forecast.Simulation, eps float64, cal privacy.AnswerCalibration, a *answer.Audit) error {
 	for i := range rep.Result.Forecasts {
 		f := &rep.Result.Forecasts[i]
 		if f.Mode != forecast.ModeAnswer || f.Epsilon != eps {
@@ -268,7 +269,7 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport)
 		if progress != nil {
 			progress(i+1, len(spec.Epsilons))
 		}
-		rep.AnswerAudits = append(rep.AnswerAudits, AnswerAuditAt{Epsilon: eps, AnswerAudit: a})
+		rep.AnswerAudits = append(rep.AnswerAudits, AnswerAuditAt{Epsilon: eps, Audit: a})
 		if a.Passed {
 			if err := exactAnswerRow(rep, e, eps, cal, a); err != nil {
 				return err

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/connector"
 )
 
@@ -78,7 +78,7 @@ func TestRunRowLeaseExpired(t *testing.T) {
 func TestRunRowPublishedCommunity(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 	rec := &connector.RunRecord{RunID: "ans", Command: answerCommand, Status: connector.StatusSucceeded, Scope: "s", StartedAt: t0}
-	recordAnswer(rec, &AnswerSummary{Answer: &graphcloak.AnswerResult{Community: "officers", CommunityID: 1}})
+	recordAnswer(rec, &AnswerSummary{Answer: &answer.Result{Community: "officers", CommunityID: 1}})
 	row := RunRowOf(rec, t0)
 	if row.PublishedCommunity != "officers" || row.TopCommunity != "" {
 		t.Errorf("answer row: published %q, top %q; want officers and none", row.PublishedCommunity, row.TopCommunity)

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
@@ -72,7 +73,7 @@ type pageAnswer struct {
 	// randomized response for readings outside the model; Refused the
 	// reason an answer was not published.
 	Community, Mechanism, Mismatch, Refused string
-	Audit                                   *graphcloak.AnswerAudit
+	Audit                                   *answer.Audit
 }
 
 // pageRanking is the ranking of the last slot located.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -85,8 +86,8 @@ func TestPagePrivateAnswer(t *testing.T) {
 		strings.Contains(body, "0.4") || strings.Contains(body, "two sources explain") {
 		t.Errorf("page after a refusal: want the fixed text, no measured residual:\n%s", body)
 	}
-	page.Answered("2026-11-26T11:00Z", "run-b", &job.AnswerSummary{Answer: &graphcloak.AnswerResult{Community: "north",
-		Mismatch: graphcloak.AnsweredByRR, Audit: &graphcloak.AnswerAudit{SourcesChecked: 34, Classes: 34, EdgesChecked: 78, WorstLoss: 0.5, Bound: 0.5}}}, nil)
+	page.Answered("2026-11-26T11:00Z", "run-b", &job.AnswerSummary{Answer: &answer.Result{Community: "north",
+		Mismatch: answer.AnsweredByRR, Audit: &answer.Audit{SourcesChecked: 34, Classes: 34, EdgesChecked: 78, WorstLoss: 0.5, Bound: 0.5}}}, nil)
 	body := get()
 	for _, want := range []string{"run-b", "<b>north</b>", `id="answer-mismatch"`, `id="answer-audit"`, "34 sources fitted"} {
 		if !strings.Contains(body, want) {

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
@@ -110,8 +110,8 @@ func TestSlotAnswerOutsideModel(t *testing.T) {
 			if !rr {
 				return nil, mismatch
 			}
-			return &job.AnswerSummary{NodeCount: 3, Answer: &graphcloak.AnswerResult{Community: "north", Mismatch: graphcloak.AnsweredByRR,
-				Audit: &graphcloak.AnswerAudit{}}}, nil
+			return &job.AnswerSummary{NodeCount: 3, Answer: &answer.Result{Community: "north", Mismatch: answer.AnsweredByRR,
+				Audit: &answer.Audit{}}}, nil
 		}}
 	if err := s.Run(context.Background(), time.Date(2026, 11, 26, 10, 0, 0, 0, time.UTC)); !errors.As(err, &mismatch) {
 		t.Fatalf("slot: %v", err)
@@ -128,7 +128,7 @@ func TestSlotAnswerOutsideModel(t *testing.T) {
 		}
 	}
 	if n := strings.Count(logs.String(), "level=WARN"); n != 2 || strings.Contains(logs.String(), "0.4") ||
-		strings.Contains(logs.String(), "two sources") || !strings.Contains(logs.String(), graphcloak.AnsweredByRR) {
+		strings.Contains(logs.String(), "two sources") || !strings.Contains(logs.String(), answer.AnsweredByRR) {
 		t.Errorf("%d WARN lines, want 2 with the fixed texts and no measured number:\n%s", n, logs.String())
 	}
 }

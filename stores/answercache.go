@@ -1,18 +1,18 @@
 package stores
 
 import (
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 )
 
-// AnswerCache is the answer certificate at path (graphcloak.AnswerCache),
+// AnswerCache is the answer certificate at path (answer.Cache),
 // sealed under the configured ledger key's certificate subkey (none
 // without a ledger key) and stamped with this build.
-func AnswerCache(cfg *config.Config, path string) (graphcloak.AnswerCache, error) {
+func AnswerCache(cfg *config.Config, path string) (answer.Cache, error) {
 	key, err := CertificateMACKey(cfg)
 	if err != nil {
-		return graphcloak.AnswerCache{}, err
+		return answer.Cache{}, err
 	}
-	return graphcloak.AnswerCache{Path: path, MACKey: key, Software: buildinfo.Read().String()}, nil
+	return answer.Cache{Path: path, MACKey: key, Software: buildinfo.Read().String()}, nil
 }

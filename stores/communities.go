@@ -8,7 +8,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
@@ -117,7 +117,7 @@ func (s *Stores) gdsPartition(ctx context.Context, graph *laplacian.Graph, c Com
 type CommunityCache struct {
 	// Answers keeps the private answer's model (its certifier state)
 	// between slots the same way.
-	Answers graphcloak.AnswerMemo
+	Answers answer.Memo
 	mu      sync.Mutex
 	byScope map[string]*cachedPartition
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
@@ -37,7 +37,7 @@ type answerOptions struct {
 	diagnose bool
 	cache    string // --answer-cache
 	// memo: serve keeps the answer model between slots.
-	memo *graphcloak.AnswerMemo
+	memo *answer.Memo
 }
 
 func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -136,16 +136,16 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 		return err
 	}
 	opt.Checkpoint = cp
-	var est graphcloak.WorkEstimate
+	var est answer.WorkEstimate
 	estErr := errors.New("the certificate is reused")
 	if !reused {
-		est, estErr = graphcloak.EstimateAudit(lg.Graph, tau, opt, nil, longStep)
+		est, estErr = answer.EstimateAudit(lg.Graph, tau, opt, nil, longStep)
 		if estErr == nil && est.Seconds > longStep.Seconds() {
 			g.say(est.String())
 		}
 	}
 	opt.Progress = g.progress("answer audit")
-	r, err := graphcloak.CertifyAnswers(ctx, lg.Graph, tau, opt, cache)
+	r, err := answer.Certify(ctx, lg.Graph, tau, opt, cache)
 	if err != nil {
 		saveErr := cp.Save()
 		switch {
@@ -170,20 +170,20 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 // runAuditEstimate is audit --estimate: the pass's cost model priced at
 // the step rate measured on the graph (about 0.3 s), less what a
 // checkpoint beside --save holds; nothing is computed or written.
-func runAuditEstimate(g *globalOptions, o *auditOptions, lg *laplacian.Graph, opt recovery.CertifierOptions, cache graphcloak.AnswerCache, out io.Writer) error {
+func runAuditEstimate(g *globalOptions, o *auditOptions, lg *laplacian.Graph, opt recovery.CertifierOptions, cache answer.Cache, out io.Writer) error {
 	tau := g.cfg.Privacy.Tau
 	start := time.Now()
-	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(o.save), lg, tau, opt, cache)
+	cp, err := answer.OpenCheckpoint(answer.CheckpointPath(o.save), lg, tau, opt, cache)
 	if err != nil {
 		g.logger.Warn(err.Error())
 	} else {
 		opt.Checkpoint = cp
 	}
-	est, err := graphcloak.EstimateAudit(lg, tau, opt, nil, 0)
+	est, err := answer.EstimateAudit(lg, tau, opt, nil, 0)
 	if err != nil {
 		return err
 	}
-	r := graphcloak.AuditReport{Graph: o.graph, Shard: o.shard, NodeCount: lg.N(), Tau: tau, FitTolerance: opt.Tol, Precise: o.precise,
+	r := answer.AuditReport{Graph: o.graph, Shard: o.shard, NodeCount: lg.N(), Tau: tau, FitTolerance: opt.Tol, Precise: o.precise,
 		Save: o.save, Millis: time.Since(start).Milliseconds(), Estimate: &est, EstimateOnly: true}
 	if opt.Checkpoint != nil {
 		r.ResumedSources = cp.Sources(true)
@@ -200,14 +200,14 @@ func runAuditEstimate(g *globalOptions, o *auditOptions, lg *laplacian.Graph, op
 const checkpointPeriodEnv = "GRAPHCLOAK_CHECKPOINT_PERIOD"
 
 // openAuditCheckpoint opens the checkpoint beside the audit's --save
-// (graphcloak.CheckpointPath), resuming it when it is of this audit and
+// (answer.CheckpointPath), resuming it when it is of this audit and
 // saying so, and warning when one is there but cannot be resumed (none
 // is read when the certificate is reused). It returns the checkpoint and
 // the sources it resumes.
-func openAuditCheckpoint(g *globalOptions, o *auditOptions, lg *laplacian.Graph, cache graphcloak.AnswerCache, opt recovery.CertifierOptions,
-	reused bool) (*graphcloak.AnswerCheckpoint, int, error) {
-	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(o.save), lg, g.cfg.Privacy.Tau, opt, cache)
-	var refused *graphcloak.CheckpointRefusedError
+func openAuditCheckpoint(g *globalOptions, o *auditOptions, lg *laplacian.Graph, cache answer.Cache, opt recovery.CertifierOptions,
+	reused bool) (*answer.Checkpoint, int, error) {
+	cp, err := answer.OpenCheckpoint(answer.CheckpointPath(o.save), lg, g.cfg.Privacy.Tau, opt, cache)
+	var refused *answer.CheckpointRefusedError
 	switch {
 	case errors.As(err, &refused):
 		if !reused {
@@ -245,7 +245,7 @@ func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out i
 	if err != nil {
 		return err
 	}
-	parts, err := graphcloak.LoadAnswerParts(o.parts, cache.MACKey)
+	parts, err := answer.LoadParts(o.parts, cache.MACKey)
 	if err != nil {
 		return err
 	}
@@ -253,7 +253,7 @@ func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out i
 	if err != nil {
 		return err
 	}
-	r, err := graphcloak.MergeAudit(ctx, lg.Graph, g.cfg.Privacy.Tau, o.fitTolerance, parts, cache)
+	r, err := answer.MergeAudit(ctx, lg.Graph, g.cfg.Privacy.Tau, o.fitTolerance, parts, cache)
 	if err != nil {
 		return err
 	}
@@ -263,7 +263,7 @@ func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out i
 
 // printAuditResult prints an audit's report; a shard's says how to
 // merge the parts.
-func printAuditResult(g *globalOptions, out io.Writer, r graphcloak.AuditReport) error {
+func printAuditResult(g *globalOptions, out io.Writer, r answer.AuditReport) error {
 	if g.output == "json" {
 		return printJSON(out, r)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -82,7 +82,7 @@ func writeCheckpoint(t *testing.T, g *laplacian.Graph, save string, k int) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cp, err := graphcloak.OpenAnswerCheckpoint(graphcloak.CheckpointPath(save), g, 1, recovery.CertifierOptions{}, graphcloak.AnswerCache{Software: buildinfo.Read().String()})
+	cp, err := answer.OpenCheckpoint(answer.CheckpointPath(save), g, 1, recovery.CertifierOptions{}, answer.Cache{Software: buildinfo.Read().String()})
 	if err != nil {
 		t.Fatal(err)
 	}

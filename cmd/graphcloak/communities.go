@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
@@ -111,7 +111,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	defer community.HoldMemoryTo(d.EstimatedBytes)()
 	if sec := community.DetectionSeconds(d.Graph.Graph.NumEdges()); sec > longStep.Seconds() && !g.quiet {
 		g.say(fmt.Sprintf("estimated %s for %s on %d relationships (about %g µs a relationship on the reference machine, docs/results.md)",
-			graphcloak.HumanDuration(time.Duration(sec*float64(time.Second))), opts.method, d.Graph.Graph.NumEdges(), community.DetectionMicrosPerEdge))
+			answer.HumanDuration(time.Duration(sec*float64(time.Second))), opts.method, d.Graph.Graph.NumEdges(), community.DetectionMicrosPerEdge))
 	}
 	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", opts.method, d.Graph.Graph.N()))
 	part, sum, err := d.Detect(ctx, opts.method, opts.resolution)

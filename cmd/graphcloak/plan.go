@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/textreport"
@@ -280,7 +280,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 // planAnswerCache is the cache of the answer audit's model that
 // --answer-cache names (nil: none), sealed under the ledger key as locate
 // --private-answer and serve seal theirs.
-func planAnswerCache(g *globalOptions, o *planOptions) (*graphcloak.AnswerCache, error) {
+func planAnswerCache(g *globalOptions, o *planOptions) (*answer.Cache, error) {
 	if o.answerCache == "" || !slices.Contains(o.modes, forecast.ModeAnswer) {
 		return nil, nil
 	}

@@ -31,7 +31,7 @@ func TestPlanAnswerAudit(t *testing.T) {
 	}
 	for _, a := range rep.AnswerAudits {
 		if !a.Passed || a.SourcesChecked != 34 || a.EdgesChecked != 78 || a.WorstLoss > a.Epsilon*(1+1e-9) || a.WorstLoss < a.Epsilon/2 {
-			t.Errorf("ε = %g: audit %+v", a.Epsilon, *a.AnswerAudit)
+			t.Errorf("ε = %g: audit %+v", a.Epsilon, *a.Audit)
 		}
 	}
 	// --answer-cache stores the model, and a second plan reads it back to

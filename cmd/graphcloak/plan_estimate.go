@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -43,7 +43,7 @@ type planEstimateStep struct {
 	Seconds float64 `json:"seconds"`
 	Model   string  `json:"model"`
 	// Audit is the answer audit's cost model (answer audit only).
-	Audit *graphcloak.WorkEstimate `json:"audit,omitempty"`
+	Audit *answer.WorkEstimate `json:"audit,omitempty"`
 }
 
 // estimatePlan models plan's long steps on the loaded graph: Δ2 at τ
@@ -56,7 +56,7 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph) (planEstim
 	start := time.Now()
 	gr, tau := lg.Graph, o.taus[0]
 	e := planEstimate{Graph: o.graph, NodeCount: gr.N(), Edges: gr.NumEdges(), Tau: tau}
-	perNode, answer := slices.Contains(o.modes, forecast.ModePerNode), slices.Contains(o.modes, forecast.ModeAnswer)
+	perNode, privateAnswer := slices.Contains(o.modes, forecast.ModePerNode), slices.Contains(o.modes, forecast.ModeAnswer)
 	if perNode {
 		taus := []float64{tau}
 		for _, sm := range o.smooth {
@@ -70,7 +70,7 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph) (planEstim
 		// Per ε: the row's trials and the mass curve's (at most 9 points).
 		e.Simulations += len(o.epsilons) * (1 + len(forecast.MassGrid())) * o.trials * (1 + len(o.smooth))
 	}
-	if answer {
+	if privateAnswer {
 		e.Simulations += o.trials
 		opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise}
 		reused := false
@@ -81,7 +81,7 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph) (planEstim
 		if reused {
 			e.Steps = append(e.Steps, planEstimateStep{Step: "answer audit", Model: "reused: the certificate at --answer-cache verifies"})
 		} else {
-			w, err := graphcloak.EstimateAudit(gr, tau, opt, nil, 0)
+			w, err := answer.EstimateAudit(gr, tau, opt, nil, 0)
 			if err != nil {
 				return planEstimate{}, err
 			}
@@ -132,9 +132,9 @@ func printPlanEstimate(g *globalOptions, out io.Writer, e planEstimate) error {
 		return printJSON(out, e)
 	}
 	fmt.Fprintf(out, "plan of graph %s (%d nodes, %d relationships) at τ = %g: estimated %s for its modelled steps; nothing computed\n",
-		e.Graph, e.NodeCount, e.Edges, e.Tau, graphcloak.HumanDuration(time.Duration(e.Seconds*float64(time.Second))))
+		e.Graph, e.NodeCount, e.Edges, e.Tau, answer.HumanDuration(time.Duration(e.Seconds*float64(time.Second))))
 	for _, s := range e.Steps {
-		fmt.Fprintf(out, "  %-20s %-12s %s\n", s.Step, graphcloak.HumanDuration(time.Duration(s.Seconds*float64(time.Second))), s.Model)
+		fmt.Fprintf(out, "  %-20s %-12s %s\n", s.Step, answer.HumanDuration(time.Duration(s.Seconds*float64(time.Second))), s.Model)
 	}
 	if e.Simulations > 0 && !e.simulationsModelled() {
 		fmt.Fprintf(out, "  and up to %d simulated releases (not modelled: their progress lines give an ETA as they run)\n", e.Simulations)
@@ -167,12 +167,12 @@ func sayPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph) {
 	if err != nil || e.Seconds <= longStep.Seconds() {
 		return
 	}
-	line := "estimated " + graphcloak.HumanDuration(time.Duration(e.Seconds*float64(time.Second))) + " for the plan's modelled steps ("
+	line := "estimated " + answer.HumanDuration(time.Duration(e.Seconds*float64(time.Second))) + " for the plan's modelled steps ("
 	for i, s := range e.Steps {
 		if i > 0 {
 			line += ", "
 		}
-		line += s.Step + " " + graphcloak.HumanDuration(time.Duration(s.Seconds*float64(time.Second)))
+		line += s.Step + " " + answer.HumanDuration(time.Duration(s.Seconds*float64(time.Second)))
 	}
 	if !e.simulationsModelled() {
 		line += fmt.Sprintf("; and up to %d simulated releases, not modelled", e.Simulations)

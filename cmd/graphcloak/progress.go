@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/metrics"
@@ -97,13 +97,13 @@ func (g *globalOptions) say(line string) {
 }
 
 // passStarted prints the estimate of an answer audit's pass about to run
-// on lg (graphcloak.PassEstimate: its cost model at the step rate
+// on lg (answer.PassEstimate: its cost model at the step rate
 // measured on lg) when it is modelled to take more than longStep.
 func (g *globalOptions) passStarted(lg *laplacian.Graph, c recovery.PassCost) {
 	if g.quiet {
 		return
 	}
-	if e := graphcloak.PassEstimate(lg, c, nil, longStep); e.Seconds > longStep.Seconds() {
+	if e := answer.PassEstimate(lg, c, nil, longStep); e.Seconds > longStep.Seconds() {
 		g.say(e.String())
 	}
 }

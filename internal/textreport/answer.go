@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
 )
 
 // paramOnMismatch is what readings outside the answer's model get
-// (graphcloak.AnswerJob.OnMismatch), named as the library's errors name it.
+// (answer.Job.OnMismatch), named as the library's errors name it.
 const paramOnMismatch errkind.Param = "on-mismatch"
 
 // Answer prints a private answer: the published community, the audit, the
@@ -26,7 +26,7 @@ func Answer(out io.Writer, s *job.AnswerSummary, name func(errkind.Param) string
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
 	fmt.Fprintf(out, "private answer: community %s\n", a.Community)
 	if !a.ExactSource {
-		fmt.Fprintf(out, "WARNING: answered by randomized response (%s %s): %s\n", name(paramOnMismatch), graphcloak.MismatchRandomizedResponse, a.Mismatch)
+		fmt.Fprintf(out, "WARNING: answered by randomized response (%s %s): %s\n", name(paramOnMismatch), answer.MismatchRandomizedResponse, a.Mismatch)
 	}
 	answerAudit(out, a.Audit)
 	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ε = %g (ρ = %.6g) to scope %q, epoch %q\n",
@@ -67,7 +67,7 @@ func AnswerPlan(out io.Writer, s *job.AnswerSummary) error {
 }
 
 // answerAudit prints the answer's end-to-end privacy check (nil: none).
-func answerAudit(out io.Writer, a *graphcloak.AnswerAudit) {
+func answerAudit(out io.Writer, a *answer.Audit) {
 	if a == nil {
 		return
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -18,7 +18,7 @@ func TestAnswerMismatchWarning(t *testing.T) {
 	for _, exact := range []bool{true, false} {
 		cal := privacy.AnswerCalibration{Mechanism: "geometric", Epsilon: 1, Alpha: 1, Cap: 2, Scale: 0.5, Rho: 0.5, K: 2}
 		s := &job.AnswerSummary{Graph: "karate", NodeCount: 34, RelationshipCount: 78, Scope: "s", Epoch: "e", Communities: "leiden",
-			Answer: &graphcloak.AnswerResult{Community: "east", Calibration: cal, Posterior: locateReport(), ExactSource: exact, Mismatch: "misfit 0.3"}}
+			Answer: &answer.Result{Community: "east", Calibration: cal, Posterior: locateReport(), ExactSource: exact, Mismatch: "misfit 0.3"}}
 		var b bytes.Buffer
 		if err := Answer(&b, s, paramName); err != nil {
 			t.Fatal(err)
@@ -44,7 +44,7 @@ func TestAnswerMismatchWarning(t *testing.T) {
 func TestAnswerPlan(t *testing.T) {
 	s := &job.AnswerSummary{DryRun: true, Graph: "karate", Scope: "s", Epoch: "e", Communities: "leiden",
 		Calibration: &privacy.AnswerCalibration{Mechanism: "geometric", Epsilon: 2, Rho: 2, K: 3},
-		Audit:       &graphcloak.AnswerAudit{SourcesChecked: 34, Classes: 30, Accuracy: 0.7},
+		Audit:       &answer.Audit{SourcesChecked: 34, Classes: 30, Accuracy: 0.7},
 		Balance:     &privacy.Balance{Scope: "s"}, Forecast: &forecast.Forecast{Trials: 20, CommunityAccuracy: 0.7}}
 	var b bytes.Buffer
 	if err := Answer(&b, s, paramName); err != nil {

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 )
 
 // Audit prints what a pass of the answer's certified recovery did: a
 // shard's part saved, followed by next (how its reader merges the
 // parts), or the certificate with its classes of sources.
-func Audit(out io.Writer, r graphcloak.AuditReport, next string) {
+func Audit(out io.Writer, r answer.AuditReport, next string) {
 	if r.EstimateOnly {
 		fmt.Fprintf(out, "audit of graph %s at τ = %g, fit tolerance %g: %s; nothing computed, nothing written\n",
 			r.Graph, r.Tau, r.FitTolerance, r.Estimate)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 )
 
 // TestAuditShardOrCertificate: a shard's report names its part and what
@@ -14,7 +14,7 @@ import (
 func TestAuditShardOrCertificate(t *testing.T) {
 	for _, shard := range []string{"1/4", ""} {
 		var b bytes.Buffer
-		Audit(&b, graphcloak.AuditReport{Graph: "karate", NodeCount: 34, Tau: 1, Shard: shard, Classes: 30, Save: "a.json"}, "merge them")
+		Audit(&b, answer.AuditReport{Graph: "karate", NodeCount: 34, Tau: 1, Shard: shard, Classes: 30, Save: "a.json"}, "merge them")
 		out := b.String()
 		if strings.Count(out, "\n") != 1 {
 			t.Errorf("shard %q: want one line:\n%s", shard, out)

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
@@ -26,8 +26,8 @@ func planReport() *job.ForecastReport {
 				{Mode: "private-answer", Target: 0.8, Forecast: forecast.Forecast{CommunityAccuracy: 0.6}},
 			}},
 		AnswerAudits: []job.AnswerAuditAt{
-			{Epsilon: 1, AnswerAudit: &graphcloak.AnswerAudit{Passed: true, SourcesChecked: 34, EdgesChecked: 78}},
-			{Epsilon: 4, AnswerAudit: &graphcloak.AnswerAudit{Passed: false}},
+			{Epsilon: 1, Audit: &answer.Audit{Passed: true, SourcesChecked: 34, EdgesChecked: 78}},
+			{Epsilon: 4, Audit: &answer.Audit{Passed: false}},
 		}}
 }
 

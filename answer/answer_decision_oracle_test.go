@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -97,7 +97,7 @@ func TestAnswerDecisionOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		model, err := NewAnswerModel(ctx, g, tau, part, nil, recovery.CertifierOptions{})
+		model, err := NewModel(ctx, g, tau, part, nil, recovery.CertifierOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func TestAnswerDecisionOracle(t *testing.T) {
 					for i := range y {
 						y[i] = mass*heat.At(i, s) + e[i]
 					}
-					d, err := prepareAnswer(ctx, AnswerJob{Graph: g, Values: y, Tau: tau, Epsilon: eps, Alpha: 1, Model: model,
+					d, err := prepareAnswer(ctx, Job{Graph: g, Values: y, Tau: tau, Epsilon: eps, Alpha: 1, Model: model,
 						OnMismatch: MismatchRandomizedResponse})
 					var mm *recovery.MismatchError
 					switch {
@@ -191,7 +191,7 @@ func TestAnswerDecisionOracle(t *testing.T) {
 func TestAnswerTextsOracle(t *testing.T) {
 	ctx := context.Background()
 	g, part := laplacian.Karate()
-	model, err := NewAnswerModel(ctx, g, 1, part, nil, recovery.CertifierOptions{})
+	model, err := NewModel(ctx, g, 1, part, nil, recovery.CertifierOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,13 +211,13 @@ func TestAnswerTextsOracle(t *testing.T) {
 					y[i] += heat.At(i, (s+n/2)%n)
 				}
 			}
-			_, err := prepareAnswer(ctx, AnswerJob{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model})
+			_, err := prepareAnswer(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model})
 			if err == nil {
 				continue // fitted within the tolerance: not a text case
 			}
 			refusals[err.Error()]++
 			led := ledger(t, 100, 1e-6)
-			res, err := Answer(ctx, AnswerJob{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model, Partition: part,
+			res, err := Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model, Partition: part,
 				OnMismatch: MismatchRandomizedResponse, Ledger: led, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
 			if err != nil {
 				t.Fatal(err)
@@ -253,7 +253,7 @@ func TestAnswerSensorNoise(t *testing.T) {
 	const tau, mass = 1.0, 5.0
 	heat := heattest.PadeHeat(g, tau)
 	for _, nu := range []float64{0.005, 0.02} {
-		model, err := NewAnswerModel(ctx, g, tau, part, nil, recovery.CertifierOptions{SensorNoise: nu})
+		model, err := NewModel(ctx, g, tau, part, nil, recovery.CertifierOptions{SensorNoise: nu})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -280,7 +280,7 @@ func TestAnswerSensorNoise(t *testing.T) {
 				for i := range y {
 					y[i] = mass*heat.At(i, s) + e[i]
 				}
-				d, err := prepareAnswer(ctx, AnswerJob{Graph: g, Values: y, Tau: tau, Epsilon: 1, Alpha: 1, Model: model})
+				d, err := prepareAnswer(ctx, Job{Graph: g, Values: y, Tau: tau, Epsilon: 1, Alpha: 1, Model: model})
 				if err != nil {
 					t.Fatalf("ν = %g, source %d: readings with noise at the stated bound refused: %v", nu, s, err)
 				}

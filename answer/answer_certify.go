@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -44,20 +44,20 @@ type AuditReport struct {
 	EstimateOnly bool          `json:"estimateOnly,omitempty"`
 }
 
-// CertifyAnswers runs the certified recovery of a private answer over
+// Certify runs the certified recovery of a private answer over
 // the sources of g at τ (with opt.Shard set, that shard's share) and
-// saves what it proved at cache.Path: the certificate (AnswerCache.Store),
-// or the shard's part (SaveAnswerPart). The report's Graph and Shard name
-// what the caller asked for; CertifyAnswers leaves them empty.
-func CertifyAnswers(ctx context.Context, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions, cache AnswerCache) (AuditReport, error) {
+// saves what it proved at cache.Path: the certificate (Cache.Store),
+// or the shard's part (SavePart). The report's Graph and Shard name
+// what the caller asked for; Certify leaves them empty.
+func Certify(ctx context.Context, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions, cache Cache) (AuditReport, error) {
 	start := time.Now()
 	r := AuditReport{NodeCount: g.N(), Tau: tau, FitTolerance: opt.Tol, Save: cache.Path}
 	if opt.Shard.N > 0 {
-		part, err := NewAnswerPart(ctx, g, tau, opt, cache.Software)
+		part, err := NewPart(ctx, g, tau, opt, cache.Software)
 		if err != nil {
 			return AuditReport{}, err
 		}
-		if err := SaveAnswerPart(cache.Path, part, cache.MACKey); err != nil {
+		if err := SavePart(cache.Path, part, cache.MACKey); err != nil {
 			return AuditReport{}, err
 		}
 		r.Precise = opt.Precise
@@ -76,11 +76,11 @@ func CertifyAnswers(ctx context.Context, g *laplacian.Graph, tau float64, opt re
 }
 
 // MergeAudit merges the parts of a sharded pass on g at τ and tol into the
-// certificate at cache.Path (MergeAnswerParts) and reports it; parts must
+// certificate at cache.Path (MergeParts) and reports it; parts must
 // not be empty. The report's Graph is the caller's to fill.
-func MergeAudit(ctx context.Context, g *laplacian.Graph, tau, tol float64, parts []AnswerPart, cache AnswerCache) (AuditReport, error) {
+func MergeAudit(ctx context.Context, g *laplacian.Graph, tau, tol float64, parts []Part, cache Cache) (AuditReport, error) {
 	start := time.Now()
-	sc, err := MergeAnswerParts(ctx, g, tau, tol, parts, cache)
+	sc, err := MergeParts(ctx, g, tau, tol, parts, cache)
 	if err != nil {
 		return AuditReport{}, err
 	}
@@ -89,13 +89,13 @@ func MergeAudit(ctx context.Context, g *laplacian.Graph, tau, tol float64, parts
 		Millis: time.Since(start).Milliseconds()}, nil
 }
 
-// LoadAnswerParts reads the parts at paths (LoadAnswerPart), each checked
+// LoadParts reads the parts at paths (LoadPart), each checked
 // under macKey; an unreadable or unauthenticated part is bad input named
 // by its path.
-func LoadAnswerParts(paths []string, macKey []byte) ([]AnswerPart, error) {
-	parts := make([]AnswerPart, 0, len(paths))
+func LoadParts(paths []string, macKey []byte) ([]Part, error) {
+	parts := make([]Part, 0, len(paths))
 	for _, path := range paths {
-		p, err := LoadAnswerPart(path, macKey)
+		p, err := LoadPart(path, macKey)
 		if err != nil {
 			return nil, errkind.Input(fmt.Errorf("%s: %w", path, err))
 		}

@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -8,15 +8,16 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
-// AnswerJob is one private community answer: the operator's raw readings
+// Job is one private community answer: the operator's raw readings
 // never leave; only one community, drawn by privacy.SampleAnswer, does.
-type AnswerJob struct {
+type Job struct {
 	Graph *laplacian.Graph
 	// Values are the true readings y in graph index order (never returned).
 	Values []float64
@@ -37,16 +38,16 @@ type AnswerJob struct {
 	// (recovery.CertifierOptions.SensorNoise).
 	FitTolerance, SensorNoise float64
 	// Diagnose asks, for readings outside the model, for what was measured
-	// (AnswerResult.Diagnosis, or the *recovery.MismatchError's Diagnosis):
+	// (Result.Diagnosis, or the *recovery.MismatchError's Diagnosis):
 	// the operator's non-private diagnostic.
 	Diagnose bool
 	// OnMismatch says what to do with readings that are not one source's
 	// diffusion within the tolerance: MismatchRefuse (default) or
 	// MismatchRandomizedResponse.
 	OnMismatch string
-	// Model, when non-nil, is the AnswerModel built before (a plan, a
+	// Model, when non-nil, is the Model built before (a plan, a
 	// forecast, a cache) for the same graph, τ, tolerance and partition.
-	Model *AnswerModel
+	Model *Model
 	// Ledger is charged Calibration.Charge (ρ and ε) before anything is drawn.
 	Ledger       privacy.Ledger
 	Scope, Epoch string
@@ -63,13 +64,13 @@ const (
 	MismatchRandomizedResponse = "rr"
 )
 
-// AnsweredByRR is AnswerResult.Mismatch of an answer drawn by randomized
+// AnsweredByRR is Result.Mismatch of an answer drawn by randomized
 // response: one fixed text whatever the readings (what was measured would
-// tell neighbouring sources apart; it is AnswerResult.Diagnosis, on request).
+// tell neighbouring sources apart; it is Result.Diagnosis, on request).
 const AnsweredByRR = "outside the model: answered by randomized response"
 
-// AnswerResult is the public outcome of Answer.
-type AnswerResult struct {
+// Result is the public outcome of Answer.
+type Result struct {
 	ReleaseID string `json:"releaseId"`
 	// Community is the published community (its name when the partition
 	// has names, else its id).
@@ -86,13 +87,13 @@ type AnswerResult struct {
 	// (one fixed text) and the answer is randomized response.
 	ExactSource bool   `json:"exactSource"`
 	Mismatch    string `json:"mismatch,omitempty"`
-	// Diagnosis, with AnswerJob.Diagnose, says what was measured of
+	// Diagnosis, with Job.Diagnose, says what was measured of
 	// readings outside the model. It depends on the readings and is never
 	// published: not in JSON, run records or logs.
 	Diagnosis string `json:"-"`
-	// Audit is the end-to-end check the answer passed (AnswerModel.Audit).
-	Audit  *AnswerAudit `json:"answerAudit"`
-	Millis int64        `json:"computeMillis"`
+	// Audit is the end-to-end check the answer passed (Model.Audit).
+	Audit  *Audit `json:"answerAudit"`
+	Millis int64  `json:"computeMillis"`
 }
 
 // Answer certifies the source of the noiseless readings (a class of nodes
@@ -102,32 +103,32 @@ type AnswerResult struct {
 // are refused before any charge (a *recovery.MismatchError), or with
 // OnMismatch = MismatchRandomizedResponse answered by randomized response.
 // The recovered node is never returned.
-func Answer(ctx context.Context, job AnswerJob) (*AnswerResult, error) {
+func Run(ctx context.Context, job Job) (*Result, error) {
 	start := time.Now()
 	g := job.Graph
 	if g == nil || g.N() == 0 {
 		return nil, laplacian.ErrEmptyGraph
 	}
 	if len(job.Values) != g.N() {
-		return nil, &JobError{Param: "values", Reason: fmt.Sprintf("has %d entries for %d nodes", len(job.Values), g.N())}
+		return nil, &graphcloak.JobError{Param: "values", Reason: fmt.Sprintf("has %d entries for %d nodes", len(job.Values), g.N())}
 	}
 	if job.Alpha == 0 {
 		job.Alpha = 1
 	}
-	if err := checkParams(job.Tau, job.Alpha, job.Epsilon, 0.5); err != nil {
+	if err := graphcloak.CheckParams(job.Tau, job.Alpha, job.Epsilon, 0.5); err != nil {
 		return nil, err
 	}
 	switch job.OnMismatch {
 	case "", MismatchRefuse, MismatchRandomizedResponse:
 	default:
-		return nil, &JobError{Param: "on-mismatch", Reason: fmt.Sprintf("is %q: must be %q or %q", job.OnMismatch, MismatchRefuse, MismatchRandomizedResponse)}
+		return nil, &graphcloak.JobError{Param: "on-mismatch", Reason: fmt.Sprintf("is %q: must be %q or %q", job.OnMismatch, MismatchRefuse, MismatchRandomizedResponse)}
 	}
 	if job.Ledger == nil {
-		return nil, &JobError{Param: "ledger", Reason: "is required (it is charged before the answer is drawn)"}
+		return nil, &graphcloak.JobError{Param: "ledger", Reason: "is required (it is charged before the answer is drawn)"}
 	}
 	for i, v := range job.Values {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, &JobError{Param: "values", Reason: fmt.Sprintf("has a non-finite reading at node %s", g.Key(i))}
+			return nil, &graphcloak.JobError{Param: "values", Reason: fmt.Sprintf("has a non-finite reading at node %s", g.Key(i))}
 		}
 	}
 	d, err := prepareAnswer(ctx, job)
@@ -135,7 +136,7 @@ func Answer(ctx context.Context, job AnswerJob) (*AnswerResult, error) {
 		return nil, err
 	}
 	m, cal, hat := d.model, d.cal, d.hat
-	res := &AnswerResult{ExactSource: d.mismatch == nil, Audit: d.audit}
+	res := &Result{ExactSource: d.mismatch == nil, Audit: d.audit}
 	if d.mismatch != nil {
 		res.Mismatch = AnsweredByRR
 		if job.Diagnose {
@@ -162,9 +163,9 @@ func Answer(ctx context.Context, job AnswerJob) (*AnswerResult, error) {
 // answerDraw is everything an answer decides before the charge: the
 // mechanism, the node of the model's geometry it is centred on, the audit.
 type answerDraw struct {
-	model    *AnswerModel
+	model    *Model
 	cal      privacy.AnswerCalibration
-	audit    *AnswerAudit
+	audit    *Audit
 	hat      int
 	mismatch *recovery.MismatchError // readings outside the model, answered by RR
 }
@@ -174,7 +175,7 @@ type answerDraw struct {
 // audit that fails and readings outside the model (unless OnMismatch is
 // MismatchRandomizedResponse). The published distribution is
 // d.cal.ProbabilitiesAt(d.model.Geometry, d.hat).
-func prepareAnswer(ctx context.Context, job AnswerJob) (*answerDraw, error) {
+func prepareAnswer(ctx context.Context, job Job) (*answerDraw, error) {
 	m, err := answerModel(ctx, job)
 	if err != nil {
 		return nil, err
@@ -216,7 +217,7 @@ func prepareAnswer(ctx context.Context, job AnswerJob) (*answerDraw, error) {
 // centred on the best fit (node 0 when there is none: RR is ε-DP whatever
 // its centre). So the two paths part only at the model's edge, never by a
 // kind of refusal that depends on where the source is.
-func (m *AnswerModel) FitReadings(values []float64, onMismatch string) (node int, mismatch *recovery.MismatchError, err error) {
+func (m *Model) FitReadings(values []float64, onMismatch string) (node int, mismatch *recovery.MismatchError, err error) {
 	fit, err := m.Certifier.Fit(values)
 	if err == nil {
 		return fit.Node, nil, nil
@@ -229,7 +230,7 @@ func (m *AnswerModel) FitReadings(values []float64, onMismatch string) (node int
 
 // answerModel returns job.Model, or builds it on the job's partition
 // (Leiden when none).
-func answerModel(ctx context.Context, job AnswerJob) (*AnswerModel, error) {
+func answerModel(ctx context.Context, job Job) (*Model, error) {
 	if job.Model != nil {
 		return job.Model, nil
 	}
@@ -241,7 +242,7 @@ func answerModel(ctx context.Context, job AnswerJob) (*AnswerModel, error) {
 		}
 		names = nil
 	}
-	return NewAnswerModel(ctx, job.Graph, job.Tau, part, names, recovery.CertifierOptions{Tol: job.FitTolerance, SensorNoise: job.SensorNoise})
+	return NewModel(ctx, job.Graph, job.Tau, part, names, recovery.CertifierOptions{Tol: job.FitTolerance, SensorNoise: job.SensorNoise})
 }
 
 // nodeWeights spreads a community posterior over its members, so the

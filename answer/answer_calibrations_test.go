@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -26,8 +26,8 @@ func TestAnswerCalibrationCache(t *testing.T) {
 	dir := t.TempDir()
 	var logs strings.Builder
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	open := func(key []byte, part []int) (*AnswerCache, *AnswerModel) {
-		c := &AnswerCache{Path: filepath.Join(dir, "answer.json"), MACKey: key, Software: "v-test"}
+	open := func(key []byte, part []int) (*Cache, *Model) {
+		c := &Cache{Path: filepath.Join(dir, "answer.json"), MACKey: key, Software: "v-test"}
 		m, err := c.Model(ctx, g, 1, part, nil, recovery.CertifierOptions{}, log)
 		if err != nil {
 			t.Fatal(err)
@@ -58,7 +58,7 @@ func TestAnswerCalibrationCache(t *testing.T) {
 		}
 	}
 	// Forged under a ledger key: recalibrated and replaced.
-	var file AnswerCalibrations
+	var file Calibrations
 	b, _ := os.ReadFile(path)
 	if err := json.Unmarshal(b, &file); err != nil {
 		t.Fatal(err)
@@ -85,7 +85,7 @@ func TestAnswerCalibrationCache(t *testing.T) {
 		file.Entries[0].Record.Calibration.Scale *= 4
 	}
 	file.MAC = ""
-	if file.MAC, err = (AnswerCache{}).seal(file.mac); err != nil {
+	if file.MAC, err = (Cache{}).seal(file.mac); err != nil {
 		t.Fatal(err)
 	}
 	loose, _ := json.Marshal(file)

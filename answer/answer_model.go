@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -9,12 +9,13 @@ import (
 	"sync"
 
 	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
-// AnswerModel is what a private answer needs of the public graph at τ:
+// Model is what a private answer needs of the public graph at τ:
 // the certifier that fits readings to a source, the classes of sources no
 // reading can tell apart, and the community geometry the mechanism runs
 // on. When no two sources are merged the geometry is the graph's own;
@@ -24,7 +25,7 @@ import (
 // quotient nodes or stays inside one, so the mechanism's per-hop bound on
 // the quotient holds on every edge of the graph, and confusing two members
 // of a class costs nothing (docs/derivations.md §5).
-type AnswerModel struct {
+type Model struct {
 	Graph     *laplacian.Graph
 	Tau       float64
 	Certifier *recovery.Certifier
@@ -49,14 +50,14 @@ type AnswerModel struct {
 	// audits remembers Audit's results by calibration (deterministic in
 	// the model and the calibration).
 	mu     sync.Mutex
-	audits map[privacy.AnswerCalibration]AnswerAudit
+	audits map[privacy.AnswerCalibration]Audit
 }
 
-// NewAnswerModel certifies τ on g (recovery.NewCertifier with opt: the
+// NewModel certifies τ on g (recovery.NewCertifier with opt: the
 // fit tolerance, progress), runs the classes' audit (every source fitted)
 // and builds the geometry of part (names by part's ids, may be nil) on the
 // graph or its quotient.
-func NewAnswerModel(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string, opt recovery.CertifierOptions) (*AnswerModel, error) {
+func NewModel(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string, opt recovery.CertifierOptions) (*Model, error) {
 	cert, err := recovery.NewCertifier(ctx, g, tau, opt)
 	if err != nil {
 		return nil, err
@@ -73,9 +74,9 @@ func NewAnswerModel(ctx context.Context, g *laplacian.Graph, tau float64, part [
 }
 
 // answerModelOf builds the geometry of part on g or on its quotient by sc.
-func answerModelOf(ctx context.Context, g *laplacian.Graph, tau float64, cert *recovery.Certifier, sc *recovery.SourceClasses, part []int, names []string) (*AnswerModel, error) {
+func answerModelOf(ctx context.Context, g *laplacian.Graph, tau float64, cert *recovery.Certifier, sc *recovery.SourceClasses, part []int, names []string) (*Model, error) {
 	var err error
-	m := &AnswerModel{Graph: g, Tau: tau, Certifier: cert, Classes: sc, part: slices.Clone(part), partNames: slices.Clone(names)}
+	m := &Model{Graph: g, Tau: tau, Certifier: cert, Classes: sc, part: slices.Clone(part), partNames: slices.Clone(names)}
 	geoGraph, geoPart := g, part
 	if sc.Count < g.N() {
 		if m.quotient, geoPart, err = quotient(g, sc, part); err != nil {
@@ -111,7 +112,7 @@ func answerModelOf(ctx context.Context, g *laplacian.Graph, tau float64, cert *r
 // class graph when sources merge), count the graph's nodes: a node counts
 // in its class's community, as the answer counts it. A report's SIZE is
 // nodes wherever it is printed.
-func (m *AnswerModel) sizeInNodes(rep *community.Report) {
+func (m *Model) sizeInNodes(rep *community.Report) {
 	size := make([]int, m.Geometry.K())
 	for s := range m.Graph.N() {
 		q := s
@@ -172,17 +173,17 @@ func quotient(g *laplacian.Graph, sc *recovery.SourceClasses, part []int) (*lapl
 }
 
 // node maps a graph node to its node in Geometry (its class on a quotient).
-func (m *AnswerModel) node(i int) int {
+func (m *Model) node(i int) int {
 	if m.quotient == nil {
 		return i
 	}
 	return m.Classes.Class[i]
 }
 
-// AnswerAudit is the end-to-end check of a private answer on the graph it
+// Audit is the end-to-end check of a private answer on the graph it
 // runs on: the certifier's fit of every source's noiseless readings, and
 // the privacy loss of the published distributions over every edge.
-type AnswerAudit struct {
+type Audit struct {
 	Tau          float64 `json:"tau"`
 	FitTolerance float64 `json:"fitTolerance"`
 	// MaxBackground is the model's bound B on a constant background per
@@ -237,7 +238,7 @@ type AnswerAudit struct {
 // answer to s's noiseless readings names s's own community (0 when no
 // class holds a majority of it): Accuracy is their mean, and their mean
 // over a community is its exact rate.
-func (a *AnswerAudit) OwnCommunity() []float64 { return a.own }
+func (a *Audit) OwnCommunity() []float64 { return a.own }
 
 // auditSlack allows the audit's own float64 evaluation of the logs.
 const auditSlack = 1e-9
@@ -246,7 +247,7 @@ const auditSlack = 1e-9
 // evaluates both published distributions (on their classes) and takes the
 // largest log-ratio over outputs, on GOMAXPROCS goroutines. It passes when
 // every source was fitted to its class and the loss is ≤ ε/⌈α⌉.
-func (m *AnswerModel) Audit(ctx context.Context, cal privacy.AnswerCalibration) (*AnswerAudit, error) {
+func (m *Model) Audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audit, error) {
 	m.mu.Lock()
 	a, ok := m.audits[cal]
 	m.mu.Unlock()
@@ -257,7 +258,7 @@ func (m *AnswerModel) Audit(ctx context.Context, cal privacy.AnswerCalibration) 
 	if err == nil {
 		m.mu.Lock()
 		if m.audits == nil {
-			m.audits = map[privacy.AnswerCalibration]AnswerAudit{}
+			m.audits = map[privacy.AnswerCalibration]Audit{}
 		}
 		m.audits[cal] = *audit
 		m.mu.Unlock()
@@ -266,9 +267,9 @@ func (m *AnswerModel) Audit(ctx context.Context, cal privacy.AnswerCalibration) 
 }
 
 // audit is Audit without the memory.
-func (m *AnswerModel) audit(ctx context.Context, cal privacy.AnswerCalibration) (*AnswerAudit, error) {
+func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audit, error) {
 	sc := m.Classes
-	a := &AnswerAudit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), MaxBackground: m.Certifier.MaxBackground(),
+	a := &Audit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), MaxBackground: m.Certifier.MaxBackground(),
 		SensorNoiseBound: m.Certifier.NoiseBound(), Restored: m.restored, SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
 		Misplaced: sc.Misplaced, SourcesRefitted: sc.SourcesRefitted, RefitFailures: sc.RefitFailures, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
 		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
@@ -328,10 +329,13 @@ func logProbabilities(cal privacy.AnswerCalibration, cg *privacy.CommunityGeomet
 }
 
 // AuditError refuses an answer whose audit failed (nothing is charged).
-type AuditError struct{ Audit *AnswerAudit }
+type AuditError struct{ Audit *Audit }
 
 func (e *AuditError) Error() string {
 	a := e.Audit
 	return fmt.Sprintf("graphcloak: the private answer's audit failed at τ = %g: worst loss %.6g over %d edges (bound %.6g), %d of %d sources refused, %d fitted outside their class, %d of %d refits failed; nothing was charged",
 		a.Tau, a.WorstLoss, a.EdgesChecked, a.Bound, a.Refused, a.SourcesChecked, a.Misplaced, a.RefitFailures, a.SourcesRefitted)
 }
+
+// Kind: an audit that fails refuses the job's input (errkind.BadInput).
+func (*AuditError) Kind() errkind.Kind { return errkind.BadInput }

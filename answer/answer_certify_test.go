@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -23,10 +23,10 @@ func TestCertifyAnswersShardsMerge(t *testing.T) {
 	const tau = 30
 	dir := t.TempDir()
 	opt := recovery.CertifierOptions{Tol: recovery.DefaultFitTolerance}
-	cache := func(name string) AnswerCache {
-		return AnswerCache{Path: filepath.Join(dir, name), Software: "test"}
+	cache := func(name string) Cache {
+		return Cache{Path: filepath.Join(dir, name), Software: "test"}
 	}
-	whole, err := CertifyAnswers(ctx, g, tau, opt, cache("whole.json"))
+	whole, err := Certify(ctx, g, tau, opt, cache("whole.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +41,7 @@ func TestCertifyAnswersShardsMerge(t *testing.T) {
 		o := opt
 		o.Shard = recovery.Shard{I: i, N: 2}
 		c := cache(fmt.Sprintf("part-%d.json", i))
-		r, err := CertifyAnswers(ctx, g, tau, o, c)
+		r, err := Certify(ctx, g, tau, o, c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,11 +50,11 @@ func TestCertifyAnswersShardsMerge(t *testing.T) {
 		}
 		paths = append(paths, c.Path)
 	}
-	parts, err := LoadAnswerParts(paths, nil)
+	parts, err := LoadParts(paths, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := LoadAnswerParts(append(paths, filepath.Join(dir, "none.json")), nil); errkind.Of(err) != errkind.BadInput || !strings.Contains(err.Error(), "none.json: ") {
+	if _, err := LoadParts(append(paths, filepath.Join(dir, "none.json")), nil); errkind.Of(err) != errkind.BadInput || !strings.Contains(err.Error(), "none.json: ") {
 		t.Errorf("missing part: %v, want bad input naming its path", err)
 	}
 	merged, err := MergeAudit(ctx, g, tau, opt.Tol, parts, cache("merged.json"))

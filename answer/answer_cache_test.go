@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -26,13 +26,13 @@ import (
 func TestAnswerCacheRoundTrip(t *testing.T) {
 	ctx := context.Background()
 	g, part := laplacian.Karate()
-	m, err := NewAnswerModel(ctx, g, 5, part, nil, recovery.CertifierOptions{}) // τ = 5 merges sources: classes matter
+	m, err := NewModel(ctx, g, 5, part, nil, recovery.CertifierOptions{}) // τ = 5 merges sources: classes matter
 	if err != nil {
 		t.Fatal(err)
 	}
 	key := []byte("0123456789abcdef0123456789abcdef")
 	path := filepath.Join(t.TempDir(), "answer.json")
-	cache := AnswerCache{Path: path, MACKey: key, Software: "v-test"}
+	cache := Cache{Path: path, MACKey: key, Software: "v-test"}
 	if _, _, err := cache.Load(g, 5, recovery.CertifierOptions{}); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("empty cache: %v", err)
 	}
@@ -43,7 +43,7 @@ func TestAnswerCacheRoundTrip(t *testing.T) {
 	if err != nil || tol != recovery.DefaultFitTolerance {
 		t.Fatal(err, tol)
 	}
-	r, err := RestoreAnswerModel(ctx, g, 5, 0, st, part, nil)
+	r, err := RestoreModel(ctx, g, 5, 0, st, part, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,26 +62,26 @@ func TestAnswerCacheRoundTrip(t *testing.T) {
 			t.Fatalf("source %d: computed model fits %d (%v), restored %d (%v)", s, a, err1, b, err2)
 		}
 	}
-	for name, c := range map[string]AnswerCache{
+	for name, c := range map[string]Cache{
 		"other version": {Path: path, MACKey: key, Software: "v-other"},
 	} {
-		if _, _, err := c.Load(g, 5, recovery.CertifierOptions{}); !errors.Is(err, ErrAnswerCacheMismatch) {
+		if _, _, err := c.Load(g, 5, recovery.CertifierOptions{}); !errors.Is(err, ErrCacheMismatch) {
 			t.Errorf("%s: %v, want a mismatch", name, err)
 		}
 	}
-	if _, _, err := cache.Load(g, 4, recovery.CertifierOptions{}); !errors.Is(err, ErrAnswerCacheMismatch) {
+	if _, _, err := cache.Load(g, 4, recovery.CertifierOptions{}); !errors.Is(err, ErrCacheMismatch) {
 		t.Errorf("another τ: %v", err)
 	}
-	if _, _, err := cache.Load(g, 5, recovery.CertifierOptions{Tol: 0.02}); !errors.Is(err, ErrAnswerCacheMismatch) {
+	if _, _, err := cache.Load(g, 5, recovery.CertifierOptions{Tol: 0.02}); !errors.Is(err, ErrCacheMismatch) {
 		t.Errorf("another tolerance: %v", err)
 	}
 	other, _ := laplacian.Path(34)
-	if _, _, err := cache.Load(other, 5, recovery.CertifierOptions{}); !errors.Is(err, ErrAnswerCacheMismatch) {
+	if _, _, err := cache.Load(other, 5, recovery.CertifierOptions{}); !errors.Is(err, ErrCacheMismatch) {
 		t.Errorf("another graph: %v", err)
 	}
 	// A forged certificate — every class a singleton, so that the
 	// mechanism would tell merged sources apart — fails the MAC.
-	var cert AnswerCertificate
+	var cert Certificate
 	b, _ := os.ReadFile(path)
 	if err := json.Unmarshal(b, &cert); err != nil {
 		t.Fatal(err)
@@ -94,7 +94,7 @@ func TestAnswerCacheRoundTrip(t *testing.T) {
 	if err := os.WriteFile(path, b, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var mac *AnswerCacheMACError
+	var mac *CacheMACError
 	if _, _, err := cache.Load(g, 5, recovery.CertifierOptions{}); !errors.As(err, &mac) {
 		t.Fatalf("forged classes: %v, want a MAC error", err)
 	}
@@ -108,7 +108,7 @@ func TestAnswerMemo(t *testing.T) {
 	g, part := laplacian.Karate()
 	var logs strings.Builder
 	log := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cache := &AnswerCache{Software: "v-test", Memo: &AnswerMemo{}}
+	cache := &Cache{Software: "v-test", Memo: &Memo{}}
 	first, err := cache.Model(ctx, g, 5, part, nil, recovery.CertifierOptions{}, log)
 	if err != nil || strings.Contains(logs.String(), "reused") {
 		t.Fatalf("first model: %v, log %s", err, logs.String())
@@ -163,13 +163,13 @@ func TestAnswerMemo(t *testing.T) {
 // classes edited from 2 to 34 at karate τ = 10, true loss 4 at ε = 1 — is
 // never taken: the model is recomputed and the published distributions are
 // the fresh model's. A restored model's refit counters are this run's, so
-// a state with edited classes given to RestoreAnswerModel fails its audit.
+// a state with edited classes given to RestoreModel fails its audit.
 func TestAnswerCacheUnkeyedForgery(t *testing.T) {
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	ctx := context.Background()
 	g, part := laplacian.Karate()
 	const tau = 10
-	fresh, err := NewAnswerModel(ctx, g, tau, part, nil, recovery.CertifierOptions{})
+	fresh, err := NewModel(ctx, g, tau, part, nil, recovery.CertifierOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,11 +177,11 @@ func TestAnswerCacheUnkeyedForgery(t *testing.T) {
 		t.Fatalf("karate τ = %d: %d classes, want merged sources for the forgery to matter", tau, fresh.Classes.Count)
 	}
 	path := filepath.Join(t.TempDir(), "answer.json")
-	cache := &AnswerCache{Path: path, Software: "v-test"} // no ledger key
+	cache := &Cache{Path: path, Software: "v-test"} // no ledger key
 	if err := cache.Store(fresh); err != nil {
 		t.Fatal(err)
 	}
-	var cert AnswerCertificate
+	var cert Certificate
 	b, _ := os.ReadFile(path)
 	if err := json.Unmarshal(b, &cert); err != nil || cert.MAC == "" {
 		t.Fatalf("an unkeyed certificate is stored unsealed (%v)", err)
@@ -204,7 +204,7 @@ func TestAnswerCacheUnkeyedForgery(t *testing.T) {
 	}
 	for name, mac := range map[string]string{"unsealed": "", "MAC kept": cert.MAC} {
 		forge(mac)
-		var mm *AnswerCacheMACError
+		var mm *CacheMACError
 		if _, _, err := cache.Load(g, tau, recovery.CertifierOptions{}); !errors.As(err, &mm) {
 			t.Fatalf("%s forgery loaded: %v", name, err)
 		}
@@ -226,13 +226,13 @@ func TestAnswerCacheUnkeyedForgery(t *testing.T) {
 		}
 	}
 	// The counters come from this run: edited classes handed to
-	// RestoreAnswerModel directly (as a key holder could) fail the refit.
+	// RestoreModel directly (as a key holder could) fail the refit.
 	st := fresh.Certifier.State(fresh.Classes)
 	for i := range st.Classes.Class {
 		st.Classes.Class[i] = i
 	}
 	st.Classes.Count = g.N()
-	r, err := RestoreAnswerModel(ctx, g, tau, 0, st, part, nil)
+	r, err := RestoreModel(ctx, g, tau, 0, st, part, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -268,13 +268,13 @@ func TestAnswerCacheAnyNodeOrder(t *testing.T) {
 		spart[perm[i]] = c
 	}
 	path := filepath.Join(t.TempDir(), "answer.json")
-	cache := &AnswerCache{Path: path, Software: "v-test"}
+	cache := &Cache{Path: path, Software: "v-test"}
 	log := slog.New(slog.DiscardHandler)
 	first, err := cache.Model(ctx, sorted, 5, spart, nil, recovery.CertifierOptions{}, log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := (&AnswerCache{Path: path, Software: "v-test"}).Model(ctx, g, 5, part, nil, recovery.CertifierOptions{}, log)
+	second, err := (&Cache{Path: path, Software: "v-test"}).Model(ctx, g, 5, part, nil, recovery.CertifierOptions{}, log)
 	if err != nil || !second.restored {
 		t.Fatalf("the graph in load order did not reuse the sorted graph's certificate: %v (restored %v)", err, second != nil && second.restored)
 	}
@@ -293,7 +293,7 @@ func TestAnswerCacheAnyNodeOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	calLoad, err := (&AnswerCache{Path: path, Software: "v-test"}).Calibrate(ctx, second, 1, 1, 0, logged)
+	calLoad, err := (&Cache{Path: path, Software: "v-test"}).Calibrate(ctx, second, 1, 1, 0, logged)
 	if err != nil || !strings.Contains(logs.String(), "calibration reused from the cache") {
 		t.Fatalf("the load-order model did not reuse the sorted graph's calibration: %v\n%s", err, logs.String())
 	}

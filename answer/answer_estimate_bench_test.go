@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 // BenchmarkAuditEstimate compares the answer audit's estimate
 // (EstimateAudit: the cost model at the step rate measured on the graph
-// just before) with the audit it estimates (CertifyAnswers, the whole
+// just before) with the audit it estimates (Certify, the whole
 // pass, the classes and the refit sample), at τ = 1 on the graph specs of
 // GRAPHCLOAK_ESTIMATE_GRAPHS (space-separated; default three sizes of
 // preferential attachment), reporting estimate-s, actual-s and
@@ -30,7 +30,7 @@ func BenchmarkAuditEstimate(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(spec, func(b *testing.B) {
-			cache := AnswerCache{Path: filepath.Join(b.TempDir(), "answer.json"), Software: "bench"}
+			cache := Cache{Path: filepath.Join(b.TempDir(), "answer.json"), Software: "bench"}
 			var est, actual float64
 			for b.Loop() {
 				e, err := EstimateAudit(g, 1, recovery.CertifierOptions{}, nil, 0)
@@ -38,7 +38,7 @@ func BenchmarkAuditEstimate(b *testing.B) {
 					b.Fatal(err)
 				}
 				start := time.Now()
-				if _, err := CertifyAnswers(context.Background(), g, 1, recovery.CertifierOptions{}, cache); err != nil {
+				if _, err := Certify(context.Background(), g, 1, recovery.CertifierOptions{}, cache); err != nil {
 					b.Fatal(err)
 				}
 				est, actual = est+e.Seconds, actual+time.Since(start).Seconds()

@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 )
 
 // BenchmarkAnswerAudit times the private answer's model and audit —
-// NewAnswerModel (every source fitted, the classes) and Audit (every edge)
+// NewModel (every source fitted, the classes) and Audit (every edge)
 // — on the edge list GRAPHCLOAK_BENCH_GRAPH with the communities
 // GRAPHCLOAK_BENCH_COMMUNITIES (node,community CSV), at τ = 1
 // and ε ∈ {2, 4, 8}, reporting each audit's worst loss over its bound and
@@ -30,7 +30,7 @@ func BenchmarkAnswerAudit(b *testing.B) {
 	part := readCommunities(b, g, comm)
 	ctx := context.Background()
 	for b.Loop() {
-		m, err := NewAnswerModel(ctx, g, 1, part, nil, recovery.CertifierOptions{})
+		m, err := NewModel(ctx, g, 1, part, nil, recovery.CertifierOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -25,8 +25,8 @@ import (
 // resumed pass gives the certificate an uninterrupted one gives, bit for
 // bit (the same norms, pairs and classes).
 
-// AnswerCheckpointKind names the file format of an audit's checkpoint.
-const AnswerCheckpointKind = "graphcloak.answer-audit-checkpoint"
+// CheckpointKind names the file format of an audit's checkpoint.
+const CheckpointKind = "graphcloak.answer-audit-checkpoint"
 
 // DefaultCheckpointEvery is how often a running audit rewrites its
 // checkpoint: each write is the whole file (atomic), so writing every
@@ -39,7 +39,7 @@ func CheckpointPath(path string) string { return path + ".checkpoint" }
 // answerCheckpointFile is a checkpoint on disk, sealed like the
 // certificate.
 type answerCheckpointFile struct {
-	AnswerFileHeader
+	FileHeader
 	Blocks []recovery.PassBlock `json:"blocks"`
 	MAC    string               `json:"mac,omitempty"`
 }
@@ -49,11 +49,11 @@ func (f answerCheckpointFile) mac(key []byte) (string, error) {
 	return jsonmac.Sum(key, f)
 }
 
-// AnswerCheckpoint is a recovery.PassCheckpoint kept in a file: blocks
+// Checkpoint is a recovery.PassCheckpoint kept in a file: blocks
 // read back from an earlier run of the same audit, and the blocks of this
 // run written at most every Every (and by Save). It is safe for
 // concurrent use.
-type AnswerCheckpoint struct {
+type Checkpoint struct {
 	Path  string
 	Every time.Duration // 0: DefaultCheckpointEvery; < 0: every block
 	mu    sync.Mutex
@@ -77,7 +77,7 @@ func (e *CheckpointRefusedError) Error() string {
 
 func (e *CheckpointRefusedError) Unwrap() error { return e.Err }
 
-// OpenAnswerCheckpoint opens the checkpoint at path of the audit of g (in
+// OpenCheckpoint opens the checkpoint at path of the audit of g (in
 // its node order) at τ with opt's fit tolerance or sensor-noise bound, by
 // cache's software, sealed under the cache's key (its MACKey, or this
 // installation's, as the certificate). Its blocks are resumed when
@@ -85,19 +85,19 @@ func (e *CheckpointRefusedError) Unwrap() error { return e.Err }
 // *CheckpointRefusedError beside an empty checkpoint (no file is not an
 // error). Each block also carries the T of its pass (a sensor-noise
 // audit runs passes at two).
-func OpenAnswerCheckpoint(path string, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions, cache AnswerCache) (*AnswerCheckpoint, error) {
+func OpenCheckpoint(path string, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions, cache Cache) (*Checkpoint, error) {
 	k, software := fitKeyOf(opt), cache.Software
 	macKey, err := cache.key()
 	if err != nil {
 		return nil, err
 	}
-	cp := &AnswerCheckpoint{Path: path, key: macKey,
-		file: answerCheckpointFile{AnswerFileHeader: newAnswerFileHeader(AnswerCheckpointKind, g.Fingerprint(), tau, k.tol, k, software)}}
+	cp := &Checkpoint{Path: path, key: macKey,
+		file: answerCheckpointFile{FileHeader: newAnswerFileHeader(CheckpointKind, g.Fingerprint(), tau, k.tol, k, software)}}
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cp, nil
 	}
-	refuse := func(err error) (*AnswerCheckpoint, error) { return cp, &CheckpointRefusedError{Path: path, Err: err} }
+	refuse := func(err error) (*Checkpoint, error) { return cp, &CheckpointRefusedError{Path: path, Err: err} }
 	if err != nil {
 		return refuse(err)
 	}
@@ -110,9 +110,9 @@ func OpenAnswerCheckpoint(path string, g *laplacian.Graph, tau float64, opt reco
 		return refuse(err)
 	}
 	if f.MAC == "" || !jsonmac.Equal(f.MAC, want) {
-		return refuse(&AnswerCacheMACError{Missing: f.MAC == ""})
+		return refuse(&CacheMACError{Missing: f.MAC == ""})
 	}
-	if err := f.matches(AnswerCheckpointKind, g.Fingerprint(), tau, k, software); err != nil {
+	if err := f.matches(CheckpointKind, g.Fingerprint(), tau, k, software); err != nil {
 		return refuse(err)
 	}
 	cp.file.Blocks = f.Blocks
@@ -121,7 +121,7 @@ func OpenAnswerCheckpoint(path string, g *laplacian.Graph, tau float64, opt reco
 
 // Sources returns how many sources' blocks the checkpoint holds for the
 // action (loose or precise).
-func (cp *AnswerCheckpoint) Sources(precise bool) int {
+func (cp *Checkpoint) Sources(precise bool) int {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
 	s := 0
@@ -134,7 +134,7 @@ func (cp *AnswerCheckpoint) Sources(precise bool) int {
 }
 
 // Finished implements recovery.PassCheckpoint.
-func (cp *AnswerCheckpoint) Finished(precise bool, tol float64) []recovery.PassBlock {
+func (cp *Checkpoint) Finished(precise bool, tol float64) []recovery.PassBlock {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
 	var out []recovery.PassBlock
@@ -149,7 +149,7 @@ func (cp *AnswerCheckpoint) Finished(precise bool, tol float64) []recovery.PassB
 // Add implements recovery.PassCheckpoint: the block is kept, and the file
 // rewritten when the last write is Every old. A failed write is kept for
 // Save to report; the pass goes on.
-func (cp *AnswerCheckpoint) Add(b recovery.PassBlock) {
+func (cp *Checkpoint) Add(b recovery.PassBlock) {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
 	cp.file.Blocks = append(cp.file.Blocks, b)
@@ -167,7 +167,7 @@ func (cp *AnswerCheckpoint) Add(b recovery.PassBlock) {
 
 // Save writes every block kept so far (an interrupted audit's last act;
 // nothing when there is none), and reports the first write that failed.
-func (cp *AnswerCheckpoint) Save() error {
+func (cp *Checkpoint) Save() error {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
 	if len(cp.file.Blocks) == 0 {
@@ -180,7 +180,7 @@ func (cp *AnswerCheckpoint) Save() error {
 }
 
 // Remove deletes the checkpoint (its audit is done).
-func (cp *AnswerCheckpoint) Remove() error {
+func (cp *Checkpoint) Remove() error {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
 	if err := os.Remove(cp.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -190,7 +190,7 @@ func (cp *AnswerCheckpoint) Remove() error {
 }
 
 // write writes the file whole (a temporary file renamed), sealed.
-func (cp *AnswerCheckpoint) write() error {
+func (cp *Checkpoint) write() error {
 	f := cp.file
 	f.MAC = ""
 	mac, err := f.mac(cp.key)
@@ -209,12 +209,12 @@ func (cp *AnswerCheckpoint) write() error {
 // starts; a checkpoint that cannot be resumed is logged (a warning) and
 // replaced, and one saved by a stopped pass says so (a warning: what to
 // run). Without a cache file it is Model.
-func (c *AnswerCache) ModelResumable(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string,
-	opt recovery.CertifierOptions, log *slog.Logger, resumed func(path string, sources int)) (*AnswerModel, error) {
+func (c *Cache) ModelResumable(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string,
+	opt recovery.CertifierOptions, log *slog.Logger, resumed func(path string, sources int)) (*Model, error) {
 	if c == nil || c.Path == "" {
 		return c.Model(ctx, g, tau, part, names, opt, log)
 	}
-	cp, err := OpenAnswerCheckpoint(CheckpointPath(c.Path), g, tau, opt, *c)
+	cp, err := OpenCheckpoint(CheckpointPath(c.Path), g, tau, opt, *c)
 	var refused *CheckpointRefusedError
 	switch {
 	case errors.As(err, &refused):

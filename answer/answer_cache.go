@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -19,14 +19,14 @@ import (
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
-// AnswerCertificateKind names the file format of a stored answer model.
-const AnswerCertificateKind = "graphcloak.answer-certificate"
+// CertificateKind names the file format of a stored answer model.
+const CertificateKind = "graphcloak.answer-certificate"
 
-// AnswerFileHeader says what an answer certificate (or one shard's part)
+// FileHeader says what an answer certificate (or one shard's part)
 // was computed on: one exact graph at τ and fit tolerance (or the
 // sensor-noise bound the tolerance was derived from), by one version of
 // graphcloak.
-type AnswerFileHeader struct {
+type FileHeader struct {
 	Kind          string                `json:"kind"`
 	SchemaVersion int                   `json:"schemaVersion"`
 	Graph         laplacian.Fingerprint `json:"graph"`
@@ -58,32 +58,32 @@ func fitKeyOf(opt recovery.CertifierOptions) fitKey {
 	return fitKey{tol: opt.Tol}
 }
 
-func newAnswerFileHeader(kind string, graph laplacian.Fingerprint, tau float64, tol float64, k fitKey, software string) AnswerFileHeader {
-	return AnswerFileHeader{Kind: kind, SchemaVersion: 1, Graph: graph, Tau: tau, FitTolerance: tol, SensorNoise: k.noise,
+func newAnswerFileHeader(kind string, graph laplacian.Fingerprint, tau float64, tol float64, k fitKey, software string) FileHeader {
+	return FileHeader{Kind: kind, SchemaVersion: 1, Graph: graph, Tau: tau, FitTolerance: tol, SensorNoise: k.noise,
 		Software: software}
 }
 
-// matches refuses (ErrAnswerCacheMismatch) a file of another kind, graph,
+// matches refuses (ErrCacheMismatch) a file of another kind, graph,
 // τ, fit tolerance (or sensor-noise bound) or version.
-func (h AnswerFileHeader) matches(kind string, graph laplacian.Fingerprint, tau float64, k fitKey, software string) error {
+func (h FileHeader) matches(kind string, graph laplacian.Fingerprint, tau float64, k fitKey, software string) error {
 	switch {
 	case h.Kind != kind || h.SchemaVersion != 1:
-		return fmt.Errorf("%w: a %q file, not a %q", ErrAnswerCacheMismatch, h.Kind, kind)
+		return fmt.Errorf("%w: a %q file, not a %q", ErrCacheMismatch, h.Kind, kind)
 	case h.Software != software:
-		return fmt.Errorf("%w: made by %q, not by this version", ErrAnswerCacheMismatch, h.Software)
+		return fmt.Errorf("%w: made by %q, not by this version", ErrCacheMismatch, h.Software)
 	case h.Tau != tau:
-		return fmt.Errorf("%w: made for τ = %g", ErrAnswerCacheMismatch, h.Tau)
+		return fmt.Errorf("%w: made for τ = %g", ErrCacheMismatch, h.Tau)
 	case k.noise != 0 && h.SensorNoise != k.noise:
-		return fmt.Errorf("%w: made for sensor noise %g, not %g", ErrAnswerCacheMismatch, h.SensorNoise, k.noise)
+		return fmt.Errorf("%w: made for sensor noise %g, not %g", ErrCacheMismatch, h.SensorNoise, k.noise)
 	case k.noise == 0 && (h.SensorNoise != 0 || h.FitTolerance != k.tol):
-		return fmt.Errorf("%w: made for T = %g (sensor noise %g), not T = %g", ErrAnswerCacheMismatch, h.FitTolerance, h.SensorNoise, k.tol)
+		return fmt.Errorf("%w: made for T = %g (sensor noise %g), not T = %g", ErrCacheMismatch, h.FitTolerance, h.SensorNoise, k.tol)
 	case h.Graph != graph:
-		return fmt.Errorf("%w: the graph changed (%s)", ErrAnswerCacheMismatch, graph.Diff(h.Graph))
+		return fmt.Errorf("%w: the graph changed (%s)", ErrCacheMismatch, graph.Diff(h.Graph))
 	}
 	return nil
 }
 
-// AnswerCertificate is the expensive, ε-free part of a private answer's
+// Certificate is the expensive, ε-free part of a private answer's
 // model stored for reuse: the certifier's pass (every source's norm) and
 // the classes with their audit. A model restored from it is the model the
 // pass would compute (the calibration and the per-edge audit, which depend
@@ -91,8 +91,8 @@ func (h AnswerFileHeader) matches(kind string, graph laplacian.Fingerprint, tau 
 // recovery's sample). The graph and the state are in key order
 // (laplacian.SortedByKey): the same graph read in any order — an edge list,
 // Neo4j, a command that sorts it (plan) — names one certificate.
-type AnswerCertificate struct {
-	AnswerFileHeader
+type Certificate struct {
+	FileHeader
 	State recovery.CertifierState `json:"state"`
 	// MAC authenticates the certificate under the ledger key's
 	// certificate subkey, or without a ledger key this installation's
@@ -100,28 +100,28 @@ type AnswerCertificate struct {
 	MAC string `json:"mac,omitempty"`
 }
 
-// AnswerCache is a stored answer model at Path (a private answer's cache,
+// Cache is a stored answer model at Path (a private answer's cache,
 // in a command or a scheduled service): trusted only when its MAC verifies
 // under MACKey (nil: this installation's key, privacy.CacheMACKey) and it
 // was made by Software on the same graph, τ and T.
-type AnswerCache struct {
+type Cache struct {
 	Path     string // "" keeps no file (the memo only)
 	MACKey   []byte
 	Software string
 	// Memo, when set, keeps the last model's state in memory (serve).
-	Memo *AnswerMemo
+	Memo *Memo
 }
 
-// ErrAnswerCacheMismatch: the stored model is of another graph, τ, fit
+// ErrCacheMismatch: the stored model is of another graph, τ, fit
 // tolerance or version (routine: it is recomputed).
-var ErrAnswerCacheMismatch = errors.New("graphcloak: the answer certificate does not match")
+var ErrCacheMismatch = errors.New("graphcloak: the answer certificate does not match")
 
-// AnswerCacheMACError: the stored model is not authenticated under the
+// CacheMACError: the stored model is not authenticated under the
 // cache's key (forged, edited, sealed under another key, or made on
 // another installation without a ledger key).
-type AnswerCacheMACError struct{ Missing bool }
+type CacheMACError struct{ Missing bool }
 
-func (e *AnswerCacheMACError) Error() string {
+func (e *CacheMACError) Error() string {
 	if e.Missing {
 		return "graphcloak: the answer certificate carries no MAC: only certificates sealed under the ledger key (without one, this installation's key) are trusted"
 	}
@@ -130,7 +130,7 @@ func (e *AnswerCacheMACError) Error() string {
 
 // key is the key certificates are sealed under: MACKey, or this
 // installation's.
-func (c AnswerCache) key() ([]byte, error) {
+func (c Cache) key() ([]byte, error) {
 	if c.MACKey != nil {
 		return c.MACKey, nil
 	}
@@ -138,7 +138,7 @@ func (c AnswerCache) key() ([]byte, error) {
 }
 
 // checkMAC verifies a file's MAC (sum computes it with its mac left out).
-func (c AnswerCache) checkMAC(have string, sum func(key []byte) (string, error)) error {
+func (c Cache) checkMAC(have string, sum func(key []byte) (string, error)) error {
 	key, err := c.key()
 	if err != nil {
 		return err
@@ -148,13 +148,13 @@ func (c AnswerCache) checkMAC(have string, sum func(key []byte) (string, error))
 		return err
 	}
 	if have == "" || !jsonmac.Equal(have, want) {
-		return &AnswerCacheMACError{Missing: have == ""}
+		return &CacheMACError{Missing: have == ""}
 	}
 	return nil
 }
 
 // seal returns a file's MAC under the cache's key.
-func (c AnswerCache) seal(sum func(key []byte) (string, error)) (string, error) {
+func (c Cache) seal(sum func(key []byte) (string, error)) (string, error) {
 	key, err := c.key()
 	if err != nil {
 		return "", err
@@ -163,7 +163,7 @@ func (c AnswerCache) seal(sum func(key []byte) (string, error)) (string, error) 
 }
 
 // mac is the certificate's MAC (its mac field left out) under key.
-func (c AnswerCertificate) mac(key []byte) (string, error) {
+func (c Certificate) mac(key []byte) (string, error) {
 	c.MAC = ""
 	return jsonmac.Sum(key, c)
 }
@@ -171,14 +171,14 @@ func (c AnswerCertificate) mac(key []byte) (string, error) {
 // Load returns the stored certifier state for g (in g's node order) at τ
 // and opt's fit tolerance or sensor-noise bound, and the tolerance it was
 // computed at. Its errors say why it cannot be used: nothing stored
-// (wrapping fs.ErrNotExist), an unreadable file, an *AnswerCacheMACError,
-// or ErrAnswerCacheMismatch.
-func (c AnswerCache) Load(g *laplacian.Graph, tau float64, opt recovery.CertifierOptions) (recovery.CertifierState, float64, error) {
+// (wrapping fs.ErrNotExist), an unreadable file, an *CacheMACError,
+// or ErrCacheMismatch.
+func (c Cache) Load(g *laplacian.Graph, tau float64, opt recovery.CertifierOptions) (recovery.CertifierState, float64, error) {
 	b, err := os.ReadFile(c.Path)
 	if err != nil {
 		return recovery.CertifierState{}, 0, err
 	}
-	var cert AnswerCertificate
+	var cert Certificate
 	if err := json.Unmarshal(b, &cert); err != nil {
 		return recovery.CertifierState{}, 0, fmt.Errorf("graphcloak: answer certificate %s: %w", c.Path, err)
 	}
@@ -189,7 +189,7 @@ func (c AnswerCache) Load(g *laplacian.Graph, tau float64, opt recovery.Certifie
 	if err != nil {
 		return recovery.CertifierState{}, 0, err
 	}
-	if err := cert.matches(AnswerCertificateKind, sorted.Fingerprint(), tau, fitKeyOf(opt), c.Software); err != nil {
+	if err := cert.matches(CertificateKind, sorted.Fingerprint(), tau, fitKeyOf(opt), c.Software); err != nil {
 		return recovery.CertifierState{}, 0, err
 	}
 	st, err := stateFromKeyOrder(cert.State, perm)
@@ -199,20 +199,20 @@ func (c AnswerCache) Load(g *laplacian.Graph, tau float64, opt recovery.Certifie
 // Store replaces the stored model with m's, sealed under the cache's key
 // and in key order; the file is written whole (a temporary file renamed),
 // never half.
-func (c AnswerCache) Store(m *AnswerModel) error {
+func (c Cache) Store(m *Model) error {
 	return c.store(m.Graph, m.Tau, m.Certifier.Tol(), m.fit, m.Certifier.State(m.Classes))
 }
 
 // store writes the certificate of a certifier state of g (in g's order)
 // at τ, computed at tol for k.
-func (c AnswerCache) store(g *laplacian.Graph, tau, tol float64, k fitKey, st recovery.CertifierState) error {
+func (c Cache) store(g *laplacian.Graph, tau, tol float64, k fitKey, st recovery.CertifierState) error {
 	sorted, perm, err := laplacian.SortedByKey(g)
 	if err != nil {
 		return err
 	}
-	cert := AnswerCertificate{
-		AnswerFileHeader: newAnswerFileHeader(AnswerCertificateKind, sorted.Fingerprint(), tau, tol, k, c.Software),
-		State:            stateInKeyOrder(st, perm)}
+	cert := Certificate{
+		FileHeader: newAnswerFileHeader(CertificateKind, sorted.Fingerprint(), tau, tol, k, c.Software),
+		State:      stateInKeyOrder(st, perm)}
 	if cert.MAC, err = c.seal(cert.mac); err != nil {
 		return err
 	}
@@ -237,7 +237,7 @@ func stateInKeyOrder(st recovery.CertifierState, perm []int) recovery.CertifierS
 // length is not the graph's.
 func stateFromKeyOrder(st recovery.CertifierState, perm []int) (recovery.CertifierState, error) {
 	if len(st.Norms) != len(perm) || len(st.Classes.Class) != len(perm) {
-		return st, fmt.Errorf("%w: the stored state has %d norms and %d classes for %d nodes", ErrAnswerCacheMismatch,
+		return st, fmt.Errorf("%w: the stored state has %d norms and %d classes for %d nodes", ErrCacheMismatch,
 			len(st.Norms), len(st.Classes.Class), len(perm))
 	}
 	out := st
@@ -277,14 +277,14 @@ func writeJSONFile(path string, v any) error {
 
 // Model returns the answer model of g at τ: restored from the process's
 // memo or the cache file when either verifies, else computed
-// (NewAnswerModel) and stored in both. A cache that cannot be used only
+// (NewModel) and stored in both. A cache that cannot be used only
 // costs the computation; why is logged at the default level (a changed
 // graph, τ or version included: a pass of minutes redone is worth a line).
 // A nil cache computes.
-func (c *AnswerCache) Model(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string,
-	opt recovery.CertifierOptions, log *slog.Logger) (*AnswerModel, error) {
+func (c *Cache) Model(ctx context.Context, g *laplacian.Graph, tau float64, part []int, names []string,
+	opt recovery.CertifierOptions, log *slog.Logger) (*Model, error) {
 	if c == nil {
-		return NewAnswerModel(ctx, g, tau, part, names, opt)
+		return NewModel(ctx, g, tau, part, names, opt)
 	}
 	k := fitKeyOf(opt)
 	if m := c.Memo.model(g, tau, k, c.Software, part, names); m != nil {
@@ -304,7 +304,7 @@ func (c *AnswerCache) Model(ctx context.Context, g *laplacian.Graph, tau float64
 			return m, nil
 		}
 	}
-	m, err := NewAnswerModel(ctx, g, tau, part, names, opt)
+	m, err := NewModel(ctx, g, tau, part, names, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -319,9 +319,9 @@ func (c *AnswerCache) Model(ctx context.Context, g *laplacian.Graph, tau float64
 
 // fromFile restores the model from the cache file, or returns nil (and
 // logs why).
-func (c *AnswerCache) fromFile(ctx context.Context, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions, part []int, names []string, log *slog.Logger) *AnswerModel {
+func (c *Cache) fromFile(ctx context.Context, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions, part []int, names []string, log *slog.Logger) *Model {
 	st, tol, err := c.Load(g, tau, opt)
-	var mac *AnswerCacheMACError
+	var mac *CacheMACError
 	switch {
 	case err == nil:
 		m, err := restoreAnswerModel(ctx, g, tau, tol, fitKeyOf(opt), st, part, names)
@@ -334,7 +334,7 @@ func (c *AnswerCache) fromFile(ctx context.Context, g *laplacian.Graph, tau floa
 		log.Info("no answer certificate cached yet: computing the model", "cache", c.Path)
 	case errors.As(err, &mac):
 		log.Warn("answer certificate not authenticated: recomputing and replacing it", "cache", c.Path, "reason", err)
-	case errors.Is(err, ErrAnswerCacheMismatch):
+	case errors.Is(err, ErrCacheMismatch):
 		log.Warn("answer certificate does not match: recomputing and replacing it", "cache", c.Path, "reason", err)
 	default:
 		log.Warn("answer certificate unreadable: recomputing and replacing it", "cache", c.Path, "error", err)
@@ -342,64 +342,64 @@ func (c *AnswerCache) fromFile(ctx context.Context, g *laplacian.Graph, tau floa
 	return nil
 }
 
-// AnswerMemo keeps, in a long-running process (serve), the last answer
+// Memo keeps, in a long-running process (serve), the last answer
 // model: a slot on an unchanged graph pays for no pass even without a
 // cache file, and one on an unchanged graph and partition reuses the model
 // itself — its geometry, the calibrations made on it and their audits, so
 // that the answer's audit is not recomputed slot after slot. The zero
 // value is empty; a nil memo keeps nothing. Safe for concurrent use.
-type AnswerMemo struct {
+type Memo struct {
 	mu     sync.Mutex
-	header AnswerFileHeader
-	last   *AnswerModel
+	header FileHeader
+	last   *Model
 }
 
 // model returns the remembered model when it was built on g at τ and k
 // with this partition and these names.
-func (m *AnswerMemo) model(g *laplacian.Graph, tau float64, k fitKey, software string, part []int, names []string) *AnswerModel {
+func (m *Memo) model(g *laplacian.Graph, tau float64, k fitKey, software string, part []int, names []string) *Model {
 	if m == nil {
 		return nil
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.last == nil || m.header.matches(AnswerCertificateKind, g.Fingerprint(), tau, k, software) != nil ||
+	if m.last == nil || m.header.matches(CertificateKind, g.Fingerprint(), tau, k, software) != nil ||
 		!slices.Equal(m.last.part, part) || !slices.Equal(m.last.partNames, names) {
 		return nil
 	}
 	return m.last
 }
 
-func (m *AnswerMemo) get(g *laplacian.Graph, tau float64, k fitKey, software string) (recovery.CertifierState, float64, bool) {
+func (m *Memo) get(g *laplacian.Graph, tau float64, k fitKey, software string) (recovery.CertifierState, float64, bool) {
 	if m == nil {
 		return recovery.CertifierState{}, 0, false
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if m.last == nil || m.header.matches(AnswerCertificateKind, g.Fingerprint(), tau, k, software) != nil {
+	if m.last == nil || m.header.matches(CertificateKind, g.Fingerprint(), tau, k, software) != nil {
 		return recovery.CertifierState{}, 0, false
 	}
 	return m.last.Certifier.State(m.last.Classes), m.last.Certifier.Tol(), true
 }
 
-func (m *AnswerMemo) put(g *laplacian.Graph, tau float64, k fitKey, software string, model *AnswerModel) {
+func (m *Memo) put(g *laplacian.Graph, tau float64, k fitKey, software string, model *Model) {
 	if m == nil {
 		return
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.header = newAnswerFileHeader(AnswerCertificateKind, g.Fingerprint(), tau, model.Certifier.Tol(), k, software)
+	m.header = newAnswerFileHeader(CertificateKind, g.Fingerprint(), tau, model.Certifier.Tol(), k, software)
 	m.last = model
 }
 
-// RestoreAnswerModel is NewAnswerModel from a stored certifier state
-// (AnswerCache.Load, verified for this graph, τ and tol): no pass. The
+// RestoreModel is NewModel from a stored certifier state
+// (Cache.Load, verified for this graph, τ and tol): no pass. The
 // refit of the recovery's sample is run again (recovery.RestoreCertifier),
 // so the audit's refit counters are this run's.
-func RestoreAnswerModel(ctx context.Context, g *laplacian.Graph, tau, tol float64, st recovery.CertifierState, part []int, names []string) (*AnswerModel, error) {
+func RestoreModel(ctx context.Context, g *laplacian.Graph, tau, tol float64, st recovery.CertifierState, part []int, names []string) (*Model, error) {
 	return restoreAnswerModel(ctx, g, tau, tol, fitKey{tol: tol}, st, part, names)
 }
 
-func restoreAnswerModel(ctx context.Context, g *laplacian.Graph, tau, tol float64, k fitKey, st recovery.CertifierState, part []int, names []string) (*AnswerModel, error) {
+func restoreAnswerModel(ctx context.Context, g *laplacian.Graph, tau, tol float64, k fitKey, st recovery.CertifierState, part []int, names []string) (*Model, error) {
 	cert, sc, err := recovery.RestoreCertifier(ctx, g, tau, tol, st)
 	if err != nil {
 		return nil, err

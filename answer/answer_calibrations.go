@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -17,38 +17,38 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// AnswerCalibrationsKind names the file of calibrations stored beside an
-// answer certificate (AnswerCache.Path + CalibrationsSuffix).
-const AnswerCalibrationsKind = "graphcloak.answer-calibrations"
+// CalibrationsKind names the file of calibrations stored beside an
+// answer certificate (Cache.Path + CalibrationsSuffix).
+const CalibrationsKind = "graphcloak.answer-calibrations"
 
 // CalibrationsSuffix is appended to an answer cache's path to name the
 // file of its calibrations.
 const CalibrationsSuffix = ".calibrations.json"
 
-// AnswerCalibrations are the mechanisms calibrated on one answer model's
+// Calibrations are the mechanisms calibrated on one answer model's
 // geometry (its graph or quotient and partition), one per (ε, α, cap)
 // request: they depend on the public graph, τ, T and partition only, and
 // the envelope's takes minutes on large graphs at small ε.
-type AnswerCalibrations struct {
-	AnswerFileHeader
+type Calibrations struct {
+	FileHeader
 	// Geometry is the SHA-256 of the geometry's graph and partition.
-	Geometry string                   `json:"geometry"`
-	Entries  []AnswerCalibrationEntry `json:"calibrations"`
-	MAC      string                   `json:"mac,omitempty"`
+	Geometry string             `json:"geometry"`
+	Entries  []CalibrationEntry `json:"calibrations"`
+	MAC      string             `json:"mac,omitempty"`
 	// perm[i] is the key-order index of geometry node i (geometryOrder):
 	// the entries' weights are stored in key order.
 	perm []int
 }
 
-// AnswerCalibrationEntry is one stored calibration and its request.
-type AnswerCalibrationEntry struct {
+// CalibrationEntry is one stored calibration and its request.
+type CalibrationEntry struct {
 	Epsilon float64                   `json:"epsilon"`
 	Alpha   float64                   `json:"alpha"`
 	Cap     int                       `json:"cap"`
 	Record  privacy.CalibrationRecord `json:"record"`
 }
 
-func (f AnswerCalibrations) mac(key []byte) (string, error) {
+func (f Calibrations) mac(key []byte) (string, error) {
 	f.MAC = ""
 	return jsonmac.Sum(key, f)
 }
@@ -59,7 +59,7 @@ func (f AnswerCalibrations) mac(key []byte) (string, error) {
 // of geometry node i. Calibrations are stored in that order, so that the
 // same graph read in any order (plan sorts it; locate and serve do not)
 // reuses them.
-func geometryOrder(m *AnswerModel) (string, []int, error) {
+func geometryOrder(m *Model) (string, []int, error) {
 	sorted, perm, err := laplacian.SortedByKey(m.Geometry.Graph())
 	if err != nil {
 		return "", nil, err
@@ -114,7 +114,7 @@ func recordInOrder(rec privacy.CalibrationRecord, perm []int, back bool) privacy
 // verify (privacy.RestoreCalibration recomputes the worst loss over every
 // edge), else calibrated and stored there. A nil cache, or one without a
 // Path, only calibrates.
-func (c *AnswerCache) Calibrate(ctx context.Context, m *AnswerModel, eps, alpha float64, capDist int, log *slog.Logger) (privacy.AnswerCalibration, error) {
+func (c *Cache) Calibrate(ctx context.Context, m *Model, eps, alpha float64, capDist int, log *slog.Logger) (privacy.AnswerCalibration, error) {
 	if cal, ok := m.Geometry.CachedCalibration(eps, alpha, capDist); ok {
 		return cal, nil
 	}
@@ -123,7 +123,7 @@ func (c *AnswerCache) Calibrate(ctx context.Context, m *AnswerModel, eps, alpha 
 	}
 	path := c.Path + CalibrationsSuffix
 	file, err := c.loadCalibrations(m)
-	var mac *AnswerCacheMACError
+	var mac *CacheMACError
 	switch {
 	case err == nil:
 		for _, e := range file.Entries {
@@ -137,7 +137,7 @@ func (c *AnswerCache) Calibrate(ctx context.Context, m *AnswerModel, eps, alpha 
 			}
 			log.Warn("stored answer calibration unusable: recalibrating", "cache", path, "epsilon", eps, "error", err)
 		}
-	case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrAnswerCacheMismatch):
+	case errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrCacheMismatch):
 		log.Debug("no answer calibrations of this model stored yet", "cache", path, "reason", err)
 	case errors.As(err, &mac):
 		log.Warn("answer calibrations not authenticated under the ledger key: recalibrating and replacing them", "cache", path, "reason", err)
@@ -148,21 +148,21 @@ func (c *AnswerCache) Calibrate(ctx context.Context, m *AnswerModel, eps, alpha 
 	if err != nil {
 		return cal, err
 	}
-	if err := c.storeCalibration(m, file, AnswerCalibrationEntry{Epsilon: eps, Alpha: alpha, Cap: capDist, Record: cal.Record()}); err != nil {
+	if err := c.storeCalibration(m, file, CalibrationEntry{Epsilon: eps, Alpha: alpha, Cap: capDist, Record: cal.Record()}); err != nil {
 		log.Warn("could not store the answer calibration", "cache", path, "error", err)
 	}
 	return cal, nil
 }
 
 // loadCalibrations reads the calibrations stored for m's geometry; its
-// errors are Load's (fs.ErrNotExist, *AnswerCacheMACError,
-// ErrAnswerCacheMismatch for another graph, τ, T, version or geometry).
-func (c *AnswerCache) loadCalibrations(m *AnswerModel) (*AnswerCalibrations, error) {
+// errors are Load's (fs.ErrNotExist, *CacheMACError,
+// ErrCacheMismatch for another graph, τ, T, version or geometry).
+func (c *Cache) loadCalibrations(m *Model) (*Calibrations, error) {
 	b, err := os.ReadFile(c.Path + CalibrationsSuffix)
 	if err != nil {
 		return nil, err
 	}
-	var f AnswerCalibrations
+	var f Calibrations
 	if err := json.Unmarshal(b, &f); err != nil {
 		return nil, fmt.Errorf("graphcloak: answer calibrations %s: %w", c.Path+CalibrationsSuffix, err)
 	}
@@ -173,7 +173,7 @@ func (c *AnswerCache) loadCalibrations(m *AnswerModel) (*AnswerCalibrations, err
 	if err != nil {
 		return nil, err
 	}
-	if err := f.matches(AnswerCalibrationsKind, graph, m.Tau, m.fit, c.Software); err != nil {
+	if err := f.matches(CalibrationsKind, graph, m.Tau, m.fit, c.Software); err != nil {
 		return nil, err
 	}
 	key, perm, err := geometryOrder(m)
@@ -181,7 +181,7 @@ func (c *AnswerCache) loadCalibrations(m *AnswerModel) (*AnswerCalibrations, err
 		return nil, err
 	}
 	if f.Geometry != key {
-		return nil, fmt.Errorf("%w: calibrated on another partition", ErrAnswerCacheMismatch)
+		return nil, fmt.Errorf("%w: calibrated on another partition", ErrCacheMismatch)
 	}
 	f.perm = perm
 	return &f, nil
@@ -189,7 +189,7 @@ func (c *AnswerCache) loadCalibrations(m *AnswerModel) (*AnswerCalibrations, err
 
 // storeCalibration writes the file with e added to (or replacing its
 // request in) file's entries (file nil: a new file), sealed under MACKey.
-func (c *AnswerCache) storeCalibration(m *AnswerModel, file *AnswerCalibrations, e AnswerCalibrationEntry) error {
+func (c *Cache) storeCalibration(m *Model, file *Calibrations, e CalibrationEntry) error {
 	if file == nil {
 		graph, err := sortedFingerprint(m.Graph)
 		if err != nil {
@@ -199,7 +199,7 @@ func (c *AnswerCache) storeCalibration(m *AnswerModel, file *AnswerCalibrations,
 		if err != nil {
 			return err
 		}
-		file = &AnswerCalibrations{AnswerFileHeader: newAnswerFileHeader(AnswerCalibrationsKind, graph, m.Tau, m.Certifier.Tol(), m.fit, c.Software),
+		file = &Calibrations{FileHeader: newAnswerFileHeader(CalibrationsKind, graph, m.Tau, m.Certifier.Tol(), m.fit, c.Software),
 			Geometry: key, perm: perm}
 	}
 	e.Record = recordInOrder(e.Record, file.perm, false)

@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // stopAfter is a checkpoint that cancels its audit once a given number of
 // blocks have been added, and counts the blocks added.
 type stopAfter struct {
-	*AnswerCheckpoint
+	*Checkpoint
 	mu     sync.Mutex
 	added  int
 	after  int
@@ -25,7 +25,7 @@ type stopAfter struct {
 }
 
 func (s *stopAfter) Add(b recovery.PassBlock) {
-	s.AnswerCheckpoint.Add(b)
+	s.Checkpoint.Add(b)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.added++; s.cancel != nil && s.added == s.after {
@@ -64,23 +64,23 @@ func TestAuditResumesFromCheckpoint(t *testing.T) {
 	for _, key := range [][]byte{nil, []byte("0123456789abcdef0123456789abcdef")} {
 		dir := t.TempDir()
 		opt := recovery.CertifierOptions{Tol: recovery.DefaultFitTolerance}
-		whole := AnswerCache{Path: filepath.Join(dir, "whole.json"), Software: "test", MACKey: key}
-		if _, err := CertifyAnswers(context.Background(), g, tau, opt, whole); err != nil {
+		whole := Cache{Path: filepath.Join(dir, "whole.json"), Software: "test", MACKey: key}
+		if _, err := Certify(context.Background(), g, tau, opt, whole); err != nil {
 			t.Fatal(err)
 		}
 
-		resumed := AnswerCache{Path: filepath.Join(dir, "resumed.json"), Software: "test", MACKey: key}
+		resumed := Cache{Path: filepath.Join(dir, "resumed.json"), Software: "test", MACKey: key}
 		path := CheckpointPath(resumed.Path)
-		cp, err := OpenAnswerCheckpoint(path, g, tau, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "test"})
+		cp, err := OpenCheckpoint(path, g, tau, recovery.CertifierOptions{}, Cache{MACKey: key, Software: "test"})
 		if err != nil || cp.Sources(false) != 0 {
 			t.Fatalf("a new checkpoint: %v, %d sources", err, cp.Sources(false))
 		}
 		cp.Every = -1
 		ctx, cancel := context.WithCancel(context.Background())
-		stop := &stopAfter{AnswerCheckpoint: cp, after: 3, cancel: cancel}
+		stop := &stopAfter{Checkpoint: cp, after: 3, cancel: cancel}
 		o := opt
 		o.Checkpoint = stop
-		if _, err := CertifyAnswers(ctx, g, tau, o, resumed); !errors.Is(err, context.Canceled) {
+		if _, err := Certify(ctx, g, tau, o, resumed); !errors.Is(err, context.Canceled) {
 			t.Fatalf("the interrupted run: %v, want context.Canceled", err)
 		}
 		cancel()
@@ -91,7 +91,7 @@ func TestAuditResumesFromCheckpoint(t *testing.T) {
 			t.Fatal("the interrupted run wrote a certificate")
 		}
 
-		cp2, err := OpenAnswerCheckpoint(path, g, tau, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "test"})
+		cp2, err := OpenCheckpoint(path, g, tau, recovery.CertifierOptions{}, Cache{MACKey: key, Software: "test"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -99,9 +99,9 @@ func TestAuditResumesFromCheckpoint(t *testing.T) {
 		if held != stop.added || held < 3 || held >= blocks {
 			t.Fatalf("the checkpoint holds %d blocks (%d sources) after %d were added, of %d", held, cp2.Sources(false), stop.added, blocks)
 		}
-		again := &stopAfter{AnswerCheckpoint: cp2}
+		again := &stopAfter{Checkpoint: cp2}
 		o.Checkpoint = again
-		if _, err := CertifyAnswers(context.Background(), g, tau, o, resumed); err != nil {
+		if _, err := Certify(context.Background(), g, tau, o, resumed); err != nil {
 			t.Fatal(err)
 		}
 		if again.added != blocks-held {
@@ -111,7 +111,7 @@ func TestAuditResumesFromCheckpoint(t *testing.T) {
 			t.Errorf("the resumed certificate differs from the uninterrupted one (%d vs %d bytes)", len(b), len(a))
 		}
 		if key != nil {
-			var c AnswerCertificate
+			var c Certificate
 			b, _ := os.ReadFile(resumed.Path)
 			if json.Unmarshal(b, &c) != nil || c.MAC == "" {
 				t.Error("the resumed certificate is not sealed")
@@ -128,7 +128,7 @@ func TestCheckpointRefused(t *testing.T) {
 	other, _ := laplacian.Grid(5, 6)
 	key := []byte("0123456789abcdef0123456789abcdef")
 	path := filepath.Join(t.TempDir(), "c.json.checkpoint")
-	cp, err := OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"})
+	cp, err := OpenCheckpoint(path, g, 1, recovery.CertifierOptions{}, Cache{MACKey: key, Software: "v1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,24 +136,24 @@ func TestCheckpointRefused(t *testing.T) {
 	if err := cp.Save(); err != nil {
 		t.Fatal(err)
 	}
-	if cp, err := OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"}); err != nil || cp.Sources(false) != 32 {
+	if cp, err := OpenCheckpoint(path, g, 1, recovery.CertifierOptions{}, Cache{MACKey: key, Software: "v1"}); err != nil || cp.Sources(false) != 32 {
 		t.Fatalf("its own audit: %v, %d sources", err, cp.Sources(false))
 	}
-	for name, open := range map[string]func() (*AnswerCheckpoint, error){
-		"τ": func() (*AnswerCheckpoint, error) {
-			return OpenAnswerCheckpoint(path, g, 2, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"})
+	for name, open := range map[string]func() (*Checkpoint, error){
+		"τ": func() (*Checkpoint, error) {
+			return OpenCheckpoint(path, g, 2, recovery.CertifierOptions{}, Cache{MACKey: key, Software: "v1"})
 		},
-		"T": func() (*AnswerCheckpoint, error) {
-			return OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{Tol: 0.02}, AnswerCache{MACKey: key, Software: "v1"})
+		"T": func() (*Checkpoint, error) {
+			return OpenCheckpoint(path, g, 1, recovery.CertifierOptions{Tol: 0.02}, Cache{MACKey: key, Software: "v1"})
 		},
-		"graph": func() (*AnswerCheckpoint, error) {
-			return OpenAnswerCheckpoint(path, other, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v1"})
+		"graph": func() (*Checkpoint, error) {
+			return OpenCheckpoint(path, other, 1, recovery.CertifierOptions{}, Cache{MACKey: key, Software: "v1"})
 		},
-		"version": func() (*AnswerCheckpoint, error) {
-			return OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: key, Software: "v2"})
+		"version": func() (*Checkpoint, error) {
+			return OpenCheckpoint(path, g, 1, recovery.CertifierOptions{}, Cache{MACKey: key, Software: "v2"})
 		},
-		"MAC": func() (*AnswerCheckpoint, error) {
-			return OpenAnswerCheckpoint(path, g, 1, recovery.CertifierOptions{}, AnswerCache{MACKey: []byte("another key, another key, other!"), Software: "v1"})
+		"MAC": func() (*Checkpoint, error) {
+			return OpenCheckpoint(path, g, 1, recovery.CertifierOptions{}, Cache{MACKey: []byte("another key, another key, other!"), Software: "v1"})
 		},
 	} {
 		cp, err := open()
@@ -186,11 +186,11 @@ func TestModelResumable(t *testing.T) {
 		part[i] = i % 3
 	}
 	log := slog.New(slog.DiscardHandler)
-	fresh, err := NewAnswerModel(context.Background(), g, 1, part, nil, recovery.CertifierOptions{})
+	fresh, err := NewModel(context.Background(), g, 1, part, nil, recovery.CertifierOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cache := &AnswerCache{Path: filepath.Join(t.TempDir(), "answer.json"), Software: "test"}
+	cache := &Cache{Path: filepath.Join(t.TempDir(), "answer.json"), Software: "test"}
 	ctx, cancel := context.WithCancel(context.Background())
 	stop := recovery.CertifierOptions{Progress: func(done, _ int) {
 		if done >= 96 {

@@ -1,4 +1,4 @@
-package graphcloak
+package answer
 
 import (
 	"fmt"
