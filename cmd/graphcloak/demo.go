@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/internal/demo"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
@@ -71,7 +71,7 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 		return err
 	}
 	spec.Epoch, spec.Progress = stores.NewRunID(), job.StepProgress(opts.g.progress)
-	run, err := graphcloak.RunDemo(ctx, spec)
+	run, err := demo.Run(ctx, spec)
 	if err != nil {
 		return err
 	}
@@ -91,20 +91,20 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 
 // demoSpec is the demo that demo's flags ask for, or why they are
 // refused.
-func demoSpec(opts *demoOptions) (graphcloak.DemoSpec, error) {
+func demoSpec(opts *demoOptions) (demo.Spec, error) {
 	if err := checkPlotPath(opts.plot); err != nil {
-		return graphcloak.DemoSpec{}, err
+		return demo.Spec{}, err
 	}
 	if opts.graph == stores.Neo4jSpec {
-		return graphcloak.DemoSpec{}, usageErrorf("demo runs on an embedded graph; use release and locate for Neo4j")
+		return demo.Spec{}, usageErrorf("demo runs on an embedded graph; use release and locate for Neo4j")
 	}
-	spec := graphcloak.DemoSpec{Graph: opts.graph, Source: opts.source, Tau: opts.tau, Epsilon: opts.epsilon, Delta: opts.delta}
+	spec := demo.Spec{Graph: opts.graph, Source: opts.source, Tau: opts.tau, Epsilon: opts.epsilon, Delta: opts.delta}
 	return spec, spec.Check()
 }
 
 // printDemo prints the demo's story and ranking (textreport.Demo), and
 // how to see the trade-off.
-func printDemo(out io.Writer, run *graphcloak.DemoRun) error {
+func printDemo(out io.Writer, run *demo.Result) error {
 	if err := textreport.Demo(out, run); err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/internal/demo"
 )
 
 func itoa(i int) string     { return strconv.Itoa(i) }
@@ -113,7 +113,7 @@ func TestDemoSpec(t *testing.T) {
 		c.change(&o)
 		spec, err := demoSpec(&o)
 		if c.code == 0 {
-			want := graphcloak.DemoSpec{Graph: "karate", Source: "34", Tau: 1, Epsilon: 8, Delta: 1e-5}
+			want := demo.Spec{Graph: "karate", Source: "34", Tau: 1, Epsilon: 8, Delta: 1e-5}
 			if err != nil || !reflect.DeepEqual(spec, want) {
 				t.Errorf("%s: %+v, %v; want %+v", c.name, spec, err, want)
 			}

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/internal/demo"
 )
 
 // A demo's picture is drawn where asked, titled with its graph and
 // captioned with the release's parameters.
 func TestDemo(t *testing.T) {
-	run, err := graphcloak.RunDemo(context.Background(), graphcloak.DemoSpec{Graph: "karate", Source: "34", Tau: 1, Epsilon: 8, Delta: 1e-5, Epoch: "e1"})
+	run, err := demo.Run(context.Background(), demo.Spec{Graph: "karate", Source: "34", Tau: 1, Epsilon: 8, Delta: 1e-5, Epoch: "e1"})
 	if err != nil {
 		t.Fatal(err)
 	}

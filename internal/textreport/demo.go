@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/internal/demo"
 )
 
 // Demo prints a demo's story — the graph and its communities, the planted
 // source, the release and the estimator — then its ranking table with the
 // source's community marked.
-func Demo(out io.Writer, run *graphcloak.DemoRun) error {
+func Demo(out io.Writer, run *demo.Result) error {
 	s := run.Summary
 	rep := s.Report
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships, %d communities (%s)\n",

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/internal/demo"
 )
 
 // TestDemo: the story names the graph, its community count and where the
@@ -14,8 +14,8 @@ import (
 // then the ranking marks the source's community on its row only.
 func TestDemo(t *testing.T) {
 	rep := &community.Report{Communities: []community.Ranked{{ID: 1, Name: "1", Rank: 1, Share: 0.7, Size: 17}, {ID: 0, Name: "0", Rank: 2, Share: 0.3, Size: 17}}}
-	run := &graphcloak.DemoRun{Communities: "planted", Partition: []int{0, 0, 1}, Source: 2,
-		Summary: &graphcloak.DemoSummary{Graph: "karate", NodeCount: 34, RelationshipCount: 78, Source: "34", SourceCommunity: "1",
+	run := &demo.Result{Communities: "planted", Partition: []int{0, 0, 1}, Source: 2,
+		Summary: &demo.Summary{Graph: "karate", NodeCount: 34, RelationshipCount: 78, Source: "34", SourceCommunity: "1",
 			Tau: 1, Epsilon: 8, Delta: 1e-5, Delta2: 0.25, SensitivityMethod: "dense", Sigma: 0.125, Rho: 2, Estimator: "posterior", Status: "ok", Report: rep}}
 	var b bytes.Buffer
 	if err := Demo(&b, run); err != nil {

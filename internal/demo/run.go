@@ -1,36 +1,37 @@
-package graphcloak
+package demo
 
 import (
 	"context"
 	"strconv"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
-// Parameters of the demo's errors (DemoSpec); its τ is ParamTau.
+// Parameters of the demo's errors (Spec); its τ is graphcloak.ParamTau.
 const (
 	ParamSource  errkind.Param = "source"
 	ParamEpsilon errkind.Param = "epsilon"
 	ParamDelta   errkind.Param = "delta"
 )
 
-// DemoSpec is the demo on a generated graph: a unit source planted at one
-// node, its readings released and the source located (Demo), among the
+// Spec is the demo on a generated graph: a unit source planted at one
+// node, its readings released and the source located (ReleaseAndLocate), among the
 // generator's planted communities or, when it plants none, Leiden's.
-type DemoSpec struct {
+type Spec struct {
 	// Graph is a generator spec (laplacian.Generate); Source the key of
 	// the node holding the unit source ("": the graph's first node).
 	Graph, Source       string
 	Tau, Epsilon, Delta float64
 	// Epoch names the release in its throw-away ledger.
 	Epoch    string
-	Progress Progress
+	Progress graphcloak.Progress
 }
 
-// DemoSummary is what a demo found, as the demo command reports it.
-type DemoSummary struct {
+// Summary is what a demo found, as the demo command reports it.
+type Summary struct {
 	Graph             string            `json:"graph"`
 	NodeCount         int               `json:"nodeCount"`
 	RelationshipCount int               `json:"relationshipCount"`
@@ -51,10 +52,10 @@ type DemoSummary struct {
 	ComputeMillis     int64             `json:"computeMillis"`
 }
 
-// DemoRun is a demo's outcome: its summary, and the graph, communities
+// Result is a demo's outcome: its summary, and the graph, communities
 // and localisation it was found on (what its picture shows).
-type DemoRun struct {
-	Summary *DemoSummary
+type Result struct {
+	Summary *Summary
 	// Communities says where Partition comes from: "planted" (the
 	// generator's) or "Leiden".
 	Communities string
@@ -62,20 +63,20 @@ type DemoRun struct {
 	Partition   []int
 	// Source is the planted source's node index.
 	Source int
-	Locate *LocateResult
+	Locate *graphcloak.LocateResult
 }
 
 // SourceCommunity is the community of the planted source.
-func (r *DemoRun) SourceCommunity() int { return r.Partition[r.Source] }
+func (r *Result) SourceCommunity() int { return r.Partition[r.Source] }
 
 // Check refuses a spec whose τ, ε or δ is out of range (τ > 0, ε > 0,
 // 0 < δ < 1, each finite) as bad input naming the parameter.
-func (s DemoSpec) Check() error {
+func (s Spec) Check() error {
 	for _, p := range []struct {
 		name errkind.Param
 		v    float64
 		ok   bool
-	}{{ParamTau, s.Tau, s.Tau > 0}, {ParamEpsilon, s.Epsilon, s.Epsilon > 0}, {ParamDelta, s.Delta, s.Delta > 0 && s.Delta < 1}} {
+	}{{graphcloak.ParamTau, s.Tau, s.Tau > 0}, {ParamEpsilon, s.Epsilon, s.Epsilon > 0}, {ParamDelta, s.Delta, s.Delta > 0 && s.Delta < 1}} {
 		if !p.ok || p.v != p.v || p.v > 1e300 {
 			return errkind.Inputf("%v: invalid value %v", p.name, p.v)
 		}
@@ -83,10 +84,10 @@ func (s DemoSpec) Check() error {
 	return nil
 }
 
-// RunDemo generates spec's graph, plants the source, and releases and
-// locates it (Demo). A spec out of range (Check) and a source that is
+// Run generates spec's graph, plants the source, and releases and
+// locates it (ReleaseAndLocate). A spec out of range (Check) and a source that is
 // not a node of the graph are bad input naming the parameter.
-func RunDemo(ctx context.Context, spec DemoSpec) (*DemoRun, error) {
+func Run(ctx context.Context, spec Spec) (*Result, error) {
 	if err := spec.Check(); err != nil {
 		return nil, err
 	}
@@ -101,21 +102,21 @@ func RunDemo(ctx context.Context, spec DemoSpec) (*DemoRun, error) {
 	if !ok {
 		return nil, errkind.Inputf("%v: %q is not a node of %s (keys %s..%s)", ParamSource, spec.Source, spec.Graph, g.Key(0), g.Key(g.N()-1))
 	}
-	run := &DemoRun{Communities: "planted", Graph: g, Partition: part, Source: src}
+	run := &Result{Communities: "planted", Graph: g, Partition: part, Source: src}
 	if part == nil {
 		run.Communities = "Leiden"
 		if run.Partition, err = community.Leiden(g, community.LeidenOptions{Seed: 42}); err != nil {
 			return nil, err
 		}
 	}
-	rel, loc, err := Demo(ctx, DemoJob{Graph: g, Source: src, Partition: run.Partition, Tau: spec.Tau,
+	rel, loc, err := ReleaseAndLocate(ctx, Job{Graph: g, Source: src, Partition: run.Partition, Tau: spec.Tau,
 		Epsilon: spec.Epsilon, Delta: spec.Delta, Epoch: spec.Epoch, Progress: spec.Progress})
 	if err != nil {
 		return nil, err
 	}
 	rep := loc.Report
 	run.Locate = loc
-	run.Summary = &DemoSummary{Graph: spec.Graph, NodeCount: g.N(), RelationshipCount: g.NumEdges(), Source: spec.Source,
+	run.Summary = &Summary{Graph: spec.Graph, NodeCount: g.N(), RelationshipCount: g.NumEdges(), Source: spec.Source,
 		SourceCommunity: strconv.Itoa(run.SourceCommunity()), Tau: spec.Tau, Epsilon: spec.Epsilon, Delta: spec.Delta,
 		Delta2: rel.Sensitivity.Delta2, SensitivityMethod: rel.Sensitivity.Method, Sigma: rel.Released.Meta.Sigma,
 		Rho: rel.Released.Meta.Rho, Estimator: loc.Estimator, Status: loc.Status, Report: rep,

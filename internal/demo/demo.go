@@ -1,19 +1,20 @@
-package graphcloak
+package demo
 
 import (
 	"context"
 	"os"
 	"path/filepath"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// DemoJob is the pipeline end to end on one graph: a unit source's
+// Job is the pipeline end to end on one graph: a unit source's
 // readings released, and the source located from the released values
 // alone.
-type DemoJob struct {
+type Job struct {
 	Graph *laplacian.Graph
 	// Source is the node holding the unit source; Partition the
 	// communities the source is located among.
@@ -24,13 +25,13 @@ type DemoJob struct {
 	Delta     float64
 	// Epoch names the release in its throw-away ledger (scope "demo").
 	Epoch    string
-	Progress Progress
+	Progress graphcloak.Progress
 }
 
-// Demo simulates the sensors' readings y = exp(−τL)·e_s of a unit source
+// ReleaseAndLocate simulates the sensors' readings y = exp(−τL)·e_s of a unit source
 // at job.Source, releases them against a throw-away ledger with room for
 // this one release, and locates the source from the released values only.
-func Demo(ctx context.Context, job DemoJob) (*ReleaseResult, *LocateResult, error) {
+func ReleaseAndLocate(ctx context.Context, job Job) (*graphcloak.ReleaseResult, *graphcloak.LocateResult, error) {
 	g := job.Graph
 	act, err := expm.NewAction(g, job.Tau, expm.Options{})
 	if err != nil {
@@ -50,14 +51,14 @@ func Demo(ctx context.Context, job DemoJob) (*ReleaseResult, *LocateResult, erro
 	if err != nil {
 		return nil, nil, err
 	}
-	rel, err := Release(ctx, ReleaseJob{Graph: g, Values: y, Tau: job.Tau, Alpha: 1,
+	rel, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{Graph: g, Values: y, Tau: job.Tau, Alpha: 1,
 		Epsilon: job.Epsilon, Delta: job.Delta, Noise: privacy.CryptoNoise(), Ledger: ledger,
 		Scope: "demo", Epoch: job.Epoch, Progress: job.Progress})
 	if err != nil {
 		return nil, nil, err
 	}
 	clear(y) // only the released values are used from here on
-	loc, err := Locate(ctx, LocateJob{Graph: g, Released: rel.Released, Tau: job.Tau,
+	loc, err := graphcloak.Locate(ctx, graphcloak.LocateJob{Graph: g, Released: rel.Released, Tau: job.Tau,
 		Partition: job.Partition, Progress: job.Progress})
 	return rel, loc, err
 }

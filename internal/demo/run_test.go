@@ -1,4 +1,4 @@
-package graphcloak
+package demo
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/errkind"
 )
 
@@ -23,7 +24,7 @@ func TestRunDemo(t *testing.T) {
 		{"karate", "", "planted", 34},
 		{"path:n=12", "", "Leiden", 12},
 	} {
-		run, err := RunDemo(context.Background(), DemoSpec{Graph: c.graph, Source: c.source, Tau: 1, Epsilon: 8, Delta: 1e-5, Epoch: "e1"})
+		run, err := Run(context.Background(), Spec{Graph: c.graph, Source: c.source, Tau: 1, Epsilon: 8, Delta: 1e-5, Epoch: "e1"})
 		if err != nil {
 			t.Fatalf("%s: %v", c.graph, err)
 		}
@@ -42,7 +43,7 @@ func TestRunDemo(t *testing.T) {
 			t.Errorf("%s: topCommunityIsSource %v, the ranking says %v", c.graph, s.TopCommunityRight, right)
 		}
 	}
-	_, err := RunDemo(context.Background(), DemoSpec{Graph: "karate", Source: "35", Tau: 1, Epsilon: 8, Delta: 1e-5, Epoch: "e1"})
+	_, err := Run(context.Background(), Spec{Graph: "karate", Source: "35", Tau: 1, Epsilon: 8, Delta: 1e-5, Epoch: "e1"})
 	if errkind.Of(err) != errkind.BadInput || !strings.Contains(errkind.Render(err, func(p errkind.Param) string { return "--" + string(p) }), `--source: "35" is not a node of karate (keys 1..34)`) {
 		t.Errorf("unknown source: %v (%v)", err, errkind.Of(err))
 	}
@@ -51,20 +52,20 @@ func TestRunDemo(t *testing.T) {
 // Check takes τ > 0, ε > 0 and 0 < δ < 1, finite, and refuses anything
 // else as bad input naming the parameter.
 func TestDemoSpecCheck(t *testing.T) {
-	ok := DemoSpec{Graph: "karate", Tau: 2, Epsilon: 4, Delta: 0.1}
+	ok := Spec{Graph: "karate", Tau: 2, Epsilon: 4, Delta: 0.1}
 	if err := ok.Check(); err != nil {
 		t.Fatalf("valid spec: %v", err)
 	}
 	for _, c := range []struct {
-		change func(*DemoSpec)
+		change func(*Spec)
 		param  errkind.Param
 	}{
-		{func(s *DemoSpec) { s.Tau = 0 }, ParamTau},
-		{func(s *DemoSpec) { s.Tau = math.Inf(1) }, ParamTau},
-		{func(s *DemoSpec) { s.Epsilon = math.NaN() }, ParamEpsilon},
-		{func(s *DemoSpec) { s.Epsilon = -1 }, ParamEpsilon},
-		{func(s *DemoSpec) { s.Delta = 1 }, ParamDelta},
-		{func(s *DemoSpec) { s.Delta = 0 }, ParamDelta},
+		{func(s *Spec) { s.Tau = 0 }, graphcloak.ParamTau},
+		{func(s *Spec) { s.Tau = math.Inf(1) }, graphcloak.ParamTau},
+		{func(s *Spec) { s.Epsilon = math.NaN() }, ParamEpsilon},
+		{func(s *Spec) { s.Epsilon = -1 }, ParamEpsilon},
+		{func(s *Spec) { s.Delta = 1 }, ParamDelta},
+		{func(s *Spec) { s.Delta = 0 }, ParamDelta},
 	} {
 		s := ok
 		c.change(&s)
