@@ -10,11 +10,6 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak"
-
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
-	"golang.org/x/term"
-
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
@@ -22,6 +17,9 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
 )
 
 // sensitivityOptions are the flags of "sensitivity".
@@ -251,7 +249,7 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	}
 	opt.Status = sensitivityProgress(g)
 	opt.Done = ctx.Done() // the engine stops too, not only this command
-	spec := graphcloak.CertifySpec{Graph: gr, GraphName: o.graph, Tau: o.tau, Alpha: o.alpha, Options: opt,
+	spec := sensitivity.CertifySpec{Graph: gr, GraphName: o.graph, Tau: o.tau, Alpha: o.alpha, Options: opt,
 		Save: o.save, Software: buildinfo.Read().String()}
 	if o.save != "" { // sealed under the ledger key, when one is given
 		if spec.MACKey, err = stores.CertificateMACKey(&g.cfg.Config); err != nil {
@@ -266,7 +264,7 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	} else {
 		g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
 	}
-	res, err := graphcloak.Certify(ctx, spec)
+	res, err := sensitivity.Certify(ctx, spec)
 	if opt.Status != nil && (o.shard == "" || ctx.Err() == nil) {
 		fmt.Fprintln(g.stderr) // ends the progress line; an interrupted shard leaves it
 	}

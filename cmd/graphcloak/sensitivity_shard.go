@@ -3,13 +3,11 @@ package main
 import (
 	"io"
 
-	"github.com/spf13/cobra"
-
-	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
+	"github.com/spf13/cobra"
 )
 
 // Sharded Δ2 (docs/sharding.md): sensitivity --shard i/N --save PART
@@ -87,7 +85,7 @@ func runSensitivityMerge(g *globalOptions, o *sensitivityMergeOptions, files []s
 	if err != nil {
 		return err
 	}
-	res, err := graphcloak.MergeCertificates(files, o.save, key)
+	res, err := sensitivity.MergeCertificates(files, o.save, key)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package graphcloak
+package sensitivity
 
 import (
 	"context"
@@ -9,10 +9,9 @@ import (
 
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// TestCertify: the whole computation reports sensitivity.Graph's Δ2 with
+// TestCertify: the whole computation reports Graph's Δ2 with
 // the maximising pair by node key and saves a sealed certificate; the two
 // shards of the same computation save partial certificates that merge to
 // the same Δ2.
@@ -22,17 +21,17 @@ func TestCertify(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir, key := t.TempDir(), []byte("0123456789abcdef0123456789abcdef")
-	spec := CertifySpec{Graph: g, GraphName: "path", Tau: 1, Alpha: 1, Options: sensitivity.Options{DenseLimit: -1},
+	spec := CertifySpec{Graph: g, GraphName: "path", Tau: 1, Alpha: 1, Options: Options{DenseLimit: -1},
 		Save: filepath.Join(dir, "cert.json"), MACKey: key, Software: "test"}
 	whole, err := Certify(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _ := sensitivity.Graph(g, 1, 1, sensitivity.Options{DenseLimit: -1})
+	s, _ := Graph(g, 1, 1, Options{DenseLimit: -1})
 	if whole.Delta2 != s.Delta2 || whole.Graph != "path" || *whole.Tau != 1 || len(whole.Edge) != 2 || whole.Edge[0] != g.Key(s.Edge[0]) {
 		t.Errorf("report %+v of %+v", whole, s)
 	}
-	c, err := sensitivity.LoadCertificate(spec.Save)
+	c, err := LoadCertificate(spec.Save)
 	if err != nil || c.Delta2 != s.Delta2 || c.MAC == "" {
 		t.Fatalf("saved certificate %+v (%v), want Δ2 %g sealed", c, err, s.Delta2)
 	}
@@ -54,7 +53,7 @@ func TestCertify(t *testing.T) {
 	if err != nil || r.Delta2 != s.Delta2 || r.Shards != 2 || !r.Certified {
 		t.Fatalf("merged shards: %+v (%v), want Δ2 %g of 2 shards", r, err, s.Delta2)
 	}
-	if c, err := sensitivity.LoadCertificate(merged); err != nil || c.Delta2 != s.Delta2 || c.MAC == "" {
+	if c, err := LoadCertificate(merged); err != nil || c.Delta2 != s.Delta2 || c.MAC == "" {
 		t.Errorf("merged certificate %+v (%v), want Δ2 %g sealed", c, err, s.Delta2)
 	}
 	if _, err := MergeCertificates(names[:1], filepath.Join(dir, "half.json"), key); errkind.Of(err) != errkind.BadInput {
@@ -63,7 +62,7 @@ func TestCertify(t *testing.T) {
 }
 
 // TestCertifyErrors: a certificate that cannot be written is bad input
-// naming ParamSave; a done context stops the computation.
+// naming ParamSaveFile; a done context stops the computation.
 func TestCertifyErrors(t *testing.T) {
 	g, _ := laplacian.Path(8)
 	spec := CertifySpec{Graph: g, Tau: 1, Alpha: 1, Save: filepath.Join(t.TempDir(), "missing", "cert.json")}

@@ -1,4 +1,4 @@
-package graphcloak
+package sensitivity
 
 import (
 	"context"
@@ -7,12 +7,11 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// ParamSave is the file a sensitivity certificate is saved to
+// ParamSaveFile is the file a sensitivity certificate is saved to
 // (CertifySpec.Save).
-const ParamSave errkind.Param = "save"
+const ParamSaveFile errkind.Param = "save"
 
 // CertifySpec is a certified Δ2 computation on a loaded graph: the whole
 // of it, or one shard of a sharded computation, saved as a certificate
@@ -22,9 +21,9 @@ type CertifySpec struct {
 	// GraphName names the graph in the report (its spec).
 	GraphName  string
 	Tau, Alpha float64
-	Options    sensitivity.Options
+	Options    Options
 	// ShardCount > 0 computes shard ShardIndex of ShardCount of the exact
-	// Δ2 (sensitivity.GraphShard), whose partial certificate is then
+	// Δ2 (GraphShard), whose partial certificate is then
 	// Save's; 0 computes Δ2 of the whole graph.
 	ShardIndex, ShardCount int
 	// Save, when not empty, is the file the certificate is written to,
@@ -39,55 +38,55 @@ type CertifySpec struct {
 // node keys. It returns ctx.Err() as soon as ctx is done (the numerical
 // kernel takes no context: it then finishes in the background). The
 // computation's errors are bad input, and so are the certificate's, which
-// name ParamSave. The report's seconds include saving the certificate.
-func Certify(ctx context.Context, spec CertifySpec) (sensitivity.Report, error) {
+// name ParamSaveFile. The report's seconds include saving the certificate.
+func Certify(ctx context.Context, spec CertifySpec) (Report, error) {
 	start := time.Now()
 	key := func(i int) any { return spec.Graph.Key(i) }
 	if spec.ShardCount > 0 {
 		return certifyShard(ctx, spec, start, key)
 	}
-	s, err := interruptible(ctx, func() (sensitivity.Result, error) {
-		return sensitivity.Graph(spec.Graph, spec.Tau, spec.Alpha, spec.Options)
+	s, err := interruptible(ctx, func() (Result, error) {
+		return Graph(spec.Graph, spec.Tau, spec.Alpha, spec.Options)
 	})
 	if err != nil {
-		return sensitivity.Report{}, err
+		return Report{}, err
 	}
 	if spec.Save != "" {
-		c, err := sensitivity.NewCertificate(spec.Graph, s, spec.Tau, spec.Software)
+		c, err := NewCertificate(spec.Graph, s, spec.Tau, spec.Software)
 		if err == nil {
 			err = c.Seal(spec.MACKey)
 		}
 		if err == nil {
-			err = sensitivity.SaveCertificate(spec.Save, c)
+			err = SaveCertificate(spec.Save, c)
 		}
 		if err != nil {
-			return sensitivity.Report{}, errkind.Inputf("%v: %w", ParamSave, err)
+			return Report{}, errkind.Inputf("%v: %w", ParamSaveFile, err)
 		}
 	}
-	res := sensitivity.NewReport(s, time.Since(start).Seconds(), key)
+	res := NewReport(s, time.Since(start).Seconds(), key)
 	res.Graph, res.Tau = spec.GraphName, &spec.Tau
 	return res, nil
 }
 
 // certifyShard is Certify of one shard, started at start.
-func certifyShard(ctx context.Context, spec CertifySpec, start time.Time, key func(int) any) (sensitivity.Report, error) {
-	p, err := interruptible(ctx, func() (sensitivity.Partial, error) {
-		return sensitivity.GraphShard(spec.Graph, spec.Tau, spec.Alpha, spec.Options, spec.ShardIndex, spec.ShardCount)
+func certifyShard(ctx context.Context, spec CertifySpec, start time.Time, key func(int) any) (Report, error) {
+	p, err := interruptible(ctx, func() (Partial, error) {
+		return GraphShard(spec.Graph, spec.Tau, spec.Alpha, spec.Options, spec.ShardIndex, spec.ShardCount)
 	})
 	if err != nil {
-		return sensitivity.Report{}, err
+		return Report{}, err
 	}
-	c, err := sensitivity.NewPartialCertificate(spec.Graph, p, spec.Tau, spec.Software)
+	c, err := NewPartialCertificate(spec.Graph, p, spec.Tau, spec.Software)
 	if err == nil {
 		err = c.Seal(spec.MACKey)
 	}
 	if err == nil {
-		err = sensitivity.SavePartialCertificate(spec.Save, c)
+		err = SavePartialCertificate(spec.Save, c)
 	}
 	if err != nil {
-		return sensitivity.Report{}, errkind.Inputf("%v: %w", ParamSave, err)
+		return Report{}, errkind.Inputf("%v: %w", ParamSaveFile, err)
 	}
-	res := sensitivity.NewShardReport(p, spec.ShardIndex, spec.ShardCount, spec.Save, time.Since(start).Seconds(), key)
+	res := NewShardReport(p, spec.ShardIndex, spec.ShardCount, spec.Save, time.Since(start).Seconds(), key)
 	res.Graph, res.Tau = spec.GraphName, &spec.Tau
 	return res, nil
 }
@@ -105,31 +104,31 @@ func interruptible[T any](ctx context.Context, fn func() (T, error)) (T, error) 
 }
 
 // MergeCertificates merges the partial certificates in files, which must
-// be every shard of one computation exactly once (sensitivity.
+// be every shard of one computation exactly once (
 // MergePartials, verifying their MACs under key), into the certificate
 // one process would have written, seals it under key (nil: not sealed),
 // writes it to save and returns its report. Its errors are bad input; the
-// certificate's name ParamSave.
-func MergeCertificates(files []string, save string, key []byte) (sensitivity.Report, error) {
+// certificate's name ParamSaveFile.
+func MergeCertificates(files []string, save string, key []byte) (Report, error) {
 	start := time.Now()
-	parts := make([]sensitivity.PartialCertificate, len(files))
+	parts := make([]PartialCertificate, len(files))
 	for k, f := range files {
-		p, err := sensitivity.LoadPartialCertificate(f)
+		p, err := LoadPartialCertificate(f)
 		if err != nil {
-			return sensitivity.Report{}, errkind.Input(err)
+			return Report{}, errkind.Input(err)
 		}
 		parts[k] = p
 	}
-	c, err := sensitivity.MergePartials(parts, files, key)
+	c, err := MergePartials(parts, files, key)
 	if err != nil {
-		return sensitivity.Report{}, errkind.Input(err)
+		return Report{}, errkind.Input(err)
 	}
 	err = c.Seal(key)
 	if err == nil {
-		err = sensitivity.SaveCertificate(save, c)
+		err = SaveCertificate(save, c)
 	}
 	if err != nil {
-		return sensitivity.Report{}, errkind.Inputf("%v: %w", ParamSave, err)
+		return Report{}, errkind.Inputf("%v: %w", ParamSaveFile, err)
 	}
-	return sensitivity.NewMergeReport(c, parts, time.Since(start).Seconds()), nil
+	return NewMergeReport(c, parts, time.Since(start).Seconds()), nil
 }
