@@ -74,6 +74,21 @@ func TestImportRules(t *testing.T) {
 		}
 	}
 	noDB := forbidden(modulePath+"/connector", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", modulePath+"/config")
+	// onlyModule allows, of this module's packages, the given ones only
+	// (exactly; other modules and the standard library are not checked).
+	onlyModule := func(allowed ...string) func(string) bool {
+		return func(imp string) bool {
+			if imp != modulePath && !strings.HasPrefix(imp, modulePath+"/") {
+				return false
+			}
+			for _, a := range allowed {
+				if imp == modulePath+a {
+					return false
+				}
+			}
+			return true
+		}
+	}
 	rules := []struct {
 		dir        string
 		transitive bool
@@ -83,6 +98,9 @@ func TestImportRules(t *testing.T) {
 		// Direct imports only: graph generators elsewhere use a seeded RNG
 		// for graphs, never for noise.
 		{".", false, forbidden("math/rand", "math/rand/v2", modulePath+"/experiment", modulePath+"/forecast", modulePath+"/internal/trials"), "releases draw noise from crypto/rand or the keyed stream only"},
+		// The root is the library's API (release, locate, estimate): the
+		// private answer and the demo build on it, never the other way round.
+		{".", true, forbidden(modulePath+"/answer", modulePath+"/internal/demo", modulePath+"/job", modulePath+"/stores", modulePath+"/service"), "the root package is the pipeline's API: answer, demo, jobs and stores build on it"},
 		{"laplacian", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"expm", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"privacy", true, noDB, "numerical packages are independent of Neo4j and configuration"},
@@ -93,6 +111,12 @@ func TestImportRules(t *testing.T) {
 		{"privacy", true, forbidden(modulePath + "/sensitivity"), "mechanisms take Δ2 as a number, not from the Δ2 engine"},
 		{"recovery", true, noDB, "numerical packages are independent of Neo4j and configuration"},
 		{"community", true, noDB, "numerical packages are independent of Neo4j and configuration"},
+		// The private answer computes on a loaded graph with what the root
+		// used for it (and the root's parameter checks), nothing else.
+		{"answer", true, noDB, "the private answer computes on a loaded graph, independent of Neo4j and configuration"},
+		{"answer", false, forbidden("math/rand", "math/rand/v2"), "the private answer draws its community from crypto/rand only"},
+		{"answer", false, onlyModule("", "/community", "/errkind", "/expm", "/internal/atomicfile", "/internal/jsonmac", "/laplacian", "/privacy", "/recovery"), "the private answer imports what the root imported for it, nothing else"},
+		{"internal/demo", true, noDB, "the demo runs on an embedded graph only"},
 		{"experiment", true, noDB, "experiments run on simulated data only"},
 		{"forecast", true, noDB, "forecasts run on simulated data only"},
 		// The paper's experiments build on the forecasts, never the other
@@ -129,6 +153,12 @@ func TestImportRules(t *testing.T) {
 		imports := deps(t, dir, false)
 		if !storesUsers[dir] && dir != "stores" && imports[modulePath+"/stores"] {
 			t.Errorf("package %s imports stores: only cmd/graphcloak and service open the stores", dir)
+		}
+		// The command is the top: nothing imports it.
+		for imp := range imports {
+			if imp == modulePath+"/cmd" || strings.HasPrefix(imp, modulePath+"/cmd/") {
+				t.Errorf("package %s imports %s: nothing imports the command", dir, imp)
+			}
 		}
 		// The in-memory backend is a stand-in for tests: what runs for
 		// real publishes to Neo4j.
@@ -173,7 +203,7 @@ var libraryFlag = regexp.MustCompile(`(^|[^-\w])--[a-z]|(?i)\bexit (code|status)
 // codes; cmd/graphcloak maps parameters to flags (flagnames.go) and kinds
 // to exit codes (exitcodes.go).
 func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
-	for _, dir := range []string{".", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/textreport", "community", "recovery", "laplacian", "expm", "connector", "internal/sourceview", "internal/progressbar", "schedule", "metrics", "datasets", "internal/csvin", "internal/atomicfile", "internal/trials"} {
+	for _, dir := range []string{".", "answer", "internal/demo", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/textreport", "community", "recovery", "laplacian", "expm", "connector", "internal/sourceview", "internal/progressbar", "schedule", "metrics", "datasets", "internal/csvin", "internal/atomicfile", "internal/trials"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)
