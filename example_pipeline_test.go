@@ -2,9 +2,12 @@ package graphcloak_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/expm"
@@ -49,4 +52,39 @@ func ExampleRelease() {
 	// Output:
 	// released 34 values with Δ2 dense-eigen
 	// most likely source community: Mr. Hi (probability > 0.9: true)
+}
+
+// Estimate a release of the karate club before running it: nothing is
+// computed beyond the cost model, nothing charged. Without a Δ2 it quotes
+// the proven bound Δ2 ≤ α·√2, and σ for that bound.
+func ExampleEstimate() {
+	g, _ := laplacian.Karate()
+	est, err := graphcloak.Estimate(graphcloak.EstimateJob{Graph: g, Tau: 0.5, Alpha: 1, Epsilon: 1, Delta: 1e-6})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d nodes, %d relationships, %d component\n", est.NodeCount, est.RelationshipCount, est.Components)
+	fmt.Printf("Δ2 ≤ √2: %v (exact: %v), σ > 0: %v, mechanism %s\n", est.Delta2 >= math.Sqrt2 && est.Delta2 <= math.Nextafter(math.Sqrt2, 2), est.Delta2Exact, est.Sigma > 0, est.Mechanism)
+	// Output:
+	// 34 nodes, 78 relationships, 1 component
+	// Δ2 ≤ √2: true (exact: false), σ > 0: true, mechanism discrete
+}
+
+// Read a sensor gateway's readings ("node,value" rows) and order them as
+// the graph's nodes: a node without a reading is an error a release
+// refuses (ErrMissingValue), never a silent zero.
+func ExampleReadValues() {
+	g, _ := laplacian.Karate()
+	byKey, err := graphcloak.ReadValues(strings.NewReader("node,value\n1,0.5\n34,0.25\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(len(byKey), "readings; node 34:", byKey["34"])
+	_, err = graphcloak.ValuesByKey(g, byKey)
+	fmt.Println("missing value:", errors.Is(err, graphcloak.ErrMissingValue))
+	// Output:
+	// 2 readings; node 34: 0.25
+	// missing value: true
 }
