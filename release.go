@@ -326,11 +326,21 @@ func (e *ValuesError) Unwrap() error { return e.Err }
 // takes an explicit header choice. Values must be finite; a node listed
 // twice is an error. Errors never quote a value.
 func ReadValues(r io.Reader) (map[string]float64, error) {
-	return ReadValuesHeader(r, csvin.HeaderAuto)
+	return readValues(r, csvin.HeaderAuto)
 }
 
-// ReadValuesHeader is ReadValues with an explicit header choice.
-func ReadValuesHeader(r io.Reader, header csvin.Header) (map[string]float64, error) {
+// ReadValuesHeader is ReadValues with an explicit header choice: with
+// header set the first row is skipped whatever it holds, without it the
+// first row is a reading.
+func ReadValuesHeader(r io.Reader, header bool) (map[string]float64, error) {
+	if header {
+		return readValues(r, csvin.HeaderYes)
+	}
+	return readValues(r, csvin.HeaderNo)
+}
+
+// readValues is ReadValues with the header rule h.
+func readValues(r io.Reader, header csvin.Header) (map[string]float64, error) {
 	cr := csvin.NewReader(r)
 	out := make(map[string]float64)
 	first := true

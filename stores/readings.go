@@ -21,5 +21,8 @@ func ReadReadings(stdin io.Reader, path string, header csvin.Header) (map[string
 		defer f.Close()
 		r = f
 	}
-	return graphcloak.ReadValuesHeader(r, header)
+	if header == csvin.HeaderAuto {
+		return graphcloak.ReadValues(r)
+	}
+	return graphcloak.ReadValuesHeader(r, header == csvin.HeaderYes)
 }
