@@ -1,11 +1,9 @@
 package graphcloak
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/internal/cancel"
 	"math"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -161,14 +159,4 @@ func checkParams(tau, alpha, eps, delta float64) error {
 		return &JobError{Param: "delta", Reason: fmt.Sprintf("must be in (0, 1), got %v", delta)}
 	}
 	return nil
-}
-
-// Sensitivity is sensitivity.Graph made interruptible: it returns
-// ctx.Err() as soon as ctx is done. The numerical kernel takes no context,
-// so it then finishes in the background and its result is dropped; a CLI
-// exits at once on SIGINT.
-func Sensitivity(ctx context.Context, g *laplacian.Graph, tau, alpha float64, opt sensitivity.Options) (sensitivity.Result, error) {
-	return cancel.Run(ctx, func() (sensitivity.Result, error) {
-		return sensitivity.Graph(g, tau, alpha, opt)
-	})
 }

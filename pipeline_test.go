@@ -291,10 +291,10 @@ func TestSensitivityCancelled(t *testing.T) {
 	g, _ := laplacian.Karate()
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Sensitivity(ctx, g, 1, 1, sensitivity.Options{}); !errors.Is(err, context.Canceled) {
+	if _, err := sensitivity.GraphContext(ctx, g, 1, 1, sensitivity.Options{}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
-	s, err := Sensitivity(context.Background(), g, 1, 1, sensitivity.Options{})
+	s, err := sensitivity.GraphContext(context.Background(), g, 1, 1, sensitivity.Options{})
 	want, err2 := sensitivity.Graph(g, 1, 1, sensitivity.Options{})
 	if err != nil || err2 != nil || s.Delta2 != want.Delta2 {
 		t.Errorf("Sensitivity %v (%v), sensitivity.Graph %v (%v)", s.Delta2, err, want.Delta2, err2)
@@ -350,7 +350,7 @@ func TestEstimateMethodMatchesSensitivity(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := Sensitivity(context.Background(), g, tau, 1, sensitivity.Options{})
+			s, err := sensitivity.GraphContext(context.Background(), g, tau, 1, sensitivity.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}

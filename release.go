@@ -102,7 +102,7 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 		if opt.Progress == nil {
 			opt.Progress = job.Progress.report("sensitivity")
 		}
-		s, err := Sensitivity(ctx, g, tau, job.Alpha, opt)
+		s, err := sensitivity.GraphContext(ctx, g, tau, job.Alpha, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -214,7 +214,7 @@ const tauSearchBudget = 10 * time.Second
 func tauTooLarge(ctx context.Context, job ReleaseJob, tau, delta2 float64) error {
 	g := job.Graph
 	usable := func(t float64) (bool, error) {
-		s, err := Sensitivity(ctx, g, t+job.Smooth, job.Alpha, sensitivity.Options{TimeBudget: job.SensitivityOptions.TimeBudget})
+		s, err := sensitivity.GraphContext(ctx, g, t+job.Smooth, job.Alpha, sensitivity.Options{TimeBudget: job.SensitivityOptions.TimeBudget})
 		if err != nil {
 			return false, err
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
@@ -41,7 +40,7 @@ func SweepGraph(ctx context.Context, s GraphSweep) ([]*forecast.SimulationResult
 	for _, tau := range s.Taus {
 		var sens *sensitivity.Result
 		if s.Graph.Sigma == 0 {
-			r, err := graphcloak.Sensitivity(ctx, s.Graph.Graph, tau, s.Graph.Alpha, sensitivity.Options{TimeBudget: s.TimeBudget,
+			r, err := sensitivity.GraphContext(ctx, s.Graph.Graph, tau, s.Graph.Alpha, sensitivity.Options{TimeBudget: s.TimeBudget,
 				Progress: progress("sensitivity"), Done: ctx.Done()})
 			if err != nil {
 				return nil, err

@@ -57,7 +57,7 @@ func CalibrateEpoch(ctx context.Context, spec *ReleaseSpec, g *laplacian.Graph, 
 		out.Reused = s != nil
 	}
 	if s == nil {
-		r, err := graphcloak.Sensitivity(ctx, g, spec.Tau, spec.Alpha, sensitivity.Options{Progress: env.progress("Δ2"), TimeBudget: spec.TimeBudget})
+		r, err := sensitivity.GraphContext(ctx, g, spec.Tau, spec.Alpha, sensitivity.Options{Progress: env.progress("Δ2"), TimeBudget: spec.TimeBudget})
 		if err != nil {
 			return nil, err
 		}

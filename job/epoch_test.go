@@ -8,13 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	. "github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
-
-	. "github.com/graphcloak/graphcloak/job"
 )
 
 // collected is a collected local release of the fixture's epoch: nodes
@@ -107,7 +105,7 @@ func TestPublishCollected(t *testing.T) {
 
 // TestCalibrateEpoch: an epoch's σ is the central release's calibration
 // for its Δ2 and all the graph's nodes (privacy.CalibrateRelease, Δ2 from
-// graphcloak.Sensitivity computed independently here); the second epoch
+// sensitivity.GraphContext computed independently here); the second epoch
 // reuses the cached certificate and names the same digest.
 func TestCalibrateEpoch(t *testing.T) {
 	ctx := context.Background()
@@ -118,7 +116,7 @@ func TestCalibrateEpoch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := graphcloak.Sensitivity(ctx, f.graph, 1, 1, sensitivity.Options{})
+	s, err := sensitivity.GraphContext(ctx, f.graph, 1, 1, sensitivity.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
@@ -173,7 +172,7 @@ func (spec *ForecastSpec) progress(stage string) func(done, total int) {
 
 // sensitivity is Δ2 at tau and the simulation's α, within the time budget.
 func (spec *ForecastSpec) sensitivity(ctx context.Context, tau float64) (sensitivity.Result, error) {
-	return graphcloak.Sensitivity(ctx, spec.Simulation.Graph, tau, spec.Simulation.Alpha,
+	return sensitivity.GraphContext(ctx, spec.Simulation.Graph, tau, spec.Simulation.Alpha,
 		sensitivity.Options{TimeBudget: spec.TimeBudget, Progress: spec.progress("sensitivity")})
 }
 

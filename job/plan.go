@@ -435,7 +435,7 @@ func (p *ReleasePlan) estimate(ctx context.Context) error {
 	if ej.Sensitivity == nil && (est.SecondsEstimate < 10 || g.NumEdges() == 0) {
 		// The release's own options, budget included, so that the dry run
 		// shows the Δ2 and σ the release would use.
-		d2, err := graphcloak.Sensitivity(ctx, g, tau, s.Alpha,
+		d2, err := sensitivity.GraphContext(ctx, g, tau, s.Alpha,
 			sensitivity.Options{Progress: p.env.progress("Δ2"), TimeBudget: s.TimeBudget})
 		if err != nil {
 			return err

@@ -3,7 +3,6 @@ package job
 import (
 	"context"
 
-	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -103,6 +102,6 @@ func (p *ReleasePlan) sensitivityAt(ctx context.Context, g *laplacian.Graph, tau
 			return *d2, true, nil
 		}
 	}
-	d2, err = graphcloak.Sensitivity(ctx, g, tau, s.Alpha, sensitivity.Options{Progress: p.env.progress("Δ2"), TimeBudget: s.TimeBudget})
+	d2, err = sensitivity.GraphContext(ctx, g, tau, s.Alpha, sensitivity.Options{Progress: p.env.progress("Δ2"), TimeBudget: s.TimeBudget})
 	return d2, false, err
 }

@@ -132,3 +132,13 @@ func MergeCertificates(files []string, save string, key []byte) (Report, error) 
 	}
 	return NewMergeReport(c, parts, time.Since(start).Seconds()), nil
 }
+
+// GraphContext is Graph made interruptible: it returns ctx.Err() as soon
+// as ctx is done. The numerical kernel takes no context, so it then
+// finishes in the background and its result is dropped; a CLI exits at
+// once on SIGINT.
+func GraphContext(ctx context.Context, g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) {
+	return cancel.Run(ctx, func() (Result, error) {
+		return Graph(g, tau, alpha, opt)
+	})
+}
