@@ -3,7 +3,7 @@
 # before the certified recovery (commit db7428a): readings by gonum's Padé
 # expm for every source, the published distribution P(o | recovered node),
 # the worst privacy loss over every edge. Every row of the table
-# fails there; TestAnswerGuaranteeOracle (module root) is the same check
+# fails there; TestAnswerGuaranteeOracle (package answer) is the same check
 # against today's code.
 #
 #   bash bench/answer/before.sh

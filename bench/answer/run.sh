@@ -24,7 +24,7 @@ if [[ ! -x "$venv/bin/python" ]]; then
 fi
 [[ -s "$out/$name.csv" ]] || "$venv/bin/python" "$root/bench/utility/lfr.py" "$n" "$mu" 1 "$out/$name.csv" "$out/$name.comm.csv"
 cd "$root"
-go test -c -o "$out/answer.test" .
+go test -c -o "$out/answer.test" ./answer
 GRAPHCLOAK_BENCH_GRAPH="$out/$name.csv" GRAPHCLOAK_BENCH_COMMUNITIES="$out/$name.comm.csv" \
 	/usr/bin/time -f "wall %e s, user %U s, sys %S s, max RSS %M KiB" \
 	"$out/answer.test" -test.run '^$' -test.bench BenchmarkAnswerAudit -test.benchtime 1x -test.timeout 0
