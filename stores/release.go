@@ -29,7 +29,7 @@ type ReleaseFiles struct {
 // ledger — checks it (job.ReleaseSpec.Check) and returns the raw
 // readings of files.Values (nil without one).
 func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseFiles) (map[string]float64, error) {
-	lopt, err := LedgerOptions(cfg)
+	lopt, err := ledgerOptions(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +72,7 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseF
 		}
 	}
 	if spec.Ledger = cfg.Privacy.Ledger; spec.Ledger != "neo4j" {
-		if spec.Ledger, err = LedgerPath(cfg); err != nil {
+		if spec.Ledger, err = ledgerPath(cfg); err != nil {
 			return nil, err
 		}
 	}

@@ -23,7 +23,7 @@ type ScopeStatus struct {
 }
 
 // ScopeStatus reads the configured scope's balance from the configured
-// ledger (OpenLedger, through the stores' connection) and lists its last
+// ledger (openLedger, through the stores' connection) and lists its last
 // limit runs as rows at now: no connection of its own, so a status page
 // read at every request keeps the process's one driver.
 func (s *Stores) ScopeStatus(ctx context.Context, limit int, now time.Time) ScopeStatus {
@@ -33,7 +33,7 @@ func (s *Stores) ScopeStatus(ctx context.Context, limit int, now time.Time) Scop
 		st.LedgerErr, st.RunsErr = errNotConnected, errNotConnected
 		return st
 	}
-	if l, err := OpenLedger(ctx, cfg, s.Client); err != nil {
+	if l, err := openLedger(ctx, cfg, s.Client); err != nil {
 		st.LedgerErr = err
 	} else if bal, err := l.Balance(ctx, cfg.Privacy.Scope); err != nil {
 		st.BalanceErr = err
