@@ -101,18 +101,18 @@ func ledgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
 	return opt, nil
 }
 
-// ledgerPath is the configured ledger file, or DefaultLedgerPath when the
+// ledgerPath is the configured ledger file, or defaultLedgerPath when the
 // configuration leaves it empty.
 func ledgerPath(cfg *config.Config) (string, error) {
 	if cfg.Privacy.Ledger != "" {
 		return cfg.Privacy.Ledger, nil
 	}
-	return DefaultLedgerPath()
+	return defaultLedgerPath()
 }
 
-// DefaultLedgerPath is $XDG_STATE_HOME/graphcloak/ledger.json, else
+// defaultLedgerPath is $XDG_STATE_HOME/graphcloak/ledger.json, else
 // ~/.local/state/graphcloak/ledger.json.
-func DefaultLedgerPath() (string, error) {
+func defaultLedgerPath() (string, error) {
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "graphcloak", "ledger.json"), nil
 	}

@@ -79,24 +79,6 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseF
 	return readings, nil
 }
 
-// Release prepares the release file (spec.Out, unless a dry run), opens
-// the stores opt asks for and releases on them (RunRelease).
-func Release(ctx context.Context, cfg *config.Loaded, spec job.ReleaseSpec, readings map[string]float64, opt Options, env job.Env) (*job.ReleaseSummary, error) {
-	var err error
-	if spec.Out != "" && !spec.DryRun {
-		if env.File, err = job.PrepareFile(ctx, spec.Out, spec.Wait, env.Logger); err != nil {
-			return nil, err
-		}
-		defer env.File.Abort()
-	}
-	st, err := Open(ctx, cfg, opt)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close(opt.bookkeeping(ctx))
-	return st.RunRelease(ctx, spec, readings, env)
-}
-
 // RunRelease plans the release on s and, unless it is a dry run,
 // executes it; readings are the raw readings by node key (nil: the
 // configured value property). A dry run reads the ledger and the epoch's
