@@ -91,8 +91,8 @@ func (s *Stores) RunRelease(ctx context.Context, spec job.ReleaseSpec, readings 
 	// refused when it does not fit the graph); one computed or read from
 	// the database only when a forecast will score it.
 	var c Communities
-	if kind, arg := ParseCommunities(spec.Communities); kind == "file" || spec.DryRun || spec.RefuseAtChance || spec.SmoothAuto {
-		c = Communities{Kind: kind, Arg: arg, Resolution: 1, Seed: int64(spec.ForecastSeed)}
+	if named := ParseCommunities(spec.Communities); named.Kind == "file" || spec.DryRun || spec.RefuseAtChance || spec.SmoothAuto {
+		c = Communities{Kind: named.Kind, Arg: named.Arg, Resolution: 1, Seed: int64(spec.ForecastSeed)}
 	}
 	env.Load = func(ctx context.Context) (*job.Input, error) {
 		return s.ReleaseInput(ctx, spec.Graph, spec.Projection.ValueProperty, readings, c)

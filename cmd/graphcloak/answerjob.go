@@ -98,7 +98,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 		return nil, withInitHint(&g.cfg.Config, err)
 	}
 	defer st.Close(after.Context())
-	sum, err := st.RunAnswer(ctx, *spec, locateCommunities(opts), stores.ReadingsFrom(&g.cfg.Config, opts.stdin, opts.privateAnswer.values), env)
+	sum, err := st.RunAnswer(ctx, *spec, locateCommunities(opts), st.ReadingsFrom(opts.stdin, opts.privateAnswer.values), env)
 	return sum, withInitHint(&g.cfg.Config, err)
 }
 

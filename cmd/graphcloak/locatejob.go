@@ -231,9 +231,9 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 // communities come from: --communities, with --resolution and the seed,
 // through serve's cache.
 func locateCommunities(opts *locateOptions) stores.Communities {
-	kind, arg := stores.ParseCommunities(opts.communities)
-	return stores.Communities{Kind: kind, Arg: arg, Resolution: opts.resolution, Seed: opts.g.cfg.Write.RandomSeed,
-		Cache: opts.communityCache, Leiden: opts.privateAnswer.enabled}
+	c := stores.ParseCommunities(opts.communities)
+	c.Resolution, c.Seed, c.Cache, c.Leiden = opts.resolution, opts.g.cfg.Write.RandomSeed, opts.communityCache, opts.privateAnswer.enabled
+	return c
 }
 
 type locateOptions struct {
