@@ -194,7 +194,7 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 		}
 		sum.Release, sum.Missing = path, rel.Meta.Missing
 		if o.graph == stores.Neo4jSpec {
-			if sum.RunID, err = publishCollected(ctx, o.g, rel); err != nil {
+			if sum.RunID, err = publishCollected(ctx, o.g, nil, rel); err != nil {
 				return err
 			}
 		}
