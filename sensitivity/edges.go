@@ -79,7 +79,7 @@ func cheapBounds(g *laplacian.Graph, tau float64, side map[[2]int]bridgeSide, m 
 					late = cut.passed()
 				}
 				if late {
-					set(k, math.Min(2, resistanceEdgeBound(1/w, tau))*(1+1e-12)+1e-15)
+					set(k, math.Min(2, resistanceEdgeBound(1/w, tau))*roundUp+absSlack)
 					continue
 				}
 				set(k, cheapEdgeBound(g, rw, side, i, j, w, tau))

@@ -175,7 +175,7 @@ func (r *radauWork) bound(i, j int) float64 {
 	nK := [4]float64{math.Sqrt2, vecNorm(K1[:n1]), vecNorm(K2[:n2]), math.Sqrt(m6) * (1 + highamGamma(n+2))}
 	var eK [4]float64
 	for p := 1; p < 4; p++ {
-		eK[p] = (r.B*eK[p-1] + gw*2*r.dmax*nK[p-1]) * (1 + 1e-12)
+		eK[p] = (r.B*eK[p-1] + gw*2*r.dmax*nK[p-1]) * roundUp
 	}
 
 	// Radau nodes: Gauss nodes of x·dμ from the moments m_p = bᵀL^p b.
@@ -198,7 +198,7 @@ func (r *radauWork) bound(i, j int) float64 {
 		l := max(x.sup, y.sup)
 		vecAxpy(dst[:l], x.v[:l], th, y.v[:l])
 		clear(dst[l:n])
-		return vec{dst, l, vecNorm(dst[:l]), (x.err + math.Abs(th)*y.err + 2*roundoffU*(x.nrm+math.Abs(th)*y.nrm)) * (1 + 1e-12)}
+		return vec{dst, l, vecNorm(dst[:l]), (x.err + math.Abs(th)*y.err + 2*roundoffU*(x.nrm+math.Abs(th)*y.nrm)) * roundUp}
 	}
 	k0 := vec{K0, 2, nK[0], 0}
 	k1 := vec{K1, n1, nK[1], eK[1]}
@@ -214,7 +214,7 @@ func (r *radauWork) bound(i, j int) float64 {
 		l := min(x.sup, y.sup)
 		v := vecDot(x.v[:l], y.v[:l])
 		e := x.nrm*y.err + y.nrm*x.err + x.err*y.err + highamGamma(n+2)*x.nrm*y.nrm
-		return v, e * (1 + 1e-12)
+		return v, e * roundUp
 	}
 	// ν_m = bᵀ ω_m(L) b, ω = 1, x, x(x−θ1), x(x−θ1)², …(x−θ2), …(x−θ2)², …(x−θ3).
 	var nu, nuErr [7]float64

@@ -116,8 +116,8 @@ func (r *resistanceWork) bound(a, b int, w float64) float64 {
 		}
 	}
 	// c is a sum of positive terms, each within a few ulps: a relative
-	// margin of 1e-12 covers the rounding for any realistic degree.
-	return math.Min(1/w, 1/c*(1+1e-12))
+	// margin of roundUp covers the rounding for any realistic degree.
+	return math.Min(1/w, 1/c*roundUp)
 }
 
 // longPath looks for a path k–x–l–b with x and l not yet taken (so not a,
