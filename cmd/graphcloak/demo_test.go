@@ -8,15 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak"
 )
-
-func itoa(i int) string     { return strconv.Itoa(i) }
-func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 func TestDemo(t *testing.T) {
 	isolateConfig(t)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -29,4 +30,59 @@ func TestFlagNames(t *testing.T) {
 			t.Errorf("flagNames[%q] = %q: not a name a user types", p, f)
 		}
 	}
+}
+
+// One vocabulary: the line's diffusion time is --tau like
+// everywhere else (--T a hidden old spelling), the line's source positions
+// are --source-positions (--sources is a count elsewhere), the seed is
+// --random-seed (GDS spelling; --seed hidden).
+func TestOneVocabulary(t *testing.T) {
+	isolateConfig(t)
+	line := func(args ...string) string {
+		t.Helper()
+		out, code, err := runPrivacyCLI(t, append([]string{"sensitivity", "--line", "--n", "40", "--m", "30", "-o", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %v", args, code, err)
+		}
+		return out
+	}
+	if a, b := untimed(t, line("--tau", "0.02")), untimed(t, line("--T", "0.02")); a != b {
+		t.Errorf("--tau and --T differ:\n%s\n%s", a, b)
+	}
+	if _, code, _ := runPrivacyCLI(t, "sensitivity", "--line", "--n", "40", "--m", "30", "--tau", "0.02", "--T", "0.03"); code != exitUsage {
+		t.Errorf("--tau with --T: exit %d, want 2", code)
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		out, code, err := runPrivacyCLI(t, append([]string{"experiment", "line", "--trials", "2", "--estimator", "bpdn", "-o", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %v", args, code, err)
+		}
+		return out
+	}
+	if a, b := untimed(t, run("--tau", "0.05", "--source-positions", "0.3", "--random-seed", "3")), untimed(t, run("--T", "0.05", "--sources", "0.3", "--seed", "3")); a != b {
+		t.Errorf("new and old spellings differ:\n%s\n%s", a, b)
+	}
+	help, _, _ := runPrivacyCLI(t, "experiment", "line", "--help")
+	for _, old := range []string{"--T ", "--sources ", "--seed "} {
+		if strings.Contains(help, old) {
+			t.Errorf("experiment line --help shows the old spelling %s", old)
+		}
+	}
+}
+
+// untimed is a JSON document without its timing fields, for comparisons.
+func untimed(t *testing.T, doc string) string {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal([]byte(doc), &m); err != nil {
+		t.Fatal(err)
+	}
+	for k := range m {
+		if strings.HasSuffix(k, "Millis") || k == "seconds" {
+			delete(m, k)
+		}
+	}
+	out, _ := json.Marshal(m)
+	return string(out)
 }

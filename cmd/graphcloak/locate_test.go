@@ -8,34 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// releaseKarate releases heat from node 1 on karate with a large ε and
-// returns the release file.
-func releaseKarate(t *testing.T, dir string) string {
-	t.Helper()
-	// Readings: a unit source at node 1 seen at every node after τ = 1 —
-	// approximated by a spike; locate only needs data with a clear peak.
-	var b strings.Builder
-	for k := 1; k <= 34; k++ {
-		v := 0.0
-		if k == 1 {
-			v = 1
-		}
-		b.WriteString(strings.Join([]string{itoa(k), ftoa(v)}, ",") + "\n")
-	}
-	readings := filepath.Join(dir, "readings.csv")
-	os.WriteFile(readings, []byte(b.String()), 0o600)
-	out := filepath.Join(dir, "release.json")
-	initTestLedger(t, filepath.Join(dir, "l.json"), "--epsilon-total", "1000", "--delta-total", "1e-3")
-	_, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
-		"--out", out, "--ledger", filepath.Join(dir, "l.json"),
-		"--epsilon", "500", "--delta", "1e-6", "--tau", "0.2")
-	if code != 0 {
-		t.Fatalf("release: exit %d: %s", code, stderr)
-	}
-	return out
-}
+	"github.com/graphcloak/graphcloak/privacy"
+)
 
 func TestLocateReleaseFile(t *testing.T) {
 	isolateConfig(t)
@@ -207,5 +182,60 @@ func TestLocateResolution(t *testing.T) {
 	if _, _, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--released", rel,
 		"--tau", "0.2", "--resolution", "-1"); code != exitBadInput {
 		t.Errorf("--resolution -1: exit %d, want %d", code, exitBadInput)
+	}
+}
+
+// A release file states its provenance (τ, α, graph fingerprint,
+// tool version); locate takes τ and σ from it, refuses a contradicting
+// --tau or --sigma, a bad --sigma, and another graph, naming what differs.
+func TestLocateReleaseProvenance(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	relPath := releaseKarate(t, dir) // τ = 0.2
+	rel, err := privacy.ReadReleaseFile(relPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rel.Meta
+	if m.Tau != 0.2 || !(m.Alpha > 0) || m.Graph == nil || m.Graph.Nodes != 34 || m.Graph.Edges != 78 || m.ToolVersion == "" {
+		t.Fatalf("release meta lacks provenance: %+v", m)
+	}
+
+	out, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--release", relPath, "-o", "json")
+	if code != 0 {
+		t.Fatalf("locate: exit %d: %s", code, stderr)
+	}
+	var sum struct {
+		Tau   float64 `json:"tau"`
+		Sigma float64 `json:"sigma"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Tau != 0.2 || sum.Sigma != m.Sigma {
+		t.Errorf("locate used τ = %g, σ = %g; the release has τ = 0.2, σ = %g", sum.Tau, sum.Sigma, m.Sigma)
+	}
+	// τ from the environment yields to the release's.
+	t.Setenv("GRAPHCLOAK_PRIVACY_TAU", "1")
+	if _, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--release", relPath); code != 0 {
+		t.Errorf("τ from the environment: exit %d: %s", code, stderr)
+	}
+	os.Unsetenv("GRAPHCLOAK_PRIVACY_TAU")
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--graph", "karate", "--tau", "1"}, "contradicts the release's τ"},
+		{[]string{"--graph", "karate", "--sigma", "0.1"}, "contradicts the release's σ"},
+		{[]string{"--graph", "karate", "--sigma", "-1"}, "--sigma must be a positive"},
+		{[]string{"--graph", "path:n=34"}, "33 edges, expected 78"},
+		{[]string{"--graph", "cycle:n=34"}, "34 edges, expected 78"},
+	} {
+		args := append([]string{"locate", "--release", relPath}, tc.args...)
+		_, stderr, code := runPipelineCLI(t, context.Background(), nil, args...)
+		if code != exitBadInput || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 3 naming %q", tc.args, code, stderr, tc.want)
+		}
 	}
 }

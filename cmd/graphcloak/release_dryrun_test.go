@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,5 +150,89 @@ func TestPrivateAnswerNeo4jLedgerOnly(t *testing.T) {
 		if _, stderr, code := runPipelineCLI(t, context.Background(), nil, append(args, extra...)...); code != exitDBUnreachable {
 			t.Errorf("%v: exit %d, want %d (unreachable): %s", extra, code, exitDBUnreachable, stderr)
 		}
+	}
+}
+
+// The dry run prints the σ the release uses, to
+// the last digit (grid widening included); "exact" is claimed only for a
+// relative slack ≤ 1e-6; τ out of range exits 3; -o json survives NaN/Inf.
+func TestHonestNumbers(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings, _ := karateReadings(t, dir, true)
+	ledger := filepath.Join(dir, "ledger.json")
+	initTestLedger(t, ledger)
+	common := []string{"release", "--graph", "karate", "--values", readings, "--ledger", ledger, "--tau", "0.7",
+		"--epsilon", "0.8", "--delta", "1e-6", "-o", "json"}
+	sigmaOf := func(args ...string) float64 {
+		stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, append(common, args...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(stdout), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m["sigma"].(float64)
+	}
+	dry := sigmaOf("--dry-run")
+	real := sigmaOf("--out", filepath.Join(dir, "r.json"))
+	if dry != real {
+		t.Errorf("dry run σ = %.17g, release σ = %.17g", dry, real)
+	}
+
+	sens := func(tau string) map[string]any {
+		stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "sensitivity", "--graph", "karate", "--tau", tau, "-o", "json")
+		if code != 0 {
+			t.Fatalf("sensitivity --tau %s: exit %d: %s", tau, code, stderr)
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(stdout), &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	if m := sens("1"); m["exact"] != true || m["relativeSlack"].(float64) > 1e-6 {
+		t.Errorf("τ = 1: exact %v, relativeSlack %v", m["exact"], m["relativeSlack"])
+	}
+	// At τ = 1e5 the bound's certified slack is as large as the value: an
+	// upper bound, not an exact value.
+	if m := sens("1e5"); m["exact"] != false || !(m["relativeSlack"].(float64) > 1e-6) {
+		t.Errorf("τ = 1e5: exact %v, relativeSlack %v; want not exact", m["exact"], m["relativeSlack"])
+	}
+	for _, args := range [][]string{
+		{"sensitivity", "--graph", "karate", "--tau", "1e15", "-o", "json"},
+		{"sensitivity", "--graph", "karate", "--tau", "1e300", "-o", "json"},
+		append(append([]string{}, common...), "--dry-run", "--tau", "1e15"),
+		append(append([]string{}, common...), "--dry-run", "--alpha", "1e300"),
+	} {
+		if _, stderr, code := runPipelineCLI(t, context.Background(), nil, args...); code != exitBadInput || !strings.Contains(stderr, "range") {
+			t.Errorf("%v: exit %d, want 3 naming the range: %s", args, code, stderr)
+		}
+	}
+	var b strings.Builder
+	type inner struct {
+		X float64 `json:"x"`
+		Y float64 `json:"y,omitempty"`
+	}
+	v := struct {
+		A float64  `json:"a"`
+		B *inner   `json:"b"`
+		C []inner  `json:"c"`
+		D string   `json:"d"`
+		E *float64 `json:"e,omitempty"`
+	}{A: math.Inf(1), B: &inner{X: math.NaN()}, C: []inner{{X: 1, Y: math.Inf(-1)}}, D: "ok"}
+	if err := printJSON(&b, v); err != nil {
+		t.Fatalf("printJSON with NaN/Inf: %v", err)
+	}
+	var back map[string]any
+	if err := json.Unmarshal([]byte(b.String()), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back["a"] != nil || back["b"].(map[string]any)["x"] != nil || back["c"].([]any)[0].(map[string]any)["x"] != 1.0 || back["d"] != "ok" {
+		t.Errorf("printJSON fallback: %s", b.String())
+	}
+	if _, ok := back["e"]; ok {
+		t.Errorf("omitempty not kept: %s", b.String())
 	}
 }
