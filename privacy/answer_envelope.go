@@ -275,19 +275,7 @@ func (env *envelope) settle(ctx context.Context, workers int, steps int) (float6
 			break
 		}
 		if round < envelopeSelfRounds {
-			// A node whose neighbourhood overflows gives up its own weight
-			// first: one hub answering less often spares its many
-			// neighbours (the star bound of the ceiling says the same).
-			for s, g := range mass {
-				if overflows(g, target[s]) && own[s] > 0 {
-					p := gridExp(env.a[s])
-					// Overshoot a little: lowering one node raises the
-					// abstain weight there, which lowers its neighbours'
-					// targets in turn.
-					keep := max(p-envelopeOvershoot*(g-target[s])-1e-3, p*envelopeMinKeep)
-					env.a[s] = max(env.a[s], int64(math.Ceil(-math.Log(keep)*gridOne)))
-				}
-			}
+			env.lowerOwn(mass, own, target)
 			continue
 		}
 		var err error
@@ -301,6 +289,22 @@ func (env *envelope) settle(ctx context.Context, workers int, steps int) (float6
 		}
 	}
 	return env.finish(mass, own), nil
+}
+
+// lowerOwn lowers the own weight of every node whose neighbourhood
+// overflows its target: one hub answering less often spares its many
+// neighbours (the star bound of the ceiling says the same).
+func (env *envelope) lowerOwn(mass, own, target []float64) {
+	for s, g := range mass {
+		if overflows(g, target[s]) && own[s] > 0 {
+			p := gridExp(env.a[s])
+			// Overshoot a little: lowering one node raises the
+			// abstain weight there, which lowers its neighbours'
+			// targets in turn.
+			keep := max(p-envelopeOvershoot*(g-target[s])-1e-3, p*envelopeMinKeep)
+			env.a[s] = max(env.a[s], int64(math.Ceil(-math.Log(keep)*gridOne)))
+		}
+	}
 }
 
 // finish fixes, from the masses and own terms of the final weights, the

@@ -326,12 +326,7 @@ func tridiagEigEnds(d, e, first, last []float64) bool {
 	e[n-1] = 0
 	for l := 0; l < n; l++ {
 		for iter := 0; ; iter++ {
-			m := l
-			for ; m < n-1; m++ {
-				if math.Abs(e[m]) <= roundoffU*(math.Abs(d[m])+math.Abs(d[m+1])) {
-					break
-				}
-			}
+			m := negligibleSubdiag(d, e, l)
 			if m == l {
 				break
 			}
@@ -358,11 +353,8 @@ func tridiagEigEnds(d, e, first, last []float64) bool {
 				p = s * r
 				d[i+1] = g + p
 				g = c*r - b
-				for _, z := range [2][]float64{first, last} {
-					f := z[i+1]
-					z[i+1] = s*z[i] + c*f
-					z[i] = c*z[i] - s*f
-				}
+				rotate(first, i, s, c)
+				rotate(last, i, s, c)
 			}
 			if r == 0 && i >= l {
 				continue
@@ -373,6 +365,25 @@ func tridiagEigEnds(d, e, first, last []float64) bool {
 		}
 	}
 	return true
+}
+
+// negligibleSubdiag returns the first m ≥ l whose e[m] is negligible
+// beside d[m] and d[m+1] (n−1 if none), where tridiagEigEnds splits.
+func negligibleSubdiag(d, e []float64, l int) int {
+	m := l
+	for ; m < len(d)-1; m++ {
+		if math.Abs(e[m]) <= roundoffU*(math.Abs(d[m])+math.Abs(d[m+1])) {
+			break
+		}
+	}
+	return m
+}
+
+// rotate applies the Givens rotation (c, s) to z[i], z[i+1].
+func rotate(z []float64, i int, s, c float64) {
+	f := z[i+1]
+	z[i+1] = s*z[i] + c*f
+	z[i] = c*z[i] - s*f
 }
 
 // ritz returns the eigenvalues and eigenvectors of the k×k tridiagonal T,
