@@ -98,7 +98,7 @@ func (h *Handler) Routes(mux *http.ServeMux) {
 
 func (h *Handler) order(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
-	w.Write(h.Order)
+	_, _ = w.Write(h.Order) // a client gone away is not the server's error
 }
 
 func (h *Handler) progress(w http.ResponseWriter, _ *http.Request) {
@@ -171,13 +171,13 @@ func (h *Handler) Page() http.Handler { return http.HandlerFunc(h.page) }
 
 func (h *Handler) page(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	pageTemplate.Execute(w, h.Collector.Progress())
+	_ = pageTemplate.Execute(w, h.Collector.Progress()) // a fixed template: only the client's write can fail
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
-	json.NewEncoder(w).Encode(v)
+	_ = json.NewEncoder(w).Encode(v) // as page: only the write can fail
 }
 
 // Current serves the routes of the current epoch's Handler, which a

@@ -104,6 +104,9 @@ func TestOpenEpochRefusals(t *testing.T) {
 	if _, err := OpenEpoch(ctx, forged); !errors.As(err, new(*OrderFileError)) {
 		t.Errorf("order file signed by another key: %v", err)
 	}
+	if spent(t, l) != base {
+		t.Errorf("refused orders charged: spent %v, want %v", spent(t, l), base)
+	}
 	// A central release charged epoch e3 before.
 	if err := l.Charge(ctx, privacy.Charge{Scope: "building-7", ReleaseID: "e3", Rho: 0.01}); err != nil {
 		t.Fatal(err)

@@ -229,12 +229,15 @@ func runProvision(o *keygenOptions, out io.Writer) (err error) {
 		}
 		var buf bytes.Buffer
 		w := csv.NewWriter(&buf)
-		w.Write([]string{"node", c.header})
+		rows := [][]string{{"node", c.header}}
 		for _, n := range nodes {
-			w.Write([]string{n, hex.EncodeToString(c.key(n))})
+			rows = append(rows, []string{n, hex.EncodeToString(c.key(n))})
 		}
-		w.Flush()
-		err = writeSecretFile(c.path, buf.Bytes())
+		err = w.WriteAll(rows) // a bytes.Buffer never fails; WriteAll flushes
+		clear(rows)
+		if err == nil {
+			err = writeSecretFile(c.path, buf.Bytes())
+		}
 		clear(buf.Bytes())
 		if err != nil {
 			return inputErrorf("%s: %w", c.path, err)

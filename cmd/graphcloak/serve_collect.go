@@ -238,7 +238,7 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 	m := metrics.New()
 	e, err := startEpoch(g, o, m, order, env, keys, o.releaseOut)
 	if err != nil {
-		ln.Close()
+		_ = ln.Close() // the epoch's error is the one to report
 		return err
 	}
 	defer e.stop()
