@@ -15,6 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/internal/uniquekeys"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/spf13/cobra"
 )
@@ -224,3 +225,39 @@ func validate(t *testing.T, name, doc string) {
 		t.Errorf("%s: output does not match docs/schemas/%s.schema.json: %v\n%s", name, name, err, doc)
 	}
 }
+
+// twoBlockReadings writes readings for a source of mass units at node
+// src of graph spec, diffused for τ (exp(−τL)·mass·e_src, no noise: the
+// release adds it).
+func twoBlockReadings(t *testing.T, dir, spec string, tau, mass float64, src int) string {
+	t.Helper()
+	g, _, err := laplacian.Generate(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := recovery.NewGraphModel(g, tau, recovery.GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f0, y := make([]float64, g.N()), make([]float64, g.N())
+	f0[src] = mass
+	md.Apply(y, f0)
+	var b strings.Builder
+	b.WriteString("node,value\n")
+	for i, v := range y {
+		fmt.Fprintf(&b, "%s,%.9g\n", g.Key(i), v)
+	}
+	p := filepath.Join(dir, fmt.Sprintf("readings-%g.csv", mass))
+	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// roomsCSV and roomsReadings are the rooms example of README and
+// docs/neo4j.md: two wings of six rooms, readings of a 40-unit source in
+// room 105 diffused for τ = 1.
+const (
+	roomsCSV      = "../../examples/rooms.csv"
+	roomsReadings = "../../examples/rooms-readings.csv"
+)

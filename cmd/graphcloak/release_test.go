@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
 )
@@ -639,5 +640,97 @@ func TestBudgetCheckedBeforeSensitivity(t *testing.T) {
 	out, stderr, code := runCLI(args...)
 	if code != 0 || !strings.Contains(out, "already published") {
 		t.Errorf("re-run of epoch monday: exit %d, table does not say already published:\n%s%s", code, out, stderr)
+	}
+}
+
+// TestOutputsNeverOverwriteInputs: an output property
+// that is the node key (or whose run-id companion is), the readings, or a
+// property locate reads is refused with exit 3 before any connection —
+// the URI here points nowhere, so anything later would fail differently.
+func TestOutputsNeverOverwriteInputs(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	readings := filepath.Join(dir, "r.csv")
+	os.WriteFile(readings, []byte("node,value\n1,0.5\n"), 0o600)
+	nowhere := []string{"--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--node-key-property", "roomId"}
+	for _, args := range [][]string{
+		append([]string{"release", "--write-property", "roomId", "--values", readings, "--ledger", "neo4j", "--epsilon", "1", "--tau", "1"}, nowhere...),
+		{"release", "--write-property", "room", "--values", readings, "--ledger", "neo4j", "--epsilon", "1", "--tau", "1",
+			"--graph", "neo4j", "--uri", "bolt://127.0.0.1:1", "--node-key-property", "room_runId"},
+		append([]string{"locate", "--rank-property", "roomId", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"locate", "--mass-property", "roomId", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"locate", "--community-write-property", "roomId", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"locate", "--probability-property", "roomId", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"locate", "--community-write-property", "relv", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"locate", "--mass-property", "x", "--probability-property", "x", "--sigma", "1", "--released-property", "relv"}, nowhere...),
+		append([]string{"communities", "--community-write-property", "roomId"}, nowhere...),
+	} {
+		_, stderr, code := runPipelineCLI(t, context.Background(), nil, args...)
+		if code != 3 || !strings.Contains(stderr, "would overwrite") {
+			t.Errorf("%v: exit %d, want 3 naming the conflict: %s", args, code, stderr)
+		}
+	}
+}
+
+// TestReleaseSmoothAuto: --smooth auto forecasts every candidate τ′ with
+// its own Δ2 — the same Δ2 sensitivity computes at τ+τ′, non-increasing
+// in τ′ — picks the candidate with the best forecast, and the release
+// then draws with that τ′ and its σ (the release file says so); a bad
+// value is an input error.
+func TestReleaseSmoothAuto(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	releaseKarate(t, dir) // readings, ledger
+	ledger, readings, out := filepath.Join(dir, "l.json"), filepath.Join(dir, "readings.csv"), filepath.Join(dir, "smooth.json")
+	args := []string{"release", "--graph", "karate", "--values", readings, "--ledger", ledger, "--epsilon", "4", "--delta", "1e-6",
+		"--tau", "0.5", "--smooth", "auto", "--forecast-trials", "40", "-o", "json"}
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, append(args, "--out", out)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	validate(t, "release", stdout)
+	var sum struct {
+		Smooth        float64
+		Sigma         float64
+		Delta2        float64
+		SmoothChoices []job.SmoothChoice
+	}
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.SmoothChoices) != len(job.SmoothCandidates) {
+		t.Fatalf("%d choices, want %d", len(sum.SmoothChoices), len(job.SmoothCandidates))
+	}
+	best := sum.SmoothChoices[0]
+	for i, c := range sum.SmoothChoices {
+		if want := job.SmoothCandidates[i] * 0.5; c.Smooth != want {
+			t.Errorf("choice %d: τ′ %g, want %g", i, c.Smooth, want)
+		}
+		d2, _, code := runPipelineCLI(t, context.Background(), nil, "sensitivity", "--graph", "karate", "--tau", ftoa(0.5+c.Smooth), "-o", "json")
+		var s struct{ Delta2 float64 }
+		if code != 0 || json.Unmarshal([]byte(d2), &s) != nil || math.Abs(s.Delta2-c.Delta2) > 1e-9*s.Delta2 {
+			t.Errorf("τ′ %g: Δ2 %v, sensitivity at τ+τ′ says %s", c.Smooth, c.Delta2, d2)
+		}
+		if i > 0 && c.Delta2 > sum.SmoothChoices[i-1].Delta2*(1+1e-9) {
+			t.Errorf("Δ2 grows with τ′: %v", sum.SmoothChoices)
+		}
+		if c.CommunityAccuracy > best.CommunityAccuracy {
+			best = c
+		}
+	}
+	if sum.Smooth != best.Smooth || sum.Sigma != best.Sigma || sum.Delta2 != best.Delta2 {
+		t.Errorf("released τ′ %g σ %g Δ2 %g, the best forecast was %+v", sum.Smooth, sum.Sigma, sum.Delta2, best)
+	}
+	var rel struct {
+		Meta struct{ Smooth, Sigma float64 }
+	}
+	data, err := os.ReadFile(out)
+	if err != nil || json.Unmarshal(data, &rel) != nil || rel.Meta.Smooth != best.Smooth || rel.Meta.Sigma != best.Sigma {
+		t.Errorf("release file: %s (err %v), want τ′ %g σ %g", data, err, best.Smooth, best.Sigma)
+	}
+	_, stderr, code = runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
+		"--ledger", ledger, "--epsilon", "4", "--tau", "0.5", "--smooth", "sometimes", "--dry-run")
+	if code != exitBadInput || !strings.Contains(stderr, "--smooth must be auto or a finite") {
+		t.Errorf("--smooth sometimes: exit %d: %s", code, stderr)
 	}
 }
