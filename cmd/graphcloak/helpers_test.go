@@ -261,3 +261,11 @@ const (
 	roomsCSV      = "../../examples/rooms.csv"
 	roomsReadings = "../../examples/rooms-readings.csv"
 )
+
+// walkCommands calls fn for every command of the tree.
+func walkCommands(root *cobra.Command, fn func(cmd *cobra.Command)) {
+	fn(root)
+	for _, s := range root.Commands() {
+		walkCommands(s, fn)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -732,5 +733,47 @@ func TestReleaseSmoothAuto(t *testing.T) {
 		"--ledger", ledger, "--epsilon", "4", "--tau", "0.5", "--smooth", "sometimes", "--dry-run")
 	if code != exitBadInput || !strings.Contains(stderr, "--smooth must be auto or a finite") {
 		t.Errorf("--smooth sometimes: exit %d: %s", code, stderr)
+	}
+}
+
+// A τ beyond what the graph carries is refused with a
+// sentence naming the largest usable τ — by the release and its dry run
+// alike — and that τ is usable. Before: karate at τ = 1000 and 1e6 died
+// with "grid exponent = 691 / -9223372036854775808 must be in [-60, 60]",
+// and their dry runs exited 0.
+func TestTauTooLargeNamesLargestUsable(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	vals, _ := karateReadings(t, dir, false)
+	ledger := filepath.Join(dir, "ledger.json")
+	if _, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", ledger, "--epsilon-total", "10", "--delta-total", "1e-5"); code != 0 {
+		t.Fatalf("budget --init: exit %d: %v", code, err)
+	}
+	usable := regexp.MustCompile(`largest usable τ here is about ([0-9.e+-]+)`)
+	release := func(tau string, dry bool) (int, error) {
+		args := []string{"release", "--graph", "karate", "--values", vals, "--ledger", ledger, "--tau", tau,
+			"--out", filepath.Join(t.TempDir(), "r.json"), "--forecast-trials", "0"}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		_, code, err := runPrivacyCLI(t, args...)
+		return code, err
+	}
+	for _, tau := range []string{"1000", "1e6"} {
+		code, err := release(tau, false)
+		dcode, derr := release(tau, true)
+		if code != exitBadInput || err == nil || strings.Contains(err.Error(), "grid exponent") || !strings.Contains(err.Error(), "tau = ") {
+			t.Fatalf("release --tau %s: exit %d: %v; want exit 3 naming τ", tau, code, err)
+		}
+		if dcode != code || derr == nil || derr.Error() != err.Error() {
+			t.Errorf("release --tau %s --dry-run: exit %d: %v; the release: exit %d: %v", tau, dcode, derr, code, err)
+		}
+		m := usable.FindStringSubmatch(err.Error())
+		if m == nil {
+			t.Fatalf("no largest usable τ in %q", err)
+		}
+		if code, err := release(m[1], false); code != 0 {
+			t.Errorf("the named τ = %s is refused: exit %d: %v", m[1], code, err)
+		}
 	}
 }
