@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/neo4j/neo4j-go-driver/v5/neo4j"
@@ -127,6 +128,7 @@ func Connect(ctx context.Context, opt Options) (*Client, error) {
 		token = neo4j.NoAuth()
 	}
 	uri := u.String()
+	driversOpened.Add(1)
 	drv, err := neo4j.NewDriverWithContext(uri, token, func(c *config.Config) {
 		c.SocketConnectTimeout = opt.ConnectTimeout
 		c.ConnectionAcquisitionTimeout = opt.AcquisitionTimeout
@@ -154,6 +156,14 @@ func Connect(ctx context.Context, opt Options) (*Client, error) {
 	}
 	return c, nil
 }
+
+// driversOpened counts the drivers Connect has opened in this process.
+var driversOpened atomic.Int64
+
+// DriversOpened is how many drivers Connect has opened in this process
+// (failed connections included): DESIGN.md's one driver per process is
+// checked with it.
+func DriversOpened() int64 { return driversOpened.Load() }
 
 // Close closes the driver and its connections.
 func (c *Client) Close(ctx context.Context) error {

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -29,6 +30,9 @@ type boltProxy struct {
 	mu     sync.Mutex
 	ln     net.Listener
 	conns  map[net.Conn]bool
+	// accepted counts the connections accepted (a driver opens at
+	// least one; the drivers of one process share theirs).
+	accepted atomic.Int64
 }
 
 func newBoltProxy(t *testing.T, boltURI string) *boltProxy {
@@ -60,6 +64,7 @@ func (p *boltProxy) serve(ln net.Listener) {
 			if err != nil {
 				return
 			}
+			p.accepted.Add(1)
 			go p.forward(c)
 		}
 	}()

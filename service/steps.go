@@ -11,16 +11,15 @@ import (
 	"github.com/graphcloak/graphcloak/stores"
 )
 
-// Steps are a slot's steps as specs, and the stores they run against,
-// opened once for the life of the service. Each step copies its spec,
+// Steps are a slot's steps as specs, and the backend they run against
+// (the stores opened once for the life of the service). Each step copies its spec,
 // names it with the step's run id and epoch, plans it against the stores
 // (with the step's logger) and executes the plan: the release, then the
 // localisation on that release, or the private answer alone.
 type Steps struct {
-	// Stores are opened by the caller before the first slot and closed
-	// by it once the service has stopped; each step works on a view of
-	// them (stores.WithLogger).
-	Stores *stores.Stores
+	// Backend runs the steps: OnStores of the stores the caller opens
+	// before the first slot and closes once the service has stopped.
+	Backend Backend
 	// Release is the slot's release; its RunID and Epoch are the step's.
 	Release job.ReleaseSpec
 	// Locate, when not nil, locates on the slot's release (or on the
@@ -97,13 +96,13 @@ func (st *Steps) release(ctx context.Context, step Step) (*job.ReleaseSummary, e
 	}
 	spec := st.Release
 	spec.RunID, spec.Epoch = step.RunID, step.Epoch
-	return st.Stores.WithLogger(step.Logger).RunRelease(ctx, spec, readings, st.env(step, after))
+	return st.Backend.Release(ctx, spec, readings, st.env(step, after))
 }
 
 // lastRelease returns the run id of the scope's newest succeeded
 // release, or "" (logged) when there is none.
 func (st *Steps) lastRelease(ctx context.Context, step Step) (string, error) {
-	return st.Stores.WithLogger(step.Logger).LastRelease(ctx)
+	return st.Backend.LastRelease(ctx, step.Logger)
 }
 
 // locate locates on releaseRun, its record read again, and tells the
@@ -111,17 +110,13 @@ func (st *Steps) lastRelease(ctx context.Context, step Step) (string, error) {
 func (st *Steps) locate(ctx context.Context, step Step, releaseRun string) (*job.LocateSummary, error) {
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
-	s, err := st.Stores.WithLogger(step.Logger).WithRelease(ctx, releaseRun)
-	if err != nil {
-		return nil, err
-	}
 	spec := *st.Locate
 	spec.RunID = step.RunID
 	env := st.env(step, after)
 	if st.Observer != nil {
 		env.Output = st.Observer.Draw
 	}
-	sum, err := s.RunLocate(ctx, spec, st.Communities, env)
+	sum, err := st.Backend.Locate(ctx, releaseRun, spec, st.Communities, env)
 	if err != nil {
 		return nil, err
 	}
@@ -151,5 +146,5 @@ func (st *Steps) runAnswer(ctx context.Context, step Step) (*job.AnswerSummary, 
 	if st.Values != "" {
 		readings = st.readings
 	}
-	return st.Stores.WithLogger(step.Logger).RunAnswer(ctx, spec, st.Communities, readings, st.env(step, after))
+	return st.Backend.Answer(ctx, spec, st.Communities, readings, st.env(step, after))
 }

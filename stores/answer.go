@@ -3,19 +3,8 @@ package stores
 import (
 	"context"
 
-	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/job"
 )
-
-// Answer opens the stores opt asks for and answers on them (RunAnswer).
-func Answer(ctx context.Context, cfg *config.Loaded, spec job.AnswerSpec, c Communities, readings func() (map[string]float64, error), opt Options, env job.Env) (*job.AnswerSummary, error) {
-	st, err := Open(ctx, cfg, opt)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close(opt.bookkeeping(ctx))
-	return st.RunAnswer(ctx, spec, c, readings, env)
-}
 
 // RunAnswer plans the private answer on s (its graph, the communities c
 // and the raw readings: the configured value property read with the

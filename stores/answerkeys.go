@@ -13,7 +13,7 @@ import (
 func ReadAnswerKeys(cfg *config.Config, spec *job.AnswerSpec) error {
 	spec.Noise = privacy.CryptoNoise()
 	if spec.CachePath != "" {
-		lopt, err := LedgerOptions(cfg)
+		lopt, err := ledgerOptions(cfg)
 		if err != nil {
 			return err
 		}

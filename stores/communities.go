@@ -33,10 +33,11 @@ type Communities struct {
 }
 
 // ParseCommunities splits a communities spec ("leiden", "gds:leiden",
-// "property:NAME", "file:PATH") into its kind and argument.
-func ParseCommunities(spec string) (kind, arg string) {
-	kind, arg, _ = strings.Cut(spec, ":")
-	return kind, arg
+// "property:NAME", "file:PATH") into the Kind and Arg of the communities
+// it names (the other fields zero).
+func ParseCommunities(spec string) Communities {
+	kind, arg, _ := strings.Cut(spec, ":")
+	return Communities{Kind: kind, Arg: arg}
 }
 
 // partition returns the communities c names for the loaded graph (Leiden

@@ -33,7 +33,7 @@ func LoadDetection(ctx context.Context, cfg *config.Config, spec string, opt Loa
 		return nil, err
 	}
 	w := &cfg.Write
-	return &Detection{Graph: lg, EstimatedBytes: community.PeakBytes(lg.Graph, KeyBytes(spec), w.Concurrency),
+	return &Detection{Graph: lg, EstimatedBytes: community.PeakBytes(lg.Graph, keyBytes(spec), w.Concurrency),
 		loadMillis: time.Since(start).Milliseconds(), seed: w.RandomSeed, concurrency: w.Concurrency}, nil
 }
 

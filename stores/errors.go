@@ -1,6 +1,10 @@
 package stores
 
-import "github.com/graphcloak/graphcloak/errkind"
+import (
+	"errors"
+
+	"github.com/graphcloak/graphcloak/errkind"
+)
 
 // Parameters this package's errors name (errkind.Param) besides job's: a
 // command shows each under the name its user types (errkind.Render).
@@ -35,3 +39,7 @@ func kindOr(err error, def errkind.Kind) errkind.Kind {
 	}
 	return def
 }
+
+// errNotConnected is a read of Neo4j through stores opened without it
+// (Options.Neo4j): a caller's mistake.
+var errNotConnected = errors.New("stores: not connected to neo4j (opened without Options.Neo4j)")

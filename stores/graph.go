@@ -81,9 +81,9 @@ func ProjectionOf(cfg *config.Config) connector.Projection {
 	}
 }
 
-// Connect opens the process's one driver (VerifyConnectivity inside
+// connect opens the process's one driver (VerifyConnectivity inside
 // connector.Connect) with the configured URI and credentials.
-func Connect(ctx context.Context, cfg *config.Config) (*connector.Client, error) {
+func connect(ctx context.Context, cfg *config.Config) (*connector.Client, error) {
 	secs := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 	return connector.Connect(ctx, connector.Options{
 		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
@@ -93,9 +93,9 @@ func Connect(ctx context.Context, cfg *config.Config) (*connector.Client, error)
 	})
 }
 
-// ConnectLogged connects to the configured Neo4j and logs where.
-func ConnectLogged(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*connector.Client, error) {
-	client, err := Connect(ctx, cfg)
+// connectLogged connects to the configured Neo4j and logs where.
+func connectLogged(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*connector.Client, error) {
+	client, err := connect(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -144,7 +144,7 @@ func LoadGraph(ctx context.Context, cfg *config.Config, spec string, opt LoadOpt
 	}
 	lg := &Graph{Spec: spec, Projection: p, Client: opt.Client}
 	if lg.Client == nil {
-		c, err := Connect(ctx, cfg)
+		c, err := connect(ctx, cfg)
 		if err != nil {
 			return nil, err
 		}
@@ -197,10 +197,10 @@ func loadDataset(name string) (*laplacian.Graph, error) {
 	return g, err
 }
 
-// ProjectionHint names the projection settings in which current differs
+// projectionHint names the projection settings in which current differs
 // from the projection recorded for a run ("" when none do), for an error
 // about a graph that is not the run's.
-func ProjectionHint(current, recorded connector.Projection) string {
+func projectionHint(current, recorded connector.Projection) string {
 	d := config.ProjectionDiff(
 		config.NamedProjection{NodeLabels: current.NodeLabels, RelationshipTypes: current.RelationshipTypes,
 			RelationshipWeightProperty: current.RelationshipWeightProperty, NodeKeyProperty: current.NodeKeyProperty},

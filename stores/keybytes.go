@@ -6,10 +6,10 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 )
 
-// KeyBytes is the memory a node's key takes in a graph loaded from spec
+// keyBytes is the memory a node's key takes in a graph loaded from spec
 // (LoadGraph), as community.PeakBytes counts it: Neo4j's and a file's
 // keys; a generated graph stores none.
-func KeyBytes(spec string) int64 {
+func keyBytes(spec string) int64 {
 	switch {
 	case spec == Neo4jSpec:
 		return community.Neo4jKeyBytes

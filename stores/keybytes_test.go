@@ -18,7 +18,7 @@ func TestKeyBytes(t *testing.T) {
 		{"karate", 0},
 		{"sbm:sizes=10x10,pin=0.5,pout=0.1", 0},
 	} {
-		if got := KeyBytes(c.spec); got != c.want {
+		if got := keyBytes(c.spec); got != c.want {
 			t.Errorf("KeyBytes(%q) = %d, want %d", c.spec, got, c.want)
 		}
 	}

@@ -15,27 +15,27 @@ import (
 // The configured ledger, shared by every command that charges or reads it
 // (budget, release, serve, locate --private-answer, the operator's page).
 
-// OpenLedger opens the configured ledger (a file, or Neo4j through
+// openLedger opens the configured ledger (a file, or Neo4j through
 // client). It never creates one: a missing ledger file is an error
 // wrapping privacy.ErrNoLedger (a missing scope, later, privacy.ErrNoScope),
 // to which the command adds how its user creates one.
-func OpenLedger(ctx context.Context, cfg *config.Config, client *connector.Client) (privacy.Ledger, error) {
+func openLedger(ctx context.Context, cfg *config.Config, client *connector.Client) (privacy.Ledger, error) {
 	if cfg.Privacy.Ledger == "neo4j" {
 		return connector.NewLedger(ctx, client, cfg.Neo4j.Database)
 	}
-	path, opt, err := FileLedgerConfig(cfg)
+	path, opt, err := fileLedgerConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
 	return privacy.OpenFileLedger(path, opt)
 }
 
-// CreateLedger creates the configured ledger (a file, or Neo4j through
+// createLedger creates the configured ledger (a file, or Neo4j through
 // client) and its configured scope with budget, or checks that they exist
 // with exactly that budget. A file ledger's directory must exist when the
 // configuration names the file (a typo must not become a new ledger
 // somewhere unexpected); only the default location's is created.
-func CreateLedger(ctx context.Context, cfg *config.Config, client *connector.Client, budget privacy.Budget) (privacy.Ledger, error) {
+func createLedger(ctx context.Context, cfg *config.Config, client *connector.Client, budget privacy.Budget) (privacy.Ledger, error) {
 	scope := cfg.Privacy.Scope
 	if cfg.Privacy.Ledger == "neo4j" {
 		l, err := connector.NewLedger(ctx, client, cfg.Neo4j.Database)
@@ -44,7 +44,7 @@ func CreateLedger(ctx context.Context, cfg *config.Config, client *connector.Cli
 		}
 		return l, l.InitScope(ctx, scope, budget)
 	}
-	path, opt, err := FileLedgerConfig(cfg)
+	path, opt, err := fileLedgerConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -56,14 +56,14 @@ func CreateLedger(ctx context.Context, cfg *config.Config, client *connector.Cli
 	return privacy.CreateFileLedger(ctx, path, budget, opt, scope)
 }
 
-// ReadLedger opens the configured ledger as OpenLedger does, for reading
+// readLedger opens the configured ledger as openLedger does, for reading
 // only (a dry run): the same errors, but no lock file or Neo4j constraint
 // is created, and a charge is refused.
-func ReadLedger(cfg *config.Config, client *connector.Client) (privacy.Ledger, error) {
+func readLedger(cfg *config.Config, client *connector.Client) (privacy.Ledger, error) {
 	if cfg.Privacy.Ledger == "neo4j" {
 		return connector.ReadLedger(client, cfg.Neo4j.Database)
 	}
-	path, opt, err := FileLedgerConfig(cfg)
+	path, opt, err := fileLedgerConfig(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -71,19 +71,19 @@ func ReadLedger(cfg *config.Config, client *connector.Client) (privacy.Ledger, e
 	return privacy.OpenFileLedger(path, opt)
 }
 
-// FileLedgerConfig returns the file ledger's path and options.
-func FileLedgerConfig(cfg *config.Config) (string, privacy.FileLedgerOptions, error) {
-	path, err := LedgerPath(cfg)
+// fileLedgerConfig returns the file ledger's path and options.
+func fileLedgerConfig(cfg *config.Config) (string, privacy.FileLedgerOptions, error) {
+	path, err := ledgerPath(cfg)
 	if err != nil {
 		return "", privacy.FileLedgerOptions{}, err
 	}
-	opt, err := LedgerOptions(cfg)
+	opt, err := ledgerOptions(cfg)
 	return path, opt, err
 }
 
-// LedgerOptions loads the ledger key, when one is configured, and puts
+// ledgerOptions loads the ledger key, when one is configured, and puts
 // the file ledger's high-water marks beside it.
-func LedgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
+func ledgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
 	if cfg.Privacy.LedgerKeyFile == "" {
 		return privacy.FileLedgerOptions{}, nil
 	}
@@ -101,18 +101,18 @@ func LedgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
 	return opt, nil
 }
 
-// LedgerPath is the configured ledger file, or DefaultLedgerPath when the
+// ledgerPath is the configured ledger file, or defaultLedgerPath when the
 // configuration leaves it empty.
-func LedgerPath(cfg *config.Config) (string, error) {
+func ledgerPath(cfg *config.Config) (string, error) {
 	if cfg.Privacy.Ledger != "" {
 		return cfg.Privacy.Ledger, nil
 	}
-	return DefaultLedgerPath()
+	return defaultLedgerPath()
 }
 
-// DefaultLedgerPath is $XDG_STATE_HOME/graphcloak/ledger.json, else
+// defaultLedgerPath is $XDG_STATE_HOME/graphcloak/ledger.json, else
 // ~/.local/state/graphcloak/ledger.json.
-func DefaultLedgerPath() (string, error) {
+func defaultLedgerPath() (string, error) {
 	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
 		return filepath.Join(d, "graphcloak", "ledger.json"), nil
 	}
@@ -124,20 +124,17 @@ func DefaultLedgerPath() (string, error) {
 }
 
 // ScopeBalance reads the configured scope's balance from the configured
-// ledger, read-only (connecting to Neo4j for a ledger kept there).
-func ScopeBalance(ctx context.Context, cfg *config.Config) (*privacy.Balance, error) {
+// ledger, read-only (through the stores' connection for a ledger kept in
+// Neo4j).
+func (s *Stores) ScopeBalance(ctx context.Context) (*privacy.Balance, error) {
+	cfg := &s.cfg.Config
 	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
 		return nil, errkind.Inputf("%s: %w", job.ParamScope, err)
 	}
-	var client *connector.Client
-	if cfg.Privacy.Ledger == "neo4j" {
-		var err error
-		if client, err = Connect(ctx, cfg); err != nil {
-			return nil, err
-		}
-		defer client.Close(context.WithoutCancel(ctx))
+	if cfg.Privacy.Ledger == "neo4j" && s.Client == nil {
+		return nil, errNotConnected
 	}
-	l, err := ReadLedger(cfg, client)
+	l, err := readLedger(cfg, s.Client)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +153,7 @@ func ScopeBalance(ctx context.Context, cfg *config.Config) (*privacy.Balance, er
 // ledger key this installation's (privacy.CacheMACKey): a certificate no
 // key authenticates is never trusted.
 func CertificateMACKey(cfg *config.Config) ([]byte, error) {
-	lopt, err := LedgerOptions(cfg)
+	lopt, err := ledgerOptions(cfg)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ type LoadSummary struct {
 // spec says (connector.Client.Load). A key of two types is bad input
 // naming where it is in the files.
 func Load(ctx context.Context, cfg *config.Config, logger *slog.Logger, spec connector.LoadSpec, files *LoadFiles) (*LoadSummary, error) {
-	client, err := ConnectLogged(ctx, cfg, logger)
+	client, err := connectLogged(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
 	}

@@ -4,21 +4,9 @@ import (
 	"context"
 	"encoding/json"
 
-	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
-
-// Locate opens the stores opt asks for (the release run's record read
-// when opt names one) and locates on them (RunLocate).
-func Locate(ctx context.Context, cfg *config.Loaded, spec job.LocateSpec, c Communities, opt Options, env job.Env) (*job.LocateSummary, error) {
-	st, err := Open(ctx, cfg, opt)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close(opt.bookkeeping(ctx))
-	return st.RunLocate(ctx, spec, c, env)
-}
 
 // RunLocate takes the projection and record of the release run s has
 // read (if any) into spec, plans the localisation on s (its graph,

@@ -86,7 +86,7 @@ func Open(ctx context.Context, cfg *config.Loaded, opt Options) (*Stores, error)
 		}
 	}
 	if opt.Neo4j {
-		c, err := ConnectLogged(ctx, &cfg.Config, s.logger)
+		c, err := connectLogged(ctx, &cfg.Config, s.logger)
 		if err != nil {
 			return nil, err
 		}
@@ -129,9 +129,9 @@ func (s *Stores) open(ctx context.Context, opt Options) error {
 	cfg := &s.cfg.Config
 	var err error
 	if opt.Ledger == ReadOnly {
-		s.Ledger, err = ReadLedger(cfg, s.Client)
+		s.Ledger, err = readLedger(cfg, s.Client)
 	} else {
-		s.Ledger, err = OpenLedger(ctx, cfg, s.Client)
+		s.Ledger, err = openLedger(ctx, cfg, s.Client)
 	}
 	if err != nil {
 		return err

@@ -3,20 +3,19 @@ package stores
 import (
 	"io"
 
-	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 )
 
 // ReadingsFrom reads the raw readings CSV at path ("-": stdin) under the
 // configured header (ReadReadings) when called, for a job that reads its
-// readings once its graph is loaded (Answer). Without a path it is nil:
+// readings once its graph is loaded (RunAnswer). Without a path it is nil:
 // the readings are a property, read with the graph.
-func ReadingsFrom(cfg *config.Config, stdin io.Reader, path string) func() (map[string]float64, error) {
+func (s *Stores) ReadingsFrom(stdin io.Reader, path string) func() (map[string]float64, error) {
 	if path == "" {
 		return nil
 	}
 	return func() (map[string]float64, error) {
-		header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
+		header, _ := csvin.ParseHeader(s.cfg.Input.Header) // validated by config
 		return ReadReadings(stdin, path, header)
 	}
 }

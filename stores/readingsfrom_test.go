@@ -10,12 +10,16 @@ import (
 // TestReadingsFrom: no path, no reader; "-" reads the readings from stdin
 // when called, under the configured header.
 func TestReadingsFrom(t *testing.T) {
-	cfg := &config.Config{}
+	cfg := &config.Loaded{}
 	cfg.Input.Header = "auto"
-	if ReadingsFrom(cfg, nil, "") != nil {
+	st, err := Open(t.Context(), cfg, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.ReadingsFrom(nil, "") != nil {
 		t.Error("a reader without a path")
 	}
-	read := ReadingsFrom(cfg, strings.NewReader("node,value\na,1.5\nb,2\n"), "-")
+	read := st.ReadingsFrom(strings.NewReader("node,value\na,1.5\nb,2\n"), "-")
 	got, err := read()
 	if err != nil {
 		t.Fatal(err)

@@ -29,7 +29,7 @@ type ReleaseFiles struct {
 // ledger — checks it (job.ReleaseSpec.Check) and returns the raw
 // readings of files.Values (nil without one).
 func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseFiles) (map[string]float64, error) {
-	lopt, err := LedgerOptions(cfg)
+	lopt, err := ledgerOptions(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -72,29 +72,11 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseF
 		}
 	}
 	if spec.Ledger = cfg.Privacy.Ledger; spec.Ledger != "neo4j" {
-		if spec.Ledger, err = LedgerPath(cfg); err != nil {
+		if spec.Ledger, err = ledgerPath(cfg); err != nil {
 			return nil, err
 		}
 	}
 	return readings, nil
-}
-
-// Release prepares the release file (spec.Out, unless a dry run), opens
-// the stores opt asks for and releases on them (RunRelease).
-func Release(ctx context.Context, cfg *config.Loaded, spec job.ReleaseSpec, readings map[string]float64, opt Options, env job.Env) (*job.ReleaseSummary, error) {
-	var err error
-	if spec.Out != "" && !spec.DryRun {
-		if env.File, err = job.PrepareFile(ctx, spec.Out, spec.Wait, env.Logger); err != nil {
-			return nil, err
-		}
-		defer env.File.Abort()
-	}
-	st, err := Open(ctx, cfg, opt)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close(opt.bookkeeping(ctx))
-	return st.RunRelease(ctx, spec, readings, env)
 }
 
 // RunRelease plans the release on s and, unless it is a dry run,
@@ -109,8 +91,8 @@ func (s *Stores) RunRelease(ctx context.Context, spec job.ReleaseSpec, readings 
 	// refused when it does not fit the graph); one computed or read from
 	// the database only when a forecast will score it.
 	var c Communities
-	if kind, arg := ParseCommunities(spec.Communities); kind == "file" || spec.DryRun || spec.RefuseAtChance || spec.SmoothAuto {
-		c = Communities{Kind: kind, Arg: arg, Resolution: 1, Seed: int64(spec.ForecastSeed)}
+	if named := ParseCommunities(spec.Communities); named.Kind == "file" || spec.DryRun || spec.RefuseAtChance || spec.SmoothAuto {
+		c = Communities{Kind: named.Kind, Arg: named.Arg, Resolution: 1, Seed: int64(spec.ForecastSeed)}
 	}
 	env.Load = func(ctx context.Context) (*job.Input, error) {
 		return s.ReleaseInput(ctx, spec.Graph, spec.Projection.ValueProperty, readings, c)

@@ -48,7 +48,7 @@ func (s *Stores) ReleaseHint() string {
 	if s.Release == nil {
 		return ""
 	}
-	return ProjectionHint(s.Projection, s.Release.Projection)
+	return projectionHint(s.Projection, s.Release.Projection)
 }
 
 // adoptProjection makes the projection of run record rr the one read,
@@ -87,7 +87,7 @@ func (s *Stores) checkRelease(ctx context.Context, rr *connector.RunRecord) erro
 		return errkind.Inputf("%s: run %q records no valid write property", job.ParamReleaseRun, runID)
 	}
 	if err := s.Client.CheckRunBinding(ctx, s.Projection, rr.WriteProperty, runID); err != nil {
-		if hint := ProjectionHint(s.Projection, rr.Projection); hint != "" {
+		if hint := projectionHint(s.Projection, rr.Projection); hint != "" {
 			return fmt.Errorf("%w%s", err, hint)
 		}
 		return err

@@ -4,20 +4,17 @@ import (
 	"context"
 	"time"
 
-	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/job"
 )
 
 // RunRows lists the run records of scope ("": every scope) in the
-// configured database, newest first, at most last of them (0: all), as
-// rows at time now (job.RunRowOf).
-func RunRows(ctx context.Context, cfg *config.Config, scope string, last int, now time.Time) ([]job.RunRow, error) {
-	client, err := Connect(ctx, cfg)
-	if err != nil {
-		return nil, err
+// configured database through the stores' connection, newest first, at
+// most last of them (0: all), as rows at time now (job.RunRowOf).
+func (s *Stores) RunRows(ctx context.Context, scope string, last int, now time.Time) ([]job.RunRow, error) {
+	if s.Client == nil {
+		return nil, errNotConnected
 	}
-	defer client.Close(context.WithoutCancel(ctx))
-	recs, err := client.ListRuns(ctx, cfg.Neo4j.Database, scope, last)
+	recs, err := s.Client.ListRuns(ctx, s.cfg.Neo4j.Database, scope, last)
 	if err != nil {
 		return nil, err
 	}
@@ -32,11 +29,9 @@ func RunRows(ctx context.Context, cfg *config.Config, scope string, last int, no
 // in the configured database beyond the newest keep (-1: no count limit)
 // or started before cutoff (zero: no age limit), and returns how many it
 // deleted (connector.Client.PruneRuns).
-func PruneRuns(ctx context.Context, cfg *config.Config, scope string, keep int, cutoff time.Time) (int, error) {
-	client, err := Connect(ctx, cfg)
-	if err != nil {
-		return 0, err
+func (s *Stores) PruneRuns(ctx context.Context, scope string, keep int, cutoff time.Time) (int, error) {
+	if s.Client == nil {
+		return 0, errNotConnected
 	}
-	defer client.Close(context.WithoutCancel(ctx))
-	return client.PruneRuns(ctx, cfg.Neo4j.Database, scope, keep, cutoff)
+	return s.Client.PruneRuns(ctx, s.cfg.Neo4j.Database, scope, keep, cutoff)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"time"
 
-	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -23,31 +22,44 @@ type ScopeStatus struct {
 	RunsErr error
 }
 
-// ReadScopeStatus connects to the configured database, reads the scope's
-// balance from the configured ledger (OpenLedger) and lists its last
-// limit runs as rows at now.
-func ReadScopeStatus(ctx context.Context, cfg *config.Config, limit int, now time.Time) ScopeStatus {
-	var s ScopeStatus
-	client, err := Connect(ctx, cfg)
-	if err != nil {
-		s.LedgerErr, s.RunsErr = err, err
-		return s
+// ScopeStatus reads the configured scope's balance from the configured
+// ledger (openLedger, through the stores' connection) and lists its last
+// limit runs as rows at now: no connection of its own, so a status page
+// read at every request keeps the process's one driver.
+func (s *Stores) ScopeStatus(ctx context.Context, limit int, now time.Time) ScopeStatus {
+	var st ScopeStatus
+	cfg := &s.cfg.Config
+	if s.Client == nil && cfg.Privacy.Ledger == "neo4j" {
+		st.LedgerErr, st.RunsErr = errNotConnected, errNotConnected
+		return st
 	}
-	defer client.Close(context.WithoutCancel(ctx))
-	if l, err := OpenLedger(ctx, cfg, client); err != nil {
-		s.LedgerErr = err
+	if l, err := openLedger(ctx, cfg, s.Client); err != nil {
+		st.LedgerErr = err
 	} else if bal, err := l.Balance(ctx, cfg.Privacy.Scope); err != nil {
-		s.BalanceErr = err
+		st.BalanceErr = err
 	} else if len(bal) > 0 {
-		s.Balance = &bal[0]
+		st.Balance = &bal[0]
 	}
-	recs, err := client.ListRuns(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, limit)
+	if s.Client == nil {
+		st.RunsErr = errNotConnected
+		return st
+	}
+	recs, err := s.Client.ListRuns(ctx, cfg.Neo4j.Database, cfg.Privacy.Scope, limit)
 	if err != nil {
-		s.RunsErr = err
-		return s
+		st.RunsErr = err
+		return st
 	}
 	for _, rec := range recs {
-		s.Runs = append(s.Runs, job.RunRowOf(rec, now))
+		st.Runs = append(st.Runs, job.RunRowOf(rec, now))
 	}
-	return s
+	return st
+}
+
+// Ping reads from the configured database through the stores' connection
+// (a health check: no connection of its own).
+func (s *Stores) Ping(ctx context.Context) error {
+	if s.Client == nil {
+		return errNotConnected
+	}
+	return s.Client.Ping(ctx, s.cfg.Neo4j.Database)
 }

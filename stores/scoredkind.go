@@ -24,10 +24,10 @@ func ScoredPartitionProperty(kind string) (property string, isProperty bool, err
 }
 
 // LedgerName names the configured ledger as a report shows it: neo4j for
-// a ledger kept in Neo4j, else its file (LedgerPath).
+// a ledger kept in Neo4j, else its file (ledgerPath).
 func LedgerName(cfg *config.Config) (string, error) {
 	if cfg.Privacy.Ledger == "neo4j" {
 		return "neo4j", nil
 	}
-	return LedgerPath(cfg)
+	return ledgerPath(cfg)
 }

@@ -65,8 +65,8 @@ func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) e
 	return textreport.Answer(out, sum, flagName)
 }
 
-// answerOnce checks the flags and answers (stores.Answer: the stores
-// opened, job.PlanAnswer then job.ExecuteAnswer); a missing ledger or
+// answerOnce checks the flags and answers (stores.Open, then
+// Stores.RunAnswer: job.PlanAnswer then job.ExecuteAnswer); a missing ledger or
 // scope gets the budget --init command. Everything deferred
 // (the failure record, the balance, closing the connection) shares one
 // bookkeeping deadline.
@@ -93,7 +93,12 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	opt := storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
 		CheckProjection: spec.Neo4j, Ledger: ledgerMode(spec.DryRun)})
 	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
-	sum, err := stores.Answer(ctx, g.cfg, *spec, locateCommunities(opts), stores.ReadingsFrom(&g.cfg.Config, opts.stdin, opts.privateAnswer.values), opt, env)
+	st, err := stores.Open(ctx, g.cfg, opt)
+	if err != nil {
+		return nil, withInitHint(&g.cfg.Config, err)
+	}
+	defer st.Close(after.Context())
+	sum, err := st.RunAnswer(ctx, *spec, locateCommunities(opts), st.ReadingsFrom(opts.stdin, opts.privateAnswer.values), env)
 	return sum, withInitHint(&g.cfg.Config, err)
 }
 

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
@@ -144,14 +143,12 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var client *connector.Client
-	if cfg.Privacy.Ledger == "neo4j" {
-		if client, err = stores.Connect(ctx, cfg); err != nil {
-			return err
-		}
-		defer client.Close(context.WithoutCancel(ctx))
+	st, err := stores.Open(ctx, o.g.cfg, stores.Options{Neo4j: cfg.Privacy.Ledger == "neo4j"})
+	if err != nil {
+		return err
 	}
-	r, err := stores.LedgerReport(ctx, cfg, client, spec.create, spec.scope)
+	defer st.Close(context.WithoutCancel(ctx))
+	r, err := st.LedgerReport(ctx, spec.create, spec.scope)
 	if err != nil {
 		return withInitHint(cfg, err)
 	}

@@ -229,7 +229,7 @@ func closeCollected(ctx context.Context, c *local.Collector, o *collectOptions, 
 	}
 	sum.Release, sum.Missing = path, rel.Meta.Missing
 	if o.graph == stores.Neo4jSpec {
-		if sum.RunID, err = publishCollected(ctx, o.g, rel); err != nil {
+		if sum.RunID, err = publishCollected(ctx, o.g, nil, rel); err != nil {
 			return err
 		}
 	}

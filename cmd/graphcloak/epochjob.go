@@ -158,15 +158,22 @@ func epochNodes(path string, graphKeys []string) ([]string, error) {
 // publishCollected writes the closed epoch's release to the configured
 // projection in Neo4j under a release run (job.PublishCollected), once the
 // projection's graph is checked to be the order's; it returns the run id.
-func publishCollected(ctx context.Context, g *globalOptions, rel *privacy.Released) (string, error) {
+// It writes through open (serve's stores: the process's one driver) when
+// they are connected, else through stores it opens and closes.
+func publishCollected(ctx context.Context, g *globalOptions, open *stores.Stores, rel *privacy.Released) (string, error) {
 	cfg := &g.cfg.Config
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
-	st, err := stores.Open(ctx, g.cfg, storesOptions(g, after, stores.Options{Neo4j: true, CheckProjection: true}))
-	if err != nil {
+	st := open
+	if st == nil || st.Client == nil {
+		var err error
+		if st, err = stores.Open(ctx, g.cfg, storesOptions(g, after, stores.Options{Neo4j: true, CheckProjection: true})); err != nil {
+			return "", err
+		}
+		defer st.Close(after.Context())
+	} else if err := st.Projection.Validate(); err != nil {
 		return "", err
 	}
-	defer st.Close(after.Context())
 	lg, err := st.LoadGraph(ctx, stores.Neo4jSpec, stores.LoadOptions{})
 	if err != nil {
 		return "", err

@@ -15,7 +15,7 @@ import (
 func initCommand(cfg *config.Config) string {
 	ledger := cfg.Privacy.Ledger
 	if ledger == "" {
-		ledger, _ = stores.DefaultLedgerPath()
+		ledger, _ = stores.LedgerName(cfg) // the default file
 	}
 	cmd := "graphcloak budget --init --ledger " + shellquote.Quote(ledger) + " --scope " + shellquote.Quote(cfg.Privacy.Scope)
 	if cfg.Privacy.LedgerKeyFile != "" {

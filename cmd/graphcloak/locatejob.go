@@ -16,8 +16,9 @@ import (
 
 // This file is a localisation's command side, behind the locate command
 // and each slot of serve: the flags checked into a job.LocateSpec
-// (checkLocate), the per-node file and picture, and stores.Locate, which
-// opens the stores and plans and executes the job (locateOnce). What a
+// (checkLocate), the per-node file and picture, and the stores opened
+// (stores.Open) on which the job is planned and executed (Stores.RunLocate,
+// locateOnce). What a
 // localisation decides lives in job; the command (locate.go) prints the
 // summary.
 
@@ -31,8 +32,8 @@ type locateInputs struct {
 }
 
 // locateOnce checks the flags (checkLocate), reads the release file,
-// opens the per-node CSV and locates (stores.Locate: on Neo4j, reading
-// the --release-run record). It returns the summary and where to print
+// opens the per-node CSV and locates (stores.Open, reading the
+// --release-run record, then Stores.RunLocate). It returns the summary and where to print
 // it (stderr when --out - streams the CSV to stdout). Everything deferred (the failure
 // record, closing the connection) shares one bookkeeping deadline.
 func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.LocateSummary, io.Writer, error) {
@@ -63,9 +64,14 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 		Output: func(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
 			return emitLocate(ctx, opts, csvOut, lj, res, sum)
 		}}
-	sum, err := stores.Locate(ctx, g.cfg, in.spec, locateCommunities(opts), opt, env)
+	st, err := stores.Open(ctx, g.cfg, opt) // the release run's record read when opt names one
 	if err != nil {
 		return nil, nil, err // opens no ledger: no budget to create
+	}
+	defer st.Close(after.Context())
+	sum, err := st.RunLocate(ctx, in.spec, locateCommunities(opts), env)
+	if err != nil {
+		return nil, nil, err
 	}
 	return sum, out, nil
 }
@@ -225,9 +231,9 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 // communities come from: --communities, with --resolution and the seed,
 // through serve's cache.
 func locateCommunities(opts *locateOptions) stores.Communities {
-	kind, arg := stores.ParseCommunities(opts.communities)
-	return stores.Communities{Kind: kind, Arg: arg, Resolution: opts.resolution, Seed: opts.g.cfg.Write.RandomSeed,
-		Cache: opts.communityCache, Leiden: opts.privateAnswer.enabled}
+	c := stores.ParseCommunities(opts.communities)
+	c.Resolution, c.Seed, c.Cache, c.Leiden = opts.resolution, opts.g.cfg.Write.RandomSeed, opts.communityCache, opts.privateAnswer.enabled
+	return c
 }
 
 type locateOptions struct {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
@@ -183,7 +184,15 @@ func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions) (*
 	case o.answerEpsilon != 0:
 		return nil, usageErrorf("--answer-epsilon is the scope's own with --ledger/--scope (fixed by budget --init): drop it")
 	}
-	bal, err := stores.ScopeBalance(ctx, cfg)
+	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil { // before connecting
+		return nil, errkind.Inputf("%s: %w", job.ParamScope, err)
+	}
+	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: cfg.Privacy.Ledger == "neo4j"})
+	if err != nil {
+		return nil, withInitHint(cfg, err)
+	}
+	defer st.Close(context.WithoutCancel(ctx))
+	bal, err := st.ScopeBalance(ctx)
 	return bal, withInitHint(cfg, err)
 }
 

@@ -12,8 +12,9 @@ import (
 )
 
 // This file turns the release flags (release's own, and those serve
-// gives each slot) into a job.ReleaseSpec and calls stores.Release, which
-// opens the release file and the stores and plans and executes the job.
+// gives each slot) into a job.ReleaseSpec, prepares the release file,
+// opens the stores (stores.Open) and plans and executes the job on them
+// (Stores.RunRelease).
 // Everything a release decides lives in job.
 
 // releaseInputs are a release's local inputs, read before anything is
@@ -23,7 +24,7 @@ type releaseInputs struct {
 	readings map[string]float64 // raw readings from --values, or nil
 }
 
-// releaseOnce reads the release's inputs and releases (stores.Release):
+// releaseOnce reads the release's inputs and releases (stores.Open, then Stores.RunRelease):
 // planned and, unless it is a dry run, executed. Everything deferred
 // after the run (closing the connection, the job's failure record and
 // balance) shares one bookkeeping deadline.
@@ -39,7 +40,18 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (*job.ReleaseSummary
 	spec := in.spec
 	spec.RunID = stores.NewRunID()
 	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
-	sum, err := stores.Release(ctx, g.cfg, spec, in.readings, opt, env)
+	if spec.Out != "" && !spec.DryRun { // the release file prepared before anything is opened
+		if env.File, err = job.PrepareFile(ctx, spec.Out, spec.Wait, env.Logger); err != nil {
+			return nil, withInitHint(&g.cfg.Config, err)
+		}
+		defer env.File.Abort()
+	}
+	st, err := stores.Open(ctx, g.cfg, opt)
+	if err != nil {
+		return nil, withInitHint(&g.cfg.Config, err)
+	}
+	defer st.Close(after.Context())
+	sum, err := st.RunRelease(ctx, spec, in.readings, env)
 	return sum, withInitHint(&g.cfg.Config, err)
 }
 

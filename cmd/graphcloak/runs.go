@@ -66,7 +66,12 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 		return err
 	}
 	opts.scope = opts.g.cfg.GivenScope() // as budget: given, one scope; else every scope
-	rows, err := stores.RunRows(ctx, &opts.g.cfg.Config, opts.scope, opts.last, time.Now())
+	st, err := stores.Open(ctx, opts.g.cfg, stores.Options{Neo4j: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close(context.WithoutCancel(ctx))
+	rows, err := st.RunRows(ctx, opts.scope, opts.last, time.Now())
 	if err != nil {
 		return err
 	}
@@ -145,7 +150,12 @@ func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) er
 	if opts.olderThan > 0 {
 		cutoff = time.Now().Add(-opts.olderThan)
 	}
-	n, err := stores.PruneRuns(ctx, &opts.g.cfg.Config, opts.g.cfg.GivenScope(), opts.keep, cutoff)
+	st, err := stores.Open(ctx, opts.g.cfg, stores.Options{Neo4j: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close(context.WithoutCancel(ctx))
+	n, err := st.PruneRuns(ctx, opts.g.cfg.GivenScope(), opts.keep, cutoff)
 	if err != nil {
 		return err
 	}

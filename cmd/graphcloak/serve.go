@@ -124,15 +124,13 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		return err
 	}
 	defer func() { st.Close(after.Context()) }()
-	steps.Stores = st
+	steps.Backend = service.OnStores(st)
 	m, running := serveMetrics(g, steps)
 	svc := &service.Service{Metrics: m, Logger: g.logger, Runner: &schedule.Runner{Spec: spec, Jitter: opts.jitter, Grace: opts.grace,
 		MaxRuns: opts.maxRuns, Logger: g.logger, Skipped: func(time.Time) { m.SlotSkipped() }}}
 	if opts.listen != "" {
-		health, closeProbe := serveHealth(opts)
-		defer closeProbe()
-		svc.Health = health
-		page, err := newOperatorPage(opts, running)
+		svc.Health = serveHealth(opts, st)
+		page, err := newOperatorPage(opts, running, st)
 		if err != nil {
 			return err
 		}

@@ -344,7 +344,9 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 			return err
 		}
 		if spec.Neo4j {
-			e.publish = func(ctx context.Context, rel *privacy.Released) (string, error) { return publishCollected(ctx, g, rel) }
+			e.publish = func(ctx context.Context, rel *privacy.Released) (string, error) {
+				return publishCollected(ctx, g, st, rel)
+			}
 		}
 		cur.Set(e.h)
 		mu.Lock()

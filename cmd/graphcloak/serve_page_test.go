@@ -8,34 +8,55 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/metrics"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // serve's page reads the configured scope's budget and runs at each
-// request: with Neo4j unreachable it says why in place of both, and
-// still shows the scope and the projection.
+// request through the stores serve opened: with those opened without
+// Neo4j it says why in place of both, and still shows the scope and the
+// projection. Neither the page's requests nor /healthz's checks open a
+// driver of their own (one driver per process, connector.DriversOpened:
+// before, every request connected and the probe held a second driver).
 func TestOperatorPageWithoutNeo4j(t *testing.T) {
 	cfg := &config.Loaded{}
 	cfg.Neo4j.URI = "bolt://127.0.0.1:1" // nothing listens on port 1
 	cfg.Neo4j.ConnectTimeout = 2
 	cfg.Privacy.Scope, cfg.Privacy.Ledger = "whisper", "neo4j"
 	cfg.Projection.NodeLabels, cfg.Projection.NodeKeyProperty = []string{"Room"}, "roomId"
-	page, err := newOperatorPage(&serveOptions{g: &globalOptions{cfg: cfg}, schedule: "@hourly"}, nil)
+	st, err := stores.Open(t.Context(), cfg, stores.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := &serveOptions{g: &globalOptions{cfg: cfg}, schedule: "@hourly"}
+	page, err := newOperatorPage(opts, nil, st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer page.Close()
-	rec := httptest.NewRecorder()
-	page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
-	if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
-		t.Fatalf("status %d, %q", rec.Code, rec.Header().Get("Content-Type"))
-	}
-	body := rec.Body.String()
-	for _, want := range []string{"whisper", "@hourly", "(:Room)-[:*]-, key roomId", "budget unknown", "runs unknown", "no slot located since this server started"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("page without Neo4j lacks %q:\n%s", want, body)
+	health := serveHealth(opts, st)
+	health.ProbeInterval = -1 // probe at every poll
+	before := connector.DriversOpened()
+	for range 3 {
+		rec := httptest.NewRecorder()
+		page.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/", nil))
+		if rec.Code != http.StatusOK || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html") {
+			t.Fatalf("status %d, %q", rec.Code, rec.Header().Get("Content-Type"))
 		}
+		body := rec.Body.String()
+		for _, want := range []string{"whisper", "@hourly", "(:Room)-[:*]-, key roomId", "budget unknown", "runs unknown", "no slot located since this server started"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("page without Neo4j lacks %q:\n%s", want, body)
+			}
+		}
+		if r := health.Check(t.Context()); r.Healthy || len(r.Reasons) != 1 || !strings.HasPrefix(r.Reasons[0], "database unreachable: ") {
+			t.Errorf("/healthz without Neo4j: %+v", r)
+		}
+	}
+	if n := connector.DriversOpened() - before; n != 0 {
+		t.Errorf("3 page requests and health checks opened %d drivers, want 0 (they read through serve's stores)", n)
 	}
 }
 
@@ -60,7 +81,11 @@ func TestServeShowsRunningSteps(t *testing.T) {
 	now = now.Add(32 * time.Second)
 	audit(640, 20000)
 
-	page, err := newOperatorPage(&serveOptions{g: g, schedule: "@hourly"}, running)
+	st, err := stores.Open(t.Context(), cfg, stores.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := newOperatorPage(&serveOptions{g: g, schedule: "@hourly"}, running, st)
 	if err != nil {
 		t.Fatal(err)
 	}

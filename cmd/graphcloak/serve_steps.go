@@ -1,9 +1,6 @@
 package main
 
 import (
-	"context"
-
-	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/schedule"
@@ -114,15 +111,13 @@ func checkServeRelease(opts *serveOptions, lo *locateOptions) (job.ReleaseSpec, 
 }
 
 // serveHealth is /healthz's verdict (service.Health): the configured
-// database probed (service.DatabaseProbe), --health-failed-slots (0:
-// never) failed slots in a row. close releases the probe's connection.
-func serveHealth(opts *serveOptions) (*service.Health, func()) {
-	cfg := &opts.g.cfg.Config
-	probe := &service.DatabaseProbe{Database: cfg.Neo4j.Database,
-		Connect: func(ctx context.Context) (*connector.Client, error) { return stores.Connect(ctx, cfg) }}
+// database probed through st (the process's one Neo4j driver, which
+// reconnects by itself), --health-failed-slots (0: never) failed slots in
+// a row.
+func serveHealth(opts *serveOptions, st *stores.Stores) *service.Health {
 	failed := opts.healthFailedSlots
 	if failed == 0 {
 		failed = -1 // never
 	}
-	return &service.Health{FailedSlots: failed, Probe: probe.Ping}, probe.Close
+	return &service.Health{FailedSlots: failed, Probe: st.Ping}
 }
