@@ -122,23 +122,7 @@ func (ld *leiden) aggregate(lv *level, refined []int32, k int, comm []int32) (*l
 	start, members := groups(refined, k, identity(lv.n))
 	next := &level{n: k, rowPtr: make([]int64, k+1), k: make([]float64, k), inner: make([]float64, k), m2: lv.m2}
 	nextComm := make([]int32, k)
-	// Blocks of consecutive rows holding about aggregateGrain links each.
-	var bounds []int
-	var blockLinks []int64 // an upper bound of each block's aggregate links
-	links, open := int64(0), false
-	for r := 0; r < k; r++ {
-		if !open {
-			bounds, open = append(bounds, r), true
-		}
-		for _, v := range members[start[r]:start[r+1]] {
-			links += lv.rowPtr[v+1] - lv.rowPtr[v]
-		}
-		if links >= aggregateGrain || r == k-1 {
-			blockLinks = append(blockLinks, links)
-			links, open = 0, false
-		}
-	}
-	bounds = append(bounds, k)
+	bounds, blockLinks := aggregateBlocks(lv, start, members, k)
 	type buffer struct {
 		col []int32
 		w   []float64
@@ -157,22 +141,7 @@ func (ld *leiden) aggregate(lv *level, refined []int32, k int, comm []int32) (*l
 				if lv.inner != nil {
 					inner += lv.inner[v]
 				}
-				lo := lv.rowPtr[v]
-				sc.labels = gatherLabels(sc.labels[:0], refined, lv.col[lo:lv.rowPtr[v+1]])
-				for q, t := range sc.labels {
-					w := 1.0
-					if lv.w != nil {
-						w = lv.w[lo+int64(q)]
-					}
-					if t == rr {
-						inner += w / 2 // each internal link is seen from both ends
-						continue
-					}
-					if sc.wTo[t] == 0 {
-						sc.touched = append(sc.touched, t)
-					}
-					sc.wTo[t] += w
-				}
+				inner = sc.addLinks(lv, refined, v, rr, inner)
 			}
 			for _, t := range sc.touched {
 				buf.col = append(buf.col, t)
@@ -205,6 +174,51 @@ func (ld *leiden) aggregate(lv *level, refined []int32, k int, comm []int32) (*l
 	})
 	relabel(nextComm)
 	return next, nextComm
+}
+
+// aggregateBlocks cuts the k rows of the aggregate into blocks of
+// consecutive rows holding about aggregateGrain links each: block b is
+// rows bounds[b] … bounds[b+1]−1, and blockLinks[b] is an upper bound of
+// its aggregate links.
+func aggregateBlocks(lv *level, start []int64, members []int32, k int) (bounds []int, blockLinks []int64) {
+	links, open := int64(0), false
+	for r := 0; r < k; r++ {
+		if !open {
+			bounds, open = append(bounds, r), true
+		}
+		for _, v := range members[start[r]:start[r+1]] {
+			links += lv.rowPtr[v+1] - lv.rowPtr[v]
+		}
+		if links >= aggregateGrain || r == k-1 {
+			blockLinks = append(blockLinks, links)
+			links, open = 0, false
+		}
+	}
+	return append(bounds, k), blockLinks
+}
+
+// addLinks adds the links of member v of aggregate row rr: to other rows
+// into sc.wTo (listing each row first reached in sc.touched), internal
+// ones, each seen from both ends, as half their weight to inner, which it
+// returns.
+func (sc *moveScratch) addLinks(lv *level, refined []int32, v int32, rr int32, inner float64) float64 {
+	lo := lv.rowPtr[v]
+	sc.labels = gatherLabels(sc.labels[:0], refined, lv.col[lo:lv.rowPtr[v+1]])
+	for q, t := range sc.labels {
+		w := 1.0
+		if lv.w != nil {
+			w = lv.w[lo+int64(q)]
+		}
+		if t == rr {
+			inner += w / 2 // each internal link is seen from both ends
+			continue
+		}
+		if sc.wTo[t] == 0 {
+			sc.touched = append(sc.touched, t)
+		}
+		sc.wTo[t] += w
+	}
+	return inner
 }
 
 func identity(n int) []int32 {

@@ -203,16 +203,7 @@ func (m *mover) neighbourMoved(v int32, movedAt []int32, stamp int32) bool {
 // 0..n−1. It returns how many moves were made over all sweeps.
 func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int32, tolerance float64) (moves int) {
 	n := lv.n
-	m := &mover{lv: lv, comm: comm, K: make([]float64, n), size: make([]int32, n), scale: ld.gamma / lv.m2}
-	for v := 0; v < n; v++ {
-		m.K[comm[v]] += lv.k[v]
-		m.size[comm[v]]++
-	}
-	for c := n - 1; c >= 0; c-- {
-		if m.size[c] == 0 {
-			m.empty = append(m.empty, int32(c))
-		}
-	}
+	m := newMover(lv, comm, ld.gamma/lv.m2)
 	if active == nil {
 		active = make([]bool, n)
 		for i := range active {
@@ -233,27 +224,14 @@ func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int3
 			wa: make([]float64, moveChunk), wb: make([]float64, moveChunk), pending: make([]int32, 0, moveChunk)}
 	}
 	for sweep := 0; sweep < maxMoveSweeps; sweep++ {
-		list = list[:0]
-		for _, v := range order {
-			if active[v] {
-				list = append(list, v)
-				active[v] = false
-			}
-		}
+		list = takeActive(list[:0], order, active)
 		if len(list) == 0 {
 			break
 		}
 		movedList = movedList[:0]
 		gain := 0.0
 		if !chunked {
-			sc := &ld.scratch[0]
-			for _, v := range list {
-				t, a, b := m.decide(sc, v)
-				if g := m.apply(v, t, a, b, false); g > 0 {
-					movedList = append(movedList, v)
-					gain += g
-				}
-			}
+			movedList, gain = m.sweep(&ld.scratch[0], list, movedList, gain)
 		} else {
 			for lo := 0; lo < len(list); lo += moveChunk {
 				chunk := list[lo:min(lo+moveChunk, len(list))]
@@ -273,6 +251,47 @@ func (ld *leiden) moveNodes(lv *level, comm []int32, active []bool, order []int3
 		}
 	}
 	return moves
+}
+
+// newMover is the mover of the partition comm of lv: the communities'
+// degree sums and sizes, and the empty labels (the lowest last).
+func newMover(lv *level, comm []int32, scale float64) *mover {
+	n := lv.n
+	m := &mover{lv: lv, comm: comm, K: make([]float64, n), size: make([]int32, n), scale: scale}
+	for v := 0; v < n; v++ {
+		m.K[comm[v]] += lv.k[v]
+		m.size[comm[v]]++
+	}
+	for c := n - 1; c >= 0; c-- {
+		if m.size[c] == 0 {
+			m.empty = append(m.empty, int32(c))
+		}
+	}
+	return m
+}
+
+// takeActive appends to list the active nodes in order, deactivating them.
+func takeActive(list, order []int32, active []bool) []int32 {
+	for _, v := range order {
+		if active[v] {
+			list = append(list, v)
+			active[v] = false
+		}
+	}
+	return list
+}
+
+// sweep decides and applies the nodes of list one by one, appending those
+// that moved to movedList and their gains to gain.
+func (m *mover) sweep(sc *moveScratch, list, movedList []int32, gain float64) ([]int32, float64) {
+	for _, v := range list {
+		t, a, b := m.decide(sc, v)
+		if g := m.apply(v, t, a, b, false); g > 0 {
+			movedList = append(movedList, v)
+			gain += g
+		}
+	}
+	return movedList, gain
 }
 
 // chunkMover moves the nodes of one chunk at a time: in rounds, the

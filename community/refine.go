@@ -81,23 +81,7 @@ func (ld *leiden) refineOne(lv *level, comm []int32, s int32, mem []int32, pos, 
 	KS := 0.0
 	for i, v := range mem {
 		sc.ref[i], sc.kref[i], sc.single[i] = int32(i), lv.k[v], true
-		lo := lv.rowPtr[v]
-		sc.labels = gatherLabels(sc.labels[:0], comm, lv.col[lo:lv.rowPtr[v+1]])
-		ext := 0.0
-		for q, c := range sc.labels {
-			if c != s {
-				continue
-			}
-			w := 1.0
-			if lv.w != nil {
-				w = lv.w[lo+int64(q)]
-			}
-			sc.at = append(sc.at, pos[lv.col[lo+int64(q)]])
-			sc.lw = append(sc.lw, w)
-			ext += w
-		}
-		sc.start = append(sc.start, int32(len(sc.at)))
-		sc.ext[i] = ext
+		sc.ext[i] = sc.addInnerLinks(lv, comm, s, v, pos)
 		KS += lv.k[v]
 	}
 	for i, v := range mem {
@@ -115,16 +99,7 @@ func (ld *leiden) refineOne(lv *level, comm []int32, s int32, mem []int32, pos, 
 			}
 			sc.wTo[c] += sc.lw[q]
 		}
-		best, bestGain := int32(-1), 0.0
-		for _, c := range sc.touched {
-			if c == int32(i) || sc.ext[c] < scale*sc.kref[c]*(KS-sc.kref[c]) {
-				continue
-			}
-			if gain := sc.wTo[c] - scale*kv*sc.kref[c]; gain >= bestGain {
-				best, bestGain = c, gain
-			}
-		}
-		if best >= 0 {
+		if best := sc.bestMerge(int32(i), kv, KS, scale); best >= 0 {
 			// Merge v into best: the edges between them become internal.
 			sc.ext[best] += sc.ext[i] - 2*sc.wTo[best]
 			sc.kref[best] += kv
@@ -139,4 +114,43 @@ func (ld *leiden) refineOne(lv *level, comm []int32, s int32, mem []int32, pos, 
 	for i, v := range mem {
 		refined[v] = mem[sc.ref[i]]
 	}
+}
+
+// addInnerLinks appends the links of node v inside community s to sc (in
+// local positions, through pos), closes v's row in sc.start and returns
+// their total weight.
+func (sc *refineScratch) addInnerLinks(lv *level, comm []int32, s, v int32, pos []int32) float64 {
+	lo := lv.rowPtr[v]
+	sc.labels = gatherLabels(sc.labels[:0], comm, lv.col[lo:lv.rowPtr[v+1]])
+	ext := 0.0
+	for q, c := range sc.labels {
+		if c != s {
+			continue
+		}
+		w := 1.0
+		if lv.w != nil {
+			w = lv.w[lo+int64(q)]
+		}
+		sc.at = append(sc.at, pos[lv.col[lo+int64(q)]])
+		sc.lw = append(sc.lw, w)
+		ext += w
+	}
+	sc.start = append(sc.start, int32(len(sc.at)))
+	return ext
+}
+
+// bestMerge returns the touched refined community, other than i's own and
+// itself well connected, that gains most from taking a node of degree kv
+// (the last of the largest gains ≥ 0), or −1.
+func (sc *refineScratch) bestMerge(i int32, kv, KS, scale float64) int32 {
+	best, bestGain := int32(-1), 0.0
+	for _, c := range sc.touched {
+		if c == i || sc.ext[c] < scale*sc.kref[c]*(KS-sc.kref[c]) {
+			continue
+		}
+		if gain := sc.wTo[c] - scale*kv*sc.kref[c]; gain >= bestGain {
+			best, bestGain = c, gain
+		}
+	}
+	return best
 }

@@ -131,30 +131,7 @@ func carryLabels(prev []int) []int32 {
 // depend only on comm, never on the workers.
 func splitDirty(lv *level, comm []int32, dirty []bool, workers int) []bool {
 	n := lv.n
-	// The members of each dirty community, in node order.
-	start := make([]int32, n+1)
-	for _, c := range comm {
-		if dirty[c] {
-			start[c+1]++
-		}
-	}
-	for c := 0; c < n; c++ {
-		start[c+1] += start[c]
-	}
-	members := make([]int32, start[n])
-	fill := append([]int32(nil), start[:n]...)
-	for v, c := range comm {
-		if dirty[c] {
-			members[fill[c]] = int32(v)
-			fill[c]++
-		}
-	}
-	var dirtyComms []int32
-	for c := range int32(n) {
-		if start[c+1] > start[c] {
-			dirtyComms = append(dirtyComms, c)
-		}
-	}
+	start, members, dirtyComms := dirtyMembers(comm, dirty, n)
 	// piece[v] is the first node of v's piece when that piece is not its
 	// community's first, else −1.
 	piece := make([]int32, n)
@@ -173,19 +150,7 @@ func splitDirty(lv *level, comm []int32, dirty []bool, workers int) []bool {
 				extra[w] = append(extra[w], s)
 			}
 			seen[s] = true
-			stack := append(stacks[w][:0], s)
-			for len(stack) > 0 {
-				v := stack[len(stack)-1]
-				stack = stack[:len(stack)-1]
-				piece[v] = first
-				for _, u := range lv.col[lv.rowPtr[v]:lv.rowPtr[v+1]] {
-					if !seen[u] && comm[u] == c {
-						seen[u] = true
-						stack = append(stack, u)
-					}
-				}
-			}
-			stacks[w] = stack
+			stacks[w] = lv.markPiece(comm, c, s, first, piece, seen, stacks[w])
 		}
 	})
 	clear(dirty)
@@ -197,6 +162,70 @@ func splitDirty(lv *level, comm []int32, dirty []bool, workers int) []bool {
 		return nil
 	}
 	slices.Sort(firsts)
+	label := lowestFreeLabels(comm, firsts, n)
+	active := make([]bool, n)
+	for _, c := range dirtyComms {
+		for _, v := range members[start[c]:start[c+1]] {
+			if f := piece[v]; f >= 0 {
+				comm[v] = label[f]
+				active[v] = true
+			}
+		}
+	}
+	return active
+}
+
+// dirtyMembers returns the members of each dirty community of comm, in
+// node order: those of c are members[start[c]:start[c+1]]; dirtyComms
+// lists the dirty communities that have members.
+func dirtyMembers(comm []int32, dirty []bool, n int) (start, members, dirtyComms []int32) {
+	start = make([]int32, n+1)
+	for _, c := range comm {
+		if dirty[c] {
+			start[c+1]++
+		}
+	}
+	for c := 0; c < n; c++ {
+		start[c+1] += start[c]
+	}
+	members = make([]int32, start[n])
+	fill := append([]int32(nil), start[:n]...)
+	for v, c := range comm {
+		if dirty[c] {
+			members[fill[c]] = int32(v)
+			fill[c]++
+		}
+	}
+	for c := range int32(n) {
+		if start[c+1] > start[c] {
+			dirtyComms = append(dirtyComms, c)
+		}
+	}
+	return start, members, dirtyComms
+}
+
+// markPiece sets piece[v] = first for every node v of community c
+// reachable from s (already seen) inside c, marking them seen; stack is
+// scratch, returned for reuse.
+func (lv *level) markPiece(comm []int32, c, s, first int32, piece []int32, seen []bool, stack []int32) []int32 {
+	stack = append(stack[:0], s)
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		piece[v] = first
+		for _, u := range lv.col[lv.rowPtr[v]:lv.rowPtr[v+1]] {
+			if !seen[u] && comm[u] == c {
+				seen[u] = true
+				stack = append(stack, u)
+			}
+		}
+	}
+	return stack
+}
+
+// lowestFreeLabels gives each of firsts (sorted), in order, the lowest
+// label no node of comm has and no earlier first took.
+func lowestFreeLabels(comm, firsts []int32, n int) map[int32]int32 {
 	used := make([]bool, n)
 	for _, c := range comm {
 		used[c] = true
@@ -210,16 +239,7 @@ func splitDirty(lv *level, comm []int32, dirty []bool, workers int) []bool {
 		used[free] = true
 		label[s] = free
 	}
-	active := make([]bool, n)
-	for _, c := range dirtyComms {
-		for _, v := range members[start[c]:start[c+1]] {
-			if f := piece[v]; f >= 0 {
-				comm[v] = label[f]
-				active[v] = true
-			}
-		}
-	}
-	return active
+	return label
 }
 
 // Carry maps part, a partition of old, onto the nodes of g by node key

@@ -139,21 +139,8 @@ func load(yaml []byte, fs *pflag.FlagSet) (*Loaded, error) {
 	l := &Loaded{Sources: make(map[string]Source, len(keyTable)), Projections: projections}
 	changed := map[string]bool{}
 	if fs != nil {
-		var bindErr error
-		fs.VisitAll(func(f *pflag.Flag) {
-			names := f.Annotations[annotation]
-			if len(names) != 1 {
-				return
-			}
-			if err := v.BindPFlag(names[0], f); err != nil && bindErr == nil {
-				bindErr = &Error{Key: names[0], Reason: "cannot bind flag", Err: err}
-			}
-			if f.Changed {
-				changed[names[0]] = true
-			}
-		})
-		if bindErr != nil {
-			return nil, bindErr
+		if err := bindFlags(v, fs, changed); err != nil {
+			return nil, err
 		}
 		if f := fs.Lookup("password"); f != nil && f.Changed && len(f.Annotations[annotation]) == 1 {
 			l.Warnings = append(l.Warnings, PasswordFlagWarning)
@@ -195,6 +182,25 @@ func checkFileKeys(v *viper.Viper) error {
 	return nil
 }
 
+// bindFlags binds every flag of fs annotated with a key to that key in v
+// and marks in changed the keys whose flag was given.
+func bindFlags(v *viper.Viper, fs *pflag.FlagSet, changed map[string]bool) error {
+	var bindErr error
+	fs.VisitAll(func(f *pflag.Flag) {
+		names := f.Annotations[annotation]
+		if len(names) != 1 {
+			return
+		}
+		if err := v.BindPFlag(names[0], f); err != nil && bindErr == nil {
+			bindErr = &Error{Key: names[0], Reason: "cannot bind flag", Err: err}
+		}
+		if f.Changed {
+			changed[names[0]] = true
+		}
+	})
+	return bindErr
+}
+
 // assign converts a raw value (from YAML, environment or a flag) to the
 // field's type. Errors never include the value of a secret key.
 func assign(k Key, raw any, dst any) error {
@@ -216,30 +222,8 @@ func assign(k Key, raw any, dst any) error {
 		}
 		*p = s
 	case *[]string:
-		var out []string
-		switch r := raw.(type) {
-		case string:
-			for _, s := range strings.Split(r, ",") {
-				if s = strings.TrimSpace(s); s != "" {
-					out = append(out, s)
-				}
-			}
-		case []string:
-			out = append(out, r...)
-		case []any:
-			for _, e := range r {
-				switch e.(type) {
-				case map[string]any, []any:
-					return bad("a list of names")
-				}
-				s, err := cast.ToStringE(e)
-				if err != nil {
-					return bad("a list of names")
-				}
-				out = append(out, s)
-			}
-		case nil:
-		default:
+		out, ok := toNames(raw)
+		if !ok {
 			return bad("a list of names")
 		}
 		*p = out
@@ -277,6 +261,38 @@ func assign(k Key, raw any, dst any) error {
 		panic(fmt.Sprintf("config: unsupported field type %T", dst))
 	}
 	return nil
+}
+
+// toNames converts a raw list of names: a comma-separated string (blank
+// names dropped), a []string, a YAML list of scalars or nil; ok is false
+// for anything else.
+func toNames(raw any) (out []string, ok bool) {
+	switch r := raw.(type) {
+	case string:
+		for _, s := range strings.Split(r, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	case []string:
+		out = append(out, r...)
+	case []any:
+		for _, e := range r {
+			switch e.(type) {
+			case map[string]any, []any:
+				return nil, false
+			}
+			s, err := cast.ToStringE(e)
+			if err != nil {
+				return nil, false
+			}
+			out = append(out, s)
+		}
+	case nil:
+	default:
+		return nil, false
+	}
+	return out, true
 }
 
 func toFloat(raw any) (float64, error) {

@@ -47,11 +47,23 @@ func identifierProblem(s string) string {
 // Validate checks every value and returns all problems joined; each is a
 // *Error. It needs no connection.
 func (c *Config) Validate() error {
-	var errs []error
-	add := func(key, format string, args ...any) {
-		errs = append(errs, &Error{Key: key, Reason: fmt.Sprintf(format, args...)})
-	}
+	var errs problems
+	c.validateNeo4j(errs.add)
+	c.validateNames(errs.add)
+	c.validatePrivacy(errs.add)
+	c.validateOutput(errs.add)
+	return errors.Join(errs...)
+}
 
+// problems collects the *Error values of Validate, in order.
+type problems []error
+
+func (p *problems) add(key, format string, args ...any) {
+	*p = append(*p, &Error{Key: key, Reason: fmt.Sprintf(format, args...)})
+}
+
+// validateNeo4j checks the neo4j.* keys.
+func (c *Config) validateNeo4j(add func(key, format string, args ...any)) {
 	if c.Neo4j.URI != "" {
 		if reason := checkURI(c.Neo4j.URI); reason != "" {
 			add("neo4j.uri", "%s", reason)
@@ -69,7 +81,11 @@ func (c *Config) Validate() error {
 	if c.Neo4j.User != "" && strings.ContainsAny(c.Neo4j.User, "\x00\n\r") {
 		add("neo4j.user", "contains control characters")
 	}
+}
 
+// validateNames checks the projection's and the write's names and the
+// write's sizes.
+func (c *Config) validateNames(add func(key, format string, args ...any)) {
 	names := func(key string, list []string) {
 		for _, s := range list {
 			if r := identifierProblem(s); r != "" {
@@ -109,7 +125,10 @@ func (c *Config) Validate() error {
 	if c.Write.Concurrency < 1 || c.Write.Concurrency > 1024 {
 		add("write.concurrency", "must be in [1, 1024], got %d", c.Write.Concurrency)
 	}
+}
 
+// validatePrivacy checks the privacy.* keys.
+func (c *Config) validatePrivacy(add func(key, format string, args ...any)) {
 	p := c.Privacy
 	positive := func(key string, x float64) {
 		if math.IsNaN(x) || math.IsInf(x, 0) || x <= 0 {
@@ -153,7 +172,11 @@ func (c *Config) Validate() error {
 			add("privacy.epoch", "%v", err)
 		}
 	}
+}
 
+// validateOutput checks the remaining keys: the seed, the recovery, the
+// output, the input header and the logging.
+func (c *Config) validateOutput(add func(key, format string, args ...any)) {
 	if c.Write.RandomSeed < 0 {
 		add("write.randomSeed", "must be ≥ 0, got %d", c.Write.RandomSeed)
 	}
@@ -174,7 +197,6 @@ func (c *Config) Validate() error {
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		add("logFormat", "must be text or json, got %q", c.LogFormat)
 	}
-	return errors.Join(errs...)
 }
 
 // checkURI returns why a Neo4j URI is unacceptable, or "". The reason

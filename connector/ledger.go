@@ -111,6 +111,22 @@ func (l *Ledger) InitScope(ctx context.Context, scope string, budget privacy.Bud
 	return nil
 }
 
+// lockScope write-locks the ledger node of scope for the transaction and
+// reports whether it exists.
+func lockScope(ctx context.Context, tx neo4j.ManagedTransaction, scope string) (bool, error) {
+	res, err := tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
+		"SET l.lockCount = coalesce(l.lockCount, 0) + 1 RETURN count(l)", map[string]any{"scope": scope})
+	if err != nil {
+		return false, err
+	}
+	lrec, err := res.Single(ctx)
+	if err != nil {
+		return false, err
+	}
+	n, _ := lrec.Values[0].(int64)
+	return n == 1, nil
+}
+
 // Charge implements privacy.Ledger.
 func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 	if err := ch.Validate(); err != nil {
@@ -134,20 +150,13 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 		o = outcome{}
 		refuse := func(r outcome) (struct{}, error) { o = r; return struct{}{}, errRollback }
 		// 1. Lock the scope node (created only by InitScope) for this transaction.
-		res, err := tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
-			"SET l.lockCount = coalesce(l.lockCount, 0) + 1 RETURN count(l)", map[string]any{"scope": ch.Scope})
-		if err != nil {
+		if found, err := lockScope(ctx, tx, ch.Scope); err != nil {
 			return struct{}{}, err
-		}
-		lrec, err := res.Single(ctx)
-		if err != nil {
-			return struct{}{}, err
-		}
-		if n, _ := lrec.Values[0].(int64); n != 1 {
+		} else if !found {
 			return refuse(outcome{other: fmt.Errorf("connector: ledger database %q scope %q: %w", l.db, ch.Scope, privacy.ErrNoScope)})
 		}
 		// 2. Read the state under the lock.
-		res, err = tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
+		res, err := tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
 			"OPTIONAL MATCH (c:"+ChargeLabel+" {chargeId: $cid}) "+
 			"RETURN l.spent AS spent, l.rhoBudget AS rhoMax, l.epsilon AS eps, l.delta AS delta, c IS NOT NULL AS dup, "+
 			"coalesce(l.pureRho, '0') AS pureRho, coalesce(l.pureEpsilon, '0') AS pureEpsilon, l.releases AS releases, "+

@@ -51,22 +51,7 @@ func (c *Client) hasProcedure(ctx context.Context, db, name string) (bool, error
 // nodeReader as the Cypher rows (the same columns: elementId, key, value,
 // community), so both reads validate alike.
 func (c *Client) readWithProcedure(ctx context.Context, db string, p Projection, cp *compiled, opt ReadOptions) (*nodeData, *relData, error) {
-	params := map[string]any{
-		"labels": []string{}, "exclude": BookkeepingLabels, "types": []string{}, "weight": p.RelationshipWeightProperty,
-	}
-	if !wildcard(p.NodeLabels) {
-		params["labels"] = p.NodeLabels
-	}
-	if !wildcard(p.RelationshipTypes) {
-		params["types"] = p.RelationshipTypes
-	}
-	props := []string{}
-	for _, name := range []string{p.NodeKeyProperty, p.ValueProperty, p.CommunityProperty} {
-		if name != "" {
-			props = append(props, name)
-		}
-	}
-	params["props"] = props
+	params, props := procedureParams(p)
 	query := "CALL " + ReadProcedure + "($labels, $exclude, $types, $props, $weight) YIELD format, elementIds, properties, edges " +
 		"RETURN format, elementIds, properties, edges"
 	type pass struct {
@@ -82,45 +67,8 @@ func (c *Client) readWithProcedure(ctx context.Context, db string, p Projection,
 		if err != nil {
 			return pass{}, err
 		}
-		row := make([]any, 1+len(props))
-		next, nodesDone := progressEvery, false
-		for res.Next(ctx) {
-			v := res.Record().Values
-			if f, _ := v[0].(int64); f != readFormat {
-				return pass{}, fmt.Errorf("connector: %s sends format %d, this graphcloak reads format %d: install the plugin built from this version (scripts/neo4j-plugin.sh)", ReadProcedure, f, readFormat)
-			}
-			if ids, ok := v[1].([]any); ok {
-				vals, _ := v[2].([]any)
-				if len(vals) != len(ids)*len(props) {
-					return pass{}, fmt.Errorf("connector: %s: %d nodes but %d property values", ReadProcedure, len(ids), len(vals))
-				}
-				for k, id := range ids {
-					row[0] = id
-					copy(row[1:], vals[k*len(props):])
-					if err := nr.add(row); err != nil {
-						return pass{}, err
-					}
-				}
-				continue
-			}
-			if opt.Progress != nil && !nodesDone {
-				opt.Progress("nodes", len(nr.nd.elementIDs))
-			}
-			nodesDone = true
-			packed, _ := v[3].([]byte)
-			if err := rr.addPacked(packed); err != nil {
-				return pass{}, err
-			}
-			if opt.Progress != nil && rr.rd.count >= next {
-				opt.Progress("relationships", rr.rd.count)
-				next = rr.rd.count + progressEvery
-			}
-		}
-		if err := res.Err(); err != nil {
+		if err := readChunks(ctx, res, nr, rr, len(props), opt); err != nil {
 			return pass{}, err
-		}
-		if opt.Progress != nil && !nodesDone {
-			opt.Progress("nodes", len(nr.nd.elementIDs)) // no relationship chunk followed
 		}
 		return pass{nr, rr}, nil
 	})
@@ -138,6 +86,84 @@ func (c *Client) readWithProcedure(ctx context.Context, db string, p Projection,
 	}
 	r.rels.rd.edges = r.rels.joined()
 	return r.nodes.nd, r.rels.rd, nil
+}
+
+// readChunks reads ReadProcedure's records: node chunks into nr, then
+// edge chunks into rr, reporting progress as it goes.
+func readChunks(ctx context.Context, res neo4j.ResultWithContext, nr *nodeReader, rr *relRows, props int, opt ReadOptions) error {
+	row := make([]any, 1+props)
+	next, nodesDone := progressEvery, false
+	for res.Next(ctx) {
+		v := res.Record().Values
+		if f, _ := v[0].(int64); f != readFormat {
+			return fmt.Errorf("connector: %s sends format %d, this graphcloak reads format %d: install the plugin built from this version (scripts/neo4j-plugin.sh)", ReadProcedure, f, readFormat)
+		}
+		if ids, ok := v[1].([]any); ok {
+			vals, _ := v[2].([]any)
+			if err := addNodeChunk(nr, row, ids, vals); err != nil {
+				return err
+			}
+			continue
+		}
+		if opt.Progress != nil && !nodesDone {
+			opt.Progress("nodes", len(nr.nd.elementIDs))
+		}
+		nodesDone = true
+		packed, _ := v[3].([]byte)
+		if err := rr.addPacked(packed); err != nil {
+			return err
+		}
+		if opt.Progress != nil && rr.rd.count >= next {
+			opt.Progress("relationships", rr.rd.count)
+			next = rr.rd.count + progressEvery
+		}
+	}
+	if err := res.Err(); err != nil {
+		return err
+	}
+	if opt.Progress != nil && !nodesDone {
+		opt.Progress("nodes", len(nr.nd.elementIDs)) // no relationship chunk followed
+	}
+	return nil
+}
+
+// procedureParams returns ReadProcedure's parameters for p and the node
+// properties it streams, in the order of the nodeReader's columns.
+func procedureParams(p Projection) (map[string]any, []string) {
+	params := map[string]any{
+		"labels": []string{}, "exclude": BookkeepingLabels, "types": []string{}, "weight": p.RelationshipWeightProperty,
+	}
+	if !wildcard(p.NodeLabels) {
+		params["labels"] = p.NodeLabels
+	}
+	if !wildcard(p.RelationshipTypes) {
+		params["types"] = p.RelationshipTypes
+	}
+	props := []string{}
+	for _, name := range []string{p.NodeKeyProperty, p.ValueProperty, p.CommunityProperty} {
+		if name != "" {
+			props = append(props, name)
+		}
+	}
+	params["props"] = props
+	return params, props
+}
+
+// addNodeChunk adds one node chunk of ReadProcedure (element ids and their
+// property values, len(row)−1 per node) to nr, through row as scratch.
+func addNodeChunk(nr *nodeReader, row, ids, vals []any) error {
+	props := len(row) - 1
+	if len(vals) != len(ids)*props {
+		return fmt.Errorf("connector: %s: %d nodes but %d property values", ReadProcedure, len(ids), len(vals))
+	}
+	for k, id := range ids {
+		row[0] = id
+		copy(row[1:], vals[k*props:])
+		if err := nr.add(row); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // addPacked decodes one edge chunk of ReadProcedure: little-endian int32

@@ -152,6 +152,27 @@ func (*RunStateError) connectorError() {}
 // heartbeat.
 const leaseSet = "r.heartbeatAt = datetime(), r.leaseExpiresAt = datetime() + duration({milliseconds: $leaseMs})"
 
+// claimForStart does StartRun's checks inside its transaction: it
+// abandons the expired runs of rec's command and scope and, for a release
+// of a scope, claims the scope (else sets *busy) and checks its epoch is
+// not published (else sets *published).
+func claimForStart(ctx context.Context, tx neo4j.ManagedTransaction, rec RunRecord, busy **ScopeBusyError, published **EpochPublishedError) error {
+	if _, err := abandonExpired(ctx, tx, rec.Command, rec.Scope); err != nil {
+		return err
+	}
+	if rec.Command == "release" && rec.Scope != "" {
+		if err := claimScope(ctx, tx, rec.Scope, rec.RunID, busy); err != nil {
+			return err
+		}
+		if rec.Epoch != "" {
+			if err := checkEpochFree(ctx, tx, rec.Scope, rec.Epoch, rec.RunID, published); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // StartRun creates the run record rec.RunID with status "running", a
 // lease (0 means DefaultLease) and attempts = 1, and starts its heartbeat.
 // In the same transaction it first marks the expired running records of
@@ -189,18 +210,8 @@ func (c *Client) StartRun(ctx context.Context, rec RunRecord, lease time.Duratio
 	var busy *ScopeBusyError
 	var published *EpochPublishedError
 	created, err := runWrite(ctx, c, db, "start run", func(ctx context.Context, tx neo4j.ManagedTransaction) (bool, error) {
-		if _, err := abandonExpired(ctx, tx, rec.Command, rec.Scope); err != nil {
+		if err := claimForStart(ctx, tx, rec, &busy, &published); err != nil {
 			return false, err
-		}
-		if rec.Command == "release" && rec.Scope != "" {
-			if err := claimScope(ctx, tx, rec.Scope, rec.RunID, &busy); err != nil {
-				return false, err
-			}
-			if rec.Epoch != "" {
-				if err := checkEpochFree(ctx, tx, rec.Scope, rec.Epoch, rec.RunID, &published); err != nil {
-					return false, err
-				}
-			}
 		}
 		res, err := tx.Run(ctx, "OPTIONAL MATCH (old:"+RunRecordLabel+" {runId: $id}) "+
 			"CALL { WITH old WITH old WHERE old IS NULL "+

@@ -223,28 +223,11 @@ func (d *gtDecoder) str() (string, error) {
 }
 
 func (d *gtDecoder) graph() (*GT, error) {
-	magic, err := d.read(6)
-	if err != nil || !bytes.Equal(magic, gtMagic) {
-		return nil, &FormatError{0, ErrNotGT.Error()}
-	}
-	version, err := d.u8()
-	if err != nil {
+	if err := d.header(); err != nil {
 		return nil, err
-	}
-	if version != 1 {
-		return nil, d.fail("unsupported version %d (want 1)", version)
-	}
-	bigEndian, err := d.u8()
-	if err != nil {
-		return nil, err
-	}
-	d.order = binary.LittleEndian
-	if bigEndian == 1 {
-		d.order = binary.BigEndian
-	} else if bigEndian != 0 {
-		return nil, d.fail("endianness flag %d (want 0 or 1)", bigEndian)
 	}
 	g := &GT{GraphProps: map[string]Property{}, VertexProps: map[string]Property{}, EdgeProps: map[string]Property{}}
+	var err error
 	if g.Comment, err = d.str(); err != nil {
 		return nil, err
 	}
@@ -256,6 +239,52 @@ func (d *gtDecoder) graph() (*GT, error) {
 	if g.N, err = d.count("vertex count"); err != nil {
 		return nil, err
 	}
+	if err := d.adjacency(g); err != nil {
+		return nil, err
+	}
+	np, err := d.count("property count")
+	if err != nil {
+		return nil, err
+	}
+	for range np {
+		if err := d.property(g); err != nil {
+			return nil, err
+		}
+	}
+	if _, err := d.r.ReadByte(); err != io.EOF {
+		return nil, d.fail("unexpected data after the last property")
+	}
+	return g, nil
+}
+
+// header reads the magic bytes, the version and the byte order.
+func (d *gtDecoder) header() error {
+	magic, err := d.read(6)
+	if err != nil || !bytes.Equal(magic, gtMagic) {
+		return &FormatError{0, ErrNotGT.Error()}
+	}
+	version, err := d.u8()
+	if err != nil {
+		return err
+	}
+	if version != 1 {
+		return d.fail("unsupported version %d (want 1)", version)
+	}
+	bigEndian, err := d.u8()
+	if err != nil {
+		return err
+	}
+	d.order = binary.LittleEndian
+	if bigEndian == 1 {
+		d.order = binary.BigEndian
+	} else if bigEndian != 0 {
+		return d.fail("endianness flag %d (want 0 or 1)", bigEndian)
+	}
+	return nil
+}
+
+// adjacency reads the g.N out-neighbour lists into g.Edges.
+func (d *gtDecoder) adjacency(g *GT) error {
 	width := 8
 	switch n := uint64(g.N); { // as graph-tool's write_adjacency chooses
 	case n <= math.MaxUint8:
@@ -268,12 +297,12 @@ func (d *gtDecoder) graph() (*GT, error) {
 	for v := 0; v < g.N; v++ {
 		k, err := d.count("neighbour count")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		for range k {
 			b, err := d.read(width)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			var u uint64
 			switch width {
@@ -287,55 +316,51 @@ func (d *gtDecoder) graph() (*GT, error) {
 				u = d.order.Uint64(b)
 			}
 			if u >= uint64(g.N) {
-				return nil, d.fail("vertex %d has neighbour %d, but there are only %d vertices", v, u, g.N)
+				return d.fail("vertex %d has neighbour %d, but there are only %d vertices", v, u, g.N)
 			}
 			g.Edges = append(g.Edges, [2]int{v, int(u)})
 		}
 	}
-	np, err := d.count("property count")
+	return nil
+}
+
+// property reads one property map (graph, vertex or edge) into g.
+func (d *gtDecoder) property(g *GT) error {
+	kind, err := d.u8()
 	if err != nil {
-		return nil, err
+		return err
 	}
-	for range np {
-		kind, err := d.u8()
-		if err != nil {
-			return nil, err
-		}
-		name, err := d.str()
-		if err != nil {
-			return nil, err
-		}
-		t, err := d.u8()
-		if err != nil {
-			return nil, err
-		}
-		if int(t) >= len(typeNames) {
-			return nil, d.fail("property %q has unknown value type %d", name, t)
-		}
-		var n int
-		var dst map[string]Property
-		switch kind {
-		case 0:
-			n, dst = 1, g.GraphProps
-		case 1:
-			n, dst = g.N, g.VertexProps
-		case 2:
-			n, dst = len(g.Edges), g.EdgeProps
-		default:
-			return nil, d.fail("property %q has unknown key type %d (want 0 graph, 1 vertex, 2 edge)", name, kind)
-		}
-		p := Property{Name: name, Type: ValueType(t), Values: make([]any, n)}
-		for i := range p.Values {
-			if p.Values[i], err = d.value(p.Type); err != nil {
-				return nil, err
-			}
-		}
-		dst[name] = p
+	name, err := d.str()
+	if err != nil {
+		return err
 	}
-	if _, err := d.r.ReadByte(); err != io.EOF {
-		return nil, d.fail("unexpected data after the last property")
+	t, err := d.u8()
+	if err != nil {
+		return err
 	}
-	return g, nil
+	if int(t) >= len(typeNames) {
+		return d.fail("property %q has unknown value type %d", name, t)
+	}
+	var n int
+	var dst map[string]Property
+	switch kind {
+	case 0:
+		n, dst = 1, g.GraphProps
+	case 1:
+		n, dst = g.N, g.VertexProps
+	case 2:
+		n, dst = len(g.Edges), g.EdgeProps
+	default:
+		return d.fail("property %q has unknown key type %d (want 0 graph, 1 vertex, 2 edge)", name, kind)
+	}
+	p := Property{Name: name, Type: ValueType(t), Values: make([]any, n)}
+	for i := range p.Values {
+		if p.Values[i], err = d.value(p.Type); err != nil {
+			return err
+		}
+	}
+	dst[name] = p
+	return nil
 }
 
 func (d *gtDecoder) value(t ValueType) (any, error) {

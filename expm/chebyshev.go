@@ -324,20 +324,7 @@ func (c *Chebyshev) rowsB(lo, hi int, out, x, z, acc []float64, b int, alpha, be
 				t := sum4(x, cols, b, k0, d, xi)
 				copy(tmp[:4], t[:])
 			default:
-				for k := 0; k < w; k++ {
-					tmp[k] = d * xi[k]
-				}
-				for p, j := range cols {
-					off := int(j)*b + k0
-					q := x[off : off+w : off+w]
-					wp := 1.0
-					if ws != nil {
-						wp = ws[p]
-					}
-					for k := range q {
-						tmp[k] -= wp * q[k]
-					}
-				}
+				sumNarrow(&tmp, x, cols, ws, b, k0, w, d, xi)
 			}
 			oi := out[base : base+w : base+w]
 			ai := acc[base : base+w : base+w]
@@ -345,19 +332,45 @@ func (c *Chebyshev) rowsB(lo, hi int, out, x, z, acc []float64, b int, alpha, be
 			if z != nil {
 				zi = z[base : base+w : base+w]
 			}
-			for k := 0; k < w; k++ {
-				v := alpha*tmp[k] + beta*xi[k]
-				if zi != nil {
-					v += gam * zi[k]
-				}
-				oi[k] = v
-				if c0 != 0 {
-					ai[k] = c0*xi[k] + ck*v
-				} else {
-					ai[k] += ck * v
-				}
-			}
+			combineRow(oi, ai, xi, zi, tmp[:w], alpha, beta, gam, ck, c0)
 			k0 += w
+		}
+	}
+}
+
+// sumNarrow is sum8 (weighted when ws is not nil) for w < 8 columns,
+// into tmp[:w].
+func sumNarrow(tmp *[8]float64, x []float64, cols []int32, ws []float64, b, k0, w int, d float64, xi []float64) {
+	for k := 0; k < w; k++ {
+		tmp[k] = d * xi[k]
+	}
+	for p, j := range cols {
+		off := int(j)*b + k0
+		q := x[off : off+w : off+w]
+		wp := 1.0
+		if ws != nil {
+			wp = ws[p]
+		}
+		for k := range q {
+			tmp[k] -= wp * q[k]
+		}
+	}
+}
+
+// combineRow finishes a row segment of rowsB from the Laplacian product
+// lx: out = α·lx + β·x (+ γ·z when z is not nil) and acc = c0·x + ck·out
+// when c0 ≠ 0, else acc += ck·out.
+func combineRow(oi, ai, xi, zi, lx []float64, alpha, beta, gam, ck, c0 float64) {
+	for k := range lx {
+		v := alpha*lx[k] + beta*xi[k]
+		if zi != nil {
+			v += gam * zi[k]
+		}
+		oi[k] = v
+		if c0 != 0 {
+			ai[k] = c0*xi[k] + ck*v
+		} else {
+			ai[k] += ck * v
 		}
 	}
 }

@@ -203,6 +203,27 @@ func (g *Graph) countRows(edges []Edge) (rowPtr []int64, unit bool, err error) {
 // parallelEdges is the fewest edges buildRows splits between goroutines.
 const parallelEdges = 1 << 18
 
+// countBuckets counts the links of run in each of the buckets of
+// bucketRows rows of an n-node graph and reports whether every weight is 1;
+// bad is the index of run's first bad edge (out of range, a loop, a weight
+// not positive and finite), −1 if none, and the counts stop there.
+func countBuckets(run []Edge, n, buckets int) (c []int64, unit bool, bad int) {
+	c, unit = make([]int64, buckets), true
+	bad = -1
+	for i, e := range run {
+		if e.U < 0 || int(e.U) >= n || e.V < 0 || int(e.V) >= n || e.U == e.V || !(e.Weight > 0) || math.IsInf(e.Weight, 0) {
+			bad = i
+			break
+		}
+		if e.Weight != 1 {
+			unit = false
+		}
+		c[e.U/bucketRows]++
+		c[e.V/bucketRows]++
+	}
+	return c, unit, bad
+}
+
 // buildRows validates the edges and places both directions of each into
 // its row (countRows, then scatter). With several cores the rows are
 // built in buckets of bucketRows consecutive rows, so that no pass writes
@@ -234,20 +255,7 @@ func (g *Graph) buildRows(edges []Edge) (rowPtr []int64, col []int32, w []float6
 	bad := make([]int, workers)       // index within the run of its first bad edge, −1 if none
 	unitRun := make([]bool, workers)
 	parallelRuns(workers, func(k int) {
-		c, unit := make([]int64, buckets), true
-		bad[k] = -1
-		for i, e := range runs[k] {
-			if e.U < 0 || int(e.U) >= n || e.V < 0 || int(e.V) >= n || e.U == e.V || !(e.Weight > 0) || math.IsInf(e.Weight, 0) {
-				bad[k] = i
-				break
-			}
-			if e.Weight != 1 {
-				unit = false
-			}
-			c[e.U/bucketRows]++
-			c[e.V/bucketRows]++
-		}
-		count[k], unitRun[k] = c, unit
+		count[k], unitRun[k], bad[k] = countBuckets(runs[k], n, buckets)
 	})
 	unit := true
 	for k := range runs {

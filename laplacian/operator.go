@@ -145,27 +145,7 @@ func (op *Operator) blockRows(dst, x []float64, b int, a, c float64, z []float64
 		c0 := 0
 		for ; c0+4 <= b; c0 += 4 {
 			xi := x[ib+c0 : ib+c0+4 : ib+c0+4]
-			s0, s1, s2, s3 := d*xi[0], d*xi[1], d*xi[2], d*xi[3]
-			if ws == nil {
-				for _, j := range cols {
-					o := int(j)*b + c0
-					xj := x[o : o+4 : o+4]
-					s0 -= xj[0]
-					s1 -= xj[1]
-					s2 -= xj[2]
-					s3 -= xj[3]
-				}
-			} else {
-				for k, j := range cols {
-					w := ws[k]
-					o := int(j)*b + c0
-					xj := x[o : o+4 : o+4]
-					s0 -= w * xj[0]
-					s1 -= w * xj[1]
-					s2 -= w * xj[2]
-					s3 -= w * xj[3]
-				}
-			}
+			s0, s1, s2, s3 := strip4(x, cols, ws, b, c0, d, xi)
 			di := dst[ib+c0 : ib+c0+4 : ib+c0+4]
 			if e == 0 {
 				di[0] = a*s0 + c*xi[0]
@@ -181,16 +161,7 @@ func (op *Operator) blockRows(dst, x []float64, b int, a, c float64, z []float64
 			}
 		}
 		for ; c0 < b; c0++ {
-			s := d * x[ib+c0]
-			if ws == nil {
-				for _, j := range cols {
-					s -= x[int(j)*b+c0]
-				}
-			} else {
-				for k, j := range cols {
-					s -= ws[k] * x[int(j)*b+c0]
-				}
-			}
+			s := column1(x, cols, ws, b, c0, d*x[ib+c0])
 			v := a*s + c*x[ib+c0]
 			if e != 0 {
 				v += e * z[ib+c0]
@@ -198,6 +169,48 @@ func (op *Operator) blockRows(dst, x []float64, b int, a, c float64, z []float64
 			dst[ib+c0] = v
 		}
 	}
+}
+
+// strip4 returns (L X)_i for the four columns c0 … c0+3: d·x_i (xi holds
+// x_i's four) minus the neighbours' rows, weighted by ws unless nil, in
+// CSR order.
+func strip4(x []float64, cols []int32, ws []float64, b, c0 int, d float64, xi []float64) (s0, s1, s2, s3 float64) {
+	s0, s1, s2, s3 = d*xi[0], d*xi[1], d*xi[2], d*xi[3]
+	if ws == nil {
+		for _, j := range cols {
+			o := int(j)*b + c0
+			xj := x[o : o+4 : o+4]
+			s0 -= xj[0]
+			s1 -= xj[1]
+			s2 -= xj[2]
+			s3 -= xj[3]
+		}
+		return s0, s1, s2, s3
+	}
+	for k, j := range cols {
+		w := ws[k]
+		o := int(j)*b + c0
+		xj := x[o : o+4 : o+4]
+		s0 -= w * xj[0]
+		s1 -= w * xj[1]
+		s2 -= w * xj[2]
+		s3 -= w * xj[3]
+	}
+	return s0, s1, s2, s3
+}
+
+// column1 is strip4 for the single column c0, from s = d·x_i.
+func column1(x []float64, cols []int32, ws []float64, b, c0 int, s float64) float64 {
+	if ws == nil {
+		for _, j := range cols {
+			s -= x[int(j)*b+c0]
+		}
+		return s
+	}
+	for k, j := range cols {
+		s -= ws[k] * x[int(j)*b+c0]
+	}
+	return s
 }
 
 // Dense returns L as a dense symmetric matrix. It allocates n² float64s;

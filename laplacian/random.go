@@ -121,24 +121,7 @@ func RandomGeometric(n int, radius float64, seed uint64) (*Graph, [][2]float64, 
 	edges := make([]Edge, 0, int(math.Min(exp*1.05+64, MaxGeneratedEdges)))
 	for i, p := range pts {
 		cx, cy := cellOf(p)
-		for dy := -1; dy <= 1; dy++ {
-			for dx := -1; dx <= 1; dx++ {
-				x, y := cx+dx, cy+dy
-				if x < 0 || y < 0 || x >= cells || y >= cells {
-					continue
-				}
-				c := y*cells + x
-				for _, j := range order[start[c]:start[c+1]] {
-					if int(j) <= i {
-						continue
-					}
-					ddx, ddy := pts[j][0]-p[0], pts[j][1]-p[1]
-					if ddx*ddx+ddy*ddy <= r2 {
-						edges = append(edges, Edge{int32(i), j, 1})
-					}
-				}
-			}
-		}
+		edges = appendNearEdges(edges, pts, i, cx, cy, cells, order, start, r2)
 		if len(edges) > MaxGeneratedEdges {
 			return nil, nil, &SizeError{Generator: "rgg", Param: "edges", Value: float64(len(edges)), Min: 0, Max: MaxGeneratedEdges}
 		}
@@ -148,6 +131,32 @@ func RandomGeometric(n int, radius float64, seed uint64) (*Graph, [][2]float64, 
 		return nil, nil, fmt.Errorf("laplacian: rgg: internal error: %w", err)
 	}
 	return g, pts, nil
+}
+
+// appendNearEdges appends the edges (i, j), j > i, from point i (in cell
+// (cx, cy)) to the points j within √r2 in the 3×3 cells around it; the
+// points of cell c are order[start[c]:start[c+1]].
+func appendNearEdges(edges []Edge, pts [][2]float64, i, cx, cy, cells int, order, start []int32, r2 float64) []Edge {
+	p := pts[i]
+	for dy := -1; dy <= 1; dy++ {
+		for dx := -1; dx <= 1; dx++ {
+			x, y := cx+dx, cy+dy
+			if x < 0 || y < 0 || x >= cells || y >= cells {
+				continue
+			}
+			c := y*cells + x
+			for _, j := range order[start[c]:start[c+1]] {
+				if int(j) <= i {
+					continue
+				}
+				ddx, ddy := pts[j][0]-p[0], pts[j][1]-p[1]
+				if ddx*ddx+ddy*ddy <= r2 {
+					edges = append(edges, Edge{int32(i), j, 1})
+				}
+			}
+		}
+	}
+	return edges
 }
 
 func checkRGG(n int, radius float64) error {

@@ -70,6 +70,29 @@ func (*EpochChargedError) Kind() errkind.Kind { return errkind.Charged }
 
 func (*EpochChargedError) Unwrap() error { return privacy.ErrAlreadyCharged }
 
+// signPending signs want afresh (a new release id) into the pending file,
+// refusing an epoch the ledger says is charged already.
+func signPending(ctx context.Context, req OpenRequest, want Order, pending string) (Order, []byte, error) {
+	if lookup, ok := req.Ledger.(privacy.ChargeLookup); ok {
+		charged, err := lookup.Charged(ctx, want.Scope, want.Epoch)
+		if err != nil {
+			return Order{}, nil, err
+		}
+		if charged {
+			return Order{}, nil, &EpochChargedError{Scope: want.Scope, Epoch: want.Epoch}
+		}
+	}
+	want.ReleaseID = privacy.NewReleaseID()
+	env, err := sensor.SignOrder(req.Signer, want)
+	if err != nil {
+		return Order{}, nil, err
+	}
+	if err := atomicfile.Write(pending, append(env, '\n'), 0o644); err != nil {
+		return Order{}, nil, &OrderFileError{Path: req.Out, Reason: fmt.Sprintf("cannot be written: %v", err)}
+	}
+	return want, env, nil
+}
+
 // OpenEpoch opens an epoch: it signs the order, charges the ledger once
 // and publishes the order file, in an order that a run stopped anywhere
 // can finish without a second charge or a new release id:
@@ -124,24 +147,9 @@ func OpenEpoch(ctx context.Context, req OpenRequest) (*Opened, error) {
 	if o, env, err := readOrderFile(pending, pub); err == nil && sameEpoch(o, want) == "" {
 		res.Order, res.Envelope, res.Resumed = o, env, true
 	} else {
-		if lookup, ok := req.Ledger.(privacy.ChargeLookup); ok {
-			charged, err := lookup.Charged(ctx, want.Scope, want.Epoch)
-			if err != nil {
-				return nil, err
-			}
-			if charged {
-				return nil, &EpochChargedError{Scope: want.Scope, Epoch: want.Epoch}
-			}
-		}
-		want.ReleaseID = privacy.NewReleaseID()
-		env, err := sensor.SignOrder(req.Signer, want)
-		if err != nil {
+		if res.Order, res.Envelope, err = signPending(ctx, req, want, pending); err != nil {
 			return nil, err
 		}
-		if err := atomicfile.Write(pending, append(env, '\n'), 0o644); err != nil {
-			return nil, &OrderFileError{Path: req.Out, Reason: fmt.Sprintf("cannot be written: %v", err)}
-		}
-		res.Order, res.Envelope = want, env
 	}
 	o := res.Order
 	err = req.Ledger.Charge(ctx, privacy.Charge{Scope: o.Scope, ReleaseID: o.Epoch, Rho: o.Rho})

@@ -275,19 +275,7 @@ func (env *envelope) settle(ctx context.Context, workers int, steps int) (float6
 			break
 		}
 		if round < envelopeSelfRounds {
-			// A node whose neighbourhood overflows gives up its own weight
-			// first: one hub answering less often spares its many
-			// neighbours (the star bound of the ceiling says the same).
-			for s, g := range mass {
-				if overflows(g, target[s]) && own[s] > 0 {
-					p := gridExp(env.a[s])
-					// Overshoot a little: lowering one node raises the
-					// abstain weight there, which lowers its neighbours'
-					// targets in turn.
-					keep := max(p-envelopeOvershoot*(g-target[s])-1e-3, p*envelopeMinKeep)
-					env.a[s] = max(env.a[s], int64(math.Ceil(-math.Log(keep)*gridOne)))
-				}
-			}
+			env.lowerOwn(mass, own, target)
 			continue
 		}
 		var err error
@@ -301,6 +289,22 @@ func (env *envelope) settle(ctx context.Context, workers int, steps int) (float6
 		}
 	}
 	return env.finish(mass, own), nil
+}
+
+// lowerOwn lowers the own weight of every node whose neighbourhood
+// overflows its target: one hub answering less often spares its many
+// neighbours (the star bound of the ceiling says the same).
+func (env *envelope) lowerOwn(mass, own, target []float64) {
+	for s, g := range mass {
+		if overflows(g, target[s]) && own[s] > 0 {
+			p := gridExp(env.a[s])
+			// Overshoot a little: lowering one node raises the
+			// abstain weight there, which lowers its neighbours'
+			// targets in turn.
+			keep := max(p-envelopeOvershoot*(g-target[s])-1e-3, p*envelopeMinKeep)
+			env.a[s] = max(env.a[s], int64(math.Ceil(-math.Log(keep)*gridOne)))
+		}
+	}
 }
 
 // finish fixes, from the masses and own terms of the final weights, the
@@ -470,19 +474,8 @@ func newEnvelopeSweep(cg *CommunityGeometry, env *envelope) *envelopeSweep {
 // leaves it alone.
 func (sw *envelopeSweep) spread(o int) {
 	floor := int32(sw.env.floor)
-	for _, v := range sw.touched {
-		sw.b[v], sw.origin[v], sw.settled[v] = floor, -1, false
-	}
-	sw.touched = sw.touched[:0]
 	a := sw.env.a
-	src := append(sw.sources[:0], sw.members[o]...)
-	slices.SortFunc(src, func(x, y int32) int {
-		if c := cmp.Compare(a[x], a[y]); c != 0 {
-			return c
-		}
-		return cmp.Compare(x, y)
-	})
-	sw.sources = src
+	src := sw.resetSpread(o, floor)
 	queue := sw.frontier[:0]
 	rowPtr, col, _ := sw.cg.g.CSR()
 	e := sw.env.e // int64: ε′ may exceed the floor by far
@@ -522,18 +515,44 @@ func (sw *envelopeSweep) spread(o int) {
 		if int64(val)+e >= int64(floor) {
 			continue
 		}
-		nv := val + int32(e)
-		ou := origin[u]
-		for _, v := range col[rowPtr[u]:rowPtr[u+1]] {
-			if nv < b[v] {
-				if origin[v] < 0 {
-					sw.touched = append(sw.touched, v)
-				}
-				b[v], origin[v] = nv, ou
-				queue = append(queue, v)
+		queue = sw.relax(col[rowPtr[u]:rowPtr[u+1]], val+int32(e), origin[u], queue)
+	}
+}
+
+// resetSpread puts the nodes the last spread touched back at the floor and
+// returns community o's members sorted by weight (then index), the sources
+// of the next spread.
+func (sw *envelopeSweep) resetSpread(o int, floor int32) []int32 {
+	for _, v := range sw.touched {
+		sw.b[v], sw.origin[v], sw.settled[v] = floor, -1, false
+	}
+	sw.touched = sw.touched[:0]
+	a := sw.env.a
+	src := append(sw.sources[:0], sw.members[o]...)
+	slices.SortFunc(src, func(x, y int32) int {
+		if c := cmp.Compare(a[x], a[y]); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
+	})
+	sw.sources = src
+	return src
+}
+
+// relax lowers to nv (from origin ou) every neighbour in nbrs above it,
+// queueing each; it returns the queue.
+func (sw *envelopeSweep) relax(nbrs []int32, nv, ou int32, queue []int32) []int32 {
+	b, origin := sw.b, sw.origin
+	for _, v := range nbrs {
+		if nv < b[v] {
+			if origin[v] < 0 {
+				sw.touched = append(sw.touched, v)
 			}
+			b[v], origin[v] = nv, ou
+			queue = append(queue, v)
 		}
 	}
+	return queue
 }
 
 // value returns g_o(s) for the community last spread.

@@ -211,18 +211,7 @@ type scopeState struct {
 // (else an error wrapping ErrBudgetMismatch) and the same integrity mode.
 // It makes or migrates a ledger; releases call OpenFileLedger.
 func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileLedgerOptions, scopes ...string) (*FileLedger, error) {
-	if path == "" {
-		return nil, &ArgumentError{Func: "CreateFileLedger", Param: "path", Reason: "must not be empty"}
-	}
-	if err := budget.Validate(); err != nil {
-		return nil, err
-	}
-	for _, s := range scopes {
-		if err := CheckName("scope", s); err != nil {
-			return nil, err
-		}
-	}
-	rhoMax, err := budget.Rho()
+	rhoMax, err := checkCreateArgs(path, budget, scopes)
 	if err != nil {
 		return nil, err
 	}
@@ -244,23 +233,9 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 		return nil, err
 	}
 	defer unlock()
-	f, st, err := l.read()
-	migrated := false
-	if ce := (*LedgerCorruptError)(nil); errors.As(err, &ce) {
-		// A version 1 ledger is migrated by CreateFileLedger, never silently.
-		data, rerr := os.ReadFile(l.file)
-		if v1, isV1, verr := parseV1(data); rerr == nil && isV1 {
-			if verr != nil {
-				return nil, &LedgerCorruptError{Path: path, Reason: verr.Error()}
-			}
-			if err := l.migratable(); err != nil {
-				return nil, err
-			}
-			if f, st, err = l.migrateV1(v1); err != nil {
-				return nil, err
-			}
-			migrated = true
-		}
+	f, st, migrated, err := l.readOrMigrate()
+	if migrated && err != nil {
+		return nil, err
 	}
 	fresh := errors.Is(err, fs.ErrNotExist)
 	if fresh {
@@ -281,16 +256,11 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 		return nil, fmt.Errorf("%w: %s was created with %v, not %v; a budget is never changed",
 			ErrBudgetMismatch, path, f.Budget, budget)
 	}
-	changed := fresh || migrated
-	for _, s := range scopes {
-		if st.scopes[s] == nil {
-			if err := l.appendEntry(f, ledgerEntry{Kind: "scope", Scope: s}); err != nil {
-				return nil, err
-			}
-			st.scopes[s] = &scopeState{releases: map[string]bool{}}
-			changed = true
-		}
+	added, err := l.addScopes(f, st, scopes)
+	if err != nil {
+		return nil, err
 	}
+	changed := fresh || migrated || added
 	// A keyed ledger whose mark cannot be written is refused before
 	// anything is written.
 	if chain, err := l.chainID(f); err != nil {
@@ -311,6 +281,64 @@ func CreateFileLedger(ctx context.Context, path string, budget Budget, opt FileL
 	}
 	l.budget, l.rhoMax = f.Budget, f.RhoBudget
 	return l, nil
+}
+
+// checkCreateArgs checks CreateFileLedger's arguments and returns the
+// budget's ρ.
+func checkCreateArgs(path string, budget Budget, scopes []string) (float64, error) {
+	if path == "" {
+		return 0, &ArgumentError{Func: "CreateFileLedger", Param: "path", Reason: "must not be empty"}
+	}
+	if err := budget.Validate(); err != nil {
+		return 0, err
+	}
+	for _, s := range scopes {
+		if err := CheckName("scope", s); err != nil {
+			return 0, err
+		}
+	}
+	return budget.Rho()
+}
+
+// readOrMigrate reads the ledger, migrating a version 1 ledger (which read
+// refuses as corrupt) to the version 2 chain — by CreateFileLedger, never
+// silently. migrated reports that a version 1 ledger was found; an error
+// with migrated set means its migration failed. Without migration the
+// result is read's.
+func (l *FileLedger) readOrMigrate() (f *ledgerFile, st *ledgerState, migrated bool, err error) {
+	f, st, err = l.read()
+	if ce := (*LedgerCorruptError)(nil); errors.As(err, &ce) {
+		data, rerr := os.ReadFile(l.file)
+		if v1, isV1, verr := parseV1(data); rerr == nil && isV1 {
+			if verr != nil {
+				return nil, nil, true, &LedgerCorruptError{Path: l.path, Reason: verr.Error()}
+			}
+			if err := l.migratable(); err != nil {
+				return nil, nil, true, err
+			}
+			if f, st, err = l.migrateV1(v1); err != nil {
+				return nil, nil, true, err
+			}
+			return f, st, true, nil
+		}
+	}
+	return f, st, false, err
+}
+
+// addScopes appends a scope entry to f for each of scopes not in st yet
+// and reports whether it added any.
+func (l *FileLedger) addScopes(f *ledgerFile, st *ledgerState, scopes []string) (bool, error) {
+	added := false
+	for _, s := range scopes {
+		if st.scopes[s] == nil {
+			if err := l.appendEntry(f, ledgerEntry{Kind: "scope", Scope: s}); err != nil {
+				return false, err
+			}
+			st.scopes[s] = &scopeState{releases: map[string]bool{}}
+			added = true
+		}
+	}
+	return added, nil
 }
 
 // OpenFileLedger opens the existing ledger at path; it never creates one
@@ -573,6 +601,33 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 		}
 		return nil, nil, fmt.Errorf("privacy: read ledger: %w", err)
 	}
+	f, err := l.decode(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := l.checkHeader(f); err != nil {
+		return nil, nil, err
+	}
+	prev, err := l.genesis(&f.ledgerHeader)
+	if err != nil {
+		return nil, nil, corruptf(l.path, "%v", err)
+	}
+	if head := l.head(f); !hmac.Equal([]byte(head), []byte(f.Head)) {
+		return nil, nil, corruptf(l.path, "the end of the hash chain does not match its seal (entries removed or added, or the wrong ledger key)")
+	}
+	st, err := l.replay(f, prev)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := l.checkMark(f); err != nil {
+		return nil, nil, err
+	}
+	return f, st, nil
+}
+
+// decode parses a ledger file's JSON; a version 1 ledger is refused as
+// corrupt, naming its migration.
+func (l *FileLedger) decode(data []byte) (*ledgerFile, error) {
 	corrupt := func(format string, a ...any) error { return corruptf(l.path, format, a...) }
 	var f ledgerFile
 	dec := json.NewDecoder(bytes.NewReader(data))
@@ -584,74 +639,78 @@ func (l *FileLedger) read() (*ledgerFile, *ledgerState, error) {
 		}
 		if json.Unmarshal(data, &probe) == nil && probe.Format == ledgerFormat && probe.Version == 1 {
 			if err := l.refuseIfMarked("format version 1 (a plain checksum, forgeable)"); err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			return nil, nil, corrupt("format version 1 (a plain checksum, forgeable): %s with the same totals and a ledger key (%s) migrates it to a keyed hash chain", ParamCreateLedger, ParamLedgerKey)
+			return nil, corrupt("format version 1 (a plain checksum, forgeable): %s with the same totals and a ledger key (%s) migrates it to a keyed hash chain", ParamCreateLedger, ParamLedgerKey)
 		}
-		return nil, nil, corrupt("not valid ledger JSON: %v", err)
+		return nil, corrupt("not valid ledger JSON: %v", err)
 	}
+	return &f, nil
+}
+
+// checkHeader checks a decoded ledger's format, integrity mode (against
+// l's key) and budget.
+func (l *FileLedger) checkHeader(f *ledgerFile) error {
+	corrupt := func(format string, a ...any) error { return corruptf(l.path, format, a...) }
 	if f.Format != ledgerFormat || f.Version != ledgerVersion {
-		return nil, nil, corrupt("format %q version %d, want %q version %d", f.Format, f.Version, ledgerFormat, ledgerVersion)
+		return corrupt("format %q version %d, want %q version %d", f.Format, f.Version, ledgerFormat, ledgerVersion)
 	}
 	switch {
 	case f.Integrity == integrityHMAC && l.key == nil:
-		return nil, nil, &LedgerKeyError{Path: l.path, Keyed: true}
+		return &LedgerKeyError{Path: l.path, Keyed: true}
 	case f.Integrity == integritySHA256 && l.key != nil:
 		if err := l.refuseIfMarked("an unkeyed (SHA-256) chain, forgeable by anyone who can write the file"); err != nil {
-			return nil, nil, err
+			return err
 		}
-		return nil, nil, &LedgerKeyError{Path: l.path, Keyed: false}
+		return &LedgerKeyError{Path: l.path, Keyed: false}
 	case f.Integrity != integrityHMAC && f.Integrity != integritySHA256:
-		return nil, nil, corrupt("unknown integrity mode %q", f.Integrity)
+		return corrupt("unknown integrity mode %q", f.Integrity)
 	}
 	if err := f.Budget.Validate(); err != nil {
-		return nil, nil, corrupt("invalid budget: %v", err)
+		return corrupt("invalid budget: %v", err)
 	}
 	if want, err := f.Budget.Rho(); err != nil || want != f.RhoBudget {
-		return nil, nil, corrupt("ρ budget %v does not match the budget ε=%g, δ=%g", f.RhoBudget, f.Budget.Epsilon, f.Budget.Delta)
+		return corrupt("ρ budget %v does not match the budget ε=%g, δ=%g", f.RhoBudget, f.Budget.Epsilon, f.Budget.Delta)
 	}
-	prev, err := l.genesis(&f.ledgerHeader)
-	if err != nil {
-		return nil, nil, corrupt("%v", err)
-	}
+	return nil
+}
+
+// replay verifies f's hash chain from prev (the genesis link) and
+// recomputes every scope's spend.
+func (l *FileLedger) replay(f *ledgerFile, prev string) (*ledgerState, error) {
+	corrupt := func(format string, a ...any) error { return corruptf(l.path, format, a...) }
 	st := &ledgerState{scopes: map[string]*scopeState{}}
-	if head := l.head(&f); !hmac.Equal([]byte(head), []byte(f.Head)) {
-		return nil, nil, corrupt("the end of the hash chain does not match its seal (entries removed or added, or the wrong ledger key)")
-	}
 	for i, e := range f.Entries {
 		h, err := l.entryHash(prev, e)
 		if err != nil || !hmac.Equal([]byte(h), []byte(e.Hash)) {
-			return nil, nil, corrupt("entry %d breaks the hash chain (edited, removed or reordered entries, or the wrong ledger key)", i+1)
+			return nil, corrupt("entry %d breaks the hash chain (edited, removed or reordered entries, or the wrong ledger key)", i+1)
 		}
 		prev = h
 		if e.Seq != i+1 {
-			return nil, nil, corrupt("entry %d has sequence number %d", i+1, e.Seq)
+			return nil, corrupt("entry %d has sequence number %d", i+1, e.Seq)
 		}
 		sc := st.scopes[e.Scope]
 		switch e.Kind {
 		case "scope":
 			if sc != nil || CheckName("scope", e.Scope) != nil {
-				return nil, nil, corrupt("entry %d creates scope %q twice or with an invalid name", i+1, e.Scope)
+				return nil, corrupt("entry %d creates scope %q twice or with an invalid name", i+1, e.Scope)
 			}
 			st.scopes[e.Scope] = &scopeState{releases: map[string]bool{}}
 		case "charge":
 			c := Charge{Scope: e.Scope, ReleaseID: e.ReleaseID, Rho: e.Rho, Epsilon: e.Epsilon}
 			if sc == nil || sc.releases[e.ReleaseID] || c.Validate() != nil {
-				return nil, nil, corrupt("entry %d is not a valid charge of a created scope", i+1)
+				return nil, corrupt("entry %d is not a valid charge of a created scope", i+1)
 			}
 			if f.Budget.Replay(f.RhoBudget, e.Scope, len(sc.releases), &sc.spend, c) != nil { // history: Replay, not Admit
-				return nil, nil, corrupt("scope %q spends more than its budget", e.Scope)
+				return nil, corrupt("scope %q spends more than its budget", e.Scope)
 			}
 			sc.releases[e.ReleaseID] = true
 			sc.spend.Add(c)
 		default:
-			return nil, nil, corrupt("entry %d has unknown kind %q", i+1, e.Kind)
+			return nil, corrupt("entry %d has unknown kind %q", i+1, e.Kind)
 		}
 	}
-	if err := l.checkMark(&f); err != nil {
-		return nil, nil, err
-	}
-	return &f, st, nil
+	return st, nil
 }
 
 // head seals the chain's end: H("head" ‖ last link ‖ entry count).

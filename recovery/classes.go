@@ -78,75 +78,16 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 	var pairs []Pair
 	tooMany, done := false, 0
 	if cp != nil {
-		held := map[int]PassBlock{}
-		for _, b := range cp.Finished(precise, c.tol) {
-			if b.Precise == precise && b.Tol == c.tol && b.check(n) == nil {
-				held[b.Block] = b
-			}
-		}
-		var left []int
-		for _, blk := range blocks {
-			b, ok := held[blk]
-			if !ok {
-				left = append(left, blk)
-				continue
-			}
-			copy(norm[blk*blockSize:], b.Norms)
-			pairs = append(pairs, b.Pairs...)
-			done += len(b.Norms)
-		}
-		blocks = left
+		blocks, pairs, done = c.resumePass(cp, blocks, norm, precise)
 		if progress != nil && done > 0 {
 			progress(done, total)
 		}
 	}
 	err := forBlocks(ctx, n, blocks, func(lo, b int, cols []float64) {
-		P := make([]float64, n*b)
-		col := make([]float64, n)
-		for k := 0; k < b; k++ {
-			for i := range col {
-				col[i] = cols[i*b+k]
-			}
-			p, _, _ := centered(col)
-			sq := 0.0
-			for i, v := range p {
-				P[i*b+k] = v
-				sq += v * v
-			}
-			norm[lo+k] = math.Sqrt(sq)
-		}
+		P := centeredBlock(cols, n, b, lo, norm)
 		C := make([]float64, n*b)
 		c.correlate(C, P, b)
-		// The self-coordinate bound (below): D_j = u_j(j) − chord, with
-		// the computed values' error taken off.
-		self := make([]float64, b)
-		for k := range self {
-			j := lo + k
-			self[k] = P[j*b+k]/norm[j] - chord - 3*c.eta/norm[j] - 1e-12
-		}
-		var local []Pair
-		for i := 0; i < n; i++ {
-			row := C[i*b : i*b+b]
-			for k, v := range row {
-				j := lo + k
-				if i == j || v < cmin*norm[j]*norm[j] {
-					continue
-				}
-				// A confusable i has ‖u_i − u_j‖ ≤ chord, so in
-				// coordinate j, (P·a_j)_i/N_i = u_i(j) ≥ u_j(j) − chord:
-				// N_i ≤ (P·a_j)_i/D_j when D_j > 0; and N_i ≥ c_ji/N_j
-				// (Cauchy–Schwarz). Both from this row; when they
-				// cannot meet, i is no candidate.
-				if d := self[k]; d > 0 {
-					upper := (P[i*b+k] + 2*c.eta) / d
-					lower := (v - 2*c.eta*norm[j]) / norm[j]
-					if lower > upper {
-						continue
-					}
-				}
-				local = append(local, Pair{int32(j), int32(i), v})
-			}
-		}
+		local := c.blockPairs(P, C, norm, lo, b, cmin, chord)
 		mu.Lock()
 		defer mu.Unlock()
 		pairs = append(pairs, local...)
@@ -169,6 +110,88 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 	}
 	sortPairs(pairs)
 	return pairs, nil
+}
+
+// resumePass takes the blocks cp holds for this action (their norms into
+// norm) and returns the blocks left to compute, the pairs held and the
+// number of columns done.
+func (c *Certifier) resumePass(cp PassCheckpoint, blocks []int, norm []float64, precise bool) (left []int, pairs []Pair, done int) {
+	n := c.g.N()
+	held := map[int]PassBlock{}
+	for _, b := range cp.Finished(precise, c.tol) {
+		if b.Precise == precise && b.Tol == c.tol && b.check(n) == nil {
+			held[b.Block] = b
+		}
+	}
+	for _, blk := range blocks {
+		b, ok := held[blk]
+		if !ok {
+			left = append(left, blk)
+			continue
+		}
+		copy(norm[blk*blockSize:], b.Norms)
+		pairs = append(pairs, b.Pairs...)
+		done += len(b.Norms)
+	}
+	return left, pairs, done
+}
+
+// centeredBlock returns P, the b columns of cols (n×b, row-major) each
+// centred, and writes their norms to norm[lo:lo+b].
+func centeredBlock(cols []float64, n, b, lo int, norm []float64) []float64 {
+	P := make([]float64, n*b)
+	col := make([]float64, n)
+	for k := 0; k < b; k++ {
+		for i := range col {
+			col[i] = cols[i*b+k]
+		}
+		p, _, _ := centered(col)
+		sq := 0.0
+		for i, v := range p {
+			P[i*b+k] = v
+			sq += v * v
+		}
+		norm[lo+k] = math.Sqrt(sq)
+	}
+	return P
+}
+
+// blockPairs returns the pairs (j, i) of the block's columns j = lo+k
+// whose correlation C[i, k] passes c_ji ≥ cmin·N_j² and the
+// self-coordinate test.
+func (c *Certifier) blockPairs(P, C, norm []float64, lo, b int, cmin, chord float64) []Pair {
+	n := c.g.N()
+	// The self-coordinate bound (below): D_j = u_j(j) − chord, with
+	// the computed values' error taken off.
+	self := make([]float64, b)
+	for k := range self {
+		j := lo + k
+		self[k] = P[j*b+k]/norm[j] - chord - 3*c.eta/norm[j] - 1e-12
+	}
+	var local []Pair
+	for i := 0; i < n; i++ {
+		row := C[i*b : i*b+b]
+		for k, v := range row {
+			j := lo + k
+			if i == j || v < cmin*norm[j]*norm[j] {
+				continue
+			}
+			// A confusable i has ‖u_i − u_j‖ ≤ chord, so in
+			// coordinate j, (P·a_j)_i/N_i = u_i(j) ≥ u_j(j) − chord:
+			// N_i ≤ (P·a_j)_i/D_j when D_j > 0; and N_i ≥ c_ji/N_j
+			// (Cauchy–Schwarz). Both from this row; when they
+			// cannot meet, i is no candidate.
+			if d := self[k]; d > 0 {
+				upper := (P[i*b+k] + 2*c.eta) / d
+				lower := (v - 2*c.eta*norm[j]) / norm[j]
+				if lower > upper {
+					continue
+				}
+			}
+			local = append(local, Pair{int32(j), int32(i), v})
+		}
+	}
+	return local
 }
 
 // sortPairs orders pairs by J, then K: the merge then reads them in one

@@ -59,31 +59,8 @@ func (e MassLS) Estimate(p *Problem) (*Estimate, error) {
 		b = p.Y
 		L = normSquared(md)
 	}
-	residual := func(f []float64) []float64 {
-		if md.Spectral() {
-			z := md.reduce(f)
-			for q := range z {
-				z[q] = md.s[q]*z[q] - b[q]
-			}
-			return z
-		}
-		w := make([]float64, md.m)
-		md.Apply(w, f)
-		for q := range w {
-			w[q] -= b[q]
-		}
-		return w
-	}
-	gradient := func(dst, w []float64) {
-		if md.Spectral() {
-			for q := range w {
-				w[q] *= md.s[q]
-			}
-			md.expandV(dst, w)
-			return
-		}
-		md.ApplyT(dst, w)
-	}
+	residual := func(f []float64) []float64 { return md.fitResidual(f, b) }
+	gradient := md.fitGradient
 	// Start from the best single location (matched filter), feasible.
 	norms, _ := md.ColumnNorms2()
 	c0 := make([]float64, n)
@@ -177,4 +154,36 @@ func normSquared(md *Model) float64 {
 		}
 	}
 	return 1.01 * lam
+}
+
+// fitResidual returns MassLS's data-fit residual of f against b: w =
+// diag(s)Vᵀf − b in reduced coordinates on spectral models (b = Uᵀỹ), else
+// w = Mf − b.
+func (md *Model) fitResidual(f, b []float64) []float64 {
+	if md.Spectral() {
+		z := md.reduce(f)
+		for q := range z {
+			z[q] = md.s[q]*z[q] - b[q]
+		}
+		return z
+	}
+	w := make([]float64, md.m)
+	md.Apply(w, f)
+	for q := range w {
+		w[q] -= b[q]
+	}
+	return w
+}
+
+// fitGradient writes the gradient Mᵀw of a fitResidual w to dst:
+// V·diag(s)·w on spectral models (w is scaled in place), else Mᵀw.
+func (md *Model) fitGradient(dst, w []float64) {
+	if md.Spectral() {
+		for q := range w {
+			w[q] *= md.s[q]
+		}
+		md.expandV(dst, w)
+		return
+	}
+	md.ApplyT(dst, w)
 }

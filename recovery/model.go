@@ -89,6 +89,42 @@ const (
 	FormDense
 )
 
+// setSpectral makes md the spectral model of exp(−τL) for g: the modes of
+// L's full eigendecomposition whose e^{−τλ} is at least ModeCutoff of the
+// largest.
+func (md *Model) setSpectral(g *laplacian.Graph, tau float64) error {
+	n := md.n
+	var es mat.EigenSym
+	if !es.Factorize(g.Laplacian().Dense(), true) {
+		return fmt.Errorf("recovery: eigendecomposition of the %d-node Laplacian failed", n)
+	}
+	lam := es.Values(nil) // ascending
+	var q mat.Dense
+	es.VectorsTo(&q)
+	smax := math.Exp(-tau * math.Max(lam[0], 0))
+	keep := 0
+	for _, l := range lam {
+		if math.Exp(-tau*l) >= ModeCutoff*smax {
+			keep++
+		}
+	}
+	md.r = keep
+	md.dropped = n - keep
+	md.s = make([]float64, keep)
+	for k := 0; k < keep; k++ {
+		md.s[k] = math.Exp(-tau * lam[k])
+	}
+	md.v = make([]float64, n*keep)
+	for j := 0; j < n; j++ {
+		for k := 0; k < keep; k++ {
+			md.v[j*keep+k] = q.At(j, k)
+		}
+	}
+	md.u = md.v
+	md.spectralColNorms()
+	return nil
+}
+
 // NewGraphModel builds M = exp(−τL) for the graph g.
 func NewGraphModel(g *laplacian.Graph, tau float64, opt GraphOptions) (*Model, error) {
 	if g == nil {
@@ -138,34 +174,9 @@ func NewGraphModel(g *laplacian.Graph, tau float64, opt GraphOptions) (*Model, e
 		return dm, nil
 	}
 	if n <= opt.DenseLimit {
-		var es mat.EigenSym
-		if !es.Factorize(g.Laplacian().Dense(), true) {
-			return nil, fmt.Errorf("recovery: eigendecomposition of the %d-node Laplacian failed", n)
+		if err := md.setSpectral(g, tau); err != nil {
+			return nil, err
 		}
-		lam := es.Values(nil) // ascending
-		var q mat.Dense
-		es.VectorsTo(&q)
-		smax := math.Exp(-tau * math.Max(lam[0], 0))
-		keep := 0
-		for _, l := range lam {
-			if math.Exp(-tau*l) >= ModeCutoff*smax {
-				keep++
-			}
-		}
-		md.r = keep
-		md.dropped = n - keep
-		md.s = make([]float64, keep)
-		for k := 0; k < keep; k++ {
-			md.s[k] = math.Exp(-tau * lam[k])
-		}
-		md.v = make([]float64, n*keep)
-		for j := 0; j < n; j++ {
-			for k := 0; k < keep; k++ {
-				md.v[j*keep+k] = q.At(j, k)
-			}
-		}
-		md.u = md.v
-		md.spectralColNorms()
 		return md, nil
 	}
 	h, err := heat(g.Laplacian(), tau, opt.ChebyshevTol)

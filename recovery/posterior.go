@@ -71,25 +71,7 @@ func (e Posterior) Estimate(p *Problem) (*Estimate, error) {
 		ll[s] = (mu*c0[s] - 0.5*mu*mu*norms[s]) / s2
 	}
 	if _, approx := md.ColumnNorms2(); approx && e.Refine > 0 && md.op != nil {
-		// Candidates: the most likely by the estimated norms, and the
-		// largest correlations Mᵀỹ (on noiseless data the true source's
-		// is ‖M e_s‖², near the top whatever the norms' error).
-		cand := TopK(ll, e.Refine)
-		for _, s := range TopK(c0, e.Refine) {
-			if !slices.Contains(cand, s) {
-				cand = append(cand, s)
-			}
-		}
-		// Only the candidates compete: an estimated norm that is low
-		// inflates a node's likelihood past any exactly scored one.
-		refined := make([]float64, n)
-		for i := range refined {
-			refined[i] = math.Inf(-1)
-		}
-		for _, s := range md.refineNorms(cand) {
-			refined[s.node] = (mu*c0[s.node] - 0.5*mu*mu*s.norm2) / s2
-		}
-		ll = refined
+		ll = refinedLL(md, ll, c0, e.Refine, mu, s2)
 	}
 	evidence := maxOf(ll)
 	est := &Estimate{
@@ -103,22 +85,7 @@ func (e Posterior) Estimate(p *Problem) (*Estimate, error) {
 		grams = append(grams, md.gramColumn(locs[0]))
 	}
 	corr := make([]float64, n)
-	condLL := func(skip int) []float64 {
-		copy(corr, c0)
-		for i, g := range grams {
-			if i == skip {
-				continue
-			}
-			for j := range corr {
-				corr[j] -= mu * g[j]
-			}
-		}
-		out := make([]float64, n)
-		for s := 0; s < n; s++ {
-			out[s] = (mu*corr[s] - 0.5*mu*mu*norms[s]) / s2
-		}
-		return out
-	}
+	condLL := func(skip int) []float64 { return conditionalLL(corr, c0, grams, skip, norms, mu, s2) }
 	for len(locs) < k {
 		l := condLL(-1)
 		s := argmax(l)
@@ -133,21 +100,7 @@ func (e Posterior) Estimate(p *Problem) (*Estimate, error) {
 	if k == 1 {
 		copy(post, softmax(ll))
 	} else {
-		for sw := 0; sw < sweeps; sw++ {
-			changed := false
-			for i := range locs {
-				s := argmax(condLL(i))
-				if s != locs[i] {
-					locs[i] = s
-					grams[i] = md.gramColumn(s)
-					changed = true
-				}
-			}
-			est.Iterations = sw + 1
-			if !changed {
-				break
-			}
-		}
+		est.Iterations = coordinateSweeps(md, locs, grams, sweeps, condLL)
 		for i := range locs {
 			pr := softmax(condLL(i))
 			for j := range post {
@@ -170,6 +123,72 @@ func (e Posterior) Estimate(p *Problem) (*Estimate, error) {
 		est.Locations = nil
 	}
 	return est, nil
+}
+
+// refinedLL rescores the candidates — the refine most likely by the
+// estimated norms in ll and the refine largest correlations c0 = Mᵀỹ (on
+// noiseless data the true source's is ‖M e_s‖², near the top whatever the
+// norms' error) — with exact norms; every other node gets −∞, since an
+// estimated norm that is low inflates a node's likelihood past any exactly
+// scored one.
+func refinedLL(md *Model, ll, c0 []float64, refine int, mu, s2 float64) []float64 {
+	cand := TopK(ll, refine)
+	for _, s := range TopK(c0, refine) {
+		if !slices.Contains(cand, s) {
+			cand = append(cand, s)
+		}
+	}
+	refined := make([]float64, len(ll))
+	for i := range refined {
+		refined[i] = math.Inf(-1)
+	}
+	for _, s := range md.refineNorms(cand) {
+		refined[s.node] = (mu*c0[s.node] - 0.5*mu*mu*s.norm2) / s2
+	}
+	return refined
+}
+
+// conditionalLL returns the single-source log-likelihood ratios given
+// every located source but the skip-th: with corr = c0 − μΣ_{i≠skip}
+// gram_i (corr is scratch of length n), (μ·corr_s − μ²‖M e_s‖²/2)/σ².
+func conditionalLL(corr, c0 []float64, grams [][]float64, skip int, norms []float64, mu, s2 float64) []float64 {
+	copy(corr, c0)
+	for i, g := range grams {
+		if i == skip {
+			continue
+		}
+		for j := range corr {
+			corr[j] -= mu * g[j]
+		}
+	}
+	out := make([]float64, len(corr))
+	for s := range out {
+		out[s] = (mu*corr[s] - 0.5*mu*mu*norms[s]) / s2
+	}
+	return out
+}
+
+// coordinateSweeps moves each location in turn to the argmax of its
+// conditional likelihood (updating grams), at most sweeps times or until a
+// sweep changes nothing, and returns the number of sweeps run.
+func coordinateSweeps(md *Model, locs []int, grams [][]float64, sweeps int, condLL func(skip int) []float64) int {
+	iterations := 0
+	for sw := 0; sw < sweeps; sw++ {
+		changed := false
+		for i := range locs {
+			s := argmax(condLL(i))
+			if s != locs[i] {
+				locs[i] = s
+				grams[i] = md.gramColumn(s)
+				changed = true
+			}
+		}
+		iterations = sw + 1
+		if !changed {
+			break
+		}
+	}
+	return iterations
 }
 
 // OperatorRefine is Posterior.Refine for an operator's own recovery from

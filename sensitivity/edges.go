@@ -79,7 +79,7 @@ func cheapBounds(g *laplacian.Graph, tau float64, side map[[2]int]bridgeSide, m 
 					late = cut.passed()
 				}
 				if late {
-					set(k, math.Min(2, resistanceEdgeBound(1/w, tau))*(1+1e-12)+1e-15)
+					set(k, math.Min(2, resistanceEdgeBound(1/w, tau))*roundUp+absSlack)
 					continue
 				}
 				set(k, cheapEdgeBound(g, rw, side, i, j, w, tau))
@@ -248,16 +248,8 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 	lo := make([]float64, len(cl))
 	up := make([]float64, len(cl))
 	done := make([]atomic.Bool, len(cl))
-	var bestLo atomic.Uint64 // math.Float64bits of the best lower bound on max q_e
-	floor := func() float64 { return math.Float64frombits(bestLo.Load()) }
-	raise := func(q float64) {
-		for {
-			old := bestLo.Load()
-			if q <= math.Float64frombits(old) || bestLo.CompareAndSwap(old, math.Float64bits(q)) {
-				return
-			}
-		}
-	}
+	var bestLo atomicMax // the best lower bound on max q_e
+	floor, raise := bestLo.load, bestLo.raise
 	radau := newRadauFilter(g, tau)
 	secondPass := false
 	var refined atomic.Int64 // classes run through Lanczos (the ETA's rate)
@@ -265,28 +257,9 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 		lo[c], up[c] = l, u
 		done[c].Store(true)
 	}
-	// taker hands out the classes of list in order, settling at once each
-	// whose known bracket (known) is already below the best lower bound.
 	taker := func(list []int, known func(c int) (l, u float64)) func() (c, i, j int, ok bool) {
-		var next atomic.Int64
-		return func() (c, i, j int, ok bool) {
-			for {
-				k := int(next.Add(1) - 1)
-				if k >= len(list) || deadline.passed() {
-					return 0, 0, 0, false
-				}
-				c := list[k]
-				l, u := known(c)
-				// (The deep pass's classes have Lanczos brackets already.)
-				if u*u > floor() && !secondPass {
-					u = math.Min(u, radau.root(cl[c].i, cl[c].j, floor()))
-				}
-				if u*u > floor() {
-					return c, cl[c].i, cl[c].j, true
-				}
-				settle(c, l, u)
-			}
-		}
+		// (The deep pass's classes have Lanczos brackets already.)
+		return classTaker(list, cl, known, !secondPass, radau, floor, settle, deadline)
 	}
 	// Classes cut short by the memory cap (deep) get a second pass with
 	// fewer recurrences per block and so more steps each; until then they
@@ -347,26 +320,9 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 	}
 	report() // the cheap bounds alone
 	run := func(kmax, slots int, take func() (c, i, j int, ok bool)) {
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				newLanczosBlock(op, tau, kmax).refine(slots, take, floor, finish, deadline)
-			}()
-		}
-		finished := make(chan struct{})
-		go func() { wg.Wait(); close(finished) }()
-		tick := time.NewTicker(250 * time.Millisecond)
-		defer tick.Stop()
-		for waiting := true; waiting; {
-			select {
-			case <-finished:
-				waiting = false
-			case <-tick.C:
-				report()
-			}
-		}
+		runWorkers(workers, func() {
+			newLanczosBlock(op, tau, kmax).refine(slots, take, floor, finish, deadline)
+		}, report)
 	}
 	// deepPass reruns the classes cut short so far, longest first.
 	deepPass := func() {
@@ -401,6 +357,72 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 	deepPass()
 	report()
 	return lanczosResult(cl, lo, up, done, floor(), alpha, s)
+}
+
+// classTaker hands out the classes of list in order, settling at once each
+// whose known bracket (known) is already below the best lower bound
+// floor(); with useRadau a bracket above it is first narrowed by radau.
+func classTaker(list []int, cl []edgeClass, known func(c int) (l, u float64), useRadau bool, radau *radauFilter,
+	floor func() float64, settle func(c int, l, u float64), deadline cutoff) func() (c, i, j int, ok bool) {
+	var next atomic.Int64
+	return func() (c, i, j int, ok bool) {
+		for {
+			k := int(next.Add(1) - 1)
+			if k >= len(list) || deadline.passed() {
+				return 0, 0, 0, false
+			}
+			c := list[k]
+			l, u := known(c)
+			if u*u > floor() && useRadau {
+				u = math.Min(u, radau.root(cl[c].i, cl[c].j, floor()))
+			}
+			if u*u > floor() {
+				return c, cl[c].i, cl[c].j, true
+			}
+			settle(c, l, u)
+		}
+	}
+}
+
+// atomicMax is a float64 that only grows, shared by the workers; its zero
+// value is 0.
+type atomicMax struct{ bits atomic.Uint64 }
+
+func (m *atomicMax) load() float64 { return math.Float64frombits(m.bits.Load()) }
+
+// raise sets the value to q if q is larger.
+func (m *atomicMax) raise(q float64) {
+	for {
+		old := m.bits.Load()
+		if q <= math.Float64frombits(old) || m.bits.CompareAndSwap(old, math.Float64bits(q)) {
+			return
+		}
+	}
+}
+
+// runWorkers runs work on workers goroutines and calls report every
+// 250 ms until they have all returned.
+func runWorkers(workers int, work func(), report func()) {
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	tick := time.NewTicker(250 * time.Millisecond)
+	defer tick.Stop()
+	for waiting := true; waiting; {
+		select {
+		case <-finished:
+			waiting = false
+		case <-tick.C:
+			report()
+		}
+	}
 }
 
 // lanczosOrder sorts cl by decreasing cheap bound, ties by decreasing

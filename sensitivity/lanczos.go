@@ -226,7 +226,7 @@ func (lw *lanczosWork) step(k int) bool {
 func (lw *lanczosWork) finishStep(k int, a, errSq, wn, bb, bPrev, vpn float64) bool {
 	next := lw.vec(k + 1)
 	inv := 0.0
-	if bt := math.Sqrt(bb); bt > 1e-300 && !math.IsInf(bt, 0) {
+	if bt := math.Sqrt(bb); bt > breakdownBeta && !math.IsInf(bt, 0) {
 		inv = 1 / bt
 	}
 	vn := 0.0
@@ -239,15 +239,15 @@ func (lw *lanczosWork) finishStep(k int, a, errSq, wn, bb, bPrev, vpn float64) b
 
 // record stores step k's α and β = √bb and its residual bound (see step)
 // from α, Σω_r v_r², ‖Lv‖², ‖w‖², β_prev, ‖v_prev‖ and the squared norm vn
-// of the normalised v_{k+2}. On breakdown (β ≤ 1e-300, v_{k+2} = 0) β is
+// of the normalised v_{k+2}. On breakdown (β ≤ breakdownBeta, v_{k+2} = 0) β is
 // recorded as 0 and w goes into the residual; it then reports false.
 func (lw *lanczosWork) record(k int, a, errSq, wn, bb, bPrev, vpn, vn float64) bool {
 	b := math.Sqrt(bb)
 	lw.alpha[k] = a
 	grow := 1 + highamGamma(lw.n+2)
 	f := math.Sqrt(errSq)*grow + highamGamma(4)*(math.Sqrt(wn)*grow+math.Abs(a)*lw.vnorm[k]+bPrev*vpn) + roundoffU*b*grow
-	f *= 1 + 1e-10
-	if !(b > 1e-300) || math.IsInf(b, 0) {
+	f *= lanczosRoundUp
+	if !(b > breakdownBeta) || math.IsInf(b, 0) {
 		lw.beta[k] = 0
 		lw.fnorm[k] = f + b*grow
 		lw.vnorm[k+1] = 0
@@ -275,7 +275,7 @@ func (lw *lanczosWork) estimate(k int, floorRoot float64) (lo, up, zn float64) {
 	qLo, qUp := zn*zn, zn*zn
 	if bk > 0 {
 		// certify's bracket with its rounding terms left out.
-		want := math.Max(math.Max(lanczosRelTol*math.Max(zn, floorRoot), 0.25*(floorRoot-zn)), 1e-15)
+		want := math.Max(math.Max(lanczosRelTol*math.Max(zn, floorRoot), 0.25*(floorRoot-zn)), targetFloor)
 		eps := 0.1 * want / bk // a screen: 10 % is plenty
 		e1 := bk * absExpSumIntegral(c, theta, lw.tau, eps)
 		qLo, qUp = math.Pow(math.Max(0, zn-e1), 2), (zn+e1)*(zn+e1)
@@ -326,12 +326,7 @@ func tridiagEigEnds(d, e, first, last []float64) bool {
 	e[n-1] = 0
 	for l := 0; l < n; l++ {
 		for iter := 0; ; iter++ {
-			m := l
-			for ; m < n-1; m++ {
-				if math.Abs(e[m]) <= roundoffU*(math.Abs(d[m])+math.Abs(d[m+1])) {
-					break
-				}
-			}
+			m := negligibleSubdiag(d, e, l)
 			if m == l {
 				break
 			}
@@ -358,11 +353,8 @@ func tridiagEigEnds(d, e, first, last []float64) bool {
 				p = s * r
 				d[i+1] = g + p
 				g = c*r - b
-				for _, z := range [2][]float64{first, last} {
-					f := z[i+1]
-					z[i+1] = s*z[i] + c*f
-					z[i] = c*z[i] - s*f
-				}
+				rotate(first, i, s, c)
+				rotate(last, i, s, c)
 			}
 			if r == 0 && i >= l {
 				continue
@@ -373,6 +365,25 @@ func tridiagEigEnds(d, e, first, last []float64) bool {
 		}
 	}
 	return true
+}
+
+// negligibleSubdiag returns the first m ≥ l whose e[m] is negligible
+// beside d[m] and d[m+1] (n−1 if none), where tridiagEigEnds splits.
+func negligibleSubdiag(d, e []float64, l int) int {
+	m := l
+	for ; m < len(d)-1; m++ {
+		if math.Abs(e[m]) <= roundoffU*(math.Abs(d[m])+math.Abs(d[m+1])) {
+			break
+		}
+	}
+	return m
+}
+
+// rotate applies the Givens rotation (c, s) to z[i], z[i+1].
+func rotate(z []float64, i int, s, c float64) {
+	f := z[i+1]
+	z[i+1] = s*z[i] + c*f
+	z[i] = c*z[i] - s*f
 }
 
 // ritz returns the eigenvalues and eigenvectors of the k×k tridiagonal T,
@@ -475,7 +486,7 @@ func (lw *lanczosWork) brackets(k int, floorRoot float64) (first, second [2]floa
 	// order can be the narrower, which needs the overlaps below.
 	zn := math.Sqrt(vecDot(z, z))
 	bk := lw.beta[k-1] * lw.vnorm[k]
-	want := math.Max(math.Max(lanczosRelTol*math.Max(zn, floorRoot), 0.25*(floorRoot-zn)), 1e-15)
+	want := math.Max(math.Max(lanczosRelTol*math.Max(zn, floorRoot), 0.25*(floorRoot-zn)), targetFloor)
 	j1 := 0.0
 	if bk > 0 {
 		j1 = absExpSumIntegral(c, theta, tau, 1e-3*want/bk) + coefErr(c, tau*growth, 2)
@@ -518,12 +529,12 @@ func (lw *lanczosWork) brackets(k int, floorRoot float64) (first, second [2]floa
 	// residuals; ∫₀^τ ‖e^{−sΘ̂}Q̂ᵀe₁‖ ds is far below τ·g·‖Q̂‖ once the heat
 	// has spread.
 	head := math.Min(tau*growth*qn, headIntegral(Q, theta, tau))
-	small := (lw.startErr + nb*vf*dn + nb*head*(vf*eq+ff*qn)) * (1 + 1e-10)
+	small := (lw.startErr + nb*vf*dn + nb*head*(vf*eq+ff*qn)) * lanczosRoundUp
 
 	// First order: |‖u(τ)‖ − ‖ŷ(τ)‖| ≤ small + β_k‖v_{k+1}‖J₁.
-	yUp := yn*(1+roundoffU) + yErr*(1+1e-10)
-	yLo := math.Max(0, yn*(1-roundoffU)-yErr*(1+1e-10))
-	delta := (small + bk*j1) * (1 + 1e-10) // ε ≥ ‖δ(τ)‖
+	yUp := yn*(1+roundoffU) + yErr*lanczosRoundUp
+	yLo := math.Max(0, yn*(1-roundoffU)-yErr*lanczosRoundUp)
+	delta := (small + bk*j1) * lanczosRoundUp // ε ≥ ‖δ(τ)‖
 	first = [2]float64{math.Max(0, yLo-delta), yUp + delta}
 	if secondOrder {
 		later := laterCoefs(c, theta, tau)
@@ -547,7 +558,7 @@ func (lw *lanczosWork) brackets(k int, floorRoot float64) (first, second [2]floa
 		H := nb*h*(1+highamGamma(k+6)) + ovErr*nb*qn2*growth*growth
 		r2 := nb * (vf*eq + ff*qn) * tau * math.Sqrt(tail) * (1 + highamGamma(k+6)) // ≥ ∫_τ^{2τ}‖ρ₂‖
 		G := H + lw.vnorm[k]*(bk*j2+r2)
-		X := (yUp*small + lw.beta[k-1]*j1*G) * (1 + 1e-10) // ≥ |ŷ(τ)ᵀδ(τ)|
+		X := (yUp*small + lw.beta[k-1]*j1*G) * lanczosRoundUp // ≥ |ŷ(τ)ᵀδ(τ)|
 		qUp := (yUp*yUp + 2*X + delta*delta) * (1 + 8*roundoffU)
 		qLo := (yLo*yLo*(1-2*roundoffU) - 2*X*(1+2*roundoffU)) * (1 - 2*roundoffU)
 		second = [2]float64{math.Sqrt(math.Max(0, qLo)) * (1 - 2*roundoffU), math.Sqrt(qUp) * (1 + 2*roundoffU)}
@@ -633,7 +644,7 @@ func headIntegral(Q *mat.Dense, theta []float64, tau float64) float64 {
 		total += (s1 - s0) * math.Sqrt(sum)
 		s0 = s1
 	}
-	return total * (1 + highamGamma(k+8)) * (1 + 1e-12)
+	return total * (1 + highamGamma(k+8)) * roundUp
 }
 
 // absExpSumIntegral returns an upper bound on ∫₀^τ |g(s)| ds,

@@ -125,7 +125,7 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 	// the operations of lanczosWork.step; idle slots stay zero).
 	axpy2(lb.W, lb.X, lb.P, &a, &bPrev, &bb)
 	for s := 0; s < b; s++ {
-		if bt := math.Sqrt(bb[s]); lb.class[s] >= 0 && bt > 1e-300 && !math.IsInf(bt, 0) {
+		if bt := math.Sqrt(bb[s]); lb.class[s] >= 0 && bt > breakdownBeta && !math.IsInf(bt, 0) {
 			inv[s] = 1 / bt
 		}
 	}

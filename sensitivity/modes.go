@@ -85,7 +85,7 @@ func newModeBasis(g *laplacian.Graph, q []float64, m int, theta []float64) modeB
 		}
 	}
 	qF2 *= 1 + highamGamma(n+1)
-	b.eta = (math.Sqrt(defect)*(1+highamGamma(m*m+3)) + highamGamma(n+1)*qF2 + nuSum) * (1 + 1e-12)
+	b.eta = (math.Sqrt(defect)*(1+highamGamma(m*m+3)) + highamGamma(n+1)*qF2 + nuSum) * roundUp
 
 	// Residuals LQ̂_k − θ_kQ̂_k, column by column, plus the rounding of the
 	// product (‖|L|‖ ≤ 2 d_max, the weighted degrees' own sums included)
@@ -111,7 +111,7 @@ func newModeBasis(g *laplacian.Graph, q []float64, m int, theta []float64) modeB
 	for k := range b.res {
 		qn := math.Sqrt(c2[k] * (1 + highamGamma(n+1)))
 		fl := highamGamma(wmax+4) * (absL + math.Abs(theta[k])) * qn
-		b.res[k] = (math.Sqrt(r2[k])*(1+highamGamma(n+3)) + fl + math.Abs(theta[k])*math.Sqrt(nu2[k])) * (1 + 1e-12)
+		b.res[k] = (math.Sqrt(r2[k])*(1+highamGamma(n+3)) + fl + math.Abs(theta[k])*math.Sqrt(nu2[k])) * roundUp
 	}
 	_ = u
 	return b
@@ -156,10 +156,10 @@ func modeBrackets(g *laplacian.Graph, b modeBasis, tau, muCert float64) (up, lo 
 	// Everything is computed relative to the scale S = e^{−τℓ₊}, the
 	// slowest decay: squares of e^{−τθ} would underflow long before Δ2
 	// does (K_5 at τ = 100: Δ2 = 1.0·10⁻²¹⁷, its square 10⁻⁴³⁴).
-	scale := math.Exp(-tau*ellP) * (1 + 1e-12)
+	scale := math.Exp(-tau*ellP) * roundUp
 	tail := 0.0
 	if !math.IsInf(muCert, 1) {
-		tail = math.Exp(-tau*(math.Max(muCert, 0)-ellP)) * (1 + 1e-12)
+		tail = math.Exp(-tau*(math.Max(muCert, 0)-ellP)) * roundUp
 	}
 	// Per mode: e^{−τ(θ_k−ℓ₊)} and the Duhamel weight
 	// ‖R̃_k‖ ∫₀^τ e^{−(τ−s)ℓ₊} e^{−sθ_k} ds / S = ‖R̃_k‖ τ e^{−τ(min(ℓ₊,θ_k)−ℓ₊)} h(τ|θ_k − ℓ₊|),
@@ -173,12 +173,12 @@ func modeBrackets(g *laplacian.Graph, b modeBasis, tau, muCert float64) (up, lo 
 		if x > 0 {
 			h = -math.Expm1(-x) / x
 		}
-		wd[k] = b.res[k] * tau * math.Exp(-tau*(math.Min(ellP, th)-ellP)) * h * (1 + 1e-12)
+		wd[k] = b.res[k] * tau * math.Exp(-tau*(math.Min(ellP, th)-ellP)) * h * roundUp
 	}
 	// Relative error of each z_k = fl(e^{−τ(θ_k−ℓ₊)}) ŷ_k (the exponential
 	// of a rounded argument, the product), of the sum of squares and its
 	// root, and of the scale.
-	zRel := (2*tau*(thAbs+ellP)+4)*u + highamGamma(m+3) + 1e-12
+	zRel := (2*tau*(thAbs+ellP)+4)*u + highamGamma(m+3) + relSlack
 	eta := b.eta
 	up, lo, edge = -1, 0, [2]int{-1, -1}
 	g.ForEachEdge(func(i, j int, _ float64) {
@@ -293,7 +293,7 @@ func countCertificate(g *laplacian.Graph, q []float64, m int, mu float64, stop f
 			r2 += v * v
 		}
 	}
-	delta := (highamGamma(n+1)*r2*(1+highamGamma(n*n+1)) + build) * (1 + 1e-12)
+	delta := (highamGamma(n+1)*r2*(1+highamGamma(n*n+1)) + build) * roundUp
 	return mu - delta, true
 }
 
@@ -441,7 +441,7 @@ func lowModes(g *laplacian.Graph, p, want int, span float64, x0 []float64, p0 in
 		}
 		e, c := (B-a)/2, (B+a)/2
 		xw := (c - theta[min(want, p-1)]) / e
-		deg := int(math.Ceil(23 / math.Acosh(math.Max(xw, 1+1e-12))))
+		deg := int(math.Ceil(23 / math.Acosh(math.Max(xw, acoshArgFloor))))
 		deg = max(8, min(deg, 400))
 		if p%columnBlock == 0 {
 			if kern == nil {
@@ -739,5 +739,5 @@ func jensenFloor(g *laplacian.Graph, tau float64) float64 {
 	g.ForEachEdge(func(i, j int, w float64) {
 		best = math.Max(best, 2*math.Exp(-tau*(g.Degree(i)+g.Degree(j)+2*w)))
 	})
-	return best * (1 - 1e-12)
+	return best * roundDown
 }

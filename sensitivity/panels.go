@@ -81,7 +81,7 @@ func (p *panelPlan) setDegree(g *laplacian.Graph, tau float64) {
 	width := p.B - p.ell
 	a := tau * width / 2
 	tol := panelTarget / 4 * math.Exp(-tau*math.Max(p.lam2-p.ell, 0))
-	tol = math.Max(tol, 1e-15)
+	tol = math.Max(tol, targetFloor)
 	p.K = chebDegree(a, tol)
 	p.tail = expm.ChebyshevTailBound(a, p.K)
 	p.coef = chebCoefficients(a, p.K)
@@ -149,7 +149,7 @@ func (p *panelPlan) roundingBound(g *laplacian.Graph, a float64) float64 {
 		errSum += ck * e
 		vSum += ck * v
 	}
-	return (errSum + (highamGamma(p.K+2)+theta)*vSum) * (1 + 1e-12)
+	return (errSum + (highamGamma(p.K+2)+theta)*vSum) * roundUp
 }
 
 // panelColumns computes all n columns ŷ_c ≈ g(L)x_c, stored column-major
@@ -324,8 +324,8 @@ func (w *panelWorker) finish(t []float64, ck float64) {
 func panelBrackets(g *laplacian.Graph, f []float64, p panelPlan, tau float64) (up, lo float64, edge [2]int) {
 	n := g.N()
 	gn := highamGamma(n + 4)
-	scaleUp := math.Exp(-tau*p.ell) * (1 + 1e-12)
-	scaleLo := math.Exp(-tau*p.ell) * (1 - 1e-12)
+	scaleUp := math.Exp(-tau*p.ell) * roundUp
+	scaleLo := math.Exp(-tau*p.ell) * roundDown
 	e2 := 2 * p.colErr
 	up, edge = -1, [2]int{-1, -1}
 	g.ForEachEdge(func(i, j int, _ float64) {
@@ -592,6 +592,6 @@ func spectralRadiusBound(g *laplacian.Graph) float64 {
 		cw = math.Max(cw, y[i]/x[i])
 	}
 	// The weighted degrees are sums of w terms themselves.
-	cw *= (1 + highamGamma(2*wmax+4)) * (1 + 1e-12)
+	cw *= (1 + highamGamma(2*wmax+4)) * roundUp
 	return math.Min(B, cw)
 }

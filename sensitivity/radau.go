@@ -175,7 +175,7 @@ func (r *radauWork) bound(i, j int) float64 {
 	nK := [4]float64{math.Sqrt2, vecNorm(K1[:n1]), vecNorm(K2[:n2]), math.Sqrt(m6) * (1 + highamGamma(n+2))}
 	var eK [4]float64
 	for p := 1; p < 4; p++ {
-		eK[p] = (r.B*eK[p-1] + gw*2*r.dmax*nK[p-1]) * (1 + 1e-12)
+		eK[p] = (r.B*eK[p-1] + gw*2*r.dmax*nK[p-1]) * roundUp
 	}
 
 	// Radau nodes: Gauss nodes of x·dμ from the moments m_p = bᵀL^p b.
@@ -198,7 +198,7 @@ func (r *radauWork) bound(i, j int) float64 {
 		l := max(x.sup, y.sup)
 		vecAxpy(dst[:l], x.v[:l], th, y.v[:l])
 		clear(dst[l:n])
-		return vec{dst, l, vecNorm(dst[:l]), (x.err + math.Abs(th)*y.err + 2*roundoffU*(x.nrm+math.Abs(th)*y.nrm)) * (1 + 1e-12)}
+		return vec{dst, l, vecNorm(dst[:l]), (x.err + math.Abs(th)*y.err + 2*roundoffU*(x.nrm+math.Abs(th)*y.nrm)) * roundUp}
 	}
 	k0 := vec{K0, 2, nK[0], 0}
 	k1 := vec{K1, n1, nK[1], eK[1]}
@@ -214,7 +214,7 @@ func (r *radauWork) bound(i, j int) float64 {
 		l := min(x.sup, y.sup)
 		v := vecDot(x.v[:l], y.v[:l])
 		e := x.nrm*y.err + y.nrm*x.err + x.err*y.err + highamGamma(n+2)*x.nrm*y.nrm
-		return v, e * (1 + 1e-12)
+		return v, e * roundUp
 	}
 	// ν_m = bᵀ ω_m(L) b, ω = 1, x, x(x−θ1), x(x−θ1)², …(x−θ2), …(x−θ2)², …(x−θ3).
 	var nu, nuErr [7]float64
@@ -244,6 +244,19 @@ func (r *radauWork) bound(i, j int) float64 {
 // R⁻ᵀ H R⁻¹ with G = RᵀR, G_pq = m_{p+q+1}, H_pq = m_{p+q+2}. The nodes are
 // then made distinct and positive; any such nodes give a valid bound.
 func radauNodes(m [7]float64, B float64) ([3]float64, bool) {
+	th, good := momentNodes(m)
+	if !good {
+		// Degenerate measure (b_e in a ≤ 2-dimensional invariant subspace):
+		// fall back to the one-step Radau node and two spread nodes.
+		s := m[2] / m[1]
+		th = [3]float64{s, B / 3, 2 * B / 3}
+	}
+	return separateNodes(th, B)
+}
+
+// momentNodes returns the eigenvalues of R⁻ᵀ H R⁻¹ (radauNodes), or false
+// when G is not positive definite or the eigensolver fails.
+func momentNodes(m [7]float64) ([3]float64, bool) {
 	var th [3]float64
 	G := mat.NewSymDense(3, nil)
 	H := mat.NewSymDense(3, nil)
@@ -254,39 +267,35 @@ func radauNodes(m [7]float64, B float64) ([3]float64, bool) {
 		}
 	}
 	var ch mat.Cholesky
-	good := ch.Factorize(G)
-	if good {
-		var R mat.TriDense
-		ch.UTo(&R)
-		var Ri mat.TriDense
-		if err := Ri.InverseTri(&R); err == nil {
-			var S mat.Dense
-			S.Mul(Ri.T(), H)
-			S.Mul(&S, &Ri)
-			Ss := mat.NewSymDense(3, nil)
-			for p := 0; p < 3; p++ {
-				for q := p; q < 3; q++ {
-					Ss.SetSym(p, q, (S.At(p, q)+S.At(q, p))/2)
-				}
-			}
-			var es mat.EigenSym
-			if es.Factorize(Ss, false) {
-				v := es.Values(nil)
-				copy(th[:], v)
-			} else {
-				good = false
-			}
-		} else {
-			good = false
+	if !ch.Factorize(G) {
+		return th, false
+	}
+	var R mat.TriDense
+	ch.UTo(&R)
+	var Ri mat.TriDense
+	if err := Ri.InverseTri(&R); err != nil {
+		return th, false
+	}
+	var S mat.Dense
+	S.Mul(Ri.T(), H)
+	S.Mul(&S, &Ri)
+	Ss := mat.NewSymDense(3, nil)
+	for p := 0; p < 3; p++ {
+		for q := p; q < 3; q++ {
+			Ss.SetSym(p, q, (S.At(p, q)+S.At(q, p))/2)
 		}
 	}
-	if !good {
-		// Degenerate measure (b_e in a ≤ 2-dimensional invariant subspace):
-		// fall back to the one-step Radau node and two spread nodes.
-		s := m[2] / m[1]
-		th = [3]float64{s, B / 3, 2 * B / 3}
+	var es mat.EigenSym
+	if !es.Factorize(Ss, false) {
+		return th, false
 	}
-	// Clamp into (0, B] and separate.
+	copy(th[:], es.Values(nil))
+	return th, true
+}
+
+// separateNodes clamps the nodes th into (0, B] and separates them by
+// at least 10⁻⁶·B; it reports false if two still coincide.
+func separateNodes(th [3]float64, B float64) ([3]float64, bool) {
 	sep := 1e-6 * B
 	for k := range th {
 		if !(th[k] > sep) || math.IsNaN(th[k]) {

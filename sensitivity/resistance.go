@@ -87,26 +87,10 @@ func (r *resistanceWork) bound(a, b int, w float64) float64 {
 		switch {
 		case len(ck) <= min(budget, search):
 			budget -= len(ck)
-			for q, l := range ck {
-				if r.nearB[l] != s || r.taken[l] == s {
-					continue
-				}
-				r.taken[l] = s
-				wkl, wlb := weightAt(wk, q), weightAt(wb, int(r.posB[l]))
-				ckb += wkl * wlb / (wkl + wlb)
-			}
+			ckb = r.scanCommon(ck, wk, wb, s, ckb)
 		case search <= budget:
 			budget -= search
-			for q, l := range cb {
-				if r.taken[l] == s {
-					continue
-				}
-				if p, ok := slices.BinarySearch(ck, l); ok {
-					r.taken[l] = s
-					wkl, wlb := weightAt(wk, p), weightAt(wb, q)
-					ckb += wkl * wlb / (wkl + wlb)
-				}
-			}
+			ckb = r.searchCommon(ck, wk, cb, wb, s, ckb)
 		}
 		if ckb == 0 && budget > 0 {
 			ckb, budget = r.longPath(int(k), ck, wk, cb, wb, budget)
@@ -116,8 +100,39 @@ func (r *resistanceWork) bound(a, b int, w float64) float64 {
 		}
 	}
 	// c is a sum of positive terms, each within a few ulps: a relative
-	// margin of 1e-12 covers the rounding for any realistic degree.
-	return math.Min(1/w, 1/c*(1+1e-12))
+	// margin of roundUp covers the rounding for any realistic degree.
+	return math.Min(1/w, 1/c*roundUp)
+}
+
+// scanCommon adds to ckb, for each neighbour l of k (list ck, weights wk)
+// marked next to b and not taken, the series conductance of k–l–b, taking
+// l.
+func (r *resistanceWork) scanCommon(ck []int32, wk, wb []float64, s int32, ckb float64) float64 {
+	for q, l := range ck {
+		if r.nearB[l] != s || r.taken[l] == s {
+			continue
+		}
+		r.taken[l] = s
+		wkl, wlb := weightAt(wk, q), weightAt(wb, int(r.posB[l]))
+		ckb += wkl * wlb / (wkl + wlb)
+	}
+	return ckb
+}
+
+// searchCommon is scanCommon for a hub k: it looks each neighbour l of b
+// (list cb, weights wb) not taken up in k's sorted list.
+func (r *resistanceWork) searchCommon(ck []int32, wk []float64, cb []int32, wb []float64, s int32, ckb float64) float64 {
+	for q, l := range cb {
+		if r.taken[l] == s {
+			continue
+		}
+		if p, ok := slices.BinarySearch(ck, l); ok {
+			r.taken[l] = s
+			wkl, wlb := weightAt(wk, p), weightAt(wb, q)
+			ckb += wkl * wlb / (wkl + wlb)
+		}
+	}
+	return ckb
 }
 
 // longPath looks for a path k–x–l–b with x and l not yet taken (so not a,

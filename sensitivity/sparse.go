@@ -698,7 +698,7 @@ func cheapEdgeBound(g *laplacian.Graph, rw *resistanceWork, side map[[2]int]brid
 		best = math.Min(best, gr)
 	}
 	// Cover the rounding in the few operations above.
-	return best*(1+1e-12) + 1e-15
+	return best*roundUp + absSlack
 }
 
 // radauWorthIt compares the cost of the 3-hop Radau bounds for every edge

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -169,5 +170,18 @@ func TestPlanBudgetBuysShare(t *testing.T) {
 	bb, b, table = plan("--answer-epsilon", "4")
 	if rhoG, _ := privacy.CKSRho(4, 1e-6); bb.Ledger != 1 || bb.ZCDP != 0 || b["answerEpsilon"] != 4 || b["rhoBudget"] != rhoG || !strings.Contains(table, "answers while Σε ≤ 4") {
 		t.Errorf("with ε_A = 4: buys %+v, budget %v\n%s", bb, b, table)
+	}
+}
+
+// budget --init --ledger /nonexistent/x.json created /nonexistent/.
+func TestNoImplicitDirectories(t *testing.T) {
+	isolateConfig(t)
+	missing := filepath.Join(t.TempDir(), "nonexistent")
+	_, code, err := runPrivacyCLI(t, "budget", "--init", "--ledger", filepath.Join(missing, "x.json"), "--epsilon-total", "1", "--delta-total", "1e-6")
+	if code != exitBadInput {
+		t.Errorf("exit %d (%v), want 3", code, err)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("budget --init created the directory")
 	}
 }

@@ -1,24 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
 	"math"
 	"strings"
 	"testing"
 )
-
-// runPrivacyCLI runs the command line in-process and returns stdout, the
-// exit code and the error (whose message the tests inspect).
-func runPrivacyCLI(t *testing.T, args ...string) (string, int, error) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	root := newRootCmd(&out, &errb)
-	root.SetArgs(args)
-	err := root.ExecuteContext(context.Background())
-	return out.String(), exitCode(err), err
-}
 
 func TestCalibrateJSON(t *testing.T) {
 	// Reference σ for Δ = 1 from docs/derivations.md §4 (scales linearly in Δ).

@@ -150,53 +150,13 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	table := o.g.output != "json"
 	allStored := true
 	if o.reports != "" {
-		in := o.stdin
-		if o.reports != "-" {
-			f, err := os.Open(o.reports)
-			if err != nil {
-				return inputErrorf("--reports: %w", err)
-			}
-			defer f.Close()
-			in = f
-		}
-		err := c.SubmitReader(in, 4096, func(res []local.Result) error {
-			for _, r := range res {
-				sum.Received++
-				if r.Reason == local.Accepted {
-					sum.Accepted++
-				} else {
-					sum.Refused[string(r.Reason)]++
-				}
-				allStored = allStored && r.Reason.Stored()
-				if table {
-					printCollectLine(out, r)
-				} else {
-					sum.Results = append(sum.Results, r)
-				}
-			}
-			return nil
-		})
-		if err != nil {
-			return inputErrorf("--reports: %w", err)
+		if allStored, err = submitReports(c, o, sum, table, out); err != nil {
+			return err
 		}
 	}
 	if o.close || c.Closed() || c.DueToClose(now()) {
-		rel, err := c.CloseEpoch(buildinfo.Read().String())
-		if err != nil {
+		if err := closeCollected(ctx, c, o, order.ReleaseID, sum); err != nil {
 			return err
-		}
-		path := o.out
-		if path == "" {
-			path = filepath.Join(o.journal, order.ReleaseID+".release.json")
-		}
-		if _, err := local.WriteRelease(path, rel); err != nil {
-			return err
-		}
-		sum.Release, sum.Missing = path, rel.Meta.Missing
-		if o.graph == stores.Neo4jSpec {
-			if sum.RunID, err = publishCollected(ctx, o.g, nil, rel); err != nil {
-				return err
-			}
 		}
 	}
 	p := c.Progress()
@@ -211,6 +171,67 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	}
 	if !allStored {
 		return inputErrorf("collect: %d of %d reports refused (the accepted ones are stored)", sum.Received-sum.Accepted-sum.Refused[string(local.Duplicate)], sum.Received)
+	}
+	return nil
+}
+
+// submitReports submits the reports of o.reports (a file or "-") to c,
+// counting them in sum and printing a line each in the table (else keeping
+// them in sum.Results), and reports whether every one was stored.
+func submitReports(c *local.Collector, o *collectOptions, sum *CollectSummary, table bool, out io.Writer) (bool, error) {
+	allStored := true
+	in := o.stdin
+	if o.reports != "-" {
+		f, err := os.Open(o.reports)
+		if err != nil {
+			return false, inputErrorf("--reports: %w", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	err := c.SubmitReader(in, 4096, func(res []local.Result) error {
+		for _, r := range res {
+			sum.Received++
+			if r.Reason == local.Accepted {
+				sum.Accepted++
+			} else {
+				sum.Refused[string(r.Reason)]++
+			}
+			allStored = allStored && r.Reason.Stored()
+			if table {
+				printCollectLine(out, r)
+			} else {
+				sum.Results = append(sum.Results, r)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return false, inputErrorf("--reports: %w", err)
+	}
+	return allStored, nil
+}
+
+// closeCollected closes c's epoch, writes its release file (o.out, else
+// RELEASEID.release.json in the journal) and, with --graph neo4j, publishes
+// it, recording all three in sum.
+func closeCollected(ctx context.Context, c *local.Collector, o *collectOptions, releaseID string, sum *CollectSummary) error {
+	rel, err := c.CloseEpoch(buildinfo.Read().String())
+	if err != nil {
+		return err
+	}
+	path := o.out
+	if path == "" {
+		path = filepath.Join(o.journal, releaseID+".release.json")
+	}
+	if _, err := local.WriteRelease(path, rel); err != nil {
+		return err
+	}
+	sum.Release, sum.Missing = path, rel.Meta.Missing
+	if o.graph == stores.Neo4jSpec {
+		if sum.RunID, err = publishCollected(ctx, o.g, nil, rel); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -85,3 +85,105 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// One configuration path: sensitivity took τ only from its own
+// flag ("--graph needs --tau" with privacy.tau set in the file or the
+// environment); calibrate validated GRAPHCLOAK_PRIVACY_EPSILON but never
+// used it; config show listed --community-property, which nothing reads.
+func TestOneConfigurationPath(t *testing.T) {
+	isolateConfig(t)
+	tauOf := func(args ...string) float64 {
+		t.Helper()
+		out, code, err := runPrivacyCLI(t, append([]string{"sensitivity", "--graph", "karate", "-o", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %v", args, code, err)
+		}
+		var r struct{ Tau float64 }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Tau
+	}
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(file, []byte("privacy:\n  tau: 2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := tauOf("--config", file); got != 2 {
+		t.Errorf("τ from the config file: %g, want 2", got)
+	}
+	t.Setenv("GRAPHCLOAK_PRIVACY_TAU", "3")
+	if got := tauOf("--config", file); got != 3 {
+		t.Errorf("τ from the environment over the file: %g, want 3", got)
+	}
+	if got := tauOf("--config", file, "--tau", "0.5"); got != 0.5 {
+		t.Errorf("τ from the flag over everything: %g, want 0.5", got)
+	}
+	os.Unsetenv("GRAPHCLOAK_PRIVACY_TAU")
+
+	sigma := func() float64 {
+		t.Helper()
+		out, code, err := runPrivacyCLI(t, "calibrate", "--sensitivity", "1", "--delta", "1e-5", "-o", "json")
+		if code != 0 {
+			t.Fatalf("calibrate: exit %d: %v", code, err)
+		}
+		var r struct{ Sigma float64 }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Sigma
+	}
+	t.Setenv("GRAPHCLOAK_PRIVACY_EPSILON", "1")
+	s1 := sigma()
+	t.Setenv("GRAPHCLOAK_PRIVACY_EPSILON", "4")
+	if s4 := sigma(); !(s4 < s1) {
+		t.Errorf("GRAPHCLOAK_PRIVACY_EPSILON ignored: σ(ε=4) = %g, σ(ε=1) = %g", s4, s1)
+	}
+	os.Unsetenv("GRAPHCLOAK_PRIVACY_EPSILON")
+
+	out, _, _ := runPrivacyCLI(t, "config", "show")
+	if strings.Contains(out, "community-property") || strings.Contains(out, "communityProperty") {
+		t.Errorf("config show lists community-property, which no command reads:\n%s", out)
+	}
+}
+
+// Secrets: a group/world-readable config file holding the Neo4j
+// password was accepted silently (a 0644 key file is refused); a password
+// in the URI query string was echoed in an error; --config KEYFILE echoed
+// digits of the key.
+func TestSecretsInConfig(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config.yaml")
+	os.WriteFile(cfg, []byte("neo4j:\n  password: \"hunter2-secret\"\n"), 0o644)
+	os.Chmod(cfg, 0o644)
+	_, code, err := runPrivacyCLI(t, "config", "show", "--config", cfg)
+	if code != exitBadInput || !strings.Contains(err.Error(), "chmod 600") || strings.Contains(err.Error(), "hunter2") {
+		t.Errorf("0644 config with a password: exit %d, %v; want exit 3 asking for chmod 600", code, err)
+	}
+	os.Chmod(cfg, 0o600)
+	if _, code, err := runPrivacyCLI(t, "config", "show", "--config", cfg); code != 0 {
+		t.Errorf("0600 config: exit %d, %v", code, err)
+	}
+
+	var out, errb strings.Builder
+	code = runArgs(context.Background(), []string{"sensitivity", "--graph", "neo4j", "--uri", "neo4j://localhost:1?password=hunter2-secret"}, &out, &errb)
+	if code == 0 || strings.Contains(errb.String(), "hunter2") {
+		t.Errorf("URI query password: exit %d, stderr %q", code, errb.String())
+	}
+
+	key := filepath.Join(dir, "noise.key")
+	if _, code, err := runPrivacyCLI(t, "keygen", "--out", key); code != 0 {
+		t.Fatal(err)
+	}
+	raw, _ := os.ReadFile(key)
+	errb.Reset()
+	code = runArgs(context.Background(), []string{"config", "show", "--config", key}, &out, &errb)
+	for i := 0; i+6 <= 64; i++ {
+		if strings.Contains(errb.String(), string(raw[i:i+6])) {
+			t.Fatalf("--config KEYFILE echoes key digits: %q", errb.String())
+		}
+	}
+	if code != exitBadInput && code != exitUsage {
+		t.Errorf("--config KEYFILE: exit %d", code)
+	}
+}

@@ -8,15 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/internal/demo"
 )
-
-func itoa(i int) string     { return strconv.Itoa(i) }
-func ftoa(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 func TestDemo(t *testing.T) {
 	isolateConfig(t)
@@ -122,5 +118,13 @@ func TestDemoSpec(t *testing.T) {
 		if err == nil || exitCode(err) != c.code || !strings.Contains(errorMessage(err), c.msg) {
 			t.Errorf("%s: %v (exit %d), want exit %d naming %q", c.name, err, exitCode(err), c.code, c.msg)
 		}
+	}
+}
+
+// demo's help describes the picture it draws.
+func TestDemoHelpDescribesPicture(t *testing.T) {
+	stdout, _, _ := runPipelineCLI(t, context.Background(), nil, "demo", "--help")
+	if strings.Contains(stdout, "bar chart") {
+		t.Errorf("demo --help promises a bar chart; it draws the graph:\n%s", stdout)
 	}
 }

@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak"
@@ -13,6 +17,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -85,5 +90,44 @@ func TestExitCode(t *testing.T) {
 		if got := exitCode(flagError("--graph", c.err)); got != want {
 			t.Errorf("exitCode(flagError(%T)) = %d, want %d", c.err, got, want)
 		}
+	}
+}
+
+// Exit codes and small contract points found by trying every
+// command: unknown subcommands are usage errors, --key naming a directory
+// is bad input, keygen --out - is refused (a key is never printed), the
+// version is available as a command and a flag.
+func TestCommandContract(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"experiment", "foo"}, exitUsage},
+		{[]string{"config", "foo"}, exitUsage},
+		{[]string{"unmask", "--key", dir, "--release", filepath.Join(dir, "r.json")}, exitBadInput},
+		{[]string{"keygen", "--out", "-"}, exitUsage},
+		{[]string{"version"}, exitOK},
+		{[]string{"--version"}, exitOK},
+	} {
+		if _, code, err := runPrivacyCLI(t, tc.args...); code != tc.code {
+			t.Errorf("%q: exit %d (%v), want %d", tc.args, code, err, tc.code)
+		}
+	}
+	if _, err := os.Stat("-"); err == nil {
+		t.Error(`keygen --out - created a file named "-"`)
+	}
+	out, _, _ := runPrivacyCLI(t, "-o", "json", "version")
+	var v struct {
+		buildinfo.Version
+		SchemaVersion int
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil || v.SamplerVersion != privacy.SamplerVersion || v.SchemaVersion != 1 {
+		t.Errorf("version JSON %q: %v", out, err)
+	}
+	help, _, _ := runPrivacyCLI(t, "keygen", "--help")
+	if strings.Contains(help, "--noise-key") {
+		t.Error("keygen --help names --noise-key, which does not exist")
 	}
 }

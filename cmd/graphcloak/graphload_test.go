@@ -2,27 +2,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
-	"github.com/graphcloak/graphcloak/internal/uniquekeys"
 	"github.com/graphcloak/graphcloak/stores"
 )
-
-func testGlobals(t *testing.T, mutate func(*config.Config)) *globalOptions {
-	t.Helper()
-	isolateConfig(t)
-	l, err := config.Load(config.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if mutate != nil {
-		mutate(&l.Config)
-	}
-	return &globalOptions{cfg: l, logger: uniquekeys.NewLogger(&testWriter{t}, "text", "info"), stderr: &testWriter{t}}
-}
 
 type testWriter struct{ t *testing.T }
 
@@ -56,5 +45,49 @@ func TestLoadGraph(t *testing.T) {
 	var un *connector.UnreachableError
 	if _, err := loadGraphSpec(ctx, down, "neo4j"); !errors.As(err, &un) || exitCode(err) != exitDBUnreachable {
 		t.Errorf("unreachable: %v (exit %d), want *connector.UnreachableError", err, exitCode(err))
+	}
+}
+
+// Parsing: an edge list with a from,to header used to gain two
+// nodes (a second component, another Δ2) and exit 0; an unrecognised
+// header above numeric rows is refused; --header (or input.header) decides.
+func TestEdgeListHeaderCLI(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	nodes := func(file string, args ...string) (int, int) {
+		t.Helper()
+		out, code, _ := runPrivacyCLI(t, append([]string{"sensitivity", "--graph", "file:" + file, "-o", "json"}, args...)...)
+		if code != 0 {
+			return 0, code
+		}
+		var r struct {
+			Nodes int `json:"nodeCount"`
+		}
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		return r.Nodes, code
+	}
+	fromTo := filepath.Join(dir, "from-to.csv")
+	os.WriteFile(fromTo, []byte("from,to\na,b\nb,c\n"), 0o600)
+	if n, code := nodes(fromTo); n != 3 || code != 0 {
+		t.Errorf("from,to header: %d nodes (exit %d), want 3", n, code)
+	}
+	xy := filepath.Join(dir, "xy.csv")
+	os.WriteFile(xy, []byte("x,y\n1,2\n2,3\n"), 0o600)
+	if _, code := nodes(xy); code != exitBadInput {
+		t.Errorf("unrecognised header: exit %d, want 3", code)
+	}
+	if n, _ := nodes(xy, "--header", "yes"); n != 3 {
+		t.Errorf("--header yes: %d nodes, want 3", n)
+	}
+	// Read as an edge, the row x,y puts string keys beside integers: refused
+	// as load refuses them (laplacian.CheckKeyTypes), not two more nodes.
+	if n, code := nodes(xy, "--header", "no"); code != exitBadInput {
+		t.Errorf("--header no: %d nodes (exit %d), want the mixed keys refused (exit 3)", n, code)
+	}
+	t.Setenv("GRAPHCLOAK_INPUT_HEADER", "yes")
+	if n, _ := nodes(xy); n != 3 {
+		t.Errorf("GRAPHCLOAK_INPUT_HEADER=yes: %d nodes, want 3", n)
 	}
 }

@@ -11,21 +11,6 @@ import (
 	"github.com/graphcloak/graphcloak/job"
 )
 
-// wantRefusal reports whether err has the exit code want and, when it is
-// an error, whether its text as a user reads it names flag.
-func wantRefusal(t *testing.T, name string, err error, want int, flag string) bool {
-	t.Helper()
-	if got := exitCode(err); got != want {
-		t.Errorf("%s: exit %d (%v), want %d", name, got, err, want)
-		return false
-	}
-	if err != nil && !strings.Contains(flagText(err), flag) {
-		t.Errorf("%s: %q does not name %s", name, flagText(err), flag)
-		return false
-	}
-	return true
-}
-
 // validLocate is a localisation of karate's release file with locate's
 // defaults; the file is never read by checkLocate, so it need not exist.
 func validLocate() locateOptions {

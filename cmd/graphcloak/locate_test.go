@@ -4,38 +4,14 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// releaseKarate releases heat from node 1 on karate with a large ε and
-// returns the release file.
-func releaseKarate(t *testing.T, dir string) string {
-	t.Helper()
-	// Readings: a unit source at node 1 seen at every node after τ = 1 —
-	// approximated by a spike; locate only needs data with a clear peak.
-	var b strings.Builder
-	for k := 1; k <= 34; k++ {
-		v := 0.0
-		if k == 1 {
-			v = 1
-		}
-		b.WriteString(strings.Join([]string{itoa(k), ftoa(v)}, ",") + "\n")
-	}
-	readings := filepath.Join(dir, "readings.csv")
-	os.WriteFile(readings, []byte(b.String()), 0o600)
-	out := filepath.Join(dir, "release.json")
-	initTestLedger(t, filepath.Join(dir, "l.json"), "--epsilon-total", "1000", "--delta-total", "1e-3")
-	_, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
-		"--out", out, "--ledger", filepath.Join(dir, "l.json"),
-		"--epsilon", "500", "--delta", "1e-6", "--tau", "0.2")
-	if code != 0 {
-		t.Fatalf("release: exit %d: %s", code, stderr)
-	}
-	return out
-}
+	"github.com/graphcloak/graphcloak/privacy"
+)
 
 func TestLocateReleaseFile(t *testing.T) {
 	isolateConfig(t)
@@ -207,5 +183,181 @@ func TestLocateResolution(t *testing.T) {
 	if _, _, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--released", rel,
 		"--tau", "0.2", "--resolution", "-1"); code != exitBadInput {
 		t.Errorf("--resolution -1: exit %d, want %d", code, exitBadInput)
+	}
+}
+
+// A release file states its provenance (τ, α, graph fingerprint,
+// tool version); locate takes τ and σ from it, refuses a contradicting
+// --tau or --sigma, a bad --sigma, and another graph, naming what differs.
+func TestLocateReleaseProvenance(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	relPath := releaseKarate(t, dir) // τ = 0.2
+	rel, err := privacy.ReadReleaseFile(relPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := rel.Meta
+	if m.Tau != 0.2 || !(m.Alpha > 0) || m.Graph == nil || m.Graph.Nodes != 34 || m.Graph.Edges != 78 || m.ToolVersion == "" {
+		t.Fatalf("release meta lacks provenance: %+v", m)
+	}
+
+	out, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--release", relPath, "-o", "json")
+	if code != 0 {
+		t.Fatalf("locate: exit %d: %s", code, stderr)
+	}
+	var sum struct {
+		Tau   float64 `json:"tau"`
+		Sigma float64 `json:"sigma"`
+	}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Tau != 0.2 || sum.Sigma != m.Sigma {
+		t.Errorf("locate used τ = %g, σ = %g; the release has τ = 0.2, σ = %g", sum.Tau, sum.Sigma, m.Sigma)
+	}
+	// τ from the environment yields to the release's.
+	t.Setenv("GRAPHCLOAK_PRIVACY_TAU", "1")
+	if _, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--release", relPath); code != 0 {
+		t.Errorf("τ from the environment: exit %d: %s", code, stderr)
+	}
+	os.Unsetenv("GRAPHCLOAK_PRIVACY_TAU")
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--graph", "karate", "--tau", "1"}, "contradicts the release's τ"},
+		{[]string{"--graph", "karate", "--sigma", "0.1"}, "contradicts the release's σ"},
+		{[]string{"--graph", "karate", "--sigma", "-1"}, "--sigma must be a positive"},
+		{[]string{"--graph", "path:n=34"}, "33 edges, expected 78"},
+		{[]string{"--graph", "cycle:n=34"}, "34 edges, expected 78"},
+	} {
+		args := append([]string{"locate", "--release", relPath}, tc.args...)
+		_, stderr, code := runPipelineCLI(t, context.Background(), nil, args...)
+		if code != exitBadInput || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit 3 naming %q", tc.args, code, stderr, tc.want)
+		}
+	}
+}
+
+// locateJSON releases karate's readings (a spike at node 1) at ε and
+// locates them, returning locate's JSON.
+func locateJSON(t *testing.T, dir, eps string) map[string]any {
+	t.Helper()
+	readings := filepath.Join(dir, "readings.csv")
+	out := filepath.Join(dir, "release-"+eps+".json")
+	if _, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", "karate", "--values", readings,
+		"--out", out, "--ledger", filepath.Join(dir, "l.json"), "--epsilon", eps, "--delta", "1e-6", "--tau", "0.2"); code != 0 {
+		t.Fatalf("release ε=%s: exit %d: %s", eps, code, stderr)
+	}
+	return locateReleaseJSON(t, out)
+}
+
+// locateReleaseJSON locates the release file out on karate, returning
+// locate's JSON.
+func locateReleaseJSON(t *testing.T, out string, args ...string) map[string]any {
+	t.Helper()
+	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, append([]string{"locate", "--graph", "karate", "--release", out,
+		"--forecast-trials", "40", "-o", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("locate %s: exit %d: %s", out, code, stderr)
+	}
+	var sum map[string]any
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	return sum
+}
+
+// TestLocateFlagsNoise: a release with overwhelming noise (ε = 0.05) is
+// flagged noise-dominated with a forecast at chance; a clear one (ε = 500)
+// is not flagged and its forecast is far above chance. The table says the
+// same in words.
+func TestLocateFlagsNoise(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	releaseKarate(t, dir) // readings, ledger (ε_total 1000)
+	noisy, clear := locateJSON(t, dir, "0.05"), locateJSON(t, dir, "500")
+	if noisy["noiseDominated"] != true || clear["noiseDominated"] != false {
+		t.Fatalf("noiseDominated: ε=0.05 %v (p %v), ε=500 %v (p %v)", noisy["noiseDominated"], noisy["noisePValue"],
+			clear["noiseDominated"], clear["noisePValue"])
+	}
+	if noisy["noiseBasis"] != "forecast" || !strings.Contains(noisy["noiseReason"].(string), "not a finding") {
+		t.Errorf("the verdict does not rest on the forecast: basis %v, reason %v", noisy["noiseBasis"], noisy["noiseReason"])
+	}
+	// The noisy release's mass cannot be told from 0 (no forecast) or its
+	// forecast is at chance; the clear one's, at the mass the readings
+	// carry (1 unit: --source-mass, since the estimate's 95% lower bound
+	// varies with the release's noise), is far above chance.
+	fn, _ := noisy["forecast"].(map[string]any)
+	stated := locateReleaseJSON(t, filepath.Join(dir, "release-500.json"), "--source-mass", "1")
+	fc, _ := stated["forecast"].(map[string]any)
+	// The verdict names the stated mass as its user gave it (job.Env.ParamName).
+	if v, _ := stated["verdict"].(map[string]any); v == nil || !strings.Contains(v["reason"].(string), "units (--source-mass)") {
+		t.Errorf("the verdict on a stated source mass does not name --source-mass: %v", stated["verdict"])
+	}
+	if (fn != nil && fn["atChance"] != true) || fc["atChance"] != false || !(fc["communityAccuracy"].(float64) > 3*fc["chance"].(float64)) {
+		t.Fatalf("forecasts: noisy %v, clear %v", fn, fc)
+	}
+	for _, k := range []string{"communityAccuracy", "chance", "low", "high"} {
+		if _, ok := fc[k]; !ok {
+			t.Errorf("forecast lacks %q", k)
+		}
+	}
+	rel := filepath.Join(dir, "release-0.05.json")
+	stdout, _, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--release", rel, "--forecast-trials", "20")
+	if code != 0 || !strings.Contains(stdout, "WARNING: noise") || !strings.Contains(stdout, "not a finding") {
+		t.Fatalf("table (exit %d) does not warn:\n%s", code, stdout)
+	}
+}
+
+// TestVerdictFollowsSourceMass (issue 48, item 1): the verdict is computed
+// for the release in front of it. On two sensor blocks of 100 nodes at
+// ε = 1, a 100-unit source is ranked right and its release must not be
+// called noise, while a 1-unit source's release is: the forecast behind
+// the verdict simulates sources of the mass the readings carry, not unit
+// ones. Before, both were forecast at unit sources (the same rate) and
+// the 100-unit answer was flagged "not a finding" next to p = 0.005.
+func TestVerdictFollowsSourceMass(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	const spec = "sbm:sizes=100x100,pin=0.08,pout=0.01,seed=3"
+	ledger := filepath.Join(dir, "l.json")
+	initTestLedger(t, ledger, "--epsilon-total", "100", "--delta-total", "1e-3")
+	locate := func(mass float64, src int) map[string]any {
+		readings := twoBlockReadings(t, dir, spec, 1, mass, src)
+		rel := filepath.Join(dir, fmt.Sprintf("release-%g.json", mass))
+		if _, stderr, code := runPipelineCLI(t, context.Background(), nil, "release", "--graph", spec, "--values", readings,
+			"--out", rel, "--ledger", ledger, "--epsilon", "1", "--tau", "1"); code != 0 {
+			t.Fatalf("release %g units: exit %d: %s", mass, code, stderr)
+		}
+		stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", spec, "--release", rel,
+			"--forecast-trials", "60", "-o", "json")
+		if code != 0 {
+			t.Fatalf("locate %g units: exit %d: %s", mass, code, stderr)
+		}
+		var sum map[string]any
+		if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+			t.Fatal(err)
+		}
+		return sum
+	}
+	strong := locate(100, 7)
+	rep := strong["report"].(map[string]any)["communities"].([]any)
+	top := rep[0].(map[string]any)
+	if strong["noiseDominated"] != false {
+		t.Errorf("100 units: called noise (evidence p %v, top community %v at %v): %v", strong["noisePValue"], top["name"], top["share"], strong["noiseReason"])
+	}
+	m, _ := strong["sourceMass"].(map[string]any)
+	if m == nil || !(m["low"].(float64) > 10) || !(m["low"].(float64) <= 100) {
+		t.Errorf("100 units: source mass %v; want a lower bound in (10, 100]", m)
+	}
+	if v, _ := strong["verdict"].(map[string]any); v == nil || !strings.HasPrefix(v["reason"].(string), "answer") {
+		t.Errorf("100 units: verdict %v; want an answer with its reason", strong["verdict"])
+	}
+	weak := locate(1, 7)
+	if weak["noiseDominated"] != true || !strings.Contains(weak["noiseReason"].(string), "not a finding") {
+		t.Errorf("1 unit: noiseDominated %v (%v); want noise", weak["noiseDominated"], weak["noiseReason"])
 	}
 }

@@ -279,3 +279,42 @@ func TestUnusablePathsExitBadInput(t *testing.T) {
 	})
 	t.Logf("%d refusals checked", covered)
 }
+
+// Outputs: "-" means standard output where the output can be a
+// stream (locate --out -: CSV on stdout, the summary on stderr); it used to
+// create a file named "-". A release file cannot be a stream and is refused.
+// An output in a missing directory is refused before any work, and a failed
+// run leaves no temporary file.
+func TestOutputsDashAndTemp(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	rel := releaseKarate(t, dir)
+	t.Chdir(dir)
+	var out, errb strings.Builder
+	if code := runArgs(context.Background(), []string{"locate", "--graph", "karate", "--release", rel, "--out", "-"}, &out, &errb); code != 0 {
+		t.Fatalf("locate --out -: exit %d: %s", code, errb.String())
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if lines[0] != "key,mass,weight,community,probability,rank" || len(lines) != 35 || !strings.Contains(errb.String(), "RANK") {
+		t.Errorf("locate --out -: stdout %d lines starting %q; stderr %q", len(lines), lines[0], errb.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "-")); err == nil {
+		t.Error(`a file named "-" was created`)
+	}
+	if _, code, _ := runPrivacyCLI(t, "release", "--graph", "karate", "--values", "x.csv", "--out", "-"); code != exitUsage {
+		t.Errorf("release --out -: exit %d, want 2", code)
+	}
+	if _, code, _ := runPrivacyCLI(t, "locate", "--graph", "karate", "--release", rel, "--out", filepath.Join(dir, "no", "x.csv")); code != exitBadInput {
+		t.Errorf("locate --out in a missing directory: exit %d, want 3", code)
+	}
+	// A failing run (another graph) after the output was opened leaves nothing behind.
+	if _, code, _ := runPrivacyCLI(t, "locate", "--graph", "path:n=34", "--release", rel, "--out", "nodes.csv"); code != exitBadInput {
+		t.Errorf("locate on another graph: exit %d", code)
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if strings.Contains(e.Name(), "nodes.csv") {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}

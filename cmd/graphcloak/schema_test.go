@@ -9,29 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
 )
-
-// validate checks doc against docs/schemas/NAME.schema.json.
-func validate(t *testing.T, name, doc string) {
-	t.Helper()
-	path, err := filepath.Abs(filepath.Join("../../docs/schemas", name+".schema.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	sch, err := jsonschema.NewCompiler().Compile(path)
-	if err != nil {
-		t.Fatalf("schema %s: %v", name, err)
-	}
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(doc))
-	if err != nil {
-		t.Fatalf("%s: output is not JSON: %v\n%s", name, err, doc)
-	}
-	if err := sch.Validate(v); err != nil {
-		t.Errorf("%s: output does not match docs/schemas/%s.schema.json: %v\n%s", name, name, err, doc)
-	}
-}
 
 // TestJSONSchemas: every documented JSON output validates
 // against its schema in docs/schemas/, and so do JSON errors. The schemas

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/privacy"
@@ -87,5 +88,41 @@ func TestCheckUnmask(t *testing.T) {
 		if got := exitCode(checkUnmask(&c.o)); got != c.want {
 			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
 		}
+	}
+}
+
+// unmask with another key used to exit 0 printing garbage; the
+// release records the key's fingerprint and unmask refuses another key.
+func TestUnmaskRefusesOtherKey(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	k1, k2 := filepath.Join(dir, "k1"), filepath.Join(dir, "k2")
+	for _, k := range []string{k1, k2} {
+		if _, code, err := runPrivacyCLI(t, "keygen", "--out", k); code != 0 {
+			t.Fatal(err)
+		}
+	}
+	key, _ := privacy.LoadKey(k1)
+	ledger, err := privacy.CreateFileLedger(context.Background(), filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 4, Delta: 1e-6}, privacy.FileLedgerOptions{}, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, err := privacy.Release(context.Background(), privacy.ReleaseRequest{Keys: []string{"a", "b"}, Values: []float64{1, 2}, Sensitivity: 0.1,
+		Epsilon: 1, Delta: 1e-6, Noise: privacy.KeyedNoise(key), Ledger: ledger, Scope: "s", Epoch: "e"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rel.Meta.KeyFingerprint != key.Fingerprint() || len(rel.Meta.KeyFingerprint) != 16 {
+		t.Fatalf("key fingerprint %q", rel.Meta.KeyFingerprint)
+	}
+	relPath := filepath.Join(dir, "release.json")
+	if err := privacy.WriteReleaseFile(relPath, rel); err != nil {
+		t.Fatal(err)
+	}
+	if _, code, err := runPrivacyCLI(t, "unmask", "--key", k1, "--release", relPath); code != 0 {
+		t.Fatalf("right key: exit %d: %v", code, err)
+	}
+	if _, code, err := runPrivacyCLI(t, "unmask", "--key", k2, "--release", relPath); code != exitBadInput || !strings.Contains(err.Error(), "not the one the release was made with") {
+		t.Errorf("other key: exit %d, %v; want exit 3", code, err)
 	}
 }

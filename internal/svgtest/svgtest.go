@@ -44,16 +44,7 @@ func Read(t testing.TB, path string) Doc {
 		case xml.StartElement:
 			switch e.Name.Local {
 			case "circle":
-				c := Circle{}
-				for _, a := range e.Attr {
-					switch a.Name.Local {
-					case "class":
-						c.Class = a.Value
-					case "fill":
-						c.Fill = a.Value
-					}
-				}
-				doc.Circles = append(doc.Circles, c)
+				doc.Circles = append(doc.Circles, circleOf(e))
 			case "text":
 				inText = true
 				cur.Reset()
@@ -78,6 +69,21 @@ func Read(t testing.TB, path string) Doc {
 			}
 		}
 	}
+}
+
+// circleOf is the circle of a <circle> element: its class and fill (its
+// title comes later, from the <title> inside it).
+func circleOf(e xml.StartElement) Circle {
+	c := Circle{}
+	for _, a := range e.Attr {
+		switch a.Name.Local {
+		case "class":
+			c.Class = a.Value
+		case "fill":
+			c.Fill = a.Value
+		}
+	}
+	return c
 }
 
 // HasText reports whether some text of the document contains s.

@@ -334,11 +334,3 @@ func TestPictureExperimentSeriesVisible(t *testing.T) {
 		}
 	}
 }
-
-// demo's help describes the picture it draws.
-func TestDemoHelpDescribesPicture(t *testing.T) {
-	stdout, _, _ := runPipelineCLI(t, context.Background(), nil, "demo", "--help")
-	if strings.Contains(stdout, "bar chart") {
-		t.Errorf("demo --help promises a bar chart; it draws the graph:\n%s", stdout)
-	}
-}

@@ -293,27 +293,6 @@ func TestLocalHostileCLI(t *testing.T) {
 	}
 }
 
-// TestPlanLocal: plan --local forecasts the per-node mode only and says
-// why; asking it for the private answer is a usage error.
-func TestPlanLocal(t *testing.T) {
-	isolateConfig(t)
-	out := mustRun(t, "plan", "--graph", "karate", "--local", "--trials", "10", "-o", "json")
-	var rep struct {
-		Modes []string `json:"modes"`
-		Local string   `json:"local"`
-	}
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
-	if len(rep.Modes) != 1 || rep.Modes[0] != "per-node" || !strings.Contains(rep.Local, "private answer is not offered") {
-		t.Errorf("plan --local: %+v", rep)
-	}
-	validate(t, "plan", out)
-	if code, _, _ := runCode("plan", "--graph", "karate", "--local", "--modes", "private-answer"); code != exitUsage {
-		t.Errorf("plan --local --modes private-answer: exit %d, want %d", code, exitUsage)
-	}
-}
-
 // TestLocalSchemas: epoch open's and collect's JSON outputs validate
 // against docs/schemas/epoch-open and collect (counted in TestJSONSchemas).
 func TestLocalSchemas(t *testing.T) {
