@@ -121,20 +121,9 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	case o.graph != "" && o.graph != stores.Neo4jSpec:
 		return usageErrorf("--graph is neo4j or not given (the release file only), got %q", o.graph)
 	}
-	pub, err := sensor.LoadCoordinatorKey(o.coordinatorKey)
+	order, _, keys, err := readCollectInputs(o.coordinatorKey, o.order, o.macKeys, o.journal)
 	if err != nil {
-		return inputError{err}
-	}
-	order, _, err := local.ReadOrderFile(o.order, pub)
-	if err != nil {
-		return inputError{err}
-	}
-	keys, err := local.ReadMACKeysFile(o.macKeys)
-	if err != nil {
-		return inputError{err}
-	}
-	if err := os.MkdirAll(o.journal, 0o755); err != nil {
-		return inputErrorf("--journal: %w", err)
+		return err
 	}
 	now := time.Now
 	if o.now != nil {
@@ -262,4 +251,27 @@ func printCollectSummary(out io.Writer, s *CollectSummary) error {
 		fmt.Fprintf(out, "open until %s\n", s.NotAfter.Format(time.RFC3339))
 	}
 	return nil
+}
+
+// readCollectInputs reads what a collector needs (collect and serve
+// --collect-order): the order, verified under the coordinator's public key
+// (and its envelope as signed), the report-MAC keys, and the journal's
+// directory, created if missing.
+func readCollectInputs(coordinatorKey, orderFile, macKeys, journal string) (sensor.Order, []byte, map[string][]byte, error) {
+	pub, err := sensor.LoadCoordinatorKey(coordinatorKey)
+	if err != nil {
+		return sensor.Order{}, nil, nil, inputError{err}
+	}
+	order, env, err := local.ReadOrderFile(orderFile, pub)
+	if err != nil {
+		return sensor.Order{}, nil, nil, inputError{err}
+	}
+	keys, err := local.ReadMACKeysFile(macKeys)
+	if err != nil {
+		return sensor.Order{}, nil, nil, inputError{err}
+	}
+	if err := os.MkdirAll(journal, 0o755); err != nil {
+		return sensor.Order{}, nil, nil, inputErrorf("--journal: %w", err)
+	}
+	return order, env, keys, nil
 }

@@ -216,20 +216,9 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 	case o.maxBody <= 0:
 		return inputErrorf("--max-body must be > 0, got %d", o.maxBody)
 	}
-	pub, err := sensor.LoadCoordinatorKey(o.coordinatorKey)
+	order, env, keys, err := readCollectInputs(o.coordinatorKey, o.order, o.macKeys, o.journal)
 	if err != nil {
-		return inputError{err}
-	}
-	order, env, err := local.ReadOrderFile(o.order, pub)
-	if err != nil {
-		return inputError{err}
-	}
-	keys, err := local.ReadMACKeysFile(o.macKeys)
-	if err != nil {
-		return inputError{err}
-	}
-	if err := os.MkdirAll(o.journal, 0o755); err != nil {
-		return inputErrorf("--journal: %w", err)
+		return err
 	}
 	ln, err := serveListener(opts)
 	if err != nil {
