@@ -345,6 +345,22 @@ func checkNoise(t testing.TB, f *fixture, released map[int64]any, sigma float64)
 
 // connectedSBM samples SBMs until one is connected (Δ2 needs a connected
 // graph).
+// readingsCSV writes the fixture's readings as a CSV node,value file
+// (--values) in a fresh directory and returns its path.
+func (f *fixture) readingsCSV(t testing.TB) string {
+	t.Helper()
+	var csv strings.Builder
+	csv.WriteString("node,value\n")
+	for i, k := range f.Keys {
+		fmt.Fprintf(&csv, "%d,%v\n", k, f.Obs[i])
+	}
+	path := filepath.Join(t.TempDir(), "readings.csv")
+	if err := os.WriteFile(path, []byte(csv.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 func connectedSBM(t testing.TB, sizes []int, pIn, pOut float64) *fixture {
 	for seed := uint64(1); seed < 50; seed++ {
 		f := sbmFixture(t, sizes, pIn, pOut, seed)
@@ -604,15 +620,7 @@ func TestEndToEndValuesFile(t *testing.T) {
 		query(t, d, "MATCH (r:GraphcloakRun) WHERE (r.parameters CONTAINS $p OR r.scope = $p OR r.writeProperty = $p) DELETE r", map[string]any{"p": e.scope})
 		query(t, d, "MATCH (l) WHERE (l:GraphcloakLedger OR l:GraphcloakCharge) AND l.scope = $s DELETE l", map[string]any{"s": e.scope})
 	})
-	var csv strings.Builder
-	csv.WriteString("node,value\n")
-	for i, k := range f.Keys {
-		fmt.Fprintf(&csv, "%d,%v\n", k, f.Obs[i])
-	}
-	file := filepath.Join(t.TempDir(), "readings.csv")
-	if err := os.WriteFile(file, []byte(csv.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	file := f.readingsCSV(t)
 	args := e.releaseArgs("epoch-csv")
 	for i := 0; i < len(args); i++ { // --values instead of --value-property
 		if args[i] == "--value-property" {

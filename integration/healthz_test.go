@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -172,15 +171,7 @@ func TestServeHealthzReflectsWork(t *testing.T) {
 	f.load(t, d)
 	e := newE2E(t, s, d, f)
 	t.Cleanup(func() { deleteScopeRuns(t, d, e.scope) })
-	values := filepath.Join(t.TempDir(), "readings.csv")
-	var csv strings.Builder
-	csv.WriteString("node,value\n")
-	for i, k := range f.Keys {
-		fmt.Fprintf(&csv, "%d,%g\n", k, f.Obs[i])
-	}
-	if err := os.WriteFile(values, []byte(csv.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	values := f.readingsCSV(t)
 	proxy := newBoltProxy(t, s.URI)
 	addr := freeAddr(t)
 	const slot = 2 * time.Second

@@ -3,10 +3,7 @@
 package integration
 
 import (
-	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -27,15 +24,7 @@ func TestServeOneDriver(t *testing.T) {
 	f.load(t, d)
 	e := newE2E(t, s, d, f)
 	t.Cleanup(func() { deleteScopeRuns(t, d, e.scope) })
-	values := filepath.Join(t.TempDir(), "readings.csv")
-	var csv strings.Builder
-	csv.WriteString("node,value\n")
-	for i, k := range f.Keys {
-		fmt.Fprintf(&csv, "%d,%g\n", k, f.Obs[i])
-	}
-	if err := os.WriteFile(values, []byte(csv.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	values := f.readingsCSV(t)
 	proxy := newBoltProxy(t, s.URI)
 	addr := freeAddr(t)
 	// 1 January at 00:00: no slot runs while the test does.

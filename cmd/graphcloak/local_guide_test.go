@@ -10,32 +10,15 @@ import (
 	"testing"
 )
 
-// guideCommands returns the commands of the first ```sh block of a doc,
-// continuation lines joined; a trailing ">> FILE" is kept as two fields.
+// guideCommands returns the commands of the first ```sh block of a doc
+// (shCommands).
 func guideCommands(t *testing.T, path string) [][]string {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := string(data)
-	start := strings.Index(s, "```sh\n") + len("```sh\n")
-	end := start + strings.Index(s[start:], "```")
-	var cmds [][]string
-	var cur string
-	for _, line := range strings.Split(s[start:end], "\n") {
-		line = strings.TrimSpace(line)
-		if cont, ok := strings.CutSuffix(line, "\\"); ok {
-			cur += cont + " "
-			continue
-		}
-		cur += line
-		if f := strings.Fields(cur); len(f) > 0 {
-			cmds = append(cmds, f)
-		}
-		cur = ""
-	}
-	return cmds
+	return shCommands(string(data))
 }
 
 // TestLocalGuide runs docs/local.md's walkthrough command by command, as

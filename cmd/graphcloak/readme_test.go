@@ -21,7 +21,13 @@ func readmeBlock(t *testing.T, heading string) [][]string {
 	if i < 0 {
 		t.Fatalf("README has no %q", heading)
 	}
-	s = s[i:]
+	return shCommands(s[i:])
+}
+
+// shCommands returns the commands of the first ```sh block in s:
+// continuation lines joined, comments dropped (as a shell reads them); a
+// trailing ">> FILE" is kept as two fields.
+func shCommands(s string) [][]string {
 	start := strings.Index(s, "```sh\n") + len("```sh\n")
 	end := start + strings.Index(s[start:], "```")
 	var cmds [][]string
