@@ -9,6 +9,12 @@ import (
 )
 
 //go:noescape
+func rows32AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
+
+//go:noescape
+func rows16AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
+
+//go:noescape
 func rows8AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, chunkBytes int, alpha, beta, gam, ck, c0 float64, first int)
 
 // useAVX2: rowsB's full eight-column chunks run in AVX2, which performs
@@ -40,6 +46,27 @@ func rows8(g *laplacian.Graph, lo, hi int, out, x, z, acc []float64, b, chunks i
 	if c0 != 0 {
 		first = 1
 	}
-	rows8AVX2(out, x, z, acc, rowPtr, col, w, deg, lo, hi, 8*b, 64*chunks, alpha, beta, gam, ck, c0, first)
+	// The widest kernels first (one pass over the row's neighbours per 32
+	// or 16 columns), then the chunks left over.
+	o := 0
+	for _, k := range kernels {
+		groups := (chunks - o/8) / k.chunks
+		if groups == 0 {
+			continue
+		}
+		var zo []float64
+		if z != nil {
+			zo = z[o:]
+		}
+		k.run(out[o:], x[o:], zo, acc[o:], rowPtr, col, w, deg, lo, hi, 8*b, 64*k.chunks*groups, alpha, beta, gam, ck, c0, first)
+		o += 8 * k.chunks * groups
+	}
 	return true
 }
+
+// kernels are the AVX2 row kernels, widest first: run handles groups of
+// chunks eight-column chunks.
+var kernels = []struct {
+	run    func(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
+	chunks int
+}{{rows32AVX2, 4}, {rows16AVX2, 2}, {rows8AVX2, 1}}

@@ -15,10 +15,12 @@ func withGo(f func()) {
 	f()
 }
 
-// TestRows8MatchesGo: the AVX2 chunks give the Go path's result bit for
+// TestRows8MatchesGo: the AVX2 kernels give the Go path's result bit for
 // bit — every lane does the same operations in the same order — on
-// weighted and unweighted graphs, blocks of one to three full chunks with
-// and without a four- and one-column remainder, at a small and a large τ
+// weighted and unweighted graphs, blocks that run each kernel alone (8,
+// 16, 32 columns), all three (61 = 32 + 16 + 8 + a four- and a one-column
+// remainder), two 32-column groups, and remainders after one to three
+// chunks, at a small and a large τ
 // (a low and a high Chebyshev degree, so the first step, the in-place
 // steps and the accumulation all run).
 func TestRows8MatchesGo(t *testing.T) {
@@ -33,7 +35,7 @@ func TestRows8MatchesGo(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, b := range []int{8, 13, 16, 29} {
+			for _, b := range []int{8, 13, 16, 29, 32, 61, 64} {
 				rng := rand.New(rand.NewPCG(uint64(b), 4))
 				x := make([]float64, n*b)
 				for i := range x {
