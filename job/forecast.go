@@ -3,6 +3,8 @@ package job
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/answer"
@@ -78,6 +80,9 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 	graph, part := e.Graph, e.Partition
 	var pn forecast.Forecast
 	start := time.Now()
+	if p.env.Say != nil && p.Spec.DryRun {
+		e.Progress = p.sayForecastEstimate(e.Progress, releaseSeconds, start)
+	}
 	if s.SourceMass > 0 {
 		// As locate --source-mass forecasts its verdict.
 		f, err := forecast.AtMass(ctx, e, forecast.GivenMass(s.SourceMass, string(ParamSourceMass)))
@@ -113,7 +118,7 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 func (p *ReleasePlan) forecastGraph(graph *laplacian.Graph, sigma, releaseSeconds float64) (forecast.Simulation, error) {
 	s := &p.Spec
 	tau, trials := s.Tau+s.Smooth, s.ForecastTrials
-	budget := time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
+	budget := forecastBudget(releaseSeconds)
 	graph, part, err := p.forecastPartition(graph)
 	if err != nil {
 		return forecast.Simulation{}, err
@@ -121,6 +126,100 @@ func (p *ReleasePlan) forecastGraph(graph *laplacian.Graph, sigma, releaseSecond
 	return forecast.Simulation{Graph: graph, Partition: part, Tau: tau, Sigma: sigma, Alpha: s.Alpha, Delta: s.Delta, Sources: 1,
 		Trials: trials, Estimator: s.Estimator, Seed: s.ForecastSeed, Progress: p.env.progress("forecast trials"),
 		TimeBudget: budget / forecast.VerdictRounds, MinTrials: min(20, trials)}, nil
+}
+
+// forecastBudget is the time a dry run's forecast may take, shared by
+// its rounds (forecastGraph): 5% of the release's modelled time, at least
+// 2 s.
+func forecastBudget(releaseSeconds float64) time.Duration {
+	return time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
+}
+
+// ForecastRoundSeconds models one round of a dry run's forecast
+// (forecastGraph's simulation: a round of the unit forecast, of a mass's,
+// or the private answer's) from perTrial, the wall time of one simulated
+// release on the graph: its trials, which stop starting once the round's
+// share of the time budget has passed and the first min(20, trials) are
+// done (forecast.Simulation's TimeBudget and MinTrials), plus about a
+// trial for those still running then. releaseSeconds is the release's
+// modelled time (0 for --refuse-at-chance's forecast: the minimum budget).
+func ForecastRoundSeconds(trials int, perTrial, releaseSeconds float64) float64 {
+	b := forecastBudget(releaseSeconds).Seconds() / forecast.VerdictRounds
+	return min(float64(trials)*perTrial, max(b, float64(min(20, trials))*perTrial)+perTrial)
+}
+
+// ForecastRounds is the rounds a forecast is modelled to take: a verdict
+// (forecast.PerNode) takes one to VerdictRounds of them, as the rate is
+// far from or near the guess, which is not known before; two, the
+// geometric middle of 1 and 4, is within 2× of every count.
+const ForecastRounds = 2
+
+// MassCurveSeconds models the forecast by source mass (massCurve) from the
+// time of the unit forecast: every mass of forecast.MassGrid is a forecast
+// like the unit one under the same time budget (from above: the curve
+// ends early once two masses in a row are answered ≥ 99%).
+func MassCurveSeconds(unit float64) float64 {
+	return float64(len(forecast.MassGrid())) * unit
+}
+
+// ForecastStep is one of a dry run's forecasts and its modelled time.
+type ForecastStep struct {
+	Step    string
+	Seconds float64
+	Model   string
+}
+
+// DryRunForecasts models a dry run's forecasts of trials simulated
+// releases each from perTrial, the wall time of one on the graph: the
+// unit forecast (ForecastRounds rounds), the private answer's (one), the
+// forecast by source mass (MassCurveSeconds of the unit forecast), each
+// round by ForecastRoundSeconds. release --estimate and the line a dry
+// run prints once its first trials have finished both take it.
+func DryRunForecasts(trials int, perTrial, releaseSeconds float64) []ForecastStep {
+	round := ForecastRoundSeconds(trials, perTrial, releaseSeconds)
+	unit := ForecastRounds * round
+	how := func(rounds int) string {
+		return fmt.Sprintf("%d round(s) of up to %d trials at %.3g s a trial, each stopped at its share of the time budget", rounds, trials, perTrial)
+	}
+	return []ForecastStep{
+		{Step: "forecast trials", Seconds: unit, Model: how(ForecastRounds)},
+		{Step: "private-answer forecast", Seconds: round, Model: how(1)},
+		{Step: "forecast by source mass", Seconds: MassCurveSeconds(unit),
+			Model: fmt.Sprintf("%d masses at the unit forecast's %s each", len(forecast.MassGrid()), answer.HumanDuration(time.Duration(unit*float64(time.Second))))},
+	}
+}
+
+// sayForecastEstimate wraps the progress of the dry run's first forecast
+// so that once a trial a worker has finished (or all of them) it tells
+// (env.Say) the modelled time of the dry run's forecasts (DryRunForecasts)
+// at the time a trial took so far, when over 10 s.
+func (p *ReleasePlan) sayForecastEstimate(progress func(done, total int), releaseSeconds float64, start time.Time) func(done, total int) {
+	var once sync.Once
+	workers := max(1, runtime.GOMAXPROCS(0))
+	return func(done, total int) {
+		if progress != nil {
+			progress(done, total)
+		}
+		if done < min(workers, total) || done == 0 {
+			return
+		}
+		once.Do(func() {
+			per := time.Since(start).Seconds() / float64(done)
+			steps := DryRunForecasts(p.Spec.ForecastTrials, per, releaseSeconds)
+			total, line := 0.0, ""
+			for i, st := range steps {
+				total += st.Seconds
+				if i > 0 {
+					line += ", "
+				}
+				line += st.Step + " " + answer.HumanDuration(time.Duration(st.Seconds*float64(time.Second)))
+			}
+			if total > 10 {
+				p.env.Say(fmt.Sprintf("estimated %s for the dry run's forecasts (%s; at %.3g s a trial, the first %d)",
+					answer.HumanDuration(time.Duration(total*float64(time.Second))), line, per, done))
+			}
+		})
+	}
 }
 
 // massCurve puts into the dry run's per-node forecast the forecast at
@@ -133,12 +232,9 @@ func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sig
 	if err != nil {
 		return err
 	}
-	if d := time.Duration(len(forecast.MassGrid())) * p.unitForecast; p.env.Say != nil && d > 10*time.Second {
-		// Each mass is a forecast like the unit one, under the same time
-		// budget: the unit forecast prices them (from above: the curve
-		// ends early once two masses in a row are answered ≥ 99%).
+	if d := MassCurveSeconds(p.unitForecast.Seconds()); p.env.Say != nil && d > 10 {
 		p.env.Say(fmt.Sprintf("estimated up to %s for the forecast by source mass (%d masses at the unit forecast's %s each; masses answered ≥ 99%% twice in a row end it)",
-			answer.HumanDuration(d), len(forecast.MassGrid()), p.unitForecast.Round(time.Second)))
+			answer.HumanDuration(time.Duration(d*float64(time.Second))), len(forecast.MassGrid()), p.unitForecast.Round(time.Second)))
 	}
 	e.Progress = p.env.progress("forecast by source mass")
 	f := fs.PerNode

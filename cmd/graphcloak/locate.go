@@ -35,6 +35,10 @@ Elsewhere the per-node results go to --out FILE (CSV) when given.
 record): the per-node results go to standard output as CSV (the summary on
 standard error), or with -o json as the summary with a "nodes" array.
 
+--estimate prints only how long the localisation (with --private-answer: the
+answer, its audit included) will take, step by step (table or -o json):
+nothing is located, charged or written.
+
 --dry-run prints the plan after every check a localisation makes (the
 release's σ, τ, graph fingerprint and values' digest, the outputs'
 ownership): the communities, the properties it would write and the
@@ -61,6 +65,9 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
   # The same, streamed: per-node results on stdout, nothing written
   graphcloak locate --graph neo4j --release-run latest --scope building-7 --mode stream
 
+  # How long would it take (nothing computed)?
+  graphcloak locate --graph file:edges.csv --release release.json --estimate
+
   # What would a private answer charge, and how often would it be right?
   graphcloak locate --graph karate --private-answer --values readings.csv --ledger ledger.json \
       --epsilon 1 --tau 0.2 --dry-run`,
@@ -70,6 +77,9 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 			opts.communities = opts.g.cfg.Recovery.Communities
 			if err := checkSensorNoise(cmd.Flags(), opts.privateAnswer.sensorNoise); err != nil {
 				return err
+			}
+			if opts.estimate {
+				return runLocateEstimate(cmd.Context(), opts, opts.g.stdout)
 			}
 			if opts.privateAnswer.enabled {
 				return runPrivateAnswer(cmd.Context(), opts, opts.g.stdout)
@@ -91,6 +101,7 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.plot, "plot", "", "draw the graph to this image file (.png, .svg, .pdf): communities with their probability, nodes coloured by --plot-value")
 	f.StringVar(&opts.plotValue, "plot-value", "posterior", "what colours the nodes in --plot: posterior (probability of being the source) or released (the private values)")
 	f.StringVar(&opts.mode, "mode", "write", "write (results to Neo4j with --graph neo4j) or stream (per-node results on standard output; nothing written)")
+	f.BoolVar(&opts.estimate, "estimate", false, "only estimate how long the localisation (or the private answer) takes: communities, the forecast, the answer audit and the write-back by their cost models (GDS's .estimate); nothing located, charged or written")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print the plan (σ, τ, communities, outputs, forecast; with --private-answer the calibration and ρ): nothing located, charged or written")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the utility forecast printed beside the answer (0: no forecast)")
 	f.Float64Var(&opts.sourceMass, "source-mass", 0, sourceMassUsage)

@@ -252,6 +252,7 @@ type locateOptions struct {
 	sourceMass       float64 // --source-mass (0: estimated from the release)
 	mode             string  // write | stream
 	dryRun           bool    // print the plan: nothing located, charged or written
+	estimate         bool    // only the modelled time of the steps (--estimate)
 	stdin            io.Reader
 	privateAnswer    answerOptions
 	communityCache   *stores.CommunityCache // serve: Leiden updated between slots

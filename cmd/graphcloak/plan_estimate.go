@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"slices"
 	"time"
 
@@ -12,18 +11,17 @@ import (
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
-	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
 // planEstimate is plan --estimate: what each long step of the plan is
 // modelled to take, computing none of them.
 type planEstimate struct {
-	Graph     string             `json:"graph"`
-	NodeCount int                `json:"nodeCount"`
-	Edges     int                `json:"relationships"`
-	Tau       float64            `json:"tau"`
-	Steps     []planEstimateStep `json:"steps"`
+	Graph     string         `json:"graph"`
+	NodeCount int            `json:"nodeCount"`
+	Edges     int            `json:"relationships"`
+	Tau       float64        `json:"tau"`
+	Steps     []estimateStep `json:"steps"`
 	// Seconds is the sum of the modelled steps; Simulations the
 	// simulated releases the plan runs at most (priced by a few timed
 	// trials when they finish within 3 s).
@@ -34,16 +32,7 @@ type planEstimate struct {
 
 // simulationsModelled says whether the simulated releases are priced.
 func (e planEstimate) simulationsModelled() bool {
-	return slices.ContainsFunc(e.Steps, func(s planEstimateStep) bool { return s.Step == "simulated releases" })
-}
-
-// planEstimateStep is one step's estimate and the model it comes from.
-type planEstimateStep struct {
-	Step    string  `json:"step"`
-	Seconds float64 `json:"seconds"`
-	Model   string  `json:"model"`
-	// Audit is the answer audit's cost model (answer audit only).
-	Audit *answer.WorkEstimate `json:"audit,omitempty"`
+	return slices.ContainsFunc(e.Steps, func(s estimateStep) bool { return s.Step == "simulated releases" })
 }
 
 // estimatePlan models plan's long steps on the loaded graph: Δ2 at τ
@@ -63,9 +52,7 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph) (planEstim
 			taus = append(taus, tau+sm)
 		}
 		for _, t := range taus {
-			c := sensitivity.ChooseMethod(gr, t, sensitivity.Options{TimeBudget: o.timeBudget})
-			e.Steps = append(e.Steps, planEstimateStep{Step: fmt.Sprintf("Δ2 at τ = %g", t), Seconds: c.Seconds,
-				Model: c.Name() + ", modelled on the 2-core reference machine (sensitivity --dry-run)"})
+			e.Steps = append(e.Steps, delta2Step(gr, t, o.timeBudget))
 		}
 		// Per ε: the row's trials and the mass curve's (at most 9 points).
 		e.Simulations += len(o.epsilons) * (1 + len(forecast.MassGrid())) * o.trials * (1 + len(o.smooth))
@@ -79,20 +66,20 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph) (planEstim
 			reused = err == nil
 		}
 		if reused {
-			e.Steps = append(e.Steps, planEstimateStep{Step: "answer audit", Model: "reused: the certificate at --answer-cache verifies"})
+			e.Steps = append(e.Steps, estimateStep{Step: "answer audit", Model: "reused: the certificate at --answer-cache verifies"})
 		} else {
-			w, err := answer.EstimateAudit(gr, tau, opt, nil, 0)
+			st, err := auditStep(gr, tau, opt)
 			if err != nil {
 				return planEstimate{}, err
 			}
-			e.Steps = append(e.Steps, planEstimateStep{Step: "answer audit", Seconds: w.Seconds, Audit: &w,
-				Model: fmt.Sprintf("2·S·K·(2|E|+n) = %.2g steps at %.2g ns a step measured on %d cores", w.Steps, w.NanosPerStep, w.Workers)})
+			e.Steps = append(e.Steps, st)
 		}
 	}
 	if e.Simulations > 0 {
-		if per, ok := timeTrials(o, lg); ok {
-			e.Steps = append(e.Steps, planEstimateStep{Step: "simulated releases", Seconds: float64(e.Simulations) * per,
-				Model: fmt.Sprintf("%d × %.3g s a trial, timed on %d trials of this graph (σ = %g)", e.Simulations, per, sampleTrials(), sampleSigma)})
+		sim := o.simulation(lg.Graph, nil, nil, privacy.MechanismDefault)
+		sim.Tau, sim.Sigma = o.taus[0], 0 // timeTrials' σ
+		if c, ok := timeTrials(sim); ok {
+			e.Steps = append(e.Steps, trialsStep("simulated releases", e.Simulations, c))
 		}
 	}
 	for _, s := range e.Steps {
@@ -100,30 +87,6 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph) (planEstim
 	}
 	e.Millis = time.Since(start).Milliseconds()
 	return e, nil
-}
-
-// sampleSigma is the noise of the trials timed for the estimate: the
-// time of a trial moves little with σ (measured 0.01–1 on preferential
-// attachment, 2·10³ and 8·10³ nodes: within 25%).
-const sampleSigma = 0.1
-
-// sampleTrials is how many trials are timed: two a worker.
-func sampleTrials() int { return 2 * max(1, runtime.GOMAXPROCS(0)) }
-
-// timeTrials times sampleTrials simulated releases of the plan on lg (one
-// community, σ = sampleSigma, its estimator and τ; the model's setup
-// included) and returns the time a trial; ok is false when they did not
-// finish within 3 s (the estimate then leaves them out).
-func timeTrials(o *planOptions, lg *stores.Graph) (float64, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	sim := o.simulation(lg.Graph, make([]int, lg.Graph.N()), nil, privacy.MechanismDefault)
-	sim.Tau, sim.Sigma, sim.Trials, sim.Epsilon = o.taus[0], sampleSigma, sampleTrials(), 1
-	start := time.Now()
-	if _, err := forecast.Simulate(ctx, sim); err != nil {
-		return 0, false
-	}
-	return time.Since(start).Seconds() / float64(sim.Trials), true
 }
 
 // printPlanEstimate prints plan --estimate.

@@ -36,6 +36,9 @@ release file goes to --out (checked writable before anything is charged). A
 release file is never overwritten: the same scope and epoch at --out is
 already published (exit 0, no charge); any other file there is refused
 (exit 3) — give each epoch its own --out.
+--estimate prints only how long the release (with --dry-run: the dry run)
+will take, step by step (table or -o json): the readings are not read and
+nothing is computed, written or charged.
 --dry-run prints counts, the sensitivity method, memory and time estimates
 and exactly the σ the release will use, and writes, charges and draws nothing.
 It reads the ledger (read-only, with the same --ledger-key) and the epoch's
@@ -80,7 +83,10 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
   graphcloak release --graph karate --values readings.csv --out release.json --ledger ledger.json
 
   # What would it cost?
-  graphcloak release --graph neo4j --values readings.csv --dry-run -o json`,
+  graphcloak release --graph neo4j --values readings.csv --dry-run -o json
+
+  # How long would the dry run take (nothing computed)?
+  graphcloak release --graph file:edges.csv --values readings.csv --dry-run --estimate`,
 		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.stdin = cmd.InOrStdin()
@@ -91,6 +97,7 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.graph, "graph", "", "graph: neo4j (the configured projection), a generator (karate, sbm:…, grid:…) or file:PATH")
 	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value from FILE, or - for standard input")
 	f.StringVar(&opts.out, "out", "", "write the release file here (required for graphs outside Neo4j)")
+	f.BoolVar(&opts.estimate, "estimate", false, "only estimate how long the release (or with --dry-run the dry run) takes: Δ2, the forecasts and the write-back by their cost models (GDS's .estimate); reads no readings, computes, writes and charges nothing")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "plan only: counts, method, memory, time, σ, the ledger's balance and ρ, the utility forecast; nothing written or charged")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the dry run's utility forecast, and of --refuse-at-chance's (0: none)")
 	config.AddFlags(f, "refuse-at-chance")
@@ -114,6 +121,9 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 
 // runRelease releases (releaseOnce) and prints the summary.
 func runRelease(ctx context.Context, opts *releaseOptions, out io.Writer) error {
+	if opts.estimate {
+		return runReleaseEstimate(ctx, opts, out)
+	}
 	sum, err := releaseOnce(ctx, opts)
 	if err != nil {
 		return err

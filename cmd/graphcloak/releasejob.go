@@ -133,7 +133,7 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 		return usageErrorf("--write-property must differ from --value-property %q (never overwrite the raw readings)", valueProp)
 	case opts.out == "-":
 		return usageErrorf("--out - is not supported: a release file must be a file (a re-run of its epoch is checked against it)")
-	case !spec.Neo4j && opts.out == "" && !opts.dryRun:
+	case !spec.Neo4j && opts.out == "" && !opts.dryRun && !opts.estimate:
 		return usageErrorf("--out FILE is required for a graph outside Neo4j (the release file)")
 	case opts.sensitivityCert != "" && opts.timeBudget != 0:
 		return usageErrorf("give --sensitivity-cert or --time-budget, not both")
@@ -154,6 +154,8 @@ type releaseOptions struct {
 	values string // FILE or "-"
 	out    string
 	dryRun bool
+	// estimate: only the modelled time of the steps (--estimate).
+	estimate bool
 	// forecastTrials are the dry run's simulated sources (0: no forecast),
 	// and those of privacy.refuseAtChance's forecast.
 	forecastTrials int

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // TestJSONSchemas: every documented JSON output validates
@@ -77,6 +79,7 @@ func TestJSONSchemas(t *testing.T) {
 		"plan": {"plan", "--graph", "karate", "--epsilon", "1,4", "--trials", "10", "--target-accuracy", "0.6",
 			"--epsilon-total", "8", "--delta-total", "1e-6", "--answer-epsilon", "4"},
 		"plan-estimate": {"plan", "--graph", "karate", "--epsilon", "1,4", "--estimate"},
+		"estimate":      {"release", "--graph", "karate", "--values", "-", "--dry-run", "--estimate"},
 		"locate-private-answer": {"locate", "--graph", "karate", "--private-answer", "--values",
 			karateSourceReadings(t, filepath.Join(dir, "source.csv"), 3, 0.2), "--ledger", ledger,
 			"--epsilon", "1", "--tau", "0.2", "--forecast-trials", "10"},
@@ -88,6 +91,19 @@ func TestJSONSchemas(t *testing.T) {
 			continue
 		}
 		validate(t, name, out.String())
+	}
+	// The other --estimate outputs share release's schema.
+	for _, args := range [][]string{
+		{"locate", "--graph", "karate", "--release", rel, "--estimate"},
+		{"locate", "--graph", "karate", "--private-answer", "--values", "-", "--estimate"},
+		{"load", "--edges", karateEdges(t, dir), "--node-labels", "P", "--relationship-types", "K", "--node-key-property", "id", "--estimate"},
+	} {
+		var out, errb strings.Builder
+		if code := runArgs(context.Background(), append(args, "-o", "json"), &out, &errb); code != 0 {
+			t.Errorf("%v: exit %d: %s", args, code, errb.String())
+			continue
+		}
+		validate(t, "estimate", out.String())
 	}
 	files, _ := filepath.Glob("../../docs/schemas/*.schema.json")
 	if len(files) != len(cases)+7 { // + release, error, runs and runs-prune (Neo4j: integration/runs_test.go), load (integration/load_test.go), epoch-open and collect (TestLocalSchemas)
@@ -116,6 +132,23 @@ func karateNodes(t *testing.T, dir string) string {
 		fmt.Fprintln(&b, k)
 	}
 	path := filepath.Join(dir, "karate-nodes.txt")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// karateEdges writes karate's edge list (load --edges).
+func karateEdges(t *testing.T, dir string) string {
+	t.Helper()
+	g, _, err := laplacian.Generate("karate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	keys := g.Keys()
+	g.ForEachEdge(func(i, j int, _ float64) { fmt.Fprintf(&b, "%v,%v\n", keys[i], keys[j]) })
+	path := filepath.Join(dir, "karate-edges.csv")
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}

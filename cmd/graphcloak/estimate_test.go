@@ -1,0 +1,135 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// runEstimate runs a command with --estimate -o json and decodes it.
+func runEstimate(t *testing.T, args ...string) workEstimate {
+	t.Helper()
+	var out, errb strings.Builder
+	if code := runArgs(context.Background(), append(args, "--estimate", "-o", "json"), &out, &errb); code != 0 {
+		t.Fatalf("%v --estimate: exit %d: %s", args, code, errb.String())
+	}
+	var e workEstimate
+	if err := json.Unmarshal([]byte(out.String()), &e); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	sum := 0.0
+	for _, s := range e.Steps {
+		sum += s.Seconds
+	}
+	if math.Abs(sum-e.Seconds) > 1e-9*math.Max(1, sum) {
+		t.Errorf("%v: seconds %g, the steps add up to %g", args, e.Seconds, sum)
+	}
+	return e
+}
+
+// step is e's step named name (nil: none).
+func (e workEstimate) step(name string) *estimateStep {
+	for i := range e.Steps {
+		if e.Steps[i].Step == name {
+			return &e.Steps[i]
+		}
+	}
+	return nil
+}
+
+// TestReleaseEstimate: release --estimate writes, charges and reads
+// nothing (no release file, the ledger byte for byte, a readings file
+// that a release would refuse is not parsed), models Δ2 with the model sensitivity --dry-run
+// prints (the same seconds on the dense path, which times nothing), and
+// the dry run's forecasts by job.DryRunForecasts at the trial time it
+// measured: the unit forecast two rounds, the private answer's one, the
+// forecast by source mass nine unit forecasts.
+func TestReleaseEstimate(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "l.json")
+	initTestLedger(t, ledger, "--epsilon-total", "10", "--delta-total", "1e-5")
+	before, err := os.ReadFile(ledger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "release.json")
+	// Not readings: a release would refuse them; the estimate does not read them.
+	values := filepath.Join(dir, "not-readings.csv")
+	if err := os.WriteFile(values, []byte("node,value\nnot,a,reading\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	common := []string{"release", "--graph", "karate", "--values", values, "--ledger", ledger, "--out", out}
+	e := runEstimate(t, common...)
+	if after, _ := os.ReadFile(ledger); !bytes.Equal(before, after) {
+		t.Errorf("the ledger changed")
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("--out exists after --estimate: %v", err)
+	}
+	g, _, err := laplacian.Generate("karate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sensitivity.ChooseMethod(g, 1, sensitivity.Options{})
+	d2 := e.step("Δ2 at τ = 1")
+	if e.Command != "release" || e.step("load the graph") == nil || d2 == nil || d2.Seconds != want.Seconds || !strings.HasPrefix(d2.Model, want.Name()) {
+		t.Fatalf("%+v; want the load and Δ2 at %g s by %s", e, want.Seconds, want.Name())
+	}
+	if e.step("forecast trials") != nil || e.step("write-back") != nil {
+		t.Errorf("a release without --refuse-at-chance on a file graph forecasts nothing and writes nothing back: %+v", e.Steps)
+	}
+	dry := runEstimate(t, append(common, "--dry-run", "--forecast-trials", "50")...)
+	unit, ans, curve := dry.step("forecast trials"), dry.step("private-answer forecast"), dry.step("forecast by source mass")
+	if dry.Command != "release --dry-run" || unit == nil || ans == nil || curve == nil {
+		t.Fatalf("the dry run's forecasts are missing: %+v", dry.Steps)
+	}
+	// Karate's Δ2 is modelled far below 10 s: the dry run computes it.
+	if s := dry.step("Δ2 at τ = 1"); s == nil || s.Seconds != want.Seconds {
+		t.Errorf("the dry run's Δ2: %+v", s)
+	}
+	if !(unit.Seconds > 0) || math.Abs(unit.Seconds-job.ForecastRounds*ans.Seconds) > 1e-12 || math.Abs(curve.Seconds-9*unit.Seconds) > 1e-12 {
+		t.Errorf("unit %g, answer %g, curve %g: want unit = %d × the answer's round, the curve 9 × unit", unit.Seconds, ans.Seconds, curve.Seconds, job.ForecastRounds)
+	}
+}
+
+// TestLocateAndLoadEstimate: locate --estimate on a release prices the
+// forecast's rounds and detects Leiden by its model; with
+// --private-answer it prices the audit as audit --estimate does
+// (2·S·K·(2|E|+n) steps); load --estimate counts the edge list's nodes and
+// relationships and prices the write at the reference rate. Nothing is
+// written: no per-node file.
+func TestLocateAndLoadEstimate(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	rel := releaseKarate(t, dir)
+	perNode := filepath.Join(dir, "nodes.csv")
+	e := runEstimate(t, "locate", "--graph", "karate", "--release", rel, "--out", perNode, "--forecast-trials", "30")
+	if _, err := os.Stat(perNode); !os.IsNotExist(err) {
+		t.Errorf("--out exists after --estimate: %v", err)
+	}
+	if e.Tau != 0.2 || e.step("communities") == nil || e.step("forecast trials") == nil ||
+		!strings.HasPrefix(e.step("forecast trials").Model, "2 round(s) of 30 trials: 60 × ") {
+		t.Errorf("locate --estimate: %+v (τ %g: want the release's 0.2)", e.Steps, e.Tau)
+	}
+	a := runEstimate(t, "locate", "--graph", "karate", "--private-answer", "--values", "-", "--tau", "0.5")
+	g, _, _ := laplacian.Generate("karate")
+	audit := a.step("answer audit")
+	if audit == nil || audit.Audit == nil || audit.Audit.Sources != g.N()+min(g.N(), 256) {
+		t.Fatalf("the private answer's audit: %+v", a.Steps)
+	}
+	l := runEstimate(t, "load", "--edges", karateEdges(t, dir), "--node-labels", "P", "--relationship-types", "K", "--node-key-property", "id")
+	w := l.step("write to Neo4j")
+	if l.NodeCount != g.N() || l.Edges != g.NumEdges() || w == nil || math.Abs(w.Seconds-float64(g.N()+g.NumEdges())*loadWriteMicros*1e-6) > 1e-12 {
+		t.Errorf("load --estimate: %+v", l)
+	}
+}
