@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/expm"
@@ -651,14 +652,16 @@ func sparsePlan(g *laplacian.Graph, tau float64, opt Options) sparseCost {
 		q := newTwinOp(g).g
 		nq := float64(q.N())
 		workers := runtime.GOMAXPROCS(0) * columnBlock
-		refine := lanczosSlotSteps(rm, lanczosMaxSteps(q, workers)) * (lanczosEntrySecs*2*float64(q.NumEdges()) + lanczosRowSecs*nq)
+		perStep := lanczosEntrySecs*2*float64(q.NumEdges()) + lanczosRowSecs*nq
+		fixed := lanczosSlotSteps(rm, lanczosMaxSteps(q, workers)) * perStep
+		refine := lanczosSlotSteps(rm, lanczosMaxSteps(q, workers)) * lanczosStepSeconds(g, tau, perStep)
 		// Krylov vectors are allocated as recurrences grow: the longest
 		// takes its steps in every slot, at most the memory cap's.
 		steps := lanczosMaxSteps(q, workers)
 		if len(rm.pilot) > 0 {
 			steps = min(steps, slices.Max(rm.pilot))
 		}
-		return sparseCost{scheme: scheme, seconds: rm.boundSecs + refine, fixed: 6e-6*m + refine,
+		return sparseCost{scheme: scheme, seconds: rm.boundSecs + refine, fixed: 6e-6*m + fixed,
 			bytes: 2*g.Bytes() + q.Bytes() + int64(8*nq)*int64(workers*(steps+1)+4*columnBlock)}
 	}
 	blocks := float64((rm.refined+columnBlock-1)/columnBlock) * rm.ballShare
@@ -734,6 +737,60 @@ func kernelStepSeconds(g *laplacian.Graph) float64 {
 		best = math.Min(best, time.Since(t).Seconds())
 	}
 	return best
+}
+
+// lanczosStepSeconds times the Lanczos scheme's block step on g's twin
+// quotient, every worker stepping its own block of columnBlock
+// recurrences at once as the run's workers do, and returns the wall time
+// of a step of one recurrence: the fastest of four rounds over
+// columnBlock·workers. Timed rather than modelled, as the column kernel
+// is (kernelStepSeconds): the constants perStep is made of
+// (lanczosEntrySecs, lanczosRowSecs) are a fit to the AS graph, e-mail
+// Enron and the PGP web of trust, and a step costs less where the blocks
+// stay in cache — 144 µs modelled against about 88 µs run on lfr20k-0.3
+// (2·10⁴ nodes, both cores), 95 against 44 µs on preferential attachment
+// at 10⁴ nodes (docs/derivations.md §2.3). Below 10⁵ stored entries perStep
+// is returned.
+func lanczosStepSeconds(g *laplacian.Graph, tau, perStep float64) float64 {
+	op := newTwinOp(g)
+	if q := op.g; 2*q.NumEdges()+q.N() < 1e5 {
+		return perStep
+	}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	var edges [][2]int
+	g.ForEachEdge(func(i, j int, _ float64) {
+		if len(edges) < columnBlock*workers {
+			edges = append(edges, [2]int{i, j})
+		}
+	})
+	blocks := make([]*lanczosBlock, workers)
+	for w := range blocks {
+		blocks[w] = newLanczosBlock(op, tau, 8)
+		for s := range columnBlock {
+			e := edges[(w*columnBlock+s)%len(edges)]
+			blocks[w].load(s, s, e[0], e[1])
+		}
+	}
+	best := math.Inf(1)
+	for range 4 {
+		start := time.Now()
+		var wg sync.WaitGroup
+		for _, lb := range blocks {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				lb.step()
+			}()
+		}
+		wg.Wait()
+		best = math.Min(best, time.Since(start).Seconds())
+	}
+	for _, lb := range blocks {
+		for s := range columnBlock {
+			lb.idle(s) // the Krylov vectors back to their pool
+		}
+	}
+	return best / float64(columnBlock*workers)
 }
 
 // lanczosFits reports whether the Krylov vectors of lanczosMinSteps steps
@@ -874,7 +931,18 @@ func finishRefinement(g *laplacian.Graph, tau float64, scheme Scheme, K int, can
 	for _, c := range cand {
 		r.guess = math.Max(r.guess, c.lo)
 	}
-	lower, pilot := pilotSteps(g, tau, append(append([]edgeClass(nil), cand...), tops.all()...))
+	// The Lanczos scheme's seeds and the first block of its order (the
+	// largest bounds), which the run settles first.
+	var seeds []edgeClass
+	all := append(append([]edgeClass(nil), cand...), tops.all()...)
+	if scheme == SchemeLanczos {
+		sorted := append([]edgeClass(nil), all...)
+		order, n := lanczosOrder(sorted)
+		for _, c := range order[:min(len(order), n+columnBlock)] {
+			seeds = append(seeds, sorted[c])
+		}
+	}
+	lower, pilot := pilotSteps(g, tau, all, seeds...)
 	r.guess, r.pilot = math.Max(r.guess, lower), pilot
 	seen := make(map[int]bool)
 	above := 0
@@ -1081,14 +1149,33 @@ func columnPilotLower(g *laplacian.Graph, tau, B float64, cand []edgeClass, chea
 // recurrences keep three vectors and the lower ends are Gauss rules
 // (lanczosWork.gauss), below q_e in exact arithmetic but not proven in
 // floating point — a guess is all the model needs. It also returns each
-// recurrence's number of steps (the cost model's hardest classes).
-func pilotSteps(g *laplacian.Graph, tau float64, cand []edgeClass) (float64, []int) {
+// recurrence's number of steps (the cost model's hardest classes). The
+// Lanczos scheme's pilot first brackets first, the run's own seeds
+// (lanczosOrder), as the run does before any other class: their lower
+// ends are the floor the run prunes and stops every other recurrence
+// against (on lfr20k-0.3 at τ = 1 the keyed picks alone reached 1.9·10⁻⁴,
+// the seeds 1.02·10⁻³, the maximum, and the model counted 20.3 steps a
+// class where the run took 15.3).
+func pilotSteps(g *laplacian.Graph, tau float64, cand []edgeClass, first ...edgeClass) (float64, []int) {
 	const pilotSlots, kmax = 8, 400
-	if len(cand) == 0 {
+	if len(cand)+len(first) == 0 {
 		return 0, nil
 	}
+	// first (the run's seeds) are taken before the keyed picks, and the
+	// same edge is not taken twice.
+	cand = append(append([]edgeClass(nil), first...), cand...)
 	var pick []int
 	picked := make(map[int]bool)
+	edges := make(map[[2]int]bool)
+	for k, c := range first {
+		picked[k], edges[[2]int{c.i, c.j}] = true, true
+		pick = append(pick, k)
+	}
+	for k, c := range cand[len(first):] {
+		if edges[[2]int{c.i, c.j}] {
+			picked[len(first)+k] = true
+		}
+	}
 	idx := make([]int, len(cand))
 	for _, key := range []func(c edgeClass) float64{
 		func(c edgeClass) float64 { return c.u },

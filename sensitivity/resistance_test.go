@@ -274,6 +274,56 @@ func TestPilotLower(t *testing.T) {
 	}
 }
 
+// TestPilotTakesTheRunsSeeds: the Lanczos model's pilot brackets the
+// run's seeds and first block (lanczosOrder) before its keyed picks: every
+// one of them gets a recurrence, and the lower bound it proves is at least
+// what the seeds alone prove and never above the true max q_e (dense
+// oracle).
+func TestPilotTakesTheRunsSeeds(t *testing.T) {
+	rng := rand.New(rand.NewPCG(53, 54))
+	g := hubGraph(t, rng, 2, 60, false)
+	for _, tau := range []float64{0.3, 3} {
+		A := expmOracle(g, tau)
+		qmax := 0.0
+		g.ForEachEdge(func(i, j int, w float64) { qmax = math.Max(qmax, columnDiffSq(A, i, j)) })
+		cl := edgeClasses(g, tau, cutoff{})
+		sorted := append([]edgeClass(nil), cl...)
+		order, n := lanczosOrder(sorted)
+		var first []edgeClass
+		for _, c := range order[:min(len(order), n+columnBlock)] {
+			first = append(first, sorted[c])
+		}
+		alone, steps := pilotSteps(g, tau, nil, first...)
+		with, all := pilotSteps(g, tau, cl, first...)
+		if len(steps) != len(first) || len(all) < len(first) {
+			t.Errorf("τ=%g: %d recurrences for %d seeds alone, %d with the keyed picks", tau, len(steps), len(first), len(all))
+		}
+		if with < alone*(1-1e-12) || with > qmax*(1+1e-9) {
+			t.Errorf("τ=%g: pilot %g with the keyed picks, %g from the seeds alone, max q_e %g", tau, with, alone, qmax)
+		}
+	}
+}
+
+// TestLanczosStepSeconds: below 10⁵ stored entries the step is the
+// constants' (returned unchanged); above, it is timed on the graph (a
+// positive time, not the constants' 1 s).
+func TestLanczosStepSeconds(t *testing.T) {
+	small, _, err := laplacian.Generate("pa:n=1000,m=3,seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lanczosStepSeconds(small, 1, 1.25e-4); got != 1.25e-4 {
+		t.Errorf("a small graph's step %g, want the constants' 1.25e-4", got)
+	}
+	big, _, err := laplacian.Generate("pa:n=20000,m=3,seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := lanczosStepSeconds(big, 1, 1); !(got > 0 && got < 1) {
+		t.Errorf("the timed step %g s", got)
+	}
+}
+
 // columnDiffSq is ‖M e_i − M e_j‖² for a dense symmetric M: q_e for
 // M = exp(−τL), ‖L⁺b_e‖² for M = L⁺.
 func columnDiffSq(M *mat.Dense, i, j int) float64 {
