@@ -80,9 +80,13 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 	graph, part := e.Graph, e.Partition
 	var pn forecast.Forecast
 	start := time.Now()
+	var first func(float64, int)
 	if p.env.Say != nil && p.Spec.DryRun {
-		e.Progress = p.sayForecastEstimate(e.Progress, releaseSeconds, start)
+		first = p.sayForecastEstimate(releaseSeconds)
 	}
+	// The verdict's rounds and the private answer's trials: one step.
+	report, end := roundsProgress(e.Progress, forecast.VerdictRounds+1, e.Trials, first)
+	e.Progress = report
 	if s.SourceMass > 0 {
 		// As locate --source-mass forecasts its verdict.
 		f, err := forecast.AtMass(ctx, e, forecast.GivenMass(s.SourceMass, string(ParamSourceMass)))
@@ -101,6 +105,7 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 	if err != nil {
 		return nil, err
 	}
+	end()
 	an := forecast.OfAnswer(a)
 	an.Delta, an.Ceiling = s.Delta, pn.Ceiling
 	comms := s.Communities
@@ -154,6 +159,13 @@ func ForecastRoundSeconds(trials int, perTrial, releaseSeconds float64) float64 
 // geometric middle of 1 and 4, is within 2× of every count.
 const ForecastRounds = 2
 
+// VerdictForecastSeconds models a verdict's forecast without a time
+// budget (locate's, forecast.AtMass): ForecastRounds rounds of trials
+// trials at perTrial each.
+func VerdictForecastSeconds(trials int, perTrial float64) float64 {
+	return float64(ForecastRounds*trials) * perTrial
+}
+
 // MassCurveSeconds models the forecast by source mass (massCurve) from the
 // time of the unit forecast: every mass of forecast.MassGrid is a forecast
 // like the unit one under the same time budget (from above: the curve
@@ -189,36 +201,63 @@ func DryRunForecasts(trials int, perTrial, releaseSeconds float64) []ForecastSte
 	}
 }
 
-// sayForecastEstimate wraps the progress of the dry run's first forecast
-// so that once a trial a worker has finished (or all of them) it tells
-// (env.Say) the modelled time of the dry run's forecasts (DryRunForecasts)
-// at the time a trial took so far, when over 10 s.
-func (p *ReleasePlan) sayForecastEstimate(progress func(done, total int), releaseSeconds float64, start time.Time) func(done, total int) {
-	var once sync.Once
+// roundsProgress reports a forecast run in rounds of up to trials trials
+// each (forecast.PerNode's, then for a dry run the private answer's: a
+// simulation each, whose count restarts) as one step of rounds·trials:
+// round r's count is offset by r·trials, and the step reaches its total
+// only when end is called (the rounds a verdict takes are not known
+// before), so that a progress log goes on through every round instead of
+// ending with the first. firstTrials, when set, is told once the time a
+// trial took so far (wall, all workers) when a trial a worker has finished
+// in the first round, or all of its trials.
+func roundsProgress(progress func(done, total int), rounds, trials int, firstTrials func(perTrial float64, timed int)) (report func(done, total int), end func()) {
+	var mu sync.Mutex
+	start, round, last, told := time.Now(), 0, 0, firstTrials == nil
 	workers := max(1, runtime.GOMAXPROCS(0))
-	return func(done, total int) {
+	total := max(1, rounds*trials)
+	report = func(done, n int) {
+		mu.Lock()
+		if done < last {
+			round++
+		}
+		last = done
+		tell := !told && round == 0 && done > 0 && done >= min(workers, n)
+		told = told || tell
+		off := min(round, rounds-1) * trials
+		mu.Unlock()
+		if tell {
+			firstTrials(time.Since(start).Seconds()/float64(done), done)
+		}
 		if progress != nil {
-			progress(done, total)
+			progress(min(off+done, total-1), total)
 		}
-		if done < min(workers, total) || done == 0 {
-			return
+	}
+	end = func() {
+		if progress != nil {
+			progress(total, total)
 		}
-		once.Do(func() {
-			per := time.Since(start).Seconds() / float64(done)
-			steps := DryRunForecasts(p.Spec.ForecastTrials, per, releaseSeconds)
-			total, line := 0.0, ""
-			for i, st := range steps {
-				total += st.Seconds
-				if i > 0 {
-					line += ", "
-				}
-				line += st.Step + " " + answer.HumanDuration(time.Duration(st.Seconds*float64(time.Second)))
+	}
+	return report, end
+}
+
+// sayForecastEstimate is the dry run's first forecast's firstTrials: it
+// tells (env.Say) the modelled time of the dry run's forecasts
+// (DryRunForecasts) at the time a trial took, when over 10 s.
+func (p *ReleasePlan) sayForecastEstimate(releaseSeconds float64) func(perTrial float64, timed int) {
+	return func(per float64, timed int) {
+		steps := DryRunForecasts(p.Spec.ForecastTrials, per, releaseSeconds)
+		total, line := 0.0, ""
+		for i, st := range steps {
+			total += st.Seconds
+			if i > 0 {
+				line += ", "
 			}
-			if total > 10 {
-				p.env.Say(fmt.Sprintf("estimated %s for the dry run's forecasts (%s; at %.3g s a trial, the first %d)",
-					answer.HumanDuration(time.Duration(total*float64(time.Second))), line, per, done))
-			}
-		})
+			line += st.Step + " " + answer.HumanDuration(time.Duration(st.Seconds*float64(time.Second)))
+		}
+		if total > 10 {
+			p.env.Say(fmt.Sprintf("estimated %s for the dry run's forecasts (%s; at %.3g s a trial, the first %d)",
+				answer.HumanDuration(time.Duration(total*float64(time.Second))), line, per, timed))
+		}
 	}
 }
 

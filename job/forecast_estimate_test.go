@@ -1,12 +1,13 @@
 package job
 
 import (
-	"fmt"
 	"math"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/graphcloak/graphcloak/answer"
 )
 
 // TestForecastRoundSeconds checks the model of a forecast round against
@@ -43,21 +44,11 @@ func TestForecastRoundSeconds(t *testing.T) {
 // TestDryRunSaysItsForecastsEstimate: the dry run's first forecast, once a
 // trial a worker has finished, tells the modelled time of the dry run's
 // forecasts at the time a trial took so far — once, and only when it is
-// over 10 s; the progress it wraps is still told every count.
+// over 10 s.
 func TestDryRunSaysItsForecastsEstimate(t *testing.T) {
 	var said []string
 	p := &ReleasePlan{Spec: ReleaseSpec{ForecastTrials: 100, DryRun: true}, env: Env{Say: func(l string) { said = append(said, l) }}}
-	var seen []int
-	inner := func(done, total int) { seen = append(seen, done) }
-	workers := max(1, runtime.GOMAXPROCS(0))
-	// Trials that took 30 s each so far (their start 30·workers s ago).
-	wrap := p.sayForecastEstimate(inner, 0, time.Now().Add(-time.Duration(30*workers)*time.Second))
-	for d := 1; d <= workers+2; d++ {
-		wrap(d, 100)
-	}
-	if len(seen) != workers+2 {
-		t.Errorf("the wrapped progress saw %v", seen)
-	}
+	p.sayForecastEstimate(0)(30, 2)
 	if len(said) != 1 {
 		t.Fatalf("said %q, want one estimate line", said)
 	}
@@ -65,16 +56,46 @@ func TestDryRunSaysItsForecastsEstimate(t *testing.T) {
 	for _, s := range DryRunForecasts(100, 30, 0) {
 		total += s.Seconds
 	}
-	if !strings.HasPrefix(said[0], "estimated ") || !strings.Contains(said[0], "forecast by source mass") || !strings.Contains(said[0], fmt.Sprintf("the first %d)", workers)) {
-		t.Errorf("line %q (the model: %g s)", said[0], total)
+	want := "estimated " + answer.HumanDuration(time.Duration(total*float64(time.Second))) + " for the dry run's forecasts (forecast trials "
+	if !strings.HasPrefix(said[0], want) || !strings.HasSuffix(said[0], "at 30 s a trial, the first 2)") {
+		t.Errorf("line %q, want it to start %q", said[0], want)
 	}
-	// A quick forecast says nothing.
 	said = nil
-	wrap = p.sayForecastEstimate(nil, 0, time.Now())
-	for d := 1; d <= workers; d++ {
-		wrap(d, 100)
-	}
+	p.sayForecastEstimate(0)(0.001, 2)
 	if len(said) != 0 {
 		t.Errorf("a quick forecast said %q", said)
+	}
+}
+
+// TestRoundsProgress: a forecast's rounds (each a simulation whose count
+// restarts) report as one step of rounds·trials, never reaching its total
+// before end — so a progress log goes on through every round — and the
+// first trials are timed once, in the first round, when a trial a worker
+// has finished.
+func TestRoundsProgress(t *testing.T) {
+	type call struct{ done, total int }
+	var got []call
+	var firsts []int
+	workers := max(1, runtime.GOMAXPROCS(0))
+	report, end := roundsProgress(func(d, n int) { got = append(got, call{d, n}) }, 5, 10, func(_ float64, timed int) { firsts = append(firsts, timed) })
+	for round := range 3 {
+		for d := 1; d <= 10; d++ {
+			report(d, 10)
+		}
+		if last := got[len(got)-1]; last != (call{min(round*10+10, 49), 50}) {
+			t.Errorf("round %d ends at %v", round, last)
+		}
+	}
+	for _, c := range got {
+		if c.total != 50 || c.done >= 50 {
+			t.Fatalf("reported %v before the end", c)
+		}
+	}
+	end()
+	if last := got[len(got)-1]; last != (call{50, 50}) {
+		t.Errorf("end reported %v", last)
+	}
+	if len(firsts) != 1 || firsts[0] != min(workers, 10) {
+		t.Errorf("first trials told %v, want once at %d", firsts, min(workers, 10))
 	}
 }

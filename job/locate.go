@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
@@ -510,11 +511,23 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 	}
 	p.Summary.SourceMass = &mass
 	e := forecast.Simulation{Graph: cg, Partition: canonicalPartition(lj.Partition, perm), Tau: lj.Tau, Sigma: sigma, Sources: max(lj.Sources, 1),
-		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed, Progress: p.env.progress("forecast trials")}
+		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed}
+	var first func(float64, int)
+	if say := p.env.Say; say != nil {
+		first = func(per float64, timed int) {
+			if d := VerdictForecastSeconds(e.Trials, per); d > 10 {
+				say(fmt.Sprintf("estimated %s for the forecast (%d of up to %d rounds of %d trials at %.3g s a trial, the first %d)",
+					answer.HumanDuration(time.Duration(d*float64(time.Second))), ForecastRounds, forecast.VerdictRounds, e.Trials, per, timed))
+			}
+		}
+	}
+	report, end := roundsProgress(p.env.progress("forecast trials"), forecast.VerdictRounds, e.Trials, first)
+	e.Progress = report
 	f, err := forecast.AtMass(ctx, e, mass)
 	if err != nil || f == nil {
 		return nil, err
 	}
+	end()
 	f.Epsilon, f.Delta, f.Alpha = lj.Released.Meta.Epsilon, lj.Released.Meta.Delta, lj.Released.Meta.Alpha
 	return f, nil
 }

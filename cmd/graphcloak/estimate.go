@@ -96,10 +96,23 @@ func stepsLine(what string, total float64, steps []estimateStep) string {
 
 // delta2Step is Δ2's estimate at τ on gr: sensitivity.ChooseMethod, the
 // chooser and cost model Δ2 itself follows (sensitivity --dry-run's).
-func delta2Step(gr *laplacian.Graph, tau float64, budget time.Duration) estimateStep {
-	c := sensitivity.ChooseMethod(gr, tau, sensitivity.Options{TimeBudget: budget})
+func delta2Step(gr *laplacian.Graph, tau float64, opt sensitivity.Options) estimateStep {
+	c := sensitivity.ChooseMethod(gr, tau, opt)
 	return estimateStep{Step: fmt.Sprintf("Δ2 at τ = %g", tau), Seconds: c.Seconds,
 		Model: c.Name() + ", modelled on the 2-core reference machine (sensitivity --dry-run)"}
+}
+
+// sayDelta2Estimate prints Δ2's estimate (delta2Step) before it is
+// computed at τ on gr with opt, when the graph has planEstimateNodes
+// nodes or more (below, the model's own bound timings are not worth it)
+// and it is modelled to take more than longStep.
+func sayDelta2Estimate(g *globalOptions, gr *laplacian.Graph, tau float64, opt sensitivity.Options) {
+	if g.quiet || gr.N() < planEstimateNodes {
+		return
+	}
+	if st := delta2Step(gr, tau, opt); st.Seconds > longStep.Seconds() {
+		g.say(fmt.Sprintf("estimated %s for %s: %s", seconds(st.Seconds), st.Step, st.Model))
+	}
 }
 
 // auditStep is the answer audit's estimate at τ on gr with opt: its

@@ -118,7 +118,7 @@ func TestLocateAndLoadEstimate(t *testing.T) {
 		t.Errorf("--out exists after --estimate: %v", err)
 	}
 	if e.Tau != 0.2 || e.step("communities") == nil || e.step("forecast trials") == nil ||
-		!strings.HasPrefix(e.step("forecast trials").Model, "2 round(s) of 30 trials: 60 × ") {
+		!strings.HasPrefix(e.step("forecast trials").Model, "2 round(s) of 30 trials at ") {
 		t.Errorf("locate --estimate: %+v (τ %g: want the release's 0.2)", e.Steps, e.Tau)
 	}
 	a := runEstimate(t, "locate", "--graph", "karate", "--private-answer", "--values", "-", "--tau", "0.5")

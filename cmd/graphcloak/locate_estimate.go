@@ -60,9 +60,8 @@ func runLocateEstimate(ctx context.Context, opts *locateOptions, out io.Writer) 
 			Estimator: g.cfg.Recovery.Estimator, Seed: uint64(g.cfg.Write.RandomSeed), Mechanism: privacy.MechanismDefault}
 		if c, ok := timeTrials(sim); ok {
 			// forecast.AtMass: the verdict's rounds (forecast.PerNode), no time budget.
-			st := trialsStep("forecast trials", job.ForecastRounds*opts.forecastTrials, c)
-			st.Model = fmt.Sprintf("%d round(s) of %d trials: %s", job.ForecastRounds, opts.forecastTrials, st.Model)
-			e.add(st)
+			e.add(estimateStep{Step: "forecast trials", Seconds: job.VerdictForecastSeconds(opts.forecastTrials, c.PerTrial),
+				Model: fmt.Sprintf("%d round(s) of %d trials at %.3g s a trial, timed on %d trials of this graph (σ = %g)", job.ForecastRounds, opts.forecastTrials, c.PerTrial, c.Timed, c.Sigma)})
 		}
 	}
 	if opts.graph == stores.Neo4jSpec && opts.mode != "stream" && !opts.dryRun && !opts.privateAnswer.enabled {

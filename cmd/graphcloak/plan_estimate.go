@@ -11,6 +11,7 @@ import (
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -52,7 +53,7 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph) (planEstim
 			taus = append(taus, tau+sm)
 		}
 		for _, t := range taus {
-			e.Steps = append(e.Steps, delta2Step(gr, t, o.timeBudget))
+			e.Steps = append(e.Steps, delta2Step(gr, t, sensitivity.Options{TimeBudget: o.timeBudget}))
 		}
 		// Per ε: the row's trials and the mass curve's (at most 9 points).
 		e.Simulations += len(o.epsilons) * (1 + len(forecast.MassGrid())) * o.trials * (1 + len(o.smooth))

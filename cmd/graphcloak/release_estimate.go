@@ -10,6 +10,7 @@ import (
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // writeBackPropsPerSecond is the reference rate of a write-back to Neo4j:
@@ -64,7 +65,7 @@ func releaseSteps(opts *releaseOptions, spec *job.ReleaseSpec, gr *laplacian.Gra
 	}
 	releaseSeconds := 0.0 // the model of the released τ's Δ2
 	for i, tau := range taus {
-		st := delta2Step(gr, tau, spec.TimeBudget)
+		st := delta2Step(gr, tau, sensitivity.Options{TimeBudget: spec.TimeBudget})
 		if i == 0 {
 			releaseSeconds = st.Seconds
 		}

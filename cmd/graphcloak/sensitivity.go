@@ -248,6 +248,10 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 		return sensitivity.Report{}, err
 	}
 	opt.Status = sensitivityProgress(g)
+	if opt.Status == nil { // on a pipe: the estimate, then progress lines
+		sayDelta2Estimate(g, gr, o.tau, opt)
+		opt.Progress = g.progress("Δ2")
+	}
 	opt.Done = ctx.Done() // the engine stops too, not only this command
 	spec := sensitivity.CertifySpec{Graph: gr, GraphName: o.graph, Tau: o.tau, Alpha: o.alpha, Options: opt,
 		Save: o.save, Software: buildinfo.Read().String()}
