@@ -42,22 +42,18 @@ func (e planEstimate) simulationsModelled() bool {
 // the answer audit's pass by its cost model at the step rate measured on
 // the graph (none when --answer-cache holds a certificate that verifies),
 // and the simulated releases by a few trials timed on the graph.
-func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph) (planEstimate, error) {
+func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, each func(estimateStep)) (planEstimate, error) {
 	start := time.Now()
 	gr, tau := lg.Graph, o.taus[0]
 	e := planEstimate{Graph: o.graph, NodeCount: gr.N(), Edges: gr.NumEdges(), Tau: tau}
 	perNode, privateAnswer := slices.Contains(o.modes, forecast.ModePerNode), slices.Contains(o.modes, forecast.ModeAnswer)
-	if perNode {
-		taus := []float64{tau}
-		for _, sm := range o.smooth {
-			taus = append(taus, tau+sm)
-		}
-		for _, t := range taus {
-			e.Steps = append(e.Steps, delta2Step(gr, t, sensitivity.Options{TimeBudget: o.timeBudget}))
-		}
-		// Per ε: the row's trials and the mass curve's (at most 9 points).
-		e.Simulations += len(o.epsilons) * (1 + len(forecast.MassGrid())) * o.trials * (1 + len(o.smooth))
+	if each == nil {
+		each = func(estimateStep) {}
 	}
+	// Modelled quickest first (the audit's rate in about 0.3 s, Δ2's
+	// pilot in seconds, the trials last), each told as it is known;
+	// listed Δ2, audit, simulated releases.
+	var audit []estimateStep
 	if privateAnswer {
 		e.Simulations += o.trials
 		opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise}
@@ -66,21 +62,37 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph) (planEstim
 			_, _, err := cache.Load(gr, tau, opt)
 			reused = err == nil
 		}
-		if reused {
-			e.Steps = append(e.Steps, estimateStep{Step: "answer audit", Model: "reused: the certificate at --answer-cache verifies"})
-		} else {
-			st, err := auditStep(gr, tau, opt)
-			if err != nil {
+		st := estimateStep{Step: "answer audit", Model: "reused: the certificate at --answer-cache verifies"}
+		if !reused {
+			var err error
+			if st, err = auditStep(gr, tau, opt); err != nil {
 				return planEstimate{}, err
 			}
+		}
+		each(st)
+		audit = append(audit, st)
+	}
+	if perNode {
+		taus := []float64{tau}
+		for _, sm := range o.smooth {
+			taus = append(taus, tau+sm)
+		}
+		for _, t := range taus {
+			st := delta2Step(gr, t, sensitivity.Options{TimeBudget: o.timeBudget})
+			each(st)
 			e.Steps = append(e.Steps, st)
 		}
+		// Per ε: the row's trials and the mass curve's (at most 9 points).
+		e.Simulations += len(o.epsilons) * (1 + len(forecast.MassGrid())) * o.trials * (1 + len(o.smooth))
 	}
+	e.Steps = append(e.Steps, audit...)
 	if e.Simulations > 0 {
 		sim := o.simulation(lg.Graph, nil, nil, privacy.MechanismDefault)
 		sim.Tau, sim.Sigma = o.taus[0], 0 // timeTrials' σ
 		if c, ok := timeTrials(sim); ok {
-			e.Steps = append(e.Steps, trialsStep("simulated releases", e.Simulations, c))
+			st := trialsStep("simulated releases", e.Simulations, c)
+			each(st)
+			e.Steps = append(e.Steps, st)
 		}
 	}
 	for _, s := range e.Steps {
@@ -108,7 +120,7 @@ func printPlanEstimate(g *globalOptions, out io.Writer, e planEstimate) error {
 
 // runPlanEstimate loads the graph and prints plan --estimate.
 func runPlanEstimate(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.Graph, out io.Writer) error {
-	e, err := estimatePlan(g, o, lg)
+	e, err := estimatePlan(g, o, lg, nil)
 	if err != nil {
 		return err
 	}
@@ -121,13 +133,18 @@ func runPlanEstimate(ctx context.Context, g *globalOptions, o *planOptions, lg *
 const planEstimateNodes = 5000
 
 // sayPlanEstimate prints plan's estimate (estimatePlan) before its long
-// steps when the graph has planEstimateNodes nodes or more and the
+// steps — each step's as it is modelled, then their sum — when the graph has planEstimateNodes nodes or more and the
 // modelled steps take more than longStep.
 func sayPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph) {
 	if g.quiet || lg.Graph.N() < planEstimateNodes {
 		return
 	}
-	e, err := estimatePlan(g, o, lg)
+	// Each long step's estimate as soon as it is modelled, then the sum.
+	e, err := estimatePlan(g, o, lg, func(st estimateStep) {
+		if st.Seconds > longStep.Seconds() {
+			g.say(fmt.Sprintf("estimated %s for %s: %s", seconds(st.Seconds), st.Step, st.Model))
+		}
+	})
 	if err != nil || e.Seconds <= longStep.Seconds() {
 		return
 	}
