@@ -132,7 +132,7 @@ func releaseKarate(t *testing.T, dir string) string {
 
 // isolateConfig keeps the user's config file and GRAPHCLOAK_* environment
 // out of a test.
-func isolateConfig(t *testing.T) {
+func isolateConfig(t testing.TB) {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	for _, e := range os.Environ() {
