@@ -111,31 +111,44 @@ func (g *globalOptions) passStarted(lg *laplacian.Graph, c recovery.PassCost) {
 // phase reports a step that has no count to show (community detection,
 // loading a file): when it is still running after the quiet time of a
 // progress log (5 s, or GRAPHCLOAK_PROGRESS_PERIOD) a line "label …" is
-// printed, and then, when the returned end is called, "label: done in
-// 12s". A quick step prints nothing; --quiet prints nothing.
+// printed, then "label: 1m0s elapsed" every period of a progress log
+// (30 s, or GRAPHCLOAK_PROGRESS_PERIOD) while it runs, and, when the
+// returned end is called, "label: done in 12s". A quick step prints
+// nothing; --quiet prints nothing.
 func (g *globalOptions) phase(label string) (end func()) {
 	if g.quiet {
 		return func() {}
 	}
-	quiet := progressbar.DefaultLogQuiet
+	quiet, period := progressbar.DefaultLogQuiet, progressbar.DefaultLogPeriod
 	if o := g.logOptions(); o.Period > 0 {
-		quiet = o.Period
+		quiet, period = o.Period, o.Period
 	}
 	start := time.Now()
 	var mu sync.Mutex
 	said, ended := false, false
-	t := time.AfterFunc(quiet, func() {
+	var t *time.Timer
+	var beat func()
+	beat = func() {
 		mu.Lock()
 		defer mu.Unlock()
-		if !ended {
+		if ended {
+			return
+		}
+		if said {
+			g.say(fmt.Sprintf("%s: %s elapsed", label, time.Since(start).Round(time.Second)))
+		} else {
 			said = true
 			g.say(label + " …")
 		}
-	})
+		t = time.AfterFunc(period, beat)
+	}
+	mu.Lock()
+	t = time.AfterFunc(quiet, beat)
+	mu.Unlock()
 	return func() {
-		t.Stop()
 		mu.Lock()
 		defer mu.Unlock()
+		t.Stop()
 		if said && !ended {
 			g.say(fmt.Sprintf("%s: done in %s", label, time.Since(start).Round(time.Second)))
 		}

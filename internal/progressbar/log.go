@@ -29,12 +29,14 @@ const DefaultLogQuiet = 5 * time.Second
 // terminal (a pipe, a file, a collector): plain lines, never a carriage
 // return. Its first line comes at the first report once the step has run
 // opt.Quiet ("label: started …"), then at least every opt.Period while
-// reports come ("label: 320/20000 (1%), 30s elapsed, ETA 15m0s"), and a
+// the step runs ("label: 320/20000 (1%), 30s elapsed, ETA 15m0s"), and a
 // last line when done reaches total ("label: done 20000/20000 in 16m2s")
-// if any line came before it. It is safe for concurrent use; nothing is
-// printed after the last line. Lines come only from reports: a step that
-// reports nothing for longer than Period prints nothing in between. The
-// step's time counts from its first report.
+// if any line came before it. Between reports a line comes every
+// opt.Period from a timer (a phase of the step that reports nothing, a
+// slow unit of work), as long as the step has reported within the last
+// two periods: a step that stopped reporting (ended by an error) falls
+// silent. It is safe for concurrent use; nothing is printed after the last
+// line. The step's time counts from its first report.
 func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 	if opt.Period <= 0 {
 		opt.Period = DefaultLogPeriod
@@ -51,25 +53,49 @@ func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 	// The step's clock starts at its first report, not when the callback
 	// is made (often before other steps run): the ETA extrapolates the
 	// progress made since then.
-	var start, last time.Time
-	base := 0
+	var start, last, reported time.Time
+	base, done, total := 0, 0, 0
 	printed, finished := false, false
-	return func(done, total int) {
+	var timer *time.Timer
+	var beat func()
+	// line prints the step's state now and arms the timer (mu held).
+	line := func(now time.Time) {
+		last, printed = now, true
+		fmt.Fprintln(w, logLine(label, done, total, base, now.Sub(start)))
+		if timer != nil {
+			timer.Stop()
+		}
+		timer = time.AfterFunc(opt.Period, beat)
+	}
+	beat = func() {
+		mu.Lock()
+		defer mu.Unlock()
+		now := opt.Now()
+		if finished || now.Sub(reported) > 2*opt.Period || now.Sub(last) < opt.Period {
+			return
+		}
+		line(now)
+	}
+	return func(d, t int) {
 		mu.Lock()
 		defer mu.Unlock()
 		now := opt.Now()
 		if start.IsZero() {
-			start, base = now, done
+			start, base = now, d
 		}
+		done, total, reported = d, t, now
 		elapsed := now.Sub(start)
-		final := total > 0 && done >= total
+		final := t > 0 && d >= t
 		switch {
 		case finished:
 			return
 		case final:
 			finished = true
+			if timer != nil {
+				timer.Stop()
+			}
 			if printed {
-				fmt.Fprintf(w, "%s: done %d/%d in %s\n", label, total, total, elapsed.Round(time.Second))
+				fmt.Fprintf(w, "%s: done %d/%d in %s\n", label, t, t, elapsed.Round(time.Second))
 			}
 			return
 		case !printed && elapsed < opt.Quiet:
@@ -77,8 +103,7 @@ func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 		case printed && now.Sub(last) < opt.Period:
 			return
 		}
-		last, printed = now, true
-		fmt.Fprintln(w, logLine(label, done, total, base, elapsed))
+		line(now)
 	}
 }
 

@@ -2,6 +2,7 @@ package progressbar
 
 import (
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -91,3 +92,43 @@ func TestLogQuickAndUncounted(t *testing.T) {
 		t.Errorf("LogLine before progress = %q", got)
 	}
 }
+
+// Between reports a step's log goes on from a timer, every period, while
+// the step has reported within two periods; then it falls silent (a step
+// an error ended), and nothing comes after its done line.
+func TestLogHeartbeat(t *testing.T) {
+	var mu sync.Mutex
+	var buf strings.Builder
+	w := writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.Write(p)
+	})
+	count := func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Count(buf.String(), "\n")
+	}
+	const period = 50 * time.Millisecond
+	p := Log(w, "forecast", LogOptions{Period: period, Quiet: -1})
+	p(3, 10) // the first line at once (no quiet time)
+	time.Sleep(20 * period)
+	beats := count() - 1
+	if beats < 1 || beats > 3 {
+		t.Errorf("%d lines from the timer in 20 periods without a report, want 1 to 3 (two periods' worth):\n%s", beats, buf.String())
+	}
+	p(10, 10)
+	n := count()
+	time.Sleep(4 * period)
+	mu.Lock()
+	got := buf.String()
+	mu.Unlock()
+	lines := strings.Split(strings.TrimSpace(got), "\n")
+	if !strings.HasPrefix(lines[0], "forecast: 3/10 (30%)") || !strings.HasPrefix(lines[len(lines)-1], "forecast: done 10/10 in ") || count() != n {
+		t.Errorf("lines %q: want the first at 3/10, the done line last and nothing after it", lines)
+	}
+}
+
+type writerFunc func(p []byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
