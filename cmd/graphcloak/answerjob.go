@@ -70,8 +70,9 @@ func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) e
 // scope gets the budget --init command. Everything deferred
 // (the failure record, the balance, closing the connection) shares one
 // bookkeeping deadline.
-func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, error) {
+func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary, err error) {
 	g := opts.g
+	defer addInitHint(&g.cfg.Config, &err)
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	spec, err := answerSpecWithKeys(opts)
@@ -93,13 +94,13 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 	opt := storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
 		CheckProjection: spec.Neo4j, Ledger: ledgerMode(spec.DryRun)})
 	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
+	c := locateCommunities(opts)
 	st, err := stores.Open(ctx, g.cfg, opt)
 	if err != nil {
-		return nil, withInitHint(&g.cfg.Config, err)
+		return nil, err
 	}
 	defer st.Close(after.Context())
-	sum, err := st.RunAnswer(ctx, *spec, locateCommunities(opts), st.ReadingsFrom(opts.stdin, opts.privateAnswer.values), env)
-	return sum, withInitHint(&g.cfg.Config, err)
+	return st.RunAnswer(ctx, *spec, c, st.ReadingsFrom(opts.stdin, opts.privateAnswer.values), env)
 }
 
 // answerSpecWithKeys is checkPrivateAnswer's spec with its keys read

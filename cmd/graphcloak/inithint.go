@@ -31,3 +31,9 @@ func withInitHint(cfg *config.Config, err error) error {
 	}
 	return err
 }
+
+// addInitHint is withInitHint on *err, for a deferred call: whatever a
+// job returns, a missing ledger or scope gets the command.
+func addInitHint(cfg *config.Config, err *error) {
+	*err = withInitHint(cfg, *err)
+}
