@@ -129,6 +129,9 @@ func TestImportRules(t *testing.T) {
 		{"service", false, forbidden(modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "serve's library takes its steps' specs and opened stores as arguments"},
 		{"internal/textreport", false, forbidden(modulePath+"/stores", modulePath+"/connector", modulePath+"/config", "github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/neo4j/neo4j-go-driver"), "text reports render finished reports; they open nothing and read no flags"},
 		{"stores", true, forbidden(modulePath + "/cmd"), "the stores are opened for the command, never by it"},
+		// A job's input files are read before anything is opened: by the
+		// command, the service and the stores, never through them.
+		{"internal/inputfiles", false, forbidden(modulePath+"/stores", modulePath+"/service", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", "github.com/spf13/cobra", "github.com/spf13/pflag"), "a job's input files are read before anything is opened, with no command line"},
 		// The coordinator's and collector's side of a local release holds
 		// noisy values and MAC keys only: no database, no configuration,
 		// no command line, no raw readings path (job, stores).
@@ -203,7 +206,7 @@ var libraryFlag = regexp.MustCompile(`(^|[^-\w])--[a-z]|(?i)\bexit (code|status)
 // codes; cmd/graphcloak maps parameters to flags (flagnames.go) and kinds
 // to exit codes (exitcodes.go).
 func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
-	for _, dir := range []string{".", "answer", "internal/demo", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/textreport", "community", "recovery", "laplacian", "expm", "connector", "internal/sourceview", "internal/progressbar", "schedule", "metrics", "datasets", "internal/csvin", "internal/atomicfile", "internal/trials"} {
+	for _, dir := range []string{".", "answer", "internal/demo", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/textreport", "community", "recovery", "laplacian", "expm", "connector", "internal/sourceview", "internal/progressbar", "schedule", "metrics", "datasets", "internal/csvin", "internal/inputfiles", "internal/atomicfile", "internal/trials"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)

@@ -159,3 +159,12 @@ func CertificateMACKey(cfg *config.Config) ([]byte, error) {
 	}
 	return privacy.CacheMACKey(lopt.Key)
 }
+
+// LedgerName names the configured ledger as a report shows it: neo4j for
+// a ledger kept in Neo4j, else its file (ledgerPath).
+func LedgerName(cfg *config.Config) (string, error) {
+	if cfg.Privacy.Ledger == "neo4j" {
+		return "neo4j", nil
+	}
+	return ledgerPath(cfg)
+}

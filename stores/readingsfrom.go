@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 )
 
 // ReadingsFrom reads the raw readings CSV at path ("-": stdin) under the
@@ -16,6 +17,6 @@ func (s *Stores) ReadingsFrom(stdin io.Reader, path string) func() (map[string]f
 	}
 	return func() (map[string]float64, error) {
 		header, _ := csvin.ParseHeader(s.cfg.Input.Header) // validated by config
-		return ReadReadings(stdin, path, header)
+		return inputfiles.ReadReadings(stdin, path, header)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -67,7 +68,7 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseF
 	spec.ValuesFrom = "property:" + spec.Projection.ValueProperty
 	if files.Values != "" {
 		spec.ValuesFrom = "csv:" + files.Values
-		if readings, err = ReadReadings(files.Stdin, files.Values, header); err != nil {
+		if readings, err = inputfiles.ReadReadings(files.Stdin, files.Values, header); err != nil {
 			return nil, err
 		}
 	}
@@ -91,7 +92,7 @@ func (s *Stores) RunRelease(ctx context.Context, spec job.ReleaseSpec, readings 
 	// refused when it does not fit the graph); one computed or read from
 	// the database only when a forecast will score it.
 	var c Communities
-	if named := ParseCommunities(spec.Communities); named.Kind == "file" || spec.DryRun || spec.RefuseAtChance || spec.SmoothAuto {
+	if named := parseCommunities(spec.Communities); named.Kind == "file" || spec.DryRun || spec.RefuseAtChance || spec.SmoothAuto {
 		c = Communities{Kind: named.Kind, Arg: named.Arg, Resolution: 1, Seed: int64(spec.ForecastSeed)}
 	}
 	env.Load = func(ctx context.Context) (*job.Input, error) {

@@ -85,9 +85,9 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 			return nil, err
 		}
 	}
-	spec.RunID = stores.NewRunID()
+	spec.RunID = job.NewRunID()
 	if spec.Epoch == "" {
-		spec.Epoch = stores.NewRunID()
+		spec.Epoch = job.NewRunID()
 	}
 	// The ledger alone may be in the database.
 	opt := storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
@@ -160,7 +160,7 @@ func answerSpec(opts *locateOptions) *job.AnswerSpec {
 	cfg := &opts.g.cfg.Config
 	o := &opts.privateAnswer
 	return &job.AnswerSpec{Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == stores.Neo4jSpec,
-		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
+		Database: cfg.Neo4j.Database, Projection: cfg.Neo4jProjection(), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,

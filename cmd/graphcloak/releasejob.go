@@ -38,7 +38,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (*job.ReleaseSummary
 		return nil, err
 	}
 	spec := in.spec
-	spec.RunID = stores.NewRunID()
+	spec.RunID = job.NewRunID()
 	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
 	if spec.Out != "" && !spec.DryRun { // the release file prepared before anything is opened
 		if env.File, err = job.PrepareFile(ctx, spec.Out, spec.Wait, env.Logger); err != nil {
@@ -95,7 +95,7 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 	if err := checkCommunities(c, newLocateInputs(opts.graph, spec.Communities)); err != nil {
 		return job.ReleaseSpec{}, err
 	}
-	spec.Projection = stores.ProjectionOf(cfg)
+	spec.Projection = cfg.Neo4jProjection()
 	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
 	if epoch == "auto" {
 		now := time.Now
