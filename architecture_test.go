@@ -226,3 +226,43 @@ func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyStoresConnect: one Neo4j driver per process (DESIGN.md) — the
+// program's packages never open a driver themselves: the connector opens
+// it (connector.Connect, the one call of neo4j.NewDriverWithContext) and
+// only the stores call Connect (stores.Open, TestOneConnectionPerStores),
+// so a command or the service reaches Neo4j through the stores it opened
+// once. The benchmarks under bench/ are programs of their own.
+func TestOnlyStoresConnect(t *testing.T) {
+	allowed := map[string]string{"connector.Connect": "stores", "neo4j.NewDriverWithContext": "connector"}
+	for _, dir := range moduleDirs(t) {
+		if dir == "bench" || strings.HasPrefix(dir, "bench/") {
+			continue
+		}
+		p, err := build.ImportDir(dir, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		fset := token.NewFileSet()
+		for _, name := range p.GoFiles {
+			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				x, ok := sel.X.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				if home, ok := allowed[x.Name+"."+sel.Sel.Name]; ok && dir != home {
+					t.Errorf("%s: %s.%s outside %s: open the stores (stores.Open) and use their connection", fset.Position(sel.Pos()), x.Name, sel.Sel.Name, home)
+				}
+				return true
+			})
+		}
+	}
+}

@@ -59,20 +59,16 @@ type LoadOptions struct {
 }
 
 // connect opens the process's one driver (VerifyConnectivity inside
-// connector.Connect) with the configured URI and credentials.
-func connect(ctx context.Context, cfg *config.Config) (*connector.Client, error) {
+// connector.Connect) with the configured URI and credentials, and logs
+// where.
+func connect(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*connector.Client, error) {
 	secs := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-	return connector.Connect(ctx, connector.Options{
+	client, err := connector.Connect(ctx, connector.Options{
 		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
 		Database: cfg.Neo4j.Database, MaxConnectionPoolSize: max(4, cfg.Write.Concurrency),
 		ConnectTimeout: secs(cfg.Neo4j.ConnectTimeout), AcquisitionTimeout: secs(cfg.Neo4j.AcquisitionTimeout),
 		TransactionTimeout: secs(cfg.Neo4j.TransactionTimeout),
 	})
-}
-
-// connectLogged connects to the configured Neo4j and logs where.
-func connectLogged(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*connector.Client, error) {
-	client, err := connect(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}

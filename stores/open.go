@@ -86,7 +86,7 @@ func Open(ctx context.Context, cfg *config.Loaded, opt Options) (*Stores, error)
 		}
 	}
 	if opt.Neo4j {
-		c, err := connectLogged(ctx, &cfg.Config, s.logger)
+		c, err := connect(ctx, &cfg.Config, s.logger)
 		if err != nil {
 			return nil, err
 		}

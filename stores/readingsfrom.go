@@ -8,7 +8,7 @@ import (
 )
 
 // ReadingsFrom reads the raw readings CSV at path ("-": stdin) under the
-// configured header (ReadReadings) when called, for a job that reads its
+// configured header (inputfiles.ReadReadings) when called, for a job that reads its
 // readings once its graph is loaded (RunAnswer). Without a path it is nil:
 // the readings are a property, read with the graph.
 func (s *Stores) ReadingsFrom(stdin io.Reader, path string) func() (map[string]float64, error) {

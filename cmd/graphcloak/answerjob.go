@@ -13,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -103,7 +104,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 }
 
 // answerSpecWithKeys is checkPrivateAnswer's spec with its keys read
-// (stores.ReadAnswerKeys: the noise key, and for --answer-cache the
+// (inputfiles.ReadAnswerKeys: the noise key, and for --answer-cache the
 // ledger key): what answerOnce runs, and what serve reads before its
 // first slot so that a bad key fails then.
 func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
@@ -111,7 +112,7 @@ func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := stores.ReadAnswerKeys(&opts.g.cfg.Config, spec); err != nil {
+	if err := inputfiles.ReadAnswerKeys(&opts.g.cfg.Config, spec); err != nil {
 		return nil, err
 	}
 	return spec, nil

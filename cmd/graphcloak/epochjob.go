@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -49,7 +50,7 @@ type EpochOpenSummary struct {
 
 // epochSpec is the job spec of an epoch from the configuration (τ, α,
 // ε, δ, scope, the ledger) and the Δ2 source, read and checked as a
-// release's is (stores.ReadReleaseInputs); the classic mechanism is
+// release's is (inputfiles.ReadReleaseInputs); the classic mechanism is
 // refused (sensors draw the discrete Gaussian).
 func epochSpec(g *globalOptions, graph, cert, cache string, timeBudget time.Duration, epoch string) (job.ReleaseSpec, error) {
 	cfg := &g.cfg.Config
@@ -58,7 +59,7 @@ func epochSpec(g *globalOptions, graph, cert, cache string, timeBudget time.Dura
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
 		CertificatePath: cert, CachePath: cache, TimeBudget: timeBudget, Software: buildinfo.Read().String()}
 	spec.Projection = cfg.Neo4jProjection()
-	if _, err := stores.ReadReleaseInputs(cfg, &spec, stores.ReleaseFiles{Certificate: cert}); err != nil {
+	if _, err := inputfiles.ReadReleaseInputs(cfg, &spec, inputfiles.ReleaseFiles{Certificate: cert}); err != nil {
 		return job.ReleaseSpec{}, err
 	}
 	if spec.Mechanism == privacy.MechanismClassic {

@@ -16,6 +16,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -304,7 +305,7 @@ func planAnswerCache(g *globalOptions, o *planOptions) (*answer.Cache, error) {
 	if o.answerCache == "" || !slices.Contains(o.modes, forecast.ModeAnswer) {
 		return nil, nil
 	}
-	c, err := stores.AnswerCache(&g.cfg.Config, o.answerCache)
+	c, err := inputfiles.AnswerCache(&g.cfg.Config, o.answerCache)
 	if err != nil {
 		return nil, err
 	}
@@ -336,7 +337,7 @@ func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, st *s
 	}
 	if bal != nil {
 		rep.Budget.Scope = bal
-		if rep.Budget.Ledger, err = stores.LedgerName(cfg); err != nil {
+		if rep.Budget.Ledger, err = cfg.LedgerName(); err != nil {
 			return err
 		}
 	}

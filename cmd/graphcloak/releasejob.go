@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/stores"
@@ -63,8 +64,8 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := stores.ReleaseFiles{Values: opts.values, Stdin: opts.stdin, Certificate: opts.sensitivityCert}
-	readings, err := stores.ReadReleaseInputs(&opts.g.cfg.Config, &spec, files)
+	files := inputfiles.ReleaseFiles{Values: opts.values, Stdin: opts.stdin, Certificate: opts.sensitivityCert}
+	readings, err := inputfiles.ReadReleaseInputs(&opts.g.cfg.Config, &spec, files)
 	if err != nil {
 		return nil, err
 	}
