@@ -14,12 +14,12 @@ import (
 // so through the one driver of the stores it opens (DESIGN.md: one
 // driver per process), counted by connector.DriversOpened — which counts
 // a driver whether or not it connects. Without a database each command
-// line below, on an unreachable URI, makes exactly one attempt and exits
-// 4 (unreachable): none tries a second driver after the first failed
-// (nor connects before its own checks refuse it, which would exit 2 or
-// 3). The integration test TestEveryCommandOneDriver counts the same on
-// a real Neo4j, where a command that went on after its first driver
-// would show a second.
+// line below, valid up to the database, makes exactly one attempt on an
+// unreachable URI and exits 4 (unreachable): the hook counts the attempt,
+// and no command tries a second driver after its first failed. Past a
+// successful connection only a real server can show a command opening a
+// second driver: the integration test TestEveryCommandOneDriver counts
+// the same commands there.
 func TestNeo4jCommandsTryOneDriver(t *testing.T) {
 	isolateConfig(t)
 	dir := t.TempDir()
