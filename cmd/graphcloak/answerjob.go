@@ -13,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -86,9 +87,9 @@ func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary,
 			return nil, err
 		}
 	}
-	spec.RunID = stores.NewRunID()
+	spec.RunID = job.NewRunID()
 	if spec.Epoch == "" {
-		spec.Epoch = stores.NewRunID()
+		spec.Epoch = job.NewRunID()
 	}
 	// The ledger alone may be in the database.
 	opt := storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
@@ -104,7 +105,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary,
 }
 
 // answerSpecWithKeys is checkPrivateAnswer's spec with its keys read
-// (stores.ReadAnswerKeys: the noise key, and for --answer-cache the
+// (inputfiles.ReadAnswerKeys: the noise key, and for --answer-cache the
 // ledger key): what answerOnce runs, and what serve reads before its
 // first slot so that a bad key fails then.
 func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
@@ -112,7 +113,7 @@ func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := stores.ReadAnswerKeys(&opts.g.cfg.Config, spec); err != nil {
+	if err := inputfiles.ReadAnswerKeys(&opts.g.cfg.Config, spec); err != nil {
 		return nil, err
 	}
 	return spec, nil
@@ -161,7 +162,7 @@ func answerSpec(opts *locateOptions) *job.AnswerSpec {
 	cfg := &opts.g.cfg.Config
 	o := &opts.privateAnswer
 	return &job.AnswerSpec{Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == stores.Neo4jSpec,
-		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
+		Database: cfg.Neo4j.Database, Projection: cfg.Neo4jProjection(), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,

@@ -7,7 +7,6 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/shellquote"
 	"github.com/graphcloak/graphcloak/privacy"
-	"github.com/graphcloak/graphcloak/stores"
 )
 
 // initCommand is the budget --init command that creates the configured
@@ -15,7 +14,7 @@ import (
 func initCommand(cfg *config.Config) string {
 	ledger := cfg.Privacy.Ledger
 	if ledger == "" {
-		ledger, _ = stores.LedgerName(cfg) // the default file
+		ledger, _ = cfg.LedgerName() // the default file
 	}
 	cmd := "graphcloak budget --init --ledger " + shellquote.Quote(ledger) + " --scope " + shellquote.Quote(cfg.Privacy.Scope)
 	if cfg.Privacy.LedgerKeyFile != "" {

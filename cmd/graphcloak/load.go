@@ -11,6 +11,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -70,7 +71,7 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 		return err
 	}
 	header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
-	files, err := stores.ReadLoadFiles(o.stdin, o.edges, o.values, header)
+	files, err := inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, header)
 	if err != nil {
 		return err
 	}
@@ -81,7 +82,12 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 		}
 		bars[stage](done, total)
 	}
-	sum, err := stores.Load(ctx, cfg, o.g.logger, spec, files)
+	st, err := stores.Open(ctx, o.g.cfg, stores.Options{Neo4j: true, Logger: o.g.logger})
+	if err != nil {
+		return err
+	}
+	defer st.Close(context.WithoutCancel(ctx))
+	sum, err := st.Load(ctx, spec, files)
 	if err != nil {
 		return err
 	}

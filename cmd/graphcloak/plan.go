@@ -16,6 +16,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -169,8 +170,11 @@ func checkPlan(o *planOptions) (string, error) {
 // planLedgerBalance reads the balance of --scope from --ledger when the
 // configuration names either (a flag, GRAPHCLOAK_* or the file) and
 // --epsilon-total/--delta-total are not given as flags; nil otherwise. The
-// ledger is opened read-only, as a dry run opens it.
-func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions) (*privacy.Balance, error) {
+// ledger is opened read-only, as a dry run opens it, through st (the
+// stores the graph was read through: a ledger in Neo4j is read on the
+// process's one driver), or through stores connected now when st was
+// opened without the database.
+func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions, st *stores.Stores) (*privacy.Balance, error) {
 	cfg, src := &g.cfg.Config, g.cfg.Sources
 	named := src["privacy.ledger"] != config.FromDefault || src["privacy.scope"] != config.FromDefault
 	totals := src["privacy.epsilonTotal"] == config.FromFlag || src["privacy.deltaTotal"] == config.FromFlag
@@ -187,11 +191,13 @@ func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions) (*
 	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil { // before connecting
 		return nil, errkind.Inputf("%s: %w", job.ParamScope, err)
 	}
-	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: cfg.Privacy.Ledger == "neo4j"})
-	if err != nil {
-		return nil, withInitHint(cfg, err)
+	if st.Client == nil && cfg.Privacy.Ledger == "neo4j" {
+		var err error
+		if st, err = stores.Open(ctx, g.cfg, stores.Options{Neo4j: true}); err != nil {
+			return nil, withInitHint(cfg, err)
+		}
+		defer st.Close(context.WithoutCancel(ctx))
 	}
-	defer st.Close(context.WithoutCancel(ctx))
 	bal, err := st.ScopeBalance(ctx)
 	return bal, withInitHint(cfg, err)
 }
@@ -239,7 +245,13 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if err != nil {
 		return err
 	}
-	lg, err := loadExperimentGraph(ctx, g, o.graph, property)
+	// One driver for the graph and the ledger (planLedgerBalance).
+	st, err := openGraph(ctx, g, o.graph, property)
+	if err != nil {
+		return err
+	}
+	defer st.Close(context.WithoutCancel(ctx))
+	lg, err := readExperimentGraph(ctx, st, o.graph, property)
 	if err != nil {
 		return err
 	}
@@ -277,7 +289,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if o.local {
 		rep.Local = localNoAnswer
 	}
-	if err := planBudgetBuys(ctx, g, o, rep); err != nil {
+	if err := planBudgetBuys(ctx, g, o, st, rep); err != nil {
 		return err
 	}
 	if g.output == "json" {
@@ -293,7 +305,7 @@ func planAnswerCache(g *globalOptions, o *planOptions) (*answer.Cache, error) {
 	if o.answerCache == "" || !slices.Contains(o.modes, forecast.ModeAnswer) {
 		return nil, nil
 	}
-	c, err := stores.AnswerCache(&g.cfg.Config, o.answerCache)
+	c, err := inputfiles.AnswerCache(&g.cfg.Config, o.answerCache)
 	if err != nil {
 		return nil, err
 	}
@@ -302,11 +314,12 @@ func planAnswerCache(g *globalOptions, o *planOptions) (*answer.Cache, error) {
 
 // planBudgetBuys fills the report's budget: what the configured totals
 // (--epsilon-total, --delta-total; the answers' share --answer-epsilon), or
-// the --ledger/--scope scope's own budget, buy of each forecast.
-func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *job.ForecastReport) error {
+// the --ledger/--scope scope's own budget, buy of each forecast; st are
+// the stores the graph was read through (planLedgerBalance).
+func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, st *stores.Stores, rep *job.ForecastReport) error {
 	cfg := &g.cfg.Config
 	b := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: o.answerEpsilon}
-	bal, err := planLedgerBalance(ctx, g, o)
+	bal, err := planLedgerBalance(ctx, g, o, st)
 	if err != nil {
 		return err
 	}
@@ -324,7 +337,7 @@ func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *
 	}
 	if bal != nil {
 		rep.Budget.Scope = bal
-		if rep.Budget.Ledger, err = stores.LedgerName(cfg); err != nil {
+		if rep.Budget.Ledger, err = cfg.LedgerName(); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/stores"
@@ -39,7 +40,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (_ *job.ReleaseSumma
 		return nil, err
 	}
 	spec := in.spec
-	spec.RunID = stores.NewRunID()
+	spec.RunID = job.NewRunID()
 	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
 	if spec.Out != "" && !spec.DryRun { // the release file prepared before anything is opened
 		if env.File, err = job.PrepareFile(ctx, spec.Out, spec.Wait, env.Logger); err != nil {
@@ -63,8 +64,8 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := stores.ReleaseFiles{Values: opts.values, Stdin: opts.stdin, Certificate: opts.sensitivityCert}
-	readings, err := stores.ReadReleaseInputs(&opts.g.cfg.Config, &spec, files)
+	files := inputfiles.ReleaseFiles{Values: opts.values, Stdin: opts.stdin, Certificate: opts.sensitivityCert}
+	readings, err := inputfiles.ReadReleaseInputs(&opts.g.cfg.Config, &spec, files)
 	if err != nil {
 		return nil, err
 	}
@@ -90,7 +91,7 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 	if err := checkReleaseFlags(opts, &spec); err != nil {
 		return job.ReleaseSpec{}, err
 	}
-	spec.Projection = stores.ProjectionOf(cfg)
+	spec.Projection = cfg.Neo4jProjection()
 	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
 	var err error
 	if spec.Smooth, spec.SmoothAuto, err = job.ParseSmooth(opts.smooth); err != nil { // "" in serve's releases: none
