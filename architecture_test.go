@@ -129,6 +129,9 @@ func TestImportRules(t *testing.T) {
 		{"service", false, forbidden(modulePath+"/config", "github.com/spf13/viper", "github.com/neo4j/neo4j-go-driver"), "serve's library takes its steps' specs and opened stores as arguments"},
 		{"internal/textreport", false, forbidden(modulePath+"/stores", modulePath+"/connector", modulePath+"/config", "github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/neo4j/neo4j-go-driver"), "text reports render finished reports; they open nothing and read no flags"},
 		{"stores", true, forbidden(modulePath + "/cmd"), "the stores are opened for the command, never by it"},
+		// A job's input files are read before anything is opened: by the
+		// command, the service and the stores, never through them.
+		{"internal/inputfiles", false, forbidden(modulePath+"/stores", modulePath+"/service", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", "github.com/spf13/cobra", "github.com/spf13/pflag"), "a job's input files are read before anything is opened, with no command line"},
 		// The coordinator's and collector's side of a local release holds
 		// noisy values and MAC keys only: no database, no configuration,
 		// no command line, no raw readings path (job, stores).
@@ -203,7 +206,7 @@ var libraryFlag = regexp.MustCompile(`(^|[^-\w])--[a-z]|(?i)\bexit (code|status)
 // codes; cmd/graphcloak maps parameters to flags (flagnames.go) and kinds
 // to exit codes (exitcodes.go).
 func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
-	for _, dir := range []string{".", "answer", "internal/demo", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/textreport", "community", "recovery", "laplacian", "expm", "connector", "internal/sourceview", "internal/progressbar", "schedule", "metrics", "datasets", "internal/csvin", "internal/atomicfile", "internal/trials"} {
+	for _, dir := range []string{".", "answer", "internal/demo", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/textreport", "community", "recovery", "laplacian", "expm", "connector", "internal/sourceview", "internal/progressbar", "schedule", "metrics", "datasets", "internal/csvin", "internal/inputfiles", "internal/atomicfile", "internal/trials"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)
@@ -217,6 +220,46 @@ func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
 			ast.Inspect(f, func(n ast.Node) bool {
 				if lit, ok := n.(*ast.BasicLit); ok && lit.Kind == token.STRING && libraryFlag.MatchString(lit.Value) {
 					t.Errorf("%s: %s names a command-line flag or exit code: name the parameter (errkind.Param) and let cmd map it", fset.Position(lit.Pos()), lit.Value)
+				}
+				return true
+			})
+		}
+	}
+}
+
+// TestOnlyStoresConnect: one Neo4j driver per process (DESIGN.md) — the
+// program's packages never open a driver themselves: the connector opens
+// it (connector.Connect, the one call of neo4j.NewDriverWithContext) and
+// only the stores call Connect (stores.Open, TestOneConnectionPerStores),
+// so a command or the service reaches Neo4j through the stores it opened
+// once. The benchmarks under bench/ are programs of their own.
+func TestOnlyStoresConnect(t *testing.T) {
+	allowed := map[string]string{"connector.Connect": "stores", "neo4j.NewDriverWithContext": "connector"}
+	for _, dir := range moduleDirs(t) {
+		if dir == "bench" || strings.HasPrefix(dir, "bench/") {
+			continue
+		}
+		p, err := build.ImportDir(dir, 0)
+		if err != nil {
+			t.Fatalf("%s: %v", dir, err)
+		}
+		fset := token.NewFileSet()
+		for _, name := range p.GoFiles {
+			f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				x, ok := sel.X.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				if home, ok := allowed[x.Name+"."+sel.Sel.Name]; ok && dir != home {
+					t.Errorf("%s: %s.%s outside %s: open the stores (stores.Open) and use their connection", fset.Position(sel.Pos()), x.Name, sel.Sel.Name, home)
 				}
 				return true
 			})

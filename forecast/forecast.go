@@ -87,6 +87,9 @@ type Forecast struct {
 	// at this ε. Nil with several sources per trial.
 	ByCommunity []CommunityRate `json:"byCommunity,omitempty"`
 	Millis      int64           `json:"computeMillis"`
+	// Reused: the forecast was read from a Memo (an earlier run's, same
+	// graph and parameters), not simulated; Millis is that run's.
+	Reused bool `json:"reused,omitempty"`
 }
 
 // Forecast modes.

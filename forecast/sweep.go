@@ -6,6 +6,7 @@ import (
 	"math"
 	"time"
 
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -23,6 +24,9 @@ type EpsilonSweep struct {
 	Target float64
 	// Geometry of the partition, when computed before.
 	Geometry *privacy.CommunityGeometry
+	// Memo, when set, keeps each (mode, ε)'s forecast across runs and
+	// returns those it holds instead of simulating them again.
+	Memo Memo
 	// Progress, when set, makes the progress callback of each long step
 	// ("forecast ε = 1", "mass curve ε = 1"); without it the per-node
 	// forecasts report to Graph.Progress and the mass curves to nothing.
@@ -78,31 +82,39 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 	}
 	res := &EpsilonSweepResult{}
 	ceilings := map[float64]float64{} // by ε, shared by the modes
+	var fp *laplacian.Fingerprint
+	if p.Memo != nil {
+		f := p.Graph.Graph.Fingerprint()
+		fp = &f
+	}
 	for _, mode := range modes {
-		fc, err := p.forecaster(ctx, mode, ceilings)
-		if err != nil {
+		if err := checkMode(mode); err != nil {
 			return nil, err
 		}
+		var made func(eps float64) (Forecast, error)
+		plain := func(eps float64) (Forecast, error) {
+			if made == nil {
+				var err error
+				if made, err = p.forecaster(ctx, mode, ceilings); err != nil {
+					return Forecast{}, err
+				}
+			}
+			return made(eps)
+		}
+		// A row is the forecast with its mass curve; the target's search
+		// reads the forecast alone (a key of its own).
+		row := p.memoized(fp, mode+" row", func(eps float64) (Forecast, error) {
+			f, err := plain(eps)
+			if err != nil {
+				return Forecast{}, err
+			}
+			return p.withMassCurve(ctx, mode, eps, f)
+		})
+		fc := p.memoized(fp, mode, plain)
 		for _, eps := range p.Epsilons {
-			f, err := fc(eps)
+			f, err := row(eps)
 			if err != nil {
 				return nil, err
-			}
-			if mode == ModePerNode {
-				// What source mass a release at this ε resolves: a
-				// verdict simulates the mass the readings carry. Its
-				// 1-unit point is the row's forecast (the same seed).
-				g := p.Graph
-				g.Epsilon, g.Seed = eps, EpsilonSeed(p.Graph.Seed, eps)
-				g.Progress = p.progress(fmt.Sprintf("mass curve ε = %g", eps), nil)
-				curve, resolvable, err := MassCurve(ctx, g)
-				if err != nil {
-					return nil, err
-				}
-				f.SetMassCurve(curve, resolvable)
-				// The row is the curve's 1-unit point: an answer there
-				// below a mass at chance is the simulation's error.
-				f.AtChance = !Resolves(f.ResolvableMass, 1)
 			}
 			res.Forecasts = append(res.Forecasts, f)
 		}
@@ -117,6 +129,35 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 	}
 	res.Millis = time.Since(start).Milliseconds()
 	return res, nil
+}
+
+// withMassCurve is f, the forecast at ε; a per-node one gets what source
+// mass a release at this ε resolves: a verdict simulates the mass the
+// readings carry. Its 1-unit point is the row's forecast (the same seed).
+func (p EpsilonSweep) withMassCurve(ctx context.Context, mode string, eps float64, f Forecast) (Forecast, error) {
+	if mode != ModePerNode {
+		return f, nil
+	}
+	g := p.Graph
+	g.Epsilon, g.Seed = eps, EpsilonSeed(p.Graph.Seed, eps)
+	g.Progress = p.progress(fmt.Sprintf("mass curve ε = %g", eps), nil)
+	curve, resolvable, err := MassCurve(ctx, g)
+	if err != nil {
+		return Forecast{}, err
+	}
+	f.SetMassCurve(curve, resolvable)
+	// The row is the curve's 1-unit point: an answer there below a mass
+	// at chance is the simulation's error.
+	f.AtChance = !Resolves(f.ResolvableMass, 1)
+	return f, nil
+}
+
+// checkMode refuses a mode the sweep does not know.
+func checkMode(mode string) error {
+	if mode != ModePerNode && mode != ModeAnswer {
+		return &ParamError{"mode", mode, "must be " + ModePerNode + " or " + ModeAnswer}
+	}
+	return nil
 }
 
 // forecaster returns the forecast at ε for one mode; the answer mode

@@ -161,6 +161,7 @@ func runCLIBatch(t testing.TB, password string, argvs [][]string) []cliResult {
 			Args           [][]byte
 			Code           int
 			Stdout, Stderr []byte
+			Drivers        int64
 		}
 		if err := dec.Decode(&r); err != nil {
 			t.Fatal(err)
@@ -168,7 +169,7 @@ func runCLIBatch(t testing.TB, password string, argvs [][]string) []cliResult {
 		if i := len(rs); i >= len(argvs) || !slices.EqualFunc(r.Args, argvs[i], func(a []byte, b string) bool { return string(a) == b }) {
 			t.Fatalf("the batch's command line %d is not the one given: %q", i, r.Args)
 		}
-		rs = append(rs, cliResult{Code: r.Code, Stdout: string(r.Stdout), Stderr: string(r.Stderr)})
+		rs = append(rs, cliResult{Code: r.Code, Stdout: string(r.Stdout), Stderr: string(r.Stderr), Drivers: r.Drivers})
 	}
 	if len(rs) != len(argvs) {
 		t.Fatalf("the batch answered %d of %d command lines", len(rs), len(argvs))
@@ -180,6 +181,9 @@ func runCLIBatch(t testing.TB, password string, argvs [][]string) []cliResult {
 type cliResult struct {
 	Code           int
 	Stdout, Stderr string
+	// Drivers is how many Neo4j drivers the command line opened
+	// (runCLIBatch only: counted in the process; 0 from runCLI).
+	Drivers int64
 }
 
 // runCLI runs the graphcloak binary with args; the password travels in

@@ -54,6 +54,10 @@ type ForecastSpec struct {
 	// FitTolerance (recovery.CertifierOptions.SensorNoise): the forecast
 	// is then the accuracy for readings within that bound.
 	SensorNoise float64
+	// Cache, when set, keeps Δ2, the answer's certificate (unless
+	// AnswerCache names one) and the forecasts for a run on the same graph
+	// and parameters to reuse.
+	Cache *WorkCache
 	// Progress, when non-nil, makes the progress callback of each stage
 	// ("sensitivity", "answer audit").
 	Progress func(stage string) func(done, total int)
@@ -133,6 +137,10 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 	e := spec.Simulation
 	rep := &ForecastReport{Graph: spec.GraphName, NodeCount: e.Graph.N(), Relationships: e.Graph.NumEdges(),
 		Communities: spec.CommunitiesKind, Tau: e.Tau, Modes: spec.Modes, Target: spec.Target}
+	if spec.AnswerCache == nil && slices.Contains(spec.Modes, forecast.ModeAnswer) {
+		spec.AnswerCache = spec.Cache.Answer(e.Graph, e.Tau, spec.FitTolerance, spec.SensorNoise)
+	}
+	memo := spec.Cache.Forecasts()
 	perNode := slices.Contains(spec.Modes, forecast.ModePerNode)
 	if perNode {
 		s, err := spec.sensitivity(ctx, e.Tau)
@@ -141,12 +149,12 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 		}
 		e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
 	}
-	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target, Progress: spec.Progress})
+	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target, Memo: memo, Progress: spec.Progress})
 	if err != nil {
 		return nil, err
 	}
 	if perNode {
-		if err := spec.smoothed(ctx, e, res); err != nil {
+		if err := spec.smoothed(ctx, e, res, memo); err != nil {
 			return nil, err
 		}
 	}
@@ -170,17 +178,33 @@ func (spec *ForecastSpec) progress(stage string) func(done, total int) {
 	return spec.Progress(stage)
 }
 
-// sensitivity is Δ2 at tau and the simulation's α, within the time budget.
+// sensitivity is Δ2 at tau and the simulation's α, within the time budget:
+// the Cache's certificate while it verifies, else computed (and kept).
 func (spec *ForecastSpec) sensitivity(ctx context.Context, tau float64) (sensitivity.Result, error) {
-	return sensitivity.GraphContext(ctx, spec.Simulation.Graph, tau, spec.Simulation.Alpha,
+	g, alpha := spec.Simulation.Graph, spec.Simulation.Alpha
+	log := spec.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	c := spec.Cache.Sensitivity(g, tau, alpha)
+	if c != nil {
+		if s := cachedSensitivity(log, c, g, tau, alpha); s != nil {
+			return *s, nil
+		}
+	}
+	s, err := sensitivity.GraphContext(ctx, g, tau, alpha,
 		sensitivity.Options{TimeBudget: spec.TimeBudget, Progress: spec.progress("sensitivity")})
+	if err == nil && c != nil {
+		storeSensitivity(log, c, g, s, tau)
+	}
+	return s, err
 }
 
 // smoothed adds to res the smoothed per-node releases: the release at
 // τ + τ′, with Δ2 there. Their forecasts keep τ and carry τ′ (Smooth);
 // so do their needed ε, whose Mode the caller may label with the
 // parameter's name.
-func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, res *forecast.EpsilonSweepResult) error {
+func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, res *forecast.EpsilonSweepResult, memo forecast.Memo) error {
 	tau := e.Tau
 	for _, sm := range spec.Smooth {
 		if sm == 0 {
@@ -192,7 +216,7 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 		}
 		es := e
 		es.Tau, es.Sensitivity = tau+sm, &s
-		r, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target, Progress: spec.Progress})
+		r, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target, Memo: memo, Progress: spec.Progress})
 		if err != nil {
 			return err
 		}

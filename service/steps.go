@@ -5,6 +5,7 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -60,7 +61,7 @@ type Observer interface {
 // release and (with Locate) the localisation. Scope and NewRunID are set
 // from the steps.
 func (st *Steps) Slot(s Slot) *Slot {
-	s.NewRunID = stores.NewRunID
+	s.NewRunID = job.NewRunID
 	if st.Answer != nil {
 		s.Scope, s.Answer = st.Answer.Scope, st.answer
 		return &s
@@ -83,7 +84,7 @@ func (st *Steps) readings() (map[string]float64, error) {
 	if st.Values == "" {
 		return nil, nil
 	}
-	return stores.ReadReadings(nil, st.Values, st.Header)
+	return inputfiles.ReadReadings(nil, st.Values, st.Header)
 }
 
 // release releases the slot's readings under its epoch.

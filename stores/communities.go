@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -32,10 +33,10 @@ type Communities struct {
 	Leiden bool
 }
 
-// ParseCommunities splits a communities spec ("leiden", "gds:leiden",
+// parseCommunities splits a communities spec ("leiden", "gds:leiden",
 // "property:NAME", "file:PATH") into the Kind and Arg of the communities
 // it names (the other fields zero).
-func ParseCommunities(spec string) Communities {
+func parseCommunities(spec string) Communities {
 	kind, arg, _ := strings.Cut(spec, ":")
 	return Communities{Kind: kind, Arg: arg}
 }
@@ -54,7 +55,7 @@ func (s *Stores) partition(ctx context.Context, c Communities, lg *Graph) ([]int
 	case "file":
 		part, names, err := community.LoadAssignment(c.Arg, lg.Graph)
 		if err != nil {
-			return nil, nil, errkind.Inputf("%s: %w", ParamCommunities, err)
+			return nil, nil, errkind.Inputf("%s: %w", job.ParamCommunities, err)
 		}
 		return part, names, nil
 	case "gds":
@@ -114,7 +115,8 @@ func (s *Stores) gdsPartition(ctx context.Context, graph *laplacian.Graph, c Com
 // CommunityCache keeps the last Leiden partition of each scope a serve
 // process computed, with its graph, so the next slot updates it
 // (community.Update) instead of recomputing it when the graph changed
-// little. It holds one graph per scope in memory.
+// little. It holds one graph per scope in memory; its zero value is an
+// empty cache, ready to use.
 type CommunityCache struct {
 	// Answers keeps the private answer's model (its certifier state)
 	// between slots the same way.
@@ -134,17 +136,15 @@ type cachedPartition struct {
 // percent a fresh run is as fast and cannot drift.
 const updateFraction = 0.01
 
-// NewCommunityCache returns an empty cache.
-func NewCommunityCache() *CommunityCache {
-	return &CommunityCache{byScope: map[string]*cachedPartition{}}
-}
-
 // Leiden returns the Leiden partition of g for scope: the cached one when
 // the graph is unchanged, an update of it when few nodes changed, a fresh
 // run otherwise. how says which.
 func (c *CommunityCache) Leiden(scope string, g *laplacian.Graph, opt community.LeidenOptions) (part []int, how string, err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.byScope == nil {
+		c.byScope = map[string]*cachedPartition{}
+	}
 	old := c.byScope[scope]
 	switch {
 	case old == nil || old.opt != opt:

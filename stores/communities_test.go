@@ -34,7 +34,7 @@ func TestCommunityCache(t *testing.T) {
 	small := withEdges(func(k int) bool { return k != 5 }) // one edge fewer: 2 changed nodes
 	large := withEdges(func(k int) bool { return k%10 != 0 })
 	opt := community.LeidenOptions{Seed: 4}
-	c := NewCommunityCache()
+	c := &CommunityCache{} // the zero value is an empty cache
 	fresh, _ := community.Leiden(g0, opt)
 	steps := []struct {
 		scope string

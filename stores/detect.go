@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/community"
-	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/cancel"
 )
@@ -24,15 +23,14 @@ type Detection struct {
 }
 
 // LoadDetection loads the graph spec names (LoadGraph) and estimates the
-// peak memory of a detection on it with the configured workers. The
-// caller closes Graph.
-func LoadDetection(ctx context.Context, cfg *config.Config, spec string, opt LoadOptions) (*Detection, error) {
+// peak memory of a detection on it with the configured workers.
+func (s *Stores) LoadDetection(ctx context.Context, spec string) (*Detection, error) {
 	start := time.Now()
-	lg, err := LoadGraph(ctx, cfg, spec, opt)
+	lg, err := s.LoadGraph(ctx, spec, LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
-	w := &cfg.Write
+	w := &s.cfg.Write
 	return &Detection{Graph: lg, EstimatedBytes: community.PeakBytes(lg.Graph, keyBytes(spec), w.Concurrency),
 		loadMillis: time.Since(start).Milliseconds(), seed: w.RandomSeed, concurrency: w.Concurrency}, nil
 }

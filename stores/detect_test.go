@@ -16,9 +16,13 @@ func TestDetection(t *testing.T) {
 	ctx := context.Background()
 	var first []int
 	for _, workers := range []int{1, 3} {
-		cfg := &config.Config{}
+		cfg := &config.Loaded{}
 		cfg.Write.Concurrency, cfg.Write.RandomSeed = workers, 7
-		d, err := LoadDetection(ctx, cfg, "karate", LoadOptions{})
+		st, err := Open(ctx, cfg, Options{}) // nothing opened: a generated graph
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := st.LoadDetection(ctx, "karate")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,6 +42,5 @@ func TestDetection(t *testing.T) {
 		} else if !slices.Equal(first, part) {
 			t.Errorf("%d workers: another partition for the same seed", workers)
 		}
-		d.Graph.Close(ctx)
 	}
 }

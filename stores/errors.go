@@ -6,17 +6,13 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 )
 
-// Parameters this package's errors name (errkind.Param) besides job's: a
-// command shows each under the name its user types (errkind.Render).
+// Parameters this package's errors name (errkind.Param) besides job's
+// and inputfiles': a command shows each under the name its user types
+// (errkind.Render).
 const (
-	ParamGraph  errkind.Param = "graph"
-	ParamValues errkind.Param = "values"
 	ParamLedger errkind.Param = "ledger"
-	ParamEdges  errkind.Param = "edges"
-	// ParamCommunities and ParamResolution are where a simulation's
-	// communities come from and the detection's resolution.
-	ParamCommunities errkind.Param = "communities"
-	ParamResolution  errkind.Param = "resolution"
+	// ParamResolution is a detection's resolution.
+	ParamResolution errkind.Param = "resolution"
 )
 
 // usageError is a bad request (kind usage) unless what it wraps has a

@@ -2,9 +2,6 @@ package stores
 
 import (
 	"context"
-	cryptorand "crypto/rand"
-	"encoding/hex"
-	"fmt"
 	"log/slog"
 	"strconv"
 	"strings"
@@ -15,6 +12,8 @@ import (
 	"github.com/graphcloak/graphcloak/datasets"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -30,32 +29,20 @@ type Graph struct {
 	// Partition is the planted partition of a generator (sbm blocks,
 	// karate factions) or nil.
 	Partition []int
-	// Neo4j graphs: the client (owned when the loader connected it), the
-	// projection read and what was pulled.
+	// Neo4j graphs: the stores' connection, the projection read and what
+	// was pulled.
 	Client     *connector.Client
 	Projection connector.Projection
 	Pulled     *connector.Pulled
-	ownClient  bool
 }
 
 // IsNeo4j reports whether the graph came from the database.
 func (lg *Graph) IsNeo4j() bool { return lg.Spec == Neo4jSpec }
 
-// Close closes the driver if the loader opened it.
-func (lg *Graph) Close(ctx context.Context) {
-	if lg != nil && lg.ownClient && lg.Client != nil {
-		lg.Client.Close(ctx)
-		lg.Client = nil
-	}
-}
-
-// LoadOptions say what LoadGraph reads besides the graph.
+// LoadOptions say what Stores.LoadGraph reads besides the graph.
 type LoadOptions struct {
-	// Client is an open connection to use for the Neo4j spec; nil means
-	// LoadGraph connects (and the Graph owns the client).
-	Client *connector.Client
 	// Projection, when not nil, is the projection read (a release
-	// run's); nil: the configured one.
+	// run's); nil: the stores'.
 	Projection *connector.Projection
 	// ValueProperty and CommunityProperty override the projection's
 	// (Neo4j only); "" keeps the configuration's value.
@@ -63,39 +50,25 @@ type LoadOptions struct {
 	// AllowMissingValues reads nodes without ValueProperty as NaN (the
 	// sensors that did not report to a collected local release).
 	AllowMissingValues bool
-	// Progress reports the pull ("nodes", "relationships").
+	// Progress reports the pull ("nodes", "relationships"); nil: the
+	// stores' (Options.Pull).
 	Progress func(stage string, done int)
 	// Logger gets a warning when the read could not use graphcloak's
-	// Neo4j plugin although the server has it; nil: none.
+	// Neo4j plugin although the server has it; nil: the stores'.
 	Logger *slog.Logger
 }
 
-// ProjectionOf is the configured Neo4j projection.
-func ProjectionOf(cfg *config.Config) connector.Projection {
-	return connector.Projection{
-		NodeLabels:                 cfg.Projection.NodeLabels,
-		RelationshipTypes:          cfg.Projection.RelationshipTypes,
-		RelationshipWeightProperty: cfg.Projection.RelationshipWeightProperty,
-		NodeKeyProperty:            cfg.Projection.NodeKeyProperty,
-		Database:                   cfg.Neo4j.Database,
-	}
-}
-
 // connect opens the process's one driver (VerifyConnectivity inside
-// connector.Connect) with the configured URI and credentials.
-func connect(ctx context.Context, cfg *config.Config) (*connector.Client, error) {
+// connector.Connect) with the configured URI and credentials, and logs
+// where.
+func connect(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*connector.Client, error) {
 	secs := func(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
-	return connector.Connect(ctx, connector.Options{
+	client, err := connector.Connect(ctx, connector.Options{
 		URI: cfg.Neo4j.URI, User: cfg.Neo4j.User, Password: cfg.Neo4j.Password,
 		Database: cfg.Neo4j.Database, MaxConnectionPoolSize: max(4, cfg.Write.Concurrency),
 		ConnectTimeout: secs(cfg.Neo4j.ConnectTimeout), AcquisitionTimeout: secs(cfg.Neo4j.AcquisitionTimeout),
 		TransactionTimeout: secs(cfg.Neo4j.TransactionTimeout),
 	})
-}
-
-// connectLogged connects to the configured Neo4j and logs where.
-func connectLogged(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*connector.Client, error) {
-	client, err := connect(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -103,13 +76,13 @@ func connectLogged(ctx context.Context, cfg *config.Config, logger *slog.Logger)
 	return client, nil
 }
 
-// LoadGraph loads the graph named by spec: Neo4jSpec reads the configured
-// projection (connecting unless opt.Client is given); anything else goes
-// to laplacian.Generate (generators and file:PATH) or datasets (gt:NAME).
-// Names are validated before any connection.
-func LoadGraph(ctx context.Context, cfg *config.Config, spec string, opt LoadOptions) (*Graph, error) {
+// loadGraph loads the graph named by spec: Neo4jSpec reads the projection
+// opt names (the configured one unless opt.Projection) through client,
+// checked first; anything else goes to laplacian.Generate (generators and
+// file:PATH) or datasets (gt:NAME).
+func loadGraph(ctx context.Context, cfg *config.Config, client *connector.Client, spec string, opt LoadOptions) (*Graph, error) {
 	if spec == "" {
-		return nil, usageErrorf("%s is required (neo4j, a generator such as karate or sbm:sizes=50x50,pin=0.2,pout=0.01, or file:PATH)", ParamGraph)
+		return nil, usageErrorf("%s is required (neo4j, a generator such as karate or sbm:sizes=50x50,pin=0.2,pout=0.01, or file:PATH)", job.ParamGraph)
 	}
 	if name, ok := strings.CutPrefix(spec, "gt:"); ok {
 		g, err := loadDataset(name)
@@ -119,7 +92,7 @@ func LoadGraph(ctx context.Context, cfg *config.Config, spec string, opt LoadOpt
 		return &Graph{Spec: spec, Graph: g}, nil
 	}
 	if spec == "file:-" {
-		return nil, usageErrorf("a graph is read from a file, not from standard input (file:-); graphcloak load %s - reads an edge list from standard input into Neo4j", ParamEdges)
+		return nil, usageErrorf("a graph is read from a file, not from standard input (file:-); graphcloak load %s - reads an edge list from standard input into Neo4j", inputfiles.ParamEdges)
 	}
 	if spec != Neo4jSpec {
 		s, err := laplacian.ParseSpec(spec)
@@ -133,7 +106,7 @@ func LoadGraph(ctx context.Context, cfg *config.Config, spec string, opt LoadOpt
 		}
 		return &Graph{Spec: spec, Graph: g, Partition: part}, nil
 	}
-	p := ProjectionOf(cfg)
+	p := cfg.Neo4jProjection()
 	if opt.Projection != nil {
 		p = *opt.Projection
 	}
@@ -142,17 +115,12 @@ func LoadGraph(ctx context.Context, cfg *config.Config, spec string, opt LoadOpt
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	lg := &Graph{Spec: spec, Projection: p, Client: opt.Client}
-	if lg.Client == nil {
-		c, err := connect(ctx, cfg)
-		if err != nil {
-			return nil, err
-		}
-		lg.Client, lg.ownClient = c, true
+	if client == nil {
+		return nil, errNotConnected
 	}
-	pulled, err := lg.Client.ReadGraph(ctx, p, connector.ReadOptions{Progress: opt.Progress, AllowMissingValues: opt.AllowMissingValues})
+	lg := &Graph{Spec: spec, Projection: p, Client: client}
+	pulled, err := client.ReadGraph(ctx, p, connector.ReadOptions{Progress: opt.Progress, AllowMissingValues: opt.AllowMissingValues})
 	if err != nil {
-		lg.Close(context.WithoutCancel(ctx))
 		return nil, err
 	}
 	if pulled.Stats.ReadNote != "" && opt.Logger != nil {
@@ -162,11 +130,6 @@ func LoadGraph(ctx context.Context, cfg *config.Config, spec string, opt LoadOpt
 	return lg, nil
 }
 
-// NewRunID returns a fresh run id: UTC time plus 48 random bits.
-func NewRunID() string {
-	return fmt.Sprintf("run-%s-%s", time.Now().UTC().Format("20060102T150405Z"), randomHex(6))
-}
-
 // communityNames renders int64 community ids read from Neo4j as names.
 func communityNames(ids []int64) []string {
 	out := make([]string, len(ids))
@@ -174,15 +137,6 @@ func communityNames(ids []int64) []string {
 		out[i] = strconv.FormatInt(c, 10)
 	}
 	return out
-}
-
-// randomHex returns 2n hex digits from crypto/rand.
-func randomHex(n int) string {
-	b := make([]byte, n)
-	if _, err := cryptorand.Read(b); err != nil {
-		panic(err) // crypto/rand never fails on supported platforms
-	}
-	return hex.EncodeToString(b)
 }
 
 // loadDataset reads a network fetched by scripts/fetch-datasets.sh

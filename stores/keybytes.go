@@ -7,7 +7,7 @@ import (
 )
 
 // keyBytes is the memory a node's key takes in a graph loaded from spec
-// (LoadGraph), as community.PeakBytes counts it: Neo4j's and a file's
+// (Stores.LoadGraph), as community.PeakBytes counts it: Neo4j's and a file's
 // keys; a generated graph stores none.
 func keyBytes(spec string) int64 {
 	switch {

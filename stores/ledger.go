@@ -8,6 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -73,7 +74,7 @@ func readLedger(cfg *config.Config, client *connector.Client) (privacy.Ledger, e
 
 // fileLedgerConfig returns the file ledger's path and options.
 func fileLedgerConfig(cfg *config.Config) (string, privacy.FileLedgerOptions, error) {
-	path, err := ledgerPath(cfg)
+	path, err := cfg.LedgerFile()
 	if err != nil {
 		return "", privacy.FileLedgerOptions{}, err
 	}
@@ -81,17 +82,14 @@ func fileLedgerConfig(cfg *config.Config) (string, privacy.FileLedgerOptions, er
 	return path, opt, err
 }
 
-// ledgerOptions loads the ledger key, when one is configured, and puts
-// the file ledger's high-water marks beside it.
+// ledgerOptions are the file ledger's options: the ledger key, when one
+// is configured, with the high-water marks beside it.
 func ledgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
-	if cfg.Privacy.LedgerKeyFile == "" {
-		return privacy.FileLedgerOptions{}, nil
+	key, err := inputfiles.LedgerKey(cfg)
+	if key == nil || err != nil {
+		return privacy.FileLedgerOptions{}, err
 	}
-	k, err := privacy.LoadKey(cfg.Privacy.LedgerKeyFile)
-	if err != nil {
-		return privacy.FileLedgerOptions{}, errkind.Inputf("%s: %w", privacy.ParamLedgerKey, err)
-	}
-	opt := privacy.FileLedgerOptions{Key: &k}
+	opt := privacy.FileLedgerOptions{Key: key}
 	if cfg.Privacy.Ledger != "neo4j" {
 		// The high-water marks beside the key detect a rolled-back,
 		// deleted or replaced ledger file, whatever path reaches it; a
@@ -99,28 +97,6 @@ func ledgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
 		opt.HighWaterMarkDir = filepath.Dir(cfg.Privacy.LedgerKeyFile)
 	}
 	return opt, nil
-}
-
-// ledgerPath is the configured ledger file, or defaultLedgerPath when the
-// configuration leaves it empty.
-func ledgerPath(cfg *config.Config) (string, error) {
-	if cfg.Privacy.Ledger != "" {
-		return cfg.Privacy.Ledger, nil
-	}
-	return defaultLedgerPath()
-}
-
-// defaultLedgerPath is $XDG_STATE_HOME/graphcloak/ledger.json, else
-// ~/.local/state/graphcloak/ledger.json.
-func defaultLedgerPath() (string, error) {
-	if d := os.Getenv("XDG_STATE_HOME"); d != "" && filepath.IsAbs(d) {
-		return filepath.Join(d, "graphcloak", "ledger.json"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", errkind.Inputf("no ledger file: set %s or $XDG_STATE_HOME (%s)", ParamLedger, err.Error())
-	}
-	return filepath.Join(home, ".local", "state", "graphcloak", "ledger.json"), nil
 }
 
 // ScopeBalance reads the configured scope's balance from the configured
@@ -146,16 +122,4 @@ func (s *Stores) ScopeBalance(ctx context.Context) (*privacy.Balance, error) {
 		return nil, errkind.Inputf("%s %s: the ledger has no such scope", job.ParamScope, cfg.Privacy.Scope)
 	}
 	return &bal[0], nil
-}
-
-// CertificateMACKey is the key certificates are sealed under and checked
-// against: the configured ledger key's certificate subkey, or without a
-// ledger key this installation's (privacy.CacheMACKey): a certificate no
-// key authenticates is never trusted.
-func CertificateMACKey(cfg *config.Config) ([]byte, error) {
-	lopt, err := ledgerOptions(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return privacy.CacheMACKey(lopt.Key)
 }

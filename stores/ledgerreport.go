@@ -27,11 +27,9 @@ func (s *Stores) LedgerReport(ctx context.Context, create *privacy.Budget, scope
 	if err != nil {
 		return privacy.LedgerReport{}, err
 	}
-	name := cfg.Privacy.Ledger
-	if name != "neo4j" {
-		if name, err = ledgerPath(cfg); err != nil {
-			return privacy.LedgerReport{}, err
-		}
+	name, err := cfg.LedgerName()
+	if err != nil {
+		return privacy.LedgerReport{}, err
 	}
 	return privacy.NewLedgerReport(name, l, bal), nil
 }

@@ -3,11 +3,10 @@ package stores
 import (
 	"context"
 	"errors"
-	"log/slog"
 
-	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 )
 
 // LoadSummary is what Load wrote.
@@ -22,16 +21,15 @@ type LoadSummary struct {
 	connector.LoadStats
 }
 
-// Load connects to the configured database and writes files into it as
-// spec says (connector.Client.Load). A key of two types is bad input
-// naming where it is in the files.
-func Load(ctx context.Context, cfg *config.Config, logger *slog.Logger, spec connector.LoadSpec, files *LoadFiles) (*LoadSummary, error) {
-	client, err := connectLogged(ctx, cfg, logger)
-	if err != nil {
-		return nil, err
+// Load writes files into the configured database as spec says
+// (connector.Client.Load) through the stores' connection. A key of two
+// types is bad input naming where it is in the files.
+func (s *Stores) Load(ctx context.Context, spec connector.LoadSpec, files *inputfiles.LoadFiles) (*LoadSummary, error) {
+	client := s.Client
+	if client == nil {
+		return nil, errNotConnected
 	}
-	defer client.Close(context.WithoutCancel(ctx))
-	st, err := client.Load(ctx, cfg.Neo4j.Database, spec, files.Edges, files.Values)
+	st, err := client.Load(ctx, s.cfg.Neo4j.Database, spec, files.Edges, files.Values)
 	var ke *connector.LoadKeyError
 	if errors.As(err, &ke) {
 		return nil, errkind.Inputf("%w%s", err, files.KeyLine(ke.Key))

@@ -76,7 +76,7 @@ type Stores struct {
 // the release run read (its projection adopted), the ledger opened and
 // the scope's budget checked. On an error nothing stays open.
 func Open(ctx context.Context, cfg *config.Loaded, opt Options) (*Stores, error) {
-	s := &Stores{Projection: ProjectionOf(&cfg.Config), cfg: cfg, logger: opt.Logger, pull: opt.Pull}
+	s := &Stores{Projection: cfg.Neo4jProjection(), cfg: cfg, logger: opt.Logger, pull: opt.Pull}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
@@ -86,7 +86,7 @@ func Open(ctx context.Context, cfg *config.Loaded, opt Options) (*Stores, error)
 		}
 	}
 	if opt.Neo4j {
-		c, err := connectLogged(ctx, &cfg.Config, s.logger)
+		c, err := connect(ctx, &cfg.Config, s.logger)
 		if err != nil {
 			return nil, err
 		}
@@ -190,12 +190,14 @@ func (s *Stores) Env(env job.Env, publish bool) job.Env {
 	return env
 }
 
-// LoadGraph loads the graph named by spec (LoadGraph) through the stores'
-// connection and projection, with their progress and logger.
+// LoadGraph loads the graph named by spec: Neo4jSpec reads the stores'
+// projection (opt.Projection: another, a release run's) through their
+// connection (an error when they were opened without Neo4j), its names
+// checked first; anything else is a generator or file:PATH
+// (laplacian.Generate) or gt:NAME (a fetched dataset), read without a
+// connection. The pull reports to the stores' progress and logger unless
+// opt names its own.
 func (s *Stores) LoadGraph(ctx context.Context, spec string, opt LoadOptions) (*Graph, error) {
-	if opt.Client == nil {
-		opt.Client = s.Client
-	}
 	if opt.Projection == nil {
 		p := s.Projection
 		opt.Projection = &p
@@ -207,7 +209,7 @@ func (s *Stores) LoadGraph(ctx context.Context, spec string, opt LoadOptions) (*
 	if s.pull != nil && opt.Progress == nil {
 		opt.Progress, end = s.pull()
 	}
-	lg, err := LoadGraph(ctx, &s.cfg.Config, spec, opt)
+	lg, err := loadGraph(ctx, &s.cfg.Config, s.Client, spec, opt)
 	end()
 	return lg, err
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/cancel"
+	"github.com/graphcloak/graphcloak/job"
 )
 
 // ScoredPartition is the partition a simulation on lg scores against and
@@ -29,7 +30,7 @@ func (lg *Graph) ScoredPartition(ctx context.Context, kind string, resolution fl
 	switch {
 	case kind == "planted":
 		if lg.Partition == nil {
-			return "", nil, nil, errkind.Inputf("%s planted: graph %q has no planted partition", ParamCommunities, lg.Spec)
+			return "", nil, nil, errkind.Inputf("%s planted: graph %q has no planted partition", job.ParamCommunities, lg.Spec)
 		}
 		part = lg.Partition
 	case kind == "leiden" || kind == "louvain":
@@ -50,12 +51,12 @@ func (lg *Graph) ScoredPartition(ctx context.Context, kind string, resolution fl
 			byKey[gr.Key(i)] = strconv.FormatInt(c, 10)
 		}
 		if part, names, err = community.FromAssignment(gr, byKey); err != nil {
-			return "", nil, nil, errkind.Inputf("%s: %w", ParamCommunities, err)
+			return "", nil, nil, errkind.Inputf("%s: %w", job.ParamCommunities, err)
 		}
 	default:
 		path := strings.TrimPrefix(kind, "file:")
 		if part, names, err = community.LoadAssignment(path, gr); err != nil {
-			return "", nil, nil, errkind.Inputf("%s: %w", ParamCommunities, err)
+			return "", nil, nil, errkind.Inputf("%s: %w", job.ParamCommunities, err)
 		}
 	}
 	return kind, part, names, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -70,8 +71,9 @@ func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) e
 // scope gets the budget --init command. Everything deferred
 // (the failure record, the balance, closing the connection) shares one
 // bookkeeping deadline.
-func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, error) {
+func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary, err error) {
 	g := opts.g
+	defer addInitHint(&g.cfg.Config, &err)
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	spec, err := answerSpecWithKeys(opts)
@@ -85,25 +87,25 @@ func answerOnce(ctx context.Context, opts *locateOptions) (*job.AnswerSummary, e
 			return nil, err
 		}
 	}
-	spec.RunID = stores.NewRunID()
+	spec.RunID = job.NewRunID()
 	if spec.Epoch == "" {
-		spec.Epoch = stores.NewRunID()
+		spec.Epoch = job.NewRunID()
 	}
 	// The ledger alone may be in the database.
 	opt := storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
 		CheckProjection: spec.Neo4j, Ledger: ledgerMode(spec.DryRun)})
 	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
+	c := locateCommunities(opts)
 	st, err := stores.Open(ctx, g.cfg, opt)
 	if err != nil {
-		return nil, withInitHint(&g.cfg.Config, err)
+		return nil, err
 	}
 	defer st.Close(after.Context())
-	sum, err := st.RunAnswer(ctx, *spec, locateCommunities(opts), st.ReadingsFrom(opts.stdin, opts.privateAnswer.values), env)
-	return sum, withInitHint(&g.cfg.Config, err)
+	return st.RunAnswer(ctx, *spec, c, st.ReadingsFrom(opts.stdin, opts.privateAnswer.values), env)
 }
 
 // answerSpecWithKeys is checkPrivateAnswer's spec with its keys read
-// (stores.ReadAnswerKeys: the noise key, and for --answer-cache the
+// (inputfiles.ReadAnswerKeys: the noise key, and for --answer-cache the
 // ledger key): what answerOnce runs, and what serve reads before its
 // first slot so that a bad key fails then.
 func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
@@ -111,7 +113,7 @@ func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := stores.ReadAnswerKeys(&opts.g.cfg.Config, spec); err != nil {
+	if err := inputfiles.ReadAnswerKeys(&opts.g.cfg.Config, spec); err != nil {
 		return nil, err
 	}
 	return spec, nil
@@ -160,7 +162,7 @@ func answerSpec(opts *locateOptions) *job.AnswerSpec {
 	cfg := &opts.g.cfg.Config
 	o := &opts.privateAnswer
 	return &job.AnswerSpec{Graph: opts.graph, Communities: opts.communities, Neo4j: opts.graph == stores.Neo4jSpec,
-		Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
+		Database: cfg.Neo4j.Database, Projection: cfg.Neo4jProjection(), Scope: cfg.Privacy.Scope, Epoch: cfg.Privacy.Epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,

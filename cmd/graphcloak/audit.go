@@ -12,6 +12,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -115,7 +116,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 		}
 		opt.Shard = recovery.Shard{I: i, N: n}
 	}
-	cache, err := stores.AnswerCache(&g.cfg.Config, o.save)
+	cache, err := inputfiles.AnswerCache(&g.cfg.Config, o.save)
 	if err != nil {
 		return err
 	}
@@ -241,7 +242,7 @@ func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out i
 	if err := o.check(); err != nil {
 		return err
 	}
-	cache, err := stores.AnswerCache(&g.cfg.Config, o.save)
+	cache, err := inputfiles.AnswerCache(&g.cfg.Config, o.save)
 	if err != nil {
 		return err
 	}

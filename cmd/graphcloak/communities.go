@@ -89,7 +89,6 @@ func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 
 func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer) error {
 	g := opts.g
-	cfg := &g.cfg.Config
 	if err := checkCommunitiesCmd(opts); err != nil {
 		return err
 	}
@@ -98,13 +97,16 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 		return err
 	}
 	defer csvOut.Abort()
-	pull, endPull := g.pullProgress()
-	d, err := stores.LoadDetection(ctx, cfg, opts.graph, stores.LoadOptions{Progress: pull})
-	endPull()
+	isDB := opts.graph == stores.Neo4jSpec
+	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: isDB, CheckProjection: isDB, Pull: g.pullProgress})
 	if err != nil {
 		return err
 	}
-	defer d.Graph.Close(context.WithoutCancel(ctx))
+	defer st.Close(context.WithoutCancel(ctx))
+	d, err := st.LoadDetection(ctx, opts.graph)
+	if err != nil {
+		return err
+	}
 	if opts.estimate {
 		return printEstimate(out, g.output, d.Estimate())
 	}
@@ -170,7 +172,7 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 		return inputErrorf("--community-write-property: %q is not a valid property name", cfg.Write.CommunityWriteProperty)
 	}
 	if opts.graph == stores.Neo4jSpec { // never over a node key, the readings or the communities read
-		return connector.CheckOutputs(connector.ReadProperties(stores.ProjectionOf(cfg), nil),
+		return connector.CheckOutputs(connector.ReadProperties(cfg.Neo4jProjection(), nil),
 			map[string]string{"--community-write-property": cfg.Write.CommunityWriteProperty}, nil)
 	}
 	return nil

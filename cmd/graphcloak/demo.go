@@ -70,7 +70,7 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	spec.Epoch, spec.Progress = stores.NewRunID(), job.StepProgress(opts.g.progress)
+	spec.Epoch, spec.Progress = job.NewRunID(), job.StepProgress(opts.g.progress)
 	run, err := demo.Run(ctx, spec)
 	if err != nil {
 		return err

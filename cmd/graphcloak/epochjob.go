@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -49,7 +50,7 @@ type EpochOpenSummary struct {
 
 // epochSpec is the job spec of an epoch from the configuration (τ, α,
 // ε, δ, scope, the ledger) and the Δ2 source, read and checked as a
-// release's is (stores.ReadReleaseInputs); the classic mechanism is
+// release's is (inputfiles.ReadReleaseInputs); the classic mechanism is
 // refused (sensors draw the discrete Gaussian).
 func epochSpec(g *globalOptions, graph, cert, cache string, timeBudget time.Duration, epoch string) (job.ReleaseSpec, error) {
 	cfg := &g.cfg.Config
@@ -57,8 +58,8 @@ func epochSpec(g *globalOptions, graph, cert, cache string, timeBudget time.Dura
 		WriteProperty: cfg.Write.WriteProperty, LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
 		CertificatePath: cert, CachePath: cache, TimeBudget: timeBudget, Software: buildinfo.Read().String()}
-	spec.Projection = stores.ProjectionOf(cfg)
-	if _, err := stores.ReadReleaseInputs(cfg, &spec, stores.ReleaseFiles{Certificate: cert}); err != nil {
+	spec.Projection = cfg.Neo4jProjection()
+	if _, err := inputfiles.ReadReleaseInputs(cfg, &spec, inputfiles.ReleaseFiles{Certificate: cert}); err != nil {
 		return job.ReleaseSpec{}, err
 	}
 	if spec.Mechanism == privacy.MechanismClassic {
@@ -181,7 +182,7 @@ func publishCollected(ctx context.Context, g *globalOptions, open *stores.Stores
 	if d := lg.Graph.Fingerprint().Diff(*rel.Meta.Graph); d != "" {
 		return "", inputErrorf("--graph neo4j: the projection is not the graph the epoch was opened on: %s", d)
 	}
-	spec := job.ReleaseSpec{RunID: stores.NewRunID(), Graph: stores.Neo4jSpec, ValuesFrom: "collected:" + rel.Meta.ReleaseID, Neo4j: true,
+	spec := job.ReleaseSpec{RunID: job.NewRunID(), Graph: stores.Neo4jSpec, ValuesFrom: "collected:" + rel.Meta.ReleaseID, Neo4j: true,
 		Database: cfg.Neo4j.Database, Projection: st.Projection, WriteProperty: cfg.Write.WriteProperty, LedgerKind: "collected",
 		Scope: rel.Meta.Scope, Epoch: rel.Meta.Epoch, Tau: rel.Meta.Tau, Alpha: rel.Meta.Alpha, Epsilon: rel.Meta.Epsilon,
 		Delta: rel.Meta.Delta, Software: buildinfo.Read().String(), Lease: connector.DefaultLease, Wait: connector.DefaultLease}

@@ -35,26 +35,35 @@ func (g *globalOptions) pullProgress() (progress func(stage string, done int), e
 	}, func() {}
 }
 
-// loadGraphSpec is stores.LoadGraph for commands that need only the
-// graph: any --graph spec, Neo4j included (the configured projection; the
-// driver is closed once the graph is read).
+// loadGraphSpec is Stores.LoadGraph for commands that need only the
+// graph: any --graph spec, Neo4j included (the configured projection),
+// read through stores of its own (openGraph), closed once it is read.
 func loadGraphSpec(ctx context.Context, g *globalOptions, spec string) (*laplacian.Graph, error) {
-	lg, err := loadGraph(ctx, g, spec, "")
+	st, err := openGraph(ctx, g, spec, "")
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close(context.WithoutCancel(ctx))
+	lg, err := st.LoadGraph(ctx, spec, stores.LoadOptions{})
 	if err != nil {
 		return nil, err
 	}
 	return lg.Graph, nil
 }
 
-// loadGraph reads the graph of spec (and the community property, when
-// named) with the command's progress and logger, and closes its driver.
-func loadGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Graph, error) {
-	pull, endPull := g.pullProgress()
-	lg, err := stores.LoadGraph(ctx, &g.cfg.Config, spec, stores.LoadOptions{CommunityProperty: property, Progress: pull, Logger: g.logger})
-	endPull()
-	if err != nil {
-		return nil, err
+// openGraph opens the stores of a command that reads the graph of spec
+// (and the community property, when named) and writes nothing, with its
+// progress and logger: for the Neo4j spec connected (the process's one
+// driver) once the projection read is checked; for any other spec
+// nothing is opened. The caller closes them.
+func openGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Stores, error) {
+	isDB := spec == stores.Neo4jSpec
+	if isDB {
+		p := g.cfg.Neo4jProjection()
+		p.CommunityProperty = property
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
 	}
-	lg.Close(context.WithoutCancel(ctx))
-	return lg, nil
+	return stores.Open(ctx, g.cfg, stores.Options{Neo4j: isDB, Logger: g.logger, Pull: g.pullProgress})
 }

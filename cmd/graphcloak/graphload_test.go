@@ -24,11 +24,15 @@ func TestLoadGraph(t *testing.T) {
 	if err != nil || gr.N() != 12 || gr.NumEdges() != 17 {
 		t.Fatalf("grid 3×4: %v nodes, %v", gr, err)
 	}
-	lg, err := stores.LoadGraph(ctx, &g.cfg.Config, "sbm:sizes=5x5,pin=1,pout=0", stores.LoadOptions{})
+	st, err := openGraph(ctx, g, "sbm:sizes=5x5,pin=1,pout=0", "")
+	if err != nil || st.Client != nil {
+		t.Fatalf("stores of a generated graph: %+v, %v; want nothing connected", st, err)
+	}
+	lg, err := st.LoadGraph(ctx, "sbm:sizes=5x5,pin=1,pout=0", stores.LoadOptions{})
 	if err != nil || lg.IsNeo4j() || len(lg.Partition) != 10 || lg.Graph.NumEdges() != 20 {
 		t.Fatalf("sbm: %+v, %v", lg, err)
 	}
-	if _, err := stores.LoadGraph(ctx, &g.cfg.Config, "", stores.LoadOptions{}); exitCode(err) != exitUsage || errorMessage(err) != "--graph is required (neo4j, a generator such as karate or sbm:sizes=50x50,pin=0.2,pout=0.01, or file:PATH)" {
+	if _, err := st.LoadGraph(ctx, "", stores.LoadOptions{}); exitCode(err) != exitUsage || errorMessage(err) != "--graph is required (neo4j, a generator such as karate or sbm:sizes=50x50,pin=0.2,pout=0.01, or file:PATH)" {
 		t.Errorf("empty spec: %v (exit %d), want a usage error naming --graph", err, exitCode(err))
 	}
 	// Neo4j: a bad label is refused before connecting (the URI is
@@ -42,6 +46,10 @@ func TestLoadGraph(t *testing.T) {
 		t.Errorf("bad label: %v, want *connector.IdentifierError", err)
 	}
 	down := testGlobals(t, func(c *config.Config) { c.Neo4j.URI = "bolt://127.0.0.1:1" })
+	// So is a bad community property read with the graph.
+	if _, err := loadExperimentGraph(ctx, down, "neo4j", "a`b"); !errors.As(err, &ie) {
+		t.Errorf("bad community property: %v, want *connector.IdentifierError", err)
+	}
 	var un *connector.UnreachableError
 	if _, err := loadGraphSpec(ctx, down, "neo4j"); !errors.As(err, &un) || exitCode(err) != exitDBUnreachable {
 		t.Errorf("unreachable: %v (exit %d), want *connector.UnreachableError", err, exitCode(err))

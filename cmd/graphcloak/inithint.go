@@ -7,7 +7,6 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/shellquote"
 	"github.com/graphcloak/graphcloak/privacy"
-	"github.com/graphcloak/graphcloak/stores"
 )
 
 // initCommand is the budget --init command that creates the configured
@@ -15,7 +14,7 @@ import (
 func initCommand(cfg *config.Config) string {
 	ledger := cfg.Privacy.Ledger
 	if ledger == "" {
-		ledger, _ = stores.LedgerName(cfg) // the default file
+		ledger, _ = cfg.LedgerName() // the default file
 	}
 	cmd := "graphcloak budget --init --ledger " + shellquote.Quote(ledger) + " --scope " + shellquote.Quote(cfg.Privacy.Scope)
 	if cfg.Privacy.LedgerKeyFile != "" {
@@ -30,4 +29,10 @@ func withInitHint(cfg *config.Config, err error) error {
 		return fmt.Errorf("%w (only the operator creates budgets, once: %s)", err, initCommand(cfg))
 	}
 	return err
+}
+
+// addInitHint is withInitHint on *err, for a deferred call: whatever a
+// job returns, a missing ledger or scope gets the command.
+func addInitHint(cfg *config.Config, err *error) {
+	*err = withInitHint(cfg, *err)
 }

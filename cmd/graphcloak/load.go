@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -82,7 +83,7 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	}
 	header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
 	start := time.Now()
-	files, err := stores.ReadLoadFiles(o.stdin, o.edges, o.values, header)
+	files, err := inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, header)
 	if err != nil {
 		return err
 	}
@@ -99,7 +100,12 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 		}
 		bars[stage](done, total)
 	}
-	sum, err := stores.Load(ctx, cfg, o.g.logger, spec, files)
+	st, err := stores.Open(ctx, o.g.cfg, stores.Options{Neo4j: true, Logger: o.g.logger})
+	if err != nil {
+		return err
+	}
+	defer st.Close(context.WithoutCancel(ctx))
+	sum, err := st.Load(ctx, spec, files)
 	if err != nil {
 		return err
 	}
@@ -176,7 +182,7 @@ const loadWriteMicros = 49.0
 
 // loadEstimate is load --estimate: the files' read (measured) and the
 // write by the reference rate.
-func loadEstimate(edges string, files *stores.LoadFiles, read time.Duration, start time.Time) *workEstimate {
+func loadEstimate(edges string, files *inputfiles.LoadFiles, read time.Duration, start time.Time) *workEstimate {
 	nodes := map[string]bool{}
 	for _, e := range files.Edges {
 		nodes[e.Source], nodes[e.Target] = true, true
@@ -190,6 +196,6 @@ func loadEstimate(edges string, files *stores.LoadFiles, read time.Duration, sta
 }
 
 // printLoadEstimate prints load --estimate.
-func printLoadEstimate(g *globalOptions, out io.Writer, edges string, files *stores.LoadFiles, read time.Duration) error {
+func printLoadEstimate(g *globalOptions, out io.Writer, edges string, files *inputfiles.LoadFiles, read time.Duration) error {
 	return loadEstimate(edges, files, read, time.Now()).print(g, out)
 }

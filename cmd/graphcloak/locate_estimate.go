@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -46,7 +48,7 @@ func runLocateEstimate(ctx context.Context, opts *locateOptions, out io.Writer) 
 		e.Command = "locate --private-answer"
 	}
 	e.add(loadedStep(time.Since(start)))
-	if kind := stores.ParseCommunities(opts.communities).Kind; kind == "leiden" || kind == "louvain" {
+	if kind, _, _ := strings.Cut(opts.communities, ":"); kind == "leiden" || kind == "louvain" {
 		sec := community.DetectionSeconds(gr.NumEdges())
 		e.add(estimateStep{Step: "communities", Seconds: sec,
 			Model: fmt.Sprintf("%d relationships at about %g µs each on the reference machine", gr.NumEdges(), community.DetectionMicrosPerEdge)})
@@ -77,7 +79,7 @@ func locateEstimateInputs(opts *locateOptions) (tau, sigma float64, err error) {
 	g := opts.g
 	tau, sigma = g.cfg.Privacy.Tau, opts.sigma
 	if opts.released != "" && !opts.privateAnswer.enabled {
-		rel, err := stores.ReadReleased(opts.released)
+		rel, err := job.ReadReleased(opts.released)
 		if err != nil {
 			return 0, 0, err
 		}
@@ -94,7 +96,7 @@ func answerSteps(g *globalOptions, opts *locateOptions, gr *laplacian.Graph, tau
 	opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise}
 	reused := false
 	if o.cache != "" {
-		if cache, err := stores.AnswerCache(&g.cfg.Config, o.cache); err == nil {
+		if cache, err := inputfiles.AnswerCache(&g.cfg.Config, o.cache); err == nil {
 			_, _, err := cache.Load(gr, tau, opt)
 			reused = err == nil
 		}

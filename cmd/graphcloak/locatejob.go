@@ -46,11 +46,11 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 	}
 	// The release file is read before anything is opened or connected.
 	if opts.released != "" {
-		if in.spec.Released, err = stores.ReadReleased(opts.released); err != nil {
+		if in.spec.Released, err = job.ReadReleased(opts.released); err != nil {
 			return nil, nil, err
 		}
 	}
-	in.spec.RunID = stores.NewRunID()
+	in.spec.RunID = job.NewRunID()
 	// The per-node CSV is opened before any work; a dry run writes none.
 	var csvOut *atomicfile.Output
 	if !opts.dryRun {
@@ -156,13 +156,13 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 	if opts.graph == "" {
 		return nil, usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
 	}
-	if err := stores.CheckReleasedSource(in.isDB, opts.released, opts.releasedProperty, opts.releaseRun); err != nil {
+	if err := job.CheckReleasedSource(in.isDB, opts.released, opts.releasedProperty, opts.releaseRun); err != nil {
 		return nil, err
 	}
 	if err := checkCommunities(opts, in); err != nil {
 		return nil, err
 	}
-	releasedProp, err := stores.ReleasedProperty(in.isDB, opts.released, opts.releasedProperty, opts.releaseRun, opts.sigma, cfg.Write.WriteProperty)
+	releasedProp, err := job.ReleasedProperty(in.isDB, opts.released, opts.releasedProperty, opts.releaseRun, opts.sigma, cfg.Write.WriteProperty)
 	if err != nil {
 		return nil, err
 	}
@@ -186,7 +186,7 @@ func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.
 	g := opts.g
 	cfg := &g.cfg.Config
 	s := job.LocateSpec{Graph: opts.graph, Communities: opts.communities, Neo4j: in.isDB,
-		Stream: opts.mode == "stream", Database: cfg.Neo4j.Database, Projection: stores.ProjectionOf(cfg),
+		Stream: opts.mode == "stream", Database: cfg.Neo4j.Database, Projection: cfg.Neo4jProjection(),
 		Properties: job.LocateProperties{Mass: cfg.Write.MassProperty, Community: cfg.Write.CommunityWriteProperty,
 			Probability: cfg.Write.ProbabilityProperty, Rank: cfg.Write.RankProperty},
 		ReleasedProperty: releasedProp, WriteProperty: cfg.Write.WriteProperty,
@@ -231,9 +231,9 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 // communities come from: --communities, with --resolution and the seed,
 // through serve's cache.
 func locateCommunities(opts *locateOptions) stores.Communities {
-	c := stores.ParseCommunities(opts.communities)
-	c.Resolution, c.Seed, c.Cache, c.Leiden = opts.resolution, opts.g.cfg.Write.RandomSeed, opts.communityCache, opts.privateAnswer.enabled
-	return c
+	kind, arg, _ := strings.Cut(opts.communities, ":")
+	return stores.Communities{Kind: kind, Arg: arg, Resolution: opts.resolution, Seed: opts.g.cfg.Write.RandomSeed,
+		Cache: opts.communityCache, Leiden: opts.privateAnswer.enabled}
 }
 
 type locateOptions struct {

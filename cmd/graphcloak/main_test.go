@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/graphcloak/graphcloak/connector"
 )
 
 // argvResult is one command line's outcome in TestArgvBatch's output.
@@ -22,6 +24,9 @@ type argvResult struct {
 	Args           [][]byte // the command line run, for the caller to check
 	Code           int
 	Stdout, Stderr []byte
+	// Drivers is how many Neo4j drivers the command line opened
+	// (connector.DriversOpened before and after it): one per process.
+	Drivers int64
 }
 
 // TestArgvBatch is a helper process of the integration tests, not a test
@@ -30,7 +35,7 @@ type argvResult struct {
 // line (each argument base64, as encoding/json writes a []byte: the
 // arguments may be invalid UTF-8), it runs each one through runArgs — the binary's main without the
 // process — and writes the command line, its exit code, stdout and
-// stderr, a JSON object a line, to ARGV_BATCH_OUT. Thousands of command lines that are
+// stderr and the Neo4j drivers it opened, a JSON object a line, to ARGV_BATCH_OUT. Thousands of command lines that are
 // refused before connecting then cost one process, not thousands.
 func TestArgvBatch(t *testing.T) {
 	in, out := os.Getenv("ARGV_BATCH"), os.Getenv("ARGV_BATCH_OUT")
@@ -56,8 +61,10 @@ func TestArgvBatch(t *testing.T) {
 			args[i] = string(a)
 		}
 		var so, se bytes.Buffer
+		before := connector.DriversOpened()
 		code := runArgs(context.Background(), args, &so, &se)
-		if err := enc.Encode(argvResult{Args: raw, Code: code, Stdout: so.Bytes(), Stderr: se.Bytes()}); err != nil {
+		drivers := connector.DriversOpened() - before
+		if err := enc.Encode(argvResult{Args: raw, Code: code, Stdout: so.Bytes(), Stderr: se.Bytes(), Drivers: drivers}); err != nil {
 			t.Fatal(err)
 		}
 	}

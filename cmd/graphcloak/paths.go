@@ -73,6 +73,7 @@ var pathFlags = map[string]pathUse{
 	"mac-keys":          readPath,
 	"reports":           readPath,
 	"journal":           dirPath,
+	"cache-dir":         dirPath,
 	"release-out":       writePath,
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -16,6 +18,8 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -34,6 +38,7 @@ type planOptions struct {
 	fitTolerance  float64
 	sensorNoise   float64
 	answerCache   string
+	cacheDir      string
 	// epsilonGiven: --epsilon was given (else the configured ε).
 	epsilonGiven bool
 	// local forecasts a local release (sensors add their own noise,
@@ -126,6 +131,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	addSensorNoiseFlag(f, &o.sensorNoise)
 	f.BoolVar(&o.estimate, "estimate", false, "only estimate how long the plan's long steps take (Δ2 by its cost model, the answer audit at this machine's measured rate, ~0.3 s); compute nothing")
 	f.StringVar(&o.answerCache, "answer-cache", "", "reuse (or store) the answer model of the audit in this file, as locate --private-answer --answer-cache does")
+	f.StringVar(&o.cacheDir, "cache-dir", "", "directory where plan keeps Δ2, the answer's certificate and each forecast, sealed, for a plan run again on the same graph and parameters to reuse (default: graphcloak/plan in the user cache directory; none: keep nothing)")
 	f.Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "the answers' share ε_A of --epsilon-total that BUDGET BUYS assumes (as budget --init --answer-epsilon fixes it; 0: answers in zCDP)")
 	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
@@ -169,8 +175,11 @@ func checkPlan(o *planOptions) (string, error) {
 // planLedgerBalance reads the balance of --scope from --ledger when the
 // configuration names either (a flag, GRAPHCLOAK_* or the file) and
 // --epsilon-total/--delta-total are not given as flags; nil otherwise. The
-// ledger is opened read-only, as a dry run opens it.
-func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions) (*privacy.Balance, error) {
+// ledger is opened read-only, as a dry run opens it, through st (the
+// stores the graph was read through: a ledger in Neo4j is read on the
+// process's one driver), or through stores connected now when st was
+// opened without the database.
+func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions, st *stores.Stores) (*privacy.Balance, error) {
 	cfg, src := &g.cfg.Config, g.cfg.Sources
 	named := src["privacy.ledger"] != config.FromDefault || src["privacy.scope"] != config.FromDefault
 	totals := src["privacy.epsilonTotal"] == config.FromFlag || src["privacy.deltaTotal"] == config.FromFlag
@@ -187,11 +196,13 @@ func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions) (*
 	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil { // before connecting
 		return nil, errkind.Inputf("%s: %w", job.ParamScope, err)
 	}
-	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: cfg.Privacy.Ledger == "neo4j"})
-	if err != nil {
-		return nil, withInitHint(cfg, err)
+	if st.Client == nil && cfg.Privacy.Ledger == "neo4j" {
+		var err error
+		if st, err = stores.Open(ctx, g.cfg, stores.Options{Neo4j: true}); err != nil {
+			return nil, withInitHint(cfg, err)
+		}
+		defer st.Close(context.WithoutCancel(ctx))
 	}
-	defer st.Close(context.WithoutCancel(ctx))
 	bal, err := st.ScopeBalance(ctx)
 	return bal, withInitHint(cfg, err)
 }
@@ -239,7 +250,13 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if err != nil {
 		return err
 	}
-	lg, err := loadExperimentGraph(ctx, g, o.graph, property)
+	// One driver for the graph and the ledger (planLedgerBalance).
+	st, err := openGraph(ctx, g, o.graph, property)
+	if err != nil {
+		return err
+	}
+	defer st.Close(context.WithoutCancel(ctx))
+	lg, err := readExperimentGraph(ctx, st, o.graph, property)
 	if err != nil {
 		return err
 	}
@@ -262,9 +279,13 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	}
 	sim := o.simulation(lg.Graph, part, names, privacy.MechanismDefault)
 	sim.Tau, sim.Progress = o.taus[0], g.progress("private-answer trials")
+	work, err := planWorkCache(g, o)
+	if err != nil {
+		return err
+	}
 	rep, err := job.Forecast(ctx, job.ForecastSpec{Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
 		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
-		AnswerCache: cache, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise, Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger})
+		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise, Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger})
 	if err != nil {
 		return err
 	}
@@ -277,7 +298,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if o.local {
 		rep.Local = localNoAnswer
 	}
-	if err := planBudgetBuys(ctx, g, o, rep); err != nil {
+	if err := planBudgetBuys(ctx, g, o, st, rep); err != nil {
 		return err
 	}
 	if g.output == "json" {
@@ -293,20 +314,44 @@ func planAnswerCache(g *globalOptions, o *planOptions) (*answer.Cache, error) {
 	if o.answerCache == "" || !slices.Contains(o.modes, forecast.ModeAnswer) {
 		return nil, nil
 	}
-	c, err := stores.AnswerCache(&g.cfg.Config, o.answerCache)
+	c, err := inputfiles.AnswerCache(&g.cfg.Config, o.answerCache)
 	if err != nil {
 		return nil, err
 	}
 	return &c, nil
 }
 
+// planWorkCache is the directory --cache-dir names (its default in the
+// user cache directory; nil for none, or when there is no such directory),
+// its files sealed under the ledger key's certificate subkey as the answer
+// cache's are, else this installation's key.
+func planWorkCache(g *globalOptions, o *planOptions) (*job.WorkCache, error) {
+	dir := o.cacheDir
+	switch dir {
+	case "none":
+		return nil, nil
+	case "":
+		base, err := os.UserCacheDir()
+		if err != nil {
+			return nil, nil
+		}
+		dir = filepath.Join(base, "graphcloak", "plan")
+	}
+	key, err := inputfiles.CertificateMACKey(&g.cfg.Config)
+	if err != nil {
+		return nil, err
+	}
+	return &job.WorkCache{Dir: dir, MACKey: key, Software: buildinfo.Read().String(), Logger: g.logger}, nil
+}
+
 // planBudgetBuys fills the report's budget: what the configured totals
 // (--epsilon-total, --delta-total; the answers' share --answer-epsilon), or
-// the --ledger/--scope scope's own budget, buy of each forecast.
-func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *job.ForecastReport) error {
+// the --ledger/--scope scope's own budget, buy of each forecast; st are
+// the stores the graph was read through (planLedgerBalance).
+func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, st *stores.Stores, rep *job.ForecastReport) error {
 	cfg := &g.cfg.Config
 	b := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: o.answerEpsilon}
-	bal, err := planLedgerBalance(ctx, g, o)
+	bal, err := planLedgerBalance(ctx, g, o, st)
 	if err != nil {
 		return err
 	}
@@ -324,7 +369,7 @@ func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, rep *
 	}
 	if bal != nil {
 		rep.Budget.Scope = bal
-		if rep.Budget.Ledger, err = stores.LedgerName(cfg); err != nil {
+		if rep.Budget.Ledger, err = cfg.LedgerName(); err != nil {
 			return err
 		}
 	}

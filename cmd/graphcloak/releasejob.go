@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/stores"
@@ -28,8 +29,9 @@ type releaseInputs struct {
 // planned and, unless it is a dry run, executed. Everything deferred
 // after the run (closing the connection, the job's failure record and
 // balance) shares one bookkeeping deadline.
-func releaseOnce(ctx context.Context, opts *releaseOptions) (*job.ReleaseSummary, error) {
+func releaseOnce(ctx context.Context, opts *releaseOptions) (_ *job.ReleaseSummary, err error) {
 	g := opts.g
+	defer addInitHint(&g.cfg.Config, &err)
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	opt := storesOptions(g, after, stores.Options{Neo4j: opts.graph == stores.Neo4jSpec || g.cfg.Privacy.Ledger == "neo4j", Ledger: ledgerMode(opts.dryRun)})
@@ -38,21 +40,20 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (*job.ReleaseSummary
 		return nil, err
 	}
 	spec := in.spec
-	spec.RunID = stores.NewRunID()
+	spec.RunID = job.NewRunID()
 	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
 	if spec.Out != "" && !spec.DryRun { // the release file prepared before anything is opened
 		if env.File, err = job.PrepareFile(ctx, spec.Out, spec.Wait, env.Logger); err != nil {
-			return nil, withInitHint(&g.cfg.Config, err)
+			return nil, err
 		}
 		defer env.File.Abort()
 	}
 	st, err := stores.Open(ctx, g.cfg, opt)
 	if err != nil {
-		return nil, withInitHint(&g.cfg.Config, err)
+		return nil, err
 	}
 	defer st.Close(after.Context())
-	sum, err := st.RunRelease(ctx, spec, in.readings, env)
-	return sum, withInitHint(&g.cfg.Config, err)
+	return st.RunRelease(ctx, spec, in.readings, env)
 }
 
 // checkRelease makes the job's spec from release's flags (releaseSpec)
@@ -63,8 +64,8 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	files := stores.ReleaseFiles{Values: opts.values, Stdin: opts.stdin, Certificate: opts.sensitivityCert}
-	readings, err := stores.ReadReleaseInputs(&opts.g.cfg.Config, &spec, files)
+	files := inputfiles.ReleaseFiles{Values: opts.values, Stdin: opts.stdin, Certificate: opts.sensitivityCert}
+	readings, err := inputfiles.ReadReleaseInputs(&opts.g.cfg.Config, &spec, files)
 	if err != nil {
 		return nil, err
 	}
@@ -90,13 +91,12 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 	if err := checkReleaseFlags(opts, &spec); err != nil {
 		return job.ReleaseSpec{}, err
 	}
-	// The partition the forecasts score, checked as locate checks it.
-	c := &locateOptions{communities: spec.Communities, resolution: 1}
-	if err := checkCommunities(c, newLocateInputs(opts.graph, spec.Communities)); err != nil {
+	spec.Projection = cfg.Neo4jProjection()
+	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
+	var err error
+	if spec.Smooth, spec.SmoothAuto, err = job.ParseSmooth(opts.smooth); err != nil { // "" in serve's releases: none
 		return job.ReleaseSpec{}, err
 	}
-	spec.Projection = stores.ProjectionOf(cfg)
-	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
 	if epoch == "auto" {
 		now := time.Now
 		if opts.now != nil {
@@ -107,8 +107,8 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 	return spec, nil
 }
 
-// checkReleaseFlags checks the combination of flags and sets the
-// smoothing they ask for.
+// checkReleaseFlags checks the combination of flags and the partition
+// the forecasts score (--communities, checked as locate checks it).
 func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 	cfg := &opts.g.cfg.Config
 	valueProp := cfg.Projection.ValueProperty
@@ -117,10 +117,6 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 	}
 	if cfg.Privacy.RefuseAtChance && opts.forecastTrials == 0 {
 		return inputErrorf("--refuse-at-chance decides on a forecast: give --forecast-trials > 0 (it is 0)")
-	}
-	var err error
-	if spec.Smooth, spec.SmoothAuto, err = job.ParseSmooth(opts.smooth); err != nil { // "" in serve's releases: none
-		return err
 	}
 	switch {
 	case opts.graph == "":
@@ -142,7 +138,8 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 	case opts.timeBudget < 0:
 		return inputErrorf("--time-budget must be ≥ 0, got %v", opts.timeBudget)
 	}
-	return nil
+	c := &locateOptions{communities: spec.Communities, resolution: 1}
+	return checkCommunities(c, newLocateInputs(opts.graph, spec.Communities))
 }
 
 // releaseOptions are the release command's own flags; the rest (privacy

@@ -12,11 +12,11 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/sensitivity"
-	"github.com/graphcloak/graphcloak/stores"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -256,7 +256,7 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	spec := sensitivity.CertifySpec{Graph: gr, GraphName: o.graph, Tau: o.tau, Alpha: o.alpha, Options: opt,
 		Save: o.save, Software: buildinfo.Read().String()}
 	if o.save != "" { // sealed under the ledger key, when one is given
-		if spec.MACKey, err = stores.CertificateMACKey(&g.cfg.Config); err != nil {
+		if spec.MACKey, err = inputfiles.CertificateMACKey(&g.cfg.Config); err != nil {
 			return sensitivity.Report{}, inputErrorf("--save: %w", err)
 		}
 	}

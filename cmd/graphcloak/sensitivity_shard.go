@@ -4,9 +4,9 @@ import (
 	"io"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/sensitivity"
-	"github.com/graphcloak/graphcloak/stores"
 	"github.com/spf13/cobra"
 )
 
@@ -81,7 +81,7 @@ func newSensitivityMergeCmd(g *globalOptions) *cobra.Command {
 }
 
 func runSensitivityMerge(g *globalOptions, o *sensitivityMergeOptions, files []string, out io.Writer) error {
-	key, err := stores.CertificateMACKey(&g.cfg.Config)
+	key, err := inputfiles.CertificateMACKey(&g.cfg.Config)
 	if err != nil {
 		return err
 	}

@@ -70,7 +70,7 @@ func serveSteps(opts *serveOptions) (*service.Steps, error) {
 // its private answer (which forecasts nothing), the communities and the
 // answer model kept between slots.
 func serveLocateOptions(opts *serveOptions) *locateOptions {
-	cache := stores.NewCommunityCache()
+	cache := &stores.CommunityCache{}
 	lo := &locateOptions{g: opts.g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution, communityCache: cache}
 	if opts.privateAnswer {
 		lo.privateAnswer = answerOptions{enabled: true, values: opts.values, cap: opts.answerCap,

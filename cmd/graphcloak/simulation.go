@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -49,10 +50,22 @@ func (o *graphOptions) simulation(graph *laplacian.Graph, part []int, names []st
 }
 
 // loadExperimentGraph loads --graph (with the community property when
-// --communities property:NAME) for a simulation; the database connection,
-// if any, is closed: simulations write nothing.
+// --communities property:NAME) for a simulation through stores of its own
+// (openGraph), closed once it is read: simulations write nothing.
 func loadExperimentGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Graph, error) {
-	lg, err := loadGraph(ctx, g, spec, property)
+	st, err := openGraph(ctx, g, spec, property)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close(context.WithoutCancel(ctx))
+	return readExperimentGraph(ctx, st, spec, property)
+}
+
+// readExperimentGraph loads --graph for a simulation through st
+// (openGraph); a graph outside Neo4j that cannot be read is named by the
+// flag.
+func readExperimentGraph(ctx context.Context, st *stores.Stores, spec, property string) (*stores.Graph, error) {
+	lg, err := st.LoadGraph(ctx, spec, stores.LoadOptions{CommunityProperty: property})
 	if err != nil && spec != stores.Neo4jSpec {
 		return nil, flagError("--graph", err)
 	}
@@ -98,7 +111,7 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 	if err := checkEstimator(o.estimator); err != nil {
 		return "", err
 	}
-	property, isProperty, err := stores.ScoredPartitionProperty(o.communities)
+	property, isProperty, err := job.ScoredPartitionProperty(o.communities)
 	if err != nil {
 		return "", err
 	}

@@ -1,4 +1,4 @@
-package stores
+package job
 
 import (
 	"math"
@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/job"
 )
 
 // TestReleasedSource: where a localisation's released values come from,
@@ -16,7 +15,7 @@ import (
 // kind and its sentence (parameters rendered as the command's flags).
 func TestReleasedSource(t *testing.T) {
 	flag := func(p errkind.Param) string {
-		if f, ok := map[errkind.Param]string{job.ParamReleasedProperty: "--released-property", job.ParamReleaseRun: "--release-run"}[p]; ok {
+		if f, ok := map[errkind.Param]string{ParamReleasedProperty: "--released-property", ParamReleaseRun: "--release-run"}[p]; ok {
 			return f
 		}
 		return "--" + string(p)

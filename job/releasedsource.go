@@ -1,17 +1,24 @@
-package stores
+package job
 
 import (
 	"math"
 
-	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
+// Where a localisation's released values come from, checked before
+// anything is read: a release file, or on a graph in Neo4j a property or
+// the record of a release run.
+
 // ParamReleaseFile is the release file a localisation reads its released
-// values from.
-const ParamReleaseFile errkind.Param = "release"
+// values from; ParamGraph the graph a job reads ("neo4j": the configured
+// projection).
+const (
+	ParamReleaseFile errkind.Param = "release"
+	ParamGraph       errkind.Param = "graph"
+)
 
 // CheckReleasedSource checks that a localisation's released values come
 // from one place — a release file (file), or on Neo4j (neo4j) a property
@@ -20,11 +27,11 @@ const ParamReleaseFile errkind.Param = "release"
 func CheckReleasedSource(neo4j bool, file, property, run string) error {
 	switch {
 	case file != "" && property != "":
-		return usageErrorf("give either %s FILE or %s P, not both", ParamReleaseFile, job.ParamReleasedProperty)
+		return usageErrorf("give either %s FILE or %s P, not both", ParamReleaseFile, ParamReleasedProperty)
 	case !neo4j && file == "":
 		return usageErrorf("%s FILE is required for a graph outside Neo4j", ParamReleaseFile)
 	case !neo4j && (property != "" || run != ""):
-		return usageErrorf("%s and %s need %s %s", job.ParamReleasedProperty, job.ParamReleaseRun, ParamGraph, Neo4jSpec)
+		return usageErrorf("%s and %s need %s neo4j", ParamReleasedProperty, ParamReleaseRun, ParamGraph)
 	}
 	return nil
 }
@@ -42,11 +49,11 @@ func ReleasedProperty(neo4j bool, file, property, run string, sigma float64, wri
 	if property == "" {
 		return "", nil
 	}
-	if !config.ValidIdentifier(property) {
-		return "", errkind.Inputf("%s: %q is not a valid property name", job.ParamReleasedProperty, property)
+	if connector.CheckIdentifier("property", property) != nil {
+		return "", errkind.Inputf("%s: %q is not a valid property name", ParamReleasedProperty, property)
 	}
 	if run == "" && !(sigma > 0 && !math.IsInf(sigma, 0)) {
-		return "", usageErrorf("released values from a property need their σ: give %s S (> 0) or %s RUNID", job.ParamSigma, job.ParamReleaseRun)
+		return "", usageErrorf("released values from a property need their σ: give %s S (> 0) or %s RUNID", ParamSigma, ParamReleaseRun)
 	}
 	return property, nil
 }
@@ -60,4 +67,16 @@ func ReadReleased(path string) (*privacy.Released, error) {
 		return nil, errkind.Inputf("%s: %w", ParamReleaseFile, err)
 	}
 	return rel, nil
+}
+
+// usageError is a bad request (kind usage): parameters that do not go
+// together, or one missing.
+type usageError struct{ err error }
+
+func (e usageError) Error() string      { return e.err.Error() }
+func (e usageError) Unwrap() error      { return e.err }
+func (e usageError) Kind() errkind.Kind { return errkind.Usage }
+
+func usageErrorf(format string, args ...any) error {
+	return usageError{errkind.Errorf(format, args...)}
 }

@@ -1,4 +1,4 @@
-package stores
+package inputfiles
 
 import (
 	"path/filepath"

@@ -1,10 +1,9 @@
-package stores
+package job
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 )
 
@@ -35,18 +34,6 @@ func TestScoredPartitionProperty(t *testing.T) {
 			}
 		case err != nil || p != c.property || isp != c.isProperty:
 			t.Errorf("%q: %q, %v, %v; want %q, %v", c.kind, p, isp, err, c.property, c.isProperty)
-		}
-	}
-}
-
-// TestLedgerName: a Neo4j ledger is named neo4j, a file ledger by its
-// path.
-func TestLedgerName(t *testing.T) {
-	for ledger, want := range map[string]string{"neo4j": "neo4j", "/tmp/l.json": "/tmp/l.json"} {
-		cfg := &config.Config{}
-		cfg.Privacy.Ledger = ledger
-		if got, err := LedgerName(cfg); err != nil || got != want {
-			t.Errorf("ledger %q: %q, %v; want %q", ledger, got, err, want)
 		}
 	}
 }

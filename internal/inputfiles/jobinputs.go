@@ -1,7 +1,6 @@
-package stores
+package inputfiles
 
 import (
-	"context"
 	"io"
 
 	"github.com/graphcloak/graphcloak/config"
@@ -11,6 +10,9 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
+
+// A job's spec completed from the configured keys and the files its
+// command names, and checked, before anything is opened.
 
 // ReleaseFiles name a release's local inputs, read before anything is
 // connected.
@@ -29,11 +31,10 @@ type ReleaseFiles struct {
 // ledger — checks it (job.ReleaseSpec.Check) and returns the raw
 // readings of files.Values (nil without one).
 func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseFiles) (map[string]float64, error) {
-	lopt, err := ledgerOptions(cfg)
-	if err != nil {
+	var err error
+	if spec.LedgerKey, err = LedgerKey(cfg); err != nil {
 		return nil, err
 	}
-	spec.LedgerKey = lopt.Key
 	if files.Certificate != "" {
 		c, err := sensitivity.LoadCertificate(files.Certificate)
 		var key []byte
@@ -55,13 +56,8 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseF
 	if spec.Mechanism, err = privacy.ParseMechanism(cfg.Privacy.Mechanism); err != nil {
 		return nil, errkind.Inputf("%s: %v", privacy.ParamMechanism, err)
 	}
-	spec.Noise = privacy.CryptoNoise()
-	if cfg.Privacy.KeyFile != "" {
-		key, err := privacy.LoadKey(cfg.Privacy.KeyFile)
-		if err != nil {
-			return nil, err
-		}
-		spec.Noise = privacy.KeyedNoise(key)
+	if spec.Noise, err = noise(cfg); err != nil {
+		return nil, err
 	}
 	var readings map[string]float64
 	spec.ValuesFrom = "property:" + spec.Projection.ValueProperty
@@ -71,38 +67,29 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec, files ReleaseF
 			return nil, err
 		}
 	}
-	if spec.Ledger = cfg.Privacy.Ledger; spec.Ledger != "neo4j" {
-		if spec.Ledger, err = ledgerPath(cfg); err != nil {
-			return nil, err
-		}
+	if spec.Ledger, err = cfg.LedgerName(); err != nil {
+		return nil, err
 	}
 	return readings, nil
 }
 
-// RunRelease plans the release on s and, unless it is a dry run,
-// executes it; readings are the raw readings by node key (nil: the
-// configured value property). A dry run reads the ledger and the epoch's
-// earlier run as the release would, so it is refused where the release
-// would be; it returns the plan's summary (nil without a plan), as does a
-// plan refused.
-func (s *Stores) RunRelease(ctx context.Context, spec job.ReleaseSpec, readings map[string]float64, env job.Env) (*job.ReleaseSummary, error) {
-	env = s.Env(env, spec.Neo4j)
-	// The partition the forecasts score: a file is always read (and
-	// refused when it does not fit the graph); one computed or read from
-	// the database only when a forecast will score it.
-	var c Communities
-	if named := ParseCommunities(spec.Communities); named.Kind == "file" || spec.DryRun || spec.RefuseAtChance || spec.SmoothAuto {
-		c = Communities{Kind: named.Kind, Arg: named.Arg, Resolution: 1, Seed: int64(spec.ForecastSeed)}
+// ReadAnswerKeys completes a private answer's spec from the configured
+// keys and checks it (job.AnswerSpec.Check): the ledger key its answer
+// cache is sealed under, when it has a cache, and the noise source, keyed
+// when a noise key is configured (crypto/rand otherwise).
+func ReadAnswerKeys(cfg *config.Config, spec *job.AnswerSpec) error {
+	spec.Noise = privacy.CryptoNoise()
+	if spec.CachePath != "" {
+		key, err := LedgerKey(cfg)
+		if err != nil {
+			return err
+		}
+		spec.LedgerKey = key
 	}
-	env.Load = func(ctx context.Context) (*job.Input, error) {
-		return s.ReleaseInput(ctx, spec.Graph, spec.Projection.ValueProperty, readings, c)
+	if err := spec.Check(); err != nil {
+		return err
 	}
-	plan, err := job.PlanRelease(ctx, spec, env)
-	if plan == nil {
-		return nil, err
-	}
-	if err != nil || spec.DryRun {
-		return plan.Summary, err
-	}
-	return job.Execute(ctx, plan)
+	var err error
+	spec.Noise, err = noise(cfg)
+	return err
 }

@@ -1,0 +1,98 @@
+package forecast
+
+import (
+	"context"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// mapMemo is a Memo in memory that counts what it was asked.
+type mapMemo struct {
+	m             map[string]Forecast
+	loads, stores int
+}
+
+func (m *mapMemo) Load(key string) (Forecast, bool) {
+	m.loads++
+	f, ok := m.m[key]
+	return f, ok
+}
+
+func (m *mapMemo) Store(key string, f Forecast) {
+	m.stores++
+	m.m[key] = f
+}
+
+// TestSweepMemo: a sweep run again with a Memo returns every forecast it
+// computed the first time — the same rows, each marked reused — and
+// simulates nothing (a second memo that holds nothing would); a sweep
+// with another ε, seed, trials or partition finds none of them.
+func TestSweepMemo(t *testing.T) {
+	g, part, err := laplacian.Generate("sbm:sizes=30x30x30,pin=0.3,pout=0.02,seed=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sensitivity.Graph(g, 1, 1, sensitivity.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Simulation{Graph: g, Partition: part, Tau: 1, Delta: 1e-6, Trials: 20, Seed: 5, Sensitivity: &s}
+	memo := &mapMemo{m: map[string]Forecast{}}
+	sweep := EpsilonSweep{Graph: base, Epsilons: []float64{1, 4}, Memo: memo}
+	ctx := context.Background()
+	first, err := SweepEpsilons(ctx, sweep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if memo.stores != 4 { // two modes × two ε
+		t.Fatalf("stored %d forecasts, want 4", memo.stores)
+	}
+	again, err := SweepEpsilons(ctx, sweep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if memo.stores != 4 {
+		t.Fatalf("the second sweep stored %d more: it simulated again", memo.stores-4)
+	}
+	for i, f := range again.Forecasts {
+		if !f.Reused || first.Forecasts[i].Reused {
+			t.Fatalf("row %d: reused %v then %v", i, first.Forecasts[i].Reused, f.Reused)
+		}
+		f.Reused = false
+		if !reflect.DeepEqual(f, first.Forecasts[i]) {
+			t.Fatalf("row %d differs when reused:\n%+v\n%+v", i, f, first.Forecasts[i])
+		}
+	}
+	other := part
+	other = append([]int(nil), other...)
+	other[0], other[len(other)-1] = other[len(other)-1], other[0]
+	for name, e := range map[string]Simulation{
+		"seed":      func() Simulation { c := base; c.Seed++; return c }(),
+		"trials":    func() Simulation { c := base; c.Trials++; return c }(),
+		"partition": func() Simulation { c := base; c.Partition = other; return c }(),
+		"tau":       func() Simulation { c := base; c.Tau = 1.5; return c }(),
+	} {
+		for _, eps := range []float64{1, 2} {
+			if name == "seed" && eps == 2 {
+				continue
+			}
+			p := EpsilonSweep{Graph: e, Epsilons: []float64{eps}, Memo: memo}
+			fp := g.Fingerprint()
+			for _, mode := range []string{ModePerNode, ModeAnswer} {
+				if _, ok := memo.m[p.memoKey(&fp, mode+" row", eps)]; ok {
+					t.Fatalf("%s changed, ε %g: the memo answers with another forecast", name, eps)
+				}
+			}
+		}
+	}
+	timed := EpsilonSweep{Graph: base, Epsilons: []float64{1}, Memo: memo}
+	timed.Graph.TimeBudget = time.Minute
+	fp := g.Fingerprint()
+	if k := timed.memoKey(&fp, ModePerNode, 1); k != "" {
+		t.Fatalf("a time-budgeted sweep has key %q: its trials depend on time", k)
+	}
+}
