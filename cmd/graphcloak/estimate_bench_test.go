@@ -46,7 +46,7 @@ func BenchmarkCommandEstimates(b *testing.B) {
 				name string
 				args []string
 			}{
-				{"plan", []string{"plan", "--graph", spec, "--tau", "1", "--epsilon", "1"}},
+				{"plan", []string{"plan", "--graph", spec, "--tau", "1", "--epsilon", "1", "--cache-dir", "none"}},
 				{"dry-run", []string{"release", "--graph", spec, "--tau", "1", "--epsilon", "1", "--delta", "1e-6", "--values", readings, "--ledger", ledger, "--dry-run"}},
 			}
 			for b.Loop() {
