@@ -741,16 +741,18 @@ func kernelStepSeconds(g *laplacian.Graph) float64 {
 
 // lanczosStepSeconds times the Lanczos scheme's block step on g's twin
 // quotient, every worker stepping its own block of columnBlock
-// recurrences at once as the run's workers do, and returns the wall time
-// of a step of one recurrence: the fastest of four rounds over
-// columnBlock·workers. Timed rather than modelled, as the column kernel
-// is (kernelStepSeconds): the constants perStep is made of
-// (lanczosEntrySecs, lanczosRowSecs) are a fit to the AS graph, e-mail
-// Enron and the PGP web of trust, and a step costs less where the blocks
-// stay in cache — 144 µs modelled against about 88 µs run on lfr20k-0.3
-// (2·10⁴ nodes, both cores), 95 against 44 µs on preferential attachment
-// at 10⁴ nodes (docs/derivations.md §2.3). Below 10⁵ stored entries perStep
-// is returned.
+// recurrences at once as the run's workers do, in rounds of four steps for
+// about lanczosTiming (at least three rounds), and returns the wall time of
+// a step of one recurrence at the median round (as expm.MeasureStepRate
+// prices the audit: a round another process preempted, or one that ran
+// alone on a busy host, moves it least) over columnBlock·workers. Timed
+// rather than modelled, as the column kernel is (kernelStepSeconds): the
+// constants perStep is made of (lanczosEntrySecs, lanczosRowSecs) are a
+// fit to the AS graph, e-mail Enron and the PGP web of trust, and a step
+// costs less where the blocks stay in cache — 144 µs modelled against
+// about 88 µs run on lfr20k-0.3 (2·10⁴ nodes, both cores), 95 against 44 µs
+// on preferential attachment at 10⁴ nodes (docs/derivations.md §2.3).
+// Below 10⁵ stored entries perStep is returned.
 func lanczosStepSeconds(g *laplacian.Graph, tau, perStep float64) float64 {
 	op := newTwinOp(g)
 	if q := op.g; 2*q.NumEdges()+q.N() < 1e5 {
@@ -765,33 +767,53 @@ func lanczosStepSeconds(g *laplacian.Graph, tau, perStep float64) float64 {
 	})
 	blocks := make([]*lanczosBlock, workers)
 	for w := range blocks {
-		blocks[w] = newLanczosBlock(op, tau, 8)
-		for s := range columnBlock {
-			e := edges[(w*columnBlock+s)%len(edges)]
-			blocks[w].load(s, s, e[0], e[1])
-		}
+		blocks[w] = newLanczosBlock(op, tau, lanczosTimedSteps+4)
 	}
-	best := math.Inf(1)
-	for range 4 {
-		start := time.Now()
+	parallel := func(f func(lb *lanczosBlock, w int)) {
 		var wg sync.WaitGroup
-		for _, lb := range blocks {
+		for w, lb := range blocks {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				lb.step()
+				f(lb, w)
 			}()
 		}
 		wg.Wait()
-		best = math.Min(best, time.Since(start).Seconds())
+	}
+	var times []float64
+	timed, start := 0.0, time.Now()
+	for len(times) < 3 || (timed < lanczosTiming.Seconds() && time.Since(start) < 2*lanczosTiming) {
+		parallel(func(lb *lanczosBlock, w int) {
+			for s := range columnBlock {
+				e := edges[(w*columnBlock+s)%len(edges)]
+				lb.load(s, s, e[0], e[1])
+			}
+		})
+		r0 := time.Now()
+		parallel(func(lb *lanczosBlock, _ int) {
+			for range lanczosTimedSteps {
+				lb.step()
+			}
+		})
+		t := time.Since(r0).Seconds()
+		timed += t
+		times = append(times, t/lanczosTimedSteps)
 	}
 	for _, lb := range blocks {
 		for s := range columnBlock {
 			lb.idle(s) // the Krylov vectors back to their pool
 		}
 	}
-	return best / float64(columnBlock*workers)
+	slices.Sort(times)
+	return times[len(times)/2] / float64(columnBlock*workers)
 }
+
+// lanczosTiming is about how long lanczosStepSeconds times block steps,
+// in rounds of lanczosTimedSteps.
+const (
+	lanczosTiming     = 300 * time.Millisecond
+	lanczosTimedSteps = 4
+)
 
 // lanczosFits reports whether the Krylov vectors of lanczosMinSteps steps
 // for every recurrence fit under lanczosMemory.
