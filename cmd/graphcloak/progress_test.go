@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -67,12 +68,13 @@ func TestJSONLogs(t *testing.T) {
 // --log-format json every line is a JSON record; --quiet prints nothing.
 func TestProgressOnAPipe(t *testing.T) {
 	t.Setenv(progressPeriodEnv, "1ms")
-	var buf bytes.Buffer
+	var buf syncBuffer // the log's timer writes from its own goroutine
 	g := &globalOptions{stderr: &buf, logFormat: "text"}
 	p := g.progress("answer audit")
 	p(0, 100)
 	time.Sleep(5 * time.Millisecond)
 	p(50, 100)
+	time.Sleep(5 * time.Millisecond) // a report or the timer says 50/100
 	if got := buf.String(); !regexp.MustCompile(`(?m)^answer audit: 50/100 \(50%\), \d+s elapsed, ETA \d+s$`).MatchString(got) {
 		t.Errorf("a step's line: %q", got)
 	}
@@ -161,4 +163,34 @@ func TestPlanProgressOnAPipe(t *testing.T) {
 			}
 		}
 	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a writer and a reader at once.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func (s *syncBuffer) Reset() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.b.Reset()
+}
+
+func (s *syncBuffer) Len() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Len()
 }

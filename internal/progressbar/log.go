@@ -22,6 +22,10 @@ type LogOptions struct {
 // DefaultLogPeriod is the longest silence of a step reporting to a log.
 const DefaultLogPeriod = 30 * time.Second
 
+// HeartbeatPeriods is how many periods a step's log goes on from its
+// timer after its last report (Log).
+const HeartbeatPeriods = 10
+
 // DefaultLogQuiet is how long a step runs before it is logged.
 const DefaultLogQuiet = 5 * time.Second
 
@@ -31,11 +35,13 @@ const DefaultLogQuiet = 5 * time.Second
 // opt.Quiet ("label: started …"), then at least every opt.Period while
 // the step runs ("label: 320/20000 (1%), 30s elapsed, ETA 15m0s"), and a
 // last line when done reaches total ("label: done 20000/20000 in 16m2s")
-// if any line came before it. Between reports a line comes every
-// opt.Period from a timer (a phase of the step that reports nothing, a
-// slow unit of work), as long as the step has reported within the last
-// two periods: a step that stopped reporting (ended by an error) falls
-// silent. It is safe for concurrent use; nothing is printed after the last
+// if any line came before it. Between reports lines come from a timer —
+// the first at opt.Quiet, then every opt.Period (a phase of the step that
+// reports nothing, a slow unit of work: locate's recovery reports only
+// its start and its end) — as long as the step has reported within the
+// last HeartbeatPeriods periods: a step that stopped reporting (ended by
+// an error, in a daemon that lives on) falls silent after that many more
+// lines. It is safe for concurrent use; nothing is printed after the last
 // line. The step's time counts from its first report.
 func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 	if opt.Period <= 0 {
@@ -71,7 +77,13 @@ func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 		mu.Lock()
 		defer mu.Unlock()
 		now := opt.Now()
-		if finished || now.Sub(reported) > 2*opt.Period || now.Sub(last) < opt.Period {
+		switch {
+		case finished || now.Sub(reported) > HeartbeatPeriods*opt.Period:
+			return
+		case !printed && now.Sub(start) < opt.Quiet:
+			timer = time.AfterFunc(opt.Quiet-now.Sub(start), beat)
+			return
+		case printed && now.Sub(last) < opt.Period:
 			return
 		}
 		line(now)
@@ -82,6 +94,9 @@ func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 		now := opt.Now()
 		if start.IsZero() {
 			start, base = now, d
+			if opt.Quiet > 0 { // the first line even if no report comes
+				timer = time.AfterFunc(opt.Quiet, beat)
+			}
 		}
 		done, total, reported = d, t, now
 		elapsed := now.Sub(start)

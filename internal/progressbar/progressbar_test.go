@@ -93,9 +93,10 @@ func TestLogQuickAndUncounted(t *testing.T) {
 	}
 }
 
-// Between reports a step's log goes on from a timer, every period, while
-// the step has reported within two periods; then it falls silent (a step
-// an error ended), and nothing comes after its done line.
+// Between reports a step's log goes on from a timer: its first line at
+// the quiet time, then every period while the step has reported within
+// HeartbeatPeriods periods; then it falls silent (a step an error ended),
+// and nothing comes after its done line.
 func TestLogHeartbeat(t *testing.T) {
 	var mu sync.Mutex
 	var buf strings.Builder
@@ -104,28 +105,25 @@ func TestLogHeartbeat(t *testing.T) {
 		defer mu.Unlock()
 		return buf.Write(p)
 	})
-	count := func() int {
+	lines := func() []string {
 		mu.Lock()
 		defer mu.Unlock()
-		return strings.Count(buf.String(), "\n")
+		return strings.Split(strings.TrimSpace(buf.String()), "\n")
 	}
-	const period = 50 * time.Millisecond
-	p := Log(w, "forecast", LogOptions{Period: period, Quiet: -1})
-	p(3, 10) // the first line at once (no quiet time)
-	time.Sleep(20 * period)
-	beats := count() - 1
-	if beats < 1 || beats > 3 {
-		t.Errorf("%d lines from the timer in 20 periods without a report, want 1 to 3 (two periods' worth):\n%s", beats, buf.String())
+	const period = 20 * time.Millisecond
+	p := Log(w, "recovery", LogOptions{Period: period, Quiet: period})
+	p(0, 1) // a step that reports its start, then nothing
+	time.Sleep(3 * HeartbeatPeriods * period)
+	got := lines()
+	if n := len(got); n < 2 || n > HeartbeatPeriods+1 || !strings.HasPrefix(got[0], "recovery: 0/1 (0%)") {
+		t.Errorf("%d lines from the timer in %d periods after the last report, want 2 to %d (its quiet time, then one a period for %d periods): %q",
+			n, 3*HeartbeatPeriods, HeartbeatPeriods+1, HeartbeatPeriods, got)
 	}
-	p(10, 10)
-	n := count()
-	time.Sleep(4 * period)
-	mu.Lock()
-	got := buf.String()
-	mu.Unlock()
-	lines := strings.Split(strings.TrimSpace(got), "\n")
-	if !strings.HasPrefix(lines[0], "forecast: 3/10 (30%)") || !strings.HasPrefix(lines[len(lines)-1], "forecast: done 10/10 in ") || count() != n {
-		t.Errorf("lines %q: want the first at 3/10, the done line last and nothing after it", lines)
+	n := len(lines())
+	p(1, 1)
+	time.Sleep(3 * period)
+	if got := lines(); len(got) != n+1 || !strings.HasPrefix(got[n], "recovery: done 1/1 in ") {
+		t.Errorf("after its end: %q, want one done line last", got[n-1:])
 	}
 }
 
