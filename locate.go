@@ -37,7 +37,8 @@ type LocateJob struct {
 	Seed       uint64
 	// Model tunes the recovery model (zero: defaults).
 	Model recovery.GraphOptions
-	// Progress, if non-nil, reports the "recovery" step.
+	// Progress, if non-nil, reports the "recovery" step and the evidence
+	// test's null draws ("evidence test").
 	Progress Progress
 }
 
@@ -175,15 +176,17 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 		prob.Sources = max(job.Sources, 1)
 		e, err := recovery.Solve(est, prob)
 		if err == nil {
-			_, pValue = recovery.EvidenceTest{Seed: job.Seed, Partition: part}.PValue(prob)
+			test := recovery.EvidenceTest{Seed: job.Seed, Partition: part}
+			if job.Progress != nil {
+				job.Progress("recovery", 1, 1)
+				test.Progress = func(done, total int) { job.Progress("evidence test", done, total) }
+			}
+			_, pValue = test.PValue(prob)
 		}
 		return e, err
 	})
 	if err != nil {
 		return nil, err
-	}
-	if job.Progress != nil {
-		job.Progress("recovery", 1, 1)
 	}
 
 	n := g.N()

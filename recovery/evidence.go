@@ -31,6 +31,9 @@ type EvidenceTest struct {
 	// Partition, when set, gives each node's community id (≥ 0): the
 	// statistic is then the community evidence.
 	Partition []int
+	// Progress, when set, is told after each null draw (done of Draws):
+	// on a large graph the draws are most of a localisation's time.
+	Progress func(done, total int)
 }
 
 // NoiseLevel is the level below which a p-value counts as evidence of a
@@ -67,6 +70,9 @@ func (t EvidenceTest) Null(p *Problem) []float64 {
 			z[i] = p.Sigma * rng.NormFloat64()
 		}
 		null[d] = stat(z)
+		if t.Progress != nil {
+			t.Progress(d+1, draws)
+		}
 	}
 	slices.Sort(null)
 	return null

@@ -56,3 +56,37 @@ func testEvidenceLevel(t *testing.T, g *laplacian.Graph, md *Model, part []int) 
 		}
 	}
 }
+
+// TestEvidenceTestProgress: Progress is told each null draw, in order, of
+// Draws, and watching changes nothing (the same p-value, statistic and
+// null).
+func TestEvidenceTestProgress(t *testing.T) {
+	g, planted, err := laplacian.Generate("sbm:sizes=30x30,pin=0.3,pout=0.02,seed=5")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md, err := NewGraphModel(g, 1, GraphOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := make([]float64, g.N())
+	y[3] = 1
+	prob := md.Problem(y, 0.05)
+	plain := EvidenceTest{Draws: 49, Seed: 3, Partition: planted}
+	var seen []int
+	watched := plain
+	watched.Progress = func(done, total int) {
+		if total != 49 {
+			t.Errorf("total %d, want 49", total)
+		}
+		seen = append(seen, done)
+	}
+	s1, p1 := plain.PValue(prob)
+	s2, p2 := watched.PValue(prob)
+	if s1 != s2 || p1 != p2 {
+		t.Errorf("watched: statistic %g p %g, unwatched %g %g", s2, p2, s1, p1)
+	}
+	if len(seen) != 49 || seen[0] != 1 || seen[48] != 49 {
+		t.Errorf("progress %v, want 1 … 49", seen)
+	}
+}
