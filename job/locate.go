@@ -329,7 +329,7 @@ func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, err
 	}
 	s := &p.Spec
 	p.Job = graphcloak.LocateJob{Graph: graph, Released: rel, Tau: s.Tau, Estimator: s.Estimator, Sources: s.Sources,
-		Seed: s.Seed, Resolution: s.Resolution, Partition: in.Partition, Names: in.Names, Progress: StepProgress(env.Progress)}
+		Seed: s.Seed, Resolution: s.Resolution, Partition: in.Partition, Names: in.Names, Progress: sayStepEstimates(StepProgress(env.Progress), env.Say)}
 	if p.Job.Partition == nil { // as graphcloak.Locate would: Leiden
 		res := s.Resolution
 		if res == 0 {
@@ -593,6 +593,32 @@ func CheckReleasedValues(rr *connector.RunRecord, meta *privacy.ReleaseMeta, gra
 		return nil, errkind.Inputf("%s: the values in %q are not the ones release %s published (their digest differs): another command wrote over them, or the node keys differ from the release's", ParamReleaseRun, rr.WriteProperty, rr.RunID)
 	}
 	return rel, nil
+}
+
+// sayStepEstimates passes the pipeline's progress on and tells (say;
+// nil: nobody) the evidence test's estimate once its first null draw is
+// done: its draws at the time the first took (from the recovery's end,
+// when the test starts), when over 10 s.
+func sayStepEstimates(progress graphcloak.Progress, say func(string)) graphcloak.Progress {
+	if say == nil {
+		return progress
+	}
+	var started time.Time
+	return func(step string, done, total int) {
+		switch {
+		case step == "recovery" && done == total:
+			started = time.Now()
+		case step == "evidence test" && done == 1 && !started.IsZero():
+			per := time.Since(started).Seconds()
+			if d := per * float64(total); d > 10 {
+				say(fmt.Sprintf("estimated %s for the evidence test (%d null draws at %.3g s, the first's time)",
+					answer.HumanDuration(time.Duration(d*float64(time.Second))), total, per))
+			}
+		}
+		if progress != nil {
+			progress(step, done, total)
+		}
+	}
 }
 
 // StepProgress maps the pipeline's steps to one progress callback each
