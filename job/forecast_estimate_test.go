@@ -3,6 +3,7 @@ package job
 import (
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,5 +122,20 @@ func TestSayStepEstimates(t *testing.T) {
 	p("evidence test", 1, 199) // at once: far under 10 s
 	if len(said) != 0 {
 		t.Errorf("a quick test said %q", said)
+	}
+}
+
+// TestMonotone: counts that go back are passed on as the largest so far.
+func TestMonotone(t *testing.T) {
+	var got []int
+	p := monotone(func(d, _ int) { got = append(got, d) })
+	for _, d := range []int{11, 5, 20, 19, 900} {
+		p(d, 900)
+	}
+	if want := []int{11, 11, 20, 20, 900}; !slices.Equal(got, want) {
+		t.Errorf("passed %v, want %v", got, want)
+	}
+	if monotone(nil) != nil {
+		t.Error("monotone(nil) is not nil")
 	}
 }
