@@ -10,7 +10,6 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
-	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -70,8 +69,7 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
-	files, err := inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, header)
+	files, err := inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, cfg.Input.Header)
 	if err != nil {
 		return err
 	}
