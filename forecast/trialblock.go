@@ -19,9 +19,9 @@ const trialBlock = 32
 // can use them, the correlations c0 = exp(−τL)·ỹ (nil: the estimator
 // computes its own).
 type trialDraw struct {
-	src    []int
-	f0, y  []float64
-	c0     []float64
+	src   []int
+	f0, y []float64
+	c0    []float64
 }
 
 // blockDraws draws the trials of a simulation in blocks of trialBlock, each
