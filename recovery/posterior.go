@@ -268,6 +268,12 @@ func (md *Model) refineNorms(nodes []int) []exactNorm {
 // TopK returns the indices of the k largest entries of x, largest first
 // (ties by smaller index).
 func TopK(x []float64, k int) []int {
+	if k < 0 {
+		k = 0
+	}
+	if top, ok := topKSelect(x, k); ok {
+		return top
+	}
 	idx := make([]int, len(x))
 	for i := range idx {
 		idx[i] = i
@@ -282,6 +288,38 @@ func TopK(x []float64, k int) []int {
 		return 0
 	})
 	return idx[:min(k, len(idx))]
+}
+
+// topKSelect is TopK for a k small against len(x) in one pass (a forecast
+// asks for one source among 10⁴ nodes each trial): top holds the k largest
+// seen so far in TopK's order, value descending and, among equal values,
+// index ascending, so it returns what the stable sort does. It declines
+// (false) a k that is not small, and x holding a NaN (which the sort's
+// comparison leaves in an order of its own).
+func topKSelect(x []float64, k int) ([]int, bool) {
+	if k > 16 || 8*k > len(x) {
+		return nil, false
+	}
+	top := make([]int, 0, k+1)
+	for i, v := range x {
+		if v != v {
+			return nil, false
+		}
+		if len(top) == k && (k == 0 || !(v > x[top[k-1]])) {
+			continue
+		}
+		// After every kept value ≥ v: an equal value kept earlier has the
+		// lower index and stays ahead.
+		at := len(top)
+		for at > 0 && x[top[at-1]] < v {
+			at--
+		}
+		top = slices.Insert(top, at, i)
+		if len(top) > k {
+			top = top[:k]
+		}
+	}
+	return top, true
 }
 
 // gramColumn returns Mᵀ M e_s.
