@@ -130,7 +130,8 @@ func TestImportRules(t *testing.T) {
 		{"internal/textreport", false, forbidden(modulePath+"/stores", modulePath+"/connector", modulePath+"/config", "github.com/spf13/cobra", "github.com/spf13/pflag", "github.com/neo4j/neo4j-go-driver"), "text reports render finished reports; they open nothing and read no flags"},
 		{"stores", true, forbidden(modulePath + "/cmd"), "the stores are opened for the command, never by it"},
 		// A job's input files are read before anything is opened: by the
-		// command, the service and the stores, never through them.
+		// command and the stores (the service is handed the readings'
+		// reader), never through them.
 		{"internal/inputfiles", false, forbidden(modulePath+"/stores", modulePath+"/service", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", "github.com/spf13/cobra", "github.com/spf13/pflag"), "a job's input files are read before anything is opened, with no command line"},
 		// The coordinator's and collector's side of a local release holds
 		// noisy values and MAC keys only: no database, no configuration,

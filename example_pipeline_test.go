@@ -76,7 +76,7 @@ func ExampleEstimate() {
 // refuses (ErrMissingValue), never a silent zero.
 func ExampleReadValues() {
 	g, _ := laplacian.Karate()
-	byKey, err := graphcloak.ReadValues(strings.NewReader("node,value\n1,0.5\n34,0.25\n"))
+	byKey, err := graphcloak.ReadValues(strings.NewReader("node,value\n1,0.5\n34,0.25\n"), "auto")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -220,7 +220,7 @@ func TestReadValues(t *testing.T) {
 		{"empty", "node,value\n", nil, -1},
 	}
 	for _, tc := range tests {
-		got, err := ReadValues(strings.NewReader(tc.in))
+		got, err := ReadValues(strings.NewReader(tc.in), "auto")
 		if tc.want != nil {
 			if err != nil || len(got) != len(tc.want) {
 				t.Errorf("%s: %v %v", tc.name, got, err)
@@ -275,7 +275,7 @@ func FuzzReadValues(f *testing.F) {
 	f.Add("a,1e308\nb,\"2\"\n")
 	f.Add("\"unterminated,1\n")
 	f.Fuzz(func(t *testing.T, in string) {
-		m, err := ReadValues(strings.NewReader(in))
+		m, err := ReadValues(strings.NewReader(in), "")
 		if err != nil {
 			return
 		}
@@ -316,7 +316,7 @@ func BenchmarkReadValues(b *testing.B) {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			for b.Loop() {
-				if _, err := ReadValues(strings.NewReader(data)); err != nil {
+				if _, err := ReadValues(strings.NewReader(data), "auto"); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // A headerless readings file whose first row is bad used to be
@@ -14,52 +14,58 @@ import (
 // or a space could not be addressed; a byte-order mark is ignored.
 func TestReadValuesHeaderRules(t *testing.T) {
 	good := []struct {
-		in     string
-		header csvin.Header
-		want   map[string]float64
+		in, header string
+		want       map[string]float64
 	}{
-		{"node,value\na,1\nb,2\n", csvin.HeaderAuto, map[string]float64{"a": 1, "b": 2}},
-		{"\ufeffNode_ID,Reading\r\na,1\r\n", csvin.HeaderAuto, map[string]float64{"a": 1}},
-		{"a,1\nb,2\n", csvin.HeaderAuto, map[string]float64{"a": 1, "b": 2}},
-		{"\"#a\",1\n\" b\",2\n", csvin.HeaderAuto, map[string]float64{"#a": 1, " b": 2}},
-		{"sensor,celsius\na,1\n", csvin.HeaderYes, map[string]float64{"a": 1}},
+		{"node,value\na,1\nb,2\n", "auto", map[string]float64{"a": 1, "b": 2}},
+		{"\ufeffNode_ID,Reading\r\na,1\r\n", "auto", map[string]float64{"a": 1}},
+		{"a,1\nb,2\n", "auto", map[string]float64{"a": 1, "b": 2}},
+		{"a,1\nb,2\n", "", map[string]float64{"a": 1, "b": 2}},
+		{"\"#a\",1\n\" b\",2\n", "auto", map[string]float64{"#a": 1, " b": 2}},
+		{"sensor,celsius\na,1\n", "yes", map[string]float64{"a": 1}},
 	}
 	for _, tc := range good {
-		got, err := readValues(strings.NewReader(tc.in), tc.header)
+		got, err := ReadValues(strings.NewReader(tc.in), tc.header)
 		if err != nil || !maps.Equal(got, tc.want) {
-			t.Errorf("%q: got %v, %v; want %v", tc.in, got, err, tc.want)
+			t.Errorf("%q (header %q): got %v, %v; want %v", tc.in, tc.header, got, err, tc.want)
 		}
 	}
-	for _, tc := range []struct {
-		in     string
-		header csvin.Header
-	}{
-		{"a,oops\nb,2\n", csvin.HeaderAuto},        // bad first row is not a header
-		{"where,celsius\na,1\n", csvin.HeaderAuto}, // unrecognised names
-		{"node,value\na,1\n", csvin.HeaderNo},      // explicit: no header
+	for _, tc := range []struct{ in, header string }{
+		{"a,oops\nb,2\n", "auto"},        // bad first row is not a header
+		{"where,celsius\na,1\n", "auto"}, // unrecognised names
+		{"node,value\na,1\n", "no"},      // explicit: no header
 	} {
-		_, err := readValues(strings.NewReader(tc.in), tc.header)
+		_, err := ReadValues(strings.NewReader(tc.in), tc.header)
 		var ve *ValuesError
 		if !errors.As(err, &ve) || ve.Line != 1 {
-			t.Errorf("%q: got %v, want an error on line 1", tc.in, err)
+			t.Errorf("%q (header %q): got %v, want an error on line 1", tc.in, tc.header, err)
 		}
 	}
 }
 
-// The exported explicit choice: with a header the first row is skipped
-// whatever it holds, without one it is a reading (a named header row is
-// then refused on line 1).
+// The explicit choice: with a header the first row is skipped whatever it
+// holds, without one it is a reading (a named header row is then refused
+// on line 1); a mode that is not the header parameter's is bad input
+// naming the parameter, and nothing is read.
 func TestReadValuesHeaderChoice(t *testing.T) {
-	got, err := ReadValuesHeader(strings.NewReader("a,1\nb,2\n"), true)
+	got, err := ReadValues(strings.NewReader("a,1\nb,2\n"), "yes")
 	if err != nil || !maps.Equal(got, map[string]float64{"b": 2}) {
 		t.Errorf("header: got %v, %v; want only b", got, err)
 	}
-	got, err = ReadValuesHeader(strings.NewReader("a,1\nb,2\n"), false)
+	got, err = ReadValues(strings.NewReader("a,1\nb,2\n"), "no")
 	if err != nil || !maps.Equal(got, map[string]float64{"a": 1, "b": 2}) {
 		t.Errorf("no header: got %v, %v; want a and b", got, err)
 	}
 	var ve *ValuesError
-	if _, err := ReadValuesHeader(strings.NewReader("node,value\na,1\n"), false); !errors.As(err, &ve) || ve.Line != 1 {
+	if _, err := ReadValues(strings.NewReader("node,value\na,1\n"), "no"); !errors.As(err, &ve) || ve.Line != 1 {
 		t.Errorf("no header on a named row: got %v, want an error on line 1", err)
+	}
+	got, err = ReadValues(strings.NewReader("a,1\n"), "sometimes")
+	if !errors.As(err, &ve) || errkind.Of(err) != errkind.BadInput || got != nil {
+		t.Fatalf("header sometimes: got %v, %v; want a bad-input *ValuesError", got, err)
+	}
+	flag := func(p errkind.Param) string { return "--" + string(p) }
+	if msg := ve.RenderText(flag); !strings.Contains(msg, "--header must be auto, yes or no") {
+		t.Errorf("header sometimes: %q does not name the parameter", msg)
 	}
 }

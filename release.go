@@ -320,27 +320,18 @@ func (e *ValuesError) Unwrap() error { return e.Err }
 // ReadValues reads raw readings as CSV rows "node,value" — what a sensor
 // gateway sends — by graphcloak's CSV rules (package internal/csvin:
 // byte-order mark ignored, '#' comment lines, unquoted fields trimmed,
-// quoted keys verbatim). The first row is a header when it names its
-// columns (node/id/key/name, value/reading); a first row whose value is not
-// a number and whose names are not recognised is an error. ReadValuesHeader
-// takes an explicit header choice. Values must be finite; a node listed
-// twice is an error. Errors never quote a value.
-func ReadValues(r io.Reader) (map[string]float64, error) {
-	return readValues(r, csvin.HeaderAuto)
-}
-
-// ReadValuesHeader is ReadValues with an explicit header choice: with
-// header set the first row is skipped whatever it holds, without it the
-// first row is a reading.
-func ReadValuesHeader(r io.Reader, header bool) (map[string]float64, error) {
-	if header {
-		return readValues(r, csvin.HeaderYes)
+// quoted keys verbatim). header says whether the first row is a header, as
+// the header parameter does: "auto" (or "") when it names its columns
+// (node/id/key/name, value/reading) — a first row whose value is not a
+// number and whose names are not recognised is then an error —, "yes" to
+// skip it whatever it holds, "no" to read it as a reading. Values must be
+// finite; a node listed twice is an error. Errors never quote a value.
+func ReadValues(r io.Reader, header string) (map[string]float64, error) {
+	mode, err := csvin.ParseHeader(header)
+	if err != nil {
+		reason := err.(errkind.Renderer)
+		return nil, &ValuesError{Reason: reason.Error(), reason: reason}
 	}
-	return readValues(r, csvin.HeaderNo)
-}
-
-// readValues is ReadValues with the header rule h.
-func readValues(r io.Reader, header csvin.Header) (map[string]float64, error) {
 	cr := csvin.NewReader(r)
 	out := make(map[string]float64)
 	first := true
@@ -360,9 +351,9 @@ func readValues(r io.Reader, header csvin.Header) (map[string]float64, error) {
 		if first {
 			first = false
 			switch {
-			case header == csvin.HeaderYes:
+			case mode == csvin.HeaderYes:
 				continue
-			case header == csvin.HeaderAuto && len(f) == 2 && (csvin.IsName(f[0], csvin.KeyNames...) || csvin.IsName(f[1], csvin.ValueNames...)):
+			case mode == csvin.HeaderAuto && len(f) == 2 && (csvin.IsName(f[0], csvin.KeyNames...) || csvin.IsName(f[1], csvin.ValueNames...)):
 				continue
 			}
 		}
@@ -376,7 +367,7 @@ func readValues(r io.Reader, header csvin.Header) (map[string]float64, error) {
 		}
 		if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			ve := &ValuesError{Line: line, Key: key, Reason: "value is not a finite number"}
-			if line == 1 || len(out) == 0 && header == csvin.HeaderAuto {
+			if line == 1 || len(out) == 0 && mode == csvin.HeaderAuto {
 				ve.reason = errkind.Errorf("%s (a header row must be named node,value; or pass %s yes)", ve.Reason, ParamHeader).(errkind.Renderer)
 				ve.Reason = ve.reason.Error()
 			}

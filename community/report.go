@@ -1,6 +1,7 @@
 package community
 
 import (
+	"container/heap"
 	"fmt"
 	"math"
 	"sort"
@@ -149,16 +150,43 @@ func TopMassNodes(weights []float64, frac float64) []int {
 	if total == 0 {
 		return []int{}
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return weights[idx[a]] > weights[idx[b]] })
+	// The heaviest first, equal weights by index (a stable sort's order),
+	// until they hold frac: a heap pops them in that order without sorting
+	// the rest (a forecast's posterior puts 90% on a few of 10⁴ nodes).
+	h := &heaviest{w: weights, idx: idx}
+	heap.Init(h)
 	target := frac * total * (1 - 1e-12)
 	sum := 0.0
-	for k, i := range idx {
+	var out []int
+	for h.Len() > 0 {
+		i := heap.Pop(h).(int)
+		out = append(out, i)
 		sum += weights[i]
 		if sum >= target {
-			return idx[:k+1]
+			break
 		}
 	}
-	return idx
+	return out
+}
+
+// heaviest is a heap of node indices, the largest weight on top and, among
+// equal weights, the lowest index.
+type heaviest struct {
+	w   []float64
+	idx []int
+}
+
+func (h *heaviest) Len() int { return len(h.idx) }
+func (h *heaviest) Less(a, b int) bool {
+	wa, wb := h.w[h.idx[a]], h.w[h.idx[b]]
+	return wa > wb || (wa == wb && h.idx[a] < h.idx[b])
+}
+func (h *heaviest) Swap(a, b int) { h.idx[a], h.idx[b] = h.idx[b], h.idx[a] }
+func (h *heaviest) Push(x any)    { h.idx = append(h.idx, x.(int)) }
+func (h *heaviest) Pop() any {
+	last := h.idx[len(h.idx)-1]
+	h.idx = h.idx[:len(h.idx)-1]
+	return last
 }
 
 // NoiseRatio is the posterior-to-prior ratio below which a ranking is

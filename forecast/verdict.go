@@ -45,7 +45,7 @@ func PerNode(ctx context.Context, e Simulation) (Forecast, error) {
 	var right, in90, size, flagged float64
 	for r := range VerdictRounds {
 		round := e
-		round.Seed = e.Seed + uint64(r)
+		round.Seed, round.noEMD = e.Seed+uint64(r), true
 		res, err := Simulate(ctx, round)
 		if err != nil {
 			return Forecast{}, err

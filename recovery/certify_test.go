@@ -246,3 +246,40 @@ func TestMismatchDiagnosisIsMeasured(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoredCertifierIsTheFreshOne: a certifier restored from its state
+// is the fresh one — the same action's error, so the same published bounds
+// (NoiseBound, MaxBackground) and classes — after a loose pass and after a
+// precise one. (Restored on the precise action, a loose pass's norms
+// would be trusted to an error they were never computed to.)
+func TestRestoredCertifierIsTheFreshOne(t *testing.T) {
+	g, _, err := laplacian.Generate("sbm:sizes=600x600x600,pin=0.012,pout=0.0008,seed=4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, precise := range []bool{false, true} {
+		fresh, err := NewCertifier(ctx, g, 1, CertifierOptions{Precise: precise})
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := fresh.Classes(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		restored, rsc, err := RestoreCertifier(ctx, g, 1, fresh.Tol(), fresh.State(sc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fresh.Precise() != precise || restored.Precise() != precise {
+			t.Fatalf("precise %v: fresh %v, restored %v", precise, fresh.Precise(), restored.Precise())
+		}
+		if restored.NoiseBound() != fresh.NoiseBound() || restored.MaxBackground() != fresh.MaxBackground() {
+			t.Fatalf("precise %v: restored ν %v B %v, fresh ν %v B %v", precise,
+				restored.NoiseBound(), restored.MaxBackground(), fresh.NoiseBound(), fresh.MaxBackground())
+		}
+		if rsc.Count != sc.Count || rsc.RefitFailures != 0 {
+			t.Fatalf("precise %v: restored classes %d (refit failures %d), fresh %d", precise, rsc.Count, rsc.RefitFailures, sc.Count)
+		}
+	}
+}

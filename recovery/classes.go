@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -337,11 +336,16 @@ func (u *unionFind) labels() ([]int, int) {
 type CertifierState struct {
 	Norms   []float64     `json:"norms"`
 	Classes SourceClasses `json:"classes"`
+	// Precise: the pass ran the precise action. The norms carry that
+	// action's error, so a restored certifier is built on it too: its
+	// bounds (checkRange, NoiseBound) are then the fresh one's, not those
+	// of a smaller error the norms were never computed to.
+	Precise bool `json:"precise,omitempty"`
 }
 
 // State returns the certifier's norms and sc (from Classes).
 func (c *Certifier) State(sc *SourceClasses) CertifierState {
-	return CertifierState{Norms: append([]float64(nil), c.norm...), Classes: *sc}
+	return CertifierState{Norms: append([]float64(nil), c.norm...), Classes: *sc, Precise: c.precise}
 }
 
 // RestoreCertifier rebuilds the Certifier of g at τ and tol from a stored
@@ -357,11 +361,11 @@ func RestoreCertifier(ctx context.Context, g *laplacian.Graph, tau, tol float64,
 	if len(st.Norms) != n || len(st.Classes.Class) != n {
 		return nil, nil, &ModelRangeError{Tau: tau, Tol: tol, Reason: fmt.Sprintf("the stored state has %d norms and %d classes for %d nodes", len(st.Norms), len(st.Classes.Class), n)}
 	}
-	act, err := expm.NewAction(g, tau, expm.Options{Columns: n})
+	act, err := action(g, tau, tol, st.Precise)
 	if err != nil {
 		return nil, nil, err
 	}
-	c := &Certifier{g: g, act: act, tau: tau, tol: tol, norm: append([]float64(nil), st.Norms...), eta: act.ErrorBound(), precision: tol / 100}
+	c := &Certifier{g: g, act: act, tau: tau, tol: tol, norm: append([]float64(nil), st.Norms...), eta: act.ErrorBound(), precision: tol / 100, precise: st.Precise}
 	if err := c.checkRange(); err != nil {
 		return nil, nil, err
 	}

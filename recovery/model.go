@@ -329,6 +329,22 @@ func (md *Model) Apply(dst, f []float64) {
 	md.expandU(dst, z)
 }
 
+// ApplyBlock sets dst = M·x for the b columns of x (n×b, row-major: entry
+// i of column c at i·b + c) and reports whether it did: only a model kept as
+// the sparse action applies M to a block at once (one pass over the graph
+// for b columns); the others return false, and the caller applies M column
+// by column. M is exp(−τL), so this is Mᵀ·x too.
+func (md *Model) ApplyBlock(dst, x []float64, b int) bool {
+	if md.op == nil {
+		return false
+	}
+	if b < 1 || len(dst) != md.m*b || len(x) != md.n*b {
+		panic("recovery: ApplyBlock length mismatch")
+	}
+	md.op.Apply(dst, x, b)
+	return true
+}
+
 // ApplyT sets dst = Mᵀ y (len n). It panics on a length mismatch.
 func (md *Model) ApplyT(dst, y []float64) {
 	if len(dst) != md.n || len(y) != md.m {

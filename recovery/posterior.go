@@ -1,6 +1,7 @@
 package recovery
 
 import (
+	"fmt"
 	"math"
 	"slices"
 )
@@ -54,6 +55,45 @@ func (e Posterior) Estimate(p *Problem) (*Estimate, error) {
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	c0 := make([]float64, p.Model.n)
+	p.Model.ApplyT(c0, p.Y)
+	est := e.fromCorrelations(p, c0)
+	est.Residual = residualNorm(p.Model, p.Y, est.F)
+	est.Objective = est.Residual * est.Residual / (2 * p.Sigma * p.Sigma)
+	e.screen(est, p.Model.n)
+	return est, nil
+}
+
+// FromCorrelations is Estimate given c0 = Mᵀỹ, computed by the caller
+// (a simulation applies M to a block of trials' readings at once), without
+// the residual ‖ỹ − M·f̂‖ (NaN, as the objective): the posterior, the
+// locations, F and the status are Estimate's. c0 must have one entry per
+// location.
+func (e Posterior) FromCorrelations(p *Problem, c0 []float64) (*Estimate, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	if len(c0) != p.Model.n {
+		return nil, fmt.Errorf("%w: %d correlations for %d locations", ErrBadProblem, len(c0), p.Model.n)
+	}
+	est := e.fromCorrelations(p, c0)
+	est.Residual, est.Objective = math.NaN(), math.NaN()
+	e.screen(est, p.Model.n)
+	return est, nil
+}
+
+// screen declares no source when the evidence is below MinLogEvidence.
+func (e Posterior) screen(est *Estimate, n int) {
+	if e.MinLogEvidence > 0 && est.LogEvidence < e.MinLogEvidence {
+		est.Status = NoSource
+		est.F = make([]float64, n)
+		est.Locations = nil
+	}
+}
+
+// fromCorrelations is the posterior from c0 = Mᵀỹ: F at the most likely
+// locations, before the residual and the evidence screen.
+func (e Posterior) fromCorrelations(p *Problem, c0 []float64) *Estimate {
 	md := p.Model
 	n := md.n
 	mu := p.mass()
@@ -63,8 +103,6 @@ func (e Posterior) Estimate(p *Problem) (*Estimate, error) {
 		k = 1
 	}
 	norms, _ := md.ColumnNorms2()
-	c0 := make([]float64, n)
-	md.ApplyT(c0, p.Y)
 	// Single-source log-likelihood ratios against "no source".
 	ll := make([]float64, n)
 	for s := 0; s < n; s++ {
@@ -115,14 +153,7 @@ func (e Posterior) Estimate(p *Problem) (*Estimate, error) {
 		f[s] += mu
 	}
 	est.F = f
-	est.Residual = residualNorm(md, p.Y, f)
-	est.Objective = est.Residual * est.Residual / (2 * s2)
-	if e.MinLogEvidence > 0 && evidence < e.MinLogEvidence {
-		est.Status = NoSource
-		est.F = make([]float64, n)
-		est.Locations = nil
-	}
-	return est, nil
+	return est
 }
 
 // refinedLL rescores the candidates — the refine most likely by the
@@ -237,6 +268,12 @@ func (md *Model) refineNorms(nodes []int) []exactNorm {
 // TopK returns the indices of the k largest entries of x, largest first
 // (ties by smaller index).
 func TopK(x []float64, k int) []int {
+	if k < 0 {
+		k = 0
+	}
+	if top, ok := topKSelect(x, k); ok {
+		return top
+	}
 	idx := make([]int, len(x))
 	for i := range idx {
 		idx[i] = i
@@ -251,6 +288,38 @@ func TopK(x []float64, k int) []int {
 		return 0
 	})
 	return idx[:min(k, len(idx))]
+}
+
+// topKSelect is TopK for a k small against len(x) in one pass (a forecast
+// asks for one source among 10⁴ nodes each trial): top holds the k largest
+// seen so far in TopK's order, value descending and, among equal values,
+// index ascending, so it returns what the stable sort does. It declines
+// (false) a k that is not small, and x holding a NaN (which the sort's
+// comparison leaves in an order of its own).
+func topKSelect(x []float64, k int) ([]int, bool) {
+	if k > 16 || 8*k > len(x) {
+		return nil, false
+	}
+	top := make([]int, 0, k+1)
+	for i, v := range x {
+		if v != v {
+			return nil, false
+		}
+		if len(top) == k && (k == 0 || !(v > x[top[k-1]])) {
+			continue
+		}
+		// After every kept value ≥ v: an equal value kept earlier has the
+		// lower index and stays ahead.
+		at := len(top)
+		for at > 0 && x[top[at-1]] < v {
+			at--
+		}
+		top = slices.Insert(top, at, i)
+		if len(top) > k {
+			top = top[:k]
+		}
+	}
+	return top, true
 }
 
 // gramColumn returns Mᵀ M e_s.

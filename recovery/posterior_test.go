@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
+	"sort"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -383,5 +385,36 @@ func TestPosteriorRefine(t *testing.T) {
 	t.Logf("true source found: %d/%d plain, %d/%d refined", plain, trials, refined, trials)
 	if 2*refined < trials || refined < 2*plain {
 		t.Errorf("refined posterior found %d of %d sources (plain %d)", refined, trials, plain)
+	}
+}
+
+// TestTopKSelectIsTheStableSort: the one-pass selection TopK uses for small
+// k returns what the stable sort returns — value descending, equal values
+// by index — on random vectors with many ties, for k = 0 … 16.
+func TestTopKSelectIsTheStableSort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	for trial := range 200 {
+		n := 130 + rng.IntN(200)
+		x := make([]float64, n)
+		for i := range x {
+			x[i] = float64(rng.IntN(1 + trial%40)) // ties, often
+		}
+		for k := 0; k <= 16; k++ {
+			got, ok := topKSelect(x, k)
+			if !ok {
+				t.Fatalf("n = %d, k = %d: declined", n, k)
+			}
+			idx := make([]int, n)
+			for i := range idx {
+				idx[i] = i
+			}
+			sort.SliceStable(idx, func(a, b int) bool { return x[idx[a]] > x[idx[b]] })
+			if !slices.Equal(got, idx[:k]) {
+				t.Fatalf("n = %d, k = %d: %v, the stable sort %v", n, k, got, idx[:k])
+			}
+		}
+	}
+	if _, ok := topKSelect([]float64{1, math.NaN(), 3, 4, 5, 6, 7, 8, 9}, 1); ok {
+		t.Fatal("a NaN was not declined")
 	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"github.com/graphcloak/graphcloak"
-	"github.com/graphcloak/graphcloak/internal/csvin"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -28,11 +26,9 @@ type Steps struct {
 	Locate *job.LocateSpec
 	// Answer, when not nil, is the slot's only step: the private answer.
 	Answer *job.AnswerSpec
-	// Values is the raw readings' CSV file, read again at every slot, with
-	// its Header ("": the configured value property is read with the
-	// graph).
-	Values string
-	Header csvin.Header
+	// Readings reads the raw readings again at every slot (nil: the
+	// configured value property is read with the graph).
+	Readings func() (map[string]float64, error)
 	// Communities are those of the localisation and of the answer.
 	Communities stores.Communities
 	// Progress returns the progress callback of a step ("Δ2",
@@ -79,21 +75,16 @@ func (st *Steps) env(step Step, after *job.Bookkeeping) job.Env {
 	return job.Env{Logger: step.Logger, Progress: st.Progress, PassStarted: st.PassStarted, Say: st.Say, Bookkeeping: after.Context}
 }
 
-// readings reads the raw readings' file (nil without one).
-func (st *Steps) readings() (map[string]float64, error) {
-	if st.Values == "" {
-		return nil, nil
-	}
-	return inputfiles.ReadReadings(nil, st.Values, st.Header)
-}
-
 // release releases the slot's readings under its epoch.
 func (st *Steps) release(ctx context.Context, step Step) (*job.ReleaseSummary, error) {
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
-	readings, err := st.readings()
-	if err != nil {
-		return nil, err
+	var readings map[string]float64
+	if st.Readings != nil {
+		var err error
+		if readings, err = st.Readings(); err != nil {
+			return nil, err
+		}
 	}
 	spec := st.Release
 	spec.RunID, spec.Epoch = step.RunID, step.Epoch
@@ -143,9 +134,5 @@ func (st *Steps) runAnswer(ctx context.Context, step Step) (*job.AnswerSummary, 
 	defer after.Close()
 	spec := *st.Answer
 	spec.RunID, spec.Epoch = step.RunID, step.Epoch
-	var readings func() (map[string]float64, error)
-	if st.Values != "" {
-		readings = st.readings
-	}
-	return st.Backend.Answer(ctx, spec, st.Communities, readings, st.env(step, after))
+	return st.Backend.Answer(ctx, spec, st.Communities, st.Readings, st.env(step, after))
 }

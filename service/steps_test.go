@@ -12,6 +12,7 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/answer"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -130,7 +131,7 @@ func TestStepsReleaseLocate(t *testing.T) {
 	values := filepath.Join(t.TempDir(), "readings.csv")
 	obs := &recordingObserver{}
 	st := &Steps{Backend: b, Release: job.ReleaseSpec{Scope: "s", Epsilon: 0.5}, Locate: &job.LocateSpec{},
-		Values: values, Observer: obs}
+		Readings: inputfiles.ReadingsFrom(nil, values, "auto"), Observer: obs}
 	slot := st.Slot(Slot{Epoch: func(t time.Time) string { return t.Format("2006-01-02T15:04Z") }, Metrics: metrics.New()})
 	t0 := time.Date(2026, 11, 27, 5, 0, 0, 0, time.UTC)
 	inputs := []map[string]float64{{"a": 1, "b": 2}, {"a": 3, "b": 4.5}}
@@ -175,7 +176,7 @@ func TestStepsAnswer(t *testing.T) {
 	b := newMemoryBackend(t)
 	values := filepath.Join(t.TempDir(), "readings.csv")
 	obs := &recordingObserver{}
-	st := &Steps{Backend: b, Answer: &job.AnswerSpec{Scope: "s"}, Values: values, Observer: obs}
+	st := &Steps{Backend: b, Answer: &job.AnswerSpec{Scope: "s"}, Readings: inputfiles.ReadingsFrom(nil, values, "auto"), Observer: obs}
 	slot := st.Slot(Slot{Epoch: func(t time.Time) string { return t.Format("2006-01-02T15:04Z") }, Metrics: metrics.New()})
 	writeReadings(t, values, "node,value\na,1\nb,2\n")
 	t0 := time.Date(2026, 11, 27, 5, 0, 0, 0, time.UTC)

@@ -73,7 +73,6 @@ func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) e
 // bookkeeping deadline.
 func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary, err error) {
 	g := opts.g
-	defer addInitHint(&g.cfg.Config, &err)
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	spec, err := answerSpecWithKeys(opts)
@@ -96,12 +95,13 @@ func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary,
 		CheckProjection: spec.Neo4j, Ledger: ledgerMode(spec.DryRun)})
 	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
 	c := locateCommunities(opts)
+	defer addInitHint(&g.cfg.Config, &err) // the ledger is opened from here on
 	st, err := stores.Open(ctx, g.cfg, opt)
 	if err != nil {
 		return nil, err
 	}
 	defer st.Close(after.Context())
-	return st.RunAnswer(ctx, *spec, c, st.ReadingsFrom(opts.stdin, opts.privateAnswer.values), env)
+	return st.RunAnswer(ctx, *spec, c, inputfiles.ReadingsFrom(opts.stdin, opts.privateAnswer.values, g.cfg.Input.Header), env)
 }
 
 // answerSpecWithKeys is checkPrivateAnswer's spec with its keys read

@@ -59,7 +59,8 @@ func epochSpec(g *globalOptions, graph, cert, cache string, timeBudget time.Dura
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
 		CertificatePath: cert, CachePath: cache, TimeBudget: timeBudget, Software: buildinfo.Read().String()}
 	spec.Projection = cfg.Neo4jProjection()
-	if _, err := inputfiles.ReadReleaseInputs(cfg, &spec, inputfiles.ReleaseFiles{Certificate: cert}); err != nil {
+	spec.ValuesFrom = "property:" + spec.Projection.ValueProperty
+	if err := inputfiles.ReadReleaseInputs(cfg, &spec); err != nil {
 		return job.ReleaseSpec{}, err
 	}
 	if spec.Mechanism == privacy.MechanismClassic {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
-	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -81,9 +80,8 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	header, _ := csvin.ParseHeader(cfg.Input.Header) // validated by config
 	start := time.Now()
-	files, err := inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, header)
+	files, err := inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, cfg.Input.Header)
 	if err != nil {
 		return err
 	}

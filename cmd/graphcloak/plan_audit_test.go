@@ -17,7 +17,7 @@ import (
 func TestPlanAnswerAudit(t *testing.T) {
 	isolateConfig(t)
 	stdout, stderr, code := runPipelineCLI(t, context.Background(), nil, "plan", "--graph", "karate", "--epsilon", "1,4",
-		"--modes", "private-answer", "--trials", "10", "-o", "json")
+		"--modes", "private-answer", "--trials", "10", "--cache-dir", "none", "-o", "json")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
@@ -39,7 +39,7 @@ func TestPlanAnswerAudit(t *testing.T) {
 	cache := filepath.Join(t.TempDir(), "answer.json")
 	for run := 0; run < 2; run++ {
 		out, serr, c := runPipelineCLI(t, context.Background(), nil, "plan", "--graph", "karate", "--epsilon", "1,4",
-			"--modes", "private-answer", "--trials", "10", "--answer-cache", cache, "--log-level", "info", "-o", "json")
+			"--modes", "private-answer", "--trials", "10", "--answer-cache", cache, "--cache-dir", "none", "--log-level", "info", "-o", "json")
 		var again job.ForecastReport
 		err := json.Unmarshal([]byte(out), &again)
 		for _, a := range again.AnswerAudits {

@@ -109,8 +109,10 @@ func TestPlanIndependentOfNodeOrder(t *testing.T) {
 	}
 	plan := func(path string) any {
 		t.Helper()
+		// --cache-dir none: each plan computes (the second would read the
+		// first's forecasts: the graph's fingerprint is in key order).
 		out, stderr, code := runPipelineCLI(t, context.Background(), nil, "plan", "--graph", "file:"+path, "--tau", "1", "--epsilon", "1,4",
-			"--delta", "1e-6", "--trials", "100", "-o", "json")
+			"--delta", "1e-6", "--trials", "100", "--cache-dir", "none", "-o", "json")
 		if code != 0 {
 			t.Fatalf("plan %s: exit %d: %s", path, code, stderr)
 		}

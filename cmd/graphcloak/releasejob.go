@@ -31,7 +31,6 @@ type releaseInputs struct {
 // balance) shares one bookkeeping deadline.
 func releaseOnce(ctx context.Context, opts *releaseOptions) (_ *job.ReleaseSummary, err error) {
 	g := opts.g
-	defer addInitHint(&g.cfg.Config, &err)
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	opt := storesOptions(g, after, stores.Options{Neo4j: opts.graph == stores.Neo4jSpec || g.cfg.Privacy.Ledger == "neo4j", Ledger: ledgerMode(opts.dryRun)})
@@ -48,6 +47,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (_ *job.ReleaseSumma
 		}
 		defer env.File.Abort()
 	}
+	defer addInitHint(&g.cfg.Config, &err) // the ledger is opened from here on
 	st, err := stores.Open(ctx, g.cfg, opt)
 	if err != nil {
 		return nil, err
@@ -56,20 +56,24 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (_ *job.ReleaseSumma
 	return st.RunRelease(ctx, spec, in.readings, env)
 }
 
-// checkRelease makes the job's spec from release's flags (releaseSpec)
-// and reads its local inputs (the certificate, the noise key, the
-// readings file).
+// checkRelease makes the job's spec from release's flags (releaseSpec),
+// completes it from its local files (the keys, the certificate) and reads
+// the raw readings of --values.
 func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 	spec, err := releaseSpec(opts)
 	if err != nil {
 		return nil, err
 	}
-	files := inputfiles.ReleaseFiles{Values: opts.values, Stdin: opts.stdin, Certificate: opts.sensitivityCert}
-	readings, err := inputfiles.ReadReleaseInputs(&opts.g.cfg.Config, &spec, files)
-	if err != nil {
+	if err := inputfiles.ReadReleaseInputs(&opts.g.cfg.Config, &spec); err != nil {
 		return nil, err
 	}
-	return &releaseInputs{spec: spec, readings: readings}, nil
+	in := &releaseInputs{spec: spec}
+	if read := inputfiles.ReadingsFrom(opts.stdin, opts.values, opts.g.cfg.Input.Header); read != nil {
+		if in.readings, err = read(); err != nil {
+			return nil, err
+		}
+	}
+	return in, nil
 }
 
 // releaseSpec is the job's spec of release's flags and configuration,
@@ -93,6 +97,10 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 	}
 	spec.Projection = cfg.Neo4jProjection()
 	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
+	spec.ValuesFrom = "property:" + spec.Projection.ValueProperty
+	if opts.values != "" {
+		spec.ValuesFrom = "csv:" + opts.values
+	}
 	var err error
 	if spec.Smooth, spec.SmoothAuto, err = job.ParseSmooth(opts.smooth); err != nil { // "" in serve's releases: none
 		return job.ReleaseSpec{}, err

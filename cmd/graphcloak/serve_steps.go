@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/service"
@@ -48,10 +48,11 @@ func checkServeFlags(opts *serveOptions) error {
 // no run id or epoch (each slot names them): the private answer, or the
 // release and the localisation on it. They are checked as they will be
 // run — the release's values file and keys, or the answer's keys, read — so
-// a bad flag fails now, not at the first slot.
+// a bad flag fails now, not at the first slot; the readings file is read
+// again at every slot (inputfiles.ReadingsFrom).
 func serveSteps(opts *serveOptions) (*service.Steps, error) {
 	lo := serveLocateOptions(opts)
-	steps := &service.Steps{Values: opts.values, Progress: opts.g.progress, PassStarted: opts.g.passStarted, Say: opts.g.say}
+	steps := &service.Steps{Communities: locateCommunities(lo), Progress: opts.g.progress, PassStarted: opts.g.passStarted, Say: opts.g.say}
 	var err error
 	if opts.privateAnswer {
 		steps.Answer, err = answerSpecWithKeys(lo)
@@ -61,8 +62,7 @@ func serveSteps(opts *serveOptions) (*service.Steps, error) {
 	if err != nil {
 		return nil, err
 	}
-	steps.Communities = locateCommunities(lo)
-	steps.Header, _ = csvin.ParseHeader(opts.g.cfg.Input.Header) // validated by config
+	steps.Readings = inputfiles.ReadingsFrom(nil, opts.values, opts.g.cfg.Input.Header)
 	return steps, nil
 }
 

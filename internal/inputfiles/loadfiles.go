@@ -27,14 +27,19 @@ type LoadFiles struct {
 // ReadLoadFiles reads the edge list at edges and the readings at values
 // ("": none; "-" reads stdin) and checks that the readings name nodes of
 // the edge list. The edge list is read by the project's CSV rules, so
-// that what is loaded is what the graph spec file:EDGES reads.
-func ReadLoadFiles(stdin io.Reader, edges, values string, header csvin.Header) (*LoadFiles, error) {
+// that what is loaded is what the graph spec file:EDGES reads; both files'
+// first rows are read under header (the configured input.header: auto, yes
+// or no).
+func ReadLoadFiles(stdin io.Reader, edges, values, header string) (*LoadFiles, error) {
+	h, err := csvin.ParseHeader(header)
+	if err != nil {
+		return nil, errkind.Inputf("%w", err)
+	}
 	var g *laplacian.Graph
-	var err error
 	if edges == "-" {
-		g, err = laplacian.ReadCSV(stdin, laplacian.Options{Header: header})
+		g, err = laplacian.ReadCSV(stdin, laplacian.Options{Header: h})
 	} else {
-		g, err = laplacian.LoadCSV(edges, laplacian.Options{Header: header})
+		g, err = laplacian.LoadCSV(edges, laplacian.Options{Header: h})
 	}
 	if err != nil {
 		// Keys of two types: refused in load's words, as the database's
@@ -56,7 +61,7 @@ func ReadLoadFiles(stdin io.Reader, edges, values string, header csvin.Header) (
 	if values == "" {
 		return lf, nil
 	}
-	if lf.Values, err = ReadReadings(stdin, values, header); err != nil {
+	if lf.Values, err = readReadings(stdin, values, header); err != nil {
 		return nil, err
 	}
 	if _, err := graphcloak.ValuesByKey(g, lf.Values); err != nil {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/internal/csvin"
 )
 
 func TestReadLoadFiles(t *testing.T) {
@@ -22,7 +21,7 @@ func TestReadLoadFiles(t *testing.T) {
 	if err := os.WriteFile(values, []byte("a,1\nb,3\nc,2\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	lf, err := ReadLoadFiles(nil, edges, values, csvin.HeaderAuto)
+	lf, err := ReadLoadFiles(nil, edges, values, "auto")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,7 +34,7 @@ func TestReadLoadFiles(t *testing.T) {
 	if got := lf.KeyLine("z"); got != "" {
 		t.Errorf("KeyLine(z) = %q, want none", got)
 	}
-	_, err = ReadLoadFiles(nil, filepath.Join(dir, "missing.csv"), "", csvin.HeaderAuto)
+	_, err = ReadLoadFiles(nil, filepath.Join(dir, "missing.csv"), "", "auto")
 	if err == nil || errkind.Of(err) != errkind.BadInput {
 		t.Fatalf("a missing edge list: %v (kind %v), want bad input", err, errkind.Of(err))
 	}
@@ -53,7 +52,7 @@ func TestReadLoadFilesMixedKeys(t *testing.T) {
 	if err := os.WriteFile(edges, []byte("source,target\n401,402\n402,hall\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := ReadLoadFiles(nil, edges, "", csvin.HeaderAuto)
+	_, err := ReadLoadFiles(nil, edges, "", "auto")
 	var ke *connector.LoadKeyError
 	if !errors.As(err, &ke) || ke.Key != "hall" || errkind.Of(err) != errkind.BadInput ||
 		!strings.Contains(err.Error(), "(line 3 of "+edges+")") || !strings.Contains(err.Error(), `"401", the first key, is an integer`) {

@@ -6,12 +6,23 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/internal/csvin"
 )
 
-// ReadReadings reads a raw readings CSV (node,value) from the file path
-// or, for "-", from stdin.
-func ReadReadings(stdin io.Reader, path string, header csvin.Header) (map[string]float64, error) {
+// ReadingsFrom reads the raw readings CSV at path ("-": stdin) under
+// header (the configured input.header: auto, yes or no) when called, for
+// a job that reads its readings later, or again at every slot (the
+// private answer, once its graph is loaded; serve's slots). Without a
+// path it is nil: the readings are a property, read with the graph.
+func ReadingsFrom(stdin io.Reader, path, header string) func() (map[string]float64, error) {
+	if path == "" {
+		return nil
+	}
+	return func() (map[string]float64, error) { return readReadings(stdin, path, header) }
+}
+
+// readReadings reads a raw readings CSV (node,value) from the file path
+// or, for "-", from stdin, under header (graphcloak.ReadValues).
+func readReadings(stdin io.Reader, path, header string) (map[string]float64, error) {
 	r := stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -21,8 +32,5 @@ func ReadReadings(stdin io.Reader, path string, header csvin.Header) (map[string
 		defer f.Close()
 		r = f
 	}
-	if header == csvin.HeaderAuto {
-		return graphcloak.ReadValues(r)
-	}
-	return graphcloak.ReadValuesHeader(r, header == csvin.HeaderYes)
+	return graphcloak.ReadValues(r, header)
 }

@@ -95,12 +95,19 @@ func Solver(model *recovery.Model, sigma float64, sources int, est recovery.Esti
 		if err != nil {
 			return nil, nil, false, err
 		}
-		if r.NoSource() {
-			zero := make([]float64, model.N())
-			return zero, zero, true, nil
-		}
-		return r.F, r.Weights(), false, nil
+		f, weights, noSource := Outcome(r, model.N())
+		return f, weights, noSource, nil
 	}
+}
+
+// Outcome is what a trial ranks from an estimate r over n locations: its
+// F and weights, or zeros and noSource when r detected no source.
+func Outcome(r *recovery.Estimate, n int) (f, weights []float64, noSource bool) {
+	if r.NoSource() {
+		zero := make([]float64, n)
+		return zero, zero, true
+	}
+	return r.F, r.Weights(), false
 }
 
 // Mechanism maps the zero value to the discrete Gaussian, so a
