@@ -14,6 +14,10 @@ import (
 // 32 columns a row at once), where trial by trial each pass served one.
 const trialBlock = 32
 
+// TrialBlock is trialBlock, for an estimate of a simulation's time: a
+// block's draw is shared by its trials.
+const TrialBlock = trialBlock
+
 // trialDraw is one trial's draw: its sources, the mass at them (f0), the
 // noisy readings ỹ = exp(−τL)·f0 + N(0, σ²), and, when the posterior
 // can use them, the correlations c0 = exp(−τL)·ỹ (nil: the estimator

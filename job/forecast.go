@@ -153,6 +153,20 @@ func ForecastRoundSeconds(trials int, perTrial, releaseSeconds float64) float64 
 	return min(float64(trials)*perTrial, max(b, float64(min(20, trials))*perTrial)+perTrial)
 }
 
+// TrialSeconds is the wall time a simulated release costs in a
+// simulation of trials trials, from when the first and the k-th of them
+// finished (seconds since the simulation started, its setup included):
+// each trial after the first costs (last−first)/(k−1), all workers at
+// once, and the first's time — the setup and its block's draw (a
+// simulation draws min(forecast.TrialBlock, trials) trials' readings in
+// one action) — is shared by its block. With one trial finished, its time.
+func TrialSeconds(first, last float64, k, trials int) float64 {
+	if k < 2 || last <= first {
+		return first / float64(max(1, k))
+	}
+	return (last-first)/float64(k-1) + first/float64(max(1, min(forecast.TrialBlock, trials)))
+}
+
 // ForecastRounds is the rounds a forecast is modelled to take: a verdict
 // (forecast.PerNode) takes one to VerdictRounds of them, as the rate is
 // far from or near the guess, which is not known before; two, the
@@ -208,11 +222,12 @@ func DryRunForecasts(trials int, perTrial, releaseSeconds float64) []ForecastSte
 // only when end is called (the rounds a verdict takes are not known
 // before), so that a progress log goes on through every round instead of
 // ending with the first. firstTrials, when set, is told once the time a
-// trial took so far (wall, all workers) when a trial a worker has finished
-// in the first round, or all of its trials.
+// trial took so far (TrialSeconds) once two trials a worker after the
+// first have finished in the first round, or all of its trials.
 func roundsProgress(progress func(done, total int), rounds, trials int, firstTrials func(perTrial float64, timed int)) (report func(done, total int), end func()) {
 	var mu sync.Mutex
 	start, round, last, told := time.Now(), 0, 0, firstTrials == nil
+	var first float64 // when the first trial finished
 	workers := max(1, runtime.GOMAXPROCS(0))
 	total := max(1, rounds*trials)
 	report = func(done, n int) {
@@ -221,12 +236,17 @@ func roundsProgress(progress func(done, total int), rounds, trials int, firstTri
 			round++
 		}
 		last = done
-		tell := !told && round == 0 && done > 0 && done >= min(workers, n)
+		now := time.Since(start).Seconds()
+		if first == 0 && done > 0 {
+			first = now
+		}
+		// Two trials a worker after the first (their pace), or all.
+		tell := !told && round == 0 && done > 0 && done >= min(2*workers+1, n)
 		told = told || tell
 		off := min(round, rounds-1) * trials
 		mu.Unlock()
 		if tell {
-			firstTrials(time.Since(start).Seconds()/float64(done), done)
+			firstTrials(TrialSeconds(first, now, done, n), done)
 		}
 		if progress != nil {
 			progress(min(off+done, total-1), total)

@@ -71,8 +71,8 @@ func TestDryRunSaysItsForecastsEstimate(t *testing.T) {
 // TestRoundsProgress: a forecast's rounds (each a simulation whose count
 // restarts) report as one step of rounds·trials, never reaching its total
 // before end — so a progress log goes on through every round — and the
-// first trials are timed once, in the first round, when a trial a worker
-// has finished.
+// first trials are timed once, in the first round, when two trials a
+// worker after the first have finished.
 func TestRoundsProgress(t *testing.T) {
 	type call struct{ done, total int }
 	var got []call
@@ -96,8 +96,8 @@ func TestRoundsProgress(t *testing.T) {
 	if last := got[len(got)-1]; last != (call{50, 50}) {
 		t.Errorf("end reported %v", last)
 	}
-	if len(firsts) != 1 || firsts[0] != min(workers, 10) {
-		t.Errorf("first trials told %v, want once at %d", firsts, min(workers, 10))
+	if len(firsts) != 1 || firsts[0] != min(2*workers+1, 10) {
+		t.Errorf("first trials told %v, want once at %d", firsts, min(2*workers+1, 10))
 	}
 }
 
@@ -137,5 +137,24 @@ func TestMonotone(t *testing.T) {
 	}
 	if monotone(nil) != nil {
 		t.Error("monotone(nil) is not nil")
+	}
+}
+
+// TestTrialSeconds: the trials after the first are priced at their pace,
+// the first's time (setup and its block's draw) shared by its block of
+// min(32, trials); one trial finished is its own time.
+func TestTrialSeconds(t *testing.T) {
+	for _, c := range []struct {
+		first, last float64
+		k, trials   int
+		want        float64
+	}{
+		{3.2, 5.2, 5, 100, 0.5 + 0.1}, // 4 trials in 2 s after the first; 3.2 s over a block of 32
+		{3.2, 5.2, 5, 8, 0.5 + 0.4},   // a block of 8
+		{2, 2, 1, 100, 2},             // one trial: its time
+	} {
+		if got := TrialSeconds(c.first, c.last, c.k, c.trials); math.Abs(got-c.want) > 1e-12 {
+			t.Errorf("TrialSeconds(%g, %g, %d, %d) = %g, want %g", c.first, c.last, c.k, c.trials, got, c.want)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -126,12 +127,20 @@ func auditStep(gr *laplacian.Graph, tau float64, opt recovery.CertifierOptions) 
 		Model: fmt.Sprintf("2·S·K·(2|E|+n) = %.2g steps at %.2g ns a step measured on %d cores", w.Steps, w.NanosPerStep, w.Workers)}, nil
 }
 
-// trialCost is the wall time of one simulated release on a graph, timed
-// on a few (timeTrials).
+// trialCost is what timeTrials measured of simulated releases on a
+// graph: when the first and the last of Done trials finished (seconds
+// from the simulation's start), and their σ.
 type trialCost struct {
-	PerTrial float64 // seconds a trial, all workers at once
-	Timed    int     // trials timed
-	Sigma    float64 // their σ
+	First, Last float64
+	Done        int
+	Sigma       float64
+}
+
+// perTrial is the wall time of a trial in a simulation of trials trials
+// (job.TrialSeconds: the pace after the first, the first's time shared by
+// its block).
+func (c trialCost) perTrial(trials int) float64 {
+	return job.TrialSeconds(c.First, c.Last, c.Done, trials)
 }
 
 // sampleSigma is the noise of the trials timed for an estimate: the time
@@ -139,16 +148,13 @@ type trialCost struct {
 // attachment, 2·10³ and 8·10³ nodes: within 25%).
 const sampleSigma = 0.1
 
-// sampleTrials is how many trials are timed: two a worker.
-func sampleTrials() int { return 2 * max(1, runtime.GOMAXPROCS(0)) }
-
 // timeTrials times simulated releases of sim (its graph, partition, τ
 // and estimator; σ = sampleSigma when it has none; the model's setup
-// included) and returns the time a trial: the time to the last trial
-// finished over the trials finished. It stops at sampleTrials trials, or
-// once a trial a worker has finished and a second has passed (a trial
-// takes 2.5 s of a core on e-mail Enron), or at trialTiming; ok is false
-// when no trial finished by then (an estimate then leaves them out).
+// included): a block of forecast.TrialBlock trials, as a simulation draws
+// them, stopped once two trials a worker after the first have finished
+// and a second has passed (a trial took 2.5 s of a core on e-mail Enron),
+// or at trialTiming. ok is false when no trial finished by then (an
+// estimate then leaves them out).
 func timeTrials(sim forecast.Simulation) (trialCost, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), trialTiming)
 	defer cancel()
@@ -164,15 +170,19 @@ func timeTrials(sim forecast.Simulation) (trialCost, bool) {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	start := time.Now()
 	var mu sync.Mutex
-	done, last := 0, time.Duration(0)
-	sim.Trials, sim.TimeBudget, sim.MinTrials, sim.Workers = sampleTrials(), 0, 0, workers
+	var c trialCost
+	sim.Trials, sim.TimeBudget, sim.MinTrials, sim.Workers = forecast.TrialBlock, 0, 0, workers
 	sim.Progress = func(d, _ int) {
 		mu.Lock()
 		defer mu.Unlock()
-		if d > done {
-			done, last = d, time.Since(start)
+		now := time.Since(start).Seconds()
+		if c.Done == 0 && d > 0 {
+			c.First = now
 		}
-		if done >= workers && last > time.Second {
+		if d > c.Done {
+			c.Done, c.Last = d, now
+		}
+		if c.Done >= 2*workers+1 && now > 1 {
 			cancel()
 		}
 	}
@@ -189,19 +199,22 @@ func timeTrials(sim forecast.Simulation) (trialCost, bool) {
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if done == 0 || bad {
+	if c.Done == 0 || bad {
 		return trialCost{}, false
 	}
-	return trialCost{PerTrial: last.Seconds() / float64(done), Timed: done, Sigma: sim.Sigma}, true
+	c.Sigma = sim.Sigma
+	return c, true
 }
 
 // trialTiming bounds timeTrials.
 const trialTiming = 5 * time.Second
 
-// trialsStep prices n simulated releases at c.
-func trialsStep(step string, n int, c trialCost) estimateStep {
-	return estimateStep{Step: step, Seconds: float64(n) * c.PerTrial,
-		Model: fmt.Sprintf("%d × %.3g s a trial, timed on %d trials of this graph (σ = %g)", n, c.PerTrial, c.Timed, c.Sigma)}
+// trialsStep prices n simulated releases in simulations of trials trials
+// each at c.
+func trialsStep(step string, n, trials int, c trialCost) estimateStep {
+	per := c.perTrial(trials)
+	return estimateStep{Step: step, Seconds: float64(n) * per,
+		Model: fmt.Sprintf("%d × %.3g s a trial, timed on %d trials of this graph (σ = %g)", n, per, c.Done, c.Sigma)}
 }
 
 // loadedStep is the graph's load, measured: the estimate loads the graph

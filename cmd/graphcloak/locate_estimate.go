@@ -62,8 +62,9 @@ func runLocateEstimate(ctx context.Context, opts *locateOptions, out io.Writer) 
 			Estimator: g.cfg.Recovery.Estimator, Seed: uint64(g.cfg.Write.RandomSeed), Mechanism: privacy.MechanismDefault}
 		if c, ok := timeTrials(sim); ok {
 			// forecast.AtMass: the verdict's rounds (forecast.PerNode), no time budget.
-			e.add(estimateStep{Step: "forecast trials", Seconds: job.VerdictForecastSeconds(opts.forecastTrials, c.PerTrial),
-				Model: fmt.Sprintf("%d round(s) of %d trials at %.3g s a trial, timed on %d trials of this graph (σ = %g)", job.ForecastRounds, opts.forecastTrials, c.PerTrial, c.Timed, c.Sigma)})
+			per := c.perTrial(opts.forecastTrials)
+			e.add(estimateStep{Step: "forecast trials", Seconds: job.VerdictForecastSeconds(opts.forecastTrials, per),
+				Model: fmt.Sprintf("%d round(s) of %d trials at %.3g s a trial, timed on %d trials of this graph (σ = %g)", job.ForecastRounds, opts.forecastTrials, per, c.Done, c.Sigma)})
 		}
 	}
 	if opts.graph == stores.Neo4jSpec && opts.mode != "stream" && !opts.dryRun && !opts.privateAnswer.enabled {
@@ -114,7 +115,7 @@ func answerSteps(g *globalOptions, opts *locateOptions, gr *laplacian.Graph, tau
 		sim := forecast.Simulation{Graph: gr, Tau: tau, Sources: 1, Estimator: g.cfg.Recovery.Estimator,
 			Seed: uint64(g.cfg.Write.RandomSeed), Mechanism: privacy.MechanismDefault}
 		if c, ok := timeTrials(sim); ok {
-			e.add(trialsStep("private-answer forecast", opts.forecastTrials, c))
+			e.add(trialsStep("private-answer forecast", opts.forecastTrials, opts.forecastTrials, c))
 		}
 	}
 	return nil

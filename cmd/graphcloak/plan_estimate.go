@@ -90,7 +90,7 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, each func(
 		sim := o.simulation(lg.Graph, nil, nil, privacy.MechanismDefault)
 		sim.Tau, sim.Sigma = o.taus[0], 0 // timeTrials' σ
 		if c, ok := timeTrials(sim); ok {
-			st := trialsStep("simulated releases", e.Simulations, c)
+			st := trialsStep("simulated releases", e.Simulations, o.trials, c)
 			each(st)
 			e.Steps = append(e.Steps, st)
 		}

@@ -103,20 +103,21 @@ func releaseSteps(opts *releaseOptions, spec *job.ReleaseSpec, gr *laplacian.Gra
 func forecastSteps(spec *job.ReleaseSpec, c trialCost, releaseSeconds float64, candidates int, e *workEstimate) {
 	trials := spec.ForecastTrials
 	if spec.SmoothAuto {
-		e.add(trialsStep("smooth auto forecasts", candidates*trials, c))
+		e.add(trialsStep("smooth auto forecasts", candidates*trials, trials, c))
 	}
+	per := c.perTrial(trials)
 	var steps []job.ForecastStep
 	switch {
 	case spec.DryRun:
-		steps = job.DryRunForecasts(trials, c.PerTrial, releaseSeconds)
+		steps = job.DryRunForecasts(trials, per, releaseSeconds)
 	case spec.RefuseAtChance:
 		// Its forecasts run at the dry run's minimum budget (0 s modelled).
-		steps = job.DryRunForecasts(trials, c.PerTrial, 0)[:2]
+		steps = job.DryRunForecasts(trials, per, 0)[:2]
 		at := steps[0]
 		at.Step = "forecast at the largest mass"
 		steps = append(steps, at)
 	}
 	for _, st := range steps {
-		e.add(estimateStep{Step: st.Step, Seconds: st.Seconds, Model: fmt.Sprintf("%s (timed on %d trials of this graph)", st.Model, c.Timed)})
+		e.add(estimateStep{Step: st.Step, Seconds: st.Seconds, Model: fmt.Sprintf("%s (timed on %d trials of this graph)", st.Model, c.Done)})
 	}
 }
