@@ -275,6 +275,10 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
 	n := m.Graph.N()
 	workers := max(1, runtime.GOMAXPROCS(0))
+	lp, err := m.logProbabilitiesOf(ctx, cal, workers)
+	if err != nil {
+		return nil, err
+	}
 	worst, right := make([]float64, workers), make([]float64, workers)
 	a.own = make([]float64, n)
 	var wg sync.WaitGroup
@@ -290,7 +294,7 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 					once.Do(func() { cancelled = ctx.Err() })
 					return
 				}
-				ps := logProbabilities(cal, m.Geometry, m.node(s))
+				ps := lp(m.node(s))
 				if c := m.community[s]; c >= 0 {
 					a.own[s] = math.Exp(ps[c])
 					right[w] += a.own[s]
@@ -300,7 +304,7 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 					if t < s || m.node(t) == m.node(s) {
 						continue
 					}
-					pt := logProbabilities(cal, m.Geometry, m.node(t))
+					pt := lp(m.node(t))
 					for o := range ps {
 						worst[w] = max(worst[w], math.Abs(ps[o]-pt[o]))
 					}
@@ -318,6 +322,42 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 	}
 	a.Passed = a.Refused == 0 && a.Misplaced == 0 && a.RefitFailures == 0 && a.WorstLoss <= a.Bound*(1+auditSlack)
 	return a, nil
+}
+
+// memoEntries bounds the log-probabilities the audit keeps (8 bytes each):
+// 2^25 is 256 MiB, 10⁵ sources of 335 communities.
+const memoEntries = 1 << 25
+
+// logProbabilitiesOf returns the published log-probabilities of each
+// geometry node: computed once per node, on workers goroutines, when they
+// fit in memoEntries — an edge reads both of its ends', and computing them
+// per edge evaluated each node deg+1 times (for the envelope mechanism a
+// breadth-first search over the graph each) — else computed when asked.
+func (m *Model) logProbabilitiesOf(ctx context.Context, cal privacy.AnswerCalibration, workers int) (func(v int) []float64, error) {
+	cg := m.Geometry
+	nv := cg.N()
+	if nv*(cg.K()+1) > memoEntries {
+		return func(v int) []float64 { return logProbabilities(cal, cg, v) }, nil
+	}
+	memo := make([][]float64, nv)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for v := w; v < nv; v += workers {
+				if v%256 == w && ctx.Err() != nil {
+					return
+				}
+				memo[v] = logProbabilities(cal, cg, v)
+			}
+		}(w)
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return func(v int) []float64 { return memo[v] }, nil
 }
 
 func logProbabilities(cal privacy.AnswerCalibration, cg *privacy.CommunityGeometry, s int) []float64 {
