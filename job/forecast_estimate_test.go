@@ -35,10 +35,14 @@ func TestForecastRoundSeconds(t *testing.T) {
 		}
 	}
 	// The dry run's forecasts add up as the steps say.
-	steps := DryRunForecasts(100, 0.1, 0)
+	steps := DryRunForecasts(100, 0.1, 0.1, 0)
 	round := ForecastRoundSeconds(100, 0.1, 0)
 	if len(steps) != 3 || steps[0].Seconds != ForecastRounds*round || steps[1].Seconds != round || steps[2].Seconds != 9*ForecastRounds*round {
 		t.Errorf("DryRunForecasts: %+v (a round %g s)", steps, round)
+	}
+	// The private answer's round at its own trial time, the rest unchanged.
+	if a := DryRunForecasts(100, 0.1, 1, 0); a[1].Seconds != ForecastRoundSeconds(100, 1, 0) || a[0] != steps[0] || a[2] != steps[2] {
+		t.Errorf("with the answer's trials at 1 s: %+v", a)
 	}
 }
 
@@ -54,7 +58,7 @@ func TestDryRunSaysItsForecastsEstimate(t *testing.T) {
 		t.Fatalf("said %q, want one estimate line", said)
 	}
 	var total float64
-	for _, s := range DryRunForecasts(100, 30, 0) {
+	for _, s := range DryRunForecasts(100, 30, 30, 0) {
 		total += s.Seconds
 	}
 	want := "estimated " + answer.HumanDuration(time.Duration(total*float64(time.Second))) + " for the dry run's forecasts (forecast trials "

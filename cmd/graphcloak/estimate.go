@@ -156,6 +156,24 @@ const sampleSigma = 0.1
 // or at trialTiming. ok is false when no trial finished by then (an
 // estimate then leaves them out).
 func timeTrials(sim forecast.Simulation) (trialCost, bool) {
+	return timeSimulation(sim, func(ctx context.Context, sim forecast.Simulation) error {
+		_, err := forecast.Simulate(ctx, sim)
+		return err
+	})
+}
+
+// timeAnswerTrials is timeTrials for the private answer's simulated
+// trials (forecast.SimulateAnswer at ε = 1: the operator's recovery, again
+// where the plain one missed), which cost several per-node trials each.
+func timeAnswerTrials(sim forecast.Simulation, alpha float64) (trialCost, bool) {
+	return timeSimulation(sim, func(ctx context.Context, sim forecast.Simulation) error {
+		_, err := forecast.SimulateAnswer(ctx, forecast.AnswerSimulation{Graph: &sim, Epsilon: 1, Alpha: alpha})
+		return err
+	})
+}
+
+// timeSimulation times run on sim as timeTrials describes.
+func timeSimulation(sim forecast.Simulation, run func(context.Context, forecast.Simulation) error) (trialCost, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), trialTiming)
 	defer cancel()
 	if sim.Partition == nil {
@@ -189,7 +207,7 @@ func timeTrials(sim forecast.Simulation) (trialCost, bool) {
 	// The trials still running when it is cancelled are not waited for.
 	failed := make(chan bool, 1)
 	go func() {
-		_, err := forecast.Simulate(ctx, sim)
+		err := run(ctx, sim)
 		failed <- err != nil && ctx.Err() == nil
 	}()
 	bad := false

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -50,9 +51,9 @@ func (e workEstimate) step(name string) *estimateStep {
 // nothing (no release file, the ledger byte for byte, a readings file
 // that a release would refuse is not parsed), models Δ2 with the model sensitivity --dry-run
 // prints (the same seconds on the dense path, which times nothing), and
-// the dry run's forecasts by job.DryRunForecasts at the trial time it
-// measured: the unit forecast two rounds, the private answer's one, the
-// forecast by source mass nine unit forecasts.
+// the dry run's forecasts by job.DryRunForecasts at the trial times it
+// measured: the unit forecast two rounds, the private answer's one (at its
+// own trials' time), the forecast by source mass nine unit forecasts.
 func TestReleaseEstimate(t *testing.T) {
 	isolateConfig(t)
 	dir := t.TempDir()
@@ -97,8 +98,11 @@ func TestReleaseEstimate(t *testing.T) {
 	if s := dry.step("Δ2 at τ = 1"); s == nil || s.Seconds != want.Seconds {
 		t.Errorf("the dry run's Δ2: %+v", s)
 	}
-	if !(unit.Seconds > 0) || math.Abs(unit.Seconds-job.ForecastRounds*ans.Seconds) > 1e-12 || math.Abs(curve.Seconds-9*unit.Seconds) > 1e-12 {
-		t.Errorf("unit %g, answer %g, curve %g: want unit = %d × the answer's round, the curve 9 × unit", unit.Seconds, ans.Seconds, curve.Seconds, job.ForecastRounds)
+	// The unit forecast is two rounds, the curve nine unit forecasts; the
+	// answer's round is priced at its own trials' time.
+	if !(unit.Seconds > 0 && ans.Seconds > 0) || math.Abs(curve.Seconds-9*unit.Seconds) > 1e-12 ||
+		!strings.HasPrefix(unit.Model, fmt.Sprintf("%d round(s) of up to 50 trials at ", job.ForecastRounds)) || !strings.HasPrefix(ans.Model, "1 round(s) of up to 50 trials at ") {
+		t.Errorf("unit %+v, answer %+v, curve %+v: want the unit forecast %d rounds, the curve 9 × unit", unit, ans, curve, job.ForecastRounds)
 	}
 }
 

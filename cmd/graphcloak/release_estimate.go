@@ -85,10 +85,14 @@ func releaseSteps(opts *releaseOptions, spec *job.ReleaseSpec, gr *laplacian.Gra
 			Estimator: spec.Estimator, Seed: spec.ForecastSeed, Mechanism: privacy.MechanismDefault}
 		c, ok := timeTrials(sim)
 		if !ok {
-			e.add(estimateStep{Step: "forecasts", Model: "not modelled: a few timed trials took over 3 s (their progress lines give an ETA as they run)"})
+			e.add(estimateStep{Step: "forecasts", Model: "not modelled: no timed trial finished within 5 s (their progress lines give an ETA as they run)"})
 			return nil
 		}
-		forecastSteps(spec, c, releaseSeconds, len(taus), e)
+		ans := c
+		if a, ok := timeAnswerTrials(sim, spec.Alpha); ok {
+			ans = a
+		}
+		forecastSteps(spec, c, ans, releaseSeconds, len(taus), e)
 	}
 	if spec.Neo4j && !spec.DryRun {
 		e.add(writeBackStep(2 * gr.N())) // the value and its run id
@@ -96,23 +100,24 @@ func releaseSteps(opts *releaseOptions, spec *job.ReleaseSpec, gr *laplacian.Gra
 	return nil
 }
 
-// forecastSteps adds the release's forecasts at trial cost c: the dry
+// forecastSteps adds the release's forecasts at trial cost c (ans: the
+// private answer's trials): the dry
 // run's (job.DryRunForecasts), --refuse-at-chance's (the unit forecast
 // and the one at forecast.MaxMass), --smooth auto's (one simulation per
 // candidate τ′), each round by job.ForecastRoundSeconds.
-func forecastSteps(spec *job.ReleaseSpec, c trialCost, releaseSeconds float64, candidates int, e *workEstimate) {
+func forecastSteps(spec *job.ReleaseSpec, c, ans trialCost, releaseSeconds float64, candidates int, e *workEstimate) {
 	trials := spec.ForecastTrials
 	if spec.SmoothAuto {
 		e.add(trialsStep("smooth auto forecasts", candidates*trials, trials, c))
 	}
-	per := c.perTrial(trials)
+	per, perAnswer := c.perTrial(trials), ans.perTrial(trials)
 	var steps []job.ForecastStep
 	switch {
 	case spec.DryRun:
-		steps = job.DryRunForecasts(trials, per, releaseSeconds)
+		steps = job.DryRunForecasts(trials, per, perAnswer, releaseSeconds)
 	case spec.RefuseAtChance:
 		// Its forecasts run at the dry run's minimum budget (0 s modelled).
-		steps = job.DryRunForecasts(trials, per, 0)[:2]
+		steps = job.DryRunForecasts(trials, per, perAnswer, 0)[:2]
 		at := steps[0]
 		at.Step = "forecast at the largest mass"
 		steps = append(steps, at)
