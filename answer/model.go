@@ -240,6 +240,24 @@ type Audit struct {
 // over a community is its exact rate.
 func (a *Audit) OwnCommunity() []float64 { return a.own }
 
+// KeptAudit is an Audit as a file keeps it: every field and each node's
+// OwnCommunity term, so that the audit read back is the one computed.
+type KeptAudit struct {
+	Audit Audit     `json:"audit"`
+	Own   []float64 `json:"ownCommunity"`
+}
+
+// Kept returns a's kept form.
+func (a *Audit) Kept() KeptAudit { return KeptAudit{Audit: *a, Own: a.own} }
+
+// Restore returns the audit k keeps, marked Restored: none of it was
+// computed by this run.
+func (k KeptAudit) Restore() *Audit {
+	a := k.Audit
+	a.own, a.Restored = k.Own, true
+	return &a
+}
+
 // auditSlack allows the audit's own float64 evaluation of the logs.
 const auditSlack = 1e-9
 

@@ -277,6 +277,7 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport)
 	}
 	// One bar for the calibrations and edge audits, one ε a unit.
 	progress := spec.progress("answer calibration")
+	audits := spec.Cache.Audits()
 	for i, eps := range spec.Epsilons {
 		if progress != nil {
 			progress(i, len(spec.Epsilons))
@@ -285,9 +286,13 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport)
 		if err != nil {
 			return err
 		}
-		a, err := m.Audit(ctx, cal)
-		if err != nil {
-			return err
+		key := audits.Key(e.Graph, e.Tau, spec.FitTolerance, spec.SensorNoise, e.Partition, cal)
+		a, ok := audits.Load(key)
+		if !ok {
+			if a, err = m.Audit(ctx, cal); err != nil {
+				return err
+			}
+			audits.Store(key, a)
 		}
 		if progress != nil {
 			progress(i+1, len(spec.Epsilons))

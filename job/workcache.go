@@ -109,6 +109,99 @@ func (w *WorkCache) Forecasts() forecast.Memo {
 	return &forecastMemo{w: w, key: key}
 }
 
+// Audits is the memo of the private answer's audits (nil without a cache).
+func (w *WorkCache) Audits() *AuditMemo {
+	if !w.ready() {
+		return nil
+	}
+	key := w.macKey()
+	if key == nil {
+		return nil
+	}
+	return &AuditMemo{w: w, key: key}
+}
+
+// AuditMemo keeps each audit of a calibration on an answer model in a
+// file of its own, sealed: the audit is a function of the graph, τ, the
+// fit tolerance and sensor-noise bound, the partition and the calibration
+// (which its key names), so the audit read back is the one computed.
+type AuditMemo struct {
+	w   *WorkCache
+	key []byte
+}
+
+// auditFile is a kept audit, as memoFile a kept forecast.
+type auditFile struct {
+	Kind     string           `json:"kind"`
+	Key      string           `json:"key"`
+	Software string           `json:"software"`
+	Audit    answer.KeptAudit `json:"audit"`
+	MAC      string           `json:"mac"`
+}
+
+const auditKind = "graphcloak answer audit"
+
+// Key names the audit of cal on g's answer model at τ, T and ν with the
+// partition part.
+func (m *AuditMemo) Key(g *laplacian.Graph, tau, tol, nu float64, part []int, cal privacy.AnswerCalibration) string {
+	rec, err := json.Marshal(cal)
+	if err != nil {
+		return ""
+	}
+	b, err := json.Marshal([]any{g.Fingerprint(), math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu), part, string(rec)})
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+func (m *AuditMemo) path(key string) string { return filepath.Join(m.w.Dir, "audit-"+key+".json") }
+
+// Load returns the audit kept under key, when its file verifies.
+func (m *AuditMemo) Load(key string) (*answer.Audit, bool) {
+	if m == nil || key == "" {
+		return nil, false
+	}
+	b, err := os.ReadFile(m.path(key))
+	if err != nil {
+		return nil, false
+	}
+	var f auditFile
+	if err := json.Unmarshal(b, &f); err != nil || f.Kind != auditKind || f.Key != key || f.Software != m.w.Software {
+		m.w.logger().Info("a kept audit is not this one's: auditing again", "file", m.path(key))
+		return nil, false
+	}
+	mac := f.MAC
+	f.MAC = ""
+	want, err := jsonmac.Sum(m.key, f)
+	if err != nil || !jsonmac.Equal(mac, want) {
+		m.w.logger().Warn("a kept audit's MAC does not verify (edited, or sealed under another key): auditing again", "file", m.path(key))
+		return nil, false
+	}
+	m.w.logger().Info("answer audit reused: same model and calibration", "file", m.path(key))
+	return f.Audit.Restore(), true
+}
+
+// Store keeps a under key; a failure is logged (the next run audits).
+func (m *AuditMemo) Store(key string, a *answer.Audit) {
+	if m == nil || key == "" {
+		return
+	}
+	f := auditFile{Kind: auditKind, Key: key, Software: m.w.Software, Audit: a.Kept()}
+	mac, err := jsonmac.Sum(m.key, f)
+	if err == nil {
+		f.MAC = mac
+		var b []byte
+		if b, err = json.Marshal(f); err == nil {
+			err = atomicfile.Write(m.path(key), append(b, '\n'), 0o600)
+		}
+	}
+	if err != nil {
+		m.w.logger().Warn("could not keep an audit", "file", m.path(key), "error", err)
+	}
+}
+
 // forecastMemo keeps each forecast in a file of its own, sealed.
 type forecastMemo struct {
 	w   *WorkCache

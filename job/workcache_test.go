@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/forecast"
 )
 
@@ -58,5 +59,36 @@ func TestWorkCacheForecasts(t *testing.T) {
 	var none *WorkCache
 	if none.Forecasts() != nil || none.Sensitivity(nil, 1, 1) != nil || none.Answer(nil, 1, 0.01, 0) != nil {
 		t.Fatal("no cache directory must keep nothing")
+	}
+}
+
+// TestWorkCacheAudits: a kept audit is read back as computed (its
+// per-node terms too) and marked restored; an edited one is not read.
+func TestWorkCacheAudits(t *testing.T) {
+	dir := t.TempDir()
+	w := &WorkCache{Dir: dir, MACKey: bytes.Repeat([]byte{7}, 32), Software: "v1"}
+	m := w.Audits()
+	a := (&answer.KeptAudit{Audit: answer.Audit{Passed: true, Accuracy: 0.75, WorstLoss: 0.9, Bound: 1, EdgesChecked: 78},
+		Own: []float64{0.5, 1}}).Restore()
+	a.Restored = false
+	m.Store("k", a)
+	got, ok := m.Load("k")
+	if !ok || !got.Restored || got.Accuracy != 0.75 || !reflect.DeepEqual(got.OwnCommunity(), []float64{0.5, 1}) {
+		t.Fatalf("read back %+v (own %v), %v", got, got.OwnCommunity(), ok)
+	}
+	path := filepath.Join(dir, "audit-k.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := bytes.Replace(b, []byte(`"worstLoss":0.9`), []byte(`"worstLoss":0.1`), 1)
+	if bytes.Equal(edited, b) {
+		t.Fatal("the test's edit did not apply")
+	}
+	if err := os.WriteFile(path, edited, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := m.Load("k"); ok {
+		t.Fatal("an edited audit was read")
 	}
 }

@@ -10,7 +10,7 @@ import (
 )
 
 // TestPlanRunAgainReusesItsWork: a plan run again on the same graph and
-// parameters reads Δ2, the answer's certificate and every forecast from its
+// parameters reads Δ2, the answer's certificate, its audits and every forecast from its
 // --cache-dir — the same report, each forecast marked reused, nothing
 // simulated or certified again (the log says so) — and a plan at another
 // seed reuses Δ2 and the certificate but no forecast.
@@ -34,7 +34,8 @@ func TestPlanRunAgainReusesItsWork(t *testing.T) {
 	first, log1 := plan("1")
 	again, log2 := plan("1")
 	if strings.Contains(log1, "forecast reused") || !strings.Contains(log2, "forecast reused") ||
-		!strings.Contains(log2, "Δ2 reused") || !strings.Contains(log2, "reused from the certificate") {
+		!strings.Contains(log2, "Δ2 reused") || !strings.Contains(log2, "reused from the certificate") ||
+		strings.Contains(log1, "answer audit reused") || !strings.Contains(log2, "answer audit reused") {
 		t.Fatalf("the logs do not say what was reused:\nfirst:\n%s\nagain:\n%s", log1, log2)
 	}
 	forecasts := func(rep map[string]any) []any { return rep["plan"].(map[string]any)["forecasts"].([]any) }
