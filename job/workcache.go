@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/forecast"
@@ -33,6 +34,22 @@ type WorkCache struct {
 	MACKey   []byte
 	Software string
 	Logger   *slog.Logger
+
+	// The last graph's fingerprint: every file of a plan names the same
+	// graph, and a fingerprint hashes all of it.
+	mu     sync.Mutex
+	fpOf   *laplacian.Graph
+	fpLast laplacian.Fingerprint
+}
+
+// fingerprint is g's fingerprint, computed once per graph.
+func (w *WorkCache) fingerprint(g *laplacian.Graph) laplacian.Fingerprint {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.fpOf != g {
+		w.fpOf, w.fpLast = g, g.Fingerprint()
+	}
+	return w.fpLast
 }
 
 // name returns the file of kind for the parts it depends on.
@@ -76,14 +93,11 @@ func (w *WorkCache) logger() *slog.Logger {
 
 // Sensitivity is the Δ2 certificate of g at τ and α (nil without a cache).
 func (w *WorkCache) Sensitivity(g *laplacian.Graph, tau, alpha float64) *sensitivity.Cache {
-	if !w.ready() {
-		return nil
-	}
-	key := w.macKey()
+	key := w.sealKey()
 	if key == nil {
 		return nil
 	}
-	return &sensitivity.Cache{Path: w.name("delta2", g.Fingerprint(), math.Float64bits(tau), math.Float64bits(alpha)),
+	return &sensitivity.Cache{Path: w.name("delta2", w.fingerprint(g), math.Float64bits(tau), math.Float64bits(alpha)),
 		MACKey: key, Software: w.Software}
 }
 
@@ -93,102 +107,91 @@ func (w *WorkCache) Answer(g *laplacian.Graph, tau, tol, nu float64) *answer.Cac
 	if !w.ready() {
 		return nil
 	}
-	return &answer.Cache{Path: w.name("answer", g.Fingerprint(), math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu)),
+	return &answer.Cache{Path: w.name("answer", w.fingerprint(g), math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu)),
 		MACKey: w.MACKey, Software: w.Software}
 }
 
 // Forecasts is the memo of a sweep's forecasts (nil without a cache).
 func (w *WorkCache) Forecasts() forecast.Memo {
-	if !w.ready() {
-		return nil
-	}
-	key := w.macKey()
+	key := w.sealKey()
 	if key == nil {
 		return nil
 	}
-	return &forecastMemo{w: w, key: key}
+	return &forecastMemo{sealed[forecast.Forecast]{w: w, key: key, kind: "forecast"}}
 }
 
 // Audits is the memo of the private answer's audits (nil without a cache).
 func (w *WorkCache) Audits() *AuditMemo {
-	if !w.ready() {
-		return nil
-	}
-	key := w.macKey()
+	key := w.sealKey()
 	if key == nil {
 		return nil
 	}
-	return &AuditMemo{w: w, key: key}
+	return &AuditMemo{sealed[answer.KeptAudit]{w: w, key: key, kind: "audit"}}
 }
 
-// AuditMemo keeps each audit of a calibration on an answer model in a
-// file of its own, sealed: the audit is a function of the graph, τ, the
-// fit tolerance and sensor-noise bound, the partition and the calibration
-// (which its key names), so the audit read back is the one computed.
-type AuditMemo struct {
-	w   *WorkCache
-	key []byte
+// sealKey is the key files are sealed under, once the directory is
+// there (nil: no directory or no key, and nothing is kept).
+func (w *WorkCache) sealKey() []byte {
+	if !w.ready() {
+		return nil
+	}
+	return w.macKey()
 }
 
-// auditFile is a kept audit, as memoFile a kept forecast.
-type auditFile struct {
-	Kind     string           `json:"kind"`
-	Key      string           `json:"key"`
-	Software string           `json:"software"`
-	Audit    answer.KeptAudit `json:"audit"`
-	MAC      string           `json:"mac"`
+// sealed keeps values of one kind in files of their own, one a key, each
+// with the key it answers, the build that computed it and its MAC (over
+// the file with mac empty): a file that does not verify, answers another
+// key or another build wrote is not read.
+type sealed[T any] struct {
+	w    *WorkCache
+	key  []byte
+	kind string
 }
 
-const auditKind = "graphcloak answer audit"
+// sealedFile is one kept value.
+type sealedFile[T any] struct {
+	Kind     string `json:"kind"`
+	Key      string `json:"key"`
+	Software string `json:"software"`
+	Value    T      `json:"value"`
+	MAC      string `json:"mac"`
+}
 
-// Key names the audit of cal on g's answer model at τ, T and ν with the
-// partition part.
-func (m *AuditMemo) Key(g *laplacian.Graph, tau, tol, nu float64, part []int, cal privacy.AnswerCalibration) string {
-	rec, err := json.Marshal(cal)
+func (m sealed[T]) path(key string) string { return filepath.Join(m.w.Dir, m.kind+"-"+key+".json") }
+
+// load returns the value kept under key, when its file verifies.
+func (m sealed[T]) load(key string) (T, bool) {
+	var none T
+	path := m.path(key)
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return ""
+		if !errors.Is(err, fs.ErrNotExist) {
+			m.w.logger().Warn("a kept "+m.kind+" cannot be read: computing it again", "file", path, "error", err)
+		}
+		return none, false
 	}
-	b, err := json.Marshal([]any{g.Fingerprint(), math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu), part, string(rec)})
-	if err != nil {
-		return ""
+	var f sealedFile[T]
+	if err := json.Unmarshal(b, &f); err != nil || f.Kind != "graphcloak "+m.kind || f.Key != key {
+		m.w.logger().Warn("a kept "+m.kind+" is not this one: computing it again and replacing it", "file", path)
+		return none, false
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
-}
-
-func (m *AuditMemo) path(key string) string { return filepath.Join(m.w.Dir, "audit-"+key+".json") }
-
-// Load returns the audit kept under key, when its file verifies.
-func (m *AuditMemo) Load(key string) (*answer.Audit, bool) {
-	if m == nil || key == "" {
-		return nil, false
-	}
-	b, err := os.ReadFile(m.path(key))
-	if err != nil {
-		return nil, false
-	}
-	var f auditFile
-	if err := json.Unmarshal(b, &f); err != nil || f.Kind != auditKind || f.Key != key || f.Software != m.w.Software {
-		m.w.logger().Info("a kept audit is not this one's: auditing again", "file", m.path(key))
-		return nil, false
+	if f.Software != m.w.Software {
+		m.w.logger().Info("a kept "+m.kind+" was made by another version: computing it again", "file", path, "software", f.Software)
+		return none, false
 	}
 	mac := f.MAC
 	f.MAC = ""
 	want, err := jsonmac.Sum(m.key, f)
 	if err != nil || !jsonmac.Equal(mac, want) {
-		m.w.logger().Warn("a kept audit's MAC does not verify (edited, or sealed under another key): auditing again", "file", m.path(key))
-		return nil, false
+		m.w.logger().Warn("a kept "+m.kind+"'s MAC does not verify (edited, or sealed under another key): computing it again", "file", path)
+		return none, false
 	}
-	m.w.logger().Info("answer audit reused: same model and calibration", "file", m.path(key))
-	return f.Audit.Restore(), true
+	return f.Value, true
 }
 
-// Store keeps a under key; a failure is logged (the next run audits).
-func (m *AuditMemo) Store(key string, a *answer.Audit) {
-	if m == nil || key == "" {
-		return
-	}
-	f := auditFile{Kind: auditKind, Key: key, Software: m.w.Software, Audit: a.Kept()}
+// store keeps v under key; a failure is logged (the next run computes).
+func (m sealed[T]) store(key string, v T) {
+	f := sealedFile[T]{Kind: "graphcloak " + m.kind, Key: key, Software: m.w.Software, Value: v}
 	mac, err := jsonmac.Sum(m.key, f)
 	if err == nil {
 		f.MAC = mac
@@ -198,74 +201,67 @@ func (m *AuditMemo) Store(key string, a *answer.Audit) {
 		}
 	}
 	if err != nil {
-		m.w.logger().Warn("could not keep an audit", "file", m.path(key), "error", err)
+		m.w.logger().Warn("could not keep a "+m.kind, "file", m.path(key), "error", err)
 	}
 }
 
-// forecastMemo keeps each forecast in a file of its own, sealed.
-type forecastMemo struct {
-	w   *WorkCache
-	key []byte
-}
-
-// memoFile is a kept forecast: the key it answers, the build that
-// computed it, and its MAC (over the file with mac empty).
-type memoFile struct {
-	Kind     string            `json:"kind"`
-	Key      string            `json:"key"`
-	Software string            `json:"software"`
-	Forecast forecast.Forecast `json:"forecast"`
-	MAC      string            `json:"mac"`
-}
-
-const memoKind = "graphcloak forecast"
-
-func (m *forecastMemo) path(key string) string {
-	return filepath.Join(m.w.Dir, "forecast-"+key+".json")
-}
+// forecastMemo is the sweep's forecast.Memo.
+type forecastMemo struct{ s sealed[forecast.Forecast] }
 
 // Load returns the forecast kept under key, when its file verifies.
 func (m *forecastMemo) Load(key string) (forecast.Forecast, bool) {
-	path := m.path(key)
-	b, err := os.ReadFile(path)
-	if err != nil {
-		if !errors.Is(err, fs.ErrNotExist) {
-			m.w.logger().Warn("a kept forecast cannot be read: simulating it again", "file", path, "error", err)
-		}
-		return forecast.Forecast{}, false
+	f, ok := m.s.load(key)
+	if ok {
+		m.s.w.logger().Info("forecast reused: same graph and parameters", "file", m.s.path(key), "mode", f.Mode, "epsilon", f.Epsilon)
 	}
-	var f memoFile
-	if err := json.Unmarshal(b, &f); err != nil || f.Kind != memoKind || f.Key != key {
-		m.w.logger().Warn("a kept forecast is not one: simulating it again and replacing it", "file", path)
-		return forecast.Forecast{}, false
-	}
-	if f.Software != m.w.Software {
-		m.w.logger().Info("a kept forecast was made by another version: simulating it again", "file", path, "software", f.Software)
-		return forecast.Forecast{}, false
-	}
-	mac := f.MAC
-	f.MAC = ""
-	want, err := jsonmac.Sum(m.key, f)
-	if err != nil || !jsonmac.Equal(mac, want) {
-		m.w.logger().Warn("a kept forecast's MAC does not verify (edited, or sealed under another key): simulating it again", "file", path)
-		return forecast.Forecast{}, false
-	}
-	m.w.logger().Info("forecast reused: same graph and parameters", "file", path, "mode", f.Forecast.Mode, "epsilon", f.Forecast.Epsilon)
-	return f.Forecast, true
+	return f, ok
 }
 
-// Store keeps f under key; a failure is logged (the next run simulates).
-func (m *forecastMemo) Store(key string, f forecast.Forecast) {
-	file := memoFile{Kind: memoKind, Key: key, Software: m.w.Software, Forecast: f}
-	mac, err := jsonmac.Sum(m.key, file)
-	if err == nil {
-		file.MAC = mac
-		var b []byte
-		if b, err = json.MarshalIndent(file, "", "  "); err == nil {
-			err = atomicfile.Write(m.path(key), append(b, '\n'), 0o600)
-		}
+// Store keeps f under key.
+func (m *forecastMemo) Store(key string, f forecast.Forecast) { m.s.store(key, f) }
+
+// AuditMemo keeps each audit of a calibration on an answer model: the
+// audit is a function of the graph, τ, the fit tolerance and sensor-noise
+// bound, the partition and the calibration (which its key names), so the
+// audit read back is the one computed.
+type AuditMemo struct{ s sealed[answer.KeptAudit] }
+
+// Key names the audit of cal on g's answer model at τ, T and ν with the
+// partition part.
+func (m *AuditMemo) Key(g *laplacian.Graph, tau, tol, nu float64, part []int, cal privacy.AnswerCalibration) string {
+	if m == nil {
+		return ""
 	}
+	rec, err := json.Marshal(cal)
 	if err != nil {
-		m.w.logger().Warn("could not keep a forecast", "file", m.path(key), "error", err)
+		return ""
 	}
+	b, err := json.Marshal([]any{m.s.w.fingerprint(g), math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu), part, string(rec)})
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// Load returns the audit kept under key, marked restored, when its file
+// verifies.
+func (m *AuditMemo) Load(key string) (*answer.Audit, bool) {
+	if m == nil || key == "" {
+		return nil, false
+	}
+	k, ok := m.s.load(key)
+	if !ok {
+		return nil, false
+	}
+	m.s.w.logger().Info("answer audit reused: same model and calibration", "file", m.s.path(key))
+	return k.Restore(), true
+}
+
+// Store keeps a under key.
+func (m *AuditMemo) Store(key string, a *answer.Audit) {
+	if m == nil || key == "" {
+		return
+	}
+	m.s.store(key, a.Kept())
 }

@@ -33,7 +33,7 @@ func TestWorkCacheForecasts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	edited := bytes.Replace(b, []byte(`"communityAccuracy": 0.41`), []byte(`"communityAccuracy": 0.82`), 1)
+	edited := bytes.Replace(b, []byte(`"communityAccuracy":0.41`), []byte(`"communityAccuracy":0.82`), 1)
 	if bytes.Equal(edited, b) {
 		t.Fatal("the test's edit did not apply")
 	}
