@@ -80,6 +80,23 @@ func Aggregate(part []int, weights []float64) []float64 {
 // is NaN or infinite, or if names is non-nil and shorter than the number of
 // communities.
 func Rank(g *laplacian.Graph, part []int, names []string, weights []float64, noSource bool) *Report {
+	rep := RankCommunities(g, part, names, weights, noSource)
+	if rep.NoSource {
+		return rep
+	}
+	rep.Top90Nodes = TopMassNodes(weights, Top90Fraction)
+	rep.Top90Keys = make([]string, len(rep.Top90Nodes))
+	for i, v := range rep.Top90Nodes {
+		rep.Top90Keys[i] = g.Key(v)
+	}
+	return rep
+}
+
+// RankCommunities is Rank without the 90% node set (Top90Nodes and
+// Top90Keys left empty): what a simulation's trials score, where the node
+// set of a flat posterior is most of the graph and costs more than the
+// rest of the trial.
+func RankCommunities(g *laplacian.Graph, part []int, names []string, weights []float64, noSource bool) *Report {
 	n := g.N()
 	if len(part) != n || len(weights) != n {
 		panic(fmt.Sprintf("community: Rank needs %d-long partition and weights, got %d and %d", n, len(part), len(weights)))
@@ -124,11 +141,6 @@ func Rank(g *laplacian.Graph, part []int, names []string, weights []float64, noS
 	})
 	for r := range rep.Communities {
 		rep.Communities[r].Rank = r + 1
-	}
-	rep.Top90Nodes = TopMassNodes(weights, Top90Fraction)
-	rep.Top90Keys = make([]string, len(rep.Top90Nodes))
-	for i, v := range rep.Top90Nodes {
-		rep.Top90Keys[i] = g.Key(v)
 	}
 	return rep
 }

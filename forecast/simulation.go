@@ -80,9 +80,16 @@ type Simulation struct {
 	Workers    int // parallel trials; default GOMAXPROCS
 	// Progress, when non-nil, is called after each finished trial.
 	Progress func(done, total int)
+	// Pool, when set, supplies the trials' sources and noise (TrialPool):
+	// drawn once from the pool's seed for every σ and source mass, so
+	// Seed only names the run.
+	Pool *TrialPool
 	// noEMD: the caller reads no EMD (a Forecast has none), so the trials
 	// skip the transport problem, a third of a trial's time (EMDMean NaN).
 	noEMD bool
+	// trialOffset: with a Pool, trial t is the pool's trial trialOffset+t
+	// (PerNode's later rounds take the pool's next trials).
+	trialOffset int
 }
 
 // SimulationResult summarises a Simulation.
@@ -176,13 +183,24 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 	if err := e.calibrate(res); err != nil {
 		return nil, err
 	}
-	act, model, err := e.trialModels()
-	if err != nil {
-		return nil, err
-	}
-	tr := graphTrials{e: &e, part: part, names: names, sigma: res.Sigma, model: model,
-		solve: trials.Solver(model, res.Sigma, e.Sources, est), draws: newBlockDraws(&e, act, model, res.Sigma, est)}
+	tr := graphTrials{e: &e, part: part, names: names, sigma: res.Sigma}
 	tr.post, _ = est.(recovery.Posterior)
+	if e.Pool != nil {
+		if err := e.Pool.fits(&e); err != nil {
+			return nil, err
+		}
+		tr.model = e.Pool.model
+		_, post := est.(recovery.Posterior)
+		tr.draw = func(t int) *trialDraw { return e.Pool.trial(e.trialOffset+t, e.SourceMass, res.Sigma, post) }
+	} else {
+		act, model, err := e.trialModels()
+		if err != nil {
+			return nil, err
+		}
+		tr.model = model
+		tr.draw = newBlockDraws(&e, act, model, res.Sigma, est).draw
+	}
+	tr.solve = trials.Solver(tr.model, res.Sigma, e.Sources, est)
 	scores := make([]graphScore, e.Trials)
 	done := make([]bool, e.Trials)
 	var example *Trace
@@ -364,9 +382,10 @@ type graphTrials struct {
 	names []string
 	sigma float64
 	solve func(y []float64) (f, weights []float64, noSource bool, err error)
-	// draws are the trials' readings, drawn in blocks; model and post
-	// recover from the correlations a block computed (the posterior).
-	draws *blockDraws
+	// draw is trial t's readings (drawn in blocks, or from a pool); model
+	// and post recover from the correlations a block computed (the
+	// posterior).
+	draw  func(t int) *trialDraw
 	model *recovery.Model
 	post  recovery.Posterior
 }
@@ -406,13 +425,19 @@ type graphScore struct {
 func (tr *graphTrials) run(t int) (graphScore, *Trace, error) {
 	e, g := tr.e, tr.e.Graph
 	n := g.N()
-	td := tr.draws.draw(t)
+	td := tr.draw(t)
 	src, f0 := td.src, td.f0
 	f, weights, noSource, err := tr.recover(td)
 	if err != nil {
 		return graphScore{}, nil, err
 	}
-	rep := community.Rank(g, tr.part, tr.names, weights, noSource || trials.Sum(weights) <= 0)
+	// Trial 0's report is the Example (pictures read its 90% node set);
+	// the others' scores read the communities only.
+	rank := community.RankCommunities
+	if t == 0 {
+		rank = community.Rank
+	}
+	rep := rank(g, tr.part, tr.names, weights, noSource || trials.Sum(weights) <= 0)
 	// The posterior rule (locate's verdict without a forecast).
 	flagged := rep.NoiseDominated(n)
 	trueComms := distinctComms(tr.part, src)

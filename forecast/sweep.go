@@ -28,8 +28,9 @@ type EpsilonSweep struct {
 	// returns those it holds instead of simulating them again.
 	Memo Memo
 	// Progress, when set, makes the progress callback of each long step
-	// ("forecast ε = 1", "mass curve ε = 1"); without it the per-node
-	// forecasts report to Graph.Progress and the mass curves to nothing.
+	// ("forecasts by source mass" for every per-node row at once,
+	// "forecast ε = 1" for the target's search); without it the target's
+	// forecasts report to Graph.Progress and the rows to nothing.
 	Progress func(step string) func(done, total int)
 }
 
@@ -91,6 +92,13 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 		if err := checkMode(mode); err != nil {
 			return nil, err
 		}
+		var rows map[float64]Forecast
+		if mode == ModePerNode {
+			var err error
+			if rows, err = p.perNodeRows(ctx, fp, ceilings); err != nil {
+				return nil, err
+			}
+		}
 		var made func(eps float64) (Forecast, error)
 		plain := func(eps float64) (Forecast, error) {
 			if made == nil {
@@ -101,14 +109,13 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 			}
 			return made(eps)
 		}
-		// A row is the forecast with its mass curve; the target's search
-		// reads the forecast alone (a key of its own).
+		// A row is the forecast (per-node: with its mass curve); the
+		// target's search reads the forecast alone (a key of its own).
 		row := p.memoized(fp, mode+" row", func(eps float64) (Forecast, error) {
-			f, err := plain(eps)
-			if err != nil {
-				return Forecast{}, err
+			if f, ok := rows[eps]; ok {
+				return f, nil
 			}
-			return p.withMassCurve(ctx, mode, eps, f)
+			return plain(eps)
 		})
 		fc := p.memoized(fp, mode, plain)
 		for _, eps := range p.Epsilons {
@@ -131,25 +138,71 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 	return res, nil
 }
 
-// withMassCurve is f, the forecast at ε; a per-node one gets what source
-// mass a release at this ε resolves: a verdict simulates the mass the
-// readings carry. Its 1-unit point is the row's forecast (the same seed).
-func (p EpsilonSweep) withMassCurve(ctx context.Context, mode string, eps float64, f Forecast) (Forecast, error) {
-	if mode != ModePerNode {
-		return f, nil
+// perNodeRows returns the per-node rows at every ε of the sweep the memo
+// does not hold: each the unit-source forecast with its mass curve (what
+// source mass a release at this ε resolves; the row is the curve's 1-unit
+// point). The curves are computed together (MassCurves): each mass's
+// trials are drawn once for every ε.
+func (p EpsilonSweep) perNodeRows(ctx context.Context, fp *laplacian.Fingerprint, ceilings map[float64]float64) (map[float64]Forecast, error) {
+	e := p.Graph
+	if e.Sensitivity == nil && e.Sigma == 0 {
+		return nil, &ParamError{"sensitivity", nil, "is required for a per-node forecast"}
 	}
-	g := p.Graph
-	g.Epsilon, g.Seed = eps, EpsilonSeed(p.Graph.Seed, eps)
-	g.Progress = p.progress(fmt.Sprintf("mass curve ε = %g", eps), nil)
-	curve, resolvable, err := MassCurve(ctx, g)
+	var missing []Simulation
+	for _, eps := range p.Epsilons {
+		if key := p.memoKey(fp, ModePerNode+" row", eps); key != "" {
+			if _, ok := p.Memo.Load(key); ok {
+				continue
+			}
+		}
+		g := e
+		g.Epsilon = eps
+		missing = append(missing, g)
+	}
+	if len(missing) == 0 {
+		return nil, nil
+	}
+	missing[0].Progress = p.progress("forecasts by source mass", nil)
+	curves, err := MassCurves(ctx, missing, e.Seed)
 	if err != nil {
-		return Forecast{}, err
+		return nil, err
 	}
-	f.SetMassCurve(curve, resolvable)
-	// The row is the curve's 1-unit point: an answer there below a mass
-	// at chance is the simulation's error.
-	f.AtChance = !Resolves(f.ResolvableMass, 1)
-	return f, nil
+	rows := map[float64]Forecast{}
+	for i, c := range curves {
+		eps := missing[i].Epsilon
+		f := c.Unit
+		if err := p.ceiling(ctx, &f, eps, ceilings); err != nil {
+			return nil, err
+		}
+		f.SetMassCurve(c.Points, c.Resolvable)
+		// The row is the curve's 1-unit point: an answer there below a mass
+		// at chance is the simulation's error.
+		f.AtChance = !Resolves(f.ResolvableMass, 1)
+		rows[eps] = f
+	}
+	return rows, nil
+}
+
+// ceiling sets f.Ceiling, RoutedCeiling at ε on the sweep's partition,
+// computed once per ε (memo).
+func (p EpsilonSweep) ceiling(ctx context.Context, f *Forecast, eps float64, memo map[float64]float64) error {
+	e := p.Graph
+	part := e.Partition
+	if p.Geometry != nil {
+		part = p.Geometry.Partition()
+	}
+	if part == nil {
+		return nil
+	}
+	if _, ok := memo[eps]; !ok {
+		c, err := RoutedCeiling(ctx, e.Graph, part, eps, e.Delta)
+		if err != nil {
+			return err
+		}
+		memo[eps] = c
+	}
+	f.Ceiling = memo[eps]
+	return nil
 }
 
 // checkMode refuses a mode the sweep does not know.
@@ -165,24 +218,7 @@ func checkMode(mode string) error {
 // once per ε (memo).
 func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo map[float64]float64) (func(eps float64) (Forecast, error), error) {
 	e := p.Graph
-	ceiling := func(f *Forecast, eps float64) error {
-		part := e.Partition
-		if p.Geometry != nil {
-			part = p.Geometry.Partition()
-		}
-		if part == nil {
-			return nil
-		}
-		if _, ok := memo[eps]; !ok {
-			c, err := RoutedCeiling(ctx, e.Graph, part, eps, e.Delta)
-			if err != nil {
-				return err
-			}
-			memo[eps] = c
-		}
-		f.Ceiling = memo[eps]
-		return nil
-	}
+	ceiling := func(f *Forecast, eps float64) error { return p.ceiling(ctx, f, eps, memo) }
 	switch mode {
 	case ModeAnswer:
 		a := AnswerSimulation{Graph: &e, Alpha: e.Alpha, Geometry: p.Geometry}
@@ -205,7 +241,9 @@ func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo map[floa
 		}
 		return func(eps float64) (Forecast, error) {
 			g := e
-			g.Epsilon, g.Seed = eps, EpsilonSeed(e.Seed, eps)
+			// The unit sources of perNodeRows: the same draws (MassSeed of
+			// the plan's seed at 1 unit) for every ε.
+			g.Epsilon, g.Seed = eps, MassSeed(e.Seed, 1)
 			g.Progress = p.progress(fmt.Sprintf("forecast ε = %g", eps), e.Progress)
 			// As locate forecasts: its AtChance is locate's noise verdict.
 			f, err := PerNode(ctx, g)
@@ -217,11 +255,6 @@ func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo map[floa
 	}
 	return nil, &ParamError{"mode", mode, "must be " + ModePerNode + " or " + ModeAnswer}
 }
-
-// EpsilonSeed is the seed of a plan's per-node forecasts at ε (SubSeed):
-// every ε of a plan draws its own sources and noise, so the rows are
-// independent forecasts and one unlucky sample cannot repeat on each.
-func EpsilonSeed(seed uint64, eps float64) uint64 { return SubSeed(seed, eps) }
 
 // smallestEpsilon bisects EpsilonGrid for the first ε whose forecast
 // reaches target (the accuracy grows with ε).

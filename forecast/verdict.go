@@ -46,6 +46,7 @@ func PerNode(ctx context.Context, e Simulation) (Forecast, error) {
 	for r := range VerdictRounds {
 		round := e
 		round.Seed, round.noEMD = e.Seed+uint64(r), true
+		round.trialOffset = r * e.Trials // with a Pool: its next trials
 		res, err := Simulate(ctx, round)
 		if err != nil {
 			return Forecast{}, err
@@ -187,63 +188,118 @@ func MassSeed(seed uint64, m float64) uint64 {
 }
 
 // MassCurve forecasts e at every mass of MassGrid (each as a verdict
-// would, PerNode, with its own seed: MassSeed) and returns the
-// curve and the resolvable mass, the smallest mass from which on every
-// mass of the grid is an answer (0: not even MaxMass). The rate grows with
-// the mass, so an answer below a mass at chance is a simulation's error
-// (each point errs with probability ≤ 5%, about 2% at no signal): asking
-// every larger mass to answer too keeps one unlucky point from claiming a
-// mass the release cannot resolve, and such a point is marked at chance
-// like the masses around it. Once two masses in a row are answers right
-// ≥ 99% of the time the larger ones are taken to be so too (not
-// simulated).
+// would, PerNode, with its own seed: MassSeed) and returns the curve and
+// the resolvable mass, the smallest mass from which on every mass of the
+// grid is an answer (0: not even MaxMass). The rate grows with the mass,
+// so an answer below a mass at chance is a simulation's error (each point
+// errs with probability ≤ 5%, about 2% at no signal): asking every larger
+// mass to answer too keeps one unlucky point from claiming a mass the
+// release cannot resolve, and such a point is marked at chance like the
+// masses around it. Once two masses in a row are answers right ≥ 99% of
+// the time the larger ones are taken to be so too (not simulated).
 func MassCurve(ctx context.Context, e Simulation) ([]MassPoint, float64, error) {
-	if e.Partition == nil {
-		part, _, _, err := e.communities()
-		if err != nil {
-			return nil, 0, err
-		}
-		e.Partition, e.Names = part, nil
+	cs, err := MassCurves(ctx, []Simulation{e}, e.Seed)
+	if err != nil {
+		return nil, 0, err
 	}
-	var out []MassPoint
-	sure := 0
+	return cs[0].Points, cs[0].Resolvable, nil
+}
+
+// MassCurveResult is one curve of MassCurves: its points, the resolvable
+// mass, and its 1-unit point's forecast in full (a plan's row).
+type MassCurveResult struct {
+	Points     []MassPoint
+	Resolvable float64
+	Unit       Forecast
+}
+
+// MassCurves is MassCurve for several noise levels at once: es differ in
+// ε or σ only (the first one's graph, partition, τ, sources, trials and
+// progress serve all). The masses are independent draws, seeded
+// MassSeed(seed, m), so one unlucky sample cannot make every point of a
+// curve err together; the curves share them, each mass's trials drawn
+// once (a TrialPool) for every level, so a plan at five ε pays for the
+// diffusions of one curve. Masses run in turn, one pool at a time.
+func MassCurves(ctx context.Context, es []Simulation, seed uint64) ([]MassCurveResult, error) {
+	if len(es) == 0 {
+		return nil, nil
+	}
+	base := es[0]
+	if base.Partition == nil {
+		part, _, _, err := base.communities()
+		if err != nil {
+			return nil, err
+		}
+		base.Partition, base.Names = part, nil
+	}
 	grid := MassGrid()
-	// One bar for the whole curve: point i's trials are i·Trials … of
-	// len(grid)·Trials, and the bar ends only with the curve (a point cut
-	// short by its time budget, or masses taken as sure, are skipped).
-	progress := e.Progress
-	total := len(grid) * max(e.Trials, 1)
+	out := make([]MassCurveResult, len(es))
+	sure := make([]int, len(es))
+	// One bar for every curve: point (i, j)'s trials are
+	// (i·len(es)+j)·Trials … of len(grid)·len(es)·Trials, and the bar ends
+	// only with the curves (masses taken as sure are skipped).
+	progress := base.Progress
+	per := max(base.Trials, 1)
+	total := len(grid) * len(es) * per
+	// models is the first pool's actions and model, without its draws:
+	// every other mass's pool reseeds it (one pool's blocks kept at a time).
+	var models *TrialPool
 	for i, m := range grid {
-		if sure >= 2 {
-			last := out[len(out)-1]
-			last.Mass = m
-			out = append(out, last)
-			continue
-		}
-		if progress != nil {
-			off := i * max(e.Trials, 1)
-			e.Progress = func(done, _ int) { progress(min(off+done, total-1), total) }
-			progress(off, total)
-		}
-		f, err := forecastMassPoint(ctx, e, m)
-		if err != nil {
-			return nil, 0, err
-		}
-		out = append(out, MassPoint{Mass: m, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High, AtChance: f.AtChance})
-		if !f.AtChance && f.CommunityAccuracy >= 0.99 {
-			sure++
-		} else {
-			sure = 0
+		var pool *TrialPool
+		for j := range es {
+			if sure[j] >= 2 && m > 1 {
+				last := out[j].Points[len(out[j].Points)-1]
+				last.Mass = m
+				out[j].Points = append(out[j].Points, last)
+				continue
+			}
+			e := es[j]
+			e.Graph, e.Partition, e.Names, e.Tau, e.Sources, e.Trials = base.Graph, base.Partition, base.Names, base.Tau, base.Sources, base.Trials
+			e.Seed, e.Progress = MassSeed(seed, m), nil
+			switch {
+			case pool != nil:
+			case models != nil:
+				pool = models.reseeded(e.Seed)
+			default:
+				var err error
+				if pool, err = NewTrialPool(e); err != nil {
+					return nil, err
+				}
+				models = pool.reseeded(0)
+			}
+			e.Pool = pool
+			if progress != nil {
+				off := (i*len(es) + j) * per
+				e.Progress = func(done, _ int) { progress(min(off+done, total-1), total) }
+				progress(off, total)
+			}
+			f, err := AtMass(ctx, e, GivenMass(m, ""))
+			if err != nil {
+				return nil, err
+			}
+			if m == 1 {
+				out[j].Unit = *f
+				out[j].Unit.SourceMass = 0 // unit sources, as PerNode reports them
+			}
+			out[j].Points = append(out[j].Points, MassPoint{Mass: m, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High, AtChance: f.AtChance})
+			if !f.AtChance && f.CommunityAccuracy >= 0.99 {
+				sure[j]++
+			} else {
+				sure[j] = 0
+			}
 		}
 	}
-	r := ResolvableMass(out)
-	for i := range out {
-		out[i].AtChance = !(r > 0 && out[i].Mass >= r)
+	for j := range out {
+		r := ResolvableMass(out[j].Points)
+		for i := range out[j].Points {
+			out[j].Points[i].AtChance = !(r > 0 && out[j].Points[i].Mass >= r)
+		}
+		out[j].Resolvable = r
 	}
 	if progress != nil {
 		progress(total, total)
 	}
-	return out, r, nil
+	return out, nil
 }
 
 // Resolves says whether a release whose forecast by source mass resolves

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"sync"
 	"time"
@@ -239,4 +240,60 @@ func trialsStep(step string, n, trials int, c trialCost) estimateStep {
 // to model the rest.
 func loadedStep(d time.Duration) estimateStep {
 	return estimateStep{Step: "load the graph", Seconds: d.Seconds(), Model: "measured: the estimate loaded it"}
+}
+
+// poolCost is what timePool measured of a forecast's trials on a graph:
+// the seconds a trial takes to draw (its share of a block's actions,
+// once for every ε) and to score at one ε (recovery and ranking).
+type poolCost struct {
+	Setup, Draw, Score float64
+	Sigma              float64
+}
+
+// timePool times a block of forecast.TrialBlock trials of sim as the
+// plan's forecasts run them: drawn into a forecast.TrialPool (the models'
+// setup included), then scored again from the pool's kept draws. ok is
+// false when the block did not finish within trialTiming.
+func timePool(sim forecast.Simulation) (poolCost, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), trialTiming)
+	defer cancel()
+	if sim.Partition == nil {
+		sim.Partition = make([]int, sim.Graph.N()) // one community: scoring is not what is timed
+	}
+	if sim.Sigma <= 0 {
+		sim.Sigma = sampleSigma
+	}
+	sim.Trials, sim.TimeBudget, sim.MinTrials, sim.Progress = forecast.TrialBlock, 0, 0, nil
+	start := time.Now()
+	pool, err := forecast.NewTrialPool(sim)
+	if err != nil {
+		return poolCost{}, false
+	}
+	setup := time.Since(start).Seconds()
+	start = time.Now()
+	sim.Pool = pool
+	if _, err := forecast.Simulate(ctx, sim); err != nil {
+		return poolCost{}, false
+	}
+	both := time.Since(start).Seconds()
+	start = time.Now()
+	if _, err := forecast.Simulate(ctx, sim); err != nil {
+		return poolCost{}, false
+	}
+	score := time.Since(start).Seconds()
+	n := float64(forecast.TrialBlock)
+	return poolCost{Setup: setup, Draw: math.Max(both-score, 0) / n, Score: score / n, Sigma: sim.Sigma}, true
+}
+
+// poolStep prices a plan's per-node forecasts: for each of taus diffusion
+// times, every mass of the curve takes job.ForecastRounds rounds of trials
+// trials (one to forecast.VerdictRounds, as the rate is far from or near
+// the guess), drawn once and scored at each of levels ε.
+func poolStep(levels, taus, trials int, c poolCost) estimateStep {
+	masses := len(forecast.MassGrid())
+	drawn := taus * masses * job.ForecastRounds * trials
+	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + float64(levels*drawn)*c.Score
+	return estimateStep{Step: "per-node forecasts", Seconds: seconds,
+		Model: fmt.Sprintf("%d masses × %d rounds × %d trials drawn once at %.3g s, scored at %d ε at %.3g s (timed on %d trials of this graph, σ = %g)",
+			masses, job.ForecastRounds, trials, c.Draw, levels, c.Score, forecast.TrialBlock, c.Sigma)}
 }

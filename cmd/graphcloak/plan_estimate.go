@@ -33,7 +33,9 @@ type planEstimate struct {
 
 // simulationsModelled says whether the simulated releases are priced.
 func (e planEstimate) simulationsModelled() bool {
-	return slices.ContainsFunc(e.Steps, func(s estimateStep) bool { return s.Step == "simulated releases" })
+	return slices.ContainsFunc(e.Steps, func(s estimateStep) bool {
+		return s.Step == "per-node forecasts" || s.Step == "private-answer trials"
+	})
 }
 
 // estimatePlan models plan's long steps on the loaded graph: Δ2 at τ
@@ -82,19 +84,28 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, each func(
 			each(st)
 			e.Steps = append(e.Steps, st)
 		}
-		// Per ε: the row's trials and the mass curve's (at most 9 points).
-		e.Simulations += len(o.epsilons) * (1 + len(forecast.MassGrid())) * o.trials * (1 + len(o.smooth))
-	}
-	e.Steps = append(e.Steps, audit...)
-	if e.Simulations > 0 {
+		// Per level (ε, and τ+τ′ per --smooth): every mass of the curve,
+		// each up to VerdictRounds rounds of trials.
+		levels := len(o.epsilons) * (1 + len(o.smooth))
+		e.Simulations += levels * len(forecast.MassGrid()) * forecast.VerdictRounds * o.trials
 		sim := o.simulation(lg.Graph, nil, nil, privacy.MechanismDefault)
-		sim.Tau, sim.Sigma = o.taus[0], 0 // timeTrials' σ
-		if c, ok := timeTrials(sim); ok {
-			st := trialsStep("simulated releases", e.Simulations, o.trials, c)
+		sim.Tau, sim.Sigma = o.taus[0], 0 // timePool's σ
+		if c, ok := timePool(sim); ok {
+			st := poolStep(len(o.epsilons), 1+len(o.smooth), o.trials, c)
 			each(st)
 			e.Steps = append(e.Steps, st)
 		}
 	}
+	if privateAnswer {
+		sim := o.simulation(lg.Graph, nil, nil, privacy.MechanismDefault)
+		sim.Tau, sim.Sigma = o.taus[0], 0
+		if c, ok := timeAnswerTrials(sim, o.alpha); ok {
+			st := trialsStep("private-answer trials", o.trials, o.trials, c)
+			each(st)
+			e.Steps = append(e.Steps, st)
+		}
+	}
+	e.Steps = append(e.Steps, audit...) // in the plan's order: the audit runs last
 	for _, s := range e.Steps {
 		e.Seconds += s.Seconds
 	}

@@ -46,23 +46,31 @@ func TestPlanEstimate(t *testing.T) {
 	want := sensitivity.ChooseMethod(g, 1, sensitivity.Options{})
 	// The model times some of its bounds on the graph: the same method,
 	// and seconds within a factor of 2 of a second call.
-	if len(e.Steps) != 3 || !(e.Steps[0].Seconds > want.Seconds/2 && e.Steps[0].Seconds < 2*want.Seconds) || !strings.HasPrefix(e.Steps[0].Model, want.Name()) {
+	if len(e.Steps) != 4 || !(e.Steps[0].Seconds > want.Seconds/2 && e.Steps[0].Seconds < 2*want.Seconds) || !strings.HasPrefix(e.Steps[0].Model, want.Name()) {
 		t.Fatalf("steps %+v; want Δ2 first, about %g s by %s", e.Steps, want.Seconds, want.Name())
 	}
-	a := e.Steps[1].Audit
+	a := e.Steps[3].Audit
 	if a == nil || a.Steps != 2*float64(a.Sources)*float64(a.ChebyshevDegree)*float64(2*g.NumEdges()+g.N()) || a.Sources != g.N()+256 {
 		t.Errorf("the audit's model: %+v", a)
 	}
-	// The simulations: 2 ε × (the row + 9 masses) × 50 trials, and the
-	// answer mode's 50, priced by trials timed on the graph.
-	if sim := e.Steps[2]; e.Simulations != 2*(1+9)*50+50 || sim.Step != "simulated releases" || !(sim.Seconds > 0) ||
-		!strings.HasPrefix(sim.Model, "1050 × ") || e.Seconds != e.Steps[0].Seconds+e.Steps[1].Seconds+sim.Seconds {
-		t.Errorf("%d simulations (want %d), %+v, %g s in all", e.Simulations, 2*10*50+50, sim, e.Seconds)
+	// The simulations: at most 2 ε × 9 masses × 4 rounds × 50 trials, and
+	// the answer mode's 50; the per-node ones priced as drawn once per mass
+	// (2 rounds) and scored at each ε, the answer's by its own trials.
+	pn, pa := e.Steps[1], e.Steps[2]
+	if e.Simulations != 2*9*4*50+50 || pn.Step != "per-node forecasts" || !(pn.Seconds > 0) ||
+		!strings.HasPrefix(pn.Model, "9 masses × 2 rounds × 50 trials drawn once at ") || !strings.Contains(pn.Model, "scored at 2 ε at ") {
+		t.Errorf("%d simulations (want %d), %+v", e.Simulations, 2*9*4*50+50, pn)
+	}
+	if pa.Step != "private-answer trials" || !(pa.Seconds > 0) || !strings.HasPrefix(pa.Model, "50 × ") {
+		t.Errorf("the private answer's trials: %+v", pa)
+	}
+	if sum := e.Steps[0].Seconds + pn.Seconds + pa.Seconds + e.Steps[3].Seconds; e.Seconds != sum {
+		t.Errorf("%g s in all, the steps sum to %g", e.Seconds, sum)
 	}
 	if code := runArgs(context.Background(), []string{"audit", "--graph", spec, "--tau", "1", "--save", cert}, new(strings.Builder), new(strings.Builder)); code != 0 {
 		t.Fatalf("audit: exit %d", code)
 	}
-	if e := plan("--answer-cache", cert); e.Steps[1].Seconds != 0 || !strings.HasPrefix(e.Steps[1].Model, "reused") {
-		t.Errorf("with a certificate that verifies: %+v", e.Steps[1])
+	if e := plan("--answer-cache", cert); e.Steps[3].Seconds != 0 || !strings.HasPrefix(e.Steps[3].Model, "reused") {
+		t.Errorf("with a certificate that verifies: %+v", e.Steps[3])
 	}
 }

@@ -17,8 +17,10 @@ import (
 // at ε 0.5 and 1 resolve 0.1-unit sources (0.44 against a guess of 0.353:
 // one unlucky sample of sources, 0.356 at 1000 trials, reused at every mass
 // and ε). The true rate rises above the guess only from about 10 units on.
-// Now each mass and ε draws its own seed, a mass is resolved only when
-// every larger one is, and the unit-source row follows the curve.
+// Now each mass draws its own seed (one unlucky sample cannot make every
+// mass err together; the ε of a plan share each mass's draws), a mass is
+// resolved only when every larger one is, and the unit-source row follows
+// the curve.
 func TestPlanResolvesNoFalseMass(t *testing.T) {
 	isolateConfig(t)
 	var seen []uint64
@@ -68,10 +70,18 @@ func TestPlanResolvesNoFalseMass(t *testing.T) {
 			seen = append(seen, f.Seed)
 		}
 	}
-	for i := range seen {
-		for j := range i {
-			if seen[i] == seen[j] {
-				t.Errorf("two forecasts of the plans share seed %d: every ε draws its own", seen[i])
+	// A plan's rows share their draws (each mass's trials serve every ε):
+	// both ε of a plan report one seed, and the plans each their own.
+	if len(seen) != 6 {
+		t.Fatalf("%d rows, want 2 per plan", len(seen))
+	}
+	for k := 0; k < 6; k += 2 {
+		if seen[k] != seen[k+1] {
+			t.Errorf("plan %d: its ε draw from seeds %d and %d, want one", k/2+1, seen[k], seen[k+1])
+		}
+		for j := 0; j < k; j += 2 {
+			if seen[j] == seen[k] {
+				t.Errorf("plans %d and %d share seed %d", j/2+1, k/2+1, seen[k])
 			}
 		}
 	}

@@ -130,10 +130,10 @@ func TestProgressOnAPipe(t *testing.T) {
 	}
 }
 
-// plan on a pipe (issue 61 row 1–2), the period made 1 ns: Δ2, each ε's
-// forecast and mass curve and the private answer's trials and audit each
-// report done/total, and each step's done line is its last line and comes
-// once — the mass curve's only when all its 9 points (× 20 trials) ran.
+// plan on a pipe (issue 61 row 1–2), the period made 1 ns: Δ2, the
+// per-node forecasts by source mass and the private answer's trials and
+// audit each report done/total, and each step's done line is its last line
+// and comes once — the forecasts' only when all 9 masses (× 20 trials) ran.
 func TestPlanProgressOnAPipe(t *testing.T) {
 	isolateConfig(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
@@ -144,7 +144,7 @@ func TestPlanProgressOnAPipe(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
 	for _, c := range []struct{ step, done string }{
-		{"forecast ε = 1", "done 20/20"}, {"mass curve ε = 1", "done 180/180"},
+		{"forecasts by source mass", "done 180/180"},
 		{"private-answer trials", "done 20/20"}, {"answer audit", "done 34/34"}, {"answer calibration", "done 1/1"},
 	} {
 		var own []string

@@ -1,0 +1,193 @@
+package forecast
+
+import (
+	"sync"
+
+	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/internal/trials"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// A TrialPool draws a forecast's trials once for every noise level σ and
+// source mass m it is asked at: trial t's sources S_t and standard normal
+// noise z_t, and the diffusions they need, a_t = exp(−τL)·1_S and
+// exp(−τL)·a_t, exp(−τL)·z_t. The readings at (m, σ) are then
+// ỹ = m·a_t + σ·z_t and their correlations exp(−τL)·ỹ = m·exp(−τL)·a_t +
+// σ·exp(−τL)·z_t (the action is linear), so the forecasts of a plan at
+// five ε and nine masses pay for the actions of one set of trials, not of
+// fifty. Their points share sources and noise (common random numbers):
+// each point's rate and interval are those of its own independent trials,
+// and differences between points are not blurred by resampling.
+//
+// A Simulation with a Pool takes its draws from it (its Seed then only
+// names the run); the pool fixes the graph, τ, the sources per trial and
+// the seed. It is safe for concurrent use.
+type TrialPool struct {
+	n, sources int
+	tau        float64
+	seed       uint64
+	act        expm.Action
+	model      *recovery.Model
+	// budget is how many bytes of blocks the pool keeps; a block beyond it
+	// is drawn again whenever it is asked for (same draws, more time).
+	budget int64
+
+	mu     sync.Mutex
+	blocks map[int]*poolEntry
+	kept   int64
+}
+
+// poolEntry is one block of trialBlock trials, drawn once.
+type poolEntry struct {
+	once  sync.Once
+	block *poolBlock
+}
+
+// poolBlock holds trialBlock consecutive trials' draws, each trial's
+// vectors contiguous.
+type poolBlock struct {
+	src        [][]int
+	a, z       [][]float64 // exp(−τL)·1_S and the noise
+	ca, cz     [][]float64 // exp(−τL)·a and exp(−τL)·z (the model's action)
+	correlated bool        // ca and cz were computed (the model has an operator)
+}
+
+// DefaultTrialPoolBytes is how much memory a pool keeps its blocks in.
+const DefaultTrialPoolBytes = 512 << 20
+
+// NewTrialPool builds the pool for simulations like e (its graph, τ,
+// sources, trials and seed); e's noise level and mass are not used.
+func NewTrialPool(e Simulation) (*TrialPool, error) {
+	if _, err := e.check(); err != nil {
+		return nil, err
+	}
+	act, model, err := e.trialModels()
+	if err != nil {
+		return nil, err
+	}
+	return e.newTrialPool(act, model), nil
+}
+
+// newTrialPool is the pool of e's trials (e checked) on act and model.
+func (e *Simulation) newTrialPool(act expm.Action, model *recovery.Model) *TrialPool {
+	return &TrialPool{n: e.Graph.N(), sources: e.Sources, tau: e.Tau, seed: e.Seed, act: act, model: model,
+		budget: DefaultTrialPoolBytes, blocks: map[int]*poolEntry{}}
+}
+
+// reseeded is a pool of the same graph, τ, actions and model drawing from
+// seed: another mass's trials without building the models again.
+func (p *TrialPool) reseeded(seed uint64) *TrialPool {
+	return &TrialPool{n: p.n, sources: p.sources, tau: p.tau, seed: seed, act: p.act, model: p.model,
+		budget: p.budget, blocks: map[int]*poolEntry{}}
+}
+
+// block returns block blk's draws, drawing them at the first ask (and
+// again at every ask once the pool is over its budget).
+func (p *TrialPool) block(blk int) *poolBlock {
+	p.mu.Lock()
+	en, ok := p.blocks[blk]
+	if !ok {
+		bytes := int64(4 * trialBlock * p.n * 8)
+		if p.kept+bytes > p.budget {
+			p.mu.Unlock()
+			return p.draw(blk)
+		}
+		p.kept += bytes
+		en = &poolEntry{}
+		p.blocks[blk] = en
+	}
+	p.mu.Unlock()
+	en.once.Do(func() { en.block = p.draw(blk) })
+	return en.block
+}
+
+// draw computes block blk: each trial's sources then its noise node by
+// node from its own stream (as a lone trial draws them), the action on
+// the block's source vectors, and the model's action on a and z.
+func (p *TrialPool) draw(blk int) *poolBlock {
+	n, b := p.n, trialBlock
+	lo := blk * b
+	out := &poolBlock{src: make([][]int, b), a: make([][]float64, b), z: make([][]float64, b),
+		ca: make([][]float64, b), cz: make([][]float64, b)}
+	x := make([]float64, n*b)
+	for k := range b {
+		rng := trials.RNG(p.seed, lo+k)
+		out.src[k] = rng.Perm(n)[:p.sources]
+		for _, s := range out.src[k] {
+			x[s*b+k] = 1
+		}
+		z := make([]float64, n)
+		for i := range z {
+			z[i] = rng.NormFloat64()
+		}
+		out.z[k] = z
+	}
+	ab := make([]float64, n*b)
+	p.act.Apply(ab, x, b)
+	zb := make([]float64, n*b)
+	for k := range b {
+		a := make([]float64, n)
+		for i := range a {
+			a[i] = ab[i*b+k]
+			zb[i*b+k] = out.z[k][i]
+		}
+		out.a[k] = a
+	}
+	cab, czb := make([]float64, n*b), make([]float64, n*b)
+	if p.model.ApplyBlock(cab, ab, b) && p.model.ApplyBlock(czb, zb, b) {
+		out.correlated = true
+		for k := range b {
+			out.ca[k], out.cz[k] = column(cab, b, k), column(czb, b, k)
+		}
+	}
+	return out
+}
+
+// column is column k of a row-major n×b block.
+func column(x []float64, b, k int) []float64 {
+	c := make([]float64, len(x)/b)
+	for i := range c {
+		c[i] = x[i*b+k]
+	}
+	return c
+}
+
+// trial is trial t's draw at source mass m and noise σ: f0 = m at the
+// sources, ỹ = m·a + σ·z and, when the posterior can use them (post) and
+// the model has an operator, c0 = m·exp(−τL)·a + σ·exp(−τL)·z.
+func (p *TrialPool) trial(t int, m, sigma float64, post bool) *trialDraw {
+	bl := p.block(t / trialBlock)
+	k := t % trialBlock
+	n := p.n
+	td := &trialDraw{src: bl.src[k], f0: make([]float64, n), y: make([]float64, n)}
+	for _, s := range td.src {
+		td.f0[s] = m
+	}
+	a, z := bl.a[k], bl.z[k]
+	for i := range td.y {
+		td.y[i] = m*a[i] + sigma*z[i]
+	}
+	if post && bl.correlated {
+		ca, cz := bl.ca[k], bl.cz[k]
+		td.c0 = make([]float64, n)
+		for i := range td.c0 {
+			td.c0[i] = m*ca[i] + sigma*cz[i]
+		}
+	}
+	return td
+}
+
+// fits refuses a simulation the pool was not drawn for: another graph or
+// number of sources, another τ.
+func (p *TrialPool) fits(e *Simulation) error {
+	if e.Tau != p.tau {
+		return &ParamError{"pool", e.Tau, "was drawn for another τ"}
+	}
+	if e.Graph.N() != p.n {
+		return &ParamError{"pool", e.Graph.N(), "was drawn for another graph"}
+	}
+	if e.Sources != p.sources {
+		return &ParamError{"pool", e.Sources, "was drawn for another number of sources"}
+	}
+	return nil
+}
