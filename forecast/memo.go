@@ -95,3 +95,22 @@ func (p EpsilonSweep) memoized(fp *laplacian.Fingerprint, mode string, fc func(e
 		return f, err
 	}
 }
+
+// Held returns the ε of the sweep whose row of mode the memo holds: what
+// a run of the sweep would read instead of simulating (an estimate prices
+// the rest).
+func (p EpsilonSweep) Held(mode string) []float64 {
+	if p.Memo == nil {
+		return nil
+	}
+	fp := p.Graph.Graph.Fingerprint()
+	var out []float64
+	for _, eps := range p.Epsilons {
+		if key := p.memoKey(&fp, mode+" row", eps); key != "" {
+			if _, ok := p.Memo.Load(key); ok {
+				out = append(out, eps)
+			}
+		}
+	}
+	return out
+}

@@ -306,3 +306,49 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport)
 	}
 	return nil
 }
+
+// HeldWork is what a ForecastSpec's caches hold of its work before it
+// runs: Δ2 at τ (nil: computed), whether the private answer's certificate
+// verifies, and per mode the ε whose rows are kept. plan --estimate prices
+// only the rest.
+type HeldWork struct {
+	Delta2      *sensitivity.Result
+	AnswerModel bool
+	Rows        map[string][]float64
+}
+
+// Held reads spec's caches as Forecast would, computing nothing.
+func (spec ForecastSpec) Held() HeldWork {
+	var h HeldWork
+	e := spec.Simulation
+	log := spec.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	if slices.Contains(spec.Modes, forecast.ModePerNode) {
+		if c := spec.Cache.Sensitivity(e.Graph, e.Tau, e.Alpha); c != nil {
+			h.Delta2 = cachedSensitivity(log, c, e.Graph, e.Tau, e.Alpha)
+		}
+	}
+	if slices.Contains(spec.Modes, forecast.ModeAnswer) {
+		cache := spec.AnswerCache
+		if cache == nil {
+			cache = spec.Cache.Answer(e.Graph, e.Tau, spec.FitTolerance, spec.SensorNoise)
+		}
+		if cache != nil && e.Partition != nil {
+			_, _, err := cache.Load(e.Graph, e.Tau, recovery.CertifierOptions{Tol: spec.FitTolerance, SensorNoise: spec.SensorNoise})
+			h.AnswerModel = err == nil
+		}
+	}
+	// The rows' keys name Δ2: without it kept, every row is computed.
+	if slices.Contains(spec.Modes, forecast.ModePerNode) && h.Delta2 == nil {
+		return h
+	}
+	e.Sensitivity = h.Delta2
+	sweep := forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Memo: spec.Cache.Forecasts()}
+	h.Rows = map[string][]float64{}
+	for _, mode := range spec.Modes {
+		h.Rows[mode] = sweep.Held(mode)
+	}
+	return h
+}

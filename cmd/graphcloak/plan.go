@@ -263,29 +263,15 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if lg, err = lg.InKeyOrder(); err != nil {
 		return err
 	}
+	spec, err := planSpec(ctx, g, o, lg)
+	if err != nil {
+		return err
+	}
 	if o.estimate {
-		return runPlanEstimate(ctx, g, o, lg, out)
+		return runPlanEstimate(g, o, lg, spec, out)
 	}
-	sayPlanEstimate(g, o, lg)
-	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", o.communities, lg.Graph.N()))
-	kind, part, names, err := lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
-	end()
-	if err != nil {
-		return err
-	}
-	cache, err := planAnswerCache(g, o)
-	if err != nil {
-		return err
-	}
-	sim := o.simulation(lg.Graph, part, names, privacy.MechanismDefault)
-	sim.Tau, sim.Progress = o.taus[0], g.progress("private-answer trials")
-	work, err := planWorkCache(g, o)
-	if err != nil {
-		return err
-	}
-	rep, err := job.Forecast(ctx, job.ForecastSpec{Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
-		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
-		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise, Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger})
+	sayPlanEstimate(g, o, lg, spec)
+	rep, err := job.Forecast(ctx, spec)
 	if err != nil {
 		return err
 	}
@@ -305,6 +291,30 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		return printJSON(out, rep)
 	}
 	return textreport.Plan(out, rep, flagName)
+}
+
+// planSpec is the plan's work on the loaded graph: its communities (the
+// partition its forecasts score), the simulation, the caches.
+func planSpec(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.Graph) (job.ForecastSpec, error) {
+	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", o.communities, lg.Graph.N()))
+	kind, part, names, err := lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
+	end()
+	if err != nil {
+		return job.ForecastSpec{}, err
+	}
+	cache, err := planAnswerCache(g, o)
+	if err != nil {
+		return job.ForecastSpec{}, err
+	}
+	sim := o.simulation(lg.Graph, part, names, privacy.MechanismDefault)
+	sim.Tau, sim.Progress = o.taus[0], g.progress("private-answer trials")
+	work, err := planWorkCache(g, o)
+	if err != nil {
+		return job.ForecastSpec{}, err
+	}
+	return job.ForecastSpec{Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
+		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
+		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise, Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger}, nil
 }
 
 // planAnswerCache is the cache of the answer audit's model that

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -9,6 +8,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -40,12 +40,14 @@ func (e planEstimate) simulationsModelled() bool {
 
 // estimatePlan models plan's long steps on the loaded graph: Δ2 at τ
 // (and τ+τ′ per --smooth) by the sensitivity package's cost model
-// (sensitivity --dry-run's, priced on the 2-core reference machine), and
-// the answer audit's pass by its cost model at the step rate measured on
-// the graph (none when --answer-cache holds a certificate that verifies),
-// and the simulated releases by a few trials timed on the graph.
-func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, each func(estimateStep)) (planEstimate, error) {
+// (sensitivity --dry-run's, priced on the 2-core reference machine), the
+// answer audit's pass by its cost model at the step rate measured on the
+// graph, and the simulated releases by a few trials timed on the graph —
+// each at 0 s where spec's caches (--answer-cache, --cache-dir) hold it
+// (job.ForecastSpec.Held: the ε whose rows are kept are not priced).
+func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.ForecastSpec, each func(estimateStep)) (planEstimate, error) {
 	start := time.Now()
+	held := spec.Held()
 	gr, tau := lg.Graph, o.taus[0]
 	e := planEstimate{Graph: o.graph, NodeCount: gr.N(), Edges: gr.NumEdges(), Tau: tau}
 	perNode, privateAnswer := slices.Contains(o.modes, forecast.ModePerNode), slices.Contains(o.modes, forecast.ModeAnswer)
@@ -57,15 +59,9 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, each func(
 	// listed Δ2, audit, simulated releases.
 	var audit []estimateStep
 	if privateAnswer {
-		e.Simulations += o.trials
 		opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise}
-		reused := false
-		if cache, err := planAnswerCache(g, o); err == nil && cache != nil {
-			_, _, err := cache.Load(gr, tau, opt)
-			reused = err == nil
-		}
-		st := estimateStep{Step: "answer audit", Model: "reused: the certificate at --answer-cache verifies"}
-		if !reused {
+		st := estimateStep{Step: "answer audit", Model: "reused: the certificate kept (--answer-cache, or --cache-dir) verifies"}
+		if !held.AnswerModel {
 			var err error
 			if st, err = auditStep(gr, tau, opt); err != nil {
 				return planEstimate{}, err
@@ -79,24 +75,35 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, each func(
 		for _, sm := range o.smooth {
 			taus = append(taus, tau+sm)
 		}
-		for _, t := range taus {
+		for i, t := range taus {
 			st := delta2Step(gr, t, sensitivity.Options{TimeBudget: o.timeBudget})
+			if i == 0 && held.Delta2 != nil {
+				st = estimateStep{Step: st.Step, Model: "reused: the certificate kept in --cache-dir verifies"}
+			}
 			each(st)
 			e.Steps = append(e.Steps, st)
 		}
-		// Per level (ε, and τ+τ′ per --smooth): every mass of the curve,
-		// each up to VerdictRounds rounds of trials.
-		levels := len(o.epsilons) * (1 + len(o.smooth))
-		e.Simulations += levels * len(forecast.MassGrid()) * forecast.VerdictRounds * o.trials
-		sim := o.simulation(lg.Graph, nil, nil, privacy.MechanismDefault)
-		sim.Tau, sim.Sigma = o.taus[0], 0 // timePool's σ
-		if c, ok := timePool(sim); ok {
-			st := poolStep(len(o.epsilons), 1+len(o.smooth), o.trials, c)
+		// Per level (ε not kept, and τ+τ′ per --smooth): every mass of the
+		// curve, each up to VerdictRounds rounds of trials.
+		levels := len(o.epsilons) - len(held.Rows[forecast.ModePerNode])
+		e.Simulations += levels * (1 + len(o.smooth)) * len(forecast.MassGrid()) * forecast.VerdictRounds * o.trials
+		switch {
+		case levels == 0:
+			st := estimateStep{Step: "per-node forecasts", Model: "reused: every ε is kept in --cache-dir"}
 			each(st)
 			e.Steps = append(e.Steps, st)
+		default:
+			sim := o.simulation(lg.Graph, nil, nil, privacy.MechanismDefault)
+			sim.Tau, sim.Sigma = o.taus[0], 0 // timePool's σ
+			if c, ok := timePool(sim); ok {
+				st := poolStep(levels, 1+len(o.smooth), o.trials, c)
+				each(st)
+				e.Steps = append(e.Steps, st)
+			}
 		}
 	}
-	if privateAnswer {
+	if privateAnswer && len(held.Rows[forecast.ModeAnswer]) < len(o.epsilons) {
+		e.Simulations += o.trials
 		sim := o.simulation(lg.Graph, nil, nil, privacy.MechanismDefault)
 		sim.Tau, sim.Sigma = o.taus[0], 0
 		if c, ok := timeAnswerTrials(sim, o.alpha); ok {
@@ -130,8 +137,8 @@ func printPlanEstimate(g *globalOptions, out io.Writer, e planEstimate) error {
 }
 
 // runPlanEstimate loads the graph and prints plan --estimate.
-func runPlanEstimate(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.Graph, out io.Writer) error {
-	e, err := estimatePlan(g, o, lg, nil)
+func runPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.ForecastSpec, out io.Writer) error {
+	e, err := estimatePlan(g, o, lg, spec, nil)
 	if err != nil {
 		return err
 	}
@@ -146,12 +153,12 @@ const planEstimateNodes = 5000
 // sayPlanEstimate prints plan's estimate (estimatePlan) before its long
 // steps — each step's as it is modelled, then their sum — when the graph has planEstimateNodes nodes or more and the
 // modelled steps take more than longStep.
-func sayPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph) {
+func sayPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.ForecastSpec) {
 	if g.quiet || lg.Graph.N() < planEstimateNodes {
 		return
 	}
 	// Each long step's estimate as soon as it is modelled, then the sum.
-	e, err := estimatePlan(g, o, lg, func(st estimateStep) {
+	e, err := estimatePlan(g, o, lg, spec, func(st estimateStep) {
 		if st.Seconds > longStep.Seconds() {
 			g.say(fmt.Sprintf("estimated %s for %s: %s", seconds(st.Seconds), st.Step, st.Model))
 		}

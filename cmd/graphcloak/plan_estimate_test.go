@@ -14,7 +14,7 @@ import (
 // TestPlanEstimate: plan --estimate models Δ2 as sensitivity's cost model
 // does (ChooseMethod: the same method, its seconds), the answer audit's pass as audit
 // --estimate does (2·S·K·(2|E|+n) steps), counts the simulated releases
-// (per ε: the row's trials and the mass curve's 9 points; the answer
+// (per ε: the mass curve's 9 points, up to 4 rounds each; the answer
 // mode's) and prices them by trials it times, and says the audit is reused when --answer-cache holds a
 // certificate that verifies.
 func TestPlanEstimate(t *testing.T) {
@@ -72,5 +72,54 @@ func TestPlanEstimate(t *testing.T) {
 	}
 	if e := plan("--answer-cache", cert); e.Steps[3].Seconds != 0 || !strings.HasPrefix(e.Steps[3].Model, "reused") {
 		t.Errorf("with a certificate that verifies: %+v", e.Steps[3])
+	}
+}
+
+// TestPlanEstimateKnowsTheCache (issue 61: plan --estimate priced work
+// --cache-dir holds): after a plan, plan --estimate on the same cache
+// directory prices Δ2, the answer's certificate and every ε's forecasts at
+// 0 (reused), 0 s in all; with one ε more it prices that ε's forecasts
+// and the private answer's trials again, nothing else.
+func TestPlanEstimateKnowsTheCache(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	args := []string{"plan", "--graph", "pa:n=600,m=3,seed=2", "--tau", "1", "--trials", "20", "--cache-dir", dir, "-o", "json"}
+	estimate := func(eps string) planEstimate {
+		var out, errb strings.Builder
+		if code := runArgs(context.Background(), append(args, "--epsilon", eps, "--estimate"), &out, &errb); code != 0 {
+			t.Fatalf("plan --estimate: exit %d: %s", code, errb.String())
+		}
+		var e planEstimate
+		if err := json.Unmarshal([]byte(out.String()), &e); err != nil {
+			t.Fatalf("%v\n%s", err, out.String())
+		}
+		return e
+	}
+	before := estimate("1,4")
+	if before.Seconds <= 0 {
+		t.Fatalf("before any plan: %+v", before)
+	}
+	if code := runArgs(context.Background(), append(args, "--epsilon", "1,4"), new(strings.Builder), new(strings.Builder)); code != 0 {
+		t.Fatalf("plan: exit %d", code)
+	}
+	after := estimate("1,4")
+	if after.Seconds != 0 || after.Simulations != 0 || len(after.Steps) != 3 {
+		t.Fatalf("after the plan: %+v; want every step reused, 0 s", after)
+	}
+	for _, st := range after.Steps {
+		if st.Seconds != 0 || !strings.HasPrefix(st.Model, "reused") {
+			t.Errorf("after the plan: %+v", st)
+		}
+	}
+	more := estimate("1,2,4")
+	var priced []string
+	for _, st := range more.Steps {
+		if st.Seconds > 0 {
+			priced = append(priced, st.Step)
+		}
+	}
+	if strings.Join(priced, ",") != "per-node forecasts,private-answer trials" || !strings.Contains(more.Steps[1].Model, "scored at 1 ε") {
+		t.Errorf("with one ε more: priced %v (%+v)", priced, more.Steps)
 	}
 }
