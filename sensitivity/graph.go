@@ -138,6 +138,11 @@ const (
 	// τλ₂ (panelGraphSensitivity): exact at any τ on graphs of at most
 	// 5 000 nodes unless Δ2 is far below e^{−τλ₂}.
 	SchemePanels
+	// SchemeGram computes every column of exp(−2τL) with expm's action,
+	// 32 at a time, and reads each edge's term off three entries
+	// (gramGraphSensitivity): exact, at a cost that does not depend on
+	// the edges' order or bounds.
+	SchemeGram
 )
 
 // lanczosMinSteps is the fewest Lanczos steps per edge the memory must
@@ -308,6 +313,9 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 	}
 	if method == expm.Sparse {
 		scheme = sparseScheme(g, tau, opt)
+		if gramEligible(g, tau, opt, scheme) && sparsePlan(g, tau, opt).scheme == SchemeGram {
+			scheme = SchemeGram
+		}
 	}
 	var s Result
 	var err error
@@ -318,6 +326,15 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 		}
 		s, err = denseGraphSensitivity(g, tau, alpha, base)
 		s.share = opt.shard.whole()
+	case scheme == SchemeGram:
+		if opt.shard.idle() {
+			return shardEmpty(base), nil
+		}
+		base.share = opt.shard.whole()
+		var ok bool
+		if s, ok = gramGraphSensitivity(g, tau, alpha, opt, base, stop); !ok && !stop() {
+			return Result{}, fmt.Errorf("sensitivity: the Gram scheme cannot build exp(−2τL) at τ = %g to %g", tau, opt.Tol)
+		}
 	case scheme == SchemeLanczos:
 		if !lanczosFits(g) {
 			return Result{}, fmt.Errorf("%w: the Lanczos scheme needs %d·n float64s per worker", ErrTooLarge, (lanczosMinSteps+1)*columnBlock)
@@ -326,7 +343,7 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 	default:
 		s = inLocalOrder(g, func(h *laplacian.Graph) Result { return sparseGraphSensitivity(h, tau, alpha, opt, base) })
 	}
-	if method != expm.Dense {
+	if method != expm.Dense && scheme != SchemeGram {
 		s.share = opt.shard.divided()
 	}
 	if err == nil && stop() {
@@ -514,6 +531,8 @@ func (p MethodChoice) Name() string {
 		return "panels"
 	case p.Scheme == SchemeSlowModes:
 		return "slow-modes"
+	case p.Scheme == SchemeGram:
+		return "gram"
 	}
 	return "columns"
 }
@@ -545,6 +564,9 @@ func ChooseMethod(g *laplacian.Graph, tau float64, opt Options) MethodChoice {
 	case SchemeSlowModes:
 		ch := choosePanels(g, tau, func() bool { return false })
 		return MethodChoice{Method: expm.Sparse, Scheme: SchemeSlowModes, Seconds: ch.slowSeconds, Bytes: ch.slowBytes}
+	case SchemeGram:
+		secs, bytes, _ := gramCost(g, tau, opt.Tol)
+		return MethodChoice{Method: expm.Sparse, Scheme: SchemeGram, Seconds: secs, Bytes: bytes}
 	}
 	return planGraphSensitivity(g, tau, opt)
 }
@@ -625,7 +647,53 @@ func smallWorld(g *laplacian.Graph, K int) bool {
 	return full >= 2
 }
 
-// sparsePlan is the sparse scheme (sparseScheme) with its modelled time and
+// sparsePlan is the sparse path's plan: the per-edge scheme
+// (perEdgePlan), or the Gram scheme where it is eligible (gramEligible)
+// and modelled at most gramPreference of the per-edge scheme's time. Graph
+// and its dry run (ChooseMethod) both choose by it.
+func sparsePlan(g *laplacian.Graph, tau float64, opt Options) sparseCost {
+	c := perEdgePlan(g, tau, opt)
+	if !gramEligible(g, tau, opt, c.scheme) {
+		return c
+	}
+	if secs, bytes, ok := gramCost(g, tau, opt.Tol); ok && secs < gramPreference*c.seconds {
+		return sparseCost{scheme: SchemeGram, seconds: secs, fixed: secs, bytes: bytes}
+	}
+	return c
+}
+
+// gramPreference: the Gram scheme is chosen when modelled below this
+// share of the per-edge scheme's time (the two models' errors differ).
+const gramPreference = 0.8
+
+// gramEligible says whether Auto weighs the Gram scheme against the
+// per-edge one: unsharded, without a time budget (the Gram scheme has no
+// anytime bracket), where the rule picked Lanczos for a high degree on a
+// graph without hubs (LFR 2·10⁴ at τ = 1: long recurrences on every edge;
+// on hubs the Gram scheme's degree at 2τ is prohibitive), and where the
+// Gram scheme is modelled under gramMaxSeconds (so the per-edge model's
+// pilot is paid only where the Gram scheme may win).
+func gramEligible(g *laplacian.Graph, tau float64, opt Options, scheme Scheme) bool {
+	if opt.Scheme != SchemeAuto || opt.TimeBudget > 0 || opt.shard.sharded() || scheme != SchemeLanczos {
+		return false
+	}
+	n := float64(g.N())
+	mean := 0.0
+	for _, d := range g.Degrees() {
+		mean += d / n
+	}
+	if g.MaxDegree() >= lanczosHubRatio*mean || chebDegree(tau*expm.LambdaMaxBound(g), opt.Tol) < lanczosMinDegree {
+		return false
+	}
+	secs, _, ok := gramCost(g, tau, opt.Tol)
+	return ok && secs <= gramMaxSeconds
+}
+
+// gramMaxSeconds bounds the Gram scheme's modelled time for Auto to
+// consider it (half an hour on the reference machine).
+const gramMaxSeconds = 1800
+
+// perEdgePlan is the per-edge sparse scheme (sparseScheme) with its modelled time and
 // memory on the 2-core reference machine (docs/derivations.md §2.3). The
 // parts that vary most between graphs are measured, not modelled: the
 // cheap bounds (and the columns' Radau bounds) are timed on the edges, or
@@ -638,7 +706,7 @@ func smallWorld(g *laplacian.Graph, K int) bool {
 // lanczosRowSecs per row, its steps counted on a sample of the refined
 // classes and from the pilot (lanczosSlotSteps). opt must have its
 // defaults.
-func sparsePlan(g *laplacian.Graph, tau float64, opt Options) sparseCost {
+func perEdgePlan(g *laplacian.Graph, tau float64, opt Options) sparseCost {
 	g = g.Permute(g.CuthillMcKee()) // as the run orders it (inLocalOrder)
 	n := float64(g.N())
 	m := float64(g.NumEdges())

@@ -4,11 +4,11 @@ import "github.com/graphcloak/graphcloak/expm"
 
 // MethodNames are the names MethodByName knows, in the order a user is
 // told them.
-var MethodNames = []string{"auto", "dense", "sparse", "columns", "lanczos", "slow-modes", "panels"}
+var MethodNames = []string{"auto", "dense", "sparse", "columns", "lanczos", "slow-modes", "panels", "gram"}
 
 // MethodByName maps a method's name to the dense/sparse choice and the
 // sparse scheme: sparse lets the plan pick the scheme, columns, lanczos,
-// slow-modes and panels force one. ok is false for a name not in
+// slow-modes, panels and gram force one. ok is false for a name not in
 // MethodNames.
 func MethodByName(name string) (method expm.Method, scheme Scheme, ok bool) {
 	switch name {
@@ -26,6 +26,8 @@ func MethodByName(name string) (method expm.Method, scheme Scheme, ok bool) {
 		return expm.Sparse, SchemeSlowModes, true
 	case "panels":
 		return expm.Sparse, SchemePanels, true
+	case "gram":
+		return expm.Sparse, SchemeGram, true
 	}
 	return expm.Auto, SchemeAuto, false
 }
