@@ -668,30 +668,26 @@ const gramPreference = 0.8
 
 // gramEligible says whether Auto weighs the Gram scheme against the
 // per-edge one: unsharded, without a time budget (the Gram scheme has no
-// anytime bracket), where the rule picked Lanczos for a high degree on a
-// graph without hubs (LFR 2·10⁴ at τ = 1: long recurrences on every edge;
-// on hubs the Gram scheme's degree at 2τ is prohibitive), and where the
-// Gram scheme is modelled under gramMaxSeconds (so the per-edge model's
-// pilot is paid only where the Gram scheme may win).
+// anytime bracket), where the rule picked Lanczos (LFR 2·10⁴ at τ = 1:
+// long recurrences on every edge), and where the Gram scheme is modelled
+// between gramMinSeconds and gramMaxSeconds — so the per-edge model's
+// pilot (up to a few seconds) is paid only where it is small against the
+// run and the Gram scheme may win. Hubs need no rule of their own: they
+// raise λ_max, and with it the Gram scheme's degree and modelled time.
 func gramEligible(g *laplacian.Graph, tau float64, opt Options, scheme Scheme) bool {
 	if opt.Scheme != SchemeAuto || opt.TimeBudget > 0 || opt.shard.sharded() || scheme != SchemeLanczos {
 		return false
 	}
-	n := float64(g.N())
-	mean := 0.0
-	for _, d := range g.Degrees() {
-		mean += d / n
-	}
-	if g.MaxDegree() >= lanczosHubRatio*mean || chebDegree(tau*expm.LambdaMaxBound(g), opt.Tol) < lanczosMinDegree {
-		return false
-	}
 	secs, _, ok := gramCost(g, tau, opt.Tol)
-	return ok && secs <= gramMaxSeconds
+	return ok && secs >= gramMinSeconds && secs <= gramMaxSeconds
 }
 
-// gramMaxSeconds bounds the Gram scheme's modelled time for Auto to
-// consider it (half an hour on the reference machine).
-const gramMaxSeconds = 1800
+// gramMinSeconds and gramMaxSeconds bound the Gram scheme's modelled time
+// for Auto to consider it (20 s to half an hour on the reference machine).
+const (
+	gramMinSeconds = 20
+	gramMaxSeconds = 1800
+)
 
 // perEdgePlan is the per-edge sparse scheme (sparseScheme) with its modelled time and
 // memory on the 2-core reference machine (docs/derivations.md §2.3). The
