@@ -431,10 +431,10 @@ func (tr *graphTrials) run(t int) (graphScore, *Trace, error) {
 	if err != nil {
 		return graphScore{}, nil, err
 	}
-	// Trial 0's report is the Example (pictures read its 90% node set);
-	// the others' scores read the communities only.
+	// Trial 0's report is the Example (pictures read its 90% node set;
+	// a forecast, noEMD, reads none); the scores read the communities only.
 	rank := community.RankCommunities
-	if t == 0 {
+	if t == 0 && !e.noEMD {
 		rank = community.Rank
 	}
 	rep := rank(g, tr.part, tr.names, weights, noSource || trials.Sum(weights) <= 0)

@@ -118,12 +118,24 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 			return plain(eps)
 		})
 		fc := p.memoized(fp, mode, plain)
-		for _, eps := range p.Epsilons {
+		// The private answer's rows calibrate its mechanism at each ε
+		// (seconds each on 10⁴ nodes): a bar of their own.
+		var bar func(done, total int)
+		if mode == ModeAnswer {
+			bar = p.progress("private-answer calibration", nil)
+		}
+		for i, eps := range p.Epsilons {
+			if bar != nil {
+				bar(i, len(p.Epsilons))
+			}
 			f, err := row(eps)
 			if err != nil {
 				return nil, err
 			}
 			res.Forecasts = append(res.Forecasts, f)
+			if bar != nil {
+				bar(i+1, len(p.Epsilons))
+			}
 		}
 		if p.Target > 0 {
 			need, err := smallestEpsilon(fc, p.Target)
@@ -168,11 +180,19 @@ func (p EpsilonSweep) perNodeRows(ctx context.Context, fp *laplacian.Fingerprint
 		return nil, err
 	}
 	rows := map[float64]Forecast{}
+	// The routed ceilings take seconds each on 10⁴ nodes: a bar of their own.
+	bar := p.progress("ceilings", nil)
 	for i, c := range curves {
 		eps := missing[i].Epsilon
 		f := c.Unit
+		if bar != nil {
+			bar(i, len(curves))
+		}
 		if err := p.ceiling(ctx, &f, eps, ceilings); err != nil {
 			return nil, err
+		}
+		if bar != nil {
+			bar(i+1, len(curves))
 		}
 		f.SetMassCurve(c.Points, c.Resolvable)
 		// The row is the curve's 1-unit point: an answer there below a mass

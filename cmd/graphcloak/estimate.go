@@ -272,12 +272,14 @@ func timePool(sim forecast.Simulation) (poolCost, bool) {
 	setup := time.Since(start).Seconds()
 	start = time.Now()
 	sim.Pool = pool
-	if _, err := forecast.Simulate(ctx, sim); err != nil {
+	// As the plan scores them (forecast.PerNode: no EMD); one community
+	// decides the verdict in its first round.
+	if _, err := forecast.PerNode(ctx, sim); err != nil {
 		return poolCost{}, false
 	}
 	both := time.Since(start).Seconds()
 	start = time.Now()
-	if _, err := forecast.Simulate(ctx, sim); err != nil {
+	if _, err := forecast.PerNode(ctx, sim); err != nil {
 		return poolCost{}, false
 	}
 	score := time.Since(start).Seconds()

@@ -144,7 +144,7 @@ func TestPlanProgressOnAPipe(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
 	for _, c := range []struct{ step, done string }{
-		{"forecasts by source mass", "done 180/180"},
+		{"forecasts by source mass", "done 180/180"}, {"ceilings", "done 1/1"}, {"private-answer calibration", "done 1/1"},
 		{"private-answer trials", "done 20/20"}, {"answer audit", "done 34/34"}, {"answer calibration", "done 1/1"},
 	} {
 		var own []string
