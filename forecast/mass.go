@@ -80,9 +80,8 @@ func EstimateMass(md *recovery.Model, y []float64, sigma float64, seed uint64) M
 	if !(nmax > 0) {
 		return m
 	}
-	c := make([]float64, md.N())
-	stat := func(v []float64) float64 {
-		md.ApplyT(c, v)
+	// stat is max_s (Mᵀv)_s/‖M e_s‖ from c = Mᵀv.
+	stat := func(c []float64) float64 {
 		best := math.Inf(-1)
 		for s, x := range c {
 			if root[s] > 0 {
@@ -91,16 +90,16 @@ func EstimateMass(md *recovery.Model, y []float64, sigma float64, seed uint64) M
 		}
 		return best
 	}
-	t := stat(y)
+	c := make([]float64, md.N())
+	md.ApplyT(c, y)
+	t := stat(c)
 	rng := rand.New(rand.NewPCG(seed, 0x6d617373)) // "mass"
-	z := make([]float64, n)
 	null := make([]float64, massNullDraws)
-	for d := range null {
+	md.ApplyTEach(massNullDraws, func(_ int, z []float64) {
 		for i := range z {
 			z[i] = rng.NormFloat64()
 		}
-		null[d] = stat(z)
-	}
+	}, func(d int, c []float64) { null[d] = stat(c) })
 	slices.Sort(null)
 	q := null[int(math.Ceil(0.9875*float64(len(null)+1)))-1]
 	m.Low = math.Max(m.Low, (t-sigma*q)/nmax)

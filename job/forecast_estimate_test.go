@@ -105,25 +105,32 @@ func TestRoundsProgress(t *testing.T) {
 	}
 }
 
-// TestSayStepEstimates: the evidence test's estimate is told once, at its
-// first draw, as its draws times the first's time (from the recovery's
-// end), only when over 10 s; every report is passed on.
+// TestSayStepEstimates: the evidence test's estimate is told once, when
+// its first block of 32 draws is done, as its draws at that block's pace
+// (from the recovery's end), only when over 10 s; every report is passed
+// on.
 func TestSayStepEstimates(t *testing.T) {
 	var said []string
 	var passed int
 	p := sayStepEstimates(func(string, int, int) { passed++ }, func(l string) { said = append(said, l) })
 	p("recovery", 0, 1)
 	p("recovery", 1, 1)
-	time.Sleep(60 * time.Millisecond) // 199 draws at ≥ 60 ms: over 10 s
-	p("evidence test", 1, 199)
-	p("evidence test", 2, 199)
-	if passed != 4 || len(said) != 1 || !strings.HasPrefix(said[0], "estimated ") || !strings.Contains(said[0], "for the evidence test (199 null draws at ") {
+	time.Sleep(32 * 60 * time.Millisecond) // 199 draws at ≥ 60 ms: over 10 s
+	for d := 1; d <= 33; d++ {
+		p("evidence test", d, 199)
+		if d < 32 && len(said) != 0 {
+			t.Fatalf("told at draw %d, before its block was done: %q", d, said)
+		}
+	}
+	if passed != 35 || len(said) != 1 || !strings.HasPrefix(said[0], "estimated ") || !strings.Contains(said[0], "for the evidence test (199 null draws at ") {
 		t.Errorf("passed %d, said %q", passed, said)
 	}
 	said = nil
 	p = sayStepEstimates(nil, func(l string) { said = append(said, l) })
 	p("recovery", 1, 1)
-	p("evidence test", 1, 199) // at once: far under 10 s
+	for d := 1; d <= 32; d++ {
+		p("evidence test", d, 199) // at once: far under 10 s
+	}
 	if len(said) != 0 {
 		t.Errorf("a quick test said %q", said)
 	}

@@ -596,10 +596,12 @@ func CheckReleasedValues(rr *connector.RunRecord, meta *privacy.ReleaseMeta, gra
 }
 
 // sayStepEstimates passes the pipeline's progress on and tells (say;
-// nil: nobody) the evidence test's estimate once its first null draw is
-// done: its draws at the time the first took (from the recovery's end,
-// when the test starts), when over 10 s.
+// nil: nobody) the evidence test's estimate once its first block of null
+// draws is done (recovery.Model.ApplyTEach: evidenceBlock at a time): its
+// draws at the pace of the first block (from the recovery's end, when the
+// test starts), when over 10 s.
 func sayStepEstimates(progress graphcloak.Progress, say func(string)) graphcloak.Progress {
+	const evidenceBlock = 32
 	if say == nil {
 		return progress
 	}
@@ -608,11 +610,13 @@ func sayStepEstimates(progress graphcloak.Progress, say func(string)) graphcloak
 		switch {
 		case step == "recovery" && done == total:
 			started = time.Now()
-		case step == "evidence test" && done == 1 && !started.IsZero():
-			per := time.Since(started).Seconds()
+		case step == "evidence test" && done == min(evidenceBlock, total) && !started.IsZero():
+			// The draws go through the action a block at a time: the first
+			// block's pace.
+			per := time.Since(started).Seconds() / float64(done)
 			if d := per * float64(total); d > 10 {
-				say(fmt.Sprintf("estimated %s for the evidence test (%d null draws at %.3g s, the first's time)",
-					answer.HumanDuration(time.Duration(d*float64(time.Second))), total, per))
+				say(fmt.Sprintf("estimated %s for the evidence test (%d null draws at %.3g s, the first %d's pace)",
+					answer.HumanDuration(time.Duration(d*float64(time.Second))), total, per, done))
 			}
 		}
 		if progress != nil {

@@ -50,7 +50,9 @@ func (t EvidenceTest) PValue(p *Problem) (stat, pValue float64) {
 
 // Statistic returns T(p.Y).
 func (t EvidenceTest) Statistic(p *Problem) float64 {
-	return t.newStatistic(p)(p.Y)
+	c := make([]float64, p.Model.n)
+	p.Model.ApplyT(c, p.Y)
+	return t.newStatistic(p)(c)
 }
 
 // Null returns Draws sorted draws of T(σz), z ~ N(0, I), for the model,
@@ -63,17 +65,17 @@ func (t EvidenceTest) Null(p *Problem) []float64 {
 	}
 	stat := t.newStatistic(p)
 	rng := rand.New(rand.NewPCG(t.Seed, 0x9e3779b97f4a7c15))
-	z := make([]float64, len(p.Y))
 	null := make([]float64, draws)
-	for d := range null {
+	p.Model.ApplyTEach(draws, func(_ int, z []float64) {
 		for i := range z {
 			z[i] = p.Sigma * rng.NormFloat64()
 		}
-		null[d] = stat(z)
+	}, func(d int, c []float64) {
+		null[d] = stat(c)
 		if t.Progress != nil {
 			t.Progress(d+1, draws)
 		}
-	}
+	})
 	slices.Sort(null)
 	return null
 }
@@ -84,12 +86,12 @@ func PValueOf(stat float64, null []float64) float64 {
 	return float64(1+len(null)-i) / float64(1+len(null))
 }
 
-// newStatistic returns y ↦ T(y) on p's model, σ and mass.
-func (t EvidenceTest) newStatistic(p *Problem) func(y []float64) float64 {
+// newStatistic returns c = Mᵀy ↦ T(y) on p's model, σ and mass (c is
+// overwritten).
+func (t EvidenceTest) newStatistic(p *Problem) func(c []float64) float64 {
 	md := p.Model
 	norms, _ := md.ColumnNorms2()
 	mu, s2 := p.mass(), p.Sigma*p.Sigma
-	c := make([]float64, md.n)
 	k := 0
 	for _, id := range t.Partition {
 		k = max(k, id+1)
@@ -100,8 +102,7 @@ func (t EvidenceTest) newStatistic(p *Problem) func(y []float64) float64 {
 	}
 	top := make([]float64, k)
 	acc := make([]float64, k)
-	return func(y []float64) float64 {
-		md.ApplyT(c, y)
+	return func(c []float64) float64 {
 		for s, v := range c {
 			c[s] = (mu*v - 0.5*mu*mu*norms[s]) / s2
 		}
