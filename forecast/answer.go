@@ -142,6 +142,13 @@ func (a AnswerSimulation) recover(ctx context.Context) (*recoveredSources, error
 	// where the plain estimate missed (always, with sensor noise).
 	sigma := max(a.SensorSigma, 1e-9)
 	plain, refined := trials.Solver(model, sigma, 1, est), trials.Solver(model, sigma, 1, recovery.ForOperator(est))
+	// Each trial's source (its own stream), the action and — for the
+	// posterior — the correlations run 32 trials at a time (blockDraws),
+	// with the sensors' noise as the readings' noise.
+	unit := *e
+	unit.SourceMass = 1
+	draws := newBlockDraws(&unit, act, model, a.SensorSigma, est)
+	post, _ := est.(recovery.Posterior)
 	rs := &recoveredSources{e: e, cg: cg, k: k, names: names, estimator: est.Name(), draws: max(a.Draws, 1)}
 	src, hat := make([]int, e.Trials), make([]int, e.Trials)
 	done := make([]bool, e.Trials)
@@ -155,16 +162,21 @@ func (a AnswerSimulation) recover(ctx context.Context) (*recoveredSources, error
 		if over {
 			return nil
 		}
-		rng := trials.RNG(e.Seed, t)
-		s := rng.IntN(g.N())
-		f0 := make([]float64, g.N())
-		f0[s] = 1
-		y := make([]float64, g.N())
-		act.Apply(y, f0, 1)
-		for i := range y {
-			y[i] += a.SensorSigma * rng.NormFloat64()
+		td := draws.draw(t)
+		s, y := td.src[0], td.y
+		var w []float64
+		var none bool
+		var err error
+		if td.c0 != nil { // the posterior, from the block's correlations
+			p := model.Problem(y, sigma)
+			p.Sources = 1
+			var r *recovery.Estimate
+			if r, err = post.FromCorrelations(p, td.c0); err == nil {
+				_, w, none = trials.Outcome(r, model.N())
+			}
+		} else {
+			_, w, none, err = plain(y)
 		}
-		_, w, none, err := plain(y)
 		if err == nil && (a.SensorSigma > 0 || none || argmaxInt(w) != s) {
 			_, w, none, err = refined(y)
 		}

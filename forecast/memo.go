@@ -21,7 +21,7 @@ type Memo interface {
 
 // memoVersion changes whenever a forecast's meaning or the simulation
 // that makes it changes, so forecasts kept by an older build are not read.
-const memoVersion = 3
+const memoVersion = 4
 
 // memoKey names the forecast of mode at ε by everything it depends on:
 // the graph (its fingerprint), the partition and names, τ, α, δ, the

@@ -122,12 +122,18 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 		// (seconds each on 10⁴ nodes): a bar of their own.
 		var bar func(done, total int)
 		if mode == ModeAnswer {
-			bar = p.progress("private-answer calibration", nil)
+			// The trials first, under their own bar, unless every row is kept.
+			if len(p.Held(mode)) < len(p.Epsilons) && made == nil {
+				var err error
+				if made, err = p.forecaster(ctx, mode, ceilings); err != nil {
+					return nil, err
+				}
+			}
+			if bar = p.progress("private-answer calibration", nil); bar != nil {
+				bar(0, len(p.Epsilons))
+			}
 		}
 		for i, eps := range p.Epsilons {
-			if bar != nil {
-				bar(i, len(p.Epsilons))
-			}
 			f, err := row(eps)
 			if err != nil {
 				return nil, err

@@ -21,7 +21,8 @@ const zVerdict = 2.2414027276049473
 // verdict: is a release like this one (e's graph, partition, σ, τ and
 // estimator) right more often than a guess — the better of chance and
 // always naming the largest community (Forecast.Guess)? It simulates
-// e.Trials sources per round, each round with its own seed (e.Seed + r),
+// e.Trials sources per round, each round the next trials of one
+// TrialPool (e.Pool, or one drawn from e.Seed),
 // and after each round tests the pooled rate one-sided (zVerdict): above
 // the guess — an answer; below twice the guess — noise; otherwise it
 // simulates another round. After VerdictRounds undecided rounds it calls
@@ -40,6 +41,15 @@ func PerNode(ctx context.Context, e Simulation) (Forecast, error) {
 			return Forecast{}, err
 		}
 		e.Partition, e.Names = part, nil
+	}
+	if e.Pool == nil {
+		// The rounds draw from one pool: the models are built once, and
+		// round r takes the pool's trials r·Trials … (not a seed of its own).
+		pool, err := NewTrialPool(e)
+		if err != nil {
+			return Forecast{}, err
+		}
+		e.Pool = pool
 	}
 	var pooled *Forecast
 	var right, in90, size, flagged float64
