@@ -173,16 +173,24 @@ func timeAnswerTrials(sim forecast.Simulation, alpha float64) (trialCost, bool) 
 	})
 }
 
-// timeSimulation times run on sim as timeTrials describes.
-func timeSimulation(sim forecast.Simulation, run func(context.Context, forecast.Simulation) error) (trialCost, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), trialTiming)
-	defer cancel()
+// sampled is sim as the estimates time it: one community where it has no
+// partition (scoring is not what is timed), σ = sampleSigma where it has
+// none.
+func sampled(sim forecast.Simulation) forecast.Simulation {
 	if sim.Partition == nil {
-		sim.Partition = make([]int, sim.Graph.N()) // one community: scoring is not what is timed
+		sim.Partition = make([]int, sim.Graph.N())
 	}
 	if sim.Sigma <= 0 {
 		sim.Sigma = sampleSigma
 	}
+	return sim
+}
+
+// timeSimulation times run on sim as timeTrials describes.
+func timeSimulation(sim forecast.Simulation, run func(context.Context, forecast.Simulation) error) (trialCost, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), trialTiming)
+	defer cancel()
+	sim = sampled(sim)
 	if sim.Epsilon <= 0 {
 		sim.Epsilon = 1
 	}
@@ -257,12 +265,7 @@ type poolCost struct {
 func timePool(sim forecast.Simulation) (poolCost, bool) {
 	ctx, cancel := context.WithTimeout(context.Background(), trialTiming)
 	defer cancel()
-	if sim.Partition == nil {
-		sim.Partition = make([]int, sim.Graph.N()) // one community: scoring is not what is timed
-	}
-	if sim.Sigma <= 0 {
-		sim.Sigma = sampleSigma
-	}
+	sim = sampled(sim)
 	sim.Trials, sim.TimeBudget, sim.MinTrials, sim.Progress = forecast.TrialBlock, 0, 0, nil
 	start := time.Now()
 	pool, err := forecast.NewTrialPool(sim)
