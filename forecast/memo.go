@@ -104,9 +104,14 @@ func (p EpsilonSweep) Held(mode string) []float64 {
 		return nil
 	}
 	fp := p.Graph.Graph.Fingerprint()
+	return p.held(&fp, mode)
+}
+
+// held is Held for the graph's fingerprint fp (nil: nothing is kept).
+func (p EpsilonSweep) held(fp *laplacian.Fingerprint, mode string) []float64 {
 	var out []float64
 	for _, eps := range p.Epsilons {
-		if key := p.memoKey(&fp, mode+" row", eps); key != "" {
+		if key := p.memoKey(fp, mode+" row", eps); key != "" {
 			if _, ok := p.Memo.Load(key); ok {
 				out = append(out, eps)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -123,7 +124,7 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 		var bar func(done, total int)
 		if mode == ModeAnswer {
 			// The trials first, under their own bar, unless every row is kept.
-			if len(p.Held(mode)) < len(p.Epsilons) && made == nil {
+			if len(p.held(fp, mode)) < len(p.Epsilons) && made == nil {
 				var err error
 				if made, err = p.forecaster(ctx, mode, ceilings); err != nil {
 					return nil, err
@@ -166,12 +167,11 @@ func (p EpsilonSweep) perNodeRows(ctx context.Context, fp *laplacian.Fingerprint
 	if e.Sensitivity == nil && e.Sigma == 0 {
 		return nil, &ParamError{"sensitivity", nil, "is required for a per-node forecast"}
 	}
+	kept := p.held(fp, ModePerNode)
 	var missing []Simulation
 	for _, eps := range p.Epsilons {
-		if key := p.memoKey(fp, ModePerNode+" row", eps); key != "" {
-			if _, ok := p.Memo.Load(key); ok {
-				continue
-			}
+		if slices.Contains(kept, eps) {
+			continue
 		}
 		g := e
 		g.Epsilon = eps

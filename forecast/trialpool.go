@@ -52,8 +52,8 @@ type poolBlock struct {
 	correlated bool        // ca and cz were computed (the model has an operator)
 }
 
-// DefaultTrialPoolBytes is how much memory a pool keeps its blocks in.
-const DefaultTrialPoolBytes = 512 << 20
+// trialPoolBytes is how much memory a pool keeps its blocks in.
+const trialPoolBytes = 512 << 20
 
 // NewTrialPool builds the pool for simulations like e (its graph, τ,
 // sources, trials and seed); e's noise level and mass are not used.
@@ -71,7 +71,7 @@ func NewTrialPool(e Simulation) (*TrialPool, error) {
 // newTrialPool is the pool of e's trials (e checked) on act and model.
 func (e *Simulation) newTrialPool(act expm.Action, model *recovery.Model) *TrialPool {
 	return &TrialPool{n: e.Graph.N(), sources: e.Sources, tau: e.Tau, seed: e.Seed, act: act, model: model,
-		budget: DefaultTrialPoolBytes, blocks: map[int]*poolEntry{}}
+		budget: trialPoolBytes, blocks: map[int]*poolEntry{}}
 }
 
 // reseeded is a pool of the same graph, τ, actions and model drawing from

@@ -137,8 +137,8 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 	e := spec.Simulation
 	rep := &ForecastReport{Graph: spec.GraphName, NodeCount: e.Graph.N(), Relationships: e.Graph.NumEdges(),
 		Communities: spec.CommunitiesKind, Tau: e.Tau, Modes: spec.Modes, Target: spec.Target}
-	if spec.AnswerCache == nil && slices.Contains(spec.Modes, forecast.ModeAnswer) {
-		spec.AnswerCache = spec.Cache.Answer(e.Graph, e.Tau, spec.FitTolerance, spec.SensorNoise)
+	if slices.Contains(spec.Modes, forecast.ModeAnswer) {
+		spec.AnswerCache = spec.answerCache()
 	}
 	memo := spec.Cache.Forecasts()
 	perNode := slices.Contains(spec.Modes, forecast.ModePerNode)
@@ -317,6 +317,16 @@ type HeldWork struct {
 	Rows        map[string][]float64
 }
 
+// answerCache is where the private answer's certificate is kept: the
+// given AnswerCache, else the work cache's (nil: nowhere).
+func (spec ForecastSpec) answerCache() *answer.Cache {
+	if spec.AnswerCache != nil {
+		return spec.AnswerCache
+	}
+	e := spec.Simulation
+	return spec.Cache.Answer(e.Graph, e.Tau, spec.FitTolerance, spec.SensorNoise)
+}
+
 // Held reads spec's caches as Forecast would, computing nothing.
 func (spec ForecastSpec) Held() HeldWork {
 	var h HeldWork
@@ -331,11 +341,7 @@ func (spec ForecastSpec) Held() HeldWork {
 		}
 	}
 	if slices.Contains(spec.Modes, forecast.ModeAnswer) {
-		cache := spec.AnswerCache
-		if cache == nil {
-			cache = spec.Cache.Answer(e.Graph, e.Tau, spec.FitTolerance, spec.SensorNoise)
-		}
-		if cache != nil && e.Partition != nil {
+		if cache := spec.answerCache(); cache != nil && e.Partition != nil {
 			_, _, err := cache.Load(e.Graph, e.Tau, recovery.CertifierOptions{Tol: spec.FitTolerance, SensorNoise: spec.SensorNoise})
 			h.AnswerModel = err == nil
 		}
