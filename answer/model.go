@@ -51,6 +51,9 @@ type Model struct {
 	// the model and the calibration).
 	mu     sync.Mutex
 	audits map[privacy.AnswerCalibration]Audit
+	// kept are the calibrations known to be stored beside the
+	// certificate (Cache.keepCalibration), by request.
+	kept sync.Map
 }
 
 // NewModel certifies τ on g (recovery.NewCertifier with opt: the
@@ -347,33 +350,25 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 const memoEntries = 1 << 25
 
 // logProbabilitiesOf returns the published log-probabilities of each
-// geometry node: computed once per node, on workers goroutines, when they
-// fit in memoEntries — an edge reads both of its ends', and computing them
-// per edge evaluated each node deg+1 times (for the envelope mechanism a
-// breadth-first search over the graph each) — else computed when asked.
+// geometry node: computed for every node at once, on workers goroutines,
+// when they fit in memoEntries (privacy.ProbabilitiesEverywhere: for the
+// envelope mechanism one search per community, not per node) — an edge
+// reads both of its ends', and computing them per edge evaluated each
+// node deg+1 times — else computed when asked.
 func (m *Model) logProbabilitiesOf(ctx context.Context, cal privacy.AnswerCalibration, workers int) (func(v int) []float64, error) {
 	cg := m.Geometry
 	nv := cg.N()
 	if nv*(cg.K()+1) > memoEntries {
 		return func(v int) []float64 { return logProbabilities(cal, cg, v) }, nil
 	}
-	memo := make([][]float64, nv)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for v := w; v < nv; v += workers {
-				if v%256 == w && ctx.Err() != nil {
-					return
-				}
-				memo[v] = logProbabilities(cal, cg, v)
-			}
-		}(w)
-	}
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	memo, err := cal.ProbabilitiesEverywhere(ctx, cg, workers)
+	if err != nil {
 		return nil, err
+	}
+	for _, p := range memo {
+		for o, v := range p {
+			p[o] = math.Log(v)
+		}
 	}
 	return func(v int) []float64 { return memo[v] }, nil
 }

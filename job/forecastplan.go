@@ -130,26 +130,41 @@ type AnswerAuditAt struct {
 	*answer.Audit
 }
 
-// Forecast runs a ForecastSpec: Δ2 at τ (per-node mode), the sweep over
-// ε, the smoothed per-node releases and the answer audits. The report's
-// Budget is left to the caller (ForecastBudgetBuys).
+// Forecast runs a ForecastSpec: the private answer's model (its
+// certified pass) first, then Δ2 at τ (per-node mode: from the pass's
+// brackets where it ran, recovery.EdgeTerms), the sweep over ε (on the
+// model's geometry where it is the graph's own), the smoothed per-node
+// releases and the answer audits. The report's Budget is left to the
+// caller (ForecastBudgetBuys).
 func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 	e := spec.Simulation
 	rep := &ForecastReport{Graph: spec.GraphName, NodeCount: e.Graph.N(), Relationships: e.Graph.NumEdges(),
 		Communities: spec.CommunitiesKind, Tau: e.Tau, Modes: spec.Modes, Target: spec.Target}
-	if slices.Contains(spec.Modes, forecast.ModeAnswer) {
-		spec.AnswerCache = spec.answerCache()
-	}
 	memo := spec.Cache.Forecasts()
 	perNode := slices.Contains(spec.Modes, forecast.ModePerNode)
+	var m *answer.Model
+	terms := &recovery.EdgeTerms{}
+	if slices.Contains(spec.Modes, forecast.ModeAnswer) {
+		spec.AnswerCache = spec.answerCache()
+		var err error
+		if m, err = spec.answerModel(ctx, rep, terms); err != nil {
+			return nil, err
+		}
+	}
 	if perNode {
-		s, err := spec.sensitivity(ctx, e.Tau)
+		s, err := spec.sensitivity(ctx, e.Tau, terms)
 		if err != nil {
 			return nil, err
 		}
 		e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
 	}
-	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target, Memo: memo, Progress: spec.Progress})
+	sweep := forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target, Memo: memo, Progress: spec.Progress}
+	if m != nil && m.Geometry.Graph() == e.Graph {
+		// No sources merged: the model's geometry is the graph's own, and
+		// the answer's calibrations made for the sweep serve the audits.
+		sweep.Geometry = m.Geometry
+	}
+	res, err := forecast.SweepEpsilons(ctx, sweep)
 	if err != nil {
 		return nil, err
 	}
@@ -159,8 +174,8 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 		}
 	}
 	rep.Result = res
-	if slices.Contains(spec.Modes, forecast.ModeAnswer) {
-		if err := spec.auditAnswers(ctx, rep); err != nil {
+	if m != nil {
+		if err := spec.auditAnswers(ctx, rep, m); err != nil {
 			return nil, err
 		}
 	}
@@ -180,7 +195,7 @@ func (spec *ForecastSpec) progress(stage string) func(done, total int) {
 
 // sensitivity is Δ2 at tau and the simulation's α, within the time budget:
 // the Cache's certificate while it verifies, else computed (and kept).
-func (spec *ForecastSpec) sensitivity(ctx context.Context, tau float64) (sensitivity.Result, error) {
+func (spec *ForecastSpec) sensitivity(ctx context.Context, tau float64, terms *recovery.EdgeTerms) (sensitivity.Result, error) {
 	g, alpha := spec.Simulation.Graph, spec.Simulation.Alpha
 	log := spec.Logger
 	if log == nil {
@@ -192,8 +207,11 @@ func (spec *ForecastSpec) sensitivity(ctx context.Context, tau float64) (sensiti
 			return *s, nil
 		}
 	}
-	s, err := sensitivity.GraphContext(ctx, g, tau, alpha,
-		sensitivity.Options{TimeBudget: spec.TimeBudget, Progress: spec.progress("sensitivity")})
+	opt := sensitivity.Options{TimeBudget: spec.TimeBudget, Progress: spec.progress("sensitivity")}
+	if terms.Complete() && tau == spec.Simulation.Tau {
+		opt.Known = terms.Bracket
+	}
+	s, err := sensitivity.GraphContext(ctx, g, tau, alpha, opt)
 	if err == nil && c != nil {
 		storeSensitivity(log, c, g, s, tau)
 	}
@@ -210,7 +228,7 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 		if sm == 0 {
 			continue
 		}
-		s, err := spec.sensitivity(ctx, tau+sm)
+		s, err := spec.sensitivity(ctx, tau+sm, nil)
 		if err != nil {
 			return err
 		}
@@ -253,28 +271,32 @@ func exactAnswerRow(rep *ForecastReport, e forecast.Simulation, eps float64, cal
 	return nil
 }
 
-// auditAnswers is the end-to-end check of the private answer on the
-// graph: the certified recovery's model (every source fitted, the
-// classes) once, then the mechanism calibrated and its loss over every
-// edge per ε. A τ the graph cannot resolve is no error: the report says
-// why answers would be refused. Without a partition there is nothing to
-// audit.
-func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport) error {
+// answerModel is the private answer's model on the graph: the certified
+// recovery's pass over every source, whose correlations also bracket
+// every edge's Δ2 term (terms), and the classes. A τ the graph cannot
+// resolve is no error: the report says why answers would be refused, and
+// the model is nil. Without a partition there is nothing to audit.
+func (spec *ForecastSpec) answerModel(ctx context.Context, rep *ForecastReport, terms *recovery.EdgeTerms) (*answer.Model, error) {
 	e := spec.Simulation
 	if e.Partition == nil {
-		return nil
+		return nil, nil
 	}
 	m, err := spec.AnswerCache.ModelResumable(ctx, e.Graph, e.Tau, e.Partition, nil,
 		recovery.CertifierOptions{Tol: spec.FitTolerance, SensorNoise: spec.SensorNoise, Progress: spec.progress("answer audit"),
-			Started: startedOn(spec.PassStarted, e.Graph)}, spec.Logger, resumedPass(spec.Say, e.Graph.N()))
+			Started: startedOn(spec.PassStarted, e.Graph), EdgeTerms: terms}, spec.Logger, resumedPass(spec.Say, e.Graph.N()))
 	var mre *recovery.ModelRangeError
 	if errors.As(err, &mre) {
 		rep.AnswerRefused = mre.Error()
-		return nil
+		return nil, nil
 	}
-	if err != nil {
-		return err
-	}
+	return m, err
+}
+
+// auditAnswers is the end-to-end check of the private answer on the
+// graph: on its model, the mechanism calibrated and its loss over every
+// edge per ε.
+func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport, m *answer.Model) error {
+	e := spec.Simulation
 	// One bar for the calibrations and edge audits, one ε a unit.
 	progress := spec.progress("answer calibration")
 	audits := spec.Cache.Audits()

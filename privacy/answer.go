@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync"
 
 	"github.com/graphcloak/graphcloak/keyednoise"
 )
@@ -284,6 +285,36 @@ func (cal AnswerCalibration) ProbabilitiesAt(cg *CommunityGeometry, s int) []flo
 		return cal.envelope.probabilities(s)
 	}
 	return cal.AnswerProbabilities(cg.DistancesFrom(s))
+}
+
+// ProbabilitiesEverywhere returns ProbabilitiesAt(cg, s) for every node s
+// of cg, the same numbers: for the community-envelope mechanism by one
+// search per community (k searches over the graph, where a search per
+// node costs n), on up to workers goroutines; otherwise node by node.
+func (cal AnswerCalibration) ProbabilitiesEverywhere(ctx context.Context, cg *CommunityGeometry, workers int) ([][]float64, error) {
+	if cal.envelope != nil {
+		if p, ok, err := cal.envelope.allProbabilities(ctx, max(1, workers)); ok {
+			return p, err
+		}
+	}
+	p := make([][]float64, cg.N())
+	workers = max(1, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for s := w; s < len(p); s += workers {
+				if s%256 == w && ctx.Err() != nil {
+					return
+				}
+				p[s] = cal.ProbabilitiesAt(cg, s)
+			}
+		})
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // AnswerPosterior returns the analyst's posterior over communities given

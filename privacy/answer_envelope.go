@@ -391,8 +391,43 @@ func (env *envelope) probabilities(s int) []float64 {
 	for o := range p {
 		p[o] = gridExp(b[o]) / env.y[s]
 	}
-	p[env.fallback] += gridExp(b[k]) / env.y[s]
+	env.addAbstain(p, s)
 	return p
+}
+
+// addAbstain adds to p, P(· | s) without it, the abstain weight u(s),
+// which is published as the fallback community.
+func (env *envelope) addAbstain(p []float64, s int) {
+	p[env.fallback] += gridExp(env.bu[s]) / env.y[s]
+}
+
+// allProbabilities returns probabilities(s) for every node s, the same
+// numbers computed by one spread per community instead of one search per
+// node: g_o(s) = min over members u of a_u + ε′·d(s, u), capped at the
+// floor, is what community o's spread leaves at s (exponents' hop cut
+// at floor/ε′ drops only terms above the floor, as every a_u ≥ 0). ok is
+// false, and nothing computed, where some a_u < 0.
+func (env *envelope) allProbabilities(ctx context.Context, workers int) (p [][]float64, ok bool, err error) {
+	if slices.ContainsFunc(env.a, func(a int64) bool { return a < 0 }) {
+		return nil, false, nil
+	}
+	n, k := env.cg.g.N(), env.cg.k
+	p = make([][]float64, n)
+	for s := range p {
+		p[s] = make([]float64, k)
+	}
+	err = env.forCommunities(ctx, workers, func(_ int, sw *envelopeSweep, o int) {
+		for s, b := range sw.b {
+			p[s][o] = gridExp(int64(b)) / env.y[s]
+		}
+	})
+	if err != nil {
+		return nil, true, err
+	}
+	for s := range p {
+		env.addAbstain(p[s], s)
+	}
+	return p, true, nil
 }
 
 // abstainCommunity returns the community holding the most abstain mass

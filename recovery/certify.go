@@ -170,6 +170,11 @@ type CertifierOptions struct {
 	// (ToleranceFor), from the norms of a first pass at the default T. A
 	// sharded pass needs T itself (refused with SensorNoise).
 	SensorNoise float64
+	// EdgeTerms, when set, is filled by an unsharded pass with a proven
+	// bracket of every edge's Δ2 term (EdgeTerms): the pass's
+	// correlations hold them, so Δ2 of the same graph and τ costs little
+	// more after it. Each pass (NewCertifier may run two) fills it anew.
+	EdgeTerms *EdgeTerms
 }
 
 // NewCertifier runs the certificate's one pass over every node j — the

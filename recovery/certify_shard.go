@@ -82,7 +82,12 @@ func NewCertifierPart(ctx context.Context, g *laplacian.Graph, tau float64, opt 
 	n := g.N()
 	c := &Certifier{g: g, act: act, tau: tau, tol: tol, eta: act.ErrorBound()}
 	norm := make([]float64, n)
-	pairs, err := c.pass(ctx, opt.Shard.blocks(n), norm, opt.Progress, opt.Checkpoint, opt.Precise)
+	var terms *EdgeTerms
+	if opt.EdgeTerms != nil && opt.Shard.N == 0 {
+		terms = opt.EdgeTerms
+		terms.reset(g, c.eta, norm)
+	}
+	pairs, err := c.pass(ctx, opt.Shard.blocks(n), norm, opt.Progress, opt.Checkpoint, opt.Precise, terms)
 	if err != nil {
 		return nil, err
 	}

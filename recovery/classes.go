@@ -64,8 +64,9 @@ func candidateCos(tol float64) float64 {
 // goroutine computed them.
 //
 // With a checkpoint, the blocks it holds for this action are taken from it
-// (not computed) and every block computed is added to it.
-func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, progress func(done, total int), cp PassCheckpoint, precise bool) ([]Pair, error) {
+// (not computed) and every block computed is added to it. With terms, the
+// computed blocks' correlations at every edge are kept (EdgeTerms).
+func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, progress func(done, total int), cp PassCheckpoint, precise bool, terms *EdgeTerms) ([]Pair, error) {
 	n := c.g.N()
 	cmin := candidateCos(c.tol)
 	chord := math.Sqrt(2 - 2*cmin) // ‖u_j − u_k‖ of a pair at cosine cmin
@@ -86,6 +87,9 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 		P := centeredBlock(cols, n, b, lo, norm)
 		C := make([]float64, n*b)
 		c.correlate(C, P, b)
+		if terms != nil {
+			terms.take(C, lo, b)
+		}
 		local := c.blockPairs(P, C, norm, lo, b, cmin, chord)
 		mu.Lock()
 		defer mu.Unlock()

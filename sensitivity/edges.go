@@ -32,6 +32,13 @@ type edgeClass struct {
 // weight-preserving automorphism of the graph, so every edge between the
 // twin classes of i and j has the same q_e as (i, j).
 func edgeClasses(g *laplacian.Graph, tau float64, cut cutoff) []edgeClass {
+	return edgeClassesKnown(g, tau, nil, cut)
+}
+
+// edgeClassesKnown is edgeClasses whose upper bounds, with known set, are
+// its brackets (Options.Known) instead of the cheap bounds: each class
+// gets the intersection of its edges' brackets (they share one q_e).
+func edgeClassesKnown(g *laplacian.Graph, tau float64, known KnownTerms, cut cutoff) []edgeClass {
 	tw := falseTwins(g)
 	side := bridgeSides(g)
 	trap := heatTrap(g)
@@ -44,16 +51,26 @@ func edgeClasses(g *laplacian.Graph, tau float64, cut cutoff) []edgeClass {
 			ri, rj = rj, ri
 		}
 		key := [2]int{ri, rj}
-		if c, ok := byPair[key]; ok {
+		c, ok := byPair[key]
+		if ok {
 			cl[c].size++
-			return
+		} else {
+			c = len(cl)
+			byPair[key] = c
+			lo, hi := math.Min(g.Degree(i), g.Degree(j)), math.Max(g.Degree(i), g.Degree(j))
+			cl = append(cl, edgeClass{i: i, j: j, size: 1, lo: jensenLower(g, i, j, w, tau), u: math.Inf(1),
+				hint: hi / lo, slow: lanczosHint(i, j, w, tau, side), trap: trapScore(trap, i, j)})
+			ws = append(ws, w)
 		}
-		byPair[key] = len(cl)
-		lo, hi := math.Min(g.Degree(i), g.Degree(j)), math.Max(g.Degree(i), g.Degree(j))
-		cl = append(cl, edgeClass{i: i, j: j, size: 1, lo: jensenLower(g, i, j, w, tau),
-			hint: hi / lo, slow: lanczosHint(i, j, w, tau, side), trap: trapScore(trap, i, j)})
-		ws = append(ws, w)
+		if known != nil {
+			if lo, up, ok := known(i, j); ok {
+				cl[c].lo, cl[c].u = math.Max(cl[c].lo, lo), math.Min(cl[c].u, up)
+			}
+		}
 	})
+	if known != nil {
+		return cl
+	}
 	cheapBounds(g, tau, side, len(cl), func(c int) (int, int, float64) { return cl[c].i, cl[c].j, ws[c] },
 		func(c int, u float64) { cl[c].u = u }, cut)
 	return cl
@@ -237,7 +254,7 @@ func bridgeSides(g *laplacian.Graph) map[[2]int]bridgeSide {
 func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options, s Result) Result {
 	start := time.Now()
 	// The cheap bounds may take a quarter of a time budget.
-	cl := edgeClasses(g, tau, newCutoff(start, opt.TimeBudget/4, opt.Done))
+	cl := edgeClassesKnown(g, tau, opt.Known, newCutoff(start, opt.TimeBudget/4, opt.Done))
 	opt.shard.markClasses(cl)
 	order, seeds := lanczosOrder(cl)
 
@@ -356,7 +373,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 	run(kmax, columnBlock, taker(opt.shard.ownClasses(cl, order[seeds:]), cheap))
 	deepPass()
 	report()
-	return lanczosResult(cl, lo, up, done, floor(), alpha, s)
+	return lanczosResult(cl, lo, up, done, floor(), alpha, opt.Known != nil, s)
 }
 
 // classTaker hands out the classes of list in order, settling at once each
@@ -521,7 +538,7 @@ func lanczosUpper(cl []edgeClass, up []float64, done []atomic.Bool, cut []atomic
 }
 
 // lanczosResult turns the brackets into Δ2 (see lanczosGraphSensitivity).
-func lanczosResult(cl []edgeClass, lo, up []float64, done []atomic.Bool, qLo, alpha float64, s Result) Result {
+func lanczosResult(cl []edgeClass, lo, up []float64, done []atomic.Bool, qLo, alpha float64, known bool, s Result) Result {
 	best, arg := -1.0, 0
 	all := true
 	for c := range cl {
@@ -552,6 +569,9 @@ func lanczosResult(cl []edgeClass, lo, up []float64, done []atomic.Bool, qLo, al
 	s.Exact = all
 	s.lower, s.complete = lower, all
 	s.Method = "lanczos-edges"
+	if known {
+		s.Method = "pass-brackets+lanczos"
+	}
 	s.Kappa2 = math.NaN()
 	return s
 }

@@ -91,12 +91,24 @@ type Options struct {
 	// eigendecomposition cannot be interrupted, so callers that must
 	// return at once run Graph in a goroutine as well.
 	Done <-chan struct{}
+	// Known, when set, brackets every edge's term q_e at this τ from work
+	// done elsewhere (a certifier pass's correlations,
+	// recovery.EdgeTerms.Bracket). Under Auto, where the brackets leave
+	// few edges near the top, Δ2 then starts from them instead of its
+	// own bounds and refines only those edges by Lanczos (Method
+	// "pass-brackets+lanczos"); otherwise they are not used.
+	Known KnownTerms
 
 	// shard restricts the sparse schemes to a share of the edges (GraphShard);
 	// unexported so that no caller of Graph mistakes a shard's partial
 	// maximum for Δ2.
 	shard shardSpec
 }
+
+// KnownTerms returns proven bounds lo ≤ q_ij ≤ up on the term
+// q_ij = ‖exp(−τL)(e_i − e_j)‖² of the edge (i, j); ok is false when it
+// has none for that edge.
+type KnownTerms func(i, j int) (lo, up float64, ok bool)
 
 // ErrStopped is returned by Graph when Options.Done was
 // closed before the computation ended.
@@ -293,6 +305,15 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 	}
 	method, scheme := opt.Method, opt.Scheme
 	stop := stopFunc(opt.Done)
+	if knownPays(g, opt) {
+		base.share = opt.shard.whole()
+		s := lanczosGraphSensitivity(g, tau, alpha, opt, base)
+		if stop() {
+			return Result{}, ErrStopped
+		}
+		return honestExact(s), nil
+	}
+	opt.Known = nil
 	if s, done, err := exactAnyTau(g, tau, alpha, base, &opt, &method, &scheme, stop); done {
 		return s, err
 	}
@@ -351,6 +372,37 @@ func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) 
 	}
 	return honestExact(s), err
 }
+
+// knownPays reports whether Graph starts from opt.Known: under Auto,
+// unsharded, where the Lanczos scheme fits, with a bracket for every edge
+// and at most knownNearTop of them (or 1 %) reaching the largest lower
+// bound — the edges Lanczos would refine.
+func knownPays(g *laplacian.Graph, opt Options) bool {
+	if opt.Known == nil || opt.Method != expm.Auto || opt.Scheme != SchemeAuto || opt.shard.sharded() || !lanczosFits(g) {
+		return false
+	}
+	var ups []float64
+	floor, all := 0.0, true
+	g.ForEachEdge(func(i, j int, _ float64) {
+		lo, up, ok := opt.Known(i, j)
+		all = all && ok
+		floor = math.Max(floor, lo)
+		ups = append(ups, up)
+	})
+	if !all || !(floor > 0) {
+		return false
+	}
+	near := 0
+	for _, up := range ups {
+		if up >= floor {
+			near++
+		}
+	}
+	return near <= max(knownNearTop, len(ups)/100)
+}
+
+// knownNearTop is how many edges near the top knownPays always accepts.
+const knownNearTop = 256
 
 // exactAnyTau runs the methods exact at any τ: forced (panels, slow
 // modes), or under Auto where Δ2 may be tiny (tinyDelta2): the slow modes
