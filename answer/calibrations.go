@@ -11,7 +11,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"slices"
 
 	"github.com/graphcloak/graphcloak/internal/jsonmac"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -117,9 +116,6 @@ func recordInOrder(rec privacy.CalibrationRecord, perm []int, back bool) privacy
 // Path, only calibrates.
 func (c *Cache) Calibrate(ctx context.Context, m *Model, eps, alpha float64, capDist int, log *slog.Logger) (privacy.AnswerCalibration, error) {
 	if cal, ok := m.Geometry.CachedCalibration(eps, alpha, capDist); ok {
-		// Calibrated on this geometry already (plan's simulated answers
-		// share the model's geometry): kept beside the certificate too.
-		c.keepCalibration(m, CalibrationEntry{Epsilon: eps, Alpha: alpha, Cap: capDist, Record: cal.Record()}, log)
 		return cal, nil
 	}
 	if c == nil || c.Path == "" {
@@ -156,31 +152,6 @@ func (c *Cache) Calibrate(ctx context.Context, m *Model, eps, alpha float64, cap
 		log.Warn("could not store the answer calibration", "cache", path, "error", err)
 	}
 	return cal, nil
-}
-
-// keepCalibration stores e beside the certificate unless the file there
-// holds its request already (a nil cache, or one without a Path, keeps
-// nothing).
-func (c *Cache) keepCalibration(m *Model, e CalibrationEntry, log *slog.Logger) {
-	if c == nil || c.Path == "" {
-		return
-	}
-	req := [3]float64{e.Epsilon, e.Alpha, float64(e.Cap)}
-	if _, done := m.kept.LoadOrStore(req, true); done {
-		return
-	}
-	file, err := c.loadCalibrations(m)
-	if err != nil {
-		file = nil // replaced, as Calibrate replaces an unusable file
-	}
-	if file != nil && slices.ContainsFunc(file.Entries, func(f CalibrationEntry) bool {
-		return f.Epsilon == e.Epsilon && f.Alpha == e.Alpha && f.Cap == e.Cap
-	}) {
-		return
-	}
-	if err := c.storeCalibration(m, file, e); err != nil {
-		log.Warn("could not store the answer calibration", "cache", c.Path+CalibrationsSuffix, "error", err)
-	}
 }
 
 // loadCalibrations reads the calibrations stored for m's geometry; its

@@ -51,9 +51,6 @@ type Model struct {
 	// the model and the calibration).
 	mu     sync.Mutex
 	audits map[privacy.AnswerCalibration]Audit
-	// kept are the calibrations known to be stored beside the
-	// certificate (Cache.keepCalibration), by request.
-	kept sync.Map
 }
 
 // NewModel certifies τ on g (recovery.NewCertifier with opt: the

@@ -331,6 +331,7 @@ type starMatrix struct {
 	u      []int32
 	a      []float32
 	ch     rowChunks // set on first use (one chunk) unless set before
+	under  []bool    // the gradient's cov[u] < 1 (uncovered)
 }
 
 // maxStarEntries bounds the explicit matrix (8 bytes an entry).
@@ -378,6 +379,20 @@ func (m *starMatrix) value(y, cov []float64) float64 {
 	return dualValue(m.b, y, cov)
 }
 
+// uncovered returns under[u] = cov[u] < 1 in buf (grown to fit): the
+// subgradients' test, read once per pair, kept in a byte a member so that
+// their random reads stay in the first-level cache.
+func uncovered(cov []float64, buf []bool) []bool {
+	if cap(buf) < len(cov) {
+		buf = make([]bool, len(cov))
+	}
+	buf = buf[:len(cov)]
+	for u, c := range cov {
+		buf[u] = c < 1
+	}
+	return buf
+}
+
 // dualLP is a packing LP Cp ≤ b, 0 ≤ p ≤ 1 (the diagonal of C is 1) seen
 // through its dual f(y) = Σ b_s y_s + Σ_u max(0, 1 − (Cᵀy)_u).
 type dualLP interface {
@@ -393,15 +408,17 @@ func (m *starMatrix) gradient(cov, grad []float64) float64 {
 	if m.ch.bufs == nil {
 		m.ch = newRowChunks(len(grad), 1)
 	}
+	m.under = uncovered(cov, m.under)
+	under := m.under
 	return m.ch.sum(func(lo, hi int) float64 {
 		norm := 0.0
 		for s := lo; s < hi; s++ {
 			g := m.b[s]
-			if cov[s] < 1 {
+			if under[s] {
 				g--
 			}
 			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
-				if cov[m.u[e]] < 1 {
+				if under[m.u[e]] {
 					g -= float64(m.a[e])
 				}
 			}

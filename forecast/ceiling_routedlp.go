@@ -22,6 +22,9 @@ type routedLP struct {
 	coef []float64 // by hop count
 	b    []float64
 	ch   rowChunks
+	// under[u] is cov[u] < 1 for the gradient's cov: 1 byte a member,
+	// where the gathers over every pair read 8 (cached, not recomputed).
+	under []bool
 }
 
 // newRoutedLP returns the LP of rs (the mean of their rows when there are
@@ -197,17 +200,19 @@ func (lp *routedLP) value(y, cov []float64) float64 {
 // gradient: ∂f/∂y_s = b_s − Σ_{u uncovered} C_su, row by row.
 func (lp *routedLP) gradient(cov, grad []float64) float64 {
 	k := lp.k
+	lp.under = uncovered(cov, lp.under)
+	under := lp.under
 	return lp.ch.sum(func(lo, hi int) float64 {
 		norm := 0.0
 		for s := lo; s < hi; s++ {
 			g := lp.b[s]
-			if cov[s] < 1 {
+			if under[s] {
 				g--
 			}
 			for _, r := range lp.rs {
 				hops := r.hops[s*k : (s+1)*k]
 				for o, v := range r.origin[s*k : (s+1)*k] {
-					if v >= 0 && cov[v] < 1 {
+					if v >= 0 && under[v] {
 						g -= lp.coef[hops[o]]
 					}
 				}

@@ -132,12 +132,14 @@ type AnswerAuditAt struct {
 
 // Forecast runs a ForecastSpec: the private answer's model (its
 // certified pass) first, then Δ2 at τ (per-node mode: from the pass's
-// brackets where it ran, recovery.EdgeTerms), the sweep over ε (on the
-// model's geometry where it is the graph's own), the smoothed per-node
-// releases and the answer audits. The report's Budget is left to the
+// brackets where it ran, recovery.EdgeTerms), the sweep over ε, the
+// smoothed per-node releases and the answer audits. The report's Budget is left to the
 // caller (ForecastBudgetBuys).
 func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 	e := spec.Simulation
+	if spec.Logger == nil {
+		spec.Logger = slog.New(slog.DiscardHandler)
+	}
 	rep := &ForecastReport{Graph: spec.GraphName, NodeCount: e.Graph.N(), Relationships: e.Graph.NumEdges(),
 		Communities: spec.CommunitiesKind, Tau: e.Tau, Modes: spec.Modes, Target: spec.Target}
 	memo := spec.Cache.Forecasts()
@@ -158,13 +160,7 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 		}
 		e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
 	}
-	sweep := forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target, Memo: memo, Progress: spec.Progress}
-	if m != nil && m.Geometry.Graph() == e.Graph {
-		// No sources merged: the model's geometry is the graph's own, and
-		// the answer's calibrations made for the sweep serve the audits.
-		sweep.Geometry = m.Geometry
-	}
-	res, err := forecast.SweepEpsilons(ctx, sweep)
+	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target, Memo: memo, Progress: spec.Progress})
 	if err != nil {
 		return nil, err
 	}

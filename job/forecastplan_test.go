@@ -1,6 +1,7 @@
 package job
 
 import (
+	"bytes"
 	"context"
 	"math"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // karateForecast is a small ForecastSpec on the karate club and its two
@@ -149,6 +151,46 @@ func TestForecastAnswerRowIsTheAudit(t *testing.T) {
 		}
 		if nodes != 34 || math.Abs(sum/34-a.Accuracy) > 1e-12 {
 			t.Errorf("ε = %g: rates by community average to %.9f over %d nodes, the audit's accuracy is %.9f", a.Epsilon, sum/float64(nodes), nodes, a.Accuracy)
+		}
+	}
+}
+
+// TestForecastDelta2FromThePass: with both modes the answer audit's pass
+// runs first and Δ2 is read from its brackets, refined near the top
+// (sensitivity method pass-brackets+lanczos, kept in the work cache): the
+// same exact Δ2 as the sensitivity package's own scheme, within both
+// brackets. With the per-node mode alone, the own scheme runs.
+func TestForecastDelta2FromThePass(t *testing.T) {
+	g, _, err := laplacian.Generate("pa:n=600,m=3,seed=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := make([]int, g.N())
+	for s := range part {
+		part[s] = s % 4
+	}
+	own, err := sensitivity.Graph(g, 1, 1, sensitivity.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, modes := range [][]string{{forecast.ModePerNode, forecast.ModeAnswer}, {forecast.ModePerNode}} {
+		spec := karateForecast(1, modes, nil)
+		spec.Simulation.Graph, spec.Simulation.Partition = g, part
+		spec.Cache = &WorkCache{Dir: t.TempDir(), MACKey: bytes.Repeat([]byte{7}, 32), Software: "v1"}
+		rep, err := Forecast(context.Background(), spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept, err := spec.Cache.Sensitivity(g, 1, 1).Load(g, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := len(modes) == 2; strings.Contains(kept.Method, "pass-brackets") != want {
+			t.Errorf("modes %v: Δ2 by %s", modes, kept.Method)
+		}
+		if rep.Delta2 == nil || !rep.Delta2Exact || *rep.Delta2 < own.Delta2-own.Slack || *rep.Delta2-kept.Slack > own.Delta2 {
+			t.Errorf("modes %v: Δ2 %v (exact %v, slack %g) misses [%.15g, %.15g] (%s)", modes, rep.Delta2, rep.Delta2Exact, kept.Slack,
+				own.Delta2-own.Slack, own.Delta2, own.Method)
 		}
 	}
 }

@@ -43,20 +43,19 @@ func TestPlanEstimate(t *testing.T) {
 		return e
 	}
 	e := plan("--answer-cache", cert)
-	want := sensitivity.ChooseMethod(g, 1, sensitivity.Options{})
-	// The model times some of its bounds on the graph: the same method,
-	// and seconds within a factor of 2 of a second call.
-	if len(e.Steps) != 4 || !(e.Steps[0].Seconds > want.Seconds/2 && e.Steps[0].Seconds < 2*want.Seconds) || !strings.HasPrefix(e.Steps[0].Model, want.Name()) {
-		t.Fatalf("steps %+v; want Δ2 first, about %g s by %s", e.Steps, want.Seconds, want.Name())
+	// The audit's pass runs first and brackets every edge's Δ2 term: Δ2
+	// is priced at its refinement of the edges near the top.
+	if len(e.Steps) != 4 || e.Steps[1].Seconds != passDelta2Seconds || !strings.HasPrefix(e.Steps[1].Model, "from the answer audit's pass") {
+		t.Fatalf("steps %+v; want the audit first, then Δ2 from its pass", e.Steps)
 	}
-	a := e.Steps[3].Audit
-	if a == nil || a.Steps != 2*float64(a.Sources)*float64(a.ChebyshevDegree)*float64(2*g.NumEdges()+g.N()) || a.Sources != g.N()+256 {
-		t.Errorf("the audit's model: %+v", a)
+	a := e.Steps[0].Audit
+	if e.Steps[0].Step != "answer audit" || a == nil || a.Steps != 2*float64(a.Sources)*float64(a.ChebyshevDegree)*float64(2*g.NumEdges()+g.N()) || a.Sources != g.N()+256 {
+		t.Errorf("the audit's model: %+v", e.Steps[0])
 	}
 	// The simulations: at most 2 ε × 9 masses × 4 rounds × 50 trials, and
 	// the answer mode's 50; the per-node ones priced as drawn once per mass
 	// (2 rounds) and scored at each ε, the answer's by its own trials.
-	pn, pa := e.Steps[1], e.Steps[2]
+	pn, pa := e.Steps[2], e.Steps[3]
 	if e.Simulations != 2*9*4*50+50 || pn.Step != "per-node forecasts" || !(pn.Seconds > 0) ||
 		!strings.HasPrefix(pn.Model, "9 masses × 2 rounds × 50 trials drawn once at ") || !strings.Contains(pn.Model, "scored at 2 ε at ") {
 		t.Errorf("%d simulations (want %d), %+v", e.Simulations, 2*9*4*50+50, pn)
@@ -64,14 +63,18 @@ func TestPlanEstimate(t *testing.T) {
 	if pa.Step != "private-answer trials" || !(pa.Seconds > 0) || !strings.HasPrefix(pa.Model, "50 × ") {
 		t.Errorf("the private answer's trials: %+v", pa)
 	}
-	if sum := e.Steps[0].Seconds + pn.Seconds + pa.Seconds + e.Steps[3].Seconds; e.Seconds != sum {
+	if sum := e.Steps[0].Seconds + e.Steps[1].Seconds + pn.Seconds + pa.Seconds; e.Seconds != sum {
 		t.Errorf("%g s in all, the steps sum to %g", e.Seconds, sum)
 	}
 	if code := runArgs(context.Background(), []string{"audit", "--graph", spec, "--tau", "1", "--save", cert}, new(strings.Builder), new(strings.Builder)); code != 0 {
 		t.Fatalf("audit: exit %d", code)
 	}
-	if e := plan("--answer-cache", cert); e.Steps[3].Seconds != 0 || !strings.HasPrefix(e.Steps[3].Model, "reused") {
-		t.Errorf("with a certificate that verifies: %+v", e.Steps[3])
+	// With a certificate that verifies no pass runs: Δ2 is its own
+	// scheme's, as sensitivity --dry-run models it.
+	want := sensitivity.ChooseMethod(g, 1, sensitivity.Options{})
+	if e := plan("--answer-cache", cert); e.Steps[0].Seconds != 0 || !strings.HasPrefix(e.Steps[0].Model, "reused") ||
+		!(e.Steps[1].Seconds > want.Seconds/2 && e.Steps[1].Seconds < 2*want.Seconds) || !strings.HasPrefix(e.Steps[1].Model, want.Name()) {
+		t.Errorf("with a certificate that verifies: %+v; want Δ2 about %g s by %s", e.Steps[:2], want.Seconds, want.Name())
 	}
 }
 
@@ -114,12 +117,16 @@ func TestPlanEstimateKnowsTheCache(t *testing.T) {
 	}
 	more := estimate("1,2,4")
 	var priced []string
+	forecasts := ""
 	for _, st := range more.Steps {
 		if st.Seconds > 0 {
 			priced = append(priced, st.Step)
 		}
+		if st.Step == "per-node forecasts" {
+			forecasts = st.Model
+		}
 	}
-	if strings.Join(priced, ",") != "per-node forecasts,private-answer trials" || !strings.Contains(more.Steps[1].Model, "scored at 1 ε") {
+	if strings.Join(priced, ",") != "per-node forecasts,private-answer trials" || !strings.Contains(forecasts, "scored at 1 ε") {
 		t.Errorf("with one ε more: priced %v (%+v)", priced, more.Steps)
 	}
 }
