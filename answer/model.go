@@ -229,6 +229,14 @@ type Audit struct {
 	// reading is fitted to its source's class), so it is what this
 	// calibration delivers inside the model.
 	Accuracy float64 `json:"accuracy"`
+	// In90Rate is the chance that the source's own community is in the
+	// analyst's 90 % set for the answer (the smallest set of communities
+	// holding 90 % of the posterior given it, AnswerPosterior), and
+	// In90Size that set's mean size, for the same uniform source and its
+	// noiseless readings: what a simulation of the answer estimates,
+	// computed over every source and every answer.
+	In90Rate float64 `json:"in90Rate"`
+	In90Size float64 `json:"in90Size"`
 	// own[s] is node s's term of Accuracy: the chance that the answer to
 	// its noiseless readings names its own community (OwnCommunity).
 	own []float64
@@ -338,8 +346,38 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 		a.WorstLoss = max(a.WorstLoss, v)
 		a.Accuracy += right[w] / float64(n)
 	}
+	a.In90Rate, a.In90Size = m.in90(cal, lp)
 	a.Passed = a.Refused == 0 && a.Misplaced == 0 && a.RefitFailures == 0 && a.WorstLoss <= a.Bound*(1+auditSlack)
 	return a, nil
+}
+
+// in90 returns the audit's In90Rate and In90Size: for every node s and
+// answer o, P(o | s) times whether s's own community is in o's 90 % set,
+// and times that set's size, averaged over the nodes.
+func (m *Model) in90(cal privacy.AnswerCalibration, lp func(v int) []float64) (rate, size float64) {
+	cg := m.Geometry
+	in := make([][]bool, cg.K())
+	sizes := make([]float64, cg.K())
+	for o := range in {
+		set := recovery.Top90(cal.AnswerPosterior(cg, o))
+		in[o] = make([]bool, cg.K())
+		for _, c := range set {
+			in[o][c] = true
+		}
+		sizes[o] = float64(len(set))
+	}
+	for s := range m.Graph.N() {
+		own := m.community[s]
+		for o, l := range lp(m.node(s)) {
+			p := math.Exp(l)
+			if own >= 0 && in[o][own] {
+				rate += p
+			}
+			size += p * sizes[o]
+		}
+	}
+	n := float64(m.Graph.N())
+	return rate / n, size / n
 }
 
 // memoEntries bounds the log-probabilities the audit keeps (8 bytes each):

@@ -248,7 +248,7 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 			}
 		}
 		res.RealizedRate += float64(hits) / float64(rs.draws)
-		set := top90(cache.get(cal, cg, o))
+		set := recovery.Top90(cache.get(cal, cg, o))
 		if slices.Contains(set, truth) {
 			res.In90Rate++
 		}
@@ -315,19 +315,6 @@ func (c *posteriorCache) get(cal privacy.AnswerCalibration, cg *privacy.Communit
 	return p
 }
 
-// top90 returns the smallest set of communities, most probable first,
-// whose probabilities sum to at least 0.9.
-func top90(p []float64) []int {
-	idx := recovery.TopK(p, len(p))
-	total := 0.0
-	for i, c := range idx {
-		total += p[c]
-		if total >= 0.9 {
-			return idx[:i+1]
-		}
-	}
-	return idx
-}
 
 func argmaxInt(w []float64) int {
 	best := 0

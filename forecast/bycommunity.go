@@ -75,6 +75,38 @@ func ExactByCommunity(e Simulation, perNode []float64) ([]CommunityRate, error) 
 	return out, nil
 }
 
+// AnswerAudit is what a private answer's audit over every source computed
+// at one calibration (answer.Model.Audit, passed): its mechanism, ε and
+// α, the accuracy, each node's chance that its own community is named
+// (PerNode) and the analyst's 90 % set's rate and size.
+type AnswerAudit struct {
+	Mechanism          string
+	Epsilon, Alpha     float64
+	Accuracy           float64
+	PerNode            []float64
+	In90Rate, In90Size float64
+}
+
+// ExactAnswer is the private answer's forecast on e's graph and partition
+// read off its audit instead of simulated: every number exact (no
+// interval), every node a trial, the realized rate the accuracy itself
+// (what answers are right on average). The caller sets its Ceiling.
+func ExactAnswer(e Simulation, a AnswerAudit) (Forecast, error) {
+	part, _, k, err := e.communities()
+	if err != nil {
+		return Forecast{}, err
+	}
+	by, err := ExactByCommunity(e, a.PerNode)
+	if err != nil {
+		return Forecast{}, err
+	}
+	f := Forecast{Mode: ModeAnswer, Mechanism: a.Mechanism, Epsilon: a.Epsilon, Delta: e.Delta, Tau: e.Tau, Alpha: a.Alpha,
+		Communities: k, PriorRate: largestShare(part, k), Trials: len(a.PerNode), Seed: e.Seed,
+		In90Rate: a.In90Rate, In90Low: a.In90Rate, In90High: a.In90Rate, In90Size: a.In90Size, Realized: a.Accuracy}
+	f.SetExact(a.Accuracy, by)
+	return f, nil
+}
+
 // SetExact makes f's rate an exact one (the private answer's audit, over
 // every source): accuracy without an interval and the rates per
 // community by; its verdict and answerable communities follow.

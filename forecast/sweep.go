@@ -25,6 +25,12 @@ type EpsilonSweep struct {
 	Target float64
 	// Geometry of the partition, when computed before.
 	Geometry *privacy.CommunityGeometry
+	// Exact, when set, holds the rows computed instead of simulated, by
+	// mode and ε (a private answer's audit over every source,
+	// ExactAnswer): they are used as given (the sweep adds their
+	// ceilings; the memo does not keep them), and a mode whose listed ε
+	// all have one simulates nothing unless the target's search asks.
+	Exact map[string]map[float64]Forecast
 	// Memo, when set, keeps each (mode, ε)'s forecast across runs and
 	// returns those it holds instead of simulating them again.
 	Memo Memo
@@ -112,26 +118,37 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 		}
 		// A row is the forecast (per-node: with its mass curve); the
 		// target's search reads the forecast alone (a key of its own).
-		row := p.memoized(fp, mode+" row", func(eps float64) (Forecast, error) {
+		kept := p.memoized(fp, mode+" row", func(eps float64) (Forecast, error) {
 			if f, ok := rows[eps]; ok {
 				return f, nil
 			}
 			return plain(eps)
 		})
+		// Exact rows are the caller's, rebuilt each run (not memoized:
+		// they depend on what made them, the audit's model).
+		row := func(eps float64) (Forecast, error) {
+			if f, ok := p.Exact[mode][eps]; ok {
+				return f, p.ceiling(ctx, &f, eps, ceilings)
+			}
+			return kept(eps)
+		}
 		fc := p.memoized(fp, mode, plain)
 		// The private answer's rows calibrate its mechanism at each ε
 		// (seconds each on 10⁴ nodes): a bar of their own.
 		var bar func(done, total int)
 		if mode == ModeAnswer {
-			// The trials first, under their own bar, unless every row is kept.
-			if len(p.held(fp, mode)) < len(p.Epsilons) && made == nil {
+			// The trials first, under their own bar, unless every row is
+			// kept or exact.
+			if p.simulates(fp, mode) && made == nil {
 				var err error
 				if made, err = p.forecaster(ctx, mode, ceilings); err != nil {
 					return nil, err
 				}
 			}
-			if bar = p.progress("private-answer calibration", nil); bar != nil {
-				bar(0, len(p.Epsilons))
+			if made != nil {
+				if bar = p.progress("private-answer calibration", nil); bar != nil {
+					bar(0, len(p.Epsilons))
+				}
 			}
 		}
 		for i, eps := range p.Epsilons {
@@ -229,6 +246,18 @@ func (p EpsilonSweep) ceiling(ctx context.Context, f *Forecast, eps float64, mem
 	}
 	f.Ceiling = memo[eps]
 	return nil
+}
+
+// simulates reports whether some listed ε of mode is neither kept in the
+// memo nor given exactly: its simulation must run.
+func (p EpsilonSweep) simulates(fp *laplacian.Fingerprint, mode string) bool {
+	kept := p.held(fp, mode)
+	for _, eps := range p.Epsilons {
+		if _, ok := p.Exact[mode][eps]; !ok && !slices.Contains(kept, eps) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkMode refuses a mode the sweep does not know.

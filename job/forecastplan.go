@@ -132,8 +132,9 @@ type AnswerAuditAt struct {
 
 // Forecast runs a ForecastSpec: the private answer's model (its
 // certified pass) first, then Δ2 at τ (per-node mode: from the pass's
-// brackets where it ran, recovery.EdgeTerms), the sweep over ε, the
-// smoothed per-node releases and the answer audits. The report's Budget is left to the
+// brackets where it ran, recovery.EdgeTerms), the answer's audits per ε
+// (their rows exact where they pass), the sweep over ε (simulating the
+// rest) and the smoothed per-node releases. The report's Budget is left to the
 // caller (ForecastBudgetBuys).
 func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 	e := spec.Simulation
@@ -160,7 +161,15 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 		}
 		e.Sensitivity, rep.Delta2, rep.Delta2Exact = &s, &s.Delta2, s.Exact
 	}
-	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target, Memo: memo, Progress: spec.Progress})
+	var exact map[float64]forecast.Forecast
+	if m != nil {
+		var err error
+		if exact, err = spec.auditAnswers(ctx, rep, m); err != nil {
+			return nil, err
+		}
+	}
+	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target,
+		Exact: map[string]map[float64]forecast.Forecast{forecast.ModeAnswer: exact}, Memo: memo, Progress: spec.Progress})
 	if err != nil {
 		return nil, err
 	}
@@ -170,11 +179,6 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 		}
 	}
 	rep.Result = res
-	if m != nil {
-		if err := spec.auditAnswers(ctx, rep, m); err != nil {
-			return nil, err
-		}
-	}
 	if len(res.Forecasts) > 0 {
 		rep.CommunityCount = res.Forecasts[0].Communities
 	}
@@ -246,27 +250,6 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 	return nil
 }
 
-// exactAnswerRow makes the private-answer forecast at eps the audit's
-// exact numbers, where the audit passed: the answers are drawn from the
-// audited mechanism (on the model's classes), whose rate over every
-// source — and per community — the audit computed, where the simulation
-// estimated it from sampled sources on the graph's own geometry.
-func exactAnswerRow(rep *ForecastReport, e forecast.Simulation, eps float64, cal privacy.AnswerCalibration, a *answer.Audit) error {
-	for i := range rep.Result.Forecasts {
-		f := &rep.Result.Forecasts[i]
-		if f.Mode != forecast.ModeAnswer || f.Epsilon != eps {
-			continue
-		}
-		by, err := forecast.ExactByCommunity(e, a.OwnCommunity())
-		if err != nil {
-			return err
-		}
-		f.Mechanism = cal.Mechanism
-		f.SetExact(a.Accuracy, by)
-	}
-	return nil
-}
-
 // answerModel is the private answer's model on the graph: the certified
 // recovery's pass over every source, whose correlations also bracket
 // every edge's Δ2 term (terms), and the classes. A τ the graph cannot
@@ -290,9 +273,11 @@ func (spec *ForecastSpec) answerModel(ctx context.Context, rep *ForecastReport, 
 
 // auditAnswers is the end-to-end check of the private answer on the
 // graph: on its model, the mechanism calibrated and its loss over every
-// edge per ε.
-func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport, m *answer.Model) error {
+// edge per ε. It returns the answer's exact rows, at every ε whose audit
+// passed (forecast.ExactAnswer).
+func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport, m *answer.Model) (map[float64]forecast.Forecast, error) {
 	e := spec.Simulation
+	exact := map[float64]forecast.Forecast{}
 	// One bar for the calibrations and edge audits, one ε a unit.
 	progress := spec.progress("answer calibration")
 	audits := spec.Cache.Audits()
@@ -302,13 +287,13 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport,
 		}
 		cal, err := spec.AnswerCache.Calibrate(ctx, m, eps, e.Alpha, 0, spec.Logger)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		key := audits.Key(e.Graph, e.Tau, spec.FitTolerance, spec.SensorNoise, e.Partition, cal)
 		a, ok := audits.Load(key)
 		if !ok {
 			if a, err = m.Audit(ctx, cal); err != nil {
-				return err
+				return nil, err
 			}
 			audits.Store(key, a)
 		}
@@ -317,12 +302,19 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport,
 		}
 		rep.AnswerAudits = append(rep.AnswerAudits, AnswerAuditAt{Epsilon: eps, Audit: a})
 		if a.Passed {
-			if err := exactAnswerRow(rep, e, eps, cal, a); err != nil {
-				return err
+			// The answers are drawn from the audited mechanism (on the
+			// model's classes), whose rates over every source the audit
+			// computed: the row is its numbers, not a simulation's.
+			f, err := forecast.ExactAnswer(e, forecast.AnswerAudit{Mechanism: cal.Mechanism, Epsilon: eps, Alpha: e.Alpha,
+				Accuracy: a.Accuracy, PerNode: a.OwnCommunity(), In90Rate: a.In90Rate, In90Size: a.In90Size})
+			if err != nil {
+				return nil, err
 			}
+			f.Reused = ok // its audit was an earlier run's
+			exact[eps] = f
 		}
 	}
-	return nil
+	return exact, nil
 }
 
 // HeldWork is what a ForecastSpec's caches hold of its work before it

@@ -44,6 +44,10 @@ func TestForecastModes(t *testing.T) {
 	for _, f := range rep.Result.Forecasts {
 		switch {
 		case f.Mode == forecast.ModeAnswer:
+			// The audit passes: the row is its exact numbers, every node a trial.
+			if !f.Exact || f.Trials != 34 || f.Low != f.CommunityAccuracy || f.In90Low != f.In90Rate || len(f.ByCommunity) != 2 {
+				t.Errorf("answer row at ε = %g not the audit's: %+v", f.Epsilon, f)
+			}
 			answer++
 		case f.Smooth == 0.5 && f.Tau == 1:
 			smoothed++

@@ -236,13 +236,18 @@ func (m *AuditMemo) Key(g *laplacian.Graph, tau, tol, nu float64, part []int, ca
 	if err != nil {
 		return ""
 	}
-	b, err := json.Marshal([]any{m.s.w.fingerprint(g), math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu), part, string(rec)})
+	// auditVersion: 2 since the audit carries its 90 % set's rate and size.
+	b, err := json.Marshal([]any{auditVersion, m.s.w.fingerprint(g), math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu), part, string(rec)})
 	if err != nil {
 		return ""
 	}
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+// auditVersion is the kept audits' version: a key of another names
+// another file.
+const auditVersion = 2
 
 // Load returns the audit kept under key, marked restored, when its file
 // verifies.

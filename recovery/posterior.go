@@ -265,6 +265,21 @@ func (md *Model) refineNorms(nodes []int) []exactNorm {
 	return out
 }
 
+// Top90 returns the smallest set of indices of p, most probable first,
+// whose probabilities sum to at least 0.9 (all of them when they never
+// do): the analyst's 90 % set of communities.
+func Top90(p []float64) []int {
+	idx := TopK(p, len(p))
+	total := 0.0
+	for i, c := range idx {
+		total += p[c]
+		if total >= 0.9 {
+			return idx[:i+1]
+		}
+	}
+	return idx
+}
+
 // TopK returns the indices of the k largest entries of x, largest first
 // (ties by smaller index).
 func TopK(x []float64, k int) []int {

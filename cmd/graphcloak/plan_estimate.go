@@ -51,6 +51,7 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.F
 	gr, tau := lg.Graph, o.taus[0]
 	e := planEstimate{Graph: o.graph, NodeCount: gr.N(), Edges: gr.NumEdges(), Tau: tau}
 	perNode, privateAnswer := slices.Contains(o.modes, forecast.ModePerNode), slices.Contains(o.modes, forecast.ModeAnswer)
+	auditsAnswers := privateAnswer && spec.Simulation.Partition != nil
 	if each == nil {
 		each = func(estimateStep) {}
 	}
@@ -80,7 +81,7 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.F
 			switch {
 			case i == 0 && held.Delta2 != nil:
 				st = estimateStep{Step: fmt.Sprintf("Δ2 at τ = %g", t), Model: "reused: the certificate kept in --cache-dir verifies"}
-			case i == 0 && privateAnswer && !held.AnswerModel:
+			case i == 0 && auditsAnswers && !held.AnswerModel:
 				// The audit's pass runs first and brackets every edge's
 				// term: Δ2 refines the few near the top (seconds; the
 				// full scheme only where the brackets are too wide).
@@ -111,7 +112,11 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.F
 			}
 		}
 	}
-	if privateAnswer && len(held.Rows[forecast.ModeAnswer]) < len(o.epsilons) {
+	// The private answer's rows are its audit's where the audit passes
+	// (job.Forecast): its trials are simulated only where an audit fails,
+	// or without the audit (no partition, a τ the pass refuses), and are
+	// priced only when the audit does not run.
+	if privateAnswer && !auditsAnswers && len(held.Rows[forecast.ModeAnswer]) < len(o.epsilons) {
 		e.Simulations += o.trials
 		sim := o.simulation(lg.Graph, nil, nil, privacy.MechanismDefault)
 		sim.Tau, sim.Sigma = o.taus[0], 0

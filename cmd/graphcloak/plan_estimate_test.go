@@ -45,25 +45,22 @@ func TestPlanEstimate(t *testing.T) {
 	e := plan("--answer-cache", cert)
 	// The audit's pass runs first and brackets every edge's Δ2 term: Δ2
 	// is priced at its refinement of the edges near the top.
-	if len(e.Steps) != 4 || e.Steps[1].Seconds != passDelta2Seconds || !strings.HasPrefix(e.Steps[1].Model, "from the answer audit's pass") {
+	if len(e.Steps) != 3 || e.Steps[1].Seconds != passDelta2Seconds || !strings.HasPrefix(e.Steps[1].Model, "from the answer audit's pass") {
 		t.Fatalf("steps %+v; want the audit first, then Δ2 from its pass", e.Steps)
 	}
 	a := e.Steps[0].Audit
 	if e.Steps[0].Step != "answer audit" || a == nil || a.Steps != 2*float64(a.Sources)*float64(a.ChebyshevDegree)*float64(2*g.NumEdges()+g.N()) || a.Sources != g.N()+256 {
 		t.Errorf("the audit's model: %+v", e.Steps[0])
 	}
-	// The simulations: at most 2 ε × 9 masses × 4 rounds × 50 trials, and
-	// the answer mode's 50; the per-node ones priced as drawn once per mass
-	// (2 rounds) and scored at each ε, the answer's by its own trials.
-	pn, pa := e.Steps[2], e.Steps[3]
-	if e.Simulations != 2*9*4*50+50 || pn.Step != "per-node forecasts" || !(pn.Seconds > 0) ||
+	// The simulations: at most 2 ε × 9 masses × 4 rounds × 50 trials,
+	// priced as drawn once per mass (2 rounds) and scored at each ε; the
+	// answer's rows are its audit's, no trials.
+	pn := e.Steps[2]
+	if e.Simulations != 2*9*4*50 || pn.Step != "per-node forecasts" || !(pn.Seconds > 0) ||
 		!strings.HasPrefix(pn.Model, "9 masses × 2 rounds × 50 trials drawn once at ") || !strings.Contains(pn.Model, "scored at 2 ε at ") {
-		t.Errorf("%d simulations (want %d), %+v", e.Simulations, 2*9*4*50+50, pn)
+		t.Errorf("%d simulations (want %d), %+v", e.Simulations, 2*9*4*50, pn)
 	}
-	if pa.Step != "private-answer trials" || !(pa.Seconds > 0) || !strings.HasPrefix(pa.Model, "50 × ") {
-		t.Errorf("the private answer's trials: %+v", pa)
-	}
-	if sum := e.Steps[0].Seconds + e.Steps[1].Seconds + pn.Seconds + pa.Seconds; e.Seconds != sum {
+	if sum := e.Steps[0].Seconds + e.Steps[1].Seconds + pn.Seconds; e.Seconds != sum {
 		t.Errorf("%g s in all, the steps sum to %g", e.Seconds, sum)
 	}
 	if code := runArgs(context.Background(), []string{"audit", "--graph", spec, "--tau", "1", "--save", cert}, new(strings.Builder), new(strings.Builder)); code != 0 {
@@ -81,8 +78,8 @@ func TestPlanEstimate(t *testing.T) {
 // TestPlanEstimateKnowsTheCache (issue 61: plan --estimate priced work
 // --cache-dir holds): after a plan, plan --estimate on the same cache
 // directory prices Δ2, the answer's certificate and every ε's forecasts at
-// 0 (reused), 0 s in all; with one ε more it prices that ε's forecasts
-// and the private answer's trials again, nothing else.
+// 0 (reused), 0 s in all; with one ε more it prices that ε's per-node
+// forecasts again, nothing else (the answer's rows are its audit's).
 func TestPlanEstimateKnowsTheCache(t *testing.T) {
 	isolateConfig(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
@@ -126,7 +123,7 @@ func TestPlanEstimateKnowsTheCache(t *testing.T) {
 			forecasts = st.Model
 		}
 	}
-	if strings.Join(priced, ",") != "per-node forecasts,private-answer trials" || !strings.Contains(forecasts, "scored at 1 ε") {
+	if strings.Join(priced, ",") != "per-node forecasts" || !strings.Contains(forecasts, "scored at 1 ε") {
 		t.Errorf("with one ε more: priced %v (%+v)", priced, more.Steps)
 	}
 }

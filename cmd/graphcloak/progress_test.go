@@ -138,17 +138,26 @@ func TestPlanProgressOnAPipe(t *testing.T) {
 	isolateConfig(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	t.Setenv(progressPeriodEnv, "1ns")
-	var out, errb strings.Builder
-	if code := runArgs(context.Background(), []string{"plan", "--graph", "karate", "--epsilon", "1", "--trials", "20"}, &out, &errb); code != 0 {
-		t.Fatalf("plan: exit %d: %s", code, errb.String())
+	plan := func(args ...string) []string {
+		var out, errb strings.Builder
+		if code := runArgs(context.Background(), append([]string{"plan", "--graph", "karate", "--epsilon", "1", "--trials", "20"}, args...), &out, &errb); code != 0 {
+			t.Fatalf("plan: exit %d: %s", code, errb.String())
+		}
+		return strings.Split(strings.TrimSpace(errb.String()), "\n")
 	}
-	lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
-	for _, c := range []struct{ step, done string }{
-		{"forecasts by source mass", "done 180/180"}, {"ceilings", "done 1/1"}, {"private-answer calibration", "done 1/1"},
-		{"private-answer trials", "done 20/20"}, {"answer audit", "done 34/34"}, {"answer calibration", "done 1/1"},
+	// The answer's rows are its audit's; at a τ the pass refuses they are
+	// simulated, under bars of their own.
+	audited, simulated := plan(), plan("--tau", "50", "--modes", "private-answer")
+	for _, c := range []struct {
+		step, done string
+		lines      []string
+	}{
+		{"forecasts by source mass", "done 180/180", audited}, {"ceilings", "done 1/1", audited},
+		{"answer audit", "done 34/34", audited}, {"answer calibration", "done 1/1", audited},
+		{"private-answer calibration", "done 1/1", simulated}, {"private-answer trials", "done 20/20", simulated},
 	} {
 		var own []string
-		for _, l := range lines {
+		for _, l := range c.lines {
 			if strings.HasPrefix(l, c.step+": ") {
 				own = append(own, l)
 			}
