@@ -315,7 +315,6 @@ func (c *posteriorCache) get(cal privacy.AnswerCalibration, cg *privacy.Communit
 	return p
 }
 
-
 func argmaxInt(w []float64) int {
 	best := 0
 	for i, v := range w {
