@@ -89,12 +89,12 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 		modes = []string{ModePerNode, ModeAnswer}
 	}
 	res := &EpsilonSweepResult{}
-	ceilings := map[float64]float64{} // by ε, shared by the modes
 	var fp *laplacian.Fingerprint
 	if p.Memo != nil {
 		f := p.Graph.Graph.Fingerprint()
 		fp = &f
 	}
+	ceilings := &ceilingMemo{fp: fp, byEps: map[float64]float64{}} // by ε, shared by the modes
 	for _, mode := range modes {
 		if err := checkMode(mode); err != nil {
 			return nil, err
@@ -179,7 +179,7 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 // source mass a release at this ε resolves; the row is the curve's 1-unit
 // point). The curves are computed together (MassCurves): each mass's
 // trials are drawn once for every ε.
-func (p EpsilonSweep) perNodeRows(ctx context.Context, fp *laplacian.Fingerprint, ceilings map[float64]float64) (map[float64]Forecast, error) {
+func (p EpsilonSweep) perNodeRows(ctx context.Context, fp *laplacian.Fingerprint, ceilings *ceilingMemo) (map[float64]Forecast, error) {
 	e := p.Graph
 	if e.Sensitivity == nil && e.Sigma == 0 {
 		return nil, &ParamError{"sensitivity", nil, "is required for a per-node forecast"}
@@ -226,9 +226,17 @@ func (p EpsilonSweep) perNodeRows(ctx context.Context, fp *laplacian.Fingerprint
 	return rows, nil
 }
 
+// ceilingMemo keeps the routed ceiling of each ε for every mode of a
+// sweep; with a Memo (fp set) also across runs.
+type ceilingMemo struct {
+	fp    *laplacian.Fingerprint
+	byEps map[float64]float64
+}
+
 // ceiling sets f.Ceiling, RoutedCeiling at ε on the sweep's partition,
-// computed once per ε (memo).
-func (p EpsilonSweep) ceiling(ctx context.Context, f *Forecast, eps float64, memo map[float64]float64) error {
+// computed once per ε (memo, and the sweep's Memo: seconds each on 10⁴
+// nodes, and the private answer's exact rows are rebuilt every run).
+func (p EpsilonSweep) ceiling(ctx context.Context, f *Forecast, eps float64, memo *ceilingMemo) error {
 	e := p.Graph
 	part := e.Partition
 	if p.Geometry != nil {
@@ -237,16 +245,27 @@ func (p EpsilonSweep) ceiling(ctx context.Context, f *Forecast, eps float64, mem
 	if part == nil {
 		return nil
 	}
-	if _, ok := memo[eps]; !ok {
-		c, err := RoutedCeiling(ctx, e.Graph, part, eps, e.Delta)
+	if _, ok := memo.byEps[eps]; !ok {
+		kept, err := p.memoized(memo.fp, ceilingRow, func(eps float64) (Forecast, error) {
+			c, err := RoutedCeiling(ctx, e.Graph, part, eps, e.Delta)
+			return Forecast{Epsilon: eps, Ceiling: c}, err
+		})(eps)
 		if err != nil {
 			return err
 		}
-		memo[eps] = c
+		memo.byEps[eps] = kept.Ceiling
 	}
-	f.Ceiling = memo[eps]
+	f.Ceiling = memo.byEps[eps]
 	return nil
 }
+
+// ceilingRow is the memo's mode of the ceilings: Held(CeilingMode)
+// finds them.
+const ceilingRow = CeilingMode + " row"
+
+// CeilingMode names the routed ceilings in Held: the ε whose ceiling the
+// memo keeps.
+const CeilingMode = "ceiling"
 
 // simulates reports whether some listed ε of mode is neither kept in the
 // memo nor given exactly: its simulation must run.
@@ -271,7 +290,7 @@ func checkMode(mode string) error {
 // forecaster returns the forecast at ε for one mode; the answer mode
 // simulates its recoveries once. The ceiling is RoutedCeiling, computed
 // once per ε (memo).
-func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo map[float64]float64) (func(eps float64) (Forecast, error), error) {
+func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo *ceilingMemo) (func(eps float64) (Forecast, error), error) {
 	e := p.Graph
 	ceiling := func(f *Forecast, eps float64) error { return p.ceiling(ctx, f, eps, memo) }
 	switch mode {

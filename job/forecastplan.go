@@ -319,8 +319,9 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport,
 
 // HeldWork is what a ForecastSpec's caches hold of its work before it
 // runs: Δ2 at τ (nil: computed), whether the private answer's certificate
-// verifies, and per mode the ε whose rows are kept. plan --estimate prices
-// only the rest.
+// verifies, and per mode the ε whose rows are kept (and under
+// forecast.CeilingMode those whose routed ceiling is). plan --estimate
+// prices only the rest.
 type HeldWork struct {
 	Delta2      *sensitivity.Result
 	AnswerModel bool
@@ -363,7 +364,7 @@ func (spec ForecastSpec) Held() HeldWork {
 	e.Sensitivity = h.Delta2
 	sweep := forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Memo: spec.Cache.Forecasts()}
 	h.Rows = map[string][]float64{}
-	for _, mode := range spec.Modes {
+	for _, mode := range append(slices.Clone(spec.Modes), forecast.CeilingMode) {
 		h.Rows[mode] = sweep.Held(mode)
 	}
 	return h

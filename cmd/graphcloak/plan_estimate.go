@@ -112,6 +112,25 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.F
 			}
 		}
 	}
+	if auditsAnswers {
+		st := estimateStep{Step: "answer calibrations", Model: "reused: kept beside the certificate (restored, their loss checked on every edge; an ε not kept is calibrated, unpriced)"}
+		if !held.AnswerModel {
+			per := privacy.CalibrationSeconds(gr.N(), gr.NumEdges(), communityCount(spec.Simulation.Partition))
+			st = estimateStep{Step: st.Step, Seconds: float64(len(o.epsilons)) * per,
+				Model: fmt.Sprintf("%d ε at %.3g s, the envelope's spreads modelled on the 2-core reference machine", len(o.epsilons), per)}
+		}
+		each(st)
+		audit = append(audit, st) // the audits' rows before the sweep
+	}
+	if part := spec.Simulation.Partition; part != nil {
+		if left := len(o.epsilons) - len(held.Rows[forecast.CeilingMode]); left > 0 {
+			per := forecast.RoutedCeilingSeconds(gr.N(), communityCount(part))
+			st := estimateStep{Step: "routed ceilings", Seconds: float64(left) * per,
+				Model: fmt.Sprintf("%d ε at %.3g s, the dual steps' pair reads modelled on the 2-core reference machine", left, per)}
+			each(st)
+			e.Steps = append(e.Steps, st)
+		}
+	}
 	// The private answer's rows are its audit's where the audit passes
 	// (job.Forecast): its trials are simulated only where an audit fails,
 	// or without the audit (no partition, a τ the pass refuses), and are
@@ -157,6 +176,15 @@ func runPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph, spec jo
 		return err
 	}
 	return printPlanEstimate(g, out, e)
+}
+
+// communityCount is the number of distinct communities of part.
+func communityCount(part []int) int {
+	seen := map[int]bool{}
+	for _, c := range part {
+		seen[c] = true
+	}
+	return len(seen)
 }
 
 // passDelta2Seconds is what Δ2 from the answer audit's pass is priced

@@ -3,11 +3,14 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
@@ -44,9 +47,16 @@ func TestPlanEstimate(t *testing.T) {
 	}
 	e := plan("--answer-cache", cert)
 	// The audit's pass runs first and brackets every edge's Δ2 term: Δ2
-	// is priced at its refinement of the edges near the top.
-	if len(e.Steps) != 3 || e.Steps[1].Seconds != passDelta2Seconds || !strings.HasPrefix(e.Steps[1].Model, "from the answer audit's pass") {
+	// is priced at its refinement of the edges near the top. The
+	// calibrations and ceilings by their models, per ε.
+	d2, cal, ceil := stepNamed(e, "Δ2 at τ = 1"), stepNamed(e, "answer calibrations"), stepNamed(e, "routed ceilings")
+	if len(e.Steps) != 5 || e.Steps[0].Step != "answer audit" || d2.Seconds != passDelta2Seconds || !strings.HasPrefix(d2.Model, "from the answer audit's pass") {
 		t.Fatalf("steps %+v; want the audit first, then Δ2 from its pass", e.Steps)
+	}
+	// Both priced at the partition's k communities (Leiden's, plan's own).
+	k := int(math.Round(cal.Seconds / (2 * privacy.CalibrationSeconds(g.N(), g.NumEdges(), 1))))
+	if k < 2 || math.Abs(cal.Seconds-2*privacy.CalibrationSeconds(g.N(), g.NumEdges(), k)) > 1e-12 || ceil.Seconds != 2*forecast.RoutedCeilingSeconds(g.N(), k) || !(ceil.Seconds > 0) {
+		t.Errorf("calibrations %+v, ceilings %+v; want 2 ε each at the models' %d communities", cal, ceil, k)
 	}
 	a := e.Steps[0].Audit
 	if e.Steps[0].Step != "answer audit" || a == nil || a.Steps != 2*float64(a.Sources)*float64(a.ChebyshevDegree)*float64(2*g.NumEdges()+g.N()) || a.Sources != g.N()+256 {
@@ -55,12 +65,12 @@ func TestPlanEstimate(t *testing.T) {
 	// The simulations: at most 2 ε × 9 masses × 4 rounds × 50 trials,
 	// priced as drawn once per mass (2 rounds) and scored at each ε; the
 	// answer's rows are its audit's, no trials.
-	pn := e.Steps[2]
+	pn := stepNamed(e, "per-node forecasts")
 	if e.Simulations != 2*9*4*50 || pn.Step != "per-node forecasts" || !(pn.Seconds > 0) ||
 		!strings.HasPrefix(pn.Model, "9 masses × 2 rounds × 50 trials drawn once at ") || !strings.Contains(pn.Model, "scored at 2 ε at ") {
 		t.Errorf("%d simulations (want %d), %+v", e.Simulations, 2*9*4*50, pn)
 	}
-	if sum := e.Steps[0].Seconds + e.Steps[1].Seconds + pn.Seconds; e.Seconds != sum {
+	if sum := e.Steps[0].Seconds + d2.Seconds + cal.Seconds + pn.Seconds + ceil.Seconds; e.Seconds != sum {
 		t.Errorf("%g s in all, the steps sum to %g", e.Seconds, sum)
 	}
 	if code := runArgs(context.Background(), []string{"audit", "--graph", spec, "--tau", "1", "--save", cert}, new(strings.Builder), new(strings.Builder)); code != 0 {
@@ -70,8 +80,9 @@ func TestPlanEstimate(t *testing.T) {
 	// scheme's, as sensitivity --dry-run models it.
 	want := sensitivity.ChooseMethod(g, 1, sensitivity.Options{})
 	if e := plan("--answer-cache", cert); e.Steps[0].Seconds != 0 || !strings.HasPrefix(e.Steps[0].Model, "reused") ||
-		!(e.Steps[1].Seconds > want.Seconds/2 && e.Steps[1].Seconds < 2*want.Seconds) || !strings.HasPrefix(e.Steps[1].Model, want.Name()) {
-		t.Errorf("with a certificate that verifies: %+v; want Δ2 about %g s by %s", e.Steps[:2], want.Seconds, want.Name())
+		stepNamed(e, "answer calibrations").Seconds != 0 || !(stepNamed(e, "Δ2 at τ = 1").Seconds > want.Seconds/2 && stepNamed(e, "Δ2 at τ = 1").Seconds < 2*want.Seconds) ||
+		!strings.HasPrefix(stepNamed(e, "Δ2 at τ = 1").Model, want.Name()) {
+		t.Errorf("with a certificate that verifies: %+v; want Δ2 about %g s by %s", e.Steps, want.Seconds, want.Name())
 	}
 }
 
@@ -79,7 +90,8 @@ func TestPlanEstimate(t *testing.T) {
 // --cache-dir holds): after a plan, plan --estimate on the same cache
 // directory prices Δ2, the answer's certificate and every ε's forecasts at
 // 0 (reused), 0 s in all; with one ε more it prices that ε's per-node
-// forecasts again, nothing else (the answer's rows are its audit's).
+// forecasts and routed ceiling again, nothing else (the answer's rows are
+// its audit's).
 func TestPlanEstimateKnowsTheCache(t *testing.T) {
 	isolateConfig(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
@@ -104,7 +116,7 @@ func TestPlanEstimateKnowsTheCache(t *testing.T) {
 		t.Fatalf("plan: exit %d", code)
 	}
 	after := estimate("1,4")
-	if after.Seconds != 0 || after.Simulations != 0 || len(after.Steps) != 3 {
+	if after.Seconds != 0 || after.Simulations != 0 || len(after.Steps) != 4 {
 		t.Fatalf("after the plan: %+v; want every step reused, 0 s", after)
 	}
 	for _, st := range after.Steps {
@@ -123,7 +135,17 @@ func TestPlanEstimateKnowsTheCache(t *testing.T) {
 			forecasts = st.Model
 		}
 	}
-	if strings.Join(priced, ",") != "per-node forecasts" || !strings.Contains(forecasts, "scored at 1 ε") {
+	if strings.Join(priced, ",") != "per-node forecasts,routed ceilings" || !strings.Contains(forecasts, "scored at 1 ε") {
 		t.Errorf("with one ε more: priced %v (%+v)", priced, more.Steps)
 	}
+}
+
+// stepNamed returns e's step of that name (the zero step when it has none).
+func stepNamed(e planEstimate, name string) estimateStep {
+	for _, st := range e.Steps {
+		if st.Step == name {
+			return st
+		}
+	}
+	return estimateStep{}
 }
