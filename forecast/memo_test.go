@@ -29,7 +29,7 @@ func (m *mapMemo) Store(key string, f Forecast) {
 
 // TestSweepMemo: a sweep run again with a Memo returns every forecast it
 // computed the first time — the same rows, each marked reused — and
-// simulates nothing (a second memo that holds nothing would); a sweep
+// simulates nothing, nor computes a ceiling again (a second memo that holds nothing would); a sweep
 // with another ε, seed, trials or partition finds none of them.
 func TestSweepMemo(t *testing.T) {
 	g, part, err := laplacian.Generate("sbm:sizes=30x30x30,pin=0.3,pout=0.02,seed=3")
@@ -48,15 +48,15 @@ func TestSweepMemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if memo.stores != 4 { // two modes × two ε
-		t.Fatalf("stored %d forecasts, want 4", memo.stores)
+	if memo.stores != 6 { // two modes × two ε, and the two ε's ceilings
+		t.Fatalf("stored %d forecasts, want 6", memo.stores)
 	}
 	again, err := SweepEpsilons(ctx, sweep)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if memo.stores != 4 {
-		t.Fatalf("the second sweep stored %d more: it simulated again", memo.stores-4)
+	if memo.stores != 6 {
+		t.Fatalf("the second sweep stored %d more: it simulated again", memo.stores-6)
 	}
 	for i, f := range again.Forecasts {
 		if !f.Reused || first.Forecasts[i].Reused {
@@ -95,4 +95,53 @@ func TestSweepMemo(t *testing.T) {
 	if k := timed.memoKey(&fp, ModePerNode, 1); k != "" {
 		t.Fatalf("a time-budgeted sweep has key %q: its trials depend on time", k)
 	}
+}
+
+// TestSweepExactRows: rows given exactly are returned as given, with their
+// ceilings, and not simulated — a mode whose listed ε all have one runs no
+// trials (no progress under its bars); an ε without one is simulated.
+func TestSweepExactRows(t *testing.T) {
+	g, part, err := laplacian.Generate("sbm:sizes=30x30x30,pin=0.3,pout=0.02,seed=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var trials bool
+	base := Simulation{Graph: g, Partition: part, Tau: 1, Delta: 1e-6, Trials: 20, Seed: 5,
+		Progress: func(done, total int) { trials = true }}
+	given := Forecast{Mode: ModeAnswer, Epsilon: 1, CommunityAccuracy: 0.123, Exact: true}
+	bars := map[string]bool{}
+	progress := func(step string) func(done, total int) {
+		return func(done, total int) { bars[step] = true }
+	}
+	for _, eps := range [][]float64{{1}, {1, 4}} {
+		clear(bars)
+		trials = false
+		res, err := SweepEpsilons(context.Background(), EpsilonSweep{Graph: base, Epsilons: eps, Modes: []string{ModeAnswer},
+			Exact: map[string]map[float64]Forecast{ModeAnswer: {1: given}}, Progress: progress})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := res.Forecasts[0]
+		want := given
+		want.Ceiling = routedCeilingOf(t, base, 1)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("ε %v: the given row came back as %+v", eps, got)
+		}
+		if simulated := trials || bars["private-answer calibration"]; simulated != (len(eps) > 1) {
+			t.Errorf("ε %v: trials simulated %v, calibrated %v", eps, trials, bars["private-answer calibration"])
+		}
+		if len(eps) > 1 && (res.Forecasts[1].Exact || res.Forecasts[1].Trials != 20) {
+			t.Errorf("the ε without a given row: %+v", res.Forecasts[1])
+		}
+	}
+}
+
+// routedCeilingOf is the routed ceiling of e's graph and partition
+// at eps, as a sweep computes it.
+func routedCeilingOf(t *testing.T, e Simulation, eps float64) float64 {
+	c, err := RoutedCeiling(context.Background(), e.Graph, e.Partition, eps, e.Delta)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
