@@ -75,6 +75,7 @@ func TestShardsMergeToTheSingleRun(t *testing.T) {
 		{"grid:rows=12,cols=15", 1, sparse(SchemeColumns)},
 		{"star:n=40", 1, sparse(SchemeLanczos)},
 		{"pa:n=400,m=3,seed=2", 20, Options{Scheme: SchemePanels}}, // panels: not divided
+		{"pa:n=600,m=3,seed=2", 1, sparse(SchemeGram)},             // gram: not divided
 	}
 	if testing.Short() {
 		runs = runs[:3]
