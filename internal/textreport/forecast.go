@@ -42,11 +42,13 @@ func Forecasts(out io.Writer, fs []forecast.Forecast) error {
 			buys = fmt.Sprintf("%d / %d", b.Ledger, b.Optimal)
 		}
 		right := fmt.Sprintf("%.3f [%.3f, %.3f]", f.CommunityAccuracy, f.Low, f.High)
+		in90 := fmt.Sprintf("%.3f [%.3f, %.3f]", f.In90Rate, f.In90Low, f.In90High)
 		if f.Exact {
 			right = fmt.Sprintf("%.3f (exact: audit)", f.CommunityAccuracy)
+			in90 = fmt.Sprintf("%.3f (exact)", f.In90Rate)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%g\t%s\t%.4f (%.3f)\t%.3f [%.3f, %.3f]\t%.1f (%.3f)\t%s\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
-			right, f.Chance, f.PriorRate, f.In90Rate, f.In90Low, f.In90High, f.In90Size, f.In90Chance, ceil, buys, mark)
+		fmt.Fprintf(tw, "%s\t%s\t%g\t%s\t%.4f (%.3f)\t%s\t%.1f (%.3f)\t%s\t%s\t%s\n", mode, f.Mechanism, f.Epsilon,
+			right, f.Chance, f.PriorRate, in90, f.In90Size, f.In90Chance, ceil, buys, mark)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
