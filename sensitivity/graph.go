@@ -30,7 +30,7 @@ type Result struct {
 	Delta2    float64 // rounded up; exact value or certified upper bound
 	Certified bool    // true: exact (to stated slack, rounded up) or a proven upper bound
 	Exact     bool    // true: Delta2 is the true value to within Slack (dense, or sparse refined to the end); false: only an upper bound (time budget hit)
-	Method    string  // "dense-eigen", "chebyshev-columns", "bound-and-refine", "lanczos-edges", "pass-brackets+lanczos", "gram-columns", "slow-modes", "panels", "heat-kernel-1d", "matrix", "no-edges"
+	Method    string  // "dense-eigen", "chebyshev-columns", "bound-and-refine", "lanczos-edges", "pass-brackets+lanczos", "gram-columns", "slow-modes", "chebyshev-panels", "heat-kernel-1d", "matrix", "no-edges"
 	Slack     float64 // certified width: Delta2 − (a proven lower bound on the true value), ≥ 0
 	// RelativeSlack is Slack/Delta2. Exact is only claimed when it is at
 	// most ExactRelativeSlack; a wider bracket is reported as an upper bound.
