@@ -431,3 +431,30 @@ func TestReleaseSmooth(t *testing.T) {
 		t.Fatal("negative smoothing accepted")
 	}
 }
+
+// Recalibrate is Estimate once Δ2 is known: the same estimate as
+// Estimate with the sensitivity given, from one made without it.
+func TestRecalibrateIsEstimateWithDelta2(t *testing.T) {
+	g, _ := laplacian.Karate()
+	job := EstimateJob{Graph: g, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-6}
+	before, err := Estimate(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := sensitivity.Graph(g, 1, 1, sensitivity.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	job.Sensitivity = &s
+	want, err := Estimate(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := before.Recalibrate(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *got != *want || got.Sigma == before.Sigma {
+		t.Errorf("recalibrated %+v, want %+v (before %+v)", *got, *want, *before)
+	}
+}

@@ -452,7 +452,7 @@ func (p *ReleasePlan) estimate(ctx context.Context) error {
 			Sensitivity: ej.Sensitivity, SensitivityOptions: sensitivity.Options{TimeBudget: s.TimeBudget}, Smooth: s.Smooth}); err != nil {
 			return err
 		}
-		if est, err = graphcloak.Estimate(ej); err != nil {
+		if est, err = est.Recalibrate(ej); err != nil {
 			return err
 		}
 	}
