@@ -197,10 +197,7 @@ func (spec *ForecastSpec) progress(stage string) func(done, total int) {
 // the Cache's certificate while it verifies, else computed (and kept).
 func (spec *ForecastSpec) sensitivity(ctx context.Context, tau float64, terms *recovery.EdgeTerms) (sensitivity.Result, error) {
 	g, alpha := spec.Simulation.Graph, spec.Simulation.Alpha
-	log := spec.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
-	}
+	log := spec.Logger // set by Forecast
 	c := spec.Cache.Sensitivity(g, tau, alpha)
 	if c != nil {
 		if s := cachedSensitivity(log, c, g, tau, alpha); s != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/answer"
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -51,7 +52,9 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.F
 	gr, tau := lg.Graph, o.taus[0]
 	e := planEstimate{Graph: o.graph, NodeCount: gr.N(), Edges: gr.NumEdges(), Tau: tau}
 	perNode, privateAnswer := slices.Contains(o.modes, forecast.ModePerNode), slices.Contains(o.modes, forecast.ModeAnswer)
-	auditsAnswers := privateAnswer && spec.Simulation.Partition != nil
+	part := spec.Simulation.Partition
+	auditsAnswers := privateAnswer && part != nil
+	k := len(community.Sizes(part)) // the calibrations' and ceilings' communities
 	if each == nil {
 		each = func(estimateStep) {}
 	}
@@ -115,16 +118,16 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.F
 	if auditsAnswers {
 		st := estimateStep{Step: "answer calibrations", Model: "reused: kept beside the certificate (restored, their loss checked on every edge; an ε not kept is calibrated, unpriced)"}
 		if !held.AnswerModel {
-			per := privacy.CalibrationSeconds(gr.N(), gr.NumEdges(), communityCount(spec.Simulation.Partition))
+			per := privacy.CalibrationSeconds(gr.N(), gr.NumEdges(), k)
 			st = estimateStep{Step: st.Step, Seconds: float64(len(o.epsilons)) * per,
 				Model: fmt.Sprintf("%d ε at %.3g s, the envelope's spreads modelled on the 2-core reference machine", len(o.epsilons), per)}
 		}
 		each(st)
 		audit = append(audit, st) // the audits' rows before the sweep
 	}
-	if part := spec.Simulation.Partition; part != nil {
+	if part != nil {
 		if left := len(o.epsilons) - len(held.Rows[forecast.CeilingMode]); left > 0 {
-			per := forecast.RoutedCeilingSeconds(gr.N(), communityCount(part))
+			per := forecast.RoutedCeilingSeconds(gr.N(), k)
 			st := estimateStep{Step: "routed ceilings", Seconds: float64(left) * per,
 				Model: fmt.Sprintf("%d ε at %.3g s, the dual steps' pair reads modelled on the 2-core reference machine", left, per)}
 			each(st)
@@ -176,15 +179,6 @@ func runPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph, spec jo
 		return err
 	}
 	return printPlanEstimate(g, out, e)
-}
-
-// communityCount is the number of distinct communities of part.
-func communityCount(part []int) int {
-	seen := map[int]bool{}
-	for _, c := range part {
-		seen[c] = true
-	}
-	return len(seen)
 }
 
 // passDelta2Seconds is what Δ2 from the answer audit's pass is priced
