@@ -208,7 +208,15 @@ func MassSeed(seed uint64, m float64) uint64 {
 // masses around it. Once two masses in a row are answers right ≥ 99% of
 // the time the larger ones are taken to be so too (not simulated).
 func MassCurve(ctx context.Context, e Simulation) ([]MassPoint, float64, error) {
-	cs, err := MassCurves(ctx, []Simulation{e}, e.Seed)
+	return MassCurveWithUnit(ctx, e, nil)
+}
+
+// MassCurveWithUnit is MassCurve whose 1-unit point is unit, a forecast
+// already made of e at unit sources (PerNode, or AtMass at one unit: the
+// same simulation, seed MassSeed(e.Seed, 1) = e.Seed), instead of
+// simulating it again; nil simulates it.
+func MassCurveWithUnit(ctx context.Context, e Simulation, unit *Forecast) ([]MassPoint, float64, error) {
+	cs, err := massCurves(ctx, []Simulation{e}, e.Seed, unit)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -231,6 +239,12 @@ type MassCurveResult struct {
 // once (a TrialPool) for every level, so a plan at five ε pays for the
 // diffusions of one curve. Masses run in turn, one pool at a time.
 func MassCurves(ctx context.Context, es []Simulation, seed uint64) ([]MassCurveResult, error) {
+	return massCurves(ctx, es, seed, nil)
+}
+
+// massCurves is MassCurves; unit, when non-nil, is the one curve's 1-unit
+// point (MassCurveWithUnit).
+func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecast) ([]MassCurveResult, error) {
 	if len(es) == 0 {
 		return nil, nil
 	}
@@ -263,6 +277,12 @@ func MassCurves(ctx context.Context, es []Simulation, seed uint64) ([]MassCurveR
 				out[j].Points = append(out[j].Points, last)
 				continue
 			}
+			if m == 1 && unit != nil {
+				out[j].Unit = *unit
+				out[j].Points = append(out[j].Points, MassPoint{Mass: m, CommunityAccuracy: unit.CommunityAccuracy, Low: unit.Low, High: unit.High, AtChance: unit.AtChance})
+				sure[j] = sureAfter(unit, sure[j])
+				continue
+			}
 			e := es[j]
 			e.Graph, e.Partition, e.Names, e.Tau, e.Sources, e.Trials = base.Graph, base.Partition, base.Names, base.Tau, base.Sources, base.Trials
 			e.Seed, e.Progress = MassSeed(seed, m), nil
@@ -292,11 +312,7 @@ func MassCurves(ctx context.Context, es []Simulation, seed uint64) ([]MassCurveR
 				out[j].Unit.SourceMass = 0 // unit sources, as PerNode reports them
 			}
 			out[j].Points = append(out[j].Points, MassPoint{Mass: m, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High, AtChance: f.AtChance})
-			if !f.AtChance && f.CommunityAccuracy >= 0.99 {
-				sure[j]++
-			} else {
-				sure[j] = 0
-			}
+			sure[j] = sureAfter(f, sure[j])
 		}
 	}
 	for j := range out {
@@ -310,6 +326,15 @@ func MassCurves(ctx context.Context, es []Simulation, seed uint64) ([]MassCurveR
 		progress(total, total)
 	}
 	return out, nil
+}
+
+// sureAfter is the count of masses in a row answered ≥ 99% of the time
+// after f, the count before it being sure.
+func sureAfter(f *Forecast, sure int) int {
+	if !f.AtChance && f.CommunityAccuracy >= 0.99 {
+		return sure + 1
+	}
+	return 0
 }
 
 // Resolves says whether a release whose forecast by source mass resolves

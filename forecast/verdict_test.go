@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 
@@ -187,5 +188,53 @@ func TestMassCurveProgress(t *testing.T) {
 	}
 	if reports < len(curve) {
 		t.Errorf("%d reports for %d points", reports, len(curve))
+	}
+}
+
+// TestMassCurveWithUnit: a curve given its 1-unit point (the dry run's
+// unit forecast: PerNode of the same simulation) is the curve that
+// simulates it — point for point, the unit forecast its Unit — and the
+// given point is used, not simulated again: a made-up unit point shows at
+// one unit, every other point unchanged.
+func TestMassCurveWithUnit(t *testing.T) {
+	g, _ := laplacian.Karate()
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sens, err := sensitivity.Graph(g, 1, 1, sensitivity.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	e := Simulation{Graph: g, Partition: part, Tau: 1, Epsilon: 2, Delta: 1e-5, Sensitivity: &sens, Trials: 100, Seed: 5}
+	want, wr, err := MassCurve(ctx, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit, err := PerNode(ctx, e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, gr, err := MassCurveWithUnit(ctx, e, &unit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) || gr != wr {
+		t.Errorf("with the unit forecast given: %+v (resolves %g), simulated: %+v (resolves %g)", got, gr, want, wr)
+	}
+	fake := unit
+	fake.CommunityAccuracy, fake.Low, fake.High = 0.123, 0.1, 0.15
+	got, _, err = MassCurveWithUnit(ctx, e, &fake)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range got {
+		if p.Mass == 1 && (p.CommunityAccuracy != 0.123 || p.Low != 0.1) {
+			t.Errorf("the 1-unit point %+v is not the given one", p)
+		}
+		if p.Mass != 1 && (p.CommunityAccuracy != want[i].CommunityAccuracy || p.Low != want[i].Low || p.High != want[i].High) {
+			t.Errorf("point %+v moved (was %+v)", p, want[i])
+		}
 	}
 }

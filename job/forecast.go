@@ -7,11 +7,14 @@ import (
 	"sync"
 	"time"
 
+	graphcloak "github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // Forecasts are what a dry run shows before ε is spent: how often a
@@ -78,15 +81,26 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 		return nil, err
 	}
 	graph, part := e.Graph, e.Partition
-	var pn forecast.Forecast
-	start := time.Now()
 	var first func(float64, int)
 	if p.env.Say != nil && p.Spec.DryRun {
-		first = p.sayForecastEstimate(releaseSeconds)
+		first = p.sayForecastEstimate(graph, part, releaseSeconds)
 	}
-	// The verdict's rounds and the private answer's trials: one step.
+	// The private answer's trials and the verdict's rounds: one step. The
+	// answer goes first: its trials read noiseless readings (σ plays no
+	// part) and cost the most and the most variably — several per-node
+	// trials each where the plain recovery misses and the operator scores
+	// its candidates again (1–30 on the graphs measured) — so its first
+	// trials are what the dry run's estimate is timed on.
 	report, end := roundsProgress(e.Progress, forecast.VerdictRounds+1, e.Trials, first)
 	e.Progress = report
+	ae := e
+	ae.Sigma = 0
+	a, err := forecast.SimulateAnswer(ctx, forecast.AnswerSimulation{Graph: &ae, Epsilon: s.Epsilon, Alpha: s.Alpha})
+	if err != nil {
+		return nil, err
+	}
+	var pn forecast.Forecast
+	start := time.Now()
 	if s.SourceMass > 0 {
 		// As locate --source-mass forecasts its verdict.
 		f, err := forecast.AtMass(ctx, e, forecast.GivenMass(s.SourceMass, string(ParamSourceMass)))
@@ -98,19 +112,13 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 		return nil, err
 	}
 	p.unitForecast = time.Since(start)
+	end()
+	if s.SourceMass == 0 {
+		unit := pn
+		p.unitPoint = &unit // the forecast by source mass's 1-unit point
+	}
 	pn.Epsilon, pn.Delta = s.Epsilon, s.Delta
 	pn.Ceiling = forecast.Ceiling(graph, part, s.Epsilon, s.Delta)
-	e.Sigma = 0
-	if first != nil {
-		// The answer's trials cost more than the per-node ones the first
-		// estimate priced them at: its own, once its first have finished.
-		e.Progress, _ = roundsProgress(e.Progress, 1, e.Trials, p.sayAnswerEstimate(releaseSeconds))
-	}
-	a, err := forecast.SimulateAnswer(ctx, forecast.AnswerSimulation{Graph: &e, Epsilon: s.Epsilon, Alpha: s.Alpha})
-	if err != nil {
-		return nil, err
-	}
-	end()
 	an := forecast.OfAnswer(a)
 	an.Delta, an.Ceiling = s.Delta, pn.Ceiling
 	comms := s.Communities
@@ -178,6 +186,13 @@ func TrialSeconds(first, last float64, k, trials int) float64 {
 // geometric middle of 1 and 4, is within 2× of every count.
 const ForecastRounds = 2
 
+// MassRounds is the rounds a point of the forecast by source mass is
+// modelled to take: most of the grid's masses are near the guess (below
+// what the release resolves) and take more rounds than the unit forecast
+// — 1.8 to 4 a point, 3.2 on average, on six graphs of 1.7·10⁴–4·10⁴
+// nodes (docs/results.md, "The dry run's estimate").
+const MassRounds = 3
+
 // VerdictForecastSeconds models a verdict's forecast without a time
 // budget (locate's, forecast.AtMass): ForecastRounds rounds of trials
 // trials at perTrial each.
@@ -185,12 +200,22 @@ func VerdictForecastSeconds(trials int, perTrial float64) float64 {
 	return float64(ForecastRounds*trials) * perTrial
 }
 
-// MassCurveSeconds models the forecast by source mass (massCurve) from the
-// time of the unit forecast: every mass of forecast.MassGrid is a forecast
-// like the unit one under the same time budget (from above: the curve
-// ends early once two masses in a row are answered ≥ 99%).
-func MassCurveSeconds(unit float64) float64 {
-	return float64(len(forecast.MassGrid())) * unit
+// MassCurveSeconds models the forecast by source mass (massCurve): masses
+// points of MassRounds rounds (round: ForecastRoundSeconds) — from above:
+// the curve ends early once two masses in a row are answered ≥ 99%.
+func MassCurveSeconds(masses int, round float64) float64 {
+	return float64(masses*MassRounds) * round
+}
+
+// MassPoints is how many points of forecast.MassGrid a dry run simulates
+// for its forecast by source mass: all but the 1-unit one, which is the
+// unit forecast, unless a source mass is stated (the dry run's forecast is
+// then at that mass).
+func MassPoints(statedMass bool) int {
+	if statedMass {
+		return len(forecast.MassGrid())
+	}
+	return len(forecast.MassGrid()) - 1
 }
 
 // ForecastStep is one of a dry run's forecasts and its modelled time.
@@ -201,26 +226,26 @@ type ForecastStep struct {
 }
 
 // DryRunForecasts models a dry run's forecasts of trials simulated
-// releases each from perTrial, the wall time of one on the graph: the
-// unit forecast (ForecastRounds rounds), the private answer's (one round
-// at answerTrial a trial: its trials recover the source again where the
-// plain recovery missed, about 10 per-node trials each on e-mail Enron),
-// the forecast by source mass (MassCurveSeconds of the unit forecast),
-// each round by ForecastRoundSeconds. release --estimate (answerTrial
-// timed on the graph) and the line a dry run prints once its first trials
-// have finished (answerTrial = perTrial: the answer's not timed yet) both
-// take it.
-func DryRunForecasts(trials int, perTrial, answerTrial, releaseSeconds float64) []ForecastStep {
+// releases each from perTrial, the wall time of one per-node trial on the
+// graph, and answerTrial, the private answer's (its trials recover the
+// source again where the plain recovery missed: 1–30 per-node trials
+// each): the private answer's (one round), the unit forecast
+// (ForecastRounds rounds), the forecast by source mass (MassCurveSeconds
+// over MassPoints(statedMass)), each round by ForecastRoundSeconds.
+// release --estimate (both timed on the graph) and the dry run's first
+// estimate (the answer's trials timed, the per-node ones priced by the
+// step rate, perNodeTrialSeconds) both take it.
+func DryRunForecasts(trials int, perTrial, answerTrial, releaseSeconds float64, statedMass bool) []ForecastStep {
 	round := ForecastRoundSeconds(trials, perTrial, releaseSeconds)
-	unit := ForecastRounds * round
 	how := func(rounds int, per float64) string {
 		return fmt.Sprintf("%d round(s) of up to %d trials at %.3g s a trial, each stopped at its share of the time budget", rounds, trials, per)
 	}
+	masses := MassPoints(statedMass)
 	return []ForecastStep{
-		{Step: "forecast trials", Seconds: unit, Model: how(ForecastRounds, perTrial)},
 		{Step: "private-answer forecast", Seconds: ForecastRoundSeconds(trials, answerTrial, releaseSeconds), Model: how(1, answerTrial)},
-		{Step: "forecast by source mass", Seconds: MassCurveSeconds(unit),
-			Model: fmt.Sprintf("%d masses at the unit forecast's %s each", len(forecast.MassGrid()), answer.HumanDuration(time.Duration(unit*float64(time.Second))))},
+		{Step: "forecast trials", Seconds: ForecastRounds * round, Model: how(ForecastRounds, perTrial)},
+		{Step: "forecast by source mass", Seconds: MassCurveSeconds(masses, round),
+			Model: fmt.Sprintf("%d masses of %d rounds at %s each", masses, MassRounds, answer.HumanDuration(time.Duration(round*float64(time.Second))))},
 	}
 }
 
@@ -269,18 +294,6 @@ func roundsProgress(progress func(done, total int), rounds, trials int, firstTri
 	return report, end
 }
 
-// sayAnswerEstimate is the firstTrials of the dry run's private-answer
-// forecast: its round (ForecastRoundSeconds) at the time its trials took,
-// when over 10 s.
-func (p *ReleasePlan) sayAnswerEstimate(releaseSeconds float64) func(perTrial float64, timed int) {
-	return func(per float64, timed int) {
-		if d := ForecastRoundSeconds(p.Spec.ForecastTrials, per, releaseSeconds); d > 10 {
-			p.env.Say(fmt.Sprintf("estimated %s for the private-answer forecast (a round of up to %d trials at %.3g s a trial, the first %d)",
-				answer.HumanDuration(time.Duration(d*float64(time.Second))), p.Spec.ForecastTrials, per, timed))
-		}
-	}
-}
-
 // monotone passes on progress that never goes back: the forecast by
 // source mass counts a point's rounds from its start again (a count of
 // 11/900 then 5/900 made an ETA of 1 h 46 min on lfr20k).
@@ -299,25 +312,142 @@ func monotone(progress func(done, total int)) func(done, total int) {
 	}
 }
 
-// sayForecastEstimate is the dry run's first forecast's firstTrials: it
-// tells (env.Say) the modelled time of the dry run's forecasts
-// (DryRunForecasts) at the time a trial took, when over 10 s.
-func (p *ReleasePlan) sayForecastEstimate(releaseSeconds float64) func(perTrial float64, timed int) {
-	return func(per float64, timed int) {
-		steps := DryRunForecasts(p.Spec.ForecastTrials, per, per, releaseSeconds)
-		total, line := 0.0, ""
-		for i, st := range steps {
-			total += st.Seconds
-			if i > 0 {
-				line += ", "
-			}
-			line += st.Step + " " + answer.HumanDuration(time.Duration(st.Seconds*float64(time.Second)))
+// sayForecastEstimate is the firstTrials of the dry run's first forecast
+// (the private answer's): once its first trials are timed it tells
+// (env.Say) the modelled time of the whole dry run again, when over 10 s
+// — the time so far (since p.began) and the forecasts (dryRunSteps) at
+// the answer's measured time a trial, the per-node trials priced by this
+// machine's step rate (perNodeTrialSeconds).
+func (p *ReleasePlan) sayForecastEstimate(g *laplacian.Graph, part []int, releaseSeconds float64) func(perTrial float64, timed int) {
+	return func(pa float64, timed int) {
+		per, how := perNodeTrialSeconds(g, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
+		if per == 0 {
+			per, how = pa, "the answer's"
 		}
-		if total > 10 {
-			p.env.Say(fmt.Sprintf("estimated %s for the dry run's forecasts (%s; at %.3g s a trial, the first %d)",
-				answer.HumanDuration(time.Duration(total*float64(time.Second))), line, per, timed))
+		p.sayDryRun(0, p.dryRunSteps(g, part, per, pa, releaseSeconds),
+			fmt.Sprintf("the answer's trials at %.3g s, the first %d; per-node trials at %.3g s, %s", pa, timed, per, how))
+	}
+}
+
+// sayDryRunEstimate is the dry run's first estimate, told (env.Say) once
+// Δ2's method is modelled (est) and before anything long runs: the time
+// so far, Δ2 when the dry run computes it (modelled under 10 s), and the
+// forecasts (dryRunSteps) with the per-node trials priced by this
+// machine's step rate and the answer's at answerTrialFactor of them. On
+// graphs whose action is dense (small) nothing: their forecasts are quick.
+func (p *ReleasePlan) sayDryRunEstimate(g *laplacian.Graph, est *graphcloak.ReleaseEstimate, delta2 float64) {
+	graph, part, err := p.forecastPartition(g)
+	if err != nil {
+		return // the forecast reports it
+	}
+	per, how := perNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
+	if per == 0 {
+		return
+	}
+	p.sayDryRun(delta2, p.dryRunSteps(graph, part, per, answerTrialFactor*per, est.SecondsEstimate),
+		fmt.Sprintf("per-node trials at %.3g s, %s; the answer's at %d×", per, how, answerTrialFactor))
+}
+
+// sayDryRunGuess is the dry run's first estimate on a graph of at least
+// guessNodes nodes, told (env.Say) before Δ2's method is modelled (which
+// takes seconds there: its bounds on every edge and its pilot): the
+// modelling and Δ2 guessed (sensitivity.GuessFirst; where Δ2's time is
+// not modelled without the pilot, the middle of what a dry run computes,
+// dryRunDelta2Guess) and the forecasts as sayDryRunEstimate prices them.
+func (p *ReleasePlan) sayDryRunGuess(g *laplacian.Graph) {
+	if g.N() < guessNodes {
+		return
+	}
+	guess := sensitivity.GuessFirst(g, p.Spec.Tau+p.Spec.Smooth, sensitivity.Options{TimeBudget: p.Spec.TimeBudget})
+	graph, part, err := p.forecastPartition(g)
+	if err != nil {
+		return // the forecast reports it
+	}
+	per, how := perNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
+	if per == 0 {
+		return
+	}
+	delta2, release := guess.ModelSeconds+dryRunDelta2Guess, 0.0
+	if guess.Modelled {
+		release = guess.Seconds
+		delta2 = guess.ModelSeconds
+		if release < 10 {
+			delta2 += release
 		}
 	}
+	p.sayDryRun(delta2, p.dryRunSteps(graph, part, per, answerTrialFactor*per, release),
+		fmt.Sprintf("Δ2's method modelled in about %s; per-node trials at %.3g s, %s; the answer's at %d×",
+			answer.HumanDuration(time.Duration(guess.ModelSeconds*float64(time.Second))), per, how, answerTrialFactor))
+}
+
+// guessNodes is the size from which a dry run tells a guess before Δ2's
+// method is modelled (below it the model takes well under a second).
+const guessNodes = 5000
+
+// dryRunDelta2Guess is the guess at Δ2's time in a dry run's first
+// estimate where no model without a pilot exists: the dry run computes Δ2
+// when modelled under 10 s, so 0–10 s; 5 s is the middle (3–9 s on the
+// graphs measured where it was computed).
+const dryRunDelta2Guess = 5
+
+// answerTrialFactor prices a private-answer trial before any has run, in
+// per-node trials: its recovery is a per-node trial's and, where the plain
+// recovery missed, the operator's exact scoring of up to 32 candidates (a
+// block action) — 0.8–8.6 per-node trials on AS, LFR 2·10⁴, pgp and
+// e-mail Enron (their first trials); 5 is within 2× of most of them.
+const answerTrialFactor = 5
+
+// dryRunSteps are a dry run's forecasts (DryRunForecasts) on the forecast
+// graph and partition part, the private answer's with its calibration
+// (privacy.CalibrationSeconds: the mechanism is calibrated once its
+// trials are drawn).
+func (p *ReleasePlan) dryRunSteps(graph *laplacian.Graph, part []int, per, pa, releaseSeconds float64) []ForecastStep {
+	steps := DryRunForecasts(p.Spec.ForecastTrials, per, pa, releaseSeconds, p.Spec.SourceMass > 0)
+	cal := privacy.CalibrationSeconds(graph, part)
+	steps[0].Seconds += cal
+	steps[0].Model += fmt.Sprintf(", then its calibration (%.3g s modelled)", cal)
+	return steps
+}
+
+// sayDryRun tells the modelled time of the whole dry run, when over 10 s:
+// the time so far, delta2 (Δ2 still to compute), the steps; how says
+// what the steps were priced at.
+func (p *ReleasePlan) sayDryRun(delta2 float64, steps []ForecastStep, how string) {
+	so := time.Since(p.began).Seconds()
+	total, line := so+delta2, ""
+	if delta2 > 0 {
+		line = ", Δ2 " + answer.HumanDuration(time.Duration(delta2*float64(time.Second)))
+	}
+	for _, st := range steps {
+		total += st.Seconds
+		line += ", " + st.Step + " " + answer.HumanDuration(time.Duration(st.Seconds*float64(time.Second)))
+	}
+	if total > 10 {
+		p.env.Say(fmt.Sprintf("estimated %s for the dry run (%s so far%s; %s)",
+			answer.HumanDuration(time.Duration(total*float64(time.Second))), answer.HumanDuration(time.Duration(so*float64(time.Second))), line, how))
+	}
+}
+
+// perNodeTrialCost is the per-node trials' cost in column actions of
+// exp(−τL): a trial's source diffusion a, and the model's correlations of
+// a and of the noise (forecast.TrialPool) — measured at 2.9–3.3 column
+// actions a trial (their scoring included) on e-mail Enron, cond-mat-2005
+// and LFR 2·10⁴ (docs/results.md, "The dry run's estimate").
+const perNodeTrialCost = 3
+
+// perNodeTrialSeconds prices a per-node forecast trial on g at τ, in
+// wall seconds: perNodeTrialCost column actions of K·(2|E| + n) steps at
+// this machine's step rate (expm.MeasureStepRate, about 0.3 s), and says
+// how. 0 where the action is not a Chebyshev series (small graphs: dense).
+func perNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, string) {
+	act, err := expm.NewAction(g, tau, expm.Options{Columns: trials})
+	ch, ok := act.(*expm.Chebyshev)
+	if err != nil || !ok {
+		return 0, ""
+	}
+	rate := expm.MeasureStepRate(g, 0)
+	steps := float64(ch.Degree()) * float64(2*g.NumEdges()+g.N())
+	return perNodeTrialCost * steps * rate.Seconds, fmt.Sprintf("%d column actions of K = %d at this machine's %.3g ns a step", perNodeTrialCost, ch.Degree(), rate.Seconds*1e9)
 }
 
 // massCurve puts into the dry run's per-node forecast the forecast at
@@ -330,13 +460,14 @@ func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sig
 	if err != nil {
 		return err
 	}
-	if d := MassCurveSeconds(p.unitForecast.Seconds()); p.env.Say != nil && d > 10 {
+	masses := MassPoints(p.Spec.SourceMass > 0)
+	if d := float64(masses) * p.unitForecast.Seconds(); p.env.Say != nil && d > 10 {
 		p.env.Say(fmt.Sprintf("estimated up to %s for the forecast by source mass (%d masses at the unit forecast's %s each; masses answered ≥ 99%% twice in a row end it)",
-			answer.HumanDuration(time.Duration(d*float64(time.Second))), len(forecast.MassGrid()), p.unitForecast.Round(time.Second)))
+			answer.HumanDuration(time.Duration(d*float64(time.Second))), masses, p.unitForecast.Round(time.Second)))
 	}
 	e.Progress = monotone(p.env.progress("forecast by source mass"))
 	f := fs.PerNode
-	curve, resolvable, err := forecast.MassCurve(ctx, e)
+	curve, resolvable, err := forecast.MassCurveWithUnit(ctx, e, p.unitPoint)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -8,7 +9,11 @@ import (
 	"testing"
 	"time"
 
+	graphcloak "github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/answer"
+	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // TestForecastRoundSeconds checks the model of a forecast round against
@@ -34,42 +39,110 @@ func TestForecastRoundSeconds(t *testing.T) {
 			t.Errorf("ForecastRoundSeconds(%d, %g, %g) = %g, want %g", c.trials, c.perTrial, c.release, got, c.want)
 		}
 	}
-	// The dry run's forecasts add up as the steps say.
-	steps := DryRunForecasts(100, 0.1, 0.1, 0)
+	// The dry run's forecasts add up as the steps say: the answer's round,
+	// the unit forecast's rounds, the other masses' rounds.
+	steps := DryRunForecasts(100, 0.1, 0.1, 0, false)
 	round := ForecastRoundSeconds(100, 0.1, 0)
-	if len(steps) != 3 || steps[0].Seconds != ForecastRounds*round || steps[1].Seconds != round || steps[2].Seconds != 9*ForecastRounds*round {
+	if len(steps) != 3 || steps[0].Seconds != round || steps[1].Seconds != ForecastRounds*round ||
+		steps[2].Seconds != float64((len(forecast.MassGrid())-1)*MassRounds)*round {
 		t.Errorf("DryRunForecasts: %+v (a round %g s)", steps, round)
 	}
+	// A stated mass: the curve simulates every mass, the unit one too.
+	if st := DryRunForecasts(100, 0.1, 0.1, 0, true); st[2].Seconds != float64(len(forecast.MassGrid())*MassRounds)*round {
+		t.Errorf("with a stated mass: %+v", st)
+	}
 	// The private answer's round at its own trial time, the rest unchanged.
-	if a := DryRunForecasts(100, 0.1, 1, 0); a[1].Seconds != ForecastRoundSeconds(100, 1, 0) || a[0] != steps[0] || a[2] != steps[2] {
+	if a := DryRunForecasts(100, 0.1, 1, 0, false); a[0].Seconds != ForecastRoundSeconds(100, 1, 0) || a[1] != steps[1] || a[2] != steps[2] {
 		t.Errorf("with the answer's trials at 1 s: %+v", a)
 	}
 }
 
-// TestDryRunSaysItsForecastsEstimate: the dry run's first forecast, once a
-// trial a worker has finished, tells the modelled time of the dry run's
-// forecasts at the time a trial took so far — once, and only when it is
-// over 10 s.
-func TestDryRunSaysItsForecastsEstimate(t *testing.T) {
-	var said []string
-	p := &ReleasePlan{Spec: ReleaseSpec{ForecastTrials: 100, DryRun: true}, env: Env{Say: func(l string) { said = append(said, l) }}}
-	p.sayForecastEstimate(0)(30, 2)
-	if len(said) != 1 {
-		t.Fatalf("said %q, want one estimate line", said)
+// TestDryRunSaysItsEstimate: once the private answer's first trials are
+// timed, the dry run tells the modelled time of the whole dry run — the
+// time so far and its forecasts (DryRunForecasts) at the answer's time a
+// trial, the per-node trials priced by the step rate on a graph whose
+// action is a Chebyshev series (at the answer's time where it is dense) —
+// once, and only when it is over 10 s.
+func TestDryRunSaysItsEstimate(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		g     *laplacian.Graph
+		dense bool
+	}{{"dense", completeGraph(t, 40), true}, {"sparse", pathGraph(t, 5000), false}} {
+		var said []string
+		part := make([]int, c.g.N())
+		p := &ReleasePlan{Spec: ReleaseSpec{ForecastTrials: 100, DryRun: true, Tau: 1}, began: time.Now(),
+			env: Env{Say: func(l string) { said = append(said, l) }}}
+		p.sayForecastEstimate(c.g, part, 0)(30, 2)
+		if len(said) != 1 {
+			t.Fatalf("%s: said %q, want one estimate line", c.name, said)
+		}
+		per, how := perNodeTrialSeconds(c.g, 1, 100)
+		var K int
+		var ns float64
+		if _, err := fmt.Sscanf(how, "3 column actions of K = %d at this machine's %g ns a step", &K, &ns); c.dense != (per == 0) ||
+			(!c.dense && (err != nil || math.Abs(per/(3*float64(K)*float64(2*c.g.NumEdges()+c.g.N())*ns*1e-9)-1) > 0.01)) {
+			t.Errorf("%s: per-node trial priced at %g (%s)", c.name, per, how)
+		}
+		// The answer's round at its measured time; the per-node ones are
+		// priced by a rate measured again, so only named here.
+		ans := p.dryRunSteps(c.g, part, 1, 30, 0)[0]
+		if want := DryRunForecasts(100, 1, 30, 0, false)[0].Seconds + privacy.CalibrationSeconds(c.g, part); ans.Seconds != want {
+			t.Errorf("%s: the answer's step %+v, want its round and calibration, %g s", c.name, ans, want)
+		}
+		for _, want := range []string{"private-answer forecast " + answer.HumanDuration(time.Duration(ans.Seconds*float64(time.Second))),
+			", forecast trials ", ", forecast by source mass ", " so far, "} {
+			if !strings.Contains(said[0], want) {
+				t.Errorf("%s: line %q lacks %q", c.name, said[0], want)
+			}
+		}
+		if !strings.HasPrefix(said[0], "estimated ") || !strings.Contains(said[0], " for the dry run (") ||
+			!strings.Contains(said[0], "the answer's trials at 30 s, the first 2") {
+			t.Errorf("%s: line %q", c.name, said[0])
+		}
+		if c.dense && !strings.Contains(said[0], "per-node trials at 30 s, the answer's)") {
+			t.Errorf("%s: line %q, want the per-node trials at the answer's time", c.name, said[0])
+		}
+		said = nil
+		p.sayForecastEstimate(c.g, part, 0)(0.001, 2)
+		if len(said) != 0 && c.dense {
+			t.Errorf("%s: a quick forecast said %q", c.name, said)
+		}
 	}
-	var total float64
-	for _, s := range DryRunForecasts(100, 30, 30, 0) {
-		total += s.Seconds
+}
+
+// pathGraph is the path on n nodes.
+func pathGraph(t *testing.T, n int) *laplacian.Graph {
+	var edges []laplacian.Edge
+	for i := 1; i < n; i++ {
+		edges = append(edges, laplacian.Edge{U: int32(i - 1), V: int32(i), Weight: 1})
 	}
-	want := "estimated " + answer.HumanDuration(time.Duration(total*float64(time.Second))) + " for the dry run's forecasts (forecast trials "
-	if !strings.HasPrefix(said[0], want) || !strings.HasSuffix(said[0], "at 30 s a trial, the first 2)") {
-		t.Errorf("line %q, want it to start %q", said[0], want)
+	return edgesGraph(t, n, edges)
+}
+
+// completeGraph is the complete graph on n nodes (exp(−τL) dense: its
+// Chebyshev degree is large for its size).
+func completeGraph(t *testing.T, n int) *laplacian.Graph {
+	var edges []laplacian.Edge
+	for i := range n {
+		for j := range i {
+			edges = append(edges, laplacian.Edge{U: int32(j), V: int32(i), Weight: 1})
+		}
 	}
-	said = nil
-	p.sayForecastEstimate(0)(0.001, 2)
-	if len(said) != 0 {
-		t.Errorf("a quick forecast said %q", said)
+	return edgesGraph(t, n, edges)
+}
+
+func edgesGraph(t *testing.T, n int, edges []laplacian.Edge) *laplacian.Graph {
+	t.Helper()
+	keys := make([]string, n)
+	for i := range keys {
+		keys[i] = fmt.Sprint(i)
 	}
+	g, err := laplacian.FromEdges(n, keys, edges, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
 
 // TestRoundsProgress: a forecast's rounds (each a simulation whose count
@@ -166,6 +239,34 @@ func TestTrialSeconds(t *testing.T) {
 	} {
 		if got := TrialSeconds(c.first, c.last, c.k, c.trials); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("TrialSeconds(%g, %g, %d, %d) = %g, want %g", c.first, c.last, c.k, c.trials, got, c.want)
+		}
+	}
+}
+
+// TestDryRunSaysItsFirstEstimate: before anything long runs, the dry run
+// tells the modelled time of the whole dry run — Δ2 when it computes it,
+// the forecasts with the per-node trials priced by the step rate and the
+// answer's at answerTrialFactor of them — and nothing on a graph whose
+// action is dense (small: its forecasts are quick).
+func TestDryRunSaysItsFirstEstimate(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		g     *laplacian.Graph
+		dense bool
+	}{{"dense", completeGraph(t, 40), true}, {"sparse", pathGraph(t, 5000), false}} {
+		var said []string
+		p := &ReleasePlan{Spec: ReleaseSpec{ForecastTrials: 100, DryRun: true, Tau: 1}, began: time.Now(),
+			env: Env{Say: func(l string) { said = append(said, l) }}}
+		p.sayDryRunEstimate(c.g, &graphcloak.ReleaseEstimate{SecondsEstimate: 30}, 30)
+		if c.dense {
+			if len(said) != 0 {
+				t.Errorf("%s: said %q", c.name, said)
+			}
+			continue
+		}
+		if len(said) != 1 || !strings.HasPrefix(said[0], "estimated ") || !strings.Contains(said[0], " for the dry run (") ||
+			!strings.Contains(said[0], ", Δ2 30 s, private-answer forecast ") || !strings.Contains(said[0], fmt.Sprintf("; the answer's at %d×)", answerTrialFactor)) {
+			t.Errorf("%s: said %q", c.name, said)
 		}
 	}
 }

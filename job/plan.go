@@ -10,6 +10,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -171,6 +172,11 @@ type ReleasePlan struct {
 	// unitForecast is how long the dry run's unit-source forecast took
 	// (the mass curve's estimate).
 	unitForecast time.Duration
+	// unitPoint is the dry run's unit-source forecast, the forecast by
+	// source mass's 1-unit point (nil with a stated source mass).
+	unitPoint *forecast.Forecast
+	// began is when the dry run's estimate began (its estimate's "so far").
+	began time.Time
 	// canon is the graph in key order the forecast partition is of.
 	canon *laplacian.Graph
 	// holder is the run that had charged the epoch, not stored its values
@@ -424,15 +430,27 @@ func (p *ReleasePlan) afterHolder(ctx context.Context) error {
 // proven bound α√2 is shown (and σ for it, an upper bound).
 func (p *ReleasePlan) estimate(ctx context.Context) error {
 	s, g := &p.Spec, p.Input.Graph
+	p.began = time.Now()
 	tau := s.Tau + s.Smooth // the released model's τ
 	ej := graphcloak.EstimateJob{Graph: g, Tau: tau, Alpha: s.Alpha, Epsilon: s.Epsilon, Delta: s.Delta,
 		Mechanism: s.Mechanism, Sensitivity: p.Sensitivity}
+	if p.env.Say != nil && s.DryRun && s.ForecastTrials > 0 && g.NumEdges() > 0 && p.Sensitivity == nil {
+		p.sayDryRunGuess(g)
+	}
 	est, err := graphcloak.Estimate(ej)
 	if err != nil {
 		return err
 	}
 	sum := p.Summary
-	if ej.Sensitivity == nil && (est.SecondsEstimate < 10 || g.NumEdges() == 0) {
+	computes := ej.Sensitivity == nil && (est.SecondsEstimate < 10 || g.NumEdges() == 0)
+	if p.env.Say != nil && s.DryRun && s.ForecastTrials > 0 && g.NumEdges() > 0 {
+		delta2 := 0.0
+		if computes {
+			delta2 = est.SecondsEstimate
+		}
+		p.sayDryRunEstimate(g, est, delta2)
+	}
+	if computes {
 		// The release's own options, budget included, so that the dry run
 		// shows the Δ2 and σ the release would use.
 		d2, err := sensitivity.GraphContext(ctx, g, tau, s.Alpha,

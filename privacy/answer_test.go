@@ -776,3 +776,39 @@ func communitySizes(cg *CommunityGeometry) []int {
 	}
 	return size
 }
+
+// TestCalibrationSecondsCountsComponents: the calibration's model prices
+// each community's spread over its own connected component — a connected
+// graph's k communities at k·(n + 2|E|) entries, two disjoint copies'
+// communities each at its copy's entries, not the whole graph's.
+func TestCalibrationSecondsCountsComponents(t *testing.T) {
+	g, _ := laplacian.Karate()
+	n, m := g.N(), g.NumEdges()
+	part := make([]int, n)
+	for v := range part {
+		part[v] = v % 3
+	}
+	per := calibrationNanosPerEntry * 1e-9
+	if got, want := CalibrationSeconds(g, part), 3*float64(n+2*m)*per; math.Abs(got-want) > 1e-15 {
+		t.Errorf("connected, 3 communities: %g, want %g", got, want)
+	}
+	// Two copies of the graph side by side, communities 0–2 on the first
+	// and 3–5 on the second.
+	var edges []laplacian.Edge
+	keys := make([]string, 2*n)
+	g.ForEachEdge(func(i, j int, w float64) {
+		edges = append(edges, laplacian.Edge{U: int32(i), V: int32(j), Weight: w}, laplacian.Edge{U: int32(n + i), V: int32(n + j), Weight: w})
+	})
+	two2 := make([]int, 2*n)
+	for v := range keys {
+		keys[v] = fmt.Sprint(v)
+		two2[v] = v%3 + 3*(v/n)
+	}
+	two, err := laplacian.FromEdges(2*n, keys, edges, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := CalibrationSeconds(two, two2), 6*float64(n+2*m)*per; math.Abs(got-want) > 1e-15 {
+		t.Errorf("two components, 3 communities each: %g, want %g (not 6·(2n + 4|E|))", got, want)
+	}
+}

@@ -71,3 +71,21 @@ func TestGramMatchesDense(t *testing.T) {
 		}
 	}
 }
+
+// TestGuessFirst: where the method is dense without a model the guess is
+// ChooseMethod's own figure; on a graph with hubs (the Gram scheme not
+// weighed) Δ2's time is not guessed without the pilot — only the model's
+// own time, by the graph's edges.
+func TestGuessFirst(t *testing.T) {
+	small, _ := laplacian.Karate()
+	if f, c := GuessFirst(small, 1, Options{}), ChooseMethod(small, 1, Options{}); !f.Modelled || f.Seconds != c.Seconds || c.Method != expm.Dense || f.ModelSeconds != 0 {
+		t.Errorf("karate: %+v, ChooseMethod %+v: want the dense model's figure", f, c)
+	}
+	g, _, err := laplacian.Generate("pa:n=6000,m=3,seed=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := GuessFirst(g, 1, Options{}); f.Modelled || f.Seconds != 0 || f.ModelSeconds != modelFixedSeconds+modelEdgeSeconds*float64(g.NumEdges()) {
+		t.Errorf("pa 6000: %+v, want no Δ2 guess and the model priced by its edges", f)
+	}
+}

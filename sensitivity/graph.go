@@ -623,6 +623,45 @@ func ChooseMethod(g *laplacian.Graph, tau float64, opt Options) MethodChoice {
 	return planGraphSensitivity(g, tau, opt)
 }
 
+// FirstGuess is a guess at what a dry run's Δ2 costs on a graph, made
+// before any of ChooseMethod's measurements (GuessFirst): for a first
+// estimate of long work, told before ChooseMethod's own seconds.
+type FirstGuess struct {
+	// ModelSeconds guesses ChooseMethod's own time on the sparse path:
+	// its bounds on every edge, its pilot (at most pilotTime) and its
+	// timings — 1.0–3.7 s on graphs of 5·10⁴–2·10⁵ edges on the 2-core
+	// reference machine, modelFixedSeconds + modelEdgeSeconds·|E|.
+	ModelSeconds float64
+	// Seconds is Δ2's modelled time where it needs no pilot (Modelled:
+	// the dense eigendecomposition, or the Gram scheme where Auto weighs
+	// it, ≥ 20 s); otherwise 0.
+	Seconds  float64
+	Modelled bool
+}
+
+// Fitted on e-mail Enron, pgp, LFR 2·10⁴, cond-mat-2005, astro-ph and AS
+// at τ = 1 (docs/results.md, "The dry run's estimate"): within 1.4× of
+// each.
+const (
+	modelFixedSeconds = 0.5
+	modelEdgeSeconds  = 12e-6
+)
+
+// GuessFirst guesses (FirstGuess) what Δ2 costs on g at τ with opt, from
+// counts and cheap models only (no bound, pilot or timing): milliseconds.
+func GuessFirst(g *laplacian.Graph, tau float64, opt Options) FirstGuess {
+	opt = opt.withDefaults()
+	if g.N() <= opt.DenseLimit && (g.N() <= 300 || opt.Method == expm.Dense) || g.NumEdges() == 0 {
+		return FirstGuess{Seconds: denseSeconds(g.N()), Modelled: true}
+	}
+	f := FirstGuess{ModelSeconds: modelFixedSeconds + modelEdgeSeconds*float64(g.NumEdges())}
+	if gramEligible(g, tau, opt, sparseScheme(g, tau, opt)) {
+		f.Seconds, _, _ = gramCost(g, tau, opt.Tol)
+		f.Modelled = true
+	}
+	return f
+}
+
 func planGraphSensitivity(g *laplacian.Graph, tau float64, opt Options) MethodChoice {
 	n := float64(g.N())
 	dense := denseSeconds(g.N())

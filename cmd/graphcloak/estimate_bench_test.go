@@ -8,12 +8,16 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak/datasets"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -28,7 +32,11 @@ import (
 // ε = 1. It reports, per command, estimate-s, actual-s, actual/estimate
 // (issue 61's goal: within 2×) and cpu-s/cores, the run's CPU time over
 // GOMAXPROCS (its wall time on a quiet host: the figure to compare on a
-// shared one). Run with -benchtime 1x.
+// shared one). For the dry run run in full it also reports the first
+// estimate line it printed on stderr, when it printed one ("estimated … for the dry run"):
+// when (first-estimate-at-s; issue 61: within 2 s), its figure and
+// actual/first-estimate. gt:NAME specs read GRAPHCLOAK_DATASETS. Run with
+// -benchtime 1x.
 func BenchmarkCommandEstimates(b *testing.B) {
 	specs := strings.Fields(os.Getenv("GRAPHCLOAK_ESTIMATE_GRAPHS"))
 	if len(specs) == 0 {
@@ -59,8 +67,21 @@ func BenchmarkCommandEstimates(b *testing.B) {
 						b.Fatalf("%s --estimate: %v\n%s", c.name, err, out)
 					}
 					start, cpu0 := time.Now(), cpuSeconds()
-					benchRun(b, append(c.args, "-o", "json", "-q"))
+					first := &firstEstimate{start: start}
+					if c.name == "dry-run" {
+						benchRunTo(b, append(c.args, "-o", "json"), first)
+					} else {
+						benchRun(b, append(c.args, "-o", "json", "-q"))
+					}
 					actual, cpu := time.Since(start).Seconds(), cpuSeconds()-cpu0
+					if c.name == "dry-run" {
+						// A dry run modelled under 10 s prints none.
+						if at, secs, ok := first.result(); ok {
+							b.ReportMetric(at, "dry-run-first-estimate-at-s")
+							b.ReportMetric(secs, "dry-run-first-estimate-s")
+							b.ReportMetric(actual/secs, "dry-run-actual/first-estimate")
+						}
+					}
 					b.ReportMetric(est.Seconds, c.name+"-estimate-s")
 					b.ReportMetric(actual, c.name+"-actual-s")
 					b.ReportMetric(actual/est.Seconds, c.name+"-actual/estimate")
@@ -74,11 +95,69 @@ func BenchmarkCommandEstimates(b *testing.B) {
 // benchRun runs a command and returns its standard output.
 func benchRun(b *testing.B, args []string) string {
 	b.Helper()
-	var out, errb strings.Builder
-	if code := runArgs(context.Background(), args, &out, &errb); code != 0 {
-		b.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	return benchRunTo(b, args, &firstEstimate{start: time.Now()})
+}
+
+// benchRunTo runs a command with its standard error written to errw and
+// returns its standard output.
+func benchRunTo(b *testing.B, args []string, errw *firstEstimate) string {
+	b.Helper()
+	var out strings.Builder
+	if code := runArgs(context.Background(), args, &out, errw); code != 0 {
+		b.Fatalf("%v: exit %d: %s", args, code, errw.text())
 	}
 	return out.String()
+}
+
+// firstEstimate is a standard error that keeps what is written and
+// notes when its first line with "estimated " arrived (since start).
+type firstEstimate struct {
+	start time.Time
+	mu    sync.Mutex
+	buf   strings.Builder
+	at    float64
+	line  string
+}
+
+func (w *firstEstimate) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	if w.line == "" {
+		for l := range strings.SplitSeq(w.buf.String(), "\n") {
+			if strings.HasPrefix(l, "estimated ") {
+				w.line, w.at = l, time.Since(w.start).Seconds()
+				break
+			}
+		}
+	}
+	return len(p), nil
+}
+
+func (w *firstEstimate) text() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.buf.String()
+}
+
+// result is when the first estimate line arrived and its figure in
+// seconds (answer.HumanDuration's forms, "up to" allowed).
+func (w *firstEstimate) result() (at, secs float64, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	m := regexp.MustCompile(`^estimated (?:up to )?((?:\d+ h )?(?:\d+ min )?(?:[\d.]+ s)?|\d+ h \d+ min) for `).FindStringSubmatch(w.line)
+	if m == nil {
+		return 0, 0, false
+	}
+	units := map[string]float64{"h": 3600, "min": 60, "s": 1}
+	for _, f := range regexp.MustCompile(`([\d.]+) (h|min|s)\b`).FindAllStringSubmatch(m[1], -1) {
+		v, err := strconv.ParseFloat(f[1], 64)
+		if err != nil {
+			return 0, 0, false
+		}
+		secs += v * units[f[2]]
+	}
+	return w.at, secs, secs > 0
 }
 
 // benchReadings writes readings of spec's graph to path (1 at its first
@@ -89,6 +168,11 @@ func benchReadings(b *testing.B, spec, path string) string {
 	var err error
 	if file, ok := strings.CutPrefix(spec, "file:"); ok {
 		g, err = laplacian.LoadCSV(file, laplacian.Options{})
+	} else if name, ok := strings.CutPrefix(spec, "gt:"); ok {
+		var gt *datasets.GT
+		if gt, err = datasets.Open(datasets.Dir(), name); err == nil {
+			g, _, err = gt.Graph()
+		}
 	} else {
 		g, _, err = laplacian.Generate(spec)
 	}

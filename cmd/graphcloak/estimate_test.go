@@ -98,11 +98,13 @@ func TestReleaseEstimate(t *testing.T) {
 	if s := dry.step("Δ2 at τ = 1"); s == nil || s.Seconds != want.Seconds {
 		t.Errorf("the dry run's Δ2: %+v", s)
 	}
-	// The unit forecast is two rounds, the curve nine unit forecasts; the
-	// answer's round is priced at its own trials' time.
-	if !(unit.Seconds > 0 && ans.Seconds > 0) || math.Abs(curve.Seconds-9*unit.Seconds) > 1e-12 ||
+	// The unit forecast is two rounds, the curve the grid's other eight
+	// masses at three rounds each (the unit forecast is its 1-unit
+	// point); the answer's round is priced at its own trials' time.
+	round := unit.Seconds / job.ForecastRounds
+	if !(unit.Seconds > 0 && ans.Seconds > 0) || math.Abs(curve.Seconds-float64(job.MassPoints(false)*job.MassRounds)*round) > 1e-12 || job.MassPoints(false) != 8 ||
 		!strings.HasPrefix(unit.Model, fmt.Sprintf("%d round(s) of up to 50 trials at ", job.ForecastRounds)) || !strings.HasPrefix(ans.Model, "1 round(s) of up to 50 trials at ") {
-		t.Errorf("unit %+v, answer %+v, curve %+v: want the unit forecast %d rounds, the curve 9 × unit", unit, ans, curve, job.ForecastRounds)
+		t.Errorf("unit %+v, answer %+v, curve %+v: want the unit forecast %d rounds, the curve 8 masses of %d rounds", unit, ans, curve, job.ForecastRounds, job.MassRounds)
 	}
 }
 

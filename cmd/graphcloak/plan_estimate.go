@@ -118,7 +118,7 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.F
 	if auditsAnswers {
 		st := estimateStep{Step: "answer calibrations", Model: "reused: kept beside the certificate (restored, their loss checked on every edge; an ε not kept is calibrated, unpriced)"}
 		if !held.AnswerModel {
-			per := privacy.CalibrationSeconds(gr.N(), gr.NumEdges(), k)
+			per := privacy.CalibrationSeconds(gr, part)
 			st = estimateStep{Step: st.Step, Seconds: float64(len(o.epsilons)) * per,
 				Model: fmt.Sprintf("%d ε at %.3g s, the envelope's spreads modelled on the 2-core reference machine", len(o.epsilons), per)}
 		}

@@ -54,8 +54,10 @@ func TestPlanEstimate(t *testing.T) {
 		t.Fatalf("steps %+v; want the audit first, then Δ2 from its pass", e.Steps)
 	}
 	// Both priced at the partition's k communities (Leiden's, plan's own).
-	k := int(math.Round(cal.Seconds / (2 * privacy.CalibrationSeconds(g.N(), g.NumEdges(), 1))))
-	if k < 2 || math.Abs(cal.Seconds-2*privacy.CalibrationSeconds(g.N(), g.NumEdges(), k)) > 1e-12 || ceil.Seconds != 2*forecast.RoutedCeilingSeconds(g.N(), k) || !(ceil.Seconds > 0) {
+	// (the graph is connected: a community's spread covers all of it).
+	one := privacy.CalibrationSeconds(g, make([]int, g.N()))
+	k := int(math.Round(cal.Seconds / (2 * one)))
+	if k < 2 || math.Abs(cal.Seconds-2*float64(k)*one) > 1e-12 || ceil.Seconds != 2*forecast.RoutedCeilingSeconds(g.N(), k) || ceil.Seconds != 2*forecast.RoutedCeilingSeconds(g.N(), k) || !(ceil.Seconds > 0) {
 		t.Errorf("calibrations %+v, ceilings %+v; want 2 ε each at the models' %d communities", cal, ceil, k)
 	}
 	a := e.Steps[0].Audit

@@ -114,11 +114,12 @@ func forecastSteps(spec *job.ReleaseSpec, c, ans trialCost, releaseSeconds float
 	var steps []job.ForecastStep
 	switch {
 	case spec.DryRun:
-		steps = job.DryRunForecasts(trials, per, perAnswer, releaseSeconds)
+		steps = job.DryRunForecasts(trials, per, perAnswer, releaseSeconds, spec.SourceMass > 0)
 	case spec.RefuseAtChance:
-		// Its forecasts run at the dry run's minimum budget (0 s modelled).
-		steps = job.DryRunForecasts(trials, per, perAnswer, 0)[:2]
-		at := steps[0]
+		// Its forecasts run at the dry run's minimum budget (0 s modelled):
+		// the answer's, the unit one's and the one at the largest mass.
+		steps = job.DryRunForecasts(trials, per, perAnswer, 0, spec.SourceMass > 0)[:2]
+		at := steps[1]
 		at.Step = "forecast at the largest mass"
 		steps = append(steps, at)
 	}
