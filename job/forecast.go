@@ -428,17 +428,23 @@ func (p *ReleasePlan) sayDryRun(delta2 float64, steps []ForecastStep, how string
 	}
 }
 
-// perNodeTrialCost is the per-node trials' cost in column actions of
-// exp(−τL): a trial's source diffusion a, and the model's correlations of
-// a and of the noise (forecast.TrialPool) — measured at 2.9–3.3 column
-// actions a trial (their scoring included) on e-mail Enron, cond-mat-2005
-// and LFR 2·10⁴ (docs/results.md, "The dry run's estimate").
-const perNodeTrialCost = 3
+// A per-node forecast trial costs perNodeTrialActions column actions of
+// exp(−τL) (the trial's source diffusion a and the model's correlations
+// of a and of its noise, forecast.TrialPool: three) and
+// perNodeTrialNodeSeconds a node (its posterior and its ranking): the fit
+// to trials timed on e-mail Enron, pgp, cond-mat-2005, astro-ph, AS, hep-th
+// and LFR 2·10⁴ at τ = 1, within 0.83–1.09 of each (docs/results.md, "The
+// dry run's estimate").
+const (
+	perNodeTrialActions     = 3.2
+	perNodeTrialNodeSeconds = 0.32e-6
+)
 
-// perNodeTrialSeconds prices a per-node forecast trial on g at τ, in
-// wall seconds: perNodeTrialCost column actions of K·(2|E| + n) steps at
-// this machine's step rate (expm.MeasureStepRate, about 0.3 s), and says
-// how. 0 where the action is not a Chebyshev series (small graphs: dense).
+// perNodeTrialSeconds prices a per-node forecast trial on g at τ, in wall
+// seconds: perNodeTrialActions column actions of K·(2|E| + n) steps at this
+// machine's step rate (expm.MeasureStepRate, about 0.3 s) and
+// perNodeTrialNodeSeconds a node; and says how. 0 where the action is not
+// a Chebyshev series (small graphs: dense).
 func perNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, string) {
 	act, err := expm.NewAction(g, tau, expm.Options{Columns: trials})
 	ch, ok := act.(*expm.Chebyshev)
@@ -447,7 +453,8 @@ func perNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, 
 	}
 	rate := expm.MeasureStepRate(g, 0)
 	steps := float64(ch.Degree()) * float64(2*g.NumEdges()+g.N())
-	return perNodeTrialCost * steps * rate.Seconds, fmt.Sprintf("%d column actions of K = %d at this machine's %.3g ns a step", perNodeTrialCost, ch.Degree(), rate.Seconds*1e9)
+	return perNodeTrialActions*steps*rate.Seconds + perNodeTrialNodeSeconds*float64(g.N()),
+		fmt.Sprintf("%g column actions of K = %d at this machine's %.3g ns a step and %g µs a node", perNodeTrialActions, ch.Degree(), rate.Seconds*1e9, perNodeTrialNodeSeconds*1e6)
 }
 
 // massCurve puts into the dry run's per-node forecast the forecast at

@@ -80,8 +80,9 @@ func TestDryRunSaysItsEstimate(t *testing.T) {
 		per, how := perNodeTrialSeconds(c.g, 1, 100)
 		var K int
 		var ns float64
-		if _, err := fmt.Sscanf(how, "3 column actions of K = %d at this machine's %g ns a step", &K, &ns); c.dense != (per == 0) ||
-			(!c.dense && (err != nil || math.Abs(per/(3*float64(K)*float64(2*c.g.NumEdges()+c.g.N())*ns*1e-9)-1) > 0.01)) {
+		_, err := fmt.Sscanf(how, "3.2 column actions of K = %d at this machine's %g ns a step and 0.32 µs a node", &K, &ns)
+		model := 3.2*float64(K)*float64(2*c.g.NumEdges()+c.g.N())*ns*1e-9 + 0.32e-6*float64(c.g.N())
+		if c.dense != (per == 0) || (!c.dense && (err != nil || math.Abs(per/model-1) > 0.01)) {
 			t.Errorf("%s: per-node trial priced at %g (%s)", c.name, per, how)
 		}
 		// The answer's round at its measured time; the per-node ones are
