@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"time"
@@ -367,28 +368,44 @@ func (p *ReleasePlan) sayDryRunGuess(g *laplacian.Graph) {
 	if per == 0 {
 		return
 	}
-	delta2, release := guess.ModelSeconds+dryRunDelta2Guess, 0.0
-	if guess.Modelled {
-		release = guess.Seconds
-		delta2 = guess.ModelSeconds
-		if release < 10 {
-			delta2 += release
-		}
+	how = fmt.Sprintf("Δ2's method modelled in about %s; per-node trials at %.3g s, %s; the answer's at %d×",
+		human(guess.ModelSeconds), per, how, answerTrialFactor)
+	steps := func(release float64) []ForecastStep {
+		return p.dryRunSteps(graph, part, per, answerTrialFactor*per, release)
 	}
-	p.sayDryRun(delta2, p.dryRunSteps(graph, part, per, answerTrialFactor*per, release),
-		fmt.Sprintf("Δ2's method modelled in about %s; per-node trials at %.3g s, %s; the answer's at %d×",
-			answer.HumanDuration(time.Duration(guess.ModelSeconds*float64(time.Second))), per, how, answerTrialFactor))
+	switch {
+	case guess.Modelled && guess.Seconds < 10: // dense: computed, its time known
+		p.sayDryRun(guess.ModelSeconds+guess.Seconds, steps(guess.Seconds), how)
+	case guess.Modelled:
+		// Δ2's model picks the Gram scheme (not computed by the dry run,
+		// its time sets the forecasts' budget) or the per-edge one (whose
+		// time needs the pilot: as below, at the floor of the budget).
+		// Between them, the geometric middle.
+		_, lo, _ := p.dryRunTotal(guess.ModelSeconds+dryRunDelta2Guess(g.NumEdges()), steps(0))
+		so, hi, _ := p.dryRunTotal(guess.ModelSeconds, steps(guess.Seconds))
+		if mid := math.Sqrt(lo * hi); mid > 10 {
+			p.env.Say(fmt.Sprintf("estimated %s for the dry run (%s so far; %s if Δ2's model picks the per-edge scheme, %s if the Gram scheme's %s, whose time sets the forecasts' budget; %s)",
+				human(mid), human(so), human(lo), human(hi), human(guess.Seconds), how))
+		}
+	default:
+		p.sayDryRun(guess.ModelSeconds+dryRunDelta2Guess(g.NumEdges()), steps(0), how)
+	}
 }
+
+// human renders seconds for a reader (answer.HumanDuration).
+func human(s float64) string { return answer.HumanDuration(time.Duration(s * float64(time.Second))) }
 
 // guessNodes is the size from which a dry run tells a guess before Δ2's
 // method is modelled (below it the model takes well under a second).
 const guessNodes = 5000
 
-// dryRunDelta2Guess is the guess at Δ2's time in a dry run's first
-// estimate where no model without a pilot exists: the dry run computes Δ2
-// when modelled under 10 s, so 0–10 s; 5 s is the middle (3–9 s on the
-// graphs measured where it was computed).
-const dryRunDelta2Guess = 5
+// dryRunDelta2Guess is the guess at Δ2's time on a graph of edges edges
+// in a dry run's first estimate where no model without a pilot exists:
+// the dry run computes Δ2 when modelled under 10 s, so 0–10 s — 5 s, the
+// middle, and less on graphs with few edges (30 µs an edge): Δ2 took
+// 0.5 s on hep-th (15 751 edges), 3.1 s on astro-ph (121 251), 6.4–8.7 s
+// on AS, e-mail Enron and cond-mat-2005 where the dry run computed it.
+func dryRunDelta2Guess(edges int) float64 { return min(5, 30e-6*float64(edges)) }
 
 // answerTrialFactor prices a private-answer trial before any has run, in
 // per-node trials: its recovery is a per-node trial's and, where the plain
@@ -413,19 +430,24 @@ func (p *ReleasePlan) dryRunSteps(graph *laplacian.Graph, part []int, per, pa, r
 // the time so far, delta2 (Δ2 still to compute), the steps; how says
 // what the steps were priced at.
 func (p *ReleasePlan) sayDryRun(delta2 float64, steps []ForecastStep, how string) {
-	so := time.Since(p.began).Seconds()
-	total, line := so+delta2, ""
+	if so, total, line := p.dryRunTotal(delta2, steps); total > 10 {
+		p.env.Say(fmt.Sprintf("estimated %s for the dry run (%s so far%s; %s)", human(total), human(so), line, how))
+	}
+}
+
+// dryRunTotal is the modelled time of the whole dry run — the time so far
+// (since p.began), delta2 and steps — and the line naming them.
+func (p *ReleasePlan) dryRunTotal(delta2 float64, steps []ForecastStep) (so, total float64, line string) {
+	so = time.Since(p.began).Seconds()
+	total = so + delta2
 	if delta2 > 0 {
-		line = ", Δ2 " + answer.HumanDuration(time.Duration(delta2*float64(time.Second)))
+		line = ", Δ2 " + human(delta2)
 	}
 	for _, st := range steps {
 		total += st.Seconds
-		line += ", " + st.Step + " " + answer.HumanDuration(time.Duration(st.Seconds*float64(time.Second)))
+		line += ", " + st.Step + " " + human(st.Seconds)
 	}
-	if total > 10 {
-		p.env.Say(fmt.Sprintf("estimated %s for the dry run (%s so far%s; %s)",
-			answer.HumanDuration(time.Duration(total*float64(time.Second))), answer.HumanDuration(time.Duration(so*float64(time.Second))), line, how))
-	}
+	return so, total, line
 }
 
 // A per-node forecast trial costs perNodeTrialActions column actions of

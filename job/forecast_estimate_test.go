@@ -14,6 +14,7 @@ import (
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // TestForecastRoundSeconds checks the model of a forecast round against
@@ -269,5 +270,34 @@ func TestDryRunSaysItsFirstEstimate(t *testing.T) {
 			!strings.Contains(said[0], ", Δ2 30 s, private-answer forecast ") || !strings.Contains(said[0], fmt.Sprintf("; the answer's at %d×)", answerTrialFactor)) {
 			t.Errorf("%s: said %q", c.name, said)
 		}
+	}
+}
+
+// TestDryRunSaysItsGuess: on a graph of guessNodes nodes or more the dry
+// run tells its guess before Δ2's method is modelled: the model's own
+// time and Δ2 guessed (sensitivity.GuessFirst, dryRunDelta2Guess), the
+// forecasts at the floor of their budget; below guessNodes nothing.
+func TestDryRunSaysItsGuess(t *testing.T) {
+	for _, n := range []int{guessNodes - 1, guessNodes} {
+		g := pathGraph(t, n)
+		var said []string
+		// Many trials: the forecasts' rounds outlast their budget.
+		p := &ReleasePlan{Spec: ReleaseSpec{ForecastTrials: 5000, DryRun: true, Tau: 1}, began: time.Now(),
+			env: Env{Say: func(l string) { said = append(said, l) }}}
+		p.sayDryRunGuess(g)
+		if n < guessNodes {
+			if len(said) != 0 {
+				t.Errorf("%d nodes: said %q", n, said)
+			}
+			continue
+		}
+		guess := sensitivity.GuessFirst(g, 1, sensitivity.Options{})
+		want := ", Δ2 " + human(guess.ModelSeconds+dryRunDelta2Guess(g.NumEdges())) + ", private-answer forecast "
+		if len(said) != 1 || !strings.HasPrefix(said[0], "estimated ") || !strings.Contains(said[0], want) || !strings.Contains(said[0], "; Δ2's method modelled in about ") {
+			t.Errorf("%d nodes: said %q, want a line with %q", n, said, want)
+		}
+	}
+	if math.Abs(dryRunDelta2Guess(1000)-0.03) > 1e-15 || dryRunDelta2Guess(1e6) != 5 {
+		t.Error("dryRunDelta2Guess: 30 µs an edge up to 5 s")
 	}
 }
