@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/answer"
@@ -191,19 +192,52 @@ const passDelta2Seconds = 1
 // measuring the step rate) is not worth it, and the plan is short.
 const planEstimateNodes = 5000
 
+// sayStepsAfter is how long plan's modelling may take before it tells
+// each step's estimate as it is modelled instead of the sum first.
+const sayStepsAfter = 1500 * time.Millisecond
+
 // sayPlanEstimate prints plan's estimate (estimatePlan) before its long
-// steps — each step's as it is modelled, then their sum — when the graph has planEstimateNodes nodes or more and the
-// modelled steps take more than longStep.
+// steps — their sum, then each step's (each as it is modelled once the
+// modelling has taken sayStepsAfter) — when the graph has
+// planEstimateNodes nodes or more and the modelled steps take more than
+// longStep.
 func sayPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.ForecastSpec) {
 	if g.quiet || lg.Graph.N() < planEstimateNodes {
 		return
 	}
-	// Each long step's estimate as soon as it is modelled, then the sum.
+	// The sum first, then each long step's estimate — unless modelling
+	// takes over sayStepsAfter (timing trials on a large graph): then each
+	// step's as soon as it is modelled, so that a line comes early.
+	var mu sync.Mutex
+	var held []string
+	late := false
+	flush := func() {
+		for _, l := range held {
+			g.say(l)
+		}
+		held = nil
+	}
+	timer := time.AfterFunc(sayStepsAfter, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		late = true
+		flush()
+	})
 	e, err := estimatePlan(g, o, lg, spec, func(st estimateStep) {
-		if st.Seconds > longStep.Seconds() {
-			g.say(fmt.Sprintf("estimated %s for %s: %s", seconds(st.Seconds), st.Step, st.Model))
+		if st.Seconds <= longStep.Seconds() {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		held = append(held, fmt.Sprintf("estimated %s for %s: %s", seconds(st.Seconds), st.Step, st.Model))
+		if late {
+			flush()
 		}
 	})
+	timer.Stop()
+	mu.Lock()
+	defer mu.Unlock()
+	defer flush()
 	if err != nil || e.Seconds <= longStep.Seconds() {
 		return
 	}

@@ -29,7 +29,7 @@ const progressPeriodEnv = "GRAPHCLOAK_PROGRESS_PERIOD"
 // progress returns a callback reporting a long step's progress (pull, Δ2,
 // the answer audit, forecasts, write-back) on stderr: a bar when stderr
 // is a terminal (progressbar.Bar), log lines otherwise (progressbar.Log:
-// a line once the step has run 5 s, then at least every 30 s with
+// a line once the step has run 5 s, then at least every 25 s with
 // done/total and ETA, and one when it is done), nothing with --quiet.
 func (g *globalOptions) progress(label string) func(done, total int) {
 	switch {
