@@ -981,7 +981,7 @@ func lanczosStepSeconds(g *laplacian.Graph, tau, perStep float64) float64 {
 // lanczosTiming is about how long lanczosStepSeconds times block steps,
 // in rounds of lanczosTimedSteps.
 const (
-	lanczosTiming     = 300 * time.Millisecond
+	lanczosTiming     = 150 * time.Millisecond
 	lanczosTimedSteps = 4
 )
 
@@ -1426,24 +1426,43 @@ func radauScreen(g *laplacian.Graph, tau float64, cand []edgeClass, guess float6
 	if len(above) == 0 {
 		return nil, 0, 0
 	}
+	// The sample on every worker (one radauWork each, as the run spreads
+	// the classes over them), sample k on worker k mod workers; each stops
+	// once radauScreenTime has passed.
 	f := newRadauFilter(g, tau)
-	r := f.pool.Get().(*radauWork)
-	tried := 0
 	start := time.Now()
 	sample := min(len(above), radauScreenSample)
-	for k := range sample {
-		if time.Since(start) > radauScreenTime {
-			break
+	workers := max(1, min(runtime.GOMAXPROCS(0), sample))
+	bounds := make([]float64, sample)
+	for k := range bounds {
+		bounds[k] = math.NaN() // not tried
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r := f.pool.Get().(*radauWork)
+			for k := w; k < sample && time.Since(start) <= radauScreenTime; k += workers {
+				c := above[k*len(above)/sample]
+				bounds[k] = r.bound(c.i, c.j)
+			}
+		}()
+	}
+	wg.Wait()
+	tried := 0
+	for k, b := range bounds {
+		if math.IsNaN(b) {
+			continue
 		}
-		c := above[k*len(above)/sample]
 		tried++
-		if b := r.bound(c.i, c.j); b > guess {
+		if c := above[k*len(above)/sample]; b > guess {
 			c.u = math.Min(c.u, b)
 			kept = append(kept, c)
 		}
 	}
 	// Wall time on all workers, as the run spreads the classes over them.
-	perClass = time.Since(start).Seconds() / float64(tried) / float64(runtime.GOMAXPROCS(0))
+	perClass = time.Since(start).Seconds() / float64(tried)
 	settled = 1 - float64(len(kept))/float64(tried)
 	if settled < radauRate {
 		settled, perClass = settled/radauStride, perClass/radauStride

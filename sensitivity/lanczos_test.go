@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"sort"
 	"testing"
 	"time"
@@ -651,5 +652,48 @@ func TestRadauFilterWindows(t *testing.T) {
 	}
 	if k := tried(100, math.Inf(1)); k != 100 {
 		t.Fatalf("after a window that settled all: %d of 100 classes tried", k)
+	}
+}
+
+// TestEdgeClassMemo: the edge classes kept for the next call on the same
+// graph and τ are the ones computed afresh (a copy: the caller's changes
+// do not reach the next caller), another τ or graph computes its own, and
+// Δ2 after the cost model (which fills the memo) is Δ2 without it, bit for
+// bit.
+func TestEdgeClassMemo(t *testing.T) {
+	g, _, err := laplacian.Generate("pa:n=3000,m=3,seed=7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh := func(tau float64) []edgeClass {
+		classMemo = edgeClassMemo{}
+		return edgeClasses(g, tau, cutoff{})
+	}
+	want := fresh(0.5)
+	got := edgeClasses(g, 0.5, cutoff{}) // from the memo
+	if !slices.Equal(got, want) {
+		t.Fatal("the kept classes differ from the computed ones")
+	}
+	got[0].u = -1
+	if again := edgeClasses(g, 0.5, cutoff{}); again[0].u != want[0].u {
+		t.Error("a caller's change reached the memo")
+	}
+	if other := edgeClasses(g, 2, cutoff{}); slices.Equal(other, want) || !slices.Equal(other, fresh(2)) {
+		t.Error("another τ was given the kept classes")
+	}
+	opt := Options{Method: expm.Sparse, Scheme: SchemeLanczos}
+	classMemo = edgeClassMemo{}
+	alone, err := Graph(g, 0.5, 1, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	classMemo = edgeClassMemo{}
+	ChooseMethod(g, 0.5, opt)
+	after, err := Graph(g, 0.5, 1, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alone.Delta2 != after.Delta2 || alone.Edge != after.Edge {
+		t.Errorf("Δ2 %v (%v) after the cost model, %v (%v) without", after.Delta2, after.Edge, alone.Delta2, alone.Edge)
 	}
 }
