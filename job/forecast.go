@@ -191,7 +191,7 @@ const ForecastRounds = 2
 // modelled to take: most of the grid's masses are near the guess (below
 // what the release resolves) and take more rounds than the unit forecast
 // — 1.8 to 4 a point, 3.2 on average, on six graphs of 1.7·10⁴–4·10⁴
-// nodes (docs/results.md, "The dry run's estimate").
+// nodes (docs/results.md, "The dry run's estimate at once").
 const MassRounds = 3
 
 // VerdictForecastSeconds models a verdict's forecast without a time
@@ -321,8 +321,8 @@ func monotone(progress func(done, total int)) func(done, total int) {
 // machine's step rate (perNodeTrialSeconds).
 func (p *ReleasePlan) sayForecastEstimate(g *laplacian.Graph, part []int, releaseSeconds float64) func(perTrial float64, timed int) {
 	return func(pa float64, timed int) {
-		per, how := perNodeTrialSeconds(g, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
-		if per == 0 {
+		_, _, per, how, ok := p.pricing(g)
+		if !ok {
 			per, how = pa, "the answer's"
 		}
 		p.sayDryRun(0, p.dryRunSteps(g, part, per, pa, releaseSeconds),
@@ -337,16 +337,29 @@ func (p *ReleasePlan) sayForecastEstimate(g *laplacian.Graph, part []int, releas
 // machine's step rate and the answer's at answerTrialFactor of them. On
 // graphs whose action is dense (small) nothing: their forecasts are quick.
 func (p *ReleasePlan) sayDryRunEstimate(g *laplacian.Graph, est *graphcloak.ReleaseEstimate, delta2 float64) {
-	graph, part, err := p.forecastPartition(g)
-	if err != nil {
-		return // the forecast reports it
-	}
-	per, how := perNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
-	if per == 0 {
+	graph, part, per, how, ok := p.pricing(g)
+	if !ok {
 		return
 	}
 	p.sayDryRun(delta2, p.dryRunSteps(graph, part, per, answerTrialFactor*per, est.SecondsEstimate),
 		fmt.Sprintf("per-node trials at %.3g s, %s; the answer's at %d×", per, how, answerTrialFactor))
+}
+
+// pricing is what a dry run's estimates price its forecasts on: the
+// forecast graph and partition (forecastPartition) and a per-node trial's
+// time (perNodeTrialSeconds, its step rate measured once a dry run); ok is
+// false where there is no price (no partition, or a dense action: small
+// graphs, quick forecasts).
+func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part []int, per float64, how string, ok bool) {
+	graph, part, err := p.forecastPartition(g)
+	if err != nil {
+		return nil, nil, 0, "", false // the forecast reports it
+	}
+	if !p.priced {
+		p.priced = true
+		p.perTrial, p.perTrialHow = perNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
+	}
+	return graph, part, p.perTrial, p.perTrialHow, p.perTrial > 0
 }
 
 // sayDryRunGuess is the dry run's first estimate on a graph of at least
@@ -360,12 +373,8 @@ func (p *ReleasePlan) sayDryRunGuess(g *laplacian.Graph) {
 		return
 	}
 	guess := sensitivity.GuessFirst(g, p.Spec.Tau+p.Spec.Smooth, sensitivity.Options{TimeBudget: p.Spec.TimeBudget})
-	graph, part, err := p.forecastPartition(g)
-	if err != nil {
-		return // the forecast reports it
-	}
-	per, how := perNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
-	if per == 0 {
+	graph, part, per, how, ok := p.pricing(g)
+	if !ok {
 		return
 	}
 	how = fmt.Sprintf("Δ2's method modelled in about %s; per-node trials at %.3g s, %s; the answer's at %d×",
@@ -456,7 +465,7 @@ func (p *ReleasePlan) dryRunTotal(delta2 float64, steps []ForecastStep) (so, tot
 // perNodeTrialNodeSeconds a node (its posterior and its ranking): the fit
 // to trials timed on e-mail Enron, pgp, cond-mat-2005, astro-ph, AS, hep-th
 // and LFR 2·10⁴ at τ = 1, within 0.83–1.09 of each (docs/results.md, "The
-// dry run's estimate").
+// dry run's estimate at once").
 const (
 	perNodeTrialActions     = 3.2
 	perNodeTrialNodeSeconds = 0.32e-6

@@ -177,6 +177,10 @@ type ReleasePlan struct {
 	unitPoint *forecast.Forecast
 	// began is when the dry run's estimate began (its estimate's "so far").
 	began time.Time
+	// priced says perTrial and perTrialHow are set (pricing).
+	priced      bool
+	perTrial    float64
+	perTrialHow string
 	// canon is the graph in key order the forecast partition is of.
 	canon *laplacian.Graph
 	// holder is the run that had charged the epoch, not stored its values

@@ -640,7 +640,7 @@ type FirstGuess struct {
 }
 
 // Fitted on e-mail Enron, pgp, LFR 2·10⁴, cond-mat-2005, astro-ph and AS
-// at τ = 1 (docs/results.md, "The dry run's estimate"): within 1.4× of
+// at τ = 1 (docs/results.md, "The dry run's estimate at once"): within 1.4× of
 // each.
 const (
 	modelFixedSeconds = 0.5
