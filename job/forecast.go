@@ -90,7 +90,7 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 	// answer goes first: its trials read noiseless readings (σ plays no
 	// part) and cost the most and the most variably — several per-node
 	// trials each where the plain recovery misses and the operator scores
-	// its candidates again (1–30 on the graphs measured) — so its first
+	// its candidates again (0.8–8.6 on the graphs measured) — so its first
 	// trials are what the dry run's estimate is timed on.
 	report, end := roundsProgress(e.Progress, forecast.VerdictRounds+1, e.Trials, first)
 	e.Progress = report
@@ -229,7 +229,7 @@ type ForecastStep struct {
 // DryRunForecasts models a dry run's forecasts of trials simulated
 // releases each from perTrial, the wall time of one per-node trial on the
 // graph, and answerTrial, the private answer's (its trials recover the
-// source again where the plain recovery missed: 1–30 per-node trials
+// source again where the plain recovery missed: 0.8–8.6 per-node trials
 // each): the private answer's (one round), the unit forecast
 // (ForecastRounds rounds), the forecast by source mass (MassCurveSeconds
 // over MassPoints(statedMass)), each round by ForecastRoundSeconds.
