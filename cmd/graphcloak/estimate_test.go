@@ -13,6 +13,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
@@ -97,6 +98,11 @@ func TestReleaseEstimate(t *testing.T) {
 	// Karate's Δ2 is modelled far below 10 s: the dry run computes it.
 	if s := dry.step("Δ2 at τ = 1"); s == nil || s.Seconds != want.Seconds {
 		t.Errorf("the dry run's Δ2: %+v", s)
+	}
+	// The answer's forecast ends with its calibration: at least one
+	// community's spread over the (connected) graph.
+	if one := privacy.CalibrationSeconds(g, make([]int, g.N())); !(ans.Seconds >= one) || !strings.Contains(ans.Model, ", then its calibration (") {
+		t.Errorf("the answer's forecast %+v, want its calibration (≥ %g s) priced", ans, one)
 	}
 	// The unit forecast is two rounds, the curve the grid's other eight
 	// masses at three rounds each (the unit forecast is its 1-unit

@@ -8,9 +8,9 @@ import (
 
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
+	"github.com/graphcloak/graphcloak/stores"
 )
 
 // writeBackPropsPerSecond is the reference rate of a write-back to Neo4j:
@@ -48,14 +48,15 @@ func runReleaseEstimate(ctx context.Context, opts *releaseOptions, out io.Writer
 		e.Command = "release --dry-run"
 	}
 	e.add(loadedStep(time.Since(start)))
-	if err := releaseSteps(opts, &spec, gr, e); err != nil {
+	if err := releaseSteps(ctx, opts, &spec, lg, e); err != nil {
 		return err
 	}
 	return e.print(g, out)
 }
 
-// releaseSteps adds a release's modelled steps on gr to e.
-func releaseSteps(opts *releaseOptions, spec *job.ReleaseSpec, gr *laplacian.Graph, e *workEstimate) error {
+// releaseSteps adds a release's modelled steps on lg to e.
+func releaseSteps(ctx context.Context, opts *releaseOptions, spec *job.ReleaseSpec, lg *stores.Graph, e *workEstimate) error {
+	gr := lg.Graph
 	taus := []float64{spec.Tau + spec.Smooth}
 	if spec.SmoothAuto {
 		taus = taus[:0]
@@ -92,7 +93,11 @@ func releaseSteps(opts *releaseOptions, spec *job.ReleaseSpec, gr *laplacian.Gra
 		if a, ok := timeAnswerTrials(sim, spec.Alpha); ok {
 			ans = a
 		}
-		forecastSteps(spec, c, ans, releaseSeconds, len(taus), e)
+		cal, err := answerCalibrationSeconds(ctx, spec, lg)
+		if err != nil {
+			return err
+		}
+		forecastSteps(spec, c, ans, cal, releaseSeconds, len(taus), e)
 	}
 	if spec.Neo4j && !spec.DryRun {
 		e.add(writeBackStep(2 * gr.N())) // the value and its run id
@@ -100,12 +105,30 @@ func releaseSteps(opts *releaseOptions, spec *job.ReleaseSpec, gr *laplacian.Gra
 	return nil
 }
 
+// answerCalibrationSeconds models the calibration of the private answer
+// the release's forecasts simulate (privacy.CalibrationSeconds) on the
+// partition they score: the release's communities, else Leiden's.
+func answerCalibrationSeconds(ctx context.Context, spec *job.ReleaseSpec, lg *stores.Graph) (float64, error) {
+	if !spec.DryRun && !spec.RefuseAtChance {
+		return 0, nil
+	}
+	kind := spec.Communities
+	if kind == "" {
+		kind = "leiden"
+	}
+	_, part, _, err := lg.ScoredPartition(ctx, kind, 1, spec.ForecastSeed)
+	if err != nil {
+		return 0, err
+	}
+	return privacy.CalibrationSeconds(lg.Graph, part), nil
+}
+
 // forecastSteps adds the release's forecasts at trial cost c (ans: the
-// private answer's trials): the dry
+// private answer's trials, then its calibration, cal seconds): the dry
 // run's (job.DryRunForecasts), --refuse-at-chance's (the unit forecast
 // and the one at forecast.MaxMass), --smooth auto's (one simulation per
 // candidate τ′), each round by job.ForecastRoundSeconds.
-func forecastSteps(spec *job.ReleaseSpec, c, ans trialCost, releaseSeconds float64, candidates int, e *workEstimate) {
+func forecastSteps(spec *job.ReleaseSpec, c, ans trialCost, cal, releaseSeconds float64, candidates int, e *workEstimate) {
 	trials := spec.ForecastTrials
 	if spec.SmoothAuto {
 		e.add(trialsStep("smooth auto forecasts", candidates*trials, trials, c))
@@ -122,6 +145,10 @@ func forecastSteps(spec *job.ReleaseSpec, c, ans trialCost, releaseSeconds float
 		at := steps[1]
 		at.Step = "forecast at the largest mass"
 		steps = append(steps, at)
+	}
+	if len(steps) > 0 {
+		steps[0].Seconds += cal
+		steps[0].Model += fmt.Sprintf(", then its calibration (%.3g s, the envelope's spreads modelled on the 2-core reference machine)", cal)
 	}
 	for _, st := range steps {
 		e.add(estimateStep{Step: st.Step, Seconds: st.Seconds, Model: fmt.Sprintf("%s (timed on %d trials of this graph)", st.Model, c.Done)})
