@@ -230,23 +230,25 @@ type ForecastStep struct {
 // releases each from perTrial, the wall time of one per-node trial on the
 // graph, and answerTrial, the private answer's (its trials recover the
 // source again where the plain recovery missed: 0.8–8.6 per-node trials
-// each): the private answer's (one round), the unit forecast
+// each): the private answer's (one round, then its calibration,
+// calibration seconds: privacy.CalibrationSeconds), the unit forecast
 // (ForecastRounds rounds), the forecast by source mass (MassCurveSeconds
 // over MassPoints(statedMass)), each round by ForecastRoundSeconds.
-// release --estimate (both timed on the graph) and the dry run's first
-// estimate (the answer's trials timed, the per-node ones priced by the
-// step rate, perNodeTrialSeconds) both take it.
-func DryRunForecasts(trials int, perTrial, answerTrial, releaseSeconds float64, statedMass bool) []ForecastStep {
+// release --estimate (both timed on the graph) and the dry run's
+// estimates (the per-node trials priced by the step rate,
+// perNodeTrialSeconds) both take it.
+func DryRunForecasts(trials int, perTrial, answerTrial, calibration, releaseSeconds float64, statedMass bool) []ForecastStep {
 	round := ForecastRoundSeconds(trials, perTrial, releaseSeconds)
 	how := func(rounds int, per float64) string {
 		return fmt.Sprintf("%d round(s) of up to %d trials at %.3g s a trial, each stopped at its share of the time budget", rounds, trials, per)
 	}
 	masses := MassPoints(statedMass)
 	return []ForecastStep{
-		{Step: "private-answer forecast", Seconds: ForecastRoundSeconds(trials, answerTrial, releaseSeconds), Model: how(1, answerTrial)},
+		{Step: "private-answer forecast", Seconds: ForecastRoundSeconds(trials, answerTrial, releaseSeconds) + calibration,
+			Model: how(1, answerTrial) + fmt.Sprintf(", then its calibration (%.3g s, the envelope's spreads modelled on the 2-core reference machine)", calibration)},
 		{Step: "forecast trials", Seconds: ForecastRounds * round, Model: how(ForecastRounds, perTrial)},
 		{Step: "forecast by source mass", Seconds: MassCurveSeconds(masses, round),
-			Model: fmt.Sprintf("%d masses of %d rounds at %s each", masses, MassRounds, answer.HumanDuration(time.Duration(round*float64(time.Second))))},
+			Model: fmt.Sprintf("%d masses of %d rounds at %s each", masses, MassRounds, human(round))},
 	}
 }
 
@@ -424,15 +426,9 @@ func dryRunDelta2Guess(edges int) float64 { return min(5, 30e-6*float64(edges)) 
 const answerTrialFactor = 5
 
 // dryRunSteps are a dry run's forecasts (DryRunForecasts) on the forecast
-// graph and partition part, the private answer's with its calibration
-// (privacy.CalibrationSeconds: the mechanism is calibrated once its
-// trials are drawn).
+// graph and partition part, the private answer's calibrated on them.
 func (p *ReleasePlan) dryRunSteps(graph *laplacian.Graph, part []int, per, pa, releaseSeconds float64) []ForecastStep {
-	steps := DryRunForecasts(p.Spec.ForecastTrials, per, pa, releaseSeconds, p.Spec.SourceMass > 0)
-	cal := privacy.CalibrationSeconds(graph, part)
-	steps[0].Seconds += cal
-	steps[0].Model += fmt.Sprintf(", then its calibration (%.3g s modelled)", cal)
-	return steps
+	return DryRunForecasts(p.Spec.ForecastTrials, per, pa, privacy.CalibrationSeconds(graph, part), releaseSeconds, p.Spec.SourceMass > 0)
 }
 
 // sayDryRun tells the modelled time of the whole dry run, when over 10 s:
@@ -501,7 +497,7 @@ func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sig
 	masses := MassPoints(p.Spec.SourceMass > 0)
 	if d := float64(masses) * p.unitForecast.Seconds(); p.env.Say != nil && d > 10 {
 		p.env.Say(fmt.Sprintf("estimated up to %s for the forecast by source mass (%d masses at the unit forecast's %s each; masses answered ≥ 99%% twice in a row end it)",
-			answer.HumanDuration(time.Duration(d*float64(time.Second))), masses, p.unitForecast.Round(time.Second)))
+			human(d), masses, p.unitForecast.Round(time.Second)))
 	}
 	e.Progress = monotone(p.env.progress("forecast by source mass"))
 	f := fs.PerNode

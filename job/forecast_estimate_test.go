@@ -42,18 +42,18 @@ func TestForecastRoundSeconds(t *testing.T) {
 	}
 	// The dry run's forecasts add up as the steps say: the answer's round,
 	// the unit forecast's rounds, the other masses' rounds.
-	steps := DryRunForecasts(100, 0.1, 0.1, 0, false)
+	steps := DryRunForecasts(100, 0.1, 0.1, 0, 0, false)
 	round := ForecastRoundSeconds(100, 0.1, 0)
 	if len(steps) != 3 || steps[0].Seconds != round || steps[1].Seconds != ForecastRounds*round ||
 		steps[2].Seconds != float64((len(forecast.MassGrid())-1)*MassRounds)*round {
 		t.Errorf("DryRunForecasts: %+v (a round %g s)", steps, round)
 	}
 	// A stated mass: the curve simulates every mass, the unit one too.
-	if st := DryRunForecasts(100, 0.1, 0.1, 0, true); st[2].Seconds != float64(len(forecast.MassGrid())*MassRounds)*round {
+	if st := DryRunForecasts(100, 0.1, 0.1, 0, 0, true); st[2].Seconds != float64(len(forecast.MassGrid())*MassRounds)*round {
 		t.Errorf("with a stated mass: %+v", st)
 	}
 	// The private answer's round at its own trial time, the rest unchanged.
-	if a := DryRunForecasts(100, 0.1, 1, 0, false); a[0].Seconds != ForecastRoundSeconds(100, 1, 0) || a[1] != steps[1] || a[2] != steps[2] {
+	if a := DryRunForecasts(100, 0.1, 1, 0, 0, false); a[0].Seconds != ForecastRoundSeconds(100, 1, 0) || a[1] != steps[1] || a[2] != steps[2] {
 		t.Errorf("with the answer's trials at 1 s: %+v", a)
 	}
 }
@@ -89,7 +89,7 @@ func TestDryRunSaysItsEstimate(t *testing.T) {
 		// The answer's round at its measured time; the per-node ones are
 		// priced by a rate measured again, so only named here.
 		ans := p.dryRunSteps(c.g, part, 1, 30, 0)[0]
-		if want := DryRunForecasts(100, 1, 30, 0, false)[0].Seconds + privacy.CalibrationSeconds(c.g, part); ans.Seconds != want {
+		if want := DryRunForecasts(100, 1, 30, 0, 0, false)[0].Seconds + privacy.CalibrationSeconds(c.g, part); ans.Seconds != want {
 			t.Errorf("%s: the answer's step %+v, want its round and calibration, %g s", c.name, ans, want)
 		}
 		for _, want := range []string{"private-answer forecast " + answer.HumanDuration(time.Duration(ans.Seconds*float64(time.Second))),

@@ -137,18 +137,14 @@ func forecastSteps(spec *job.ReleaseSpec, c, ans trialCost, cal, releaseSeconds 
 	var steps []job.ForecastStep
 	switch {
 	case spec.DryRun:
-		steps = job.DryRunForecasts(trials, per, perAnswer, releaseSeconds, spec.SourceMass > 0)
+		steps = job.DryRunForecasts(trials, per, perAnswer, cal, releaseSeconds, spec.SourceMass > 0)
 	case spec.RefuseAtChance:
 		// Its forecasts run at the dry run's minimum budget (0 s modelled):
 		// the answer's, the unit one's and the one at the largest mass.
-		steps = job.DryRunForecasts(trials, per, perAnswer, 0, spec.SourceMass > 0)[:2]
+		steps = job.DryRunForecasts(trials, per, perAnswer, cal, 0, spec.SourceMass > 0)[:2]
 		at := steps[1]
 		at.Step = "forecast at the largest mass"
 		steps = append(steps, at)
-	}
-	if len(steps) > 0 {
-		steps[0].Seconds += cal
-		steps[0].Model += fmt.Sprintf(", then its calibration (%.3g s, the envelope's spreads modelled on the 2-core reference machine)", cal)
 	}
 	for _, st := range steps {
 		e.add(estimateStep{Step: st.Step, Seconds: st.Seconds, Model: fmt.Sprintf("%s (timed on %d trials of this graph)", st.Model, c.Done)})
