@@ -2,6 +2,7 @@ package datasets
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -61,6 +62,17 @@ func (e *MissingError) Error() string {
 // (Dir() when dir is ""), from NAME.gt.gz or NAME.gt. A missing file is a
 // *MissingError.
 func Open(dir, name string) (*GT, error) {
+	return open(dir, name, ReadGT)
+}
+
+// OpenStructure is Open without the property maps: their values are read
+// past, unchecked beyond their lengths, and none is kept — for a caller
+// that needs the graph alone (Graph), as fast as the file decompresses.
+func OpenStructure(dir, name string) (*GT, error) {
+	return open(dir, name, ReadGTStructure)
+}
+
+func open(dir, name string, read func(io.Reader) (*GT, error)) (*GT, error) {
 	if dir == "" {
 		dir = Dir()
 	}
@@ -77,7 +89,7 @@ func Open(dir, name string) (*GT, error) {
 		return nil, err
 	}
 	defer f.Close()
-	g, err := ReadGT(f)
+	g, err := read(f)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

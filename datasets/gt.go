@@ -144,6 +144,16 @@ const maxGTCount = 1 << 31
 // length followed by the elements. long double values (x87 80-bit extended
 // in 16 bytes, as written on x86-64) are converted to the nearest float64.
 func ReadGT(r io.Reader) (*GT, error) {
+	return readGT(r, false)
+}
+
+// ReadGTStructure is ReadGT without the property maps: each value is read
+// past (a string or vector by its length) and none is kept.
+func ReadGTStructure(r io.Reader) (*GT, error) {
+	return readGT(r, true)
+}
+
+func readGT(r io.Reader, skipProps bool) (*GT, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	head, err := br.Peek(2)
 	if err == nil && head[0] == 0x1f && head[1] == 0x8b {
@@ -154,15 +164,16 @@ func ReadGT(r io.Reader) (*GT, error) {
 		defer zr.Close()
 		br = bufio.NewReaderSize(zr, 1<<16)
 	}
-	d := &gtDecoder{r: br}
+	d := &gtDecoder{r: br, skipProps: skipProps}
 	return d.graph()
 }
 
 type gtDecoder struct {
-	r     *bufio.Reader
-	off   int64
-	order binary.ByteOrder
-	buf   [16]byte
+	r         *bufio.Reader
+	off       int64
+	order     binary.ByteOrder
+	buf       [16]byte
+	skipProps bool // read past property values (ReadGTStructure)
 }
 
 func (d *gtDecoder) fail(format string, a ...any) error {
@@ -353,6 +364,14 @@ func (d *gtDecoder) property(g *GT) error {
 	default:
 		return d.fail("property %q has unknown key type %d (want 0 graph, 1 vertex, 2 edge)", name, kind)
 	}
+	if d.skipProps {
+		for range n {
+			if err := d.skipValue(ValueType(t)); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	p := Property{Name: name, Type: ValueType(t), Values: make([]any, n)}
 	for i := range p.Values {
 		if p.Values[i], err = d.value(p.Type); err != nil {
@@ -416,6 +435,59 @@ func (d *gtDecoder) value(t ValueType) (any, error) {
 	default: // String, PythonObject
 		return d.str()
 	}
+}
+
+// valueSize is the bytes of one scalar of type t, 0 for a string or
+// Python object (a u64 length, then its bytes).
+func valueSize(t ValueType) int {
+	switch t {
+	case Bool:
+		return 1
+	case Int16:
+		return 2
+	case Int32:
+		return 4
+	case Int64, Double:
+		return 8
+	case LongDouble:
+		return 16
+	}
+	return 0
+}
+
+// skipValue reads past one value of type t, as value reads it.
+func (d *gtDecoder) skipValue(t ValueType) error {
+	n, et := 1, t
+	if t >= VectorBool && t <= VectorString {
+		var err error
+		if n, err = d.count("vector length"); err != nil {
+			return err
+		}
+		et = t - VectorBool
+	}
+	if size := valueSize(et); size > 0 {
+		return d.discard(int64(n) * int64(size))
+	}
+	for range n { // strings, each after its length
+		k, err := d.count("string length")
+		if err != nil {
+			return err
+		}
+		if err := d.discard(int64(k)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// discard reads past n bytes.
+func (d *gtDecoder) discard(n int64) error {
+	got, err := d.r.Discard(int(n))
+	d.off += int64(got)
+	if err != nil {
+		return d.fail("unexpected end of file")
+	}
+	return nil
 }
 
 func vec[T any](d *gtDecoder, n int, et ValueType) ([]T, error) {

@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"encoding/binary"
 	"errors"
+	"io"
 	"math"
 	"reflect"
 	"strings"
@@ -187,6 +188,19 @@ func TestReadGTRoundTrip(t *testing.T) {
 			if lg.NumEdges() != 3 || st.SelfLoops != 1 || st.Duplicates != 1 || lg.EdgeWeight(0, 1) != 1 {
 				t.Errorf("simple graph: m = %d, %+v, w01 = %v", lg.NumEdges(), st, lg.EdgeWeight(0, 1))
 			}
+			// The structure alone: the same header and edges, read past every
+			// kind of value to the file's end (trailing data is still refused),
+			// and no property kept.
+			sg, err := ReadGTStructure(bytes.NewReader(raw))
+			if err != nil {
+				t.Fatalf("structure, be=%v gz=%v: %v", be, gz, err)
+			}
+			if sg.Comment != g.Comment || sg.Directed != g.Directed || sg.N != g.N || !reflect.DeepEqual(sg.Edges, g.Edges) {
+				t.Errorf("structure: %q %v %d %v", sg.Comment, sg.Directed, sg.N, sg.Edges)
+			}
+			if n := len(sg.GraphProps) + len(sg.VertexProps) + len(sg.EdgeProps); n != 0 {
+				t.Errorf("structure kept %d properties", n)
+			}
 		}
 	}
 }
@@ -231,15 +245,23 @@ func TestReadGTErrors(t *testing.T) {
 		"bad key":    encodeGT(false, false, 3, [][]int{{1}, {}, {}}, []testProp{{5, "x", 0, func(*gtWriter) {}}}),
 		"huge count": append(append([]byte(nil), good[:8]...), 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff),
 	}
+	withProp := encodeGT(false, false, 3, [][]int{{1}, {}, {}}, []testProp{
+		{1, "label", 6, func(w *gtWriter) { w.str("a"); w.str("bb"); w.str("c") }},
+		{2, "weight", 4, func(w *gtWriter) { w.put(0.5) }}})
+	cases["truncated string"] = withProp[:len(withProp)-25] // inside "c", before the weights (24 bytes)
+	cases["truncated value"] = withProp[:len(withProp)-3]
+	cases["after a property"] = append(append([]byte(nil), withProp...), 1)
 	for name, raw := range cases {
-		_, err := ReadGT(bytes.NewReader(raw))
-		var fe *FormatError
-		if !errors.As(err, &fe) {
-			t.Errorf("%s: got %v, want a *FormatError", name, err)
-			continue
-		}
-		if !strings.HasPrefix(err.Error(), "datasets: gt file: at byte") {
-			t.Errorf("%s: error %q", name, err)
+		for _, read := range []func(io.Reader) (*GT, error){ReadGT, ReadGTStructure} {
+			_, err := read(bytes.NewReader(raw))
+			var fe *FormatError
+			if !errors.As(err, &fe) {
+				t.Errorf("%s: got %v, want a *FormatError", name, err)
+				continue
+			}
+			if !strings.HasPrefix(err.Error(), "datasets: gt file: at byte") {
+				t.Errorf("%s: error %q", name, err)
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package sensitivity
 
 import (
+	"cmp"
 	"math"
 	"runtime"
 	"slices"
@@ -58,13 +59,20 @@ func edgeClassesKnown(g *laplacian.Graph, tau float64, known KnownTerms, cut cut
 		if ri > rj {
 			ri, rj = rj, ri
 		}
-		key := [2]int{ri, rj}
-		c, ok := byPair[key]
+		// An edge between two nodes without twins is a class of its own:
+		// only edges touching a twin class are looked up.
+		key, alone := [2]int{ri, rj}, tw.cnt[ri] == 1 && tw.cnt[rj] == 1
+		c, ok := 0, false
+		if !alone {
+			c, ok = byPair[key]
+		}
 		if ok {
 			cl[c].size++
 		} else {
 			c = len(cl)
-			byPair[key] = c
+			if !alone {
+				byPair[key] = c
+			}
 			lo, hi := math.Min(g.Degree(i), g.Degree(j)), math.Max(g.Degree(i), g.Degree(j))
 			cl = append(cl, edgeClass{i: i, j: j, size: 1, lo: jensenLower(g, i, j, w, tau), u: math.Inf(1),
 				hint: hi / lo, slow: lanczosHint(i, j, w, tau, side), trap: trapScore(trap, i, j)})
@@ -118,33 +126,41 @@ func (m *edgeClassMemo) put(fp laplacian.Fingerprint, tau float64, cl []edgeClas
 
 // cheapBounds sets the cheap bound (cheapEdgeBound) of edges 0..m−1, given
 // by edge, in parallel: each worker has its own resistance workspace and
-// a contiguous range of edges. Past the deadline (zero: none) the edges
+// takes chunks of cheapChunk edges until none is left. Past the deadline (zero: none) the edges
 // left get the O(1) bound ψ(1/w) instead (an edge's resistance is at most
 // 1/w), so that a time budget also bounds this phase.
 func cheapBounds(g *laplacian.Graph, tau float64, side map[[2]int]bridgeSide, m int, edge func(k int) (i, j int, w float64), set func(k int, u float64), cut cutoff) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, m/1024))
+	var next atomic.Int64 // the next chunk of cheapChunk edges
 	var wg sync.WaitGroup
-	for p := range workers {
+	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			rw := newResistanceWork(g)
-			late := false
-			for k, n := p*m/workers, 0; k < (p+1)*m/workers; k, n = k+1, n+1 {
-				i, j, w := edge(k)
-				if n%1024 == 0 {
-					late = cut.passed()
+			for {
+				lo := int(next.Add(cheapChunk)) - cheapChunk
+				if lo >= m {
+					return
 				}
-				if late {
-					set(k, math.Min(2, resistanceEdgeBound(1/w, tau))*roundUp+absSlack)
-					continue
+				late := cut.passed()
+				for k := lo; k < min(lo+cheapChunk, m); k++ {
+					i, j, w := edge(k)
+					if late {
+						set(k, math.Min(2, resistanceEdgeBound(1/w, tau))*roundUp+absSlack)
+						continue
+					}
+					set(k, cheapEdgeBound(g, rw, side, i, j, w, tau))
 				}
-				set(k, cheapEdgeBound(g, rw, side, i, j, w, tau))
 			}
 		}()
 	}
 	wg.Wait()
 }
+
+// cheapChunk is the number of edges a worker of cheapBounds takes at a
+// time: the bounds of a hub's edges cost more, and hubs lie together.
+const cheapChunk = 256
 
 // jensenLower is a proven lower bound on q_e: the spectral measure of b_e
 // has mass 2 and mean b_eᵀLb_e/2 = (d_i + d_j + 2w_ij)/2, and e^{−2τx} is
@@ -494,25 +510,39 @@ func lanczosOrder(cl []edgeClass) (order []int, seeds int) {
 		}
 		return cl[a].hint > cl[b].hint
 	})
-	byHint := make([]int, len(cl))
-	for k := range byHint {
-		byHint[k] = k
+	// Each key's first lanczosSeeds, ties broken by the keys before it and
+	// then by place: the order stable sorts by hint, then slow, then trap
+	// would give, found in one pass each.
+	byHint := func(a, b int) int {
+		if c := cmp.Compare(cl[b].hint, cl[a].hint); c != 0 {
+			return c
+		}
+		return cmp.Compare(a, b)
 	}
-	sort.SliceStable(byHint, func(a, b int) bool { return cl[byHint[a]].hint > cl[byHint[b]].hint })
-	order = append(order, byHint[:min(lanczosSeeds, len(byHint))]...)
-	sort.SliceStable(byHint, func(a, b int) bool { return cl[byHint[a]].slow > cl[byHint[b]].slow })
-	seed := make(map[int]bool, 2*lanczosSeeds)
+	bySlow := func(a, b int) int {
+		if c := cmp.Compare(cl[b].slow, cl[a].slow); c != 0 {
+			return c
+		}
+		return byHint(a, b)
+	}
+	byTrap := func(a, b int) int {
+		if c := cmp.Compare(cl[b].trap, cl[a].trap); c != 0 {
+			return c
+		}
+		return bySlow(a, b)
+	}
+	order = append(order, firstK(len(cl), lanczosSeeds, byHint)...)
+	seed := make(map[int]bool, 3*lanczosSeeds)
 	for _, c := range order {
 		seed[c] = true
 	}
-	for _, c := range byHint[:min(lanczosSeeds, len(byHint))] {
+	for _, c := range firstK(len(cl), lanczosSeeds, bySlow) {
 		if !seed[c] && cl[c].slow > 0 {
 			seed[c] = true
 			order = append(order, c)
 		}
 	}
-	sort.SliceStable(byHint, func(a, b int) bool { return cl[byHint[a]].trap > cl[byHint[b]].trap })
-	for _, c := range byHint[:min(lanczosSeeds, len(byHint))] {
+	for _, c := range firstK(len(cl), lanczosSeeds, byTrap) {
 		if !seed[c] {
 			seed[c] = true
 			order = append(order, c)
@@ -525,6 +555,27 @@ func lanczosOrder(cl []edgeClass) (order []int, seeds int) {
 		}
 	}
 	return order, seeds
+}
+
+// firstK returns the first k of 0..n−1 in the order compare gives (a total
+// order), in that order: what sorting them all and keeping k would give,
+// in O(n) comparisons for the small k used here.
+func firstK(n, k int, compare func(a, b int) int) []int {
+	if k <= 0 {
+		return nil
+	}
+	top := make([]int, 0, k+1)
+	for i := range n {
+		if len(top) == k && compare(i, top[k-1]) >= 0 {
+			continue
+		}
+		at, _ := slices.BinarySearchFunc(top, i, compare)
+		top = slices.Insert(top, at, i)
+		if len(top) > k {
+			top = top[:k]
+		}
+	}
+	return top
 }
 
 // lanczosProgress counts the edges certified so far (lanczosSettled) and

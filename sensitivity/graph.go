@@ -981,7 +981,7 @@ func lanczosStepSeconds(g *laplacian.Graph, tau, perStep float64) float64 {
 // lanczosTiming is about how long lanczosStepSeconds times block steps,
 // in rounds of lanczosTimedSteps.
 const (
-	lanczosTiming     = 150 * time.Millisecond
+	lanczosTiming     = 80 * time.Millisecond
 	lanczosTimedSteps = 4
 )
 
@@ -1330,6 +1330,9 @@ func columnPilotLower(g *laplacian.Graph, tau, B float64, cand []edgeClass, chea
 	return best
 }
 
+// pilotSlots is the pilot's number of recurrences at once (pilotSteps).
+const pilotSlots = 8
+
 // pilotSteps returns the largest lower bound on q_e that Lanczos brackets
 // of pilotSlots candidates reach within the pilot's work (pilotWork, and
 // beyond it until pilotTime): a quarter each of
@@ -1349,47 +1352,18 @@ func columnPilotLower(g *laplacian.Graph, tau, B float64, cand []edgeClass, chea
 // the seeds 1.02·10⁻³, the maximum, and the model counted 20.3 steps a
 // class where the run took 15.3).
 func pilotSteps(g *laplacian.Graph, tau float64, cand []edgeClass, first ...edgeClass) (float64, []int) {
-	const pilotSlots, kmax = 8, 400
+	const kmax = 400
 	if len(cand)+len(first) == 0 {
 		return 0, nil
 	}
 	// first (the run's seeds) are taken before the keyed picks, and the
 	// same edge is not taken twice.
 	cand = append(append([]edgeClass(nil), first...), cand...)
-	var pick []int
-	picked := make(map[int]bool)
-	edges := make(map[[2]int]bool)
-	for k, c := range first {
-		picked[k], edges[[2]int{c.i, c.j}] = true, true
-		pick = append(pick, k)
-	}
-	for k, c := range cand[len(first):] {
-		if edges[[2]int{c.i, c.j}] {
-			picked[len(first)+k] = true
-		}
-	}
-	idx := make([]int, len(cand))
-	for _, key := range []func(c edgeClass) float64{
-		func(c edgeClass) float64 { return c.u },
-		func(c edgeClass) float64 { return c.lo },
-		func(c edgeClass) float64 { return c.hint },
-		func(c edgeClass) float64 { return c.slow },
-	} {
-		for k := range idx {
-			idx[k] = k
-		}
-		sort.SliceStable(idx, func(a, b int) bool { return key(cand[idx[a]]) > key(cand[idx[b]]) })
-		for k, got := 0, 0; k < len(idx) && got < pilotSlots/4; k++ {
-			if !picked[idx[k]] {
-				picked[idx[k]] = true
-				pick = append(pick, idx[k])
-				got++
-			}
-		}
-	}
+	pick := pilotPicks(cand, len(first))
 	best := 0.0
 	op := newTwinOp(g)
 	lb := newLanczosBlock(op, tau, kmax)
+	lb.spreadRows() // the pilot runs alone: each step on every core
 	var steps []int
 	floor := func() float64 { return best }
 	done := func(c int, lo, up float64, deep bool) {
@@ -1405,6 +1379,46 @@ func pilotSteps(g *laplacian.Graph, tau float64, cand []edgeClass, first ...edge
 	budget := time.Duration(float64(pilotTime) * max(1, float64(2*g.NumEdges()+g.N())/2e6))
 	lb.refine(pilotSlots, lb.inOrder(classEdges(cand, pick)), floor, done, cutoff{at: time.Now().Add(budget)})
 	return best, steps
+}
+
+// pilotPicks is pilotSteps' choice among cand, whose first nFirst are the
+// run's seeds: those, then per key (u, lo, hint, slow) the pilotSlots/4
+// largest not yet taken, the first in place among equals (what a stable
+// sort by the key would put first), skipping an edge already taken.
+func pilotPicks(cand []edgeClass, nFirst int) []int {
+	var pick []int
+	picked := make([]bool, len(cand))
+	edges := make(map[[2]int]bool)
+	for k, c := range cand[:nFirst] {
+		picked[k], edges[[2]int{c.i, c.j}] = true, true
+		pick = append(pick, k)
+	}
+	for k, c := range cand[nFirst:] {
+		if edges[[2]int{c.i, c.j}] {
+			picked[nFirst+k] = true
+		}
+	}
+	for _, key := range []func(c edgeClass) float64{
+		func(c edgeClass) float64 { return c.u },
+		func(c edgeClass) float64 { return c.lo },
+		func(c edgeClass) float64 { return c.hint },
+		func(c edgeClass) float64 { return c.slow },
+	} {
+		for range pilotSlots / 4 {
+			top := -1
+			for k, c := range cand {
+				if !picked[k] && (top < 0 || key(c) > key(cand[top])) {
+					top = k
+				}
+			}
+			if top < 0 {
+				break
+			}
+			picked[top] = true
+			pick = append(pick, top)
+		}
+	}
+	return pick
 }
 
 // radauScreen models the run's radauFilter, which tries the Radau bound on
@@ -1472,7 +1486,7 @@ func radauScreen(g *laplacian.Graph, tau float64, cand []edgeClass, guess float6
 
 // radauScreenSample and radauScreenTime bound radauScreen's work.
 const (
-	radauScreenSample = 2048
+	radauScreenSample = 1024
 	radauScreenTime   = time.Second
 )
 
@@ -1496,6 +1510,7 @@ func sampleSteps(g *laplacian.Graph, tau float64, cand []edgeClass, guess float6
 		pick[k] = k * len(above) / len(pick)
 	}
 	lb := newLanczosBlock(newTwinOp(g), tau, 150)
+	lb.spreadRows()
 	for _, lw := range lb.slot {
 		lw.window = true
 	}

@@ -2,6 +2,7 @@ package sensitivity
 
 import (
 	"math"
+	"sync"
 )
 
 // lanczosBlock runs up to columnBlock independent Lanczos recurrences (one
@@ -29,6 +30,60 @@ type lanczosBlock struct {
 	minSteps, steps int
 	slotSteps       int   // steps summed over the busy slots
 	loadedAt        []int // block step at which each class of inOrder was loaded
+
+	// parts and rowParts split the rows among goroutines in each step
+	// (spreadRows), parts by stored entries for the product and rowParts
+	// evenly for the passes over the vectors; {0, n}, one part, otherwise.
+	// The sums of a step are summed per part, then over the parts in
+	// order: with one part the step of one goroutine.
+	parts, rowParts []int
+	sums            [][4][columnBlock]float64 // per part: α, ‖Lv‖², Σω_r v_r², then ‖w‖² or ‖v‖²
+}
+
+// spreadRows makes each step run on every core, its rows split by stored
+// entries as the column kernel splits them: for a block that runs alone
+// (the dry run's pilot), not for the run's blocks, one on each worker.
+// Per slot the operations are the same; the sums α, ‖w‖² and ‖v‖² are
+// added in another order.
+func (lb *lanczosBlock) spreadRows() {
+	lb.parts = newBlockKernel(lb.op.g).splits
+	w := len(lb.parts) - 1
+	lb.rowParts = make([]int, w+1)
+	for p := range lb.rowParts {
+		lb.rowParts[p] = p * lb.n / w
+	}
+	lb.sums = make([][4][columnBlock]float64, w)
+}
+
+// eachPart runs f on every part of the rows as split, part 0 on this
+// goroutine, and waits for them all.
+func eachPart(split []int, f func(p, lo, hi int)) {
+	if len(split) <= 2 {
+		f(0, split[0], split[len(split)-1])
+		return
+	}
+	var wg sync.WaitGroup
+	for p := 1; p+1 < len(split); p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			f(p, split[p], split[p+1])
+		}()
+	}
+	f(0, split[0], split[1])
+	wg.Wait()
+}
+
+// sumParts adds sum k of each part (sums) into sum, part by part in order,
+// and clears them.
+func (lb *lanczosBlock) sumParts(sum *[columnBlock]float64, k int) {
+	for p := range lb.sums {
+		q := &lb.sums[p][k]
+		for t := range sum {
+			sum[t] += q[t]
+		}
+		*q = [columnBlock]float64{}
+	}
 }
 
 // inOrder hands out edges[0], edges[1], … as classes 0, 1, … for refine,
@@ -56,7 +111,7 @@ func newLanczosBlock(op *lanczosOp, tau float64, kmax int) *lanczosBlock {
 	n := op.g.N()
 	lb := &lanczosBlock{op: op, kern: &blockKernel{g: op.g, deg: op.deg, splits: []int{0, n}}, n: n,
 		X: make([]float64, n*columnBlock), W: make([]float64, n*columnBlock), P: make([]float64, n*columnBlock),
-		zero: make([]float64, n)}
+		zero: make([]float64, n), parts: []int{0, n}, rowParts: []int{0, n}, sums: make([][4][columnBlock]float64, 1)}
 	pool := new([][]float64)
 	for s := range lb.slot {
 		lb.slot[s] = newLanczosWork(op, tau, kmax)
@@ -97,10 +152,10 @@ func (lb *lanczosBlock) setColumn(s int, v []float64) {
 // slot whether it broke down. Per slot it performs exactly the operations
 // of lanczosWork.step (matrix–vector product, α, the axpys, β and the
 // normalisation), in passes over the rows so that the n×16 blocks are read
-// contiguously; idle slots hold zero vectors and stay zero.
+// contiguously, each pass on the parts of the rows at once (spreadRows);
+// idle slots hold zero vectors and stay zero.
 func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 	const b, chunk = columnBlock, 256
-	n := lb.n
 	var a, errSq, wn, bb, bPrev, inv, vn [b]float64
 	var next [b][]float64
 	for s := 0; s < b; s++ {
@@ -116,14 +171,23 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 	// W = L·X in chunks of rows, each summed into α, ‖Lv‖² and Σω_r v_r²
 	// while it is in cache.
 	om := lb.op.omega
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		lb.kern.rows(lo, hi, lb.W, lb.X, nil, 1, 0, 0)
-		dots(lb.W[lo*b:hi*b], lb.X[lo*b:hi*b], om[lo:hi], &a, &wn, &errSq)
-	}
+	eachPart(lb.parts, func(p, lo, hi int) {
+		q := &lb.sums[p]
+		for c := lo; c < hi; c += chunk {
+			e := min(c+chunk, hi)
+			lb.kern.rows(c, e, lb.W, lb.X, nil, 1, 0, 0)
+			dots(lb.W[c*b:e*b], lb.X[c*b:e*b], om[c:e], &q[0], &q[1], &q[2])
+		}
+	})
+	lb.sumParts(&a, 0)
+	lb.sumParts(&wn, 1)
+	lb.sumParts(&errSq, 2)
 	// W − αX − β_prev P, row by row over the contiguous blocks (per slot
 	// the operations of lanczosWork.step; idle slots stay zero).
-	axpy2(lb.W, lb.X, lb.P, &a, &bPrev, &bb)
+	eachPart(lb.rowParts, func(p, lo, hi int) {
+		axpy2(lb.W[lo*b:hi*b], lb.X[lo*b:hi*b], lb.P[lo*b:hi*b], &a, &bPrev, &lb.sums[p][3])
+	})
+	lb.sumParts(&bb, 3)
 	for s := 0; s < b; s++ {
 		if bt := math.Sqrt(bb[s]); lb.class[s] >= 0 && bt > breakdownBeta && !math.IsInf(bt, 0) {
 			inv[s] = 1 / bt
@@ -131,19 +195,22 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 	}
 	// The next vectors: X becomes P, W/β becomes X, then each busy slot's
 	// column is copied to its own array while the chunk is in cache.
-	for lo := 0; lo < n; lo += chunk {
-		hi := min(lo+chunk, n)
-		scaleShift(lb.W[lo*b:hi*b], lb.X[lo*b:hi*b], lb.P[lo*b:hi*b], &inv, &vn)
-		for s := 0; s < b; s++ {
-			if next[s] == nil {
-				continue
-			}
-			nx := next[s]
-			for r := lo; r < hi; r++ {
-				nx[r] = lb.X[r*b+s]
+	eachPart(lb.rowParts, func(p, lo, hi int) {
+		for c := lo; c < hi; c += chunk {
+			e := min(c+chunk, hi)
+			scaleShift(lb.W[c*b:e*b], lb.X[c*b:e*b], lb.P[c*b:e*b], &inv, &lb.sums[p][3])
+			for s := 0; s < b; s++ {
+				if next[s] == nil {
+					continue
+				}
+				nx := next[s]
+				for r := c; r < e; r++ {
+					nx[r] = lb.X[r*b+s]
+				}
 			}
 		}
-	}
+	})
+	lb.sumParts(&vn, 3)
 	for s := 0; s < b; s++ {
 		if lb.class[s] < 0 {
 			continue

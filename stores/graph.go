@@ -143,7 +143,7 @@ func communityNames(ids []int64) []string {
 // ("gt:as-22july06") as a simple undirected graph. A bad name or file is
 // bad input.
 func loadDataset(name string) (*laplacian.Graph, error) {
-	gt, err := datasets.Open("", name)
+	gt, err := datasets.OpenStructure("", name) // the graph alone: no property is kept
 	if err != nil {
 		return nil, errkind.Inputf("gt:%s: %s", name, err.Error()) // not wrapped: bad input whatever its cause
 	}
