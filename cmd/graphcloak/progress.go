@@ -18,8 +18,9 @@ import (
 )
 
 // longStep is how long a step is modelled to run before its estimate is
-// printed (issue 61: every step that may take more than ~10 s).
-const longStep = 10 * time.Second
+// printed (issue 61: every step that may take more than ~10 s): half of
+// that, as a step modelled at 5 s may take 10 within the models' 2×.
+const longStep = 5 * time.Second
 
 // progressPeriodEnv sets the period of progress lines on a pipe (a
 // duration, "30s" by default) and how long a step runs before its first
