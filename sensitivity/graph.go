@@ -1330,20 +1330,25 @@ func columnPilotLower(g *laplacian.Graph, tau, B float64, cand []edgeClass, chea
 	return best
 }
 
-// pilotSlots is the pilot's number of recurrences at once (pilotSteps).
-const pilotSlots = 8
+// pilotSlots is the pilot's number of recurrences at once (pilotSteps),
+// and pilotKeyed the classes it picks by each of its four keys.
+const (
+	pilotSlots = columnBlock
+	pilotKeyed = 2
+)
 
 // pilotSteps returns the largest lower bound on q_e that Lanczos brackets
-// of pilotSlots candidates reach within the pilot's work (pilotWork, and
-// beyond it until pilotTime): a quarter each of
+// of candidates, pilotSlots at once, reach within the pilot's work
+// (pilotWork, and beyond it until pilotTime): pilotKeyed each of
 // those with the largest bound u, Jensen bound lo (the smallest degrees:
 // leaves on sparse graphs), degree ratio (a leaf on a hub, small τ) and
 // bridge hint (large τ, where the maximiser needs a few hundred steps:
-// e-mail Enron at τ = 10). The lower bounds are proven when the Krylov
-// vectors of 400 steps fit under lanczosMemory; above (10⁶ nodes) the
-// recurrences keep three vectors and the lower ends are Gauss rules
-// (lanczosWork.gauss), below q_e in exact arithmetic but not proven in
-// floating point — a guess is all the model needs. It also returns each
+// e-mail Enron at τ = 10). The recurrences keep three vectors and their
+// lower ends are Gauss rules (lanczosWork.gauss), below q_e in exact
+// arithmetic but not proven in floating point — a guess is all the model
+// needs, and without the Krylov vectors and their certificates a whole
+// block of recurrences runs at once, on every core (pgp-strong-2009 at
+// τ = 1: 0.39 s, where eight proven ones on one core took 0.8 s). It also returns each
 // recurrence's number of steps (the cost model's hardest classes). The
 // Lanczos scheme's pilot first brackets first, the run's own seeds
 // (lanczosOrder), as the run does before any other class: their lower
@@ -1371,10 +1376,8 @@ func pilotSteps(g *laplacian.Graph, tau float64, cand []edgeClass, first ...edge
 		steps = append(steps, lb.stepsOf(c))
 	}
 	lb.minSteps = int(pilotWork / (float64(2*op.g.NumEdges()+op.g.N()) * columnBlock))
-	if lanczosMaxSteps(g, pilotSlots) < kmax {
-		for _, lw := range lb.slot {
-			lw.window = true
-		}
+	for _, lw := range lb.slot {
+		lw.window = true
 	}
 	budget := time.Duration(float64(pilotTime) * max(1, float64(2*g.NumEdges()+g.N())/2e6))
 	lb.refine(pilotSlots, lb.inOrder(classEdges(cand, pick)), floor, done, cutoff{at: time.Now().Add(budget)})
@@ -1404,7 +1407,7 @@ func pilotPicks(cand []edgeClass, nFirst int) []int {
 		func(c edgeClass) float64 { return c.hint },
 		func(c edgeClass) float64 { return c.slow },
 	} {
-		for range pilotSlots / 4 {
+		for range pilotKeyed {
 			top := -1
 			for k, c := range cand {
 				if !picked[k] && (top < 0 || key(c) > key(cand[top])) {
@@ -1486,7 +1489,7 @@ func radauScreen(g *laplacian.Graph, tau float64, cand []edgeClass, guess float6
 
 // radauScreenSample and radauScreenTime bound radauScreen's work.
 const (
-	radauScreenSample = 1024
+	radauScreenSample = 512
 	radauScreenTime   = time.Second
 )
 

@@ -95,7 +95,7 @@ func sortedPicks(cand []edgeClass, nFirst int) []int {
 			idx[k] = k
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return key(cand[idx[a]]) > key(cand[idx[b]]) })
-		for k, got := 0, 0; k < len(idx) && got < pilotSlots/4; k++ {
+		for k, got := 0, 0; k < len(idx) && got < pilotKeyed; k++ {
 			if !picked[idx[k]] {
 				picked[idx[k]] = true
 				pick = append(pick, idx[k])

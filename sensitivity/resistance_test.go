@@ -246,10 +246,11 @@ func TestInverseMomentBoundClosedForms(t *testing.T) {
 	}
 }
 
-// The model's pilot: with the Krylov vectors stored its result is a proven
-// lower bound on max q_e (dense oracle), close to it on graphs with hubs,
-// leaves and a pendant path; with three vectors (the memory cap cut to
-// force it) its unproven estimate agrees with the proven one to 1e-6.
+// The model's pilot: its recurrences keep three vectors and its lower
+// ends are Gauss rules, below q_e in exact arithmetic (not proven in
+// floating point): its result lies below max q_e (dense oracle) up to
+// rounding, and close to it, on graphs with hubs, leaves and a pendant
+// path.
 func TestPilotLower(t *testing.T) {
 	rng := rand.New(rand.NewPCG(51, 52))
 	for trial := range 3 {
@@ -258,27 +259,19 @@ func TestPilotLower(t *testing.T) {
 			A := expmOracle(g, tau)
 			qmax := 0.0
 			g.ForEachEdge(func(i, j int, w float64) { qmax = math.Max(qmax, columnDiffSq(A, i, j)) })
-			proven, _ := pilotSteps(g, tau, edgeClasses(g, tau, cutoff{}))
-			if proven > qmax*(1+1e-9) || proven < 0.5*qmax {
-				t.Errorf("trial %d τ=%g: proven pilot %g, max q_e %g", trial, tau, proven, qmax)
+			guess, _ := pilotSteps(g, tau, edgeClasses(g, tau, cutoff{}))
+			if guess > qmax*(1+1e-6) || guess < 0.5*qmax {
+				t.Errorf("trial %d τ=%g: pilot %g, max q_e %g", trial, tau, guess, qmax)
 			}
-			func() {
-				defer func(m int) { lanczosMemory = m }(lanczosMemory)
-				lanczosMemory = 8 * g.N() * 8 * 100
-				guess, _ := pilotSteps(g, tau, edgeClasses(g, tau, cutoff{}))
-				if math.Abs(guess-proven) > 1e-6*proven {
-					t.Errorf("trial %d τ=%g: windowed pilot %g, proven %g", trial, tau, guess, proven)
-				}
-			}()
 		}
 	}
 }
 
 // TestPilotTakesTheRunsSeeds: the Lanczos model's pilot brackets the
 // run's seeds and first block (lanczosOrder) before its keyed picks: every
-// one of them gets a recurrence, and the lower bound it proves is at least
-// what the seeds alone prove and never above the true max q_e (dense
-// oracle).
+// one of them gets a recurrence, and the lower bound it finds is at least
+// what the seeds alone find and never above the true max q_e (dense
+// oracle; up to rounding, as TestPilotLower).
 func TestPilotTakesTheRunsSeeds(t *testing.T) {
 	rng := rand.New(rand.NewPCG(53, 54))
 	g := hubGraph(t, rng, 2, 60, false)
@@ -298,7 +291,7 @@ func TestPilotTakesTheRunsSeeds(t *testing.T) {
 		if len(steps) != len(first) || len(all) < len(first) {
 			t.Errorf("τ=%g: %d recurrences for %d seeds alone, %d with the keyed picks", tau, len(steps), len(first), len(all))
 		}
-		if with < alone*(1-1e-12) || with > qmax*(1+1e-9) {
+		if with < alone*(1-1e-12) || with > qmax*(1+1e-6) {
 			t.Errorf("τ=%g: pilot %g with the keyed picks, %g from the seeds alone, max q_e %g", tau, with, alone, qmax)
 		}
 	}
