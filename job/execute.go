@@ -494,16 +494,21 @@ func readingSpread(y []float64) float64 {
 	return hi - lo
 }
 
+// LongStep is how long a step is modelled to run before its estimate is
+// printed (issue 61: every step that may take more than ~10 s): half of
+// that, as a step modelled at 5 s may take 10 within the models' 2×.
+const LongStep = 5 * time.Second
+
 // sayDelta2Estimate tells (env.Say) the modelled time of the Δ2 a release
 // is about to compute at τ on g (sensitivity.ChooseMethod, the chooser Δ2
-// follows, priced on the 2-core reference machine) when it is over 10 s;
-// below 5 000 nodes, or with Δ2 given, nothing (the model's own bound
-// timings are not worth it).
+// follows, priced on the 2-core reference machine) when it is over
+// LongStep; below 5 000 nodes, or with Δ2 given, nothing (the model's own
+// bound timings are not worth it).
 func (p *ReleasePlan) sayDelta2Estimate(g *laplacian.Graph, tau float64) {
 	if p.env.Say == nil || p.Sensitivity != nil || g.N() < 5000 {
 		return
 	}
-	if c := sensitivity.ChooseMethod(g, tau, sensitivity.Options{TimeBudget: p.Spec.TimeBudget}); c.Seconds > 10 {
+	if c := sensitivity.ChooseMethod(g, tau, sensitivity.Options{TimeBudget: p.Spec.TimeBudget}); c.Seconds > LongStep.Seconds() {
 		p.env.Say(fmt.Sprintf("estimated %s for Δ2 at τ = %g (%s, modelled on the 2-core reference machine)",
 			answer.HumanDuration(time.Duration(c.Seconds*float64(time.Second))), tau, c.Name()))
 	}

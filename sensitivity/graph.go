@@ -629,7 +629,7 @@ func ChooseMethod(g *laplacian.Graph, tau float64, opt Options) MethodChoice {
 type FirstGuess struct {
 	// ModelSeconds guesses ChooseMethod's own time on the sparse path:
 	// its bounds on every edge, its pilot (at most pilotTime) and its
-	// timings — 1.0–3.7 s on graphs of 5·10⁴–2·10⁵ edges on the 2-core
+	// timings — 0.5–1.9 s on graphs of 5·10⁴–2·10⁵ edges on the 2-core
 	// reference machine, modelFixedSeconds + modelEdgeSeconds·|E|.
 	ModelSeconds float64
 	// Seconds is Δ2's modelled time where it needs no pilot (Modelled:
@@ -640,11 +640,11 @@ type FirstGuess struct {
 }
 
 // Fitted on e-mail Enron, pgp, LFR 2·10⁴, cond-mat-2005, astro-ph and AS
-// at τ = 1 (docs/results.md, "The dry run's estimate at once"): within 1.4× of
+// at τ = 1 (docs/results.md, "Δ2's cost model in 1.6 s"): within 1.45× of
 // each.
 const (
-	modelFixedSeconds = 0.5
-	modelEdgeSeconds  = 12e-6
+	modelFixedSeconds = 0.2
+	modelEdgeSeconds  = 6.5e-6
 )
 
 // GuessFirst guesses (FirstGuess) what Δ2 costs on g at τ with opt, from

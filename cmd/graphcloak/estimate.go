@@ -104,16 +104,20 @@ func delta2Step(gr *laplacian.Graph, tau float64, opt sensitivity.Options) estim
 		Model: c.Name() + ", modelled on the 2-core reference machine (sensitivity --dry-run)"}
 }
 
-// sayDelta2Estimate prints Δ2's estimate (delta2Step) before it is
-// computed at τ on gr with opt, when the graph has planEstimateNodes
+// sayDelta2Estimate prints the sensitivity command's estimate before Δ2
+// is computed at τ on gr with opt: the time since began (the load and
+// Δ2's model) and Δ2's (delta2Step), when the graph has planEstimateNodes
 // nodes or more (below, the model's own bound timings are not worth it)
-// and it is modelled to take more than longStep.
-func sayDelta2Estimate(g *globalOptions, gr *laplacian.Graph, tau float64, opt sensitivity.Options) {
+// and their sum is more than longStep.
+func sayDelta2Estimate(g *globalOptions, gr *laplacian.Graph, tau float64, opt sensitivity.Options, began time.Time) {
 	if g.quiet || gr.N() < planEstimateNodes {
 		return
 	}
-	if st := delta2Step(gr, tau, opt); st.Seconds > longStep.Seconds() {
-		g.say(fmt.Sprintf("estimated %s for %s: %s", seconds(st.Seconds), st.Step, st.Model))
+	st := delta2Step(gr, tau, opt)
+	so := time.Since(began).Seconds()
+	if so+st.Seconds > longStep.Seconds() {
+		g.say(fmt.Sprintf("estimated %s for the sensitivity (%s so far, %s %s: %s)",
+			seconds(so+st.Seconds), seconds(so), st.Step, seconds(st.Seconds), st.Model))
 	}
 }
 

@@ -8,8 +8,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -144,4 +146,50 @@ func TestLocateAndLoadEstimate(t *testing.T) {
 	if l.NodeCount != g.N() || l.Edges != g.NumEdges() || w == nil || math.Abs(w.Seconds-float64(g.N()+g.NumEdges())*loadWriteMicros*1e-6) > 1e-12 {
 		t.Errorf("load --estimate: %+v", l)
 	}
+}
+
+// TestSensitivityEstimateCountsTimeSoFar: the sensitivity command's line
+// is the time since it began (its load and Δ2's model) plus Δ2's modelled
+// time, named apart; it is said once their sum passes longStep, and not
+// while it is below.
+func TestSensitivityEstimateCountsTimeSoFar(t *testing.T) {
+	gr, _, err := laplacian.Generate("grid:rows=80,cols=80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := sensitivity.ChooseMethod(gr, 1, sensitivity.Options{})
+	if want.Seconds >= longStep.Seconds()/2 {
+		t.Fatalf("Δ2 modelled at %g s: the test needs a graph under %v", want.Seconds, longStep/2)
+	}
+	var buf bytes.Buffer
+	sayDelta2Estimate(&globalOptions{stderr: &buf}, gr, 1, sensitivity.Options{}, time.Now())
+	if buf.Len() != 0 {
+		t.Errorf("Δ2 modelled at %.2g s, just begun: said %q", want.Seconds, buf.String())
+	}
+	sayDelta2Estimate(&globalOptions{stderr: &buf}, gr, 1, sensitivity.Options{}, time.Now().Add(-longStep))
+	line := strings.TrimSpace(buf.String())
+	re := regexp.MustCompile(`^estimated (.+) for the sensitivity \((.+) so far, Δ2 at τ = 1 (.+): (\S+), modelled`)
+	m := re.FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("line %q", line)
+	}
+	method := m[4]
+	T, S, D := humanSeconds(t, m[1]), humanSeconds(t, m[2]), humanSeconds(t, m[3])
+	if S < longStep.Seconds() || math.Abs(T-(S+D)) > 0.1 || method != want.Name() || D > longStep.Seconds()/2 {
+		t.Errorf("line %q: %g s = %g s so far + %g s of %s, want ≥ %v so far and Δ2 by %s", line, T, S, D, method, longStep, want.Name())
+	}
+}
+
+// humanSeconds reads back answer.HumanDuration under an hour.
+func humanSeconds(t *testing.T, s string) float64 {
+	t.Helper()
+	var m, sec float64
+	if _, err := fmt.Sscanf(s, "%g min %g s", &m, &sec); err == nil {
+		return 60*m + sec
+	}
+	if _, err := fmt.Sscanf(s, "%g s", &sec); err == nil {
+		return sec
+	}
+	t.Fatalf("duration %q", s)
+	return 0
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -18,9 +19,8 @@ import (
 )
 
 // longStep is how long a step is modelled to run before its estimate is
-// printed (issue 61: every step that may take more than ~10 s): half of
-// that, as a step modelled at 5 s may take 10 within the models' 2×.
-const longStep = 5 * time.Second
+// printed (job.LongStep).
+const longStep = job.LongStep
 
 // progressPeriodEnv sets the period of progress lines on a pipe (a
 // duration, "30s" by default) and how long a step runs before its first

@@ -243,13 +243,14 @@ func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityO
 // graphSensitivity is sensitivity --graph: the certified Δ2 of a graph
 // (or of one shard, --shard), saved as a certificate with --save.
 func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivity.Report, error) {
+	began := time.Now()
 	gr, opt, err := sensitivityGraph(ctx, g, o)
 	if err != nil {
 		return sensitivity.Report{}, err
 	}
 	opt.Status = sensitivityProgress(g)
 	if opt.Status == nil { // on a pipe: the estimate, then progress lines
-		sayDelta2Estimate(g, gr, o.tau, opt)
+		sayDelta2Estimate(g, gr, o.tau, opt, began)
 		opt.Progress = g.progress("Δ2")
 	}
 	opt.Done = ctx.Done() // the engine stops too, not only this command
