@@ -236,7 +236,7 @@ type ForecastStep struct {
 // over MassPoints(statedMass)), each round by ForecastRoundSeconds.
 // release --estimate (both timed on the graph) and the dry run's
 // estimates (the per-node trials priced by the step rate,
-// perNodeTrialSeconds) both take it.
+// PerNodeTrialSeconds) both take it.
 func DryRunForecasts(trials int, perTrial, answerTrial, calibration, releaseSeconds float64, statedMass bool) []ForecastStep {
 	round := ForecastRoundSeconds(trials, perTrial, releaseSeconds)
 	how := func(rounds int, per float64) string {
@@ -320,7 +320,7 @@ func monotone(progress func(done, total int)) func(done, total int) {
 // (env.Say) the modelled time of the whole dry run again, when over 10 s
 // — the time so far (since p.began) and the forecasts (dryRunSteps) at
 // the answer's measured time a trial, the per-node trials priced by this
-// machine's step rate (perNodeTrialSeconds).
+// machine's step rate (PerNodeTrialSeconds).
 func (p *ReleasePlan) sayForecastEstimate(g *laplacian.Graph, part []int, releaseSeconds float64) func(perTrial float64, timed int) {
 	return func(pa float64, timed int) {
 		_, _, per, how, ok := p.pricing(g)
@@ -349,7 +349,7 @@ func (p *ReleasePlan) sayDryRunEstimate(g *laplacian.Graph, est *graphcloak.Rele
 
 // pricing is what a dry run's estimates price its forecasts on: the
 // forecast graph and partition (forecastPartition) and a per-node trial's
-// time (perNodeTrialSeconds, its step rate measured once a dry run); ok is
+// time (PerNodeTrialSeconds, its step rate measured once a dry run); ok is
 // false where there is no price (no partition, or a dense action: small
 // graphs, quick forecasts).
 func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part []int, per float64, how string, ok bool) {
@@ -359,7 +359,7 @@ func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part 
 	}
 	if !p.priced {
 		p.priced = true
-		p.perTrial, p.perTrialHow = perNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
+		p.perTrial, p.perTrialHow = PerNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
 	}
 	return graph, part, p.perTrial, p.perTrialHow, p.perTrial > 0
 }
@@ -467,12 +467,13 @@ const (
 	perNodeTrialNodeSeconds = 0.32e-6
 )
 
-// perNodeTrialSeconds prices a per-node forecast trial on g at τ, in wall
-// seconds: perNodeTrialActions column actions of K·(2|E| + n) steps at this
-// machine's step rate (expm.MeasureStepRate, about 0.3 s) and
-// perNodeTrialNodeSeconds a node; and says how. 0 where the action is not
-// a Chebyshev series (small graphs: dense).
-func perNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, string) {
+// PerNodeTrialSeconds prices a per-node forecast trial on g at τ, in wall
+// seconds (its readings, their noise and the recovery; plan's trials are
+// then scored at each ε): perNodeTrialActions column actions of
+// K·(2|E| + n) steps at this machine's step rate (expm.MeasureStepRate,
+// about 0.3 s) and perNodeTrialNodeSeconds a node; and says how. 0 where
+// the action is not a Chebyshev series (small graphs: dense).
+func PerNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, string) {
 	act, err := expm.NewAction(g, tau, expm.Options{Columns: trials})
 	ch, ok := act.(*expm.Chebyshev)
 	if err != nil || !ok {
@@ -495,7 +496,7 @@ func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sig
 		return err
 	}
 	masses := MassPoints(p.Spec.SourceMass > 0)
-	if d := float64(masses) * p.unitForecast.Seconds(); p.env.Say != nil && d > 10 {
+	if d := float64(masses) * p.unitForecast.Seconds(); p.env.Say != nil && d > LongStep.Seconds() {
 		p.env.Say(fmt.Sprintf("estimated up to %s for the forecast by source mass (%d masses at the unit forecast's %s each; masses answered ≥ 99%% twice in a row end it)",
 			human(d), masses, p.unitForecast.Round(time.Second)))
 	}

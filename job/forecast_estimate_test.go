@@ -78,7 +78,7 @@ func TestDryRunSaysItsEstimate(t *testing.T) {
 		if len(said) != 1 {
 			t.Fatalf("%s: said %q, want one estimate line", c.name, said)
 		}
-		per, how := perNodeTrialSeconds(c.g, 1, 100)
+		per, how := PerNodeTrialSeconds(c.g, 1, 100)
 		var K int
 		var ns float64
 		_, err := fmt.Sscanf(how, "3.2 column actions of K = %d at this machine's %g ns a step and 0.32 µs a node", &K, &ns)
