@@ -52,8 +52,9 @@ func (m MassEstimate) stated() string {
 const (
 	zMassSum = 2.241402727604947 // one-sided 1.25%
 	zMassTwo = 1.959963984540054 // two-sided 95%
-	// massNullDraws seeded noise draws give the matched bound's quantile.
-	massNullDraws = 399
+	// MassNullDraws seeded noise draws give the matched bound's quantile,
+	// each one action of the model's transpose.
+	MassNullDraws = 399
 )
 
 // EstimateMass estimates the source mass of readings y with noise σ on
@@ -94,8 +95,8 @@ func EstimateMass(md *recovery.Model, y []float64, sigma float64, seed uint64) M
 	md.ApplyT(c, y)
 	t := stat(c)
 	rng := rand.New(rand.NewPCG(seed, 0x6d617373)) // "mass"
-	null := make([]float64, massNullDraws)
-	md.ApplyTEach(massNullDraws, func(_ int, z []float64) {
+	null := make([]float64, MassNullDraws)
+	md.ApplyTEach(MassNullDraws, func(_ int, z []float64) {
 		for i := range z {
 			z[i] = rng.NormFloat64()
 		}

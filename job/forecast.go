@@ -474,15 +474,31 @@ const (
 // about 0.3 s) and perNodeTrialNodeSeconds a node; and says how. 0 where
 // the action is not a Chebyshev series (small graphs: dense).
 func PerNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, string) {
-	act, err := expm.NewAction(g, tau, expm.Options{Columns: trials})
-	ch, ok := act.(*expm.Chebyshev)
-	if err != nil || !ok {
+	K := chebyshevDegree(g, tau, trials)
+	if K == 0 {
 		return 0, ""
 	}
-	rate := expm.MeasureStepRate(g, 0)
-	steps := float64(ch.Degree()) * float64(2*g.NumEdges()+g.N())
-	return perNodeTrialActions*steps*rate.Seconds + perNodeTrialNodeSeconds*float64(g.N()),
-		fmt.Sprintf("%g column actions of K = %d at this machine's %.3g ns a step and %g µs a node", perNodeTrialActions, ch.Degree(), rate.Seconds*1e9, perNodeTrialNodeSeconds*1e6)
+	return perNodeTrialAt(g, K, expm.MeasureStepRate(g, 0).Seconds)
+}
+
+// perNodeTrialAt is PerNodeTrialSeconds for a series of degree K at step
+// seconds a step.
+func perNodeTrialAt(g *laplacian.Graph, K int, step float64) (float64, string) {
+	steps := float64(K) * float64(2*g.NumEdges()+g.N())
+	return perNodeTrialActions*steps*step + perNodeTrialNodeSeconds*float64(g.N()),
+		fmt.Sprintf("%g column actions of K = %d at this machine's %.3g ns a step and %g µs a node", perNodeTrialActions, K, step*1e9, perNodeTrialNodeSeconds*1e6)
+}
+
+// chebyshevDegree is the degree of the series that applies exp(−τL) on g
+// to blocks of columns columns, 0 where the action is not a Chebyshev
+// series (small graphs: dense).
+func chebyshevDegree(g *laplacian.Graph, tau float64, columns int) int {
+	act, err := expm.NewAction(g, tau, expm.Options{Columns: columns})
+	ch, ok := act.(*expm.Chebyshev)
+	if err != nil || !ok {
+		return 0
+	}
+	return ch.Degree()
 }
 
 // massCurve puts into the dry run's per-node forecast the forecast at

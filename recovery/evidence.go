@@ -23,7 +23,8 @@ import (
 // above the level means the posterior cannot be told from the prior: the
 // same ranking would come out of noise alone.
 type EvidenceTest struct {
-	// Draws of the null; default 199 (p-values on a grid of 1/200).
+	// Draws of the null; default DefaultEvidenceDraws (p-values on a grid
+	// of 1/200).
 	Draws int
 	// Seed of the null draws (the test is reproducible; it releases
 	// nothing).
@@ -35,6 +36,10 @@ type EvidenceTest struct {
 	// on a large graph the draws are most of a localisation's time.
 	Progress func(done, total int)
 }
+
+// DefaultEvidenceDraws is EvidenceTest's number of null draws when Draws
+// is 0: each one action of the model's transpose.
+const DefaultEvidenceDraws = 199
 
 // NoiseLevel is the level below which a p-value counts as evidence of a
 // source: a locate result with p > NoiseLevel is noise-dominated.
@@ -61,7 +66,7 @@ func (t EvidenceTest) Statistic(p *Problem) float64 {
 func (t EvidenceTest) Null(p *Problem) []float64 {
 	draws := t.Draws
 	if draws <= 0 {
-		draws = 199
+		draws = DefaultEvidenceDraws
 	}
 	stat := t.newStatistic(p)
 	rng := rand.New(rand.NewPCG(t.Seed, 0x9e3779b97f4a7c15))
