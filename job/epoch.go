@@ -57,6 +57,7 @@ func CalibrateEpoch(ctx context.Context, spec *ReleaseSpec, g *laplacian.Graph, 
 		out.Reused = s != nil
 	}
 	if s == nil {
+		sayDelta2Model(env, g, spec.Tau, spec.TimeBudget)
 		r, err := sensitivity.GraphContext(ctx, g, spec.Tau, spec.Alpha, sensitivity.Options{Progress: env.progress("Δ2"), TimeBudget: spec.TimeBudget})
 		if err != nil {
 			return nil, err

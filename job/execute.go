@@ -500,16 +500,24 @@ func readingSpread(y []float64) float64 {
 const LongStep = 5 * time.Second
 
 // sayDelta2Estimate tells (env.Say) the modelled time of the Δ2 a release
-// is about to compute at τ on g (sensitivity.ChooseMethod, the chooser Δ2
-// follows, priced on the 2-core reference machine) when it is over
-// LongStep; below 5 000 nodes, or with Δ2 given, nothing (the model's own
-// bound timings are not worth it).
+// is about to compute at τ on g (sayDelta2Model); with Δ2 given, nothing.
 func (p *ReleasePlan) sayDelta2Estimate(g *laplacian.Graph, tau float64) {
-	if p.env.Say == nil || p.Sensitivity != nil || g.N() < 5000 {
+	if p.Sensitivity == nil {
+		sayDelta2Model(p.env, g, tau, p.Spec.TimeBudget)
+	}
+}
+
+// sayDelta2Model tells (env.Say) the modelled time of a Δ2 about to be
+// computed at τ on g within budget (sensitivity.ChooseMethod, the chooser
+// Δ2 follows, priced on the 2-core reference machine) when it is over
+// LongStep; below 5 000 nodes nothing (the model's own bound timings are
+// not worth it).
+func sayDelta2Model(env Env, g *laplacian.Graph, tau float64, budget time.Duration) {
+	if env.Say == nil || g.N() < 5000 {
 		return
 	}
-	if c := sensitivity.ChooseMethod(g, tau, sensitivity.Options{TimeBudget: p.Spec.TimeBudget}); c.Seconds > LongStep.Seconds() {
-		p.env.Say(fmt.Sprintf("estimated %s for Δ2 at τ = %g (%s, modelled on the 2-core reference machine)",
+	if c := sensitivity.ChooseMethod(g, tau, sensitivity.Options{TimeBudget: budget}); c.Seconds > LongStep.Seconds() {
+		env.Say(fmt.Sprintf("estimated %s for Δ2 at τ = %g (%s, modelled on the 2-core reference machine)",
 			answer.HumanDuration(time.Duration(c.Seconds*float64(time.Second))), tau, c.Name()))
 	}
 }

@@ -111,7 +111,7 @@ func (e *epochOpener) open(ctx context.Context, epoch string, notBefore, notAfte
 		return nil, err
 	}
 	if opened == nil {
-		cal, err := job.CalibrateEpoch(ctx, &spec, gr, job.Env{Logger: g.logger, Progress: g.progress})
+		cal, err := job.CalibrateEpoch(ctx, &spec, gr, job.Env{Logger: g.logger, Progress: g.progress, Say: g.say})
 		if err != nil {
 			return nil, err
 		}
@@ -187,7 +187,7 @@ func publishCollected(ctx context.Context, g *globalOptions, open *stores.Stores
 		Database: cfg.Neo4j.Database, Projection: st.Projection, WriteProperty: cfg.Write.WriteProperty, LedgerKind: "collected",
 		Scope: rel.Meta.Scope, Epoch: rel.Meta.Epoch, Tau: rel.Meta.Tau, Alpha: rel.Meta.Alpha, Epsilon: rel.Meta.Epsilon,
 		Delta: rel.Meta.Delta, Software: buildinfo.Read().String(), Lease: connector.DefaultLease, Wait: connector.DefaultLease}
-	sum, err := job.PublishCollected(ctx, spec, rel, job.Env{Backend: st.Backend(), Logger: g.logger, Progress: g.progress, Bookkeeping: after.Context})
+	sum, err := job.PublishCollected(ctx, spec, rel, job.Env{Backend: st.Backend(), Logger: g.logger, Progress: g.progress, Say: g.say, Bookkeeping: after.Context})
 	if sum != nil {
 		return sum.RunID, err
 	}
