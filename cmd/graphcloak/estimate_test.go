@@ -193,3 +193,30 @@ func humanSeconds(t *testing.T, s string) float64 {
 	t.Fatalf("duration %q", s)
 	return 0
 }
+
+// TestGraphExperimentEstimate: the graph experiment's line sums
+// community detection (Leiden asked for), Δ2 at each τ (its cost model)
+// and each τ's trials (ε × trials at job.PerNodeTrialSeconds), and is said
+// once over longStep (10 000 trials here).
+func TestGraphExperimentEstimate(t *testing.T) {
+	gr, _, err := laplacian.Generate("grid:rows=80,cols=80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &graphOptions{taus: []float64{1, 2}, epsilons: []float64{1, 4}, communities: "leiden", trials: 10_000}
+	var buf bytes.Buffer
+	sayGraphExperimentEstimate(&globalOptions{stderr: &buf}, o, o.simulation(gr, nil, nil, privacy.MechanismDefault))
+	line := strings.TrimSpace(buf.String())
+	m := regexp.MustCompile(`^estimated (.+) for the experiment \(communities (.+), Δ2 at τ = 1 (.+), trials at τ = 1 (.+), Δ2 at τ = 2 (.+), trials at τ = 2 (.+)\)$`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("line %q", line)
+	}
+	sum := 0.0
+	for _, s := range m[2:] {
+		sum += humanSeconds(t, s)
+	}
+	// Each part is rendered to 0.1 s under 10 s, to 1 s under a minute.
+	if T := humanSeconds(t, m[1]); math.Abs(T-sum) > 0.02*T+6 || T <= longStep.Seconds() {
+		t.Errorf("line %q: %g s, its parts %g s", line, T, sum)
+	}
+}

@@ -8,13 +8,16 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/internal/textreport"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 func newExperimentCmd(g *globalOptions) *cobra.Command {
@@ -251,6 +254,9 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if err != nil {
 		return err
 	}
+	if !o.privateAnswer {
+		sayGraphExperimentEstimate(g, o, o.simulation(lg.Graph, nil, nil, mech))
+	}
 	kind, part, names, err := lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
 	if err != nil {
 		return err
@@ -319,4 +325,42 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.Sim
 	}
 	textreport.GraphSweep(out, sw)
 	return nil
+}
+
+// sayGraphExperimentEstimate prints the graph experiment's estimate before
+// it runs (before its communities are detected), on graphs of
+// planEstimateNodes nodes or more, when over longStep: community
+// detection (Leiden or Louvain), then per τ Δ2 (sensitivity's cost model;
+// none with a fixed σ) and the trials of each ε (job.PerNodeTrialSeconds:
+// column actions at the step rate measured on the graph).
+func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation) {
+	if g.quiet || sim.Graph.N() < planEstimateNodes {
+		return
+	}
+	points := len(o.epsilons)
+	if sim.Sigma != 0 {
+		points = 1 // ε does not apply
+	}
+	var steps []estimateStep
+	total := 0.0
+	if kind, _, _ := strings.Cut(o.communities, ":"); kind == "leiden" || kind == "louvain" {
+		st := estimateStep{Step: "communities", Seconds: community.DetectionSeconds(sim.Graph.NumEdges())}
+		steps, total = append(steps, st), st.Seconds
+	}
+	for _, tau := range o.taus {
+		if sim.Sigma == 0 {
+			st := delta2Step(sim.Graph, tau, sensitivity.Options{TimeBudget: o.timeBudget})
+			steps, total = append(steps, st), total+st.Seconds
+		}
+		per, how := job.PerNodeTrialSeconds(sim.Graph, tau, sim.Trials)
+		if per == 0 {
+			return
+		}
+		st := estimateStep{Step: fmt.Sprintf("trials at τ = %g", tau), Seconds: float64(points*sim.Trials) * per,
+			Model: fmt.Sprintf("%d ε × %d trials at %.3g s: %s", points, sim.Trials, per, how)}
+		steps, total = append(steps, st), total+st.Seconds
+	}
+	if total > longStep.Seconds() {
+		g.say(stepsLine("the experiment", total, steps))
+	}
 }
