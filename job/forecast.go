@@ -364,20 +364,59 @@ func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part 
 	return graph, part, p.perTrial, p.perTrialHow, p.perTrial > 0
 }
 
-// sayDryRunGuess is the dry run's first estimate on a graph of at least
-// guessNodes nodes, told (env.Say) before Δ2's method is modelled (which
-// takes seconds there: its bounds on every edge and its pilot): the
-// modelling and Δ2 guessed (sensitivity.GuessFirst; where Δ2's time is
-// not modelled without the pilot, the middle of what a dry run computes,
-// dryRunDelta2Guess) and the forecasts as sayDryRunEstimate prices them.
-func (p *ReleasePlan) sayDryRunGuess(g *laplacian.Graph) {
+// holdDryRunGuess is the dry run's first estimate on a graph of at least
+// guessNodes nodes (dryRunGuess), made before Δ2's method is modelled
+// (which takes seconds there: its bounds on every edge and its pilot) and
+// told (env.Say) guessDeadline after the dry run began — unless drop is
+// called first: the model's own estimate (sayDryRunEstimate), which knows
+// which scheme Δ2 takes, is then the first (LFR 2·10⁴: 40 s at 1.3 s for
+// a 58 s dry run, where the guess said 32 s).
+func (p *ReleasePlan) holdDryRunGuess(g *laplacian.Graph) (drop func()) {
+	line := p.dryRunGuess(g)
+	if line == "" {
+		return func() {}
+	}
+	var mu sync.Mutex
+	dropped := false
+	t := time.AfterFunc(time.Until(p.began.Add(guessDeadline)), func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !dropped {
+			p.env.Say(line)
+			dropped = true
+		}
+	})
+	return func() {
+		t.Stop()
+		mu.Lock()
+		defer mu.Unlock()
+		dropped = true
+	}
+}
+
+// guessDeadline is how long after a dry run began its guess waits for Δ2's
+// model (holdDryRunGuess), so that the first estimate comes within about
+// 1.5 s of the command's start either way (pgp-strong-2009 loads in 0.25 s).
+const guessDeadline = 1300 * time.Millisecond
+
+// trialRateTiming is how long PerNodeTrialSeconds times the step rate
+// (at least three rounds): half the audit's 0.3 s, as the lines it prices
+// come before long work.
+const trialRateTiming = 150 * time.Millisecond
+
+// dryRunGuess is the dry run's guess at its time (holdDryRunGuess): the
+// modelling and Δ2 guessed (sensitivity.GuessFirst; where Δ2's time is not
+// modelled without the pilot, the middle of what a dry run computes,
+// dryRunDelta2Guess) and the forecasts as sayDryRunEstimate prices them;
+// "" below guessNodes nodes, without a price, or when not over LongStep.
+func (p *ReleasePlan) dryRunGuess(g *laplacian.Graph) string {
 	if g.N() < guessNodes {
-		return
+		return ""
 	}
 	guess := sensitivity.GuessFirst(g, p.Spec.Tau+p.Spec.Smooth, sensitivity.Options{TimeBudget: p.Spec.TimeBudget})
 	graph, part, per, how, ok := p.pricing(g)
 	if !ok {
-		return
+		return ""
 	}
 	how = fmt.Sprintf("Δ2's method modelled in about %s; per-node trials at %.3g s, %s; the answer's at %d×",
 		human(guess.ModelSeconds), per, how, answerTrialFactor)
@@ -386,7 +425,7 @@ func (p *ReleasePlan) sayDryRunGuess(g *laplacian.Graph) {
 	}
 	switch {
 	case guess.Modelled && guess.Seconds < 10: // dense: computed, its time known
-		p.sayDryRun(guess.ModelSeconds+guess.Seconds, steps(guess.Seconds), how)
+		return p.dryRunLine(guess.ModelSeconds+guess.Seconds, steps(guess.Seconds), how)
 	case guess.Modelled:
 		// Δ2's model picks the Gram scheme (not computed by the dry run,
 		// its time sets the forecasts' budget) or the per-edge one (whose
@@ -394,13 +433,13 @@ func (p *ReleasePlan) sayDryRunGuess(g *laplacian.Graph) {
 		// Between them, the geometric middle.
 		_, lo, _ := p.dryRunTotal(guess.ModelSeconds+dryRunDelta2Guess(g.NumEdges()), steps(0))
 		so, hi, _ := p.dryRunTotal(guess.ModelSeconds, steps(guess.Seconds))
-		if mid := math.Sqrt(lo * hi); mid > 10 {
-			p.env.Say(fmt.Sprintf("estimated %s for the dry run (%s so far; %s if Δ2's model picks the per-edge scheme, %s if the Gram scheme's %s, whose time sets the forecasts' budget; %s)",
-				human(mid), human(so), human(lo), human(hi), human(guess.Seconds), how))
+		if mid := math.Sqrt(lo * hi); mid > LongStep.Seconds() {
+			return fmt.Sprintf("estimated %s for the dry run (%s so far; %s if Δ2's model picks the per-edge scheme, %s if the Gram scheme's %s, whose time sets the forecasts' budget; %s)",
+				human(mid), human(so), human(lo), human(hi), human(guess.Seconds), how)
 		}
-	default:
-		p.sayDryRun(guess.ModelSeconds+dryRunDelta2Guess(g.NumEdges()), steps(0), how)
+		return ""
 	}
+	return p.dryRunLine(guess.ModelSeconds+dryRunDelta2Guess(g.NumEdges()), steps(0), how)
 }
 
 // human renders seconds for a reader (answer.HumanDuration).
@@ -435,9 +474,17 @@ func (p *ReleasePlan) dryRunSteps(graph *laplacian.Graph, part []int, per, pa, r
 // the time so far, delta2 (Δ2 still to compute), the steps; how says
 // what the steps were priced at.
 func (p *ReleasePlan) sayDryRun(delta2 float64, steps []ForecastStep, how string) {
-	if so, total, line := p.dryRunTotal(delta2, steps); total > 10 {
-		p.env.Say(fmt.Sprintf("estimated %s for the dry run (%s so far%s; %s)", human(total), human(so), line, how))
+	if line := p.dryRunLine(delta2, steps, how); line != "" {
+		p.env.Say(line)
 	}
+}
+
+// dryRunLine is sayDryRun's line, "" when the total is not over LongStep.
+func (p *ReleasePlan) dryRunLine(delta2 float64, steps []ForecastStep, how string) string {
+	if so, total, line := p.dryRunTotal(delta2, steps); total > LongStep.Seconds() {
+		return fmt.Sprintf("estimated %s for the dry run (%s so far%s; %s)", human(total), human(so), line, how)
+	}
+	return ""
 }
 
 // dryRunTotal is the modelled time of the whole dry run — the time so far
@@ -470,15 +517,15 @@ const (
 // PerNodeTrialSeconds prices a per-node forecast trial on g at τ, in wall
 // seconds (its readings, their noise and the recovery; plan's trials are
 // then scored at each ε): perNodeTrialActions column actions of
-// K·(2|E| + n) steps at this machine's step rate (expm.MeasureStepRate,
-// about 0.3 s) and perNodeTrialNodeSeconds a node; and says how. 0 where
-// the action is not a Chebyshev series (small graphs: dense).
+// K·(2|E| + n) steps at this machine's step rate (expm.MeasureStepRate
+// for trialRateTiming) and perNodeTrialNodeSeconds a node; and says how.
+// 0 where the action is not a Chebyshev series (small graphs: dense).
 func PerNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, string) {
 	K := chebyshevDegree(g, tau, trials)
 	if K == 0 {
 		return 0, ""
 	}
-	return perNodeTrialAt(g, K, expm.MeasureStepRate(g, 0).Seconds)
+	return perNodeTrialAt(g, K, expm.MeasureStepRate(g, trialRateTiming).Seconds)
 }
 
 // perNodeTrialAt is PerNodeTrialSeconds for a series of degree K at step

@@ -274,27 +274,50 @@ func TestDryRunSaysItsFirstEstimate(t *testing.T) {
 }
 
 // TestDryRunSaysItsGuess: on a graph of guessNodes nodes or more the dry
-// run tells its guess before Δ2's method is modelled: the model's own
-// time and Δ2 guessed (sensitivity.GuessFirst, dryRunDelta2Guess), the
-// forecasts at the floor of their budget; below guessNodes nothing.
+// run's guess (dryRunGuess) is the model's own time and Δ2 guessed
+// (sensitivity.GuessFirst, dryRunDelta2Guess), the forecasts at the floor
+// of their budget; below guessNodes there is none. holdDryRunGuess tells
+// it once guessDeadline after the dry run began has passed, and never
+// when dropped before.
 func TestDryRunSaysItsGuess(t *testing.T) {
 	for _, n := range []int{guessNodes - 1, guessNodes} {
 		g := pathGraph(t, n)
-		var said []string
 		// Many trials: the forecasts' rounds outlast their budget.
-		p := &ReleasePlan{Spec: ReleaseSpec{ForecastTrials: 5000, DryRun: true, Tau: 1}, began: time.Now(),
-			env: Env{Say: func(l string) { said = append(said, l) }}}
-		p.sayDryRunGuess(g)
+		p := &ReleasePlan{Spec: ReleaseSpec{ForecastTrials: 5000, DryRun: true, Tau: 1}, began: time.Now()}
+		line := p.dryRunGuess(g)
 		if n < guessNodes {
-			if len(said) != 0 {
-				t.Errorf("%d nodes: said %q", n, said)
+			if line != "" {
+				t.Errorf("%d nodes: guessed %q", n, line)
 			}
 			continue
 		}
 		guess := sensitivity.GuessFirst(g, 1, sensitivity.Options{})
 		want := ", Δ2 " + human(guess.ModelSeconds+dryRunDelta2Guess(g.NumEdges())) + ", private-answer forecast "
-		if len(said) != 1 || !strings.HasPrefix(said[0], "estimated ") || !strings.Contains(said[0], want) || !strings.Contains(said[0], "; Δ2's method modelled in about ") {
-			t.Errorf("%d nodes: said %q, want a line with %q", n, said, want)
+		if !strings.HasPrefix(line, "estimated ") || !strings.Contains(line, want) || !strings.Contains(line, "; Δ2's method modelled in about ") {
+			t.Errorf("%d nodes: guessed %q, want a line with %q", n, line, want)
+		}
+		// Dropped before its deadline: never told.
+		var said []string
+		p.env.Say = func(l string) { said = append(said, l) }
+		p.holdDryRunGuess(g)()
+		if len(said) != 0 {
+			t.Errorf("dropped before the deadline: said %q", said)
+		}
+		// Past its deadline: told (once), and dropping it after changes nothing.
+		lines := make(chan string, 2)
+		p.began, p.env.Say = time.Now().Add(-guessDeadline), func(l string) { lines <- l }
+		drop := p.holdDryRunGuess(g)
+		select {
+		case l := <-lines:
+			if !strings.Contains(l, want) {
+				t.Errorf("told %q, want a line with %q", l, want)
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("the guess was not told past its deadline")
+		}
+		drop()
+		if len(lines) != 0 {
+			t.Errorf("told again: %q", <-lines)
 		}
 	}
 	if math.Abs(dryRunDelta2Guess(1000)-0.03) > 1e-15 || dryRunDelta2Guess(1e6) != 5 {

@@ -385,7 +385,7 @@ func (p *LocatePlan) estimate(g *laplacian.Graph, partitioned bool) (float64, st
 	if K == 0 || partitioned && s.DryRun && s.ForecastTrials == 0 {
 		return 0, ""
 	}
-	step := expm.MeasureStepRate(g, 0).Seconds
+	step := expm.MeasureStepRate(g, trialRateTiming).Seconds
 	draw := float64(K) * float64(2*g.NumEdges()+g.N()) * step
 	var steps []ForecastStep
 	if !partitioned {

@@ -438,10 +438,12 @@ func (p *ReleasePlan) estimate(ctx context.Context) error {
 	tau := s.Tau + s.Smooth // the released model's τ
 	ej := graphcloak.EstimateJob{Graph: g, Tau: tau, Alpha: s.Alpha, Epsilon: s.Epsilon, Delta: s.Delta,
 		Mechanism: s.Mechanism, Sensitivity: p.Sensitivity}
+	drop := func() {}
 	if p.env.Say != nil && s.DryRun && s.ForecastTrials > 0 && g.NumEdges() > 0 && p.Sensitivity == nil {
-		p.sayDryRunGuess(g)
+		drop = p.holdDryRunGuess(g)
 	}
 	est, err := graphcloak.Estimate(ej)
+	drop() // the model's estimate is the better one, if the guess was not told yet
 	if err != nil {
 		return err
 	}
