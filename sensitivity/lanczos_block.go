@@ -166,7 +166,9 @@ func (lb *lanczosBlock) step() (broke [columnBlock]bool) {
 		if k > 0 {
 			bPrev[s] = lw.beta[k-1]
 		}
-		next[s] = lw.vec(k + 1)
+		if !lw.window { // a window's vectors are never read (its bounds are Gauss rules)
+			next[s] = lw.vec(k + 1)
+		}
 	}
 	// W = L·X in chunks of rows, each summed into α, ‖Lv‖² and Σω_r v_r²
 	// while it is in cache.
