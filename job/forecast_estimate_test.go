@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -296,13 +297,18 @@ func TestDryRunSaysItsGuess(t *testing.T) {
 		if !strings.HasPrefix(line, "estimated ") || !strings.Contains(line, want) || !strings.Contains(line, "; Δ2's method modelled in about ") {
 			t.Errorf("%d nodes: guessed %q, want a line with %q", n, line, want)
 		}
-		// Dropped before its deadline: never told.
+		// Dropped before its deadline (guessDeadline from now; the trials'
+		// price is kept, so the hold takes milliseconds): never told.
 		var said []string
-		p.env.Say = func(l string) { said = append(said, l) }
+		var mu sync.Mutex
+		p.began, p.env.Say = time.Now(), func(l string) { mu.Lock(); said = append(said, l); mu.Unlock() }
 		p.holdDryRunGuess(g)()
+		time.Sleep(time.Until(p.began.Add(guessDeadline + 200*time.Millisecond))) // past it: a timer left would have fired
+		mu.Lock()
 		if len(said) != 0 {
 			t.Errorf("dropped before the deadline: said %q", said)
 		}
+		mu.Unlock()
 		// Past its deadline: told (once), and dropping it after changes nothing.
 		lines := make(chan string, 2)
 		p.began, p.env.Say = time.Now().Add(-guessDeadline), func(l string) { lines <- l }

@@ -325,11 +325,11 @@ func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, err
 	graph := in.Graph
 	p := &LocatePlan{Spec: spec, env: env, Summary: &LocateSummary{Graph: spec.Graph, Communities: spec.Communities,
 		NodeCount: graph.N(), RelationshipCount: graph.NumEdges()}}
-	p.sayEstimate(graph, in.Partition != nil)
 	rel, err := p.released(graph, meta, in.Readings)
 	if err != nil {
 		return nil, err
 	}
+	p.sayEstimate(graph, in.Partition != nil) // once the release is known to fit the graph
 	s := &p.Spec
 	p.Job = graphcloak.LocateJob{Graph: graph, Released: rel, Tau: s.Tau, Estimator: s.Estimator, Sources: s.Sources,
 		Seed: s.Seed, Resolution: s.Resolution, Partition: in.Partition, Names: in.Names, Progress: sayStepEstimates(StepProgress(env.Progress), env.Say)}
