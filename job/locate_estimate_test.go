@@ -62,7 +62,8 @@ func TestLocateEstimate(t *testing.T) {
 		if !c.partitioned {
 			want += community.DetectionSeconds(g.NumEdges())
 		}
-		if !slices.Equal(steps, c.steps) || math.Abs(total-want) > 2e-3*want+1e-12 ||
+		// The step rate is told to three digits: up to 0.5 % off.
+		if !slices.Equal(steps, c.steps) || math.Abs(total-want) > 5e-3*want+1e-12 ||
 			strings.Contains(m[4], "forecast's trials") != c.trials || K < 2 {
 			t.Errorf("%+v: %g s, want %g; line %q", c.spec, total, want, line)
 		}
