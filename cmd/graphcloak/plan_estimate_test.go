@@ -179,7 +179,8 @@ func TestPricePool(t *testing.T) {
 		t.Fatalf("%q: %v", c.How, err)
 	}
 	draw := actions*float64(K)*float64(2*g.NumEdges()+g.N())*ns*1e-9 + nodeMicros*1e-6*float64(g.N())
-	if math.Abs(c.Draw-draw) > 1e-3*draw || c.Score != scoreNodeSeconds*float64(g.N()) || scoreNs != scoreNodeSeconds*1e9 || c.Setup != 0 || K < 2 {
+	// The step rate is told to three digits: up to 0.5 % off.
+	if math.Abs(c.Draw-draw) > 5e-3*draw || c.Score != scoreNodeSeconds*float64(g.N()) || scoreNs != scoreNodeSeconds*1e9 || c.Setup != 0 || K < 2 {
 		t.Errorf("%+v: draw %g by its account, score %g", c, draw, scoreNodeSeconds*float64(g.N()))
 	}
 	small, _, err := laplacian.Generate("complete:n=20")
