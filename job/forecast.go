@@ -317,7 +317,7 @@ func monotone(progress func(done, total int)) func(done, total int) {
 
 // sayForecastEstimate is the firstTrials of the dry run's first forecast
 // (the private answer's): once its first trials are timed it tells
-// (env.Say) the modelled time of the whole dry run again, when over 10 s
+// (env.Say) the modelled time of the whole dry run again, when over LongStep
 // — the time so far (since p.began) and the forecasts (dryRunSteps) at
 // the answer's measured time a trial, the per-node trials priced by this
 // machine's step rate (PerNodeTrialSeconds).
@@ -470,8 +470,8 @@ func (p *ReleasePlan) dryRunSteps(graph *laplacian.Graph, part []int, per, pa, r
 	return DryRunForecasts(p.Spec.ForecastTrials, per, pa, privacy.CalibrationSeconds(graph, part), releaseSeconds, p.Spec.SourceMass > 0)
 }
 
-// sayDryRun tells the modelled time of the whole dry run, when over 10 s:
-// the time so far, delta2 (Δ2 still to compute), the steps; how says
+// sayDryRun tells the modelled time of the whole dry run, when over
+// LongStep: the time so far, delta2 (Δ2 still to compute), the steps; how says
 // what the steps were priced at.
 func (p *ReleasePlan) sayDryRun(delta2 float64, steps []ForecastStep, how string) {
 	if line := p.dryRunLine(delta2, steps, how); line != "" {

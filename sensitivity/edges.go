@@ -126,9 +126,9 @@ func (m *edgeClassMemo) put(fp laplacian.Fingerprint, tau float64, cl []edgeClas
 
 // cheapBounds sets the cheap bound (cheapEdgeBound) of edges 0..m−1, given
 // by edge, in parallel: each worker has its own resistance workspace and
-// takes chunks of cheapChunk edges until none is left. Past the deadline (zero: none) the edges
-// left get the O(1) bound ψ(1/w) instead (an edge's resistance is at most
-// 1/w), so that a time budget also bounds this phase.
+// takes chunks of cheapChunk edges until none is left. Past the deadline
+// (zero: none) the edges left get the O(1) bound ψ(1/w) instead (an edge's
+// resistance is at most 1/w), so that a time budget also bounds this phase.
 func cheapBounds(g *laplacian.Graph, tau float64, side map[[2]int]bridgeSide, m int, edge func(k int) (i, j int, w float64), set func(k int, u float64), cut cutoff) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, m/1024))
 	var next atomic.Int64 // the next chunk of cheapChunk edges

@@ -47,7 +47,7 @@ finished are kept in SAVE.checkpoint (rewritten at most every 5 s), and the
 same command run again says so and computes only the rest, writing the
 certificate an uninterrupted run writes. --estimate prints how long the pass
 will take (its cost model at this machine's measured rate) and computes
-nothing; a pass modelled over 10 s prints that estimate before it starts.`
+nothing; a pass modelled over 5 s prints that estimate before it starts.`
 
 func newAuditCmd(g *globalOptions) *cobra.Command {
 	o := &auditOptions{}

@@ -23,7 +23,7 @@ import (
 const longStep = job.LongStep
 
 // progressPeriodEnv sets the period of progress lines on a pipe (a
-// duration, "30s" by default) and how long a step runs before its first
+// duration, 25 s by default: progressbar.DefaultLogPeriod) and how long a step runs before its first
 // line: tests set it small to see the lines of a quick step.
 const progressPeriodEnv = "GRAPHCLOAK_PROGRESS_PERIOD"
 
@@ -113,7 +113,7 @@ func (g *globalOptions) passStarted(lg *laplacian.Graph, c recovery.PassCost) {
 // loading a file): when it is still running after the quiet time of a
 // progress log (5 s, or GRAPHCLOAK_PROGRESS_PERIOD) a line "label …" is
 // printed, then "label: 1m0s elapsed" every period of a progress log
-// (30 s, or GRAPHCLOAK_PROGRESS_PERIOD) while it runs, and, when the
+// (25 s, or GRAPHCLOAK_PROGRESS_PERIOD) while it runs, and, when the
 // returned end is called, "label: done in 12s". A quick step prints
 // nothing; --quiet prints nothing.
 func (g *globalOptions) phase(label string) (end func()) {
