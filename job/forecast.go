@@ -367,22 +367,28 @@ func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part 
 // holdDryRunGuess is the dry run's first estimate on a graph of at least
 // guessNodes nodes (dryRunGuess), made before Δ2's method is modelled
 // (which takes seconds there: its bounds on every edge and its pilot) and
-// told (env.Say) guessDeadline after the dry run began — unless drop is
+// told (env.Say) GuessDeadline after the dry run began — unless drop is
 // called first: the model's own estimate (sayDryRunEstimate), which knows
 // which scheme Δ2 takes, is then the first (LFR 2·10⁴: 40 s at 1.3 s for
 // a 58 s dry run, where the guess said 32 s).
 func (p *ReleasePlan) holdDryRunGuess(g *laplacian.Graph) (drop func()) {
-	line := p.dryRunGuess(g)
+	return HoldLine(p.env.Say, p.began.Add(GuessDeadline), p.dryRunGuess(g))
+}
+
+// HoldLine tells line (say) at the time at, unless drop is called first:
+// a guess made before a model whose own estimate supersedes it, told only
+// when the model is late. An empty line is never told.
+func HoldLine(say func(string), at time.Time, line string) (drop func()) {
 	if line == "" {
 		return func() {}
 	}
 	var mu sync.Mutex
 	dropped := false
-	t := time.AfterFunc(time.Until(p.began.Add(guessDeadline)), func() {
+	t := time.AfterFunc(time.Until(at), func() {
 		mu.Lock()
 		defer mu.Unlock()
 		if !dropped {
-			p.env.Say(line)
+			say(line)
 			dropped = true
 		}
 	})
@@ -394,10 +400,10 @@ func (p *ReleasePlan) holdDryRunGuess(g *laplacian.Graph) (drop func()) {
 	}
 }
 
-// guessDeadline is how long after a dry run began its guess waits for Δ2's
-// model (holdDryRunGuess), so that the first estimate comes within about
-// 1.5 s of the command's start either way (pgp-strong-2009 loads in 0.25 s).
-const guessDeadline = 1300 * time.Millisecond
+// GuessDeadline is how long after a command began a guess waits for Δ2's
+// model (HoldLine), so that the first estimate comes within about 1.5 s
+// of the command's start either way (pgp-strong-2009 loads in 0.25 s).
+const GuessDeadline = 1300 * time.Millisecond
 
 // trialRateTiming is how long PerNodeTrialSeconds times the step rate
 // (at least three rounds): half the audit's 0.3 s, as the lines it prices
@@ -455,7 +461,23 @@ const guessNodes = 5000
 // middle, and less on graphs with few edges (30 µs an edge): Δ2 took
 // 0.5 s on hep-th (15 751 edges), 3.1 s on astro-ph (121 251), 6.4–8.7 s
 // on AS, e-mail Enron and cond-mat-2005 where the dry run computed it.
-func dryRunDelta2Guess(edges int) float64 { return min(5, 30e-6*float64(edges)) }
+func dryRunDelta2Guess(edges int) float64 { return min(5, delta2EdgeGuess*float64(edges)) }
+
+// delta2EdgeGuess is the seconds an edge at which Δ2 is guessed where its
+// time needs the model's pilot (dryRunDelta2Guess, Delta2Guess).
+const delta2EdgeGuess = 30e-6
+
+// Delta2Guess guesses Δ2's whole time at tau on g with opt, its cost
+// model's included, before the model runs (sensitivity.GuessFirst): where
+// Δ2's own time needs the model's pilot, delta2EdgeGuess an edge — for a
+// first estimate held while the model runs (HoldLine), superseded by its.
+func Delta2Guess(g *laplacian.Graph, tau float64, opt sensitivity.Options) float64 {
+	guess := sensitivity.GuessFirst(g, tau, opt)
+	if guess.Modelled {
+		return guess.ModelSeconds + guess.Seconds
+	}
+	return guess.ModelSeconds + delta2EdgeGuess*float64(g.NumEdges())
+}
 
 // answerTrialFactor prices a private-answer trial before any has run, in
 // per-node trials: its recovery is a per-node trial's and, where the plain

@@ -278,8 +278,8 @@ func TestDryRunSaysItsFirstEstimate(t *testing.T) {
 // run's guess (dryRunGuess) is the model's own time and Δ2 guessed
 // (sensitivity.GuessFirst, dryRunDelta2Guess), the forecasts at the floor
 // of their budget; below guessNodes there is none. holdDryRunGuess tells
-// it once guessDeadline after the dry run began has passed, and never
-// when dropped before.
+// it once GuessDeadline after the dry run began has passed, and never
+// when dropped before. Delta2Guess (the graph experiment's) is not capped.
 func TestDryRunSaysItsGuess(t *testing.T) {
 	for _, n := range []int{guessNodes - 1, guessNodes} {
 		g := pathGraph(t, n)
@@ -297,13 +297,13 @@ func TestDryRunSaysItsGuess(t *testing.T) {
 		if !strings.HasPrefix(line, "estimated ") || !strings.Contains(line, want) || !strings.Contains(line, "; Δ2's method modelled in about ") {
 			t.Errorf("%d nodes: guessed %q, want a line with %q", n, line, want)
 		}
-		// Dropped before its deadline (guessDeadline from now; the trials'
+		// Dropped before its deadline (GuessDeadline from now; the trials'
 		// price is kept, so the hold takes milliseconds): never told.
 		var said []string
 		var mu sync.Mutex
 		p.began, p.env.Say = time.Now(), func(l string) { mu.Lock(); said = append(said, l); mu.Unlock() }
 		p.holdDryRunGuess(g)()
-		time.Sleep(time.Until(p.began.Add(guessDeadline + 200*time.Millisecond))) // past it: a timer left would have fired
+		time.Sleep(time.Until(p.began.Add(GuessDeadline + 200*time.Millisecond))) // past it: a timer left would have fired
 		mu.Lock()
 		if len(said) != 0 {
 			t.Errorf("dropped before the deadline: said %q", said)
@@ -311,7 +311,7 @@ func TestDryRunSaysItsGuess(t *testing.T) {
 		mu.Unlock()
 		// Past its deadline: told (once), and dropping it after changes nothing.
 		lines := make(chan string, 2)
-		p.began, p.env.Say = time.Now().Add(-guessDeadline), func(l string) { lines <- l }
+		p.began, p.env.Say = time.Now().Add(-GuessDeadline), func(l string) { lines <- l }
 		drop := p.holdDryRunGuess(g)
 		select {
 		case l := <-lines:
@@ -328,5 +328,12 @@ func TestDryRunSaysItsGuess(t *testing.T) {
 	}
 	if math.Abs(dryRunDelta2Guess(1000)-0.03) > 1e-15 || dryRunDelta2Guess(1e6) != 5 {
 		t.Error("dryRunDelta2Guess: 30 µs an edge up to 5 s")
+	}
+	// Delta2Guess: the model's time and, where Δ2 needs the pilot (a path
+	// at τ = 1: no Gram scheme), 30 µs an edge without the dry run's cap.
+	g := pathGraph(t, 200_000)
+	guess := sensitivity.GuessFirst(g, 1, sensitivity.Options{})
+	if got, want := Delta2Guess(g, 1, sensitivity.Options{}), guess.ModelSeconds+30e-6*float64(g.NumEdges()); guess.Modelled || math.Abs(got-want) > 1e-12 || got < 5 {
+		t.Errorf("Delta2Guess on a path of 2·10⁵ nodes: %g s, want %g s (modelled %v)", got, want, guess.Modelled)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -198,26 +199,60 @@ func humanSeconds(t *testing.T, s string) float64 {
 // TestGraphExperimentEstimate: the graph experiment's line sums
 // community detection (Leiden asked for), Δ2 at each τ (its cost model)
 // and each τ's trials (ε × trials at job.PerNodeTrialSeconds), and is said
-// once over longStep (10 000 trials here).
+// once over longStep (10 000 trials here). Past job.GuessDeadline the
+// guess (job.Delta2Guess for Δ2's model and run) is said first, the same
+// sum; before it, never.
 func TestGraphExperimentEstimate(t *testing.T) {
 	gr, _, err := laplacian.Generate("grid:rows=80,cols=80")
 	if err != nil {
 		t.Fatal(err)
 	}
 	o := &graphOptions{taus: []float64{1, 2}, epsilons: []float64{1, 4}, communities: "leiden", trials: 10_000}
-	var buf bytes.Buffer
-	sayGraphExperimentEstimate(&globalOptions{stderr: &buf}, o, o.simulation(gr, nil, nil, privacy.MechanismDefault))
-	line := strings.TrimSpace(buf.String())
-	m := regexp.MustCompile(`^estimated (.+) for the experiment \(communities (.+), Δ2 at τ = 1 (.+), trials at τ = 1 (.+), Δ2 at τ = 2 (.+), trials at τ = 2 (.+)\)$`).FindStringSubmatch(line)
-	if m == nil {
-		t.Fatalf("line %q", line)
+	sum := func(line, delta2 string) (total, parts float64, m []string) {
+		m = regexp.MustCompile(`^estimated (.+) for the experiment \(communities (.+), Δ2 at τ = 1` + delta2 + ` (.+), trials at τ = 1 (.+), Δ2 at τ = 2` + delta2 + ` (.+), trials at τ = 2 (.+)\)$`).FindStringSubmatch(line)
+		if m == nil {
+			t.Fatalf("line %q", line)
+		}
+		for _, s := range m[2:] {
+			parts += humanSeconds(t, s)
+		}
+		return humanSeconds(t, m[1]), parts, m
 	}
-	sum := 0.0
-	for _, s := range m[2:] {
-		sum += humanSeconds(t, s)
-	}
-	// Each part is rendered to 0.1 s under 10 s, to 1 s under a minute.
-	if T := humanSeconds(t, m[1]); math.Abs(T-sum) > 0.02*T+6 || T <= longStep.Seconds() {
-		t.Errorf("line %q: %g s, its parts %g s", line, T, sum)
+	for _, late := range []bool{false, true} {
+		began := time.Now().Add(time.Hour) // the model is never late
+		if late {
+			began = time.Now().Add(-job.GuessDeadline)
+		}
+		var buf bytes.Buffer
+		var mu sync.Mutex
+		say := writerFunc(func(p []byte) (int, error) { mu.Lock(); defer mu.Unlock(); return buf.Write(p) })
+		sayGraphExperimentEstimate(&globalOptions{stderr: say}, o, o.simulation(gr, nil, nil, privacy.MechanismDefault), began)
+		mu.Lock()
+		lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
+		mu.Unlock()
+		if want := map[bool]int{false: 1, true: 2}[late]; len(lines) != want {
+			t.Fatalf("late %v: said %q, want %d lines", late, lines, want)
+		}
+		// Each part is rendered to 0.1 s under 10 s, to 1 s under a minute.
+		T, parts, _ := sum(lines[len(lines)-1], "")
+		if math.Abs(T-parts) > 0.02*T+6 || T <= longStep.Seconds() {
+			t.Errorf("line %q: %g s, its parts %g s", lines[len(lines)-1], T, parts)
+		}
+		if late {
+			T, parts, m := sum(lines[0], " guessed")
+			if math.Abs(T-parts) > 0.02*T+6 {
+				t.Errorf("guess %q: %g s, its parts %g s", lines[0], T, parts)
+			}
+			for i, tau := range o.taus {
+				if g, want := humanSeconds(t, m[3+2*i]), job.Delta2Guess(gr, tau, sensitivity.Options{}); math.Abs(g-want) > 0.05*want+0.1 {
+					t.Errorf("guess %q: Δ2 at τ = %g %g s, job.Delta2Guess %g s", lines[0], tau, g, want)
+				}
+			}
+		}
 	}
 }
+
+// writerFunc is an io.Writer of a function.
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

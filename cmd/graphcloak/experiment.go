@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -238,6 +239,7 @@ hub-heavy graphs the exact Δ2 can take hours ('graphcloak sensitivity
 }
 
 func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, out io.Writer) error {
+	began := time.Now()
 	o.seed, o.workers = uint64(g.cfg.Write.RandomSeed), g.cfg.Write.Concurrency
 	property, err := checkExperimentGraph(o)
 	if err != nil {
@@ -255,7 +257,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 		return err
 	}
 	if !o.privateAnswer {
-		sayGraphExperimentEstimate(g, o, o.simulation(lg.Graph, nil, nil, mech))
+		sayGraphExperimentEstimate(g, o, o.simulation(lg.Graph, nil, nil, mech), began)
 	}
 	kind, part, names, err := lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
 	if err != nil {
@@ -332,8 +334,11 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.Sim
 // planEstimateNodes nodes or more, when over longStep: community
 // detection (Leiden or Louvain), then per τ Δ2 (sensitivity's cost model;
 // none with a fixed σ) and the trials of each ε (job.PerNodeTrialSeconds:
-// column actions at the step rate measured on the graph).
-func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation) {
+// column actions at the step rate measured on the graph). Δ2's model takes
+// seconds on large graphs (e-mail Enron at τ = 2: 1.7 s), so a guess at Δ2
+// (job.Delta2Guess) is told job.GuessDeadline after began if the model has
+// not finished by then.
+func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation, began time.Time) {
 	if g.quiet || sim.Graph.N() < planEstimateNodes {
 		return
 	}
@@ -341,26 +346,42 @@ func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.
 	if sim.Sigma != 0 {
 		points = 1 // ε does not apply
 	}
-	var steps []estimateStep
-	total := 0.0
-	if kind, _, _ := strings.Cut(o.communities, ":"); kind == "leiden" || kind == "louvain" {
-		st := estimateStep{Step: "communities", Seconds: community.DetectionSeconds(sim.Graph.NumEdges())}
-		steps, total = append(steps, st), st.Seconds
-	}
-	for _, tau := range o.taus {
-		if sim.Sigma == 0 {
-			st := delta2Step(sim.Graph, tau, sensitivity.Options{TimeBudget: o.timeBudget})
-			steps, total = append(steps, st), total+st.Seconds
-		}
+	trials := make([]estimateStep, len(o.taus))
+	for i, tau := range o.taus {
 		per, how := job.PerNodeTrialSeconds(sim.Graph, tau, sim.Trials)
 		if per == 0 {
 			return
 		}
-		st := estimateStep{Step: fmt.Sprintf("trials at τ = %g", tau), Seconds: float64(points*sim.Trials) * per,
+		trials[i] = estimateStep{Step: fmt.Sprintf("trials at τ = %g", tau), Seconds: float64(points*sim.Trials) * per,
 			Model: fmt.Sprintf("%d ε × %d trials at %.3g s: %s", points, sim.Trials, per, how)}
-		steps, total = append(steps, st), total+st.Seconds
 	}
-	if total > longStep.Seconds() {
-		g.say(stepsLine("the experiment", total, steps))
+	line := func(delta2 func(tau float64) estimateStep) string {
+		var steps []estimateStep
+		if kind, _, _ := strings.Cut(o.communities, ":"); kind == "leiden" || kind == "louvain" {
+			steps = append(steps, estimateStep{Step: "communities", Seconds: community.DetectionSeconds(sim.Graph.NumEdges())})
+		}
+		for i, tau := range o.taus {
+			if sim.Sigma == 0 {
+				steps = append(steps, delta2(tau))
+			}
+			steps = append(steps, trials[i])
+		}
+		total := 0.0
+		for _, st := range steps {
+			total += st.Seconds
+		}
+		if total > longStep.Seconds() {
+			return stepsLine("the experiment", total, steps)
+		}
+		return ""
+	}
+	opt := sensitivity.Options{TimeBudget: o.timeBudget}
+	drop := job.HoldLine(g.say, began.Add(job.GuessDeadline), line(func(tau float64) estimateStep {
+		return estimateStep{Step: fmt.Sprintf("Δ2 at τ = %g guessed", tau), Seconds: job.Delta2Guess(sim.Graph, tau, opt)}
+	}))
+	modelled := line(func(tau float64) estimateStep { return delta2Step(sim.Graph, tau, opt) })
+	drop()
+	if modelled != "" {
+		g.say(modelled)
 	}
 }
