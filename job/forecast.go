@@ -550,6 +550,14 @@ func PerNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, 
 	return perNodeTrialAt(g, K, expm.MeasureStepRate(g, trialRateTiming).Seconds)
 }
 
+// AnswerTrialSeconds prices a private-answer trial on g at τ before any
+// has run: answerTrialFactor per-node trials (PerNodeTrialSeconds), and
+// says how.
+func AnswerTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, string) {
+	per, how := PerNodeTrialSeconds(g, tau, trials)
+	return answerTrialFactor * per, fmt.Sprintf("%d per-node trials' time: %s", answerTrialFactor, how)
+}
+
 // perNodeTrialAt is PerNodeTrialSeconds for a series of degree K at step
 // seconds a step.
 func perNodeTrialAt(g *laplacian.Graph, K int, step float64) (float64, string) {

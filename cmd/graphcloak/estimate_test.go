@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -256,3 +257,54 @@ func TestGraphExperimentEstimate(t *testing.T) {
 type writerFunc func([]byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// TestAnswerExperimentEstimate: the private-answer experiment's line is
+// the time so far, each τ's trials (trials × job.AnswerTrialSeconds), each
+// τ and ε's calibration (privacy.CalibrationSeconds) and each ε's ceiling
+// (forecast.RoutedCeilingSeconds), summed; none without a partition.
+func TestAnswerExperimentEstimate(t *testing.T) {
+	gr, _, err := laplacian.Generate("grid:rows=80,cols=80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := make([]int, gr.N())
+	for v := range part {
+		part[v] = v % 80 / 20 // four bands of columns
+	}
+	o := &graphOptions{taus: []float64{1, 2}, epsilons: []float64{1, 4, 8}, trials: 10_000}
+	var buf bytes.Buffer
+	sayAnswerExperimentEstimate(&globalOptions{stderr: &buf}, o, o.simulation(gr, nil, nil, privacy.MechanismDefault), time.Now())
+	if buf.Len() != 0 {
+		t.Fatalf("said %q without a partition", buf.String())
+	}
+	sayAnswerExperimentEstimate(&globalOptions{stderr: &buf}, o, o.simulation(gr, part, nil, privacy.MechanismDefault), time.Now().Add(-time.Second))
+	line := strings.TrimSpace(buf.String())
+	m := regexp.MustCompile(`^estimated (.+) for the experiment \(so far (.+), trials at τ = 1 (.+), trials at τ = 2 (.+), calibrations (.+), ceilings (.+)\)$`).FindStringSubmatch(line)
+	if m == nil {
+		t.Fatalf("line %q", line)
+	}
+	sum := 0.0
+	for _, s := range m[2:] {
+		sum += humanSeconds(t, s)
+	}
+	if T := humanSeconds(t, m[1]); math.Abs(T-sum) > 0.02*T+6 || T <= longStep.Seconds() {
+		t.Errorf("line %q: %g s, its parts %g s", line, T, sum)
+	}
+	if so := humanSeconds(t, m[2]); so < 1 || so > 60 {
+		t.Errorf("line %q: %g s so far, began a second ago", line, so)
+	}
+	cal := 2 * 3 * privacy.CalibrationSeconds(gr, part)
+	ceil := 3 * forecast.RoutedCeilingSeconds(gr.N(), 4)
+	for i, want := range []float64{cal, ceil} {
+		if got := humanSeconds(t, m[5+i]); math.Abs(got-want) > 0.05*want+0.1 {
+			t.Errorf("line %q: part %d %g s, want %g s", line, 5+i, got, want)
+		}
+	}
+	for i, tau := range o.taus {
+		per, _ := job.AnswerTrialSeconds(gr, tau, o.trials)
+		// The step rate is measured again: a few per cent apart.
+		if got, want := humanSeconds(t, m[3+i]), float64(o.trials)*per; math.Abs(got-want) > 0.5*want {
+			t.Errorf("line %q: trials at τ = %g %g s, want about %g s", line, tau, got, want)
+		}
+	}
+}

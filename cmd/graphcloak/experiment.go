@@ -265,6 +265,7 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	}
 	sim := o.simulation(lg.Graph, part, names, mech)
 	if o.privateAnswer {
+		sayAnswerExperimentEstimate(g, o, sim, began)
 		return runExperimentAnswer(ctx, g, o, sim, out)
 	}
 	results, err := experiment.SweepGraph(ctx, experiment.GraphSweep{Taus: o.taus, Epsilons: o.epsilons, TimeBudget: o.timeBudget,
@@ -327,6 +328,40 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.Sim
 	}
 	textreport.GraphSweep(out, sw)
 	return nil
+}
+
+// sayAnswerExperimentEstimate prints the private-answer experiment's
+// estimate once its partition is known (its calibrations and ceilings
+// depend on it), on graphs of planEstimateNodes nodes or more, when over
+// longStep: the time so far (the load and the communities), then per τ the
+// trials (job.AnswerTrialSeconds) and each ε's calibration
+// (privacy.CalibrationSeconds), and each ε's routed ceiling once
+// (forecast.RoutedCeilingSeconds).
+func sayAnswerExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation, began time.Time) {
+	if g.quiet || sim.Graph.N() < planEstimateNodes || sim.Partition == nil {
+		return
+	}
+	eps := float64(len(o.epsilons))
+	var steps []estimateStep
+	for _, tau := range o.taus {
+		per, how := job.AnswerTrialSeconds(sim.Graph, tau, sim.Trials)
+		if per == 0 {
+			return
+		}
+		steps = append(steps, estimateStep{Step: fmt.Sprintf("trials at τ = %g", tau), Seconds: float64(sim.Trials) * per,
+			Model: fmt.Sprintf("%d trials at %.3g s: %s", sim.Trials, per, how)})
+	}
+	steps = append(steps,
+		estimateStep{Step: "calibrations", Seconds: float64(len(o.taus)) * eps * privacy.CalibrationSeconds(sim.Graph, sim.Partition)},
+		estimateStep{Step: "ceilings", Seconds: eps * forecast.RoutedCeilingSeconds(sim.Graph.N(), len(community.Sizes(sim.Partition)))})
+	so := time.Since(began).Seconds()
+	total := so
+	for _, st := range steps {
+		total += st.Seconds
+	}
+	if total > longStep.Seconds() {
+		g.say(stepsLine("the experiment", total, append([]estimateStep{{Step: "so far", Seconds: so}}, steps...)))
+	}
 }
 
 // sayGraphExperimentEstimate prints the graph experiment's estimate before
