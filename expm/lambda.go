@@ -1,8 +1,6 @@
 package expm
 
 import (
-	"math"
-
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -13,10 +11,11 @@ const unitRoundoff = 0x1p-53
 //
 //	B = min( 2·max_i d_i,                 Gershgorin
 //	         max_{(i,j)∈E} (d_i + d_j),   Anderson–Morley
-//	         max_i (d_i + m_i) )          Merris, m_i = Σ_j w_ij d_j / d_i
+//	         max_i (d_i + m_i),           Merris, m_i = Σ_j w_ij d_j / d_i
+//	         max_i (Q·x)_i / x_i )        Collatz–Wielandt, x = Q⁸·d normalised
 //	    · (1 + 1e−12 + (2Δ+8)·u)
 //
-// where Δ is the largest row length and u = 2^−53. All three bound the
+// where Δ is the largest row length and u = 2^−53. All four bound the
 // spectral radius of Q = D + W = |L| ≥ ρ(L) (Wielandt), which also bounds
 // ‖|L|‖₂ as used in the rounding analysis of Chebyshev; they hold for
 // non-negative weights (docs/derivations.md §1.2). The relative slack covers the
@@ -59,7 +58,7 @@ func lambdaMaxBound(g *laplacian.Graph) (B float64, maxRow int) {
 			merris = t
 		}
 	}
-	B = math.Min(gersh, math.Min(am, merris))
+	B = min(gersh, am, merris, g.SignlessRadiusBound())
 	if B == 0 {
 		return 0, maxRow
 	}

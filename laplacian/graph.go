@@ -39,6 +39,8 @@ type Graph struct {
 	compCnt   int
 	comp      []int32 // with compCnt, set on first use by compOnce
 	compOnce  sync.Once
+	radius    float64 // SignlessRadiusBound, set on first use by radOnce
+	radOnce   sync.Once
 }
 
 // Edge is an undirected edge between node indices U and V.
