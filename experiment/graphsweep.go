@@ -67,13 +67,20 @@ func SweepGraph(ctx context.Context, s GraphSweep) ([]*forecast.SimulationResult
 func SweepAnswers(ctx context.Context, s GraphSweep, answerCap int) ([]forecast.Forecast, error) {
 	var fs []forecast.Forecast
 	ceilings := map[float64]float64{}
-	for _, tau := range s.Taus {
+	// The calibrations (each τ's ε) and the ceilings (each ε once) are one
+	// step each, across τ: they can run for tens of seconds after the trials.
+	calibrated, ceiled := func(int, int) {}, func(int, int) {}
+	if s.Progress != nil {
+		calibrated, ceiled = s.Progress("answer calibrations"), s.Progress("routed ceilings")
+	}
+	for t, tau := range s.Taus {
 		e := s.Graph
 		e.Tau, e.Sources = tau, 1
 		if s.Progress != nil {
 			e.Progress = s.Progress("graph trials")
 		}
-		rs, err := forecast.AnswerSweep(ctx, forecast.AnswerSimulation{Graph: &e, Alpha: e.Alpha, Cap: answerCap}, s.Epsilons)
+		scored := func(done, _ int) { calibrated(t*len(s.Epsilons)+done, len(s.Taus)*len(s.Epsilons)) }
+		rs, err := forecast.AnswerSweep(ctx, forecast.AnswerSimulation{Graph: &e, Alpha: e.Alpha, Cap: answerCap, Scored: scored}, s.Epsilons)
 		if err != nil {
 			return nil, err
 		}
@@ -81,9 +88,11 @@ func SweepAnswers(ctx context.Context, s GraphSweep, answerCap int) ([]forecast.
 			f := forecast.OfAnswer(r)
 			f.Delta = e.Delta
 			if _, ok := ceilings[f.Epsilon]; !ok {
+				ceiled(len(ceilings), len(s.Epsilons))
 				if ceilings[f.Epsilon], err = forecast.RoutedCeiling(ctx, e.Graph, r.Geometry().Partition(), f.Epsilon, e.Delta); err != nil {
 					return nil, err
 				}
+				ceiled(len(ceilings), len(s.Epsilons))
 			}
 			f.Ceiling = ceilings[f.Epsilon]
 			fs = append(fs, f)

@@ -42,22 +42,30 @@ func TestSweepGraph(t *testing.T) {
 }
 
 // Every τ gets a forecast at every ε, each with its ε's ceiling, the same
-// at every τ.
+// at every τ. The calibrations (τ × ε) and the ceilings (ε) report their
+// progress as steps of their own, which end done.
 func TestSweepAnswers(t *testing.T) {
 	g, part, err := laplacian.Generate("karate")
 	if err != nil {
 		t.Fatal(err)
 	}
+	last := map[string][2]int{}
 	s := GraphSweep{Graph: forecast.Simulation{Graph: g, Partition: part, Delta: 1e-6, Alpha: 1, Trials: 4, Estimator: "posterior", Seed: 1, Workers: 1},
-		Taus: []float64{0.5, 2}, Epsilons: []float64{2}}
+		Taus: []float64{0.5, 2}, Epsilons: []float64{2, 4},
+		Progress: func(label string) func(done, total int) {
+			return func(done, total int) { last[label] = [2]int{done, total} }
+		}}
 	fs, err := SweepAnswers(context.Background(), s, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fs) != 2 {
-		t.Fatalf("%d forecasts, want 2", len(fs))
+	if len(fs) != 4 {
+		t.Fatalf("%d forecasts, want 4", len(fs))
 	}
-	if fs[0].Ceiling <= 0 || fs[0].Ceiling != fs[1].Ceiling || fs[0].Delta != 1e-6 {
-		t.Errorf("ceilings %v and %v, δ %v: want one positive ceiling per ε and the sweep's δ", fs[0].Ceiling, fs[1].Ceiling, fs[0].Delta)
+	if last["answer calibrations"] != [2]int{4, 4} || last["routed ceilings"] != [2]int{2, 2} {
+		t.Errorf("progress ended at %v: want the calibrations 4/4 and the ceilings 2/2", last)
+	}
+	if fs[0].Ceiling <= 0 || fs[0].Ceiling != fs[2].Ceiling || fs[0].Delta != 1e-6 {
+		t.Errorf("ceilings %v and %v, δ %v: want one positive ceiling per ε and the sweep's δ", fs[0].Ceiling, fs[2].Ceiling, fs[0].Delta)
 	}
 }

@@ -33,6 +33,9 @@ type AnswerSimulation struct {
 	// noise to the sources': 200 draws at a rate near 0.5 have a 95%
 	// interval of ±7 points, too wide to check a forecast to ±5.
 	Draws int
+	// Scored, when set, is told AnswerSweep's progress through its ε once
+	// the trials are done: each ε is scored and its answer calibrated.
+	Scored func(done, total int)
 }
 
 // AnswerSimulationResult summarises an AnswerSimulation.
@@ -84,11 +87,17 @@ func AnswerSweep(ctx context.Context, a AnswerSimulation, epsilons []float64) ([
 	if err != nil {
 		return nil, err
 	}
+	scored := a.Scored
+	if scored == nil {
+		scored = func(int, int) {}
+	}
+	scored(0, len(epsilons))
 	out := make([]*AnswerSimulationResult, len(epsilons))
 	for i, eps := range epsilons {
 		if out[i], err = rs.score(ctx, eps, a.Alpha, a.Cap, nil); err != nil {
 			return nil, err
 		}
+		scored(i+1, len(epsilons))
 	}
 	return out, nil
 }
