@@ -171,12 +171,14 @@ func printLoad(out io.Writer, sum *stores.LoadSummary, keyProperty, valuePropert
 	return tw.Flush()
 }
 
-// loadWriteMicros is the reference time of a load's write per row (node,
-// relationship or reading): 53.6 s of writes for 10⁵ nodes and 10⁶
-// relationships into an empty label on the 2-core VM at load 6–9
-// (bench/neo4j/RESULTS.md, "graphcloak load beside LOAD CSV"); loading
-// the same files again took half as long.
-const loadWriteMicros = 49.0
+// loadWriteMicros is the time a load's write is priced at per row (node,
+// relationship or reading), between the machines it was measured on: on
+// 2 quiet cores with Neo4j 5.26 warm, 15.9–18 µs (LFR 2·10⁴ and four and
+// eight copies of it: 1.6·10⁵–1.3·10⁶ rows in 2.9–20.6 s; a cold server's
+// first load up to twice that), and 49 µs on the same VM at load 6–9 (53.6
+// s for 10⁵ nodes and 10⁶ relationships, bench/neo4j/RESULTS.md) — 28 µs
+// is within 2× of both. Loading the same files again took half as long.
+const loadWriteMicros = 28.0
 
 // loadEstimate is load --estimate: the files' read (measured) and the
 // write by the reference rate.
@@ -189,7 +191,7 @@ func loadEstimate(edges string, files *inputfiles.LoadFiles, read time.Duration,
 	e.add(estimateStep{Step: "read the files", Seconds: read.Seconds(), Model: "measured: the estimate read and checked them"})
 	rows := len(nodes) + len(files.Edges) + len(files.Values)
 	e.add(estimateStep{Step: "write to Neo4j", Seconds: float64(rows) * loadWriteMicros * 1e-6,
-		Model: fmt.Sprintf("%d rows (nodes, relationships, readings) at the reference %g µs a row; about half on a reload", rows, loadWriteMicros)})
+		Model: fmt.Sprintf("%d rows (nodes, relationships, readings) at %g µs a row (15–50 µs measured, by the load on the machine); about half on a reload", rows, loadWriteMicros)})
 	return e
 }
 
