@@ -470,13 +470,18 @@ const delta2EdgeGuess = 30e-6
 // Delta2Guess guesses Δ2's whole time at tau on g with opt, its cost
 // model's included, before the model runs (sensitivity.GuessFirst): where
 // Δ2's own time needs the model's pilot, delta2EdgeGuess an edge — for a
-// first estimate held while the model runs (HoldLine), superseded by its.
+// first estimate held while the model runs (HoldLine), superseded by its;
+// at most opt.TimeBudget for Δ2 itself.
 func Delta2Guess(g *laplacian.Graph, tau float64, opt sensitivity.Options) float64 {
 	guess := sensitivity.GuessFirst(g, tau, opt)
-	if guess.Modelled {
-		return guess.ModelSeconds + guess.Seconds
+	run := guess.Seconds
+	if !guess.Modelled {
+		run = delta2EdgeGuess * float64(g.NumEdges())
 	}
-	return guess.ModelSeconds + delta2EdgeGuess*float64(g.NumEdges())
+	if b := opt.TimeBudget.Seconds(); b > 0 {
+		run = min(run, b) // --time-budget stops the refinement there
+	}
+	return guess.ModelSeconds + run
 }
 
 // answerTrialFactor prices a private-answer trial before any has run, in

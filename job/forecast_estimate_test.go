@@ -336,4 +336,7 @@ func TestDryRunSaysItsGuess(t *testing.T) {
 	if got, want := Delta2Guess(g, 1, sensitivity.Options{}), guess.ModelSeconds+30e-6*float64(g.NumEdges()); guess.Modelled || math.Abs(got-want) > 1e-12 || got < 5 {
 		t.Errorf("Delta2Guess on a path of 2·10⁵ nodes: %g s, want %g s (modelled %v)", got, want, guess.Modelled)
 	}
+	if got, want := Delta2Guess(g, 1, sensitivity.Options{TimeBudget: time.Second}), guess.ModelSeconds+1; math.Abs(got-want) > 1e-12 {
+		t.Errorf("Delta2Guess with a 1 s time budget: %g s, want %g s", got, want)
+	}
 }
