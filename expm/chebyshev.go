@@ -21,8 +21,10 @@ import (
 // T_{k+1} = 2L̃T_k − T_{k−1}: one sparse product per degree, fused with the
 // accumulation of c_k T_k.
 //
-// The error bound is the Bernstein-ellipse truncation bound
-// ChebyshevTailBound(a, K) plus a floating-point margin derived by the
+// The error bound is a truncation bound — the coefficients' own tail
+// Σ_{k>K} |c_k| (chebyshevTails, widened for their rounding), or the
+// Bernstein-ellipse bound ChebyshevTailBound(a, K) where smaller — plus a
+// floating-point margin derived by the
 // standard forward analysis of the recurrence: with δ the rounding of one
 // step relative to ‖x‖, δ ≤ 4γ_{Δ+5} + 3γ_3 (Δ = longest row,
 // γ_m = mu/(1−mu), using ‖|L|‖₂ ≤ B and |α| = 4/B, |β| = 2, |γ| = 1 in
@@ -54,7 +56,7 @@ type Chebyshev struct {
 
 // NewChebyshev returns the Chebyshev action for exp(−τL), L = op's
 // Laplacian, with the smallest degree K such that
-// ChebyshevTailBound(a, K) + rounding margin ≤ tol. It returns a
+// truncation bound (chebyshevTails) + rounding margin ≤ tol. It returns a
 // *ParamError for τ not positive and finite or tol outside (0, 1), and a
 // *ToleranceError when the rounding margin alone exceeds tol.
 // A graph without edges (B = 0) gives K = 0 and the identity, exactly.
@@ -77,17 +79,20 @@ func NewChebyshev(op *laplacian.Operator, tau, tol float64) (*Chebyshev, error) 
 	if math.IsInf(c.a, 0) {
 		return nil, &ParamError{Name: "tau", Value: tau, Want: "small enough that τ·λ_max is finite"}
 	}
-	// Degree bound from the truncation alone, then the margin on top.
-	k1 := 0
-	for ChebyshevTailBound(c.a, k1) > tol {
-		k1++
-	}
-	k2 := k1
+	// The coefficients far enough that the ellipse bound is below tol/1000,
+	// the degree bound from the truncation alone (their own tail), then the
+	// margin on top.
+	k2 := 0
 	for ChebyshevTailBound(c.a, k2) > tol*1e-3 {
 		k2++
 	}
 	k2 += 4
 	ie := BesselIe(c.a, k2)
+	tails := chebyshevTails(c.a, ie)
+	k1 := 0
+	for tails[k1] > tol {
+		k1++
+	}
 	epsD := 0.0
 	if !g.Unweighted() {
 		epsD = gamma(maxRow) * g.MaxDegree()
@@ -115,7 +120,7 @@ func NewChebyshev(op *laplacian.Operator, tau, tol float64) (*Chebyshev, error) 
 		if k == k1 {
 			floor = m
 		}
-		t := ChebyshevTailBound(c.a, k)
+		t := tails[k]
 		if t+m <= tol {
 			c.coef = make([]float64, k+1)
 			for j := range c.coef {
@@ -158,7 +163,8 @@ func (c *Chebyshev) Degree() int { return len(c.coef) - 1 }
 // ‖Apply(X)_col − exp(−τL)X_col‖₂ ≤ ErrorBound()·‖X_col‖₂ per column.
 func (c *Chebyshev) ErrorBound() float64 { return c.tail + c.margin }
 
-// TruncationBound returns the exact-arithmetic part ChebyshevTailBound(a, K).
+// TruncationBound returns the exact-arithmetic part of ErrorBound: the
+// truncation bound at K (chebyshevTails).
 func (c *Chebyshev) TruncationBound() float64 { return c.tail }
 
 // Tau returns τ.

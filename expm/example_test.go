@@ -36,7 +36,7 @@ func ExampleNewChebyshev() {
 	fmt.Printf("B = %.4f, degree %d, bound ≤ 1e-10: %v\n", c.B(), c.Degree(), c.ErrorBound() <= 1e-10)
 	fmt.Printf("mass conserved: %v, heat left at the source: %.4f\n", math.Abs(mass-1) <= math.Sqrt(n)*c.ErrorBound(), y[0])
 	// Output:
-	// B = 4.0000, degree 20, bound ≤ 1e-10: true
+	// B = 4.0000, degree 18, bound ≤ 1e-10: true
 	// mass conserved: true, heat left at the source: 0.3187
 }
 

@@ -91,3 +91,45 @@ func TestChebyshevDegreeGrowth(t *testing.T) {
 		}
 	}
 }
+
+// TestChebyshevTailsHold: the tails summed from BesselIe's coefficients
+// (chebyshevTails) bound the true tail 2Σ_{k>K} e^{−a}I_k(a), summed from
+// the 256-bit power series (seriesIe, independent of Miller's recurrence),
+// at every K up to k2, and exceed it by no more than their widening and
+// the ellipse bound beyond k2; for large a they give a lower degree than
+// the ellipse bound (a ≈ 152 at 5·10⁻⁷: 70 → 62).
+func TestChebyshevTailsHold(t *testing.T) {
+	for _, a := range []float64{0.5, 3, 10, 50, 152, 300} {
+		k2 := 0
+		for ChebyshevTailBound(a, k2) > 1e-15 {
+			k2++
+		}
+		k2 += 4
+		tails := chebyshevTails(a, BesselIe(a, k2))
+		truth := make([]float64, k2+1) // 2Σ_{k>K}, the series to k2 + 60
+		s := 0.0
+		for k := k2 + 60; k >= 0; k-- {
+			if k <= k2 {
+				truth[k] = s
+			}
+			s += 2 * seriesIe(a, k)
+		}
+		rest := ChebyshevTailBound(a, k2)
+		for K, got := range tails {
+			if got < truth[K] || got > truth[K]*(1+2*coefTailSlack)+rest || got > ChebyshevTailBound(a, K) {
+				t.Errorf("a=%g K=%d: tail %.6g, true %.6g, ellipse %.6g (beyond k2 %.2g)", a, K, got, truth[K], ChebyshevTailBound(a, K), rest)
+			}
+		}
+	}
+	degree := func(tail func(K int) float64) int {
+		K := 0
+		for tail(K) > 5e-7 {
+			K++
+		}
+		return K
+	}
+	tails := chebyshevTails(152, BesselIe(152, 120))
+	if ours, ellipse := degree(func(K int) float64 { return tails[K] }), degree(func(K int) float64 { return ChebyshevTailBound(152, K) }); ours >= ellipse || float64(ours) > 0.92*float64(ellipse) {
+		t.Errorf("a = 152, tolerance 5e-7: degree %d from the coefficients' tail, %d from the ellipse bound", ours, ellipse)
+	}
+}

@@ -253,8 +253,15 @@ func TestBPDNOperatorMatchesSpectral(t *testing.T) {
 			t.Errorf("trial %d: spectral %v, operator %v", trial, es.Status, eo.Status)
 			continue
 		}
+		// Both models carry errors of about 10⁻¹² in M (the spectral one its
+		// dropped modes, the operator its certified truncation), which this
+		// ill-conditioned problem amplifies about a thousand-fold: two correct
+		// builds (Chebyshev degrees 2 apart) moved trial 9's objective by
+		// 10⁻⁹. A wrong operator (τ off by 1 %, a transpose) moves it by more
+		// than 10⁻³.
+		const slack = 1e-8
 		if es.Status == Solved {
-			if eo.DualBound > es.Objective+1e-9 || es.DualBound > eo.Objective+1e-9 {
+			if eo.DualBound > es.Objective+slack || es.DualBound > eo.Objective+slack {
 				t.Errorf("trial %d: bounds cross: spectral [%v, %v], operator [%v, %v]",
 					trial, es.DualBound, es.Objective, eo.DualBound, eo.Objective)
 			}
