@@ -80,3 +80,19 @@ func chebyshevTails(a float64, ie []float64) []float64 {
 // coefTailSlack is the relative widening of a tail summed from computed
 // coefficients (chebyshevTails).
 const coefTailSlack = 1e-6
+
+// ChebyshevTail returns an upper bound on E_K(a): the coefficients' own tail
+// (chebyshevTails) up to the order k₂ at which the ellipse bound is a
+// millionth of its value at K, the ellipse bound beyond, or the ellipse
+// bound ChebyshevTailBound(a, K) where that is smaller.
+func ChebyshevTail(a float64, K int) float64 {
+	e := ChebyshevTailBound(a, K)
+	if e == 0 || math.IsInf(a, 1) {
+		return e
+	}
+	k2 := K + 1
+	for ChebyshevTailBound(a, k2) > 1e-6*e {
+		k2++
+	}
+	return chebyshevTails(a, BesselIe(a, k2))[K]
+}

@@ -119,6 +119,11 @@ func TestChebyshevTailsHold(t *testing.T) {
 			if got < truth[K] || got > truth[K]*(1+2*coefTailSlack)+rest || got > ChebyshevTailBound(a, K) {
 				t.Errorf("a=%g K=%d: tail %.6g, true %.6g, ellipse %.6g (beyond k2 %.2g)", a, K, got, truth[K], ChebyshevTailBound(a, K), rest)
 			}
+			// ChebyshevTail (one K, its own k₂): the true tail and at most a
+			// ten-thousandth more.
+			if one := ChebyshevTail(a, K); one < truth[K] || one > truth[K]*(1+1e-4) && one != ChebyshevTailBound(a, K) {
+				t.Errorf("a=%g K=%d: ChebyshevTail %.6g, true %.6g", a, K, one, truth[K])
+			}
 		}
 	}
 	degree := func(tail func(K int) float64) int {

@@ -70,7 +70,7 @@ func candidateLower(g *laplacian.Graph, tau float64, t0, t1 []float64, cut cutof
 		cols, _ := g.Neighbors(v)
 		wmax = max(wmax, len(cols))
 	}
-	slack := math.Sqrt2 * (expm.ChebyshevTailBound(a, K) + chebColumnErr(g, B, a, K, wmax)) * (1 + 4*roundoffU)
+	slack := math.Sqrt2 * (expm.ChebyshevTail(a, K) + chebColumnErr(g, B, a, K, wmax)) * (1 + 4*roundoffU)
 	shrink := 1 - highamGamma(g.N()+2)
 	for lo := 0; lo < len(top); lo += columnBlock {
 		blk := top[lo:min(lo+columnBlock, len(top))]

@@ -2,7 +2,7 @@ package sensitivity
 
 import "github.com/graphcloak/graphcloak/expm"
 
-// chebDegree returns the smallest K ≥ 1 with expm.ChebyshevTailBound(a, K) ≤ tol:
+// chebDegree returns the smallest K ≥ 1 with expm.ChebyshevTail(a, K) ≤ tol:
 // the degree of the Chebyshev expansion of e^{−a(1+y)} on [−1, 1] whose
 // truncation error is proven below tol.
 func chebDegree(a, tol float64) int {
@@ -10,7 +10,7 @@ func chebDegree(a, tol float64) int {
 		return 1
 	}
 	lo, hi := 1, 8
-	for expm.ChebyshevTailBound(a, hi) > tol {
+	for expm.ChebyshevTail(a, hi) > tol {
 		lo = hi
 		hi *= 2
 		if hi > 1<<24 {
@@ -19,7 +19,7 @@ func chebDegree(a, tol float64) int {
 	}
 	for lo < hi {
 		mid := (lo + hi) / 2
-		if expm.ChebyshevTailBound(a, mid) <= tol {
+		if expm.ChebyshevTail(a, mid) <= tol {
 			hi = mid
 		} else {
 			lo = mid + 1

@@ -83,7 +83,7 @@ func (p *panelPlan) setDegree(g *laplacian.Graph, tau float64) {
 	tol := panelTarget / 4 * math.Exp(-tau*math.Max(p.lam2-p.ell, 0))
 	tol = math.Max(tol, targetFloor)
 	p.K = chebDegree(a, tol)
-	p.tail = expm.ChebyshevTailBound(a, p.K)
+	p.tail = expm.ChebyshevTail(a, p.K)
 	p.coef = chebCoefficients(a, p.K)
 	p.colErr = p.roundingBound(g, a) + p.tail
 }

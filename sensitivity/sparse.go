@@ -914,7 +914,7 @@ func newChebPlan(g *laplacian.Graph, tau, tol float64) chebPlan {
 	p.B = expm.LambdaMaxBound(g)
 	a := tau * p.B // C = exp(−(2τ)L): a = (2τ)·B/2
 	p.K = chebDegree(a, tol)
-	E := expm.ChebyshevTailBound(a, p.K)
+	E := expm.ChebyshevTail(a, p.K)
 	p.coef = chebCoefficients(a, p.K)
 	p.rowStart = make([]int, n+1)
 	for i := 0; i < n; i++ {
