@@ -39,6 +39,8 @@ import (
 // of the weighted degrees (0 for unweighted graphs), a perturbation of L
 // handled by Duhamel's formula. The factor 1.01 covers ‖T̂_k x‖ ≤ 1.01‖x‖.
 // Everything except θ is a proof; θ is conservative by orders of magnitude.
+// The coefficients' own tail trusts them the same way, with room to spare:
+// it would fail only if they were off by a relative 10⁻⁶ (measured: 4·10⁻¹⁵).
 //
 // A Chebyshev is safe for concurrent use by multiple goroutines.
 type Chebyshev struct {
