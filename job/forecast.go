@@ -552,14 +552,30 @@ func PerNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, 
 	if K == 0 {
 		return 0, ""
 	}
-	return perNodeTrialAt(g, K, expm.MeasureStepRate(g, trialRateTiming).Seconds)
+	return perNodeTrialAt(g, K, TrialStepSeconds(g))
 }
 
-// AnswerTrialSeconds prices a private-answer trial on g at τ before any
-// has run: answerTrialFactor per-node trials (PerNodeTrialSeconds), and
-// says how.
-func AnswerTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, string) {
-	per, how := PerNodeTrialSeconds(g, tau, trials)
+// TrialStepSeconds is this machine's time a step of the action on g
+// (expm.MeasureStepRate for trialRateTiming): measured once, it prices
+// trials at several τ (PerNodeTrialSecondsAt, AnswerTrialSecondsAt).
+func TrialStepSeconds(g *laplacian.Graph) float64 {
+	return expm.MeasureStepRate(g, trialRateTiming).Seconds
+}
+
+// PerNodeTrialSecondsAt is PerNodeTrialSeconds at step seconds a step.
+func PerNodeTrialSecondsAt(g *laplacian.Graph, tau float64, trials int, step float64) (float64, string) {
+	K := chebyshevDegree(g, tau, trials)
+	if K == 0 {
+		return 0, ""
+	}
+	return perNodeTrialAt(g, K, step)
+}
+
+// AnswerTrialSecondsAt prices a private-answer trial on g at τ before any
+// has run, at step seconds a step: answerTrialFactor per-node trials
+// (PerNodeTrialSecondsAt), and says how.
+func AnswerTrialSecondsAt(g *laplacian.Graph, tau float64, trials int, step float64) (float64, string) {
+	per, how := PerNodeTrialSecondsAt(g, tau, trials, step)
 	return answerTrialFactor * per, fmt.Sprintf("%d per-node trials' time: %s", answerTrialFactor, how)
 }
 

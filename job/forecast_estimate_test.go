@@ -87,6 +87,13 @@ func TestDryRunSaysItsEstimate(t *testing.T) {
 		if c.dense != (per == 0) || (!c.dense && (err != nil || math.Abs(per/model-1) > 0.01)) {
 			t.Errorf("%s: per-node trial priced at %g (%s)", c.name, per, how)
 		}
+		// At a given step: the same model, exactly; the answer's at five.
+		if at, _ := PerNodeTrialSecondsAt(c.g, 1, 100, ns*1e-9); !c.dense && math.Abs(at-model) > 1e-12*model {
+			t.Errorf("%s: PerNodeTrialSecondsAt %g, the model at %g ns a step %g", c.name, at, ns, model)
+		}
+		if a, _ := AnswerTrialSecondsAt(c.g, 1, 100, 2e-10); a != answerTrialFactor*first(PerNodeTrialSecondsAt(c.g, 1, 100, 2e-10)) {
+			t.Errorf("%s: AnswerTrialSecondsAt %g, not %d per-node trials", c.name, a, answerTrialFactor)
+		}
 		// The answer's round at its measured time; the per-node ones are
 		// priced by a rate measured again, so only named here.
 		ans := p.dryRunSteps(c.g, part, 1, 30, 0)[0]
@@ -340,3 +347,6 @@ func TestDryRunSaysItsGuess(t *testing.T) {
 		t.Errorf("Delta2Guess with a 1 s time budget: %g s, want %g s", got, want)
 	}
 }
+
+// first is the first of two results.
+func first(x float64, _ string) float64 { return x }

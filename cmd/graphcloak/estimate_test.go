@@ -259,7 +259,7 @@ type writerFunc func([]byte) (int, error)
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // TestAnswerExperimentEstimate: the private-answer experiment's line is
-// the time so far, each τ's trials (trials × job.AnswerTrialSeconds), each
+// the time so far, each τ's trials (trials × job.AnswerTrialSecondsAt), each
 // τ and ε's calibration (privacy.CalibrationSeconds) and each ε's ceiling
 // (forecast.RoutedCeilingSeconds), summed; none without a partition.
 func TestAnswerExperimentEstimate(t *testing.T) {
@@ -301,7 +301,7 @@ func TestAnswerExperimentEstimate(t *testing.T) {
 		}
 	}
 	for i, tau := range o.taus {
-		per, _ := job.AnswerTrialSeconds(gr, tau, o.trials)
+		per, _ := job.AnswerTrialSecondsAt(gr, tau, o.trials, job.TrialStepSeconds(gr))
 		// The step rate is measured again: a few per cent apart.
 		if got, want := humanSeconds(t, m[3+i]), float64(o.trials)*per; math.Abs(got-want) > 0.5*want {
 			t.Errorf("line %q: trials at τ = %g %g s, want about %g s", line, tau, got, want)

@@ -334,7 +334,7 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.Sim
 // estimate once its partition is known (its calibrations and ceilings
 // depend on it), on graphs of planEstimateNodes nodes or more, when over
 // longStep: the time so far (the load and the communities), then per τ the
-// trials (job.AnswerTrialSeconds) and each ε's calibration
+// trials (job.AnswerTrialSecondsAt) and each ε's calibration
 // (privacy.CalibrationSeconds), and each ε's routed ceiling once
 // (forecast.RoutedCeilingSeconds).
 func sayAnswerExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation, began time.Time) {
@@ -343,8 +343,9 @@ func sayAnswerExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast
 	}
 	eps := float64(len(o.epsilons))
 	var steps []estimateStep
+	step := job.TrialStepSeconds(sim.Graph) // once, for every τ
 	for _, tau := range o.taus {
-		per, how := job.AnswerTrialSeconds(sim.Graph, tau, sim.Trials)
+		per, how := job.AnswerTrialSecondsAt(sim.Graph, tau, sim.Trials, step)
 		if per == 0 {
 			return
 		}
@@ -368,8 +369,8 @@ func sayAnswerExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast
 // it runs (before its communities are detected), on graphs of
 // planEstimateNodes nodes or more, when over longStep: community
 // detection (Leiden or Louvain), then per τ Δ2 (sensitivity's cost model;
-// none with a fixed σ) and the trials of each ε (job.PerNodeTrialSeconds:
-// column actions at the step rate measured on the graph). Δ2's model takes
+// none with a fixed σ) and the trials of each ε (job.PerNodeTrialSecondsAt:
+// column actions at the step rate measured once on the graph). Δ2's model takes
 // seconds on large graphs (e-mail Enron at τ = 2: 1.7 s), so a guess at Δ2
 // (job.Delta2Guess) is told job.GuessDeadline after began if the model has
 // not finished by then.
@@ -382,8 +383,9 @@ func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.
 		points = 1 // ε does not apply
 	}
 	trials := make([]estimateStep, len(o.taus))
+	step := job.TrialStepSeconds(sim.Graph) // once, for every τ
 	for i, tau := range o.taus {
-		per, how := job.PerNodeTrialSeconds(sim.Graph, tau, sim.Trials)
+		per, how := job.PerNodeTrialSecondsAt(sim.Graph, tau, sim.Trials, step)
 		if per == 0 {
 			return
 		}
