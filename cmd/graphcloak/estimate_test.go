@@ -200,9 +200,9 @@ func humanSeconds(t *testing.T, s string) float64 {
 // TestGraphExperimentEstimate: the graph experiment's line sums
 // community detection (Leiden asked for), Δ2 at each τ (its cost model)
 // and each τ's trials (ε × trials at job.PerNodeTrialSeconds), and is said
-// once over longStep (10 000 trials here). Past job.GuessDeadline the
-// guess (job.Delta2Guess for Δ2's model and run) is said first, the same
-// sum; before it, never.
+// once over longStep (10 000 trials here), with the time since the command
+// began (Δ2's models). Past job.GuessDeadline the guess (job.Delta2Guess
+// for Δ2's model and run) is said first, the same sum; before it, never.
 func TestGraphExperimentEstimate(t *testing.T) {
 	gr, _, err := laplacian.Generate("grid:rows=80,cols=80")
 	if err != nil {
@@ -210,12 +210,14 @@ func TestGraphExperimentEstimate(t *testing.T) {
 	}
 	o := &graphOptions{taus: []float64{1, 2}, epsilons: []float64{1, 4}, communities: "leiden", trials: 10_000}
 	sum := func(line, delta2 string) (total, parts float64, m []string) {
-		m = regexp.MustCompile(`^estimated (.+) for the experiment \(communities (.+), Δ2 at τ = 1` + delta2 + ` (.+), trials at τ = 1 (.+), Δ2 at τ = 2` + delta2 + ` (.+), trials at τ = 2 (.+)\)$`).FindStringSubmatch(line)
+		m = regexp.MustCompile(`^estimated (.+) for the experiment \((?:so far (.+), )?communities (.+), Δ2 at τ = 1` + delta2 + ` (.+), trials at τ = 1 (.+), Δ2 at τ = 2` + delta2 + ` (.+), trials at τ = 2 (.+)\)$`).FindStringSubmatch(line)
 		if m == nil {
 			t.Fatalf("line %q", line)
 		}
 		for _, s := range m[2:] {
-			parts += humanSeconds(t, s)
+			if s != "" {
+				parts += humanSeconds(t, s)
+			}
 		}
 		return humanSeconds(t, m[1]), parts, m
 	}
@@ -235,9 +237,13 @@ func TestGraphExperimentEstimate(t *testing.T) {
 			t.Fatalf("late %v: said %q, want %d lines", late, lines, want)
 		}
 		// Each part is rendered to 0.1 s under 10 s, to 1 s under a minute.
-		T, parts, _ := sum(lines[len(lines)-1], "")
+		T, parts, m := sum(lines[len(lines)-1], "")
 		if math.Abs(T-parts) > 0.02*T+6 || T <= longStep.Seconds() {
 			t.Errorf("line %q: %g s, its parts %g s", lines[len(lines)-1], T, parts)
+		}
+		// The modelled line counts the time since began (Δ2's models in it).
+		if so := m[2]; late && (so == "" || humanSeconds(t, so) < job.GuessDeadline.Seconds()) || !late && so != "" {
+			t.Errorf("late %v: line %q, time so far %q", late, lines[len(lines)-1], so)
 		}
 		if late {
 			T, parts, m := sum(lines[0], " guessed")
@@ -245,7 +251,7 @@ func TestGraphExperimentEstimate(t *testing.T) {
 				t.Errorf("guess %q: %g s, its parts %g s", lines[0], T, parts)
 			}
 			for i, tau := range o.taus {
-				if g, want := humanSeconds(t, m[3+2*i]), job.Delta2Guess(gr, tau, sensitivity.Options{}); math.Abs(g-want) > 0.05*want+0.1 {
+				if g, want := humanSeconds(t, m[4+2*i]), job.Delta2Guess(gr, tau, sensitivity.Options{}); math.Abs(g-want) > 0.05*want+0.1 {
 					t.Errorf("guess %q: Δ2 at τ = %g %g s, job.Delta2Guess %g s", lines[0], tau, g, want)
 				}
 			}

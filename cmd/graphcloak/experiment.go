@@ -392,8 +392,11 @@ func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.
 		trials[i] = estimateStep{Step: fmt.Sprintf("trials at τ = %g", tau), Seconds: float64(points*sim.Trials) * per,
 			Model: fmt.Sprintf("%d ε × %d trials at %.3g s: %s", points, sim.Trials, per, how)}
 	}
-	line := func(delta2 func(tau float64) estimateStep) string {
+	line := func(so float64, delta2 func(tau float64) estimateStep) string {
 		var steps []estimateStep
+		if so > 0 {
+			steps = append(steps, estimateStep{Step: "so far", Seconds: so})
+		}
 		if kind, _, _ := strings.Cut(o.communities, ":"); kind == "leiden" || kind == "louvain" {
 			steps = append(steps, estimateStep{Step: "communities", Seconds: community.DetectionSeconds(sim.Graph.NumEdges())})
 		}
@@ -413,10 +416,18 @@ func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.
 		return ""
 	}
 	opt := sensitivity.Options{TimeBudget: o.timeBudget}
-	drop := job.HoldLine(g.say, began.Add(job.GuessDeadline), line(func(tau float64) estimateStep {
+	// The guess prices Δ2's models in (job.Delta2Guess); the modelled line
+	// counts the time they took as time so far.
+	drop := job.HoldLine(g.say, began.Add(job.GuessDeadline), line(0, func(tau float64) estimateStep {
 		return estimateStep{Step: fmt.Sprintf("Δ2 at τ = %g guessed", tau), Seconds: job.Delta2Guess(sim.Graph, tau, opt)}
 	}))
-	modelled := line(func(tau float64) estimateStep { return delta2Step(sim.Graph, tau, opt) })
+	delta2 := map[float64]estimateStep{}
+	for _, tau := range o.taus {
+		if sim.Sigma == 0 {
+			delta2[tau] = delta2Step(sim.Graph, tau, opt)
+		}
+	}
+	modelled := line(time.Since(began).Seconds(), func(tau float64) estimateStep { return delta2[tau] })
 	drop()
 	if modelled != "" {
 		g.say(modelled)
