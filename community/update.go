@@ -214,7 +214,7 @@ func (lv *level) markPiece(comm []int32, c, s, first int32, piece []int32, seen 
 		stack = stack[:len(stack)-1]
 		piece[v] = first
 		for _, u := range lv.col[lv.rowPtr[v]:lv.rowPtr[v+1]] {
-			if !seen[u] && comm[u] == c {
+			if comm[u] == c && !seen[u] { // seen only of c's nodes: other workers write the rest
 				seen[u] = true
 				stack = append(stack, u)
 			}
