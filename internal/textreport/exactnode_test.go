@@ -67,10 +67,11 @@ func TestLocateSaysTheExactNodesPrivacy(t *testing.T) {
 	}{
 		{"30 units", forecast.MassEstimate{Mass: 33.1, Low: 27.7, SE: 2.4}, at(27.7),
 			[]string{"exact node: a source of at least 27.7 units", notPrivate, "above 2.19 units"}, []string{"is private at that ε"}},
-		{"1 unit, no mass shown", forecast.MassEstimate{Mass: 1.2, Low: 0, SE: 2.4}, at(1),
-			[]string{"exact node: one protected unit", "ε = 4 at δ = 1e-05", "is private at that ε", "above 2.19 units (ε > 10) the exact node is NOT private"}, []string{notPrivate, "likely"}},
-		{"private bound, heavy estimate", forecast.MassEstimate{Mass: 5, Low: 1.5, SE: 2.4}, at(1.5),
-			[]string{"is private at that ε", "the estimate, ≈ 5 units, is above that: the exact node is likely NOT private"}, nil},
+		{"1 unit, no mass shown", forecast.MassEstimate{Mass: 1.2, Low: 0, SE: 2.4, High: 5.9}, at(1),
+			[]string{"exact node: one protected unit", "ε = 4 at δ = 1e-05", "is private at that ε", "above 2.19 units (ε > 10) the exact node is NOT private",
+				"whether this source is heavier the release cannot tell (it carries ≈ 1.2 units ± 2.4)"}, []string{notPrivate, "at most"}},
+		{"light, and at most", forecast.MassEstimate{Mass: 1, Low: 0.5, SE: 0.3, High: 1.6}, at(0.5),
+			[]string{"a source of at least 0.5 units", "is private at that ε", "this release carries at most 1.6 units (95%)"}, []string{notPrivate, "cannot tell"}},
 		{"stated", forecast.GivenMass(30, "--source-mass"), at(30),
 			[]string{"exact node: the stated source of 30 units moved one hop: ε = 457", notPrivate}, nil},
 	} {

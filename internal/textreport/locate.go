@@ -66,9 +66,8 @@ func LocatePlan(out io.Writer, s *job.LocateSummary) error {
 
 // locateExactNode prints the exact node's privacy at the source mass
 // (nothing when the summary has none): at the stated mass, or at the
-// least mass the release demonstrably carries — and when that is private
-// but the estimate is above the mass from which on the exact node is
-// not, it says so.
+// least mass the release demonstrably carries — and when that is private,
+// whether the most it carries (95%) is too, or cannot be told.
 func locateExactNode(out io.Writer, s *job.LocateSummary) {
 	e, m := s.ExactNode, s.SourceMass
 	if e == nil {
@@ -84,8 +83,12 @@ func locateExactNode(out io.Writer, s *job.LocateSummary) {
 		subject = "one protected unit (this release shows no source mass at 95%)"
 	}
 	line := ExactNode(*e, subject)
-	if e.Private && !m.Given && m.Mass > e.NotPrivateAbove {
-		line += fmt.Sprintf("; the estimate, ≈ %s, is above that: the exact node is likely NOT private", massUnits(m.Mass))
+	switch {
+	case !e.Private || m.Given:
+	case m.High <= e.NotPrivateAbove:
+		line += fmt.Sprintf("; this release carries at most %s (95%%)", massUnits(m.High))
+	default:
+		line += fmt.Sprintf("; whether this source is heavier the release cannot tell (it carries ≈ %s ± %.2g)", massUnits(m.Mass), m.SE)
 	}
 	fmt.Fprintf(out, "exact node: %s\n", line)
 }
