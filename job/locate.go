@@ -619,6 +619,9 @@ func (p *LocatePlan) publish(ctx context.Context, run Run, res *graphcloak.Locat
 	if m := sum.SourceMass; m != nil {
 		rec.Parameters["sourceMass"], rec.Parameters["sourceMassLow"] = m.Mass, m.Low
 	}
+	if e := sum.ExactNode; e != nil { // the exact node's privacy at that mass
+		rec.Parameters["exactNodeMass"], rec.Parameters["exactNodeEpsilon"], rec.Parameters["exactNodePrivate"] = e.Mass, e.Epsilon, e.Private
+	}
 	st, err := publishLocate(ctx, p.env.Backend, run, res, p.Job.Names != nil, p.Spec.Properties, p.env.progress("write-back"))
 	sum.NodePropertiesWritten, sum.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
 	return err
