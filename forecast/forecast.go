@@ -90,6 +90,11 @@ type Forecast struct {
 	// Reused: the forecast was read from a Memo (an earlier run's, same
 	// graph and parameters), not simulated; Millis is that run's.
 	Reused bool `json:"reused,omitempty"`
+
+	// ExactNode (plan's per-node rows) is the exact node's privacy at each
+	// mass of MassCurve: a source of mass m moved one hop is the same
+	// Gaussian release with sensitivity (m/α)·Δ2 (privacy.NodeNoise).
+	ExactNode []privacy.ExactNode `json:"exactNode,omitempty"`
 }
 
 // Forecast modes.

@@ -268,6 +268,10 @@ func (p *ReleasePlan) draw(ctx context.Context) (*privacy.Released, error) {
 		storeSensitivity(env.logger(), c, in.Graph, res.Sensitivity, s.Tau+s.Smooth) // Δ2 was computed at τ+τ′
 	}
 	noteReleased(env.logger(), p.Summary, res, spread)
+	if err := noteExactNode(p.Summary, s.Alpha, s.SourceMass); err != nil {
+		// The values are drawn and charged: say so, do not lose them.
+		env.logger().Warn("the exact node's privacy could not be computed", "err", err)
+	}
 	return res.Released, nil
 }
 

@@ -174,6 +174,11 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 		return nil, err
 	}
 	if perNode {
+		for i := range res.Forecasts {
+			if err := setExactNodeCurve(&res.Forecasts[i], *rep.Delta2); err != nil {
+				return nil, err
+			}
+		}
 		if err := spec.smoothed(ctx, e, res, memo); err != nil {
 			return nil, err
 		}
@@ -237,6 +242,9 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 		}
 		for i := range r.Forecasts {
 			r.Forecasts[i].Smooth, r.Forecasts[i].Tau = sm, tau
+			if err := setExactNodeCurve(&r.Forecasts[i], s.Delta2); err != nil {
+				return err
+			}
 		}
 		for i := range r.Needed {
 			r.Needed[i].Smooth = sm

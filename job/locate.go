@@ -280,6 +280,11 @@ type LocateSummary struct {
 	// (NoiseDominated and NoiseReason say the same; nil without a
 	// forecast or when nothing was found).
 	Verdict *forecast.Verdict `json:"verdict,omitempty"`
+	// ExactNode is the exact node's privacy at the least mass the release
+	// demonstrably carries (SourceMass.Low, or the stated mass): a per-node
+	// release protects one unit α moved one hop, a heavier source less
+	// (nil without a source mass, or without the release's Δ2, α and δ).
+	ExactNode *privacy.ExactNode `json:"exactNode,omitempty"`
 	// Nodes are every node's results in stream mode under -o json.
 	Nodes []graphcloak.NodeResult `json:"nodes,omitempty"`
 }
@@ -572,6 +577,9 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 		mass = forecast.EstimateMass(model, yc, sigma, lj.Seed)
 	}
 	p.Summary.SourceMass = &mass
+	if p.Summary.ExactNode, err = locateExactNode(lj.Released.Meta, mass.Low); err != nil {
+		return nil, err
+	}
 	e := forecast.Simulation{Graph: cg, Partition: canonicalPartition(lj.Partition, perm), Tau: lj.Tau, Sigma: sigma, Sources: max(lj.Sources, 1),
 		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed}
 	var first func(float64, int)
@@ -610,6 +618,9 @@ func (p *LocatePlan) publish(ctx context.Context, run Run, res *graphcloak.Locat
 	rec.Parameters["noiseReason"] = res.NoiseReason
 	if m := sum.SourceMass; m != nil {
 		rec.Parameters["sourceMass"], rec.Parameters["sourceMassLow"] = m.Mass, m.Low
+	}
+	if e := sum.ExactNode; e != nil { // the exact node's privacy at that mass
+		rec.Parameters["exactNodeMass"], rec.Parameters["exactNodeEpsilon"], rec.Parameters["exactNodePrivate"] = e.Mass, e.Epsilon, e.Private
 	}
 	st, err := publishLocate(ctx, p.env.Backend, run, res, p.Job.Names != nil, p.Spec.Properties, p.env.progress("write-back"))
 	sum.NodePropertiesWritten, sum.WriteMillis = st.NodePropertiesWritten, st.WriteMillis

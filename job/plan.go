@@ -482,6 +482,9 @@ func (p *ReleasePlan) estimate(ctx context.Context) error {
 	}
 	sum.Estimate = est
 	sum.Delta2, sum.Delta2Exact, sum.Sigma, sum.Rho, sum.Mechanism = est.Delta2, est.Delta2Exact, est.Sigma, est.Rho, est.Mechanism
+	if err := noteExactNode(sum, s.Alpha, s.SourceMass); err != nil {
+		return err
+	}
 	if s.ForecastTrials > 0 && g.NumEdges() > 0 {
 		if sum.Forecast, err = p.forecast(ctx, g, est.Sigma, est.SecondsEstimate); err != nil {
 			return err

@@ -60,4 +60,9 @@ type ReleaseSummary struct {
 	// automatic smoothing, SmoothChoices are the candidates it was chosen from.
 	Smooth        float64        `json:"smooth,omitempty"`
 	SmoothChoices []SmoothChoice `json:"smoothChoices,omitempty"`
+
+	// ExactNode is the exact node's privacy at the stated source mass
+	// (ReleaseSpec.SourceMass), else at one protected unit α: a per-node
+	// release protects one unit moved one hop, a heavier source less.
+	ExactNode *privacy.ExactNode `json:"exactNode,omitempty"`
 }

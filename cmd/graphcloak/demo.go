@@ -108,9 +108,10 @@ func printDemo(out io.Writer, run *demo.Result) error {
 	if err := textreport.Demo(out, run); err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "\nThis is one draw of a random mechanism: the exact source node stays private, and the\n"+
-		"probabilities show how much the private values still say about its community. Rerun, or\n"+
-		"raise --epsilon (less noise, less privacy) to see the trade-off.\n")
+	fmt.Fprintf(out, "\nThis is one draw of a random mechanism: the exact node of this one-unit source stays private\n"+
+		"(a heavier source's would not: docs/guarantee.md, \"Heavy sources\"), and the probabilities show\n"+
+		"how much the private values still say about its community. Rerun, or raise --epsilon (less\n"+
+		"noise, less privacy) to see the trade-off.\n")
 	if run.Summary.Plot != "" {
 		fmt.Fprintf(out, "picture: %s\n", run.Summary.Plot)
 	}

@@ -59,6 +59,9 @@ func Forecasts(out io.Writer, fs []forecast.Forecast) error {
 		if f := &fs[i]; len(f.MassCurve) > 0 {
 			fmt.Fprintf(out, "%s at ε = %g, %s\n", f.Mode, f.Epsilon, MassCurve(f))
 		}
+		if f := &fs[i]; len(f.ExactNode) > 0 {
+			fmt.Fprintf(out, "%s at ε = %g, %s\n", f.Mode, f.Epsilon, ExactNodeCurve(f.ExactNode))
+		}
 	}
 	return nil
 }

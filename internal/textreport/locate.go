@@ -29,6 +29,7 @@ func Locate(out io.Writer, s *job.LocateSummary) error {
 	}
 	if m := s.SourceMass; m != nil {
 		fmt.Fprintf(out, "source mass the release carries: %s\n", m)
+		locateExactNode(out, s)
 	}
 	locateForecast(out, s.Forecast)
 	if s.RunID != "" {
@@ -57,9 +58,39 @@ func LocatePlan(out io.Writer, s *job.LocateSummary) error {
 	}
 	if m := s.SourceMass; m != nil {
 		fmt.Fprintf(out, "source mass the release carries: %s\n", m)
+		locateExactNode(out, s)
 	}
 	locateForecast(out, s.Forecast)
 	return nil
+}
+
+// locateExactNode prints the exact node's privacy at the source mass
+// (nothing when the summary has none): at the stated mass, or at the
+// least mass the release demonstrably carries — and when that is private,
+// whether the most it carries (95%) is too, or cannot be told.
+func locateExactNode(out io.Writer, s *job.LocateSummary) {
+	e, m := s.ExactNode, s.SourceMass
+	if e == nil {
+		return
+	}
+	var subject string
+	switch {
+	case m.Given:
+		subject = "the stated source of " + massUnits(e.Mass)
+	case m.Low > 0:
+		subject = fmt.Sprintf("a source of at least %s (the least this release carries, at 95%%)", massUnits(e.Mass))
+	default:
+		subject = "one protected unit (this release shows no source mass at 95%)"
+	}
+	line := ExactNode(*e, subject)
+	switch {
+	case !e.Private || m.Given:
+	case m.High <= e.NotPrivateAbove:
+		line += fmt.Sprintf("; this release carries at most %s (95%%)", massUnits(m.High))
+	default:
+		line += fmt.Sprintf("; whether this source is heavier the release cannot tell (it carries ≈ %s ± %.2g)", massUnits(m.Mass), m.SE)
+	}
+	fmt.Fprintf(out, "exact node: %s\n", line)
 }
 
 // locateForecast prints a localisation's utility forecast (nil: none).

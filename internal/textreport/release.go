@@ -43,6 +43,13 @@ func Release(out io.Writer, s *job.ReleaseSummary, name func(errkind.Param) stri
 	row("ρ (zCDP)", fmt.Sprintf("%.6g", s.Rho))
 	row("ε, δ", fmt.Sprintf("%g, %g", s.Epsilon, s.Delta))
 	row("mechanism", s.Mechanism)
+	if e := s.ExactNode; e != nil {
+		subject := "one protected unit"
+		if e.Mass != e.Alpha {
+			subject = "a source of " + massUnits(e.Mass)
+		}
+		row("exact node", ExactNode(*e, subject))
+	}
 	ForecastRows(row, s.Forecast, name)
 	row("noise", map[bool]string{true: "keyed (ChaCha20)", false: "crypto/rand"}[s.Keyed])
 	row("ledger", fmt.Sprintf("%s (scope %s)", s.Ledger, s.Scope))
