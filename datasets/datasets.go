@@ -127,7 +127,7 @@ func (g *GT) Graph() (*laplacian.Graph, Stats, error) {
 		seen[[2]int32{u, v}] = struct{}{}
 		edges = append(edges, laplacian.Edge{U: u, V: v, Weight: 1})
 	}
-	lg, err := laplacian.FromEdges(g.N, nil, edges, laplacian.Options{RejectDuplicates: true})
+	lg, err := laplacian.FromEdges(g.N, nil, edges, laplacian.Options{Duplicates: laplacian.DuplicatesReject})
 	return lg, st, err
 }
 

@@ -78,7 +78,7 @@ func readCSV(r io.Reader, opt Options, pieces int) (*Graph, error) {
 			ids.sizeHint = st.Size()
 		}
 	}
-	if opt.RejectDuplicates {
+	if opt.Duplicates == DuplicatesReject {
 		ids.seen = make(map[[2]int32]int)
 	}
 	read := func() (csvin.Record, error) {

@@ -32,8 +32,10 @@ func TestFromEdgesValidation(t *testing.T) {
 		{name: "empty (n=0)", n: 0, want: ErrEmptyGraph},
 		{name: "empty keys", keys: []string{}, want: ErrEmptyGraph},
 		{name: "duplicate key", keys: []string{"a", "b", "a"}, want: ErrDuplicateKey},
-		{name: "duplicate edge rejected", keys: keys, edges: []Edge{{0, 1, 1}, {1, 2, 1}, {1, 0, 2}}, opt: Options{RejectDuplicates: true}, want: ErrDuplicateEdge, u: "a", v: "b"},
-		{name: "duplicate edge merged", keys: keys, edges: []Edge{{0, 1, 1}, {1, 2, 1}, {1, 0, 2}}, merged: 1},
+		{name: "duplicate edge rejected", keys: keys, edges: []Edge{{0, 1, 1}, {1, 2, 1}, {1, 0, 2}}, opt: Options{Duplicates: DuplicatesReject}, want: ErrDuplicateEdge, u: "a", v: "b"},
+		{name: "duplicate edge summed", keys: keys, edges: []Edge{{0, 1, 1}, {1, 2, 1}, {1, 0, 2}}, opt: Options{Duplicates: DuplicatesSum}, merged: 1},
+		{name: "duplicate edge merged", keys: keys, edges: []Edge{{0, 1, 2}, {1, 2, 1}, {1, 0, 2}}, merged: 1},
+		{name: "disagreeing duplicate refused", keys: keys, edges: []Edge{{0, 1, 1}, {1, 2, 1}, {1, 0, 2}}, want: ErrConflictingDuplicate},
 		{name: "no edges is valid", n: 4},
 	}
 	for _, tc := range tests {
@@ -67,7 +69,7 @@ func TestFromEdgesValidation(t *testing.T) {
 func TestDuplicatesMergedSumWeights(t *testing.T) {
 	// a–b given three times (1 + 2 + 0.5), b–c twice in both orientations.
 	edges := []Edge{{0, 1, 1}, {1, 0, 2}, {0, 1, 0.5}, {1, 2, 1}, {2, 1, 1}}
-	g, err := FromEdges(0, []string{"a", "b", "c"}, edges, Options{})
+	g, err := FromEdges(0, []string{"a", "b", "c"}, edges, Options{Duplicates: DuplicatesSum})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +91,8 @@ func TestDuplicatesMergedSumWeights(t *testing.T) {
 			t.Errorf("degree(%d) = %v, want %v", i, g.Degree(i), d)
 		}
 	}
-	// Unit-weight duplicates only: the merged weight 2 must appear.
-	g, err = FromEdges(3, nil, []Edge{{0, 1, 1}, {1, 0, 1}, {1, 2, 1}}, Options{})
+	// Unit-weight duplicates only: the summed weight 2 must appear.
+	g, err = FromEdges(3, nil, []Edge{{0, 1, 1}, {1, 0, 1}, {1, 2, 1}}, Options{Duplicates: DuplicatesSum})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +218,7 @@ func TestKeysAndNeighbours(t *testing.T) {
 
 func TestWeightOverflow(t *testing.T) {
 	big := math.MaxFloat64 / 1.5
-	if _, err := FromEdges(2, nil, []Edge{{0, 1, big}, {1, 0, big}}, Options{}); !errors.Is(err, ErrBadWeight) {
+	if _, err := FromEdges(2, nil, []Edge{{0, 1, big}, {1, 0, big}}, Options{Duplicates: DuplicatesSum}); !errors.Is(err, ErrBadWeight) {
 		t.Errorf("merged overflow: %v", err)
 	}
 	if _, err := FromEdges(3, nil, []Edge{{0, 1, big}, {1, 2, big}}, Options{}); !errors.Is(err, ErrBadWeight) {
