@@ -120,5 +120,10 @@ func (m Merges) String() string {
 	if m.Rule == DuplicatesSum.String() {
 		how = "summed as parallel edges (weights added)"
 	}
-	return fmt.Sprintf("%d rows, %d pairs listed %s %s: %d edges", m.Rows, m.Pairs, times, how, m.Rows-m.Merged)
+	pairs := fmt.Sprintf("%d pairs", m.Pairs)
+	if m.Pairs == 1 {
+		pairs = "1 pair"
+		how = strings.Replace(how, "one edge each", "one edge", 1)
+	}
+	return fmt.Sprintf("%d rows, %s listed %s %s: %d edges", m.Rows, pairs, times, how, m.Rows-m.Merged)
 }

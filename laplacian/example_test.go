@@ -86,7 +86,7 @@ bob,alice,2
 	fmt.Println(err)
 	// Output:
 	// [alice bob carol] 2 edges, 1 merged, w(alice,bob) = 2
-	// 3 rows, 1 pairs listed twice merged as one edge each: 2 edges
+	// 3 rows, 1 pair listed twice merged as one edge: 2 edges
 	// true
 	// sum: w(a,b) = 3
 	// edge list line 2: self-loop: edge (b, b) weight 1
