@@ -93,10 +93,13 @@ type Options struct {
 // of the sentinel errors, or ErrEmptyGraph / ErrDuplicateKey.
 // A graph without edges is valid (n isolated nodes, n components).
 //
+// A pair given more than once follows opt.Duplicates (DuplicateRule);
+// Graph.Merges says what was merged.
+//
 // Peak memory beyond the edges slice is about 28n + 8|E| bytes for a
-// unit-weight input without duplicates and 28n + 24|E| bytes otherwise (a
-// unit-weight input with duplicates becomes weighted: merged edges weigh
-// more than 1). Measured at n = 10^6, |E| = 10^7: see TestMemory1e6.
+// unit-weight input (duplicates merged or not) and 28n + 24|E| bytes
+// otherwise (a unit-weight input whose duplicates are summed becomes
+// weighted: summed edges weigh more than 1). Measured at n = 10^6, |E| = 10^7: see TestMemory1e6.
 func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) {
 	return fromEdges(n, keys, nil, false, edges, opt)
 }
