@@ -31,6 +31,10 @@ type Summary struct {
 	Out                   string  `json:"out,omitempty"`
 	// Nodes is the partition itself, when it goes with the summary.
 	Nodes []NodeCommunity `json:"nodes,omitempty"`
+
+	// DuplicateEdges says how input rows naming one pair more than once
+	// were merged (nil: none were).
+	DuplicateEdges *laplacian.Merges `json:"duplicateEdges,omitempty"`
 }
 
 // NodeCommunity is one node's community.
@@ -44,8 +48,12 @@ type NodeCommunity struct {
 // count and the partition's modularity.
 func Summarise(graph string, g *laplacian.Graph, part []int, method string, resolution float64) *Summary {
 	sizes := Sizes(part)
-	return &Summary{Graph: graph, NodeCount: g.N(), RelationshipCount: g.NumEdges(), Method: method, Resolution: resolution,
+	s := &Summary{Graph: graph, NodeCount: g.N(), RelationshipCount: g.NumEdges(), Method: method, Resolution: resolution,
 		CommunityCount: len(sizes), CommunitySizes: sizes, Modularity: Modularity(g, part, resolution)}
+	if m := g.Merges(); m.Merged > 0 {
+		s.DuplicateEdges = &m
+	}
+	return s
 }
 
 // Nodes lists partition part of g node by node, by key.

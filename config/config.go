@@ -126,6 +126,12 @@ type Input struct {
 	// Header says whether the first row of an input CSV file (edge list,
 	// readings) is a header: auto (decided by its column names), yes or no.
 	Header string `mapstructure:"header" json:"header"`
+	// DuplicateEdges says what a pair of nodes given more than once (two
+	// rows of an edge list, in either direction; two relationships in
+	// Neo4j) means: merge (default: one edge when the weights agree, an
+	// error when they differ), sum (parallel edges whose weights add) or
+	// reject (any repeat is an error). See laplacian.DuplicateRule.
+	DuplicateEdges string `mapstructure:"duplicateEdges" json:"duplicateEdges"`
 }
 
 // Recovery chooses how sources are recovered.

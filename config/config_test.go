@@ -208,6 +208,7 @@ logFormat: json
 logLevel: warn
 input:
   header: "yes"
+  duplicateEdges: sum
 `
 
 func TestYAML(t *testing.T) {
@@ -223,7 +224,7 @@ func TestYAML(t *testing.T) {
 		Write:      Write{WriteProperty: "private_temp", MassProperty: "mass", CommunityWriteProperty: "comm", ProbabilityProperty: "prob", RankProperty: "rnk", BatchSize: 2000, Concurrency: 2, RandomSeed: 9},
 		Privacy:    Privacy{Tau: 0.5, Alpha: 2, Epsilon: 4, Delta: 1e-6, Mechanism: "discrete", EpsilonTotal: 40, DeltaTotal: 1e-4, KeyFile: "/etc/graphcloak/key", LedgerKeyFile: "/etc/graphcloak/ledger.key", Ledger: "neo4j", Scope: "building-7", Epoch: "2026-11-21", RefuseAtChance: true},
 		Recovery:   Recovery{Estimator: "bpdn", Sources: 2, Communities: "file:/etc/graphcloak/communities.csv"},
-		Output:     "json", LogFormat: "json", LogLevel: "warn", Input: Input{Header: "yes"},
+		Output:     "json", LogFormat: "json", LogLevel: "warn", Input: Input{Header: "yes", DuplicateEdges: "sum"},
 	}
 	got, _ := json.Marshal(l.Config)
 	exp, _ := json.Marshal(want)

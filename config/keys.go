@@ -110,6 +110,8 @@ var keyTable = []Key{
 
 	{Name: "input.header", Flag: "header", Default: "auto", Usage: "first row of an input CSV (edge list, readings): auto (a header when it names its columns), yes or no",
 		field: func(c *Config) any { return &c.Input.Header }},
+	{Name: "input.duplicateEdges", Flag: "duplicate-edges", Default: "merge", Usage: "a pair of nodes given twice, in either direction, in an edge list or Neo4j: merge (one edge; refused when the weights differ), sum (parallel edges: weights add) or reject",
+		field: func(c *Config) any { return &c.Input.DuplicateEdges }},
 
 	{Name: "output", Flag: "output", Default: "table", Usage: "output format: table or json",
 		field: func(c *Config) any { return &c.Output }},

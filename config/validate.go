@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/csvin"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"math"
 	"net/url"
@@ -188,6 +189,9 @@ func (c *Config) validateOutput(add func(key, format string, args ...any)) {
 	}
 	if _, err := csvin.ParseHeader(c.Input.Header); err != nil {
 		add("input.header", "must be auto, yes or no, got %q", c.Input.Header)
+	}
+	if _, err := laplacian.ParseDuplicateRule(c.Input.DuplicateEdges); err != nil {
+		add("input.duplicateEdges", "must be %s, got %q", strings.Join(laplacian.DuplicateRuleNames(), ", "), c.Input.DuplicateEdges)
 	}
 	switch c.LogLevel {
 	case "debug", "info", "warn", "error":

@@ -32,6 +32,11 @@ type ReadOptions struct {
 	// Cypher reads with Cypher queries even where the server has
 	// graphcloak's plugin (ReadProcedure), to compare the two reads.
 	Cypher bool
+	// Duplicates says what two relationships between the same two nodes
+	// (parallel, or stored in both directions) mean; the default merges
+	// those of equal weight into one edge and refuses those whose weights
+	// differ (laplacian.DuplicateRule: the rule an edge list follows).
+	Duplicates laplacian.DuplicateRule
 }
 
 // Pulled is a projection read from Neo4j. Node index i (0..n−1) is the
@@ -62,8 +67,9 @@ type ReadStats struct {
 	// a Laplacian and are dropped.
 	SelfLoopsSkipped int `json:"selfLoopsSkipped"`
 	// ParallelMerged counts relationships merged into an existing edge
-	// (parallel or opposite relationships between the same two nodes);
-	// their weights add up.
+	// (parallel or opposite relationships between the same two nodes),
+	// by ReadOptions.Duplicates: one edge of their common weight (merge),
+	// or their weights added (sum). Pulled.Graph.Merges says more.
 	ParallelMerged     int   `json:"parallelMerged"`
 	MissingValues      int   `json:"missingValues"`
 	MissingCommunities int   `json:"missingCommunities"`
@@ -93,8 +99,9 @@ const maxExamples = 5
 // exists (*SchemaError), then that every selected node has the required
 // properties and every weight is a finite positive number (*DataError,
 // naming examples). Self-loops are skipped and counted; parallel and
-// opposite relationships are merged by adding weights (the multigraph
-// Laplacian) and counted.
+// opposite relationships are merged by opt.Duplicates (the rule of an
+// edge list: by default relationships stored in both directions are one
+// edge, and weights that differ are refused) and counted.
 func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (*Pulled, error) {
 	start := time.Now()
 	cp, err := p.compile()
@@ -129,8 +136,12 @@ func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (
 	if keys == nil {
 		keys = nodes.elementIDs
 	}
-	g, err := laplacian.FromEdges(len(keys), keys, rels.edges, laplacian.Options{})
+	g, err := laplacian.FromEdges(len(keys), keys, rels.edges, laplacian.Options{Duplicates: opt.Duplicates})
 	if err != nil {
+		var de *laplacian.DuplicateError
+		if errors.As(err, &de) { // the operator's word is needed: bad input, naming the rule
+			return nil, fmt.Errorf("connector: relationships between the same two nodes: %w", err)
+		}
 		var ee *laplacian.EdgeError
 		if errors.As(err, &ee) {
 			return nil, &DataError{Property: p.RelationshipWeightProperty, Reason: "invalid edge: " + err.Error(),

@@ -105,11 +105,11 @@ type Stats struct {
 // Graph converts the file to graphcloak's simple undirected unweighted
 // graph: direction is dropped, self-loops are removed and repeated pairs
 // (parallel edges, or u→v and v→u in a directed file) become one edge of
-// weight 1 — the graph the networks' usual undirected statistics describe.
-// Keys are the vertex indices in decimal.
+// weight 1 — the graph the networks' usual undirected statistics describe,
+// and what laplacian.DuplicatesMerge makes of unweighted rows (the graph's
+// Merges say how many). Keys are the vertex indices in decimal.
 func (g *GT) Graph() (*laplacian.Graph, Stats, error) {
 	var st Stats
-	seen := make(map[[2]int32]struct{}, len(g.Edges))
 	edges := make([]laplacian.Edge, 0, len(g.Edges))
 	for _, e := range g.Edges {
 		u, v := int32(e[0]), int32(e[1])
@@ -117,18 +117,14 @@ func (g *GT) Graph() (*laplacian.Graph, Stats, error) {
 			st.SelfLoops++
 			continue
 		}
-		if u > v {
-			u, v = v, u
-		}
-		if _, dup := seen[[2]int32{u, v}]; dup {
-			st.Duplicates++
-			continue
-		}
-		seen[[2]int32{u, v}] = struct{}{}
 		edges = append(edges, laplacian.Edge{U: u, V: v, Weight: 1})
 	}
-	lg, err := laplacian.FromEdges(g.N, nil, edges, laplacian.Options{RejectDuplicates: true})
-	return lg, st, err
+	lg, err := laplacian.FromEdges(g.N, nil, edges, laplacian.Options{Duplicates: laplacian.DuplicatesMerge})
+	if err != nil {
+		return nil, st, err
+	}
+	st.Duplicates = lg.DuplicatesMerged()
+	return lg, st, nil
 }
 
 // Labels returns vertex property name rendered as one string per vertex

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 func ctxT(t testing.TB) context.Context {
@@ -35,7 +36,8 @@ func TestReadGraphRoundTrip(t *testing.T) {
 
 	for _, withKey := range []bool{false, true} {
 		t.Run("key="+strconv.FormatBool(withKey), func(t *testing.T) {
-			p, err := c.ReadGraph(ctxT(t), f.projection(withKey), connector.ReadOptions{})
+			// Parallel relationships of other weights: the multigraph, by the rule's word.
+			p, err := c.ReadGraph(ctxT(t), f.projection(withKey), connector.ReadOptions{Duplicates: laplacian.DuplicatesSum})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,24 +90,32 @@ func TestReadGraphRoundTrip(t *testing.T) {
 	t.Run("unweighted", func(t *testing.T) {
 		pr := f.projection(true)
 		pr.RelationshipWeightProperty = ""
-		p, err := c.ReadGraph(ctxT(t), pr, connector.ReadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		// Unweighted: each merged edge weighs the number of relationships.
 		mult := map[[2]int]float64{}
 		for _, r := range f.Rels {
 			if r.U != r.V {
 				mult[[2]int{min(r.U, r.V), max(r.U, r.V)}]++
 			}
 		}
-		var total, gotTotal float64
+		var rels float64
 		for _, m := range mult {
-			total += m
+			rels += m
 		}
-		p.Graph.ForEachEdge(func(_, _ int, w float64) { gotTotal += w })
-		if p.Graph.NumEdges() != len(mult) || gotTotal != total {
-			t.Fatalf("unweighted: %d edges total weight %v, want %d and %v", p.Graph.NumEdges(), gotTotal, len(mult), total)
+		// Unweighted parallel and opposite relationships are one edge of
+		// weight 1 by default; summed, each edge weighs the number of
+		// relationships.
+		for _, tc := range []struct {
+			rule  laplacian.DuplicateRule
+			total float64
+		}{{laplacian.DuplicatesMerge, float64(len(mult))}, {laplacian.DuplicatesSum, rels}} {
+			p, err := c.ReadGraph(ctxT(t), pr, connector.ReadOptions{Duplicates: tc.rule})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var gotTotal float64
+			p.Graph.ForEachEdge(func(_, _ int, w float64) { gotTotal += w })
+			if p.Graph.NumEdges() != len(mult) || gotTotal != tc.total {
+				t.Fatalf("unweighted, %v: %d edges total weight %v, want %d and %v", tc.rule, p.Graph.NumEdges(), gotTotal, len(mult), tc.total)
+			}
 		}
 	})
 }

@@ -76,14 +76,34 @@ func TestLoadFaithful(t *testing.T) {
 		}
 		return p
 	}
-	// Three rows of one edge (both directions): one relationship, the
-	// repeats counted.
-	r := load(write("repeat.csv", "source,target,w\n301,302,1\n302,301,1\n301,302,2\n"), "-o", "json")
+	// Three rows of one edge (both directions): one relationship of their
+	// weight, the repeats counted.
+	r := load(write("repeat.csv", "source,target,w\n301,302,1.5\n302,301,1.5\n301,302,1.5\n"), "-o", "json")
 	if r.Code != 0 || !strings.Contains(r.Stdout, `"duplicateRowsMerged": 2`) {
 		t.Errorf("three rows of one edge: exit %d, stdout %s, stderr %s; want the 2 merged rows counted", r.Code, r.Stdout, r.Stderr)
 	}
-	if n := query(t, d, "MATCH (:`"+label+"` {roomId: 301})-[r:`"+typ+"`]-(:`"+label+"` {roomId: 302}) RETURN count(r)", nil)[0].Values[0]; n != int64(1) {
-		t.Errorf("three rows of one edge: %v relationships, want 1", n)
+	door := func(a, b int) []any {
+		rec := query(t, d, "MATCH (:`"+label+"` {roomId: $a})-[r:`"+typ+"`]-(:`"+label+"` {roomId: $b}) RETURN count(r), sum(r.conductance)",
+			map[string]any{"a": a, "b": b})
+		return rec[0].Values
+	}
+	if v := door(301, 302); v[0] != int64(1) || v[1] != 1.5 {
+		t.Errorf("three rows of one edge: %v relationships of conductance %v, want 1 of 1.5", v[0], v[1])
+	}
+	// Rows of one pair whose weights differ need the operator's word:
+	// refused (nothing written), or parallel doors whose weights add.
+	twoDoors := write("two-doors.csv", "source,target,w\n303,304,1\n304,303,2\n")
+	if r := load(twoDoors); r.Code != 3 || !strings.Contains(r.Stderr, "--duplicate-edges sum") {
+		t.Errorf("two weights for one pair: exit %d, stderr %q; want exit 3 naming --duplicate-edges sum", r.Code, firstLine(r.Stderr))
+	}
+	if v := door(303, 304); v[0] != int64(0) {
+		t.Errorf("a refused load wrote %v relationships", v[0])
+	}
+	if r := load(twoDoors, "--duplicate-edges", "sum"); r.Code != 0 || !strings.Contains(r.Stderr+r.Stdout, "summed as parallel edges") {
+		t.Errorf("--duplicate-edges sum: exit %d, stdout %q, stderr %q", r.Code, r.Stdout, r.Stderr)
+	}
+	if v := door(303, 304); v[0] != int64(1) || v[1] != 3.0 {
+		t.Errorf("two doors summed: %v relationships of conductance %v, want 1 of 3", v[0], v[1])
 	}
 
 	before := rooms()

@@ -22,12 +22,16 @@ type CSVError struct {
 	Err  error
 }
 
-func (e *CSVError) Error() string {
+func (e *CSVError) Error() string { return e.RenderText(nil) }
+
+// RenderText is the error's text with the parameters the errors it wraps
+// name written as name(p) (errkind.Renderer): a command's flags.
+func (e *CSVError) RenderText(name func(errkind.Param) string) string {
 	where := "edge list"
 	if e.Path != "" {
 		where = fmt.Sprintf("edge list %q", e.Path)
 	}
-	msg := strings.ReplaceAll(e.Err.Error(), "laplacian: ", "")
+	msg := strings.ReplaceAll(errkind.Render(e.Err, name), "laplacian: ", "")
 	if e.Line <= 0 {
 		return fmt.Sprintf("%s: %s", where, msg)
 	}
@@ -78,7 +82,7 @@ func readCSV(r io.Reader, opt Options, pieces int) (*Graph, error) {
 			ids.sizeHint = st.Size()
 		}
 	}
-	if opt.RejectDuplicates {
+	if opt.Duplicates == DuplicatesReject {
 		ids.seen = make(map[[2]int32]int)
 	}
 	read := func() (csvin.Record, error) {

@@ -39,7 +39,8 @@ func TestReadCSV(t *testing.T) {
 		{name: "mixed 2 and 3 columns", in: "a,b\nb,c,4\n", keys: []string{"a", "b", "c"}, edges: []edge{{"a", "b", 1}, {"b", "c", 4}}},
 		{name: "quoted keys with commas", in: "\"Smith, J\",\"Doe, A\",2\n", keys: []string{"Smith, J", "Doe, A"}, edges: []edge{{"Smith, J", "Doe, A", 2}}},
 		{name: "BOM and CRLF", in: "\ufeffsource,target\r\na,b\r\n", keys: []string{"a", "b"}, edges: []edge{{"a", "b", 1}}},
-		{name: "duplicates merged", in: "a,b,1\nb,a,2\n", keys: []string{"a", "b"}, edges: []edge{{"a", "b", 3}}, merged: 1},
+		{name: "duplicates summed", in: "a,b,1\nb,a,2\n", opt: Options{Duplicates: DuplicatesSum}, keys: []string{"a", "b"}, edges: []edge{{"a", "b", 3}}, merged: 1},
+		{name: "both ways merged", in: "a,b\nb,a\nb,c,2\nc,b,2\n", keys: []string{"a", "b", "c"}, edges: []edge{{"a", "b", 1}, {"b", "c", 2}}, merged: 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -84,7 +85,7 @@ func TestReadCSVErrors(t *testing.T) {
 		{name: "one field", in: "a,b\nc\n", line: 2, want: ErrCSVFields},
 		{name: "four fields", in: "a,b,1,2\n", line: 1, want: ErrCSVFields},
 		{name: "empty key", in: "a,b\n,c\n", line: 2, want: ErrCSVFields},
-		{name: "duplicate rejected", in: "a,b\nb,c\nb,a\n", opt: Options{RejectDuplicates: true}, line: 3, want: ErrDuplicateEdge, u: "b", v: "a"},
+		{name: "duplicate rejected", in: "a,b\nb,c\nb,a\n", opt: Options{Duplicates: DuplicatesReject}, line: 3, want: ErrDuplicateEdge, u: "b", v: "a"},
 		{name: "empty file", in: "", want: ErrEmptyGraph},
 		{name: "header only", in: "source,target,weight\n# nothing\n", want: ErrEmptyGraph},
 		{name: "bad quoting", in: "a,b\n\"c,d\n", line: 2},
@@ -152,8 +153,12 @@ func FuzzReadCSV(f *testing.F) {
 	} {
 		f.Add(s, false)
 	}
-	f.Fuzz(func(t *testing.T, in string, reject bool) {
-		g, err := ReadCSV(strings.NewReader(in), Options{RejectDuplicates: reject})
+	f.Fuzz(func(t *testing.T, in string, sum bool) {
+		rule := DuplicatesMerge
+		if sum {
+			rule = DuplicatesSum
+		}
+		g, err := ReadCSV(strings.NewReader(in), Options{Duplicates: rule})
 		if err != nil {
 			if g != nil {
 				t.Fatal("graph and error both returned")
@@ -341,7 +346,10 @@ func FuzzReadCSVBlocksAgreeWithLines(f *testing.F) {
 		f.Add(s, true)
 	}
 	f.Fuzz(func(t *testing.T, in string, reject bool) {
-		opt := Options{RejectDuplicates: reject}
+		opt := Options{}
+		if reject {
+			opt.Duplicates = DuplicatesReject
+		}
 		want, werr := readCSV(strings.NewReader(in), opt, -1)
 		got, gerr := readCSV(strings.NewReader(in), opt, 3)
 		if fmt.Sprint(gerr) != fmt.Sprint(werr) {
@@ -391,8 +399,8 @@ func TestReadCSVBigInputErrorLines(t *testing.T) {
 	}{
 		{"bad weight", build("5,6,x\n", 123_457), Options{}, "line 123457"},
 		{"self-loop", build("9,9\n", 180_001), Options{}, "line 180001"},
-		{"duplicate", build("100,101\n", 150_001), Options{RejectDuplicates: true}, "line 150001"},
-		{"duplicate, its first line", build("100,101\n", 150_001), Options{RejectDuplicates: true}, "first on line 100"},
+		{"duplicate", build("100,101\n", 150_001), Options{Duplicates: DuplicatesReject}, "line 150001"},
+		{"duplicate, its first line", build("100,101\n", 150_001), Options{Duplicates: DuplicatesReject}, "first on line 100"},
 	} {
 		_, err := ReadCSV(strings.NewReader(c.in), c.opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -10,9 +10,12 @@
 //     graph.WeightedUndirected, so gonum algorithms (community.Modularize,
 //     path.DijkstraFrom, …) run on it without copying.
 //   - Weights are positive and finite. Self-loops are rejected (they do not
-//     change L = D − W). Duplicate edges are merged by summing their weights,
-//     the same Laplacian a multigraph has; the number merged is reported.
-//     Options.RejectDuplicates makes them an error instead.
+//     change L = D − W). A pair given more than once, in either orientation,
+//     follows Options.Duplicates (DuplicateRule): by default rows of equal
+//     weight are one edge (an edge list written in both directions is the
+//     graph written once) and rows of different weights are refused;
+//     DuplicatesSum adds them (the multigraph's Laplacian), DuplicatesReject
+//     refuses any. Graph.Merges reports what was merged and how.
 //   - The Laplacian is L = D − W with D the weighted degree; it is positive
 //     semidefinite with one zero eigenvalue per connected component.
 //     Disconnected graphs are legitimate; Graph.Components counts them.

@@ -1,6 +1,7 @@
 package laplacian_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -57,11 +58,13 @@ func ExampleGenerate() {
 }
 
 func ExampleReadCSV() {
+	// A directed export of an undirected graph names alice–bob both ways:
+	// one edge of weight 2, not 4.
 	in := `source,target,weight
 # a comment
 alice,bob,2
 bob,carol,0.5
-alice,bob,1
+bob,alice,2
 `
 	g, err := laplacian.ReadCSV(strings.NewReader(in), laplacian.Options{})
 	if err != nil {
@@ -69,11 +72,23 @@ alice,bob,1
 		return
 	}
 	fmt.Println(g.Keys(), g.NumEdges(), "edges,", g.DuplicatesMerged(), "merged, w(alice,bob) =", g.EdgeWeight(0, 1))
+	fmt.Println(g.Merges())
+
+	// Two doors between two rooms: weights that disagree are refused
+	// unless the rule says they add.
+	doors := "a,b,1\nb,a,2\n"
+	_, err = laplacian.ReadCSV(strings.NewReader(doors), laplacian.Options{})
+	fmt.Println(errors.Is(err, laplacian.ErrConflictingDuplicate))
+	g, _ = laplacian.ReadCSV(strings.NewReader(doors), laplacian.Options{Duplicates: laplacian.DuplicatesSum})
+	fmt.Println("sum: w(a,b) =", g.EdgeWeight(0, 1))
 
 	_, err = laplacian.ReadCSV(strings.NewReader("a,b\nb,b\n"), laplacian.Options{})
 	fmt.Println(err)
 	// Output:
-	// [alice bob carol] 2 edges, 1 merged, w(alice,bob) = 3
+	// [alice bob carol] 2 edges, 1 merged, w(alice,bob) = 2
+	// 3 rows, 1 pair listed twice merged as one edge: 2 edges
+	// true
+	// sum: w(a,b) = 3
 	// edge list line 2: self-loop: edge (b, b) weight 1
 }
 

@@ -34,7 +34,7 @@ type Graph struct {
 	weight    []float64        // len 2|E|; nil when every weight is 1
 	degree    []float64        // weighted degree d_i
 	edges     int
-	merged    int
+	merges    Merges
 	maxDeg    float64
 	compCnt   int
 	comp      []int32 // with compCnt, set on first use by compOnce
@@ -74,11 +74,12 @@ func (e *EdgeError) Unwrap() error { return e.Err }
 // Options control how FromEdges (and ReadCSV) treat imperfect input. The
 // zero value means the defaults.
 type Options struct {
-	// RejectDuplicates makes a repeated edge (the same unordered pair given
-	// twice, in either orientation) an ErrDuplicateEdge error. Default:
-	// duplicates are merged by summing their weights, which gives the
-	// multigraph's Laplacian; Graph.DuplicatesMerged reports how many.
-	RejectDuplicates bool
+	// Duplicates says what a pair given more than once (in either
+	// orientation) means. Default DuplicatesMerge: rows of equal weight
+	// are one edge, rows of different weights are a *DuplicateError;
+	// DuplicatesSum adds them (the multigraph); DuplicatesReject refuses
+	// any (ErrDuplicateEdge). Graph.Merges reports what was merged.
+	Duplicates DuplicateRule
 	// Header says whether ReadCSV's first row is a header (default: decided
 	// by its names; see ReadCSV).
 	Header csvin.Header
@@ -92,10 +93,13 @@ type Options struct {
 // of the sentinel errors, or ErrEmptyGraph / ErrDuplicateKey.
 // A graph without edges is valid (n isolated nodes, n components).
 //
+// A pair given more than once follows opt.Duplicates (DuplicateRule);
+// Graph.Merges says what was merged.
+//
 // Peak memory beyond the edges slice is about 28n + 8|E| bytes for a
-// unit-weight input without duplicates and 28n + 24|E| bytes otherwise (a
-// unit-weight input with duplicates becomes weighted: merged edges weigh
-// more than 1). Measured at n = 10^6, |E| = 10^7: see TestMemory1e6.
+// unit-weight input (duplicates merged or not) and 28n + 24|E| bytes
+// otherwise (a unit-weight input whose duplicates are summed becomes
+// weighted: summed edges weigh more than 1). Measured at n = 10^6, |E| = 10^7: see TestMemory1e6.
 func FromEdges(n int, keys []string, edges []Edge, opt Options) (*Graph, error) {
 	return fromEdges(n, keys, nil, false, edges, opt)
 }
@@ -125,12 +129,16 @@ func fromEdges(n int, keys []string, index map[string]int32, distinct bool, edge
 	if err != nil {
 		return nil, err
 	}
-	dups, err := g.sortRows(rowPtr, col, w, opt.RejectDuplicates)
+	if opt.Duplicates > DuplicatesReject {
+		panic(fmt.Sprintf("laplacian: unknown %v", opt.Duplicates))
+	}
+	g.merges = Merges{Rows: len(edges), Rule: opt.Duplicates.String()}
+	dups, err := g.sortRows(rowPtr, col, w, opt.Duplicates == DuplicatesReject)
 	if err != nil {
 		return nil, err
 	}
 	if dups {
-		if col, w, err = g.mergeDuplicates(rowPtr, col, w); err != nil {
+		if col, w, err = g.mergeDuplicates(rowPtr, col, w, opt.Duplicates); err != nil {
 			return nil, err
 		}
 	}
@@ -440,43 +448,66 @@ func dupAt(row []int32) int {
 	return -1
 }
 
-// mergeDuplicates merges repeated columns of each sorted row in place,
-// summing their weights (a unit-weight graph becomes weighted), rewrites
-// rowPtr as the rows shrink and records the number of merged edges.
-func (g *Graph) mergeDuplicates(rowPtr []int64, col []int32, w []float64) ([]int32, []float64, error) {
+// mergeDuplicates merges repeated columns of each sorted row in place
+// under rule, rewrites rowPtr as the rows shrink and records the merges.
+// DuplicatesMerge keeps one copy of rows of equal weight (a unit-weight
+// graph stays unweighted) and refuses rows of different weights;
+// DuplicatesSum adds the weights (a unit-weight graph becomes weighted).
+func (g *Graph) mergeDuplicates(rowPtr []int64, col []int32, w []float64, rule DuplicateRule) ([]int32, []float64, error) {
 	nnz := rowPtr[g.n]
-	if w == nil {
+	if w == nil && rule == DuplicatesSum {
 		w = make([]float64, nnz)
 		for p := range w {
 			w[p] = 1
 		}
 	}
 	out, lo := int64(0), int64(0)
-	merged := 0
+	merged, pairs := 0, 0
+	into := int64(-1) // the last position merged into
 	for i := 0; i < g.n; i++ {
 		hi := rowPtr[i+1]
 		start := out
 		for p := lo; p < hi; p++ {
 			if out > start && col[out-1] == col[p] {
-				w[out-1] += w[p]
-				if math.IsInf(w[out-1], 0) {
-					return nil, nil, &EdgeError{g.name(int32(i)), g.name(col[p]), w[out-1],
-						fmt.Errorf("%w: merged duplicate weights overflow", ErrBadWeight)}
-				}
 				merged++
+				if into != out-1 { // the pair's first repeat
+					pairs++
+					into = out - 1
+				}
+				if w != nil {
+					switch {
+					case rule == DuplicatesSum:
+						w[out-1] += w[p]
+						if math.IsInf(w[out-1], 0) {
+							return nil, nil, &EdgeError{g.name(int32(i)), g.name(col[p]), w[out-1],
+								fmt.Errorf("%w: merged duplicate weights overflow", ErrBadWeight)}
+						}
+					case w[out-1] != w[p]:
+						return nil, nil, &DuplicateError{U: g.name(int32(i)), V: g.name(col[p]), W1: w[out-1], W2: w[p]}
+					}
+				}
 				continue
 			}
-			col[out], w[out] = col[p], w[p]
+			col[out] = col[p]
+			if w != nil {
+				w[out] = w[p]
+			}
 			out++
 		}
 		rowPtr[i+1] = out
 		lo = hi
 	}
 	if out < nnz-nnz/4 { // release the slack when many were merged
-		col, w = slices.Clone(col[:out]), slices.Clone(w[:out])
+		col = slices.Clone(col[:out])
+		if w != nil {
+			w = slices.Clone(w[:out])
+		}
 	}
-	g.merged = merged / 2
-	return col[:out:out], w[:out:out], nil
+	g.merges.Merged, g.merges.Pairs = merged/2, pairs/2
+	if w != nil {
+		w = w[:out:out]
+	}
+	return col[:out:out], w, nil
 }
 
 // setDegrees computes the weighted degrees and their maximum, refusing a
@@ -598,7 +629,12 @@ func (g *Graph) CSR() (rowPtr []int64, col []int32, weight []float64) {
 func (g *Graph) NumEdges() int { return g.edges }
 
 // DuplicatesMerged returns how many repeated edges were merged into others.
-func (g *Graph) DuplicatesMerged() int { return g.merged }
+func (g *Graph) DuplicatesMerged() int { return g.merges.Merged }
+
+// Merges says how the edges the graph was built from became its edges:
+// how many were given, how many pairs repeated, how many rows were merged
+// and by which rule.
+func (g *Graph) Merges() Merges { return g.merges }
 
 // Key returns the key of node i.
 func (g *Graph) Key(i int) string {

@@ -5,7 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 func TestFromEdgesValidation(t *testing.T) {
@@ -32,8 +35,10 @@ func TestFromEdgesValidation(t *testing.T) {
 		{name: "empty (n=0)", n: 0, want: ErrEmptyGraph},
 		{name: "empty keys", keys: []string{}, want: ErrEmptyGraph},
 		{name: "duplicate key", keys: []string{"a", "b", "a"}, want: ErrDuplicateKey},
-		{name: "duplicate edge rejected", keys: keys, edges: []Edge{{0, 1, 1}, {1, 2, 1}, {1, 0, 2}}, opt: Options{RejectDuplicates: true}, want: ErrDuplicateEdge, u: "a", v: "b"},
-		{name: "duplicate edge merged", keys: keys, edges: []Edge{{0, 1, 1}, {1, 2, 1}, {1, 0, 2}}, merged: 1},
+		{name: "duplicate edge rejected", keys: keys, edges: []Edge{{0, 1, 1}, {1, 2, 1}, {1, 0, 2}}, opt: Options{Duplicates: DuplicatesReject}, want: ErrDuplicateEdge, u: "a", v: "b"},
+		{name: "duplicate edge summed", keys: keys, edges: []Edge{{0, 1, 1}, {1, 2, 1}, {1, 0, 2}}, opt: Options{Duplicates: DuplicatesSum}, merged: 1},
+		{name: "duplicate edge merged", keys: keys, edges: []Edge{{0, 1, 2}, {1, 2, 1}, {1, 0, 2}}, merged: 1},
+		{name: "disagreeing duplicate refused", keys: keys, edges: []Edge{{0, 1, 1}, {1, 2, 1}, {1, 0, 2}}, want: ErrConflictingDuplicate},
 		{name: "no edges is valid", n: 4},
 	}
 	for _, tc := range tests {
@@ -67,7 +72,7 @@ func TestFromEdgesValidation(t *testing.T) {
 func TestDuplicatesMergedSumWeights(t *testing.T) {
 	// a–b given three times (1 + 2 + 0.5), b–c twice in both orientations.
 	edges := []Edge{{0, 1, 1}, {1, 0, 2}, {0, 1, 0.5}, {1, 2, 1}, {2, 1, 1}}
-	g, err := FromEdges(0, []string{"a", "b", "c"}, edges, Options{})
+	g, err := FromEdges(0, []string{"a", "b", "c"}, edges, Options{Duplicates: DuplicatesSum})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,8 +94,8 @@ func TestDuplicatesMergedSumWeights(t *testing.T) {
 			t.Errorf("degree(%d) = %v, want %v", i, g.Degree(i), d)
 		}
 	}
-	// Unit-weight duplicates only: the merged weight 2 must appear.
-	g, err = FromEdges(3, nil, []Edge{{0, 1, 1}, {1, 0, 1}, {1, 2, 1}}, Options{})
+	// Unit-weight duplicates only: the summed weight 2 must appear.
+	g, err = FromEdges(3, nil, []Edge{{0, 1, 1}, {1, 0, 1}, {1, 2, 1}}, Options{Duplicates: DuplicatesSum})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -216,7 +221,7 @@ func TestKeysAndNeighbours(t *testing.T) {
 
 func TestWeightOverflow(t *testing.T) {
 	big := math.MaxFloat64 / 1.5
-	if _, err := FromEdges(2, nil, []Edge{{0, 1, big}, {1, 0, big}}, Options{}); !errors.Is(err, ErrBadWeight) {
+	if _, err := FromEdges(2, nil, []Edge{{0, 1, big}, {1, 0, big}}, Options{Duplicates: DuplicatesSum}); !errors.Is(err, ErrBadWeight) {
 		t.Errorf("merged overflow: %v", err)
 	}
 	if _, err := FromEdges(3, nil, []Edge{{0, 1, big}, {1, 2, big}}, Options{}); !errors.Is(err, ErrBadWeight) {
@@ -273,5 +278,49 @@ func TestSortRow(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestDuplicateRules: a pair given twice with one weight is one edge of
+// that weight by default (unweighted stays unweighted); with two weights
+// it is refused as bad input naming the pair, both weights in the order
+// given and the rule's parameter; sum adds; reject refuses any repeat.
+func TestDuplicateRules(t *testing.T) {
+	keys := []string{"a", "b", "c"}
+	g, err := FromEdges(0, keys, []Edge{{0, 1, 1}, {1, 0, 1}, {1, 2, 1}, {1, 2, 1}, {2, 1, 1}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !g.Unweighted() || g.NumEdges() != 2 || g.Degree(1) != 2 {
+		t.Errorf("merge: unweighted %v, %d edges, degree(b) %v; want unweighted, 2, 2", g.Unweighted(), g.NumEdges(), g.Degree(1))
+	}
+	if m := g.Merges(); m != (Merges{Rows: 5, Pairs: 2, Merged: 3, Rule: "merge"}) {
+		t.Errorf("merges %+v", m)
+	}
+	_, err = FromEdges(0, keys, []Edge{{0, 1, 0.5}, {1, 2, 1}, {1, 0, 0.25}}, Options{})
+	var de *DuplicateError
+	if !errors.As(err, &de) || !errors.Is(err, ErrConflictingDuplicate) || errkind.Of(err) != errkind.BadInput {
+		t.Fatalf("disagreeing weights: %v (kind %v)", err, errkind.Of(err))
+	}
+	if de.U != "a" || de.V != "b" || de.W1 != 0.5 || de.W2 != 0.25 {
+		t.Errorf("refusal names %+v, want (a, b) with 0.5 then 0.25", *de)
+	}
+	if msg := errkind.Render(err, func(p errkind.Param) string { return "--" + string(p) }); !strings.Contains(msg, "--duplicate-edges sum") {
+		t.Errorf("refusal does not name the rule: %s", msg)
+	}
+	g, err = FromEdges(0, keys, []Edge{{0, 1, 0.5}, {1, 2, 1}, {1, 0, 0.25}}, Options{Duplicates: DuplicatesSum})
+	if err != nil || g.EdgeWeight(0, 1) != 0.75 || g.Merges().Rule != "sum" {
+		t.Errorf("sum: %v, w(a,b) %v", err, g.EdgeWeight(0, 1))
+	}
+	if _, err := FromEdges(0, keys, []Edge{{0, 1, 1}, {1, 0, 1}}, Options{Duplicates: DuplicatesReject}); !errors.Is(err, ErrDuplicateEdge) {
+		t.Errorf("reject: %v", err)
+	}
+	for _, name := range DuplicateRuleNames() {
+		if r, err := ParseDuplicateRule(name); err != nil || r.String() != name {
+			t.Errorf("ParseDuplicateRule(%q) = %v, %v", name, r, err)
+		}
+	}
+	if _, err := ParseDuplicateRule("max"); err == nil {
+		t.Error("ParseDuplicateRule accepted max")
 	}
 }

@@ -41,7 +41,7 @@ func Karate() (*Graph, []int) {
 	for k, e := range karateEdges {
 		edges[k] = Edge{e[0] - 1, e[1] - 1, 1}
 	}
-	g, err := FromEdges(34, keys, edges, Options{RejectDuplicates: true})
+	g, err := FromEdges(34, keys, edges, Options{Duplicates: DuplicatesReject})
 	if err != nil {
 		panic("laplacian: karate edge list invalid: " + err.Error())
 	}

@@ -40,5 +40,6 @@ func SortedByKey(g *Graph) (*Graph, []int, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	cg.merges = g.merges // how g's input became its edges: the same graph's
 	return cg, perm, nil
 }

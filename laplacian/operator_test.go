@@ -25,7 +25,7 @@ func randomWeighted(t testing.TB, n, deg int, weighted bool, seed uint64) *Graph
 		}
 		edges = append(edges, Edge{int32(u), int32(v), w})
 	}
-	g, err := FromEdges(n, nil, edges, Options{})
+	g, err := FromEdges(n, nil, edges, Options{Duplicates: DuplicatesSum}) // random pairs repeat: a multigraph
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -53,7 +53,7 @@ func PreferentialAttachment(n, m int, seed uint64) (*Graph, error) {
 			ends = append(ends, t, int32(v))
 		}
 	}
-	g, err := FromEdges(n, nil, edges, Options{RejectDuplicates: true})
+	g, err := FromEdges(n, nil, edges, Options{Duplicates: DuplicatesReject})
 	if err != nil {
 		return nil, fmt.Errorf("laplacian: pa: internal error: %w", err)
 	}
@@ -126,7 +126,7 @@ func RandomGeometric(n int, radius float64, seed uint64) (*Graph, [][2]float64, 
 			return nil, nil, &SizeError{Generator: "rgg", Param: "edges", Value: float64(len(edges)), Min: 0, Max: MaxGeneratedEdges}
 		}
 	}
-	g, err := FromEdges(n, nil, edges, Options{RejectDuplicates: true})
+	g, err := FromEdges(n, nil, edges, Options{Duplicates: DuplicatesReject})
 	if err != nil {
 		return nil, nil, fmt.Errorf("laplacian: rgg: internal error: %w", err)
 	}

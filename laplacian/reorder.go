@@ -66,7 +66,7 @@ func (g *Graph) Permute(perm []int32) *Graph {
 	for p, v := range perm {
 		inv[v] = int32(p)
 	}
-	h := &Graph{n: n, edges: g.edges, merged: g.merged}
+	h := &Graph{n: n, edges: g.edges, merges: g.merges}
 	h.rowPtr = make([]int64, n+1)
 	for p, v := range perm {
 		h.rowPtr[p+1] = h.rowPtr[p] + (g.rowPtr[v+1] - g.rowPtr[v])

@@ -55,7 +55,7 @@ func SBM(sizes []int, pIn, pOut float64, seed uint64) (*Graph, []int, error) {
 			edges = sampleBetween(edges, rng, int32(offset[a]), int64(sizes[a]), int32(offset[b]), int64(sizes[b]), pOut)
 		}
 	}
-	g, err := FromEdges(n, nil, edges, Options{RejectDuplicates: true})
+	g, err := FromEdges(n, nil, edges, Options{Duplicates: DuplicatesReject})
 	if err != nil {
 		return nil, nil, fmt.Errorf("laplacian: sbm: internal error: %w", err)
 	}

@@ -40,6 +40,9 @@ type Spec struct {
 	Path   string  // file
 	// Header says whether a file's first row is a header (--header).
 	Header csvin.Header
+	// Duplicates says what a pair a file lists more than once means
+	// (Options.Duplicates; --duplicate-edges).
+	Duplicates DuplicateRule
 }
 
 // Errors wrapped by SpecError.
@@ -375,7 +378,7 @@ func (s Spec) Build() (*Graph, []int, error) {
 		g, part := Karate()
 		return g, part, nil
 	case "file":
-		g, err = LoadCSV(s.Path, Options{Header: s.Header})
+		g, err = LoadCSV(s.Path, Options{Header: s.Header, Duplicates: s.Duplicates})
 	}
 	return g, nil, err
 }

@@ -82,7 +82,7 @@ func newTwinOp(g *laplacian.Graph) *lanczosOp {
 			edges = append(edges, laplacian.Edge{U: a, V: b, Weight: w * math.Sqrt(float64(op.size[a])*float64(op.size[b]))})
 		}
 	}
-	q, err := laplacian.FromEdges(len(op.size), nil, edges, laplacian.Options{RejectDuplicates: true})
+	q, err := laplacian.FromEdges(len(op.size), nil, edges, laplacian.Options{Duplicates: laplacian.DuplicatesReject})
 	if err != nil { // not reachable: the weights are positive and no class is joined to itself
 		return newGraphOp(g)
 	}

@@ -3,6 +3,8 @@ package sensitivity
 import (
 	"fmt"
 	"math"
+
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // Report is a Δ2 computation as a person or a script reads it: the
@@ -32,6 +34,9 @@ type Report struct {
 	// certified and exact are false until merged); Shards: a merge's N.
 	Shard  *ShardReport `json:"shard,omitempty"`
 	Shards int          `json:"shards,omitempty"`
+	// DuplicateEdges says how the graph's input rows that named one pair
+	// more than once were merged (nil: none were).
+	DuplicateEdges *laplacian.Merges `json:"duplicateEdges,omitempty"`
 }
 
 // ShardReport is a sharded run's share in its Report.

@@ -100,6 +100,7 @@ func loadGraph(ctx context.Context, cfg *config.Config, client *connector.Client
 			return nil, err
 		}
 		s.Header, _ = csvin.ParseHeader(cfg.Input.Header) // validated by config
+		s.Duplicates, _ = laplacian.ParseDuplicateRule(cfg.Input.DuplicateEdges)
 		g, part, err := s.Build()
 		if err != nil {
 			return nil, err
@@ -119,7 +120,8 @@ func loadGraph(ctx context.Context, cfg *config.Config, client *connector.Client
 		return nil, errNotConnected
 	}
 	lg := &Graph{Spec: spec, Projection: p, Client: client}
-	pulled, err := client.ReadGraph(ctx, p, connector.ReadOptions{Progress: opt.Progress, AllowMissingValues: opt.AllowMissingValues})
+	dups, _ := laplacian.ParseDuplicateRule(cfg.Input.DuplicateEdges) // validated by config
+	pulled, err := client.ReadGraph(ctx, p, connector.ReadOptions{Progress: opt.Progress, AllowMissingValues: opt.AllowMissingValues, Duplicates: dups})
 	if err != nil {
 		return nil, err
 	}

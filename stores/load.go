@@ -7,6 +7,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // LoadSummary is what Load wrote.
@@ -14,10 +15,12 @@ type LoadSummary struct {
 	Database         string `json:"database"`
 	NodeLabel        string `json:"nodeLabel"`
 	RelationshipType string `json:"relationshipType"`
-	// DuplicateRowsMerged counts the edge list's rows that repeated an
-	// edge (either direction): merged into its one relationship, their
-	// weights summed (docs/input-files.md).
+	// DuplicateRowsMerged counts the edge list's rows that repeated a
+	// pair (either direction), merged into its one relationship by the
+	// rule Merges names (docs/input-files.md).
 	DuplicateRowsMerged int `json:"duplicateRowsMerged"`
+	// Merges say how: rows read, pairs repeated, the rule.
+	Merges laplacian.Merges `json:"duplicateEdges"`
 	connector.LoadStats
 }
 
@@ -38,5 +41,5 @@ func (s *Stores) Load(ctx context.Context, spec connector.LoadSpec, files *input
 		return nil, err
 	}
 	return &LoadSummary{Database: client.Database(), NodeLabel: spec.Label, RelationshipType: spec.RelationshipType,
-		DuplicateRowsMerged: files.DuplicatesMerged, LoadStats: *st}, nil
+		DuplicateRowsMerged: files.DuplicatesMerged, Merges: files.Merges, LoadStats: *st}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -45,6 +46,10 @@ type Options struct {
 	// Pull returns the progress callback of a graph's pull and what ends
 	// it (nil: none).
 	Pull func() (progress func(stage string, done int), end func())
+	// Merged is told, when a graph is loaded, how the pairs its input
+	// gave more than once were merged (only when some were; nil: the
+	// logger's info).
+	Merged func(spec string, m laplacian.Merges)
 	// Bookkeeping is the context of closing the connection when Open
 	// fails after connecting (nil: ctx without its cancellation).
 	Bookkeeping func() context.Context
@@ -69,6 +74,7 @@ type Stores struct {
 	cfg    *config.Loaded
 	logger *slog.Logger
 	pull   func() (func(stage string, done int), func())
+	merged func(spec string, m laplacian.Merges)
 }
 
 // Open opens what a job runs against from a validated configuration, in
@@ -76,7 +82,7 @@ type Stores struct {
 // the release run read (its projection adopted), the ledger opened and
 // the scope's budget checked. On an error nothing stays open.
 func Open(ctx context.Context, cfg *config.Loaded, opt Options) (*Stores, error) {
-	s := &Stores{Projection: cfg.Neo4jProjection(), cfg: cfg, logger: opt.Logger, pull: opt.Pull}
+	s := &Stores{Projection: cfg.Neo4jProjection(), cfg: cfg, logger: opt.Logger, pull: opt.Pull, merged: opt.Merged}
 	if s.logger == nil {
 		s.logger = slog.New(slog.DiscardHandler)
 	}
@@ -211,5 +217,22 @@ func (s *Stores) LoadGraph(ctx context.Context, spec string, opt LoadOptions) (*
 	}
 	lg, err := loadGraph(ctx, &s.cfg.Config, s.Client, spec, opt)
 	end()
+	if err == nil {
+		s.sayMerges(spec, lg.Graph.Merges())
+	}
 	return lg, err
+}
+
+// sayMerges tells Options.Merged (else the logger) how the input's
+// repeated pairs were merged, when some were: a graph is never changed
+// silently.
+func (s *Stores) sayMerges(spec string, m laplacian.Merges) {
+	if m.Merged == 0 {
+		return
+	}
+	if s.merged != nil {
+		s.merged(spec, m)
+		return
+	}
+	s.logger.Info("graph: repeated pairs merged", "graph", spec, "rows", m.Rows, "pairsRepeated", m.Pairs, "rowsMerged", m.Merged, "duplicateEdges", m.Rule)
 }

@@ -90,7 +90,7 @@ func addAuditFlags(cmd *cobra.Command, o *auditOptions) {
 		"relative misfit allowed between the readings and one source's diffusion at τ (as locate --private-answer)")
 	addSensorNoiseFlag(f, &o.sensorNoise)
 	f.StringVar(&o.save, "save", "", "the certificate (for --answer-cache) or, with --shard, the part to write")
-	config.AddFlags(f, "tau", "header", "ledger-key", "uri", "user", "password", "database", "projection", "node-labels",
+	config.AddFlags(f, "tau", "header", "duplicate-edges", "ledger-key", "uri", "user", "password", "database", "projection", "node-labels",
 		"relationship-types", "relationship-weight-property", "node-key-property")
 }
 

@@ -88,7 +88,7 @@ func newCollectCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.out, "out", "", "the release file of the closed epoch (default DIR/<releaseId>.release.json)")
 	f.StringVar(&o.graph, "graph", "", "neo4j: once closed, also write the values to the configured projection's nodes under a release run")
 	config.AddFlags(f, config.Neo4jFlags...)
-	config.AddFlags(f, "write-property", "batch-size", "concurrency")
+	config.AddFlags(f, "write-property", "batch-size", "concurrency", "duplicate-edges")
 	return cmd
 }
 

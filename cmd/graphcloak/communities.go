@@ -75,7 +75,7 @@ func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.mode, "mode", "write", "write (to Neo4j with --graph neo4j) or stream (the partition on standard output; nothing written)")
 	f.BoolVar(&opts.estimate, "estimate", false, "load the graph, print the estimated peak memory of the detection and stop (GDS's .estimate)")
 	config.AddFlags(f, config.Neo4jFlags...)
-	config.AddFlags(f, "header", "community-write-property", "batch-size", "concurrency", "random-seed")
+	config.AddFlags(f, "header", "duplicate-edges", "community-write-property", "batch-size", "concurrency", "random-seed")
 	f.Lookup("community-write-property").Usage += " (GDS: --write-property)"
 	// GDS calls it writeProperty: --write-property is the same flag here.
 	f.SetNormalizeFunc(func(_ *pflag.FlagSet, name string) pflag.NormalizedName {
@@ -98,7 +98,7 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	}
 	defer csvOut.Abort()
 	isDB := opts.graph == stores.Neo4jSpec
-	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: isDB, CheckProjection: isDB, Pull: g.pullProgress})
+	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: isDB, CheckProjection: isDB, Pull: g.pullProgress, Merged: g.sayMerges})
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -36,6 +37,7 @@ var valueCompletions = map[string]func(cmd string) []string{
 		}
 		return []string{"planted", "leiden", "louvain", "file:", "property:"} // plan, experiment graph
 	},
+	"duplicate-edges": func(string) []string { return laplacian.DuplicateRuleNames() },
 	"graph": func(cmd string) []string {
 		if cmd == "unmask" {
 			return []string{"neo4j"}

@@ -96,6 +96,7 @@ func newEpochOpenCmd(g *globalOptions) *cobra.Command {
 	durationVar(f, &o.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (0 = to completion)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
+	config.AddFlags(f, "duplicate-edges")
 	hideFlags(f, "epsilon-total", "delta-total", "key", "mechanism")
 	return cmd
 }

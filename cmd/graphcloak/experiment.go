@@ -232,7 +232,7 @@ hub-heavy graphs the exact Δ2 can take hours ('graphcloak sensitivity
 	f.BoolVar(&o.privateAnswer, "private-answer", false, "score the private-answer mode (locate --private-answer) instead of the per-node release")
 	f.IntVar(&o.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
 	durationVar(f, &o.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and calibrate σ on the best proven upper bound reached (0: to completion); a bound that is not exact makes σ, and the rates, pessimistic")
-	config.AddFlags(f, "header")
+	config.AddFlags(f, "header", "duplicate-edges")
 	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/internal/progressbar"
@@ -65,5 +66,18 @@ func openGraph(ctx context.Context, g *globalOptions, spec, property string) (*s
 			return nil, err
 		}
 	}
-	return stores.Open(ctx, g.cfg, stores.Options{Neo4j: isDB, Logger: g.logger, Pull: g.pullProgress})
+	return stores.Open(ctx, g.cfg, stores.Options{Neo4j: isDB, Logger: g.logger, Pull: g.pullProgress, Merged: g.sayMerges})
+}
+
+// sayMerges prints how a loaded graph's repeated pairs were merged
+// (stores.Options.Merged), on stderr unless --quiet: "graph: 156 rows, 78
+// pairs listed twice merged as one edge each: 78 edges (--duplicate-edges
+// merge)". A graph is never changed silently.
+func (g *globalOptions) sayMerges(spec string, m laplacian.Merges) {
+	g.say("graph " + spec + ": " + mergesText(m))
+}
+
+// mergesText is m in words, with the flag that chose the rule.
+func mergesText(m laplacian.Merges) string {
+	return fmt.Sprintf("%s (%s %s)", m, flagName(laplacian.ParamDuplicateEdges), m.Rule)
 }

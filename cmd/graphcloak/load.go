@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -36,8 +37,10 @@ when given. --values FILE (node,value) sets the readings in --value-property.
 Writes are MERGE and SET in batches (--batch-size), so loading the same files
 again changes nothing, and a load interrupted half-way is completed by
 running it again. An undirected edge is one relationship whatever its
-direction, in the files or already stored; rows repeating an edge are merged
-(weights summed, the count printed). Keys that are all integers are stored
+direction, in the files or already stored; rows repeating a pair (either
+direction) follow --duplicate-edges: merge (default) makes them one edge when
+their weights agree and refuses them when not, sum adds their weights
+(parallel edges); the count is printed. Keys that are all integers are stored
 as integers; keys of two types (integers beside others, in the files or
 against the label's stored keys) and keys that are not valid UTF-8 are
 refused before anything is written. The key gets a uniqueness constraint
@@ -70,7 +73,7 @@ func newLoadCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.values, "values", "", "readings CSV node,value to write to --value-property (- for standard input)")
 	f.BoolVar(&o.estimate, "estimate", false, "read and check the files, print how long the write to Neo4j is modelled to take (GDS's .estimate) and stop: nothing connected or written")
 	config.AddFlags(f, config.Neo4jFlags...)
-	config.AddFlags(f, "value-property", "batch-size", "header")
+	config.AddFlags(f, "value-property", "batch-size", "header", "duplicate-edges")
 	return cmd
 }
 
@@ -81,7 +84,8 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	files, err := inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, cfg.Input.Header)
+	dups, _ := laplacian.ParseDuplicateRule(cfg.Input.DuplicateEdges) // validated by config
+	files, err := inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, cfg.Input.Header, dups)
 	if err != nil {
 		return err
 	}
@@ -162,7 +166,7 @@ func printLoad(out io.Writer, sum *stores.LoadSummary, keyProperty, valuePropert
 	fmt.Fprintf(tw, "nodes\t%d (:%s, key %s, unique by a %s)\n", st.NodesLoaded, sum.NodeLabel, keyProperty, st.KeyIndex)
 	fmt.Fprintf(tw, "relationships\t%d (:%s, undirected: one per edge whatever its direction)\n", st.RelationshipsLoaded, sum.RelationshipType)
 	if merged > 0 {
-		fmt.Fprintf(tw, "duplicate rows\t%d merged into their edge's relationship (weights summed)\n", merged)
+		fmt.Fprintf(tw, "duplicate rows\t%s\n", mergesText(sum.Merges))
 	}
 	if valueProperty != "" {
 		fmt.Fprintf(tw, "readings\t%d (%s)\n", st.ValuesWritten, valueProperty)

@@ -107,7 +107,7 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	f.Float64Var(&opts.sourceMass, "source-mass", 0, sourceMassUsage)
 	addAnswerFlags(f, &opts.privateAnswer)
 	config.AddFlags(f, config.Neo4jFlags...)
-	config.AddFlags(f, "header")
+	config.AddFlags(f, "header", "duplicate-edges")
 	config.AddFlags(f, "tau", "scope", "estimator", "sources", "write-property", "mass-property", "community-write-property",
 		"probability-property", "rank-property", "batch-size", "concurrency", "random-seed")
 	return cmd

@@ -27,7 +27,7 @@ func storesOptions(g *globalOptions, after *job.Bookkeeping, opt stores.Options)
 	if opt.Ledger != stores.NoLedger && (g.cfg.Sources["privacy.epsilonTotal"] == config.FromFlag || g.cfg.Sources["privacy.deltaTotal"] == config.FromFlag) {
 		g.logger.Warn("--epsilon-total/--delta-total are ignored by release: budgets are set once, by budget --init")
 	}
-	opt.Logger, opt.Pull, opt.Bookkeeping = g.logger, g.pullProgress, after.Context
+	opt.Logger, opt.Pull, opt.Bookkeeping, opt.Merged = g.logger, g.pullProgress, after.Context, g.sayMerges
 	return opt
 }
 

@@ -125,7 +125,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
 	f.StringVar(&o.smoothSpec, "smooth", "0", "also forecast per-node releases smoothed by these τ′ (comma-separated; release --smooth τ′: Δ2 at τ+τ′); auto: the τ′ release --smooth auto chooses among, τ/2, τ and 2τ")
 	durationVar(f, &o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
-	config.AddFlags(f, "header", "epsilon-total", "delta-total", "ledger", "ledger-key", "scope")
+	config.AddFlags(f, "header", "duplicate-edges", "epsilon-total", "delta-total", "ledger", "ledger-key", "scope")
 	f.Float64Var(&o.fitTolerance, "fit-tolerance", recovery.DefaultFitTolerance,
 		"the private answer's fit tolerance (as locate --private-answer): the audit's classes depend on it")
 	addSensorNoiseFlag(f, &o.sensorNoise)

@@ -115,7 +115,7 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 	// Budgets are set by budget --init only: a release ignores these
 	// (with a warning), so help does not list them.
 	hideFlags(f, "epsilon-total", "delta-total")
-	config.AddFlags(f, "value-property", "write-property", "batch-size", "concurrency", "header")
+	config.AddFlags(f, "value-property", "write-property", "batch-size", "concurrency", "header", "duplicate-edges")
 	return cmd
 }
 

@@ -98,7 +98,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	// warning still speak, but not listed.
 	// --graph has one value, neo4j (the default).
 	hideFlags(f, "epoch", "epsilon-total", "delta-total", "graph")
-	config.AddFlags(f, "value-property", "header", "estimator", "sources")
+	config.AddFlags(f, "value-property", "header", "duplicate-edges", "estimator", "sources")
 	config.AddFlags(f, config.WriteFlags...)
 	addCollectFlags(f, opts)
 	return cmd

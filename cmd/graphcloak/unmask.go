@@ -50,7 +50,7 @@ the released values are read from its write property).`,
 	cmd.Flags().StringVar(&o.releaseFile, "release", "", "release file written by release")
 	cmd.Flags().StringVar(&o.graph, "graph", "", "neo4j: unmask a release written to the database (with --release-run)")
 	cmd.Flags().StringVar(&o.releaseRun, "release-run", "", "run id of the keyed release in Neo4j")
-	config.AddFlags(cmd.Flags(), "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout", "projection", "node-labels", "relationship-types",
+	config.AddFlags(cmd.Flags(), "duplicate-edges", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
 }
@@ -99,7 +99,7 @@ func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
 // releasedFromNeo4j rebuilds the release of run runID from the database
 // (stores.Stores.ReleasedValues).
 func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*privacy.Released, error) {
-	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: true, Logger: g.logger})
+	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: true, Logger: g.logger, Merged: g.sayMerges})
 	if err != nil {
 		return nil, err
 	}

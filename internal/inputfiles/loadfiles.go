@@ -18,8 +18,11 @@ import (
 // LoadFiles are an edge list and its readings, read to be loaded into
 // Neo4j (connector.Client.Load).
 type LoadFiles struct {
-	Edges            []connector.LoadEdge
-	DuplicatesMerged int                // duplicate rows merged into their edge (weights summed)
+	Edges []connector.LoadEdge
+	// Merges say how rows naming one pair (in either direction) became
+	// one edge each (laplacian.DuplicateRule).
+	Merges           laplacian.Merges
+	DuplicatesMerged int                // rows merged into another row's edge (Merges.Merged)
 	Values           map[string]float64 // readings by node key (nil: none)
 	paths            []string
 }
@@ -29,17 +32,18 @@ type LoadFiles struct {
 // the edge list. The edge list is read by the project's CSV rules, so
 // that what is loaded is what the graph spec file:EDGES reads; both files'
 // first rows are read under header (the configured input.header: auto, yes
-// or no).
-func ReadLoadFiles(stdin io.Reader, edges, values, header string) (*LoadFiles, error) {
+// or no), and a pair listed twice follows dups (input.duplicateEdges).
+func ReadLoadFiles(stdin io.Reader, edges, values, header string, dups laplacian.DuplicateRule) (*LoadFiles, error) {
 	h, err := csvin.ParseHeader(header)
 	if err != nil {
 		return nil, errkind.Inputf("%w", err)
 	}
 	var g *laplacian.Graph
+	opt := laplacian.Options{Header: h, Duplicates: dups}
 	if edges == "-" {
-		g, err = laplacian.ReadCSV(stdin, laplacian.Options{Header: h})
+		g, err = laplacian.ReadCSV(stdin, opt)
 	} else {
-		g, err = laplacian.LoadCSV(edges, laplacian.Options{Header: h})
+		g, err = laplacian.LoadCSV(edges, opt)
 	}
 	if err != nil {
 		// Keys of two types: refused in load's words, as the database's
@@ -54,7 +58,7 @@ func ReadLoadFiles(stdin io.Reader, edges, values, header string) (*LoadFiles, e
 		}
 		return nil, errkind.Errorf("%s: %w", ParamEdges, err)
 	}
-	lf := &LoadFiles{Edges: make([]connector.LoadEdge, 0, g.NumEdges()), DuplicatesMerged: g.DuplicatesMerged(), paths: []string{edges, values}}
+	lf := &LoadFiles{Edges: make([]connector.LoadEdge, 0, g.NumEdges()), Merges: g.Merges(), DuplicatesMerged: g.DuplicatesMerged(), paths: []string{edges, values}}
 	g.ForEachEdge(func(i, j int, w float64) {
 		lf.Edges = append(lf.Edges, connector.LoadEdge{Source: g.Key(i), Target: g.Key(j), Weight: w})
 	})
