@@ -251,7 +251,7 @@ func (p *AnswerPlan) affordable(ctx context.Context) (*privacy.Balance, error) {
 	if err != nil || len(b) != 1 {
 		return nil, err
 	}
-	if c := p.Calibration.Charge(s.Scope, s.Epoch); !b[0].Admits(c) {
+	if c := answer.AnswerCharge(p.Model, p.Calibration, s.Scope, s.Epoch); !b[0].Admits(c) {
 		return nil, privacy.NewBudgetError(c, b[0])
 	}
 	return &b[0], nil

@@ -50,6 +50,9 @@ type LoadOptions struct {
 	// AllowMissingValues reads nodes without ValueProperty as NaN (the
 	// sensors that did not report to a collected local release).
 	AllowMissingValues bool
+	// AllowBadValues reads a ValueProperty that is not a finite number as
+	// NaN (a private answer's broken readings).
+	AllowBadValues bool
 	// Progress reports the pull ("nodes", "relationships"); nil: the
 	// stores' (Options.Pull).
 	Progress func(stage string, done int)
@@ -119,7 +122,7 @@ func loadGraph(ctx context.Context, cfg *config.Config, client *connector.Client
 		return nil, errNotConnected
 	}
 	lg := &Graph{Spec: spec, Projection: p, Client: client}
-	pulled, err := client.ReadGraph(ctx, p, connector.ReadOptions{Progress: opt.Progress, AllowMissingValues: opt.AllowMissingValues})
+	pulled, err := client.ReadGraph(ctx, p, connector.ReadOptions{Progress: opt.Progress, AllowMissingValues: opt.AllowMissingValues, AllowBadValues: opt.AllowBadValues})
 	if err != nil {
 		return nil, err
 	}

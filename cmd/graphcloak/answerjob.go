@@ -101,7 +101,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary,
 		return nil, err
 	}
 	defer st.Close(after.Context())
-	return st.RunAnswer(ctx, *spec, c, inputfiles.ReadingsFrom(opts.stdin, opts.privateAnswer.values, g.cfg.Input.Header), env)
+	return st.RunAnswer(ctx, *spec, c, inputfiles.AnswerReadingsFrom(opts.stdin, opts.privateAnswer.values, g.cfg.Input.Header), env)
 }
 
 // answerSpecWithKeys is checkPrivateAnswer's spec with its keys read

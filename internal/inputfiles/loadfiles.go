@@ -61,7 +61,7 @@ func ReadLoadFiles(stdin io.Reader, edges, values, header string) (*LoadFiles, e
 	if values == "" {
 		return lf, nil
 	}
-	if lf.Values, err = readReadings(stdin, values, header); err != nil {
+	if lf.Values, err = readReadings(stdin, values, header, graphcloak.ReadValues); err != nil {
 		return nil, err
 	}
 	if _, err := graphcloak.ValuesByKey(g, lf.Values); err != nil {
