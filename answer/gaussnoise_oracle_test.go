@@ -2,11 +2,13 @@ package answer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/community"
@@ -239,4 +241,63 @@ func checkGaussianNoise(t *testing.T, c gaussCase) {
 	})
 	t.Logf("%s ν=%g h=%g ε=%g: δ₀=%.3g (model bound %.4g, T=%.4g, %d classes), %d of %d readings refused, empirical worst loss %.4g over %d draws per source",
 		c.name, c.nu, c.h, c.eps, c.delta, m.Certifier.NoiseBound(), m.Certifier.Tol(), m.Classes.Count, total, n*c.draws, worst, c.draws)
+}
+
+// TestBrokenReadingsOracle (issue 70, item 4): a reading that is not a
+// number (NaN, ±Inf — missing and unreadable readings are read as NaN in
+// private-answer mode) at any node is outside the model: refused with the
+// one fixed sentence, nothing charged, or with --on-mismatch rr answered
+// by randomized response with the fixed mismatch text. Over every node
+// broken in turn, the refusal texts are one, and the published results
+// (JSON, drawn community and posterior aside) are one: no published byte
+// names the node. Only Diagnose names it.
+func TestBrokenReadingsOracle(t *testing.T) {
+	ctx := context.Background()
+	g, part := laplacian.Karate()
+	model, err := NewModel(ctx, g, 1, part, nil, recovery.CertifierOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := g.N()
+	heat := heattest.PadeHeat(g, 1)
+	refusals, results := map[string]int{}, map[string]int{}
+	for i := 0; i < n; i++ {
+		for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+			y := make([]float64, n)
+			for j := range y {
+				y[j] = 3 * heat.At(j, (i+5)%n) // a source elsewhere
+			}
+			y[i] = bad
+			led := ledger(t, 100, 1e-6)
+			_, err := Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model, Partition: part,
+				Ledger: led, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
+			var mm *recovery.MismatchError
+			if !errors.As(err, &mm) {
+				t.Fatalf("node %s broken: %v, want the out-of-model refusal", g.Key(i), err)
+			}
+			refusals[err.Error()]++
+			if b, _ := led.Balance(ctx, "s"); b[0].Releases != 0 {
+				t.Fatalf("node %s broken: the refusal charged %d releases", g.Key(i), b[0].Releases)
+			}
+			res, err := Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model, Partition: part, Diagnose: true,
+				OnMismatch: MismatchRandomizedResponse, Ledger: led, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.ExactSource || res.Mismatch != AnsweredByRR || !strings.Contains(res.Diagnosis, "node "+g.Key(i)+" ") {
+				t.Fatalf("node %s broken: exactSource %v, mismatch %q, diagnosis %q", g.Key(i), res.ExactSource, res.Mismatch, res.Diagnosis)
+			}
+			res.ReleaseID, res.Millis, res.CommunityID, res.Community, res.Posterior, res.Diagnosis = "", 0, 0, "", nil, ""
+			b, _ := json.Marshal(res)
+			results[string(b)]++
+		}
+	}
+	if len(refusals) != 1 || len(results) != 1 {
+		t.Errorf("%d distinct refusal texts and %d distinct rr results over %d broken nodes, want 1 and 1: %v", len(refusals), len(results), n, refusals)
+	}
+	for text := range refusals {
+		if text != "recovery: "+recovery.OutsideModel {
+			t.Errorf("refusal text %q", text)
+		}
+	}
 }

@@ -340,6 +340,9 @@ func recordAnswer(rec *connector.RunRecord, sum *AnswerSummary) {
 	res := sum.Answer
 	rec.NodeCount, rec.RelationshipCount = sum.NodeCount, sum.RelationshipCount
 	rec.ReleaseID, rec.Epsilon, rec.Rho = res.ReleaseID, res.Calibration.Epsilon, res.Calibration.Rho
+	if res.Delta > 0 {
+		rec.Delta = res.Delta
+	}
 	rec.ComputeMillis = res.Millis
 	if rec.Parameters == nil {
 		rec.Parameters = map[string]any{}
