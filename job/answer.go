@@ -42,8 +42,12 @@ type AnswerSpec struct {
 	// "rr"). Diagnose asks for what was measured of readings outside the
 	// model (not private: the operator's terminal only, never the summary).
 	FitTolerance, SensorNoise float64
-	OnMismatch                string
-	Diagnose                  bool
+	// SensorNoiseRMS and MinSourceMass state the noise in reading units
+	// instead: SensorNoise is then s·n/m on the graph loaded
+	// (recovery.SensorNoiseFromRMS).
+	SensorNoiseRMS, MinSourceMass float64
+	OnMismatch                    string
+	Diagnose                      bool
 	// CachePath stores the answer model (the certifier's pass and the
 	// classes, answer.Cache) for reuse while it verifies against
 	// the graph, τ, T and Software; LedgerKey authenticates it.
@@ -161,6 +165,9 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 		return nil, err
 	}
 	p.Input = in
+	if spec.SensorNoiseRMS > 0 {
+		p.Spec.SensorNoise = recovery.SensorNoiseFromRMS(spec.SensorNoiseRMS, spec.MinSourceMass, in.Graph.N())
+	}
 	if in.Partition == nil { // as answer.Run would: Leiden
 		end := env.phase(fmt.Sprintf("communities (leiden) on %d nodes", in.Graph.N()))
 		in.Partition, err = community.Leiden(in.Graph, community.LeidenOptions{Seed: spec.Seed})

@@ -80,6 +80,14 @@ func NoiseExitProbability(nu, h, model, maxBackground float64, n int) float64 {
 	return math.Min(1, p)
 }
 
+// SensorNoiseFromRMS is ν for Gaussian noise of rms s in reading units on
+// n sensors, for sources of mass at least minMass: ν = s·n/minMass (a
+// heavier source's relative rms s·n/μ is smaller, and everything is
+// monotone in it).
+func SensorNoiseFromRMS(s, minMass float64, n int) float64 {
+	return s * float64(n) / minMass
+}
+
 // ModelNoiseBound returns ν_m, the model's hard noise bound for stated
 // Gaussian rms ν on n sensors: the smallest bound (to one part in 10⁶,
 // rounded up) whose χ² exit bound at NoiseMargin·ν is ≤ NoiseExitTarget.
