@@ -301,3 +301,50 @@ func TestBrokenReadingsOracle(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswerChargesDelta: an answer under stated sensor noise publishes δ₀
+// (Result.Delta, the audit's SensorNoiseDelta, > 0) and charges it to the
+// answers' δ share; a ledger without a share refuses it before anything is
+// drawn, naming the share; without --sensor-noise δ₀ = 0 on any ledger.
+func TestAnswerChargesDelta(t *testing.T) {
+	ctx := context.Background()
+	g, part := laplacian.Karate()
+	heat := heattest.PadeHeat(g, 1)
+	y := make([]float64, g.N())
+	for i := range y {
+		y[i] = 3 * heat.At(i, 4)
+	}
+	model, err := NewModel(ctx, g, 1, part, nil, recovery.CertifierOptions{SensorNoise: 0.005})
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared, err := privacy.CreateFileLedger(ctx, t.TempDir()+"/l.json", privacy.Budget{Epsilon: 8, Delta: 1e-6, AnswerDelta: 1e-7}, privacy.FileLedgerOptions{}, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Model: model, Partition: part, Ledger: shared, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bal, _ := shared.Balance(ctx, "s")
+	if !(res.Delta > 0) || res.Delta != res.Audit.SensorNoiseDelta || res.Delta > recovery.NoiseExitTarget || bal[0].AnswerDeltaSpent != res.Delta {
+		t.Errorf("δ₀ %g, audit %g, charged %g", res.Delta, res.Audit.SensorNoiseDelta, bal[0].AnswerDeltaSpent)
+	}
+	plain := ledger(t, 8, 1e-6)
+	_, err = Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Model: model, Partition: part, Ledger: plain, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
+	var be *privacy.BudgetError
+	if !errors.As(err, &be) || !strings.Contains(err.Error(), string(privacy.ParamAnswerDeltaShare)) {
+		t.Fatalf("no δ share: %v", err)
+	}
+	if b, _ := plain.Balance(ctx, "s"); b[0].Releases != 0 {
+		t.Error("the refused answer was charged")
+	}
+	noiseless, err := NewModel(ctx, g, 1, part, nil, recovery.CertifierOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err = Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Model: noiseless, Partition: part, Ledger: plain, Scope: "s", Epoch: "e2", Noise: privacy.CryptoNoise()})
+	if err != nil || res.Delta != 0 {
+		t.Fatalf("noiseless answer: δ %v, %v", res, err)
+	}
+}
