@@ -242,6 +242,11 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 	lo := minOf(c.norm) - c.eta
 	for try := 0; try == 0 || (try < 4 && c.NoiseBound() < nu); try++ {
 		tol, err := ToleranceFor(nu, lo, g.N(), tau)
+		var mre *ModelRangeError
+		if errors.As(err, &mre) {
+			mre.Reason = fmt.Sprintf("Gaussian sensor noise of rms %g of the mean reading (the model widened to %.3g so that 1.5× that rms stays inside but for δ ≤ %g) needs a fit tolerance above 0.5: the weakest source signal √n·min‖P·a_j‖ is %.3g; use a smaller τ",
+				opt.SensorNoise, nu, NoiseExitTarget, math.Sqrt(float64(g.N()))*lo)
+		}
 		if err != nil {
 			return nil, err
 		}
