@@ -146,9 +146,10 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		}
 	}
 	id := privacy.NewReleaseID()
-	// δ₀ is charged whichever path the readings took: the decision to
-	// answer, refuse or use randomized response is inside the (ε, δ₀)
-	// guarantee only with it.
+	// δ₀ is charged with every answer, randomized response included; a
+	// refusal charges nothing (docs/derivations.md §5.1b: inside the
+	// model nothing is refused, so refusals lie in the δ₀ events the
+	// answers charged).
 	if err := job.Ledger.Charge(ctx, AnswerCharge(m, cal, job.Scope, job.Epoch)); err != nil {
 		return nil, err
 	}
