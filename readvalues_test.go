@@ -3,10 +3,12 @@ package graphcloak
 import (
 	"errors"
 	"maps"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // A headerless readings file whose first row is bad used to be
@@ -67,5 +69,35 @@ func TestReadValuesHeaderChoice(t *testing.T) {
 	flag := func(p errkind.Param) string { return "--" + string(p) }
 	if msg := ve.RenderText(flag); !strings.Contains(msg, "--header must be auto, yes or no") {
 		t.Errorf("header sometimes: %q does not name the parameter", msg)
+	}
+}
+
+// TestReadAnswerValues: for a private answer a value that is not a finite
+// number, and a node without a reading, are read as NaN (a broken reading,
+// outside the answer's model) instead of an error naming the node; every
+// other rule is ReadValues' (a node twice, an unknown node, a bad header).
+func TestReadAnswerValues(t *testing.T) {
+	got, err := ReadAnswerValues(strings.NewReader("node,value\na,1\nb,nan\nc,oops\nd,-Inf\n"), "auto")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got["a"] != 1 || !math.IsNaN(got["b"]) || !math.IsNaN(got["c"]) || !math.IsNaN(got["d"]) {
+		t.Errorf("read %v", got)
+	}
+	if _, err := ReadValues(strings.NewReader("node,value\na,1\nb,nan\n"), "auto"); err == nil {
+		t.Error("ReadValues took a NaN")
+	}
+	for _, in := range []string{"node,value\na,1\na,2\n", "a,oops\nb,1\n"} {
+		if _, err := ReadAnswerValues(strings.NewReader(in), "auto"); err == nil {
+			t.Errorf("%q: no error", in)
+		}
+	}
+	g, _ := laplacian.Path(3)
+	y, err := AnswerValuesByKey(g, map[string]float64{g.Key(0): 1, g.Key(2): 3})
+	if err != nil || y[0] != 1 || !math.IsNaN(y[1]) || y[2] != 3 {
+		t.Errorf("missing reading: %v, %v", y, err)
+	}
+	if _, err := AnswerValuesByKey(g, map[string]float64{"nope": 1}); err == nil {
+		t.Error("an unknown node was taken")
 	}
 }

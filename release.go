@@ -327,6 +327,20 @@ func (e *ValuesError) Unwrap() error { return e.Err }
 // skip it whatever it holds, "no" to read it as a reading. Values must be
 // finite; a node listed twice is an error. Errors never quote a value.
 func ReadValues(r io.Reader, header string) (map[string]float64, error) {
+	return readValues(r, header, false)
+}
+
+// ReadAnswerValues is ReadValues for a private answer: a value that is
+// not a finite number (NaN, ±Inf, unreadable) is read as NaN, not refused
+// naming its node — a sensor broken by the event is next to the source,
+// and the answer treats such readings as outside its model
+// (answer.Model.FitReadings), the node named only on the operator's
+// request. Every other rule is ReadValues'.
+func ReadAnswerValues(r io.Reader, header string) (map[string]float64, error) {
+	return readValues(r, header, true)
+}
+
+func readValues(r io.Reader, header string, broken bool) (map[string]float64, error) {
 	mode, err := csvin.ParseHeader(header)
 	if err != nil {
 		reason := err.(errkind.Renderer)
@@ -365,7 +379,9 @@ func ReadValues(r io.Reader, header string) (map[string]float64, error) {
 		if key == "" {
 			return nil, &ValuesError{Line: line, Reason: "empty node key"}
 		}
-		if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		if (perr != nil || math.IsNaN(v) || math.IsInf(v, 0)) && broken && !(line == 1 || len(out) == 0 && mode == csvin.HeaderAuto) {
+			v = math.NaN()
+		} else if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			ve := &ValuesError{Line: line, Key: key, Reason: "value is not a finite number"}
 			if line == 1 || len(out) == 0 && mode == csvin.HeaderAuto {
 				ve.reason = errkind.Errorf("%s (a header row must be named node,value; or pass %s yes)", ve.Reason, ParamHeader).(errkind.Renderer)
@@ -388,11 +404,26 @@ func ReadValues(r io.Reader, header string) (map[string]float64, error) {
 // (a *ValuesError wrapping ErrMissingValue names the first missing ones)
 // and every reading must name a node of g.
 func ValuesByKey(g *laplacian.Graph, byKey map[string]float64) ([]float64, error) {
+	return valuesByKey(g, byKey, false)
+}
+
+// AnswerValuesByKey is ValuesByKey for a private answer: a node without a
+// reading gets NaN (a broken reading, outside the answer's model), never
+// an error naming it.
+func AnswerValuesByKey(g *laplacian.Graph, byKey map[string]float64) ([]float64, error) {
+	return valuesByKey(g, byKey, true)
+}
+
+func valuesByKey(g *laplacian.Graph, byKey map[string]float64, broken bool) ([]float64, error) {
 	y := make([]float64, g.N())
 	var missing []string
 	count := 0
 	for i := range y {
 		v, ok := byKey[g.Key(i)]
+		if !ok && broken {
+			y[i] = math.NaN()
+			continue
+		}
 		if !ok {
 			if len(missing) < 5 {
 				missing = append(missing, strconv.Quote(g.Key(i)))

@@ -58,8 +58,18 @@ func fitKeyOf(opt recovery.CertifierOptions) fitKey {
 	return fitKey{tol: opt.Tol}
 }
 
+// schema is a header's schema version: 2 for a stated sensor noise,
+// whose meaning changed (a Gaussian rms, the model widened for it, not a
+// hard bound), so that no certificate of the old meaning is taken.
+func (k fitKey) schema() int {
+	if k.noise != 0 {
+		return 2
+	}
+	return 1
+}
+
 func newAnswerFileHeader(kind string, graph laplacian.Fingerprint, tau float64, tol float64, k fitKey, software string) FileHeader {
-	return FileHeader{Kind: kind, SchemaVersion: 1, Graph: graph, Tau: tau, FitTolerance: tol, SensorNoise: k.noise,
+	return FileHeader{Kind: kind, SchemaVersion: k.schema(), Graph: graph, Tau: tau, FitTolerance: tol, SensorNoise: k.noise,
 		Software: software}
 }
 
@@ -67,7 +77,7 @@ func newAnswerFileHeader(kind string, graph laplacian.Fingerprint, tau float64, 
 // τ, fit tolerance (or sensor-noise bound) or version.
 func (h FileHeader) matches(kind string, graph laplacian.Fingerprint, tau float64, k fitKey, software string) error {
 	switch {
-	case h.Kind != kind || h.SchemaVersion != 1:
+	case h.Kind != kind || h.SchemaVersion != k.schema():
 		return fmt.Errorf("%w: a %q file, not a %q", ErrCacheMismatch, h.Kind, kind)
 	case h.Software != software:
 		return fmt.Errorf("%w: made by %q, not by this version", ErrCacheMismatch, h.Software)

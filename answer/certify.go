@@ -28,6 +28,11 @@ type AuditReport struct {
 	// SensorNoiseBound the model's ν at this tolerance (unsharded runs).
 	SensorNoise      float64 `json:"sensorNoise,omitempty"`
 	SensorNoiseBound float64 `json:"sensorNoiseBound,omitempty"`
+	// SensorNoiseDelta is δ of an answer on this model under the stated
+	// noise (Model.NoiseDelta, at 1.5× the rms), SensorNoiseDeltaAtStated
+	// the same bound at the stated rms (unsharded runs with SensorNoise).
+	SensorNoiseDelta         float64 `json:"sensorNoiseDelta,omitempty"`
+	SensorNoiseDeltaAtStated float64 `json:"sensorNoiseDeltaAtStated,omitempty"`
 	// Reused: the certificate at Save already verified (sealed under the
 	// cache's key, this graph, τ and tolerance): its pass was not run
 	// again; the refit sample was.
@@ -70,6 +75,7 @@ func Certify(ctx context.Context, g *laplacian.Graph, tau float64, opt recovery.
 		}
 		r.Precise, r.Classes, r.NodesMerged, r.RefitFailures = m.Certifier.Precise(), m.Classes.Count, m.Classes.Merged, m.Classes.RefitFailures
 		r.FitTolerance, r.SensorNoise, r.SensorNoiseBound, r.Reused = m.Certifier.Tol(), opt.SensorNoise, m.Certifier.NoiseBound(), m.restored
+		r.SensorNoiseDelta, r.SensorNoiseDeltaAtStated = m.NoiseDelta(), m.Certifier.NoiseDelta(opt.SensorNoise, 1)
 	}
 	r.Millis = time.Since(start).Milliseconds()
 	return r, nil

@@ -172,6 +172,13 @@ func quotient(g *laplacian.Graph, sc *recovery.SourceClasses, part []int) (*lapl
 	return q, qpart, err
 }
 
+// NoiseDelta is δ₀ of an answer on m: the probability bound that the
+// stated Gaussian sensor noise, at recovery.NoiseMargin times its rms,
+// leaves the model (0 without a stated noise).
+func (m *Model) NoiseDelta() float64 {
+	return m.Certifier.NoiseDelta(m.fit.noise, recovery.NoiseMargin)
+}
+
 // node maps a graph node to its node in Geometry (its class on a quotient).
 func (m *Model) node(i int) int {
 	if m.quotient == nil {
@@ -197,6 +204,16 @@ type Audit struct {
 	// MaxBackground are answered at every source, never refused, and moving
 	// the source never changes that.
 	SensorNoiseBound float64 `json:"sensorNoiseBound"`
+	// SensorNoise is the stated Gaussian rms ν the model was widened for
+	// (0: none stated, the model of noiseless readings up to T), and
+	// SensorNoiseDelta δ₀, a proven upper bound on the probability that
+	// Gaussian noise of recovery.NoiseMargin (1.5) times that rms leaves
+	// the model — the same at every source, so the whole answer (refusal
+	// and randomized response included) is (ε, δ₀)-DP, and δ₀ is charged.
+	// SensorNoiseDeltaAtStated is the same bound at the stated rms itself.
+	SensorNoise              float64 `json:"sensorNoise,omitempty"`
+	SensorNoiseDelta         float64 `json:"sensorNoiseDelta"`
+	SensorNoiseDeltaAtStated float64 `json:"sensorNoiseDeltaAtStated,omitempty"`
 	// Restored: the pass's counts (SourcesChecked, Refused, Misplaced,
 	// Classes) come from a certificate sealed under the ledger key or this
 	// installation's key; the refit sample and every edge's loss were
@@ -296,7 +313,8 @@ func (m *Model) Audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audit, error) {
 	sc := m.Classes
 	a := &Audit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), MaxBackground: m.Certifier.MaxBackground(),
-		SensorNoiseBound: m.Certifier.NoiseBound(), Restored: m.restored, SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
+		SensorNoiseBound: m.Certifier.NoiseBound(), SensorNoise: m.fit.noise, SensorNoiseDelta: m.NoiseDelta(),
+		SensorNoiseDeltaAtStated: m.Certifier.NoiseDelta(m.fit.noise, 1), Restored: m.restored, SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
 		Misplaced: sc.Misplaced, SourcesRefitted: sc.SourcesRefitted, RefitFailures: sc.RefitFailures, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
 		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
 	n := m.Graph.N()

@@ -48,7 +48,7 @@ type Job struct {
 	// Model, when non-nil, is the Model built before (a plan, a
 	// forecast, a cache) for the same graph, τ, tolerance and partition.
 	Model *Model
-	// Ledger is charged Calibration.Charge (ρ and ε) before anything is drawn.
+	// Ledger is charged AnswerCharge (ρ, ε and δ₀) before anything is drawn.
 	Ledger       privacy.Ledger
 	Scope, Epoch string
 	Noise        privacy.NoiseSource
@@ -85,8 +85,12 @@ type Result struct {
 	// the fit tolerance): the guarantee covers the source. False only with
 	// OnMismatch = MismatchRandomizedResponse, when Mismatch is AnsweredByRR
 	// (one fixed text) and the answer is randomized response.
-	ExactSource bool   `json:"exactSource"`
-	Mismatch    string `json:"mismatch,omitempty"`
+	ExactSource bool `json:"exactSource"`
+	// Delta is the answer's δ₀ (Model.NoiseDelta): the answer, its
+	// decision included, is (ε, δ₀)-DP, and δ₀ was charged. 0 without a
+	// stated sensor noise (ε-DP).
+	Delta    float64 `json:"delta"`
+	Mismatch string  `json:"mismatch,omitempty"`
 	// Diagnosis, with Job.Diagnose, says what was measured of
 	// readings outside the model. It depends on the readings and is never
 	// published: not in JSON, run records or logs.
@@ -126,11 +130,6 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	if job.Ledger == nil {
 		return nil, &graphcloak.JobError{Param: "ledger", Reason: "is required (it is charged before the answer is drawn)"}
 	}
-	for i, v := range job.Values {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, &graphcloak.JobError{Param: "values", Reason: fmt.Sprintf("has a non-finite reading at node %s", g.Key(i))}
-		}
-	}
 	d, err := prepareAnswer(ctx, job)
 	if err != nil {
 		return nil, err
@@ -140,11 +139,18 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	if d.mismatch != nil {
 		res.Mismatch = AnsweredByRR
 		if job.Diagnose {
-			res.Diagnosis = d.model.Certifier.Diagnose(job.Values).Diagnosis()
+			res.Diagnosis = d.mismatch.Diagnosis()
+			if !d.mismatch.Broken {
+				res.Diagnosis = d.model.Certifier.Diagnose(job.Values).Diagnosis()
+			}
 		}
 	}
 	id := privacy.NewReleaseID()
-	if err := job.Ledger.Charge(ctx, cal.Charge(job.Scope, job.Epoch)); err != nil {
+	// δ₀ is charged with every answer, randomized response included; a
+	// refusal charges nothing (docs/derivations.md §5.1b: inside the
+	// model nothing is refused, so refusals lie in the δ₀ events the
+	// answers charged).
+	if err := job.Ledger.Charge(ctx, AnswerCharge(m, cal, job.Scope, job.Epoch)); err != nil {
 		return nil, err
 	}
 	o, err := privacy.SampleAnswer(privacy.AnswerRequest{Calibration: cal, Distances: m.Geometry.DistancesFrom(hat), Source: hat,
@@ -154,10 +160,19 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	}
 	post := cal.AnswerPosterior(m.Geometry, o)
 	res.ReleaseID, res.CommunityID, res.Community, res.Calibration = id, o, communityName(m.Names, o), cal
+	res.Delta = m.NoiseDelta()
 	res.Posterior = community.Rank(m.Geometry.Graph(), m.Geometry.Partition(), m.Names, nodeWeights(m.Geometry, post), false)
 	m.sizeInNodes(res.Posterior)
 	res.Millis = time.Since(start).Milliseconds()
 	return res, nil
+}
+
+// AnswerCharge is what an answer on m with calibration cal costs: its ρ
+// and ε, and δ₀ (Model.NoiseDelta) under a stated sensor noise.
+func AnswerCharge(m *Model, cal privacy.AnswerCalibration, scope, epoch string) privacy.Charge {
+	c := cal.Charge(scope, epoch)
+	c.Delta = m.NoiseDelta()
+	return c
 }
 
 // answerDraw is everything an answer decides before the charge: the
@@ -193,7 +208,7 @@ func prepareAnswer(ctx context.Context, job Job) (*answerDraw, error) {
 	node, mismatch, err := m.FitReadings(job.Values, job.OnMismatch)
 	if err != nil {
 		var mm *recovery.MismatchError
-		if job.Diagnose && errors.As(err, &mm) {
+		if job.Diagnose && errors.As(err, &mm) && !mm.Broken {
 			*mm = *m.Certifier.Diagnose(job.Values)
 		}
 		return nil, err
@@ -218,6 +233,19 @@ func prepareAnswer(ctx context.Context, job Job) (*answerDraw, error) {
 // its centre). So the two paths part only at the model's edge, never by a
 // kind of refusal that depends on where the source is.
 func (m *Model) FitReadings(values []float64, onMismatch string) (node int, mismatch *recovery.MismatchError, err error) {
+	// A broken reading (NaN, ±Inf: missing or unreadable readings are read
+	// as NaN in private-answer mode) is outside the model like any other:
+	// the same fixed sentence, the same path, never the node's name.
+	for i, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			mismatch = &recovery.MismatchError{Broken: true, BrokenNode: m.Graph.Key(i), Tol: m.Certifier.Tol(), Tau: m.Tau,
+				TwoSourceResidual: math.NaN(), OtherTauResidual: math.NaN()}
+			if onMismatch != MismatchRandomizedResponse {
+				return 0, nil, mismatch
+			}
+			return 0, mismatch, nil
+		}
+	}
 	fit, err := m.Certifier.Fit(values)
 	if err == nil {
 		return fit.Node, nil, nil

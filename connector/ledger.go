@@ -23,8 +23,8 @@ const (
 // Ledger is a privacy.Ledger kept in Neo4j, so that every process
 // releasing from one database shares one budget:
 //
-//	(:GraphcloakLedger {scope, spent, pureRho, pureEpsilon, rhoSpent, rhoBudget, epsilon, delta, answerEpsilon, releases})
-//	(:GraphcloakCharge {chargeId, scope, releaseId, rho, epsilon, chargedAt})
+//	(:GraphcloakLedger {scope, spent, pureRho, pureEpsilon, answerDeltaSpent, rhoSpent, rhoBudget, epsilon, delta, answerEpsilon, answerDelta, releases})
+//	(:GraphcloakCharge {chargeId, scope, releaseId, rho, epsilon, delta, chargedAt})
 //
 // spent is the exact sum of the charges' ρ as a rational "a/b" (each
 // float64 ρ is exact in binary), so no rounding accumulates; pureRho and
@@ -33,7 +33,10 @@ const (
 // not pure: privacy.Spend); rhoSpent is spent rounded up, for people.
 // answerEpsilon is the answers' share ε_A of the budget
 // (privacy.Budget.AnswerEpsilon), absent on scopes created without one
-// (read as 0: answers in zCDP).
+// (read as 0: answers in zCDP). answerDelta is the answers' δ share δ_A
+// (privacy.Budget.AnswerDelta) and answerDeltaSpent the exact Σδ₀ of the
+// answers charged (an answer's δ₀ on its charge as delta), both absent on
+// scopes that never had them (read as 0).
 // Uniqueness constraints on scope and chargeId make MERGE race-free.
 //
 // Only InitScope (the budget --init command) creates a scope node, with
@@ -95,16 +98,17 @@ func (l *Ledger) InitScope(ctx context.Context, scope string, budget privacy.Bud
 	recs, err := l.c.exec(ctx, l.db, "initialise privacy ledger scope",
 		"MERGE (l:"+LedgerLabel+" {scope: $scope}) "+
 			"ON CREATE SET l.spent = '0', l.rhoSpent = 0.0, l.releases = 0, "+
-			"l.rhoBudget = $rhoMax, l.epsilon = $eps, l.delta = $delta, l.answerEpsilon = $epsA, l.accounting = $acct, l.createdAt = datetime() "+
-			"RETURN l.epsilon, l.delta, coalesce(l.answerEpsilon, 0.0)",
-		map[string]any{"scope": scope, "rhoMax": rhoMax, "eps": budget.Epsilon, "delta": budget.Delta, "epsA": budget.AnswerEpsilon, "acct": privacy.AccountingCKS20})
+			"l.rhoBudget = $rhoMax, l.epsilon = $eps, l.delta = $delta, l.answerEpsilon = $epsA, l.answerDelta = $deltaA, l.accounting = $acct, l.createdAt = datetime() "+
+			"RETURN l.epsilon, l.delta, coalesce(l.answerEpsilon, 0.0), coalesce(l.answerDelta, 0.0)",
+		map[string]any{"scope": scope, "rhoMax": rhoMax, "eps": budget.Epsilon, "delta": budget.Delta, "epsA": budget.AnswerEpsilon, "deltaA": budget.AnswerDelta, "acct": privacy.AccountingCKS20})
 	if err != nil {
 		return err
 	}
 	eps, _ := recs[0].Values[0].(float64)
 	delta, _ := recs[0].Values[1].(float64)
 	epsA, _ := recs[0].Values[2].(float64)
-	if stored := (privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA}); stored != budget {
+	deltaA, _ := recs[0].Values[3].(float64)
+	if stored := (privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA, AnswerDelta: deltaA}); stored != budget {
 		return fmt.Errorf("%w: scope %q in database %q was created with %v, not %v; a budget is never changed",
 			privacy.ErrBudgetMismatch, scope, l.db, stored, budget)
 	}
@@ -160,7 +164,8 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 			"OPTIONAL MATCH (c:"+ChargeLabel+" {chargeId: $cid}) "+
 			"RETURN l.spent AS spent, l.rhoBudget AS rhoMax, l.epsilon AS eps, l.delta AS delta, c IS NOT NULL AS dup, "+
 			"coalesce(l.pureRho, '0') AS pureRho, coalesce(l.pureEpsilon, '0') AS pureEpsilon, l.releases AS releases, "+
-			"coalesce(l.answerEpsilon, 0.0) AS answerEpsilon",
+			"coalesce(l.answerEpsilon, 0.0) AS answerEpsilon, coalesce(l.answerDelta, 0.0) AS answerDelta, "+
+			"coalesce(l.answerDeltaSpent, '0') AS answerDeltaSpent",
 			map[string]any{"scope": ch.Scope, "cid": chargeID})
 		if err != nil {
 			return struct{}{}, err
@@ -175,7 +180,9 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 		delta, _ := rec.Values[3].(float64)
 		dup, _ := rec.Values[4].(bool)
 		epsA, _ := rec.Values[8].(float64)
-		stored := privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA}
+		deltaA, _ := rec.Values[9].(float64)
+		deltaS, _ := rec.Values[10].(string)
+		stored := privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA, AnswerDelta: deltaA}
 		// ρ_max is 0 only when the answers' share leaves no Gaussian release.
 		if stored.Validate() != nil || !(rhoMax > 0 || rhoMax == 0 && epsA > 0) {
 			return refuse(outcome{other: fmt.Errorf("connector: ledger scope %q is corrupt: budget %v, ρ_max=%g", ch.Scope, stored, rhoMax)})
@@ -186,7 +193,7 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 		pureRhoS, _ := rec.Values[5].(string)
 		pureEpsS, _ := rec.Values[6].(string)
 		releases, _ := rec.Values[7].(int64)
-		spend, err := spendOf(ch.Scope, spentS, pureRhoS, pureEpsS)
+		spend, err := spendOf(ch.Scope, spentS, pureRhoS, pureEpsS, deltaS)
 		if err != nil {
 			return refuse(outcome{other: err})
 		}
@@ -205,6 +212,10 @@ func (l *Ledger) Charge(ctx context.Context, ch privacy.Charge) error {
 		if ch.Epsilon > 0 {
 			pure = ", c.epsilon = $eps, l.pureRho = $pureRho, l.pureEpsilon = $pureEps"
 			params["eps"], params["pureRho"], params["pureEps"] = ch.Epsilon, spend.PureRho().RatString(), spend.PureEpsilon().RatString()
+		}
+		if ch.Delta > 0 {
+			pure += ", c.delta = $chDelta, l.answerDeltaSpent = $deltaSpent"
+			params["chDelta"], params["deltaSpent"] = ch.Delta, spend.Delta().RatString()
 		}
 		res, err = tx.Run(ctx, "MATCH (l:"+LedgerLabel+" {scope: $scope}) "+
 			"CREATE (c:"+ChargeLabel+" {chargeId: $cid, scope: $scope, releaseId: $rid, rho: $rho, chargedAt: $now}) "+
@@ -262,7 +273,8 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 		params["scope"] = scope
 	}
 	q := match + "RETURN l.scope, l.spent, l.rhoBudget, l.epsilon, l.delta, l.releases, " +
-		"coalesce(l.pureRho, '0'), coalesce(l.pureEpsilon, '0'), coalesce(l.answerEpsilon, 0.0)"
+		"coalesce(l.pureRho, '0'), coalesce(l.pureEpsilon, '0'), coalesce(l.answerEpsilon, 0.0), " +
+		"coalesce(l.answerDelta, 0.0), coalesce(l.answerDeltaSpent, '0')"
 	out, err := runRead(ctx, l.c, l.db, "read privacy ledger", func(ctx context.Context, tx neo4j.ManagedTransaction) ([]privacy.Balance, error) {
 		res, err := tx.Run(ctx, q, params)
 		if err != nil {
@@ -280,11 +292,13 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 			pureRhoS, _ := v[6].(string)
 			pureEpsS, _ := v[7].(string)
 			epsA, _ := v[8].(float64)
-			spend, err := spendOf(name, spentS, pureRhoS, pureEpsS)
+			deltaA, _ := v[9].(float64)
+			deltaS, _ := v[10].(string)
+			spend, err := spendOf(name, spentS, pureRhoS, pureEpsS, deltaS)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA}.BalanceOf(name, int(n), rhoMax, spend))
+			out = append(out, privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA, AnswerDelta: deltaA}.BalanceOf(name, int(n), rhoMax, spend))
 		}
 		return out, res.Err()
 	})
@@ -300,7 +314,7 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 
 // spendOf parses a scope's stored sums (rationals "a/b").
 func spendOf(scope string, sums ...string) (*privacy.Spend, error) {
-	var r [3]*big.Rat
+	var r [4]*big.Rat
 	for i, s := range sums {
 		v, ok := new(big.Rat).SetString(s)
 		if !ok || v.Sign() < 0 {
@@ -308,7 +322,7 @@ func spendOf(scope string, sums ...string) (*privacy.Spend, error) {
 		}
 		r[i] = v
 	}
-	return privacy.SpendOf(r[0], r[1], r[2]), nil
+	return privacy.SpendOf(r[0], r[1], r[2]).WithDelta(r[3]), nil
 }
 
 func ratUp(r *big.Rat) float64 {

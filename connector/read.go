@@ -22,6 +22,9 @@ type ReadOptions struct {
 	// AllowMissingValues reads nodes without the value property as NaN.
 	// Default: such nodes are a *DataError.
 	AllowMissingValues bool
+	// AllowBadValues reads a value that is not a finite number as NaN (a
+	// private answer's broken readings). Default: a *DataError.
+	AllowBadValues bool
 	// AllowMissingCommunities reads nodes without the community property
 	// as MissingCommunity. Default: such nodes are a *DataError.
 	AllowMissingCommunities bool
@@ -417,6 +420,8 @@ func (r *nodeReader) addValue(name string, raw any) {
 		if !r.opt.AllowMissingValues {
 			r.missVal.add(name)
 		}
+		v = math.NaN()
+	case !ok && r.opt.AllowBadValues:
 		v = math.NaN()
 	case !ok:
 		r.badVal.add(name)

@@ -225,3 +225,43 @@ func TestPrivateAnswerOutsideModelNeo4j(t *testing.T) {
 		t.Fatalf("run record parameters %v (%v)", rec["parameters"], err)
 	}
 }
+
+// TestPrivateAnswerBrokenReadingsNeo4j (issue 70, item 4): a value property
+// that is not a number, or missing, at one node is refused in the one fixed
+// sentence (exit 3, nothing charged), and neither the output nor the run
+// record names the node, whichever node broke.
+func TestPrivateAnswerBrokenReadingsNeo4j(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{30, 30}, 0.3, 0.03)
+	diffuseObs(t, f, 3, 0.5, 3)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() { deleteScopeRuns(t, d, e.scope) })
+	args := append([]string{"locate"}, e.projectionFlags()...)
+	args = append(args, "--private-answer", "--value-property", "obs", "--communities", "property:community",
+		"--tau", "0.5", "--epsilon", "1", "--ledger", "neo4j", "--scope", e.scope, "--forecast-trials", "0", "-o", "json")
+	texts := map[string]bool{}
+	for i, set := range []string{"n.obs = 'oops'", "n.obs = null"} {
+		for _, key := range []int{7, 44} {
+			query(t, d, "MATCH (n:`"+f.Label+"`) WHERE n.key = $k SET "+set, map[string]any{"k": f.Keys[key]})
+			epoch := fmt.Sprintf("broken-%d-%d", i, key)
+			r := runCLI(t, s.Password, append(args, "--epoch", epoch)...)
+			query(t, d, "MATCH (n:`"+f.Label+"`) WHERE n.key = $k SET n.obs = $v", map[string]any{"k": f.Keys[key], "v": f.Obs[key]})
+			if r.Code != 3 || !strings.Contains(r.Stderr+r.Stdout, recovery.OutsideModel) {
+				t.Fatalf("%s at %d: exit %d, want 3 with the fixed text:\n%s%s", set, key, r.Code, r.Stdout, r.Stderr)
+			}
+			recs := query(t, d, "MATCH (r:GraphcloakRun) WHERE r.scope = $p AND r.epoch = $e RETURN r.error", map[string]any{"p": e.scope, "e": epoch})
+			if len(recs) != 1 {
+				t.Fatalf("%s at %d: %d run records", set, key, len(recs))
+			}
+			texts[r.Stdout+"\x00"+r.Stderr+"\x00"+fmt.Sprint(recs[0].Values[0])] = true
+		}
+	}
+	if len(texts) != 1 {
+		t.Errorf("the refusals differ by the node that broke: %v", texts)
+	}
+	if n := query(t, d, "MATCH (c:GraphcloakCharge) WHERE c.scope = $p RETURN count(c)", map[string]any{"p": e.scope})[0].Values[0].(int64); n != 0 {
+		t.Fatalf("refused answers left %d charges", n)
+	}
+}

@@ -113,6 +113,32 @@ func TestLedger(t *testing.T) {
 		}
 	})
 
+	t.Run("answers' delta share", func(t *testing.T) {
+		// Answers under stated sensor noise carry a δ₀, summed exactly on
+		// the scope node against δ_A; a scope without a share (and every
+		// scope written before it: no answerDelta property) refuses them.
+		dscope := scope + "_delta"
+		if err := l.InitScope(ctx, dscope, ledgertest.DeltaShare); err != nil {
+			t.Fatal(err)
+		}
+		ledgertest.DeltaCharges(t, l, dscope, func() privacy.Ledger {
+			c2, _ := connect(t)
+			l2, err := connector.NewLedger(ctx, c2, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			return l2
+		})
+		if r := query(t, d, "MATCH (c:GraphcloakCharge {scope: $s}) WHERE c.delta IS NOT NULL RETURN count(c)", map[string]any{"s": dscope}); r[0].Values[0] != int64(2) {
+			t.Fatalf("%v charge nodes carry a δ, want the 2 answers of δ₀ > 0", r[0].Values[0])
+		}
+		nscope := scope + "_nodelta"
+		query(t, d, "CREATE (l:GraphcloakLedger {scope: $s, spent: '0', rhoSpent: 0.0, releases: 0, rhoBudget: $r, "+
+			"epsilon: 8.0, delta: 1e-6, accounting: 'zcdp-cks20', createdAt: datetime()})",
+			map[string]any{"s": nscope, "r": func() float64 { r, _ := ledgertest.NoShare.Rho(); return r }()})
+		ledgertest.NoDeltaShare(t, l, nscope)
+	})
+
 	t.Run("scope written before the answers' share", func(t *testing.T) {
 		// A scope node as InitScope wrote it before answerEpsilon existed,
 		// with an ε = 4 answer the adaptive split admitted under (8, 10⁻⁶):

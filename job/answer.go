@@ -42,8 +42,12 @@ type AnswerSpec struct {
 	// "rr"). Diagnose asks for what was measured of readings outside the
 	// model (not private: the operator's terminal only, never the summary).
 	FitTolerance, SensorNoise float64
-	OnMismatch                string
-	Diagnose                  bool
+	// SensorNoiseRMS and MinSourceMass state the noise in reading units
+	// instead: SensorNoise is then s·n/m on the graph loaded
+	// (recovery.SensorNoiseFromRMS).
+	SensorNoiseRMS, MinSourceMass float64
+	OnMismatch                    string
+	Diagnose                      bool
 	// CachePath stores the answer model (the certifier's pass and the
 	// classes, answer.Cache) for reuse while it verifies against
 	// the graph, τ, T and Software; LedgerKey authenticates it.
@@ -161,6 +165,9 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 		return nil, err
 	}
 	p.Input = in
+	if spec.SensorNoiseRMS > 0 {
+		p.Spec.SensorNoise = recovery.SensorNoiseFromRMS(spec.SensorNoiseRMS, spec.MinSourceMass, in.Graph.N())
+	}
 	if in.Partition == nil { // as answer.Run would: Leiden
 		end := env.phase(fmt.Sprintf("communities (leiden) on %d nodes", in.Graph.N()))
 		in.Partition, err = community.Leiden(in.Graph, community.LeidenOptions{Seed: spec.Seed})
@@ -251,7 +258,7 @@ func (p *AnswerPlan) affordable(ctx context.Context) (*privacy.Balance, error) {
 	if err != nil || len(b) != 1 {
 		return nil, err
 	}
-	if c := p.Calibration.Charge(s.Scope, s.Epoch); !b[0].Admits(c) {
+	if c := answer.AnswerCharge(p.Model, p.Calibration, s.Scope, s.Epoch); !b[0].Admits(c) {
 		return nil, privacy.NewBudgetError(c, b[0])
 	}
 	return &b[0], nil
@@ -340,6 +347,9 @@ func recordAnswer(rec *connector.RunRecord, sum *AnswerSummary) {
 	res := sum.Answer
 	rec.NodeCount, rec.RelationshipCount = sum.NodeCount, sum.RelationshipCount
 	rec.ReleaseID, rec.Epsilon, rec.Rho = res.ReleaseID, res.Calibration.Epsilon, res.Calibration.Rho
+	if res.Delta > 0 {
+		rec.Delta = res.Delta
+	}
 	rec.ComputeMillis = res.Millis
 	if rec.Parameters == nil {
 		rec.Parameters = map[string]any{}

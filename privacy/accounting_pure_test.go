@@ -85,7 +85,7 @@ func TestBudgetBuys(t *testing.T) {
 	if one.Optimal != 1 || one.ZCDP != 0 || one.Ledger != 0 {
 		t.Errorf("one answer at ε = 8 in a budget of ε = 8 without a share: %+v, want optimal 1, zCDP 0, ledger 0", one)
 	}
-	if one, _ := AnswersBudgetBuys(Budget{8, 1e-6, 8}, 8); one.Ledger != 1 {
+	if one, _ := AnswersBudgetBuys(Budget{Epsilon: 8, Delta: 1e-6, AnswerEpsilon: 8}, 8); one.Ledger != 1 {
 		t.Errorf("one answer at ε = 8 with the whole budget as the answers' share: ledger buys %d, want 1", one.Ledger)
 	}
 	// Without a share the ledger buys what zCDP does; with a share ε_A,
@@ -96,7 +96,7 @@ func TestBudgetBuys(t *testing.T) {
 			t.Errorf("answers ε=%g without a share: ledger buys %d, want zCDP's %d", eps, got.Ledger, got.ZCDP)
 		}
 		for _, share := range []float64{1, 4, 8} {
-			got, _ := AnswersBudgetBuys(Budget{8, 1e-6, share}, eps)
+			got, _ := AnswersBudgetBuys(Budget{Epsilon: 8, Delta: 1e-6, AnswerEpsilon: share}, eps)
 			want := int(math.Floor(share / eps))
 			for new(big.Rat).Mul(big.NewRat(int64(want+1), 1), new(big.Rat).SetFloat64(eps)).Cmp(new(big.Rat).SetFloat64(share)) <= 0 {
 				want++ // k·ε ≤ ε_A exactly, in the float64 values charged
@@ -117,7 +117,7 @@ func TestBudgetBuys(t *testing.T) {
 		if got.Optimal < got.ZCDP || got.Ledger != got.ZCDP {
 			t.Errorf("gaussian σ/Δ=%g: optimal %d < zCDP %d, or ledger %d ≠ zCDP", r, got.Optimal, got.ZCDP, got.Ledger)
 		}
-		shared, _ := GaussianBudgetBuys(Budget{8, 1e-6, 4}, r)
+		shared, _ := GaussianBudgetBuys(Budget{Epsilon: 8, Delta: 1e-6, AnswerEpsilon: 4}, r)
 		rhoG, _ := CKSRho(4, 1e-6)
 		if want := int(math.Floor(rhoG * 2 * r * r)); shared.Ledger != want || shared.ZCDP != got.ZCDP {
 			t.Errorf("gaussian σ/Δ=%g, ε_A = 4: ledger buys %d, want ⌊CKSRho(4, δ)·2(σ/Δ)²⌋ = %d", r, shared.Ledger, want)

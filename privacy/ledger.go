@@ -73,6 +73,12 @@ type Charge struct {
 	// ledger accounts it by its ε, else by its ρ (see Spend). 0 for
 	// Gaussian releases.
 	Epsilon float64
+	// Delta, with Epsilon > 0, is the answer's δ₀: the probability bound
+	// that the stated sensor noise leaves its model (the answer is then
+	// (ε, δ₀)-DP, its refusal included). The ledger admits it while the
+	// scope's Σδ₀ fits the answers' δ share (Budget.AnswerDelta). 0 for
+	// every other charge.
+	Delta float64
 }
 
 // Validate reports whether c is a well-formed charge.
@@ -93,6 +99,9 @@ func (c Charge) Validate() error {
 		if c.Rho < PureRho(c.Epsilon) {
 			return &ArgumentError{Func: "Charge", Param: "rho", Value: c.Rho, Reason: fmt.Sprintf("is below the zCDP cost %g of an ε = %g answer", PureRho(c.Epsilon), c.Epsilon)}
 		}
+	}
+	if c.Delta != 0 && !(c.Epsilon > 0 && c.Delta > 0 && c.Delta < 1) {
+		return &ArgumentError{Func: "Charge", Param: "delta", Value: c.Delta, Reason: "must be in (0, 1), and only on an answer's charge (ε > 0)"}
 	}
 	return nil
 }
@@ -123,6 +132,11 @@ type Balance struct {
 	// cost: ε_A − PureEpsilonSpent with an answers' share, else the ε
 	// whose PureRho(ε) fits RhoRemaining (rounded down).
 	AnswerEpsilonRemaining float64 `json:"answerEpsilonRemaining"`
+	// AnswerDeltaSpent is the Σδ₀ of the answers charged (rounded up) and
+	// AnswerDeltaRemaining the answers' δ share left (δ_A − Σδ₀, rounded
+	// down): an answer of δ₀ > 0 fits while δ₀ ≤ it.
+	AnswerDeltaSpent     float64 `json:"answerDeltaSpent,omitempty"`
+	AnswerDeltaRemaining float64 `json:"answerDeltaRemaining,omitempty"`
 	// Budget is the (ε, δ) budget of every scope of the ledger.
 	Budget Budget `json:"budget"`
 }
@@ -139,12 +153,21 @@ type Budget struct {
 	// every ledger written before the share existed — accounts answers in
 	// zCDP with the Gaussian releases: Σρ ≤ CKSRho(ε_total, δ_total).
 	AnswerEpsilon float64 `json:"answerEpsilon,omitempty"`
+	// AnswerDelta is δ_A, the share of δ_total fixed for the δ₀ of private
+	// answers under stated Gaussian sensor noise (Charge.Delta): answers
+	// fit while their Σδ₀ ≤ δ_A, and the zCDP spend converts at
+	// δ_total − δ_A (Rho). 0 — the default, and every ledger written
+	// before the share existed — admits only answers of δ₀ = 0.
+	AnswerDelta float64 `json:"answerDelta,omitempty"`
 }
 
 // IsZero reports whether b is the zero Budget (no budget given).
-func (b Budget) IsZero() bool { return b.Epsilon == 0 && b.Delta == 0 && b.AnswerEpsilon == 0 }
+func (b Budget) IsZero() bool {
+	return b.Epsilon == 0 && b.Delta == 0 && b.AnswerEpsilon == 0 && b.AnswerDelta == 0
+}
 
-// Validate checks ε > 0 and 0 < δ < 1, both finite, and 0 ≤ ε_A ≤ ε.
+// Validate checks ε > 0 and 0 < δ < 1, both finite, 0 ≤ ε_A ≤ ε and
+// 0 ≤ δ_A < δ.
 func (b Budget) Validate() error {
 	if err := checkEpsilon("Budget", b.Epsilon); err != nil {
 		return err
@@ -156,7 +179,20 @@ func (b Budget) Validate() error {
 		return &ArgumentError{Func: "Budget", Param: "answer epsilon", Value: b.AnswerEpsilon,
 			Reason: fmt.Sprintf("must be in [0, ε_total = %g]", b.Epsilon)}
 	}
+	if !(b.AnswerDelta >= 0 && b.AnswerDelta < b.Delta) {
+		return &ArgumentError{Func: "Budget", Param: "answer delta", Value: b.AnswerDelta,
+			Reason: fmt.Sprintf("must be in [0, δ_total = %g)", b.Delta)}
+	}
 	return nil
+}
+
+// releaseDelta is the δ the zCDP spend converts at: δ_total − δ_A
+// (rounded down).
+func (b Budget) releaseDelta() float64 {
+	if b.AnswerDelta == 0 {
+		return b.Delta
+	}
+	return diffDown(b.Delta, b.AnswerDelta)
 }
 
 // String is the budget as a reader checks it: "ε=8, δ=1e-06" and, with
@@ -165,6 +201,9 @@ func (b Budget) String() string {
 	s := fmt.Sprintf("ε=%g, δ=%g", b.Epsilon, b.Delta)
 	if b.AnswerEpsilon > 0 {
 		s += fmt.Sprintf(", answers' ε_A=%g", b.AnswerEpsilon)
+	}
+	if b.AnswerDelta > 0 {
+		s += fmt.Sprintf(", answers' δ_A=%g", b.AnswerDelta)
 	}
 	return s
 }
@@ -182,13 +221,13 @@ func (b Budget) Rho() (float64, error) {
 		return 0, err
 	}
 	if !b.shared() {
-		return CKSRho(b.Epsilon, b.Delta)
+		return CKSRho(b.Epsilon, b.releaseDelta())
 	}
 	left := diffDown(b.Epsilon, b.AnswerEpsilon)
 	if !(left > 0) {
 		return 0, nil
 	}
-	r, err := CKSRho(left, b.Delta)
+	r, err := CKSRho(left, b.releaseDelta())
 	if err != nil {
 		return 0, nil // too little ε left for any Gaussian release
 	}
@@ -214,8 +253,10 @@ type BudgetError struct {
 	// (Balance.AnswerEpsilonRemaining).
 	AnswerRemaining float64
 	// RequestedEpsilon is the ε of a refused pure ε-DP charge (an answer),
-	// else 0.
-	RequestedEpsilon float64
+	// else 0; RequestedDelta its δ₀ and AnswerDeltaRemaining the answers'
+	// δ share left (Balance.AnswerDeltaRemaining).
+	RequestedEpsilon                     float64
+	RequestedDelta, AnswerDeltaRemaining float64
 	// RhoBudget is ρ_max.
 	RhoBudget float64
 	Budget    Budget
@@ -230,6 +271,14 @@ func (e *BudgetError) Error() string { return e.RenderText(paramName) }
 func (e *BudgetError) RenderText(name func(errkind.Param) string) string {
 	asked := fmt.Sprintf("requested ρ=%.6g", e.Requested)
 	hint := ""
+	if e.RequestedDelta > e.AnswerDeltaRemaining {
+		if e.Budget.AnswerDelta == 0 {
+			return fmt.Sprintf("privacy: scope %q has no answers' δ share, so it cannot pay an answer of δ = %.3g (the probability that the stated Gaussian sensor noise leaves the answer's model): "+
+				"create a ledger (or a new scope's ledger) with %s, e.g. a tenth of its δ", e.Scope, e.RequestedDelta, name(ParamAnswerDeltaShare))
+		}
+		return fmt.Sprintf("privacy: answers' δ share exhausted for scope %q: requested an answer of δ = %.3g, %.3g of δ_A = %g left (budget %s)",
+			e.Scope, e.RequestedDelta, e.AnswerDeltaRemaining, e.Budget.AnswerDelta, e.Budget)
+	}
 	if e.RequestedEpsilon > 0 {
 		asked = fmt.Sprintf("requested an ε=%.6g answer", e.RequestedEpsilon)
 		if e.Budget.AnswerEpsilon == 0 {
@@ -248,6 +297,7 @@ func NewBudgetError(c Charge, bal Balance) *BudgetError {
 	return &BudgetError{
 		Scope: c.Scope, ReleaseID: c.ReleaseID,
 		Spent: bal.RhoSpent, Requested: c.Rho, Remaining: bal.RhoRemaining, RequestedEpsilon: c.Epsilon,
+		RequestedDelta: c.Delta, AnswerDeltaRemaining: bal.AnswerDeltaRemaining,
 		AnswerRemaining: bal.AnswerEpsilonRemaining,
 		RhoBudget:       bal.RhoBudget, Budget: bal.Budget,
 		EpsilonSpent: bal.EpsilonSpent, EpsilonAfter: bal.Budget.epsilonOf(bal.after(c)),

@@ -189,8 +189,11 @@ type ledgerEntry struct {
 	ReleaseID string  `json:"releaseId,omitempty"`
 	Rho       float64 `json:"rho,omitempty"`
 	Epsilon   float64 `json:"epsilon,omitempty"` // a pure ε-DP charge (an answer)
-	Time      string  `json:"time"`
-	Hash      string  `json:"hash"`
+	// Delta is an answer's δ₀ (Charge.Delta); omitted when 0, so the
+	// links of charges written before it are unchanged.
+	Delta float64 `json:"delta,omitempty"`
+	Time  string  `json:"time"`
+	Hash  string  `json:"hash"`
 }
 
 // ledgerState is what the entries add up to.
@@ -433,7 +436,7 @@ func (l *FileLedger) Charge(ctx context.Context, c Charge) error {
 	} else if err := l.markWritable(chain); err != nil {
 		return err
 	}
-	if err := l.appendEntry(f, ledgerEntry{Kind: "charge", Scope: c.Scope, ReleaseID: c.ReleaseID, Rho: c.Rho, Epsilon: c.Epsilon}); err != nil {
+	if err := l.appendEntry(f, ledgerEntry{Kind: "charge", Scope: c.Scope, ReleaseID: c.ReleaseID, Rho: c.Rho, Epsilon: c.Epsilon, Delta: c.Delta}); err != nil {
 		return err
 	}
 	if err := l.write(f); err != nil {
@@ -697,7 +700,7 @@ func (l *FileLedger) replay(f *ledgerFile, prev string) (*ledgerState, error) {
 			}
 			st.scopes[e.Scope] = &scopeState{releases: map[string]bool{}}
 		case "charge":
-			c := Charge{Scope: e.Scope, ReleaseID: e.ReleaseID, Rho: e.Rho, Epsilon: e.Epsilon}
+			c := Charge{Scope: e.Scope, ReleaseID: e.ReleaseID, Rho: e.Rho, Epsilon: e.Epsilon, Delta: e.Delta}
 			if sc == nil || sc.releases[e.ReleaseID] || c.Validate() != nil {
 				return nil, corrupt("entry %d is not a valid charge of a created scope", i+1)
 			}

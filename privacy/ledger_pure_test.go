@@ -31,3 +31,25 @@ func TestFileLedgerPureCharges(t *testing.T) {
 	}
 	ledgertest.ZCDPCharges(t, plain, "s")
 }
+
+// The file ledger's answers' δ share (ledgertest.DeltaCharges), read back
+// from the file; a ledger without one refuses δ₀ > 0.
+func TestFileLedgerDeltaCharges(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "ledger.json")
+	l, err := privacy.CreateFileLedger(context.Background(), path, ledgertest.DeltaShare, privacy.FileLedgerOptions{}, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledgertest.DeltaCharges(t, l, "s", func() privacy.Ledger {
+		again, err := privacy.OpenFileLedger(path, privacy.FileLedgerOptions{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return again
+	})
+	plain, err := privacy.CreateFileLedger(context.Background(), filepath.Join(t.TempDir(), "ledger.json"), ledgertest.NoShare, privacy.FileLedgerOptions{}, "s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ledgertest.NoDeltaShare(t, plain, "s")
+}

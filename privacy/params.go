@@ -13,6 +13,9 @@ const (
 	// ParamAnswerShare is a budget's share for private answers
 	// (Budget.AnswerEpsilon), fixed when the scope is created.
 	ParamAnswerShare errkind.Param = "an answers' share"
+	// ParamAnswerDeltaShare is a budget's δ share for private answers
+	// under stated sensor noise (Budget.AnswerDelta).
+	ParamAnswerDeltaShare errkind.Param = "an answers' δ share"
 	// ParamMechanism is the Gaussian mechanism chosen (classic, analytic).
 	ParamMechanism errkind.Param = "mechanism"
 )

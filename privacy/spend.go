@@ -43,6 +43,8 @@ func PureRho(epsilon float64) float64 { return min(epsilon*epsilon/2, epsilon) }
 // is no spend.
 type Spend struct {
 	rho, pureRho, pureEpsilon big.Rat
+	// delta is the Σδ₀ of the answers (Charge.Delta).
+	delta big.Rat
 }
 
 // Add adds c to s.
@@ -52,6 +54,24 @@ func (s *Spend) Add(c Charge) {
 		s.pureRho.Add(&s.pureRho, new(big.Rat).SetFloat64(c.Rho))
 		s.pureEpsilon.Add(&s.pureEpsilon, new(big.Rat).SetFloat64(c.Epsilon))
 	}
+	if c.Delta > 0 {
+		s.delta.Add(&s.delta, new(big.Rat).SetFloat64(c.Delta))
+	}
+}
+
+// Delta returns the answers' Σδ₀ as an exact rational.
+func (s *Spend) Delta() *big.Rat { return new(big.Rat).Set(&s.delta) }
+
+// WithDelta sets the answers' Σδ₀ of a Spend rebuilt from stored sums
+// (SpendOf) and returns it.
+func (s *Spend) WithDelta(d *big.Rat) *Spend {
+	s.delta.Set(d)
+	return s
+}
+
+// clone copies s.
+func (s *Spend) clone() *Spend {
+	return SpendOf(&s.rho, &s.pureRho, &s.pureEpsilon).WithDelta(&s.delta)
 }
 
 // Rho, PureRho and PureEpsilon return the sums as exact rationals (Rho:
@@ -76,10 +96,12 @@ type totals struct {
 	rho      float64 // every charge's ρ
 	gaussRho float64 // the ρ of the charges that are not pure
 	pureEps  float64 // Σε of the pure charges
+	delta    float64 // Σδ₀ of the answers
 }
 
 func (s *Spend) totals() totals {
-	return totals{rho: ratUp(&s.rho), gaussRho: ratUp(new(big.Rat).Sub(&s.rho, &s.pureRho)), pureEps: ratUp(&s.pureEpsilon)}
+	return totals{rho: ratUp(&s.rho), gaussRho: ratUp(new(big.Rat).Sub(&s.rho, &s.pureRho)), pureEps: ratUp(&s.pureEpsilon),
+		delta: ratUp(&s.delta)}
 }
 
 // splitRho is the largest ρ_G the pre-share split accounting allowed
@@ -108,6 +130,9 @@ func (b Budget) shared() bool { return b.AnswerEpsilon > 0 }
 // Σρ ≤ ρ_max without a share; Σε of the answers ≤ ε_A and ρ_G ≤ ρ_max with
 // one (ρ_max is then CKSRho(ε_b − ε_A, δ_b)).
 func (b Budget) fits(rhoMax float64, t totals) bool {
+	if t.delta > b.AnswerDelta {
+		return false
+	}
 	if b.shared() {
 		return t.pureEps <= b.AnswerEpsilon && t.gaussRho <= rhoMax
 	}
@@ -117,7 +142,7 @@ func (b Budget) fits(rhoMax float64, t totals) bool {
 // fitsBefore is the rule of ledgers written before the answers' share:
 // zCDP or the adaptive split (not valid under adaptive use; Replay).
 func (b Budget) fitsBefore(rhoMax float64, t totals) bool {
-	return t.rho <= rhoMax || t.gaussRho <= b.splitRho(t.pureEps)
+	return t.delta <= b.AnswerDelta && t.rho <= rhoMax || t.gaussRho <= b.splitRho(t.pureEps)
 }
 
 // diffDown is a − c rounded down.
@@ -157,7 +182,7 @@ func (b Budget) epsilonOf(t totals) float64 {
 	if b.shared() {
 		rho = t.gaussRho
 	}
-	eps, err := CKSEpsilon(rho, b.Delta)
+	eps, err := CKSEpsilon(rho, b.releaseDelta())
 	if err != nil {
 		return math.Inf(1)
 	}
@@ -181,7 +206,8 @@ func (b Budget) BalanceOf(scope string, releases int, rhoMax float64, s *Spend) 
 	return Balance{Scope: scope, Releases: releases, RhoSpent: rhoSpent, RhoBudget: rhoMax,
 		RhoRemaining: b.gaussianLeft(rhoMax, t), EpsilonSpent: b.epsilonOf(t),
 		PureEpsilonSpent: t.pureEps, PureRhoSpent: ratDown(&s.pureRho),
-		AnswerEpsilonRemaining: b.answerLeft(rhoMax, t), Budget: b}
+		AnswerEpsilonRemaining: b.answerLeft(rhoMax, t), Budget: b,
+		AnswerDeltaSpent: t.delta, AnswerDeltaRemaining: max(0, diffDown(b.AnswerDelta, t.delta))}
 }
 
 // Admit returns *BudgetError when charging c to a scope that spent s (and
@@ -189,7 +215,7 @@ func (b Budget) BalanceOf(scope string, releases int, rhoMax float64, s *Spend) 
 // nil. It is the check every ledger makes, exactly, before it records a
 // charge.
 func (b Budget) Admit(rhoMax float64, scope string, releases int, s *Spend, c Charge) error {
-	after := SpendOf(&s.rho, &s.pureRho, &s.pureEpsilon)
+	after := s.clone()
 	after.Add(c)
 	if b.fits(rhoMax, after.totals()) {
 		return nil
@@ -208,7 +234,7 @@ func (b Budget) Replay(rhoMax float64, scope string, releases int, s *Spend, c C
 	if err == nil || b.shared() {
 		return err
 	}
-	after := SpendOf(&s.rho, &s.pureRho, &s.pureEpsilon)
+	after := s.clone()
 	after.Add(c)
 	if b.fitsBefore(rhoMax, after.totals()) {
 		return nil
@@ -234,7 +260,10 @@ func (bal Balance) after(c Charge) totals {
 	if bal.Budget.shared() {
 		rho = sum(rho, bal.PureRhoSpent) // every charge's ρ (not checked with a share)
 	}
-	t := totals{rho: sum(rho, c.Rho), gaussRho: gauss, pureEps: bal.PureEpsilonSpent}
+	t := totals{rho: sum(rho, c.Rho), gaussRho: gauss, pureEps: bal.PureEpsilonSpent, delta: bal.AnswerDeltaSpent}
+	if c.Delta > 0 {
+		t.delta = sum(t.delta, c.Delta)
+	}
 	if c.Epsilon > 0 {
 		t.pureEps = sum(t.pureEps, c.Epsilon)
 	} else {
@@ -268,6 +297,9 @@ func (bal Balance) String() string {
 			bal.PureEpsilonSpent, bal.Budget.AnswerEpsilon, bal.RhoSpent, bal.RhoBudget)
 	} else if bal.PureEpsilonSpent > 0 {
 		spent += fmt.Sprintf(", answers' ε=%.6g in it", bal.PureEpsilonSpent)
+	}
+	if bal.Budget.AnswerDelta > 0 {
+		spent += fmt.Sprintf(", answers' δ=%.3g of δ_A=%g", bal.AnswerDeltaSpent, bal.Budget.AnswerDelta)
 	}
 	return fmt.Sprintf("ε spent %.6g of %g at δ=%g (%s), ρ=%.6g left for a Gaussian release, ε=%.6g for an answer; %s",
 		bal.EpsilonSpent, bal.Budget.Epsilon, bal.Budget.Delta, spent, bal.RhoRemaining, bal.AnswerEpsilonRemaining, releases)

@@ -131,8 +131,8 @@ func TestPureAnswerBoundary(t *testing.T) {
 		eps  float64
 		want bool
 	}{{b, edge, true}, {b, math.Nextafter(edge, 2), false}, {b, 2, false}, {b, 8, false},
-		{Budget{8, 1e-6, 4}, 4, true}, {Budget{8, 1e-6, 4}, math.Nextafter(4, 5), false}, {Budget{8, 1e-6, 4}, 8, false},
-		{Budget{8, 1e-6, 8}, 8, true}, {Budget{8, 1e-6, 8}, math.Nextafter(8, 9), false}} {
+		{Budget{Epsilon: 8, Delta: 1e-6, AnswerEpsilon: 4}, 4, true}, {Budget{Epsilon: 8, Delta: 1e-6, AnswerEpsilon: 4}, math.Nextafter(4, 5), false}, {Budget{Epsilon: 8, Delta: 1e-6, AnswerEpsilon: 4}, 8, false},
+		{Budget{Epsilon: 8, Delta: 1e-6, AnswerEpsilon: 8}, 8, true}, {Budget{Epsilon: 8, Delta: 1e-6, AnswerEpsilon: 8}, math.Nextafter(8, 9), false}} {
 		r, err := c.b.Rho()
 		if err != nil {
 			t.Fatal(err)

@@ -113,10 +113,16 @@ type MismatchError struct {
 	Precision     bool
 	MaxBackground float64
 	Tau           float64
+	// Broken: a reading is not a number (NaN, ±Inf, missing or
+	// unreadable); BrokenNode is the first such node's key. A sensor that
+	// fails because of the event is next to the source, so the node is
+	// named only by Diagnosis (never published).
+	Broken     bool
+	BrokenNode string
 }
 
 // OutsideModel is the one published text of readings outside the model.
-const OutsideModel = "the readings are outside the model (not one source's diffusion at τ within the sensor-noise bound, no source signal, or a background beyond the model's bound)"
+const OutsideModel = "the readings are outside the model (not one source's diffusion at τ within the sensor-noise bound, no source signal, a background beyond the model's bound, or a reading that is not a number)"
 
 func (e *MismatchError) Error() string { return "recovery: " + OutsideModel }
 
@@ -125,6 +131,8 @@ func (e *MismatchError) Error() string { return "recovery: " + OutsideModel }
 // depends on the readings and is not private: for the operator only.
 func (e *MismatchError) Diagnosis() string {
 	switch {
+	case e.Broken:
+		return fmt.Sprintf("the reading of node %s is not a number (NaN, infinite, missing or unreadable)", e.BrokenNode)
 	case e.NoSignal:
 		return "the readings carry no source signal (constant, or no node fits them with a positive mass)"
 	case e.Precision:
@@ -164,9 +172,12 @@ type CertifierOptions struct {
 	// (EstimatePass) once its action is built, before any block is
 	// computed: an estimate of the time it will take can be printed.
 	Started func(PassCost)
-	// SensorNoise, when > 0, states the sensors' noise bound ν (rms noise
-	// as a fraction of the source's mean reading, NoiseBound) instead of
-	// Tol: NewCertifier then uses the smallest T whose model admits it
+	// SensorNoise, when > 0, states the sensors' Gaussian noise instead of
+	// Tol: each reading's noise independent, mean zero, of standard
+	// deviation at most ν times the source's mean reading μ/n. The model's
+	// hard bound is widened to ModelNoiseBound(ν, n) (noise of NoiseMargin
+	// times ν leaves it with probability ≤ NoiseExitTarget) and
+	// NewCertifier uses the smallest T whose model admits that bound
 	// (ToleranceFor), from the norms of a first pass at the default T. A
 	// sharded pass needs T itself (refused with SensorNoise).
 	SensorNoise float64
@@ -215,7 +226,10 @@ func NewCertifier(ctx context.Context, g *laplacian.Graph, tau float64, opt Cert
 // its action's error) gives T = ToleranceFor(ν), and the pass runs again
 // at T unless the first one was already at it.
 func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, opt CertifierOptions) (*Certifier, error) {
-	nu := opt.SensorNoise
+	if !(opt.SensorNoise > 0) || math.IsInf(opt.SensorNoise, 0) {
+		return nil, &ModelRangeError{Tau: tau, Tol: math.NaN(), Reason: fmt.Sprintf("the sensor noise must be a finite number > 0, got %g", opt.SensorNoise)}
+	}
+	nu := ModelNoiseBound(opt.SensorNoise, g.N())
 	first := opt
 	first.SensorNoise, first.Tol = 0, 0
 	c, err := NewCertifier(ctx, g, tau, first)
@@ -228,6 +242,11 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 	lo := minOf(c.norm) - c.eta
 	for try := 0; try == 0 || (try < 4 && c.NoiseBound() < nu); try++ {
 		tol, err := ToleranceFor(nu, lo, g.N(), tau)
+		var mre *ModelRangeError
+		if errors.As(err, &mre) {
+			mre.Reason = fmt.Sprintf("Gaussian sensor noise of rms %g of the mean reading (the model widened to %.3g so that 1.5× that rms stays inside but for δ ≤ %g) needs a fit tolerance above 0.5: the weakest source signal √n·min‖P·a_j‖ is %.3g; use a smaller τ",
+				opt.SensorNoise, nu, NoiseExitTarget, math.Sqrt(float64(g.N()))*lo)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -241,9 +260,18 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 		lo *= c.NoiseBound() / nu * (1 - 1e-6)
 	}
 	if c.NoiseBound() < nu {
-		return nil, &ModelRangeError{Tau: tau, Tol: c.tol, Reason: fmt.Sprintf("no fit tolerance found whose model admits sensor noise %g", nu)}
+		return nil, &ModelRangeError{Tau: tau, Tol: c.tol, Reason: fmt.Sprintf("no fit tolerance found whose model admits sensor noise %g (a model bound of %g)", opt.SensorNoise, nu)}
 	}
 	return c, nil
+}
+
+// NoiseDelta returns δ₀ for stated Gaussian sensor noise ν (rms as a
+// fraction of the source's mean reading, CertifierOptions.SensorNoise) at
+// h times that rms: a proven upper bound on the probability that such
+// noise leaves this model (NoiseExitProbability with NoiseBound and
+// MaxBackground). The same at every source. 0 for ν = 0.
+func (c *Certifier) NoiseDelta(nu, h float64) float64 {
+	return NoiseExitProbability(nu, h, c.NoiseBound(), c.maxBackground, c.g.N())
 }
 
 // looseActionTol·T is the error of the certifier's first action: enough

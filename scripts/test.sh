@@ -237,7 +237,7 @@ norace_tests=(
 	TestPictureExperimentSeriesVisible TestPictureCommunityGraphMarksSource
 	TestPictureNoiseVerdictInTitle TestForecastBySourceMass
 	TestRows8MatchesGo TestLanczosSecondOrder TestLanczosBlockMinSteps TestLanczosSchemeAgainstOracle
-	TestPanelsAgreeWithDense TestDatasetEdgeListsWrittenBothWays
+	TestPanelsAgreeWithDense TestDatasetEdgeListsWrittenBothWays TestAnswerGaussianNoiseOracle TestAnswerDeltaFilter
 )
 norace_pkgs=() norace_names=()
 if ((whole)) && [[ -z "${GRAPHCLOAK_TEST_FLAGS:-}" ]]; then

@@ -253,7 +253,7 @@ th { border-bottom: 1px solid #999; }
 <h2>Budget</h2>
 {{if .BudgetError}}<p class="error" id="budget-error">budget unknown: {{.BudgetError}}</p>
 {{else if .Balance}}<table id="budget">
-<tr><th>budget (ε, δ)</th><td>ε = {{num .Balance.Budget.Epsilon}}, δ = {{num .Balance.Budget.Delta}}{{if .Balance.Budget.AnswerEpsilon}}, answers' share ε_A = {{num .Balance.Budget.AnswerEpsilon}}{{end}}</td></tr>
+<tr><th>budget (ε, δ)</th><td>ε = {{num .Balance.Budget.Epsilon}}, δ = {{num .Balance.Budget.Delta}}{{if .Balance.Budget.AnswerEpsilon}}, answers' share ε_A = {{num .Balance.Budget.AnswerEpsilon}}{{end}}{{if .Balance.Budget.AnswerDelta}}, answers' δ share δ_A = {{num .Balance.Budget.AnswerDelta}} ({{num .Balance.AnswerDeltaSpent}} spent){{end}}</td></tr>
 <tr><th>releases charged</th><td>{{.Balance.Releases}}</td></tr>
 <tr><th>ε spent (at δ)</th><td>{{num .Balance.EpsilonSpent}}</td></tr>
 {{if .Balance.PureEpsilonSpent}}<tr><th>of which private answers (ε)</th><td>{{num .Balance.PureEpsilonSpent}}</td></tr>
@@ -269,7 +269,7 @@ th { border-bottom: 1px solid #999; }
 {{if .Refused}}<p class="verdict" id="answer-refused">not answered: {{.Refused}}</p>
 {{else}}<p>published community <b>{{.Community}}</b> ({{.Mechanism}})</p>
 {{if .Mismatch}}<p class="verdict" id="answer-mismatch">{{.Mismatch}}</p>{{end}}
-{{with .Audit}}<p class="muted" id="answer-audit">audit: {{.SourcesChecked}} sources fitted, {{.Classes}} classes ({{.NodesMerged}} nodes merged), worst loss {{num .WorstLoss}} ≤ {{num .Bound}} over {{.EdgesChecked}} edges</p>{{end}}
+{{with .Audit}}<p class="muted" id="answer-audit">audit: {{.SourcesChecked}} sources fitted, {{.Classes}} classes ({{.NodesMerged}} nodes merged), worst loss {{num .WorstLoss}} ≤ {{num .Bound}} over {{.EdgesChecked}} edges{{if .SensorNoise}}; Gaussian sensor noise of rms {{num .SensorNoise}} of the mean reading stated: (ε, δ)-DP with δ = <span id="answer-delta">{{num .SensorNoiseDelta}}</span>, charged{{end}}</p>{{end}}
 {{end}}</div>{{else}}<p id="no-answer">no slot answered since this server started</p>{{end}}
 {{else if .Ranking}}<p>slot {{.Ranking.Epoch}} · located {{time .Ranking.At}} UTC · {{.Ranking.Estimator}} estimator · run {{.Ranking.RunID}} on release {{.Ranking.ReleaseRun}}</p>
 {{if .Ranking.NoiseDominated}}<p class="verdict" id="verdict">{{.Ranking.NoiseReason}}</p>{{end}}

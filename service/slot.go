@@ -153,10 +153,10 @@ func (s *Slot) answer(ctx context.Context, st Step) error {
 	case !ans.Answer.ExactSource:
 		s.Metrics.AnswerOutsideModel(s.Scope, "rr")
 		st.Logger.Warn("slot answered by randomized response: the readings are outside the model", "reason", ans.Answer.Mismatch,
-			"community", ans.Answer.Community)
+			"community", ans.Answer.Community, "delta", ans.Answer.Delta)
 		return nil
 	}
-	st.Logger.Info("slot answered", "community", ans.Answer.Community, "mechanism", ans.Answer.Calibration.Mechanism,
+	st.Logger.Info("slot answered", "community", ans.Answer.Community, "delta", ans.Answer.Delta, "mechanism", ans.Answer.Calibration.Mechanism,
 		"worstLoss", ans.Answer.Audit.WorstLoss, "classes", ans.Answer.Audit.Classes)
 	return nil
 }

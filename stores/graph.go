@@ -50,6 +50,9 @@ type LoadOptions struct {
 	// AllowMissingValues reads nodes without ValueProperty as NaN (the
 	// sensors that did not report to a collected local release).
 	AllowMissingValues bool
+	// AllowBadValues reads a ValueProperty that is not a finite number as
+	// NaN (a private answer's broken readings).
+	AllowBadValues bool
 	// Progress reports the pull ("nodes", "relationships"); nil: the
 	// stores' (Options.Pull).
 	Progress func(stage string, done int)
@@ -121,7 +124,7 @@ func loadGraph(ctx context.Context, cfg *config.Config, client *connector.Client
 	}
 	lg := &Graph{Spec: spec, Projection: p, Client: client}
 	dups, _ := laplacian.ParseDuplicateRule(cfg.Input.DuplicateEdges) // validated by config
-	pulled, err := client.ReadGraph(ctx, p, connector.ReadOptions{Progress: opt.Progress, AllowMissingValues: opt.AllowMissingValues, Duplicates: dups})
+	pulled, err := client.ReadGraph(ctx, p, connector.ReadOptions{Progress: opt.Progress, AllowMissingValues: opt.AllowMissingValues, AllowBadValues: opt.AllowBadValues, Duplicates: dups})
 	if err != nil {
 		return nil, err
 	}

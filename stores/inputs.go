@@ -69,8 +69,11 @@ func (s *Stores) locateInput(ctx context.Context, spec string, c Communities, op
 // readings: the configured value property read with the graph, or, when
 // readings is not nil, what it reads (by node key), read once the graph
 // is loaded.
+//
+// A reading that is missing or not a finite number is read as NaN: the
+// answer treats it as outside its model, never naming the node.
 func (s *Stores) AnswerInput(ctx context.Context, spec string, c Communities, readings func() (map[string]float64, error)) (*job.Input, error) {
-	input, err := s.LocateInput(ctx, spec, c, s.cfg.Projection.ValueProperty)
+	input, err := s.locateInput(ctx, spec, c, LoadOptions{ValueProperty: s.cfg.Projection.ValueProperty, AllowMissingValues: true, AllowBadValues: true})
 	if err != nil || readings == nil {
 		return input, err
 	}
@@ -78,6 +81,6 @@ func (s *Stores) AnswerInput(ctx context.Context, spec string, c Communities, re
 	if err != nil {
 		return nil, err
 	}
-	input.Readings, err = graphcloak.ValuesByKey(input.Graph, y)
+	input.Readings, err = graphcloak.AnswerValuesByKey(input.Graph, y)
 	return input, err
 }

@@ -31,8 +31,9 @@ type answerOptions struct {
 	values  string // raw readings CSV (or "-")
 	cap     int
 	// fitTolerance and onMismatch: the certified recovery (job.AnswerSpec).
-	fitTolerance, sensorNoise float64
-	onMismatch                string
+	fitTolerance float64
+	sensorNoise  noiseFlags
+	onMismatch   string
 	// diagnose prints what was measured of readings outside the model
 	// (not private) to the operator's standard error.
 	diagnose bool
@@ -101,7 +102,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary,
 		return nil, err
 	}
 	defer st.Close(after.Context())
-	return st.RunAnswer(ctx, *spec, c, inputfiles.ReadingsFrom(opts.stdin, opts.privateAnswer.values, g.cfg.Input.Header), env)
+	return st.RunAnswer(ctx, *spec, c, inputfiles.AnswerReadingsFrom(opts.stdin, opts.privateAnswer.values, g.cfg.Input.Header), env)
 }
 
 // answerSpecWithKeys is checkPrivateAnswer's spec with its keys read
@@ -166,7 +167,7 @@ func answerSpec(opts *locateOptions) *job.AnswerSpec {
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
-		FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise, Diagnose: o.diagnose, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
+		FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.nu, SensorNoiseRMS: o.sensorNoise.rms, MinSourceMass: o.sensorNoise.minMass, Diagnose: o.diagnose, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
 }
 
 // printDiagnosis writes, for --diagnose, what was measured of readings

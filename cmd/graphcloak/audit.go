@@ -24,7 +24,7 @@ import (
 type auditOptions struct {
 	graph, shard, save string
 	fitTolerance       float64
-	sensorNoise        float64
+	sensorNoise        noiseFlags
 	precise, estimate  bool
 	parts              []string // audit merge's arguments
 }
@@ -108,7 +108,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err := o.check(); err != nil {
 		return err
 	}
-	opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise, Precise: o.precise}
+	opt := recovery.CertifierOptions{Tol: o.fitTolerance, Precise: o.precise}
 	if o.shard != "" {
 		i, n, err := sensitivity.ParseShard(o.shard)
 		if err != nil {
@@ -124,6 +124,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err != nil {
 		return err
 	}
+	opt.SensorNoise = o.sensorNoise.at(lg.Graph.N())
 	tau := g.cfg.Privacy.Tau
 	if o.estimate {
 		return runAuditEstimate(g, o, lg.Graph, opt, cache, out)

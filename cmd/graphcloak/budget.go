@@ -19,6 +19,7 @@ type budgetOptions struct {
 	g             *globalOptions
 	init          bool
 	answerEpsilon float64
+	answerDelta   float64
 }
 
 // budgetHelp is the budget command's help text.
@@ -87,14 +88,15 @@ func newBudgetCmd(g *globalOptions) *cobra.Command {
 	}
 	cmd.Flags().BoolVar(&o.init, "init", false, "create the ledger and --scope with the budget --epsilon-total, --delta-total, --answer-epsilon (no-op if they exist with that budget; a different budget is refused)")
 	cmd.Flags().Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "with --init: the share ε_A of --epsilon-total fixed for private answers (charged their ε against it; Gaussian releases get CKSRho(ε_total − ε_A, δ_total)); 0: answers cost ρ = min(ε²/2, ε) in zCDP with everything else")
+	cmd.Flags().Float64Var(&o.answerDelta, "answer-delta", 0, "with --init: the share δ_A of --delta-total fixed for the δ of private answers under --sensor-noise (each answer charged its δ against it; everything else converts at δ_total − δ_A); 0: only answers without --sensor-noise")
 	config.AddFlags(cmd.Flags(), "ledger", "ledger-key", "scope", "epsilon-total", "delta-total", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout")
 	return cmd
 }
 
 // initBudget is the budget budget --init creates the configured scope
 // with (or checks it has): the configured totals and the answers' share.
-func initBudget(cfg *config.Config, answerEpsilon float64) (*privacy.Budget, error) {
-	budget := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: answerEpsilon}
+func initBudget(cfg *config.Config, answerEpsilon, answerDelta float64) (*privacy.Budget, error) {
+	budget := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: answerEpsilon, AnswerDelta: answerDelta}
 	if budget.Epsilon == 0 || budget.Delta == 0 {
 		return nil, usageErrorf("budget --init needs the scope's lifetime budget: give --epsilon-total and --delta-total (or privacy.epsilonTotal and privacy.deltaTotal in the configuration); there is no default budget")
 	}
@@ -126,9 +128,12 @@ func checkBudget(o *budgetOptions) (budgetSpec, error) {
 	if o.answerEpsilon != 0 && !o.init {
 		return budgetSpec{}, usageErrorf("--answer-epsilon is fixed when the scope is created: give it with --init (the ledger shows it after)")
 	}
+	if o.answerDelta != 0 && !o.init {
+		return budgetSpec{}, usageErrorf("--answer-delta is fixed when the scope is created: give it with --init (the ledger shows it after)")
+	}
 	if o.init {
 		var err error
-		if s.create, err = initBudget(cfg, o.answerEpsilon); err != nil {
+		if s.create, err = initBudget(cfg, o.answerEpsilon, o.answerDelta); err != nil {
 			return budgetSpec{}, err
 		}
 	}

@@ -37,10 +37,11 @@ var flagNames = map[errkind.Param]string{
 	job.ParamNodeKey:           "--node-key-property",
 	job.ParamProjection:        "projection flags",
 
-	privacy.ParamLedgerKey:    "--ledger-key",
-	privacy.ParamCreateLedger: "budget --init",
-	privacy.ParamAnswerShare:  "budget --init --answer-epsilon",
-	privacy.ParamMechanism:    "--mechanism",
+	privacy.ParamLedgerKey:        "--ledger-key",
+	privacy.ParamCreateLedger:     "budget --init",
+	privacy.ParamAnswerShare:      "budget --init --answer-epsilon",
+	privacy.ParamAnswerDeltaShare: "budget --init --answer-delta",
+	privacy.ParamMechanism:        "--mechanism",
 
 	sensitivity.ParamMethod: "sensitivity --method",
 	sensitivity.ParamSave:   "sensitivity --save",

@@ -94,7 +94,7 @@ func locateEstimateInputs(opts *locateOptions) (tau, sigma float64, err error) {
 // answer's forecast.
 func answerSteps(g *globalOptions, opts *locateOptions, gr *laplacian.Graph, tau float64, e *workEstimate) error {
 	o := &opts.privateAnswer
-	opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise}
+	opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise.at(gr.N())}
 	reused := false
 	if o.cache != "" {
 		if cache, err := inputfiles.AnswerCache(&g.cfg.Config, o.cache); err == nil {

@@ -36,7 +36,7 @@ type planOptions struct {
 	smooth        []float64
 	answerEpsilon float64
 	fitTolerance  float64
-	sensorNoise   float64
+	sensorNoise   noiseFlags
 	answerCache   string
 	cacheDir      string
 	// epsilonGiven: --epsilon was given (else the configured ε).
@@ -314,7 +314,7 @@ func planSpec(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.
 	}
 	return job.ForecastSpec{Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
 		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
-		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise, Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger}, nil
+		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.at(lg.Graph.N()), Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger}, nil
 }
 
 // planAnswerCache is the cache of the answer audit's model that

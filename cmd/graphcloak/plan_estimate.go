@@ -68,7 +68,7 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.F
 	// listed in the plan's order: audit, Δ2, simulated releases.
 	var audit []estimateStep
 	if privateAnswer {
-		opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise}
+		opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise.at(gr.N())}
 		st := estimateStep{Step: "answer audit", Model: "reused: the certificate kept (--answer-cache, or --cache-dir) verifies"}
 		if !held.AnswerModel {
 			var err error

@@ -41,7 +41,7 @@ type serveOptions struct {
 	privateAnswer bool
 	answerCap     int
 	fitTolerance  float64
-	sensorNoise   float64
+	sensorNoise   noiseFlags
 	onMismatch    string
 	answerCache   string
 	// healthFailedSlots failed slots in a row make /healthz 503 (0: never).

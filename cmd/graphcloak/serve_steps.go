@@ -63,6 +63,9 @@ func serveSteps(opts *serveOptions) (*service.Steps, error) {
 		return nil, err
 	}
 	steps.Readings = inputfiles.ReadingsFrom(nil, opts.values, opts.g.cfg.Input.Header)
+	if opts.privateAnswer { // broken readings are outside the answer's model, never named
+		steps.Readings = inputfiles.AnswerReadingsFrom(nil, opts.values, opts.g.cfg.Input.Header)
+	}
 	return steps, nil
 }
 

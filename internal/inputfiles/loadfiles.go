@@ -65,7 +65,7 @@ func ReadLoadFiles(stdin io.Reader, edges, values, header string, dups laplacian
 	if values == "" {
 		return lf, nil
 	}
-	if lf.Values, err = readReadings(stdin, values, header); err != nil {
+	if lf.Values, err = readReadings(stdin, values, header, graphcloak.ReadValues); err != nil {
 		return nil, err
 	}
 	if _, err := graphcloak.ValuesByKey(g, lf.Values); err != nil {

@@ -17,12 +17,24 @@ func ReadingsFrom(stdin io.Reader, path, header string) func() (map[string]float
 	if path == "" {
 		return nil
 	}
-	return func() (map[string]float64, error) { return readReadings(stdin, path, header) }
+	return func() (map[string]float64, error) { return readReadings(stdin, path, header, graphcloak.ReadValues) }
+}
+
+// AnswerReadingsFrom is ReadingsFrom for a private answer: a value that is
+// not a finite number is read as NaN (graphcloak.ReadAnswerValues), a
+// broken reading the answer treats as outside its model.
+func AnswerReadingsFrom(stdin io.Reader, path, header string) func() (map[string]float64, error) {
+	if path == "" {
+		return nil
+	}
+	return func() (map[string]float64, error) {
+		return readReadings(stdin, path, header, graphcloak.ReadAnswerValues)
+	}
 }
 
 // readReadings reads a raw readings CSV (node,value) from the file path
 // or, for "-", from stdin, under header (graphcloak.ReadValues).
-func readReadings(stdin io.Reader, path, header string) (map[string]float64, error) {
+func readReadings(stdin io.Reader, path, header string, read func(io.Reader, string) (map[string]float64, error)) (map[string]float64, error) {
 	r := stdin
 	if path != "-" {
 		f, err := os.Open(path)
@@ -32,5 +44,5 @@ func readReadings(stdin io.Reader, path, header string) (map[string]float64, err
 		defer f.Close()
 		r = f
 	}
-	return graphcloak.ReadValues(r, header)
+	return read(r, header)
 }

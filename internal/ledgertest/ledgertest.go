@@ -142,3 +142,64 @@ func balance(t *testing.T, l privacy.Ledger, scope string) privacy.Balance {
 	}
 	return b[0]
 }
+
+// DeltaShare is a budget with an answers' δ share δ_A = 10⁻⁸ (answers under
+// stated Gaussian sensor noise, privacy.Charge.Delta); every scope handed to
+// DeltaCharges must have been created with it, unspent.
+var DeltaShare = privacy.Budget{Epsilon: 8, Delta: 1e-6, AnswerDelta: 1e-8}
+
+// DeltaCharges runs the δ scenario on scope of l (budget DeltaShare): an
+// answer of δ₀ = 6·10⁻⁹ fits; one of 5·10⁻⁹ after it does not (Σδ₀ would
+// pass δ_A) and is refused naming the share, charging nothing; one of
+// 3·10⁻⁹ and one of δ₀ = 0 still fit; the balance reports Σδ₀ = 9·10⁻⁹, and
+// the ledger read afresh (reopen, when not nil) the same.
+func DeltaCharges(t *testing.T, l privacy.Ledger, scope string, reopen func() privacy.Ledger) {
+	t.Helper()
+	ctx := context.Background()
+	answer := func(sc, id string, delta float64) privacy.Charge {
+		return privacy.Charge{Scope: sc, ReleaseID: id, Rho: privacy.PureRho(0.5), Epsilon: 0.5, Delta: delta}
+	}
+	if err := l.Charge(ctx, answer(scope, "d1", 6e-9)); err != nil {
+		t.Fatalf("an answer of δ₀ = 6e-9 under δ_A = 1e-8: %v", err)
+	}
+	before := balance(t, l, scope)
+	var be *privacy.BudgetError
+	if err := l.Charge(ctx, answer(scope, "d2", 5e-9)); !errors.As(err, &be) || be.RequestedDelta != 5e-9 {
+		t.Fatalf("an answer of δ₀ = 5e-9 past δ_A: %v, want a *BudgetError naming it", err)
+	}
+	if after := balance(t, l, scope); after != before {
+		t.Fatalf("a refused δ charge changed the balance: %+v, was %+v", after, before)
+	}
+	for i, d := range []float64{3e-9, 0} {
+		if err := l.Charge(ctx, answer(scope, "d3"+string(rune('a'+i)), d)); err != nil {
+			t.Fatalf("an answer of δ₀ = %g with %g of δ_A left: %v", d, before.AnswerDeltaRemaining, err)
+		}
+	}
+	bal := balance(t, l, scope)
+	if bal.Releases != 3 || math.Abs(bal.AnswerDeltaSpent-9e-9) > 1e-20 || bal.AnswerDeltaSpent < 9e-9 || bal.Budget != DeltaShare {
+		t.Fatalf("balance %+v, want 3 answers and Σδ₀ = 9e-9 of δ_A = 1e-8", bal)
+	}
+	if reopen != nil {
+		if again := balance(t, reopen(), scope); again != bal {
+			t.Fatalf("read afresh: %+v, want %+v", again, bal)
+		}
+	}
+}
+
+// NoDeltaShare: on scope of l, created without a δ share (NoShare, as
+// every ledger made before the share), an answer of δ₀ = 0 fits and one of
+// δ₀ > 0 is refused.
+func NoDeltaShare(t *testing.T, l privacy.Ledger, noShare string) {
+	t.Helper()
+	ctx := context.Background()
+	answer := func(sc, id string, delta float64) privacy.Charge {
+		return privacy.Charge{Scope: sc, ReleaseID: id, Rho: privacy.PureRho(0.5), Epsilon: 0.5, Delta: delta}
+	}
+	var be *privacy.BudgetError
+	if err := l.Charge(ctx, answer(noShare, "z1", 0)); err != nil {
+		t.Fatalf("an answer of δ₀ = 0 on a scope without a δ share: %v", err)
+	}
+	if err := l.Charge(ctx, answer(noShare, "z2", 1e-12)); !errors.As(err, &be) || be.Budget.AnswerDelta != 0 {
+		t.Fatalf("an answer of δ₀ > 0 on a scope without a δ share: %v, want a *BudgetError", err)
+	}
+}

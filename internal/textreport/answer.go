@@ -7,6 +7,7 @@ import (
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // paramOnMismatch is what readings outside the answer's model get
@@ -29,8 +30,8 @@ func Answer(out io.Writer, s *job.AnswerSummary, name func(errkind.Param) string
 		fmt.Fprintf(out, "WARNING: answered by randomized response (%s %s): %s\n", name(paramOnMismatch), answer.MismatchRandomizedResponse, a.Mismatch)
 	}
 	answerAudit(out, a.Audit)
-	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ε = %g (ρ = %.6g) to scope %q, epoch %q\n",
-		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, s.Scope, s.Epoch)
+	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ε = %g (ρ = %.6g)%s to scope %q, epoch %q\n",
+		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, deltaCharged(a.Delta), s.Scope, s.Epoch)
 	if s.Balance != nil {
 		fmt.Fprintf(out, "ledger: %s\n", s.Balance)
 	}
@@ -53,8 +54,12 @@ func AnswerPlan(out io.Writer, s *job.AnswerSummary) error {
 	c := s.Calibration
 	fmt.Fprintln(out, "dry run: nothing charged, drawn or written")
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
-	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); would charge ε = %g (ρ = %.6g) to scope %q, epoch %q\n",
-		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, s.Scope, s.Epoch)
+	delta := 0.0
+	if s.Audit != nil {
+		delta = s.Audit.SensorNoiseDelta
+	}
+	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); would charge ε = %g (ρ = %.6g)%s to scope %q, epoch %q\n",
+		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, deltaCharged(delta), s.Scope, s.Epoch)
 	answerAudit(out, s.Audit)
 	if b := s.Balance; b != nil {
 		fmt.Fprintf(out, "ledger now: %s\n", b)
@@ -66,6 +71,15 @@ func AnswerPlan(out io.Writer, s *job.AnswerSummary) error {
 	return nil
 }
 
+// deltaCharged is the δ of an answer's charge, as its line says it ("":
+// none, the answer is ε-DP).
+func deltaCharged(delta float64) string {
+	if delta == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" and δ = %.3g", delta)
+}
+
 // answerAudit prints the answer's end-to-end privacy check (nil: none).
 func answerAudit(out io.Writer, a *answer.Audit) {
 	if a == nil {
@@ -73,4 +87,8 @@ func answerAudit(out io.Writer, a *answer.Audit) {
 	}
 	fmt.Fprintf(out, "audit: %d sources fitted to their class (%d classes, %d nodes merged; fit tolerance %g: sensor noise up to %.3g of the mean reading), worst loss %.6g ≤ %.6g over %d edges; a source drawn uniformly is answered with its community %.3f of the time\n",
 		a.SourcesChecked-a.Refused-a.Misplaced, a.Classes, a.NodesMerged, a.FitTolerance, a.SensorNoiseBound, a.WorstLoss, a.Bound, a.EdgesChecked, a.Accuracy)
+	if a.SensorNoise > 0 {
+		fmt.Fprintf(out, "sensor noise: Gaussian, rms %g of the mean reading (stated); the model admits up to %.3g, so noise of %g× that rms leaves it with probability ≤ δ = %.3g (%.3g at the stated rms): the answer, its refusal or randomized response included, is (ε, δ)-DP\n",
+			a.SensorNoise, a.SensorNoiseBound, recovery.NoiseMargin, a.SensorNoiseDelta, a.SensorNoiseDeltaAtStated)
+	}
 }

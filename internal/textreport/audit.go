@@ -32,6 +32,10 @@ func Audit(out io.Writer, r answer.AuditReport, next string) {
 	if r.SensorNoiseBound > 0 {
 		noise = fmt.Sprintf(", sensor noise up to %.3g of the mean reading", r.SensorNoiseBound)
 	}
+	if r.SensorNoise > 0 {
+		noise = fmt.Sprintf(", Gaussian sensor noise of rms %g stated: the model admits up to %.3g of the mean reading, so an answer is (ε, δ)-DP with δ = %.3g (noise at 1.5× the rms; %.3g at the rms)",
+			r.SensorNoise, r.SensorNoiseBound, r.SensorNoiseDelta, r.SensorNoiseDeltaAtStated)
+	}
 	fmt.Fprintf(out, "audit of graph %s (%d nodes) at τ = %g, fit tolerance %g%s: %d classes of sources (%d nodes merged), %d refits failed; %s %s (%d ms)\n",
 		r.Graph, r.NodeCount, r.Tau, r.FitTolerance, noise, r.Classes, r.NodesMerged, r.RefitFailures, how, r.Save, r.Millis)
 	if r.ResumedSources > 0 {

@@ -48,6 +48,11 @@ func Budget(out io.Writer, r privacy.LedgerReport, name func(errkind.Param) stri
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, s := range bal {
+		if s.Budget.AnswerDelta > 0 {
+			fmt.Fprintf(out, "scope %s: answers' δ (sensor noise leaving the model) %.3g spent of δ_A=%g, %.3g left\n", s.Scope, s.AnswerDeltaSpent, s.Budget.AnswerDelta, s.AnswerDeltaRemaining)
+		}
+	}
 	for _, s := range over {
 		// Only a ledger written before the answers' share can get here:
 		// its answers were admitted by the old split rule.

@@ -81,6 +81,11 @@ func AnswerAudits(out io.Writer, rep *job.ForecastReport) {
 		}
 		fmt.Fprintf(out, "answer audit ε = %g: %d sources fitted (%d refitted end to end), %d classes (%d nodes merged), worst loss %.6g ≤ %.6g over %d edges: %s; every source's noiseless readings answered with its community %.3f of the time\n",
 			a.Epsilon, a.SourcesChecked, a.SourcesRefitted, a.Classes, a.NodesMerged, a.WorstLoss, a.Bound, a.EdgesChecked, verdict, a.Accuracy)
+		if a.SensorNoise > 0 {
+			fmt.Fprintf(out, "  with Gaussian sensor noise of rms %g of the mean reading: readings leave the model (refused, or rr) with probability ≤ %.3g at that rms and ≤ %.3g at 1.5× it (δ, charged per answer); "+
+				"inside the model the answer is the noiseless one, so counting a refusal as wrong the rate is ≥ %.3f\n",
+				a.SensorNoise, a.SensorNoiseDeltaAtStated, a.SensorNoiseDelta, max(0, a.Accuracy-a.SensorNoiseDeltaAtStated))
+		}
 	}
 }
 

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/internal/heattest"
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// TestPrivateAnswerBrokenReadings (issue 70, item 4): a reading that is
+// NaN, infinite, unreadable or missing, at node 9 or at node 34, is refused
+// by locate --private-answer with exit 3 and the same bytes on standard
+// output and error (table and -o json) whichever node broke, nothing
+// charged; with --on-mismatch rr it is answered by randomized response, and
+// only --diagnose names the node, on standard error.
+func TestPrivateAnswerBrokenReadings(t *testing.T) {
+	isolateConfig(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	g, _ := laplacian.Karate()
+	heat := heattest.PadeHeat(g, 1)
+	ledger := filepath.Join(dir, "l.json")
+	if _, stderr, code := runPipelineCLI(t, ctx, nil, "budget", "--init", "--ledger", ledger, "--scope", "s", "--epsilon-total", "8", "--delta-total", "1e-6"); code != 0 {
+		t.Fatal(stderr)
+	}
+	write := func(broken, how string) string {
+		var b strings.Builder
+		b.WriteString("node,value\n")
+		for i := 0; i < g.N(); i++ {
+			v := fmt.Sprintf("%.17g", 5*heat.At(i, 3))
+			if g.Key(i) == broken {
+				switch how {
+				case "missing":
+					continue
+				default:
+					v = how
+				}
+			}
+			fmt.Fprintf(&b, "%s,%s\n", g.Key(i), v)
+		}
+		path := filepath.Join(dir, broken+how+".csv")
+		if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	before, _, _ := runPipelineCLI(t, ctx, nil, "budget", "--ledger", ledger, "-o", "json")
+	for _, how := range []string{"nan", "inf", "-Inf", "oops", "missing"} {
+		for _, output := range []string{"table", "json"} {
+			seen := map[string]bool{}
+			for _, node := range []string{"9", "34"} {
+				stdout, stderr, code := runPipelineCLI(t, ctx, nil, "locate", "--graph", "karate", "--private-answer", "--values", write(node, how),
+					"--ledger", ledger, "--scope", "s", "--epsilon", "1", "--tau", "1", "--epoch", "e", "--forecast-trials", "0", "-o", output)
+				if code != 3 || !strings.Contains(stderr+stdout, "outside the model") {
+					t.Fatalf("%s at node %s (%s): exit %d: %s%s", how, node, output, code, stdout, stderr)
+				}
+				seen[stdout+"\x00"+stderr] = true
+			}
+			if len(seen) != 1 {
+				t.Errorf("%s (%s): the refusal differs by the node that broke: %v", how, output, seen)
+			}
+		}
+	}
+	if after, _, _ := runPipelineCLI(t, ctx, nil, "budget", "--ledger", ledger, "-o", "json"); after != before {
+		t.Errorf("refusals charged the ledger")
+	}
+	stdout, stderr, code := runPipelineCLI(t, ctx, nil, "locate", "--graph", "karate", "--private-answer", "--values", write("9", "nan"),
+		"--ledger", ledger, "--scope", "s", "--epsilon", "1", "--tau", "1", "--epoch", "rr", "--forecast-trials", "0", "-o", "json",
+		"--on-mismatch", "rr", "--diagnose")
+	if code != 0 || !strings.Contains(stdout, `"exactSource": false`) || strings.Contains(stdout, "node 9") ||
+		!strings.Contains(stderr, "NOT PRIVATE") || !strings.Contains(stderr, "node 9 ") {
+		t.Errorf("rr with --diagnose: exit %d\nstdout %s\nstderr %s", code, stdout, stderr)
+	}
+}
