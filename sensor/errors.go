@@ -26,6 +26,10 @@ var (
 	// ErrAlreadyReported: the odometer records a report for this epoch
 	// (or release id) with another value: a sensor reports once per epoch.
 	ErrAlreadyReported = errors.New("sensor: already reported for this epoch")
+	// ErrRestored: the order's window began before the odometer's restore
+	// barrier (InitOdometer): it may have been answered before the
+	// restore.
+	ErrRestored = errors.New("sensor: the order's window began before the odometer was restored")
 	// ErrOdometer is wrapped by *OdometerError.
 	ErrOdometer = errors.New("sensor: odometer")
 	// ErrBadReport is wrapped by every report that does not verify.
@@ -55,7 +59,7 @@ func (e *ExpiredError) Unwrap() error { return ErrExpired }
 
 // PolicyError reports an order the sensor's policy refuses.
 type PolicyError struct {
-	// Rule is "graph", "sigma-floor" or "daily-cap".
+	// Rule is "graph", "validity", "sigma-floor" or "daily-cap".
 	Rule   string
 	Reason string
 }
@@ -74,6 +78,9 @@ type OdometerError struct {
 	// Corrupt is set when the file exists but is not a valid odometer of
 	// this node (else it could not be read, locked or written).
 	Corrupt bool
+	// Missing is set when no file is there: a sensor without its odometer
+	// does not report (InitOdometer).
+	Missing bool
 	Err     error
 }
 
