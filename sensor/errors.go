@@ -97,3 +97,47 @@ func (e *OdometerError) Unwrap() []error {
 	}
 	return []error{ErrOdometer, e.Err}
 }
+
+// RefusalCode is the stable word for why Report refused (the refusal
+// vectors of docs/local-sampler.md §10 use them): "no-policy",
+// "bad-signature", "bad-order", "early", "expired", "not-in-order",
+// "graph", "validity", "sigma-floor", "daily-cap", "bad-value",
+// "already-reported", "restored", "no-odometer", "bad-odometer",
+// "odometer-failed"; "" for nil.
+func RefusalCode(err error) string {
+	var pe *PolicyError
+	var ee *ExpiredError
+	var oe *OdometerError
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrNoPolicy):
+		return "no-policy"
+	case errors.Is(err, ErrBadSignature):
+		return "bad-signature"
+	case errors.Is(err, ErrOrder):
+		return "bad-order"
+	case errors.As(err, &ee):
+		if ee.Now.Before(ee.NotBefore) {
+			return "early"
+		}
+		return "expired"
+	case errors.Is(err, ErrNodeNotInOrder):
+		return "not-in-order"
+	case errors.As(err, &pe):
+		return pe.Rule
+	case errors.Is(err, ErrValue):
+		return "bad-value"
+	case errors.Is(err, ErrAlreadyReported):
+		return "already-reported"
+	case errors.Is(err, ErrRestored):
+		return "restored"
+	case errors.As(err, &oe) && oe.Missing:
+		return "no-odometer"
+	case errors.As(err, &oe) && oe.Corrupt:
+		return "bad-odometer"
+	case errors.As(err, &oe):
+		return "odometer-failed"
+	}
+	return "error"
+}

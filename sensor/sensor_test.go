@@ -371,6 +371,7 @@ func TestSensorConcurrentOnce(t *testing.T) {
 	r := newRig(t)
 	env := r.sign(testOrder())
 	errs := make(chan error, 8)
+	r.sensor("n3", openPolicy()) // provisions the odometer once
 	for i := 0; i < 8; i++ {
 		go func(i int) {
 			_, err := r.sensor("n3", openPolicy()).Report(env, float64(i))
