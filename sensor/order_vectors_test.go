@@ -63,7 +63,12 @@ func orderVectorInputs(t *testing.T) (Policy, []orderCase) {
 		Sampler:   Sampler{Version: 3, GridExponent: 10, GridVariance: 4096 * 4096, Sigma: 4}, // σ = 2^-10·4096 = 4
 		ReleaseID: "rel-" + strings.Repeat("01", 16), Scope: "building-7", Epoch: "2026-11-27T06",
 		NotBefore: t0, NotAfter: t0.Add(time.Hour), Nodes: []string{"room-11", "room-12", "room-13"}}
-	with := func(f func(o *Order)) Order { o := base; o.Nodes = append([]string(nil), base.Nodes...); f(&o); return o }
+	with := func(f func(o *Order)) Order {
+		o := base
+		o.Nodes = append([]string(nil), base.Nodes...)
+		f(&o)
+		return o
+	}
 	sign := func(o Order) string {
 		env, err := SignOrder(priv, o)
 		if err != nil {
@@ -97,7 +102,7 @@ func orderVectorInputs(t *testing.T) (Policy, []orderCase) {
 		{Name: "grid variance 0 (signed)", Now: at(time.Hour + time.Minute), Envelope: rawEnvelope(priv, strings.Replace(raw(with(epoch(1))), `"gridVariance":16777216`, `"gridVariance":0`, 1)), Value: 1},
 		{Name: "before notBefore", Now: at(59 * time.Minute), Envelope: sign(with(epoch(1))), Value: 1},
 		{Name: "at notAfter (the window is half-open)", Now: at(2 * time.Hour), Envelope: sign(with(epoch(1))), Value: 1},
-		{Name: "valid for longer than maxValiditySeconds", Now: at(time.Minute), Envelope: sign(with(func(o *Order) { epoch(1)(o); o.NotBefore, o.NotAfter = t0, t0.Add(25 * time.Hour) })), Value: 1},
+		{Name: "valid for longer than maxValiditySeconds", Now: at(time.Minute), Envelope: sign(with(func(o *Order) { epoch(1)(o); o.NotBefore, o.NotAfter = t0, t0.Add(25*time.Hour) })), Value: 1},
 		{Name: "this node not listed", Now: at(time.Hour + time.Minute), Envelope: sign(with(func(o *Order) { epoch(1)(o); o.Nodes = []string{"room-11", "room-13"} })), Value: 1},
 		{Name: "another graph", Now: at(time.Hour + time.Minute), Envelope: sign(with(func(o *Order) { epoch(1)(o); o.Graph.SHA256 = strings.Repeat("cd", 32) })), Value: 1},
 		{Name: "σ below the floor", Now: at(time.Hour + time.Minute), Envelope: sign(with(func(o *Order) { epoch(1)(o); o.Sampler.GridVariance = 2047 * 2047 })), Value: 1},
