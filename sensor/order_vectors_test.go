@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -210,5 +211,24 @@ func TestOrderVectors(t *testing.T) {
 		if codes[want] == 0 {
 			t.Errorf("no vector gives %q", want)
 		}
+	}
+}
+
+// An independent sensor written in Python from docs/local-sampler.md
+// (testdata/pysensor.py: Ed25519, the strict envelope, Order.Check, the
+// policy, the cost, the odometer, the sampler) gives every order vector's
+// result: the same reports, the same ρ, the same refusals.
+func TestOrderVectorsIndependentPython(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("python3 is not installed: the independent Python sensor cannot run here (CI has python3)")
+	}
+	out, err := exec.Command(py, filepath.Join("testdata", "pysensor.py"), "vectors", orderVectorsPath).CombinedOutput()
+	if err != nil {
+		t.Fatalf("pysensor.py: %v\n%s", err, out)
+	}
+	_, inputs := orderVectorInputs(t)
+	if !strings.Contains(string(out), fmt.Sprintf("%d order cases OK", len(inputs))) {
+		t.Fatalf("pysensor.py did not check every case:\n%s", out)
 	}
 }
