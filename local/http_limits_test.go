@@ -48,6 +48,7 @@ func TestAnswerNoLargerThanRequest(t *testing.T) {
 		if len(answer) > len(body) {
 			t.Errorf("%d-byte request: %d-byte answer", len(body), len(answer))
 		}
+		t.Logf("%d-byte request of %d lines: %d-byte answer", len(body), len(body)/3, len(answer))
 		var br BatchResult
 		if err := json.Unmarshal(answer, &br); err != nil {
 			t.Fatalf("answer is not a BatchResult: %v", err)
@@ -73,6 +74,7 @@ func TestAnswerNoLargerThanRequest(t *testing.T) {
 	if len(answer) > len(body) {
 		t.Errorf("escaped node names: %d-byte request, %d-byte answer", len(body), len(answer))
 	}
+	t.Logf("escaped node names: %d-byte request, %d-byte answer", len(body), len(answer))
 }
 
 // A body that trickles in is cut off at the handler's body deadline:

@@ -171,7 +171,9 @@ func InitOdometer(path, node string, now time.Time, restored bool) error {
 			return err
 		default:
 			defer lo.unlock()
-			lo.od.RefuseBefore = now
+			if now.After(lo.od.RefuseBefore) { // a barrier never moves back
+				lo.od.RefuseBefore = now
+			}
 			return lo.od.save(lo.real)
 		}
 	}
