@@ -41,7 +41,9 @@ func TestLocalReleaseNeo4j(t *testing.T) {
 	}
 	mustCLI("keygen", "--out", p("master.key"))
 	mustCLI("keygen", "--signing", "--out", p("coord.key"))
-	mustCLI("keygen", "--master", p("master.key"), "--nodes", p("nodes.txt"), "--out-dir", p("sensors"), "--mac-csv", p("macs.csv"))
+	// A generous cap and floor: the test is the pipeline, not the policy.
+	mustCLI("keygen", "--master", p("master.key"), "--nodes", p("nodes.txt"), "--out-dir", p("sensors"), "--mac-csv", p("macs.csv"),
+		"--max-epsilon-per-day", "1000", "--sigma-floor", "1e-6")
 	mustCLI("budget", "--init", "--ledger", p("ledger.json"), "--scope", e.scope, "--epsilon-total", "10", "--delta-total", "1e-5")
 	open := append([]string{"epoch", "open"}, e.projectionFlags()...)
 	open = append(open, "--tau", "1", "--epsilon", "1", "--delta", "1e-6", "--ledger", p("ledger.json"), "--scope", e.scope,
@@ -56,7 +58,8 @@ func TestLocalReleaseNeo4j(t *testing.T) {
 		node := fmt.Sprint(k)
 		reported[node] = true
 		reports.WriteString(mustCLI("sensor", "report", "--order", p("order.json"), "--coordinator-key", p("coord.key.pub"),
-			"--key", p("sensors/"+node+".key"), "--node", node, "--value", fmt.Sprint(f.Obs[i]), "--odometer", p("odo-"+node+".json")))
+			"--key", p("sensors/"+node+".key"), "--node", node, "--value", fmt.Sprint(f.Obs[i]),
+			"--policy", p("sensors/"+node+".policy.json"), "--odometer", p("sensors/"+node+".odometer.json")))
 	}
 	os.WriteFile(p("reports.jsonl"), []byte(reports.String()), 0o644)
 	collect := append([]string{"collect", "--order", p("order.json"), "--coordinator-key", p("coord.key.pub"), "--mac-keys", p("macs.csv"),

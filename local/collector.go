@@ -55,11 +55,18 @@ type Collector struct {
 	stats    Stats
 
 	j *journal
+	// waitDurable, when set (tests), is called when a Submit holding
+	// duplicates starts waiting for their first copies to be durable.
+	waitDurable func()
 }
 
 type stored struct {
 	grid int64
 	mac  string
+	// at is the journal offset the report is durable at (0: restored from
+	// the journal, durable already). A duplicate is acknowledged only once
+	// the journal is synced past it.
+	at uint64
 }
 
 // Result is the outcome of one report line.
@@ -183,21 +190,28 @@ func (c *Collector) Order() Order { return c.order }
 
 // Submit verifies each line and stores the accepted reports; it returns
 // once they are durable (fsynced), with one Result per line, numbered
-// from first.
+// from first. A duplicate of a report accepted by a batch still being
+// synced is acknowledged only once that first copy is durable (and is
+// unavailable if its sync fails).
 func (c *Collector) Submit(lines [][]byte, first int) []Result {
 	res := make([]Result, len(lines))
 	var buf []byte
-	var accepted []int
+	var accepted, dups []int
+	var dupAt uint64 // the offset the duplicates' first copies are durable at
 	c.mu.Lock()
 	now := c.now()
 	for i, line := range lines {
 		var rep Report
 		res[i], rep = c.check(line, now)
 		res[i].Line = first + i
-		if res[i].Reason == Accepted {
+		switch res[i].Reason {
+		case Accepted:
 			accepted = append(accepted, i)
 			buf = append(buf, canonicalLine(rep)...)
 			buf = append(buf, '\n')
+		case Duplicate:
+			dups = append(dups, i)
+			dupAt = max(dupAt, c.stored[res[i].Node].at)
 		}
 	}
 	var upto uint64
@@ -206,10 +220,18 @@ func (c *Collector) Submit(lines [][]byte, first int) []Result {
 		if upto, err = c.j.append(buf); err != nil {
 			c.broken = fmt.Errorf("local: journal %s: %w", c.j.path, err)
 		}
+		for _, i := range accepted {
+			st := c.stored[res[i].Node]
+			st.at = upto
+			c.stored[res[i].Node] = st
+		}
 	}
 	c.mu.Unlock()
-	if err == nil && len(buf) > 0 {
-		if err = c.j.sync(upto); err != nil {
+	if err == nil && (len(buf) > 0 || dupAt > 0) {
+		if len(dups) > 0 && c.waitDurable != nil {
+			c.waitDurable()
+		}
+		if err = c.j.sync(max(upto, dupAt)); err != nil {
 			c.mu.Lock()
 			c.broken = fmt.Errorf("local: journal %s: %w", c.j.path, err)
 			c.mu.Unlock()
@@ -217,8 +239,13 @@ func (c *Collector) Submit(lines [][]byte, first int) []Result {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, i := range accepted {
-		if err != nil { // not durable: not acknowledged
+	if err == nil && c.broken != nil && (len(buf) > 0 || dupAt > 0) {
+		// Another batch's fsync failed meanwhile: a later fsync may report
+		// success for pages the failed one lost, so nothing is acknowledged.
+		err = c.broken
+	}
+	if err != nil { // not durable: not acknowledged
+		for _, i := range append(accepted, dups...) {
 			res[i].Result, res[i].Reason, res[i].Error = "refused", Unavailable, "the journal failed: the report may or may not be stored; send it again to a restarted collector"
 		}
 	}

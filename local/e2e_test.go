@@ -53,8 +53,11 @@ func TestSensorsToReleaseBitForBit(t *testing.T) {
 	defer c.Close()
 	var lines [][]byte
 	for i, node := range nodes {
-		s := sensor.Sensor{Coordinator: signer.Public().(ed25519.PublicKey), Node: node,
+		s := sensor.Sensor{Coordinator: signer.Public().(ed25519.PublicKey), Node: node, Policy: sensor.Policy{Alpha: 1, SigmaFloor: 1e-3, MaxEpsilonPerDay: 1e6},
 			Key: sensor.Key(sensor.SensorKey(master, node)), Odometer: filepath.Join(t.TempDir(), "odometer"), Now: (&clock{t0}).now}
+		if err := sensor.InitOdometer(s.Odometer, node, t0, false); err != nil {
+			t.Fatal(err)
+		}
 		rep, err := s.Report(opened.Envelope, readings[i])
 		if err != nil {
 			t.Fatal(err)

@@ -7,13 +7,25 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"net"
 	"net/http"
 	"sync/atomic"
+	"time"
 )
 
 // DefaultMaxBody is the largest report batch a Handler reads (4 MiB:
 // about 13 000 reports).
 const DefaultMaxBody = 4 << 20
+
+// DefaultBodyTimeout is how long a Handler waits for a batch's whole body
+// (from the moment its headers are read): 4 MiB at 140 KB/s. A body still
+// arriving then is answered 408 and its connection closed; nothing of it
+// is stored.
+const DefaultBodyTimeout = 30 * time.Second
+
+// MinAnswerBudget is the size an answer may always reach, however short
+// the request: a refusal names its reason.
+const MinAnswerBudget = 512
 
 // Handler serves a collector over HTTP:
 //
@@ -24,8 +36,12 @@ const DefaultMaxBody = 4 << 20
 //
 // Reports are authenticated by their MACs alone. POST /epoch/reports reads
 // the whole body first (at most MaxBody bytes: larger is 413 and nothing
-// is stored), then submits its lines and answers, once the accepted ones
-// are durable, with BatchResult. The status is the first of these that
+// is stored; a body not read within BodyTimeout is 408 and nothing is
+// stored), then submits its lines and answers, once the accepted ones are
+// durable, with BatchResult. An answer is never longer than its request
+// (or MinAnswerBudget bytes, whichever is larger): the per-report results
+// past that are left out (Omitted counts them; Refusals counts every
+// refusal by reason), so that the collector cannot be made an amplifier. The status is the first of these that
 // applies to a report of the batch, 200 when none does (every report
 // stored, now or before):
 //
@@ -44,6 +60,9 @@ type Handler struct {
 	Order []byte
 	// MaxBody bounds a batch; 0: DefaultMaxBody.
 	MaxBody int64
+	// BodyTimeout bounds the time to read a batch's body; 0:
+	// DefaultBodyTimeout.
+	BodyTimeout time.Duration
 	// Observe, when not nil, is called with every batch's results (the
 	// service's metrics).
 	Observe func([]Result)
@@ -51,10 +70,33 @@ type Handler struct {
 
 // BatchResult is the answer to a batch of reports.
 type BatchResult struct {
-	Accepted int      `json:"accepted"`
-	Refused  int      `json:"refused"`
-	Results  []Result `json:"results"`
-	Error    string   `json:"error,omitempty"`
+	Accepted int `json:"accepted"`
+	Refused  int `json:"refused"`
+	// Refusals counts the refused reports by reason.
+	Refusals map[Reason]int `json:"refusals,omitempty"`
+	// Results are the per-report results, in order, the first len(Results)
+	// of the batch; Omitted is how many more were left out to keep the
+	// answer within the request's size.
+	Results []Result `json:"results"`
+	Omitted int      `json:"omitted,omitempty"`
+	Error   string   `json:"error,omitempty"`
+}
+
+// bound leaves out the results past those whose JSON keeps the answer
+// within budget bytes.
+func (b *BatchResult) bound(budget int) {
+	all := b.Results
+	b.Results, b.Omitted = []Result{}, len(all)
+	base, _ := json.Marshal(b)
+	size := len(base) + 1 // the encoder's newline
+	for i, r := range all {
+		enc, _ := json.Marshal(r)
+		if size+len(enc)+1 > budget { // +1: the comma
+			return
+		}
+		size += len(enc) + 1
+		b.Results, b.Omitted = all[:i+1], len(all)-i-1
+	}
 }
 
 // statusOrder is the precedence of refusal statuses in a batch.
@@ -106,21 +148,34 @@ func (h *Handler) progress(w http.ResponseWriter, _ *http.Request) {
 }
 
 func (h *Handler) reports(w http.ResponseWriter, r *http.Request) {
-	max := h.MaxBody
-	if max <= 0 {
-		max = DefaultMaxBody
+	limit := h.MaxBody
+	if limit <= 0 {
+		limit = DefaultMaxBody
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	timeout := h.BodyTimeout
+	if timeout <= 0 {
+		timeout = DefaultBodyTimeout
+	}
+	// Not every ResponseWriter has a connection (tests): then no deadline.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(timeout))
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooBig *http.MaxBytesError
+	var timedOut net.Error
 	switch {
+	case errors.As(err, &timedOut) && timedOut.Timeout():
+		w.Header().Set("Connection", "close")
+		writeJSON(w, http.StatusRequestTimeout, BatchResult{Results: []Result{},
+			Error: fmt.Sprintf("the body did not arrive within %v: nothing stored", timeout)})
+		return
 	case errors.As(err, &tooBig):
 		writeJSON(w, http.StatusRequestEntityTooLarge, BatchResult{Results: []Result{},
-			Error: fmt.Sprintf("the batch is larger than %d bytes: nothing stored; send smaller batches", max)})
+			Error: fmt.Sprintf("the batch is larger than %d bytes: nothing stored; send smaller batches", limit)})
 		return
 	case err != nil:
 		writeJSON(w, http.StatusBadRequest, BatchResult{Results: []Result{}, Error: "the body could not be read: nothing stored"})
 		return
 	}
+	bodyLen := len(body)
 	var lines [][]byte
 	for len(body) > 0 {
 		i := bytes.IndexByte(body, '\n')
@@ -149,8 +204,13 @@ func (h *Handler) reports(w http.ResponseWriter, r *http.Request) {
 			out.Accepted++
 		} else {
 			out.Refused++
+			if out.Refusals == nil {
+				out.Refusals = map[Reason]int{}
+			}
+			out.Refusals[x.Reason]++
 		}
 	}
+	out.bound(max(bodyLen, MinAnswerBudget))
 	writeJSON(w, BatchStatus(res), out)
 }
 

@@ -80,6 +80,9 @@ type journal struct {
 	synced  atomic.Uint64 // bytes known durable
 	syncMu  sync.Mutex
 	fsyncs  atomic.Uint64
+	// syncHook, when set (tests), runs before each fsync; an error it
+	// returns fails the sync.
+	syncHook func() error
 }
 
 // journalPath is the journal file of releaseID in dir.
@@ -198,6 +201,11 @@ func (j *journal) sync(upto uint64) error {
 		return nil
 	}
 	w := j.written.Load()
+	if j.syncHook != nil {
+		if err := j.syncHook(); err != nil {
+			return err
+		}
+	}
 	if err := j.f.Sync(); err != nil {
 		return err
 	}

@@ -55,7 +55,11 @@ func TestLocalReportsEqualCentralRelease(t *testing.T) {
 	local := &Released{Keys: keys, Grid: make([]int64, n), Values: make([]float64, n)}
 	for i, node := range keys {
 		s := &sensor.Sensor{Coordinator: coord.Public().(ed25519.PublicKey), Node: node, Key: sensor.Key(sensor.SensorKey(master, node)),
+			Policy:   sensor.Policy{Alpha: 1, SigmaFloor: 1e-3, MaxEpsilonPerDay: 1e6},
 			Odometer: filepath.Join(dir, fmt.Sprint(i)), Now: func() time.Time { return t0.Add(time.Minute) }}
+		if err := sensor.InitOdometer(s.Odometer, node, t0, false); err != nil {
+			t.Fatal(err)
+		}
 		rep, err := s.Report(env, vals[i])
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,13 @@
 // keyed release with the master key and the same order draws the same
 // noise bit for bit, and the master key's holder can remove it.
 //
+// A sensor never takes the coordinator's word for what a report costs: its
+// Policy (provisioned beside its key; the zero Policy refuses everything)
+// charges each report at its own Δ2 bound (√2·α, or a provisioned bound)
+// against a daily cap on the sensor's UTC calendar day, and its odometer
+// (provisioned too, InitOdometer; a missing one is refused) records every
+// report so that no epoch is reported twice.
+//
 // The package depends on the standard library, golang.org/x/crypto and
 // package keyednoise only: sensors are small.
 package sensor

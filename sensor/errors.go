@@ -26,6 +26,10 @@ var (
 	// ErrAlreadyReported: the odometer records a report for this epoch
 	// (or release id) with another value: a sensor reports once per epoch.
 	ErrAlreadyReported = errors.New("sensor: already reported for this epoch")
+	// ErrRestored: the order's window began before the odometer's restore
+	// barrier (InitOdometer): it may have been answered before the
+	// restore.
+	ErrRestored = errors.New("sensor: the order's window began before the odometer was restored")
 	// ErrOdometer is wrapped by *OdometerError.
 	ErrOdometer = errors.New("sensor: odometer")
 	// ErrBadReport is wrapped by every report that does not verify.
@@ -55,7 +59,7 @@ func (e *ExpiredError) Unwrap() error { return ErrExpired }
 
 // PolicyError reports an order the sensor's policy refuses.
 type PolicyError struct {
-	// Rule is "graph", "sigma-floor" or "daily-cap".
+	// Rule is "graph", "validity", "sigma-floor" or "daily-cap".
 	Rule   string
 	Reason string
 }
@@ -74,6 +78,9 @@ type OdometerError struct {
 	// Corrupt is set when the file exists but is not a valid odometer of
 	// this node (else it could not be read, locked or written).
 	Corrupt bool
+	// Missing is set when no file is there: a sensor without its odometer
+	// does not report (InitOdometer).
+	Missing bool
 	Err     error
 }
 
@@ -89,4 +96,48 @@ func (e *OdometerError) Unwrap() []error {
 		return []error{ErrOdometer}
 	}
 	return []error{ErrOdometer, e.Err}
+}
+
+// RefusalCode is the stable word for why Report refused (the refusal
+// vectors of docs/local-sampler.md §10 use them): "no-policy",
+// "bad-signature", "bad-order", "early", "expired", "not-in-order",
+// "graph", "validity", "sigma-floor", "daily-cap", "bad-value",
+// "already-reported", "restored", "no-odometer", "bad-odometer",
+// "odometer-failed"; "" for nil.
+func RefusalCode(err error) string {
+	var pe *PolicyError
+	var ee *ExpiredError
+	var oe *OdometerError
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, ErrNoPolicy):
+		return "no-policy"
+	case errors.Is(err, ErrBadSignature):
+		return "bad-signature"
+	case errors.Is(err, ErrOrder):
+		return "bad-order"
+	case errors.As(err, &ee):
+		if ee.Now.Before(ee.NotBefore) {
+			return "early"
+		}
+		return "expired"
+	case errors.Is(err, ErrNodeNotInOrder):
+		return "not-in-order"
+	case errors.As(err, &pe):
+		return pe.Rule
+	case errors.Is(err, ErrValue):
+		return "bad-value"
+	case errors.Is(err, ErrAlreadyReported):
+		return "already-reported"
+	case errors.Is(err, ErrRestored):
+		return "restored"
+	case errors.As(err, &oe) && oe.Missing:
+		return "no-odometer"
+	case errors.As(err, &oe) && oe.Corrupt:
+		return "bad-odometer"
+	case errors.As(err, &oe):
+		return "odometer-failed"
+	}
+	return "error"
 }

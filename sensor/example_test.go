@@ -31,9 +31,16 @@ func Example() {
 
 	dir, _ := os.MkdirTemp("", "sensor-example")
 	defer os.RemoveAll(dir)
+	// Provisioning creates the sensor's odometer; a sensor without one
+	// does not report.
+	odometer := filepath.Join(dir, "room-12.odometer")
+	if err := sensor.InitOdometer(odometer, "room-12", t0.Add(-time.Hour), false); err != nil {
+		fmt.Println(err)
+		return
+	}
 	s := &sensor.Sensor{Coordinator: coord.Public().(ed25519.PublicKey), Node: "room-12",
-		Key: sensor.SensorKey(master, "room-12"), Policy: sensor.Policy{SigmaFloor: 1, MaxEpsilonPerDay: 4},
-		Odometer: filepath.Join(dir, "room-12.odometer"), Now: func() time.Time { return t0.Add(time.Minute) }}
+		Key: sensor.SensorKey(master, "room-12"), Policy: sensor.Policy{Alpha: 0.25, SigmaFloor: 1, MaxEpsilonPerDay: 4},
+		Odometer: odometer, Now: func() time.Time { return t0.Add(time.Minute) }}
 	rep, err := s.Report(env, 21.375)
 	if err != nil {
 		fmt.Println(err)

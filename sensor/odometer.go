@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"time"
@@ -15,24 +17,37 @@ import (
 // report is returned):
 //
 //	{"kind": "graphcloak.sensor-odometer", "version": 1, "node": "n1",
+//	 "created": "2026-11-27T05:00:00Z", "refuseBefore": "…" (after a restore only),
 //	 "entries": [{"releaseId": …, "scope": …, "epoch": …, "day": "2026-11-27",
 //	              "rho": 0.018, "grid": 1234, "at": "2026-11-27T06:01:02Z"}, …]}
 //
 // One entry per epoch reported, kept forever: a sensor never reports twice
 // for one (scope, epoch) or one release id. It holds only public data (the
-// grid is the noisy value already sent). A missing file is an unused
-// sensor; a file that does not parse is refused (fail closed), as is one
-// of another node.
+// grid is the noisy value already sent). It is created when the sensor is
+// provisioned (InitOdometer; keygen --master … --out-dir) and a missing
+// file is refused: a lost odometer is not an unused sensor. A file that
+// does not parse is refused (fail closed), as is one of another node, a
+// hard-linked one (two names would fork it at the first save) and one that
+// is not a regular file; a symbolic link is followed and the file it
+// names is the one locked and replaced.
+//
+// refuseBefore is the restore barrier (InitOdometer with restored set):
+// every order whose window began before it is refused, and its UTC day is
+// taken as spent in full. A report at time t needs notBefore ≤ t, so any
+// report the restore may have lost (t < refuseBefore) is of an order that
+// is now refused.
 const (
 	odometerKind    = "graphcloak.sensor-odometer"
 	odometerVersion = 1
 )
 
 type odometer struct {
-	Kind    string          `json:"kind"`
-	Version int             `json:"version"`
-	Node    string          `json:"node"`
-	Entries []odometerEntry `json:"entries"`
+	Kind         string          `json:"kind"`
+	Version      int             `json:"version"`
+	Node         string          `json:"node"`
+	Created      time.Time       `json:"created,omitzero"`
+	RefuseBefore time.Time       `json:"refuseBefore,omitzero"`
+	Entries      []odometerEntry `json:"entries"`
 }
 
 type odometerEntry struct {
@@ -45,14 +60,75 @@ type odometerEntry struct {
 	At        time.Time `json:"at"`
 }
 
-func loadOdometer(path, node string) (*odometer, error) {
-	data, err := os.ReadFile(path)
+// lockedOdometer is an odometer read under its file's lock.
+type lockedOdometer struct {
+	od     *odometer
+	real   string // the resolved path: what is replaced on save
+	unlock func()
+}
+
+// resolveOdometer returns the absolute path of the regular file path
+// names, symbolic links followed. A missing file is an *OdometerError
+// with Missing set.
+func resolveOdometer(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", &OdometerError{Path: path, Reason: "cannot be resolved", Err: err}
+	}
+	real, err := filepath.EvalSymlinks(abs)
 	if errors.Is(err, fs.ErrNotExist) {
-		return &odometer{Kind: odometerKind, Version: odometerVersion, Node: node}, nil
+		return "", &OdometerError{Path: path, Missing: true, Reason: "does not exist: a sensor without its odometer does not report " +
+			"(it is created when the sensor is provisioned; after a loss or a restore from a backup run graphcloak sensor init --restored)"}
 	}
 	if err != nil {
+		return "", &OdometerError{Path: path, Reason: "cannot be resolved", Err: err}
+	}
+	st, err := os.Lstat(real)
+	if err != nil {
+		return "", &OdometerError{Path: path, Reason: "cannot be read", Err: err}
+	}
+	if !st.Mode().IsRegular() {
+		return "", &OdometerError{Path: path, Corrupt: true, Reason: fmt.Sprintf("names %s, which is not a regular file", real)}
+	}
+	return real, nil
+}
+
+// openOdometer resolves path, locks the file it names (the file itself,
+// whatever name reached it) and reads it.
+func openOdometer(path, node string) (*lockedOdometer, error) {
+	real, err := resolveOdometer(path)
+	if err != nil {
+		return nil, err
+	}
+	f, unlock, err := lockOdometerFile(real)
+	if err != nil {
+		var oe *OdometerError
+		if errors.As(err, &oe) {
+			oe.Path = path
+			return nil, oe
+		}
+		return nil, &OdometerError{Path: path, Reason: "cannot be locked", Err: err}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxOdometerBytes+1))
+	if err == nil && len(data) > maxOdometerBytes {
+		err = fmt.Errorf("larger than %d bytes", maxOdometerBytes)
+	}
+	if err != nil {
+		unlock()
 		return nil, &OdometerError{Path: path, Reason: "cannot be read", Err: err}
 	}
+	od, err := parseOdometer(path, node, data)
+	if err != nil {
+		unlock()
+		return nil, err
+	}
+	return &lockedOdometer{od: od, real: real, unlock: unlock}, nil
+}
+
+// maxOdometerBytes bounds an odometer file (about 150 000 entries).
+const maxOdometerBytes = 32 << 20
+
+func parseOdometer(path, node string, data []byte) (*odometer, error) {
 	var od odometer
 	if err := decodeStrict(bytes.TrimSpace(data), &od); err != nil {
 		return nil, &OdometerError{Path: path, Corrupt: true, Reason: "is corrupted (refusing to report: it is what stops a second report per epoch)", Err: err}
@@ -64,11 +140,89 @@ func loadOdometer(path, node string) (*odometer, error) {
 		return nil, &OdometerError{Path: path, Corrupt: true, Reason: fmt.Sprintf("belongs to node %q, not %q (one odometer per sensor)", od.Node, node)}
 	}
 	for i, e := range od.Entries {
-		if e.ReleaseID == "" || e.Scope == "" || e.Epoch == "" || len(e.Day) != len("2006-01-02") || !(e.Rho >= 0) {
+		if e.ReleaseID == "" || e.Scope == "" || e.Epoch == "" || len(e.Day) != len(time.DateOnly) || !(e.Rho >= 0) {
 			return nil, &OdometerError{Path: path, Corrupt: true, Reason: fmt.Sprintf("is corrupted: entry %d is incomplete", i)}
 		}
 	}
 	return &od, nil
+}
+
+// InitOdometer creates node's odometer at path (mode 0600, fsynced with
+// its directory), never over an existing file: what provisioning does.
+//
+// With restored set it is the first thing to run after an odometer was
+// restored from a backup or lost: it sets the restore barrier to now (an
+// existing file of node keeps its entries; a missing one is created), so
+// that no order whose window began before now is answered and now's UTC
+// day counts as spent in full. Without the barrier a restored odometer
+// could answer again, with the same noise, an order it answered after the
+// backup was taken.
+func InitOdometer(path, node string, now time.Time, restored bool) error {
+	if node == "" {
+		return errors.New("sensor: init odometer: no node key")
+	}
+	now = now.UTC()
+	if restored {
+		lo, err := openOdometer(path, node)
+		var oe *OdometerError
+		switch {
+		case errors.As(err, &oe) && oe.Missing:
+		case err != nil:
+			return err
+		default:
+			defer lo.unlock()
+			if now.After(lo.od.RefuseBefore) { // a barrier never moves back
+				lo.od.RefuseBefore = now
+			}
+			return lo.od.save(lo.real)
+		}
+	}
+	od := &odometer{Kind: odometerKind, Version: odometerVersion, Node: node, Created: now, Entries: []odometerEntry{}}
+	if restored {
+		od.RefuseBefore = now
+	}
+	data, err := json.MarshalIndent(od, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := writeExclusive(path, append(data, '\n')); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return &OdometerError{Path: path, Reason: "exists already: an odometer is created once (after a restore from a backup use --restored)", Err: err}
+		}
+		return &OdometerError{Path: path, Reason: "cannot be created", Err: err}
+	}
+	return nil
+}
+
+func writeExclusive(path string, data []byte) (err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	return syncDirOf(path)
+}
+
+func syncDirOf(path string) error {
+	d, err := os.Open(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	return d.Sync()
 }
 
 // find returns the entry of o's epoch or release id, or nil.
@@ -82,15 +236,21 @@ func (od *odometer) find(o Order) *odometerEntry {
 	return nil
 }
 
-// spent returns the total ρ of day.
-func (od *odometer) spent(day string) float64 {
+// spent returns the total ρ and the number of reports of day; +Inf on
+// the day of the restore barrier, whose spending is unknown.
+func (od *odometer) spent(day string) (float64, int) {
+	if !od.RefuseBefore.IsZero() && Day(od.RefuseBefore) == day {
+		return math.Inf(1), 0
+	}
 	var s float64
+	n := 0
 	for _, e := range od.Entries {
 		if e.Day == day {
 			s += e.Rho
+			n++
 		}
 	}
-	return s
+	return s, n
 }
 
 // save replaces the file at path: a temporary file in the same directory,
@@ -134,10 +294,5 @@ func writeSynced(path string, data []byte) (err error) {
 	if err = os.Rename(f.Name(), path); err != nil {
 		return err
 	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
+	return syncDirOf(path)
 }

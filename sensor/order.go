@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 	"strings"
 	"time"
 
@@ -211,6 +212,9 @@ func VerifyOrder(pub ed25519.PublicKey, env []byte) (Order, error) {
 	}
 	var e envelope
 	if err := decodeStrict(env, &e); err != nil {
+		return Order{}, &OrderError{Reason: "is not an order envelope: " + err.Error()}
+	}
+	if err := checkKeys(env, nil, map[string]reflect.Type{"order": reflect.TypeOf(Order{}), "signature": reflect.TypeOf("")}); err != nil {
 		return Order{}, &OrderError{Reason: "is not an order envelope: " + err.Error()}
 	}
 	if len(e.Order) == 0 || e.Signature == "" {

@@ -26,8 +26,9 @@ type Sensor struct {
 	Node        string
 	Key         Key
 	Policy      Policy
-	// Odometer is the path of the odometer file (created 0600 on first
-	// use; its directory must exist). Its lock is Odometer + ".lock".
+	// Odometer is the path of the odometer file, created when the sensor
+	// was provisioned (InitOdometer); a missing file is refused. Symbolic
+	// links are followed; the file itself is locked (flock) and replaced.
 	Odometer string
 	// Now is the sensor's clock; nil means time.Now.
 	Now func() time.Time
@@ -38,16 +39,19 @@ type Sensor struct {
 //
 //	r = round(value·2^k) + Z,  Z = keyednoise.SensorNoise(K_s, order, node)
 //
-// Checks, in order: the signature under s.Coordinator and the order's
-// form (VerifyOrder); the validity window against s.Now (CheckTime); the
-// node in the order's list; the σ floor; the value (finite, |value·2^k| ≤
-// 2^61); the odometer (no earlier report for the epoch or release id);
-// the daily cap (Policy). Only then is the noise drawn; the odometer entry
-// is written and fsynced before the report is returned. Presented again
-// with the same order and the same value, Report returns the identical
-// report without charging again (a retry after a lost send reveals
-// nothing new); with another value it refuses with ErrAlreadyReported.
-// value is never returned, logged or stored.
+// Checks, in order: the policy (Policy.Check: none, none reported); the
+// signature under s.Coordinator and the order's form (VerifyOrder); the
+// validity window against s.Now (CheckTime); the node in the order's list;
+// the graph, the window's length and the σ floor; the value (finite,
+// |value·2^k| ≤ 2^61); the odometer (present, no earlier report for the
+// epoch or release id, the order's window not begun before a restore
+// barrier); the daily cap at the policy's own cost (Policy.Cost). Only
+// then is the noise drawn; the odometer entry is written and fsynced
+// before the report is returned. Presented again with the same order and
+// the same value, Report returns the identical report without charging
+// again (a retry after a lost send reveals nothing new); with another
+// value it refuses with ErrAlreadyReported. value is never returned,
+// logged or stored.
 func (s *Sensor) Report(env []byte, value float64) (Report, error) {
 	if s.Node == "" || s.Odometer == "" {
 		return Report{}, errors.New("sensor: a Sensor needs its node key and odometer path")
@@ -76,20 +80,22 @@ func (s *Sensor) Report(env []byte, value float64) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	unlock, err := lockFile(s.Odometer + ".lock")
-	if err != nil {
-		return Report{}, &OdometerError{Path: s.Odometer, Reason: "cannot be locked", Err: err}
-	}
-	defer unlock()
-	od, err := loadOdometer(s.Odometer, s.Node)
+	lo, err := openOdometer(s.Odometer, s.Node)
 	if err != nil {
 		return Report{}, err
 	}
+	defer lo.unlock()
+	od := lo.od
 	prev := od.find(o)
-	day := now.UTC().Format("2006-01-02")
-	cost := Cost(o)
+	if prev == nil && o.NotBefore.Before(od.RefuseBefore) {
+		return Report{}, fmt.Errorf("%w: the order's window began at %s, the odometer was restored at %s",
+			ErrRestored, o.NotBefore.UTC().Format(time.RFC3339), od.RefuseBefore.Format(time.RFC3339))
+	}
+	day := Day(now)
+	cost := s.Policy.Cost(o)
 	if prev == nil {
-		if err := s.Policy.checkDay(day, od.spent(day), cost); err != nil {
+		spent, count := od.spent(day)
+		if err := s.Policy.checkDay(day, spent, count, cost); err != nil {
 			return Report{}, err
 		}
 	}
@@ -105,7 +111,8 @@ func (s *Sensor) Report(env []byte, value float64) (Report, error) {
 	} else {
 		od.Entries = append(od.Entries, odometerEntry{ReleaseID: o.ReleaseID, Scope: o.Scope, Epoch: o.Epoch,
 			Day: day, Rho: cost, Grid: rep.Grid, At: now.UTC()})
-		if err := od.save(s.Odometer); err != nil {
+		if err := od.save(lo.real); err != nil {
+			err.(*OdometerError).Path = s.Odometer
 			return Report{}, err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -27,9 +28,17 @@ func newRig(t *testing.T) *rig {
 	return &rig{t: t, priv: testCoordinator("a"), now: testOrder().NotBefore.Add(time.Minute), dir: t.TempDir()}
 }
 
+// sensor returns node's sensor with policy p and its odometer, created
+// (as provisioning does) on first use of the node in this rig.
 func (r *rig) sensor(node string, p Policy) *Sensor {
+	path := filepath.Join(r.dir, node+".odometer")
+	if _, err := os.Lstat(path); err != nil {
+		if err := InitOdometer(path, node, r.now.Add(-time.Hour), false); err != nil {
+			r.t.Fatal(err)
+		}
+	}
 	return &Sensor{Coordinator: r.priv.Public().(ed25519.PublicKey), Node: node, Key: Key(SensorKey(testMaster, node)),
-		Policy: p, Odometer: filepath.Join(r.dir, node+".odometer"), Now: func() time.Time { return r.now }}
+		Policy: p, Odometer: path, Now: func() time.Time { return r.now }}
 }
 
 func (r *rig) sign(o Order) []byte {
@@ -62,7 +71,7 @@ func TestSensorReport(t *testing.T) {
 	}
 	for i, node := range nodes {
 		y := 21.5 + 0.37*float64(i)
-		s := r.sensor(node, Policy{SigmaFloor: 1, MaxEpsilonPerDay: 10})
+		s := r.sensor(node, openPolicy())
 		rep, err := s.Report(env, y)
 		if err != nil {
 			t.Fatal(err)
@@ -104,6 +113,9 @@ func TestSensorRefuses(t *testing.T) {
 	otherGraph.Graph.SHA256 = strings.Repeat("cd", 32)
 	lowSigma := good
 	lowSigma.Sampler.GridVariance = 4 // σ = 2^-16·2
+	longWindow := good
+	longWindow.NotAfter = good.NotBefore.Add(DefaultMaxValidity + time.Second)
+	with := func(f func(*Policy)) Policy { p := openPolicy(); f(&p); return p }
 	cases := []struct {
 		name  string
 		env   []byte
@@ -113,19 +125,24 @@ func TestSensorRefuses(t *testing.T) {
 		at    time.Duration // after NotBefore
 		want  error
 	}{
-		{"forged order (another coordinator key)", forged, 1, Policy{}, "n1", time.Minute, ErrBadSignature},
-		{"malformed order", []byte(`{"order": 42}`), 1, Policy{}, "n1", time.Minute, ErrOrder},
-		{"not JSON", []byte("\x00\x01"), 1, Policy{}, "n1", time.Minute, ErrOrder},
-		{"expired order", env, 1, Policy{}, "n1", 2 * time.Hour, ErrExpired},
-		{"order not yet valid", env, 1, Policy{}, "n1", -time.Minute, ErrExpired},
-		{"node not in order", env, 1, Policy{}, "n9", time.Minute, ErrNodeNotInOrder},
-		{"other graph", r.sign(otherGraph), 1, Policy{GraphSHA256: good.Graph.SHA256}, "n1", time.Minute, ErrPolicy},
-		{"σ below floor", r.sign(lowSigma), 1, Policy{SigmaFloor: 0.01}, "n1", time.Minute, ErrPolicy},
-		{"NaN value", env, math.NaN(), Policy{}, "n1", time.Minute, ErrValue},
-		{"infinite value", env, math.Inf(-1), Policy{}, "n1", time.Minute, ErrValue},
-		{"value too large for the grid", env, 1e14, Policy{}, "n1", time.Minute, ErrValue},
-		{"single report over the cap", env, 1, Policy{MaxEpsilonPerDay: 0.01}, "n1", time.Minute, ErrPolicy},
-		{"bad policy", env, 1, Policy{SigmaFloor: -1}, "n1", time.Minute, nil},
+		{"forged order (another coordinator key)", forged, 1, openPolicy(), "n1", time.Minute, ErrBadSignature},
+		{"malformed order", []byte(`{"order": 42}`), 1, openPolicy(), "n1", time.Minute, ErrOrder},
+		{"not JSON", []byte("\x00\x01"), 1, openPolicy(), "n1", time.Minute, ErrOrder},
+		{"expired order", env, 1, openPolicy(), "n1", 2 * time.Hour, ErrExpired},
+		{"order not yet valid", env, 1, openPolicy(), "n1", -time.Minute, ErrExpired},
+		{"node not in order", env, 1, openPolicy(), "n9", time.Minute, ErrNodeNotInOrder},
+		{"other graph", r.sign(otherGraph), 1, with(func(p *Policy) { p.GraphSHA256 = good.Graph.SHA256 }), "n1", time.Minute, ErrPolicy},
+		{"σ below floor", r.sign(lowSigma), 1, with(func(p *Policy) { p.SigmaFloor = 10 }), "n1", time.Minute, ErrPolicy},
+		{"window longer than accepted", r.sign(longWindow), 1, openPolicy(), "n1", time.Minute, ErrPolicy},
+		{"NaN value", env, math.NaN(), openPolicy(), "n1", time.Minute, ErrValue},
+		{"infinite value", env, math.Inf(-1), openPolicy(), "n1", time.Minute, ErrValue},
+		{"value too large for the grid", env, 1e14, openPolicy(), "n1", time.Minute, ErrValue},
+		{"single report over the cap", env, 1, with(func(p *Policy) { p.MaxEpsilonPerDay = 0.01 }), "n1", time.Minute, ErrPolicy},
+		{"bad policy", env, 1, with(func(p *Policy) { p.SigmaFloor = -1 }), "n1", time.Minute, nil},
+		{"no policy", env, 1, Policy{}, "n1", time.Minute, ErrNoPolicy},
+		{"no σ floor", env, 1, with(func(p *Policy) { p.SigmaFloor = 0 }), "n1", time.Minute, ErrNoPolicy},
+		{"no cap", env, 1, with(func(p *Policy) { p.MaxEpsilonPerDay = 0 }), "n1", time.Minute, ErrNoPolicy},
+		{"no α", env, 1, with(func(p *Policy) { p.Alpha = 0 }), "n1", time.Minute, ErrNoPolicy},
 	}
 	for _, c := range cases {
 		r.now = good.NotBefore.Add(c.at)
@@ -137,8 +154,8 @@ func TestSensorRefuses(t *testing.T) {
 		if strings.Contains(err.Error(), "1e+14") || strings.Contains(err.Error(), "NaN") {
 			t.Errorf("%s: error prints the value: %v", c.name, err)
 		}
-		if _, serr := os.Stat(s.Odometer); serr == nil {
-			t.Errorf("%s: an odometer entry was written", c.name)
+		if od, lerr := loadOdometer(s.Odometer, s.Node); lerr != nil || len(od.Entries) != 0 {
+			t.Errorf("%s: an odometer entry was written (%v)", c.name, lerr)
 		}
 	}
 }
@@ -150,11 +167,11 @@ func TestSensorOncePerEpoch(t *testing.T) {
 	r := newRig(t)
 	o := testOrder()
 	env := r.sign(o)
-	first, err := r.sensor("n1", Policy{}).Report(env, 20.25)
+	first, err := r.sensor("n1", openPolicy()).Report(env, 20.25)
 	if err != nil {
 		t.Fatal(err)
 	}
-	restarted := r.sensor("n1", Policy{}) // a new process: state only from the file
+	restarted := r.sensor("n1", openPolicy()) // a new process: state only from the file
 	if _, err := restarted.Report(env, 20.5); !errors.Is(err, ErrAlreadyReported) {
 		t.Errorf("second value: %v", err)
 	}
@@ -178,8 +195,8 @@ func TestSensorOncePerEpoch(t *testing.T) {
 // starts afresh.
 func TestSensorDailyCap(t *testing.T) {
 	r := newRig(t)
-	rho := Cost(testOrder())
-	p := Policy{DayDelta: 1e-6}
+	p := Policy{Alpha: 1, SigmaFloor: 1, DayDelta: 1e-6}
+	rho := p.Cost(testOrder())
 	// A cap that admits exactly two reports: ε_day(2ρ) ≤ cap < ε_day(3ρ).
 	p.MaxEpsilonPerDay = (p.DayEpsilon(2*rho) + p.DayEpsilon(3*rho)) / 2
 	s := r.sensor("n2", p)
@@ -209,26 +226,105 @@ func TestSensorDailyCap(t *testing.T) {
 	}
 }
 
-// Cost charges what the grid's noise costs even if the order claims less.
-func TestCostFromGrid(t *testing.T) {
+// Cost charges what the grid's noise costs at the policy's own Δ2 bound
+// (√2·α, or SensitivityBound) even if the order claims less; an order
+// that states more is charged its own numbers.
+func TestCostFromPolicy(t *testing.T) {
 	o := testOrder()
 	sigma := math.Ldexp(math.Sqrt(float64(o.Sampler.GridVariance)), -16)
-	eff := o.Sensitivity + math.Ldexp(1, -16)*2
-	want := max(o.EffectiveSensitivity, eff) * max(o.EffectiveSensitivity, eff) / (2 * sigma * sigma)
-	o.Rho = 1e-9 // a lying coordinator
-	if c := Cost(o); math.Abs(c-want) > 1e-15*want {
-		t.Errorf("Cost = %v, want Δ_eff²/(2σ²) = %v", c, want)
+	gamma2 := math.Ldexp(1, -16) * 2 // γ√n, n = 4
+	for _, c := range []struct {
+		name  string
+		p     Policy
+		delta float64 // the Δ2 charged
+	}{
+		{"√2·α", Policy{Alpha: 1, SigmaFloor: 1, MaxEpsilonPerDay: 1}, math.Sqrt2},
+		{"√2·α, α = 3", Policy{Alpha: 3, SigmaFloor: 1, MaxEpsilonPerDay: 1}, 3 * math.Sqrt2},
+		{"provisioned Δ2 bound", Policy{Alpha: 1, SensitivityBound: 0.5, SigmaFloor: 1, MaxEpsilonPerDay: 1}, 0.5},
+		{"order's Δ2 above the bound", Policy{Alpha: 1, SensitivityBound: 0.1, SigmaFloor: 1, MaxEpsilonPerDay: 1}, o.Sensitivity},
+	} {
+		want := (c.delta + gamma2) * (c.delta + gamma2) / (2 * sigma * sigma)
+		lying := o // states a tiny Δ_eff and ρ; Δ2 tiny too, except in the last row
+		lying.Rho, lying.Sensitivity, lying.EffectiveSensitivity = 1e-9, 1e-12, 1e-12
+		if c.delta == o.Sensitivity {
+			lying.Sensitivity = o.Sensitivity
+		}
+		if got := c.p.Cost(lying); math.Abs(got-want) > 1e-12*want || got < want {
+			t.Errorf("%s: Cost = %v, want (Δ + γ√n)²/(2σ²) = %v", c.name, got, want)
+		}
 	}
-	o.Rho = 5
-	if Cost(o) != 5 {
+	o.Rho = 50
+	if (Policy{Alpha: 1}).Cost(o) != math.Nextafter(50, 100) {
 		t.Errorf("Cost below the order's own ρ")
+	}
+}
+
+// The auditor's attack (issue 71): 1 000 signed orders stating Δ2 =
+// 10⁻¹², each with σ at the sensor's floor 0.5, to a sensor capped at
+// ε = 4 a day. At the true Δ2 (here the universal √2·α, α = 1) one such
+// report costs ρ = (√2 + γ√n)²/(2·0.25) ≈ 4: ε ≈ 4 + 2√(4·13.8) ≈ 19 > 4,
+// so none may be reported (the cap holds at the real Δ2); today all
+// 1 000 were.
+func TestForgedSensitivityDrainsNothing(t *testing.T) {
+	r := newRig(t)
+	p := Policy{Alpha: 1, SigmaFloor: 0.5, MaxEpsilonPerDay: 4}
+	s := r.sensor("n1", p)
+	reported := 0
+	for i := 0; i < 1000; i++ {
+		o := testOrder()
+		o.Epoch = fmt.Sprintf("forged-%d", i)
+		o.ReleaseID = fmt.Sprintf("rel-%032x", i+1)
+		o.Sampler.GridExponent, o.Sampler.GridVariance = 10, 1<<18 // σ = 2^-10·512 = 0.5, the floor
+		o.Sensitivity, o.EffectiveSensitivity, o.Rho = 1e-12, 1e-12+math.Ldexp(2, -10), 1e-9
+		if o.Sigma() != 0.5 {
+			t.Fatalf("σ = %v", o.Sigma())
+		}
+		if _, err := s.Report(r.sign(o), 0.123456789); err == nil {
+			reported++
+		} else if !errors.Is(err, ErrPolicy) {
+			t.Fatalf("order %d: %v", i, err)
+		}
+	}
+	if reported != 0 {
+		t.Errorf("%d of 1000 forged orders were reported; the cap at the true Δ2 admits none", reported)
+	}
+	// The spend the odometer records stays within the cap at the real Δ2.
+	od, _ := loadOdometer(s.Odometer, "n1")
+	var rho float64
+	for _, e := range od.Entries {
+		rho += e.Rho
+	}
+	if e := p.DayEpsilon(rho); e > p.MaxEpsilonPerDay {
+		t.Errorf("recorded ε_day %v above the cap", e)
+	}
+}
+
+// Without a policy a sensor never reports, whatever σ the order asks:
+// σ = 2^-60 would reveal the reading's exact float64.
+func TestNoPolicyNoReport(t *testing.T) {
+	r := newRig(t)
+	o := testOrder()
+	o.Sampler.GridExponent, o.Sampler.GridVariance = 60, 1 // σ = 2^-60
+	env := r.sign(o)
+	if _, err := r.sensor("n1", Policy{}).Report(env, 0.123456789); !errors.Is(err, ErrNoPolicy) {
+		t.Errorf("zero policy: %v, want ErrNoPolicy", err)
+	}
+	if _, err := r.sensor("n1", openPolicy()).Report(env, 0.123456789); !errors.Is(err, ErrPolicy) {
+		t.Errorf("σ = 2^-60 under a σ floor of 1: %v, want ErrPolicy", err)
+	}
+	// The floor keygen provisions: a single report charged at √2·α just
+	// fits a cap of ε = 4.
+	f := SigmaFloorFor(math.Sqrt2, 4, 0)
+	p := Policy{}
+	if rho := 2.0 / (2 * f * f); p.DayEpsilon(rho) > 4 || p.DayEpsilon(rho*1.001) <= 4 {
+		t.Errorf("SigmaFloorFor(√2, 4) = %v: ε of one report %v", f, p.DayEpsilon(rho))
 	}
 }
 
 func TestOdometerFaults(t *testing.T) {
 	r := newRig(t)
 	env := r.sign(testOrder())
-	s := r.sensor("n1", Policy{})
+	s := r.sensor("n1", openPolicy())
 	for name, content := range map[string]string{
 		"truncated":     `{"kind":"graphcloak.sensor-odometer","version":1,"node":"n1","entries":[{"relea`,
 		"garbage":       "\x00\x00\x00",
@@ -275,9 +371,10 @@ func TestSensorConcurrentOnce(t *testing.T) {
 	r := newRig(t)
 	env := r.sign(testOrder())
 	errs := make(chan error, 8)
+	r.sensor("n3", openPolicy()) // provisions the odometer once
 	for i := 0; i < 8; i++ {
 		go func(i int) {
-			_, err := r.sensor("n3", Policy{}).Report(env, float64(i))
+			_, err := r.sensor("n3", openPolicy()).Report(env, float64(i))
 			errs <- err
 		}(i)
 	}
@@ -291,7 +388,7 @@ func TestSensorConcurrentOnce(t *testing.T) {
 			t.Errorf("unexpected error %v", err)
 		}
 	}
-	od, err := loadOdometer(r.sensor("n3", Policy{}).Odometer, "n3")
+	od, err := loadOdometer(r.sensor("n3", openPolicy()).Odometer, "n3")
 	if ok != 1 || err != nil || len(od.Entries) != 1 {
 		t.Errorf("%d reports succeeded, odometer %v entries %d", ok, err, len(od.Entries))
 	}

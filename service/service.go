@@ -69,7 +69,9 @@ func (s *Service) Run(ctx context.Context, job schedule.Job) error {
 		}
 		mux.Handle("/", m)
 		var h http.Handler = mux
-		srv = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+		// Deadlines free a connection in bounded time (a collector's report
+		// batches set their own, shorter, body deadline).
+		srv = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute}
 		go func() {
 			if err := srv.Serve(s.Listener); !errors.Is(err, http.ErrServerClosed) {
 				log.Error("the listener failed: shutting down", "error", err)

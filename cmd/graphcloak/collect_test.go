@@ -104,7 +104,12 @@ func (r *collectRig) tryReports(order string, nodes ...string) ([]byte, error) {
 	var b bytes.Buffer
 	for _, n := range nodes {
 		s := sensor.Sensor{Coordinator: pub, Node: n, Key: sensor.Key(sensor.SensorKey(r.masterKey, n)),
-			Odometer: filepath.Join(r.dir, "odometer-"+n)}
+			Odometer: filepath.Join(r.dir, "odometer-"+n), Policy: sensor.Policy{Alpha: 1, SigmaFloor: 1e-3, MaxEpsilonPerDay: 1e6}}
+		if _, err := os.Lstat(s.Odometer); err != nil {
+			if err := sensor.InitOdometer(s.Odometer, n, time.Now().Add(-24*time.Hour), false); err != nil {
+				return nil, err
+			}
+		}
 		rep, err := s.Report(env, r.readings[n])
 		if err != nil {
 			return nil, err
@@ -319,8 +324,11 @@ func TestCollectExpiredOrder(t *testing.T) {
 	r.open(t, "e1", order, "--not-before", start.Format(time.RFC3339), "--valid-for", "1h")
 	env, _ := os.ReadFile(order)
 	pub, _ := sensor.LoadCoordinatorKey(r.signing + ".pub")
-	s := sensor.Sensor{Coordinator: pub, Node: "1", Key: sensor.Key(sensor.SensorKey(r.masterKey, "1")),
+	s := sensor.Sensor{Coordinator: pub, Node: "1", Key: sensor.Key(sensor.SensorKey(r.masterKey, "1")), Policy: sensor.Policy{Alpha: 1, SigmaFloor: 1e-3, MaxEpsilonPerDay: 1e6},
 		Odometer: filepath.Join(r.dir, "odo-1"), Now: func() time.Time { return start.Add(30 * time.Minute) }} // sent in time, arriving late
+	if err := sensor.InitOdometer(s.Odometer, "1", start, false); err != nil {
+		t.Fatal(err)
+	}
 	rep, err := s.Report(env, r.readings["1"])
 	if err != nil {
 		t.Fatal(err)

@@ -9,10 +9,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -27,7 +29,10 @@ type keygenOptions struct {
 	// Provisioning sensors from a master key.
 	master, nodes, outDir, sensorCSV, macCSV string
 	output                                   string
-	stdin                                    io.Reader
+	// policy is what --out-dir provisions beside each key (NODE.policy.json).
+	policy      sensor.Policy
+	maxValidity time.Duration
+	stdin       io.Reader
 }
 
 func newKeygenCmd(g *globalOptions) *cobra.Command {
@@ -52,7 +57,12 @@ adds its own noise. FILE lists one node key per line ("-": standard input;
 blank lines and lines starting with # are skipped). Outputs, at least one:
 --out-dir DIR, one key file per node (DIR/NODE.key, mode 0600; DIR is created
 0700 and must not exist or be empty; a node key that is not a safe file name
-becomes node-HEX.key); --sensor-csv FILE, node,sensorKeyHex (secret: mode
+becomes node-HEX.key), and beside each key the sensor's policy
+(DIR/NODE.policy.json: --alpha, --sigma-floor, --max-epsilon-per-day,
+--day-delta, --max-reports-per-day, --max-validity, --sensitivity-bound,
+--graph-sha256) and its empty odometer (DIR/NODE.odometer.json), which sensor
+report needs: no policy or odometer, no report. The default σ floor is the
+one a single report charged at √2·α needs to fit the daily cap; --sensor-csv FILE, node,sensorKeyHex (secret: mode
 0600, for provisioning); --mac-csv FILE, node,reportMacKeyHex (for the
 collector: it can authenticate reports, not remove noise; mode 0600). The
 master key's holder can unmask any local release. Nothing is written unless
@@ -78,6 +88,14 @@ everything is.`,
 	f.StringVar(&o.outDir, "out-dir", "", "directory to create with one sensor key file per node (mode 0600)")
 	f.StringVar(&o.sensorCSV, "sensor-csv", "", "CSV to create: node,sensorKeyHex (secret, mode 0600)")
 	f.StringVar(&o.macCSV, "mac-csv", "", "CSV to create: node,reportMacKeyHex for the collector (mode 0600)")
+	f.Float64Var(&o.policy.Alpha, "alpha", 1, "--out-dir: the α each sensor protects (mass of one protected unit × hops); Δ2 is charged at ≥ √2·α")
+	f.Float64Var(&o.policy.SensitivityBound, "sensitivity-bound", 0, "--out-dir: a proven upper bound on Δ2 at α, charged instead of √2·α (0: √2·α)")
+	f.Float64Var(&o.policy.SigmaFloor, "sigma-floor", 0, "--out-dir: the sensors' σ floor (0: the σ one report charged at √2·α needs under the daily cap)")
+	f.Float64Var(&o.policy.MaxEpsilonPerDay, "max-epsilon-per-day", 4, "--out-dir: each sensor's daily cap ε (zCDP, the sensor's UTC calendar day)")
+	f.Float64Var(&o.policy.DayDelta, "day-delta", sensor.DefaultDayDelta, "--out-dir: the δ of the daily cap")
+	f.IntVar(&o.policy.MaxReportsPerDay, "max-reports-per-day", 24, "--out-dir: each sensor's cap on reports a UTC day (0: the ε cap only)")
+	durationVar(f, &o.maxValidity, "max-validity", sensor.DefaultMaxValidity, "--out-dir: the longest order validity window a sensor accepts")
+	f.StringVar(&o.policy.GraphSHA256, "graph-sha256", "", "--out-dir: the sensors refuse orders for any graph but this fingerprint's sha256")
 	return cmd
 }
 
@@ -96,6 +114,23 @@ func checkKeygen(o *keygenOptions) error {
 		return usageErrorf("keygen needs --out FILE")
 	case o.out == "-" || o.outDir == "-" || o.sensorCSV == "-" || o.macCSV == "-":
 		return usageErrorf("keygen never writes a key to standard output (-); name a file")
+	}
+	if o.outDir != "" {
+		p := &o.policy
+		p.MaxValidity = o.maxValidity
+		if o.maxValidity < time.Second {
+			return inputErrorf("--max-validity must be at least 1s, got %v", o.maxValidity)
+		}
+		if p.SigmaFloor == 0 && p.Alpha > 0 && p.MaxEpsilonPerDay > 0 {
+			bound := p.SensitivityBound
+			if bound == 0 {
+				bound = math.Sqrt2 * p.Alpha
+			}
+			p.SigmaFloor = sensor.SigmaFloorFor(bound, p.MaxEpsilonPerDay, p.DayDelta)
+		}
+		if err := p.Check(); err != nil {
+			return inputErrorf("--alpha, --sigma-floor, --max-epsilon-per-day, --day-delta, --max-reports-per-day: %w", err)
+		}
 	}
 	return nil
 }
@@ -159,8 +194,10 @@ type provisioned struct {
 }
 
 type provisionedFile struct {
-	Node string `json:"node"`
-	Path string `json:"path"`
+	Node     string `json:"node"`
+	Path     string `json:"path"`
+	Policy   string `json:"policy"`
+	Odometer string `json:"odometer"`
 }
 
 func runProvision(o *keygenOptions, out io.Writer) (err error) {
@@ -214,7 +251,17 @@ func runProvision(o *keygenOptions, out io.Writer) (err error) {
 				return inputErrorf("--out-dir: %w", err)
 			}
 			written = append(written, path)
-			r.Files = append(r.Files, provisionedFile{Node: n, Path: path})
+			base := strings.TrimSuffix(path, ".key")
+			pf, od := base+".policy.json", base+".odometer.json"
+			if err = sensor.WritePolicy(pf, n, o.policy); err != nil {
+				return inputErrorf("--out-dir: %w", err)
+			}
+			written = append(written, pf)
+			if err = sensor.InitOdometer(od, n, time.Now(), false); err != nil {
+				return inputErrorf("--out-dir: %w", err)
+			}
+			written = append(written, od)
+			r.Files = append(r.Files, provisionedFile{Node: n, Path: path, Policy: pf, Odometer: od})
 		}
 	}
 	for _, c := range []struct {

@@ -2,12 +2,15 @@ package main
 
 import (
 	"context"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/graphcloak/graphcloak/sensor"
 )
 
 // guideCommands returns the commands of the first ```sh block of a doc
@@ -87,5 +90,38 @@ func TestLocalGuide(t *testing.T) {
 	data, _ := os.ReadFile("local-release.json")
 	if strings.Count(string(data), `"grid"`) != 4 || !strings.Contains(string(data), `"missing"`) {
 		t.Errorf("local-release.json is not the four reports with the missing nodes:\n%.600s", data)
+	}
+	// The defaults the guide states: keygen provisioned every sensor's
+	// policy (σ floor for one report at √2·α under ε = 4 a day) and its
+	// odometer; the odometer of node 1 records its one report.
+	pol, err := sensor.LoadPolicy("sensors/1.policy.json", "1")
+	if err != nil || pol.SigmaFloor != sensor.SigmaFloorFor(math.Sqrt2, 4, 0) || pol.MaxEpsilonPerDay != 4 || pol.MaxReportsPerDay != 24 {
+		t.Errorf("provisioned policy %+v, %v", pol, err)
+	}
+	if od, _ := os.ReadFile("sensors/1.odometer.json"); strings.Count(string(od), `"releaseId"`) != 1 {
+		t.Errorf("node 1's odometer:\n%s", od)
+	}
+	if od, _ := os.ReadFile("sensors/5.odometer.json"); strings.Contains(string(od), `"releaseId"`) {
+		t.Errorf("node 5's odometer records a report:\n%s", od)
+	}
+	report := func(order, value string) (int, string) {
+		var out, errb strings.Builder
+		code := runArgs(context.Background(), []string{"sensor", "report", "--order", order, "--coordinator-key", "coord.key.pub",
+			"--key", "sensors/1.key", "--policy", "sensors/1.policy.json", "--odometer", "sensors/1.odometer.json", "--node", "1", "--value", value}, &out, &errb)
+		return code, errb.String()
+	}
+	if code, msg := report("epoch.order", "0.99"); code != exitChargedEpoch {
+		t.Errorf("a second reading for the epoch: exit %d: %s", code, msg)
+	}
+	// An order of ε = 1 (σ ≈ 1.62) is below the default σ floor, as the
+	// guide says.
+	var errb strings.Builder
+	if code := runArgs(context.Background(), []string{"epoch", "open", "--graph", "karate", "--tau", "1", "--epsilon", "1", "--delta", "1e-6",
+		"--ledger", "local-ledger.json", "--scope", "building-7", "--epoch", "2026-11-28", "--valid-for", "1h", "--signing-key", "coord.key",
+		"--out", "eps1.order"}, io.Discard, &errb); code != 0 {
+		t.Fatalf("epoch open ε = 1: exit %d: %s", code, errb.String())
+	}
+	if code, msg := report("eps1.order", "0.51"); code != exitBadInput || !strings.Contains(msg, "below the sensor's floor") {
+		t.Errorf("an order of ε = 1 with the default policy: exit %d: %s", code, msg)
 	}
 }

@@ -65,7 +65,8 @@ var pathFlags = map[string]pathUse{
 	"coordinator-key":   readPath,
 	"order":             readPath,
 	"value-file":        readPath,
-	"odometer":          keptPath,
+	"odometer":          keptPath, // sensor init creates it; sensor report refuses a missing one itself
+	"policy":            readPath,
 	"mac-csv":           writePath,
 	"sensor-csv":        writePath,
 	"out-dir":           dirPath,

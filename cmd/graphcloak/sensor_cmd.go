@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -20,10 +22,11 @@ import (
 // sensorReportOptions are the flags of "sensor report".
 type sensorReportOptions struct {
 	order, coordinatorKey, key, node, odometer string
+	policy                                     string
 	value                                      float64
 	valueSet                                   bool
 	valueFile                                  string
-	sigmaFloor, maxEpsilonPerDay, dayDelta     float64
+	sigmaFloor                                 float64
 	graphSHA256                                string
 	stdin                                      io.Reader
 }
@@ -36,7 +39,7 @@ func newSensorCmd(g *globalOptions) *cobra.Command {
 its own sensor key; it adds keyed discrete Gaussian noise itself, so that no raw
 value reaches the coordinator or the collector.`,
 	}
-	cmd.AddCommand(newSensorReportCmd(g))
+	cmd.AddCommand(newSensorReportCmd(g), newSensorInitCmd(g))
 	return cmd
 }
 
@@ -47,24 +50,31 @@ func newSensorReportCmd(g *globalOptions) *cobra.Command {
 		Short: "Check an epoch order against this sensor's policy and print its noisy report",
 		Long: `Check the epoch order's signature against the coordinator public key this sensor
 was provisioned with, its validity window against this machine's clock, that
---node is in its node list, and this sensor's own policy: the noise σ (computed
-from the order's grid) is at least --sigma-floor, and the day's privacy loss
-stays within --max-epsilon-per-day (zCDP costs ρ of one UTC day add up;
-ε_day = ρ + 2√(ρ·ln(1/δ)) at δ = --day-delta). Then draw the keyed noise from
-the sensor key, record the epoch in the odometer file (mode 0600, fsynced
-before anything is printed; a sensor never reports twice for one epoch) and
-print one report: a JSON line with the node, epoch, release id, the noisy value
-and a MAC. The raw value never leaves this command. Run again with the same
-order and value, it prints the identical report (a retry); with another value
-it refuses.
+--node is in its node list, and this sensor's own policy (--policy, the file
+keygen --master … --out-dir provisions; no policy, no report): the window is
+no longer than its maxValiditySeconds, the noise σ (computed from the order's
+grid) is at least its σ floor, and the day's privacy loss stays within its
+daily cap. Each report is charged ρ = (Δ + 2^-k·√n)²/(2σ²) at Δ = the larger of
+the order's Δ2 and the policy's own bound (√2·α, or its sensitivityBound), so
+an order that understates Δ2 cannot drain the sensor; the costs of one UTC
+calendar day (the sensor's clock) add up, ε_day = ρ + 2√(ρ·ln(1/δ)). Then draw
+the keyed noise from the sensor key, record the epoch in the odometer (the
+file provisioned with the key: a missing one is refused; fsynced before
+anything is printed; a sensor never reports twice for one epoch) and print one
+report: a JSON line with the node, epoch, release id, the noisy value and a
+MAC. The raw value never leaves this command. Run again with the same order and
+value, it prints the identical report (a retry); with another value it refuses.
+--sigma-floor and --graph-sha256 can only tighten the policy file.
 
 Prefer --value-file to --value: a command line is visible to other users of
-the machine. Exit codes: 3 bad order, key or value, node not in the order, σ
-below the floor, corrupted odometer; 5 over the daily cap; 7 already reported
-for this epoch; 1 the odometer cannot be written.`,
+the machine. Exit codes: 2 usage (no --policy); 3 bad order, key, policy or
+value, node not in the order, window too long, σ below the floor, missing or
+corrupted odometer; 5 over the daily cap; 7 already reported for this epoch,
+or an order begun before the odometer's restore; 1 the odometer cannot be
+written.`,
 		Example: `  graphcloak sensor report --order epoch.order --coordinator-key coord.key.pub \
-    --key sensors/room-12.key --node room-12 --value-file reading.txt \
-    --sigma-floor 0.5 --max-epsilon-per-day 4 --odometer room-12.odometer >> reports.jsonl`,
+    --key sensors/room-12.key --policy sensors/room-12.policy.json \
+    --odometer sensors/room-12.odometer.json --node room-12 --value-file reading.txt >> reports.jsonl`,
 		Args: noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.valueSet = cmd.Flags().Changed("value")
@@ -82,17 +92,16 @@ for this epoch; 1 the odometer cannot be written.`,
 	f.StringVar(&o.node, "node", "", "this sensor's node key")
 	f.Float64Var(&o.value, "value", 0, "the raw reading (visible in the process list: prefer --value-file)")
 	f.StringVar(&o.valueFile, "value-file", "", `file holding the raw reading, one number ("-": standard input)`)
-	f.Float64Var(&o.sigmaFloor, "sigma-floor", 0, "refuse orders whose noise σ is below this (0: no floor)")
-	f.Float64Var(&o.maxEpsilonPerDay, "max-epsilon-per-day", 0, "refuse a report that takes this UTC day's ε above this (0: no cap)")
-	f.Float64Var(&o.dayDelta, "day-delta", sensor.DefaultDayDelta, "the δ at which --max-epsilon-per-day is stated")
-	f.StringVar(&o.graphSHA256, "graph-sha256", "", "refuse orders for any graph but this fingerprint's sha256")
-	f.StringVar(&o.odometer, "odometer", "", "this sensor's odometer file (created 0600; its directory must exist)")
+	f.StringVar(&o.policy, "policy", "", "this sensor's policy file (keygen --master … --out-dir writes DIR/NODE.policy.json); required")
+	f.Float64Var(&o.sigmaFloor, "sigma-floor", 0, "raise the policy's σ floor to this (0: the policy's)")
+	f.StringVar(&o.graphSHA256, "graph-sha256", "", "refuse orders for any graph but this fingerprint's sha256 (must agree with the policy's)")
+	f.StringVar(&o.odometer, "odometer", "", "this sensor's odometer file, provisioned with its key (sensor init creates one)")
 	return cmd
 }
 
 func checkSensorReport(o *sensorReportOptions) error {
 	for _, f := range []struct{ name, v string }{{"--order", o.order}, {"--coordinator-key", o.coordinatorKey},
-		{"--key", o.key}, {"--node", o.node}, {"--odometer", o.odometer}} {
+		{"--key", o.key}, {"--node", o.node}, {"--policy", o.policy}, {"--odometer", o.odometer}} {
 		if f.v == "" {
 			return usageErrorf("sensor report needs %s", f.name)
 		}
@@ -102,8 +111,8 @@ func checkSensorReport(o *sensorReportOptions) error {
 		return usageErrorf("sensor report needs exactly one of --value V and --value-file FILE")
 	case o.order == "-" && o.valueFile == "-":
 		return usageErrorf("--order - and --value-file - cannot both read standard input")
-	case o.odometer == "-" || o.key == "-" || o.coordinatorKey == "-":
-		return usageErrorf("--odometer, --key and --coordinator-key name files, not standard input (-)")
+	case o.odometer == "-" || o.key == "-" || o.coordinatorKey == "-" || o.policy == "-":
+		return usageErrorf("--odometer, --policy, --key and --coordinator-key name files, not standard input (-)")
 	}
 	return nil
 }
@@ -127,12 +136,13 @@ func runSensorReport(_ context.Context, o *sensorReportOptions, out io.Writer) e
 			return err
 		}
 	}
-	s := &sensor.Sensor{Coordinator: pub, Node: o.node, Key: sensor.Key(key), Odometer: o.odometer,
-		Policy: sensor.Policy{SigmaFloor: o.sigmaFloor, MaxEpsilonPerDay: o.maxEpsilonPerDay, DayDelta: o.dayDelta, GraphSHA256: o.graphSHA256}}
-	clear(key[:])
-	if err := s.Policy.Check(); err != nil {
-		return inputErrorf("--sigma-floor, --max-epsilon-per-day, --day-delta: %w", err)
+	pol, err := sensorPolicy(o)
+	if err != nil {
+		clear(key[:])
+		return err
 	}
+	s := &sensor.Sensor{Coordinator: pub, Node: o.node, Key: sensor.Key(key), Odometer: o.odometer, Policy: pol}
+	clear(key[:])
 	rep, err := s.Report(env, value)
 	if err != nil {
 		return sensorError(err)
@@ -143,6 +153,33 @@ func runSensorReport(_ context.Context, o *sensorReportOptions, out io.Writer) e
 	}
 	_, err = fmt.Fprintf(out, "%s\n", line)
 	return err
+}
+
+// sensorPolicy reads --policy and tightens it with the flags given.
+func sensorPolicy(o *sensorReportOptions) (sensor.Policy, error) {
+	p, err := sensor.LoadPolicy(o.policy, o.node)
+	if err != nil {
+		return p, inputErrorf("--policy: %w", err)
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"--sigma-floor", o.sigmaFloor}} {
+		if !(f.v >= 0) || math.IsInf(f.v, 0) {
+			return p, inputErrorf("%s must be finite and ≥ 0, got %v", f.name, f.v)
+		}
+	}
+	p.SigmaFloor = max(p.SigmaFloor, o.sigmaFloor)
+	if o.graphSHA256 != "" {
+		if p.GraphSHA256 != "" && p.GraphSHA256 != o.graphSHA256 {
+			return p, inputErrorf("--graph-sha256 %s differs from the policy's %s", o.graphSHA256, p.GraphSHA256)
+		}
+		p.GraphSHA256 = o.graphSHA256
+	}
+	if err := p.Check(); err != nil {
+		return p, inputErrorf("--policy: %w", err)
+	}
+	return p, nil
 }
 
 // readValueFile reads one number, never printing it in an error.
@@ -192,13 +229,62 @@ func sensorError(err error) error {
 	switch {
 	case errors.As(err, &pe) && pe.Rule == "daily-cap":
 		return kindError{errkind.Budget, err}
-	case errors.Is(err, sensor.ErrAlreadyReported):
+	case errors.Is(err, sensor.ErrAlreadyReported), errors.Is(err, sensor.ErrRestored):
 		return kindError{errkind.Charged, err}
-	case errors.As(err, &oe) && !oe.Corrupt:
+	case errors.As(err, &oe) && !oe.Corrupt && !oe.Missing:
 		return kindError{errkind.Internal, err}
 	case errors.Is(err, sensor.ErrOrder), errors.Is(err, sensor.ErrExpired), errors.Is(err, sensor.ErrNodeNotInOrder),
-		errors.Is(err, sensor.ErrPolicy), errors.Is(err, sensor.ErrValue), errors.Is(err, sensor.ErrOdometer):
+		errors.Is(err, sensor.ErrPolicy), errors.Is(err, sensor.ErrNoPolicy), errors.Is(err, sensor.ErrValue), errors.Is(err, sensor.ErrOdometer):
 		return kindError{errkind.BadInput, err}
 	}
 	return err
+}
+
+// sensorInitOptions are the flags of "sensor init".
+type sensorInitOptions struct {
+	node, odometer string
+	restored       bool
+}
+
+func newSensorInitCmd(g *globalOptions) *cobra.Command {
+	o := &sensorInitOptions{}
+	cmd := &cobra.Command{
+		Use:   "init",
+		Short: "Create a sensor's odometer, or set its restore barrier after a loss or a restore from a backup",
+		Long: `Create the odometer of --node at --odometer (mode 0600, fsynced, never over an
+existing file). keygen --master … --out-dir creates one per node beside its key;
+sensor report refuses to run without one (a lost odometer is not an unused
+sensor).
+
+--restored is what to run after an odometer was restored from a backup, or
+lost: it keeps the entries of an existing file (or creates one) and sets its
+restore barrier to now. From then on the sensor refuses every order whose
+window began before the barrier (any order it may have answered after the
+backup was taken: it answered it at a time ≥ the order's notBefore), and
+counts the barrier's UTC day as spent in full (that day's spending is
+unknown): it reports again from the next UTC day. Exit codes: 3 an odometer
+already there (without --restored), of another node, or corrupted.`,
+		Example: `  graphcloak sensor init --node room-12 --odometer sensors/room-12.odometer.json
+  graphcloak sensor init --node room-12 --odometer sensors/room-12.odometer.json --restored`,
+		Args: noArgsNamed,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.node == "" || o.odometer == "" || o.odometer == "-" {
+				return usageErrorf("sensor init needs --node and --odometer FILE")
+			}
+			if err := sensor.InitOdometer(o.odometer, o.node, time.Now(), o.restored); err != nil {
+				return inputError{err}
+			}
+			what := "created the odometer"
+			if o.restored {
+				what = "set the restore barrier of the odometer"
+			}
+			_, err := fmt.Fprintf(g.stdout, "%s %s of node %q\n", what, o.odometer, o.node)
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.node, "node", "", "this sensor's node key")
+	f.StringVar(&o.odometer, "odometer", "", "the odometer file to create")
+	f.BoolVar(&o.restored, "restored", false, "after a restore from a backup or a loss: set the restore barrier to now")
+	return cmd
 }

@@ -36,12 +36,14 @@ type localRig struct {
 	dir, master, coord string
 	nodes              []string
 	files              map[string]string // node → sensor key file
+	policies           map[string]string // node → policy file
+	odometers          map[string]string // node → odometer file
 }
 
 func newLocalRig(t *testing.T, n int) *localRig {
 	t.Helper()
 	isolateConfig(t)
-	r := &localRig{dir: t.TempDir(), files: map[string]string{}}
+	r := &localRig{dir: t.TempDir(), files: map[string]string{}, policies: map[string]string{}, odometers: map[string]string{}}
 	r.master, r.coord = filepath.Join(r.dir, "noise.key"), filepath.Join(r.dir, "coord.key")
 	for i := 0; i < n; i++ {
 		r.nodes = append(r.nodes, fmt.Sprintf("room-%d", i))
@@ -53,7 +55,7 @@ func newLocalRig(t *testing.T, n int) *localRig {
 		t.Fatal(err)
 	}
 	out, code, err := runPrivacyCLI(t, "keygen", "--master", r.master, "--nodes", nodesFile, "--out-dir", filepath.Join(r.dir, "sensors"),
-		"--sensor-csv", filepath.Join(r.dir, "sensors.csv"), "--mac-csv", filepath.Join(r.dir, "macs.csv"), "-o", "json")
+		"--sensor-csv", filepath.Join(r.dir, "sensors.csv"), "--mac-csv", filepath.Join(r.dir, "macs.csv"), "--max-epsilon-per-day", "100", "-o", "json")
 	if code != 0 {
 		t.Fatal(err)
 	}
@@ -62,7 +64,7 @@ func newLocalRig(t *testing.T, n int) *localRig {
 		t.Fatalf("keygen --master output %s (%v)", out, err)
 	}
 	for _, f := range p.Files {
-		r.files[f.Node] = f.Path
+		r.files[f.Node], r.policies[f.Node], r.odometers[f.Node] = f.Path, f.Policy, f.Odometer
 	}
 	if _, code, err := runPrivacyCLI(t, "keygen", "--signing", "--out", r.coord, "-o", "json"); code != 0 {
 		t.Fatal(err)
@@ -105,7 +107,7 @@ func (r *localRig) report(t *testing.T, order, node string, value string, extra 
 	vf := filepath.Join(r.dir, "value.txt")
 	os.WriteFile(vf, []byte(value+"\n"), 0o600)
 	args := append([]string{"sensor", "report", "--order", order, "--coordinator-key", r.coord + ".pub", "--key", r.files[node],
-		"--node", node, "--value-file", vf, "--odometer", filepath.Join(r.dir, sanitize(node)+".odometer")}, extra...)
+		"--node", node, "--value-file", vf, "--policy", r.policies[node], "--odometer", r.odometers[node]}, extra...)
 	out, code, err := runPrivacyCLI(t, args...)
 	var rep sensor.Report
 	if code == 0 {
@@ -249,7 +251,7 @@ func TestSensorReportsUnmask(t *testing.T) {
 		}
 		y := 18 + 0.731*float64(i) + 1e-7*float64(i*i)
 		truth[n] = y
-		rep, code, err := r.report(t, order, n, fmt.Sprint(y), "--sigma-floor", "0.01", "--max-epsilon-per-day", "10")
+		rep, code, err := r.report(t, order, n, fmt.Sprint(y), "--sigma-floor", "0.01")
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %v", n, code, err)
 		}
@@ -282,6 +284,48 @@ func TestSensorReportsUnmask(t *testing.T) {
 	runPrivacyCLI(t, "keygen", "--out", other)
 	if _, code, _ := runPrivacyCLI(t, "unmask", "--key", other, "--release", relPath); code != exitBadInput {
 		t.Errorf("unmask with another key: exit %d", code)
+	}
+}
+
+// keygen --out-dir provisions each sensor's policy (the default σ floor:
+// one report charged at √2·α fits the daily cap ε = 4) and its empty
+// odometer; a sensor run with them never reports with σ below the floor:
+// an order with σ = 2^-60 (which would reveal the reading's float64) is
+// refused, exit 3.
+func TestSensorDefaultsRefuseTinySigma(t *testing.T) {
+	isolateConfig(t)
+	r := &localRig{dir: t.TempDir(), files: map[string]string{}, policies: map[string]string{}, odometers: map[string]string{}, nodes: []string{"a", "b"}}
+	r.master, r.coord = filepath.Join(r.dir, "noise.key"), filepath.Join(r.dir, "coord.key")
+	nodes := filepath.Join(r.dir, "nodes.txt")
+	os.WriteFile(nodes, []byte("a\nb\n"), 0o644)
+	runPrivacyCLI(t, "keygen", "--out", r.master)
+	runPrivacyCLI(t, "keygen", "--signing", "--out", r.coord)
+	out, code, err := runPrivacyCLI(t, "keygen", "--master", r.master, "--nodes", nodes, "--out-dir", filepath.Join(r.dir, "s"), "-o", "json")
+	if code != 0 {
+		t.Fatal(err)
+	}
+	var p provisioned
+	json.Unmarshal([]byte(out), &p)
+	for _, f := range p.Files {
+		r.files[f.Node], r.policies[f.Node], r.odometers[f.Node] = f.Path, f.Policy, f.Odometer
+	}
+	pol, err := sensor.LoadPolicy(r.policies["a"], "a")
+	if err != nil || pol.SigmaFloor != sensor.SigmaFloorFor(math.Sqrt2, 4, 0) || pol.Alpha != 1 || pol.MaxReportsPerDay != 24 {
+		t.Fatalf("provisioned policy %+v, %v", pol, err)
+	}
+	tiny := r.order(t, "tiny", func(o *sensor.Order) { o.Sampler.GridExponent, o.Sampler.GridVariance = 60, 1 })
+	_, code, err = r.report(t, tiny, "a", "0.123456789")
+	if code != exitBadInput || !strings.Contains(fmt.Sprint(err), "below the sensor's floor") {
+		t.Errorf("σ = 2^-60 with the provisioned policy: exit %d, %v; want 3, below the floor", code, err)
+	}
+	// At the floor itself the cap admits one report charged at √2·α.
+	atFloor := r.order(t, "floor", func(o *sensor.Order) {
+		o.Sampler.GridExponent = 20
+		s := math.Ldexp(pol.SigmaFloor, 20) * 1.0001
+		o.Sampler.GridVariance = uint64(math.Ceil(s * s))
+	})
+	if _, code, err := r.report(t, atFloor, "a", "0.5"); code != 0 {
+		t.Errorf("an order just above the floor: exit %d, %v", code, err)
 	}
 }
 
@@ -325,9 +369,17 @@ func TestSensorReportRefuses(t *testing.T) {
 	check("other graph", code, exitBadInput, err, "the order is for graph")
 	_, code, err = r.report(t, good, n, secret, "--sigma-floor", "1e6")
 	check("σ below floor", code, exitBadInput, err, "below the sensor's floor")
-	_, code, err = r.report(t, good, n, secret, "--max-epsilon-per-day", "0.001")
+	tight := filepath.Join(r.dir, "tight.policy")
+	if err := sensor.WritePolicy(tight, n, sensor.Policy{Alpha: 1, SigmaFloor: 0.1, MaxEpsilonPerDay: 0.001}); err != nil {
+		t.Fatal(err)
+	}
+	_, code, err = r.report(t, good, n, secret, "--policy", tight)
 	check("over the daily cap", code, exitBudgetExhausted, err, "above the sensor's cap")
-	r.files["intruder"] = r.files[n]
+	r.files["intruder"], r.policies["intruder"], r.odometers["intruder"] = r.files[n], filepath.Join(r.dir, "i.policy"), filepath.Join(r.dir, "i.odometer")
+	if err := sensor.WritePolicy(r.policies["intruder"], "intruder", sensor.Policy{Alpha: 1, SigmaFloor: 0.1, MaxEpsilonPerDay: 100}); err != nil {
+		t.Fatal(err)
+	}
+	sensor.InitOdometer(r.odometers["intruder"], "intruder", time.Now(), false)
 	_, code, err = r.report(t, good, "intruder", secret)
 	check("node not in order", code, exitBadInput, err, "not in the order's node list")
 	_, code, err = r.report(t, good, n, "NaN")
@@ -347,18 +399,33 @@ func TestSensorReportRefuses(t *testing.T) {
 	_, code, err = r.report(t, good, n, "23.5")
 	check("second value for the epoch", code, exitChargedEpoch, err, "already reported")
 	// Odometer faults.
-	od := filepath.Join(r.dir, sanitize(r.nodes[1])+".odometer")
+	od := r.odometers[r.nodes[1]]
 	os.WriteFile(od, []byte("{not json"), 0o600)
 	_, code, err = r.report(t, good, r.nodes[1], secret)
 	check("corrupted odometer", code, exitBadInput, err, "is corrupted")
 	_, code, err = r.report(t, good, r.nodes[2], secret, "--odometer", filepath.Join(r.dir, "missing", "o"))
 	// A path no one can use is bad input, before anything (paths.go).
 	check("unwritable odometer", code, exitBadInput, err, "does not exist")
+	// A deleted odometer is refused, not a fresh sensor's; sensor init
+	// --restored sets the barrier, and the order begun before it stays
+	// refused (exit 7).
+	os.Remove(r.odometers[n])
+	_, code, err = r.report(t, good, n, "23.5")
+	check("deleted odometer", code, exitBadInput, err, "does not exist")
+	if _, code, err := runPrivacyCLI(t, "sensor", "init", "--node", n, "--odometer", r.odometers[n], "--restored"); code != 0 {
+		t.Fatal(err)
+	}
+	_, code, err = r.report(t, good, n, "23.5")
+	check("order begun before the restore", code, exitChargedEpoch, err, "before the odometer was restored")
+	if _, code, _ := runPrivacyCLI(t, "sensor", "init", "--node", n, "--odometer", r.odometers[n]); code != exitBadInput {
+		t.Errorf("sensor init over an odometer: exit %d, want 3", code)
+	}
 	// Usage.
 	for name, args := range map[string][]string{
 		"no value":     {"sensor", "report", "--order", good, "--coordinator-key", r.coord + ".pub", "--key", r.files[n], "--node", n, "--odometer", od},
 		"both values":  {"sensor", "report", "--order", good, "--coordinator-key", r.coord + ".pub", "--key", r.files[n], "--node", n, "--odometer", od, "--value", "1", "--value-file", good},
-		"no odometer":  {"sensor", "report", "--order", good, "--coordinator-key", r.coord + ".pub", "--key", r.files[n], "--node", n, "--value", "1"},
+		"no odometer":  {"sensor", "report", "--order", good, "--coordinator-key", r.coord + ".pub", "--key", r.files[n], "--node", n, "--value", "1", "--policy", r.policies[n]},
+		"no policy":    {"sensor", "report", "--order", good, "--coordinator-key", r.coord + ".pub", "--key", r.files[n], "--node", n, "--value", "1", "--odometer", od},
 		"both stdin":   {"sensor", "report", "--order", "-", "--coordinator-key", r.coord + ".pub", "--key", r.files[n], "--node", n, "--odometer", od, "--value-file", "-"},
 		"stray args":   {"sensor", "report", "x"},
 		"no coord key": {"sensor", "report", "--order", good, "--key", r.files[n], "--node", n, "--odometer", od, "--value", "1"},
@@ -369,7 +436,7 @@ func TestSensorReportRefuses(t *testing.T) {
 	}
 	// The order from standard input works.
 	out, code, err := runCLIIn(t, string(env), "sensor", "report", "--order", "-", "--coordinator-key", r.coord+".pub", "--key", r.files[r.nodes[2]],
-		"--node", r.nodes[2], "--value", "1.5", "--odometer", filepath.Join(r.dir, "stdin.odometer"))
+		"--node", r.nodes[2], "--value", "1.5", "--policy", r.policies[r.nodes[2]], "--odometer", r.odometers[r.nodes[2]])
 	if code != 0 || !strings.Contains(out, `"kind":"graphcloak.report"`) {
 		t.Errorf("--order -: exit %d, %v, %s", code, err, out)
 	}

@@ -32,8 +32,11 @@ sensors' report-MAC keys (--mac-keys) and the epoch's journal (--journal
 DIR), and serves, besides /metrics and /healthz:
   GET  /epoch/order      the signed epoch order, for the sensors
   POST /epoch/reports    a batch of reports (JSON Lines, at most --max-body
-                         bytes: 413 beyond, nothing stored); the answer lists
-                         each report's result; status 200 when every report is
+                         bytes: 413 beyond, nothing stored; its body read
+                         within --body-timeout: 408 beyond); the answer lists
+                         each report's result, never longer than the batch
+                         (or 512 bytes: the results past it are left out and
+                         counted); status 200 when every report is
                          stored (now or before), else the first that applies of
                          503 (journal failed), 400 (malformed line), 422
                          (not-a-report, other-epoch, unknown-node, bad-mac),
@@ -41,7 +44,8 @@ DIR), and serves, besides /metrics and /healthz:
   GET  /epoch/progress   reported / expected, JSON
   GET  /epoch/ and /     the arrival progress (reported / expected) as a page
 Reports are authenticated by their MACs; an accepted report is fsynced to
-the journal before the answer. At the order's notAfter the epoch closes and
+the journal before the answer, and a duplicate is answered only once its
+first copy is. At most --max-connections connections are held open at once. At the order's notAfter the epoch closes and
 its release file is written to --release-out (default
 DIR/<releaseId>.release.json); serve goes on answering (410) until stopped.
 --schedule is not used in this mode; --max-runs (any value > 0) stops serve
@@ -71,6 +75,8 @@ TLS: --tls-cert and --tls-key (PEM) serve every endpoint over HTTPS.`
 type collectServeOptions struct {
 	order, coordinatorKey, macKeys, journal, releaseOut string
 	maxBody                                             int64
+	bodyTimeout                                         time.Duration
+	maxConnections                                      int
 	tlsCert, tlsKey                                     string
 	// openEpochs opens an epoch per slot, signed with signingKey.
 	openEpochs bool
@@ -85,6 +91,8 @@ func addCollectFlags(f *pflag.FlagSet, opts *serveOptions) {
 	f.StringVar(&o.journal, "journal", "", "directory of the collected epoch's journal")
 	f.StringVar(&o.releaseOut, "release-out", "", "release file of the collected epoch once closed (default DIR/<releaseId>.release.json)")
 	f.Int64Var(&o.maxBody, "max-body", local.DefaultMaxBody, "largest report batch accepted, in bytes (413 beyond)")
+	durationVar(f, &o.bodyTimeout, "body-timeout", local.DefaultBodyTimeout, "a report batch's body must arrive within this (408 and the connection closed beyond, nothing stored)")
+	f.IntVar(&o.maxConnections, "max-connections", local.DefaultMaxConnections, "connections held open at once on --listen (more wait)")
 	f.BoolVar(&o.openEpochs, "open-epochs", false, "coordinator and collector in one: open an epoch of a local release at every slot of --schedule and collect it (see below)")
 	f.StringVar(&o.signingKey, "signing-key", "", "--open-epochs: the coordinator's Ed25519 signing key (keygen --signing)")
 	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over HTTPS with this certificate (PEM; with --tls-key)")
@@ -105,10 +113,14 @@ func serveListener(opts *serveOptions) (net.Listener, error) {
 		}
 		cfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
 	}
+	if o.maxConnections < 1 {
+		return nil, inputErrorf("--max-connections must be ≥ 1, got %d", o.maxConnections)
+	}
 	ln, err := net.Listen("tcp", opts.listen)
 	if err != nil {
 		return nil, inputErrorf("--listen: %w", err)
 	}
+	ln = local.LimitListener(ln, o.maxConnections)
 	if cfg != nil {
 		ln = tls.NewListener(ln, cfg)
 	}
@@ -149,7 +161,7 @@ func startEpoch(g *globalOptions, o *collectServeOptions, m *metrics.Metrics, or
 	}
 	m.NewEpoch()
 	progress()
-	e.h = &local.Handler{Collector: c, Order: env, MaxBody: o.maxBody, Observe: func(res []local.Result) {
+	e.h = &local.Handler{Collector: c, Order: env, MaxBody: o.maxBody, BodyTimeout: o.bodyTimeout, Observe: func(res []local.Result) {
 		accepted, refused := 0, []string{}
 		for _, r := range res {
 			if r.Reason == local.Accepted {
@@ -215,6 +227,8 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 		return usageErrorf(`--collect-order serves reports on --listen: it cannot be ""`)
 	case o.maxBody <= 0:
 		return inputErrorf("--max-body must be > 0, got %d", o.maxBody)
+	case o.bodyTimeout <= 0:
+		return inputErrorf("--body-timeout must be > 0, got %v", o.bodyTimeout)
 	}
 	order, env, keys, err := readCollectInputs(o.coordinatorKey, o.order, o.macKeys, o.journal)
 	if err != nil {
@@ -264,6 +278,8 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 		return usageErrorf(`--open-epochs serves orders and reports on --listen: it cannot be ""`)
 	case o.maxBody <= 0:
 		return inputErrorf("--max-body must be > 0, got %d", o.maxBody)
+	case o.bodyTimeout <= 0:
+		return inputErrorf("--body-timeout must be > 0, got %v", o.bodyTimeout)
 	case cfg.Privacy.Epoch != "":
 		return usageErrorf("--epoch is not used by serve: each slot's epoch is its start time")
 	}
