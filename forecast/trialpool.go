@@ -150,6 +150,9 @@ func (p *TrialPool) block(blk int) *poolBlock {
 	en, ok := p.blocks[blk]
 	if !ok {
 		bytes := int64(4 * trialBlock * p.n * 8)
+		if p.reported == nil && MissingCount(p.n, p.missing) > 0 && !p.model.Operator() {
+			bytes += int64(p.n) * int64(p.n) * 8 // the block's dense rows model
+		}
 		if p.kept+bytes > p.budget {
 			p.mu.Unlock()
 			return p.draw(blk)

@@ -299,6 +299,10 @@ func (md *Model) Dropped() int { return md.dropped }
 // Spectral reports whether the model has the dense spectral form.
 func (md *Model) Spectral() bool { return md.op == nil && md.dense == nil }
 
+// Operator reports whether the model is kept as the sparse action of
+// exp(−τL) (a graph above GraphOptions.DenseLimit), restricted or not.
+func (md *Model) Operator() bool { return md.op != nil }
+
 // Graph is the graph of a graph model, nil otherwise.
 func (md *Model) Graph() *laplacian.Graph { return md.graph }
 
