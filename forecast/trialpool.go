@@ -96,7 +96,7 @@ func (e *Simulation) newTrialPool(act expm.Action, model *recovery.Model) *Trial
 // reseeded is a pool of the same graph, τ, actions and model drawing from
 // seed: another mass's trials without building the models again.
 func (p *TrialPool) reseeded(seed uint64) *TrialPool {
-	p.restricted(p.reported) // built once, shared with the reseeded pool
+	_, _ = p.restricted(p.reported) // built once (its error kept in fixedErr), shared with the reseeded pool
 	return &TrialPool{n: p.n, sources: p.sources, tau: p.tau, seed: seed, act: p.act, model: p.model,
 		missing: p.missing, reported: p.reported, fixedOnce: p.fixedOnce, fixed: p.fixed, fixedErr: p.fixedErr,
 		budget: p.budget, blocks: map[int]*poolEntry{}}
