@@ -26,6 +26,10 @@ type Forecast struct {
 	Smooth float64 `json:"smooth,omitempty"`
 	// Sigma is the per-node noise (ModePerNode).
 	Sigma float64 `json:"sigma,omitempty"`
+	// Missing is the fraction of sensors that do not report (a local
+	// release; Simulation.Missing): missing uniformly at random,
+	// independent of the source, the rest located from their readings alone.
+	Missing float64 `json:"missingFraction,omitempty"`
 	// SourceMass is the total mass of the simulated sources (0: unit
 	// sources): a verdict's forecast simulates what the release carries.
 	SourceMass float64 `json:"sourceMass,omitempty"`
@@ -106,7 +110,7 @@ const (
 // Of summarises a per-node experiment as a forecast.
 func Of(r *SimulationResult) Forecast {
 	f := Forecast{Mode: ModePerNode, Mechanism: r.Mechanism, Epsilon: r.Epsilon, Delta: r.Delta, Tau: r.Tau,
-		Alpha: r.Alpha, Sigma: r.Sigma, Communities: r.Communities, PriorRate: r.LargestShare, Trials: r.Trials, Seed: r.Seed,
+		Alpha: r.Alpha, Sigma: r.Sigma, Missing: r.Missing, Communities: r.Communities, PriorRate: r.LargestShare, Trials: r.Trials, Seed: r.Seed,
 		CommunityAccuracy: r.CommunityAccuracy, In90Rate: r.In90Rate, In90Size: r.In90Size,
 		NoiseDominatedRate: r.NoiseDominatedRate}
 	f.Low, f.High = meanInterval(r.accuracies)

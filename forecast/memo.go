@@ -21,12 +21,12 @@ type Memo interface {
 
 // memoVersion changes whenever a forecast's meaning or the simulation
 // that makes it changes, so forecasts kept by an older build are not read.
-const memoVersion = 4
+const memoVersion = 5
 
 // memoKey names the forecast of mode at ε by everything it depends on:
 // the graph (its fingerprint), the partition and names, τ, α, δ, the
-// mechanism, σ or Δ2, the sources and their mass, the estimator, the
-// trials and the seed — so a key names one forecast. A sweep whose trials
+// mechanism, σ or Δ2, the sources and their mass, the missing sensors,
+// the estimator, the trials and the seed — so a key names one forecast. A sweep whose trials
 // a time budget may cut (their number then depends on time) has no key:
 // "" (never kept).
 func (p EpsilonSweep) memoKey(fp *laplacian.Fingerprint, mode string, eps float64) string {
@@ -62,10 +62,12 @@ func (p EpsilonSweep) memoKey(fp *laplacian.Fingerprint, mode string, eps float6
 		Trials      int
 		Seed        uint64
 		HasGeometry bool
+		Missing     uint64
+		Reported    []int
 	}{memoVersion, mode, math.Float64bits(eps), *fp, part, e.Names,
 		math.Float64bits(e.Tau), math.Float64bits(e.Alpha), math.Float64bits(e.Delta), e.Mechanism,
 		math.Float64bits(e.Sigma), math.Float64bits(delta2), exact, e.Sources, math.Float64bits(e.SourceMass),
-		e.Estimator, e.Trials, e.Seed, p.Geometry != nil}
+		e.Estimator, e.Trials, e.Seed, p.Geometry != nil, math.Float64bits(e.Missing), e.Reported}
 	b, err := json.Marshal(k)
 	if err != nil {
 		return ""

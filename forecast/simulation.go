@@ -87,6 +87,16 @@ type Simulation struct {
 	// noEMD: the caller reads no EMD (a Forecast has none), so the trials
 	// skip the transport problem, a third of a trial's time (EMDMean NaN).
 	noEMD bool
+	// Missing is the fraction of sensors that do not report, in [0, 1):
+	// each block of 32 trials leaves out MissingCount of them, drawn
+	// uniformly at random (independent of the sources, as sensors that
+	// fail or are switched off are), and recovers from the others'
+	// readings alone (recovery.Model.Rows), as locate does a local release
+	// with missing sensors. Default 0: every sensor reports.
+	Missing float64
+	// Reported, when non-nil, are the only sensors that report, in every
+	// trial (a located release's, sorted); Missing must then be 0.
+	Reported []int
 	// trialOffset: with a Pool, trial t is the pool's trial trialOffset+t
 	// (PerNode's later rounds take the pool's next trials).
 	trialOffset int
@@ -120,9 +130,12 @@ type SimulationResult struct {
 	Delta        float64 `json:"delta"`
 	Alpha        float64 `json:"alpha"`
 	Sources      int     `json:"sources"`
-	Sigma        float64 `json:"sigma"`
-	Mechanism    string  `json:"mechanism,omitempty"` // how σ was calibrated; empty for a fixed σ
-	Delta2       float64 `json:"delta2"`
+	// Missing is the fraction of sensors that did not report in the
+	// trials (Simulation.Missing, or the share Reported leaves out).
+	Missing   float64 `json:"missingFraction,omitempty"`
+	Sigma     float64 `json:"sigma"`
+	Mechanism string  `json:"mechanism,omitempty"` // how σ was calibrated; empty for a fixed σ
+	Delta2    float64 `json:"delta2"`
 	// Delta2Exact (private runs) tells whether Δ2 is exact or a proven
 	// upper bound (a time budget stopped its computation): σ, and with it
 	// the rates, are then pessimistic.
@@ -178,13 +191,20 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 	}
 	res := &SimulationResult{
 		Trials: e.Trials, Estimator: est.Name(), Nodes: g.N(), Edges: g.NumEdges(), Communities: k, LargestShare: largestShare(part, k),
-		Tau: e.Tau, Alpha: e.Alpha, Sources: e.Sources, Seed: e.Seed,
+		Tau: e.Tau, Alpha: e.Alpha, Sources: e.Sources, Seed: e.Seed, Missing: e.missingFraction(),
 	}
 	if err := e.calibrate(res); err != nil {
 		return nil, err
 	}
 	tr := graphTrials{e: &e, part: part, names: names, sigma: res.Sigma}
 	tr.post, _ = est.(recovery.Posterior)
+	tr.est = est
+	if e.Pool == nil && e.missingFraction() > 0 {
+		// Missing sensors are drawn block by block, as the pool draws.
+		if e.Pool, err = NewTrialPool(e); err != nil {
+			return nil, err
+		}
+	}
 	if e.Pool != nil {
 		if err := e.Pool.fits(&e); err != nil {
 			return nil, err
@@ -301,7 +321,42 @@ func (e *Simulation) check() (recovery.Estimator, error) {
 	if err != nil {
 		return nil, &ParamError{"estimator", e.Estimator, err.Error()}
 	}
+	if err := e.checkMissing(); err != nil {
+		return nil, err
+	}
 	return est, nil
+}
+
+// checkMissing validates Missing and Reported.
+func (e *Simulation) checkMissing() error {
+	n := e.Graph.N()
+	if !(e.Missing >= 0 && e.Missing < 1) {
+		return &ParamError{"missing", e.Missing, "must be a fraction in [0, 1)"}
+	}
+	if e.Reported == nil {
+		return nil
+	}
+	if e.Missing != 0 {
+		return &ParamError{"missing", e.Missing, "must be 0 when the reporting sensors are given"}
+	}
+	if len(e.Reported) == 0 {
+		return &ParamError{"reported", 0, "must name at least one sensor"}
+	}
+	for k, i := range e.Reported {
+		if i < 0 || i >= n || (k > 0 && i <= e.Reported[k-1]) {
+			return &ParamError{"reported", i, fmt.Sprintf("must be node indices in [0, %d), sorted, without repeats", n)}
+		}
+	}
+	return nil
+}
+
+// missingFraction is the share of sensors that do not report in the
+// trials.
+func (e *Simulation) missingFraction() float64 {
+	if e.Reported != nil {
+		return 1 - float64(len(e.Reported))/float64(e.Graph.N())
+	}
+	return e.Missing
 }
 
 // communities returns the partition in canonical ids (Leiden when none is
@@ -388,21 +443,32 @@ type graphTrials struct {
 	draw  func(t int) *trialDraw
 	model *recovery.Model
 	post  recovery.Posterior
+	est   recovery.Estimator
 }
 
 // recover estimates trial td's sources: from the correlations its block
 // computed when there are any (the posterior), else by the estimator.
 func (tr *graphTrials) recover(td *trialDraw) (f, weights []float64, noSource bool, err error) {
+	model := tr.model
+	if td.err != nil {
+		return nil, nil, false, td.err
+	}
+	if td.model != nil { // missing sensors: the reporting rows' model
+		model = td.model
+		if td.c0 == nil {
+			return trials.Solver(model, tr.sigma, tr.e.Sources, tr.est)(td.y)
+		}
+	}
 	if td.c0 == nil {
 		return tr.solve(td.y)
 	}
-	p := tr.model.Problem(td.y, tr.sigma)
+	p := model.Problem(td.y, tr.sigma)
 	p.Sources = tr.e.Sources
 	r, err := tr.post.FromCorrelations(p, td.c0)
 	if err != nil {
 		return nil, nil, false, err
 	}
-	f, weights, noSource = trials.Outcome(r, tr.model.N())
+	f, weights, noSource = trials.Outcome(r, model.N())
 	return f, weights, noSource, nil
 }
 

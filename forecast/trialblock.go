@@ -22,10 +22,16 @@ const TrialBlock = trialBlock
 // noisy readings ỹ = exp(−τL)·f0 + N(0, σ²), and, when the posterior
 // can use them, the correlations c0 = exp(−τL)·ỹ (nil: the estimator
 // computes its own).
+//
+// With missing sensors (Simulation.Missing, Reported) y holds the readings
+// of the reporting sensors only, model is their recovery model and c0 is
+// M_Sᵀ·ỹ_S; err is the failure to build that model.
 type trialDraw struct {
 	src   []int
 	f0, y []float64
 	c0    []float64
+	model *recovery.Model
+	err   error
 }
 
 // blockDraws draws the trials of a simulation in blocks of trialBlock, each

@@ -1,6 +1,9 @@
 package forecast
 
 import (
+	"math"
+	"math/rand/v2"
+	"slices"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/expm"
@@ -28,6 +31,14 @@ type TrialPool struct {
 	seed       uint64
 	act        expm.Action
 	model      *recovery.Model
+	// missing and reported are the simulation's (Simulation.Missing,
+	// Simulation.Reported); fixed is the model of the reported rows,
+	// built once.
+	missing   float64
+	reported  []int
+	fixedOnce *sync.Once
+	fixed     *recovery.Model
+	fixedErr  error
 	// budget is how many bytes of blocks the pool keeps; a block beyond it
 	// is drawn again whenever it is asked for (same draws, more time).
 	budget int64
@@ -50,6 +61,13 @@ type poolBlock struct {
 	a, z       [][]float64 // exp(−τL)·1_S and the noise
 	ca, cz     [][]float64 // exp(−τL)·a and exp(−τL)·z (the model's action)
 	correlated bool        // ca and cz were computed (the model has an operator)
+	// rows are the sensors that report in the block's trials (nil: all)
+	// and model the recovery model of those rows (nil: the pool's); with
+	// rows, ca and cz are exp(−τL)·D·a and exp(−τL)·D·z, D = diag(1_rows):
+	// the correlations M_Sᵀ·ỹ_S of the restricted model.
+	rows  []int
+	model *recovery.Model
+	err   error
 }
 
 // trialPoolBytes is how much memory a pool keeps its blocks in.
@@ -71,14 +89,58 @@ func NewTrialPool(e Simulation) (*TrialPool, error) {
 // newTrialPool is the pool of e's trials (e checked) on act and model.
 func (e *Simulation) newTrialPool(act expm.Action, model *recovery.Model) *TrialPool {
 	return &TrialPool{n: e.Graph.N(), sources: e.Sources, tau: e.Tau, seed: e.Seed, act: act, model: model,
+		missing: e.Missing, reported: e.Reported, fixedOnce: &sync.Once{},
 		budget: trialPoolBytes, blocks: map[int]*poolEntry{}}
 }
 
 // reseeded is a pool of the same graph, τ, actions and model drawing from
 // seed: another mass's trials without building the models again.
 func (p *TrialPool) reseeded(seed uint64) *TrialPool {
+	_, _ = p.restricted(p.reported) // built once (its error kept in fixedErr), shared with the reseeded pool
 	return &TrialPool{n: p.n, sources: p.sources, tau: p.tau, seed: seed, act: p.act, model: p.model,
+		missing: p.missing, reported: p.reported, fixedOnce: p.fixedOnce, fixed: p.fixed, fixedErr: p.fixedErr,
 		budget: p.budget, blocks: map[int]*poolEntry{}}
+}
+
+// missingStream names the stream of a block's missing sensors (apart from
+// its trials' streams, trials.RNG).
+const missingStream = 0x6d697373696e67
+
+// MissingCount is how many of n sensors a fraction q of missing sensors
+// leaves out: q·n rounded, at most n − 1 (one sensor always reports).
+func MissingCount(n int, q float64) int {
+	return min(n-1, int(math.Round(q*float64(n))))
+}
+
+// rows are the sensors that report in block blk's trials: the reported
+// ones, or all but MissingCount drawn uniformly at random from the pool's
+// seed and the block, independent of the trials' sources; nil when every
+// sensor reports.
+func (p *TrialPool) rows(blk int) []int {
+	if p.reported != nil {
+		return p.reported
+	}
+	k := MissingCount(p.n, p.missing)
+	if k <= 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(p.seed, missingStream^uint64(blk)))
+	rows := rng.Perm(p.n)[k:]
+	slices.Sort(rows)
+	return rows
+}
+
+// restricted is the recovery model of the given rows: the pool's model
+// restricted to them (recovery.Model.Rows), once for the reported rows.
+func (p *TrialPool) restricted(rows []int) (*recovery.Model, error) {
+	if rows == nil {
+		return nil, nil
+	}
+	if p.reported != nil {
+		p.fixedOnce.Do(func() { p.fixed, p.fixedErr = p.model.Rows(p.reported) })
+		return p.fixed, p.fixedErr
+	}
+	return p.model.Rows(rows)
 }
 
 // block returns block blk's draws, drawing them at the first ask (and
@@ -88,6 +150,9 @@ func (p *TrialPool) block(blk int) *poolBlock {
 	en, ok := p.blocks[blk]
 	if !ok {
 		bytes := int64(4 * trialBlock * p.n * 8)
+		if p.reported == nil && MissingCount(p.n, p.missing) > 0 && !p.model.Operator() {
+			bytes += int64(p.n) * int64(p.n) * 8 // the block's dense rows model
+		}
 		if p.kept+bytes > p.budget {
 			p.mu.Unlock()
 			return p.draw(blk)
@@ -133,6 +198,19 @@ func (p *TrialPool) draw(blk int) *poolBlock {
 		}
 		out.a[k] = a
 	}
+	if out.rows = p.rows(blk); out.rows != nil {
+		out.model, out.err = p.restricted(out.rows)
+		keep := make([]bool, n)
+		for _, i := range out.rows {
+			keep[i] = true
+		}
+		for i, ok := range keep { // D·a, D·z: the missing sensors' readings never reach recovery
+			if !ok {
+				clear(ab[i*b : i*b+b])
+				clear(zb[i*b : i*b+b])
+			}
+		}
+	}
 	cab, czb := make([]float64, n*b), make([]float64, n*b)
 	if p.model.ApplyBlock(cab, ab, b) && p.model.ApplyBlock(czb, zb, b) {
 		out.correlated = true
@@ -159,13 +237,21 @@ func (p *TrialPool) trial(t int, m, sigma float64, post bool) *trialDraw {
 	bl := p.block(t / trialBlock)
 	k := t % trialBlock
 	n := p.n
-	td := &trialDraw{src: bl.src[k], f0: make([]float64, n), y: make([]float64, n)}
+	td := &trialDraw{src: bl.src[k], f0: make([]float64, n), model: bl.model, err: bl.err}
 	for _, s := range td.src {
 		td.f0[s] = m
 	}
 	a, z := bl.a[k], bl.z[k]
-	for i := range td.y {
-		td.y[i] = m*a[i] + sigma*z[i]
+	if bl.rows == nil {
+		td.y = make([]float64, n)
+		for i := range td.y {
+			td.y[i] = m*a[i] + sigma*z[i]
+		}
+	} else {
+		td.y = make([]float64, len(bl.rows))
+		for j, i := range bl.rows {
+			td.y[j] = m*a[i] + sigma*z[i]
+		}
 	}
 	if post && bl.correlated {
 		ca, cz := bl.ca[k], bl.cz[k]
@@ -188,6 +274,9 @@ func (p *TrialPool) fits(e *Simulation) error {
 	}
 	if e.Sources != p.sources {
 		return &ParamError{"pool", e.Sources, "was drawn for another number of sources"}
+	}
+	if e.Missing != p.missing || !slices.Equal(e.Reported, p.reported) {
+		return &ParamError{"pool", e.Missing, "was drawn for other missing sensors"}
 	}
 	return nil
 }

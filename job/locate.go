@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -550,11 +551,21 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 	}
 	sigma := lj.Released.Meta.Sigma
 	mass := forecast.GivenMass(p.Spec.SourceMass, p.env.paramName(ParamSourceMass))
-	if p.Spec.SourceMass == 0 {
-		y, rows, err := graphcloak.ReleasedRows(lj.Graph, lj.Released)
-		if err != nil {
-			return nil, err
+	y, rows, err := graphcloak.ReleasedRows(lj.Graph, lj.Released)
+	if err != nil {
+		return nil, err
+	}
+	// Missing sensors: the forecast simulates releases in which the same
+	// sensors report (canonical indices, sorted), located as this one is.
+	var reported []int
+	if rows != nil {
+		reported = make([]int, len(rows))
+		for k, i := range rows {
+			reported[k] = perm[i]
 		}
+		slices.Sort(reported)
+	}
+	if p.Spec.SourceMass == 0 {
 		model, err := recovery.NewGraphModel(cg, lj.Tau, lj.Model)
 		if err != nil {
 			return nil, err
@@ -581,7 +592,7 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 		return nil, err
 	}
 	e := forecast.Simulation{Graph: cg, Partition: canonicalPartition(lj.Partition, perm), Tau: lj.Tau, Sigma: sigma, Sources: max(lj.Sources, 1),
-		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed}
+		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed, Reported: reported}
 	var first func(float64, int)
 	if say := p.env.Say; say != nil {
 		first = func(per float64, timed int) {

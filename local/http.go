@@ -221,6 +221,7 @@ var pageTemplate = template.Must(template.New("epoch").Parse(`<!doctype html>
 <h1>Epoch {{.Epoch}} of scope {{.Scope}}</h1>
 <p>Release {{.ReleaseID}}: <strong>{{.Reported}} of {{.Expected}}</strong> sensors have reported{{if .Closed}}; the epoch is closed{{end}}.</p>
 <progress max="{{.Expected}}" value="{{.Reported}}" style="width: 100%"></progress>
+{{with .Missing}}<p>{{if $.Closed}}Closed with {{else}}So far: {{end}}{{.}}.</p>{{end}}
 <p>Window: {{.NotBefore.Format "2006-01-02T15:04:05Z07:00"}} to {{.NotAfter.Format "2006-01-02T15:04:05Z07:00"}}.</p>
 </body></html>
 `))
@@ -231,7 +232,12 @@ func (h *Handler) Page() http.Handler { return http.HandlerFunc(h.page) }
 
 func (h *Handler) page(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	_ = pageTemplate.Execute(w, h.Collector.Progress()) // a fixed template: only the client's write can fail
+	p := h.Collector.Progress()
+	page := struct {
+		Progress
+		Missing string // what the missing sensors do to the release (MissingNote)
+	}{p, MissingNote(h.Collector.Order(), p)}
+	_ = pageTemplate.Execute(w, page) // a fixed template: only the client's write can fail
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

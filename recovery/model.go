@@ -27,7 +27,8 @@ const ModeCutoff = 1e-16
 //   - dense: M itself, row-major (NewDenseMatrixModel, or a graph with
 //     FormDense, built by the Chebyshev action on the identity).
 //   - operator: only the action f ↦ exp(−τL)f (expm.Chebyshev, with its
-//     certified error bound), for graphs above GraphOptions.DenseLimit.
+//     certified error bound), for graphs above GraphOptions.DenseLimit;
+//     restricted to the sensors that reported (Rows), R_S·exp(−τL).
 //
 // A Model is immutable after construction and safe for concurrent use
 // (the operator form computes its column norms lazily, once, under a
@@ -47,6 +48,9 @@ type Model struct {
 	probes  int
 	seed    uint64
 	spacing float64 // grid spacing of a line model, 0 otherwise
+	// sel, on an operator model restricted to some sensors (Rows), are
+	// the reporting rows: M = R_S·exp(−τL), m = len(sel).
+	sel []int
 }
 
 // GraphOptions configure NewGraphModel. The zero value means the defaults.
@@ -295,6 +299,10 @@ func (md *Model) Dropped() int { return md.dropped }
 // Spectral reports whether the model has the dense spectral form.
 func (md *Model) Spectral() bool { return md.op == nil && md.dense == nil }
 
+// Operator reports whether the model is kept as the sparse action of
+// exp(−τL) (a graph above GraphOptions.DenseLimit), restricted or not.
+func (md *Model) Operator() bool { return md.op != nil }
+
 // Graph is the graph of a graph model, nil otherwise.
 func (md *Model) Graph() *laplacian.Graph { return md.graph }
 
@@ -305,6 +313,14 @@ func (md *Model) Spacing() float64 { return md.spacing }
 func (md *Model) Apply(dst, f []float64) {
 	if len(dst) != md.m || len(f) != md.n {
 		panic("recovery: Apply length mismatch")
+	}
+	if md.sel != nil {
+		full := make([]float64, md.n)
+		md.op.Apply(full, f, 1)
+		for k, i := range md.sel {
+			dst[k] = full[i]
+		}
+		return
 	}
 	if md.op != nil {
 		md.op.Apply(dst, f, 1)
@@ -333,9 +349,10 @@ func (md *Model) Apply(dst, f []float64) {
 // i of column c at i·b + c) and reports whether it did: only a model kept as
 // the sparse action applies M to a block at once (one pass over the graph
 // for b columns); the others return false, and the caller applies M column
-// by column. M is exp(−τL), so this is Mᵀ·x too.
+// by column. M is exp(−τL), so this is Mᵀ·x too. A restricted model
+// (Rows) returns false: its M is not square.
 func (md *Model) ApplyBlock(dst, x []float64, b int) bool {
-	if md.op == nil {
+	if md.op == nil || md.sel != nil {
 		return false
 	}
 	if b < 1 || len(dst) != md.m*b || len(x) != md.n*b {
@@ -366,9 +383,14 @@ func (md *Model) ApplyTEach(count int, fill func(d int, z []float64), visit func
 	Z, C := make([]float64, n*block), make([]float64, n*block)
 	for lo := 0; lo < count; lo += block {
 		b := min(block, count-lo)
+		clear(Z[:n*b])
 		for k := range b {
 			fill(lo+k, z)
-			for i, v := range z {
+			for j, v := range z {
+				i := j
+				if md.sel != nil {
+					i = md.sel[j] // Mᵀ = exp(−τL)·R_Sᵀ
+				}
 				Z[i*b+k] = v
 			}
 		}
@@ -386,6 +408,10 @@ func (md *Model) ApplyTEach(count int, fill func(d int, z []float64), visit func
 func (md *Model) ApplyT(dst, y []float64) {
 	if len(dst) != md.n || len(y) != md.m {
 		panic("recovery: ApplyT length mismatch")
+	}
+	if md.sel != nil {
+		md.op.Apply(dst, md.scatter(y), 1) // exp(−τL)·R_Sᵀ y
+		return
 	}
 	if md.op != nil {
 		md.op.Apply(dst, y, 1) // exp(−τL) is symmetric
@@ -468,8 +494,14 @@ func expandRows(dst, a []float64, r int, z []float64) {
 // ‖Me_j‖² = 1/|C(j)| + ‖(M − P₀)e_j‖² exactly (M P₀ = P₀), and
 // E[((M − P₀)v)_j²] = ‖(M − P₀)e_j‖² for independent ±1 entries. It is
 // only ever used by estimators, never by privacy accounting.
+//
+// On a restricted operator model (Rows) they are Σ_{i∈S} A_is², exact or
+// estimated as Rows says.
 func (md *Model) ColumnNorms2() (norms []float64, approximate bool) {
-	if md.op != nil {
+	switch {
+	case md.sel != nil:
+		md.colOnce.Do(md.rowNorms)
+	case md.op != nil:
 		md.colOnce.Do(md.estimateColNorms)
 	}
 	return md.colN2, md.approx

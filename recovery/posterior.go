@@ -245,7 +245,8 @@ type exactNorm struct {
 	norm2 float64
 }
 
-// refineNorms computes ‖M e_s‖² exactly for nodes (one block action).
+// refineNorms computes ‖M e_s‖² exactly for nodes (one block action;
+// on a restricted model, Σ_{i∈S} A_is²).
 func (md *Model) refineNorms(nodes []int) []exactNorm {
 	n, b := md.n, len(nodes)
 	x, y := make([]float64, n*b), make([]float64, n*b)
@@ -253,10 +254,17 @@ func (md *Model) refineNorms(nodes []int) []exactNorm {
 		x[s*b+c] = 1
 	}
 	md.op.Apply(y, x, b)
+	rows := md.sel // a restricted model's norms sum over its rows only
+	if rows == nil {
+		rows = make([]int, n)
+		for i := range rows {
+			rows[i] = i
+		}
+	}
 	out := make([]exactNorm, b)
 	for c, s := range nodes {
 		t := 0.0
-		for i := range n {
+		for _, i := range rows {
 			v := y[i*b+c]
 			t += v * v
 		}

@@ -108,7 +108,12 @@ type CollectSummary struct {
 	Release   string         `json:"release,omitempty"`
 	RunID     string         `json:"runId,omitempty"`
 	Missing   []string       `json:"missing,omitempty"`
-	NotAfter  time.Time      `json:"notAfter"`
+	// MissingFraction is the share of the order's sensors that have not
+	// reported, and MissingNote what that does to the release and the plan
+	// that forecasts it (local.MissingNote; "" when every sensor reported).
+	MissingFraction float64   `json:"missingFraction"`
+	MissingNote     string    `json:"missingNote,omitempty"`
+	NotAfter        time.Time `json:"notAfter"`
 }
 
 func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
@@ -149,6 +154,12 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	}
 	p := c.Progress()
 	sum.Expected, sum.Reported, sum.Closed = p.Expected, p.Reported, p.Closed
+	if p.Expected > 0 {
+		sum.MissingFraction = float64(p.Expected-p.Reported) / float64(p.Expected)
+	}
+	if p.Closed {
+		sum.MissingNote = local.MissingNote(c.Order(), p)
+	}
 	if table {
 		err = printCollectSummary(out, sum)
 	} else {
@@ -246,6 +257,9 @@ func printCollectSummary(out io.Writer, s *CollectSummary) error {
 	fmt.Fprintf(out, "\n%d of %d nodes have reported; ", s.Reported, s.Expected)
 	if s.Closed {
 		fmt.Fprintf(out, "closed, release file %s (%d missing)\n", s.Release, len(s.Missing))
+		if s.MissingNote != "" {
+			fmt.Fprintln(out, s.MissingNote)
+		}
 	} else {
 		fmt.Fprintf(out, "open until %s\n", s.NotAfter.Format(time.RFC3339))
 	}

@@ -45,6 +45,9 @@ type planOptions struct {
 	// epoch open): the per-node mode only.
 	local    bool
 	estimate bool
+	// missing is the fraction of sensors a local release's plan expects
+	// not to report (--missing).
+	missing float64
 }
 
 const planHelp = `plan forecasts, before anything is released, what each way of releasing
@@ -65,7 +68,12 @@ Two modes:
 
 --local forecasts a local release (epoch open; sensors add their own noise):
 the per-node mode only — the private answer needs the raw readings in one
-place and is not offered there.
+place and is not offered there. --missing Q (with --local) forecasts it with a
+fraction Q of the sensors not reporting: missing uniformly at random,
+independent of where the source is (a sensor switched off, out of battery, out
+of range), and the rest located from their readings alone, as locate does.
+Sensors that fail because of the source (a fire that burns the detector) are
+not that case: the forecast would be optimistic.
 
 --target-accuracy A prints, per mode, the smallest ε on the grid 1/8 … 32
 (steps of √2) whose forecast reaches A.
@@ -82,6 +90,13 @@ and under exact composition.
 
 ` + simulationNote
 
+// localMissing is what plan --local --missing says of the missing
+// sensors.
+func localMissing(q float64, n int) string {
+	k := forecast.MissingCount(n, q)
+	return fmt.Sprintf("missing sensors: %d of %d (%.3g%%), missing at random, independent of the source; the forecast locates from the %d that report", k, n, 100*q, n-k)
+}
+
 // localNoAnswer is what plan --local says of the private answer.
 const localNoAnswer = "local release: each sensor adds its own noise, so only the per-node mode is forecast; the private answer is not offered (it needs the raw readings in one place)"
 
@@ -94,12 +109,19 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 		Example: `  graphcloak plan --graph rgg:n=20000,radius=0.02,seed=1 --tau 1 --epsilon 1,4 --delta 1e-6
   graphcloak plan --graph karate --epsilon 0.5,1,2,4,8 --ledger ./ledger.json --scope building-7
   graphcloak plan --graph file:edges.csv --communities file:communities.csv --tau 1 --target-accuracy 0.8 -o json
-  graphcloak plan --graph file:edges.csv --tau 1 --estimate   # how long, before you run it`,
+  graphcloak plan --graph file:edges.csv --tau 1 --estimate   # how long, before you run it
+  graphcloak plan --graph file:edges.csv --tau 1 --local --missing 0.1   # a local release, 10% of sensors silent`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.epsilonGiven = cmd.Flags().Changed("epsilon")
 			if err := checkSensorNoise(cmd.Flags(), o.sensorNoise); err != nil {
 				return err
+			}
+			if o.missing != 0 && !o.local {
+				return usageErrorf("--missing is the fraction of sensors that do not report in a local release: give --local too")
+			}
+			if !(o.missing >= 0 && o.missing < 1) {
+				return inputErrorf("--missing must be a fraction in [0, 1), got %v", o.missing)
 			}
 			if o.local {
 				if cmd.Flags().Changed("modes") && slices.Contains(o.modes, forecast.ModeAnswer) {
@@ -122,6 +144,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.StringSliceVar(&o.modes, "modes", []string{forecast.ModePerNode, forecast.ModeAnswer}, "modes to forecast: per-node, private-answer")
 	f.BoolVar(&o.local, "local", false, "forecast a local release (sensors add their own noise; epoch open): per-node mode only, the private answer is not offered")
+	f.Float64Var(&o.missing, "missing", 0, "with --local: the fraction of sensors that will not report (missing at random, independent of the source), in [0, 1)")
 	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
 	f.StringVar(&o.smoothSpec, "smooth", "0", "also forecast per-node releases smoothed by these τ′ (comma-separated; release --smooth τ′: Δ2 at τ+τ′); auto: the τ′ release --smooth auto chooses among, τ/2, τ and 2τ")
 	durationVar(f, &o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
@@ -283,6 +306,9 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	}
 	if o.local {
 		rep.Local = localNoAnswer
+		if o.missing > 0 {
+			rep.Local += "\n" + localMissing(o.missing, lg.Graph.N())
+		}
 	}
 	if err := planBudgetBuys(ctx, g, o, st, rep); err != nil {
 		return err
@@ -308,6 +334,7 @@ func planSpec(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.
 	}
 	sim := o.simulation(lg.Graph, part, names, privacy.MechanismDefault)
 	sim.Tau, sim.Progress = o.taus[0], g.progress("private-answer trials")
+	sim.Missing = o.missing
 	work, err := planWorkCache(g, o)
 	if err != nil {
 		return job.ForecastSpec{}, err
