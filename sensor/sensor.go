@@ -27,7 +27,8 @@ type Sensor struct {
 	Key         Key
 	Policy      Policy
 	// Odometer is the path of the odometer file (created 0600 on first
-	// use; its directory must exist). Its lock is Odometer + ".lock".
+	// use; its directory must exist). Its lock is the hidden ".NAME.lock"
+	// beside it (lockOdometer).
 	Odometer string
 	// Now is the sensor's clock; nil means time.Now.
 	Now func() time.Time
@@ -76,7 +77,7 @@ func (s *Sensor) Report(env []byte, value float64) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	unlock, err := lockFile(s.Odometer + ".lock")
+	unlock, err := lockOdometer(s.Odometer)
 	if err != nil {
 		return Report{}, &OdometerError{Path: s.Odometer, Reason: "cannot be locked", Err: err}
 	}
