@@ -25,7 +25,9 @@ func guideCommands(t *testing.T, path string) [][]string {
 // written, from a directory laid out like the repository root; ">> FILE"
 // appends the command's output to FILE as a shell would. It then checks
 // what the guide says happens: the release holds the four reports and
-// lists the 30 other nodes as missing, and unmask prints the readings.
+// lists the 30 other nodes as missing, and unmask prints the readings;
+// and every file the guide wrote (keys, odometers, lock files, ...) is
+// one the repository's .gitignore ignores (checkIgnored).
 func TestLocalGuide(t *testing.T) {
 	isolateConfig(t)
 	dir := t.TempDir()
@@ -37,6 +39,7 @@ func TestLocalGuide(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmds := guideCommands(t, "../../docs/local.md")
+	root := repoRoot(t)
 	t.Chdir(dir)
 	if len(cmds) < 12 {
 		t.Fatalf("found %d commands", len(cmds))
@@ -88,4 +91,5 @@ func TestLocalGuide(t *testing.T) {
 	if strings.Count(string(data), `"grid"`) != 4 || !strings.Contains(string(data), `"missing"`) {
 		t.Errorf("local-release.json is not the four reports with the missing nodes:\n%.600s", data)
 	}
+	checkIgnored(t, root, dir)
 }
