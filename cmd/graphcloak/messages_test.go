@@ -37,3 +37,23 @@ func TestConfigErrorNamesWhatSetIt(t *testing.T) {
 		})
 	}
 }
+
+// epoch open of an epoch charged before, with --out another file than its
+// order's, names the file it looked at (it is not "not at hand": it is
+// elsewhere), exits 7 and charges nothing.
+func TestEpochOpenChargedNamesThePathLookedAt(t *testing.T) {
+	isolateConfig(t)
+	r := newCollectRig(t)
+	r.open(t, "e1", filepath.Join(r.dir, "epoch.order"))
+	spent := ledgerSpent(t, r.ledger)
+	elsewhere := filepath.Join(r.dir, "other.order")
+	code, _, stderr := runCode("epoch", "open", "--graph", "karate", "--tau", "1", "--epsilon", "1", "--delta", "1e-6",
+		"--ledger", r.ledger, "--scope", "building-7", "--epoch", "e1", "--valid-for", "1h", "--signing-key", r.signing,
+		"--out", elsewhere)
+	if code != exitChargedEpoch || !strings.Contains(stderr, "not at "+elsewhere) {
+		t.Errorf("exit %d, %q; want exit %d naming %s", code, stderr, exitChargedEpoch, elsewhere)
+	}
+	if got := ledgerSpent(t, r.ledger); got != spent {
+		t.Errorf("the refusal charged: spent %v, then %v", spent, got)
+	}
+}
