@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -400,9 +401,12 @@ func readValues(r io.Reader, header string, broken bool) (map[string]float64, er
 	return out, nil
 }
 
-// ValuesByKey orders readings by graph index. Every node needs a reading
-// (a *ValuesError wrapping ErrMissingValue names the first missing ones)
-// and every reading must name a node of g.
+// ValuesByKey orders readings by graph index. Every reading must name a
+// node of g (a *ValuesError names the first unknown key, in sorted order,
+// and a node without a reading its spelling may have meant: "07" for "7")
+// and every node needs a reading (a *ValuesError wrapping ErrMissingValue
+// names the first missing ones). Unknown keys are reported first: a
+// misspelt key is why its node has no reading.
 func ValuesByKey(g *laplacian.Graph, byKey map[string]float64) ([]float64, error) {
 	return valuesByKey(g, byKey, false)
 }
@@ -415,6 +419,9 @@ func AnswerValuesByKey(g *laplacian.Graph, byKey map[string]float64) ([]float64,
 }
 
 func valuesByKey(g *laplacian.Graph, byKey map[string]float64, broken bool) ([]float64, error) {
+	if err := unknownKeys(g, byKey, !broken); err != nil {
+		return nil, err
+	}
 	y := make([]float64, g.N())
 	var missing []string
 	count := 0
@@ -436,12 +443,36 @@ func valuesByKey(g *laplacian.Graph, byKey map[string]float64, broken bool) ([]f
 	if count > 0 {
 		return nil, &ValuesError{Reason: fmt.Sprintf("%d nodes have no reading (%s)", count, strings.Join(missing, ", ")), Err: ErrMissingValue}
 	}
-	if len(byKey) != g.N() {
-		for k := range byKey {
-			if _, ok := g.IndexOf(k); !ok {
-				return nil, &ValuesError{Key: k, Reason: "is not a node of the graph"}
-			}
+	return y, nil
+}
+
+// unknownKeys is the *ValuesError for the readings of byKey that name no
+// node of g, nil when there are none. With hint it names the node without
+// a reading the first key may have meant; a private answer gives none (which
+// node has no reading is a broken reading, never named).
+func unknownKeys(g *laplacian.Graph, byKey map[string]float64, hint bool) error {
+	var unknown []string
+	for k := range byKey {
+		if _, ok := g.IndexOf(k); !ok {
+			unknown = append(unknown, k)
 		}
 	}
-	return y, nil
+	if len(unknown) == 0 {
+		return nil
+	}
+	slices.Sort(unknown)
+	reason := "is not a node of the graph"
+	if i, ok := g.IndexOf(strings.TrimLeft(strings.TrimSpace(unknown[0]), "0")); ok && hint {
+		if _, has := byKey[g.Key(i)]; !has {
+			reason += fmt.Sprintf(" (node %q has no reading: is it that node?)", g.Key(i))
+		}
+	}
+	if n := len(unknown) - 1; n > 0 {
+		more := unknown[1:min(len(unknown), 5)]
+		for i := range more {
+			more[i] = strconv.Quote(more[i])
+		}
+		reason += fmt.Sprintf("; %d other keys name no node either (%s)", n, strings.Join(more, ", "))
+	}
+	return &ValuesError{Key: unknown[0], Reason: reason}
 }

@@ -4,9 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -200,18 +202,19 @@ func TestModelResumable(t *testing.T) {
 	if _, err := cache.ModelResumable(ctx, g, 1, part, nil, stop, log, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("the stopped run: %v", err)
 	}
-	said := 0
-	m, err := cache.ModelResumable(context.Background(), g, 1, part, nil, recovery.CertifierOptions{}, log, func(path string, sources int) {
+	said, held := 0, ""
+	m, err := cache.ModelResumable(context.Background(), g, 1, part, nil, recovery.CertifierOptions{}, log, func(path, h string) {
 		if path != CheckpointPath(cache.Path) {
 			t.Errorf("resumed from %s", path)
 		}
-		said = sources
+		held = h
+		fmt.Sscanf(h, "%d of", &said)
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if said < 96 || said >= g.N() {
-		t.Errorf("resumed %d sources, want at least the 96 done before the stop", said)
+	if said < 96 || said >= g.N() || !strings.HasSuffix(held, fmt.Sprintf(" of %d sources", g.N())) {
+		t.Errorf("resumed %q, want at least the 96 done before the stop of the %d sources", held, g.N())
 	}
 	a, _ := json.Marshal(fresh.Certifier.State(fresh.Classes))
 	b, _ := json.Marshal(m.Certifier.State(m.Classes))
@@ -220,5 +223,31 @@ func TestModelResumable(t *testing.T) {
 	}
 	if _, err := os.Stat(CheckpointPath(cache.Path)); !os.IsNotExist(err) {
 		t.Errorf("the checkpoint outlived the model: %v", err)
+	}
+}
+
+// A checkpoint holding both passes of an audit (the fast pass to its end,
+// found not precise enough, and part of the precise pass) says how far
+// the precise pass got, out of the graph's sources: each pass covers
+// every source, so their counts are never added (karate: 34 and 20 read
+// "54 of 34 sources").
+func TestCheckpointHeldPerPass(t *testing.T) {
+	g, _ := laplacian.Karate()
+	cp, err := OpenCheckpoint(filepath.Join(t.TempDir(), "c.json.checkpoint"), g, 1, recovery.CertifierOptions{},
+		Cache{MACKey: []byte("0123456789abcdef0123456789abcdef"), Software: "v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := cp.Held(); h != "" || cp.Resumed() != 0 {
+		t.Errorf("empty checkpoint: %q, %d", h, cp.Resumed())
+	}
+	cp.Add(recovery.PassBlock{Block: 0, Norms: make([]float64, 32)})
+	if h, want := cp.Held(), "32 of 34 sources"; h != want || cp.Resumed() != 32 {
+		t.Errorf("fast pass begun: %q, %d; want %q, 32", h, cp.Resumed(), want)
+	}
+	cp.Add(recovery.PassBlock{Block: 1, Norms: make([]float64, 2)})
+	cp.Add(recovery.PassBlock{Block: 0, Precise: true, Norms: make([]float64, 20)})
+	if h, want := cp.Held(), "20 of 34 sources of the precise pass (the fast pass done)"; h != want || cp.Resumed() != 20 {
+		t.Errorf("precise pass begun: %q, %d; want %q, 20", h, cp.Resumed(), want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/community"
@@ -31,9 +32,12 @@ type Model struct {
 	Certifier *recovery.Certifier
 	Classes   *recovery.SourceClasses
 	Geometry  *privacy.CommunityGeometry
-	// Names are the community names under Geometry's canonical ids (nil
-	// when the partition has none).
+	// Names are the community names under Geometry's canonical ids: the
+	// partition's names, or its ids as text when it has none.
 	Names []string
+	// partID[c] is the partition's id of Geometry's community c: what is
+	// published and recorded as the community's id (PartitionID).
+	partID []int
 	// quotient is the class graph (nil when every class is one node).
 	quotient *laplacian.Graph
 	// part and partNames are the partition the model was built with and
@@ -99,13 +103,30 @@ func answerModelOf(ctx context.Context, g *laplacian.Graph, tau float64, cert *r
 			m.community[s] = -1
 		}
 	}
-	if names != nil {
-		m.Names = make([]string, m.Geometry.K())
-		for i, c := range geoPart {
+	// Published and printed under the partition's own names — its ids
+	// when it has none (Leiden's, as communities and locate print them),
+	// never the geometry's canonical ids.
+	m.Names, m.partID = make([]string, m.Geometry.K()), make([]int, m.Geometry.K())
+	for i, c := range geoPart {
+		m.partID[m.Geometry.Community(i)] = c
+		if names != nil {
 			m.Names[m.Geometry.Community(i)] = names[c]
+		} else {
+			m.Names[m.Geometry.Community(i)] = strconv.Itoa(c)
 		}
 	}
 	return m, nil
+}
+
+// PartitionID is the partition's id of the geometry's community c.
+func (m *Model) PartitionID(c int) int { return m.partID[c] }
+
+// inPartitionIDs renames rep's communities, a ranking on the geometry, by
+// the partition's ids, as locate and communities number them.
+func (m *Model) inPartitionIDs(rep *community.Report) {
+	for i := range rep.Communities {
+		rep.Communities[i].ID = m.partID[rep.Communities[i].ID]
+	}
 }
 
 // sizeInNodes makes the sizes of rep, a ranking on the geometry (on the

@@ -159,10 +159,11 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		return nil, err
 	}
 	post := cal.AnswerPosterior(m.Geometry, o)
-	res.ReleaseID, res.CommunityID, res.Community, res.Calibration = id, o, communityName(m.Names, o), cal
+	res.ReleaseID, res.CommunityID, res.Community, res.Calibration = id, m.PartitionID(o), communityName(m.Names, o), cal
 	res.Delta = m.NoiseDelta()
 	res.Posterior = community.Rank(m.Geometry.Graph(), m.Geometry.Partition(), m.Names, nodeWeights(m.Geometry, post), false)
 	m.sizeInNodes(res.Posterior)
+	m.inPartitionIDs(res.Posterior)
 	res.Millis = time.Since(start).Milliseconds()
 	return res, nil
 }

@@ -18,13 +18,21 @@ type Error struct {
 	Key    string // dotted key, or "config" for the file as a whole
 	Reason string
 	Err    error // underlying cause, may be nil
+	// Given is what the user typed to set Key when it was not the file:
+	// its flag ("--tau") or environment variable; the message names it
+	// instead of Key. Loaded.Validate sets it.
+	Given string
 }
 
 func (e *Error) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("config: %s: %s: %v", e.Key, e.Reason, e.Err)
+	name := e.Key
+	if e.Given != "" {
+		name = e.Given
 	}
-	return fmt.Sprintf("config: %s: %s", e.Key, e.Reason)
+	if e.Err != nil {
+		return fmt.Sprintf("config: %s: %s: %v", name, e.Reason, e.Err)
+	}
+	return fmt.Sprintf("config: %s: %s", name, e.Reason)
 }
 
 func (e *Error) Unwrap() error { return e.Err }
@@ -54,6 +62,32 @@ func (c *Config) Validate() error {
 	c.validatePrivacy(errs.add)
 	c.validateOutput(errs.add)
 	return errors.Join(errs...)
+}
+
+// Validate is Config.Validate with each problem naming what set its key
+// (Error.Given): the flag the user typed, or the environment variable;
+// a key from the file or the default keeps its dotted name.
+func (l *Loaded) Validate() error {
+	err := l.Config.Validate()
+	joined, ok := err.(interface{ Unwrap() []error })
+	if !ok {
+		return err
+	}
+	for _, e := range joined.Unwrap() {
+		ce, ok := e.(*Error)
+		if !ok {
+			continue
+		}
+		k, ok := keyByName(ce.Key)
+		switch {
+		case !ok:
+		case l.Sources[ce.Key] == FromFlag && k.Flag != "":
+			ce.Given = "--" + k.Flag
+		case l.Sources[ce.Key] == FromEnv:
+			ce.Given = k.Env()
+		}
+	}
+	return err
 }
 
 // problems collects the *Error values of Validate, in order.

@@ -217,7 +217,7 @@ func (p *AnswerPlan) certifierOptions() recovery.CertifierOptions {
 // (answer.Cache.ModelResumable).
 func (p *AnswerPlan) model(ctx context.Context) (*answer.Model, error) {
 	return p.cache().ModelResumable(ctx, p.Input.Graph, p.Spec.Tau, p.Input.Partition, p.Input.Names, p.certifierOptions(), p.env.logger(),
-		resumedPass(p.env.Say, p.Input.Graph.N()))
+		resumedPass(p.env.Say))
 }
 
 // cache is the spec's answer cache (nil without a path or a memo): the

@@ -25,7 +25,7 @@ func fileLedger(t *testing.T, b privacy.Budget) (path string, ro, rw *privacy.Fi
 	if _, err := privacy.CreateFileLedger(context.Background(), path, b, privacy.FileLedgerOptions{}, testScope); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Remove(path + ".lock"); err != nil { // a dry run must not make it again
+	if err := os.Remove(privacy.LockPath(path)); err != nil { // a dry run must not make it again
 		t.Fatal(err)
 	}
 	ro, err := privacy.OpenFileLedger(path, privacy.FileLedgerOptions{ReadOnly: true})

@@ -267,7 +267,7 @@ func (spec *ForecastSpec) answerModel(ctx context.Context, rep *ForecastReport, 
 	}
 	m, err := spec.AnswerCache.ModelResumable(ctx, e.Graph, e.Tau, e.Partition, nil,
 		recovery.CertifierOptions{Tol: spec.FitTolerance, SensorNoise: spec.SensorNoise, Progress: spec.progress("answer audit"),
-			Started: startedOn(spec.PassStarted, e.Graph), EdgeTerms: terms}, spec.Logger, resumedPass(spec.Say, e.Graph.N()))
+			Started: startedOn(spec.PassStarted, e.Graph), EdgeTerms: terms}, spec.Logger, resumedPass(spec.Say))
 	var mre *recovery.ModelRangeError
 	if errors.As(err, &mre) {
 		rep.AnswerRefused = mre.Error()

@@ -108,12 +108,12 @@ func (e *Env) progress(step string) func(done, total int) {
 
 // resumedPass tells of an answer audit resumed from its checkpoint
 // (AnswerCache.ModelResumable), through say (nil: nobody).
-func resumedPass(say func(string), n int) func(path string, sources int) {
+func resumedPass(say func(string)) func(path, held string) {
 	if say == nil {
 		return nil
 	}
-	return func(path string, sources int) {
-		say(fmt.Sprintf("resuming the answer audit from %s: %d of %d sources already done", path, sources, n))
+	return func(path, held string) {
+		say(fmt.Sprintf("resuming the answer audit from %s: %s already done", path, held))
 	}
 }
 

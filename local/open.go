@@ -56,13 +56,17 @@ func (*OrderFileError) Kind() errkind.Kind { return errkind.BadInput }
 
 // EpochChargedError reports an epoch charged before whose order is not
 // there to re-publish (a central release of the same epoch, or an order
-// file removed): it cannot be opened without a second charge.
+// file removed, or published at another path): it cannot be opened
+// without a second charge.
 type EpochChargedError struct {
 	Scope, Epoch string
+	Out          string // the order file looked at (and its pending file beside it)
 }
 
 func (e *EpochChargedError) Error() string {
-	return fmt.Sprintf("local: epoch %q of scope %q was charged before and its order is not at hand: open a new epoch (a new charge)", e.Epoch, e.Scope)
+	return fmt.Sprintf("local: epoch %q of scope %q was charged before and its order is not at %s (nor pending beside it): "+
+		"give the order file it was opened with to re-publish it (nothing charged), or open a new epoch (a new charge)",
+		e.Epoch, e.Scope, e.Out)
 }
 
 // Kind: charged.
@@ -79,7 +83,7 @@ func signPending(ctx context.Context, req OpenRequest, want Order, pending strin
 			return Order{}, nil, err
 		}
 		if charged {
-			return Order{}, nil, &EpochChargedError{Scope: want.Scope, Epoch: want.Epoch}
+			return Order{}, nil, &EpochChargedError{Scope: want.Scope, Epoch: want.Epoch, Out: req.Out}
 		}
 	}
 	want.ReleaseID = privacy.NewReleaseID()
@@ -160,7 +164,7 @@ func OpenEpoch(ctx context.Context, req OpenRequest) (*Opened, error) {
 		// The earlier call charged it and stopped before the rename.
 	case errors.Is(err, privacy.ErrAlreadyCharged):
 		os.Remove(pending)
-		return nil, &EpochChargedError{Scope: o.Scope, Epoch: o.Epoch}
+		return nil, &EpochChargedError{Scope: o.Scope, Epoch: o.Epoch, Out: req.Out}
 	default:
 		if !res.Resumed {
 			os.Remove(pending) // nothing charged: the next call signs afresh

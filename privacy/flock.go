@@ -4,9 +4,35 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 )
+
+// LockPath is the lock file of file: the hidden ".NAME.lock" beside it.
+// Lock files are never removed — a waiter blocked on a file another
+// process unlinks would take a lock nobody else can see — so they are
+// hidden, and the repository's .gitignore lists ".*.lock".
+func LockPath(file string) string {
+	dir, base := filepath.Split(file)
+	return filepath.Join(dir, "."+base+".lock")
+}
+
+// flockLegacy takes flock(2) of kind how on lockPath only if it exists:
+// the "NAME.lock" a graphcloak from before LockPath locked, so that one
+// still running excludes and is excluded by this one. It is never created.
+func flockLegacy(ctx context.Context, lockPath string, how int) (unlock func(), err error) {
+	lf, err := os.OpenFile(lockPath, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		if lf, err = os.Open(lockPath); err != nil {
+			return nil, err
+		}
+	}
+	return flockFile(ctx, lf, how, nil)
+}
 
 // flockWait takes flock(2) of the given kind (syscall.LOCK_SH or LOCK_EX)
 // on the file lockPath, created if missing, polling so that ctx can end

@@ -58,7 +58,8 @@ import (
 // to the file is written to its target, the link left in place.
 //
 // Durability and concurrency: each Charge takes an exclusive flock(2) on
-// path+".lock" (so concurrent processes and goroutines serialise), reads
+// LockPath(path), the hidden ".NAME.lock" beside it (and on the "NAME.lock"
+// of earlier versions when one is there) (so concurrent processes and goroutines serialise), reads
 // and verifies the file, and writes the new state to a temporary file in
 // the same directory, fsyncs it, renames it over the ledger and fsyncs the
 // directory. A crash leaves either the old or the new ledger, never a torn
@@ -526,19 +527,26 @@ func ratDown(r *big.Rat) float64 {
 func nextUp(v float64) float64   { return math.Nextafter(v, math.Inf(1)) }
 func nextDown(v float64) float64 { return math.Nextafter(v, math.Inf(-1)) }
 
-// lock takes flock(2) of the given kind on path+".lock" (flockWait); a
-// read-only ledger takes a shared lock on it only if it exists.
+// lock takes flock(2) of the given kind on LockPath(file) (flockWait); a
+// read-only ledger takes a shared lock on it only if it exists. It then
+// locks the same way the "file.lock" an earlier version made, if there is
+// one (flockLegacy): the same order in every process, so no deadlock.
 func (l *FileLedger) lock(ctx context.Context, how int) (func(), error) {
-	var unlock func()
+	var unlock, unlockLegacy func()
 	var err error
 	if l.readOnly {
-		unlock, err = flockExisting(ctx, l.target()+".lock")
+		unlock, err = flockExisting(ctx, LockPath(l.target()))
 	} else {
-		unlock, err = flockWait(ctx, l.target()+".lock", how, nil)
+		unlock, err = flockWait(ctx, LockPath(l.target()), how, nil)
+	}
+	if err == nil {
+		if unlockLegacy, err = flockLegacy(ctx, l.target()+".lock", how); err != nil {
+			unlock()
+		}
 	}
 	switch {
 	case err == nil:
-		return unlock, nil
+		return func() { unlockLegacy(); unlock() }, nil
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("privacy: lock ledger %s: %w", l.path, err)
 	}

@@ -172,7 +172,7 @@ func TestHighWaterMarkSymlinkedFile(t *testing.T) {
 	if st, err := os.Lstat(alias); err != nil || st.Mode()&os.ModeSymlink == 0 {
 		t.Fatalf("a charge through the link replaced the link: %v %v", st.Mode(), err)
 	}
-	if _, err := os.Stat(alias + ".lock"); err == nil {
+	if _, err := os.Stat(LockPath(alias)); err == nil {
 		t.Error("the link has its own lock file: two names of one ledger would not exclude each other")
 	}
 	if err := l.Charge(context.Background(), Charge{Scope: "g", ReleaseID: "e1", Rho: 0.001}); !errors.Is(err, ErrAlreadyCharged) {
@@ -327,7 +327,7 @@ func TestHighWaterMarkUnwritable(t *testing.T) {
 				if _, err := os.Stat(f.path); err == nil {
 					t.Error("a refused budget --init created the ledger")
 				}
-				if _, err := os.Stat(f.path + ".lock"); err == nil {
+				if _, err := os.Stat(LockPath(f.path)); err == nil {
 					t.Error("a refused budget --init left a lock file")
 				}
 				unblock()

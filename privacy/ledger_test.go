@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/errkind"
@@ -651,7 +652,7 @@ func TestFileLedgerReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := l.Balance(ctx, "g")
-	os.Remove(path + ".lock")
+	os.Remove(LockPath(path))
 	files := func() map[string]string {
 		m := map[string]string{}
 		entries, _ := os.ReadDir(dir)
@@ -699,4 +700,45 @@ func keys(m map[string]string) []string {
 // ("ledger key" → "--ledger-key"), as a command renders it.
 func asFlags(err error) string {
 	return errkind.Render(err, func(p errkind.Param) string { return "--" + strings.ReplaceAll(string(p), " ", "-") })
+}
+
+// A ledger's lock file is hidden (".NAME.lock", which .gitignore lists)
+// and is the only file beside the ledger after a charge; a "NAME.lock"
+// left by an earlier version is still honoured: held by a process of that
+// version, it makes a charge wait.
+func TestFileLedgerLockFileHiddenAndLegacyHonoured(t *testing.T) {
+	l, path := newTestLedger(t)
+	ctx := context.Background()
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "e1", Rho: 0.001}); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(filepath.Dir(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{".ledger.json.lock", "ledger.json"}; fmt.Sprint(names) != fmt.Sprint(want) {
+		t.Errorf("beside the ledger after a charge: %q, want %q", names, want)
+	}
+
+	legacy, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer legacy.Close()
+	if err := syscall.Flock(int(legacy.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	held, cancel := context.WithCancel(ctx)
+	cancel()
+	if err := l.Charge(held, Charge{Scope: "g", ReleaseID: "e2", Rho: 0.001}); !errors.Is(err, context.Canceled) {
+		t.Errorf("charge while an earlier version holds ledger.json.lock: %v, want it to wait (context.Canceled)", err)
+	}
+	syscall.Flock(int(legacy.Fd()), syscall.LOCK_UN)
+	if err := l.Charge(ctx, Charge{Scope: "g", ReleaseID: "e2", Rho: 0.001}); err != nil {
+		t.Errorf("charge once ledger.json.lock is free: %v", err)
+	}
 }

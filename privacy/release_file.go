@@ -182,7 +182,7 @@ func PrepareReleaseFile(ctx context.Context, path string, busy func()) (*Pending
 		return nil, &ReleaseFileError{Path: path, Reason: fmt.Sprintf("cannot be written: %v", err)}
 	}
 	p := &PendingReleaseFile{path: path, tmp: tmp}
-	lock := filepath.Join(dir, "."+base+".lock")
+	lock := LockPath(path)
 	if p.unlock, err = flockWait(ctx, lock, syscall.LOCK_EX, busy); err != nil {
 		p.Abort()
 		switch {

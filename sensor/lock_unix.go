@@ -3,6 +3,7 @@
 package sensor
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -40,7 +41,30 @@ func lockOdometerFile(real string) (*os.File, func(), error) {
 			unlock()
 			return nil, nil, &OdometerError{Corrupt: true, Reason: fmt.Sprintf("has %d hard links: an odometer has one name (use a symbolic link)", st.Nlink)}
 		}
-		return f, unlock, nil
+		unlockLegacy, err := lockLegacy(real + ".lock")
+		if err != nil {
+			unlock()
+			return nil, nil, err
+		}
+		return f, func() { unlockLegacy(); unlock() }, nil
 	}
 	return nil, nil, fmt.Errorf("replaced 1000 times while waiting for its lock")
+}
+
+// lockLegacy locks "NAME.lock", where an earlier version took the
+// odometer's lock, when it is there (a no-op otherwise): a sensor of that
+// version still running and this one then exclude each other.
+func lockLegacy(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return func() {}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { syscall.Flock(int(f.Fd()), syscall.LOCK_UN); f.Close() }, nil
 }

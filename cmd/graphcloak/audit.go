@@ -188,10 +188,7 @@ func runAuditEstimate(g *globalOptions, o *auditOptions, lg *laplacian.Graph, op
 	r := answer.AuditReport{Graph: o.graph, Shard: o.shard, NodeCount: lg.N(), Tau: tau, FitTolerance: opt.Tol, Precise: o.precise,
 		Save: o.save, Millis: time.Since(start).Milliseconds(), Estimate: &est, EstimateOnly: true}
 	if opt.Checkpoint != nil {
-		r.ResumedSources = cp.Sources(true)
-		if !o.precise {
-			r.ResumedSources += cp.Sources(false)
-		}
+		r.ResumedSources = cp.Resumed()
 	}
 	return printAuditResult(g, out, r)
 }
@@ -229,14 +226,10 @@ func openAuditCheckpoint(g *globalOptions, o *auditOptions, lg *laplacian.Graph,
 	if reused {
 		return cp, 0, nil
 	}
-	resumed := cp.Sources(true)
-	if !o.precise {
-		resumed += cp.Sources(false)
+	if held := cp.Held(); held != "" {
+		g.say(fmt.Sprintf("resuming the audit from %s: %s already done", cp.Path, held))
 	}
-	if resumed > 0 {
-		g.say(fmt.Sprintf("resuming the audit from %s: %d of %d sources already done", cp.Path, resumed, lg.N()))
-	}
-	return cp, resumed, nil
+	return cp, cp.Resumed(), nil
 }
 
 func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {

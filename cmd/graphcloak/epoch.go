@@ -33,7 +33,8 @@ Opening an epoch again is safe: with the order file at --out it re-publishes
 it (exit 0, nothing charged, the same release id); a run stopped between the
 charge and the order's publication is finished by the next (the order signed
 first waits beside --out as .NAME.pending). An epoch charged with no order at
-hand (a central release of the same epoch) is refused (exit 7); other
+--out (a central release of the same epoch, or an order published at
+another --out) is refused (exit 7); other
 parameters for an opened epoch, or another epoch's order at --out, are
 refused (exit 3).
 
@@ -43,8 +44,8 @@ that slot.
 
 Exit codes: 2 usage; 3 bad input (a key, the graph, a parameter, an order
 file that is another epoch's); 4 Neo4j unreachable; 5 budget exhausted;
-7 the epoch was charged before and its order is not at hand (open a new
-epoch).`
+7 the epoch was charged before and its order is not at --out (give the
+--out it was opened with, or open a new epoch).`
 
 type epochOpenOptions struct {
 	keyFingerprint    string

@@ -13,7 +13,9 @@ import (
 // pullProgress adapts terminal progress to ReadGraph's (stage, done)
 // callback: a counter per stage (the total is unknown while streaming),
 // each stage on its own line (progressbar.Stages). Call the returned end
-// after the pull.
+// after the pull. On a pipe a stage ends when the next begins, and every
+// stage at end (a report of total −1, progressbar.Log): a finished stage
+// is not reported again.
 func (g *globalOptions) pullProgress() (progress func(stage string, done int), end func()) {
 	switch {
 	case g.terminal:
@@ -22,18 +24,36 @@ func (g *globalOptions) pullProgress() (progress func(stage string, done int), e
 		return nil, func() {}
 	}
 	// On a pipe: log lines per stage (progressbar.Log, no total).
+	type step struct {
+		report func(done, total int)
+		done   int
+	}
 	var mu sync.Mutex
-	stages := map[string]func(done, total int){}
-	return func(stage string, done int) {
-		mu.Lock()
-		p := stages[stage]
-		if p == nil {
-			p = g.progress("pull " + stage)
-			stages[stage] = p
+	stages := map[string]*step{}
+	var current *step
+	endCurrent := func() { // mu held
+		if current != nil {
+			current.report(current.done, -1)
 		}
-		mu.Unlock()
-		p(done, 0)
-	}, func() {}
+	}
+	return func(stage string, done int) {
+			mu.Lock()
+			defer mu.Unlock()
+			s := stages[stage]
+			if s == nil {
+				endCurrent()
+				s = &step{report: g.progress("pull " + stage)}
+				stages[stage], current = s, s
+			}
+			s.done = done
+			s.report(done, 0)
+		}, func() {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, s := range stages {
+				s.report(s.done, -1)
+			}
+		}
 }
 
 // loadGraphSpec is Stores.LoadGraph for commands that need only the

@@ -289,7 +289,7 @@ func TestLedgerMarkUnwritable(t *testing.T) {
 	if _, err := os.Stat(s.ledger()); err == nil {
 		t.Error("a refused budget --init created the ledger")
 	}
-	if _, err := os.Stat(s.ledger() + ".lock"); err == nil {
+	if _, err := os.Stat(privacy.LockPath(s.ledger())); err == nil {
 		t.Error("a refused budget --init left a lock file")
 	}
 	exec.Command("chattr", "-i", s.keys).Run()

@@ -28,7 +28,9 @@ func guideCommands(t *testing.T, path string) [][]string {
 // written, from a directory laid out like the repository root; ">> FILE"
 // appends the command's output to FILE as a shell would. It then checks
 // what the guide says happens: the release holds the four reports and
-// lists the 30 other nodes as missing, and unmask prints the readings.
+// lists the 30 other nodes as missing, and unmask prints the readings;
+// and every file the guide wrote (keys, odometers, lock files, ...) is
+// one the repository's .gitignore ignores (checkIgnored).
 func TestLocalGuide(t *testing.T) {
 	isolateConfig(t)
 	dir := t.TempDir()
@@ -40,6 +42,7 @@ func TestLocalGuide(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmds := guideCommands(t, "../../docs/local.md")
+	root := repoRoot(t)
 	t.Chdir(dir)
 	if len(cmds) < 12 {
 		t.Fatalf("found %d commands", len(cmds))
@@ -124,4 +127,5 @@ func TestLocalGuide(t *testing.T) {
 	if code, msg := report("eps1.order", "0.51"); code != exitBadInput || !strings.Contains(msg, "below the sensor's floor") {
 		t.Errorf("an order of ε = 1 with the default policy: exit %d: %s", code, msg)
 	}
+	checkIgnored(t, root, dir)
 }

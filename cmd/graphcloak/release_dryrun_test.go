@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // dirBytes is every file in dir with its bytes.
@@ -79,7 +81,7 @@ func TestReleaseDryRunReadsTheLedger(t *testing.T) {
 		t.Fatal("a release without a ledger created one")
 	}
 	initTestLedger(t, ledger)
-	os.Remove(ledger + ".lock")
+	os.Remove(privacy.LockPath(ledger))
 
 	plan, stderr, code := dry("1", "e1", "--out", out)
 	if code != 0 || plan.Step != "fresh" || plan.Balance == nil || plan.Balance.RhoSpent != 0 || !(plan.Balance.RhoRemaining > 0) || !(plan.Rho > 0) {

@@ -3,6 +3,7 @@ package plotting
 import (
 	"fmt"
 	"image/color"
+	"strings"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -135,51 +136,128 @@ func historyVerdicts(p *plot.Plot, pts []HistoryPoint) (entries int, err error) 
 }
 
 // historyTicks labels at most maxLabels of the runs, evenly spaced (a
-// small unlabelled tick marks every other run), in a short format: an
-// epoch that is a time is shown as "15:04" when every run is on one day,
-// else "01-02 15:04"; other epochs as they are, cut to 12 characters.
-// timed reports whether the labels are times.
+// small unlabelled tick marks every other run), in the shortest format
+// that tells different runs apart: an epoch that is a time (serve's
+// slots, README's --epoch 2026-11-21T06:00, a run id's start) is shown as
+// "15:04" when every run is on one day, else "01-02 15:04", with seconds
+// or the year only when runs need them to differ; other epochs as they
+// are, cut to 12 characters — the part after what they all begin with
+// when that tells them apart. timed reports whether the labels are times.
 func historyTicks(pts []HistoryPoint, maxLabels int) (ticks []plot.Tick, timed bool) {
 	times := make([]time.Time, len(pts))
+	names := make([]string, len(pts))
 	timed = true
 	for i, h := range pts {
 		t, ok := epochTime(h.Label)
 		if h.Label == "" {
 			t, ok = h.At, !h.At.IsZero()
 		}
-		times[i] = t.UTC()
+		times[i], names[i] = t.UTC(), h.Label
 		timed = timed && ok
 	}
-	layout := "01-02 15:04"
+	step := (len(pts) + maxLabels - 1) / maxLabels
+	var shown []int // the runs labelled
+	for i := range pts {
+		if i%step == 0 {
+			shown = append(shown, i)
+		}
+	}
+	var labels []string
 	if timed {
+		keys := make([]string, len(pts))
+		for i, t := range times {
+			keys[i] = t.Format(time.RFC3339Nano)
+		}
 		y, m, d := times[0].Date()
 		oneDay := true
 		for _, t := range times {
 			ty, tm, td := t.Date()
 			oneDay = oneDay && ty == y && tm == m && td == d
 		}
+		layouts := []string{"01-02 15:04", "01-02 15:04:05", "2006-01-02 15:04:05", time.RFC3339Nano}
 		if oneDay {
-			layout = "15:04"
+			layouts = append([]string{"15:04", "15:04:05"}, layouts...)
 		}
-	}
-	step := (len(pts) + maxLabels - 1) / maxLabels
-	for i, h := range pts {
-		label := ""
-		if i%step == 0 {
-			if timed {
-				label = times[i].Format(layout)
-			} else if label = h.Label; len([]rune(label)) > 12 {
-				label = string([]rune(label)[:11]) + "…"
+		labels = distinctLabels(shown, keys, func(i int, layout string) string { return times[i].Format(layout) }, layouts)
+	} else {
+		prefix := commonPrefix(names, shown)
+		cut := func(i int, how string) string {
+			r := []rune(names[i])
+			switch how {
+			case "start":
+				if len(r) > 12 {
+					return string(r[:11]) + "…"
+				}
+			case "after prefix":
+				if rest := r[len([]rune(prefix)):]; len(r) > 12 && len(rest) > 0 {
+					return "…" + string(rest[:min(len(rest), 11)])
+				}
+			case "end":
+				if len(r) > 12 {
+					return "…" + string(r[len(r)-11:])
+				}
 			}
+			return string(r)
 		}
-		ticks = append(ticks, plot.Tick{Value: float64(i), Label: label})
+		labels = distinctLabels(shown, names, cut, []string{"start", "after prefix", "end", "whole"})
+	}
+	for i := range pts {
+		ticks = append(ticks, plot.Tick{Value: float64(i), Label: labels[i]})
 	}
 	return ticks, timed
 }
 
-// epochTime reads an epoch that is a time (serve's slots: 2026-11-22T10:00Z).
+// distinctLabels labels the runs shown with the first of the formats
+// under which two of them share a label only when their keys are equal
+// (the same epoch twice is one label), the last format otherwise; the
+// runs not shown get "".
+func distinctLabels(shown []int, keys []string, format func(i int, f string) string, formats []string) []string {
+	labels := make([]string, len(keys))
+	for n, f := range formats {
+		of := map[string]string{} // label → key
+		ok := true
+		for _, i := range shown {
+			l := format(i, f)
+			if k, seen := of[l]; seen && k != keys[i] {
+				ok = false
+			}
+			of[l], labels[i] = keys[i], l
+		}
+		if ok || n == len(formats)-1 {
+			break
+		}
+	}
+	return labels
+}
+
+// commonPrefix is what every shown name begins with.
+func commonPrefix(names []string, shown []int) string {
+	if len(shown) == 0 {
+		return ""
+	}
+	p := []rune(names[shown[0]])
+	for _, i := range shown[1:] {
+		r := []rune(names[i])
+		n := 0
+		for n < len(p) && n < len(r) && p[n] == r[n] {
+			n++
+		}
+		p = p[:n]
+	}
+	return string(p)
+}
+
+// epochTime reads an epoch that is a time: serve's slots
+// (2026-11-22T10:00Z), a time without a zone (UTC: README's --epoch
+// 2026-11-21T06:00), or a run id's start (run-20261127T225936Z-…, the
+// epoch of a release given none).
 func epochTime(s string) (time.Time, bool) {
-	for _, layout := range []string{"2006-01-02T15:04Z07:00", time.RFC3339, "2006-01-02T15:04:05Z07:00", "2006-01-02 15:04", "2006-01-02"} {
+	if rest, ok := strings.CutPrefix(s, "run-"); ok && len(rest) >= len("20060102T150405Z") {
+		t, err := time.Parse("20060102T150405Z", rest[:len("20060102T150405Z")])
+		return t, err == nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04Z07:00", time.RFC3339, "2006-01-02T15:04:05Z07:00", "2006-01-02T15:04",
+		"2006-01-02T15:04:05", "2006-01-02 15:04", "2006-01-02"} {
 		if t, err := time.Parse(layout, s); err == nil {
 			return t, true
 		}

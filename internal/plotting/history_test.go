@@ -1,6 +1,7 @@
 package plotting
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -69,5 +70,40 @@ func TestHistoryMarksNoiseAndChance(t *testing.T) {
 	doc = svgtest.Read(t, svg)
 	if doc.HasText("not a finding") || doc.HasText("chance") {
 		t.Errorf("a noise or chance legend with no run flagged and no chance known: %q", doc.Texts)
+	}
+}
+
+// Tick labels tell different runs apart: epochs written as times without
+// a zone (README's --epoch 2026-11-27T06:00) read as times, not cut to
+// "2026-11-27T…" each; runs in one minute get seconds; run ids read as
+// their start; other epochs sharing a long prefix show what follows it.
+// The same epoch twice may share its label.
+func TestHistoryTickLabelsDiffer(t *testing.T) {
+	at := time.Date(2026, 11, 27, 6, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name   string
+		labels []string
+		want   []string
+	}{
+		{"times without a zone", []string{"2026-11-27T06:00", "2026-11-27T07:00", "2026-11-27T08:00"}, []string{"06:00", "07:00", "08:00"}},
+		{"one minute", []string{"2026-11-27T06:00:05Z", "2026-11-27T06:00:35Z"}, []string{"06:00:05", "06:00:35"}},
+		{"run ids", []string{"run-20261127T225936Z-8290ae0ef27d", "run-20261128T010203Z-5815c408ffbe"},
+			[]string{"11-27 22:59", "11-28 01:02"}},
+		{"a shared prefix", []string{"building-7-monday-morning", "building-7-monday-evening"}, []string{"…morning", "…evening"}},
+		{"the same epoch twice", []string{"nightly", "nightly", "weekly"}, []string{"nightly", "nightly", "weekly"}},
+	}
+	for _, tc := range cases {
+		var pts []HistoryPoint
+		for i, l := range tc.labels {
+			pts = append(pts, HistoryPoint{At: at.Add(time.Duration(i) * time.Minute), Label: l, Community: "1", Probability: 0.5})
+		}
+		ticks, _ := historyTicks(pts, 8)
+		var got []string
+		for _, tk := range ticks {
+			got = append(got, tk.Label)
+		}
+		if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("%s: ticks %q, want %q", tc.name, got, tc.want)
+		}
 	}
 }

@@ -44,8 +44,11 @@ const DefaultLogQuiet = 5 * time.Second
 // its start and its end) — as long as the step has reported within the
 // last HeartbeatPeriods periods: a step that stopped reporting (ended by
 // an error, in a daemon that lives on) falls silent after that many more
-// lines. It is safe for concurrent use; nothing is printed after the last
-// line. The step's time counts from its first report.
+// lines. A step without a total ends with a report of total < 0
+// ("label: done 115 in 2s", if any line came before it): without it, its
+// timer would go on saying "label: 115 done, 30s elapsed" of a step long
+// finished. It is safe for concurrent use; nothing is printed after the
+// last line. The step's time counts from its first report.
 func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 	if opt.Period <= 0 {
 		opt.Period = DefaultLogPeriod
@@ -103,7 +106,7 @@ func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 		}
 		done, total, reported = d, t, now
 		elapsed := now.Sub(start)
-		final := t > 0 && d >= t
+		final := t > 0 && d >= t || t < 0
 		switch {
 		case finished:
 			return
@@ -112,7 +115,11 @@ func Log(w io.Writer, label string, opt LogOptions) func(done, total int) {
 			if timer != nil {
 				timer.Stop()
 			}
-			if printed {
+			switch {
+			case !printed:
+			case t < 0:
+				fmt.Fprintf(w, "%s: done %d in %s\n", label, d, elapsed.Round(time.Second))
+			default:
 				fmt.Fprintf(w, "%s: done %d/%d in %s\n", label, t, t, elapsed.Round(time.Second))
 			}
 			return

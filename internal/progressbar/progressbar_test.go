@@ -130,3 +130,42 @@ func TestLogHeartbeat(t *testing.T) {
 type writerFunc func(p []byte) (int, error)
 
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+// A step without a total (a pull's count of nodes) ends with a report of
+// total −1: one done line if it had printed any, then nothing — not its
+// count again every period; a step ended within its quiet time prints
+// nothing at all.
+func TestLogEndsWithoutTotal(t *testing.T) {
+	var mu sync.Mutex
+	var buf strings.Builder
+	w := writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return buf.Write(p)
+	})
+	lines := func() []string {
+		mu.Lock()
+		defer mu.Unlock()
+		return strings.Fields(strings.ReplaceAll(strings.TrimSpace(buf.String()), " ", "_"))
+	}
+	const period = 20 * time.Millisecond
+	p := Log(w, "pull nodes", LogOptions{Period: period, Quiet: period})
+	p(115, 0)
+	time.Sleep(3 * period)
+	p(115, -1)
+	n := len(lines())
+	time.Sleep(5 * period)
+	got := lines()
+	if n < 2 || len(got) != n || !strings.HasPrefix(got[n-1], "pull_nodes:_done_115_in_") {
+		t.Errorf("a step ended after %d lines: %q; want its done line last and nothing after", n, got)
+	}
+
+	buf.Reset()
+	quick := Log(w, "pull nodes", LogOptions{Period: period, Quiet: period})
+	quick(115, 0)
+	quick(115, -1)
+	time.Sleep(5 * period)
+	if got := lines(); len(got) != 0 {
+		t.Errorf("a step ended within its quiet time printed %q", got)
+	}
+}

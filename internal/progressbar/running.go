@@ -27,8 +27,9 @@ type StepState struct {
 // Elapsed is how long the step has run, to its last report.
 func (s StepState) Elapsed() time.Duration { return s.Updated.Sub(s.Started) }
 
-// Finished says whether the step has done its total.
-func (s StepState) Finished() bool { return s.Total > 0 && s.Done >= s.Total }
+// Finished says whether the step has done its total, or was ended
+// without one (a report of total < 0, as Log takes it).
+func (s StepState) Finished() bool { return s.Total > 0 && s.Done >= s.Total || s.Total < 0 }
 
 // ETA extrapolates the step's rate so far (0 when done or unknown).
 func (s StepState) ETA() time.Duration {
@@ -39,23 +40,25 @@ func (s StepState) ETA() time.Duration {
 }
 
 // Track returns the progress callback of step: each report replaces the
-// step's state; a step tracked again (the next slot's) starts afresh.
+// step's state. A step tracked again (the next slot's) drops the last
+// one's state, and is shown only from its first report: a step that
+// reports nothing (Δ2 reused, a dense Δ2 too quick to report) is not
+// listed as "0 of ?" for the life of the process.
 func (r *Running) Track(step string) func(done, total int) {
-	now := r.now()
 	r.mu.Lock()
 	if r.steps == nil {
 		r.steps = map[string]*StepState{}
 	}
-	st := &StepState{Step: step, Started: now, Updated: now}
-	r.steps[step] = st
+	delete(r.steps, step)
 	r.mu.Unlock()
-	first := true
+	var st *StepState
 	return func(done, total int) {
 		now := r.now()
 		r.mu.Lock()
 		defer r.mu.Unlock()
-		if first {
-			st.Started, first = now, false
+		if st == nil {
+			st = &StepState{Step: step, Started: now}
+			r.steps[step] = st
 		}
 		st.Done, st.Total, st.Updated = done, total, now
 	}

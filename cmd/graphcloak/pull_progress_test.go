@@ -1,0 +1,57 @@
+package main
+
+import (
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// lockedBuffer is a strings.Builder safe for the progress timers' writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// On a pipe a pull's stage ends when the next begins and every stage at
+// the pull's end: each says done once, and nothing is said of the pull
+// afterwards (before: "pull nodes: 115 done, 30s elapsed" every period of
+// a daemon's life after a 0.5 s pull).
+func TestPullProgressEnds(t *testing.T) {
+	const period = 20 * time.Millisecond
+	t.Setenv(progressPeriodEnv, period.String())
+	var buf lockedBuffer
+	g := &globalOptions{stderr: &buf}
+	progress, end := g.pullProgress()
+	progress("nodes", 115)
+	time.Sleep(3 * period)
+	progress("relationships", 78)
+	time.Sleep(3 * period)
+	end()
+	n := len(strings.Split(buf.String(), "\n"))
+	time.Sleep(5 * period)
+	out := buf.String()
+	if got := len(strings.Split(out, "\n")); got != n {
+		t.Errorf("lines after the pull ended: %q", strings.Split(out, "\n")[n-1:])
+	}
+	for _, want := range []string{"pull nodes: done 115 in", "pull relationships: done 78 in"} {
+		if strings.Count(out, want) != 1 {
+			t.Errorf("%q said %d times, want once:\n%s", want, strings.Count(out, want), out)
+		}
+	}
+	if i, j := strings.Index(out, "pull nodes: done"), strings.Index(out, "pull relationships:"); i < 0 || i > j {
+		t.Errorf("the nodes stage did not end when the relationships began:\n%s", out)
+	}
+}
