@@ -56,7 +56,7 @@ func TestWorkStorePrunesLeastRecentlyUsed(t *testing.T) {
 		}
 	}
 	one, _ := storeBytes(t, dir)
-	one /= 3 // the three files are the same size: one value, keys of one letter
+	one /= 3                       // the three files are the same size: one value, keys of one letter
 	if _, ok := m.Load("a"); !ok { // a, the oldest, is used now
 		t.Fatal("a kept forecast was not read back")
 	}
