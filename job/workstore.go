@@ -89,10 +89,32 @@ func (w *WorkCache) maxBytes() int64 {
 	return DefaultStoreMaxBytes
 }
 
+// staleTemp is the age past which a temporary file is a crashed writer's
+// (a write takes seconds): Prune removes it.
+const staleTemp = time.Hour
+
+// removeStaleTemps removes the temporary files of writers that died
+// before their rename.
+func (w *WorkCache) removeStaleTemps() {
+	des, _ := os.ReadDir(w.Dir)
+	for _, de := range des {
+		if !strings.HasPrefix(de.Name(), ".") || !strings.Contains(de.Name(), ".tmp") {
+			continue
+		}
+		if fi, err := de.Info(); err == nil && time.Since(fi.ModTime()) > staleTemp {
+			_ = os.Remove(filepath.Join(w.Dir, de.Name()))
+		}
+	}
+}
+
 // Prune removes the least recently used files until the store holds at
-// most max bytes (0 empties it), and returns what it removed. A file
-// another process removed first is not an error.
+// most max bytes (0 empties it), and returns what it removed; a crashed
+// writer's temporary file goes too. A file another process removed first
+// is not an error.
 func (w *WorkCache) Prune(max int64) ([]StoreEntry, error) {
+	if w != nil && w.Dir != "" {
+		w.removeStaleTemps()
+	}
 	es, err := w.Entries()
 	if err != nil {
 		return nil, err

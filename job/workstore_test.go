@@ -181,3 +181,30 @@ func TestWorkStoreConcurrentWriters(t *testing.T) {
 		t.Errorf("files %v, want the certificate and the forecast", names)
 	}
 }
+
+// TestWorkStorePruneRemovesDeadWritersTemps: a temporary file older than
+// any write (a writer killed before its rename) is removed by Prune; one
+// being written now is left to its writer.
+func TestWorkStorePruneRemovesDeadWritersTemps(t *testing.T) {
+	dir := t.TempDir()
+	w := &WorkCache{Dir: dir}
+	dead, live := filepath.Join(dir, ".answer-x.json.tmp123"), filepath.Join(dir, ".answer-x.json.tmp456")
+	for _, p := range []string{dead, live} {
+		if err := os.WriteFile(p, []byte("{"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * staleTemp)
+	if err := os.Chtimes(dead, old, old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Prune(1 << 20); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dead); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a dead writer's temporary file is left: %v", err)
+	}
+	if _, err := os.Stat(live); err != nil {
+		t.Errorf("a temporary file being written was removed: %v", err)
+	}
+}
