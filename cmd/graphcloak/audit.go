@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
@@ -12,7 +13,6 @@ import (
 
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -132,11 +132,12 @@ func auditCache(g *globalOptions, o *auditOptions, lg *laplacian.Graph, opt reco
 	return *store, store, nil
 }
 
-// copyVerified copies the certificate at from to to when it verifies
-// against g at τ and opt and the one at to does not (the store and
-// --save FILE share one pass): the same bytes the pass would write,
-// written whole. It reports whether it copied.
-func copyVerified(from, to *answer.Cache, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions) bool {
+// copyVerified writes the certificate at from to to when it verifies
+// against g at τ and opt and the one at to does not (the store and --save
+// FILE share one pass): the model restored from it, sealed and stamped as
+// to's own (the store's files name their build). It reports whether it
+// wrote.
+func copyVerified(ctx context.Context, from, to *answer.Cache, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions) bool {
 	if from == nil || to == nil || from.Path == to.Path {
 		return false
 	}
@@ -146,8 +147,8 @@ func copyVerified(from, to *answer.Cache, g *laplacian.Graph, tau float64, opt r
 	if _, _, err := from.Load(g, tau, opt); err != nil {
 		return false
 	}
-	b, err := os.ReadFile(from.Path)
-	return err == nil && atomicfile.Write(to.Path, b, 0o644) == nil
+	m, err := from.Model(ctx, g, tau, make([]int, g.N()), nil, opt, slog.New(slog.DiscardHandler))
+	return err == nil && to.Store(m) == nil
 }
 
 func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {
@@ -174,7 +175,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if o.estimate {
 		return runAuditEstimate(g, o, lg.Graph, opt, cache, store, out)
 	}
-	copyVerified(store, &cache, lg.Graph, tau, opt) // a pass the store holds is --save's
+	copyVerified(ctx, store, &cache, lg.Graph, tau, opt) // a pass the store holds is --save's
 	// A certificate at --save that verifies is reused (CertifyAnswers):
 	// no checkpoint and no estimate then.
 	_, _, loadErr := cache.Load(lg.Graph, tau, opt)
@@ -209,7 +210,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 		g.logger.Warn("could not remove the audit's checkpoint", "checkpoint", cp.Path, "error", err)
 	}
 	if store != nil {
-		copyVerified(&cache, store, lg.Graph, tau, opt) // --save's pass is the store's too
+		copyVerified(ctx, &cache, store, lg.Graph, tau, opt) // --save's pass is the store's too
 		trimStore(g, o.cacheDir)
 	}
 	r.Graph, r.Shard, r.ResumedSources = o.graph, o.shard, resumed

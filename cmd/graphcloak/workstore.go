@@ -1,10 +1,14 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/spf13/pflag"
 
@@ -90,8 +94,35 @@ func workStore(g *globalOptions, dir string) (*job.WorkCache, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &job.WorkCache{Dir: dir, MACKey: key, Software: buildinfo.Read().String(), Logger: g.logger, MaxBytes: max}, nil
+	return &job.WorkCache{Dir: dir, MACKey: key, Software: storeSoftware(), Logger: g.logger, MaxBytes: max}, nil
 }
+
+// storeSoftware is the build the store's files are stamped with (a file
+// another build wrote is computed again): the version, and for a source
+// build that names no commit, or a modified one, the SHA-256 of its
+// executable — two such builds may compute differently, and the store is
+// shared by every build on the machine by default.
+var storeSoftware = sync.OnceValue(func() string {
+	v := buildinfo.Read()
+	s := v.String()
+	if v.Version != "(devel)" || (v.Commit != "" && !v.Modified) {
+		return s
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return s
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return s
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return s
+	}
+	return s + ", build " + hex.EncodeToString(h.Sum(nil)[:8])
+})
 
 // trimStore prunes the store --cache-dir names to its bound (after a
 // command kept a file there without the store's own writer).

@@ -3,12 +3,16 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/graphcloak/graphcloak/internal/buildinfo"
 )
 
 // storeCLI runs a command line and fails the test unless it exits 0.
@@ -184,5 +188,28 @@ func TestParseBytes(t *testing.T) {
 		if got, err := parseBytes(in); err == nil {
 			t.Errorf("parseBytes(%q) = %d, want an error", in, got)
 		}
+	}
+}
+
+// TestStoreSoftwareNamesTheBuild: a source build that names no commit
+// (this test binary) stamps the store's files with its executable's hash,
+// so that another such build — other code, the same version string —
+// computes again instead of trusting them.
+func TestStoreSoftwareNamesTheBuild(t *testing.T) {
+	v := buildinfo.Read()
+	if v.Version != "(devel)" || (v.Commit != "" && !v.Modified) {
+		t.Skip("a build that names its version or commit: the version string names it")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip(err)
+	}
+	b, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(b)
+	if want := v.String() + ", build " + hex.EncodeToString(sum[:8]); storeSoftware() != want {
+		t.Fatalf("the store's build %q, want %q", storeSoftware(), want)
 	}
 }
