@@ -52,6 +52,10 @@ type AnswerSpec struct {
 	// classes, answer.Cache) for reuse while it verifies against
 	// the graph, τ, T and Software; LedgerKey authenticates it.
 	CachePath string
+	// Store, when CachePath is "", is the work store the certificate,
+	// calibrations and audits are kept in (plan's, shared by every
+	// command; nil: none).
+	Store     *WorkCache
 	LedgerKey *privacy.Key
 	Software  string
 	// Memo keeps the model's state between the slots of one process
@@ -183,7 +187,7 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	if p.Calibration, err = p.cache().Calibrate(ctx, p.Model, spec.Epsilon, spec.alpha(), spec.Cap, p.env.logger()); err != nil {
 		return nil, err
 	}
-	if p.Audit, err = p.Model.Audit(ctx, p.Calibration); err != nil {
+	if p.Audit, err = p.audit(ctx); err != nil {
 		return nil, err
 	}
 	if !p.Audit.Passed {
@@ -224,10 +228,32 @@ func (p *AnswerPlan) model(ctx context.Context) (*answer.Model, error) {
 // model and, beside it, the calibrations made on its geometry.
 func (p *AnswerPlan) cache() *answer.Cache {
 	s := &p.Spec
+	if s.CachePath == "" {
+		if c := s.Store.Answer(p.Input.Graph, s.Tau, s.FitTolerance, s.SensorNoise); c != nil {
+			c.Memo = s.Memo
+			return c
+		}
+	}
 	if s.CachePath == "" && s.Memo == nil {
 		return nil
 	}
 	return &answer.Cache{Path: s.CachePath, MACKey: s.LedgerKey.CertificateMACKey(), Software: s.Software, Memo: s.Memo}
+}
+
+// audit is the model's audit of the calibration, kept in the spec's
+// store (as plan keeps it) and reused from there while it verifies.
+func (p *AnswerPlan) audit(ctx context.Context) (*answer.Audit, error) {
+	s := &p.Spec
+	memo := s.Store.Audits()
+	key := memo.Key(p.Input.Graph, s.Tau, s.FitTolerance, s.SensorNoise, p.Input.Partition, p.Calibration)
+	if a, ok := memo.Load(key); ok {
+		return a, nil
+	}
+	a, err := p.Model.Audit(ctx, p.Calibration)
+	if err == nil {
+		memo.Store(key, a)
+	}
+	return a, err
 }
 
 func (s *AnswerSpec) alpha() float64 {

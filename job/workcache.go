@@ -18,6 +18,7 @@ import (
 	"github.com/graphcloak/graphcloak/internal/jsonmac"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
@@ -34,12 +35,17 @@ type WorkCache struct {
 	MACKey   []byte
 	Software string
 	Logger   *slog.Logger
+	// MaxBytes bounds the directory's size (0: DefaultStoreMaxBytes); Trim
+	// prunes the least recently used files beyond it (workstore.go).
+	MaxBytes int64
 
 	// The last graph's fingerprint: every file of a plan names the same
 	// graph, and a fingerprint hashes all of it.
-	mu     sync.Mutex
-	fpOf   *laplacian.Graph
-	fpLast laplacian.Fingerprint
+	mu      sync.Mutex
+	fpOf    *laplacian.Graph
+	fpLast  laplacian.Fingerprint
+	keyOf   *laplacian.Graph
+	keyLast laplacian.Fingerprint
 }
 
 // fingerprint is g's fingerprint, computed once per graph.
@@ -102,13 +108,44 @@ func (w *WorkCache) Sensitivity(g *laplacian.Graph, tau, alpha float64) *sensiti
 }
 
 // Answer is the private answer's certificate of g at τ, fit tolerance T
-// and sensor-noise bound ν (nil without a cache).
+// and sensor-noise bound ν (nil without a cache). Its file is named by
+// the graph's fingerprint in key order, as the certificate itself is: the
+// same graph read in any order (plan sorts it; locate, serve and audit do
+// not) names one file; and by the model asked for (ν, or T defaulted), so
+// that every command's defaults meet.
 func (w *WorkCache) Answer(g *laplacian.Graph, tau, tol, nu float64) *answer.Cache {
 	if !w.ready() {
 		return nil
 	}
-	return &answer.Cache{Path: w.name("answer", w.fingerprint(g), math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu)),
-		MACKey: w.MACKey, Software: w.Software}
+	fp, err := w.keyOrderFingerprint(g)
+	if err != nil {
+		return nil
+	}
+	switch {
+	case nu != 0:
+		tol = 0 // ν decides T
+	case tol == 0:
+		tol = recovery.DefaultFitTolerance
+	}
+	path := w.name("answer", fp, math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu))
+	touch(path) // asked for: used now (the store prunes the least recently used first)
+	touch(path + answer.CalibrationsSuffix)
+	return &answer.Cache{Path: path, MACKey: w.MACKey, Software: w.Software}
+}
+
+// keyOrderFingerprint is g's fingerprint in key order, computed once per
+// graph.
+func (w *WorkCache) keyOrderFingerprint(g *laplacian.Graph) (laplacian.Fingerprint, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.keyOf != g {
+		sorted, _, err := laplacian.SortedByKey(g)
+		if err != nil {
+			return laplacian.Fingerprint{}, err
+		}
+		w.keyOf, w.keyLast = g, sorted.Fingerprint()
+	}
+	return w.keyLast, nil
 }
 
 // Forecasts is the memo of a sweep's forecasts (nil without a cache).
@@ -186,6 +223,7 @@ func (m sealed[T]) load(key string) (T, bool) {
 		m.w.logger().Warn("a kept "+m.kind+"'s MAC does not verify (edited, or sealed under another key): computing it again", "file", path)
 		return none, false
 	}
+	touch(path)
 	return f.Value, true
 }
 
@@ -202,7 +240,9 @@ func (m sealed[T]) store(key string, v T) {
 	}
 	if err != nil {
 		m.w.logger().Warn("could not keep a "+m.kind, "file", m.path(key), "error", err)
+		return
 	}
+	m.w.Trim()
 }
 
 // forecastMemo is the sweep's forecast.Memo.

@@ -38,6 +38,7 @@ type answerOptions struct {
 	// (not private) to the operator's standard error.
 	diagnose bool
 	cache    string // --answer-cache
+	cacheDir string // --cache-dir: the work store (workStore), unless --answer-cache
 	// memo: serve keeps the answer model between slots.
 	memo *answer.Memo
 }
@@ -47,6 +48,7 @@ func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {
 	f.StringVar(&o.values, "values", "", "raw readings CSV node,value for --private-answer (- for standard input)")
 	f.IntVar(&o.cap, "answer-cap", 0, "distance cap of the answer mechanism: 1 is randomized response, 0 chooses the most accurate (see docs/guarantee.md)")
 	addFitFlags(f, &o.fitTolerance, &o.sensorNoise, &o.onMismatch, &o.cache)
+	addCacheDirFlag(f, &o.cacheDir)
 	f.BoolVar(&o.diagnose, "diagnose", false,
 		"NOT PRIVATE: for readings outside the model, print what was measured of them (misfits, a two-source fit, another τ) to standard error, for the operator at the keyboard only; never in the JSON, the run record or logs")
 	config.AddFlags(f, "epsilon", "delta", "alpha", "key", "ledger", "ledger-key", "epoch", "value-property")
@@ -116,6 +118,11 @@ func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
 	}
 	if err := inputfiles.ReadAnswerKeys(&opts.g.cfg.Config, spec); err != nil {
 		return nil, err
+	}
+	if spec.CachePath == "" { // --answer-cache names the one file; else the store
+		if spec.Store, err = workStore(opts.g, opts.privateAnswer.cacheDir); err != nil {
+			return nil, err
+		}
 	}
 	return spec, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"time"
 
@@ -23,6 +24,7 @@ import (
 // auditOptions are the flags of "audit" and "audit merge".
 type auditOptions struct {
 	graph, shard, save string
+	cacheDir           string // the work store (--cache-dir)
 	fitTolerance       float64
 	sensorNoise        noiseFlags
 	precise, estimate  bool
@@ -31,8 +33,11 @@ type auditOptions struct {
 
 const auditHelp = `audit runs the private answer's certified recovery over every source of the
 graph — the pass that proves which sources no reading can tell apart at τ, the
-slow part of an answer's audit — and saves its certificate, which
-locate --private-answer, serve and plan reuse with --answer-cache FILE.
+slow part of an answer's audit — and keeps its certificate in the store of
+work (--cache-dir; see graphcloak cache), where plan, locate --private-answer
+and serve find it by default; a certificate a plan or an answer left there
+is reused, not computed again. --save FILE writes it to FILE too (for
+--answer-cache FILE).
 
 On a large graph the pass runs in shards on as many machines as you have:
 each takes --shard i/N (blocks of 32 sources ≡ i mod N) and --save PART, and
@@ -68,6 +73,7 @@ func newAuditCmd(g *globalOptions) *cobra.Command {
 	addAuditFlags(cmd, o)
 	f.StringVar(&o.shard, "shard", "", "run shard i of N (i/N, 0 ≤ i < N) of the pass and --save it as a part for audit merge")
 	f.BoolVar(&o.precise, "precise", false, "run the pass with the precise action at once (needed by every shard when a single run says so)")
+	addCacheDirFlag(f, &o.cacheDir)
 	f.BoolVar(&o.estimate, "estimate", false, "only estimate how long the pass will take (its cost model at this machine's measured rate, about 0.3 s); compute and write nothing")
 	merge := &cobra.Command{
 		Use:   "merge PART...",
@@ -89,7 +95,7 @@ func addAuditFlags(cmd *cobra.Command, o *auditOptions) {
 	f.Float64Var(&o.fitTolerance, "fit-tolerance", recovery.DefaultFitTolerance,
 		"relative misfit allowed between the readings and one source's diffusion at τ (as locate --private-answer)")
 	addSensorNoiseFlag(f, &o.sensorNoise)
-	f.StringVar(&o.save, "save", "", "the certificate (for --answer-cache) or, with --shard, the part to write")
+	f.StringVar(&o.save, "save", "", "the certificate (for --answer-cache; without it, the store's) or, with --shard, the part to write")
 	config.AddFlags(f, "tau", "header", "duplicate-edges", "ledger-key", "uri", "user", "password", "database", "projection", "node-labels",
 		"relationship-types", "relationship-weight-property", "node-key-property")
 }
@@ -98,10 +104,51 @@ func (o *auditOptions) check() error {
 	switch {
 	case o.graph == "":
 		return usageErrorf("--graph is required")
-	case o.save == "":
-		return usageErrorf("--save FILE is required: the certificate (or the part) is what audit makes")
+	case o.save == "" && (o.shard != "" || o.parts != nil):
+		return usageErrorf("--save FILE is required: the part (or the merged certificate) is what a sharded audit makes")
 	}
 	return nil
+}
+
+// auditCache is where the audit keeps its certificate: --save FILE, else
+// the store's entry for the graph and parameters (none: a usage error);
+// store is the store (nil: --cache-dir none).
+func auditCache(g *globalOptions, o *auditOptions, lg *laplacian.Graph, opt recovery.CertifierOptions) (cache answer.Cache, store *answer.Cache, err error) {
+	if o.shard == "" {
+		w, err := workStore(g, o.cacheDir)
+		if err != nil {
+			return answer.Cache{}, nil, err
+		}
+		store = w.Answer(lg, g.cfg.Privacy.Tau, opt.Tol, opt.SensorNoise)
+	}
+	switch {
+	case o.save != "":
+		cache, err = inputfiles.AnswerCache(&g.cfg.Config, o.save)
+		return cache, store, err
+	case store == nil:
+		return answer.Cache{}, nil, usageErrorf("--save FILE is required with --cache-dir none: the certificate is what audit makes")
+	}
+	o.save = store.Path
+	return *store, store, nil
+}
+
+// copyVerified writes the certificate at from to to when it verifies
+// against g at τ and opt and the one at to does not (the store and --save
+// FILE share one pass): the model restored from it, sealed and stamped as
+// to's own (the store's files name their build). It reports whether it
+// wrote.
+func copyVerified(ctx context.Context, from, to *answer.Cache, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions) bool {
+	if from == nil || to == nil || from.Path == to.Path {
+		return false
+	}
+	if _, _, err := to.Load(g, tau, opt); err == nil {
+		return false
+	}
+	if _, _, err := from.Load(g, tau, opt); err != nil {
+		return false
+	}
+	m, err := from.Model(ctx, g, tau, make([]int, g.N()), nil, opt, slog.New(slog.DiscardHandler))
+	return err == nil && to.Store(m) == nil
 }
 
 func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {
@@ -116,19 +163,20 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 		}
 		opt.Shard = recovery.Shard{I: i, N: n}
 	}
-	cache, err := inputfiles.AnswerCache(&g.cfg.Config, o.save)
+	lg, err := auditGraph(ctx, g, o.graph)
 	if err != nil {
 		return err
 	}
-	lg, err := auditGraph(ctx, g, o.graph)
+	cache, store, err := auditCache(g, o, lg.Graph, opt)
 	if err != nil {
 		return err
 	}
 	opt.SensorNoise = o.sensorNoise.at(lg.Graph.N())
 	tau := g.cfg.Privacy.Tau
 	if o.estimate {
-		return runAuditEstimate(g, o, lg.Graph, opt, cache, out)
+		return runAuditEstimate(g, o, lg.Graph, opt, cache, store, out)
 	}
+	copyVerified(ctx, store, &cache, lg.Graph, tau, opt) // a pass the store holds is --save's
 	// A certificate at --save that verifies is reused (CertifyAnswers):
 	// no checkpoint and no estimate then.
 	_, _, loadErr := cache.Load(lg.Graph, tau, opt)
@@ -162,6 +210,10 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err := cp.Remove(); err != nil {
 		g.logger.Warn("could not remove the audit's checkpoint", "checkpoint", cp.Path, "error", err)
 	}
+	if store != nil {
+		copyVerified(ctx, &cache, store, lg.Graph, tau, opt) // --save's pass is the store's too
+		trimStore(g, o.cacheDir)
+	}
 	r.Graph, r.Shard, r.ResumedSources = o.graph, o.shard, resumed
 	if estErr == nil {
 		r.Estimate = &est
@@ -172,9 +224,18 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 // runAuditEstimate is audit --estimate: the pass's cost model priced at
 // the step rate measured on the graph (about 0.3 s), less what a
 // checkpoint beside --save holds; nothing is computed or written.
-func runAuditEstimate(g *globalOptions, o *auditOptions, lg *laplacian.Graph, opt recovery.CertifierOptions, cache answer.Cache, out io.Writer) error {
+func runAuditEstimate(g *globalOptions, o *auditOptions, lg *laplacian.Graph, opt recovery.CertifierOptions, cache answer.Cache, store *answer.Cache, out io.Writer) error {
 	tau := g.cfg.Privacy.Tau
 	start := time.Now()
+	for _, c := range []*answer.Cache{&cache, store} {
+		if c == nil || o.shard != "" {
+			continue
+		}
+		if _, _, err := c.Load(lg, tau, opt); err == nil { // the run would reuse it: no pass
+			return printAuditResult(g, out, answer.AuditReport{Graph: o.graph, NodeCount: lg.N(), Tau: tau, FitTolerance: opt.Tol,
+				Save: c.Path, Reused: true, Millis: time.Since(start).Milliseconds(), Estimate: &answer.WorkEstimate{Step: "answer audit", Nodes: lg.N(), Edges: lg.NumEdges()}, EstimateOnly: true})
+		}
+	}
 	cp, err := answer.OpenCheckpoint(answer.CheckpointPath(o.save), lg, tau, opt, cache)
 	if err != nil {
 		g.logger.Warn(err.Error())

@@ -107,7 +107,9 @@ func TestAuditSurvivesKill(t *testing.T) {
 		go func() { errc <- cmd.Wait(); close(ch) }()
 		return ch, func() error { <-ch; return <-errc }
 	}
-	args := append(common, "--save", resumed)
+	// Without the store: the uninterrupted run kept its pass there, and a
+	// run that reused it would have nothing to interrupt.
+	args := append(common, "--save", resumed, "--cache-dir", "none")
 	stderr.Reset()
 	run = startAudit(t, bin, args, &stderr)
 	ch, wait := exited(run)

@@ -19,7 +19,7 @@ var commandFiles = map[string]string{
 	"load.go": "load", "locate.go": "locate", "answerjob.go": "locate", "plan.go": "plan", "projection_cmd.go": "projection",
 	"release.go": "release", "runs.go": "runs", "sensitivity.go": "sensitivity", "serve.go": "serve", "serve_page.go": "serve",
 	"unmask.go": "unmask", "audit.go": "audit", "sensor_cmd.go": "sensor",
-	"epoch.go": "epoch", "collect.go": "collect", "serve_collect.go": "serve",
+	"epoch.go": "epoch", "collect.go": "collect", "serve_collect.go": "serve", "cache_cmd.go": "cache",
 }
 
 // TestCommandsCallNoOtherCommand: a command's file uses no

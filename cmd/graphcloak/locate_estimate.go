@@ -95,15 +95,20 @@ func locateEstimateInputs(opts *locateOptions) (tau, sigma float64, err error) {
 func answerSteps(g *globalOptions, opts *locateOptions, gr *laplacian.Graph, tau float64, e *workEstimate) error {
 	o := &opts.privateAnswer
 	opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise.at(gr.N())}
-	reused := false
+	reused, where := false, "the certificate at --answer-cache verifies"
 	if o.cache != "" {
 		if cache, err := inputfiles.AnswerCache(&g.cfg.Config, o.cache); err == nil {
 			_, _, err := cache.Load(gr, tau, opt)
 			reused = err == nil
 		}
+	} else if w, err := workStore(g, o.cacheDir); err == nil {
+		if cache := w.Answer(gr, tau, opt.Tol, opt.SensorNoise); cache != nil {
+			_, _, err := cache.Load(gr, tau, opt)
+			reused, where = err == nil, "reused from the store: the certificate kept there verifies"
+		}
 	}
 	if reused {
-		e.add(estimateStep{Step: "answer audit", Model: "reused: the certificate at --answer-cache verifies"})
+		e.add(estimateStep{Step: "answer audit", Model: where})
 	} else {
 		st, err := auditStep(gr, tau, opt)
 		if err != nil {

@@ -143,6 +143,8 @@ func pathBases(p pathFixtures) map[string][]string {
 		"audit":            {"--graph", "karate", "--tau", "0.2", "--save", out("audit.json")},
 		"audit merge":      {"--graph", "karate", "--tau", "0.2", "--save", out("merged.json"), p.auditPart},
 		"budget":           {"--ledger", p.ledger},
+		"cache":            {"--cache-dir", out("store")},
+		"cache prune":      {"--cache-dir", out("store")},
 		"communities":      {"--graph", "karate", "--out", out("communities.csv")},
 		"demo":             {"--plot", out("demo.png"), "--graph", "karate"},
 		"keygen":           {"--out", out("k.key")},

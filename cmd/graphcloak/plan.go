@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,7 +16,6 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
@@ -154,7 +151,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	addSensorNoiseFlag(f, &o.sensorNoise)
 	f.BoolVar(&o.estimate, "estimate", false, "only estimate how long the plan's long steps take (Δ2 by its cost model, the answer audit at this machine's measured rate, ~0.3 s); compute nothing")
 	f.StringVar(&o.answerCache, "answer-cache", "", "reuse (or store) the answer model of the audit in this file, as locate --private-answer --answer-cache does")
-	f.StringVar(&o.cacheDir, "cache-dir", "", "directory where plan keeps Δ2, the answer's certificate and each forecast, sealed, for a plan run again on the same graph and parameters to reuse (default: graphcloak/plan in the user cache directory; none: keep nothing)")
+	addCacheDirFlag(f, &o.cacheDir)
 	f.Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "the answers' share ε_A of --epsilon-total that BUDGET BUYS assumes (as budget --init --answer-epsilon fixes it; 0: answers in zCDP)")
 	config.AddFlags(f, "uri", "user", "password", "database", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
@@ -358,27 +355,10 @@ func planAnswerCache(g *globalOptions, o *planOptions) (*answer.Cache, error) {
 	return &c, nil
 }
 
-// planWorkCache is the directory --cache-dir names (its default in the
-// user cache directory; nil for none, or when there is no such directory),
-// its files sealed under the ledger key's certificate subkey as the answer
-// cache's are, else this installation's key.
+// planWorkCache is the store --cache-dir names (workStore: its default in
+// the user cache directory; nil for none).
 func planWorkCache(g *globalOptions, o *planOptions) (*job.WorkCache, error) {
-	dir := o.cacheDir
-	switch dir {
-	case "none":
-		return nil, nil
-	case "":
-		base, err := os.UserCacheDir()
-		if err != nil {
-			return nil, nil
-		}
-		dir = filepath.Join(base, "graphcloak", "plan")
-	}
-	key, err := inputfiles.CertificateMACKey(&g.cfg.Config)
-	if err != nil {
-		return nil, err
-	}
-	return &job.WorkCache{Dir: dir, MACKey: key, Software: buildinfo.Read().String(), Logger: g.logger}, nil
+	return workStore(g, o.cacheDir)
 }
 
 // planBudgetBuys fills the report's budget: what the configured totals

@@ -69,7 +69,7 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.F
 	var audit []estimateStep
 	if privateAnswer {
 		opt := recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise.at(gr.N())}
-		st := estimateStep{Step: "answer audit", Model: "reused: the certificate kept (--answer-cache, or --cache-dir) verifies"}
+		st := estimateStep{Step: "answer audit", Model: "reused from the store: the certificate kept (--answer-cache, or the store --cache-dir) verifies"}
 		if !held.AnswerModel {
 			var err error
 			if st, err = auditStep(gr, tau, opt); err != nil {

@@ -112,6 +112,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newLocateCmd(g),
 		newPlanCmd(g),
 		newAuditCmd(g),
+		newCacheCmd(g),
 		newLoadCmd(g),
 		newProjectionCmd(g),
 		newCommunitiesCmd(g),

@@ -48,7 +48,9 @@ func TestCheckRunsPrune(t *testing.T) {
 	}
 }
 
-// audit and audit merge need the graph and where to save what they make.
+// audit and audit merge need the graph, and a shard or a merge where to
+// save what it makes (an audit's certificate goes to the store without
+// --save; auditCache refuses --cache-dir none without it).
 func TestAuditCheck(t *testing.T) {
 	for _, c := range []struct {
 		name     string
@@ -58,7 +60,9 @@ func TestAuditCheck(t *testing.T) {
 	}{
 		{"a graph and a file", auditOptions{graph: "karate", save: "answer.json"}, exitOK, ""},
 		{"no graph", auditOptions{save: "answer.json"}, exitUsage, "--graph"},
-		{"nowhere to save", auditOptions{graph: "karate"}, exitUsage, "--save"},
+		{"the store's entry", auditOptions{graph: "karate"}, exitOK, ""},
+		{"a shard, nowhere to save", auditOptions{graph: "karate", shard: "0/2"}, exitUsage, "--save"},
+		{"a merge, nowhere to save", auditOptions{graph: "karate", parts: []string{"p.json"}}, exitUsage, "--save"},
 	} {
 		wantRefusal(t, c.name, c.opts.check(), c.wantExit, c.wantFlag)
 	}

@@ -44,6 +44,7 @@ type serveOptions struct {
 	sensorNoise   noiseFlags
 	onMismatch    string
 	answerCache   string
+	cacheDir      string // the work store (--cache-dir), unless --answer-cache
 	// healthFailedSlots failed slots in a row make /healthz 503 (0: never).
 	healthFailedSlots int
 	collect           collectServeOptions // serve_collect.go
@@ -89,6 +90,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&opts.privateAnswer, "private-answer", false, "each slot publishes only the source community under ε-DP (locate --private-answer), charged to the scope under the slot's epoch")
 	f.IntVar(&opts.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
 	addFitFlags(f, &opts.fitTolerance, &opts.sensorNoise, &opts.onMismatch, &opts.answerCache)
+	addCacheDirFlag(f, &opts.cacheDir)
 	durationVar(f, &opts.lease, "lease", connector.DefaultLease, "Neo4j run lease (see release --lease)")
 	durationVar(f, &opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the scope (see release --wait)")
 	config.AddFlags(f, config.Neo4jFlags...)

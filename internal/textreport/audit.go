@@ -11,6 +11,11 @@ import (
 // shard's part saved, followed by next (how its reader merges the
 // parts), or the certificate with its classes of sources.
 func Audit(out io.Writer, r answer.AuditReport, next string) {
+	if r.EstimateOnly && r.Reused {
+		fmt.Fprintf(out, "audit of graph %s at τ = %g, fit tolerance %g: reused from the store, ~0 s (the certificate %s verifies); nothing computed, nothing written\n",
+			r.Graph, r.Tau, r.FitTolerance, r.Save)
+		return
+	}
 	if r.EstimateOnly {
 		fmt.Fprintf(out, "audit of graph %s at τ = %g, fit tolerance %g: %s; nothing computed, nothing written\n",
 			r.Graph, r.Tau, r.FitTolerance, r.Estimate)
