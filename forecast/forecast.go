@@ -79,6 +79,14 @@ type Forecast struct {
 	// (locate's verdict without a forecast); with one, locate's verdict
 	// for such a release is AtChance.
 	NoiseDominatedRate float64 `json:"noiseDominatedRate,omitempty"`
+	// VerdictRate (ModePerNode, plan's rows) is the share of simulated
+	// releases locate would call an answer rather than "noise — not a
+	// finding": its verdict (Judge) forecast on each (verdictTests) and
+	// read against the curve by source mass (VerdictThreshold). nil when
+	// not forecast.
+	VerdictRate *float64 `json:"verdictRate,omitempty"`
+	// verdictMasses are the trials' verdict masses (Simulation.verdicts).
+	verdictMasses []float64
 	// Realized (ModeAnswer) is the share of simulated answers that were
 	// right, counted rather than computed.
 	Realized float64 `json:"realizedRate,omitempty"`
@@ -112,6 +120,7 @@ func Of(r *SimulationResult) Forecast {
 	f.Low, f.High = meanInterval(r.accuracies)
 	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
 	f.ByCommunity = r.byCommunity
+	f.verdictMasses = r.verdictMasses
 	f.finish()
 	return f
 }

@@ -90,6 +90,17 @@ type Simulation struct {
 	// trialOffset: with a Pool, trial t is the pool's trial trialOffset+t
 	// (PerNode's later rounds take the pool's next trials).
 	trialOffset int
+	// Verdicts forecasts locate's verdict on every trial (its evidence
+	// test and source mass; verdictTests): a curve by source mass reads
+	// them (MassPoint.VerdictRate), always for the masses it simulates,
+	// for a unit forecast given to it when this was set.
+	Verdicts bool
+	// VerdictRoundTrials is the trials of a round of locate's forecast
+	// (its --forecast-trials) the verdict rate assumes; default Trials.
+	VerdictRoundTrials int
+	// verdicts are the tests Verdicts asks for, shared by every round,
+	// mass and ε of one curve.
+	verdicts *verdictTests
 }
 
 // SimulationResult summarises a Simulation.
@@ -143,8 +154,11 @@ type SimulationResult struct {
 	// community.NoiseThreshold: locate's verdict without a forecast).
 	NoiseDominatedRate float64   `json:"noiseDominatedRate,omitempty"`
 	accuracies         []float64 // per trial, for the forecast's interval
-	byCommunity        []CommunityRate
-	Seed               uint64 `json:"seed"`
+	// verdictMasses (with Simulation.verdicts) is each trial's verdict
+	// mass: what locate's verdict would forecast at (0: noise).
+	verdictMasses []float64
+	byCommunity   []CommunityRate
+	Seed          uint64 `json:"seed"`
 	// Graph and CommunitySource describe the inputs for the record (the
 	// caller fills them: a graph spec, "planted", "leiden", "louvain", "file:PATH").
 	Graph           string `json:"graph,omitempty"`
@@ -182,6 +196,9 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 	}
 	if err := e.calibrate(res); err != nil {
 		return nil, err
+	}
+	if e.Verdicts && e.verdicts == nil {
+		e.verdicts = newVerdictTests(e.Seed, part)
 	}
 	tr := graphTrials{e: &e, part: part, names: names, sigma: res.Sigma}
 	tr.post, _ = est.(recovery.Posterior)
@@ -239,6 +256,9 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 		}
 	}
 	res.Trials = len(ran)
+	if e.verdicts != nil {
+		res.verdictMasses = []float64{}
+	}
 	res.summarise(ran)
 	if e.Sources == 1 {
 		comms := make([]int, len(ran))
@@ -413,10 +433,11 @@ func (tr *graphTrials) recover(td *trialDraw) (f, weights []float64, noSource bo
 type graphScore struct {
 	comm, exact, share, emd float64
 	none                    bool
-	in90                    bool // the source's community is in the report's 90% set
-	size90                  int  // that set's size
-	flagged                 bool // the posterior rule alone calls the ranking noise-dominated
-	srcComm                 int  // the (first) source's community
+	in90                    bool    // the source's community is in the report's 90% set
+	size90                  int     // that set's size
+	flagged                 bool    // the posterior rule alone calls the ranking noise-dominated
+	srcComm                 int     // the (first) source's community
+	verdictMass             float64 // locate's verdict mass (verdictTests; 0: noise)
 }
 
 // run simulates trial t (its own seeded stream, drawn with its block):
@@ -446,6 +467,9 @@ func (tr *graphTrials) run(t int) (graphScore, *Trace, error) {
 		return graphScore{none: true, flagged: flagged, srcComm: trueComms[0]}, trace, nil
 	}
 	sc := graphScore{flagged: flagged, srcComm: trueComms[0]}
+	if e.verdicts != nil {
+		sc.verdictMass = e.verdicts.verdictMass(tr.model, td.y, tr.sigma)
+	}
 	sc.comm, sc.share = communityScores(rep, trueComms)
 	sc.in90, sc.size90 = in90Set(rep, trueComms[0])
 	heavy := recovery.TopK(weights, e.Sources)
@@ -538,6 +562,12 @@ func (res *SimulationResult) summarise(scores []graphScore) {
 	res.accuracies = make([]float64, len(scores))
 	for i, sc := range scores {
 		res.accuracies[i] = sc.comm
+	}
+	if res.verdictMasses != nil { // Simulate asked for them
+		res.verdictMasses = make([]float64, len(scores))
+		for i, sc := range scores {
+			res.verdictMasses[i] = sc.verdictMass
+		}
 	}
 	res.NoSourceRate = float64(none) / T
 	res.EMDMean, _, _ = trials.Stats(emds)

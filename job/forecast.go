@@ -109,7 +109,7 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 			return nil, err
 		}
 		pn = *f
-	} else if pn, err = forecast.PerNode(ctx, e); err != nil {
+	} else if pn, err = forecast.PerNode(ctx, withVerdicts(e)); err != nil {
 		return nil, err
 	}
 	p.unitForecast = time.Since(start)
@@ -744,4 +744,12 @@ func (p *ReleasePlan) refuseAtChance(ctx context.Context, cal privacy.ReleaseCal
 		return &AtChanceError{Epsilon: s.Epsilon, Forecasts: f}
 	}
 	return nil
+}
+
+// withVerdicts is e forecasting locate's verdict on every trial: the
+// unit forecast is the curve by source mass's 1-unit point, whose verdict
+// rate the curve reads.
+func withVerdicts(e forecast.Simulation) forecast.Simulation {
+	e.Verdicts = true
+	return e
 }
