@@ -150,6 +150,6 @@ func (f *Forecast) finish() {
 	f.AtChance = f.Low <= f.Guess()
 	for i := range f.ByCommunity {
 		c := &f.ByCommunity[i]
-		c.Answerable = c.Trials > 0 && c.Low > f.Chance
+		c.Answerable = c.answerable(f.Chance)
 	}
 }

@@ -266,6 +266,7 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 			comms[i] = sc.srcComm
 		}
 		res.byCommunity = byCommunity(comms, res.accuracies, part, names, k)
+		setNamedElsewhere(res.byCommunity, comms, func(t int, add func(int, float64)) { add(ran[t].named, 1) })
 	}
 	res.Example = example
 	return res, nil
@@ -438,6 +439,7 @@ type graphScore struct {
 	flagged                 bool    // the posterior rule alone calls the ranking noise-dominated
 	srcComm                 int     // the (first) source's community
 	verdictMass             float64 // locate's verdict mass (verdictTests; 0: noise)
+	named                   int     // the ranking's top community (-1: none)
 }
 
 // run simulates trial t (its own seeded stream, drawn with its block):
@@ -464,9 +466,12 @@ func (tr *graphTrials) run(t int) (graphScore, *Trace, error) {
 	trueComms := distinctComms(tr.part, src)
 	trace := &Trace{Report: rep, Sources: src, SourceComms: trueComms, Partition: tr.part, Weights: weights}
 	if rep.NoSource {
-		return graphScore{none: true, flagged: flagged, srcComm: trueComms[0]}, trace, nil
+		return graphScore{none: true, flagged: flagged, srcComm: trueComms[0], named: -1}, trace, nil
 	}
-	sc := graphScore{flagged: flagged, srcComm: trueComms[0]}
+	sc := graphScore{flagged: flagged, srcComm: trueComms[0], named: -1}
+	if len(rep.Communities) > 0 {
+		sc.named = rep.Communities[0].ID
+	}
 	if e.verdicts != nil {
 		sc.verdictMass = e.verdicts.verdictMass(tr.model, td.y, tr.sigma)
 	}
