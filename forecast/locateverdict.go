@@ -73,7 +73,7 @@ func VerdictRateOf(masses []float64, curve []MassPoint, guess float64, roundTria
 			sum += answers.at(rateAt(curve, m))
 		}
 	}
-	return sum / float64(len(masses))
+	return math.Min(1, sum/float64(len(masses))) // the sums' rounding
 }
 
 // rateAt is the curve's rate at mass m: interpolated in log mass between
@@ -130,7 +130,7 @@ func PerNodeAnswers(a, guess float64, trials int) float64 {
 		}
 		undecided = next
 	}
-	return answer
+	return math.Min(1, answer)
 }
 
 // binomialPMF is Binomial(n, a)'s probabilities of 0 … n.

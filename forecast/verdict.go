@@ -348,7 +348,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 		}
 		for i := range out[j].Points {
 			pt := &out[j].Points[i]
-			if vm := masses[j][i]; vm != nil {
+			if vm := masses[j][i]; len(vm) > 0 {
 				pt.VerdictRate, pt.VerdictTrials = VerdictRateOf(vm, out[j].Points, out[j].Unit.Guess(), rounds), len(vm)
 			}
 			if pt.Mass == 1 && pt.VerdictTrials > 0 {

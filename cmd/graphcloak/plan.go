@@ -64,8 +64,9 @@ Two modes:
                   is most accurate on the graph (graphcloak locate --private-answer)
 
 --local forecasts a local release (epoch open; sensors add their own noise):
-the per-node mode only — the private answer needs the raw readings in one
-place and is not offered there.
+the per-node mode — the private answer needs the raw readings in one place
+and is not offered there; its rows are the central private answer on the
+same graph, for comparison (--modes per-node leaves them out).
 
 --target-accuracy A prints, per mode, the smallest ε on the grid 1/8 … 32
 (steps of √2) whose forecast reaches A.
@@ -84,6 +85,23 @@ and under exact composition.
 
 // localNoAnswer is what plan --local says of the private answer.
 const localNoAnswer = "local release: each sensor adds its own noise, so only the per-node mode is forecast; the private answer is not offered (it needs the raw readings in one place)"
+
+// localReport is what plan --local says of the private answer, with the
+// central private answer's rows on the same graph when it forecast them
+// (rep's private-answer rows): what giving up local noise would buy.
+func localReport(rep *job.ForecastReport) string {
+	var central []string
+	for _, f := range rep.Result.Forecasts {
+		if f.Mode == forecast.ModeAnswer {
+			central = append(central, fmt.Sprintf("%.2f at ε = %g", f.CommunityAccuracy, f.Epsilon))
+		}
+	}
+	if len(central) == 0 {
+		return localNoAnswer
+	}
+	return "local release: each sensor adds its own noise; the private answer is not offered locally (it needs the raw readings in one place). " +
+		"The central private answer on this graph (its rows below, not a local release) names the right community " + strings.Join(central, ", ")
+}
 
 func newPlanCmd(g *globalOptions) *cobra.Command {
 	o := &planOptions{}
@@ -105,7 +123,6 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 				if cmd.Flags().Changed("modes") && slices.Contains(o.modes, forecast.ModeAnswer) {
 					return usageErrorf("--local: %s", localNoAnswer)
 				}
-				o.modes = []string{forecast.ModePerNode}
 			}
 			return runPlan(cmd.Context(), g, o, g.stdout)
 		},
@@ -121,7 +138,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	communitiesFlag(f, "partition, as locate reads it: leiden, louvain, planted (the generator's), file:PATH (CSV node,community) or property:NAME (Neo4j)")
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.StringSliceVar(&o.modes, "modes", []string{forecast.ModePerNode, forecast.ModeAnswer}, "modes to forecast: per-node, private-answer")
-	f.BoolVar(&o.local, "local", false, "forecast a local release (sensors add their own noise; epoch open): per-node mode only, the private answer is not offered")
+	f.BoolVar(&o.local, "local", false, "forecast a local release (sensors add their own noise; epoch open): the per-node mode, and the central private answer on the same graph for comparison (not offered locally)")
 	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
 	f.StringVar(&o.smoothSpec, "smooth", "0", "also forecast per-node releases smoothed by these τ′ (comma-separated; release --smooth τ′: Δ2 at τ+τ′); auto: the τ′ release --smooth auto chooses among, τ/2, τ and 2τ")
 	durationVar(f, &o.timeBudget, "time-budget", 0, "time budget of Δ2 for the per-node mode (0: to completion; a bound that is not exact makes σ, and the forecast, pessimistic)")
@@ -282,7 +299,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		}
 	}
 	if o.local {
-		rep.Local = localNoAnswer
+		rep.Local = localReport(rep)
 	}
 	if err := planBudgetBuys(ctx, g, o, st, rep); err != nil {
 		return err
