@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"math"
+	"slices"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/community"
@@ -35,7 +36,10 @@ func newVerdictTests(seed uint64, part []int) *verdictTests {
 
 // verdictMass is the verdict mass of readings y with noise σ on model md
 // (see verdictTests): 0 when the evidence test cannot tell y from noise.
-func (v *verdictTests) verdictMass(md *recovery.Model, y []float64, sigma float64) float64 {
+// c, when non-nil, is Mᵀy (a trial's correlations; not changed): both
+// statistics read it instead of an action of their own each, which
+// doubled a plan's per-node forecasts on the power grid (10.8 s → 24.9 s).
+func (v *verdictTests) verdictMass(md *recovery.Model, y, c []float64, sigma float64) float64 {
 	test := recovery.EvidenceTest{Seed: v.seed, Partition: v.part}
 	p := md.Problem(y, sigma)
 	v.mu.Lock()
@@ -49,10 +53,16 @@ func (v *verdictTests) verdictMass(md *recovery.Model, y []float64, sigma float6
 		v.evidence[sigma] = null
 	}
 	v.mu.Unlock()
-	if recovery.PValueOf(test.Statistic(p), null) > recovery.NoiseLevel {
+	if c == nil {
+		c = make([]float64, md.N())
+		md.ApplyT(c, y)
+	}
+	// StatisticOf overwrites its correlations: the mass reads c first.
+	low := mass.estimateFrom(y, c, sigma).Low
+	if recovery.PValueOf(test.StatisticOf(p, slices.Clone(c)), null) > recovery.NoiseLevel {
 		return 0
 	}
-	return mass.estimate(y, sigma).Low
+	return low
 }
 
 // VerdictRateOf is the rate at which locate calls releases an answer,

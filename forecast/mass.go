@@ -117,6 +117,11 @@ func (b *massBound) stat(c []float64) float64 {
 
 // estimate is EstimateMass of readings y with noise σ.
 func (b *massBound) estimate(y []float64, sigma float64) MassEstimate {
+	return b.estimateFrom(y, nil, sigma)
+}
+
+// estimateFrom is estimate with c = Mᵀy when known (nil: computed).
+func (b *massBound) estimateFrom(y, c []float64, sigma float64) MassEstimate {
 	n := len(y)
 	var sum float64
 	for _, v := range y {
@@ -128,8 +133,10 @@ func (b *massBound) estimate(y []float64, sigma float64) MassEstimate {
 	if md == nil || md.M() != n || !(sigma > 0) || !(b.nmax > 0) {
 		return m
 	}
-	c := make([]float64, md.N())
-	md.ApplyT(c, y)
+	if c == nil {
+		c = make([]float64, md.N())
+		md.ApplyT(c, y)
+	}
 	m.Low = math.Max(m.Low, (b.stat(c)-sigma*b.q)/b.nmax)
 	return m
 }

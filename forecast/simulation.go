@@ -473,7 +473,7 @@ func (tr *graphTrials) run(t int) (graphScore, *Trace, error) {
 		sc.named = rep.Communities[0].ID
 	}
 	if e.verdicts != nil {
-		sc.verdictMass = e.verdicts.verdictMass(tr.model, td.y, tr.sigma)
+		sc.verdictMass = e.verdicts.verdictMass(tr.model, td.y, td.c0, tr.sigma)
 	}
 	sc.comm, sc.share = communityScores(rep, trueComms)
 	sc.in90, sc.size90 = in90Set(rep, trueComms[0])
