@@ -231,11 +231,13 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 		Seed: e.Seed, Estimator: rs.estimator, perTrial: make([]float64, T), geometry: cg}
 	var cache posteriorCache
 	diffs := make([]float64, T)
+	named := make([][]float64, T) // each trial's chance of naming each community
 	errs := 0
 	for t := range T {
 		s, hat := rs.src[t], rs.hat[t]
 		truth := cg.Community(s)
 		probs := cal.ProbabilitiesAt(cg, hat)
+		named[t] = probs
 		res.perTrial[t] = probs[truth]
 		if hat != s {
 			errs++
@@ -277,6 +279,11 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 		comms[t] = cg.Community(s)
 	}
 	res.byCommunity = byCommunity(comms, res.perTrial, cg.Partition(), rs.names, rs.k)
+	setNamedElsewhere(res.byCommunity, comms, func(t int, add func(int, float64)) {
+		for c, p := range named[t] {
+			add(c, p)
+		}
+	})
 	fT := float64(T)
 	res.RecoveryRate /= fT
 	res.RealizedRate /= fT

@@ -20,9 +20,46 @@ type CommunityRate struct {
 	Rate   float64 `json:"rate"`
 	Low    float64 `json:"low"`
 	High   float64 `json:"high"`
-	// Answerable: Low is above chance (1/communities): at this ε a source
-	// there is named more often than a uniform guess would name it.
+	// NamedElsewhere is the rate the mode names this community when the
+	// source lies in another (ElsewhereTrials sources), ElsewhereHigh its
+	// 95% upper end; ElsewhereTrials 0: not known (an audit's exact rates).
+	NamedElsewhere  float64 `json:"namedElsewhere"`
+	ElsewhereHigh   float64 `json:"namedElsewhereHigh"`
+	ElsewhereTrials int     `json:"elsewhereTrials,omitempty"`
+	// Answerable: Low is above chance (1/communities) and above
+	// ElsewhereHigh: at this ε a source there is named more often than a
+	// uniform guess would name it, and more often than the community is
+	// named when the source is not there — a mode that names it whatever
+	// the source (always the largest, say) tells nothing about it.
 	Answerable bool `json:"answerable"`
+}
+
+// answerable is CommunityRate.Answerable against chance.
+func (r *CommunityRate) answerable(chance float64) bool {
+	return r.Trials > 0 && r.Low > chance && (r.ElsewhereTrials == 0 || r.Low > r.ElsewhereHigh)
+}
+
+// setNamedElsewhere sets each community's NamedElsewhere from the trials
+// (comms: each trial's source community): named(t, add) adds trial t's
+// chance of naming community c (a ranking's top: 1 for it; a mechanism:
+// its probability of each).
+func setNamedElsewhere(out []CommunityRate, comms []int, named func(t int, add func(c int, p float64))) {
+	sums := make([]float64, len(out))
+	for t, src := range comms {
+		named(t, func(c int, p float64) {
+			if c >= 0 && c < len(out) && c != src {
+				sums[c] += p
+			}
+		})
+	}
+	for c := range out {
+		r := &out[c]
+		r.ElsewhereTrials = len(comms) - r.Trials
+		if r.ElsewhereTrials > 0 {
+			r.NamedElsewhere = sums[c] / float64(r.ElsewhereTrials)
+			_, r.ElsewhereHigh = Wilson(sums[c], float64(r.ElsewhereTrials), Z95)
+		}
+	}
 }
 
 // byCommunity splits per-trial scores (in [0, 1]) by the community of

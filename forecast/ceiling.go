@@ -36,9 +36,9 @@ func Ceiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
 // member chosen to spread the credit over the whole community rather than
 // its boundary. On an LFR graph of 2·10⁴ nodes and 300 communities it is
 // 2.6% / 5.5% / 23.7% at ε = 0.5 / 1 / 2 where Ceiling is 9.0% / 15.8% /
-// 37.5%, and takes minutes on 2 cores where Ceiling takes seconds, so the
-// dry run's forecast (which must cost a fraction of the release) shows
-// Ceiling and plan, experiment and the utility bench show this. Where n·k
+// 37.5%, and takes seconds there (minutes near DefaultRoutedPairs) where
+// Ceiling takes less than one. Plan, the dry run, experiment and the
+// utility bench all show this one, so they agree. Where n·k
 // exceeds 2²⁴ it is Ceiling (RoutedCeilingUpTo goes further). When ctx is
 // done it returns the bound reached so far (still an upper bound) with
 // ctx's error.

@@ -261,8 +261,8 @@ func TestRoutedLPMatchesMatrix(t *testing.T) {
 				}
 			}
 		}
-		want := routedBound(context.Background(), g, part, eps, 1e-6, func(rs []*routes) dualLP { return explicitRoutedLP(rs, eps, 1e-6) })
-		got := routedBound(context.Background(), g, part, eps, 1e-6, func(rs []*routes) dualLP { return newRoutedLP(rs, eps, 1e-6, 1) })
+		want := routedBound(context.Background(), g, part, eps, 1e-6, func(rs []*routes, d float64) dualLP { return explicitRoutedLP(rs, eps, d) })
+		got := routedBound(context.Background(), g, part, eps, 1e-6, func(rs []*routes, d float64) dualLP { return newRoutedLP(rs, eps, d, 1) })
 		chunked := routedCeiling(context.Background(), g, part, eps, 1e-6)
 		t.Logf("ε = %g: routed bound %.6f from the matrix, %.6f from the routes, %.6f in chunks with the merged mean", eps, want, got, chunked)
 		if got != want {
@@ -325,5 +325,30 @@ func TestRoutedCeilingUpTo(t *testing.T) {
 	at, err := RoutedCeilingUpTo(ctx, g, part, 0.5, 1e-6, g.N()*k)
 	if want := math.Min(c, routedCeiling(ctx, g, part, 0.5, 1e-6)); err != nil || at != want {
 		t.Errorf("limit n·k: %v (%v), want %v", at, err, want)
+	}
+}
+
+// TestRoutedCeilingMonotoneInDelta: a larger δ allows more, so the
+// ceiling at a larger δ is never lower (plan's fell, 0.712 → 0.707, as δ
+// grew: each δ steered its own dual descent). Checked on a δ grid at
+// several ε, for the routed bound alone and for RoutedCeiling.
+func TestRoutedCeilingMonotoneInDelta(t *testing.T) {
+	ctx := context.Background()
+	for _, spec := range []string{"pa:n=400,m=2,seed=1", "pa:n=300,m=3,seed=2"} {
+		g, part, _ := leidenCase(t, spec)
+		for _, eps := range []float64{0.5, 1, 4} {
+			prev, prevR := 0.0, 0.0
+			for _, delta := range []float64{0, 1e-8, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2} {
+				r := routedCeiling(ctx, g, part, eps, delta)
+				c, err := RoutedCeiling(ctx, g, part, eps, delta)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r < prevR || c < prev {
+					t.Errorf("%s, ε = %g: at δ = %g the ceiling is %.6f (routed %.6f), below the smaller δ's %.6f (routed %.6f)", spec, eps, delta, c, r, prev, prevR)
+				}
+				prev, prevR = c, r
+			}
+		}
 	}
 }

@@ -83,6 +83,14 @@ type Forecast struct {
 	// (locate's verdict without a forecast); with one, locate's verdict
 	// for such a release is AtChance.
 	NoiseDominatedRate float64 `json:"noiseDominatedRate,omitempty"`
+	// VerdictRate (ModePerNode, plan's rows) is the share of simulated
+	// releases locate would call an answer rather than "noise — not a
+	// finding": its verdict (Judge) forecast on each (verdictTests) and
+	// read against the curve by source mass (VerdictThreshold). nil when
+	// not forecast.
+	VerdictRate *float64 `json:"verdictRate,omitempty"`
+	// verdictMasses are the trials' verdict masses (Simulation.verdicts).
+	verdictMasses []float64
 	// Realized (ModeAnswer) is the share of simulated answers that were
 	// right, counted rather than computed.
 	Realized float64 `json:"realizedRate,omitempty"`
@@ -116,6 +124,7 @@ func Of(r *SimulationResult) Forecast {
 	f.Low, f.High = meanInterval(r.accuracies)
 	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
 	f.ByCommunity = r.byCommunity
+	f.verdictMasses = r.verdictMasses
 	f.finish()
 	return f
 }
@@ -145,6 +154,6 @@ func (f *Forecast) finish() {
 	f.AtChance = f.Low <= f.Guess()
 	for i := range f.ByCommunity {
 		c := &f.ByCommunity[i]
-		c.Answerable = c.Trials > 0 && c.Low > f.Chance
+		c.Answerable = c.answerable(f.Chance)
 	}
 }

@@ -61,6 +61,67 @@ const (
 // model md (see MassEstimate). Seeded: the same inputs in the same order
 // give the same bound.
 func EstimateMass(md *recovery.Model, y []float64, sigma float64, seed uint64) MassEstimate {
+	return newMassBound(md, seed).estimate(y, sigma)
+}
+
+// massBound is what EstimateMass computes once per model and seed: the
+// columns' norms and the matched statistic's null quantile for unit noise
+// (the statistic is linear in the noise, so σ scales it). A plan's
+// forecast of locate's verdict estimates every simulated release's mass
+// with one (verdictTests), as locate estimates its one release's.
+type massBound struct {
+	md   *recovery.Model
+	root []float64 // ‖M e_s‖
+	nmax float64
+	q    float64 // 98.75% quantile of max_s (Mᵀz)_s/‖M e_s‖, z ~ N(0, I)
+}
+
+// newMassBound draws the null quantile of md's matched statistic from seed
+// (MassNullDraws actions of the transpose); nil md: the sum's bound alone.
+func newMassBound(md *recovery.Model, seed uint64) *massBound {
+	b := &massBound{md: md}
+	if md == nil {
+		return b
+	}
+	norms, _ := md.ColumnNorms2()
+	b.root = make([]float64, len(norms))
+	for s, v := range norms {
+		b.root[s] = math.Sqrt(math.Max(v, 0))
+		b.nmax = math.Max(b.nmax, b.root[s])
+	}
+	if !(b.nmax > 0) {
+		return b
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x6d617373)) // "mass"
+	null := make([]float64, MassNullDraws)
+	md.ApplyTEach(MassNullDraws, func(_ int, z []float64) {
+		for i := range z {
+			z[i] = rng.NormFloat64()
+		}
+	}, func(d int, c []float64) { null[d] = b.stat(c) })
+	slices.Sort(null)
+	b.q = null[int(math.Ceil(0.9875*float64(len(null)+1)))-1]
+	return b
+}
+
+// stat is max_s (Mᵀv)_s/‖M e_s‖ from c = Mᵀv.
+func (b *massBound) stat(c []float64) float64 {
+	best := math.Inf(-1)
+	for s, x := range c {
+		if b.root[s] > 0 {
+			best = math.Max(best, x/b.root[s])
+		}
+	}
+	return best
+}
+
+// estimate is EstimateMass of readings y with noise σ.
+func (b *massBound) estimate(y []float64, sigma float64) MassEstimate {
+	return b.estimateFrom(y, nil, sigma)
+}
+
+// estimateFrom is estimate with c = Mᵀy when known (nil: computed).
+func (b *massBound) estimateFrom(y, c []float64, sigma float64) MassEstimate {
 	n := len(y)
 	var sum float64
 	for _, v := range y {
@@ -68,42 +129,15 @@ func EstimateMass(md *recovery.Model, y []float64, sigma float64, seed uint64) M
 	}
 	se := sigma * math.Sqrt(float64(n))
 	m := MassEstimate{Mass: sum, SE: se, High: sum + zMassTwo*se, Low: math.Max(0, sum-zMassSum*se)}
-	if md == nil || md.M() != n || !(sigma > 0) {
+	md := b.md
+	if md == nil || md.M() != n || !(sigma > 0) || !(b.nmax > 0) {
 		return m
 	}
-	norms, _ := md.ColumnNorms2()
-	root := make([]float64, len(norms))
-	var nmax float64
-	for s, v := range norms {
-		root[s] = math.Sqrt(math.Max(v, 0))
-		nmax = math.Max(nmax, root[s])
+	if c == nil {
+		c = make([]float64, md.N())
+		md.ApplyT(c, y)
 	}
-	if !(nmax > 0) {
-		return m
-	}
-	// stat is max_s (Mᵀv)_s/‖M e_s‖ from c = Mᵀv.
-	stat := func(c []float64) float64 {
-		best := math.Inf(-1)
-		for s, x := range c {
-			if root[s] > 0 {
-				best = math.Max(best, x/root[s])
-			}
-		}
-		return best
-	}
-	c := make([]float64, md.N())
-	md.ApplyT(c, y)
-	t := stat(c)
-	rng := rand.New(rand.NewPCG(seed, 0x6d617373)) // "mass"
-	null := make([]float64, MassNullDraws)
-	md.ApplyTEach(MassNullDraws, func(_ int, z []float64) {
-		for i := range z {
-			z[i] = rng.NormFloat64()
-		}
-	}, func(d int, c []float64) { null[d] = stat(c) })
-	slices.Sort(null)
-	q := null[int(math.Ceil(0.9875*float64(len(null)+1)))-1]
-	m.Low = math.Max(m.Low, (t-sigma*q)/nmax)
+	m.Low = math.Max(m.Low, (b.stat(c)-sigma*b.q)/b.nmax)
 	return m
 }
 

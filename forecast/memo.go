@@ -21,7 +21,7 @@ type Memo interface {
 
 // memoVersion changes whenever a forecast's meaning or the simulation
 // that makes it changes, so forecasts kept by an older build are not read.
-const memoVersion = 5
+const memoVersion = 6 // 5: missing sensors; 6: per-node rows carry locate's verdict rate
 
 // memoKey names the forecast of mode at ε by everything it depends on:
 // the graph (its fingerprint), the partition and names, τ, α, δ, the
@@ -44,30 +44,31 @@ func (p EpsilonSweep) memoKey(fp *laplacian.Fingerprint, mode string, eps float6
 		delta2, exact = e.Sensitivity.Delta2, e.Sensitivity.Exact
 	}
 	k := struct {
-		Version     int
-		Mode        string
-		Epsilon     uint64
-		Graph       laplacian.Fingerprint
-		Partition   []int
-		Names       []string
-		Tau, Alpha  uint64
-		Delta       uint64
-		Mechanism   privacy.Mechanism
-		Sigma       uint64
-		Delta2      uint64
-		Exact       bool
-		Sources     int
-		SourceMass  uint64
-		Estimator   string
-		Trials      int
-		Seed        uint64
-		HasGeometry bool
-		Missing     uint64
-		Reported    []int
+		Version            int
+		Mode               string
+		Epsilon            uint64
+		Graph              laplacian.Fingerprint
+		Partition          []int
+		Names              []string
+		Tau, Alpha         uint64
+		Delta              uint64
+		Mechanism          privacy.Mechanism
+		Sigma              uint64
+		Delta2             uint64
+		Exact              bool
+		Sources            int
+		SourceMass         uint64
+		Estimator          string
+		Trials             int
+		VerdictRoundTrials int
+		Seed               uint64
+		HasGeometry        bool
+		Missing            uint64
+		Reported           []int
 	}{memoVersion, mode, math.Float64bits(eps), *fp, part, e.Names,
 		math.Float64bits(e.Tau), math.Float64bits(e.Alpha), math.Float64bits(e.Delta), e.Mechanism,
 		math.Float64bits(e.Sigma), math.Float64bits(delta2), exact, e.Sources, math.Float64bits(e.SourceMass),
-		e.Estimator, e.Trials, e.Seed, p.Geometry != nil, math.Float64bits(e.Missing), e.Reported}
+		e.Estimator, e.Trials, e.VerdictRoundTrials, e.Seed, p.Geometry != nil, math.Float64bits(e.Missing), e.Reported}
 	b, err := json.Marshal(k)
 	if err != nil {
 		return ""

@@ -100,6 +100,17 @@ type Simulation struct {
 	// trialOffset: with a Pool, trial t is the pool's trial trialOffset+t
 	// (PerNode's later rounds take the pool's next trials).
 	trialOffset int
+	// Verdicts forecasts locate's verdict on every trial (its evidence
+	// test and source mass; verdictTests): a curve by source mass reads
+	// them (MassPoint.VerdictRate), always for the masses it simulates,
+	// for a unit forecast given to it when this was set.
+	Verdicts bool
+	// VerdictRoundTrials is the trials of a round of locate's forecast
+	// (its --forecast-trials) the verdict rate assumes; default Trials.
+	VerdictRoundTrials int
+	// verdicts are the tests Verdicts asks for, shared by every round,
+	// mass and ε of one curve.
+	verdicts *verdictTests
 }
 
 // SimulationResult summarises a Simulation.
@@ -156,8 +167,11 @@ type SimulationResult struct {
 	// community.NoiseThreshold: locate's verdict without a forecast).
 	NoiseDominatedRate float64   `json:"noiseDominatedRate,omitempty"`
 	accuracies         []float64 // per trial, for the forecast's interval
-	byCommunity        []CommunityRate
-	Seed               uint64 `json:"seed"`
+	// verdictMasses (with Simulation.verdicts) is each trial's verdict
+	// mass: what locate's verdict would forecast at (0: noise).
+	verdictMasses []float64
+	byCommunity   []CommunityRate
+	Seed          uint64 `json:"seed"`
 	// Graph and CommunitySource describe the inputs for the record (the
 	// caller fills them: a graph spec, "planted", "leiden", "louvain", "file:PATH").
 	Graph           string `json:"graph,omitempty"`
@@ -195,6 +209,9 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 	}
 	if err := e.calibrate(res); err != nil {
 		return nil, err
+	}
+	if e.Verdicts && e.verdicts == nil {
+		e.verdicts = newVerdictTests(e.Seed, part)
 	}
 	tr := graphTrials{e: &e, part: part, names: names, sigma: res.Sigma}
 	tr.post, _ = est.(recovery.Posterior)
@@ -259,6 +276,9 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 		}
 	}
 	res.Trials = len(ran)
+	if e.verdicts != nil {
+		res.verdictMasses = []float64{}
+	}
 	res.summarise(ran)
 	if e.Sources == 1 {
 		comms := make([]int, len(ran))
@@ -266,6 +286,7 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 			comms[i] = sc.srcComm
 		}
 		res.byCommunity = byCommunity(comms, res.accuracies, part, names, k)
+		setNamedElsewhere(res.byCommunity, comms, func(t int, add func(int, float64)) { add(ran[t].named, 1) })
 	}
 	res.Example = example
 	return res, nil
@@ -479,10 +500,12 @@ func (tr *graphTrials) recover(td *trialDraw) (f, weights []float64, noSource bo
 type graphScore struct {
 	comm, exact, share, emd float64
 	none                    bool
-	in90                    bool // the source's community is in the report's 90% set
-	size90                  int  // that set's size
-	flagged                 bool // the posterior rule alone calls the ranking noise-dominated
-	srcComm                 int  // the (first) source's community
+	in90                    bool    // the source's community is in the report's 90% set
+	size90                  int     // that set's size
+	flagged                 bool    // the posterior rule alone calls the ranking noise-dominated
+	srcComm                 int     // the (first) source's community
+	verdictMass             float64 // locate's verdict mass (verdictTests; 0: noise)
+	named                   int     // the ranking's top community (-1: none)
 }
 
 // run simulates trial t (its own seeded stream, drawn with its block):
@@ -509,9 +532,19 @@ func (tr *graphTrials) run(t int) (graphScore, *Trace, error) {
 	trueComms := distinctComms(tr.part, src)
 	trace := &Trace{Report: rep, Sources: src, SourceComms: trueComms, Partition: tr.part, Weights: weights}
 	if rep.NoSource {
-		return graphScore{none: true, flagged: flagged, srcComm: trueComms[0]}, trace, nil
+		return graphScore{none: true, flagged: flagged, srcComm: trueComms[0], named: -1}, trace, nil
 	}
-	sc := graphScore{flagged: flagged, srcComm: trueComms[0]}
+	sc := graphScore{flagged: flagged, srcComm: trueComms[0], named: -1}
+	if len(rep.Communities) > 0 {
+		sc.named = rep.Communities[0].ID
+	}
+	if e.verdicts != nil {
+		model := tr.model
+		if td.model != nil { // missing sensors: the reporting rows' model
+			model = td.model
+		}
+		sc.verdictMass = e.verdicts.verdictMass(model, td.y, td.c0, tr.sigma)
+	}
 	sc.comm, sc.share = communityScores(rep, trueComms)
 	sc.in90, sc.size90 = in90Set(rep, trueComms[0])
 	heavy := recovery.TopK(weights, e.Sources)
@@ -604,6 +637,12 @@ func (res *SimulationResult) summarise(scores []graphScore) {
 	res.accuracies = make([]float64, len(scores))
 	for i, sc := range scores {
 		res.accuracies[i] = sc.comm
+	}
+	if res.verdictMasses != nil { // Simulate asked for them
+		res.verdictMasses = make([]float64, len(scores))
+		for i, sc := range scores {
+			res.verdictMasses[i] = sc.verdictMass
+		}
 	}
 	res.NoSourceRate = float64(none) / T
 	res.EMDMean, _, _ = trials.Stats(emds)

@@ -51,6 +51,9 @@ func PerNode(ctx context.Context, e Simulation) (Forecast, error) {
 		}
 		e.Pool = pool
 	}
+	if e.Verdicts && e.verdicts == nil { // one set of nulls for every round
+		e.verdicts = newVerdictTests(e.Seed, e.Partition)
+	}
 	var pooled *Forecast
 	var right, in90, size, flagged float64
 	for r := range VerdictRounds {
@@ -71,6 +74,9 @@ func PerNode(ctx context.Context, e Simulation) (Forecast, error) {
 			pooled = &f
 		} else {
 			pooled.Trials += f.Trials
+			if pooled.verdictMasses != nil {
+				pooled.verdictMasses = append(pooled.verdictMasses, f.verdictMasses...)
+			}
 		}
 		T := float64(pooled.Trials)
 		pooled.CommunityAccuracy, pooled.In90Rate, pooled.In90Size, pooled.NoiseDominatedRate = right/T, in90/T, size/T, flagged/T
@@ -162,6 +168,11 @@ type MassPoint struct {
 	Low               float64 `json:"low"`
 	High              float64 `json:"high"`
 	AtChance          bool    `json:"atChance"`
+	// VerdictRate is the share of releases with sources of this mass that
+	// locate calls an answer (Forecast.VerdictRate), forecast on
+	// VerdictTrials of them (0: not forecast).
+	VerdictRate   float64 `json:"verdictRate"`
+	VerdictTrials int     `json:"verdictTrials,omitempty"`
 }
 
 // MassGrid is the source masses a plan forecasts: 0.1 … 1000 units in
@@ -258,6 +269,10 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	}
 	grid := MassGrid()
 	out := make([]MassCurveResult, len(es))
+	// Locate's verdict on every simulated release: its tests' nulls drawn
+	// once for every mass and ε.
+	verdicts := newVerdictTests(seed, base.Partition)
+	masses := make([][][]float64, len(es)) // by curve and point: the verdict masses
 	sure := make([]int, len(es))
 	// One bar for every curve: point (i, j)'s trials are
 	// (i·len(es)+j)·Trials … of len(grid)·len(es)·Trials, and the bar ends
@@ -275,17 +290,20 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 				last := out[j].Points[len(out[j].Points)-1]
 				last.Mass = m
 				out[j].Points = append(out[j].Points, last)
+				// Its predecessor's verdict masses: a lower bound on its own.
+				masses[j] = append(masses[j], masses[j][len(masses[j])-1])
 				continue
 			}
 			if m == 1 && unit != nil {
 				out[j].Unit = *unit
 				out[j].Points = append(out[j].Points, MassPoint{Mass: m, CommunityAccuracy: unit.CommunityAccuracy, Low: unit.Low, High: unit.High, AtChance: unit.AtChance})
+				masses[j] = append(masses[j], unit.verdictMasses)
 				sure[j] = sureAfter(unit, sure[j])
 				continue
 			}
 			e := es[j]
 			e.Graph, e.Partition, e.Names, e.Tau, e.Sources, e.Trials = base.Graph, base.Partition, base.Names, base.Tau, base.Sources, base.Trials
-			e.Seed, e.Progress = MassSeed(seed, m), nil
+			e.Seed, e.Progress, e.verdicts = MassSeed(seed, m), nil, verdicts
 			switch {
 			case pool != nil:
 			case models != nil:
@@ -312,6 +330,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 				out[j].Unit.SourceMass = 0 // unit sources, as PerNode reports them
 			}
 			out[j].Points = append(out[j].Points, MassPoint{Mass: m, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High, AtChance: f.AtChance})
+			masses[j] = append(masses[j], f.verdictMasses)
 			sure[j] = sureAfter(f, sure[j])
 		}
 	}
@@ -321,6 +340,22 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 			out[j].Points[i].AtChance = !(r > 0 && out[j].Points[i].Mass >= r)
 		}
 		out[j].Resolvable = r
+		// Locate forecasts each release at its verdict mass, in rounds of
+		// its own trials.
+		rounds := base.VerdictRoundTrials
+		if rounds == 0 {
+			rounds = base.Trials
+		}
+		for i := range out[j].Points {
+			pt := &out[j].Points[i]
+			if vm := masses[j][i]; len(vm) > 0 {
+				pt.VerdictRate, pt.VerdictTrials = VerdictRateOf(vm, out[j].Points, out[j].Unit.Guess(), rounds), len(vm)
+			}
+			if pt.Mass == 1 && pt.VerdictTrials > 0 {
+				rate := pt.VerdictRate
+				out[j].Unit.VerdictRate = &rate
+			}
+		}
 	}
 	if progress != nil {
 		progress(total, total)

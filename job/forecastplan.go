@@ -137,7 +137,7 @@ type AnswerAuditAt struct {
 // rest) and the smoothed per-node releases. The report's Budget is left to the
 // caller (ForecastBudgetBuys).
 func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
-	e := spec.Simulation
+	e := spec.simulation()
 	if spec.Logger == nil {
 		spec.Logger = slog.New(slog.DiscardHandler)
 	}
@@ -261,7 +261,7 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 // resolve is no error: the report says why answers would be refused, and
 // the model is nil. Without a partition there is nothing to audit.
 func (spec *ForecastSpec) answerModel(ctx context.Context, rep *ForecastReport, terms *recovery.EdgeTerms) (*answer.Model, error) {
-	e := spec.Simulation
+	e := spec.simulation()
 	if e.Partition == nil {
 		return nil, nil
 	}
@@ -281,7 +281,7 @@ func (spec *ForecastSpec) answerModel(ctx context.Context, rep *ForecastReport, 
 // edge per ε. It returns the answer's exact rows, at every ε whose audit
 // passed (forecast.ExactAnswer).
 func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport, m *answer.Model) (map[float64]forecast.Forecast, error) {
-	e := spec.Simulation
+	e := spec.simulation()
 	exact := map[float64]forecast.Forecast{}
 	// One bar for the calibrations and edge audits, one ε a unit.
 	progress := spec.progress("answer calibration")
@@ -339,14 +339,14 @@ func (spec ForecastSpec) answerCache() *answer.Cache {
 	if spec.AnswerCache != nil {
 		return spec.AnswerCache
 	}
-	e := spec.Simulation
+	e := spec.simulation()
 	return spec.Cache.Answer(e.Graph, e.Tau, spec.FitTolerance, spec.SensorNoise)
 }
 
 // Held reads spec's caches as Forecast would, computing nothing.
 func (spec ForecastSpec) Held() HeldWork {
 	var h HeldWork
-	e := spec.Simulation
+	e := spec.simulation()
 	log := spec.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -373,4 +373,15 @@ func (spec ForecastSpec) Held() HeldWork {
 		h.Rows[mode] = sweep.Held(mode)
 	}
 	return h
+}
+
+// simulation is the spec's simulation with the verdict rate forecasting
+// locate at its default forecast (LocateForecastTrials a round) unless
+// set: every sweep and every look at the memo of one plan reads one key.
+func (spec *ForecastSpec) simulation() forecast.Simulation {
+	e := spec.Simulation
+	if e.VerdictRoundTrials == 0 {
+		e.VerdictRoundTrials = LocateForecastTrials
+	}
+	return e
 }

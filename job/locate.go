@@ -515,6 +515,10 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 	return sum, nil
 }
 
+// LocateForecastTrials is locate's default trials a round of its
+// forecast (--forecast-trials): what a plan's verdict rate assumes.
+const LocateForecastTrials = 100
+
 // judgeRelease replaces the ranking's own noise verdict by the release's
 // one verdict (forecast.Judge): the evidence test against pure noise,
 // the source mass the release carries and the forecast at that mass (f,

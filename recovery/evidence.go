@@ -60,6 +60,13 @@ func (t EvidenceTest) Statistic(p *Problem) float64 {
 	return t.newStatistic(p)(c)
 }
 
+// StatisticOf returns T(y) from c = Mᵀy on p's model (c is
+// overwritten): Statistic for a caller that has the correlations already
+// (a simulation's trials compute them for the posterior).
+func (t EvidenceTest) StatisticOf(p *Problem, c []float64) float64 {
+	return t.newStatistic(p)(c)
+}
+
 // Null returns Draws sorted draws of T(σz), z ~ N(0, I), for the model,
 // σ and mass of p (its data are not used): one null serves every data set
 // of that model and σ.

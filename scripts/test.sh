@@ -238,6 +238,7 @@ norace_tests=(
 	TestPictureNoiseVerdictInTitle TestForecastBySourceMass
 	TestRows8MatchesGo TestLanczosSecondOrder TestLanczosBlockMinSteps TestLanczosSchemeAgainstOracle
 	TestPanelsAgreeWithDense TestDatasetEdgeListsWrittenBothWays TestAnswerGaussianNoiseOracle TestAnswerDeltaFilter
+	TestVerdictRateIsLocates TestRoutedCeilingMonotoneInDelta
 )
 norace_pkgs=() norace_names=()
 if ((whole)) && [[ -z "${GRAPHCLOAK_TEST_FLAGS:-}" ]]; then

@@ -190,6 +190,9 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	estErr := errors.New("the certificate is reused")
 	if !reused {
 		est, estErr = answer.EstimateAudit(lg.Graph, tau, opt, nil, longStep)
+		if estErr == nil {
+			g.stepRates.keep(lg.Graph, &est) // the pass's own line, if any, prices with it
+		}
 		if estErr == nil && est.Seconds > longStep.Seconds() {
 			g.say(est.String())
 		}

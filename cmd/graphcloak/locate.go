@@ -103,7 +103,7 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.mode, "mode", "write", "write (results to Neo4j with --graph neo4j) or stream (per-node results on standard output; nothing written)")
 	f.BoolVar(&opts.estimate, "estimate", false, "only estimate how long the localisation (or the private answer) takes: communities, the forecast, the answer audit and the write-back by their cost models (GDS's .estimate); nothing located, charged or written")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print the plan (σ, τ, communities, outputs, forecast; with --private-answer the calibration and ρ): nothing located, charged or written")
-	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the utility forecast printed beside the answer (0: no forecast)")
+	f.IntVar(&opts.forecastTrials, "forecast-trials", job.LocateForecastTrials, "simulated sources of the utility forecast printed beside the answer (0: no forecast)")
 	f.Float64Var(&opts.sourceMass, "source-mass", 0, sourceMassUsage)
 	addAnswerFlags(f, &opts.privateAnswer)
 	config.AddFlags(f, config.Neo4jFlags...)

@@ -64,13 +64,15 @@ Two modes:
                   is most accurate on the graph (graphcloak locate --private-answer)
 
 --local forecasts a local release (epoch open; sensors add their own noise):
-the per-node mode only — the private answer needs the raw readings in one
-place and is not offered there. --missing Q (with --local) forecasts it with a
-fraction Q of the sensors not reporting: missing uniformly at random,
-independent of where the source is (a sensor switched off, out of battery, out
-of range), and the rest located from their readings alone, as locate does.
-Sensors that fail because of the source (a fire that burns the detector) are
-not that case: the forecast would be optimistic.
+the per-node mode — the private answer needs the raw readings in one place
+and is not offered there; its rows are the central private answer on the
+same graph, for comparison (--modes per-node leaves them out).
+--missing Q (with --local) forecasts it with a fraction Q of the sensors not
+reporting: missing uniformly at random, independent of where the source is (a
+sensor switched off, out of battery, out of range), and the rest located from
+their readings alone, as locate does. Sensors that fail because of the source
+(a fire that burns the detector) are not that case: the forecast would be
+optimistic.
 
 --target-accuracy A prints, per mode, the smallest ε on the grid 1/8 … 32
 (steps of √2) whose forecast reaches A.
@@ -96,6 +98,23 @@ func localMissing(q float64, n int) string {
 
 // localNoAnswer is what plan --local says of the private answer.
 const localNoAnswer = "local release: each sensor adds its own noise, so only the per-node mode is forecast; the private answer is not offered (it needs the raw readings in one place)"
+
+// localReport is what plan --local says of the private answer, with the
+// central private answer's rows on the same graph when it forecast them
+// (rep's private-answer rows): what giving up local noise would buy.
+func localReport(rep *job.ForecastReport) string {
+	var central []string
+	for _, f := range rep.Result.Forecasts {
+		if f.Mode == forecast.ModeAnswer {
+			central = append(central, fmt.Sprintf("%.2f at ε = %g", f.CommunityAccuracy, f.Epsilon))
+		}
+	}
+	if len(central) == 0 {
+		return localNoAnswer
+	}
+	return "local release: each sensor adds its own noise; the private answer is not offered locally (it needs the raw readings in one place). " +
+		"The central private answer on this graph (its rows below, not a local release) names the right community " + strings.Join(central, ", ")
+}
 
 func newPlanCmd(g *globalOptions) *cobra.Command {
 	o := &planOptions{}
@@ -124,7 +143,6 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 				if cmd.Flags().Changed("modes") && slices.Contains(o.modes, forecast.ModeAnswer) {
 					return usageErrorf("--local: %s", localNoAnswer)
 				}
-				o.modes = []string{forecast.ModePerNode}
 			}
 			return runPlan(cmd.Context(), g, o, g.stdout)
 		},
@@ -140,7 +158,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 	communitiesFlag(f, "partition, as locate reads it: leiden, louvain, planted (the generator's), file:PATH (CSV node,community) or property:NAME (Neo4j)")
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.StringSliceVar(&o.modes, "modes", []string{forecast.ModePerNode, forecast.ModeAnswer}, "modes to forecast: per-node, private-answer")
-	f.BoolVar(&o.local, "local", false, "forecast a local release (sensors add their own noise; epoch open): per-node mode only, the private answer is not offered")
+	f.BoolVar(&o.local, "local", false, "forecast a local release (sensors add their own noise; epoch open): the per-node mode, and the central private answer on the same graph for comparison (not offered locally)")
 	f.Float64Var(&o.missing, "missing", 0, "with --local: the fraction of sensors that will not report (missing at random, independent of the source), in [0, 1)")
 	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
 	f.StringVar(&o.smoothSpec, "smooth", "0", "also forecast per-node releases smoothed by these τ′ (comma-separated; release --smooth τ′: Δ2 at τ+τ′); auto: the τ′ release --smooth auto chooses among, τ/2, τ and 2τ")
@@ -302,7 +320,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		}
 	}
 	if o.local {
-		rep.Local = localNoAnswer
+		rep.Local = localReport(rep)
 		if o.missing > 0 {
 			rep.Local += "\n" + localMissing(o.missing, lg.Graph.N())
 		}

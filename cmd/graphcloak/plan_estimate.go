@@ -243,6 +243,9 @@ func sayPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph, spec jo
 		}
 	})
 	timer.Stop()
+	for _, st := range e.Steps {
+		g.stepRates.keep(lg.Graph, st.Audit) // the pass's own line prices with it
+	}
 	mu.Lock()
 	defer mu.Unlock()
 	defer flush()

@@ -286,22 +286,46 @@ func TestPlanReadsLedger(t *testing.T) {
 	}
 }
 
-// TestPlanLocal: plan --local forecasts the per-node mode only and says
-// why; asking it for the private answer is a usage error.
+// TestPlanLocal: plan --local forecasts the per-node mode, says the
+// private answer is not offered locally, and says what the central private
+// answer gives on the same graph — its own row's rate (before: "the
+// private answer is not offered" and nothing of what it would give);
+// --modes per-node leaves it out; asking for the private answer is a
+// usage error.
 func TestPlanLocal(t *testing.T) {
 	isolateConfig(t)
-	out := mustRun(t, "plan", "--graph", "karate", "--local", "--trials", "10", "-o", "json")
+	out := mustRun(t, "plan", "--graph", "karate", "--local", "--trials", "10", "--epsilon", "1", "-o", "json")
 	var rep struct {
-		Modes []string `json:"modes"`
-		Local string   `json:"local"`
+		Local  string `json:"local"`
+		Result struct {
+			Forecasts []struct {
+				Mode              string  `json:"mode"`
+				Epsilon           float64 `json:"epsilon"`
+				CommunityAccuracy float64 `json:"communityAccuracy"`
+			} `json:"forecasts"`
+		} `json:"plan"`
 	}
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Modes) != 1 || rep.Modes[0] != "per-node" || !strings.Contains(rep.Local, "private answer is not offered") {
-		t.Errorf("plan --local: %+v", rep)
+	var central string
+	for _, f := range rep.Result.Forecasts {
+		if f.Mode == "private-answer" {
+			central = fmt.Sprintf("%.2f at ε = %g", f.CommunityAccuracy, f.Epsilon)
+		}
+	}
+	if central == "" || !strings.Contains(rep.Local, "not offered locally") || !strings.Contains(rep.Local, "central private answer on this graph") ||
+		!strings.Contains(rep.Local, central) {
+		t.Errorf("plan --local: says %q; want the central private answer's %q", rep.Local, central)
 	}
 	validate(t, "plan", out)
+	out = mustRun(t, "plan", "--graph", "karate", "--local", "--modes", "per-node", "--trials", "10", "-o", "json")
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(rep.Local, "private answer is not offered") {
+		t.Errorf("plan --local --modes per-node: says %q", rep.Local)
+	}
 	if code, _, _ := runCode("plan", "--graph", "karate", "--local", "--modes", "private-answer"); code != exitUsage {
 		t.Errorf("plan --local --modes private-answer: exit %d, want %d", code, exitUsage)
 	}

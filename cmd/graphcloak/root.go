@@ -34,6 +34,9 @@ type globalOptions struct {
 	// validated once; logger writes to stderr in logFormat.
 	cfg    *config.Loaded
 	logger *slog.Logger
+	// stepRates keeps the step rate a first line's estimate measured, so
+	// the step's own line prices with it (one figure a step).
+	stepRates stepRates
 }
 
 // rootHelp is the root command's help text.

@@ -80,6 +80,9 @@ func MassCurve(f *forecast.Forecast) string {
 			b.WriteString(" · ")
 		}
 		fmt.Fprintf(&b, "%g: %.2f", m.Mass, m.CommunityAccuracy)
+		if m.VerdictTrials > 0 {
+			fmt.Fprintf(&b, " (answer %.2f)", m.VerdictRate)
+		}
 	}
 	top := f.MassCurve[len(f.MassCurve)-1].Mass
 	if r := f.Resolved; r != nil {
@@ -95,7 +98,11 @@ func MassCurve(f *forecast.Forecast) string {
 	} else {
 		fmt.Fprintf(&b, "; beats no guess up to %g units", top)
 	}
-	return "right community by source mass (units): " + b.String()
+	head := "right community by source mass (units): "
+	if hasVerdictRate(f.MassCurve) {
+		head = "right community by source mass (units; in brackets the rate locate's verdict calls such a release an answer, not \"noise — not a finding\"): "
+	}
+	return head + b.String()
 }
 
 // massRange says where a resolved mass lies within the curve's
@@ -153,4 +160,14 @@ func ForecastRows(row Row, fs *job.Forecasts, name func(errkind.Param) string) {
 	a := fs.Answer
 	row("private answer", fmt.Sprintf("at the same ε, %s (%s) would be right %.3f [%.3f, %.3f]",
 		name(job.ParamPrivateAnswer), a.Mechanism, a.CommunityAccuracy, a.Low, a.High))
+}
+
+// hasVerdictRate reports whether a curve forecasts locate's verdict.
+func hasVerdictRate(curve []forecast.MassPoint) bool {
+	for _, m := range curve {
+		if m.VerdictTrials > 0 {
+			return true
+		}
+	}
+	return false
 }

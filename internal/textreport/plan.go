@@ -96,7 +96,7 @@ const maxCommunityRows = 20
 // ByCommunity prints the forecasts' rates per community of the source:
 // one row per community (the largest first), one column per forecast,
 // "rate (sources simulated there)", marked * when answerable (above
-// chance), and how many communities each forecast answers. Nothing when
+// chance and above the rate it is named for sources elsewhere), and how many communities each forecast answers. Nothing when
 // no forecast has rates per community.
 func ByCommunity(out io.Writer, fs []forecast.Forecast) error {
 	var cols []forecast.Forecast
@@ -114,7 +114,7 @@ func ByCommunity(out io.Writer, fs []forecast.Forecast) error {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return rows[b].Size - rows[a].Size })
-	fmt.Fprintf(out, "by community: the rate its sources' community comes first (in brackets the sources simulated there, or every node for an audit's exact rate); * answerable: its 95%% interval is above chance %.4f\n", cols[0].Chance)
+	fmt.Fprintf(out, "by community: the rate its sources' community comes first (in brackets the sources simulated there, or every node for an audit's exact rate); * answerable: its 95%% interval is above chance %.4f and above the rate the mode names it when the source lies elsewhere\n", cols[0].Chance)
 	tw := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "COMMUNITY\tNODES\t")
 	for _, f := range cols {
