@@ -87,7 +87,7 @@ func TestReadAnswerValues(t *testing.T) {
 	if _, err := ReadValues(strings.NewReader("node,value\na,1\nb,nan\n"), "auto"); err == nil {
 		t.Error("ReadValues took a NaN")
 	}
-	for _, in := range []string{"node,value\na,1\na,2\n", "a,oops\nb,1\n"} {
+	for _, in := range []string{"node,value\na,1\na,2\n", "node,value\na,1\nzz\n"} {
 		if _, err := ReadAnswerValues(strings.NewReader(in), "auto"); err == nil {
 			t.Errorf("%q: no error", in)
 		}
@@ -99,5 +99,34 @@ func TestReadAnswerValues(t *testing.T) {
 	}
 	if _, err := AnswerValuesByKey(g, map[string]float64{"nope": 1}); err == nil {
 		t.Error("an unknown node was taken")
+	}
+}
+
+// TestReadAnswerValuesFirstRow (review of issue 70, item 4): the sensor
+// on the first data row breaks like any other — after a header, under
+// --header no, and with no header under auto — and is read as NaN (or,
+// where an unreadable first row cannot be told from a header, skipped, so
+// that its node has no reading: NaN again), never an error naming it. On
+// the merged code "node,value\na,nan\n…" was `values: line 2: node "a":
+// value is not a finite number`.
+func TestReadAnswerValuesFirstRow(t *testing.T) {
+	for _, c := range []struct{ in, header string }{
+		{"node,value\na,nan\nb,1\n", "auto"},
+		{"node,value\na,oops\nb,1\n", "auto"},
+		{"node,value\na,\nb,1\n", "auto"},
+		{"node,value\na,Inf\nb,1\n", "yes"},
+		{"a,nan\nb,1\n", "auto"},
+		{"a,-inf\nb,1\n", "no"},
+		{"a,oops\nb,1\n", "no"},
+		{"a,oops\nb,1\n", "auto"},
+	} {
+		got, err := ReadAnswerValues(strings.NewReader(c.in), c.header)
+		if err != nil {
+			t.Errorf("%q (header %s): %v", c.in, c.header, err)
+			continue
+		}
+		if v, ok := got["a"]; ok && !math.IsNaN(v) || got["b"] != 1 {
+			t.Errorf("%q (header %s): read %v", c.in, c.header, got)
+		}
 	}
 }

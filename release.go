@@ -336,7 +336,10 @@ func ReadValues(r io.Reader, header string) (map[string]float64, error) {
 // naming its node — a sensor broken by the event is next to the source,
 // and the answer treats such readings as outside its model
 // (answer.Model.FitReadings), the node named only on the operator's
-// request. Every other rule is ReadValues'.
+// request. That holds on the first data row too; an unreadable first row
+// under header auto (a header of other names, or a broken first reading)
+// is skipped, so its node has no reading: NaN. Every other rule is
+// ReadValues'.
 func ReadAnswerValues(r io.Reader, header string) (map[string]float64, error) {
 	return readValues(r, header, true)
 }
@@ -363,6 +366,7 @@ func readValues(r io.Reader, header string, broken bool) (map[string]float64, er
 			return nil, &ValuesError{Reason: "cannot read", Err: err}
 		}
 		f, line := rec.Fields, rec.Line
+		firstRow := first
 		if first {
 			first = false
 			switch {
@@ -380,9 +384,17 @@ func readValues(r io.Reader, header string, broken bool) (map[string]float64, er
 		if key == "" {
 			return nil, &ValuesError{Line: line, Reason: "empty node key"}
 		}
-		if (perr != nil || math.IsNaN(v) || math.IsInf(v, 0)) && broken && !(line == 1 || len(out) == 0 && mode == csvin.HeaderAuto) {
+		switch {
+		case broken && perr != nil && firstRow && mode == csvin.HeaderAuto:
+			// An unreadable first row is a header with other names or a
+			// broken first reading: skipped either way, its node has no
+			// reading (NaN), and no error names it.
+			continue
+		case broken && (perr != nil || math.IsNaN(v) || math.IsInf(v, 0)):
+			// Wherever the broken sensor's row is, the first data row
+			// included: an error naming it would publish the node.
 			v = math.NaN()
-		} else if perr != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		case perr != nil || math.IsNaN(v) || math.IsInf(v, 0):
 			ve := &ValuesError{Line: line, Key: key, Reason: "value is not a finite number"}
 			if line == 1 || len(out) == 0 && mode == csvin.HeaderAuto {
 				ve.reason = errkind.Errorf("%s (a header row must be named node,value; or pass %s yes)", ve.Reason, ParamHeader).(errkind.Renderer)

@@ -50,7 +50,7 @@ func BenchmarkAnswerAudit(b *testing.B) {
 	}
 }
 
-func readCommunities(b *testing.B, g *laplacian.Graph, path string) []int {
+func readCommunities(b testing.TB, g *laplacian.Graph, path string) []int {
 	f, err := os.Open(path)
 	if err != nil {
 		b.Fatal(err)

@@ -142,7 +142,7 @@ func (b Budget) fits(rhoMax float64, t totals) bool {
 // fitsBefore is the rule of ledgers written before the answers' share:
 // zCDP or the adaptive split (not valid under adaptive use; Replay).
 func (b Budget) fitsBefore(rhoMax float64, t totals) bool {
-	return t.delta <= b.AnswerDelta && t.rho <= rhoMax || t.gaussRho <= b.splitRho(t.pureEps)
+	return t.delta <= b.AnswerDelta && (t.rho <= rhoMax || t.gaussRho <= b.splitRho(t.pureEps))
 }
 
 // diffDown is a − c rounded down.

@@ -47,7 +47,14 @@ func ChiSquareTail(k int, t float64) float64 {
 	u := (-math.Sqrt(kf) + math.Sqrt(kf+2*kf*d)) / 2
 	x := u * u * (1 - 1e-12)
 	b = math.Min(b, math.Exp(-x))
-	return math.Min(1, b*(1+1e-12))
+	return tailUp(b)
+}
+
+// tailUp rounds a tail bound up, and never to 0: the tails bounded here
+// are positive at every finite point, and a bound that underflowed would
+// print δ = 0 (the noise never leaves the model) where it is 1e-2276.
+func tailUp(b float64) float64 {
+	return math.Min(1, math.Max(b*(1+1e-12), math.SmallestNonzeroFloat64))
 }
 
 // normalTail2 bounds P(|Z| > x) for a standard normal Z: ≤ exp(−x²/2)
@@ -56,7 +63,7 @@ func normalTail2(x float64) float64 {
 	if !(x > 0) {
 		return 1
 	}
-	return math.Min(1, math.Exp(-x*x/2*(1-1e-12))*(1+1e-12))
+	return tailUp(math.Exp(-x * x / 2 * (1 - 1e-12)))
 }
 
 // NoiseExitProbability returns δ₀, a proven upper bound on the

@@ -64,3 +64,27 @@ func TestModelNoiseBound(t *testing.T) {
 		}
 	}
 }
+
+// TestTailBoundsNeverZero: the χ² and normal tails are positive at every
+// finite point, so an upper bound must be too. Where the tail is below
+// float64's range (mpmath: P(χ²_20000 ≥ 30000) = 2.2e-413, and at the
+// stated rms on 2·10⁴ nodes δ₀(1) is 3.6e-2276) a bound that underflows
+// to 0 prints δ = 0, claiming the noise never leaves the model.
+func TestTailBoundsNeverZero(t *testing.T) {
+	for _, k := range []int{34, 20000, 1000000} {
+		for _, r := range []float64{1.5, 10, 1e6} {
+			if b := ChiSquareTail(k, r); !(b > 0) {
+				t.Errorf("ChiSquareTail(%d, %g) = %g: the χ² tail is positive", k, r, b)
+			}
+		}
+		m := ModelNoiseBound(0.005, k)
+		if d := NoiseExitProbability(0.005, 1, m, 5e9, k); !(d > 0) {
+			t.Errorf("n=%d: δ₀ at the stated rms = %g: the exit probability is positive", k, d)
+		}
+	}
+	for _, x := range []float64{40, 1e3, 1e200} {
+		if b := normalTail2(x); !(b > 0) {
+			t.Errorf("normalTail2(%g) = %g: the normal tail is positive", x, b)
+		}
+	}
+}

@@ -13,7 +13,7 @@ import (
 )
 
 // TestPrivateAnswerBrokenReadings (issue 70, item 4): a reading that is
-// NaN, infinite, unreadable or missing, at node 9 or at node 34, is refused
+// NaN, infinite, unreadable or missing, at node 1 (the first data row), 9 or 34, is refused
 // by locate --private-answer with exit 3 and the same bytes on standard
 // output and error (table and -o json) whichever node broke, nothing
 // charged; with --on-mismatch rr it is answered by randomized response, and
@@ -53,7 +53,7 @@ func TestPrivateAnswerBrokenReadings(t *testing.T) {
 	for _, how := range []string{"nan", "inf", "-Inf", "oops", "missing"} {
 		for _, output := range []string{"table", "json"} {
 			seen := map[string]bool{}
-			for _, node := range []string{"9", "34"} {
+			for _, node := range []string{"1", "9", "34"} { // "1" is the first data row
 				stdout, stderr, code := runPipelineCLI(t, ctx, nil, "locate", "--graph", "karate", "--private-answer", "--values", write(node, how),
 					"--ledger", ledger, "--scope", "s", "--epsilon", "1", "--tau", "1", "--epoch", "e", "--forecast-trials", "0", "-o", output)
 				if code != 3 || !strings.Contains(stderr+stdout, "outside the model") {
