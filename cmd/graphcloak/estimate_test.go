@@ -168,7 +168,11 @@ func TestSensitivityEstimateCountsTimeSoFar(t *testing.T) {
 	if buf.Len() != 0 {
 		t.Errorf("Δ2 modelled at %.2g s, just begun: said %q", want.Seconds, buf.String())
 	}
-	sayDelta2Estimate(&globalOptions{stderr: &buf}, gr, 1, sensitivity.Options{}, time.Now().Add(-longStep))
+	// Begun long ago (10 longSteps): the so-far dwarfs Δ2's model even
+	// when a loaded machine's pilot times it several times slower, so a
+	// model that counted the so-far again would show.
+	const began = 10 * longStep
+	sayDelta2Estimate(&globalOptions{stderr: &buf}, gr, 1, sensitivity.Options{}, time.Now().Add(-began))
 	line := strings.TrimSpace(buf.String())
 	re := regexp.MustCompile(`^estimated (.+) for the sensitivity \((.+) so far, Δ2 at τ = 1 (.+): (\S+), modelled`)
 	m := re.FindStringSubmatch(line)
@@ -177,10 +181,24 @@ func TestSensitivityEstimateCountsTimeSoFar(t *testing.T) {
 	}
 	method := m[4]
 	T, S, D := humanSeconds(t, m[1]), humanSeconds(t, m[2]), humanSeconds(t, m[3])
-	// Each of the three is told to 0.1 s: their sum within 0.15 s.
-	if S < longStep.Seconds() || math.Abs(T-(S+D)) > 0.16 || method != want.Name() || D > longStep.Seconds()/2 {
-		t.Errorf("line %q: %g s = %g s so far + %g s of %s, want ≥ %v so far and Δ2 by %s", line, T, S, D, method, longStep, want.Name())
+	// Each of the three is told to its rounding (humanResolution): their
+	// sum within the three.
+	if S < began.Seconds() || math.Abs(T-(S+D)) > humanResolution(T)+humanResolution(S)+humanResolution(D)+0.01 || method != want.Name() || D > began.Seconds()/2 {
+		t.Errorf("line %q: %g s = %g s so far + %g s of %s, want ≥ %v so far and Δ2 by %s", line, T, S, D, method, began, want.Name())
 	}
+}
+
+// humanResolution is how far answer.HumanDuration's text of s seconds
+// may be from s under an hour: a tenth's rounding under 10 s, a second's
+// under a minute, a floored second above.
+func humanResolution(s float64) float64 {
+	switch {
+	case s < 10:
+		return 0.05
+	case s < 60:
+		return 0.5
+	}
+	return 1
 }
 
 // humanSeconds reads back answer.HumanDuration under an hour.
@@ -308,8 +326,11 @@ func TestAnswerExperimentEstimate(t *testing.T) {
 	}
 	for i, tau := range o.taus {
 		per, _ := job.AnswerTrialSecondsAt(gr, tau, o.trials, job.TrialStepSeconds(gr))
-		// The step rate is measured again: a few per cent apart.
-		if got, want := humanSeconds(t, m[3+i]), float64(o.trials)*per; math.Abs(got-want) > 0.5*want {
+		// The step rate is measured again: a few per cent apart on a quiet
+		// machine, up to 1.6× under CI's load (-race beside other
+		// packages); a factor 3 still tells trials × per-trial from one
+		// trial or a block (≥ 10× apart).
+		if got, want := humanSeconds(t, m[3+i]), float64(o.trials)*per; !(got > want/3 && got < 3*want) {
 			t.Errorf("line %q: trials at τ = %g %g s, want about %g s", line, tau, got, want)
 		}
 	}

@@ -50,7 +50,8 @@ func (e planEstimate) simulationsModelled() bool {
 // timed false the per-node forecasts' trials are priced at the machine's
 // step rate instead of timed (pricePool: the plan's line before it runs,
 // which must come within seconds; timing them takes 0.6–1.6 s on graphs
-// of 2–4·10⁴ nodes).
+// of 2–4·10⁴ nodes), and so they are too when their timing runs past
+// trialTiming.
 func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.ForecastSpec, timed bool, each func(estimateStep)) (planEstimate, error) {
 	start := time.Now()
 	held := spec.Held()
@@ -113,11 +114,14 @@ func estimatePlan(g *globalOptions, o *planOptions, lg *stores.Graph, spec job.F
 		default:
 			sim := o.simulation(lg.Graph, nil, nil, privacy.MechanismDefault)
 			sim.Tau, sim.Sigma = o.taus[0], 0 // timePool's σ
-			price := timePool
-			if !timed {
-				price = pricePool
+			c, ok := poolCost{}, false
+			if timed {
+				c, ok = timePool(sim)
 			}
-			if c, ok := price(sim); ok {
+			if !ok { // not timed, or its trials ran past trialTiming (a loaded machine): the step rate's price
+				c, ok = pricePool(sim)
+			}
+			if ok {
 				st := poolStep(levels, 1+len(o.smooth), o.trials, c)
 				each(st)
 				e.Steps = append(e.Steps, st)
