@@ -29,18 +29,14 @@ const (
 	MechanismDiscrete
 )
 
-// String returns "analytic", "classic" or "discrete" ("default" for
-// MechanismDefault).
+// String returns the mechanism's name in the table ("analytic",
+// "classic", "discrete"; "default" for MechanismDefault).
 func (m Mechanism) String() string {
-	switch m {
-	case MechanismDefault:
+	if m == MechanismDefault {
 		return "default"
-	case MechanismAnalytic:
-		return "analytic"
-	case MechanismClassic:
-		return "classic"
-	case MechanismDiscrete:
-		return "discrete"
+	}
+	if r, ok := m.Spec(); ok {
+		return r.Name
 	}
 	return fmt.Sprintf("Mechanism(%d)", int(m))
 }
@@ -58,20 +54,18 @@ func (m *Mechanism) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// ParseMechanism parses "analytic", "classic", "discrete" or "" / "default".
+// ParseMechanism parses a name of the table (any case: "analytic",
+// "classic", "discrete") or "" / "default".
 func ParseMechanism(s string) (Mechanism, error) {
-	switch strings.ToLower(s) {
-	case "", "default":
+	name := strings.ToLower(s)
+	if name == "" || name == "default" {
 		return MechanismDefault, nil
-	case "analytic":
-		return MechanismAnalytic, nil
-	case "classic":
-		return MechanismClassic, nil
-	case "discrete":
-		return MechanismDiscrete, nil
+	}
+	if r, ok := LookupMechanism(name); ok {
+		return r.Mechanism, nil
 	}
 	return 0, &ArgumentError{Func: "ParseMechanism", Param: "mechanism", Value: s,
-		Reason: "must be analytic, classic or discrete"}
+		Reason: "must be " + mechanismNames()}
 }
 
 // CalibrationParams are the inputs of Calibrate. Named fields, so ε and δ
@@ -111,18 +105,11 @@ func Calibrate(p CalibrationParams) (Calibration, error) {
 	if m == MechanismDefault {
 		m = MechanismAnalytic
 	}
-	var sigma float64
-	var err error
-	switch m {
-	case MechanismAnalytic:
-		sigma, err = AnalyticSigma(p.Sensitivity, p.Epsilon, p.Delta)
-	case MechanismClassic:
-		sigma, err = ClassicSigma(p.Sensitivity, p.Epsilon, p.Delta)
-	case MechanismDiscrete:
-		sigma, err = DiscreteSigma(p.Sensitivity, p.Epsilon, p.Delta)
-	default:
-		err = &ArgumentError{Func: "Calibrate", Param: "mechanism", Value: m.String(), Reason: "is unknown"}
+	r, ok := m.Spec()
+	if !ok {
+		return Calibration{}, &ArgumentError{Func: "Calibrate", Param: "mechanism", Value: m.String(), Reason: "is unknown"}
 	}
+	sigma, err := r.Sigma(p.Sensitivity, p.Epsilon, p.Delta)
 	if err != nil {
 		return Calibration{}, err
 	}

@@ -63,8 +63,8 @@ func epochSpec(g *globalOptions, graph, cert, cache string, timeBudget time.Dura
 	if err := inputfiles.ReadReleaseInputs(cfg, &spec); err != nil {
 		return job.ReleaseSpec{}, err
 	}
-	if spec.Mechanism == privacy.MechanismClassic {
-		return job.ReleaseSpec{}, inputErrorf("--mechanism classic is not offered in local mode: sensors draw the discrete Gaussian of the default mechanism")
+	if m, err := privacy.ReleaseMechanism(spec.Mechanism); err == nil && !m.AtSensor { // privacy's mechanism table says
+		return job.ReleaseSpec{}, inputErrorf("--mechanism %s is not offered in local mode: sensors draw the discrete Gaussian of the default mechanism", m.Name)
 	}
 	return spec, nil
 }
@@ -118,7 +118,7 @@ func (e *epochOpener) open(ctx context.Context, epoch string, notBefore, notAfte
 		want.Sensitivity, want.CertificateDigest = cal.Sensitivity.Delta2, cal.CertificateDigest
 		c := cal.Calibration
 		want.EffectiveSensitivity, want.Rho = c.EffectiveSensitivity, c.Rho
-		want.Sampler = local.Sampler{Version: 3, GridExponent: c.GridExponent, GridVariance: c.GridVariance, Sigma: c.Sigma}
+		want.Sampler = local.Sampler{Version: c.SamplerVersion, GridExponent: c.GridExponent, GridVariance: c.GridVariance, Sigma: c.Sigma}
 		sum.SensitivityReused = cal.Reused
 		if opened, err = local.OpenEpoch(ctx, local.OpenRequest{Order: want, Out: out, Signer: signer, Ledger: st.Ledger}); err != nil {
 			return nil, withInitHint(&g.cfg.Config, err)
