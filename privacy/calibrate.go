@@ -4,69 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strings"
 
 	"github.com/graphcloak/graphcloak/errkind"
 )
-
-// Mechanism selects how σ is calibrated.
-type Mechanism int
-
-const (
-	// MechanismDefault is the analytic Gaussian for Calibrate and the
-	// discrete Gaussian with zCDP/CKS20 accounting for Release.
-	MechanismDefault Mechanism = iota
-	// MechanismAnalytic is the analytic Gaussian mechanism (Balle & Wang
-	// 2018, Thm 8): the smallest σ whose continuous Gaussian noise is
-	// exactly (ε, δ)-DP. Valid for every ε > 0, for continuous noise.
-	MechanismAnalytic
-	// MechanismClassic is σ = √(2 ln(1.25/δ)) Δ/ε (Dwork & Roth, Thm A.1),
-	// proven only for ε < 1 and refused otherwise.
-	MechanismClassic
-	// MechanismDiscrete is σ = Δ/√(2ρ) with ρ = CKSRho(ε, δ): the noise
-	// of a ρ-zCDP discrete Gaussian (CKS20 Thm 14) whose (ε, δ) follows
-	// from the CKS20 Cor. 13 conversion. This is what Release samples.
-	MechanismDiscrete
-)
-
-// String returns the mechanism's name in the table ("analytic",
-// "classic", "discrete"; "default" for MechanismDefault).
-func (m Mechanism) String() string {
-	if m == MechanismDefault {
-		return "default"
-	}
-	if r, ok := m.Spec(); ok {
-		return r.Name
-	}
-	return fmt.Sprintf("Mechanism(%d)", int(m))
-}
-
-// MarshalText implements encoding.TextMarshaler.
-func (m Mechanism) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (m *Mechanism) UnmarshalText(b []byte) error {
-	v, err := ParseMechanism(string(b))
-	if err != nil {
-		return err
-	}
-	*m = v
-	return nil
-}
-
-// ParseMechanism parses a name of the table (any case: "analytic",
-// "classic", "discrete") or "" / "default".
-func ParseMechanism(s string) (Mechanism, error) {
-	name := strings.ToLower(s)
-	if name == "" || name == "default" {
-		return MechanismDefault, nil
-	}
-	if r, ok := LookupMechanism(name); ok {
-		return r.Mechanism, nil
-	}
-	return 0, &ArgumentError{Func: "ParseMechanism", Param: "mechanism", Value: s,
-		Reason: "must be " + mechanismNames()}
-}
 
 // CalibrationParams are the inputs of Calibrate. Named fields, so ε and δ
 // cannot be swapped by position.

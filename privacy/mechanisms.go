@@ -1,9 +1,69 @@
 package privacy
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
+
+// Mechanism selects how σ is calibrated.
+type Mechanism int
+
+const (
+	// MechanismDefault is the analytic Gaussian for Calibrate and the
+	// discrete Gaussian with zCDP/CKS20 accounting for Release.
+	MechanismDefault Mechanism = iota
+	// MechanismAnalytic is the analytic Gaussian mechanism (Balle & Wang
+	// 2018, Thm 8): the smallest σ whose continuous Gaussian noise is
+	// exactly (ε, δ)-DP. Valid for every ε > 0, for continuous noise.
+	MechanismAnalytic
+	// MechanismClassic is σ = √(2 ln(1.25/δ)) Δ/ε (Dwork & Roth, Thm A.1),
+	// proven only for ε < 1 and refused otherwise.
+	MechanismClassic
+	// MechanismDiscrete is σ = Δ/√(2ρ) with ρ = CKSRho(ε, δ): the noise
+	// of a ρ-zCDP discrete Gaussian (CKS20 Thm 14) whose (ε, δ) follows
+	// from the CKS20 Cor. 13 conversion. This is what Release samples.
+	MechanismDiscrete
+)
+
+// String returns the mechanism's name in the table ("analytic",
+// "classic", "discrete"; "default" for MechanismDefault).
+func (m Mechanism) String() string {
+	if m == MechanismDefault {
+		return "default"
+	}
+	if r, ok := m.Spec(); ok {
+		return r.Name
+	}
+	return fmt.Sprintf("Mechanism(%d)", int(m))
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (m Mechanism) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (m *Mechanism) UnmarshalText(b []byte) error {
+	v, err := ParseMechanism(string(b))
+	if err != nil {
+		return err
+	}
+	*m = v
+	return nil
+}
+
+// ParseMechanism parses a name of the table (any case: "analytic",
+// "classic", "discrete") or "" / "default".
+func ParseMechanism(s string) (Mechanism, error) {
+	name := strings.ToLower(s)
+	if name == "" || name == "default" {
+		return MechanismDefault, nil
+	}
+	if r, ok := LookupMechanism(name); ok {
+		return r.Mechanism, nil
+	}
+	return 0, &ArgumentError{Func: "ParseMechanism", Param: "mechanism", Value: s,
+		Reason: "must be " + mechanismNames()}
+}
 
 // MechanismSpec is one row of the mechanism table (Mechanisms): all that
 // the rest of graphcloak knows of a noise mechanism. Config validation
@@ -42,6 +102,10 @@ type MechanismSpec struct {
 	// AtSensor: a sensor can draw it in a local release (the sampler
 	// derives sensor keys, keyednoise.SensorKey), with this accounting.
 	AtSensor bool
+	// Continuous: σ is calibrated for continuous Gaussian noise, so a
+	// simulation's exact-node privacy reads it on the exact Gaussian
+	// curve; false: by the release's CKS20 accounting.
+	Continuous bool
 }
 
 // mechanisms is the table. Order matters only for the messages that list
@@ -52,10 +116,10 @@ var mechanisms = []MechanismSpec{
 		Sigma:       DiscreteSigma, Sampler: SamplerVersion, RoundsUp: true, Accounting: AccountingCKS20, AtSensor: true},
 	{Mechanism: MechanismClassic, Name: "classic", Title: "classic Gaussian mechanism",
 		Calibration: "σ = √(2 ln(1.25/δ)) Δ/ε (Dwork & Roth, Thm A.1), proven for ε < 1 only; released as a discrete Gaussian whose (ε, δ) is checked by CKS20",
-		Sigma:       ClassicSigma, Sampler: SamplerVersion, Accounting: AccountingCKS20, MaxEpsilon: 1},
+		Sigma:       ClassicSigma, Sampler: SamplerVersion, Accounting: AccountingCKS20, MaxEpsilon: 1, Continuous: true},
 	{Mechanism: MechanismAnalytic, Name: "analytic", Title: "analytic Gaussian mechanism",
 		Calibration: "the smallest σ whose continuous Gaussian noise is (ε, δ)-DP (Balle & Wang 2018, Thm 8); continuous noise only, never released",
-		Sigma:       AnalyticSigma},
+		Sigma:       AnalyticSigma, Continuous: true},
 }
 
 // Mechanisms returns the mechanism table, one row per mechanism.

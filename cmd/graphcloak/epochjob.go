@@ -181,7 +181,7 @@ func publishCollected(ctx context.Context, g *globalOptions, open *stores.Stores
 		return "", err
 	}
 	if d := lg.Graph.Fingerprint().Diff(*rel.Meta.Graph); d != "" {
-		return "", inputErrorf("--graph neo4j: the projection is not the graph the epoch was opened on: %s", d)
+		return "", inputErrorf("%s: the projection is not the graph the epoch was opened on: %s", graphNeo4j, d)
 	}
 	spec := job.ReleaseSpec{RunID: job.NewRunID(), Graph: stores.Neo4jSpec, ValuesFrom: "collected:" + rel.Meta.ReleaseID, Neo4j: true,
 		Database: cfg.Neo4j.Database, Projection: st.Projection, WriteProperty: cfg.Write.WriteProperty, LedgerKind: "collected",

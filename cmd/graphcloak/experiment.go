@@ -214,7 +214,7 @@ hub-heavy graphs the exact Δ2 can take hours ('graphcloak sensitivity
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.graph, "graph", "sbm:sizes=250x250,pin=0.05,pout=0.001", "graph spec (sbm:…, grid:…, path:n=…, karate, file:PATH, or neo4j: the configured projection)")
+	graphFlag(f, &o.graph, paperGraph, graphAny, "graph spec")
 	f.Float64SliceVar(&o.taus, "tau", []float64{2}, "diffusion time τ; several (comma-separated) run one experiment each")
 	f.Float64SliceVar(&o.epsilons, "epsilon", []float64{4}, "privacy ε; several (comma-separated) run one experiment each and --plot draws the rates against ε")
 	f.Float64Var(&o.delta, "delta", 0.1, "privacy δ")

@@ -148,7 +148,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.graph, "graph", "", "the graph the release will read: neo4j (the configured projection), a generator (karate, sbm:…, rgg:…) or file:PATH")
+	graphFlag(f, &o.graph, "", graphAny, "the graph the release will read")
 	// τ, δ, α, the estimator and the concurrency are the configuration's
 	// (privacy.tau, …): one default on every command, the release's.
 	config.AddFlags(f, "tau", "delta", "alpha", "estimator", "concurrency")
@@ -192,7 +192,7 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 func checkPlan(o *planOptions) (string, error) {
 	o.sources = 1
 	if o.graph == "" {
-		return "", usageErrorf("plan needs --graph: the graph the release will read (neo4j, a generator such as karate or sbm:…, or file:PATH)")
+		return "", usageErrorf("plan needs --graph: the graph the release will read (%s)", graphKindsBrief)
 	}
 	for _, m := range o.modes {
 		if m != forecast.ModePerNode && m != forecast.ModeAnswer {

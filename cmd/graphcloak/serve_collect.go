@@ -196,7 +196,7 @@ func (e *epochRun) closeEpoch() {
 		if e.publish != nil {
 			runID, err := e.publish(context.Background(), rel)
 			if err != nil {
-				e.g.logger.Error("writing the closed epoch to Neo4j failed: run collect --close --graph neo4j on the journal to finish it", "epoch", e.order.Epoch, "error", err)
+				e.g.logger.Error("writing the closed epoch to Neo4j failed: run collect --close "+graphNeo4j+" on the journal to finish it", "epoch", e.order.Epoch, "error", err)
 				return
 			}
 			e.g.logger.Info("epoch written to Neo4j", "epoch", e.order.Epoch, "runId", runID)

@@ -116,7 +116,7 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 		return "", err
 	}
 	if isProperty && o.graph != stores.Neo4jSpec {
-		return "", usageErrorf("--communities property:NAME needs --graph neo4j")
+		return "", usageErrorf("--communities property:NAME needs %s", graphNeo4j)
 	}
 	return property, nil
 }

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphcloak/graphcloak/stores"
+)
+
+// The one place the command line spells --graph's kinds: every command's
+// --graph is declared by graphFlag, its help, shell completion and path
+// check read the stores' graph-kinds table (stores.GraphKinds), and the
+// messages that name a kind take it from here. TestGraphKindsSpelledOnce
+// holds the other files of the command to it.
+
+// graphUse says which kinds a command's --graph takes.
+type graphUse string
+
+const (
+	graphAny       graphUse = "any"       // every kind of the table
+	graphDatabase  graphUse = "database"  // the database's only (serve, unmask, collect)
+	graphGenerated graphUse = "generated" // a generator only (demo: no input, no database)
+)
+
+// graphUseAnnotation records a --graph flag's use, for its completion and
+// its path check.
+const graphUseAnnotation = "graphcloak_graph_use"
+
+// paperGraph is the paper's graph setting, two blocks of 250 nodes: the
+// default graph of demo and experiment graph.
+const paperGraph = "sbm:sizes=250x250,pin=0.05,pout=0.001"
+
+// graphNeo4j is --graph with the database's kind, as messages name it.
+const graphNeo4j = "--graph " + stores.Neo4jSpec
+
+// graphRequired is what a command that needs --graph says without one.
+func graphRequired() error {
+	return usageErrorf("--graph is required (%s)", graphKindsBrief)
+}
+
+// graphKindsBrief names the kinds in a message: "neo4j, a generator such
+// as karate, or file:PATH".
+var graphKindsBrief = stores.Neo4jSpec + ", a generator such as karate, or " + pathKind().Syntax
+
+// graphFlag declares a command's --graph with default def: its help is
+// what it is for, then the kinds use takes, from the table.
+func graphFlag(f *pflag.FlagSet, dst *string, def string, use graphUse, what string) {
+	f.StringVar(dst, "graph", def, graphHelp(use, what))
+	_ = f.SetAnnotation("graph", graphUseAnnotation, []string{string(use)})
+}
+
+// graphHelp is --graph's help: "what: neo4j (the configured projection),
+// a generator (karate, sbm:…, …), file:PATH (…) or gt:NAME (…)".
+func graphHelp(use graphUse, what string) string {
+	if use == graphDatabase {
+		return stores.Neo4jSpec + ": " + what
+	}
+	var gens, kinds []string
+	for _, k := range stores.GraphKinds {
+		switch {
+		case k.Generator && k.Syntax == k.Name: // no parameters: karate
+			gens = append(gens, k.Name)
+		case k.Generator:
+			gens = append(gens, k.Name+":…")
+		case use == graphAny:
+			kinds = append(kinds, k.Syntax+" ("+k.About+")")
+		}
+	}
+	gen := "a generator (" + strings.Join(gens, ", ") + ")"
+	if use == graphGenerated {
+		return what + ": " + gen
+	}
+	kinds = append(kinds[:1], append([]string{gen}, kinds[1:]...)...) // neo4j first, then the generators
+	return what + ": " + strings.Join(kinds[:len(kinds)-1], ", ") + " or " + kinds[len(kinds)-1]
+}
+
+// graphUseOf is f's use (a flag not declared by graphFlag: every kind).
+func graphUseOf(f *pflag.Flag) graphUse {
+	if u := f.Annotations[graphUseAnnotation]; len(u) == 1 {
+		return graphUse(u[0])
+	}
+	return graphAny
+}
+
+// graphCompletions are the kinds use takes, as completion offers them.
+func graphCompletions(use graphUse) []string {
+	var out []string
+	for _, k := range stores.GraphKinds {
+		if (use == graphAny) || (use == graphDatabase && k.Database) || (use == graphGenerated && k.Generator) {
+			out = append(out, k.Complete)
+		}
+	}
+	return out
+}
+
+// graphPath is the local file a --graph value names (the path check
+// reads it before the command runs); false when it names none.
+func graphPath(value string) (string, bool) {
+	return stores.GraphKinds.PathOf(value)
+}
+
+// pathKind is the table's file kind (file:PATH).
+func pathKind() stores.GraphKind {
+	for _, k := range stores.GraphKinds {
+		if k.Path {
+			return k
+		}
+	}
+	return stores.GraphKind{}
+}
