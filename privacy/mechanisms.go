@@ -178,6 +178,17 @@ func MechanismAtSensor(sampler int) (MechanismSpec, bool) {
 	return MechanismSpec{}, false
 }
 
+// LatestSamplerVersion is the newest sampler version a mechanism of the
+// table draws: this build regenerates (Unmask) every version from 1 to
+// it.
+func LatestSamplerVersion() int {
+	v := 0
+	for _, r := range mechanisms {
+		v = max(v, r.Sampler)
+	}
+	return v
+}
+
 // ReleaseMechanismNames lists the names a release takes, in table order,
 // as a sentence's alternatives: "discrete or classic".
 func ReleaseMechanismNames() string {

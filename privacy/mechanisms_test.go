@@ -55,6 +55,9 @@ func TestMechanismTableIsConsistent(t *testing.T) {
 			}
 		}
 	}
+	if LatestSamplerVersion() < SamplerVersion {
+		t.Errorf("the latest sampler version %d is older than the default's %d", LatestSamplerVersion(), SamplerVersion)
+	}
 	if _, ok := MechanismDefault.Spec(); ok {
 		t.Error("MechanismDefault has a row: it stands for another row")
 	}

@@ -363,14 +363,14 @@ func Unmask(key Key, rel *Released) ([]float64, error) {
 	if m.KeyFingerprint != "" && m.KeyFingerprint != key.Fingerprint() {
 		return nil, ErrWrongKey
 	}
-	switch m.SamplerVersion {
-	case 1:
-	case 2, SamplerVersion:
+	switch v := m.SamplerVersion; {
+	case v == 1:
+	case v >= 2 && v <= LatestSamplerVersion():
 		if err := checkReleaseID("Unmask", m.ReleaseID); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("privacy: unmask: release uses sampler version %d, this build implements 1 to %d", m.SamplerVersion, SamplerVersion)
+		return nil, fmt.Errorf("privacy: unmask: release uses sampler version %d, this build implements 1 to %d", m.SamplerVersion, LatestSamplerVersion())
 	}
 	if len(rel.Grid) != len(rel.Keys) {
 		return nil, &ArgumentError{Func: "Unmask", Param: "grid", Value: len(rel.Grid), Reason: fmt.Sprintf("has a length other than the %d keys", len(rel.Keys))}

@@ -48,7 +48,7 @@ func mechanisms() []Mechanism {
 
 // Read is this binary's version, from its build information.
 func Read() Version {
-	v := Version{Version: "(devel)", SamplerVersion: privacy.SamplerVersion, Mechanisms: mechanisms()}
+	v := Version{Version: "(devel)", SamplerVersion: privacy.LatestSamplerVersion(), Mechanisms: mechanisms()}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v
