@@ -77,8 +77,8 @@ type MechanismSpec struct {
 	Mechanism Mechanism
 	// Name is how the mechanism is configured (privacy.mechanism,
 	// --mechanism) and recorded (ReleaseMeta.Mechanism); Title names it in
-	// a sentence.
-	Name, Title string
+	// a sentence; Note is what help says of it in a word or two.
+	Name, Title, Note string
 	// Calibration says how σ is calibrated, citing its theorem.
 	Calibration string
 	// Sigma is that calibration: σ for one Gaussian release of L2
@@ -111,13 +111,13 @@ type MechanismSpec struct {
 // mechanisms is the table. Order matters only for the messages that list
 // the names a release takes ("discrete or classic").
 var mechanisms = []MechanismSpec{
-	{Mechanism: MechanismDiscrete, Name: "discrete", Title: "discrete Gaussian mechanism",
+	{Mechanism: MechanismDiscrete, Name: "discrete", Title: "discrete Gaussian mechanism", Note: "discrete Gaussian, zCDP accounting",
 		Calibration: "σ = Δ/√(2ρ), ρ = CKSRho(ε, δ): a ρ-zCDP discrete Gaussian (CKS20 Thm 14), (ε, δ) by CKS20 Cor. 13",
 		Sigma:       DiscreteSigma, Sampler: SamplerVersion, RoundsUp: true, Accounting: AccountingCKS20, AtSensor: true},
-	{Mechanism: MechanismClassic, Name: "classic", Title: "classic Gaussian mechanism",
+	{Mechanism: MechanismClassic, Name: "classic", Title: "classic Gaussian mechanism", Note: "ε < 1 only",
 		Calibration: "σ = √(2 ln(1.25/δ)) Δ/ε (Dwork & Roth, Thm A.1), proven for ε < 1 only; released as a discrete Gaussian whose (ε, δ) is checked by CKS20",
 		Sigma:       ClassicSigma, Sampler: SamplerVersion, Accounting: AccountingCKS20, MaxEpsilon: 1, Continuous: true},
-	{Mechanism: MechanismAnalytic, Name: "analytic", Title: "analytic Gaussian mechanism",
+	{Mechanism: MechanismAnalytic, Name: "analytic", Title: "analytic Gaussian mechanism", Note: "continuous noise only",
 		Calibration: "the smallest σ whose continuous Gaussian noise is (ε, δ)-DP (Balle & Wang 2018, Thm 8); continuous noise only, never released",
 		Sigma:       AnalyticSigma, Continuous: true},
 }
@@ -200,6 +200,22 @@ func ReleaseMechanismNames() string {
 	}
 	return orList(names)
 }
+
+// ReleaseMechanismHelp is the help of a setting that takes a release's
+// mechanism: "discrete (discrete Gaussian, zCDP accounting) or classic
+// (ε < 1 only)".
+func ReleaseMechanismHelp() string {
+	var names []string
+	for _, r := range mechanisms {
+		if r.Sampler != 0 {
+			names = append(names, r.Name+" ("+r.Note+")")
+		}
+	}
+	return orList(names)
+}
+
+// MechanismNames lists every name, sorted: "analytic, classic or discrete".
+func MechanismNames() string { return mechanismNames() }
 
 // mechanismNames lists every name, sorted: "analytic, classic or discrete".
 func mechanismNames() string {

@@ -92,3 +92,17 @@ func mechanismCompletions(cmd string) []string {
 	}
 	return names
 }
+
+// mechanismFlagHelp is --mechanism's help where every mechanism of the
+// table is taken (calibrate, the experiments): "discrete (as release
+// publishes), analytic or classic".
+func mechanismFlagHelp() string {
+	def, _ := privacy.ReleaseMechanism(privacy.MechanismDefault)
+	names := []string{def.Name + " (as release publishes)"}
+	for _, m := range mechanismCompletions("calibrate") {
+		if m != def.Name {
+			names = append(names, m)
+		}
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
