@@ -56,22 +56,24 @@ func graphHelp(use graphUse, what string) string {
 	if use == graphDatabase {
 		return stores.Neo4jSpec + ": " + what
 	}
-	var gens, kinds []string
+	var db, gens, others []string
 	for _, k := range stores.GraphKinds {
 		switch {
 		case k.Generator && k.Syntax == k.Name: // no parameters: karate
 			gens = append(gens, k.Name)
 		case k.Generator:
 			gens = append(gens, k.Name+":…")
-		case use == graphAny:
-			kinds = append(kinds, k.Syntax+" ("+k.About+")")
+		case k.Database:
+			db = append(db, k.Syntax+" ("+k.About+")")
+		default:
+			others = append(others, k.Syntax+" ("+k.About+")")
 		}
 	}
 	gen := "a generator (" + strings.Join(gens, ", ") + ")"
 	if use == graphGenerated {
 		return what + ": " + gen
 	}
-	kinds = append(kinds[:1], append([]string{gen}, kinds[1:]...)...) // neo4j first, then the generators
+	kinds := append(append(db, gen), others...) // the database first, then the generators
 	return what + ": " + strings.Join(kinds[:len(kinds)-1], ", ") + " or " + kinds[len(kinds)-1]
 }
 
