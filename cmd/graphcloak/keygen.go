@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -75,7 +76,13 @@ everything is.`,
 			return runKeygen(cmd.Context(), o, g.stdout)
 		},
 	}
-	f := cmd.Flags()
+	addKeygenFlags(cmd.Flags(), o)
+	return cmd
+}
+
+// addKeygenFlags adds keygen's flags: the key files, and the sensors'
+// policy --out-dir provisions.
+func addKeygenFlags(f *pflag.FlagSet, o *keygenOptions) {
 	f.StringVar(&o.out, "out", "", "key file to create (mode 0600, must not exist)")
 	f.BoolVar(&o.signing, "signing", false, "create a coordinator Ed25519 signing key (--out) and its public key (--out.pub)")
 	f.StringVar(&o.master, "master", "", "master noise key file: derive sensors' keys from it (with --nodes)")
@@ -91,7 +98,6 @@ everything is.`,
 	f.IntVar(&o.policy.MaxReportsPerDay, "max-reports-per-day", 24, "--out-dir: each sensor's cap on reports a UTC day (0: the ε cap only)")
 	durationVar(f, &o.maxValidity, "max-validity", sensor.DefaultMaxValidity, "--out-dir: the longest order validity window a sensor accepts")
 	f.StringVar(&o.policy.GraphSHA256, "graph-sha256", "", "--out-dir: the sensors refuse orders for any graph but this fingerprint's sha256")
-	return cmd
 }
 
 func checkKeygen(o *keygenOptions) error {
