@@ -153,10 +153,17 @@ func TestImportRules(t *testing.T) {
 	// takes what it runs against as arguments (job its Backend and
 	// ledger), so its tests run without a database.
 	storesUsers := map[string]bool{"cmd/graphcloak": true, "service": true}
+	// The local release runs on the stores and in the service, as the
+	// central one does (the command names its results and provisions
+	// sensors, TestCommandCallsNoLocalStep).
+	localUsers := map[string]bool{"stores": true, "service": true, "cmd/graphcloak": true}
 	for _, dir := range moduleDirs(t) {
 		imports := deps(t, dir, false)
 		if !storesUsers[dir] && dir != "stores" && imports[modulePath+"/stores"] {
 			t.Errorf("package %s imports stores: only cmd/graphcloak and service open the stores", dir)
+		}
+		if !localUsers[dir] && imports[modulePath+"/local"] {
+			t.Errorf("package %s imports local: the local release runs on the stores (Stores.OpenEpoch, Stores.Collect) and in the service (service.Epochs)", dir)
 		}
 		// The command is the top: nothing imports it.
 		for imp := range imports {
