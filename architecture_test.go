@@ -153,10 +153,17 @@ func TestImportRules(t *testing.T) {
 	// takes what it runs against as arguments (job its Backend and
 	// ledger), so its tests run without a database.
 	storesUsers := map[string]bool{"cmd/graphcloak": true, "service": true}
+	// The local release runs on the stores and in the service, as the
+	// central one does (the command names its results and provisions
+	// sensors, TestCommandCallsNoLocalStep).
+	localUsers := map[string]bool{"stores": true, "service": true, "cmd/graphcloak": true}
 	for _, dir := range moduleDirs(t) {
 		imports := deps(t, dir, false)
 		if !storesUsers[dir] && dir != "stores" && imports[modulePath+"/stores"] {
 			t.Errorf("package %s imports stores: only cmd/graphcloak and service open the stores", dir)
+		}
+		if !localUsers[dir] && imports[modulePath+"/local"] {
+			t.Errorf("package %s imports local: the local release runs on the stores (Stores.OpenEpoch, Stores.Collect) and in the service (service.Epochs)", dir)
 		}
 		// The command is the top: nothing imports it.
 		for imp := range imports {
@@ -265,5 +272,62 @@ func TestOnlyStoresConnect(t *testing.T) {
 				return true
 			})
 		}
+	}
+}
+
+// TestCommandCallsNoLocalStep: the local release has the central
+// release's doors (docs/architecture.md, "One door per job"): its steps —
+// opening an epoch, collecting and closing it, publishing it — are called
+// by the stores (Stores.OpenEpoch, Stores.Collect, Stores.PublishCollected)
+// and the service (service.Epochs, service.Collector), never by the
+// command, as TestOnlyStoresConnect keeps the command from connecting to
+// Neo4j. cmd may name local's constants, variables and result types, and
+// call Provision (keygen's: it opens no epoch); no other function of
+// local, nor the running collector's types.
+func TestCommandCallsNoLocalStep(t *testing.T) {
+	p, err := build.ImportDir("local", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	funcs := map[string]bool{}
+	for _, name := range p.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join("local", name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && fn.Name.IsExported() {
+				funcs[fn.Name.Name] = true
+			}
+		}
+	}
+	if len(funcs) == 0 {
+		t.Fatal("no exported function in local: the test reads the wrong package")
+	}
+	allowed := map[string]bool{"Provision": true}
+	runners := map[string]bool{"Collector": true, "CollectorOptions": true, "Handler": true, "Current": true, "OpenRequest": true}
+	cmd, err := build.ImportDir("cmd/graphcloak", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range cmd.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join("cmd/graphcloak", name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if !ok {
+				return true
+			}
+			if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "local" {
+				return true
+			}
+			if s := sel.Sel.Name; funcs[s] && !allowed[s] || runners[s] {
+				t.Errorf("%s: local.%s in the command: open an epoch, collect and publish through the stores (Stores.OpenEpoch, Stores.Collect, Stores.PublishCollected) or the service (service.Epochs, service.Collector)", fset.Position(sel.Pos()), s)
+			}
+			return true
+		})
 	}
 }

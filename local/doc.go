@@ -19,6 +19,14 @@
 // taken from the order (sampler version 3, keyed), with the nodes that did
 // not report listed as missing.
 //
+// Provision derives the sensors' keys from a master key and writes them
+// with their policies, odometers and the collector's report-MAC keys, the
+// file ReadMACKeysFile reads.
+//
+// Its callers are the stores (an epoch opened, collected and published on
+// them) and the service (serve's collectors and its epoch loop); the
+// command names its results and provisions sensors only.
+//
 // Conventions: times are UTC; a report is one JSON object per line (JSON
 // Lines); every refusal carries a Reason, a short stable word that
 // commands print and count.

@@ -1,6 +1,7 @@
 package local
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/hex"
 	"errors"
@@ -76,4 +77,47 @@ func ReadMACKeys(r io.Reader, name string) (map[string][]byte, error) {
 		return nil, &MACKeysError{Path: name, Line: 1, Reason: "no keys"}
 	}
 	return keys, nil
+}
+
+// writeKeysCSV creates path (mode 0600, never overwriting) with the rows
+// node,HEADER of each node's key: the format ReadMACKeys reads for the
+// report-MAC keys. The CSV's bytes are cleared once written.
+func writeKeysCSV(path, header string, nodes []string, key func(node string) []byte) error {
+	var buf bytes.Buffer
+	w := csv.NewWriter(&buf)
+	rows := [][]string{{"node", header}}
+	for _, n := range nodes {
+		rows = append(rows, []string{n, hex.EncodeToString(key(n))})
+	}
+	err := w.WriteAll(rows) // a bytes.Buffer never fails; WriteAll flushes
+	clear(rows)
+	if err == nil {
+		err = writeSecretFile(path, buf.Bytes())
+	}
+	clear(buf.Bytes())
+	return err
+}
+
+// writeSecretFile creates path (O_EXCL, mode 0600), writes data and fsyncs
+// it; on failure it removes the file.
+func writeSecretFile(path string, data []byte) (err error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	if err = f.Chmod(0o600); err != nil {
+		return err
+	}
+	if _, err = f.Write(data); err != nil {
+		return err
+	}
+	return f.Sync()
 }

@@ -6,7 +6,9 @@
 // before the listener closes), so a load balancer or orchestrator stops
 // sending work while the run finishes. A slot's steps (Steps) are planned
 // and executed from their specs against stores opened once for the life
-// of the service.
+// of the service. A local release is served the same way: Epochs opens an
+// epoch on the stores at every slot and collects it, Collector collects
+// one epoch's order; both serve the collector's /epoch/ endpoints.
 package service
 
 import (

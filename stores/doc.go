@@ -8,7 +8,10 @@
 // communities, the scope's last release — and load any graph spec
 // (Neo4j through their connection, a generator, file:PATH, gt:NAME),
 // run a community detection, load files into Neo4j, report the ledger
-// and a scope's status.
+// and a scope's status. They carry the local release as they carry the
+// central one: an epoch opened on their graph and ledger (OpenEpoch), its
+// reports collected (Collect) and, closed, published to the projection
+// (PublishCollected); the command calls none of package local's steps.
 //
 // Neo4j is the job.Backend of a release, a localisation and a private
 // answer (run records with leases and the scope claim, the output

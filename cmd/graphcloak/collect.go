@@ -5,14 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
+	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -92,30 +92,6 @@ func newCollectCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// CollectSummary is what collect prints.
-type CollectSummary struct {
-	ReleaseID string         `json:"releaseId"`
-	Scope     string         `json:"scope"`
-	Epoch     string         `json:"epoch"`
-	Journal   string         `json:"journal"`
-	Received  int            `json:"received"`
-	Accepted  int            `json:"accepted"`
-	Refused   map[string]int `json:"refused"`
-	Results   []local.Result `json:"results"`
-	Expected  int            `json:"expected"`
-	Reported  int            `json:"reported"`
-	Closed    bool           `json:"closed"`
-	Release   string         `json:"release,omitempty"`
-	RunID     string         `json:"runId,omitempty"`
-	Missing   []string       `json:"missing,omitempty"`
-	// MissingFraction is the share of the order's sensors that have not
-	// reported, and MissingNote what that does to the release and the plan
-	// that forecasts it (local.MissingNote; "" when every sensor reported).
-	MissingFraction float64   `json:"missingFraction"`
-	MissingNote     string    `json:"missingNote,omitempty"`
-	NotAfter        time.Time `json:"notAfter"`
-}
-
 func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	switch {
 	case o.order == "" || o.coordinatorKey == "" || o.macKeys == "" || o.journal == "":
@@ -125,40 +101,32 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	case o.graph != "" && o.graph != stores.Neo4jSpec:
 		return usageErrorf("--graph is %s or not given (the release file only), got %q", stores.Neo4jSpec, o.graph)
 	}
-	order, _, keys, err := readCollectInputs(o.coordinatorKey, o.order, o.macKeys, o.journal)
-	if err != nil {
-		return err
-	}
-	now := time.Now
-	if o.now != nil {
-		now = o.now
-	}
-	c, err := local.OpenCollector(local.CollectorOptions{Order: order, MACKeys: keys, JournalDir: o.journal, Now: now})
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	sum := &CollectSummary{ReleaseID: order.ReleaseID, Scope: order.Scope, Epoch: order.Epoch, Journal: o.journal,
-		Refused: map[string]int{}, Results: []local.Result{}, NotAfter: order.NotAfter}
 	table := o.g.output != "json"
-	allStored := true
+	req := stores.CollectRequest{Close: o.close, Out: o.out,
+		Files: local.CollectorFiles{CoordinatorKey: o.coordinatorKey, Order: o.order, MACKeys: o.macKeys, Journal: o.journal, Now: o.now}}
+	if table {
+		req.Each = func(r local.Result) { printCollectLine(out, r) }
+	}
 	if o.reports != "" {
-		if allStored, err = submitReports(c, o, sum, table, out); err != nil {
+		in, closeIn, err := openReports(o)
+		if err != nil {
 			return err
 		}
+		defer closeIn()
+		req.Reports = in
 	}
-	if o.close || c.Closed() || c.DueToClose(now()) {
-		if err := closeCollected(ctx, c, o, order.ReleaseID, sum); err != nil {
+	st, err := stores.Open(ctx, o.g.cfg, stores.Options{Logger: o.g.logger})
+	if err != nil {
+		return err
+	}
+	sum, err := st.Collect(req)
+	if err != nil {
+		return err
+	}
+	if sum.Released != nil && o.graph == stores.Neo4jSpec {
+		if sum.RunID, err = publishCollected(ctx, o.g, sum.Released); err != nil {
 			return err
 		}
-	}
-	p := c.Progress()
-	sum.Expected, sum.Reported, sum.Closed = p.Expected, p.Reported, p.Closed
-	if p.Expected > 0 {
-		sum.MissingFraction = float64(p.Expected-p.Reported) / float64(p.Expected)
-	}
-	if p.Closed {
-		sum.MissingNote = local.MissingNote(c.Order(), p)
 	}
 	if table {
 		err = printCollectSummary(out, sum)
@@ -168,71 +136,37 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if !allStored {
+	if !sum.AllStored {
 		return inputErrorf("collect: %d of %d reports refused (the accepted ones are stored)", sum.Received-sum.Accepted-sum.Refused[string(local.Duplicate)], sum.Received)
 	}
 	return nil
 }
 
-// submitReports submits the reports of o.reports (a file or "-") to c,
-// counting them in sum and printing a line each in the table (else keeping
-// them in sum.Results), and reports whether every one was stored.
-func submitReports(c *local.Collector, o *collectOptions, sum *CollectSummary, table bool, out io.Writer) (bool, error) {
-	allStored := true
-	in := o.stdin
-	if o.reports != "-" {
-		f, err := os.Open(o.reports)
-		if err != nil {
-			return false, inputErrorf("--reports: %w", err)
-		}
-		defer f.Close()
-		in = f
+// openReports opens --reports (a file, or - for standard input).
+func openReports(o *collectOptions) (io.Reader, func(), error) {
+	if o.reports == "-" {
+		return o.stdin, func() {}, nil
 	}
-	err := c.SubmitReader(in, 4096, func(res []local.Result) error {
-		for _, r := range res {
-			sum.Received++
-			if r.Reason == local.Accepted {
-				sum.Accepted++
-			} else {
-				sum.Refused[string(r.Reason)]++
-			}
-			allStored = allStored && r.Reason.Stored()
-			if table {
-				printCollectLine(out, r)
-			} else {
-				sum.Results = append(sum.Results, r)
-			}
-		}
-		return nil
-	})
+	f, err := os.Open(o.reports)
 	if err != nil {
-		return false, inputErrorf("--reports: %w", err)
+		return nil, nil, inputErrorf("--reports: %w", err)
 	}
-	return allStored, nil
+	return f, func() { f.Close() }, nil
 }
 
-// closeCollected closes c's epoch, writes its release file (o.out, else
-// RELEASEID.release.json in the journal) and, with --graph neo4j, publishes
-// it, recording all three in sum.
-func closeCollected(ctx context.Context, c *local.Collector, o *collectOptions, releaseID string, sum *CollectSummary) error {
-	rel, err := c.CloseEpoch(buildinfo.Read().String())
+// publishCollected writes the closed epoch's release to the configured
+// projection under a release run, on stores connected for it.
+func publishCollected(ctx context.Context, g *globalOptions, rel *privacy.Released) (string, error) {
+	after := job.NewBookkeeping(ctx)
+	defer after.Close()
+	st, err := stores.Open(ctx, g.cfg, storesOptions(g, after, stores.Options{Neo4j: true, CheckProjection: true}))
 	if err != nil {
-		return err
+		return "", err
 	}
-	path := o.out
-	if path == "" {
-		path = filepath.Join(o.journal, releaseID+".release.json")
-	}
-	if _, err := local.WriteRelease(path, rel); err != nil {
-		return err
-	}
-	sum.Release, sum.Missing = path, rel.Meta.Missing
-	if o.graph == stores.Neo4jSpec {
-		if sum.RunID, err = publishCollected(ctx, o.g, nil, rel); err != nil {
-			return err
-		}
-	}
-	return nil
+	defer st.Close(after.Context())
+	env := jobEnv(g)
+	env.Bookkeeping = after.Context
+	return st.PublishCollected(ctx, rel, env)
 }
 
 func printCollectLine(out io.Writer, r local.Result) {
@@ -247,7 +181,7 @@ func printCollectLine(out io.Writer, r local.Result) {
 	fmt.Fprintf(out, "line %d\t%s\trefused %s: %s\n", r.Line, node, r.Reason, r.Error)
 }
 
-func printCollectSummary(out io.Writer, s *CollectSummary) error {
+func printCollectSummary(out io.Writer, s *stores.Collected) error {
 	fmt.Fprintf(out, "epoch %s of scope %s (release %s): %d reports received, %d accepted", s.Epoch, s.Scope, s.ReleaseID, s.Received, s.Accepted)
 	for _, r := range local.Reasons {
 		if n := s.Refused[string(r)]; n > 0 {

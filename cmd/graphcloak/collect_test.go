@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/graphcloak/graphcloak/stores"
 	"math"
 	"os"
 	"path/filepath"
@@ -68,12 +69,12 @@ func runCode(args ...string) (int, string, string) {
 	return code, out.String(), errb.String()
 }
 
-func (r *collectRig) open(t *testing.T, epoch, out string, extra ...string) EpochOpenSummary {
+func (r *collectRig) open(t *testing.T, epoch, out string, extra ...string) stores.EpochOpened {
 	t.Helper()
 	args := append([]string{"epoch", "open", "--graph", "karate", "--tau", "1", "--epsilon", "1", "--delta", "1e-6",
 		"--ledger", r.ledger, "--scope", "building-7", "--epoch", epoch, "--valid-for", "1h", "--signing-key", r.signing,
 		"--out", out, "-o", "json"}, extra...)
-	var sum EpochOpenSummary
+	var sum stores.EpochOpened
 	if err := json.Unmarshal([]byte(mustRun(t, args...)), &sum); err != nil {
 		t.Fatal(err)
 	}
@@ -120,14 +121,14 @@ func (r *collectRig) tryReports(order string, nodes ...string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func (r *collectRig) collect(t *testing.T, order, journal string, reports []byte, extra ...string) (int, CollectSummary, string) {
+func (r *collectRig) collect(t *testing.T, order, journal string, reports []byte, extra ...string) (int, stores.Collected, string) {
 	t.Helper()
 	path := filepath.Join(r.dir, fmt.Sprintf("reports-%d.jsonl", time.Now().UnixNano()))
 	os.WriteFile(path, reports, 0o644)
 	args := append([]string{"collect", "--order", order, "--coordinator-key", r.signing + ".pub", "--mac-keys", r.macKeys,
 		"--journal", journal, "--reports", path, "-o", "json"}, extra...)
 	code, out, errb := runCode(args...)
-	var sum CollectSummary
+	var sum stores.Collected
 	if out != "" {
 		if err := json.Unmarshal([]byte(out), &sum); err != nil {
 			t.Fatalf("collect output: %v\n%s\n%s", err, out, errb)

@@ -104,7 +104,36 @@ func newEpochOpenCmd(g *globalOptions) *cobra.Command {
 
 func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error {
 	g := o.g
-	cfg := &g.cfg.Config
+	if err := checkEpochOpen(o, &g.cfg.Config); err != nil {
+		return err
+	}
+	req, err := epochRequest(o)
+	if err != nil {
+		return err
+	}
+	if req.Spec, err = epochSpec(g, o.graph, o.sensitivityCert, o.sensitivityCache, o.timeBudget, req.Epoch); err != nil {
+		return err
+	}
+	after := job.NewBookkeeping(ctx)
+	defer after.Close()
+	st, err := openEpochStores(ctx, g, req.Spec, after)
+	if err != nil {
+		return err
+	}
+	defer st.Close(after.Context())
+	req.Bookkeeping = after.Context
+	sum, err := st.OpenEpoch(ctx, req, jobEnv(g))
+	if err != nil {
+		return withInitHint(&g.cfg.Config, err)
+	}
+	if g.output == "json" {
+		return printJSON(out, sum)
+	}
+	return printEpochOpen(out, sum)
+}
+
+// checkEpochOpen refuses the flags of epoch open that cannot open an epoch.
+func checkEpochOpen(o *epochOpenOptions, cfg *config.Config) error {
 	switch {
 	case o.graph == "":
 		return graphRequired()
@@ -123,12 +152,19 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 	case o.keyFingerprint != "" && !isHex(o.keyFingerprint, 16):
 		return inputErrorf("--key-fingerprint must be the 16 hex digits keygen prints, got %q", o.keyFingerprint)
 	}
+	return nil
+}
+
+// epochRequest is the epoch, its window, the signer and the nodes
+// expected from the flags; with --epoch auto the epoch is the --valid-for
+// slot's UTC start and the window is that slot.
+func epochRequest(o *epochOpenOptions) (stores.EpochRequest, error) {
 	now := time.Now
 	if o.now != nil {
 		now = o.now
 	}
 	notBefore := now().UTC().Truncate(time.Second)
-	epoch := cfg.Privacy.Epoch
+	epoch := o.g.cfg.Config.Privacy.Epoch
 	if epoch == "auto" {
 		epoch = schedule.EpochName(notBefore, o.validFor)
 		notBefore = notBefore.Truncate(o.validFor)
@@ -136,37 +172,25 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 	if o.notBefore != "" {
 		t, err := time.Parse(time.RFC3339, o.notBefore)
 		if err != nil {
-			return inputErrorf("--not-before must be an RFC 3339 time (2026-11-27T06:00:00Z), got %q", o.notBefore)
+			return stores.EpochRequest{}, inputErrorf("--not-before must be an RFC 3339 time (2026-11-27T06:00:00Z), got %q", o.notBefore)
 		}
 		notBefore = t.UTC()
 	}
 	signer, err := sensor.LoadSigningKey(o.signingKey)
 	if err != nil {
-		return inputError{err}
+		return stores.EpochRequest{}, inputError{err}
 	}
-	spec, err := epochSpec(g, o.graph, o.sensitivityCert, o.sensitivityCache, o.timeBudget, epoch)
-	if err != nil {
-		return err
+	req := stores.EpochRequest{Epoch: epoch, NotBefore: notBefore, NotAfter: notBefore.Add(o.validFor), Out: o.out, Signer: signer,
+		NodesFrom: o.nodes, KeyFingerprint: o.keyFingerprint}
+	if o.nodes != "" {
+		if req.Nodes, err = readNodeList(o.nodes, nil); err != nil {
+			return stores.EpochRequest{}, err
+		}
 	}
-	after := job.NewBookkeeping(ctx)
-	defer after.Close()
-	st, err := stores.Open(ctx, g.cfg, storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || cfg.Privacy.Ledger == "neo4j", Ledger: stores.ReadWrite}))
-	if err != nil {
-		return withInitHint(cfg, err)
-	}
-	defer st.Close(after.Context())
-	e := &epochOpener{g: g, spec: spec, st: st, signer: signer, nodesFile: o.nodes, keyFingerprint: o.keyFingerprint, after: after.Context}
-	sum, err := e.open(ctx, epoch, notBefore, notBefore.Add(o.validFor), o.out)
-	if err != nil {
-		return err
-	}
-	if g.output == "json" {
-		return printJSON(out, sum)
-	}
-	return printEpochOpen(out, sum)
+	return req, nil
 }
 
-func printEpochOpen(out io.Writer, s *EpochOpenSummary) error {
+func printEpochOpen(out io.Writer, s *stores.EpochOpened) error {
 	what := "opened (charged ρ once)"
 	switch {
 	case s.Republished:

@@ -1,23 +1,19 @@
 package main
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"math"
-	"os"
-	"path/filepath"
-	"regexp"
-	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensor"
 )
@@ -80,7 +76,13 @@ everything is.`,
 			return runKeygen(cmd.Context(), o, g.stdout)
 		},
 	}
-	f := cmd.Flags()
+	addKeygenFlags(cmd.Flags(), o)
+	return cmd
+}
+
+// addKeygenFlags adds keygen's flags: the key files, and the sensors'
+// policy --out-dir provisions.
+func addKeygenFlags(f *pflag.FlagSet, o *keygenOptions) {
 	f.StringVar(&o.out, "out", "", "key file to create (mode 0600, must not exist)")
 	f.BoolVar(&o.signing, "signing", false, "create a coordinator Ed25519 signing key (--out) and its public key (--out.pub)")
 	f.StringVar(&o.master, "master", "", "master noise key file: derive sensors' keys from it (with --nodes)")
@@ -96,7 +98,6 @@ everything is.`,
 	f.IntVar(&o.policy.MaxReportsPerDay, "max-reports-per-day", 24, "--out-dir: each sensor's cap on reports a UTC day (0: the ε cap only)")
 	durationVar(f, &o.maxValidity, "max-validity", sensor.DefaultMaxValidity, "--out-dir: the longest order validity window a sensor accepts")
 	f.StringVar(&o.policy.GraphSHA256, "graph-sha256", "", "--out-dir: the sensors refuse orders for any graph but this fingerprint's sha256")
-	return cmd
 }
 
 func checkKeygen(o *keygenOptions) error {
@@ -182,25 +183,9 @@ func runSigningKeygen(o *keygenOptions, out io.Writer) error {
 	return err
 }
 
-// provisioned describes what keygen --master wrote; never a key.
-type provisioned struct {
-	MasterFingerprint string `json:"masterFingerprint"`
-	Nodes             int    `json:"nodes"`
-	OutDir            string `json:"outDir,omitempty"`
-	SensorCSV         string `json:"sensorCsv,omitempty"`
-	MacCSV            string `json:"macCsv,omitempty"`
-	// Files maps node keys to their key files under OutDir.
-	Files []provisionedFile `json:"files,omitempty"`
-}
-
-type provisionedFile struct {
-	Node     string `json:"node"`
-	Path     string `json:"path"`
-	Policy   string `json:"policy"`
-	Odometer string `json:"odometer"`
-}
-
-func runProvision(o *keygenOptions, out io.Writer) (err error) {
+// runProvision derives the sensors' keys of --nodes from --master
+// (local.Provision) and prints what it wrote.
+func runProvision(o *keygenOptions, out io.Writer) error {
 	master, err := privacy.LoadKey(o.master)
 	if err != nil {
 		return inputErrorf("--master: %w", err)
@@ -210,86 +195,10 @@ func runProvision(o *keygenOptions, out io.Writer) (err error) {
 	if err != nil {
 		return err
 	}
-	// Check every output before writing any.
-	for _, p := range []struct{ flag, path string }{{"--sensor-csv", o.sensorCSV}, {"--mac-csv", o.macCSV}} {
-		if p.path == "" {
-			continue
-		}
-		if _, err := os.Lstat(p.path); err == nil {
-			return inputErrorf("%s %s already exists; keygen never overwrites a key", p.flag, p.path)
-		}
-		if st, err := os.Stat(filepath.Dir(p.path)); err != nil || !st.IsDir() {
-			return inputErrorf("%s %s: its directory does not exist", p.flag, p.path)
-		}
-	}
-	var written []string
-	createdDir := false
-	defer func() {
-		if err != nil {
-			for _, p := range written {
-				os.Remove(p)
-			}
-			if createdDir {
-				os.Remove(o.outDir)
-			}
-		}
-	}()
-	r := provisioned{MasterFingerprint: master.Fingerprint(), Nodes: len(nodes), OutDir: o.outDir, SensorCSV: o.sensorCSV, MacCSV: o.macCSV}
-	if o.outDir != "" {
-		if createdDir, err = prepareOutDir(o.outDir); err != nil {
-			return err
-		}
-		names := map[string]string{}
-		for _, n := range nodes {
-			name := sensorKeyFileName(n)
-			if other, dup := names[strings.ToLower(name)]; dup {
-				return inputErrorf("--nodes: %q and %q would share the key file %s", other, n, name)
-			}
-			names[strings.ToLower(name)] = n
-			path := filepath.Join(o.outDir, name)
-			if err = privacy.WriteKeyFile(path, privacy.Key(sensor.SensorKey(master, n))); err != nil {
-				return inputErrorf("--out-dir: %w", err)
-			}
-			written = append(written, path)
-			base := strings.TrimSuffix(path, ".key")
-			pf, od := base+".policy.json", base+".odometer.json"
-			if err = sensor.WritePolicy(pf, n, o.policy); err != nil {
-				return inputErrorf("--out-dir: %w", err)
-			}
-			written = append(written, pf)
-			if err = sensor.InitOdometer(od, n, time.Now(), false); err != nil {
-				return inputErrorf("--out-dir: %w", err)
-			}
-			written = append(written, od)
-			r.Files = append(r.Files, provisionedFile{Node: n, Path: path, Policy: pf, Odometer: od})
-		}
-	}
-	for _, c := range []struct {
-		path, header string
-		key          func(n string) []byte
-	}{
-		{o.sensorCSV, "sensorKeyHex", func(n string) []byte { k := sensor.SensorKey(master, n); return k[:] }},
-		{o.macCSV, "reportMacKeyHex", func(n string) []byte { return sensor.ReportMACKey(sensor.SensorKey(master, n)) }},
-	} {
-		if c.path == "" {
-			continue
-		}
-		var buf bytes.Buffer
-		w := csv.NewWriter(&buf)
-		rows := [][]string{{"node", c.header}}
-		for _, n := range nodes {
-			rows = append(rows, []string{n, hex.EncodeToString(c.key(n))})
-		}
-		err = w.WriteAll(rows) // a bytes.Buffer never fails; WriteAll flushes
-		clear(rows)
-		if err == nil {
-			err = writeSecretFile(c.path, buf.Bytes())
-		}
-		clear(buf.Bytes())
-		if err != nil {
-			return inputErrorf("%s: %w", c.path, err)
-		}
-		written = append(written, c.path)
+	r, err := local.Provision(local.ProvisionRequest{Master: master, Nodes: nodes, OutDir: o.outDir, Policy: o.policy, Now: time.Now(),
+		SensorCSV: o.sensorCSV, MACCSV: o.macCSV})
+	if err != nil {
+		return err
 	}
 	if o.output == "json" {
 		return printJSON(out, r)
@@ -304,59 +213,4 @@ func optText(prefix, v string) string {
 		return ""
 	}
 	return prefix + v
-}
-
-var safeFileName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,100}$`)
-
-// sensorKeyFileName is NODE.key for a node key that is a safe file name,
-// node-HEX.key otherwise.
-func sensorKeyFileName(node string) string {
-	if safeFileName.MatchString(node) && !strings.HasPrefix(node, "node-") {
-		return node + ".key"
-	}
-	return "node-" + hex.EncodeToString([]byte(node)) + ".key"
-}
-
-// prepareOutDir creates dir (0700; its parent must exist) or accepts an
-// empty existing directory. It reports whether it created dir.
-func prepareOutDir(dir string) (bool, error) {
-	err := os.Mkdir(dir, 0o700)
-	if err == nil {
-		return true, nil
-	}
-	if !errors.Is(err, fs.ErrExist) {
-		return false, inputErrorf("--out-dir: %w", err)
-	}
-	entries, rerr := os.ReadDir(dir)
-	if rerr != nil {
-		return false, inputErrorf("--out-dir %s is not a directory", dir)
-	}
-	if len(entries) > 0 {
-		return false, inputErrorf("--out-dir %s is not empty; keygen never overwrites keys", dir)
-	}
-	return false, nil
-}
-
-// writeSecretFile creates path (O_EXCL, mode 0600), writes data and fsyncs
-// it; on failure it removes the file.
-func writeSecretFile(path string, data []byte) (err error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(path)
-		}
-	}()
-	if err = f.Chmod(0o600); err != nil {
-		return err
-	}
-	if _, err = f.Write(data); err != nil {
-		return err
-	}
-	return f.Sync()
 }

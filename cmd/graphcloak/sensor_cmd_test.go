@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/graphcloak/graphcloak/local"
 	"math"
 	"os"
 	"path/filepath"
@@ -59,7 +60,7 @@ func newLocalRig(t *testing.T, n int) *localRig {
 	if code != 0 {
 		t.Fatal(err)
 	}
-	var p provisioned
+	var p local.Provisioned
 	if err := json.Unmarshal([]byte(out), &p); err != nil || p.Nodes != len(r.nodes) || len(p.Files) != len(r.nodes) {
 		t.Fatalf("keygen --master output %s (%v)", out, err)
 	}
@@ -304,7 +305,7 @@ func TestSensorDefaultsRefuseTinySigma(t *testing.T) {
 	if code != 0 {
 		t.Fatal(err)
 	}
-	var p provisioned
+	var p local.Provisioned
 	json.Unmarshal([]byte(out), &p)
 	for _, f := range p.Files {
 		r.files[f.Node], r.policies[f.Node], r.odometers[f.Node] = f.Path, f.Policy, f.Odometer

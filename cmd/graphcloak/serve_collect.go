@@ -2,20 +2,13 @@ package main
 
 import (
 	"context"
-	"crypto/ed25519"
 	"crypto/tls"
 	"net"
 	"os"
-	"path/filepath"
-	"strings"
-	"sync"
 	"time"
 
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
-	"github.com/graphcloak/graphcloak/metrics"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/sensor"
 	"github.com/graphcloak/graphcloak/service"
@@ -116,107 +109,35 @@ func serveListener(opts *serveOptions) (net.Listener, error) {
 	if o.maxConnections < 1 {
 		return nil, inputErrorf("--max-connections must be ≥ 1, got %d", o.maxConnections)
 	}
-	ln, err := net.Listen("tcp", opts.listen)
+	ln, err := service.Listen(opts.listen, o.maxConnections, cfg)
 	if err != nil {
 		return nil, inputErrorf("--listen: %w", err)
-	}
-	ln = local.LimitListener(ln, o.maxConnections)
-	if cfg != nil {
-		ln = tls.NewListener(ln, cfg)
 	}
 	return ln, nil
 }
 
-// epochRun is one epoch's collector in serve: its handler, and the close
-// at the order's notAfter into the release file.
-type epochRun struct {
-	g      *globalOptions
-	order  local.Order
-	c      *local.Collector
-	h      *local.Handler
-	out    string // the release file
-	timer  *time.Timer
-	once   sync.Once
-	closed chan struct{} // closed once the epoch is closed and its file written (or that failed)
-	// publish, when set, writes the closed release to Neo4j (an epoch
-	// opened on the projection: serve --open-epochs --graph neo4j).
-	publish func(ctx context.Context, rel *privacy.Released) (string, error)
+// collection is how serve collects reports, from its flags.
+func collection(opts *serveOptions) service.Collection {
+	o := &opts.collect
+	return service.Collection{Journal: o.journal, MaxBody: o.maxBody, BodyTimeout: o.bodyTimeout, Logger: opts.g.logger,
+		Listen: func() (net.Listener, error) { return serveListener(opts) }}
 }
 
-// startEpoch opens the collector of the order (env, its signed envelope)
-// on the journal in dir, counts its reports in m and closes the epoch at
-// its notAfter into out ("": DIR/<releaseId>.release.json).
-func startEpoch(g *globalOptions, o *collectServeOptions, m *metrics.Metrics, order local.Order, env []byte, keys map[string][]byte, out string) (*epochRun, error) {
-	c, err := local.OpenCollector(local.CollectorOptions{Order: order, MACKeys: keys, JournalDir: o.journal})
-	if err != nil {
-		return nil, err
+// checkCollection refuses the report limits serve cannot collect with.
+func checkCollection(opts *serveOptions) error {
+	switch o := &opts.collect; {
+	case o.maxBody <= 0:
+		return inputErrorf("--max-body must be > 0, got %d", o.maxBody)
+	case o.bodyTimeout <= 0:
+		return inputErrorf("--body-timeout must be > 0, got %v", o.bodyTimeout)
 	}
-	if out == "" {
-		out = filepath.Join(o.journal, order.ReleaseID+".release.json")
-	}
-	e := &epochRun{g: g, order: order, c: c, out: out, closed: make(chan struct{})}
-	progress := func() {
-		p := c.Progress()
-		m.EpochProgress(p.Scope, p.Epoch, p.Expected, p.Reported)
-	}
-	m.NewEpoch()
-	progress()
-	e.h = &local.Handler{Collector: c, Order: env, MaxBody: o.maxBody, BodyTimeout: o.bodyTimeout, Observe: func(res []local.Result) {
-		accepted, refused := 0, []string{}
-		for _, r := range res {
-			if r.Reason == local.Accepted {
-				accepted++
-			} else {
-				refused = append(refused, string(r.Reason))
-			}
-		}
-		m.Reports(len(res), accepted, refused)
-		progress()
-	}}
-	e.timer = time.AfterFunc(time.Until(order.NotAfter), e.closeEpoch)
-	g.logger.Info("collecting", "epoch", order.Epoch, "scope", order.Scope, "releaseId", order.ReleaseID,
-		"expected", len(order.Nodes), "notAfter", order.NotAfter.Format(time.RFC3339))
-	return e, nil
-}
-
-// closeEpoch closes the epoch and writes its release file, once.
-func (e *epochRun) closeEpoch() {
-	e.once.Do(func() {
-		defer close(e.closed)
-		rel, err := e.c.CloseEpoch(buildinfo.Read().String())
-		if err == nil {
-			_, err = local.WriteRelease(e.out, rel)
-		}
-		if err != nil {
-			e.g.logger.Error("closing the epoch failed", "epoch", e.order.Epoch, "error", err)
-			return
-		}
-		e.g.logger.Info("epoch closed", "epoch", e.order.Epoch, "releaseId", e.order.ReleaseID, "reported", rel.Meta.N,
-			"missing", len(rel.Meta.Missing), "release", e.out)
-		if e.publish != nil {
-			runID, err := e.publish(context.Background(), rel)
-			if err != nil {
-				e.g.logger.Error("writing the closed epoch to Neo4j failed: run collect --close "+graphNeo4j+" on the journal to finish it", "epoch", e.order.Epoch, "error", err)
-				return
-			}
-			e.g.logger.Info("epoch written to Neo4j", "epoch", e.order.Epoch, "runId", runID)
-		}
-	})
-}
-
-// stop releases the journal; an epoch being closed finishes first, one
-// not due yet stays open (a restarted serve goes on with its journal).
-func (e *epochRun) stop() {
-	if !e.timer.Stop() {
-		<-e.closed
-	}
-	e.c.Close()
+	return nil
 }
 
 // runServeCollector serves one epoch's collector (--collect-order) until
-// a signal, closing the epoch at its notAfter.
+// a signal, closing the epoch at its notAfter (service.Collector).
 func runServeCollector(ctx context.Context, opts *serveOptions) error {
-	g, o := opts.g, &opts.collect
+	o := &opts.collect
 	if o.openEpochs {
 		return runServeEpochs(ctx, opts)
 	}
@@ -225,73 +146,28 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 		return usageErrorf("--collect-order needs --coordinator-key FILE.pub, --mac-keys FILE and --journal DIR")
 	case opts.listen == "":
 		return usageErrorf(`--collect-order serves reports on --listen: it cannot be ""`)
-	case o.maxBody <= 0:
-		return inputErrorf("--max-body must be > 0, got %d", o.maxBody)
-	case o.bodyTimeout <= 0:
-		return inputErrorf("--body-timeout must be > 0, got %v", o.bodyTimeout)
 	}
-	order, env, keys, err := readCollectInputs(o.coordinatorKey, o.order, o.macKeys, o.journal)
-	if err != nil {
+	if err := checkCollection(opts); err != nil {
 		return err
 	}
-	ln, err := serveListener(opts)
-	if err != nil {
-		return err
-	}
-	m := metrics.New()
-	e, err := startEpoch(g, o, m, order, env, keys, o.releaseOut)
-	if err != nil {
-		_ = ln.Close() // the epoch's error is the one to report
-		return err
-	}
-	defer e.stop()
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
-	if opts.maxRuns > 0 { // --max-runs: stop once the epoch is closed
-		go func() {
-			select {
-			case <-ctx.Done():
-			case <-e.closed:
-				stop()
-			}
-		}()
-	}
-	svc := &service.Service{Metrics: m, Logger: g.logger, Listener: ln, Routes: e.h.Routes, Page: e.h.Page()}
-	return svc.Run(ctx, nil)
+	c := &service.Collector{Collection: collection(opts), ReleaseOut: o.releaseOut, StopWhenClosed: opts.maxRuns > 0,
+		Files: local.CollectorFiles{CoordinatorKey: o.coordinatorKey, Order: o.order, MACKeys: o.macKeys, Journal: o.journal}}
+	return c.Run(ctx)
 }
 
 // runServeEpochs is the coordinator and the collector of a local release
-// in one service (--open-epochs): at once and at every slot of
-// --schedule it opens the slot's epoch (the window is the slot; the order
-// in DIR/EPOCH.order; charged once, re-published by a restart within the
-// slot), serves its order and collects its reports; the epoch closes at
-// the slot's end into DIR/<releaseId>.release.json.
+// in one service (--open-epochs, service.Epochs): the flags checked, the
+// keys read, the stores opened once.
 func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 	g, o := opts.g, &opts.collect
-	cfg := &g.cfg.Config
-	switch {
-	case o.order != "":
-		return usageErrorf("give --collect-order (collect one epoch's order) or --open-epochs (open one per slot), not both")
-	case o.signingKey == "" || o.macKeys == "" || o.journal == "" || opts.schedule == "":
-		return usageErrorf("--open-epochs needs --schedule, --signing-key FILE, --mac-keys FILE and --journal DIR")
-	case opts.listen == "":
-		return usageErrorf(`--open-epochs serves orders and reports on --listen: it cannot be ""`)
-	case o.maxBody <= 0:
-		return inputErrorf("--max-body must be > 0, got %d", o.maxBody)
-	case o.bodyTimeout <= 0:
-		return inputErrorf("--body-timeout must be > 0, got %v", o.bodyTimeout)
-	case cfg.Privacy.Epoch != "":
-		return usageErrorf("--epoch is not used by serve: each slot's epoch is its start time")
+	if err := checkServeEpochs(opts); err != nil {
+		return err
 	}
 	sched, err := schedule.Parse(opts.schedule)
 	if err != nil {
 		return inputErrorf("--schedule: %w", err)
 	}
 	signer, err := sensor.LoadSigningKey(o.signingKey)
-	if err != nil {
-		return inputError{err}
-	}
-	keys, err := local.ReadMACKeysFile(o.macKeys)
 	if err != nil {
 		return inputError{err}
 	}
@@ -304,103 +180,33 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 	}
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
-	st, err := stores.Open(ctx, g.cfg, storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || cfg.Privacy.Ledger == "neo4j", Ledger: stores.ReadWrite}))
-	if err != nil {
-		return withInitHint(cfg, err)
-	}
-	defer st.Close(after.Context())
-	opener := &epochOpener{g: g, spec: spec, st: st, signer: signer, after: after.Context}
-	pub := signer.Public().(ed25519.PublicKey)
-	m := metrics.New()
-	var cur local.Current
-	var mu sync.Mutex
-	var open *epochRun
-	// --max-runs N: N slots, the current @every slot's among them; the
-	// last slot's epoch is collected until it closes, then serve stops
-	// (the runner's own count would open an epoch, charge it and stop at
-	// once, leaving it uncollected).
-	serveCtx, stopServe := context.WithCancel(ctx)
-	defer stopServe()
-	slots := 0
-	slotJob := func(ctx context.Context, slot time.Time) error {
-		mu.Lock()
-		if opts.maxRuns > 0 && slots >= opts.maxRuns {
-			mu.Unlock()
-			return nil // after the last slot: serve is stopping
-		}
-		slots++
-		last := opts.maxRuns > 0 && slots == opts.maxRuns
-		mu.Unlock()
-		var e *epochRun
-		if last {
-			defer func() { stopAfter(serveCtx, e, stopServe, g) }()
-		}
-		epoch, out := sched.Epoch(slot), filepath.Join(o.journal, sched.Epoch(slot)+".order")
-		if _, err := opener.open(ctx, epoch, slot, sched.Next(slot), out); err != nil {
-			g.logger.Error("opening the epoch failed", "epoch", epoch, "error", err)
-			return err
-		}
-		order, env, err := local.ReadOrderFile(out, pub)
-		if err != nil {
-			return err
-		}
-		e, err = startEpoch(g, o, m, order, env, keys, "")
-		if err != nil {
-			return err
-		}
-		if spec.Neo4j {
-			e.publish = func(ctx context.Context, rel *privacy.Released) (string, error) {
-				return publishCollected(ctx, g, st, rel)
-			}
-		}
-		cur.Set(e.h)
-		mu.Lock()
-		prev := open
-		open = e
-		mu.Unlock()
-		if prev != nil { // its slot has ended: closed now if its timer has not yet
-			prev.closeEpoch()
-			prev.stop()
-		}
-		return nil
-	}
-	// The current slot at once when it is an @every slot (a restart within
-	// it re-publishes its order: no new charge); a cron schedule's slot is
-	// named by its firing, so its first epoch opens at the next firing.
-	if strings.HasPrefix(sched.String(), "@every") {
-		if err := slotJob(ctx, sched.Slot(time.Now())); err != nil {
-			return err
-		}
-	}
-	defer func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if open != nil {
-			open.stop()
-		}
-	}()
-	ln, err := serveListener(opts)
+	st, err := openEpochStores(ctx, g, spec, after)
 	if err != nil {
 		return err
 	}
-	svc := &service.Service{Metrics: m, Logger: g.logger, Listener: ln, Routes: cur.Routes, Page: cur.Page(),
-		Runner: &schedule.Runner{Spec: sched, Grace: opts.grace, Logger: g.logger}}
-	return svc.Run(serveCtx, slotJob)
+	defer st.Close(after.Context())
+	e := &service.Epochs{Collection: collection(opts), Stores: st, MACKeysFile: o.macKeys, Env: jobEnv(g), Schedule: sched, Grace: opts.grace,
+		MaxRuns: opts.maxRuns, Publish: spec.Neo4j, PublishFailed: "writing the closed epoch to Neo4j failed: run collect --close " + graphNeo4j + " on the journal to finish it",
+		Open: stores.EpochRequest{Spec: spec, Signer: signer, Bookkeeping: after.Context}}
+	return e.Run(ctx)
 }
 
-// stopAfter calls stop once the last slot's epoch e is closed (at once
-// when it did not open: e nil), unless ctx ends first.
-func stopAfter(ctx context.Context, e *epochRun, stop func(), g *globalOptions) {
-	if e == nil {
-		stop()
-		return
+// checkServeEpochs refuses the flags --open-epochs cannot serve with.
+func checkServeEpochs(opts *serveOptions) error {
+	o := &opts.collect
+	switch {
+	case o.order != "":
+		return usageErrorf("give --collect-order (collect one epoch's order) or --open-epochs (open one per slot), not both")
+	case o.signingKey == "" || o.macKeys == "" || o.journal == "" || opts.schedule == "":
+		return usageErrorf("--open-epochs needs --schedule, --signing-key FILE, --mac-keys FILE and --journal DIR")
+	case opts.listen == "":
+		return usageErrorf(`--open-epochs serves orders and reports on --listen: it cannot be ""`)
 	}
-	go func() {
-		select {
-		case <-ctx.Done():
-		case <-e.closed:
-			g.logger.Info("stopping after the last slot's epoch closed", "epoch", e.order.Epoch)
-			stop()
-		}
-	}()
+	if err := checkCollection(opts); err != nil {
+		return err
+	}
+	if opts.g.cfg.Config.Privacy.Epoch != "" {
+		return usageErrorf("--epoch is not used by serve: each slot's epoch is its start time")
+	}
+	return nil
 }
