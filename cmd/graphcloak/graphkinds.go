@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -110,4 +111,45 @@ func pathKind() stores.GraphKind {
 		}
 	}
 	return stores.GraphKind{}
+}
+
+// openGraph opens the stores of a command that reads the graph of spec
+// (and the community property, when named) and writes nothing, with its
+// progress and logger: for the database's kind connected (the process's
+// one driver) once the projection read is checked; for any other kind
+// nothing is opened. The caller closes them.
+func openGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Stores, error) {
+	kind, _ := stores.GraphKinds.Of(spec)
+	if kind.Database {
+		p := g.cfg.Neo4jProjection()
+		p.CommunityProperty = property
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	return stores.Open(ctx, g.cfg, stores.Options{Neo4j: kind.Database, Logger: g.logger, Pull: g.pullProgress, Merged: g.sayMerges})
+}
+
+// loadGraphFlag is the one loader of a command that only reads --graph
+// (sensitivity, audit, the simulations, the estimates): spec, with the
+// community property when named, through stores of its own (openGraph),
+// closed once it is read. named: a graph outside the database that
+// cannot be read is named by the flag (readGraphFlag).
+func loadGraphFlag(ctx context.Context, g *globalOptions, spec, property string, named bool) (*stores.Graph, error) {
+	st, err := openGraph(ctx, g, spec, property)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close(context.WithoutCancel(ctx))
+	return readGraphFlag(ctx, st, spec, property, named)
+}
+
+// readGraphFlag loads --graph's spec through st (opened by openGraph,
+// kept open by the caller: plan reads its ledger through them too).
+func readGraphFlag(ctx context.Context, st *stores.Stores, spec, property string, named bool) (*stores.Graph, error) {
+	lg, err := st.LoadGraph(ctx, spec, stores.LoadOptions{CommunityProperty: property})
+	if kind, _ := stores.GraphKinds.Of(spec); err != nil && named && !kind.Database {
+		return nil, flagError("--graph", err)
+	}
+	return lg, err
 }

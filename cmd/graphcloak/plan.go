@@ -294,7 +294,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		return err
 	}
 	defer st.Close(context.WithoutCancel(ctx))
-	lg, err := readExperimentGraph(ctx, st, o.graph, property)
+	lg, err := readGraphFlag(ctx, st, o.graph, property, true)
 	if err != nil {
 		return err
 	}

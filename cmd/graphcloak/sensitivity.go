@@ -219,10 +219,11 @@ func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	if o.denseLimit < 0 { // --time-budget refuses negative durations itself (config.DurationVar)
 		return nil, sensitivity.Options{}, inputErrorf("--dense-limit must be ≥ 0, got %d", o.denseLimit)
 	}
-	gr, err := loadGraphSpec(ctx, g, o.graph)
+	lg, err := loadGraphFlag(ctx, g, o.graph, "", false)
 	if err != nil {
 		return nil, sensitivity.Options{}, flagError("--graph", err)
 	}
+	gr := lg.Graph
 	opt := sensitivity.Options{Method: method, Scheme: scheme, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget}
 	if opt.DenseLimit == 0 {
 		opt.DenseLimit = -1 // dense disabled; sensitivity.Options treats 0 as the default
