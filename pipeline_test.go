@@ -436,8 +436,8 @@ func TestReleaseSmooth(t *testing.T) {
 // Estimate with the sensitivity given, from one made without it.
 func TestRecalibrateIsEstimateWithDelta2(t *testing.T) {
 	g, _ := laplacian.Karate()
-	job := EstimateRequest{Graph: g, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-6}
-	before, err := Estimate(job)
+	req := EstimateRequest{Graph: g, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-6}
+	before, err := Estimate(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,12 +445,12 @@ func TestRecalibrateIsEstimateWithDelta2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job.Sensitivity = &s
-	want, err := Estimate(job)
+	req.Sensitivity = &s
+	want, err := Estimate(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := before.Recalibrate(job)
+	got, err := before.Recalibrate(req)
 	if err != nil {
 		t.Fatal(err)
 	}
