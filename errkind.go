@@ -5,7 +5,7 @@ import "github.com/graphcloak/graphcloak/errkind"
 // Kinds of this package's errors (package errkind): what a caller can do
 // about them, which a command maps to its outcomes in one place.
 
-func (*JobError) Kind() errkind.Kind    { return errkind.BadInput }
+func (*ParamError) Kind() errkind.Kind  { return errkind.BadInput }
 func (*ValuesError) Kind() errkind.Kind { return errkind.BadInput }
 
 // Parameters this package's errors name (errkind.Param): a command shows
@@ -15,10 +15,10 @@ const (
 	ParamHeader errkind.Param = "header"
 )
 
-// tauError is a *JobError on τ whose reason names parameters.
-func tauError(reason error) *JobError {
+// tauError is a *ParamError on τ whose reason names parameters.
+func tauError(reason error) *ParamError {
 	r := reason.(errkind.Renderer)
-	return &JobError{Param: "tau", Reason: r.Error(), reason: r}
+	return &ParamError{Param: "tau", Reason: r.Error(), reason: r}
 }
 
 // renderReason is an error's Reason naming parameters as name does: reason

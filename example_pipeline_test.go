@@ -33,7 +33,7 @@ func ExampleRelease() {
 	// Keyed noise: a key holder can regenerate (and remove) it.
 	noise := privacy.KeyedNoise(privacy.Key{1, 2, 3})
 	ctx := context.Background()
-	rel, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{Graph: g, Values: y, Tau: tau, Alpha: 1,
+	rel, err := graphcloak.Release(ctx, graphcloak.ReleaseRequest{Graph: g, Values: y, Tau: tau, Alpha: 1,
 		Epsilon: 1000, Delta: 1e-6, Noise: noise, Ledger: ledger, Scope: "club", Epoch: "2026-11-21"})
 	if err != nil {
 		fmt.Println(err)
@@ -41,7 +41,7 @@ func ExampleRelease() {
 	}
 	fmt.Printf("released %d values with Δ2 %s\n", len(rel.Released.Values), rel.Sensitivity.Method)
 
-	loc, err := graphcloak.Locate(ctx, graphcloak.LocateJob{Graph: g, Released: rel.Released, Tau: tau,
+	loc, err := graphcloak.Locate(ctx, graphcloak.LocateRequest{Graph: g, Released: rel.Released, Tau: tau,
 		Partition: factions, Names: []string{"Mr. Hi", "Officer"}})
 	if err != nil {
 		fmt.Println(err)
@@ -59,7 +59,7 @@ func ExampleRelease() {
 // the proven bound Δ2 ≤ α·√2, and σ for that bound.
 func ExampleEstimate() {
 	g, _ := laplacian.Karate()
-	est, err := graphcloak.Estimate(graphcloak.EstimateJob{Graph: g, Tau: 0.5, Alpha: 1, Epsilon: 1, Delta: 1e-6})
+	est, err := graphcloak.Estimate(graphcloak.EstimateRequest{Graph: g, Tau: 0.5, Alpha: 1, Epsilon: 1, Delta: 1e-6})
 	if err != nil {
 		fmt.Println(err)
 		return

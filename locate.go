@@ -16,9 +16,9 @@ import (
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
-// LocateJob recovers sources from released values and ranks the source
+// LocateRequest recovers sources from released values and ranks the source
 // communities.
-type LocateJob struct {
+type LocateRequest struct {
 	Graph *laplacian.Graph
 	// Released are the published values ỹ (any key order; every node of
 	// Graph must be present) with their σ in Released.Meta.Sigma.
@@ -116,56 +116,56 @@ func PosteriorNoiseReason(ratio float64) string {
 // communities by the recovered weight (community.Rank). An infeasible
 // problem or a no-source estimate is reported as "no detectable source",
 // never as a made-up community. It holds no mathematics of its own.
-func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
+func Locate(ctx context.Context, req LocateRequest) (*LocateResult, error) {
 	start := time.Now()
-	g := job.Graph
+	g := req.Graph
 	if g == nil || g.N() == 0 {
 		return nil, laplacian.ErrEmptyGraph
 	}
-	if job.Released == nil {
-		return nil, &JobError{Param: "released", Reason: "is required"}
+	if req.Released == nil {
+		return nil, &ParamError{Param: "released", Reason: "is required"}
 	}
-	sigma := job.Released.Meta.Sigma
+	sigma := req.Released.Meta.Sigma
 	if math.IsNaN(sigma) || math.IsInf(sigma, 0) || sigma <= 0 {
-		return nil, &JobError{Param: "sigma", Reason: fmt.Sprintf("of the release must be finite and > 0, got %v", sigma)}
+		return nil, &ParamError{Param: "sigma", Reason: fmt.Sprintf("of the release must be finite and > 0, got %v", sigma)}
 	}
-	if math.IsNaN(job.Tau) || math.IsInf(job.Tau, 0) || job.Tau <= 0 {
-		return nil, &JobError{Param: "tau", Reason: fmt.Sprintf("must be finite and > 0, got %v", job.Tau)}
+	if math.IsNaN(req.Tau) || math.IsInf(req.Tau, 0) || req.Tau <= 0 {
+		return nil, &ParamError{Param: "tau", Reason: fmt.Sprintf("must be finite and > 0, got %v", req.Tau)}
 	}
-	if job.Sources < 0 {
-		return nil, &JobError{Param: "sources", Reason: fmt.Sprintf("must be ≥ 1, got %d", job.Sources)}
+	if req.Sources < 0 {
+		return nil, &ParamError{Param: "sources", Reason: fmt.Sprintf("must be ≥ 1, got %d", req.Sources)}
 	}
-	y, rows, err := ReleasedRows(g, job.Released)
+	y, rows, err := ReleasedRows(g, req.Released)
 	if err != nil {
 		return nil, err
 	}
-	est, err := recovery.ByName(job.Estimator)
+	est, err := recovery.ByName(req.Estimator)
 	if err != nil {
 		return nil, err
 	}
-	part, names := job.Partition, job.Names
+	part, names := req.Partition, req.Names
 	if part == nil {
-		res := job.Resolution
+		res := req.Resolution
 		if res == 0 {
 			res = 1
 		}
-		if part, err = community.Leiden(g, community.LeidenOptions{Resolution: res, Seed: job.Seed}); err != nil {
+		if part, err = community.Leiden(g, community.LeidenOptions{Resolution: res, Seed: req.Seed}); err != nil {
 			return nil, err
 		}
 		names = nil
 	} else if len(part) != g.N() {
-		return nil, &JobError{Param: "partition", Reason: fmt.Sprintf("has %d entries for %d nodes", len(part), g.N())}
+		return nil, &ParamError{Param: "partition", Reason: fmt.Sprintf("has %d entries for %d nodes", len(part), g.N())}
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 
-	if job.Progress != nil {
-		job.Progress("recovery", 0, 1)
+	if req.Progress != nil {
+		req.Progress("recovery", 0, 1)
 	}
 	var pValue float64
 	e, err := cancel.Run(ctx, func() (*recovery.Estimate, error) {
-		model, err := recovery.NewGraphModel(g, job.Tau, job.Model)
+		model, err := recovery.NewGraphModel(g, req.Tau, req.Model)
 		if err == nil && rows != nil {
 			model, err = model.Rows(rows) // only the sensors that reported
 		}
@@ -173,13 +173,13 @@ func Locate(ctx context.Context, job LocateJob) (*LocateResult, error) {
 			return nil, err
 		}
 		prob := model.Problem(y, sigma)
-		prob.Sources = max(job.Sources, 1)
+		prob.Sources = max(req.Sources, 1)
 		e, err := recovery.Solve(est, prob)
 		if err == nil {
-			test := recovery.EvidenceTest{Seed: job.Seed, Partition: part}
-			if job.Progress != nil {
-				job.Progress("recovery", 1, 1)
-				test.Progress = func(done, total int) { job.Progress("evidence test", done, total) }
+			test := recovery.EvidenceTest{Seed: req.Seed, Partition: part}
+			if req.Progress != nil {
+				req.Progress("recovery", 1, 1)
+				test.Progress = func(done, total int) { req.Progress("evidence test", done, total) }
 			}
 			_, pValue = test.PValue(prob)
 		}

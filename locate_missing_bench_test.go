@@ -63,7 +63,7 @@ func BenchmarkLocateMissing(b *testing.B) {
 	cpu0, wall0 := cpuSeconds(), time.Now()
 	right := 0
 	for range b.N {
-		res, err := Locate(context.Background(), LocateJob{Graph: g, Released: rel, Tau: tau, Partition: part, Seed: 1})
+		res, err := Locate(context.Background(), LocateRequest{Graph: g, Released: rel, Tau: tau, Partition: part, Seed: 1})
 		if err != nil {
 			b.Fatal(err)
 		}

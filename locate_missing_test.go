@@ -37,7 +37,7 @@ func TestLocateMissingSensors(t *testing.T) {
 			rel.Keys, rel.Values = append(rel.Keys, g.Key(i)), append(rel.Values, y[i])
 		}
 		rel.Meta.N = len(rel.Keys)
-		res, err := Locate(context.Background(), LocateJob{Graph: g, Released: rel, Tau: tau, Estimator: "massls", Sources: 1, Seed: 1})
+		res, err := Locate(context.Background(), LocateRequest{Graph: g, Released: rel, Tau: tau, Estimator: "massls", Sources: 1, Seed: 1})
 		if err != nil {
 			t.Fatalf("source %s: %v", src, err)
 		}
@@ -56,13 +56,13 @@ func TestLocateMissingSensors(t *testing.T) {
 	for i := 2; i < g.N(); i++ { // node index 1 is neither reported nor listed missing
 		bad.Keys, bad.Values = append(bad.Keys, g.Key(i)), append(bad.Values, y[i])
 	}
-	_, err = Locate(context.Background(), LocateJob{Graph: g, Released: bad, Tau: tau})
+	_, err = Locate(context.Background(), LocateRequest{Graph: g, Released: bad, Tau: tau})
 	var ve *ValuesError
 	if !errors.As(err, &ve) {
 		t.Errorf("a node neither reported nor missing: %v", err)
 	}
 	bad.Keys, bad.Values = append(bad.Keys, g.Key(1), "not-a-node"), append(bad.Values, 0, 0)
-	if _, err = Locate(context.Background(), LocateJob{Graph: g, Released: bad, Tau: tau}); !errors.As(err, &ve) {
+	if _, err = Locate(context.Background(), LocateRequest{Graph: g, Released: bad, Tau: tau}); !errors.As(err, &ve) {
 		t.Errorf("a value for a node outside the graph: %v", err)
 	}
 }
@@ -101,7 +101,7 @@ func TestLocateMissingSensorsLarge(t *testing.T) {
 		rel.Keys, rel.Values = append(rel.Keys, g.Key(i)), append(rel.Values, y[i])
 	}
 	rel.Meta.N = len(rel.Keys)
-	res, err := Locate(context.Background(), LocateJob{Graph: g, Released: rel, Tau: tau, Partition: part, Seed: 1})
+	res, err := Locate(context.Background(), LocateRequest{Graph: g, Released: rel, Tau: tau, Partition: part, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,19 +11,19 @@ import (
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// JobError reports an invalid job parameter. It never carries a true
+// ParamError reports an invalid request parameter. It never carries a true
 // (private) value.
-type JobError struct {
+type ParamError struct {
 	Param  string
 	Reason string
 	// reason is Reason naming parameters, when it does.
 	reason errkind.Renderer
 }
 
-func (e *JobError) Error() string { return e.RenderText(nil) }
+func (e *ParamError) Error() string { return e.RenderText(nil) }
 
 // RenderText is its text naming parameters as name does.
-func (e *JobError) RenderText(name func(errkind.Param) string) string {
+func (e *ParamError) RenderText(name func(errkind.Param) string) string {
 	return fmt.Sprintf("graphcloak: %s %s", e.Param, renderReason(e.Reason, e.reason, name))
 }
 
@@ -41,13 +41,13 @@ func (p Progress) report(step string) func(done, total int) {
 	return func(done, total int) { p(step, done, total) }
 }
 
-// EstimateJob is the input of Estimate: what a release would compute,
+// EstimateRequest is the input of Estimate: what a release would compute,
 // without computing it.
-type EstimateJob struct {
+type EstimateRequest struct {
 	Graph *laplacian.Graph
-	// Tau, Alpha, Epsilon, Delta as in ReleaseJob.
+	// Tau, Alpha, Epsilon, Delta as in ReleaseRequest.
 	Tau, Alpha, Epsilon, Delta float64
-	// Mechanism as in ReleaseJob (default: discrete).
+	// Mechanism as in ReleaseRequest (default: discrete).
 	Mechanism privacy.Mechanism
 	// Sensitivity, when non-nil, is a Δ2 already computed; otherwise
 	// Estimate reports the proven bound Δ2 ≤ α·√2 (exp(−τL) is a
@@ -74,57 +74,57 @@ type ReleaseEstimate struct {
 	Mechanism         string  `json:"mechanism"`
 }
 
-// Estimate plans a release of values on job.Graph: node and edge counts,
+// Estimate plans a release of values on req.Graph: node and edge counts,
 // which sensitivity method would run, its memory and time under a simple
 // cost model, and σ. It writes, charges and draws nothing.
 //
 // The method and its modelled cost come from sensitivity.ChooseMethod,
 // the chooser sensitivity.Graph itself follows.
-func Estimate(job EstimateJob) (*ReleaseEstimate, error) {
-	g := job.Graph
+func Estimate(req EstimateRequest) (*ReleaseEstimate, error) {
+	g := req.Graph
 	if g == nil || g.N() == 0 {
 		return nil, laplacian.ErrEmptyGraph
 	}
-	if err := checkParams(job.Tau, job.Alpha, job.Epsilon, job.Delta); err != nil {
+	if err := checkParams(req.Tau, req.Alpha, req.Epsilon, req.Delta); err != nil {
 		return nil, err
 	}
 	comps, _ := g.Components()
 	p := &ReleaseEstimate{NodeCount: g.N(), RelationshipCount: g.NumEdges(), Components: comps}
 	// The same chooser sensitivity.Graph follows, so the dry run names the
 	// method the release will use.
-	sp := sensitivity.ChooseMethod(g, job.Tau, sensitivity.Options{DenseLimit: job.DenseLimit})
+	sp := sensitivity.ChooseMethod(g, req.Tau, sensitivity.Options{DenseLimit: req.DenseLimit})
 	p.Method, p.SecondsEstimate, p.BytesEstimate = sp.Name(), sp.Seconds, sp.Bytes
-	return p.Recalibrate(job)
+	return p.Recalibrate(req)
 }
 
-// Recalibrate returns e with job's Δ2 (its Sensitivity, or the √2·α
-// bound without one) and the σ and ρ it calibrates at job's ε, δ and
+// Recalibrate returns e with req's Δ2 (its Sensitivity, or the √2·α
+// bound without one) and the σ and ρ it calibrates at req's ε, δ and
 // mechanism — Estimate once Δ2 is known, its modelled method, time and
 // memory kept, not modelled again (the model times bounds on the graph:
-// seconds on 10⁴–10⁵ nodes). job must be e's graph and τ.
-func (e ReleaseEstimate) Recalibrate(job EstimateJob) (*ReleaseEstimate, error) {
+// seconds on 10⁴–10⁵ nodes). req must be e's graph and τ.
+func (e ReleaseEstimate) Recalibrate(req EstimateRequest) (*ReleaseEstimate, error) {
 	p := &e
-	g := job.Graph
-	if err := checkParams(job.Tau, job.Alpha, job.Epsilon, job.Delta); err != nil {
+	g := req.Graph
+	if err := checkParams(req.Tau, req.Alpha, req.Epsilon, req.Delta); err != nil {
 		return nil, err
 	}
 	p.Delta2Exact = false
-	if job.Sensitivity != nil {
-		p.Delta2, p.Delta2Exact = job.Sensitivity.Delta2, job.Sensitivity.Exact
+	if req.Sensitivity != nil {
+		p.Delta2, p.Delta2Exact = req.Sensitivity.Delta2, req.Sensitivity.Exact
 	} else {
-		p.Delta2 = math.Nextafter(job.Alpha*math.Sqrt2, math.Inf(1))
+		p.Delta2 = math.Nextafter(req.Alpha*math.Sqrt2, math.Inf(1))
 	}
 	if g.NumEdges() == 0 {
 		p.Delta2, p.Delta2Exact = 0, true
 	}
-	mech := job.Mechanism
+	mech := req.Mechanism
 	if mech == privacy.MechanismDefault {
 		mech = privacy.MechanismDiscrete
 	}
 	p.Mechanism = mech.String()
 	p.Sigma, p.Rho = 0, 0
 	if p.Delta2 > 0 {
-		cal, err := privacy.CalibrateRelease(p.Delta2, job.Epsilon, job.Delta, g.N(), mech)
+		cal, err := privacy.CalibrateRelease(p.Delta2, req.Epsilon, req.Delta, g.N(), mech)
 		if err != nil {
 			return nil, err
 		}
@@ -142,20 +142,20 @@ const (
 	MaxAlpha = 1e12
 )
 
-// CheckDiffusion refuses τ above MaxTau and α above MaxAlpha (a *JobError,
+// CheckDiffusion refuses τ above MaxTau and α above MaxAlpha (a *ParamError,
 // bad input).
 func CheckDiffusion(tau, alpha float64) error {
 	if tau > MaxTau {
-		return &JobError{Param: "tau", Reason: fmt.Sprintf("= %g is outside the supported range (0, %g]: exp(−τL) has long reached equilibrium and its sensitivity underflows", tau, MaxTau)}
+		return &ParamError{Param: "tau", Reason: fmt.Sprintf("= %g is outside the supported range (0, %g]: exp(−τL) has long reached equilibrium and its sensitivity underflows", tau, MaxTau)}
 	}
 	if alpha > MaxAlpha {
-		return &JobError{Param: "alpha", Reason: fmt.Sprintf("= %g is outside the supported range (0, %g]", alpha, MaxAlpha)}
+		return &ParamError{Param: "alpha", Reason: fmt.Sprintf("= %g is outside the supported range (0, %g]", alpha, MaxAlpha)}
 	}
 	return nil
 }
 
 // CheckParams validates τ, α, ε and δ of a release or estimate (a
-// *JobError naming the parameter), before anything is computed or charged.
+// *ParamError naming the parameter), before anything is computed or charged.
 func CheckParams(tau, alpha, eps, delta float64) error { return checkParams(tau, alpha, eps, delta) }
 
 func checkParams(tau, alpha, eps, delta float64) error {
@@ -164,14 +164,14 @@ func checkParams(tau, alpha, eps, delta float64) error {
 		v    float64
 	}{{"tau", tau}, {"alpha", alpha}, {"epsilon", eps}} {
 		if math.IsNaN(c.v) || math.IsInf(c.v, 0) || c.v <= 0 {
-			return &JobError{Param: c.name, Reason: fmt.Sprintf("must be finite and > 0, got %v", c.v)}
+			return &ParamError{Param: c.name, Reason: fmt.Sprintf("must be finite and > 0, got %v", c.v)}
 		}
 	}
 	if err := CheckDiffusion(tau, alpha); err != nil {
 		return err
 	}
 	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
-		return &JobError{Param: "delta", Reason: fmt.Sprintf("must be in (0, 1), got %v", delta)}
+		return &ParamError{Param: "delta", Reason: fmt.Sprintf("must be in (0, 1), got %v", delta)}
 	}
 	return nil
 }

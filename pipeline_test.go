@@ -54,7 +54,7 @@ func TestReleaseThenLocatePlantedSource(t *testing.T) {
 	y := heat(t, g, tau, src)
 	ctx := context.Background()
 	led := ledger(t, 1e4, 1e-3)
-	res, err := Release(ctx, ReleaseJob{Graph: g, Values: y, Tau: tau, Alpha: 1, Epsilon: 2000, Delta: 1e-6,
+	res, err := Release(ctx, ReleaseRequest{Graph: g, Values: y, Tau: tau, Alpha: 1, Epsilon: 2000, Delta: 1e-6,
 		Ledger: led, Scope: "test", Epoch: "e1"})
 	if err != nil {
 		t.Fatal(err)
@@ -71,12 +71,12 @@ func TestReleaseThenLocatePlantedSource(t *testing.T) {
 		t.Errorf("σ = %v below calibration %v (%v)", rel.Meta.Sigma, cal.Sigma, err)
 	}
 	// The same epoch is never drawn twice.
-	if _, err := Release(ctx, ReleaseJob{Graph: g, Values: y, Tau: tau, Alpha: 1, Epsilon: 2000, Delta: 1e-6,
+	if _, err := Release(ctx, ReleaseRequest{Graph: g, Values: y, Tau: tau, Alpha: 1, Epsilon: 2000, Delta: 1e-6,
 		Ledger: led, Scope: "test", Epoch: "e1", Sensitivity: &res.Sensitivity}); !errors.Is(err, privacy.ErrAlreadyCharged) {
 		t.Errorf("second release of one epoch: %v, want ErrAlreadyCharged", err)
 	}
 
-	loc, err := Locate(ctx, LocateJob{Graph: g, Released: rel, Tau: tau, Partition: planted})
+	loc, err := Locate(ctx, LocateRequest{Graph: g, Released: rel, Tau: tau, Partition: planted})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestReleaseBudgetExhausted(t *testing.T) {
 	g, _ := laplacian.Karate()
 	y := make([]float64, g.N())
 	y[0] = 1
-	_, err := Release(context.Background(), ReleaseJob{Graph: g, Values: y, Tau: 1, Alpha: 1, Epsilon: 5, Delta: 1e-6,
+	_, err := Release(context.Background(), ReleaseRequest{Graph: g, Values: y, Tau: 1, Alpha: 1, Epsilon: 5, Delta: 1e-6,
 		Ledger: ledger(t, 1, 1e-6), Scope: "s", Epoch: "e"})
 	var be *privacy.BudgetError
 	if !errors.As(err, &be) {
@@ -110,29 +110,29 @@ func TestReleaseBudgetExhausted(t *testing.T) {
 	}
 }
 
-func TestReleaseRefusesBadJobs(t *testing.T) {
+func TestReleaseRefusesBadRequests(t *testing.T) {
 	g, _ := laplacian.Karate()
-	good := ReleaseJob{Graph: g, Values: make([]float64, g.N()), Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-6,
+	good := ReleaseRequest{Graph: g, Values: make([]float64, g.N()), Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-6,
 		Ledger: ledger(t, 10, 1e-5), Scope: "s", Epoch: "e"}
 	tests := []struct {
 		name  string
-		mut   func(*ReleaseJob)
+		mut   func(*ReleaseRequest)
 		param string
 	}{
-		{"tau", func(j *ReleaseJob) { j.Tau = 0 }, "tau"},
-		{"alpha", func(j *ReleaseJob) { j.Alpha = math.Inf(1) }, "alpha"},
-		{"epsilon", func(j *ReleaseJob) { j.Epsilon = -1 }, "epsilon"},
-		{"delta", func(j *ReleaseJob) { j.Delta = 1 }, "delta"},
-		{"values", func(j *ReleaseJob) { j.Values = j.Values[1:] }, "values"},
-		{"ledger", func(j *ReleaseJob) { j.Ledger = nil }, "ledger"},
+		{"tau", func(j *ReleaseRequest) { j.Tau = 0 }, "tau"},
+		{"alpha", func(j *ReleaseRequest) { j.Alpha = math.Inf(1) }, "alpha"},
+		{"epsilon", func(j *ReleaseRequest) { j.Epsilon = -1 }, "epsilon"},
+		{"delta", func(j *ReleaseRequest) { j.Delta = 1 }, "delta"},
+		{"values", func(j *ReleaseRequest) { j.Values = j.Values[1:] }, "values"},
+		{"ledger", func(j *ReleaseRequest) { j.Ledger = nil }, "ledger"},
 	}
 	for _, tc := range tests {
 		j := good
 		tc.mut(&j)
 		_, err := Release(context.Background(), j)
-		var je *JobError
+		var je *ParamError
 		if !errors.As(err, &je) || je.Param != tc.param {
-			t.Errorf("%s: %v, want *JobError for %s", tc.name, err, tc.param)
+			t.Errorf("%s: %v, want *ParamError for %s", tc.name, err, tc.param)
 		}
 	}
 	bal, _ := good.Ledger.Balance(context.Background(), "s")
@@ -145,7 +145,7 @@ func TestLocateNoSource(t *testing.T) {
 	// Zero readings: BPDN finds f̂ = 0 (‖ỹ‖ ≤ η), so no community is named.
 	g, part := laplacian.Karate()
 	rel := &privacy.Released{Keys: g.Keys(), Values: make([]float64, g.N()), Meta: privacy.ReleaseMeta{Sigma: 1}}
-	loc, err := Locate(context.Background(), LocateJob{Graph: g, Released: rel, Tau: 1, Estimator: "bpdn", Partition: part})
+	loc, err := Locate(context.Background(), LocateRequest{Graph: g, Released: rel, Tau: 1, Estimator: "bpdn", Partition: part})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,14 +159,14 @@ func TestLocateNoSource(t *testing.T) {
 	}
 	// A release missing a node is refused.
 	rel.Keys, rel.Values = rel.Keys[1:], rel.Values[1:]
-	if _, err := Locate(context.Background(), LocateJob{Graph: g, Released: rel, Tau: 1}); !errors.Is(err, ErrMissingValue) {
+	if _, err := Locate(context.Background(), LocateRequest{Graph: g, Released: rel, Tau: 1}); !errors.Is(err, ErrMissingValue) {
 		t.Errorf("missing node: %v, want ErrMissingValue", err)
 	}
 }
 
 func TestEstimate(t *testing.T) {
 	g, _ := laplacian.Karate()
-	p, err := Estimate(EstimateJob{Graph: g, Tau: 1, Alpha: 2, Epsilon: 1, Delta: 1e-5})
+	p, err := Estimate(EstimateRequest{Graph: g, Tau: 1, Alpha: 2, Epsilon: 1, Delta: 1e-5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestEstimate(t *testing.T) {
 	if p.Delta2 < s.Delta2 || p.Delta2 < 2*math.Sqrt2 {
 		t.Errorf("bound Δ2 %v below certified %v or α√2", p.Delta2, s.Delta2)
 	}
-	exact, err := Estimate(EstimateJob{Graph: g, Tau: 1, Alpha: 2, Epsilon: 1, Delta: 1e-5, Sensitivity: &s})
+	exact, err := Estimate(EstimateRequest{Graph: g, Tau: 1, Alpha: 2, Epsilon: 1, Delta: 1e-5, Sensitivity: &s})
 	if err != nil || exact.Sigma > p.Sigma || exact.Delta2 != s.Delta2 {
 		t.Errorf("σ with certified Δ2 %v > σ with the bound %v (%v)", exact.Sigma, p.Sigma, err)
 	}
@@ -193,10 +193,10 @@ func TestEstimate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p, err := Estimate(EstimateJob{Graph: big, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-5}); err != nil || p.Method != "columns" {
+	if p, err := Estimate(EstimateRequest{Graph: big, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-5}); err != nil || p.Method != "columns" {
 		t.Errorf("10⁴-node grid: %+v %v, want columns", p, err)
 	}
-	if _, err := Estimate(EstimateJob{Graph: g, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 0}); err == nil {
+	if _, err := Estimate(EstimateRequest{Graph: g, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 0}); err == nil {
 		t.Error("δ = 0 accepted")
 	}
 }
@@ -346,7 +346,7 @@ func TestEstimateMethodMatchesSensitivity(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, tau := range c.taus {
-			p, err := Estimate(EstimateJob{Graph: g, Tau: tau, Alpha: 1, Epsilon: 1, Delta: 1e-5})
+			p, err := Estimate(EstimateRequest{Graph: g, Tau: tau, Alpha: 1, Epsilon: 1, Delta: 1e-5})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -393,7 +393,7 @@ func TestReleaseSmooth(t *testing.T) {
 	}
 	ctx := context.Background()
 	led := ledger(t, 1e4, 1e-3)
-	res, err := Release(ctx, ReleaseJob{Graph: g, Values: y, Tau: tau, Smooth: smooth, Alpha: 1, Epsilon: 2, Delta: 1e-6,
+	res, err := Release(ctx, ReleaseRequest{Graph: g, Values: y, Tau: tau, Smooth: smooth, Alpha: 1, Epsilon: 2, Delta: 1e-6,
 		Noise: privacy.KeyedNoise(key), Ledger: led, Scope: "test", Epoch: "smooth"})
 	if err != nil {
 		t.Fatal(err)
@@ -413,12 +413,12 @@ func TestReleaseSmooth(t *testing.T) {
 			t.Fatalf("node %d: unmasked %.9f, exp(−(τ+τ′)L)e_s %.9f", i, got[i], want[i])
 		}
 	}
-	direct, err := Release(ctx, ReleaseJob{Graph: g, Values: want, Tau: tau + smooth, Alpha: 1, Epsilon: 2, Delta: 1e-6,
+	direct, err := Release(ctx, ReleaseRequest{Graph: g, Values: want, Tau: tau + smooth, Alpha: 1, Epsilon: 2, Delta: 1e-6,
 		Ledger: led, Scope: "test", Epoch: "direct"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	plain, err := Release(ctx, ReleaseJob{Graph: g, Values: y, Tau: tau, Alpha: 1, Epsilon: 2, Delta: 1e-6,
+	plain, err := Release(ctx, ReleaseRequest{Graph: g, Values: y, Tau: tau, Alpha: 1, Epsilon: 2, Delta: 1e-6,
 		Ledger: led, Scope: "test", Epoch: "plain"})
 	if err != nil {
 		t.Fatal(err)
@@ -426,7 +426,7 @@ func TestReleaseSmooth(t *testing.T) {
 	if !(m.Sigma >= direct.Released.Meta.Sigma && m.Sigma < plain.Released.Meta.Sigma) {
 		t.Fatalf("σ smoothed %v, direct at τ+τ′ %v, unsmoothed %v", m.Sigma, direct.Released.Meta.Sigma, plain.Released.Meta.Sigma)
 	}
-	if _, err := Release(ctx, ReleaseJob{Graph: g, Values: y, Tau: tau, Smooth: -1, Alpha: 1, Epsilon: 2, Delta: 1e-6,
+	if _, err := Release(ctx, ReleaseRequest{Graph: g, Values: y, Tau: tau, Smooth: -1, Alpha: 1, Epsilon: 2, Delta: 1e-6,
 		Ledger: led, Scope: "test", Epoch: "neg"}); err == nil {
 		t.Fatal("negative smoothing accepted")
 	}
@@ -436,8 +436,8 @@ func TestReleaseSmooth(t *testing.T) {
 // Estimate with the sensitivity given, from one made without it.
 func TestRecalibrateIsEstimateWithDelta2(t *testing.T) {
 	g, _ := laplacian.Karate()
-	job := EstimateJob{Graph: g, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-6}
-	before, err := Estimate(job)
+	req := EstimateRequest{Graph: g, Tau: 1, Alpha: 1, Epsilon: 1, Delta: 1e-6}
+	before, err := Estimate(req)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -445,12 +445,12 @@ func TestRecalibrateIsEstimateWithDelta2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	job.Sensitivity = &s
-	want, err := Estimate(job)
+	req.Sensitivity = &s
+	want, err := Estimate(req)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := before.Recalibrate(job)
+	got, err := before.Recalibrate(req)
 	if err != nil {
 		t.Fatal(err)
 	}

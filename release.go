@@ -19,8 +19,8 @@ import (
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// ReleaseJob is one private release of per-node readings on a graph.
-type ReleaseJob struct {
+// ReleaseRequest is one private release of per-node readings on a graph.
+type ReleaseRequest struct {
 	Graph *laplacian.Graph
 	// Values are the true readings y, one per node in graph index order
 	// (see ValuesByKey). They are never returned, logged or printed.
@@ -72,38 +72,38 @@ type ReleaseResult struct {
 }
 
 // Release computes the certified sensitivity Δ2 of y = exp(−τL)f on
-// job.Graph (sensitivity.Graph), then releases the readings with
+// req.Graph (sensitivity.Graph), then releases the readings with
 // privacy.Release: the ledger is charged ρ before noise is drawn, and the
 // values published are ỹ_i = y_i + Z_i with discrete Gaussian Z_i of σ
 // calibrated to Δ2, ε, δ. It holds no mathematics of its own.
-func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
-	g := job.Graph
+func Release(ctx context.Context, req ReleaseRequest) (*ReleaseResult, error) {
+	g := req.Graph
 	if g == nil || g.N() == 0 {
 		return nil, laplacian.ErrEmptyGraph
 	}
-	if len(job.Values) != g.N() {
-		return nil, &JobError{Param: "values", Reason: fmt.Sprintf("has %d entries for %d nodes", len(job.Values), g.N())}
+	if len(req.Values) != g.N() {
+		return nil, &ParamError{Param: "values", Reason: fmt.Sprintf("has %d entries for %d nodes", len(req.Values), g.N())}
 	}
-	if err := checkParams(job.Tau, job.Alpha, job.Epsilon, job.Delta); err != nil {
+	if err := checkParams(req.Tau, req.Alpha, req.Epsilon, req.Delta); err != nil {
 		return nil, err
 	}
-	if job.Ledger == nil {
-		return nil, &JobError{Param: "ledger", Reason: "is required (it is charged before noise is drawn)"}
+	if req.Ledger == nil {
+		return nil, &ParamError{Param: "ledger", Reason: "is required (it is charged before noise is drawn)"}
 	}
-	values, tau, extra, err := smoothed(g, job)
+	values, tau, extra, err := smoothed(g, req)
 	if err != nil {
 		return nil, err
 	}
 	res := &ReleaseResult{}
 	start := time.Now()
-	if job.Sensitivity != nil {
-		res.Sensitivity = *job.Sensitivity
+	if req.Sensitivity != nil {
+		res.Sensitivity = *req.Sensitivity
 	} else {
-		opt := job.SensitivityOptions
+		opt := req.SensitivityOptions
 		if opt.Progress == nil {
-			opt.Progress = job.Progress.report("sensitivity")
+			opt.Progress = req.Progress.report("sensitivity")
 		}
-		s, err := sensitivity.GraphContext(ctx, g, tau, job.Alpha, opt)
+		s, err := sensitivity.GraphContext(ctx, g, tau, req.Alpha, opt)
 		if err != nil {
 			return nil, err
 		}
@@ -113,73 +113,73 @@ func Release(ctx context.Context, job ReleaseJob) (*ReleaseResult, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	sens, err := precheck(ctx, job, res.Sensitivity, values, tau, extra)
+	sens, err := precheck(ctx, req, res.Sensitivity, values, tau, extra)
 	if err != nil {
 		return nil, err
 	}
 	start = time.Now()
 	rel, err := privacy.Release(ctx, privacy.ReleaseRequest{
 		Keys: g.Keys(), Values: values, Sensitivity: sens,
-		Epsilon: job.Epsilon, Delta: job.Delta, Mechanism: job.Mechanism, Noise: job.Noise,
-		Ledger: job.Ledger, Scope: job.Scope, Epoch: job.Epoch,
+		Epsilon: req.Epsilon, Delta: req.Delta, Mechanism: req.Mechanism, Noise: req.Noise,
+		Ledger: req.Ledger, Scope: req.Scope, Epoch: req.Epoch,
 	})
 	if err != nil {
 		return nil, err
 	}
 	fp := g.Fingerprint()
-	rel.Meta.Tau, rel.Meta.Alpha, rel.Meta.Graph, rel.Meta.Smooth = tau, job.Alpha, &fp, job.Smooth
+	rel.Meta.Tau, rel.Meta.Alpha, rel.Meta.Graph, rel.Meta.Smooth = tau, req.Alpha, &fp, req.Smooth
 	rel.Meta.SensitivityMethod, rel.Meta.SensitivityExact = res.Sensitivity.Method, res.Sensitivity.Exact
 	res.Released = rel
 	res.ReleaseMillis = time.Since(start).Milliseconds()
 	return res, nil
 }
 
-// PrecheckRelease returns the error Release would refuse job with once its
-// Δ2 is known — job.Sensitivity, required — before anything is charged or
+// PrecheckRelease returns the error Release would refuse req with once its
+// Δ2 is known — req.Sensitivity, required — before anything is charged or
 // drawn, and nil when Release would go on to the charge: the parameters
 // and values, Δ2 certified and > 0, the calibration (a τ so large that σ
 // falls below the finest noise grid is refused naming the largest usable
-// τ), the values on the noise grid, and job.Check. A dry run calls it so
+// τ), the values on the noise grid, and req.Check. A dry run calls it so
 // that it refuses what the release refuses, with the same error.
-func PrecheckRelease(ctx context.Context, job ReleaseJob) (privacy.ReleaseCalibration, error) {
-	g := job.Graph
+func PrecheckRelease(ctx context.Context, req ReleaseRequest) (privacy.ReleaseCalibration, error) {
+	g := req.Graph
 	if g == nil || g.N() == 0 {
 		return privacy.ReleaseCalibration{}, laplacian.ErrEmptyGraph
 	}
-	if len(job.Values) != g.N() {
-		return privacy.ReleaseCalibration{}, &JobError{Param: "values", Reason: fmt.Sprintf("has %d entries for %d nodes", len(job.Values), g.N())}
+	if len(req.Values) != g.N() {
+		return privacy.ReleaseCalibration{}, &ParamError{Param: "values", Reason: fmt.Sprintf("has %d entries for %d nodes", len(req.Values), g.N())}
 	}
-	if err := checkParams(job.Tau, job.Alpha, job.Epsilon, job.Delta); err != nil {
+	if err := checkParams(req.Tau, req.Alpha, req.Epsilon, req.Delta); err != nil {
 		return privacy.ReleaseCalibration{}, err
 	}
-	if job.Sensitivity == nil {
-		return privacy.ReleaseCalibration{}, &JobError{Param: "sensitivity", Reason: "is required by PrecheckRelease"}
+	if req.Sensitivity == nil {
+		return privacy.ReleaseCalibration{}, &ParamError{Param: "sensitivity", Reason: "is required by PrecheckRelease"}
 	}
-	values, tau, extra, err := smoothed(g, job)
+	values, tau, extra, err := smoothed(g, req)
 	if err != nil {
 		return privacy.ReleaseCalibration{}, err
 	}
-	sens, err := precheck(ctx, job, *job.Sensitivity, values, tau, extra)
+	sens, err := precheck(ctx, req, *req.Sensitivity, values, tau, extra)
 	if err != nil {
 		return privacy.ReleaseCalibration{}, err
 	}
-	return privacy.CalibrateRelease(sens, job.Epsilon, job.Delta, g.N(), job.Mechanism)
+	return privacy.CalibrateRelease(sens, req.Epsilon, req.Delta, g.N(), req.Mechanism)
 }
 
 // precheck is what Release refuses once Δ2 (s, at the model's τ) is
 // known, before the charge; it returns the sensitivity the noise is
 // calibrated on.
-func precheck(ctx context.Context, job ReleaseJob, s sensitivity.Result, values []float64, tau, extra float64) (float64, error) {
+func precheck(ctx context.Context, req ReleaseRequest, s sensitivity.Result, values []float64, tau, extra float64) (float64, error) {
 	if !s.Certified {
-		return 0, &JobError{Param: "sensitivity", Reason: "is not certified; refusing to release"}
+		return 0, &ParamError{Param: "sensitivity", Reason: "is not certified; refusing to release"}
 	}
 	if !(s.Delta2 > 0) {
-		return 0, &JobError{Param: "sensitivity", Reason: "is zero (a graph without edges has nothing to protect by diffusion); refusing to release"}
+		return 0, &ParamError{Param: "sensitivity", Reason: "is zero (a graph without edges has nothing to protect by diffusion); refusing to release"}
 	}
 	sens := roundUpSum(s.Delta2, extra)
-	cal, err := privacy.CalibrateRelease(sens, job.Epsilon, job.Delta, job.Graph.N(), job.Mechanism)
+	cal, err := privacy.CalibrateRelease(sens, req.Epsilon, req.Delta, req.Graph.N(), req.Mechanism)
 	if isGridError(err) {
-		return 0, tauTooLarge(ctx, job, tau, s.Delta2)
+		return 0, tauTooLarge(ctx, req, tau, s.Delta2)
 	}
 	if err != nil {
 		return 0, err
@@ -187,11 +187,11 @@ func precheck(ctx context.Context, job ReleaseJob, s sensitivity.Result, values 
 	for _, y := range values {
 		// As privacy.Release checks them on the grid (no value printed).
 		if v := math.Ldexp(y, cal.GridExponent); math.IsNaN(v) || math.Abs(v) > 1<<61 {
-			return 0, &JobError{Param: "values", Reason: fmt.Sprintf("hold a reading that is not finite or too large for the noise grid 2^-%d of σ = %.3g", cal.GridExponent, cal.Sigma)}
+			return 0, &ParamError{Param: "values", Reason: fmt.Sprintf("hold a reading that is not finite or too large for the noise grid 2^-%d of σ = %.3g", cal.GridExponent, cal.Sigma)}
 		}
 	}
-	if job.Check != nil {
-		if err := job.Check(ctx, cal); err != nil {
+	if req.Check != nil {
+		if err := req.Check(ctx, cal); err != nil {
 			return 0, err
 		}
 	}
@@ -212,21 +212,21 @@ const tauSearchBudget = 10 * time.Second
 // gives a σ no noise grid can carry: with the largest usable τ, found by
 // halving τ and bisecting (Δ2 is non-increasing in τ), within
 // tauSearchBudget.
-func tauTooLarge(ctx context.Context, job ReleaseJob, tau, delta2 float64) error {
-	g := job.Graph
+func tauTooLarge(ctx context.Context, req ReleaseRequest, tau, delta2 float64) error {
+	g := req.Graph
 	usable := func(t float64) (bool, error) {
-		s, err := sensitivity.GraphContext(ctx, g, t+job.Smooth, job.Alpha, sensitivity.Options{TimeBudget: job.SensitivityOptions.TimeBudget})
+		s, err := sensitivity.GraphContext(ctx, g, t+req.Smooth, req.Alpha, sensitivity.Options{TimeBudget: req.SensitivityOptions.TimeBudget})
 		if err != nil {
 			return false, err
 		}
 		if !(s.Delta2 > 0) {
 			return false, nil
 		}
-		_, err = privacy.CalibrateRelease(s.Delta2, job.Epsilon, job.Delta, g.N(), job.Mechanism)
+		_, err = privacy.CalibrateRelease(s.Delta2, req.Epsilon, req.Delta, g.N(), req.Mechanism)
 		return err == nil, nil
 	}
 	deadline := time.Now().Add(tauSearchBudget)
-	lo, hi, found := job.Tau, job.Tau, false
+	lo, hi, found := req.Tau, req.Tau, false
 	for i := 0; i < 80 && time.Now().Before(deadline); i++ {
 		lo /= 2
 		ok, err := usable(lo)
@@ -239,7 +239,7 @@ func tauTooLarge(ctx context.Context, job ReleaseJob, tau, delta2 float64) error
 		}
 		hi = lo
 	}
-	reason := fmt.Sprintf("= %g is more diffusion than this graph carries at ε = %g: any source has spread so evenly that moving one unit changes the readings by at most Δ2 = %.3g, and σ ∝ Δ2 falls below the finest noise grid (2^-60), so no noise can be drawn", job.Tau, job.Epsilon, delta2)
+	reason := fmt.Sprintf("= %g is more diffusion than this graph carries at ε = %g: any source has spread so evenly that moving one unit changes the readings by at most Δ2 = %.3g, and σ ∝ Δ2 falls below the finest noise grid (2^-60), so no noise can be drawn", req.Tau, req.Epsilon, delta2)
 	if !found {
 		return tauError(errkind.Errorf("%s; no usable τ was found down to %.3g: use a smaller %s", reason, lo, ParamTau))
 	}
@@ -264,21 +264,21 @@ func tauTooLarge(ctx context.Context, job ReleaseJob, tau, delta2 float64) error
 // smoothed returns the values to release, the τ of their model and the
 // sensitivity allowance of the smoothing action: the readings themselves,
 // τ and 0 without smoothing.
-func smoothed(g *laplacian.Graph, job ReleaseJob) (values []float64, tau, extra float64, err error) {
-	if math.IsNaN(job.Smooth) || math.IsInf(job.Smooth, 0) || job.Smooth < 0 {
-		return nil, 0, 0, &JobError{Param: "smooth", Reason: fmt.Sprintf("must be finite and ≥ 0, got %v", job.Smooth)}
+func smoothed(g *laplacian.Graph, req ReleaseRequest) (values []float64, tau, extra float64, err error) {
+	if math.IsNaN(req.Smooth) || math.IsInf(req.Smooth, 0) || req.Smooth < 0 {
+		return nil, 0, 0, &ParamError{Param: "smooth", Reason: fmt.Sprintf("must be finite and ≥ 0, got %v", req.Smooth)}
 	}
-	if job.Smooth == 0 {
-		return job.Values, job.Tau, 0, nil
+	if req.Smooth == 0 {
+		return req.Values, req.Tau, 0, nil
 	}
-	act, err := expm.NewAction(g, job.Smooth, expm.Options{Columns: 1})
+	act, err := expm.NewAction(g, req.Smooth, expm.Options{Columns: 1})
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	values = make([]float64, len(job.Values))
-	act.Apply(values, job.Values, 1)
+	values = make([]float64, len(req.Values))
+	act.Apply(values, req.Values, 1)
 	// ‖(Ã − A)M b‖ ≤ E·‖M b‖ ≤ E·α√2 for an edge move b of α.
-	return values, job.Tau + job.Smooth, act.ErrorBound() * job.Alpha * math.Sqrt2, nil
+	return values, req.Tau + req.Smooth, act.ErrorBound() * req.Alpha * math.Sqrt2, nil
 }
 
 // roundUpSum returns a + b rounded up.

@@ -135,7 +135,7 @@ func TestAnswerDecisionOracle(t *testing.T) {
 					for i := range y {
 						y[i] = mass*heat.At(i, s) + e[i]
 					}
-					d, err := prepareAnswer(ctx, Job{Graph: g, Values: y, Tau: tau, Epsilon: eps, Alpha: 1, Model: model,
+					d, err := prepareAnswer(ctx, Request{Graph: g, Values: y, Tau: tau, Epsilon: eps, Alpha: 1, Model: model,
 						OnMismatch: MismatchRandomizedResponse})
 					var mm *recovery.MismatchError
 					switch {
@@ -211,13 +211,13 @@ func TestAnswerTextsOracle(t *testing.T) {
 					y[i] += heat.At(i, (s+n/2)%n)
 				}
 			}
-			_, err := prepareAnswer(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model})
+			_, err := prepareAnswer(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model})
 			if err == nil {
 				continue // fitted within the tolerance: not a text case
 			}
 			refusals[err.Error()]++
 			led := ledger(t, 100, 1e-6)
-			res, err := Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model, Partition: part,
+			res, err := Run(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model, Partition: part,
 				OnMismatch: MismatchRandomizedResponse, Ledger: led, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
 			if err != nil {
 				t.Fatal(err)
@@ -280,7 +280,7 @@ func TestAnswerSensorNoise(t *testing.T) {
 				for i := range y {
 					y[i] = mass*heat.At(i, s) + e[i]
 				}
-				d, err := prepareAnswer(ctx, Job{Graph: g, Values: y, Tau: tau, Epsilon: 1, Alpha: 1, Model: model})
+				d, err := prepareAnswer(ctx, Request{Graph: g, Values: y, Tau: tau, Epsilon: 1, Alpha: 1, Model: model})
 				if err != nil {
 					t.Fatalf("ν = %g, source %d: readings with noise at the stated bound refused: %v", nu, s, err)
 				}

@@ -30,7 +30,7 @@ func ExampleRun() {
 	defer os.RemoveAll(dir)
 	ctx := context.Background()
 	ledger, _ := privacy.CreateFileLedger(ctx, filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 100, Delta: 1e-5}, privacy.FileLedgerOptions{}, "club")
-	res, err := answer.Run(ctx, answer.Job{Graph: g, Values: y, Tau: tau, Epsilon: 20,
+	res, err := answer.Run(ctx, answer.Request{Graph: g, Values: y, Tau: tau, Epsilon: 20,
 		Partition: factions, Names: []string{"Mr. Hi", "Officer"},
 		Ledger: ledger, Scope: "club", Epoch: "2026-11-21", Noise: privacy.CryptoNoise()})
 	if err != nil {

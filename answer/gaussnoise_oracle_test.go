@@ -284,7 +284,7 @@ func TestBrokenReadingsOracle(t *testing.T) {
 			}
 			y[i] = bad
 			led := ledger(t, 100, 1e-6)
-			_, err := Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model, Partition: part,
+			_, err := Run(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model, Partition: part,
 				Ledger: led, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
 			var mm *recovery.MismatchError
 			if !errors.As(err, &mm) {
@@ -294,7 +294,7 @@ func TestBrokenReadingsOracle(t *testing.T) {
 			if b, _ := led.Balance(ctx, "s"); b[0].Releases != 0 {
 				t.Fatalf("node %s broken: the refusal charged %d releases", g.Key(i), b[0].Releases)
 			}
-			res, err := Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model, Partition: part, Diagnose: true,
+			res, err := Run(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model, Partition: part, Diagnose: true,
 				OnMismatch: MismatchRandomizedResponse, Ledger: led, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
 			if err != nil {
 				t.Fatal(err)
@@ -337,7 +337,7 @@ func TestAnswerChargesDelta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Model: model, Partition: part, Ledger: shared, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
+	res, err := Run(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Model: model, Partition: part, Ledger: shared, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +346,7 @@ func TestAnswerChargesDelta(t *testing.T) {
 		t.Errorf("δ₀ %g, audit %g, charged %g", res.Delta, res.Audit.SensorNoiseDelta, bal[0].AnswerDeltaSpent)
 	}
 	plain := ledger(t, 8, 1e-6)
-	_, err = Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Model: model, Partition: part, Ledger: plain, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
+	_, err = Run(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Model: model, Partition: part, Ledger: plain, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
 	var be *privacy.BudgetError
 	if !errors.As(err, &be) || !strings.Contains(err.Error(), string(privacy.ParamAnswerDeltaShare)) {
 		t.Fatalf("no δ share: %v", err)
@@ -358,7 +358,7 @@ func TestAnswerChargesDelta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err = Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Model: noiseless, Partition: part, Ledger: plain, Scope: "s", Epoch: "e2", Noise: privacy.CryptoNoise()})
+	res, err = Run(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Model: noiseless, Partition: part, Ledger: plain, Scope: "s", Epoch: "e2", Noise: privacy.CryptoNoise()})
 	if err != nil || res.Delta != 0 {
 		t.Fatalf("noiseless answer: δ %v, %v", res, err)
 	}

@@ -86,7 +86,7 @@ func TestAnswerGuaranteeOracle(t *testing.T) {
 							y[i] += mass * heat.At(i, (s+n/2)%n)
 						}
 					}
-					d, err := prepareAnswer(ctx, Job{Graph: tc.g, Values: y, Tau: tc.tau, Epsilon: tc.eps, Alpha: 1, Cap: tc.cap, Model: model})
+					d, err := prepareAnswer(ctx, Request{Graph: tc.g, Values: y, Tau: tc.tau, Epsilon: tc.eps, Alpha: 1, Cap: tc.cap, Model: model})
 					var aerr *AuditError
 					switch {
 					case errors.As(err, &aerr):
@@ -159,19 +159,19 @@ func TestAnswerMismatchSurfaces(t *testing.T) {
 	}
 	ctx := context.Background()
 	led := ledger(t, 100, 1e-6)
-	_, err := Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e1"})
+	_, err := Run(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e1"})
 	var mm *recovery.MismatchError
 	if !errors.As(err, &mm) || mm.Residual <= mm.Tol || err.Error() != "recovery: "+recovery.OutsideModel {
 		t.Fatalf("two sources: got %v, want a mismatch with residual > tolerance in the fixed text", err)
 	}
-	_, err = Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e1", Diagnose: true})
+	_, err = Run(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e1", Diagnose: true})
 	if !errors.As(err, &mm) || !(mm.TwoSourceResidual <= mm.Tol) || !strings.Contains(mm.Diagnosis(), "two sources") {
 		t.Errorf("the diagnosis should say two sources explain the readings: %v", err)
 	}
 	if bal, _ := led.Balance(ctx, "s"); len(bal) == 1 && bal[0].RhoSpent != 0 {
 		t.Fatalf("a refused answer charged ρ = %g", bal[0].RhoSpent)
 	}
-	res, err := Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e2",
+	res, err := Run(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e2",
 		OnMismatch: MismatchRandomizedResponse})
 	if err != nil {
 		t.Fatal(err)
@@ -184,7 +184,7 @@ func TestAnswerMismatchSurfaces(t *testing.T) {
 	for i := range y {
 		y[i] = 3*heat.At(i, 5) + 0.01 + 1e-5*math.Sin(float64(i))
 	}
-	res, err = Run(ctx, Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e3"})
+	res, err = Run(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part, Ledger: led, Scope: "s", Epoch: "e3"})
 	if err != nil || !res.ExactSource || res.Mismatch != "" {
 		t.Fatalf("in-model readings with background: %v %+v", err, res)
 	}
@@ -206,7 +206,7 @@ func TestAnswerOnQuotient(t *testing.T) {
 		y[i] = 4 * heat.At(i, 16)
 	}
 	led := ledger(t, 100, 1e-6)
-	res, err := Run(context.Background(), Job{Graph: g, Values: y, Tau: 5, Epsilon: 2, Partition: part, Names: names,
+	res, err := Run(context.Background(), Request{Graph: g, Values: y, Tau: 5, Epsilon: 2, Partition: part, Names: names,
 		Ledger: led, Scope: "s", Epoch: "e"})
 	if err != nil {
 		t.Fatal(err)
@@ -245,7 +245,7 @@ func TestAnswerSizeCountsNodes(t *testing.T) {
 	for i := range y {
 		y[i] = 4 * heat.At(i, 16)
 	}
-	res, err := Run(context.Background(), Job{Graph: g, Values: y, Tau: 5, Epsilon: 2, Partition: part, Names: names,
+	res, err := Run(context.Background(), Request{Graph: g, Values: y, Tau: 5, Epsilon: 2, Partition: part, Names: names,
 		Ledger: ledger(t, 100, 1e-6), Scope: "s", Epoch: "e"})
 	if err != nil {
 		t.Fatal(err)

@@ -15,9 +15,9 @@ import (
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
-// Job is one private community answer: the operator's raw readings
+// Request is one private community answer: the operator's raw readings
 // never leave; only one community, drawn by privacy.SampleAnswer, does.
-type Job struct {
+type Request struct {
 	Graph *laplacian.Graph
 	// Values are the true readings y in graph index order (never returned).
 	Values []float64
@@ -91,7 +91,7 @@ type Result struct {
 	// stated sensor noise (ε-DP).
 	Delta    float64 `json:"delta"`
 	Mismatch string  `json:"mismatch,omitempty"`
-	// Diagnosis, with Job.Diagnose, says what was measured of
+	// Diagnosis, with Request.Diagnose, says what was measured of
 	// readings outside the model. It depends on the readings and is never
 	// published: not in JSON, run records or logs.
 	Diagnosis string `json:"-"`
@@ -107,30 +107,30 @@ type Result struct {
 // are refused before any charge (a *recovery.MismatchError), or with
 // OnMismatch = MismatchRandomizedResponse answered by randomized response.
 // The recovered node is never returned.
-func Run(ctx context.Context, job Job) (*Result, error) {
+func Run(ctx context.Context, req Request) (*Result, error) {
 	start := time.Now()
-	g := job.Graph
+	g := req.Graph
 	if g == nil || g.N() == 0 {
 		return nil, laplacian.ErrEmptyGraph
 	}
-	if len(job.Values) != g.N() {
-		return nil, &graphcloak.JobError{Param: "values", Reason: fmt.Sprintf("has %d entries for %d nodes", len(job.Values), g.N())}
+	if len(req.Values) != g.N() {
+		return nil, &graphcloak.ParamError{Param: "values", Reason: fmt.Sprintf("has %d entries for %d nodes", len(req.Values), g.N())}
 	}
-	if job.Alpha == 0 {
-		job.Alpha = 1
+	if req.Alpha == 0 {
+		req.Alpha = 1
 	}
-	if err := graphcloak.CheckParams(job.Tau, job.Alpha, job.Epsilon, 0.5); err != nil {
+	if err := graphcloak.CheckParams(req.Tau, req.Alpha, req.Epsilon, 0.5); err != nil {
 		return nil, err
 	}
-	switch job.OnMismatch {
+	switch req.OnMismatch {
 	case "", MismatchRefuse, MismatchRandomizedResponse:
 	default:
-		return nil, &graphcloak.JobError{Param: "on-mismatch", Reason: fmt.Sprintf("is %q: must be %q or %q", job.OnMismatch, MismatchRefuse, MismatchRandomizedResponse)}
+		return nil, &graphcloak.ParamError{Param: "on-mismatch", Reason: fmt.Sprintf("is %q: must be %q or %q", req.OnMismatch, MismatchRefuse, MismatchRandomizedResponse)}
 	}
-	if job.Ledger == nil {
-		return nil, &graphcloak.JobError{Param: "ledger", Reason: "is required (it is charged before the answer is drawn)"}
+	if req.Ledger == nil {
+		return nil, &graphcloak.ParamError{Param: "ledger", Reason: "is required (it is charged before the answer is drawn)"}
 	}
-	d, err := prepareAnswer(ctx, job)
+	d, err := prepareAnswer(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -138,10 +138,10 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	res := &Result{ExactSource: d.mismatch == nil, Audit: d.audit}
 	if d.mismatch != nil {
 		res.Mismatch = AnsweredByRR
-		if job.Diagnose {
+		if req.Diagnose {
 			res.Diagnosis = d.mismatch.Diagnosis()
 			if !d.mismatch.Broken {
-				res.Diagnosis = d.model.Certifier.Diagnose(job.Values).Diagnosis()
+				res.Diagnosis = d.model.Certifier.Diagnose(req.Values).Diagnosis()
 			}
 		}
 	}
@@ -150,11 +150,11 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	// refusal charges nothing (docs/derivations.md §5.1b: inside the
 	// model nothing is refused, so refusals lie in the δ₀ events the
 	// answers charged).
-	if err := job.Ledger.Charge(ctx, AnswerCharge(m, cal, job.Scope, job.Epoch)); err != nil {
+	if err := req.Ledger.Charge(ctx, AnswerCharge(m, cal, req.Scope, req.Epoch)); err != nil {
 		return nil, err
 	}
 	o, err := privacy.SampleAnswer(privacy.AnswerRequest{Calibration: cal, Distances: m.Geometry.DistancesFrom(hat), Source: hat,
-		Noise: job.Noise, ReleaseID: id, Scope: job.Scope, Epoch: job.Epoch})
+		Noise: req.Noise, ReleaseID: id, Scope: req.Scope, Epoch: req.Epoch})
 	if err != nil {
 		return nil, err
 	}
@@ -191,13 +191,13 @@ type answerDraw struct {
 // audit that fails and readings outside the model (unless OnMismatch is
 // MismatchRandomizedResponse). The published distribution is
 // d.cal.ProbabilitiesAt(d.model.Geometry, d.hat).
-func prepareAnswer(ctx context.Context, job Job) (*answerDraw, error) {
-	m, err := answerModel(ctx, job)
+func prepareAnswer(ctx context.Context, req Request) (*answerDraw, error) {
+	m, err := answerModel(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	d := &answerDraw{model: m}
-	if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, job.Epsilon, job.Alpha, job.Cap); err != nil {
+	if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, req.Epsilon, req.Alpha, req.Cap); err != nil {
 		return nil, err
 	}
 	if d.audit, err = m.Audit(ctx, d.cal); err != nil {
@@ -206,18 +206,18 @@ func prepareAnswer(ctx context.Context, job Job) (*answerDraw, error) {
 	if !d.audit.Passed {
 		return nil, &AuditError{Audit: d.audit}
 	}
-	node, mismatch, err := m.FitReadings(job.Values, job.OnMismatch)
+	node, mismatch, err := m.FitReadings(req.Values, req.OnMismatch)
 	if err != nil {
 		var mm *recovery.MismatchError
-		if job.Diagnose && errors.As(err, &mm) && !mm.Broken {
-			*mm = *m.Certifier.Diagnose(job.Values)
+		if req.Diagnose && errors.As(err, &mm) && !mm.Broken {
+			*mm = *m.Certifier.Diagnose(req.Values)
 		}
 		return nil, err
 	}
 	if mismatch != nil {
 		// Randomized response is ε-DP between any two inputs: it needs
 		// no model, so it may answer readings outside it.
-		if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, job.Epsilon, job.Alpha, 1); err != nil {
+		if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, req.Epsilon, req.Alpha, 1); err != nil {
 			return nil, err
 		}
 	}
@@ -257,21 +257,21 @@ func (m *Model) FitReadings(values []float64, onMismatch string) (node int, mism
 	return fit.Node, mismatch, nil
 }
 
-// answerModel returns job.Model, or builds it on the job's partition
+// answerModel returns req.Model, or builds it on the request's partition
 // (Leiden when none).
-func answerModel(ctx context.Context, job Job) (*Model, error) {
-	if job.Model != nil {
-		return job.Model, nil
+func answerModel(ctx context.Context, req Request) (*Model, error) {
+	if req.Model != nil {
+		return req.Model, nil
 	}
-	part, names := job.Partition, job.Names
+	part, names := req.Partition, req.Names
 	if part == nil {
 		var err error
-		if part, err = community.Leiden(job.Graph, community.LeidenOptions{Seed: job.Seed}); err != nil {
+		if part, err = community.Leiden(req.Graph, community.LeidenOptions{Seed: req.Seed}); err != nil {
 			return nil, err
 		}
 		names = nil
 	}
-	return NewModel(ctx, job.Graph, job.Tau, part, names, recovery.CertifierOptions{Tol: job.FitTolerance, SensorNoise: job.SensorNoise})
+	return NewModel(ctx, req.Graph, req.Tau, part, names, recovery.CertifierOptions{Tol: req.FitTolerance, SensorNoise: req.SensorNoise})
 }
 
 // nodeWeights spreads a community posterior over its members, so the

@@ -30,7 +30,7 @@ func TestAnswerChargesAndAnswers(t *testing.T) {
 		y := make([]float64, g.N())
 		act.Apply(y, f0, 1)
 		led := ledger(t, 100, 1e-6)
-		res, err := Run(context.Background(), Job{Graph: g, Values: y, Tau: 1, Epsilon: 12, Partition: part,
+		res, err := Run(context.Background(), Request{Graph: g, Values: y, Tau: 1, Epsilon: 12, Partition: part,
 			Ledger: led, Scope: "s", Epoch: "e"})
 		if err != nil {
 			t.Fatal(err)
@@ -49,7 +49,7 @@ func TestAnswerChargesAndAnswers(t *testing.T) {
 			t.Fatalf("trial %d: posterior %+v", trial, res.Posterior)
 		}
 		// A second answer in the same epoch is refused: charged once.
-		if _, err := Run(context.Background(), Job{Graph: g, Values: y, Tau: 1, Epsilon: 12, Partition: part,
+		if _, err := Run(context.Background(), Request{Graph: g, Values: y, Tau: 1, Epsilon: 12, Partition: part,
 			Ledger: led, Scope: "s", Epoch: "e"}); !errors.Is(err, privacy.ErrAlreadyCharged) {
 			t.Fatalf("trial %d: a second answer in one epoch: %v", trial, err)
 		}
@@ -63,12 +63,12 @@ func TestAnswerChargesAndAnswers(t *testing.T) {
 func TestAnswerRefusesBadInput(t *testing.T) {
 	g, part, _ := laplacian.Generate("sbm:sizes=10x10,pin=0.5,pout=0.1,seed=1")
 	y := make([]float64, g.N())
-	if _, err := Run(context.Background(), Job{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part,
+	if _, err := Run(context.Background(), Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Partition: part,
 		Ledger: ledger(t, 10, 1e-6), Scope: "s", Epoch: "e"}); err == nil {
 		t.Fatal("all-zero readings answered")
 	}
 	y[0] = 1
-	if _, err := Run(context.Background(), Job{Graph: g, Values: y, Tau: 1, Epsilon: -1, Partition: part,
+	if _, err := Run(context.Background(), Request{Graph: g, Values: y, Tau: 1, Epsilon: -1, Partition: part,
 		Ledger: ledger(t, 10, 1e-6), Scope: "s", Epoch: "e"}); err == nil {
 		t.Fatal("ε = −1 answered")
 	}

@@ -39,7 +39,7 @@ func Louvain(g *laplacian.Graph, resolution float64, seed uint64) ([]int, error)
 		return part, nil
 	}
 	src := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
-	red := gcommunity.Modularize(gonumView{g}, resolution, src)
+	red := gcommunity.Modularize(g, resolution, src) // laplacian.Graph is a gonum graph, iterated in index order
 	for c, members := range red.Communities() {
 		for _, v := range members {
 			part[v.ID()] = c

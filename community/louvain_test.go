@@ -20,7 +20,7 @@ func modularity(g *laplacian.Graph, part []int, resolution float64) float64 {
 	for i, c := range part {
 		comms[c] = append(comms[c], simple.Node(i))
 	}
-	return gcommunity.Q(gonumView{g}, comms, resolution)
+	return gcommunity.Q(g, comms, resolution)
 }
 
 // TestLouvainKarateTwoFactions: the first resolution on a fixed grid at which

@@ -73,7 +73,7 @@ func CalibrateEpoch(ctx context.Context, spec *ReleaseSpec, g *laplacian.Graph, 
 		}
 	}
 	out.Sensitivity = *s
-	cal, err := graphcloak.PrecheckRelease(ctx, graphcloak.ReleaseJob{Graph: g, Values: make([]float64, g.N()),
+	cal, err := graphcloak.PrecheckRelease(ctx, graphcloak.ReleaseRequest{Graph: g, Values: make([]float64, g.N()),
 		Tau: spec.Tau, Alpha: spec.Alpha, Epsilon: spec.Epsilon, Delta: spec.Delta, Mechanism: spec.Mechanism,
 		Sensitivity: s, SensitivityOptions: sensitivity.Options{TimeBudget: spec.TimeBudget}})
 	if err != nil {

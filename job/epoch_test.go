@@ -167,7 +167,7 @@ func TestLocateCollectedRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := p.Job.Released; len(got.Keys) != 6 || got.Digest() != rel.Digest() {
+	if got := p.Request.Released; len(got.Keys) != 6 || got.Digest() != rel.Digest() {
 		t.Fatalf("located release: %v (digest %s, want %s)", got.Keys, got.Digest(), rel.Digest())
 	}
 	if _, err := ExecuteLocate(ctx, p); err != nil {

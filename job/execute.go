@@ -251,7 +251,7 @@ func (p *ReleasePlan) draw(ctx context.Context) (*privacy.Released, error) {
 		check = p.refuseAtChance
 	}
 	p.sayDelta2Estimate(in.Graph, s.Tau+s.Smooth)
-	res, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{
+	res, err := graphcloak.Release(ctx, graphcloak.ReleaseRequest{
 		Graph: in.Graph, Values: in.Readings, Tau: s.Tau, Alpha: s.Alpha,
 		Epsilon: s.Epsilon, Delta: s.Delta, Mechanism: s.Mechanism, Noise: s.Noise,
 		Ledger: env.Ledger, Scope: s.Scope, Epoch: s.epoch(),

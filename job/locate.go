@@ -296,10 +296,10 @@ type LocateSummary struct {
 // communities read. ExecuteLocate carries it out.
 type LocatePlan struct {
 	Spec LocateSpec
-	// Job is the localisation, its communities resolved (Leiden when the
+	// Request is the localisation, its communities resolved (Leiden when the
 	// input has none), so that the forecast and the located result use
 	// the same partition.
-	Job graphcloak.LocateJob
+	Request graphcloak.LocateRequest
 	// Summary is the localisation as planned (a dry run prints it: σ, τ,
 	// the outputs, the forecast); ExecuteLocate completes it.
 	Summary *LocateSummary
@@ -337,20 +337,20 @@ func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, err
 	}
 	p.sayEstimate(graph, in.Partition != nil) // once the release is known to fit the graph
 	s := &p.Spec
-	p.Job = graphcloak.LocateJob{Graph: graph, Released: rel, Tau: s.Tau, Estimator: s.Estimator, Sources: s.Sources,
+	p.Request = graphcloak.LocateRequest{Graph: graph, Released: rel, Tau: s.Tau, Estimator: s.Estimator, Sources: s.Sources,
 		Seed: s.Seed, Resolution: s.Resolution, Partition: in.Partition, Names: in.Names, Progress: sayStepEstimates(StepProgress(env.Progress), env.Say)}
-	if p.Job.Partition == nil { // as graphcloak.Locate would: Leiden
+	if p.Request.Partition == nil { // as graphcloak.Locate would: Leiden
 		res := s.Resolution
 		if res == 0 {
 			res = 1
 		}
 		end := env.phase(fmt.Sprintf("communities (leiden) on %d nodes", graph.N()))
-		p.Job.Partition, err = community.Leiden(graph, community.LeidenOptions{Resolution: res, Seed: s.Seed})
+		p.Request.Partition, err = community.Leiden(graph, community.LeidenOptions{Resolution: res, Seed: s.Seed})
 		end()
 		if err != nil {
 			return nil, err
 		}
-		p.Job.Names = nil
+		p.Request.Names = nil
 	}
 	p.summarise()
 	if s.ForecastTrials > 0 {
@@ -429,8 +429,8 @@ func (p *LocatePlan) summarise() {
 	s, sum := &p.Spec, p.Summary
 	sum.DryRun = s.DryRun
 	est, _ := recovery.ByName(s.Estimator) // checked by Check
-	sum.Estimator, sum.Sigma, sum.Tau = est.Name(), p.Job.Released.Meta.Sigma, s.Tau
-	sum.CommunityCount = countCommunities(p.Job.Partition)
+	sum.Estimator, sum.Sigma, sum.Tau = est.Name(), p.Request.Released.Meta.Sigma, s.Tau
+	sum.CommunityCount = countCommunities(p.Request.Partition)
 	if s.Release != nil {
 		sum.ReleaseRun = s.Release.RunID
 	}
@@ -489,7 +489,7 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 		sum.RunID = run.Record().RunID
 		defer func() { recordFailure(env.bookkeeping(ctx), env.logger(), run, err) }()
 	}
-	res, err := graphcloak.Locate(ctx, p.Job)
+	res, err := graphcloak.Locate(ctx, p.Request)
 	if err != nil {
 		return nil, err
 	}
@@ -503,7 +503,7 @@ func ExecuteLocate(ctx context.Context, p *LocatePlan) (sum *LocateSummary, err 
 	env.logger().Info("located", "estimator", res.Estimator, "status", res.Status, "noSource", res.Report.NoSource,
 		"communityCount", sum.CommunityCount)
 	if env.Output != nil {
-		if err := env.Output(ctx, p.Job, res, sum); err != nil {
+		if err := env.Output(ctx, p.Request, res, sum); err != nil {
 			return nil, err
 		}
 	}
@@ -547,15 +547,15 @@ func judgeRelease(res *graphcloak.LocateResult, f *forecast.Forecast, m forecast
 // from 0. The released values are public; the simulation draws only its
 // own seeded noise.
 func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
-	lj := &p.Job
+	lr := &p.Request
 	// In key order: the same graph read in any order gets one verdict.
-	cg, perm, err := canonicalGraph(lj.Graph)
+	cg, perm, err := canonicalGraph(lr.Graph)
 	if err != nil {
 		return nil, err
 	}
-	sigma := lj.Released.Meta.Sigma
+	sigma := lr.Released.Meta.Sigma
 	mass := forecast.GivenMass(p.Spec.SourceMass, p.env.paramName(ParamSourceMass))
-	y, rows, err := graphcloak.ReleasedRows(lj.Graph, lj.Released)
+	y, rows, err := graphcloak.ReleasedRows(lr.Graph, lr.Released)
 	if err != nil {
 		return nil, err
 	}
@@ -570,7 +570,7 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 		slices.Sort(reported)
 	}
 	if p.Spec.SourceMass == 0 {
-		model, err := recovery.NewGraphModel(cg, lj.Tau, lj.Model)
+		model, err := recovery.NewGraphModel(cg, lr.Tau, lr.Model)
 		if err != nil {
 			return nil, err
 		}
@@ -589,14 +589,14 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 				return nil, err
 			}
 		}
-		mass = forecast.EstimateMass(model, yc, sigma, lj.Seed)
+		mass = forecast.EstimateMass(model, yc, sigma, lr.Seed)
 	}
 	p.Summary.SourceMass = &mass
-	if p.Summary.ExactNode, err = locateExactNode(lj.Released.Meta, mass.Low); err != nil {
+	if p.Summary.ExactNode, err = locateExactNode(lr.Released.Meta, mass.Low); err != nil {
 		return nil, err
 	}
-	e := forecast.Simulation{Graph: cg, Partition: canonicalPartition(lj.Partition, perm), Tau: lj.Tau, Sigma: sigma, Sources: max(lj.Sources, 1),
-		Trials: p.Spec.ForecastTrials, Estimator: lj.Estimator, Seed: lj.Seed, Reported: reported}
+	e := forecast.Simulation{Graph: cg, Partition: canonicalPartition(lr.Partition, perm), Tau: lr.Tau, Sigma: sigma, Sources: max(lr.Sources, 1),
+		Trials: p.Spec.ForecastTrials, Estimator: lr.Estimator, Seed: lr.Seed, Reported: reported}
 	var first func(float64, int)
 	if say := p.env.Say; say != nil {
 		first = func(per float64, timed int) {
@@ -613,7 +613,7 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 		return nil, err
 	}
 	end()
-	f.Epsilon, f.Delta, f.Alpha = lj.Released.Meta.Epsilon, lj.Released.Meta.Delta, lj.Released.Meta.Alpha
+	f.Epsilon, f.Delta, f.Alpha = lr.Released.Meta.Epsilon, lr.Released.Meta.Delta, lr.Released.Meta.Alpha
 	return f, nil
 }
 
@@ -637,7 +637,7 @@ func (p *LocatePlan) publish(ctx context.Context, run Run, res *graphcloak.Locat
 	if e := sum.ExactNode; e != nil { // the exact node's privacy at that mass
 		rec.Parameters["exactNodeMass"], rec.Parameters["exactNodeEpsilon"], rec.Parameters["exactNodePrivate"] = e.Mass, e.Epsilon, e.Private
 	}
-	st, err := publishLocate(ctx, p.env.Backend, run, res, p.Job.Names != nil, p.Spec.Properties, p.env.progress("write-back"))
+	st, err := publishLocate(ctx, p.env.Backend, run, res, p.Request.Names != nil, p.Spec.Properties, p.env.progress("write-back"))
 	sum.NodePropertiesWritten, sum.WriteMillis = st.NodePropertiesWritten, st.WriteMillis
 	return err
 }

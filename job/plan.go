@@ -38,7 +38,7 @@ type Env struct {
 	LoadReleased func(ctx context.Context, property string) (*Input, error)
 	// Output writes a localisation's local outputs (the per-node file,
 	// the picture) before its results are published; nil: none.
-	Output func(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *LocateSummary) error
+	Output func(ctx context.Context, lr graphcloak.LocateRequest, res *graphcloak.LocateResult, sum *LocateSummary) error
 	Logger *slog.Logger
 	// Progress returns the progress callback of a step ("Δ2",
 	// "write-back"); nil: none.
@@ -436,19 +436,19 @@ func (p *ReleasePlan) estimate(ctx context.Context) error {
 	s, g := &p.Spec, p.Input.Graph
 	p.began = time.Now()
 	tau := s.Tau + s.Smooth // the released model's τ
-	ej := graphcloak.EstimateJob{Graph: g, Tau: tau, Alpha: s.Alpha, Epsilon: s.Epsilon, Delta: s.Delta,
+	req := graphcloak.EstimateRequest{Graph: g, Tau: tau, Alpha: s.Alpha, Epsilon: s.Epsilon, Delta: s.Delta,
 		Mechanism: s.Mechanism, Sensitivity: p.Sensitivity}
 	drop := func() {}
 	if p.env.Say != nil && s.DryRun && s.ForecastTrials > 0 && g.NumEdges() > 0 && p.Sensitivity == nil {
 		drop = p.holdDryRunGuess(g)
 	}
-	est, err := graphcloak.Estimate(ej)
+	est, err := graphcloak.Estimate(req)
 	drop() // the model's estimate is the better one, if the guess was not told yet
 	if err != nil {
 		return err
 	}
 	sum := p.Summary
-	computes := ej.Sensitivity == nil && (est.SecondsEstimate < 10 || g.NumEdges() == 0)
+	computes := req.Sensitivity == nil && (est.SecondsEstimate < 10 || g.NumEdges() == 0)
 	if p.env.Say != nil && s.DryRun && s.ForecastTrials > 0 && g.NumEdges() > 0 {
 		delta2 := 0.0
 		if computes {
@@ -464,19 +464,19 @@ func (p *ReleasePlan) estimate(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		ej.Sensitivity = &d2
+		req.Sensitivity = &d2
 		sum.SensitivityMethod = d2.Method
 	}
-	if ej.Sensitivity != nil {
+	if req.Sensitivity != nil {
 		// Refused as the release would refuse it, with the same error:
 		// Δ2 zero (no edges), uncertified, a τ too large for the noise
 		// grid, readings off the grid.
-		if _, err := graphcloak.PrecheckRelease(ctx, graphcloak.ReleaseJob{Graph: g, Values: p.Input.Readings,
+		if _, err := graphcloak.PrecheckRelease(ctx, graphcloak.ReleaseRequest{Graph: g, Values: p.Input.Readings,
 			Tau: s.Tau, Alpha: s.Alpha, Epsilon: s.Epsilon, Delta: s.Delta, Mechanism: s.Mechanism,
-			Sensitivity: ej.Sensitivity, SensitivityOptions: sensitivity.Options{TimeBudget: s.TimeBudget}, Smooth: s.Smooth}); err != nil {
+			Sensitivity: req.Sensitivity, SensitivityOptions: sensitivity.Options{TimeBudget: s.TimeBudget}, Smooth: s.Smooth}); err != nil {
 			return err
 		}
-		if est, err = est.Recalibrate(ej); err != nil {
+		if est, err = est.Recalibrate(req); err != nil {
 			return err
 		}
 	}

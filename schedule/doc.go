@@ -1,4 +1,4 @@
-// Package schedule runs a job on a schedule: a cron specification or
+// Package schedule runs a function on a schedule: a cron specification or
 // "@every D", in UTC, parsed and fired by github.com/robfig/cron/v3.
 //
 // Slots. Every firing belongs to a slot, the start of the period that
@@ -9,7 +9,7 @@
 // under, so a second run of the same slot is the same epoch and
 // publishes nothing new.
 //
-// Runner fires the job at each slot, after a random jitter, never two at
+// Runner fires the function (a SlotFunc) at each slot, after a random jitter, never two at
 // once: a slot that fires while the previous run is still going is
 // skipped (and reported), and slots that passed while the process was not
 // running are not caught up — the next slot runs. On shutdown no new run

@@ -12,11 +12,11 @@ import (
 	"github.com/robfig/cron/v3"
 )
 
-// Job is one scheduled run for the slot starting at slot. Its context is
+// SlotFunc is one scheduled run for the slot starting at slot. Its context is
 // cancelled only when the runner's grace period ends during shutdown.
-type Job func(ctx context.Context, slot time.Time) error
+type SlotFunc func(ctx context.Context, slot time.Time) error
 
-// Runner fires a Job on a Spec. The zero values of Jitter, Grace and
+// Runner fires a SlotFunc on a Spec. The zero values of Jitter, Grace and
 // MaxRuns mean no jitter, no grace (the current run is cancelled at once
 // on shutdown) and no limit.
 type Runner struct {
@@ -36,10 +36,10 @@ type Runner struct {
 	Done func(slot time.Time, err error)
 }
 
-// Run fires job until ctx is done (or MaxRuns runs ended), then stops as
+// Run fires run until ctx is done (or MaxRuns runs ended), then stops as
 // the package documentation describes. It returns after the last run has
 // returned.
-func (r *Runner) Run(ctx context.Context, job Job) {
+func (r *Runner) Run(ctx context.Context, run SlotFunc) {
 	log := r.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -68,7 +68,7 @@ func (r *Runner) Run(ctx context.Context, job Job) {
 		if !sleep(ctx, r.jitter()) {
 			return
 		}
-		err := job(runCtx, slot)
+		err := run(runCtx, slot)
 		if r.Done != nil {
 			r.Done(slot, err)
 		}

@@ -109,9 +109,9 @@ func (p *Page) PicturePath(runID string) string {
 
 // Draw draws a slot's localisation for the page before it is published
 // (Observer), at PicturePath of its run.
-func (p *Page) Draw(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
+func (p *Page) Draw(ctx context.Context, lr graphcloak.LocateRequest, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
 	path := p.PicturePath(sum.RunID)
-	if err := sourceview.Locate(path, stores.Neo4jSpec, "posterior", lj, res); err != nil {
+	if err := sourceview.Locate(path, stores.Neo4jSpec, "posterior", lr, res); err != nil {
 		return err
 	}
 	sum.Plot = path

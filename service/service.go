@@ -43,12 +43,12 @@ type Service struct {
 	Routes func(mux *http.ServeMux)
 }
 
-// Run serves the metrics and fires job at every slot until ctx ends (or
+// Run serves the metrics and fires run at every slot until ctx ends (or
 // the runner's MaxRuns), then shuts down: /healthz turns 503 first, the
 // current run gets the runner's grace, and the listener closes last. When
 // the listener fails, the service shuts down the same way and Run returns
 // the listener's error (joined with the shutdown's).
-func (s *Service) Run(ctx context.Context, job schedule.Job) error {
+func (s *Service) Run(ctx context.Context, run schedule.SlotFunc) error {
 	log := s.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -87,15 +87,15 @@ func (s *Service) Run(ctx context.Context, job schedule.Job) error {
 	stopWatching := context.AfterFunc(ctx, s.Metrics.Stopping)
 	defer stopWatching()
 	if s.Health != nil {
-		inner := job
-		job = func(ctx context.Context, slot time.Time) error {
+		inner := run
+		run = func(ctx context.Context, slot time.Time) error {
 			err := inner(ctx, slot)
 			s.Health.SlotEnded(err)
 			return err
 		}
 	}
 	if s.Runner != nil {
-		s.Runner.Run(ctx, job)
+		s.Runner.Run(ctx, run)
 	} else {
 		<-ctx.Done() // no schedule (a collector): serve until shutdown
 	}

@@ -19,7 +19,7 @@ import (
 // the budget refused this one — or, with Answer set, only the private
 // answer. Steps supplies each step (planned and executed from its spec;
 // tests supply their own); Slot orders them, gives each its own run id
-// and logger, and reports to Metrics. Its Run method is a schedule.Job.
+// and logger, and reports to Metrics. Its Run method is a schedule.SlotFunc.
 type Slot struct {
 	// Epoch names a slot's epoch; NewRunID makes a step's run id.
 	Epoch    func(slot time.Time) string
@@ -67,7 +67,7 @@ func (s *Slot) logger() *slog.Logger {
 	return s.Logger
 }
 
-// Run runs the slot starting at slot (a schedule.Job).
+// Run runs the slot starting at slot (a schedule.SlotFunc).
 func (s *Slot) Run(ctx context.Context, slot time.Time) error {
 	epoch := s.Epoch(slot)
 	if s.Answer != nil {

@@ -46,7 +46,7 @@ type Steps struct {
 type Observer interface {
 	// Draw draws a localisation's picture before its results are
 	// published, and names it in sum.Plot.
-	Draw(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error
+	Draw(ctx context.Context, lr graphcloak.LocateRequest, res *graphcloak.LocateResult, sum *job.LocateSummary) error
 	// Located is told a localisation of releaseRun that succeeded.
 	Located(epoch, releaseRun string, sum *job.LocateSummary)
 	// Answered is told every private answer, or why there was none.

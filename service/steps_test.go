@@ -82,7 +82,7 @@ type recordingObserver struct {
 	answered []string // epoch runID error
 }
 
-func (o *recordingObserver) Draw(context.Context, graphcloak.LocateJob, *graphcloak.LocateResult, *job.LocateSummary) error {
+func (o *recordingObserver) Draw(context.Context, graphcloak.LocateRequest, *graphcloak.LocateResult, *job.LocateSummary) error {
 	return nil
 }
 func (o *recordingObserver) Located(epoch, releaseRun string, _ *job.LocateSummary) {

@@ -189,7 +189,7 @@ func main() {
 						rel.Values = append(rel.Values, y[i]+*sigma*rng.NormFloat64())
 					}
 					rel.Meta.N = len(rel.Keys)
-					res, err := graphcloak.Locate(context.Background(), graphcloak.LocateJob{Graph: g, Released: rel, Tau: *tau, Partition: part, Seed: 1})
+					res, err := graphcloak.Locate(context.Background(), graphcloak.LocateRequest{Graph: g, Released: rel, Tau: *tau, Partition: part, Seed: 1})
 					if err != nil {
 						log.Fatalf("trial %d: %v", t, err)
 					}

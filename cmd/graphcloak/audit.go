@@ -155,13 +155,9 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err := o.check(); err != nil {
 		return err
 	}
-	opt := recovery.CertifierOptions{Tol: o.fitTolerance, Precise: o.precise}
-	if o.shard != "" {
-		i, n, err := sensitivity.ParseShard(o.shard)
-		if err != nil {
-			return usageErrorf("--shard: %v", err)
-		}
-		opt.Shard = recovery.Shard{I: i, N: n}
+	opt, err := auditCertifierOptions(o)
+	if err != nil {
+		return err
 	}
 	lg, err := auditGraph(ctx, g, o.graph)
 	if err != nil {
@@ -186,32 +182,11 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 		return err
 	}
 	opt.Checkpoint = cp
-	var est answer.WorkEstimate
-	estErr := errors.New("the certificate is reused")
-	if !reused {
-		est, estErr = answer.EstimateAudit(lg.Graph, tau, opt, nil, longStep)
-		if estErr == nil {
-			g.stepRates.keep(lg.Graph, &est) // the pass's own line, if any, prices with it
-		}
-		if estErr == nil && est.Seconds > longStep.Seconds() {
-			g.say(est.String())
-		}
-	}
+	est, estErr := auditPassEstimate(g, lg.Graph, tau, opt, reused)
 	opt.Progress = g.progress("answer audit")
-	r, err := answer.Certify(ctx, lg.Graph, tau, opt, cache)
+	r, err := certifyFromCheckpoint(ctx, g, lg.Graph, tau, opt, cache, cp)
 	if err != nil {
-		saveErr := cp.Save()
-		switch {
-		case saveErr != nil:
-			g.logger.Warn("could not save the audit's checkpoint", "checkpoint", cp.Path, "error", saveErr)
-		case ctx.Err() != nil:
-			g.say(fmt.Sprintf("audit interrupted: %d of %d sources saved in %s; run the same command again to resume from there",
-				cp.Sources(false)+cp.Sources(true), lg.Graph.N(), cp.Path))
-		}
 		return err
-	}
-	if err := cp.Remove(); err != nil {
-		g.logger.Warn("could not remove the audit's checkpoint", "checkpoint", cp.Path, "error", err)
 	}
 	if store != nil {
 		copyVerified(ctx, &cache, store, lg.Graph, tau, opt) // --save's pass is the store's too
@@ -222,6 +197,60 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 		r.Estimate = &est
 	}
 	return printAuditResult(g, out, r)
+}
+
+// auditCertifierOptions are the certifier's options that audit's flags
+// set before the graph is read: the fit's tolerance and precision, and
+// --shard.
+func auditCertifierOptions(o *auditOptions) (recovery.CertifierOptions, error) {
+	opt := recovery.CertifierOptions{Tol: o.fitTolerance, Precise: o.precise}
+	if o.shard != "" {
+		i, n, err := sensitivity.ParseShard(o.shard)
+		if err != nil {
+			return opt, usageErrorf("--shard: %v", err)
+		}
+		opt.Shard = recovery.Shard{I: i, N: n}
+	}
+	return opt, nil
+}
+
+// auditPassEstimate prices the audit's pass (said when it is long), or
+// says why there is no estimate: the certificate at --save is reused.
+func auditPassEstimate(g *globalOptions, lg *laplacian.Graph, tau float64, opt recovery.CertifierOptions, reused bool) (answer.WorkEstimate, error) {
+	if reused {
+		return answer.WorkEstimate{}, errors.New("the certificate is reused")
+	}
+	est, err := answer.EstimateAudit(lg, tau, opt, nil, longStep)
+	if err != nil {
+		return est, err
+	}
+	g.stepRates.keep(lg, &est) // the pass's own line, if any, prices with it
+	if est.Seconds > longStep.Seconds() {
+		g.say(est.String())
+	}
+	return est, nil
+}
+
+// certifyFromCheckpoint runs the audit's pass on its checkpoint cp
+// (opt.Checkpoint): saved when the pass fails (an interrupted one says how
+// to resume), removed when it succeeds.
+func certifyFromCheckpoint(ctx context.Context, g *globalOptions, lg *laplacian.Graph, tau float64, opt recovery.CertifierOptions, cache answer.Cache, cp *answer.Checkpoint) (answer.AuditReport, error) {
+	r, err := answer.Certify(ctx, lg, tau, opt, cache)
+	if err != nil {
+		saveErr := cp.Save()
+		switch {
+		case saveErr != nil:
+			g.logger.Warn("could not save the audit's checkpoint", "checkpoint", cp.Path, "error", saveErr)
+		case ctx.Err() != nil:
+			g.say(fmt.Sprintf("audit interrupted: %d of %d sources saved in %s; run the same command again to resume from there",
+				cp.Sources(false)+cp.Sources(true), lg.N(), cp.Path))
+		}
+		return r, err
+	}
+	if err := cp.Remove(); err != nil {
+		g.logger.Warn("could not remove the audit's checkpoint", "checkpoint", cp.Path, "error", err)
+	}
+	return r, nil
 }
 
 // runAuditEstimate is audit --estimate: the pass's cost model priced at

@@ -48,7 +48,7 @@ func TestExitCode(t *testing.T) {
 		{&laplacian.CSVError{}, exitBadInput},
 		{laplacian.ErrEmptyGraph, exitBadInput},
 		{laplacian.ErrSelfLoop, exitBadInput},
-		{&graphcloak.JobError{}, exitBadInput},
+		{&graphcloak.ParamError{}, exitBadInput},
 		{&graphcloak.ValuesError{}, exitBadInput},
 		{recovery.ErrUnknownEstimator, exitBadInput},
 		{&community.MissingNodesError{}, exitBadInput},

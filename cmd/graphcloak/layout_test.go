@@ -12,11 +12,11 @@ import (
 
 // commandFiles names the files that belong to one command. Every other
 // file of the package is shared: wiring a job that serve also runs
-// (releasejob.go, locatejob.go, openstores.go, …), output, errors, config.
+// (releasespec.go, locatespec.go, openstores.go, …), output, errors, config.
 var commandFiles = map[string]string{
 	"budget.go": "budget", "calibrate.go": "calibrate", "communities.go": "communities", "config_cmd.go": "config",
 	"demo.go": "demo", "experiment.go": "experiment", "experiment_sensitivity.go": "experiment", "keygen.go": "keygen",
-	"load.go": "load", "locate.go": "locate", "answerjob.go": "locate", "plan.go": "plan", "projection_cmd.go": "projection",
+	"load.go": "load", "locate.go": "locate", "answerspec.go": "locate", "plan.go": "plan", "projection_cmd.go": "projection",
 	"release.go": "release", "runs.go": "runs", "sensitivity.go": "sensitivity", "serve.go": "serve", "serve_page.go": "serve",
 	"unmask.go": "unmask", "audit.go": "audit", "sensor_cmd.go": "sensor",
 	"epoch.go": "epoch", "collect.go": "collect", "serve_collect.go": "serve", "cache_cmd.go": "cache",

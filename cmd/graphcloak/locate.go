@@ -8,6 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // locateHelp is the locate command's help text.
@@ -87,7 +88,13 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 			return runLocate(cmd.Context(), opts, opts.g.stdout)
 		},
 	}
-	f := cmd.Flags()
+	addLocateFlags(cmd.Flags(), opts)
+	return cmd
+}
+
+// addLocateFlags defines locate's flags on f, bound to opts (the private
+// answer's among them: addAnswerFlags).
+func addLocateFlags(f *pflag.FlagSet, opts *locateOptions) {
 	graphFlag(f, &opts.graph, "", graphAny, "graph")
 	f.StringVar(&opts.released, "release", "", "release file written by release --out (as in unmask)")
 	f.StringVar(&opts.released, "released", "", "old spelling of --release")
@@ -110,7 +117,6 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 	config.AddFlags(f, "header", "duplicate-edges")
 	config.AddFlags(f, "tau", "scope", "estimator", "sources", "write-property", "mass-property", "community-write-property",
 		"probability-property", "rank-property", "batch-size", "concurrency", "random-seed")
-	return cmd
 }
 
 // runLocate locates (locateOnce) and prints the summary.

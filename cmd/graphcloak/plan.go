@@ -129,25 +129,38 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
   graphcloak plan --graph file:edges.csv --tau 1 --local --missing 0.1   # a local release, 10% of sensors silent`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.epsilonGiven = cmd.Flags().Changed("epsilon")
-			if err := checkSensorNoise(cmd.Flags(), o.sensorNoise); err != nil {
+			if err := checkPlanFlags(cmd.Flags(), o); err != nil {
 				return err
-			}
-			if o.missing != 0 && !o.local {
-				return usageErrorf("--missing is the fraction of sensors that do not report in a local release: give --local too")
-			}
-			if !(o.missing >= 0 && o.missing < 1) {
-				return inputErrorf("--missing must be a fraction in [0, 1), got %v", o.missing)
-			}
-			if o.local {
-				if cmd.Flags().Changed("modes") && slices.Contains(o.modes, forecast.ModeAnswer) {
-					return usageErrorf("--local: %s", localNoAnswer)
-				}
 			}
 			return runPlan(cmd.Context(), g, o, g.stdout)
 		},
 	}
-	f := cmd.Flags()
+	addPlanFlags(cmd.Flags(), o)
+	return cmd
+}
+
+// checkPlanFlags checks what plan's flags say together, before anything
+// is read: the sensors' noise, --missing only with --local, and no
+// private answer in a local forecast.
+func checkPlanFlags(f *pflag.FlagSet, o *planOptions) error {
+	o.epsilonGiven = f.Changed("epsilon")
+	if err := checkSensorNoise(f, o.sensorNoise); err != nil {
+		return err
+	}
+	if o.missing != 0 && !o.local {
+		return usageErrorf("--missing is the fraction of sensors that do not report in a local release: give --local too")
+	}
+	if !(o.missing >= 0 && o.missing < 1) {
+		return inputErrorf("--missing must be a fraction in [0, 1), got %v", o.missing)
+	}
+	if o.local && f.Changed("modes") && slices.Contains(o.modes, forecast.ModeAnswer) {
+		return usageErrorf("--local: %s", localNoAnswer)
+	}
+	return nil
+}
+
+// addPlanFlags defines plan's flags on f, bound to o.
+func addPlanFlags(f *pflag.FlagSet, o *planOptions) {
 	graphFlag(f, &o.graph, "", graphAny, "the graph the release will read")
 	// τ, δ, α, the estimator and the concurrency are the configuration's
 	// (privacy.tau, …): one default on every command, the release's.
@@ -184,7 +197,6 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 		}
 		return pflag.NormalizedName(name)
 	})
-	return cmd
 }
 
 // checkPlan validates plan's own flags (the graph flags are experiment

@@ -99,7 +99,7 @@ func TestPlanLocalMissingForecastsLocate(t *testing.T) {
 			rel.Values = append(rel.Values, heat(i, src)+fc.Sigma*rng.NormFloat64())
 		}
 		rel.Meta.N = len(rel.Keys)
-		res, err := graphcloak.Locate(context.Background(), graphcloak.LocateJob{Graph: g, Released: rel, Tau: tau, Partition: part, Seed: 1})
+		res, err := graphcloak.Locate(context.Background(), graphcloak.LocateRequest{Graph: g, Released: rel, Tau: tau, Partition: part, Seed: 1})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -107,43 +107,46 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 // --graph or --line, each with its own.
 func checkSensitivityFlags(g *globalOptions, o *sensitivityOptions, f *pflag.FlagSet) error {
 	if o.line {
-		if o.graph != "" {
-			return usageErrorf("give either --graph or --line, not both")
+		return checkLineFlags(g, o, f)
+	}
+	if o.graph == "" {
+		return usageErrorf("give --graph SPEC or --line")
+	}
+	for _, name := range []string{"n", "m", "T"} {
+		if f.Changed(name) {
+			return usageErrorf("--%s applies to --line, not --graph", name)
 		}
-		for _, name := range []string{"method", "dense-limit", "time-budget", "save", "dry-run", "shard"} {
-			if f.Changed(name) {
-				return usageErrorf("--%s applies to --graph, not --line", name)
-			}
+	}
+	if o.dryRun && o.save != "" {
+		return usageErrorf("--dry-run computes no Δ2, so there is nothing to --save")
+	}
+	return checkShardFlags(o)
+}
+
+// checkLineFlags checks sensitivity --line's flags: none of --graph's,
+// --n, --m and the line's τ (--tau, or its old spelling --T, into o.T).
+func checkLineFlags(g *globalOptions, o *sensitivityOptions, f *pflag.FlagSet) error {
+	if o.graph != "" {
+		return usageErrorf("give either --graph or --line, not both")
+	}
+	for _, name := range []string{"method", "dense-limit", "time-budget", "save", "dry-run", "shard"} {
+		if f.Changed(name) {
+			return usageErrorf("--%s applies to --graph, not --line", name)
 		}
-		if f.Changed("T") && f.Changed("tau") {
-			return usageErrorf("give --tau (the line's diffusion time) or its old spelling --T, not both")
+	}
+	if f.Changed("T") && f.Changed("tau") {
+		return usageErrorf("give --tau (the line's diffusion time) or its old spelling --T, not both")
+	}
+	if f.Changed("tau") {
+		o.T = g.cfg.Privacy.Tau
+	}
+	for _, name := range []string{"n", "m"} {
+		if !f.Changed(name) {
+			return usageErrorf("--line needs --%s", name)
 		}
-		if f.Changed("tau") {
-			o.T = g.cfg.Privacy.Tau
-		}
-		for _, name := range []string{"n", "m"} {
-			if !f.Changed(name) {
-				return usageErrorf("--line needs --%s", name)
-			}
-		}
-		if !f.Changed("T") && !f.Changed("tau") {
-			return usageErrorf("--line needs --tau")
-		}
-	} else {
-		if o.graph == "" {
-			return usageErrorf("give --graph SPEC or --line")
-		}
-		for _, name := range []string{"n", "m", "T"} {
-			if f.Changed(name) {
-				return usageErrorf("--%s applies to --line, not --graph", name)
-			}
-		}
-		if o.dryRun && o.save != "" {
-			return usageErrorf("--dry-run computes no Δ2, so there is nothing to --save")
-		}
-		if err := checkShardFlags(o); err != nil {
-			return err
-		}
+	}
+	if !f.Changed("T") && !f.Changed("tau") {
+		return usageErrorf("--line needs --tau")
 	}
 	return nil
 }

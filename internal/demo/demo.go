@@ -11,10 +11,10 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// Job is the pipeline end to end on one graph: a unit source's
+// Request is the pipeline end to end on one graph: a unit source's
 // readings released, and the source located from the released values
 // alone.
-type Job struct {
+type Request struct {
 	Graph *laplacian.Graph
 	// Source is the node holding the unit source; Partition the
 	// communities the source is located among.
@@ -29,16 +29,16 @@ type Job struct {
 }
 
 // ReleaseAndLocate simulates the sensors' readings y = exp(−τL)·e_s of a unit source
-// at job.Source, releases them against a throw-away ledger with room for
+// at req.Source, releases them against a throw-away ledger with room for
 // this one release, and locates the source from the released values only.
-func ReleaseAndLocate(ctx context.Context, job Job) (*graphcloak.ReleaseResult, *graphcloak.LocateResult, error) {
-	g := job.Graph
-	act, err := expm.NewAction(g, job.Tau, expm.Options{})
+func ReleaseAndLocate(ctx context.Context, req Request) (*graphcloak.ReleaseResult, *graphcloak.LocateResult, error) {
+	g := req.Graph
+	act, err := expm.NewAction(g, req.Tau, expm.Options{})
 	if err != nil {
 		return nil, nil, err
 	}
 	e := make([]float64, g.N())
-	e[job.Source] = 1
+	e[req.Source] = 1
 	y := make([]float64, g.N())
 	act.Apply(y, e, 1)
 	dir, err := os.MkdirTemp("", "graphcloak-demo-")
@@ -46,19 +46,19 @@ func ReleaseAndLocate(ctx context.Context, job Job) (*graphcloak.ReleaseResult, 
 		return nil, nil, err
 	}
 	defer os.RemoveAll(dir)
-	ledger, err := privacy.CreateFileLedger(ctx, filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 2 * job.Epsilon, Delta: job.Delta},
+	ledger, err := privacy.CreateFileLedger(ctx, filepath.Join(dir, "ledger.json"), privacy.Budget{Epsilon: 2 * req.Epsilon, Delta: req.Delta},
 		privacy.FileLedgerOptions{}, "demo")
 	if err != nil {
 		return nil, nil, err
 	}
-	rel, err := graphcloak.Release(ctx, graphcloak.ReleaseJob{Graph: g, Values: y, Tau: job.Tau, Alpha: 1,
-		Epsilon: job.Epsilon, Delta: job.Delta, Noise: privacy.CryptoNoise(), Ledger: ledger,
-		Scope: "demo", Epoch: job.Epoch, Progress: job.Progress})
+	rel, err := graphcloak.Release(ctx, graphcloak.ReleaseRequest{Graph: g, Values: y, Tau: req.Tau, Alpha: 1,
+		Epsilon: req.Epsilon, Delta: req.Delta, Noise: privacy.CryptoNoise(), Ledger: ledger,
+		Scope: "demo", Epoch: req.Epoch, Progress: req.Progress})
 	if err != nil {
 		return nil, nil, err
 	}
 	clear(y) // only the released values are used from here on
-	loc, err := graphcloak.Locate(ctx, graphcloak.LocateJob{Graph: g, Released: rel.Released, Tau: job.Tau,
-		Partition: job.Partition, Progress: job.Progress})
+	loc, err := graphcloak.Locate(ctx, graphcloak.LocateRequest{Graph: g, Released: rel.Released, Tau: req.Tau,
+		Partition: req.Partition, Progress: req.Progress})
 	return rel, loc, err
 }

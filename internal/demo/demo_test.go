@@ -14,7 +14,7 @@ func TestDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rel, loc, err := ReleaseAndLocate(context.Background(), Job{Graph: g, Source: 0, Partition: part, Tau: 1, Epsilon: 1, Delta: 1e-6, Epoch: "e1"})
+	rel, loc, err := ReleaseAndLocate(context.Background(), Request{Graph: g, Source: 0, Partition: part, Tau: 1, Epsilon: 1, Delta: 1e-6, Epoch: "e1"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 			return nil, err
 		}
 	}
-	rel, loc, err := ReleaseAndLocate(ctx, Job{Graph: g, Source: src, Partition: run.Partition, Tau: spec.Tau,
+	rel, loc, err := ReleaseAndLocate(ctx, Request{Graph: g, Source: src, Partition: run.Partition, Tau: spec.Tau,
 		Epsilon: spec.Epsilon, Delta: spec.Delta, Epoch: spec.Epoch, Progress: spec.Progress})
 	if err != nil {
 		return nil, err

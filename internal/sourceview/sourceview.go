@@ -117,11 +117,11 @@ func Example(path string, g *laplacian.Graph, res *forecast.SimulationResult) er
 	return plotting.GraphPicture(path, v)
 }
 
-// Locate draws localisation lj of the graph named graph to path: the
+// Locate draws localisation lr of the graph named graph to path: the
 // located communities, nodes coloured by the posterior or, with
 // plotValue "released", by the released values.
-func Locate(path, graph, plotValue string, lj graphcloak.LocateJob, res *graphcloak.LocateResult) error {
-	g, rel := lj.Graph, lj.Released
+func Locate(path, graph, plotValue string, lr graphcloak.LocateRequest, res *graphcloak.LocateResult) error {
+	g, rel := lr.Graph, lr.Released
 	var released []float64
 	if plotValue == "released" {
 		released = make([]float64, g.N())
@@ -137,6 +137,6 @@ func Locate(path, graph, plotValue string, lj graphcloak.LocateJob, res *graphcl
 		v.Title = fmt.Sprintf("%s: no detectable source", graph)
 	}
 	v.Verdict = res.NoiseReason
-	v.Caption = Caption(rel.Meta.Epsilon, rel.Meta.Delta, lj.Tau, res.Sigma)
+	v.Caption = Caption(rel.Meta.Epsilon, rel.Meta.Delta, lr.Tau, res.Sigma)
 	return plotting.GraphPicture(path, v)
 }

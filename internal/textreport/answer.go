@@ -11,7 +11,7 @@ import (
 )
 
 // paramOnMismatch is what readings outside the answer's model get
-// (answer.Job.OnMismatch), named as the library's errors name it.
+// (answer.Request.OnMismatch), named as the library's errors name it.
 const paramOnMismatch errkind.Param = "on-mismatch"
 
 // Answer prints a private answer: the published community, the audit, the

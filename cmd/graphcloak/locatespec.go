@@ -61,8 +61,8 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 	}
 	opt := storesOptions(g, after, stores.Options{Neo4j: in.isDB, CheckProjection: in.isDB, ReleaseRun: opts.releaseRun})
 	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context, ParamName: flagName,
-		Output: func(ctx context.Context, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
-			return emitLocate(ctx, opts, csvOut, lj, res, sum)
+		Output: func(ctx context.Context, lr graphcloak.LocateRequest, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
+			return emitLocate(ctx, opts, csvOut, lr, res, sum)
 		}}
 	st, err := stores.Open(ctx, g.cfg, opt) // the release run's record read when opt names one
 	if err != nil {
@@ -101,7 +101,7 @@ func perNodeOutput(g *globalOptions, stream bool, path string, out io.Writer) (*
 // emitLocate writes the local outputs of a localisation: the per-node
 // CSV (--out, or standard output in stream mode), the picture (--plot),
 // and under -o json the noise warning and, in stream mode, every node.
-func emitLocate(ctx context.Context, opts *locateOptions, csvOut *atomicfile.Output, lj graphcloak.LocateJob, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
+func emitLocate(ctx context.Context, opts *locateOptions, csvOut *atomicfile.Output, lr graphcloak.LocateRequest, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
 	g := opts.g
 	if res.NoiseDominated && g.output == "json" { // the table says it in its own words
 		g.logger.Warn(res.NoiseReason, "basis", res.NoiseBasis, "posteriorToPrior", res.PosteriorToPrior)
@@ -113,7 +113,7 @@ func emitLocate(ctx context.Context, opts *locateOptions, csvOut *atomicfile.Out
 		sum.Out = opts.out
 	}
 	if opts.plot != "" {
-		if err := sourceview.Locate(opts.plot, opts.graph, opts.plotValue, lj, res); err != nil {
+		if err := sourceview.Locate(opts.plot, opts.graph, opts.plotValue, lr, res); err != nil {
 			return err
 		}
 		sum.Plot = opts.plot

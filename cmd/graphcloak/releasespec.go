@@ -167,7 +167,7 @@ type releaseOptions struct {
 	// sourceMass is the stated total source mass (--source-mass; 0: none
 	// stated) the dry run's and --refuse-at-chance's verdict simulates.
 	sourceMass float64
-	// smooth is extra diffusion τ′ before the noise (ReleaseJob.Smooth),
+	// smooth is extra diffusion τ′ before the noise (ReleaseRequest.Smooth),
 	// or auto (job.ReleaseSpec.SmoothAuto).
 	smooth string
 	lease  time.Duration
