@@ -1,6 +1,10 @@
 package config
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/graphcloak/graphcloak/privacy"
+)
 
 // Key describes one configuration key: its dotted name (the YAML path),
 // the command-line flag and environment variable that set it, and its
@@ -82,7 +86,7 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Privacy.Epsilon }},
 	{Name: "privacy.delta", Flag: "delta", Default: 1e-5, Usage: "δ in (0,1) of one release",
 		field: func(c *Config) any { return &c.Privacy.Delta }},
-	{Name: "privacy.mechanism", Flag: "mechanism", Default: "discrete", Usage: "noise mechanism: discrete (discrete Gaussian, zCDP accounting) or classic (ε < 1 only)",
+	{Name: "privacy.mechanism", Flag: "mechanism", Default: "discrete", Usage: "noise mechanism: " + privacy.ReleaseMechanismHelp(),
 		field: func(c *Config) any { return &c.Privacy.Mechanism }},
 	{Name: "privacy.epsilonTotal", Flag: "epsilon-total", Default: 0.0, Usage: "lifetime ε budget of the scope, set once by budget --init (required there; no default budget)",
 		field: func(c *Config) any { return &c.Privacy.EpsilonTotal }},

@@ -49,8 +49,9 @@ func noteExactNode(sum *ReleaseSummary, alpha, mass float64) error {
 // setExactNodeCurve puts into a per-node forecast f (σ calibrated on
 // delta2 at f's α and δ) the exact node's privacy at every mass of
 // forecast.MassGrid. Simulated σ is continuous noise calibrated without
-// the grid's widening: the analytic and classic mechanisms are read on
-// the exact Gaussian curve, the discrete one by the release's CKS20
+// the grid's widening: a mechanism calibrated for continuous noise
+// (privacy.MechanismSpec.Continuous: analytic, classic) is read on the
+// exact Gaussian curve, the discrete one by the release's CKS20
 // accounting.
 func setExactNodeCurve(f *forecast.Forecast, delta2 float64) error {
 	if f.Mode != forecast.ModePerNode || !(f.Sigma > 0 && delta2 > 0 && f.Delta > 0) {
@@ -60,8 +61,8 @@ func setExactNodeCurve(f *forecast.Forecast, delta2 float64) error {
 	if alpha == 0 {
 		alpha = 1
 	}
-	n := privacy.NodeNoise{Sigma: f.Sigma, Sensitivity: delta2, Alpha: alpha, Delta: f.Delta,
-		Continuous: f.Mechanism == privacy.MechanismAnalytic.String() || f.Mechanism == privacy.MechanismClassic.String()}
+	m, _ := privacy.LookupMechanism(f.Mechanism) // the mechanism table says how σ was calibrated
+	n := privacy.NodeNoise{Sigma: f.Sigma, Sensitivity: delta2, Alpha: alpha, Delta: f.Delta, Continuous: m.Continuous}
 	grid := forecast.MassGrid()
 	f.ExactNode = make([]privacy.ExactNode, len(grid))
 	for i, m := range grid {

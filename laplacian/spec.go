@@ -91,6 +91,16 @@ var specParams = map[string][]string{
 	"karate":   nil,
 }
 
+// SpecKinds returns the kinds ParseSpec reads, sorted ("file" among them).
+func SpecKinds() []string {
+	kinds := []string{"file"}
+	for k := range specParams {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	return kinds
+}
+
 // ParseSpec parses and validates a graph spec (see Spec). Errors are
 // *SpecError values naming the spec and the parameter.
 func ParseSpec(s string) (Spec, error) {

@@ -53,7 +53,7 @@ func (c *Collector) Closed() bool {
 
 // Release is the epoch's release as it stands (the caller holds c.mu):
 // one row per node that reported, in the order's node order, the
-// metadata from the order (sampler version 3, keyed, the graph's
+// metadata from the order (its sampler's mechanism, keyed, the graph's
 // fingerprint, τ, α), Expected the order's node count and Missing the
 // nodes that did not report.
 func (c *Collector) release(toolVersion string) *privacy.Released {
@@ -80,9 +80,10 @@ func (c *Collector) release(toolVersion string) *privacy.Released {
 // order's node count (N, Missing and ToolVersion are the caller's).
 func ReleaseMeta(o Order) privacy.ReleaseMeta {
 	fp := laplacian.Fingerprint{Nodes: o.Graph.NodeCount, Edges: o.Graph.RelationshipCount, SHA256: o.Graph.SHA256}
+	m, _ := privacy.MechanismAtSensor(o.Sampler.Version) // the order was checked: its sampler is a sensor's
 	return privacy.ReleaseMeta{
 		Sigma: o.Sampler.Sigma, Rho: o.Rho, Sensitivity: o.Sensitivity, EffectiveSensitivity: o.EffectiveSensitivity,
-		Epsilon: o.Epsilon, Delta: o.Delta, Mechanism: privacy.MechanismDiscrete.String(), Accounting: privacy.AccountingCKS20,
+		Epsilon: o.Epsilon, Delta: o.Delta, Mechanism: m.Name, Accounting: m.Accounting,
 		Epoch: o.Epoch, Scope: o.Scope, ReleaseID: o.ReleaseID,
 		SamplerVersion: o.Sampler.Version, GridExponent: o.Sampler.GridExponent, GridVariance: o.Sampler.GridVariance,
 		Keyed: true, KeyFingerprint: o.KeyFingerprint, Tau: o.Tau, Alpha: o.Alpha, Graph: &fp, Expected: len(o.Nodes),

@@ -4,75 +4,9 @@ import (
 	"fmt"
 	"math"
 	"math/big"
-	"strings"
 
 	"github.com/graphcloak/graphcloak/errkind"
 )
-
-// Mechanism selects how σ is calibrated.
-type Mechanism int
-
-const (
-	// MechanismDefault is the analytic Gaussian for Calibrate and the
-	// discrete Gaussian with zCDP/CKS20 accounting for Release.
-	MechanismDefault Mechanism = iota
-	// MechanismAnalytic is the analytic Gaussian mechanism (Balle & Wang
-	// 2018, Thm 8): the smallest σ whose continuous Gaussian noise is
-	// exactly (ε, δ)-DP. Valid for every ε > 0, for continuous noise.
-	MechanismAnalytic
-	// MechanismClassic is σ = √(2 ln(1.25/δ)) Δ/ε (Dwork & Roth, Thm A.1),
-	// proven only for ε < 1 and refused otherwise.
-	MechanismClassic
-	// MechanismDiscrete is σ = Δ/√(2ρ) with ρ = CKSRho(ε, δ): the noise
-	// of a ρ-zCDP discrete Gaussian (CKS20 Thm 14) whose (ε, δ) follows
-	// from the CKS20 Cor. 13 conversion. This is what Release samples.
-	MechanismDiscrete
-)
-
-// String returns "analytic", "classic" or "discrete" ("default" for
-// MechanismDefault).
-func (m Mechanism) String() string {
-	switch m {
-	case MechanismDefault:
-		return "default"
-	case MechanismAnalytic:
-		return "analytic"
-	case MechanismClassic:
-		return "classic"
-	case MechanismDiscrete:
-		return "discrete"
-	}
-	return fmt.Sprintf("Mechanism(%d)", int(m))
-}
-
-// MarshalText implements encoding.TextMarshaler.
-func (m Mechanism) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
-
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (m *Mechanism) UnmarshalText(b []byte) error {
-	v, err := ParseMechanism(string(b))
-	if err != nil {
-		return err
-	}
-	*m = v
-	return nil
-}
-
-// ParseMechanism parses "analytic", "classic", "discrete" or "" / "default".
-func ParseMechanism(s string) (Mechanism, error) {
-	switch strings.ToLower(s) {
-	case "", "default":
-		return MechanismDefault, nil
-	case "analytic":
-		return MechanismAnalytic, nil
-	case "classic":
-		return MechanismClassic, nil
-	case "discrete":
-		return MechanismDiscrete, nil
-	}
-	return 0, &ArgumentError{Func: "ParseMechanism", Param: "mechanism", Value: s,
-		Reason: "must be analytic, classic or discrete"}
-}
 
 // CalibrationParams are the inputs of Calibrate. Named fields, so ε and δ
 // cannot be swapped by position.
@@ -111,18 +45,11 @@ func Calibrate(p CalibrationParams) (Calibration, error) {
 	if m == MechanismDefault {
 		m = MechanismAnalytic
 	}
-	var sigma float64
-	var err error
-	switch m {
-	case MechanismAnalytic:
-		sigma, err = AnalyticSigma(p.Sensitivity, p.Epsilon, p.Delta)
-	case MechanismClassic:
-		sigma, err = ClassicSigma(p.Sensitivity, p.Epsilon, p.Delta)
-	case MechanismDiscrete:
-		sigma, err = DiscreteSigma(p.Sensitivity, p.Epsilon, p.Delta)
-	default:
-		err = &ArgumentError{Func: "Calibrate", Param: "mechanism", Value: m.String(), Reason: "is unknown"}
+	r, ok := m.Spec()
+	if !ok {
+		return Calibration{}, &ArgumentError{Func: "Calibrate", Param: "mechanism", Value: m.String(), Reason: "is unknown"}
 	}
+	sigma, err := r.Sigma(p.Sensitivity, p.Epsilon, p.Delta)
 	if err != nil {
 		return Calibration{}, err
 	}

@@ -118,7 +118,7 @@ type discreteCal struct {
 	k                 int
 	s2                uint64
 	sigma, rho, sens2 float64
-	mech              Mechanism
+	mech              MechanismSpec
 }
 
 // calibrateDiscrete chooses the grid and σ̃² for n values of sensitivity Δ.
@@ -134,23 +134,11 @@ func calibrateDiscrete(sens, eps, delta float64, n int, mech Mechanism, k int) (
 	if err := validateCalibration("Release", sens, eps, delta); err != nil {
 		return discreteCal{}, err
 	}
-	var sigmaOf func(sensEff float64) (float64, error)
-	switch mech {
-	case MechanismDefault, MechanismDiscrete:
-		mech = MechanismDiscrete
-		rhoT, err := CKSRho(eps, delta)
-		if err != nil {
-			return discreteCal{}, err
-		}
-		sigmaOf = func(s float64) (float64, error) { return sigmaForRho(s, rhoT), nil }
-	case MechanismClassic:
-		sigmaOf = func(s float64) (float64, error) { return ClassicSigma(s, eps, delta) }
-	case MechanismAnalytic:
-		return discreteCal{}, &ArgumentError{Func: "Release", Param: "mechanism", Value: "analytic",
-			Reason: "is proven for continuous Gaussian noise only; released noise is a discrete Gaussian, use the default (discrete, zCDP/CKS20 accounting)"}
-	default:
-		return discreteCal{}, &ArgumentError{Func: "Release", Param: "mechanism", Value: mech.String(), Reason: "is unknown"}
+	row, err := ReleaseMechanism(mech)
+	if err != nil {
+		return discreteCal{}, err
 	}
+	sigmaOf := func(s float64) (float64, error) { return row.Sigma(s, eps, delta) }
 	sigma0, err := sigmaOf(sens)
 	if err != nil {
 		return discreteCal{}, err
@@ -211,10 +199,10 @@ func calibrateDiscrete(sens, eps, delta float64, n int, mech Mechanism, k int) (
 				z.Sqrt(z)
 				z.SetMantExp(z, -k)
 			})
-			return discreteCal{k: k, s2: s2, sigma: sig, rho: rho, sens2: sensEff, mech: mech}, nil
+			return discreteCal{k: k, s2: s2, sigma: sig, rho: rho, sens2: sensEff, mech: row}, nil
 		}
-		if mech == MechanismClassic {
-			return discreteCal{}, &ArgumentError{Func: "Release", Param: "mechanism", Value: "classic",
+		if !row.RoundsUp {
+			return discreteCal{}, &ArgumentError{Func: "Release", Param: "mechanism", Value: row.Name,
 				Reason: fmt.Sprintf("σ = %.6g does not meet (ε, δ) for the discrete Gaussian by the zCDP/CKS20 bound; use the default mechanism", gridSigma(s2, k))}
 		}
 		if s2 >= maxSigma2 {
@@ -331,7 +319,7 @@ func release(ctx context.Context, req ReleaseRequest, releaseID string) (*Releas
 	if releaseID == "" {
 		releaseID = NewReleaseID()
 	}
-	p := noiseParams{releaseID: releaseID, scope: req.Scope, epoch: req.Epoch, s2: cal.s2, k: cal.k}
+	p := noiseParams{version: cal.mech.Sampler, releaseID: releaseID, scope: req.Scope, epoch: req.Epoch, s2: cal.s2, k: cal.k}
 	z, err := req.Noise.draw(p, req.Keys)
 	if err != nil {
 		return nil, err
@@ -340,8 +328,8 @@ func release(ctx context.Context, req ReleaseRequest, releaseID string) (*Releas
 		Keys: append([]string(nil), req.Keys...), Values: make([]float64, n), Grid: make([]int64, n),
 		Meta: ReleaseMeta{
 			Sigma: cal.sigma, Rho: cal.rho, Sensitivity: req.Sensitivity, EffectiveSensitivity: cal.sens2,
-			Epsilon: req.Epsilon, Delta: req.Delta, Mechanism: cal.mech.String(), Accounting: AccountingCKS20,
-			Epoch: req.Epoch, Scope: req.Scope, ReleaseID: releaseID, SamplerVersion: SamplerVersion, GridExponent: cal.k,
+			Epsilon: req.Epsilon, Delta: req.Delta, Mechanism: cal.mech.Name, Accounting: cal.mech.Accounting,
+			Epoch: req.Epoch, Scope: req.Scope, ReleaseID: releaseID, SamplerVersion: cal.mech.Sampler, GridExponent: cal.k,
 			GridVariance: cal.s2, Keyed: req.Noise.Keyed(), N: n,
 		},
 	}
@@ -375,14 +363,14 @@ func Unmask(key Key, rel *Released) ([]float64, error) {
 	if m.KeyFingerprint != "" && m.KeyFingerprint != key.Fingerprint() {
 		return nil, ErrWrongKey
 	}
-	switch m.SamplerVersion {
-	case 1:
-	case 2, SamplerVersion:
+	switch v := m.SamplerVersion; {
+	case v == 1:
+	case v >= 2 && v <= LatestSamplerVersion():
 		if err := checkReleaseID("Unmask", m.ReleaseID); err != nil {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("privacy: unmask: release uses sampler version %d, this build implements 1 to %d", m.SamplerVersion, SamplerVersion)
+		return nil, fmt.Errorf("privacy: unmask: release uses sampler version %d, this build implements 1 to %d", m.SamplerVersion, LatestSamplerVersion())
 	}
 	if len(rel.Grid) != len(rel.Keys) {
 		return nil, &ArgumentError{Func: "Unmask", Param: "grid", Value: len(rel.Grid), Reason: fmt.Sprintf("has a length other than the %d keys", len(rel.Keys))}
@@ -410,6 +398,9 @@ type ReleaseCalibration struct {
 	GridExponent                     int
 	GridVariance                     uint64
 	Mechanism                        string
+	// SamplerVersion is the keyed sampler that draws the noise (the
+	// mechanism's row, MechanismSpec.Sampler), as an epoch order states it.
+	SamplerVersion int
 }
 
 // CalibrateRelease returns exactly the calibration Release computes for n
@@ -424,5 +415,5 @@ func CalibrateRelease(sensitivity, epsilon, delta float64, n int, mech Mechanism
 		return ReleaseCalibration{}, err
 	}
 	return ReleaseCalibration{Sigma: cal.sigma, Rho: cal.rho, EffectiveSensitivity: cal.sens2, GridExponent: cal.k,
-		GridVariance: cal.s2, Mechanism: cal.mech.String()}, nil
+		GridVariance: cal.s2, Mechanism: cal.mech.Name, SamplerVersion: cal.mech.Sampler}, nil
 }

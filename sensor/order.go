@@ -78,7 +78,7 @@ type OrderGraph struct {
 	SHA256            string `json:"sha256"`
 }
 
-// Sampler fixes the noise: sampler version 3, the grid γ = 2^−k and the
+// Sampler fixes the noise: the sampler version (one of Mechanisms'), the grid γ = 2^−k and the
 // integer variance σ̃²; Sigma = γ·√σ̃² is informational (a sensor computes
 // σ from GridExponent and GridVariance itself).
 type Sampler struct {
@@ -120,7 +120,7 @@ func (o Order) CheckTime(now time.Time) error {
 }
 
 // Check refuses an order that is not well formed: kind and version,
-// sampler version 3 with 1 ≤ σ̃² ≤ 2^50 and −60 ≤ k ≤ 60, a release id of
+// a sampler version a sensor draws (Mechanisms) with 1 ≤ σ̃² ≤ 2^50 and −60 ≤ k ≤ 60, a release id of
 // 128 random bits, scope and epoch, finite positive ε, Δ2, Δ_eff and ρ,
 // 0 < δ < 1, a validity window, and unique non-empty node keys.
 func (o Order) Check() error {
@@ -129,8 +129,8 @@ func (o Order) Check() error {
 	switch {
 	case o.Kind != OrderKind || o.Version != OrderVersion:
 		return bad("kind %q version %d, want %q version %d", o.Kind, o.Version, OrderKind, OrderVersion)
-	case o.Sampler.Version != keyednoise.Version3:
-		return bad("sampler version %d, want %d", o.Sampler.Version, keyednoise.Version3)
+	case !drawsSampler(o.Sampler.Version):
+		return bad("sampler version %d, want %s", o.Sampler.Version, samplerVersions())
 	case o.Sampler.GridVariance < 1 || o.Sampler.GridVariance > keyednoise.MaxGridVariance:
 		return bad("grid variance %d outside [1, 2^50]", o.Sampler.GridVariance)
 	case o.Sampler.GridExponent < -60 || o.Sampler.GridExponent > 60:

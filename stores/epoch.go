@@ -111,7 +111,7 @@ func (s *Stores) OpenEpoch(ctx context.Context, req EpochRequest, env job.Env) (
 		want.Sensitivity, want.CertificateDigest = cal.Sensitivity.Delta2, cal.CertificateDigest
 		c := cal.Calibration
 		want.EffectiveSensitivity, want.Rho = c.EffectiveSensitivity, c.Rho
-		want.Sampler = local.Sampler{Version: 3, GridExponent: c.GridExponent, GridVariance: c.GridVariance, Sigma: c.Sigma}
+		want.Sampler = local.Sampler{Version: c.SamplerVersion, GridExponent: c.GridExponent, GridVariance: c.GridVariance, Sigma: c.Sigma}
 		sum.SensitivityReused = cal.Reused
 		if opened, err = local.OpenEpoch(ctx, local.OpenRequest{Order: want, Out: req.Out, Signer: req.Signer, Ledger: s.Ledger}); err != nil {
 			return nil, err

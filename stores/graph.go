@@ -11,8 +11,6 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/datasets"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/internal/csvin"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
@@ -79,36 +77,20 @@ func connect(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*con
 	return client, nil
 }
 
-// loadGraph loads the graph named by spec: Neo4jSpec reads the projection
-// opt names (the configured one unless opt.Projection) through client,
-// checked first; anything else goes to laplacian.Generate (generators and
-// file:PATH) or datasets (gt:NAME).
+// loadGraph loads the graph named by spec, by its kind (GraphKinds):
+// Neo4jSpec reads the projection opt names (the configured one unless
+// opt.Projection) through client, checked first; every other kind has its
+// loader.
 func loadGraph(ctx context.Context, cfg *config.Config, client *connector.Client, spec string, opt LoadOptions) (*Graph, error) {
 	if spec == "" {
 		return nil, usageErrorf("%s is required (neo4j, a generator such as karate or sbm:sizes=50x50,pin=0.2,pout=0.01, or file:PATH)", job.ParamGraph)
 	}
-	if name, ok := strings.CutPrefix(spec, "gt:"); ok {
-		g, err := loadDataset(name)
-		if err != nil {
-			return nil, err
-		}
-		return &Graph{Spec: spec, Graph: g}, nil
-	}
-	if spec == "file:-" {
-		return nil, usageErrorf("a graph is read from a file, not from standard input (file:-); graphcloak load %s - reads an edge list from standard input into Neo4j", inputfiles.ParamEdges)
-	}
-	if spec != Neo4jSpec {
-		s, err := laplacian.ParseSpec(spec)
-		if err != nil {
-			return nil, err
-		}
-		s.Header, _ = csvin.ParseHeader(cfg.Input.Header) // validated by config
-		s.Duplicates, _ = laplacian.ParseDuplicateRule(cfg.Input.DuplicateEdges)
-		g, part, err := s.Build()
-		if err != nil {
-			return nil, err
-		}
-		return &Graph{Spec: spec, Graph: g, Partition: part}, nil
+	k, ok := GraphKinds.Of(spec)
+	switch {
+	case !ok:
+		return loadLaplacian(ctx, cfg, spec) // laplacian's error names the kinds
+	case k.load != nil:
+		return k.load(ctx, cfg, spec)
 	}
 	p := cfg.Neo4jProjection()
 	if opt.Projection != nil {

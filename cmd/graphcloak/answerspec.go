@@ -137,15 +137,15 @@ func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	o := &opts.privateAnswer
 	switch {
 	case opts.graph == "":
-		return nil, usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
+		return nil, graphRequired()
 	case opts.released != "" || opts.releasedProperty != "" || opts.releaseRun != "":
 		return nil, usageErrorf("--private-answer reads raw readings (--values or --value-property), not released values")
 	case o.values == "" && cfg.Projection.ValueProperty == "":
-		return nil, usageErrorf("--private-answer needs the raw readings: --values FILE (or -) or, on --graph neo4j, --value-property P")
+		return nil, usageErrorf("--private-answer needs the raw readings: --values FILE (or -) or, on %s, --value-property P", graphNeo4j)
 	case o.values != "" && cfg.Projection.ValueProperty != "":
 		return nil, usageErrorf("give either --values or --value-property, not both")
 	case cfg.Projection.ValueProperty != "" && opts.graph != stores.Neo4jSpec:
-		return nil, usageErrorf("--value-property needs --graph neo4j")
+		return nil, usageErrorf("--value-property needs %s", graphNeo4j)
 	case opts.out != "" || opts.plot != "":
 		return nil, usageErrorf("--out and --plot draw per-node results; a private answer has none (use -o json)")
 	case cfg.Recovery.Sources > 1:

@@ -91,7 +91,7 @@ func newAuditCmd(g *globalOptions) *cobra.Command {
 
 func addAuditFlags(cmd *cobra.Command, o *auditOptions) {
 	f := cmd.Flags()
-	f.StringVar(&o.graph, "graph", "", "graph spec, as sensitivity --graph (neo4j, a generator such as karate, or file:PATH)")
+	graphFlag(f, &o.graph, "", graphAny, "graph spec")
 	f.Float64Var(&o.fitTolerance, "fit-tolerance", recovery.DefaultFitTolerance,
 		"relative misfit allowed between the readings and one source's diffusion at τ (as locate --private-answer)")
 	addSensorNoiseFlag(f, &o.sensorNoise)

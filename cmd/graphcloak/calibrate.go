@@ -55,14 +55,14 @@ The output also shows the discrete σ, since released noise is a discrete Gaussi
 	f := cmd.Flags()
 	f.Float64Var(&o.sensitivity, "sensitivity", 0, "L2 sensitivity Δ2 > 0 (see graphcloak sensitivity)")
 	config.AddFlags(f, "epsilon", "delta")
-	f.StringVar(&o.mechanism, "mechanism", "discrete", "discrete (as release publishes), analytic or classic")
+	f.StringVar(&o.mechanism, "mechanism", "discrete", mechanismFlagHelp())
 	return cmd
 }
 
 func runCalibrate(_ context.Context, o *calibrateOptions, out io.Writer) error {
 	m, err := privacy.ParseMechanism(o.mechanism)
 	if err != nil || m == privacy.MechanismDefault {
-		return usageErrorf("--mechanism must be analytic, classic or discrete, got %q", o.mechanism)
+		return usageErrorf("--mechanism must be %s, got %q", privacy.MechanismNames(), o.mechanism)
 	}
 	r, err := privacy.CalibrateWithDiscrete(privacy.CalibrationParams{Sensitivity: o.sensitivity, Epsilon: o.epsilon, Delta: o.delta, Mechanism: m})
 	if err != nil {

@@ -86,7 +86,7 @@ func newCollectCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&o.reports, "reports", "", "reports to collect, JSON Lines, from FILE or - for standard input (none: only --close)")
 	f.BoolVar(&o.close, "close", false, "close the epoch after these reports and write its release file (also done once the window has ended)")
 	f.StringVar(&o.out, "out", "", "the release file of the closed epoch (default DIR/<releaseId>.release.json)")
-	f.StringVar(&o.graph, "graph", "", "neo4j: once closed, also write the values to the configured projection's nodes under a release run")
+	graphFlag(f, &o.graph, "", graphDatabase, "once closed, also write the values to the configured projection's nodes under a release run")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "write-property", "batch-size", "concurrency", "duplicate-edges")
 	return cmd
@@ -99,7 +99,7 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	case o.reports == "" && !o.close:
 		return usageErrorf("give --reports FILE|- (reports to collect), --close (close the epoch), or both")
 	case o.graph != "" && o.graph != stores.Neo4jSpec:
-		return usageErrorf("--graph is neo4j or not given (the release file only), got %q", o.graph)
+		return usageErrorf("--graph is %s or not given (the release file only), got %q", stores.Neo4jSpec, o.graph)
 	}
 	table := o.g.output != "json"
 	req := stores.CollectRequest{Close: o.close, Out: o.out,

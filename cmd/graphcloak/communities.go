@@ -68,11 +68,11 @@ func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.graph, "graph", "", "graph: neo4j (the configured projection), a generator (karate, sbm:…) or file:PATH")
+	graphFlag(f, &opts.graph, "", graphAny, "graph")
 	f.StringVar(&opts.method, "communities", "leiden", "detector: leiden or louvain")
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ: larger γ, smaller communities")
 	f.StringVar(&opts.out, "out", "", "write the partition as CSV node,community (- for standard output)")
-	f.StringVar(&opts.mode, "mode", "write", "write (to Neo4j with --graph neo4j) or stream (the partition on standard output; nothing written)")
+	f.StringVar(&opts.mode, "mode", "write", "write (to Neo4j with "+graphNeo4j+") or stream (the partition on standard output; nothing written)")
 	f.BoolVar(&opts.estimate, "estimate", false, "load the graph, print the estimated peak memory of the detection and stop (GDS's .estimate)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "header", "duplicate-edges", "community-write-property", "batch-size", "concurrency", "random-seed")

@@ -1,19 +1,21 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // Shell completion: "graphcloak completion bash|zsh|fish|powershell" (cobra)
 // prints a script; see README ("Shell completion"). Besides commands and
-// flags it completes the values of these flags, on every command that has
-// them — only values that command accepts (a completed value never exits
+// flags it completes the values of these flags (and --graph's kinds,
+// graphCompletions), on every command that has them — only values that command accepts (a completed value never exits
 // 2 or 3 for being of the wrong kind).
 var valueCompletions = map[string]func(cmd string) []string{
 	"output":     func(string) []string { return []string{"table", "json"} },
@@ -22,12 +24,7 @@ var valueCompletions = map[string]func(cmd string) []string{
 	"header":     func(string) []string { return []string{"auto", "yes", "no"} },
 	"estimator":  func(string) []string { return recovery.Names() },
 	"mode":       func(string) []string { return []string{"write", "stream"} },
-	"mechanism": func(cmd string) []string {
-		if cmd == "release" || cmd == "serve" || cmd == "locate" {
-			return []string{"discrete", "classic"}
-		}
-		return []string{"analytic", "classic", "discrete"}
-	},
+	"mechanism":  mechanismCompletions,
 	"communities": func(cmd string) []string {
 		switch cmd {
 		case "communities":
@@ -38,13 +35,6 @@ var valueCompletions = map[string]func(cmd string) []string{
 		return []string{"planted", "leiden", "louvain", "file:", "property:"} // plan, experiment graph
 	},
 	"duplicate-edges": func(string) []string { return laplacian.DuplicateRuleNames() },
-	"graph": func(cmd string) []string {
-		if cmd == "unmask" {
-			return []string{"neo4j"}
-		}
-		return []string{"neo4j", "karate", "file:", "gt:", "sbm:sizes=", "grid:rows=", "path:n=", "cycle:n=",
-			"complete:n=", "star:n=", "pa:n=", "rgg:n="}
-	},
 }
 
 // registerCompletions adds the value completions to cmd and its subcommands.
@@ -53,6 +43,10 @@ func registerCompletions(cmd *cobra.Command) {
 	add := func(fs *pflag.FlagSet) {
 		fs.VisitAll(func(f *pflag.Flag) {
 			values, ok := valueCompletions[f.Name]
+			if f.Name == "graph" { // the kinds its command takes (graphkinds.go)
+				use := graphUseOf(f)
+				values, ok = func(string) []string { return graphCompletions(use) }, true
+			}
 			if !ok || seen[f] {
 				return
 			}
@@ -74,4 +68,41 @@ func registerCompletions(cmd *cobra.Command) {
 	for _, c := range cmd.Commands() {
 		registerCompletions(c)
 	}
+}
+
+// mechanismCompletions are privacy's mechanism table's names: those a
+// sensor draws on epoch open, those a release draws on the commands that
+// release (release, serve, locate's private answer), every name, sorted,
+// on those that only calibrate or simulate (calibrate, experiment).
+func mechanismCompletions(cmd string) []string {
+	released := cmd == "release" || cmd == "serve" || cmd == "locate"
+	var names []string
+	for _, m := range privacy.Mechanisms() {
+		switch {
+		case cmd == "open": // epoch open
+			if m.AtSensor {
+				names = append(names, m.Name)
+			}
+		case m.Sampler != 0 || !released:
+			names = append(names, m.Name)
+		}
+	}
+	if !released && cmd != "open" {
+		slices.Sort(names)
+	}
+	return names
+}
+
+// mechanismFlagHelp is --mechanism's help where every mechanism of the
+// table is taken (calibrate, the experiments): "discrete (as release
+// publishes), analytic or classic".
+func mechanismFlagHelp() string {
+	def, _ := privacy.ReleaseMechanism(privacy.MechanismDefault)
+	names := []string{def.Name + " (as release publishes)"}
+	for _, m := range mechanismCompletions("calibrate") {
+		if m != def.Name {
+			names = append(names, m)
+		}
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }

@@ -24,7 +24,7 @@ type demoOptions struct {
 }
 
 // demoGraph is the paper's graph experiment: two blocks of 250 nodes.
-const demoGraph = "sbm:sizes=250x250,pin=0.05,pout=0.001"
+const demoGraph = paperGraph
 
 // demoHelp is the demo command's help text.
 const demoHelp = `demo runs the whole pipeline on an embedded graph — by default the paper's
@@ -56,7 +56,7 @@ func newDemoCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.graph, "graph", demoGraph, "embedded graph spec (a generator; no database)")
+	graphFlag(f, &opts.graph, demoGraph, graphGenerated, "embedded graph spec, no database")
 	f.StringVar(&opts.source, "source", "", "node key of the planted source (default: the graph's first node; karate: 1..34, Zachary's numbering)")
 	f.Float64Var(&opts.tau, "tau", 2, "diffusion time τ > 0 (the paper's graph experiment uses 2; release and the configuration default to 1)")
 	f.Float64Var(&opts.epsilon, "epsilon", 4, "ε > 0 of the release (the paper's graph experiment uses 4; release defaults to 1)")

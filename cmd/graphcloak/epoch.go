@@ -85,7 +85,7 @@ func newEpochOpenCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.graph, "graph", "", "graph: neo4j (the configured projection), a generator (karate, sbm:…, grid:…) or file:PATH")
+	graphFlag(f, &o.graph, "", graphAny, "graph")
 	f.StringVar(&o.out, "out", "", "write the signed epoch order here (never overwritten by another epoch)")
 	f.StringVar(&o.signingKey, "signing-key", "", "the coordinator's Ed25519 signing key (keygen --signing; mode 0600)")
 	f.StringVar(&o.nodes, "nodes", "", "the node keys expected, one per line (default: every node of the graph)")
@@ -136,7 +136,7 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 func checkEpochOpen(o *epochOpenOptions, cfg *config.Config) error {
 	switch {
 	case o.graph == "":
-		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
+		return graphRequired()
 	case o.out == "" || o.out == "-":
 		return usageErrorf("--out FILE is required: the signed epoch order is a file")
 	case o.signingKey == "":

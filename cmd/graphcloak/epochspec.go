@@ -29,8 +29,8 @@ func epochSpec(g *globalOptions, graph, cert, cache string, timeBudget time.Dura
 	if err := inputfiles.ReadReleaseInputs(cfg, &spec); err != nil {
 		return job.ReleaseSpec{}, err
 	}
-	if spec.Mechanism == privacy.MechanismClassic {
-		return job.ReleaseSpec{}, inputErrorf("--mechanism classic is not offered in local mode: sensors draw the discrete Gaussian of the default mechanism")
+	if m, err := privacy.ReleaseMechanism(spec.Mechanism); err == nil && !m.AtSensor { // privacy's mechanism table says
+		return job.ReleaseSpec{}, inputErrorf("--mechanism %s is not offered in local mode: sensors draw the discrete Gaussian of the default mechanism", m.Name)
 	}
 	return spec, nil
 }

@@ -84,7 +84,7 @@ instead calibrate σ privately on Δ2 of the line (--mechanism: discrete, the
 	f.Float64Var(&o.sigma, "sigma", 0.1, "fixed (non-private) noise standard deviation")
 	f.Float64Var(&o.epsilon, "epsilon", 0, "privacy ε: calibrate σ privately instead of --sigma")
 	f.Float64Var(&o.delta, "delta", 1e-5, "privacy δ (with --epsilon)")
-	f.StringVar(&o.mechanism, "mechanism", "discrete", "σ calibration with --epsilon: discrete (as release publishes), analytic or classic")
+	f.StringVar(&o.mechanism, "mechanism", "discrete", "σ calibration with --epsilon: "+mechanismFlagHelp())
 	f.Float64Var(&o.alpha, "alpha", 0, "neighbour EMD radius α (default 1/n: unit mass moved one grid step)")
 	// --sources is a count everywhere else (experiment graph, locate).
 	f.Float64SliceVar(&o.sources, "source-positions", []float64{0.24, 0.76}, "unit source positions in (0, 1], comma-separated")
@@ -214,11 +214,11 @@ hub-heavy graphs the exact Δ2 can take hours ('graphcloak sensitivity
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.graph, "graph", "sbm:sizes=250x250,pin=0.05,pout=0.001", "graph spec (sbm:…, grid:…, path:n=…, karate, file:PATH, or neo4j: the configured projection)")
+	graphFlag(f, &o.graph, paperGraph, graphAny, "graph spec")
 	f.Float64SliceVar(&o.taus, "tau", []float64{2}, "diffusion time τ; several (comma-separated) run one experiment each")
 	f.Float64SliceVar(&o.epsilons, "epsilon", []float64{4}, "privacy ε; several (comma-separated) run one experiment each and --plot draws the rates against ε")
 	f.Float64Var(&o.delta, "delta", 0.1, "privacy δ")
-	f.StringVar(&o.mechanism, "mechanism", "discrete", "σ calibration: discrete (as release publishes), analytic or classic")
+	f.StringVar(&o.mechanism, "mechanism", "discrete", "σ calibration: "+mechanismFlagHelp())
 	f.Float64Var(&o.alpha, "alpha", 1, "neighbour EMD radius α (unit mass moved α hops)")
 	f.Float64Var(&o.sigma, "sigma", 0, "fixed, non-private noise σ instead of --epsilon/--delta (sanity runs)")
 	f.IntVar(&o.sources, "sources", 1, "unit sources per trial, at distinct random nodes")

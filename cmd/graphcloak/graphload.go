@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/stores"
 )
 
 // pullProgress adapts terminal progress to ReadGraph's (stage, done)
@@ -54,39 +52,6 @@ func (g *globalOptions) pullProgress() (progress func(stage string, done int), e
 				s.report(s.done, -1)
 			}
 		}
-}
-
-// loadGraphSpec is Stores.LoadGraph for commands that need only the
-// graph: any --graph spec, Neo4j included (the configured projection),
-// read through stores of its own (openGraph), closed once it is read.
-func loadGraphSpec(ctx context.Context, g *globalOptions, spec string) (*laplacian.Graph, error) {
-	st, err := openGraph(ctx, g, spec, "")
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close(context.WithoutCancel(ctx))
-	lg, err := st.LoadGraph(ctx, spec, stores.LoadOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return lg.Graph, nil
-}
-
-// openGraph opens the stores of a command that reads the graph of spec
-// (and the community property, when named) and writes nothing, with its
-// progress and logger: for the Neo4j spec connected (the process's one
-// driver) once the projection read is checked; for any other spec
-// nothing is opened. The caller closes them.
-func openGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Stores, error) {
-	isDB := spec == stores.Neo4jSpec
-	if isDB {
-		p := g.cfg.Neo4jProjection()
-		p.CommunityProperty = property
-		if err := p.Validate(); err != nil {
-			return nil, err
-		}
-	}
-	return stores.Open(ctx, g.cfg, stores.Options{Neo4j: isDB, Logger: g.logger, Pull: g.pullProgress, Merged: g.sayMerges})
 }
 
 // sayMerges prints how a loaded graph's repeated pairs were merged

@@ -20,9 +20,9 @@ func (w *testWriter) Write(p []byte) (int, error) { w.t.Log(string(p)); return l
 func TestLoadGraph(t *testing.T) {
 	g := testGlobals(t, nil)
 	ctx := context.Background()
-	gr, err := loadGraphSpec(ctx, g, "grid:rows=3,cols=4")
-	if err != nil || gr.N() != 12 || gr.NumEdges() != 17 {
-		t.Fatalf("grid 3×4: %v nodes, %v", gr, err)
+	grid, err := loadGraphFlag(ctx, g, "grid:rows=3,cols=4", "", false)
+	if err != nil || grid.Graph.N() != 12 || grid.Graph.NumEdges() != 17 {
+		t.Fatalf("grid 3×4: %v, %v", grid, err)
 	}
 	st, err := openGraph(ctx, g, "sbm:sizes=5x5,pin=1,pout=0", "")
 	if err != nil || st.Client != nil {
@@ -42,7 +42,7 @@ func TestLoadGraph(t *testing.T) {
 		c.Projection.NodeLabels = []string{"A`B"}
 	})
 	var ie *connector.IdentifierError
-	if _, err := loadGraphSpec(ctx, bad, "neo4j"); !errors.As(err, &ie) {
+	if _, err := loadGraphFlag(ctx, bad, "neo4j", "", false); !errors.As(err, &ie) {
 		t.Errorf("bad label: %v, want *connector.IdentifierError", err)
 	}
 	down := testGlobals(t, func(c *config.Config) { c.Neo4j.URI = "bolt://127.0.0.1:1" })
@@ -51,7 +51,7 @@ func TestLoadGraph(t *testing.T) {
 		t.Errorf("bad community property: %v, want *connector.IdentifierError", err)
 	}
 	var un *connector.UnreachableError
-	if _, err := loadGraphSpec(ctx, down, "neo4j"); !errors.As(err, &un) || exitCode(err) != exitDBUnreachable {
+	if _, err := loadGraphFlag(ctx, down, "neo4j", "", false); !errors.As(err, &un) || exitCode(err) != exitDBUnreachable {
 		t.Errorf("unreachable: %v (exit %d), want *connector.UnreachableError", err, exitCode(err))
 	}
 }

@@ -95,7 +95,7 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 // addLocateFlags defines locate's flags on f, bound to opts (the private
 // answer's among them: addAnswerFlags).
 func addLocateFlags(f *pflag.FlagSet, opts *locateOptions) {
-	f.StringVar(&opts.graph, "graph", "", "graph: neo4j (the configured projection), a generator (karate, sbm:…) or file:PATH")
+	graphFlag(f, &opts.graph, "", graphAny, "graph")
 	f.StringVar(&opts.released, "release", "", "release file written by release --out (as in unmask)")
 	f.StringVar(&opts.released, "released", "", "old spelling of --release")
 	_ = f.MarkHidden("released")
@@ -107,7 +107,7 @@ func addLocateFlags(f *pflag.FlagSet, opts *locateOptions) {
 	f.StringVar(&opts.out, "out", "", "write per-node results as CSV key,mass,weight,community,probability,rank")
 	f.StringVar(&opts.plot, "plot", "", "draw the graph to this image file (.png, .svg, .pdf): communities with their probability, nodes coloured by --plot-value")
 	f.StringVar(&opts.plotValue, "plot-value", "posterior", "what colours the nodes in --plot: posterior (probability of being the source) or released (the private values)")
-	f.StringVar(&opts.mode, "mode", "write", "write (results to Neo4j with --graph neo4j) or stream (per-node results on standard output; nothing written)")
+	f.StringVar(&opts.mode, "mode", "write", "write (results to Neo4j with "+graphNeo4j+") or stream (per-node results on standard output; nothing written)")
 	f.BoolVar(&opts.estimate, "estimate", false, "only estimate how long the localisation (or the private answer) takes: communities, the forecast, the answer audit and the write-back by their cost models (GDS's .estimate); nothing located, charged or written")
 	f.BoolVar(&opts.dryRun, "dry-run", false, "print the plan (σ, τ, communities, outputs, forecast; with --private-answer the calibration and ρ): nothing located, charged or written")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", job.LocateForecastTrials, "simulated sources of the utility forecast printed beside the answer (0: no forecast)")

@@ -154,7 +154,7 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		return nil, err
 	}
 	if opts.graph == "" {
-		return nil, usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
+		return nil, graphRequired()
 	}
 	if err := job.CheckReleasedSource(in.isDB, opts.released, opts.releasedProperty, opts.releaseRun); err != nil {
 		return nil, err
@@ -209,7 +209,7 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 		return nil
 	case kind == "gds" && (arg == "leiden" || arg == "louvain"):
 		if !in.isDB {
-			return usageErrorf("--communities gds:%s runs in Neo4j Graph Data Science and needs --graph neo4j", arg)
+			return usageErrorf("--communities gds:%s runs in Neo4j Graph Data Science and needs %s", arg, graphNeo4j)
 		}
 		if arg == "louvain" && opts.resolution != 1 {
 			return usageErrorf("--resolution: gds:louvain has no resolution parameter; use gds:leiden")
@@ -217,7 +217,7 @@ func checkCommunities(opts *locateOptions, in *locateInputs) error {
 		return checkPositiveFlag("resolution", opts.resolution)
 	case kind == "property" && arg != "":
 		if !in.isDB {
-			return usageErrorf("--communities property:NAME needs --graph neo4j")
+			return usageErrorf("--communities property:NAME needs %s", graphNeo4j)
 		}
 		if !config.ValidIdentifier(arg) {
 			return inputErrorf("--communities: %q is not a valid property name", arg)

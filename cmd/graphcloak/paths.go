@@ -78,16 +78,17 @@ var pathFlags = map[string]pathUse{
 	"release-out":       writePath,
 }
 
-// specPathFlags name a file only after "file:" (--graph file:edges.csv,
-// --communities file:communities.csv); their other values are not paths.
+// specPathFlags name a file only in some of their values: --graph in a
+// kind the graph-kinds table says names a file (file:edges.csv),
+// --communities after "file:"; their other values are not paths.
 var specPathFlags = map[string]bool{"graph": true, "communities": true}
 
 // notPathFlags are flags whose help mentions files but which name none
 // (per command: "" for every command).
 var notPathFlags = map[string]map[string]bool{
 	"communities": {"communities": true},            // the communities command's detector (leiden, louvain)
-	"serve":       {"graph": true},                  // neo4j only
-	"unmask":      {"graph": true},                  // neo4j only
+	"serve":       {"graph": true},                  // the database only
+	"unmask":      {"graph": true},                  // the database only
 	"":            {"config": true, "header": true}, // --config: read by config.Load, which refuses it (exit 3) before this check; --header: how CSV is read
 }
 
@@ -121,9 +122,7 @@ func checkPathsOf(cmd *cobra.Command, l *config.Loaded, pass pathUse) error {
 		if !ok || use != pass {
 			return
 		}
-		if specPathFlags[f.Name] {
-			name += " file:" + path // as the user typed it
-		} else {
+		if !specPathFlags[f.Name] { // a spec flag's name has its value (flagPath)
 			name += " " + path
 		}
 		first = checkPath(name, path, use)
@@ -149,10 +148,17 @@ func flagPath(cmd *cobra.Command, f *pflag.Flag, l *config.Loaded) (name, path s
 	}
 	name = "--" + f.Name
 	if specPathFlags[f.Name] {
-		p, isFile := strings.CutPrefix(value, "file:")
+		var p string
+		var isFile bool
+		if f.Name == "graph" { // a kind of the graph-kinds table that names a file (graphkinds.go)
+			p, isFile = graphPath(value)
+		} else {
+			p, isFile = strings.CutPrefix(value, "file:")
+		}
 		if !isFile {
 			return "", "", 0, false
 		}
+		name += " " + value // as the user typed it
 		value = p
 	}
 	switch {

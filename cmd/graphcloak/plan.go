@@ -161,7 +161,7 @@ func checkPlanFlags(f *pflag.FlagSet, o *planOptions) error {
 
 // addPlanFlags defines plan's flags on f, bound to o.
 func addPlanFlags(f *pflag.FlagSet, o *planOptions) {
-	f.StringVar(&o.graph, "graph", "", "the graph the release will read: neo4j (the configured projection), a generator (karate, sbm:…, rgg:…) or file:PATH")
+	graphFlag(f, &o.graph, "", graphAny, "the graph the release will read")
 	// τ, δ, α, the estimator and the concurrency are the configuration's
 	// (privacy.tau, …): one default on every command, the release's.
 	config.AddFlags(f, "tau", "delta", "alpha", "estimator", "concurrency")
@@ -204,7 +204,7 @@ func addPlanFlags(f *pflag.FlagSet, o *planOptions) {
 func checkPlan(o *planOptions) (string, error) {
 	o.sources = 1
 	if o.graph == "" {
-		return "", usageErrorf("plan needs --graph: the graph the release will read (neo4j, a generator such as karate or sbm:…, or file:PATH)")
+		return "", usageErrorf("plan needs --graph: the graph the release will read (%s)", graphKindsBrief)
 	}
 	for _, m := range o.modes {
 		if m != forecast.ModePerNode && m != forecast.ModeAnswer {
@@ -306,7 +306,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		return err
 	}
 	defer st.Close(context.WithoutCancel(ctx))
-	lg, err := readExperimentGraph(ctx, st, o.graph, property)
+	lg, err := readGraphFlag(ctx, st, o.graph, property, true)
 	if err != nil {
 		return err
 	}

@@ -94,7 +94,7 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.graph, "graph", "", "graph: neo4j (the configured projection), a generator (karate, sbm:…, grid:…) or file:PATH")
+	graphFlag(f, &opts.graph, "", graphAny, "graph")
 	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value from FILE, or - for standard input")
 	f.StringVar(&opts.out, "out", "", "write the release file here (required for graphs outside Neo4j)")
 	f.BoolVar(&opts.estimate, "estimate", false, "only estimate how long the release (or with --dry-run the dry run) takes: Δ2, the forecasts and the write-back by their cost models (GDS's .estimate); reads no readings, computes, writes and charges nothing")

@@ -128,11 +128,11 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 	}
 	switch {
 	case opts.graph == "":
-		return usageErrorf("--graph is required (neo4j, a generator such as karate, or file:PATH)")
+		return graphRequired()
 	case (opts.values == "") == (valueProp == ""):
 		return usageErrorf("give exactly one of --values FILE|- (raw readings; they never reach the database) or --value-property P (a raw property already in Neo4j)")
 	case valueProp != "" && !spec.Neo4j:
-		return usageErrorf("--value-property reads a property from Neo4j and needs --graph neo4j")
+		return usageErrorf("--value-property reads a property from Neo4j and needs %s", graphNeo4j)
 	case valueProp != "" && valueProp == cfg.Write.WriteProperty:
 		return usageErrorf("--write-property must differ from --value-property %q (never overwrite the raw readings)", valueProp)
 	case opts.out == "-":

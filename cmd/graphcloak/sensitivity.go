@@ -84,7 +84,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&o.graph, "graph", "", "graph spec: neo4j (the configured projection) | sbm:sizes=250x250,pin=0.05,pout=0.001,seed=7 | pa:n=N,m=M | rgg:n=N,radius=R | grid:rows=R,cols=C | path:n=N | cycle:n=N | complete:n=N | star:n=N | karate | gt:NAME (scripts/fetch-datasets.sh) | file:PATH")
+	graphFlag(fl, &o.graph, "", graphAny, "graph spec")
 	config.AddFlags(fl, "tau", "alpha", "header", "duplicate-edges", "ledger-key") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
 	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns), lanczos (per-edge Lanczos brackets; fast with hubs and on small-world graphs) slow-modes (certified slow eigenpairs; exact at large τ, up to 5 000 nodes), panels (all columns of a shifted Chebyshev polynomial; exact at any τ, up to 5 000 nodes) or gram (every column of exp(−2τL), 32 at a time; exact, one action on all n columns)")
 	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
@@ -222,10 +222,11 @@ func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	if o.denseLimit < 0 { // --time-budget refuses negative durations itself (config.DurationVar)
 		return nil, sensitivity.Options{}, inputErrorf("--dense-limit must be ≥ 0, got %d", o.denseLimit)
 	}
-	gr, err := loadGraphSpec(ctx, g, o.graph)
+	lg, err := loadGraphFlag(ctx, g, o.graph, "", false)
 	if err != nil {
 		return nil, sensitivity.Options{}, flagError("--graph", err)
 	}
+	gr := lg.Graph
 	opt := sensitivity.Options{Method: method, Scheme: scheme, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget}
 	if opt.DenseLimit == 0 {
 		opt.DenseLimit = -1 // dense disabled; sensitivity.Options treats 0 as the default

@@ -71,7 +71,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&opts.graph, "graph", stores.Neo4jSpec, "the graph: neo4j (the configured projection; a scheduled job keeps its history there)")
+	graphFlag(f, &opts.graph, stores.Neo4jSpec, graphDatabase, "the configured projection (a scheduled job keeps its history there)")
 	f.StringVar(&opts.schedule, "schedule", "", `when to run: a cron specification ("0 * * * *"), a descriptor (@hourly) or "@every 1h" (UTC)`)
 	durationVar(f, &opts.jitter, "jitter", 0, "delay each run by a random duration below this")
 	durationVar(f, &opts.grace, "grace", 20*time.Second, "on shutdown, how long the current run may go on before it is stopped and recorded interrupted")

@@ -186,7 +186,7 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 	}
 	defer st.Close(after.Context())
 	e := &service.Epochs{Collection: collection(opts), Stores: st, MACKeysFile: o.macKeys, Env: jobEnv(g), Schedule: sched, Grace: opts.grace,
-		MaxRuns: opts.maxRuns, Publish: spec.Neo4j, PublishFailed: "writing the closed epoch to Neo4j failed: run collect --close --graph neo4j on the journal to finish it",
+		MaxRuns: opts.maxRuns, Publish: spec.Neo4j, PublishFailed: "writing the closed epoch to Neo4j failed: run collect --close " + graphNeo4j + " on the journal to finish it",
 		Open: stores.EpochRequest{Spec: spec, Signer: signer, Bookkeeping: after.Context}}
 	return e.Run(ctx)
 }

@@ -29,7 +29,7 @@ func checkServe(opts *serveOptions) (schedule.Spec, *service.Steps, error) {
 func checkServeFlags(opts *serveOptions) error {
 	switch {
 	case opts.graph != stores.Neo4jSpec:
-		return usageErrorf("serve needs --graph neo4j (runs, leases and history live in Neo4j), got %q", opts.graph)
+		return usageErrorf("serve needs %s (runs, leases and history live in Neo4j), got %q", graphNeo4j, opts.graph)
 	case opts.schedule == "":
 		return usageErrorf(`--schedule is required (e.g. "@every 1h" or "0 * * * *")`)
 	case opts.g.cfg.Privacy.Epoch != "":

@@ -50,26 +50,10 @@ func (o *graphOptions) simulation(graph *laplacian.Graph, part []int, names []st
 }
 
 // loadExperimentGraph loads --graph (with the community property when
-// --communities property:NAME) for a simulation through stores of its own
-// (openGraph), closed once it is read: simulations write nothing.
+// --communities property:NAME) for a simulation (loadGraphFlag, the
+// flag naming a graph outside Neo4j that cannot be read).
 func loadExperimentGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Graph, error) {
-	st, err := openGraph(ctx, g, spec, property)
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close(context.WithoutCancel(ctx))
-	return readExperimentGraph(ctx, st, spec, property)
-}
-
-// readExperimentGraph loads --graph for a simulation through st
-// (openGraph); a graph outside Neo4j that cannot be read is named by the
-// flag.
-func readExperimentGraph(ctx context.Context, st *stores.Stores, spec, property string) (*stores.Graph, error) {
-	lg, err := st.LoadGraph(ctx, spec, stores.LoadOptions{CommunityProperty: property})
-	if err != nil && spec != stores.Neo4jSpec {
-		return nil, flagError("--graph", err)
-	}
-	return lg, err
+	return loadGraphFlag(ctx, g, spec, property, true)
 }
 
 // checkExperimentGraph validates experiment graph's flags and returns the
@@ -116,7 +100,7 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 		return "", err
 	}
 	if isProperty && o.graph != stores.Neo4jSpec {
-		return "", usageErrorf("--communities property:NAME needs --graph neo4j")
+		return "", usageErrorf("--communities property:NAME needs %s", graphNeo4j)
 	}
 	return property, nil
 }

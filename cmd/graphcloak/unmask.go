@@ -48,7 +48,7 @@ the released values are read from its write property).`,
 	}
 	cmd.Flags().StringVar(&o.keyFile, "key", "", "noise key file written by keygen (mode 0600)")
 	cmd.Flags().StringVar(&o.releaseFile, "release", "", "release file written by release")
-	cmd.Flags().StringVar(&o.graph, "graph", "", "neo4j: unmask a release written to the database (with --release-run)")
+	graphFlag(cmd.Flags(), &o.graph, "", graphDatabase, "unmask a release written to the database (with --release-run)")
 	cmd.Flags().StringVar(&o.releaseRun, "release-run", "", "run id of the keyed release in Neo4j")
 	config.AddFlags(cmd.Flags(), "duplicate-edges", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
@@ -63,11 +63,11 @@ func checkUnmask(o *unmaskOptions) error {
 	case o.keyFile == "":
 		return usageErrorf("unmask needs --key FILE")
 	case fromDB && o.releaseFile != "":
-		return usageErrorf("give either --release FILE or --graph neo4j --release-run RUNID, not both")
+		return usageErrorf("give either --release FILE or %s --release-run RUNID, not both", graphNeo4j)
 	case fromDB && (o.graph != stores.Neo4jSpec || o.releaseRun == ""):
-		return usageErrorf("unmask from the database needs --graph neo4j and --release-run RUNID")
+		return usageErrorf("unmask from the database needs %s and --release-run RUNID", graphNeo4j)
 	case !fromDB && o.releaseFile == "":
-		return usageErrorf("unmask needs --release FILE, or --graph neo4j --release-run RUNID")
+		return usageErrorf("unmask needs --release FILE, or %s --release-run RUNID", graphNeo4j)
 	}
 	return nil
 }

@@ -19,11 +19,36 @@ type Version struct {
 	Modified       bool   `json:"modified,omitempty"`
 	GoVersion      string `json:"goVersion"`
 	SamplerVersion int    `json:"samplerVersion"`
+	// Mechanisms are the noise mechanisms this build releases, from
+	// privacy's mechanism table (not in String: release files and
+	// certificates record that line, and it must not change).
+	Mechanisms []Mechanism `json:"mechanisms"`
+}
+
+// Mechanism is a row of privacy's mechanism table as the build info
+// lists it.
+type Mechanism struct {
+	Name           string `json:"name"`
+	SamplerVersion int    `json:"samplerVersion"`
+	Accounting     string `json:"accounting"`
+	AtSensor       bool   `json:"atSensor"`
+}
+
+// mechanisms lists the table's released rows (a sampler, so unmask can
+// regenerate their noise).
+func mechanisms() []Mechanism {
+	var out []Mechanism
+	for _, m := range privacy.Mechanisms() {
+		if m.Sampler != 0 {
+			out = append(out, Mechanism{Name: m.Name, SamplerVersion: m.Sampler, Accounting: m.Accounting, AtSensor: m.AtSensor})
+		}
+	}
+	return out
 }
 
 // Read is this binary's version, from its build information.
 func Read() Version {
-	v := Version{Version: "(devel)", SamplerVersion: privacy.SamplerVersion}
+	v := Version{Version: "(devel)", SamplerVersion: privacy.LatestSamplerVersion(), Mechanisms: mechanisms()}
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return v

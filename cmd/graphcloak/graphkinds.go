@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/graphcloak/graphcloak/stores"
+)
+
+// The one place the command line spells --graph's kinds: every command's
+// --graph is declared by graphFlag, its help, shell completion and path
+// check read the stores' graph-kinds table (stores.GraphKinds), and the
+// messages that name a kind take it from here. TestGraphKindsSpelledOnce
+// holds the other files of the command to it.
+
+// graphUse says which kinds a command's --graph takes.
+type graphUse string
+
+const (
+	graphAny       graphUse = "any"       // every kind of the table
+	graphDatabase  graphUse = "database"  // the database's only (serve, unmask, collect)
+	graphGenerated graphUse = "generated" // a generator only (demo: no input, no database)
+)
+
+// graphUseAnnotation records a --graph flag's use, for its completion and
+// its path check.
+const graphUseAnnotation = "graphcloak_graph_use"
+
+// paperGraph is the paper's graph setting, two blocks of 250 nodes: the
+// default graph of demo and experiment graph.
+const paperGraph = "sbm:sizes=250x250,pin=0.05,pout=0.001"
+
+// graphNeo4j is --graph with the database's kind, as messages name it.
+const graphNeo4j = "--graph " + stores.Neo4jSpec
+
+// graphRequired is what a command that needs --graph says without one.
+func graphRequired() error {
+	return usageErrorf("--graph is required (%s)", graphKindsBrief)
+}
+
+// graphKindsBrief names the kinds in a message: "neo4j, a generator such
+// as karate, or file:PATH".
+var graphKindsBrief = stores.Neo4jSpec + ", a generator such as karate, or " + pathKind().Syntax
+
+// graphFlag declares a command's --graph with default def: its help is
+// what it is for, then the kinds use takes, from the table.
+func graphFlag(f *pflag.FlagSet, dst *string, def string, use graphUse, what string) {
+	f.StringVar(dst, "graph", def, graphHelp(use, what))
+	_ = f.SetAnnotation("graph", graphUseAnnotation, []string{string(use)})
+}
+
+// graphHelp is --graph's help: "what: neo4j (the configured projection),
+// a generator (karate, sbm:…, …), file:PATH (…) or gt:NAME (…)".
+func graphHelp(use graphUse, what string) string {
+	if use == graphDatabase {
+		return stores.Neo4jSpec + ": " + what
+	}
+	var db, gens, others []string
+	for _, k := range stores.GraphKinds {
+		switch {
+		case k.Generator && k.Syntax == k.Name: // no parameters: karate
+			gens = append(gens, k.Name)
+		case k.Generator:
+			gens = append(gens, k.Name+":…")
+		case k.Database:
+			db = append(db, k.Syntax+" ("+k.About+")")
+		default:
+			others = append(others, k.Syntax+" ("+k.About+")")
+		}
+	}
+	gen := "a generator (" + strings.Join(gens, ", ") + ")"
+	if use == graphGenerated {
+		return what + ": " + gen
+	}
+	kinds := append(append(db, gen), others...) // the database first, then the generators
+	return what + ": " + strings.Join(kinds[:len(kinds)-1], ", ") + " or " + kinds[len(kinds)-1]
+}
+
+// graphUseOf is f's use (a flag not declared by graphFlag: every kind).
+func graphUseOf(f *pflag.Flag) graphUse {
+	if u := f.Annotations[graphUseAnnotation]; len(u) == 1 {
+		return graphUse(u[0])
+	}
+	return graphAny
+}
+
+// graphCompletions are the kinds use takes, as completion offers them.
+func graphCompletions(use graphUse) []string {
+	var out []string
+	for _, k := range stores.GraphKinds {
+		if (use == graphAny) || (use == graphDatabase && k.Database) || (use == graphGenerated && k.Generator) {
+			out = append(out, k.Complete)
+		}
+	}
+	return out
+}
+
+// graphPath is the local file a --graph value names (the path check
+// reads it before the command runs); false when it names none.
+func graphPath(value string) (string, bool) {
+	return stores.GraphKinds.PathOf(value)
+}
+
+// pathKind is the table's file kind (file:PATH).
+func pathKind() stores.GraphKind {
+	for _, k := range stores.GraphKinds {
+		if k.Path {
+			return k
+		}
+	}
+	return stores.GraphKind{}
+}
+
+// openGraph opens the stores of a command that reads the graph of spec
+// (and the community property, when named) and writes nothing, with its
+// progress and logger: for the database's kind connected (the process's
+// one driver) once the projection read is checked; for any other kind
+// nothing is opened. The caller closes them.
+func openGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Stores, error) {
+	kind, _ := stores.GraphKinds.Of(spec)
+	if kind.Database {
+		p := g.cfg.Neo4jProjection()
+		p.CommunityProperty = property
+		if err := p.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	return stores.Open(ctx, g.cfg, stores.Options{Neo4j: kind.Database, Logger: g.logger, Pull: g.pullProgress, Merged: g.sayMerges})
+}
+
+// loadGraphFlag is the one loader of a command that only reads --graph
+// (sensitivity, audit, the simulations, the estimates): spec, with the
+// community property when named, through stores of its own (openGraph),
+// closed once it is read. named: a graph outside the database that
+// cannot be read is named by the flag (readGraphFlag).
+func loadGraphFlag(ctx context.Context, g *globalOptions, spec, property string, named bool) (*stores.Graph, error) {
+	st, err := openGraph(ctx, g, spec, property)
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close(context.WithoutCancel(ctx))
+	return readGraphFlag(ctx, st, spec, property, named)
+}
+
+// readGraphFlag loads --graph's spec through st (opened by openGraph,
+// kept open by the caller: plan reads its ledger through them too).
+func readGraphFlag(ctx context.Context, st *stores.Stores, spec, property string, named bool) (*stores.Graph, error) {
+	lg, err := st.LoadGraph(ctx, spec, stores.LoadOptions{CommunityProperty: property})
+	if kind, _ := stores.GraphKinds.Of(spec); err != nil && named && !kind.Database {
+		return nil, flagError("--graph", err)
+	}
+	return lg, err
+}
