@@ -191,7 +191,7 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if !reused {
 		est, estErr = answer.EstimateAudit(lg.Graph, tau, opt, nil, longStep)
 		if estErr == nil {
-			g.stepRates.keep(lg.Graph, &est) // the pass's own line, if any, prices with it
+			g.firstEstimates.keep(lg.Graph, &est) // the pass's own line, if any, prices with it
 		}
 		if estErr == nil && est.Seconds > longStep.Seconds() {
 			g.say(est.String())
