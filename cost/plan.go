@@ -108,16 +108,20 @@ func Plan(w PlanWork) (PlanEstimate, error) {
 	}
 	e := PlanEstimate{Graph: w.GraphName, NodeCount: gr.N(), Edges: gr.NumEdges(), Tau: w.Simulation.Tau}
 	var audit []Step
+	step := 0.0 // the step rate the audit measured: the trials' price too
 	if w.PrivateAnswer {
 		st, err := w.audit()
 		if err != nil {
 			return PlanEstimate{}, err
 		}
+		if a := st.Audit; a != nil && a.MeasureMillis > 0 {
+			step = a.NanosPerStep * 1e-9
+		}
 		audit = append(audit, st)
 	}
 	if w.PerNode {
 		e.Steps = append(e.Steps, w.delta2()...)
-		st, n := w.perNode()
+		st, n := w.perNode(step)
 		e.Simulations += n
 		e.Steps = append(e.Steps, st...)
 	}
@@ -186,8 +190,10 @@ func (w PlanWork) delta2() []Step {
 // perNode is the per-node forecasts' step (none where they are not
 // priced) and the simulated releases they run at most: per level (ε not
 // kept, and τ+τ′ per Smooth) every mass of the curve, each up to
-// VerdictRounds rounds of trials.
-func (w PlanWork) perNode() ([]Step, int) {
+// VerdictRounds rounds of trials. Priced, they are at step seconds a step
+// when the audit measured it (one rate for one line: two measured 0.15 s
+// apart under load differed 2–3×), else at a rate measured now.
+func (w PlanWork) perNode(step float64) ([]Step, int) {
 	levels := len(w.Epsilons) - len(w.Held.Rows[forecast.ModePerNode])
 	trials := w.Simulation.Trials
 	n := levels * (1 + len(w.Smooth)) * len(forecast.MassGrid()) * forecast.VerdictRounds * trials
@@ -200,7 +206,7 @@ func (w PlanWork) perNode() ([]Step, int) {
 		c, ok = TimePool(sim)
 	}
 	if !ok { // not timed, or its trials ran past TrialTiming (a loaded machine): the step rate's price
-		c, ok = PricePool(sim)
+		c, ok = PricePoolAt(sim, step)
 	}
 	if !ok {
 		return nil, n

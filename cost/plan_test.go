@@ -3,6 +3,8 @@ package cost
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/forecast"
@@ -41,5 +43,44 @@ func TestPricePool(t *testing.T) {
 	}
 	if c, ok := PricePool(forecast.Simulation{Graph: small, Tau: 1}); ok {
 		t.Errorf("a dense action priced: %+v", c)
+	}
+}
+
+// TestPlanPricesAtOneRate: a plan's first line measures this machine's
+// step rate once — the audit's — and prices the per-node forecasts'
+// trials at it too, so the two steps move together under load (two rates
+// measured 0.15 s apart on a loaded machine differed 2–3×); without the
+// audit the trials' price measures its own.
+func TestPlanPricesAtOneRate(t *testing.T) {
+	g, _, err := laplacian.Generate("grid:rows=80,cols=80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := PlanWork{Simulation: forecast.Simulation{Graph: g, Tau: 1, Trials: 50}, Epsilons: []float64{1}, PerNode: true, PrivateAnswer: true}
+	e, err := Plan(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := e.AuditEstimate()
+	var pn *Step
+	for i := range e.Steps {
+		if e.Steps[i].Step == "per-node forecasts" {
+			pn = &e.Steps[i]
+		}
+	}
+	if a == nil || a.MeasureMillis == 0 || pn == nil {
+		t.Fatalf("steps %+v: want the audit measured and the per-node forecasts priced", e.Steps)
+	}
+	var ns float64
+	at := strings.Index(pn.Model, "at this machine's ")
+	if at < 0 {
+		t.Fatalf("per-node forecasts %q: no rate", pn.Model)
+	}
+	if _, err := fmt.Sscanf(pn.Model[at:], "at this machine's %g ns a step", &ns); err != nil {
+		t.Fatalf("%q: %v", pn.Model, err)
+	}
+	// %.3g of the same rate.
+	if want, _ := strconv.ParseFloat(fmt.Sprintf("%.3g", a.NanosPerStep), 64); ns != want {
+		t.Errorf("per-node trials priced at %g ns a step, the audit measured %g", ns, a.NanosPerStep)
 	}
 }

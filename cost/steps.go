@@ -277,8 +277,18 @@ func TimePool(sim forecast.Simulation) (PoolCost, bool) {
 // PerNodeTrialSeconds, its step rate measured, and each score at
 // scoreNodeSeconds a node. ok is false where trials are not priced (small
 // graphs, whose action is dense).
-func PricePool(sim forecast.Simulation) (PoolCost, bool) {
-	per, how := PerNodeTrialSeconds(sim.Graph, sim.Tau, forecast.TrialBlock)
+func PricePool(sim forecast.Simulation) (PoolCost, bool) { return PricePoolAt(sim, 0) }
+
+// PricePoolAt is PricePool at step seconds a step of the action (0: the
+// rate measured now, TrialStepSeconds).
+func PricePoolAt(sim forecast.Simulation, step float64) (PoolCost, bool) {
+	if step <= 0 {
+		if chebyshevDegree(sim.Graph, sim.Tau, forecast.TrialBlock) == 0 {
+			return PoolCost{}, false // dense: not priced, nothing measured
+		}
+		step = TrialStepSeconds(sim.Graph)
+	}
+	per, how := PerNodeTrialSecondsAt(sim.Graph, sim.Tau, forecast.TrialBlock, step)
 	if per <= 0 {
 		return PoolCost{}, false
 	}
