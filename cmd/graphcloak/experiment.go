@@ -334,27 +334,16 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.Sim
 // estimate once its partition is known (its calibrations and ceilings
 // depend on it), on graphs of planEstimateNodes nodes or more, when over
 // longStep: the time so far (the load and the communities), then per τ the
-// trials (cost.AnswerTrialSecondsAt) and each ε's calibration
-// (privacy.CalibrationSeconds), and each ε's routed ceiling once
-// (forecast.RoutedCeilingSeconds).
+// trials, each ε's calibration and each ε's routed ceiling once
+// (cost.AnswerExperiment).
 func sayAnswerExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation, began time.Time) {
 	if g.quiet || sim.Graph.N() < planEstimateNodes || sim.Partition == nil {
 		return
 	}
-	eps := float64(len(o.epsilons))
-	var steps []cost.Step
-	step := cost.TrialStepSeconds(sim.Graph) // once, for every τ
-	for _, tau := range o.taus {
-		per, how := cost.AnswerTrialSecondsAt(sim.Graph, tau, sim.Trials, step)
-		if per == 0 {
-			return
-		}
-		steps = append(steps, cost.Step{Step: fmt.Sprintf("trials at τ = %g", tau), Seconds: float64(sim.Trials) * per,
-			Model: fmt.Sprintf("%d trials at %.3g s: %s", sim.Trials, per, how)})
+	steps, ok := cost.AnswerExperiment(sim, o.taus, len(o.epsilons))
+	if !ok {
+		return
 	}
-	steps = append(steps,
-		cost.Step{Step: "calibrations", Seconds: float64(len(o.taus)) * eps * privacy.CalibrationSeconds(sim.Graph, sim.Partition)},
-		cost.Step{Step: "ceilings", Seconds: eps * forecast.RoutedCeilingSeconds(sim.Graph.N(), len(community.Sizes(sim.Partition)))})
 	so := time.Since(began).Seconds()
 	total := so
 	for _, st := range steps {
@@ -369,7 +358,7 @@ func sayAnswerExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast
 // it runs (before its communities are detected), on graphs of
 // planEstimateNodes nodes or more, when over longStep: community
 // detection (Leiden or Louvain), then per τ Δ2 (sensitivity's cost model;
-// none with a fixed σ) and the trials of each ε (cost.PerNodeTrialSecondsAt:
+// none with a fixed σ) and the trials of each ε (cost.GraphExperimentTrials:
 // column actions at the step rate measured once on the graph). Δ2's model takes
 // seconds on large graphs (e-mail Enron at τ = 2: 1.7 s), so a guess at Δ2
 // (cost.Delta2Guess) is told cost.GuessDeadline after began if the model has
@@ -382,15 +371,9 @@ func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.
 	if sim.Sigma != 0 {
 		points = 1 // ε does not apply
 	}
-	trials := make([]cost.Step, len(o.taus))
-	step := cost.TrialStepSeconds(sim.Graph) // once, for every τ
-	for i, tau := range o.taus {
-		per, how := cost.PerNodeTrialSecondsAt(sim.Graph, tau, sim.Trials, step)
-		if per == 0 {
-			return
-		}
-		trials[i] = cost.Step{Step: fmt.Sprintf("trials at τ = %g", tau), Seconds: float64(points*sim.Trials) * per,
-			Model: fmt.Sprintf("%d ε × %d trials at %.3g s: %s", points, sim.Trials, per, how)}
+	trials, ok := cost.GraphExperimentTrials(sim, o.taus, points)
+	if !ok {
+		return
 	}
 	line := func(so float64, delta2 func(tau float64) cost.Step) string {
 		var steps []cost.Step
