@@ -43,7 +43,7 @@ func Localise(g *laplacian.Graph, l Localisation) (float64, string) {
 	draw := float64(K) * float64(2*g.NumEdges()+g.N()) * step
 	var steps []Step
 	if !l.Partitioned {
-		steps = append(steps, Step{Step: "communities", Seconds: community.DetectionSeconds(g.NumEdges())})
+		steps = append(steps, Detection(g.NumEdges()))
 	}
 	if l.ForecastTrials > 0 && l.SourceMass == 0 {
 		steps = append(steps, Step{Step: "source mass", Seconds: forecast.MassNullDraws * draw})
@@ -64,6 +64,14 @@ func Localise(g *laplacian.Graph, l Localisation) (float64, string) {
 	}
 	return total, fmt.Sprintf("estimated %s for the localisation (%s; a null draw one column action of K = %d at this machine's %.3g ns a step)%s",
 		human(total), strings.Join(parts, ", "), K, step*1e9, trials)
+}
+
+// Detection is community detection's estimate (Leiden or Louvain) on a
+// graph of edges relationships: community.DetectionSeconds, the reference
+// machine's rate a relationship.
+func Detection(edges int) Step {
+	return Step{Step: "communities", Seconds: community.DetectionSeconds(edges),
+		Model: fmt.Sprintf("%d relationships at about %g µs each on the reference machine", edges, community.DetectionMicrosPerEdge)}
 }
 
 // recoveryActions prices the recovery (the model's column norms and the

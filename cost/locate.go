@@ -3,7 +3,6 @@ package cost
 import (
 	"fmt"
 
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -31,8 +30,7 @@ type LocateWork struct {
 func Locate(e *Estimate, w LocateWork) error {
 	gr := w.Forecast.Graph
 	if w.Detects {
-		e.Add(Step{Step: "communities", Seconds: community.DetectionSeconds(gr.NumEdges()),
-			Model: fmt.Sprintf("%d relationships at about %g µs each on the reference machine", gr.NumEdges(), community.DetectionMicrosPerEdge)})
+		e.Add(Detection(gr.NumEdges()))
 	}
 	trials := w.Forecast.Trials
 	sim := w.Forecast

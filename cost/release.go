@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
@@ -26,10 +27,10 @@ type ReleaseWork struct {
 	// mass (0: none).
 	Forecast   forecast.Simulation
 	SourceMass float64
-	// Calibration models the calibration of the private answer the
-	// forecasts simulate (privacy.CalibrationSeconds on the partition they
-	// score), asked only when the forecasts are priced.
-	Calibration func() (float64, error)
+	// Partition is the partition the forecasts score (the release's
+	// communities, else Leiden's), on which the private answer they
+	// simulate is calibrated; asked only when the forecasts are priced.
+	Partition func() ([]int, error)
 	// Neo4j: the release writes back (unless a dry run).
 	Neo4j bool
 	// Name names the parameters the models mention (nil: "--" and theirs).
@@ -86,10 +87,11 @@ func (w ReleaseWork) forecasts(e *Estimate, releaseSeconds float64) error {
 	}
 	cal := 0.0
 	if w.DryRun || w.RefuseAtChance {
-		var err error
-		if cal, err = w.Calibration(); err != nil {
+		part, err := w.Partition()
+		if err != nil {
 			return err
 		}
+		cal = privacy.CalibrationSeconds(sim.Graph, part)
 	}
 	w.forecastSteps(e, c, ans, cal, releaseSeconds)
 	return nil

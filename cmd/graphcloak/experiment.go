@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/experiment"
@@ -381,7 +380,7 @@ func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.
 			steps = append(steps, cost.Step{Step: "so far", Seconds: so})
 		}
 		if kind, _, _ := strings.Cut(o.communities, ":"); kind == "leiden" || kind == "louvain" {
-			steps = append(steps, cost.Step{Step: "communities", Seconds: community.DetectionSeconds(sim.Graph.NumEdges())})
+			steps = append(steps, cost.Detection(sim.Graph.NumEdges()))
 		}
 		for i, tau := range o.taus {
 			if sim.Sigma == 0 {

@@ -54,20 +54,16 @@ func releaseWork(ctx context.Context, opts *releaseOptions, spec *job.ReleaseSpe
 		Forecast: forecast.Simulation{Graph: lg.Graph, Alpha: spec.Alpha, Delta: spec.Delta, Sources: 1, Trials: spec.ForecastTrials,
 			Estimator: spec.Estimator, Seed: spec.ForecastSeed, Mechanism: privacy.MechanismDefault},
 		SourceMass: spec.SourceMass, Neo4j: spec.Neo4j, Name: flagName,
-		Calibration: func() (float64, error) { return answerCalibrationSeconds(ctx, spec, lg) }}
+		Partition: func() ([]int, error) { return forecastPartition(ctx, spec, lg) }}
 }
 
-// answerCalibrationSeconds models the calibration of the private answer
-// the release's forecasts simulate (privacy.CalibrationSeconds) on the
-// partition they score: the release's communities, else Leiden's.
-func answerCalibrationSeconds(ctx context.Context, spec *job.ReleaseSpec, lg *stores.Graph) (float64, error) {
+// forecastPartition is the partition the release's forecasts score: the
+// release's communities, else Leiden's.
+func forecastPartition(ctx context.Context, spec *job.ReleaseSpec, lg *stores.Graph) ([]int, error) {
 	kind := spec.Communities
 	if kind == "" {
 		kind = "leiden"
 	}
 	_, part, _, err := lg.ScoredPartition(ctx, kind, 1, spec.ForecastSeed)
-	if err != nil {
-		return 0, err
-	}
-	return privacy.CalibrationSeconds(lg.Graph, part), nil
+	return part, err
 }
