@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // ForecastBudget is the time a dry run's forecast may take, shared by
@@ -103,4 +105,11 @@ func DryRunForecasts(trials int, perTrial, answerTrial, calibration, releaseSeco
 		{Step: "forecast by source mass", Seconds: MassCurveSeconds(masses, round),
 			Model: fmt.Sprintf("%d masses of %d rounds at %s each", masses, MassRounds, human(round))},
 	}
+}
+
+// DryRunForecastsOn is DryRunForecasts on the forecast graph and its
+// partition part, the private answer's calibration modelled on them
+// (privacy.CalibrationSeconds).
+func DryRunForecastsOn(graph *laplacian.Graph, part []int, trials int, perTrial, answerTrial, releaseSeconds float64, statedMass bool) []Step {
+	return DryRunForecasts(trials, perTrial, answerTrial, privacy.CalibrationSeconds(graph, part), releaseSeconds, statedMass)
 }

@@ -82,6 +82,17 @@ func Delta2(gr *laplacian.Graph, tau float64, opt sensitivity.Options, name Name
 		Model: c.Name() + ", modelled on the 2-core reference machine (sensitivity " + name.of(ParamDryRun) + ")"}
 }
 
+// Delta2Line is the line a release tells before it computes Δ2 at τ on
+// g within budget (Delta2's model: the method Δ2 follows, priced on the
+// 2-core reference machine), "" when it is not over long seconds.
+func Delta2Line(g *laplacian.Graph, tau float64, budget time.Duration, long float64) string {
+	c := sensitivity.ChooseMethod(g, tau, sensitivity.Options{TimeBudget: budget})
+	if c.Seconds <= long {
+		return ""
+	}
+	return fmt.Sprintf("estimated %s for Δ2 at τ = %g (%s, modelled on the 2-core reference machine)", human(c.Seconds), tau, c.Name())
+}
+
 // Audit is the answer audit's estimate at τ on gr with opt: its cost
 // model at the step rate measured on gr (answer.EstimateAudit).
 func Audit(gr *laplacian.Graph, tau float64, opt recovery.CertifierOptions) (Step, error) {

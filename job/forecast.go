@@ -323,7 +323,7 @@ const guessNodes = 5000
 // dryRunSteps are a dry run's forecasts (DryRunForecasts) on the forecast
 // graph and partition part, the private answer's calibrated on them.
 func (p *ReleasePlan) dryRunSteps(graph *laplacian.Graph, part []int, per, pa, releaseSeconds float64) []cost.Step {
-	return cost.DryRunForecasts(p.Spec.ForecastTrials, per, pa, privacy.CalibrationSeconds(graph, part), releaseSeconds, p.Spec.SourceMass > 0)
+	return cost.DryRunForecastsOn(graph, part, p.Spec.ForecastTrials, per, pa, releaseSeconds, p.Spec.SourceMass > 0)
 }
 
 // sayDryRun tells the modelled time of the whole dry run, when over
