@@ -24,12 +24,14 @@ type PlanWork struct {
 	Epsilons   []float64
 	// Smooth are the τ′ of the smoothed per-node releases (τ + τ′ each).
 	Smooth []float64
-	// PerNode and PrivateAnswer are the modes forecast.
-	PerNode, PrivateAnswer bool
+	// Modes are the modes forecast (forecast.ModePerNode,
+	// forecast.ModeAnswer).
+	Modes []string
 	// TimeBudget bounds Δ2 (sensitivity.Options.TimeBudget).
 	TimeBudget time.Duration
-	// Certifier is the answer audit's pass (its Tol and SensorNoise).
-	Certifier recovery.CertifierOptions
+	// FitTolerance and SensorNoise are the answer audit's pass's
+	// (recovery.CertifierOptions' Tol and SensorNoise).
+	FitTolerance, SensorNoise float64
 	// Held is what the plan's caches hold (priced at 0 s).
 	Held Held
 	// Timed times the per-node forecasts' trials on the graph (plan
@@ -41,6 +43,8 @@ type PlanWork struct {
 	Each func(Step)
 	// Name names the parameters the models mention (nil: "--" and theirs).
 	Name Names
+
+	perNodeMode, answerMode bool // Modes, read by Plan
 }
 
 // Held is what a plan's caches hold of its work before it runs
@@ -102,6 +106,7 @@ const PassDelta2Seconds = 1
 // the plan's order: the audit's pass runs first.
 func Plan(w PlanWork) (PlanEstimate, error) {
 	start := time.Now()
+	w.perNodeMode, w.answerMode = slices.Contains(w.Modes, forecast.ModePerNode), slices.Contains(w.Modes, forecast.ModeAnswer)
 	gr := w.Simulation.Graph
 	if w.Each == nil {
 		w.Each = func(Step) {}
@@ -109,7 +114,7 @@ func Plan(w PlanWork) (PlanEstimate, error) {
 	e := PlanEstimate{Graph: w.GraphName, NodeCount: gr.N(), Edges: gr.NumEdges(), Tau: w.Simulation.Tau}
 	var audit []Step
 	step := 0.0 // the step rate the audit measured: the trials' price too
-	if w.PrivateAnswer {
+	if w.answerMode {
 		st, err := w.audit()
 		if err != nil {
 			return PlanEstimate{}, err
@@ -119,7 +124,7 @@ func Plan(w PlanWork) (PlanEstimate, error) {
 		}
 		audit = append(audit, st)
 	}
-	if w.PerNode {
+	if w.perNodeMode {
 		e.Steps = append(e.Steps, w.delta2()...)
 		st, n := w.perNode(step)
 		e.Simulations += n
@@ -146,14 +151,14 @@ func (w PlanWork) told(st Step) Step {
 }
 
 // auditsAnswers: the plan audits the private answer (it has a partition).
-func (w PlanWork) auditsAnswers() bool { return w.PrivateAnswer && w.Simulation.Partition != nil }
+func (w PlanWork) auditsAnswers() bool { return w.answerMode && w.Simulation.Partition != nil }
 
 // audit is the answer audit's step: reused, or its model (Audit).
 func (w PlanWork) audit() (Step, error) {
 	if w.Held.AnswerModel {
 		return w.told(Step{Step: "answer audit", Model: fmt.Sprintf("reused from the store: the certificate kept (%s, or the store %s) verifies", w.Name.of(ParamAnswerCache), w.Name.of(ParamCacheDir))}), nil
 	}
-	st, err := Audit(w.Simulation.Graph, w.Simulation.Tau, recovery.CertifierOptions{Tol: w.Certifier.Tol, SensorNoise: w.Certifier.SensorNoise})
+	st, err := Audit(w.Simulation.Graph, w.Simulation.Tau, recovery.CertifierOptions{Tol: w.FitTolerance, SensorNoise: w.SensorNoise})
 	if err != nil {
 		return Step{}, err
 	}
@@ -254,7 +259,7 @@ func (w PlanWork) ceilings() []Step {
 // (no partition, a τ the pass refuses), and are priced only when the
 // audit does not run.
 func (w PlanWork) answerTrials() ([]Step, int) {
-	if !w.PrivateAnswer || w.auditsAnswers() || len(w.Held.Rows[forecast.ModeAnswer]) >= len(w.Epsilons) {
+	if !w.answerMode || w.auditsAnswers() || len(w.Held.Rows[forecast.ModeAnswer]) >= len(w.Epsilons) {
 		return nil, 0
 	}
 	trials := w.Simulation.Trials

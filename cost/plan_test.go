@@ -56,7 +56,7 @@ func TestPlanPricesAtOneRate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := PlanWork{Simulation: forecast.Simulation{Graph: g, Tau: 1, Trials: 50}, Epsilons: []float64{1}, PerNode: true, PrivateAnswer: true}
+	w := PlanWork{Simulation: forecast.Simulation{Graph: g, Tau: 1, Trials: 50}, Epsilons: []float64{1}, Modes: []string{forecast.ModePerNode, forecast.ModeAnswer}}
 	e, err := Plan(w)
 	if err != nil {
 		t.Fatal(err)

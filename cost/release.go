@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
@@ -22,11 +23,15 @@ type ReleaseWork struct {
 	// --sensitivity-cache may hold it.
 	CertGiven, Cached bool
 	TimeBudget        time.Duration
-	// Forecast is the forecasts' simulation (graph, α, δ, estimator,
-	// seed, Trials: the forecast's trials; 0: none); SourceMass the stated
-	// mass (0: none).
-	Forecast   forecast.Simulation
-	SourceMass float64
+	// Graph is the release's; Alpha, Delta, Estimator and Seed its
+	// forecasts' (ReleaseSpec.ForecastSeed), Trials their trials (0: no
+	// forecast), SourceMass the stated mass (0: none).
+	Graph        *laplacian.Graph
+	Alpha, Delta float64
+	Estimator    string
+	Seed         uint64
+	Trials       int
+	SourceMass   float64
 	// Partition is the partition the forecasts score (the release's
 	// communities, else Leiden's), on which the private answer they
 	// simulate is calibrated; asked only when the forecasts are priced.
@@ -35,6 +40,8 @@ type ReleaseWork struct {
 	Neo4j bool
 	// Name names the parameters the models mention (nil: "--" and theirs).
 	Name Names
+
+	forecast forecast.Simulation // the forecasts' simulation, set by Release
 }
 
 // Release adds a release's modelled steps to e: Δ2 at each τ (the dry
@@ -43,9 +50,11 @@ type ReleaseWork struct {
 // or --refuse-at-chance's or --smooth auto's, by trials timed on the
 // graph, and the write-back.
 func Release(e *Estimate, w ReleaseWork) error {
+	w.forecast = forecast.Simulation{Graph: w.Graph, Alpha: w.Alpha, Delta: w.Delta, Sources: 1, Trials: w.Trials,
+		Estimator: w.Estimator, Seed: w.Seed, Mechanism: privacy.MechanismDefault}
 	releaseSeconds := 0.0 // the model of the released τ's Δ2
 	for i, tau := range w.Taus {
-		st := Delta2(w.Forecast.Graph, tau, sensitivity.Options{TimeBudget: w.TimeBudget}, w.Name)
+		st := Delta2(w.forecast.Graph, tau, sensitivity.Options{TimeBudget: w.TimeBudget}, w.Name)
 		if i == 0 {
 			releaseSeconds = st.Seconds
 		}
@@ -60,13 +69,13 @@ func Release(e *Estimate, w ReleaseWork) error {
 		}
 		e.Add(st)
 	}
-	if w.Forecast.Trials > 0 && w.Forecast.Graph.NumEdges() > 0 && (w.DryRun || w.RefuseAtChance || w.SmoothAuto) {
+	if w.forecast.Trials > 0 && w.forecast.Graph.NumEdges() > 0 && (w.DryRun || w.RefuseAtChance || w.SmoothAuto) {
 		if err := w.forecasts(e, releaseSeconds); err != nil {
 			return err
 		}
 	}
 	if w.Neo4j && !w.DryRun {
-		e.Add(WriteBack(2 * w.Forecast.Graph.N())) // the value and its run id
+		e.Add(WriteBack(2 * w.forecast.Graph.N())) // the value and its run id
 	}
 	return nil
 }
@@ -74,7 +83,7 @@ func Release(e *Estimate, w ReleaseWork) error {
 // forecasts adds the release's forecasts, their trials timed on the
 // graph (TimeTrials; the private answer's by TimeAnswerTrials).
 func (w ReleaseWork) forecasts(e *Estimate, releaseSeconds float64) error {
-	sim := w.Forecast
+	sim := w.forecast
 	sim.Tau, sim.Sources, sim.Trials = w.Taus[0], 1, 0
 	c, ok := TimeTrials(sim)
 	if !ok {
@@ -103,7 +112,7 @@ func (w ReleaseWork) forecasts(e *Estimate, releaseSeconds float64) error {
 // the one at forecast.MaxMass), --smooth auto's (one simulation per
 // candidate τ′), each round by ForecastRoundSeconds.
 func (w ReleaseWork) forecastSteps(e *Estimate, c, ans TrialCost, cal, releaseSeconds float64) {
-	trials := w.Forecast.Trials
+	trials := w.forecast.Trials
 	if w.SmoothAuto {
 		e.Add(TrialsStep("smooth auto forecasts", len(w.Taus)*trials, trials, c))
 	}

@@ -70,8 +70,11 @@ func Line(what string, total float64, steps []Step) string {
 	return line + ")"
 }
 
-// human renders seconds for a reader (answer.HumanDuration).
-func human(s float64) string { return answer.HumanDuration(time.Duration(s * float64(time.Second))) }
+// Human renders seconds for a reader, as every estimate line does
+// (answer.HumanDuration).
+func Human(s float64) string { return answer.HumanDuration(time.Duration(s * float64(time.Second))) }
+
+func human(s float64) string { return Human(s) }
 
 // Delta2 is Δ2's estimate at τ on gr: sensitivity.ChooseMethod, the
 // chooser and cost model Δ2 itself follows (the sensitivity command's dry

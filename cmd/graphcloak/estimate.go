@@ -3,12 +3,8 @@ package main
 import (
 	"fmt"
 	"io"
-	"time"
 
-	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/cost"
-	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // The --estimate of every command (GDS's .estimate): what each long step
@@ -36,22 +32,5 @@ func printSteps(out io.Writer, steps []cost.Step) {
 	}
 }
 
-// seconds renders a modelled time (answer.HumanDuration).
-func seconds(s float64) string { return answer.HumanDuration(time.Duration(s * float64(time.Second))) }
-
-// sayDelta2Estimate prints the sensitivity command's estimate before Δ2
-// is computed at τ on gr with opt: the time since began (the load and
-// Δ2's model) and Δ2's (cost.Delta2), when the graph has planEstimateNodes
-// nodes or more (below, the model's own bound timings are not worth it)
-// and their sum is more than longStep.
-func sayDelta2Estimate(g *globalOptions, gr *laplacian.Graph, tau float64, opt sensitivity.Options, began time.Time) {
-	if g.quiet || gr.N() < planEstimateNodes {
-		return
-	}
-	st := cost.Delta2(gr, tau, opt, flagName)
-	so := time.Since(began).Seconds()
-	if so+st.Seconds > longStep.Seconds() {
-		g.say(fmt.Sprintf("estimated %s for the sensitivity (%s so far, %s %s: %s)",
-			seconds(so+st.Seconds), seconds(so), st.Step, seconds(st.Seconds), st.Model))
-	}
-}
+// seconds renders a modelled time (cost.Human).
+func seconds(s float64) string { return cost.Human(s) }

@@ -3,14 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
-	"slices"
 	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/cost"
-	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -19,10 +16,8 @@ import (
 // each step told to each as it is modelled.
 func planWork(o *planOptions, lg *stores.Graph, spec job.ForecastSpec, timed bool, each func(cost.Step)) cost.PlanWork {
 	held := spec.Held()
-	gr := lg.Graph
-	return cost.PlanWork{GraphName: o.graph, Simulation: spec.Simulation, Epsilons: o.epsilons, Smooth: o.smooth,
-		PerNode: slices.Contains(o.modes, forecast.ModePerNode), PrivateAnswer: slices.Contains(o.modes, forecast.ModeAnswer),
-		TimeBudget: o.timeBudget, Certifier: recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise.at(gr.N())},
+	return cost.PlanWork{GraphName: o.graph, Simulation: spec.Simulation, Epsilons: o.epsilons, Smooth: o.smooth, Modes: o.modes,
+		TimeBudget: o.timeBudget, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.at(lg.Graph.N()),
 		Held: cost.Held{Delta2: held.Delta2 != nil, AnswerModel: held.AnswerModel, Rows: held.Rows}, Timed: timed, Each: each, Name: flagName}
 }
 

@@ -6,9 +6,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/cost"
-	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -51,8 +49,7 @@ func releaseWork(ctx context.Context, opts *releaseOptions, spec *job.ReleaseSpe
 	}
 	return cost.ReleaseWork{Taus: taus, SmoothAuto: spec.SmoothAuto, DryRun: spec.DryRun, RefuseAtChance: spec.RefuseAtChance,
 		CertGiven: opts.sensitivityCert != "", Cached: spec.CachePath != "", TimeBudget: spec.TimeBudget,
-		Forecast: forecast.Simulation{Graph: lg.Graph, Alpha: spec.Alpha, Delta: spec.Delta, Sources: 1, Trials: spec.ForecastTrials,
-			Estimator: spec.Estimator, Seed: spec.ForecastSeed, Mechanism: privacy.MechanismDefault},
+		Graph: lg.Graph, Alpha: spec.Alpha, Delta: spec.Delta, Estimator: spec.Estimator, Seed: spec.ForecastSeed, Trials: spec.ForecastTrials,
 		SourceMass: spec.SourceMass, Neo4j: spec.Neo4j, Name: flagName,
 		Partition: func() ([]int, error) { return forecastPartition(ctx, spec, lg) }}
 }
