@@ -16,3 +16,10 @@
 // Times are wall seconds (float64) on this machine with all its cores
 // (runtime.GOMAXPROCS) unless a model says "reference machine".
 package cost
+
+// LineNodes is the size from which a command models its long steps for
+// the line it prints before them (plan, sensitivity, the experiments, a
+// release's Δ2 and its dry run, a localisation): below it the models' own
+// cost (timing Δ2's bounds, measuring the step rate) is not worth it, and
+// the work is short.
+const LineNodes = 5000

@@ -513,10 +513,10 @@ func (p *ReleasePlan) sayDelta2Estimate(g *laplacian.Graph, tau float64) {
 
 // sayDelta2Model tells (env.Say) the modelled time of a Δ2 about to be
 // computed at τ on g within budget (cost.Delta2Line) when it is over
-// LongStep; below 5 000 nodes nothing (the model's own bound timings are
+// LongStep; below guessNodes nodes nothing (the model's own bound timings are
 // not worth it).
 func sayDelta2Model(env Env, g *laplacian.Graph, tau float64, budget time.Duration) {
-	if env.Say == nil || g.N() < 5000 {
+	if env.Say == nil || g.N() < guessNodes {
 		return
 	}
 	if line := cost.Delta2Line(g, tau, budget, LongStep.Seconds()); line != "" {

@@ -316,9 +316,9 @@ func (p *ReleasePlan) dryRunGuess(g *laplacian.Graph) string {
 // human renders seconds for a reader (answer.HumanDuration).
 func human(s float64) string { return answer.HumanDuration(time.Duration(s * float64(time.Second))) }
 
-// guessNodes is the size from which a dry run tells a guess before Δ2's
-// method is modelled (below it the model takes well under a second).
-const guessNodes = 5000
+// guessNodes is the size from which a release, its dry run and a
+// localisation tell their estimates (cost.LineNodes).
+const guessNodes = cost.LineNodes
 
 // dryRunSteps are a dry run's forecasts (DryRunForecasts) on the forecast
 // graph and partition part, the private answer's calibrated on them.

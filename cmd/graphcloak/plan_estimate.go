@@ -46,10 +46,9 @@ func runPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph, spec jo
 	return printPlanEstimate(g, out, e)
 }
 
-// planEstimateNodes is the size from which plan prints its estimate
-// before it starts: below it the models' own cost (timing Δ2's bounds,
-// measuring the step rate) is not worth it, and the plan is short.
-const planEstimateNodes = 5000
+// planEstimateNodes is the size from which a command prints its
+// estimate before it starts (cost.LineNodes).
+const planEstimateNodes = cost.LineNodes
 
 // sayStepsAfter is how long plan's modelling may take before it tells
 // each step's estimate as it is modelled instead of the sum first.
