@@ -159,7 +159,7 @@ func (p *ReleasePlan) forecastGraph(graph *laplacian.Graph, sigma, releaseSecond
 // only when end is called (the rounds a verdict takes are not known
 // before), so that a progress log goes on through every round instead of
 // ending with the first. firstTrials, when set, is told once the time a
-// trial took so far (TrialSeconds) once two trials a worker after the
+// trial took so far (cost.TrialSeconds) once two trials a worker after the
 // first have finished in the first round, or all of its trials.
 func roundsProgress(progress func(done, total int), rounds, trials int, firstTrials func(perTrial float64, timed int)) (report func(done, total int), end func()) {
 	var mu sync.Mutex
@@ -220,7 +220,7 @@ func monotone(progress func(done, total int)) func(done, total int) {
 // (env.Say) the modelled time of the whole dry run again, when over LongStep
 // — the time so far (since p.began) and the forecasts (dryRunSteps) at
 // the answer's measured time a trial, the per-node trials priced by this
-// machine's step rate (PerNodeTrialSeconds).
+// machine's step rate (cost.PerNodeTrialSeconds).
 func (p *ReleasePlan) sayForecastEstimate(g *laplacian.Graph, part []int, releaseSeconds float64) func(perTrial float64, timed int) {
 	return func(pa float64, timed int) {
 		_, _, per, how, ok := p.pricing(g)
@@ -249,7 +249,7 @@ func (p *ReleasePlan) sayDryRunEstimate(g *laplacian.Graph, est *graphcloak.Rele
 
 // pricing is what a dry run's estimates price its forecasts on: the
 // forecast graph and partition (forecastPartition) and a per-node trial's
-// time (PerNodeTrialSeconds, its step rate measured once a dry run); ok is
+// time (cost.PerNodeTrialSeconds, its step rate measured once a dry run); ok is
 // false where there is no price (no partition, or a dense action: small
 // graphs, quick forecasts).
 func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part []int, per float64, how string, ok bool) {
@@ -267,7 +267,7 @@ func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part 
 // holdDryRunGuess is the dry run's first estimate on a graph of at least
 // guessNodes nodes (dryRunGuess), made before Δ2's method is modelled
 // (which takes seconds there: its bounds on every edge and its pilot) and
-// told (env.Say) GuessDeadline after the dry run began — unless drop is
+// told (env.Say) cost.GuessDeadline after the dry run began — unless drop is
 // called first: the model's own estimate (sayDryRunEstimate), which knows
 // which scheme Δ2 takes, is then the first (LFR 2·10⁴: 40 s at 1.3 s for
 // a 58 s dry run, where the guess said 32 s).
@@ -278,7 +278,7 @@ func (p *ReleasePlan) holdDryRunGuess(g *laplacian.Graph) (drop func()) {
 // dryRunGuess is the dry run's guess at its time (holdDryRunGuess): the
 // modelling and Δ2 guessed (sensitivity.GuessFirst; where Δ2's time is not
 // modelled without the pilot, the middle of what a dry run computes,
-// dryRunDelta2Guess) and the forecasts as sayDryRunEstimate prices them;
+// cost.DryRunDelta2Guess) and the forecasts as sayDryRunEstimate prices them;
 // "" below guessNodes nodes, without a price, or when not over LongStep.
 func (p *ReleasePlan) dryRunGuess(g *laplacian.Graph) string {
 	if g.N() < guessNodes {
@@ -320,7 +320,7 @@ func human(s float64) string { return answer.HumanDuration(time.Duration(s * flo
 // localisation tell their estimates (cost.LineNodes).
 const guessNodes = cost.LineNodes
 
-// dryRunSteps are a dry run's forecasts (DryRunForecasts) on the forecast
+// dryRunSteps are a dry run's forecasts (cost.DryRunForecastsOn) on the forecast
 // graph and partition part, the private answer's calibrated on them.
 func (p *ReleasePlan) dryRunSteps(graph *laplacian.Graph, part []int, per, pa, releaseSeconds float64) []cost.Step {
 	return cost.DryRunForecastsOn(graph, part, p.Spec.ForecastTrials, per, pa, releaseSeconds, p.Spec.SourceMass > 0)
