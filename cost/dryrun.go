@@ -17,7 +17,7 @@ func ForecastBudget(releaseSeconds float64) time.Duration {
 }
 
 // ForecastRoundSeconds models one round of a dry run's forecast
-// (forecastGraph's simulation: a round of the unit forecast, of a mass's,
+// (the simulation of job's forecastGraph: a round of the unit forecast, of a mass's,
 // or the private answer's) from perTrial, the wall time of one simulated
 // release on the graph: its trials, which stop starting once the round's
 // share of the time budget has passed and the first min(20, trials) are
