@@ -1,5 +1,7 @@
 package errkind
 
+import "math"
+
 // Input marks err as bad input unless what it wraps has a kind of its own
 // (a missing file stays bad input, a refused password unreachable).
 func Input(err error) error { return inputError{err} }
@@ -16,4 +18,13 @@ func (e inputError) Kind() Kind {
 		return k
 	}
 	return BadInput
+}
+
+// CheckPositive refuses (bad input) a value of param that is not a
+// positive, finite number.
+func CheckPositive(param Param, v float64) error {
+	if !(v > 0) || math.IsInf(v, 0) {
+		return Inputf("%s must be positive and finite, got %v", param, v)
+	}
+	return nil
 }

@@ -182,6 +182,14 @@ func MassGrid() []float64 {
 	return []float64{0.1, 0.316, 1, 3.16, 10, 31.6, 100, 316, MaxMass}
 }
 
+// Units says a source mass: "1 unit", "40 units".
+func Units(m float64) string {
+	if m == 1 {
+		return "1 unit"
+	}
+	return fmt.Sprintf("%.3g units", m)
+}
+
 // MaxMass is MassGrid's largest mass (units).
 const MaxMass float64 = 1000
 

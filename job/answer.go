@@ -83,10 +83,10 @@ func (s *AnswerSpec) Check() error {
 	if s.Cap < 0 || s.Cap > privacy.MaxAnswerCap {
 		return errkind.Inputf("%s must be in 0..%d, got %d", ParamAnswerCap, privacy.MaxAnswerCap, s.Cap)
 	}
-	if err := CheckPositive("epsilon", s.Epsilon); err != nil {
+	if err := errkind.CheckPositive("epsilon", s.Epsilon); err != nil {
 		return err
 	}
-	return CheckPositive("tau", s.Tau)
+	return errkind.CheckPositive("tau", s.Tau)
 }
 
 // runRecord is the run record an answer starts ("answer", with the

@@ -2,7 +2,6 @@ package job
 
 import (
 	"errors"
-	"math"
 	"strings"
 
 	"github.com/graphcloak/graphcloak/connector"
@@ -41,15 +40,6 @@ func (e *NotStoredError) Error() string {
 }
 func (e *NotStoredError) Unwrap() error    { return e.Err }
 func (*NotStoredError) Kind() errkind.Kind { return errkind.Charged }
-
-// CheckPositive refuses (bad input) a value of param that is not a
-// positive, finite number.
-func CheckPositive(param string, v float64) error {
-	if !(v > 0) || math.IsInf(v, 0) {
-		return errkind.Inputf("%s must be positive and finite, got %v", errkind.Param(param), v)
-	}
-	return nil
-}
 
 // Parameters this package's errors name (errkind.Param): a command shows
 // each under the name its user types (errkind.Render).

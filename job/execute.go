@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak"
-	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -512,16 +512,14 @@ func (p *ReleasePlan) sayDelta2Estimate(g *laplacian.Graph, tau float64) {
 }
 
 // sayDelta2Model tells (env.Say) the modelled time of a Δ2 about to be
-// computed at τ on g within budget (sensitivity.ChooseMethod, the chooser
-// Δ2 follows, priced on the 2-core reference machine) when it is over
-// LongStep; below 5 000 nodes nothing (the model's own bound timings are
+// computed at τ on g within budget (cost.Delta2Line) when it is over
+// LongStep; below guessNodes nodes nothing (the model's own bound timings are
 // not worth it).
 func sayDelta2Model(env Env, g *laplacian.Graph, tau float64, budget time.Duration) {
-	if env.Say == nil || g.N() < 5000 {
+	if env.Say == nil || g.N() < guessNodes {
 		return
 	}
-	if c := sensitivity.ChooseMethod(g, tau, sensitivity.Options{TimeBudget: budget}); c.Seconds > LongStep.Seconds() {
-		env.Say(fmt.Sprintf("estimated %s for Δ2 at τ = %g (%s, modelled on the 2-core reference machine)",
-			answer.HumanDuration(time.Duration(c.Seconds*float64(time.Second))), tau, c.Name()))
+	if line := cost.Delta2Line(g, tau, budget, LongStep.Seconds()); line != "" {
+		env.Say(line)
 	}
 }

@@ -10,8 +10,8 @@ import (
 
 	graphcloak "github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/answer"
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -142,7 +142,7 @@ func (p *ReleasePlan) forecast(ctx context.Context, graph *laplacian.Graph, sigm
 func (p *ReleasePlan) forecastGraph(graph *laplacian.Graph, sigma, releaseSeconds float64) (forecast.Simulation, error) {
 	s := &p.Spec
 	tau, trials := s.Tau+s.Smooth, s.ForecastTrials
-	budget := forecastBudget(releaseSeconds)
+	budget := cost.ForecastBudget(releaseSeconds)
 	graph, part, err := p.forecastPartition(graph)
 	if err != nil {
 		return forecast.Simulation{}, err
@@ -152,111 +152,6 @@ func (p *ReleasePlan) forecastGraph(graph *laplacian.Graph, sigma, releaseSecond
 		TimeBudget: budget / forecast.VerdictRounds, MinTrials: min(20, trials)}, nil
 }
 
-// forecastBudget is the time a dry run's forecast may take, shared by
-// its rounds (forecastGraph): 5% of the release's modelled time, at least
-// 2 s.
-func forecastBudget(releaseSeconds float64) time.Duration {
-	return time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
-}
-
-// ForecastRoundSeconds models one round of a dry run's forecast
-// (forecastGraph's simulation: a round of the unit forecast, of a mass's,
-// or the private answer's) from perTrial, the wall time of one simulated
-// release on the graph: its trials, which stop starting once the round's
-// share of the time budget has passed and the first min(20, trials) are
-// done (forecast.Simulation's TimeBudget and MinTrials), plus about a
-// trial for those still running then. releaseSeconds is the release's
-// modelled time (0 for --refuse-at-chance's forecast: the minimum budget).
-func ForecastRoundSeconds(trials int, perTrial, releaseSeconds float64) float64 {
-	b := forecastBudget(releaseSeconds).Seconds() / forecast.VerdictRounds
-	return min(float64(trials)*perTrial, max(b, float64(min(20, trials))*perTrial)+perTrial)
-}
-
-// TrialSeconds is the wall time a simulated release costs in a
-// simulation of trials trials, from when the first and the k-th of them
-// finished (seconds since the simulation started, its setup included):
-// each trial after the first costs (last−first)/(k−1), all workers at
-// once, and the first's time — the setup and its block's draw (a
-// simulation draws min(forecast.TrialBlock, trials) trials' readings in
-// one action) — is shared by its block. With one trial finished, its time.
-func TrialSeconds(first, last float64, k, trials int) float64 {
-	if k < 2 || last <= first {
-		return first / float64(max(1, k))
-	}
-	return (last-first)/float64(k-1) + first/float64(max(1, min(forecast.TrialBlock, trials)))
-}
-
-// ForecastRounds is the rounds a forecast is modelled to take: a verdict
-// (forecast.PerNode) takes one to VerdictRounds of them, as the rate is
-// far from or near the guess, which is not known before; two, the
-// geometric middle of 1 and 4, is within 2× of every count.
-const ForecastRounds = 2
-
-// MassRounds is the rounds a point of the forecast by source mass is
-// modelled to take: most of the grid's masses are near the guess (below
-// what the release resolves) and take more rounds than the unit forecast
-// — 1.8 to 4 a point, 3.2 on average, on six graphs of 1.7·10⁴–4·10⁴
-// nodes (docs/results.md, "The dry run's estimate at once").
-const MassRounds = 3
-
-// VerdictForecastSeconds models a verdict's forecast without a time
-// budget (locate's, forecast.AtMass): ForecastRounds rounds of trials
-// trials at perTrial each.
-func VerdictForecastSeconds(trials int, perTrial float64) float64 {
-	return float64(ForecastRounds*trials) * perTrial
-}
-
-// MassCurveSeconds models the forecast by source mass (massCurve): masses
-// points of MassRounds rounds (round: ForecastRoundSeconds) — from above:
-// the curve ends early once two masses in a row are answered ≥ 99%.
-func MassCurveSeconds(masses int, round float64) float64 {
-	return float64(masses*MassRounds) * round
-}
-
-// MassPoints is how many points of forecast.MassGrid a dry run simulates
-// for its forecast by source mass: all but the 1-unit one, which is the
-// unit forecast, unless a source mass is stated (the dry run's forecast is
-// then at that mass).
-func MassPoints(statedMass bool) int {
-	if statedMass {
-		return len(forecast.MassGrid())
-	}
-	return len(forecast.MassGrid()) - 1
-}
-
-// ForecastStep is one of a dry run's forecasts and its modelled time.
-type ForecastStep struct {
-	Step    string
-	Seconds float64
-	Model   string
-}
-
-// DryRunForecasts models a dry run's forecasts of trials simulated
-// releases each from perTrial, the wall time of one per-node trial on the
-// graph, and answerTrial, the private answer's (its trials recover the
-// source again where the plain recovery missed: 0.8–8.6 per-node trials
-// each): the private answer's (one round, then its calibration,
-// calibration seconds: privacy.CalibrationSeconds), the unit forecast
-// (ForecastRounds rounds), the forecast by source mass (MassCurveSeconds
-// over MassPoints(statedMass)), each round by ForecastRoundSeconds.
-// release --estimate (both timed on the graph) and the dry run's
-// estimates (the per-node trials priced by the step rate,
-// PerNodeTrialSeconds) both take it.
-func DryRunForecasts(trials int, perTrial, answerTrial, calibration, releaseSeconds float64, statedMass bool) []ForecastStep {
-	round := ForecastRoundSeconds(trials, perTrial, releaseSeconds)
-	how := func(rounds int, per float64) string {
-		return fmt.Sprintf("%d round(s) of up to %d trials at %.3g s a trial, each stopped at its share of the time budget", rounds, trials, per)
-	}
-	masses := MassPoints(statedMass)
-	return []ForecastStep{
-		{Step: "private-answer forecast", Seconds: ForecastRoundSeconds(trials, answerTrial, releaseSeconds) + calibration,
-			Model: how(1, answerTrial) + fmt.Sprintf(", then its calibration (%.3g s, the envelope's spreads modelled on the 2-core reference machine)", calibration)},
-		{Step: "forecast trials", Seconds: ForecastRounds * round, Model: how(ForecastRounds, perTrial)},
-		{Step: "forecast by source mass", Seconds: MassCurveSeconds(masses, round),
-			Model: fmt.Sprintf("%d masses of %d rounds at %s each", masses, MassRounds, human(round))},
-	}
-}
-
 // roundsProgress reports a forecast run in rounds of up to trials trials
 // each (forecast.PerNode's, then for a dry run the private answer's: a
 // simulation each, whose count restarts) as one step of rounds·trials:
@@ -264,7 +159,7 @@ func DryRunForecasts(trials int, perTrial, answerTrial, calibration, releaseSeco
 // only when end is called (the rounds a verdict takes are not known
 // before), so that a progress log goes on through every round instead of
 // ending with the first. firstTrials, when set, is told once the time a
-// trial took so far (TrialSeconds) once two trials a worker after the
+// trial took so far (cost.TrialSeconds) once two trials a worker after the
 // first have finished in the first round, or all of its trials.
 func roundsProgress(progress func(done, total int), rounds, trials int, firstTrials func(perTrial float64, timed int)) (report func(done, total int), end func()) {
 	var mu sync.Mutex
@@ -288,7 +183,7 @@ func roundsProgress(progress func(done, total int), rounds, trials int, firstTri
 		off := min(round, rounds-1) * trials
 		mu.Unlock()
 		if tell {
-			firstTrials(TrialSeconds(first, now, done, n), done)
+			firstTrials(cost.TrialSeconds(first, now, done, n), done)
 		}
 		if progress != nil {
 			progress(min(off+done, total-1), total)
@@ -325,7 +220,7 @@ func monotone(progress func(done, total int)) func(done, total int) {
 // (env.Say) the modelled time of the whole dry run again, when over LongStep
 // — the time so far (since p.began) and the forecasts (dryRunSteps) at
 // the answer's measured time a trial, the per-node trials priced by this
-// machine's step rate (PerNodeTrialSeconds).
+// machine's step rate (cost.PerNodeTrialSeconds).
 func (p *ReleasePlan) sayForecastEstimate(g *laplacian.Graph, part []int, releaseSeconds float64) func(perTrial float64, timed int) {
 	return func(pa float64, timed int) {
 		_, _, per, how, ok := p.pricing(g)
@@ -341,20 +236,20 @@ func (p *ReleasePlan) sayForecastEstimate(g *laplacian.Graph, part []int, releas
 // Δ2's method is modelled (est) and before anything long runs: the time
 // so far, Δ2 when the dry run computes it (modelled under 10 s), and the
 // forecasts (dryRunSteps) with the per-node trials priced by this
-// machine's step rate and the answer's at answerTrialFactor of them. On
+// machine's step rate and the answer's at cost.AnswerTrialFactor of them. On
 // graphs whose action is dense (small) nothing: their forecasts are quick.
 func (p *ReleasePlan) sayDryRunEstimate(g *laplacian.Graph, est *graphcloak.ReleaseEstimate, delta2 float64) {
 	graph, part, per, how, ok := p.pricing(g)
 	if !ok {
 		return
 	}
-	p.sayDryRun(delta2, p.dryRunSteps(graph, part, per, answerTrialFactor*per, est.SecondsEstimate),
-		fmt.Sprintf("per-node trials at %.3g s, %s; the answer's at %d×", per, how, answerTrialFactor))
+	p.sayDryRun(delta2, p.dryRunSteps(graph, part, per, cost.AnswerTrialFactor*per, est.SecondsEstimate),
+		fmt.Sprintf("per-node trials at %.3g s, %s; the answer's at %d×", per, how, cost.AnswerTrialFactor))
 }
 
 // pricing is what a dry run's estimates price its forecasts on: the
 // forecast graph and partition (forecastPartition) and a per-node trial's
-// time (PerNodeTrialSeconds, its step rate measured once a dry run); ok is
+// time (cost.PerNodeTrialSeconds, its step rate measured once a dry run); ok is
 // false where there is no price (no partition, or a dense action: small
 // graphs, quick forecasts).
 func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part []int, per float64, how string, ok bool) {
@@ -364,7 +259,7 @@ func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part 
 	}
 	if !p.priced {
 		p.priced = true
-		p.perTrial, p.perTrialHow = PerNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
+		p.perTrial, p.perTrialHow = cost.PerNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
 	}
 	return graph, part, p.perTrial, p.perTrialHow, p.perTrial > 0
 }
@@ -372,53 +267,18 @@ func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part 
 // holdDryRunGuess is the dry run's first estimate on a graph of at least
 // guessNodes nodes (dryRunGuess), made before Δ2's method is modelled
 // (which takes seconds there: its bounds on every edge and its pilot) and
-// told (env.Say) GuessDeadline after the dry run began — unless drop is
+// told (env.Say) cost.GuessDeadline after the dry run began — unless drop is
 // called first: the model's own estimate (sayDryRunEstimate), which knows
 // which scheme Δ2 takes, is then the first (LFR 2·10⁴: 40 s at 1.3 s for
 // a 58 s dry run, where the guess said 32 s).
 func (p *ReleasePlan) holdDryRunGuess(g *laplacian.Graph) (drop func()) {
-	return HoldLine(p.env.Say, p.began.Add(GuessDeadline), p.dryRunGuess(g))
+	return cost.HoldLine(p.env.Say, p.began.Add(cost.GuessDeadline), p.dryRunGuess(g))
 }
-
-// HoldLine tells line (say) at the time at, unless drop is called first:
-// a guess made before a model whose own estimate supersedes it, told only
-// when the model is late. An empty line is never told.
-func HoldLine(say func(string), at time.Time, line string) (drop func()) {
-	if line == "" {
-		return func() {}
-	}
-	var mu sync.Mutex
-	dropped := false
-	t := time.AfterFunc(time.Until(at), func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if !dropped {
-			say(line)
-			dropped = true
-		}
-	})
-	return func() {
-		t.Stop()
-		mu.Lock()
-		defer mu.Unlock()
-		dropped = true
-	}
-}
-
-// GuessDeadline is how long after a command began a guess waits for Δ2's
-// model (HoldLine), so that the first estimate comes within about 1.5 s
-// of the command's start either way (pgp-strong-2009 loads in 0.25 s).
-const GuessDeadline = 1300 * time.Millisecond
-
-// trialRateTiming is how long PerNodeTrialSeconds times the step rate
-// (at least three rounds): half the audit's 0.3 s, as the lines it prices
-// come before long work.
-const trialRateTiming = 150 * time.Millisecond
 
 // dryRunGuess is the dry run's guess at its time (holdDryRunGuess): the
 // modelling and Δ2 guessed (sensitivity.GuessFirst; where Δ2's time is not
 // modelled without the pilot, the middle of what a dry run computes,
-// dryRunDelta2Guess) and the forecasts as sayDryRunEstimate prices them;
+// cost.DryRunDelta2Guess) and the forecasts as sayDryRunEstimate prices them;
 // "" below guessNodes nodes, without a price, or when not over LongStep.
 func (p *ReleasePlan) dryRunGuess(g *laplacian.Graph) string {
 	if g.N() < guessNodes {
@@ -430,9 +290,9 @@ func (p *ReleasePlan) dryRunGuess(g *laplacian.Graph) string {
 		return ""
 	}
 	how = fmt.Sprintf("Δ2's method modelled in about %s; per-node trials at %.3g s, %s; the answer's at %d×",
-		human(guess.ModelSeconds), per, how, answerTrialFactor)
-	steps := func(release float64) []ForecastStep {
-		return p.dryRunSteps(graph, part, per, answerTrialFactor*per, release)
+		human(guess.ModelSeconds), per, how, cost.AnswerTrialFactor)
+	steps := func(release float64) []cost.Step {
+		return p.dryRunSteps(graph, part, per, cost.AnswerTrialFactor*per, release)
 	}
 	switch {
 	case guess.Modelled && guess.Seconds < 10: // dense: computed, its time known
@@ -442,7 +302,7 @@ func (p *ReleasePlan) dryRunGuess(g *laplacian.Graph) string {
 		// its time sets the forecasts' budget) or the per-edge one (whose
 		// time needs the pilot: as below, at the floor of the budget).
 		// Between them, the geometric middle.
-		_, lo, _ := p.dryRunTotal(guess.ModelSeconds+dryRunDelta2Guess(g.NumEdges()), steps(0))
+		_, lo, _ := p.dryRunTotal(guess.ModelSeconds+cost.DryRunDelta2Guess(g.NumEdges()), steps(0))
 		so, hi, _ := p.dryRunTotal(guess.ModelSeconds, steps(guess.Seconds))
 		if mid := math.Sqrt(lo * hi); mid > LongStep.Seconds() {
 			return fmt.Sprintf("estimated %s for the dry run (%s so far; %s if Δ2's model picks the per-edge scheme, %s if the Gram scheme's %s, whose time sets the forecasts' budget; %s)",
@@ -450,69 +310,33 @@ func (p *ReleasePlan) dryRunGuess(g *laplacian.Graph) string {
 		}
 		return ""
 	}
-	return p.dryRunLine(guess.ModelSeconds+dryRunDelta2Guess(g.NumEdges()), steps(0), how)
+	return p.dryRunLine(guess.ModelSeconds+cost.DryRunDelta2Guess(g.NumEdges()), steps(0), how)
 }
 
 // human renders seconds for a reader (answer.HumanDuration).
 func human(s float64) string { return answer.HumanDuration(time.Duration(s * float64(time.Second))) }
 
-// guessNodes is the size from which a dry run tells a guess before Δ2's
-// method is modelled (below it the model takes well under a second).
-const guessNodes = 5000
+// guessNodes is the size from which a release, its dry run and a
+// localisation tell their estimates (cost.LineNodes).
+const guessNodes = cost.LineNodes
 
-// dryRunDelta2Guess is the guess at Δ2's time on a graph of edges edges
-// in a dry run's first estimate where no model without a pilot exists:
-// the dry run computes Δ2 when modelled under 10 s, so 0–10 s — 5 s, the
-// middle, and less on graphs with few edges (30 µs an edge): Δ2 took
-// 0.5 s on hep-th (15 751 edges), 3.1 s on astro-ph (121 251), 6.4–8.7 s
-// on AS, e-mail Enron and cond-mat-2005 where the dry run computed it.
-func dryRunDelta2Guess(edges int) float64 { return min(5, delta2EdgeGuess*float64(edges)) }
-
-// delta2EdgeGuess is the seconds an edge at which Δ2 is guessed where its
-// time needs the model's pilot (dryRunDelta2Guess, Delta2Guess).
-const delta2EdgeGuess = 30e-6
-
-// Delta2Guess guesses Δ2's whole time at tau on g with opt, its cost
-// model's included, before the model runs (sensitivity.GuessFirst): where
-// Δ2's own time needs the model's pilot, delta2EdgeGuess an edge — for a
-// first estimate held while the model runs (HoldLine), superseded by its;
-// at most opt.TimeBudget for Δ2 itself.
-func Delta2Guess(g *laplacian.Graph, tau float64, opt sensitivity.Options) float64 {
-	guess := sensitivity.GuessFirst(g, tau, opt)
-	run := guess.Seconds
-	if !guess.Modelled {
-		run = delta2EdgeGuess * float64(g.NumEdges())
-	}
-	if b := opt.TimeBudget.Seconds(); b > 0 {
-		run = min(run, b) // --time-budget stops the refinement there
-	}
-	return guess.ModelSeconds + run
-}
-
-// answerTrialFactor prices a private-answer trial before any has run, in
-// per-node trials: its recovery is a per-node trial's and, where the plain
-// recovery missed, the operator's exact scoring of up to 32 candidates (a
-// block action) — 0.8–8.6 per-node trials on AS, LFR 2·10⁴, pgp and
-// e-mail Enron (their first trials); 5 is within 2× of most of them.
-const answerTrialFactor = 5
-
-// dryRunSteps are a dry run's forecasts (DryRunForecasts) on the forecast
+// dryRunSteps are a dry run's forecasts (cost.DryRunForecastsOn) on the forecast
 // graph and partition part, the private answer's calibrated on them.
-func (p *ReleasePlan) dryRunSteps(graph *laplacian.Graph, part []int, per, pa, releaseSeconds float64) []ForecastStep {
-	return DryRunForecasts(p.Spec.ForecastTrials, per, pa, privacy.CalibrationSeconds(graph, part), releaseSeconds, p.Spec.SourceMass > 0)
+func (p *ReleasePlan) dryRunSteps(graph *laplacian.Graph, part []int, per, pa, releaseSeconds float64) []cost.Step {
+	return cost.DryRunForecastsOn(graph, part, p.Spec.ForecastTrials, per, pa, releaseSeconds, p.Spec.SourceMass > 0)
 }
 
 // sayDryRun tells the modelled time of the whole dry run, when over
 // LongStep: the time so far, delta2 (Δ2 still to compute), the steps; how says
 // what the steps were priced at.
-func (p *ReleasePlan) sayDryRun(delta2 float64, steps []ForecastStep, how string) {
+func (p *ReleasePlan) sayDryRun(delta2 float64, steps []cost.Step, how string) {
 	if line := p.dryRunLine(delta2, steps, how); line != "" {
 		p.env.Say(line)
 	}
 }
 
 // dryRunLine is sayDryRun's line, "" when the total is not over LongStep.
-func (p *ReleasePlan) dryRunLine(delta2 float64, steps []ForecastStep, how string) string {
+func (p *ReleasePlan) dryRunLine(delta2 float64, steps []cost.Step, how string) string {
 	if so, total, line := p.dryRunTotal(delta2, steps); total > LongStep.Seconds() {
 		return fmt.Sprintf("estimated %s for the dry run (%s so far%s; %s)", human(total), human(so), line, how)
 	}
@@ -521,7 +345,7 @@ func (p *ReleasePlan) dryRunLine(delta2 float64, steps []ForecastStep, how strin
 
 // dryRunTotal is the modelled time of the whole dry run — the time so far
 // (since p.began), delta2 and steps — and the line naming them.
-func (p *ReleasePlan) dryRunTotal(delta2 float64, steps []ForecastStep) (so, total float64, line string) {
+func (p *ReleasePlan) dryRunTotal(delta2 float64, steps []cost.Step) (so, total float64, line string) {
 	so = time.Since(p.began).Seconds()
 	total = so + delta2
 	if delta2 > 0 {
@@ -534,76 +358,6 @@ func (p *ReleasePlan) dryRunTotal(delta2 float64, steps []ForecastStep) (so, tot
 	return so, total, line
 }
 
-// A per-node forecast trial costs perNodeTrialActions column actions of
-// exp(−τL) (the trial's source diffusion a and the model's correlations
-// of a and of its noise, forecast.TrialPool: three) and
-// perNodeTrialNodeSeconds a node (its posterior and its ranking): the fit
-// to trials timed on e-mail Enron, pgp, cond-mat-2005, astro-ph, AS, hep-th
-// and LFR 2·10⁴ at τ = 1, within 0.83–1.09 of each (docs/results.md, "The
-// dry run's estimate at once").
-const (
-	perNodeTrialActions     = 3.2
-	perNodeTrialNodeSeconds = 0.32e-6
-)
-
-// PerNodeTrialSeconds prices a per-node forecast trial on g at τ, in wall
-// seconds (its readings, their noise and the recovery; plan's trials are
-// then scored at each ε): perNodeTrialActions column actions of
-// K·(2|E| + n) steps at this machine's step rate (expm.MeasureStepRate
-// for trialRateTiming) and perNodeTrialNodeSeconds a node; and says how.
-// 0 where the action is not a Chebyshev series (small graphs: dense).
-func PerNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, string) {
-	K := chebyshevDegree(g, tau, trials)
-	if K == 0 {
-		return 0, ""
-	}
-	return perNodeTrialAt(g, K, TrialStepSeconds(g))
-}
-
-// TrialStepSeconds is this machine's time a step of the action on g
-// (expm.MeasureStepRate for trialRateTiming): measured once, it prices
-// trials at several τ (PerNodeTrialSecondsAt, AnswerTrialSecondsAt).
-func TrialStepSeconds(g *laplacian.Graph) float64 {
-	return expm.MeasureStepRate(g, trialRateTiming).Seconds
-}
-
-// PerNodeTrialSecondsAt is PerNodeTrialSeconds at step seconds a step.
-func PerNodeTrialSecondsAt(g *laplacian.Graph, tau float64, trials int, step float64) (float64, string) {
-	K := chebyshevDegree(g, tau, trials)
-	if K == 0 {
-		return 0, ""
-	}
-	return perNodeTrialAt(g, K, step)
-}
-
-// AnswerTrialSecondsAt prices a private-answer trial on g at τ before any
-// has run, at step seconds a step: answerTrialFactor per-node trials
-// (PerNodeTrialSecondsAt), and says how.
-func AnswerTrialSecondsAt(g *laplacian.Graph, tau float64, trials int, step float64) (float64, string) {
-	per, how := PerNodeTrialSecondsAt(g, tau, trials, step)
-	return answerTrialFactor * per, fmt.Sprintf("%d per-node trials' time: %s", answerTrialFactor, how)
-}
-
-// perNodeTrialAt is PerNodeTrialSeconds for a series of degree K at step
-// seconds a step.
-func perNodeTrialAt(g *laplacian.Graph, K int, step float64) (float64, string) {
-	steps := float64(K) * float64(2*g.NumEdges()+g.N())
-	return perNodeTrialActions*steps*step + perNodeTrialNodeSeconds*float64(g.N()),
-		fmt.Sprintf("%g column actions of K = %d at this machine's %.3g ns a step and %g µs a node", perNodeTrialActions, K, step*1e9, perNodeTrialNodeSeconds*1e6)
-}
-
-// chebyshevDegree is the degree of the series that applies exp(−τL) on g
-// to blocks of columns columns, 0 where the action is not a Chebyshev
-// series (small graphs: dense).
-func chebyshevDegree(g *laplacian.Graph, tau float64, columns int) int {
-	act, err := expm.NewAction(g, tau, expm.Options{Columns: columns})
-	ch, ok := act.(*expm.Chebyshev)
-	if err != nil || !ok {
-		return 0
-	}
-	return ch.Degree()
-}
-
 // massCurve puts into the dry run's per-node forecast the forecast at
 // each source mass (forecast.MassCurve): what mass a release at this ε
 // can resolve. A locate's verdict on the release simulates the mass its
@@ -614,7 +368,7 @@ func (p *ReleasePlan) massCurve(ctx context.Context, graph *laplacian.Graph, sig
 	if err != nil {
 		return err
 	}
-	masses := MassPoints(p.Spec.SourceMass > 0)
+	masses := cost.MassPoints(p.Spec.SourceMass > 0)
 	if d := float64(masses) * p.unitForecast.Seconds(); p.env.Say != nil && d > LongStep.Seconds() {
 		p.env.Say(fmt.Sprintf("estimated up to %s for the forecast by source mass (%d masses at the unit forecast's %s each; masses answered ≥ 99%% twice in a row end it)",
 			human(d), masses, p.unitForecast.Round(time.Second)))
@@ -652,10 +406,10 @@ func (p *ReleasePlan) judge(f, top *forecast.Forecast) *ReleaseVerdict {
 	case v.SourceMass > 0 && f.AtChance:
 		v.AtChance, v.basis = true, f
 		v.Reason = fmt.Sprintf("noise: releases with a source of %s (stated) would put its community first %.3f [%.3f, %.3f] of the time (%d simulated), which cannot be told from %s",
-			Units(v.SourceMass), f.CommunityAccuracy, f.Low, f.High, f.Trials, guess)
+			forecast.Units(v.SourceMass), f.CommunityAccuracy, f.Low, f.High, f.Trials, guess)
 	case v.SourceMass > 0:
 		v.Reason = fmt.Sprintf("answer: releases with a source of %s (stated) would put its community first %.3f [%.3f, %.3f] of the time (%d simulated) against %s",
-			Units(v.SourceMass), f.CommunityAccuracy, f.Low, f.High, f.Trials, guess)
+			forecast.Units(v.SourceMass), f.CommunityAccuracy, f.Low, f.High, f.Trials, guess)
 	case top != nil && top.AtChance:
 		v.AtChance, v.basis = true, top
 		v.Reason = fmt.Sprintf("noise whatever the readings hold: releases like this one cannot be told from %s at any source mass up to %g units (at %g units %.3f [%.3f, %.3f])",
@@ -670,14 +424,6 @@ func (p *ReleasePlan) judge(f, top *forecast.Forecast) *ReleaseVerdict {
 		v.Reason = "depends on the source mass (no forecast by source mass was computed)"
 	}
 	return v
-}
-
-// Units says a source mass: "1 unit", "40 units".
-func Units(m float64) string {
-	if m == 1 {
-		return "1 unit"
-	}
-	return fmt.Sprintf("%.3g units", m)
 }
 
 // AtChanceError refuses a release (ReleaseSpec.RefuseAtChance) whose
@@ -702,7 +448,7 @@ func (e *AtChanceError) RenderText(name func(errkind.Param) string) string {
 	if v.SourceMass > 0 {
 		msg = fmt.Sprintf("release refused (%s), nothing charged: at ε = %g the per-node release with a source of %s (%s) is forecast to put the "+
 			"source's community first %.3f [%.3f, %.3f] of the time, which cannot be told from chance (%.4f; the largest community %.4f)",
-			name(ParamRefuseAtChance), e.Epsilon, Units(v.SourceMass), name(ParamSourceMass), f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate)
+			name(ParamRefuseAtChance), e.Epsilon, forecast.Units(v.SourceMass), name(ParamSourceMass), f.CommunityAccuracy, f.Low, f.High, f.Chance, f.PriorRate)
 	} else {
 		msg = fmt.Sprintf("release refused (%s), nothing charged: at ε = %g the per-node release cannot be told from chance (%.4f; the largest community %.4f) "+
 			"at any source mass up to %g units — at %g units it is forecast to put the source's community first %.3f [%.3f, %.3f] of the time",

@@ -12,56 +12,15 @@ import (
 
 	graphcloak "github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/answer"
-	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// TestForecastRoundSeconds checks the model of a forecast round against
-// the rule it models (forecast.Simulation's TimeBudget and MinTrials): all
-// trials when they fit in the round's share of the budget, and otherwise
-// the share or the first min(20, trials) trials, whichever is longer, plus
-// the trial still running; never more than all the trials.
-func TestForecastRoundSeconds(t *testing.T) {
-	share := forecastBudget(0).Seconds() / 4 // 2 s shared by 4 rounds
-	for _, c := range []struct {
-		trials            int
-		perTrial, release float64
-		want              float64
-	}{
-		{100, 0.001, 0, 0.1},         // 100 trials in 0.1 s: the budget does not bind
-		{100, 0.02, 0, share + 0.02}, // 2 s of trials: cut at the share, one more running
-		{100, 0.1, 0, 2.1},           // the first 20 trials (2 s) outlast the share
-		{10, 1, 0, 10},               // never more than all the trials
-		{100, 0.1, 400, 5.1},         // the budget is 5% of the release's 400 s: 5 s a round, then one running
-		{100, 0.01, 400, 1},          // all 100 trials (1 s) fit in the round's 5 s
-	} {
-		if got := ForecastRoundSeconds(c.trials, c.perTrial, c.release); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("ForecastRoundSeconds(%d, %g, %g) = %g, want %g", c.trials, c.perTrial, c.release, got, c.want)
-		}
-	}
-	// The dry run's forecasts add up as the steps say: the answer's round,
-	// the unit forecast's rounds, the other masses' rounds.
-	steps := DryRunForecasts(100, 0.1, 0.1, 0, 0, false)
-	round := ForecastRoundSeconds(100, 0.1, 0)
-	if len(steps) != 3 || steps[0].Seconds != round || steps[1].Seconds != ForecastRounds*round ||
-		steps[2].Seconds != float64((len(forecast.MassGrid())-1)*MassRounds)*round {
-		t.Errorf("DryRunForecasts: %+v (a round %g s)", steps, round)
-	}
-	// A stated mass: the curve simulates every mass, the unit one too.
-	if st := DryRunForecasts(100, 0.1, 0.1, 0, 0, true); st[2].Seconds != float64(len(forecast.MassGrid())*MassRounds)*round {
-		t.Errorf("with a stated mass: %+v", st)
-	}
-	// The private answer's round at its own trial time, the rest unchanged.
-	if a := DryRunForecasts(100, 0.1, 1, 0, 0, false); a[0].Seconds != ForecastRoundSeconds(100, 1, 0) || a[1] != steps[1] || a[2] != steps[2] {
-		t.Errorf("with the answer's trials at 1 s: %+v", a)
-	}
-}
-
 // TestDryRunSaysItsEstimate: once the private answer's first trials are
 // timed, the dry run tells the modelled time of the whole dry run — the
-// time so far and its forecasts (DryRunForecasts) at the answer's time a
+// time so far and its forecasts (cost.DryRunForecasts) at the answer's time a
 // trial, the per-node trials priced by the step rate on a graph whose
 // action is a Chebyshev series (at the answer's time where it is dense) —
 // once, and only when it is over 10 s.
@@ -79,7 +38,7 @@ func TestDryRunSaysItsEstimate(t *testing.T) {
 		if len(said) != 1 {
 			t.Fatalf("%s: said %q, want one estimate line", c.name, said)
 		}
-		per, how := PerNodeTrialSeconds(c.g, 1, 100)
+		per, how := cost.PerNodeTrialSeconds(c.g, 1, 100)
 		var K int
 		var ns float64
 		_, err := fmt.Sscanf(how, "3.2 column actions of K = %d at this machine's %g ns a step and 0.32 µs a node", &K, &ns)
@@ -88,16 +47,16 @@ func TestDryRunSaysItsEstimate(t *testing.T) {
 			t.Errorf("%s: per-node trial priced at %g (%s)", c.name, per, how)
 		}
 		// At a given step: the same model, exactly; the answer's at five.
-		if at, _ := PerNodeTrialSecondsAt(c.g, 1, 100, ns*1e-9); !c.dense && math.Abs(at-model) > 1e-12*model {
-			t.Errorf("%s: PerNodeTrialSecondsAt %g, the model at %g ns a step %g", c.name, at, ns, model)
+		if at, _ := cost.PerNodeTrialSecondsAt(c.g, 1, 100, ns*1e-9); !c.dense && math.Abs(at-model) > 1e-12*model {
+			t.Errorf("%s: cost.PerNodeTrialSecondsAt %g, the model at %g ns a step %g", c.name, at, ns, model)
 		}
-		if a, _ := AnswerTrialSecondsAt(c.g, 1, 100, 2e-10); a != answerTrialFactor*first(PerNodeTrialSecondsAt(c.g, 1, 100, 2e-10)) {
-			t.Errorf("%s: AnswerTrialSecondsAt %g, not %d per-node trials", c.name, a, answerTrialFactor)
+		if a, _ := cost.AnswerTrialSecondsAt(c.g, 1, 100, 2e-10); a != cost.AnswerTrialFactor*first(cost.PerNodeTrialSecondsAt(c.g, 1, 100, 2e-10)) {
+			t.Errorf("%s: cost.AnswerTrialSecondsAt %g, not %d per-node trials", c.name, a, cost.AnswerTrialFactor)
 		}
 		// The answer's round at its measured time; the per-node ones are
 		// priced by a rate measured again, so only named here.
 		ans := p.dryRunSteps(c.g, part, 1, 30, 0)[0]
-		if want := DryRunForecasts(100, 1, 30, 0, 0, false)[0].Seconds + privacy.CalibrationSeconds(c.g, part); ans.Seconds != want {
+		if want := cost.DryRunForecasts(100, 1, 30, 0, 0, false)[0].Seconds + privacy.CalibrationSeconds(c.g, part); ans.Seconds != want {
 			t.Errorf("%s: the answer's step %+v, want its round and calibration, %g s", c.name, ans, want)
 		}
 		for _, want := range []string{"private-answer forecast " + answer.HumanDuration(time.Duration(ans.Seconds*float64(time.Second))),
@@ -234,29 +193,10 @@ func TestMonotone(t *testing.T) {
 	}
 }
 
-// TestTrialSeconds: the trials after the first are priced at their pace,
-// the first's time (setup and its block's draw) shared by its block of
-// min(32, trials); one trial finished is its own time.
-func TestTrialSeconds(t *testing.T) {
-	for _, c := range []struct {
-		first, last float64
-		k, trials   int
-		want        float64
-	}{
-		{3.2, 5.2, 5, 100, 0.5 + 0.1}, // 4 trials in 2 s after the first; 3.2 s over a block of 32
-		{3.2, 5.2, 5, 8, 0.5 + 0.4},   // a block of 8
-		{2, 2, 1, 100, 2},             // one trial: its time
-	} {
-		if got := TrialSeconds(c.first, c.last, c.k, c.trials); math.Abs(got-c.want) > 1e-12 {
-			t.Errorf("TrialSeconds(%g, %g, %d, %d) = %g, want %g", c.first, c.last, c.k, c.trials, got, c.want)
-		}
-	}
-}
-
 // TestDryRunSaysItsFirstEstimate: before anything long runs, the dry run
 // tells the modelled time of the whole dry run — Δ2 when it computes it,
 // the forecasts with the per-node trials priced by the step rate and the
-// answer's at answerTrialFactor of them — and nothing on a graph whose
+// answer's at cost.AnswerTrialFactor of them — and nothing on a graph whose
 // action is dense (small: its forecasts are quick).
 func TestDryRunSaysItsFirstEstimate(t *testing.T) {
 	for _, c := range []struct {
@@ -275,7 +215,7 @@ func TestDryRunSaysItsFirstEstimate(t *testing.T) {
 			continue
 		}
 		if len(said) != 1 || !strings.HasPrefix(said[0], "estimated ") || !strings.Contains(said[0], " for the dry run (") ||
-			!strings.Contains(said[0], ", Δ2 30 s, private-answer forecast ") || !strings.Contains(said[0], fmt.Sprintf("; the answer's at %d×)", answerTrialFactor)) {
+			!strings.Contains(said[0], ", Δ2 30 s, private-answer forecast ") || !strings.Contains(said[0], fmt.Sprintf("; the answer's at %d×)", cost.AnswerTrialFactor)) {
 			t.Errorf("%s: said %q", c.name, said)
 		}
 	}
@@ -283,10 +223,10 @@ func TestDryRunSaysItsFirstEstimate(t *testing.T) {
 
 // TestDryRunSaysItsGuess: on a graph of guessNodes nodes or more the dry
 // run's guess (dryRunGuess) is the model's own time and Δ2 guessed
-// (sensitivity.GuessFirst, dryRunDelta2Guess), the forecasts at the floor
+// (sensitivity.GuessFirst, cost.DryRunDelta2Guess), the forecasts at the floor
 // of their budget; below guessNodes there is none. holdDryRunGuess tells
-// it once GuessDeadline after the dry run began has passed, and never
-// when dropped before. Delta2Guess (the graph experiment's) is not capped.
+// it once cost.GuessDeadline after the dry run began has passed, and never
+// when dropped before. cost.Delta2Guess (the graph experiment's) is not capped.
 func TestDryRunSaysItsGuess(t *testing.T) {
 	for _, n := range []int{guessNodes - 1, guessNodes} {
 		g := pathGraph(t, n)
@@ -300,17 +240,17 @@ func TestDryRunSaysItsGuess(t *testing.T) {
 			continue
 		}
 		guess := sensitivity.GuessFirst(g, 1, sensitivity.Options{})
-		want := ", Δ2 " + human(guess.ModelSeconds+dryRunDelta2Guess(g.NumEdges())) + ", private-answer forecast "
+		want := ", Δ2 " + human(guess.ModelSeconds+cost.DryRunDelta2Guess(g.NumEdges())) + ", private-answer forecast "
 		if !strings.HasPrefix(line, "estimated ") || !strings.Contains(line, want) || !strings.Contains(line, "; Δ2's method modelled in about ") {
 			t.Errorf("%d nodes: guessed %q, want a line with %q", n, line, want)
 		}
-		// Dropped before its deadline (GuessDeadline from now; the trials'
+		// Dropped before its deadline (cost.GuessDeadline from now; the trials'
 		// price is kept, so the hold takes milliseconds): never told.
 		var said []string
 		var mu sync.Mutex
 		p.began, p.env.Say = time.Now(), func(l string) { mu.Lock(); said = append(said, l); mu.Unlock() }
 		p.holdDryRunGuess(g)()
-		time.Sleep(time.Until(p.began.Add(GuessDeadline + 200*time.Millisecond))) // past it: a timer left would have fired
+		time.Sleep(time.Until(p.began.Add(cost.GuessDeadline + 200*time.Millisecond))) // past it: a timer left would have fired
 		mu.Lock()
 		if len(said) != 0 {
 			t.Errorf("dropped before the deadline: said %q", said)
@@ -318,7 +258,7 @@ func TestDryRunSaysItsGuess(t *testing.T) {
 		mu.Unlock()
 		// Past its deadline: told (once), and dropping it after changes nothing.
 		lines := make(chan string, 2)
-		p.began, p.env.Say = time.Now().Add(-GuessDeadline), func(l string) { lines <- l }
+		p.began, p.env.Say = time.Now().Add(-cost.GuessDeadline), func(l string) { lines <- l }
 		drop := p.holdDryRunGuess(g)
 		select {
 		case l := <-lines:
@@ -333,18 +273,18 @@ func TestDryRunSaysItsGuess(t *testing.T) {
 			t.Errorf("told again: %q", <-lines)
 		}
 	}
-	if math.Abs(dryRunDelta2Guess(1000)-0.03) > 1e-15 || dryRunDelta2Guess(1e6) != 5 {
-		t.Error("dryRunDelta2Guess: 30 µs an edge up to 5 s")
+	if math.Abs(cost.DryRunDelta2Guess(1000)-0.03) > 1e-15 || cost.DryRunDelta2Guess(1e6) != 5 {
+		t.Error("cost.DryRunDelta2Guess: 30 µs an edge up to 5 s")
 	}
-	// Delta2Guess: the model's time and, where Δ2 needs the pilot (a path
+	// cost.Delta2Guess: the model's time and, where Δ2 needs the pilot (a path
 	// at τ = 1: no Gram scheme), 30 µs an edge without the dry run's cap.
 	g := pathGraph(t, 200_000)
 	guess := sensitivity.GuessFirst(g, 1, sensitivity.Options{})
-	if got, want := Delta2Guess(g, 1, sensitivity.Options{}), guess.ModelSeconds+30e-6*float64(g.NumEdges()); guess.Modelled || math.Abs(got-want) > 1e-12 || got < 5 {
-		t.Errorf("Delta2Guess on a path of 2·10⁵ nodes: %g s, want %g s (modelled %v)", got, want, guess.Modelled)
+	if got, want := cost.Delta2Guess(g, 1, sensitivity.Options{}), guess.ModelSeconds+30e-6*float64(g.NumEdges()); guess.Modelled || math.Abs(got-want) > 1e-12 || got < 5 {
+		t.Errorf("cost.Delta2Guess on a path of 2·10⁵ nodes: %g s, want %g s (modelled %v)", got, want, guess.Modelled)
 	}
-	if got, want := Delta2Guess(g, 1, sensitivity.Options{TimeBudget: time.Second}), guess.ModelSeconds+1; math.Abs(got-want) > 1e-12 {
-		t.Errorf("Delta2Guess with a 1 s time budget: %g s, want %g s", got, want)
+	if got, want := cost.Delta2Guess(g, 1, sensitivity.Options{TimeBudget: time.Second}), guess.ModelSeconds+1; math.Abs(got-want) > 1e-12 {
+		t.Errorf("cost.Delta2Guess with a 1 s time budget: %g s, want %g s", got, want)
 	}
 }
 

@@ -9,15 +9,14 @@ import (
 	"slices"
 	"sort"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -365,8 +364,8 @@ func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, err
 }
 
 // sayEstimate tells (env.Say) the localisation's modelled time before
-// its long steps, on graphs of guessNodes nodes or more, when it is over
-// LongStep: community detection (partitioned false), the source mass's
+// its long steps (cost.Localise), on graphs of guessNodes nodes or more,
+// when it is over LongStep: community detection (partitioned false), the source mass's
 // null draws (when it forecasts and no mass is stated), the recovery and
 // the evidence test's null draws (unless a dry run) — a draw one column
 // action of exp(−τL), K·(2|E|+n) steps at this machine's measured step
@@ -383,45 +382,11 @@ func (p *LocatePlan) sayEstimate(g *laplacian.Graph, partitioned bool) {
 	}
 }
 
-// estimate is sayEstimate's modelled time and line (0 and "" where the
-// action is dense, or nothing is to be priced).
+// estimate is sayEstimate's modelled time and line (cost.Localise).
 func (p *LocatePlan) estimate(g *laplacian.Graph, partitioned bool) (float64, string) {
 	s := &p.Spec
-	K := chebyshevDegree(g, s.Tau, forecast.TrialBlock)
-	if K == 0 || partitioned && s.DryRun && s.ForecastTrials == 0 {
-		return 0, ""
-	}
-	step := expm.MeasureStepRate(g, trialRateTiming).Seconds
-	draw := float64(K) * float64(2*g.NumEdges()+g.N()) * step
-	var steps []ForecastStep
-	if !partitioned {
-		steps = append(steps, ForecastStep{Step: "communities", Seconds: community.DetectionSeconds(g.NumEdges())})
-	}
-	if s.ForecastTrials > 0 && s.SourceMass == 0 {
-		steps = append(steps, ForecastStep{Step: "source mass", Seconds: forecast.MassNullDraws * draw})
-	}
-	if !s.DryRun {
-		steps = append(steps, ForecastStep{Step: "recovery", Seconds: recoveryActions * draw},
-			ForecastStep{Step: "evidence test", Seconds: recovery.DefaultEvidenceDraws * draw})
-	}
-	total, parts := 0.0, make([]string, len(steps))
-	for i, st := range steps {
-		total += st.Seconds
-		parts[i] = st.Step + " " + human(st.Seconds)
-	}
-	trials := ""
-	if s.ForecastTrials > 0 {
-		per, _ := perNodeTrialAt(g, K, step)
-		trials = fmt.Sprintf("; and %s for the forecast's trials if the release's source mass is detected", human(VerdictForecastSeconds(s.ForecastTrials, per)))
-	}
-	return total, fmt.Sprintf("estimated %s for the localisation (%s; a null draw one column action of K = %d at this machine's %.3g ns a step)%s",
-		human(total), strings.Join(parts, ", "), K, step*1e9, trials)
+	return cost.Localise(g, cost.Localisation{Tau: s.Tau, Partitioned: partitioned, ForecastTrials: s.ForecastTrials, SourceMass: s.SourceMass, DryRun: s.DryRun})
 }
-
-// recoveryActions prices the recovery (the model's column norms and the
-// estimator's iterations) in column actions: 0.6 s on e-mail Enron, 0.8 s
-// on pgp-strong-2009, at about 8 ms an action.
-const recoveryActions = 70
 
 // summarise puts what the plan fixed into its summary: what a dry run
 // prints and ExecuteLocate then does.
@@ -600,9 +565,8 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 	var first func(float64, int)
 	if say := p.env.Say; say != nil {
 		first = func(per float64, timed int) {
-			if d := VerdictForecastSeconds(e.Trials, per); d > LongStep.Seconds() {
-				say(fmt.Sprintf("estimated %s for the forecast (%d of up to %d rounds of %d trials at %.3g s a trial, the first %d)",
-					answer.HumanDuration(time.Duration(d*float64(time.Second))), ForecastRounds, forecast.VerdictRounds, e.Trials, per, timed))
+			if line := cost.VerdictForecastLine(e.Trials, per, timed, LongStep.Seconds()); line != "" {
+				say(line)
 			}
 		}
 	}

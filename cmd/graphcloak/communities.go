@@ -13,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/stores"
@@ -111,9 +112,9 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 		return printEstimate(out, g.output, d.Estimate())
 	}
 	defer community.HoldMemoryTo(d.EstimatedBytes)()
-	if sec := community.DetectionSeconds(d.Graph.Graph.NumEdges()); sec > longStep.Seconds() && !g.quiet {
+	if st := cost.Detection(d.Graph.Graph.NumEdges()); st.Seconds > longStep.Seconds() && !g.quiet {
 		g.say(fmt.Sprintf("estimated %s for %s on %d relationships (about %g µs a relationship on the reference machine, docs/results.md)",
-			answer.HumanDuration(time.Duration(sec*float64(time.Second))), opts.method, d.Graph.Graph.NumEdges(), community.DetectionMicrosPerEdge))
+			answer.HumanDuration(time.Duration(st.Seconds*float64(time.Second))), opts.method, d.Graph.Graph.NumEdges(), community.DetectionMicrosPerEdge))
 	}
 	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", opts.method, d.Graph.Graph.N()))
 	part, sum, err := d.Detect(ctx, opts.method, opts.resolution)

@@ -14,11 +14,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/forecast"
-	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// The estimates the commands print (package cost), under the names these
+// tests read them by.
+type (
+	workEstimate struct{ cost.Estimate }
+	planEstimate = cost.PlanEstimate
+	estimateStep = cost.Step
 )
 
 // runEstimate runs a command with --estimate -o json and decodes it.
@@ -56,7 +64,7 @@ func (e workEstimate) step(name string) *estimateStep {
 // nothing (no release file, the ledger byte for byte, a readings file
 // that a release would refuse is not parsed), models Δ2 with the model sensitivity --dry-run
 // prints (the same seconds on the dense path, which times nothing), and
-// the dry run's forecasts by job.DryRunForecasts at the trial times it
+// the dry run's forecasts by cost.DryRunForecasts at the trial times it
 // measured: the unit forecast two rounds, the private answer's one (at its
 // own trials' time), the forecast by source mass nine unit forecasts.
 func TestReleaseEstimate(t *testing.T) {
@@ -111,10 +119,10 @@ func TestReleaseEstimate(t *testing.T) {
 	// The unit forecast is two rounds, the curve the grid's other eight
 	// masses at three rounds each (the unit forecast is its 1-unit
 	// point); the answer's round is priced at its own trials' time.
-	round := unit.Seconds / job.ForecastRounds
-	if !(unit.Seconds > 0 && ans.Seconds > 0) || math.Abs(curve.Seconds-float64(job.MassPoints(false)*job.MassRounds)*round) > 1e-12 || job.MassPoints(false) != 8 ||
-		!strings.HasPrefix(unit.Model, fmt.Sprintf("%d round(s) of up to 50 trials at ", job.ForecastRounds)) || !strings.HasPrefix(ans.Model, "1 round(s) of up to 50 trials at ") {
-		t.Errorf("unit %+v, answer %+v, curve %+v: want the unit forecast %d rounds, the curve 8 masses of %d rounds", unit, ans, curve, job.ForecastRounds, job.MassRounds)
+	round := unit.Seconds / cost.ForecastRounds
+	if !(unit.Seconds > 0 && ans.Seconds > 0) || math.Abs(curve.Seconds-float64(cost.MassPoints(false)*cost.MassRounds)*round) > 1e-12 || cost.MassPoints(false) != 8 ||
+		!strings.HasPrefix(unit.Model, fmt.Sprintf("%d round(s) of up to 50 trials at ", cost.ForecastRounds)) || !strings.HasPrefix(ans.Model, "1 round(s) of up to 50 trials at ") {
+		t.Errorf("unit %+v, answer %+v, curve %+v: want the unit forecast %d rounds, the curve 8 masses of %d rounds", unit, ans, curve, cost.ForecastRounds, cost.MassRounds)
 	}
 }
 
@@ -145,7 +153,7 @@ func TestLocateAndLoadEstimate(t *testing.T) {
 	}
 	l := runEstimate(t, "load", "--edges", karateEdges(t, dir), "--node-labels", "P", "--relationship-types", "K", "--node-key-property", "id")
 	w := l.step("write to Neo4j")
-	if l.NodeCount != g.N() || l.Edges != g.NumEdges() || w == nil || math.Abs(w.Seconds-float64(g.N()+g.NumEdges())*loadWriteMicros*1e-6) > 1e-12 {
+	if l.NodeCount != g.N() || l.Edges != g.NumEdges() || w == nil || math.Abs(w.Seconds-float64(g.N()+g.NumEdges())*cost.LoadWriteMicros*1e-6) > 1e-12 {
 		t.Errorf("load --estimate: %+v", l)
 	}
 }
@@ -217,9 +225,9 @@ func humanSeconds(t *testing.T, s string) float64 {
 
 // TestGraphExperimentEstimate: the graph experiment's line sums
 // community detection (Leiden asked for), Δ2 at each τ (its cost model)
-// and each τ's trials (ε × trials at job.PerNodeTrialSeconds), and is said
+// and each τ's trials (ε × trials at cost.PerNodeTrialSeconds), and is said
 // once over longStep (10 000 trials here), with the time since the command
-// began (Δ2's models). Past job.GuessDeadline the guess (job.Delta2Guess
+// began (Δ2's models). Past cost.GuessDeadline the guess (cost.Delta2Guess
 // for Δ2's model and run) is said first, the same sum; before it, never.
 func TestGraphExperimentEstimate(t *testing.T) {
 	gr, _, err := laplacian.Generate("grid:rows=80,cols=80")
@@ -242,7 +250,7 @@ func TestGraphExperimentEstimate(t *testing.T) {
 	for _, late := range []bool{false, true} {
 		began := time.Now().Add(time.Hour) // the model is never late
 		if late {
-			began = time.Now().Add(-job.GuessDeadline)
+			began = time.Now().Add(-cost.GuessDeadline)
 		}
 		var buf bytes.Buffer
 		var mu sync.Mutex
@@ -260,7 +268,7 @@ func TestGraphExperimentEstimate(t *testing.T) {
 			t.Errorf("line %q: %g s, its parts %g s", lines[len(lines)-1], T, parts)
 		}
 		// The modelled line counts the time since began (Δ2's models in it).
-		if so := m[2]; late && (so == "" || humanSeconds(t, so) < job.GuessDeadline.Seconds()) || !late && so != "" {
+		if so := m[2]; late && (so == "" || humanSeconds(t, so) < cost.GuessDeadline.Seconds()) || !late && so != "" {
 			t.Errorf("late %v: line %q, time so far %q", late, lines[len(lines)-1], so)
 		}
 		if late {
@@ -269,8 +277,8 @@ func TestGraphExperimentEstimate(t *testing.T) {
 				t.Errorf("guess %q: %g s, its parts %g s", lines[0], T, parts)
 			}
 			for i, tau := range o.taus {
-				if g, want := humanSeconds(t, m[4+2*i]), job.Delta2Guess(gr, tau, sensitivity.Options{}); math.Abs(g-want) > 0.05*want+0.1 {
-					t.Errorf("guess %q: Δ2 at τ = %g %g s, job.Delta2Guess %g s", lines[0], tau, g, want)
+				if g, want := humanSeconds(t, m[4+2*i]), cost.Delta2Guess(gr, tau, sensitivity.Options{}); math.Abs(g-want) > 0.05*want+0.1 {
+					t.Errorf("guess %q: Δ2 at τ = %g %g s, cost.Delta2Guess %g s", lines[0], tau, g, want)
 				}
 			}
 		}
@@ -283,7 +291,7 @@ type writerFunc func([]byte) (int, error)
 func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
 
 // TestAnswerExperimentEstimate: the private-answer experiment's line is
-// the time so far, each τ's trials (trials × job.AnswerTrialSecondsAt), each
+// the time so far, each τ's trials (trials × cost.AnswerTrialSecondsAt), each
 // τ and ε's calibration (privacy.CalibrationSeconds) and each ε's ceiling
 // (forecast.RoutedCeilingSeconds), summed; none without a partition.
 func TestAnswerExperimentEstimate(t *testing.T) {
@@ -325,7 +333,7 @@ func TestAnswerExperimentEstimate(t *testing.T) {
 		}
 	}
 	for i, tau := range o.taus {
-		per, _ := job.AnswerTrialSecondsAt(gr, tau, o.trials, job.TrialStepSeconds(gr))
+		per, _ := cost.AnswerTrialSecondsAt(gr, tau, o.trials, cost.TrialStepSeconds(gr))
 		// The step rate is measured again: a few per cent apart on a quiet
 		// machine, up to 1.6× under CI's load (-race beside other
 		// packages); a factor 3 still tells trials × per-trial from one

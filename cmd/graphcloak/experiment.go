@@ -9,13 +9,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/internal/textreport"
-	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -334,34 +333,23 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.Sim
 // estimate once its partition is known (its calibrations and ceilings
 // depend on it), on graphs of planEstimateNodes nodes or more, when over
 // longStep: the time so far (the load and the communities), then per τ the
-// trials (job.AnswerTrialSecondsAt) and each ε's calibration
-// (privacy.CalibrationSeconds), and each ε's routed ceiling once
-// (forecast.RoutedCeilingSeconds).
+// trials, each ε's calibration and each ε's routed ceiling once
+// (cost.AnswerExperiment).
 func sayAnswerExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation, began time.Time) {
 	if g.quiet || sim.Graph.N() < planEstimateNodes || sim.Partition == nil {
 		return
 	}
-	eps := float64(len(o.epsilons))
-	var steps []estimateStep
-	step := job.TrialStepSeconds(sim.Graph) // once, for every τ
-	for _, tau := range o.taus {
-		per, how := job.AnswerTrialSecondsAt(sim.Graph, tau, sim.Trials, step)
-		if per == 0 {
-			return
-		}
-		steps = append(steps, estimateStep{Step: fmt.Sprintf("trials at τ = %g", tau), Seconds: float64(sim.Trials) * per,
-			Model: fmt.Sprintf("%d trials at %.3g s: %s", sim.Trials, per, how)})
+	steps, ok := cost.AnswerExperiment(sim, o.taus, len(o.epsilons))
+	if !ok {
+		return
 	}
-	steps = append(steps,
-		estimateStep{Step: "calibrations", Seconds: float64(len(o.taus)) * eps * privacy.CalibrationSeconds(sim.Graph, sim.Partition)},
-		estimateStep{Step: "ceilings", Seconds: eps * forecast.RoutedCeilingSeconds(sim.Graph.N(), len(community.Sizes(sim.Partition)))})
 	so := time.Since(began).Seconds()
 	total := so
 	for _, st := range steps {
 		total += st.Seconds
 	}
 	if total > longStep.Seconds() {
-		g.say(stepsLine("the experiment", total, append([]estimateStep{{Step: "so far", Seconds: so}}, steps...)))
+		g.say(cost.Line("the experiment", total, append([]cost.Step{{Step: "so far", Seconds: so}}, steps...)))
 	}
 }
 
@@ -369,10 +357,10 @@ func sayAnswerExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast
 // it runs (before its communities are detected), on graphs of
 // planEstimateNodes nodes or more, when over longStep: community
 // detection (Leiden or Louvain), then per τ Δ2 (sensitivity's cost model;
-// none with a fixed σ) and the trials of each ε (job.PerNodeTrialSecondsAt:
+// none with a fixed σ) and the trials of each ε (cost.GraphExperimentTrials:
 // column actions at the step rate measured once on the graph). Δ2's model takes
 // seconds on large graphs (e-mail Enron at τ = 2: 1.7 s), so a guess at Δ2
-// (job.Delta2Guess) is told job.GuessDeadline after began if the model has
+// (cost.Delta2Guess) is told cost.GuessDeadline after began if the model has
 // not finished by then.
 func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation, began time.Time) {
 	if g.quiet || sim.Graph.N() < planEstimateNodes {
@@ -382,23 +370,17 @@ func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.
 	if sim.Sigma != 0 {
 		points = 1 // ε does not apply
 	}
-	trials := make([]estimateStep, len(o.taus))
-	step := job.TrialStepSeconds(sim.Graph) // once, for every τ
-	for i, tau := range o.taus {
-		per, how := job.PerNodeTrialSecondsAt(sim.Graph, tau, sim.Trials, step)
-		if per == 0 {
-			return
-		}
-		trials[i] = estimateStep{Step: fmt.Sprintf("trials at τ = %g", tau), Seconds: float64(points*sim.Trials) * per,
-			Model: fmt.Sprintf("%d ε × %d trials at %.3g s: %s", points, sim.Trials, per, how)}
+	trials, ok := cost.GraphExperimentTrials(sim, o.taus, points)
+	if !ok {
+		return
 	}
-	line := func(so float64, delta2 func(tau float64) estimateStep) string {
-		var steps []estimateStep
+	line := func(so float64, delta2 func(tau float64) cost.Step) string {
+		var steps []cost.Step
 		if so > 0 {
-			steps = append(steps, estimateStep{Step: "so far", Seconds: so})
+			steps = append(steps, cost.Step{Step: "so far", Seconds: so})
 		}
 		if kind, _, _ := strings.Cut(o.communities, ":"); kind == "leiden" || kind == "louvain" {
-			steps = append(steps, estimateStep{Step: "communities", Seconds: community.DetectionSeconds(sim.Graph.NumEdges())})
+			steps = append(steps, cost.Detection(sim.Graph.NumEdges()))
 		}
 		for i, tau := range o.taus {
 			if sim.Sigma == 0 {
@@ -411,23 +393,23 @@ func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.
 			total += st.Seconds
 		}
 		if total > longStep.Seconds() {
-			return stepsLine("the experiment", total, steps)
+			return cost.Line("the experiment", total, steps)
 		}
 		return ""
 	}
 	opt := sensitivity.Options{TimeBudget: o.timeBudget}
-	// The guess prices Δ2's models in (job.Delta2Guess); the modelled line
+	// The guess prices Δ2's models in (cost.Delta2Guess); the modelled line
 	// counts the time they took as time so far.
-	drop := job.HoldLine(g.say, began.Add(job.GuessDeadline), line(0, func(tau float64) estimateStep {
-		return estimateStep{Step: fmt.Sprintf("Δ2 at τ = %g guessed", tau), Seconds: job.Delta2Guess(sim.Graph, tau, opt)}
+	drop := cost.HoldLine(g.say, began.Add(cost.GuessDeadline), line(0, func(tau float64) cost.Step {
+		return cost.Step{Step: fmt.Sprintf("Δ2 at τ = %g guessed", tau), Seconds: cost.Delta2Guess(sim.Graph, tau, opt)}
 	}))
-	delta2 := map[float64]estimateStep{}
+	delta2 := map[float64]cost.Step{}
 	for _, tau := range o.taus {
 		if sim.Sigma == 0 {
-			delta2[tau] = delta2Step(sim.Graph, tau, opt)
+			delta2[tau] = cost.Delta2(sim.Graph, tau, opt, flagName)
 		}
 	}
-	modelled := line(time.Since(began).Seconds(), func(tau float64) estimateStep { return delta2[tau] })
+	modelled := line(time.Since(began).Seconds(), func(tau float64) cost.Step { return delta2[tau] })
 	drop()
 	if modelled != "" {
 		g.say(modelled)

@@ -55,7 +55,7 @@ var flagNames = map[errkind.Param]string{
 }
 
 // flagName is the flag for parameter p: flagNames' entry, else "--p"
-// (job.CheckPositive("tau", …) names --tau).
+// (errkind.CheckPositive("tau", …) names --tau).
 func flagName(p errkind.Param) string {
 	if f, ok := flagNames[p]; ok {
 		return f

@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/stores"
@@ -93,7 +94,7 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 		return printLoadEstimate(o.g, out, o.edges, files, time.Since(start))
 	}
 	if e := loadEstimate(o.edges, files, time.Since(start), time.Now()); e.Seconds > longStep.Seconds() {
-		o.g.say(stepsLine("the load", e.Seconds, e.Steps[1:]))
+		o.g.say(cost.Line("the load", e.Seconds, e.Steps[1:]))
 	}
 	bars := map[string]func(done, total int){}
 	spec.Progress = func(stage string, done, total int) {
@@ -175,31 +176,17 @@ func printLoad(out io.Writer, sum *stores.LoadSummary, keyProperty, valuePropert
 	return tw.Flush()
 }
 
-// loadWriteMicros is the time a load's write is priced at per row (node,
-// relationship or reading), between the machines it was measured on: on
-// 2 quiet cores with Neo4j 5.26 warm, 15.9–18 µs (LFR 2·10⁴ and four and
-// eight copies of it: 1.6·10⁵–1.3·10⁶ rows in 2.9–20.6 s; a cold server's
-// first load up to twice that), and 49 µs on the same VM at load 6–9 (53.6
-// s for 10⁵ nodes and 10⁶ relationships, bench/neo4j/RESULTS.md) — 28 µs
-// is within 2× of both. Loading the same files again took half as long.
-const loadWriteMicros = 28.0
-
-// loadEstimate is load --estimate: the files' read (measured) and the
-// write by the reference rate.
-func loadEstimate(edges string, files *inputfiles.LoadFiles, read time.Duration, start time.Time) *workEstimate {
+// loadEstimate is load --estimate (cost.Load): the files' read
+// (measured) and the write by the reference rate.
+func loadEstimate(edges string, files *inputfiles.LoadFiles, read time.Duration, start time.Time) *cost.Estimate {
 	nodes := map[string]bool{}
 	for _, e := range files.Edges {
 		nodes[e.Source], nodes[e.Target] = true, true
 	}
-	e := &workEstimate{Command: "load", Graph: edges, NodeCount: len(nodes), Edges: len(files.Edges), Steps: []estimateStep{}, start: start.Add(-read)}
-	e.add(estimateStep{Step: "read the files", Seconds: read.Seconds(), Model: "measured: the estimate read and checked them"})
-	rows := len(nodes) + len(files.Edges) + len(files.Values)
-	e.add(estimateStep{Step: "write to Neo4j", Seconds: float64(rows) * loadWriteMicros * 1e-6,
-		Model: fmt.Sprintf("%d rows (nodes, relationships, readings) at %g µs a row (15–50 µs measured, by the load on the machine); about half on a reload", rows, loadWriteMicros)})
-	return e
+	return cost.Load(edges, len(nodes), len(files.Edges), len(files.Values), read, start)
 }
 
 // printLoadEstimate prints load --estimate.
 func printLoadEstimate(g *globalOptions, out io.Writer, edges string, files *inputfiles.LoadFiles, read time.Duration) error {
-	return loadEstimate(edges, files, read, time.Now()).print(g, out)
+	return printWorkEstimate(g, out, loadEstimate(edges, files, read, time.Now()))
 }

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/answer"
-	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -99,48 +99,47 @@ func (g *globalOptions) say(line string) {
 }
 
 // passStarted prints the estimate of an answer audit's pass about to run
-// on lg (answer.PassEstimate: its cost model at the step rate
-// measured on lg — the one the command's first line measured, when it
-// did: two measurements a second apart under load differed 3×, Enron's
-// "audit 23 min 50 s" then "1 h 11 min") when it is modelled to take more
+// on lg (cost.Pass: the command's first line's model of this pass when it
+// made one — one figure for one step, from one model call — else its cost
+// model at the step rate measured on lg) when it is modelled to take more
 // than longStep.
 func (g *globalOptions) passStarted(lg *laplacian.Graph, c recovery.PassCost) {
 	if g.quiet {
 		return
 	}
-	if e := answer.PassEstimate(lg, c, g.stepRates.of(lg), longStep); e.Seconds > longStep.Seconds() {
+	if e := cost.Pass(lg, c, g.firstEstimates.of(lg), longStep); e.Seconds > longStep.Seconds() {
 		g.say(e.String())
 	}
 }
 
-// stepRates is the step rate measured on a graph by a command's first
-// estimate, for its steps' own lines.
-type stepRates struct {
+// firstEstimates keeps the answer audit's model a command's first
+// estimate made on a graph, for the pass's own line (cost.Pass).
+type firstEstimates struct {
 	mu    sync.Mutex
 	graph *laplacian.Graph
-	rate  expm.StepRate
+	audit answer.WorkEstimate
 }
 
-// keep remembers w's measured rate on gr (a reference rate, not measured,
-// is not kept).
-func (r *stepRates) keep(gr *laplacian.Graph, w *answer.WorkEstimate) {
+// keep remembers w, the audit's model on gr (nil, or a reference rate
+// not measured, is not kept).
+func (r *firstEstimates) keep(gr *laplacian.Graph, w *answer.WorkEstimate) {
 	if w == nil || w.MeasureMillis == 0 || !(w.NanosPerStep > 0) {
 		return
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.graph, r.rate = gr, expm.StepRate{Seconds: w.NanosPerStep * 1e-9, Workers: w.Workers, Elapsed: time.Duration(w.MeasureMillis) * time.Millisecond}
+	r.graph, r.audit = gr, *w
 }
 
-// of is the rate kept for gr (nil: none).
-func (r *stepRates) of(gr *laplacian.Graph) *expm.StepRate {
+// of is the model kept for gr (nil: none).
+func (r *firstEstimates) of(gr *laplacian.Graph) *answer.WorkEstimate {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.graph == nil || r.graph != gr {
 		return nil
 	}
-	rate := r.rate
-	return &rate
+	w := r.audit
+	return &w
 }
 
 // phase reports a step that has no count to show (community detection,

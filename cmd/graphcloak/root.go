@@ -34,9 +34,9 @@ type globalOptions struct {
 	// validated once; logger writes to stderr in logFormat.
 	cfg    *config.Loaded
 	logger *slog.Logger
-	// stepRates keeps the step rate a first line's estimate measured, so
-	// the step's own line prices with it (one figure a step).
-	stepRates stepRates
+	// firstEstimates keeps the audit's model a first line's estimate
+	// made, so the pass's own line says its figure (one figure a step).
+	firstEstimates firstEstimates
 }
 
 // rootHelp is the root command's help text.
@@ -275,7 +275,7 @@ func inputErrorf(format string, args ...any) error {
 }
 
 // checkPositiveFlag refuses (bad input) a value of --flag that is not a
-// positive, finite number, in the words of job.CheckPositive: the one
+// positive, finite number, in the words of errkind.CheckPositive: the one
 // check of the commands' own numeric flags (--tau, --alpha, --sigma,
 // --resolution, --epsilon …), named as the user typed them.
 func checkPositiveFlag(flag string, v float64) error {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // snakeKeys returns the object keys in v that are not camelCase.
@@ -81,11 +81,11 @@ func TestJSONCamelCaseAndKeys(t *testing.T) {
 	}
 }
 
-// checkPositiveFlag refuses what job.CheckPositive refuses, with the same
+// checkPositiveFlag refuses what errkind.CheckPositive refuses, with the same
 // exit code and the same words, naming the flag as the user typed it.
 func TestCheckPositiveFlag(t *testing.T) {
 	for _, v := range []float64{1, 1e-300, math.MaxFloat64, 0, -1, math.Copysign(0, -1), math.NaN(), math.Inf(1), math.Inf(-1)} {
-		got, want := checkPositiveFlag("tau", v), job.CheckPositive("tau", v)
+		got, want := checkPositiveFlag("tau", v), errkind.CheckPositive("tau", v)
 		if (got == nil) != (want == nil) || exitCode(got) != exitCode(want) {
 			t.Errorf("%v: %v (exit %d), job says %v (exit %d)", v, got, exitCode(got), want, exitCode(want))
 			continue

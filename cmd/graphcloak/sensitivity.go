@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
@@ -301,4 +302,21 @@ func sensitivityProgress(g *globalOptions) func(sensitivity.Interim) {
 		return nil
 	}
 	return progressbar.Sensitivity(f)
+}
+
+// sayDelta2Estimate prints the sensitivity command's estimate before Δ2
+// is computed at τ on gr with opt: the time since began (the load and
+// Δ2's model) and Δ2's (cost.Delta2), when the graph has planEstimateNodes
+// nodes or more (below, the model's own bound timings are not worth it)
+// and their sum is more than longStep.
+func sayDelta2Estimate(g *globalOptions, gr *laplacian.Graph, tau float64, opt sensitivity.Options, began time.Time) {
+	if g.quiet || gr.N() < planEstimateNodes {
+		return
+	}
+	st := cost.Delta2(gr, tau, opt, flagName)
+	so := time.Since(began).Seconds()
+	if so+st.Seconds > longStep.Seconds() {
+		g.say(fmt.Sprintf("estimated %s for the sensitivity (%s so far, %s %s: %s)",
+			seconds(so+st.Seconds), seconds(so), st.Step, seconds(st.Seconds), st.Model))
+	}
 }

@@ -139,7 +139,7 @@ func ForecastRows(row Row, fs *job.Forecasts, name func(errkind.Param) string) {
 	f := fs.PerNode
 	sources := "1-unit sources"
 	if f.SourceMass > 0 {
-		sources = "a source of " + job.Units(f.SourceMass)
+		sources = "a source of " + forecast.Units(f.SourceMass)
 	}
 	row("communities", fmt.Sprintf("%s, %d communities: the forecasts below score them", fs.Communities, f.Communities))
 	row("forecast", fmt.Sprintf("right community with %s %.3f [%.3f, %.3f] (chance %.4f, largest community %.3f, DP ceiling %.3f); source in the 90%% set %.3f with %.1f communities",

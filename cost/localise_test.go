@@ -1,4 +1,4 @@
-package job
+package cost
 
 import (
 	"math"
@@ -14,13 +14,13 @@ import (
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
-// TestLocateEstimate: the localisation's line prices community detection
+// TestLocalise: the localisation's line prices community detection
 // (only without a partition), the source mass's MassNullDraws null draws
 // (only when it forecasts and no mass is stated), the recovery's
 // recoveryActions and the evidence test's DefaultEvidenceDraws (not on a
 // dry run), each a column action of K·(2|E|+n) steps at the step rate it
 // names; the forecast's trials are named apart, not in the sum.
-func TestLocateEstimate(t *testing.T) {
+func TestLocalise(t *testing.T) {
 	g, _, err := laplacian.Generate("grid:rows=80,cols=80")
 	if err != nil {
 		t.Fatal(err)
@@ -28,18 +28,17 @@ func TestLocateEstimate(t *testing.T) {
 	stepRe := regexp.MustCompile(`^(.+) [0-9.]+ s$`) // a step under 10 s
 	re := regexp.MustCompile(`^estimated .+ for the localisation \((.+); a null draw one column action of K = (\d+) at this machine's (\S+) ns a step\)(.*)$`)
 	for _, c := range []struct {
-		spec        LocateSpec
-		partitioned bool
-		steps       []string
-		draws       float64
-		trials      bool
+		spec   Localisation
+		steps  []string
+		draws  float64
+		trials bool
 	}{
-		{LocateSpec{Tau: 1, ForecastTrials: 100}, false, []string{"communities", "source mass", "recovery", "evidence test"}, forecast.MassNullDraws + recoveryActions + recovery.DefaultEvidenceDraws, true},
-		{LocateSpec{Tau: 1, ForecastTrials: 100, SourceMass: 3}, true, []string{"recovery", "evidence test"}, recoveryActions + recovery.DefaultEvidenceDraws, true},
-		{LocateSpec{Tau: 1, DryRun: true}, true, nil, 0, false},
-		{LocateSpec{Tau: 1, DryRun: true, ForecastTrials: 100}, false, []string{"communities", "source mass"}, forecast.MassNullDraws, true},
+		{Localisation{Tau: 1, ForecastTrials: 100, Partitioned: false}, []string{"communities", "source mass", "recovery", "evidence test"}, forecast.MassNullDraws + recoveryActions + recovery.DefaultEvidenceDraws, true},
+		{Localisation{Tau: 1, ForecastTrials: 100, SourceMass: 3, Partitioned: true}, []string{"recovery", "evidence test"}, recoveryActions + recovery.DefaultEvidenceDraws, true},
+		{Localisation{Tau: 1, DryRun: true, Partitioned: true}, nil, 0, false},
+		{Localisation{Tau: 1, DryRun: true, ForecastTrials: 100, Partitioned: false}, []string{"communities", "source mass"}, forecast.MassNullDraws, true},
 	} {
-		total, line := (&LocatePlan{Spec: c.spec}).estimate(g, c.partitioned)
+		total, line := Localise(g, c.spec)
 		if c.steps == nil {
 			if total != 0 || line != "" {
 				t.Errorf("%+v: nothing to price, said %q (%g s)", c.spec, line, total)
@@ -59,7 +58,7 @@ func TestLocateEstimate(t *testing.T) {
 		K, _ := strconv.Atoi(m[2])
 		ns, _ := strconv.ParseFloat(m[3], 64)
 		want := c.draws * float64(K) * float64(2*g.NumEdges()+g.N()) * ns * 1e-9
-		if !c.partitioned {
+		if !c.spec.Partitioned {
 			want += community.DetectionSeconds(g.NumEdges())
 		}
 		// The step rate is told to three digits: up to 0.5 % off.

@@ -1,0 +1,78 @@
+package cost
+
+import (
+	"fmt"
+
+	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/recovery"
+)
+
+// LocateWork is what a localisation or a private answer (locate) will
+// run, as its cost model reads it.
+type LocateWork struct {
+	// Detects: the communities are detected (Leiden or Louvain).
+	Detects bool
+	// PrivateAnswer: the answer audit's pass (Certifier; AuditReused, when
+	// set, says why none runs) and the answer's forecast.
+	PrivateAnswer bool
+	Certifier     recovery.CertifierOptions
+	AuditReused   string
+	// Forecast is the forecast's simulation (graph, τ, σ, sources,
+	// estimator, seed; Trials: the forecast's trials, 0: none).
+	Forecast forecast.Simulation
+	// WriteBack: the localisation writes four properties a node to Neo4j.
+	WriteBack bool
+}
+
+// Locate adds a localisation's modelled steps to e: community detection,
+// the forecast's simulated releases (a verdict's rounds), the write-back;
+// with PrivateAnswer the answer audit's pass and the answer's forecast.
+func Locate(e *Estimate, w LocateWork) error {
+	gr := w.Forecast.Graph
+	if w.Detects {
+		e.Add(Detection(gr.NumEdges()))
+	}
+	trials := w.Forecast.Trials
+	sim := w.Forecast
+	sim.Trials = 0 // TimeTrials times a block of its own
+	switch {
+	case w.PrivateAnswer:
+		if err := w.answer(e); err != nil {
+			return err
+		}
+	case trials > 0 && gr.NumEdges() > 0:
+		if c, ok := TimeTrials(sim); ok {
+			// forecast.AtMass: the verdict's rounds (forecast.PerNode), no time budget.
+			per := c.PerTrial(trials)
+			e.Add(Step{Step: "forecast trials", Seconds: VerdictForecastSeconds(trials, per),
+				Model: fmt.Sprintf("%d round(s) of %d trials at %.3g s a trial, timed on %d trials of this graph (σ = %g)", ForecastRounds, trials, per, c.Done, c.Sigma)})
+		}
+	}
+	if w.WriteBack {
+		e.Add(WriteBack(4 * gr.N())) // mass, community, probability, rank
+	}
+	return nil
+}
+
+// answer adds a private answer's modelled steps: the answer audit (none
+// when AuditReused) and the answer's forecast (unit sources, no σ).
+func (w LocateWork) answer(e *Estimate) error {
+	gr, tau := w.Forecast.Graph, w.Forecast.Tau
+	if w.AuditReused != "" {
+		e.Add(Step{Step: "answer audit", Model: w.AuditReused})
+	} else {
+		st, err := Audit(gr, tau, w.Certifier)
+		if err != nil {
+			return err
+		}
+		e.Add(st)
+	}
+	if trials := w.Forecast.Trials; trials > 0 && gr.NumEdges() > 0 {
+		sim := w.Forecast
+		sim.Trials, sim.Sigma, sim.Sources = 0, 0, 1
+		if c, ok := TimeTrials(sim); ok {
+			e.Add(TrialsStep("private-answer forecast", trials, trials, c))
+		}
+	}
+	return nil
+}

@@ -1,0 +1,271 @@
+package cost
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/graphcloak/graphcloak/answer"
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// PlanWork is what a plan will run (job.ForecastSpec) as its cost model
+// reads it.
+type PlanWork struct {
+	// GraphName names the graph for the estimate ("gt:email-Enron").
+	GraphName string
+	// Simulation is the plan's: its graph, partition (nil: none, so no
+	// audit and no calibrations), τ, trials, α, estimator and seed.
+	Simulation forecast.Simulation
+	Epsilons   []float64
+	// Smooth are the τ′ of the smoothed per-node releases (τ + τ′ each).
+	Smooth []float64
+	// Modes are the modes forecast (forecast.ModePerNode,
+	// forecast.ModeAnswer).
+	Modes []string
+	// TimeBudget bounds Δ2 (sensitivity.Options.TimeBudget).
+	TimeBudget time.Duration
+	// FitTolerance and SensorNoise are the answer audit's pass's
+	// (recovery.CertifierOptions' Tol and SensorNoise).
+	FitTolerance, SensorNoise float64
+	// Held is what the plan's caches hold (priced at 0 s).
+	Held Held
+	// Timed times the per-node forecasts' trials on the graph (plan
+	// --estimate); otherwise, and when timing them runs past
+	// TrialTiming, they are priced at this machine's step rate
+	// (PricePool: the plan's first line, which must come within seconds).
+	Timed bool
+	// Each, when set, is told each step as soon as it is modelled.
+	Each func(Step)
+	// Name names the parameters the models mention (nil: "--" and theirs).
+	Name Names
+
+	perNodeMode, answerMode bool // Modes, read by Plan
+}
+
+// Held is what a plan's caches hold of its work before it runs
+// (job.ForecastSpec.Held): Δ2 at τ, the answer's certificate, and per
+// mode the ε whose rows are kept (under forecast.CeilingMode those whose
+// routed ceiling is).
+type Held struct {
+	Delta2, AnswerModel bool
+	Rows                map[string][]float64
+}
+
+// PlanEstimate is a plan's modelled steps (plan --estimate and the plan's
+// first line).
+type PlanEstimate struct {
+	Graph     string  `json:"graph"`
+	NodeCount int     `json:"nodeCount"`
+	Edges     int     `json:"relationships"`
+	Tau       float64 `json:"tau"`
+	Steps     []Step  `json:"steps"`
+	// Seconds is the sum of the modelled steps; Simulations the
+	// simulated releases the plan runs at most (priced by a few timed
+	// trials when they finish within TrialTiming).
+	Seconds     float64 `json:"seconds"`
+	Simulations int     `json:"simulations"`
+	Millis      int64   `json:"computeMillis"`
+}
+
+// SimulationsModelled says whether the simulated releases are priced.
+func (e PlanEstimate) SimulationsModelled() bool {
+	return slices.ContainsFunc(e.Steps, func(s Step) bool {
+		return s.Step == "per-node forecasts" || s.Step == "private-answer trials"
+	})
+}
+
+// AuditEstimate is the answer audit's model among the steps (nil: none,
+// or reused): the one the pass's own line prints (PassLine).
+func (e PlanEstimate) AuditEstimate() *answer.WorkEstimate {
+	for _, s := range e.Steps {
+		if s.Audit != nil {
+			return s.Audit
+		}
+	}
+	return nil
+}
+
+// PassDelta2Seconds is what Δ2 from the answer audit's pass is priced
+// at: the Lanczos refinement of the few edges its brackets leave near the
+// top (LFR 2·10⁴ at τ = 1: under a second, docs/results.md).
+const PassDelta2Seconds = 1
+
+// Plan models a plan's long steps on its graph: Δ2 at τ (and τ+τ′ per
+// Smooth) by the sensitivity package's cost model (priced on the 2-core
+// reference machine), the answer audit's pass by its cost model at the
+// step rate measured on the graph, and the simulated releases by a few
+// trials timed on the graph (or priced, w.Timed) — each at 0 s where the
+// caches hold it (w.Held: the ε whose rows are kept are not priced).
+// Modelled quickest first (the audit's rate in about 0.3 s, Δ2's pilot in
+// seconds, the trials last), each told (w.Each) as it is known; listed in
+// the plan's order: the audit's pass runs first.
+func Plan(w PlanWork) (PlanEstimate, error) {
+	start := time.Now()
+	w.perNodeMode, w.answerMode = slices.Contains(w.Modes, forecast.ModePerNode), slices.Contains(w.Modes, forecast.ModeAnswer)
+	gr := w.Simulation.Graph
+	if w.Each == nil {
+		w.Each = func(Step) {}
+	}
+	e := PlanEstimate{Graph: w.GraphName, NodeCount: gr.N(), Edges: gr.NumEdges(), Tau: w.Simulation.Tau}
+	var audit []Step
+	step := 0.0 // the step rate the audit measured: the trials' price too
+	if w.answerMode {
+		st, err := w.audit()
+		if err != nil {
+			return PlanEstimate{}, err
+		}
+		if a := st.Audit; a != nil && a.MeasureMillis > 0 {
+			step = a.NanosPerStep * 1e-9
+		}
+		audit = append(audit, st)
+	}
+	if w.perNodeMode {
+		e.Steps = append(e.Steps, w.delta2()...)
+		st, n := w.perNode(step)
+		e.Simulations += n
+		e.Steps = append(e.Steps, st...)
+	}
+	if w.auditsAnswers() {
+		audit = append(audit, w.calibrations()) // the audits' rows before the sweep
+	}
+	e.Steps = append(e.Steps, w.ceilings()...)
+	st, n := w.answerTrials()
+	e.Simulations += n
+	e.Steps = append(audit, append(e.Steps, st...)...)
+	for _, s := range e.Steps {
+		e.Seconds += s.Seconds
+	}
+	e.Millis = time.Since(start).Milliseconds()
+	return e, nil
+}
+
+// told tells st (w.Each) and returns it.
+func (w PlanWork) told(st Step) Step {
+	w.Each(st)
+	return st
+}
+
+// auditsAnswers: the plan audits the private answer (it has a partition).
+func (w PlanWork) auditsAnswers() bool { return w.answerMode && w.Simulation.Partition != nil }
+
+// audit is the answer audit's step: reused, or its model (Audit).
+func (w PlanWork) audit() (Step, error) {
+	if w.Held.AnswerModel {
+		return w.told(Step{Step: "answer audit", Model: fmt.Sprintf("reused from the store: the certificate kept (%s, or the store %s) verifies", w.Name.of(ParamAnswerCache), w.Name.of(ParamCacheDir))}), nil
+	}
+	st, err := Audit(w.Simulation.Graph, w.Simulation.Tau, recovery.CertifierOptions{Tol: w.FitTolerance, SensorNoise: w.SensorNoise})
+	if err != nil {
+		return Step{}, err
+	}
+	return w.told(st), nil
+}
+
+// delta2 are Δ2's steps at τ and each τ+τ′: reused, from the audit's pass
+// (which runs first and brackets every edge's term: Δ2 refines the few
+// near the top; the full scheme only where the brackets are too wide), or
+// its own scheme's model (Delta2).
+func (w PlanWork) delta2() []Step {
+	gr, tau := w.Simulation.Graph, w.Simulation.Tau
+	taus := []float64{tau}
+	for _, sm := range w.Smooth {
+		taus = append(taus, tau+sm)
+	}
+	var steps []Step
+	for i, t := range taus {
+		var st Step
+		switch {
+		case i == 0 && w.Held.Delta2:
+			st = Step{Step: fmt.Sprintf("Δ2 at τ = %g", t), Model: "reused: the certificate kept in " + w.Name.of(ParamCacheDir) + " verifies"}
+		case i == 0 && w.auditsAnswers() && !w.Held.AnswerModel:
+			st = Step{Step: fmt.Sprintf("Δ2 at τ = %g", t), Seconds: PassDelta2Seconds,
+				Model: "from the answer audit's pass: its brackets of every edge's term, the edges near the top refined by Lanczos"}
+		default:
+			st = Delta2(gr, t, sensitivity.Options{TimeBudget: w.TimeBudget}, w.Name)
+		}
+		steps = append(steps, w.told(st))
+	}
+	return steps
+}
+
+// perNode is the per-node forecasts' step (none where they are not
+// priced) and the simulated releases they run at most: per level (ε not
+// kept, and τ+τ′ per Smooth) every mass of the curve, each up to
+// VerdictRounds rounds of trials. Priced, they are at step seconds a step
+// when the audit measured it (one rate for one line: two measured 0.15 s
+// apart under load differed 2–3×), else at a rate measured now.
+func (w PlanWork) perNode(step float64) ([]Step, int) {
+	levels := len(w.Epsilons) - len(w.Held.Rows[forecast.ModePerNode])
+	trials := w.Simulation.Trials
+	n := levels * (1 + len(w.Smooth)) * len(forecast.MassGrid()) * forecast.VerdictRounds * trials
+	if levels == 0 {
+		return []Step{w.told(Step{Step: "per-node forecasts", Model: "reused: every ε is kept in " + w.Name.of(ParamCacheDir)})}, n
+	}
+	sim := w.sampleSimulation()
+	c, ok := PoolCost{}, false
+	if w.Timed {
+		c, ok = TimePool(sim)
+	}
+	if !ok { // not timed, or its trials ran past TrialTiming (a loaded machine): the step rate's price
+		c, ok = PricePoolAt(sim, step)
+	}
+	if !ok {
+		return nil, n
+	}
+	return []Step{w.told(PoolStep(levels, 1+len(w.Smooth), trials, c))}, n
+}
+
+// sampleSimulation is the plan's simulation as its trials are timed or
+// priced: no partition (scoring is not what is timed) and no σ (the
+// sample's).
+func (w PlanWork) sampleSimulation() forecast.Simulation {
+	sim := w.Simulation
+	sim.Partition, sim.Names, sim.Sigma, sim.Progress, sim.Missing = nil, nil, 0, nil, 0
+	return sim
+}
+
+// calibrations is the answer's calibrations' step, one per ε: reused
+// beside the certificate, or privacy.CalibrationSeconds each.
+func (w PlanWork) calibrations() Step {
+	st := Step{Step: "answer calibrations", Model: "reused: kept beside the certificate (restored, their loss checked on every edge; an ε not kept is calibrated, unpriced)"}
+	if !w.Held.AnswerModel {
+		per := privacy.CalibrationSeconds(w.Simulation.Graph, w.Simulation.Partition)
+		st = Step{Step: st.Step, Seconds: float64(len(w.Epsilons)) * per,
+			Model: fmt.Sprintf("%d ε at %.3g s, the envelope's spreads modelled on the 2-core reference machine", len(w.Epsilons), per)}
+	}
+	return w.told(st)
+}
+
+// ceilings is the routed ceilings' step, one per ε not kept (none
+// without a partition).
+func (w PlanWork) ceilings() []Step {
+	part := w.Simulation.Partition
+	left := len(w.Epsilons) - len(w.Held.Rows[forecast.CeilingMode])
+	if part == nil || left <= 0 {
+		return nil
+	}
+	per := forecast.RoutedCeilingSeconds(w.Simulation.Graph.N(), len(community.Sizes(part)))
+	return []Step{w.told(Step{Step: "routed ceilings", Seconds: float64(left) * per,
+		Model: fmt.Sprintf("%d ε at %.3g s, the dual steps' pair reads modelled on the 2-core reference machine", left, per)})}
+}
+
+// answerTrials is the private answer's simulated trials' step and count.
+// Its rows are its audit's where the audit passes (job.Forecast): its
+// trials are simulated only where an audit fails, or without the audit
+// (no partition, a τ the pass refuses), and are priced only when the
+// audit does not run.
+func (w PlanWork) answerTrials() ([]Step, int) {
+	if !w.answerMode || w.auditsAnswers() || len(w.Held.Rows[forecast.ModeAnswer]) >= len(w.Epsilons) {
+		return nil, 0
+	}
+	trials := w.Simulation.Trials
+	c, ok := TimeAnswerTrials(w.sampleSimulation(), w.Simulation.Alpha)
+	if !ok {
+		return nil, trials
+	}
+	return []Step{w.told(TrialsStep("private-answer trials", trials, trials, c))}, trials
+}

@@ -1,0 +1,86 @@
+package cost
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// TestPricePool: a plan's first line prices the per-node
+// forecasts' trials without running any — each draw at
+// PerNodeTrialSeconds (3.2 column actions of K·(2|E|+n) steps at the
+// machine's step rate and 0.32 µs a node, read back from its account) and
+// each score at scoreNodeSeconds a node; a graph whose action is dense
+// is not priced.
+func TestPricePool(t *testing.T) {
+	g, _, err := laplacian.Generate("grid:rows=80,cols=80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, ok := PricePool(forecast.Simulation{Graph: g, Tau: 1})
+	if !ok {
+		t.Fatal("a 6 400-node grid is not priced")
+	}
+	var actions, ns, nodeMicros, scoreNs float64
+	var K int
+	if _, err := fmt.Sscanf(c.How, "priced at %g column actions of K = %d at this machine's %g ns a step and %g µs a node, scores at %g ns a node",
+		&actions, &K, &ns, &nodeMicros, &scoreNs); err != nil {
+		t.Fatalf("%q: %v", c.How, err)
+	}
+	draw := actions*float64(K)*float64(2*g.NumEdges()+g.N())*ns*1e-9 + nodeMicros*1e-6*float64(g.N())
+	// The step rate is told to three digits: up to 0.5 % off.
+	if math.Abs(c.Draw-draw) > 5e-3*draw || c.Score != scoreNodeSeconds*float64(g.N()) || scoreNs != scoreNodeSeconds*1e9 || c.Setup != 0 || K < 2 {
+		t.Errorf("%+v: draw %g by its account, score %g", c, draw, scoreNodeSeconds*float64(g.N()))
+	}
+	small, _, err := laplacian.Generate("complete:n=20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := PricePool(forecast.Simulation{Graph: small, Tau: 1}); ok {
+		t.Errorf("a dense action priced: %+v", c)
+	}
+}
+
+// TestPlanPricesAtOneRate: a plan's first line measures this machine's
+// step rate once — the audit's — and prices the per-node forecasts'
+// trials at it too, so the two steps move together under load (two rates
+// measured 0.15 s apart on a loaded machine differed 2–3×); without the
+// audit the trials' price measures its own.
+func TestPlanPricesAtOneRate(t *testing.T) {
+	g, _, err := laplacian.Generate("grid:rows=80,cols=80")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := PlanWork{Simulation: forecast.Simulation{Graph: g, Tau: 1, Trials: 50}, Epsilons: []float64{1}, Modes: []string{forecast.ModePerNode, forecast.ModeAnswer}}
+	e, err := Plan(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := e.AuditEstimate()
+	var pn *Step
+	for i := range e.Steps {
+		if e.Steps[i].Step == "per-node forecasts" {
+			pn = &e.Steps[i]
+		}
+	}
+	if a == nil || a.MeasureMillis == 0 || pn == nil {
+		t.Fatalf("steps %+v: want the audit measured and the per-node forecasts priced", e.Steps)
+	}
+	var ns float64
+	at := strings.Index(pn.Model, "at this machine's ")
+	if at < 0 {
+		t.Fatalf("per-node forecasts %q: no rate", pn.Model)
+	}
+	if _, err := fmt.Sscanf(pn.Model[at:], "at this machine's %g ns a step", &ns); err != nil {
+		t.Fatalf("%q: %v", pn.Model, err)
+	}
+	// %.3g of the same rate.
+	if want, _ := strconv.ParseFloat(fmt.Sprintf("%.3g", a.NanosPerStep), 64); ns != want {
+		t.Errorf("per-node trials priced at %g ns a step, the audit measured %g", ns, a.NanosPerStep)
+	}
+}

@@ -1,0 +1,329 @@
+package cost
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/graphcloak/graphcloak/answer"
+	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
+	"github.com/graphcloak/graphcloak/sensitivity"
+)
+
+// Step is one long step's modelled time and the model it comes from.
+type Step struct {
+	Step    string  `json:"step"`
+	Seconds float64 `json:"seconds"`
+	Model   string  `json:"model"`
+	// Audit is the answer audit's cost model (answer audit only): the
+	// pass's own line prints it (Plan.AuditLine), not a second model.
+	Audit *answer.WorkEstimate `json:"audit,omitempty"`
+}
+
+// Estimate is a command's --estimate: the modelled steps of the command
+// on its graph, none of them computed.
+type Estimate struct {
+	Command   string  `json:"command"`
+	Graph     string  `json:"graph"`
+	NodeCount int     `json:"nodeCount"`
+	Edges     int     `json:"relationships"`
+	Tau       float64 `json:"tau,omitempty"`
+	Steps     []Step  `json:"steps"`
+	// Seconds is the sum of the modelled steps; Millis what the estimate
+	// took (loading the graph, the models, the timed trials), set by
+	// Finish.
+	Seconds float64 `json:"seconds"`
+	Millis  int64   `json:"computeMillis"`
+	start   time.Time
+}
+
+// NewEstimate starts the estimate of command on gr (read from spec),
+// begun at start.
+func NewEstimate(command, spec string, gr *laplacian.Graph, tau float64, start time.Time) *Estimate {
+	return &Estimate{Command: command, Graph: spec, NodeCount: gr.N(), Edges: gr.NumEdges(), Tau: tau, Steps: []Step{}, start: start}
+}
+
+// Add appends a step and adds its seconds.
+func (e *Estimate) Add(s Step) {
+	e.Steps = append(e.Steps, s)
+	e.Seconds += s.Seconds
+}
+
+// Finish sets Millis, the time since the estimate began.
+func (e *Estimate) Finish() { e.Millis = time.Since(e.start).Milliseconds() }
+
+// Line is the estimate line printed before long work: "estimated 3 min
+// 20 s for the release's modelled steps (Δ2 at τ = 1 2 min, …)".
+func Line(what string, total float64, steps []Step) string {
+	line := "estimated " + human(total) + " for " + what + " ("
+	for i, s := range steps {
+		if i > 0 {
+			line += ", "
+		}
+		line += s.Step + " " + human(s.Seconds)
+	}
+	return line + ")"
+}
+
+// Human renders seconds for a reader, as every estimate line does
+// (answer.HumanDuration).
+func Human(s float64) string { return answer.HumanDuration(time.Duration(s * float64(time.Second))) }
+
+func human(s float64) string { return Human(s) }
+
+// Delta2 is Δ2's estimate at τ on gr: sensitivity.ChooseMethod, the
+// chooser and cost model Δ2 itself follows (the sensitivity command's dry
+// run's, named by name).
+func Delta2(gr *laplacian.Graph, tau float64, opt sensitivity.Options, name Names) Step {
+	c := sensitivity.ChooseMethod(gr, tau, opt)
+	return Step{Step: fmt.Sprintf("Δ2 at τ = %g", tau), Seconds: c.Seconds,
+		Model: c.Name() + ", modelled on the 2-core reference machine (sensitivity " + name.of(ParamDryRun) + ")"}
+}
+
+// Delta2Line is the line a release tells before it computes Δ2 at τ on
+// g within budget (Delta2's model: the method Δ2 follows, priced on the
+// 2-core reference machine), "" when it is not over long seconds.
+func Delta2Line(g *laplacian.Graph, tau float64, budget time.Duration, long float64) string {
+	c := sensitivity.ChooseMethod(g, tau, sensitivity.Options{TimeBudget: budget})
+	if c.Seconds <= long {
+		return ""
+	}
+	return fmt.Sprintf("estimated %s for Δ2 at τ = %g (%s, modelled on the 2-core reference machine)", human(c.Seconds), tau, c.Name())
+}
+
+// Audit is the answer audit's estimate at τ on gr with opt: its cost
+// model at the step rate measured on gr (answer.EstimateAudit).
+func Audit(gr *laplacian.Graph, tau float64, opt recovery.CertifierOptions) (Step, error) {
+	w, err := answer.EstimateAudit(gr, tau, opt, nil, 0)
+	if err != nil {
+		return Step{}, err
+	}
+	return AuditStep(w), nil
+}
+
+// AuditStep is the step of the answer audit's estimate w.
+func AuditStep(w answer.WorkEstimate) Step {
+	return Step{Step: "answer audit", Seconds: w.Seconds, Audit: &w,
+		Model: fmt.Sprintf("2·S·K·(2|E|+n) = %.2g steps at %.2g ns a step measured on %d cores", w.Steps, w.NanosPerStep, w.Workers)}
+}
+
+// TrialCost is what TimeTrials measured of simulated releases on a
+// graph: when the first and the last of Done trials finished (seconds
+// from the simulation's start), and their σ.
+type TrialCost struct {
+	First, Last float64
+	Done        int
+	Sigma       float64
+}
+
+// PerTrial is the wall time of a trial in a simulation of trials trials
+// (TrialSeconds: the pace after the first, the first's time shared by
+// its block).
+func (c TrialCost) PerTrial(trials int) float64 {
+	return TrialSeconds(c.First, c.Last, c.Done, trials)
+}
+
+// sampleSigma is the noise of the trials timed for an estimate: the time
+// of a trial moves little with σ (measured 0.01–1 on preferential
+// attachment, 2·10³ and 8·10³ nodes: within 25%).
+const sampleSigma = 0.1
+
+// TimeTrials times simulated releases of sim (its graph, partition, τ
+// and estimator; σ = sampleSigma when it has none; the model's setup
+// included): a block of forecast.TrialBlock trials, as a simulation draws
+// them, stopped once two trials a worker after the first have finished
+// and a second has passed (a trial took 2.5 s of a core on e-mail Enron),
+// or at TrialTiming. ok is false when no trial finished by then (an
+// estimate then leaves them out).
+func TimeTrials(sim forecast.Simulation) (TrialCost, bool) {
+	return timeSimulation(sim, func(ctx context.Context, sim forecast.Simulation) error {
+		_, err := forecast.Simulate(ctx, sim)
+		return err
+	})
+}
+
+// TimeAnswerTrials is TimeTrials for the private answer's simulated
+// trials (forecast.SimulateAnswer at ε = 1: the operator's recovery, again
+// where the plain one missed), which cost several per-node trials each.
+func TimeAnswerTrials(sim forecast.Simulation, alpha float64) (TrialCost, bool) {
+	return timeSimulation(sim, func(ctx context.Context, sim forecast.Simulation) error {
+		_, err := forecast.SimulateAnswer(ctx, forecast.AnswerSimulation{Graph: &sim, Epsilon: 1, Alpha: alpha})
+		return err
+	})
+}
+
+// sampled is sim as the estimates time it: one community where it has no
+// partition (scoring is not what is timed), σ = sampleSigma where it has
+// none.
+func sampled(sim forecast.Simulation) forecast.Simulation {
+	if sim.Partition == nil {
+		sim.Partition = make([]int, sim.Graph.N())
+	}
+	if sim.Sigma <= 0 {
+		sim.Sigma = sampleSigma
+	}
+	return sim
+}
+
+// timeSimulation times run on sim as TimeTrials describes.
+func timeSimulation(sim forecast.Simulation, run func(context.Context, forecast.Simulation) error) (TrialCost, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), TrialTiming)
+	defer cancel()
+	sim = sampled(sim)
+	if sim.Epsilon <= 0 {
+		sim.Epsilon = 1
+	}
+	workers := max(1, runtime.GOMAXPROCS(0))
+	start := time.Now()
+	var mu sync.Mutex
+	var c TrialCost
+	sim.Trials, sim.TimeBudget, sim.MinTrials, sim.Workers = forecast.TrialBlock, 0, 0, workers
+	sim.Progress = func(d, _ int) {
+		mu.Lock()
+		defer mu.Unlock()
+		now := time.Since(start).Seconds()
+		if c.Done == 0 && d > 0 {
+			c.First = now
+		}
+		if d > c.Done {
+			c.Done, c.Last = d, now
+		}
+		if c.Done >= 2*workers+1 && now > 1 {
+			cancel()
+		}
+	}
+	// The trials still running when it is cancelled are not waited for.
+	failed := make(chan bool, 1)
+	go func() {
+		err := run(ctx, sim)
+		failed <- err != nil && ctx.Err() == nil
+	}()
+	bad := false
+	select {
+	case bad = <-failed:
+	case <-ctx.Done():
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if c.Done == 0 || bad {
+		return TrialCost{}, false
+	}
+	c.Sigma = sim.Sigma
+	return c, true
+}
+
+// TrialTiming bounds TimeTrials and TimePool.
+const TrialTiming = 5 * time.Second
+
+// TrialsStep prices n simulated releases in simulations of trials trials
+// each at c.
+func TrialsStep(step string, n, trials int, c TrialCost) Step {
+	per := c.PerTrial(trials)
+	return Step{Step: step, Seconds: float64(n) * per,
+		Model: fmt.Sprintf("%d × %.3g s a trial, timed on %d trials of this graph (σ = %g)", n, per, c.Done, c.Sigma)}
+}
+
+// Loaded is the graph's load, measured: the estimate loads the graph to
+// model the rest.
+func Loaded(d time.Duration) Step {
+	return Step{Step: "load the graph", Seconds: d.Seconds(), Model: "measured: the estimate loaded it"}
+}
+
+// writeBackPropsPerSecond is the reference rate of a write-back to Neo4j:
+// 2.5–2.6·10⁵ node properties a second (docs/results.md, "Neo4j
+// write-back", 10⁵ nodes, 4 properties each).
+const writeBackPropsPerSecond = 2.5e5
+
+// WriteBack is the write-back of props node properties to Neo4j.
+func WriteBack(props int) Step {
+	return Step{Step: "write-back", Seconds: float64(props) / writeBackPropsPerSecond,
+		Model: fmt.Sprintf("%d node properties at the reference %.2g a second", props, float64(writeBackPropsPerSecond))}
+}
+
+// PoolCost is what TimePool measured of a forecast's trials on a graph:
+// the seconds a trial takes to draw (its share of a block's actions,
+// once for every ε) and to score at one ε (recovery and ranking).
+type PoolCost struct {
+	Setup, Draw, Score float64
+	How                string // how Draw and Score were had
+}
+
+// TimePool times a block of forecast.TrialBlock trials of sim as the
+// plan's forecasts run them: drawn into a forecast.TrialPool (the models'
+// setup included), then scored again from the pool's kept draws. ok is
+// false when the block did not finish within TrialTiming.
+func TimePool(sim forecast.Simulation) (PoolCost, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), TrialTiming)
+	defer cancel()
+	sim = sampled(sim)
+	sim.Trials, sim.TimeBudget, sim.MinTrials, sim.Progress = forecast.TrialBlock, 0, 0, nil
+	start := time.Now()
+	pool, err := forecast.NewTrialPool(sim)
+	if err != nil {
+		return PoolCost{}, false
+	}
+	setup := time.Since(start).Seconds()
+	start = time.Now()
+	sim.Pool = pool
+	// As the plan scores them (forecast.PerNode: no EMD); one community
+	// decides the verdict in its first round.
+	if _, err := forecast.PerNode(ctx, sim); err != nil {
+		return PoolCost{}, false
+	}
+	both := time.Since(start).Seconds()
+	start = time.Now()
+	if _, err := forecast.PerNode(ctx, sim); err != nil {
+		return PoolCost{}, false
+	}
+	score := time.Since(start).Seconds()
+	n := float64(forecast.TrialBlock)
+	return PoolCost{Setup: setup, Draw: math.Max(both-score, 0) / n, Score: score / n,
+		How: fmt.Sprintf("timed on %d trials of this graph, σ = %g", forecast.TrialBlock, sim.Sigma)}, true
+}
+
+// PricePool prices sim's trials as TimePool measures them, without
+// running any (a second on large graphs): each draw at
+// PerNodeTrialSeconds, its step rate measured, and each score at
+// scoreNodeSeconds a node. ok is false where trials are not priced (small
+// graphs, whose action is dense).
+func PricePool(sim forecast.Simulation) (PoolCost, bool) { return PricePoolAt(sim, 0) }
+
+// PricePoolAt is PricePool at step seconds a step of the action (0: the
+// rate measured now, TrialStepSeconds).
+func PricePoolAt(sim forecast.Simulation, step float64) (PoolCost, bool) {
+	if step <= 0 {
+		if chebyshevDegree(sim.Graph, sim.Tau, forecast.TrialBlock) == 0 {
+			return PoolCost{}, false // dense: not priced, nothing measured
+		}
+		step = TrialStepSeconds(sim.Graph)
+	}
+	per, how := PerNodeTrialSecondsAt(sim.Graph, sim.Tau, forecast.TrialBlock, step)
+	if per <= 0 {
+		return PoolCost{}, false
+	}
+	return PoolCost{Draw: per, Score: scoreNodeSeconds * float64(sim.Graph.N()),
+		How: fmt.Sprintf("priced at %s, scores at %g ns a node", how, scoreNodeSeconds*1e9)}, true
+}
+
+// scoreNodeSeconds is what scoring a drawn trial at one ε costs a node
+// (its ranking and verdict): 20–47 ns timed by TimePool on LFR 2·10⁴,
+// pgp-strong-2009 and e-mail Enron.
+const scoreNodeSeconds = 40e-9
+
+// PoolStep prices a plan's per-node forecasts: for each of taus diffusion
+// times, every mass of the curve takes ForecastRounds rounds of trials
+// trials (one to forecast.VerdictRounds, as the rate is far from or near
+// the guess), drawn once and scored at each of levels ε.
+func PoolStep(levels, taus, trials int, c PoolCost) Step {
+	masses := len(forecast.MassGrid())
+	drawn := taus * masses * ForecastRounds * trials
+	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + float64(levels*drawn)*c.Score
+	return Step{Step: "per-node forecasts", Seconds: seconds,
+		Model: fmt.Sprintf("%d masses × %d rounds × %d trials drawn once at %.3g s, scored at %d ε at %.3g s (%s)",
+			masses, ForecastRounds, trials, c.Draw, levels, c.Score, c.How)}
+}
