@@ -246,12 +246,12 @@ func (p *AnswerPlan) audit(ctx context.Context) (*answer.Audit, error) {
 	s := &p.Spec
 	memo := s.Store.Audits()
 	key := memo.Key(p.Input.Graph, s.Tau, s.FitTolerance, s.SensorNoise, p.Input.Partition, p.Calibration)
-	if a, ok := memo.Load(key); ok {
+	if a, ok := memo.Load(p.Input.Graph, key); ok {
 		return a, nil
 	}
 	a, err := p.Model.Audit(ctx, p.Calibration)
 	if err == nil {
-		memo.Store(key, a)
+		memo.Store(p.Input.Graph, key, a)
 	}
 	return a, err
 }

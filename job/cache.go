@@ -16,13 +16,15 @@ import (
 // logged at the level an operator needs (a forged or unreadable file is
 // a warning, a changed graph or a new version is routine).
 
-// cache is the release's Δ2 cache (nil: none), sealed under the ledger
-// key or, without one, this installation's (privacy.CacheMACKey); nil
-// too when that key cannot be had (Δ2 is then computed, never trusted
+// cache is the release's Δ2 cache of g at τ (nil: none): the file
+// CachePath names, sealed under the ledger key or, without one, this
+// installation's (privacy.CacheMACKey), else the work store's certificate
+// (the one plan, audit and every other command keep and reuse); nil too
+// when that key cannot be had (Δ2 is then computed, never trusted
 // unauthenticated).
-func (s *ReleaseSpec) cache() *sensitivity.Cache {
+func (s *ReleaseSpec) cache(g *laplacian.Graph, tau float64) *sensitivity.Cache {
 	if s.CachePath == "" {
-		return nil
+		return s.Store.Sensitivity(g, tau, s.Alpha)
 	}
 	key, err := privacy.CacheMACKey(s.LedgerKey)
 	if err != nil {

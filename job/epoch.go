@@ -51,7 +51,7 @@ func CalibrateEpoch(ctx context.Context, spec *ReleaseSpec, g *laplacian.Graph, 
 		}
 		s, out.CertificateDigest = &r, CertificateDigest(*c)
 	}
-	cache := spec.cache()
+	cache := spec.cache(g, spec.Tau)
 	if s == nil && cache != nil {
 		s = cachedSensitivity(env.logger(), cache, g, spec.Tau, spec.Alpha)
 		out.Reused = s != nil

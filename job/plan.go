@@ -324,7 +324,7 @@ func (p *ReleasePlan) load(ctx context.Context) error {
 		}
 		p.Sensitivity = &s
 	}
-	if c := p.Spec.cache(); c != nil {
+	if c := p.Spec.cache(g, tau); c != nil {
 		p.Sensitivity = cachedSensitivity(p.env.logger(), c, g, tau, p.Spec.Alpha)
 		p.Summary.SensitivityReused = p.Sensitivity != nil
 	}

@@ -302,6 +302,9 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := useWorkStore(g, opts.cacheDir, &spec); err != nil {
+		return err
+	}
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	st, err := stores.Open(ctx, g.cfg, storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || cfg.Privacy.Ledger == "neo4j", Ledger: stores.ReadWrite}))
