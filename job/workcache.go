@@ -1,6 +1,7 @@
 package job
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,8 +14,10 @@ import (
 	"sync"
 
 	"github.com/graphcloak/graphcloak/answer"
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/atomicfile"
+	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/internal/jsonmac"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -357,4 +360,61 @@ func (m *AuditMemo) Store(g *laplacian.Graph, key string, a *answer.Audit) {
 	}
 	k.Own = own
 	m.s.store(key, k)
+}
+
+// leidenVersion is the kept partitions' version: a key of another names
+// another file.
+const leidenVersion = 1
+
+// Leiden is community.Leiden(g, opt), kept in the store and read back while
+// its file verifies (Leiden's partition depends only on the graph in key
+// order, γ and the seed, community.Leiden): plan and locate
+// --private-answer detect the communities of one graph once. The file keeps
+// the labels in key order, so the partition read back is the one computed,
+// labels and all. Without a store it is community.Leiden.
+func (w *WorkCache) Leiden(ctx context.Context, g *laplacian.Graph, opt community.LeidenOptions) ([]int, error) {
+	detect := func() ([]int, error) {
+		return cancel.Run(ctx, func() ([]int, error) { return community.Leiden(g, opt) })
+	}
+	key := w.sealKey()
+	if key == nil {
+		return detect()
+	}
+	fp, perm, err := w.keyOrder(g)
+	if err != nil {
+		return detect()
+	}
+	gamma := opt.Resolution
+	if gamma == 0 {
+		gamma = 1 // Leiden's default
+	}
+	passes := opt.MaxPasses
+	if passes <= 0 {
+		passes = 2 // Leiden's default
+	}
+	b, err := json.Marshal([]any{leidenVersion, fp, math.Float64bits(gamma), opt.Seed, passes})
+	if err != nil {
+		return detect()
+	}
+	sum := sha256.Sum256(b)
+	name := hex.EncodeToString(sum[:])
+	memo := sealed[[]int]{w: w, key: key, kind: "leiden"}
+	if kept, ok := memo.load(name); ok && len(kept) == len(perm) {
+		part := make([]int, len(perm))
+		for i, p := range perm {
+			part[i] = kept[p]
+		}
+		w.logger().Info("communities reused: same graph, resolution and seed", "file", memo.path(name))
+		return part, nil
+	}
+	part, err := detect()
+	if err != nil {
+		return nil, err
+	}
+	kept := make([]int, len(perm))
+	for i, p := range perm {
+		kept[p] = part[i]
+	}
+	memo.store(name, kept)
+	return part, nil
 }

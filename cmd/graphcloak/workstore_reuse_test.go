@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -57,5 +58,76 @@ func TestReleaseAndEpochReuseTheStoresDelta2(t *testing.T) {
 	out = release("none-2", "--cache-dir", "none")
 	if got := jsonField(t, out, "sensitivityReused"); got != false {
 		t.Fatalf("release --cache-dir none with a full store: sensitivityReused %v, want false", got)
+	}
+}
+
+// storeFiles is the store's file names by kind (the name's prefix before
+// its first "-"): what each computation kept.
+func storeFiles(t *testing.T, store string) map[string][]string {
+	t.Helper()
+	es, err := os.ReadDir(store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]string{}
+	for _, e := range es {
+		kind, _, _ := strings.Cut(e.Name(), "-")
+		out[kind] = append(out[kind], e.Name())
+	}
+	return out
+}
+
+// TestPlanLocateAuditComputeThePassOnce: plan, then locate
+// --private-answer, then audit, default flags: the answer's pass, its
+// per-edge audit and Leiden's communities are computed by plan alone.
+// Read from the store's own record — every computation keeps its result
+// under a name made of what it depends on, so a second computation of
+// anything (another key for the same graph) adds a file — and from each
+// command's log and JSON: after plan the store holds one certificate, one
+// audit and one partition, and locate and audit add nothing; locate's
+// forecast is plan's exact row, reused. On 2a43d64 locate kept a second
+// audit (plan's was named by the sorted graph) and ran Leiden and 100
+// forecast trials again.
+func TestPlanLocateAuditComputeThePassOnce(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "ledger.json")
+	initTestLedger(t, ledger)
+	readings := karateSourceReadings(t, filepath.Join(dir, "r.csv"), 3, 1)
+	store := filepath.Join(os.Getenv("XDG_CACHE_HOME"), "graphcloak", "store")
+	const computing = "no answer certificate cached yet: computing the model"
+
+	_, log := storeCLI(t, "plan", "--graph", "karate", "--epsilon", "1", "--modes", "private-answer", "--log-level", "info", "-o", "json")
+	if !strings.Contains(log, computing) {
+		t.Fatalf("plan on an empty store did not compute the pass:\n%s", log)
+	}
+	after := storeFiles(t, store)
+	if len(after["answer"]) == 0 || len(after["audit"]) != 1 || len(after["leiden"]) != 1 {
+		t.Fatalf("plan kept %v; want the certificate, one audit and one partition", after)
+	}
+
+	out, log := storeCLI(t, "locate", "--graph", "karate", "--private-answer", "--values", readings, "--ledger", ledger,
+		"--epsilon", "1", "--log-level", "info", "-o", "json")
+	for _, want := range []string{"answer model reused from the certificate", "answer audit reused", "communities reused"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("locate --private-answer after plan: no %q in its log:\n%s", want, log)
+		}
+	}
+	if strings.Contains(log, computing) {
+		t.Errorf("locate --private-answer after plan computed the pass again:\n%s", log)
+	}
+	if got := storeFiles(t, store); !reflect.DeepEqual(got, after) {
+		t.Errorf("locate --private-answer after plan computed again: the store went from\n%v\nto\n%v", after, got)
+	}
+	if r := jsonField(t, out, "forecast.reused"); r != true {
+		t.Errorf("locate's forecast: reused %v, want plan's row (true)", r)
+	}
+
+	out, _ = storeCLI(t, "audit", "--graph", "karate", "-o", "json")
+	if r := jsonField(t, out, "reused"); r != true {
+		t.Errorf("audit after plan and locate: reused %v, want true", r)
+	}
+	if got := storeFiles(t, store); !reflect.DeepEqual(got, after) {
+		t.Errorf("audit after plan computed again: the store went from\n%v\nto\n%v", after, got)
 	}
 }
