@@ -299,7 +299,7 @@ func (m *AuditMemo) Key(g *laplacian.Graph, tau, tol, nu float64, part []int, ca
 	if err != nil {
 		return ""
 	}
-	rec, err := json.Marshal(cal)
+	rec, err := json.Marshal(mechanismOf(cal, perm))
 	if err != nil {
 		return ""
 	}
@@ -312,9 +312,29 @@ func (m *AuditMemo) Key(g *laplacian.Graph, tau, tol, nu float64, part []int, ca
 	return hex.EncodeToString(sum[:])
 }
 
+// mechanismOf is what defines cal's mechanism, its weights in key order
+// (perm): not what is derived from them (the accuracy, the loss, ρ),
+// whose last digits depend on the order a sum visited the nodes in —
+// plan, which sorts the graph, and locate, which does not, derive them
+// from one calibration a rounding apart. Any difference in what is kept
+// names another audit, computed again.
+func mechanismOf(cal privacy.AnswerCalibration, perm []int) privacy.CalibrationRecord {
+	rec := cal.Record()
+	rec.Calibration.Loss, rec.Calibration.Rho, rec.Calibration.Accuracy = 0, 0, 0
+	if w := rec.Envelope; w != nil && len(w.A) == len(perm) {
+		a := make([]int64, len(perm))
+		for i, p := range perm {
+			a[p] = w.A[i]
+		}
+		rec.Envelope = &privacy.EnvelopeWeights{Floor: w.Floor, Top: w.Top, Safe: w.Safe, A: a}
+	}
+	return rec
+}
+
 // auditVersion is the kept audits' version: a key of another names
 // another file. 2: the audit carries its 90 % set's rate and size; 3: the
-// key and the nodes' terms in key order.
+// key (the mechanism's weights, not what is derived from them) and the
+// nodes' terms in key order.
 const auditVersion = 3
 
 // Load returns the audit of g kept under key, marked restored, when its

@@ -145,6 +145,19 @@ func TestWorkStoreOneGraphOneKey(t *testing.T) {
 	if other := m.Key(read, 1, 0, 0, []int{0, 0, 1, 1}, cal); other == kRead {
 		t.Fatal("another partition has the same audit key")
 	}
+	// What is derived from the mechanism (its accuracy summed in another
+	// node order, a rounding apart) does not name another audit; the
+	// mechanism itself does.
+	derived := cal
+	derived.Accuracy, derived.Loss = 0.8897509294281253, 0.9999963205627881
+	if k := m.Key(read, 1, 0, 0, partRead, derived); k != kRead {
+		t.Fatal("a calibration's derived accuracy and loss name another audit")
+	}
+	other := cal
+	other.ScaleNum = 7
+	if k := m.Key(read, 1, 0, 0, partRead, other); k == kRead {
+		t.Fatal("another mechanism has the same audit key")
+	}
 	ownSorted := []float64{0.1, 0.2, 0.3, 0.4} // a, b, c, d
 	a := (&answer.KeptAudit{Audit: answer.Audit{Passed: true, Accuracy: 0.25}, Own: ownSorted}).Restore()
 	m.Store(sorted, kSorted, a)
