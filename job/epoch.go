@@ -65,6 +65,7 @@ func CalibrateEpoch(ctx context.Context, spec *ReleaseSpec, g *laplacian.Graph, 
 		s = &r
 		if cache != nil {
 			storeSensitivity(env.logger(), cache, g, r, spec.Tau)
+			spec.Store.Trim() // the store's bound (nil: a file of its own)
 		}
 	}
 	if cache != nil && out.CertificateDigest == "" {

@@ -78,6 +78,7 @@ func (p *ReleasePlan) chooseSmooth(ctx context.Context, g *laplacian.Graph) erro
 	s.Smooth, sum.Smooth, p.Sensitivity = sum.SmoothChoices[b].Smooth, sum.SmoothChoices[b].Smooth, &results[b]
 	if c := s.cache(g, s.Tau+s.Smooth); c != nil && !cached[b] { // the cache holds the released τ+τ′
 		storeSensitivity(p.env.logger(), c, g, results[b], s.Tau+s.Smooth)
+		s.Store.Trim() // the store's bound (nil: a file of its own)
 	}
 	return nil
 }
