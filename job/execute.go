@@ -265,8 +265,7 @@ func (p *ReleasePlan) draw(ctx context.Context) (*privacy.Released, error) {
 	}
 	res.Released.Meta.ToolVersion = s.Software
 	if c := s.cache(in.Graph, s.Tau+s.Smooth); c != nil && p.Sensitivity == nil {
-		storeSensitivity(env.logger(), c, in.Graph, res.Sensitivity, s.Tau+s.Smooth) // Δ2 was computed at τ+τ′
-		s.Store.Trim()                                                               // the store's bound (nil: a file of its own)
+		s.keepSensitivity(env.logger(), c, in.Graph, res.Sensitivity, s.Tau+s.Smooth) // Δ2 was computed at τ+τ′
 	}
 	noteReleased(env.logger(), p.Summary, res, spread)
 	if err := noteExactNode(p.Summary, s.Alpha, s.SourceMass); err != nil {

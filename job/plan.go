@@ -325,7 +325,7 @@ func (p *ReleasePlan) load(ctx context.Context) error {
 		p.Sensitivity = &s
 	}
 	if c := p.Spec.cache(g, tau); c != nil {
-		p.Sensitivity = cachedSensitivity(p.env.logger(), c, g, tau, p.Spec.Alpha)
+		p.Sensitivity = p.Spec.cachedSensitivity(p.env.logger(), c, g, tau)
 		p.Summary.SensitivityReused = p.Sensitivity != nil
 	}
 	return nil

@@ -77,8 +77,7 @@ func (p *ReleasePlan) chooseSmooth(ctx context.Context, g *laplacian.Graph) erro
 	b := bestIndex(sum.SmoothChoices)
 	s.Smooth, sum.Smooth, p.Sensitivity = sum.SmoothChoices[b].Smooth, sum.SmoothChoices[b].Smooth, &results[b]
 	if c := s.cache(g, s.Tau+s.Smooth); c != nil && !cached[b] { // the cache holds the released τ+τ′
-		storeSensitivity(p.env.logger(), c, g, results[b], s.Tau+s.Smooth)
-		s.Store.Trim() // the store's bound (nil: a file of its own)
+		s.keepSensitivity(p.env.logger(), c, g, results[b], s.Tau+s.Smooth)
 	}
 	return nil
 }
@@ -99,7 +98,7 @@ func bestIndex(cs []SmoothChoice) int {
 func (p *ReleasePlan) sensitivityAt(ctx context.Context, g *laplacian.Graph, tau float64) (d2 sensitivity.Result, fromCache bool, err error) {
 	s := &p.Spec
 	if c := s.cache(g, tau); c != nil {
-		if d2 := cachedSensitivity(p.env.logger(), c, g, tau, s.Alpha); d2 != nil {
+		if d2 := s.cachedSensitivity(p.env.logger(), c, g, tau); d2 != nil {
 			return *d2, true, nil
 		}
 	}
