@@ -121,7 +121,8 @@ func OpenCheckpoint(path string, g *laplacian.Graph, tau float64, opt recovery.C
 }
 
 // Sources returns how many sources' blocks the checkpoint holds for the
-// action (loose or precise).
+// action (loose or precise), at every tolerance: a count of blocks, not
+// of a pass's sources (Held, Resumed).
 func (cp *Checkpoint) Sources(precise bool) int {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
@@ -134,30 +135,85 @@ func (cp *Checkpoint) Sources(precise bool) int {
 	return s
 }
 
-// Resumed returns how many sources of the latest pass the checkpoint
-// holds: the precise pass's once it has begun, else the fast pass's. Each
-// pass covers every source, so the two are never added (a sum read "230
-// of 115 sources").
+// Resumed returns how many sources of the latest pass (the pass of the
+// last block kept) the checkpoint holds: never more than the graph's
+// nodes, each block counted once — the passes at other tolerances or
+// actions each cover every source, so they are never added (a sum read
+// "230 of 115 sources").
 func (cp *Checkpoint) Resumed() int {
-	if p := cp.Sources(true); p > 0 {
-		return p
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	precise, tol, ok := cp.latest()
+	if !ok {
+		return 0
 	}
-	return cp.Sources(false)
+	return cp.held(precise, tol)
 }
 
-// Held says how far the checkpointed audit got, for a person: "60 of 115
-// sources", or "20 of 115 sources of the precise pass (the fast pass
-// done)" when the fast pass ran to its end and was not precise enough;
-// "" when the checkpoint holds nothing.
+// Held says how far the latest pass got (the pass of the last block
+// kept), for a person: "60 of 115 sources of the fast pass at T = 0.05",
+// "20 of 115 sources of the precise pass at T = 0.05 (the fast pass
+// done)"; "" when the checkpoint holds nothing.
 func (cp *Checkpoint) Held() string {
-	fast, precise := cp.Sources(false), cp.Sources(true)
-	switch {
-	case fast > 0 && precise > 0:
-		return fmt.Sprintf("%d of %d sources of the precise pass (the fast pass done)", precise, cp.n)
-	case fast+precise > 0:
-		return fmt.Sprintf("%d of %d sources", fast+precise, cp.n)
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	precise, tol, ok := cp.latest()
+	if !ok {
+		return ""
 	}
-	return ""
+	return cp.heldText(precise, tol)
+}
+
+// HeldPass is Held for the pass at fit tolerance tol with the precise
+// or the fast action: what a pass starting now resumes ("" when the
+// checkpoint holds none of it).
+func (cp *Checkpoint) HeldPass(precise bool, tol float64) string {
+	cp.mu.Lock()
+	defer cp.mu.Unlock()
+	return cp.heldText(precise, tol)
+}
+
+func (cp *Checkpoint) heldText(precise bool, tol float64) string {
+	s := cp.held(precise, tol)
+	if s == 0 {
+		return ""
+	}
+	pass := "fast"
+	if precise {
+		pass = "precise"
+	}
+	out := fmt.Sprintf("%d of %d sources of the %s pass at T = %.3g", s, cp.n, pass, tol)
+	if precise && cp.held(false, tol) == cp.n {
+		out += " (the fast pass done)"
+	}
+	return out
+}
+
+// latest is the pass of the last block kept (blocks are kept in the
+// order computed); false when there is none.
+func (cp *Checkpoint) latest() (precise bool, tol float64, ok bool) {
+	bs := cp.file.Blocks
+	if len(bs) == 0 {
+		return false, 0, false
+	}
+	b := bs[len(bs)-1]
+	return b.Precise, b.Tol, true
+}
+
+// held is how many sources of the pass at tol with the given action the
+// checkpoint holds: each block of the graph counted once, at most its
+// size, so never more than the graph's nodes.
+func (cp *Checkpoint) held(precise bool, tol float64) int {
+	seen := map[int]bool{}
+	s := 0
+	for _, b := range cp.file.Blocks {
+		if b.Precise != precise || b.Tol != tol || seen[b.Block] || b.Block < 0 || b.Block >= recovery.PassBlocks(cp.n) {
+			continue
+		}
+		seen[b.Block] = true
+		s += min(len(b.Norms), cp.n-b.Block*recovery.PassBlockSize)
+	}
+	return s
 }
 
 // Finished implements recovery.PassCheckpoint.
@@ -252,7 +308,7 @@ func (c *Cache) ModelResumable(ctx context.Context, g *laplacian.Graph, tau floa
 	started := opt.Started
 	opt.Checkpoint = cp
 	opt.Started = func(pc recovery.PassCost) {
-		if held := cp.Held(); held != "" && resumed != nil {
+		if held := cp.HeldPass(pc.Precise, pc.Tol); held != "" && resumed != nil {
 			resumed(cp.Path, held)
 		}
 		if started != nil {

@@ -213,7 +213,7 @@ func TestModelResumable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if said < 96 || said >= g.N() || !strings.HasSuffix(held, fmt.Sprintf(" of %d sources", g.N())) {
+	if said < 96 || said >= g.N() || !strings.Contains(held, fmt.Sprintf(" of %d sources of the fast pass at T = ", g.N())) {
 		t.Errorf("resumed %q, want at least the 96 done before the stop of the %d sources", held, g.N())
 	}
 	a, _ := json.Marshal(fresh.Certifier.State(fresh.Classes))
@@ -242,12 +242,96 @@ func TestCheckpointHeldPerPass(t *testing.T) {
 		t.Errorf("empty checkpoint: %q, %d", h, cp.Resumed())
 	}
 	cp.Add(recovery.PassBlock{Block: 0, Norms: make([]float64, 32)})
-	if h, want := cp.Held(), "32 of 34 sources"; h != want || cp.Resumed() != 32 {
+	if h, want := cp.Held(), "32 of 34 sources of the fast pass at T = 0"; h != want || cp.Resumed() != 32 {
 		t.Errorf("fast pass begun: %q, %d; want %q, 32", h, cp.Resumed(), want)
 	}
 	cp.Add(recovery.PassBlock{Block: 1, Norms: make([]float64, 2)})
 	cp.Add(recovery.PassBlock{Block: 0, Precise: true, Norms: make([]float64, 20)})
-	if h, want := cp.Held(), "20 of 34 sources of the precise pass (the fast pass done)"; h != want || cp.Resumed() != 20 {
+	if h, want := cp.Held(), "20 of 34 sources of the precise pass at T = 0 (the fast pass done)"; h != want || cp.Resumed() != 20 {
 		t.Errorf("precise pass begun: %q, %d; want %q, 20", h, cp.Resumed(), want)
+	}
+}
+
+// TestCheckpointHeldNeverAboveTheTotal: a sensor-noise audit keeps the
+// blocks of passes at two fit tolerances (and a block may come twice);
+// what is held is the latest pass's sources, each block once, never
+// more than the graph's nodes, and each pass is named with its own count.
+// On 2a43d64 Held summed every fast block: "66 of 34 sources".
+func TestCheckpointHeldNeverAboveTheTotal(t *testing.T) {
+	g, _ := laplacian.Karate()
+	cp, err := OpenCheckpoint(filepath.Join(t.TempDir(), "c.json.checkpoint"), g, 1, recovery.CertifierOptions{},
+		Cache{MACKey: []byte("0123456789abcdef0123456789abcdef"), Software: "v1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp.Add(recovery.PassBlock{Tol: 0.05, Block: 0, Norms: make([]float64, 32)})
+	cp.Add(recovery.PassBlock{Tol: 0.05, Block: 1, Norms: make([]float64, 2)})
+	cp.Add(recovery.PassBlock{Tol: 0.02, Block: 0, Norms: make([]float64, 32)})
+	cp.Add(recovery.PassBlock{Tol: 0.02, Block: 0, Norms: make([]float64, 32)}) // twice
+	if h, want := cp.Held(), "32 of 34 sources of the fast pass at T = 0.02"; h != want || cp.Resumed() != 32 {
+		t.Errorf("second tolerance begun: %q, %d; want %q, 32", h, cp.Resumed(), want)
+	}
+	if h, want := cp.HeldPass(false, 0.05), "34 of 34 sources of the fast pass at T = 0.05"; h != want {
+		t.Errorf("first tolerance's pass: %q, want %q", h, want)
+	}
+	if h := cp.HeldPass(true, 0.05); h != "" {
+		t.Errorf("a pass the checkpoint holds nothing of: %q", h)
+	}
+}
+
+// TestResumedNoiseAuditSaysWhatIsHeld: a sensor-noise audit (passes at
+// two fit tolerances) stopped in its second pass and run again says, as
+// each pass starts, how many of that pass's sources the checkpoint
+// holds, naming the pass — never more than the graph's nodes. On
+// 2a43d64 the first pass's line summed both passes' blocks ("396 of 300").
+func TestResumedNoiseAuditSaysWhatIsHeld(t *testing.T) {
+	g, err := laplacian.PreferentialAttachment(300, 2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tau = 1
+	n := g.N()
+	cache := Cache{Path: filepath.Join(t.TempDir(), "a.json"), Software: "test", MACKey: []byte("0123456789abcdef0123456789abcdef")}
+	part := make([]int, n)
+	opt := recovery.CertifierOptions{SensorNoise: 0.005}
+	log := slog.New(slog.DiscardHandler)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	passes, last := 0, n
+	stop := opt
+	stop.Progress = func(done, total int) {
+		if done < last || (done == 0 && last == n) {
+			passes++
+		}
+		last = done
+		if passes >= 2 && done >= 3*recovery.PassBlockSize {
+			cancel()
+		}
+	}
+	if _, err := cache.ModelResumable(ctx, g, tau, part, nil, stop, log, nil); !errors.Is(err, context.Canceled) {
+		t.Skipf("the audit did not stop in a second pass (%d passes, %v): the graph needs one tolerance only", passes, err)
+	}
+
+	var said []string
+	if _, err := cache.ModelResumable(context.Background(), g, tau, part, nil, opt, log, func(path, held string) {
+		said = append(said, held)
+	}); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("resume lines: %q", said)
+	if len(said) < 2 {
+		t.Fatalf("the resumed audit said %q; want a line for each pass it resumed", said)
+	}
+	for _, s := range said {
+		var k, of int
+		var pass string
+		if _, err := fmt.Sscanf(s, "%d of %d sources of the %s pass", &k, &of, &pass); err != nil || of != n || k > n || k <= 0 ||
+			!strings.Contains(s, " at T = ") {
+			t.Errorf("resume line %q: want k of %d sources of the named pass at its T, k ≤ %d", s, n, n)
+		}
+	}
+	if !strings.HasPrefix(said[0], fmt.Sprintf("%d of %d sources of the fast pass", n, n)) {
+		t.Errorf("the first pass ran to its end before the stop: said %q", said[0])
 	}
 }

@@ -136,6 +136,8 @@ type AnswerPlan struct {
 	Calibration privacy.AnswerCalibration
 	Audit       *answer.Audit
 	Forecast    *forecast.Forecast
+	// auditKept: Audit was read from the store (an earlier command's).
+	auditKept bool
 	// Summary is the answer as planned (a dry run prints it);
 	// ExecuteAnswer completes it.
 	Summary *AnswerSummary
@@ -172,9 +174,9 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	if spec.SensorNoiseRMS > 0 {
 		p.Spec.SensorNoise = recovery.SensorNoiseFromRMS(spec.SensorNoiseRMS, spec.MinSourceMass, in.Graph.N())
 	}
-	if in.Partition == nil { // as answer.Run would: Leiden
+	if in.Partition == nil { // as answer.Run would: Leiden, kept in the store as plan keeps it
 		end := env.phase(fmt.Sprintf("communities (leiden) on %d nodes", in.Graph.N()))
-		in.Partition, err = community.Leiden(in.Graph, community.LeidenOptions{Seed: spec.Seed})
+		in.Partition, err = spec.Store.Leiden(ctx, in.Graph, community.LeidenOptions{Seed: spec.Seed})
 		end()
 		if err != nil {
 			return nil, err
@@ -246,12 +248,13 @@ func (p *AnswerPlan) audit(ctx context.Context) (*answer.Audit, error) {
 	s := &p.Spec
 	memo := s.Store.Audits()
 	key := memo.Key(p.Input.Graph, s.Tau, s.FitTolerance, s.SensorNoise, p.Input.Partition, p.Calibration)
-	if a, ok := memo.Load(key); ok {
+	if a, ok := memo.Load(p.Input.Graph, key); ok {
+		p.auditKept = true
 		return a, nil
 	}
 	a, err := p.Model.Audit(ctx, p.Calibration)
 	if err == nil {
-		memo.Store(key, a)
+		memo.Store(p.Input.Graph, key, a)
 	}
 	return a, err
 }
@@ -290,8 +293,10 @@ func (p *AnswerPlan) affordable(ctx context.Context) (*privacy.Balance, error) {
 	return &b[0], nil
 }
 
-// forecast simulates ForecastTrials sources answered by the calibrated
-// mechanism (simulated data only).
+// forecast is the answer's forecast (ForecastTrials > 0 asks for one):
+// the audit's exact rates over every source, as plan's row for this ε
+// (forecast.ExactAnswer) — the audit passed, or nothing is answered — so
+// locate forecasts what plan forecast and simulates nothing.
 func (p *AnswerPlan) forecast(ctx context.Context) error {
 	s, in := &p.Spec, p.Input
 	if s.ForecastTrials <= 0 || p.Model.Geometry.N() != in.Graph.N() {
@@ -299,6 +304,16 @@ func (p *AnswerPlan) forecast(ctx context.Context) error {
 	}
 	e := forecast.Simulation{Graph: in.Graph, Partition: in.Partition, Tau: s.Tau, Sources: 1, Trials: s.ForecastTrials,
 		Estimator: s.Estimator, Seed: s.Seed, Delta: s.Delta}
+	if a := p.Audit; a != nil && a.Passed && len(a.OwnCommunity()) == in.Graph.N() {
+		f, err := forecast.ExactAnswer(e, forecast.AnswerAudit{Mechanism: p.Calibration.Mechanism, Epsilon: p.Calibration.Epsilon,
+			Alpha: p.Calibration.Alpha, Accuracy: a.Accuracy, PerNode: a.OwnCommunity(), In90Rate: a.In90Rate, In90Size: a.In90Size})
+		if err != nil {
+			return err
+		}
+		f.Reused = p.auditKept
+		p.Forecast = &f
+		return nil
+	}
 	r, err := forecast.SimulateAnswer(ctx, forecast.AnswerSimulation{Graph: &e, Geometry: p.Model.Geometry, Calibrate: &p.Calibration})
 	if err != nil {
 		return err

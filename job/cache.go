@@ -16,19 +16,46 @@ import (
 // logged at the level an operator needs (a forged or unreadable file is
 // a warning, a changed graph or a new version is routine).
 
-// cache is the release's Δ2 cache (nil: none), sealed under the ledger
-// key or, without one, this installation's (privacy.CacheMACKey); nil
-// too when that key cannot be had (Δ2 is then computed, never trusted
+// cache is the release's Δ2 cache of g at τ (nil: none): the file
+// CachePath names, sealed under the ledger key or, without one, this
+// installation's (privacy.CacheMACKey), else the work store's certificate
+// (the one plan, audit and every other command keep and reuse); nil too
+// when that key cannot be had (Δ2 is then computed, never trusted
 // unauthenticated).
-func (s *ReleaseSpec) cache() *sensitivity.Cache {
+func (s *ReleaseSpec) cache(g *laplacian.Graph, tau float64) *sensitivity.Cache {
 	if s.CachePath == "" {
-		return nil
+		return s.Store.Sensitivity(g, tau, s.Alpha)
 	}
 	key, err := privacy.CacheMACKey(s.LedgerKey)
 	if err != nil {
 		return nil
 	}
 	return &sensitivity.Cache{Path: s.CachePath, MACKey: key, Software: s.Software}
+}
+
+// cachedSensitivity is the release's cached Δ2 of g at τ (nil: compute
+// it). From the work store (no file of its own) a bound a time budget
+// stopped at is taken only by a release with a time budget: a release
+// computing Δ2 to completion gets the exact value, as it would without
+// the store.
+func (s *ReleaseSpec) cachedSensitivity(log *slog.Logger, c *sensitivity.Cache, g *laplacian.Graph, tau float64) *sensitivity.Result {
+	r := cachedSensitivity(log, c, g, tau, s.Alpha)
+	if r != nil && s.CachePath == "" && s.TimeBudget == 0 && !r.Exact {
+		log.Info("the store's Δ2 is a bound a time budget stopped at: computing Δ2 to completion", "cache", c.Path, "delta2", r.Delta2)
+		return nil
+	}
+	return r
+}
+
+// keepSensitivity keeps a freshly computed Δ2 in the release's cache: its
+// file, or the work store when it is exact (a bound a time budget stopped
+// at is the release's own, not the store's), trimmed to its bound.
+func (s *ReleaseSpec) keepSensitivity(log *slog.Logger, c *sensitivity.Cache, g *laplacian.Graph, r sensitivity.Result, tau float64) {
+	if s.CachePath == "" && !r.Exact {
+		return
+	}
+	storeSensitivity(log, c, g, r, tau)
+	s.Store.Trim() // the store's bound (nil: a file of its own)
 }
 
 // cachedSensitivity returns the cached Δ2 for graph at τ and α, or nil

@@ -51,9 +51,9 @@ func CalibrateEpoch(ctx context.Context, spec *ReleaseSpec, g *laplacian.Graph, 
 		}
 		s, out.CertificateDigest = &r, CertificateDigest(*c)
 	}
-	cache := spec.cache()
+	cache := spec.cache(g, spec.Tau)
 	if s == nil && cache != nil {
-		s = cachedSensitivity(env.logger(), cache, g, spec.Tau, spec.Alpha)
+		s = spec.cachedSensitivity(env.logger(), cache, g, spec.Tau)
 		out.Reused = s != nil
 	}
 	if s == nil {
@@ -64,11 +64,13 @@ func CalibrateEpoch(ctx context.Context, spec *ReleaseSpec, g *laplacian.Graph, 
 		}
 		s = &r
 		if cache != nil {
-			storeSensitivity(env.logger(), cache, g, r, spec.Tau)
+			spec.keepSensitivity(env.logger(), cache, g, r, spec.Tau)
 		}
 	}
 	if cache != nil && out.CertificateDigest == "" {
-		if c, err := sensitivity.LoadCertificate(cache.Path); err == nil {
+		// The certificate this Δ2 came from or was kept as (not a bound the
+		// store declined, which another file may sit beside).
+		if c, err := sensitivity.LoadCertificate(cache.Path); err == nil && c.Delta2 == s.Delta2 {
 			out.CertificateDigest = CertificateDigest(c)
 		}
 	}

@@ -264,8 +264,8 @@ func (p *ReleasePlan) draw(ctx context.Context) (*privacy.Released, error) {
 		return nil, err
 	}
 	res.Released.Meta.ToolVersion = s.Software
-	if c := s.cache(); c != nil && p.Sensitivity == nil {
-		storeSensitivity(env.logger(), c, in.Graph, res.Sensitivity, s.Tau+s.Smooth) // Δ2 was computed at τ+τ′
+	if c := s.cache(in.Graph, s.Tau+s.Smooth); c != nil && p.Sensitivity == nil {
+		s.keepSensitivity(env.logger(), c, in.Graph, res.Sensitivity, s.Tau+s.Smooth) // Δ2 was computed at τ+τ′
 	}
 	noteReleased(env.logger(), p.Summary, res, spread)
 	if err := noteExactNode(p.Summary, s.Alpha, s.SourceMass); err != nil {

@@ -295,12 +295,12 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport,
 			return nil, err
 		}
 		key := audits.Key(e.Graph, e.Tau, spec.FitTolerance, spec.SensorNoise, e.Partition, cal)
-		a, ok := audits.Load(key)
+		a, ok := audits.Load(e.Graph, key)
 		if !ok {
 			if a, err = m.Audit(ctx, cal); err != nil {
 				return nil, err
 			}
-			audits.Store(key, a)
+			audits.Store(e.Graph, key, a)
 		}
 		if progress != nil {
 			progress(i+1, len(spec.Epsilons))

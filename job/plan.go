@@ -324,8 +324,8 @@ func (p *ReleasePlan) load(ctx context.Context) error {
 		}
 		p.Sensitivity = &s
 	}
-	if c := p.Spec.cache(); c != nil {
-		p.Sensitivity = cachedSensitivity(p.env.logger(), c, g, tau, p.Spec.Alpha)
+	if c := p.Spec.cache(g, tau); c != nil {
+		p.Sensitivity = p.Spec.cachedSensitivity(p.env.logger(), c, g, tau)
 		p.Summary.SensitivityReused = p.Sensitivity != nil
 	}
 	return nil

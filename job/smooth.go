@@ -76,8 +76,8 @@ func (p *ReleasePlan) chooseSmooth(ctx context.Context, g *laplacian.Graph) erro
 	}
 	b := bestIndex(sum.SmoothChoices)
 	s.Smooth, sum.Smooth, p.Sensitivity = sum.SmoothChoices[b].Smooth, sum.SmoothChoices[b].Smooth, &results[b]
-	if c := s.cache(); c != nil && !cached[b] { // the cache holds the released τ+τ′
-		storeSensitivity(p.env.logger(), c, g, results[b], s.Tau+s.Smooth)
+	if c := s.cache(g, s.Tau+s.Smooth); c != nil && !cached[b] { // the cache holds the released τ+τ′
+		s.keepSensitivity(p.env.logger(), c, g, results[b], s.Tau+s.Smooth)
 	}
 	return nil
 }
@@ -97,8 +97,8 @@ func bestIndex(cs []SmoothChoice) int {
 // it verifies (fromCache), else computed within the release's TimeBudget.
 func (p *ReleasePlan) sensitivityAt(ctx context.Context, g *laplacian.Graph, tau float64) (d2 sensitivity.Result, fromCache bool, err error) {
 	s := &p.Spec
-	if c := s.cache(); c != nil {
-		if d2 := cachedSensitivity(p.env.logger(), c, g, tau, s.Alpha); d2 != nil {
+	if c := s.cache(g, tau); c != nil {
+		if d2 := s.cachedSensitivity(p.env.logger(), c, g, tau); d2 != nil {
 			return *d2, true, nil
 		}
 	}

@@ -46,12 +46,14 @@ type ReleaseSpec struct {
 	// The Δ2 source: Certificate (loaded and its MAC checked, verified
 	// against the graph by PlanRelease; CertificatePath names it in
 	// errors), else the certificate cached at CachePath while it
-	// verifies, else computed within TimeBudget (0: to completion).
+	// verifies, else the one the work store (Store, when CachePath is "")
+	// keeps, else computed within TimeBudget (0: to completion).
 	// LedgerKey authenticates certificates; Software is this build,
 	// recorded in the certificates it writes.
 	Certificate     *sensitivity.Certificate
 	CertificatePath string
 	CachePath       string
+	Store           *WorkCache
 	TimeBudget      time.Duration
 	LedgerKey       *privacy.Key
 	Software        string

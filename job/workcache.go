@@ -1,6 +1,7 @@
 package job
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -13,8 +14,10 @@ import (
 	"sync"
 
 	"github.com/graphcloak/graphcloak/answer"
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/atomicfile"
+	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/internal/jsonmac"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -46,6 +49,7 @@ type WorkCache struct {
 	fpLast  laplacian.Fingerprint
 	keyOf   *laplacian.Graph
 	keyLast laplacian.Fingerprint
+	keyPerm []int
 }
 
 // fingerprint is g's fingerprint, computed once per graph.
@@ -97,13 +101,21 @@ func (w *WorkCache) logger() *slog.Logger {
 	return w.Logger
 }
 
-// Sensitivity is the Δ2 certificate of g at τ and α (nil without a cache).
+// Sensitivity is the Δ2 certificate of g at τ and α (nil without a
+// cache). Its file is named by the graph's fingerprint in key order, as
+// the certificate itself is (sensitivity.NewCertificate): plan, which
+// sorts the graph, and release, epoch and serve, which do not, name one
+// file.
 func (w *WorkCache) Sensitivity(g *laplacian.Graph, tau, alpha float64) *sensitivity.Cache {
 	key := w.sealKey()
 	if key == nil {
 		return nil
 	}
-	return &sensitivity.Cache{Path: w.name("delta2", w.fingerprint(g), math.Float64bits(tau), math.Float64bits(alpha)),
+	fp, err := w.keyOrderFingerprint(g)
+	if err != nil {
+		return nil
+	}
+	return &sensitivity.Cache{Path: w.name("delta2", fp, math.Float64bits(tau), math.Float64bits(alpha)),
 		MACKey: key, Software: w.Software}
 }
 
@@ -136,16 +148,23 @@ func (w *WorkCache) Answer(g *laplacian.Graph, tau, tol, nu float64) *answer.Cac
 // keyOrderFingerprint is g's fingerprint in key order, computed once per
 // graph.
 func (w *WorkCache) keyOrderFingerprint(g *laplacian.Graph) (laplacian.Fingerprint, error) {
+	fp, _, err := w.keyOrder(g)
+	return fp, err
+}
+
+// keyOrder is g's fingerprint in key order and perm[i], the key-order
+// index of g's node i (laplacian.SortedByKey), computed once per graph.
+func (w *WorkCache) keyOrder(g *laplacian.Graph) (laplacian.Fingerprint, []int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.keyOf != g {
-		sorted, _, err := laplacian.SortedByKey(g)
+		sorted, perm, err := laplacian.SortedByKey(g)
 		if err != nil {
-			return laplacian.Fingerprint{}, err
+			return laplacian.Fingerprint{}, nil, err
 		}
-		w.keyOf, w.keyLast = g, sorted.Fingerprint()
+		w.keyOf, w.keyLast, w.keyPerm = g, sorted.Fingerprint(), perm
 	}
-	return w.keyLast, nil
+	return w.keyLast, w.keyPerm, nil
 }
 
 // Forecasts is the memo of a sweep's forecasts (nil without a cache).
@@ -263,21 +282,29 @@ func (m *forecastMemo) Store(key string, f forecast.Forecast) { m.s.store(key, f
 // AuditMemo keeps each audit of a calibration on an answer model: the
 // audit is a function of the graph, τ, the fit tolerance and sensor-noise
 // bound, the partition and the calibration (which its key names), so the
-// audit read back is the one computed.
+// audit read back is the one computed. The key names the graph and the
+// partition in key order, and the file keeps each node's term in key
+// order: plan, which sorts the graph, and locate, audit and serve, which
+// do not, read one audit.
 type AuditMemo struct{ s sealed[answer.KeptAudit] }
 
 // Key names the audit of cal on g's answer model at τ, T and ν with the
-// partition part.
+// partition part (of g's nodes; its labels do not matter, only which
+// nodes share a community).
 func (m *AuditMemo) Key(g *laplacian.Graph, tau, tol, nu float64, part []int, cal privacy.AnswerCalibration) string {
-	if m == nil {
+	if m == nil || len(part) != g.N() {
 		return ""
 	}
-	rec, err := json.Marshal(cal)
+	fp, perm, err := m.s.w.keyOrder(g)
 	if err != nil {
 		return ""
 	}
-	// auditVersion: 2 since the audit carries its 90 % set's rate and size.
-	b, err := json.Marshal([]any{auditVersion, m.s.w.fingerprint(g), math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu), part, string(rec)})
+	rec, err := json.Marshal(mechanismOf(cal, perm))
+	if err != nil {
+		return ""
+	}
+	b, err := json.Marshal([]any{auditVersion, fp, math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu),
+		canonicalPartition(part, perm), string(rec)})
 	if err != nil {
 		return ""
 	}
@@ -285,13 +312,34 @@ func (m *AuditMemo) Key(g *laplacian.Graph, tau, tol, nu float64, part []int, ca
 	return hex.EncodeToString(sum[:])
 }
 
-// auditVersion is the kept audits' version: a key of another names
-// another file.
-const auditVersion = 2
+// mechanismOf is what defines cal's mechanism, its weights in key order
+// (perm): not what is derived from them (the accuracy, the loss, ρ),
+// whose last digits depend on the order a sum visited the nodes in —
+// plan, which sorts the graph, and locate, which does not, derive them
+// from one calibration a rounding apart. Any difference in what is kept
+// names another audit, computed again.
+func mechanismOf(cal privacy.AnswerCalibration, perm []int) privacy.CalibrationRecord {
+	rec := cal.Record()
+	rec.Calibration.Loss, rec.Calibration.Rho, rec.Calibration.Accuracy = 0, 0, 0
+	if w := rec.Envelope; w != nil && len(w.A) == len(perm) {
+		a := make([]int64, len(perm))
+		for i, p := range perm {
+			a[p] = w.A[i]
+		}
+		rec.Envelope = &privacy.EnvelopeWeights{Floor: w.Floor, Top: w.Top, Safe: w.Safe, A: a}
+	}
+	return rec
+}
 
-// Load returns the audit kept under key, marked restored, when its file
-// verifies.
-func (m *AuditMemo) Load(key string) (*answer.Audit, bool) {
+// auditVersion is the kept audits' version: a key of another names
+// another file. 2: the audit carries its 90 % set's rate and size; 3: the
+// key (the mechanism's weights, not what is derived from them) and the
+// nodes' terms in key order.
+const auditVersion = 3
+
+// Load returns the audit of g kept under key, marked restored, when its
+// file verifies.
+func (m *AuditMemo) Load(g *laplacian.Graph, key string) (*answer.Audit, bool) {
 	if m == nil || key == "" {
 		return nil, false
 	}
@@ -299,14 +347,94 @@ func (m *AuditMemo) Load(key string) (*answer.Audit, bool) {
 	if !ok {
 		return nil, false
 	}
+	_, perm, err := m.s.w.keyOrder(g)
+	if err != nil || len(k.Own) != len(perm) {
+		m.s.w.logger().Warn("a kept answer audit does not fit the graph: computing it again", "file", m.s.path(key))
+		return nil, false
+	}
+	own := make([]float64, len(perm))
+	for i, p := range perm {
+		own[i] = k.Own[p]
+	}
+	k.Own = own
 	m.s.w.logger().Info("answer audit reused: same model and calibration", "file", m.s.path(key))
 	return k.Restore(), true
 }
 
-// Store keeps a under key.
-func (m *AuditMemo) Store(key string, a *answer.Audit) {
+// Store keeps a, the audit of g, under key.
+func (m *AuditMemo) Store(g *laplacian.Graph, key string, a *answer.Audit) {
 	if m == nil || key == "" {
 		return
 	}
-	m.s.store(key, a.Kept())
+	_, perm, err := m.s.w.keyOrder(g)
+	if err != nil {
+		return
+	}
+	k := a.Kept()
+	if len(k.Own) != len(perm) {
+		return
+	}
+	own := make([]float64, len(perm))
+	for i, p := range perm {
+		own[p] = k.Own[i]
+	}
+	k.Own = own
+	m.s.store(key, k)
+}
+
+// leidenVersion is the kept partitions' version: a key of another names
+// another file.
+const leidenVersion = 1
+
+// Leiden is community.Leiden(g, opt), kept in the store and read back while
+// its file verifies (Leiden's partition depends only on the graph in key
+// order, γ and the seed, community.Leiden): plan and locate
+// --private-answer detect the communities of one graph once. The file keeps
+// the labels in key order, so the partition read back is the one computed,
+// labels and all. Without a store it is community.Leiden.
+func (w *WorkCache) Leiden(ctx context.Context, g *laplacian.Graph, opt community.LeidenOptions) ([]int, error) {
+	detect := func() ([]int, error) {
+		return cancel.Run(ctx, func() ([]int, error) { return community.Leiden(g, opt) })
+	}
+	key := w.sealKey()
+	if key == nil {
+		return detect()
+	}
+	fp, perm, err := w.keyOrder(g)
+	if err != nil {
+		return detect()
+	}
+	gamma := opt.Resolution
+	if gamma == 0 {
+		gamma = 1 // Leiden's default
+	}
+	passes := opt.MaxPasses
+	if passes <= 0 {
+		passes = 2 // Leiden's default
+	}
+	b, err := json.Marshal([]any{leidenVersion, fp, math.Float64bits(gamma), opt.Seed, passes})
+	if err != nil {
+		return detect()
+	}
+	sum := sha256.Sum256(b)
+	name := hex.EncodeToString(sum[:])
+	memo := sealed[[]int]{w: w, key: key, kind: "leiden"}
+	if kept, ok := memo.load(name); ok && len(kept) == len(perm) {
+		part := make([]int, len(perm))
+		for i, p := range perm {
+			part[i] = kept[p]
+		}
+		w.logger().Info("communities reused: same graph, resolution and seed", "file", memo.path(name))
+		return part, nil
+	}
+	part, err := detect()
+	if err != nil {
+		return nil, err
+	}
+	kept := make([]int, len(perm))
+	for i, p := range perm {
+		kept[p] = part[i]
+	}
+	memo.store(name, kept)
+	return part, nil
 }

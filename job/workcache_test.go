@@ -9,6 +9,8 @@ import (
 
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // TestWorkCacheForecasts: a kept forecast is read back as it was stored;
@@ -71,8 +73,9 @@ func TestWorkCacheAudits(t *testing.T) {
 	a := (&answer.KeptAudit{Audit: answer.Audit{Passed: true, Accuracy: 0.75, WorstLoss: 0.9, Bound: 1, EdgesChecked: 78},
 		Own: []float64{0.5, 1}}).Restore()
 	a.Restored = false
-	m.Store("k", a)
-	got, ok := m.Load("k")
+	g := keyedPath(t, "a", "b")
+	m.Store(g, "k", a)
+	got, ok := m.Load(g, "k")
 	if !ok || !got.Restored || got.Accuracy != 0.75 || !reflect.DeepEqual(got.OwnCommunity(), []float64{0.5, 1}) {
 		t.Fatalf("read back %+v (own %v), %v", got, got.OwnCommunity(), ok)
 	}
@@ -88,7 +91,83 @@ func TestWorkCacheAudits(t *testing.T) {
 	if err := os.WriteFile(path, edited, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := m.Load("k"); ok {
+	if _, ok := m.Load(g, "k"); ok {
 		t.Fatal("an edited audit was read")
+	}
+}
+
+// keyedPath is the path keys[0] – keys[1] – … in the order given.
+func keyedPath(t *testing.T, keys ...string) *laplacian.Graph {
+	t.Helper()
+	var edges []laplacian.Edge
+	for i := 1; i < len(keys); i++ {
+		edges = append(edges, laplacian.Edge{U: int32(i - 1), V: int32(i), Weight: 1})
+	}
+	g, err := laplacian.FromEdges(len(keys), keys, edges, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestWorkStoreOneGraphOneKey: the same graph read in two node orders
+// (plan sorts it by key; locate, audit, release and serve keep the order
+// read) names one Δ2 certificate and one audit — the audit's key ignores
+// the partition's labels, only which nodes share a community — and the
+// audit kept from one order is read back into the other with each node's
+// own term on that node. Before, both were named by the fingerprint in
+// the order read and the partition as labelled, so plan's audit and Δ2
+// were never found by the other commands.
+func TestWorkStoreOneGraphOneKey(t *testing.T) {
+	w := &WorkCache{Dir: t.TempDir(), MACKey: bytes.Repeat([]byte{7}, 32), Software: "v1"}
+	read := keyedPath(t, "c", "a", "b", "d") // c–a–b–d, not in key order
+	sorted, perm, err := laplacian.SortedByKey(read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read.Fingerprint() == sorted.Fingerprint() {
+		t.Fatal("the test needs a graph whose order read is not key order")
+	}
+	if a, b := w.Sensitivity(read, 1, 1), w.Sensitivity(sorted, 1, 1); a == nil || b == nil || a.Path != b.Path {
+		t.Fatalf("one graph, two Δ2 files: %+v, %+v", a, b)
+	}
+	partRead := []int{0, 1, 1, 0}        // {c, d} and {a, b}, by index in the order read
+	partSorted := make([]int, len(perm)) // the same communities, labelled otherwise
+	for i, p := range perm {
+		partSorted[p] = 7 - partRead[i]
+	}
+	m := w.Audits()
+	cal := privacy.AnswerCalibration{Mechanism: "m", Epsilon: 1, Alpha: 1}
+	kRead, kSorted := m.Key(read, 1, 0, 0, partRead, cal), m.Key(sorted, 1, 0, 0, partSorted, cal)
+	if kRead == "" || kRead != kSorted {
+		t.Fatalf("one graph and partition, two audit keys: %q, %q", kRead, kSorted)
+	}
+	if other := m.Key(read, 1, 0, 0, []int{0, 0, 1, 1}, cal); other == kRead {
+		t.Fatal("another partition has the same audit key")
+	}
+	// What is derived from the mechanism (its accuracy summed in another
+	// node order, a rounding apart) does not name another audit; the
+	// mechanism itself does.
+	derived := cal
+	derived.Accuracy, derived.Loss = 0.8897509294281253, 0.9999963205627881
+	if k := m.Key(read, 1, 0, 0, partRead, derived); k != kRead {
+		t.Fatal("a calibration's derived accuracy and loss name another audit")
+	}
+	other := cal
+	other.ScaleNum = 7
+	if k := m.Key(read, 1, 0, 0, partRead, other); k == kRead {
+		t.Fatal("another mechanism has the same audit key")
+	}
+	ownSorted := []float64{0.1, 0.2, 0.3, 0.4} // a, b, c, d
+	a := (&answer.KeptAudit{Audit: answer.Audit{Passed: true, Accuracy: 0.25}, Own: ownSorted}).Restore()
+	m.Store(sorted, kSorted, a)
+	got, ok := m.Load(read, kRead)
+	if !ok {
+		t.Fatal("the audit kept from the sorted graph is not read from the graph as read")
+	}
+	for i := range read.N() {
+		if want := ownSorted[perm[i]]; got.OwnCommunity()[i] != want {
+			t.Fatalf("node %s's own term %v, want %v (own %v)", read.Key(i), got.OwnCommunity()[i], want, got.OwnCommunity())
+		}
 	}
 }

@@ -30,6 +30,10 @@ type PassCheckpoint interface {
 	Add(b PassBlock)
 }
 
+// PassBlockSize is the number of sources of a block of the pass (the last
+// block may hold fewer).
+const PassBlockSize = blockSize
+
 // PassBlocks returns the number of blocks of the pass on n nodes (blocks
 // of 32 sources: the unit a shard, a checkpoint and progress count in).
 func PassBlocks(n int) int { return (n + blockSize - 1) / blockSize }

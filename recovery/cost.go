@@ -18,9 +18,13 @@ import (
 // in the same units.
 type PassCost struct {
 	Nodes, Edges int
-	Sources      int
-	Degree       int // K of the loose (or, with Precise, the precise) action; 0 when dense
-	Steps        float64
+	// Tol and Precise name the pass: its fit tolerance T and action (a
+	// sensor-noise audit runs passes at two tolerances).
+	Tol     float64
+	Precise bool
+	Sources int
+	Degree  int // K of the loose (or, with Precise, the precise) action; 0 when dense
+	Steps   float64
 }
 
 // EstimatePass returns the modelled cost of the pass NewCertifier (or,
@@ -42,7 +46,7 @@ func EstimatePass(g *laplacian.Graph, tau float64, opt CertifierOptions) (PassCo
 // passCost is the cost of the pass at tol with act (EstimatePass).
 func passCost(g *laplacian.Graph, act expm.Action, tol float64, opt CertifierOptions) PassCost {
 	n := g.N()
-	c := PassCost{Nodes: n, Edges: g.NumEdges()}
+	c := PassCost{Nodes: n, Edges: g.NumEdges(), Tol: tol, Precise: opt.Precise}
 	held := map[int]bool{}
 	if opt.Checkpoint != nil {
 		for _, b := range opt.Checkpoint.Finished(opt.Precise, tol) {

@@ -31,6 +31,9 @@ type Communities struct {
 	// Leiden runs Leiden when the graph is loaded even without a cache (a
 	// private answer); otherwise, without a cache, the job runs it.
 	Leiden bool
+	// Store keeps the partition Leiden finds without a cache in the work
+	// store, where plan keeps its own (job.WorkCache.Leiden; nil: none).
+	Store *job.WorkCache
 }
 
 // parseCommunities splits a communities spec ("leiden", "gds:leiden",
@@ -47,7 +50,7 @@ func parseCommunities(spec string) Communities {
 func (s *Stores) partition(ctx context.Context, c Communities, lg *Graph) ([]int, []string, error) {
 	switch c.Kind {
 	case "leiden":
-		p, err := s.leiden(c, lg.Graph)
+		p, err := s.leiden(ctx, c, lg.Graph)
 		return p, nil, err
 	case "louvain":
 		p, err := community.Louvain(lg.Graph, c.Resolution, uint64(c.Seed))
@@ -70,11 +73,11 @@ func (s *Stores) partition(ctx context.Context, c Communities, lg *Graph) ([]int
 // (logged: computed, reused or updated), else a fresh run when c.Leiden.
 // Otherwise it returns nil, and the locate job runs Leiden itself, the
 // same way.
-func (s *Stores) leiden(c Communities, graph *laplacian.Graph) ([]int, error) {
+func (s *Stores) leiden(ctx context.Context, c Communities, graph *laplacian.Graph) ([]int, error) {
 	opt := community.LeidenOptions{Resolution: c.Resolution, Seed: uint64(c.Seed)}
 	if c.Cache == nil {
 		if c.Leiden {
-			return community.Leiden(graph, opt)
+			return c.Store.Leiden(ctx, graph, opt)
 		}
 		return nil, nil
 	}

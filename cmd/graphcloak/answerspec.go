@@ -98,6 +98,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary,
 		CheckProjection: spec.Neo4j, Ledger: ledgerMode(spec.DryRun)})
 	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
 	c := locateCommunities(opts)
+	c.Store = spec.Store                   // Leiden's partition kept where plan keeps its own
 	defer addInitHint(&g.cfg.Config, &err) // the ledger is opened from here on
 	st, err := stores.Open(ctx, g.cfg, opt)
 	if err != nil {

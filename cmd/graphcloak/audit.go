@@ -241,9 +241,9 @@ func certifyFromCheckpoint(ctx context.Context, g *globalOptions, lg *laplacian.
 		switch {
 		case saveErr != nil:
 			g.logger.Warn("could not save the audit's checkpoint", "checkpoint", cp.Path, "error", saveErr)
-		case ctx.Err() != nil:
-			g.say(fmt.Sprintf("audit interrupted: %d of %d sources saved in %s; run the same command again to resume from there",
-				cp.Sources(false)+cp.Sources(true), lg.N(), cp.Path))
+		case ctx.Err() != nil && cp.Held() != "":
+			g.say(fmt.Sprintf("audit interrupted: %s saved in %s; run the same command again to resume from there",
+				cp.Held(), cp.Path))
 		}
 		return r, err
 	}

@@ -56,6 +56,7 @@ type epochOpenOptions struct {
 	validFor          time.Duration
 	sensitivityCert   string
 	sensitivityCache  string
+	cacheDir          string
 	timeBudget        time.Duration
 	now               func() time.Time
 }
@@ -94,6 +95,7 @@ func newEpochOpenCmd(g *globalOptions) *cobra.Command {
 	durationVar(f, &o.validFor, "valid-for", time.Hour, "length of the validity window: reports after it are late")
 	f.StringVar(&o.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
 	f.StringVar(&o.sensitivityCache, "sensitivity-cache", "", "reuse the Δ2 certificate in this file while it verifies; otherwise compute Δ2 and store its certificate here")
+	addCacheDirFlag(f, &o.cacheDir)
 	durationVar(f, &o.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (0 = to completion)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
@@ -112,6 +114,9 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 		return err
 	}
 	if req.Spec, err = epochSpec(g, o.graph, o.sensitivityCert, o.sensitivityCache, o.timeBudget, req.Epoch); err != nil {
+		return err
+	}
+	if err := useWorkStore(g, o.cacheDir, &req.Spec); err != nil {
 		return err
 	}
 	after := job.NewBookkeeping(ctx)

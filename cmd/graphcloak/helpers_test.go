@@ -130,11 +130,20 @@ func releaseKarate(t *testing.T, dir string) string {
 	return out
 }
 
-// isolateConfig keeps the user's config file and GRAPHCLOAK_* environment
-// out of a test.
+// isolateConfig keeps the user's config file, work store and GRAPHCLOAK_*
+// environment out of a test.
 func isolateConfig(t testing.TB) {
 	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	// The work store too: a test's commands share one, empty at its start.
+	// Go's build cache stays where it was (a test that builds the binary
+	// would otherwise build everything from nothing).
+	if os.Getenv("GOCACHE") == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			t.Setenv("GOCACHE", filepath.Join(d, "go-build"))
+		}
+	}
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	for _, e := range os.Environ() {
 		if name, _, _ := strings.Cut(e, "="); strings.HasPrefix(name, "GRAPHCLOAK_") {
 			t.Setenv(name, "")

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphcloak/graphcloak/answer"
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
@@ -349,8 +350,12 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 // planSpec is the plan's work on the loaded graph: its communities (the
 // partition its forecasts score), the simulation, the caches.
 func planSpec(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.Graph) (job.ForecastSpec, error) {
+	work, err := planWorkCache(g, o)
+	if err != nil {
+		return job.ForecastSpec{}, err
+	}
 	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", o.communities, lg.Graph.N()))
-	kind, part, names, err := lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
+	kind, part, names, err := planPartition(ctx, o, lg, work)
 	end()
 	if err != nil {
 		return job.ForecastSpec{}, err
@@ -362,13 +367,26 @@ func planSpec(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.
 	sim := o.simulation(lg.Graph, part, names, privacy.MechanismDefault)
 	sim.Tau, sim.Progress = o.taus[0], g.progress("private-answer trials")
 	sim.Missing = o.missing
-	work, err := planWorkCache(g, o)
-	if err != nil {
-		return job.ForecastSpec{}, err
-	}
 	return job.ForecastSpec{Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
 		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
 		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.at(lg.Graph.N()), Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger}, nil
+}
+
+// planPartition is the partition plan scores (stores.Graph.ScoredPartition);
+// Leiden's is kept in the work store, where locate --private-answer finds
+// it (job.WorkCache.Leiden).
+func planPartition(ctx context.Context, o *planOptions, lg *stores.Graph, work *job.WorkCache) (string, []int, []string, error) {
+	if work == nil || !(o.communities == "leiden" || (o.communities == "" && lg.Partition == nil)) {
+		return lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
+	}
+	part, err := work.Leiden(ctx, lg.Graph, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed})
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", nil, nil, ctx.Err()
+		}
+		return "", nil, nil, errkind.Inputf("%s: %w", stores.ParamResolution, err)
+	}
+	return "leiden", part, nil, nil
 }
 
 // planAnswerCache is the cache of the answer audit's model that

@@ -95,6 +95,9 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 	if err := checkReleaseFlags(opts, &spec); err != nil {
 		return job.ReleaseSpec{}, err
 	}
+	if err := useWorkStore(opts.g, opts.cacheDir, &spec); err != nil {
+		return job.ReleaseSpec{}, err
+	}
 	spec.Projection = cfg.Neo4jProjection()
 	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
 	spec.ValuesFrom = "property:" + spec.Projection.ValueProperty
@@ -178,6 +181,9 @@ type releaseOptions struct {
 	// sensitivityCache: a certificate file reused while it verifies
 	// against the graph (and this software), rewritten when it does not.
 	sensitivityCache string
+	// cacheDir is the work store the Δ2 certificate is kept in when
+	// neither of those is given (--cache-dir; "": the default store).
+	cacheDir string
 	// slot is the schedule granularity of --epoch auto; now the clock.
 	slot time.Duration
 	now  func() time.Time

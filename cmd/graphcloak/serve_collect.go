@@ -178,6 +178,9 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 	if err != nil {
 		return err
 	}
+	if err := useWorkStore(g, opts.cacheDir, &spec); err != nil {
+		return err
+	}
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	st, err := openEpochStores(ctx, g, spec, after)

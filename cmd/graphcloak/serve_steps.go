@@ -101,7 +101,7 @@ func checkServeRelease(opts *serveOptions, lo *locateOptions) (job.ReleaseSpec, 
 		locate = &spec
 	}
 	in, err := checkRelease(&releaseOptions{g: opts.g, graph: stores.Neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,
-		sensitivityCache: opts.sensitivityCache, forecastTrials: opts.forecastTrials, sourceMass: opts.sourceMass})
+		sensitivityCache: opts.sensitivityCache, cacheDir: opts.cacheDir, forecastTrials: opts.forecastTrials, sourceMass: opts.sourceMass})
 	if err != nil {
 		return job.ReleaseSpec{}, nil, err
 	}

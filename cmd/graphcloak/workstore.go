@@ -18,7 +18,8 @@ import (
 )
 
 // The one store of work (job.WorkCache) that plan, locate
-// --private-answer, serve and audit read and write by default: --cache-dir
+// --private-answer, release, epoch open, serve and audit read and write by
+// default: --cache-dir
 // DIR chooses it, --cache-dir none keeps nothing, and "graphcloak cache"
 // shows and prunes it.
 
@@ -123,6 +124,19 @@ var storeSoftware = sync.OnceValue(func() string {
 	}
 	return s + ", build " + hex.EncodeToString(h.Sum(nil)[:8])
 })
+
+// useWorkStore keeps a release's or an epoch's Δ2 certificate in the work
+// store --cache-dir names (dir) when neither --sensitivity-cert nor
+// --sensitivity-cache names one: the certificate plan, audit and every
+// other command keep and reuse.
+func useWorkStore(g *globalOptions, dir string, spec *job.ReleaseSpec) error {
+	if spec.CertificatePath != "" || spec.CachePath != "" {
+		return nil
+	}
+	var err error
+	spec.Store, err = workStore(g, dir)
+	return err
+}
 
 // trimStore prunes the store --cache-dir names to its bound (after a
 // command kept a file there without the store's own writer).
