@@ -112,31 +112,11 @@ func lineSpec(o *lineOptions) (experiment.Line, error) {
 	if err := checkPlotPath(o.plot); err != nil {
 		return experiment.Line{}, err
 	}
-	switch {
-	case o.n < 2:
-		return experiment.Line{}, inputErrorf("--n must be at least 2, got %d", o.n)
-	case o.m < 1:
-		return experiment.Line{}, inputErrorf("--m must be at least 1, got %d", o.m)
-	case o.trials < 1:
-		return experiment.Line{}, inputErrorf("--trials must be at least 1, got %d", o.trials)
-	case len(o.sources) == 0:
-		return experiment.Line{}, inputErrorf("--sources needs at least one position")
-	}
-	if err := checkPositiveFlag("tau", o.T); err != nil {
-		return experiment.Line{}, err
-	}
-	for _, x := range o.sources {
-		if !(x > 0 && x <= 1) {
-			return experiment.Line{}, inputErrorf("--sources: position %v is outside (0, 1]", x)
-		}
-	}
-	if o.alpha != 0 {
-		if err := checkPositiveFlag("alpha", o.alpha); err != nil {
-			return experiment.Line{}, err
-		}
-	}
 	e := experiment.Line{N: o.n, M: o.m, T: o.T, Alpha: o.alpha, Sources: o.sources, Trials: o.trials,
 		Estimator: o.estimator, Seed: o.seed, Workers: o.workers}
+	if err := e.CheckShape(); err != nil {
+		return experiment.Line{}, err
+	}
 	if o.private {
 		if err := checkPrivacy(o.epsilon, o.delta); err != nil {
 			return experiment.Line{}, err
