@@ -191,13 +191,7 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 
 // lineSensitivity is sensitivity --line: the paper's 1-D setting.
 func lineSensitivity(o *sensitivityOptions) (sensitivity.Report, error) {
-	if o.n < 1 {
-		return sensitivity.Report{}, inputErrorf("--n must be ≥ 1, got %d", o.n)
-	}
-	if o.m < 1 {
-		return sensitivity.Report{}, inputErrorf("--m must be ≥ 1, got %d", o.m)
-	}
-	if err := checkSensitivityFlag("T", o.T); err != nil {
+	if err := sensitivity.CheckLine(o.n, o.m, o.T); err != nil {
 		return sensitivity.Report{}, err
 	}
 	res, err := sensitivity.LineReport(o.n, o.m, o.T, o.alpha)
