@@ -2,10 +2,14 @@ package cost
 
 import (
 	"fmt"
+	"strings"
+	"time"
 
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // AnswerExperiment models the private-answer experiment on sim's graph
@@ -45,4 +49,121 @@ func GraphExperimentTrials(sim forecast.Simulation, taus []float64, points int) 
 			Model: fmt.Sprintf("%d ε × %d trials at %.3g s: %s", points, sim.Trials, per, how)})
 	}
 	return steps, true
+}
+
+// GraphExperimentWork is a graph experiment about to run, as its estimate
+// prices it: its simulation (before its communities are detected), the τ
+// it sweeps and its count of ε, the --communities it scores by and Δ2's
+// time budget; Names names the parameters its models cite.
+type GraphExperimentWork struct {
+	Simulation  forecast.Simulation
+	Taus        []float64
+	Epsilons    int
+	Communities string
+	TimeBudget  time.Duration
+	Names       Names
+}
+
+// TellGraphExperiment says (say) the graph experiment's estimate before it
+// runs, on graphs of LineNodes nodes or more, when over long seconds:
+// community detection (Leiden or Louvain), then per τ Δ2 (Delta2; none
+// with a fixed σ) and the trials of each ε (GraphExperimentTrials). Δ2's
+// model takes seconds on large graphs (e-mail Enron at τ = 2: 1.7 s), so a
+// guess at Δ2 (Delta2Guess) is told GuessDeadline after began if the model
+// has not finished by then; the modelled line counts the time the models
+// took as time so far.
+func TellGraphExperiment(say func(string), w GraphExperimentWork, began time.Time, long float64) {
+	sim := w.Simulation
+	if sim.Graph.N() < LineNodes {
+		return
+	}
+	points := w.Epsilons
+	if sim.Sigma != 0 {
+		points = 1 // ε does not apply
+	}
+	trials, ok := GraphExperimentTrials(sim, w.Taus, points)
+	if !ok {
+		return
+	}
+	line := func(so float64, delta2 func(tau float64) Step) string {
+		var steps []Step
+		if so > 0 {
+			steps = append(steps, Step{Step: "so far", Seconds: so})
+		}
+		if kind, _, _ := strings.Cut(w.Communities, ":"); kind == "leiden" || kind == "louvain" {
+			steps = append(steps, Detection(sim.Graph.NumEdges()))
+		}
+		for i, tau := range w.Taus {
+			if sim.Sigma == 0 {
+				steps = append(steps, delta2(tau))
+			}
+			steps = append(steps, trials[i])
+		}
+		total := 0.0
+		for _, st := range steps {
+			total += st.Seconds
+		}
+		if total > long {
+			return Line("the experiment", total, steps)
+		}
+		return ""
+	}
+	opt := sensitivity.Options{TimeBudget: w.TimeBudget}
+	drop := HoldLine(say, began.Add(GuessDeadline), line(0, func(tau float64) Step {
+		return Step{Step: fmt.Sprintf("Δ2 at τ = %g guessed", tau), Seconds: Delta2Guess(sim.Graph, tau, opt)}
+	}))
+	delta2 := map[float64]Step{}
+	for _, tau := range w.Taus {
+		if sim.Sigma == 0 {
+			delta2[tau] = Delta2(sim.Graph, tau, opt, w.Names)
+		}
+	}
+	modelled := line(time.Since(began).Seconds(), func(tau float64) Step { return delta2[tau] })
+	drop()
+	if modelled != "" {
+		say(modelled)
+	}
+}
+
+// AnswerExperimentLine is the private-answer experiment's estimate line
+// once its partition is known (its calibrations and ceilings depend on
+// it): the time since began (the load and the communities), then
+// AnswerExperiment's steps; "" on graphs under LineNodes nodes, without a
+// partition, where the trials are not priced, or when not over long
+// seconds.
+func AnswerExperimentLine(sim forecast.Simulation, taus []float64, epsilons int, began time.Time, long float64) string {
+	if sim.Graph.N() < LineNodes || sim.Partition == nil {
+		return ""
+	}
+	steps, ok := AnswerExperiment(sim, taus, epsilons)
+	if !ok {
+		return ""
+	}
+	so := time.Since(began).Seconds()
+	total := so
+	for _, st := range steps {
+		total += st.Seconds
+	}
+	if total <= long {
+		return ""
+	}
+	return Line("the experiment", total, append([]Step{{Step: "so far", Seconds: so}}, steps...))
+}
+
+// SensitivityLine is the sensitivity command's estimate line before Δ2 is
+// computed at τ on gr with opt: the time since began (the load and Δ2's
+// model) and Δ2's (Delta2, its parameters named by name); "" on graphs
+// under LineNodes nodes (the model's own bound timings are not worth it)
+// or when their sum is not over long seconds.
+func SensitivityLine(gr *laplacian.Graph, tau float64, opt sensitivity.Options, name Names, began time.Time, long float64) string {
+	if gr.N() < LineNodes {
+		return ""
+	}
+	st := Delta2(gr, tau, opt, name)
+	so := time.Since(began).Seconds()
+	if so+st.Seconds <= long {
+		return ""
+	}
+	return fmt.Sprintf("estimated %s for the sensitivity (%s so far, %s %s: %s)",
+		human(so+st.Seconds), human(so), st.Step, human(st.Seconds), st.Model)
 }

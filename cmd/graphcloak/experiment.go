@@ -17,7 +17,6 @@ import (
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
-	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 func newExperimentCmd(g *globalOptions) *cobra.Command {
@@ -113,31 +112,11 @@ func lineSpec(o *lineOptions) (experiment.Line, error) {
 	if err := checkPlotPath(o.plot); err != nil {
 		return experiment.Line{}, err
 	}
-	switch {
-	case o.n < 2:
-		return experiment.Line{}, inputErrorf("--n must be at least 2, got %d", o.n)
-	case o.m < 1:
-		return experiment.Line{}, inputErrorf("--m must be at least 1, got %d", o.m)
-	case o.trials < 1:
-		return experiment.Line{}, inputErrorf("--trials must be at least 1, got %d", o.trials)
-	case len(o.sources) == 0:
-		return experiment.Line{}, inputErrorf("--sources needs at least one position")
-	}
-	if err := checkPositiveFlag("tau", o.T); err != nil {
-		return experiment.Line{}, err
-	}
-	for _, x := range o.sources {
-		if !(x > 0 && x <= 1) {
-			return experiment.Line{}, inputErrorf("--sources: position %v is outside (0, 1]", x)
-		}
-	}
-	if o.alpha != 0 {
-		if err := checkPositiveFlag("alpha", o.alpha); err != nil {
-			return experiment.Line{}, err
-		}
-	}
 	e := experiment.Line{N: o.n, M: o.m, T: o.T, Alpha: o.alpha, Sources: o.sources, Trials: o.trials,
 		Estimator: o.estimator, Seed: o.seed, Workers: o.workers}
+	if err := e.CheckShape(); err != nil {
+		return experiment.Line{}, err
+	}
 	if o.private {
 		if err := checkPrivacy(o.epsilon, o.delta); err != nil {
 			return experiment.Line{}, err
@@ -330,88 +309,22 @@ func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.Sim
 }
 
 // sayAnswerExperimentEstimate prints the private-answer experiment's
-// estimate once its partition is known (its calibrations and ceilings
-// depend on it), on graphs of planEstimateNodes nodes or more, when over
-// longStep: the time so far (the load and the communities), then per τ the
-// trials, each ε's calibration and each ε's routed ceiling once
-// (cost.AnswerExperiment).
+// estimate once its partition is known (cost.AnswerExperimentLine).
 func sayAnswerExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation, began time.Time) {
-	if g.quiet || sim.Graph.N() < planEstimateNodes || sim.Partition == nil {
+	if g.quiet {
 		return
 	}
-	steps, ok := cost.AnswerExperiment(sim, o.taus, len(o.epsilons))
-	if !ok {
-		return
-	}
-	so := time.Since(began).Seconds()
-	total := so
-	for _, st := range steps {
-		total += st.Seconds
-	}
-	if total > longStep.Seconds() {
-		g.say(cost.Line("the experiment", total, append([]cost.Step{{Step: "so far", Seconds: so}}, steps...)))
+	if line := cost.AnswerExperimentLine(sim, o.taus, len(o.epsilons), began, longStep.Seconds()); line != "" {
+		g.say(line)
 	}
 }
 
 // sayGraphExperimentEstimate prints the graph experiment's estimate before
-// it runs (before its communities are detected), on graphs of
-// planEstimateNodes nodes or more, when over longStep: community
-// detection (Leiden or Louvain), then per τ Δ2 (sensitivity's cost model;
-// none with a fixed σ) and the trials of each ε (cost.GraphExperimentTrials:
-// column actions at the step rate measured once on the graph). Δ2's model takes
-// seconds on large graphs (e-mail Enron at τ = 2: 1.7 s), so a guess at Δ2
-// (cost.Delta2Guess) is told cost.GuessDeadline after began if the model has
-// not finished by then.
+// it runs (cost.TellGraphExperiment).
 func sayGraphExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation, began time.Time) {
-	if g.quiet || sim.Graph.N() < planEstimateNodes {
+	if g.quiet {
 		return
 	}
-	points := len(o.epsilons)
-	if sim.Sigma != 0 {
-		points = 1 // ε does not apply
-	}
-	trials, ok := cost.GraphExperimentTrials(sim, o.taus, points)
-	if !ok {
-		return
-	}
-	line := func(so float64, delta2 func(tau float64) cost.Step) string {
-		var steps []cost.Step
-		if so > 0 {
-			steps = append(steps, cost.Step{Step: "so far", Seconds: so})
-		}
-		if kind, _, _ := strings.Cut(o.communities, ":"); kind == "leiden" || kind == "louvain" {
-			steps = append(steps, cost.Detection(sim.Graph.NumEdges()))
-		}
-		for i, tau := range o.taus {
-			if sim.Sigma == 0 {
-				steps = append(steps, delta2(tau))
-			}
-			steps = append(steps, trials[i])
-		}
-		total := 0.0
-		for _, st := range steps {
-			total += st.Seconds
-		}
-		if total > longStep.Seconds() {
-			return cost.Line("the experiment", total, steps)
-		}
-		return ""
-	}
-	opt := sensitivity.Options{TimeBudget: o.timeBudget}
-	// The guess prices Δ2's models in (cost.Delta2Guess); the modelled line
-	// counts the time they took as time so far.
-	drop := cost.HoldLine(g.say, began.Add(cost.GuessDeadline), line(0, func(tau float64) cost.Step {
-		return cost.Step{Step: fmt.Sprintf("Δ2 at τ = %g guessed", tau), Seconds: cost.Delta2Guess(sim.Graph, tau, opt)}
-	}))
-	delta2 := map[float64]cost.Step{}
-	for _, tau := range o.taus {
-		if sim.Sigma == 0 {
-			delta2[tau] = cost.Delta2(sim.Graph, tau, opt, flagName)
-		}
-	}
-	modelled := line(time.Since(began).Seconds(), func(tau float64) cost.Step { return delta2[tau] })
-	drop()
-	if modelled != "" {
-		g.say(modelled)
-	}
+	cost.TellGraphExperiment(g.say, cost.GraphExperimentWork{Simulation: sim, Taus: o.taus, Epsilons: len(o.epsilons),
+		Communities: o.communities, TimeBudget: o.timeBudget, Names: flagName}, began, longStep.Seconds())
 }

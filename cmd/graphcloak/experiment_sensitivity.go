@@ -65,25 +65,13 @@ Nothing is released; no ledger is touched.`,
 }
 
 func runExperimentSensitivity(g *globalOptions, o *sensitivityExpOptions, out io.Writer) error {
-	for _, c := range []struct {
-		flag string
-		v    float64
-	}{{"tau", o.T}, {"alpha", o.alpha}} {
-		if err := checkPositiveFlag(c.flag, c.v); err != nil {
-			return err
-		}
-	}
-	for _, c := range []struct {
-		flag string
-		v    int
-	}{{"m", o.m}, {"n-for-m", o.nForM}, {"n-for-tau", o.nForT}} {
-		if c.v < 1 {
-			return inputErrorf("--%s must be at least 1, got %d", c.flag, c.v)
-		}
-	}
-	res, err := experiment.RunSensitivity(experiment.SensitivitySweep{
+	sw := experiment.SensitivitySweep{
 		M: o.m, T: o.T, NForM: o.nForM, NForT: o.nForT, Alpha: o.alpha, Ms: o.ms, Ns: o.ns, Ts: o.ts,
-	})
+	}
+	if err := sw.CheckGiven(); err != nil {
+		return err
+	}
+	res, err := experiment.RunSensitivity(sw)
 	if err != nil {
 		return err
 	}

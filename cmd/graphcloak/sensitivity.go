@@ -191,13 +191,7 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 
 // lineSensitivity is sensitivity --line: the paper's 1-D setting.
 func lineSensitivity(o *sensitivityOptions) (sensitivity.Report, error) {
-	if o.n < 1 {
-		return sensitivity.Report{}, inputErrorf("--n must be ≥ 1, got %d", o.n)
-	}
-	if o.m < 1 {
-		return sensitivity.Report{}, inputErrorf("--m must be ≥ 1, got %d", o.m)
-	}
-	if err := checkSensitivityFlag("T", o.T); err != nil {
+	if err := sensitivity.CheckLine(o.n, o.m, o.T); err != nil {
 		return sensitivity.Report{}, err
 	}
 	res, err := sensitivity.LineReport(o.n, o.m, o.T, o.alpha)
@@ -305,18 +299,12 @@ func sensitivityProgress(g *globalOptions) func(sensitivity.Interim) {
 }
 
 // sayDelta2Estimate prints the sensitivity command's estimate before Δ2
-// is computed at τ on gr with opt: the time since began (the load and
-// Δ2's model) and Δ2's (cost.Delta2), when the graph has planEstimateNodes
-// nodes or more (below, the model's own bound timings are not worth it)
-// and their sum is more than longStep.
+// is computed at τ on gr with opt (cost.SensitivityLine).
 func sayDelta2Estimate(g *globalOptions, gr *laplacian.Graph, tau float64, opt sensitivity.Options, began time.Time) {
-	if g.quiet || gr.N() < planEstimateNodes {
+	if g.quiet {
 		return
 	}
-	st := cost.Delta2(gr, tau, opt, flagName)
-	so := time.Since(began).Seconds()
-	if so+st.Seconds > longStep.Seconds() {
-		g.say(fmt.Sprintf("estimated %s for the sensitivity (%s so far, %s %s: %s)",
-			seconds(so+st.Seconds), seconds(so), st.Step, seconds(st.Seconds), st.Model))
+	if line := cost.SensitivityLine(gr, tau, opt, flagName, began, longStep.Seconds()); line != "" {
+		g.say(line)
 	}
 }
