@@ -33,11 +33,16 @@ func TestSensitivityEstimateCountsTimeSoFar(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := sensitivity.ChooseMethod(gr, 1, sensitivity.Options{})
-	if want.Seconds >= longLine.Seconds()/2 {
-		t.Fatalf("Δ2 modelled at %g s: the test needs a graph under %v", want.Seconds, longLine/2)
-	}
-	if said := SensitivityLine(gr, 1, sensitivity.Options{}, nil, time.Now(), long); said != "" {
-		t.Errorf("Δ2 modelled at %.2g s, just begun: said %q", want.Seconds, said)
+	// Just begun, a model under the line's threshold says nothing. The
+	// model is timed by a pilot (about 1 s quiet, 2.6 s seen at load 21):
+	// where a loaded machine times it past half the threshold, a line
+	// would be right, and only the rest of the test is checked.
+	if want.Seconds < longLine.Seconds()/2 {
+		if said := SensitivityLine(gr, 1, sensitivity.Options{}, nil, time.Now(), long); said != "" {
+			t.Errorf("Δ2 modelled at %.2g s, just begun: said %q", want.Seconds, said)
+		}
+	} else {
+		t.Logf("Δ2 modelled at %g s on this loaded machine (over %v): the just-begun check skipped", want.Seconds, longLine/2)
 	}
 	// Begun long ago (10 longLines): the so-far dwarfs Δ2's model even
 	// when a loaded machine's pilot times it several times slower, so a
