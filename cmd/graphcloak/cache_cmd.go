@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 )
 
@@ -95,7 +96,7 @@ func runCacheShow(g *globalOptions, o *cacheOptions, out io.Writer) error {
 }
 
 func runCachePrune(g *globalOptions, o *cacheOptions, out io.Writer) error {
-	max, err := parseBytes(o.maxBytes)
+	max, err := inputfiles.ParseBytes(o.maxBytes)
 	if err != nil {
 		return usageErrorf("--max-bytes: %v", err)
 	}
@@ -132,7 +133,7 @@ func printCacheReport(g *globalOptions, out io.Writer, w *job.WorkCache, es, gon
 		}
 		fmt.Fprintf(out, "removed %d files (%d bytes)\n", len(gone), freed)
 	}
-	fmt.Fprintf(out, "store %s: %d files, %d bytes (bound %d bytes, %s)\n", r.Dir, r.Files, r.Bytes, r.MaxBytes, storeMaxEnv)
+	fmt.Fprintf(out, "store %s: %d files, %d bytes (bound %d bytes, %s)\n", r.Dir, r.Files, r.Bytes, r.MaxBytes, inputfiles.StoreMaxEnv)
 	for _, e := range r.Entries {
 		fmt.Fprintf(out, "  %s  %10d  %s\n", e.Used.UTC().Format("2006-01-02T15:04:05Z"), e.Bytes, e.Name)
 	}
