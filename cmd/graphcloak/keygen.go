@@ -7,12 +7,12 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensor"
@@ -122,13 +122,7 @@ func checkKeygen(o *keygenOptions) error {
 		if o.maxValidity < time.Second {
 			return inputErrorf("--max-validity must be at least 1s, got %v", o.maxValidity)
 		}
-		if p.SigmaFloor == 0 && p.Alpha > 0 && p.MaxEpsilonPerDay > 0 {
-			bound := p.SensitivityBound
-			if bound == 0 {
-				bound = math.Sqrt2 * p.Alpha
-			}
-			p.SigmaFloor = sensor.SigmaFloorFor(bound, p.MaxEpsilonPerDay, p.DayDelta)
-		}
+		*p = p.WithDefaultSigmaFloor()
 		if err := p.Check(); err != nil {
 			return inputErrorf("--alpha, --sigma-floor, --max-epsilon-per-day, --day-delta, --max-reports-per-day: %w", err)
 		}
@@ -191,7 +185,7 @@ func runProvision(o *keygenOptions, out io.Writer) error {
 		return inputErrorf("--master: %w", err)
 	}
 	defer clear(master[:])
-	nodes, err := readNodeList(o.nodes, o.stdin)
+	nodes, err := inputfiles.ReadNodeList(o.nodes, o.stdin)
 	if err != nil {
 		return err
 	}
