@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -151,25 +150,14 @@ func runKeygen(_ context.Context, o *keygenOptions, out io.Writer) error {
 	return err
 }
 
-// signingKeyFile describes keygen --signing's files; the public key is
-// public.
-type signingKeyFile struct {
-	Path          string `json:"path"`
-	PublicKeyPath string `json:"publicKeyPath"`
-	PublicKey     string `json:"publicKey"`
-	Algorithm     string `json:"algorithm"`
-	Mode          string `json:"mode"`
-}
-
 func runSigningKeygen(o *keygenOptions, out io.Writer) error {
-	pub, err := sensor.GenerateSigningKey(o.out)
+	r, err := sensor.CreateSigningKeyFile(o.out)
 	if errors.Is(err, fs.ErrExist) {
 		return inputErrorf("--out %s or %s.pub already exists; keygen never overwrites a key", o.out, o.out)
 	}
 	if err != nil {
 		return inputError{err}
 	}
-	r := signingKeyFile{Path: o.out, PublicKeyPath: o.out + ".pub", PublicKey: hex.EncodeToString(pub), Algorithm: "ed25519", Mode: "0600"}
 	if o.output == "json" {
 		return printJSON(out, r)
 	}
