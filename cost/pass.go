@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/answer"
@@ -30,4 +31,35 @@ func Pass(g *laplacian.Graph, c recovery.PassCost, first *answer.WorkEstimate, q
 		rate = &expm.StepRate{Seconds: first.NanosPerStep * 1e-9, Workers: first.Workers, Elapsed: time.Duration(first.MeasureMillis) * time.Millisecond}
 	}
 	return answer.PassEstimate(g, c, rate, quick)
+}
+
+// FirstEstimates keeps the answer audit's model a command's first
+// estimate made on a graph, for the pass's own line (Pass). Its zero
+// value is ready; it is safe for concurrent use.
+type FirstEstimates struct {
+	mu    sync.Mutex
+	graph *laplacian.Graph
+	audit answer.WorkEstimate
+}
+
+// Keep remembers w, the audit's model on g (nil, or a reference rate not
+// measured, is not kept).
+func (r *FirstEstimates) Keep(g *laplacian.Graph, w *answer.WorkEstimate) {
+	if w == nil || w.MeasureMillis == 0 || !(w.NanosPerStep > 0) {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.graph, r.audit = g, *w
+}
+
+// Of is the model kept for g (nil: none).
+func (r *FirstEstimates) Of(g *laplacian.Graph) *answer.WorkEstimate {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.graph == nil || r.graph != g {
+		return nil
+	}
+	w := r.audit
+	return &w
 }

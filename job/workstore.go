@@ -158,3 +158,55 @@ func touch(path string) {
 	now := time.Now()
 	_ = os.Chtimes(path, now, now)
 }
+
+// StoreReport is what the store holds, and what a prune removed: what
+// "graphcloak cache" prints.
+type StoreReport struct {
+	Dir      string       `json:"dir"`
+	MaxBytes int64        `json:"maxBytes"`
+	Files    int          `json:"files"`
+	Bytes    int64        `json:"bytes"`
+	Removed  []StoreEntry `json:"removed,omitempty"`
+	Entries  []StoreEntry `json:"entries,omitempty"`
+	// Freed is the size of the files removed.
+	Freed int64 `json:"-"`
+}
+
+// Report is the store's files (Entries) and their size.
+func (w *WorkCache) Report() (StoreReport, error) {
+	es, err := w.Entries()
+	if err != nil {
+		return StoreReport{}, err
+	}
+	r := w.report(es)
+	r.Entries = es
+	return r, nil
+}
+
+// PruneReport prunes the store to max bytes (Prune) and reports what it
+// removed and what is left, without listing it.
+func (w *WorkCache) PruneReport(max int64) (StoreReport, error) {
+	gone, err := w.Prune(max)
+	if err != nil {
+		return StoreReport{}, err
+	}
+	es, err := w.Entries()
+	if err != nil {
+		return StoreReport{}, err
+	}
+	r := w.report(es)
+	r.Removed = gone
+	for _, e := range gone {
+		r.Freed += e.Bytes
+	}
+	return r, nil
+}
+
+// report counts es, the store's files.
+func (w *WorkCache) report(es []StoreEntry) StoreReport {
+	r := StoreReport{Dir: w.Dir, MaxBytes: w.MaxBytes, Files: len(es)}
+	for _, e := range es {
+		r.Bytes += e.Bytes
+	}
+	return r
+}

@@ -108,3 +108,23 @@ func LoadCoordinatorKey(path string) (ed25519.PublicKey, error) {
 	}
 	return ed25519.PublicKey(b), nil
 }
+
+// SigningKeyFile describes the files CreateSigningKeyFile wrote; the
+// public key is public.
+type SigningKeyFile struct {
+	Path          string `json:"path"`
+	PublicKeyPath string `json:"publicKeyPath"`
+	PublicKey     string `json:"publicKey"`
+	Algorithm     string `json:"algorithm"`
+	Mode          string `json:"mode"`
+}
+
+// CreateSigningKeyFile is GenerateSigningKey(path), described: the
+// private key at path (mode 0600), the public key, hex, at path + ".pub".
+func CreateSigningKeyFile(path string) (SigningKeyFile, error) {
+	pub, err := GenerateSigningKey(path)
+	if err != nil {
+		return SigningKeyFile{}, err
+	}
+	return SigningKeyFile{Path: path, PublicKeyPath: path + ".pub", PublicKey: hex.EncodeToString(pub), Algorithm: "ed25519", Mode: "0600"}, nil
+}

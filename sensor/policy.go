@@ -185,3 +185,18 @@ func SigmaFloorFor(delta2, maxEpsilonPerDay, dayDelta float64) float64 {
 	x := math.Sqrt(l+maxEpsilonPerDay) - math.Sqrt(l)
 	return math.Nextafter(delta2/(math.Sqrt2*x), math.Inf(1))
 }
+
+// WithDefaultSigmaFloor is p with its σ floor, when unset (0), the one a
+// single report charged at p's Δ2 bound (SensitivityBound, else √2·α)
+// needs to fit the daily cap (SigmaFloorFor): what keygen provisions. A
+// policy without α or a cap is returned as it is (Check refuses it).
+func (p Policy) WithDefaultSigmaFloor() Policy {
+	if p.SigmaFloor == 0 && p.Alpha > 0 && p.MaxEpsilonPerDay > 0 {
+		bound := p.SensitivityBound
+		if bound == 0 {
+			bound = math.Sqrt2 * p.Alpha
+		}
+		p.SigmaFloor = SigmaFloorFor(bound, p.MaxEpsilonPerDay, p.DayDelta)
+	}
+	return p
+}

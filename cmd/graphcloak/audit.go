@@ -224,7 +224,7 @@ func auditPassEstimate(g *globalOptions, lg *laplacian.Graph, tau float64, opt r
 	if err != nil {
 		return est, err
 	}
-	g.firstEstimates.keep(lg, &est) // the pass's own line, if any, prices with it
+	g.firstEstimates.Keep(lg, &est) // the pass's own line, if any, prices with it
 	if est.Seconds > longStep.Seconds() {
 		g.say(est.String())
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 )
 
@@ -60,16 +61,6 @@ func newCacheCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// cacheReport is what "cache" and "cache prune" print.
-type cacheReport struct {
-	Dir      string           `json:"dir"`
-	MaxBytes int64            `json:"maxBytes"`
-	Files    int              `json:"files"`
-	Bytes    int64            `json:"bytes"`
-	Removed  []job.StoreEntry `json:"removed,omitempty"`
-	Entries  []job.StoreEntry `json:"entries,omitempty"`
-}
-
 // cacheStore is the store "cache" names (none: a usage error).
 func cacheStore(g *globalOptions, o *cacheOptions) (*job.WorkCache, error) {
 	w, err := workStore(g, o.dir)
@@ -87,15 +78,15 @@ func runCacheShow(g *globalOptions, o *cacheOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	es, err := w.Entries()
+	r, err := w.Report()
 	if err != nil {
 		return inputErrorf("--cache-dir %s: %v", w.Dir, err)
 	}
-	return printCacheReport(g, out, w, es, nil, true)
+	return printCacheReport(g, out, r, false)
 }
 
 func runCachePrune(g *globalOptions, o *cacheOptions, out io.Writer) error {
-	max, err := parseBytes(o.maxBytes)
+	max, err := inputfiles.ParseBytes(o.maxBytes)
 	if err != nil {
 		return usageErrorf("--max-bytes: %v", err)
 	}
@@ -103,36 +94,22 @@ func runCachePrune(g *globalOptions, o *cacheOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	gone, err := w.Prune(max)
+	r, err := w.PruneReport(max)
 	if err != nil {
 		return inputErrorf("--cache-dir %s: %v", w.Dir, err)
 	}
-	es, err := w.Entries()
-	if err != nil {
-		return inputErrorf("--cache-dir %s: %v", w.Dir, err)
-	}
-	return printCacheReport(g, out, w, es, gone, false)
+	return printCacheReport(g, out, r, true)
 }
 
-func printCacheReport(g *globalOptions, out io.Writer, w *job.WorkCache, es, gone []job.StoreEntry, list bool) error {
-	r := cacheReport{Dir: w.Dir, MaxBytes: w.MaxBytes, Files: len(es), Removed: gone}
-	for _, e := range es {
-		r.Bytes += e.Bytes
-	}
-	if list {
-		r.Entries = es
-	}
+// printCacheReport prints r, the store (pruned: after a prune).
+func printCacheReport(g *globalOptions, out io.Writer, r job.StoreReport, pruned bool) error {
 	if g.output == "json" {
 		return printJSON(out, r)
 	}
-	if gone != nil || !list {
-		var freed int64
-		for _, e := range gone {
-			freed += e.Bytes
-		}
-		fmt.Fprintf(out, "removed %d files (%d bytes)\n", len(gone), freed)
+	if pruned {
+		fmt.Fprintf(out, "removed %d files (%d bytes)\n", len(r.Removed), r.Freed)
 	}
-	fmt.Fprintf(out, "store %s: %d files, %d bytes (bound %d bytes, %s)\n", r.Dir, r.Files, r.Bytes, r.MaxBytes, storeMaxEnv)
+	fmt.Fprintf(out, "store %s: %d files, %d bytes (bound %d bytes, %s)\n", r.Dir, r.Files, r.Bytes, r.MaxBytes, inputfiles.StoreMaxEnv)
 	for _, e := range r.Entries {
 		fmt.Fprintf(out, "  %s  %10d  %s\n", e.Used.UTC().Format("2006-01-02T15:04:05Z"), e.Bytes, e.Name)
 	}

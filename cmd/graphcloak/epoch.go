@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/sensor"
 	"io"
 	"time"
@@ -188,7 +189,7 @@ func epochRequest(o *epochOpenOptions) (stores.EpochRequest, error) {
 	req := stores.EpochRequest{Epoch: epoch, NotBefore: notBefore, NotAfter: notBefore.Add(o.validFor), Out: o.out, Signer: signer,
 		NodesFrom: o.nodes, KeyFingerprint: o.keyFingerprint}
 	if o.nodes != "" {
-		if req.Nodes, err = readNodeList(o.nodes, nil); err != nil {
+		if req.Nodes, err = inputfiles.ReadNodeList(o.nodes, nil); err != nil {
 			return stores.EpochRequest{}, err
 		}
 	}

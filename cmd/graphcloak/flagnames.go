@@ -4,6 +4,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -52,6 +53,15 @@ var flagNames = map[errkind.Param]string{
 	// connector.ParamNodeKey and ParamCommunityProperty are job's;
 	// ParamCommunities is "--communities" by default.
 	connector.ParamValueProperty: "--value-property",
+
+	inputfiles.ParamOrder:          "--order",
+	inputfiles.ParamCoordinatorKey: "--coordinator-key",
+	inputfiles.ParamSensorKey:      "--key",
+	inputfiles.ParamPolicy:         "--policy",
+	inputfiles.ParamValueFile:      "--value-file",
+	inputfiles.ParamSigmaFloor:     "--sigma-floor",
+	inputfiles.ParamGraphSHA256:    "--graph-sha256",
+	inputfiles.ParamNodes:          "--nodes",
 }
 
 // flagName is the flag for parameter p: flagNames' entry, else "--p"

@@ -2,17 +2,16 @@ package main
 
 import (
 	"context"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensor"
@@ -122,13 +121,7 @@ func checkKeygen(o *keygenOptions) error {
 		if o.maxValidity < time.Second {
 			return inputErrorf("--max-validity must be at least 1s, got %v", o.maxValidity)
 		}
-		if p.SigmaFloor == 0 && p.Alpha > 0 && p.MaxEpsilonPerDay > 0 {
-			bound := p.SensitivityBound
-			if bound == 0 {
-				bound = math.Sqrt2 * p.Alpha
-			}
-			p.SigmaFloor = sensor.SigmaFloorFor(bound, p.MaxEpsilonPerDay, p.DayDelta)
-		}
+		*p = p.WithDefaultSigmaFloor()
 		if err := p.Check(); err != nil {
 			return inputErrorf("--alpha, --sigma-floor, --max-epsilon-per-day, --day-delta, --max-reports-per-day: %w", err)
 		}
@@ -157,25 +150,14 @@ func runKeygen(_ context.Context, o *keygenOptions, out io.Writer) error {
 	return err
 }
 
-// signingKeyFile describes keygen --signing's files; the public key is
-// public.
-type signingKeyFile struct {
-	Path          string `json:"path"`
-	PublicKeyPath string `json:"publicKeyPath"`
-	PublicKey     string `json:"publicKey"`
-	Algorithm     string `json:"algorithm"`
-	Mode          string `json:"mode"`
-}
-
 func runSigningKeygen(o *keygenOptions, out io.Writer) error {
-	pub, err := sensor.GenerateSigningKey(o.out)
+	r, err := sensor.CreateSigningKeyFile(o.out)
 	if errors.Is(err, fs.ErrExist) {
 		return inputErrorf("--out %s or %s.pub already exists; keygen never overwrites a key", o.out, o.out)
 	}
 	if err != nil {
 		return inputError{err}
 	}
-	r := signingKeyFile{Path: o.out, PublicKeyPath: o.out + ".pub", PublicKey: hex.EncodeToString(pub), Algorithm: "ed25519", Mode: "0600"}
 	if o.output == "json" {
 		return printJSON(out, r)
 	}
@@ -191,7 +173,7 @@ func runProvision(o *keygenOptions, out io.Writer) error {
 		return inputErrorf("--master: %w", err)
 	}
 	defer clear(master[:])
-	nodes, err := readNodeList(o.nodes, o.stdin)
+	nodes, err := inputfiles.ReadNodeList(o.nodes, o.stdin)
 	if err != nil {
 		return err
 	}

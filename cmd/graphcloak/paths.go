@@ -1,17 +1,13 @@
 package main
 
 import (
-	"errors"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 )
 
 // One rule for every path a flag names: before a command does anything
@@ -22,60 +18,43 @@ import (
 // cannot be read, an output whose directory does not exist. The deeper
 // checks (a ledger's format, a key's mode) stay where the files are read.
 
-// pathUse is how a command uses the file a flag names.
-type pathUse int
-
-const (
-	// readPath is read: it must exist and be a readable file.
-	readPath pathUse = iota + 1
-	// writePath is written, created or replaced: its directory must exist
-	// and it must not be a directory.
-	writePath
-	// keptPath is read when it exists and created otherwise (a ledger, a
-	// cache): a writePath that, when there, is a readable file.
-	keptPath
-	// dirPath is a directory the command creates (keygen --out-dir): its
-	// parent must exist, and it must not be a file.
-	dirPath
-)
-
 // pathFlags are the flags that name a file, by name on every command, and
 // how they are used. A spec flag (specPathFlags) names a file after
 // "file:". TestPathFlagsAreClassified holds every flag whose help speaks of
 // a file to this table or to notPathFlags, so a new one is checked (and
 // covered by TestUnusablePathsExitBadInput) from its first commit.
-var pathFlags = map[string]pathUse{
-	"values":            readPath,
-	"edges":             readPath,
-	"key":               readPath,
-	"ledger-key":        readPath,
-	"release":           readPath,
-	"released":          readPath,
-	"sensitivity-cert":  readPath,
-	"ledger":            keptPath,
-	"answer-cache":      keptPath,
-	"sensitivity-cache": keptPath,
-	"out":               writePath,
-	"save":              writePath,
-	"plot":              writePath,
-	"graph":             readPath, // file:PATH
-	"communities":       readPath, // file:PATH
-	"master":            readPath,
-	"nodes":             readPath,
-	"coordinator-key":   readPath,
-	"order":             readPath,
-	"value-file":        readPath,
-	"odometer":          keptPath, // sensor init creates it; sensor report refuses a missing one itself
-	"policy":            readPath,
-	"mac-csv":           writePath,
-	"sensor-csv":        writePath,
-	"out-dir":           dirPath,
-	"signing-key":       readPath,
-	"mac-keys":          readPath,
-	"reports":           readPath,
-	"journal":           dirPath,
-	"cache-dir":         dirPath,
-	"release-out":       writePath,
+var pathFlags = map[string]inputfiles.PathUse{
+	"values":            inputfiles.ReadPath,
+	"edges":             inputfiles.ReadPath,
+	"key":               inputfiles.ReadPath,
+	"ledger-key":        inputfiles.ReadPath,
+	"release":           inputfiles.ReadPath,
+	"released":          inputfiles.ReadPath,
+	"sensitivity-cert":  inputfiles.ReadPath,
+	"ledger":            inputfiles.KeptPath,
+	"answer-cache":      inputfiles.KeptPath,
+	"sensitivity-cache": inputfiles.KeptPath,
+	"out":               inputfiles.WritePath,
+	"save":              inputfiles.WritePath,
+	"plot":              inputfiles.WritePath,
+	"graph":             inputfiles.ReadPath, // file:PATH
+	"communities":       inputfiles.ReadPath, // file:PATH
+	"master":            inputfiles.ReadPath,
+	"nodes":             inputfiles.ReadPath,
+	"coordinator-key":   inputfiles.ReadPath,
+	"order":             inputfiles.ReadPath,
+	"value-file":        inputfiles.ReadPath,
+	"odometer":          inputfiles.KeptPath, // sensor init creates it; sensor report refuses a missing one itself
+	"policy":            inputfiles.ReadPath,
+	"mac-csv":           inputfiles.WritePath,
+	"sensor-csv":        inputfiles.WritePath,
+	"out-dir":           inputfiles.DirPath,
+	"signing-key":       inputfiles.ReadPath,
+	"mac-keys":          inputfiles.ReadPath,
+	"reports":           inputfiles.ReadPath,
+	"journal":           inputfiles.DirPath,
+	"cache-dir":         inputfiles.DirPath,
+	"release-out":       inputfiles.WritePath,
 }
 
 // specPathFlags name a file only in some of their values: --graph in a
@@ -103,7 +82,7 @@ func checkPaths(cmd *cobra.Command, l *config.Loaded) error {
 	if pathCheckExempt[cmd.CommandPath()] {
 		return nil
 	}
-	for _, pass := range []pathUse{readPath, keptPath, writePath, dirPath} {
+	for _, pass := range []inputfiles.PathUse{inputfiles.ReadPath, inputfiles.KeptPath, inputfiles.WritePath, inputfiles.DirPath} {
 		if err := checkPathsOf(cmd, l, pass); err != nil {
 			return err
 		}
@@ -112,7 +91,7 @@ func checkPaths(cmd *cobra.Command, l *config.Loaded) error {
 }
 
 // checkPathsOf checks cmd's path flags used as pass.
-func checkPathsOf(cmd *cobra.Command, l *config.Loaded, pass pathUse) error {
+func checkPathsOf(cmd *cobra.Command, l *config.Loaded, pass inputfiles.PathUse) error {
 	var first error
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
 		if first != nil {
@@ -133,7 +112,7 @@ func checkPathsOf(cmd *cobra.Command, l *config.Loaded, pass pathUse) error {
 // flagPath is the path flag f names on cmd (the effective value of a
 // configuration key: flag, environment or file), with how it is used, or
 // ok false when f names no file here.
-func flagPath(cmd *cobra.Command, f *pflag.Flag, l *config.Loaded) (name, path string, use pathUse, ok bool) {
+func flagPath(cmd *cobra.Command, f *pflag.Flag, l *config.Loaded) (name, path string, use inputfiles.PathUse, ok bool) {
 	use, ok = pathFlags[f.Name]
 	if !ok || notPathFlags[cmd.Name()][f.Name] || notPathFlags[""][f.Name] {
 		return "", "", 0, false
@@ -175,56 +154,10 @@ func flagPath(cmd *cobra.Command, f *pflag.Flag, l *config.Loaded) (name, path s
 const configKeyAnnotation = "graphcloak_config_key"
 
 // checkPath refuses path, given as given ("--ledger PATH"), when the
-// command cannot use it as use says.
-func checkPath(given, path string, use pathUse) error {
-	refuse := func(problem string) error {
-		return inputErrorf("%s: %s", given, problem)
+// command cannot use it as use says (inputfiles.CheckPath).
+func checkPath(given, path string, use inputfiles.PathUse) error {
+	if err := inputfiles.CheckPath(path, use); err != nil {
+		return inputErrorf("%s: %w", given, err)
 	}
-	st, err := os.Stat(path)
-	missing := errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
-	switch {
-	case use == dirPath && err == nil && !st.IsDir():
-		return refuse("is a file; give a directory to create")
-	case use == dirPath && err == nil:
-		return nil // the command says whether it may write there
-	case err == nil && st.IsDir():
-		return refuse("is a directory; give a file")
-	case err == nil:
-		if use == writePath {
-			return nil
-		}
-		f, err := os.Open(path)
-		if err != nil {
-			return refuse("cannot be read (" + errnoText(err) + ")")
-		}
-		f.Close()
-		return nil
-	case missing && use == readPath:
-		if dir := filepath.Dir(path); !isDir(dir) {
-			return refuse("no such file (the directory " + dir + " does not exist)")
-		}
-		return refuse("no such file")
-	case missing:
-		if dir := filepath.Dir(path); !isDir(dir) {
-			return refuse("the directory " + dir + " does not exist (graphcloak creates no directories)")
-		}
-		return nil
-	}
-	return refuse("cannot be used (" + errnoText(err) + ")")
-}
-
-// isDir reports whether path is a directory.
-func isDir(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && st.IsDir()
-}
-
-// errnoText is the reason an operation on a path failed, without the path
-// (the sentence names it once): "permission denied".
-func errnoText(err error) string {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensor"
@@ -244,15 +245,15 @@ func TestUnusablePathsExitBadInput(t *testing.T) {
 			}
 			use := pathFlags[flag]
 			cases := map[string]string{"a directory": bad}
-			if use == dirPath {
+			if use == inputfiles.DirPath {
 				cases = map[string]string{"a file": p.readings}
 			}
-			if use == readPath {
+			if use == inputfiles.ReadPath {
 				cases["a missing file"] = filepath.Join(bad, "none-"+flag)
 			} else {
 				cases["a missing directory"] = filepath.Join(bad, "no-dir", flag)
 			}
-			if use == readPath || use == keptPath {
+			if use == inputfiles.ReadPath || use == inputfiles.KeptPath {
 				cases["an unreadable file"] = socket
 			}
 			for what, path := range cases {

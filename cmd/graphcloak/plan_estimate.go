@@ -94,7 +94,7 @@ func sayPlanEstimate(g *globalOptions, o *planOptions, lg *stores.Graph, spec jo
 		}
 	}))
 	timer.Stop()
-	g.firstEstimates.keep(lg.Graph, e.AuditEstimate()) // the pass's own line is this figure
+	g.firstEstimates.Keep(lg.Graph, e.AuditEstimate()) // the pass's own line is this figure
 	mu.Lock()
 	defer mu.Unlock()
 	defer flush()

@@ -1,15 +1,10 @@
 package main
 
 import (
-	"encoding/json"
-	"fmt"
 	"io"
 	"os"
-	"strings"
-	"sync"
 	"time"
 
-	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/job"
@@ -57,36 +52,9 @@ func (g *globalOptions) logOptions() progressbar.LogOptions {
 // wrapped as a JSON log record with --log-format json.
 func (g *globalOptions) progressLog() io.Writer {
 	if g.logFormat == "json" {
-		return &jsonLines{w: g.stderr}
+		return &progressbar.JSONLines{W: g.stderr}
 	}
 	return g.stderr
-}
-
-// jsonLines writes each line written to it as one JSON log record
-// {"time", "level": "INFO", "msg": "progress", "progress": line}.
-type jsonLines struct {
-	mu sync.Mutex
-	w  io.Writer
-}
-
-func (j *jsonLines) Write(p []byte) (int, error) {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	for _, line := range strings.Split(strings.TrimRight(string(p), "\n"), "\n") {
-		b, err := json.Marshal(struct {
-			Time     string `json:"time"`
-			Level    string `json:"level"`
-			Msg      string `json:"msg"`
-			Progress string `json:"progress"`
-		}{time.Now().Format(time.RFC3339Nano), "INFO", "progress", line})
-		if err != nil {
-			return 0, err
-		}
-		if _, err := j.w.Write(append(b, '\n')); err != nil {
-			return 0, err
-		}
-	}
-	return len(p), nil
 }
 
 // say prints one line about the work ahead (an estimate, a phase) on
@@ -107,39 +75,9 @@ func (g *globalOptions) passStarted(lg *laplacian.Graph, c recovery.PassCost) {
 	if g.quiet {
 		return
 	}
-	if e := cost.Pass(lg, c, g.firstEstimates.of(lg), longStep); e.Seconds > longStep.Seconds() {
+	if e := cost.Pass(lg, c, g.firstEstimates.Of(lg), longStep); e.Seconds > longStep.Seconds() {
 		g.say(e.String())
 	}
-}
-
-// firstEstimates keeps the answer audit's model a command's first
-// estimate made on a graph, for the pass's own line (cost.Pass).
-type firstEstimates struct {
-	mu    sync.Mutex
-	graph *laplacian.Graph
-	audit answer.WorkEstimate
-}
-
-// keep remembers w, the audit's model on gr (nil, or a reference rate
-// not measured, is not kept).
-func (r *firstEstimates) keep(gr *laplacian.Graph, w *answer.WorkEstimate) {
-	if w == nil || w.MeasureMillis == 0 || !(w.NanosPerStep > 0) {
-		return
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.graph, r.audit = gr, *w
-}
-
-// of is the model kept for gr (nil: none).
-func (r *firstEstimates) of(gr *laplacian.Graph) *answer.WorkEstimate {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.graph == nil || r.graph != gr {
-		return nil
-	}
-	w := r.audit
-	return &w
 }
 
 // phase reports a step that has no count to show (community detection,
@@ -153,41 +91,8 @@ func (g *globalOptions) phase(label string) (end func()) {
 	if g.quiet {
 		return func() {}
 	}
-	quiet, period := progressbar.DefaultLogQuiet, progressbar.DefaultLogPeriod
-	if o := g.logOptions(); o.Period > 0 {
-		quiet, period = o.Period, o.Period
-	}
-	start := time.Now()
-	var mu sync.Mutex
-	said, ended := false, false
-	var t *time.Timer
-	var beat func()
-	beat = func() {
-		mu.Lock()
-		defer mu.Unlock()
-		if ended {
-			return
-		}
-		if said {
-			g.say(fmt.Sprintf("%s: %s elapsed", label, time.Since(start).Round(time.Second)))
-		} else {
-			said = true
-			g.say(label + " …")
-		}
-		t = time.AfterFunc(period, beat)
-	}
-	mu.Lock()
-	t = time.AfterFunc(quiet, beat)
-	mu.Unlock()
-	return func() {
-		mu.Lock()
-		defer mu.Unlock()
-		t.Stop()
-		if said && !ended {
-			g.say(fmt.Sprintf("%s: done in %s", label, time.Since(start).Round(time.Second)))
-		}
-		ended = true
-	}
+	o := g.logOptions()
+	return progressbar.Phase(g.say, label, o.Period, o.Period)
 }
 
 // serveMetrics makes serve's metrics and the steps it keeps for the page,
@@ -198,19 +103,9 @@ func serveMetrics(g *globalOptions, steps *service.Steps) (*metrics.Metrics, *pr
 	return m, running
 }
 
-// serveProgress is the progress of serve's long steps (the answer audit,
-// Δ2, write-back): drawn or logged on stderr as any command's
-// (globalOptions.progress), kept in running for the operator's page, and
-// exported as graphcloak_step_done/total/eta_seconds on /metrics.
+// serveProgress is the progress of serve's long steps
+// (service.StepProgress), drawn or logged on stderr as any command's
+// (globalOptions.progress).
 func serveProgress(g *globalOptions, running *progressbar.Running, m *metrics.Metrics) func(step string) func(done, total int) {
-	return func(step string) func(done, total int) {
-		draw, track := g.progress(step), running.Track(step)
-		return func(done, total int) {
-			draw(done, total)
-			track(done, total)
-			if s, ok := running.State(step); ok {
-				m.StepProgress(step, s.Done, s.Total, s.ETA())
-			}
-		}
-	}
+	return service.StepProgress(g.progress, running, m)
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/jsondoc"
@@ -36,7 +37,7 @@ type globalOptions struct {
 	logger *slog.Logger
 	// firstEstimates keeps the audit's model a first line's estimate
 	// made, so the pass's own line says its figure (one figure a step).
-	firstEstimates firstEstimates
+	firstEstimates cost.FirstEstimates
 }
 
 // rootHelp is the root command's help text.

@@ -1,21 +1,15 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
 
-	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/sensor"
 )
 
@@ -117,126 +111,23 @@ func checkSensorReport(o *sensorReportOptions) error {
 	return nil
 }
 
+// runSensorReport prints the sensor's report (inputfiles.SensorReport)
+// as one JSON line.
 func runSensorReport(_ context.Context, o *sensorReportOptions, out io.Writer) error {
-	env, err := readFileOrStdin(o.order, o.stdin, sensor.MaxOrderBytes)
-	if err != nil {
-		return inputErrorf("--order: %w", err)
-	}
-	pub, err := sensor.LoadCoordinatorKey(o.coordinatorKey)
-	if err != nil {
-		return inputErrorf("--coordinator-key: %w", err)
-	}
-	key, err := privacy.LoadKey(o.key)
-	if err != nil {
-		return inputErrorf("--key: %w", err)
-	}
-	value := o.value
+	req := inputfiles.SensorReportRequest{Order: o.order, CoordinatorKey: o.coordinatorKey, Key: o.key, Policy: o.policy,
+		Odometer: o.odometer, Node: o.node, Value: o.value, SigmaFloor: o.sigmaFloor, GraphSHA256: o.graphSHA256, Stdin: o.stdin}
 	if !o.valueSet {
-		if value, err = readValueFile(o.valueFile, o.stdin); err != nil {
-			return err
-		}
+		req.ValueFile = o.valueFile
 	}
-	pol, err := sensorPolicy(o)
+	rep, err := inputfiles.SensorReport(req)
 	if err != nil {
-		clear(key[:])
 		return err
-	}
-	s := &sensor.Sensor{Coordinator: pub, Node: o.node, Key: sensor.Key(key), Odometer: o.odometer, Policy: pol}
-	clear(key[:])
-	rep, err := s.Report(env, value)
-	if err != nil {
-		return sensorError(err)
 	}
 	line, err := json.Marshal(rep)
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(out, "%s\n", line)
-	return err
-}
-
-// sensorPolicy reads --policy and tightens it with the flags given.
-func sensorPolicy(o *sensorReportOptions) (sensor.Policy, error) {
-	p, err := sensor.LoadPolicy(o.policy, o.node)
-	if err != nil {
-		return p, inputErrorf("--policy: %w", err)
-	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"--sigma-floor", o.sigmaFloor}} {
-		if !(f.v >= 0) || math.IsInf(f.v, 0) {
-			return p, inputErrorf("%s must be finite and ≥ 0, got %v", f.name, f.v)
-		}
-	}
-	p.SigmaFloor = max(p.SigmaFloor, o.sigmaFloor)
-	if o.graphSHA256 != "" {
-		if p.GraphSHA256 != "" && p.GraphSHA256 != o.graphSHA256 {
-			return p, inputErrorf("--graph-sha256 %s differs from the policy's %s", o.graphSHA256, p.GraphSHA256)
-		}
-		p.GraphSHA256 = o.graphSHA256
-	}
-	if err := p.Check(); err != nil {
-		return p, inputErrorf("--policy: %w", err)
-	}
-	return p, nil
-}
-
-// readValueFile reads one number, never printing it in an error.
-func readValueFile(path string, stdin io.Reader) (float64, error) {
-	data, err := readFileOrStdin(path, stdin, 4096)
-	if err != nil {
-		return 0, inputErrorf("--value-file: %w", err)
-	}
-	v, err := strconv.ParseFloat(string(bytes.TrimSpace(data)), 64)
-	if err != nil {
-		return 0, inputErrorf("--value-file %s does not hold one number", path)
-	}
-	return v, nil
-}
-
-func readFileOrStdin(path string, stdin io.Reader, limit int64) ([]byte, error) {
-	var r io.Reader = stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer f.Close()
-		r = f
-	}
-	data, err := io.ReadAll(io.LimitReader(r, limit+1))
-	if err == nil && int64(len(data)) > limit {
-		err = fmt.Errorf("%s is larger than %d bytes", path, limit)
-	}
-	return data, err
-}
-
-// kindError gives a sensor error its kind (package sensor is stdlib-only
-// and names no kinds): the exit codes of "sensor report".
-type kindError struct {
-	kind errkind.Kind
-	err  error
-}
-
-func (e kindError) Error() string      { return e.err.Error() }
-func (e kindError) Unwrap() error      { return e.err }
-func (e kindError) Kind() errkind.Kind { return e.kind }
-
-func sensorError(err error) error {
-	var pe *sensor.PolicyError
-	var oe *sensor.OdometerError
-	switch {
-	case errors.As(err, &pe) && pe.Rule == "daily-cap":
-		return kindError{errkind.Budget, err}
-	case errors.Is(err, sensor.ErrAlreadyReported), errors.Is(err, sensor.ErrRestored):
-		return kindError{errkind.Charged, err}
-	case errors.As(err, &oe) && !oe.Corrupt && !oe.Missing:
-		return kindError{errkind.Internal, err}
-	case errors.Is(err, sensor.ErrOrder), errors.Is(err, sensor.ErrExpired), errors.Is(err, sensor.ErrNodeNotInOrder),
-		errors.Is(err, sensor.ErrPolicy), errors.Is(err, sensor.ErrNoPolicy), errors.Is(err, sensor.ErrValue), errors.Is(err, sensor.ErrOdometer):
-		return kindError{errkind.BadInput, err}
-	}
 	return err
 }
 

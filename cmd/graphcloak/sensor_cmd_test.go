@@ -205,7 +205,7 @@ func TestKeygenSigning(t *testing.T) {
 	if code != 0 {
 		t.Fatal(err)
 	}
-	var r signingKeyFile
+	var r sensor.SigningKeyFile
 	json.Unmarshal([]byte(out), &r)
 	priv, err := sensor.LoadSigningKey(path)
 	if err != nil {

@@ -3,16 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/graphcloak/graphcloak/internal/buildinfo"
 )
 
 // storeCLI runs a command line and fails the test unless it exits 0.
@@ -174,42 +170,5 @@ func TestStoreBoundAndPrune(t *testing.T) {
 	_, stderr, code := runPipelineCLI(t, context.Background(), nil, "plan", "--graph", "karate", "--epsilon", "1", "--trials", "20", "--cache-dir", store)
 	if code != exitBadInput || !strings.Contains(stderr, "GRAPHCLOAK_CACHE_MAX") {
 		t.Fatalf("a bound that is no size: exit %d, want %d naming the variable: %s", code, exitBadInput, stderr)
-	}
-}
-
-// TestParseBytes: sizes with and without units; anything else refused.
-func TestParseBytes(t *testing.T) {
-	for in, want := range map[string]int64{"0": 0, "1024": 1024, "2K": 2048, "3M": 3 << 20, "1G": 1 << 30, "5mb": 5 << 20, "1GiB": 1 << 30} {
-		if got, err := parseBytes(in); err != nil || got != want {
-			t.Errorf("parseBytes(%q) = %d, %v; want %d", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "-1", "lots", "1T", "1.5G"} {
-		if got, err := parseBytes(in); err == nil {
-			t.Errorf("parseBytes(%q) = %d, want an error", in, got)
-		}
-	}
-}
-
-// TestStoreSoftwareNamesTheBuild: a source build that names no commit
-// (this test binary) stamps the store's files with its executable's hash,
-// so that another such build — other code, the same version string —
-// computes again instead of trusting them.
-func TestStoreSoftwareNamesTheBuild(t *testing.T) {
-	v := buildinfo.Read()
-	if v.Version != "(devel)" || (v.Commit != "" && !v.Modified) {
-		t.Skip("a build that names its version or commit: the version string names it")
-	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Skip(err)
-	}
-	b, err := os.ReadFile(exe)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sum := sha256.Sum256(b)
-	if want := v.String() + ", build " + hex.EncodeToString(sum[:8]); storeSoftware() != want {
-		t.Fatalf("the store's build %q, want %q", storeSoftware(), want)
 	}
 }

@@ -9,5 +9,8 @@
 // checked as they are read (the project's CSV rules, keys of one type,
 // readings naming nodes of the edge list, a certificate sealed under the
 // ledger key); its errors name parameters (errkind.Param), never a
-// command's flags. The command and the stores read through it.
+// command's flags. The command and the stores read through it. It also
+// checks a path for its use before a command runs (CheckPath), opens the
+// store of work (WorkStore), and reads a sensor's report from its files
+// (SensorReport) and a node list (ReadNodeList).
 package inputfiles
