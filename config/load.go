@@ -317,10 +317,11 @@ func yamlProblem(err error) string {
 var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // otherVariables are GRAPHCLOAK_* variables that are not configuration
-// keys but are read by graphcloak (GRAPHCLOAK_DATASETS) or by the
+// keys but are read by graphcloak (GRAPHCLOAK_DATASETS, the store's bound
+// GRAPHCLOAK_CACHE_MAX) or by the
 // project's scripts and tests; they are never warned about.
 var otherVariables = map[string]bool{
-	"GRAPHCLOAK_DATASETS": true, "GRAPHCLOAK_FIGURES_DIR": true, "GRAPHCLOAK_JAVA": true, "GRAPHCLOAK_MEM": true,
+	"GRAPHCLOAK_DATASETS": true, "GRAPHCLOAK_CACHE_MAX": true, "GRAPHCLOAK_FIGURES_DIR": true, "GRAPHCLOAK_JAVA": true, "GRAPHCLOAK_MEM": true,
 	"GRAPHCLOAK_NEO4J_HEAP": true, "GRAPHCLOAK_NEO4J_PAGECACHE": true, "GRAPHCLOAK_NEO4J_PROVIDER": true,
 	"GRAPHCLOAK_NEO4J_START_TIMEOUT": true, "GRAPHCLOAK_NEO4J_WATCH_PID": true, "GRAPHCLOAK_REQUIRE_NEO4J": true,
 	"GRAPHCLOAK_NEO4J_DIR": true, "GRAPHCLOAK_NEO4J_NO_PLUGIN": true, "GRAPHCLOAK_NEO4J_PLUGIN": true,
