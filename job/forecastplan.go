@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/answer"
+	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -67,6 +68,9 @@ type ForecastSpec struct {
 	// Say, when set, prints a line about the work (Env.Say).
 	Say    func(line string)
 	Logger *slog.Logger
+	// Local: the plan is of a local release (sensors add their own
+	// noise; Simulation.Missing of them silent): the report's Local says so.
+	Local bool
 }
 
 // ForecastReport is a ForecastSpec's result: plan's report.
@@ -186,6 +190,9 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 	rep.Result = res
 	if len(res.Forecasts) > 0 {
 		rep.CommunityCount = res.Forecasts[0].Communities
+	}
+	if spec.Local {
+		rep.Local = localReport(rep, e.Missing, e.Graph.N())
 	}
 	return rep, nil
 }
@@ -384,4 +391,14 @@ func (spec *ForecastSpec) simulation() forecast.Simulation {
 		e.VerdictRoundTrials = LocateForecastTrials
 	}
 	return e
+}
+
+// CostWork is what Forecast will run on spec as cost.Plan models it (its
+// caches' holdings priced at 0 s), the per-node forecasts' trials timed
+// or priced (cost.PlanWork.Timed); name names the parameters.
+func (spec ForecastSpec) CostWork(timed bool, name cost.Names) cost.PlanWork {
+	held := spec.Held()
+	return cost.PlanWork{GraphName: spec.GraphName, Simulation: spec.Simulation, Epsilons: spec.Epsilons, Smooth: spec.Smooth, Modes: spec.Modes,
+		TimeBudget: spec.TimeBudget, FitTolerance: spec.FitTolerance, SensorNoise: spec.SensorNoise,
+		Held: cost.Held{Delta2: held.Delta2 != nil, AnswerModel: held.AnswerModel, Rows: held.Rows}, Timed: timed, Name: name}
 }

@@ -61,3 +61,21 @@ func (lg *Graph) ScoredPartition(ctx context.Context, kind string, resolution fl
 	}
 	return kind, part, names, nil
 }
+
+// ScoredPartitionCached is ScoredPartition with Leiden's partition kept in
+// work (nil: none), where plan and locate --private-answer find it
+// (job.WorkCache.Leiden): kind leiden, or "" on a graph without a planted
+// partition.
+func (lg *Graph) ScoredPartitionCached(ctx context.Context, kind string, resolution float64, seed uint64, work *job.WorkCache) (string, []int, []string, error) {
+	if work == nil || !(kind == "leiden" || (kind == "" && lg.Partition == nil)) {
+		return lg.ScoredPartition(ctx, kind, resolution, seed)
+	}
+	part, err := work.Leiden(ctx, lg.Graph, community.LeidenOptions{Resolution: resolution, Seed: seed})
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", nil, nil, ctx.Err()
+		}
+		return "", nil, nil, errkind.Inputf("%s: %w", ParamResolution, err)
+	}
+	return "leiden", part, nil, nil
+}

@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"log/slog"
 	"os"
 	"time"
 
@@ -132,25 +129,6 @@ func auditCache(g *globalOptions, o *auditOptions, lg *laplacian.Graph, opt reco
 	return *store, store, nil
 }
 
-// copyVerified writes the certificate at from to to when it verifies
-// against g at τ and opt and the one at to does not (the store and --save
-// FILE share one pass): the model restored from it, sealed and stamped as
-// to's own (the store's files name their build). It reports whether it
-// wrote.
-func copyVerified(ctx context.Context, from, to *answer.Cache, g *laplacian.Graph, tau float64, opt recovery.CertifierOptions) bool {
-	if from == nil || to == nil || from.Path == to.Path {
-		return false
-	}
-	if _, _, err := to.Load(g, tau, opt); err == nil {
-		return false
-	}
-	if _, _, err := from.Load(g, tau, opt); err != nil {
-		return false
-	}
-	m, err := from.Model(ctx, g, tau, make([]int, g.N()), nil, opt, slog.New(slog.DiscardHandler))
-	return err == nil && to.Store(m) == nil
-}
-
 func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {
 	if err := o.check(); err != nil {
 		return err
@@ -168,34 +146,22 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 		return err
 	}
 	opt.SensorNoise = o.sensorNoise.at(lg.Graph.N())
-	tau := g.cfg.Privacy.Tau
+	pass := answer.AuditPass{Graph: lg.Graph, Tau: g.cfg.Privacy.Tau, Options: opt, Cache: cache, Store: store,
+		CheckpointEvery: checkpointEvery(), Long: longStep, Say: g.say, Logger: g.logger, Progress: g.progress,
+		Estimated: func(est *answer.WorkEstimate) { g.firstEstimates.Keep(lg.Graph, est) }}
+	var r answer.AuditReport
 	if o.estimate {
-		return runAuditEstimate(g, o, lg.Graph, opt, cache, store, out)
+		r, err = pass.Estimate()
+	} else {
+		r, err = pass.Run(ctx)
 	}
-	copyVerified(ctx, store, &cache, lg.Graph, tau, opt) // a pass the store holds is --save's
-	// A certificate at --save that verifies is reused (CertifyAnswers):
-	// no checkpoint and no estimate then.
-	_, _, loadErr := cache.Load(lg.Graph, tau, opt)
-	reused := loadErr == nil && opt.Shard.N == 0
-	cp, resumed, err := openAuditCheckpoint(g, o, lg.Graph, cache, opt, reused)
 	if err != nil {
 		return err
 	}
-	opt.Checkpoint = cp
-	est, estErr := auditPassEstimate(g, lg.Graph, tau, opt, reused)
-	opt.Progress = g.progress("answer audit")
-	r, err := certifyFromCheckpoint(ctx, g, lg.Graph, tau, opt, cache, cp)
-	if err != nil {
-		return err
-	}
-	if store != nil {
-		copyVerified(ctx, &cache, store, lg.Graph, tau, opt) // --save's pass is the store's too
+	if store != nil && !o.estimate {
 		trimStore(g, o.cacheDir)
 	}
-	r.Graph, r.Shard, r.ResumedSources = o.graph, o.shard, resumed
-	if estErr == nil {
-		r.Estimate = &est
-	}
+	r.Graph, r.Shard = o.graph, o.shard
 	return printAuditResult(g, out, r)
 }
 
@@ -214,115 +180,22 @@ func auditCertifierOptions(o *auditOptions) (recovery.CertifierOptions, error) {
 	return opt, nil
 }
 
-// auditPassEstimate prices the audit's pass (said when it is long), or
-// says why there is no estimate: the certificate at --save is reused.
-func auditPassEstimate(g *globalOptions, lg *laplacian.Graph, tau float64, opt recovery.CertifierOptions, reused bool) (answer.WorkEstimate, error) {
-	if reused {
-		return answer.WorkEstimate{}, errors.New("the certificate is reused")
-	}
-	est, err := answer.EstimateAudit(lg, tau, opt, nil, longStep)
-	if err != nil {
-		return est, err
-	}
-	g.firstEstimates.Keep(lg, &est) // the pass's own line, if any, prices with it
-	if est.Seconds > longStep.Seconds() {
-		g.say(est.String())
-	}
-	return est, nil
-}
-
-// certifyFromCheckpoint runs the audit's pass on its checkpoint cp
-// (opt.Checkpoint): saved when the pass fails (an interrupted one says how
-// to resume), removed when it succeeds.
-func certifyFromCheckpoint(ctx context.Context, g *globalOptions, lg *laplacian.Graph, tau float64, opt recovery.CertifierOptions, cache answer.Cache, cp *answer.Checkpoint) (answer.AuditReport, error) {
-	r, err := answer.Certify(ctx, lg, tau, opt, cache)
-	if err != nil {
-		saveErr := cp.Save()
-		switch {
-		case saveErr != nil:
-			g.logger.Warn("could not save the audit's checkpoint", "checkpoint", cp.Path, "error", saveErr)
-		case ctx.Err() != nil && cp.Held() != "":
-			g.say(fmt.Sprintf("audit interrupted: %s saved in %s; run the same command again to resume from there",
-				cp.Held(), cp.Path))
-		}
-		return r, err
-	}
-	if err := cp.Remove(); err != nil {
-		g.logger.Warn("could not remove the audit's checkpoint", "checkpoint", cp.Path, "error", err)
-	}
-	return r, nil
-}
-
-// runAuditEstimate is audit --estimate: the pass's cost model priced at
-// the step rate measured on the graph (about 0.3 s), less what a
-// checkpoint beside --save holds; nothing is computed or written.
-func runAuditEstimate(g *globalOptions, o *auditOptions, lg *laplacian.Graph, opt recovery.CertifierOptions, cache answer.Cache, store *answer.Cache, out io.Writer) error {
-	tau := g.cfg.Privacy.Tau
-	start := time.Now()
-	for _, c := range []*answer.Cache{&cache, store} {
-		if c == nil || o.shard != "" {
-			continue
-		}
-		if _, _, err := c.Load(lg, tau, opt); err == nil { // the run would reuse it: no pass
-			return printAuditResult(g, out, answer.AuditReport{Graph: o.graph, NodeCount: lg.N(), Tau: tau, FitTolerance: opt.Tol,
-				Save: c.Path, Reused: true, Millis: time.Since(start).Milliseconds(), Estimate: &answer.WorkEstimate{Step: "answer audit", Nodes: lg.N(), Edges: lg.NumEdges()}, EstimateOnly: true})
-		}
-	}
-	cp, err := answer.OpenCheckpoint(answer.CheckpointPath(o.save), lg, tau, opt, cache)
-	if err != nil {
-		g.logger.Warn(err.Error())
-	} else {
-		opt.Checkpoint = cp
-	}
-	est, err := answer.EstimateAudit(lg, tau, opt, nil, 0)
-	if err != nil {
-		return err
-	}
-	r := answer.AuditReport{Graph: o.graph, Shard: o.shard, NodeCount: lg.N(), Tau: tau, FitTolerance: opt.Tol, Precise: o.precise,
-		Save: o.save, Millis: time.Since(start).Milliseconds(), Estimate: &est, EstimateOnly: true}
-	if opt.Checkpoint != nil {
-		r.ResumedSources = cp.Resumed()
-	}
-	return printAuditResult(g, out, r)
-}
-
 // checkpointPeriodEnv sets how often a running audit rewrites its
 // checkpoint (a duration; "0s" or negative: after every block of 32
 // sources): tests that kill an audit set it so.
 const checkpointPeriodEnv = "GRAPHCLOAK_CHECKPOINT_PERIOD"
 
-// openAuditCheckpoint opens the checkpoint beside the audit's --save
-// (answer.CheckpointPath), resuming it when it is of this audit and
-// saying so, and warning when one is there but cannot be resumed (none
-// is read when the certificate is reused). It returns the checkpoint and
-// the sources it resumes.
-func openAuditCheckpoint(g *globalOptions, o *auditOptions, lg *laplacian.Graph, cache answer.Cache, opt recovery.CertifierOptions,
-	reused bool) (*answer.Checkpoint, int, error) {
-	cp, err := answer.OpenCheckpoint(answer.CheckpointPath(o.save), lg, g.cfg.Privacy.Tau, opt, cache)
-	var refused *answer.CheckpointRefusedError
+// checkpointEvery is answer.AuditPass.CheckpointEvery from
+// checkpointPeriodEnv (0: unset or not a duration).
+func checkpointEvery() time.Duration {
+	d, err := time.ParseDuration(os.Getenv(checkpointPeriodEnv))
 	switch {
-	case errors.As(err, &refused):
-		if !reused {
-			g.logger.Warn(err.Error())
-		}
 	case err != nil:
-		return nil, 0, err
+		return 0
+	case d <= 0:
+		return -1
 	}
-	if v := os.Getenv(checkpointPeriodEnv); v != "" {
-		if d, err := time.ParseDuration(v); err == nil {
-			cp.Every = d
-			if d <= 0 {
-				cp.Every = -1
-			}
-		}
-	}
-	if reused {
-		return cp, 0, nil
-	}
-	if held := cp.Held(); held != "" {
-		g.say(fmt.Sprintf("resuming the audit from %s: %s already done", cp.Path, held))
-	}
-	return cp, cp.Resumed(), nil
+	return d
 }
 
 func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {

@@ -13,7 +13,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/graphcloak/graphcloak/answer"
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
@@ -90,33 +89,6 @@ and under exact composition.
 
 ` + simulationNote
 
-// localMissing is what plan --local --missing says of the missing
-// sensors.
-func localMissing(q float64, n int) string {
-	k := forecast.MissingCount(n, q)
-	return fmt.Sprintf("missing sensors: %d of %d (%.3g%%), missing at random, independent of the source; the forecast locates from the %d that report", k, n, 100*q, n-k)
-}
-
-// localNoAnswer is what plan --local says of the private answer.
-const localNoAnswer = "local release: each sensor adds its own noise, so only the per-node mode is forecast; the private answer is not offered (it needs the raw readings in one place)"
-
-// localReport is what plan --local says of the private answer, with the
-// central private answer's rows on the same graph when it forecast them
-// (rep's private-answer rows): what giving up local noise would buy.
-func localReport(rep *job.ForecastReport) string {
-	var central []string
-	for _, f := range rep.Result.Forecasts {
-		if f.Mode == forecast.ModeAnswer {
-			central = append(central, fmt.Sprintf("%.2f at ε = %g", f.CommunityAccuracy, f.Epsilon))
-		}
-	}
-	if len(central) == 0 {
-		return localNoAnswer
-	}
-	return "local release: each sensor adds its own noise; the private answer is not offered locally (it needs the raw readings in one place). " +
-		"The central private answer on this graph (its rows below, not a local release) names the right community " + strings.Join(central, ", ")
-}
-
 func newPlanCmd(g *globalOptions) *cobra.Command {
 	o := &planOptions{}
 	cmd := &cobra.Command{
@@ -155,7 +127,7 @@ func checkPlanFlags(f *pflag.FlagSet, o *planOptions) error {
 		return inputErrorf("--missing must be a fraction in [0, 1), got %v", o.missing)
 	}
 	if o.local && f.Changed("modes") && slices.Contains(o.modes, forecast.ModeAnswer) {
-		return usageErrorf("--local: %s", localNoAnswer)
+		return usageErrorf("--local: %s", job.LocalNoAnswer)
 	}
 	return nil
 }
@@ -319,9 +291,9 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		return err
 	}
 	if o.estimate {
-		return runPlanEstimate(g, o, lg, spec, out)
+		return runPlanEstimate(g, spec, out)
 	}
-	sayPlanEstimate(g, o, lg, spec)
+	sayPlanEstimate(g, lg, spec)
 	rep, err := job.Forecast(ctx, spec)
 	if err != nil {
 		return err
@@ -330,12 +302,6 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	for i := range rep.Result.Needed {
 		if n := &rep.Result.Needed[i]; n.Smooth > 0 {
 			n.Mode += fmt.Sprintf(" --smooth %g", n.Smooth)
-		}
-	}
-	if o.local {
-		rep.Local = localReport(rep)
-		if o.missing > 0 {
-			rep.Local += "\n" + localMissing(o.missing, lg.Graph.N())
 		}
 	}
 	if err := planBudgetBuys(ctx, g, o, st, rep); err != nil {
@@ -355,7 +321,7 @@ func planSpec(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.
 		return job.ForecastSpec{}, err
 	}
 	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", o.communities, lg.Graph.N()))
-	kind, part, names, err := planPartition(ctx, o, lg, work)
+	kind, part, names, err := lg.ScoredPartitionCached(ctx, o.communities, o.resolution, o.seed, work)
 	end()
 	if err != nil {
 		return job.ForecastSpec{}, err
@@ -367,26 +333,9 @@ func planSpec(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.
 	sim := o.simulation(lg.Graph, part, names, privacy.MechanismDefault)
 	sim.Tau, sim.Progress = o.taus[0], g.progress("private-answer trials")
 	sim.Missing = o.missing
-	return job.ForecastSpec{Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
+	return job.ForecastSpec{Local: o.local, Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
 		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
 		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.at(lg.Graph.N()), Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger}, nil
-}
-
-// planPartition is the partition plan scores (stores.Graph.ScoredPartition);
-// Leiden's is kept in the work store, where locate --private-answer finds
-// it (job.WorkCache.Leiden).
-func planPartition(ctx context.Context, o *planOptions, lg *stores.Graph, work *job.WorkCache) (string, []int, []string, error) {
-	if work == nil || !(o.communities == "leiden" || (o.communities == "" && lg.Partition == nil)) {
-		return lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
-	}
-	part, err := work.Leiden(ctx, lg.Graph, community.LeidenOptions{Resolution: o.resolution, Seed: o.seed})
-	if err != nil {
-		if ctx.Err() != nil {
-			return "", nil, nil, ctx.Err()
-		}
-		return "", nil, nil, errkind.Inputf("%s: %w", stores.ParamResolution, err)
-	}
-	return "leiden", part, nil, nil
 }
 
 // planAnswerCache is the cache of the answer audit's model that
