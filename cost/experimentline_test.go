@@ -197,14 +197,19 @@ func TestAnswerExperimentEstimate(t *testing.T) {
 			t.Errorf("line %q: part %d %g s, want %g s", line, 5+i, got, want)
 		}
 	}
-	for i, tau := range taus {
-		per, _ := AnswerTrialSecondsAt(gr, tau, trials, TrialStepSeconds(gr))
-		// The step rate is measured again: a few per cent apart on a quiet
-		// machine, up to 1.6× under CI's load (-race beside other
-		// packages); a factor 3 still tells trials × per-trial from one
-		// trial or a block (≥ 10× apart).
-		if got, want := humanSeconds(t, m[3+i]), float64(trials)*per; !(got > want/3 && got < 3*want) {
-			t.Errorf("line %q: trials at τ = %g %g s, want about %g s", line, tau, got, want)
-		}
+	// Each τ's trials are trials × AnswerTrialSecondsAt at one step rate r
+	// the line measured: affine in r (A_τ·r + B_τ a trial). The rate is
+	// read back from τ = 1's part and must price τ = 2's as the line does —
+	// whatever the machine's load made r — and be a rate a machine has
+	// (a line that forgot the trials' count reads back 10⁴ times smaller).
+	perAt := func(tau, r float64) float64 { per, _ := AnswerTrialSecondsAt(gr, tau, trials, r); return per }
+	got1, got2 := humanSeconds(t, m[3]), humanSeconds(t, m[4])
+	A1, B1 := perAt(taus[0], 1)-perAt(taus[0], 0), perAt(taus[0], 0)
+	A2, B2 := perAt(taus[1], 1)-perAt(taus[1], 0), perAt(taus[1], 0)
+	r := (got1/float64(trials) - B1) / A1
+	want2 := float64(trials) * (A2*r + B2)
+	tol := humanResolution(got1)*A2/A1 + humanResolution(got2) + 0.01*want2
+	if !(r > 1e-12 && r < 1e-6) || math.Abs(got2-want2) > tol {
+		t.Errorf("line %q: trials at τ = 1 %g s read back as %.3g s a step, which prices τ = 2 at %g s (± %.2g), not %g s", line, got1, r, want2, tol, got2)
 	}
 }
