@@ -107,6 +107,20 @@ func recordInOrder(rec privacy.CalibrationRecord, perm []int, back bool) privacy
 	return rec
 }
 
+// KeyOrderRecord is cal's record with its per-node weights in the key
+// order of m's geometry — the order the calibrations beside the
+// certificate keep them in. The weights index the geometry's nodes (its
+// classes on a quotient), not the graph's, and the geometry's order
+// follows the order the graph was read in: one mechanism has one record
+// here whichever order plan (sorted) or locate (as read) built it in.
+func (m *Model) KeyOrderRecord(cal privacy.AnswerCalibration) (privacy.CalibrationRecord, error) {
+	_, perm, err := geometryOrder(m)
+	if err != nil {
+		return privacy.CalibrationRecord{}, err
+	}
+	return recordInOrder(cal.Record(), perm, false), nil
+}
+
 // Calibrate returns privacy.CalibrateAnswer(ctx, m.Geometry, eps, alpha,
 // capDist): the geometry's own when it calibrated it already, else one
 // restored from the calibrations stored beside the certificate when they

@@ -247,7 +247,7 @@ func (p *AnswerPlan) cache() *answer.Cache {
 func (p *AnswerPlan) audit(ctx context.Context) (*answer.Audit, error) {
 	s := &p.Spec
 	memo := s.Store.Audits()
-	key := memo.Key(p.Input.Graph, s.Tau, s.FitTolerance, s.SensorNoise, p.Input.Partition, p.Calibration)
+	key := memo.Key(p.Input.Graph, p.Model, s.Tau, s.FitTolerance, s.SensorNoise, p.Input.Partition, p.Calibration)
 	if a, ok := memo.Load(p.Input.Graph, key); ok {
 		p.auditKept = true
 		return a, nil

@@ -301,7 +301,7 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport,
 		if err != nil {
 			return nil, err
 		}
-		key := audits.Key(e.Graph, e.Tau, spec.FitTolerance, spec.SensorNoise, e.Partition, cal)
+		key := audits.Key(e.Graph, m, e.Tau, spec.FitTolerance, spec.SensorNoise, e.Partition, cal)
 		a, ok := audits.Load(e.Graph, key)
 		if !ok {
 			if a, err = m.Audit(ctx, cal); err != nil {

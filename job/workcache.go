@@ -288,10 +288,10 @@ func (m *forecastMemo) Store(key string, f forecast.Forecast) { m.s.store(key, f
 // do not, read one audit.
 type AuditMemo struct{ s sealed[answer.KeptAudit] }
 
-// Key names the audit of cal on g's answer model at τ, T and ν with the
-// partition part (of g's nodes; its labels do not matter, only which
+// Key names the audit of cal on m, g's answer model, at τ, T and ν with
+// the partition part (of g's nodes; its labels do not matter, only which
 // nodes share a community).
-func (m *AuditMemo) Key(g *laplacian.Graph, tau, tol, nu float64, part []int, cal privacy.AnswerCalibration) string {
+func (m *AuditMemo) Key(g *laplacian.Graph, model *answer.Model, tau, tol, nu float64, part []int, cal privacy.AnswerCalibration) string {
 	if m == nil || len(part) != g.N() {
 		return ""
 	}
@@ -299,7 +299,11 @@ func (m *AuditMemo) Key(g *laplacian.Graph, tau, tol, nu float64, part []int, ca
 	if err != nil {
 		return ""
 	}
-	rec, err := json.Marshal(mechanismOf(cal, perm))
+	mech, err := mechanismOf(model, cal)
+	if err != nil {
+		return ""
+	}
+	rec, err := json.Marshal(mech)
 	if err != nil {
 		return ""
 	}
@@ -312,30 +316,30 @@ func (m *AuditMemo) Key(g *laplacian.Graph, tau, tol, nu float64, part []int, ca
 	return hex.EncodeToString(sum[:])
 }
 
-// mechanismOf is what defines cal's mechanism, its weights in key order
-// (perm): not what is derived from them (the accuracy, the loss, ρ),
+// mechanismOf is what defines cal's mechanism, its weights in the key
+// order of the model's geometry (answer.Model.KeyOrderRecord: the weights
+// index the geometry's nodes, not the graph's — keying them by the
+// graph's order named two audits of one mechanism on e-mail Enron and
+// football): not what is derived from them (the accuracy, the loss, ρ),
 // whose last digits depend on the order a sum visited the nodes in —
 // plan, which sorts the graph, and locate, which does not, derive them
 // from one calibration a rounding apart. Any difference in what is kept
 // names another audit, computed again.
-func mechanismOf(cal privacy.AnswerCalibration, perm []int) privacy.CalibrationRecord {
-	rec := cal.Record()
-	rec.Calibration.Loss, rec.Calibration.Rho, rec.Calibration.Accuracy = 0, 0, 0
-	if w := rec.Envelope; w != nil && len(w.A) == len(perm) {
-		a := make([]int64, len(perm))
-		for i, p := range perm {
-			a[p] = w.A[i]
-		}
-		rec.Envelope = &privacy.EnvelopeWeights{Floor: w.Floor, Top: w.Top, Safe: w.Safe, A: a}
+func mechanismOf(model *answer.Model, cal privacy.AnswerCalibration) (privacy.CalibrationRecord, error) {
+	rec, err := model.KeyOrderRecord(cal)
+	if err != nil {
+		return rec, err
 	}
-	return rec
+	rec.Calibration.Loss, rec.Calibration.Rho, rec.Calibration.Accuracy = 0, 0, 0
+	return rec, nil
 }
 
 // auditVersion is the kept audits' version: a key of another names
 // another file. 2: the audit carries its 90 % set's rate and size; 3: the
 // key (the mechanism's weights, not what is derived from them) and the
-// nodes' terms in key order.
-const auditVersion = 3
+// nodes' terms in key order; 4: the weights in the key order of the
+// model's geometry.
+const auditVersion = 4
 
 // Load returns the audit of g kept under key, marked restored, when its
 // file verifies.

@@ -2,6 +2,8 @@ package job
 
 import (
 	"bytes"
+	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // TestWorkCacheForecasts: a kept forecast is read back as it was stored;
@@ -137,12 +140,13 @@ func TestWorkStoreOneGraphOneKey(t *testing.T) {
 		partSorted[p] = 7 - partRead[i]
 	}
 	m := w.Audits()
+	mdRead, mdSorted := answerModel(t, read, partRead), answerModel(t, sorted, partSorted)
 	cal := privacy.AnswerCalibration{Mechanism: "m", Epsilon: 1, Alpha: 1}
-	kRead, kSorted := m.Key(read, 1, 0, 0, partRead, cal), m.Key(sorted, 1, 0, 0, partSorted, cal)
+	kRead, kSorted := m.Key(read, mdRead, 1, 0, 0, partRead, cal), m.Key(sorted, mdSorted, 1, 0, 0, partSorted, cal)
 	if kRead == "" || kRead != kSorted {
 		t.Fatalf("one graph and partition, two audit keys: %q, %q", kRead, kSorted)
 	}
-	if other := m.Key(read, 1, 0, 0, []int{0, 0, 1, 1}, cal); other == kRead {
+	if other := m.Key(read, mdRead, 1, 0, 0, []int{0, 0, 1, 1}, cal); other == kRead {
 		t.Fatal("another partition has the same audit key")
 	}
 	// What is derived from the mechanism (its accuracy summed in another
@@ -150,12 +154,12 @@ func TestWorkStoreOneGraphOneKey(t *testing.T) {
 	// mechanism itself does.
 	derived := cal
 	derived.Accuracy, derived.Loss = 0.8897509294281253, 0.9999963205627881
-	if k := m.Key(read, 1, 0, 0, partRead, derived); k != kRead {
+	if k := m.Key(read, mdRead, 1, 0, 0, partRead, derived); k != kRead {
 		t.Fatal("a calibration's derived accuracy and loss name another audit")
 	}
 	other := cal
 	other.ScaleNum = 7
-	if k := m.Key(read, 1, 0, 0, partRead, other); k == kRead {
+	if k := m.Key(read, mdRead, 1, 0, 0, partRead, other); k == kRead {
 		t.Fatal("another mechanism has the same audit key")
 	}
 	ownSorted := []float64{0.1, 0.2, 0.3, 0.4} // a, b, c, d
@@ -169,5 +173,98 @@ func TestWorkStoreOneGraphOneKey(t *testing.T) {
 		if want := ownSorted[perm[i]]; got.OwnCommunity()[i] != want {
 			t.Fatalf("node %s's own term %v, want %v (own %v)", read.Key(i), got.OwnCommunity()[i], want, got.OwnCommunity())
 		}
+	}
+}
+
+// answerModel is the private answer's model of g with partition part at
+// τ = 1.
+func answerModel(t *testing.T, g *laplacian.Graph, part []int) *answer.Model {
+	t.Helper()
+	m, err := answer.NewModel(context.Background(), g, 1, part, nil, recovery.CertifierOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// reversed is g with its nodes in reverse order (the keys and edges the
+// same): g read in another order.
+func reversed(t *testing.T, g *laplacian.Graph) *laplacian.Graph {
+	t.Helper()
+	n := g.N()
+	keys := make([]string, n)
+	var edges []laplacian.Edge
+	for i := range n {
+		keys[n-1-i] = g.Key(i)
+		cols, ws := g.Neighbors(i)
+		for k, j := range cols {
+			if int(j) > i {
+				w := 1.0 // unweighted graphs keep no weights
+				if ws != nil {
+					w = ws[k]
+				}
+				edges = append(edges, laplacian.Edge{U: int32(n - 1 - i), V: int32(n - 1 - int(j)), Weight: w})
+			}
+		}
+	}
+	r, err := laplacian.FromEdges(n, keys, edges, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestAuditKeyOneMechanismInEitherOrder: the envelope calibrated on plan's
+// sorted graph and read back by locate's, which keeps the order read (the
+// calibrations beside the certificate, answer.Cache), names one audit.
+// The envelope's weights index the model's geometry, whose order follows
+// the order read; keyed by the graph's order they named two audits on a
+// three-block SBM (and on football and e-mail Enron, where locate then ran
+// plan's 40-minute audit again).
+func TestAuditKeyOneMechanismInEitherOrder(t *testing.T) {
+	ctx := context.Background()
+	g, part, err := laplacian.SBM([]int{40, 40, 40}, 0.2, 0.01, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := reversed(t, g)
+	partRead := make([]int, len(part))
+	for i := range part {
+		partRead[len(part)-1-i] = part[i]
+	}
+	sorted, perm, err := laplacian.SortedByKey(read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	partSorted := make([]int, len(perm))
+	for i, p := range perm {
+		partSorted[p] = partRead[i]
+	}
+	mdSorted, mdRead := answerModel(t, sorted, partSorted), answerModel(t, read, partRead)
+	c := &answer.Cache{Path: filepath.Join(t.TempDir(), "answer.json"), MACKey: bytes.Repeat([]byte{5}, 32), Software: "v1"}
+	calPlan, err := c.Calibrate(ctx, mdSorted, 1, 1, 0, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calPlan.Record().Envelope == nil {
+		t.Fatalf("the test needs a mechanism with per-node weights; got %q", calPlan.Mechanism)
+	}
+	calLocate, err := c.Calibrate(ctx, mdRead, 1, 1, 0, slog.New(slog.DiscardHandler)) // read back from plan's file
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := &WorkCache{Dir: t.TempDir(), MACKey: bytes.Repeat([]byte{7}, 32), Software: "v1"}
+	m := w.Audits()
+	kPlan := m.Key(sorted, mdSorted, 1, 0.01, 0, partSorted, calPlan)
+	kLocate := m.Key(read, mdRead, 1, 0.01, 0, partRead, calLocate)
+	if kPlan == "" || kPlan != kLocate {
+		t.Fatalf("one mechanism on one graph read in two orders, two audit keys: %q, %q", kPlan, kLocate)
+	}
+	other, err := c.Calibrate(ctx, mdRead, 2, 1, 0, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := m.Key(read, mdRead, 1, 0.01, 0, partRead, other); k == kLocate {
+		t.Fatal("the mechanism at another ε has the same audit key")
 	}
 }

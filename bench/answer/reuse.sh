@@ -39,6 +39,8 @@ step() {
 	}
 	tail -1 "$out/$name.err"
 	if grep -q "computing the model" "$out/$name.err"; then echo "  $name computed the answer's pass"; else echo "  $name did not compute the answer's pass"; fi
+	# The per-edge audit is the other long step: kept once, one file.
+	echo "  audits in the store: $(ls "$XDG_CACHE_HOME/graphcloak/store" | grep -c '^audit-')$(grep -q 'answer audit reused' "$out/$name.err" && echo ' (reused)')"
 }
 step plan plan --graph "$graph"
 step locate locate --graph "$graph" --private-answer --values "$out/r0.csv" --ledger "$out/ledger.json"

@@ -61,16 +61,23 @@ for f in walk(plan):
 comm = {r[0]: r[1] for r in csv.reader(open(f"{tmp}/communities.csv")) if r and r[0] != "node"}
 src = {r["k"]: r["node"] for r in csv.DictReader(open(f"{tmp}/sources.csv"))}
 answers = right = 0
+verdicts = []
 for k in range(n):
     loc = json.load(open(f"{tmp}/locate{k}.json"))
-    if not loc.get("verdict", {}).get("noiseDominated", True):
-        answers += 1
+    verdicts.append(0 if loc.get("verdict", {}).get("noiseDominated", True) else 1)
+    answers += verdicts[-1]
     top = [c for c in loc["report"]["communities"] if c.get("rank") == 1]
     if top and top[0]["name"] == comm.get(src[str(k)]):
         right += 1
 print(f"plan: verdict rate {rate} at {mass:g} units, ε = {eps:g} ({graph})")
 print(f"locate: {answers}/{n} called an answer ({answers / n:.3f}); top community right {right}/{n}")
+# Consecutive batches of 30 sources are independent 30-source runs (the
+# goal's size): their rates show the sampling spread a single run has.
+batches = [sum(verdicts[i:i + 30]) / 30 for i in range(0, n - n % 30, 30)] if n >= 60 else []
+for i, b in enumerate(batches):
+    print(f"  sources {30 * i}–{30 * i + 29}: {b:.3f}" + ("" if rate is None else f" ({100 * abs(rate - b):.1f} points)"))
 print(json.dumps({"graph": graph, "epsilon": eps, "mass": mass, "sources": n, "planVerdictRate": rate,
                   "locateAnswers": answers, "locateRate": answers / n, "rankedRight": right,
-                  "points": None if rate is None else round(100 * abs(rate - answers / n), 1), "seconds": secs}))
+                  "points": None if rate is None else round(100 * abs(rate - answers / n), 1), "seconds": secs,
+                  "batchRates": batches, "verdicts": verdicts}))
 PY
