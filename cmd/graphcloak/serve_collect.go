@@ -174,7 +174,7 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 	if err := os.MkdirAll(o.journal, 0o755); err != nil {
 		return inputErrorf("--journal: %w", err)
 	}
-	spec, err := epochSpec(g, opts.graph, "", opts.sensitivityCache, 0, "")
+	spec, err := (stores.EpochInputs{Graph: opts.graph, CachePath: opts.sensitivityCache}).Spec(&g.cfg.Config, "")
 	if err != nil {
 		return err
 	}
