@@ -31,7 +31,7 @@ type CollectRequest struct {
 	Close bool
 	Out   string
 	// Graph is Neo4jSpec when the closed epoch is to be published too
-	// (PublishCollectedOn; "": the release file only).
+	// (Collected.Publish; "": the release file only).
 	Graph string
 }
 

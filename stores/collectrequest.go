@@ -10,7 +10,6 @@ import (
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
-	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // Parameters a collector's request names (errkind.Param) besides
@@ -61,19 +60,20 @@ func (s *Collected) Err() error {
 	return errkind.Inputf("collect: %d of %d reports refused (the accepted ones are stored)", s.Received-s.Accepted-s.Refused[string(local.Duplicate)], s.Received)
 }
 
-// PublishCollectedOn writes a closed epoch's release to the configured
+// Publish writes the closed epoch's release (Released) to the configured
 // projection (Stores.PublishCollected) on stores opened for it alone with
 // opts (connected, the projection checked) and closed after, within the
-// bookkeeping deadline; it returns the run id.
-func PublishCollectedOn(ctx context.Context, cfg *config.Loaded, opts Options, rel *privacy.Released, env job.Env) (string, error) {
+// bookkeeping deadline, and records its run id (RunID).
+func (s *Collected) Publish(ctx context.Context, cfg *config.Loaded, opts Options, env job.Env) error {
 	after := job.NewBookkeeping(ctx)
 	defer after.Close()
 	opts.Neo4j, opts.CheckProjection, opts.Bookkeeping = true, true, after.Context
 	st, err := Open(ctx, cfg, opts)
 	if err != nil {
-		return "", err
+		return err
 	}
 	defer st.Close(after.Context())
 	env.Bookkeeping = after.Context
-	return st.PublishCollected(ctx, rel, env)
+	s.RunID, err = st.PublishCollected(ctx, s.Released, env)
+	return err
 }

@@ -103,7 +103,7 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	}
 	if sum.Released != nil && req.Graph == stores.Neo4jSpec {
 		opts := stores.Options{Logger: o.g.logger, Pull: o.g.pullProgress, Merged: o.g.sayMerges}
-		if sum.RunID, err = stores.PublishCollectedOn(ctx, o.g.cfg, opts, sum.Released, jobEnv(o.g)); err != nil {
+		if err := sum.Publish(ctx, o.g.cfg, opts, jobEnv(o.g)); err != nil {
 			return err
 		}
 	}
