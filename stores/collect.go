@@ -19,14 +19,20 @@ type CollectRequest struct {
 	// Files are the order, the keys and the journal.
 	Files local.CollectorFiles
 	// Reports (JSON Lines; nil: none) are submitted, each result passed
-	// to Each (nil: kept in Collected.Results).
-	Reports io.Reader
-	Each    func(local.Result)
+	// to Each (nil: kept in Collected.Results); ReportsFrom, when given,
+	// is the file they are read from ("-": Stdin).
+	Reports     io.Reader
+	ReportsFrom string
+	Stdin       io.Reader
+	Each        func(local.Result)
 	// Close closes the epoch after the reports; it is closed too once
 	// closed before or its window has ended. Out is the release file
 	// ("": Journal/<releaseId>.release.json).
 	Close bool
 	Out   string
+	// Graph is Neo4jSpec when the closed epoch is to be published too
+	// (Collected.Publish; "": the release file only).
+	Graph string
 }
 
 // Collected is what a batch did to the epoch: collect prints it.
@@ -62,6 +68,12 @@ type Collected struct {
 // reports, and closes the epoch into its release file when asked or due.
 // It needs nothing opened: a collector's stores are its files.
 func (s *Stores) Collect(req CollectRequest) (*Collected, error) {
+	reports, closeReports, err := req.openReports()
+	if err != nil {
+		return nil, err
+	}
+	defer closeReports()
+	req.Reports = reports
 	c, _, err := local.OpenCollectorFiles(req.Files)
 	if err != nil {
 		return nil, err

@@ -8,7 +8,6 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/textreport"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -16,10 +15,8 @@ import (
 // come from the configuration: --ledger, --scope, --epsilon-total,
 // --delta-total, GRAPHCLOAK_* or the config file).
 type budgetOptions struct {
-	g             *globalOptions
-	init          bool
-	answerEpsilon float64
-	answerDelta   float64
+	g   *globalOptions
+	req stores.BudgetRequest // --init, --answer-epsilon, --answer-delta
 }
 
 // budgetHelp is the budget command's help text.
@@ -86,65 +83,18 @@ func newBudgetCmd(g *globalOptions) *cobra.Command {
 			return runBudget(cmd.Context(), o, g.stdout)
 		},
 	}
-	cmd.Flags().BoolVar(&o.init, "init", false, "create the ledger and --scope with the budget --epsilon-total, --delta-total, --answer-epsilon (no-op if they exist with that budget; a different budget is refused)")
-	cmd.Flags().Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "with --init: the share ε_A of --epsilon-total fixed for private answers (charged their ε against it; Gaussian releases get CKSRho(ε_total − ε_A, δ_total)); 0: answers cost ρ = min(ε²/2, ε) in zCDP with everything else")
-	cmd.Flags().Float64Var(&o.answerDelta, "answer-delta", 0, "with --init: the share δ_A of --delta-total fixed for the δ of private answers under --sensor-noise (each answer charged its δ against it; everything else converts at δ_total − δ_A); 0: only answers without --sensor-noise")
+	cmd.Flags().BoolVar(&o.req.Init, "init", false, "create the ledger and --scope with the budget --epsilon-total, --delta-total, --answer-epsilon (no-op if they exist with that budget; a different budget is refused)")
+	cmd.Flags().Float64Var(&o.req.AnswerEpsilon, "answer-epsilon", 0, "with --init: the share ε_A of --epsilon-total fixed for private answers (charged their ε against it; Gaussian releases get CKSRho(ε_total − ε_A, δ_total)); 0: answers cost ρ = min(ε²/2, ε) in zCDP with everything else")
+	cmd.Flags().Float64Var(&o.req.AnswerDelta, "answer-delta", 0, "with --init: the share δ_A of --delta-total fixed for the δ of private answers under --sensor-noise (each answer charged its δ against it; everything else converts at δ_total − δ_A); 0: only answers without --sensor-noise")
 	config.AddFlags(cmd.Flags(), "ledger", "ledger-key", "scope", "epsilon-total", "delta-total", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout")
 	return cmd
 }
 
-// initBudget is the budget budget --init creates the configured scope
-// with (or checks it has): the configured totals and the answers' share.
-func initBudget(cfg *config.Config, answerEpsilon, answerDelta float64) (*privacy.Budget, error) {
-	budget := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: answerEpsilon, AnswerDelta: answerDelta}
-	if budget.Epsilon == 0 || budget.Delta == 0 {
-		return nil, usageErrorf("budget --init needs the scope's lifetime budget: give --epsilon-total and --delta-total (or privacy.epsilonTotal and privacy.deltaTotal in the configuration); there is no default budget")
-	}
-	if err := budget.Validate(); err != nil {
-		return nil, inputError{err}
-	}
-	return &budget, nil
-}
-
-// budgetSpec is what budget reports — the scope given ("": every
-// scope), or with --init the configured one — and, with --init, the
-// budget it creates that scope with.
-type budgetSpec struct {
-	scope  string
-	create *privacy.Budget
-}
-
-// checkBudget checks budget's flags into its spec before the ledger is
-// opened.
-func checkBudget(o *budgetOptions) (budgetSpec, error) {
-	cfg := &o.g.cfg.Config
-	s := budgetSpec{scope: o.g.cfg.GivenScope()}
-	if o.init { // --init shows the scope it creates
-		s.scope = cfg.Privacy.Scope
-	}
-	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil {
-		return budgetSpec{}, inputErrorf("--scope: %w", err)
-	}
-	if o.answerEpsilon != 0 && !o.init {
-		return budgetSpec{}, usageErrorf("--answer-epsilon is fixed when the scope is created: give it with --init (the ledger shows it after)")
-	}
-	if o.answerDelta != 0 && !o.init {
-		return budgetSpec{}, usageErrorf("--answer-delta is fixed when the scope is created: give it with --init (the ledger shows it after)")
-	}
-	if o.init {
-		var err error
-		if s.create, err = initBudget(cfg, o.answerEpsilon, o.answerDelta); err != nil {
-			return budgetSpec{}, err
-		}
-	}
-	return s, nil
-}
-
-// runBudget checks the flags (checkBudget), opens the ledger, creating
-// the scope with --init, and prints its report.
+// runBudget checks the flags (stores.BudgetRequest.Check), opens the
+// ledger, creating the scope with --init, and prints its report.
 func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	cfg := &o.g.cfg.Config
-	spec, err := checkBudget(o)
+	spec, err := o.req.Check(o.g.cfg)
 	if err != nil {
 		return err
 	}
@@ -153,7 +103,7 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 		return err
 	}
 	defer st.Close(context.WithoutCancel(ctx))
-	r, err := st.LedgerReport(ctx, spec.create, spec.scope)
+	r, err := st.LedgerReport(ctx, spec.Create, spec.Scope)
 	if err != nil {
 		return withInitHint(cfg, err)
 	}

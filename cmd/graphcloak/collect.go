@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -53,13 +50,8 @@ journal or release file; 4 Neo4j unreachable; 8 the journal is held by
 another collector.`
 
 type collectOptions struct {
-	g                         *globalOptions
-	order, coordinatorKey     string
-	macKeys, journal, reports string
-	out, graph                string
-	close                     bool
-	stdin                     io.Reader
-	now                       func() time.Time
+	g   *globalOptions
+	req stores.CollectRequest // the files, --reports, --close, --out, --graph
 }
 
 func newCollectCmd(g *globalOptions) *cobra.Command {
@@ -74,46 +66,32 @@ func newCollectCmd(g *globalOptions) *cobra.Command {
       --mac-keys mac-keys.csv --journal journal --reports - --close --out release.json -o json`,
 		Args: noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.stdin = cmd.InOrStdin()
+			o.req.Stdin = cmd.InOrStdin()
 			return runCollect(cmd.Context(), o, g.stdout)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.order, "order", "", "the signed epoch order (epoch open --out)")
-	f.StringVar(&o.coordinatorKey, "coordinator-key", "", "the coordinator's public key (keygen --signing writes FILE.pub)")
-	f.StringVar(&o.macKeys, "mac-keys", "", "the sensors' report-MAC keys, CSV node,reportMacKeyHex (keygen --mac-csv; mode 0600)")
-	f.StringVar(&o.journal, "journal", "", "directory of the epoch's journal (created if missing)")
-	f.StringVar(&o.reports, "reports", "", "reports to collect, JSON Lines, from FILE or - for standard input (none: only --close)")
-	f.BoolVar(&o.close, "close", false, "close the epoch after these reports and write its release file (also done once the window has ended)")
-	f.StringVar(&o.out, "out", "", "the release file of the closed epoch (default DIR/<releaseId>.release.json)")
-	graphFlag(f, &o.graph, "", graphDatabase, "once closed, also write the values to the configured projection's nodes under a release run")
+	f.StringVar(&o.req.Files.Order, "order", "", "the signed epoch order (epoch open --out)")
+	f.StringVar(&o.req.Files.CoordinatorKey, "coordinator-key", "", "the coordinator's public key (keygen --signing writes FILE.pub)")
+	f.StringVar(&o.req.Files.MACKeys, "mac-keys", "", "the sensors' report-MAC keys, CSV node,reportMacKeyHex (keygen --mac-csv; mode 0600)")
+	f.StringVar(&o.req.Files.Journal, "journal", "", "directory of the epoch's journal (created if missing)")
+	f.StringVar(&o.req.ReportsFrom, "reports", "", "reports to collect, JSON Lines, from FILE or - for standard input (none: only --close)")
+	f.BoolVar(&o.req.Close, "close", false, "close the epoch after these reports and write its release file (also done once the window has ended)")
+	f.StringVar(&o.req.Out, "out", "", "the release file of the closed epoch (default DIR/<releaseId>.release.json)")
+	graphFlag(f, &o.req.Graph, "", graphDatabase, "once closed, also write the values to the configured projection's nodes under a release run")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "write-property", "batch-size", "concurrency", "duplicate-edges")
 	return cmd
 }
 
 func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
-	switch {
-	case o.order == "" || o.coordinatorKey == "" || o.macKeys == "" || o.journal == "":
-		return usageErrorf("collect needs --order FILE, --coordinator-key FILE.pub, --mac-keys FILE and --journal DIR")
-	case o.reports == "" && !o.close:
-		return usageErrorf("give --reports FILE|- (reports to collect), --close (close the epoch), or both")
-	case o.graph != "" && o.graph != stores.Neo4jSpec:
-		return usageErrorf("--graph is %s or not given (the release file only), got %q", stores.Neo4jSpec, o.graph)
+	if err := o.req.Check(); err != nil {
+		return err
 	}
 	table := o.g.output != "json"
-	req := stores.CollectRequest{Close: o.close, Out: o.out,
-		Files: local.CollectorFiles{CoordinatorKey: o.coordinatorKey, Order: o.order, MACKeys: o.macKeys, Journal: o.journal, Now: o.now}}
+	req := o.req
 	if table {
 		req.Each = func(r local.Result) { printCollectLine(out, r) }
-	}
-	if o.reports != "" {
-		in, closeIn, err := openReports(o)
-		if err != nil {
-			return err
-		}
-		defer closeIn()
-		req.Reports = in
 	}
 	st, err := stores.Open(ctx, o.g.cfg, stores.Options{Logger: o.g.logger})
 	if err != nil {
@@ -123,8 +101,9 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if sum.Released != nil && o.graph == stores.Neo4jSpec {
-		if sum.RunID, err = publishCollected(ctx, o.g, sum.Released); err != nil {
+	if sum.Released != nil && req.Graph == stores.Neo4jSpec {
+		opts := stores.Options{Logger: o.g.logger, Pull: o.g.pullProgress, Merged: o.g.sayMerges}
+		if err := sum.Publish(ctx, o.g.cfg, opts, jobEnv(o.g)); err != nil {
 			return err
 		}
 	}
@@ -136,37 +115,7 @@ func runCollect(ctx context.Context, o *collectOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if !sum.AllStored {
-		return inputErrorf("collect: %d of %d reports refused (the accepted ones are stored)", sum.Received-sum.Accepted-sum.Refused[string(local.Duplicate)], sum.Received)
-	}
-	return nil
-}
-
-// openReports opens --reports (a file, or - for standard input).
-func openReports(o *collectOptions) (io.Reader, func(), error) {
-	if o.reports == "-" {
-		return o.stdin, func() {}, nil
-	}
-	f, err := os.Open(o.reports)
-	if err != nil {
-		return nil, nil, inputErrorf("--reports: %w", err)
-	}
-	return f, func() { f.Close() }, nil
-}
-
-// publishCollected writes the closed epoch's release to the configured
-// projection under a release run, on stores connected for it.
-func publishCollected(ctx context.Context, g *globalOptions, rel *privacy.Released) (string, error) {
-	after := job.NewBookkeeping(ctx)
-	defer after.Close()
-	st, err := stores.Open(ctx, g.cfg, storesOptions(g, after, stores.Options{Neo4j: true, CheckProjection: true}))
-	if err != nil {
-		return "", err
-	}
-	defer st.Close(after.Context())
-	env := jobEnv(g)
-	env.Bookkeeping = after.Context
-	return st.PublishCollected(ctx, rel, env)
+	return sum.Err()
 }
 
 func printCollectLine(out io.Writer, r local.Result) {

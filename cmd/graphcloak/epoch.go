@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
-	"github.com/graphcloak/graphcloak/sensor"
 	"io"
 	"time"
 
@@ -12,7 +10,6 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -49,17 +46,9 @@ file that is another epoch's); 4 Neo4j unreachable; 5 budget exhausted;
 --out it was opened with, or open a new epoch).`
 
 type epochOpenOptions struct {
-	keyFingerprint    string
-	g                 *globalOptions
-	graph, out        string
-	signingKey, nodes string
-	notBefore         string
-	validFor          time.Duration
-	sensitivityCert   string
-	sensitivityCache  string
-	cacheDir          string
-	timeBudget        time.Duration
-	now               func() time.Time
+	g        *globalOptions
+	in       stores.EpochInputs // the graph, the Δ2 source, the keys, the window and --out
+	cacheDir string
 }
 
 func newEpochCmd(g *globalOptions) *cobra.Command {
@@ -87,17 +76,18 @@ func newEpochOpenCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	graphFlag(f, &o.graph, "", graphAny, "graph")
-	f.StringVar(&o.out, "out", "", "write the signed epoch order here (never overwritten by another epoch)")
-	f.StringVar(&o.signingKey, "signing-key", "", "the coordinator's Ed25519 signing key (keygen --signing; mode 0600)")
-	f.StringVar(&o.nodes, "nodes", "", "the node keys expected, one per line (default: every node of the graph)")
-	f.StringVar(&o.keyFingerprint, "key-fingerprint", "", "the master key's fingerprint (keygen --master prints it), written in the order and the release: unmask then refuses another key")
-	f.StringVar(&o.notBefore, "not-before", "", "start of the validity window, RFC 3339 (default: now)")
-	durationVar(f, &o.validFor, "valid-for", time.Hour, "length of the validity window: reports after it are late")
-	f.StringVar(&o.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
-	f.StringVar(&o.sensitivityCache, "sensitivity-cache", "", "reuse the Δ2 certificate in this file while it verifies; otherwise compute Δ2 and store its certificate here")
+	in := &o.in
+	graphFlag(f, &in.Graph, "", graphAny, "graph")
+	f.StringVar(&in.Out, "out", "", "write the signed epoch order here (never overwritten by another epoch)")
+	f.StringVar(&in.SigningKey, "signing-key", "", "the coordinator's Ed25519 signing key (keygen --signing; mode 0600)")
+	f.StringVar(&in.Nodes, "nodes", "", "the node keys expected, one per line (default: every node of the graph)")
+	f.StringVar(&in.KeyFingerprint, "key-fingerprint", "", "the master key's fingerprint (keygen --master prints it), written in the order and the release: unmask then refuses another key")
+	f.StringVar(&in.NotBefore, "not-before", "", "start of the validity window, RFC 3339 (default: now)")
+	durationVar(f, &in.ValidFor, "valid-for", time.Hour, "length of the validity window: reports after it are late")
+	f.StringVar(&in.CertificatePath, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")
+	f.StringVar(&in.CachePath, "sensitivity-cache", "", "reuse the Δ2 certificate in this file while it verifies; otherwise compute Δ2 and store its certificate here")
 	addCacheDirFlag(f, &o.cacheDir)
-	durationVar(f, &o.timeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (0 = to completion)")
+	durationVar(f, &in.TimeBudget, "time-budget", 0, "compute Δ2 for at most this long and use the best proven upper bound reached (0 = to completion)")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, config.PrivacyFlags...)
 	config.AddFlags(f, "duplicate-edges")
@@ -107,14 +97,18 @@ func newEpochOpenCmd(g *globalOptions) *cobra.Command {
 
 func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error {
 	g := o.g
-	if err := checkEpochOpen(o, &g.cfg.Config); err != nil {
+	o.in.Epoch, o.in.Now = g.cfg.Config.Privacy.Epoch, time.Now()
+	if o.in.Graph == "" {
+		return graphRequired()
+	}
+	if err := o.in.Check(); err != nil {
 		return err
 	}
-	req, err := epochRequest(o)
+	req, err := o.in.Request()
 	if err != nil {
 		return err
 	}
-	if req.Spec, err = epochSpec(g, o.graph, o.sensitivityCert, o.sensitivityCache, o.timeBudget, req.Epoch); err != nil {
+	if req.Spec, err = o.in.Spec(&g.cfg.Config, req.Epoch); err != nil {
 		return err
 	}
 	if err := useWorkStore(g, o.cacheDir, &req.Spec); err != nil {
@@ -138,64 +132,6 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 	return printEpochOpen(out, sum)
 }
 
-// checkEpochOpen refuses the flags of epoch open that cannot open an epoch.
-func checkEpochOpen(o *epochOpenOptions, cfg *config.Config) error {
-	switch {
-	case o.graph == "":
-		return graphRequired()
-	case o.out == "" || o.out == "-":
-		return usageErrorf("--out FILE is required: the signed epoch order is a file")
-	case o.signingKey == "":
-		return usageErrorf("--signing-key FILE is required (keygen --signing writes one)")
-	case cfg.Privacy.Epoch == "":
-		return usageErrorf("--epoch is required: the ledger is charged once per epoch")
-	case o.validFor < time.Second || o.validFor > 366*24*time.Hour:
-		return inputErrorf("--valid-for must be between 1s and 366 days, got %v", o.validFor)
-	case o.sensitivityCert != "" && o.sensitivityCache != "":
-		return usageErrorf("give --sensitivity-cert (a fixed certificate) or --sensitivity-cache (reused while it verifies), not both")
-	case o.timeBudget < 0:
-		return inputErrorf("--time-budget must be ≥ 0, got %v", o.timeBudget)
-	case o.keyFingerprint != "" && !isHex(o.keyFingerprint, 16):
-		return inputErrorf("--key-fingerprint must be the 16 hex digits keygen prints, got %q", o.keyFingerprint)
-	}
-	return nil
-}
-
-// epochRequest is the epoch, its window, the signer and the nodes
-// expected from the flags; with --epoch auto the epoch is the --valid-for
-// slot's UTC start and the window is that slot.
-func epochRequest(o *epochOpenOptions) (stores.EpochRequest, error) {
-	now := time.Now
-	if o.now != nil {
-		now = o.now
-	}
-	notBefore := now().UTC().Truncate(time.Second)
-	epoch := o.g.cfg.Config.Privacy.Epoch
-	if epoch == "auto" {
-		epoch = schedule.EpochName(notBefore, o.validFor)
-		notBefore = notBefore.Truncate(o.validFor)
-	}
-	if o.notBefore != "" {
-		t, err := time.Parse(time.RFC3339, o.notBefore)
-		if err != nil {
-			return stores.EpochRequest{}, inputErrorf("--not-before must be an RFC 3339 time (2026-11-27T06:00:00Z), got %q", o.notBefore)
-		}
-		notBefore = t.UTC()
-	}
-	signer, err := sensor.LoadSigningKey(o.signingKey)
-	if err != nil {
-		return stores.EpochRequest{}, inputError{err}
-	}
-	req := stores.EpochRequest{Epoch: epoch, NotBefore: notBefore, NotAfter: notBefore.Add(o.validFor), Out: o.out, Signer: signer,
-		NodesFrom: o.nodes, KeyFingerprint: o.keyFingerprint}
-	if o.nodes != "" {
-		if req.Nodes, err = inputfiles.ReadNodeList(o.nodes, nil); err != nil {
-			return stores.EpochRequest{}, err
-		}
-	}
-	return req, nil
-}
-
 func printEpochOpen(out io.Writer, s *stores.EpochOpened) error {
 	what := "opened (charged ρ once)"
 	switch {
@@ -215,17 +151,4 @@ budget       ρ spent %.6g, remaining %.6g
 		s.Delta2, s.Sigma, s.GridExponent, s.GridVariance, s.Rho, s.NotBefore.Format(time.RFC3339), s.NotAfter.Format(time.RFC3339),
 		s.RhoSpent, s.RhoRemaining)
 	return err
-}
-
-// isHex reports whether s is n lowercase hex digits.
-func isHex(s string, n int) bool {
-	if len(s) != n {
-		return false
-	}
-	for _, c := range s {
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
-			return false
-		}
-	}
-	return true
 }

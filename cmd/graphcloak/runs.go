@@ -89,10 +89,8 @@ func runRuns(ctx context.Context, opts *runsOptions, out io.Writer) error {
 }
 
 type runsPruneOptions struct {
-	g         *globalOptions
-	keep      int
-	olderThan time.Duration
-	scope     string
+	g   *globalOptions
+	req stores.PruneRequest // --keep, --older-than
 }
 
 func newRunsPruneCmd(g *globalOptions) *cobra.Command {
@@ -111,51 +109,31 @@ a retry exits 7.`,
   graphcloak runs prune --older-than 2160h`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			keep, err := checkRunsPrune(opts, cmd.Flags().Changed("keep"), cmd.Flags().Changed("older-than"))
-			if err != nil {
-				return err
-			}
-			opts.keep = keep
+			opts.req.KeepGiven, opts.req.OlderGiven = cmd.Flags().Changed("keep"), cmd.Flags().Changed("older-than")
 			return runRunsPrune(cmd.Context(), opts, opts.g.stdout)
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&opts.keep, "keep", 0, "keep the newest N finished records")
+	f.IntVar(&opts.req.Keep, "keep", 0, "keep the newest N finished records")
 	config.AddFlags(f, "scope") // as budget: given, one scope's records; else every scope's
-	durationVar(f, &opts.olderThan, "older-than", 0, "delete finished records started more than this long ago (e.g. 720h)")
+	durationVar(f, &opts.req.OlderThan, "older-than", 0, "delete finished records started more than this long ago (e.g. 720h)")
 	config.AddFlags(f, config.ConnectionFlags...) // no graph is read: no projection flags
 	return cmd
 }
 
-// checkRunsPrune checks prune's flags (keepGiven, olderGiven: whether
-// --keep and --older-than were given) and returns how many finished
-// records to keep: --keep, or -1 (no count limit) when it was not given.
-func checkRunsPrune(opts *runsPruneOptions, keepGiven, olderGiven bool) (int, error) {
-	switch {
-	case !keepGiven && !olderGiven:
-		return 0, usageErrorf("give --keep N or --older-than DURATION (or both)")
-	case keepGiven && opts.keep < 0:
-		return 0, inputErrorf("--keep must be ≥ 0, got %d", opts.keep)
-	case opts.olderThan < 0:
-		return 0, inputErrorf("--keep and --older-than must not be negative")
-	case !keepGiven:
-		return -1, nil
-	}
-	return opts.keep, nil
-}
-
-// runRunsPrune deletes the records prune's checked flags select.
+// runRunsPrune checks prune's flags (stores.PruneRequest) and deletes the
+// records they select.
 func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) error {
-	var cutoff time.Time
-	if opts.olderThan > 0 {
-		cutoff = time.Now().Add(-opts.olderThan)
+	keep, err := opts.req.Check()
+	if err != nil {
+		return err
 	}
 	st, err := stores.Open(ctx, opts.g.cfg, stores.Options{Neo4j: true})
 	if err != nil {
 		return err
 	}
 	defer st.Close(context.WithoutCancel(ctx))
-	n, err := st.PruneRuns(ctx, opts.g.cfg.GivenScope(), opts.keep, cutoff)
+	n, err := st.PruneRuns(ctx, opts.g.cfg.GivenScope(), keep, opts.req.Cutoff(time.Now()))
 	if err != nil {
 		return err
 	}

@@ -13,18 +13,6 @@ import (
 	"github.com/graphcloak/graphcloak/sensor"
 )
 
-// sensorReportOptions are the flags of "sensor report".
-type sensorReportOptions struct {
-	order, coordinatorKey, key, node, odometer string
-	policy                                     string
-	value                                      float64
-	valueSet                                   bool
-	valueFile                                  string
-	sigmaFloor                                 float64
-	graphSHA256                                string
-	stdin                                      io.Reader
-}
-
 func newSensorCmd(g *globalOptions) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "sensor",
@@ -38,7 +26,7 @@ value reaches the coordinator or the collector.`,
 }
 
 func newSensorReportCmd(g *globalOptions) *cobra.Command {
-	o := &sensorReportOptions{}
+	o := &inputfiles.SensorReportRequest{} // the flags of "sensor report"
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Check an epoch order against this sensor's policy and print its noisy report",
@@ -71,55 +59,32 @@ written.`,
     --odometer sensors/room-12.odometer.json --node room-12 --value-file reading.txt >> reports.jsonl`,
 		Args: noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.valueSet = cmd.Flags().Changed("value")
-			o.stdin = cmd.InOrStdin()
-			if err := checkSensorReport(o); err != nil {
+			o.ValueGiven = cmd.Flags().Changed("value")
+			o.Stdin = cmd.InOrStdin()
+			if err := o.Check(); err != nil {
 				return err
 			}
 			return runSensorReport(cmd.Context(), o, g.stdout)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.order, "order", "", `signed epoch order file ("-": standard input)`)
-	f.StringVar(&o.coordinatorKey, "coordinator-key", "", "coordinator public key file this sensor trusts (keygen --signing writes FILE.pub)")
-	f.StringVar(&o.key, "key", "", "this sensor's key file (keygen --master … --out-dir, mode 0600)")
-	f.StringVar(&o.node, "node", "", "this sensor's node key")
-	f.Float64Var(&o.value, "value", 0, "the raw reading (visible in the process list: prefer --value-file)")
-	f.StringVar(&o.valueFile, "value-file", "", `file holding the raw reading, one number ("-": standard input)`)
-	f.StringVar(&o.policy, "policy", "", "this sensor's policy file (keygen --master … --out-dir writes DIR/NODE.policy.json); required")
-	f.Float64Var(&o.sigmaFloor, "sigma-floor", 0, "raise the policy's σ floor to this (0: the policy's)")
-	f.StringVar(&o.graphSHA256, "graph-sha256", "", "refuse orders for any graph but this fingerprint's sha256 (must agree with the policy's)")
-	f.StringVar(&o.odometer, "odometer", "", "this sensor's odometer file, provisioned with its key (sensor init creates one)")
+	f.StringVar(&o.Order, "order", "", `signed epoch order file ("-": standard input)`)
+	f.StringVar(&o.CoordinatorKey, "coordinator-key", "", "coordinator public key file this sensor trusts (keygen --signing writes FILE.pub)")
+	f.StringVar(&o.Key, "key", "", "this sensor's key file (keygen --master … --out-dir, mode 0600)")
+	f.StringVar(&o.Node, "node", "", "this sensor's node key")
+	f.Float64Var(&o.Value, "value", 0, "the raw reading (visible in the process list: prefer --value-file)")
+	f.StringVar(&o.ValueFile, "value-file", "", `file holding the raw reading, one number ("-": standard input)`)
+	f.StringVar(&o.Policy, "policy", "", "this sensor's policy file (keygen --master … --out-dir writes DIR/NODE.policy.json); required")
+	f.Float64Var(&o.SigmaFloor, "sigma-floor", 0, "raise the policy's σ floor to this (0: the policy's)")
+	f.StringVar(&o.GraphSHA256, "graph-sha256", "", "refuse orders for any graph but this fingerprint's sha256 (must agree with the policy's)")
+	f.StringVar(&o.Odometer, "odometer", "", "this sensor's odometer file, provisioned with its key (sensor init creates one)")
 	return cmd
-}
-
-func checkSensorReport(o *sensorReportOptions) error {
-	for _, f := range []struct{ name, v string }{{"--order", o.order}, {"--coordinator-key", o.coordinatorKey},
-		{"--key", o.key}, {"--node", o.node}, {"--policy", o.policy}, {"--odometer", o.odometer}} {
-		if f.v == "" {
-			return usageErrorf("sensor report needs %s", f.name)
-		}
-	}
-	switch {
-	case o.valueSet == (o.valueFile != ""):
-		return usageErrorf("sensor report needs exactly one of --value V and --value-file FILE")
-	case o.order == "-" && o.valueFile == "-":
-		return usageErrorf("--order - and --value-file - cannot both read standard input")
-	case o.odometer == "-" || o.key == "-" || o.coordinatorKey == "-" || o.policy == "-":
-		return usageErrorf("--odometer, --policy, --key and --coordinator-key name files, not standard input (-)")
-	}
-	return nil
 }
 
 // runSensorReport prints the sensor's report (inputfiles.SensorReport)
 // as one JSON line.
-func runSensorReport(_ context.Context, o *sensorReportOptions, out io.Writer) error {
-	req := inputfiles.SensorReportRequest{Order: o.order, CoordinatorKey: o.coordinatorKey, Key: o.key, Policy: o.policy,
-		Odometer: o.odometer, Node: o.node, Value: o.value, SigmaFloor: o.sigmaFloor, GraphSHA256: o.graphSHA256, Stdin: o.stdin}
-	if !o.valueSet {
-		req.ValueFile = o.valueFile
-	}
-	rep, err := inputfiles.SensorReport(req)
+func runSensorReport(_ context.Context, req *inputfiles.SensorReportRequest, out io.Writer) error {
+	rep, err := inputfiles.SensorReport(*req)
 	if err != nil {
 		return err
 	}

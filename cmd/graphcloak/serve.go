@@ -21,8 +21,9 @@ type serveOptions struct {
 	schedule string
 	jitter   time.Duration
 	grace    time.Duration
-	listen   string
-	maxRuns  int
+	// listening is --listen, --max-connections and TLS (serve_collect.go).
+	listening service.Listening
+	maxRuns   int
 	// What each slot runs: release of values (or value-property) to the
 	// write property, then locate on that release.
 	values           string
@@ -75,7 +76,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f.StringVar(&opts.schedule, "schedule", "", `when to run: a cron specification ("0 * * * *"), a descriptor (@hourly) or "@every 1h" (UTC)`)
 	durationVar(f, &opts.jitter, "jitter", 0, "delay each run by a random duration below this")
 	durationVar(f, &opts.grace, "grace", 20*time.Second, "on shutdown, how long the current run may go on before it is stopped and recorded interrupted")
-	f.StringVar(&opts.listen, "listen", "127.0.0.1:9464", `address of /metrics, /healthz and the operator's page / ("" for none)`)
+	f.StringVar(&opts.listening.Addr, "listen", "127.0.0.1:9464", `address of /metrics, /healthz and the operator's page / ("" for none)`)
 	f.IntVar(&opts.maxRuns, "max-runs", 0, "stop after this many slots (0: until a signal)")
 	f.IntVar(&opts.healthFailedSlots, "health-failed-slots", service.DefaultFailedSlots,
 		"/healthz answers 503 once this many slots in a row failed (0: failed slots never do; an unreachable database always does)")
@@ -130,7 +131,7 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 	m, running := serveMetrics(g, steps)
 	svc := &service.Service{Metrics: m, Logger: g.logger, Runner: &schedule.Runner{Spec: spec, Jitter: opts.jitter, Grace: opts.grace,
 		MaxRuns: opts.maxRuns, Logger: g.logger, Skipped: func(time.Time) { m.SlotSkipped() }}}
-	if opts.listen != "" {
+	if opts.listening.Addr != "" {
 		svc.Health = serveHealth(opts, st)
 		page, err := newOperatorPage(opts, running, st)
 		if err != nil {
@@ -138,7 +139,7 @@ func runServe(ctx context.Context, opts *serveOptions) error {
 		}
 		defer page.Close()
 		svc.Page, steps.Observer = page, page
-		if svc.Listener, err = serveListener(opts); err != nil {
+		if svc.Listener, err = opts.listening.Listen(); err != nil {
 			return err
 		}
 	}

@@ -2,15 +2,9 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
-	"net"
-	"os"
-	"time"
 
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
-	"github.com/graphcloak/graphcloak/schedule"
-	"github.com/graphcloak/graphcloak/sensor"
 	"github.com/graphcloak/graphcloak/service"
 	"github.com/graphcloak/graphcloak/stores"
 	"github.com/spf13/pflag"
@@ -63,14 +57,11 @@ release run, as collect --graph neo4j writes it.
 TLS: --tls-cert and --tls-key (PEM) serve every endpoint over HTTPS.`
 
 // collectServeOptions are serve's flags of a collector of a local
-// release (the order, the keys, the journal, the release file) and of TLS
-// (every mode).
+// release (the order, the keys, the journal, the release file, the report
+// limits).
 type collectServeOptions struct {
 	order, coordinatorKey, macKeys, journal, releaseOut string
-	maxBody                                             int64
-	bodyTimeout                                         time.Duration
-	maxConnections                                      int
-	tlsCert, tlsKey                                     string
+	limits                                              service.Collection // --max-body, --body-timeout
 	// openEpochs opens an epoch per slot, signed with signingKey.
 	openEpochs bool
 	signingKey string
@@ -83,55 +74,20 @@ func addCollectFlags(f *pflag.FlagSet, opts *serveOptions) {
 	f.StringVar(&o.macKeys, "mac-keys", "", "the sensors' report-MAC keys, CSV node,reportMacKeyHex (keygen --mac-csv)")
 	f.StringVar(&o.journal, "journal", "", "directory of the collected epoch's journal")
 	f.StringVar(&o.releaseOut, "release-out", "", "release file of the collected epoch once closed (default DIR/<releaseId>.release.json)")
-	f.Int64Var(&o.maxBody, "max-body", local.DefaultMaxBody, "largest report batch accepted, in bytes (413 beyond)")
-	durationVar(f, &o.bodyTimeout, "body-timeout", local.DefaultBodyTimeout, "a report batch's body must arrive within this (408 and the connection closed beyond, nothing stored)")
-	f.IntVar(&o.maxConnections, "max-connections", local.DefaultMaxConnections, "connections held open at once on --listen (more wait)")
+	f.Int64Var(&o.limits.MaxBody, "max-body", local.DefaultMaxBody, "largest report batch accepted, in bytes (413 beyond)")
+	durationVar(f, &o.limits.BodyTimeout, "body-timeout", local.DefaultBodyTimeout, "a report batch's body must arrive within this (408 and the connection closed beyond, nothing stored)")
+	f.IntVar(&opts.listening.MaxConnections, "max-connections", local.DefaultMaxConnections, "connections held open at once on --listen (more wait)")
 	f.BoolVar(&o.openEpochs, "open-epochs", false, "coordinator and collector in one: open an epoch of a local release at every slot of --schedule and collect it (see below)")
 	f.StringVar(&o.signingKey, "signing-key", "", "--open-epochs: the coordinator's Ed25519 signing key (keygen --signing)")
-	f.StringVar(&o.tlsCert, "tls-cert", "", "serve over HTTPS with this certificate (PEM; with --tls-key)")
-	f.StringVar(&o.tlsKey, "tls-key", "", "the private key of --tls-cert (PEM)")
-}
-
-// serveListener listens on --listen, over TLS with --tls-cert/--tls-key.
-func serveListener(opts *serveOptions) (net.Listener, error) {
-	o := &opts.collect
-	if (o.tlsCert == "") != (o.tlsKey == "") {
-		return nil, usageErrorf("give both --tls-cert and --tls-key, or neither")
-	}
-	var cfg *tls.Config
-	if o.tlsCert != "" {
-		cert, err := tls.LoadX509KeyPair(o.tlsCert, o.tlsKey)
-		if err != nil {
-			return nil, inputErrorf("--tls-cert/--tls-key: %w", err)
-		}
-		cfg = &tls.Config{Certificates: []tls.Certificate{cert}, MinVersion: tls.VersionTLS12}
-	}
-	if o.maxConnections < 1 {
-		return nil, inputErrorf("--max-connections must be ≥ 1, got %d", o.maxConnections)
-	}
-	ln, err := service.Listen(opts.listen, o.maxConnections, cfg)
-	if err != nil {
-		return nil, inputErrorf("--listen: %w", err)
-	}
-	return ln, nil
+	f.StringVar(&opts.listening.TLSCert, "tls-cert", "", "serve over HTTPS with this certificate (PEM; with --tls-key)")
+	f.StringVar(&opts.listening.TLSKey, "tls-key", "", "the private key of --tls-cert (PEM)")
 }
 
 // collection is how serve collects reports, from its flags.
 func collection(opts *serveOptions) service.Collection {
-	o := &opts.collect
-	return service.Collection{Journal: o.journal, MaxBody: o.maxBody, BodyTimeout: o.bodyTimeout, Logger: opts.g.logger,
-		Listen: func() (net.Listener, error) { return serveListener(opts) }}
-}
-
-// checkCollection refuses the report limits serve cannot collect with.
-func checkCollection(opts *serveOptions) error {
-	switch o := &opts.collect; {
-	case o.maxBody <= 0:
-		return inputErrorf("--max-body must be > 0, got %d", o.maxBody)
-	case o.bodyTimeout <= 0:
-		return inputErrorf("--body-timeout must be > 0, got %v", o.bodyTimeout)
-	}
-	return nil
+	c := opts.collect.limits
+	c.Journal, c.Logger, c.Listen = opts.collect.journal, opts.g.logger, opts.listening.Listen
+	return c
 }
 
 // runServeCollector serves one epoch's collector (--collect-order) until
@@ -144,10 +100,10 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 	switch {
 	case o.coordinatorKey == "" || o.macKeys == "" || o.journal == "":
 		return usageErrorf("--collect-order needs --coordinator-key FILE.pub, --mac-keys FILE and --journal DIR")
-	case opts.listen == "":
+	case opts.listening.Addr == "":
 		return usageErrorf(`--collect-order serves reports on --listen: it cannot be ""`)
 	}
-	if err := checkCollection(opts); err != nil {
+	if err := o.limits.Check(); err != nil {
 		return err
 	}
 	c := &service.Collector{Collection: collection(opts), ReleaseOut: o.releaseOut, StopWhenClosed: opts.maxRuns > 0,
@@ -163,18 +119,12 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 	if err := checkServeEpochs(opts); err != nil {
 		return err
 	}
-	sched, err := schedule.Parse(opts.schedule)
-	if err != nil {
-		return inputErrorf("--schedule: %w", err)
+	e := &service.Epochs{Collection: collection(opts), MACKeysFile: o.macKeys, Env: jobEnv(g), Grace: opts.grace, MaxRuns: opts.maxRuns,
+		PublishFailed: "writing the closed epoch to Neo4j failed: run collect --close " + graphNeo4j + " on the journal to finish it"}
+	if err := e.ReadInputs(opts.schedule, o.signingKey); err != nil {
+		return err
 	}
-	signer, err := sensor.LoadSigningKey(o.signingKey)
-	if err != nil {
-		return inputError{err}
-	}
-	if err := os.MkdirAll(o.journal, 0o755); err != nil {
-		return inputErrorf("--journal: %w", err)
-	}
-	spec, err := epochSpec(g, opts.graph, "", opts.sensitivityCache, 0, "")
+	spec, err := (stores.EpochInputs{Graph: opts.graph, CachePath: opts.sensitivityCache}).Spec(&g.cfg.Config, "")
 	if err != nil {
 		return err
 	}
@@ -188,9 +138,7 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 		return err
 	}
 	defer st.Close(after.Context())
-	e := &service.Epochs{Collection: collection(opts), Stores: st, MACKeysFile: o.macKeys, Env: jobEnv(g), Schedule: sched, Grace: opts.grace,
-		MaxRuns: opts.maxRuns, Publish: spec.Neo4j, PublishFailed: "writing the closed epoch to Neo4j failed: run collect --close " + graphNeo4j + " on the journal to finish it",
-		Open: stores.EpochRequest{Spec: spec, Signer: signer, Bookkeeping: after.Context}}
+	e.Stores, e.Publish, e.Open.Spec, e.Open.Bookkeeping = st, spec.Neo4j, spec, after.Context
 	return e.Run(ctx)
 }
 
@@ -202,10 +150,10 @@ func checkServeEpochs(opts *serveOptions) error {
 		return usageErrorf("give --collect-order (collect one epoch's order) or --open-epochs (open one per slot), not both")
 	case o.signingKey == "" || o.macKeys == "" || o.journal == "" || opts.schedule == "":
 		return usageErrorf("--open-epochs needs --schedule, --signing-key FILE, --mac-keys FILE and --journal DIR")
-	case opts.listen == "":
+	case opts.listening.Addr == "":
 		return usageErrorf(`--open-epochs serves orders and reports on --listen: it cannot be ""`)
 	}
-	if err := checkCollection(opts); err != nil {
+	if err := o.limits.Check(); err != nil {
 		return err
 	}
 	if opts.g.cfg.Config.Privacy.Epoch != "" {

@@ -18,11 +18,8 @@ func checkServe(opts *serveOptions) (schedule.Spec, *service.Steps, error) {
 	if err != nil {
 		return schedule.Spec{}, nil, err
 	}
-	spec, err := schedule.Parse(opts.schedule)
-	if err != nil {
-		return schedule.Spec{}, nil, inputErrorf("--schedule: %w", err)
-	}
-	return spec, steps, nil
+	spec, err := service.ParseSchedule(opts.schedule)
+	return spec, steps, err
 }
 
 // checkServeFlags checks serve's own flags.

@@ -8,16 +8,14 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/textreport"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
 // unmaskOptions are the flags of "unmask".
 type unmaskOptions struct {
-	g                    *globalOptions
-	keyFile, releaseFile string
-	graph, releaseRun    string // --graph neo4j --release-run RUNID
-	output               string
+	g      *globalOptions
+	req    stores.UnmaskRequest // --key, --release, --graph neo4j --release-run RUNID
+	output string
 }
 
 func newUnmaskCmd(g *globalOptions) *cobra.Command {
@@ -39,70 +37,29 @@ the released values are read from its write property).`,
   graphcloak unmask --key noise.key --graph neo4j --release-run run-20261121T060000Z-1a2b3c4d5e6f`,
 		Args: noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkUnmask(o); err != nil {
+			if err := o.req.Check(); err != nil {
 				return err
 			}
 			o.output = g.output
 			return runUnmask(cmd.Context(), o, g.stdout)
 		},
 	}
-	cmd.Flags().StringVar(&o.keyFile, "key", "", "noise key file written by keygen (mode 0600)")
-	cmd.Flags().StringVar(&o.releaseFile, "release", "", "release file written by release")
-	graphFlag(cmd.Flags(), &o.graph, "", graphDatabase, "unmask a release written to the database (with --release-run)")
-	cmd.Flags().StringVar(&o.releaseRun, "release-run", "", "run id of the keyed release in Neo4j")
+	cmd.Flags().StringVar(&o.req.KeyFile, "key", "", "noise key file written by keygen (mode 0600)")
+	cmd.Flags().StringVar(&o.req.ReleaseFile, "release", "", "release file written by release")
+	graphFlag(cmd.Flags(), &o.req.Graph, "", graphDatabase, "unmask a release written to the database (with --release-run)")
+	cmd.Flags().StringVar(&o.req.ReleaseRun, "release-run", "", "run id of the keyed release in Neo4j")
 	config.AddFlags(cmd.Flags(), "duplicate-edges", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout", "projection", "node-labels", "relationship-types",
 		"relationship-weight-property", "node-key-property")
 	return cmd
 }
 
-// checkUnmask checks that unmask's flags name a key and one release: a
-// file, or a run in Neo4j.
-func checkUnmask(o *unmaskOptions) error {
-	fromDB := o.graph != "" || o.releaseRun != ""
-	switch {
-	case o.keyFile == "":
-		return usageErrorf("unmask needs --key FILE")
-	case fromDB && o.releaseFile != "":
-		return usageErrorf("give either --release FILE or %s --release-run RUNID, not both", graphNeo4j)
-	case fromDB && (o.graph != stores.Neo4jSpec || o.releaseRun == ""):
-		return usageErrorf("unmask from the database needs %s and --release-run RUNID", graphNeo4j)
-	case !fromDB && o.releaseFile == "":
-		return usageErrorf("unmask needs --release FILE, or %s --release-run RUNID", graphNeo4j)
-	}
-	return nil
-}
-
 func runUnmask(ctx context.Context, o *unmaskOptions, out io.Writer) error {
-	key, err := privacy.LoadKey(o.keyFile)
-	if err != nil {
-		return inputError{err}
-	}
-	var rel *privacy.Released
-	if o.releaseRun != "" {
-		rel, err = releasedFromNeo4j(ctx, o.g, o.releaseRun)
-	} else if rel, err = privacy.ReadReleaseFile(o.releaseFile); err != nil {
-		err = inputError{err}
-	}
+	r, err := o.req.Unmask(ctx, o.g.cfg, stores.Options{Logger: o.g.logger, Merged: o.g.sayMerges})
 	if err != nil {
 		return err
-	}
-	r, err := privacy.Unmasked(key, rel)
-	if err != nil {
-		return inputError{err}
 	}
 	if o.output == "json" {
 		return printJSON(out, r)
 	}
 	return textreport.Unmask(out, r)
-}
-
-// releasedFromNeo4j rebuilds the release of run runID from the database
-// (stores.Stores.ReleasedValues).
-func releasedFromNeo4j(ctx context.Context, g *globalOptions, runID string) (*privacy.Released, error) {
-	st, err := stores.Open(ctx, g.cfg, stores.Options{Neo4j: true, Logger: g.logger, Merged: g.sayMerges})
-	if err != nil {
-		return nil, err
-	}
-	defer st.Close(context.WithoutCancel(ctx))
-	return st.ReleasedValues(ctx, runID)
 }

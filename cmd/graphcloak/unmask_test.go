@@ -68,29 +68,6 @@ func TestUnmaskRoundTrip(t *testing.T) {
 	}
 }
 
-// checkUnmask takes a key and exactly one release, a file or a Neo4j run;
-// anything else is a usage error.
-func TestCheckUnmask(t *testing.T) {
-	for _, c := range []struct {
-		name string
-		o    unmaskOptions
-		want int
-	}{
-		{"file", unmaskOptions{keyFile: "k", releaseFile: "r.json"}, exitOK},
-		{"neo4j run", unmaskOptions{keyFile: "k", graph: "neo4j", releaseRun: "run-1"}, exitOK},
-		{"no key", unmaskOptions{releaseFile: "r.json"}, exitUsage},
-		{"no release", unmaskOptions{keyFile: "k"}, exitUsage},
-		{"both", unmaskOptions{keyFile: "k", releaseFile: "r.json", graph: "neo4j", releaseRun: "run-1"}, exitUsage},
-		{"run without graph", unmaskOptions{keyFile: "k", releaseRun: "run-1"}, exitUsage},
-		{"graph without run", unmaskOptions{keyFile: "k", graph: "neo4j"}, exitUsage},
-		{"another graph", unmaskOptions{keyFile: "k", graph: "karate", releaseRun: "run-1"}, exitUsage},
-	} {
-		if got := exitCode(checkUnmask(&c.o)); got != c.want {
-			t.Errorf("%s: exit %d, want %d", c.name, got, c.want)
-		}
-	}
-}
-
 // unmask with another key used to exit 0 printing garbage; the
 // release records the key's fingerprint and unmask refuses another key.
 func TestUnmaskRefusesOtherKey(t *testing.T) {

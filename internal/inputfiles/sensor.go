@@ -39,9 +39,11 @@ type SensorReportRequest struct {
 	Odometer       string
 	Node           string
 	// Value is the raw reading, unless ValueFile names the file holding
-	// it ("-": Stdin).
-	Value     float64
-	ValueFile string
+	// it ("-": Stdin); ValueGiven says Value was given (Check: one of
+	// the two).
+	Value      float64
+	ValueFile  string
+	ValueGiven bool
 	// SigmaFloor and GraphSHA256 tighten the policy (0, "": the policy's).
 	SigmaFloor  float64
 	GraphSHA256 string
