@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
@@ -32,6 +33,17 @@ type CertifySpec struct {
 	Save     string
 	MACKey   []byte
 	Software string
+	// Computed, when not nil, hears the Δ2 of the whole graph once it is
+	// computed (never a shard's), before it is saved: a store keeps it.
+	Computed func(Result)
+}
+
+// MethodChosen reports whether opt leaves the method to Graph (Method and
+// Scheme auto, the default dense limit): any exact Δ2 then answers what
+// was asked, while a method named asks for that method's computation.
+func (opt Options) MethodChosen() bool {
+	d := opt.withDefaults()
+	return d.Method == expm.Auto && d.Scheme == SchemeAuto && d.DenseLimit == (Options{}).withDefaults().DenseLimit
 }
 
 // Certify runs spec and returns its report, the maximising pair named by
@@ -50,6 +62,9 @@ func Certify(ctx context.Context, spec CertifySpec) (Report, error) {
 	})
 	if err != nil {
 		return Report{}, err
+	}
+	if spec.Computed != nil {
+		spec.Computed(s)
 	}
 	if spec.Save != "" {
 		c, err := NewCertificate(spec.Graph, s, spec.Tau, spec.Software)
