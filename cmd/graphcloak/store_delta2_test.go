@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,5 +81,52 @@ func TestSensitivityAndReleaseShareTheStoresDelta2(t *testing.T) {
 	}
 	if es, _ := os.ReadDir(filepath.Join(os.Getenv("XDG_CACHE_HOME"), "graphcloak", "store")); len(es) == 0 {
 		t.Fatal("nothing in the store")
+	}
+}
+
+// TestLocateKeepsItsVerdictForecast: plain locate keeps its verdict's
+// forecast in the store; locating the same release again reads it
+// ("reused": true, the same forecast and verdict), and locate --estimate
+// prices its trials at 0 s "reused from the store". --cache-dir none
+// simulates. Before issue 73 (c) the forecast was simulated every time
+// and the estimate priced it so.
+func TestLocateKeepsItsVerdictForecast(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	rel := releaseKarate(t, dir)
+	locate := func(extra ...string) string {
+		out, _ := storeCLI(t, append([]string{"locate", "--graph", "karate", "--release", rel, "--forecast-trials", "20", "-o", "json"}, extra...)...)
+		return out
+	}
+	trials := func() *estimateStep {
+		t.Helper()
+		s := runEstimate(t, "locate", "--graph", "karate", "--release", rel, "--forecast-trials", "20").step("forecast trials")
+		if s == nil {
+			t.Fatal("locate --estimate has no forecast trials step")
+		}
+		return s
+	}
+	if s := trials(); s.Seconds == 0 || strings.Contains(s.Model, "reused") {
+		t.Fatalf("locate --estimate on an empty store: %+v", s)
+	}
+	first := locate()
+	f1, ok := jsonField(t, first, "forecast").(map[string]any)
+	if !ok || f1["reused"] != nil {
+		t.Fatalf("first locate: no forecast, or one reused: %s", first)
+	}
+	if s := trials(); s.Seconds != 0 || !strings.HasPrefix(s.Model, "reused from the store") {
+		t.Fatalf("locate --estimate after a locate: %+v, want 0 s reused from the store", s)
+	}
+	second := locate()
+	f2, _ := jsonField(t, second, "forecast").(map[string]any)
+	if f2 == nil || f2["reused"] != true {
+		t.Fatalf("second locate: forecast not reused: %s", second)
+	}
+	delete(f2, "reused")
+	if a, b := fmt.Sprint(f1), fmt.Sprint(f2); a != b || jsonField(t, first, "noiseDominated") != jsonField(t, second, "noiseDominated") {
+		t.Fatalf("the reused forecast or verdict differs:\n%s\n%s", a, b)
+	}
+	if none := locate("--cache-dir", "none"); jsonField(t, none, "forecast.reused") != nil {
+		t.Fatalf("locate --cache-dir none reused the forecast: %s", none)
 	}
 }
