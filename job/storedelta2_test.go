@@ -30,7 +30,8 @@ func TestWorkCacheCertifySharesDelta2(t *testing.T) {
 		t.Fatalf("oracle: %+v, %v", want, err)
 	}
 	w := &WorkCache{Dir: t.TempDir(), MACKey: bytes.Repeat([]byte{7}, 32), Software: "v1"}
-	spec := sensitivity.CertifySpec{Graph: g, GraphName: "karate", Tau: tau, Alpha: alpha, Software: "v1"}
+	starts := 0 // the command's estimate line: said before a computation, never before a reuse
+	spec := sensitivity.CertifySpec{Graph: g, GraphName: "karate", Tau: tau, Alpha: alpha, Software: "v1", Starting: func() { starts++ }}
 	release := ReleaseSpec{Tau: tau, Alpha: alpha, Store: w, Software: "v1"}
 
 	if held := release.HeldSensitivity(nil, g, tau); held != nil {
@@ -46,6 +47,9 @@ func TestWorkCacheCertifySharesDelta2(t *testing.T) {
 	second, err := w.Certify(ctx, spec)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if starts != 1 {
+		t.Fatalf("Starting called %d times over a computation and a reuse, want 1", starts)
 	}
 	if !second.Reused || math.Float64bits(second.Delta2) != math.Float64bits(want.Delta2) || !second.Exact ||
 		second.Method != "certificate:"+want.Method || !math.IsNaN(float64(second.Kappa2)) {

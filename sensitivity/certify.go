@@ -35,7 +35,10 @@ type CertifySpec struct {
 	Software string
 	// Computed, when not nil, hears the Δ2 of the whole graph once it is
 	// computed (never a shard's), before it is saved: a store keeps it.
+	// Starting, when not nil, is called once just before the computation
+	// (a command prints its estimate; a Δ2 a store reuses never calls it).
 	Computed func(Result)
+	Starting func()
 }
 
 // MethodChosen reports whether opt leaves the method to Graph (Method and
@@ -53,6 +56,9 @@ func (opt Options) MethodChosen() bool {
 // name ParamSaveFile. The report's seconds include saving the certificate.
 func Certify(ctx context.Context, spec CertifySpec) (Report, error) {
 	start := time.Now()
+	if spec.Starting != nil {
+		spec.Starting()
+	}
 	key := func(i int) any { return spec.Graph.Key(i) }
 	if spec.ShardCount > 0 {
 		return certifyShard(ctx, spec, start, key)

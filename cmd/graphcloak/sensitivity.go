@@ -252,13 +252,14 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 		return sensitivity.Report{}, err
 	}
 	opt.Status = sensitivityProgress(g)
-	if opt.Status == nil { // on a pipe: the estimate, then progress lines
-		sayDelta2Estimate(g, gr, o.tau, opt, began)
+	var starting func() // on a pipe: the estimate (unless the store holds Δ2), then progress lines
+	if opt.Status == nil {
+		starting = func() { sayDelta2Estimate(g, gr, o.tau, opt, began) }
 		opt.Progress = g.progress("Δ2")
 	}
 	opt.Done = ctx.Done() // the engine stops too, not only this command
 	spec := sensitivity.CertifySpec{Graph: gr, GraphName: o.graph, Tau: o.tau, Alpha: o.alpha, Options: opt,
-		Save: o.save, Software: buildinfo.Read().String()}
+		Save: o.save, Software: buildinfo.Read().String(), Starting: starting}
 	if o.save != "" { // sealed under the ledger key, when one is given
 		if spec.MACKey, err = inputfiles.CertificateMACKey(&g.cfg.Config); err != nil {
 			return sensitivity.Report{}, inputErrorf("--save: %w", err)
