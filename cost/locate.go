@@ -20,6 +20,9 @@ type LocateWork struct {
 	// Forecast is the forecast's simulation (graph, τ, σ, sources,
 	// estimator, seed; Trials: the forecast's trials, 0: none).
 	Forecast forecast.Simulation
+	// ForecastHeld: the store holds the verdict's forecast of this
+	// release (job.LocateSpec.ForecastHeld), so none is simulated.
+	ForecastHeld bool
 	// WriteBack: the localisation writes four properties a node to Neo4j.
 	WriteBack bool
 }
@@ -40,6 +43,8 @@ func Locate(e *Estimate, w LocateWork) error {
 		if err := w.answer(e); err != nil {
 			return err
 		}
+	case trials > 0 && gr.NumEdges() > 0 && w.ForecastHeld:
+		e.Add(Step{Step: "forecast trials", Model: "reused from the store: the verdict's forecast of this release, graph, communities and trials (not simulated)"})
 	case trials > 0 && gr.NumEdges() > 0:
 		if c, ok := TimeTrials(sim); ok {
 			// forecast.AtMass: the verdict's rounds (forecast.PerNode), no time budget.

@@ -22,7 +22,12 @@ type ReleaseWork struct {
 	// CertGiven: Δ2 is given (--sensitivity-cert), not computed; Cached:
 	// --sensitivity-cache may hold it.
 	CertGiven, Cached bool
-	TimeBudget        time.Duration
+	// Held reports whether the release would take Δ2 at τ from its cache
+	// (--sensitivity-cache's file when Cached, else the work store)
+	// instead of computing it (job.ReleaseSpec.HeldSensitivity); nil:
+	// nothing is held.
+	Held       func(tau float64) bool
+	TimeBudget time.Duration
 	// Graph is the release's; Alpha, Delta, Estimator and Seed its
 	// forecasts' (ReleaseSpec.ForecastSeed), Trials their trials (0: no
 	// forecast), SourceMass the stated mass (0: none).
@@ -61,6 +66,8 @@ func Release(e *Estimate, w ReleaseWork) error {
 		switch {
 		case w.CertGiven:
 			st.Seconds, st.Model = 0, "given: "+w.Name.of(ParamSensitivityCert)+" (verified, not computed)"
+		case w.Held != nil && w.Held(tau):
+			st.Seconds, st.Model = 0, "reused from "+w.heldWhere()+": a certificate that verifies for this graph, τ and α (not computed)"
 		case w.DryRun && st.Seconds >= 10 && !w.SmoothAuto:
 			st.Model = fmt.Sprintf("not computed by the dry run (modelled %s, over 10 s): it shows the proven bound α√2 and σ for it", human(st.Seconds))
 			st.Seconds = 0
@@ -78,6 +85,14 @@ func Release(e *Estimate, w ReleaseWork) error {
 		e.Add(WriteBack(2 * w.forecast.Graph.N())) // the value and its run id
 	}
 	return nil
+}
+
+// heldWhere names where a held Δ2 is kept.
+func (w ReleaseWork) heldWhere() string {
+	if w.Cached {
+		return w.Name.of(ParamSensitivityCache)
+	}
+	return "the store"
 }
 
 // forecasts adds the release's forecasts, their trials timed on the

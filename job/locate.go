@@ -136,6 +136,9 @@ type LocateSpec struct {
 	Lease      time.Duration
 	// DryRun plans only: no run record, nothing located or written.
 	DryRun bool
+	// Store keeps the verdict's forecast (its Forecasts memo), so that
+	// locating the same release again reads it (nil: none kept).
+	Store *WorkCache
 }
 
 // Check validates the parameters and the outputs: a localisation never
@@ -572,11 +575,14 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 	}
 	report, end := roundsProgress(p.env.progress("forecast trials"), forecast.VerdictRounds, e.Trials, first)
 	e.Progress = report
-	f, err := forecast.AtMass(ctx, e, mass)
+	f, err := forecast.AtMassMemo(ctx, e, mass, p.Spec.Store.Forecasts(), p.Spec.forecastRequest(lr.Graph, lr.Released.Meta.ReleaseID))
 	if err != nil || f == nil {
 		return nil, err
 	}
 	end()
+	if f.Reused {
+		p.env.logger().Info("the verdict's forecast reused from the store: the same release, graph, communities and trials", "trials", f.Trials)
+	}
 	f.Epsilon, f.Delta, f.Alpha = lr.Released.Meta.Epsilon, lr.Released.Meta.Delta, lr.Released.Meta.Alpha
 	return f, nil
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/internal/cancel"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
@@ -32,6 +33,20 @@ type CertifySpec struct {
 	Save     string
 	MACKey   []byte
 	Software string
+	// Computed, when not nil, hears the Δ2 of the whole graph once it is
+	// computed (never a shard's), before it is saved: a store keeps it.
+	// Starting, when not nil, is called once just before the computation
+	// (a command prints its estimate; a Δ2 a store reuses never calls it).
+	Computed func(Result)
+	Starting func()
+}
+
+// MethodChosen reports whether opt leaves the method to Graph (Method and
+// Scheme auto, the default dense limit): any exact Δ2 then answers what
+// was asked, while a method named asks for that method's computation.
+func (opt Options) MethodChosen() bool {
+	d := opt.withDefaults()
+	return d.Method == expm.Auto && d.Scheme == SchemeAuto && d.DenseLimit == (Options{}).withDefaults().DenseLimit
 }
 
 // Certify runs spec and returns its report, the maximising pair named by
@@ -41,6 +56,9 @@ type CertifySpec struct {
 // name ParamSaveFile. The report's seconds include saving the certificate.
 func Certify(ctx context.Context, spec CertifySpec) (Report, error) {
 	start := time.Now()
+	if spec.Starting != nil {
+		spec.Starting()
+	}
 	key := func(i int) any { return spec.Graph.Key(i) }
 	if spec.ShardCount > 0 {
 		return certifyShard(ctx, spec, start, key)
@@ -50,6 +68,9 @@ func Certify(ctx context.Context, spec CertifySpec) (Report, error) {
 	})
 	if err != nil {
 		return Report{}, err
+	}
+	if spec.Computed != nil {
+		spec.Computed(s)
 	}
 	if spec.Save != "" {
 		c, err := NewCertificate(spec.Graph, s, spec.Tau, spec.Software)

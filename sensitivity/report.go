@@ -37,6 +37,10 @@ type Report struct {
 	// DuplicateEdges says how the graph's input rows that named one pair
 	// more than once were merged (nil: none were).
 	DuplicateEdges *laplacian.Merges `json:"duplicateEdges,omitempty"`
+	// Reused: Δ2 was not computed but read from a certificate a store
+	// kept (Method then says "certificate:" and the method that computed
+	// it; kappa2 is null).
+	Reused bool `json:"reused,omitempty"`
 }
 
 // ShardReport is a sharded run's share in its Report.

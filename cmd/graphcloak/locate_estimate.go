@@ -23,14 +23,17 @@ import (
 func runLocateEstimate(ctx context.Context, opts *locateOptions, out io.Writer) error {
 	g := opts.g
 	// The flags are checked as the localisation (or the answer) checks them.
+	var in *locateInputs // a localisation's: the store that holds its forecast
+	var err error
 	if opts.privateAnswer.enabled {
-		if _, err := checkPrivateAnswer(opts); err != nil {
-			return err
-		}
-	} else if _, err := checkLocate(opts); err != nil {
+		_, err = checkPrivateAnswer(opts)
+	} else {
+		in, err = checkLocate(opts)
+	}
+	if err != nil {
 		return err
 	}
-	tau, sigma, err := locateEstimateInputs(opts)
+	tau, sigma, releaseID, err := locateEstimateInputs(opts)
 	if err != nil {
 		return err
 	}
@@ -50,6 +53,9 @@ func runLocateEstimate(ctx context.Context, opts *locateOptions, out io.Writer) 
 		Forecast: forecast.Simulation{Graph: gr, Tau: tau, Sigma: sigma, Sources: max(g.cfg.Recovery.Sources, 1), Trials: opts.forecastTrials,
 			Estimator: g.cfg.Recovery.Estimator, Seed: uint64(g.cfg.Write.RandomSeed), Mechanism: privacy.MechanismDefault},
 		WriteBack: opts.graph == stores.Neo4jSpec && opts.mode != "stream" && !opts.dryRun && !opts.privateAnswer.enabled}
+	if in != nil {
+		w.ForecastHeld = in.spec.ForecastHeld(gr, releaseID)
+	}
 	if w.PrivateAnswer {
 		o := &opts.privateAnswer
 		w.Certifier = recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise.at(gr.N())}
@@ -64,17 +70,17 @@ func runLocateEstimate(ctx context.Context, opts *locateOptions, out io.Writer) 
 // locateEstimateInputs are the τ and σ a localisation's estimate prices
 // its trials at: the release file's when one is named, else the
 // configured τ and σ (--sigma; the sample σ when none).
-func locateEstimateInputs(opts *locateOptions) (tau, sigma float64, err error) {
+func locateEstimateInputs(opts *locateOptions) (tau, sigma float64, releaseID string, err error) {
 	g := opts.g
 	tau, sigma = g.cfg.Privacy.Tau, opts.sigma
 	if opts.released != "" && !opts.privateAnswer.enabled {
 		rel, err := job.ReadReleased(opts.released)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, "", err
 		}
-		tau, sigma = rel.Meta.Tau+rel.Meta.Smooth, rel.Meta.Sigma
+		tau, sigma, releaseID = rel.Meta.Tau+rel.Meta.Smooth, rel.Meta.Sigma, rel.Meta.ReleaseID
 	}
-	return tau, sigma, nil
+	return tau, sigma, releaseID, nil
 }
 
 // auditReused says why a private answer's audit on gr at τ with opt

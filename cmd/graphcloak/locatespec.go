@@ -167,6 +167,9 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		return nil, err
 	}
 	in.spec = locateSpec(opts, in, releasedProp)
+	if in.spec.Store, err = workStore(opts.g, opts.privateAnswer.cacheDir); err != nil { // the verdict's forecast is kept there
+		return nil, err
+	}
 	if err := in.spec.Check(); err != nil {
 		return nil, err
 	}

@@ -49,6 +49,7 @@ func releaseWork(ctx context.Context, opts *releaseOptions, spec *job.ReleaseSpe
 	}
 	return cost.ReleaseWork{Taus: taus, SmoothAuto: spec.SmoothAuto, DryRun: spec.DryRun, RefuseAtChance: spec.RefuseAtChance,
 		CertGiven: opts.sensitivityCert != "", Cached: spec.CachePath != "", TimeBudget: spec.TimeBudget,
+		Held:  func(tau float64) bool { return spec.HeldSensitivity(nil, lg.Graph, tau) != nil },
 		Graph: lg.Graph, Alpha: spec.Alpha, Delta: spec.Delta, Estimator: spec.Estimator, Seed: spec.ForecastSeed, Trials: spec.ForecastTrials,
 		SourceMass: spec.SourceMass, Neo4j: spec.Neo4j, Name: flagName,
 		Partition: func() ([]int, error) { return forecastPartition(ctx, spec, lg) }}

@@ -34,6 +34,7 @@ type sensitivityOptions struct {
 	save       string
 	dryRun     bool
 	shard      string // --shard i/N (sensitivity_shard.go)
+	cacheDir   string // --cache-dir: the work store Δ2 is read from and kept in
 
 	line bool
 	n, m int
@@ -63,7 +64,9 @@ on [0, 1] (m sensors at i/m, sources on the grid j/n).
 Δ2 is never an estimate: "certified" is true for an exact value (to "slack",
 rounded up) or a proven upper bound, and "exact" says which. kappa2 is null
 when it was not computed (sparse path, or a matrix too large for an SVD) and
-"+Inf" when M is numerically singular.`
+"+Inf" when M is numerically singular. An exact Δ2 of a graph is kept in the
+work store and reused (with --method auto) by the next run and by release:
+"reused" is then true and kappa2 null; --cache-dir none computes.`
 
 func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	o := &sensitivityOptions{}
@@ -92,6 +95,7 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	durationVar(fl, &o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
 	fl.BoolVar(&o.dryRun, "dry-run", false, "print the method and its modelled time and memory; compute nothing")
 	fl.StringVar(&o.save, "save", "", "write a sensitivity certificate (Δ2, τ, α, graph fingerprint, method, version) to this JSON file, for release --sensitivity-cert")
+	addCacheDirFlag(fl, &o.cacheDir)
 	fl.StringVar(&o.shard, "shard", "", "compute shard i of N (i/N, 0 ≤ i < N) of the exact Δ2 and --save it as a partial certificate; graphcloak sensitivity merge joins all N into the certificate one process would write (docs/sharding.md)")
 	fl.BoolVar(&o.line, "line", false, "the 1-D heat kernel on [0, 1] instead of a graph")
 	fl.IntVar(&o.n, "n", 0, "line: source grid points j/n, j = 1..n")
@@ -130,7 +134,7 @@ func checkLineFlags(g *globalOptions, o *sensitivityOptions, f *pflag.FlagSet) e
 	if o.graph != "" {
 		return usageErrorf("give either --graph or --line, not both")
 	}
-	for _, name := range []string{"method", "dense-limit", "time-budget", "save", "dry-run", "shard"} {
+	for _, name := range []string{"method", "dense-limit", "time-budget", "save", "dry-run", "shard", "cache-dir"} {
 		if f.Changed(name) {
 			return usageErrorf("--%s applies to --graph, not --line", name)
 		}
@@ -248,13 +252,14 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 		return sensitivity.Report{}, err
 	}
 	opt.Status = sensitivityProgress(g)
-	if opt.Status == nil { // on a pipe: the estimate, then progress lines
-		sayDelta2Estimate(g, gr, o.tau, opt, began)
+	var starting func() // on a pipe: the estimate (unless the store holds Δ2), then progress lines
+	if opt.Status == nil {
+		starting = func() { sayDelta2Estimate(g, gr, o.tau, opt, began) }
 		opt.Progress = g.progress("Δ2")
 	}
 	opt.Done = ctx.Done() // the engine stops too, not only this command
 	spec := sensitivity.CertifySpec{Graph: gr, GraphName: o.graph, Tau: o.tau, Alpha: o.alpha, Options: opt,
-		Save: o.save, Software: buildinfo.Read().String()}
+		Save: o.save, Software: buildinfo.Read().String(), Starting: starting}
 	if o.save != "" { // sealed under the ledger key, when one is given
 		if spec.MACKey, err = inputfiles.CertificateMACKey(&g.cfg.Config); err != nil {
 			return sensitivity.Report{}, inputErrorf("--save: %w", err)
@@ -268,7 +273,11 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	} else {
 		g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
 	}
-	res, err := sensitivity.Certify(ctx, spec)
+	store, err := workStore(g, o.cacheDir)
+	if err != nil {
+		return sensitivity.Report{}, err
+	}
+	res, err := store.Certify(ctx, spec) // an exact Δ2 the store holds is reused; one computed is kept
 	if opt.Status != nil && (o.shard == "" || ctx.Err() == nil) {
 		fmt.Fprintln(g.stderr) // ends the progress line; an interrupted shard leaves it
 	}

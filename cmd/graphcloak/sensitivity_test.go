@@ -226,14 +226,16 @@ func TestSensitivityBadInput(t *testing.T) {
 
 // The dry run names the method the run then uses (dense, the Chebyshev
 // columns without hubs, Lanczos with a hub), reports a positive time and
-// memory estimate, computes no Δ2, and refuses --save.
+// memory estimate, computes no Δ2, and refuses --save. The run
+// computes (--cache-dir none): a Δ2 the store kept would be reused.
 func TestSensitivityDryRunAgreesWithRun(t *testing.T) {
 	for _, c := range []struct{ graph, want, run string }{
 		{"complete:n=6", "dense", "dense-eigen"},
 		{"grid:rows=60,cols=60", "columns", "bound-and-refine"},
 		{"star:n=400", "lanczos", "lanczos-edges"},
 	} {
-		args := []string{"--graph", c.graph, "--tau", "1", "-o", "json"}
+		// --cache-dir none: the run computes, whatever another test kept.
+		args := []string{"--graph", c.graph, "--tau", "1", "-o", "json", "--cache-dir", "none"}
 		if c.want != "dense" {
 			args = append(args, "--dense-limit", "0")
 		}

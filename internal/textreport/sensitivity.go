@@ -35,6 +35,9 @@ func Sensitivity(out io.Writer, r sensitivity.Report) error {
 		fmt.Fprintln(tw)
 	}
 	fmt.Fprintf(tw, "method\t%s\n", r.Method)
+	if r.Reused {
+		fmt.Fprintf(tw, "reused\tfrom the store: an exact certificate kept by an earlier run (not computed)\n")
+	}
 	if r.Graph != "" {
 		fmt.Fprintf(tw, "graph\t%s\n", r.Graph)
 	}
