@@ -35,10 +35,7 @@ func (spec *AnswerSpec) CostWork(gr *laplacian.Graph, sigma float64, reused stri
 // graph of n nodes: the fit's tolerance, or the sensors' noise stated
 // relative to the mean reading or in reading units (ν = s·n/m).
 func (spec *AnswerSpec) Certifier(n int) recovery.CertifierOptions {
-	nu := spec.SensorNoise
-	if spec.SensorNoiseRMS > 0 {
-		nu = recovery.SensorNoiseFromRMS(spec.SensorNoiseRMS, spec.MinSourceMass, n)
-	}
+	nu := recovery.NoiseStatement{Nu: spec.SensorNoise, RMS: spec.SensorNoiseRMS, MinSourceMass: spec.MinSourceMass}.At(n)
 	return recovery.CertifierOptions{Tol: spec.FitTolerance, SensorNoise: nu}
 }
 

@@ -171,5 +171,5 @@ func answerSpec(opts *locateOptions) *job.AnswerSpec {
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
-		FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.nu, SensorNoiseRMS: o.sensorNoise.rms, MinSourceMass: o.sensorNoise.minMass, Diagnose: o.diagnose, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
+		FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.Nu, SensorNoiseRMS: o.sensorNoise.RMS, MinSourceMass: o.sensorNoise.MinSourceMass, Diagnose: o.diagnose, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
 }
