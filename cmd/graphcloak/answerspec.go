@@ -132,21 +132,13 @@ func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
 func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	cfg := &opts.g.cfg.Config
 	o := &opts.privateAnswer
-	switch {
-	case opts.graph == "":
+	if opts.graph == "" {
 		return nil, graphRequired()
-	case opts.released != "" || opts.releasedProperty != "" || opts.releaseRun != "":
-		return nil, usageErrorf("--private-answer reads raw readings (--values or --value-property), not released values")
-	case o.values == "" && cfg.Projection.ValueProperty == "":
-		return nil, usageErrorf("--private-answer needs the raw readings: --values FILE (or -) or, on %s, --value-property P", graphNeo4j)
-	case o.values != "" && cfg.Projection.ValueProperty != "":
-		return nil, usageErrorf("give either --values or --value-property, not both")
-	case cfg.Projection.ValueProperty != "" && opts.graph != stores.Neo4jSpec:
-		return nil, usageErrorf("--value-property needs %s", graphNeo4j)
-	case opts.out != "" || opts.plot != "":
-		return nil, usageErrorf("--out and --plot draw per-node results; a private answer has none (use -o json)")
-	case cfg.Recovery.Sources > 1:
-		return nil, usageErrorf("--private-answer publishes one community: --sources must be 1")
+	}
+	in := job.AnswerInputs{Released: opts.released != "" || opts.releasedProperty != "" || opts.releaseRun != "", Values: o.values,
+		ValueProperty: cfg.Projection.ValueProperty, Neo4j: opts.graph == stores.Neo4jSpec, PerNode: opts.out != "" || opts.plot != "", Sources: cfg.Recovery.Sources}
+	if err := in.Check(); err != nil {
+		return nil, err
 	}
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return nil, err
