@@ -2,10 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/pflag"
 
@@ -16,7 +13,6 @@ import (
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -58,7 +54,7 @@ func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {
 func runPrivateAnswer(ctx context.Context, opts *locateOptions, out io.Writer) error {
 	sum, err := answerOnce(ctx, opts)
 	if opts.privateAnswer.diagnose {
-		printDiagnosis(opts.g.stderr, sum, err)
+		textreport.Diagnosis(opts.g.stderr, sum, err)
 	}
 	if err != nil {
 		return err
@@ -85,7 +81,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary,
 	if spec.DryRun {
 		// The dry run reads no readings (stores.RunAnswer); a path that
 		// cannot be opened is still named now, not at the charged run.
-		if err := checkReadable(opts.privateAnswer.values); err != nil {
+		if err := inputfiles.CheckReadings(opts.privateAnswer.values); err != nil {
 			return nil, err
 		}
 	}
@@ -136,21 +132,13 @@ func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
 func checkPrivateAnswer(opts *locateOptions) (*job.AnswerSpec, error) {
 	cfg := &opts.g.cfg.Config
 	o := &opts.privateAnswer
-	switch {
-	case opts.graph == "":
+	if opts.graph == "" {
 		return nil, graphRequired()
-	case opts.released != "" || opts.releasedProperty != "" || opts.releaseRun != "":
-		return nil, usageErrorf("--private-answer reads raw readings (--values or --value-property), not released values")
-	case o.values == "" && cfg.Projection.ValueProperty == "":
-		return nil, usageErrorf("--private-answer needs the raw readings: --values FILE (or -) or, on %s, --value-property P", graphNeo4j)
-	case o.values != "" && cfg.Projection.ValueProperty != "":
-		return nil, usageErrorf("give either --values or --value-property, not both")
-	case cfg.Projection.ValueProperty != "" && opts.graph != stores.Neo4jSpec:
-		return nil, usageErrorf("--value-property needs %s", graphNeo4j)
-	case opts.out != "" || opts.plot != "":
-		return nil, usageErrorf("--out and --plot draw per-node results; a private answer has none (use -o json)")
-	case cfg.Recovery.Sources > 1:
-		return nil, usageErrorf("--private-answer publishes one community: --sources must be 1")
+	}
+	in := job.AnswerInputs{Released: opts.released != "" || opts.releasedProperty != "" || opts.releaseRun != "", Values: o.values,
+		ValueProperty: cfg.Projection.ValueProperty, Neo4j: opts.graph == stores.Neo4jSpec, PerNode: opts.out != "" || opts.plot != "", Sources: cfg.Recovery.Sources}
+	if err := in.Check(); err != nil {
+		return nil, err
 	}
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return nil, err
@@ -175,44 +163,5 @@ func answerSpec(opts *locateOptions) *job.AnswerSpec {
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
-		FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.nu, SensorNoiseRMS: o.sensorNoise.rms, MinSourceMass: o.sensorNoise.minMass, Diagnose: o.diagnose, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
-}
-
-// printDiagnosis writes, for --diagnose, what was measured of readings
-// outside the model: the refusal's or the randomized response's. It is
-// the one place the measured misfits leave the process, on the operator's
-// standard error, marked as not private.
-func printDiagnosis(w io.Writer, sum *job.AnswerSummary, err error) {
-	var mm *recovery.MismatchError
-	text := ""
-	switch {
-	case errors.As(err, &mm):
-		text = mm.Diagnosis()
-	case err == nil && sum != nil && sum.Answer != nil:
-		text = sum.Answer.Diagnosis
-	}
-	if text != "" {
-		fmt.Fprintf(w, "diagnosis (NOT PRIVATE: for the operator only, never publish it): %s\n", text)
-	}
-}
-
-// checkReadable opens path and closes it, reading nothing: a dry run's
-// check that the charged run will find its readings ("" and "-": nothing
-// to check).
-func checkReadable(path string) error {
-	if path == "" || path == "-" {
-		return nil
-	}
-	f, err := os.Open(path)
-	if err == nil {
-		var st os.FileInfo
-		if st, err = f.Stat(); err == nil && st.IsDir() {
-			err = fmt.Errorf("%s is a directory", path)
-		}
-		f.Close()
-	}
-	if err != nil {
-		return inputErrorf("--values: %v", err)
-	}
-	return nil
+		FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.Nu, SensorNoiseRMS: o.sensorNoise.RMS, MinSourceMass: o.sensorNoise.MinSourceMass, Diagnose: o.diagnose, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
 }

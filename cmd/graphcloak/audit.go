@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"io"
-	"os"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -12,7 +10,6 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
-	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
@@ -107,28 +104,6 @@ func (o *auditOptions) check() error {
 	return nil
 }
 
-// auditCache is where the audit keeps its certificate: --save FILE, else
-// the store's entry for the graph and parameters (none: a usage error);
-// store is the store (nil: --cache-dir none).
-func auditCache(g *globalOptions, o *auditOptions, lg *laplacian.Graph, opt recovery.CertifierOptions) (cache answer.Cache, store *answer.Cache, err error) {
-	if o.shard == "" {
-		w, err := workStore(g, o.cacheDir)
-		if err != nil {
-			return answer.Cache{}, nil, err
-		}
-		store = w.Answer(lg, g.cfg.Privacy.Tau, opt.Tol, opt.SensorNoise)
-	}
-	switch {
-	case o.save != "":
-		cache, err = inputfiles.AnswerCache(&g.cfg.Config, o.save)
-		return cache, store, err
-	case store == nil:
-		return answer.Cache{}, nil, usageErrorf("--save FILE is required with --cache-dir none: the certificate is what audit makes")
-	}
-	o.save = store.Path
-	return *store, store, nil
-}
-
 func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {
 	if err := o.check(); err != nil {
 		return err
@@ -141,13 +116,13 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err != nil {
 		return err
 	}
-	cache, store, err := auditCache(g, o, lg.Graph, opt)
+	cache, store, err := inputfiles.AuditCache(&g.cfg.Config, o.save, o.cacheDir, o.shard != "", g.logger, lg.Graph, g.cfg.Privacy.Tau, opt)
 	if err != nil {
 		return err
 	}
-	opt.SensorNoise = o.sensorNoise.at(lg.Graph.N())
+	opt.SensorNoise = o.sensorNoise.At(lg.Graph.N())
 	pass := answer.AuditPass{Graph: lg.Graph, Tau: g.cfg.Privacy.Tau, Options: opt, Cache: cache, Store: store,
-		CheckpointEvery: checkpointEvery(), Long: longStep, Say: g.say, Logger: g.logger, Progress: g.progress,
+		CheckpointEvery: inputfiles.CheckpointEvery(), Long: longStep, Say: g.say, Logger: g.logger, Progress: g.progress,
 		Estimated: func(est *answer.WorkEstimate) { g.firstEstimates.Keep(lg.Graph, est) }}
 	var r answer.AuditReport
 	if o.estimate {
@@ -178,24 +153,6 @@ func auditCertifierOptions(o *auditOptions) (recovery.CertifierOptions, error) {
 		opt.Shard = recovery.Shard{I: i, N: n}
 	}
 	return opt, nil
-}
-
-// checkpointPeriodEnv sets how often a running audit rewrites its
-// checkpoint (a duration; "0s" or negative: after every block of 32
-// sources): tests that kill an audit set it so.
-const checkpointPeriodEnv = "GRAPHCLOAK_CHECKPOINT_PERIOD"
-
-// checkpointEvery is answer.AuditPass.CheckpointEvery from
-// checkpointPeriodEnv (0: unset or not a duration).
-func checkpointEvery() time.Duration {
-	d, err := time.ParseDuration(os.Getenv(checkpointPeriodEnv))
-	switch {
-	case err != nil:
-		return 0
-	case d <= 0:
-		return -1
-	}
-	return d
 }
 
 func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out io.Writer) error {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/graphcloak/graphcloak/internal/inputfiles"
 )
 
 // checkpointBlocks is how many blocks the audit checkpoint at path holds
@@ -33,7 +35,7 @@ func checkpointBlocks(path string) int {
 func startAudit(t *testing.T, bin string, args []string, stderr *bytes.Buffer) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), checkpointPeriodEnv+"=0s", progressPeriodEnv+"=1ms")
+	cmd.Env = append(os.Environ(), inputfiles.CheckpointPeriodEnv+"=0s", progressPeriodEnv+"=1ms")
 	cmd.Stdout, cmd.Stderr = new(bytes.Buffer), stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

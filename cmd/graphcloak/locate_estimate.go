@@ -3,30 +3,26 @@ package main
 import (
 	"context"
 	"io"
-	"strings"
 	"time"
 
 	"github.com/graphcloak/graphcloak/cost"
-	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/privacy"
-	"github.com/graphcloak/graphcloak/recovery"
-	"github.com/graphcloak/graphcloak/stores"
 )
 
 // runLocateEstimate is locate --estimate: the graph is loaded (and the
 // release file read for its σ and τ) and the localisation's long steps
-// are modelled (cost.Locate). Nothing is located, charged or written, and no
+// are modelled (cost.Locate, of the spec's job.LocateSpec.CostWork or
+// job.AnswerSpec.CostWork). Nothing is located, charged or written, and no
 // readings, keys or ledger are read.
 func runLocateEstimate(ctx context.Context, opts *locateOptions, out io.Writer) error {
 	g := opts.g
 	// The flags are checked as the localisation (or the answer) checks them.
-	var in *locateInputs // a localisation's: the store that holds its forecast
+	var answer *job.AnswerSpec
+	var in *locateInputs
 	var err error
 	if opts.privateAnswer.enabled {
-		_, err = checkPrivateAnswer(opts)
+		answer, err = checkPrivateAnswer(opts)
 	} else {
 		in, err = checkLocate(opts)
 	}
@@ -44,22 +40,15 @@ func runLocateEstimate(ctx context.Context, opts *locateOptions, out io.Writer) 
 	}
 	gr := lg.Graph
 	e := cost.NewEstimate("locate", opts.graph, gr, tau, start)
-	if opts.privateAnswer.enabled {
-		e.Command = "locate --private-answer"
-	}
 	e.Add(cost.Loaded(time.Since(start)))
-	kind, _, _ := strings.Cut(opts.communities, ":")
-	w := cost.LocateWork{Detects: kind == "leiden" || kind == "louvain", PrivateAnswer: opts.privateAnswer.enabled,
-		Forecast: forecast.Simulation{Graph: gr, Tau: tau, Sigma: sigma, Sources: max(g.cfg.Recovery.Sources, 1), Trials: opts.forecastTrials,
-			Estimator: g.cfg.Recovery.Estimator, Seed: uint64(g.cfg.Write.RandomSeed), Mechanism: privacy.MechanismDefault},
-		WriteBack: opts.graph == stores.Neo4jSpec && opts.mode != "stream" && !opts.dryRun && !opts.privateAnswer.enabled}
-	if in != nil {
-		w.ForecastHeld = in.spec.ForecastHeld(gr, releaseID)
-	}
-	if w.PrivateAnswer {
-		o := &opts.privateAnswer
-		w.Certifier = recovery.CertifierOptions{Tol: o.fitTolerance, SensorNoise: o.sensorNoise.at(gr.N())}
-		w.AuditReused = auditReused(g, o, gr, tau, w.Certifier)
+	w := cost.LocateWork{}
+	if answer != nil {
+		e.Command = "locate --private-answer"
+		reused := inputfiles.AuditReused(&g.cfg.Config, answer.CachePath, opts.privateAnswer.cacheDir, g.logger, gr, tau, answer.Certifier(gr.N()), flagName)
+		w = answer.CostWork(gr, sigma, reused)
+	} else {
+		w = in.spec.CostWork(gr, tau, sigma)
+		w.ForecastHeld = in.spec.ForecastHeld(gr, releaseID) // a localisation's forecast the store holds
 	}
 	if err := cost.Locate(e, w); err != nil {
 		return err
@@ -68,8 +57,9 @@ func runLocateEstimate(ctx context.Context, opts *locateOptions, out io.Writer) 
 }
 
 // locateEstimateInputs are the τ and σ a localisation's estimate prices
-// its trials at: the release file's when one is named, else the
-// configured τ and σ (--sigma; the sample σ when none).
+// its trials at: the release file's when one is named (and its release
+// id, which names the forecast the store may hold), else the configured
+// τ and σ (--sigma; the sample σ when none).
 func locateEstimateInputs(opts *locateOptions) (tau, sigma float64, releaseID string, err error) {
 	g := opts.g
 	tau, sigma = g.cfg.Privacy.Tau, opts.sigma
@@ -81,24 +71,4 @@ func locateEstimateInputs(opts *locateOptions) (tau, sigma float64, releaseID st
 		tau, sigma, releaseID = rel.Meta.Tau+rel.Meta.Smooth, rel.Meta.Sigma, rel.Meta.ReleaseID
 	}
 	return tau, sigma, releaseID, nil
-}
-
-// auditReused says why a private answer's audit on gr at τ with opt
-// runs no pass — the certificate at --answer-cache, or the store's,
-// verifies — and is "" when it runs one.
-func auditReused(g *globalOptions, o *answerOptions, gr *laplacian.Graph, tau float64, opt recovery.CertifierOptions) string {
-	if o.cache != "" {
-		if cache, err := inputfiles.AnswerCache(&g.cfg.Config, o.cache); err == nil {
-			if _, _, err := cache.Load(gr, tau, opt); err == nil {
-				return "the certificate at --answer-cache verifies"
-			}
-		}
-	} else if w, err := workStore(g, o.cacheDir); err == nil {
-		if cache := w.Answer(gr, tau, opt.Tol, opt.SensorNoise); cache != nil {
-			if _, _, err := cache.Load(gr, tau, opt); err == nil {
-				return "reused from the store: the certificate kept there verifies"
-			}
-		}
-	}
-	return ""
 }

@@ -94,41 +94,6 @@ func TestCheckLocate(t *testing.T) {
 	}
 }
 
-// checkCommunities accepts each kind of --communities where it runs and
-// refuses the rest, naming the flag at fault.
-func TestCheckCommunities(t *testing.T) {
-	for _, c := range []struct {
-		graph, communities string
-		resolution         float64
-		wantExit           int
-		wantFlag           string
-	}{
-		{"karate", "leiden", 1, exitOK, ""},
-		{"karate", "louvain", 2, exitOK, ""},
-		{"karate", "file:c.csv", 0, exitOK, ""}, // read later; no resolution
-		{"neo4j", "gds:leiden", 0.5, exitOK, ""},
-		{"neo4j", "gds:louvain", 1, exitOK, ""},
-		{"neo4j", "property:louvain", 0, exitOK, ""},
-
-		{"karate", "leiden", 0, exitBadInput, "--resolution"},
-		{"karate", "louvain", -1, exitBadInput, "--resolution"},
-		{"karate", "leiden:fast", 1, exitUsage, "--communities"},
-		{"karate", "file:", 1, exitUsage, "--communities"},
-		{"karate", "gds:leiden", 1, exitUsage, "--graph neo4j"},
-		{"neo4j", "gds:louvain", 2, exitUsage, "--resolution"},
-		{"neo4j", "gds:leiden", 0, exitBadInput, "--resolution"},
-		{"neo4j", "gds:infomap", 1, exitUsage, "--communities"},
-		{"karate", "property:louvain", 1, exitUsage, "--graph neo4j"},
-		{"neo4j", "property:", 1, exitUsage, "--communities"},
-		{"neo4j", "property:a`b", 1, exitBadInput, "--communities"},
-		{"karate", "spectral", 1, exitUsage, "--communities"},
-	} {
-		name := c.graph + " " + c.communities
-		opts := &locateOptions{graph: c.graph, communities: c.communities, resolution: c.resolution}
-		wantRefusal(t, name, checkCommunities(opts, newLocateInputs(c.graph, c.communities)), c.wantExit, c.wantFlag)
-	}
-}
-
 // locateSpec carries the flags and configuration into the job's spec.
 func TestLocateSpec(t *testing.T) {
 	g := testGlobals(t, func(c *config.Config) { c.Write.RandomSeed = 7; c.Privacy.Tau = 0.2 })

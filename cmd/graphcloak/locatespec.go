@@ -203,31 +203,11 @@ func locateSpec(opts *locateOptions, in *locateInputs, releasedProp string) job.
 	return s
 }
 
-// checkCommunities checks --communities (and --resolution for detection).
+// checkCommunities checks --communities (and --resolution for
+// detection): stores.Communities.Check.
 func checkCommunities(opts *locateOptions, in *locateInputs) error {
-	switch kind, arg := in.commKind, in.commArg; {
-	case (kind == "leiden" || kind == "louvain") && arg == "":
-		return checkPositiveFlag("resolution", opts.resolution)
-	case kind == "file" && arg != "":
-		return nil
-	case kind == "gds" && (arg == "leiden" || arg == "louvain"):
-		if !in.isDB {
-			return usageErrorf("--communities gds:%s runs in Neo4j Graph Data Science and needs %s", arg, graphNeo4j)
-		}
-		if arg == "louvain" && opts.resolution != 1 {
-			return usageErrorf("--resolution: gds:louvain has no resolution parameter; use gds:leiden")
-		}
-		return checkPositiveFlag("resolution", opts.resolution)
-	case kind == "property" && arg != "":
-		if !in.isDB {
-			return usageErrorf("--communities property:NAME needs %s", graphNeo4j)
-		}
-		if !config.ValidIdentifier(arg) {
-			return inputErrorf("--communities: %q is not a valid property name", arg)
-		}
-		return nil
-	}
-	return usageErrorf("--communities must be leiden, louvain, gds:leiden, gds:louvain, property:NAME or file:PATH, got %q", opts.communities)
+	c := stores.Communities{Kind: in.commKind, Arg: in.commArg, Resolution: opts.resolution}
+	return c.Check(opts.communities, in.isDB)
 }
 
 // locateCommunities says where a localisation's (or a private answer's)

@@ -4,10 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -187,7 +184,7 @@ func checkPlan(o *planOptions) (string, error) {
 	if o.target != 0 && !(o.target > 0 && o.target < 1) {
 		return "", inputErrorf("--target-accuracy must be in (0, 1), got %v", o.target)
 	}
-	smooth, err := planSmooth(o.smoothSpec, o.taus[0])
+	smooth, err := job.SmoothList(o.smoothSpec).Taus(o.taus[0]) // --smooth
 	if err != nil {
 		return "", err
 	}
@@ -228,31 +225,6 @@ func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions, st
 	}
 	bal, err := st.ScopeBalance(ctx)
 	return bal, withInitHint(cfg, err)
-}
-
-// planSmooth reads --smooth: "0" (none), τ′ values (comma-separated,
-// finite, ≥ 0) or auto (the τ′ > 0 release --smooth auto chooses among:
-// job.SmoothCandidates, τ/2, τ and 2τ).
-func planSmooth(spec string, tau float64) ([]float64, error) {
-	var out []float64
-	if spec = strings.TrimSpace(spec); spec == "auto" {
-		for _, m := range job.SmoothCandidates {
-			if m > 0 {
-				out = append(out, m*tau)
-			}
-		}
-		return out, nil
-	}
-	for _, p := range strings.Split(spec, ",") {
-		sm, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil || !(sm >= 0) || math.IsInf(sm, 0) {
-			return nil, inputErrorf("--smooth must be auto or τ′ values, finite and ≥ 0 (comma-separated), got %q", spec)
-		}
-		if sm > 0 {
-			out = append(out, sm)
-		}
-	}
-	return out, nil
 }
 
 // planFromConfig takes plan's parameters that are configuration keys
@@ -298,12 +270,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if err != nil {
 		return err
 	}
-	// A smoothed release's needed ε is labelled with the flag that asks for it.
-	for i := range rep.Result.Needed {
-		if n := &rep.Result.Needed[i]; n.Smooth > 0 {
-			n.Mode += fmt.Sprintf(" --smooth %g", n.Smooth)
-		}
-	}
+	rep.LabelSmoothed(flagName) // labelled with the flag that asks for it
 	if err := planBudgetBuys(ctx, g, o, st, rep); err != nil {
 		return err
 	}
@@ -335,7 +302,7 @@ func planSpec(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.
 	sim.Missing = o.missing
 	return job.ForecastSpec{Local: o.local, Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
 		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
-		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.at(lg.Graph.N()), Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger}, nil
+		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.At(lg.Graph.N()), Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger}, nil
 }
 
 // planAnswerCache is the cache of the answer audit's model that
@@ -358,34 +325,22 @@ func planWorkCache(g *globalOptions, o *planOptions) (*job.WorkCache, error) {
 	return workStore(g, o.cacheDir)
 }
 
-// planBudgetBuys fills the report's budget: what the configured totals
-// (--epsilon-total, --delta-total; the answers' share --answer-epsilon), or
-// the --ledger/--scope scope's own budget, buy of each forecast; st are
-// the stores the graph was read through (planLedgerBalance).
+// planBudgetBuys fills the report's budget (job.ForecastReport.SetBudget):
+// what the configured totals (--epsilon-total, --delta-total; the
+// answers' share --answer-epsilon), or the --ledger/--scope scope's own
+// budget, buy of each forecast; st are the stores the graph was read
+// through (planLedgerBalance).
 func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, st *stores.Stores, rep *job.ForecastReport) error {
 	cfg := &g.cfg.Config
-	b := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: o.answerEpsilon}
 	bal, err := planLedgerBalance(ctx, g, o, st)
 	if err != nil {
 		return err
 	}
+	ledger := ""
 	if bal != nil {
-		b = bal.Budget // the scope's own budget: BUDGET BUYS needs no totals retyped
-	}
-	switch {
-	case b.IsZero():
-		return nil
-	case b.Epsilon == 0 && b.Delta == 0:
-		return usageErrorf("--answer-epsilon is a share of a budget: give --epsilon-total and --delta-total too")
-	}
-	if rep.Budget, err = job.NewForecastBudget(b, rep.Result.Forecasts, rep.Delta2); err != nil {
-		return err
-	}
-	if bal != nil {
-		rep.Budget.Scope = bal
-		if rep.Budget.Ledger, err = cfg.LedgerName(); err != nil {
+		if ledger, err = cfg.LedgerName(); err != nil {
 			return err
 		}
 	}
-	return nil
+	return rep.SetBudget(privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: o.answerEpsilon}, bal, ledger)
 }

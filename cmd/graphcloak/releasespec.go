@@ -92,14 +92,14 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 		Software: buildinfo.Read().String(), Lease: opts.lease, Wait: opts.wait, DryRun: opts.dryRun,
 		ForecastTrials: opts.forecastTrials, Estimator: cfg.Recovery.Estimator, ForecastSeed: uint64(cfg.Write.RandomSeed),
 		RefuseAtChance: cfg.Privacy.RefuseAtChance, SourceMass: opts.sourceMass, Communities: cfg.Recovery.Communities}
+	spec.Projection = cfg.Neo4jProjection()
+	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
 	if err := checkReleaseFlags(opts, &spec); err != nil {
 		return job.ReleaseSpec{}, err
 	}
 	if err := useWorkStore(opts.g, opts.cacheDir, &spec); err != nil {
 		return job.ReleaseSpec{}, err
 	}
-	spec.Projection = cfg.Neo4jProjection()
-	spec.Projection.ValueProperty = cfg.Projection.ValueProperty
 	spec.ValuesFrom = "property:" + spec.Projection.ValueProperty
 	if opts.values != "" {
 		spec.ValuesFrom = "csv:" + opts.values
@@ -118,36 +118,21 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 	return spec, nil
 }
 
-// checkReleaseFlags checks the combination of flags and the partition
-// the forecasts score (--communities, checked as locate checks it).
+// checkReleaseFlags checks the combination of flags (the inputs':
+// job.ReleaseSpec.CheckInputs) and the partition the forecasts score
+// (--communities, checked as locate checks it).
 func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
-	cfg := &opts.g.cfg.Config
-	valueProp := cfg.Projection.ValueProperty
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return err
 	}
-	if cfg.Privacy.RefuseAtChance && opts.forecastTrials == 0 {
+	if spec.RefuseAtChance && opts.forecastTrials == 0 {
 		return inputErrorf("--refuse-at-chance decides on a forecast: give --forecast-trials > 0 (it is 0)")
 	}
-	switch {
-	case opts.graph == "":
+	if opts.graph == "" {
 		return graphRequired()
-	case (opts.values == "") == (valueProp == ""):
-		return usageErrorf("give exactly one of --values FILE|- (raw readings; they never reach the database) or --value-property P (a raw property already in Neo4j)")
-	case valueProp != "" && !spec.Neo4j:
-		return usageErrorf("--value-property reads a property from Neo4j and needs %s", graphNeo4j)
-	case valueProp != "" && valueProp == cfg.Write.WriteProperty:
-		return usageErrorf("--write-property must differ from --value-property %q (never overwrite the raw readings)", valueProp)
-	case opts.out == "-":
-		return usageErrorf("--out - is not supported: a release file must be a file (a re-run of its epoch is checked against it)")
-	case !spec.Neo4j && opts.out == "" && !opts.dryRun && !opts.estimate:
-		return usageErrorf("--out FILE is required for a graph outside Neo4j (the release file)")
-	case opts.sensitivityCert != "" && opts.timeBudget != 0:
-		return usageErrorf("give --sensitivity-cert or --time-budget, not both")
-	case opts.sensitivityCert != "" && opts.sensitivityCache != "":
-		return usageErrorf("give --sensitivity-cert (a fixed certificate) or --sensitivity-cache (reused while it verifies), not both")
-	case opts.timeBudget < 0:
-		return inputErrorf("--time-budget must be ≥ 0, got %v", opts.timeBudget)
+	}
+	if err := spec.CheckInputs(opts.values, opts.estimate); err != nil {
+		return err
 	}
 	c := &locateOptions{communities: spec.Communities, resolution: 1}
 	return checkCommunities(c, newLocateInputs(opts.graph, spec.Communities))

@@ -34,7 +34,8 @@ func (r SensorReportRequest) Check() error {
 	return nil
 }
 
-// usageError is a request that names too little or too much (kind usage).
+// usageError is a request that names too little or too much, or whose
+// parameters do not go together (kind usage).
 type usageError struct{ err error }
 
 func (e usageError) Error() string      { return e.err.Error() }
