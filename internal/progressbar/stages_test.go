@@ -1,4 +1,4 @@
-package main
+package progressbar
 
 import (
 	"strings"
@@ -25,16 +25,16 @@ func (l *lockedBuffer) String() string {
 	return l.b.String()
 }
 
-// On a pipe a pull's stage ends when the next begins and every stage at
+// On a pipe a pull's stage (LogStages) ends when the next begins and every stage at
 // the pull's end: each says done once, and nothing is said of the pull
 // afterwards (before: "pull nodes: 115 done, 30s elapsed" every period of
 // a daemon's life after a 0.5 s pull).
-func TestPullProgressEnds(t *testing.T) {
+func TestLogStagesEnd(t *testing.T) {
 	const period = 20 * time.Millisecond
-	t.Setenv(progressPeriodEnv, period.String())
 	var buf lockedBuffer
-	g := &globalOptions{stderr: &buf}
-	progress, end := g.pullProgress()
+	progress, end := LogStages(func(stage string) func(done, total int) {
+		return Log(&buf, "pull "+stage, LogOptions{Period: period, Quiet: -1})
+	})
 	progress("nodes", 115)
 	time.Sleep(3 * period)
 	progress("relationships", 78)
