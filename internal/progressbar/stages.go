@@ -40,3 +40,15 @@ func LogStages(newStage func(stage string) func(done, total int)) (progress func
 			}
 		}
 }
+
+// ByStage adapts a write's (stage, done, total) callback to one progress
+// callback a stage, made by newStage at the stage's first report.
+func ByStage(newStage func(stage string) func(done, total int)) func(stage string, done, total int) {
+	bars := map[string]func(done, total int){}
+	return func(stage string, done, total int) {
+		if bars[stage] == nil {
+			bars[stage] = newStage(stage)
+		}
+		bars[stage](done, total)
+	}
+}

@@ -55,3 +55,23 @@ func TestLogStagesEnd(t *testing.T) {
 		t.Errorf("the nodes stage did not end when the relationships began:\n%s", out)
 	}
 }
+
+// ByStage makes one callback a stage, at its first report, and hands each
+// report to its stage's.
+func TestByStage(t *testing.T) {
+	made := map[string]int{}
+	got := map[string][]int{}
+	progress := ByStage(func(stage string) func(done, total int) {
+		made[stage]++
+		return func(done, total int) { got[stage] = append(got[stage], done, total) }
+	})
+	progress("nodes", 1, 3)
+	progress("relationships", 5, 9)
+	progress("nodes", 3, 3)
+	if made["nodes"] != 1 || made["relationships"] != 1 || len(made) != 2 {
+		t.Errorf("callbacks made %v, want one a stage", made)
+	}
+	if n, r := got["nodes"], got["relationships"]; len(n) != 4 || n[2] != 3 || len(r) != 2 || r[0] != 5 || r[1] != 9 {
+		t.Errorf("reports %v", got)
+	}
+}
