@@ -75,3 +75,16 @@ func TestByStage(t *testing.T) {
 		t.Errorf("reports %v", got)
 	}
 }
+
+// A period given as text sets both the period and no quiet start; text
+// that is not a positive duration leaves the defaults.
+func TestPeriodOptions(t *testing.T) {
+	if got := PeriodOptions("50ms"); got.Period != 50*time.Millisecond || got.Quiet >= 0 {
+		t.Errorf("50ms: %+v", got)
+	}
+	for _, s := range []string{"", "0s", "-1s", "soon", "25"} {
+		if got := PeriodOptions(s); got.Period != 0 || got.Quiet != 0 {
+			t.Errorf("%q: %+v, want the defaults", s, got)
+		}
+	}
+}
