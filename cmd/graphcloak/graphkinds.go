@@ -88,14 +88,8 @@ func graphPath(value string) (string, bool) {
 // nothing is opened. The caller closes them.
 func openGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Stores, error) {
 	kind, _ := stores.GraphKinds.Of(spec)
-	if kind.Database {
-		p := g.cfg.Neo4jProjection()
-		p.CommunityProperty = property
-		if err := p.Validate(); err != nil {
-			return nil, err
-		}
-	}
-	return stores.Open(ctx, g.cfg, stores.Options{Neo4j: kind.Database, Logger: g.logger, Pull: g.pullProgress, Merged: g.sayMerges})
+	return stores.Open(ctx, g.cfg, stores.Options{Neo4j: kind.Database, CheckProjection: kind.Database, CommunityProperty: property,
+		Logger: g.logger, Pull: g.pullProgress, Merged: g.sayMerges})
 }
 
 // loadGraphFlag is the one loader of a command that only reads --graph

@@ -209,7 +209,8 @@ func usageArgs(cmd *cobra.Command, args []string) error {
 }
 
 // flagSuggestion adds "did you mean --X?" to pflag's "unknown flag: --Y"
-// when a flag of cmd is within two edits of Y or starts with it.
+// when a flag of cmd is within two edits of Y or starts with it
+// (config.SuggestFlag).
 func flagSuggestion(cmd *cobra.Command, err error) error {
 	// "graphcloak comunities --graph karate": the command is what is
 	// misspelt, not the flag (cobra parsed the flags as the root's).
@@ -218,15 +219,7 @@ func flagSuggestion(cmd *cobra.Command, err error) error {
 			return uerr
 		}
 	}
-	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
-	if !ok {
-		return err
-	}
-	best := config.NearFlags(cmd.Flags(), name)
-	if len(best) == 0 || len(best) > 3 {
-		return err
-	}
-	return fmt.Errorf("%w; did you mean %s?", err, strings.Join(best, " or "))
+	return config.SuggestFlag(cmd.Flags(), err)
 }
 
 // printJSON writes v as the JSON document of -o json (jsondoc.Write).
