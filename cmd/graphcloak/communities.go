@@ -121,7 +121,6 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 
 // checkCommunitiesCmd validates the communities command's flags.
 func checkCommunitiesCmd(opts *communitiesOptions) error {
-	cfg := &opts.g.cfg.Config
 	if opts.mode != "write" && opts.mode != "stream" {
 		return usageErrorf("--mode must be write or stream, got %q", opts.mode)
 	}
@@ -134,12 +133,8 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 	if err := checkPositiveFlag("resolution", opts.resolution); err != nil {
 		return err
 	}
-	if opts.graph == stores.Neo4jSpec && !config.ValidIdentifier(cfg.Write.CommunityWriteProperty) {
-		return inputErrorf("--community-write-property: %q is not a valid property name", cfg.Write.CommunityWriteProperty)
-	}
 	if opts.graph == stores.Neo4jSpec { // never over a node key, the readings or the communities read
-		return connector.CheckOutputs(connector.ReadProperties(cfg.Neo4jProjection(), nil),
-			map[string]string{"--community-write-property": cfg.Write.CommunityWriteProperty}, nil)
+		return opts.g.cfg.CheckCommunityWrite()
 	}
 	return nil
 }
