@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/cancel"
 )
@@ -20,6 +21,8 @@ type Detection struct {
 	loadMillis     int64
 	seed           int64
 	concurrency    int
+	// write is the configured write-back (Run).
+	write config.Write
 }
 
 // LoadDetection loads the graph spec names (LoadGraph) and estimates the
@@ -32,7 +35,7 @@ func (s *Stores) LoadDetection(ctx context.Context, spec string) (*Detection, er
 	}
 	w := &s.cfg.Write
 	return &Detection{Graph: lg, EstimatedBytes: community.PeakBytes(lg.Graph, keyBytes(spec), w.Concurrency),
-		loadMillis: time.Since(start).Milliseconds(), seed: w.RandomSeed, concurrency: w.Concurrency}, nil
+		loadMillis: time.Since(start).Milliseconds(), seed: w.RandomSeed, concurrency: w.Concurrency, write: *w}, nil
 }
 
 // Estimate is the detection's estimated peak memory, as reported.

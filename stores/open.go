@@ -30,8 +30,11 @@ type Options struct {
 	// the run records live there).
 	Neo4j bool
 	// CheckProjection validates the configured projection before
-	// connecting, so that a bad name is refused without a connection.
-	CheckProjection bool
+	// connecting, so that a bad name is refused without a connection;
+	// with CommunityProperty, the property a graph's communities are read
+	// from too.
+	CheckProjection   bool
+	CommunityProperty string
 	// ReleaseRun names a release run (a run id, or "latest": the scope's
 	// newest succeeded release) whose record is read once connected: its
 	// projection is taken unless the configuration names one, and it is
@@ -87,7 +90,9 @@ func Open(ctx context.Context, cfg *config.Loaded, opt Options) (*Stores, error)
 		s.logger = slog.New(slog.DiscardHandler)
 	}
 	if opt.CheckProjection {
-		if err := s.Projection.Validate(); err != nil {
+		p := s.Projection
+		p.CommunityProperty = opt.CommunityProperty
+		if err := p.Validate(); err != nil {
 			return nil, err
 		}
 	}

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"fmt"
 	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 )
 
@@ -106,12 +106,6 @@ func printCacheReport(g *globalOptions, out io.Writer, r job.StoreReport, pruned
 	if g.output == "json" {
 		return printJSON(out, r)
 	}
-	if pruned {
-		fmt.Fprintf(out, "removed %d files (%d bytes)\n", len(r.Removed), r.Freed)
-	}
-	fmt.Fprintf(out, "store %s: %d files, %d bytes (bound %d bytes, %s)\n", r.Dir, r.Files, r.Bytes, r.MaxBytes, inputfiles.StoreMaxEnv)
-	for _, e := range r.Entries {
-		fmt.Fprintf(out, "  %s  %10d  %s\n", e.Used.UTC().Format("2006-01-02T15:04:05Z"), e.Bytes, e.Name)
-	}
+	textreport.Cache(out, r, pruned)
 	return nil
 }

@@ -2,19 +2,14 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
-	"github.com/graphcloak/graphcloak/cost"
-	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -111,41 +106,11 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 	if opts.estimate {
 		return printEstimate(out, g.output, d.Estimate())
 	}
-	defer community.HoldMemoryTo(d.EstimatedBytes)()
-	if st := cost.Detection(d.Graph.Graph.NumEdges()); st.Seconds > longStep.Seconds() && !g.quiet {
-		g.say(fmt.Sprintf("estimated %s for %s on %d relationships (about %g µs a relationship on the reference machine, docs/results.md)",
-			answer.HumanDuration(time.Duration(st.Seconds*float64(time.Second))), opts.method, d.Graph.Graph.NumEdges(), community.DetectionMicrosPerEdge))
-	}
-	end := g.phase(fmt.Sprintf("communities (%s) on %d nodes", opts.method, d.Graph.Graph.N()))
-	part, sum, err := d.Detect(ctx, opts.method, opts.resolution)
-	end()
+	stream := opts.mode == "stream"
+	sum, err := d.Run(ctx, stores.DetectionRun{Method: opts.method, Resolution: opts.resolution, Stream: stream,
+		CSV: csvOut, Out: opts.out, Nodes: stream && g.output == "json", Say: g.say, Phase: g.phase, Progress: g.progress})
 	if err != nil {
 		return err
-	}
-	return emitCommunities(ctx, opts, csvOut, d, part, sum, out)
-}
-
-// emitCommunities writes the partition (the CSV, the nodes under -o json
-// in stream mode, the write-back to Neo4j) and prints the summary.
-func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *atomicfile.Output, d *stores.Detection, part []int, sum *community.Summary, out io.Writer) error {
-	g, gr, stream := opts.g, d.Graph.Graph, opts.mode == "stream"
-	if csvOut != nil {
-		if err := csvOut.CommitWith(func(w io.Writer) error { return community.WriteAssignment(w, gr.Keys(), part) }); err != nil {
-			return err
-		}
-		if !stream {
-			sum.Out = opts.out
-		}
-	}
-	if stream && g.output == "json" {
-		sum.Nodes = community.Nodes(gr, part)
-	}
-	if opts.graph == stores.Neo4jSpec && !stream {
-		w := &g.cfg.Write
-		if err := d.Write(ctx, part, sum, w.CommunityWriteProperty, connector.WriteOptions{
-			BatchSize: w.BatchSize, Concurrency: w.Concurrency, Progress: g.progress("write-back")}); err != nil {
-			return err
-		}
 	}
 	if g.output == "json" {
 		return printJSON(out, sum)
@@ -156,7 +121,6 @@ func emitCommunities(ctx context.Context, opts *communitiesOptions, csvOut *atom
 
 // checkCommunitiesCmd validates the communities command's flags.
 func checkCommunitiesCmd(opts *communitiesOptions) error {
-	cfg := &opts.g.cfg.Config
 	if opts.mode != "write" && opts.mode != "stream" {
 		return usageErrorf("--mode must be write or stream, got %q", opts.mode)
 	}
@@ -169,12 +133,8 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 	if err := checkPositiveFlag("resolution", opts.resolution); err != nil {
 		return err
 	}
-	if opts.graph == stores.Neo4jSpec && !config.ValidIdentifier(cfg.Write.CommunityWriteProperty) {
-		return inputErrorf("--community-write-property: %q is not a valid property name", cfg.Write.CommunityWriteProperty)
-	}
 	if opts.graph == stores.Neo4jSpec { // never over a node key, the readings or the communities read
-		return connector.CheckOutputs(connector.ReadProperties(cfg.Neo4jProjection(), nil),
-			map[string]string{"--community-write-property": cfg.Write.CommunityWriteProperty}, nil)
+		return opts.g.cfg.CheckCommunityWrite()
 	}
 	return nil
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -70,39 +69,22 @@ func registerCompletions(cmd *cobra.Command) {
 	}
 }
 
-// mechanismCompletions are privacy's mechanism table's names: those a
-// sensor draws on epoch open, those a release draws on the commands that
-// release (release, serve, locate's private answer), every name, sorted,
-// on those that only calibrate or simulate (calibrate, experiment).
+// mechanismCompletions are privacy's mechanism table's names
+// (privacy.MechanismNamesFor): those a sensor draws on epoch open, those a
+// release draws on the commands that release (release, serve, locate's
+// private answer), every name, sorted, on those that only calibrate or
+// simulate (calibrate, experiment).
 func mechanismCompletions(cmd string) []string {
-	released := cmd == "release" || cmd == "serve" || cmd == "locate"
-	var names []string
-	for _, m := range privacy.Mechanisms() {
-		switch {
-		case cmd == "open": // epoch open
-			if m.AtSensor {
-				names = append(names, m.Name)
-			}
-		case m.Sampler != 0 || !released:
-			names = append(names, m.Name)
-		}
+	switch cmd {
+	case "open": // epoch open
+		return privacy.MechanismNamesFor(privacy.SensorMechanism)
+	case "release", "serve", "locate":
+		return privacy.MechanismNamesFor(privacy.ReleasedMechanism)
 	}
-	if !released && cmd != "open" {
-		slices.Sort(names)
-	}
-	return names
+	return privacy.MechanismNamesFor(privacy.AnyMechanism)
 }
 
 // mechanismFlagHelp is --mechanism's help where every mechanism of the
 // table is taken (calibrate, the experiments): "discrete (as release
-// publishes), analytic or classic".
-func mechanismFlagHelp() string {
-	def, _ := privacy.ReleaseMechanism(privacy.MechanismDefault)
-	names := []string{def.Name + " (as release publishes)"}
-	for _, m := range mechanismCompletions("calibrate") {
-		if m != def.Name {
-			names = append(names, m)
-		}
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
+// publishes), analytic or classic" (privacy.CalibrationMechanismHelp).
+func mechanismFlagHelp() string { return privacy.CalibrationMechanismHelp() }

@@ -31,11 +31,7 @@ defaults. The password is always shown as *****.`,
 			return runConfigShow(cmd.Context(), g, g.stdout)
 		},
 	}
-	for _, k := range config.Keys() { // every key can be set here, to see the effect
-		if k.Flag != "" && k.Flag != "output" && k.Flag != "log-format" {
-			config.AddFlags(show.Flags(), k.Flag)
-		}
-	}
+	config.AddKeyFlags(show.Flags(), "output", "log-format") // every key can be set here, to see the effect
 	cmd.AddCommand(show)
 	return cmd
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
@@ -38,14 +36,8 @@ func reportError(w io.Writer, err error, asJSON bool) {
 }
 
 // wantsJSON reports whether the run asked for -o json: the flag, as
-// parsed or else as found in args (config.OutputArg), or else
-// GRAPHCLOAK_OUTPUT (the flag is known even when configuration failed).
+// parsed or else as found in args, or else GRAPHCLOAK_OUTPUT
+// (config.WantsJSON: the flag is known even when configuration failed).
 func wantsJSON(root *cobra.Command, args []string) bool {
-	if f := root.PersistentFlags().Lookup("output"); f != nil && f.Changed {
-		return strings.EqualFold(f.Value.String(), "json")
-	}
-	if out, ok := config.OutputArg(args); ok {
-		return strings.EqualFold(out, "json")
-	}
-	return strings.EqualFold(os.Getenv("GRAPHCLOAK_OUTPUT"), "json")
+	return config.WantsJSON(root.PersistentFlags().Lookup("output"), args)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -42,7 +41,7 @@ func graphRequired() error {
 
 // graphKindsBrief names the kinds in a message: "neo4j, a generator such
 // as karate, or file:PATH".
-var graphKindsBrief = stores.Neo4jSpec + ", a generator such as karate, or " + pathKind().Syntax
+var graphKindsBrief = stores.Neo4jSpec + ", a generator such as karate, or " + stores.GraphKinds.PathKind().Syntax
 
 // graphFlag declares a command's --graph with default def: its help is
 // what it is for, then the kinds use takes, from the table.
@@ -52,30 +51,13 @@ func graphFlag(f *pflag.FlagSet, dst *string, def string, use graphUse, what str
 }
 
 // graphHelp is --graph's help: "what: neo4j (the configured projection),
-// a generator (karate, sbm:…, …), file:PATH (…) or gt:NAME (…)".
+// a generator (karate, sbm:…, …), file:PATH (…) or gt:NAME (…)"
+// (stores.GraphKinds.Describe).
 func graphHelp(use graphUse, what string) string {
 	if use == graphDatabase {
 		return stores.Neo4jSpec + ": " + what
 	}
-	var db, gens, others []string
-	for _, k := range stores.GraphKinds {
-		switch {
-		case k.Generator && k.Syntax == k.Name: // no parameters: karate
-			gens = append(gens, k.Name)
-		case k.Generator:
-			gens = append(gens, k.Name+":…")
-		case k.Database:
-			db = append(db, k.Syntax+" ("+k.About+")")
-		default:
-			others = append(others, k.Syntax+" ("+k.About+")")
-		}
-	}
-	gen := "a generator (" + strings.Join(gens, ", ") + ")"
-	if use == graphGenerated {
-		return what + ": " + gen
-	}
-	kinds := append(append(db, gen), others...) // the database first, then the generators
-	return what + ": " + strings.Join(kinds[:len(kinds)-1], ", ") + " or " + kinds[len(kinds)-1]
+	return what + ": " + stores.GraphKinds.Describe(use == graphGenerated)
 }
 
 // graphUseOf is f's use (a flag not declared by graphFlag: every kind).
@@ -88,29 +70,15 @@ func graphUseOf(f *pflag.Flag) graphUse {
 
 // graphCompletions are the kinds use takes, as completion offers them.
 func graphCompletions(use graphUse) []string {
-	var out []string
-	for _, k := range stores.GraphKinds {
-		if (use == graphAny) || (use == graphDatabase && k.Database) || (use == graphGenerated && k.Generator) {
-			out = append(out, k.Complete)
-		}
-	}
-	return out
+	return stores.GraphKinds.Completions(func(k stores.GraphKind) bool {
+		return (use == graphAny) || (use == graphDatabase && k.Database) || (use == graphGenerated && k.Generator)
+	})
 }
 
 // graphPath is the local file a --graph value names (the path check
 // reads it before the command runs); false when it names none.
 func graphPath(value string) (string, bool) {
 	return stores.GraphKinds.PathOf(value)
-}
-
-// pathKind is the table's file kind (file:PATH).
-func pathKind() stores.GraphKind {
-	for _, k := range stores.GraphKinds {
-		if k.Path {
-			return k
-		}
-	}
-	return stores.GraphKind{}
 }
 
 // openGraph opens the stores of a command that reads the graph of spec
@@ -120,14 +88,8 @@ func pathKind() stores.GraphKind {
 // nothing is opened. The caller closes them.
 func openGraph(ctx context.Context, g *globalOptions, spec, property string) (*stores.Stores, error) {
 	kind, _ := stores.GraphKinds.Of(spec)
-	if kind.Database {
-		p := g.cfg.Neo4jProjection()
-		p.CommunityProperty = property
-		if err := p.Validate(); err != nil {
-			return nil, err
-		}
-	}
-	return stores.Open(ctx, g.cfg, stores.Options{Neo4j: kind.Database, Logger: g.logger, Pull: g.pullProgress, Merged: g.sayMerges})
+	return stores.Open(ctx, g.cfg, stores.Options{Neo4j: kind.Database, CheckProjection: kind.Database, CommunityProperty: property,
+		Logger: g.logger, Pull: g.pullProgress, Merged: g.sayMerges})
 }
 
 // loadGraphFlag is the one loader of a command that only reads --graph

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -12,8 +11,8 @@ import (
 // callback: a counter per stage (the total is unknown while streaming),
 // each stage on its own line (progressbar.Stages). Call the returned end
 // after the pull. On a pipe a stage ends when the next begins, and every
-// stage at end (a report of total −1, progressbar.Log): a finished stage
-// is not reported again.
+// stage at end (progressbar.LogStages): a finished stage is not reported
+// again.
 func (g *globalOptions) pullProgress() (progress func(stage string, done int), end func()) {
 	switch {
 	case g.terminal:
@@ -21,37 +20,7 @@ func (g *globalOptions) pullProgress() (progress func(stage string, done int), e
 	case g.quiet:
 		return nil, func() {}
 	}
-	// On a pipe: log lines per stage (progressbar.Log, no total).
-	type step struct {
-		report func(done, total int)
-		done   int
-	}
-	var mu sync.Mutex
-	stages := map[string]*step{}
-	var current *step
-	endCurrent := func() { // mu held
-		if current != nil {
-			current.report(current.done, -1)
-		}
-	}
-	return func(stage string, done int) {
-			mu.Lock()
-			defer mu.Unlock()
-			s := stages[stage]
-			if s == nil {
-				endCurrent()
-				s = &step{report: g.progress("pull " + stage)}
-				stages[stage], current = s, s
-			}
-			s.done = done
-			s.report(done, 0)
-		}, func() {
-			mu.Lock()
-			defer mu.Unlock()
-			for _, s := range stages {
-				s.report(s.done, -1)
-			}
-		}
+	return progressbar.LogStages(func(stage string) func(done, total int) { return g.progress("pull " + stage) })
 }
 
 // sayMerges prints how a loaded graph's repeated pairs were merged

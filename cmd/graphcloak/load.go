@@ -13,6 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -96,13 +97,7 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	if e := loadEstimate(o.edges, files, time.Since(start), time.Now()); e.Seconds > longStep.Seconds() {
 		o.g.say(cost.Line("the load", e.Seconds, e.Steps[1:]))
 	}
-	bars := map[string]func(done, total int){}
-	spec.Progress = func(stage string, done, total int) {
-		if bars[stage] == nil {
-			bars[stage] = o.g.progress("load " + stage)
-		}
-		bars[stage](done, total)
-	}
+	spec.Progress = progressbar.ByStage(func(stage string) func(done, total int) { return o.g.progress("load " + stage) })
 	st, err := stores.Open(ctx, o.g.cfg, stores.Options{Neo4j: true, Logger: o.g.logger})
 	if err != nil {
 		return err
@@ -122,20 +117,10 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 // projection, its names checked (graphcloak's own labels refused), or
 // why they are refused: before any file is read.
 func loadSpec(o *loadOptionsCmd, cfg *config.Config) (connector.LoadSpec, error) {
-	p := cfg.Projection
-	if err := checkLoadFlags(o, p); err != nil {
+	if err := checkLoadFlags(o, cfg.Projection); err != nil {
 		return connector.LoadSpec{}, err
 	}
-	spec := connector.LoadSpec{Label: p.NodeLabels[0], RelationshipType: p.RelationshipTypes[0],
-		KeyProperty: p.NodeKeyProperty, WeightProperty: p.RelationshipWeightProperty, ValueProperty: p.ValueProperty,
-		BatchSize: cfg.Write.BatchSize}
-	if err := spec.Validate(); err != nil {
-		return connector.LoadSpec{}, inputErrorf("%w", err)
-	}
-	if p.ValueProperty != "" && (p.ValueProperty == p.NodeKeyProperty) {
-		return connector.LoadSpec{}, inputErrorf("--value-property %q is the node key property: the readings would overwrite the keys", p.ValueProperty)
-	}
-	return spec, nil
+	return cfg.LoadSpec()
 }
 
 // checkLoadFlags checks load's flags and the projection it loads into.
@@ -179,11 +164,7 @@ func printLoad(out io.Writer, sum *stores.LoadSummary, keyProperty, valuePropert
 // loadEstimate is load --estimate (cost.Load): the files' read
 // (measured) and the write by the reference rate.
 func loadEstimate(edges string, files *inputfiles.LoadFiles, read time.Duration, start time.Time) *cost.Estimate {
-	nodes := map[string]bool{}
-	for _, e := range files.Edges {
-		nodes[e.Source], nodes[e.Target] = true, true
-	}
-	return cost.Load(edges, len(nodes), len(files.Edges), len(files.Values), read, start)
+	return cost.Load(edges, files.NodeCount(), len(files.Edges), len(files.Values), read, start)
 }
 
 // printLoadEstimate prints load --estimate.

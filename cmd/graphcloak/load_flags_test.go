@@ -31,36 +31,3 @@ func TestCheckLoadFlags(t *testing.T) {
 		}
 	}
 }
-
-// loadSpec is the load into the configured projection, its names checked
-// before any file is read: graphcloak's own labels and readings that
-// would overwrite the keys are refused as bad input.
-func TestLoadSpec(t *testing.T) {
-	cfg := func(label, key, value string) *config.Config {
-		c := &config.Config{}
-		c.Projection = config.Projection{NodeLabels: []string{label}, RelationshipTypes: []string{"DOOR"}, NodeKeyProperty: key,
-			RelationshipWeightProperty: "conductance", ValueProperty: value}
-		c.Write.BatchSize = 500
-		return c
-	}
-	spec, err := loadSpec(&loadOptionsCmd{edges: "e.csv", values: "v.csv"}, cfg("Room", "roomId", "reading"))
-	if err != nil || spec.Label != "Room" || spec.RelationshipType != "DOOR" || spec.KeyProperty != "roomId" ||
-		spec.WeightProperty != "conductance" || spec.ValueProperty != "reading" || spec.BatchSize != 500 {
-		t.Errorf("spec %+v, %v", spec, err)
-	}
-	for _, c := range []struct {
-		name     string
-		cfg      *config.Config
-		values   string
-		wantExit int
-	}{
-		{"no key", cfg("Room", "", ""), "", exitUsage},
-		{"graphcloak's own label", cfg("GraphcloakRun", "roomId", ""), "", exitBadInput},
-		{"readings over the keys", cfg("Room", "roomId", "roomId"), "v.csv", exitBadInput},
-	} {
-		_, err := loadSpec(&loadOptionsCmd{edges: "e.csv", values: c.values}, c.cfg)
-		if got := exitCode(err); got != c.wantExit {
-			t.Errorf("%s: exit %d (%v), want %d", c.name, got, err, c.wantExit)
-		}
-	}
-}

@@ -75,56 +75,35 @@ var notPathFlags = map[string]map[string]bool{
 var pathCheckExempt = map[string]bool{"graphcloak config show": true}
 
 // checkPaths checks every path flag cmd was given (or its configuration
-// key set) against its use, before the command runs: the files it reads
-// first, then those it keeps, then its outputs, so that the first refusal
-// names an input the command would have read first.
+// key set) against its use, before the command runs
+// (inputfiles.CheckPaths): the files it reads first, then those it
+// keeps, then its outputs, so that the first refusal names an input the
+// command would have read first.
 func checkPaths(cmd *cobra.Command, l *config.Loaded) error {
 	if pathCheckExempt[cmd.CommandPath()] {
 		return nil
 	}
-	for _, pass := range []inputfiles.PathUse{inputfiles.ReadPath, inputfiles.KeptPath, inputfiles.WritePath, inputfiles.DirPath} {
-		if err := checkPathsOf(cmd, l, pass); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkPathsOf checks cmd's path flags used as pass.
-func checkPathsOf(cmd *cobra.Command, l *config.Loaded, pass inputfiles.PathUse) error {
-	var first error
+	var given []inputfiles.GivenPath
 	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if first != nil {
-			return
+		if name, path, use, ok := flagPath(cmd, f, l); ok {
+			if !specPathFlags[f.Name] { // a spec flag's name has its value (flagPath)
+				name += " " + path
+			}
+			given = append(given, inputfiles.GivenPath{Name: name, Path: path, Use: use})
 		}
-		name, path, use, ok := flagPath(cmd, f, l)
-		if !ok || use != pass {
-			return
-		}
-		if !specPathFlags[f.Name] { // a spec flag's name has its value (flagPath)
-			name += " " + path
-		}
-		first = checkPath(name, path, use)
 	})
-	return first
+	return inputfiles.CheckPaths(given)
 }
 
 // flagPath is the path flag f names on cmd (the effective value of a
-// configuration key: flag, environment or file), with how it is used, or
-// ok false when f names no file here.
+// configuration key: flag, environment or file; config.Loaded.FlagValue),
+// with how it is used, or ok false when f names no file here.
 func flagPath(cmd *cobra.Command, f *pflag.Flag, l *config.Loaded) (name, path string, use inputfiles.PathUse, ok bool) {
 	use, ok = pathFlags[f.Name]
 	if !ok || notPathFlags[cmd.Name()][f.Name] || notPathFlags[""][f.Name] {
 		return "", "", 0, false
 	}
-	value := f.Value.String()
-	if key := f.Annotations[configKeyAnnotation]; len(key) == 1 && l != nil {
-		for _, e := range l.Entries() {
-			if e.Key == key[0] {
-				value, _ = e.Value.(string)
-			}
-		}
-	}
+	value := l.FlagValue(f)
 	name = "--" + f.Name
 	if specPathFlags[f.Name] {
 		var p string
@@ -147,17 +126,4 @@ func flagPath(cmd *cobra.Command, f *pflag.Flag, l *config.Loaded) (name, path s
 		return "", "", 0, false
 	}
 	return name, value, use, true
-}
-
-// configKeyAnnotation is the annotation config.AddFlags puts on a flag
-// bound to a configuration key (its dotted name; config's annotation).
-const configKeyAnnotation = "graphcloak_config_key"
-
-// checkPath refuses path, given as given ("--ledger PATH"), when the
-// command cannot use it as use says (inputfiles.CheckPath).
-func checkPath(given, path string, use inputfiles.PathUse) error {
-	if err := inputfiles.CheckPath(path, use); err != nil {
-		return inputErrorf("%s: %w", given, err)
-	}
-	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 	"os"
-	"time"
 
 	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
@@ -41,11 +40,7 @@ func (g *globalOptions) progress(label string) func(done, total int) {
 // logOptions are progressbar.Log's options: the defaults, or both the
 // period and the quiet start set by GRAPHCLOAK_PROGRESS_PERIOD.
 func (g *globalOptions) logOptions() progressbar.LogOptions {
-	d, err := time.ParseDuration(os.Getenv(progressPeriodEnv))
-	if err != nil || d <= 0 {
-		return progressbar.LogOptions{}
-	}
-	return progressbar.LogOptions{Period: d, Quiet: -1}
+	return progressbar.PeriodOptions(os.Getenv(progressPeriodEnv))
 }
 
 // progressLog is where progress lines go on a pipe: stderr, each line

@@ -7,7 +7,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/connector"
 )
 
 const projectionHelp = `A named projection is the four choices that say which graph of Neo4j is read
@@ -101,12 +100,8 @@ func exactlyOneName(cmd *cobra.Command, args []string) error {
 }
 
 func runProjectionSave(g *globalOptions, name string, replace bool, out io.Writer) error {
-	p := g.cfg.Projection
-	np := config.NamedProjection{NodeLabels: p.NodeLabels, RelationshipTypes: p.RelationshipTypes,
-		RelationshipWeightProperty: p.RelationshipWeightProperty, NodeKeyProperty: p.NodeKeyProperty}
-	cp := connector.Projection{NodeLabels: np.NodeLabels, RelationshipTypes: np.RelationshipTypes,
-		RelationshipWeightProperty: np.RelationshipWeightProperty, NodeKeyProperty: np.NodeKeyProperty}
-	if err := cp.Validate(); err != nil {
+	np, err := g.cfg.Projection.Named()
+	if err != nil {
 		return inputError{err}
 	}
 	file := config.ConfigFile(g.configFile)

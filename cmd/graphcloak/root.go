@@ -172,11 +172,8 @@ func (g *globalOptions) resolve(cmd *cobra.Command) error {
 	for _, w := range l.Warnings {
 		fmt.Fprintln(g.stderr, w)
 	}
-	if l.Output != "table" && l.Output != "json" {
-		return usageErrorf("--output must be table or json, got %q", l.Output)
-	}
-	if l.LogFormat != "text" && l.LogFormat != "json" {
-		return usageErrorf("--log-format must be text or json, got %q", l.LogFormat)
+	if err := l.CheckFormats(); err != nil {
+		return err
 	}
 	if err := l.Validate(); err != nil {
 		return err
@@ -186,18 +183,13 @@ func (g *globalOptions) resolve(cmd *cobra.Command) error {
 	}
 	g.cfg = l
 	g.output, g.logFormat = l.Output, l.LogFormat
-	level := l.LogLevel
-	if g.quiet {
-		if l.Sources["logLevel"] == config.FromFlag && level != "error" {
-			return usageErrorf("--quiet contradicts --log-level %s", level)
-		}
-		level = "error"
-		g.terminal = false // no progress either
+	// serve is a daemon: it logs INFO unless told otherwise; commands are quiet.
+	level, err := l.EffectiveLogLevel(g.quiet, cmd.Name() == "serve")
+	if err != nil {
+		return err
 	}
-	// serve is a daemon: its log lines are its output (for a collector),
-	// so it logs INFO unless told otherwise; commands are quiet.
-	if cmd.Name() == "serve" && l.Sources["logLevel"] == config.FromDefault && !g.quiet {
-		level = "info"
+	if g.quiet {
+		g.terminal = false // no progress either
 	}
 	g.logger = uniquekeys.NewLogger(g.stderr, l.LogFormat, level)
 	return nil
@@ -217,7 +209,8 @@ func usageArgs(cmd *cobra.Command, args []string) error {
 }
 
 // flagSuggestion adds "did you mean --X?" to pflag's "unknown flag: --Y"
-// when a flag of cmd is within two edits of Y or starts with it.
+// when a flag of cmd is within two edits of Y or starts with it
+// (config.SuggestFlag).
 func flagSuggestion(cmd *cobra.Command, err error) error {
 	// "graphcloak comunities --graph karate": the command is what is
 	// misspelt, not the flag (cobra parsed the flags as the root's).
@@ -226,15 +219,7 @@ func flagSuggestion(cmd *cobra.Command, err error) error {
 			return uerr
 		}
 	}
-	name, ok := strings.CutPrefix(err.Error(), "unknown flag: --")
-	if !ok {
-		return err
-	}
-	best := config.NearFlags(cmd.Flags(), name)
-	if len(best) == 0 || len(best) > 3 {
-		return err
-	}
-	return fmt.Errorf("%w; did you mean %s?", err, strings.Join(best, " or "))
+	return config.SuggestFlag(cmd.Flags(), err)
 }
 
 // printJSON writes v as the JSON document of -o json (jsondoc.Write).

@@ -2,6 +2,8 @@ package main
 
 import (
 	"github.com/spf13/cobra"
+
+	"github.com/graphcloak/graphcloak/config"
 )
 
 // One convention for "-": where a flag reads or writes a stream of rows
@@ -22,14 +24,8 @@ var (
 		"sensitivity-cache", "save", "ledger", "config", "values", "edges"}
 )
 
-// checkStdio refuses "-" for a file flag of cmd that takes no stream.
+// checkStdio refuses "-" for a file flag of cmd that takes no stream
+// (config.CheckStdio).
 func checkStdio(cmd *cobra.Command) error {
-	for _, name := range fileFlags {
-		f := cmd.Flags().Lookup(name)
-		if f == nil || f.Value.String() != "-" || stdioFlags[cmd.Name()][name] {
-			continue
-		}
-		return usageErrorf("--%s -: %s %s needs a file here, not standard input or output", name, cmd.CommandPath(), "--"+name)
-	}
-	return nil
+	return config.CheckStdio(cmd.Flags(), cmd.CommandPath(), fileFlags, stdioFlags[cmd.Name()])
 }

@@ -152,3 +152,14 @@ func logLine(label string, done, total, base int, elapsed time.Duration) string 
 	}
 	return fmt.Sprintf("%s: %d/%d (%d%%), %s elapsed, ETA %s", label, done, total, done*100/total, el, left)
 }
+
+// PeriodOptions are Log's options for a period given as text (a Go
+// duration, as GRAPHCLOAK_PROGRESS_PERIOD sets it): both the period and
+// no quiet start; the defaults when period is not a positive duration.
+func PeriodOptions(period string) LogOptions {
+	d, err := time.ParseDuration(period)
+	if err != nil || d <= 0 {
+		return LogOptions{}
+	}
+	return LogOptions{Period: d, Quiet: -1}
+}
