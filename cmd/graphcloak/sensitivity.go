@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
@@ -20,20 +17,13 @@ import (
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 )
 
-// sensitivityOptions are the flags of "sensitivity".
+// sensitivityOptions are the flags of "sensitivity": --graph's request
+// (sensitivity.Request) or --line's n, m and T.
 type sensitivityOptions struct {
-	graph      string
-	tau        float64
-	alpha      float64
-	method     string
-	denseLimit int
-	timeBudget time.Duration
-	save       string
-	dryRun     bool
-	shard      string // --shard i/N (sensitivity_shard.go)
+	graph string
+	sensitivity.Request
 
 	line bool
 	n, m int
@@ -80,19 +70,19 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 			if err := checkSensitivityFlags(g, o, cmd.Flags()); err != nil {
 				return err
 			}
-			o.tau, o.alpha = g.cfg.Privacy.Tau, g.cfg.Privacy.Alpha
+			o.Tau, o.Alpha = g.cfg.Privacy.Tau, g.cfg.Privacy.Alpha
 			return runSensitivity(cmd.Context(), g, o, g.stdout)
 		},
 	}
 	fl := cmd.Flags()
 	graphFlag(fl, &o.graph, "", graphAny, "graph spec")
 	config.AddFlags(fl, "tau", "alpha", "header", "duplicate-edges", "ledger-key") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
-	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns), lanczos (per-edge Lanczos brackets; fast with hubs and on small-world graphs) slow-modes (certified slow eigenpairs; exact at large τ, up to 5 000 nodes), panels (all columns of a shifted Chebyshev polynomial; exact at any τ, up to 5 000 nodes) or gram (every column of exp(−2τL), 32 at a time; exact, one action on all n columns)")
-	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
-	durationVar(fl, &o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
-	fl.BoolVar(&o.dryRun, "dry-run", false, "print the method and its modelled time and memory; compute nothing")
-	fl.StringVar(&o.save, "save", "", "write a sensitivity certificate (Δ2, τ, α, graph fingerprint, method, version) to this JSON file, for release --sensitivity-cert")
-	fl.StringVar(&o.shard, "shard", "", "compute shard i of N (i/N, 0 ≤ i < N) of the exact Δ2 and --save it as a partial certificate; graphcloak sensitivity merge joins all N into the certificate one process would write (docs/sharding.md)")
+	fl.StringVar(&o.Method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns), lanczos (per-edge Lanczos brackets; fast with hubs and on small-world graphs) slow-modes (certified slow eigenpairs; exact at large τ, up to 5 000 nodes), panels (all columns of a shifted Chebyshev polynomial; exact at any τ, up to 5 000 nodes) or gram (every column of exp(−2τL), 32 at a time; exact, one action on all n columns)")
+	fl.IntVar(&o.DenseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
+	durationVar(fl, &o.TimeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "print the method and its modelled time and memory; compute nothing")
+	fl.StringVar(&o.Save, "save", "", "write a sensitivity certificate (Δ2, τ, α, graph fingerprint, method, version) to this JSON file, for release --sensitivity-cert")
+	fl.StringVar(&o.Shard, "shard", "", "compute shard i of N (i/N, 0 ≤ i < N) of the exact Δ2 and --save it as a partial certificate; graphcloak sensitivity merge joins all N into the certificate one process would write (docs/sharding.md)")
 	fl.BoolVar(&o.line, "line", false, "the 1-D heat kernel on [0, 1] instead of a graph")
 	fl.IntVar(&o.n, "n", 0, "line: source grid points j/n, j = 1..n")
 	fl.IntVar(&o.m, "m", 0, "line: sensors at i/m, i = 1..m")
@@ -118,10 +108,7 @@ func checkSensitivityFlags(g *globalOptions, o *sensitivityOptions, f *pflag.Fla
 			return usageErrorf("--%s applies to --line, not --graph", name)
 		}
 	}
-	if o.dryRun && o.save != "" {
-		return usageErrorf("--dry-run computes no Δ2, so there is nothing to --save")
-	}
-	return checkShardFlags(o)
+	return o.CheckCombination()
 }
 
 // checkLineFlags checks sensitivity --line's flags: none of --graph's,
@@ -152,18 +139,11 @@ func checkLineFlags(g *globalOptions, o *sensitivityOptions, f *pflag.FlagSet) e
 	return nil
 }
 
-func checkSensitivityFlag(name string, v float64) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return inputErrorf("--%s must be > 0 and finite, got %v", name, v)
-	}
-	return nil
-}
-
 func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions, out io.Writer) error {
-	if err := checkSensitivityFlag("alpha", o.alpha); err != nil {
+	if err := sensitivity.CheckPositive(sensitivity.ParamAlpha, o.Alpha); err != nil {
 		return err
 	}
-	if o.dryRun {
+	if o.DryRun {
 		p, err := graphSensitivityPlan(ctx, g, o)
 		if err != nil {
 			return err
@@ -176,7 +156,7 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 	var res sensitivity.Report
 	var err error
 	if o.line {
-		res, err = lineSensitivity(o)
+		res, err = sensitivity.CheckedLineReport(o.n, o.m, o.T, o.Alpha)
 	} else {
 		res, err = graphSensitivity(ctx, g, o)
 	}
@@ -186,47 +166,27 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 	if g.output == "json" {
 		return printJSON(out, res)
 	}
-	return printSensitivityTable(out, res)
-}
-
-// lineSensitivity is sensitivity --line: the paper's 1-D setting.
-func lineSensitivity(o *sensitivityOptions) (sensitivity.Report, error) {
-	if err := sensitivity.CheckLine(o.n, o.m, o.T); err != nil {
-		return sensitivity.Report{}, err
-	}
-	res, err := sensitivity.LineReport(o.n, o.m, o.T, o.alpha)
-	if err != nil {
-		return sensitivity.Report{}, inputError{err}
-	}
-	return res, nil
+	return textreport.SensitivityReport(out, res)
 }
 
 // sensitivityGraph validates the --graph flags and loads the graph with
 // the options they ask for.
 func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptions) (*laplacian.Graph, sensitivity.Options, error) {
-	method, scheme, ok := sensitivity.MethodByName(o.method)
-	if names := sensitivity.MethodNames; !ok {
-		return nil, sensitivity.Options{}, usageErrorf("--method must be %s or %s, got %q", strings.Join(names[:len(names)-1], ", "), names[len(names)-1], o.method)
-	}
-	if err := checkSensitivityFlag("tau", o.tau); err != nil {
+	if err := o.CheckMethod(); err != nil {
 		return nil, sensitivity.Options{}, err
 	}
-	if err := graphcloak.CheckDiffusion(o.tau, o.alpha); err != nil {
+	if err := graphcloak.CheckDiffusion(o.Tau, o.Alpha); err != nil {
 		return nil, sensitivity.Options{}, err
 	}
-	if o.denseLimit < 0 { // --time-budget refuses negative durations itself (config.DurationVar)
-		return nil, sensitivity.Options{}, inputErrorf("--dense-limit must be ≥ 0, got %d", o.denseLimit)
+	opt, err := o.Options() // --time-budget refuses negative durations itself (config.DurationVar)
+	if err != nil {
+		return nil, sensitivity.Options{}, err
 	}
 	lg, err := loadGraphFlag(ctx, g, o.graph, "", false)
 	if err != nil {
 		return nil, sensitivity.Options{}, flagError("--graph", err)
 	}
-	gr := lg.Graph
-	opt := sensitivity.Options{Method: method, Scheme: scheme, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget}
-	if opt.DenseLimit == 0 {
-		opt.DenseLimit = -1 // dense disabled; sensitivity.Options treats 0 as the default
-	}
-	return gr, opt, nil
+	return lg.Graph, opt, nil
 }
 
 // graphSensitivityPlan is sensitivity --graph --dry-run: the method
@@ -236,7 +196,7 @@ func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityO
 	if err != nil {
 		return sensitivity.PlanReport{}, err
 	}
-	return sensitivity.NewPlanReport(gr, o.graph, o.tau, o.alpha, opt, processPeakBytes()), nil
+	return sensitivity.NewPlanReport(gr, o.graph, o.Tau, o.Alpha, opt, processPeakBytes()), nil
 }
 
 // graphSensitivity is sensitivity --graph: the certified Δ2 of a graph
@@ -247,55 +207,35 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	if err != nil {
 		return sensitivity.Report{}, err
 	}
-	opt.Status = sensitivityProgress(g)
+	opt.Status = progressbar.SensitivityOnTerminal(g.stderr)
 	if opt.Status == nil { // on a pipe: the estimate, then progress lines
-		sayDelta2Estimate(g, gr, o.tau, opt, began)
+		sayDelta2Estimate(g, gr, o.Tau, opt, began)
 		opt.Progress = g.progress("Δ2")
 	}
 	opt.Done = ctx.Done() // the engine stops too, not only this command
-	spec := sensitivity.CertifySpec{Graph: gr, GraphName: o.graph, Tau: o.tau, Alpha: o.alpha, Options: opt,
-		Save: o.save, Software: buildinfo.Read().String()}
-	if o.save != "" { // sealed under the ledger key, when one is given
+	spec, err := o.CertifySpec(gr, o.graph, opt)
+	if err != nil {
+		return sensitivity.Report{}, err
+	}
+	spec.Software = buildinfo.Read().String()
+	if o.Save != "" { // sealed under the ledger key, when one is given
 		if spec.MACKey, err = inputfiles.CertificateMACKey(&g.cfg.Config); err != nil {
 			return sensitivity.Report{}, inputErrorf("--save: %w", err)
 		}
 	}
-	if o.shard != "" {
-		if spec.ShardIndex, spec.ShardCount, err = sensitivity.ParseShard(o.shard); err != nil {
-			return sensitivity.Report{}, usageErrorf("--shard: %v", err)
-		}
-		g.logger.Debug("computing a shard of Δ2", "shard", o.shard, "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
+	if o.Shard != "" {
+		g.logger.Debug("computing a shard of Δ2", "shard", o.Shard, "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.Tau, "method", o.Method)
 	} else {
-		g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
+		g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.Tau, "method", o.Method)
 	}
 	res, err := sensitivity.Certify(ctx, spec)
-	if opt.Status != nil && (o.shard == "" || ctx.Err() == nil) {
+	if opt.Status != nil && (o.Shard == "" || ctx.Err() == nil) {
 		fmt.Fprintln(g.stderr) // ends the progress line; an interrupted shard leaves it
 	}
 	if m := gr.Merges(); m.Merged > 0 {
 		res.DuplicateEdges = &m
 	}
 	return res, err
-}
-
-// printSensitivityTable prints a Δ2 report as a table; a shard's says
-// how to merge it.
-func printSensitivityTable(out io.Writer, r sensitivity.Report) error {
-	if r.Shard != nil {
-		return textreport.SensitivityShard(out, r,
-			fmt.Sprintf("graphcloak sensitivity merge <all %d partial certificates> --save CERT", r.Shard.Count))
-	}
-	return textreport.Sensitivity(out, r)
-}
-
-// sensitivityProgress draws Δ2's progress (progressbar.Sensitivity) when
-// stderr is a terminal, else returns nil.
-func sensitivityProgress(g *globalOptions) func(sensitivity.Interim) {
-	f, ok := g.stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return progressbar.Sensitivity(f)
 }
 
 // sayDelta2Estimate prints the sensitivity command's estimate before Δ2
