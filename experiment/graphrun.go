@@ -8,6 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // GraphRun is the graph experiment a command asks for: the simulation's
@@ -83,9 +84,15 @@ func (r GraphRun) Simulation(graph *laplacian.Graph, part []int, names []string)
 	if err != nil {
 		return forecast.Simulation{}, err
 	}
+	return r.SimulationWith(graph, part, names, mech), nil
+}
+
+// SimulationWith is the simulation r describes on graph and part with
+// the mechanism mech, unchecked (Simulation checks).
+func (r GraphRun) SimulationWith(graph *laplacian.Graph, part []int, names []string, mech privacy.Mechanism) forecast.Simulation {
 	return forecast.Simulation{Graph: graph, Partition: part, Names: names, Delta: r.Delta, Mechanism: mech,
 		Alpha: r.Alpha, Sigma: r.Sigma, Sources: r.Sources, Trials: r.Trials, Estimator: r.Estimator,
-		Seed: r.Seed, Workers: r.Workers}, nil
+		Seed: r.Seed, Workers: r.Workers}
 }
 
 // GraphOutcome is what a graph experiment produced: the private answer's

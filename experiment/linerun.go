@@ -1,6 +1,10 @@
 package experiment
 
-import "github.com/graphcloak/graphcloak/errkind"
+import (
+	"context"
+
+	"github.com/graphcloak/graphcloak/errkind"
+)
 
 // LineRun is the line experiment a command asks for: Line, its noise a
 // fixed Sigma or, when Private, (Epsilon, Delta) calibrated by the
@@ -42,4 +46,24 @@ func (r LineRun) Checked() (Line, error) {
 		return Line{}, err
 	}
 	return e, nil
+}
+
+// Run runs the line experiment r asks for (Checked) with progress (nil:
+// none) called after each trial, and draws trial 0 to r.Plot when set.
+func (r LineRun) Run(ctx context.Context, progress func(done, total int)) (*LineResult, error) {
+	e, err := r.Checked()
+	if err != nil {
+		return nil, err
+	}
+	e.Progress = progress
+	res, err := RunLine(ctx, e)
+	if err != nil {
+		return nil, err
+	}
+	if r.Plot != "" {
+		if err := res.Plot(r.Plot); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }

@@ -1,6 +1,7 @@
 package sensitivity
 
 import (
+	"context"
 	"math"
 	"strings"
 	"time"
@@ -123,4 +124,62 @@ func CheckedLineReport(n, m int, T, alpha float64) (Report, error) {
 		return Report{}, errkind.Input(err)
 	}
 	return res, nil
+}
+
+// Parameters CheckKernel names: the two kernels and the parameters that
+// apply to one only.
+const (
+	ParamGraph      errkind.Param = "graph"
+	ParamLine       errkind.Param = "line"
+	ParamTimeBudget errkind.Param = "time-budget"
+)
+
+// CheckKernel refuses (usage) a request for Δ2 that names no kernel or
+// both — the line (line) or the graph named graph — or gives a parameter
+// of the other (given reports the parameters given): the line needs n,
+// m and its τ, spelled tau or T but not both.
+func CheckKernel(line bool, graph string, given func(errkind.Param) bool) error {
+	lineOnly := []errkind.Param{ParamLineN, ParamLineM, ParamLineT}
+	graphOnly := []errkind.Param{ParamMethodName, ParamDenseLimit, ParamTimeBudget, ParamSaveFile, ParamDryRun, ParamShard}
+	if !line {
+		if graph == "" {
+			return usagef("give %s SPEC or %s", ParamGraph, ParamLine)
+		}
+		for _, p := range lineOnly {
+			if given(p) {
+				return usagef("%s applies to %s, not %s", p, ParamLine, ParamGraph)
+			}
+		}
+		return nil
+	}
+	if graph != "" {
+		return usagef("give either %s or %s, not both", ParamGraph, ParamLine)
+	}
+	for _, p := range graphOnly {
+		if given(p) {
+			return usagef("%s applies to %s, not %s", p, ParamGraph, ParamLine)
+		}
+	}
+	if given(ParamLineT) && given(ParamTau) {
+		return usagef("give %s (the line's diffusion time) or its old spelling %s, not both", ParamTau, ParamLineT)
+	}
+	for _, p := range []errkind.Param{ParamLineN, ParamLineM} {
+		if !given(p) {
+			return usagef("%s needs %s", ParamLine, p)
+		}
+	}
+	if !given(ParamLineT) && !given(ParamTau) {
+		return usagef("%s needs %s", ParamLine, ParamTau)
+	}
+	return nil
+}
+
+// CertifyGraph is Certify of spec, its report noting the duplicate edges
+// merged when the graph was read (laplacian.Graph.Merges), if any.
+func CertifyGraph(ctx context.Context, spec CertifySpec) (Report, error) {
+	res, err := Certify(ctx, spec)
+	if m := spec.Graph.Merges(); m.Merged > 0 {
+		res.DuplicateEdges = &m
+	}
+	return res, err
 }

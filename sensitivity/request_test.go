@@ -1,6 +1,7 @@
 package sensitivity
 
 import (
+	"context"
 	"reflect"
 	"strings"
 	"testing"
@@ -110,6 +111,78 @@ func TestCheckedLineReport(t *testing.T) {
 	}{{0, 5, 0.1}, {10, 0, 0.1}, {10, 5, 0}} {
 		if _, err := CheckedLineReport(c.n, c.m, c.T, 1); errkind.Of(err) != errkind.BadInput {
 			t.Errorf("%+v: %v, want bad input", c, err)
+		}
+	}
+}
+
+// TestCertifyGraphNotesMerges: a graph read with a pair given twice
+// reports the merge (the graph's Merges), one without reports none; Δ2
+// is Certify's.
+func TestCertifyGraphNotesMerges(t *testing.T) {
+	ctx := context.Background()
+	for _, c := range []struct {
+		csv    string
+		merged int
+	}{{"a,b\nb,c\n", 0}, {"a,b\nb,a\nb,c\n", 1}} {
+		g, err := laplacian.ReadCSV(strings.NewReader(c.csv), laplacian.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		spec := CertifySpec{Graph: g, Tau: 1, Alpha: 1}
+		got, err := CertifyGraph(ctx, spec)
+		want, err2 := Certify(ctx, spec)
+		if err != nil || err2 != nil || got.Delta2 != want.Delta2 {
+			t.Fatalf("%q: Δ2 %v (%v), Certify's %v (%v)", c.csv, got.Delta2, err, want.Delta2, err2)
+		}
+		if (got.DuplicateEdges != nil) != (c.merged > 0) || (got.DuplicateEdges != nil && got.DuplicateEdges.Merged != c.merged) {
+			t.Errorf("%q: duplicate edges %+v, want %d merged", c.csv, got.DuplicateEdges, c.merged)
+		}
+	}
+}
+
+// TestCheckKernel: a graph or the line with its own parameters passes;
+// no kernel, both, a parameter of the other kernel, τ spelled twice and
+// the line without n, m or τ are usage errors naming the parameters.
+func TestCheckKernel(t *testing.T) {
+	given := func(ps ...errkind.Param) func(errkind.Param) bool {
+		return func(p errkind.Param) bool {
+			for _, q := range ps {
+				if p == q {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	ok := []error{
+		CheckKernel(false, "karate", given(ParamMethodName, ParamSaveFile, ParamShard, ParamTau)),
+		CheckKernel(true, "", given(ParamLineN, ParamLineM, ParamTau)),
+		CheckKernel(true, "", given(ParamLineN, ParamLineM, ParamLineT)),
+	}
+	for i, err := range ok {
+		if err != nil {
+			t.Errorf("case %d: %v", i, err)
+		}
+	}
+	for _, c := range []struct {
+		line  bool
+		graph string
+		given []errkind.Param
+		want  string
+	}{
+		{false, "", nil, "give --graph SPEC or --line"},
+		{false, "karate", []errkind.Param{ParamLineM}, "--m applies to --line, not --graph"},
+		{true, "karate", nil, "give either --graph or --line, not both"},
+		{true, "", []errkind.Param{ParamLineN, ParamLineM, ParamTau, ParamDryRun}, "--dry-run applies to --graph, not --line"},
+		{true, "", []errkind.Param{ParamLineN, ParamLineM, ParamTau, ParamTimeBudget}, "--time-budget applies to --graph, not --line"},
+		{true, "", []errkind.Param{ParamLineN, ParamLineM, ParamTau, ParamLineT}, "give --tau (the line's diffusion time) or its old spelling --T, not both"},
+		{true, "", []errkind.Param{ParamLineM, ParamTau}, "--line needs --n"},
+		{true, "", []errkind.Param{ParamLineN, ParamTau}, "--line needs --m"},
+		{true, "", []errkind.Param{ParamLineN, ParamLineM}, "--line needs --tau"},
+	} {
+		err := CheckKernel(c.line, c.graph, given(c.given...))
+		if errkind.Of(err) != errkind.Usage || errkind.Render(err, asFlag) != c.want {
+			t.Errorf("line %v, graph %q, given %v: %v, want usage error %q", c.line, c.graph, c.given, err, c.want)
 		}
 	}
 }

@@ -83,19 +83,9 @@ instead calibrate σ privately on Δ2 of the line (--mechanism: discrete, the
 
 func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, out io.Writer) error {
 	o.Seed, o.Workers = uint64(g.cfg.Write.RandomSeed), g.cfg.Write.Concurrency
-	e, err := o.Checked()
+	res, err := o.Run(ctx, g.progress("line trials"))
 	if err != nil {
 		return err
-	}
-	e.Progress = g.progress("line trials")
-	res, err := experiment.RunLine(ctx, e)
-	if err != nil {
-		return err
-	}
-	if o.Plot != "" {
-		if err := res.Plot(o.Plot); err != nil {
-			return err
-		}
 	}
 	if g.output == "json" {
 		return printJSON(out, res)

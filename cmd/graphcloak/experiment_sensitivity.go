@@ -61,17 +61,9 @@ Nothing is released; no ledger is touched.`,
 }
 
 func runExperimentSensitivity(g *globalOptions, o *sensitivityExpOptions, out io.Writer) error {
-	if err := o.CheckGiven(); err != nil {
-		return err
-	}
-	res, err := experiment.RunSensitivity(o.SensitivitySweep)
+	res, err := o.RunPlotted(o.plot)
 	if err != nil {
 		return err
-	}
-	if o.plot != "" {
-		if err := res.Plot(o.plot); err != nil {
-			return err
-		}
 	}
 	if g.output == "json" {
 		return printJSON(out, res)

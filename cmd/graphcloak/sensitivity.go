@@ -9,6 +9,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/cost"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
@@ -94,47 +95,18 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// checkSensitivityFlags checks the combination of sensitivity's flags:
-// --graph or --line, each with its own.
+// checkSensitivityFlags checks the combination of sensitivity's flags
+// (sensitivity.CheckKernel, then --graph's CheckCombination) and reads
+// --line's τ (--tau, or its old spelling --T, into o.T).
 func checkSensitivityFlags(g *globalOptions, o *sensitivityOptions, f *pflag.FlagSet) error {
-	if o.line {
-		return checkLineFlags(g, o, f)
+	if err := sensitivity.CheckKernel(o.line, o.graph, func(p errkind.Param) bool { return f.Changed(string(p)) }); err != nil {
+		return err
 	}
-	if o.graph == "" {
-		return usageErrorf("give --graph SPEC or --line")
-	}
-	for _, name := range []string{"n", "m", "T"} {
-		if f.Changed(name) {
-			return usageErrorf("--%s applies to --line, not --graph", name)
-		}
-	}
-	return o.CheckCombination()
-}
-
-// checkLineFlags checks sensitivity --line's flags: none of --graph's,
-// --n, --m and the line's τ (--tau, or its old spelling --T, into o.T).
-func checkLineFlags(g *globalOptions, o *sensitivityOptions, f *pflag.FlagSet) error {
-	if o.graph != "" {
-		return usageErrorf("give either --graph or --line, not both")
-	}
-	for _, name := range []string{"method", "dense-limit", "time-budget", "save", "dry-run", "shard"} {
-		if f.Changed(name) {
-			return usageErrorf("--%s applies to --graph, not --line", name)
-		}
-	}
-	if f.Changed("T") && f.Changed("tau") {
-		return usageErrorf("give --tau (the line's diffusion time) or its old spelling --T, not both")
+	if !o.line {
+		return o.CheckCombination()
 	}
 	if f.Changed("tau") {
 		o.T = g.cfg.Privacy.Tau
-	}
-	for _, name := range []string{"n", "m"} {
-		if !f.Changed(name) {
-			return usageErrorf("--line needs --%s", name)
-		}
-	}
-	if !f.Changed("T") && !f.Changed("tau") {
-		return usageErrorf("--line needs --tau")
 	}
 	return nil
 }
@@ -228,12 +200,9 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	} else {
 		g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.Tau, "method", o.Method)
 	}
-	res, err := sensitivity.Certify(ctx, spec)
+	res, err := sensitivity.CertifyGraph(ctx, spec)
 	if opt.Status != nil && (o.Shard == "" || ctx.Err() == nil) {
 		fmt.Fprintln(g.stderr) // ends the progress line; an interrupted shard leaves it
-	}
-	if m := gr.Merges(); m.Merged > 0 {
-		res.DuplicateEdges = &m
 	}
 	return res, err
 }

@@ -44,9 +44,7 @@ type graphOptions struct {
 // simulation is the simulation o describes on graph and its partition,
 // with the mechanism mech (τ and ε are a sweep's).
 func (o *graphOptions) simulation(graph *laplacian.Graph, part []int, names []string, mech privacy.Mechanism) forecast.Simulation {
-	return forecast.Simulation{Graph: graph, Partition: part, Names: names, Delta: o.delta, Mechanism: mech,
-		Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
-		Seed: o.seed, Workers: o.workers}
+	return o.run().SimulationWith(graph, part, names, mech)
 }
 
 // loadExperimentGraph loads --graph (with the community property when
