@@ -85,7 +85,7 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 	if opts.g.output == "json" {
 		return printJSON(out, s)
 	}
-	return textreport.DemoWithTradeOff(out, run)
+	return textreport.DemoWithTradeOff(out, run, flagName)
 }
 
 // demoSpec is the demo that demo's flags ask for, or why they are

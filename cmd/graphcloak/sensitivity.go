@@ -138,7 +138,7 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 	if g.output == "json" {
 		return printJSON(out, res)
 	}
-	return textreport.SensitivityReport(out, res)
+	return textreport.SensitivityReport(out, res, flagName)
 }
 
 // sensitivityGraph validates the --graph flags and loads the graph with

@@ -21,7 +21,7 @@ func TestDemoWithTradeOff(t *testing.T) {
 		if err := Demo(&story, run); err != nil {
 			t.Fatal(err)
 		}
-		if err := DemoWithTradeOff(&b, run); err != nil {
+		if err := DemoWithTradeOff(&b, run, dashes); err != nil {
 			t.Fatal(err)
 		}
 		rest, ok := strings.CutPrefix(b.String(), story.String())

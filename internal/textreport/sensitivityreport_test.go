@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
+
+// dashes names a parameter as the command's flag does ("--p").
+func dashes(p errkind.Param) string { return "--" + string(p) }
 
 // TestSensitivityReport: a whole Δ2 prints as Sensitivity does; a shard's
 // as SensitivityShard with the merge of all its N parts as the next step.
@@ -16,7 +20,7 @@ func TestSensitivityReport(t *testing.T) {
 	shard := sensitivity.Report{Delta2: 0.5, Method: "columns", Edge: []any{1, 2},
 		Shard: &sensitivity.ShardReport{Index: 1, Count: 4, Scheme: "columns", Lower: 0.25, Complete: true, Save: "p1.json"}}
 	var got, want bytes.Buffer
-	if err := SensitivityReport(&got, whole); err != nil {
+	if err := SensitivityReport(&got, whole, dashes); err != nil {
 		t.Fatal(err)
 	}
 	_ = Sensitivity(&want, whole)
@@ -24,7 +28,7 @@ func TestSensitivityReport(t *testing.T) {
 		t.Errorf("whole:\n%s\nwant Sensitivity's\n%s", got.String(), want.String())
 	}
 	got.Reset()
-	if err := SensitivityReport(&got, shard); err != nil {
+	if err := SensitivityReport(&got, shard, dashes); err != nil {
 		t.Fatal(err)
 	}
 	if next := rows(t, got.String())["next"]; next != "graphcloak sensitivity merge <all 4 partial certificates> --save CERT" {
