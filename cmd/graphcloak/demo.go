@@ -74,13 +74,10 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s := run.Summary
-	if opts.plot != "" {
-		if err := sourceview.Demo(opts.plot, run); err != nil {
-			return err
-		}
-		s.Plot = opts.plot
+	if err := sourceview.DemoIfAsked(opts.plot, run); err != nil {
+		return err
 	}
+	s := run.Summary
 	opts.g.logger.Info("demo", "delta2", s.Delta2, "sigma", s.Sigma, "topCommunityIsSource", s.TopCommunityRight)
 	if opts.g.output == "json" {
 		return printJSON(out, s)

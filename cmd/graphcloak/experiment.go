@@ -205,11 +205,8 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 // sayAnswerExperimentEstimate prints the private-answer experiment's
 // estimate once its partition is known (cost.AnswerExperimentLine).
 func sayAnswerExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation, began time.Time) {
-	if g.quiet {
-		return
-	}
-	if line := cost.AnswerExperimentLine(sim, o.taus, len(o.epsilons), began, longStep.Seconds()); line != "" {
-		g.say(line)
+	if !g.quiet {
+		cost.TellAnswerExperiment(g.say, sim, o.taus, len(o.epsilons), began, longStep.Seconds())
 	}
 }
 

@@ -210,10 +210,7 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 // sayDelta2Estimate prints the sensitivity command's estimate before Δ2
 // is computed at τ on gr with opt (cost.SensitivityLine).
 func sayDelta2Estimate(g *globalOptions, gr *laplacian.Graph, tau float64, opt sensitivity.Options, began time.Time) {
-	if g.quiet {
-		return
-	}
-	if line := cost.SensitivityLine(gr, tau, opt, flagName, began, longStep.Seconds()); line != "" {
-		g.say(line)
+	if !g.quiet {
+		cost.TellSensitivity(g.say, gr, tau, opt, flagName, began, longStep.Seconds())
 	}
 }
