@@ -225,3 +225,21 @@ func logSlopes(pts []SweepPoint) (all, low, high float64) {
 	slope := func(i, j int) float64 { return (ly[j] - ly[i]) / (lx[j] - lx[i]) }
 	return sxy / sxx, slope(0, 1), slope(k-2, k-1)
 }
+
+// RunPlotted is RunSensitivity of s once CheckGiven passed, its three
+// panels drawn to plot when set ("": no picture).
+func (s SensitivitySweep) RunPlotted(plot string) (*SensitivityResult, error) {
+	if err := s.CheckGiven(); err != nil {
+		return nil, err
+	}
+	res, err := RunSensitivity(s)
+	if err != nil {
+		return nil, err
+	}
+	if plot != "" {
+		if err := res.Plot(plot); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}

@@ -43,11 +43,11 @@ func (s *ReleaseSpec) HeldSensitivity(log *slog.Logger, g *laplacian.Graph, tau 
 // or w nil (--cache-dir none), is Certify's alone.
 func (w *WorkCache) Certify(ctx context.Context, spec sensitivity.CertifySpec) (sensitivity.Report, error) {
 	if spec.ShardCount > 0 {
-		return sensitivity.Certify(ctx, spec)
+		return sensitivity.CertifyGraph(ctx, spec)
 	}
 	c := w.Sensitivity(spec.Graph, spec.Tau, spec.Alpha)
 	if c == nil {
-		return sensitivity.Certify(ctx, spec)
+		return sensitivity.CertifyGraph(ctx, spec)
 	}
 	log := w.logger()
 	if spec.Options.MethodChosen() {
@@ -58,6 +58,7 @@ func (w *WorkCache) Certify(ctx context.Context, spec sensitivity.CertifySpec) (
 			}
 			res := sensitivity.NewReport(*r, time.Since(start).Seconds(), func(i int) any { return spec.Graph.Key(i) })
 			res.Graph, res.Tau, res.Reused = spec.GraphName, &spec.Tau, true
+			res.NoteMerges(spec.Graph)
 			return res, nil
 		}
 	}
@@ -67,7 +68,7 @@ func (w *WorkCache) Certify(ctx context.Context, spec sensitivity.CertifySpec) (
 			w.Trim()
 		}
 	}
-	return sensitivity.Certify(ctx, spec)
+	return sensitivity.CertifyGraph(ctx, spec)
 }
 
 // saveStored writes the store's certificate c to spec.Save (when set),

@@ -60,13 +60,9 @@ The output also shows the discrete σ, since released noise is a discrete Gaussi
 }
 
 func runCalibrate(_ context.Context, o *calibrateOptions, out io.Writer) error {
-	m, err := privacy.ParseMechanism(o.mechanism)
-	if err != nil || m == privacy.MechanismDefault {
-		return usageErrorf("--mechanism must be %s, got %q", privacy.MechanismNames(), o.mechanism)
-	}
-	r, err := privacy.CalibrateWithDiscrete(privacy.CalibrationParams{Sensitivity: o.sensitivity, Epsilon: o.epsilon, Delta: o.delta, Mechanism: m})
+	r, err := privacy.CalibrateNamed(o.mechanism, privacy.CalibrationParams{Sensitivity: o.sensitivity, Epsilon: o.epsilon, Delta: o.delta})
 	if err != nil {
-		return inputError{err}
+		return err
 	}
 	if o.output == "json" {
 		return printJSON(out, r)

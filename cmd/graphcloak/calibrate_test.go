@@ -72,7 +72,7 @@ func TestCalibrateErrors(t *testing.T) {
 		{[]string{"--sensitivity", "x", "--epsilon", "1", "--delta", "1e-5"}, exitUsage, "sensitivity"},
 	} {
 		_, code, err := runPrivacyCLI(t, append([]string{"calibrate"}, c.args...)...)
-		if code != c.code || err == nil || !strings.Contains(err.Error(), c.want) {
+		if code != c.code || err == nil || !strings.Contains(errorMessage(err), c.want) {
 			t.Errorf("%v: exit %d, err %v; want exit %d mentioning %q", c.args, code, err, c.code, c.want)
 		}
 	}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/graphcloak/graphcloak/internal/demo"
@@ -75,18 +74,15 @@ func runDemo(ctx context.Context, opts *demoOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s := run.Summary
-	if opts.plot != "" {
-		if err := sourceview.Demo(opts.plot, run); err != nil {
-			return err
-		}
-		s.Plot = opts.plot
+	if err := sourceview.DemoIfAsked(opts.plot, run); err != nil {
+		return err
 	}
+	s := run.Summary
 	opts.g.logger.Info("demo", "delta2", s.Delta2, "sigma", s.Sigma, "topCommunityIsSource", s.TopCommunityRight)
 	if opts.g.output == "json" {
 		return printJSON(out, s)
 	}
-	return printDemo(out, run)
+	return textreport.DemoWithTradeOff(out, run, flagName)
 }
 
 // demoSpec is the demo that demo's flags ask for, or why they are
@@ -100,20 +96,4 @@ func demoSpec(opts *demoOptions) (demo.Spec, error) {
 	}
 	spec := demo.Spec{Graph: opts.graph, Source: opts.source, Tau: opts.tau, Epsilon: opts.epsilon, Delta: opts.delta}
 	return spec, spec.Check()
-}
-
-// printDemo prints the demo's story and ranking (textreport.Demo), and
-// how to see the trade-off.
-func printDemo(out io.Writer, run *demo.Result) error {
-	if err := textreport.Demo(out, run); err != nil {
-		return err
-	}
-	fmt.Fprintf(out, "\nThis is one draw of a random mechanism: the exact node of this one-unit source stays private\n"+
-		"(a heavier source's would not: docs/guarantee.md, \"Heavy sources\"), and the probabilities show\n"+
-		"how much the private values still say about its community. Rerun, or raise --epsilon (less\n"+
-		"noise, less privacy) to see the trade-off.\n")
-	if run.Summary.Plot != "" {
-		fmt.Fprintf(out, "picture: %s\n", run.Summary.Plot)
-	}
-	return nil
 }

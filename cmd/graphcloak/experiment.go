@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"strings"
 	"time"
@@ -15,7 +14,6 @@ import (
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/internal/textreport"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -29,22 +27,9 @@ func newExperimentCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// lineOptions are the flags of "experiment line".
-type lineOptions struct {
-	n, m           int
-	T              float64
-	sigma          float64
-	epsilon, delta float64
-	mechanism      string
-	alpha          float64
-	sources        []float64
-	trials         int
-	estimator      string
-	seed           uint64
-	workers        int
-	plot           string
-	private        bool // --epsilon given
-}
+// lineOptions are the flags of "experiment line" (experiment.LineRun:
+// Private is --epsilon given).
+type lineOptions struct{ experiment.LineRun }
 
 func newExperimentLineCmd(g *globalOptions) *cobra.Command {
 	o := &lineOptions{}
@@ -63,96 +48,44 @@ instead calibrate σ privately on Δ2 of the line (--mechanism: discrete, the
   graphcloak experiment line --epsilon 1 --delta 1e-5 --trials 20 --plot line.png`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			o.private = cmd.Flags().Changed("epsilon")
-			if o.private && cmd.Flags().Changed("sigma") {
+			o.Private = cmd.Flags().Changed("epsilon")
+			if o.Private && cmd.Flags().Changed("sigma") {
 				return usageErrorf("give either --sigma (fixed noise) or --epsilon/--delta (private noise), not both")
 			}
-			if cmd.Flags().Changed("delta") && !o.private {
+			if cmd.Flags().Changed("delta") && !o.Private {
 				return usageErrorf("--delta needs --epsilon")
 			}
 			return runExperimentLine(cmd.Context(), g, o, g.stdout)
 		},
 	}
 	f := cmd.Flags()
-	f.IntVar(&o.n, "n", 100, "source grid points j/n, j = 1..n")
-	f.IntVar(&o.m, "m", 50, "sensors at i/m, i = 1..m")
+	f.IntVar(&o.N, "n", 100, "source grid points j/n, j = 1..n")
+	f.IntVar(&o.M, "m", 50, "sensors at i/m, i = 1..m")
 	f.Float64Var(&o.T, "tau", 0.05, "diffusion time τ = μt (the paper's T)")
 	f.Float64Var(&o.T, "T", 0.05, "old spelling of --tau")
 	_ = f.MarkHidden("T")
-	f.Float64Var(&o.sigma, "sigma", 0.1, "fixed (non-private) noise standard deviation")
-	f.Float64Var(&o.epsilon, "epsilon", 0, "privacy ε: calibrate σ privately instead of --sigma")
-	f.Float64Var(&o.delta, "delta", 1e-5, "privacy δ (with --epsilon)")
-	f.StringVar(&o.mechanism, "mechanism", "discrete", "σ calibration with --epsilon: "+mechanismFlagHelp())
-	f.Float64Var(&o.alpha, "alpha", 0, "neighbour EMD radius α (default 1/n: unit mass moved one grid step)")
+	f.Float64Var(&o.Sigma, "sigma", 0.1, "fixed (non-private) noise standard deviation")
+	f.Float64Var(&o.Epsilon, "epsilon", 0, "privacy ε: calibrate σ privately instead of --sigma")
+	f.Float64Var(&o.Delta, "delta", 1e-5, "privacy δ (with --epsilon)")
+	f.StringVar(&o.MechanismName, "mechanism", "discrete", "σ calibration with --epsilon: "+mechanismFlagHelp())
+	f.Float64Var(&o.Alpha, "alpha", 0, "neighbour EMD radius α (default 1/n: unit mass moved one grid step)")
 	// --sources is a count everywhere else (experiment graph, locate).
-	f.Float64SliceVar(&o.sources, "source-positions", []float64{0.24, 0.76}, "unit source positions in (0, 1], comma-separated")
-	f.Float64SliceVar(&o.sources, "sources", []float64{0.24, 0.76}, "old spelling of --source-positions")
+	f.Float64SliceVar(&o.Sources, "source-positions", []float64{0.24, 0.76}, "unit source positions in (0, 1], comma-separated")
+	f.Float64SliceVar(&o.Sources, "sources", []float64{0.24, 0.76}, "old spelling of --source-positions")
 	_ = f.MarkHidden("sources")
-	f.IntVar(&o.trials, "trials", 20, "noise draws")
-	f.StringVar(&o.estimator, "estimator", recovery.Default, "estimator: "+strings.Join(recovery.Names(), ", "))
+	f.IntVar(&o.Trials, "trials", 20, "noise draws")
+	f.StringVar(&o.Estimator, "estimator", recovery.Default, "estimator: "+strings.Join(recovery.Names(), ", "))
 	addSeedFlag(f)
 	config.AddFlags(f, "concurrency") // write.concurrency: one default everywhere
-	f.StringVar(&o.plot, "plot", "", "write trial 0 (true vs recovered sources) to this image file (.png, .svg, .pdf)")
+	f.StringVar(&o.Plot, "plot", "", "write trial 0 (true vs recovered sources) to this image file (.png, .svg, .pdf)")
 	return cmd
 }
 
-// experimentMechanism parses --mechanism; the experiments default to the
-// discrete Gaussian so they simulate the σ a real release uses.
-func experimentMechanism(name string) (privacy.Mechanism, error) {
-	m, err := privacy.ParseMechanism(name)
-	if err != nil {
-		return 0, inputErrorf("--mechanism: %v", err)
-	}
-	return m, nil
-}
-
-// lineSpec is the line experiment o asks for, its grid, trials, sources,
-// α, noise and estimator checked.
-func lineSpec(o *lineOptions) (experiment.Line, error) {
-	if err := checkPlotPath(o.plot); err != nil {
-		return experiment.Line{}, err
-	}
-	e := experiment.Line{N: o.n, M: o.m, T: o.T, Alpha: o.alpha, Sources: o.sources, Trials: o.trials,
-		Estimator: o.estimator, Seed: o.seed, Workers: o.workers}
-	if err := e.CheckShape(); err != nil {
-		return experiment.Line{}, err
-	}
-	if o.private {
-		if err := checkPrivacy(o.epsilon, o.delta); err != nil {
-			return experiment.Line{}, err
-		}
-		mech, err := experimentMechanism(o.mechanism)
-		if err != nil {
-			return experiment.Line{}, err
-		}
-		e.Epsilon, e.Delta, e.Mechanism = o.epsilon, o.delta, mech
-	} else {
-		if err := checkPositiveFlag("sigma", o.sigma); err != nil {
-			return experiment.Line{}, err
-		}
-		e.Sigma = o.sigma
-	}
-	if err := checkEstimator(o.estimator); err != nil {
-		return experiment.Line{}, err
-	}
-	return e, nil
-}
-
 func runExperimentLine(ctx context.Context, g *globalOptions, o *lineOptions, out io.Writer) error {
-	o.seed, o.workers = uint64(g.cfg.Write.RandomSeed), g.cfg.Write.Concurrency
-	e, err := lineSpec(o)
+	o.Seed, o.Workers = uint64(g.cfg.Write.RandomSeed), g.cfg.Write.Concurrency
+	res, err := o.Run(ctx, g.progress("line trials"))
 	if err != nil {
 		return err
-	}
-	e.Progress = g.progress("line trials")
-	res, err := experiment.RunLine(ctx, e)
-	if err != nil {
-		return err
-	}
-	if o.plot != "" {
-		if err := res.Plot(o.plot); err != nil {
-			return err
-		}
 	}
 	if g.output == "json" {
 		return printJSON(out, res)
@@ -227,95 +160,53 @@ func runExperimentGraph(ctx context.Context, g *globalOptions, o *graphOptions, 
 	if err != nil {
 		return err
 	}
-	if o.sources > lg.Graph.N() {
-		return inputErrorf("--sources %d exceeds the graph's %d nodes", o.sources, lg.Graph.N())
-	}
-	mech, err := experimentMechanism(o.mechanism)
+	run := o.run()
+	sim, err := run.Simulation(lg.Graph, nil, nil)
 	if err != nil {
 		return err
 	}
 	if !o.privateAnswer {
-		sayGraphExperimentEstimate(g, o, o.simulation(lg.Graph, nil, nil, mech), began)
+		sayGraphExperimentEstimate(g, o, sim, began)
 	}
 	kind, part, names, err := lg.ScoredPartition(ctx, o.communities, o.resolution, o.seed)
 	if err != nil {
 		return err
 	}
-	sim := o.simulation(lg.Graph, part, names, mech)
+	sim.Partition, sim.Names = part, names
 	if o.privateAnswer {
 		sayAnswerExperimentEstimate(g, o, sim, began)
-		return runExperimentAnswer(ctx, g, o, sim, out)
 	}
-	results, err := experiment.SweepGraph(ctx, experiment.GraphSweep{Taus: o.taus, Epsilons: o.epsilons, TimeBudget: o.timeBudget,
-		Progress: g.progress, Graph: sim})
-	if err != nil {
+	res, err := run.Run(ctx, sim, kind, g.progress)
+	switch {
+	case err != nil:
 		return err
-	}
-	for _, res := range results {
-		res.Graph, res.CommunitySource = o.graph, kind
-	}
-	if len(results) > 1 {
-		return reportGraphSweep(g, o, results, out)
+	case res.Answers != nil && g.output == "json":
+		return printJSON(out, res.Answers)
+	case res.Answers != nil:
+		return textreport.AnswerExperiment(out, res.Answers, o.trials, o.seed)
+	case res.Sweep != nil && g.output == "json":
+		return printJSON(out, res.Sweep)
+	case res.Sweep != nil:
+		textreport.GraphSweep(out, *res.Sweep)
+		return nil
 	}
 	if o.plot != "" {
-		if err := sourceview.Example(o.plot, lg.Graph, results[0]); err != nil {
+		if err := sourceview.Example(o.plot, lg.Graph, res.One); err != nil {
 			return err
 		}
 	}
 	if g.output == "json" {
-		return printJSON(out, results[0])
+		return printJSON(out, res.One)
 	}
-	textreport.GraphExperiment(out, results[0])
-	return nil
-}
-
-// runExperimentAnswer scores the private-answer mode at every τ and ε.
-func runExperimentAnswer(ctx context.Context, g *globalOptions, o *graphOptions, sim forecast.Simulation, out io.Writer) error {
-	if o.sigma != 0 {
-		return usageErrorf("--private-answer publishes no noisy values: --sigma does not apply")
-	}
-	if o.sources != 1 {
-		return usageErrorf("--private-answer publishes one community: --sources must be 1")
-	}
-	// The answer ignores the mechanism and σ and plants one source.
-	fs, err := experiment.SweepAnswers(ctx, experiment.GraphSweep{Taus: o.taus, Epsilons: o.epsilons, Progress: g.progress, Graph: sim}, o.answerCap)
-	if err != nil {
-		return err
-	}
-	if g.output == "json" {
-		return printJSON(out, map[string]any{"graph": o.graph, "forecasts": fs})
-	}
-	fmt.Fprintf(out, "experiment graph %s, private answer, %d trials per row (seed %d)\n", o.graph, o.trials, o.seed)
-	return textreport.Forecasts(out, fs)
-}
-
-// reportGraphSweep prints the graph experiment at several τ or ε (and
-// draws --plot).
-func reportGraphSweep(g *globalOptions, o *graphOptions, results []*forecast.SimulationResult, out io.Writer) error {
-	sw := experiment.SweepReport{Experiments: results, Summary: experiment.Summarise(results)}
-	if o.plot != "" {
-		caption := fmt.Sprintf("%s, %s estimator, %d trials per point, δ = %g, α = %g; dotted: chance", o.graph, results[0].Estimator, results[0].Trials, o.delta, o.alpha)
-		byTau := len(o.epsilons) == 1 || o.sigma != 0 // one ε, or a fixed σ: the rates against τ
-		if err := sw.Summary.Plot(o.plot, caption, byTau); err != nil {
-			return err
-		}
-		sw.Plot = o.plot
-	}
-	if g.output == "json" {
-		return printJSON(out, sw)
-	}
-	textreport.GraphSweep(out, sw)
+	textreport.GraphExperiment(out, res.One)
 	return nil
 }
 
 // sayAnswerExperimentEstimate prints the private-answer experiment's
 // estimate once its partition is known (cost.AnswerExperimentLine).
 func sayAnswerExperimentEstimate(g *globalOptions, o *graphOptions, sim forecast.Simulation, began time.Time) {
-	if g.quiet {
-		return
-	}
-	if line := cost.AnswerExperimentLine(sim, o.taus, len(o.epsilons), began, longStep.Seconds()); line != "" {
-		g.say(line)
+	if !g.quiet {
+		cost.TellAnswerExperiment(g.say, sim, o.taus, len(o.epsilons), began, longStep.Seconds())
 	}
 }
 

@@ -9,16 +9,12 @@ import (
 	"github.com/graphcloak/graphcloak/internal/textreport"
 )
 
-// sensitivityExpOptions are the flags of "experiment sensitivity".
+// sensitivityExpOptions are the flags of "experiment sensitivity": the
+// sweep, the kernel (--line) and the picture.
 type sensitivityExpOptions struct {
-	line         bool
-	m            int
-	T            float64
-	nForM, nForT int
-	alpha        float64
-	ms, ns       []int
-	ts           []float64
-	plot         string
+	experiment.SensitivitySweep
+	line bool
+	plot string
 }
 
 func newExperimentSensitivityCmd(g *globalOptions) *cobra.Command {
@@ -50,35 +46,24 @@ Nothing is released; no ledger is touched.`,
 	}
 	f := cmd.Flags()
 	f.BoolVar(&o.line, "line", true, "the 1-D heat kernel on the unit interval (the only kernel supported)")
-	f.IntVar(&o.m, "m", 500, "sensors while n or T varies")
+	f.IntVar(&o.M, "m", 500, "sensors while n or T varies")
 	f.Float64Var(&o.T, "tau", 0.1, "diffusion time τ (the paper's T) while m or n varies")
 	f.Float64Var(&o.T, "T", 0.1, "old spelling of --tau")
 	_ = f.MarkHidden("T")
-	f.IntVar(&o.nForM, "n-for-m", 500, "source grid points while m varies")
-	f.IntVar(&o.nForT, "n-for-tau", 1000, "source grid points while τ varies")
-	f.Float64Var(&o.alpha, "alpha", 1, "neighbour EMD radius α")
-	f.IntSliceVar(&o.ms, "m-values", nil, "values of m to sweep (default 12 log-spaced from 10 to 5000)")
-	f.IntSliceVar(&o.ns, "n-values", nil, "values of n to sweep (default 12 log-spaced from 2 to 5000)")
-	f.Float64SliceVar(&o.ts, "tau-values", nil, "values of τ to sweep (default 13 log-spaced from 1e-4 to 100)")
+	f.IntVar(&o.NForM, "n-for-m", 500, "source grid points while m varies")
+	f.IntVar(&o.NForT, "n-for-tau", 1000, "source grid points while τ varies")
+	f.Float64Var(&o.Alpha, "alpha", 1, "neighbour EMD radius α")
+	f.IntSliceVar(&o.Ms, "m-values", nil, "values of m to sweep (default 12 log-spaced from 10 to 5000)")
+	f.IntSliceVar(&o.Ns, "n-values", nil, "values of n to sweep (default 12 log-spaced from 2 to 5000)")
+	f.Float64SliceVar(&o.Ts, "tau-values", nil, "values of τ to sweep (default 13 log-spaced from 1e-4 to 100)")
 	f.StringVar(&o.plot, "plot", "", "write the three panels with the rates overlaid to this image file (.png, .svg, .pdf)")
 	return cmd
 }
 
 func runExperimentSensitivity(g *globalOptions, o *sensitivityExpOptions, out io.Writer) error {
-	sw := experiment.SensitivitySweep{
-		M: o.m, T: o.T, NForM: o.nForM, NForT: o.nForT, Alpha: o.alpha, Ms: o.ms, Ns: o.ns, Ts: o.ts,
-	}
-	if err := sw.CheckGiven(); err != nil {
-		return err
-	}
-	res, err := experiment.RunSensitivity(sw)
+	res, err := o.RunPlotted(o.plot)
 	if err != nil {
 		return err
-	}
-	if o.plot != "" {
-		if err := res.Plot(o.plot); err != nil {
-			return err
-		}
 	}
 	if g.output == "json" {
 		return printJSON(out, res)

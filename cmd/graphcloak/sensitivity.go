@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"os"
-	"strings"
 	"time"
 
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/cost"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
@@ -20,21 +18,14 @@ import (
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
-	"golang.org/x/term"
 )
 
-// sensitivityOptions are the flags of "sensitivity".
+// sensitivityOptions are the flags of "sensitivity": --graph's request
+// (sensitivity.Request) or --line's n, m and T.
 type sensitivityOptions struct {
-	graph      string
-	tau        float64
-	alpha      float64
-	method     string
-	denseLimit int
-	timeBudget time.Duration
-	save       string
-	dryRun     bool
-	shard      string // --shard i/N (sensitivity_shard.go)
-	cacheDir   string // --cache-dir: the work store Δ2 is read from and kept in
+	graph string
+	sensitivity.Request
+	cacheDir string // --cache-dir: the work store Δ2 is read from and kept in
 
 	line bool
 	n, m int
@@ -64,9 +55,7 @@ on [0, 1] (m sensors at i/m, sources on the grid j/n).
 Δ2 is never an estimate: "certified" is true for an exact value (to "slack",
 rounded up) or a proven upper bound, and "exact" says which. kappa2 is null
 when it was not computed (sparse path, or a matrix too large for an SVD) and
-"+Inf" when M is numerically singular. An exact Δ2 of a graph is kept in the
-work store and reused (with --method auto) by the next run and by release:
-"reused" is then true and kappa2 null; --cache-dir none computes.`
+"+Inf" when M is numerically singular.`
 
 func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	o := &sensitivityOptions{}
@@ -83,20 +72,20 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 			if err := checkSensitivityFlags(g, o, cmd.Flags()); err != nil {
 				return err
 			}
-			o.tau, o.alpha = g.cfg.Privacy.Tau, g.cfg.Privacy.Alpha
+			o.Tau, o.Alpha = g.cfg.Privacy.Tau, g.cfg.Privacy.Alpha
 			return runSensitivity(cmd.Context(), g, o, g.stdout)
 		},
 	}
 	fl := cmd.Flags()
 	graphFlag(fl, &o.graph, "", graphAny, "graph spec")
 	config.AddFlags(fl, "tau", "alpha", "header", "duplicate-edges", "ledger-key") // one configuration path: flag > GRAPHCLOAK_PRIVACY_TAU > privacy.tau > default
-	fl.StringVar(&o.method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns), lanczos (per-edge Lanczos brackets; fast with hubs and on small-world graphs) slow-modes (certified slow eigenpairs; exact at large τ, up to 5 000 nodes), panels (all columns of a shifted Chebyshev polynomial; exact at any τ, up to 5 000 nodes) or gram (every column of exp(−2τL), 32 at a time; exact, one action on all n columns)")
-	fl.IntVar(&o.denseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
-	durationVar(fl, &o.timeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
-	fl.BoolVar(&o.dryRun, "dry-run", false, "print the method and its modelled time and memory; compute nothing")
-	fl.StringVar(&o.save, "save", "", "write a sensitivity certificate (Δ2, τ, α, graph fingerprint, method, version) to this JSON file, for release --sensitivity-cert")
+	fl.StringVar(&o.Method, "method", "auto", "graph method: auto, dense, sparse (the plan picks columns or lanczos), columns (Chebyshev columns), lanczos (per-edge Lanczos brackets; fast with hubs and on small-world graphs) slow-modes (certified slow eigenpairs; exact at large τ, up to 5 000 nodes), panels (all columns of a shifted Chebyshev polynomial; exact at any τ, up to 5 000 nodes) or gram (every column of exp(−2τL), 32 at a time; exact, one action on all n columns)")
+	fl.IntVar(&o.DenseLimit, "dense-limit", 2500, "largest node count for the dense method (0 disables it)")
+	durationVar(fl, &o.TimeBudget, "time-budget", 0, "stop the sparse refinement after this long and report the certified upper bound reached (0 = run to completion)")
+	fl.BoolVar(&o.DryRun, "dry-run", false, "print the method and its modelled time and memory; compute nothing")
+	fl.StringVar(&o.Save, "save", "", "write a sensitivity certificate (Δ2, τ, α, graph fingerprint, method, version) to this JSON file, for release --sensitivity-cert")
 	addCacheDirFlag(fl, &o.cacheDir)
-	fl.StringVar(&o.shard, "shard", "", "compute shard i of N (i/N, 0 ≤ i < N) of the exact Δ2 and --save it as a partial certificate; graphcloak sensitivity merge joins all N into the certificate one process would write (docs/sharding.md)")
+	fl.StringVar(&o.Shard, "shard", "", "compute shard i of N (i/N, 0 ≤ i < N) of the exact Δ2 and --save it as a partial certificate; graphcloak sensitivity merge joins all N into the certificate one process would write (docs/sharding.md)")
 	fl.BoolVar(&o.line, "line", false, "the 1-D heat kernel on [0, 1] instead of a graph")
 	fl.IntVar(&o.n, "n", 0, "line: source grid points j/n, j = 1..n")
 	fl.IntVar(&o.m, "m", 0, "line: sensors at i/m, i = 1..m")
@@ -108,66 +97,27 @@ func newSensitivityCmd(g *globalOptions) *cobra.Command {
 	return cmd
 }
 
-// checkSensitivityFlags checks the combination of sensitivity's flags:
-// --graph or --line, each with its own.
+// checkSensitivityFlags checks the combination of sensitivity's flags
+// (sensitivity.CheckKernel, then --graph's CheckCombination) and reads
+// --line's τ (--tau, or its old spelling --T, into o.T).
 func checkSensitivityFlags(g *globalOptions, o *sensitivityOptions, f *pflag.FlagSet) error {
-	if o.line {
-		return checkLineFlags(g, o, f)
+	if err := sensitivity.CheckKernel(o.line, o.graph, func(p errkind.Param) bool { return f.Changed(string(p)) }); err != nil {
+		return err
 	}
-	if o.graph == "" {
-		return usageErrorf("give --graph SPEC or --line")
-	}
-	for _, name := range []string{"n", "m", "T"} {
-		if f.Changed(name) {
-			return usageErrorf("--%s applies to --line, not --graph", name)
-		}
-	}
-	if o.dryRun && o.save != "" {
-		return usageErrorf("--dry-run computes no Δ2, so there is nothing to --save")
-	}
-	return checkShardFlags(o)
-}
-
-// checkLineFlags checks sensitivity --line's flags: none of --graph's,
-// --n, --m and the line's τ (--tau, or its old spelling --T, into o.T).
-func checkLineFlags(g *globalOptions, o *sensitivityOptions, f *pflag.FlagSet) error {
-	if o.graph != "" {
-		return usageErrorf("give either --graph or --line, not both")
-	}
-	for _, name := range []string{"method", "dense-limit", "time-budget", "save", "dry-run", "shard", "cache-dir"} {
-		if f.Changed(name) {
-			return usageErrorf("--%s applies to --graph, not --line", name)
-		}
-	}
-	if f.Changed("T") && f.Changed("tau") {
-		return usageErrorf("give --tau (the line's diffusion time) or its old spelling --T, not both")
+	if !o.line {
+		return o.CheckCombination()
 	}
 	if f.Changed("tau") {
 		o.T = g.cfg.Privacy.Tau
-	}
-	for _, name := range []string{"n", "m"} {
-		if !f.Changed(name) {
-			return usageErrorf("--line needs --%s", name)
-		}
-	}
-	if !f.Changed("T") && !f.Changed("tau") {
-		return usageErrorf("--line needs --tau")
-	}
-	return nil
-}
-
-func checkSensitivityFlag(name string, v float64) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return inputErrorf("--%s must be > 0 and finite, got %v", name, v)
 	}
 	return nil
 }
 
 func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions, out io.Writer) error {
-	if err := checkSensitivityFlag("alpha", o.alpha); err != nil {
+	if err := sensitivity.CheckPositive(sensitivity.ParamAlpha, o.Alpha); err != nil {
 		return err
 	}
-	if o.dryRun {
+	if o.DryRun {
 		p, err := graphSensitivityPlan(ctx, g, o)
 		if err != nil {
 			return err
@@ -180,7 +130,7 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 	var res sensitivity.Report
 	var err error
 	if o.line {
-		res, err = lineSensitivity(o)
+		res, err = sensitivity.CheckedLineReport(o.n, o.m, o.T, o.Alpha)
 	} else {
 		res, err = graphSensitivity(ctx, g, o)
 	}
@@ -190,47 +140,27 @@ func runSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptions
 	if g.output == "json" {
 		return printJSON(out, res)
 	}
-	return printSensitivityTable(out, res)
-}
-
-// lineSensitivity is sensitivity --line: the paper's 1-D setting.
-func lineSensitivity(o *sensitivityOptions) (sensitivity.Report, error) {
-	if err := sensitivity.CheckLine(o.n, o.m, o.T); err != nil {
-		return sensitivity.Report{}, err
-	}
-	res, err := sensitivity.LineReport(o.n, o.m, o.T, o.alpha)
-	if err != nil {
-		return sensitivity.Report{}, inputError{err}
-	}
-	return res, nil
+	return textreport.SensitivityReport(out, res, flagName)
 }
 
 // sensitivityGraph validates the --graph flags and loads the graph with
 // the options they ask for.
 func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptions) (*laplacian.Graph, sensitivity.Options, error) {
-	method, scheme, ok := sensitivity.MethodByName(o.method)
-	if names := sensitivity.MethodNames; !ok {
-		return nil, sensitivity.Options{}, usageErrorf("--method must be %s or %s, got %q", strings.Join(names[:len(names)-1], ", "), names[len(names)-1], o.method)
-	}
-	if err := checkSensitivityFlag("tau", o.tau); err != nil {
+	if err := o.CheckMethod(); err != nil {
 		return nil, sensitivity.Options{}, err
 	}
-	if err := graphcloak.CheckDiffusion(o.tau, o.alpha); err != nil {
+	if err := graphcloak.CheckDiffusion(o.Tau, o.Alpha); err != nil {
 		return nil, sensitivity.Options{}, err
 	}
-	if o.denseLimit < 0 { // --time-budget refuses negative durations itself (config.DurationVar)
-		return nil, sensitivity.Options{}, inputErrorf("--dense-limit must be ≥ 0, got %d", o.denseLimit)
+	opt, err := o.Options() // --time-budget refuses negative durations itself (config.DurationVar)
+	if err != nil {
+		return nil, sensitivity.Options{}, err
 	}
 	lg, err := loadGraphFlag(ctx, g, o.graph, "", false)
 	if err != nil {
 		return nil, sensitivity.Options{}, flagError("--graph", err)
 	}
-	gr := lg.Graph
-	opt := sensitivity.Options{Method: method, Scheme: scheme, DenseLimit: o.denseLimit, TimeBudget: o.timeBudget}
-	if opt.DenseLimit == 0 {
-		opt.DenseLimit = -1 // dense disabled; sensitivity.Options treats 0 as the default
-	}
-	return gr, opt, nil
+	return lg.Graph, opt, nil
 }
 
 // graphSensitivityPlan is sensitivity --graph --dry-run: the method
@@ -240,7 +170,7 @@ func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityO
 	if err != nil {
 		return sensitivity.PlanReport{}, err
 	}
-	return sensitivity.NewPlanReport(gr, o.graph, o.tau, o.alpha, opt, processPeakBytes()), nil
+	return sensitivity.NewPlanReport(gr, o.graph, o.Tau, o.Alpha, opt, processPeakBytes()), nil
 }
 
 // graphSensitivity is sensitivity --graph: the certified Δ2 of a graph
@@ -251,69 +181,43 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	if err != nil {
 		return sensitivity.Report{}, err
 	}
-	opt.Status = sensitivityProgress(g)
+	opt.Status = progressbar.SensitivityOnTerminal(g.stderr)
 	var starting func() // on a pipe: the estimate (unless the store holds Δ2), then progress lines
 	if opt.Status == nil {
-		starting = func() { sayDelta2Estimate(g, gr, o.tau, opt, began) }
+		starting = func() { sayDelta2Estimate(g, gr, o.Tau, opt, began) }
 		opt.Progress = g.progress("Δ2")
 	}
 	opt.Done = ctx.Done() // the engine stops too, not only this command
-	spec := sensitivity.CertifySpec{Graph: gr, GraphName: o.graph, Tau: o.tau, Alpha: o.alpha, Options: opt,
-		Save: o.save, Software: buildinfo.Read().String(), Starting: starting}
-	if o.save != "" { // sealed under the ledger key, when one is given
+	spec, err := o.CertifySpec(gr, o.graph, opt)
+	if err != nil {
+		return sensitivity.Report{}, err
+	}
+	spec.Software, spec.Starting = buildinfo.Read().String(), starting
+	if o.Save != "" { // sealed under the ledger key, when one is given
 		if spec.MACKey, err = inputfiles.CertificateMACKey(&g.cfg.Config); err != nil {
 			return sensitivity.Report{}, inputErrorf("--save: %w", err)
 		}
 	}
-	if o.shard != "" {
-		if spec.ShardIndex, spec.ShardCount, err = sensitivity.ParseShard(o.shard); err != nil {
-			return sensitivity.Report{}, usageErrorf("--shard: %v", err)
-		}
-		g.logger.Debug("computing a shard of Δ2", "shard", o.shard, "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
+	if o.Shard != "" {
+		g.logger.Debug("computing a shard of Δ2", "shard", o.Shard, "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.Tau, "method", o.Method)
 	} else {
-		g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.tau, "method", o.method)
+		g.logger.Debug("computing Δ2", "nodes", gr.N(), "edges", gr.NumEdges(), "tau", o.Tau, "method", o.Method)
 	}
 	store, err := workStore(g, o.cacheDir)
 	if err != nil {
 		return sensitivity.Report{}, err
 	}
 	res, err := store.Certify(ctx, spec) // an exact Δ2 the store holds is reused; one computed is kept
-	if opt.Status != nil && (o.shard == "" || ctx.Err() == nil) {
+	if opt.Status != nil && (o.Shard == "" || ctx.Err() == nil) {
 		fmt.Fprintln(g.stderr) // ends the progress line; an interrupted shard leaves it
 	}
-	if m := gr.Merges(); m.Merged > 0 {
-		res.DuplicateEdges = &m
-	}
 	return res, err
-}
-
-// printSensitivityTable prints a Δ2 report as a table; a shard's says
-// how to merge it.
-func printSensitivityTable(out io.Writer, r sensitivity.Report) error {
-	if r.Shard != nil {
-		return textreport.SensitivityShard(out, r,
-			fmt.Sprintf("graphcloak sensitivity merge <all %d partial certificates> --save CERT", r.Shard.Count))
-	}
-	return textreport.Sensitivity(out, r)
-}
-
-// sensitivityProgress draws Δ2's progress (progressbar.Sensitivity) when
-// stderr is a terminal, else returns nil.
-func sensitivityProgress(g *globalOptions) func(sensitivity.Interim) {
-	f, ok := g.stderr.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return nil
-	}
-	return progressbar.Sensitivity(f)
 }
 
 // sayDelta2Estimate prints the sensitivity command's estimate before Δ2
 // is computed at τ on gr with opt (cost.SensitivityLine).
 func sayDelta2Estimate(g *globalOptions, gr *laplacian.Graph, tau float64, opt sensitivity.Options, began time.Time) {
-	if g.quiet {
-		return
-	}
-	if line := cost.SensitivityLine(gr, tau, opt, flagName, began, longStep.Seconds()); line != "" {
-		g.say(line)
+	if !g.quiet {
+		cost.TellSensitivity(g.say, gr, tau, opt, flagName, began, longStep.Seconds())
 	}
 }

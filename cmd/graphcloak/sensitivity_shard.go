@@ -14,24 +14,8 @@ import (
 // computes one share of the exact Δ2 and writes a partial certificate;
 // sensitivity merge PART... --save CERT checks that the parts are every
 // shard of one computation exactly once and writes the certificate one
-// process would have written.
-
-// checkShardFlags validates --shard against the other --graph flags.
-func checkShardFlags(o *sensitivityOptions) error {
-	if o.shard == "" {
-		return nil
-	}
-	if _, _, err := sensitivity.ParseShard(o.shard); err != nil {
-		return usageErrorf("--shard: %v", err)
-	}
-	switch {
-	case o.dryRun:
-		return usageErrorf("--shard computes a share of Δ2; --dry-run computes nothing (dry-run the whole graph instead)")
-	case o.save == "":
-		return usageErrorf("--shard needs --save PART: a shard's result is a partial certificate for graphcloak sensitivity merge")
-	}
-	return nil
-}
+// process would have written. The --shard flags are checked by
+// sensitivity.Request.CheckCombination.
 
 // sensitivityMergeOptions are the flags of "sensitivity merge".
 type sensitivityMergeOptions struct {

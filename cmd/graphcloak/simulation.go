@@ -4,11 +4,11 @@ import (
 	"context"
 	"time"
 
+	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
-	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -44,9 +44,7 @@ type graphOptions struct {
 // simulation is the simulation o describes on graph and its partition,
 // with the mechanism mech (τ and ε are a sweep's).
 func (o *graphOptions) simulation(graph *laplacian.Graph, part []int, names []string, mech privacy.Mechanism) forecast.Simulation {
-	return forecast.Simulation{Graph: graph, Partition: part, Names: names, Delta: o.delta, Mechanism: mech,
-		Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator,
-		Seed: o.seed, Workers: o.workers}
+	return o.run().SimulationWith(graph, part, names, mech)
 }
 
 // loadExperimentGraph loads --graph (with the community property when
@@ -56,43 +54,19 @@ func loadExperimentGraph(ctx context.Context, g *globalOptions, spec, property s
 	return loadGraphFlag(ctx, g, spec, property, true)
 }
 
-// checkExperimentGraph validates experiment graph's flags and returns the
-// community property to read (for --communities property:NAME).
+// run is the graph experiment o asks for (experiment.GraphRun).
+func (o *graphOptions) run() experiment.GraphRun {
+	return experiment.GraphRun{Graph: o.graph, Taus: o.taus, Epsilons: o.epsilons, Delta: o.delta, Mechanism: o.mechanism,
+		Alpha: o.alpha, Sigma: o.sigma, Sources: o.sources, Trials: o.trials, Estimator: o.estimator, Seed: o.seed,
+		Workers: o.workers, Resolution: o.resolution, Plot: o.plot, PrivateAnswer: o.privateAnswer, AnswerCap: o.answerCap,
+		TimeBudget: o.timeBudget}
+}
+
+// checkExperimentGraph validates experiment graph's flags
+// (experiment.GraphRun.Check) and returns the community property to read
+// (for --communities property:NAME).
 func checkExperimentGraph(o *graphOptions) (property string, err error) {
-	if err := checkPlotPath(o.plot); err != nil {
-		return "", err
-	}
-	switch {
-	case o.trials < 1:
-		return "", inputErrorf("--trials must be at least 1, got %d", o.trials)
-	case o.sources < 1:
-		return "", inputErrorf("--sources must be at least 1, got %d", o.sources)
-	}
-	for _, tau := range o.taus {
-		if err := checkPositiveFlag("tau", tau); err != nil {
-			return "", err
-		}
-	}
-	for _, p := range []struct {
-		name string
-		v    float64
-	}{{"alpha", o.alpha}, {"resolution", o.resolution}} {
-		if err := checkPositiveFlag(p.name, p.v); err != nil {
-			return "", err
-		}
-	}
-	if o.sigma != 0 {
-		if err := checkPositiveFlag("sigma", o.sigma); err != nil {
-			return "", err
-		}
-	} else {
-		for _, eps := range o.epsilons {
-			if err := checkPrivacy(eps, o.delta); err != nil {
-				return "", err
-			}
-		}
-	}
-	if err := checkEstimator(o.estimator); err != nil {
+	if err := o.run().Check(); err != nil {
 		return "", err
 	}
 	property, isProperty, err := job.ScoredPartitionProperty(o.communities)
@@ -103,21 +77,4 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 		return "", usageErrorf("--communities property:NAME needs %s", graphNeo4j)
 	}
 	return property, nil
-}
-
-func checkEstimator(name string) error {
-	if _, err := recovery.ByName(name); err != nil {
-		return inputErrorf("--estimator: %v", err)
-	}
-	return nil
-}
-
-func checkPrivacy(eps, delta float64) error {
-	if err := checkPositiveFlag("epsilon", eps); err != nil {
-		return err
-	}
-	if !(delta > 0 && delta < 1) {
-		return inputErrorf("--delta must be in (0, 1), got %v", delta)
-	}
-	return nil
 }
