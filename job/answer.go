@@ -357,7 +357,7 @@ func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err 
 	}
 	res, err := answer.Run(ctx, answer.Request{Graph: in.Graph, Values: in.Readings, Tau: s.Tau,
 		Epsilon: s.Epsilon, Alpha: s.Alpha, Cap: s.Cap, Partition: in.Partition, Names: in.Names, Seed: s.Seed,
-		Model: p.Model, FitTolerance: s.FitTolerance, SensorNoise: s.SensorNoise, Diagnose: s.Diagnose, OnMismatch: s.OnMismatch, Ledger: env.Ledger, Scope: s.Scope, Epoch: s.Epoch, Noise: s.Noise})
+		Model: p.Model, Audited: p.Audit, Calibrated: p.Calibration, FitTolerance: s.FitTolerance, SensorNoise: s.SensorNoise, Diagnose: s.Diagnose, OnMismatch: s.OnMismatch, Ledger: env.Ledger, Scope: s.Scope, Epoch: s.Epoch, Noise: s.Noise})
 	if err != nil {
 		return nil, err
 	}
