@@ -35,9 +35,12 @@ func TestServeOperatorPageInBrowser(t *testing.T) {
 	// A budget for one release: every later slot is refused and locates
 	// that release again, so the ranking and its picture stay the same
 	// while the browser loads the page (as slow as the machine is busy).
+	// ε_total 1.1 at δ 1e-5 is ρ 0.0364, one release at ε 1, δ 1e-6 costs
+	// ρ 0.0244: a second does not fit (1.5 admitted two, and the second
+	// superseded the release the page had shown).
 	e.scope += "_one"
 	if r := runCLI(t, s.Password, "budget", "--init", "--ledger", "neo4j", "--uri", s.URI, "--user", s.User,
-		"--scope", e.scope, "--epsilon-total", "1.5", "--delta-total", "1e-5"); r.Code != 0 {
+		"--scope", e.scope, "--epsilon-total", "1.1", "--delta-total", "1e-5"); r.Code != 0 {
 		t.Fatalf("budget --init: exit %d: %s", r.Code, r.Stderr)
 	}
 	t.Cleanup(func() {
@@ -75,10 +78,16 @@ func TestServeOperatorPageInBrowser(t *testing.T) {
 	// the page was read, so the ledger's ρ left now is at most the page's.
 	r := runCLI(t, s.Password, "budget", "--ledger", "neo4j", "--uri", s.URI, "--user", s.User, "--scope", e.scope, "-o", "json")
 	var bal struct {
-		Scopes []struct{ RhoRemaining, RhoBudget float64 }
+		Scopes []struct {
+			Releases                int
+			RhoRemaining, RhoBudget float64
+		}
 	}
 	if r.Code != 0 || json.Unmarshal([]byte(r.Stdout), &bal) != nil || len(bal.Scopes) != 1 {
 		t.Fatalf("budget: exit %d: %s%s", r.Code, r.Stdout, r.Stderr)
+	}
+	if bal.Scopes[0].Releases != 1 {
+		t.Errorf("the scope's budget admitted %d releases, want the one the page shows", bal.Scopes[0].Releases)
 	}
 	m := regexp.MustCompile(`id="rho-left">([^<]+)<`).FindStringSubmatch(page)
 	if m == nil {
