@@ -111,32 +111,43 @@ func VerdictRateOf(masses []float64, curve []MassPoint, guess float64, roundTria
 // masses 0.64). A segment is halved (its rate simulated at the geometric
 // mean, rate(m) — Trials trials, seeded MassSeed) while it is wider than
 // refineRatio, some verdict mass (masses, ascending) falls inside it and
-// the answer probabilities at its ends differ by more than refineAnswers;
-// then the rates are made non-decreasing in mass (pool-adjacent
-// violators: the rate grows with the mass, and a point's sampling error
-// must not turn the answers back). At most three halvings of each grid
-// step: on the power grid three points, 600 trials more than the curve's
-// 1 600.
+// the answer probabilities at its ends differ by more than refineAnswers
+// — the segment holding the most verdict masses times that difference
+// first, at most refineMax in all; then the rates are made non-decreasing
+// in mass (pool-adjacent violators: the rate grows with the mass, and a
+// point's sampling error must not turn the answers back). At most three
+// halvings of a grid step: on the power grid four masses, 800 trials
+// more than the curve's ~1 800.
 func verdictCurve(curve []MassPoint, masses []float64, guess float64, roundTrials int, rate func(m float64) (float64, error)) ([]MassPoint, error) {
 	answers := newAnswerTable(guess, roundTrials)
 	out := slices.Clone(curve)
-	inside := func(lo, hi float64) bool {
+	// inside counts the verdict masses strictly between lo and hi.
+	inside := func(lo, hi float64) int {
 		i, _ := slices.BinarySearch(masses, math.Nextafter(lo, math.Inf(1)))
-		return i < len(masses) && masses[i] < hi
+		j, _ := slices.BinarySearch(masses, hi)
+		return max(j-i, 0)
 	}
-	for i := 0; i+1 < len(out); {
-		lo, hi := out[i], out[i+1]
-		if hi.Mass <= lo.Mass*refineRatio || !inside(lo.Mass, hi.Mass) ||
-			math.Abs(answers.at(hi.CommunityAccuracy)-answers.at(lo.CommunityAccuracy)) <= refineAnswers {
-			i++
-			continue
+	for range refineMax {
+		best, at := 0.0, -1
+		for i := 0; i+1 < len(out); i++ {
+			lo, hi := out[i], out[i+1]
+			turn := math.Abs(answers.at(hi.CommunityAccuracy) - answers.at(lo.CommunityAccuracy))
+			if hi.Mass <= lo.Mass*refineRatio || turn <= refineAnswers {
+				continue
+			}
+			if w := float64(inside(lo.Mass, hi.Mass)) * turn; w > best {
+				best, at = w, i
+			}
 		}
-		m := math.Sqrt(lo.Mass * hi.Mass)
+		if at < 0 {
+			break
+		}
+		m := math.Sqrt(out[at].Mass * out[at+1].Mass)
 		r, err := rate(m)
 		if err != nil {
 			return nil, err
 		}
-		out = slices.Insert(out, i+1, MassPoint{Mass: m, CommunityAccuracy: r})
+		out = slices.Insert(out, at+1, MassPoint{Mass: m, CommunityAccuracy: r})
 	}
 	monotoneRates(out)
 	return out, nil
@@ -149,6 +160,10 @@ const (
 	// refineAnswers: a segment whose ends' answer probabilities differ by
 	// no more is not halved.
 	refineAnswers = 0.05
+	// refineMax bounds the masses added to one curve (at Trials trials
+	// each), the segments with the most verdict masses times the largest
+	// turn of the answers first.
+	refineMax = 8
 )
 
 // monotoneRates makes the points' rates non-decreasing in mass, each the

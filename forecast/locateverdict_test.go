@@ -231,3 +231,78 @@ func TestMonotoneRates(t *testing.T) {
 		}
 	}
 }
+
+// TestMassCurveReadsItsVerdictCurve: a curve's verdict rates are read off
+// its verdict curve — every point's rate is VerdictRateOf its own
+// releases' verdict masses on that curve — which holds every grid mass,
+// ascends in mass and rate, and adds masses only inside grid steps that
+// some release's verdict mass falls in.
+func TestMassCurveReadsItsVerdictCurve(t *testing.T) {
+	g, _ := laplacian.Karate()
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Simulation{Graph: g, Partition: part, Tau: 1, Sigma: 0.25, Trials: 100, VerdictRoundTrials: 100, Seed: 5, Verdicts: true}
+	rs, err := MassCurves(context.Background(), []Simulation{e}, e.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	vc := r.VerdictCurve()
+	var all []float64
+	for _, vm := range r.verdictMasses {
+		all = append(all, vm...)
+	}
+	grid := map[float64]bool{}
+	for _, p := range r.Points {
+		grid[p.Mass] = true
+	}
+	seen := 0
+	for i, p := range vc {
+		if i > 0 && (!(p.Mass > vc[i-1].Mass) || p.CommunityAccuracy < vc[i-1].CommunityAccuracy) {
+			t.Fatalf("verdict curve not ascending at %d: %+v", i, vc)
+		}
+		if grid[p.Mass] {
+			seen++
+			continue
+		}
+		// An added mass: inside a grid step some verdict mass falls in.
+		lo, hi := 0.0, math.Inf(1)
+		for _, q := range r.Points {
+			if q.Mass < p.Mass {
+				lo = q.Mass
+			} else if q.Mass > p.Mass && hi == math.Inf(1) {
+				hi = q.Mass
+			}
+		}
+		in := false
+		for _, m := range all {
+			in = in || (m > lo && m < hi)
+		}
+		if !in {
+			t.Errorf("mass %.4g added on the step (%g, %g), where no verdict mass falls", p.Mass, lo, hi)
+		}
+	}
+	if seen != len(r.Points) {
+		t.Errorf("verdict curve holds %d of the %d grid masses", seen, len(r.Points))
+	}
+	read := 0
+	for i, p := range r.Points {
+		vm := r.verdictMasses[i]
+		if len(vm) == 0 {
+			continue
+		}
+		read++
+		if want := VerdictRateOf(vm, vc, r.Unit.Guess(), e.VerdictRoundTrials); p.VerdictRate != want || p.VerdictTrials != len(vm) {
+			t.Errorf("mass %g: verdict rate %v of %d, want %v of %d read off the verdict curve", p.Mass, p.VerdictRate, p.VerdictTrials, want, len(vm))
+		}
+	}
+	t.Logf("%d points read, verdict curve of %d masses (%d added)", read, len(vc), len(vc)-len(r.Points))
+	if len(vc)-len(r.Points) > refineMax {
+		t.Errorf("%d masses added, want ≤ %d", len(vc)-len(r.Points), refineMax)
+	}
+	if read == 0 || len(vc) == len(r.Points) {
+		t.Errorf("karate at σ 0.25: %d points forecast a verdict, %d masses added — the case checks nothing", read, len(vc)-len(r.Points))
+	}
+}

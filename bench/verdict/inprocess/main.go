@@ -18,7 +18,9 @@
 //     graph as read), Gaussian noise σ: locate's verdict path on each —
 //     the evidence test, EstimateMass, AtMass at the mass's lower bound,
 //     Judge — against what plan's model (VerdictRateOf) predicts for the
-//     same verdict masses, with plan's curve and with the fine curve.
+//     same verdict masses: read off the grid alone (before issue 73's
+//     fix), off the fine curve, and off plan's verdict curve (what plan
+//     prints).
 //
 // One JSON line at the end holds the counts, for pooling.
 package main
