@@ -101,3 +101,208 @@ func TestVerdictRateIsLocates(t *testing.T) {
 		t.Errorf("the ranking's rate %.3f is within %.3f of locate's %.3f: this case tells the two apart no more", pt.CommunityAccuracy, tol, got)
 	}
 }
+
+// TestVerdictCurveWhereAnswersTurn: a plan reads each release's answer
+// probability off its verdict curve; against the closed form — the
+// probability PerNodeAnswers gives at the true rate of each verdict mass,
+// averaged — on a rate strongly convex in log mass between two grid
+// points, where the verdict masses fall. The grid's straight line between
+// 1 and 3.16 units puts the answers' turn far too low (the power grid's
+// 7-point overstatement, larger here): reading the grid alone fails.
+func TestVerdictCurveWhereAnswersTurn(t *testing.T) {
+	const guess, rounds = 0.04, 100
+	// The true rate: flat at 0.03 up to 1 unit, then cubic in log mass.
+	truth := func(m float64) float64 {
+		if m <= 1 {
+			return 0.03
+		}
+		x := math.Log(m) / math.Log(3.16)
+		return math.Min(0.99, 0.03+0.25*x*x*x)
+	}
+	var grid []MassPoint
+	for _, m := range MassGrid() {
+		grid = append(grid, MassPoint{Mass: m, CommunityAccuracy: truth(m)})
+	}
+	// 240 verdict masses: 40 noise (0), 200 spread evenly in log mass
+	// over [1, 3.16) — all on the one grid step, as the power grid's are.
+	var masses []float64
+	for range 40 {
+		masses = append(masses, 0)
+	}
+	for k := range 200 {
+		masses = append(masses, math.Pow(3.16, float64(k)/200))
+	}
+	var oracle float64
+	for _, m := range masses {
+		if m > 0 {
+			oracle += PerNodeAnswers(truth(m), guess, rounds)
+		}
+	}
+	oracle /= float64(len(masses))
+
+	var asked []float64
+	vc, err := verdictCurve(grid, masses, guess, rounds, func(m float64) (float64, error) {
+		asked = append(asked, m)
+		return truth(m), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := VerdictRateOf(masses, vc, guess, rounds)
+	old := VerdictRateOf(masses, grid, guess, rounds)
+	t.Logf("verdict rate: closed form %.4f, verdict curve %.4f (%d masses simulated: %.3g), the grid alone %.4f", oracle, got, len(asked), asked, old)
+	// The curve is exact at its points and the rate's turn spans ~3 of
+	// its final steps (ratio ≤ 10^(1/16)): a straight line there errs by
+	// a few thousandths of the rate, ~1 point of the answers.
+	if math.Abs(got-oracle) > 0.015 {
+		t.Errorf("verdict rate %.4f read off the verdict curve, %.4f in closed form", got, oracle)
+	}
+	if math.Abs(old-oracle) <= 0.1 {
+		t.Errorf("the grid alone reads %.4f, within 0.1 of %.4f: this case tells the two apart no more", old, oracle)
+	}
+	// Three halvings of one grid step at most, and none where no verdict
+	// mass falls (above 3.16 units the answers do not turn; below 1 no
+	// mass falls).
+	if len(asked) > 7 {
+		t.Errorf("%d masses simulated on one grid step, want ≤ 7", len(asked))
+	}
+	for _, m := range asked {
+		if m <= 1 || m >= 3.16 {
+			t.Errorf("simulated %.4g units, outside the step [1, 3.16] the verdict masses fall on", m)
+		}
+	}
+	for i := 1; i < len(vc); i++ {
+		if !(vc[i].Mass > vc[i-1].Mass) || vc[i].CommunityAccuracy < vc[i-1].CommunityAccuracy {
+			t.Fatalf("verdict curve not ascending in mass and rate at %d: %+v", i, vc)
+		}
+	}
+}
+
+// TestMonotoneRates: the pool-adjacent-violators fit against brute force —
+// the non-decreasing sequence closest in squared error, found over every
+// way of cutting the points into runs pooled to their means.
+func TestMonotoneRates(t *testing.T) {
+	rng := rand.New(rand.NewPCG(4, 5))
+	for range 200 {
+		n := 1 + rng.IntN(7)
+		pts := make([]MassPoint, n)
+		in := make([]float64, n)
+		for i := range pts {
+			in[i] = math.Round(rng.Float64()*10) / 10
+			pts[i] = MassPoint{Mass: float64(i + 1), CommunityAccuracy: in[i]}
+		}
+		monotoneRates(pts)
+		best := math.Inf(1)
+		var want []float64
+		for cuts := 0; cuts < 1<<(n-1); cuts++ { // bit i: a run ends after point i
+			fit := make([]float64, n)
+			start := 0
+			ok := true
+			for i := range n {
+				if i == n-1 || cuts&(1<<i) != 0 {
+					var s float64
+					for _, v := range in[start : i+1] {
+						s += v
+					}
+					for k := start; k <= i; k++ {
+						fit[k] = s / float64(i+1-start)
+					}
+					if start > 0 && fit[start] < fit[start-1]-1e-12 {
+						ok = false
+					}
+					start = i + 1
+				}
+			}
+			if !ok {
+				continue
+			}
+			var sse float64
+			for i := range fit {
+				sse += (fit[i] - in[i]) * (fit[i] - in[i])
+			}
+			if sse < best-1e-12 {
+				best, want = sse, fit
+			}
+		}
+		for i := range pts {
+			if math.Abs(pts[i].CommunityAccuracy-want[i]) > 1e-9 {
+				t.Fatalf("rates %v: fit %v, want %v", in, pts, want)
+			}
+		}
+	}
+}
+
+// TestMassCurveReadsItsVerdictCurve: a curve's verdict rates are read off
+// its verdict curve — every point's rate is VerdictRateOf its own
+// releases' verdict masses on that curve — which holds every grid mass,
+// ascends in mass and rate, and adds masses only inside grid steps that
+// some release's verdict mass falls in.
+func TestMassCurveReadsItsVerdictCurve(t *testing.T) {
+	g, _ := laplacian.Karate()
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := Simulation{Graph: g, Partition: part, Tau: 1, Sigma: 0.25, Trials: 100, VerdictRoundTrials: 100, Seed: 5, Verdicts: true}
+	rs, err := MassCurves(context.Background(), []Simulation{e}, e.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	vc := r.VerdictCurve()
+	var all []float64
+	for _, vm := range r.verdictMasses {
+		all = append(all, vm...)
+	}
+	grid := map[float64]bool{}
+	for _, p := range r.Points {
+		grid[p.Mass] = true
+	}
+	seen := 0
+	for i, p := range vc {
+		if i > 0 && (!(p.Mass > vc[i-1].Mass) || p.CommunityAccuracy < vc[i-1].CommunityAccuracy) {
+			t.Fatalf("verdict curve not ascending at %d: %+v", i, vc)
+		}
+		if grid[p.Mass] {
+			seen++
+			continue
+		}
+		// An added mass: inside a grid step some verdict mass falls in.
+		lo, hi := 0.0, math.Inf(1)
+		for _, q := range r.Points {
+			if q.Mass < p.Mass {
+				lo = q.Mass
+			} else if q.Mass > p.Mass && hi == math.Inf(1) {
+				hi = q.Mass
+			}
+		}
+		in := false
+		for _, m := range all {
+			in = in || (m > lo && m < hi)
+		}
+		if !in {
+			t.Errorf("mass %.4g added on the step (%g, %g), where no verdict mass falls", p.Mass, lo, hi)
+		}
+	}
+	if seen != len(r.Points) {
+		t.Errorf("verdict curve holds %d of the %d grid masses", seen, len(r.Points))
+	}
+	read := 0
+	for i, p := range r.Points {
+		vm := r.verdictMasses[i]
+		if len(vm) == 0 {
+			continue
+		}
+		read++
+		if want := VerdictRateOf(vm, vc, r.Unit.Guess(), e.VerdictRoundTrials); p.VerdictRate != want || p.VerdictTrials != len(vm) {
+			t.Errorf("mass %g: verdict rate %v of %d, want %v of %d read off the verdict curve", p.Mass, p.VerdictRate, p.VerdictTrials, want, len(vm))
+		}
+	}
+	t.Logf("%d points read, verdict curve of %d masses (%d added)", read, len(vc), len(vc)-len(r.Points))
+	if len(vc)-len(r.Points) > refineMax {
+		t.Errorf("%d masses added, want ≤ %d", len(vc)-len(r.Points), refineMax)
+	}
+	if read == 0 || len(vc) == len(r.Points) {
+		t.Errorf("karate at σ 0.25: %d points forecast a verdict, %d masses added — the case checks nothing", read, len(vc)-len(r.Points))
+	}
+}

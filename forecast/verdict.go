@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -248,7 +249,17 @@ type MassCurveResult struct {
 	Points     []MassPoint
 	Resolvable float64
 	Unit       Forecast
+	// verdictCurve is the curve the verdict rates are read off
+	// (verdictCurve); verdictMasses are each point's trials' verdict
+	// masses (nil: none).
+	verdictCurve  []MassPoint
+	verdictMasses [][]float64
 }
+
+// VerdictCurve is the curve r's verdict rates are read off: its points
+// and the masses simulated where locate's answers turn (verdictCurve),
+// rates made non-decreasing. nil when no point forecast a verdict.
+func (r MassCurveResult) VerdictCurve() []MassPoint { return slices.Clone(r.verdictCurve) }
 
 // MassCurves is MassCurve for several noise levels at once: es differ in
 // ε or σ only (the first one's graph, partition, τ, sources, trials and
@@ -349,15 +360,44 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 		}
 		out[j].Resolvable = r
 		// Locate forecasts each release at its verdict mass, in rounds of
-		// its own trials.
+		// its own trials: read off a curve with more points where the
+		// answers turn (verdictCurve).
 		rounds := base.VerdictRoundTrials
 		if rounds == 0 {
 			rounds = base.Trials
 		}
+		var all []float64
+		for _, vm := range masses[j] {
+			all = append(all, vm...)
+		}
+		slices.Sort(all)
+		e := es[j]
+		e.Graph, e.Partition, e.Names, e.Tau, e.Sources, e.Trials = base.Graph, base.Partition, base.Names, base.Tau, base.Sources, base.Trials
+		e.Progress, e.verdicts, e.noEMD = nil, nil, true
+		rate := func(m float64) (float64, error) {
+			e.SourceMass, e.Seed = m/float64(max(e.Sources, 1)), MassSeed(seed, m)
+			e.Pool = nil
+			if models != nil {
+				e.Pool = models.reseeded(e.Seed)
+			}
+			res, err := Simulate(ctx, e)
+			if err != nil {
+				return 0, err
+			}
+			return res.CommunityAccuracy, nil
+		}
+		vc, err := verdictCurve(out[j].Points, all, out[j].Unit.Guess(), rounds, rate)
+		if err != nil {
+			return nil, err
+		}
+		out[j].verdictCurve = vc
 		for i := range out[j].Points {
 			pt := &out[j].Points[i]
 			if vm := masses[j][i]; len(vm) > 0 {
-				pt.VerdictRate, pt.VerdictTrials = VerdictRateOf(vm, out[j].Points, out[j].Unit.Guess(), rounds), len(vm)
+				pt.VerdictRate, pt.VerdictTrials = VerdictRateOf(vm, vc, out[j].Unit.Guess(), rounds), len(vm)
+				out[j].verdictMasses = append(out[j].verdictMasses, vm)
+			} else {
+				out[j].verdictMasses = append(out[j].verdictMasses, nil)
 			}
 			if pt.Mass == 1 && pt.VerdictTrials > 0 {
 				rate := pt.VerdictRate
