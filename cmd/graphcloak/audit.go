@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -97,9 +98,9 @@ func addAuditFlags(cmd *cobra.Command, o *auditOptions) {
 func (o *auditOptions) check() error {
 	switch {
 	case o.graph == "":
-		return usageErrorf("--graph is required")
+		return errkind.Usagef("--graph is required")
 	case o.save == "" && (o.shard != "" || o.parts != nil):
-		return usageErrorf("--save FILE is required: the part (or the merged certificate) is what a sharded audit makes")
+		return errkind.Usagef("--save FILE is required: the part (or the merged certificate) is what a sharded audit makes")
 	}
 	return nil
 }
@@ -148,7 +149,7 @@ func auditCertifierOptions(o *auditOptions) (recovery.CertifierOptions, error) {
 	if o.shard != "" {
 		i, n, err := sensitivity.ParseShard(o.shard)
 		if err != nil {
-			return opt, usageErrorf("--shard: %v", err)
+			return opt, errkind.Usagef("--shard: %s", err.Error())
 		}
 		opt.Shard = recovery.Shard{I: i, N: n}
 	}

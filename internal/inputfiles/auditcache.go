@@ -38,7 +38,7 @@ func AuditCache(cfg *config.Config, save, cacheDir string, shard bool, logger *s
 		cache, err = AnswerCache(cfg, save)
 		return cache, store, err
 	case store == nil:
-		return answer.Cache{}, nil, usageErrorf("%s FILE is required with %s none: the certificate is what audit makes", ParamSave, ParamCacheDir)
+		return answer.Cache{}, nil, errkind.Usagef("%s FILE is required with %s none: the certificate is what audit makes", ParamSave, ParamCacheDir)
 	}
 	return *store, store, nil
 }
