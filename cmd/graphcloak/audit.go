@@ -117,11 +117,11 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err != nil {
 		return err
 	}
+	opt.SensorNoise = o.sensorNoise.At(lg.Graph.N()) // before AuditCache: ν names the store's certificate
 	cache, store, err := inputfiles.AuditCache(&g.cfg.Config, o.save, o.cacheDir, o.shard != "", g.logger, lg.Graph, g.cfg.Privacy.Tau, opt)
 	if err != nil {
 		return err
 	}
-	opt.SensorNoise = o.sensorNoise.At(lg.Graph.N())
 	pass := answer.AuditPass{Graph: lg.Graph, Tau: g.cfg.Privacy.Tau, Options: opt, Cache: cache, Store: store,
 		CheckpointEvery: inputfiles.CheckpointEvery(), Long: longStep, Say: g.say, Logger: g.logger, Progress: g.progress,
 		Estimated: func(est *answer.WorkEstimate) { g.firstEstimates.Keep(lg.Graph, est) }}
