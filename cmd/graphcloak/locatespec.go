@@ -61,10 +61,10 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 		defer csvOut.Abort()
 	}
 	opt := storesOptions(g, after, stores.Options{Neo4j: in.isDB, CheckProjection: in.isDB, ReleaseRun: opts.releaseRun})
-	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context, ParamName: flagName,
-		Output: func(ctx context.Context, lr graphcloak.LocateRequest, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
-			return emitLocate(ctx, opts, csvOut, lr, res, sum)
-		}}
+	env := runEnv(g, after)
+	env.ParamName, env.Output = flagName, func(ctx context.Context, lr graphcloak.LocateRequest, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
+		return emitLocate(ctx, opts, csvOut, lr, res, sum)
+	}
 	st, err := stores.Open(ctx, g.cfg, opt) // the release run's record read when opt names one
 	if err != nil {
 		return nil, nil, err // opens no ledger: no budget to create

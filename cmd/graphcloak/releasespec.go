@@ -41,7 +41,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (_ *job.ReleaseSumma
 	}
 	spec := in.spec
 	spec.RunID = job.NewRunID()
-	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
+	env := runEnv(g, after)
 	if spec.Out != "" && !spec.DryRun { // the release file prepared before anything is opened
 		if env.File, err = job.PrepareFile(ctx, spec.Out, spec.Wait, env.Logger); err != nil {
 			return nil, err
