@@ -1,19 +1,15 @@
 package config
 
-import (
-	"fmt"
-
-	"github.com/graphcloak/graphcloak/errkind"
-)
+import "github.com/graphcloak/graphcloak/errkind"
 
 // CheckFormats refuses (usage) an output format other than table or json
 // and a log format other than text or json.
 func (l *Loaded) CheckFormats() error {
 	if l.Output != "table" && l.Output != "json" {
-		return errkind.New(errkind.Usage, fmt.Sprintf("--output must be table or json, got %q", l.Output))
+		return errkind.Usagef("--output must be table or json, got %q", l.Output)
 	}
 	if l.LogFormat != "text" && l.LogFormat != "json" {
-		return errkind.New(errkind.Usage, fmt.Sprintf("--log-format must be text or json, got %q", l.LogFormat))
+		return errkind.Usagef("--log-format must be text or json, got %q", l.LogFormat)
 	}
 	return nil
 }
@@ -26,7 +22,7 @@ func (l *Loaded) EffectiveLogLevel(quiet, daemon bool) (string, error) {
 	level := l.LogLevel
 	if quiet {
 		if l.Sources["logLevel"] == FromFlag && level != "error" {
-			return "", errkind.New(errkind.Usage, fmt.Sprintf("--quiet contradicts --log-level %s", level))
+			return "", errkind.Usagef("--quiet contradicts --log-level %s", level)
 		}
 		return "error", nil
 	}

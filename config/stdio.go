@@ -1,8 +1,6 @@
 package config
 
 import (
-	"fmt"
-
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/spf13/pflag"
 )
@@ -19,7 +17,7 @@ func CheckStdio(fs *pflag.FlagSet, command string, fileFlags []string, streams m
 		if f == nil || f.Value.String() != "-" || streams[name] {
 			continue
 		}
-		return errkind.New(errkind.Usage, fmt.Sprintf("--%s -: %s %s needs a file here, not standard input or output", name, command, "--"+name))
+		return errkind.Usagef("--%s -: %s %s needs a file here, not standard input or output", name, command, "--"+name)
 	}
 	return nil
 }

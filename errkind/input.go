@@ -4,20 +4,32 @@ import "math"
 
 // Input marks err as bad input unless what it wraps has a kind of its own
 // (a missing file stays bad input, a refused password unreachable).
-func Input(err error) error { return inputError{err} }
+func Input(err error) error { return marked{err, BadInput} }
 
 // Inputf is Input of Errorf(format, args...): its parameters render by name.
-func Inputf(format string, args ...any) error { return inputError{Errorf(format, args...)} }
+func Inputf(format string, args ...any) error { return marked{Errorf(format, args...), BadInput} }
 
-type inputError struct{ err error }
+// Usagef is a bad request (kind Usage) with the text of Errorf(format,
+// args...): parameters that do not go together, one missing, a name
+// outside the choices offered. As with Input, what it wraps keeps a kind
+// of its own (a connector error reached while reading a graph stays
+// unreachable); Usagef("%w", err) marks err itself. Every error argument
+// is wrapped, whatever its verb: pass err.Error() for text alone.
+func Usagef(format string, args ...any) error { return marked{Errorf(format, args...), Usage} }
 
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }
-func (e inputError) Kind() Kind {
+// marked is err of kind kind unless err has a kind of its own.
+type marked struct {
+	err  error
+	kind Kind
+}
+
+func (e marked) Error() string { return e.err.Error() }
+func (e marked) Unwrap() error { return e.err }
+func (e marked) Kind() Kind {
 	if k := Of(e.err); k != Internal {
 		return k
 	}
-	return BadInput
+	return e.kind
 }
 
 // CheckPositive refuses (bad input) a value of param that is not a

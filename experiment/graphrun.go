@@ -146,10 +146,10 @@ func (r GraphRun) Run(ctx context.Context, sim forecast.Simulation, kind string,
 // publishes one community, so no σ applies and one source is planted.
 func (r GraphRun) answers(ctx context.Context, s GraphSweep) (GraphOutcome, error) {
 	if r.Sigma != 0 {
-		return GraphOutcome{}, usagef("%s publishes no noisy values: %s does not apply", ParamPrivateAnswer, ParamSigma)
+		return GraphOutcome{}, errkind.Usagef("%s publishes no noisy values: %s does not apply", ParamPrivateAnswer, ParamSigma)
 	}
 	if r.Sources != 1 {
-		return GraphOutcome{}, usagef("%s publishes one community: %s must be 1", ParamPrivateAnswer, ParamSources)
+		return GraphOutcome{}, errkind.Usagef("%s publishes one community: %s must be 1", ParamPrivateAnswer, ParamSources)
 	}
 	s.TimeBudget = 0 // the answer computes no Δ2
 	fs, err := SweepAnswers(ctx, s, r.AnswerCap)

@@ -19,17 +19,6 @@ const (
 	ParamPrivateAnswer errkind.Param = "private-answer"
 )
 
-// usageError is a request that contradicts itself (errkind.Usage), as
-// opposed to a value out of range (bad input).
-type usageError struct{ *errkind.Message }
-
-func (usageError) Kind() errkind.Kind { return errkind.Usage }
-
-// usagef is a usage error whose Param arguments render by name.
-func usagef(format string, args ...any) error {
-	return usageError{errkind.Errorf(format, args...).(*errkind.Message)}
-}
-
 // CheckPlot refuses (bad input) a picture file whose format cannot be
 // written, before any work is done; "" means no picture.
 func CheckPlot(path string) error {

@@ -37,17 +37,17 @@ type AnswerInputs struct {
 func (in AnswerInputs) Check() error {
 	switch {
 	case in.Released:
-		return usageErrorf("%s reads raw readings (%s or %s), not released values", ParamAnswerRequest, ParamValues, connector.ParamValueProperty)
+		return errkind.Usagef("%s reads raw readings (%s or %s), not released values", ParamAnswerRequest, ParamValues, connector.ParamValueProperty)
 	case in.Values == "" && in.ValueProperty == "":
-		return usageErrorf("%s needs the raw readings: %s FILE (or -) or, on %s neo4j, %s P", ParamAnswerRequest, ParamValues, ParamGraph, connector.ParamValueProperty)
+		return errkind.Usagef("%s needs the raw readings: %s FILE (or -) or, on %s neo4j, %s P", ParamAnswerRequest, ParamValues, ParamGraph, connector.ParamValueProperty)
 	case in.Values != "" && in.ValueProperty != "":
-		return usageErrorf("give either %s or %s, not both", ParamValues, connector.ParamValueProperty)
+		return errkind.Usagef("give either %s or %s, not both", ParamValues, connector.ParamValueProperty)
 	case in.ValueProperty != "" && !in.Neo4j:
-		return usageErrorf("%s needs %s neo4j", connector.ParamValueProperty, ParamGraph)
+		return errkind.Usagef("%s needs %s neo4j", connector.ParamValueProperty, ParamGraph)
 	case in.PerNode:
-		return usageErrorf("%s and %s draw per-node results; a private answer has none (use -o json)", ParamOut, ParamPlot)
+		return errkind.Usagef("%s and %s draw per-node results; a private answer has none (use -o json)", ParamOut, ParamPlot)
 	case in.Sources > 1:
-		return usageErrorf("%s publishes one community: %s must be 1", ParamAnswerRequest, ParamSources)
+		return errkind.Usagef("%s publishes one community: %s must be 1", ParamAnswerRequest, ParamSources)
 	}
 	return nil
 }

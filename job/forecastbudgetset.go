@@ -20,7 +20,7 @@ func (rep *ForecastReport) SetBudget(b privacy.Budget, scope *privacy.Balance, l
 	case b.IsZero():
 		return nil
 	case b.Epsilon == 0 && b.Delta == 0:
-		return usageErrorf("%s is a share of a budget: give %s and %s too", ParamAnswerEpsilon, ParamEpsilonTotal, ParamDeltaTotal)
+		return errkind.Usagef("%s is a share of a budget: give %s and %s too", ParamAnswerEpsilon, ParamEpsilonTotal, ParamDeltaTotal)
 	}
 	var err error
 	if rep.Budget, err = NewForecastBudget(b, rep.Result.Forecasts, rep.Delta2); err != nil {

@@ -25,19 +25,19 @@ func (s *ReleaseSpec) CheckInputs(values string, estimate bool) error {
 	valueProp := s.Projection.ValueProperty
 	switch {
 	case (values == "") == (valueProp == ""):
-		return usageErrorf("give exactly one of %s FILE|- (raw readings; they never reach the database) or %s P (a raw property already in Neo4j)", ParamValues, connector.ParamValueProperty)
+		return errkind.Usagef("give exactly one of %s FILE|- (raw readings; they never reach the database) or %s P (a raw property already in Neo4j)", ParamValues, connector.ParamValueProperty)
 	case valueProp != "" && !s.Neo4j:
-		return usageErrorf("%s reads a property from Neo4j and needs %s neo4j", connector.ParamValueProperty, ParamGraph)
+		return errkind.Usagef("%s reads a property from Neo4j and needs %s neo4j", connector.ParamValueProperty, ParamGraph)
 	case valueProp != "" && valueProp == s.WriteProperty:
-		return usageErrorf("%s must differ from %s %q (never overwrite the raw readings)", ParamWriteProperty, connector.ParamValueProperty, valueProp)
+		return errkind.Usagef("%s must differ from %s %q (never overwrite the raw readings)", ParamWriteProperty, connector.ParamValueProperty, valueProp)
 	case s.Out == "-":
-		return usageErrorf("%s - is not supported: a release file must be a file (a re-run of its epoch is checked against it)", ParamOut)
+		return errkind.Usagef("%s - is not supported: a release file must be a file (a re-run of its epoch is checked against it)", ParamOut)
 	case !s.Neo4j && s.Out == "" && !s.DryRun && !estimate:
-		return usageErrorf("%s FILE is required for a graph outside Neo4j (the release file)", ParamOut)
+		return errkind.Usagef("%s FILE is required for a graph outside Neo4j (the release file)", ParamOut)
 	case s.CertificatePath != "" && s.TimeBudget != 0:
-		return usageErrorf("give %s or %s, not both", ParamCertificate, ParamTimeBudget)
+		return errkind.Usagef("give %s or %s, not both", ParamCertificate, ParamTimeBudget)
 	case s.CertificatePath != "" && s.CachePath != "":
-		return usageErrorf("give %s (a fixed certificate) or %s (reused while it verifies), not both", ParamCertificate, ParamSensitivityCache)
+		return errkind.Usagef("give %s (a fixed certificate) or %s (reused while it verifies), not both", ParamCertificate, ParamSensitivityCache)
 	case s.TimeBudget < 0:
 		return errkind.Inputf("%s must be ≥ 0, got %v", ParamTimeBudget, s.TimeBudget)
 	}

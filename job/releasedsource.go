@@ -27,11 +27,11 @@ const (
 func CheckReleasedSource(neo4j bool, file, property, run string) error {
 	switch {
 	case file != "" && property != "":
-		return usageErrorf("give either %s FILE or %s P, not both", ParamReleaseFile, ParamReleasedProperty)
+		return errkind.Usagef("give either %s FILE or %s P, not both", ParamReleaseFile, ParamReleasedProperty)
 	case !neo4j && file == "":
-		return usageErrorf("%s FILE is required for a graph outside Neo4j", ParamReleaseFile)
+		return errkind.Usagef("%s FILE is required for a graph outside Neo4j", ParamReleaseFile)
 	case !neo4j && (property != "" || run != ""):
-		return usageErrorf("%s and %s need %s neo4j", ParamReleasedProperty, ParamReleaseRun, ParamGraph)
+		return errkind.Usagef("%s and %s need %s neo4j", ParamReleasedProperty, ParamReleaseRun, ParamGraph)
 	}
 	return nil
 }
@@ -53,7 +53,7 @@ func ReleasedProperty(neo4j bool, file, property, run string, sigma float64, wri
 		return "", errkind.Inputf("%s: %q is not a valid property name", ParamReleasedProperty, property)
 	}
 	if run == "" && !(sigma > 0 && !math.IsInf(sigma, 0)) {
-		return "", usageErrorf("released values from a property need their σ: give %s S (> 0) or %s RUNID", ParamSigma, ParamReleaseRun)
+		return "", errkind.Usagef("released values from a property need their σ: give %s S (> 0) or %s RUNID", ParamSigma, ParamReleaseRun)
 	}
 	return property, nil
 }
@@ -67,16 +67,4 @@ func ReadReleased(path string) (*privacy.Released, error) {
 		return nil, errkind.Inputf("%s: %w", ParamReleaseFile, err)
 	}
 	return rel, nil
-}
-
-// usageError is a bad request (kind usage): parameters that do not go
-// together, or one missing.
-type usageError struct{ err error }
-
-func (e usageError) Error() string      { return e.err.Error() }
-func (e usageError) Unwrap() error      { return e.err }
-func (e usageError) Kind() errkind.Kind { return errkind.Usage }
-
-func usageErrorf(format string, args ...any) error {
-	return usageError{errkind.Errorf(format, args...)}
 }

@@ -2,12 +2,6 @@ package privacy
 
 import "github.com/graphcloak/graphcloak/errkind"
 
-// usageError is a parameter named outside the choices offered
-// (errkind.Usage), as opposed to a value out of range (bad input).
-type usageError struct{ *errkind.Message }
-
-func (usageError) Kind() errkind.Kind { return errkind.Usage }
-
 // CalibrateNamed is CalibrateWithDiscrete of p with the mechanism named
 // name, one of MechanismNames: any other name, "default" too (it names
 // no calibration), is a usage error naming ParamMechanism; p's values out
@@ -15,8 +9,7 @@ func (usageError) Kind() errkind.Kind { return errkind.Usage }
 func CalibrateNamed(name string, p CalibrationParams) (CalibrationReport, error) {
 	m, err := ParseMechanism(name)
 	if err != nil || m == MechanismDefault {
-		msg := errkind.Errorf("%s must be %s, got %q", ParamMechanism, MechanismNames(), name).(*errkind.Message)
-		return CalibrationReport{}, usageError{msg}
+		return CalibrationReport{}, errkind.Usagef("%s must be %s, got %q", ParamMechanism, MechanismNames(), name)
 	}
 	p.Mechanism = m
 	r, err := CalibrateWithDiscrete(p)

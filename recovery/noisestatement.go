@@ -49,27 +49,15 @@ func (s NoiseStatement) Check(given NoiseGiven) error {
 	case !rel && !rms && !mass:
 		return nil
 	case rel && (rms || mass):
-		return usageErrorf("give either %s (relative to the mean reading) or %s with %s (reading units), not both", ParamSensorNoise, ParamSensorNoiseRMS, ParamMinSourceMass)
+		return errkind.Usagef("give either %s (relative to the mean reading) or %s with %s (reading units), not both", ParamSensorNoise, ParamSensorNoiseRMS, ParamMinSourceMass)
 	case rms != mass:
-		return usageErrorf("%s and %s go together: the rms in reading units is relative to a source of at least that mass", ParamSensorNoiseRMS, ParamMinSourceMass)
+		return errkind.Usagef("%s and %s go together: the rms in reading units is relative to a source of at least that mass", ParamSensorNoiseRMS, ParamMinSourceMass)
 	case given.FitTolerance:
-		return usageErrorf("give either a sensor noise or %s, not both: the tolerance is derived from the noise", ParamFitTolerance)
+		return errkind.Usagef("give either a sensor noise or %s, not both: the tolerance is derived from the noise", ParamFitTolerance)
 	case rel && !finite(s.Nu):
-		return usageErrorf("%s must be a finite number > 0, got %g", ParamSensorNoise, s.Nu)
+		return errkind.Usagef("%s must be a finite number > 0, got %g", ParamSensorNoise, s.Nu)
 	case rms && (!finite(s.RMS) || !finite(s.MinSourceMass)):
-		return usageErrorf("%s and %s must be finite numbers > 0, got %g and %g", ParamSensorNoiseRMS, ParamMinSourceMass, s.RMS, s.MinSourceMass)
+		return errkind.Usagef("%s and %s must be finite numbers > 0, got %g and %g", ParamSensorNoiseRMS, ParamMinSourceMass, s.RMS, s.MinSourceMass)
 	}
 	return nil
-}
-
-// usageError is parameters that do not go together, or a value given
-// that cannot be used (kind usage).
-type usageError struct{ err error }
-
-func (e usageError) Error() string      { return e.err.Error() }
-func (e usageError) Unwrap() error      { return e.err }
-func (e usageError) Kind() errkind.Kind { return errkind.Usage }
-
-func usageErrorf(format string, args ...any) error {
-	return usageError{errkind.Errorf(format, args...)}
 }

@@ -21,16 +21,6 @@ const (
 	ParamShard      errkind.Param = "shard"
 )
 
-// usageError is a request that contradicts itself (errkind.Usage), as
-// opposed to a value out of range (bad input).
-type usageError struct{ *errkind.Message }
-
-func (usageError) Kind() errkind.Kind { return errkind.Usage }
-
-func usagef(format string, args ...any) error {
-	return usageError{errkind.Errorf(format, args...).(*errkind.Message)}
-}
-
 // Request is a certified Δ2 of a graph as a command asks for it: the
 // method by name (MethodNames), the dense path's node limit (0 disables
 // it), a time budget, a certificate file, a dry run (the plan only) or
@@ -50,19 +40,19 @@ type Request struct {
 // useful saved, and a shard must read i/N.
 func (r Request) CheckCombination() error {
 	if r.DryRun && r.Save != "" {
-		return usagef("%s computes no Δ2, so there is nothing to %s", ParamDryRun, ParamSaveFile)
+		return errkind.Usagef("%s computes no Δ2, so there is nothing to %s", ParamDryRun, ParamSaveFile)
 	}
 	if r.Shard == "" {
 		return nil
 	}
 	if _, _, err := ParseShard(r.Shard); err != nil {
-		return usagef("%s: %s", ParamShard, err.Error())
+		return errkind.Usagef("%s: %s", ParamShard, err.Error())
 	}
 	switch {
 	case r.DryRun:
-		return usagef("%s computes a share of Δ2; %s computes nothing (dry-run the whole graph instead)", ParamShard, ParamDryRun)
+		return errkind.Usagef("%s computes a share of Δ2; %s computes nothing (dry-run the whole graph instead)", ParamShard, ParamDryRun)
 	case r.Save == "":
-		return usagef("%s needs %s PART: a shard's result is a partial certificate for graphcloak sensitivity merge", ParamShard, ParamSaveFile)
+		return errkind.Usagef("%s needs %s PART: a shard's result is a partial certificate for graphcloak sensitivity merge", ParamShard, ParamSaveFile)
 	}
 	return nil
 }
@@ -81,7 +71,7 @@ func CheckPositive(param errkind.Param, v float64) error {
 func (r Request) CheckMethod() error {
 	if _, _, ok := MethodByName(r.Method); !ok {
 		names := MethodNames
-		return usagef("%s must be %s or %s, got %q", ParamMethodName, strings.Join(names[:len(names)-1], ", "), names[len(names)-1], r.Method)
+		return errkind.Usagef("%s must be %s or %s, got %q", ParamMethodName, strings.Join(names[:len(names)-1], ", "), names[len(names)-1], r.Method)
 	}
 	return CheckPositive(ParamTau, r.Tau)
 }
@@ -107,7 +97,7 @@ func (r Request) CertifySpec(gr *laplacian.Graph, name string, opt Options) (Cer
 	if r.Shard != "" {
 		var err error
 		if spec.ShardIndex, spec.ShardCount, err = ParseShard(r.Shard); err != nil {
-			return CertifySpec{}, usagef("%s: %s", ParamShard, err.Error())
+			return CertifySpec{}, errkind.Usagef("%s: %s", ParamShard, err.Error())
 		}
 	}
 	return spec, nil
@@ -144,33 +134,33 @@ func CheckKernel(line bool, graph string, given func(errkind.Param) bool) error 
 	graphOnly := []errkind.Param{ParamMethodName, ParamDenseLimit, ParamTimeBudget, ParamSaveFile, ParamDryRun, ParamShard, ParamCacheDir}
 	if !line {
 		if graph == "" {
-			return usagef("give %s SPEC or %s", ParamGraph, ParamLine)
+			return errkind.Usagef("give %s SPEC or %s", ParamGraph, ParamLine)
 		}
 		for _, p := range lineOnly {
 			if given(p) {
-				return usagef("%s applies to %s, not %s", p, ParamLine, ParamGraph)
+				return errkind.Usagef("%s applies to %s, not %s", p, ParamLine, ParamGraph)
 			}
 		}
 		return nil
 	}
 	if graph != "" {
-		return usagef("give either %s or %s, not both", ParamGraph, ParamLine)
+		return errkind.Usagef("give either %s or %s, not both", ParamGraph, ParamLine)
 	}
 	for _, p := range graphOnly {
 		if given(p) {
-			return usagef("%s applies to %s, not %s", p, ParamGraph, ParamLine)
+			return errkind.Usagef("%s applies to %s, not %s", p, ParamGraph, ParamLine)
 		}
 	}
 	if given(ParamLineT) && given(ParamTau) {
-		return usagef("give %s (the line's diffusion time) or its old spelling %s, not both", ParamTau, ParamLineT)
+		return errkind.Usagef("give %s (the line's diffusion time) or its old spelling %s, not both", ParamTau, ParamLineT)
 	}
 	for _, p := range []errkind.Param{ParamLineN, ParamLineM} {
 		if !given(p) {
-			return usagef("%s needs %s", ParamLine, p)
+			return errkind.Usagef("%s needs %s", ParamLine, p)
 		}
 	}
 	if !given(ParamLineT) && !given(ParamTau) {
-		return usagef("%s needs %s", ParamLine, ParamTau)
+		return errkind.Usagef("%s needs %s", ParamLine, ParamTau)
 	}
 	return nil
 }

@@ -36,7 +36,7 @@ type Listening struct {
 // connections bounded.
 func (l Listening) Listen() (net.Listener, error) {
 	if (l.TLSCert == "") != (l.TLSKey == "") {
-		return nil, usageErrorf("give both %s and %s, or neither", ParamTLSCert, ParamTLSKey)
+		return nil, errkind.Usagef("give both %s and %s, or neither", ParamTLSCert, ParamTLSKey)
 	}
 	var cfg *tls.Config
 	if l.TLSCert != "" {
@@ -94,15 +94,4 @@ func (s *Epochs) ReadInputs(spec, signingKey string) error {
 		return errkind.Inputf("%s: %w", local.ParamJournal, err)
 	}
 	return nil
-}
-
-// usageError is a bad request (kind usage).
-type usageError struct{ err error }
-
-func (e usageError) Error() string      { return e.err.Error() }
-func (e usageError) Unwrap() error      { return e.err }
-func (e usageError) Kind() errkind.Kind { return errkind.Usage }
-
-func usageErrorf(format string, args ...any) error {
-	return usageError{errkind.Errorf(format, args...)}
 }

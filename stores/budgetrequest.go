@@ -41,10 +41,10 @@ func (r BudgetRequest) Check(cfg *config.Loaded) (BudgetSpec, error) {
 		return BudgetSpec{}, errkind.Inputf("%s: %w", job.ParamScope, err)
 	}
 	if r.AnswerEpsilon != 0 && !r.Init {
-		return BudgetSpec{}, usageErrorf("%s is fixed when the scope is created: give it with %s (the ledger shows it after)", job.ParamAnswerEpsilon, ParamInit)
+		return BudgetSpec{}, errkind.Usagef("%s is fixed when the scope is created: give it with %s (the ledger shows it after)", job.ParamAnswerEpsilon, ParamInit)
 	}
 	if r.AnswerDelta != 0 && !r.Init {
-		return BudgetSpec{}, usageErrorf("%s is fixed when the scope is created: give it with %s (the ledger shows it after)", ParamAnswerDelta, ParamInit)
+		return BudgetSpec{}, errkind.Usagef("%s is fixed when the scope is created: give it with %s (the ledger shows it after)", ParamAnswerDelta, ParamInit)
 	}
 	if r.Init {
 		var err error
@@ -60,7 +60,7 @@ func (r BudgetRequest) Check(cfg *config.Loaded) (BudgetSpec, error) {
 func (r BudgetRequest) initBudget(cfg *config.Config) (*privacy.Budget, error) {
 	budget := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: r.AnswerEpsilon, AnswerDelta: r.AnswerDelta}
 	if budget.Epsilon == 0 || budget.Delta == 0 {
-		return nil, usageErrorf("%s needs the scope's lifetime budget: give %s and %s (or privacy.epsilonTotal and privacy.deltaTotal in the configuration); there is no default budget",
+		return nil, errkind.Usagef("%s needs the scope's lifetime budget: give %s and %s (or privacy.epsilonTotal and privacy.deltaTotal in the configuration); there is no default budget",
 			privacy.ParamCreateLedger, job.ParamEpsilonTotal, job.ParamDeltaTotal)
 	}
 	if err := budget.Validate(); err != nil {

@@ -26,11 +26,11 @@ func (r CollectRequest) Check() error {
 	f := r.Files
 	switch {
 	case f.Order == "" || f.CoordinatorKey == "" || f.MACKeys == "" || f.Journal == "":
-		return usageErrorf("collect needs %s FILE, %s FILE.pub, %s FILE and %s DIR", inputfiles.ParamOrder, inputfiles.ParamCoordinatorKey, ParamMACKeys, local.ParamJournal)
+		return errkind.Usagef("collect needs %s FILE, %s FILE.pub, %s FILE and %s DIR", inputfiles.ParamOrder, inputfiles.ParamCoordinatorKey, ParamMACKeys, local.ParamJournal)
 	case r.ReportsFrom == "" && r.Reports == nil && !r.Close:
-		return usageErrorf("give %s FILE|- (reports to collect), %s (close the epoch), or both", ParamReports, ParamClose)
+		return errkind.Usagef("give %s FILE|- (reports to collect), %s (close the epoch), or both", ParamReports, ParamClose)
 	case r.Graph != "" && r.Graph != Neo4jSpec:
-		return usageErrorf("%s is %s or not given (the release file only), got %q", job.ParamGraph, Neo4jSpec, r.Graph)
+		return errkind.Usagef("%s is %s or not given (the release file only), got %q", job.ParamGraph, Neo4jSpec, r.Graph)
 	}
 	return nil
 }

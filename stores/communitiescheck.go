@@ -21,20 +21,20 @@ func (c Communities) Check(given string, neo4j bool) error {
 		return nil
 	case kind == "gds" && (arg == "leiden" || arg == "louvain"):
 		if !neo4j {
-			return usageErrorf("%s gds:%s runs in Neo4j Graph Data Science and needs %s %s", job.ParamCommunities, arg, job.ParamGraph, Neo4jSpec)
+			return errkind.Usagef("%s gds:%s runs in Neo4j Graph Data Science and needs %s %s", job.ParamCommunities, arg, job.ParamGraph, Neo4jSpec)
 		}
 		if arg == "louvain" && c.Resolution != 1 {
-			return usageErrorf("%s: gds:louvain has no resolution parameter; use gds:leiden", ParamResolution)
+			return errkind.Usagef("%s: gds:louvain has no resolution parameter; use gds:leiden", ParamResolution)
 		}
 		return errkind.CheckPositive(ParamResolution, c.Resolution)
 	case kind == "property" && arg != "":
 		if !neo4j {
-			return usageErrorf("%s property:NAME needs %s %s", job.ParamCommunities, job.ParamGraph, Neo4jSpec)
+			return errkind.Usagef("%s property:NAME needs %s %s", job.ParamCommunities, job.ParamGraph, Neo4jSpec)
 		}
 		if !config.ValidIdentifier(arg) {
 			return errkind.Inputf("%s: %q is not a valid property name", job.ParamCommunities, arg)
 		}
 		return nil
 	}
-	return usageErrorf("%s must be leiden, louvain, gds:leiden, gds:louvain, property:NAME or file:PATH, got %q", job.ParamCommunities, given)
+	return errkind.Usagef("%s must be leiden, louvain, gds:leiden, gds:louvain, property:NAME or file:PATH, got %q", job.ParamCommunities, given)
 }

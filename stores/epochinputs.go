@@ -53,15 +53,15 @@ type EpochInputs struct {
 func (in EpochInputs) Check() error {
 	switch {
 	case in.Out == "" || in.Out == "-":
-		return usageErrorf("%s FILE is required: the signed epoch order is a file", ParamOrderOut)
+		return errkind.Usagef("%s FILE is required: the signed epoch order is a file", ParamOrderOut)
 	case in.SigningKey == "":
-		return usageErrorf("%s FILE is required (keygen %s writes one)", ParamSigningKey, errkind.Param("signing"))
+		return errkind.Usagef("%s FILE is required (keygen %s writes one)", ParamSigningKey, errkind.Param("signing"))
 	case in.Epoch == "":
-		return usageErrorf("%s is required: the ledger is charged once per epoch", job.ParamEpoch)
+		return errkind.Usagef("%s is required: the ledger is charged once per epoch", job.ParamEpoch)
 	case in.ValidFor < time.Second || in.ValidFor > 366*24*time.Hour:
 		return errkind.Inputf("%s must be between 1s and 366 days, got %v", ParamValidFor, in.ValidFor)
 	case in.CertificatePath != "" && in.CachePath != "":
-		return usageErrorf("give %s (a fixed certificate) or %s (reused while it verifies), not both", job.ParamCertificate, ParamSensitivityCache)
+		return errkind.Usagef("give %s (a fixed certificate) or %s (reused while it verifies), not both", job.ParamCertificate, ParamSensitivityCache)
 	case in.TimeBudget < 0:
 		return errkind.Inputf("%s must be ≥ 0, got %v", ParamTimeBudget, in.TimeBudget)
 	case in.KeyFingerprint != "" && !isHex(in.KeyFingerprint, 16):

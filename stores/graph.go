@@ -83,7 +83,7 @@ func connect(ctx context.Context, cfg *config.Config, logger *slog.Logger) (*con
 // loader.
 func loadGraph(ctx context.Context, cfg *config.Config, client *connector.Client, spec string, opt LoadOptions) (*Graph, error) {
 	if spec == "" {
-		return nil, usageErrorf("%s is required (neo4j, a generator such as karate or sbm:sizes=50x50,pin=0.2,pout=0.01, or file:PATH)", job.ParamGraph)
+		return nil, errkind.Usagef("%s is required (neo4j, a generator such as karate or sbm:sizes=50x50,pin=0.2,pout=0.01, or file:PATH)", job.ParamGraph)
 	}
 	k, ok := GraphKinds.Of(spec)
 	switch {

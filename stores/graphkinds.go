@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/csvin"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -112,7 +113,7 @@ func (t GraphKindTable) PathOf(spec string) (string, bool) {
 // the configured header and duplicate-edge rule.
 func loadLaplacian(_ context.Context, cfg *config.Config, spec string) (*Graph, error) {
 	if spec == "file:-" {
-		return nil, usageErrorf("a graph is read from a file, not from standard input (file:-); graphcloak load %s - reads an edge list from standard input into Neo4j", inputfiles.ParamEdges)
+		return nil, errkind.Usagef("a graph is read from a file, not from standard input (file:-); graphcloak load %s - reads an edge list from standard input into Neo4j", inputfiles.ParamEdges)
 	}
 	s, err := laplacian.ParseSpec(spec)
 	if err != nil {

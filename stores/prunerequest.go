@@ -27,7 +27,7 @@ type PruneRequest struct {
 func (r PruneRequest) Check() (int, error) {
 	switch {
 	case !r.KeepGiven && !r.OlderGiven:
-		return 0, usageErrorf("give %s N or %s DURATION (or both)", ParamKeep, ParamOlderThan)
+		return 0, errkind.Usagef("give %s N or %s DURATION (or both)", ParamKeep, ParamOlderThan)
 	case r.KeepGiven && r.Keep < 0:
 		return 0, errkind.Inputf("%s must be ≥ 0, got %d", ParamKeep, r.Keep)
 	case r.OlderThan < 0:

@@ -25,13 +25,13 @@ func (r UnmaskRequest) Check() error {
 	fromDB := r.Graph != "" || r.ReleaseRun != ""
 	switch {
 	case r.KeyFile == "":
-		return usageErrorf("unmask needs %s FILE", ParamNoiseKey)
+		return errkind.Usagef("unmask needs %s FILE", ParamNoiseKey)
 	case fromDB && r.ReleaseFile != "":
-		return usageErrorf("give either %s FILE or %s %s %s RUNID, not both", job.ParamReleaseFile, job.ParamGraph, Neo4jSpec, job.ParamReleaseRun)
+		return errkind.Usagef("give either %s FILE or %s %s %s RUNID, not both", job.ParamReleaseFile, job.ParamGraph, Neo4jSpec, job.ParamReleaseRun)
 	case fromDB && (r.Graph != Neo4jSpec || r.ReleaseRun == ""):
-		return usageErrorf("unmask from the database needs %s %s and %s RUNID", job.ParamGraph, Neo4jSpec, job.ParamReleaseRun)
+		return errkind.Usagef("unmask from the database needs %s %s and %s RUNID", job.ParamGraph, Neo4jSpec, job.ParamReleaseRun)
 	case !fromDB && r.ReleaseFile == "":
-		return usageErrorf("unmask needs %s FILE, or %s %s %s RUNID", job.ParamReleaseFile, job.ParamGraph, Neo4jSpec, job.ParamReleaseRun)
+		return errkind.Usagef("unmask needs %s FILE, or %s %s %s RUNID", job.ParamReleaseFile, job.ParamGraph, Neo4jSpec, job.ParamReleaseRun)
 	}
 	return nil
 }

@@ -92,7 +92,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary,
 	// The ledger alone may be in the database.
 	opt := storesOptions(g, after, stores.Options{Neo4j: spec.Neo4j || g.cfg.Privacy.Ledger == "neo4j",
 		CheckProjection: spec.Neo4j, Ledger: ledgerMode(spec.DryRun)})
-	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
+	env := runEnv(g, after)
 	c := locateCommunities(opts)
 	c.Store = spec.Store                   // Leiden's partition kept where plan keeps its own
 	defer addInitHint(&g.cfg.Config, &err) // the ledger is opened from here on

@@ -8,6 +8,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -97,9 +98,9 @@ func addAuditFlags(cmd *cobra.Command, o *auditOptions) {
 func (o *auditOptions) check() error {
 	switch {
 	case o.graph == "":
-		return usageErrorf("--graph is required")
+		return errkind.Usagef("--graph is required")
 	case o.save == "" && (o.shard != "" || o.parts != nil):
-		return usageErrorf("--save FILE is required: the part (or the merged certificate) is what a sharded audit makes")
+		return errkind.Usagef("--save FILE is required: the part (or the merged certificate) is what a sharded audit makes")
 	}
 	return nil
 }
@@ -116,11 +117,11 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err != nil {
 		return err
 	}
+	opt.SensorNoise = o.sensorNoise.At(lg.Graph.N()) // before AuditCache: ν names the store's certificate
 	cache, store, err := inputfiles.AuditCache(&g.cfg.Config, o.save, o.cacheDir, o.shard != "", g.logger, lg.Graph, g.cfg.Privacy.Tau, opt)
 	if err != nil {
 		return err
 	}
-	opt.SensorNoise = o.sensorNoise.At(lg.Graph.N())
 	pass := answer.AuditPass{Graph: lg.Graph, Tau: g.cfg.Privacy.Tau, Options: opt, Cache: cache, Store: store,
 		CheckpointEvery: inputfiles.CheckpointEvery(), Long: longStep, Say: g.say, Logger: g.logger, Progress: g.progress,
 		Estimated: func(est *answer.WorkEstimate) { g.firstEstimates.Keep(lg.Graph, est) }}
@@ -148,7 +149,7 @@ func auditCertifierOptions(o *auditOptions) (recovery.CertifierOptions, error) {
 	if o.shard != "" {
 		i, n, err := sensitivity.ParseShard(o.shard)
 		if err != nil {
-			return opt, usageErrorf("--shard: %v", err)
+			return opt, errkind.Usagef("--shard: %s", err.Error())
 		}
 		opt.Shard = recovery.Shard{I: i, N: n}
 	}

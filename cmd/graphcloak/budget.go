@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -75,7 +76,7 @@ func newBudgetCmd(g *globalOptions) *cobra.Command {
   graphcloak budget --ledger ./ledger.json --scope building-7 -o json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) > 0 {
-				return usageErrorf("budget takes no arguments, got %q", args)
+				return errkind.Usagef("budget takes no arguments, got %q", args)
 			}
 			return nil
 		},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
@@ -68,7 +69,7 @@ func cacheStore(g *globalOptions, o *cacheOptions) (*job.WorkCache, error) {
 		return nil, err
 	}
 	if w == nil {
-		return nil, usageErrorf("--cache-dir: no store (none, or no user cache directory): give --cache-dir DIR")
+		return nil, errkind.Usagef("--cache-dir: no store (none, or no user cache directory): give --cache-dir DIR")
 	}
 	return w, nil
 }
@@ -80,7 +81,7 @@ func runCacheShow(g *globalOptions, o *cacheOptions, out io.Writer) error {
 	}
 	r, err := w.Report()
 	if err != nil {
-		return inputErrorf("--cache-dir %s: %v", w.Dir, err)
+		return errkind.Inputf("--cache-dir %s: %s", w.Dir, err.Error())
 	}
 	return printCacheReport(g, out, r, false)
 }
@@ -88,7 +89,7 @@ func runCacheShow(g *globalOptions, o *cacheOptions, out io.Writer) error {
 func runCachePrune(g *globalOptions, o *cacheOptions, out io.Writer) error {
 	max, err := inputfiles.ParseBytes(o.maxBytes)
 	if err != nil {
-		return usageErrorf("--max-bytes: %v", err)
+		return errkind.Usagef("--max-bytes: %s", err.Error())
 	}
 	w, err := cacheStore(g, o)
 	if err != nil {
@@ -96,7 +97,7 @@ func runCachePrune(g *globalOptions, o *cacheOptions, out io.Writer) error {
 	}
 	r, err := w.PruneReport(max)
 	if err != nil {
-		return inputErrorf("--cache-dir %s: %v", w.Dir, err)
+		return errkind.Inputf("--cache-dir %s: %s", w.Dir, err.Error())
 	}
 	return printCacheReport(g, out, r, true)
 }

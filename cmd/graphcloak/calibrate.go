@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -41,7 +42,7 @@ The output also shows the discrete σ, since released noise is a discrete Gaussi
 		Args: noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !cmd.Flags().Changed("sensitivity") {
-				return usageErrorf("calibrate needs --sensitivity")
+				return errkind.Usagef("calibrate needs --sensitivity")
 			}
 			// ε and δ come through the one configuration path, as in release.
 			o.epsilon, o.delta = g.cfg.Privacy.Epsilon, g.cfg.Privacy.Delta

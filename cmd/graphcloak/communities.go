@@ -10,6 +10,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/stores"
 )
@@ -122,13 +123,13 @@ func runCommunities(ctx context.Context, opts *communitiesOptions, out io.Writer
 // checkCommunitiesCmd validates the communities command's flags.
 func checkCommunitiesCmd(opts *communitiesOptions) error {
 	if opts.mode != "write" && opts.mode != "stream" {
-		return usageErrorf("--mode must be write or stream, got %q", opts.mode)
+		return errkind.Usagef("--mode must be write or stream, got %q", opts.mode)
 	}
 	if opts.mode == "stream" && opts.out != "" {
-		return usageErrorf("--mode stream writes the partition to standard output: drop --out")
+		return errkind.Usagef("--mode stream writes the partition to standard output: drop --out")
 	}
 	if opts.method != "leiden" && opts.method != "louvain" {
-		return inputErrorf("--communities must be leiden or louvain, got %q", opts.method)
+		return errkind.Inputf("--communities must be leiden or louvain, got %q", opts.method)
 	}
 	if err := checkPositiveFlag("resolution", opts.resolution); err != nil {
 		return err

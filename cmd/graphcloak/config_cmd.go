@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/spf13/cobra"
 )
 
@@ -14,7 +15,7 @@ func newConfigCmd(g *globalOptions) *cobra.Command {
 		Short: "Inspect the effective configuration",
 		Args:  usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return usageErrorf("config needs a subcommand: show")
+			return errkind.Usagef("config needs a subcommand: show")
 		},
 	}
 	show := &cobra.Command{

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/demo"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/internal/textreport"
@@ -92,7 +93,7 @@ func demoSpec(opts *demoOptions) (demo.Spec, error) {
 		return demo.Spec{}, err
 	}
 	if opts.graph == stores.Neo4jSpec {
-		return demo.Spec{}, usageErrorf("demo runs on an embedded graph; use release and locate for Neo4j")
+		return demo.Spec{}, errkind.Usagef("demo runs on an embedded graph; use release and locate for Neo4j")
 	}
 	spec := demo.Spec{Graph: opts.graph, Source: opts.source, Tau: opts.tau, Epsilon: opts.epsilon, Delta: opts.delta}
 	return spec, spec.Check()

@@ -23,3 +23,12 @@ func openEpochStores(ctx context.Context, g *globalOptions, spec job.ReleaseSpec
 func jobEnv(g *globalOptions) job.Env {
 	return job.Env{Logger: g.logger, Progress: g.progress, Say: g.say}
 }
+
+// runEnv is jobEnv for a run of release, locate or a private answer: it
+// also tells of the answer's pass and of steps without counts, and keeps
+// its books (the failure record, the balance) under after's deadline.
+func runEnv(g *globalOptions, after *job.Bookkeeping) job.Env {
+	env := jobEnv(g)
+	env.PassStarted, env.Phase, env.Bookkeeping = g.passStarted, g.phase, after.Context
+	return env
+}

@@ -15,6 +15,7 @@ import (
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
@@ -34,8 +35,8 @@ func TestExitCode(t *testing.T) {
 	}{
 		{nil, exitOK},
 		{errors.New("unexpected"), exitFailure},
-		{usageErrorf("unknown flag"), exitUsage},
-		{inputErrorf("bad --x"), exitBadInput},
+		{errkind.Usagef("unknown flag"), exitUsage},
+		{errkind.Inputf("bad --x"), exitBadInput},
 		{&config.Error{}, exitBadInput},
 		{&privacy.BudgetError{}, exitBudgetExhausted},
 		{&sensitivity.ParamError{}, exitBadInput},
@@ -67,8 +68,8 @@ func TestExitCode(t *testing.T) {
 		{&job.ChargedError{Epoch: "E", Err: errors.New("lost")}, exitChargedEpoch},
 		{fs.ErrNotExist, exitBadInput},
 		// A command's bad-input wrapper keeps the kind of what it wraps.
-		{inputErrorf("--graph: %w", &connector.TimeoutError{}), exitDBUnreachable},
-		{usageError{&connector.UnreachableError{}}, exitDBUnreachable},
+		{errkind.Inputf("--graph: %w", &connector.TimeoutError{}), exitDBUnreachable},
+		{errkind.Usagef("%w", &connector.UnreachableError{}), exitDBUnreachable},
 		{context.Canceled, exitInterrupted},
 	}
 	for _, c := range cases {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/cost"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
@@ -50,10 +51,10 @@ instead calibrate σ privately on Δ2 of the line (--mechanism: discrete, the
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			o.Private = cmd.Flags().Changed("epsilon")
 			if o.Private && cmd.Flags().Changed("sigma") {
-				return usageErrorf("give either --sigma (fixed noise) or --epsilon/--delta (private noise), not both")
+				return errkind.Usagef("give either --sigma (fixed noise) or --epsilon/--delta (private noise), not both")
 			}
 			if cmd.Flags().Changed("delta") && !o.Private {
-				return usageErrorf("--delta needs --epsilon")
+				return errkind.Usagef("--delta needs --epsilon")
 			}
 			return runExperimentLine(cmd.Context(), g, o, g.stdout)
 		},
@@ -119,7 +120,7 @@ hub-heavy graphs the exact Δ2 can take hours ('graphcloak sensitivity
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if cmd.Flags().Changed("sigma") && (cmd.Flags().Changed("epsilon") || cmd.Flags().Changed("delta")) {
-				return usageErrorf("give either --sigma (fixed, non-private noise) or --epsilon/--delta, not both")
+				return errkind.Usagef("give either --sigma (fixed, non-private noise) or --epsilon/--delta, not both")
 			}
 			return runExperimentGraph(cmd.Context(), g, o, g.stdout)
 		},

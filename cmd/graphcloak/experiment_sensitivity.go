@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 )
@@ -36,7 +37,7 @@ Nothing is released; no ledger is touched.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if !o.line {
-				return usageErrorf("experiment sensitivity supports only the 1-D heat kernel: pass --line")
+				return errkind.Usagef("experiment sensitivity supports only the 1-D heat kernel: pass --line")
 			}
 			if err := checkPlotPath(o.plot); err != nil {
 				return err

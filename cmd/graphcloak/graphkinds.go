@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -36,7 +37,7 @@ const graphNeo4j = "--graph " + stores.Neo4jSpec
 
 // graphRequired is what a command that needs --graph says without one.
 func graphRequired() error {
-	return usageErrorf("--graph is required (%s)", graphKindsBrief)
+	return errkind.Usagef("--graph is required (%s)", graphKindsBrief)
 }
 
 // graphKindsBrief names the kinds in a message: "neo4j, a generator such

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/plotting"
 )
 
@@ -11,7 +12,7 @@ func checkPlotPath(path string) error {
 		return nil
 	}
 	if err := plotting.CheckImagePath(path); err != nil {
-		return inputErrorf("--plot: %v", err)
+		return errkind.Inputf("--plot: %s", err.Error())
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -103,27 +104,27 @@ func checkKeygen(o *keygenOptions) error {
 	provision := o.nodes != "" || o.outDir != "" || o.sensorCSV != "" || o.macCSV != ""
 	switch {
 	case o.master != "" && (o.out != "" || o.signing):
-		return usageErrorf("keygen --master derives sensors' keys: give --out-dir, --sensor-csv or --mac-csv, not --out or --signing")
+		return errkind.Usagef("keygen --master derives sensors' keys: give --out-dir, --sensor-csv or --mac-csv, not --out or --signing")
 	case o.master != "" && o.nodes == "":
-		return usageErrorf("keygen --master needs --nodes FILE")
+		return errkind.Usagef("keygen --master needs --nodes FILE")
 	case o.master != "" && o.outDir == "" && o.sensorCSV == "" && o.macCSV == "":
-		return usageErrorf("keygen --master needs at least one of --out-dir, --sensor-csv, --mac-csv")
+		return errkind.Usagef("keygen --master needs at least one of --out-dir, --sensor-csv, --mac-csv")
 	case o.master == "" && provision:
-		return usageErrorf("--nodes, --out-dir, --sensor-csv and --mac-csv need --master KEY")
+		return errkind.Usagef("--nodes, --out-dir, --sensor-csv and --mac-csv need --master KEY")
 	case o.master == "" && o.out == "":
-		return usageErrorf("keygen needs --out FILE")
+		return errkind.Usagef("keygen needs --out FILE")
 	case o.out == "-" || o.outDir == "-" || o.sensorCSV == "-" || o.macCSV == "-":
-		return usageErrorf("keygen never writes a key to standard output (-); name a file")
+		return errkind.Usagef("keygen never writes a key to standard output (-); name a file")
 	}
 	if o.outDir != "" {
 		p := &o.policy
 		p.MaxValidity = o.maxValidity
 		if o.maxValidity < time.Second {
-			return inputErrorf("--max-validity must be at least 1s, got %v", o.maxValidity)
+			return errkind.Inputf("--max-validity must be at least 1s, got %v", o.maxValidity)
 		}
 		*p = p.WithDefaultSigmaFloor()
 		if err := p.Check(); err != nil {
-			return inputErrorf("--alpha, --sigma-floor, --max-epsilon-per-day, --day-delta, --max-reports-per-day: %w", err)
+			return errkind.Inputf("--alpha, --sigma-floor, --max-epsilon-per-day, --day-delta, --max-reports-per-day: %w", err)
 		}
 	}
 	return nil
@@ -138,7 +139,7 @@ func runKeygen(_ context.Context, o *keygenOptions, out io.Writer) error {
 	}
 	r, err := privacy.CreateKeyFile(o.out)
 	if errors.Is(err, fs.ErrExist) {
-		return inputErrorf("--out %s already exists; keygen never overwrites a key", o.out)
+		return errkind.Inputf("--out %s already exists; keygen never overwrites a key", o.out)
 	}
 	if err != nil {
 		return err
@@ -153,10 +154,10 @@ func runKeygen(_ context.Context, o *keygenOptions, out io.Writer) error {
 func runSigningKeygen(o *keygenOptions, out io.Writer) error {
 	r, err := sensor.CreateSigningKeyFile(o.out)
 	if errors.Is(err, fs.ErrExist) {
-		return inputErrorf("--out %s or %s.pub already exists; keygen never overwrites a key", o.out, o.out)
+		return errkind.Inputf("--out %s or %s.pub already exists; keygen never overwrites a key", o.out, o.out)
 	}
 	if err != nil {
-		return inputError{err}
+		return errkind.Input(err)
 	}
 	if o.output == "json" {
 		return printJSON(out, r)
@@ -170,7 +171,7 @@ func runSigningKeygen(o *keygenOptions, out io.Writer) error {
 func runProvision(o *keygenOptions, out io.Writer) error {
 	master, err := privacy.LoadKey(o.master)
 	if err != nil {
-		return inputErrorf("--master: %w", err)
+		return errkind.Inputf("--master: %w", err)
 	}
 	defer clear(master[:])
 	nodes, err := inputfiles.ReadNodeList(o.nodes, o.stdin)

@@ -12,6 +12,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/cost"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -127,19 +128,19 @@ func loadSpec(o *loadOptionsCmd, cfg *config.Config) (connector.LoadSpec, error)
 func checkLoadFlags(o *loadOptionsCmd, p config.Projection) error {
 	switch {
 	case o.edges == "":
-		return usageErrorf("--edges FILE is required (an edge list source,target[,weight])")
+		return errkind.Usagef("--edges FILE is required (an edge list source,target[,weight])")
 	case o.edges == "-" && o.values == "-":
-		return usageErrorf("--edges - and --values - cannot both read standard input")
+		return errkind.Usagef("--edges - and --values - cannot both read standard input")
 	case len(p.NodeLabels) != 1:
-		return usageErrorf("--node-labels must name exactly one label for load, got %d", len(p.NodeLabels))
+		return errkind.Usagef("--node-labels must name exactly one label for load, got %d", len(p.NodeLabels))
 	case len(p.RelationshipTypes) != 1:
-		return usageErrorf("--relationship-types must name exactly one type for load, got %d", len(p.RelationshipTypes))
+		return errkind.Usagef("--relationship-types must name exactly one type for load, got %d", len(p.RelationshipTypes))
 	case p.NodeKeyProperty == "":
-		return usageErrorf("--node-key-property is required: it identifies the nodes (e.g. roomId)")
+		return errkind.Usagef("--node-key-property is required: it identifies the nodes (e.g. roomId)")
 	case o.values != "" && p.ValueProperty == "":
-		return usageErrorf("--values needs --value-property (the property the readings go to)")
+		return errkind.Usagef("--values needs --value-property (the property the readings go to)")
 	case p.ValueProperty != "" && o.values == "":
-		return usageErrorf("--value-property needs --values FILE (the readings to write)")
+		return errkind.Usagef("--value-property needs --values FILE (the readings to write)")
 	}
 	return nil
 }

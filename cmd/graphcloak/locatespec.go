@@ -8,6 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/atomicfile"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/job"
@@ -60,10 +61,10 @@ func locateOnce(ctx context.Context, opts *locateOptions, out io.Writer) (*job.L
 		defer csvOut.Abort()
 	}
 	opt := storesOptions(g, after, stores.Options{Neo4j: in.isDB, CheckProjection: in.isDB, ReleaseRun: opts.releaseRun})
-	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context, ParamName: flagName,
-		Output: func(ctx context.Context, lr graphcloak.LocateRequest, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
-			return emitLocate(ctx, opts, csvOut, lr, res, sum)
-		}}
+	env := runEnv(g, after)
+	env.ParamName, env.Output = flagName, func(ctx context.Context, lr graphcloak.LocateRequest, res *graphcloak.LocateResult, sum *job.LocateSummary) error {
+		return emitLocate(ctx, opts, csvOut, lr, res, sum)
+	}
 	st, err := stores.Open(ctx, g.cfg, opt) // the release run's record read when opt names one
 	if err != nil {
 		return nil, nil, err // opens no ledger: no budget to create
@@ -127,7 +128,7 @@ func emitLocate(ctx context.Context, opts *locateOptions, csvOut *atomicfile.Out
 // checkForecastTrials refuses a negative --forecast-trials (0: none).
 func checkForecastTrials(n int) error {
 	if n < 0 {
-		return inputErrorf("--forecast-trials must be ≥ 0 (0: no forecast), got %d", n)
+		return errkind.Inputf("--forecast-trials must be ≥ 0 (0: no forecast), got %d", n)
 	}
 	return nil
 }
@@ -142,13 +143,13 @@ func checkLocate(opts *locateOptions) (*locateInputs, error) {
 		return nil, err
 	}
 	if opts.mode != "" && opts.mode != "write" && opts.mode != "stream" { // "": write (serve)
-		return nil, usageErrorf("--mode must be write or stream, got %q", opts.mode)
+		return nil, errkind.Usagef("--mode must be write or stream, got %q", opts.mode)
 	}
 	if opts.mode == "stream" && opts.out != "" {
-		return nil, usageErrorf("--mode stream writes the per-node results to standard output: drop --out")
+		return nil, errkind.Usagef("--mode stream writes the per-node results to standard output: drop --out")
 	}
 	if opts.plotValue != "posterior" && opts.plotValue != "released" {
-		return nil, inputErrorf("--plot-value must be posterior or released, got %q", opts.plotValue)
+		return nil, errkind.Inputf("--plot-value must be posterior or released, got %q", opts.plotValue)
 	}
 	if err := checkForecastTrials(opts.forecastTrials); err != nil {
 		return nil, err

@@ -118,13 +118,13 @@ func checkPlanFlags(f *pflag.FlagSet, o *planOptions) error {
 		return err
 	}
 	if o.missing != 0 && !o.local {
-		return usageErrorf("--missing is the fraction of sensors that do not report in a local release: give --local too")
+		return errkind.Usagef("--missing is the fraction of sensors that do not report in a local release: give --local too")
 	}
 	if !(o.missing >= 0 && o.missing < 1) {
-		return inputErrorf("--missing must be a fraction in [0, 1), got %v", o.missing)
+		return errkind.Inputf("--missing must be a fraction in [0, 1), got %v", o.missing)
 	}
 	if o.local && f.Changed("modes") && slices.Contains(o.modes, forecast.ModeAnswer) {
-		return usageErrorf("--local: %s", job.LocalNoAnswer)
+		return errkind.Usagef("--local: %s", job.LocalNoAnswer)
 	}
 	return nil
 }
@@ -174,15 +174,15 @@ func addPlanFlags(f *pflag.FlagSet, o *planOptions) {
 func checkPlan(o *planOptions) (string, error) {
 	o.sources = 1
 	if o.graph == "" {
-		return "", usageErrorf("plan needs --graph: the graph the release will read (%s)", graphKindsBrief)
+		return "", errkind.Usagef("plan needs --graph: the graph the release will read (%s)", graphKindsBrief)
 	}
 	for _, m := range o.modes {
 		if m != forecast.ModePerNode && m != forecast.ModeAnswer {
-			return "", inputErrorf("--mode must be %s or %s, got %q", forecast.ModePerNode, forecast.ModeAnswer, m)
+			return "", errkind.Inputf("--mode must be %s or %s, got %q", forecast.ModePerNode, forecast.ModeAnswer, m)
 		}
 	}
 	if o.target != 0 && !(o.target > 0 && o.target < 1) {
-		return "", inputErrorf("--target-accuracy must be in (0, 1), got %v", o.target)
+		return "", errkind.Inputf("--target-accuracy must be in (0, 1), got %v", o.target)
 	}
 	smooth, err := job.SmoothList(o.smoothSpec).Taus(o.taus[0]) // --smooth
 	if err != nil {
@@ -207,11 +207,11 @@ func planLedgerBalance(ctx context.Context, g *globalOptions, o *planOptions, st
 	case !named:
 		return nil, nil
 	case totals && (src["privacy.ledger"] == config.FromFlag || src["privacy.scope"] == config.FromFlag):
-		return nil, usageErrorf("give either --ledger/--scope (the scope's budget is read) or --epsilon-total/--delta-total (a fresh scope of that budget), not both")
+		return nil, errkind.Usagef("give either --ledger/--scope (the scope's budget is read) or --epsilon-total/--delta-total (a fresh scope of that budget), not both")
 	case totals:
 		return nil, nil
 	case o.answerEpsilon != 0:
-		return nil, usageErrorf("--answer-epsilon is the scope's own with --ledger/--scope (fixed by budget --init): drop it")
+		return nil, errkind.Usagef("--answer-epsilon is the scope's own with --ledger/--scope (fixed by budget --init): drop it")
 	}
 	if err := privacy.CheckName("scope", cfg.Privacy.Scope); err != nil { // before connecting
 		return nil, errkind.Inputf("%s: %w", job.ParamScope, err)

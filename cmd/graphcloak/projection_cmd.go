@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 const projectionHelp = `A named projection is the four choices that say which graph of Neo4j is read
@@ -79,7 +80,7 @@ func newProjectionCmd(g *globalOptions) *cobra.Command {
 func runProjectionDrop(g *globalOptions, name string) error {
 	file := config.ConfigFile(g.configFile)
 	if err := config.DropProjection(file, name); err != nil {
-		return inputError{err}
+		return errkind.Input(err)
 	}
 	if g.output == "json" {
 		return printJSON(g.stdout, config.ProjectionList{File: file, Projections: []config.ListedProjection{}})
@@ -91,10 +92,10 @@ func runProjectionDrop(g *globalOptions, name string) error {
 // exactlyOneName accepts one argument, a projection name.
 func exactlyOneName(cmd *cobra.Command, args []string) error {
 	if len(args) != 1 {
-		return usageErrorf("%s takes one projection name, got %d arguments", cmd.CommandPath(), len(args))
+		return errkind.Usagef("%s takes one projection name, got %d arguments", cmd.CommandPath(), len(args))
 	}
 	if err := config.CheckProjectionName(args[0]); err != nil {
-		return usageError{err}
+		return errkind.Usagef("%w", err)
 	}
 	return nil
 }
@@ -102,11 +103,11 @@ func exactlyOneName(cmd *cobra.Command, args []string) error {
 func runProjectionSave(g *globalOptions, name string, replace bool, out io.Writer) error {
 	np, err := g.cfg.Projection.Named()
 	if err != nil {
-		return inputError{err}
+		return errkind.Input(err)
 	}
 	file := config.ConfigFile(g.configFile)
 	if err := config.SaveProjection(file, name, np, replace); err != nil {
-		return inputError{err}
+		return errkind.Input(err)
 	}
 	return printProjections(g, out, name)
 }
@@ -116,7 +117,7 @@ func printProjections(g *globalOptions, out io.Writer, only string) error {
 	file := config.ConfigFile(g.configFile)
 	res, err := config.ListProjections(file, only)
 	if err != nil {
-		return inputError{err}
+		return errkind.Input(err)
 	}
 	if g.output == "json" {
 		return printJSON(out, res)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
@@ -40,7 +41,7 @@ func releaseOnce(ctx context.Context, opts *releaseOptions) (_ *job.ReleaseSumma
 	}
 	spec := in.spec
 	spec.RunID = job.NewRunID()
-	env := job.Env{Logger: g.logger, Progress: g.progress, PassStarted: g.passStarted, Phase: g.phase, Say: g.say, Bookkeeping: after.Context}
+	env := runEnv(g, after)
 	if spec.Out != "" && !spec.DryRun { // the release file prepared before anything is opened
 		if env.File, err = job.PrepareFile(ctx, spec.Out, spec.Wait, env.Logger); err != nil {
 			return nil, err
@@ -82,7 +83,7 @@ func releaseSpec(opts *releaseOptions) (job.ReleaseSpec, error) {
 	cfg := &opts.g.cfg.Config
 	epoch := cfg.Privacy.Epoch
 	if epoch == "auto" && (opts.slot < time.Minute || opts.slot > 366*24*time.Hour) {
-		return job.ReleaseSpec{}, inputErrorf("--slot must be between 1m and 366 days, got %v", opts.slot)
+		return job.ReleaseSpec{}, errkind.Inputf("--slot must be between 1m and 366 days, got %v", opts.slot)
 	}
 	spec := job.ReleaseSpec{Graph: opts.graph, Neo4j: opts.graph == stores.Neo4jSpec,
 		Database: cfg.Neo4j.Database, WriteProperty: cfg.Write.WriteProperty, Out: opts.out,
@@ -126,7 +127,7 @@ func checkReleaseFlags(opts *releaseOptions, spec *job.ReleaseSpec) error {
 		return err
 	}
 	if spec.RefuseAtChance && opts.forecastTrials == 0 {
-		return inputErrorf("--refuse-at-chance decides on a forecast: give --forecast-trials > 0 (it is 0)")
+		return errkind.Inputf("--refuse-at-chance decides on a forecast: give --forecast-trials > 0 (it is 0)")
 	}
 	if opts.graph == "" {
 		return graphRequired()

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -52,11 +51,7 @@ $XDG_CONFIG_HOME/graphcloak/config.yaml) > defaults; see "graphcloak config show
 // flagUsageError makes a bad flag a usage error (exit 2), with a
 // suggestion when one is near.
 func flagUsageError(cmd *cobra.Command, err error) error {
-	err = flagSuggestion(cmd, err)
-	if errors.As(err, new(usageError)) {
-		return err
-	}
-	return usageError{err}
+	return errkind.Usagef("%w", flagSuggestion(cmd, err))
 }
 
 // strictSubcommands makes a parent command given an unknown subcommand a
@@ -203,7 +198,7 @@ func usageArgs(cmd *cobra.Command, args []string) error {
 		if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
 			hint = "; did you mean " + strings.Join(s, " or ") + "?"
 		}
-		return usageErrorf("unknown command or argument %q for %q%s", args[0], cmd.CommandPath(), hint)
+		return errkind.Usagef("unknown command or argument %q for %q%s", args[0], cmd.CommandPath(), hint)
 	}
 	return nil
 }
@@ -225,48 +220,13 @@ func flagSuggestion(cmd *cobra.Command, err error) error {
 // printJSON writes v as the JSON document of -o json (jsondoc.Write).
 func printJSON(w io.Writer, v any) error { return jsondoc.Write(w, v) }
 
-// usageError marks a mistake in how the command was invoked.
-type usageError struct{ err error }
-
-func (e usageError) Error() string { return e.err.Error() }
-func (e usageError) Unwrap() error { return e.err }
-
-// Kind is the wrapped error's kind when it has one (a connector error
-// reached while reading --graph stays "unreachable"), else Usage.
-func (e usageError) Kind() errkind.Kind { return kindOr(e.err, errkind.Usage) }
-
-func usageErrorf(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
-
-// inputError marks bad input data (a malformed file, an invalid parameter value).
-type inputError struct{ err error }
-
-func (e inputError) Error() string { return e.err.Error() }
-func (e inputError) Unwrap() error { return e.err }
-
-// Kind is the wrapped error's kind when it has one, else BadInput.
-func (e inputError) Kind() errkind.Kind { return kindOr(e.err, errkind.BadInput) }
-
-// kindOr is err's kind, or def when err has none.
-func kindOr(err error, def errkind.Kind) errkind.Kind {
-	if k := errkind.Of(err); k != errkind.Internal {
-		return k
-	}
-	return def
-}
-
-func inputErrorf(format string, args ...any) error {
-	return inputError{fmt.Errorf(format, args...)}
-}
-
 // checkPositiveFlag refuses (bad input) a value of --flag that is not a
 // positive, finite number, in the words of errkind.CheckPositive: the one
 // check of the commands' own numeric flags (--tau, --alpha, --sigma,
 // --resolution, --epsilon …), named as the user typed them.
 func checkPositiveFlag(flag string, v float64) error {
 	if !(v > 0) || math.IsInf(v, 0) {
-		return inputErrorf("--%s must be positive and finite, got %v", flag, v)
+		return errkind.Inputf("--%s must be positive and finite, got %v", flag, v)
 	}
 	return nil
 }
@@ -276,7 +236,7 @@ func checkPositiveFlag(flag string, v float64) error {
 // the outermost kind); an error without a kind is bad input.
 func flagError(flag string, err error) error {
 	if errkind.Of(err) == errkind.Internal {
-		return inputErrorf("%s: %w", flag, err)
+		return errkind.Inputf("%s: %w", flag, err)
 	}
 	return fmt.Errorf("%s: %w", flag, err)
 }
@@ -284,7 +244,7 @@ func flagError(flag string, err error) error {
 // noArgs refuses positional arguments as a usage error (exit 2).
 func noArgs(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return usageErrorf("%s takes no arguments, got %q", cmd.CommandPath(), args)
+		return errkind.Usagef("%s takes no arguments, got %q", cmd.CommandPath(), args)
 	}
 	return nil
 }
@@ -293,7 +253,7 @@ func noArgs(cmd *cobra.Command, args []string) error {
 // takes no arguments").
 func noArgsNamed(cmd *cobra.Command, args []string) error {
 	if len(args) > 0 {
-		return usageErrorf("%s takes no arguments, got %q", cmd.Name(), args)
+		return errkind.Usagef("%s takes no arguments, got %q", cmd.Name(), args)
 	}
 	return nil
 }

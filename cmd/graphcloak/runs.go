@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/sourceview"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
@@ -56,7 +57,7 @@ it, every scope's, as budget shows every scope.`,
 // checkRuns checks the runs command's flags before Neo4j is read.
 func checkRuns(opts *runsOptions) error {
 	if opts.last < 0 {
-		return inputErrorf("--last must be ≥ 0, got %d", opts.last)
+		return errkind.Inputf("--last must be ≥ 0, got %d", opts.last)
 	}
 	return checkPlotPath(opts.plot)
 }
@@ -150,7 +151,7 @@ func runRunsPrune(ctx context.Context, opts *runsPruneOptions, out io.Writer) er
 func plotHistory(opts *runsOptions, rows []job.RunRow) error {
 	err := sourceview.History(opts.plot, opts.scope, rows)
 	if errors.Is(err, sourceview.ErrNoLocalisation) {
-		return inputErrorf("--plot: no localisation among the runs listed (locate records the top community)")
+		return errkind.Inputf("--plot: no localisation among the runs listed (locate records the top community)")
 	}
 	return err
 }

@@ -195,7 +195,7 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	spec.Software, spec.Starting = buildinfo.Read().String(), starting
 	if o.Save != "" { // sealed under the ledger key, when one is given
 		if spec.MACKey, err = inputfiles.CertificateMACKey(&g.cfg.Config); err != nil {
-			return sensitivity.Report{}, inputErrorf("--save: %w", err)
+			return sensitivity.Report{}, errkind.Inputf("--save: %w", err)
 		}
 	}
 	if o.Shard != "" {

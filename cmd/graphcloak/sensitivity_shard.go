@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -47,13 +48,13 @@ func newSensitivityMergeCmd(g *globalOptions) *cobra.Command {
   graphcloak sensitivity merge part-*.json --save pa.cert.json`,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
-				return usageErrorf("sensitivity merge needs the partial certificates: PART...")
+				return errkind.Usagef("sensitivity merge needs the partial certificates: PART...")
 			}
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.save == "" {
-				return usageErrorf("sensitivity merge needs --save CERT")
+				return errkind.Usagef("sensitivity merge needs --save CERT")
 			}
 			return runSensitivityMerge(g, o, args, g.stdout)
 		},

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/sensor"
 )
@@ -125,10 +126,10 @@ already there (without --restored), of another node, or corrupted.`,
 		Args: noArgsNamed,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if o.node == "" || o.odometer == "" || o.odometer == "-" {
-				return usageErrorf("sensor init needs --node and --odometer FILE")
+				return errkind.Usagef("sensor init needs --node and --odometer FILE")
 			}
 			if err := sensor.InitOdometer(o.odometer, o.node, time.Now(), o.restored); err != nil {
-				return inputError{err}
+				return errkind.Input(err)
 			}
 			what := "created the odometer"
 			if o.restored {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/service"
@@ -99,9 +100,9 @@ func runServeCollector(ctx context.Context, opts *serveOptions) error {
 	}
 	switch {
 	case o.coordinatorKey == "" || o.macKeys == "" || o.journal == "":
-		return usageErrorf("--collect-order needs --coordinator-key FILE.pub, --mac-keys FILE and --journal DIR")
+		return errkind.Usagef("--collect-order needs --coordinator-key FILE.pub, --mac-keys FILE and --journal DIR")
 	case opts.listening.Addr == "":
-		return usageErrorf(`--collect-order serves reports on --listen: it cannot be ""`)
+		return errkind.Usagef(`--collect-order serves reports on --listen: it cannot be ""`)
 	}
 	if err := o.limits.Check(); err != nil {
 		return err
@@ -147,17 +148,17 @@ func checkServeEpochs(opts *serveOptions) error {
 	o := &opts.collect
 	switch {
 	case o.order != "":
-		return usageErrorf("give --collect-order (collect one epoch's order) or --open-epochs (open one per slot), not both")
+		return errkind.Usagef("give --collect-order (collect one epoch's order) or --open-epochs (open one per slot), not both")
 	case o.signingKey == "" || o.macKeys == "" || o.journal == "" || opts.schedule == "":
-		return usageErrorf("--open-epochs needs --schedule, --signing-key FILE, --mac-keys FILE and --journal DIR")
+		return errkind.Usagef("--open-epochs needs --schedule, --signing-key FILE, --mac-keys FILE and --journal DIR")
 	case opts.listening.Addr == "":
-		return usageErrorf(`--open-epochs serves orders and reports on --listen: it cannot be ""`)
+		return errkind.Usagef(`--open-epochs serves orders and reports on --listen: it cannot be ""`)
 	}
 	if err := o.limits.Check(); err != nil {
 		return err
 	}
 	if opts.g.cfg.Config.Privacy.Epoch != "" {
-		return usageErrorf("--epoch is not used by serve: each slot's epoch is its start time")
+		return errkind.Usagef("--epoch is not used by serve: each slot's epoch is its start time")
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/schedule"
@@ -26,17 +27,17 @@ func checkServe(opts *serveOptions) (schedule.Spec, *service.Steps, error) {
 func checkServeFlags(opts *serveOptions) error {
 	switch {
 	case opts.graph != stores.Neo4jSpec:
-		return usageErrorf("serve needs %s (runs, leases and history live in Neo4j), got %q", graphNeo4j, opts.graph)
+		return errkind.Usagef("serve needs %s (runs, leases and history live in Neo4j), got %q", graphNeo4j, opts.graph)
 	case opts.schedule == "":
-		return usageErrorf(`--schedule is required (e.g. "@every 1h" or "0 * * * *")`)
+		return errkind.Usagef(`--schedule is required (e.g. "@every 1h" or "0 * * * *")`)
 	case opts.g.cfg.Privacy.Epoch != "":
-		return usageErrorf("--epoch is not used by serve: each slot's epoch is its start time")
+		return errkind.Usagef("--epoch is not used by serve: each slot's epoch is its start time")
 	case opts.values == "-":
-		return usageErrorf("--values - cannot be re-read at every slot: give a file")
+		return errkind.Usagef("--values - cannot be re-read at every slot: give a file")
 	case opts.maxRuns < 0:
-		return inputErrorf("--max-runs must be ≥ 0, got %d", opts.maxRuns)
+		return errkind.Inputf("--max-runs must be ≥ 0, got %d", opts.maxRuns)
 	case opts.jitter < 0 || opts.grace < 0:
-		return inputErrorf("--jitter and --grace must be ≥ 0")
+		return errkind.Inputf("--jitter and --grace must be ≥ 0")
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/experiment"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
@@ -74,7 +75,7 @@ func checkExperimentGraph(o *graphOptions) (property string, err error) {
 		return "", err
 	}
 	if isProperty && o.graph != stores.Neo4jSpec {
-		return "", usageErrorf("--communities property:NAME needs %s", graphNeo4j)
+		return "", errkind.Usagef("--communities property:NAME needs %s", graphNeo4j)
 	}
 	return property, nil
 }

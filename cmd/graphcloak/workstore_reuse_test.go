@@ -131,3 +131,28 @@ func TestPlanLocateAuditComputeThePassOnce(t *testing.T) {
 		t.Errorf("audit after plan computed again: the store went from\n%v\nto\n%v", after, got)
 	}
 }
+
+// TestAuditKeepsOneCertificatePerSensorNoise: audits of one graph without
+// and with --sensor-noise certify two models, kept under two names in the
+// store, so that each is reused by the next audit of its own ν. On
+// 7a8279a audit named the store's file before ν was set: both audits named
+// one file and replaced each other's certificate (a load checks ν, so the
+// other audit computed the pass again).
+func TestAuditKeepsOneCertificatePerSensorNoise(t *testing.T) {
+	isolateConfig(t)
+	store := filepath.Join(os.Getenv("XDG_CACHE_HOME"), "graphcloak", "store")
+	plain := []string{"audit", "--graph", "karate", "-o", "json"}
+	noisy := []string{"audit", "--graph", "karate", "--sensor-noise", "0.005", "-o", "json"}
+	for _, c := range []struct {
+		args   []string
+		reused bool
+	}{{plain, false}, {noisy, false}, {plain, true}, {noisy, true}} {
+		out, _ := storeCLI(t, c.args...)
+		if r := jsonField(t, out, "reused"); r != c.reused {
+			t.Errorf("%s: reused %v, want %v", strings.Join(c.args, " "), r, c.reused)
+		}
+	}
+	if got := storeFiles(t, store)["answer"]; len(got) != 2 {
+		t.Errorf("the store keeps %v; want two certificates, ν = 0's and ν = 0.005's", got)
+	}
+}

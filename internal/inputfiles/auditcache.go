@@ -24,7 +24,8 @@ const (
 // AnswerCache seals it, else the entry of the store of work in cacheDir
 // (WorkStore) for the graph and parameters; store is that entry (nil for
 // a shard's part, whose certificate is not the store's, or without a
-// store). Neither a file nor a store is a usage error.
+// store). Neither a file nor a store is a usage error. opt is the pass's
+// own, its SensorNoise set: the entry is named by ν and T.
 func AuditCache(cfg *config.Config, save, cacheDir string, shard bool, logger *slog.Logger, gr *laplacian.Graph, tau float64, opt recovery.CertifierOptions) (cache answer.Cache, store *answer.Cache, err error) {
 	if !shard {
 		w, err := WorkStore(cfg, cacheDir, logger)
@@ -38,7 +39,7 @@ func AuditCache(cfg *config.Config, save, cacheDir string, shard bool, logger *s
 		cache, err = AnswerCache(cfg, save)
 		return cache, store, err
 	case store == nil:
-		return answer.Cache{}, nil, usageErrorf("%s FILE is required with %s none: the certificate is what audit makes", ParamSave, ParamCacheDir)
+		return answer.Cache{}, nil, errkind.Usagef("%s FILE is required with %s none: the certificate is what audit makes", ParamSave, ParamCacheDir)
 	}
 	return *store, store, nil
 }

@@ -20,28 +20,16 @@ func (r SensorReportRequest) Check() error {
 	}{{ParamOrder, r.Order}, {ParamCoordinatorKey, r.CoordinatorKey}, {ParamSensorKey, r.Key}, {ParamNode, r.Node},
 		{ParamPolicy, r.Policy}, {ParamOdometer, r.Odometer}} {
 		if f.v == "" {
-			return usageErrorf("sensor report needs %s", f.name)
+			return errkind.Usagef("sensor report needs %s", f.name)
 		}
 	}
 	switch {
 	case r.ValueGiven == (r.ValueFile != ""):
-		return usageErrorf("sensor report needs exactly one of %s V and %s FILE", ParamValue, ParamValueFile)
+		return errkind.Usagef("sensor report needs exactly one of %s V and %s FILE", ParamValue, ParamValueFile)
 	case r.Order == "-" && r.ValueFile == "-":
-		return usageErrorf("%s - and %s - cannot both read standard input", ParamOrder, ParamValueFile)
+		return errkind.Usagef("%s - and %s - cannot both read standard input", ParamOrder, ParamValueFile)
 	case r.Odometer == "-" || r.Key == "-" || r.CoordinatorKey == "-" || r.Policy == "-":
-		return usageErrorf("%s, %s, %s and %s name files, not standard input (-)", ParamOdometer, ParamPolicy, ParamSensorKey, ParamCoordinatorKey)
+		return errkind.Usagef("%s, %s, %s and %s name files, not standard input (-)", ParamOdometer, ParamPolicy, ParamSensorKey, ParamCoordinatorKey)
 	}
 	return nil
-}
-
-// usageError is a request that names too little or too much, or whose
-// parameters do not go together (kind usage).
-type usageError struct{ err error }
-
-func (e usageError) Error() string      { return e.err.Error() }
-func (e usageError) Unwrap() error      { return e.err }
-func (e usageError) Kind() errkind.Kind { return errkind.Usage }
-
-func usageErrorf(format string, args ...any) error {
-	return usageError{errkind.Errorf(format, args...)}
 }
