@@ -1,0 +1,132 @@
+package forecast
+
+import (
+	"context"
+	"math"
+)
+
+// MassCurveWork is the work MassCurves does on its curves: per point of
+// MassGrid and per curve, the rounds of trials simulated there (0: a mass
+// taken as sure, not simulated).
+type MassCurveWork struct {
+	Rounds [][]int `json:"rounds"`
+}
+
+// Masses is how many points of the grid any curve simulates.
+func (w MassCurveWork) Masses() int {
+	n := 0
+	for _, r := range w.Rounds {
+		if max0(r) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Drawn is the rounds of trials drawn: at each mass the most any curve
+// takes there (the curves share a mass's pool, each round's trials drawn
+// once for every curve).
+func (w MassCurveWork) Drawn() int {
+	n := 0
+	for _, r := range w.Rounds {
+		n += max0(r)
+	}
+	return n
+}
+
+// Scored is the rounds of trials scored, every curve's.
+func (w MassCurveWork) Scored() int {
+	n := 0
+	for _, r := range w.Rounds {
+		for _, k := range r {
+			n += k
+		}
+	}
+	return n
+}
+
+func max0(r []int) int {
+	m := 0
+	for _, k := range r {
+		m = max(m, k)
+	}
+	return m
+}
+
+// ForeseeMassCurves foresees the work MassCurves does on es (the curves
+// of a plan: each ε, at σ calibrated to es' Sensitivity, or Sigma) before
+// it runs, from a pilot: one block of TrialBlock trials, drawn once from
+// seed, scored at every mass of the grid and every curve's σ. Each
+// point's rounds are those PerNode's tests take when the rate of every
+// round is the pilot's (its expected count); a point answered ≥ 99% of
+// the time counts towards the two sure masses after which MassCurves
+// simulates no larger one. With Δ2 an upper bound, σ is too and the
+// foresight errs towards more work. Its cost is a block's draw and
+// len(MassGrid())·len(es) scorings of a block.
+func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassCurveWork, error) {
+	if len(es) == 0 {
+		return MassCurveWork{}, nil
+	}
+	base := es[0]
+	if base.Partition == nil {
+		part, _, _, err := base.communities()
+		if err != nil {
+			return MassCurveWork{}, err
+		}
+		base.Partition, base.Names = part, nil
+	}
+	base.Seed, base.Trials = seed, trialBlock
+	pool, err := NewTrialPool(base)
+	if err != nil {
+		return MassCurveWork{}, err
+	}
+	grid := MassGrid()
+	w := MassCurveWork{Rounds: make([][]int, len(grid))}
+	sure := make([]int, len(es))
+	for i, m := range grid {
+		w.Rounds[i] = make([]int, len(es))
+		for j := range es {
+			if sure[j] >= 2 && m > 1 {
+				continue
+			}
+			e := es[j]
+			e.Graph, e.Partition, e.Names, e.Tau, e.Sources = base.Graph, base.Partition, base.Names, base.Tau, base.Sources
+			e.Seed, e.Trials, e.Pool, e.noEMD = seed, trialBlock, pool, true
+			e.Progress, e.Verdicts, e.verdicts, e.TimeBudget, e.MinTrials = nil, false, nil, 0, 0
+			e.SourceMass = m / float64(max(e.Sources, 1))
+			res, err := Simulate(ctx, e)
+			if err != nil {
+				return MassCurveWork{}, err
+			}
+			f := Of(res)
+			rounds, answer := VerdictRoundsAt(f.CommunityAccuracy, f.Guess(), es[0].Trials)
+			w.Rounds[i][j] = rounds
+			if answer && f.CommunityAccuracy >= 0.99 {
+				sure[j]++
+			} else {
+				sure[j] = 0
+			}
+		}
+	}
+	return w, nil
+}
+
+// VerdictRoundsAt is the rounds of trials trials PerNode takes, and its
+// verdict (an answer: true), when every round's rate is rate against a
+// guess of guess: its tests on the expected count.
+func VerdictRoundsAt(rate, guess float64, trials int) (int, bool) {
+	trials = max(trials, 1)
+	for r := 1; r <= VerdictRounds; r++ {
+		T := float64(r * trials)
+		lo, hi := Wilson(math.Round(rate*T), T, zVerdict)
+		switch {
+		case lo > guess:
+			return r, true
+		case hi < 2*guess:
+			return r, false
+		}
+	}
+	T := float64(VerdictRounds * trials)
+	lo, _ := Wilson(math.Round(rate*T), T, zVerdict)
+	return VerdictRounds, lo > guess
+}
