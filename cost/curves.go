@@ -18,7 +18,7 @@ const PriorDelta2Budget = time.Second
 // CurvesTiming bounds the foresight of the per-node curves (a block of
 // trials drawn and scored at every mass and ε): past it they are priced
 // at every mass (PoolStep).
-const CurvesTiming = 10 * time.Second
+const CurvesTiming = 30 * time.Second
 
 // PriorDelta2 is Δ2 at τ and α on g within PriorDelta2Budget: exact, or
 // a proven upper bound (σ at it is at least the release's, so the curves
