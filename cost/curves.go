@@ -45,12 +45,11 @@ type Curves struct {
 // CurveStep prices a plan's per-node forecasts as foreseen: for each of
 // taus diffusion times (the smoothed releases' curves taken to run as
 // the one at τ) the foreseen rounds of trials trials drawn at each mass
-// (once for every ε) and scored at each ε, at c.
-func CurveStep(taus, trials int, c PoolCost, cw Curves) Step {
-	drawn := taus * cw.Work.Drawn() * trials
-	scored := taus * cw.Work.Scored() * trials
-	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + float64(scored)*c.Score
-	return Step{Step: "per-node forecasts", Seconds: seconds,
-		Model: fmt.Sprintf("%d of %d masses, %d rounds × %d trials drawn once at %.3g s, %d rounds scored over %d ε at %.3g s (foreseen at σ from %s; %s)",
-			cw.Work.Masses(), len(forecast.MassGrid()), cw.Work.Drawn(), trials, c.Draw, cw.Work.Scored(), cw.Levels, c.Score, cw.How, c.How)}
+// (once for every ε) and scored at each ε, at what the foresight's pilot
+// took (forecast.MassCurveWork.Seconds).
+func CurveStep(taus, trials int, cw Curves) Step {
+	p := cw.Work.Pilot
+	return Step{Step: "per-node forecasts", Seconds: float64(taus) * cw.Work.Seconds(trials, p),
+		Model: fmt.Sprintf("%d of %d masses, %d rounds × %d trials drawn once at %.3g s, %d rounds scored over %d ε at %.3g s, the models %.3g s and the verdicts' nulls %.3g s (foreseen at σ from %s, timed on a block of %d trials of this graph)",
+			cw.Work.Masses(), len(forecast.MassGrid()), cw.Work.Drawn(), trials, p.Draw, cw.Work.Scored(), cw.Levels, p.Score, p.Setup, p.Fixed, cw.How, forecast.TrialBlock)}
 }

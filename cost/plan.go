@@ -202,12 +202,13 @@ func (w PlanWork) delta2() []Step {
 // kept, and τ+τ′ per Smooth) every mass of the curve, each up to
 // VerdictRounds rounds of trials. Priced, they are at step seconds a step
 // when the audit measured it (one rate for one line: two measured 0.15 s
-// apart under load differed 2–3×), else at a rate measured now. The masses
-// and rounds priced are those foreseen (Curves) at σ from Δ2 before the
-// plan (w.Delta2, else a bound, PriorDelta2): a curve stops after two
-// masses answered ≥ 99% of the time (e-mail Enron: three of nine masses,
-// one round each) — priced at every mass the first line said 5 min 31 s
-// for 44 s.
+// apart under load differed 2–3×), else at a rate measured now — unless
+// foreseen (curves): the masses and rounds the curves will simulate at σ
+// from Δ2 before the plan (w.Delta2, else a bound, PriorDelta2), priced
+// by the foresight's own pilot (its pool's models, a block drawn, its
+// scorings timed). A curve stops after two masses answered ≥ 99% of the
+// time (e-mail Enron: three of nine masses, one round each): priced at
+// every mass, the first line said 5 min 31 s for 44 s.
 func (w PlanWork) perNode(step float64) ([]Step, int) {
 	kept := w.Held.Rows[forecast.ModePerNode]
 	levels := len(w.Epsilons) - len(kept)
@@ -215,6 +216,15 @@ func (w PlanWork) perNode(step float64) ([]Step, int) {
 	n := levels * (1 + len(w.Smooth)) * len(forecast.MassGrid()) * forecast.VerdictRounds * trials
 	if levels == 0 {
 		return []Step{w.told(Step{Step: "per-node forecasts", Model: "reused: every ε is kept in " + w.Name.of(ParamCacheDir)})}, n
+	}
+	var eps []float64
+	for _, e := range w.Epsilons {
+		if !slices.Contains(kept, e) {
+			eps = append(eps, e)
+		}
+	}
+	if cw, ok := w.curves(eps); ok { // foreseen and timed by its pilot
+		return []Step{w.told(CurveStep(1+len(w.Smooth), trials, cw))}, n
 	}
 	sim := w.sampleSimulation()
 	c, ok := PoolCost{}, false
@@ -226,15 +236,6 @@ func (w PlanWork) perNode(step float64) ([]Step, int) {
 	}
 	if !ok {
 		return nil, n
-	}
-	var eps []float64
-	for _, e := range w.Epsilons {
-		if !slices.Contains(kept, e) {
-			eps = append(eps, e)
-		}
-	}
-	if cw, ok := w.curves(eps); ok {
-		return []Step{w.told(CurveStep(1+len(w.Smooth), trials, c, cw))}, n
 	}
 	return []Step{w.told(PoolStep(levels, 1+len(w.Smooth), trials, c))}, n
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/graphcloak/graphcloak/internal/cputime"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -27,11 +28,11 @@ type StepRate struct {
 // in rounds for about budget (at least three; default 0.3 s), priced by
 // the median round. The time of a step is the same at any degree, so the
 // rate prices a pass of any τ on this graph. A round is timed by the CPU
-// time its busiest worker's thread spent (where the system tells it,
-// threadCPU), not the wall time, when that is less: the rate is then the
-// machine's with its cores free for the work, not the moment's load's (on
-// a machine at load 20 the wall rate priced e-mail Enron's audit at
-// 2 h 5 min, which took 41 min as the load fell). An edgeless graph gives
+// time the process spent in it over the workers (cputime.Clock), not the
+// wall time, when that is less: the rate is then the machine's with its
+// cores free for the work, not the moment's load's (on a machine at load
+// 20 the wall rate priced e-mail Enron's audit at 2 h 5 min, which took
+// 41 min as the load fell). An edgeless graph gives
 // the reference constant.
 func MeasureStepRate(g *laplacian.Graph, budget time.Duration) StepRate {
 	if budget <= 0 {
@@ -69,28 +70,17 @@ func MeasureStepRate(g *laplacian.Graph, budget time.Duration) StepRate {
 	var times []float64
 	t0 := time.Now()
 	for len(times) < 3 || time.Since(t0) < budget {
-		r0 := time.Now()
+		clock := cputime.Start()
 		var wg sync.WaitGroup
-		cpu := make([]float64, w)
 		for i := range w {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				runtime.LockOSThread() // its thread's CPU time is its own
-				defer runtime.UnlockOSThread()
-				c0 := threadCPU()
 				ch.Apply(ys[i], xs[i], b)
-				if c0 >= 0 {
-					cpu[i] = threadCPU() - c0
-				}
 			}()
 		}
 		wg.Wait()
-		wall := time.Since(r0).Seconds()
-		if c := slices.Max(cpu); c > 0 {
-			wall = min(wall, c)
-		}
-		times = append(times, wall)
+		times = append(times, clock.Seconds()) // with w = GOMAXPROCS cores its own
 		if time.Since(t0) > 2*budget {
 			break
 		}

@@ -3,13 +3,36 @@ package forecast
 import (
 	"context"
 	"math"
+	"slices"
+
+	"github.com/graphcloak/graphcloak/internal/cputime"
 )
 
 // MassCurveWork is the work MassCurves does on its curves: per point of
 // MassGrid and per curve, the rounds of trials simulated there (0: a mass
-// taken as sure, not simulated).
+// taken as sure, not simulated); foreseen (ForeseeMassCurves), also what
+// its pilot timed.
 type MassCurveWork struct {
-	Rounds [][]int `json:"rounds"`
+	Rounds [][]int
+	// Pilot is the foresight's timing (seconds with the machine's cores its
+	// own, cputime.Clock; zero for work done).
+	Pilot PilotCost
+}
+
+// PilotCost is what ForeseeMassCurves' pilot took: the pool's models
+// built (Setup), each curve's fixed work at its σ (Fixed: the verdict's
+// null draws, once a σ), a trial drawn (Draw: its share of a block's
+// actions) and a trial scored at one point (Score: its recovery, ranking
+// and verdict).
+type PilotCost struct {
+	Setup, Fixed, Draw, Score float64
+}
+
+// Seconds prices MassCurves' work w with trials trials a round at p:
+// the setup and fixed work once, each round drawn once for every curve,
+// scored at each.
+func (w MassCurveWork) Seconds(trials int, p PilotCost) float64 {
+	return p.Setup + p.Fixed + float64(w.Drawn()*trials)*p.Draw + float64(w.Scored()*trials)*p.Score
 }
 
 // Masses is how many points of the grid any curve simulates.
@@ -61,8 +84,10 @@ func max0(r []int) int {
 // round is the pilot's (its expected count); a point answered ≥ 99% of
 // the time counts towards the two sure masses after which MassCurves
 // simulates no larger one. With Δ2 an upper bound, σ is too and the
-// foresight errs towards more work. Its cost is a block's draw and
-// len(MassGrid())·len(es) scorings of a block.
+// foresight errs towards more work. Its cost is the pool's models, a
+// block's draw and at most len(MassGrid())·len(es) scorings of a block,
+// each timed (Pilot): what MassCurves pays for the same, so that the
+// work foreseen is priced by it (MassCurveWork.Seconds).
 func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassCurveWork, error) {
 	if len(es) == 0 {
 		return MassCurveWork{}, nil
@@ -76,13 +101,24 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 		base.Partition, base.Names = part, nil
 	}
 	base.Seed, base.Trials = seed, trialBlock
+	clock := cputime.Start()
 	pool, err := NewTrialPool(base)
 	if err != nil {
 		return MassCurveWork{}, err
 	}
+	setup := clock.Seconds()
+	clock = cputime.Start()
+	if blk := pool.block(0); blk.err != nil { // drawn once, apart from its scoring
+		return MassCurveWork{}, blk.err
+	}
+	draw := clock.Seconds() / trialBlock
 	grid := MassGrid()
 	w := MassCurveWork{Rounds: make([][]int, len(grid))}
 	sure := make([]int, len(es))
+	// Each curve's first scoring also draws its verdict's nulls (once a
+	// σ, as the curves do): timed apart from the rest.
+	firsts, scores := make([]float64, len(es)), []float64{}
+	verdicts := newVerdictTests(seed, base.Partition)
 	for i, m := range grid {
 		w.Rounds[i] = make([]int, len(es))
 		for j := range es {
@@ -91,12 +127,18 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 			}
 			e := es[j]
 			e.Graph, e.Partition, e.Names, e.Tau, e.Sources = base.Graph, base.Partition, base.Names, base.Tau, base.Sources
-			e.Seed, e.Trials, e.Pool, e.noEMD = seed, trialBlock, pool, true
-			e.Progress, e.Verdicts, e.verdicts, e.TimeBudget, e.MinTrials = nil, false, nil, 0, 0
+			e.Seed, e.Trials, e.Pool, e.noEMD, e.verdicts = seed, trialBlock, pool, true, verdicts
+			e.Progress, e.TimeBudget, e.MinTrials = nil, 0, 0
 			e.SourceMass = m / float64(max(e.Sources, 1))
+			clock := cputime.Start()
 			res, err := Simulate(ctx, e)
 			if err != nil {
 				return MassCurveWork{}, err
+			}
+			if t := clock.Seconds(); i == 0 {
+				firsts[j] = t
+			} else {
+				scores = append(scores, t)
 			}
 			f := Of(res)
 			rounds, answer := VerdictRoundsAt(f.CommunityAccuracy, f.Guess(), es[0].Trials)
@@ -108,6 +150,16 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 			}
 		}
 	}
+	score := 0.0
+	if len(scores) > 0 {
+		slices.Sort(scores)
+		score = scores[len(scores)/2] / trialBlock
+	}
+	fixed := 0.0
+	for _, t := range firsts {
+		fixed += max(0, t-score*trialBlock)
+	}
+	w.Pilot = PilotCost{Setup: setup, Fixed: fixed, Draw: draw, Score: score}
 	return w, nil
 }
 
