@@ -15,10 +15,11 @@ import (
 // (e-mail Enron at τ = 1: 0.429 after a second, 1.17× the exact 0.368).
 const PriorDelta2Budget = time.Second
 
-// CurvesTiming bounds the foresight of the per-node curves (a block of
-// trials drawn and scored at every mass and ε): past it they are priced
-// at every mass (PoolStep).
-const CurvesTiming = 30 * time.Second
+// CurvesTiming bounds the foresight of the per-node curves (the pool's
+// models, a block of trials drawn and scored at every mass and ε: about
+// 5 s of two free cores on polblogs, 41 s of wall at load 16): past it
+// they are priced at every mass (PoolStep).
+const CurvesTiming = 90 * time.Second
 
 // PriorDelta2 is Δ2 at τ and α on g within PriorDelta2Budget: exact, or
 // a proven upper bound (σ at it is at least the release's, so the curves

@@ -78,8 +78,9 @@ func max0(r []int) int {
 
 // ForeseeMassCurves foresees the work MassCurves does on es (the curves
 // of a plan: each ε, at σ calibrated to es' Sensitivity, or Sigma) before
-// it runs, from a pilot: one block of TrialBlock trials, drawn once from
-// seed, scored at every mass of the grid and every curve's σ. Each
+// it runs, from a pilot: one block of TrialBlock trials drawn once from
+// seed, pilotTrials of them scored at every mass of the grid and every
+// curve's σ. Each
 // point's rounds are those PerNode's tests take when the rate of every
 // round is the pilot's (its expected count); a point answered ≥ 99% of
 // the time counts towards the two sure masses after which MassCurves
@@ -127,7 +128,7 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 			}
 			e := es[j]
 			e.Graph, e.Partition, e.Names, e.Tau, e.Sources = base.Graph, base.Partition, base.Names, base.Tau, base.Sources
-			e.Seed, e.Trials, e.Pool, e.noEMD, e.verdicts = seed, trialBlock, pool, true, verdicts
+			e.Seed, e.Trials, e.Pool, e.noEMD, e.verdicts = seed, pilotTrials, pool, true, verdicts
 			e.Progress, e.TimeBudget, e.MinTrials = nil, 0, 0
 			e.SourceMass = m / float64(max(e.Sources, 1))
 			clock := cputime.Start()
@@ -153,15 +154,22 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 	score := 0.0
 	if len(scores) > 0 {
 		slices.Sort(scores)
-		score = scores[len(scores)/2] / trialBlock
+		score = scores[len(scores)/2] / pilotTrials
 	}
 	fixed := 0.0
 	for _, t := range firsts {
-		fixed += max(0, t-score*trialBlock)
+		fixed += max(0, t-score*pilotTrials)
 	}
 	w.Pilot = PilotCost{Setup: setup, Fixed: fixed, Draw: draw, Score: score}
 	return w, nil
 }
+
+// pilotTrials are the trials ForeseeMassCurves scores at each point: half
+// the block it draws (a point's rate to ±0.12 at 0.5, enough to tell a
+// mass far from the guess, or sure, from one near it), so that its
+// scorings — a trial 70 ms on polblogs under load — stay within
+// seconds.
+const pilotTrials = trialBlock / 2
 
 // VerdictRoundsAt is the rounds of trials trials PerNode takes, and its
 // verdict (an answer: true), when every round's rate is rate against a
