@@ -1,6 +1,7 @@
 package cost
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"time"
@@ -34,6 +35,10 @@ type PlanWork struct {
 	FitTolerance, SensorNoise float64
 	// Held is what the plan's caches hold (priced at 0 s).
 	Held Held
+	// Delta2 is Δ2 at τ as known before the plan runs — the store's —
+	// that the per-node forecasts' curves are foreseen at (0: not held:
+	// Plan bounds it within PriorDelta2Budget, PriorDelta2).
+	Delta2 float64
 	// Timed times the per-node forecasts' trials on the graph (plan
 	// --estimate); otherwise, and when timing them runs past
 	// TrialTiming, they are priced at this machine's step rate
@@ -197,13 +202,29 @@ func (w PlanWork) delta2() []Step {
 // kept, and τ+τ′ per Smooth) every mass of the curve, each up to
 // VerdictRounds rounds of trials. Priced, they are at step seconds a step
 // when the audit measured it (one rate for one line: two measured 0.15 s
-// apart under load differed 2–3×), else at a rate measured now.
+// apart under load differed 2–3×), else at a rate measured now — unless
+// foreseen (curves): the masses and rounds the curves will simulate at σ
+// from Δ2 before the plan (w.Delta2, else a bound, PriorDelta2), priced
+// by the foresight's own pilot (its pool's models, a block drawn, its
+// scorings timed). A curve stops after two masses answered ≥ 99% of the
+// time (e-mail Enron: three of nine masses, one round each): priced at
+// every mass, the first line said 5 min 31 s for 44 s.
 func (w PlanWork) perNode(step float64) ([]Step, int) {
-	levels := len(w.Epsilons) - len(w.Held.Rows[forecast.ModePerNode])
+	kept := w.Held.Rows[forecast.ModePerNode]
+	levels := len(w.Epsilons) - len(kept)
 	trials := w.Simulation.Trials
 	n := levels * (1 + len(w.Smooth)) * len(forecast.MassGrid()) * forecast.VerdictRounds * trials
 	if levels == 0 {
 		return []Step{w.told(Step{Step: "per-node forecasts", Model: "reused: every ε is kept in " + w.Name.of(ParamCacheDir)})}, n
+	}
+	var eps []float64
+	for _, e := range w.Epsilons {
+		if !slices.Contains(kept, e) {
+			eps = append(eps, e)
+		}
+	}
+	if cw, ok := w.curves(eps); ok { // foreseen and timed by its pilot
+		return []Step{w.told(CurveStep(1+len(w.Smooth), trials, cw))}, n
 	}
 	sim := w.sampleSimulation()
 	c, ok := PoolCost{}, false
@@ -217,6 +238,34 @@ func (w PlanWork) perNode(step float64) ([]Step, int) {
 		return nil, n
 	}
 	return []Step{w.told(PoolStep(levels, 1+len(w.Smooth), trials, c))}, n
+}
+
+// curves foresees the per-node curves at eps (forecast.ForeseeMassCurves)
+// at σ from w.Delta2 or, not held, PriorDelta2's bound; ok is false where
+// neither is had or the foresight failed or ran past CurvesTiming.
+func (w PlanWork) curves(eps []float64) (Curves, bool) {
+	sim := w.Simulation
+	d2, how := w.Delta2, "Δ2 kept in the store"
+	if !(d2 > 0) {
+		d2 = PriorDelta2(sim.Graph, sim.Tau, sim.Alpha)
+		how = fmt.Sprintf("Δ2 ≤ %.4g, bounded within %s", d2, PriorDelta2Budget)
+	}
+	if !(d2 > 0) {
+		return Curves{}, false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), CurvesTiming)
+	defer cancel()
+	sim.Sensitivity, sim.Sigma, sim.Progress = &sensitivity.Result{Delta2: d2}, 0, nil
+	es := make([]forecast.Simulation, len(eps))
+	for i, e := range eps {
+		es[i] = sim
+		es[i].Epsilon = e
+	}
+	cw, err := forecast.ForeseeMassCurves(ctx, es, sim.Seed)
+	if err != nil {
+		return Curves{}, false
+	}
+	return Curves{Work: cw, Levels: len(eps), How: how}, true
 }
 
 // sampleSimulation is the plan's simulation as its trials are timed or

@@ -254,6 +254,9 @@ type MassCurveResult struct {
 	// masses (nil: none).
 	verdictCurve  []MassPoint
 	verdictMasses [][]float64
+	// rounds are the rounds of trials simulated at each point (0: taken
+	// as sure, or the given unit point): what ForeseeMassCurves foresees.
+	rounds []int
 }
 
 // VerdictCurve is the curve r's verdict rates are read off: its points
@@ -311,6 +314,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 				out[j].Points = append(out[j].Points, last)
 				// Its predecessor's verdict masses: a lower bound on its own.
 				masses[j] = append(masses[j], masses[j][len(masses[j])-1])
+				out[j].rounds = append(out[j].rounds, 0)
 				continue
 			}
 			if m == 1 && unit != nil {
@@ -318,6 +322,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 				out[j].Points = append(out[j].Points, MassPoint{Mass: m, CommunityAccuracy: unit.CommunityAccuracy, Low: unit.Low, High: unit.High, AtChance: unit.AtChance})
 				masses[j] = append(masses[j], unit.verdictMasses)
 				sure[j] = sureAfter(unit, sure[j])
+				out[j].rounds = append(out[j].rounds, 0)
 				continue
 			}
 			e := es[j]
@@ -350,6 +355,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 			}
 			out[j].Points = append(out[j].Points, MassPoint{Mass: m, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High, AtChance: f.AtChance})
 			masses[j] = append(masses[j], f.verdictMasses)
+			out[j].rounds = append(out[j].rounds, f.Trials/max(e.Trials, 1))
 			sure[j] = sureAfter(f, sure[j])
 		}
 	}

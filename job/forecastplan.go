@@ -398,7 +398,11 @@ func (spec *ForecastSpec) simulation() forecast.Simulation {
 // or priced (cost.PlanWork.Timed); name names the parameters.
 func (spec ForecastSpec) CostWork(timed bool, name cost.Names) cost.PlanWork {
 	held := spec.Held()
-	return cost.PlanWork{GraphName: spec.GraphName, Simulation: spec.Simulation, Epsilons: spec.Epsilons, Smooth: spec.Smooth, Modes: spec.Modes,
+	d2 := 0.0
+	if held.Delta2 != nil {
+		d2 = held.Delta2.Delta2
+	}
+	return cost.PlanWork{Delta2: d2, GraphName: spec.GraphName, Simulation: spec.Simulation, Epsilons: spec.Epsilons, Smooth: spec.Smooth, Modes: spec.Modes,
 		TimeBudget: spec.TimeBudget, FitTolerance: spec.FitTolerance, SensorNoise: spec.SensorNoise,
 		Held: cost.Held{Delta2: held.Delta2 != nil, AnswerModel: held.AnswerModel, Rows: held.Rows}, Timed: timed, Name: name}
 }

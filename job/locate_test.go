@@ -207,3 +207,43 @@ func TestJudgeRelease(t *testing.T) {
 		t.Errorf("no source: %+v", r)
 	}
 }
+
+// serve's slots locate with one spec whose Store is the work store: a
+// second localisation of a release carrying the same mass reads the
+// verdict's forecast the first kept (Reused, the same forecast and
+// verdict) instead of simulating it again; without a store (--cache-dir
+// none) each simulates. The oracle is the first slot's own forecast.
+func TestLocateAgainReusesTheVerdictForecast(t *testing.T) {
+	f := locateFixture(t)
+	spec := f.locateSpec("l1")
+	spec.ForecastTrials = 20
+	spec.Store = &WorkCache{Dir: t.TempDir()}
+	first, err := f.locate(spec, f.graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Forecast == nil || first.Forecast.Reused {
+		t.Fatalf("first slot: forecast %+v, want one simulated", first.Forecast)
+	}
+	spec.RunID = "l2"
+	second, err := f.locate(spec, f.graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Forecast == nil || !second.Forecast.Reused {
+		t.Fatalf("second slot: forecast %+v, want the first's reused", second.Forecast)
+	}
+	a, b := *first.Forecast, *second.Forecast
+	b.Reused = false
+	if fmt.Sprint(a) != fmt.Sprint(b) || first.NoiseDominated != second.NoiseDominated {
+		t.Fatalf("the reused forecast or verdict differs:\n%+v\n%+v", a, b)
+	}
+	spec.RunID, spec.Store = "l3", nil
+	none, err := f.locate(spec, f.graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if none.Forecast == nil || none.Forecast.Reused {
+		t.Fatalf("without a store: forecast %+v, want one simulated", none.Forecast)
+	}
+}

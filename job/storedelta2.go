@@ -45,22 +45,20 @@ func (w *WorkCache) Certify(ctx context.Context, spec sensitivity.CertifySpec) (
 	if spec.ShardCount > 0 {
 		return sensitivity.CertifyGraph(ctx, spec)
 	}
-	c := w.Sensitivity(spec.Graph, spec.Tau, spec.Alpha)
+	start := time.Now()
+	c, r := w.heldExact(spec)
 	if c == nil {
 		return sensitivity.CertifyGraph(ctx, spec)
 	}
 	log := w.logger()
-	if spec.Options.MethodChosen() {
-		start := time.Now()
-		if r := cachedSensitivity(log, c, spec.Graph, spec.Tau, spec.Alpha); r != nil && r.Exact {
-			if err := saveStored(c, spec); err != nil {
-				return sensitivity.Report{}, errkind.Inputf("%v: %w", sensitivity.ParamSaveFile, err)
-			}
-			res := sensitivity.NewReport(*r, time.Since(start).Seconds(), func(i int) any { return spec.Graph.Key(i) })
-			res.Graph, res.Tau, res.Reused = spec.GraphName, &spec.Tau, true
-			res.NoteMerges(spec.Graph)
-			return res, nil
+	if r != nil {
+		if err := saveStored(c, spec); err != nil {
+			return sensitivity.Report{}, errkind.Inputf("%v: %w", sensitivity.ParamSaveFile, err)
 		}
+		res := sensitivity.NewReport(*r, time.Since(start).Seconds(), func(i int) any { return spec.Graph.Key(i) })
+		res.Graph, res.Tau, res.Reused = spec.GraphName, &spec.Tau, true
+		res.NoteMerges(spec.Graph)
+		return res, nil
 	}
 	spec.Computed = func(r sensitivity.Result) {
 		if r.Exact {
@@ -69,6 +67,37 @@ func (w *WorkCache) Certify(ctx context.Context, spec sensitivity.CertifySpec) (
 		}
 	}
 	return sensitivity.CertifyGraph(ctx, spec)
+}
+
+// heldExact is the store's certificate for spec's graph, τ and α (nil:
+// no store) and the exact Δ2 Certify reuses from it (nil: none that
+// verifies, or spec asks for a computation: a shard, a method named).
+func (w *WorkCache) heldExact(spec sensitivity.CertifySpec) (*sensitivity.Cache, *sensitivity.Result) {
+	if spec.ShardCount > 0 {
+		return nil, nil
+	}
+	c := w.Sensitivity(spec.Graph, spec.Tau, spec.Alpha)
+	if c == nil || !spec.Options.MethodChosen() {
+		return c, nil
+	}
+	if r := cachedSensitivity(w.logger(), c, spec.Graph, spec.Tau, spec.Alpha); r != nil && r.Exact {
+		return c, r
+	}
+	return c, nil
+}
+
+// PlanCertify is sensitivity --dry-run through the store: the method
+// Certify would compute spec with and its modelled cost
+// (sensitivity.NewPlanReport, baseBytes the caller's memory so far), or,
+// when the store holds an exact Δ2 that Certify would reuse (heldExact,
+// its own check), Reused and nothing priced: 0 s, no memory beyond
+// baseBytes.
+func (w *WorkCache) PlanCertify(spec sensitivity.CertifySpec, baseBytes int64) sensitivity.PlanReport {
+	p := sensitivity.NewPlanReport(spec.Graph, spec.GraphName, spec.Tau, spec.Alpha, spec.Options, baseBytes)
+	if _, r := w.heldExact(spec); r != nil {
+		p.Reused, p.SecondsEstimate, p.BytesEstimate = true, 0, baseBytes
+	}
+	return p
 }
 
 // saveStored writes the store's certificate c to spec.Save (when set),

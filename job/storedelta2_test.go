@@ -115,3 +115,44 @@ func TestWorkCacheCertifySharesDelta2(t *testing.T) {
 		t.Fatalf("a bound a time budget stopped at (%v, exact %v) was kept", r.Delta2, r.Exact)
 	}
 }
+
+// TestPlanCertifySaysTheStoresDelta2: sensitivity --dry-run says what the
+// run would do with the store — reused, priced 0 s, when it holds an
+// exact Δ2 that Certify then reuses (the oracle: Certify's own report
+// after the dry run), and the modelled method and time otherwise (an
+// empty store, another τ, a method named, no store).
+func TestPlanCertifySaysTheStoresDelta2(t *testing.T) {
+	ctx := context.Background()
+	g, _ := laplacian.Karate()
+	w := &WorkCache{Dir: t.TempDir(), MACKey: bytes.Repeat([]byte{7}, 32), Software: "v1"}
+	spec := sensitivity.CertifySpec{Graph: g, GraphName: "karate", Tau: 1, Alpha: 1, Software: "v1"}
+	if p := w.PlanCertify(spec, 100); p.Reused || !(p.SecondsEstimate > 0) || p.BytesEstimate <= 100 {
+		t.Fatalf("an empty store: %+v, want the computation priced", p)
+	}
+	if _, err := w.Certify(ctx, spec); err != nil {
+		t.Fatal(err)
+	}
+	p := w.PlanCertify(spec, 100)
+	if !p.Reused || p.SecondsEstimate != 0 || p.BytesEstimate != 100 || p.Method == "" {
+		t.Fatalf("the store holds Δ2: %+v, want reused at 0 s and no memory beyond the base", p)
+	}
+	if r, err := w.Certify(ctx, spec); err != nil || !r.Reused {
+		t.Fatalf("the dry run said reused, the run: %+v, %v", r, err)
+	}
+	other := spec
+	other.Tau = 2
+	named := spec
+	named.Options = sensitivity.Options{Method: expm.Dense}
+	var none *WorkCache
+	for name, c := range map[string]struct {
+		w    *WorkCache
+		spec sensitivity.CertifySpec
+	}{"τ = 2": {w, other}, "--method dense": {w, named}, "--cache-dir none": {none, spec}} {
+		if p := c.w.PlanCertify(c.spec, 100); p.Reused || !(p.SecondsEstimate > 0) {
+			t.Errorf("%s: %+v, want computed", name, p)
+		}
+		if r, err := c.w.Certify(ctx, c.spec); err != nil || r.Reused {
+			t.Errorf("%s: the dry run said computed, the run: %+v, %v", name, r, err)
+		}
+	}
+}

@@ -145,4 +145,9 @@ type PlanReport struct {
 	// TimeBudgetSeconds echoes the time budget (absent without one): a
 	// run modelled to take longer stops there with a proven upper bound.
 	TimeBudgetSeconds float64 `json:"timeBudgetSeconds,omitempty"`
+	// Reused: the work store holds an exact Δ2 for this graph, τ and α
+	// that the run reuses (job.WorkCache.PlanCertify): nothing is
+	// computed, SecondsEstimate is 0 and Method what a computation would
+	// use.
+	Reused bool `json:"reused,omitempty"`
 }

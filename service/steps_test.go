@@ -123,14 +123,16 @@ func writeReadings(t *testing.T, path, csv string) {
 // Steps' wiring through the backend seam, without Neo4j: each slot reads
 // the readings file again and releases them under its epoch and a fresh
 // run id (the Steps' spec left as it was), then locates on that very
-// release, drawn and told to the observer; once the ledger refuses a
+// release, drawn and told to the observer, with the one work store (its
+// verdict's forecast kept for the next slot); once the ledger refuses a
 // release (a budget for one), the slot locates on the scope's last
 // release instead.
 func TestStepsReleaseLocate(t *testing.T) {
 	b := newMemoryBackend(t)
 	values := filepath.Join(t.TempDir(), "readings.csv")
 	obs := &recordingObserver{}
-	st := &Steps{Backend: b, Release: job.ReleaseSpec{Scope: "s", Epsilon: 0.5}, Locate: &job.LocateSpec{},
+	store := &job.WorkCache{Dir: t.TempDir()} // the verdict's forecast kept for the next slot
+	st := &Steps{Backend: b, Release: job.ReleaseSpec{Scope: "s", Epsilon: 0.5}, Locate: &job.LocateSpec{Store: store},
 		Readings: inputfiles.ReadingsFrom(nil, values, "auto"), Observer: obs}
 	slot := st.Slot(Slot{Epoch: func(t time.Time) string { return t.Format("2006-01-02T15:04Z") }, Metrics: metrics.New()})
 	t0 := time.Date(2026, 11, 27, 5, 0, 0, 0, time.UTC)
@@ -159,8 +161,8 @@ func TestStepsReleaseLocate(t *testing.T) {
 	// Both slots locate on the first release: its own, then the last one
 	// after the ledger refused the second.
 	for i, l := range b.located {
-		if l.releaseRun != first.RunID || !l.drawn || l.spec.RunID == "" || l.spec.RunID == b.releases[i].RunID {
-			t.Errorf("slot %d located %+v, want on %s, drawn, under a run id of its own", i, l, first.RunID)
+		if l.releaseRun != first.RunID || !l.drawn || l.spec.RunID == "" || l.spec.RunID == b.releases[i].RunID || l.spec.Store != store {
+			t.Errorf("slot %d located %+v, want on %s, drawn, under a run id of its own, with the steps' work store", i, l, first.RunID)
 		}
 	}
 	want := []string{"2026-11-27T05:00Z " + first.RunID, "2026-11-27T06:00Z " + first.RunID}

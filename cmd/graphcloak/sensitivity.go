@@ -164,13 +164,22 @@ func sensitivityGraph(ctx context.Context, g *globalOptions, o *sensitivityOptio
 }
 
 // graphSensitivityPlan is sensitivity --graph --dry-run: the method
-// sensitivity.Graph would use and its modelled cost.
+// sensitivity.Graph would use and its modelled cost, or reused when the
+// store holds Δ2 (job.WorkCache.PlanCertify).
 func graphSensitivityPlan(ctx context.Context, g *globalOptions, o *sensitivityOptions) (sensitivity.PlanReport, error) {
 	gr, opt, err := sensitivityGraph(ctx, g, o)
 	if err != nil {
 		return sensitivity.PlanReport{}, err
 	}
-	return sensitivity.NewPlanReport(gr, o.graph, o.Tau, o.Alpha, opt, processPeakBytes()), nil
+	spec, err := o.CertifySpec(gr, o.graph, opt)
+	if err != nil {
+		return sensitivity.PlanReport{}, err
+	}
+	store, err := workStore(g, o.cacheDir)
+	if err != nil {
+		return sensitivity.PlanReport{}, err
+	}
+	return store.PlanCertify(spec, processPeakBytes()), nil // priced 0 s when the store holds Δ2
 }
 
 // graphSensitivity is sensitivity --graph: the certified Δ2 of a graph

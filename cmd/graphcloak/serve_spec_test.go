@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -35,5 +37,35 @@ func TestCheckServeFlags(t *testing.T) {
 		}
 		opts.g = testGlobals(t, c.cfg)
 		wantRefusal(t, c.name, checkServeFlags(&opts), c.wantExit, c.wantFlag)
+	}
+}
+
+// serve's localisation keeps its verdict's forecast in the work store, as
+// plain locate does (job.TestLocateAgainReusesTheVerdictForecast: a
+// second slot reads it): the store --cache-dir names, none with
+// --cache-dir none. Before, serve's locate had no store and every slot
+// simulated the forecast again.
+func TestServeLocateUsesTheWorkStore(t *testing.T) {
+	values := filepath.Join(t.TempDir(), "readings.csv")
+	if err := os.WriteFile(values, []byte("node,value\n1,0.5\n2,0\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		cacheDir, want string
+	}{{dir, dir}, {"none", ""}} {
+		opts := serveOptions{graph: "neo4j", schedule: "@every 1h", values: values, communities: "leiden", resolution: 1, forecastTrials: 20, cacheDir: c.cacheDir}
+		opts.g = testGlobals(t, nil)
+		steps, err := serveSteps(&opts)
+		if err != nil {
+			t.Fatalf("--cache-dir %s: %v", c.cacheDir, err)
+		}
+		got := ""
+		if steps.Locate != nil && steps.Locate.Store != nil {
+			got = steps.Locate.Store.Dir
+		}
+		if steps.Locate == nil || got != c.want {
+			t.Errorf("--cache-dir %s: serve's locate keeps its forecast in %q, want %q", c.cacheDir, got, c.want)
+		}
 	}
 }

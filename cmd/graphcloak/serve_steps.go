@@ -84,7 +84,9 @@ func serveLocateOptions(opts *serveOptions) *locateOptions {
 
 // checkServeRelease makes the specs of every slot's release and, unless
 // --no-locate, of its localisation (on the slot's release run, whose
-// record each slot reads).
+// record each slot reads; its verdict's forecast kept in the work store,
+// --cache-dir, so a slot whose release carries a mass an earlier slot's
+// did reads it).
 func checkServeRelease(opts *serveOptions, lo *locateOptions) (job.ReleaseSpec, *job.LocateSpec, error) {
 	var locate *job.LocateSpec
 	if !opts.noLocate {
@@ -96,6 +98,10 @@ func checkServeRelease(opts *serveOptions, lo *locateOptions) (job.ReleaseSpec, 
 			return job.ReleaseSpec{}, nil, err
 		}
 		spec := locateSpec(lo, in, "")
+		var err error
+		if spec.Store, err = workStore(opts.g, opts.cacheDir); err != nil { // every slot's verdict forecast kept there, as plain locate's
+			return job.ReleaseSpec{}, nil, err
+		}
 		locate = &spec
 	}
 	in, err := checkRelease(&releaseOptions{g: opts.g, graph: stores.Neo4jSpec, values: opts.values, lease: opts.lease, wait: opts.wait,

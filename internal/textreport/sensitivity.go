@@ -117,6 +117,9 @@ func SensitivityPlan(out io.Writer, p sensitivity.PlanReport) error {
 		fmt.Fprintf(tw, "then\tpanels, when more than 256 slow modes are needed\n")
 	}
 	fmt.Fprintf(tw, "method\t%s\n", p.Method)
+	if p.Reused {
+		fmt.Fprintf(tw, "reused\tfrom the store: a certificate that verifies for this graph, τ and α (not computed)\n")
+	}
 	fmt.Fprintf(tw, "time estimate\t%.3g s (2-core reference machine)\n", p.SecondsEstimate)
 	fmt.Fprintf(tw, "memory estimate\t%.3g MiB\n", float64(p.BytesEstimate)/(1<<20))
 	if p.TimeBudgetSeconds > 0 {

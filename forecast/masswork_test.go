@@ -1,0 +1,76 @@
+package forecast
+
+import (
+	"context"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// TestForeseeMassCurvesAgainstTheCurves checks the foresight of a plan's
+// mass curves against the work the curves then do (the oracle: the rounds
+// MassCurves simulated at each point): at noise levels whose curves stop
+// after two sure masses, and one that runs the whole grid, the rounds
+// drawn within 1.5× and the masses simulated within one.
+func TestForeseeMassCurvesAgainstTheCurves(t *testing.T) {
+	g, planted, err := laplacian.Generate("sbm:sizes=60x60x60,pin=0.2,pout=0.01,seed=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sigmas := range [][]float64{{0.002}, {0.02}, {0.3}, {0.002, 0.02}} {
+		base := Simulation{Graph: g, Partition: planted, Tau: 1, Epsilon: 1, Delta: 1e-6, Trials: 100, Seed: 7}
+		var es []Simulation
+		for _, s := range sigmas {
+			e := base
+			e.Sigma = s
+			es = append(es, e)
+		}
+		curves, err := MassCurves(context.Background(), es, base.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var did MassCurveWork
+		for i := range MassGrid() {
+			row := make([]int, len(es))
+			for j := range es {
+				row[j] = curves[j].rounds[i]
+			}
+			did.Rounds = append(did.Rounds, row)
+		}
+		w, err := ForeseeMassCurves(context.Background(), es, base.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ratio := float64(w.Drawn()) / float64(did.Drawn())
+		t.Logf("σ %v: foreseen %v (%d masses, %d rounds drawn), did %v (%d, %d)", sigmas, w.Rounds, w.Masses(), w.Drawn(), did.Rounds, did.Masses(), did.Drawn())
+		if ratio > 1.5 || ratio < 1/1.5 {
+			t.Errorf("σ %v: foreseen %d rounds drawn, the curves drew %d (%.2f×)", sigmas, w.Drawn(), did.Drawn(), ratio)
+		}
+		if d := w.Masses() - did.Masses(); d > 1 || d < -1 {
+			t.Errorf("σ %v: foreseen %d masses simulated, the curves simulated %d", sigmas, w.Masses(), did.Masses())
+		}
+	}
+}
+
+// TestVerdictRoundsAt checks the rounds PerNode's tests take on an
+// expected count against the tests written out: a rate far above the
+// guess is answered in the first round, one at the guess is noise after
+// at most VerdictRounds, one just above it takes more than one.
+func TestVerdictRoundsAt(t *testing.T) {
+	if r, ok := VerdictRoundsAt(0.9, 0.05, 100); r != 1 || !ok {
+		t.Errorf("rate 0.9 against 0.05: %d rounds, answer %v; want 1, true", r, ok)
+	}
+	if r, ok := VerdictRoundsAt(0.01, 0.05, 100); r != 1 || ok {
+		t.Errorf("rate 0.01 against 0.05: %d rounds, answer %v; want 1, false", r, ok)
+	}
+	// Rate 0.09 against 0.05 with 100 trials: round 1's Wilson bounds at
+	// z = 2.24 are [0.043, 0.19] — neither test decides; four rounds
+	// (400 trials) give [0.065, 0.125]: an answer by round 4 at the latest.
+	r, ok := VerdictRoundsAt(0.09, 0.05, 100)
+	if lo, hi := Wilson(9, 100, zVerdict); lo > 0.05 || hi < 0.1 {
+		t.Fatalf("the oracle's premise: round 1 is [%g, %g]", lo, hi)
+	}
+	if r < 2 || !ok {
+		t.Errorf("rate 0.09 against 0.05: %d rounds, answer %v; want ≥ 2, true", r, ok)
+	}
+}
