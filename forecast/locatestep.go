@@ -22,12 +22,13 @@ import (
 // the step is the smallest of the verdict masses (masses, ascending)
 // inside the bracket that locate answers, found by bisection over them
 // (the bracket's upper end when it holds none): every verdict mass is
-// then answered or not exactly as locate would. ok is false when no bracket is
-// found within stepMoves moves (the answers never turn on the curve's
+// then answered or not exactly as locate would (the answers being
+// monotone in mass). ok is false when no bracket is found within
+// stepMoves moves (the answers never turn on the curve's
 // masses, or not in the order a step has): the caller then keeps the
 // averaged model. Its cost: 2 + log₂ of the verdict masses in the
 // bracket AtMass runs (a few more when the bracket moves), each at most
-// VerdictRounds rounds of e.Trials — on the power grid ~9, 5 CPU-s.
+// VerdictRounds rounds of e.Trials — on the power grid ~9, ~4 CPU-s.
 func locateStep(ctx context.Context, e Simulation, vc []MassPoint, guess float64, masses []float64) (step float64, ok bool, err error) {
 	if len(vc) < 2 {
 		return 0, false, nil
