@@ -294,7 +294,11 @@ func TestMassCurveReadsItsVerdictCurve(t *testing.T) {
 			continue
 		}
 		read++
-		if want := VerdictRateOf(vm, vc, r.Unit.Guess(), e.VerdictRoundTrials); p.VerdictRate != want || p.VerdictTrials != len(vm) {
+		want := VerdictRateOf(vm, vc, r.Unit.Guess(), e.VerdictRoundTrials)
+		if r.LocateStep > 0 { // read off locate's step (TestVerdictRateIsLocatesStep)
+			want = StepRateOf(vm, r.LocateStep)
+		}
+		if p.VerdictRate != want || p.VerdictTrials != len(vm) {
 			t.Errorf("mass %g: verdict rate %v of %d, want %v of %d read off the verdict curve", p.Mass, p.VerdictRate, p.VerdictTrials, want, len(vm))
 		}
 	}
@@ -305,4 +309,70 @@ func TestMassCurveReadsItsVerdictCurve(t *testing.T) {
 	if read == 0 || len(vc) == len(r.Points) {
 		t.Errorf("karate at σ 0.25: %d points forecast a verdict, %d masses added — the case checks nothing", read, len(vc)-len(r.Points))
 	}
+}
+
+// TestVerdictRateIsLocatesStep: locate's forecast is seeded, so on one
+// graph, partition and σ its verdict is a function of the verdict mass
+// alone; a plan at locate's seed forecasts the share of its simulated
+// releases locate answers exactly — against the oracle of locate's own
+// forecast (AtMass: the seed, 100 trials a round, the communities
+// numbered in order) run on every verdict mass the curve simulated. The
+// averaged model (PerNodeAnswers over the curve's rates) gives shares
+// that are not these.
+func TestVerdictRateIsLocatesStep(t *testing.T) {
+	g, _ := laplacian.Karate()
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	e := Simulation{Graph: g, Partition: part, Tau: 1, Sigma: 0.25, Trials: 100, VerdictRoundTrials: 100, Seed: 5, Verdicts: true}
+	rs, err := MassCurves(ctx, []Simulation{e}, e.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	if !(r.LocateStep > 0) {
+		t.Errorf("no step found on karate at σ 0.25")
+	}
+	canon, _ := community.Canonical(part)
+	locate := Simulation{Graph: g, Partition: canon, Tau: 1, Sigma: 0.25, Sources: 1, Trials: 100, Seed: e.Seed}
+	answered := map[float64]bool{}
+	answers := func(m float64) bool {
+		if a, ok := answered[m]; ok {
+			return a
+		}
+		f, err := AtMass(ctx, locate, GivenMass(m, ""))
+		if err != nil {
+			t.Fatal(err)
+		}
+		answered[m] = f != nil && !f.AtChance
+		return answered[m]
+	}
+	between := 0
+	for i, p := range r.Points {
+		vm := r.verdictMasses[i]
+		if len(vm) == 0 {
+			continue
+		}
+		n := 0
+		for _, m := range vm {
+			if m > 0 && answers(m) {
+				n++
+			}
+		}
+		want := float64(n) / float64(len(vm))
+		if want > 0 && want < 1 {
+			between++
+		}
+		t.Logf("mass %g: verdict rate %.4f, locate answers %d of %d, averaged model %.4f", p.Mass, p.VerdictRate, n, len(vm),
+			VerdictRateOf(vm, r.VerdictCurve(), r.Unit.Guess(), e.VerdictRoundTrials))
+		if p.VerdictRate != want {
+			t.Errorf("mass %g: verdict rate %v, locate's own forecast answers %d of the %d verdict masses (%v); step %.4g", p.Mass, p.VerdictRate, n, len(vm), want, r.LocateStep)
+		}
+	}
+	if between == 0 {
+		t.Errorf("no point where locate answers some verdict masses and not others: the case checks nothing")
+	}
+	t.Logf("step %.4g, %d AtMass masses checked", r.LocateStep, len(answered))
 }

@@ -21,7 +21,7 @@ type Memo interface {
 
 // memoVersion changes whenever a forecast's meaning or the simulation
 // that makes it changes, so forecasts kept by an older build are not read.
-const memoVersion = 7 // 5: missing sensors; 6: per-node rows carry locate's verdict rate; 7: read off the verdict curve
+const memoVersion = 8 // 5: missing sensors; 6: per-node rows carry locate's verdict rate; 7: read off the verdict curve; 8: off locate's seeded step
 
 // memoKey names the forecast of mode at ε by everything it depends on:
 // the graph (its fingerprint), the partition and names, τ, α, δ, the

@@ -249,6 +249,11 @@ type MassCurveResult struct {
 	Points     []MassPoint
 	Resolvable float64
 	Unit       Forecast
+	// LocateStep is the verdict mass above which locate's own seeded
+	// forecast answers (locateStep), the verdict rates read off it; 0:
+	// not found, or missing sensors — the rates are then the averaged
+	// model's (VerdictRateOf).
+	LocateStep float64
 	// verdictCurve is the curve the verdict rates are read off
 	// (verdictCurve); verdictMasses are each point's trials' verdict
 	// masses (nil: none).
@@ -397,10 +402,26 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 			return nil, err
 		}
 		out[j].verdictCurve = vc
+		// Locate's forecast is seeded: at plan's seed (locate's by
+		// default) it answers the verdict masses above a step
+		// (locateStep); with missing sensors each release's reporting
+		// sensors are its own, and the averaged model stays.
+		rateOf := func(vm []float64) float64 { return VerdictRateOf(vm, vc, out[j].Unit.Guess(), rounds) }
+		if len(all) > 0 && base.Missing == 0 && base.Reported == nil && out[j].Unit.Sigma > 0 {
+			le := locateSimulation(base, out[j].Unit.Sigma, seed, rounds)
+			step, ok, err := locateStep(ctx, le, vc, out[j].Unit.Guess(), all)
+			if err != nil {
+				return nil, err
+			}
+			if ok {
+				out[j].LocateStep = step
+				rateOf = func(vm []float64) float64 { return StepRateOf(vm, step) }
+			}
+		}
 		for i := range out[j].Points {
 			pt := &out[j].Points[i]
 			if vm := masses[j][i]; len(vm) > 0 {
-				pt.VerdictRate, pt.VerdictTrials = VerdictRateOf(vm, vc, out[j].Unit.Guess(), rounds), len(vm)
+				pt.VerdictRate, pt.VerdictTrials = rateOf(vm), len(vm)
 				out[j].verdictMasses = append(out[j].verdictMasses, vm)
 			} else {
 				out[j].verdictMasses = append(out[j].verdictMasses, nil)

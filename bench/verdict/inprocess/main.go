@@ -19,8 +19,9 @@
 //     the evidence test, EstimateMass, AtMass at the mass's lower bound,
 //     Judge — against what plan's model (VerdictRateOf) predicts for the
 //     same verdict masses: read off the grid alone (before issue 73's
-//     fix), off the fine curve, and off plan's verdict curve (what plan
-//     prints).
+//     fix), off the fine curve, off plan's verdict curve, and off
+//     locate's seeded step (forecast.MassCurveResult.LocateStep: what
+//     plan prints when it finds one) — release by release.
 //
 // One JSON line at the end holds the counts, for pooling.
 package main
@@ -119,7 +120,8 @@ func main() {
 			planRate = p.VerdictRate
 		}
 	}
-	log.Printf("plan: verdict rate %.3f at %g units, guess %.4f", planRate, *mass, guess)
+	step := curves[0].LocateStep
+	log.Printf("plan: verdict rate %.3f at %g units, guess %.4f; locate's step %.4g (0: none, the averaged model)", planRate, *mass, guess, step)
 	vc := curves[0].VerdictCurve()
 	for _, p := range vc {
 		log.Printf("plan's verdict curve: mass %-6.4g rate %.3f", p.Mass, p.CommunityAccuracy)
@@ -170,7 +172,7 @@ func main() {
 	nrng := rand.New(rand.NewPCG(*noiseSeed, 1))
 	f0, y := make([]float64, n), make([]float64, n)
 	masses := make([]float64, 0, *sources)
-	var answers, evidenceNoise, massZero int
+	var answers, evidenceNoise, massZero, stepAnswers, stepMisses int
 	var planModel, fineModel, verdictModel float64
 	for r := range *sources {
 		src := perm[srng.IntN(n)]
@@ -201,7 +203,10 @@ func main() {
 		verdictModel += three
 		planModel += one
 		fineModel += two
-		ans := -1
+		ans, byStep := -1, vm > 0 && vm >= step
+		if byStep {
+			stepAnswers++
+		}
 		if *exact {
 			var f *forecast.Forecast
 			if vm > 0 {
@@ -215,6 +220,9 @@ func main() {
 				ans = 1
 				answers++
 			}
+			if step > 0 && (ans == 1) != byStep {
+				stepMisses++
+			}
 		}
 		fmt.Printf("release %d: node %d p %.3g mass %.3f low %.3f → grid %.3f, fine %.3f, verdict curve %.3f, locate %d\n", r, src, pv, m.Mass, vm, one, two, three, ans)
 	}
@@ -225,7 +233,8 @@ func main() {
 	log.Printf("verdict masses: quantiles 10%% %.3f 25%% %.3f 50%% %.3f 75%% %.3f 90%% %.3f; evidence noise %d, mass 0 %d", q(0.1), q(0.25), q(0.5), q(0.75), q(0.9), evidenceNoise, massZero)
 	log.Printf("over %d releases: locate %d (%.3f); plan's model on their masses: the grid %.3f, the fine curve %.3f, plan's verdict curve %.3f; plan printed %.3f",
 		*sources, answers, float64(answers)/N, planModel/N, fineModel/N, verdictModel/N, planRate)
-	out := map[string]any{"graph": *spec, "mass": *mass, "sources": *sources, "sourceSeed": *sourceSeed, "locateAnswers": answers,
+	log.Printf("locate's step %.4g: answers %d of %d (%.3f); releases whose verdict locate called otherwise than the step: %d", step, stepAnswers, *sources, float64(stepAnswers)/N, stepMisses)
+	out := map[string]any{"locateStep": step, "stepAnswers": stepAnswers, "stepMisses": stepMisses, "graph": *spec, "mass": *mass, "sources": *sources, "sourceSeed": *sourceSeed, "locateAnswers": answers,
 		"locateRate": float64(answers) / N, "planModelRate": planModel / N, "fineModelRate": fineModel / N, "verdictCurveRate": verdictModel / N, "planRate": planRate,
 		"verdictMasses": masses}
 	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
