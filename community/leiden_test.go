@@ -311,3 +311,55 @@ func TestLeidenIndependentOfNodeOrder(t *testing.T) {
 		}
 	}
 }
+
+// A generator's graph (its keys its indices), the same graph in byte
+// order of its keys (laplacian.SortedByKey, as plan and audit put a graph)
+// and an edge list naming the nodes by the same integers in a shuffled
+// order get one partition, label by label: integer keys are ordered as
+// numbers. Byte order ("10" before "2") gave the power grid 40 communities
+// in plan and 41 in locate and communities.
+func TestLeidenOneOrderForIntegerKeys(t *testing.T) {
+	g0, _, err := laplacian.Generate("sbm:sizes=40x40x40,pin=0.2,pout=0.02,seed=9")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := g0.N()
+	byKey := func(g *laplacian.Graph) map[string]int {
+		part, err := Leiden(g, LeidenOptions{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int{}
+		for i, c := range part {
+			out[g.Key(i)] = c
+		}
+		return out
+	}
+	want := byKey(g0)
+	sorted, _, err := laplacian.SortedByKey(g0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sorted.Key(2) == "2" {
+		t.Fatal("SortedByKey kept index order: the test needs keys whose byte order is not their numeric order")
+	}
+	order := rand.New(rand.NewPCG(4, 4)).Perm(n)
+	idx := make([]int, n)
+	keys := make([]string, n)
+	for p, v := range order {
+		idx[v], keys[p] = p, fmt.Sprint(v)
+	}
+	var edges []laplacian.Edge
+	g0.ForEachEdge(func(i, j int, w float64) {
+		edges = append(edges, laplacian.Edge{U: int32(idx[i]), V: int32(idx[j]), Weight: w})
+	})
+	shuffled, err := laplacian.FromEdges(n, keys, edges, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, g := range map[string]*laplacian.Graph{"in byte order of its keys": sorted, "shuffled, integer keys": shuffled} {
+		if got := byKey(g); !reflect.DeepEqual(got, want) {
+			t.Errorf("the generator's graph %s: another partition than the generator's", name)
+		}
+	}
+}
