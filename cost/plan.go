@@ -203,7 +203,7 @@ func (w PlanWork) delta2() []Step {
 // VerdictRounds rounds of trials. Priced, they are at step seconds a step
 // when the audit measured it (one rate for one line: two measured 0.15 s
 // apart under load differed 2–3×), else at a rate measured now — unless
-// foreseen (curves): the masses and rounds the curves will simulate at σ
+// foreseen (curves, plan --estimate): the masses and rounds the curves will simulate at σ
 // from Δ2 before the plan (w.Delta2, else a bound, PriorDelta2), priced
 // by the foresight's own pilot (its pool's models, a block drawn, its
 // scorings timed). A curve stops after two masses answered ≥ 99% of the
@@ -223,8 +223,13 @@ func (w PlanWork) perNode(step float64) ([]Step, int) {
 			eps = append(eps, e)
 		}
 	}
-	if cw, ok := w.curves(eps); ok { // foreseen and timed by its pilot
-		return []Step{w.told(CurveStep(1+len(w.Smooth), trials, cw))}, n
+	// Foreseen and timed by its pilot for plan --estimate only: the
+	// pilot takes seconds to minutes (e-mail Enron: 27 s on 2 free cores),
+	// and the first line must come within seconds.
+	if w.Timed {
+		if cw, ok := w.curves(eps); ok {
+			return []Step{w.told(CurveStep(1+len(w.Smooth), trials, cw))}, n
+		}
 	}
 	sim := w.sampleSimulation()
 	c, ok := PoolCost{}, false
