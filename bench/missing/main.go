@@ -28,39 +28,13 @@ import (
 	"time"
 
 	graphcloak "github.com/graphcloak/graphcloak"
+	"github.com/graphcloak/graphcloak/bench/internal/benchgraph"
 	"github.com/graphcloak/graphcloak/community"
-	"github.com/graphcloak/graphcloak/datasets"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 )
-
-func loadGraph(spec string) *laplacian.Graph {
-	if name, ok := strings.CutPrefix(spec, "gt:"); ok {
-		gt, err := datasets.Open(datasets.Dir(), name)
-		if err != nil {
-			log.Fatal(err)
-		}
-		g, _, err := gt.Graph()
-		if err != nil {
-			log.Fatal(err)
-		}
-		return g
-	}
-	if path, ok := strings.CutPrefix(spec, "file:"); ok {
-		g, err := laplacian.LoadCSV(path, laplacian.Options{})
-		if err != nil {
-			log.Fatal(err)
-		}
-		return g
-	}
-	g, _, err := laplacian.Generate(spec)
-	if err != nil {
-		log.Fatal(err)
-	}
-	return g
-}
 
 // readCommunities reads node,community (a header line is skipped when its
 // first field is no node).
@@ -125,7 +99,7 @@ func main() {
 	seed := flag.Uint64("seed", 71, "seed of the sources, missing sensors and noise")
 	workers := flag.Int("workers", 2, "releases located at once")
 	flag.Parse()
-	g := loadGraph(*spec)
+	g := benchgraph.Load(*spec)
 	n := g.N()
 	if *write != "" {
 		part, err := community.Leiden(g, community.LeidenOptions{Resolution: 1, Seed: 1})

@@ -18,36 +18,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/graphcloak/graphcloak/datasets"
+	"github.com/graphcloak/graphcloak/bench/internal/benchgraph"
 	"github.com/graphcloak/graphcloak/expm"
-	"github.com/graphcloak/graphcloak/laplacian"
 )
-
-func loadGraph(spec string) *laplacian.Graph {
-	if name, ok := strings.CutPrefix(spec, "gt:"); ok {
-		gt, err := datasets.Open(datasets.Dir(), name)
-		if err != nil {
-			log.Fatal(err)
-		}
-		g, _, err := gt.Graph()
-		if err != nil {
-			log.Fatal(err)
-		}
-		return g
-	}
-	if path, ok := strings.CutPrefix(spec, "file:"); ok {
-		g, err := laplacian.LoadCSV(path, laplacian.Options{})
-		if err != nil {
-			log.Fatal(err)
-		}
-		return g
-	}
-	g, _, err := laplacian.Generate(spec)
-	if err != nil {
-		log.Fatal(err)
-	}
-	return g
-}
 
 func main() {
 	spec := flag.String("graph", "gt:power", "graph: gt:NAME, file:PATH or a generator spec")
@@ -60,7 +33,7 @@ func main() {
 	if *out == "" {
 		log.Fatal("give -out DIR")
 	}
-	g := loadGraph(*spec)
+	g := benchgraph.Load(*spec)
 	n := g.N()
 	act, err := expm.NewAction(g, *tau, expm.Options{Method: expm.Sparse})
 	if err != nil {

@@ -15,32 +15,12 @@ import (
 	"fmt"
 	"log"
 	"math"
-	"strings"
 
+	"github.com/graphcloak/graphcloak/bench/internal/benchgraph"
 	"github.com/graphcloak/graphcloak/community"
-	"github.com/graphcloak/graphcloak/datasets"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
-
-func loadGraph(spec string) *laplacian.Graph {
-	if name, ok := strings.CutPrefix(spec, "gt:"); ok {
-		gt, err := datasets.Open(datasets.Dir(), name)
-		if err != nil {
-			log.Fatal(err)
-		}
-		g, _, err := gt.Graph()
-		if err != nil {
-			log.Fatal(err)
-		}
-		return g
-	}
-	g, _, err := laplacian.Generate(spec)
-	if err != nil {
-		log.Fatal(err)
-	}
-	return g
-}
 
 func main() {
 	spec := flag.String("graph", "gt:power", "graph: gt:NAME or a generator spec")
@@ -56,7 +36,7 @@ func main() {
 		log.Fatal("give -communities and -steps ≥ 2")
 	}
 	ctx := context.Background()
-	g := loadGraph(*spec)
+	g := benchgraph.Load(*spec)
 	part, _, err := community.LoadAssignment(*comms, g)
 	if err != nil {
 		log.Fatal(err)
