@@ -295,147 +295,204 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 		base.Partition, base.Names = part, nil
 	}
 	grid := MassGrid()
-	out := make([]MassCurveResult, len(es))
-	// Locate's verdict on every simulated release: its tests' nulls drawn
-	// once for every mass and ε.
-	verdicts := newVerdictTests(seed, base.Partition)
-	masses := make([][][]float64, len(es)) // by curve and point: the verdict masses
-	sure := make([]int, len(es))
-	// One bar for every curve: point (i, j)'s trials are
-	// (i·len(es)+j)·Trials … of len(grid)·len(es)·Trials, and the bar ends
-	// only with the curves (masses taken as sure are skipped).
-	progress := base.Progress
 	per := max(base.Trials, 1)
-	total := len(grid) * len(es) * per
-	// models is the first pool's actions and model, without its draws:
-	// every other mass's pool reseeds it (one pool's blocks kept at a time).
-	var models *TrialPool
+	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
+		verdicts: newVerdictTests(seed, base.Partition), masses: make([][][]float64, len(es)), sure: make([]int, len(es)),
+		progress: base.Progress, per: per, total: len(grid) * len(es) * per}
 	for i, m := range grid {
-		var pool *TrialPool
+		var pool *TrialPool // this mass's trials, drawn once for every level
 		for j := range es {
-			if sure[j] >= 2 && m > 1 {
-				last := out[j].Points[len(out[j].Points)-1]
-				last.Mass = m
-				out[j].Points = append(out[j].Points, last)
-				// Its predecessor's verdict masses: a lower bound on its own.
-				masses[j] = append(masses[j], masses[j][len(masses[j])-1])
-				out[j].rounds = append(out[j].rounds, 0)
-				continue
-			}
-			if m == 1 && unit != nil {
-				out[j].Unit = *unit
-				out[j].Points = append(out[j].Points, MassPoint{Mass: m, CommunityAccuracy: unit.CommunityAccuracy, Low: unit.Low, High: unit.High, AtChance: unit.AtChance})
-				masses[j] = append(masses[j], unit.verdictMasses)
-				sure[j] = sureAfter(unit, sure[j])
-				out[j].rounds = append(out[j].rounds, 0)
-				continue
-			}
-			e := es[j]
-			e.Graph, e.Partition, e.Names, e.Tau, e.Sources, e.Trials = base.Graph, base.Partition, base.Names, base.Tau, base.Sources, base.Trials
-			e.Seed, e.Progress, e.verdicts = MassSeed(seed, m), nil, verdicts
-			switch {
-			case pool != nil:
-			case models != nil:
-				pool = models.reseeded(e.Seed)
-			default:
-				var err error
-				if pool, err = NewTrialPool(e); err != nil {
-					return nil, err
-				}
-				models = pool.reseeded(0)
-			}
-			e.Pool = pool
-			if progress != nil {
-				off := (i*len(es) + j) * per
-				e.Progress = func(done, _ int) { progress(min(off+done, total-1), total) }
-				progress(off, total)
-			}
-			f, err := AtMass(ctx, e, GivenMass(m, ""))
-			if err != nil {
+			if err := c.point(ctx, i, j, m, &pool); err != nil {
 				return nil, err
 			}
-			if m == 1 {
-				out[j].Unit = *f
-				out[j].Unit.SourceMass = 0 // unit sources, as PerNode reports them
-			}
-			out[j].Points = append(out[j].Points, MassPoint{Mass: m, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High, AtChance: f.AtChance})
-			masses[j] = append(masses[j], f.verdictMasses)
-			out[j].rounds = append(out[j].rounds, f.Trials/max(e.Trials, 1))
-			sure[j] = sureAfter(f, sure[j])
 		}
 	}
-	for j := range out {
-		r := ResolvableMass(out[j].Points)
-		for i := range out[j].Points {
-			out[j].Points[i].AtChance = !(r > 0 && out[j].Points[i].Mass >= r)
-		}
-		out[j].Resolvable = r
-		// Locate forecasts each release at its verdict mass, in rounds of
-		// its own trials: read off a curve with more points where the
-		// answers turn (verdictCurve).
-		rounds := base.VerdictRoundTrials
-		if rounds == 0 {
-			rounds = base.Trials
-		}
-		var all []float64
-		for _, vm := range masses[j] {
-			all = append(all, vm...)
-		}
-		slices.Sort(all)
-		e := es[j]
-		e.Graph, e.Partition, e.Names, e.Tau, e.Sources, e.Trials = base.Graph, base.Partition, base.Names, base.Tau, base.Sources, base.Trials
-		e.Progress, e.verdicts, e.noEMD = nil, nil, true
-		rate := func(m float64) (float64, error) {
-			e.SourceMass, e.Seed = m/float64(max(e.Sources, 1)), MassSeed(seed, m)
-			e.Pool = nil
-			if models != nil {
-				e.Pool = models.reseeded(e.Seed)
-			}
-			res, err := Simulate(ctx, e)
-			if err != nil {
-				return 0, err
-			}
-			return res.CommunityAccuracy, nil
-		}
-		vc, err := verdictCurve(out[j].Points, all, out[j].Unit.Guess(), rounds, rate)
-		if err != nil {
+	for j := range c.out {
+		if err := c.finish(ctx, j); err != nil {
 			return nil, err
 		}
-		out[j].verdictCurve = vc
-		// Locate's forecast is seeded: at plan's seed (locate's by
-		// default) it answers the verdict masses above a step
-		// (locateStep); with missing sensors each release's reporting
-		// sensors are its own, and the averaged model stays.
-		rateOf := func(vm []float64) float64 { return VerdictRateOf(vm, vc, out[j].Unit.Guess(), rounds) }
-		if len(all) > 0 && base.Missing == 0 && base.Reported == nil && out[j].Unit.Sigma > 0 {
-			le := locateSimulation(base, out[j].Unit.Sigma, seed, rounds)
-			step, ok, err := locateStep(ctx, le, vc, out[j].Unit.Guess(), all)
-			if err != nil {
-				return nil, err
-			}
-			if ok {
-				out[j].LocateStep = step
-				rateOf = func(vm []float64) float64 { return StepRateOf(vm, step) }
-			}
+	}
+	if c.progress != nil {
+		c.progress(c.total, c.total)
+	}
+	return c.out, nil
+}
+
+// curveRun is one massCurves run: its curves as they grow, mass by mass.
+type curveRun struct {
+	es   []Simulation
+	base Simulation // the first level's, with the partition scored
+	seed uint64
+	unit *Forecast
+	out  []MassCurveResult
+	// Locate's verdict on every simulated release: its tests' nulls drawn
+	// once for every mass and ε.
+	verdicts *verdictTests
+	masses   [][][]float64 // by curve and point: the verdict masses
+	sure     []int         // by curve: masses in a row answered ≥ 99% of the time
+	// One bar for every curve: point (i, j)'s trials are
+	// (i·len(es)+j)·per … of total, and the bar ends only with the
+	// curves (masses taken as sure are skipped).
+	progress   func(done, total int)
+	per, total int
+	// models is the first pool's actions and model, without its draws:
+	// every other mass's pool reseeds it (one pool's blocks kept at a time).
+	models *TrialPool
+}
+
+// level is curve j's simulation on the run's graph, partition and
+// trials.
+func (c *curveRun) level(j int) Simulation {
+	e, b := c.es[j], c.base
+	e.Graph, e.Partition, e.Names, e.Tau, e.Sources, e.Trials = b.Graph, b.Partition, b.Names, b.Tau, b.Sources, b.Trials
+	return e
+}
+
+// point adds curve j's point at mass m, the grid's i-th: its
+// predecessor's once two masses in a row were sure, the given unit
+// point, else simulated on the mass's pool (made by the first level
+// that needs it).
+func (c *curveRun) point(ctx context.Context, i, j int, m float64, pool **TrialPool) error {
+	out := &c.out[j]
+	switch {
+	case c.sure[j] >= 2 && m > 1:
+		last := out.Points[len(out.Points)-1]
+		last.Mass = m
+		out.Points = append(out.Points, last)
+		// Its predecessor's verdict masses: a lower bound on its own.
+		c.masses[j] = append(c.masses[j], c.masses[j][len(c.masses[j])-1])
+		out.rounds = append(out.rounds, 0)
+		return nil
+	case m == 1 && c.unit != nil:
+		u := c.unit
+		out.Unit = *u
+		out.Points = append(out.Points, MassPoint{Mass: m, CommunityAccuracy: u.CommunityAccuracy, Low: u.Low, High: u.High, AtChance: u.AtChance})
+		c.masses[j] = append(c.masses[j], u.verdictMasses)
+		c.sure[j] = sureAfter(u, c.sure[j])
+		out.rounds = append(out.rounds, 0)
+		return nil
+	}
+	e := c.level(j)
+	e.Seed, e.Progress, e.verdicts = MassSeed(c.seed, m), nil, c.verdicts
+	if err := c.poolFor(e, pool); err != nil {
+		return err
+	}
+	e.Pool = *pool
+	if c.progress != nil {
+		off := (i*len(c.es) + j) * c.per
+		e.Progress = func(done, _ int) { c.progress(min(off+done, c.total-1), c.total) }
+		c.progress(off, c.total)
+	}
+	f, err := AtMass(ctx, e, GivenMass(m, ""))
+	if err != nil {
+		return err
+	}
+	if m == 1 {
+		out.Unit = *f
+		out.Unit.SourceMass = 0 // unit sources, as PerNode reports them
+	}
+	out.Points = append(out.Points, MassPoint{Mass: m, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High, AtChance: f.AtChance})
+	c.masses[j] = append(c.masses[j], f.verdictMasses)
+	out.rounds = append(out.rounds, f.Trials/max(e.Trials, 1))
+	c.sure[j] = sureAfter(f, c.sure[j])
+	return nil
+}
+
+// poolFor sets *pool, when nil, to e's mass's trials: the first pool's
+// models reseeded, or the first pool itself.
+func (c *curveRun) poolFor(e Simulation, pool **TrialPool) error {
+	switch {
+	case *pool != nil:
+	case c.models != nil:
+		*pool = c.models.reseeded(e.Seed)
+	default:
+		p, err := NewTrialPool(e)
+		if err != nil {
+			return err
 		}
-		for i := range out[j].Points {
-			pt := &out[j].Points[i]
-			if vm := masses[j][i]; len(vm) > 0 {
-				pt.VerdictRate, pt.VerdictTrials = rateOf(vm), len(vm)
-				out[j].verdictMasses = append(out[j].verdictMasses, vm)
-			} else {
-				out[j].verdictMasses = append(out[j].verdictMasses, nil)
-			}
-			if pt.Mass == 1 && pt.VerdictTrials > 0 {
-				rate := pt.VerdictRate
-				out[j].Unit.VerdictRate = &rate
-			}
+		*pool, c.models = p, p.reseeded(0)
+	}
+	return nil
+}
+
+// finish ends curve j: the masses it resolves, and each point's verdict
+// rate.
+func (c *curveRun) finish(ctx context.Context, j int) error {
+	out := &c.out[j]
+	r := ResolvableMass(out.Points)
+	for i := range out.Points {
+		out.Points[i].AtChance = !(r > 0 && out.Points[i].Mass >= r)
+	}
+	out.Resolvable = r
+	rateOf, err := c.verdictRate(ctx, j)
+	if err != nil {
+		return err
+	}
+	for i := range out.Points {
+		pt := &out.Points[i]
+		vm := c.masses[j][i]
+		if len(vm) == 0 {
+			out.verdictMasses = append(out.verdictMasses, nil)
+			continue
+		}
+		pt.VerdictRate, pt.VerdictTrials = rateOf(vm), len(vm)
+		out.verdictMasses = append(out.verdictMasses, vm)
+		if pt.Mass == 1 {
+			rate := pt.VerdictRate
+			out.Unit.VerdictRate = &rate
 		}
 	}
-	if progress != nil {
-		progress(total, total)
+	return nil
+}
+
+// verdictRate is the rate locate calls curve j's releases an answer, given
+// their verdict masses. Locate forecasts each release at its verdict
+// mass, in rounds of its own trials: read off a curve with more points
+// where the answers turn (verdictCurve). Locate's forecast is seeded: at
+// plan's seed (locate's by default) it answers the verdict masses above a
+// step (locateStep); with missing sensors each release's reporting
+// sensors are its own, and the averaged model stays.
+func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) float64, error) {
+	out, base := &c.out[j], c.base
+	rounds := base.VerdictRoundTrials
+	if rounds == 0 {
+		rounds = base.Trials
 	}
-	return out, nil
+	var all []float64
+	for _, vm := range c.masses[j] {
+		all = append(all, vm...)
+	}
+	slices.Sort(all)
+	e := c.level(j)
+	e.Progress, e.verdicts, e.noEMD = nil, nil, true
+	rate := func(m float64) (float64, error) {
+		e.SourceMass, e.Seed = m/float64(max(e.Sources, 1)), MassSeed(c.seed, m)
+		e.Pool = nil
+		if c.models != nil {
+			e.Pool = c.models.reseeded(e.Seed)
+		}
+		res, err := Simulate(ctx, e)
+		if err != nil {
+			return 0, err
+		}
+		return res.CommunityAccuracy, nil
+	}
+	vc, err := verdictCurve(out.Points, all, out.Unit.Guess(), rounds, rate)
+	if err != nil {
+		return nil, err
+	}
+	out.verdictCurve = vc
+	rateOf := func(vm []float64) float64 { return VerdictRateOf(vm, vc, out.Unit.Guess(), rounds) }
+	if len(all) == 0 || base.Missing != 0 || base.Reported != nil || !(out.Unit.Sigma > 0) {
+		return rateOf, nil
+	}
+	le := locateSimulation(base, out.Unit.Sigma, c.seed, rounds)
+	step, ok, err := locateStep(ctx, le, vc, out.Unit.Guess(), all)
+	if err != nil || !ok {
+		return rateOf, err
+	}
+	out.LocateStep = step
+	return func(vm []float64) float64 { return StepRateOf(vm, step) }, nil
 }
 
 // sureAfter is the count of masses in a row answered ≥ 99% of the time
