@@ -293,17 +293,7 @@ func TestLeidenIndependentOfNodeOrder(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(3, 3))
 	shuffled := rng.Perm(n)
-	byKey := func(g *laplacian.Graph) map[string]int {
-		part, err := Leiden(g, LeidenOptions{Seed: 7})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]int{}
-		for i, c := range part {
-			out[g.Key(i)] = c
-		}
-		return out
-	}
+	byKey := func(g *laplacian.Graph) map[string]int { return leidenByKey(t, g, 7) }
 	want := byKey(build(forward))
 	for name, order := range map[string][]int{"reversed": backward, "shuffled": shuffled} {
 		if got := byKey(build(order)); !reflect.DeepEqual(got, want) {
@@ -324,17 +314,7 @@ func TestLeidenOneOrderForIntegerKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := g0.N()
-	byKey := func(g *laplacian.Graph) map[string]int {
-		part, err := Leiden(g, LeidenOptions{Seed: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]int{}
-		for i, c := range part {
-			out[g.Key(i)] = c
-		}
-		return out
-	}
+	byKey := func(g *laplacian.Graph) map[string]int { return leidenByKey(t, g, 1) }
 	want := byKey(g0)
 	sorted, _, err := laplacian.SortedByKey(g0)
 	if err != nil {
@@ -362,4 +342,18 @@ func TestLeidenOneOrderForIntegerKeys(t *testing.T) {
 			t.Errorf("the generator's graph %s: another partition than the generator's", name)
 		}
 	}
+}
+
+// leidenByKey is Leiden's partition of g (seeded by seed) by node key.
+func leidenByKey(t *testing.T, g *laplacian.Graph, seed uint64) map[string]int {
+	t.Helper()
+	part, err := Leiden(g, LeidenOptions{Seed: seed})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for i, c := range part {
+		out[g.Key(i)] = c
+	}
+	return out
 }

@@ -8,6 +8,7 @@ import (
 	"log"
 	"strings"
 
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/datasets"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
@@ -36,4 +37,27 @@ func load(spec string) (*laplacian.Graph, error) {
 	}
 	g, _, err := laplacian.Generate(spec)
 	return g, err
+}
+
+// InKeyOrder returns the graph spec names in key order, as plan and
+// locate simulate on it (laplacian.SortedByKey), with the communities of
+// the CSV at path (node,community) moved to that order and numbered as
+// community.Canonical numbers them, and their count; perm[i] is the
+// key-order index of the graph-as-read's node i.
+func InKeyOrder(spec, path string) (cg *laplacian.Graph, perm, cpart []int, k int) {
+	g := Load(spec)
+	part, _, err := community.LoadAssignment(path, g)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cg, perm, err = laplacian.SortedByKey(g)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cpart = make([]int, len(part))
+	for i, c := range part {
+		cpart[perm[i]] = c
+	}
+	cpart, k = community.Canonical(cpart)
+	return cg, perm, cpart, k
 }

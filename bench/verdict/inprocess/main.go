@@ -38,9 +38,7 @@ import (
 	"slices"
 
 	"github.com/graphcloak/graphcloak/bench/internal/benchgraph"
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
-	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -65,20 +63,7 @@ func main() {
 		log.Fatal("give -communities")
 	}
 	ctx := context.Background()
-	g := benchgraph.Load(*spec)
-	part, _, err := community.LoadAssignment(*comms, g)
-	if err != nil {
-		log.Fatal(err)
-	}
-	cg, perm, err := laplacian.SortedByKey(g)
-	if err != nil {
-		log.Fatal(err)
-	}
-	cpart := make([]int, len(part))
-	for i, c := range part {
-		cpart[perm[i]] = c
-	}
-	cpart, k := community.Canonical(cpart)
+	cg, perm, cpart, k := benchgraph.InKeyOrder(*spec, *comms)
 	n := cg.N()
 	log.Printf("%s: %d nodes, %d communities, σ %.6g", *spec, n, k, *sigma)
 

@@ -17,9 +17,7 @@ import (
 	"math"
 
 	"github.com/graphcloak/graphcloak/bench/internal/benchgraph"
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
-	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 func main() {
@@ -36,20 +34,7 @@ func main() {
 		log.Fatal("give -communities and -steps ≥ 2")
 	}
 	ctx := context.Background()
-	g := benchgraph.Load(*spec)
-	part, _, err := community.LoadAssignment(*comms, g)
-	if err != nil {
-		log.Fatal(err)
-	}
-	cg, perm, err := laplacian.SortedByKey(g)
-	if err != nil {
-		log.Fatal(err)
-	}
-	cpart := make([]int, len(part))
-	for i, c := range part {
-		cpart[perm[i]] = c
-	}
-	cpart, _ = community.Canonical(cpart)
+	cg, _, cpart, _ := benchgraph.InKeyOrder(*spec, *comms)
 	le := forecast.Simulation{Graph: cg, Partition: cpart, Tau: 1, Sigma: *sigma, Sources: 1, Seed: *seed, Trials: *trials}
 	prev, turns := false, 0
 	for i := range *steps {
