@@ -25,6 +25,8 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+# The daemons are in /usr/sbin, which a user's PATH may lack.
+PATH="$PATH:/usr/sbin:/sbin"
 daemons=(munged slurmctld slurmd)
 log() { printf 'slurm.sh: %s\n' "$*" >&2; }
 
