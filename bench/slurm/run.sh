@@ -27,13 +27,16 @@ exec /usr/bin/time -a -o "\$TIMES" -f "%U %S %e %M" "$bin" "\$@"
 W
 chmod +x "$out/timed"
 export XDG_CONFIG_HOME="$out/config" XDG_CACHE_HOME="$out/cache" CPUS_PER_TASK="${CPUS_PER_TASK:-1}" MEM_PER_TASK="${MEM_PER_TASK:-2G}"
-cpu() { awk '{c += $1 + $2; if ($1 + $2 > m) m = $1 + $2} END {printf "%.1f %.1f", c, m}' "$1"; }
-TIMES="$out/single.times" "$out/timed" audit --graph "$graph" --tau "$tau" --save "$out/single.json" >/dev/null
+cpu() { awk '{c += $1 + $2; if ($1 + $2 > m) m = $1 + $2} END {printf "%.1f %.1f\n", c, m}' "$1"; }
+# A single run already in OUT is kept (more rows for the same graph).
+[[ -s "$out/single.json" && -s "$out/single.times" ]] ||
+	TIMES="$out/single.times" "$out/timed" audit --graph "$graph" --tau "$tau" --save "$out/single.json" >/dev/null
 read -r single _ < <(cpu "$out/single.times")
 echo "| N | wall (submit → merged) | CPU, all tasks | CPU, largest task | merged = single |"
 echo "| 1 (no Slurm) | $(awk '{print $3}' "$out/single.times") s | $single s | $single s | — |"
 for n in "$@"; do
 	work="$out/n$n"
+	rm -rf "$work" "$work.times"
 	t0=$(date +%s.%N)
 	TIMES="$work.times" GRAPHCLOAK="$out/timed" bash "$root/examples/slurm/submit.sh" audit "$n" "$work" -- --graph "$graph" --tau "$tau" >/dev/null
 	while [[ -n "$(squeue -h -j "$(cat "$work/merge.jobid")" 2>/dev/null)" ]]; do sleep 0.5; done

@@ -9,6 +9,7 @@
 # exits 0 when every part is there, 1 otherwise.
 set -uo pipefail
 work="${1:?usage: status.sh WORK}"
+[[ -s "$work/count" ]] || { echo "status.sh: $work is not the WORK of examples/slurm/submit.sh (no $work/count)" >&2; exit 2; }
 n="$(cat "$work/count")" now="$(date +%s)"
 done_n=0 running=0 failed=() first="" total=0
 for ((i = 0; i < n; i++)); do
