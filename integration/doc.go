@@ -20,6 +20,11 @@
 //   - end to end through the binary built from cmd/graphcloak: release →
 //     locate with every property, count and run record checked, re-runs,
 //     and the failure cases with their exit codes;
+//   - a Slurm job array (TestSlurmAuditArray): the audit of a 2 000-node
+//     graph as 4 array tasks through examples/slurm on the cluster
+//     SLURM_CONF names or scripts/slurm.sh starts, merged byte for byte to
+//     the single run's certificate, a failed task named and resubmitted;
+//     without Slurm it skips, unless GRAPHCLOAK_REQUIRE_SLURM=1 or CI=true;
 //   - a kill test that starts its own second server (scripts/neo4j.sh on a
 //     free port), SIGKILLs it in the middle of a write-back, restarts it on
 //     the same data and re-runs (skipped with -short).
