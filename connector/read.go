@@ -139,6 +139,11 @@ func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (
 	if keys == nil {
 		keys = nodes.elementIDs
 	}
+	// Keys a reader takes for one node ("027", "27"; "Alice", "alice")
+	// are refused as an edge list's are: bad input, naming both.
+	if err := laplacian.CheckKeyCollisions(keys); err != nil {
+		return nil, fmt.Errorf("connector: node keys (%s): %w", p.NodeKeyProperty, err)
+	}
 	g, err := laplacian.FromEdges(len(keys), keys, rels.edges, laplacian.Options{Duplicates: opt.Duplicates})
 	if err != nil {
 		// A pair given twice (the operator's word is needed, or

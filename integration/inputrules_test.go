@@ -35,3 +35,25 @@ func TestNeo4jRejectedDuplicateIsBadInputAsInAFile(t *testing.T) {
 		})
 	}
 }
+
+// Neo4j node keys a reader takes for one node — "027" beside "27", or
+// "Alice" beside "alice" — are refused as an edge list's are (bad input,
+// naming both), by either read path; they used to become two nodes.
+func TestNeo4jKeysWrittenTwoWaysAreRefused(t *testing.T) {
+	c, s := connect(t)
+	d := rawDriver(t, s)
+	for _, pair := range [][2]string{{"027", "27"}, {"Alice", "alice"}} {
+		label, typ := uniqueName(t, "Key"), uniqueName(t, "LINK")
+		t.Cleanup(func() { dropLabel(t, d, label) })
+		query(t, d, "CREATE (a:`"+label+"` {key: $a}), (b:`"+label+"` {key: $b}), (c:`"+label+"` {key: 'c'}), "+
+			"(a)-[:`"+typ+"`]->(c), (c)-[:`"+typ+"`]->(b)", map[string]any{"a": pair[0], "b": pair[1]})
+		pr := connector.Projection{NodeLabels: []string{label}, RelationshipTypes: []string{typ}, NodeKeyProperty: "key"}
+		for _, path := range readPaths {
+			_, err := c.ReadGraph(ctxT(t), pr, path.opt)
+			if err == nil || errkind.Of(err) != errkind.BadInput ||
+				!strings.Contains(err.Error(), `"`+pair[0]+`"`) || !strings.Contains(err.Error(), `"`+pair[1]+`"`) {
+				t.Errorf("%s, keys %q: %v (kind %v), want bad input naming both", path.name, pair, err, errkind.Of(err))
+			}
+		}
+	}
+}
