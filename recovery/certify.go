@@ -248,7 +248,7 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 		var mre *ModelRangeError
 		if errors.As(err, &mre) {
 			mre.MaxSensorNoise = maxStatedNoise(math.Sqrt(float64(g.N()))*lo, g.N())
-			mre.Reason = fmt.Sprintf("Gaussian sensor noise of rms %g of the mean reading (the model widened to %.3g so that 1.5× that rms stays inside but for δ ≤ %g) needs a fit tolerance above 0.5: the weakest source signal √n·min‖P·a_j‖ is %.3g; at this τ --sensor-noise may be at most %.3g, or use a smaller τ",
+			mre.Reason = fmt.Sprintf("Gaussian sensor noise of rms %g of the mean reading (the model widened to %.3g so that 1.5× that rms stays inside but for δ ≤ %g) needs a fit tolerance above 0.5: the weakest source signal √n·min‖P·a_j‖ is %.3g; at this τ the stated sensor noise may be at most %.3g, or use a smaller τ",
 				opt.SensorNoise, nu, NoiseExitTarget, math.Sqrt(float64(g.N()))*lo, mre.MaxSensorNoise)
 		}
 		if err != nil {

@@ -25,7 +25,7 @@ func TestSensorNoiseTooLargeNamesLargestAdmitted(t *testing.T) {
 		t.Errorf("refused at fit tolerance %g: %v", mre.Tol, err)
 	}
 	max := mre.MaxSensorNoise
-	if !(max > 0 && max < 0.3) || !strings.Contains(err.Error(), "at most") {
+	if !(max > 0 && max < 0.3) || !strings.Contains(err.Error(), "may be at most") {
 		t.Fatalf("largest admitted ν %g: %v", max, err)
 	}
 	c, err := recovery.NewCertifier(ctx, g, 0.2, recovery.CertifierOptions{SensorNoise: max})
