@@ -139,10 +139,17 @@ func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (
 	if keys == nil {
 		keys = nodes.elementIDs
 	}
+	// Keys a reader takes for one node ("027", "27"; "Alice", "alice")
+	// are refused as an edge list's are: bad input, naming both.
+	if err := laplacian.CheckKeyCollisions(keys); err != nil {
+		return nil, fmt.Errorf("connector: node keys (%s): %w", p.NodeKeyProperty, err)
+	}
 	g, err := laplacian.FromEdges(len(keys), keys, rels.edges, laplacian.Options{Duplicates: opt.Duplicates})
 	if err != nil {
+		// A pair given twice (the operator's word is needed, or
+		// --duplicate-edges reject) is bad input as in an edge list.
 		var de *laplacian.DuplicateError
-		if errors.As(err, &de) { // the operator's word is needed: bad input, naming the rule
+		if errors.As(err, &de) || errors.Is(err, laplacian.ErrDuplicateEdge) {
 			return nil, fmt.Errorf("connector: relationships between the same two nodes: %w", err)
 		}
 		var ee *laplacian.EdgeError

@@ -90,12 +90,13 @@ func (s *AnswerSpec) Check() error {
 }
 
 // runRecord is the run record an answer starts ("answer", with the
-// slot's scope and epoch).
-func (s *AnswerSpec) runRecord() connector.RunRecord {
+// slot's scope and epoch). tol is the fit tolerance the model runs at:
+// the one --sensor-noise derived, not the flag's default.
+func (s *AnswerSpec) runRecord(tol float64) connector.RunRecord {
 	return connector.RunRecord{RunID: s.RunID, Command: answerCommand, Database: s.Database, Projection: s.Projection,
 		Scope: s.Scope, Epoch: s.Epoch,
 		Parameters: map[string]any{"estimator": s.Estimator, "communities": s.Communities,
-			"tau": s.Tau, "alpha": s.Alpha, "answerCap": s.Cap, "fitTolerance": s.FitTolerance, "sensorNoise": s.SensorNoise, "onMismatch": s.OnMismatch}}
+			"tau": s.Tau, "alpha": s.Alpha, "answerCap": s.Cap, "fitTolerance": tol, "sensorNoise": s.SensorNoise, "onMismatch": s.OnMismatch}}
 }
 
 // AnswerSummary is what a private answer did: the output of a private
@@ -350,7 +351,7 @@ func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err 
 	}()
 	var run Run
 	if s.Neo4j {
-		if run, err = env.Backend.StartRun(ctx, s.runRecord(), s.Lease); err != nil {
+		if run, err = env.Backend.StartRun(ctx, s.runRecord(p.Model.Certifier.Tol()), s.Lease); err != nil {
 			return nil, err
 		}
 		defer func() { recordFailure(env.bookkeeping(ctx), env.logger(), run, err) }()

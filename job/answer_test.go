@@ -196,3 +196,26 @@ func answerCrashThenRerun(t *testing.T, k int, kill bool) State {
 	}
 	return st
 }
+
+// The run record names the fit tolerance the model ran at: with
+// --sensor-noise that is the one derived from ν, not the flag's 0.01.
+func TestAnswerRecordsModelTolerance(t *testing.T) {
+	f := newFixture(t)
+	f.mem = jobtest.NewMemory(func() time.Time { return f.now }, testScope, privacy.Budget{Epsilon: 10, Delta: 1e-5, AnswerDelta: 1e-6})
+	spec := f.answerSpec("a1")
+	spec.FitTolerance, spec.SensorNoise = 0.01, 0.01
+	p, err := PlanAnswer(context.Background(), spec, f.answerEnv())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran := p.Model.Certifier.Tol()
+	if ran == spec.FitTolerance {
+		t.Fatalf("the model ran at the flag's tolerance %g: pick a ν that moves it", ran)
+	}
+	if _, err := ExecuteAnswer(context.Background(), p); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.run("a1").Parameters["fitTolerance"]; got != ran {
+		t.Errorf("run record's fitTolerance %v, the model ran at %g", got, ran)
+	}
+}

@@ -10,9 +10,10 @@ import (
 // What the external tests (package job_test, which run against
 // jobtest.Memory) reach inside package job.
 var (
-	PollInterval  = pollInterval
-	RecordFailure = recordFailure
-	JudgeRelease  = judgeRelease
+	PollInterval      = pollInterval
+	RecordFailure     = recordFailure
+	JudgeRelease      = judgeRelease
+	SetExactNodeCurve = setExactNodeCurve
 )
 
 // StartStep, DrawStep, PublishStep and StoreStep are Execute's steps, one

@@ -179,7 +179,7 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 	}
 	if perNode {
 		for i := range res.Forecasts {
-			if err := setExactNodeCurve(&res.Forecasts[i], *rep.Delta2); err != nil {
+			if err := setExactNodeCurve(&res.Forecasts[i], *rep.Delta2, e.Graph.N()); err != nil {
 				return nil, err
 			}
 		}
@@ -249,7 +249,7 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 		}
 		for i := range r.Forecasts {
 			r.Forecasts[i].Smooth, r.Forecasts[i].Tau = sm, tau
-			if err := setExactNodeCurve(&r.Forecasts[i], s.Delta2); err != nil {
+			if err := setExactNodeCurve(&r.Forecasts[i], s.Delta2, e.Graph.N()); err != nil {
 				return err
 			}
 		}

@@ -302,7 +302,7 @@ func TestReadCSVDecimalKeysAcrossTheTableBound(t *testing.T) {
 	for i := 0; i < chain; i++ {
 		fmt.Fprintf(&b, "%d,%d\n", i, i+1)
 	}
-	fmt.Fprintf(&b, "%d,5\n007,5\n", big) // again; "007" is not the decimal 7
+	fmt.Fprintf(&b, "%d,5\n0500,5\n", big) // again; "0500" is not the decimal 500 (and no key collides with it)
 	g, err := ReadCSV(strings.NewReader(b.String()), Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -314,8 +314,8 @@ func TestReadCSVDecimalKeysAcrossTheTableBound(t *testing.T) {
 	if !ok || g.EdgeWeight(i, mustIndex(t, g, "5")) != 1 || g.EdgeWeight(i, mustIndex(t, g, "0")) != 1 {
 		t.Errorf("key %d is not one node with edges to 0 and 5", big)
 	}
-	if g.EdgeWeight(mustIndex(t, g, "007"), mustIndex(t, g, "7")) != 0 {
-		t.Error(`"007" read as node 7`)
+	if _, ok := g.IndexOf("500"); ok || g.EdgeWeight(mustIndex(t, g, "0500"), mustIndex(t, g, "5")) != 1 {
+		t.Error(`"0500" read as node 500`)
 	}
 }
 
@@ -405,6 +405,40 @@ func TestReadCSVBigInputErrorLines(t *testing.T) {
 		_, err := ReadCSV(strings.NewReader(c.in), c.opt)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one on %s", c.name, err, c.want)
+		}
+	}
+}
+
+// Keys a reader takes for one node — equal as integers ("027", "27") or
+// equal but for case ("Alice", "alice") — are refused, naming both and
+// the line (issue 77, item 6); they used to become two nodes silently.
+func TestReadCSVRefusesKeysWrittenTwoWays(t *testing.T) {
+	for _, c := range []struct{ name, csv, a, b string }{
+		{"leading zero", "1,027\n027,3\n3,27\n", "027", "27"},
+		{"sign", "+5,6\n6,7\n7,5\n", "+5", "5"},
+		{"case", "Alice,bob\nbob,carol\ncarol,alice\n", "Alice", "alice"},
+		{"case, unicode", "Émile,x\nx,émile\n", "Émile", "émile"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "e.csv")
+			if err := os.WriteFile(path, []byte(c.csv), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadCSV(path, Options{})
+			var kt *KeyTypeError
+			if !errors.As(err, &kt) || kt.Same != c.a || kt.Key != c.b {
+				t.Fatalf("%v: want a collision of %q and %q", err, c.a, c.b)
+			}
+			if errkind.Of(err) != errkind.BadInput || !strings.Contains(err.Error(), strconv.Quote(c.a)) || !strings.Contains(err.Error(), "line") {
+				t.Errorf("%v (kind %v): want bad input naming %q and a line", err, errkind.Of(err), c.a)
+			}
+		})
+	}
+	// Keys that differ otherwise are read as before.
+	for _, ok := range []string{"1,2\n2,10\n10,100\n", "a,b\nb,ab\n", "0,1\n1,-1\n"} {
+		if _, err := ReadCSV(strings.NewReader(ok), Options{}); err != nil {
+			t.Errorf("%q: %v", ok, err)
 		}
 	}
 }

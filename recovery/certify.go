@@ -81,6 +81,9 @@ const unitRoundoff = 0x1p-53
 type ModelRangeError struct {
 	Tau, Tol float64
 	Reason   string
+	// MaxSensorNoise, when > 0, is the largest stated sensor noise ν
+	// (CertifierOptions.SensorNoise) this graph and τ admit.
+	MaxSensorNoise float64
 }
 
 func (e *ModelRangeError) Error() string {
@@ -244,8 +247,9 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 		tol, err := ToleranceFor(nu, lo, g.N(), tau)
 		var mre *ModelRangeError
 		if errors.As(err, &mre) {
-			mre.Reason = fmt.Sprintf("Gaussian sensor noise of rms %g of the mean reading (the model widened to %.3g so that 1.5× that rms stays inside but for δ ≤ %g) needs a fit tolerance above 0.5: the weakest source signal √n·min‖P·a_j‖ is %.3g; use a smaller τ",
-				opt.SensorNoise, nu, NoiseExitTarget, math.Sqrt(float64(g.N()))*lo)
+			mre.MaxSensorNoise = maxStatedNoise(math.Sqrt(float64(g.N()))*lo, g.N())
+			mre.Reason = fmt.Sprintf("Gaussian sensor noise of rms %g of the mean reading (the model widened to %.3g so that 1.5× that rms stays inside but for δ ≤ %g) needs a fit tolerance above 0.5: the weakest source signal √n·min‖P·a_j‖ is %.3g; at this τ the stated sensor noise may be at most %.3g, or use a smaller τ",
+				opt.SensorNoise, nu, NoiseExitTarget, math.Sqrt(float64(g.N()))*lo, mre.MaxSensorNoise)
 		}
 		if err != nil {
 			return nil, err
@@ -346,7 +350,9 @@ func ToleranceFor(nu, lo float64, n int, tau float64) (float64, error) {
 	s := math.Sqrt(float64(n)) * lo
 	t := nu / (s - nu) * (1 + 1e-6)
 	if !(s > nu) || !(t <= 0.5) {
-		return 0, &ModelRangeError{Tau: tau, Tol: t, Reason: fmt.Sprintf(
+		// Tol is the largest T there is, which still does not admit ν
+		// (t itself is negative when ν ≥ s).
+		return 0, &ModelRangeError{Tau: tau, Tol: 0.5, Reason: fmt.Sprintf(
 			"sensor noise of %g times the mean reading needs a fit tolerance above 0.5: the weakest source signal √n·min‖P·a_j‖ is %.3g; use a smaller τ", nu, s)}
 	}
 	return t, nil

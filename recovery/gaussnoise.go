@@ -119,3 +119,16 @@ func ModelNoiseBound(nu float64, n int) float64 {
 	}
 	return NoiseMargin * nu * hi * (1 + 1e-6)
 }
+
+// maxStatedNoise is the largest stated ν whose model bound
+// ModelNoiseBound(ν, n) ToleranceFor admits at the weakest source signal
+// s = √n·min‖P·a_j‖ (T ≤ 0.5 there: a bound ≤ s/(3+2·10⁻⁶)), rounded
+// down to three significant digits so that the printed value is admitted.
+func maxStatedNoise(s float64, n int) float64 {
+	nu := s / (3 + 3e-6) / ModelNoiseBound(1, n)
+	if !(nu > 0) || math.IsInf(nu, 0) {
+		return 0
+	}
+	p := math.Pow(10, math.Floor(math.Log10(nu))-2)
+	return math.Floor(nu/p) * p
+}
