@@ -178,7 +178,9 @@ func runProvision(o *keygenOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := local.Provision(local.ProvisionRequest{Master: master, Nodes: nodes, OutDir: o.outDir, Policy: o.policy, Now: time.Now(),
+	pol := o.policy
+	pol.ReleaseNodes = len(nodes) // a split order is charged as the release of every sensor provisioned
+	r, err := local.Provision(local.ProvisionRequest{Master: master, Nodes: nodes, OutDir: o.outDir, Policy: pol, Now: time.Now(),
 		SensorCSV: o.sensorCSV, MACCSV: o.macCSV})
 	if err != nil {
 		return err
