@@ -97,7 +97,7 @@ func orderVectorInputs(t *testing.T) (Policy, []orderCase) {
 		{Name: "the same scope and epoch under another release id", Now: at(3 * time.Minute), Envelope: other(func(o *Order) { o.ReleaseID = "rel-" + strings.Repeat("02", 16) }), Value: 21.375},
 		{Name: "the same release id under another epoch", Now: at(3 * time.Minute), Envelope: other(func(o *Order) { o.Epoch = "2026-11-27T06b" }), Value: 21.375},
 		{Name: "the same release id with another σ̃²", Now: at(3 * time.Minute), Envelope: other(func(o *Order) { o.Sampler.GridVariance = 4097 * 4097 }), Value: 21.375},
-		{Name: "the same release id with another k", Now: at(3 * time.Minute), Envelope: other(func(o *Order) { o.Sampler.GridExponent, o.Sampler.GridVariance = 11, 8192 * 8192 }), Value: 21.375},
+		{Name: "the same release id with another k", Now: at(3 * time.Minute), Envelope: other(func(o *Order) { o.Sampler.GridExponent, o.Sampler.GridVariance = 11, 8192*8192 }), Value: 21.375},
 		{Name: "the same order re-signed with another window (other bytes)", Now: at(3 * time.Minute), Envelope: other(func(o *Order) { o.NotAfter = t0.Add(2 * time.Hour) }), Value: 21.375},
 		{Name: "a clock set back before the odometer's last report", Now: at(30 * time.Second), Envelope: other(func(o *Order) {
 			o.Epoch, o.ReleaseID, o.NotBefore = "2026-11-27T05", fmt.Sprintf("rel-%032x", 0x200), t0.Add(-time.Hour)
