@@ -85,15 +85,23 @@ func TestRetryNeverReadsTheReading(t *testing.T) {
 	}
 }
 
-// The restore barrier applies to retries: after sensor init --restored,
-// even the byte-identical order is refused.
-func TestRetryAfterRestoreRefused(t *testing.T) {
-	r := newRig(t)
+// reportedOnce is n1's sensor after its report of testOrder, and that
+// order's envelope.
+func reportedOnce(t *testing.T, r *rig) (*Sensor, []byte) {
+	t.Helper()
 	env := r.sign(testOrder())
 	s := r.sensor("n1", openPolicy())
 	if _, err := s.Report(env, 20); err != nil {
 		t.Fatal(err)
 	}
+	return s, env
+}
+
+// The restore barrier applies to retries: after sensor init --restored,
+// even the byte-identical order is refused.
+func TestRetryAfterRestoreRefused(t *testing.T) {
+	r := newRig(t)
+	s, env := reportedOnce(t, r)
 	if err := InitOdometer(s.Odometer, "n1", r.now, true); err != nil {
 		t.Fatal(err)
 	}
@@ -105,12 +113,7 @@ func TestRetryAfterRestoreRefused(t *testing.T) {
 // An odometer written before retries were recorded (no orderSha256, no
 // mac) refuses every order of a recorded epoch, the identical one too.
 func TestRetryOfAnOldEntryRefused(t *testing.T) {
-	r := newRig(t)
-	env := r.sign(testOrder())
-	s := r.sensor("n1", openPolicy())
-	if _, err := s.Report(env, 20); err != nil {
-		t.Fatal(err)
-	}
+	s, env := reportedOnce(t, newRig(t))
 	lo, err := openOdometer(s.Odometer, "n1")
 	if err != nil {
 		t.Fatal(err)
