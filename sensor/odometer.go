@@ -20,11 +20,15 @@ import (
 //	{"kind": "graphcloak.sensor-odometer", "version": 1, "node": "n1",
 //	 "created": "2026-11-27T05:00:00Z", "refuseBefore": "…" (after a restore only),
 //	 "entries": [{"releaseId": …, "scope": …, "epoch": …, "day": "2026-11-27",
-//	              "rho": 0.018, "grid": 1234, "at": "2026-11-27T06:01:02Z"}, …]}
+//	              "rho": 0.018, "grid": 1234, "at": "2026-11-27T06:01:02Z",
+//	              "orderSha256": "…", "mac": "…"}, …]}
 //
 // One entry per epoch reported, kept forever: a sensor never reports twice
-// for one (scope, epoch) or one release id. It holds only public data (the
-// grid is the noisy value already sent). It is created when the sensor is
+// for one (scope, epoch) or one release id, and answers the byte-identical
+// order (orderSha256) again with the recorded report (the entry and mac
+// are that report), never with a new draw. It holds only public data (the
+// grid and MAC already sent, the order's digest). A clock before the
+// latest "at" is refused (time only moves forward). It is created when the sensor is
 // provisioned (InitOdometer; keygen --master … --out-dir) and a missing
 // file is refused: a lost odometer is not an unused sensor. A file that
 // does not parse is refused (fail closed), as is one of another node, a
