@@ -402,6 +402,9 @@ func TestSensorReportRefuses(t *testing.T) {
 	if code != 0 || again != first {
 		t.Errorf("the same order, another value: exit %d, %+v, want the recorded %+v", code, again, first)
 	}
+	if again, code, _ = r.report(t, good, n, "twenty"); code != 0 || again != first { // the value file is not read
+		t.Errorf("the same order, an unreadable value: exit %d, %+v, want the recorded %+v", code, again, first)
+	}
 	resigned := r.order(t, "e1-resigned", func(o *sensor.Order) { o.Epoch = "e1" })
 	_, code, err = r.report(t, resigned, n, secret)
 	check("the epoch under another release id", code, exitChargedEpoch, err, "already reported")
