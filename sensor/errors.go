@@ -24,12 +24,17 @@ var (
 	// (*PolicyError).
 	ErrPolicy = errors.New("sensor: the sensor's policy refuses the order")
 	// ErrAlreadyReported: the odometer records a report for this epoch
-	// (or release id) with another value: a sensor reports once per epoch.
+	// (or release id) and the order is not the byte-identical one it
+	// answered: a sensor reports once per epoch.
 	ErrAlreadyReported = errors.New("sensor: already reported for this epoch")
 	// ErrRestored: the order's window began before the odometer's restore
 	// barrier (InitOdometer): it may have been answered before the
 	// restore.
 	ErrRestored = errors.New("sensor: the order's window began before the odometer was restored")
+	// ErrClockBehind: the sensor's clock is before its odometer's last
+	// report: time only moves forward (a clock set back would open a new
+	// day's cap on a day already spent).
+	ErrClockBehind = errors.New("sensor: the clock is before the odometer's last report (set the clock right; the sensor reports again once its clock passes that time)")
 	// ErrOdometer is wrapped by *OdometerError.
 	ErrOdometer = errors.New("sensor: odometer")
 	// ErrBadReport is wrapped by every report that does not verify.
@@ -102,7 +107,7 @@ func (e *OdometerError) Unwrap() []error {
 // vectors of docs/local-sampler.md §10 use them): "no-policy",
 // "bad-signature", "bad-order", "early", "expired", "not-in-order",
 // "graph", "validity", "sigma-floor", "daily-cap", "bad-value",
-// "already-reported", "restored", "no-odometer", "bad-odometer",
+// "already-reported", "restored", "clock-behind", "no-odometer", "bad-odometer",
 // "odometer-failed"; "" for nil.
 func RefusalCode(err error) string {
 	var pe *PolicyError
@@ -132,6 +137,8 @@ func RefusalCode(err error) string {
 		return "already-reported"
 	case errors.Is(err, ErrRestored):
 		return "restored"
+	case errors.Is(err, ErrClockBehind):
+		return "clock-behind"
 	case errors.As(err, &oe) && oe.Missing:
 		return "no-odometer"
 	case errors.As(err, &oe) && oe.Corrupt:

@@ -2,6 +2,7 @@ package sensor
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,11 +20,15 @@ import (
 //	{"kind": "graphcloak.sensor-odometer", "version": 1, "node": "n1",
 //	 "created": "2026-11-27T05:00:00Z", "refuseBefore": "…" (after a restore only),
 //	 "entries": [{"releaseId": …, "scope": …, "epoch": …, "day": "2026-11-27",
-//	              "rho": 0.018, "grid": 1234, "at": "2026-11-27T06:01:02Z"}, …]}
+//	              "rho": 0.018, "grid": 1234, "at": "2026-11-27T06:01:02Z",
+//	              "orderSha256": "…", "mac": "…"}, …]}
 //
 // One entry per epoch reported, kept forever: a sensor never reports twice
-// for one (scope, epoch) or one release id. It holds only public data (the
-// grid is the noisy value already sent). It is created when the sensor is
+// for one (scope, epoch) or one release id, and answers the byte-identical
+// order (orderSha256) again with the recorded report (the entry and mac
+// are that report), never with a new draw. It holds only public data (the
+// grid and MAC already sent, the order's digest). A clock before the
+// latest "at" is refused (time only moves forward). It is created when the sensor is
 // provisioned (InitOdometer; keygen --master … --out-dir) and a missing
 // file is refused: a lost odometer is not an unused sensor. A file that
 // does not parse is refused (fail closed), as is one of another node, a
@@ -58,6 +63,12 @@ type odometerEntry struct {
 	Rho       float64   `json:"rho"`
 	Grid      int64     `json:"grid"`
 	At        time.Time `json:"at"`
+	// OrderSHA256 is the hex SHA-256 of the signed order's bytes and MAC
+	// the report's: with the entry's other members they are the report,
+	// returned again for the byte-identical order (a retry). Entries
+	// written before them have neither and are never retried.
+	OrderSHA256 string `json:"orderSha256,omitempty"`
+	MAC         string `json:"mac,omitempty"`
 }
 
 // lockedOdometer is an odometer read under its file's lock.
@@ -140,7 +151,8 @@ func parseOdometer(path, node string, data []byte) (*odometer, error) {
 		return nil, &OdometerError{Path: path, Corrupt: true, Reason: fmt.Sprintf("belongs to node %q, not %q (one odometer per sensor)", od.Node, node)}
 	}
 	for i, e := range od.Entries {
-		if e.ReleaseID == "" || e.Scope == "" || e.Epoch == "" || len(e.Day) != len(time.DateOnly) || !(e.Rho >= 0) {
+		if e.ReleaseID == "" || e.Scope == "" || e.Epoch == "" || len(e.Day) != len(time.DateOnly) || !(e.Rho >= 0) ||
+			(e.OrderSHA256 == "") != (e.MAC == "") || (e.MAC != "" && !(isHex256(e.OrderSHA256) && isHex256(e.MAC))) {
 			return nil, &OdometerError{Path: path, Corrupt: true, Reason: fmt.Sprintf("is corrupted: entry %d is incomplete", i)}
 		}
 	}
@@ -234,6 +246,55 @@ func (od *odometer) find(o Order) *odometerEntry {
 		}
 	}
 	return nil
+}
+
+// last returns the time of the latest entry (zero if none).
+func (od *odometer) last() time.Time {
+	var t time.Time
+	for _, e := range od.Entries {
+		if e.At.After(t) {
+			t = e.At
+		}
+	}
+	return t
+}
+
+// admit refuses, at now, a clock behind the latest entry (ErrClockBehind),
+// an order whose window began before the restore barrier (ErrRestored)
+// and an order of a recorded release id, or scope and epoch
+// (ErrAlreadyReported: recorded tells a retry from the rest).
+func (od *odometer) admit(o Order, now time.Time) error {
+	if last := od.last(); now.Before(last) {
+		return fmt.Errorf("%w: the clock says %s, the odometer's last report was at %s", ErrClockBehind,
+			now.UTC().Format(time.RFC3339), last.Format(time.RFC3339))
+	}
+	if o.NotBefore.Before(od.RefuseBefore) {
+		return fmt.Errorf("%w: the order's window began at %s, the odometer was restored at %s",
+			ErrRestored, o.NotBefore.UTC().Format(time.RFC3339), od.RefuseBefore.Format(time.RFC3339))
+	}
+	if e := od.find(o); e != nil {
+		return fmt.Errorf("%w: scope %q epoch %q (release %s) was reported at %s; a sensor reports once per epoch, "+
+			"and again only the same report for the byte-identical order",
+			ErrAlreadyReported, e.Scope, e.Epoch, e.ReleaseID, e.At.Format(time.RFC3339))
+	}
+	return nil
+}
+
+// recorded returns the report recorded for the order whose signed bytes
+// have SHA-256 digest (hex), rebuilt from its entry: no noise is drawn
+// and no reading read.
+func (od *odometer) recorded(o Order, digest string) (Report, bool) {
+	e := od.find(o)
+	if e == nil || e.OrderSHA256 == "" || e.OrderSHA256 != digest {
+		return Report{}, false
+	}
+	return Report{Kind: ReportKind, Version: ReportVersion, Node: od.Node, Scope: e.Scope, Epoch: e.Epoch, ReleaseID: e.ReleaseID,
+		Grid: e.Grid, Value: math.Ldexp(float64(e.Grid), -o.Sampler.GridExponent), MAC: e.MAC}, true
+}
+
+func isHex256(s string) bool {
+	b, err := hex.DecodeString(s)
+	return err == nil && len(b) == 32 && s == hex.EncodeToString(b)
 }
 
 // spent returns the total ρ and the number of reports of day; +Inf on

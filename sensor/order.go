@@ -3,6 +3,7 @@ package sensor
 import (
 	"bytes"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -204,37 +205,53 @@ func SignOrder(priv ed25519.PrivateKey, o Order) ([]byte, error) {
 // checked (Order.Check). It does not check the validity window
 // (CheckTime) or the node list: the caller knows its clock and node.
 func VerifyOrder(pub ed25519.PublicKey, env []byte) (Order, error) {
+	o, _, err := verifyOrderDigest(pub, env)
+	return o, err
+}
+
+// verifyOrderDigest is VerifyOrder, also returning the hex SHA-256 of the
+// order's signed bytes: what tells a retry (the same order) from another.
+func verifyOrderDigest(pub ed25519.PublicKey, env []byte) (Order, string, error) {
+	o, raw, err := verifyOrderRaw(pub, env)
+	if err != nil {
+		return Order{}, "", err
+	}
+	sum := sha256.Sum256(raw)
+	return o, hex.EncodeToString(sum[:]), nil
+}
+
+func verifyOrderRaw(pub ed25519.PublicKey, env []byte) (Order, []byte, error) {
 	if len(pub) != ed25519.PublicKeySize {
-		return Order{}, fmt.Errorf("sensor: verify order: public key has %d bytes, want %d", len(pub), ed25519.PublicKeySize)
+		return Order{}, nil, fmt.Errorf("sensor: verify order: public key has %d bytes, want %d", len(pub), ed25519.PublicKeySize)
 	}
 	if len(env) > MaxOrderBytes {
-		return Order{}, &OrderError{Reason: fmt.Sprintf("is larger than %d bytes", MaxOrderBytes)}
+		return Order{}, nil, &OrderError{Reason: fmt.Sprintf("is larger than %d bytes", MaxOrderBytes)}
 	}
 	var e envelope
 	if err := decodeStrict(env, &e); err != nil {
-		return Order{}, &OrderError{Reason: "is not an order envelope: " + err.Error()}
+		return Order{}, nil, &OrderError{Reason: "is not an order envelope: " + err.Error()}
 	}
 	if err := checkKeys(env, nil, map[string]reflect.Type{"order": reflect.TypeOf(Order{}), "signature": reflect.TypeOf("")}); err != nil {
-		return Order{}, &OrderError{Reason: "is not an order envelope: " + err.Error()}
+		return Order{}, nil, &OrderError{Reason: "is not an order envelope: " + err.Error()}
 	}
 	if len(e.Order) == 0 || e.Signature == "" {
-		return Order{}, &OrderError{Reason: "has no order or no signature"}
+		return Order{}, nil, &OrderError{Reason: "has no order or no signature"}
 	}
 	sig, err := base64.StdEncoding.DecodeString(e.Signature)
 	if err != nil || len(sig) != ed25519.SignatureSize {
-		return Order{}, &OrderError{Reason: "signature is not 64 bytes of standard base64"}
+		return Order{}, nil, &OrderError{Reason: "signature is not 64 bytes of standard base64"}
 	}
 	if !ed25519.Verify(pub, e.Order, sig) {
-		return Order{}, ErrBadSignature
+		return Order{}, nil, ErrBadSignature
 	}
 	var o Order
 	if err := decodeStrict(e.Order, &o); err != nil {
-		return Order{}, &OrderError{Reason: "signed but not a valid order: " + err.Error()}
+		return Order{}, nil, &OrderError{Reason: "signed but not a valid order: " + err.Error()}
 	}
 	if err := o.Check(); err != nil {
-		return Order{}, err
+		return Order{}, nil, err
 	}
-	return o, nil
+	return o, e.Order, nil
 }
 
 // decodeStrict decodes exactly one JSON value with no unknown fields.

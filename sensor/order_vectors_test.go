@@ -88,12 +88,20 @@ func orderVectorInputs(t *testing.T) (Policy, []orderCase) {
 	good := sign(base)
 	tampered := strings.Replace(good, `"epsilon":1`, `"epsilon":2`, 1)
 	forged, _ := SignOrder(mallory, base)
-	policy := Policy{Alpha: 1, SigmaFloor: 2, MaxEpsilonPerDay: 4, DayDelta: 1e-6, MaxReportsPerDay: 3, MaxValidity: 24 * time.Hour, GraphSHA256: base.Graph.SHA256}
+	policy := Policy{Alpha: 1, SigmaFloor: 2, MaxEpsilonPerDay: 4, DayDelta: 1e-6, MaxReportsPerDay: 3, MaxValidity: 24 * time.Hour, GraphSHA256: base.Graph.SHA256, ReleaseNodes: 3}
+	other := func(f func(o *Order)) string { return sign(with(f)) }
 	cases := []orderCase{
 		{Name: "a well-formed order: reported, charged at √2·α (not the order's Δ2 = 0.5)", Now: at(time.Minute), Envelope: good, Value: 21.375},
 		{Name: "the same order and value again (a retry): the identical report, nothing charged", Now: at(2 * time.Minute), Envelope: good, Value: 21.375},
-		{Name: "the same order, another value", Now: at(3 * time.Minute), Envelope: good, Value: 21.5},
-		{Name: "the same scope and epoch under another release id", Now: at(3 * time.Minute), Envelope: sign(with(func(o *Order) { o.ReleaseID = "rel-" + strings.Repeat("02", 16) })), Value: 21.375},
+		{Name: "the same order, another value: the recorded report (the reading is not read), nothing charged", Now: at(3 * time.Minute), Envelope: good, Value: 21.5},
+		{Name: "the same scope and epoch under another release id", Now: at(3 * time.Minute), Envelope: other(func(o *Order) { o.ReleaseID = "rel-" + strings.Repeat("02", 16) }), Value: 21.375},
+		{Name: "the same release id under another epoch", Now: at(3 * time.Minute), Envelope: other(func(o *Order) { o.Epoch = "2026-11-27T06b" }), Value: 21.375},
+		{Name: "the same release id with another σ̃²", Now: at(3 * time.Minute), Envelope: other(func(o *Order) { o.Sampler.GridVariance = 4097 * 4097 }), Value: 21.375},
+		{Name: "the same release id with another k", Now: at(3 * time.Minute), Envelope: other(func(o *Order) { o.Sampler.GridExponent, o.Sampler.GridVariance = 11, 8192*8192 }), Value: 21.375},
+		{Name: "the same order re-signed with another window (other bytes)", Now: at(3 * time.Minute), Envelope: other(func(o *Order) { o.NotAfter = t0.Add(2 * time.Hour) }), Value: 21.375},
+		{Name: "a clock set back before the odometer's last report", Now: at(30 * time.Second), Envelope: other(func(o *Order) {
+			o.Epoch, o.ReleaseID, o.NotBefore = "2026-11-27T05", fmt.Sprintf("rel-%032x", 0x200), t0.Add(-time.Hour)
+		}), Value: 1},
 		{Name: "signed by another key", Now: at(2 * time.Hour), Envelope: string(forged), Value: 1},
 		{Name: "a byte of the order changed after signing", Now: at(time.Minute), Envelope: tampered, Value: 1},
 		{Name: "a member twice (signed)", Now: at(time.Minute), Envelope: rawEnvelope(priv, strings.Replace(raw(with(epoch(1))), `{"version":1,`, `{"version":1,"epoch":"other",`, 1)), Value: 1},
@@ -116,6 +124,11 @@ func orderVectorInputs(t *testing.T) (Policy, []orderCase) {
 		{Name: "a third epoch: reported", Now: at(2*time.Hour + time.Minute), Envelope: sign(with(epoch(2))), Value: 0},
 		{Name: "a fourth epoch the same UTC day: over maxReportsPerDay", Now: at(3*time.Hour + time.Minute), Envelope: sign(with(epoch(3))), Value: 7},
 		{Name: "the next UTC day: reported", Now: at(24*time.Hour + time.Minute), Envelope: sign(with(epoch(24))), Value: 7},
+		{Name: "an order split to this node alone (n = 1, graph of 1 node, ρ stated small): charged as the release of 3 (releaseNodes)",
+			Now: at(25*time.Hour + time.Minute), Envelope: other(func(o *Order) {
+				epoch(25)(o)
+				o.Nodes, o.Graph.NodeCount, o.EffectiveSensitivity, o.Rho = []string{"room-12"}, 1, 0.5, 1e-9
+			}), Value: 7},
 	}
 	return policy, cases
 }
@@ -207,7 +220,7 @@ func TestOrderVectors(t *testing.T) {
 	}
 	// The vectors cover every refusal the order and policy can cause.
 	for _, want := range []string{"report", "already-reported", "bad-signature", "bad-order", "early", "expired", "validity", "not-in-order",
-		"graph", "sigma-floor", "daily-cap", "bad-value"} {
+		"graph", "sigma-floor", "daily-cap", "bad-value", "clock-behind"} {
 		if codes[want] == 0 {
 			t.Errorf("no vector gives %q", want)
 		}

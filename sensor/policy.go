@@ -29,7 +29,8 @@ var ErrNoPolicy = errors.New("sensor: no policy: a sensor needs its α, σ floor
 // own numbers (Cost), never from the order's word alone:
 //
 //	Δ     = max(order Δ2, SensitivityBound or √2·Alpha)
-//	Δ_eff = max(order Δ_eff, Δ + γ√n),  γ = 2^−k, n = len(order.Nodes)
+//	Δ_eff = max(order Δ_eff, Δ + γ√n),  γ = 2^−k,
+//	n     = max(len(order.Nodes), order.Graph.NodeCount, ReleaseNodes)
 //	ρ     = max(order ρ, Δ_eff²/(2σ²)),  σ = γ·√σ̃²
 //
 // √2·α bounds Δ2 on every graph and every τ (docs/derivations.md §2.1:
@@ -75,6 +76,12 @@ type Policy struct {
 	// GraphSHA256, if set, refuses orders for any other graph (the
 	// graph fingerprint's sha256, 64 hex digits).
 	GraphSHA256 string
+	// ReleaseNodes, if > 0, is the number of nodes of the releases the
+	// sensor takes part in, as provisioned (keygen --out-dir: the number
+	// of sensors it provisions): an order that lists fewer — one release
+	// split into orders of one node each — is charged as the whole
+	// release, whatever it lists or states as its graph's node count.
+	ReleaseNodes int
 }
 
 // Check refuses a policy without α, σ floor or daily cap (ErrNoPolicy),
@@ -84,9 +91,9 @@ func (p Policy) Check() error {
 	fin := func(x float64) bool { return x >= 0 && !math.IsInf(x, 0) }
 	switch {
 	case !fin(p.Alpha) || !fin(p.SensitivityBound) || !fin(p.SigmaFloor) || !fin(p.MaxEpsilonPerDay) || !fin(p.DayDelta) || p.DayDelta >= 1 ||
-		p.MaxReportsPerDay < 0 || p.MaxValidity < 0:
-		return fmt.Errorf("sensor: policy: α %v, Δ2 bound %v, σ floor %v, ε per day %v, δ %v, reports per day %d, validity %v: want finite values ≥ 0 and δ < 1",
-			p.Alpha, p.SensitivityBound, p.SigmaFloor, p.MaxEpsilonPerDay, p.DayDelta, p.MaxReportsPerDay, p.MaxValidity)
+		p.MaxReportsPerDay < 0 || p.MaxValidity < 0 || p.ReleaseNodes < 0:
+		return fmt.Errorf("sensor: policy: α %v, Δ2 bound %v, σ floor %v, ε per day %v, δ %v, reports per day %d, validity %v, release nodes %d: want finite values ≥ 0 and δ < 1",
+			p.Alpha, p.SensitivityBound, p.SigmaFloor, p.MaxEpsilonPerDay, p.DayDelta, p.MaxReportsPerDay, p.MaxValidity, p.ReleaseNodes)
 	case p.Alpha == 0 || p.SigmaFloor == 0 || p.MaxEpsilonPerDay == 0:
 		return fmt.Errorf("%w (α %v, σ floor %v, ε per day %v)", ErrNoPolicy, p.Alpha, p.SigmaFloor, p.MaxEpsilonPerDay)
 	}
@@ -120,15 +127,23 @@ func (p Policy) SensitivityCharged(o Order) float64 {
 
 // Cost returns the zCDP cost ρ the sensor charges for reporting to o
 // (see Policy): from the policy's own Δ2 bound and the grid the noise is
-// actually drawn with, whatever Δ2, σ or ρ the order states. n is the
-// order's node count: a coordinator that lists fewer nodes lowers only
-// the rounding term, never below this sensor's own report's (n = 1, the
-// sensor itself is listed). It is rounded up.
+// actually drawn with, whatever Δ2, σ or ρ the order states. The
+// rounding term counts the whole release (ChargedNodes), not only the
+// nodes the order lists. It is rounded up.
 func (p Policy) Cost(o Order) float64 {
 	gamma := math.Ldexp(1, -o.Sampler.GridExponent)
-	eff := max(o.EffectiveSensitivity, p.SensitivityCharged(o)+gamma*math.Sqrt(float64(max(len(o.Nodes), 1))))
+	eff := max(o.EffectiveSensitivity, p.SensitivityCharged(o)+gamma*math.Sqrt(float64(p.ChargedNodes(o))))
 	sigma := o.Sigma()
 	return math.Nextafter(max(o.Rho, eff*eff/(2*sigma*sigma)), math.Inf(1))
+}
+
+// ChargedNodes is the n of the rounding term Cost charges: the largest of
+// the order's node list, its graph's node count and the policy's
+// ReleaseNodes. A coordinator calibrates a release for every node of the
+// graph, so an honest order is charged what it states; one split into
+// orders of fewer nodes is charged as the whole.
+func (p Policy) ChargedNodes(o Order) int {
+	return max(len(o.Nodes), o.Graph.NodeCount, p.ReleaseNodes, 1)
 }
 
 // DayEpsilon returns ε_day for a day's total ρ at the policy's δ.

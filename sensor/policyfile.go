@@ -16,10 +16,10 @@ import (
 //	{"kind": "graphcloak.sensor-policy", "version": 1, "node": "room-12",
 //	 "alpha": 1, "sensitivityBound": 0, "sigmaFloor": 1.98, "maxEpsilonPerDay": 4,
 //	 "dayDelta": 1e-6, "maxReportsPerDay": 24, "maxValiditySeconds": 86400,
-//	 "graphSha256": ""}
+//	 "graphSha256": "", "releaseNodes": 34}
 //
-// Every member is required except sensitivityBound and graphSha256 (0 and
-// "" mean none); unknown members are refused. See Policy for what each
+// Every member is required except sensitivityBound, graphSha256 and
+// releaseNodes (0 and "" mean none); unknown members are refused. See Policy for what each
 // means.
 const (
 	PolicyKind    = "graphcloak.sensor-policy"
@@ -39,6 +39,7 @@ type PolicyFile struct {
 	MaxReportsPerDay   *int     `json:"maxReportsPerDay"`
 	MaxValiditySeconds *int64   `json:"maxValiditySeconds"`
 	GraphSHA256        string   `json:"graphSha256,omitempty"`
+	ReleaseNodes       int      `json:"releaseNodes,omitempty"`
 }
 
 // NewPolicyFile is the file of node's policy p.
@@ -46,7 +47,7 @@ func NewPolicyFile(node string, p Policy) PolicyFile {
 	dd, mv := p.dayDelta(), int64(p.maxValidity()/time.Second)
 	return PolicyFile{Kind: PolicyKind, Version: PolicyVersion, Node: node, Alpha: &p.Alpha, SensitivityBound: p.SensitivityBound,
 		SigmaFloor: &p.SigmaFloor, MaxEpsilonPerDay: &p.MaxEpsilonPerDay, DayDelta: &dd, MaxReportsPerDay: &p.MaxReportsPerDay,
-		MaxValiditySeconds: &mv, GraphSHA256: p.GraphSHA256}
+		MaxValiditySeconds: &mv, GraphSHA256: p.GraphSHA256, ReleaseNodes: p.ReleaseNodes}
 }
 
 // WritePolicy creates node's policy file at path (mode 0600, never over an
@@ -98,7 +99,7 @@ func LoadPolicy(path, node string) (Policy, error) {
 	}
 	p := Policy{Alpha: *pf.Alpha, SensitivityBound: pf.SensitivityBound, SigmaFloor: *pf.SigmaFloor, MaxEpsilonPerDay: *pf.MaxEpsilonPerDay,
 		DayDelta: *pf.DayDelta, MaxReportsPerDay: *pf.MaxReportsPerDay, MaxValidity: time.Duration(*pf.MaxValiditySeconds) * time.Second,
-		GraphSHA256: pf.GraphSHA256}
+		GraphSHA256: pf.GraphSHA256, ReleaseNodes: pf.ReleaseNodes}
 	if err := p.Check(); err != nil {
 		return Policy{}, fmt.Errorf("sensor: policy %s: %w", path, err)
 	}

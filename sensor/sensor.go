@@ -39,27 +39,37 @@ type Sensor struct {
 //
 //	r = round(value·2^k) + Z,  Z = keyednoise.SensorNoise(K_s, order, node)
 //
-// Checks, in order: the policy (Policy.Check: none, none reported); the
-// signature under s.Coordinator and the order's form (VerifyOrder); the
-// validity window against s.Now (CheckTime); the node in the order's list;
-// the graph, the window's length and the σ floor; the value (finite,
-// |value·2^k| ≤ 2^61); the odometer (present, no earlier report for the
-// epoch or release id, the order's window not begun before a restore
-// barrier); the daily cap at the policy's own cost (Policy.Cost). Only
-// then is the noise drawn; the odometer entry is written and fsynced
-// before the report is returned. Presented again with the same order and
-// the same value, Report returns the identical report without charging
-// again (a retry after a lost send reveals nothing new); with another
-// value it refuses with ErrAlreadyReported. value is never returned,
+// Checks, in order (docs/local-sampler.md §9): the policy (Policy.Check:
+// none, none reported); the signature under s.Coordinator and the order's
+// form (VerifyOrder); the validity window against s.Now (CheckTime); the
+// node in the order's list; the graph, the window's length and the σ
+// floor; the odometer (present, its last entry not after s.Now, the
+// order's window not begun before a restore barrier); the retry rule; the
+// value (finite, |value·2^k| ≤ 2^61); the daily cap at the policy's own
+// cost (Policy.Cost). Only then is the noise drawn; the odometer entry
+// (with the report's MAC and the order's digest) is written and fsynced
+// before the report is returned.
+//
+// Retry: given again the byte-identical signed order, Report returns the
+// recorded report, byte for byte, without drawing noise or looking at
+// value; any other order that reuses a recorded release id, or scope and
+// epoch, is refused (ErrAlreadyReported). value is never returned,
 // logged or stored.
 func (s *Sensor) Report(env []byte, value float64) (Report, error) {
+	return s.ReportReading(env, func() (float64, error) { return value, nil })
+}
+
+// ReportReading is Report with the reading read by read, which is called
+// only when a new report is drawn: never for a retry or a refusal before
+// the value check.
+func (s *Sensor) ReportReading(env []byte, read func() (float64, error)) (Report, error) {
 	if s.Node == "" || s.Odometer == "" {
 		return Report{}, errors.New("sensor: a Sensor needs its node key and odometer path")
 	}
 	if err := s.Policy.Check(); err != nil {
 		return Report{}, err
 	}
-	o, err := VerifyOrder(s.Coordinator, env)
+	o, digest, err := verifyOrderDigest(s.Coordinator, env)
 	if err != nil {
 		return Report{}, err
 	}
@@ -67,17 +77,7 @@ func (s *Sensor) Report(env []byte, value float64) (Report, error) {
 	if s.Now != nil {
 		now = s.Now()
 	}
-	if err := o.CheckTime(now); err != nil {
-		return Report{}, err
-	}
-	if !o.HasNode(s.Node) {
-		return Report{}, fmt.Errorf("%w (node %q, order %s)", ErrNodeNotInOrder, s.Node, o.ReleaseID)
-	}
-	if err := s.Policy.checkOrder(o); err != nil {
-		return Report{}, err
-	}
-	q, err := gridIndex(value, o.Sampler.GridExponent)
-	if err != nil {
+	if err := s.checkOrder(o, now); err != nil {
 		return Report{}, err
 	}
 	lo, err := openOdometer(s.Odometer, s.Node)
@@ -86,35 +86,53 @@ func (s *Sensor) Report(env []byte, value float64) (Report, error) {
 	}
 	defer lo.unlock()
 	od := lo.od
-	prev := od.find(o)
-	if prev == nil && o.NotBefore.Before(od.RefuseBefore) {
-		return Report{}, fmt.Errorf("%w: the order's window began at %s, the odometer was restored at %s",
-			ErrRestored, o.NotBefore.UTC().Format(time.RFC3339), od.RefuseBefore.Format(time.RFC3339))
+	if err := od.admit(o, now); err != nil {
+		if rep, ok := od.recorded(o, digest); ok && errors.Is(err, ErrAlreadyReported) {
+			return rep, nil
+		}
+		return Report{}, err
 	}
+	return s.draw(lo, o, digest, now, read)
+}
+
+// checkOrder applies the window, the node list and the policy's checks.
+func (s *Sensor) checkOrder(o Order, now time.Time) error {
+	if err := o.CheckTime(now); err != nil {
+		return err
+	}
+	if !o.HasNode(s.Node) {
+		return fmt.Errorf("%w (node %q, order %s)", ErrNodeNotInOrder, s.Node, o.ReleaseID)
+	}
+	return s.Policy.checkOrder(o)
+}
+
+// draw reads the value, applies the daily cap, draws the report and
+// records it durably before returning it.
+func (s *Sensor) draw(lo *lockedOdometer, o Order, digest string, now time.Time, read func() (float64, error)) (Report, error) {
+	value, err := read()
+	if err != nil {
+		return Report{}, err
+	}
+	q, err := gridIndex(value, o.Sampler.GridExponent)
+	if err != nil {
+		return Report{}, err
+	}
+	od := lo.od
 	day := Day(now)
 	cost := s.Policy.Cost(o)
-	if prev == nil {
-		spent, count := od.spent(day)
-		if err := s.Policy.checkDay(day, spent, count, cost); err != nil {
-			return Report{}, err
-		}
+	spent, count := od.spent(day)
+	if err := s.Policy.checkDay(day, spent, count, cost); err != nil {
+		return Report{}, err
 	}
 	rep, err := drawReport(o, s.Key, s.Node, q)
 	if err != nil {
 		return Report{}, err
 	}
-	if prev != nil {
-		if prev.ReleaseID != o.ReleaseID || prev.Grid != rep.Grid {
-			return Report{}, fmt.Errorf("%w: scope %q epoch %q (release %s) was reported at %s; a sensor reports once per epoch",
-				ErrAlreadyReported, prev.Scope, prev.Epoch, prev.ReleaseID, prev.At.Format(time.RFC3339))
-		}
-	} else {
-		od.Entries = append(od.Entries, odometerEntry{ReleaseID: o.ReleaseID, Scope: o.Scope, Epoch: o.Epoch,
-			Day: day, Rho: cost, Grid: rep.Grid, At: now.UTC()})
-		if err := od.save(lo.real); err != nil {
-			err.(*OdometerError).Path = s.Odometer
-			return Report{}, err
-		}
+	od.Entries = append(od.Entries, odometerEntry{ReleaseID: o.ReleaseID, Scope: o.Scope, Epoch: o.Epoch,
+		Day: day, Rho: cost, Grid: rep.Grid, At: now.UTC(), OrderSHA256: digest, MAC: rep.MAC})
+	if err := od.save(lo.real); err != nil {
+		err.(*OdometerError).Path = s.Odometer
+		return Report{}, err
 	}
 	return rep, nil
 }

@@ -160,9 +160,10 @@ func TestSensorRefuses(t *testing.T) {
 	}
 }
 
-// Never twice for one epoch: another value, or the same epoch under
-// another release id, is refused, also by a restarted sensor; the same
-// order with the same value gives the identical report without a charge.
+// Never twice for one epoch: the same order with another value gives the
+// recorded report (the reading is not read), the same epoch under another
+// release id is refused, also by a restarted sensor; nothing is charged
+// again.
 func TestSensorOncePerEpoch(t *testing.T) {
 	r := newRig(t)
 	o := testOrder()
@@ -172,8 +173,8 @@ func TestSensorOncePerEpoch(t *testing.T) {
 		t.Fatal(err)
 	}
 	restarted := r.sensor("n1", openPolicy()) // a new process: state only from the file
-	if _, err := restarted.Report(env, 20.5); !errors.Is(err, ErrAlreadyReported) {
-		t.Errorf("second value: %v", err)
+	if rep, err := restarted.Report(env, 20.5); err != nil || rep != first {
+		t.Errorf("second value: %+v, %v; want the first report %+v", rep, err, first)
 	}
 	reissued := o
 	reissued.ReleaseID = "rel-" + strings.Repeat("9", 32)
@@ -365,31 +366,36 @@ func TestKeyNeverPrints(t *testing.T) {
 }
 
 // Sensor processes sharing one odometer (flock) report once per epoch
-// between them: of 8 concurrent reports of different values, one
-// succeeds and the others are refused.
+// between them: of 8 concurrent reports of different values, one is
+// drawn and the others get it again (a retry) or are refused.
 func TestSensorConcurrentOnce(t *testing.T) {
 	r := newRig(t)
 	env := r.sign(testOrder())
-	errs := make(chan error, 8)
+	type result struct {
+		rep Report
+		err error
+	}
+	errs := make(chan result, 8)
 	r.sensor("n3", openPolicy()) // provisions the odometer once
 	for i := 0; i < 8; i++ {
 		go func(i int) {
-			_, err := r.sensor("n3", openPolicy()).Report(env, float64(i))
-			errs <- err
+			rep, err := r.sensor("n3", openPolicy()).Report(env, float64(i))
+			errs <- result{rep, err}
 		}(i)
 	}
-	ok := 0
+	ok := map[Report]bool{}
 	for i := 0; i < 8; i++ {
-		err := <-errs
+		res := <-errs
+		err := res.err
 		switch {
 		case err == nil:
-			ok++
+			ok[res.rep] = true
 		case !errors.Is(err, ErrAlreadyReported):
 			t.Errorf("unexpected error %v", err)
 		}
 	}
 	od, err := loadOdometer(r.sensor("n3", openPolicy()).Odometer, "n3")
-	if ok != 1 || err != nil || len(od.Entries) != 1 {
-		t.Errorf("%d reports succeeded, odometer %v entries %d", ok, err, len(od.Entries))
+	if len(ok) != 1 || err != nil || len(od.Entries) != 1 {
+		t.Errorf("%d distinct reports, odometer %v entries %d", len(ok), err, len(od.Entries))
 	}
 }

@@ -56,7 +56,8 @@ blank lines and lines starting with # are skipped). Outputs, at least one:
 becomes node-HEX.key), and beside each key the sensor's policy
 (DIR/NODE.policy.json: --alpha, --sigma-floor, --max-epsilon-per-day,
 --day-delta, --max-reports-per-day, --max-validity, --sensitivity-bound,
---graph-sha256) and its empty odometer (DIR/NODE.odometer.json), which sensor
+--graph-sha256; releaseNodes, the number of nodes in FILE, is the least node
+count each report is charged for) and its empty odometer (DIR/NODE.odometer.json), which sensor
 report needs: no policy or odometer, no report. The default σ floor is the
 one a single report charged at √2·α needs to fit the daily cap; --sensor-csv FILE, node,sensorKeyHex (secret: mode
 0600, for provisioning); --mac-csv FILE, node,reportMacKeyHex (for the
@@ -178,7 +179,9 @@ func runProvision(o *keygenOptions, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, err := local.Provision(local.ProvisionRequest{Master: master, Nodes: nodes, OutDir: o.outDir, Policy: o.policy, Now: time.Now(),
+	pol := o.policy
+	pol.ReleaseNodes = len(nodes) // a split order is charged as the release of every sensor provisioned
+	r, err := local.Provision(local.ProvisionRequest{Master: master, Nodes: nodes, OutDir: o.outDir, Policy: pol, Now: time.Now(),
 		SensorCSV: o.sensorCSV, MACCSV: o.macCSV})
 	if err != nil {
 		return err

@@ -81,7 +81,11 @@ func TestIndependentPythonSensorInterop(t *testing.T) {
 	if _, code, _ := r.report(t, tiny, r.nodes[3], "0.123456789"); code != exitBadInput {
 		t.Errorf("sensor report, σ = 2^-60: exit %d", code)
 	}
-	if _, code, msg := pyReport(order, n0, pyOd, "22"); code != exitChargedEpoch || !strings.Contains(msg, "already-reported") {
-		t.Errorf("pysensor, a second reading: exit %d: %s", code, msg)
+	if out, code, msg := pyReport(order, n0, pyOd, "22"); code != 0 || out != pyOut {
+		t.Errorf("pysensor, the same order with a second reading: exit %d: %s%s, want the recorded %s", code, out, msg, pyOut)
+	}
+	resigned := r.order(t, "py-resigned", func(o *sensor.Order) { o.Epoch = "e1" })
+	if _, code, msg := pyReport(resigned, n0, pyOd, "22"); code != exitChargedEpoch || !strings.Contains(msg, "already-reported") {
+		t.Errorf("pysensor, the epoch under another release id: exit %d: %s", code, msg)
 	}
 }

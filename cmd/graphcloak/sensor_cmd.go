@@ -37,7 +37,9 @@ was provisioned with, its validity window against this machine's clock, that
 keygen --master … --out-dir provisions; no policy, no report): the window is
 no longer than its maxValiditySeconds, the noise σ (computed from the order's
 grid) is at least its σ floor, and the day's privacy loss stays within its
-daily cap. Each report is charged ρ = (Δ + 2^-k·√n)²/(2σ²) at Δ = the larger of
+daily cap. Each report is charged ρ = (Δ + 2^-k·√n)²/(2σ²), n the whole release's
+node count (the largest of the order's list, its graph's and the policy's
+releaseNodes), at Δ = the larger of
 the order's Δ2 and the policy's own bound (√2·α, or its sensitivityBound), so
 an order that understates Δ2 cannot drain the sensor; the costs of one UTC
 calendar day (the sensor's clock) add up, ε_day = ρ + 2√(ρ·ln(1/δ)). Then draw
@@ -45,15 +47,17 @@ the keyed noise from the sensor key, record the epoch in the odometer (the
 file provisioned with the key: a missing one is refused; fsynced before
 anything is printed; a sensor never reports twice for one epoch) and print one
 report: a JSON line with the node, epoch, release id, the noisy value and a
-MAC. The raw value never leaves this command. Run again with the same order and
-value, it prints the identical report (a retry); with another value it refuses.
+MAC. The raw value never leaves this command. Run again with the same order file
+(byte for byte), it prints the recorded report again without reading the value (a
+retry); any other order reusing its release id, scope or epoch is refused (exit 7),
+as is a clock before the odometer's last report.
 --sigma-floor and --graph-sha256 can only tighten the policy file.
 
 Prefer --value-file to --value: a command line is visible to other users of
 the machine. Exit codes: 2 usage (no --policy); 3 bad order, key, policy or
 value, node not in the order, window too long, σ below the floor, missing or
 corrupted odometer; 5 over the daily cap; 7 already reported for this epoch,
-or an order begun before the odometer's restore; 1 the odometer cannot be
+an order begun before the odometer's restore, or a clock behind the odometer; 1 the odometer cannot be
 written.`,
 		Example: `  graphcloak sensor report --order epoch.order --coordinator-key coord.key.pub \
     --key sensors/room-12.key --policy sensors/room-12.policy.json \

@@ -387,8 +387,9 @@ func TestSensorReportRefuses(t *testing.T) {
 	check("NaN value", code, exitBadInput, err, "not finite")
 	_, code, err = r.report(t, good, n, "twenty")
 	check("not a number", code, exitBadInput, err, "does not hold one number")
-	// One report per epoch: the second value is refused, the same one
-	// re-prints the identical report.
+	// One report per epoch: the same order file re-prints the recorded
+	// report whatever the value now is; another order of the epoch is
+	// refused.
 	first, code, err := r.report(t, good, n, secret)
 	if code != 0 {
 		t.Fatal(err)
@@ -397,8 +398,16 @@ func TestSensorReportRefuses(t *testing.T) {
 	if code != 0 || again != first {
 		t.Errorf("retry: exit %d, %+v, want %+v", code, again, first)
 	}
-	_, code, err = r.report(t, good, n, "23.5")
-	check("second value for the epoch", code, exitChargedEpoch, err, "already reported")
+	again, code, _ = r.report(t, good, n, "23.5")
+	if code != 0 || again != first {
+		t.Errorf("the same order, another value: exit %d, %+v, want the recorded %+v", code, again, first)
+	}
+	if again, code, _ = r.report(t, good, n, "twenty"); code != 0 || again != first { // the value file is not read
+		t.Errorf("the same order, an unreadable value: exit %d, %+v, want the recorded %+v", code, again, first)
+	}
+	resigned := r.order(t, "e1-resigned", func(o *sensor.Order) { o.Epoch = "e1" })
+	_, code, err = r.report(t, resigned, n, secret)
+	check("the epoch under another release id", code, exitChargedEpoch, err, "already reported")
 	// Odometer faults.
 	od := r.odometers[r.nodes[1]]
 	os.WriteFile(od, []byte("{not json"), 0o600)

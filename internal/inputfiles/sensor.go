@@ -55,7 +55,7 @@ type SensorReportRequest struct {
 // odometer recorded before it returns). The raw value is never in an
 // error. A refusal carries the kind of its exit code: over the daily cap
 // errkind.Budget, already reported or begun before the restore
-// errkind.Charged, an odometer that cannot be written errkind.Internal,
+// (or a clock behind the odometer's last report) errkind.Charged, an odometer that cannot be written errkind.Internal,
 // any other refusal errkind.BadInput.
 func SensorReport(r SensorReportRequest) (sensor.Report, error) {
 	env, err := readFileOrStdin(r.Order, r.Stdin, sensor.MaxOrderBytes)
@@ -71,11 +71,9 @@ func SensorReport(r SensorReportRequest) (sensor.Report, error) {
 		return sensor.Report{}, errkind.Inputf("%s: %w", ParamSensorKey, err)
 	}
 	defer clear(key[:])
-	value := r.Value
-	if r.ValueFile != "" {
-		if value, err = readValueFile(r.ValueFile, r.Stdin); err != nil {
-			return sensor.Report{}, err
-		}
+	read := func() (float64, error) { return r.Value, nil }
+	if r.ValueFile != "" { // read only for a new report: never for a retry or a refusal
+		read = func() (float64, error) { return readValueFile(r.ValueFile, r.Stdin) }
 	}
 	pol, err := sensorPolicy(r)
 	if err != nil {
@@ -83,7 +81,7 @@ func SensorReport(r SensorReportRequest) (sensor.Report, error) {
 	}
 	s := &sensor.Sensor{Coordinator: pub, Node: r.Node, Key: sensor.Key(key), Odometer: r.Odometer, Policy: pol}
 	clear(key[:])
-	rep, err := s.Report(env, value)
+	rep, err := s.ReportReading(env, read)
 	if err != nil {
 		return rep, sensorError(err)
 	}
@@ -162,7 +160,7 @@ func sensorError(err error) error {
 	switch {
 	case errors.As(err, &pe) && pe.Rule == "daily-cap":
 		return kindError{errkind.Budget, err}
-	case errors.Is(err, sensor.ErrAlreadyReported), errors.Is(err, sensor.ErrRestored):
+	case errors.Is(err, sensor.ErrAlreadyReported), errors.Is(err, sensor.ErrRestored), errors.Is(err, sensor.ErrClockBehind):
 		return kindError{errkind.Charged, err}
 	case errors.As(err, &oe) && !oe.Corrupt && !oe.Missing:
 		return kindError{errkind.Internal, err}

@@ -72,6 +72,7 @@ func TestSensorErrorKinds(t *testing.T) {
 		{&sensor.PolicyError{Rule: "daily-cap"}, errkind.Budget},
 		{fmt.Errorf("x: %w", sensor.ErrAlreadyReported), errkind.Charged},
 		{sensor.ErrRestored, errkind.Charged},
+		{sensor.ErrClockBehind, errkind.Charged},
 		{&sensor.OdometerError{Err: errors.New("disk full")}, errkind.Internal},
 		{sensor.ErrExpired, errkind.BadInput},
 		{sensor.ErrNodeNotInOrder, errkind.BadInput},

@@ -9,7 +9,7 @@ check_vectors.py's, itself written from the same document).
         --odometer O --node N --value Y
         what `graphcloak sensor report` does: prints one report line, or
         "refused CODE: why" on standard error and exits 3 (7 for
-        already-reported or restored, 5 for daily-cap).
+        already-reported, restored or clock-behind, 5 for daily-cap).
 """
 import base64
 import datetime
@@ -232,6 +232,7 @@ def verify_order(pub, data):
     if not ok:
         raise Refused("bad-order", "Order.Check")
     o["_nb"], o["_na"] = parse_time(o["notBefore"]), parse_time(o["notAfter"])
+    o["_sha"] = hashlib.sha256(span.encode("utf-8")).hexdigest()  # what tells a retry: the signed bytes
     if not o["_nb"] < o["_na"]:
         raise Refused("bad-order", "empty window")
     return o
@@ -244,7 +245,7 @@ POLICY_REQUIRED = {"kind", "version", "node", "alpha", "sigmaFloor", "maxEpsilon
 
 
 def load_policy(obj, node):
-    if not isinstance(obj, dict) or not (POLICY_REQUIRED <= set(obj) <= POLICY_REQUIRED | {"sensitivityBound", "graphSha256"}):
+    if not isinstance(obj, dict) or not (POLICY_REQUIRED <= set(obj) <= POLICY_REQUIRED | {"sensitivityBound", "graphSha256", "releaseNodes"}):
         raise Refused("no-policy", "policy members")
     if obj["kind"] != "graphcloak.sensor-policy" or obj["version"] != 1 or obj["node"] != node:
         raise Refused("no-policy", "not this node's policy")
@@ -262,7 +263,8 @@ def cost(p, o):
     own = p.get("sensitivityBound", 0) or math.sqrt(2) * p["alpha"]
     delta = max(o["sensitivity"], own)
     k = o["sampler"]["gridExponent"]
-    eff = max(o["effectiveSensitivity"], delta + math.ldexp(1, -k) * math.sqrt(max(len(o["nodes"]), 1)))
+    n = max(len(o["nodes"]), o["graph"]["nodeCount"], p.get("releaseNodes", 0), 1)
+    eff = max(o["effectiveSensitivity"], delta + math.ldexp(1, -k) * math.sqrt(n))
     sg = sigma(o)
     return math.nextafter(max(o["rho"], eff * eff / (2 * sg * sg)), math.inf)
 
@@ -302,24 +304,30 @@ def report(pub, ks, node, policy, odometer, env, value, now):
         raise Refused("validity")
     if sigma(o) < p["sigmaFloor"]:
         raise Refused("sigma-floor")
-    try:
-        grid_index(value, o["sampler"]["gridExponent"])
-    except (ValueError, OverflowError):
-        raise Refused("bad-value")
     if odometer is None:
         raise Refused("no-odometer")
     if odometer.get("kind") != "graphcloak.sensor-odometer" or odometer.get("node") != node:
         raise Refused("bad-odometer")
-    prev = next((e for e in odometer["entries"] if e["releaseId"] == o["releaseId"]
-                 or (e["scope"] == o["scope"] and e["epoch"] == o["epoch"])), None)
-    rep = draw(o, ks, node, value)
-    if prev is not None:
-        if prev["releaseId"] != o["releaseId"] or prev["grid"] != rep["grid"]:
-            raise Refused("already-reported")
-        return rep, None
+    entries = odometer["entries"]
+    if entries and now < max(datetime.datetime.fromisoformat(e["at"]) for e in entries):
+        raise Refused("clock-behind")
     barrier = odometer.get("refuseBefore")
     if barrier and o["_nb"] < datetime.datetime.fromisoformat(barrier):
         raise Refused("restored")
+    prev = next((e for e in entries if e["releaseId"] == o["releaseId"]
+                 or (e["scope"] == o["scope"] and e["epoch"] == o["epoch"])), None)
+    if prev is not None:
+        if prev.get("orderSha256") != o["_sha"]:
+            raise Refused("already-reported")
+        k = o["sampler"]["gridExponent"]  # the recorded report: nothing drawn, the value unread
+        return {"kind": "graphcloak.report", "version": 1, "node": node, "scope": prev["scope"], "epoch": prev["epoch"],
+                "releaseId": prev["releaseId"], "grid": prev["grid"], "value": math.ldexp(prev["grid"], -k),
+                "mac": prev["mac"]}, None
+    try:
+        grid_index(value, o["sampler"]["gridExponent"])
+    except (ValueError, OverflowError):
+        raise Refused("bad-value")
+    rep = draw(o, ks, node, value)
     day = now.astimezone(datetime.timezone.utc).strftime("%Y-%m-%d")
     rho = cost(p, o)
     if barrier and datetime.datetime.fromisoformat(barrier).astimezone(datetime.timezone.utc).strftime("%Y-%m-%d") == day:
@@ -330,7 +338,8 @@ def report(pub, ks, node, policy, odometer, env, value, now):
     if not day_epsilon(p, sum(e["rho"] for e in today) + rho) <= p["maxEpsilonPerDay"]:
         raise Refused("daily-cap")
     odometer["entries"].append({"releaseId": o["releaseId"], "scope": o["scope"], "epoch": o["epoch"], "day": day, "rho": rho,
-                                "grid": rep["grid"], "at": now.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")})
+                                "grid": rep["grid"], "at": now.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+                                "orderSha256": o["_sha"], "mac": rep["mac"]})
     return rep, rho
 
 
@@ -394,7 +403,7 @@ def cli_report(args):
     pub = bytes.fromhex(open(opts["--coordinator-key"]).read().strip())
     ks = bytes.fromhex(open(opts["--key"]).read().strip())
     node = opts["--node"]
-    codes = {"already-reported": 7, "restored": 7, "daily-cap": 5}
+    codes = {"already-reported": 7, "restored": 7, "clock-behind": 7, "daily-cap": 5}
     try:
         with open(opts["--policy"], encoding="utf-8") as f:
             policy = strict_loads(f.read())
