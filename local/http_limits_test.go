@@ -95,4 +95,3 @@ func TestSlowBodyClosed(t *testing.T) {
 	}
 	t.Errorf("a body trickling for 10 s was still being read (the deadline is 200 ms)")
 }
-
