@@ -32,6 +32,7 @@ func main() {
 	pid := flag.Int("pid", 0, "the collector's process id (CPU seconds and resident memory from /proc)")
 	honestFile := flag.String("honest", "", "honest reports, one per line (each used once)")
 	hostile := flag.Int("hostile", 1000, "hostile connections held open")
+	junk := flag.Bool("junk", true, "also the 4 MiB junk POSTs (on a collector that reads them whole, 10 at once took 3.7 GiB)")
 	flag.Parse()
 	data, err := os.ReadFile(*honestFile)
 	if err != nil {
@@ -43,12 +44,17 @@ func main() {
 	}
 	b := &bench{url: *u, addr: parsed.Host, pid: *pid, honest: bytes.Fields(data)}
 	for _, mode := range []string{"idle", "slow"} {
-		stop := b.holdHostile(*hostile, mode)
-		time.Sleep(time.Second)
-		took, status := b.report()
-		fmt.Printf("honest report beside %d %s connections: %s in %.2f s\n", *hostile, mode, status, took.Seconds())
-		stop()
-		time.Sleep(time.Second)
+		for _, spread := range []int{1, 250} {
+			stop := b.holdHostile(*hostile, mode, spread)
+			time.Sleep(time.Second)
+			took, status := b.report()
+			fmt.Printf("honest report (from 127.0.0.1) beside %d %s connections from %d addresses: %s in %.2f s\n", *hostile, mode, spread, status, took.Seconds())
+			stop()
+			time.Sleep(time.Second)
+		}
+	}
+	if !*junk {
+		return
 	}
 	for _, chunked := range []bool{false, true} {
 		cpu0, _ := b.proc()
@@ -101,16 +107,21 @@ func (b *bench) junk(chunked bool) string {
 	return resp.Status
 }
 
-// holdHostile opens n connections and holds them: idle (half send
-// nothing, half one GET and then nothing, kept alive) or slow (half send
-// their headers a line a second, half a POST's body a byte a second).
-func (b *bench) holdHostile(n int, mode string) (stop func()) {
+// holdHostile opens n connections from spread loopback addresses
+// (127.0.0.1, else 127.0.0.2 …) and holds them: idle (half send nothing,
+// half one GET and then nothing, kept alive) or slow (half send their
+// headers a line a second, half a POST's body a byte a second).
+func (b *bench) holdHostile(n int, mode string, spread int) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 64)
 	for i := range n {
 		sem <- struct{}{}
-		c, err := net.DialTimeout("tcp", b.addr, 10*time.Second)
+		d := net.Dialer{Timeout: 10 * time.Second}
+		if spread > 1 {
+			d.LocalAddr = &net.TCPAddr{IP: net.IPv4(127, 0, 0, byte(2+i%spread))}
+		}
+		c, err := d.Dial("tcp", b.addr)
 		<-sem
 		if err != nil {
 			log.Printf("hostile connection %d: %v", i, err)

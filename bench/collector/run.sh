@@ -6,7 +6,8 @@
 # (its wall time and the collector's CPU seconds and peak resident memory),
 # and an honest report during 10 such POSTs at once.
 #
-#   bash bench/collector/run.sh [BINARY]    (default: built from this tree)
+#   bash bench/collector/run.sh [BINARY [BENCH FLAGS]]    (BINARY "": built from this tree)
+#   e.g. bash bench/collector/run.sh /tmp/old/graphcloak -junk=false
 #
 # 1 000 connections need 1 000 descriptors in the bench process (Go raises
 # its soft limit to the hard one: `ulimit -Hn` must be ≥ 1 100); the
@@ -16,6 +17,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 work="$(mktemp -d)"
 bin="${1:-}"
+shift || true
 if [[ -z "$bin" ]]; then
 	bin="$work/graphcloak"
 	go build -o "$bin" ./cmd/graphcloak
@@ -42,4 +44,4 @@ for _ in $(seq 50); do
 	curl -sf "http://127.0.0.1:$port/epoch/progress" >/dev/null && break
 	sleep 0.2
 done
-"$work/bench" -url "http://127.0.0.1:$port" -pid "$pid" -honest honest.jsonl
+"$work/bench" -url "http://127.0.0.1:$port" -pid "$pid" -honest honest.jsonl "$@"

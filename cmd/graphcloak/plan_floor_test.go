@@ -14,7 +14,7 @@ import (
 // per-node σ below the default sensors' σ floor (1.984: one report at
 // Δ2 ≤ √2·α within the daily cap ε = 4 at δ = 10⁻⁶), and the largest ε
 // it says they accept is one whose order σ is at the floor (before: ε = 4
-// was forecast at σ ≈ 0.17 on karate, an order every sensor refuses).
+// was forecast at σ ≈ 0.45 on karate, an order every sensor refuses).
 func TestPlanLocalKeepsToSensorFloor(t *testing.T) {
 	out := mustRun(t, "plan", "--graph", "karate", "--local", "--modes", "per-node", "--epsilon", "0.5,4", "--delta", "1e-6", "--trials", "10", "-o", "json")
 	var rep struct {
