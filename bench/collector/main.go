@@ -128,7 +128,7 @@ func (b *bench) holdHostile(n int, mode string, spread int) (stop func()) {
 			continue
 		}
 		wg.Go(func() {
-			defer c.Close()
+			defer func() { _ = c.Close() }()
 			hold(c, mode, i%2 == 0, done)
 		})
 	}
