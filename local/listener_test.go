@@ -70,6 +70,22 @@ func stillOpen(conns []net.Conn) int {
 	return open
 }
 
+// sensorConn dials addr and posts body (a report: 200) on the
+// connection, which it returns, kept alive.
+func sensorConn(t *testing.T, addr string, body []byte) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	br := bufio.NewReader(c)
+	if s, res := postOn(t, c, br, body); s != 200 {
+		t.Fatalf("report: %d %+v", s, res)
+	}
+	return c, br
+}
+
 // postOn posts body on the open connection c (HTTP/1.1, kept alive).
 func postOn(t *testing.T, c net.Conn, br *bufio.Reader, body []byte) (int, BatchResult) {
 	t.Helper()
@@ -117,15 +133,7 @@ func TestHonestReportBesideIdleConnections(t *testing.T) {
 func TestVouchedConnectionKept(t *testing.T) {
 	srv, o, keys := gateServer(t, 2, 2)
 	addr := srv.Listener.Addr().String()
-	honest, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer honest.Close()
-	br := bufio.NewReader(honest)
-	if s, res := postOn(t, honest, br, jsonl(t, report(o, keys, "n0", 1))); s != 200 {
-		t.Fatalf("first report: %d %+v", s, res)
-	}
+	honest, br := sensorConn(t, addr, jsonl(t, report(o, keys, "n0", 1)))
 	hostile := dialIdle(t, addr, 20, true)
 	if open := stillOpen(hostile); open != 1 {
 		t.Errorf("%d idle connections open beside the vouched one, want 1 (the newest)", open)
@@ -133,15 +141,7 @@ func TestVouchedConnectionKept(t *testing.T) {
 	if s, res := postOn(t, honest, br, jsonl(t, report(o, keys, "n1", 2))); s != 200 {
 		t.Errorf("second report on the vouched connection: %d %+v", s, res)
 	}
-	other, err := net.Dial("tcp", addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	obr := bufio.NewReader(other)
-	if s, res := postOn(t, other, obr, jsonl(t, report(o, keys, "n2", 3))); s != 200 {
-		t.Fatalf("report on a second connection: %d %+v", s, res)
-	}
+	sensorConn(t, addr, jsonl(t, report(o, keys, "n2", 3))) // the other slot
 	late := dialIdle(t, addr, 1, false)
 	if open := stillOpen(late); open != 0 {
 		t.Errorf("a new connection was held while both slots had vouched")
