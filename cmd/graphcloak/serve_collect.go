@@ -33,7 +33,11 @@ DIR), and serves, besides /metrics and /healthz:
   GET  /epoch/ and /     the arrival progress (reported / expected) as a page
 Reports are authenticated by their MACs; an accepted report is fsynced to
 the journal before the answer, and a duplicate is answered only once its
-first copy is. At most --max-connections connections are held open at once. At the order's notAfter the epoch closes and
+first copy is. At most --max-connections connections are held open at once,
+--max-connections-per-client per client address; beyond either, the oldest
+connection that has not carried a report whose MAC verifies is closed (a
+batch is at most one report per node of the order and is read up to its
+first line that is not a report: docs/local.md). At the order's notAfter the epoch closes and
 its release file is written to --release-out (default
 DIR/<releaseId>.release.json); serve goes on answering (410) until stopped.
 --schedule is not used in this mode; --max-runs (any value > 0) stops serve
