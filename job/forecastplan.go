@@ -71,6 +71,9 @@ type ForecastSpec struct {
 	// Local: the plan is of a local release (sensors add their own
 	// noise; Simulation.Missing of them silent): the report's Local says so.
 	Local bool
+	// SensorFloor, with Local, is the sensors' σ floor: per-node rows
+	// below it are left out (applyFloor).
+	SensorFloor *SensorFloor
 }
 
 // ForecastReport is a ForecastSpec's result: plan's report.
@@ -97,6 +100,8 @@ type ForecastReport struct {
 	// Local, when set, says the plan is of a local release (sensors add
 	// their own noise): per-node only, and why.
 	Local string `json:"local,omitempty"`
+	// SensorFloor is the sensors' σ floor a local plan kept to.
+	SensorFloor *SensorFloor `json:"sensorFloor,omitempty"`
 }
 
 // ForecastBudget is a budget and the ρ_max the ledger gives Gaussian
@@ -193,6 +198,9 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 	}
 	if spec.Local {
 		rep.Local = localReport(rep, e.Missing, e.Graph.N())
+		if err := spec.applyFloor(rep); err != nil {
+			return nil, err
+		}
 	}
 	return rep, nil
 }

@@ -1,7 +1,6 @@
 package local
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -35,9 +34,13 @@ const MinAnswerBudget = 512
 //	GET  /epoch/          a plain HTML page of the progress
 //
 // Reports are authenticated by their MACs alone. POST /epoch/reports reads
-// the whole body first (at most MaxBody bytes: larger is 413 and nothing
-// is stored; a body not read within BodyTimeout is 408 and nothing is
-// stored), then submits its lines and answers, once the accepted ones are
+// the body line by line (at most BatchLimit or MaxBody bytes, the smaller:
+// larger is 413 and nothing is stored, refused before it is read when its
+// Content-Length says so; a body not read within BodyTimeout is 408 and
+// nothing is stored). It stops at the first line that is not a report
+// (malformed, not-a-report, oversized: that line is refused and the rest
+// of the body is not read), vouches for its connection (Vouch) once a
+// report's MAC verifies, then submits the lines read and answers, once the accepted ones are
 // durable, with BatchResult. An answer is never longer than its request
 // (or MinAnswerBudget bytes, whichever is larger): the per-report results
 // past that are left out (Omitted counts them; Refusals counts every
@@ -152,13 +155,24 @@ func (h *Handler) reports(w http.ResponseWriter, r *http.Request) {
 	if limit <= 0 {
 		limit = DefaultMaxBody
 	}
+	limit = min(limit, h.Collector.BatchLimit())
 	timeout := h.BodyTimeout
 	if timeout <= 0 {
 		timeout = DefaultBodyTimeout
 	}
+	if r.ContentLength > limit { // refused before a byte of it is read
+		w.Header().Set("Connection", "close")
+		writeJSON(w, http.StatusRequestEntityTooLarge, tooLarge(limit))
+		return
+	}
 	// Not every ResponseWriter has a connection (tests): then no deadline.
 	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(timeout))
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	body := &countingReader{r: http.MaxBytesReader(w, r.Body, limit)}
+	batch := &batchReader{c: h.Collector, ctx: r.Context()}
+	res, err := batch.read(body)
+	if batch.stop != nil { // the rest of the body is not read, not even drained
+		w.Header().Set("Connection", "close")
+	}
 	var tooBig *http.MaxBytesError
 	var timedOut net.Error
 	switch {
@@ -168,33 +182,15 @@ func (h *Handler) reports(w http.ResponseWriter, r *http.Request) {
 			Error: fmt.Sprintf("the body did not arrive within %v: nothing stored", timeout)})
 		return
 	case errors.As(err, &tooBig):
-		writeJSON(w, http.StatusRequestEntityTooLarge, BatchResult{Results: []Result{},
-			Error: fmt.Sprintf("the batch is larger than %d bytes: nothing stored; send smaller batches", limit)})
+		writeJSON(w, http.StatusRequestEntityTooLarge, tooLarge(limit))
 		return
 	case err != nil:
 		writeJSON(w, http.StatusBadRequest, BatchResult{Results: []Result{}, Error: "the body could not be read: nothing stored"})
 		return
-	}
-	bodyLen := len(body)
-	var lines [][]byte
-	for len(body) > 0 {
-		i := bytes.IndexByte(body, '\n')
-		var l []byte
-		if i < 0 {
-			l, body = body, nil
-		} else {
-			l, body = body[:i], body[i+1:]
-		}
-		if l = bytes.TrimSpace(l); len(l) > 0 {
-			lines = append(lines, l)
-		}
-	}
-	if len(lines) == 0 {
+	case len(res) == 0:
 		writeJSON(w, http.StatusBadRequest, BatchResult{Results: []Result{}, Error: "the body holds no report (JSON Lines, one report per line)"})
 		return
 	}
-	// Results are numbered by report within the batch (blank lines dropped).
-	res := h.Collector.Submit(lines, 1)
 	if h.Observe != nil {
 		h.Observe(res)
 	}
@@ -210,8 +206,25 @@ func (h *Handler) reports(w http.ResponseWriter, r *http.Request) {
 			out.Refusals[x.Reason]++
 		}
 	}
-	out.bound(max(bodyLen, MinAnswerBudget))
+	out.bound(max(body.n, MinAnswerBudget))
 	writeJSON(w, BatchStatus(res), out)
+}
+
+func tooLarge(limit int64) BatchResult {
+	return BatchResult{Results: []Result{},
+		Error: fmt.Sprintf("the batch is larger than %d bytes (one report per node of the order, or --max-body): nothing stored; send smaller batches", limit)}
+}
+
+// countingReader counts the bytes read through it.
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
 }
 
 var pageTemplate = template.Must(template.New("epoch").Parse(`<!doctype html>

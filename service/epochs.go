@@ -27,13 +27,14 @@ import (
 // routes are the collector's /epoch/ endpoints.
 
 // Listen listens on addr, holding at most maxConnections connections open
-// at once (more wait), over TLS when tlsConfig is set.
-func Listen(addr string, maxConnections int, tlsConfig *tls.Config) (net.Listener, error) {
+// at once, perClient of them per client address (local.LimitListener),
+// over TLS when tlsConfig is set.
+func Listen(addr string, maxConnections, perClient int, tlsConfig *tls.Config) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, err
 	}
-	ln = local.LimitListener(ln, maxConnections)
+	ln = local.LimitListener(ln, maxConnections, perClient)
 	if tlsConfig != nil {
 		ln = tls.NewListener(ln, tlsConfig)
 	}

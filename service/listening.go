@@ -18,17 +18,20 @@ const (
 	ParamTLSCert        errkind.Param = "tls-cert"
 	ParamTLSKey         errkind.Param = "tls-key"
 	ParamMaxConnections errkind.Param = "max-connections"
+	ParamMaxPerClient   errkind.Param = "max-connections-per-client"
 	ParamMaxBody        errkind.Param = "max-body"
 	ParamBodyTimeout    errkind.Param = "body-timeout"
 	ParamSchedule       errkind.Param = "schedule"
 )
 
 // Listening is where serve listens: Addr, at most MaxConnections
-// connections open at once, over TLS with the PEM files TLSCert and
+// connections open at once and MaxPerClient per client address
+// (local.LimitListener), over TLS with the PEM files TLSCert and
 // TLSKey (both or neither).
 type Listening struct {
 	Addr            string
 	MaxConnections  int
+	MaxPerClient    int
 	TLSCert, TLSKey string
 }
 
@@ -49,7 +52,10 @@ func (l Listening) Listen() (net.Listener, error) {
 	if l.MaxConnections < 1 {
 		return nil, errkind.Inputf("%s must be ≥ 1, got %d", ParamMaxConnections, l.MaxConnections)
 	}
-	ln, err := Listen(l.Addr, l.MaxConnections, cfg)
+	if l.MaxPerClient < 1 {
+		return nil, errkind.Inputf("%s must be ≥ 1, got %d", ParamMaxPerClient, l.MaxPerClient)
+	}
+	ln, err := Listen(l.Addr, l.MaxConnections, l.MaxPerClient, cfg)
 	if err != nil {
 		return nil, errkind.Inputf("%s: %w", ParamListen, err)
 	}

@@ -29,18 +29,18 @@ func wantErr(t *testing.T, name string, err error, kind errkind.Kind, text strin
 // listener accepts a connection.
 func TestListeningListen(t *testing.T) {
 	dir := t.TempDir()
-	ok := Listening{Addr: "127.0.0.1:0", MaxConnections: 4}
+	ok := Listening{Addr: "127.0.0.1:0", MaxConnections: 4, MaxPerClient: 4}
 	for _, c := range []struct {
 		name string
 		l    Listening
 		kind errkind.Kind
 		text string
 	}{
-		{"a certificate without its key", Listening{Addr: ok.Addr, MaxConnections: 4, TLSCert: "c.pem"}, errkind.Usage, "give both --tls-cert and --tls-key, or neither"},
-		{"a key without its certificate", Listening{Addr: ok.Addr, MaxConnections: 4, TLSKey: "k.pem"}, errkind.Usage, "give both --tls-cert and --tls-key"},
-		{"unreadable TLS files", Listening{Addr: ok.Addr, MaxConnections: 4, TLSCert: filepath.Join(dir, "c.pem"), TLSKey: filepath.Join(dir, "k.pem")}, errkind.BadInput, "--tls-cert/--tls-key: "},
+		{"a certificate without its key", Listening{Addr: ok.Addr, MaxConnections: 4, MaxPerClient: 4, TLSCert: "c.pem"}, errkind.Usage, "give both --tls-cert and --tls-key, or neither"},
+		{"a key without its certificate", Listening{Addr: ok.Addr, MaxConnections: 4, MaxPerClient: 4, TLSKey: "k.pem"}, errkind.Usage, "give both --tls-cert and --tls-key"},
+		{"unreadable TLS files", Listening{Addr: ok.Addr, MaxConnections: 4, MaxPerClient: 4, TLSCert: filepath.Join(dir, "c.pem"), TLSKey: filepath.Join(dir, "k.pem")}, errkind.BadInput, "--tls-cert/--tls-key: "},
 		{"no connection", Listening{Addr: ok.Addr}, errkind.BadInput, "--max-connections must be ≥ 1, got 0"},
-		{"a bad address", Listening{Addr: "127.0.0.1:-1", MaxConnections: 4}, errkind.BadInput, "--listen: "},
+		{"a bad address", Listening{Addr: "127.0.0.1:-1", MaxConnections: 4, MaxPerClient: 4}, errkind.BadInput, "--listen: "},
 	} {
 		ln, err := c.l.Listen()
 		if ln != nil {

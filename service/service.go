@@ -20,6 +20,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/graphcloak/graphcloak/local"
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/schedule"
 )
@@ -72,8 +73,11 @@ func (s *Service) Run(ctx context.Context, run schedule.SlotFunc) error {
 		mux.Handle("/", m)
 		var h http.Handler = mux
 		// Deadlines free a connection in bounded time (a collector's report
-		// batches set their own, shorter, body deadline).
-		srv = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute}
+		// batches set their own, shorter, body deadline); ConnContext lets a
+		// collector vouch for a connection whose report verified
+		// (local.LimitListener).
+		srv = &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: 30 * time.Second,
+			ConnContext: local.ConnContext}
 		go func() {
 			if err := srv.Serve(s.Listener); !errors.Is(err, http.ErrServerClosed) {
 				log.Error("the listener failed: shutting down", "error", err)

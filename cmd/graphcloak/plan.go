@@ -37,8 +37,11 @@ type planOptions struct {
 	epsilonGiven bool
 	// local forecasts a local release (sensors add their own noise,
 	// epoch open): the per-node mode only.
-	local    bool
-	estimate bool
+	local bool
+	// sensorPolicy is the sensors' policy file a local plan keeps to
+	// ("": keygen's default policy).
+	sensorPolicy string
+	estimate     bool
 	// missing is the fraction of sensors a local release's plan expects
 	// not to report (--missing).
 	missing float64
@@ -123,6 +126,9 @@ func checkPlanFlags(f *pflag.FlagSet, o *planOptions) error {
 	if !(o.missing >= 0 && o.missing < 1) {
 		return errkind.Inputf("--missing must be a fraction in [0, 1), got %v", o.missing)
 	}
+	if o.sensorPolicy != "" && !o.local {
+		return errkind.Usagef("--sensor-policy is the policy of a local release's sensors: give --local too")
+	}
 	if o.local && f.Changed("modes") && slices.Contains(o.modes, forecast.ModeAnswer) {
 		return errkind.Usagef("--local: %s", job.LocalNoAnswer)
 	}
@@ -142,6 +148,7 @@ func addPlanFlags(f *pflag.FlagSet, o *planOptions) {
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.StringSliceVar(&o.modes, "modes", []string{forecast.ModePerNode, forecast.ModeAnswer}, "modes to forecast: per-node, private-answer")
 	f.BoolVar(&o.local, "local", false, "forecast a local release (sensors add their own noise; epoch open): the per-node mode, and the central private answer on the same graph for comparison (not offered locally)")
+	f.StringVar(&o.sensorPolicy, "sensor-policy", "", "with --local: a sensor's policy file (keygen --out-dir writes NODE.policy.json; default: keygen's default policy, σ floor 1.984): ε whose σ is below its floor are not forecast")
 	f.Float64Var(&o.missing, "missing", 0, "with --local: the fraction of sensors that will not report (missing at random, independent of the source), in [0, 1)")
 	f.Float64Var(&o.target, "target-accuracy", 0, "print the smallest ε at which each mode reaches this right-community rate (0 < A < 1)")
 	f.StringVar(&o.smoothSpec, "smooth", "0", "also forecast per-node releases smoothed by these τ′ (comma-separated; release --smooth τ′: Δ2 at τ+τ′); auto: the τ′ release --smooth auto chooses among, τ/2, τ and 2τ")
@@ -300,7 +307,11 @@ func planSpec(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.
 	sim := o.simulation(lg.Graph, part, names, privacy.MechanismDefault)
 	sim.Tau, sim.Progress = o.taus[0], g.progress("private-answer trials")
 	sim.Missing = o.missing
-	return job.ForecastSpec{Local: o.local, Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
+	floor, err := sensorFloor(o)
+	if err != nil {
+		return job.ForecastSpec{}, err
+	}
+	return job.ForecastSpec{Local: o.local, SensorFloor: floor, Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
 		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
 		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.At(lg.Graph.N()), Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger}, nil
 }

@@ -45,7 +45,9 @@ func TestPlanLocalMissingForecastsLocate(t *testing.T) {
 	}
 	const q, tau = 0.5, 1.0
 	out := mustRun(t, "plan", "--graph", "karate", "--local", "--missing", strconv.FormatFloat(q, 'g', -1, 64),
-		"--tau", "1", "--epsilon", "16", "--trials", "400", "--communities", "file:"+comm, "--cache-dir", "none", "--modes", "per-node", "-o", "json")
+		"--tau", "1", "--epsilon", "16", "--trials", "400", "--communities", "file:"+comm, "--cache-dir", "none", "--modes", "per-node", "-o", "json",
+		"--sensor-policy", lowFloorPolicy(t)) // sensors that accept ε = 16
+
 	var rep struct {
 		Plan struct {
 			Forecasts []struct {
@@ -115,7 +117,7 @@ func TestPlanLocalMissingForecastsLocate(t *testing.T) {
 	// The test can tell: the forecast with every sensor reporting is
 	// further than the margin from locate with half of them missing.
 	all := mustRun(t, "plan", "--graph", "karate", "--local", "--tau", "1", "--epsilon", "16", "--trials", "400",
-		"--communities", "file:"+comm, "--cache-dir", "none", "--modes", "per-node", "-o", "json")
+		"--communities", "file:"+comm, "--cache-dir", "none", "--modes", "per-node", "-o", "json", "--sensor-policy", lowFloorPolicy(t))
 	var full struct {
 		Plan struct {
 			Forecasts []struct {

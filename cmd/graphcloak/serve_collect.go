@@ -33,7 +33,11 @@ DIR), and serves, besides /metrics and /healthz:
   GET  /epoch/ and /     the arrival progress (reported / expected) as a page
 Reports are authenticated by their MACs; an accepted report is fsynced to
 the journal before the answer, and a duplicate is answered only once its
-first copy is. At most --max-connections connections are held open at once. At the order's notAfter the epoch closes and
+first copy is. At most --max-connections connections are held open at once,
+--max-connections-per-client per client address; beyond either, the oldest
+connection that has not carried a report whose MAC verifies is closed (a
+batch is at most one report per node of the order and is read up to its
+first line that is not a report: docs/local.md). At the order's notAfter the epoch closes and
 its release file is written to --release-out (default
 DIR/<releaseId>.release.json); serve goes on answering (410) until stopped.
 --schedule is not used in this mode; --max-runs (any value > 0) stops serve
@@ -77,7 +81,8 @@ func addCollectFlags(f *pflag.FlagSet, opts *serveOptions) {
 	f.StringVar(&o.releaseOut, "release-out", "", "release file of the collected epoch once closed (default DIR/<releaseId>.release.json)")
 	f.Int64Var(&o.limits.MaxBody, "max-body", local.DefaultMaxBody, "largest report batch accepted, in bytes (413 beyond)")
 	durationVar(f, &o.limits.BodyTimeout, "body-timeout", local.DefaultBodyTimeout, "a report batch's body must arrive within this (408 and the connection closed beyond, nothing stored)")
-	f.IntVar(&opts.listening.MaxConnections, "max-connections", local.DefaultMaxConnections, "connections held open at once on --listen (more wait)")
+	f.IntVar(&opts.listening.MaxConnections, "max-connections", local.DefaultMaxConnections, "connections held open at once on --listen (beyond, the oldest that has not carried a report whose MAC verifies is closed)")
+	f.IntVar(&opts.listening.MaxPerClient, "max-connections-per-client", local.DefaultMaxPerClient, "connections one client address holds open at once (as --max-connections)")
 	f.BoolVar(&o.openEpochs, "open-epochs", false, "coordinator and collector in one: open an epoch of a local release at every slot of --schedule and collect it (see below)")
 	f.StringVar(&o.signingKey, "signing-key", "", "--open-epochs: the coordinator's Ed25519 signing key (keygen --signing)")
 	f.StringVar(&opts.listening.TLSCert, "tls-cert", "", "serve over HTTPS with this certificate (PEM; with --tls-key)")
