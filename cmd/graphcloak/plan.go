@@ -138,7 +138,7 @@ func addPlanFlags(f *pflag.FlagSet, o *planOptions) {
 	f.Float64SliceVar(&o.epsilons, "epsilon", []float64{1}, "privacy ε to forecast, one or several (comma-separated; default: the configured ε of a release)")
 	f.IntVar(&o.trials, "trials", 200, "simulated sources per forecast")
 	addSeedFlag(f)
-	communitiesFlag(f, "partition, as locate reads it: leiden, louvain, planted (the generator's), file:PATH (CSV node,community) or property:NAME (Neo4j)")
+	communitiesFlag(f, "partition the forecasts score: "+communityKindsHelp("plan"))
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.StringSliceVar(&o.modes, "modes", []string{forecast.ModePerNode, forecast.ModeAnswer}, "modes to forecast: per-node, private-answer")
 	f.BoolVar(&o.local, "local", false, "forecast a local release (sensors add their own noise; epoch open): the per-node mode, and the central private answer on the same graph for comparison (not offered locally)")
