@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // Mechanism selects how σ is calibrated.
@@ -120,6 +122,16 @@ var mechanisms = []MechanismSpec{
 	{Mechanism: MechanismAnalytic, Name: "analytic", Title: "analytic Gaussian mechanism", Note: "continuous noise only",
 		Calibration: "the smallest σ whose continuous Gaussian noise is (ε, δ)-DP (Balle & Wang 2018, Thm 8); continuous noise only, never released",
 		Sigma:       AnalyticSigma, Continuous: true},
+}
+
+// CheckEpsilon refuses, as bad input naming the mechanism, a release at
+// an ε the row's calibration is not proven for (ε ≥ MaxEpsilon).
+func (r MechanismSpec) CheckEpsilon(epsilon float64) error {
+	if r.MaxEpsilon == 0 || epsilon < r.MaxEpsilon {
+		return nil
+	}
+	def, _ := ReleaseMechanism(MechanismDefault)
+	return errkind.Inputf("%s: the %s is only proven for ε < %v, got ε = %v (use %s)", ParamMechanism, r.Title, r.MaxEpsilon, epsilon, def.Name)
 }
 
 // Mechanisms returns the mechanism table, one row per mechanism.
