@@ -12,8 +12,9 @@ import (
 type Mechanism int
 
 const (
-	// MechanismDefault is the analytic Gaussian for Calibrate and the
-	// discrete Gaussian with zCDP/CKS20 accounting for Release.
+	// MechanismDefault is the discrete Gaussian with zCDP/CKS20
+	// accounting, what a release draws, for Calibrate, Release and the
+	// simulations alike (Resolve).
 	MechanismDefault Mechanism = iota
 	// MechanismAnalytic is the analytic Gaussian mechanism (Balle & Wang
 	// 2018, Thm 8): the smallest σ whose continuous Gaussian noise is
@@ -159,13 +160,20 @@ func LookupMechanism(name string) (MechanismSpec, bool) {
 	return MechanismSpec{}, false
 }
 
-// ReleaseMechanism is the row Release draws for m: MechanismDefault is
-// the discrete Gaussian; a mechanism with no sampler is refused with
-// *ArgumentError (its σ is proven for continuous noise only).
-func ReleaseMechanism(m Mechanism) (MechanismSpec, error) {
+// Resolve is the mechanism m means: MechanismDefault is the discrete
+// Gaussian (the one meaning of the default), any other itself.
+func (m Mechanism) Resolve() Mechanism {
 	if m == MechanismDefault {
-		m = MechanismDiscrete
+		return MechanismDiscrete
 	}
+	return m
+}
+
+// ReleaseMechanism is the row Release draws for m (Resolve); a mechanism
+// with no sampler is refused with *ArgumentError (its σ is proven for
+// continuous noise only).
+func ReleaseMechanism(m Mechanism) (MechanismSpec, error) {
+	m = m.Resolve()
 	r, ok := m.Spec()
 	switch {
 	case !ok:
