@@ -259,7 +259,7 @@ func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part 
 	}
 	if !p.priced {
 		p.priced = true
-		p.perTrial, p.perTrialHow = cost.PerNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
+		p.perTrial, p.perTrialHow = cost.PerNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials, 0)
 	}
 	return graph, part, p.perTrial, p.perTrialHow, p.perTrial > 0
 }
