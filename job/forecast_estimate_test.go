@@ -284,6 +284,3 @@ func TestDryRunSaysItsGuess(t *testing.T) {
 		t.Errorf("cost.Delta2Guess with a 1 s time budget: %g s, want %g s", got, want)
 	}
 }
-
-// first is the first of two results.
-func first(x float64, _ string) float64 { return x }

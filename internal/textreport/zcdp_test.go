@@ -22,29 +22,29 @@ func oracleDelta(rho, eps float64) float64 {
 	return best
 }
 
-// oracleEpsilon and oracleRho invert oracleDelta by plain bisection.
+// oracleEpsilon and oracleRho invert oracleDelta by plain bisection:
+// the least ε, and the largest ρ, whose δ is at most delta.
 func oracleEpsilon(rho, delta float64) float64 {
-	lo, hi := 0.0, 64.0
-	for range 50 {
-		if m := (lo + hi) / 2; oracleDelta(rho, m) <= delta {
-			hi = m
-		} else {
-			lo = m
-		}
-	}
+	_, hi := bisect(64, func(m float64) bool { return oracleDelta(rho, m) <= delta })
 	return hi
 }
 
 func oracleRho(eps, delta float64) float64 {
-	lo, hi := 0.0, 16.0
+	lo, _ := bisect(16, func(m float64) bool { return oracleDelta(m, eps) > delta })
+	return lo
+}
+
+// bisect narrows [0, hi] to where above turns true (false below it).
+func bisect(hi float64, above func(float64) bool) (float64, float64) {
+	lo := 0.0
 	for range 50 {
-		if m := (lo + hi) / 2; oracleDelta(m, eps) <= delta {
-			lo = m
-		} else {
+		if m := (lo + hi) / 2; above(m) {
 			hi = m
+		} else {
+			lo = m
 		}
 	}
-	return lo
+	return lo, hi
 }
 
 // number is the float after prefix in s (the test fails without one).
