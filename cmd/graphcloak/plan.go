@@ -13,7 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -312,7 +312,7 @@ func planAnswerCache(g *globalOptions, o *planOptions) (*answer.Cache, error) {
 	if o.answerCache == "" || !slices.Contains(o.modes, forecast.ModeAnswer) {
 		return nil, nil
 	}
-	c, err := inputfiles.AnswerCache(&g.cfg.Config, o.answerCache)
+	c, err := jobfiles.AnswerCache(&g.cfg.Config, o.answerCache)
 	if err != nil {
 		return nil, err
 	}
