@@ -138,7 +138,9 @@ func TestImportRules(t *testing.T) {
 		// A job's input files are read before anything is opened: by the
 		// command and the stores (the service is handed the readings'
 		// reader), never through them.
-		{"internal/inputfiles", false, forbidden(modulePath+"/stores", modulePath+"/service", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", "github.com/spf13/cobra", "github.com/spf13/pflag"), "a job's input files are read before anything is opened, with no command line"},
+		{"internal/inputfiles", false, forbidden(modulePath+"/stores", modulePath+"/service", modulePath+"/job", modulePath+"/answer", modulePath+"/sensitivity", modulePath+"/sensor", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", "github.com/spf13/cobra", "github.com/spf13/pflag"), "a job's input files are read before anything is opened, with no command line; what they read, not the jobs that take them"},
+		{"internal/jobfiles", false, forbidden(modulePath+"/stores", modulePath+"/service", modulePath+"/sensor", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", "github.com/spf13/cobra", "github.com/spf13/pflag"), "a job's keys and files are read before anything is opened, with no command line"},
+		{"internal/sensorfiles", false, forbidden(modulePath+"/stores", modulePath+"/service", modulePath+"/job", modulePath+"/config", "github.com/neo4j/neo4j-go-driver", "github.com/spf13/viper", "github.com/spf13/cobra", "github.com/spf13/pflag"), "a sensor's files are read with no command line, configuration or job"},
 		// The coordinator's and collector's side of a local release holds
 		// noisy values and MAC keys only: no database, no configuration,
 		// no command line, no raw readings path (job, stores).
@@ -220,7 +222,7 @@ var libraryFlag = regexp.MustCompile(`(^|[^-\w])--[a-z]|(?i)\bexit (code|status)
 // codes; cmd/graphcloak maps parameters to flags (flagnames.go) and kinds
 // to exit codes (exitcodes.go).
 func TestLibrarySpeaksItsOwnLanguage(t *testing.T) {
-	for _, dir := range []string{".", "answer", "internal/demo", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/textreport", "community", "recovery", "laplacian", "expm", "connector", "internal/sourceview", "internal/progressbar", "schedule", "metrics", "datasets", "internal/csvin", "internal/inputfiles", "internal/atomicfile", "internal/trials", "cost"} {
+	for _, dir := range []string{".", "answer", "internal/demo", "job", "job/jobtest", "service", "privacy", "sensitivity", "stores", "forecast", "experiment", "internal/textreport", "community", "recovery", "laplacian", "expm", "connector", "internal/sourceview", "internal/progressbar", "schedule", "metrics", "datasets", "internal/csvin", "internal/inputfiles", "internal/jobfiles", "internal/sensorfiles", "internal/atomicfile", "internal/trials", "cost"} {
 		p, err := build.ImportDir(dir, 0)
 		if err != nil {
 			t.Fatalf("%s: %v", dir, err)

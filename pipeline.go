@@ -117,10 +117,7 @@ func (e ReleaseEstimate) Recalibrate(req EstimateRequest) (*ReleaseEstimate, err
 	if g.NumEdges() == 0 {
 		p.Delta2, p.Delta2Exact = 0, true
 	}
-	mech := req.Mechanism
-	if mech == privacy.MechanismDefault {
-		mech = privacy.MechanismDiscrete
-	}
+	mech := req.Mechanism.Resolve()
 	p.Mechanism = mech.String()
 	p.Sigma, p.Rho = 0, 0
 	if p.Delta2 > 0 {

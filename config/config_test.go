@@ -321,7 +321,6 @@ func TestValidate(t *testing.T) {
 		{"delta total", func(c *Config) { c.Privacy.DeltaTotal = 2 }, "privacy.deltaTotal"},
 		{"mechanism", func(c *Config) { c.Privacy.Mechanism = "laplace" }, "privacy.mechanism"},
 		{"analytic refused", func(c *Config) { c.Privacy.Mechanism = "analytic" }, "privacy.mechanism"},
-		{"classic eps 1", func(c *Config) { c.Privacy.Mechanism = "classic"; c.Privacy.Epsilon = 1 }, "privacy.mechanism"},
 		{"ledger", func(c *Config) { c.Privacy.Ledger = "bad\x00path" }, "privacy.ledger"},
 		{"scope", func(c *Config) { c.Privacy.Scope = "" }, "privacy.scope"},
 		{"sources", func(c *Config) { c.Recovery.Sources = 0 }, "recovery.sources"},

@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -109,7 +110,7 @@ var keyTable = []Key{
 		field: func(c *Config) any { return &c.Recovery.Estimator }},
 	{Name: "recovery.sources", Flag: "sources", Default: 1, Usage: "number of sources K to look for",
 		field: func(c *Config) any { return &c.Recovery.Sources }},
-	{Name: "recovery.communities", Flag: "communities", Default: "leiden", Usage: "communities the answers, localisations and forecasts score: leiden (computed), louvain (computed), gds:leiden or gds:louvain (Neo4j GDS), property:NAME (Neo4j) or file:PATH (CSV node,community)",
+	{Name: "recovery.communities", Flag: "communities", Default: "leiden", Usage: "communities the answers, localisations and forecasts score: " + community.SpecKinds.Describe(func(k community.SpecKind) bool { return k.Located }),
 		field: func(c *Config) any { return &c.Recovery.Communities }},
 
 	{Name: "input.header", Flag: "header", Default: "auto", Usage: "first row of an input CSV (edge list, readings): auto (a header when it names its columns), yes or no",

@@ -9,7 +9,9 @@ import (
 
 // Config validation reads privacy's mechanism table: every row that a
 // release can draw (a sampler) is accepted by name at an ε its proof
-// covers and refused at its ε bound; a row without a sampler is refused
+// covers and at its ε bound too (the bound is a release's, checked with
+// the release's spec by the row's CheckEpsilon, not a private answer's);
+// a row without a sampler is refused
 // (its σ is for continuous noise); a name not in the table is refused.
 func TestValidateReadsTheMechanismTable(t *testing.T) {
 	refused := func(c Config) bool {
@@ -29,8 +31,11 @@ func TestValidateReadsTheMechanismTable(t *testing.T) {
 		}
 		if m.Sampler != 0 && m.MaxEpsilon > 0 {
 			c.Privacy.Epsilon = m.MaxEpsilon
-			if !refused(c) {
-				t.Errorf("%s at ε = %v (its bound) accepted", m.Name, m.MaxEpsilon)
+			if refused(c) {
+				t.Errorf("%s at ε = %v (its bound) refused by config, for every command", m.Name, m.MaxEpsilon)
+			}
+			if m.CheckEpsilon(m.MaxEpsilon) == nil || m.CheckEpsilon(m.MaxEpsilon/2) != nil {
+				t.Errorf("%s: a release's bound ε < %v not checked by its row", m.Name, m.MaxEpsilon)
 			}
 		}
 	}

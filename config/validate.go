@@ -187,13 +187,12 @@ func (c *Config) validatePrivacy(add func(key, format string, args ...any)) {
 	if p.DeltaTotal != 0 {
 		unit("privacy.deltaTotal", p.DeltaTotal)
 	}
-	// The names a release takes, and their ε bounds, are privacy's mechanism table's.
-	switch m, ok := privacy.LookupMechanism(p.Mechanism); {
-	case !ok || m.Sampler == 0:
+	// The names a release takes are privacy's mechanism table's; a row's ε
+	// bound is a release's (privacy.MechanismSpec.CheckEpsilon, read with
+	// the release's spec), not a private answer's, which has its own
+	// mechanism.
+	if m, ok := privacy.LookupMechanism(p.Mechanism); !ok || m.Sampler == 0 {
 		add("privacy.mechanism", "must be %s, got %q", privacy.ReleaseMechanismNames(), p.Mechanism)
-	case m.MaxEpsilon > 0 && p.Epsilon >= m.MaxEpsilon:
-		def, _ := privacy.ReleaseMechanism(privacy.MechanismDefault)
-		add("privacy.mechanism", "%s is only proven for ε < %v, got ε = %v (use %s)", m.Title, m.MaxEpsilon, p.Epsilon, def.Name)
 	}
 	if strings.ContainsAny(p.Ledger, "\x00") { // empty: the per-user default ledger
 		add("privacy.ledger", "must be a file path or neo4j")

@@ -26,24 +26,24 @@ func TestForecastRoundSeconds(t *testing.T) {
 		{100, 0.1, 400, 5.1},         // the budget is 5% of the release's 400 s: 5 s a round, then one running
 		{100, 0.01, 400, 1},          // all 100 trials (1 s) fit in the round's 5 s
 	} {
-		if got := ForecastRoundSeconds(c.trials, c.perTrial, c.release); math.Abs(got-c.want) > 1e-12 {
+		if got := forecastRoundSeconds(c.trials, c.perTrial, c.release); math.Abs(got-c.want) > 1e-12 {
 			t.Errorf("ForecastRoundSeconds(%d, %g, %g) = %g, want %g", c.trials, c.perTrial, c.release, got, c.want)
 		}
 	}
 	// The dry run's forecasts add up as the steps say: the answer's round,
 	// the unit forecast's rounds, the other masses' rounds.
-	steps := DryRunForecasts(100, 0.1, 0.1, 0, 0, false)
-	round := ForecastRoundSeconds(100, 0.1, 0)
+	steps := dryRunForecasts(100, 0.1, 0.1, 0, 0, false)
+	round := forecastRoundSeconds(100, 0.1, 0)
 	if len(steps) != 3 || steps[0].Seconds != round || steps[1].Seconds != ForecastRounds*round ||
 		steps[2].Seconds != float64((len(forecast.MassGrid())-1)*MassRounds)*round {
 		t.Errorf("DryRunForecasts: %+v (a round %g s)", steps, round)
 	}
 	// A stated mass: the curve simulates every mass, the unit one too.
-	if st := DryRunForecasts(100, 0.1, 0.1, 0, 0, true); st[2].Seconds != float64(len(forecast.MassGrid())*MassRounds)*round {
+	if st := dryRunForecasts(100, 0.1, 0.1, 0, 0, true); st[2].Seconds != float64(len(forecast.MassGrid())*MassRounds)*round {
 		t.Errorf("with a stated mass: %+v", st)
 	}
 	// The private answer's round at its own trial time, the rest unchanged.
-	if a := DryRunForecasts(100, 0.1, 1, 0, 0, false); a[0].Seconds != ForecastRoundSeconds(100, 1, 0) || a[1] != steps[1] || a[2] != steps[2] {
+	if a := dryRunForecasts(100, 0.1, 1, 0, 0, false); a[0].Seconds != forecastRoundSeconds(100, 1, 0) || a[1] != steps[1] || a[2] != steps[2] {
 		t.Errorf("with the answer's trials at 1 s: %+v", a)
 	}
 }

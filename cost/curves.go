@@ -9,46 +9,46 @@ import (
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// PriorDelta2Budget bounds the Δ2 a plan's first line foresees its
-// per-node curves at when the store holds none (PriorDelta2): the
+// priorDelta2Budget bounds the Δ2 a plan's first line foresees its
+// per-node curves at when the store holds none (priorDelta2): the
 // anytime bound sensitivity returns when its time budget runs out
 // (e-mail Enron at τ = 1: 0.429 after a second, 1.17× the exact 0.368).
-const PriorDelta2Budget = time.Second
+const priorDelta2Budget = time.Second
 
-// CurvesTiming bounds the foresight of the per-node curves (the pool's
+// curvesTiming bounds the foresight of the per-node curves (the pool's
 // models, a block of trials drawn and scored at every mass and ε: about
 // 5 s of two free cores on polblogs, 41 s of wall at load 16): past it
-// they are priced at every mass (PoolStep).
-const CurvesTiming = 90 * time.Second
+// they are priced at every mass (poolStep).
+const curvesTiming = 90 * time.Second
 
-// PriorDelta2 is Δ2 at τ and α on g within PriorDelta2Budget: exact, or
+// priorDelta2 is Δ2 at τ and α on g within priorDelta2Budget: exact, or
 // a proven upper bound (σ at it is at least the release's, so the curves
 // foreseen at it err towards more work); 0 where it fails.
-func PriorDelta2(g *laplacian.Graph, tau, alpha float64) float64 {
+func priorDelta2(g *laplacian.Graph, tau, alpha float64) float64 {
 	if !(alpha > 0) {
 		alpha = 1
 	}
-	s, err := sensitivity.Graph(g, tau, alpha, sensitivity.Options{TimeBudget: PriorDelta2Budget})
+	s, err := sensitivity.Graph(g, tau, alpha, sensitivity.Options{TimeBudget: priorDelta2Budget})
 	if err != nil {
 		return 0
 	}
 	return s.Delta2
 }
 
-// Curves is the per-node curves' work foreseen at Levels ε
+// curveWork is the per-node curves' work foreseen at Levels ε
 // (forecast.ForeseeMassCurves) and how their σ was had.
-type Curves struct {
+type curveWork struct {
 	Work   forecast.MassCurveWork
 	Levels int
 	How    string
 }
 
-// CurveStep prices a plan's per-node forecasts as foreseen: for each of
+// curveStep prices a plan's per-node forecasts as foreseen: for each of
 // taus diffusion times (the smoothed releases' curves taken to run as
 // the one at τ) the foreseen rounds of trials trials drawn at each mass
 // (once for every ε) and scored at each ε, at what the foresight's pilot
 // took (forecast.MassCurveWork.Seconds).
-func CurveStep(taus, trials int, cw Curves) Step {
+func curveStep(taus, trials int, cw curveWork) Step {
 	p := cw.Work.Pilot
 	return Step{Step: "per-node forecasts", Seconds: float64(taus) * cw.Work.Seconds(trials, p),
 		Model: fmt.Sprintf("%d of %d masses, %d rounds × %d trials drawn once at %.3g s, %d rounds scored over %d ε at %.3g s, the models %.3g s and the verdicts' nulls %.3g s (foreseen at σ from %s, timed on a block of %d trials of this graph)",

@@ -8,10 +8,10 @@ import (
 )
 
 // DetectionLine is the line the communities command says before a
-// detection by method on a graph of edges relationships that Detection
+// detection by method on a graph of edges relationships that detectionStep
 // models to take longer than long; "" when it does not.
 func DetectionLine(method string, edges int, long time.Duration) string {
-	st := Detection(edges)
+	st := detectionStep(edges)
 	if st.Seconds <= long.Seconds() {
 		return ""
 	}

@@ -16,7 +16,7 @@ func ForecastBudget(releaseSeconds float64) time.Duration {
 	return time.Duration(max(2, 0.05*releaseSeconds) * float64(time.Second))
 }
 
-// ForecastRoundSeconds models one round of a dry run's forecast
+// forecastRoundSeconds models one round of a dry run's forecast
 // (the simulation of job's forecastGraph: a round of the unit forecast, of a mass's,
 // or the private answer's) from perTrial, the wall time of one simulated
 // release on the graph: its trials, which stop starting once the round's
@@ -24,7 +24,7 @@ func ForecastBudget(releaseSeconds float64) time.Duration {
 // done (forecast.Simulation's TimeBudget and MinTrials), plus about a
 // trial for those still running then. releaseSeconds is the release's
 // modelled time (0 for --refuse-at-chance's forecast: the minimum budget).
-func ForecastRoundSeconds(trials int, perTrial, releaseSeconds float64) float64 {
+func forecastRoundSeconds(trials int, perTrial, releaseSeconds float64) float64 {
 	b := ForecastBudget(releaseSeconds).Seconds() / forecast.VerdictRounds
 	return min(float64(trials)*perTrial, max(b, float64(min(20, trials))*perTrial)+perTrial)
 }
@@ -56,17 +56,17 @@ const ForecastRounds = 2
 // nodes (docs/results.md, "The dry run's estimate at once").
 const MassRounds = 3
 
-// VerdictForecastSeconds models a verdict's forecast without a time
+// verdictForecastSeconds models a verdict's forecast without a time
 // budget (locate's, forecast.AtMass): ForecastRounds rounds of trials
 // trials at perTrial each.
-func VerdictForecastSeconds(trials int, perTrial float64) float64 {
+func verdictForecastSeconds(trials int, perTrial float64) float64 {
 	return float64(ForecastRounds*trials) * perTrial
 }
 
-// MassCurveSeconds models the forecast by source mass (massCurve): masses
-// points of MassRounds rounds (round: ForecastRoundSeconds) — from above:
+// massCurveSeconds models the forecast by source mass (massCurve): masses
+// points of MassRounds rounds (round: forecastRoundSeconds) — from above:
 // the curve ends early once two masses in a row are answered ≥ 99%.
-func MassCurveSeconds(masses int, round float64) float64 {
+func massCurveSeconds(masses int, round float64) float64 {
 	return float64(masses*MassRounds) * round
 }
 
@@ -81,35 +81,35 @@ func MassPoints(statedMass bool) int {
 	return len(forecast.MassGrid()) - 1
 }
 
-// DryRunForecasts models a dry run's forecasts of trials simulated
+// dryRunForecasts models a dry run's forecasts of trials simulated
 // releases each from perTrial, the wall time of one per-node trial on the
 // graph, and answerTrial, the private answer's (its trials recover the
 // source again where the plain recovery missed: 0.8–8.6 per-node trials
 // each): the private answer's (one round, then its calibration,
 // calibration seconds: privacy.CalibrationSeconds), the unit forecast
-// (ForecastRounds rounds), the forecast by source mass (MassCurveSeconds
-// over MassPoints(statedMass)), each round by ForecastRoundSeconds.
+// (ForecastRounds rounds), the forecast by source mass (massCurveSeconds
+// over MassPoints(statedMass)), each round by forecastRoundSeconds.
 // release --estimate (both timed on the graph) and the dry run's
 // estimates (the per-node trials priced by the step rate,
 // PerNodeTrialSeconds) both take it.
-func DryRunForecasts(trials int, perTrial, answerTrial, calibration, releaseSeconds float64, statedMass bool) []Step {
-	round := ForecastRoundSeconds(trials, perTrial, releaseSeconds)
+func dryRunForecasts(trials int, perTrial, answerTrial, calibration, releaseSeconds float64, statedMass bool) []Step {
+	round := forecastRoundSeconds(trials, perTrial, releaseSeconds)
 	how := func(rounds int, per float64) string {
 		return fmt.Sprintf("%d round(s) of up to %d trials at %.3g s a trial, each stopped at its share of the time budget", rounds, trials, per)
 	}
 	masses := MassPoints(statedMass)
 	return []Step{
-		{Step: "private-answer forecast", Seconds: ForecastRoundSeconds(trials, answerTrial, releaseSeconds) + calibration,
+		{Step: "private-answer forecast", Seconds: forecastRoundSeconds(trials, answerTrial, releaseSeconds) + calibration,
 			Model: how(1, answerTrial) + fmt.Sprintf(", then its calibration (%.3g s, the envelope's spreads modelled on the 2-core reference machine)", calibration)},
 		{Step: "forecast trials", Seconds: ForecastRounds * round, Model: how(ForecastRounds, perTrial)},
-		{Step: "forecast by source mass", Seconds: MassCurveSeconds(masses, round),
+		{Step: "forecast by source mass", Seconds: massCurveSeconds(masses, round),
 			Model: fmt.Sprintf("%d masses of %d rounds at %s each", masses, MassRounds, human(round))},
 	}
 }
 
-// DryRunForecastsOn is DryRunForecasts on the forecast graph and its
+// DryRunForecastsOn is dryRunForecasts on the forecast graph and its
 // partition part, the private answer's calibration modelled on them
 // (privacy.CalibrationSeconds).
 func DryRunForecastsOn(graph *laplacian.Graph, part []int, trials int, perTrial, answerTrial, releaseSeconds float64, statedMass bool) []Step {
-	return DryRunForecasts(trials, perTrial, answerTrial, privacy.CalibrationSeconds(graph, part), releaseSeconds, statedMass)
+	return dryRunForecasts(trials, perTrial, answerTrial, privacy.CalibrationSeconds(graph, part), releaseSeconds, statedMass)
 }

@@ -12,16 +12,16 @@ import (
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// AnswerExperiment models the private-answer experiment on sim's graph
+// answerExperimentSteps models the private-answer experiment on sim's graph
 // and partition over taus and epsilons ε: per τ the trials
-// (AnswerTrialSecondsAt, the step rate measured once for every τ), each τ
+// (answerTrialSecondsAt, the step rate measured once for every τ), each τ
 // and ε's calibration (privacy.CalibrationSeconds) and each ε's routed
 // ceiling once (forecast.RoutedCeilingSeconds). ok is false where the
 // trials are not priced (a dense action: a small graph, quick).
-func AnswerExperiment(sim forecast.Simulation, taus []float64, epsilons int) (steps []Step, ok bool) {
-	step := TrialStepSeconds(sim.Graph) // once, for every τ
+func answerExperimentSteps(sim forecast.Simulation, taus []float64, epsilons int) (steps []Step, ok bool) {
+	step := trialStepSeconds(sim.Graph) // once, for every τ
 	for _, tau := range taus {
-		per, how := AnswerTrialSecondsAt(sim.Graph, tau, sim.Trials, step)
+		per, how := answerTrialSecondsAt(sim.Graph, tau, sim.Trials, step)
 		if per == 0 {
 			return nil, false
 		}
@@ -34,14 +34,14 @@ func AnswerExperiment(sim forecast.Simulation, taus []float64, epsilons int) (st
 		Step{Step: "ceilings", Seconds: eps * forecast.RoutedCeilingSeconds(sim.Graph.N(), len(community.Sizes(sim.Partition)))}), true
 }
 
-// GraphExperimentTrials models the graph experiment's trials on sim's
+// graphExperimentTrials models the graph experiment's trials on sim's
 // graph: per τ of taus, points points (its ε, or one with a fixed σ) of
-// sim.Trials trials at PerNodeTrialSecondsAt, the step rate measured once
+// sim.Trials trials at PerNodeTrialSeconds, the step rate measured once
 // for every τ. ok is false where they are not priced (a dense action).
-func GraphExperimentTrials(sim forecast.Simulation, taus []float64, points int) (steps []Step, ok bool) {
-	step := TrialStepSeconds(sim.Graph) // once, for every τ
+func graphExperimentTrials(sim forecast.Simulation, taus []float64, points int) (steps []Step, ok bool) {
+	step := trialStepSeconds(sim.Graph) // once, for every τ
 	for _, tau := range taus {
-		per, how := PerNodeTrialSecondsAt(sim.Graph, tau, sim.Trials, step)
+		per, how := PerNodeTrialSeconds(sim.Graph, tau, sim.Trials, step)
 		if per == 0 {
 			return nil, false
 		}
@@ -66,8 +66,8 @@ type GraphExperimentWork struct {
 
 // TellGraphExperiment says (say) the graph experiment's estimate before it
 // runs, on graphs of LineNodes nodes or more, when over long seconds:
-// community detection (Leiden or Louvain), then per τ Δ2 (Delta2; none
-// with a fixed σ) and the trials of each ε (GraphExperimentTrials). Δ2's
+// community detection (Leiden or Louvain), then per τ Δ2 (delta2Step; none
+// with a fixed σ) and the trials of each ε (graphExperimentTrials). Δ2's
 // model takes seconds on large graphs (e-mail Enron at τ = 2: 1.7 s), so a
 // guess at Δ2 (Delta2Guess) is told GuessDeadline after began if the model
 // has not finished by then; the modelled line counts the time the models
@@ -81,7 +81,7 @@ func TellGraphExperiment(say func(string), w GraphExperimentWork, began time.Tim
 	if sim.Sigma != 0 {
 		points = 1 // ε does not apply
 	}
-	trials, ok := GraphExperimentTrials(sim, w.Taus, points)
+	trials, ok := graphExperimentTrials(sim, w.Taus, points)
 	if !ok {
 		return
 	}
@@ -91,7 +91,7 @@ func TellGraphExperiment(say func(string), w GraphExperimentWork, began time.Tim
 			steps = append(steps, Step{Step: "so far", Seconds: so})
 		}
 		if kind, _, _ := strings.Cut(w.Communities, ":"); kind == "leiden" || kind == "louvain" {
-			steps = append(steps, Detection(sim.Graph.NumEdges()))
+			steps = append(steps, detectionStep(sim.Graph.NumEdges()))
 		}
 		for i, tau := range w.Taus {
 			if sim.Sigma == 0 {
@@ -115,7 +115,7 @@ func TellGraphExperiment(say func(string), w GraphExperimentWork, began time.Tim
 	delta2 := map[float64]Step{}
 	for _, tau := range w.Taus {
 		if sim.Sigma == 0 {
-			delta2[tau] = Delta2(sim.Graph, tau, opt, w.Names)
+			delta2[tau] = delta2Step(sim.Graph, tau, opt, w.Names)
 		}
 	}
 	modelled := line(time.Since(began).Seconds(), func(tau float64) Step { return delta2[tau] })
@@ -125,17 +125,17 @@ func TellGraphExperiment(say func(string), w GraphExperimentWork, began time.Tim
 	}
 }
 
-// AnswerExperimentLine is the private-answer experiment's estimate line
+// answerExperimentLine is the private-answer experiment's estimate line
 // once its partition is known (its calibrations and ceilings depend on
 // it): the time since began (the load and the communities), then
-// AnswerExperiment's steps; "" on graphs under LineNodes nodes, without a
+// answerExperimentSteps's steps; "" on graphs under LineNodes nodes, without a
 // partition, where the trials are not priced, or when not over long
 // seconds.
-func AnswerExperimentLine(sim forecast.Simulation, taus []float64, epsilons int, began time.Time, long float64) string {
+func answerExperimentLine(sim forecast.Simulation, taus []float64, epsilons int, began time.Time, long float64) string {
 	if sim.Graph.N() < LineNodes || sim.Partition == nil {
 		return ""
 	}
-	steps, ok := AnswerExperiment(sim, taus, epsilons)
+	steps, ok := answerExperimentSteps(sim, taus, epsilons)
 	if !ok {
 		return ""
 	}
@@ -150,16 +150,16 @@ func AnswerExperimentLine(sim forecast.Simulation, taus []float64, epsilons int,
 	return Line("the experiment", total, append([]Step{{Step: "so far", Seconds: so}}, steps...))
 }
 
-// SensitivityLine is the sensitivity command's estimate line before Δ2 is
+// sensitivityLine is the sensitivity command's estimate line before Δ2 is
 // computed at τ on gr with opt: the time since began (the load and Δ2's
-// model) and Δ2's (Delta2, its parameters named by name); "" on graphs
+// model) and Δ2's (delta2Step, its parameters named by name); "" on graphs
 // under LineNodes nodes (the model's own bound timings are not worth it)
 // or when their sum is not over long seconds.
-func SensitivityLine(gr *laplacian.Graph, tau float64, opt sensitivity.Options, name Names, began time.Time, long float64) string {
+func sensitivityLine(gr *laplacian.Graph, tau float64, opt sensitivity.Options, name Names, began time.Time, long float64) string {
 	if gr.N() < LineNodes {
 		return ""
 	}
-	st := Delta2(gr, tau, opt, name)
+	st := delta2Step(gr, tau, opt, name)
 	so := time.Since(began).Seconds()
 	if so+st.Seconds <= long {
 		return ""

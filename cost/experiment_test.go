@@ -27,7 +27,7 @@ func TestAnswerExperiment(t *testing.T) {
 		part[v] = v % 80 / 20
 	}
 	taus := []float64{1, 2}
-	steps, ok := AnswerExperiment(forecast.Simulation{Graph: g, Partition: part, Trials: 1000}, taus, 3)
+	steps, ok := answerExperimentSteps(forecast.Simulation{Graph: g, Partition: part, Trials: 1000}, taus, 3)
 	if !ok || len(steps) != 4 {
 		t.Fatalf("steps %+v (ok %v): want two τ's trials, the calibrations and the ceilings", steps, ok)
 	}
@@ -59,7 +59,7 @@ func TestAnswerExperiment(t *testing.T) {
 		t.Errorf("ceilings %+v, want %g s", steps[3], ceil)
 	}
 	if dense, _, _ := laplacian.Generate("complete:n=20"); dense != nil {
-		if _, ok := AnswerExperiment(forecast.Simulation{Graph: dense, Partition: make([]int, 20), Trials: 10}, taus, 1); ok {
+		if _, ok := answerExperimentSteps(forecast.Simulation{Graph: dense, Partition: make([]int, 20), Trials: 10}, taus, 1); ok {
 			t.Error("a dense action priced")
 		}
 	}

@@ -38,7 +38,7 @@ func TestSensitivityEstimateCountsTimeSoFar(t *testing.T) {
 	// where a loaded machine times it past half the threshold, a line
 	// would be right, and only the rest of the test is checked.
 	if want.Seconds < longLine.Seconds()/2 {
-		if said := SensitivityLine(gr, 1, sensitivity.Options{}, nil, time.Now(), long); said != "" {
+		if said := sensitivityLine(gr, 1, sensitivity.Options{}, nil, time.Now(), long); said != "" {
 			t.Errorf("Δ2 modelled at %.2g s, just begun: said %q", want.Seconds, said)
 		}
 	} else {
@@ -48,7 +48,7 @@ func TestSensitivityEstimateCountsTimeSoFar(t *testing.T) {
 	// when a loaded machine's pilot times it several times slower, so a
 	// model that counted the so-far again would show.
 	const began = 10 * longLine
-	line := SensitivityLine(gr, 1, sensitivity.Options{}, nil, time.Now().Add(-began), long)
+	line := sensitivityLine(gr, 1, sensitivity.Options{}, nil, time.Now().Add(-began), long)
 	re := regexp.MustCompile(`^estimated (.+) for the sensitivity \((.+) so far, Δ2 at τ = 1 (.+): (\S+), modelled`)
 	m := re.FindStringSubmatch(line)
 	if m == nil {
@@ -156,7 +156,7 @@ func TestGraphExperimentEstimate(t *testing.T) {
 }
 
 // TestAnswerExperimentEstimate: the private-answer experiment's line is
-// the time so far, each τ's trials (trials × AnswerTrialSecondsAt), each
+// the time so far, each τ's trials (trials × answerTrialSecondsAt), each
 // τ and ε's calibration (privacy.CalibrationSeconds) and each ε's ceiling
 // (forecast.RoutedCeilingSeconds), summed; none without a partition.
 func TestAnswerExperimentEstimate(t *testing.T) {
@@ -172,10 +172,10 @@ func TestAnswerExperimentEstimate(t *testing.T) {
 	sim := func(g *laplacian.Graph, part []int) forecast.Simulation {
 		return forecast.Simulation{Graph: g, Partition: part, Trials: trials}
 	}
-	if said := AnswerExperimentLine(sim(gr, nil), taus, len(epsilons), time.Now(), long); said != "" {
+	if said := answerExperimentLine(sim(gr, nil), taus, len(epsilons), time.Now(), long); said != "" {
 		t.Fatalf("said %q without a partition", said)
 	}
-	line := AnswerExperimentLine(sim(gr, part), taus, len(epsilons), time.Now().Add(-time.Second), long)
+	line := answerExperimentLine(sim(gr, part), taus, len(epsilons), time.Now().Add(-time.Second), long)
 	m := regexp.MustCompile(`^estimated (.+) for the experiment \(so far (.+), trials at τ = 1 (.+), trials at τ = 2 (.+), calibrations (.+), ceilings (.+)\)$`).FindStringSubmatch(line)
 	if m == nil {
 		t.Fatalf("line %q", line)
@@ -197,15 +197,16 @@ func TestAnswerExperimentEstimate(t *testing.T) {
 			t.Errorf("line %q: part %d %g s, want %g s", line, 5+i, got, want)
 		}
 	}
-	// Each τ's trials are trials × AnswerTrialSecondsAt at one step rate r
+	// Each τ's trials are trials × answerTrialSecondsAt at one step rate r
 	// the line measured: affine in r (A_τ·r + B_τ a trial). The rate is
 	// read back from τ = 1's part and must price τ = 2's as the line does —
 	// whatever the machine's load made r — and be a rate a machine has
 	// (a line that forgot the trials' count reads back 10⁴ times smaller).
-	perAt := func(tau, r float64) float64 { per, _ := AnswerTrialSecondsAt(gr, tau, trials, r); return per }
+	perAt := func(tau, r float64) float64 { per, _ := answerTrialSecondsAt(gr, tau, trials, r); return per }
 	got1, got2 := humanSeconds(t, m[3]), humanSeconds(t, m[4])
-	A1, B1 := perAt(taus[0], 1)-perAt(taus[0], 0), perAt(taus[0], 0)
-	A2, B2 := perAt(taus[1], 1)-perAt(taus[1], 0), perAt(taus[1], 0)
+	// (at steps of 1 and 2 s: a step of 0 is this machine's, measured)
+	A1, A2 := perAt(taus[0], 2)-perAt(taus[0], 1), perAt(taus[1], 2)-perAt(taus[1], 1)
+	B1, B2 := perAt(taus[0], 1)-A1, perAt(taus[1], 1)-A2
 	r := (got1/float64(trials) - B1) / A1
 	want2 := float64(trials) * (A2*r + B2)
 	tol := humanResolution(got1)*A2/A1 + humanResolution(got2) + 0.01*want2

@@ -43,7 +43,7 @@ func Localise(g *laplacian.Graph, l Localisation) (float64, string) {
 	draw := float64(K) * float64(2*g.NumEdges()+g.N()) * step
 	var steps []Step
 	if !l.Partitioned {
-		steps = append(steps, Detection(g.NumEdges()))
+		steps = append(steps, detectionStep(g.NumEdges()))
 	}
 	if l.ForecastTrials > 0 && l.SourceMass == 0 {
 		steps = append(steps, Step{Step: "source mass", Seconds: forecast.MassNullDraws * draw})
@@ -60,16 +60,16 @@ func Localise(g *laplacian.Graph, l Localisation) (float64, string) {
 	trials := ""
 	if l.ForecastTrials > 0 {
 		per, _ := perNodeTrialAt(g, K, step)
-		trials = fmt.Sprintf("; and %s for the forecast's trials if the release's source mass is detected", human(VerdictForecastSeconds(l.ForecastTrials, per)))
+		trials = fmt.Sprintf("; and %s for the forecast's trials if the release's source mass is detected", human(verdictForecastSeconds(l.ForecastTrials, per)))
 	}
 	return total, fmt.Sprintf("estimated %s for the localisation (%s; a null draw one column action of K = %d at this machine's %.3g ns a step)%s",
 		human(total), strings.Join(parts, ", "), K, step*1e9, trials)
 }
 
-// Detection is community detection's estimate (Leiden or Louvain) on a
+// detectionStep is community detection's estimate (Leiden or Louvain) on a
 // graph of edges relationships: community.DetectionSeconds, the reference
 // machine's rate a relationship.
-func Detection(edges int) Step {
+func detectionStep(edges int) Step {
 	return Step{Step: "communities", Seconds: community.DetectionSeconds(edges),
 		Model: fmt.Sprintf("%d relationships at about %g µs each on the reference machine", edges, community.DetectionMicrosPerEdge)}
 }
@@ -83,7 +83,7 @@ const recoveryActions = 70
 // tells once its first trials are timed at per seconds a trial (the first
 // timed of them), "" when it is not over long.
 func VerdictForecastLine(trials int, per float64, timed int, long float64) string {
-	d := VerdictForecastSeconds(trials, per)
+	d := verdictForecastSeconds(trials, per)
 	if d <= long {
 		return ""
 	}

@@ -23,7 +23,7 @@ type LocateWork struct {
 	// ForecastHeld: the store holds the verdict's forecast of this
 	// release (job.LocateSpec.ForecastHeld), so none is simulated.
 	ForecastHeld bool
-	// WriteBack: the localisation writes four properties a node to Neo4j.
+	// writeBackStep: the localisation writes four properties a node to Neo4j.
 	WriteBack bool
 }
 
@@ -33,7 +33,7 @@ type LocateWork struct {
 func Locate(e *Estimate, w LocateWork) error {
 	gr := w.Forecast.Graph
 	if w.Detects {
-		e.Add(Detection(gr.NumEdges()))
+		e.Add(detectionStep(gr.NumEdges()))
 	}
 	trials := w.Forecast.Trials
 	sim := w.Forecast
@@ -46,15 +46,15 @@ func Locate(e *Estimate, w LocateWork) error {
 	case trials > 0 && gr.NumEdges() > 0 && w.ForecastHeld:
 		e.Add(Step{Step: "forecast trials", Model: "reused from the store: the verdict's forecast of this release, graph, communities and trials (not simulated)"})
 	case trials > 0 && gr.NumEdges() > 0:
-		if c, ok := TimeTrials(sim); ok {
+		if c, ok := timeTrials(sim); ok {
 			// forecast.AtMass: the verdict's rounds (forecast.PerNode), no time budget.
 			per := c.PerTrial(trials)
-			e.Add(Step{Step: "forecast trials", Seconds: VerdictForecastSeconds(trials, per),
+			e.Add(Step{Step: "forecast trials", Seconds: verdictForecastSeconds(trials, per),
 				Model: fmt.Sprintf("%d round(s) of %d trials at %.3g s a trial, timed on %d trials of this graph (σ = %g)", ForecastRounds, trials, per, c.Done, c.Sigma)})
 		}
 	}
 	if w.WriteBack {
-		e.Add(WriteBack(4 * gr.N())) // mass, community, probability, rank
+		e.Add(writeBackStep(4 * gr.N())) // mass, community, probability, rank
 	}
 	return nil
 }
@@ -66,7 +66,7 @@ func (w LocateWork) answer(e *Estimate) error {
 	if w.AuditReused != "" {
 		e.Add(Step{Step: "answer audit", Model: w.AuditReused})
 	} else {
-		st, err := Audit(gr, tau, w.Certifier)
+		st, err := auditModel(gr, tau, w.Certifier)
 		if err != nil {
 			return err
 		}
@@ -75,8 +75,8 @@ func (w LocateWork) answer(e *Estimate) error {
 	if trials := w.Forecast.Trials; trials > 0 && gr.NumEdges() > 0 {
 		sim := w.Forecast
 		sim.Trials, sim.Sigma, sim.Sources = 0, 0, 1
-		if c, ok := TimeTrials(sim); ok {
-			e.Add(TrialsStep("private-answer forecast", trials, trials, c))
+		if c, ok := timeTrials(sim); ok {
+			e.Add(trialsStep("private-answer forecast", trials, trials, c))
 		}
 	}
 	return nil

@@ -12,7 +12,7 @@ import (
 
 // Pass is the answer audit's estimate for a pass of cost c about to run
 // on g, for the pass's own line. first is the command's first line's
-// model of the audit on g (Audit; nil: none): for the very pass it
+// model of the audit on g (auditModel; nil: none): for the very pass it
 // modelled it is first itself, so the two lines say one figure from one
 // model call (on e-mail Enron, two step rates measured 0.4 s apart under
 // load made "audit 23 min 50 s" then "1 h 11 min"); a pass of another

@@ -35,14 +35,14 @@ type PlanWork struct {
 	FitTolerance, SensorNoise float64
 	// Held is what the plan's caches hold (priced at 0 s).
 	Held Held
-	// Delta2 is Δ2 at τ as known before the plan runs — the store's —
+	// delta2Step is Δ2 at τ as known before the plan runs — the store's —
 	// that the per-node forecasts' curves are foreseen at (0: not held:
-	// Plan bounds it within PriorDelta2Budget, PriorDelta2).
+	// Plan bounds it within priorDelta2Budget, priorDelta2).
 	Delta2 float64
 	// Timed times the per-node forecasts' trials on the graph (plan
 	// --estimate); otherwise, and when timing them runs past
-	// TrialTiming, they are priced at this machine's step rate
-	// (PricePool: the plan's first line, which must come within seconds).
+	// trialTiming, they are priced at this machine's step rate
+	// (pricePool: the plan's first line, which must come within seconds).
 	Timed bool
 	// Each, when set, is told each step as soon as it is modelled.
 	Each func(Step)
@@ -71,7 +71,7 @@ type PlanEstimate struct {
 	Steps     []Step  `json:"steps"`
 	// Seconds is the sum of the modelled steps; Simulations the
 	// simulated releases the plan runs at most (priced by a few timed
-	// trials when they finish within TrialTiming).
+	// trials when they finish within trialTiming).
 	Seconds     float64 `json:"seconds"`
 	Simulations int     `json:"simulations"`
 	Millis      int64   `json:"computeMillis"`
@@ -158,12 +158,12 @@ func (w PlanWork) told(st Step) Step {
 // auditsAnswers: the plan audits the private answer (it has a partition).
 func (w PlanWork) auditsAnswers() bool { return w.answerMode && w.Simulation.Partition != nil }
 
-// audit is the answer audit's step: reused, or its model (Audit).
+// audit is the answer audit's step: reused, or its model (auditModel).
 func (w PlanWork) audit() (Step, error) {
 	if w.Held.AnswerModel {
 		return w.told(Step{Step: "answer audit", Model: fmt.Sprintf("reused from the store: the certificate kept (%s, or the store %s) verifies", w.Name.of(ParamAnswerCache), w.Name.of(ParamCacheDir))}), nil
 	}
-	st, err := Audit(w.Simulation.Graph, w.Simulation.Tau, recovery.CertifierOptions{Tol: w.FitTolerance, SensorNoise: w.SensorNoise})
+	st, err := auditModel(w.Simulation.Graph, w.Simulation.Tau, recovery.CertifierOptions{Tol: w.FitTolerance, SensorNoise: w.SensorNoise})
 	if err != nil {
 		return Step{}, err
 	}
@@ -173,7 +173,7 @@ func (w PlanWork) audit() (Step, error) {
 // delta2 are Δ2's steps at τ and each τ+τ′: reused, from the audit's pass
 // (which runs first and brackets every edge's term: Δ2 refines the few
 // near the top; the full scheme only where the brackets are too wide), or
-// its own scheme's model (Delta2).
+// its own scheme's model (delta2Step).
 func (w PlanWork) delta2() []Step {
 	gr, tau := w.Simulation.Graph, w.Simulation.Tau
 	taus := []float64{tau}
@@ -190,7 +190,7 @@ func (w PlanWork) delta2() []Step {
 			st = Step{Step: fmt.Sprintf("Δ2 at τ = %g", t), Seconds: PassDelta2Seconds,
 				Model: "from the answer audit's pass: its brackets of every edge's term, the edges near the top refined by Lanczos"}
 		default:
-			st = Delta2(gr, t, sensitivity.Options{TimeBudget: w.TimeBudget}, w.Name)
+			st = delta2Step(gr, t, sensitivity.Options{TimeBudget: w.TimeBudget}, w.Name)
 		}
 		steps = append(steps, w.told(st))
 	}
@@ -204,7 +204,7 @@ func (w PlanWork) delta2() []Step {
 // when the audit measured it (one rate for one line: two measured 0.15 s
 // apart under load differed 2–3×), else at a rate measured now — unless
 // foreseen (curves, plan --estimate): the masses and rounds the curves will simulate at σ
-// from Δ2 before the plan (w.Delta2, else a bound, PriorDelta2), priced
+// from Δ2 before the plan (w.Delta2, else a bound, priorDelta2), priced
 // by the foresight's own pilot (its pool's models, a block drawn, its
 // scorings timed). A curve stops after two masses answered ≥ 99% of the
 // time (e-mail Enron: three of nine masses, one round each): priced at
@@ -228,37 +228,37 @@ func (w PlanWork) perNode(step float64) ([]Step, int) {
 	// and the first line must come within seconds.
 	if w.Timed {
 		if cw, ok := w.curves(eps); ok {
-			return []Step{w.told(CurveStep(1+len(w.Smooth), trials, cw))}, n
+			return []Step{w.told(curveStep(1+len(w.Smooth), trials, cw))}, n
 		}
 	}
 	sim := w.sampleSimulation()
-	c, ok := PoolCost{}, false
+	c, ok := poolCost{}, false
 	if w.Timed {
-		c, ok = TimePool(sim)
+		c, ok = timePool(sim)
 	}
 	if !ok { // not timed, or its trials ran past TrialTiming (a loaded machine): the step rate's price
-		c, ok = PricePoolAt(sim, step)
+		c, ok = pricePoolAt(sim, step)
 	}
 	if !ok {
 		return nil, n
 	}
-	return []Step{w.told(PoolStep(levels, 1+len(w.Smooth), trials, c))}, n
+	return []Step{w.told(poolStep(levels, 1+len(w.Smooth), trials, c))}, n
 }
 
 // curves foresees the per-node curves at eps (forecast.ForeseeMassCurves)
-// at σ from w.Delta2 or, not held, PriorDelta2's bound; ok is false where
-// neither is had or the foresight failed or ran past CurvesTiming.
-func (w PlanWork) curves(eps []float64) (Curves, bool) {
+// at σ from w.Delta2 or, not held, priorDelta2's bound; ok is false where
+// neither is had or the foresight failed or ran past curvesTiming.
+func (w PlanWork) curves(eps []float64) (curveWork, bool) {
 	sim := w.Simulation
 	d2, how := w.Delta2, "Δ2 kept in the store"
 	if !(d2 > 0) {
-		d2 = PriorDelta2(sim.Graph, sim.Tau, sim.Alpha)
-		how = fmt.Sprintf("Δ2 ≤ %.4g, bounded within %s", d2, PriorDelta2Budget)
+		d2 = priorDelta2(sim.Graph, sim.Tau, sim.Alpha)
+		how = fmt.Sprintf("Δ2 ≤ %.4g, bounded within %s", d2, priorDelta2Budget)
 	}
 	if !(d2 > 0) {
-		return Curves{}, false
+		return curveWork{}, false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), CurvesTiming)
+	ctx, cancel := context.WithTimeout(context.Background(), curvesTiming)
 	defer cancel()
 	sim.Sensitivity, sim.Sigma, sim.Progress = &sensitivity.Result{Delta2: d2}, 0, nil
 	es := make([]forecast.Simulation, len(eps))
@@ -268,9 +268,9 @@ func (w PlanWork) curves(eps []float64) (Curves, bool) {
 	}
 	cw, err := forecast.ForeseeMassCurves(ctx, es, sim.Seed)
 	if err != nil {
-		return Curves{}, false
+		return curveWork{}, false
 	}
-	return Curves{Work: cw, Levels: len(eps), How: how}, true
+	return curveWork{Work: cw, Levels: len(eps), How: how}, true
 }
 
 // sampleSimulation is the plan's simulation as its trials are timed or
@@ -317,9 +317,9 @@ func (w PlanWork) answerTrials() ([]Step, int) {
 		return nil, 0
 	}
 	trials := w.Simulation.Trials
-	c, ok := TimeAnswerTrials(w.sampleSimulation(), w.Simulation.Alpha)
+	c, ok := timeAnswerTrials(w.sampleSimulation(), w.Simulation.Alpha)
 	if !ok {
 		return nil, trials
 	}
-	return []Step{w.told(TrialsStep("private-answer trials", trials, trials, c))}, trials
+	return []Step{w.told(trialsStep("private-answer trials", trials, trials, c))}, trials
 }

@@ -22,7 +22,7 @@ func TestPricePool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, ok := PricePool(forecast.Simulation{Graph: g, Tau: 1})
+	c, ok := pricePool(forecast.Simulation{Graph: g, Tau: 1})
 	if !ok {
 		t.Fatal("a 6 400-node grid is not priced")
 	}
@@ -41,7 +41,7 @@ func TestPricePool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, ok := PricePool(forecast.Simulation{Graph: small, Tau: 1}); ok {
+	if c, ok := pricePool(forecast.Simulation{Graph: small, Tau: 1}); ok {
 		t.Errorf("a dense action priced: %+v", c)
 	}
 }

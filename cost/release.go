@@ -59,7 +59,7 @@ func Release(e *Estimate, w ReleaseWork) error {
 		Estimator: w.Estimator, Seed: w.Seed, Mechanism: privacy.MechanismDefault}
 	releaseSeconds := 0.0 // the model of the released τ's Δ2
 	for i, tau := range w.Taus {
-		st := Delta2(w.forecast.Graph, tau, sensitivity.Options{TimeBudget: w.TimeBudget}, w.Name)
+		st := delta2Step(w.forecast.Graph, tau, sensitivity.Options{TimeBudget: w.TimeBudget}, w.Name)
 		if i == 0 {
 			releaseSeconds = st.Seconds
 		}
@@ -82,7 +82,7 @@ func Release(e *Estimate, w ReleaseWork) error {
 		}
 	}
 	if w.Neo4j && !w.DryRun {
-		e.Add(WriteBack(2 * w.forecast.Graph.N())) // the value and its run id
+		e.Add(writeBackStep(2 * w.forecast.Graph.N())) // the value and its run id
 	}
 	return nil
 }
@@ -96,17 +96,17 @@ func (w ReleaseWork) heldWhere() string {
 }
 
 // forecasts adds the release's forecasts, their trials timed on the
-// graph (TimeTrials; the private answer's by TimeAnswerTrials).
+// graph (timeTrials; the private answer's by timeAnswerTrials).
 func (w ReleaseWork) forecasts(e *Estimate, releaseSeconds float64) error {
 	sim := w.forecast
 	sim.Tau, sim.Sources, sim.Trials = w.Taus[0], 1, 0
-	c, ok := TimeTrials(sim)
+	c, ok := timeTrials(sim)
 	if !ok {
 		e.Add(Step{Step: "forecasts", Model: "not modelled: no timed trial finished within 5 s (their progress lines give an ETA as they run)"})
 		return nil
 	}
 	ans := c
-	if a, ok := TimeAnswerTrials(sim, sim.Alpha); ok {
+	if a, ok := timeAnswerTrials(sim, sim.Alpha); ok {
 		ans = a
 	}
 	cal := 0.0
@@ -123,23 +123,23 @@ func (w ReleaseWork) forecasts(e *Estimate, releaseSeconds float64) error {
 
 // forecastSteps adds the release's forecasts at trial cost c (ans: the
 // private answer's trials, then its calibration, cal seconds): the dry
-// run's (DryRunForecasts), --refuse-at-chance's (the unit forecast and
+// run's (dryRunForecasts), --refuse-at-chance's (the unit forecast and
 // the one at forecast.MaxMass), --smooth auto's (one simulation per
-// candidate τ′), each round by ForecastRoundSeconds.
-func (w ReleaseWork) forecastSteps(e *Estimate, c, ans TrialCost, cal, releaseSeconds float64) {
+// candidate τ′), each round by forecastRoundSeconds.
+func (w ReleaseWork) forecastSteps(e *Estimate, c, ans trialCost, cal, releaseSeconds float64) {
 	trials := w.forecast.Trials
 	if w.SmoothAuto {
-		e.Add(TrialsStep("smooth auto forecasts", len(w.Taus)*trials, trials, c))
+		e.Add(trialsStep("smooth auto forecasts", len(w.Taus)*trials, trials, c))
 	}
 	per, perAnswer := c.PerTrial(trials), ans.PerTrial(trials)
 	var steps []Step
 	switch {
 	case w.DryRun:
-		steps = DryRunForecasts(trials, per, perAnswer, cal, releaseSeconds, w.SourceMass > 0)
+		steps = dryRunForecasts(trials, per, perAnswer, cal, releaseSeconds, w.SourceMass > 0)
 	case w.RefuseAtChance:
 		// Its forecasts run at the dry run's minimum budget (0 s modelled):
 		// the answer's, the unit one's and the one at the largest mass.
-		steps = DryRunForecasts(trials, per, perAnswer, cal, 0, w.SourceMass > 0)[:2]
+		steps = dryRunForecasts(trials, per, perAnswer, cal, 0, w.SourceMass > 0)[:2]
 		at := steps[1]
 		at.Step = "forecast at the largest mass"
 		steps = append(steps, at)

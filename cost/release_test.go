@@ -12,11 +12,11 @@ import (
 // TestReleaseHeldDelta2: a Δ2 the release would take from its cache
 // (ReleaseWork.Held, per τ) is priced 0 s as reused — from the store, or
 // from --sensitivity-cache when that names the cache — and every other τ
-// at Delta2's model, the dry run included; the release's own model still
+// at delta2Step's model, the dry run included; the release's own model still
 // times its forecasts (5% of the modelled Δ2).
 func TestReleaseHeldDelta2(t *testing.T) {
 	g, _ := laplacian.Karate()
-	modelled := Delta2(g, 1, sensitivity.Options{}, nil).Seconds
+	modelled := delta2Step(g, 1, sensitivity.Options{}, nil).Seconds
 	if !(modelled > 0) {
 		t.Fatalf("Δ2's model on karate: %v s", modelled)
 	}
@@ -37,7 +37,7 @@ func TestReleaseHeldDelta2(t *testing.T) {
 		if held.Seconds != 0 || !strings.HasPrefix(held.Model, c.where) {
 			t.Errorf("%+v: the held τ's step %+v, want 0 s and %q", c, held, c.where)
 		}
-		if want := Delta2(g, 2, sensitivity.Options{}, nil).Seconds; computed.Seconds != want || strings.Contains(computed.Model, "reused") {
+		if want := delta2Step(g, 2, sensitivity.Options{}, nil).Seconds; computed.Seconds != want || strings.Contains(computed.Model, "reused") {
 			t.Errorf("%+v: the other τ's step %+v, want %v s computed", c, computed, want)
 		}
 	}

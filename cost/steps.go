@@ -20,7 +20,7 @@ type Step struct {
 	Step    string  `json:"step"`
 	Seconds float64 `json:"seconds"`
 	Model   string  `json:"model"`
-	// Audit is the answer audit's cost model (answer audit only): the
+	// auditModel is the answer audit's cost model (answer audit only): the
 	// pass's own line prints it (Plan.AuditLine), not a second model.
 	Audit *answer.WorkEstimate `json:"audit,omitempty"`
 }
@@ -76,17 +76,17 @@ func Human(s float64) string { return answer.HumanDuration(time.Duration(s * flo
 
 func human(s float64) string { return Human(s) }
 
-// Delta2 is Δ2's estimate at τ on gr: sensitivity.ChooseMethod, the
+// delta2Step is Δ2's estimate at τ on gr: sensitivity.ChooseMethod, the
 // chooser and cost model Δ2 itself follows (the sensitivity command's dry
 // run's, named by name).
-func Delta2(gr *laplacian.Graph, tau float64, opt sensitivity.Options, name Names) Step {
+func delta2Step(gr *laplacian.Graph, tau float64, opt sensitivity.Options, name Names) Step {
 	c := sensitivity.ChooseMethod(gr, tau, opt)
 	return Step{Step: fmt.Sprintf("Δ2 at τ = %g", tau), Seconds: c.Seconds,
 		Model: c.Name() + ", modelled on the 2-core reference machine (sensitivity " + name.of(ParamDryRun) + ")"}
 }
 
 // Delta2Line is the line a release tells before it computes Δ2 at τ on
-// g within budget (Delta2's model: the method Δ2 follows, priced on the
+// g within budget (delta2Step's model: the method Δ2 follows, priced on the
 // 2-core reference machine), "" when it is not over long seconds.
 func Delta2Line(g *laplacian.Graph, tau float64, budget time.Duration, long float64) string {
 	c := sensitivity.ChooseMethod(g, tau, sensitivity.Options{TimeBudget: budget})
@@ -96,26 +96,26 @@ func Delta2Line(g *laplacian.Graph, tau float64, budget time.Duration, long floa
 	return fmt.Sprintf("estimated %s for Δ2 at τ = %g (%s, modelled on the 2-core reference machine)", human(c.Seconds), tau, c.Name())
 }
 
-// Audit is the answer audit's estimate at τ on gr with opt: its cost
+// auditModel is the answer audit's estimate at τ on gr with opt: its cost
 // model at the step rate measured on gr (answer.EstimateAudit).
-func Audit(gr *laplacian.Graph, tau float64, opt recovery.CertifierOptions) (Step, error) {
+func auditModel(gr *laplacian.Graph, tau float64, opt recovery.CertifierOptions) (Step, error) {
 	w, err := answer.EstimateAudit(gr, tau, opt, nil, 0)
 	if err != nil {
 		return Step{}, err
 	}
-	return AuditStep(w), nil
+	return auditWorkStep(w), nil
 }
 
-// AuditStep is the step of the answer audit's estimate w.
-func AuditStep(w answer.WorkEstimate) Step {
+// auditWorkStep is the step of the answer audit's estimate w.
+func auditWorkStep(w answer.WorkEstimate) Step {
 	return Step{Step: "answer audit", Seconds: w.Seconds, Audit: &w,
 		Model: fmt.Sprintf("2·S·K·(2|E|+n) = %.2g steps at %.2g ns a step measured on %d cores", w.Steps, w.NanosPerStep, w.Workers)}
 }
 
-// TrialCost is what TimeTrials measured of simulated releases on a
+// trialCost is what timeTrials measured of simulated releases on a
 // graph: when the first and the last of Done trials finished (seconds
 // from the simulation's start), and their σ.
-type TrialCost struct {
+type trialCost struct {
 	First, Last float64
 	Done        int
 	Sigma       float64
@@ -124,7 +124,7 @@ type TrialCost struct {
 // PerTrial is the wall time of a trial in a simulation of trials trials
 // (TrialSeconds: the pace after the first, the first's time shared by
 // its block).
-func (c TrialCost) PerTrial(trials int) float64 {
+func (c trialCost) PerTrial(trials int) float64 {
 	return TrialSeconds(c.First, c.Last, c.Done, trials)
 }
 
@@ -133,24 +133,24 @@ func (c TrialCost) PerTrial(trials int) float64 {
 // attachment, 2·10³ and 8·10³ nodes: within 25%).
 const sampleSigma = 0.1
 
-// TimeTrials times simulated releases of sim (its graph, partition, τ
+// timeTrials times simulated releases of sim (its graph, partition, τ
 // and estimator; σ = sampleSigma when it has none; the model's setup
 // included): a block of forecast.TrialBlock trials, as a simulation draws
 // them, stopped once two trials a worker after the first have finished
 // and a second has passed (a trial took 2.5 s of a core on e-mail Enron),
-// or at TrialTiming. ok is false when no trial finished by then (an
+// or at trialTiming. ok is false when no trial finished by then (an
 // estimate then leaves them out).
-func TimeTrials(sim forecast.Simulation) (TrialCost, bool) {
+func timeTrials(sim forecast.Simulation) (trialCost, bool) {
 	return timeSimulation(sim, func(ctx context.Context, sim forecast.Simulation) error {
 		_, err := forecast.Simulate(ctx, sim)
 		return err
 	})
 }
 
-// TimeAnswerTrials is TimeTrials for the private answer's simulated
+// timeAnswerTrials is timeTrials for the private answer's simulated
 // trials (forecast.SimulateAnswer at ε = 1: the operator's recovery, again
 // where the plain one missed), which cost several per-node trials each.
-func TimeAnswerTrials(sim forecast.Simulation, alpha float64) (TrialCost, bool) {
+func timeAnswerTrials(sim forecast.Simulation, alpha float64) (trialCost, bool) {
 	return timeSimulation(sim, func(ctx context.Context, sim forecast.Simulation) error {
 		_, err := forecast.SimulateAnswer(ctx, forecast.AnswerSimulation{Graph: &sim, Epsilon: 1, Alpha: alpha})
 		return err
@@ -170,9 +170,9 @@ func sampled(sim forecast.Simulation) forecast.Simulation {
 	return sim
 }
 
-// timeSimulation times run on sim as TimeTrials describes.
-func timeSimulation(sim forecast.Simulation, run func(context.Context, forecast.Simulation) error) (TrialCost, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), TrialTiming)
+// timeSimulation times run on sim as timeTrials describes.
+func timeSimulation(sim forecast.Simulation, run func(context.Context, forecast.Simulation) error) (trialCost, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), trialTiming)
 	defer cancel()
 	sim = sampled(sim)
 	if sim.Epsilon <= 0 {
@@ -181,7 +181,7 @@ func timeSimulation(sim forecast.Simulation, run func(context.Context, forecast.
 	workers := max(1, runtime.GOMAXPROCS(0))
 	start := time.Now()
 	var mu sync.Mutex
-	var c TrialCost
+	var c trialCost
 	sim.Trials, sim.TimeBudget, sim.MinTrials, sim.Workers = forecast.TrialBlock, 0, 0, workers
 	sim.Progress = func(d, _ int) {
 		mu.Lock()
@@ -211,18 +211,18 @@ func timeSimulation(sim forecast.Simulation, run func(context.Context, forecast.
 	mu.Lock()
 	defer mu.Unlock()
 	if c.Done == 0 || bad {
-		return TrialCost{}, false
+		return trialCost{}, false
 	}
 	c.Sigma = sim.Sigma
 	return c, true
 }
 
-// TrialTiming bounds TimeTrials and TimePool.
-const TrialTiming = 5 * time.Second
+// trialTiming bounds timeTrials and timePool.
+const trialTiming = 5 * time.Second
 
-// TrialsStep prices n simulated releases in simulations of trials trials
+// trialsStep prices n simulated releases in simulations of trials trials
 // each at c.
-func TrialsStep(step string, n, trials int, c TrialCost) Step {
+func trialsStep(step string, n, trials int, c trialCost) Step {
 	per := c.PerTrial(trials)
 	return Step{Step: step, Seconds: float64(n) * per,
 		Model: fmt.Sprintf("%d × %.3g s a trial, timed on %d trials of this graph (σ = %g)", n, per, c.Done, c.Sigma)}
@@ -239,33 +239,33 @@ func Loaded(d time.Duration) Step {
 // write-back", 10⁵ nodes, 4 properties each).
 const writeBackPropsPerSecond = 2.5e5
 
-// WriteBack is the write-back of props node properties to Neo4j.
-func WriteBack(props int) Step {
+// writeBackStep is the write-back of props node properties to Neo4j.
+func writeBackStep(props int) Step {
 	return Step{Step: "write-back", Seconds: float64(props) / writeBackPropsPerSecond,
 		Model: fmt.Sprintf("%d node properties at the reference %.2g a second", props, float64(writeBackPropsPerSecond))}
 }
 
-// PoolCost is what TimePool measured of a forecast's trials on a graph:
+// poolCost is what timePool measured of a forecast's trials on a graph:
 // the seconds a trial takes to draw (its share of a block's actions,
 // once for every ε) and to score at one ε (recovery and ranking).
-type PoolCost struct {
+type poolCost struct {
 	Setup, Draw, Score float64
 	How                string // how Draw and Score were had
 }
 
-// TimePool times a block of forecast.TrialBlock trials of sim as the
+// timePool times a block of forecast.TrialBlock trials of sim as the
 // plan's forecasts run them: drawn into a forecast.TrialPool (the models'
 // setup included), then scored again from the pool's kept draws. ok is
-// false when the block did not finish within TrialTiming.
-func TimePool(sim forecast.Simulation) (PoolCost, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), TrialTiming)
+// false when the block did not finish within trialTiming.
+func timePool(sim forecast.Simulation) (poolCost, bool) {
+	ctx, cancel := context.WithTimeout(context.Background(), trialTiming)
 	defer cancel()
 	sim = sampled(sim)
 	sim.Trials, sim.TimeBudget, sim.MinTrials, sim.Progress = forecast.TrialBlock, 0, 0, nil
 	start := time.Now()
 	pool, err := forecast.NewTrialPool(sim)
 	if err != nil {
-		return PoolCost{}, false
+		return poolCost{}, false
 	}
 	setup := time.Since(start).Seconds()
 	start = time.Now()
@@ -273,53 +273,53 @@ func TimePool(sim forecast.Simulation) (PoolCost, bool) {
 	// As the plan scores them (forecast.PerNode: no EMD); one community
 	// decides the verdict in its first round.
 	if _, err := forecast.PerNode(ctx, sim); err != nil {
-		return PoolCost{}, false
+		return poolCost{}, false
 	}
 	both := time.Since(start).Seconds()
 	start = time.Now()
 	if _, err := forecast.PerNode(ctx, sim); err != nil {
-		return PoolCost{}, false
+		return poolCost{}, false
 	}
 	score := time.Since(start).Seconds()
 	n := float64(forecast.TrialBlock)
-	return PoolCost{Setup: setup, Draw: math.Max(both-score, 0) / n, Score: score / n,
+	return poolCost{Setup: setup, Draw: math.Max(both-score, 0) / n, Score: score / n,
 		How: fmt.Sprintf("timed on %d trials of this graph, σ = %g", forecast.TrialBlock, sim.Sigma)}, true
 }
 
-// PricePool prices sim's trials as TimePool measures them, without
+// pricePool prices sim's trials as timePool measures them, without
 // running any (a second on large graphs): each draw at
 // PerNodeTrialSeconds, its step rate measured, and each score at
 // scoreNodeSeconds a node. ok is false where trials are not priced (small
 // graphs, whose action is dense).
-func PricePool(sim forecast.Simulation) (PoolCost, bool) { return PricePoolAt(sim, 0) }
+func pricePool(sim forecast.Simulation) (poolCost, bool) { return pricePoolAt(sim, 0) }
 
-// PricePoolAt is PricePool at step seconds a step of the action (0: the
-// rate measured now, TrialStepSeconds).
-func PricePoolAt(sim forecast.Simulation, step float64) (PoolCost, bool) {
+// pricePoolAt is pricePool at step seconds a step of the action (0: the
+// rate measured now, trialStepSeconds).
+func pricePoolAt(sim forecast.Simulation, step float64) (poolCost, bool) {
 	if step <= 0 {
 		if chebyshevDegree(sim.Graph, sim.Tau, forecast.TrialBlock) == 0 {
-			return PoolCost{}, false // dense: not priced, nothing measured
+			return poolCost{}, false // dense: not priced, nothing measured
 		}
-		step = TrialStepSeconds(sim.Graph)
+		step = trialStepSeconds(sim.Graph)
 	}
-	per, how := PerNodeTrialSecondsAt(sim.Graph, sim.Tau, forecast.TrialBlock, step)
+	per, how := PerNodeTrialSeconds(sim.Graph, sim.Tau, forecast.TrialBlock, step)
 	if per <= 0 {
-		return PoolCost{}, false
+		return poolCost{}, false
 	}
-	return PoolCost{Draw: per, Score: scoreNodeSeconds * float64(sim.Graph.N()),
+	return poolCost{Draw: per, Score: scoreNodeSeconds * float64(sim.Graph.N()),
 		How: fmt.Sprintf("priced at %s, scores at %g ns a node", how, scoreNodeSeconds*1e9)}, true
 }
 
 // scoreNodeSeconds is what scoring a drawn trial at one ε costs a node
-// (its ranking and verdict): 20–47 ns timed by TimePool on LFR 2·10⁴,
+// (its ranking and verdict): 20–47 ns timed by timePool on LFR 2·10⁴,
 // pgp-strong-2009 and e-mail Enron.
 const scoreNodeSeconds = 40e-9
 
-// PoolStep prices a plan's per-node forecasts: for each of taus diffusion
+// poolStep prices a plan's per-node forecasts: for each of taus diffusion
 // times, every mass of the curve takes ForecastRounds rounds of trials
 // trials (one to forecast.VerdictRounds, as the rate is far from or near
 // the guess), drawn once and scored at each of levels ε.
-func PoolStep(levels, taus, trials int, c PoolCost) Step {
+func poolStep(levels, taus, trials int, c poolCost) Step {
 	masses := len(forecast.MassGrid())
 	drawn := taus * masses * ForecastRounds * trials
 	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + float64(levels*drawn)*c.Score

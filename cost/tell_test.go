@@ -21,13 +21,13 @@ func TestTellSaysTheLineOnly(t *testing.T) {
 	say := func(s string) { said = append(said, s) }
 	began := time.Now()
 	TellSensitivity(say, g, 1, sensitivity.Options{}, nil, began, 0)
-	if want := SensitivityLine(g, 1, sensitivity.Options{}, nil, began, 0); (want == "") != (len(said) == 0) {
+	if want := sensitivityLine(g, 1, sensitivity.Options{}, nil, began, 0); (want == "") != (len(said) == 0) {
 		t.Errorf("sensitivity: said %q, line %q", said, want)
 	}
 	said = nil
 	sim := forecast.Simulation{Graph: g, Partition: part, Trials: 10}
 	TellAnswerExperiment(say, sim, []float64{1}, 1, began, 0)
-	if want := AnswerExperimentLine(sim, []float64{1}, 1, began, 0); (want == "") != (len(said) == 0) || (want != "" && said[0] != want) {
+	if want := answerExperimentLine(sim, []float64{1}, 1, began, 0); (want == "") != (len(said) == 0) || (want != "" && said[0] != want) {
 		t.Errorf("answer experiment: said %q, line %q", said, want)
 	}
 }

@@ -22,38 +22,33 @@ const (
 // PerNodeTrialSeconds prices a per-node forecast trial on g at τ, in wall
 // seconds (its readings, their noise and the recovery; plan's trials are
 // then scored at each ε): perNodeTrialActions column actions of
-// K·(2|E| + n) steps at this machine's step rate (expm.MeasureStepRate
-// for trialRateTiming) and perNodeTrialNodeSeconds a node; and says how.
-// 0 where the action is not a Chebyshev series (small graphs: dense).
-func PerNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int) (float64, string) {
+// K·(2|E| + n) steps at step seconds a step — 0: this machine's step
+// rate, measured (expm.MeasureStepRate for trialRateTiming) — and
+// perNodeTrialNodeSeconds a node; and says how. 0 where the action is not
+// a Chebyshev series (small graphs: dense).
+func PerNodeTrialSeconds(g *laplacian.Graph, tau float64, trials int, step float64) (float64, string) {
 	K := chebyshevDegree(g, tau, trials)
 	if K == 0 {
 		return 0, ""
 	}
-	return perNodeTrialAt(g, K, TrialStepSeconds(g))
-}
-
-// TrialStepSeconds is this machine's time a step of the action on g
-// (expm.MeasureStepRate for trialRateTiming): measured once, it prices
-// trials at several τ (PerNodeTrialSecondsAt, AnswerTrialSecondsAt).
-func TrialStepSeconds(g *laplacian.Graph) float64 {
-	return expm.MeasureStepRate(g, trialRateTiming).Seconds
-}
-
-// PerNodeTrialSecondsAt is PerNodeTrialSeconds at step seconds a step.
-func PerNodeTrialSecondsAt(g *laplacian.Graph, tau float64, trials int, step float64) (float64, string) {
-	K := chebyshevDegree(g, tau, trials)
-	if K == 0 {
-		return 0, ""
+	if step <= 0 {
+		step = trialStepSeconds(g)
 	}
 	return perNodeTrialAt(g, K, step)
 }
 
-// AnswerTrialSecondsAt prices a private-answer trial on g at τ before any
+// trialStepSeconds is this machine's time a step of the action on g
+// (expm.MeasureStepRate for trialRateTiming): measured once, it prices
+// trials at several τ (PerNodeTrialSeconds, answerTrialSecondsAt).
+func trialStepSeconds(g *laplacian.Graph) float64 {
+	return expm.MeasureStepRate(g, trialRateTiming).Seconds
+}
+
+// answerTrialSecondsAt prices a private-answer trial on g at τ before any
 // has run, at step seconds a step: AnswerTrialFactor per-node trials
-// (PerNodeTrialSecondsAt), and says how.
-func AnswerTrialSecondsAt(g *laplacian.Graph, tau float64, trials int, step float64) (float64, string) {
-	per, how := PerNodeTrialSecondsAt(g, tau, trials, step)
+// (PerNodeTrialSeconds), and says how.
+func answerTrialSecondsAt(g *laplacian.Graph, tau float64, trials int, step float64) (float64, string) {
+	per, how := PerNodeTrialSeconds(g, tau, trials, step)
 	return AnswerTrialFactor * per, fmt.Sprintf("%d per-node trials' time: %s", AnswerTrialFactor, how)
 }
 

@@ -6,6 +6,10 @@ import "math"
 // (a missing file stays bad input, a refused password unreachable).
 func Input(err error) error { return marked{err, BadInput} }
 
+// Mark is err of kind k unless what it wraps has a kind of its own: how
+// the errors of a package that names no kinds (sensor) get theirs.
+func Mark(err error, k Kind) error { return marked{err, k} }
+
 // Inputf is Input of Errorf(format, args...): its parameters render by name.
 func Inputf(format string, args ...any) error { return marked{Errorf(format, args...), BadInput} }
 

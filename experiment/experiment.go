@@ -135,7 +135,7 @@ func RunLine(ctx context.Context, e Line) (*LineResult, error) {
 		if err != nil {
 			return nil, err
 		}
-		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta, Mechanism: trials.Mechanism(e.Mechanism)})
+		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta, Mechanism: e.Mechanism.Resolve()})
 		if err != nil {
 			return nil, err
 		}

@@ -440,7 +440,7 @@ func (e *Simulation) calibrate(res *SimulationResult) error {
 			return err
 		}
 	}
-	cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta, Mechanism: trials.Mechanism(e.Mechanism)})
+	cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: e.Epsilon, Delta: e.Delta, Mechanism: e.Mechanism.Resolve()})
 	if err != nil {
 		return err
 	}

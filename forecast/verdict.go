@@ -140,10 +140,22 @@ func Judge(f *Forecast, m MassEstimate, pValue float64) Verdict {
 		v.Reason = fmt.Sprintf("noise: releases like this one with %s name the right community %.1f%% [%.1f%%, %.1f%%] of the time (%d simulated), "+
 			"which cannot be told from a guess (%.1f%%) — not a finding", mass, 100*f.CommunityAccuracy, 100*f.Low, 100*f.High, f.Trials, 100*f.Guess())
 	default:
-		v.Reason = fmt.Sprintf("answer: evidence of a source (p = %.3g); releases like this one with %s name the right community %.1f%% [%.1f%%, %.1f%%] "+
-			"of the time (%d simulated) against a guess of %.1f%%", pValue, mass, 100*f.CommunityAccuracy, 100*f.Low, 100*f.High, f.Trials, 100*f.Guess())
+		v.Reason = fmt.Sprintf("%s: evidence of a source (p = %.3g); releases like this one with %s name the right community %.1f%% [%.1f%%, %.1f%%] "+
+			"of the time (%d simulated) against a guess of %.1f%%", AnswerLabel(f), pValue, mass, 100*f.CommunityAccuracy, 100*f.Low, 100*f.High, f.Trials, 100*f.Guess())
 	}
 	return v
+}
+
+// AnswerLabel is how a verdict above chance names releases forecast f:
+// "answer" when they name the right community more often than not (the
+// 95% interval above one half); else it says they beat a guess yet are
+// wrong most of the time, so that a release right 36% of the time is not
+// called an answer.
+func AnswerLabel(f *Forecast) string {
+	if f.Low >= 0.5 {
+		return "answer"
+	}
+	return fmt.Sprintf("better than a guess, not an answer (wrong %.0f%% of the time)", 100*(1-f.CommunityAccuracy))
 }
 
 // AtMass is PerNode with sources of total mass m.Low

@@ -2,7 +2,9 @@ package forecast
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -237,6 +239,28 @@ func TestMassCurveWithUnit(t *testing.T) {
 		}
 		if p.Mass != 1 && (p.CommunityAccuracy != want[i].CommunityAccuracy || p.Low != want[i].Low || p.High != want[i].High) {
 			t.Errorf("point %+v moved (was %+v)", p, want[i])
+		}
+	}
+}
+
+// A verdict above chance is called an answer only when releases like
+// this one name the right community more often than not (the 95%
+// interval above one half). Before, a release right 36% of the time (a
+// user's check found 6 of 20) read "VERDICT: answer".
+func TestVerdictAnswerOnlyWhenMostlyRight(t *testing.T) {
+	m := MassEstimate{Mass: 40, SE: 5, Low: 30, High: 50}
+	for _, c := range []struct {
+		acc, low, high float64
+		answer         bool
+	}{{0.36, 0.27, 0.46, false}, {0.55, 0.45, 0.65, false}, {0.8, 0.71, 0.87, true}} {
+		f := &Forecast{CommunityAccuracy: c.acc, Low: c.low, High: c.high, Chance: 0.25, PriorRate: 0.25, Trials: 100}
+		v := Judge(f, m, 0.001)
+		if v.Noise {
+			t.Fatalf("%.2f [%.2f, %.2f]: noise: %s", c.acc, c.low, c.high, v.Reason)
+		}
+		wrong := fmt.Sprintf("wrong %.0f%% of the time", 100*(1-c.acc))
+		if got := strings.HasPrefix(v.Reason, "answer:"); got != c.answer || (!c.answer && !strings.Contains(v.Reason, wrong)) {
+			t.Errorf("right %.2f [%.2f, %.2f] of the time: %q (answer %v, want %v, saying %q)", c.acc, c.low, c.high, v.Reason, got, c.answer, wrong)
 		}
 	}
 }

@@ -259,7 +259,7 @@ func (p *ReleasePlan) pricing(g *laplacian.Graph) (graph *laplacian.Graph, part 
 	}
 	if !p.priced {
 		p.priced = true
-		p.perTrial, p.perTrialHow = cost.PerNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials)
+		p.perTrial, p.perTrialHow = cost.PerNodeTrialSeconds(graph, p.Spec.Tau+p.Spec.Smooth, p.Spec.ForecastTrials, 0)
 	}
 	return graph, part, p.perTrial, p.perTrialHow, p.perTrial > 0
 }
@@ -408,8 +408,8 @@ func (p *ReleasePlan) judge(f, top *forecast.Forecast) *ReleaseVerdict {
 		v.Reason = fmt.Sprintf("noise: releases with a source of %s (stated) would put its community first %.3f [%.3f, %.3f] of the time (%d simulated), which cannot be told from %s",
 			forecast.Units(v.SourceMass), f.CommunityAccuracy, f.Low, f.High, f.Trials, guess)
 	case v.SourceMass > 0:
-		v.Reason = fmt.Sprintf("answer: releases with a source of %s (stated) would put its community first %.3f [%.3f, %.3f] of the time (%d simulated) against %s",
-			forecast.Units(v.SourceMass), f.CommunityAccuracy, f.Low, f.High, f.Trials, guess)
+		v.Reason = fmt.Sprintf("%s: releases with a source of %s (stated) would put its community first %.3f [%.3f, %.3f] of the time (%d simulated) against %s",
+			forecast.AnswerLabel(f), forecast.Units(v.SourceMass), f.CommunityAccuracy, f.Low, f.High, f.Trials, guess)
 	case top != nil && top.AtChance:
 		v.AtChance, v.basis = true, top
 		v.Reason = fmt.Sprintf("noise whatever the readings hold: releases like this one cannot be told from %s at any source mass up to %g units (at %g units %.3f [%.3f, %.3f])",

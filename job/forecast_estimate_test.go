@@ -14,13 +14,12 @@ import (
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // TestDryRunSaysItsEstimate: once the private answer's first trials are
 // timed, the dry run tells the modelled time of the whole dry run — the
-// time so far and its forecasts (cost.DryRunForecasts) at the answer's time a
+// time so far and its forecasts (cost.DryRunForecastsOn) at the answer's time a
 // trial, the per-node trials priced by the step rate on a graph whose
 // action is a Chebyshev series (at the answer's time where it is dense) —
 // once, and only when it is over 10 s.
@@ -38,7 +37,7 @@ func TestDryRunSaysItsEstimate(t *testing.T) {
 		if len(said) != 1 {
 			t.Fatalf("%s: said %q, want one estimate line", c.name, said)
 		}
-		per, how := cost.PerNodeTrialSeconds(c.g, 1, 100)
+		per, how := cost.PerNodeTrialSeconds(c.g, 1, 100, 0)
 		var K int
 		var ns float64
 		_, err := fmt.Sscanf(how, "3.2 column actions of K = %d at this machine's %g ns a step and 0.32 µs a node", &K, &ns)
@@ -46,17 +45,15 @@ func TestDryRunSaysItsEstimate(t *testing.T) {
 		if c.dense != (per == 0) || (!c.dense && (err != nil || math.Abs(per/model-1) > 0.01)) {
 			t.Errorf("%s: per-node trial priced at %g (%s)", c.name, per, how)
 		}
-		// At a given step: the same model, exactly; the answer's at five.
-		if at, _ := cost.PerNodeTrialSecondsAt(c.g, 1, 100, ns*1e-9); !c.dense && math.Abs(at-model) > 1e-12*model {
-			t.Errorf("%s: cost.PerNodeTrialSecondsAt %g, the model at %g ns a step %g", c.name, at, ns, model)
-		}
-		if a, _ := cost.AnswerTrialSecondsAt(c.g, 1, 100, 2e-10); a != cost.AnswerTrialFactor*first(cost.PerNodeTrialSecondsAt(c.g, 1, 100, 2e-10)) {
-			t.Errorf("%s: cost.AnswerTrialSecondsAt %g, not %d per-node trials", c.name, a, cost.AnswerTrialFactor)
+		// At a given step: the same model, exactly (the answer's at five:
+		// cost's TestAnswerTrialIsFivePerNode).
+		if at, _ := cost.PerNodeTrialSeconds(c.g, 1, 100, ns*1e-9); !c.dense && math.Abs(at-model) > 1e-12*model {
+			t.Errorf("%s: cost.PerNodeTrialSeconds %g at a given step, the model at %g ns a step %g", c.name, at, ns, model)
 		}
 		// The answer's round at its measured time; the per-node ones are
 		// priced by a rate measured again, so only named here.
 		ans := p.dryRunSteps(c.g, part, 1, 30, 0)[0]
-		if want := cost.DryRunForecasts(100, 1, 30, 0, 0, false)[0].Seconds + privacy.CalibrationSeconds(c.g, part); ans.Seconds != want {
+		if want := cost.DryRunForecastsOn(c.g, part, 100, 1, 30, 0, false)[0].Seconds; ans.Seconds != want {
 			t.Errorf("%s: the answer's step %+v, want its round and calibration, %g s", c.name, ans, want)
 		}
 		for _, want := range []string{"private-answer forecast " + answer.HumanDuration(time.Duration(ans.Seconds*float64(time.Second))),
@@ -287,6 +284,3 @@ func TestDryRunSaysItsGuess(t *testing.T) {
 		t.Errorf("cost.Delta2Guess with a 1 s time budget: %g s, want %g s", got, want)
 	}
 }
-
-// first is the first of two results.
-func first(x float64, _ string) float64 { return x }

@@ -188,7 +188,7 @@ func TestJudgeRelease(t *testing.T) {
 		t.Errorf("forecast at chance: %+v", r)
 	}
 	r = ranking(true, 0.005)
-	if v := JudgeRelease(r, above, mass); r.NoiseDominated || r.NoiseReason != "" || v == nil || !strings.HasPrefix(v.Reason, "answer: evidence of a source (p = 0.005)") {
+	if v := JudgeRelease(r, above, mass); r.NoiseDominated || r.NoiseReason != "" || v == nil || !strings.HasPrefix(v.Reason, "better than a guess, not an answer (wrong 90% of the time): evidence of a source (p = 0.005)") {
 		t.Errorf("forecast above chance: %+v, verdict %+v", r, v)
 	}
 	r = ranking(false, 0.3)

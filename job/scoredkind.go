@@ -1,7 +1,7 @@
 package job
 
 import (
-	"strings"
+	"github.com/graphcloak/graphcloak/community"
 
 	"github.com/graphcloak/graphcloak/errkind"
 )
@@ -16,13 +16,16 @@ const ParamCommunities errkind.Param = "communities"
 // whether it is a node property and which (read with the graph). Any
 // other kind is bad input.
 func ScoredPartitionProperty(kind string) (property string, isProperty bool, err error) {
-	property, isProperty = strings.CutPrefix(kind, "property:")
-	if isProperty {
-		return property, true, nil
-	}
-	switch {
-	case kind == "", kind == "planted", kind == "leiden", kind == "louvain", strings.HasPrefix(kind, "file:"):
+	if kind == "" {
 		return "", false, nil
 	}
-	return "", false, errkind.Inputf("%v must be planted, leiden, louvain, file:PATH or property:NAME, got %q", ParamCommunities, kind)
+	scored := func(k community.SpecKind) bool { return k.Scored }
+	k, arg, ok := community.SpecKinds.Of(kind)
+	if !ok || !scored(k) {
+		return "", false, errkind.Inputf("%v must be %s, got %q", ParamCommunities, community.SpecKinds.Names(scored), kind)
+	}
+	if k.Name == "property" {
+		return arg, true, nil
+	}
+	return "", false, nil
 }

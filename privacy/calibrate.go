@@ -15,7 +15,7 @@ type CalibrationParams struct {
 	Sensitivity float64
 	// Epsilon is ε, finite and > 0; Delta is δ, in (0, 1).
 	Epsilon, Delta float64
-	// Mechanism defaults to MechanismAnalytic.
+	// Mechanism defaults to the discrete Gaussian (Mechanism.Resolve).
 	Mechanism Mechanism
 }
 
@@ -32,19 +32,15 @@ type Calibration struct {
 // Calibrate returns σ for one Gaussian release of a value with L2
 // sensitivity Δ under (ε, δ)-DP, and its zCDP cost ρ = Δ²/(2σ²).
 //
-// The default is the analytic Gaussian (AnalyticSigma). The σ it returns is
-// proven for continuous Gaussian noise; Release samples a discrete
-// Gaussian and calibrates it with MechanismDiscrete accounting instead
-// (see Release). Invalid parameters are refused with *ArgumentError, never
+// The default is the discrete Gaussian's σ (DiscreteSigma), what Release
+// draws; MechanismAnalytic gives the σ proven for continuous Gaussian
+// noise only. Invalid parameters are refused with *ArgumentError, never
 // clipped.
 func Calibrate(p CalibrationParams) (Calibration, error) {
 	if err := validateCalibration("Calibrate", p.Sensitivity, p.Epsilon, p.Delta); err != nil {
 		return Calibration{}, err
 	}
-	m := p.Mechanism
-	if m == MechanismDefault {
-		m = MechanismAnalytic
-	}
+	m := p.Mechanism.Resolve()
 	r, ok := m.Spec()
 	if !ok {
 		return Calibration{}, &ArgumentError{Func: "Calibrate", Param: "mechanism", Value: m.String(), Reason: "is unknown"}

@@ -58,7 +58,7 @@ func TestAnalyticSigmaRoundTrip(t *testing.T) {
 
 func TestCalibrateHugeEpsilon(t *testing.T) {
 	for _, eps := range []float64{1e3, 1e4, 1e6, 1e9} {
-		c, err := Calibrate(CalibrationParams{Sensitivity: 1, Epsilon: eps, Delta: 1e-5})
+		c, err := Calibrate(CalibrationParams{Sensitivity: 1, Epsilon: eps, Delta: 1e-5, Mechanism: MechanismAnalytic})
 		if err != nil {
 			t.Fatalf("ε=%g: %v", eps, err)
 		}
@@ -145,12 +145,9 @@ func TestCalibrateValidation(t *testing.T) {
 }
 
 func TestCalibrateRhoAndMechanisms(t *testing.T) {
-	c, err := Calibrate(CalibrationParams{Sensitivity: 2, Epsilon: 1, Delta: 1e-5})
+	c, err := Calibrate(CalibrationParams{Sensitivity: 2, Epsilon: 1, Delta: 1e-5, Mechanism: MechanismAnalytic})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if c.Mechanism != MechanismAnalytic {
-		t.Errorf("default mechanism = %v, want analytic", c.Mechanism)
 	}
 	if want := 4 / (2 * c.Sigma * c.Sigma); c.Rho < want || c.Rho > want*(1+1e-15) {
 		t.Errorf("ρ = %v, want Δ²/(2σ²) = %v rounded up", c.Rho, want)
@@ -183,7 +180,7 @@ func TestCalibrateRhoAndMechanisms(t *testing.T) {
 }
 
 func ExampleCalibrate() {
-	c, err := Calibrate(CalibrationParams{Sensitivity: 1, Epsilon: 1, Delta: 1e-5})
+	c, err := Calibrate(CalibrationParams{Sensitivity: 1, Epsilon: 1, Delta: 1e-5, Mechanism: MechanismAnalytic})
 	if err != nil {
 		panic(err)
 	}

@@ -4,14 +4,17 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/graphcloak/graphcloak/errkind"
 )
 
 // Mechanism selects how σ is calibrated.
 type Mechanism int
 
 const (
-	// MechanismDefault is the analytic Gaussian for Calibrate and the
-	// discrete Gaussian with zCDP/CKS20 accounting for Release.
+	// MechanismDefault is the discrete Gaussian with zCDP/CKS20
+	// accounting, what a release draws, for Calibrate, Release and the
+	// simulations alike (Resolve).
 	MechanismDefault Mechanism = iota
 	// MechanismAnalytic is the analytic Gaussian mechanism (Balle & Wang
 	// 2018, Thm 8): the smallest σ whose continuous Gaussian noise is
@@ -122,6 +125,16 @@ var mechanisms = []MechanismSpec{
 		Sigma:       AnalyticSigma, Continuous: true},
 }
 
+// CheckEpsilon refuses, as bad input naming the mechanism, a release at
+// an ε the row's calibration is not proven for (ε ≥ MaxEpsilon).
+func (r MechanismSpec) CheckEpsilon(epsilon float64) error {
+	if r.MaxEpsilon == 0 || epsilon < r.MaxEpsilon {
+		return nil
+	}
+	def, _ := ReleaseMechanism(MechanismDefault)
+	return errkind.Inputf("%s: the %s is only proven for ε < %v, got ε = %v (use %s)", ParamMechanism, r.Title, r.MaxEpsilon, epsilon, def.Name)
+}
+
 // Mechanisms returns the mechanism table, one row per mechanism.
 func Mechanisms() []MechanismSpec { return slices.Clone(mechanisms) }
 
@@ -147,13 +160,20 @@ func LookupMechanism(name string) (MechanismSpec, bool) {
 	return MechanismSpec{}, false
 }
 
-// ReleaseMechanism is the row Release draws for m: MechanismDefault is
-// the discrete Gaussian; a mechanism with no sampler is refused with
-// *ArgumentError (its σ is proven for continuous noise only).
-func ReleaseMechanism(m Mechanism) (MechanismSpec, error) {
+// Resolve is the mechanism m means: MechanismDefault is the discrete
+// Gaussian (the one meaning of the default), any other itself.
+func (m Mechanism) Resolve() Mechanism {
 	if m == MechanismDefault {
-		m = MechanismDiscrete
+		return MechanismDiscrete
 	}
+	return m
+}
+
+// ReleaseMechanism is the row Release draws for m (Resolve); a mechanism
+// with no sampler is refused with *ArgumentError (its σ is proven for
+// continuous noise only).
+func ReleaseMechanism(m Mechanism) (MechanismSpec, error) {
+	m = m.Resolve()
 	r, ok := m.Spec()
 	switch {
 	case !ok:

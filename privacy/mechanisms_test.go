@@ -159,3 +159,29 @@ func TestSensorMechanismsAgree(t *testing.T) {
 		}
 	}
 }
+
+// MechanismDefault has one meaning: Calibrate's default σ is the one the
+// default release draws (the discrete Gaussian's, σ = Δ/√(2ρ) with
+// ρ = CKSRho(ε, δ)), as the simulations' and the pipeline's. Before,
+// Calibrate took it for the analytic Gaussian (a smaller σ, proven for
+// continuous noise only).
+func TestMechanismDefaultHasOneMeaning(t *testing.T) {
+	rel, err := ReleaseMechanism(MechanismDefault)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []CalibrationParams{{Sensitivity: 1, Epsilon: 1, Delta: 1e-5}, {Sensitivity: 0.356, Epsilon: 4, Delta: 1e-6}} {
+		c, err := Calibrate(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rho, err := CKSRho(p.Epsilon, p.Delta)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := p.Sensitivity / math.Sqrt(2*rho)
+		if c.Mechanism != rel.Mechanism || c.Mechanism != MechanismDefault.Resolve() || math.Abs(c.Sigma-want) > 1e-9*want {
+			t.Errorf("Calibrate(%+v) default: %v σ = %v, want the release's %s σ = Δ/√(2ρ) = %v", p, c.Mechanism, c.Sigma, rel.Name, want)
+		}
+	}
+}

@@ -304,3 +304,10 @@ func (bal Balance) String() string {
 	return fmt.Sprintf("ε spent %.6g of %g at δ=%g (%s), ρ=%.6g left for a Gaussian release, ε=%.6g for an answer; %s",
 		bal.EpsilonSpent, bal.Budget.Epsilon, bal.Budget.Delta, spent, bal.RhoRemaining, bal.AnswerEpsilonRemaining, releases)
 }
+
+// Quote is what the balance would read after charge c: the ε spent at
+// the budget's δ, and whether the ledger would admit c.
+func (bal Balance) Quote(c Charge) (epsilonSpent float64, fits bool) {
+	t := bal.after(c)
+	return bal.Budget.epsilonOf(t), bal.Budget.fits(bal.RhoBudget, t)
+}

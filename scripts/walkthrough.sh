@@ -131,6 +131,8 @@ verdict_of() {
 			[[ "$line" == *true* ]] && echo noise || echo answer
 		elif grep -q '^VERDICT: answer' "$dir/out" "$dir/err"; then
 			echo answer
+		elif grep -q '^VERDICT: better than a guess' "$dir/out" "$dir/err"; then
+			echo "better than a guess (not an answer)"
 		elif grep -q '^WARNING: noise' "$dir/out" "$dir/err"; then
 			echo noise
 		else

@@ -7,13 +7,13 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/sensorfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/local"
 )
 
 // Parameters a collector's request names (errkind.Param) besides
-// inputfiles' and local's.
+// sensorfiles' and local's.
 const (
 	ParamMACKeys errkind.Param = "mac-keys"
 	ParamClose   errkind.Param = "close"
@@ -26,7 +26,7 @@ func (r CollectRequest) Check() error {
 	f := r.Files
 	switch {
 	case f.Order == "" || f.CoordinatorKey == "" || f.MACKeys == "" || f.Journal == "":
-		return errkind.Usagef("collect needs %s FILE, %s FILE.pub, %s FILE and %s DIR", inputfiles.ParamOrder, inputfiles.ParamCoordinatorKey, ParamMACKeys, local.ParamJournal)
+		return errkind.Usagef("collect needs %s FILE, %s FILE.pub, %s FILE and %s DIR", sensorfiles.ParamOrder, sensorfiles.ParamCoordinatorKey, ParamMACKeys, local.ParamJournal)
 	case r.ReportsFrom == "" && r.Reports == nil && !r.Close:
 		return errkind.Usagef("give %s FILE|- (reports to collect), %s (close the epoch), or both", ParamReports, ParamClose)
 	case r.Graph != "" && r.Graph != Neo4jSpec:

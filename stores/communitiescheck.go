@@ -1,6 +1,7 @@
 package stores
 
 import (
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
@@ -14,27 +15,28 @@ import (
 // names its file. given is the spec as the caller gave it ("leiden",
 // "gds:leiden", "file:PATH"), which an unknown kind's message quotes.
 func (c Communities) Check(given string, neo4j bool) error {
-	switch kind, arg := c.Kind, c.Arg; {
-	case (kind == "leiden" || kind == "louvain") && arg == "":
-		return errkind.CheckPositive(ParamResolution, c.Resolution)
-	case kind == "file" && arg != "":
+	spec := c.Kind
+	if c.Arg != "" {
+		spec += ":" + c.Arg
+	}
+	k, arg, ok := community.SpecKinds.Of(spec)
+	switch {
+	case !ok || !k.Located:
+		return errkind.Usagef("%s must be %s, got %q", job.ParamCommunities, community.SpecKinds.Names(locatedKind), given)
+	case k.Database && !neo4j:
+		return errkind.Usagef("%s %s needs %s %s (%s)", job.ParamCommunities, k.Syntax, job.ParamGraph, Neo4jSpec, k.About)
+	case k.Path:
 		return nil
-	case kind == "gds" && (arg == "leiden" || arg == "louvain"):
-		if !neo4j {
-			return errkind.Usagef("%s gds:%s runs in Neo4j Graph Data Science and needs %s %s", job.ParamCommunities, arg, job.ParamGraph, Neo4jSpec)
-		}
-		if arg == "louvain" && c.Resolution != 1 {
-			return errkind.Usagef("%s: gds:louvain has no resolution parameter; use gds:leiden", ParamResolution)
-		}
-		return errkind.CheckPositive(ParamResolution, c.Resolution)
-	case kind == "property" && arg != "":
-		if !neo4j {
-			return errkind.Usagef("%s property:NAME needs %s %s", job.ParamCommunities, job.ParamGraph, Neo4jSpec)
-		}
+	case k.Name == "property":
 		if !config.ValidIdentifier(arg) {
 			return errkind.Inputf("%s: %q is not a valid property name", job.ParamCommunities, arg)
 		}
 		return nil
+	case k.Name == "gds" && arg == "louvain" && c.Resolution != 1:
+		return errkind.Usagef("%s: gds:louvain has no resolution parameter; use gds:leiden", ParamResolution)
 	}
-	return errkind.Usagef("%s must be leiden, louvain, gds:leiden, gds:louvain, property:NAME or file:PATH, got %q", job.ParamCommunities, given)
+	return errkind.CheckPositive(ParamResolution, c.Resolution)
 }
+
+// locatedKind: a kind of the communities table a localisation reads.
+func locatedKind(k community.SpecKind) bool { return k.Located }

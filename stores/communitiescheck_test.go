@@ -29,7 +29,7 @@ func TestCommunitiesCheck(t *testing.T) {
 		{"karate", "louvain", -1, errkind.BadInput, "--resolution"},
 		{"karate", "leiden:fast", 1, errkind.Usage, `--communities must be leiden, louvain, gds:leiden, gds:louvain, property:NAME or file:PATH, got "leiden:fast"`},
 		{"karate", "file:", 1, errkind.Usage, `got "file:"`},
-		{"karate", "gds:leiden", 1, errkind.Usage, "--communities gds:leiden runs in Neo4j Graph Data Science and needs --graph neo4j"},
+		{"karate", "gds:leiden", 1, errkind.Usage, "--communities gds:leiden needs --graph neo4j"},
 		{"neo4j", "gds:louvain", 2, errkind.Usage, "--resolution: gds:louvain has no resolution parameter"},
 		{"neo4j", "gds:leiden", 0, errkind.BadInput, "--resolution"},
 		{"neo4j", "gds:infomap", 1, errkind.Usage, "--communities"},

@@ -19,7 +19,7 @@
 // a job's steps — and so their crash safety — is job's (job.Execute,
 // job.ExecuteLocate); Neo4j only carries each step to the database.
 // What is read from local files before anything is opened (readings, key
-// files, a certificate) is internal/inputfiles'.
+// files, a certificate) is internal/inputfiles' and internal/jobfiles'.
 //
 // Its errors name parameters (errkind.Param), never a command's flags;
 // only the command (cmd/graphcloak) and the service import it.

@@ -7,6 +7,7 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
@@ -102,7 +103,7 @@ func (in EpochInputs) Request() (EpochRequest, error) {
 
 // Spec is the job spec of the epoch from the configuration (τ, α, ε, δ,
 // scope, the ledger) and the Δ2 source, read and checked as a release's
-// is (inputfiles.ReadReleaseInputs); the classic mechanism is refused
+// is (jobfiles.ReadReleaseInputs); the classic mechanism is refused
 // (sensors draw the discrete Gaussian). Its Epoch is the request's.
 func (in EpochInputs) Spec(cfg *config.Config, epoch string) (job.ReleaseSpec, error) {
 	spec := job.ReleaseSpec{Graph: in.Graph, Neo4j: in.Graph == Neo4jSpec, Database: cfg.Neo4j.Database,
@@ -111,7 +112,7 @@ func (in EpochInputs) Spec(cfg *config.Config, epoch string) (job.ReleaseSpec, e
 		CertificatePath: in.CertificatePath, CachePath: in.CachePath, TimeBudget: in.TimeBudget, Software: buildinfo.Read().String()}
 	spec.Projection = cfg.Neo4jProjection()
 	spec.ValuesFrom = "property:" + spec.Projection.ValueProperty
-	if err := inputfiles.ReadReleaseInputs(cfg, &spec); err != nil {
+	if err := jobfiles.ReadReleaseInputs(cfg, &spec); err != nil {
 		return job.ReleaseSpec{}, err
 	}
 	if m, err := privacy.ReleaseMechanism(spec.Mechanism); err == nil && !m.AtSensor { // privacy's mechanism table says

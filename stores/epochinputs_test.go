@@ -109,7 +109,7 @@ func TestEpochInputsRequest(t *testing.T) {
 func TestEpochInputsSpec(t *testing.T) {
 	cfg := &config.Config{}
 	cfg.Privacy.Ledger, cfg.Privacy.Scope = filepath.Join(t.TempDir(), "ledger.json"), "building-7"
-	cfg.Privacy.Tau, cfg.Privacy.Alpha, cfg.Privacy.Epsilon, cfg.Privacy.Delta = 1, 1, 1, 1e-6
+	cfg.Privacy.Tau, cfg.Privacy.Alpha, cfg.Privacy.Epsilon, cfg.Privacy.Delta = 1, 1, 0.5, 1e-6 // within classic's bound
 	for _, c := range []struct {
 		mechanism string
 		refused   bool
@@ -126,7 +126,7 @@ func TestEpochInputsSpec(t *testing.T) {
 			t.Fatalf("%q: %v", c.mechanism, err)
 		}
 		if spec.Graph != "karate" || spec.Neo4j || spec.Epoch != "2026-11-27" || spec.Scope != "building-7" || spec.Tau != 1 ||
-			spec.Epsilon != 1 || spec.Delta != 1e-6 || spec.CachePath != "delta2.json" || spec.Software == "" {
+			spec.Epsilon != 0.5 || spec.Delta != 1e-6 || spec.CachePath != "delta2.json" || spec.Software == "" {
 			t.Errorf("%q: spec %+v", c.mechanism, spec)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // Parameters this package's errors name (errkind.Param) besides job's
-// and inputfiles': a command shows each under the name its user types
+// and jobfiles': a command shows each under the name its user types
 // (errkind.Render).
 const (
 	ParamLedger errkind.Param = "ledger"

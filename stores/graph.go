@@ -88,7 +88,7 @@ func loadGraph(ctx context.Context, cfg *config.Config, client *connector.Client
 	k, ok := GraphKinds.Of(spec)
 	switch {
 	case !ok:
-		return loadLaplacian(ctx, cfg, spec) // laplacian's error names the kinds
+		return nil, GraphKinds.unknown(spec)
 	case k.load != nil:
 		return k.load(ctx, cfg, spec)
 	}

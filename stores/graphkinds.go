@@ -74,7 +74,7 @@ func generator(name, syntax, example, complete, about string) GraphKind {
 }
 
 // Of returns the kind of spec; false when no kind names it (LoadGraph
-// then refuses it with laplacian's error naming the kinds).
+// then refuses it naming the table's kinds, unknown).
 func (t GraphKindTable) Of(spec string) (GraphKind, bool) {
 	for _, k := range t {
 		if k.matches(spec) {
@@ -82,6 +82,17 @@ func (t GraphKindTable) Of(spec string) (GraphKind, bool) {
 		}
 	}
 	return GraphKind{}, false
+}
+
+// unknown is the refusal of a spec no kind names: bad input naming every
+// kind of the table, the database's and the datasets' with the rest.
+func (t GraphKindTable) unknown(spec string) error {
+	names := make([]string, len(t))
+	for i, k := range t {
+		names[i] = k.Name
+	}
+	kind, _, _ := strings.Cut(spec, ":")
+	return errkind.Inputf("graph spec %q: unknown graph kind %q (want %s)", spec, strings.TrimSpace(kind), strings.Join(names, ", "))
 }
 
 func (k GraphKind) matches(spec string) bool {

@@ -122,7 +122,7 @@ func main() {
 	enc := json.NewEncoder(os.Stdout)
 	n := g.N()
 	for _, eps := range floats(*epsList) {
-		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: eps, Delta: *delta})
+		cal, err := privacy.Calibrate(privacy.CalibrationParams{Sensitivity: sens.Delta2, Epsilon: eps, Delta: *delta, Mechanism: privacy.MechanismAnalytic})
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/stores"
@@ -105,7 +106,7 @@ func answerOnce(ctx context.Context, opts *locateOptions) (_ *job.AnswerSummary,
 }
 
 // answerSpecWithKeys is checkPrivateAnswer's spec with its keys read
-// (inputfiles.ReadAnswerKeys: the noise key, and for --answer-cache the
+// (jobfiles.ReadAnswerKeys: the noise key, and for --answer-cache the
 // ledger key): what answerOnce runs, and what serve reads before its
 // first slot so that a bad key fails then.
 func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
@@ -113,7 +114,7 @@ func answerSpecWithKeys(opts *locateOptions) (*job.AnswerSpec, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := inputfiles.ReadAnswerKeys(&opts.g.cfg.Config, spec); err != nil {
+	if err := jobfiles.ReadAnswerKeys(&opts.g.cfg.Config, spec); err != nil {
 		return nil, err
 	}
 	if spec.CachePath == "" { // --answer-cache names the one file; else the store

@@ -9,7 +9,7 @@ import (
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -118,12 +118,12 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 		return err
 	}
 	opt.SensorNoise = o.sensorNoise.At(lg.Graph.N()) // before AuditCache: ν names the store's certificate
-	cache, store, err := inputfiles.AuditCache(&g.cfg.Config, o.save, o.cacheDir, o.shard != "", g.logger, lg.Graph, g.cfg.Privacy.Tau, opt)
+	cache, store, err := jobfiles.AuditCache(&g.cfg.Config, o.save, o.cacheDir, o.shard != "", g.logger, lg.Graph, g.cfg.Privacy.Tau, opt)
 	if err != nil {
 		return err
 	}
 	pass := answer.AuditPass{Graph: lg.Graph, Tau: g.cfg.Privacy.Tau, Options: opt, Cache: cache, Store: store,
-		CheckpointEvery: inputfiles.CheckpointEvery(), Long: longStep, Say: g.say, Logger: g.logger, Progress: g.progress,
+		CheckpointEvery: jobfiles.CheckpointEvery(), Long: longStep, Say: g.say, Logger: g.logger, Progress: g.progress,
 		Estimated: func(est *answer.WorkEstimate) { g.firstEstimates.Keep(lg.Graph, est) }}
 	var r answer.AuditReport
 	if o.estimate {
@@ -160,7 +160,7 @@ func runAuditMerge(ctx context.Context, g *globalOptions, o *auditOptions, out i
 	if err := o.check(); err != nil {
 		return err
 	}
-	cache, err := inputfiles.AnswerCache(&g.cfg.Config, o.save)
+	cache, err := jobfiles.AnswerCache(&g.cfg.Config, o.save)
 	if err != nil {
 		return err
 	}

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 )
 
 // checkpointBlocks is how many blocks the audit checkpoint at path holds
@@ -35,7 +35,7 @@ func checkpointBlocks(path string) int {
 func startAudit(t *testing.T, bin string, args []string, stderr *bytes.Buffer) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), inputfiles.CheckpointPeriodEnv+"=0s", progressPeriodEnv+"=1ms")
+	cmd.Env = append(os.Environ(), jobfiles.CheckpointPeriodEnv+"=0s", progressPeriodEnv+"=1ms")
 	cmd.Stdout, cmd.Stderr = new(bytes.Buffer), stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

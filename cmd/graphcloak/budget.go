@@ -62,6 +62,14 @@ chain only catches accidents (anyone who can write the file can recompute
 SHA-256) and nothing sees a rollback or a deletion: keep the ledger where only
 the operator can write, and back it up.
 
+The table's ε's do not add up by hand: charges add as ρ and EPSILON SPENT is
+their sum converted back at δ_total, so with δ_total = 10⁻⁶ a release at
+ε = 1, δ = 10⁻⁵ then an answer at ε = 0.5 read 2.73 spent, while a budget
+of 4 buys 10 such releases. Below the table a line works this out for the
+budget, and one per scope says what one more release at --epsilon, --delta
+and one more answer at --epsilon would cost and what the scope would then
+read (plan prints the same line).
+
 --scope shows one scope (an unknown scope exits 3); without it, every scope.`
 
 func newBudgetCmd(g *globalOptions) *cobra.Command {
@@ -87,7 +95,7 @@ func newBudgetCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().BoolVar(&o.req.Init, "init", false, "create the ledger and --scope with the budget --epsilon-total, --delta-total, --answer-epsilon (no-op if they exist with that budget; a different budget is refused)")
 	cmd.Flags().Float64Var(&o.req.AnswerEpsilon, "answer-epsilon", 0, "with --init: the share ε_A of --epsilon-total fixed for private answers (charged their ε against it; Gaussian releases get CKSRho(ε_total − ε_A, δ_total)); 0: answers cost ρ = min(ε²/2, ε) in zCDP with everything else")
 	cmd.Flags().Float64Var(&o.req.AnswerDelta, "answer-delta", 0, "with --init: the share δ_A of --delta-total fixed for the δ of private answers under --sensor-noise (each answer charged its δ against it; everything else converts at δ_total − δ_A); 0: only answers without --sensor-noise")
-	config.AddFlags(cmd.Flags(), "ledger", "ledger-key", "scope", "epsilon-total", "delta-total", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout")
+	config.AddFlags(cmd.Flags(), "ledger", "ledger-key", "scope", "epsilon-total", "delta-total", "epsilon", "delta", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout")
 	return cmd
 }
 
@@ -111,5 +119,5 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 	if o.g.output == "json" {
 		return printJSON(out, r)
 	}
-	return textreport.Budget(out, r, flagName)
+	return textreport.Budget(out, r, cfg.Privacy.Epsilon, cfg.Privacy.Delta, flagName)
 }

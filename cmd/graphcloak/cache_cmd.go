@@ -6,7 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 )
@@ -87,7 +87,7 @@ func runCacheShow(g *globalOptions, o *cacheOptions, out io.Writer) error {
 }
 
 func runCachePrune(g *globalOptions, o *cacheOptions, out io.Writer) error {
-	max, err := inputfiles.ParseBytes(o.maxBytes)
+	max, err := jobfiles.ParseBytes(o.maxBytes)
 	if err != nil {
 		return errkind.Usagef("--max-bytes: %s", err.Error())
 	}

@@ -66,7 +66,7 @@ func newCommunitiesCmd(g *globalOptions) *cobra.Command {
 	}
 	f := cmd.Flags()
 	graphFlag(f, &opts.graph, "", graphAny, "graph")
-	f.StringVar(&opts.method, "communities", "leiden", "detector: leiden or louvain")
+	f.StringVar(&opts.method, "communities", "leiden", "detector: "+communityKindsHelp("communities"))
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ: larger γ, smaller communities")
 	f.StringVar(&opts.out, "out", "", "write the partition as CSV node,community (- for standard output)")
 	f.StringVar(&opts.mode, "mode", "write", "write (to Neo4j with "+graphNeo4j+") or stream (the partition on standard output; nothing written)")
@@ -128,8 +128,8 @@ func checkCommunitiesCmd(opts *communitiesOptions) error {
 	if opts.mode == "stream" && opts.out != "" {
 		return errkind.Usagef("--mode stream writes the partition to standard output: drop --out")
 	}
-	if opts.method != "leiden" && opts.method != "louvain" {
-		return errkind.Inputf("--communities must be leiden or louvain, got %q", opts.method)
+	if k, _, ok := community.SpecKinds.Of(opts.method); !ok || !communityKinds("communities")(k) {
+		return errkind.Inputf("--communities must be %s, got %q", community.SpecKinds.Names(communityKinds("communities")), opts.method)
 	}
 	if err := checkPositiveFlag("resolution", opts.resolution); err != nil {
 		return err

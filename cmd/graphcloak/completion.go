@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -17,22 +18,14 @@ import (
 // graphCompletions), on every command that has them — only values that command accepts (a completed value never exits
 // 2 or 3 for being of the wrong kind).
 var valueCompletions = map[string]func(cmd string) []string{
-	"output":     func(string) []string { return []string{"table", "json"} },
-	"log-format": func(string) []string { return []string{"text", "json"} },
-	"log-level":  func(string) []string { return []string{"debug", "info", "warn", "error"} },
-	"header":     func(string) []string { return []string{"auto", "yes", "no"} },
-	"estimator":  func(string) []string { return recovery.Names() },
-	"mode":       func(string) []string { return []string{"write", "stream"} },
-	"mechanism":  mechanismCompletions,
-	"communities": func(cmd string) []string {
-		switch cmd {
-		case "communities":
-			return []string{"leiden", "louvain"}
-		case "locate", "serve":
-			return []string{"leiden", "louvain", "gds:leiden", "gds:louvain", "property:", "file:"}
-		}
-		return []string{"planted", "leiden", "louvain", "file:", "property:"} // plan, experiment graph
-	},
+	"output":          func(string) []string { return []string{"table", "json"} },
+	"log-format":      func(string) []string { return []string{"text", "json"} },
+	"log-level":       func(string) []string { return []string{"debug", "info", "warn", "error"} },
+	"header":          func(string) []string { return []string{"auto", "yes", "no"} },
+	"estimator":       func(string) []string { return recovery.Names() },
+	"mode":            func(string) []string { return []string{"write", "stream"} },
+	"mechanism":       mechanismCompletions,
+	"communities":     func(cmd string) []string { return community.SpecKinds.Completions(communityKinds(cmd)) },
 	"duplicate-edges": func(string) []string { return laplacian.DuplicateRuleNames() },
 }
 

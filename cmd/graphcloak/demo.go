@@ -35,8 +35,10 @@ with discrete Gaussian noise from crypto/rand (charged to a temporary ledger),
 the source is recovered from the private values alone, and the communities
 (the planted blocks when the graph has them, else Leiden) are ranked by
 posterior probability. δ = 0.1 is the paper's choice and a weak guarantee;
-try --delta 1e-6 to see the price of a stronger one. It prints the ranked community
-report, marking the true source community, and draws the graph to --plot:
+try --delta 1e-6 to see the price of a stronger one (the text says so whenever
+δ ≥ 1/n). It prints the ranked community report, marking the true source
+community — after a WARNING, as the picture's title, when locate's verdict
+finds the ranking noise-dominated (JSON noiseReason) — and draws the graph to --plot:
 each node coloured by its probability of being the source (against the
 uniform prior 1/n), the communities with theirs, the true source ringed.
 Nothing is written anywhere else; no configuration or database is needed.`

@@ -60,7 +60,7 @@ func (e workEstimate) step(name string) *estimateStep {
 // nothing (no release file, the ledger byte for byte, a readings file
 // that a release would refuse is not parsed), models Δ2 with the model sensitivity --dry-run
 // prints (the same seconds on the dense path, which times nothing), and
-// the dry run's forecasts by cost.DryRunForecasts at the trial times it
+// the dry run's forecasts by cost.DryRunForecastsOn at the trial times it
 // measured: the unit forecast two rounds, the private answer's one (at its
 // own trials' time), the forecast by source mass nine unit forecasts.
 func TestReleaseEstimate(t *testing.T) {

@@ -2,7 +2,7 @@ package main
 
 import "github.com/graphcloak/graphcloak/errkind"
 
-// Exit codes, documented in README.md ("Exit codes"). This is the only
+// Exit codes, documented in docs/usage.md ("Exit codes"; README lists them). This is the only
 // place errors are mapped to process exit codes.
 const (
 	exitOK              = 0

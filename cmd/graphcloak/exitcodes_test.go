@@ -27,7 +27,7 @@ import (
 )
 
 // Every error kind the libraries return reaches its documented exit code
-// (README "Exit codes"), also when wrapped by a caller with %w.
+// (docs/usage.md "Exit codes"), also when wrapped by a caller with %w.
 func TestExitCode(t *testing.T) {
 	cases := []struct {
 		err  error

@@ -137,7 +137,7 @@ hub-heavy graphs the exact Δ2 can take hours ('graphcloak sensitivity
 	f.IntVar(&o.trials, "trials", 200, "trials (source placement and noise draw)")
 	f.StringVar(&o.estimator, "estimator", recovery.Default, "estimator: "+strings.Join(recovery.Names(), ", "))
 	addSeedFlag(f)
-	f.StringVar(&o.communities, "communities", "", "scoring partition: planted, leiden, louvain, file:PATH (CSV node,community) or property:NAME (Neo4j); default planted when the graph has one")
+	f.StringVar(&o.communities, "communities", "", "scoring partition: "+communityKindsHelp("experiment")+"; default planted when the graph has one")
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of community detection (leiden, louvain): larger γ, smaller communities")
 	config.AddFlags(f, "concurrency") // write.concurrency: one default everywhere
 	f.StringVar(&o.plot, "plot", "", "write trial 0's community probabilities as bars to this image file (.png, .svg, .pdf)")

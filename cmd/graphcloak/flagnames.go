@@ -5,6 +5,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/sensorfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/sensitivity"
@@ -54,14 +55,14 @@ var flagNames = map[errkind.Param]string{
 	// ParamCommunities is "--communities" by default.
 	connector.ParamValueProperty: "--value-property",
 
-	inputfiles.ParamOrder:          "--order",
-	inputfiles.ParamCoordinatorKey: "--coordinator-key",
-	inputfiles.ParamSensorKey:      "--key",
-	inputfiles.ParamPolicy:         "--policy",
-	inputfiles.ParamValueFile:      "--value-file",
-	inputfiles.ParamSigmaFloor:     "--sigma-floor",
-	inputfiles.ParamGraphSHA256:    "--graph-sha256",
-	inputfiles.ParamNodes:          "--nodes",
+	sensorfiles.ParamOrder:          "--order",
+	sensorfiles.ParamCoordinatorKey: "--coordinator-key",
+	sensorfiles.ParamSensorKey:      "--key",
+	sensorfiles.ParamPolicy:         "--policy",
+	sensorfiles.ParamValueFile:      "--value-file",
+	sensorfiles.ParamSigmaFloor:     "--sigma-floor",
+	sensorfiles.ParamGraphSHA256:    "--graph-sha256",
+	inputfiles.ParamNodes:           "--nodes",
 }
 
 // flagName is the flag for parameter p: flagNames' entry, else "--p"

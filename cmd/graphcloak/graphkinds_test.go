@@ -158,3 +158,21 @@ func TestGraphFlagReadsTheKindsTable(t *testing.T) {
 		t.Errorf("%d commands have --graph", n)
 	}
 }
+
+// An unknown --graph kind is refused naming every kind of the table
+// (stores.GraphKinds), exit 3. Before, laplacian's own list answered it,
+// without neo4j or gt.
+func TestUnknownGraphKindNamesTheTable(t *testing.T) {
+	isolateConfig(t)
+	for _, spec := range []string{"foo:bar", "ring:n=5"} {
+		_, stderr, code := runCLI("communities", "--graph", spec)
+		if code != 3 {
+			t.Errorf("--graph %s: exit %d, want 3 (%s)", spec, code, stderr)
+		}
+		for _, k := range stores.GraphKinds {
+			if !strings.Contains(stderr, k.Name) {
+				t.Errorf("--graph %s: refusal does not name the kind %s: %s", spec, k.Name, stderr)
+			}
+		}
+	}
+}

@@ -102,7 +102,7 @@ func addLocateFlags(f *pflag.FlagSet, opts *locateOptions) {
 	f.StringVar(&opts.releasedProperty, "released-property", "", "Neo4j property holding the released values (default: --write-property)")
 	f.StringVar(&opts.releaseRun, "release-run", "", "run id of the release whose run record gives σ and τ (Neo4j); latest: the newest succeeded release of --scope")
 	f.Float64Var(&opts.sigma, "sigma", 0, "σ of the released values (with --released-property)")
-	communitiesFlag(f, "communities: leiden (computed), louvain (computed), gds:leiden or gds:louvain (Neo4j GDS), property:NAME (Neo4j) or file:PATH (CSV node,community)")
+	communitiesFlag(f, "communities: "+communityKindsHelp("locate"))
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain: larger γ, smaller communities")
 	f.StringVar(&opts.out, "out", "", "write per-node results as CSV key,mass,weight,community,probability,rank")
 	f.StringVar(&opts.plot, "plot", "", "draw the graph to this image file (.png, .svg, .pdf): communities with their probability, nodes coloured by --plot-value")

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/cost"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/job"
 )
 
@@ -44,7 +44,7 @@ func runLocateEstimate(ctx context.Context, opts *locateOptions, out io.Writer) 
 	w := cost.LocateWork{}
 	if answer != nil {
 		e.Command = "locate --private-answer"
-		reused := inputfiles.AuditReused(&g.cfg.Config, answer.CachePath, opts.privateAnswer.cacheDir, g.logger, gr, tau, answer.Certifier(gr.N()), flagName)
+		reused := jobfiles.AuditReused(&g.cfg.Config, answer.CachePath, opts.privateAnswer.cacheDir, g.logger, gr, tau, answer.Certifier(gr.N()), flagName)
 		w = answer.CostWork(gr, sigma, reused)
 	} else {
 		w = in.spec.CostWork(gr, tau, sigma)

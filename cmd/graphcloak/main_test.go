@@ -79,7 +79,7 @@ func TestArgvBatch(t *testing.T) {
 // The built binary, started on a Δ2 that takes minutes (the dense
 // eigendecomposition of a 2 500-node graph: 1.5 s·2.5^3.6 ≈ 40 s on the
 // reference machine, longer when shared), must stop on SIGINT and SIGTERM
-// with exit code 130 (README's exit-code table) long before the work
+// with exit code 130 (docs/usage.md's exit-code table) long before the work
 // could have finished. The signal is sent once the command logs that it
 // started computing.
 func TestSignalStopsLongSensitivity(t *testing.T) {

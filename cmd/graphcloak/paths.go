@@ -1,11 +1,10 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
 )
@@ -111,7 +110,7 @@ func flagPath(cmd *cobra.Command, f *pflag.Flag, l *config.Loaded) (name, path s
 		if f.Name == "graph" { // a kind of the graph-kinds table that names a file (graphkinds.go)
 			p, isFile = graphPath(value)
 		} else {
-			p, isFile = strings.CutPrefix(value, "file:")
+			p, isFile = community.SpecKinds.PathOf(value)
 		}
 		if !isFile {
 			return "", "", 0, false

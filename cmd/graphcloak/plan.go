@@ -13,7 +13,7 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -144,7 +144,7 @@ func addPlanFlags(f *pflag.FlagSet, o *planOptions) {
 	f.Float64SliceVar(&o.epsilons, "epsilon", []float64{1}, "privacy ε to forecast, one or several (comma-separated; default: the configured ε of a release)")
 	f.IntVar(&o.trials, "trials", 200, "simulated sources per forecast")
 	addSeedFlag(f)
-	communitiesFlag(f, "partition, as locate reads it: leiden, louvain, planted (the generator's), file:PATH (CSV node,community) or property:NAME (Neo4j)")
+	communitiesFlag(f, "partition the forecasts score: "+communityKindsHelp("plan"))
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.StringSliceVar(&o.modes, "modes", []string{forecast.ModePerNode, forecast.ModeAnswer}, "modes to forecast: per-node, private-answer")
 	f.BoolVar(&o.local, "local", false, "forecast a local release (sensors add their own noise; epoch open): the per-node mode, and the central private answer on the same graph for comparison (not offered locally)")
@@ -323,7 +323,7 @@ func planAnswerCache(g *globalOptions, o *planOptions) (*answer.Cache, error) {
 	if o.answerCache == "" || !slices.Contains(o.modes, forecast.ModeAnswer) {
 		return nil, nil
 	}
-	c, err := inputfiles.AnswerCache(&g.cfg.Config, o.answerCache)
+	c, err := jobfiles.AnswerCache(&g.cfg.Config, o.answerCache)
 	if err != nil {
 		return nil, err
 	}

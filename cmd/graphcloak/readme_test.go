@@ -220,3 +220,22 @@ func repoRoot(t *testing.T) string {
 	}
 	return root
 }
+
+// README stays short and starts with what to run: at most 200 lines, its
+// first code block the demo and the test command.
+func TestReadmeShortAndFirstCommands(t *testing.T) {
+	data, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(data)
+	if n := strings.Count(text, "\n"); n > 200 {
+		t.Errorf("README.md has %d lines, at most 200", n)
+	}
+	_, rest, _ := strings.Cut(text, "```sh\n")
+	block, _, _ := strings.Cut(rest, "```")
+	lines := strings.Split(strings.TrimSpace(block), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "go run ./cmd/graphcloak demo") || !strings.HasPrefix(lines[1], "bash scripts/test.sh") {
+		t.Errorf("README's first code block is not the two commands:\n%s", block)
+	}
+}

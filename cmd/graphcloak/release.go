@@ -101,7 +101,7 @@ func newReleaseCmd(g *globalOptions) *cobra.Command {
 	f.BoolVar(&opts.dryRun, "dry-run", false, "plan only: counts, method, memory, time, σ, the ledger's balance and ρ, the utility forecast; nothing written or charged")
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of the dry run's utility forecast, and of --refuse-at-chance's (0: none)")
 	config.AddFlags(f, "refuse-at-chance")
-	communitiesFlag(f, "the partition the dry run's forecasts, --refuse-at-chance and the private answer's forecast score, as locate reads it: leiden (computed), louvain, gds:leiden, gds:louvain, property:NAME (Neo4j) or file:PATH (CSV node,community)")
+	communitiesFlag(f, "the partition the dry run's forecasts, --refuse-at-chance and the private answer's forecast score, as locate reads it: "+communityKindsHelp("release"))
 	f.Float64Var(&opts.sourceMass, "source-mass", 0, sourceMassUsage)
 	f.StringVar(&opts.smooth, "smooth", "0", "extra diffusion τ′ applied to the readings before the noise: releases exp(−τ′L)·y, calibrated on Δ2 at τ+τ′; auto: the τ′ in {0, τ/2, τ, 2τ} with the best per-node forecast (compare with --dry-run)")
 	f.StringVar(&opts.sensitivityCert, "sensitivity-cert", "", "use the Δ2 certificate written by sensitivity --save (refused, exit 3, unless it matches this graph and τ)")

@@ -8,6 +8,7 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/stores"
@@ -65,7 +66,7 @@ func checkRelease(opts *releaseOptions) (*releaseInputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := inputfiles.ReadReleaseInputs(&opts.g.cfg.Config, &spec); err != nil {
+	if err := jobfiles.ReadReleaseInputs(&opts.g.cfg.Config, &spec); err != nil {
 		return nil, err
 	}
 	in := &releaseInputs{spec: spec}

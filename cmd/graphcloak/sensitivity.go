@@ -11,7 +11,7 @@ import (
 	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/internal/progressbar"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -203,7 +203,7 @@ func graphSensitivity(ctx context.Context, g *globalOptions, o *sensitivityOptio
 	}
 	spec.Software, spec.Starting = buildinfo.Read().String(), starting
 	if o.Save != "" { // sealed under the ledger key, when one is given
-		if spec.MACKey, err = inputfiles.CertificateMACKey(&g.cfg.Config); err != nil {
+		if spec.MACKey, err = jobfiles.CertificateMACKey(&g.cfg.Config); err != nil {
 			return sensitivity.Report{}, errkind.Inputf("--save: %w", err)
 		}
 	}

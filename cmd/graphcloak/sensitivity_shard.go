@@ -5,7 +5,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/spf13/cobra"
@@ -66,7 +66,7 @@ func newSensitivityMergeCmd(g *globalOptions) *cobra.Command {
 }
 
 func runSensitivityMerge(g *globalOptions, o *sensitivityMergeOptions, files []string, out io.Writer) error {
-	key, err := inputfiles.CertificateMACKey(&g.cfg.Config)
+	key, err := jobfiles.CertificateMACKey(&g.cfg.Config)
 	if err != nil {
 		return err
 	}

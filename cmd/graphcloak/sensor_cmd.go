@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/sensorfiles"
 	"github.com/graphcloak/graphcloak/sensor"
 )
 
@@ -27,7 +27,7 @@ value reaches the coordinator or the collector.`,
 }
 
 func newSensorReportCmd(g *globalOptions) *cobra.Command {
-	o := &inputfiles.SensorReportRequest{} // the flags of "sensor report"
+	o := &sensorfiles.SensorReportRequest{} // the flags of "sensor report"
 	cmd := &cobra.Command{
 		Use:   "report",
 		Short: "Check an epoch order against this sensor's policy and print its noisy report",
@@ -86,10 +86,10 @@ written.`,
 	return cmd
 }
 
-// runSensorReport prints the sensor's report (inputfiles.SensorReport)
+// runSensorReport prints the sensor's report (sensorfiles.SensorReport)
 // as one JSON line.
-func runSensorReport(_ context.Context, req *inputfiles.SensorReportRequest, out io.Writer) error {
-	rep, err := inputfiles.SensorReport(*req)
+func runSensorReport(_ context.Context, req *sensorfiles.SensorReportRequest, out io.Writer) error {
+	rep, err := sensorfiles.SensorReport(*req)
 	if err != nil {
 		return err
 	}

@@ -82,7 +82,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 		"/healthz answers 503 once this many slots in a row failed (0: failed slots never do; an unreachable database always does)")
 	f.StringVar(&opts.values, "values", "", "raw readings CSV node,value, re-read at every slot")
 	f.StringVar(&opts.sensitivityCache, "sensitivity-cache", "", "Δ2 certificate file reused while the graph is unchanged (see release --sensitivity-cache)")
-	communitiesFlag(f, "communities each slot's locate, private answer and forecasts score (as in locate --communities)")
+	communitiesFlag(f, "communities each slot's locate, private answer and forecasts score: "+communityKindsHelp("serve"))
 	f.Float64Var(&opts.resolution, "resolution", 1, "modularity resolution γ of leiden/louvain")
 	f.BoolVar(&opts.noLocate, "no-locate", false, "release only (no locate step)")
 	config.AddFlags(f, "refuse-at-chance") // a slot refused so locates on the last release

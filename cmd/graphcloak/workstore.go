@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/spf13/pflag"
 
-	"github.com/graphcloak/graphcloak/internal/inputfiles"
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/job"
 )
 
@@ -22,9 +22,9 @@ func addCacheDirFlag(f *pflag.FlagSet, dir *string) {
 }
 
 // workStore is the store --cache-dir names (dir; "" its default in the
-// user cache directory; inputfiles.WorkStore); nil for none.
+// user cache directory; jobfiles.WorkStore); nil for none.
 func workStore(g *globalOptions, dir string) (*job.WorkCache, error) {
-	return inputfiles.WorkStore(&g.cfg.Config, dir, g.logger)
+	return jobfiles.WorkStore(&g.cfg.Config, dir, g.logger)
 }
 
 // useWorkStore keeps a release's or an epoch's Δ2 certificate in the work

@@ -32,24 +32,27 @@ type Spec struct {
 
 // Summary is what a demo found, as the demo command reports it.
 type Summary struct {
-	Graph             string            `json:"graph"`
-	NodeCount         int               `json:"nodeCount"`
-	RelationshipCount int               `json:"relationshipCount"`
-	Source            string            `json:"source"`
-	SourceCommunity   string            `json:"sourceCommunity"`
-	Tau               float64           `json:"tau"`
-	Epsilon           float64           `json:"epsilon"`
-	Delta             float64           `json:"delta"`
-	Delta2            float64           `json:"delta2"`
-	SensitivityMethod string            `json:"sensitivityMethod"`
-	Sigma             float64           `json:"sigma"`
-	Rho               float64           `json:"rho"`
-	Estimator         string            `json:"estimator"`
-	Status            string            `json:"status"`
-	TopCommunityRight bool              `json:"topCommunityIsSource"`
-	Report            *community.Report `json:"report"`
-	Plot              string            `json:"plot,omitempty"`
-	ComputeMillis     int64             `json:"computeMillis"`
+	Graph             string  `json:"graph"`
+	NodeCount         int     `json:"nodeCount"`
+	RelationshipCount int     `json:"relationshipCount"`
+	Source            string  `json:"source"`
+	SourceCommunity   string  `json:"sourceCommunity"`
+	Tau               float64 `json:"tau"`
+	Epsilon           float64 `json:"epsilon"`
+	Delta             float64 `json:"delta"`
+	Delta2            float64 `json:"delta2"`
+	SensitivityMethod string  `json:"sensitivityMethod"`
+	Sigma             float64 `json:"sigma"`
+	Rho               float64 `json:"rho"`
+	Estimator         string  `json:"estimator"`
+	Status            string  `json:"status"`
+	TopCommunityRight bool    `json:"topCommunityIsSource"`
+	// NoiseReason, when not empty, is locate's noise verdict on the
+	// ranking, as the picture states it under its title.
+	NoiseReason   string            `json:"noiseReason,omitempty"`
+	Report        *community.Report `json:"report"`
+	Plot          string            `json:"plot,omitempty"`
+	ComputeMillis int64             `json:"computeMillis"`
 }
 
 // Result is a demo's outcome: its summary, and the graph, communities
@@ -119,7 +122,7 @@ func Run(ctx context.Context, spec Spec) (*Result, error) {
 	run.Summary = &Summary{Graph: spec.Graph, NodeCount: g.N(), RelationshipCount: g.NumEdges(), Source: spec.Source,
 		SourceCommunity: strconv.Itoa(run.SourceCommunity()), Tau: spec.Tau, Epsilon: spec.Epsilon, Delta: spec.Delta,
 		Delta2: rel.Sensitivity.Delta2, SensitivityMethod: rel.Sensitivity.Method, Sigma: rel.Released.Meta.Sigma,
-		Rho: rel.Released.Meta.Rho, Estimator: loc.Estimator, Status: loc.Status, Report: rep,
+		Rho: rel.Released.Meta.Rho, Estimator: loc.Estimator, Status: loc.Status, Report: rep, NoiseReason: loc.NoiseReason,
 		ComputeMillis: rel.SensitivityMillis + rel.ReleaseMillis + loc.ComputeMillis}
 	run.Summary.TopCommunityRight = !rep.NoSource && len(rep.Communities) > 0 && rep.Communities[0].ID == run.SourceCommunity()
 	return run, nil

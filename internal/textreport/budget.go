@@ -13,8 +13,9 @@ import (
 // when every scope shares it, else each scope's on its row, then a row per
 // scope. A scope spent past its budget (only a ledger written before the
 // answers' share can be) gets a line saying so; name says how the reader
-// calls the parameters that line names.
-func Budget(out io.Writer, r privacy.LedgerReport, name func(errkind.Param) string) error {
+// calls the parameters that line names. epsilon and delta price one more
+// release (and answer) for each scope, under how the budget's ε's add.
+func Budget(out io.Writer, r privacy.LedgerReport, epsilon, delta float64, name func(errkind.Param) string) error {
 	bal := r.Scopes
 	perScope := r.Budget == nil && len(bal) > 0
 	switch {
@@ -52,6 +53,15 @@ func Budget(out io.Writer, r privacy.LedgerReport, name func(errkind.Param) stri
 		if s.Budget.AnswerDelta > 0 {
 			fmt.Fprintf(out, "scope %s: answers' δ (sensor noise leaving the model) %.3g spent of δ_A=%g, %.3g left\n", s.Scope, s.AnswerDeltaSpent, s.Budget.AnswerDelta, s.AnswerDeltaRemaining)
 		}
+	}
+	if r.Budget != nil {
+		zcdpRule(out, *r.Budget, r.RhoBudget, epsilon, delta)
+	}
+	for _, s := range bal {
+		if perScope {
+			zcdpRule(out, s.Budget, s.RhoBudget, epsilon, delta)
+		}
+		nextCharge(out, s, epsilon, delta)
 	}
 	for _, s := range over {
 		// Only a ledger written before the answers' share can get here:

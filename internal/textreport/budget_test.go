@@ -41,7 +41,7 @@ func TestBudgetEachScopesTotals(t *testing.T) {
 		t.Fatal("two budgets taken for one")
 	}
 	var b bytes.Buffer
-	if err := Budget(&b, r, paramName); err != nil {
+	if err := Budget(&b, r, 1, 1e-6, paramName); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -61,7 +61,7 @@ func TestBudgetEachScopesTotals(t *testing.T) {
 	if r.Budget == nil || *r.Budget != same[0].Budget || r.RhoBudget != same[0].RhoBudget {
 		t.Fatal("one budget taken for two")
 	}
-	_ = Budget(&b, r, paramName)
+	_ = Budget(&b, r, 1, 1e-6, paramName)
 	if !strings.Contains(b.String(), "budget ε=4, δ=1e-06 per scope") {
 		t.Errorf("shared budget not stated:\n%s", b.String())
 	}
@@ -77,7 +77,7 @@ func TestBudgetOverspent(t *testing.T) {
 		{Scope: "fine", Budget: b, EpsilonSpent: 0.5},
 	}
 	var out bytes.Buffer
-	if err := Budget(&out, privacy.NewLedgerReport("ledger.json", nil, bal), paramName); err != nil {
+	if err := Budget(&out, privacy.NewLedgerReport("ledger.json", nil, bal), 1, 1e-6, paramName); err != nil {
 		t.Fatal(err)
 	}
 	line := lineWith(out.String(), "spent past its budget")
@@ -92,7 +92,7 @@ func TestBudgetOverspent(t *testing.T) {
 // TestBudgetEmpty: a ledger with no charges says so instead of a table.
 func TestBudgetEmpty(t *testing.T) {
 	var out bytes.Buffer
-	if err := Budget(&out, privacy.NewLedgerReport("ledger.json", nil, nil), paramName); err != nil {
+	if err := Budget(&out, privacy.NewLedgerReport("ledger.json", nil, nil), 1, 1e-6, paramName); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.HasSuffix(out.String(), "no releases charged yet\n") || strings.Contains(out.String(), "SCOPE") {

@@ -37,3 +37,32 @@ func TestDemo(t *testing.T) {
 		t.Errorf("the source's community is not the one marked:\n%s", b.String())
 	}
 }
+
+// The demo's text says what its picture says: a noise verdict is stated
+// before the ranking that marks the planted source; and a δ ≥ 1/n is
+// called what it is. Before, stdout marked "← true source" with no word
+// of the picture's "noise-dominated … not a finding", and δ = 0.1 passed
+// without one.
+func TestDemoSaysItsVerdictAndDelta(t *testing.T) {
+	rep := &community.Report{Communities: []community.Ranked{{ID: 1, Name: "1", Rank: 1, Share: 0.6, Size: 250}, {ID: 0, Name: "0", Rank: 2, Share: 0.4, Size: 250}}}
+	for _, c := range []struct {
+		delta float64
+		noise string
+	}{{0.1, "noise-dominated: the top community is only 1.2× its prior — not a finding"}, {1e-6, ""}} {
+		run := &demo.Result{Communities: "planted", Partition: []int{0, 1}, Source: 0,
+			Summary: &demo.Summary{Graph: "sbm", NodeCount: 500, RelationshipCount: 3097, Source: "0", SourceCommunity: "0",
+				Tau: 2, Epsilon: 4, Delta: c.delta, Delta2: 0.04, Sigma: 0.05, Rho: 0.3, Estimator: "posterior", Status: "solved", Report: rep, NoiseReason: c.noise}}
+		var b bytes.Buffer
+		if err := Demo(&b, run); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		warned := strings.Contains(out, "WARNING: "+c.noise) && strings.Index(out, "WARNING") < strings.Index(out, "← true source")
+		if warned != (c.noise != "") {
+			t.Errorf("noise verdict %q: warned %v before the marked ranking:\n%s", c.noise, warned, out)
+		}
+		if said := strings.Contains(out, "δ = 0.1 is a demonstration's, a weak guarantee: at δ ≥ 1/n (1/500)"); said != (c.delta*500 >= 1) {
+			t.Errorf("δ = %g on 500 nodes: weak δ said %v:\n%s", c.delta, said, out)
+		}
+	}
+}

@@ -100,7 +100,7 @@ func MassCurve(f *forecast.Forecast) string {
 	}
 	head := "right community by source mass (units): "
 	if hasVerdictRate(f.MassCurve) {
-		head = "right community by source mass (units; in brackets the rate locate's verdict calls such a release an answer, not \"noise — not a finding\"): "
+		head = "right community by source mass (units; in brackets the rate locate's verdict finds a source in such a release — an answer, or better than a guess — not \"noise — not a finding\"): "
 	}
 	return head + b.String()
 }

@@ -32,6 +32,9 @@ func Plan(out io.Writer, rep *job.ForecastReport, name func(errkind.Param) strin
 	}
 	if b := rep.Budget; b != nil {
 		planBudget(out, b, name)
+		if fs := rep.Result.Forecasts; len(fs) > 0 {
+			zcdpRule(out, b.Budget, b.RhoBudget, fs[0].Epsilon, fs[0].Delta)
+		}
 	}
 	if err := Forecasts(out, rep.Result.Forecasts); err != nil {
 		return err

@@ -14,7 +14,6 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -108,15 +107,6 @@ func Outcome(r *recovery.Estimate, n int) (f, weights []float64, noSource bool) 
 		return zero, zero, true
 	}
 	return r.F, r.Weights(), false
-}
-
-// Mechanism maps the zero value to the discrete Gaussian, so a
-// simulation draws the noise level a real release would use.
-func Mechanism(m privacy.Mechanism) privacy.Mechanism {
-	if m == privacy.MechanismDefault {
-		return privacy.MechanismDiscrete
-	}
-	return m
 }
 
 // FiniteOrNil maps NaN (an undefined statistic, e.g. the EMD mean when no

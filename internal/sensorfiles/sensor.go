@@ -1,4 +1,4 @@
-package inputfiles
+package sensorfiles
 
 import (
 	"bytes"
@@ -142,31 +142,21 @@ func readFileOrStdin(path string, stdin io.Reader, limit int64) ([]byte, error) 
 	return data, err
 }
 
-// kindError gives a sensor error its kind (package sensor is stdlib-only
-// and names no kinds).
-type kindError struct {
-	kind errkind.Kind
-	err  error
-}
-
-func (e kindError) Error() string      { return e.err.Error() }
-func (e kindError) Unwrap() error      { return e.err }
-func (e kindError) Kind() errkind.Kind { return e.kind }
-
-// sensorError is err, a sensor's refusal, with its kind.
+// sensorError is err, a sensor's refusal, with its kind (package
+// sensor is stdlib-only and names no kinds).
 func sensorError(err error) error {
 	var pe *sensor.PolicyError
 	var oe *sensor.OdometerError
 	switch {
 	case errors.As(err, &pe) && pe.Rule == "daily-cap":
-		return kindError{errkind.Budget, err}
+		return errkind.Mark(err, errkind.Budget)
 	case errors.Is(err, sensor.ErrAlreadyReported), errors.Is(err, sensor.ErrRestored), errors.Is(err, sensor.ErrClockBehind):
-		return kindError{errkind.Charged, err}
+		return errkind.Mark(err, errkind.Charged)
 	case errors.As(err, &oe) && !oe.Corrupt && !oe.Missing:
-		return kindError{errkind.Internal, err}
+		return errkind.Mark(err, errkind.Internal)
 	case errors.Is(err, sensor.ErrOrder), errors.Is(err, sensor.ErrExpired), errors.Is(err, sensor.ErrNodeNotInOrder),
 		errors.Is(err, sensor.ErrPolicy), errors.Is(err, sensor.ErrNoPolicy), errors.Is(err, sensor.ErrValue), errors.Is(err, sensor.ErrOdometer):
-		return kindError{errkind.BadInput, err}
+		return errkind.Mark(err, errkind.BadInput)
 	}
 	return err
 }

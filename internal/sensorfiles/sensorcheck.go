@@ -1,4 +1,4 @@
-package inputfiles
+package sensorfiles
 
 import "github.com/graphcloak/graphcloak/errkind"
 

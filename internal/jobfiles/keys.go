@@ -1,4 +1,4 @@
-package inputfiles
+package jobfiles
 
 import (
 	"github.com/graphcloak/graphcloak/answer"

@@ -1,4 +1,4 @@
-package inputfiles
+package jobfiles
 
 import (
 	"github.com/graphcloak/graphcloak/config"
@@ -43,6 +43,11 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec) error {
 	}
 	if spec.Mechanism, err = privacy.ParseMechanism(cfg.Privacy.Mechanism); err != nil {
 		return errkind.Inputf("%s: %v", privacy.ParamMechanism, err)
+	}
+	if r, ok := spec.Mechanism.Spec(); ok {
+		if err := r.CheckEpsilon(spec.Epsilon); err != nil {
+			return err
+		}
 	}
 	spec.Ledger, err = cfg.LedgerName()
 	return err
