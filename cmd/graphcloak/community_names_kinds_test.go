@@ -58,10 +58,14 @@ func checkOneNamePerCommunity(t *testing.T, dir, spec string) {
 	mustRun(t, "budget", "--init", "--ledger", ledger, "--epsilon-total", "8", "--delta-total", "1e-5")
 	common := []string{"--graph", spec, "--communities", "leiden", "--tau", "1", "-o", "json"}
 	named := map[string][]namedSize{}
-	var plan struct{ Plan struct{ Forecasts []forecastNames } }
+	var plan struct {
+		Plan struct{ Forecasts []forecastNames }
+	}
 	decode(t, mustRun(t, append([]string{"plan", "--trials", "20"}, common...)...), &plan)
 	named["plan"] = plan.Plan.Forecasts[0].ByCommunity
-	var dry struct{ Forecast struct{ PerNode, PrivateAnswer forecastNames } }
+	var dry struct {
+		Forecast struct{ PerNode, PrivateAnswer forecastNames }
+	}
 	decode(t, mustRun(t, append([]string{"release", "--values", readings, "--ledger", ledger, "--epsilon", "2",
 		"--forecast-trials", "20", "--dry-run"}, common...)...), &dry)
 	named["release --dry-run (per node)"] = dry.Forecast.PerNode.ByCommunity
@@ -74,7 +78,9 @@ func checkOneNamePerCommunity(t *testing.T, dir, spec string) {
 	decode(t, mustRun(t, append([]string{"locate", "--release", rel}, common...)...), &loc)
 	named["locate"] = loc.Report.Communities
 	var ans struct {
-		Answer struct{ Posterior struct{ Communities []namedSize } }
+		Answer struct {
+			Posterior struct{ Communities []namedSize }
+		}
 	}
 	decode(t, mustRun(t, append([]string{"locate", "--private-answer", "--values", readings, "--ledger", ledger,
 		"--epsilon", "0.5"}, common...)...), &ans)

@@ -33,9 +33,9 @@ isolated nodes survive (docs/input-files.md). The summary prints the graph's
 fingerprint in key order — the one a sensitivity certificate names — so a
 graph moved file → Neo4j → file can be checked to be the same graph.
 
---communities-out FILE writes the partition --communities names (planted on
-a generator with one, else Leiden at --resolution; or file:PATH,
-property:NAME) as CSV node,community, under the names every command uses.`
+--communities-out FILE writes the partition --communities names (Leiden at
+--resolution by default; planted, louvain, file:PATH, property:NAME) as CSV
+node,community, under the names every command uses.`
 
 func newExportCmd(g *globalOptions) *cobra.Command {
 	o := &exportOptions{g: g}
@@ -52,7 +52,7 @@ func newExportCmd(g *globalOptions) *cobra.Command {
 	graphFlag(f, &o.graph, "", graphAny, "graph to export")
 	f.StringVar(&o.out, "out", "", "the edge list to write (required; - for standard output)")
 	f.StringVar(&o.communitiesOut, "communities-out", "", "also write the communities as CSV node,community")
-	f.StringVar(&o.communities, "communities", "", "the partition --communities-out writes: planted, leiden, louvain, file:PATH or property:NAME (default: planted when the graph has one, else leiden)")
+	f.StringVar(&o.communities, "communities", "leiden", "the partition --communities-out writes: planted, leiden, louvain, file:PATH or property:NAME")
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden and louvain")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "header", "duplicate-edges", "random-seed")

@@ -37,6 +37,9 @@ docs/input-files.md); each endpoint becomes a node of --node-labels (one
 label) keyed by --node-key-property, each row a relationship of
 --relationship-types (one type), its weight in --relationship-weight-property
 when given. --values FILE (node,value) sets the readings in --value-property.
+--graph KIND instead of --edges loads any graph --graph reads (a file, a
+generator, a gt: dataset); nodes without edges are loaded as nodes alone,
+and export writes the graph back out (same fingerprint).
 
 Writes are MERGE and SET in batches (--batch-size), so loading the same files
 again changes nothing, and a load interrupted half-way is completed by
@@ -74,7 +77,7 @@ func newLoadCmd(g *globalOptions) *cobra.Command {
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.edges, "edges", "", "edge list CSV source,target[,weight] (or --graph; - for standard input)")
-	graphFlag(f, &o.graph, "", graphAny, "graph to load instead of --edges (a file, a generator, a gt: dataset; isolated nodes kept)")
+	graphFlag(f, &o.graph, "", graphAny, "graph to load instead of --edges (any kind but the database; isolated nodes kept)")
 	f.StringVar(&o.values, "values", "", "readings CSV node,value to write to --value-property (- for standard input)")
 	f.BoolVar(&o.estimate, "estimate", false, "read and check the files, print how long the write to Neo4j is modelled to take (GDS's .estimate) and stop: nothing connected or written")
 	config.AddFlags(f, config.Neo4jFlags...)
@@ -152,7 +155,7 @@ func checkLoadFlags(o *loadOptionsCmd, p config.Projection) error {
 	case (o.edges == "") == (o.graph == ""):
 		return errkind.Usagef("load needs one of --edges FILE (an edge list source,target[,weight]) or --graph KIND")
 	case o.graph == stores.Neo4jSpec:
-		return errkind.Usagef("--graph neo4j is where load writes: load reads a file, a generator or a gt: dataset")
+		return errkind.Usagef("%s is where load writes: load --graph reads any other kind", graphNeo4j)
 	case o.edges == "-" && o.values == "-":
 		return errkind.Usagef("--edges - and --values - cannot both read standard input")
 	case len(p.NodeLabels) != 1:
