@@ -107,7 +107,7 @@ func Modularity(g *laplacian.Graph, part []int, gamma float64) float64 {
 	p := make([]int32, len(part))
 	for i, c := range part {
 		if c < 0 || c >= len(part) {
-			dense, _ := Canonical(part)
+			dense, _ := Canonical(nil, part)
 			for i, c := range dense {
 				p[i] = int32(c)
 			}

@@ -20,10 +20,10 @@ import (
 // Louvain may return communities that are internally disconnected (Traag,
 // Waltman & van Eck, Sci. Rep. 9:5233, 2019), so every community is then
 // split into its connected pieces (SplitConnected) and the ids are relabelled
-// densely in order of each community's lowest node index.
+// densely in order of each community's lowest node by key (Canonical).
 //
-// The result depends only on g, resolution and seed: the graph is presented
-// to gonum in index order and the random node order is drawn from a PCG
+// The result depends only on g (its nodes named by their keys), resolution
+// and seed: the graph is presented to gonum in key order and the random node order is drawn from a PCG
 // stream seeded by seed. A graph without edges puts every node in its own
 // community.
 func Louvain(g *laplacian.Graph, resolution float64, seed uint64) ([]int, error) {
@@ -38,12 +38,26 @@ func Louvain(g *laplacian.Graph, resolution float64, seed uint64) ([]int, error)
 		}
 		return part, nil
 	}
+	// On the nodes in key order, as Leiden: the partition and its names
+	// are the same whatever order the graph was read in.
+	kg, perm := g, g.KeyOrder()
+	if perm != nil {
+		kg = g.Permute(perm)
+	}
 	src := rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)
-	red := gcommunity.Modularize(g, resolution, src) // laplacian.Graph is a gonum graph, iterated in index order
+	red := gcommunity.Modularize(kg, resolution, src) // laplacian.Graph is a gonum graph, iterated in index order
 	for c, members := range red.Communities() {
 		for _, v := range members {
 			part[v.ID()] = c
 		}
 	}
-	return SplitConnected(g, part), nil
+	part = SplitConnected(kg, part)
+	if perm == nil {
+		return part, nil
+	}
+	out := make([]int, n)
+	for p, v := range perm {
+		out[v] = part[p]
+	}
+	return out, nil
 }

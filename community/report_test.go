@@ -45,7 +45,7 @@ func TestRankInvariants(t *testing.T) {
 		for i := range part {
 			part[i] = rng.IntN(k)
 		}
-		part, k = Canonical(part)
+		part, k = Canonical(nil, part)
 		w := make([]float64, n)
 		for i := range w {
 			switch rng.IntN(4) {

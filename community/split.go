@@ -43,20 +43,38 @@ func SplitConnected(g *laplacian.Graph, part []int) []int {
 	return out
 }
 
-// Canonical relabels part densely in order of first appearance (the
-// community of node 0 becomes 0, the next new label 1, …) without splitting
-// anything. It returns the relabelled partition and the number of
-// communities.
-func Canonical(part []int) ([]int, int) {
+// Canonical relabels part densely in order of each community's first
+// node in g's key order (laplacian.Graph.KeyOrder: integer keys as
+// numbers, other keys as strings; g nil or already in key order: index
+// order), without splitting anything. It returns the relabelled partition
+// and the number of communities. It is the one rule that names a
+// community: Leiden and Louvain label by it, and plan, locate and the
+// private answer rename by it, so the same partition of the same graph
+// has the same names in every command whatever order the graph's nodes
+// were read or rearranged in (a file, a dataset, Neo4j, the key-order
+// copy plan simulates on).
+func Canonical(g *laplacian.Graph, part []int) ([]int, int) {
+	var order []int32
+	if g != nil {
+		order = g.KeyOrder()
+	}
 	ids := make(map[int]int)
 	out := make([]int, len(part))
-	for i, c := range part {
-		id, ok := ids[c]
+	name := func(i int) {
+		id, ok := ids[part[i]]
 		if !ok {
 			id = len(ids)
-			ids[c] = id
+			ids[part[i]] = id
 		}
 		out[i] = id
+	}
+	if order == nil {
+		for i := range part {
+			name(i)
+		}
+	}
+	for _, i := range order {
+		name(int(i))
 	}
 	return out, len(ids)
 }

@@ -64,7 +64,7 @@ func improvingMove(g *laplacian.Graph, part []int, gamma, tol float64) (node, to
 }
 
 // Canonicalised is Canonical without the count (gonum's Q wants dense ids).
-func Canonicalised(p []int) []int { q, _ := Canonical(p); return q }
+func Canonicalised(p []int) []int { q, _ := Canonical(nil, p); return q }
 
 func TestUpdateIsAValidLeidenPartition(t *testing.T) {
 	for _, c := range []struct {

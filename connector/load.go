@@ -24,6 +24,8 @@ type LoadSpec struct {
 	WeightProperty string
 	// ValueProperty, when set, receives each node's reading (Values).
 	ValueProperty string
+	// Isolated are keys of nodes without edges, loaded as nodes alone.
+	Isolated []string
 	// BatchSize is the number of rows per write transaction (default
 	// DefaultBatchSize).
 	BatchSize int
@@ -115,7 +117,7 @@ func (c *Client) Load(ctx context.Context, database string, spec LoadSpec, edges
 	key, _ := Quote("node key property", spec.KeyProperty)
 	// The keys, before anything is written: UTF-8, of one type, of the
 	// stored keys' type.
-	keys := loadKeys(edges, values)
+	keys := loadKeys(edges, spec.Isolated, values)
 	asInt, err := keyType(keys)
 	if err != nil {
 		return nil, err
@@ -351,7 +353,7 @@ func (c *Client) keyConstraint(ctx context.Context, db, label, key string) (stri
 
 // loadKeys returns every node key of the edges and the readings, each
 // once, in first-seen order.
-func loadKeys(edges []LoadEdge, values map[string]float64) []string {
+func loadKeys(edges []LoadEdge, isolated []string, values map[string]float64) []string {
 	seen := map[string]bool{}
 	var keys []string
 	add := func(k string) {
@@ -363,6 +365,9 @@ func loadKeys(edges []LoadEdge, values map[string]float64) []string {
 	for _, e := range edges {
 		add(e.Source)
 		add(e.Target)
+	}
+	for _, k := range isolated {
+		add(k)
 	}
 	extra := make([]string, 0, len(values))
 	for k := range values {

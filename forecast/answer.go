@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -158,7 +159,7 @@ func (a AnswerSimulation) recover(ctx context.Context) (*recoveredSources, error
 	unit.SourceMass = 1
 	draws := newBlockDraws(&unit, act, model, a.SensorSigma, est)
 	post, _ := est.(recovery.Posterior)
-	rs := &recoveredSources{e: e, cg: cg, k: k, names: names, estimator: est.Name(), draws: max(a.Draws, 1)}
+	rs := &recoveredSources{e: e, cg: cg, k: k, names: geometryNames(cg.Partition(), part, names), estimator: est.Name(), draws: max(a.Draws, 1)}
 	src, hat := make([]int, e.Trials), make([]int, e.Trials)
 	done := make([]bool, e.Trials)
 	start := time.Now()
@@ -363,4 +364,23 @@ func meanInterval(v []float64) (lo, hi float64) {
 		s += x
 	}
 	return Wilson(s, float64(len(v)), Z95)
+}
+
+// geometryNames is the names of part's communities (names, or their ids
+// when nil: community.Canonical's names) under geom's ids for the same
+// communities: the geometry numbers them in index order, and the forecast
+// must call each one what communities and locate call it.
+func geometryNames(geom, part []int, names []string) []string {
+	k := 0
+	for _, c := range geom {
+		k = max(k, c+1)
+	}
+	out := make([]string, k)
+	for i, c := range geom {
+		out[c] = strconv.Itoa(part[i])
+		if part[i] < len(names) {
+			out[c] = names[part[i]]
+		}
+	}
+	return out
 }

@@ -111,7 +111,7 @@ const stepMoves = 4
 // and nulls, the communities numbered by first appearance in key order
 // (job's canonicalPartition).
 func locateSimulation(e Simulation, sigma float64, seed uint64, roundTrials int) Simulation {
-	part, _ := community.Canonical(e.Partition)
+	part, _ := community.Canonical(e.Graph, e.Partition)
 	return Simulation{Graph: e.Graph, Partition: part, Tau: e.Tau, Sigma: sigma, Sources: max(e.Sources, 1),
 		Trials: roundTrials, Estimator: e.Estimator, Seed: seed}
 }

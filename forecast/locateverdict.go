@@ -38,7 +38,7 @@ type nullKey struct {
 // seed (locate seeds them by its own seed; any seed gives the same
 // rates in law).
 func newVerdictTests(seed uint64, part []int) *verdictTests {
-	canon, _ := community.Canonical(part) // the test's ids index its communities
+	canon, _ := community.Canonical(nil, part) // the test's ids index its communities
 	return &verdictTests{seed: seed, part: canon, mass: map[*recovery.Model]*massBound{}, evidence: map[nullKey][]float64{}}
 }
 

@@ -335,7 +335,7 @@ func TestVerdictRateIsLocatesStep(t *testing.T) {
 	if !(r.LocateStep > 0) {
 		t.Errorf("no step found on karate at σ 0.25")
 	}
-	canon, _ := community.Canonical(part)
+	canon, _ := community.Canonical(nil, part)
 	locate := Simulation{Graph: g, Partition: canon, Tau: 1, Sigma: 0.25, Sources: 1, Trials: 100, Seed: e.Seed}
 	answered := map[float64]bool{}
 	answers := func(m float64) bool {

@@ -394,7 +394,7 @@ func (e *Simulation) communities() (part []int, names []string, k int, err error
 	if len(part) != n {
 		return nil, nil, 0, &ParamError{"partition", len(part), fmt.Sprintf("has the wrong length (graph has %d nodes)", n)}
 	}
-	canon, k := community.Canonical(part)
+	canon, k := community.Canonical(e.Graph, part)
 	if e.Names != nil {
 		// Carry each community's name over to its canonical id.
 		names = make([]string, k)

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -15,22 +16,16 @@ func canonicalGraph(g *laplacian.Graph) (*laplacian.Graph, []int, error) {
 }
 
 // canonicalPartition is part in canonicalGraph's order (perm), its
-// community ids renumbered by first appearance in that order.
-func canonicalPartition(part, perm []int) []int {
+// communities named by community.Named on cg, the graph in that order —
+// the names every command gives them (nil cg: renumbered in cg's index
+// order, enough for a cache key).
+func canonicalPartition(cg *laplacian.Graph, part, perm []int) []int {
 	out := make([]int, len(part))
 	for i, c := range part {
 		out[perm[i]] = c
 	}
-	ids := map[int]int{}
-	for i, c := range out {
-		id, ok := ids[c]
-		if !ok {
-			id = len(ids)
-			ids[c] = id
-		}
-		out[i] = id
-	}
-	return out
+	part, _ = community.Canonical(cg, out)
+	return part
 }
 
 // CanonicalGraph is g in key order and perm[i] the key-order index of g's

@@ -563,7 +563,7 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 	if p.Summary.ExactNode, err = locateExactNode(lr.Released.Meta, mass.Low); err != nil {
 		return nil, err
 	}
-	e := forecast.Simulation{Graph: cg, Partition: canonicalPartition(lr.Partition, perm), Tau: lr.Tau, Sigma: sigma, Sources: max(lr.Sources, 1),
+	e := forecast.Simulation{Graph: cg, Partition: canonicalPartition(cg, lr.Partition, perm), Tau: lr.Tau, Sigma: sigma, Sources: max(lr.Sources, 1),
 		Trials: p.Spec.ForecastTrials, Estimator: lr.Estimator, Seed: lr.Seed, Reported: reported}
 	var first func(float64, int)
 	if say := p.env.Say; say != nil {

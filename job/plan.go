@@ -209,7 +209,7 @@ func (p *ReleasePlan) forecastPartition(g *laplacian.Graph) (*laplacian.Graph, [
 		}
 		var part []int
 		if in := p.Input; in != nil && in.Partition != nil && in.Graph == g {
-			part = canonicalPartition(in.Partition, perm)
+			part = canonicalPartition(cg, in.Partition, perm)
 		} else {
 			end := p.env.phase(fmt.Sprintf("communities (leiden) on %d nodes", cg.N()))
 			part, err = community.Leiden(cg, community.LeidenOptions{Seed: p.Spec.ForecastSeed})

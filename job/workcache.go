@@ -308,7 +308,7 @@ func (m *AuditMemo) Key(g *laplacian.Graph, model *answer.Model, tau, tol, nu fl
 		return ""
 	}
 	b, err := json.Marshal([]any{auditVersion, fp, math.Float64bits(tau), math.Float64bits(tol), math.Float64bits(nu),
-		canonicalPartition(part, perm), string(rec)})
+		canonicalPartition(nil, part, perm), string(rec)})
 	if err != nil {
 		return ""
 	}

@@ -50,7 +50,9 @@ var ErrCSVFields = errors.New("laplacian: csv: want source,target[,weight]")
 // UTF-8 byte-order mark is ignored, lines starting with '#' are comments,
 // blank lines are skipped, unquoted fields are trimmed, RFC 4180 quoting
 // keeps a key verbatim). Nodes are numbered in order of first appearance.
-// The weight defaults to 1 when the third field is absent.
+// The weight defaults to 1 when the third field is absent. A row "key,"
+// (an empty target, no weight) declares a node without edges: an isolated
+// node, which an edge list cannot otherwise hold.
 //
 // Header: with opt.Header auto (the default) the first row is a header when
 // its first two fields name the edge ends (source/target, from/to, src/dst,
@@ -348,6 +350,14 @@ func decimal(b []byte) (int64, bool) {
 func (r *edgeReader) edge(f [][]byte, line int) error {
 	if len(f) != 2 && len(f) != 3 {
 		return &CSVError{Line: line, Err: fmt.Errorf("%w: got %d fields", ErrCSVFields, len(f))}
+	}
+	if len(f) == 2 && len(f[0]) > 0 && len(f[1]) == 0 {
+		// "key," declares a node without edges (an isolated node), as
+		// export writes them: a graph leaves and comes back whole.
+		if _, err := r.id(f[0]); err != nil {
+			return &CSVError{Line: line, Err: err}
+		}
+		return nil
 	}
 	if len(f[0]) == 0 || len(f[1]) == 0 {
 		return &CSVError{Line: line, Err: fmt.Errorf("%w: empty node key", ErrCSVFields)}

@@ -171,6 +171,7 @@ func (c *CommunityCache) Leiden(scope string, g *laplacian.Graph, opt community.
 	if err != nil {
 		return nil, "", err
 	}
+	part, _ = community.Canonical(g, part) // an update names by index: the names Leiden gives
 	c.byScope[scope] = &cachedPartition{graph: g, part: part, opt: opt}
 	return part, how, nil
 }

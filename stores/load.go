@@ -32,6 +32,7 @@ func (s *Stores) Load(ctx context.Context, spec connector.LoadSpec, files *input
 	if client == nil {
 		return nil, errNotConnected
 	}
+	spec.Isolated = files.Isolated
 	st, err := client.Load(ctx, s.cfg.Neo4j.Database, spec, files.Edges, files.Values)
 	var ke *connector.LoadKeyError
 	if errors.As(err, &ke) {

@@ -105,7 +105,7 @@ func main() {
 			log.Fatal(err)
 		}
 	}
-	part, k := community.Canonical(part)
+	part, k := community.Canonical(g, part)
 	sens, err := sensitivity.Graph(g, *tau, 1, sensitivity.Options{})
 	if err != nil {
 		log.Fatal(err)

@@ -2,10 +2,8 @@ package main
 
 import (
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -22,15 +20,7 @@ func TestPrivateAnswerNamesCommunitiesAsCommunitiesDoes(t *testing.T) {
 	dir := t.TempDir()
 	parts := filepath.Join(dir, "communities.csv")
 	mustRun(t, "communities", "--graph", "karate", "--out", parts)
-	data, err := os.ReadFile(parts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	size := map[string]int{}
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
-		_, c, _ := strings.Cut(line, ",")
-		size[c]++
-	}
+	size := communitySizes(t, parts)
 	ledger := filepath.Join(dir, "ledger.json")
 	mustRun(t, "budget", "--init", "--ledger", ledger, "--epsilon-total", "4", "--delta-total", "1e-6")
 	out := mustRun(t, "locate", "--graph", "karate", "--private-answer", "--values", "../../examples/readings.csv", "--tau", "1",

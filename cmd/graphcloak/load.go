@@ -23,6 +23,7 @@ import (
 type loadOptionsCmd struct {
 	g      *globalOptions
 	edges  string
+	graph  string // --graph: any graph kind instead of --edges
 	values string
 	stdin  io.Reader
 	// estimate: only the modelled time of the write (--estimate).
@@ -36,6 +37,9 @@ docs/input-files.md); each endpoint becomes a node of --node-labels (one
 label) keyed by --node-key-property, each row a relationship of
 --relationship-types (one type), its weight in --relationship-weight-property
 when given. --values FILE (node,value) sets the readings in --value-property.
+--graph KIND instead of --edges loads any graph --graph reads (a file, a
+generator, a gt: dataset); nodes without edges are loaded as nodes alone,
+and export writes the graph back out (same fingerprint).
 
 Writes are MERGE and SET in batches (--batch-size), so loading the same files
 again changes nothing, and a load interrupted half-way is completed by
@@ -72,7 +76,8 @@ func newLoadCmd(g *globalOptions) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.edges, "edges", "", "edge list CSV source,target[,weight] (required; - for standard input)")
+	f.StringVar(&o.edges, "edges", "", "edge list CSV source,target[,weight] (or --graph; - for standard input)")
+	graphFlag(f, &o.graph, "", graphAny, "graph to load instead of --edges (any kind but the database; isolated nodes kept)")
 	f.StringVar(&o.values, "values", "", "readings CSV node,value to write to --value-property (- for standard input)")
 	f.BoolVar(&o.estimate, "estimate", false, "read and check the files, print how long the write to Neo4j is modelled to take (GDS's .estimate) and stop: nothing connected or written")
 	config.AddFlags(f, config.Neo4jFlags...)
@@ -87,8 +92,7 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 		return err
 	}
 	start := time.Now()
-	dups, _ := laplacian.ParseDuplicateRule(cfg.Input.DuplicateEdges) // validated by config
-	files, err := inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, cfg.Input.Header, dups)
+	files, err := loadFiles(ctx, o, cfg)
 	if err != nil {
 		return err
 	}
@@ -124,11 +128,34 @@ func loadSpec(o *loadOptionsCmd, cfg *config.Config) (connector.LoadSpec, error)
 	return cfg.LoadSpec()
 }
 
+// loadFiles is what load writes: the edge list and readings files, or
+// the graph --graph names (its nodes without edges kept, its merged rows
+// counted) with the readings file.
+func loadFiles(ctx context.Context, o *loadOptionsCmd, cfg *config.Config) (*inputfiles.LoadFiles, error) {
+	dups, _ := laplacian.ParseDuplicateRule(cfg.Input.DuplicateEdges) // validated by config
+	if o.graph == "" {
+		return inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, cfg.Input.Header, dups)
+	}
+	lg, err := loadGraphFlag(ctx, o.g, o.graph, "", true)
+	if err != nil {
+		return nil, err
+	}
+	files := inputfiles.GraphLoadFiles(lg.Graph)
+	if o.values != "" {
+		if files.Values, err = inputfiles.ReadGraphValues(o.stdin, o.values, cfg.Input.Header, lg.Graph); err != nil {
+			return nil, err
+		}
+	}
+	return files, nil
+}
+
 // checkLoadFlags checks load's flags and the projection it loads into.
 func checkLoadFlags(o *loadOptionsCmd, p config.Projection) error {
 	switch {
-	case o.edges == "":
-		return errkind.Usagef("--edges FILE is required (an edge list source,target[,weight])")
+	case (o.edges == "") == (o.graph == ""):
+		return errkind.Usagef("load needs one of --edges FILE (an edge list source,target[,weight]) or --graph KIND")
+	case o.graph == stores.Neo4jSpec:
+		return errkind.Usagef("%s is where load writes: load --graph reads any other kind", graphNeo4j)
 	case o.edges == "-" && o.values == "-":
 		return errkind.Usagef("--edges - and --values - cannot both read standard input")
 	case len(p.NodeLabels) != 1:

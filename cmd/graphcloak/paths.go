@@ -54,6 +54,7 @@ var pathFlags = map[string]inputfiles.PathUse{
 	"journal":           inputfiles.DirPath,
 	"cache-dir":         inputfiles.DirPath,
 	"release-out":       inputfiles.WritePath,
+	"communities-out":   inputfiles.WritePath,
 }
 
 // specPathFlags name a file only in some of their values: --graph in a

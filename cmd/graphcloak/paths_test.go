@@ -147,6 +147,7 @@ func pathBases(p pathFixtures) map[string][]string {
 		"cache":            {"--cache-dir", out("store")},
 		"cache prune":      {"--cache-dir", out("store")},
 		"communities":      {"--graph", "karate", "--out", out("communities.csv")},
+		"export":           {"--graph", "karate", "--out", out("edges.csv"), "--communities", "leiden", "--communities-out", out("export-communities.csv")},
 		"demo":             {"--plot", out("demo.png"), "--graph", "karate"},
 		"keygen":           {"--out", out("k.key")},
 		"keygen --master":  {"--master", p.key, "--nodes", p.nodes, "--out-dir", out("sensors")},

@@ -113,6 +113,7 @@ func newRootCmd(stdout, stderr io.Writer) *cobra.Command {
 		newAuditCmd(g),
 		newCacheCmd(g),
 		newLoadCmd(g),
+		newExportCmd(g),
 		newProjectionCmd(g),
 		newCommunitiesCmd(g),
 		newRunsCmd(g),

@@ -24,6 +24,7 @@ type LoadFiles struct {
 	Merges           laplacian.Merges
 	DuplicatesMerged int                // rows merged into another row's edge (Merges.Merged)
 	Values           map[string]float64 // readings by node key (nil: none)
+	Isolated         []string           // keys of nodes without edges
 	paths            []string
 }
 
@@ -58,20 +59,28 @@ func ReadLoadFiles(stdin io.Reader, edges, values, header string, dups laplacian
 		}
 		return nil, errkind.Errorf("%s: %w", ParamEdges, err)
 	}
-	lf := &LoadFiles{Edges: make([]connector.LoadEdge, 0, g.NumEdges()), Merges: g.Merges(), DuplicatesMerged: g.DuplicatesMerged(), paths: []string{edges, values}}
-	g.ForEachEdge(func(i, j int, w float64) {
-		lf.Edges = append(lf.Edges, connector.LoadEdge{Source: g.Key(i), Target: g.Key(j), Weight: w})
-	})
+	lf := GraphLoadFiles(g)
+	lf.paths = []string{edges, values}
 	if values == "" {
 		return lf, nil
 	}
-	if lf.Values, err = readReadings(stdin, values, header, graphcloak.ReadValues); err != nil {
-		return nil, err
-	}
-	if _, err := graphcloak.ValuesByKey(g, lf.Values); err != nil {
+	if lf.Values, err = ReadGraphValues(stdin, values, header, g); err != nil {
 		return nil, err
 	}
 	return lf, nil
+}
+
+// ReadGraphValues reads the readings at values ("-": stdin) and checks
+// that they name nodes of g.
+func ReadGraphValues(stdin io.Reader, values, header string, g *laplacian.Graph) (map[string]float64, error) {
+	vals, err := readReadings(stdin, values, header, graphcloak.ReadValues)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := graphcloak.ValuesByKey(g, vals); err != nil {
+		return nil, err
+	}
+	return vals, nil
 }
 
 // KeyLine names where key first appears in the files (" (line N of
@@ -106,4 +115,19 @@ func firstLineWith(name, key string) int {
 		}
 	}
 	return 0
+}
+
+// GraphLoadFiles is what load writes of g: its edges, its nodes without
+// edges and how its input's repeated rows were merged.
+func GraphLoadFiles(g *laplacian.Graph) *LoadFiles {
+	lf := &LoadFiles{Edges: make([]connector.LoadEdge, 0, g.NumEdges()), Merges: g.Merges(), DuplicatesMerged: g.DuplicatesMerged()}
+	g.ForEachEdge(func(i, j int, w float64) {
+		lf.Edges = append(lf.Edges, connector.LoadEdge{Source: g.Key(i), Target: g.Key(j), Weight: w})
+	})
+	for i := range g.N() {
+		if g.Degree(i) == 0 {
+			lf.Isolated = append(lf.Isolated, g.Key(i))
+		}
+	}
+	return lf
 }

@@ -7,5 +7,5 @@ func (f *LoadFiles) NodeCount() int {
 	for _, e := range f.Edges {
 		nodes[e.Source], nodes[e.Target] = true, true
 	}
-	return len(nodes)
+	return len(nodes) + len(f.Isolated)
 }

@@ -58,6 +58,6 @@ func InKeyOrder(spec, path string) (cg *laplacian.Graph, perm, cpart []int, k in
 	for i, c := range part {
 		cpart[perm[i]] = c
 	}
-	cpart, k = community.Canonical(cpart)
+	cpart, k = community.Canonical(cg, cpart)
 	return cg, perm, cpart, k
 }
