@@ -111,8 +111,9 @@ type Result struct {
 // Answer certifies the source of the noiseless readings (a class of nodes
 // no reading can tell apart, recovery.Certifier), calibrates the answer
 // mechanism on the model's geometry, audits it on every edge, charges the
-// ledger and draws the published community. Readings outside the model
-// are refused before any charge (a *recovery.MismatchError), or with
+// ledger and draws the published community. The charge comes before the
+// readings are looked at: readings outside the model are refused after it
+// (a *recovery.MismatchError, charged like an answer), or with
 // OnMismatch = MismatchRandomizedResponse answered by randomized response.
 // The recovered node is never returned.
 func Run(ctx context.Context, req Request) (*Result, error) {
@@ -138,8 +139,18 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	if req.Ledger == nil {
 		return nil, &graphcloak.ParamError{Param: "ledger", Reason: "is required (it is charged before the answer is drawn)"}
 	}
-	d, err := prepareAnswer(ctx, req)
+	d, err := prepareMechanism(ctx, req)
 	if err != nil {
+		return nil, err
+	}
+	// δ₀ and ε are charged before the readings are looked at, so a
+	// refusal of them costs what an answer costs: asking the same
+	// readings again (under another model, or with another ε) is never
+	// free (docs/derivations.md §5.1b).
+	if err := req.Ledger.Charge(ctx, AnswerCharge(d.model, d.cal, req.Scope, req.Epoch)); err != nil {
+		return nil, err
+	}
+	if err := d.fit(ctx, req); err != nil {
 		return nil, err
 	}
 	m, cal, hat := d.model, d.cal, d.hat
@@ -154,13 +165,6 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		}
 	}
 	id := privacy.NewReleaseID()
-	// δ₀ is charged with every answer, randomized response included; a
-	// refusal charges nothing (docs/derivations.md §5.1b: inside the
-	// model nothing is refused, so refusals lie in the δ₀ events the
-	// answers charged).
-	if err := req.Ledger.Charge(ctx, AnswerCharge(m, cal, req.Scope, req.Epoch)); err != nil {
-		return nil, err
-	}
 	o, err := privacy.SampleAnswer(privacy.AnswerRequest{Calibration: cal, Distances: m.Geometry.DistancesFrom(hat), Source: hat,
 		Noise: req.Noise, ReleaseID: id, Scope: req.Scope, Epoch: req.Epoch})
 	if err != nil {
@@ -184,8 +188,8 @@ func AnswerCharge(m *Model, cal privacy.AnswerCalibration, scope, epoch string) 
 	return c
 }
 
-// answerDraw is everything an answer decides before the charge: the
-// mechanism, the node of the model's geometry it is centred on, the audit.
+// answerDraw is an answer's mechanism and audit (decided before the
+// charge) and the node of the model's geometry it is centred on (after).
 type answerDraw struct {
 	model    *Model
 	cal      privacy.AnswerCalibration
@@ -194,12 +198,11 @@ type answerDraw struct {
 	mismatch *recovery.MismatchError // readings outside the model, answered by RR
 }
 
-// prepareAnswer builds (or takes) the model, calibrates and audits the
-// mechanism, and fits the readings — refusing, before any charge, an
-// audit that fails and readings outside the model (unless OnMismatch is
-// MismatchRandomizedResponse). The published distribution is
-// d.cal.ProbabilitiesAt(d.model.Geometry, d.hat).
-func prepareAnswer(ctx context.Context, req Request) (*answerDraw, error) {
+// prepareMechanism builds (or takes) the model, calibrates and audits the
+// mechanism — refusing, before any charge, an audit that fails. It reads
+// no reading: they are fitted after the charge (answerDraw.fit). The
+// published distribution is d.cal.ProbabilitiesAt(d.model.Geometry, d.hat).
+func prepareMechanism(ctx context.Context, req Request) (*answerDraw, error) {
 	m, err := answerModel(ctx, req)
 	if err != nil {
 		return nil, err
@@ -216,23 +219,32 @@ func prepareAnswer(ctx context.Context, req Request) (*answerDraw, error) {
 	if !d.audit.Passed {
 		return nil, &AuditError{Audit: d.audit}
 	}
+	return d, nil
+}
+
+// fit fits the readings (after the charge): readings outside the model
+// are refused (unless OnMismatch is MismatchRandomizedResponse, when d.cal
+// becomes randomized response of the same ε); d.hat is the node the
+// answer is centred on.
+func (d *answerDraw) fit(ctx context.Context, req Request) error {
+	m := d.model
 	node, mismatch, err := m.FitReadings(req.Values, req.OnMismatch)
 	if err != nil {
 		var mm *recovery.MismatchError
 		if req.Diagnose && errors.As(err, &mm) && !mm.Broken {
 			*mm = *m.Certifier.Diagnose(req.Values)
 		}
-		return nil, err
+		return err
 	}
 	if mismatch != nil {
 		// Randomized response is ε-DP between any two inputs: it needs
 		// no model, so it may answer readings outside it.
 		if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, req.Epsilon, req.Alpha, 1); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	d.hat, d.mismatch = m.node(node), mismatch
-	return d, nil
+	return nil
 }
 
 // auditOf is req.Audited when it is the audit of cal on req.Model (cal's

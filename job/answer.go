@@ -46,7 +46,15 @@ type AnswerSpec struct {
 	// instead: SensorNoise is then s·n/m on the graph loaded
 	// (recovery.SensorNoiseFromRMS).
 	SensorNoiseRMS, MinSourceMass float64
-	OnMismatch                    string
+	// Stated is the sensor model the answer states (nil: none; its noise
+	// is SensorNoise, SensorNoiseRMS and MinSourceMass), FitToleranceGiven
+	// whether it gave FitTolerance: on a scope with a sensor model
+	// (privacy.Budget.Sensor) both must say nothing or the scope's model
+	// (PlanAnswer refuses any other before a reading is read), and the
+	// answer runs under the scope's model.
+	Stated            *privacy.SensorModel
+	FitToleranceGiven bool
+	OnMismatch        string
 	Diagnose                      bool
 	// CachePath stores the answer model (the certifier's pass and the
 	// classes, answer.Cache) for reuse while it verifies against
@@ -164,6 +172,9 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	}
 	p := &AnswerPlan{Spec: spec, env: env}
 	if err := p.notCharged(ctx); err != nil {
+		return nil, err
+	}
+	if err := p.adoptSensorModel(ctx); err != nil { // before the readings are read
 		return nil, err
 	}
 	in, err := env.Load(ctx)

@@ -19,6 +19,9 @@ const (
 type BudgetRequest struct {
 	Init                       bool
 	AnswerEpsilon, AnswerDelta float64
+	// Sensor is the deployment's sensor model (with Init: kept with the
+	// budget, privacy.Budget.Sensor).
+	Sensor privacy.SensorModel
 }
 
 // BudgetSpec is what a ledger report shows — Scope ("": every scope) —
@@ -46,6 +49,9 @@ func (r BudgetRequest) Check(cfg *config.Loaded) (BudgetSpec, error) {
 	if r.AnswerDelta != 0 && !r.Init {
 		return BudgetSpec{}, errkind.Usagef("%s is fixed when the scope is created: give it with %s (the ledger shows it after)", ParamAnswerDelta, ParamInit)
 	}
+	if !r.Sensor.IsZero() && !r.Init {
+		return BudgetSpec{}, errkind.Usagef("the sensor model is fixed when the scope is created: give it with %s (the ledger shows it after)", ParamInit)
+	}
 	if r.Init {
 		var err error
 		if s.Create, err = r.initBudget(&cfg.Config); err != nil {
@@ -58,7 +64,7 @@ func (r BudgetRequest) Check(cfg *config.Loaded) (BudgetSpec, error) {
 // initBudget is the budget Init creates the configured scope with (or
 // checks it has): the configured totals and the answers' share.
 func (r BudgetRequest) initBudget(cfg *config.Config) (*privacy.Budget, error) {
-	budget := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: r.AnswerEpsilon, AnswerDelta: r.AnswerDelta}
+	budget := privacy.Budget{Epsilon: cfg.Privacy.EpsilonTotal, Delta: cfg.Privacy.DeltaTotal, AnswerEpsilon: r.AnswerEpsilon, AnswerDelta: r.AnswerDelta, Sensor: r.Sensor}
 	if budget.Epsilon == 0 || budget.Delta == 0 {
 		return nil, errkind.Usagef("%s needs the scope's lifetime budget: give %s and %s (or privacy.epsilonTotal and privacy.deltaTotal in the configuration); there is no default budget",
 			privacy.ParamCreateLedger, job.ParamEpsilonTotal, job.ParamDeltaTotal)

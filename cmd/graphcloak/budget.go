@@ -5,10 +5,12 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/textreport"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -62,6 +64,17 @@ chain only catches accidents (anyone who can write the file can recompute
 SHA-256) and nothing sees a rollback or a deletion: keep the ledger where only
 the operator can write, and back it up.
 
+The deployment's sensor model is fixed at --init too, from the sensors' data
+sheet: --sensor-noise ν (the rms of each reading's Gaussian noise as a fraction
+of the source's mean reading) or --sensor-noise-rms s --min-source-mass m, and
+--adc-quantum, --gain-tolerance, --faulty-sensors, --noise-peak (needs
+--answer-delta). Every locate --private-answer on the scope then answers
+under it; one that states another model is refused before any reading is
+read (exit 2). Private answers certify Gaussian noise only so far: a model
+with the other parts is kept, and its answers refused (docs/guarantee.md).
+A scope without a model (every ledger made before) answers under the model
+each answer states.
+
 --scope shows one scope (an unknown scope exits 3); without it, every scope.`
 
 func newBudgetCmd(g *globalOptions) *cobra.Command {
@@ -87,6 +100,7 @@ func newBudgetCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().BoolVar(&o.req.Init, "init", false, "create the ledger and --scope with the budget --epsilon-total, --delta-total, --answer-epsilon (no-op if they exist with that budget; a different budget is refused)")
 	cmd.Flags().Float64Var(&o.req.AnswerEpsilon, "answer-epsilon", 0, "with --init: the share ε_A of --epsilon-total fixed for private answers (charged their ε against it; Gaussian releases get CKSRho(ε_total − ε_A, δ_total)); 0: answers cost ρ = min(ε²/2, ε) in zCDP with everything else")
 	cmd.Flags().Float64Var(&o.req.AnswerDelta, "answer-delta", 0, "with --init: the share δ_A of --delta-total fixed for the δ of private answers under --sensor-noise (each answer charged its δ against it; everything else converts at δ_total − δ_A); 0: only answers without --sensor-noise")
+	addBudgetModelFlags(cmd.Flags(), &o.req.Sensor)
 	config.AddFlags(cmd.Flags(), "ledger", "ledger-key", "scope", "epsilon-total", "delta-total", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout")
 	return cmd
 }
@@ -112,4 +126,13 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 		return printJSON(out, r)
 	}
 	return textreport.Budget(out, r, flagName)
+}
+
+// addBudgetModelFlags adds budget --init's sensor model flags
+// (privacy.SensorModel).
+func addBudgetModelFlags(f *pflag.FlagSet, m *privacy.SensorModel) {
+	f.Float64Var(&m.Noise, "sensor-noise", 0, "with --init: the deployment's sensor model — the rms of each reading's Gaussian noise as a fraction of the source's mean reading μ/n (0.005 = 0.5 %); every private answer on the scope runs under it")
+	f.Float64Var(&m.NoiseRMS, "sensor-noise-rms", 0, "with --init: the sensor noise's rms in reading units, with --min-source-mass (instead of --sensor-noise)")
+	f.Float64Var(&m.MinSourceMass, "min-source-mass", 0, "with --init and --sensor-noise-rms: the smallest source mass (sum of its readings) the answers' guarantee covers")
+	addModelPartFlags(f, m)
 }

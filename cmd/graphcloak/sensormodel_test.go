@@ -1,0 +1,137 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/internal/heattest"
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// ledgerReleases is the number of charges of scope in a file ledger.
+func ledgerReleases(t *testing.T, ledger, scope string) int {
+	t.Helper()
+	var b struct {
+		Scopes []struct {
+			Releases int `json:"releases"`
+		} `json:"scopes"`
+	}
+	out, stderr, code := runPipelineCLI(t, context.Background(), nil, "budget", "--ledger", ledger, "--scope", scope, "-o", "json")
+	if err := json.Unmarshal([]byte(out), &b); code != 0 || err != nil || len(b.Scopes) != 1 {
+		t.Fatalf("budget: exit %d %v\n%s%s", code, err, out, stderr)
+	}
+	return b.Scopes[0].Releases
+}
+
+// karateDiffusion writes readings of karate at τ = 1: mass 5 at each of
+// sources (two sources: outside every single-source model).
+func karateDiffusion(t *testing.T, dir string, sources ...int) string {
+	t.Helper()
+	g, _ := laplacian.Karate()
+	heat := heattest.PadeHeat(g, 1)
+	var b strings.Builder
+	b.WriteString("node,value\n")
+	for i := 0; i < g.N(); i++ {
+		v := 0.0
+		for _, s := range sources {
+			v += 5 * heat.At(i, s)
+		}
+		fmt.Fprintf(&b, "%s,%.17g\n", g.Key(i), v)
+	}
+	path := filepath.Join(dir, fmt.Sprint("y", sources, ".csv"))
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// tellReader is standard input that records whether it was read.
+type tellReader struct{ read bool }
+
+func (r *tellReader) Read([]byte) (int, error) { r.read = true; return 0, os.ErrClosed }
+
+// TestPrivateAnswerRefusalCharged (issue 77, item 1): a refusal of
+// readings outside the model is charged like an answer, before the
+// readings are read — so asking the same readings again (with another
+// sensor noise, tolerance or ε) is never free. On a scope without a
+// sensor model (every ledger made before models), as today otherwise.
+func TestPrivateAnswerRefusalCharged(t *testing.T) {
+	isolateConfig(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "l.json")
+	initTestLedger(t, ledger, "--scope", "s", "--answer-delta", "1e-6")
+	two := karateDiffusion(t, dir, 3, 30)
+	for i, noise := range []string{"0.02", "0.005"} { // the re-ask states a smaller noise
+		_, stderr, code := runPipelineCLI(t, ctx, nil, "locate", "--graph", "karate", "--private-answer", "--values", two, "--ledger", ledger,
+			"--scope", "s", "--epsilon", "1", "--tau", "1", "--epoch", fmt.Sprint("e", i), "--forecast-trials", "0", "--sensor-noise", noise)
+		if code != 3 || !strings.Contains(stderr, "outside the model") {
+			t.Fatalf("two sources, --sensor-noise %s: exit %d: %s", noise, code, stderr)
+		}
+		if got := ledgerReleases(t, ledger, "s"); got != i+1 {
+			t.Fatalf("after %d refusals the ledger holds %d charges: a refusal was free", i+1, got)
+		}
+	}
+}
+
+// TestPrivateAnswerScopeSensorModel (issue 77, item 1): the sensor model
+// fixed at budget --init is the one every answer on the scope runs
+// under. An answer stating another — a smaller noise, a fit tolerance,
+// another part — is refused with a usage error (exit 2) before the
+// readings are opened, and charged nothing; one stating nothing, or the
+// same model, answers under the scope's (its δ printed); readings
+// outside it are refused and charged, and the re-ask under a smaller
+// noise is refused unread.
+func TestPrivateAnswerScopeSensorModel(t *testing.T) {
+	isolateConfig(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "l.json")
+	initTestLedger(t, ledger, "--scope", "s", "--answer-delta", "1e-6", "--sensor-noise", "0.005")
+	if out, _, _ := runPipelineCLI(t, ctx, nil, "budget", "--ledger", ledger, "-o", "json"); !strings.Contains(out, `"noise": 0.005`) {
+		t.Fatalf("the ledger does not show the model:\n%s", out)
+	}
+	base := []string{"locate", "--graph", "karate", "--private-answer", "--ledger", ledger, "--scope", "s",
+		"--epsilon", "1", "--tau", "1", "--forecast-trials", "0", "-o", "json"}
+	for i, stated := range [][]string{{"--sensor-noise", "0.004"}, {"--fit-tolerance", "0.05"}, {"--sensor-noise", "0.005", "--faulty-sensors", "1"},
+		{"--sensor-noise-rms", "0.001", "--min-source-mass", "1"}, {"--adc-quantum", "0.01"}} {
+		in := &tellReader{}
+		args := append(append(append([]string{}, base...), "--values", "-", "--epoch", fmt.Sprint("m", i)), stated...)
+		_, stderr, code := runPipelineCLI(t, ctx, in, args...)
+		named := strings.Contains(stderr, "--sensor-noise 0.005") || stated[0] == "--adc-quantum" // no noise stated: a bad statement
+		if code != 2 || in.read || !named {
+			t.Errorf("%v on a scope of --sensor-noise 0.005: exit %d, readings read %v: %s", stated, code, in.read, stderr)
+		}
+	}
+	if got := ledgerReleases(t, ledger, "s"); got != 0 {
+		t.Fatalf("refusals before reading charged %d", got)
+	}
+	one := karateDiffusion(t, dir, 3)
+	for i, stated := range [][]string{nil, {"--sensor-noise", "0.005"}} {
+		args := append(append(append([]string{}, base...), "--values", one, "--epoch", fmt.Sprint("a", i)), stated...)
+		out, stderr, code := runPipelineCLI(t, ctx, nil, args...)
+		var sum struct {
+			Answer struct {
+				Delta float64 `json:"delta"`
+			} `json:"answer"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &sum) != nil || !(sum.Answer.Delta > 0) {
+			t.Fatalf("%v: exit %d, δ %g (want the scope's noise model, δ > 0): %s", stated, code, sum.Answer.Delta, stderr)
+		}
+	}
+	two := karateDiffusion(t, dir, 3, 30)
+	_, stderr, code := runPipelineCLI(t, ctx, nil, append(append([]string{}, base...), "--values", two, "--epoch", "r")...)
+	if code != 3 || ledgerReleases(t, ledger, "s") != 3 {
+		t.Fatalf("two sources: exit %d, %d charges; want 3 and the refusal charged: %s", code, ledgerReleases(t, ledger, "s"), stderr)
+	}
+	in := &tellReader{}
+	_, _, code = runPipelineCLI(t, ctx, in, append(append([]string{}, base...), "--values", "-", "--epoch", "r2", "--sensor-noise", "0.001")...)
+	if code != 2 || in.read || ledgerReleases(t, ledger, "s") != 3 {
+		t.Fatalf("the re-ask under a smaller noise: exit %d, read %v; want 2, unread, uncharged", code, in.read)
+	}
+}

@@ -1,0 +1,54 @@
+package job
+
+import (
+	"context"
+
+	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/privacy"
+)
+
+// adoptSensorModel puts the scope's sensor model (privacy.Budget.Sensor)
+// in the spec, before anything is read. An answer that states another
+// model, or a fit tolerance, on a scope with one is refused (a usage
+// error): the model is the deployment's, fixed at budget --init, so the
+// same readings cannot be asked again under a model chosen to make them
+// fit. A scope without a model (every ledger made before models) answers
+// under the model the answer states, as before. A model with parts the
+// certifier does not cover yet (an ADC step, a gain tolerance, faulty
+// sensors, a noise peak) is refused, whoever states it.
+func (p *AnswerPlan) adoptSensorModel(ctx context.Context) error {
+	s := &p.Spec
+	b, err := p.env.Ledger.Balance(ctx, s.Scope)
+	if err != nil || len(b) != 1 {
+		return err // a missing scope: refused here as the charge would
+	}
+	m := b[0].Budget.Sensor
+	if m.IsZero() {
+		if s.Stated != nil {
+			return notCertified(*s.Stated)
+		}
+		return nil
+	}
+	if s.FitToleranceGiven || s.Stated != nil && *s.Stated != m {
+		stated := "--fit-tolerance"
+		if s.Stated != nil {
+			stated = s.Stated.String()
+		}
+		return errkind.Usagef("scope %q was created with the sensor model %s (budget --init fixes it: the deployment's, not the query's); this answer states %s: leave the model's flags out to answer under the scope's model",
+			s.Scope, m, stated)
+	}
+	if err := notCertified(m); err != nil {
+		return err
+	}
+	s.SensorNoise, s.SensorNoiseRMS, s.MinSourceMass = m.Noise, m.NoiseRMS, m.MinSourceMass
+	return nil
+}
+
+// notCertified refuses a model with parts beyond Gaussian noise: the
+// certified recovery does not cover them yet (docs/guarantee.md).
+func notCertified(m privacy.SensorModel) error {
+	if m.GaussianOnly() {
+		return nil
+	}
+	return errkind.Usagef("the sensor model %s has parts beyond Gaussian noise (an ADC step, a gain tolerance, faulty sensors or a noise peak) that private answers do not certify yet: refused before any reading is read (docs/guarantee.md)", m)
+}
