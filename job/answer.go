@@ -55,7 +55,7 @@ type AnswerSpec struct {
 	Stated            *privacy.SensorModel
 	FitToleranceGiven bool
 	OnMismatch        string
-	Diagnose                      bool
+	Diagnose          bool
 	// CachePath stores the answer model (the certifier's pass and the
 	// classes, answer.Cache) for reuse while it verifies against
 	// the graph, τ, T and Software; LedgerKey authenticates it.
