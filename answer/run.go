@@ -70,7 +70,19 @@ const (
 	// the communities, centred on the best fit's community: ε-DP between
 	// any two inputs, so it needs no model.
 	MismatchRandomizedResponse = "rr"
+	// MismatchNearest answers every reading vector by the calibrated
+	// mechanism centred on its best fit (readings that are not numbers
+	// read as 0): nothing is refused and no mechanism is switched, so no
+	// decision depends on the source; outside the model only the centre
+	// drifts, and d hops of drift cost at most (1 + 2d)·ε/⌈α⌉ between
+	// neighbours (docs/guarantee.md, "Sensor imperfections").
+	MismatchNearest = "nearest"
 )
+
+// AnsweredNearest is Result.Mismatch of every answer under
+// MismatchNearest, whether the readings fitted or not: publishing which
+// would be the decision MismatchNearest removes.
+const AnsweredNearest = "answered at the nearest fit (whether the readings fit the model is not published)"
 
 // AnsweredByRR is Result.Mismatch of an answer drawn by randomized
 // response: one fixed text whatever the readings (what was measured would
@@ -132,9 +144,9 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	switch req.OnMismatch {
-	case "", MismatchRefuse, MismatchRandomizedResponse:
+	case "", MismatchRefuse, MismatchRandomizedResponse, MismatchNearest:
 	default:
-		return nil, &graphcloak.ParamError{Param: "on-mismatch", Reason: fmt.Sprintf("is %q: must be %q or %q", req.OnMismatch, MismatchRefuse, MismatchRandomizedResponse)}
+		return nil, &graphcloak.ParamError{Param: "on-mismatch", Reason: fmt.Sprintf("is %q: must be %q, %q or %q", req.OnMismatch, MismatchRefuse, MismatchRandomizedResponse, MismatchNearest)}
 	}
 	if req.Ledger == nil {
 		return nil, &graphcloak.ParamError{Param: "ledger", Reason: "is required (it is charged before the answer is drawn)"}
@@ -155,7 +167,14 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 	}
 	m, cal, hat := d.model, d.cal, d.hat
 	res := &Result{ExactSource: d.mismatch == nil, Audit: d.audit}
-	if d.mismatch != nil {
+	if req.OnMismatch == MismatchNearest {
+		res.ExactSource, res.Mismatch = false, AnsweredNearest
+	}
+	if d.mismatch != nil && req.OnMismatch == MismatchNearest {
+		if req.Diagnose {
+			res.Diagnosis = d.mismatch.Diagnosis()
+		}
+	} else if d.mismatch != nil {
 		res.Mismatch = AnsweredByRR
 		if req.Diagnose {
 			res.Diagnosis = d.mismatch.Diagnosis()
@@ -236,7 +255,7 @@ func (d *answerDraw) fit(ctx context.Context, req Request) error {
 		}
 		return err
 	}
-	if mismatch != nil {
+	if mismatch != nil && req.OnMismatch != MismatchNearest {
 		// Randomized response is ε-DP between any two inputs: it needs
 		// no model, so it may answer readings outside it.
 		if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, req.Epsilon, req.Alpha, 1); err != nil {
@@ -265,6 +284,9 @@ func (req Request) auditOf(cal privacy.AnswerCalibration) *Audit {
 // its centre). So the two paths part only at the model's edge, never by a
 // kind of refusal that depends on where the source is.
 func (m *Model) FitReadings(values []float64, onMismatch string) (node int, mismatch *recovery.MismatchError, err error) {
+	if onMismatch == MismatchNearest {
+		return m.fitNearest(values)
+	}
 	// A broken reading (NaN, ±Inf: missing or unreadable readings are read
 	// as NaN in private-answer mode) is outside the model like any other:
 	// the same fixed sentence, the same path, never the node's name.
@@ -286,6 +308,87 @@ func (m *Model) FitReadings(values []float64, onMismatch string) (node int, mism
 		return 0, nil, err
 	}
 	return fit.Node, mismatch, nil
+}
+
+// fitNearest is FitReadings under MismatchNearest: a reading that is not
+// a number reads as 0 (a dead sensor), and the best fit is returned
+// whether it is inside the model or not (node 0 when no node fits: a
+// fixed, public centre); mismatch says which, for Diagnose only.
+func (m *Model) fitNearest(values []float64) (int, *recovery.MismatchError, error) {
+	y := values
+	for i, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			if &y[0] == &values[0] {
+				y = append([]float64(nil), values...)
+			}
+			y[i] = 0
+		}
+	}
+	fit, err := m.Certifier.Fit(y)
+	var mismatch *recovery.MismatchError
+	if err != nil && !errors.As(err, &mismatch) {
+		return 0, nil, err
+	}
+	if mismatch == nil {
+		return fit.Node, nil, nil // inside the model: the certified fit
+	}
+	// Outside it: one faulty sensor (stuck, dead, saturated) is the
+	// likeliest cause. Each of the spikiest sensors in turn is read as its
+	// neighbours' mean, and the best of those fits and the first is the
+	// centre: a function of the readings alone, whose drift the oracle
+	// measures (TestSensorFaultOracle).
+	best, ok := fit, !(mismatch.NoSignal || mismatch.Precision)
+	for _, i := range spikiest(m.Graph, y, nearestCandidates) {
+		z := append([]float64(nil), y...)
+		z[i] = neighbourMean(m.Graph, y, i)
+		f, err := m.Certifier.Fit(z)
+		var mm *recovery.MismatchError
+		if err != nil && (!errors.As(err, &mm) || mm.NoSignal || mm.Precision) {
+			continue
+		}
+		if !ok || f.Cos > best.Cos {
+			best, ok = f, true
+		}
+	}
+	if !ok {
+		return 0, mismatch, nil
+	}
+	return best.Node, mismatch, nil
+}
+
+// nearestCandidates is how many of the spikiest sensors fitNearest tries
+// to read as their neighbours' mean.
+const nearestCandidates = 3
+
+// spikiest returns the k sensors whose readings differ most from their
+// neighbours' mean (a stuck, dead or saturated sensor is one of them).
+func spikiest(g *laplacian.Graph, y []float64, k int) []int {
+	idx := make([]int, 0, k+1)
+	gap := func(i int) float64 { return math.Abs(y[i] - neighbourMean(g, y, i)) }
+	for i := range y {
+		idx = append(idx, i)
+		for j := len(idx) - 1; j > 0 && gap(idx[j]) > gap(idx[j-1]); j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+		if len(idx) > k {
+			idx = idx[:k]
+		}
+	}
+	return idx
+}
+
+// neighbourMean is the mean reading of i's neighbours (y[i] when it has
+// none).
+func neighbourMean(g *laplacian.Graph, y []float64, i int) float64 {
+	cols, _ := g.Neighbors(i)
+	if len(cols) == 0 {
+		return y[i]
+	}
+	s := 0.0
+	for _, j := range cols {
+		s += y[j]
+	}
+	return s / float64(len(cols))
 }
 
 // answerModel returns req.Model, or builds it on the request's partition

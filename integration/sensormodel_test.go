@@ -41,7 +41,7 @@ func TestScopeSensorModelNeo4j(t *testing.T) {
 	args = append(args, "--private-answer", "--value-property", "obs", "--communities", "property:community",
 		"--tau", "0.5", "--epsilon", "1", "--ledger", "neo4j", "--scope", scope, "--forecast-trials", "0", "-o", "json")
 	r = runCLI(t, s.Password, append(args, "--epoch", "m1", "--sensor-noise", "0.001")...)
-	if r.Code != 2 || !strings.Contains(r.Stderr, "--sensor-noise 0.005") {
+	if r.Code != 2 || !strings.Contains(r.Stderr, "ν=0.005") {
 		t.Fatalf("another model stated: exit %d, want 2 naming the scope's:\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	r = runCLI(t, s.Password, append(args, "--epoch", "m2")...)

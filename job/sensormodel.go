@@ -5,6 +5,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // adoptSensorModel puts the scope's sensor model (privacy.Budget.Sensor)
@@ -29,13 +30,13 @@ func (p *AnswerPlan) adoptSensorModel(ctx context.Context) error {
 		}
 		return nil
 	}
-	if s.FitToleranceGiven || s.Stated != nil && *s.Stated != m {
-		stated := "--fit-tolerance"
-		if s.Stated != nil {
-			stated = s.Stated.String()
-		}
-		return errkind.Usagef("scope %q was created with the sensor model %s (budget --init fixes it: the deployment's, not the query's); this answer states %s: leave the model's flags out to answer under the scope's model",
-			s.Scope, m, stated)
+	if s.FitToleranceGiven {
+		return errkind.Usagef("scope %q was created with the sensor model (%s) (%v fixes it: the deployment's, not the query's); this answer states a %v: leave it out to answer under the scope's model",
+			s.Scope, m, privacy.ParamCreateLedger, recovery.ParamFitTolerance)
+	}
+	if s.Stated != nil && *s.Stated != m {
+		return errkind.Usagef("scope %q was created with the sensor model (%s) (%v fixes it: the deployment's, not the query's); this answer states (%s): leave the sensor model out to answer under the scope's",
+			s.Scope, m, privacy.ParamCreateLedger, s.Stated)
 	}
 	if err := notCertified(m); err != nil {
 		return err
@@ -50,5 +51,5 @@ func notCertified(m privacy.SensorModel) error {
 	if m.GaussianOnly() {
 		return nil
 	}
-	return errkind.Usagef("the sensor model %s has parts beyond Gaussian noise (an ADC step, a gain tolerance, faulty sensors or a noise peak) that private answers do not certify yet: refused before any reading is read (docs/guarantee.md)", m)
+	return errkind.Usagef("the sensor model (%s) has parts beyond Gaussian noise (an ADC step, a gain tolerance, faulty sensors or a noise peak) that private answers do not certify yet: refused before any reading is read (docs/guarantee.md)", m)
 }

@@ -219,7 +219,7 @@ func (b Budget) String() string {
 		s += fmt.Sprintf(", answers' δ_A=%g", b.AnswerDelta)
 	}
 	if !b.Sensor.IsZero() {
-		s += ", sensor model " + b.Sensor.String()
+		s += ", sensor model (" + b.Sensor.String() + ")"
 	}
 	return s
 }

@@ -72,7 +72,8 @@ func (m SensorModel) GaussianOnly() bool {
 	return m.ADCQuantum == 0 && m.GainTolerance == 0 && m.FaultySensors == 0 && m.NoisePeak == 0
 }
 
-// String is the model as the flags that state it.
+// String is the model's parts that are not zero: "noise ν=0.005, faulty
+// sensors=1".
 func (m SensorModel) String() string {
 	if m.IsZero() {
 		return "no sensor model"
@@ -80,15 +81,15 @@ func (m SensorModel) String() string {
 	var parts []string
 	add := func(name string, v float64) {
 		if v != 0 {
-			parts = append(parts, fmt.Sprintf("%s %g", name, v))
+			parts = append(parts, fmt.Sprintf("%s%g", name, v))
 		}
 	}
-	add("--sensor-noise", m.Noise)
-	add("--sensor-noise-rms", m.NoiseRMS)
-	add("--min-source-mass", m.MinSourceMass)
-	add("--adc-quantum", m.ADCQuantum)
-	add("--gain-tolerance", m.GainTolerance)
-	add("--faulty-sensors", float64(m.FaultySensors))
-	add("--noise-peak", m.NoisePeak)
-	return strings.Join(parts, " ")
+	add("noise ν=", m.Noise)
+	add("noise rms=", m.NoiseRMS)
+	add("min source mass=", m.MinSourceMass)
+	add("ADC quantum=", m.ADCQuantum)
+	add("gain tolerance=", m.GainTolerance)
+	add("faulty sensors=", float64(m.FaultySensors))
+	add("noise peak=", m.NoisePeak)
+	return strings.Join(parts, ", ")
 }

@@ -16,7 +16,7 @@ func addFitFlags(f *pflag.FlagSet, tol *float64, model *modelFlags, onMismatch, 
 	addSensorNoiseFlag(f, &model.noise)
 	addModelPartFlags(f, &model.parts)
 	f.StringVar(onMismatch, "on-mismatch", answer.MismatchRefuse,
-		"readings that are not one source's diffusion: refuse (nothing charged) or rr (randomized response, whose guarantee needs no model)")
+		"readings that are not one source's diffusion: refuse (charged like an answer), rr (randomized response, whose guarantee needs no model) or nearest (every reading vector answered by the same mechanism at its nearest fit, a faulty sensor read as its neighbours' mean: no decision published; with --alpha 3 it kept every karate edge within ε under stuck, saturated, ADC, gain and t(3) faults, docs/guarantee.md)")
 	f.StringVar(cache, "answer-cache", "",
 		"reuse the answer model (the certified recovery's pass over every source and its audit) stored in this file while it verifies against the graph, τ, --fit-tolerance and this version; otherwise compute it and store it here (scheduled answers)")
 }

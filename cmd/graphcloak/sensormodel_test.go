@@ -103,9 +103,9 @@ func TestPrivateAnswerScopeSensorModel(t *testing.T) {
 		in := &tellReader{}
 		args := append(append(append([]string{}, base...), "--values", "-", "--epoch", fmt.Sprint("m", i)), stated...)
 		_, stderr, code := runPipelineCLI(t, ctx, in, args...)
-		named := strings.Contains(stderr, "--sensor-noise 0.005") || stated[0] == "--adc-quantum" // no noise stated: a bad statement
+		named := strings.Contains(stderr, "ν=0.005") || stated[0] == "--adc-quantum" // no noise stated: a bad statement
 		if code != 2 || in.read || !named {
-			t.Errorf("%v on a scope of --sensor-noise 0.005: exit %d, readings read %v: %s", stated, code, in.read, stderr)
+			t.Errorf("%v on a scope of ν=0.005: exit %d, readings read %v: %s", stated, code, in.read, stderr)
 		}
 	}
 	if got := ledgerReleases(t, ledger, "s"); got != 0 {

@@ -26,7 +26,9 @@ func Answer(out io.Writer, s *job.AnswerSummary, name func(errkind.Param) string
 	c := a.Calibration
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
 	fmt.Fprintf(out, "private answer: community %s\n", a.Community)
-	if !a.ExactSource {
+	if a.Mismatch == answer.AnsweredNearest {
+		fmt.Fprintf(out, "%s %s: %s\n", name(paramOnMismatch), answer.MismatchNearest, a.Mismatch)
+	} else if !a.ExactSource {
 		fmt.Fprintf(out, "WARNING: answered by randomized response (%s %s): %s\n", name(paramOnMismatch), answer.MismatchRandomizedResponse, a.Mismatch)
 	}
 	answerAudit(out, a.Audit)
