@@ -52,10 +52,12 @@ type AnswerSpec struct {
 	// (privacy.Budget.Sensor) both must say nothing or the scope's model
 	// (PlanAnswer refuses any other before a reading is read), and the
 	// answer runs under the scope's model.
-	Stated            *privacy.SensorModel
-	FitToleranceGiven bool
-	OnMismatch        string
-	Diagnose          bool
+	// OnMismatchGiven says OnMismatch was asked for: a scope with a sensor
+	// model answers with answer.MismatchNearest, and refuses another.
+	Stated                             *privacy.SensorModel
+	FitToleranceGiven, OnMismatchGiven bool
+	OnMismatch                         string
+	Diagnose                           bool
 	// CachePath stores the answer model (the certifier's pass and the
 	// classes, answer.Cache) for reuse while it verifies against
 	// the graph, τ, T and Software; LedgerKey authenticates it.

@@ -3,6 +3,7 @@ package job
 import (
 	"context"
 
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -16,7 +17,9 @@ import (
 // fit. A scope without a model (every ledger made before models) answers
 // under the model the answer states, as before. A model with parts the
 // certifier does not cover yet (an ADC step, a gain tolerance, faulty
-// sensors, a noise peak) is refused, whoever states it.
+// sensors, a noise peak) is refused, whoever states it. A scope with a
+// model answers with answer.MismatchNearest (no decision published:
+// docs/guarantee.md, "Sensor imperfections"), and refuses another policy.
 func (p *AnswerPlan) adoptSensorModel(ctx context.Context) error {
 	s := &p.Spec
 	b, err := p.env.Ledger.Balance(ctx, s.Scope)
@@ -41,7 +44,12 @@ func (p *AnswerPlan) adoptSensorModel(ctx context.Context) error {
 	if err := notCertified(m); err != nil {
 		return err
 	}
+	if s.OnMismatchGiven && s.OnMismatch != answer.MismatchNearest {
+		return errkind.Usagef("scope %q has a sensor model: its answers are answered at the nearest fit (%v %s), which publishes no decision; %s would publish whether the readings fit, which under a faulty sensor depends on where the source is",
+			s.Scope, ParamOnMismatch, answer.MismatchNearest, s.OnMismatch)
+	}
 	s.SensorNoise, s.SensorNoiseRMS, s.MinSourceMass = m.Noise, m.NoiseRMS, m.MinSourceMass
+	s.OnMismatch = answer.MismatchNearest
 	return nil
 }
 

@@ -52,9 +52,10 @@ type modelFlags struct {
 	noise noiseFlags
 	parts privacy.SensorModel // ADCQuantum, GainTolerance, FaultySensors, NoisePeak
 	// stated is the model the flags state (nil: none of them given);
-	// fitTolerance whether --fit-tolerance was given.
-	stated       *privacy.SensorModel
-	fitTolerance bool
+	// fitTolerance and onMismatch whether --fit-tolerance and
+	// --on-mismatch were given.
+	stated                   *privacy.SensorModel
+	fitTolerance, onMismatch bool
 }
 
 // sensorModelFlags are the flags of a sensor model besides its noise.
@@ -76,7 +77,7 @@ func (m *modelFlags) check(f *pflag.FlagSet) error {
 	if err := checkSensorNoise(f, m.noise); err != nil {
 		return err
 	}
-	m.fitTolerance = f.Changed("fit-tolerance")
+	m.fitTolerance, m.onMismatch = f.Changed("fit-tolerance"), f.Changed("on-mismatch")
 	m.stated = nil
 	for _, name := range append([]string{"sensor-noise", "sensor-noise-rms", "min-source-mass"}, sensorModelFlags...) {
 		if f.Changed(name) {

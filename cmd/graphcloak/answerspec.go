@@ -164,5 +164,5 @@ func answerSpec(opts *locateOptions) *job.AnswerSpec {
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
 		FitTolerance: o.fitTolerance, SensorNoise: o.model.noise.Nu, SensorNoiseRMS: o.model.noise.RMS, MinSourceMass: o.model.noise.MinSourceMass,
-		Stated: o.model.stated, FitToleranceGiven: o.model.fitTolerance, Diagnose: o.diagnose, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
+		Stated: o.model.stated, FitToleranceGiven: o.model.fitTolerance, OnMismatchGiven: o.model.onMismatch, Diagnose: o.diagnose, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
 }

@@ -70,8 +70,10 @@ of the source's mean reading) or --sensor-noise-rms s --min-source-mass m, and
 --adc-quantum, --gain-tolerance, --faulty-sensors, --noise-peak (needs
 --answer-delta). Every locate --private-answer on the scope then answers
 under it; one that states another model is refused before any reading is
-read (exit 2). Private answers certify Gaussian noise only so far: a model
-with the other parts is kept, and its answers refused (docs/guarantee.md).
+read (exit 2), and answers run with --on-mismatch nearest (readings outside the
+model answered at their nearest fit, no decision published). Private answers
+certify Gaussian noise only so far: a model with the other parts is kept, and
+its answers refused (docs/guarantee.md).
 A scope without a model (every ledger made before) answers under the model
 each answer states.
 

@@ -84,26 +84,29 @@ func TestPrivateAnswerRefusalCharged(t *testing.T) {
 // under. An answer stating another — a smaller noise, a fit tolerance,
 // another part — is refused with a usage error (exit 2) before the
 // readings are opened, and charged nothing; one stating nothing, or the
-// same model, answers under the scope's (its δ printed); readings
-// outside it are refused and charged, and the re-ask under a smaller
+// same model, answers under the scope's (its δ printed) at the nearest
+// fit: readings outside the model — two sources, a sensor stuck at 0 —
+// are answered and charged like any, with the one fixed text; asking
+// for a refusal (--on-mismatch refuse) or re-asking under a smaller
 // noise is refused unread.
 func TestPrivateAnswerScopeSensorModel(t *testing.T) {
 	isolateConfig(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	ledger := filepath.Join(dir, "l.json")
-	initTestLedger(t, ledger, "--scope", "s", "--answer-delta", "1e-6", "--sensor-noise", "0.005")
+	initTestLedger(t, ledger, "--scope", "s", "--answer-delta", "1e-6", "--sensor-noise", "0.005", "--answer-epsilon", "10")
 	if out, _, _ := runPipelineCLI(t, ctx, nil, "budget", "--ledger", ledger, "-o", "json"); !strings.Contains(out, `"noise": 0.005`) {
 		t.Fatalf("the ledger does not show the model:\n%s", out)
 	}
 	base := []string{"locate", "--graph", "karate", "--private-answer", "--ledger", ledger, "--scope", "s",
 		"--epsilon", "1", "--tau", "1", "--forecast-trials", "0", "-o", "json"}
 	for i, stated := range [][]string{{"--sensor-noise", "0.004"}, {"--fit-tolerance", "0.05"}, {"--sensor-noise", "0.005", "--faulty-sensors", "1"},
-		{"--sensor-noise-rms", "0.001", "--min-source-mass", "1"}, {"--adc-quantum", "0.01"}} {
+		{"--sensor-noise-rms", "0.001", "--min-source-mass", "1"}, {"--adc-quantum", "0.01"}, {"--on-mismatch", "refuse"}, {"--on-mismatch", "rr"}} {
 		in := &tellReader{}
 		args := append(append(append([]string{}, base...), "--values", "-", "--epoch", fmt.Sprint("m", i)), stated...)
 		_, stderr, code := runPipelineCLI(t, ctx, in, args...)
-		named := strings.Contains(stderr, "ν=0.005") || stated[0] == "--adc-quantum" // no noise stated: a bad statement
+		named := strings.Contains(stderr, "ν=0.005") || stated[0] == "--adc-quantum" || // no noise stated: a bad statement
+			stated[0] == "--on-mismatch" && strings.Contains(stderr, "nearest")
 		if code != 2 || in.read || !named {
 			t.Errorf("%v on a scope of ν=0.005: exit %d, readings read %v: %s", stated, code, in.read, stderr)
 		}
@@ -124,14 +127,36 @@ func TestPrivateAnswerScopeSensorModel(t *testing.T) {
 			t.Fatalf("%v: exit %d, δ %g (want the scope's noise model, δ > 0): %s", stated, code, sum.Answer.Delta, stderr)
 		}
 	}
-	two := karateDiffusion(t, dir, 3, 30)
-	_, stderr, code := runPipelineCLI(t, ctx, nil, append(append([]string{}, base...), "--values", two, "--epoch", "r")...)
-	if code != 3 || ledgerReleases(t, ledger, "s") != 3 {
-		t.Fatalf("two sources: exit %d, %d charges; want 3 and the refusal charged: %s", code, ledgerReleases(t, ledger, "s"), stderr)
+	stuck, err := os.ReadFile(one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stuckPath := filepath.Join(dir, "stuck.csv") // karate node 1 (the first row) reads 0
+	lines := strings.Split(string(stuck), "\n")
+	lines[1] = strings.Split(lines[1], ",")[0] + ",0"
+	if err := os.WriteFile(stuckPath, []byte(strings.Join(lines, "\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for i, values := range []string{one, karateDiffusion(t, dir, 3, 30), stuckPath} {
+		out, stderr, code := runPipelineCLI(t, ctx, nil, append(append([]string{}, base...), "--values", values, "--epoch", fmt.Sprint("r", i))...)
+		var sum struct {
+			Answer struct {
+				ExactSource bool   `json:"exactSource"`
+				Mismatch    string `json:"mismatch"`
+			} `json:"answer"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &sum) != nil {
+			t.Fatalf("%s: exit %d, want an answer at the nearest fit: %s", values, code, stderr)
+		}
+		seen[fmt.Sprint(sum.Answer)] = true
+	}
+	if len(seen) != 1 || ledgerReleases(t, ledger, "s") != 5 {
+		t.Fatalf("in the model, two sources and a stuck sensor say %v (want one text), %d charges (want 5)", seen, ledgerReleases(t, ledger, "s"))
 	}
 	in := &tellReader{}
-	_, _, code = runPipelineCLI(t, ctx, in, append(append([]string{}, base...), "--values", "-", "--epoch", "r2", "--sensor-noise", "0.001")...)
-	if code != 2 || in.read || ledgerReleases(t, ledger, "s") != 3 {
+	_, _, code := runPipelineCLI(t, ctx, in, append(append([]string{}, base...), "--values", "-", "--epoch", "q", "--sensor-noise", "0.001")...)
+	if code != 2 || in.read || ledgerReleases(t, ledger, "s") != 5 {
 		t.Fatalf("the re-ask under a smaller noise: exit %d, read %v; want 2, unread, uncharged", code, in.read)
 	}
 }
