@@ -28,8 +28,8 @@ type sensorFault struct {
 
 // sensorFaults are the imperfections of issue 77 on n sensors at h times
 // their stated size (mass μ, stated rms ν of the mean reading): a sensor
-// stuck at 0 or saturated at full scale μ (every every-th sensor in
-// turn), an ADC of step h·μ/256 (8 bits at full scale μ), a fixed gain error of
+// stuck at 0, saturated at full scale μ or missing (NaN; every every-th
+// sensor in turn), an ADC of step h·μ/256 (8 bits at full scale μ), a fixed gain error of
 // up to h·1 % per sensor, and Student-t(3) noise at h times the stated
 // rms instead of Gaussian.
 func sensorFaults(n int, mass, nu, h float64, every int) []sensorFault {
@@ -41,7 +41,8 @@ func sensorFaults(n int, mass, nu, h float64, every int) []sensorFault {
 			}
 			out = append(out,
 				sensorFault{name: fmt.Sprint("stuck0@", k), apply: func(y []float64, _ *rand.Rand) { y[k] = 0 }},
-				sensorFault{name: fmt.Sprint("saturated@", k), apply: func(y []float64, _ *rand.Rand) { y[k] = mass }})
+				sensorFault{name: fmt.Sprint("saturated@", k), apply: func(y []float64, _ *rand.Rand) { y[k] = mass }},
+				sensorFault{name: fmt.Sprint("missing@", k), apply: func(y []float64, _ *rand.Rand) { y[k] = math.NaN() }})
 		}
 	}
 	q := h * mass / 256
