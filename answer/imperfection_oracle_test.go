@@ -46,6 +46,16 @@ func sensorFaults(n int, mass, nu, h float64, every int) []sensorFault {
 		}
 	}
 	q := h * mass / 256
+	if h == 1 {
+		for k := 0; k < n; k += every {
+			out = append(out, sensorFault{name: fmt.Sprint("adc8+stuck0@", k), apply: func(y []float64, _ *rand.Rand) {
+				for i := range y {
+					y[i] = math.Round(y[i]/q) * q
+				}
+				y[k] = 0
+			}})
+		}
+	}
 	out = append(out, sensorFault{name: fmt.Sprintf("adc8×%g", h), apply: func(y []float64, _ *rand.Rand) {
 		for i := range y {
 			y[i] = math.Round(y[i]/q) * q
@@ -177,6 +187,22 @@ func couplingCheck(g *laplacian.Graph, m *Model, cal privacy.AnswerCalibration, 
 	return beyond, deltaHi, worst
 }
 
+// faultAccuracy is the chance the published community is the source's,
+// for a uniformly drawn source and draw (a refusal counts as wrong).
+func faultAccuracy(m *Model, cal privacy.AnswerCalibration, centres [][]int) float64 {
+	acc, total := 0.0, 0
+	for s, c := range centres {
+		own := m.Geometry.Community(m.node(s))
+		for _, v := range c {
+			total++
+			if v >= 0 {
+				acc += cal.ProbabilitiesAt(m.Geometry, v)[own]
+			}
+		}
+	}
+	return acc / float64(total)
+}
+
 // refusalViolations counts the edges whose refusal rates break
 // P_a(refused) ≤ e^ε·P_z(refused) + δ with confidence (each check failing
 // by chance with probability ≤ b).
@@ -258,6 +284,10 @@ func TestSensorFaultOracle(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		def, err := privacy.CalibrateAnswer(ctx, m.Geometry, eps, 1, 0) // today's: refuse at α = 1
+		if err != nil {
+			t.Fatal(err)
+		}
 		refusing := 0
 		for _, f := range faults {
 			c := faultCentres(t, m, heat, f, MismatchNearest, mass, nu, draws)
@@ -270,8 +300,8 @@ func TestSensorFaultOracle(t *testing.T) {
 			if bad > 0 {
 				refusing++
 			}
-			t.Logf("ε=%g %-14s nearest α=%g: worst coupled loss %.3f, beyond ε on %d of %d draws (δ ≤ %.3g) | refuse: %d edges beyond %s",
-				eps, f.name, alpha, worst, beyond, draws, deltaHi, bad, example)
+			t.Logf("ε=%g %-14s nearest α=%g: worst coupled loss %.3f, beyond ε on %d of %d draws (δ ≤ %.3g), accuracy %.3f | refuse α=1: accuracy %.3f, %d edges beyond %s",
+				eps, f.name, alpha, worst, beyond, draws, deltaHi, faultAccuracy(m, cal, c), faultAccuracy(m, def, r), bad, example)
 		}
 		t.Logf("ε=%g: the default (refuse) breaks the bound under %d of %d imperfections", eps, refusing, len(faults))
 	}
