@@ -26,13 +26,14 @@ type sensorFault struct {
 	noise func(rng *rand.Rand) float64
 }
 
-// sensorFaults are the imperfections of issue 77 on n sensors at h times
+// sensorFaults are the imperfections of issue 77 on g's sensors (named by node key) at h times
 // their stated size (mass μ, stated rms ν of the mean reading): a sensor
 // stuck at 0, saturated at full scale μ or missing (NaN; every every-th
 // sensor in turn), an ADC of step h·μ/256 (8 bits at full scale μ), a fixed gain error of
 // up to h·1 % per sensor, and Student-t(3) noise at h times the stated
 // rms instead of Gaussian.
-func sensorFaults(n int, mass, nu, h float64, every int) []sensorFault {
+func sensorFaults(g *laplacian.Graph, mass, nu, h float64, every int) []sensorFault {
+	n := g.N()
 	var out []sensorFault
 	if h == 1 {
 		for k := 0; k < n; k++ {
@@ -40,15 +41,15 @@ func sensorFaults(n int, mass, nu, h float64, every int) []sensorFault {
 				continue
 			}
 			out = append(out,
-				sensorFault{name: fmt.Sprint("stuck0@", k), apply: func(y []float64, _ *rand.Rand) { y[k] = 0 }},
-				sensorFault{name: fmt.Sprint("saturated@", k), apply: func(y []float64, _ *rand.Rand) { y[k] = mass }},
-				sensorFault{name: fmt.Sprint("missing@", k), apply: func(y []float64, _ *rand.Rand) { y[k] = math.NaN() }})
+				sensorFault{name: fmt.Sprint("stuck0@", g.Key(k)), apply: func(y []float64, _ *rand.Rand) { y[k] = 0 }},
+				sensorFault{name: fmt.Sprint("saturated@", g.Key(k)), apply: func(y []float64, _ *rand.Rand) { y[k] = mass }},
+				sensorFault{name: fmt.Sprint("missing@", g.Key(k)), apply: func(y []float64, _ *rand.Rand) { y[k] = math.NaN() }})
 		}
 	}
 	q := h * mass / 256
 	if h == 1 {
 		for k := 0; k < n; k += every {
-			out = append(out, sensorFault{name: fmt.Sprint("adc8+stuck0@", k), apply: func(y []float64, _ *rand.Rand) {
+			out = append(out, sensorFault{name: fmt.Sprint("adc8+stuck0@", g.Key(k)), apply: func(y []float64, _ *rand.Rand) {
 				for i := range y {
 					y[i] = math.Round(y[i]/q) * q
 				}
@@ -277,7 +278,7 @@ func TestSensorFaultOracle(t *testing.T) {
 	draws := faultDraws()
 	var faults []sensorFault
 	for _, h := range []float64{1, 1.5, 3} {
-		faults = append(faults, sensorFaults(g.N(), mass, nu, h, every)...)
+		faults = append(faults, sensorFaults(g, mass, nu, h, every)...)
 	}
 	for _, eps := range []float64{1, 4} {
 		cal, err := privacy.CalibrateAnswer(ctx, m.Geometry, eps, alpha, 0)
