@@ -17,7 +17,12 @@ import (
 // real sensors do beyond Gaussian noise (an ADC step in reading units, a
 // relative gain error per sensor, sensors whose readings may be anything,
 // the largest noise in rms units); the zero value of each says the
-// sensors have none. The zero SensorModel is no model (a scope created
+// sensors have none. DriftHops is the drift allowance d: how many hops
+// the answer's centre may move when the readings leave the Gaussian
+// model (what the other parts do to them), paid for by calibrating the
+// per-hop scale as if α were ⌈α⌉·(1+2d) (answer.CalibrationAlpha;
+// budget --init gives it DefaultDriftHops). That the centre moves at
+// most d hops is measured by an oracle, not proven (docs/guarantee.md). The zero SensorModel is no model (a scope created
 // before models, or without one): each answer states its own, as before.
 type SensorModel struct {
 	Noise         float64 `json:"noise,omitempty"`
@@ -27,7 +32,17 @@ type SensorModel struct {
 	GainTolerance float64 `json:"gainTolerance,omitempty"`
 	FaultySensors int     `json:"faultySensors,omitempty"`
 	NoisePeak     float64 `json:"noisePeak,omitempty"`
+	DriftHops     int     `json:"driftHops,omitempty"`
 }
+
+// DefaultDriftHops is the drift allowance budget --init stores with a
+// sensor model when none is given: one hop, the calibration at α = 3 the
+// fault oracle measured within ε (docs/guarantee.md).
+const DefaultDriftHops = 1
+
+// MaxDriftHops bounds the drift allowance: each hop divides the per-hop
+// scale further (1+2d), and no oracle measured beyond one.
+const MaxDriftHops = 3
 
 // IsZero reports whether m is no model.
 func (m SensorModel) IsZero() bool { return m == SensorModel{} }
@@ -52,6 +67,9 @@ func (m SensorModel) Validate() error {
 			return bad(p.name, p.v, "must be finite and ≥ 0")
 		}
 	}
+	if m.DriftHops < 0 || m.DriftHops > MaxDriftHops {
+		return bad("drift hops", float64(m.DriftHops), fmt.Sprintf("must be in 0..%d", MaxDriftHops))
+	}
 	switch {
 	case (m.Noise > 0) == (m.NoiseRMS > 0):
 		return bad("sensor noise", m.Noise, "a sensor model states its noise once: a relative rms ν, or an rms in reading units with the smallest source mass")
@@ -66,8 +84,8 @@ func (m SensorModel) Validate() error {
 }
 
 // GaussianOnly reports whether the model is Gaussian noise alone: the
-// only model private answers certify so far (the other parts are kept,
-// and an answer under them refused: docs/guarantee.md).
+// only model the certified recovery covers (the other parts are covered,
+// on a scope, by the drift allowance: measured, not proven).
 func (m SensorModel) GaussianOnly() bool {
 	return m.ADCQuantum == 0 && m.GainTolerance == 0 && m.FaultySensors == 0 && m.NoisePeak == 0
 }
@@ -91,5 +109,6 @@ func (m SensorModel) String() string {
 	add("gain tolerance=", m.GainTolerance)
 	add("faulty sensors=", float64(m.FaultySensors))
 	add("noise peak=", m.NoisePeak)
+	add("drift hops=", float64(m.DriftHops))
 	return strings.Join(parts, ", ")
 }

@@ -11,6 +11,7 @@ import (
 const (
 	ParamInit        errkind.Param = "init"
 	ParamAnswerDelta errkind.Param = "answer-delta"
+	ParamDriftHops   errkind.Param = "drift-hops"
 )
 
 // BudgetRequest is what the operator asks of a ledger (budget): its
@@ -22,6 +23,11 @@ type BudgetRequest struct {
 	// Sensor is the deployment's sensor model (with Init: kept with the
 	// budget, privacy.Budget.Sensor).
 	Sensor privacy.SensorModel
+	// DriftHops is the sensor model's drift allowance (with a model:
+	// privacy.SensorModel.DriftHops); DriftHopsGiven says it was asked
+	// for, which needs a model.
+	DriftHops      int
+	DriftHopsGiven bool
 }
 
 // BudgetSpec is what a ledger report shows — Scope ("": every scope) —
@@ -51,6 +57,12 @@ func (r BudgetRequest) Check(cfg *config.Loaded) (BudgetSpec, error) {
 	}
 	if !r.Sensor.IsZero() && !r.Init {
 		return BudgetSpec{}, errkind.Usagef("the sensor model is fixed when the scope is created: give it with %s (the ledger shows it after)", ParamInit)
+	}
+	if r.DriftHopsGiven && r.Sensor.IsZero() {
+		return BudgetSpec{}, errkind.Usagef("%s goes with a sensor model (%s --sensor-noise ν …): it is the model's allowance for readings outside it", ParamDriftHops, ParamInit)
+	}
+	if !r.Sensor.IsZero() {
+		r.Sensor.DriftHops = r.DriftHops
 	}
 	if r.Init {
 		var err error

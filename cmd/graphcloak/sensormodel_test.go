@@ -160,3 +160,76 @@ func TestPrivateAnswerScopeSensorModel(t *testing.T) {
 		t.Fatalf("the re-ask under a smaller noise: exit %d, read %v; want 2, unread, uncharged", code, in.read)
 	}
 }
+
+// stuckAt writes readings of karate at τ = 1 from source with the
+// sensor of node index stuck reading 0.
+func stuckAt(t *testing.T, dir string, source, stuck int) string {
+	t.Helper()
+	b, err := os.ReadFile(karateDiffusion(t, dir, source))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(b), "\n")
+	lines[stuck+1] = strings.Split(lines[stuck+1], ",")[0] + ",0"
+	path := filepath.Join(dir, fmt.Sprint("stuck", source, "-", stuck, ".csv"))
+	if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestPrivateAnswerDriftAllowance (issue 77, items 1–2): a scope created
+// with only --sensor-noise 0.005 answers with the deployment's default —
+// the nearest fit with a drift allowance of one hop, calibrated as α = 3
+// while ε is printed for the answer's α = 1 — so a sensor stuck at 0
+// under two neighbouring sources (karate nodes 1 and 2) is answered at
+// both, nothing refused. A model with an ADC step, a gain tolerance and a
+// faulty sensor is kept and answered (no longer refused), --drift-hops 0
+// calibrates at α itself, and --drift-hops without a model is a usage
+// error. Fails on 8275061: budget has no --sensor-noise.
+func TestPrivateAnswerDriftAllowance(t *testing.T) {
+	isolateConfig(t)
+	ctx := context.Background()
+	dir := t.TempDir()
+	ledger := map[string]string{}
+	for _, s := range []string{"d", "parts", "d0", "none"} {
+		ledger[s] = filepath.Join(dir, s+".json")
+	}
+	initTestLedger(t, ledger["d"], "--scope", "d", "--answer-delta", "1e-6", "--sensor-noise", "0.005", "--answer-epsilon", "10")
+	initTestLedger(t, ledger["parts"], "--scope", "parts", "--answer-delta", "1e-6", "--sensor-noise", "0.005", "--answer-epsilon", "10",
+		"--adc-quantum", "0.01", "--gain-tolerance", "0.01", "--faulty-sensors", "1", "--noise-peak", "6")
+	initTestLedger(t, ledger["d0"], "--scope", "d0", "--answer-delta", "1e-6", "--sensor-noise", "0.005", "--answer-epsilon", "10", "--drift-hops", "0")
+	if _, stderr, code := runPipelineCLI(t, ctx, nil, "budget", "--init", "--ledger", ledger["none"], "--scope", "none", "--epsilon-total", "1",
+		"--delta-total", "1e-5", "--drift-hops", "2"); code != 2 || !strings.Contains(stderr, "drift-hops") {
+		t.Fatalf("--drift-hops without a model: exit %d: %s", code, stderr)
+	}
+	for _, c := range []struct {
+		scope         string
+		source, stuck int
+		calAlpha      float64
+		drift         int
+	}{{"d", 0, 5, 3, 1}, {"d", 1, 5, 3, 1}, {"parts", 0, 5, 3, 1}, {"parts", 1, 5, 3, 1}, {"d0", 0, 5, 1, 0}} {
+		out, stderr, code := runPipelineCLI(t, ctx, nil, "locate", "--graph", "karate", "--private-answer", "--ledger", ledger[c.scope], "--scope", c.scope,
+			"--epsilon", "1", "--tau", "1", "--forecast-trials", "0", "-o", "json", "--values", stuckAt(t, dir, c.source, c.stuck),
+			"--epoch", fmt.Sprint("e", c.source, c.calAlpha))
+		var sum struct {
+			Alpha     float64 `json:"alpha"`
+			DriftHops int     `json:"driftHops"`
+			Answer    struct {
+				Calibration struct {
+					Epsilon float64 `json:"epsilon"`
+					Alpha   float64 `json:"alpha"`
+				} `json:"calibration"`
+				Mismatch string `json:"mismatch"`
+			} `json:"answer"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &sum) != nil {
+			t.Fatalf("scope %s, source %d, sensor %d stuck: exit %d, want an answer: %s", c.scope, c.source, c.stuck, code, stderr)
+		}
+		cal := sum.Answer.Calibration
+		if sum.Alpha != 1 || sum.DriftHops != c.drift || cal.Alpha != c.calAlpha || cal.Epsilon != 1 || !strings.Contains(sum.Answer.Mismatch, "nearest") {
+			t.Errorf("scope %s: α %g, drift %d, calibrated ε %g at α %g, mismatch %q; want α 1, drift %d, ε 1 at α %g, nearest",
+				c.scope, sum.Alpha, sum.DriftHops, cal.Epsilon, cal.Alpha, sum.Answer.Mismatch, c.drift, c.calAlpha)
+		}
+	}
+}
