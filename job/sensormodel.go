@@ -66,5 +66,5 @@ func notCertified(m privacy.SensorModel) error {
 	if m.GaussianOnly() {
 		return nil
 	}
-	return errkind.Usagef("the sensor model (%s) has parts beyond Gaussian noise (an ADC step, a gain tolerance, faulty sensors or a noise peak) that only a scope's sensor model covers (budget --init with them, and its --drift-hops): refused before any reading is read (docs/guarantee.md)", m)
+	return errkind.Usagef("the sensor model (%s) has parts beyond Gaussian noise (an ADC step, a gain tolerance, faulty sensors or a noise peak) that only a scope's sensor model covers (state them when the scope is created, %v, with its drift allowance): refused before any reading is read (docs/guarantee.md)", m, privacy.ParamCreateLedger)
 }

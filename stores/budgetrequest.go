@@ -5,6 +5,7 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // Parameters a budget request names (errkind.Param) besides job's.
@@ -59,7 +60,7 @@ func (r BudgetRequest) Check(cfg *config.Loaded) (BudgetSpec, error) {
 		return BudgetSpec{}, errkind.Usagef("the sensor model is fixed when the scope is created: give it with %s (the ledger shows it after)", ParamInit)
 	}
 	if r.DriftHopsGiven && r.Sensor.IsZero() {
-		return BudgetSpec{}, errkind.Usagef("%s goes with a sensor model (%s --sensor-noise ν …): it is the model's allowance for readings outside it", ParamDriftHops, ParamInit)
+		return BudgetSpec{}, errkind.Usagef("%s goes with a sensor model (%s with %s): it is the model's allowance for readings outside it", ParamDriftHops, ParamInit, recovery.ParamSensorNoise)
 	}
 	if !r.Sensor.IsZero() {
 		r.Sensor.DriftHops = r.DriftHops
