@@ -261,7 +261,8 @@ func checkGaussianNoise(t *testing.T, c gaussCase) {
 // TestBrokenReadingsOracle (issue 70, item 4): a reading that is not a
 // number (NaN, ±Inf — missing and unreadable readings are read as NaN in
 // private-answer mode) at any node is outside the model: refused with the
-// one fixed sentence, nothing charged, or with --on-mismatch rr answered
+// one fixed sentence, charged like an answer (the charge comes before the
+// readings are read: issue 77), or with --on-mismatch rr answered
 // by randomized response with the fixed mismatch text. Over every node
 // broken in turn, the refusal texts are one, and the published results
 // (JSON, drawn community and posterior aside) are one: no published byte
@@ -291,11 +292,11 @@ func TestBrokenReadingsOracle(t *testing.T) {
 				t.Fatalf("node %s broken: %v, want the out-of-model refusal", g.Key(i), err)
 			}
 			refusals[err.Error()]++
-			if b, _ := led.Balance(ctx, "s"); b[0].Releases != 0 {
-				t.Fatalf("node %s broken: the refusal charged %d releases", g.Key(i), b[0].Releases)
+			if b, _ := led.Balance(ctx, "s"); b[0].Releases != 1 {
+				t.Fatalf("node %s broken: the refusal charged %d releases, want 1 (charged before reading)", g.Key(i), b[0].Releases)
 			}
 			res, err := Run(ctx, Request{Graph: g, Values: y, Tau: 1, Epsilon: 1, Alpha: 1, Model: model, Partition: part, Diagnose: true,
-				OnMismatch: MismatchRandomizedResponse, Ledger: led, Scope: "s", Epoch: "e", Noise: privacy.CryptoNoise()})
+				OnMismatch: MismatchRandomizedResponse, Ledger: led, Scope: "s", Epoch: "rr", Noise: privacy.CryptoNoise()})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -17,3 +17,16 @@ func ledger(t *testing.T, eps, delta float64) *privacy.FileLedger {
 	}
 	return l
 }
+
+// prepareAnswer is what Run decides of req apart from the charge: the
+// mechanism (prepareMechanism) and the fit of the readings (d.fit).
+func prepareAnswer(ctx context.Context, req Request) (*answerDraw, error) {
+	d, err := prepareMechanism(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if err := d.fit(ctx, req); err != nil {
+		return nil, err
+	}
+	return d, nil
+}

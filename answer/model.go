@@ -235,6 +235,10 @@ type Audit struct {
 	SensorNoise              float64 `json:"sensorNoise,omitempty"`
 	SensorNoiseDelta         float64 `json:"sensorNoiseDelta"`
 	SensorNoiseDeltaAtStated float64 `json:"sensorNoiseDeltaAtStated,omitempty"`
+	// SensorNoiseExit is the probability that Gaussian noise of 1, 1.5,
+	// 2 and 3 times the stated rms leaves the model (exact tails,
+	// recovery.NoiseExitCurve): where the guarantee's edge is.
+	SensorNoiseExit []recovery.NoiseExit `json:"sensorNoiseExit,omitempty"`
 	// Restored: the pass's counts (SourcesChecked, Refused, Misplaced,
 	// Classes) come from a certificate sealed under the ledger key or this
 	// installation's key; the refit sample and every edge's loss were
@@ -335,7 +339,7 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 	sc := m.Classes
 	a := &Audit{Tau: m.Tau, FitTolerance: m.Certifier.Tol(), MaxBackground: m.Certifier.MaxBackground(),
 		SensorNoiseBound: m.Certifier.NoiseBound(), SensorNoise: m.fit.noise, SensorNoiseDelta: m.NoiseDelta(),
-		SensorNoiseDeltaAtStated: m.Certifier.NoiseDelta(m.fit.noise, 1), Restored: m.restored, SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
+		SensorNoiseDeltaAtStated: m.Certifier.NoiseDelta(m.fit.noise, 1), SensorNoiseExit: m.Certifier.NoiseExitCurve(m.fit.noise), Restored: m.restored, SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
 		Misplaced: sc.Misplaced, SourcesRefitted: sc.SourcesRefitted, RefitFailures: sc.RefitFailures, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
 		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
 	n := m.Graph.N()

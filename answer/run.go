@@ -27,6 +27,10 @@ type Request struct {
 	// Epsilon is the guarantee for moving the source Alpha hops (α ≥ 1
 	// rounds up to whole hops; default 1).
 	Epsilon, Alpha float64
+	// DriftHops is the drift allowance d of a scope's sensor model: the
+	// mechanism is calibrated at CalibrationAlpha(Alpha, d), so a centre
+	// moved up to d hops at each end stays within Epsilon per Alpha hops.
+	DriftHops int
 	// Cap is the mechanism's distance cap (0: chosen for accuracy, 1:
 	// randomized response).
 	Cap int
@@ -70,7 +74,19 @@ const (
 	// the communities, centred on the best fit's community: ε-DP between
 	// any two inputs, so it needs no model.
 	MismatchRandomizedResponse = "rr"
+	// MismatchNearest answers every reading vector by the calibrated
+	// mechanism centred on its best fit (readings that are not numbers
+	// read as 0): nothing is refused and no mechanism is switched, so no
+	// decision depends on the source; outside the model only the centre
+	// drifts, and d hops of drift cost at most (1 + 2d)·ε/⌈α⌉ between
+	// neighbours (docs/guarantee.md, "Sensor imperfections").
+	MismatchNearest = "nearest"
 )
+
+// AnsweredNearest is Result.Mismatch of every answer under
+// MismatchNearest, whether the readings fitted or not: publishing which
+// would be the decision MismatchNearest removes.
+const AnsweredNearest = "answered at the nearest fit (whether the readings fit the model is not published)"
 
 // AnsweredByRR is Result.Mismatch of an answer drawn by randomized
 // response: one fixed text whatever the readings (what was measured would
@@ -111,8 +127,9 @@ type Result struct {
 // Answer certifies the source of the noiseless readings (a class of nodes
 // no reading can tell apart, recovery.Certifier), calibrates the answer
 // mechanism on the model's geometry, audits it on every edge, charges the
-// ledger and draws the published community. Readings outside the model
-// are refused before any charge (a *recovery.MismatchError), or with
+// ledger and draws the published community. The charge comes before the
+// readings are looked at: readings outside the model are refused after it
+// (a *recovery.MismatchError, charged like an answer), or with
 // OnMismatch = MismatchRandomizedResponse answered by randomized response.
 // The recovered node is never returned.
 func Run(ctx context.Context, req Request) (*Result, error) {
@@ -131,20 +148,37 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	switch req.OnMismatch {
-	case "", MismatchRefuse, MismatchRandomizedResponse:
+	case "", MismatchRefuse, MismatchRandomizedResponse, MismatchNearest:
 	default:
-		return nil, &graphcloak.ParamError{Param: "on-mismatch", Reason: fmt.Sprintf("is %q: must be %q or %q", req.OnMismatch, MismatchRefuse, MismatchRandomizedResponse)}
+		return nil, &graphcloak.ParamError{Param: "on-mismatch", Reason: fmt.Sprintf("is %q: must be %q, %q or %q", req.OnMismatch, MismatchRefuse, MismatchRandomizedResponse, MismatchNearest)}
 	}
 	if req.Ledger == nil {
 		return nil, &graphcloak.ParamError{Param: "ledger", Reason: "is required (it is charged before the answer is drawn)"}
 	}
-	d, err := prepareAnswer(ctx, req)
+	d, err := prepareMechanism(ctx, req)
 	if err != nil {
+		return nil, err
+	}
+	// δ₀ and ε are charged before the readings are looked at, so a
+	// refusal of them costs what an answer costs: asking the same
+	// readings again (under another model, or with another ε) is never
+	// free (docs/derivations.md §5.1b).
+	if err := req.Ledger.Charge(ctx, AnswerCharge(d.model, d.cal, req.Scope, req.Epoch)); err != nil {
+		return nil, err
+	}
+	if err := d.fit(ctx, req); err != nil {
 		return nil, err
 	}
 	m, cal, hat := d.model, d.cal, d.hat
 	res := &Result{ExactSource: d.mismatch == nil, Audit: d.audit}
-	if d.mismatch != nil {
+	if req.OnMismatch == MismatchNearest {
+		res.ExactSource, res.Mismatch = false, AnsweredNearest
+	}
+	if d.mismatch != nil && req.OnMismatch == MismatchNearest {
+		if req.Diagnose {
+			res.Diagnosis = d.mismatch.Diagnosis()
+		}
+	} else if d.mismatch != nil {
 		res.Mismatch = AnsweredByRR
 		if req.Diagnose {
 			res.Diagnosis = d.mismatch.Diagnosis()
@@ -154,13 +188,6 @@ func Run(ctx context.Context, req Request) (*Result, error) {
 		}
 	}
 	id := privacy.NewReleaseID()
-	// δ₀ is charged with every answer, randomized response included; a
-	// refusal charges nothing (docs/derivations.md §5.1b: inside the
-	// model nothing is refused, so refusals lie in the δ₀ events the
-	// answers charged).
-	if err := req.Ledger.Charge(ctx, AnswerCharge(m, cal, req.Scope, req.Epoch)); err != nil {
-		return nil, err
-	}
 	o, err := privacy.SampleAnswer(privacy.AnswerRequest{Calibration: cal, Distances: m.Geometry.DistancesFrom(hat), Source: hat,
 		Noise: req.Noise, ReleaseID: id, Scope: req.Scope, Epoch: req.Epoch})
 	if err != nil {
@@ -184,8 +211,8 @@ func AnswerCharge(m *Model, cal privacy.AnswerCalibration, scope, epoch string) 
 	return c
 }
 
-// answerDraw is everything an answer decides before the charge: the
-// mechanism, the node of the model's geometry it is centred on, the audit.
+// answerDraw is an answer's mechanism and audit (decided before the
+// charge) and the node of the model's geometry it is centred on (after).
 type answerDraw struct {
 	model    *Model
 	cal      privacy.AnswerCalibration
@@ -194,18 +221,17 @@ type answerDraw struct {
 	mismatch *recovery.MismatchError // readings outside the model, answered by RR
 }
 
-// prepareAnswer builds (or takes) the model, calibrates and audits the
-// mechanism, and fits the readings — refusing, before any charge, an
-// audit that fails and readings outside the model (unless OnMismatch is
-// MismatchRandomizedResponse). The published distribution is
-// d.cal.ProbabilitiesAt(d.model.Geometry, d.hat).
-func prepareAnswer(ctx context.Context, req Request) (*answerDraw, error) {
+// prepareMechanism builds (or takes) the model, calibrates and audits the
+// mechanism — refusing, before any charge, an audit that fails. It reads
+// no reading: they are fitted after the charge (answerDraw.fit). The
+// published distribution is d.cal.ProbabilitiesAt(d.model.Geometry, d.hat).
+func prepareMechanism(ctx context.Context, req Request) (*answerDraw, error) {
 	m, err := answerModel(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	d := &answerDraw{model: m}
-	if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, req.Epsilon, req.Alpha, req.Cap); err != nil {
+	if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, req.Epsilon, CalibrationAlpha(req.Alpha, req.DriftHops), req.Cap); err != nil {
 		return nil, err
 	}
 	if d.audit = req.auditOf(d.cal); d.audit == nil {
@@ -216,23 +242,32 @@ func prepareAnswer(ctx context.Context, req Request) (*answerDraw, error) {
 	if !d.audit.Passed {
 		return nil, &AuditError{Audit: d.audit}
 	}
+	return d, nil
+}
+
+// fit fits the readings (after the charge): readings outside the model
+// are refused (unless OnMismatch is MismatchRandomizedResponse, when d.cal
+// becomes randomized response of the same ε); d.hat is the node the
+// answer is centred on.
+func (d *answerDraw) fit(ctx context.Context, req Request) error {
+	m := d.model
 	node, mismatch, err := m.FitReadings(req.Values, req.OnMismatch)
 	if err != nil {
 		var mm *recovery.MismatchError
 		if req.Diagnose && errors.As(err, &mm) && !mm.Broken {
 			*mm = *m.Certifier.Diagnose(req.Values)
 		}
-		return nil, err
+		return err
 	}
-	if mismatch != nil {
+	if mismatch != nil && req.OnMismatch != MismatchNearest {
 		// Randomized response is ε-DP between any two inputs: it needs
 		// no model, so it may answer readings outside it.
 		if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, req.Epsilon, req.Alpha, 1); err != nil {
-			return nil, err
+			return err
 		}
 	}
 	d.hat, d.mismatch = m.node(node), mismatch
-	return d, nil
+	return nil
 }
 
 // auditOf is req.Audited when it is the audit of cal on req.Model (cal's
@@ -253,6 +288,9 @@ func (req Request) auditOf(cal privacy.AnswerCalibration) *Audit {
 // its centre). So the two paths part only at the model's edge, never by a
 // kind of refusal that depends on where the source is.
 func (m *Model) FitReadings(values []float64, onMismatch string) (node int, mismatch *recovery.MismatchError, err error) {
+	if onMismatch == MismatchNearest {
+		return m.fitNearest(values)
+	}
 	// A broken reading (NaN, ±Inf: missing or unreadable readings are read
 	// as NaN in private-answer mode) is outside the model like any other:
 	// the same fixed sentence, the same path, never the node's name.
@@ -274,6 +312,100 @@ func (m *Model) FitReadings(values []float64, onMismatch string) (node int, mism
 		return 0, nil, err
 	}
 	return fit.Node, mismatch, nil
+}
+
+// fitNearest is FitReadings under MismatchNearest: a reading that is not
+// a number reads as 0 (a dead sensor), and the best fit is returned
+// whether it is inside the model or not (node 0 when no node fits: a
+// fixed, public centre); mismatch says which, for Diagnose only.
+func (m *Model) fitNearest(values []float64) (int, *recovery.MismatchError, error) {
+	y := values
+	for i, v := range values {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			if &y[0] == &values[0] {
+				y = append([]float64(nil), values...)
+			}
+			y[i] = 0
+		}
+	}
+	fit, err := m.Certifier.Fit(y)
+	var mismatch *recovery.MismatchError
+	if err != nil && !errors.As(err, &mismatch) {
+		return 0, nil, err
+	}
+	if mismatch == nil {
+		return fit.Node, nil, nil // inside the model: the certified fit
+	}
+	// Outside it: one faulty sensor (stuck, dead, saturated) is the
+	// likeliest cause. Each of the spikiest sensors in turn is read as its
+	// neighbours' mean, and the best of those fits and the first is the
+	// centre: a function of the readings alone, whose drift the oracle
+	// measures (TestSensorFaultOracle).
+	best, ok := fit, !(mismatch.NoSignal || mismatch.Precision)
+	for _, i := range spikiest(m.Graph, y, nearestCandidates) {
+		z := append([]float64(nil), y...)
+		z[i] = neighbourMean(m.Graph, y, i)
+		f, err := m.Certifier.Fit(z)
+		var mm *recovery.MismatchError
+		if err != nil && (!errors.As(err, &mm) || mm.NoSignal || mm.Precision) {
+			continue
+		}
+		if !ok || f.Cos > best.Cos {
+			best, ok = f, true
+		}
+	}
+	if !ok {
+		return 0, mismatch, nil
+	}
+	return best.Node, mismatch, nil
+}
+
+// CalibrationAlpha is the α the mechanism is calibrated at for a
+// guarantee per alpha hops with a drift allowance of d hops: ⌈α⌉·(1+2d).
+// Outside the model the centre at each end of an edge may drift d hops,
+// so the published distributions may be 1+2d hops apart; at a per-hop
+// scale of ε/(⌈α⌉·(1+2d)) their loss is still at most ε/⌈α⌉ per hop of
+// the source (group privacy). alpha itself when d = 0.
+func CalibrationAlpha(alpha float64, d int) float64 {
+	if d <= 0 {
+		return alpha
+	}
+	return math.Ceil(alpha) * float64(1+2*d)
+}
+
+// nearestCandidates is how many of the spikiest sensors fitNearest tries
+// to read as their neighbours' mean.
+const nearestCandidates = 3
+
+// spikiest returns the k sensors whose readings differ most from their
+// neighbours' mean (a stuck, dead or saturated sensor is one of them).
+func spikiest(g *laplacian.Graph, y []float64, k int) []int {
+	idx := make([]int, 0, k+1)
+	gap := func(i int) float64 { return math.Abs(y[i] - neighbourMean(g, y, i)) }
+	for i := range y {
+		idx = append(idx, i)
+		for j := len(idx) - 1; j > 0 && gap(idx[j]) > gap(idx[j-1]); j-- {
+			idx[j], idx[j-1] = idx[j-1], idx[j]
+		}
+		if len(idx) > k {
+			idx = idx[:k]
+		}
+	}
+	return idx
+}
+
+// neighbourMean is the mean reading of i's neighbours (y[i] when it has
+// none).
+func neighbourMean(g *laplacian.Graph, y []float64, i int) float64 {
+	cols, _ := g.Neighbors(i)
+	if len(cols) == 0 {
+		return y[i]
+	}
+	s := 0.0
+	for _, j := range cols {
+		s += y[j]
+	}
+	return s / float64(len(cols))
 }
 
 // answerModel returns req.Model, or builds it on the request's partition

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/big"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/graphcloak/graphcloak/privacy"
@@ -23,7 +24,7 @@ const (
 // Ledger is a privacy.Ledger kept in Neo4j, so that every process
 // releasing from one database shares one budget:
 //
-//	(:GraphcloakLedger {scope, spent, pureRho, pureEpsilon, answerDeltaSpent, rhoSpent, rhoBudget, epsilon, delta, answerEpsilon, answerDelta, releases})
+//	(:GraphcloakLedger {scope, spent, pureRho, pureEpsilon, answerDeltaSpent, rhoSpent, rhoBudget, epsilon, delta, answerEpsilon, answerDelta, sensorModel, releases})
 //	(:GraphcloakCharge {chargeId, scope, releaseId, rho, epsilon, delta, chargedAt})
 //
 // spent is the exact sum of the charges' ρ as a rational "a/b" (each
@@ -36,7 +37,9 @@ const (
 // (read as 0: answers in zCDP). answerDelta is the answers' δ share δ_A
 // (privacy.Budget.AnswerDelta) and answerDeltaSpent the exact Σδ₀ of the
 // answers charged (an answer's δ₀ on its charge as delta), both absent on
-// scopes that never had them (read as 0).
+// scopes that never had them (read as 0). sensorModel is the scope's
+// sensor model (privacy.Budget.Sensor) as JSON, absent on scopes created
+// without one (read as no model).
 // Uniqueness constraints on scope and chargeId make MERGE race-free.
 //
 // Only InitScope (the budget --init command) creates a scope node, with
@@ -98,9 +101,10 @@ func (l *Ledger) InitScope(ctx context.Context, scope string, budget privacy.Bud
 	recs, err := l.c.exec(ctx, l.db, "initialise privacy ledger scope",
 		"MERGE (l:"+LedgerLabel+" {scope: $scope}) "+
 			"ON CREATE SET l.spent = '0', l.rhoSpent = 0.0, l.releases = 0, "+
-			"l.rhoBudget = $rhoMax, l.epsilon = $eps, l.delta = $delta, l.answerEpsilon = $epsA, l.answerDelta = $deltaA, l.accounting = $acct, l.createdAt = datetime() "+
-			"RETURN l.epsilon, l.delta, coalesce(l.answerEpsilon, 0.0), coalesce(l.answerDelta, 0.0)",
-		map[string]any{"scope": scope, "rhoMax": rhoMax, "eps": budget.Epsilon, "delta": budget.Delta, "epsA": budget.AnswerEpsilon, "deltaA": budget.AnswerDelta, "acct": privacy.AccountingCKS20})
+			"l.rhoBudget = $rhoMax, l.epsilon = $eps, l.delta = $delta, l.answerEpsilon = $epsA, l.answerDelta = $deltaA, l.sensorModel = $sensor, l.accounting = $acct, l.createdAt = datetime() "+
+			"RETURN l.epsilon, l.delta, coalesce(l.answerEpsilon, 0.0), coalesce(l.answerDelta, 0.0), coalesce(l.sensorModel, '')",
+		map[string]any{"scope": scope, "rhoMax": rhoMax, "eps": budget.Epsilon, "delta": budget.Delta, "epsA": budget.AnswerEpsilon, "deltaA": budget.AnswerDelta,
+			"sensor": sensorModelProperty(budget.Sensor), "acct": privacy.AccountingCKS20})
 	if err != nil {
 		return err
 	}
@@ -108,7 +112,12 @@ func (l *Ledger) InitScope(ctx context.Context, scope string, budget privacy.Bud
 	delta, _ := recs[0].Values[1].(float64)
 	epsA, _ := recs[0].Values[2].(float64)
 	deltaA, _ := recs[0].Values[3].(float64)
-	if stored := (privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA, AnswerDelta: deltaA}); stored != budget {
+	sensorS, _ := recs[0].Values[4].(string)
+	sensor, err := parseSensorModel(scope, sensorS)
+	if err != nil {
+		return err
+	}
+	if stored := (privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA, AnswerDelta: deltaA, Sensor: sensor}); stored != budget {
 		return fmt.Errorf("%w: scope %q in database %q was created with %v, not %v; a budget is never changed",
 			privacy.ErrBudgetMismatch, scope, l.db, stored, budget)
 	}
@@ -274,7 +283,7 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 	}
 	q := match + "RETURN l.scope, l.spent, l.rhoBudget, l.epsilon, l.delta, l.releases, " +
 		"coalesce(l.pureRho, '0'), coalesce(l.pureEpsilon, '0'), coalesce(l.answerEpsilon, 0.0), " +
-		"coalesce(l.answerDelta, 0.0), coalesce(l.answerDeltaSpent, '0')"
+		"coalesce(l.answerDelta, 0.0), coalesce(l.answerDeltaSpent, '0'), coalesce(l.sensorModel, '')"
 	out, err := runRead(ctx, l.c, l.db, "read privacy ledger", func(ctx context.Context, tx neo4j.ManagedTransaction) ([]privacy.Balance, error) {
 		res, err := tx.Run(ctx, q, params)
 		if err != nil {
@@ -298,7 +307,12 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA, AnswerDelta: deltaA}.BalanceOf(name, int(n), rhoMax, spend))
+			sensorS, _ := v[11].(string)
+			sensor, err := parseSensorModel(name, sensorS)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, privacy.Budget{Epsilon: eps, Delta: delta, AnswerEpsilon: epsA, AnswerDelta: deltaA, Sensor: sensor}.BalanceOf(name, int(n), rhoMax, spend))
 		}
 		return out, res.Err()
 	})
@@ -310,6 +324,34 @@ func (l *Ledger) Balance(ctx context.Context, scope string) ([]privacy.Balance, 
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Scope < out[j].Scope })
 	return out, nil
+}
+
+// sensorModelProperty is a scope's sensor model as its node keeps it:
+// JSON, or null (no property) for no model.
+func sensorModelProperty(m privacy.SensorModel) any {
+	if m.IsZero() {
+		return nil
+	}
+	b, _ := json.Marshal(m)
+	return string(b)
+}
+
+// parseSensorModel reads a scope's sensorModel property ("" when absent:
+// no model, as on every scope created before models).
+func parseSensorModel(scope, s string) (privacy.SensorModel, error) {
+	var m privacy.SensorModel
+	if s == "" {
+		return m, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(s))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return m, fmt.Errorf("connector: ledger scope %q is corrupt: sensor model %q: %w", scope, s, err)
+	}
+	if err := m.Validate(); err != nil {
+		return m, fmt.Errorf("connector: ledger scope %q is corrupt: sensor model %q: %w", scope, s, err)
+	}
+	return m, nil
 }
 
 // spendOf parses a scope's stored sums (rationals "a/b").

@@ -198,8 +198,8 @@ func TestPrivateAnswerOutsideModelNeo4j(t *testing.T) {
 		t.Fatalf("the refused answer's run record: %v", recs)
 	}
 	spent := query(t, d, "MATCH (c:GraphcloakCharge) WHERE c.scope = $p RETURN count(c)", map[string]any{"p": e.scope})[0].Values[0].(int64)
-	if spent != 0 {
-		t.Fatalf("a refused answer left %d charges", spent)
+	if spent != 1 {
+		t.Fatalf("a refused answer left %d charges, want 1 (charged like an answer: issue 77)", spent)
 	}
 	r = runCLI(t, s.Password, append(args, "--epoch", "outside-2", "--on-mismatch", "rr")...)
 	if r.Code != 0 {
@@ -228,7 +228,7 @@ func TestPrivateAnswerOutsideModelNeo4j(t *testing.T) {
 
 // TestPrivateAnswerBrokenReadingsNeo4j (issue 70, item 4): a value property
 // that is not a number, or missing, at one node is refused in the one fixed
-// sentence (exit 3, nothing charged), and neither the output nor the run
+// sentence (exit 3, charged like an answer: issue 77), and neither the output nor the run
 // record names the node, whichever node broke.
 func TestPrivateAnswerBrokenReadingsNeo4j(t *testing.T) {
 	s := neo4jServer(t)
@@ -240,7 +240,7 @@ func TestPrivateAnswerBrokenReadingsNeo4j(t *testing.T) {
 	t.Cleanup(func() { deleteScopeRuns(t, d, e.scope) })
 	args := append([]string{"locate"}, e.projectionFlags()...)
 	args = append(args, "--private-answer", "--value-property", "obs", "--communities", "property:community",
-		"--tau", "0.5", "--epsilon", "1", "--ledger", "neo4j", "--scope", e.scope, "--forecast-trials", "0", "-o", "json")
+		"--tau", "0.5", "--epsilon", "0.5", "--ledger", "neo4j", "--scope", e.scope, "--forecast-trials", "0", "-o", "json")
 	texts := map[string]bool{}
 	for i, set := range []string{"n.obs = 'oops'", "n.obs = null"} {
 		for _, key := range []int{7, 44} {
@@ -261,7 +261,7 @@ func TestPrivateAnswerBrokenReadingsNeo4j(t *testing.T) {
 	if len(texts) != 1 {
 		t.Errorf("the refusals differ by the node that broke: %v", texts)
 	}
-	if n := query(t, d, "MATCH (c:GraphcloakCharge) WHERE c.scope = $p RETURN count(c)", map[string]any{"p": e.scope})[0].Values[0].(int64); n != 0 {
-		t.Fatalf("refused answers left %d charges", n)
+	if n := query(t, d, "MATCH (c:GraphcloakCharge) WHERE c.scope = $p RETURN count(c)", map[string]any{"p": e.scope})[0].Values[0].(int64); n != 4 {
+		t.Fatalf("4 refused answers left %d charges, want 4 (a refusal is charged like an answer)", n)
 	}
 }

@@ -46,8 +46,21 @@ type AnswerSpec struct {
 	// instead: SensorNoise is then s·n/m on the graph loaded
 	// (recovery.SensorNoiseFromRMS).
 	SensorNoiseRMS, MinSourceMass float64
-	OnMismatch                    string
-	Diagnose                      bool
+	// Stated is the sensor model the answer states (nil: none; its noise
+	// is SensorNoise, SensorNoiseRMS and MinSourceMass), FitToleranceGiven
+	// whether it gave FitTolerance: on a scope with a sensor model
+	// (privacy.Budget.Sensor) both must say nothing or the scope's model
+	// (PlanAnswer refuses any other before a reading is read), and the
+	// answer runs under the scope's model.
+	// OnMismatchGiven says OnMismatch was asked for: a scope with a sensor
+	// model answers with answer.MismatchNearest, and refuses another.
+	Stated                             *privacy.SensorModel
+	FitToleranceGiven, OnMismatchGiven bool
+	OnMismatch                         string
+	Diagnose                           bool
+	// DriftHops is the scope's drift allowance (set from its sensor
+	// model): the mechanism is calibrated at answer.CalibrationAlpha.
+	DriftHops int
 	// CachePath stores the answer model (the certifier's pass and the
 	// classes, answer.Cache) for reuse while it verifies against
 	// the graph, τ, T and Software; LedgerKey authenticates it.
@@ -96,7 +109,7 @@ func (s *AnswerSpec) runRecord(tol float64) connector.RunRecord {
 	return connector.RunRecord{RunID: s.RunID, Command: answerCommand, Database: s.Database, Projection: s.Projection,
 		Scope: s.Scope, Epoch: s.Epoch,
 		Parameters: map[string]any{"estimator": s.Estimator, "communities": s.Communities,
-			"tau": s.Tau, "alpha": s.Alpha, "answerCap": s.Cap, "fitTolerance": tol, "sensorNoise": s.SensorNoise, "onMismatch": s.OnMismatch}}
+			"tau": s.Tau, "alpha": s.Alpha, "answerCap": s.Cap, "fitTolerance": tol, "sensorNoise": s.SensorNoise, "onMismatch": s.OnMismatch, "driftHops": s.DriftHops}}
 }
 
 // AnswerSummary is what a private answer did: the output of a private
@@ -121,6 +134,11 @@ type AnswerSummary struct {
 	Audit    *answer.Audit      `json:"answerAudit,omitempty"`
 	Forecast *forecast.Forecast `json:"forecast,omitempty"`
 	Balance  *privacy.Balance   `json:"balance,omitempty"`
+	// Alpha is the α hops the printed ε is for; DriftHops the scope's
+	// drift allowance d, when the mechanism was calibrated at
+	// Calibration.alpha = ⌈α⌉·(1+2d) to pay for it.
+	Alpha     float64 `json:"alpha"`
+	DriftHops int     `json:"driftHops,omitempty"`
 }
 
 // AnswerPlan is a checked private answer: the graph, readings and
@@ -167,6 +185,9 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	if err := p.notCharged(ctx); err != nil {
 		return nil, err
 	}
+	if err := p.adoptSensorModel(ctx); err != nil { // before the readings are read
+		return nil, err
+	}
 	in, err := env.Load(ctx)
 	if err != nil {
 		return nil, err
@@ -187,7 +208,7 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	if p.Model, err = p.model(ctx); err != nil {
 		return nil, err
 	}
-	if p.Calibration, err = p.cache().Calibrate(ctx, p.Model, spec.Epsilon, spec.alpha(), spec.Cap, p.env.logger()); err != nil {
+	if p.Calibration, err = p.cache().Calibrate(ctx, p.Model, spec.Epsilon, answer.CalibrationAlpha(spec.alpha(), spec.DriftHops), spec.Cap, p.env.logger()); err != nil {
 		return nil, err
 	}
 	if p.Audit, err = p.audit(ctx); err != nil {
@@ -206,7 +227,8 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 		return nil, err
 	}
 	p.Summary = &AnswerSummary{DryRun: spec.DryRun, Graph: spec.Graph, NodeCount: in.Graph.N(), RelationshipCount: in.Graph.NumEdges(),
-		Scope: spec.Scope, Epoch: spec.Epoch, Communities: spec.Communities, Forecast: p.Forecast, Audit: p.Audit}
+		Scope: spec.Scope, Epoch: spec.Epoch, Communities: spec.Communities, Forecast: p.Forecast, Audit: p.Audit,
+		Alpha: p.Spec.alpha(), DriftHops: p.Spec.DriftHops}
 	if spec.DryRun {
 		p.Summary.Calibration, p.Summary.Balance = &p.Calibration, balance
 	}
@@ -357,7 +379,7 @@ func ExecuteAnswer(ctx context.Context, p *AnswerPlan) (sum *AnswerSummary, err 
 		defer func() { recordFailure(env.bookkeeping(ctx), env.logger(), run, err) }()
 	}
 	res, err := answer.Run(ctx, answer.Request{Graph: in.Graph, Values: in.Readings, Tau: s.Tau,
-		Epsilon: s.Epsilon, Alpha: s.Alpha, Cap: s.Cap, Partition: in.Partition, Names: in.Names, Seed: s.Seed,
+		Epsilon: s.Epsilon, Alpha: s.Alpha, DriftHops: s.DriftHops, Cap: s.Cap, Partition: in.Partition, Names: in.Names, Seed: s.Seed,
 		Model: p.Model, Audited: p.Audit, Calibrated: p.Calibration, FitTolerance: s.FitTolerance, SensorNoise: s.SensorNoise, Diagnose: s.Diagnose, OnMismatch: s.OnMismatch, Ledger: env.Ledger, Scope: s.Scope, Epoch: s.Epoch, Noise: s.Noise})
 	if err != nil {
 		return nil, err

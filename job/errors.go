@@ -55,6 +55,7 @@ const (
 	ParamRefuseAtChance    errkind.Param = "refuse at chance"
 	ParamPrivateAnswer     errkind.Param = "private answer"
 	ParamAnswerCap         errkind.Param = "answer cap"
+	ParamOnMismatch        errkind.Param = "on-mismatch"
 	ParamEstimator         errkind.Param = "estimator"
 	ParamSigma             errkind.Param = "sigma"
 	ParamTau               errkind.Param = "tau"

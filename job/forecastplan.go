@@ -317,6 +317,9 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport,
 			}
 			audits.Store(e.Graph, key, a)
 		}
+		if a.SensorNoise > 0 && a.SensorNoiseExit == nil { // an audit kept by an older build
+			a.SensorNoiseExit = m.Certifier.NoiseExitCurve(a.SensorNoise)
+		}
 		if progress != nil {
 			progress(i+1, len(spec.Epsilons))
 		}

@@ -159,15 +159,21 @@ type Budget struct {
 	// δ_total − δ_A (Rho). 0 — the default, and every ledger written
 	// before the share existed — admits only answers of δ₀ = 0.
 	AnswerDelta float64 `json:"answerDelta,omitempty"`
+	// Sensor is the deployment's sensor model (SensorModel), fixed with
+	// the budget: private answers on the scope are certified under it.
+	// Zero — the default, and every ledger written before models — lets
+	// each answer state its own.
+	Sensor SensorModel `json:"sensorModel,omitzero"`
 }
 
 // IsZero reports whether b is the zero Budget (no budget given).
 func (b Budget) IsZero() bool {
-	return b.Epsilon == 0 && b.Delta == 0 && b.AnswerEpsilon == 0 && b.AnswerDelta == 0
+	return b.Epsilon == 0 && b.Delta == 0 && b.AnswerEpsilon == 0 && b.AnswerDelta == 0 && b.Sensor.IsZero()
 }
 
-// Validate checks ε > 0 and 0 < δ < 1, both finite, 0 ≤ ε_A ≤ ε and
-// 0 ≤ δ_A < δ.
+// Validate checks ε > 0 and 0 < δ < 1, both finite, 0 ≤ ε_A ≤ ε,
+// 0 ≤ δ_A < δ, and the sensor model (with an answers' δ share to pay
+// its δ).
 func (b Budget) Validate() error {
 	if err := checkEpsilon("Budget", b.Epsilon); err != nil {
 		return err
@@ -182,6 +188,13 @@ func (b Budget) Validate() error {
 	if !(b.AnswerDelta >= 0 && b.AnswerDelta < b.Delta) {
 		return &ArgumentError{Func: "Budget", Param: "answer delta", Value: b.AnswerDelta,
 			Reason: fmt.Sprintf("must be in [0, δ_total = %g)", b.Delta)}
+	}
+	if err := b.Sensor.Validate(); err != nil {
+		return err
+	}
+	if !b.Sensor.IsZero() && b.AnswerDelta == 0 {
+		return &ArgumentError{Func: "Budget", Param: "answer delta", Value: 0,
+			Reason: "must be > 0 with a sensor model: every answer under noise charges its δ against it"}
 	}
 	return nil
 }
@@ -204,6 +217,9 @@ func (b Budget) String() string {
 	}
 	if b.AnswerDelta > 0 {
 		s += fmt.Sprintf(", answers' δ_A=%g", b.AnswerDelta)
+	}
+	if !b.Sensor.IsZero() {
+		s += ", sensor model (" + b.Sensor.String() + ")"
 	}
 	return s
 }

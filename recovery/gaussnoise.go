@@ -2,6 +2,8 @@ package recovery
 
 import (
 	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Gaussian sensor noise (docs/derivations.md §5.1b). An operator states
@@ -131,4 +133,45 @@ func maxStatedNoise(s float64, n int) float64 {
 	}
 	p := math.Pow(10, math.Floor(math.Log10(nu))-2)
 	return math.Floor(nu/p) * p
+}
+
+// NoiseExitTimes are the multiples of the stated rms at which plan prints
+// the probability that the noise leaves the model (NoiseExit): 1.5× is the
+// δ the answer covers; beyond it is the cliff.
+var NoiseExitTimes = []float64{1, 1.5, 2, 3}
+
+// NoiseExit is the probability that Gaussian noise of Times the stated
+// rms leaves the model.
+type NoiseExit struct {
+	Times       float64 `json:"times"`
+	Probability float64 `json:"probability"`
+}
+
+// NoiseExitCurve returns, at each of NoiseExitTimes, the probability that
+// independent Gaussian noise of that many times the stated rms ν per
+// sensor leaves the model of bound ν_m (model) with background bound B on
+// n sensors, for readings whose own background is at most B/2: the exact
+// χ²_n tail of ‖e‖² plus the exact normal tail of its mean, their sum (a
+// union bound, at least the larger). Unlike NoiseExitProbability it is
+// not rounded up to a proven bound: it shows where the model's edge is.
+func NoiseExitCurve(nu, model, maxBackground float64, n int) []NoiseExit {
+	if !(nu > 0) {
+		return nil
+	}
+	out := make([]NoiseExit, len(NoiseExitTimes))
+	chi := distuv.ChiSquared{K: float64(n)}
+	for i, h := range NoiseExitTimes {
+		r := model / (h * nu)
+		p := chi.Survival(float64(n) * r * r)
+		if maxBackground > 0 && !math.IsInf(maxBackground, 1) {
+			p += math.Erfc(maxBackground * math.Sqrt(float64(n)) / (2 * h * nu) / math.Sqrt2)
+		}
+		out[i] = NoiseExit{Times: h, Probability: math.Min(1, p)}
+	}
+	return out
+}
+
+// NoiseExitCurve is NoiseExitCurve for this certifier's model.
+func (c *Certifier) NoiseExitCurve(nu float64) []NoiseExit {
+	return NoiseExitCurve(nu, c.NoiseBound(), c.maxBackground, c.g.N())
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
@@ -145,12 +146,12 @@ func (s *Slot) answer(ctx context.Context, st Step) error {
 	switch {
 	case errors.As(err, &mm):
 		s.Metrics.AnswerOutsideModel(s.Scope, "refused")
-		st.Logger.Warn("private answer refused: the readings are outside the model, nothing charged", s.errorAttrs(err)...)
+		st.Logger.Warn("private answer refused: the readings are outside the model, charged like an answer", s.errorAttrs(err)...)
 		return err
 	case err != nil:
 		st.Logger.Error("private answer failed", s.errorAttrs(err, "error", err)...)
 		return err
-	case !ans.Answer.ExactSource:
+	case !ans.Answer.ExactSource && ans.Answer.Mismatch != answer.AnsweredNearest: // nearest publishes no decision
 		s.Metrics.AnswerOutsideModel(s.Scope, "rr")
 		st.Logger.Warn("slot answered by randomized response: the readings are outside the model", "reason", ans.Answer.Mismatch,
 			"community", ans.Answer.Community, "delta", ans.Answer.Delta)

@@ -15,8 +15,8 @@ import (
 // TestPrivateAnswerBrokenReadings (issue 70, item 4): a reading that is
 // NaN, infinite, unreadable or missing, at node 1 (the first data row), 9 or 34, is refused
 // by locate --private-answer with exit 3 and the same bytes on standard
-// output and error (table and -o json) whichever node broke, nothing
-// charged; with --on-mismatch rr it is answered by randomized response, and
+// output and error (table and -o json) whichever node broke, each charged
+// like an answer (issue 77: the charge comes before the readings); with --on-mismatch rr it is answered by randomized response, and
 // only --diagnose names the node, on standard error.
 func TestPrivateAnswerBrokenReadings(t *testing.T) {
 	isolateConfig(t)
@@ -25,7 +25,7 @@ func TestPrivateAnswerBrokenReadings(t *testing.T) {
 	g, _ := laplacian.Karate()
 	heat := heattest.PadeHeat(g, 1)
 	ledger := filepath.Join(dir, "l.json")
-	if _, stderr, code := runPipelineCLI(t, ctx, nil, "budget", "--init", "--ledger", ledger, "--scope", "s", "--epsilon-total", "8", "--delta-total", "1e-6"); code != 0 {
+	if _, stderr, code := runPipelineCLI(t, ctx, nil, "budget", "--init", "--ledger", ledger, "--scope", "s", "--epsilon-total", "40", "--delta-total", "1e-6", "--answer-epsilon", "40"); code != 0 {
 		t.Fatal(stderr)
 	}
 	write := func(broken, how string) string {
@@ -49,13 +49,14 @@ func TestPrivateAnswerBrokenReadings(t *testing.T) {
 		}
 		return path
 	}
-	before, _, _ := runPipelineCLI(t, ctx, nil, "budget", "--ledger", ledger, "-o", "json")
+	refused := 0
 	for _, how := range []string{"nan", "inf", "-Inf", "oops", "missing"} {
 		for _, output := range []string{"table", "json"} {
 			seen := map[string]bool{}
 			for _, node := range []string{"1", "9", "34"} { // "1" is the first data row
 				stdout, stderr, code := runPipelineCLI(t, ctx, nil, "locate", "--graph", "karate", "--private-answer", "--values", write(node, how),
-					"--ledger", ledger, "--scope", "s", "--epsilon", "1", "--tau", "1", "--epoch", "e", "--forecast-trials", "0", "-o", output)
+					"--ledger", ledger, "--scope", "s", "--epsilon", "1", "--tau", "1", "--epoch", fmt.Sprint("e", refused), "--forecast-trials", "0", "-o", output)
+				refused++
 				if code != 3 || !strings.Contains(stderr+stdout, "outside the model") {
 					t.Fatalf("%s at node %s (%s): exit %d: %s%s", how, node, output, code, stdout, stderr)
 				}
@@ -66,8 +67,8 @@ func TestPrivateAnswerBrokenReadings(t *testing.T) {
 			}
 		}
 	}
-	if after, _, _ := runPipelineCLI(t, ctx, nil, "budget", "--ledger", ledger, "-o", "json"); after != before {
-		t.Errorf("refusals charged the ledger")
+	if got := ledgerReleases(t, ledger, "s"); got != refused {
+		t.Errorf("%d refusals left %d charges: each is charged like an answer", refused, got)
 	}
 	stdout, stderr, code := runPipelineCLI(t, ctx, nil, "locate", "--graph", "karate", "--private-answer", "--values", write("9", "nan"),
 		"--ledger", ledger, "--scope", "s", "--epsilon", "1", "--tau", "1", "--epoch", "rr", "--forecast-trials", "0", "-o", "json",

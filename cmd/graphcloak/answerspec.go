@@ -29,7 +29,7 @@ type answerOptions struct {
 	cap     int
 	// fitTolerance and onMismatch: the certified recovery (job.AnswerSpec).
 	fitTolerance float64
-	sensorNoise  noiseFlags
+	model        modelFlags
 	onMismatch   string
 	// diagnose prints what was measured of readings outside the model
 	// (not private) to the operator's standard error.
@@ -44,7 +44,7 @@ func addAnswerFlags(f *pflag.FlagSet, o *answerOptions) {
 	f.BoolVar(&o.enabled, "private-answer", false, "publish only the source community, under (ε)-DP, from the operator's raw readings (--values FILE or --value-property P); charges --ledger")
 	f.StringVar(&o.values, "values", "", "raw readings CSV node,value for --private-answer (- for standard input)")
 	f.IntVar(&o.cap, "answer-cap", 0, "distance cap of the answer mechanism: 1 is randomized response, 0 chooses the most accurate (see docs/guarantee.md)")
-	addFitFlags(f, &o.fitTolerance, &o.sensorNoise, &o.onMismatch, &o.cache)
+	addFitFlags(f, &o.fitTolerance, &o.model, &o.onMismatch, &o.cache)
 	addCacheDirFlag(f, &o.cacheDir)
 	f.BoolVar(&o.diagnose, "diagnose", false,
 		"NOT PRIVATE: for readings outside the model, print what was measured of them (misfits, a two-source fit, another τ) to standard error, for the operator at the keyboard only; never in the JSON, the run record or logs")
@@ -164,5 +164,6 @@ func answerSpec(opts *locateOptions) *job.AnswerSpec {
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta, Cap: o.cap,
 		Estimator: cfg.Recovery.Estimator, Seed: uint64(cfg.Write.RandomSeed),
 		ForecastTrials: opts.forecastTrials, Lease: connector.DefaultLease, DryRun: opts.dryRun,
-		FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.Nu, SensorNoiseRMS: o.sensorNoise.RMS, MinSourceMass: o.sensorNoise.MinSourceMass, Diagnose: o.diagnose, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
+		FitTolerance: o.fitTolerance, SensorNoise: o.model.noise.Nu, SensorNoiseRMS: o.model.noise.RMS, MinSourceMass: o.model.noise.MinSourceMass,
+		Stated: o.model.stated, FitToleranceGiven: o.model.fitTolerance, OnMismatchGiven: o.model.onMismatch, Diagnose: o.diagnose, OnMismatch: o.onMismatch, CachePath: o.cache, Software: buildinfo.Read().String(), Memo: o.memo}
 }

@@ -5,10 +5,12 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/textreport"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -70,6 +72,22 @@ budget, and one per scope says what one more release at --epsilon, --delta
 and one more answer at --epsilon would cost and what the scope would then
 read (plan prints the same line).
 
+The deployment's sensor model is fixed at --init too, from the sensors' data
+sheet: --sensor-noise ν (the rms of each reading's Gaussian noise as a fraction
+of the source's mean reading) or --sensor-noise-rms s --min-source-mass m, and
+--adc-quantum, --gain-tolerance, --faulty-sensors, --noise-peak (needs
+--answer-delta), and --drift-hops d (default 1). Every locate --private-answer
+on the scope then answers under it; one that states another model is refused
+before any reading is read (exit 2), and answers run with --on-mismatch
+nearest (readings outside the model answered at their nearest fit, no decision
+published) calibrated as if α were ⌈α⌉·(1+2d), so that a centre moved up to d
+hops by a faulty sensor, an ADC step or a gain error stays within the printed
+ε per α hops. The recovery certifies Gaussian noise; the other parts are
+covered by the drift allowance, which an oracle measured and nothing proves
+(docs/guarantee.md, "Sensor imperfections").
+A scope without a model (every ledger made before) answers under the model
+each answer states.
+
 --scope shows one scope (an unknown scope exits 3); without it, every scope.`
 
 func newBudgetCmd(g *globalOptions) *cobra.Command {
@@ -89,12 +107,15 @@ func newBudgetCmd(g *globalOptions) *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			o.req.DriftHopsGiven = cmd.Flags().Changed("drift-hops")
 			return runBudget(cmd.Context(), o, g.stdout)
 		},
 	}
 	cmd.Flags().BoolVar(&o.req.Init, "init", false, "create the ledger and --scope with the budget --epsilon-total, --delta-total, --answer-epsilon (no-op if they exist with that budget; a different budget is refused)")
 	cmd.Flags().Float64Var(&o.req.AnswerEpsilon, "answer-epsilon", 0, "with --init: the share ε_A of --epsilon-total fixed for private answers (charged their ε against it; Gaussian releases get CKSRho(ε_total − ε_A, δ_total)); 0: answers cost ρ = min(ε²/2, ε) in zCDP with everything else")
 	cmd.Flags().Float64Var(&o.req.AnswerDelta, "answer-delta", 0, "with --init: the share δ_A of --delta-total fixed for the δ of private answers under --sensor-noise (each answer charged its δ against it; everything else converts at δ_total − δ_A); 0: only answers without --sensor-noise")
+	addBudgetModelFlags(cmd.Flags(), &o.req.Sensor)
+	cmd.Flags().IntVar(&o.req.DriftHops, "drift-hops", privacy.DefaultDriftHops, "with --init and a sensor model: the drift allowance d — how many hops the answer's centre may move under readings outside the Gaussian model (a faulty sensor, an ADC step, a gain error); answers are calibrated as if α were ⌈α⌉·(1+2d) (docs/guarantee.md)")
 	config.AddFlags(cmd.Flags(), "ledger", "ledger-key", "scope", "epsilon-total", "delta-total", "epsilon", "delta", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout")
 	return cmd
 }
@@ -120,4 +141,13 @@ func runBudget(ctx context.Context, o *budgetOptions, out io.Writer) error {
 		return printJSON(out, r)
 	}
 	return textreport.Budget(out, r, cfg.Privacy.Epsilon, cfg.Privacy.Delta, flagName)
+}
+
+// addBudgetModelFlags adds budget --init's sensor model flags
+// (privacy.SensorModel).
+func addBudgetModelFlags(f *pflag.FlagSet, m *privacy.SensorModel) {
+	f.Float64Var(&m.Noise, "sensor-noise", 0, "with --init: the deployment's sensor model — the rms of each reading's Gaussian noise as a fraction of the source's mean reading μ/n (0.005 = 0.5 %); every private answer on the scope runs under it")
+	f.Float64Var(&m.NoiseRMS, "sensor-noise-rms", 0, "with --init: the sensor noise's rms in reading units, with --min-source-mass (instead of --sensor-noise)")
+	f.Float64Var(&m.MinSourceMass, "min-source-mass", 0, "with --init and --sensor-noise-rms: the smallest source mass (sum of its readings) the answers' guarantee covers")
+	addModelPartFlags(f, m)
 }

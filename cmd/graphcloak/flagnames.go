@@ -25,6 +25,7 @@ var flagNames = map[errkind.Param]string{
 	job.ParamRefuseAtChance:    "--refuse-at-chance",
 	job.ParamPrivateAnswer:     "locate --private-answer",
 	job.ParamAnswerCap:         "--answer-cap",
+	job.ParamOnMismatch:        "--on-mismatch",
 	job.ParamEstimator:         "--estimator",
 	job.ParamSigma:             "--sigma",
 	job.ParamTau:               "--tau",

@@ -76,7 +76,7 @@ func newLocateCmd(g *globalOptions) *cobra.Command {
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			opts.stdin = cmd.InOrStdin()
 			opts.communities = opts.g.cfg.Recovery.Communities
-			if err := checkSensorNoise(cmd.Flags(), opts.privateAnswer.sensorNoise); err != nil {
+			if err := opts.privateAnswer.model.check(cmd.Flags()); err != nil {
 				return err
 			}
 			if opts.estimate {

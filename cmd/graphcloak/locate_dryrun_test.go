@@ -144,9 +144,11 @@ func TestPrivateAnswerDryRunReadsNoReadings(t *testing.T) {
 	}
 	run := func(values string, dry bool) (string, string, int) {
 		args := []string{"locate", "--graph", "karate", "--private-answer", "--values", values, "--ledger", ledger,
-			"--epsilon", "1", "--tau", "0.2", "--forecast-trials", "0", "--epoch", "e1", "--random-seed", "7", "-o", "json"}
+			"--epsilon", "1", "--tau", "0.2", "--forecast-trials", "0", "--random-seed", "7", "-o", "json"}
 		if dry {
-			args = append(args, "--dry-run")
+			args = append(args, "--dry-run", "--epoch", "e1")
+		} else { // a refusal is charged: its epoch is spent
+			args = append(args, "--epoch", "e0")
 		}
 		return runPipelineCLI(t, context.Background(), nil, args...)
 	}

@@ -42,7 +42,7 @@ type serveOptions struct {
 	privateAnswer bool
 	answerCap     int
 	fitTolerance  float64
-	sensorNoise   noiseFlags
+	model         modelFlags
 	onMismatch    string
 	answerCache   string
 	cacheDir      string // the work store (--cache-dir), unless --answer-cache
@@ -65,7 +65,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
       --sensitivity-cache /var/lib/graphcloak/delta2.json --communities property:community`,
 		Args: usageArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := checkSensorNoise(cmd.Flags(), opts.sensorNoise); err != nil {
+			if err := opts.model.check(cmd.Flags()); err != nil {
 				return err
 			}
 			return runServe(cmd.Context(), opts)
@@ -90,7 +90,7 @@ func newServeCmd(g *globalOptions) *cobra.Command {
 	f.IntVar(&opts.forecastTrials, "forecast-trials", 100, "simulated sources of each slot's utility forecast, which decides its noise verdict (as in locate; 0: none, the ranking's posterior decides)")
 	f.BoolVar(&opts.privateAnswer, "private-answer", false, "each slot publishes only the source community under ε-DP (locate --private-answer), charged to the scope under the slot's epoch")
 	f.IntVar(&opts.answerCap, "answer-cap", 0, "distance cap of the answer mechanism (1: randomized response; 0: the most accurate)")
-	addFitFlags(f, &opts.fitTolerance, &opts.sensorNoise, &opts.onMismatch, &opts.answerCache)
+	addFitFlags(f, &opts.fitTolerance, &opts.model, &opts.onMismatch, &opts.answerCache)
 	addCacheDirFlag(f, &opts.cacheDir)
 	durationVar(f, &opts.lease, "lease", connector.DefaultLease, "Neo4j run lease (see release --lease)")
 	durationVar(f, &opts.wait, "wait", connector.DefaultLease, "wait this long for another live release of the scope (see release --wait)")

@@ -75,7 +75,7 @@ func serveLocateOptions(opts *serveOptions) *locateOptions {
 	lo := &locateOptions{g: opts.g, graph: stores.Neo4jSpec, communities: opts.communities, resolution: opts.resolution, communityCache: cache}
 	if opts.privateAnswer {
 		lo.privateAnswer = answerOptions{enabled: true, values: opts.values, cap: opts.answerCap,
-			fitTolerance: opts.fitTolerance, sensorNoise: opts.sensorNoise, onMismatch: opts.onMismatch, cache: opts.answerCache, cacheDir: opts.cacheDir, memo: &cache.Answers}
+			fitTolerance: opts.fitTolerance, model: opts.model, onMismatch: opts.onMismatch, cache: opts.answerCache, cacheDir: opts.cacheDir, memo: &cache.Answers}
 		return lo
 	}
 	lo.plotValue, lo.forecastTrials, lo.sourceMass = "posterior", opts.forecastTrials, opts.sourceMass

@@ -26,12 +26,14 @@ func Answer(out io.Writer, s *job.AnswerSummary, name func(errkind.Param) string
 	c := a.Calibration
 	fmt.Fprintf(out, "graph %s: %d nodes, %d relationships; %d communities (%s)\n", s.Graph, s.NodeCount, s.RelationshipCount, c.K, s.Communities)
 	fmt.Fprintf(out, "private answer: community %s\n", a.Community)
-	if !a.ExactSource {
+	if a.Mismatch == answer.AnsweredNearest {
+		fmt.Fprintf(out, "%s %s: %s\n", name(paramOnMismatch), answer.MismatchNearest, a.Mismatch)
+	} else if !a.ExactSource {
 		fmt.Fprintf(out, "WARNING: answered by randomized response (%s %s): %s\n", name(paramOnMismatch), answer.MismatchRandomizedResponse, a.Mismatch)
 	}
 	answerAudit(out, a.Audit)
-	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); charged ε = %g (ρ = %.6g)%s to scope %q, epoch %q\n",
-		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, deltaCharged(a.Delta), s.Scope, s.Epoch)
+	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s)%s; charged ε = %g (ρ = %.6g)%s to scope %q, epoch %q\n",
+		c.Mechanism, c.Cap, c.Scale, c.Epsilon, printedAlpha(s), driftNote(s), c.Epsilon, c.Rho, deltaCharged(a.Delta), s.Scope, s.Epoch)
 	if s.Balance != nil {
 		fmt.Fprintf(out, "ledger: %s\n", s.Balance)
 	}
@@ -58,8 +60,8 @@ func AnswerPlan(out io.Writer, s *job.AnswerSummary) error {
 	if s.Audit != nil {
 		delta = s.Audit.SensorNoiseDelta
 	}
-	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s); would charge ε = %g (ρ = %.6g)%s to scope %q, epoch %q\n",
-		c.Mechanism, c.Cap, c.Scale, c.Epsilon, c.Alpha, c.Epsilon, c.Rho, deltaCharged(delta), s.Scope, s.Epoch)
+	fmt.Fprintf(out, "mechanism %s (cap %g, ε′ = %.4f per hop), ε = %g for moving the source α = %g hop(s)%s; would charge ε = %g (ρ = %.6g)%s to scope %q, epoch %q\n",
+		c.Mechanism, c.Cap, c.Scale, c.Epsilon, printedAlpha(s), driftNote(s), c.Epsilon, c.Rho, deltaCharged(delta), s.Scope, s.Epoch)
 	answerAudit(out, s.Audit)
 	if b := s.Balance; b != nil {
 		fmt.Fprintf(out, "ledger now: %s\n", b)
@@ -91,4 +93,21 @@ func answerAudit(out io.Writer, a *answer.Audit) {
 		fmt.Fprintf(out, "sensor noise: Gaussian, rms %g of the mean reading (stated); the model admits up to %.3g, so noise of %g× that rms leaves it with probability ≤ δ = %.3g (%.3g at the stated rms): the answer, its refusal or randomized response included, is (ε, δ)-DP\n",
 			a.SensorNoise, a.SensorNoiseBound, recovery.NoiseMargin, a.SensorNoiseDelta, a.SensorNoiseDeltaAtStated)
 	}
+}
+
+// printedAlpha is the α the printed ε is for: the answer's, not the α
+// the mechanism was calibrated at under a drift allowance.
+func printedAlpha(s *job.AnswerSummary) float64 {
+	if s.Alpha == 0 {
+		return 1
+	}
+	return s.Alpha
+}
+
+// driftNote says how a scope's drift allowance calibrated the mechanism.
+func driftNote(s *job.AnswerSummary) string {
+	if s.DriftHops == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (the scope's drift allowance of %d hop(s): calibrated as α = %g)", s.DriftHops, answer.CalibrationAlpha(printedAlpha(s), s.DriftHops))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // Plan prints a release forecast (graphcloak plan): the graph and Δ2, the
@@ -88,6 +89,7 @@ func AnswerAudits(out io.Writer, rep *job.ForecastReport) {
 			fmt.Fprintf(out, "  with Gaussian sensor noise of rms %g of the mean reading: readings leave the model (refused, or rr) with probability ≤ %.3g at that rms and ≤ %.3g at 1.5× it (δ, charged per answer); "+
 				"inside the model the answer is the noiseless one, so counting a refusal as wrong the rate is ≥ %.3f\n",
 				a.SensorNoise, a.SensorNoiseDeltaAtStated, a.SensorNoiseDelta, max(0, a.Accuracy-a.SensorNoiseDeltaAtStated))
+			noiseExit(out, a.SensorNoiseExit)
 		}
 	}
 }
@@ -161,4 +163,21 @@ func ByCommunity(out io.Writer, fs []forecast.Forecast) error {
 		fmt.Fprintf(out, "(and %d smaller communities; the JSON lists every one)\n", len(rows)-maxCommunityRows)
 	}
 	return nil
+}
+
+// noiseExit prints the probability that noise of 1, 1.5, 2 and 3 times
+// the stated rms leaves the model: the cliff beyond the δ covered.
+func noiseExit(out io.Writer, exits []recovery.NoiseExit) {
+	if len(exits) == 0 {
+		return
+	}
+	fmt.Fprint(out, "  the noise leaves the model (exact tails) with probability")
+	for i, e := range exits {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(out, "%s %.3g at %g×", sep, e.Probability, e.Times)
+	}
+	fmt.Fprintln(out, " the stated rms — beyond 1.5× the guarantee's δ does not cover it")
 }
