@@ -308,9 +308,13 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	}
 	grid := MassGrid()
 	per := max(base.Trials, 1)
+	refine := 0 // the verdict curve's refinement masses each curve may add
+	if base.Verdicts {
+		refine = refineMax
+	}
 	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
 		verdicts: newVerdictTests(seed, base.Partition), masses: make([][][]float64, len(es)), sure: make([]int, len(es)),
-		progress: base.Progress, per: per, total: len(grid) * len(es) * per}
+		progress: base.Progress, per: per, gridWork: len(grid) * len(es) * per, total: (len(grid) + refine) * len(es) * per}
 	for i, m := range grid {
 		var pool *TrialPool // this mass's trials, drawn once for every level
 		for j := range es {
@@ -343,10 +347,12 @@ type curveRun struct {
 	masses   [][][]float64 // by curve and point: the verdict masses
 	sure     []int         // by curve: masses in a row answered ≥ 99% of the time
 	// One bar for every curve: point (i, j)'s trials are
-	// (i·len(es)+j)·per … of total, and the bar ends only with the
-	// curves (masses taken as sure are skipped).
-	progress   func(done, total int)
-	per, total int
+	// (i·len(es)+j)·per … of total, then curve j's k-th refinement mass
+	// of its verdict curve gridWork + (j·refineMax+k)·per …; the bar
+	// ends only with the curves (masses taken as sure, and refinements
+	// not needed, are skipped).
+	progress             func(done, total int)
+	per, gridWork, total int
 	// models is the first pool's actions and model, without its draws:
 	// every other mass's pool reseeds it (one pool's blocks kept at a time).
 	models *TrialPool
@@ -477,8 +483,11 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 	slices.Sort(all)
 	e := c.level(j)
 	e.Progress, e.verdicts, e.noEMD = nil, nil, true
+	added := 0
 	rate := func(m float64) (float64, error) {
 		e.SourceMass, e.Seed = m/float64(max(e.Sources, 1)), MassSeed(c.seed, m)
+		e.Progress = c.refinementProgress(j, added)
+		added++
 		e.Pool = nil
 		if c.models != nil {
 			e.Pool = c.models.reseeded(e.Seed)
@@ -505,6 +514,17 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 	}
 	out.LocateStep = step
 	return func(vm []float64) float64 { return StepRateOf(vm, step) }, nil
+}
+
+// refinementProgress reports curve j's k-th refinement mass's trials on
+// the run's bar (nil without a bar).
+func (c *curveRun) refinementProgress(j, k int) func(done, total int) {
+	if c.progress == nil {
+		return nil
+	}
+	off := c.gridWork + (j*refineMax+k)*c.per
+	c.progress(min(off, c.total-1), c.total)
+	return func(done, _ int) { c.progress(min(off+done, c.total-1), c.total) }
 }
 
 // sureAfter is the count of masses in a row answered ≥ 99% of the time

@@ -1,0 +1,62 @@
+package forecast
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/graphcloak/graphcloak/community"
+	"github.com/graphcloak/graphcloak/laplacian"
+)
+
+// TestMassCurveBarCountsRefinement: the verdict curve's refinement masses
+// (Trials trials each, after the grid's points) are on the bar. The bar
+// moves while each of them runs — it does not sit at its last step while
+// they are drawn — and its total holds every trial the run simulated:
+// the grid's points and the refinements.
+func TestMassCurveBarCountsRefinement(t *testing.T) {
+	g, _ := laplacian.Karate()
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const trials = 100
+	var mu sync.Mutex
+	var dones []int
+	total := 0
+	e := Simulation{Graph: g, Partition: part, Tau: 1, Sigma: 0.25, Trials: trials, VerdictRoundTrials: trials, Seed: 5,
+		Verdicts: true, Workers: 1, Progress: func(done, tot int) {
+			mu.Lock()
+			defer mu.Unlock()
+			dones, total = append(dones, done), tot
+		}}
+	rs, err := MassCurves(context.Background(), []Simulation{e}, e.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rs[0]
+	simulated := 0
+	for _, k := range r.rounds {
+		simulated += k * trials
+	}
+	refined := len(r.VerdictCurve()) - len(r.Points)
+	if refined == 0 {
+		t.Fatal("no refinement mass: the test needs a curve whose answers turn between grid points")
+	}
+	simulated += refined * trials
+	if total < simulated {
+		t.Errorf("the bar's total is %d trials, the run simulated %d (%d of them at %d refinement masses)",
+			total, simulated, refined*trials, refined)
+	}
+	// Distinct positions past the grid's work: one at least per refinement.
+	grid := len(MassGrid()) * trials
+	past := map[int]bool{}
+	for _, d := range dones {
+		if d >= grid && d < total {
+			past[d] = true
+		}
+	}
+	if len(past) < refined {
+		t.Errorf("%d positions of the bar after the grid's %d trials, for %d refinement masses", len(past), grid, refined)
+	}
+}
