@@ -18,26 +18,34 @@ func WriteCSV(w io.Writer, g *Graph) error {
 	weighted := false
 	g.ForEachEdge(func(_, _ int, wt float64) { weighted = weighted || wt != 1 })
 	bw := bufio.NewWriter(w)
-	bw.WriteString("source,target")
-	if weighted {
-		bw.WriteString(",weight")
-	}
-	bw.WriteByte('\n')
-	g.ForEachEdge(func(i, j int, wt float64) {
-		bw.WriteString(csvKey(g.Key(i)))
-		bw.WriteByte(',')
-		bw.WriteString(csvKey(g.Key(j)))
-		if weighted {
-			bw.WriteByte(',')
-			bw.WriteString(strconv.FormatFloat(wt, 'g', -1, 64))
+	var err error
+	// put writes s unless a write failed before (the first error is kept).
+	put := func(parts ...string) {
+		for _, p := range parts {
+			if err == nil {
+				_, err = bw.WriteString(p)
+			}
 		}
-		bw.WriteByte('\n')
+	}
+	put("source,target")
+	if weighted {
+		put(",weight")
+	}
+	put("\n")
+	g.ForEachEdge(func(i, j int, wt float64) {
+		put(csvKey(g.Key(i)), ",", csvKey(g.Key(j)))
+		if weighted {
+			put(",", strconv.FormatFloat(wt, 'g', -1, 64))
+		}
+		put("\n")
 	})
 	for i := range g.N() {
 		if g.Degree(i) == 0 {
-			bw.WriteString(csvKey(g.Key(i)))
-			bw.WriteString(",\n")
+			put(csvKey(g.Key(i)), ",\n")
 		}
+	}
+	if err != nil {
+		return err
 	}
 	return bw.Flush()
 }
