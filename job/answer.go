@@ -235,10 +235,11 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	return p, nil
 }
 
-// certifierOptions: the spec's fit tolerance, progress as "answer audit".
+// certifierOptions: the spec's fit tolerance, progress as "answer audit"
+// (a pass after the first said, its progress its own: auditPasses).
 func (p *AnswerPlan) certifierOptions() recovery.CertifierOptions {
-	return recovery.CertifierOptions{Tol: p.Spec.FitTolerance, SensorNoise: p.Spec.SensorNoise, Progress: p.env.progress("answer audit"),
-		Started: p.env.passStarted(p.Input.Graph)}
+	progress, started := auditPasses(p.env.Progress, p.env.PassStarted, p.env.Say, p.Input.Graph)
+	return recovery.CertifierOptions{Tol: p.Spec.FitTolerance, SensorNoise: p.Spec.SensorNoise, Progress: progress, Started: started}
 }
 
 // model returns the answer model, restored from the spec's cache when it

@@ -280,9 +280,10 @@ func (spec *ForecastSpec) answerModel(ctx context.Context, rep *ForecastReport, 
 	if e.Partition == nil {
 		return nil, nil
 	}
+	progress, started := auditPasses(spec.Progress, spec.PassStarted, spec.Say, e.Graph)
 	m, err := spec.AnswerCache.ModelResumable(ctx, e.Graph, e.Tau, e.Partition, nil,
-		recovery.CertifierOptions{Tol: spec.FitTolerance, SensorNoise: spec.SensorNoise, Progress: spec.progress("answer audit"),
-			Started: startedOn(spec.PassStarted, e.Graph), EdgeTerms: terms}, spec.Logger, resumedPass(spec.Say))
+		recovery.CertifierOptions{Tol: spec.FitTolerance, SensorNoise: spec.SensorNoise, Progress: progress,
+			Started: started, EdgeTerms: terms}, spec.Logger, resumedPass(spec.Say))
 	var mre *recovery.ModelRangeError
 	if errors.As(err, &mre) {
 		rep.AnswerRefused = mre.Error()

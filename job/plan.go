@@ -125,20 +125,6 @@ func (e *Env) phase(label string) func() {
 	return e.Phase(label)
 }
 
-// passStarted is CertifierOptions.Started for a pass on g (nil: none).
-func (e *Env) passStarted(g *laplacian.Graph) func(recovery.PassCost) {
-	return startedOn(e.PassStarted, g)
-}
-
-// startedOn is CertifierOptions.Started telling f of a pass on g (nil
-// without f).
-func startedOn(f func(*laplacian.Graph, recovery.PassCost), g *laplacian.Graph) func(recovery.PassCost) {
-	if f == nil {
-		return nil
-	}
-	return func(c recovery.PassCost) { f(g, c) }
-}
-
 func (e *Env) bookkeeping(ctx context.Context) context.Context {
 	if e.Bookkeeping == nil {
 		return context.WithoutCancel(ctx)

@@ -158,8 +158,14 @@ func MergeCertificates(files []string, save string, key []byte) (Report, error) 
 // as ctx is done. The numerical kernel takes no context, so it then
 // finishes in the background and its result is dropped; a CLI exits at
 // once on SIGINT.
+// Its progress ends when it returns: the kernel left running reports no
+// more.
 func GraphContext(ctx context.Context, g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) {
-	return cancel.Run(ctx, func() (Result, error) {
+	var end func(ok bool)
+	opt.Progress, end = endingProgress(opt.Progress)
+	r, err := cancel.Run(ctx, func() (Result, error) {
 		return Graph(g, tau, alpha, opt)
 	})
+	end(err == nil)
+	return r, err
 }

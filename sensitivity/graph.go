@@ -267,7 +267,18 @@ func roundDownDelta(x float64) float64 {
 // A disconnected graph is allowed: an edge joins nodes of one component, so
 // the formula holds unchanged; Components reports the count. A graph without
 // edges has Δ2 = 0 (no source can move). See Options for the methods.
+// Its progress ends when it returns (endingProgress): done when Δ2 is
+// known, even if pruning left column blocks unrun.
 func Graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) {
+	var end func(ok bool)
+	opt.Progress, end = endingProgress(opt.Progress)
+	r, err := graph(g, tau, alpha, opt)
+	end(err == nil)
+	return r, err
+}
+
+// graph is Graph without closing its progress.
+func graph(g *laplacian.Graph, tau, alpha float64, opt Options) (Result, error) {
 	if g == nil || g.N() == 0 {
 		return Result{}, laplacian.ErrEmptyGraph
 	}

@@ -157,7 +157,7 @@ func addPlanFlags(f *pflag.FlagSet, o *planOptions) {
 	f.Float64Var(&o.fitTolerance, "fit-tolerance", recovery.DefaultFitTolerance,
 		"the private answer's fit tolerance (as locate --private-answer): the audit's classes depend on it")
 	addSensorNoiseFlag(f, &o.sensorNoise)
-	f.BoolVar(&o.estimate, "estimate", false, "only estimate how long the plan's long steps take (Δ2 by its cost model, the answer audit at this machine's measured rate, ~0.3 s); compute nothing")
+	f.BoolVar(&o.estimate, "estimate", false, "only estimate how long the plan's long steps take (Δ2 by its cost model, the answer audit at this machine's measured rate, the per-node trials priced at it; under 1 s); compute nothing")
 	f.StringVar(&o.answerCache, "answer-cache", "", "reuse (or store) the answer model of the audit in this file, as locate --private-answer --answer-cache does")
 	addCacheDirFlag(f, &o.cacheDir)
 	f.Float64Var(&o.answerEpsilon, "answer-epsilon", 0, "the answers' share ε_A of --epsilon-total that BUDGET BUYS assumes (as budget --init --answer-epsilon fixes it; 0: answers in zCDP)")

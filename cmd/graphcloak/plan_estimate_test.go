@@ -161,3 +161,26 @@ func stepNamed(e planEstimate, name string) estimateStep {
 	}
 	return estimateStep{}
 }
+
+// TestPlanEstimateDrawsNoTrial (issue 79: plan --estimate took 7.8 s on
+// astro-ph where its help says ~0.3 s): --estimate prices the per-node
+// forecasts' trials at the step rate, as plan's first line does — every
+// mass at 2 rounds — and draws none: no pilot's block of trials is timed
+// (its model would say "timed on a block of … trials of this graph").
+func TestPlanEstimateDrawsNoTrial(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	var out, errb strings.Builder
+	args := []string{"plan", "--graph", "pa:n=300,m=3,seed=4", "--tau", "1", "--epsilon", "1,4", "--trials", "50", "--estimate", "-o", "json"}
+	if code := runArgs(context.Background(), args, &out, &errb); code != 0 {
+		t.Fatalf("plan --estimate: exit %d: %s", code, errb.String())
+	}
+	var e planEstimate
+	if err := json.Unmarshal([]byte(out.String()), &e); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	pn := stepNamed(e, "per-node forecasts")
+	if !strings.HasPrefix(pn.Model, "9 masses × 2 rounds × 50 trials drawn once at ") || strings.Contains(pn.Model, "timed on a block") || !(pn.Seconds > 0) {
+		t.Errorf("per-node forecasts %+v; want them priced at the step rate, no trial drawn", pn)
+	}
+}

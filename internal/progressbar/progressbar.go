@@ -14,7 +14,8 @@ import (
 // Bar returns a callback drawing label's progress bar on w, a terminal.
 // It is safe for concurrent use and redraws at most ten times a second;
 // a total ≤ 0 shows a counter instead of a bar. The line ends when done
-// reaches total, and nothing is drawn after.
+// reaches total, or at a report of total < 0 (a step ended without its
+// total, as Log takes it), and nothing is drawn after.
 func Bar(w io.Writer, label string) func(done, total int) {
 	var mu sync.Mutex
 	var last, start time.Time
@@ -25,7 +26,7 @@ func Bar(w io.Writer, label string) func(done, total int) {
 		if start.IsZero() {
 			start = time.Now() // the step's first report, not the callback's making
 		}
-		final := total > 0 && done >= total
+		final := total > 0 && done >= total || total < 0
 		if finished || (!final && time.Since(last) < 100*time.Millisecond) {
 			return
 		}
