@@ -26,6 +26,7 @@ func MissingNote(o Order, p Progress) string {
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	return fmt.Sprintf("%d of %d sensors missing (%.3g%%): locate recovers from the %d that reported; "+
 		"the forecast at this share, sensors missing at random and independent of the source: "+
-		"graphcloak plan --graph GRAPH --local --tau %s --alpha %s --epsilon %s --delta %s --missing %.4g",
+		"graphcloak plan --graph GRAPH --local --tau %s --alpha %s --epsilon %s --delta %s --missing %.4g"+
+		"  (add --sensor-policy FILE when the sensors' policy is not keygen's default: plan forecasts no σ below its floor)",
 		missing, p.Expected, 100*q, p.Reported, g(o.Tau), g(o.Alpha), g(o.Epsilon), g(o.Delta), q)
 }

@@ -52,7 +52,7 @@ func newExportCmd(g *globalOptions) *cobra.Command {
 	graphFlag(f, &o.graph, "", graphAny, "graph to export")
 	f.StringVar(&o.out, "out", "", "the edge list to write (required; - for standard output)")
 	f.StringVar(&o.communitiesOut, "communities-out", "", "also write the communities as CSV node,community")
-	f.StringVar(&o.communities, "communities", "leiden", "the partition --communities-out writes: planted, leiden, louvain, file:PATH or property:NAME")
+	f.StringVar(&o.communities, "communities", "leiden", "the partition --communities-out writes: "+communityKindsHelp("export"))
 	f.Float64Var(&o.resolution, "resolution", 1, "modularity resolution γ of leiden and louvain")
 	config.AddFlags(f, config.Neo4jFlags...)
 	config.AddFlags(f, "header", "duplicate-edges", "random-seed")

@@ -45,6 +45,7 @@ var pathFlags = map[string]inputfiles.PathUse{
 	"value-file":        inputfiles.ReadPath,
 	"odometer":          inputfiles.KeptPath, // sensor init creates it; sensor report refuses a missing one itself
 	"policy":            inputfiles.ReadPath,
+	"sensor-policy":     inputfiles.ReadPath,
 	"mac-csv":           inputfiles.WritePath,
 	"sensor-csv":        inputfiles.WritePath,
 	"out-dir":           inputfiles.DirPath,
