@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -23,7 +25,7 @@ import (
 // reports. The central path is Release's own code (release with the
 // order's id); the local path is package sensor's.
 func TestLocalReportsEqualCentralRelease(t *testing.T) {
-	const n = 300
+	n := localOracleNodes(t)
 	ctx := context.Background()
 	master := testKey()
 	keys, vals := testValues(n)
@@ -141,4 +143,20 @@ func TestLocalReportsEqualCentralRelease(t *testing.T) {
 		Noise: KeyedNoise(master), Ledger: l3, Scope: order.Scope, Epoch: "e2"}, ""); err != nil {
 		t.Errorf("the refused id charged the ledger: %v", err)
 	}
+}
+
+// localOracleNodes is the number of sensors TestLocalReportsEqualCentralRelease
+// runs: 300, or GRAPHCLOAK_LOCAL_ORACLE_NODES (4941 is every node of the
+// power grid: GRAPHCLOAK_LOCAL_ORACLE_NODES=4941 go test ./privacy -run
+// TestLocalReportsEqualCentralRelease).
+func localOracleNodes(t *testing.T) int {
+	v := os.Getenv("GRAPHCLOAK_LOCAL_ORACLE_NODES")
+	if v == "" {
+		return 300
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 50 {
+		t.Fatalf("GRAPHCLOAK_LOCAL_ORACLE_NODES=%q: want an integer ≥ 50", v)
+	}
+	return n
 }
