@@ -58,7 +58,7 @@ func TestPlanLocalKeepsToSensorFloor(t *testing.T) {
 	if m := rep.SensorFloor.MaxEpsilon; rep.SensorFloor.SigmaFloor != floor || sigma(m) < floor || sigma(m*1.01) >= floor {
 		t.Errorf("floor %v (want %v), largest ε %v: σ there %v, 1%% above %v", rep.SensorFloor.SigmaFloor, floor, m, sigma(m), sigma(m*1.01))
 	}
-	if code, _, _ := runCode("plan", "--graph", "karate", "--sensor-policy", "p.json"); code != exitUsage {
+	if code, _, _ := runCode("plan", "--graph", "karate", "--sensor-policy", lowFloorPolicy(t)); code != exitUsage { // a policy that exists: the path check passes
 		t.Errorf("--sensor-policy without --local: exit %d, want %d", code, exitUsage)
 	}
 }
