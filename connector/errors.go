@@ -38,11 +38,14 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 type TimeoutError struct {
 	URI   string
 	Op    string
-	After time.Duration // the limit that was reached
+	After time.Duration // the limit that was reached; 0: the caller's context deadline
 	Err   error
 }
 
 func (e *TimeoutError) Error() string {
+	if e.After == 0 {
+		return fmt.Sprintf("connector: %s: neo4j at %s did not answer before the run's own deadline: %v", e.Op, e.URI, e.Err)
+	}
 	return fmt.Sprintf("connector: %s: neo4j at %s did not answer within %v (transaction timeout): %v", e.Op, e.URI, e.After, e.Err)
 }
 
@@ -203,6 +206,10 @@ func (c *Client) classify(op string, err error) error {
 	var cerr *neo4j.ConnectivityError
 	var tok *neo4j.TokenExpiredError
 	switch {
+	case errors.As(err, &cerr) && errors.Is(err, context.DeadlineExceeded):
+		// The caller's own deadline (e.g. the run's bookkeeping deadline),
+		// not the transaction timeout: say which limit it was.
+		return &TimeoutError{URI: c.uri, Op: op, Err: err}
 	case errors.As(err, &cerr) && c.txTimeout > 0 && isNetTimeout(cerr.Inner):
 		// The driver's own socket deadline (set from the transaction
 		// timeout) fired on a server that accepted the connection and then

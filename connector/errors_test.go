@@ -78,6 +78,15 @@ type lateTimer struct{ context.Context }
 
 func (lateTimer) Deadline() (time.Time, bool) { return time.Now().Add(-time.Millisecond), true }
 
+// pastDeadline is lateTimer with one fixed deadline, shared by a caller's
+// context and the transaction's context derived from it.
+type pastDeadline struct {
+	context.Context
+	at time.Time
+}
+
+func (p pastDeadline) Deadline() (time.Time, bool) { return p.at, true }
+
 // TestClassifyTimedByClock: a transaction that ran into its client-side
 // deadline is a *TimeoutError naming the limit, whether or not the
 // context's timer has fired; one whose caller was cancelled is not.
@@ -95,6 +104,14 @@ func TestClassifyTimedByClock(t *testing.T) {
 	}
 	if err := c.classifyTimed(context.Background(), context.Background(), "write properties", cause); errors.As(err, &te) {
 		t.Fatalf("no deadline: %v, want no *TimeoutError", err)
+	}
+	// The caller's own deadline (a run's bookkeeping deadline, 15 s) bound
+	// first: the message must not blame the transaction timeout (CI once
+	// printed "did not answer within 2m30s" for a 5 s bookkeeping wait).
+	bound := pastDeadline{context.Background(), time.Now().Add(-time.Millisecond)}
+	err := c.classifyTimed(bound, bound, "record failed run", cause)
+	if !errors.As(err, &te) || te.After != 0 || strings.Contains(err.Error(), "transaction timeout") || !strings.Contains(err.Error(), "deadline") {
+		t.Fatalf("caller's deadline bound: %v, want a *TimeoutError naming the caller's deadline", err)
 	}
 }
 

@@ -281,6 +281,11 @@ func (c *Client) classifyTimed(ctx, tctx context.Context, op string, err error) 
 	d, ok := tctx.Deadline()
 	expired := tctx.Err() != nil || (ok && !time.Now().Before(d))
 	if ctx.Err() == nil && expired {
+		if cd, ok := ctx.Deadline(); ok && !cd.After(d) {
+			// The caller's deadline (a run's bookkeeping deadline) was
+			// the one that bound, not the transaction timeout.
+			return &TimeoutError{URI: c.uri, Op: op, Err: err}
+		}
 		return &TimeoutError{URI: c.uri, Op: op, After: c.txTimeout + c.acquireTimeout, Err: err}
 	}
 	return c.classify(op, err)
