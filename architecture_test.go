@@ -581,3 +581,60 @@ func TestCostModelsLiveInCost(t *testing.T) {
 		}
 	}
 }
+
+// maxImportChain bounds the longest chain of this module's packages, each
+// importing the next (issue 81: 13 on 2bb6a90, cmd → service → stores →
+// internal/jobfiles → job → … → errkind; 12 once the stores no longer
+// imported jobfiles: the ledger key is config's, an epoch's spec is
+// completed by the command).
+const maxImportChain = 12
+
+// TestImportChainStaysShort: the longest import chain among the module's
+// packages (non-test imports, counted in packages) is at most
+// maxImportChain — a package between two layers, such as a file reader
+// importing the job it feeds, lengthens every chain through it.
+func TestImportChainStaysShort(t *testing.T) {
+	imports := map[string][]string{}
+	for _, dir := range moduleDirs(t) {
+		path := modulePath
+		if dir != "." {
+			path += "/" + dir
+		}
+		for imp := range deps(t, dir, false) {
+			if imp == modulePath || strings.HasPrefix(imp, modulePath+"/") {
+				imports[path] = append(imports[path], imp)
+			}
+		}
+	}
+	longest := map[string][]string{} // the longest chain from each package
+	var chain func(p string) []string
+	chain = func(p string) []string {
+		if c, ok := longest[p]; ok {
+			return c
+		}
+		best := []string{p}
+		for _, q := range imports[p] {
+			if c := chain(q); len(c)+1 > len(best) {
+				best = append([]string{p}, c...)
+			}
+		}
+		longest[p] = best
+		return best
+	}
+	var worst []string
+	for p := range imports {
+		if c := chain(p); len(c) > len(worst) || len(c) == len(worst) && strings.Join(c, " ") < strings.Join(worst, " ") {
+			worst = c
+		}
+	}
+	names := make([]string, len(worst))
+	for i, p := range worst {
+		if names[i] = strings.TrimPrefix(strings.TrimPrefix(p, modulePath), "/"); names[i] == "" {
+			names[i] = "(root)"
+		}
+	}
+	t.Logf("longest import chain: %d packages: %s", len(worst), strings.Join(names, " → "))
+	if len(worst) > maxImportChain {
+		t.Errorf("the longest import chain is %d packages, at most %d: %s", len(worst), maxImportChain, strings.Join(names, " → "))
+	}
+}

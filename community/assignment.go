@@ -81,8 +81,9 @@ func quoteAll(s []string) []string {
 
 // FromAssignment builds a partition from a node-key → community-name map,
 // for example a Neo4j node property written by GDS Louvain/Leiden or the
-// rows of a CSV file. Community ids are dense and assigned in order of
-// first appearance along the node index; names[id] is the community's name.
+// rows of a CSV file. Community ids are dense and named by the one rule
+// (Canonical: in order of each community's first node in g's key order);
+// names[id] is the community's name in the map.
 // Every node of g must be covered (a *MissingNodesError names the missing
 // ones); keys that are not nodes of g are ignored here (LoadAssignment,
 // which reads a user's file, refuses them). Communities are taken as
@@ -116,7 +117,12 @@ func FromAssignment(g *laplacian.Graph, byKey map[string]string) ([]int, []strin
 	if miss.Count > 0 {
 		return nil, nil, miss
 	}
-	return part, names, nil
+	canon, k := Canonical(g, part)
+	renamed := make([]string, k)
+	for i, c := range part {
+		renamed[canon[i]] = names[c]
+	}
+	return canon, renamed, nil
 }
 
 // LoadAssignment reads a CSV file of "node,community" rows (see

@@ -30,6 +30,35 @@ func TestFromAssignment(t *testing.T) {
 	}
 }
 
+// TestFromAssignmentNamesByTheOneRule: a partition read from a map (a
+// file, a Neo4j property, GDS) is numbered by the one rule — in order of
+// each community's first node in key order, integer keys as numbers — not
+// in the order the graph's nodes were read; names follow their
+// communities. The oracle walks the keys sorted as numbers.
+func TestFromAssignmentNamesByTheOneRule(t *testing.T) {
+	keys := []string{"10", "9", "2", "30", "4"} // read order; key order 2, 4, 9, 10, 30
+	g, err := laplacian.FromEdges(len(keys), keys, []laplacian.Edge{{U: 0, V: 1, Weight: 1}, {U: 1, V: 2, Weight: 1}, {U: 2, V: 3, Weight: 1}, {U: 3, V: 4, Weight: 1}}, laplacian.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byKey := map[string]string{"10": "x", "9": "y", "2": "z", "30": "x", "4": "y"}
+	part, names, err := FromAssignment(g, byKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]int{} // name → its number by the keys' numeric order
+	for _, k := range []string{"2", "4", "9", "10", "30"} {
+		if _, ok := want[byKey[k]]; !ok {
+			want[byKey[k]] = len(want)
+		}
+	}
+	for i, k := range keys {
+		if c := part[i]; c != want[byKey[k]] || names[c] != byKey[k] {
+			t.Errorf("node %s: community %d named %q; want %d named %q", k, c, names[c], want[byKey[k]], byKey[k])
+		}
+	}
+}
+
 func TestReadAssignment(t *testing.T) {
 	cases := []struct {
 		name, in string

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // paramLedger is the ledger setting (privacy.ledger), as errors name it.
@@ -34,4 +35,18 @@ func (c *Config) LedgerFile() (string, error) {
 		return "", errkind.Inputf("no ledger file: set %s or $XDG_STATE_HOME (%s)", paramLedger, err.Error())
 	}
 	return filepath.Join(home, ".local", "state", "graphcloak", "ledger.json"), nil
+}
+
+// LedgerKey loads the configured ledger key (nil when none is
+// configured); a key file that cannot be read is bad input naming the
+// ledger key. It keys a file ledger's hash chain and seals certificates.
+func (c *Config) LedgerKey() (*privacy.Key, error) {
+	if c.Privacy.LedgerKeyFile == "" {
+		return nil, nil
+	}
+	k, err := privacy.LoadKey(c.Privacy.LedgerKeyFile)
+	if err != nil {
+		return nil, errkind.Inputf("%s: %w", privacy.ParamLedgerKey, err)
+	}
+	return &k, nil
 }

@@ -1,8 +1,12 @@
 package integration
 
 import (
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -140,5 +144,114 @@ func TestLocateWithGDSCommunities(t *testing.T) {
 	// gds:louvain has no resolution; graph outside Neo4j: usage errors.
 	if r := runCLI(t, s.Password, append(replaceFlag(e.locateArgs(rel["runId"].(string)), "--communities", "gds:louvain"), "--resolution", "2")...); r.Code != 2 {
 		t.Errorf("gds:louvain --resolution 2: exit %d, want 2: %s", r.Code, r.Stderr)
+	}
+}
+
+// One partition, one name, for the communities GDS finds (issue 81):
+// locate, the private answer and the property locate writes to Neo4j name
+// each community of gds:leiden and gds:louvain by graphcloak's one rule
+// (community.Canonical) — numbered from 0 in order of each community's
+// first node in key order (integer keys as numbers) — never by GDS's own
+// community ids, which are internal numbers. The fixture's keys run
+// against its creation order, so naming in read order is caught too. The
+// oracle is independent: the written membership, its communities numbered
+// here by the keys' numeric order.
+func TestGDSCommunitiesHaveTheOneName(t *testing.T) {
+	s := neo4jServer(t)
+	d := rawDriver(t, s)
+	f := connectedSBM(t, []int{30, 25, 20}, 0.3, 0.02)
+	for i := range f.Keys {
+		f.Keys[i] = int64(1000 + 3*(len(f.Keys)-1-i)) // the last node created has the smallest key
+	}
+	diffuseObs(t, f, 5, 0.5, 3)
+	f.load(t, d)
+	e := newE2E(t, s, d, f)
+	t.Cleanup(func() {
+		query(t, d, "MATCH (r:GraphcloakRun) WHERE r.scope = $p DELETE r", map[string]any{"p": e.scope})
+	})
+	rel := releaseJSON(t, e, e.releaseArgs("epoch-names"))
+	for i, algo := range []string{"gds:leiden", "gds:louvain"} {
+		loc := runCLI(t, s.Password, replaceFlag(e.locateArgs(rel["runId"].(string)), "--communities", algo)...)
+		if loc.Code != 0 {
+			t.Fatalf("locate --communities %s: exit %d: %s", algo, loc.Code, loc.Stderr)
+		}
+		var located struct {
+			Report struct{ Communities []gdsNamed }
+		}
+		if err := json.Unmarshal([]byte(loc.Stdout), &located); err != nil {
+			t.Fatal(err)
+		}
+		size := canonicalSizes(t, algo, f, partitionOf(t, d, f, e.comm))
+		checkNamedSizes(t, algo+": locate", located.Report.Communities, size)
+
+		args := append([]string{"locate"}, e.projectionFlags()...)
+		args = append(args, "--private-answer", "--value-property", "obs", "--communities", algo,
+			"--tau", "0.5", "--epsilon", "0.5", "--ledger", "neo4j", "--scope", e.scope, "--epoch", fmt.Sprint("answer-", i),
+			"--forecast-trials", "20", "-o", "json")
+		r := runCLI(t, s.Password, args...)
+		if r.Code != 0 {
+			t.Fatalf("locate --private-answer --communities %s: exit %d: %s", algo, r.Code, r.Stderr)
+		}
+		var ans struct {
+			Answer struct {
+				Community string
+				Posterior struct{ Communities []gdsNamed }
+			}
+		}
+		if err := json.Unmarshal([]byte(r.Stdout), &ans); err != nil {
+			t.Fatal(err)
+		}
+		checkNamedSizes(t, algo+": locate --private-answer", ans.Answer.Posterior.Communities, size)
+		if _, ok := size[ans.Answer.Community]; !ok {
+			t.Errorf("%s: the private answer names community %q, not one of %v", algo, ans.Answer.Community, size)
+		}
+	}
+}
+
+// gdsNamed is a community as locate's report and the answer's posterior
+// name it.
+type gdsNamed struct {
+	Name string
+	Size int
+}
+
+// canonicalSizes checks that the written community of each node (part,
+// in fixture order) is its community's number by the one rule, computed
+// here from the keys' numeric order, and returns each name's size.
+func canonicalSizes(t *testing.T, algo string, f *fixture, part []int) map[string]int {
+	t.Helper()
+	order := make([]int, len(f.Keys))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(f.Keys[a], f.Keys[b]) })
+	number := map[int]int{}
+	size := map[string]int{}
+	for _, i := range order {
+		n, seen := number[part[i]]
+		if !seen {
+			n = len(number)
+			number[part[i]] = n
+		}
+		if part[i] != n {
+			t.Errorf("%s: node %d written in community %d; by the one rule (first node in key order) it is %d", algo, f.Keys[i], part[i], n)
+			break
+		}
+		size[strconv.Itoa(n)]++
+	}
+	return size
+}
+
+// checkNamedSizes checks that rows name exactly the communities of size,
+// each with its size.
+func checkNamedSizes(t *testing.T, what string, rows []gdsNamed, size map[string]int) {
+	t.Helper()
+	if len(rows) != len(size) {
+		t.Errorf("%s names %d communities, the written ones are %d", what, len(rows), len(size))
+	}
+	for _, r := range rows {
+		if size[r.Name] != r.Size {
+			t.Errorf("%s calls a community of %d nodes %q; the written %q has %d nodes", what, r.Size, r.Name, r.Name, size[r.Name])
+		}
 	}
 }

@@ -102,7 +102,9 @@ func propertyPartition(lg *Graph) ([]int, []string, error) {
 }
 
 // gdsPartition runs c.Arg (leiden, louvain) in Neo4j GDS on the
-// projection and returns the partition of graph it found.
+// projection and returns the partition of graph it found, named as
+// graphcloak's detectors name theirs (community.Canonical): GDS's own
+// community ids are internal numbers, different from run to run.
 func (s *Stores) gdsPartition(ctx context.Context, graph *laplacian.Graph, c Communities) ([]int, []string, error) {
 	ids, err := s.Client.GDSCommunities(ctx, s.cfg.Neo4j.Database, s.Projection, c.Arg, connector.GDSOptions{Resolution: c.Resolution, Seed: c.Seed})
 	if err != nil {
@@ -112,7 +114,8 @@ func (s *Stores) gdsPartition(ctx context.Context, graph *laplacian.Graph, c Com
 	for k, c := range ids {
 		byKey[k] = strconv.FormatInt(c, 10)
 	}
-	return community.FromAssignment(graph, byKey)
+	part, _, err := community.FromAssignment(graph, byKey)
+	return part, nil, err
 }
 
 // CommunityCache keeps the last Leiden partition of each scope a serve

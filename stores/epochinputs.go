@@ -7,9 +7,7 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/internal/inputfiles"
-	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/job"
-	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
 	"github.com/graphcloak/graphcloak/sensor"
 )
@@ -102,23 +100,18 @@ func (in EpochInputs) Request() (EpochRequest, error) {
 }
 
 // Spec is the job spec of the epoch from the configuration (τ, α, ε, δ,
-// scope, the ledger) and the Δ2 source, read and checked as a release's
-// is (jobfiles.ReadReleaseInputs); the classic mechanism is refused
-// (sensors draw the discrete Gaussian). Its Epoch is the request's.
-func (in EpochInputs) Spec(cfg *config.Config, epoch string) (job.ReleaseSpec, error) {
+// scope, the ledger) and the Δ2 source; its Epoch is the request's. Its
+// key files are read apart, before anything is opened
+// (jobfiles.ReadEpochInputs: as a release's, the classic mechanism
+// refused).
+func (in EpochInputs) Spec(cfg *config.Config, epoch string) job.ReleaseSpec {
 	spec := job.ReleaseSpec{Graph: in.Graph, Neo4j: in.Graph == Neo4jSpec, Database: cfg.Neo4j.Database,
 		WriteProperty: cfg.Write.WriteProperty, LedgerKind: cfg.Privacy.Ledger, Scope: cfg.Privacy.Scope, Epoch: epoch,
 		Tau: cfg.Privacy.Tau, Alpha: cfg.Privacy.Alpha, Epsilon: cfg.Privacy.Epsilon, Delta: cfg.Privacy.Delta,
 		CertificatePath: in.CertificatePath, CachePath: in.CachePath, TimeBudget: in.TimeBudget, Software: buildinfo.Read().String()}
 	spec.Projection = cfg.Neo4jProjection()
 	spec.ValuesFrom = "property:" + spec.Projection.ValueProperty
-	if err := jobfiles.ReadReleaseInputs(cfg, &spec); err != nil {
-		return job.ReleaseSpec{}, err
-	}
-	if m, err := privacy.ReleaseMechanism(spec.Mechanism); err == nil && !m.AtSensor { // privacy's mechanism table says
-		return job.ReleaseSpec{}, errkind.Inputf("%s %s is not offered in local mode: sensors draw the discrete Gaussian of the default mechanism", privacy.ParamMechanism, m.Name)
-	}
-	return spec, nil
+	return spec
 }
 
 // isHex reports whether s is n lowercase hex digits.

@@ -103,31 +103,15 @@ func TestEpochInputsRequest(t *testing.T) {
 }
 
 // TestEpochInputsSpec: the spec is the configuration's release of the
-// graph under the epoch given; a
-// mechanism a sensor cannot draw (privacy.Mechanisms' AtSensor) is
-// refused naming the mechanism, one it can is kept.
+// graph under the epoch given (its key files read apart:
+// jobfiles.TestReadEpochInputs).
 func TestEpochInputsSpec(t *testing.T) {
 	cfg := &config.Config{}
 	cfg.Privacy.Ledger, cfg.Privacy.Scope = filepath.Join(t.TempDir(), "ledger.json"), "building-7"
-	cfg.Privacy.Tau, cfg.Privacy.Alpha, cfg.Privacy.Epsilon, cfg.Privacy.Delta = 1, 1, 0.5, 1e-6 // within classic's bound
-	for _, c := range []struct {
-		mechanism string
-		refused   bool
-	}{{"", false}, {"discrete", false}, {"classic", true}} {
-		cfg.Privacy.Mechanism = c.mechanism
-		spec, err := (EpochInputs{Graph: "karate", CachePath: "delta2.json"}).Spec(cfg, "2026-11-27")
-		if c.refused {
-			if errkind.Of(err) != errkind.BadInput || !strings.Contains(errkind.Render(err, flagOf), "--mechanism "+c.mechanism+" is not offered in local mode") {
-				t.Errorf("%q: %v", c.mechanism, err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%q: %v", c.mechanism, err)
-		}
-		if spec.Graph != "karate" || spec.Neo4j || spec.Epoch != "2026-11-27" || spec.Scope != "building-7" || spec.Tau != 1 ||
-			spec.Epsilon != 0.5 || spec.Delta != 1e-6 || spec.CachePath != "delta2.json" || spec.Software == "" {
-			t.Errorf("%q: spec %+v", c.mechanism, spec)
-		}
+	cfg.Privacy.Tau, cfg.Privacy.Alpha, cfg.Privacy.Epsilon, cfg.Privacy.Delta = 1, 1, 0.5, 1e-6
+	spec := (EpochInputs{Graph: "karate", CachePath: "delta2.json"}).Spec(cfg, "2026-11-27")
+	if spec.Graph != "karate" || spec.Neo4j || spec.Epoch != "2026-11-27" || spec.Scope != "building-7" || spec.Tau != 1 ||
+		spec.Epsilon != 0.5 || spec.Delta != 1e-6 || spec.CachePath != "delta2.json" || spec.Software == "" {
+		t.Errorf("spec %+v", spec)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"github.com/graphcloak/graphcloak/config"
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
-	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -85,7 +84,7 @@ func fileLedgerConfig(cfg *config.Config) (string, privacy.FileLedgerOptions, er
 // ledgerOptions are the file ledger's options: the ledger key, when one
 // is configured, with the high-water marks beside it.
 func ledgerOptions(cfg *config.Config) (privacy.FileLedgerOptions, error) {
-	key, err := jobfiles.LedgerKey(cfg)
+	key, err := cfg.LedgerKey()
 	if key == nil || err != nil {
 		return privacy.FileLedgerOptions{}, err
 	}

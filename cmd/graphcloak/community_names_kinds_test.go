@@ -38,25 +38,35 @@ func TestOneNameForACommunityOnEveryGraphKind(t *testing.T) {
 		t.Log("GRAPHCLOAK_DATASETS unset: gt:dolphins and its edge list not run")
 	}
 	for i, spec := range specs {
-		sub := filepath.Join(dir, fmt.Sprint(i))
-		if err := os.Mkdir(sub, 0o700); err != nil {
-			t.Fatal(err)
+		// Every --communities kind a graph without Neo4j takes: the two
+		// detectors, and a file (communities' own, read back by name).
+		for j, kind := range []string{"leiden", "louvain", "file"} {
+			sub := filepath.Join(dir, fmt.Sprint(i, "-", j))
+			if err := os.Mkdir(sub, 0o700); err != nil {
+				t.Fatal(err)
+			}
+			checkOneNamePerCommunity(t, sub, spec, kind)
 		}
-		checkOneNamePerCommunity(t, sub, spec)
 	}
 }
 
 // checkOneNamePerCommunity runs every command that names communities on
-// spec and compares each name's size with communities'.
-func checkOneNamePerCommunity(t *testing.T, dir, spec string) {
+// spec with the communities kind names (leiden, louvain, or file: the
+// file communities --out wrote) and compares each name's size with
+// communities'.
+func checkOneNamePerCommunity(t *testing.T, dir, spec, kind string) {
 	t.Helper()
 	parts := filepath.Join(dir, "communities.csv")
-	mustRun(t, "communities", "--graph", spec, "--out", parts)
+	detector := kind
+	if kind == "file" {
+		detector, kind = "leiden", "file:"+parts
+	}
+	mustRun(t, "communities", "--graph", spec, "--communities", detector, "--out", parts)
 	size := communitySizes(t, parts)
 	readings := sourceReadingsOf(t, dir, spec)
 	ledger := filepath.Join(dir, "ledger.json")
 	mustRun(t, "budget", "--init", "--ledger", ledger, "--epsilon-total", "8", "--delta-total", "1e-5")
-	common := []string{"--graph", spec, "--communities", "leiden", "--tau", "1", "-o", "json"}
+	common := []string{"--graph", spec, "--communities", kind, "--tau", "1", "-o", "json"}
 	named := map[string][]namedSize{}
 	var plan struct {
 		Plan struct{ Forecasts []forecastNames }
@@ -87,11 +97,11 @@ func checkOneNamePerCommunity(t *testing.T, dir, spec string) {
 	named["locate --private-answer"] = ans.Answer.Posterior.Communities
 	for cmd, rows := range named {
 		if len(rows) != len(size) {
-			t.Errorf("%s: %s names %d communities, communities found %d", spec, cmd, len(rows), len(size))
+			t.Errorf("%s, %s: %s names %d communities, communities found %d", spec, kind, cmd, len(rows), len(size))
 		}
 		for _, r := range rows {
 			if size[r.name()] != r.Size {
-				t.Errorf("%s: %s calls a community of %d nodes %q; communities' %q has %d nodes", spec, cmd, r.Size, r.name(), r.name(), size[r.name()])
+				t.Errorf("%s, %s: %s calls a community of %d nodes %q; communities' %q has %d nodes", spec, kind, cmd, r.Size, r.name(), r.name(), size[r.name()])
 			}
 		}
 	}

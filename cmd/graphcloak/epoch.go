@@ -108,7 +108,7 @@ func runEpochOpen(ctx context.Context, o *epochOpenOptions, out io.Writer) error
 	if err != nil {
 		return err
 	}
-	if req.Spec, err = o.in.Spec(&g.cfg.Config, req.Epoch); err != nil {
+	if req.Spec, err = epochSpec(g, o.in, req.Epoch); err != nil {
 		return err
 	}
 	if err := useWorkStore(g, o.cacheDir, &req.Spec); err != nil {

@@ -3,12 +3,24 @@ package main
 import (
 	"context"
 
+	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
-// What epoch open and serve --open-epochs share: the stores an epoch is
-// opened on (Stores.OpenEpoch); its spec is stores.EpochInputs.Spec.
+// What epoch open and serve --open-epochs share: an epoch's spec and the
+// stores it is opened on (Stores.OpenEpoch).
+
+// epochSpec is the job spec of an epoch of in (stores.EpochInputs.Spec)
+// completed from its key files and checked (jobfiles.ReadEpochInputs),
+// before anything is opened.
+func epochSpec(g *globalOptions, in stores.EpochInputs, epoch string) (job.ReleaseSpec, error) {
+	spec := in.Spec(&g.cfg.Config, epoch)
+	if err := jobfiles.ReadEpochInputs(&g.cfg.Config, &spec); err != nil {
+		return job.ReleaseSpec{}, err
+	}
+	return spec, nil
+}
 
 // openEpochStores opens the stores the epochs of spec are opened on: Neo4j
 // when the graph or the ledger is there, the ledger to charge.

@@ -130,7 +130,7 @@ func runServeEpochs(ctx context.Context, opts *serveOptions) error {
 	if err := e.ReadInputs(opts.schedule, o.signingKey); err != nil {
 		return err
 	}
-	spec, err := (stores.EpochInputs{Graph: opts.graph, CachePath: opts.sensitivityCache}).Spec(&g.cfg.Config, "")
+	spec, err := epochSpec(g, stores.EpochInputs{Graph: opts.graph, CachePath: opts.sensitivityCache}, "")
 	if err != nil {
 		return err
 	}

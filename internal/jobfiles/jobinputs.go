@@ -18,7 +18,7 @@ import (
 // (ReadingsFrom).
 func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec) error {
 	var err error
-	if spec.LedgerKey, err = LedgerKey(cfg); err != nil {
+	if spec.LedgerKey, err = cfg.LedgerKey(); err != nil {
 		return err
 	}
 	if spec.CertificatePath != "" {
@@ -60,7 +60,7 @@ func ReadReleaseInputs(cfg *config.Config, spec *job.ReleaseSpec) error {
 func ReadAnswerKeys(cfg *config.Config, spec *job.AnswerSpec) error {
 	spec.Noise = privacy.CryptoNoise()
 	if spec.CachePath != "" {
-		key, err := LedgerKey(cfg)
+		key, err := cfg.LedgerKey()
 		if err != nil {
 			return err
 		}
@@ -72,4 +72,18 @@ func ReadAnswerKeys(cfg *config.Config, spec *job.AnswerSpec) error {
 	var err error
 	spec.Noise, err = noise(cfg)
 	return err
+}
+
+// ReadEpochInputs completes an epoch's spec (stores.EpochInputs.Spec) as
+// ReadReleaseInputs completes a release's, and refuses a mechanism
+// sensors cannot draw (privacy.Mechanisms' AtSensor): they draw the
+// discrete Gaussian.
+func ReadEpochInputs(cfg *config.Config, spec *job.ReleaseSpec) error {
+	if err := ReadReleaseInputs(cfg, spec); err != nil {
+		return err
+	}
+	if m, err := privacy.ReleaseMechanism(spec.Mechanism); err == nil && !m.AtSensor { // privacy's mechanism table says
+		return errkind.Inputf("%s %s is not offered in local mode: sensors draw the discrete Gaussian of the default mechanism", privacy.ParamMechanism, m.Name)
+	}
+	return nil
 }

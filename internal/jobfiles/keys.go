@@ -3,34 +3,20 @@ package jobfiles
 import (
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/config"
-	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/buildinfo"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// The configured key files: the ledger key (it keys a file ledger's hash
-// chain and seals certificates) and the noise key (keyed noise).
-
-// LedgerKey loads the configured ledger key (nil when none is
-// configured); a key file that cannot be read is bad input naming the
-// ledger key.
-func LedgerKey(cfg *config.Config) (*privacy.Key, error) {
-	if cfg.Privacy.LedgerKeyFile == "" {
-		return nil, nil
-	}
-	k, err := privacy.LoadKey(cfg.Privacy.LedgerKeyFile)
-	if err != nil {
-		return nil, errkind.Inputf("%s: %w", privacy.ParamLedgerKey, err)
-	}
-	return &k, nil
-}
+// The configured key files: the ledger key (config.Config.LedgerKey: it
+// keys a file ledger's hash chain and seals certificates) and the noise
+// key (keyed noise).
 
 // CertificateMACKey is the key certificates are sealed under and checked
 // against: the configured ledger key's certificate subkey, or without a
 // ledger key this installation's (privacy.CacheMACKey): a certificate no
 // key authenticates is never trusted.
 func CertificateMACKey(cfg *config.Config) ([]byte, error) {
-	key, err := LedgerKey(cfg)
+	key, err := cfg.LedgerKey()
 	if err != nil {
 		return nil, err
 	}

@@ -2,9 +2,11 @@ package jobfiles
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -45,6 +47,31 @@ func TestReadAnswerKeys(t *testing.T) {
 		}
 		if sealed := spec.LedgerKey.CertificateMACKey() != nil; sealed != c.sealed {
 			t.Errorf("%s: ledger key read %v, want %v", c.name, sealed, c.sealed)
+		}
+	}
+}
+
+// TestReadEpochInputs: an epoch's spec is completed as a release's; a
+// mechanism a sensor cannot draw (privacy.Mechanisms' AtSensor) is
+// refused naming the mechanism, one it can is kept.
+func TestReadEpochInputs(t *testing.T) {
+	cfg := &config.Config{}
+	cfg.Privacy.Ledger, cfg.Privacy.Scope = filepath.Join(t.TempDir(), "ledger.json"), "building-7"
+	for _, c := range []struct {
+		mechanism string
+		refused   bool
+	}{{"", false}, {"discrete", false}, {"classic", true}} {
+		cfg.Privacy.Mechanism = c.mechanism
+		spec := &job.ReleaseSpec{Graph: "karate", Scope: "building-7", Epoch: "2026-11-27", Tau: 1, Alpha: 1, Epsilon: 0.5, Delta: 1e-6, CachePath: "delta2.json"} // ε within classic's bound
+		err := ReadEpochInputs(cfg, spec)
+		if c.refused {
+			if errkind.Of(err) != errkind.BadInput || !strings.Contains(errkind.Render(err, func(p errkind.Param) string { return "--" + string(p) }), "--mechanism "+c.mechanism+" is not offered in local mode") {
+				t.Errorf("%q: %v", c.mechanism, err)
+			}
+			continue
+		}
+		if err != nil || spec.Ledger == "" || spec.Mechanism != privacy.MechanismDefault && c.mechanism == "" {
+			t.Errorf("%q: %v, spec mechanism %v, ledger %q", c.mechanism, err, spec.Mechanism, spec.Ledger)
 		}
 	}
 }
