@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -74,11 +75,12 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 	}
 	st := &passState{progress: progress, total: total}
 	if cp != nil {
-		blocks, st.pairs, st.done = c.resumePass(cp, blocks, norm, precise)
+		var weak bool
+		blocks, st.pairs, st.done, weak = c.resumePass(cp, blocks, norm, precise)
 		if progress != nil && st.done > 0 {
 			progress(st.done, total)
 		}
-		if c.mode == passStopWeak && c.anyTooWeak(norm) {
+		if weak && c.mode == passStopWeak {
 			return nil, &weakSourceError{}
 		}
 	}
@@ -159,7 +161,9 @@ func (c *Certifier) blockRows(P, norm []float64, lo, b int, terms *EdgeTerms) ([
 	for k := range nodes {
 		nodes[k] = lo + k
 	}
-	if terms == nil { // Δ2's brackets need every row
+	// Δ2's brackets need every row; a dense action is applied whole
+	// (its products need not round alike on fewer columns).
+	if _, sparse := c.act.(*expm.Chebyshev); terms == nil && sparse {
 		P, nodes = c.rowsToCorrelate(P, norm, nodes, cmin, chord)
 	}
 	C := make([]float64, n*len(nodes))
@@ -182,8 +186,9 @@ func (*weakSourceError) Error() string {
 
 // resumePass takes the blocks cp holds for this action (their norms into
 // norm) and returns the blocks left to compute, the pairs held and the
-// number of columns done.
-func (c *Certifier) resumePass(cp PassCheckpoint, blocks []int, norm []float64, precise bool) (left []int, pairs []Pair, done int) {
+// number of columns done, and whether a block held has a source too weak
+// for the action.
+func (c *Certifier) resumePass(cp PassCheckpoint, blocks []int, norm []float64, precise bool) (left []int, pairs []Pair, done int, weak bool) {
 	n := c.g.N()
 	held := map[int]PassBlock{}
 	for _, b := range cp.Finished(precise, c.tol) {
@@ -198,10 +203,11 @@ func (c *Certifier) resumePass(cp PassCheckpoint, blocks []int, norm []float64, 
 			continue
 		}
 		copy(norm[blk*blockSize:], b.Norms)
+		weak = weak || c.anyTooWeak(b.Norms)
 		pairs = append(pairs, b.Pairs...)
 		done += len(b.Norms)
 	}
-	return left, pairs, done
+	return left, pairs, done, weak
 }
 
 // centeredBlock returns P, the b columns of cols (n×b, row-major) each
@@ -403,7 +409,7 @@ func (c *Certifier) Classes(ctx context.Context) (*SourceClasses, error) {
 		for k := 0; k < b; k++ {
 			x[sample[lo+k]*b+k] = 1
 		}
-		c.act.Apply(cols, x, b)
+		applyWide(c.act, cols, x, b)
 		fits, _, errs := c.fitBlock(cols, b)
 		for k := 0; k < b; k++ {
 			j := sample[lo+k]
