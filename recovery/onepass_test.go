@@ -209,3 +209,55 @@ func TestApplyWideIsOneApplication(t *testing.T) {
 		}
 	}
 }
+
+// twoPassNoiseCertifier is the sensor-noise certifier as it was before
+// issue 79: a whole certificate (twoPassCertifier) at the default T for
+// its weakest norm, then the certificate at the T the noise needs,
+// raised until its model admits the noise.
+func twoPassNoiseCertifier(t *testing.T, g *laplacian.Graph, tau, noise float64) *Certifier {
+	t.Helper()
+	nu := ModelNoiseBound(noise, g.N())
+	c, _ := twoPassCertifier(t, g, tau, CertifierOptions{})
+	lo := minOf(c.norm) - c.eta
+	for try := 0; try == 0 || (try < 4 && c.NoiseBound() < nu); try++ {
+		tol, err := ToleranceFor(nu, lo, g.N(), tau)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tol == c.tol {
+			break
+		}
+		c, _ = twoPassCertifier(t, g, tau, CertifierOptions{Tol: tol})
+		lo *= c.NoiseBound() / nu * (1 - 1e-6)
+	}
+	return c
+}
+
+// TestOnePassCertifiesNoiseAsTwo: with a stated sensor noise, the pass of
+// the norms alone at the default T, then the pass at the noise's T,
+// certify what two whole certificates certified (the same T, norms,
+// classes, ν and B).
+func TestOnePassCertifiesNoiseAsTwo(t *testing.T) {
+	pa, err := laplacian.PreferentialAttachment(600, 2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sbm, _, err := laplacian.SBM([]int{120, 120, 120}, 0.1, 0.01, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		g     *laplacian.Graph
+		noise float64
+	}{{"pa ν=0.02", pa, 0.02}, {"pa ν=0.001", pa, 0.001}, {"sbm ν=0.001", sbm, 0.001}} {
+		t.Run(tc.name, func(t *testing.T) {
+			want := twoPassNoiseCertifier(t, tc.g, 1, tc.noise)
+			got, err := NewCertifier(context.Background(), tc.g, 1, CertifierOptions{SensorNoise: tc.noise})
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameCertificate(t, tc.name, got, want)
+		})
+	}
+}
