@@ -279,9 +279,9 @@ func (c *Certifier) selfBound(p, norm, chord float64) float64 {
 // D_j·(cmin·N_j − 2η) − 2η, with D_j ≥ 10⁻³ and cmin·N_j > 4η, keeps none
 // whatever its correlations (blockPairs' two tests cannot both pass:
 // docs/derivations.md §5.1, "Rows that keep nothing"), so the second
-// action is not run for it and the pairs are the same. At least two
-// columns are kept when there were two (a one-column action takes
-// another kernel, rounded differently).
+// action is not run for it and the pairs are the same. The columns kept
+// are a multiple of 8 (never one: a one-column action takes another
+// kernel, rounded differently).
 func (c *Certifier) rowsToCorrelate(P, norm []float64, nodes []int, cmin, chord float64) ([]float64, []int) {
 	n, b := c.g.N(), len(nodes)
 	keep := make([]int, 0, b)
@@ -293,11 +293,20 @@ func (c *Certifier) rowsToCorrelate(P, norm []float64, nodes []int, cmin, chord 
 	if len(keep) == b {
 		return P, nodes
 	}
-	if len(keep) == 1 && b > 1 {
-		keep = append(keep, (keep[0]+1)%b) // a row that keeps nothing anyway
-	}
 	if len(keep) == 0 {
 		return nil, nil
+	}
+	// Rows that keep nothing anyway fill the kept ones up to a multiple
+	// of 8: the block kernel's full chunks (AVX2); a narrower rest runs
+	// in scalar Go at half the speed or less.
+	for k := 0; len(keep)%8 != 0 && len(keep) < b; k++ {
+		if !slices.Contains(keep, k) {
+			keep = append(keep, k)
+		}
+	}
+	slices.Sort(keep)
+	if len(keep) == b {
+		return P, nodes
 	}
 	w := len(keep)
 	Q, kept := make([]float64, n*w), make([]int, w)

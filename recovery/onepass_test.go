@@ -133,7 +133,7 @@ func TestOnePassCertifiesAsTwo(t *testing.T) {
 	}{
 		{"karate τ=1", graph(karate), 1, 0, false, false},
 		{"karate τ=30", graph(karate), 30, 0, false, false},
-		{"sbm τ=1", graph(sbm), 1, 0, false, true},
+		{"sbm τ=1", graph(sbm), 1, 0, false, false},
 		{"pa τ=1", graph(pa), 1, 0, false, true},
 		{"pa τ=1 T=0.05", graph(pa), 1, 0.05, false, true},
 		{"weak block τ=1", weakBlock, 1, 0, true, false},
