@@ -59,9 +59,10 @@ func (a AuditPass) Run(ctx context.Context) (AuditReport, error) {
 	}
 	opt.Checkpoint = cp
 	est, estErr := a.passEstimate(opt, reused)
-	if a.Progress != nil {
-		opt.Progress = a.Progress("answer audit")
-	}
+	// The first pass's line is passEstimate's; a later one (a sensor-noise
+	// pass at its tolerance, the precise pass a loose one stopped for) is
+	// said before it starts, with its estimate, on a progress of its own.
+	opt.Progress, opt.Started = AuditPasses(a.Progress, nil, a.Say, a.Graph, a.Long)
 	r, err := a.certify(ctx, opt, cp)
 	if err != nil {
 		return r, err

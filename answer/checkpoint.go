@@ -308,7 +308,7 @@ func (c *Cache) ModelResumable(ctx context.Context, g *laplacian.Graph, tau floa
 	started := opt.Started
 	opt.Checkpoint = cp
 	opt.Started = func(pc recovery.PassCost) {
-		if held := cp.HeldPass(pc.Precise, pc.Tol); held != "" && resumed != nil {
+		if held := cp.HeldPass(pc.Precise, pc.Tol); held != "" && resumed != nil && !pc.NormsOnly {
 			resumed(cp.Path, held)
 		}
 		if started != nil {

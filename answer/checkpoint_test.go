@@ -279,11 +279,13 @@ func TestCheckpointHeldNeverAboveTheTotal(t *testing.T) {
 	}
 }
 
-// TestResumedNoiseAuditSaysWhatIsHeld: a sensor-noise audit (passes at
-// two fit tolerances) stopped in its second pass and run again says, as
-// each pass starts, how many of that pass's sources the checkpoint
-// holds, naming the pass — never more than the graph's nodes. On
-// 2a43d64 the first pass's line summed both passes' blocks ("396 of 300").
+// TestResumedNoiseAuditSaysWhatIsHeld: a sensor-noise audit (the norms
+// at the default tolerance, then the pass at the noise's) stopped in its
+// second pass and run again says, as the pass it resumes starts, how many
+// of that pass's sources the checkpoint holds, naming the pass — never
+// more than the graph's nodes. On 2a43d64 the first pass's line summed
+// both passes' blocks ("396 of 300"). The pass of the norms keeps no
+// checkpoint (issue 79: its blocks hold no pairs), so it says nothing.
 func TestResumedNoiseAuditSaysWhatIsHeld(t *testing.T) {
 	g, err := laplacian.PreferentialAttachment(300, 2, 3)
 	if err != nil {
@@ -320,8 +322,8 @@ func TestResumedNoiseAuditSaysWhatIsHeld(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("resume lines: %q", said)
-	if len(said) < 2 {
-		t.Fatalf("the resumed audit said %q; want a line for each pass it resumed", said)
+	if len(said) != 1 {
+		t.Fatalf("the resumed audit said %q; want a line for the pass it resumed", said)
 	}
 	for _, s := range said {
 		var k, of int
@@ -331,7 +333,7 @@ func TestResumedNoiseAuditSaysWhatIsHeld(t *testing.T) {
 			t.Errorf("resume line %q: want k of %d sources of the named pass at its T, k ≤ %d", s, n, n)
 		}
 	}
-	if !strings.HasPrefix(said[0], fmt.Sprintf("%d of %d sources of the fast pass", n, n)) {
-		t.Errorf("the first pass ran to its end before the stop: said %q", said[0])
+	if strings.HasSuffix(said[0], fmt.Sprintf("at T = %g", recovery.DefaultFitTolerance)) {
+		t.Errorf("the resumed line names the default tolerance's pass, which kept no checkpoint: %q", said[0])
 	}
 }

@@ -3,6 +3,8 @@ package expm
 import (
 	"fmt"
 	"os"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -53,18 +55,7 @@ func BenchmarkDecompose(b *testing.B) {
 // processor has it): ns per nonzero, column and step, the constant of the
 // certificate's cost 2·n·K·(2|E| + n) (docs/sharding.md).
 func BenchmarkChebyshevBlockRate(b *testing.B) {
-	path := os.Getenv("GRAPHCLOAK_BENCH_GRAPH")
-	if path == "" {
-		b.Skip("GRAPHCLOAK_BENCH_GRAPH names an edge list")
-	}
-	g, err := laplacian.LoadCSV(path, laplacian.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	c, err := NewChebyshev(g.Laplacian(), 1, 1e-7)
-	if err != nil {
-		b.Fatal(err)
-	}
+	g, c := benchCertifierAction(b)
 	c = c.WithWorkers(1)
 	const cols = 32
 	n := g.N()
@@ -87,4 +78,57 @@ func BenchmarkChebyshevBlockRate(b *testing.B) {
 			b.ReportMetric(float64(c.Degree()), "K")
 		})
 	}
+}
+
+// BenchmarkChebyshevBlockWidth: the certifier's pass at each block width
+// (recovery's applyWidth) on the edge list GRAPHCLOAK_BENCH_GRAPH
+// (skipped without it) at τ = 1, tolerance 1e−7: one block of unit
+// columns per goroutine, GOMAXPROCS goroutines at once, each action
+// parallel inside as the pass runs it. It reports CPU (user + system)
+// and wall ns per nonzero, column and step: CPU is what to compare on a
+// shared machine (issue 79: 16 against 32 vectors).
+func BenchmarkChebyshevBlockWidth(b *testing.B) {
+	g, c := benchCertifierAction(b)
+	n, workers := g.N(), runtime.GOMAXPROCS(0)
+	for _, cols := range []int{8, 16, 32} {
+		b.Run(fmt.Sprintf("b=%d", cols), func(b *testing.B) {
+			xs, dsts := make([][]float64, workers), make([][]float64, workers)
+			for w := range xs {
+				xs[w], dsts[w] = make([]float64, n*cols), make([]float64, n*cols)
+				for k := 0; k < cols; k++ {
+					xs[w][((w*cols+k)*n/(workers*cols))*cols+k] = 1
+				}
+			}
+			cpu := cpuSeconds()
+			for b.Loop() {
+				var wg sync.WaitGroup
+				for w := range xs {
+					wg.Go(func() { c.Apply(dsts[w], xs[w], cols) })
+				}
+				wg.Wait()
+			}
+			work := float64(b.N) * float64(workers) * float64(c.Degree()) * float64(cols) * float64(2*g.NumEdges()+n)
+			b.ReportMetric((cpuSeconds()-cpu)*1e9/work, "cpu-ns/nonzero·column·step")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/work, "ns/nonzero·column·step")
+		})
+	}
+}
+
+// benchCertifierAction is the certificate's loose action (τ = 1,
+// tolerance 1e−7) on the edge list GRAPHCLOAK_BENCH_GRAPH, skipping the
+// benchmark without it.
+func benchCertifierAction(b *testing.B) (*laplacian.Graph, *Chebyshev) {
+	path := os.Getenv("GRAPHCLOAK_BENCH_GRAPH")
+	if path == "" {
+		b.Skip("GRAPHCLOAK_BENCH_GRAPH names an edge list")
+	}
+	g, err := laplacian.LoadCSV(path, laplacian.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	c, err := NewChebyshev(g.Laplacian(), 1, 1e-7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g, c
 }

@@ -1,11 +1,13 @@
 package recovery
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/expm"
@@ -62,6 +64,11 @@ type Certifier struct {
 	// maxBackground is the model's bound B on a constant background
 	// (checkRange).
 	maxBackground float64
+	// rowsCorrelated counts the columns whose second action the last
+	// pass ran (rowsToCorrelate skips those that keep no pair).
+	rowsCorrelated int
+	// mode is what the pass computes and when it stops.
+	mode passMode
 }
 
 // Precise reports whether the pass needed the precise action: shards of
@@ -193,7 +200,8 @@ type CertifierOptions struct {
 
 // NewCertifier runs the certificate's one pass over every node j — the
 // column â_j and its correlations exp(−τL)·P·â_j with every column (two
-// actions, in blocks of 32, parallel inside the action) — which gives
+// actions, in blocks of 32, parallel inside the action; the second is
+// not run for a column that provably keeps no pair) — which gives
 // ‖P·a_j‖ and every pair that may be confusable (Classes). It refuses,
 // with a *ModelRangeError, a τ at which the action's error or the
 // readings' own rounding is not small against the weakest node's source
@@ -202,32 +210,94 @@ func NewCertifier(ctx context.Context, g *laplacian.Graph, tau float64, opt Cert
 	if opt.SensorNoise != 0 {
 		return newCertifierForNoise(ctx, g, tau, opt)
 	}
+	tol, err := fitTolerance(g, tau, opt.Tol)
+	if err != nil {
+		return nil, err
+	}
 	// The certificate needs the action's error η only small against
-	// T·min_j‖P·a_j‖ (checkRange): a loose action first (a lower
-	// Chebyshev degree), the precise one when the weakest source turns
-	// out too weak for it.
-	var rangeErr error
-	for _, precise := range []bool{opt.Precise, true} {
-		o := opt
-		o.Precise, o.Shard = precise, Shard{}
-		part, err := NewCertifierPart(ctx, g, tau, o)
-		if err != nil {
+	// T·min_j‖P·a_j‖ (checkRange): the loose action (a lower Chebyshev
+	// degree) unless a probe of the hubs finds a source too weak for it;
+	// a pass that meets one all the same stops there, and the precise
+	// pass runs (said, with its estimate, through opt.Started).
+	o := opt
+	o.Shard = Shard{}
+	if !o.Precise {
+		if o.Precise, err = needsPrecise(g, tau, tol); err != nil {
+			return nil, err
+		}
+	}
+	for {
+		mode := passStopWeak
+		if o.Precise {
+			mode = passFull
+		}
+		part, err := newCertifierPart(ctx, g, tau, o, mode)
+		var weak *weakSourceError
+		switch {
+		case errors.As(err, &weak):
+			o.Precise = true
+			continue
+		case err != nil:
 			return nil, err
 		}
 		c, err := MergeCertifierParts(g, tau, o, []*CertifierPart{part})
 		var mre *ModelRangeError
-		if !errors.As(err, &mre) || precise {
+		if !errors.As(err, &mre) || o.Precise {
 			return c, err
 		}
-		rangeErr = err
+		o.Precise = true
 	}
-	return nil, rangeErr
+}
+
+// probeColumns is how many of the strongest hubs needsPrecise probes.
+const probeColumns = 8
+
+// needsPrecise reports whether the certificate of g at τ and tol needs
+// the precise action, from the columns of the probeColumns nodes of the
+// largest degree under the loose one (one action on 8 columns, about
+// 1/(8n) of the pass): heat leaves a hub fastest, so its ‖P·a_j‖ is
+// the weakest. A probed node too weak for the loose action (by more than
+// its rounding: the pass computes the same column bit for bit, or within
+// an ulp in a block of one) makes the loose pass fail checkRange for
+// certain; a probe that passes decides nothing (the pass checks every
+// node).
+func needsPrecise(g *laplacian.Graph, tau, tol float64) (bool, error) {
+	act, err := action(g, tau, tol, false)
+	if err != nil {
+		return false, err
+	}
+	if _, ok := act.(*expm.Chebyshev); !ok {
+		return false, nil // dense: the loose action is the precise one
+	}
+	n := g.N()
+	nodes := make([]int, n)
+	for j := range nodes {
+		nodes[j] = j
+	}
+	deg := g.Degrees()
+	slices.SortStableFunc(nodes, func(a, b int) int { return cmp.Compare(deg[b], deg[a]) })
+	nodes = nodes[:min(n, probeColumns)]
+	b := len(nodes)
+	x, cols := make([]float64, n*b), make([]float64, n*b)
+	for k, j := range nodes {
+		x[j*b+k] = 1
+	}
+	act.Apply(cols, x, b)
+	c := &Certifier{g: g, act: act, tau: tau, tol: tol, eta: act.ErrorBound()}
+	norm := make([]float64, n)
+	centeredBlock(cols, n, b, 0, norm)
+	for _, v := range norm[:b] {
+		if c.tooWeak(v * (1 + 1e-9)) {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 // newCertifierForNoise is NewCertifier for a stated sensor-noise bound:
 // the weakest source signal (the norms of a pass at the default T, within
-// its action's error) gives T = ToleranceFor(ν), and the pass runs again
-// at T unless the first one was already at it.
+// its action's error: one action a source, weakestSignal) gives T =
+// ToleranceFor(ν), and the pass runs at T.
 func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, opt CertifierOptions) (*Certifier, error) {
 	if !(opt.SensorNoise > 0) || math.IsInf(opt.SensorNoise, 0) {
 		return nil, &ModelRangeError{Tau: tau, Tol: math.NaN(), Reason: fmt.Sprintf("the sensor noise must be a finite number > 0, got %g", opt.SensorNoise)}
@@ -235,14 +305,14 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 	nu := ModelNoiseBound(opt.SensorNoise, g.N())
 	first := opt
 	first.SensorNoise, first.Tol = 0, 0
-	c, err := NewCertifier(ctx, g, tau, first)
+	lo, err := weakestSignal(ctx, g, tau, first)
 	if err != nil {
 		return nil, err
 	}
 	// The pass at T computes the norms again (to within its own action's
 	// error), so its bound can fall a hair short of ν: T is raised until
 	// the model it certifies admits ν (once, in practice).
-	lo := minOf(c.norm) - c.eta
+	var c *Certifier
 	for try := 0; try == 0 || (try < 4 && c.NoiseBound() < nu); try++ {
 		tol, err := ToleranceFor(nu, lo, g.N(), tau)
 		var mre *ModelRangeError
@@ -254,7 +324,7 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 		if err != nil {
 			return nil, err
 		}
-		if tol == c.tol {
+		if c != nil && tol == c.tol {
 			break
 		}
 		first.Tol = tol
@@ -267,6 +337,39 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 		return nil, &ModelRangeError{Tau: tau, Tol: c.tol, Reason: fmt.Sprintf("no fit tolerance found whose model admits sensor noise %g (a model bound of %g)", opt.SensorNoise, nu)}
 	}
 	return c, nil
+}
+
+// weakestSignal returns min_j ‖P·â_j‖ − η of the certificate at opt's
+// tolerance (the default): the norms of its pass, the same numbers bit
+// for bit (the same action, decided the same way), computed without the
+// correlations, and refused as NewCertifier would refuse it for the
+// action's error or the readings' rounding.
+func weakestSignal(ctx context.Context, g *laplacian.Graph, tau float64, opt CertifierOptions) (float64, error) {
+	tol, err := fitTolerance(g, tau, opt.Tol)
+	if err != nil {
+		return 0, err
+	}
+	opt.EdgeTerms, opt.Checkpoint = nil, nil
+	if !opt.Precise {
+		if opt.Precise, err = needsPrecise(g, tau, tol); err != nil {
+			return 0, err
+		}
+	}
+	for {
+		part, err := newCertifierPart(ctx, g, tau, opt, passNorms)
+		if err != nil {
+			return 0, err
+		}
+		act, err := action(g, tau, tol, opt.Precise)
+		if err != nil {
+			return 0, err
+		}
+		c := &Certifier{g: g, act: act, tau: tau, tol: tol, norm: part.Norms, eta: act.ErrorBound(), precision: tol / 100, precise: opt.Precise}
+		if err := c.checkRange(); err == nil || opt.Precise {
+			return minOf(c.norm) - c.eta, err
+		}
+		opt.Precise = true
+	}
 }
 
 // NoiseDelta returns δ₀ for stated Gaussian sensor noise ν (rms as a
@@ -282,6 +385,17 @@ func (c *Certifier) NoiseDelta(nu, h float64) float64 {
 // whenever min_j‖P·a_j‖ ≥ 30·looseActionTol (T/10 ≥ 3η/min‖P·a_j‖).
 const looseActionTol = 1e-5
 
+// tooWeak reports whether a source of computed norm N_j = norm is too
+// weak for the action: its cosines' error 3η/N_j is over T/10.
+func (c *Certifier) tooWeak(norm float64) bool {
+	return !(norm > 0) || 3*c.eta/norm > c.tol/10
+}
+
+// anyTooWeak reports whether any of the norms is tooWeak.
+func (c *Certifier) anyTooWeak(norms []float64) bool {
+	return slices.ContainsFunc(norms, c.tooWeak)
+}
+
 // checkRange refuses a τ whose weakest source signal the action's error
 // or the readings' rounding swamps, and sets colErr and maxBackground.
 func (c *Certifier) checkRange() error {
@@ -290,7 +404,7 @@ func (c *Certifier) checkRange() error {
 	c.colErr = 3 * c.eta / minNorm
 	c.maxBackground = maxBackground(c.precision, c.tol, minNorm, n)
 	switch {
-	case !(minNorm > 0) || c.colErr > c.tol/10:
+	case c.tooWeak(minNorm):
 		return &ModelRangeError{Tau: c.tau, Tol: c.tol, Reason: fmt.Sprintf(
 			"the weakest source signal ‖P·exp(−τL)e_s‖ = %.3g (node %s) is not large against the diffusion's certified error %.3g; use a smaller τ",
 			minNorm, c.g.Key(worstIndex(c.norm)), c.eta)}
@@ -701,7 +815,7 @@ func (c *Certifier) twoColumnMisfit(p []float64, i, j int) float64 {
 // rounding is orthogonal to 1 and bounded by ζ (readingRounding).
 func (c *Certifier) correlate(C, X []float64, b int) {
 	n := c.g.N()
-	c.act.Apply(C, X, b)
+	applyWide(c.act, C, X, b)
 	col := make([]float64, n)
 	for k := 0; k < b; k++ {
 		for i := range col {
@@ -725,8 +839,43 @@ func (c *Certifier) column(j int) []float64 {
 	return p
 }
 
-// blockSize is how many columns the certifier applies the action to at once.
+// blockSize is how many sources make a block of the pass (the unit of
+// shards, checkpoints and progress).
 const blockSize = 32
+
+// applyWidth is how many columns the action is applied to at once: the
+// block kernel's CPU time a column and step is lowest at 16 on an LFR
+// graph of 2·10⁴ nodes (expm's BenchmarkChebyshevBlockWidth: 0.365 ns
+// against 0.386 at 32, on 2 shared cores, issue 79).
+const applyWidth = 16
+
+// applyWide sets dst = act·x for the row-major n×b block x, in slices of
+// at most applyWidth columns, none of one column unless b is 1: each
+// column's numbers are then those of one application to the whole block,
+// bit for bit (Chebyshev's block kernel computes every column alike; a
+// single column takes another kernel). A dense action is applied whole.
+func applyWide(act expm.Action, dst, x []float64, b int) {
+	if _, ok := act.(*expm.Chebyshev); !ok || b <= applyWidth {
+		act.Apply(dst, x, b)
+		return
+	}
+	n := act.N()
+	for k0 := 0; k0 < b; {
+		w := min(applyWidth, b-k0)
+		if b-k0-w == 1 {
+			w-- // leave two for the last slice
+		}
+		xs, ds := make([]float64, n*w), make([]float64, n*w)
+		for i := 0; i < n; i++ {
+			copy(xs[i*w:i*w+w], x[i*b+k0:i*b+k0+w])
+		}
+		act.Apply(ds, xs, w)
+		for i := 0; i < n; i++ {
+			copy(dst[i*b+k0:i*b+k0+w], ds[i*w:i*w+w])
+		}
+		k0 += w
+	}
+}
 
 // columns fills cols (n×b, row-major) with â_lo … â_{lo+b−1}.
 func (c *Certifier) columns(lo, b int, cols []float64) {
@@ -735,7 +884,7 @@ func (c *Certifier) columns(lo, b int, cols []float64) {
 	for k := 0; k < b; k++ {
 		x[(lo+k)*b+k] = 1
 	}
-	c.act.Apply(cols, x, b)
+	applyWide(c.act, cols, x, b)
 }
 
 // forBlocks calls fill then visit for the given blocks of blockSize

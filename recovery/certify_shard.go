@@ -46,6 +46,8 @@ type CertifierPart struct {
 	Precise bool      `json:"precise"`
 	Norms   []float64 `json:"norms"`
 	Pairs   []Pair    `json:"pairs"`
+	// correlated counts the sources whose second action ran (not saved).
+	correlated int
 }
 
 // action returns the certifier's action of g at τ: loose (error 1e−5·T)
@@ -62,6 +64,24 @@ func action(g *laplacian.Graph, tau, tol float64, precise bool) (expm.Action, er
 // for the zero Shard). Nothing is checked or merged: MergeCertifierParts
 // does that once every shard is in.
 func NewCertifierPart(ctx context.Context, g *laplacian.Graph, tau float64, opt CertifierOptions) (*CertifierPart, error) {
+	return newCertifierPart(ctx, g, tau, opt, passFull)
+}
+
+// passMode is what a pass computes and when it stops.
+type passMode int
+
+const (
+	// passFull computes every norm and pair.
+	passFull passMode = iota
+	// passStopWeak is passFull that stops, with *weakSourceError, at the
+	// first block holding a source too weak for the pass's action.
+	passStopWeak
+	// passNorms computes the norms only (one action a source, no pairs,
+	// no checkpoint): all a sensor-noise audit needs of its first pass.
+	passNorms
+)
+
+func newCertifierPart(ctx context.Context, g *laplacian.Graph, tau float64, opt CertifierOptions, mode passMode) (*CertifierPart, error) {
 	tol, err := fitTolerance(g, tau, opt.Tol)
 	if err != nil {
 		return nil, err
@@ -77,21 +97,25 @@ func NewCertifierPart(ctx context.Context, g *laplacian.Graph, tau float64, opt 
 		return nil, err
 	}
 	if opt.Started != nil {
-		opt.Started(passCost(g, act, tol, opt))
+		opt.Started(passCost(g, act, tol, opt, mode == passNorms))
 	}
 	n := g.N()
-	c := &Certifier{g: g, act: act, tau: tau, tol: tol, eta: act.ErrorBound()}
+	c := &Certifier{g: g, act: act, tau: tau, tol: tol, eta: act.ErrorBound(), mode: mode}
 	norm := make([]float64, n)
 	var terms *EdgeTerms
-	if opt.EdgeTerms != nil && opt.Shard.N == 0 {
+	if opt.EdgeTerms != nil && opt.Shard.N == 0 && mode != passNorms {
 		terms = opt.EdgeTerms
 		terms.reset(g, c.eta, norm)
 	}
-	pairs, err := c.pass(ctx, opt.Shard.blocks(n), norm, opt.Progress, opt.Checkpoint, opt.Precise, terms)
+	cp := opt.Checkpoint
+	if mode == passNorms {
+		cp = nil // its blocks hold no pairs: never to be taken for a full pass's
+	}
+	pairs, err := c.pass(ctx, opt.Shard.blocks(n), norm, opt.Progress, cp, opt.Precise, terms)
 	if err != nil {
 		return nil, err
 	}
-	part := &CertifierPart{Shard: opt.Shard, Precise: opt.Precise, Pairs: pairs}
+	part := &CertifierPart{Shard: opt.Shard, Precise: opt.Precise, Pairs: pairs, correlated: c.rowsCorrelated}
 	for _, j := range opt.Shard.Nodes(n) {
 		part.Norms = append(part.Norms, norm[j])
 	}
@@ -125,7 +149,9 @@ func MergeCertifierParts(g *laplacian.Graph, tau float64, opt CertifierOptions, 
 		norm[i] = math.NaN()
 	}
 	var pairs []Pair
+	correlated := 0
 	for _, p := range parts {
+		correlated += p.correlated
 		switch {
 		case p.Shard.N != N:
 			return nil, &ShardError{fmt.Sprintf("mix shard counts %d and %d", N, p.Shard.N)}
@@ -162,7 +188,7 @@ func MergeCertifierParts(g *laplacian.Graph, tau float64, opt CertifierOptions, 
 	if err != nil {
 		return nil, err
 	}
-	c := &Certifier{g: g, act: act, tau: tau, tol: tol, norm: norm, eta: act.ErrorBound(), precision: tol / 100, precise: precise}
+	c := &Certifier{g: g, act: act, tau: tau, tol: tol, norm: norm, eta: act.ErrorBound(), precision: tol / 100, precise: precise, rowsCorrelated: correlated}
 	if err := c.checkRange(); err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -68,57 +69,126 @@ func candidateCos(tol float64) float64 {
 // computed blocks' correlations at every edge are kept (EdgeTerms).
 func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, progress func(done, total int), cp PassCheckpoint, precise bool, terms *EdgeTerms) ([]Pair, error) {
 	n := c.g.N()
-	cmin := candidateCos(c.tol)
-	chord := math.Sqrt(2 - 2*cmin) // ‖u_j − u_k‖ of a pair at cosine cmin
 	total := 0
 	for _, blk := range blocks {
 		total += min(blockSize, n-blk*blockSize)
 	}
-	var mu sync.Mutex
-	var pairs []Pair
-	tooMany, done := false, 0
+	st := &passState{progress: progress, total: total}
 	if cp != nil {
-		blocks, pairs, done = c.resumePass(cp, blocks, norm, precise)
-		if progress != nil && done > 0 {
-			progress(done, total)
+		var weak bool
+		blocks, st.pairs, st.done, weak = c.resumePass(cp, blocks, norm, precise)
+		if progress != nil && st.done > 0 {
+			progress(st.done, total)
+		}
+		if weak && c.mode == passStopWeak {
+			return nil, &weakSourceError{}
 		}
 	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	err := forBlocks(ctx, n, blocks, func(lo, b int, cols []float64) {
 		P := centeredBlock(cols, n, b, lo, norm)
-		C := make([]float64, n*b)
-		c.correlate(C, P, b)
-		if terms != nil {
-			terms.take(C, lo, b)
+		switch {
+		case c.mode == passStopWeak && c.anyTooWeak(norm[lo:lo+b]):
+			st.stop(cancel)
+			return
+		case c.mode == passNorms:
+			st.add(b, 0, nil)
+			return
 		}
-		local := c.blockPairs(P, C, norm, lo, b, cmin, chord)
-		mu.Lock()
-		defer mu.Unlock()
-		pairs = append(pairs, local...)
-		if len(pairs) > maxPairsPerNode*n {
-			tooMany = true
+		local, correlated := c.blockRows(P, norm, lo, b, terms)
+		if st.add(b, correlated, local) > maxPairsPerNode*n {
+			st.tooMany = true
 		}
 		if cp != nil {
 			cp.Add(PassBlock{Tol: c.tol, Precise: precise, Block: lo / blockSize, Norms: slices.Clone(norm[lo : lo+b]), Pairs: local})
 		}
-		done += b
-		if progress != nil {
-			progress(done, total)
-		}
 	}, c.columns)
-	if err != nil {
+	c.rowsCorrelated = st.correlated
+	switch {
+	case st.weak:
+		return nil, &weakSourceError{}
+	case err != nil:
 		return nil, err
-	}
-	if tooMany {
+	case st.tooMany:
 		return nil, &ModelRangeError{Tau: c.tau, Tol: c.tol, Reason: "most sources' diffusions are near-parallel at this τ: use a smaller τ"}
 	}
-	sortPairs(pairs)
-	return pairs, nil
+	sortPairs(st.pairs)
+	return st.pairs, nil
+}
+
+// passState is what a pass's goroutines share: the pairs so far and
+// the counts, under mu.
+type passState struct {
+	mu                      sync.Mutex
+	pairs                   []Pair
+	done, total, correlated int
+	tooMany, weak           bool
+	progress                func(done, total int)
+}
+
+// add records a finished block of b columns, correlated of them
+// correlated, with its pairs, and returns the pairs so far.
+func (st *passState) add(b, correlated int, local []Pair) int {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.pairs = append(st.pairs, local...)
+	st.correlated += correlated
+	st.done += b
+	if st.progress != nil {
+		st.progress(st.done, st.total)
+	}
+	return len(st.pairs)
+}
+
+// stop ends the pass: a source is too weak for its action.
+func (st *passState) stop(cancel func()) {
+	st.mu.Lock()
+	st.weak = true
+	st.mu.Unlock()
+	cancel()
+}
+
+// blockRows runs the second action on the block's centred columns P
+// (nodes lo … lo+b−1) — on those whose row can keep a pair, unless terms
+// needs every row — and returns the pairs the rows keep and how many
+// columns were correlated.
+func (c *Certifier) blockRows(P, norm []float64, lo, b int, terms *EdgeTerms) ([]Pair, int) {
+	n := c.g.N()
+	cmin := candidateCos(c.tol)
+	chord := math.Sqrt(2 - 2*cmin) // ‖u_j − u_k‖ of a pair at cosine cmin
+	nodes := make([]int, b)
+	for k := range nodes {
+		nodes[k] = lo + k
+	}
+	// Δ2's brackets need every row; a dense action is applied whole
+	// (its products need not round alike on fewer columns).
+	if _, sparse := c.act.(*expm.Chebyshev); terms == nil && sparse {
+		P, nodes = c.rowsToCorrelate(P, norm, nodes, cmin, chord)
+	}
+	C := make([]float64, n*len(nodes))
+	if len(nodes) > 0 {
+		c.correlate(C, P, len(nodes))
+	}
+	if terms != nil {
+		terms.take(C, lo, b)
+	}
+	return c.blockPairs(P, C, norm, nodes, cmin, chord), len(nodes)
+}
+
+// weakSourceError stops a pass (passStopWeak) at a source too weak for
+// its action: the certificate needs the precise one.
+type weakSourceError struct{}
+
+func (*weakSourceError) Error() string {
+	return "recovery: a source is too weak for the loose action (the pass needs the precise one)"
 }
 
 // resumePass takes the blocks cp holds for this action (their norms into
 // norm) and returns the blocks left to compute, the pairs held and the
-// number of columns done.
-func (c *Certifier) resumePass(cp PassCheckpoint, blocks []int, norm []float64, precise bool) (left []int, pairs []Pair, done int) {
+// number of columns done, and whether a block held has a source too weak
+// for the action.
+func (c *Certifier) resumePass(cp PassCheckpoint, blocks []int, norm []float64, precise bool) (left []int, pairs []Pair, done int, weak bool) {
 	n := c.g.N()
 	held := map[int]PassBlock{}
 	for _, b := range cp.Finished(precise, c.tol) {
@@ -133,10 +203,11 @@ func (c *Certifier) resumePass(cp PassCheckpoint, blocks []int, norm []float64, 
 			continue
 		}
 		copy(norm[blk*blockSize:], b.Norms)
+		weak = weak || c.anyTooWeak(b.Norms)
 		pairs = append(pairs, b.Pairs...)
 		done += len(b.Norms)
 	}
-	return left, pairs, done
+	return left, pairs, done, weak
 }
 
 // centeredBlock returns P, the b columns of cols (n×b, row-major) each
@@ -159,23 +230,22 @@ func centeredBlock(cols []float64, n, b, lo int, norm []float64) []float64 {
 	return P
 }
 
-// blockPairs returns the pairs (j, i) of the block's columns j = lo+k
-// whose correlation C[i, k] passes c_ji ≥ cmin·N_j² and the
-// self-coordinate test.
-func (c *Certifier) blockPairs(P, C, norm []float64, lo, b int, cmin, chord float64) []Pair {
-	n := c.g.N()
+// blockPairs returns the pairs (j, i) of the block's columns j =
+// nodes[k] (column k of P and C) whose correlation C[i, k] passes
+// c_ji ≥ cmin·N_j² and the self-coordinate test.
+func (c *Certifier) blockPairs(P, C, norm []float64, nodes []int, cmin, chord float64) []Pair {
+	n, b := c.g.N(), len(nodes)
 	// The self-coordinate bound (below): D_j = u_j(j) − chord, with
 	// the computed values' error taken off.
 	self := make([]float64, b)
-	for k := range self {
-		j := lo + k
-		self[k] = P[j*b+k]/norm[j] - chord - 3*c.eta/norm[j] - 1e-12
+	for k, j := range nodes {
+		self[k] = c.selfBound(P[j*b+k], norm[j], chord)
 	}
 	var local []Pair
 	for i := 0; i < n; i++ {
 		row := C[i*b : i*b+b]
 		for k, v := range row {
-			j := lo + k
+			j := nodes[k]
 			if i == j || v < cmin*norm[j]*norm[j] {
 				continue
 			}
@@ -195,6 +265,76 @@ func (c *Certifier) blockPairs(P, C, norm []float64, lo, b int, cmin, chord floa
 		}
 	}
 	return local
+}
+
+// selfBound is D_j = u_j(j) − chord less the computed values' error, for
+// the self-coordinate p = (P·â_j)_j and N_j = norm.
+func (c *Certifier) selfBound(p, norm, chord float64) float64 {
+	return p/norm - chord - 3*c.eta/norm - 1e-12
+}
+
+// rowsToCorrelate returns the columns of the centred block P (n×b, of
+// the given nodes) whose row of correlations can keep a pair, and their
+// nodes: a column whose every other coordinate p_i is below
+// D_j·(cmin·N_j − 2η) − 2η, with D_j ≥ 10⁻³ and cmin·N_j > 4η, keeps none
+// whatever its correlations (blockPairs' two tests cannot both pass:
+// docs/derivations.md §5.1, "Rows that keep nothing"), so the second
+// action is not run for it and the pairs are the same. The columns kept
+// are a multiple of 8 (never one: a one-column action takes another
+// kernel, rounded differently).
+func (c *Certifier) rowsToCorrelate(P, norm []float64, nodes []int, cmin, chord float64) ([]float64, []int) {
+	n, b := c.g.N(), len(nodes)
+	keep := make([]int, 0, b)
+	for k, j := range nodes {
+		if !c.keepsNothing(P, b, k, j, norm[j], cmin, chord) {
+			keep = append(keep, k)
+		}
+	}
+	if len(keep) == b {
+		return P, nodes
+	}
+	if len(keep) == 0 {
+		return nil, nil
+	}
+	// Rows that keep nothing anyway fill the kept ones up to a multiple
+	// of 8: the block kernel's full chunks (AVX2); a narrower rest runs
+	// in scalar Go at half the speed or less.
+	for k := 0; len(keep)%8 != 0 && len(keep) < b; k++ {
+		if !slices.Contains(keep, k) {
+			keep = append(keep, k)
+		}
+	}
+	slices.Sort(keep)
+	if len(keep) == b {
+		return P, nodes
+	}
+	w := len(keep)
+	Q, kept := make([]float64, n*w), make([]int, w)
+	for q, k := range keep {
+		kept[q] = nodes[k]
+		for i := 0; i < n; i++ {
+			Q[i*w+q] = P[i*b+k]
+		}
+	}
+	return Q, kept
+}
+
+// keepsNothing reports whether column k (node j) of P is proven to keep
+// no pair: rowsToCorrelate. The slack of 1e−9 covers the rounding of
+// blockPairs' few operations (each within a relative 2⁻⁵³).
+func (c *Certifier) keepsNothing(P []float64, b, k, j int, nj, cmin, chord float64) bool {
+	d := c.selfBound(P[j*b+k], nj, chord)
+	if !(d >= 1e-3) || !(cmin*nj > 4*c.eta) { // (far from 0: the slack stays relative)
+		return false
+	}
+	limit := d*(cmin*nj-2*c.eta)*(1-1e-9) - 2*c.eta
+	n := c.g.N()
+	for i := 0; i < n; i++ {
+		if i != j && !(P[i*b+k] < limit) {
+			return false
+		}
+	}
+	return true
 }
 
 // sortPairs orders pairs by J, then K: the merge then reads them in one
@@ -278,7 +418,7 @@ func (c *Certifier) Classes(ctx context.Context) (*SourceClasses, error) {
 		for k := 0; k < b; k++ {
 			x[sample[lo+k]*b+k] = 1
 		}
-		c.act.Apply(cols, x, b)
+		applyWide(c.act, cols, x, b)
 		fits, _, errs := c.fitBlock(cols, b)
 		for k := 0; k < b; k++ {
 			j := sample[lo+k]

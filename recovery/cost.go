@@ -13,42 +13,68 @@ import (
 //
 // nonzero-column-steps for S sources. S counts the sources of
 // opt.Shard's blocks that opt.Checkpoint does not hold, and, for a whole
-// pass, the end-to-end refit sample (two actions each too). A dense
-// action (small graphs) is priced as its eigendecomposition and products
-// in the same units.
+// pass, the end-to-end refit sample (two actions each too). A pass of the
+// norms alone (a sensor-noise audit's first) is one action a source and
+// no refit. A dense action (small graphs) is priced as its
+// eigendecomposition and products in the same units. The second action
+// of a source that keeps no pair is not run (rowsToCorrelate): the model
+// does not count on it, so it is an upper bound by that share.
 type PassCost struct {
 	Nodes, Edges int
 	// Tol and Precise name the pass: its fit tolerance T and action (a
 	// sensor-noise audit runs passes at two tolerances).
 	Tol     float64
 	Precise bool
-	Sources int
-	Degree  int // K of the loose (or, with Precise, the precise) action; 0 when dense
-	Steps   float64
+	// NormsOnly: the pass computes the norms only (one action a source).
+	NormsOnly bool
+	Sources   int
+	Degree    int // K of the loose (or, with Precise, the precise) action; 0 when dense
+	Steps     float64
 }
 
-// EstimatePass returns the modelled cost of the pass NewCertifier (or,
-// with opt.Shard set, NewCertifierPart) would run on g at τ with opt. It
-// builds the action (cheap) and computes nothing else. The precise
-// rerun a weak source may need is not included.
+// EstimatePass returns the modelled cost of what NewCertifier (or, with
+// opt.Shard set, NewCertifierPart) would run on g at τ with opt: the
+// action it needs (the loose one unless opt.Precise or the probe of the
+// strongest hubs finds a source too weak for it: needsPrecise, a few
+// tenths of a second on 10⁵ edges) and, with opt.SensorNoise, the pass
+// of the norms at the default T and the pass at the tolerance the noise
+// needs (priced at the default's degree: that tolerance is known only
+// from the norms). It builds the actions and computes nothing else.
 func EstimatePass(g *laplacian.Graph, tau float64, opt CertifierOptions) (PassCost, error) {
+	noise := opt.SensorNoise != 0 && opt.Shard.N == 0
+	if noise {
+		opt.Tol = 0
+	}
 	tol, err := fitTolerance(g, tau, opt.Tol)
 	if err != nil {
 		return PassCost{}, err
+	}
+	if !opt.Precise && opt.Shard.N == 0 {
+		if opt.Precise, err = needsPrecise(g, tau, tol); err != nil {
+			return PassCost{}, err
+		}
 	}
 	act, err := action(g, tau, tol, opt.Precise)
 	if err != nil {
 		return PassCost{}, err
 	}
-	return passCost(g, act, tol, opt), nil
+	c := passCost(g, act, tol, opt, false)
+	if noise {
+		opt.Checkpoint = nil
+		norms := passCost(g, act, tol, opt, true)
+		c.Sources += norms.Sources
+		c.Steps += norms.Steps
+	}
+	return c, nil
 }
 
-// passCost is the cost of the pass at tol with act (EstimatePass).
-func passCost(g *laplacian.Graph, act expm.Action, tol float64, opt CertifierOptions) PassCost {
+// passCost is the cost of the pass at tol with act (EstimatePass); of its
+// norms alone when normsOnly.
+func passCost(g *laplacian.Graph, act expm.Action, tol float64, opt CertifierOptions, normsOnly bool) PassCost {
 	n := g.N()
-	c := PassCost{Nodes: n, Edges: g.NumEdges(), Tol: tol, Precise: opt.Precise}
+	c := PassCost{Nodes: n, Edges: g.NumEdges(), Tol: tol, Precise: opt.Precise, NormsOnly: normsOnly}
 	held := map[int]bool{}
-	if opt.Checkpoint != nil {
+	if opt.Checkpoint != nil && !normsOnly {
 		for _, b := range opt.Checkpoint.Finished(opt.Precise, tol) {
 			if b.check(n) == nil {
 				held[b.Block] = true
@@ -60,17 +86,21 @@ func passCost(g *laplacian.Graph, act expm.Action, tol float64, opt CertifierOpt
 			c.Sources += min(blockSize, n-blk*blockSize)
 		}
 	}
-	if opt.Shard.N <= 1 {
-		c.Sources += min(n, refitSample)
+	actions := 1.0
+	if !normsOnly {
+		actions = 2
+		if opt.Shard.N <= 1 {
+			c.Sources += min(n, refitSample)
+		}
 	}
 	nf := float64(n)
 	if ch, ok := act.(*expm.Chebyshev); ok {
 		c.Degree = ch.Degree()
-		c.Steps = 2 * float64(c.Sources) * float64(c.Degree) * (2*float64(c.Edges) + nf)
+		c.Steps = actions * float64(c.Sources) * float64(c.Degree) * (2*float64(c.Edges) + nf)
 		return c
 	}
 	// Dense: ≈ 4n³ steps for the eigendecomposition (1.5 ns·n³ at 0.4 ns
-	// a step, expm's model) and 2n² a source for two products.
-	c.Steps = 4*nf*nf*nf + 2*float64(c.Sources)*nf*nf
+	// a step, expm's model) and n² a source and action for the products.
+	c.Steps = 4*nf*nf*nf + actions*float64(c.Sources)*nf*nf
 	return c
 }

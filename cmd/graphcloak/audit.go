@@ -47,7 +47,12 @@ finished are kept in SAVE.checkpoint (rewritten at most every 5 s), and the
 same command run again says so and computes only the rest, writing the
 certificate an uninterrupted run writes. --estimate prints how long the pass
 will take (its cost model at this machine's measured rate) and computes
-nothing; a pass modelled over 5 s prints that estimate before it starts.`
+nothing; a pass modelled over 5 s prints that estimate before it starts. The
+pass runs once, with the action its weakest source needs (decided first from
+the hubs); a second pass — with --sensor-noise, at the tolerance the noise
+needs, after a pass of the norms alone; or the precise action, when a source
+the hubs did not show is too weak for the loose one — is said before it
+starts, with its estimate.`
 
 func newAuditCmd(g *globalOptions) *cobra.Command {
 	o := &auditOptions{}
