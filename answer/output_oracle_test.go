@@ -39,7 +39,8 @@ func clopperPearson(k, n int, b float64) (lo, hi float64) {
 // read as 0 by the nearest fit: the same rows), one saturated at h times
 // full scale μ, an 8-bit ADC of step h·μ/256 with a sensor stuck at 0,
 // and a gain error of h·1 % with Student-t(3) noise at h times the rms
-// and a missing sensor — beside sensorFaults' ADC, gain and t(3) alone.
+// and a missing sensor, and (at 1×) two sensors saturated, k and k + n/2
+// — beside sensorFaults' ADC, gain and t(3) alone.
 // With only ≥ 0 the combined and scaled faults are at that sensor alone.
 func sizedFaults(g *laplacian.Graph, mass, nu float64, every, only int) []sensorFault {
 	n := g.N()
@@ -65,6 +66,11 @@ func sizedFaults(g *laplacian.Graph, mass, nu float64, every, only int) []sensor
 			out = append(out,
 				sensorFault{name: fmt.Sprintf("stuck0×%g@%s", h, g.Key(k)), apply: func(y []float64, _ *rand.Rand) { stuck(y) }},
 				sensorFault{name: fmt.Sprintf("saturated×%g@%s", h, g.Key(k)), apply: func(y []float64, _ *rand.Rand) { y[k] = h * mass }})
+			if h == 1 && (only < 0 || k == only) { // two faulty sensors, both saturated
+				far := (k + n/2) % n
+				out = append(out, sensorFault{name: fmt.Sprintf("saturated2×1@%s,%s", g.Key(k), g.Key(far)),
+					apply: func(y []float64, _ *rand.Rand) { y[k], y[far] = mass, mass }})
+			}
 			if h == 1 || only >= 0 {
 				out = append(out,
 					sensorFault{name: fmt.Sprintf("adc8+stuck0×%g@%s", h, g.Key(k)), apply: func(y []float64, r *rand.Rand) { adc(y, r); y[k] = 0 }},
