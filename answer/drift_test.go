@@ -2,6 +2,7 @@ package answer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"testing"
@@ -75,6 +76,51 @@ func TestDefaultDriftTwoSaturatedSensors(t *testing.T) {
 		if worst > eps*(1+1e-9) {
 			t.Errorf("ε = %g, the default drift allowance (%s, α %g): sensors 6 and 30 saturated give loss %.4f on edge %s, above ε",
 				eps, res.Calibration.Mechanism, res.Calibration.Alpha, worst, at)
+		}
+	}
+}
+
+// TestAnyPairLoss: AnyPairLoss is the brute-force largest log-ratio over
+// every two nodes of the geometry and every output (karate, ε = 1):
+// ε for randomized response (its scale on the 2⁻²⁰ grid), above it for the mechanism chosen at
+// α = 1 (which CheckDrift then refuses under DriftAny, and lets through
+// under a hop count).
+func TestAnyPairLoss(t *testing.T) {
+	ctx := context.Background()
+	g, part := laplacian.Karate()
+	m, err := NewModel(ctx, g, 1, part, nil, recovery.CertifierOptions{SensorNoise: 0.005})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, capDist := range []int{1, 0} {
+		cal, err := privacy.CalibrateAnswer(ctx, m.Geometry, 1, 1, capDist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		brute := 0.0
+		for v := range m.Geometry.N() {
+			pv := cal.ProbabilitiesAt(m.Geometry, v)
+			for w := range m.Geometry.N() {
+				pw := cal.ProbabilitiesAt(m.Geometry, w)
+				for o := range pv {
+					brute = math.Max(brute, math.Log(pv[o]/pw[o]))
+				}
+			}
+		}
+		got, err := m.AnyPairLoss(ctx, cal)
+		if err != nil || math.Abs(got-brute) > 1e-12 {
+			t.Fatalf("cap %d: AnyPairLoss %v (%v), brute force %v", capDist, got, err, brute)
+		}
+		var de *DriftError
+		err = m.CheckDrift(ctx, cal, privacy.DriftAny)
+		switch {
+		case capDist == 1 && (got > 1 || got < 1-0x1p-19 || err != nil): // ε′ on the 2⁻²⁰ grid
+			t.Errorf("randomized response: loss %v between two centres (want ε = 1 on the scale's grid), CheckDrift %v", got, err)
+		case capDist == 0 && (got <= 1 || !errors.As(err, &de)):
+			t.Errorf("%s at α = 1: loss %v between two centres, CheckDrift %v; want > ε and a DriftError", cal.Mechanism, got, err)
+		}
+		if err := m.CheckDrift(ctx, cal, 1); err != nil {
+			t.Errorf("cap %d: CheckDrift under a hop count: %v, want nil (measured, nothing to check)", capDist, err)
 		}
 	}
 }
