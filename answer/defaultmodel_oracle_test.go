@@ -94,7 +94,7 @@ func TestDefaultModelRefusalRates(t *testing.T) {
 		t.Fatal(err)
 	}
 	delta, heat := m.NoiseDelta(), heattest.PadeHeat(g, tau)
-	cal, err := privacy.CalibrateAnswer(ctx, m.Geometry, eps, CalibrationAlpha(1, privacy.DefaultDriftHops), 0)
+	cal, err := privacy.CalibrateAnswer(ctx, m.Geometry, eps, CalibrationAlpha(1, privacy.DefaultDriftHops), CalibrationCap(0, privacy.DefaultDriftHops))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -288,7 +288,7 @@ func TestSensorFaultOracle(t *testing.T) {
 		t.Fatal(err)
 	}
 	const tau, mass, nu = 1.0, 3.0, 0.005
-	alpha := CalibrationAlpha(1, privacy.DefaultDriftHops) // a scope's default: α = 1, one hop of drift
+	alpha := CalibrationAlpha(1, 1) // a drift allowance of one hop (α = 1): the measured, not proven, option
 	if v, err := strconv.ParseFloat(os.Getenv("GRAPHCLOAK_FAULT_ALPHA"), 64); err == nil {
 		alpha = v
 	}

@@ -29,7 +29,9 @@ type Request struct {
 	Epsilon, Alpha float64
 	// DriftHops is the drift allowance d of a scope's sensor model: the
 	// mechanism is calibrated at CalibrationAlpha(Alpha, d), so a centre
-	// moved up to d hops at each end stays within Epsilon per Alpha hops.
+	// moved up to d hops at each end stays within Epsilon per Alpha hops;
+	// under privacy.DriftAny it is randomized response at Epsilon
+	// (CalibrationCap), and a centre moved anywhere stays within it.
 	DriftHops int
 	// Cap is the mechanism's distance cap (0: chosen for accuracy, 1:
 	// randomized response).
@@ -79,7 +81,8 @@ const (
 	// read as 0): nothing is refused and no mechanism is switched, so no
 	// decision depends on the source; outside the model only the centre
 	// drifts, and d hops of drift cost at most (1 + 2d)·ε/⌈α⌉ between
-	// neighbours (docs/guarantee.md, "Sensor imperfections").
+	// neighbours — any drift at most ε under randomized response
+	// (privacy.DriftAny; docs/guarantee.md, "Sensor imperfections").
 	MismatchNearest = "nearest"
 )
 
@@ -231,7 +234,10 @@ func prepareMechanism(ctx context.Context, req Request) (*answerDraw, error) {
 		return nil, err
 	}
 	d := &answerDraw{model: m}
-	if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, req.Epsilon, CalibrationAlpha(req.Alpha, req.DriftHops), req.Cap); err != nil {
+	if d.cal, err = privacy.CalibrateAnswer(ctx, m.Geometry, req.Epsilon, CalibrationAlpha(req.Alpha, req.DriftHops), CalibrationCap(req.Cap, req.DriftHops)); err != nil {
+		return nil, err
+	}
+	if err := m.CheckDrift(ctx, d.cal, req.DriftHops); err != nil {
 		return nil, err
 	}
 	if d.audit = req.auditOf(d.cal); d.audit == nil {
@@ -333,15 +339,13 @@ func (m *Model) fitNearest(values []float64) (int, *recovery.MismatchError, erro
 	if err != nil && !errors.As(err, &mismatch) {
 		return 0, nil, err
 	}
-	if mismatch == nil {
-		return fit.Node, nil, nil // inside the model: the certified fit
-	}
-	// Outside it: one faulty sensor (stuck, dead, saturated) is the
+	// Outside the model one faulty sensor (stuck, dead, saturated) is the
 	// likeliest cause. Each of the spikiest sensors in turn is read as its
 	// neighbours' mean, and the best of those fits and the first is the
-	// centre: a function of the readings alone, whose drift the oracle
-	// measures (TestSensorFaultOracle).
-	best, ok := fit, !(mismatch.NoSignal || mismatch.Precision)
+	// centre: a function of the readings alone (under privacy.DriftAny any
+	// such function is covered). The refits run inside the model too, so
+	// the work, and the published computeMillis, do not tell the two apart.
+	best, ok := fit, mismatch == nil || !(mismatch.NoSignal || mismatch.Precision)
 	for _, i := range spikiest(m.Graph, y, nearestCandidates) {
 		z := append([]float64(nil), y...)
 		z[i] = neighbourMean(m.Graph, y, i)
@@ -354,23 +358,13 @@ func (m *Model) fitNearest(values []float64) (int, *recovery.MismatchError, erro
 			best, ok = f, true
 		}
 	}
-	if !ok {
+	switch {
+	case mismatch == nil:
+		return fit.Node, nil, nil // inside the model: the certified fit
+	case !ok:
 		return 0, mismatch, nil
 	}
 	return best.Node, mismatch, nil
-}
-
-// CalibrationAlpha is the α the mechanism is calibrated at for a
-// guarantee per alpha hops with a drift allowance of d hops: ⌈α⌉·(1+2d).
-// Outside the model the centre at each end of an edge may drift d hops,
-// so the published distributions may be 1+2d hops apart; at a per-hop
-// scale of ε/(⌈α⌉·(1+2d)) their loss is still at most ε/⌈α⌉ per hop of
-// the source (group privacy). alpha itself when d = 0.
-func CalibrationAlpha(alpha float64, d int) float64 {
-	if d <= 0 {
-		return alpha
-	}
-	return math.Ceil(alpha) * float64(1+2*d)
 }
 
 // nearestCandidates is how many of the spikiest sensors fitNearest tries

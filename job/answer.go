@@ -59,7 +59,8 @@ type AnswerSpec struct {
 	OnMismatch                         string
 	Diagnose                           bool
 	// DriftHops is the scope's drift allowance (set from its sensor
-	// model): the mechanism is calibrated at answer.CalibrationAlpha.
+	// model): the mechanism is calibrated at answer.CalibrationAlpha and
+	// answer.CalibrationCap (randomized response under privacy.DriftAny).
 	DriftHops int
 	// CachePath stores the answer model (the certifier's pass and the
 	// classes, answer.Cache) for reuse while it verifies against
@@ -208,7 +209,10 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	if p.Model, err = p.model(ctx); err != nil {
 		return nil, err
 	}
-	if p.Calibration, err = p.cache().Calibrate(ctx, p.Model, spec.Epsilon, answer.CalibrationAlpha(spec.alpha(), spec.DriftHops), spec.Cap, p.env.logger()); err != nil {
+	if p.Calibration, err = p.cache().Calibrate(ctx, p.Model, spec.Epsilon, answer.CalibrationAlpha(spec.alpha(), spec.DriftHops), answer.CalibrationCap(spec.Cap, spec.DriftHops), p.env.logger()); err != nil {
+		return nil, err
+	}
+	if err := p.Model.CheckDrift(ctx, p.Calibration, spec.DriftHops); err != nil {
 		return nil, err
 	}
 	if p.Audit, err = p.audit(ctx); err != nil {

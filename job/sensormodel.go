@@ -19,9 +19,12 @@ import (
 // parts beyond Gaussian noise (no drift allowance there). A scope with a
 // model answers with answer.MismatchNearest (no decision published) and
 // its drift allowance (privacy.SensorModel.DriftHops, calibrated in
-// answer.CalibrationAlpha), which is what covers the model's other parts
-// (an ADC step, a gain tolerance, faulty sensors, a noise peak):
-// docs/guarantee.md, "Sensor imperfections". It refuses another policy.
+// answer.CalibrationAlpha and CalibrationCap), which is what covers the
+// model's other parts (an ADC step, a gain tolerance, faulty sensors, a
+// noise peak) and anything else: under privacy.DriftAny, the default,
+// randomized response at ε, proven for any readings (so a cap above 1 is
+// refused); docs/guarantee.md, "Sensor imperfections". It refuses
+// another policy.
 func (p *AnswerPlan) adoptSensorModel(ctx context.Context) error {
 	s := &p.Spec
 	b, err := p.env.Ledger.Balance(ctx, s.Scope)
@@ -46,6 +49,10 @@ func (p *AnswerPlan) adoptSensorModel(ctx context.Context) error {
 	if s.OnMismatchGiven && s.OnMismatch != answer.MismatchNearest {
 		return errkind.Usagef("scope %q has a sensor model: its answers are answered at the nearest fit (%v %s), which publishes no decision; %s would publish whether the readings fit, which under a faulty sensor depends on where the source is",
 			s.Scope, ParamOnMismatch, answer.MismatchNearest, s.OnMismatch)
+	}
+	if m.DriftHops == privacy.DriftAny && s.Cap > 1 {
+		return errkind.Usagef("scope %q answers readings outside its sensor model (%s) by randomized response (%v 1), the one mechanism whose loss between any two centres is ε; %v %d would let a faulty sensor move the answer beyond ε",
+			s.Scope, m, ParamAnswerCap, ParamAnswerCap, s.Cap)
 	}
 	s.SensorNoise, s.SensorNoiseRMS, s.MinSourceMass = m.Noise, m.NoiseRMS, m.MinSourceMass
 	s.OnMismatch, s.DriftHops = answer.MismatchNearest, m.DriftHops

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -76,15 +78,16 @@ The deployment's sensor model is fixed at --init too, from the sensors' data
 sheet: --sensor-noise ν (the rms of each reading's Gaussian noise as a fraction
 of the source's mean reading) or --sensor-noise-rms s --min-source-mass m, and
 --adc-quantum, --gain-tolerance, --faulty-sensors, --noise-peak (needs
---answer-delta), and --drift-hops d (default 1). Every locate --private-answer
+--answer-delta), and --drift-hops (default any). Every locate --private-answer
 on the scope then answers under it; one that states another model is refused
 before any reading is read (exit 2), and answers run with --on-mismatch
 nearest (readings outside the model answered at their nearest fit, no decision
-published) calibrated as if α were ⌈α⌉·(1+2d), so that a centre moved up to d
-hops by a faulty sensor, an ADC step or a gain error stays within the printed
-ε per α hops. The recovery certifies Gaussian noise; the other parts are
-covered by the drift allowance, which an oracle measured and nothing proves
-(docs/guarantee.md, "Sensor imperfections").
+published). With --drift-hops any the answer is randomized response at ε,
+whose loss between any two centres is ε: whatever a faulty sensor, an ADC step
+or a gain error does to the readings, the printed ε holds — proven, not
+measured. --drift-hops d (0..3) calibrates as if α were ⌈α⌉·(1+2d) instead,
+more accurate on some graphs, covering a centre moved up to d hops, which an
+oracle measured and nothing proves (docs/guarantee.md, "Sensor imperfections").
 A scope without a model (every ledger made before) answers under the model
 each answer states.
 
@@ -115,7 +118,8 @@ func newBudgetCmd(g *globalOptions) *cobra.Command {
 	cmd.Flags().Float64Var(&o.req.AnswerEpsilon, "answer-epsilon", 0, "with --init: the share ε_A of --epsilon-total fixed for private answers (charged their ε against it; Gaussian releases get CKSRho(ε_total − ε_A, δ_total)); 0: answers cost ρ = min(ε²/2, ε) in zCDP with everything else")
 	cmd.Flags().Float64Var(&o.req.AnswerDelta, "answer-delta", 0, "with --init: the share δ_A of --delta-total fixed for the δ of private answers under --sensor-noise (each answer charged its δ against it; everything else converts at δ_total − δ_A); 0: only answers without --sensor-noise")
 	addBudgetModelFlags(cmd.Flags(), &o.req.Sensor)
-	cmd.Flags().IntVar(&o.req.DriftHops, "drift-hops", privacy.DefaultDriftHops, "with --init and a sensor model: the drift allowance d — how many hops the answer's centre may move under readings outside the Gaussian model (a faulty sensor, an ADC step, a gain error); answers are calibrated as if α were ⌈α⌉·(1+2d) (docs/guarantee.md)")
+	o.req.DriftHops = privacy.DefaultDriftHops
+	cmd.Flags().Var((*driftFlag)(&o.req.DriftHops), "drift-hops", "with --init and a sensor model: the drift allowance — how far the answer's centre may move under readings outside the Gaussian model (a faulty sensor, an ADC step, a gain error). any (default): anywhere, answered by randomized response at ε, proven for any readings; d in 0..3: d hops, calibrated as if α were ⌈α⌉·(1+2d), measured only (docs/guarantee.md)")
 	config.AddFlags(cmd.Flags(), "ledger", "ledger-key", "scope", "epsilon-total", "delta-total", "epsilon", "delta", "uri", "user", "password", "database", "connect-timeout", "acquisition-timeout", "transaction-timeout")
 	return cmd
 }
@@ -151,3 +155,29 @@ func addBudgetModelFlags(f *pflag.FlagSet, m *privacy.SensorModel) {
 	f.Float64Var(&m.MinSourceMass, "min-source-mass", 0, "with --init and --sensor-noise-rms: the smallest source mass (sum of its readings) the answers' guarantee covers")
 	addModelPartFlags(f, m)
 }
+
+// driftFlag is --drift-hops: "any" (privacy.DriftAny) or a hop count,
+// checked by privacy.SensorModel.Validate.
+type driftFlag int
+
+func (d *driftFlag) String() string {
+	if int(*d) == privacy.DriftAny {
+		return "any"
+	}
+	return strconv.Itoa(int(*d))
+}
+
+func (d *driftFlag) Set(s string) error {
+	if s == "any" {
+		*d = privacy.DriftAny
+		return nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 || v > privacy.MaxDriftHops {
+		return fmt.Errorf("is %q: want any, or a hop count in 0..%d", s, privacy.MaxDriftHops)
+	}
+	*d = driftFlag(v)
+	return nil
+}
+
+func (*driftFlag) Type() string { return "any|hops" }

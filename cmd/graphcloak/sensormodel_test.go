@@ -11,6 +11,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/internal/heattest"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // ledgerReleases is the number of charges of scope in a file ledger.
@@ -180,35 +181,48 @@ func stuckAt(t *testing.T, dir string, source, stuck int) string {
 
 // TestPrivateAnswerDriftAllowance (issue 77, items 1–2): a scope created
 // with only --sensor-noise 0.005 answers with the deployment's default —
-// the nearest fit with a drift allowance of one hop, calibrated as α = 3
-// while ε is printed for the answer's α = 1 — so a sensor stuck at 0
-// under two neighbouring sources (karate nodes 1 and 2) is answered at
-// both, nothing refused. A model with an ADC step, a gain tolerance and a
-// faulty sensor is kept and answered (no longer refused), --drift-hops 0
-// calibrates at α itself, and --drift-hops without a model is a usage
-// error. Fails on 8275061: budget has no --sensor-noise.
+// the nearest fit with the drift allowance "any": randomized response at
+// ε, the mechanism whose loss between any two centres is ε, while ε is
+// printed for the answer's α = 1 — so a sensor stuck at 0 under two
+// neighbouring sources (karate nodes 1 and 2) is answered at both,
+// nothing refused. A model with an ADC step, a gain tolerance and a
+// faulty sensor is kept and answered (no longer refused), --drift-hops 1
+// calibrates at α = 3 and 0 at α itself, a cap above 1 on an "any" scope
+// and --drift-hops without a model or out of range are usage errors.
+// Fails on 2bb6a90: the default was one hop (α = 3, a geometric or
+// envelope mechanism), not proven.
 func TestPrivateAnswerDriftAllowance(t *testing.T) {
 	isolateConfig(t)
 	ctx := context.Background()
 	dir := t.TempDir()
 	ledger := map[string]string{}
-	for _, s := range []string{"d", "parts", "d0", "none"} {
+	for _, s := range []string{"d", "parts", "d1", "d0", "none"} {
 		ledger[s] = filepath.Join(dir, s+".json")
 	}
 	initTestLedger(t, ledger["d"], "--scope", "d", "--answer-delta", "1e-6", "--sensor-noise", "0.005", "--answer-epsilon", "10")
 	initTestLedger(t, ledger["parts"], "--scope", "parts", "--answer-delta", "1e-6", "--sensor-noise", "0.005", "--answer-epsilon", "10",
 		"--adc-quantum", "0.01", "--gain-tolerance", "0.01", "--faulty-sensors", "1", "--noise-peak", "6")
+	initTestLedger(t, ledger["d1"], "--scope", "d1", "--answer-delta", "1e-6", "--sensor-noise", "0.005", "--answer-epsilon", "10", "--drift-hops", "1")
 	initTestLedger(t, ledger["d0"], "--scope", "d0", "--answer-delta", "1e-6", "--sensor-noise", "0.005", "--answer-epsilon", "10", "--drift-hops", "0")
 	if _, stderr, code := runPipelineCLI(t, ctx, nil, "budget", "--init", "--ledger", ledger["none"], "--scope", "none", "--epsilon-total", "1",
 		"--delta-total", "1e-5", "--drift-hops", "2"); code != 2 || !strings.Contains(stderr, "drift-hops") {
 		t.Fatalf("--drift-hops without a model: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := runPipelineCLI(t, ctx, nil, "budget", "--init", "--ledger", ledger["none"], "--scope", "none", "--epsilon-total", "1",
+		"--delta-total", "1e-5", "--sensor-noise", "0.005", "--drift-hops", "4"); code != 2 || !strings.Contains(stderr, "drift-hops") {
+		t.Fatalf("--drift-hops 4: exit %d: %s", code, stderr)
+	}
+	if _, stderr, code := runPipelineCLI(t, ctx, nil, "locate", "--graph", "karate", "--private-answer", "--ledger", ledger["d"], "--scope", "d",
+		"--epsilon", "1", "--tau", "1", "--answer-cap", "3", "--values", stuckAt(t, dir, 0, 5)); code != 2 || !strings.Contains(stderr, "randomized response") {
+		t.Fatalf("--answer-cap 3 on a scope whose drift is any: exit %d, want 2: %s", code, stderr)
 	}
 	for _, c := range []struct {
 		scope         string
 		source, stuck int
 		calAlpha      float64
 		drift         int
-	}{{"d", 0, 5, 3, 1}, {"d", 1, 5, 3, 1}, {"parts", 0, 5, 3, 1}, {"parts", 1, 5, 3, 1}, {"d0", 0, 5, 1, 0}} {
+	}{{"d", 0, 5, 1, privacy.DriftAny}, {"d", 1, 5, 1, privacy.DriftAny}, {"parts", 0, 5, 1, privacy.DriftAny}, {"parts", 1, 5, 1, privacy.DriftAny},
+		{"d1", 0, 5, 3, 1}, {"d0", 0, 5, 1, 0}} {
 		out, stderr, code := runPipelineCLI(t, ctx, nil, "locate", "--graph", "karate", "--private-answer", "--ledger", ledger[c.scope], "--scope", c.scope,
 			"--epsilon", "1", "--tau", "1", "--forecast-trials", "0", "-o", "json", "--values", stuckAt(t, dir, c.source, c.stuck),
 			"--epoch", fmt.Sprint("e", c.source, c.calAlpha))
@@ -217,8 +231,9 @@ func TestPrivateAnswerDriftAllowance(t *testing.T) {
 			DriftHops int     `json:"driftHops"`
 			Answer    struct {
 				Calibration struct {
-					Epsilon float64 `json:"epsilon"`
-					Alpha   float64 `json:"alpha"`
+					Epsilon   float64 `json:"epsilon"`
+					Alpha     float64 `json:"alpha"`
+					Mechanism string  `json:"mechanism"`
 				} `json:"calibration"`
 				Mismatch string `json:"mismatch"`
 			} `json:"answer"`
@@ -230,6 +245,9 @@ func TestPrivateAnswerDriftAllowance(t *testing.T) {
 		if sum.Alpha != 1 || sum.DriftHops != c.drift || cal.Alpha != c.calAlpha || cal.Epsilon != 1 || !strings.Contains(sum.Answer.Mismatch, "nearest") {
 			t.Errorf("scope %s: α %g, drift %d, calibrated ε %g at α %g, mismatch %q; want α 1, drift %d, ε 1 at α %g, nearest",
 				c.scope, sum.Alpha, sum.DriftHops, cal.Epsilon, cal.Alpha, sum.Answer.Mismatch, c.drift, c.calAlpha)
+		}
+		if rr := cal.Mechanism == privacy.AnswerRandomizedResponse; rr != (c.drift == privacy.DriftAny) {
+			t.Errorf("scope %s (drift %d): mechanism %s; want randomized response exactly when the drift is any", c.scope, c.drift, cal.Mechanism)
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/job"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -106,8 +107,11 @@ func printedAlpha(s *job.AnswerSummary) float64 {
 
 // driftNote says how a scope's drift allowance calibrated the mechanism.
 func driftNote(s *job.AnswerSummary) string {
-	if s.DriftHops == 0 {
+	switch s.DriftHops {
+	case 0:
 		return ""
+	case privacy.DriftAny:
+		return " (the scope's drift allowance is any: randomized response at ε, within ε between any two reading vectors)"
 	}
 	return fmt.Sprintf(" (the scope's drift allowance of %d hop(s): calibrated as α = %g)", s.DriftHops, answer.CalibrationAlpha(printedAlpha(s), s.DriftHops))
 }
