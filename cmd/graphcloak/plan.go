@@ -38,8 +38,8 @@ type planOptions struct {
 	// modelGiven: --drift-hops or a part of the model beyond its noise
 	// was given; driftGiven: --drift-hops was.
 	modelGiven, driftGiven bool
-	answerCache   string
-	cacheDir      string
+	answerCache            string
+	cacheDir               string
 	// epsilonGiven: --epsilon was given (else the configured ε).
 	epsilonGiven bool
 	// local forecasts a local release (sensors add their own noise,
