@@ -10,7 +10,7 @@
 // uniformly whatever the source, stuck at 0). A refusal counts as wrong.
 // Sources are drawn uniformly with a seed of their own (not plan's), and
 // the readings, faults and counting are this program's: plan's forecast
-// (answer.Model.SimulateSensors) is checked against it, not used by it.
+// (job.SensorTrials) is checked against it, not used by it.
 // run.sh drives it and prints the table of docs/guarantee.md.
 //
 //	go run ./bench/modelutility -graph karate -epsilon 1,4 -sources 300 -draws 4

@@ -81,6 +81,18 @@ their readings alone, as locate does. Sensors that fail because of the source
 (a fire that burns the detector) are not that case: the forecast would be
 optimistic.
 
+A scope's sensor model (budget --init --sensor-noise ν [--adc-quantum
+--gain-tolerance --faulty-sensors --noise-peak --drift-hops d]) changes the
+private answer: answered at the nearest fit, calibrated as if α were
+⌈α⌉·(1+2d). With --ledger/--scope naming a scope with a model, or with
+--drift-hops (or a part of the model beyond --sensor-noise) stating one, plan
+forecasts that answer: calibrated the same way, its rate simulated on
+--trials sources whose readings carry the model's noise and faults (an ADC
+step, gains within the tolerance, the faulty sensors stuck at 0 wherever the
+source is, noise clipped at its peak), unit sources unless the model states
+--min-source-mass. --sensor-noise alone is the answer's noise on a scope
+without a model, as locate's.
+
 --target-accuracy A prints, per mode, the smallest ε on the grid 1/8 … 32
 (steps of √2) whose forecast reaches A.
 

@@ -1,10 +1,11 @@
-package answer
+package job
 
 import (
 	"context"
 	"math"
 	"math/rand/v2"
 
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/privacy"
 )
@@ -15,12 +16,12 @@ import (
 // y = gain·(Mass·exp(−τL)e_s) + noise, rounded to the ADC step, with the
 // model's faulty sensors (drawn uniformly, whatever the source) stuck at
 // 0, answered at the nearest fit as a scope with a model answers
-// (MismatchNearest). Noise is Gaussian at the model's rms (ν·Mass/n, or
-// its rms in reading units), Student-t(3) at that rms clipped to the
-// noise peak when the model states one; each sensor's gain is drawn
-// uniformly within the gain tolerance. Mass is the source's total mass
-// (0: the model's smallest source mass, else 1: a unit source), which
-// sets what the ADC step rounds away.
+// (answer.Model.NearestRight). Noise is Gaussian at the model's rms
+// (ν·Mass/n, or its rms in reading units), Student-t(3) at that rms
+// clipped to the noise peak when the model states one; each sensor's gain
+// is drawn uniformly within the gain tolerance. Mass is the source's
+// total mass (0: the model's smallest source mass, else 1: a unit
+// source), which sets what the ADC step rounds away.
 type SensorTrials struct {
 	Sensor privacy.SensorModel
 	Mass   float64
@@ -28,47 +29,32 @@ type SensorTrials struct {
 	Seed   uint64
 }
 
-// SimulateSensors returns, per trial of st, its source and the chance
-// that the answer calibrated by cal names the source's community (exact
-// for the mechanism; a source in no class's majority counts 0, as the
-// audit counts it).
-func (m *Model) SimulateSensors(ctx context.Context, cal privacy.AnswerCalibration, st SensorTrials) (sources []int, right []float64, err error) {
+// Simulate returns, per trial, its source and the chance that the answer
+// calibrated by cal on m names the source's community.
+func (st SensorTrials) Simulate(ctx context.Context, m *answer.Model, cal privacy.AnswerCalibration) (sources []int, right []float64, err error) {
 	n := m.Graph.N()
 	act, err := expm.NewAction(m.Graph, m.Tau, expm.Options{Columns: st.Trials})
 	if err != nil {
 		return nil, nil, err
 	}
-	sources, out := make([]int, st.Trials), make([]float64, st.Trials)
-	probs := map[int][]float64{}
+	sources, right = make([]int, st.Trials), make([]float64, st.Trials)
 	e, y := make([]float64, n), make([]float64, n)
-	for t := range out {
+	for t := range right {
 		if t%64 == 0 && ctx.Err() != nil {
 			return nil, nil, ctx.Err()
 		}
 		rng := rand.New(rand.NewPCG(st.Seed, uint64(t)))
 		s := rng.IntN(n)
-		sources[t] = s
 		clear(e)
 		e[s] = 1
 		act.Apply(y, e, 1)
 		st.produce(y, rng)
-		node, _, err := m.FitReadings(y, MismatchNearest)
-		if err != nil {
+		sources[t] = s
+		if right[t], err = m.NearestRight(cal, y, s); err != nil {
 			return nil, nil, err
 		}
-		c := m.community[s]
-		if c < 0 {
-			continue
-		}
-		v := m.node(node)
-		p, ok := probs[v]
-		if !ok {
-			p = cal.ProbabilitiesAt(m.Geometry, v)
-			probs[v] = p
-		}
-		out[t] = p[c]
 	}
-	return sources, out, nil
+	return sources, right, nil
 }
 
 // produce turns a unit source's diffusion a into what the model's sensors
