@@ -11,22 +11,21 @@
 // Sources are drawn uniformly with a seed of their own (not plan's), and
 // the readings, faults and counting are this program's: plan's forecast
 // (job.SensorTrials) is checked against it, not used by it.
-// run.sh drives it and prints the table of docs/guarantee.md.
+// run.sh drives it; -table prints the table of docs/guarantee.md.
 //
-//	go run ./bench/modelutility -graph karate -epsilon 1,4 -sources 300 -draws 4
+//	go run ./bench/modelutility --graph karate --epsilon 1,4 --sources 300 --draws 4
+//	go run ./bench/modelutility --table .cache/modelutility karate gt:power
 package main
 
 import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"log"
 	"math"
 	"math/rand/v2"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/bench/internal/benchgraph"
@@ -38,6 +37,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
+	flag "github.com/spf13/pflag"
 )
 
 // row is one line of the table: one graph, ε and configuration.
@@ -84,15 +84,20 @@ func (noLedger) Balance(context.Context, string) ([]privacy.Balance, error) {
 func main() {
 	spec := flag.String("graph", "karate", "graph: karate, gt:NAME, file:EDGES.csv")
 	name := flag.String("name", "", "graph name for the table (default: the spec)")
-	epss := flag.String("epsilon", "1,4", "ε values")
+	epss := flag.Float64Slice("epsilon", []float64{1, 4}, "ε values")
 	tau := flag.Float64("tau", 1, "τ")
 	nu := flag.Float64("nu", 0.005, "the sensors' Gaussian noise ν (rms of the mean reading)")
 	mass := flag.Float64("mass", 1, "source mass μ (the ADC's full scale; its step is μ/256)")
 	sources := flag.Int("sources", 300, "sources drawn uniformly")
 	draws := flag.Int("draws", 4, "answers drawn per source (fresh readings noise each)")
 	seed := flag.Uint64("seed", 7700, "seed of the sources, noise and faults (plan's is 1)")
-	only := flag.String("configs", "0,1,2,3", "which configurations (indices)")
+	only := flag.IntSlice("configs", []int{0, 1, 2, 3}, "which configurations (indices)")
+	table := flag.String("table", "", "print the table of the runs in this directory for the graphs named as arguments, and nothing else")
 	flag.Parse()
+	if *table != "" {
+		printTable(*table, flag.Args())
+		return
+	}
 	if *name == "" {
 		*name = *spec
 	}
@@ -115,8 +120,11 @@ func main() {
 	}
 	b := bench{g: g, m: m, act: act, part: part, tau: *tau, nu: *nu, mass: *mass, sources: *sources, draws: *draws, seed: *seed}
 	enc := json.NewEncoder(os.Stdout)
-	for _, eps := range floats(*epss) {
-		for _, i := range ints(*only) {
+	for _, eps := range *epss {
+		for _, i := range *only {
+			if i < 0 || i >= len(configs) {
+				log.Fatalf("no configuration %d", i)
+			}
 			r, err := b.measure(ctx, eps, configs[i])
 			if err != nil {
 				log.Fatal(err)
@@ -207,27 +215,4 @@ func (b bench) readings(heat []float64, c config, rng *rand.Rand) []float64 {
 		y[rng.IntN(n)] = 0
 	}
 	return y
-}
-
-func floats(s string) []float64 {
-	var out []float64
-	for _, f := range strings.Split(s, ",") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			log.Fatalf("bad number %q", f)
-		}
-		out = append(out, v)
-	}
-	return out
-}
-
-func ints(s string) []int {
-	var out []int
-	for _, v := range floats(s) {
-		if v != math.Trunc(v) || v < 0 || int(v) >= len(configs) {
-			log.Fatalf("bad configuration index %v", v)
-		}
-		out = append(out, int(v))
-	}
-	return out
 }

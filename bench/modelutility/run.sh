@@ -48,8 +48,8 @@ for name in "${graphs[@]}"; do
 	esac
 	file="${name//[:\/]/-}"
 	/usr/bin/time -f "$name: measured in %U s user + %S s sys CPU, %e s wall" \
-		"$out/modelutility" -graph "$spec" -name "$name" -epsilon "$eps" \
-		-sources "${BENCH_SOURCES:-300}" -draws "${BENCH_DRAWS:-4}" >"$out/$file.jsonl"
+		"$out/modelutility" --graph "$spec" --name "$name" --epsilon "$eps" \
+		--sources "${BENCH_SOURCES:-300}" --draws "${BENCH_DRAWS:-4}" >"$out/$file.jsonl"
 	for model in today default adc; do
 		extra=(--drift-hops 1)
 		[[ "$model" == today ]] && extra=()
@@ -59,4 +59,4 @@ for name in "${graphs[@]}"; do
 			--sensor-noise 0.005 "${extra[@]}" --trials 200 --cache-dir "$out/store" -o json >"$out/$file.$model.plan.json"
 	done
 done
-go run ./bench/modelutility/table "$out" "${graphs[@]}"
+"$out/modelutility" --table "$out" "${graphs[@]}"

@@ -1,9 +1,3 @@
-// Command table prints bench/modelutility/run.sh's table (markdown): per
-// graph, ε and way of answering, the answers drawn, how many named the
-// source's community and were refused, the measured rate with its 95%
-// interval (over sources), plan's forecast of it and the CPU seconds.
-//
-//	go run ./bench/modelutility/table OUTDIR GRAPH ...
 package main
 
 import (
@@ -15,24 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 )
-
-// measured is a line of modelutility's output.
-type measured struct {
-	Graph   string  `json:"graph"`
-	Nodes   int     `json:"nodes"`
-	Comms   int     `json:"communities"`
-	Epsilon float64 `json:"epsilon"`
-	Config  string  `json:"config"`
-	Alpha   float64 `json:"calibratedAlpha"`
-	Sources int     `json:"sources"`
-	Answers int     `json:"answers"`
-	Right   int     `json:"right"`
-	Refused int     `json:"refused"`
-	Rate    float64 `json:"rate"`
-	Low     float64 `json:"low"`
-	High    float64 `json:"high"`
-	CPU     float64 `json:"cpuSeconds"`
-}
 
 // planRow is what the table reads of a plan's private-answer row.
 type planRow struct {
@@ -49,14 +25,15 @@ type planRow struct {
 // the model with the ADC and a faulty sensor.
 var planFiles = map[int]string{0: "today", 1: "default", 2: "adc"}
 
-func main() {
-	if len(os.Args) < 3 {
-		log.Fatal("usage: table OUTDIR GRAPH ...")
-	}
-	out := os.Args[1]
+// printTable prints run.sh's table (markdown) from the files in out, for
+// the graphs named: per graph, ε and way of answering, the answers drawn,
+// how many named the source's community and were refused, the measured
+// rate with its 95% interval (over sources), plan's forecast of it and
+// the CPU seconds.
+func printTable(out string, graphs []string) {
 	fmt.Println("| graph | ε | answered by | calibrated α | answers (sources × draws) | right | refused | measured [95%] | plan's forecast [95%] | Δ (points) | CPU s |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
-	for _, name := range os.Args[2:] {
+	for _, name := range graphs {
 		file := strings.NewReplacer(":", "-", "/", "-").Replace(name)
 		rows := readMeasured(filepath.Join(out, file+".jsonl"))
 		plans := map[string]map[float64]planRow{}
@@ -75,14 +52,14 @@ func main() {
 			}
 			fmt.Printf("| %s (%d nodes, %d communities) | %g | %s | %g | %d (%d × %d) | %d | %d | %.3f [%.3f, %.3f] | %s | %s | %.1f |\n",
 				r.Graph, r.Nodes, r.Comms, r.Epsilon, r.Config, r.Alpha, r.Answers, r.Sources, r.Answers/r.Sources, r.Right, r.Refused,
-				r.Rate, r.Low, r.High, forecast, diff, r.CPU)
+				r.Rate, r.Low, r.High, forecast, diff, r.CPUSecond)
 		}
 	}
 }
 
 // configsPerEpsilon is the configurations of the first ε (the rows come
 // ε by ε, each with the same configurations).
-func configsPerEpsilon(rows []measured) []measured {
+func configsPerEpsilon(rows []row) []row {
 	for i, r := range rows {
 		if r.Epsilon != rows[0].Epsilon {
 			return rows[:i]
@@ -91,16 +68,16 @@ func configsPerEpsilon(rows []measured) []measured {
 	return rows
 }
 
-func readMeasured(path string) []measured {
+func readMeasured(path string) []row {
 	f, err := os.Open(path)
 	if err != nil {
 		log.Fatal(err)
 	}
 	defer f.Close()
-	var rows []measured
+	var rows []row
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		var r measured
+		var r row
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			log.Fatal(err)
 		}
