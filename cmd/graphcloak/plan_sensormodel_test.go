@@ -37,6 +37,7 @@ func planAnswerRows(t *testing.T, args ...string) map[float64]answerRow {
 	if code != 0 {
 		t.Fatalf("plan %v: exit %d: %s", args, code, stderr)
 	}
+	validate(t, "plan", out)
 	var rep struct {
 		Plan struct {
 			Forecasts []answerRow `json:"forecasts"`
