@@ -155,7 +155,7 @@ func (f *Forecast) SetExact(accuracy float64, by []CommunityRate) {
 
 // SetUnderSensors makes f's rate the one simulated under a sensor model
 // (named model): right[t] is trial t's chance of the right community with
-// its source sources[t] (job.SensorTrials), own[s] source s's
+// its source sources[t] (the plan job's sensorTrials), own[s] source s's
 // on noiseless readings (the audit's, over every node) — the control
 // variate: the trials only estimate what the sensors take off the exact
 // rate (controlledRate). The rates per community are left out (the

@@ -59,7 +59,7 @@ type ForecastSpec struct {
 	// or plan's flags stating one; its noise is SensorNoise): the
 	// answer is calibrated as a scope with it answers
 	// (answer.CalibrationAlpha with its drift allowance) and its rate
-	// simulated under its noise and faults (SensorTrials), not
+	// simulated under its noise and faults (sensorTrials), not
 	// read off the audit's noiseless readings.
 	Sensor privacy.SensorModel
 	// Cache, when set, keeps Δ2, the answer's certificate (unless
@@ -359,7 +359,7 @@ func (spec *ForecastSpec) underSensors(ctx context.Context, f *forecast.Forecast
 		return nil
 	}
 	e := spec.simulation()
-	sources, right, err := SensorTrials{Sensor: spec.Sensor, Trials: e.Trials, Seed: e.Seed}.Simulate(ctx, m, cal)
+	sources, right, err := sensorTrials{Sensor: spec.Sensor, Trials: e.Trials, Seed: e.Seed}.simulate(ctx, m, cal)
 	if err != nil {
 		return err
 	}

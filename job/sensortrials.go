@@ -10,7 +10,7 @@ import (
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
-// SensorTrials simulates what a scope's sensor model does to the private
+// sensorTrials simulates what a scope's sensor model does to the private
 // answer's accuracy (plan's forecast of a scope with a model): Trials
 // sources drawn uniformly (Seed), each source's readings
 // y = gain·(Mass·exp(−τL)e_s) + noise, rounded to the ADC step, with the
@@ -22,16 +22,16 @@ import (
 // is drawn uniformly within the gain tolerance. Mass is the source's
 // total mass (0: the model's smallest source mass, else 1: a unit
 // source), which sets what the ADC step rounds away.
-type SensorTrials struct {
+type sensorTrials struct {
 	Sensor privacy.SensorModel
 	Mass   float64
 	Trials int
 	Seed   uint64
 }
 
-// Simulate returns, per trial, its source and the chance that the answer
+// simulate returns, per trial, its source and the chance that the answer
 // calibrated by cal on m names the source's community.
-func (st SensorTrials) Simulate(ctx context.Context, m *answer.Model, cal privacy.AnswerCalibration) (sources []int, right []float64, err error) {
+func (st sensorTrials) simulate(ctx context.Context, m *answer.Model, cal privacy.AnswerCalibration) (sources []int, right []float64, err error) {
 	n := m.Graph.N()
 	act, err := expm.NewAction(m.Graph, m.Tau, expm.Options{Columns: st.Trials})
 	if err != nil {
@@ -58,8 +58,8 @@ func (st SensorTrials) Simulate(ctx context.Context, m *answer.Model, cal privac
 }
 
 // produce turns a unit source's diffusion a into what the model's sensors
-// report, in place (SensorTrials).
-func (st SensorTrials) produce(a []float64, rng *rand.Rand) {
+// report, in place (sensorTrials).
+func (st sensorTrials) produce(a []float64, rng *rand.Rand) {
 	n := len(a)
 	s := st.Sensor
 	mass := st.Mass

@@ -58,7 +58,7 @@ func TestSensorTrialsProduceTheModel(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		st := SensorTrials{Sensor: c.model, Mass: mass}
+		st := sensorTrials{Sensor: c.model, Mass: mass}
 		for d := range 50 {
 			y := append([]float64(nil), a...)
 			st.produce(y, rand.New(rand.NewPCG(uint64(d), 1)))

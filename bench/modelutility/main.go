@@ -10,7 +10,7 @@
 // uniformly whatever the source, stuck at 0). A refusal counts as wrong.
 // Sources are drawn uniformly with a seed of their own (not plan's), and
 // the readings, faults and counting are this program's: plan's forecast
-// (job.SensorTrials) is checked against it, not used by it.
+// (the plan job's sensorTrials) is checked against it, not used by it.
 // run.sh drives it; -table prints the table of docs/guarantee.md.
 //
 //	go run ./bench/modelutility --graph karate --epsilon 1,4 --sources 300 --draws 4
