@@ -64,7 +64,10 @@ func (st sensorTrials) produce(a []float64, rng *rand.Rand) {
 	s := st.Sensor
 	mass := st.Mass
 	if mass == 0 {
-		mass = max(s.MinSourceMass, 1)
+		mass = s.MinSourceMass // the lightest source the model covers
+	}
+	if mass == 0 {
+		mass = 1
 	}
 	rms := s.NoiseRMS
 	if rms == 0 {
