@@ -233,7 +233,6 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 	var cache posteriorCache
 	diffs := make([]float64, T)
 	named := make([][]float64, T) // each trial's chance of naming each community
-	errs := 0
 	for t := range T {
 		s, hat := rs.src[t], rs.hat[t]
 		truth := cg.Community(s)
@@ -241,7 +240,6 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 		named[t] = probs
 		res.perTrial[t] = probs[truth]
 		if hat != s {
-			errs++
 			diffs[t] = probs[truth] - cal.ProbabilitiesAt(cg, s)[truth]
 		}
 		if cg.Community(hat) == truth {
@@ -266,15 +264,7 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 		}
 		res.In90Size += float64(len(set))
 	}
-	mean, sd := meanSD(diffs)
-	res.CommunityAccuracy = cal.Accuracy + mean
-	half := Z95 * sd / math.Sqrt(float64(T))
-	// With few recovery errors the sample sd says little: bound what
-	// unseen errors could take off by the Wilson upper end of their rate.
-	_, errHi := Wilson(float64(errs), float64(T), Z95)
-	half = math.Max(half, (errHi-float64(errs)/float64(T))*cal.Accuracy)
-	res.low = math.Max(0, res.CommunityAccuracy-half)
-	res.high = math.Min(1, res.CommunityAccuracy+half)
+	res.CommunityAccuracy, res.low, res.high = controlledRate(cal.Accuracy, diffs)
 	comms := make([]int, T)
 	for t, s := range rs.src {
 		comms[t] = cg.Community(s)
@@ -291,6 +281,27 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 	res.In90Rate /= fT
 	res.In90Size /= fT
 	return res, nil
+}
+
+// controlledRate is a rate exact (over every source) plus the mean of the
+// trials' differences from it (diffs, 0 where a trial matched the exact
+// case), in its 95% interval: the differences' normal interval, widened
+// with few nonzero ones to what unseen ones could take off (the Wilson
+// upper end of their rate times exact).
+func controlledRate(exact float64, diffs []float64) (rate, lo, hi float64) {
+	mean, sd := meanSD(diffs)
+	T := float64(len(diffs))
+	rate = exact + mean
+	half := Z95 * sd / math.Sqrt(T)
+	errs := 0.0
+	for _, d := range diffs {
+		if d != 0 {
+			errs++
+		}
+	}
+	_, errHi := Wilson(errs, T, Z95)
+	half = math.Max(half, (errHi-errs/T)*exact)
+	return rate, math.Max(0, rate-half), math.Min(1, rate+half)
 }
 
 // meanSD returns the mean and sample standard deviation.

@@ -152,3 +152,25 @@ func (f *Forecast) SetExact(accuracy float64, by []CommunityRate) {
 	f.ByCommunity = by
 	f.finish()
 }
+
+// SetUnderSensors makes f's rate the one simulated under a sensor model
+// (named model): right[t] is trial t's chance of the right community with
+// its source sources[t] (the plan job's sensorTrials), own[s] source s's
+// on noiseless readings (the audit's, over every node) — the control
+// variate: the trials only estimate what the sensors take off the exact
+// rate (controlledRate). The rates per community are left out (the
+// audit's are of noiseless readings); the 90% set's stay the audit's.
+func (f *Forecast) SetUnderSensors(model string, own []float64, sources []int, right []float64) {
+	exact := 0.0
+	for _, v := range own {
+		exact += v / float64(len(own))
+	}
+	diffs := make([]float64, len(sources))
+	for t, s := range sources {
+		diffs[t] = right[t] - own[s]
+	}
+	f.CommunityAccuracy, f.Low, f.High = controlledRate(exact, diffs)
+	f.Realized, f.Trials, f.Exact, f.SensorModel = f.CommunityAccuracy, len(sources), false, model
+	f.ByCommunity = nil
+	f.finish()
+}

@@ -94,6 +94,10 @@ type Forecast struct {
 	// Realized (ModeAnswer) is the share of simulated answers that were
 	// right, counted rather than computed.
 	Realized float64 `json:"realizedRate,omitempty"`
+	// SensorModel (ModeAnswer) names the scope's sensor model the rate
+	// was simulated under (SetUnderSensors): "" for the audit's exact
+	// rate on noiseless readings.
+	SensorModel string `json:"sensorModel,omitempty"`
 	// ByCommunity is the rate per community of the source (one source
 	// per trial), in community id order: which communities are answerable
 	// at this ε. Nil with several sources per trial.

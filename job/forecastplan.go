@@ -55,6 +55,13 @@ type ForecastSpec struct {
 	// FitTolerance (recovery.CertifierOptions.SensorNoise): the forecast
 	// is then the accuracy for readings within that bound.
 	SensorNoise float64
+	// Sensor, when not zero, is the scope's sensor model (budget --init,
+	// or plan's flags stating one; its noise is SensorNoise): the
+	// answer is calibrated as a scope with it answers
+	// (answer.CalibrationAlpha with its drift allowance) and its rate
+	// simulated under its noise and faults (sensorTrials), not
+	// read off the audit's noiseless readings.
+	Sensor privacy.SensorModel
 	// Cache, when set, keeps Δ2, the answer's certificate (unless
 	// AnswerCache names one) and the forecasts for a run on the same graph
 	// and parameters to reuse.
@@ -306,7 +313,7 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport,
 		if progress != nil {
 			progress(i, len(spec.Epsilons))
 		}
-		cal, err := spec.AnswerCache.Calibrate(ctx, m, eps, e.Alpha, 0, spec.Logger)
+		cal, err := spec.AnswerCache.Calibrate(ctx, m, eps, answer.CalibrationAlpha(e.Alpha, spec.Sensor.DriftHops), answer.CalibrationCap(0, spec.Sensor.DriftHops), spec.Logger)
 		if err != nil {
 			return nil, err
 		}
@@ -335,10 +342,29 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport,
 				return nil, err
 			}
 			f.Reused = ok // its audit was an earlier run's
+			if err := spec.underSensors(ctx, &f, m, cal, a); err != nil {
+				return nil, err
+			}
 			exact[eps] = f
 		}
 	}
 	return exact, nil
+}
+
+// underSensors makes f, the answer's row at cal (audited by a), the rate
+// simulated under the spec's sensor model (nothing without one): the
+// simulation's trials and seed, the answer at the nearest fit.
+func (spec *ForecastSpec) underSensors(ctx context.Context, f *forecast.Forecast, m *answer.Model, cal privacy.AnswerCalibration, a *answer.Audit) error {
+	if spec.Sensor.IsZero() {
+		return nil
+	}
+	e := spec.simulation()
+	sources, right, err := sensorTrials{Sensor: spec.Sensor, Trials: e.Trials, Seed: e.Seed}.simulate(ctx, m, cal)
+	if err != nil {
+		return err
+	}
+	f.SetUnderSensors(spec.Sensor.String(), a.OwnCommunity(), sources, right)
+	return nil
 }
 
 // HeldWork is what a ForecastSpec's caches hold of its work before it

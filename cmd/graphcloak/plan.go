@@ -30,9 +30,16 @@ type planOptions struct {
 	smooth        []float64
 	answerEpsilon float64
 	fitTolerance  float64
-	sensorNoise   noiseFlags
-	answerCache   string
-	cacheDir      string
+	// model is the sensor model the flags state (--sensor-noise alone
+	// is the answer's noise, as locate's; with --drift-hops or a part
+	// beyond it, a scope's model: planSensorModel).
+	model     modelFlags
+	driftHops int
+	// modelGiven: --drift-hops or a part of the model beyond its noise
+	// was given; driftGiven: --drift-hops was.
+	modelGiven, driftGiven bool
+	answerCache            string
+	cacheDir               string
 	// epsilonGiven: --epsilon was given (else the configured ε).
 	epsilonGiven bool
 	// local forecasts a local release (sensors add their own noise,
@@ -73,6 +80,18 @@ sensor switched off, out of battery, out of range), and the rest located from
 their readings alone, as locate does. Sensors that fail because of the source
 (a fire that burns the detector) are not that case: the forecast would be
 optimistic.
+
+A scope's sensor model (budget --init --sensor-noise ν [--adc-quantum
+--gain-tolerance --faulty-sensors --noise-peak --drift-hops d]) changes the
+private answer: answered at the nearest fit, calibrated as if α were
+⌈α⌉·(1+2d). With --ledger/--scope naming a scope with a model, or with
+--drift-hops (or a part of the model beyond --sensor-noise) stating one, plan
+forecasts that answer: calibrated the same way, its rate simulated on
+--trials sources whose readings carry the model's noise and faults (an ADC
+step, gains within the tolerance, the faulty sensors stuck at 0 wherever the
+source is, noise clipped at its peak), unit sources unless the model states
+--min-source-mass. --sensor-noise alone is the answer's noise on a scope
+without a model, as locate's.
 
 --target-accuracy A prints, per mode, the smallest ε on the grid 1/8 … 32
 (steps of √2) whose forecast reaches A.
@@ -117,9 +136,13 @@ func newPlanCmd(g *globalOptions) *cobra.Command {
 // private answer in a local forecast.
 func checkPlanFlags(f *pflag.FlagSet, o *planOptions) error {
 	o.epsilonGiven = f.Changed("epsilon")
-	if err := checkSensorNoise(f, o.sensorNoise); err != nil {
+	if err := o.model.check(f); err != nil {
 		return err
 	}
+	for _, name := range append([]string{"drift-hops"}, sensorModelFlags...) {
+		o.modelGiven = o.modelGiven || f.Changed(name)
+	}
+	o.driftGiven = f.Changed("drift-hops")
 	if o.missing != 0 && !o.local {
 		return errkind.Usagef("--missing is the fraction of sensors that do not report in a local release: give --local too")
 	}
@@ -156,7 +179,10 @@ func addPlanFlags(f *pflag.FlagSet, o *planOptions) {
 	config.AddFlags(f, "header", "duplicate-edges", "epsilon-total", "delta-total", "ledger", "ledger-key", "scope")
 	f.Float64Var(&o.fitTolerance, "fit-tolerance", recovery.DefaultFitTolerance,
 		"the private answer's fit tolerance (as locate --private-answer): the audit's classes depend on it")
-	addSensorNoiseFlag(f, &o.sensorNoise)
+	addSensorNoiseFlag(f, &o.model.noise)
+	addModelPartFlags(f, &o.model.parts)
+	o.driftHops = privacy.DefaultDriftHops
+	f.Var((*driftFlag)(&o.driftHops), "drift-hops", "with --sensor-noise: forecast a scope's sensor model (as budget --init keeps it) with this drift allowance — any (default): randomized response at ε; d in 0..3: answers calibrated as if α were ⌈α⌉·(1+2d); the rate simulated under the model's noise and faults; a scope with a model (--ledger/--scope) is forecast under its own")
 	f.BoolVar(&o.estimate, "estimate", false, "only estimate how long the plan's long steps take (Δ2 by its cost model, the answer audit at this machine's measured rate, the per-node trials priced at it; under 1 s); compute nothing")
 	f.StringVar(&o.answerCache, "answer-cache", "", "reuse (or store) the answer model of the audit in this file, as locate --private-answer --answer-cache does")
 	addCacheDirFlag(f, &o.cacheDir)
@@ -265,8 +291,15 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 	if lg, err = lg.InKeyOrder(); err != nil {
 		return err
 	}
+	bal, err := planLedgerBalance(ctx, g, o, st)
+	if err != nil {
+		return err
+	}
 	spec, err := planSpec(ctx, g, o, lg)
 	if err != nil {
+		return err
+	}
+	if err := o.withSensorModel(&spec, bal); err != nil {
 		return err
 	}
 	if o.estimate {
@@ -278,7 +311,7 @@ func runPlan(ctx context.Context, g *globalOptions, o *planOptions, out io.Write
 		return err
 	}
 	rep.LabelSmoothed(flagName) // labelled with the flag that asks for it
-	if err := planBudgetBuys(ctx, g, o, st, rep); err != nil {
+	if err := planBudgetBuys(g, o, bal, rep); err != nil {
 		return err
 	}
 	if g.output == "json" {
@@ -313,7 +346,7 @@ func planSpec(ctx context.Context, g *globalOptions, o *planOptions, lg *stores.
 	}
 	return job.ForecastSpec{Local: o.local, SensorFloor: floor, Simulation: sim, GraphName: o.graph, CommunitiesKind: kind,
 		Epsilons: o.epsilons, Modes: o.modes, Target: o.target, Smooth: o.smooth, TimeBudget: o.timeBudget,
-		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.sensorNoise.At(lg.Graph.N()), Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger}, nil
+		AnswerCache: cache, Cache: work, FitTolerance: o.fitTolerance, SensorNoise: o.model.noise.At(lg.Graph.N()), Progress: g.progress, PassStarted: g.passStarted, Say: g.say, Logger: g.logger}, nil
 }
 
 // planAnswerCache is the cache of the answer audit's model that
@@ -339,16 +372,12 @@ func planWorkCache(g *globalOptions, o *planOptions) (*job.WorkCache, error) {
 // planBudgetBuys fills the report's budget (job.ForecastReport.SetBudget):
 // what the configured totals (--epsilon-total, --delta-total; the
 // answers' share --answer-epsilon), or the --ledger/--scope scope's own
-// budget, buy of each forecast; st are the stores the graph was read
-// through (planLedgerBalance).
-func planBudgetBuys(ctx context.Context, g *globalOptions, o *planOptions, st *stores.Stores, rep *job.ForecastReport) error {
+// budget, bal (planLedgerBalance), buy of each forecast.
+func planBudgetBuys(g *globalOptions, o *planOptions, bal *privacy.Balance, rep *job.ForecastReport) error {
 	cfg := &g.cfg.Config
-	bal, err := planLedgerBalance(ctx, g, o, st)
-	if err != nil {
-		return err
-	}
 	ledger := ""
 	if bal != nil {
+		var err error
 		if ledger, err = cfg.LedgerName(); err != nil {
 			return err
 		}

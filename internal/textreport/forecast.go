@@ -62,6 +62,10 @@ func Forecasts(out io.Writer, fs []forecast.Forecast) error {
 		if f := &fs[i]; len(f.ExactNode) > 0 {
 			fmt.Fprintf(out, "%s at ε = %g, %s\n", f.Mode, f.Epsilon, ExactNodeCurve(f.ExactNode))
 		}
+		if f := &fs[i]; f.SensorModel != "" {
+			fmt.Fprintf(out, "%s at ε = %g: simulated on %d sources under the scope's sensor model (%s), answered at the nearest fit with its drift allowance\n",
+				f.Mode, f.Epsilon, f.Trials, f.SensorModel)
+		}
 	}
 	return nil
 }
