@@ -68,24 +68,36 @@ func planAnswerRows(t *testing.T, args ...string) map[float64]answerRow {
 // 0.768 at ε = 4), and had no --drift-hops.
 func TestPlanForecastsSensorModel(t *testing.T) {
 	isolateConfig(t)
-	ledger := filepath.Join(t.TempDir(), "ledger.json")
-	initTestLedger(t, ledger, "--scope", "m", "--answer-delta", "1e-6", "--answer-epsilon", "10", "--sensor-noise", "0.005",
-		"--adc-quantum", "0.00390625", "--faulty-sensors", "1")
-	byScope := planAnswerRows(t, "--ledger", ledger, "--scope", "m")
-	oracle := sensorOracle(t, []float64{1, 4})
-	for _, eps := range []float64{1, 4} {
-		f := byScope[eps]
-		if f.SensorModel == "" || f.Exact {
-			t.Errorf("ε = %g: the row does not say it was simulated under the scope's model (sensorModel %q, exact %v)", eps, f.SensorModel, f.Exact)
+	dir := t.TempDir()
+	ledger := filepath.Join(dir, "ledger.json") // the default allowance's
+	// The default allowance (any: randomized response at ε) and one hop.
+	var byScope map[float64]answerRow
+	for _, drift := range []int{privacy.DefaultDriftHops, 1} {
+		scope, ledger := "m", ledger
+		if drift != privacy.DefaultDriftHops {
+			ledger = filepath.Join(dir, "ledger-"+strconv.Itoa(drift)+".json")
 		}
-		if d := math.Abs(f.CommunityAccuracy - oracle[eps]); d > 0.05 {
-			t.Errorf("ε = %g: plan forecast %.3f [%.3f, %.3f], the oracle measured %.3f: %.3f apart (over 5 points)",
-				eps, f.CommunityAccuracy, f.Low, f.High, oracle[eps], d)
+		initTestLedger(t, ledger, "--scope", scope, "--answer-delta", "1e-6", "--answer-epsilon", "10", "--sensor-noise", "0.005",
+			"--adc-quantum", "0.00390625", "--faulty-sensors", "1", "--drift-hops", (*driftFlag)(&drift).String())
+		rows := planAnswerRows(t, "--ledger", ledger, "--scope", scope)
+		if drift == privacy.DefaultDriftHops {
+			byScope = rows
 		}
-		t.Logf("ε = %g: plan %.3f [%.3f, %.3f], oracle %.3f", eps, f.CommunityAccuracy, f.Low, f.High, oracle[eps])
+		oracle := sensorOracle(t, []float64{1, 4}, drift)
+		for _, eps := range []float64{1, 4} {
+			f := rows[eps]
+			if f.SensorModel == "" || f.Exact {
+				t.Errorf("drift %d, ε = %g: the row does not say it was simulated under the scope's model (sensorModel %q, exact %v)", drift, eps, f.SensorModel, f.Exact)
+			}
+			if d := math.Abs(f.CommunityAccuracy - oracle[eps]); d > 0.05 {
+				t.Errorf("drift %d, ε = %g: plan forecast %.3f [%.3f, %.3f], the oracle measured %.3f: %.3f apart (over 5 points)",
+					drift, eps, f.CommunityAccuracy, f.Low, f.High, oracle[eps], d)
+			}
+			t.Logf("drift %d, ε = %g: plan %.3f [%.3f, %.3f], oracle %.3f", drift, eps, f.CommunityAccuracy, f.Low, f.High, oracle[eps])
+		}
 	}
 	// The same model stated by flags: the same forecast.
-	byFlags := planAnswerRows(t, "--sensor-noise", "0.005", "--drift-hops", "1", "--adc-quantum", "0.00390625", "--faulty-sensors", "1")
+	byFlags := planAnswerRows(t, "--sensor-noise", "0.005", "--drift-hops", "any", "--adc-quantum", "0.00390625", "--faulty-sensors", "1")
 	for eps, f := range byScope {
 		if g := byFlags[eps]; g != f {
 			t.Errorf("ε = %g: the model by flags forecast %+v, the scope's %+v", eps, g, f)
@@ -101,7 +113,7 @@ func TestPlanForecastsSensorModel(t *testing.T) {
 // sensorOracle is the rate at which answers drawn by answer.Run on every
 // karate source name its community, under the 8-bit ADC and one stuck
 // sensor (TestPlanForecastsSensorModel), per ε.
-func sensorOracle(t *testing.T, epsilons []float64) map[float64]float64 {
+func sensorOracle(t *testing.T, epsilons []float64, drift int) map[float64]float64 {
 	t.Helper()
 	ctx := context.Background()
 	k, _ := laplacian.Karate()
@@ -131,7 +143,7 @@ func sensorOracle(t *testing.T, epsilons []float64) map[float64]float64 {
 					y[i] = math.Round((heat.At(i, s)+nu/float64(n)*rng.NormFloat64())/q) * q
 				}
 				y[rng.IntN(n)] = 0
-				res, err := answer.Run(ctx, answer.Request{Graph: g, Values: y, Tau: 1, Epsilon: eps, DriftHops: 1, Partition: part,
+				res, err := answer.Run(ctx, answer.Request{Graph: g, Values: y, Tau: 1, Epsilon: eps, DriftHops: drift, Partition: part,
 					SensorNoise: nu, OnMismatch: answer.MismatchNearest, Model: m, Ledger: freeLedger{}, Scope: "oracle"})
 				if err != nil {
 					t.Fatal(err)
