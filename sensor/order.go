@@ -22,7 +22,7 @@ const (
 	OrderKind     = "graphcloak.epoch-order"
 	OrderVersion  = 1
 	ReportKind    = "graphcloak.report"
-	ReportVersion = 1
+	ReportVersion = 2
 )
 
 // MaxOrderBytes bounds the size of an order envelope VerifyOrder reads
@@ -218,6 +218,19 @@ func verifyOrderDigest(pub ed25519.PublicKey, env []byte) (Order, string, error)
 	}
 	sum := sha256.Sum256(raw)
 	return o, hex.EncodeToString(sum[:]), nil
+}
+
+// OrderSHA256 returns the hex SHA-256 of the signed bytes of the order in
+// the envelope env — its "order" member's value exactly as it appears —
+// which a report's orderSha256 names (a collector refuses a report of
+// any other order). It does not verify the signature (VerifyOrder does).
+func OrderSHA256(env []byte) (string, error) {
+	var e envelope
+	if err := decodeStrict(env, &e); err != nil || len(e.Order) == 0 {
+		return "", &OrderError{Reason: "is not an order envelope"}
+	}
+	sum := sha256.Sum256(e.Order)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 func verifyOrderRaw(pub ed25519.PublicKey, env []byte) (Order, []byte, error) {

@@ -146,10 +146,11 @@ func TestReportMAC(t *testing.T) {
 	if !bytes.Equal(mk, h.Sum(nil)) {
 		t.Fatal("ReportMACKey")
 	}
-	r := Report{Kind: ReportKind, Version: 1, Node: "n1", Scope: "s", Epoch: "e", ReleaseID: "rel-x", Grid: -5, Value: math.Ldexp(-5, -3)}
+	d := strings.Repeat("0f", 32)
+	r := Report{Kind: ReportKind, Version: 2, Node: "n1", Scope: "s", Epoch: "e", ReleaseID: "rel-x", OrderSHA256: d, Grid: -5, Value: math.Ldexp(-5, -3)}
 	SealReport(mk, &r)
-	m := "\x00\x00\x00\x14graphcloak/report/v1" + "\x00\x00\x00\x05rel-x" + "\x00\x00\x00\x01s" + "\x00\x00\x00\x01e" + "\x00\x00\x00\x02n1" +
-		"\xff\xff\xff\xff\xff\xff\xff\xfb"
+	m := "\x00\x00\x00\x14graphcloak/report/v2" + "\x00\x00\x00\x05rel-x" + "\x00\x00\x00\x01s" + "\x00\x00\x00\x01e" + "\x00\x00\x00\x40" + d +
+		"\x00\x00\x00\x02n1" + "\xff\xff\xff\xff\xff\xff\xff\xfb"
 	h = hmac.New(sha256.New, mk)
 	h.Write([]byte(m))
 	if r.MAC != hex.EncodeToString(h.Sum(nil)) {
@@ -168,12 +169,28 @@ func TestReportMAC(t *testing.T) {
 		"short mac": func(r *Report) { r.MAC = "00" },
 		"value":     func(r *Report) { r.Value += 1 },
 		"kind":      func(r *Report) { r.Kind = "x" },
+		"order":     func(r *Report) { r.OrderSHA256 = strings.Repeat("0e", 32) },
+		"no order":  func(r *Report) { r.OrderSHA256 = "" },
+		"ORDER":     func(r *Report) { r.OrderSHA256 = strings.ToUpper(r.OrderSHA256) },
+		"version 1": func(r *Report) { r.Version = 1 },
+		"version 3": func(r *Report) { r.Version = 3 },
 	} {
 		c := r
 		mut(&c)
 		if err := c.Verify(mk, 3); !errors.Is(err, ErrBadReport) {
 			t.Errorf("%s: Verify = %v", name, err)
 		}
+	}
+	// A version 1 report — sealed over the version 1 message, which has no
+	// order digest — is refused as such, with the reason.
+	old := r
+	old.Version, old.OrderSHA256 = 1, ""
+	h = hmac.New(sha256.New, mk)
+	h.Write([]byte("\x00\x00\x00\x14graphcloak/report/v1" + "\x00\x00\x00\x05rel-x" + "\x00\x00\x00\x01s" + "\x00\x00\x00\x01e" + "\x00\x00\x00\x02n1" +
+		"\xff\xff\xff\xff\xff\xff\xff\xfb"))
+	old.MAC = hex.EncodeToString(h.Sum(nil))
+	if err := old.Verify(mk, 3); !errors.Is(err, ErrOldReport) || !strings.Contains(err.Error(), "version 2") {
+		t.Errorf("a version 1 report: Verify = %v, want ErrOldReport", err)
 	}
 	if err := r.Verify(ReportMACKey([32]byte{1}), 3); !errors.Is(err, ErrBadMAC) {
 		t.Errorf("other key: %v", err)
