@@ -199,3 +199,38 @@ func TestReportMAC(t *testing.T) {
 		t.Errorf("other grid exponent: %v", err)
 	}
 }
+
+// Every free string of an order is at most MaxOrderString bytes: at the
+// limit the order is signed, one byte over it is refused with an error
+// naming the member and the limit.
+func TestOrderStringsCapped(t *testing.T) {
+	long := func(n int) string { return strings.Repeat("a", n) }
+	for name, set := range map[string]func(*Order, string){
+		"scope":             func(o *Order, s string) { o.Scope = s },
+		"epoch":             func(o *Order, s string) { o.Epoch = s },
+		"releaseId":         func(o *Order, s string) { o.ReleaseID = "rel-" + s[4:] },
+		"graph.sha256":      func(o *Order, s string) { o.Graph.SHA256 = s },
+		"certificateDigest": func(o *Order, s string) { o.CertificateDigest = s },
+		"coordinatorKey":    func(o *Order, s string) { o.CoordinatorKey = s },
+		"keyFingerprint":    func(o *Order, s string) { o.KeyFingerprint = s },
+		"nodes[2]":          func(o *Order, s string) { o.Nodes[2] = s },
+	} {
+		at := testOrder()
+		set(&at, long(MaxOrderString))
+		if name == "releaseId" {
+			at.ReleaseID = "rel-" + strings.Repeat("ab", (MaxOrderString-4)/2) // 256 bytes of hex
+		}
+		if _, err := SignOrder(testCoordinator("a"), at); err != nil {
+			t.Errorf("%s of %d bytes: %v", name, MaxOrderString, err)
+		}
+		over := testOrder()
+		set(&over, long(MaxOrderString+1))
+		if name == "releaseId" {
+			over.ReleaseID = "rel-" + strings.Repeat("ab", (MaxOrderString-4)/2) + "ab" // 258 bytes, valid hex
+		}
+		err := over.Check()
+		if !errors.Is(err, ErrOrder) || !strings.Contains(err.Error(), name+" is ") || !strings.Contains(err.Error(), "256") {
+			t.Errorf("%s over %d bytes: Check = %v, want a refusal naming %s and the limit", name, MaxOrderString, err, name)
+		}
+	}
+}

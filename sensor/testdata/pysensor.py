@@ -228,7 +228,10 @@ def verify_order(pub, data):
           and fin_pos(o["epsilon"]) and is_num(o["delta"]) and 0 < o["delta"] < 1
           and fin_pos(o["sensitivity"]) and fin_pos(o["effectiveSensitivity"]) and fin_pos(o["rho"])
           and isinstance(o["nodes"], list) and o["nodes"] and all(isinstance(n, str) and n for n in o["nodes"])
-          and len(set(o["nodes"])) == len(o["nodes"]))
+          and len(set(o["nodes"])) == len(o["nodes"])
+          and all(isinstance(x, str) and len(x.encode("utf-8")) <= 256 for x in
+                  [o["scope"], o["epoch"], rid, o["graph"]["sha256"], o["certificateDigest"], o["coordinatorKey"],
+                   o.get("keyFingerprint", ""), o["kind"]] + o["nodes"]))
     if not ok:
         raise Refused("bad-order", "Order.Check")
     o["_nb"], o["_na"] = parse_time(o["notBefore"]), parse_time(o["notAfter"])
