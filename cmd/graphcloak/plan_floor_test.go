@@ -86,6 +86,7 @@ func lowFloorPolicy(t *testing.T) string {
 func TestPlanLocalTargetKeepsToSensorFloor(t *testing.T) {
 	out := mustRun(t, "plan", "--graph", "karate", "--local", "--modes", "per-node", "--epsilon", "1", "--delta", "1e-6", "--trials", "10",
 		"--target-accuracy", "0.5", "-o", "json")
+	validate(t, "plan", out) // maxEpsilon is in plan's schema
 	var rep struct {
 		Plan struct {
 			Needed []struct {
