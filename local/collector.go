@@ -174,6 +174,10 @@ func (c *Collector) restore(line []byte) error {
 	if err == nil {
 		reason, err = c.authenticate(rep)
 	}
+	if reason == OldVersion {
+		return errors.New("old-version: a version 1 report, stored by a collector before version 2 (whose reports name their order); " +
+			"close this epoch with the graphcloak that opened it, or open a new epoch")
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %v", reason, err)
 	}

@@ -330,3 +330,25 @@ func TestSubmitReaderLineNumbers(t *testing.T) {
 		}
 	}
 }
+
+// TestJournalWithVersion1Report: a journal holding a version 1 report (a
+// collector before version 2 stored it) is refused when opened, with why
+// and what to do — never restored as if it named its order.
+func TestJournalWithVersion1Report(t *testing.T) {
+	nodes, keys := testKeys(2)
+	o := testOrder(nodes)
+	dir := t.TempDir()
+	clk := &clock{t0}
+	c := openTest(t, o, keys, dir, clk)
+	c.Close()
+	old := report(o, keys, "n0", 10)
+	old.Version, old.OrderSHA256 = 1, ""
+	f, _ := os.OpenFile(journalPath(dir, o.ReleaseID), os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(append(line(t, old), '\n'))
+	f.Close()
+	_, err := OpenCollector(CollectorOptions{Order: o, OrderSHA256: orderSHA(o), MACKeys: keys, JournalDir: dir, Now: clk.now})
+	var je *JournalError
+	if !errors.As(err, &je) || !strings.Contains(err.Error(), "version 1 report") || !strings.Contains(err.Error(), "open a new epoch") {
+		t.Errorf("a journal with a version 1 report: %v", err)
+	}
+}
