@@ -209,7 +209,7 @@ func TestJournalTornTail(t *testing.T) {
 
 // TestJournalOfAnotherOrder: a journal is bound to its order; a second
 // collector on the same journal is busy; a stored report that no longer
-// verifies (other MAC keys) is refused.
+// verifies (other MAC keys), or a version 1 one, is refused.
 func TestJournalOfAnotherOrder(t *testing.T) {
 	nodes, keys := testKeys(3)
 	o := testOrder(nodes)
@@ -231,6 +231,18 @@ func TestJournalOfAnotherOrder(t *testing.T) {
 	other["n0"] = []byte("another key")
 	if _, err := OpenCollector(CollectorOptions{Order: o, OrderSHA256: orderSHA(o), MACKeys: other, JournalDir: dir, Now: clk.now}); !errors.As(err, new(*JournalError)) {
 		t.Errorf("stored report under other keys: %v", err)
+	}
+	// A version 1 report in the journal (a collector before version 2
+	// stored it) is refused with why and what to do, never restored as if
+	// it named its order.
+	v1 := report(o, keys, "n1", 11)
+	v1.Version, v1.OrderSHA256 = 1, ""
+	f, _ := os.OpenFile(journalPath(dir, o.ReleaseID), os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(append(line(t, v1), '\n'))
+	f.Close()
+	_, err = OpenCollector(CollectorOptions{Order: o, OrderSHA256: orderSHA(o), MACKeys: keys, JournalDir: dir, Now: clk.now})
+	if !errors.As(err, new(*JournalError)) || !strings.Contains(err.Error(), "version 1 report") || !strings.Contains(err.Error(), "open a new epoch") {
+		t.Errorf("a journal with a version 1 report: %v", err)
 	}
 }
 
@@ -328,27 +340,5 @@ func TestSubmitReaderLineNumbers(t *testing.T) {
 		if got[i].Line != w.line || got[i].Reason != w.reason {
 			t.Errorf("result %d: line %d %q, want line %d %q", i, got[i].Line, got[i].Reason, w.line, w.reason)
 		}
-	}
-}
-
-// TestJournalWithVersion1Report: a journal holding a version 1 report (a
-// collector before version 2 stored it) is refused when opened, with why
-// and what to do — never restored as if it named its order.
-func TestJournalWithVersion1Report(t *testing.T) {
-	nodes, keys := testKeys(2)
-	o := testOrder(nodes)
-	dir := t.TempDir()
-	clk := &clock{t0}
-	c := openTest(t, o, keys, dir, clk)
-	c.Close()
-	old := report(o, keys, "n0", 10)
-	old.Version, old.OrderSHA256 = 1, ""
-	f, _ := os.OpenFile(journalPath(dir, o.ReleaseID), os.O_APPEND|os.O_WRONLY, 0)
-	f.Write(append(line(t, old), '\n'))
-	f.Close()
-	_, err := OpenCollector(CollectorOptions{Order: o, OrderSHA256: orderSHA(o), MACKeys: keys, JournalDir: dir, Now: clk.now})
-	var je *JournalError
-	if !errors.As(err, &je) || !strings.Contains(err.Error(), "version 1 report") || !strings.Contains(err.Error(), "open a new epoch") {
-		t.Errorf("a journal with a version 1 report: %v", err)
 	}
 }

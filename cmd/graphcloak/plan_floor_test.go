@@ -13,6 +13,30 @@ import (
 	"github.com/graphcloak/graphcloak/sensor"
 )
 
+// localPlan is what the floor's tests read of plan --local's JSON.
+type localPlan struct {
+	Delta2 float64 `json:"delta2"`
+	Plan   struct {
+		Forecasts []planRow `json:"forecasts"`
+		Needed    []struct {
+			Mode       string   `json:"mode"`
+			Epsilon    *float64 `json:"epsilon"`
+			MaxEpsilon *float64 `json:"maxEpsilon"`
+			Forecast   planRow  `json:"forecast"`
+		} `json:"needed"`
+	} `json:"plan"`
+	SensorFloor *struct {
+		SigmaFloor float64 `json:"sigmaFloor"`
+		MaxEpsilon float64 `json:"maxEpsilon"`
+	} `json:"sensorFloor"`
+}
+
+type planRow struct {
+	Mode    string  `json:"mode"`
+	Epsilon float64 `json:"epsilon"`
+	Sigma   float64 `json:"sigma"`
+}
+
 // TestPlanLocalKeepsToSensorFloor: plan --local never forecasts a
 // per-node σ below the default sensors' σ floor (1.984: one report at
 // Δ2 ≤ √2·α within the daily cap ε = 4 at δ = 10⁻⁶), and the largest ε
@@ -20,20 +44,7 @@ import (
 // was forecast at σ ≈ 0.45 on karate, an order every sensor refuses).
 func TestPlanLocalKeepsToSensorFloor(t *testing.T) {
 	out := mustRun(t, "plan", "--graph", "karate", "--local", "--modes", "per-node", "--epsilon", "0.5,4", "--delta", "1e-6", "--trials", "10", "-o", "json")
-	var rep struct {
-		Delta2 float64 `json:"delta2"`
-		Plan   struct {
-			Forecasts []struct {
-				Mode    string  `json:"mode"`
-				Epsilon float64 `json:"epsilon"`
-				Sigma   float64 `json:"sigma"`
-			} `json:"forecasts"`
-		} `json:"plan"`
-		SensorFloor *struct {
-			SigmaFloor float64 `json:"sigmaFloor"`
-			MaxEpsilon float64 `json:"maxEpsilon"`
-		} `json:"sensorFloor"`
-	}
+	var rep localPlan
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
@@ -87,28 +98,12 @@ func TestPlanLocalTargetKeepsToSensorFloor(t *testing.T) {
 	out := mustRun(t, "plan", "--graph", "karate", "--local", "--modes", "per-node", "--epsilon", "1", "--delta", "1e-6", "--trials", "10",
 		"--target-accuracy", "0.5", "-o", "json")
 	validate(t, "plan", out) // maxEpsilon is in plan's schema
-	var rep struct {
-		Plan struct {
-			Needed []struct {
-				Mode       string   `json:"mode"`
-				Epsilon    *float64 `json:"epsilon"`
-				MaxEpsilon *float64 `json:"maxEpsilon"`
-				Forecast   struct {
-					Epsilon float64 `json:"epsilon"`
-					Sigma   float64 `json:"sigma"`
-				} `json:"forecast"`
-			} `json:"needed"`
-		} `json:"plan"`
-		SensorFloor struct {
-			SigmaFloor float64 `json:"sigmaFloor"`
-			MaxEpsilon float64 `json:"maxEpsilon"`
-		} `json:"sensorFloor"`
-	}
+	var rep localPlan
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	floor := sensor.SigmaFloorFor(math.Sqrt2, 4, 1e-6) // keygen's defaults
-	if len(rep.Plan.Needed) != 1 || rep.SensorFloor.SigmaFloor != floor {
+	if len(rep.Plan.Needed) != 1 || rep.SensorFloor == nil || rep.SensorFloor.SigmaFloor != floor {
 		t.Fatalf("needed %+v, floor %+v:\n%s", rep.Plan.Needed, rep.SensorFloor, out)
 	}
 	n := rep.Plan.Needed[0]
