@@ -23,6 +23,10 @@ type EpsilonSweep struct {
 	Modes []string
 	// Target, when > 0, is the community accuracy to reach.
 	Target float64
+	// PerNodeMaxEpsilon, when set, is the largest ε the per-node target
+	// search tries (a local release's sensors refuse the σ of a larger
+	// one): EpsilonGrid's points up to it, then it. At 0 no ε is tried.
+	PerNodeMaxEpsilon *float64
 	// Geometry of the partition, when computed before.
 	Geometry *privacy.CommunityGeometry
 	// Exact, when set, holds the rows computed instead of simulated, by
@@ -66,6 +70,9 @@ type NeededEpsilon struct {
 	Epsilon   *float64 `json:"epsilon"`
 	Reached   bool     `json:"reached"`
 	Forecast  Forecast `json:"forecast"`
+	// MaxEpsilon is the largest ε searched when the search was capped
+	// (EpsilonSweep.PerNodeMaxEpsilon); nil: EpsilonGrid's largest.
+	MaxEpsilon *float64 `json:"maxEpsilon,omitempty"`
 	// Smooth is the extra diffusion τ′ of a smoothed per-node release
 	// (0: none), which Mode does not name: a caller labels it with the
 	// name it gives the parameter.
@@ -162,11 +169,19 @@ func SweepEpsilons(ctx context.Context, p EpsilonSweep) (*EpsilonSweepResult, er
 			}
 		}
 		if p.Target > 0 {
-			need, err := smallestEpsilon(fc, p.Target)
+			grid := EpsilonGrid()
+			capped := mode == ModePerNode && p.PerNodeMaxEpsilon != nil && *p.PerNodeMaxEpsilon < grid[len(grid)-1]
+			if capped {
+				grid = cappedGrid(*p.PerNodeMaxEpsilon)
+			}
+			need, err := smallestEpsilon(fc, p.Target, grid)
 			if err != nil {
 				return nil, err
 			}
 			need.Mode = mode
+			if capped {
+				need.MaxEpsilon = p.PerNodeMaxEpsilon
+			}
 			res.Needed = append(res.Needed, need)
 		}
 	}
@@ -330,11 +345,29 @@ func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo *ceiling
 	return nil, &ParamError{"mode", mode, "must be " + ModePerNode + " or " + ModeAnswer}
 }
 
-// smallestEpsilon bisects EpsilonGrid for the first ε whose forecast
-// reaches target (the accuracy grows with ε).
-func smallestEpsilon(fc func(float64) (Forecast, error), target float64) (NeededEpsilon, error) {
-	grid := EpsilonGrid()
+// cappedGrid is EpsilonGrid's points below max, then max itself (none
+// when max ≤ 0); max is below EpsilonGrid's largest.
+func cappedGrid(max float64) []float64 {
+	var out []float64
+	for _, eps := range EpsilonGrid() {
+		if eps < max {
+			out = append(out, eps)
+		}
+	}
+	if max > 0 {
+		out = append(out, max)
+	}
+	return out
+}
+
+// smallestEpsilon bisects grid (increasing) for the first ε whose
+// forecast reaches target (the accuracy grows with ε); an empty grid
+// reaches nothing.
+func smallestEpsilon(fc func(float64) (Forecast, error), target float64, grid []float64) (NeededEpsilon, error) {
 	need := NeededEpsilon{Target: target}
+	if len(grid) == 0 {
+		return need, nil
+	}
 	cache := map[int]Forecast{}
 	at := func(i int) (Forecast, error) {
 		if f, ok := cache[i]; ok {

@@ -31,18 +31,12 @@ func (spec *ForecastSpec) applyFloor(rep *ForecastReport) error {
 	if fl == nil || rep.Delta2 == nil || len(rep.Result.Forecasts) == 0 {
 		return nil
 	}
-	n, mech := spec.Simulation.Graph.N(), spec.Simulation.Mechanism
-	delta := rep.Result.Forecasts[0].Delta
-	orderSigma := func(eps float64) (float64, error) {
-		cal, err := privacy.CalibrateRelease(*rep.Delta2, eps, delta, n, mech)
-		return cal.Sigma, err
-	}
-	max, err := largestAccepted(orderSigma, fl.SigmaFloor)
+	max, err := spec.floorCap(rep.Delta2)
 	if err != nil {
 		return err
 	}
 	out := *fl
-	out.MaxEpsilon = max
+	out.MaxEpsilon = *max
 	res := rep.Result
 	res.Forecasts = slices.DeleteFunc(res.Forecasts, func(f forecast.Forecast) bool {
 		refused := f.Mode == forecast.ModePerNode && f.Sigma < fl.SigmaFloor
@@ -54,6 +48,24 @@ func (spec *ForecastSpec) applyFloor(rep *ForecastReport) error {
 	rep.SensorFloor = &out
 	rep.Local += "\n" + out.say()
 	return nil
+}
+
+// floorCap is the largest ε the sensors accept (SensorFloor.MaxEpsilon)
+// for a release of Δ2 delta2, as epoch open calibrates its σ at the
+// plan's δ; nil when the plan keeps to no floor (not local, no policy,
+// no Δ2). The per-node target search goes no further.
+func (spec *ForecastSpec) floorCap(delta2 *float64) (*float64, error) {
+	fl := spec.SensorFloor
+	if !spec.Local || fl == nil || delta2 == nil {
+		return nil, nil
+	}
+	n, mech, delta := spec.Simulation.Graph.N(), spec.Simulation.Mechanism, spec.Simulation.Delta
+	orderSigma := func(eps float64) (float64, error) {
+		cal, err := privacy.CalibrateRelease(*delta2, eps, delta, n, mech)
+		return cal.Sigma, err
+	}
+	max, err := largestAccepted(orderSigma, fl.SigmaFloor)
+	return &max, err
 }
 
 func (s SensorFloor) say() string {

@@ -184,8 +184,12 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 			return nil, err
 		}
 	}
+	floorCap, err := spec.floorCap(rep.Delta2)
+	if err != nil {
+		return nil, err
+	}
 	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target,
-		Exact: map[string]map[float64]forecast.Forecast{forecast.ModeAnswer: exact}, Memo: memo, Progress: spec.Progress})
+		PerNodeMaxEpsilon: floorCap, Exact: map[string]map[float64]forecast.Forecast{forecast.ModeAnswer: exact}, Memo: memo, Progress: spec.Progress})
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +262,12 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 		}
 		es := e
 		es.Tau, es.Sensitivity = tau+sm, &s
-		r, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target, Memo: memo, Progress: spec.Progress})
+		floorCap, err := spec.floorCap(&s.Delta2)
+		if err != nil {
+			return err
+		}
+		r, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target,
+			PerNodeMaxEpsilon: floorCap, Memo: memo, Progress: spec.Progress})
 		if err != nil {
 			return err
 		}

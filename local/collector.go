@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/errkind"
+	"github.com/graphcloak/graphcloak/sensor"
 )
 
 // DefaultMaxLine is the longest report line a collector reads (a report
@@ -24,6 +25,11 @@ type CollectorOptions struct {
 	// Order is the epoch's order, already verified against the
 	// coordinator's key (VerifyOrder).
 	Order Order
+	// OrderSHA256 is the hex SHA-256 of Order's signed bytes
+	// (sensor.OrderSHA256 of its envelope): a report names the order it
+	// answers by this digest, under its MAC, and one naming another order
+	// is refused (other-order).
+	OrderSHA256 string
 	// MACKeys are the report-MAC keys K_mac by node key. A node of the
 	// order without a key can never report (unknown-node).
 	MACKeys map[string][]byte
@@ -41,6 +47,7 @@ type CollectorOptions struct {
 // durable.
 type Collector struct {
 	order    Order
+	orderSHA string // the digest of the order's signed bytes
 	hdr      journalHeader
 	expected map[string]int // node → index in order.Nodes
 	macKeys  map[string][]byte
@@ -121,7 +128,10 @@ func OpenCollector(opt CollectorOptions) (*Collector, error) {
 	if o.ReleaseID == "" || o.Scope == "" || o.Epoch == "" || len(o.Nodes) == 0 {
 		return nil, errkind.Inputf("local: the order has no release id, scope, epoch or nodes")
 	}
-	c := &Collector{order: o, expected: make(map[string]int, len(o.Nodes)), macKeys: opt.MACKeys, now: opt.Now,
+	if d, err := hex.DecodeString(opt.OrderSHA256); err != nil || len(d) != sha256.Size || hex.EncodeToString(d) != opt.OrderSHA256 {
+		return nil, errkind.Inputf("local: the collector needs the order's digest (64 lowercase hex digits), not %q", opt.OrderSHA256)
+	}
+	c := &Collector{order: o, orderSHA: opt.OrderSHA256, expected: make(map[string]int, len(o.Nodes)), macKeys: opt.MACKeys, now: opt.Now,
 		maxLine: opt.MaxLine, stored: make(map[string]stored, len(o.Nodes)), stats: Stats{Refused: map[Reason]int64{}}}
 	if c.now == nil {
 		c.now = time.Now
@@ -163,6 +173,10 @@ func (c *Collector) restore(line []byte) error {
 	rep, reason, err := c.parse(line)
 	if err == nil {
 		reason, err = c.authenticate(rep)
+	}
+	if reason == OldVersion {
+		return errors.New("old-version: a version 1 report, stored by a collector before version 2 (whose reports name their order); " +
+			"close this epoch with the graphcloak that opened it, or open a new epoch")
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %v", reason, err)
@@ -361,13 +375,22 @@ func (c *Collector) parse(line []byte) (Report, Reason, error) {
 		}
 		return Report{}, Malformed, fmt.Errorf("not a well-formed report: %v", err)
 	}
-	if rep.Kind != ReportKind || rep.Version != 1 {
-		return rep, NotAReport, fmt.Errorf("kind %q version %d is not a report (kind %q version 1)", rep.Kind, rep.Version, ReportKind)
+	if rep.Kind == ReportKind && rep.Version == 1 {
+		return rep, OldVersion, errors.New("a version 1 report: its MAC does not cover the order it answers, so it could be a report " +
+			"of another order (one split to fewer nodes); this collector accepts version 2 only: upgrade the sensor and send it the order again")
+	}
+	if rep.Kind != ReportKind || rep.Version != sensor.ReportVersion {
+		return rep, NotAReport, fmt.Errorf("kind %q version %d is not a report (kind %q version %d)", rep.Kind, rep.Version, ReportKind, sensor.ReportVersion)
 	}
 	o := &c.order
 	if rep.ReleaseID != o.ReleaseID || rep.Scope != o.Scope || rep.Epoch != o.Epoch {
 		return rep, OtherEpoch, fmt.Errorf("a report for release %q (scope %q, epoch %q), not this epoch's release %q (scope %q, epoch %q)",
 			rep.ReleaseID, rep.Scope, rep.Epoch, o.ReleaseID, o.Scope, o.Epoch)
+	}
+	if rep.OrderSHA256 != c.orderSHA {
+		return rep, OtherOrder, fmt.Errorf("a report of release %q made for another order (orderSha256 %q), not the order this collector holds (%s): "+
+			"the sensor was given an order other than the epoch's — one split to fewer nodes, or changed and re-signed — and is not counted",
+			rep.ReleaseID, rep.OrderSHA256, c.orderSHA)
 	}
 	if rep.Value != math.Ldexp(float64(rep.Grid), -o.Sampler.GridExponent) {
 		return rep, Malformed, fmt.Errorf("value %v is not grid·2^-%d", rep.Value, o.Sampler.GridExponent)

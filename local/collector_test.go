@@ -39,8 +39,12 @@ func TestCollectorRefusesHostileReports(t *testing.T) {
 	swapped.MAC = report(o, keys, "n2", 99).MAC // n2's MAC on n1's report
 	flipped := report(o, keys, "n1", 7)
 	flipped.MAC = strings.Repeat("0", 64)
-	v2 := report(o, keys, "n1", 7)
-	v2.Version = 2
+	v3 := report(o, keys, "n1", 7)
+	v3.Version = 3
+	v1 := report(o, keys, "n1", 7) // a version 1 report has no order digest
+	v1.Version, v1.OrderSHA256 = 1, ""
+	split := o // the same release split to n1 alone: its report names that order
+	split.Nodes = []string{"n1"}
 	cases := []struct {
 		name string
 		line []byte
@@ -62,7 +66,9 @@ func TestCollectorRefusesHostileReports(t *testing.T) {
 		{"unknown field", bytes.Replace(line(t, good), []byte(`"mac"`), []byte(`"raw":0.5,"mac"`), 1), Malformed},
 		{"grid as a string", bytes.Replace(line(t, good), []byte(`"grid":1234`), []byte(`"grid":"1234"`), 1), Malformed},
 		{"two objects on a line", append(line(t, good), line(t, good)...), Malformed},
-		{"version 2", line(t, v2), NotAReport},
+		{"version 3", line(t, v3), NotAReport},
+		{"version 1", line(t, v1), OldVersion},
+		{"a report of the release split to its node alone", line(t, report(split, keys, "n1", 7)), OtherOrder},
 		{"oversized line", bytes.Repeat([]byte("x"), DefaultMaxLine+1), Oversized},
 	}
 	dir := t.TempDir()
@@ -194,7 +200,7 @@ func TestJournalTornTail(t *testing.T) {
 	f, _ = os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
 	f.Write([]byte("garbage\n"))
 	f.Close()
-	_, err := OpenCollector(CollectorOptions{Order: o, MACKeys: keys, JournalDir: dir, Now: clk.now})
+	_, err := OpenCollector(CollectorOptions{Order: o, OrderSHA256: orderSHA(o), MACKeys: keys, JournalDir: dir, Now: clk.now})
 	var je *JournalError
 	if !errors.As(err, &je) || errkind.Of(err) != errkind.BadInput {
 		t.Errorf("corrupt journal: %v", err)
@@ -203,7 +209,7 @@ func TestJournalTornTail(t *testing.T) {
 
 // TestJournalOfAnotherOrder: a journal is bound to its order; a second
 // collector on the same journal is busy; a stored report that no longer
-// verifies (other MAC keys) is refused.
+// verifies (other MAC keys), or a version 1 one, is refused.
 func TestJournalOfAnotherOrder(t *testing.T) {
 	nodes, keys := testKeys(3)
 	o := testOrder(nodes)
@@ -211,20 +217,32 @@ func TestJournalOfAnotherOrder(t *testing.T) {
 	clk := &clock{t0}
 	c := openTest(t, o, keys, dir, clk)
 	c.Submit([][]byte{line(t, report(o, keys, "n0", 10))}, 1)
-	_, err := OpenCollector(CollectorOptions{Order: o, MACKeys: keys, JournalDir: dir, Now: clk.now})
+	_, err := OpenCollector(CollectorOptions{Order: o, OrderSHA256: orderSHA(o), MACKeys: keys, JournalDir: dir, Now: clk.now})
 	if errkind.Of(err) != errkind.Busy {
 		t.Errorf("second collector: %v, want busy", err)
 	}
 	c.Close()
 	changed := o
 	changed.Tau = 2 // same release id, another order
-	if _, err := OpenCollector(CollectorOptions{Order: changed, MACKeys: keys, JournalDir: dir, Now: clk.now}); !errors.As(err, new(*JournalError)) {
+	if _, err := OpenCollector(CollectorOptions{Order: changed, OrderSHA256: orderSHA(changed), MACKeys: keys, JournalDir: dir, Now: clk.now}); !errors.As(err, new(*JournalError)) {
 		t.Errorf("journal of another order: %v", err)
 	}
 	_, other := testKeys(3)
 	other["n0"] = []byte("another key")
-	if _, err := OpenCollector(CollectorOptions{Order: o, MACKeys: other, JournalDir: dir, Now: clk.now}); !errors.As(err, new(*JournalError)) {
+	if _, err := OpenCollector(CollectorOptions{Order: o, OrderSHA256: orderSHA(o), MACKeys: other, JournalDir: dir, Now: clk.now}); !errors.As(err, new(*JournalError)) {
 		t.Errorf("stored report under other keys: %v", err)
+	}
+	// A version 1 report in the journal (a collector before version 2
+	// stored it) is refused with why and what to do, never restored as if
+	// it named its order.
+	v1 := report(o, keys, "n1", 11)
+	v1.Version, v1.OrderSHA256 = 1, ""
+	f, _ := os.OpenFile(journalPath(dir, o.ReleaseID), os.O_APPEND|os.O_WRONLY, 0)
+	f.Write(append(line(t, v1), '\n'))
+	f.Close()
+	_, err = OpenCollector(CollectorOptions{Order: o, OrderSHA256: orderSHA(o), MACKeys: keys, JournalDir: dir, Now: clk.now})
+	if !errors.As(err, new(*JournalError)) || !strings.Contains(err.Error(), "version 1 report") || !strings.Contains(err.Error(), "open a new epoch") {
+		t.Errorf("a journal with a version 1 report: %v", err)
 	}
 }
 

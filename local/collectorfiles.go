@@ -40,7 +40,11 @@ func OpenCollectorFiles(f CollectorFiles) (*Collector, []byte, error) {
 	if err := os.MkdirAll(f.Journal, 0o755); err != nil {
 		return nil, nil, errkind.Inputf("%s: %w", ParamJournal, err)
 	}
-	c, err := OpenCollector(CollectorOptions{Order: order, MACKeys: keys, JournalDir: f.Journal, Now: f.Now})
+	digest, err := sensor.OrderSHA256(env)
+	if err != nil {
+		return nil, nil, errkind.Input(err)
+	}
+	c, err := OpenCollector(CollectorOptions{Order: order, OrderSHA256: digest, MACKeys: keys, JournalDir: f.Journal, Now: f.Now})
 	if err != nil {
 		return nil, nil, err
 	}

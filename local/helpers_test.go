@@ -3,6 +3,7 @@ package local
 import (
 	"crypto/ed25519"
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"github.com/graphcloak/graphcloak/sensor"
@@ -35,10 +36,18 @@ func testOrder(nodes []string) Order {
 		NotBefore: t0.Add(-time.Hour), NotAfter: t0.Add(time.Hour), Nodes: nodes}
 }
 
+// orderSHA is the digest of o's signed bytes as SignOrder writes them
+// (its compact JSON): what a report of o names.
+func orderSHA(o Order) string {
+	b, _ := json.Marshal(o)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
 // report is node's sealed report of grid integer g for o.
 func report(o Order, keys map[string][]byte, node string, g int64) Report {
-	r := Report{Kind: ReportKind, Version: 1, Node: node, Scope: o.Scope, Epoch: o.Epoch, ReleaseID: o.ReleaseID,
-		Grid: g, Value: math.Ldexp(float64(g), -o.Sampler.GridExponent)}
+	r := Report{Kind: ReportKind, Version: sensor.ReportVersion, Node: node, Scope: o.Scope, Epoch: o.Epoch, ReleaseID: o.ReleaseID,
+		OrderSHA256: orderSHA(o), Grid: g, Value: math.Ldexp(float64(g), -o.Sampler.GridExponent)}
 	if k, ok := keys[node]; ok {
 		sensor.SealReport(k, &r)
 	} else {
@@ -62,7 +71,7 @@ func (c *clock) now() time.Time { return c.t }
 
 func openTest(t testing.TB, o Order, keys map[string][]byte, dir string, clk *clock) *Collector {
 	t.Helper()
-	c, err := OpenCollector(CollectorOptions{Order: o, MACKeys: keys, JournalDir: dir, Now: clk.now})
+	c, err := OpenCollector(CollectorOptions{Order: o, OrderSHA256: orderSHA(o), MACKeys: keys, JournalDir: dir, Now: clk.now})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,7 +50,7 @@ const MinAnswerBudget = 512
 //
 //	503  unavailable   the journal failed; nothing more is stored
 //	400  malformed, oversized   a line that is not a report's JSON
-//	422  not-a-report, other-epoch, unknown-node, bad-mac
+//	422  not-a-report, old-version, other-epoch, other-order, unknown-node, bad-mac
 //	409  second-value  another value for a node that has reported
 //	410  late, closed  the epoch's window has ended
 //	425  early         the epoch's window has not begun
@@ -109,7 +109,7 @@ var statusOrder = []struct {
 }{
 	{http.StatusServiceUnavailable, []Reason{Unavailable}},
 	{http.StatusBadRequest, []Reason{Malformed, Oversized}},
-	{http.StatusUnprocessableEntity, []Reason{NotAReport, OtherEpoch, UnknownNode, BadMAC}},
+	{http.StatusUnprocessableEntity, []Reason{NotAReport, OldVersion, OtherEpoch, OtherOrder, UnknownNode, BadMAC}},
 	{http.StatusConflict, []Reason{SecondValue}},
 	{http.StatusGone, []Reason{Late, Closed}},
 	{http.StatusTooEarly, []Reason{Early}},

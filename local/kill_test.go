@@ -95,7 +95,7 @@ func TestKillHelper(t *testing.T) {
 		t.Skip("the child process of TestCollectorKilledMidEpoch")
 	}
 	nodes, keys := testKeys(200)
-	c, err := OpenCollector(CollectorOptions{Order: testOrder(nodes), MACKeys: keys, JournalDir: dir, Now: (&clock{t0}).now})
+	c, err := OpenCollector(CollectorOptions{Order: testOrder(nodes), OrderSHA256: orderSHA(testOrder(nodes)), MACKeys: keys, JournalDir: dir, Now: (&clock{t0}).now})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

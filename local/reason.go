@@ -14,8 +14,15 @@ const (
 	NotAReport Reason = "not-a-report"
 	// Oversized: a line longer than the collector accepts.
 	Oversized Reason = "oversized"
+	// OldVersion: a version 1 report, whose MAC does not cover the order
+	// it answers.
+	OldVersion Reason = "old-version"
 	// OtherEpoch: a report for another release id, scope or epoch.
 	OtherEpoch Reason = "other-epoch"
+	// OtherOrder: a report of this release made for another order (its
+	// orderSha256 is not the digest of the order the collector holds): an
+	// order split to fewer nodes, or changed and re-signed.
+	OtherOrder Reason = "other-order"
 	// UnknownNode: a node the order does not expect, or one without a
 	// report-MAC key.
 	UnknownNode Reason = "unknown-node"
@@ -35,7 +42,7 @@ const (
 )
 
 // Reasons lists every refusal reason, in the order summaries print them.
-var Reasons = []Reason{Malformed, NotAReport, Oversized, OtherEpoch, UnknownNode, BadMAC, Early, Late, Closed, Duplicate, SecondValue, Unavailable}
+var Reasons = []Reason{Malformed, NotAReport, OldVersion, Oversized, OtherEpoch, OtherOrder, UnknownNode, BadMAC, Early, Late, Closed, Duplicate, SecondValue, Unavailable}
 
 // Stored reports whether a report with this outcome is in the journal:
 // accepted now, or a duplicate of one accepted before.

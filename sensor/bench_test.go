@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"fmt"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -33,7 +34,7 @@ func BenchmarkReport(b *testing.B) {
 	b.Run("draw", func(b *testing.B) {
 		c0 := cpuTime()
 		for i := 0; i < b.N; i++ {
-			if _, err := drawReport(o, key, "n2", 1234567); err != nil {
+			if _, err := drawReport(o, strings.Repeat("ab", 32), key, "n2", 1234567); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -21,7 +21,7 @@ import (
 //	 "created": "2026-11-27T05:00:00Z", "refuseBefore": "…" (after a restore only),
 //	 "entries": [{"releaseId": …, "scope": …, "epoch": …, "day": "2026-11-27",
 //	              "rho": 0.018, "grid": 1234, "at": "2026-11-27T06:01:02Z",
-//	              "orderSha256": "…", "mac": "…"}, …]}
+//	              "orderSha256": "…", "mac": "…", "reportVersion": 2}, …]}
 //
 // One entry per epoch reported, kept forever: a sensor never reports twice
 // for one (scope, epoch) or one release id, and answers the byte-identical
@@ -69,6 +69,10 @@ type odometerEntry struct {
 	// written before them have neither and are never retried.
 	OrderSHA256 string `json:"orderSha256,omitempty"`
 	MAC         string `json:"mac,omitempty"`
+	// ReportVersion is the version of the report recorded (absent: 1,
+	// whose MAC does not cover orderSha256): a retry returns that report
+	// as it was, and collectors refuse a version 1 report.
+	ReportVersion int `json:"reportVersion,omitempty"`
 }
 
 // lockedOdometer is an odometer read under its file's lock.
@@ -152,7 +156,8 @@ func parseOdometer(path, node string, data []byte) (*odometer, error) {
 	}
 	for i, e := range od.Entries {
 		if e.ReleaseID == "" || e.Scope == "" || e.Epoch == "" || len(e.Day) != len(time.DateOnly) || !(e.Rho >= 0) ||
-			(e.OrderSHA256 == "") != (e.MAC == "") || (e.MAC != "" && !(isHex256(e.OrderSHA256) && isHex256(e.MAC))) {
+			(e.OrderSHA256 == "") != (e.MAC == "") || (e.MAC != "" && !(isHex256(e.OrderSHA256) && isHex256(e.MAC))) ||
+			e.ReportVersion < 0 || e.ReportVersion > ReportVersion || (e.ReportVersion > 1 && e.MAC == "") {
 			return nil, &OdometerError{Path: path, Corrupt: true, Reason: fmt.Sprintf("is corrupted: entry %d is incomplete", i)}
 		}
 	}
@@ -288,8 +293,12 @@ func (od *odometer) recorded(o Order, digest string) (Report, bool) {
 	if e == nil || e.OrderSHA256 == "" || e.OrderSHA256 != digest {
 		return Report{}, false
 	}
-	return Report{Kind: ReportKind, Version: ReportVersion, Node: od.Node, Scope: e.Scope, Epoch: e.Epoch, ReleaseID: e.ReleaseID,
-		Grid: e.Grid, Value: math.Ldexp(float64(e.Grid), -o.Sampler.GridExponent), MAC: e.MAC}, true
+	rep := Report{Kind: ReportKind, Version: max(e.ReportVersion, 1), Node: od.Node, Scope: e.Scope, Epoch: e.Epoch, ReleaseID: e.ReleaseID,
+		Grid: e.Grid, Value: math.Ldexp(float64(e.Grid), -o.Sampler.GridExponent), MAC: e.MAC}
+	if rep.Version >= 2 {
+		rep.OrderSHA256 = e.OrderSHA256
+	}
+	return rep, true
 }
 
 func isHex256(s string) bool {

@@ -22,8 +22,14 @@ const (
 	OrderKind     = "graphcloak.epoch-order"
 	OrderVersion  = 1
 	ReportKind    = "graphcloak.report"
-	ReportVersion = 1
+	ReportVersion = 2
 )
+
+// MaxOrderString is the longest string an order holds (bytes): its scope,
+// epoch, release id, every node key and each of its digests and keys. A
+// sensor records the scope, epoch and release id of every report for good
+// (odometer) and puts them and its node key in each report.
+const MaxOrderString = 256
 
 // MaxOrderBytes bounds the size of an order envelope VerifyOrder reads
 // (64 MiB: about a million node keys).
@@ -123,8 +129,12 @@ func (o Order) CheckTime(now time.Time) error {
 // Check refuses an order that is not well formed: kind and version,
 // a sampler version a sensor draws (Mechanisms) with 1 ≤ σ̃² ≤ 2^50 and −60 ≤ k ≤ 60, a release id of
 // 128 random bits, scope and epoch, finite positive ε, Δ2, Δ_eff and ρ,
-// 0 < δ < 1, a validity window, and unique non-empty node keys.
+// 0 < δ < 1, a validity window, unique non-empty node keys, and no string
+// longer than MaxOrderString bytes.
 func (o Order) Check() error {
+	if err := o.checkStrings(); err != nil {
+		return err
+	}
 	bad := func(format string, a ...any) error { return &OrderError{Reason: fmt.Sprintf(format, a...)} }
 	pos := func(x float64) bool { return x > 0 && !math.IsInf(x, 0) }
 	switch {
@@ -158,6 +168,24 @@ func (o Order) Check() error {
 			return bad("node %q is listed twice", n)
 		}
 		seen[n] = struct{}{}
+	}
+	return nil
+}
+
+// checkStrings refuses a string of the order longer than MaxOrderString
+// bytes, naming its member.
+func (o Order) checkStrings() error {
+	for _, f := range []struct{ name, s string }{{"scope", o.Scope}, {"epoch", o.Epoch}, {"releaseId", o.ReleaseID},
+		{"graph.sha256", o.Graph.SHA256}, {"certificateDigest", o.CertificateDigest}, {"coordinatorKey", o.CoordinatorKey},
+		{"keyFingerprint", o.KeyFingerprint}, {"kind", o.Kind}} {
+		if len(f.s) > MaxOrderString {
+			return &OrderError{Reason: fmt.Sprintf("%s is %d bytes, longer than the %d an order allows", f.name, len(f.s), MaxOrderString)}
+		}
+	}
+	for i, n := range o.Nodes {
+		if len(n) > MaxOrderString {
+			return &OrderError{Reason: fmt.Sprintf("nodes[%d] is %d bytes, longer than the %d an order allows", i, len(n), MaxOrderString)}
+		}
 	}
 	return nil
 }
@@ -218,6 +246,19 @@ func verifyOrderDigest(pub ed25519.PublicKey, env []byte) (Order, string, error)
 	}
 	sum := sha256.Sum256(raw)
 	return o, hex.EncodeToString(sum[:]), nil
+}
+
+// OrderSHA256 returns the hex SHA-256 of the signed bytes of the order in
+// the envelope env — its "order" member's value exactly as it appears —
+// which a report's orderSha256 names (a collector refuses a report of
+// any other order). It does not verify the signature (VerifyOrder does).
+func OrderSHA256(env []byte) (string, error) {
+	var e envelope
+	if err := decodeStrict(env, &e); err != nil || len(e.Order) == 0 {
+		return "", &OrderError{Reason: "is not an order envelope"}
+	}
+	sum := sha256.Sum256(e.Order)
+	return hex.EncodeToString(sum[:]), nil
 }
 
 func verifyOrderRaw(pub ed25519.PublicKey, env []byte) (Order, []byte, error) {

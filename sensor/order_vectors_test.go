@@ -109,6 +109,8 @@ func orderVectorInputs(t *testing.T) (Policy, []orderCase) {
 		{Name: "an unknown member (signed)", Now: at(time.Minute), Envelope: rawEnvelope(priv, strings.Replace(raw(with(epoch(1))), `{"version":1,`, `{"version":1,"extra":0,`, 1)), Value: 1},
 		{Name: "a member missing: no sampler (signed)", Now: at(time.Minute), Envelope: rawEnvelope(priv, strings.Replace(raw(with(epoch(1))), `"sampler":{"version":3,"gridExponent":10,"gridVariance":16777216,"sigma":4},`, ``, 1)), Value: 1},
 		{Name: "grid variance 0 (signed)", Now: at(time.Hour + time.Minute), Envelope: rawEnvelope(priv, strings.Replace(raw(with(epoch(1))), `"gridVariance":16777216`, `"gridVariance":0`, 1)), Value: 1},
+		{Name: "a scope of 257 bytes (signed)", Now: at(time.Hour + time.Minute), Envelope: rawEnvelope(priv, raw(with(func(o *Order) { epoch(1)(o); o.Scope = strings.Repeat("s", 257) }))), Value: 1},
+		{Name: "a node key of 257 bytes (signed)", Now: at(time.Hour + time.Minute), Envelope: rawEnvelope(priv, raw(with(func(o *Order) { epoch(1)(o); o.Nodes[0] = strings.Repeat("n", 257) }))), Value: 1},
 		{Name: "before notBefore", Now: at(59 * time.Minute), Envelope: sign(with(epoch(1))), Value: 1},
 		{Name: "at notAfter (the window is half-open)", Now: at(2 * time.Hour), Envelope: sign(with(epoch(1))), Value: 1},
 		{Name: "valid for longer than maxValiditySeconds", Now: at(time.Minute), Envelope: sign(with(func(o *Order) { epoch(1)(o); o.NotBefore, o.NotAfter = t0, t0.Add(25*time.Hour) })), Value: 1},

@@ -20,6 +20,12 @@ type Report struct {
 	Scope     string `json:"scope"`
 	Epoch     string `json:"epoch"`
 	ReleaseID string `json:"releaseId"`
+	// OrderSHA256 is the hex SHA-256 of the signed order's bytes the
+	// report answers (OrderSHA256): the MAC covers it, so a collector
+	// holding any other order — one listing every node where the sensor
+	// was shown one listing itself — refuses the report. Version 1 reports
+	// have none.
+	OrderSHA256 string `json:"orderSha256,omitempty"`
 	// Grid is r = round(y·2^k) + Z, Z the sensor's keyed discrete Gaussian
 	// noise; Value = r·2^−k (redundant; it must equal Grid·2^−k).
 	Grid  int64   `json:"grid"`
@@ -44,24 +50,25 @@ func ReportMACKey(sensorKey [32]byte) []byte {
 	return h.Sum(nil)
 }
 
-// reportMessage is m = lp("graphcloak/report/v1") ‖ lp(releaseId) ‖
-// lp(scope) ‖ lp(epoch) ‖ lp(node) ‖ i64be(grid).
+// reportMessage is m = lp("graphcloak/report/v2") ‖ lp(releaseId) ‖
+// lp(scope) ‖ lp(epoch) ‖ lp(orderSha256) ‖ lp(node) ‖ i64be(grid).
 func reportMessage(r *Report) []byte {
 	lp := func(b []byte, s string) []byte {
 		b = binary.BigEndian.AppendUint32(b, uint32(len(s)))
 		return append(b, s...)
 	}
-	m := lp(nil, "graphcloak/report/v1")
+	m := lp(nil, "graphcloak/report/v2")
 	m = lp(m, r.ReleaseID)
 	m = lp(m, r.Scope)
 	m = lp(m, r.Epoch)
+	m = lp(m, r.OrderSHA256)
 	m = lp(m, r.Node)
 	return binary.BigEndian.AppendUint64(m, uint64(r.Grid))
 }
 
 // SealReport sets r.MAC = hex HMAC-SHA256(macKey, m) over the report's
-// release id, scope, epoch, node and grid. Kind, version and the
-// redundant value are not covered: Verify checks them separately.
+// release id, scope, epoch, order digest, node and grid. Kind, version
+// and the redundant value are not covered: Verify checks them separately.
 func SealReport(macKey []byte, r *Report) {
 	h := hmac.New(sha256.New, macKey)
 	h.Write(reportMessage(r))
@@ -69,12 +76,16 @@ func SealReport(macKey []byte, r *Report) {
 }
 
 // Verify checks a report against the node's report-MAC key and the
-// order's grid exponent k: kind and version, Value = Grid·2^−k exactly,
-// and the MAC (constant-time comparison). It does not check that the
-// report belongs to an order (Order.CheckReport).
+// order's grid exponent k: kind and version (a version 1 report is
+// refused: OldReportError), an order digest of 64 lowercase hex digits,
+// Value = Grid·2^−k exactly, and the MAC (constant-time comparison). It
+// does not check that the report belongs to an order (Order.CheckReport).
 func (r Report) Verify(macKey []byte, gridExponent int) error {
-	if r.Kind != ReportKind || r.Version != ReportVersion {
-		return fmt.Errorf("%w: kind %q version %d, want %q version %d", ErrBadReport, r.Kind, r.Version, ReportKind, ReportVersion)
+	if err := r.checkVersion(); err != nil {
+		return err
+	}
+	if !isHex256(r.OrderSHA256) {
+		return fmt.Errorf("%w: orderSha256 is not 64 lowercase hex digits", ErrBadReport)
 	}
 	if r.Value != math.Ldexp(float64(r.Grid), -gridExponent) {
 		return fmt.Errorf("%w: value is not grid·2^-%d", ErrBadReport, gridExponent)
@@ -91,8 +102,22 @@ func (r Report) Verify(macKey []byte, gridExponent int) error {
 	return nil
 }
 
+// checkVersion refuses another kind or version, version 1 with the reason
+// it is no longer accepted.
+func (r Report) checkVersion() error {
+	if r.Kind == ReportKind && r.Version == 1 {
+		return ErrOldReport
+	}
+	if r.Kind != ReportKind || r.Version != ReportVersion {
+		return fmt.Errorf("%w: kind %q version %d, want %q version %d", ErrBadReport, r.Kind, r.Version, ReportKind, ReportVersion)
+	}
+	return nil
+}
+
 // CheckReport checks that r answers o: the same release id, scope and
-// epoch, and a node the order lists. It does not check the MAC (Verify).
+// epoch, and a node the order lists. It does not check the MAC (Verify)
+// nor the order digest (the caller holds the order's signed bytes:
+// OrderSHA256).
 func (o Order) CheckReport(r Report) error {
 	if r.ReleaseID != o.ReleaseID || r.Scope != o.Scope || r.Epoch != o.Epoch {
 		return fmt.Errorf("%w: it answers release %q (scope %q, epoch %q), not this order's %q (scope %q, epoch %q)",

@@ -118,7 +118,7 @@ func TestRetryOfAnOldEntryRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lo.od.Entries[0].OrderSHA256, lo.od.Entries[0].MAC = "", ""
+	lo.od.Entries[0].OrderSHA256, lo.od.Entries[0].MAC, lo.od.Entries[0].ReportVersion = "", "", 0
 	err = lo.od.save(lo.real)
 	lo.unlock()
 	if err != nil {
@@ -126,6 +126,31 @@ func TestRetryOfAnOldEntryRefused(t *testing.T) {
 	}
 	if _, err := s.Report(env, 20); !errors.Is(err, ErrAlreadyReported) {
 		t.Errorf("an old entry's order again: %v, want ErrAlreadyReported", err)
+	}
+}
+
+// An entry written by a version 1 sensor (orderSha256 and mac, no
+// reportVersion) is retried as the version 1 report it recorded — byte
+// for byte what was sent, never resealed as version 2 — which Verify
+// refuses as old.
+func TestRetryOfAVersion1EntryIsTheVersion1Report(t *testing.T) {
+	s, env := reportedOnce(t, newRig(t))
+	lo, err := openOdometer(s.Odometer, "n1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo.od.Entries[0].ReportVersion = 0
+	err = lo.od.save(lo.real)
+	lo.unlock()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := s.Report(env, 20)
+	if err != nil || rep.Version != 1 || rep.OrderSHA256 != "" {
+		t.Fatalf("retry of a version 1 entry: %+v, %v; want the version 1 report", rep, err)
+	}
+	if err := rep.Verify(ReportMACKey([32]byte(s.Key)), 0); !errors.Is(err, ErrOldReport) {
+		t.Errorf("Verify of the version 1 report: %v, want ErrOldReport", err)
 	}
 }
 

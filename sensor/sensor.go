@@ -124,12 +124,12 @@ func (s *Sensor) draw(lo *lockedOdometer, o Order, digest string, now time.Time,
 	if err := s.Policy.checkDay(day, spent, count, cost); err != nil {
 		return Report{}, err
 	}
-	rep, err := drawReport(o, s.Key, s.Node, q)
+	rep, err := drawReport(o, digest, s.Key, s.Node, q)
 	if err != nil {
 		return Report{}, err
 	}
 	od.Entries = append(od.Entries, odometerEntry{ReleaseID: o.ReleaseID, Scope: o.Scope, Epoch: o.Epoch,
-		Day: day, Rho: cost, Grid: rep.Grid, At: now.UTC(), OrderSHA256: digest, MAC: rep.MAC})
+		Day: day, Rho: cost, Grid: rep.Grid, At: now.UTC(), OrderSHA256: digest, MAC: rep.MAC, ReportVersion: rep.Version})
 	if err := od.save(lo.real); err != nil {
 		err.(*OdometerError).Path = s.Odometer
 		return Report{}, err
@@ -137,9 +137,10 @@ func (s *Sensor) draw(lo *lockedOdometer, o Order, digest string, now time.Time,
 	return rep, nil
 }
 
-// drawReport draws node's noise for the verified order o from its sensor
-// key and returns the sealed report of the grid index q = round(y·2^k).
-func drawReport(o Order, key Key, node string, q int64) (Report, error) {
+// drawReport draws node's noise for the verified order o, whose signed
+// bytes have SHA-256 digest (hex), from its sensor key and returns the
+// sealed report of the grid index q = round(y·2^k).
+func drawReport(o Order, digest string, key Key, node string, q int64) (Report, error) {
 	ks := [32]byte(key)
 	defer clear(ks[:])
 	z, err := keyednoise.SensorNoise(&ks, o.NoiseParams(), node)
@@ -148,7 +149,7 @@ func drawReport(o Order, key Key, node string, q int64) (Report, error) {
 	}
 	r := q + z // |q| ≤ 2^61, |z| ≤ 2^62: no overflow
 	rep := Report{Kind: ReportKind, Version: ReportVersion, Node: node, Scope: o.Scope, Epoch: o.Epoch,
-		ReleaseID: o.ReleaseID, Grid: r, Value: math.Ldexp(float64(r), -o.Sampler.GridExponent)}
+		ReleaseID: o.ReleaseID, OrderSHA256: digest, Grid: r, Value: math.Ldexp(float64(r), -o.Sampler.GridExponent)}
 	SealReport(ReportMACKey(ks), &rep)
 	return rep, nil
 }

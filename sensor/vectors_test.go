@@ -35,6 +35,9 @@ type vectorCase struct {
 	GridExponent int     `json:"gridExponent"`
 	GridVariance uint64  `json:"gridVariance"`
 	RawValue     float64 `json:"rawValue"`
+	// OrderSHA256 is the digest of the order's signed bytes the report
+	// answers (an input: the vectors do not carry the orders).
+	OrderSHA256 string `json:"orderSha256"`
 	// Outputs.
 	SensorKey      string   `json:"sensorKey"`
 	ReportMACKey   string   `json:"reportMacKey"`
@@ -121,7 +124,7 @@ func (c *countingSource) Uint64() uint64 { c.words++; return c.src.Uint64() }
 func vectorInputs() []vectorCase {
 	const m0 = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
 	rid := "rel-00112233445566778899aabbccddeeff"
-	return []vectorCase{
+	cases := []vectorCase{
 		{Name: "typical", MasterKey: m0, Node: "room-12", ReleaseID: rid, Scope: "building-7", Epoch: "2026-11-27T06", GridExponent: 16, GridVariance: 1 << 40, RawValue: 21.375},
 		{Name: "typical, another node", MasterKey: m0, Node: "room-13", ReleaseID: rid, Scope: "building-7", Epoch: "2026-11-27T06", GridExponent: 16, GridVariance: 1 << 40, RawValue: 21.375},
 		{Name: "calibrated grid", MasterKey: m0, Node: "room-12", ReleaseID: "rel-" + strings.Repeat("5a", 16), Scope: "building-7", Epoch: "2026-11-27T07", GridExponent: 20, GridVariance: 4398046511104 + 987654321, RawValue: 3.14159},
@@ -131,6 +134,11 @@ func vectorInputs() []vectorCase {
 		{Name: "odd variance, fine grid", MasterKey: m0, Node: "sensor-α", ReleaseID: rid, Scope: "whisper", Epoch: "week-48", GridExponent: 33, GridVariance: 1000003, RawValue: 1e-6},
 		{Name: "maximum variance, negative grid exponent", MasterKey: m0, Node: "capteur-é/Ω 7", ReleaseID: "rel-" + strings.Repeat("e3", 20), Scope: "g", Epoch: "run-9", GridExponent: -3, GridVariance: 1 << 50, RawValue: -12345.678},
 	}
+	for i := range cases {
+		sum := sha256.Sum256([]byte("an order of " + cases[i].Name))
+		cases[i].OrderSHA256 = hex.EncodeToString(sum[:])
+	}
+	return cases
 }
 
 func computeVector(t testing.TB, c vectorCase) vectorCase {
@@ -168,7 +176,7 @@ func computeVector(t testing.TB, c vectorCase) vectorCase {
 	}
 	c.GridIndex = q
 	o := Order{ReleaseID: c.ReleaseID, Scope: c.Scope, Epoch: c.Epoch, Sampler: Sampler{Version: 3, GridExponent: c.GridExponent, GridVariance: c.GridVariance}}
-	rep, err := drawReport(o, Key(ks), c.Node, q)
+	rep, err := drawReport(o, c.OrderSHA256, Key(ks), c.Node, q)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +195,7 @@ func TestVectors(t *testing.T) {
 	if *updateVectors {
 		f := vectorFile{Description: "graphcloak local sampler (version 3) test vectors: docs/local-sampler.md. " +
 			"Hex strings are lowercase; keystreamWords are little-endian uint64 words of the ChaCha20 keystream; " +
-			"wordsConsumed counts the words the discrete Gaussian sampler read to produce z. Checked by sensor/testdata/check_vectors.py."}
+			"wordsConsumed counts the words the discrete Gaussian sampler read to produce z; orderSha256 (an input) is the digest of the signed order the report (version 2) answers, covered by its MAC. Checked by sensor/testdata/check_vectors.py."}
 		for _, c := range vectorInputs() {
 			f.Cases = append(f.Cases, computeVector(t, c))
 		}
@@ -226,7 +234,8 @@ func TestVectors(t *testing.T) {
 	// Every vector verifies as a report.
 	for _, c := range f.Cases {
 		mk, _ := hex.DecodeString(c.ReportMACKey)
-		r := Report{Kind: ReportKind, Version: 1, Node: c.Node, Scope: c.Scope, Epoch: c.Epoch, ReleaseID: c.ReleaseID, Grid: c.Grid, Value: c.Value, MAC: c.MAC}
+		r := Report{Kind: ReportKind, Version: ReportVersion, Node: c.Node, Scope: c.Scope, Epoch: c.Epoch, ReleaseID: c.ReleaseID, OrderSHA256: c.OrderSHA256,
+			Grid: c.Grid, Value: c.Value, MAC: c.MAC}
 		if err := r.Verify(mk, c.GridExponent); err != nil {
 			t.Errorf("%s: %v", c.Name, err)
 		}

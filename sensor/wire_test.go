@@ -146,10 +146,11 @@ func TestReportMAC(t *testing.T) {
 	if !bytes.Equal(mk, h.Sum(nil)) {
 		t.Fatal("ReportMACKey")
 	}
-	r := Report{Kind: ReportKind, Version: 1, Node: "n1", Scope: "s", Epoch: "e", ReleaseID: "rel-x", Grid: -5, Value: math.Ldexp(-5, -3)}
+	d := strings.Repeat("0f", 32)
+	r := Report{Kind: ReportKind, Version: 2, Node: "n1", Scope: "s", Epoch: "e", ReleaseID: "rel-x", OrderSHA256: d, Grid: -5, Value: math.Ldexp(-5, -3)}
 	SealReport(mk, &r)
-	m := "\x00\x00\x00\x14graphcloak/report/v1" + "\x00\x00\x00\x05rel-x" + "\x00\x00\x00\x01s" + "\x00\x00\x00\x01e" + "\x00\x00\x00\x02n1" +
-		"\xff\xff\xff\xff\xff\xff\xff\xfb"
+	m := "\x00\x00\x00\x14graphcloak/report/v2" + "\x00\x00\x00\x05rel-x" + "\x00\x00\x00\x01s" + "\x00\x00\x00\x01e" + "\x00\x00\x00\x40" + d +
+		"\x00\x00\x00\x02n1" + "\xff\xff\xff\xff\xff\xff\xff\xfb"
 	h = hmac.New(sha256.New, mk)
 	h.Write([]byte(m))
 	if r.MAC != hex.EncodeToString(h.Sum(nil)) {
@@ -168,6 +169,11 @@ func TestReportMAC(t *testing.T) {
 		"short mac": func(r *Report) { r.MAC = "00" },
 		"value":     func(r *Report) { r.Value += 1 },
 		"kind":      func(r *Report) { r.Kind = "x" },
+		"order":     func(r *Report) { r.OrderSHA256 = strings.Repeat("0e", 32) },
+		"no order":  func(r *Report) { r.OrderSHA256 = "" },
+		"ORDER":     func(r *Report) { r.OrderSHA256 = strings.ToUpper(r.OrderSHA256) },
+		"version 1": func(r *Report) { r.Version = 1 },
+		"version 3": func(r *Report) { r.Version = 3 },
 	} {
 		c := r
 		mut(&c)
@@ -175,10 +181,56 @@ func TestReportMAC(t *testing.T) {
 			t.Errorf("%s: Verify = %v", name, err)
 		}
 	}
+	// A version 1 report — sealed over the version 1 message, which has no
+	// order digest — is refused as such, with the reason.
+	old := r
+	old.Version, old.OrderSHA256 = 1, ""
+	h = hmac.New(sha256.New, mk)
+	h.Write([]byte("\x00\x00\x00\x14graphcloak/report/v1" + "\x00\x00\x00\x05rel-x" + "\x00\x00\x00\x01s" + "\x00\x00\x00\x01e" + "\x00\x00\x00\x02n1" +
+		"\xff\xff\xff\xff\xff\xff\xff\xfb"))
+	old.MAC = hex.EncodeToString(h.Sum(nil))
+	if err := old.Verify(mk, 3); !errors.Is(err, ErrOldReport) || !strings.Contains(err.Error(), "version 2") {
+		t.Errorf("a version 1 report: Verify = %v, want ErrOldReport", err)
+	}
 	if err := r.Verify(ReportMACKey([32]byte{1}), 3); !errors.Is(err, ErrBadMAC) {
 		t.Errorf("other key: %v", err)
 	}
 	if err := r.Verify(mk, 4); !errors.Is(err, ErrBadReport) {
 		t.Errorf("other grid exponent: %v", err)
+	}
+}
+
+// Every free string of an order is at most MaxOrderString bytes: at the
+// limit the order is signed, one byte over it is refused with an error
+// naming the member and the limit.
+func TestOrderStringsCapped(t *testing.T) {
+	long := func(n int) string { return strings.Repeat("a", n) }
+	for name, set := range map[string]func(*Order, string){
+		"scope":             func(o *Order, s string) { o.Scope = s },
+		"epoch":             func(o *Order, s string) { o.Epoch = s },
+		"releaseId":         func(o *Order, s string) { o.ReleaseID = "rel-" + s[4:] },
+		"graph.sha256":      func(o *Order, s string) { o.Graph.SHA256 = s },
+		"certificateDigest": func(o *Order, s string) { o.CertificateDigest = s },
+		"coordinatorKey":    func(o *Order, s string) { o.CoordinatorKey = s },
+		"keyFingerprint":    func(o *Order, s string) { o.KeyFingerprint = s },
+		"nodes[2]":          func(o *Order, s string) { o.Nodes[2] = s },
+	} {
+		at := testOrder()
+		set(&at, long(MaxOrderString))
+		if name == "releaseId" {
+			at.ReleaseID = "rel-" + strings.Repeat("ab", (MaxOrderString-4)/2) // 256 bytes of hex
+		}
+		if _, err := SignOrder(testCoordinator("a"), at); err != nil {
+			t.Errorf("%s of %d bytes: %v", name, MaxOrderString, err)
+		}
+		over := testOrder()
+		set(&over, long(MaxOrderString+1))
+		if name == "releaseId" {
+			over.ReleaseID = "rel-" + strings.Repeat("ab", (MaxOrderString-4)/2) + "ab" // 258 bytes, valid hex
+		}
+		err := over.Check()
+		if !errors.Is(err, ErrOrder) || !strings.Contains(err.Error(), name+" is ") || !strings.Contains(err.Error(), "256") {
+			t.Errorf("%s over %d bytes: Check = %v, want a refusal naming %s and the limit", name, MaxOrderString, err, name)
+		}
 	}
 }

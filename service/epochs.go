@@ -18,6 +18,7 @@ import (
 	"github.com/graphcloak/graphcloak/metrics"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/schedule"
+	"github.com/graphcloak/graphcloak/sensor"
 	"github.com/graphcloak/graphcloak/stores"
 )
 
@@ -212,7 +213,11 @@ func (l *epochLoop) slot(ctx context.Context, slot time.Time) error {
 	if err != nil {
 		return err
 	}
-	c, err := local.OpenCollector(local.CollectorOptions{Order: order, MACKeys: l.keys, JournalDir: l.Journal})
+	digest, err := sensor.OrderSHA256(env)
+	if err != nil {
+		return err
+	}
+	c, err := local.OpenCollector(local.CollectorOptions{Order: order, OrderSHA256: digest, MACKeys: l.keys, JournalDir: l.Journal})
 	if err != nil {
 		return err
 	}

@@ -24,8 +24,10 @@ key that removes noise and never sees a raw reading.
 
 A report is refused, with its reason, when it is: malformed (not a report's
 JSON, or its value is not its grid integer), not-a-report (other JSON),
-oversized (a line over 4096 bytes), other-epoch (another release id, scope or
-epoch: a replay), unknown-node (not in the order, or no MAC key), bad-mac,
+old-version (a version 1 report: its MAC does not cover the order), oversized
+(a line over 4096 bytes), other-epoch (another release id, scope or epoch: a
+replay), other-order (made for another order than --order: one split to
+fewer nodes, or changed and re-signed), unknown-node (not in the order, or no MAC key), bad-mac,
 early or late (outside the order's window), closed (after the epoch was
 closed), duplicate (the same report again: it is stored already) or
 second-value (another value for a node that has reported).

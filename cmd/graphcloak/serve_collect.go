@@ -27,7 +27,8 @@ DIR), and serves, besides /metrics and /healthz:
                          counted); status 200 when every report is
                          stored (now or before), else the first that applies of
                          503 (journal failed), 400 (malformed line), 422
-                         (not-a-report, other-epoch, unknown-node, bad-mac),
+                         (not-a-report, old-version, other-epoch,
+                         other-order, unknown-node, bad-mac),
                          409 (second value), 410 (late, closed), 425 (early)
   GET  /epoch/progress   reported / expected, JSON
   GET  /epoch/ and /     the arrival progress (reported / expected) as a page

@@ -33,8 +33,8 @@ func Plan(out io.Writer, rep *job.ForecastReport, name func(errkind.Param) strin
 	}
 	if b := rep.Budget; b != nil {
 		planBudget(out, b, name)
-		if fs := rep.Result.Forecasts; len(fs) > 0 {
-			zcdpRule(out, b.Budget, b.RhoBudget, fs[0].Epsilon, fs[0].Delta)
+		if eps, delta, ok := ruleRelease(rep); ok {
+			zcdpRule(out, b.Budget, b.RhoBudget, eps, delta)
 		}
 	}
 	if err := Forecasts(out, rep.Result.Forecasts); err != nil {
@@ -45,15 +45,55 @@ func Plan(out io.Writer, rep *job.ForecastReport, name func(errkind.Param) strin
 		return err
 	}
 	for _, n := range rep.Result.Needed {
-		if n.Reached {
-			fmt.Fprintf(out, "target %.2f: %s (%s) reaches it at ε = %g (forecast %.3f [%.3f, %.3f])\n",
-				n.Target, n.Mode, n.Mechanism, *n.Epsilon, n.Forecast.CommunityAccuracy, n.Forecast.Low, n.Forecast.High)
-		} else {
-			fmt.Fprintf(out, "target %.2f: %s does not reach it at any ε ≤ 32 (%.3f at ε = 32)\n",
-				n.Target, n.Mode, n.Forecast.CommunityAccuracy)
-		}
+		planTarget(out, n)
 	}
 	return nil
+}
+
+// ruleRelease is the release the zCDP rule is worked on: the first
+// forecast — in a local plan the first per-node one (rows the sensors
+// refuse are gone), else at the largest ε they accept; ok false when
+// there is none.
+func ruleRelease(rep *job.ForecastReport) (eps, delta float64, ok bool) {
+	fs := rep.Result.Forecasts
+	if rep.SensorFloor == nil {
+		if len(fs) == 0 {
+			return 0, 0, false
+		}
+		return fs[0].Epsilon, fs[0].Delta, true
+	}
+	for _, f := range fs {
+		if f.Mode == forecast.ModePerNode {
+			return f.Epsilon, f.Delta, true
+		}
+	}
+	rows := slices.Clone(fs)
+	for _, n := range rep.Result.Needed {
+		rows = append(rows, n.Forecast) // a δ when every row was left out
+	}
+	if len(rows) == 0 || rep.SensorFloor.MaxEpsilon <= 0 || rows[0].Delta <= 0 {
+		return 0, 0, false
+	}
+	return rep.SensorFloor.MaxEpsilon, rows[0].Delta, true
+}
+
+// planTarget says the smallest ε that reaches a target, or how far the
+// search went: to ε = 32, or in a local plan to the largest ε the
+// sensors accept.
+func planTarget(out io.Writer, n forecast.NeededEpsilon) {
+	switch {
+	case n.Reached:
+		fmt.Fprintf(out, "target %.2f: %s (%s) reaches it at ε = %g (forecast %.3f [%.3f, %.3f])\n",
+			n.Target, n.Mode, n.Mechanism, *n.Epsilon, n.Forecast.CommunityAccuracy, n.Forecast.Low, n.Forecast.High)
+	case n.MaxEpsilon != nil && *n.MaxEpsilon <= 0:
+		fmt.Fprintf(out, "target %.2f: %s is not forecast: the sensors accept no ε at this δ (σ below their floor)\n", n.Target, n.Mode)
+	case n.MaxEpsilon != nil:
+		fmt.Fprintf(out, "target %.2f: %s does not reach it at any ε the sensors accept, ε ≤ %g (%.3f at ε = %g, σ = %.4g); a larger ε's σ is below their floor\n",
+			n.Target, n.Mode, *n.MaxEpsilon, n.Forecast.CommunityAccuracy, n.Forecast.Epsilon, n.Forecast.Sigma)
+	default:
+		fmt.Fprintf(out, "target %.2f: %s does not reach it at any ε ≤ %g (%.3f at ε = %g)\n",
+			n.Target, n.Mode, n.Forecast.Epsilon, n.Forecast.CommunityAccuracy, n.Forecast.Epsilon)
+	}
 }
 
 // planBudget says the budget a plan counts in: the ledger scope it was

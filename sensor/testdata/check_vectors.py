@@ -156,8 +156,8 @@ def i64be(x):
 
 
 def mac_message(c, grid):
-    return (lp(b"graphcloak/report/v1") + lp(c["releaseId"].encode()) + lp(c["scope"].encode()) + lp(c["epoch"].encode())
-            + lp(c["node"].encode()) + i64be(grid))
+    return (lp(b"graphcloak/report/v2") + lp(c["releaseId"].encode()) + lp(c["scope"].encode()) + lp(c["epoch"].encode())
+            + lp(c["orderSha256"].encode()) + lp(c["node"].encode()) + i64be(grid))
 
 
 def check_case(c):

@@ -228,7 +228,10 @@ def verify_order(pub, data):
           and fin_pos(o["epsilon"]) and is_num(o["delta"]) and 0 < o["delta"] < 1
           and fin_pos(o["sensitivity"]) and fin_pos(o["effectiveSensitivity"]) and fin_pos(o["rho"])
           and isinstance(o["nodes"], list) and o["nodes"] and all(isinstance(n, str) and n for n in o["nodes"])
-          and len(set(o["nodes"])) == len(o["nodes"]))
+          and len(set(o["nodes"])) == len(o["nodes"])
+          and all(isinstance(x, str) and len(x.encode("utf-8")) <= 256 for x in
+                  [o["scope"], o["epoch"], rid, o["graph"]["sha256"], o["certificateDigest"], o["coordinatorKey"],
+                   o.get("keyFingerprint", ""), o["kind"]] + o["nodes"]))
     if not ok:
         raise Refused("bad-order", "Order.Check")
     o["_nb"], o["_na"] = parse_time(o["notBefore"]), parse_time(o["notAfter"])
@@ -280,11 +283,12 @@ def draw(o, ks, node, value):
             + u32(3) + struct.pack(">Q", o["sampler"]["gridVariance"]) + u32(o["sampler"]["gridExponent"]) + lp(nb) + u32(0))
     vk = hkdf_expand(hkdf_extract(b"graphcloak/noise/salt/v1", ks), info)
     grid = q + dgauss(Words(vk), o["sampler"]["gridVariance"])
-    msg = (lp(b"graphcloak/report/v1") + lp(o["releaseId"].encode()) + lp(o["scope"].encode()) + lp(o["epoch"].encode())
-           + lp(nb) + i64be(grid))
+    msg = (lp(b"graphcloak/report/v2") + lp(o["releaseId"].encode()) + lp(o["scope"].encode()) + lp(o["epoch"].encode())
+           + lp(o["_sha"].encode()) + lp(nb) + i64be(grid))
     mac = hmac.new(report_mac_key(ks), msg, hashlib.sha256).hexdigest()
-    return {"kind": "graphcloak.report", "version": 1, "node": node, "scope": o["scope"], "epoch": o["epoch"],
-            "releaseId": o["releaseId"], "grid": grid, "value": math.ldexp(grid, -o["sampler"]["gridExponent"]), "mac": mac}
+    return {"kind": "graphcloak.report", "version": 2, "node": node, "scope": o["scope"], "epoch": o["epoch"],
+            "releaseId": o["releaseId"], "orderSha256": o["_sha"], "grid": grid,
+            "value": math.ldexp(grid, -o["sampler"]["gridExponent"]), "mac": mac}
 
 
 def report(pub, ks, node, policy, odometer, env, value, now):
@@ -320,9 +324,12 @@ def report(pub, ks, node, policy, odometer, env, value, now):
         if prev.get("orderSha256") != o["_sha"]:
             raise Refused("already-reported")
         k = o["sampler"]["gridExponent"]  # the recorded report: nothing drawn, the value unread
-        return {"kind": "graphcloak.report", "version": 1, "node": node, "scope": prev["scope"], "epoch": prev["epoch"],
-                "releaseId": prev["releaseId"], "grid": prev["grid"], "value": math.ldexp(prev["grid"], -k),
-                "mac": prev["mac"]}, None
+        rep = {"kind": "graphcloak.report", "version": prev.get("reportVersion", 1), "node": node, "scope": prev["scope"],
+               "epoch": prev["epoch"], "releaseId": prev["releaseId"], "grid": prev["grid"],
+               "value": math.ldexp(prev["grid"], -k), "mac": prev["mac"]}
+        if rep["version"] >= 2:
+            rep["orderSha256"] = prev["orderSha256"]
+        return rep, None
     try:
         grid_index(value, o["sampler"]["gridExponent"])
     except (ValueError, OverflowError):
@@ -339,7 +346,7 @@ def report(pub, ks, node, policy, odometer, env, value, now):
         raise Refused("daily-cap")
     odometer["entries"].append({"releaseId": o["releaseId"], "scope": o["scope"], "epoch": o["epoch"], "day": day, "rho": rho,
                                 "grid": rep["grid"], "at": now.astimezone(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                                "orderSha256": o["_sha"], "mac": rep["mac"]})
+                                "orderSha256": o["_sha"], "mac": rep["mac"], "reportVersion": 2})
     return rep, rho
 
 
@@ -360,10 +367,11 @@ def go_float(x):
 
 
 def report_line(rep):
-    return ('{"kind":%s,"version":1,"node":%s,"scope":%s,"epoch":%s,"releaseId":%s,"grid":%d,"value":%s,"mac":%s}' % (
-        json.dumps(rep["kind"]), json.dumps(rep["node"], ensure_ascii=False), json.dumps(rep["scope"], ensure_ascii=False),
-        json.dumps(rep["epoch"], ensure_ascii=False), json.dumps(rep["releaseId"]), rep["grid"], go_float(rep["value"]),
-        json.dumps(rep["mac"])))
+    order = ',"orderSha256":%s' % json.dumps(rep["orderSha256"]) if "orderSha256" in rep else ""
+    return ('{"kind":%s,"version":%d,"node":%s,"scope":%s,"epoch":%s,"releaseId":%s%s,"grid":%d,"value":%s,"mac":%s}' % (
+        json.dumps(rep["kind"]), rep["version"], json.dumps(rep["node"], ensure_ascii=False),
+        json.dumps(rep["scope"], ensure_ascii=False), json.dumps(rep["epoch"], ensure_ascii=False),
+        json.dumps(rep["releaseId"]), order, rep["grid"], go_float(rep["value"]), json.dumps(rep["mac"])))
 
 
 def vectors(path):
