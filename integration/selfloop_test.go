@@ -175,3 +175,29 @@ func keyOrderLaplacian(t *testing.T, g *laplacian.Graph) (string, laplacian.Fing
 	}
 	return b.String(), sg.Fingerprint()
 }
+
+// TestGDSLeavesSelfLoopsOut: the projection --communities gds:… makes
+// leaves self-loops out as ReadGraph does. Two triangles joined by a
+// bridge, each node with a loop of weight 100: with the loops projected
+// (main), Louvain's modularity keeps every node alone (a merge gains 1 and
+// costs k_i·k_j/2m ≈ 33); without them it finds the two triangles — the
+// communities of the graph every other reader builds.
+func TestGDSLeavesSelfLoopsOut(t *testing.T) {
+	c, s := connect(t)
+	d := rawDriver(t, s)
+	label, typ := uniqueName(t, "Room"), uniqueName(t, "DOOR")
+	t.Cleanup(func() { dropLabel(t, d, label) })
+	query(t, d, "UNWIND range(1, 6) AS k CREATE (n:`"+label+"` {key: k}) CREATE (n)-[:`"+typ+"` {w: 100.0}]->(n)", nil)
+	query(t, d, "UNWIND [[1,2],[2,3],[3,1],[4,5],[5,6],[6,4],[3,4]] AS p MATCH (a:`"+label+"` {key: p[0]}), (b:`"+label+"` {key: p[1]}) "+
+		"CREATE (a)-[:`"+typ+"` {w: 1.0}]->(b)", nil)
+	pr := connector.Projection{NodeLabels: []string{label}, RelationshipTypes: []string{typ}, NodeKeyProperty: "key", RelationshipWeightProperty: "w"}
+	for _, algo := range []string{"louvain", "leiden"} {
+		ids, err := c.GDSCommunities(ctxT(t), "neo4j", pr, algo, connector.GDSOptions{Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(ids) != 6 || ids["1"] != ids["2"] || ids["2"] != ids["3"] || ids["4"] != ids["5"] || ids["5"] != ids["6"] || ids["1"] == ids["4"] {
+			t.Errorf("gds:%s: communities %v, want the two triangles {1,2,3} {4,5,6}", algo, ids)
+		}
+	}
+}
