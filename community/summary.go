@@ -35,6 +35,9 @@ type Summary struct {
 	// DuplicateEdges says how input rows naming one pair more than once
 	// were merged (nil: none were).
 	DuplicateEdges *laplacian.Merges `json:"duplicateEdges,omitempty"`
+	// SelfLoopsSkipped counts the input's self-loops, left out of the
+	// graph (laplacian.FromEdges; 0: none).
+	SelfLoopsSkipped int `json:"selfLoopsSkipped,omitempty"`
 }
 
 // NodeCommunity is one node's community.
@@ -53,6 +56,7 @@ func Summarise(graph string, g *laplacian.Graph, part []int, method string, reso
 	if m := g.Merges(); m.Merged > 0 {
 		s.DuplicateEdges = &m
 	}
+	s.SelfLoopsSkipped = g.Merges().SelfLoops
 	return s
 }
 

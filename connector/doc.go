@@ -6,8 +6,9 @@
 // Conventions:
 //   - Relationships are read undirected: (a)-[r]->(b) is the edge {a, b};
 //     parallel and opposite relationships add their weights (the
-//     multigraph Laplacian), self-loops are skipped; both are counted in
-//     ReadStats. Without a weight property every weight is 1.
+//     multigraph Laplacian), self-loops are skipped (laplacian.FromEdges,
+//     the rule of every source: a loop does not change L = D − W); both
+//     are counted in ReadStats. Without a weight property every weight is 1.
 //   - Node index i is the order in which ReadGraph streamed the nodes;
 //     node keys are the NodeKeyProperty values, else element ids.
 //   - Labels, relationship types and property names are validated by

@@ -78,8 +78,10 @@ func (c *Client) GDSCommunities(ctx context.Context, database string, p Projecti
 		weight = "coalesce(toFloat(r." + cp.weight + "), 1.0)"
 	}
 	// Each relationship once, directed as stored, declared undirected; an
-	// isolated node comes with a null target.
-	project := "MATCH " + cp.nodeMatch("n") + " OPTIONAL MATCH (n)-[" + cp.relPattern + "]->" + cp.nodeMatch("m") + " " +
+	// isolated node comes with a null target. Self-loops are left out, as
+	// ReadGraph leaves them out (laplacian.FromEdges): a node whose only
+	// relationship is a loop is an isolated node.
+	project := "MATCH " + cp.nodeMatch("n") + " OPTIONAL MATCH (n)-[" + cp.relPattern + "]->" + cp.nodeMatch("m") + " WHERE m <> n " +
 		"WITH gds.graph.project($name, n, m, {relationshipProperties: CASE WHEN r IS NULL THEN null ELSE {w: " + weight + "} END}, " +
 		"{undirectedRelationshipTypes: ['*']}) AS g RETURN g.nodeCount"
 	if _, err := c.exec(ctx, db, "gds project", project, map[string]any{"name": name}); err != nil {

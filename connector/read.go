@@ -67,7 +67,7 @@ type ReadStats struct {
 	NodeCount         int `json:"nodeCount"`
 	RelationshipCount int `json:"relationshipCount"` // relationships read, self-loops included
 	// SelfLoopsSkipped counts relationships (a)->(a), which do not change
-	// a Laplacian and are dropped.
+	// a Laplacian and are skipped, as from every source (laplacian.FromEdges).
 	SelfLoopsSkipped int `json:"selfLoopsSkipped"`
 	// ParallelMerged counts relationships merged into an existing edge
 	// (parallel or opposite relationships between the same two nodes),
@@ -101,10 +101,11 @@ const maxExamples = 5
 // It checks first that every label, relationship type and property named
 // exists (*SchemaError), then that every selected node has the required
 // properties and every weight is a finite positive number (*DataError,
-// naming examples). Self-loops are skipped and counted; parallel and
-// opposite relationships are merged by opt.Duplicates (the rule of an
-// edge list: by default relationships stored in both directions are one
-// edge, and weights that differ are refused) and counted.
+// naming examples). Self-loops are skipped and counted (laplacian.FromEdges:
+// the rule of every source); parallel and opposite relationships are
+// merged by opt.Duplicates (the rule of an edge list: by default
+// relationships stored in both directions are one edge, and weights that
+// differ are refused) and counted.
 func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (*Pulled, error) {
 	start := time.Now()
 	cp, err := p.compile()
@@ -134,7 +135,6 @@ func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (
 		return nil, &DataError{Reason: fmt.Sprintf("nodes match the projection (labels %v)", p.NodeLabels)}
 	}
 	out.Stats.RelationshipCount = rels.count
-	out.Stats.SelfLoopsSkipped = rels.selfLoops
 	keys := nodes.keys
 	if keys == nil {
 		keys = nodes.elementIDs
@@ -161,6 +161,7 @@ func (c *Client) ReadGraph(ctx context.Context, p Projection, opt ReadOptions) (
 	}
 	out.Graph = g
 	out.Stats.ParallelMerged = g.DuplicatesMerged()
+	out.Stats.SelfLoopsSkipped = g.Merges().SelfLoops
 	out.Stats.ReadMillis = time.Since(start).Milliseconds()
 	return out, nil
 }
@@ -523,9 +524,8 @@ func (c *Client) readProjection(ctx context.Context, db string, p Projection, cp
 }
 
 type relData struct {
-	edges     []laplacian.Edge
-	count     int
-	selfLoops int
+	edges []laplacian.Edge // self-loops included: FromEdges skips and counts them
+	count int
 }
 
 func (c *Client) readRelationships(ctx context.Context, db string, p Projection, cp *compiled, nd *nodeData, opt ReadOptions) (*relData, error) {
@@ -649,17 +649,7 @@ func (r *relRows) addEdge(u int32, tid string, w any) {
 		r.unknownEndpoint++
 		return
 	}
-	r.rd.edges = r.link(r.rd.edges, u, v, weight)
-}
-
-// link appends to dst the edge {u, v} of a counted relationship with a
-// valid weight; a self-loop is counted and dropped.
-func (r *relRows) link(dst []laplacian.Edge, u, v int32, weight float64) []laplacian.Edge {
-	if u == v {
-		r.rd.selfLoops++
-		return dst
-	}
-	return append(dst, laplacian.Edge{U: u, V: v, Weight: weight})
+	r.rd.edges = append(r.rd.edges, laplacian.Edge{U: u, V: v, Weight: weight})
 }
 
 // problem returns a *DataError for the first kind of problem found, in a

@@ -198,7 +198,7 @@ func (r *relRows) addPacked(b []byte) error {
 			r.badW.count++ // named by the Cypher read (errCypherDiagnosis)
 			continue
 		}
-		part = r.link(part, u, v, w)
+		part = append(part, laplacian.Edge{U: u, V: v, Weight: w})
 	}
 	r.chunks = append(r.chunks, part)
 	return nil

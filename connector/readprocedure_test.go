@@ -27,7 +27,7 @@ func newRelRows(n int, weighted bool) *relRows {
 }
 
 // TestAddPacked checks the decoding of the plugin's edge chunks: edges kept
-// with their weights and in order across chunks, self-loops counted and dropped, every relationship
+// with their weights and in order across chunks, self-loops kept for FromEdges to skip and count, every relationship
 // counted, and weights that are missing (NaN), not positive or infinite
 // counted as bad (for the Cypher read to name) rather than kept.
 func TestAddPacked(t *testing.T) {
@@ -42,14 +42,17 @@ func TestAddPacked(t *testing.T) {
 		t.Fatal(err)
 	}
 	edges := r.joined()
-	if r.rd.count != 8 || r.rd.selfLoops != 1 || r.badW.count != 4 || len(edges) != 3 {
-		t.Fatalf("count %d, self-loops %d, bad weights %d, edges %d: want 8, 1, 4, 3", r.rd.count, r.rd.selfLoops, r.badW.count, len(edges))
+	if r.rd.count != 8 || r.badW.count != 4 || len(edges) != 4 {
+		t.Fatalf("count %d, bad weights %d, edges %d: want 8, 4, 4", r.rd.count, r.badW.count, len(edges))
 	}
-	if e := edges[1]; e.U != 3 || e.V != 0 || e.Weight != 2.25 {
-		t.Fatalf("second edge %+v, want {3 0 2.25}", e)
+	if e := edges[1]; e.U != 2 || e.V != 2 || e.Weight != 1 {
+		t.Fatalf("second edge %+v, want the loop {2 2 1}", e)
 	}
-	if e := edges[2]; e.U != 2 || e.V != 1 || e.Weight != 4 {
-		t.Fatalf("third edge %+v, want {2 1 4}", e)
+	if e := edges[2]; e.U != 3 || e.V != 0 || e.Weight != 2.25 {
+		t.Fatalf("third edge %+v, want {3 0 2.25}", e)
+	}
+	if e := edges[3]; e.U != 2 || e.V != 1 || e.Weight != 4 {
+		t.Fatalf("fourth edge %+v, want {2 1 4}", e)
 	}
 
 	u := newRelRows(3, false)

@@ -103,28 +103,24 @@ type Stats struct {
 }
 
 // Graph converts the file to graphcloak's simple undirected unweighted
-// graph: direction is dropped, self-loops are removed and repeated pairs
+// graph: direction is dropped, self-loops are skipped (the graph's Merges
+// count them, as for every source) and repeated pairs
 // (parallel edges, or u→v and v→u in a directed file) become one edge of
 // weight 1 — the graph the networks' usual undirected statistics describe,
 // and what laplacian.DuplicatesMerge makes of unweighted rows (the graph's
 // Merges say how many). Keys are the vertex indices in decimal.
 func (g *GT) Graph() (*laplacian.Graph, Stats, error) {
-	var st Stats
-	edges := make([]laplacian.Edge, 0, len(g.Edges))
-	for _, e := range g.Edges {
-		u, v := int32(e[0]), int32(e[1])
-		if u == v {
-			st.SelfLoops++
-			continue
-		}
-		edges = append(edges, laplacian.Edge{U: u, V: v, Weight: 1})
+	edges := make([]laplacian.Edge, len(g.Edges))
+	for i, e := range g.Edges {
+		edges[i] = laplacian.Edge{U: int32(e[0]), V: int32(e[1]), Weight: 1}
 	}
+	// FromEdges skips the self-loops and counts them, as for every source.
 	lg, err := laplacian.FromEdges(g.N, nil, edges, laplacian.Options{Duplicates: laplacian.DuplicatesMerge})
 	if err != nil {
-		return nil, st, err
+		return nil, Stats{}, err
 	}
-	st.Duplicates = lg.DuplicatesMerged()
-	return lg, st, nil
+	m := lg.Merges()
+	return lg, Stats{SelfLoops: m.SelfLoops, Duplicates: m.Merged}, nil
 }
 
 // Labels returns vertex property name rendered as one string per vertex

@@ -1,7 +1,6 @@
 package laplacian
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -61,12 +60,14 @@ var ErrCSVFields = errors.New("laplacian: csv: want source,target[,weight]")
 // that is not a number, is refused as an unrecognised header: pass
 // opt.Header yes (--header yes) to skip it or no to read it as an edge.
 //
-// Every row is validated as it is read (self-loops, weights that are zero,
-// negative, NaN or infinite); errors are *CSVError values carrying the line
-// number and wrapping an *EdgeError that names the keys (errors.Is works
-// with the sentinel errors). Duplicate edges follow opt (merged by summing
-// weights, or rejected with the line of the repeat). A file without edges
-// is ErrEmptyGraph.
+// Every row is validated as it is read (weights that are zero, negative,
+// NaN or infinite); errors are *CSVError values carrying the line number
+// and wrapping an *EdgeError that names the keys (errors.Is works with the
+// sentinel errors). A self-loop "a,a" is skipped and counted, its node
+// kept, as from every source (FromEdges; Graph.Merges names one).
+// Duplicate edges follow opt (merged by summing weights, or rejected with
+// the line of the repeat). A file without edges (self-loops aside) is
+// ErrEmptyGraph.
 func ReadCSV(r io.Reader, opt Options) (*Graph, error) {
 	return readCSV(r, opt, 0)
 }
@@ -125,8 +126,12 @@ func readCSV(r io.Reader, opt Options, pieces int) (*Graph, error) {
 		return nil, err
 	}
 	keys, edges := ids.keys, ids.edges
-	if len(edges) == 0 {
-		return nil, &CSVError{Err: fmt.Errorf("no edges: %w", ErrEmptyGraph)}
+	if len(edges) == ids.loops {
+		loops := ""
+		if ids.loops > 0 {
+			loops = fmt.Sprintf(" (only %d self-loops, which are skipped)", ids.loops)
+		}
+		return nil, &CSVError{Err: fmt.Errorf("no edges%s: %w", loops, ErrEmptyGraph)}
 	}
 	if err := CheckKeyTypes(keys); err != nil {
 		return nil, &CSVError{Err: err}
@@ -278,6 +283,7 @@ type edgeReader struct {
 	byNum []int32 // node index + 1 of the decimal key v, 0 if unseen
 	edges []Edge
 	seen  map[[2]int32]int // first line of each pair, for RejectDuplicates
+	loops int              // self-loops among edges
 
 	parsers  []*blockParser // per piece of a block (csvblock.go)
 	sizeHint int64          // bytes of the input if known, to size edges
@@ -369,10 +375,7 @@ func (r *edgeReader) edge(f [][]byte, line int) error {
 			return &CSVError{Line: line, Err: &EdgeError{string(f[0]), string(f[1]), math.NaN(), fmt.Errorf("%w: the weight is not a number", ErrBadWeight)}}
 		}
 	}
-	switch {
-	case bytes.Equal(f[0], f[1]):
-		return &CSVError{Line: line, Err: &EdgeError{string(f[0]), string(f[1]), w, ErrSelfLoop}}
-	case !(w > 0) || math.IsInf(w, 0):
+	if !(w > 0) || math.IsInf(w, 0) {
 		return &CSVError{Line: line, Err: &EdgeError{string(f[0]), string(f[1]), w, ErrBadWeight}}
 	}
 	u, err := r.id(f[0])
@@ -387,9 +390,12 @@ func (r *edgeReader) edge(f [][]byte, line int) error {
 }
 
 // addEdge appends the edge u–v of line (keys ku, kv), refusing a repeated
-// pair when duplicates are rejected.
+// pair when duplicates are rejected. A self-loop is appended too, for
+// fromEdges to leave out and count (a repeated one is no repeated pair).
 func (r *edgeReader) addEdge(u, v int32, w float64, ku, kv []byte, line int) error {
-	if r.seen != nil {
+	if u == v {
+		r.loops++
+	} else if r.seen != nil {
 		pair := [2]int32{min(u, v), max(u, v)}
 		if l, dup := r.seen[pair]; dup {
 			return &CSVError{Line: line, Err: &EdgeError{string(ku), string(kv), w,

@@ -81,7 +81,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{name: "NaN weight", in: "source,target,weight\na,b,NaN\n", line: 2, want: ErrBadWeight, u: "a", v: "b"},
 		{name: "Inf weight", in: "# c\na,b,+Inf\n", line: 2, want: ErrBadWeight, u: "a", v: "b"},
 		{name: "non-numeric weight after row 1", in: "a,b,1\nb,c,heavy\n", line: 2, want: ErrBadWeight, u: "b", v: "c"},
-		{name: "self-loop", in: "a,b\n\nc,c\n", line: 3, want: ErrSelfLoop, u: "c", v: "c"},
+		{name: "only self-loops", in: "a,a\nb,b\n", want: ErrEmptyGraph},
+		{name: "self-loop of a bad weight", in: "a,b\n\nc,c,-1\n", line: 3, want: ErrBadWeight, u: "c", v: "c"},
 		{name: "one field", in: "a,b\nc\n", line: 2, want: ErrCSVFields},
 		{name: "four fields", in: "a,b,1,2\n", line: 1, want: ErrCSVFields},
 		{name: "empty key", in: "a,b\n,c\n", line: 2, want: ErrCSVFields},
@@ -131,7 +132,7 @@ func TestLoadCSV(t *testing.T) {
 		t.Errorf("n=%d components=%d, want 5, 2", g.N(), c)
 	}
 	bad := filepath.Join(dir, "bad.csv")
-	os.WriteFile(bad, []byte("a,b\nb,b\n"), 0o600)
+	os.WriteFile(bad, []byte("a,b\nb,b,0\n"), 0o600)
 	_, err = LoadCSV(bad, Options{})
 	var ce *CSVError
 	if !errors.As(err, &ce) || ce.Path != bad || ce.Line != 2 || !strings.Contains(err.Error(), "bad.csv") {
@@ -398,7 +399,7 @@ func TestReadCSVBigInputErrorLines(t *testing.T) {
 		want string
 	}{
 		{"bad weight", build("5,6,x\n", 123_457), Options{}, "line 123457"},
-		{"self-loop", build("9,9\n", 180_001), Options{}, "line 180001"},
+		{"self-loop of a bad weight", build("9,9,0\n", 180_001), Options{}, "line 180001"},
 		{"duplicate", build("100,101\n", 150_001), Options{Duplicates: DuplicatesReject}, "line 150001"},
 		{"duplicate, its first line", build("100,101\n", 150_001), Options{Duplicates: DuplicatesReject}, "first on line 100"},
 	} {

@@ -17,7 +17,7 @@ import (
 // appending the edges stay sequential, in line order, so the graph, the
 // node order and the first error reported are those of reading line by
 // line. A row that is not a plain edge (wrong field count, self-loop, bad
-// weight) is read again by edge, line by line, which reports it.
+// weight) is read again by edge, line by line, which reports or counts it.
 
 // edgeRow is one parsed row of a block. It holds no pointers (the keys
 // are offsets into the piece), so the garbage collector need not scan the

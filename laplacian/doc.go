@@ -9,8 +9,11 @@
 //     Index i is also the gonum graph.Node ID: *Graph implements
 //     graph.WeightedUndirected, so gonum algorithms (community.Modularize,
 //     path.DijkstraFrom, …) run on it without copying.
-//   - Weights are positive and finite. Self-loops are rejected (they do not
-//     change L = D − W). A pair given more than once, in either orientation,
+//   - Weights are positive and finite. Self-loops are skipped and counted
+//     (Graph.Merges), their nodes kept: a loop adds its weight to D and W
+//     alike, so L = D − W is the same without it; every source (an edge
+//     list, Neo4j, a dataset) builds through FromEdges and follows this
+//     one rule. A pair given more than once, in either orientation,
 //     follows Options.Duplicates (DuplicateRule): by default rows of equal
 //     weight are one edge (an edge list written in both directions is the
 //     graph written once) and rows of different weights are refused;

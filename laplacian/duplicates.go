@@ -94,7 +94,7 @@ func (e *DuplicateError) Unwrap() error { return ErrConflictingDuplicate }
 // Merges says how the edges given to the graph's builder (the rows of an
 // edge list, the relationships read from Neo4j) became its edges.
 type Merges struct {
-	// Rows is the number of edges given.
+	// Rows is the number of edges given, self-loops aside.
 	Rows int `json:"rows"`
 	// Pairs is the number of node pairs given more than once.
 	Pairs int `json:"pairsRepeated"`
@@ -104,6 +104,28 @@ type Merges struct {
 	// Rule is how they were merged: merge (one edge of the common weight)
 	// or sum (parallel edges, weights added).
 	Rule string `json:"rule"`
+	// SelfLoops is the number of rows (a, a) left out of the graph (they
+	// do not change L = D − W; FromEdges), and SelfLoopKey the node of the
+	// first. A run reports them apart from the merges (selfLoopsSkipped).
+	SelfLoops   int    `json:"-"`
+	SelfLoopKey string `json:"-"`
+}
+
+// Changed says whether the graph differs from its rows read one edge
+// each: pairs were merged or self-loops left out.
+func (m Merges) Changed() bool { return m.Merged > 0 || m.SelfLoops > 0 }
+
+// SelfLoopsText says in one line how many self-loops were left out and
+// names one, e.g. "2 self-loops skipped, e.g. (a, a): a self-loop does
+// not change the Laplacian L = D − W"; "" when there were none.
+func (m Merges) SelfLoopsText() string {
+	switch m.SelfLoops {
+	case 0:
+		return ""
+	case 1:
+		return fmt.Sprintf("1 self-loop skipped, (%s, %s): a self-loop does not change the Laplacian L = D − W", m.SelfLoopKey, m.SelfLoopKey)
+	}
+	return fmt.Sprintf("%d self-loops skipped, e.g. (%s, %s): a self-loop does not change the Laplacian L = D − W", m.SelfLoops, m.SelfLoopKey, m.SelfLoopKey)
 }
 
 // String says it in one line, e.g. "156 rows, 78 pairs listed twice

@@ -82,14 +82,15 @@ bob,alice,2
 	g, _ = laplacian.ReadCSV(strings.NewReader(doors), laplacian.Options{Duplicates: laplacian.DuplicatesSum})
 	fmt.Println("sum: w(a,b) =", g.EdgeWeight(0, 1))
 
-	_, err = laplacian.ReadCSV(strings.NewReader("a,b\nb,b\n"), laplacian.Options{})
-	fmt.Println(err)
+	// A self-loop does not change L = D − W: skipped and counted.
+	g, _ = laplacian.ReadCSV(strings.NewReader("a,b\nb,b\n"), laplacian.Options{})
+	fmt.Println(g.N(), g.NumEdges(), g.Merges().SelfLoopsText())
 	// Output:
 	// [alice bob carol] 2 edges, 1 merged, w(alice,bob) = 2
 	// 3 rows, 1 pair listed twice merged as one edge: 2 edges
 	// true
 	// sum: w(a,b) = 3
-	// edge list line 2: self-loop: edge (b, b) weight 1
+	// 2 1 1 self-loop skipped, (b, b): a self-loop does not change the Laplacian L = D − W
 }
 
 func ExampleKarate() {

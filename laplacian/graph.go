@@ -52,7 +52,6 @@ type Edge struct {
 // Sentinel errors for invalid graphs; wrapped with details by the builder.
 var (
 	ErrEmptyGraph     = errkind.New(errkind.BadInput, "laplacian: empty graph")
-	ErrSelfLoop       = errkind.New(errkind.BadInput, "laplacian: self-loop")
 	ErrBadWeight      = errkind.New(errkind.BadInput, "laplacian: weight must be positive and finite")
 	ErrNodeOutOfRange = errors.New("laplacian: node index out of range")
 	ErrDuplicateKey   = errkind.New(errkind.BadInput, "laplacian: duplicate node key")
@@ -87,12 +86,16 @@ type Options struct {
 
 // FromEdges builds a graph on len(keys) nodes. keys may be nil, in which
 // case node i has key strconv.Itoa(i) and n gives the node count.
-// It validates every edge: indices in range, no self-loops, weights
-// positive and finite (a zero weight is rejected: drop the edge instead).
-// Errors are *EdgeError values naming the offending keys and wrapping one
-// of the sentinel errors, or ErrEmptyGraph / ErrDuplicateKey.
+// It validates every edge: indices in range, weights positive and finite
+// (a zero weight is rejected: drop the edge instead). Errors are
+// *EdgeError values naming the offending keys and wrapping one of the
+// sentinel errors, or ErrEmptyGraph / ErrDuplicateKey.
 // A graph without edges is valid (n isolated nodes, n components).
 //
+// A self-loop (U == V) is left out, its node kept: a loop adds its weight
+// to D and to W alike, so L = D − W is the same without it. Every source
+// of graphs (an edge list, Neo4j, a dataset) builds through here, so they
+// all follow this one rule; Graph.Merges counts the loops and names one.
 // A pair given more than once follows opt.Duplicates (DuplicateRule);
 // Graph.Merges says what was merged.
 //
@@ -119,7 +122,10 @@ func fromEdges(n int, keys []string, index map[string]int32, distinct bool, edge
 	if n > math.MaxInt32 {
 		return nil, fmt.Errorf("laplacian: %d nodes exceed the int32 index range", n)
 	}
-	g := &Graph{n: n}
+	if opt.Duplicates > DuplicatesReject {
+		panic(fmt.Sprintf("laplacian: unknown %v", opt.Duplicates))
+	}
+	g := &Graph{n: n, merges: Merges{Rows: len(edges), Rule: opt.Duplicates.String()}}
 	if keys != nil {
 		if err := g.setKeys(keys, index, distinct); err != nil {
 			return nil, err
@@ -129,10 +135,7 @@ func fromEdges(n int, keys []string, index map[string]int32, distinct bool, edge
 	if err != nil {
 		return nil, err
 	}
-	if opt.Duplicates > DuplicatesReject {
-		panic(fmt.Sprintf("laplacian: unknown %v", opt.Duplicates))
-	}
-	g.merges = Merges{Rows: len(edges), Rule: opt.Duplicates.String()}
+	g.merges.Rows -= g.merges.SelfLoops
 	dups, err := g.sortRows(rowPtr, col, w, opt.Duplicates == DuplicatesReject)
 	if err != nil {
 		return nil, err
@@ -184,7 +187,9 @@ func (g *Graph) name(i int32) string {
 
 // countRows validates every edge and returns the CSR row pointers of the
 // symmetric adjacency (rowPtr[i+1] − rowPtr[i] = deg(i)) and whether every
-// weight is 1.
+// weight is 1. Self-loops (of a valid weight) are left out and noted in
+// g.merges: a loop of weight w adds w to D_aa and to W_aa, so L = D − W
+// is the same without it.
 func (g *Graph) countRows(edges []Edge) (rowPtr []int64, unit bool, err error) {
 	n := g.n
 	rowPtr = make([]int64, n+1)
@@ -193,10 +198,11 @@ func (g *Graph) countRows(edges []Edge) (rowPtr []int64, unit bool, err error) {
 		switch {
 		case e.U < 0 || int(e.U) >= n || e.V < 0 || int(e.V) >= n:
 			return nil, false, &EdgeError{g.name(e.U), g.name(e.V), e.Weight, ErrNodeOutOfRange}
-		case e.U == e.V:
-			return nil, false, &EdgeError{g.name(e.U), g.name(e.V), e.Weight, ErrSelfLoop}
 		case !(e.Weight > 0) || math.IsInf(e.Weight, 0):
 			return nil, false, &EdgeError{g.name(e.U), g.name(e.V), e.Weight, ErrBadWeight}
+		case e.U == e.V:
+			g.noteSelfLoops(1, e.U)
+			continue
 		}
 		if e.Weight != 1 {
 			unit = false
@@ -213,25 +219,50 @@ func (g *Graph) countRows(edges []Edge) (rowPtr []int64, unit bool, err error) {
 // parallelEdges is the fewest edges buildRows splits between goroutines.
 const parallelEdges = 1 << 18
 
+// noteSelfLoops records count more self-loops left out of the graph,
+// naming the first one's node u when they are the first.
+func (g *Graph) noteSelfLoops(count int, u int32) {
+	if g.merges.SelfLoops == 0 {
+		g.merges.SelfLoopKey = g.name(u)
+	}
+	g.merges.SelfLoops += count
+}
+
+// runCount is what countBuckets found in one run of edges.
+type runCount struct {
+	c     []int64 // links per bucket
+	unit  bool    // every weight is 1
+	bad   int     // index of the first bad edge, −1 if none
+	loops int     // self-loops, left out
+	loop  int     // index of the first of them
+}
+
 // countBuckets counts the links of run in each of the buckets of
-// bucketRows rows of an n-node graph and reports whether every weight is 1;
-// bad is the index of run's first bad edge (out of range, a loop, a weight
-// not positive and finite), −1 if none, and the counts stop there.
-func countBuckets(run []Edge, n, buckets int) (c []int64, unit bool, bad int) {
-	c, unit = make([]int64, buckets), true
-	bad = -1
+// bucketRows rows of an n-node graph and whether every weight is 1;
+// bad is the index of run's first bad edge (out of range, a weight not
+// positive and finite), −1 if none, and the counts stop there.
+// Self-loops are counted apart (countRows leaves them out).
+func countBuckets(run []Edge, n, buckets int) runCount {
+	r := runCount{c: make([]int64, buckets), unit: true, bad: -1}
 	for i, e := range run {
-		if e.U < 0 || int(e.U) >= n || e.V < 0 || int(e.V) >= n || e.U == e.V || !(e.Weight > 0) || math.IsInf(e.Weight, 0) {
-			bad = i
+		if e.U < 0 || int(e.U) >= n || e.V < 0 || int(e.V) >= n || !(e.Weight > 0) || math.IsInf(e.Weight, 0) {
+			r.bad = i
 			break
 		}
-		if e.Weight != 1 {
-			unit = false
+		if e.U == e.V {
+			if r.loops == 0 {
+				r.loop = i
+			}
+			r.loops++
+			continue
 		}
-		c[e.U/bucketRows]++
-		c[e.V/bucketRows]++
+		if e.Weight != 1 {
+			r.unit = false
+		}
+		r.c[e.U/bucketRows]++
+		r.c[e.V/bucketRows]++
 	}
-	return c, unit, bad
+	return r
 }
 
 // buildRows validates the edges and places both directions of each into
@@ -261,19 +292,24 @@ func (g *Graph) buildRows(edges []Edge) (rowPtr []int64, col []int32, w []float6
 	for k := range runs {
 		runs[k] = edges[k*len(edges)/workers : (k+1)*len(edges)/workers]
 	}
-	count := make([][]int64, workers) // links of each bucket in each run, then where the run's next one goes
-	bad := make([]int, workers)       // index within the run of its first bad edge, −1 if none
-	unitRun := make([]bool, workers)
+	counts := make([]runCount, workers)
 	parallelRuns(workers, func(k int) {
-		count[k], unitRun[k], bad[k] = countBuckets(runs[k], n, buckets)
+		counts[k] = countBuckets(runs[k], n, buckets)
 	})
 	unit := true
-	for k := range runs {
-		if bad[k] >= 0 {
-			_, _, err := g.countRows(runs[k][bad[k] : bad[k]+1]) // the sequential check's error
+	count := make([][]int64, workers) // links of each bucket in each run, then where the run's next one goes
+	for k, rc := range counts {
+		if rc.bad >= 0 {
+			_, _, err := g.countRows(runs[k][rc.bad : rc.bad+1]) // the sequential check's error
 			return nil, nil, nil, err
 		}
-		unit = unit && unitRun[k]
+		unit = unit && rc.unit
+		count[k] = rc.c
+	}
+	for k, rc := range counts {
+		if rc.loops > 0 {
+			g.noteSelfLoops(rc.loops, runs[k][rc.loop].U)
+		}
 	}
 	start := make([]int64, buckets+1) // bucket b's links are [start[b], start[b+1])
 	at := int64(0)
@@ -295,6 +331,9 @@ func (g *Graph) buildRows(edges []Edge) (rowPtr []int64, col []int32, w []float6
 	parallelRuns(workers, func(k int) {
 		next := count[k]
 		for _, e := range runs[k] {
+			if e.U == e.V {
+				continue // a self-loop, left out (countRows)
+			}
 			p := next[e.U/bucketRows]
 			next[e.U/bucketRows]++
 			brow[p], bcol[p] = uint16(e.U%bucketRows), e.V
@@ -390,6 +429,9 @@ func scatter(rowPtr []int64, edges []Edge, unit bool) (col []int32, w []float64)
 	next := make([]int64, n)
 	copy(next, rowPtr[:n])
 	for _, e := range edges {
+		if e.U == e.V {
+			continue // a self-loop, left out (countRows)
+		}
 		pu, pv := next[e.U], next[e.V]
 		col[pu], col[pv] = e.V, e.U
 		if w != nil {

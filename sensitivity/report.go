@@ -37,6 +37,9 @@ type Report struct {
 	// DuplicateEdges says how the graph's input rows that named one pair
 	// more than once were merged (nil: none were).
 	DuplicateEdges *laplacian.Merges `json:"duplicateEdges,omitempty"`
+	// SelfLoopsSkipped counts the input's self-loops, left out of the
+	// graph (laplacian.FromEdges; 0: none).
+	SelfLoopsSkipped int `json:"selfLoopsSkipped,omitempty"`
 	// Reused: Δ2 was not computed but read from a certificate a store
 	// kept (Method then says "certificate:" and the method that computed
 	// it; kappa2 is null).

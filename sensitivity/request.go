@@ -173,10 +173,12 @@ func CertifyGraph(ctx context.Context, spec CertifySpec) (Report, error) {
 	return res, err
 }
 
-// NoteMerges notes on r the duplicate edges merged when g was read, if
-// any (a Δ2 computed or reused, the graph's reading is the same).
+// NoteMerges notes on r the duplicate edges merged and the self-loops
+// skipped when g was read, if any (a Δ2 computed or reused, the graph's
+// reading is the same).
 func (r *Report) NoteMerges(g *laplacian.Graph) {
 	if m := g.Merges(); m.Merged > 0 {
 		r.DuplicateEdges = &m
 	}
+	r.SelfLoopsSkipped = g.Merges().SelfLoops
 }

@@ -21,6 +21,9 @@ type LoadSummary struct {
 	DuplicateRowsMerged int `json:"duplicateRowsMerged"`
 	// Merges say how: rows read, pairs repeated, the rule.
 	Merges laplacian.Merges `json:"duplicateEdges"`
+	// SelfLoopsSkipped counts the rows (a, a), not loaded: a self-loop
+	// does not change the Laplacian, and no source keeps one.
+	SelfLoopsSkipped int `json:"selfLoopsSkipped"`
 	connector.LoadStats
 }
 
@@ -42,5 +45,5 @@ func (s *Stores) Load(ctx context.Context, spec connector.LoadSpec, files *input
 		return nil, err
 	}
 	return &LoadSummary{Database: client.Database(), NodeLabel: spec.Label, RelationshipType: spec.RelationshipType,
-		DuplicateRowsMerged: files.DuplicatesMerged, Merges: files.Merges, LoadStats: *st}, nil
+		DuplicateRowsMerged: files.DuplicatesMerged, Merges: files.Merges, SelfLoopsSkipped: files.Merges.SelfLoops, LoadStats: *st}, nil
 }

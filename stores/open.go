@@ -50,8 +50,8 @@ type Options struct {
 	// it (nil: none).
 	Pull func() (progress func(stage string, done int), end func())
 	// Merged is told, when a graph is loaded, how the pairs its input
-	// gave more than once were merged (only when some were; nil: the
-	// logger's info).
+	// gave more than once were merged and how many self-loops it skipped
+	// (only when it did either; nil: the logger's info).
 	Merged func(spec string, m laplacian.Merges)
 	// Bookkeeping is the context of closing the connection when Open
 	// fails after connecting (nil: ctx without its cancellation).
@@ -229,15 +229,20 @@ func (s *Stores) LoadGraph(ctx context.Context, spec string, opt LoadOptions) (*
 }
 
 // sayMerges tells Options.Merged (else the logger) how the input's
-// repeated pairs were merged, when some were: a graph is never changed
-// silently.
+// repeated pairs were merged and its self-loops skipped, when any were:
+// a graph is never changed silently.
 func (s *Stores) sayMerges(spec string, m laplacian.Merges) {
-	if m.Merged == 0 {
+	switch {
+	case !m.Changed():
 		return
-	}
-	if s.merged != nil {
+	case s.merged != nil:
 		s.merged(spec, m)
 		return
 	}
-	s.logger.Info("graph: repeated pairs merged", "graph", spec, "rows", m.Rows, "pairsRepeated", m.Pairs, "rowsMerged", m.Merged, "duplicateEdges", m.Rule)
+	if m.Merged > 0 {
+		s.logger.Info("graph: repeated pairs merged", "graph", spec, "rows", m.Rows, "pairsRepeated", m.Pairs, "rowsMerged", m.Merged, "duplicateEdges", m.Rule)
+	}
+	if m.SelfLoops > 0 {
+		s.logger.Warn("graph: self-loops skipped", "graph", spec, "selfLoopsSkipped", m.SelfLoops, "example", m.SelfLoopKey)
+	}
 }

@@ -48,7 +48,7 @@ func TestExitCode(t *testing.T) {
 		{&laplacian.SpecError{}, exitBadInput},
 		{&laplacian.CSVError{}, exitBadInput},
 		{laplacian.ErrEmptyGraph, exitBadInput},
-		{laplacian.ErrSelfLoop, exitBadInput},
+		{laplacian.ErrBadWeight, exitBadInput},
 		{&graphcloak.ParamError{}, exitBadInput},
 		{&graphcloak.ValuesError{}, exitBadInput},
 		{recovery.ErrUnknownEstimator, exitBadInput},

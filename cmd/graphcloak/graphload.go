@@ -23,12 +23,18 @@ func (g *globalOptions) pullProgress() (progress func(stage string, done int), e
 	return progressbar.LogStages(func(stage string) func(done, total int) { return g.progress("pull " + stage) })
 }
 
-// sayMerges prints how a loaded graph's repeated pairs were merged
-// (stores.Options.Merged), on stderr unless --quiet: "graph: 156 rows, 78
-// pairs listed twice merged as one edge each: 78 edges (--duplicate-edges
-// merge)". A graph is never changed silently.
+// sayMerges prints how a loaded graph's repeated pairs were merged and
+// how many self-loops it skipped (stores.Options.Merged), a line each on
+// stderr unless --quiet: "graph: 156 rows, 78 pairs listed twice merged
+// as one edge each: 78 edges (--duplicate-edges merge)", "graph: 2
+// self-loops skipped, e.g. (a, a): …". A graph is never changed silently.
 func (g *globalOptions) sayMerges(spec string, m laplacian.Merges) {
-	g.say("graph " + spec + ": " + mergesText(m))
+	if m.Merged > 0 {
+		g.say("graph " + spec + ": " + mergesText(m))
+	}
+	if m.SelfLoops > 0 {
+		g.say("graph " + spec + ": " + m.SelfLoopsText())
+	}
 }
 
 // mergesText is m in words, with the flag that chose the rule.

@@ -130,11 +130,16 @@ func loadSpec(o *loadOptionsCmd, cfg *config.Config) (connector.LoadSpec, error)
 
 // loadFiles is what load writes: the edge list and readings files, or
 // the graph --graph names (its nodes without edges kept, its merged rows
-// counted) with the readings file.
+// counted) with the readings file. Self-loops are skipped, as by every
+// reader, and said on stderr.
 func loadFiles(ctx context.Context, o *loadOptionsCmd, cfg *config.Config) (*inputfiles.LoadFiles, error) {
 	dups, _ := laplacian.ParseDuplicateRule(cfg.Input.DuplicateEdges) // validated by config
 	if o.graph == "" {
-		return inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, cfg.Input.Header, dups)
+		files, err := inputfiles.ReadLoadFiles(o.stdin, o.edges, o.values, cfg.Input.Header, dups)
+		if err == nil && files.Merges.SelfLoops > 0 {
+			o.g.say("--edges " + o.edges + ": " + files.Merges.SelfLoopsText())
+		}
+		return files, err
 	}
 	lg, err := loadGraphFlag(ctx, o.g, o.graph, "", true)
 	if err != nil {
@@ -181,6 +186,9 @@ func printLoad(out io.Writer, sum *stores.LoadSummary, keyProperty, valuePropert
 	fmt.Fprintf(tw, "relationships\t%d (:%s, undirected: one per edge whatever its direction)\n", st.RelationshipsLoaded, sum.RelationshipType)
 	if merged > 0 {
 		fmt.Fprintf(tw, "duplicate rows\t%s\n", mergesText(sum.Merges))
+	}
+	if sum.SelfLoopsSkipped > 0 {
+		fmt.Fprintf(tw, "self-loops\t%s\n", sum.Merges.SelfLoopsText())
 	}
 	if valueProperty != "" {
 		fmt.Fprintf(tw, "readings\t%d (%s)\n", st.ValuesWritten, valueProperty)
