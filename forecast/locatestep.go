@@ -33,6 +33,14 @@ func locateStep(ctx context.Context, e Simulation, vc []MassPoint, guess float64
 	if len(vc) < 2 {
 		return 0, false, nil
 	}
+	if e.Pool == nil {
+		// Every AtMass below draws the same seeded trials: drawn once.
+		pool, err := NewTrialPool(e)
+		if err != nil {
+			return 0, false, err
+		}
+		e.Pool = pool
+	}
 	answers := func(m float64) (bool, error) {
 		f, err := AtMass(ctx, e, GivenMass(m, ""))
 		if err != nil || f == nil {

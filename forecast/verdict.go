@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -323,6 +324,10 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 			}
 		}
 	}
+	if c.unitPool != nil && base.Verdicts {
+		// The refinements read one round, locate's step its rounds.
+		c.unitPool.keepFirst(max(per, VerdictRounds*base.VerdictRoundTrials))
+	}
 	for j := range c.out {
 		if err := c.finish(ctx, j); err != nil {
 			return nil, err
@@ -354,8 +359,12 @@ type curveRun struct {
 	progress             func(done, total int)
 	per, gridWork, total int
 	// models is the first pool's actions and model, without its draws:
-	// every other mass's pool reseeds it (one pool's blocks kept at a time).
+	// every other mass's pool reseeds it (one grid mass's blocks kept at a
+	// time, besides unitPool's).
 	models *TrialPool
+	// unitPool is the 1-unit point's pool, kept after the grid: every
+	// refinement mass and locate's step score its trials (sharedPool).
+	unitPool *TrialPool
 }
 
 // level is curve j's simulation on the run's graph, partition and
@@ -392,8 +401,15 @@ func (c *curveRun) point(ctx context.Context, i, j int, m float64, pool **TrialP
 	}
 	e := c.level(j)
 	e.Seed, e.Progress, e.verdicts = MassSeed(c.seed, m), nil, c.verdicts
-	if err := c.poolFor(e, pool); err != nil {
-		return err
+	if *pool == nil {
+		p, err := c.poolAt(e, e.Seed)
+		if err != nil {
+			return err
+		}
+		*pool = p
+		if m == 1 {
+			c.unitPool = p // kept for the verdict curve and locate's step
+		}
 	}
 	e.Pool = *pool
 	if c.progress != nil {
@@ -416,21 +432,34 @@ func (c *curveRun) point(ctx context.Context, i, j int, m float64, pool **TrialP
 	return nil
 }
 
-// poolFor sets *pool, when nil, to e's mass's trials: the first pool's
-// models reseeded, or the first pool itself.
-func (c *curveRun) poolFor(e Simulation, pool **TrialPool) error {
-	switch {
-	case *pool != nil:
-	case c.models != nil:
-		*pool = c.models.reseeded(e.Seed)
-	default:
-		p, err := NewTrialPool(e)
-		if err != nil {
-			return err
-		}
-		*pool, c.models = p, p.reseeded(0)
+// poolAt is the pool of e's trials drawn from seed: the first pool's
+// models reseeded (built once for the run), or the first pool itself.
+func (c *curveRun) poolAt(e Simulation, seed uint64) (*TrialPool, error) {
+	if c.models != nil {
+		return c.models.reseeded(seed), nil
 	}
-	return nil
+	e.Seed = seed
+	p, err := NewTrialPool(e)
+	if err != nil {
+		return nil, err
+	}
+	c.models = p.reseeded(0)
+	return p, nil
+}
+
+// sharedPool is the 1-unit point's pool (seed MassSeed(seed, 1) = seed,
+// locate's): the trials of every refinement mass of every curve and of
+// locate's step, drawn once for all of them (made here when the grid's
+// 1-unit point was given, not simulated).
+func (c *curveRun) sharedPool(e Simulation) (*TrialPool, error) {
+	if c.unitPool == nil {
+		p, err := c.poolAt(e, MassSeed(c.seed, 1))
+		if err != nil {
+			return nil, err
+		}
+		c.unitPool = p
+	}
+	return c.unitPool, nil
 }
 
 // finish ends curve j: the masses it resolves, and each point's verdict
@@ -484,14 +513,16 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 	e := c.level(j)
 	e.Progress, e.verdicts, e.noEMD = nil, nil, true
 	added := 0
+	pool, err := c.sharedPool(e)
+	if err != nil {
+		return nil, err
+	}
 	rate := func(m float64) (float64, error) {
-		e.SourceMass, e.Seed = m/float64(max(e.Sources, 1)), MassSeed(c.seed, m)
+		// The shared pool's first trials at mass m (linear in the mass:
+		// m·a + σ·z, no action drawn again).
+		e.SourceMass, e.Seed, e.Pool = m/float64(max(e.Sources, 1)), pool.seed, pool
 		e.Progress = c.refinementProgress(j, added)
 		added++
-		e.Pool = nil
-		if c.models != nil {
-			e.Pool = c.models.reseeded(e.Seed)
-		}
 		res, err := Simulate(ctx, e)
 		if err != nil {
 			return 0, err
@@ -508,6 +539,12 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 		return rateOf, nil
 	}
 	le := locateSimulation(base, out.Unit.Sigma, c.seed, rounds)
+	if pool.seed == le.Seed && (base.Graph.N() > expm.DefaultDenseLimit || base.Trials == rounds) {
+		// Locate's own forecast draws these trials: the same seed, and the
+		// same action (its method chosen by the column count only up to
+		// the dense limit).
+		le.Pool = pool
+	}
 	step, ok, err := locateStep(ctx, le, vc, out.Unit.Guess(), all)
 	if err != nil || !ok {
 		return rateOf, err
