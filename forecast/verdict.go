@@ -275,6 +275,9 @@ type MassCurveResult struct {
 	// rounds are the rounds of trials simulated at each point (0: taken
 	// as sure, or the given unit point): what ForeseeMassCurves foresees.
 	rounds []int
+	// beyond is the trials scored after the grid: at the refinement masses
+	// and in locate's step's forecast runs (ForeseeMassCurves' Beyond).
+	beyond int
 }
 
 // VerdictCurve is the curve r's verdict rates are read off: its points
@@ -309,13 +312,17 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	}
 	grid := MassGrid()
 	per := max(base.Trials, 1)
-	refine := 0 // the verdict curve's refinement masses each curve may add
+	refine, step := 0, 0 // the verdict curve's refinement masses each curve may add, and locate's step's trials
 	if base.Verdicts {
 		refine = refineMax
+		if base.Missing == 0 && base.Reported == nil {
+			step = StepTrials(verdictRoundTrials(base))
+		}
 	}
 	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
 		verdicts: newVerdictTests(seed, base.Partition), masses: make([][][]float64, len(es)), sure: make([]int, len(es)),
-		progress: base.Progress, per: per, gridWork: len(grid) * len(es) * per, total: (len(grid) + refine) * len(es) * per}
+		progress: base.Progress, per: per, gridWork: len(grid) * len(es) * per, stepSlot: step,
+		total: (len(grid)+refine)*len(es)*per + len(es)*step}
 	for i, m := range grid {
 		var pool *TrialPool // this mass's trials, drawn once for every level
 		for j := range es {
@@ -326,7 +333,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	}
 	if c.unitPool != nil && base.Verdicts {
 		// The refinements read one round, locate's step its rounds.
-		c.unitPool.keepFirst(max(per, VerdictRounds*base.VerdictRoundTrials))
+		c.unitPool.keepFirst(max(per, VerdictRounds*verdictRoundTrials(base)))
 	}
 	for j := range c.out {
 		if err := c.finish(ctx, j); err != nil {
@@ -356,8 +363,8 @@ type curveRun struct {
 	// of its verdict curve gridWork + (j·refineMax+k)·per …; the bar
 	// ends only with the curves (masses taken as sure, and refinements
 	// not needed, are skipped).
-	progress             func(done, total int)
-	per, gridWork, total int
+	progress                       func(done, total int)
+	per, gridWork, stepSlot, total int
 	// models is the first pool's actions and model, without its draws:
 	// every other mass's pool reseeds it (one grid mass's blocks kept at a
 	// time, besides unitPool's).
@@ -501,10 +508,7 @@ func (c *curveRun) finish(ctx context.Context, j int) error {
 // sensors are its own, and the averaged model stays.
 func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) float64, error) {
 	out, base := &c.out[j], c.base
-	rounds := base.VerdictRoundTrials
-	if rounds == 0 {
-		rounds = base.Trials
-	}
+	rounds := verdictRoundTrials(base)
 	var all []float64
 	for _, vm := range c.masses[j] {
 		all = append(all, vm...)
@@ -527,6 +531,7 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 		if err != nil {
 			return 0, err
 		}
+		out.beyond += res.Trials
 		return res.CommunityAccuracy, nil
 	}
 	vc, err := verdictCurve(out.Points, all, out.Unit.Guess(), rounds, rate)
@@ -545,12 +550,26 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 		// the dense limit).
 		le.Pool = pool
 	}
-	step, ok, err := locateStep(ctx, le, vc, out.Unit.Guess(), all)
+	step, ok, err := locateStep(ctx, le, vc, out.Unit.Guess(), all, c.stepProgress(j))
 	if err != nil || !ok {
 		return rateOf, err
 	}
 	out.LocateStep = step
 	return func(vm []float64) float64 { return StepRateOf(vm, step) }, nil
+}
+
+// stepProgress counts locate's step's forecast runs on curve j (their
+// trials beyond the grid's) and reports them on the run's bar, in curve
+// j's slot of StepTrials after the refinements'.
+func (c *curveRun) stepProgress(j int) func(trials int) {
+	off, done := c.gridWork+len(c.es)*refineMax*c.per+j*c.stepSlot, 0
+	return func(trials int) {
+		c.out[j].beyond += trials
+		done += trials
+		if c.progress != nil {
+			c.progress(min(off+min(done, c.stepSlot), c.total-1), c.total)
+		}
+	}
 }
 
 // refinementProgress reports curve j's k-th refinement mass's trials on
@@ -562,6 +581,15 @@ func (c *curveRun) refinementProgress(j, k int) func(done, total int) {
 	off := c.gridWork + (j*refineMax+k)*c.per
 	c.progress(min(off, c.total-1), c.total)
 	return func(done, _ int) { c.progress(min(off+done, c.total-1), c.total) }
+}
+
+// verdictRoundTrials is the trials of a round of locate's forecast that
+// e's verdict rates assume (Simulation.VerdictRoundTrials).
+func verdictRoundTrials(e Simulation) int {
+	if e.VerdictRoundTrials == 0 {
+		return e.Trials
+	}
+	return e.VerdictRoundTrials
 }
 
 // sureAfter is the count of masses in a row answered ≥ 99% of the time
