@@ -517,13 +517,13 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 	e := c.level(j)
 	e.Progress, e.verdicts, e.noEMD = nil, nil, true
 	added := 0
-	pool, err := c.sharedPool(e)
-	if err != nil {
-		return nil, err
-	}
 	rate := func(m float64) (float64, error) {
 		// The shared pool's first trials at mass m (linear in the mass:
 		// m·a + σ·z, no action drawn again).
+		pool, err := c.sharedPool(e)
+		if err != nil {
+			return 0, err
+		}
 		e.SourceMass, e.Seed, e.Pool = m/float64(max(e.Sources, 1)), pool.seed, pool
 		e.Progress = c.refinementProgress(j, added)
 		added++
@@ -544,11 +544,13 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 		return rateOf, nil
 	}
 	le := locateSimulation(base, out.Unit.Sigma, c.seed, rounds)
-	if pool.seed == le.Seed && (base.Graph.N() > expm.DefaultDenseLimit || base.Trials == rounds) {
-		// Locate's own forecast draws these trials: the same seed, and the
-		// same action (its method chosen by the column count only up to
-		// the dense limit).
-		le.Pool = pool
+	if base.Graph.N() > expm.DefaultDenseLimit || base.Trials == rounds {
+		// Locate's own forecast draws the shared pool's trials: the same
+		// seed, and the same action (its method chosen by the column
+		// count only up to the dense limit).
+		if le.Pool, err = c.sharedPool(e); err != nil {
+			return nil, err
+		}
 	}
 	step, ok, err := locateStep(ctx, le, vc, out.Unit.Guess(), all, c.stepProgress(j))
 	if err != nil || !ok {
