@@ -330,10 +330,15 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 				return nil, err
 			}
 		}
-	}
-	if c.unitPool != nil && base.Verdicts {
-		// The refinements read one round, locate's step its rounds.
-		c.unitPool.keepFirst(max(per, VerdictRounds*verdictRoundTrials(base)))
+		if c.unitPool != nil {
+			// Kept past its mass for the refinements (one round) and
+			// locate's step (its rounds): the rest is let go now.
+			keep := 0
+			if base.Verdicts {
+				keep = max(per, VerdictRounds*verdictRoundTrials(base))
+			}
+			c.unitPool.keepFirst(keep)
+		}
 	}
 	for j := range c.out {
 		if err := c.finish(ctx, j); err != nil {
