@@ -14,6 +14,12 @@ import (
 // its pilot timed.
 type MassCurveWork struct {
 	Rounds [][]int
+	// Beyond is, by curve, the trials scored after the grid: the verdict
+	// curve's refinement masses (Trials each) and locate's step's
+	// forecast runs (StepTrials), all on the 1-unit point's pool;
+	// BeyondDrawn the trials of that pool they draw beyond the grid's.
+	Beyond      []int
+	BeyondDrawn int
 	// Pilot is the foresight's timing (seconds with the machine's cores its
 	// own, cputime.Clock; zero for work done).
 	Pilot PilotCost
@@ -32,7 +38,17 @@ type PilotCost struct {
 // the setup and fixed work once, each round drawn once for every curve,
 // scored at each.
 func (w MassCurveWork) Seconds(trials int, p PilotCost) float64 {
-	return p.Setup + p.Fixed + float64(w.Drawn()*trials)*p.Draw + float64(w.Scored()*trials)*p.Score
+	drawn := w.Drawn()*trials + w.BeyondDrawn
+	return p.Setup + p.Fixed + float64(drawn)*p.Draw + float64(w.Scored()*trials+w.ScoredBeyond())*p.Score
+}
+
+// ScoredBeyond is the trials scored after the grid, every curve's.
+func (w MassCurveWork) ScoredBeyond() int {
+	n := 0
+	for _, k := range w.Beyond {
+		n += k
+	}
+	return n
 }
 
 // Masses is how many points of the grid any curve simulates.
@@ -125,9 +141,11 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 	var timedVerdicts [2]float64
 	plain := []float64{}
 	verdicts := newVerdictTests(seed, base.Partition)
+	pilots := make([][]*Forecast, len(es)) // by curve, each simulated point's pilot (nil: not simulated)
 	for i, m := range grid {
 		w.Rounds[i] = make([]int, len(es))
 		for j := range es {
+			pilots[j] = append(pilots[j], nil)
 			if sure[j] >= 2 && m > 1 {
 				continue
 			}
@@ -151,6 +169,7 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 				plain = append(plain, t)
 			}
 			f := Of(res)
+			pilots[j][i] = &f
 			rounds, answer := VerdictRoundsAt(f.CommunityAccuracy, f.Guess(), es[0].Trials)
 			w.Rounds[i][j] = rounds
 			if answer && f.CommunityAccuracy >= 0.99 {
@@ -160,6 +179,7 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 			}
 		}
 	}
+	w.foreseeBeyond(es, pilots)
 	score := timedVerdicts[1] / pilotTrials
 	if len(plain) > 0 {
 		slices.Sort(plain)
@@ -169,6 +189,51 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 	fixed := float64(len(es)) * max(0, timedVerdicts[0]-timedVerdicts[1])
 	w.Pilot = PilotCost{Setup: setup, Fixed: fixed, Draw: draw, Score: score + verdict}
 	return w, nil
+}
+
+// foreseeBeyond foresees the work after the grid (Beyond, BeyondDrawn)
+// from the pilot's rates at each curve's points: a verdict curve is
+// refined on each grid step whose ends' answer probabilities differ by
+// more than refineAnswers (up to seven masses a step, refineMax in all),
+// and locate's step runs (StepTrials) where a step turns — with
+// verdicts, and every sensor reporting.
+func (w *MassCurveWork) foreseeBeyond(es []Simulation, pilots [][]*Forecast) {
+	base := es[0]
+	w.Beyond = make([]int, len(es))
+	if !base.Verdicts {
+		return
+	}
+	per, rounds := max(base.Trials, 1), verdictRoundTrials(base)
+	need := 0 // the shared pool's trials the work after the grid reads
+	for j, pts := range pilots {
+		turning, last := 0, math.NaN() // the last point's answer probability
+		for _, f := range pts {
+			if f == nil {
+				continue
+			}
+			a := PerNodeAnswers(f.CommunityAccuracy, f.Guess(), rounds)
+			if math.Abs(a-last) > refineAnswers {
+				turning++
+			}
+			last = a
+		}
+		if turning == 0 {
+			continue
+		}
+		w.Beyond[j] = min(refineMax, 7*turning) * per
+		need = max(need, per)
+		if base.Missing == 0 && base.Reported == nil {
+			w.Beyond[j] += StepTrials(rounds)
+			need = max(need, 2*rounds)
+		}
+	}
+	unit := 0 // the 1-unit point's rounds: the pool's trials the grid drew
+	for i, m := range MassGrid() {
+		if m == 1 {
+			unit = max0(w.Rounds[i]) * per
+		}
+	}
+	w.BeyondDrawn = max(0, need-unit)
 }
 
 // pilotTrials are the trials ForeseeMassCurves scores at each point: half

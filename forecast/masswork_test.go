@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"context"
+	"github.com/graphcloak/graphcloak/community"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -72,5 +73,48 @@ func TestVerdictRoundsAt(t *testing.T) {
 	}
 	if r < 2 || !ok {
 		t.Errorf("rate 0.09 against 0.05: %d rounds, answer %v; want ≥ 2, true", r, ok)
+	}
+}
+
+// TestForeseeMassCurvesCountsTheWorkAfterTheGrid: a plan's curves score
+// trials after the grid — the verdict curve's refinement masses and
+// locate's step's forecast runs, as many as the grid's on karate — and
+// the foresight prices them: with scoring alone priced (a second a
+// trial), the foreseen seconds are within 1.5× of the trials the curves
+// scored (the oracle: their grid rounds, refinement masses and step
+// runs, counted as they ran). Before, the foresight counted the grid's
+// alone: half the work.
+func TestForeseeMassCurvesCountsTheWorkAfterTheGrid(t *testing.T) {
+	g, _ := laplacian.Karate()
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const trials = 200
+	for _, sigma := range []float64{0.1, 0.25, 0.5} {
+		e := Simulation{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: trials, VerdictRoundTrials: 100, Seed: 5, Verdicts: true}
+		rs, err := MassCurves(context.Background(), []Simulation{e}, e.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rs[0]
+		grid := 0
+		for _, k := range r.rounds {
+			grid += k * trials
+		}
+		refined := (len(r.VerdictCurve()) - len(r.Points)) * trials
+		did := grid + r.beyond
+		if r.beyond < refined || refined == 0 {
+			t.Fatalf("σ %g: %d trials scored after the grid, %d of them at refinement masses: the case checks nothing", sigma, r.beyond, refined)
+		}
+		w, err := ForeseeMassCurves(context.Background(), []Simulation{e}, e.Seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		foreseen := w.Seconds(trials, PilotCost{Score: 1})
+		t.Logf("σ %g: scored %d trials (grid %d, refinements %d, step %d), foreseen %.0f", sigma, did, grid, refined, r.beyond-refined, foreseen)
+		if ratio := foreseen / float64(did); ratio > 1.5 || ratio < 1/1.5 {
+			t.Errorf("σ %g: foreseen %.0f trials scored, the curves scored %d (%.2f×)", sigma, foreseen, did, ratio)
+		}
 	}
 }

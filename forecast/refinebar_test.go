@@ -13,7 +13,7 @@ import (
 // (Trials trials each, after the grid's points) are on the bar. The bar
 // moves while each of them runs — it does not sit at its last step while
 // they are drawn — and its total holds every trial the run simulated:
-// the grid's points and the refinements.
+// the grid's points, the refinements and locate's step's runs.
 func TestMassCurveBarCountsRefinement(t *testing.T) {
 	g, _ := laplacian.Karate()
 	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
@@ -47,6 +47,10 @@ func TestMassCurveBarCountsRefinement(t *testing.T) {
 	if total < simulated {
 		t.Errorf("the bar's total is %d trials, the run simulated %d (%d of them at %d refinement masses)",
 			total, simulated, refined*trials, refined)
+	}
+	// And locate's step's forecast runs after them (counted as they ran).
+	if step := r.beyond - refined*trials; step <= 0 || total < simulated+step {
+		t.Errorf("the bar's total is %d trials, the run simulated %d and %d more in locate's step's runs", total, simulated, step)
 	}
 	// Distinct positions past the grid's work: one at least per refinement.
 	grid := len(MassGrid()) * trials

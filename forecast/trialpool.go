@@ -52,6 +52,7 @@ type TrialPool struct {
 type poolEntry struct {
 	once  sync.Once
 	block *poolBlock
+	bytes int64 // counted in kept
 }
 
 // poolBlock holds trialBlock consecutive trials' draws, each trial's
@@ -100,6 +101,20 @@ func (p *TrialPool) reseeded(seed uint64) *TrialPool {
 	return &TrialPool{n: p.n, sources: p.sources, tau: p.tau, seed: seed, act: p.act, model: p.model,
 		missing: p.missing, reported: p.reported, fixedOnce: p.fixedOnce, fixed: p.fixed, fixedErr: p.fixedErr,
 		budget: p.budget, blocks: map[int]*poolEntry{}}
+}
+
+// keepFirst forgets the blocks past the pool's first trials trials (a
+// later ask draws them again, the same draws): what a caller that reads
+// no further needs kept.
+func (p *TrialPool) keepFirst(trials int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for blk, en := range p.blocks {
+		if blk*trialBlock >= trials {
+			p.kept -= en.bytes
+			delete(p.blocks, blk)
+		}
+	}
 }
 
 // missingStream names the stream of a block's missing sensors (apart from
@@ -158,7 +173,7 @@ func (p *TrialPool) block(blk int) *poolBlock {
 			return p.draw(blk)
 		}
 		p.kept += bytes
-		en = &poolEntry{}
+		en = &poolEntry{bytes: bytes}
 		p.blocks[blk] = en
 	}
 	p.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/recovery"
 )
 
@@ -274,6 +275,9 @@ type MassCurveResult struct {
 	// rounds are the rounds of trials simulated at each point (0: taken
 	// as sure, or the given unit point): what ForeseeMassCurves foresees.
 	rounds []int
+	// beyond is the trials scored after the grid: at the refinement masses
+	// and in locate's step's forecast runs (ForeseeMassCurves' Beyond).
+	beyond int
 }
 
 // VerdictCurve is the curve r's verdict rates are read off: its points
@@ -308,19 +312,32 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	}
 	grid := MassGrid()
 	per := max(base.Trials, 1)
-	refine := 0 // the verdict curve's refinement masses each curve may add
+	refine, step := 0, 0 // the verdict curve's refinement masses each curve may add, and locate's step's trials
 	if base.Verdicts {
 		refine = refineMax
+		if base.Missing == 0 && base.Reported == nil {
+			step = StepTrials(verdictRoundTrials(base))
+		}
 	}
 	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
 		verdicts: newVerdictTests(seed, base.Partition), masses: make([][][]float64, len(es)), sure: make([]int, len(es)),
-		progress: base.Progress, per: per, gridWork: len(grid) * len(es) * per, total: (len(grid) + refine) * len(es) * per}
+		progress: base.Progress, per: per, gridWork: len(grid) * len(es) * per, stepSlot: step,
+		total: (len(grid)+refine)*len(es)*per + len(es)*step}
 	for i, m := range grid {
 		var pool *TrialPool // this mass's trials, drawn once for every level
 		for j := range es {
 			if err := c.point(ctx, i, j, m, &pool); err != nil {
 				return nil, err
 			}
+		}
+		if c.unitPool != nil {
+			// Kept past its mass for the refinements (one round) and
+			// locate's step (its rounds): the rest is let go now.
+			keep := 0
+			if base.Verdicts {
+				keep = max(per, VerdictRounds*verdictRoundTrials(base))
+			}
+			c.unitPool.keepFirst(keep)
 		}
 	}
 	for j := range c.out {
@@ -351,11 +368,15 @@ type curveRun struct {
 	// of its verdict curve gridWork + (j·refineMax+k)·per …; the bar
 	// ends only with the curves (masses taken as sure, and refinements
 	// not needed, are skipped).
-	progress             func(done, total int)
-	per, gridWork, total int
+	progress                       func(done, total int)
+	per, gridWork, stepSlot, total int
 	// models is the first pool's actions and model, without its draws:
-	// every other mass's pool reseeds it (one pool's blocks kept at a time).
+	// every other mass's pool reseeds it (one grid mass's blocks kept at a
+	// time, besides unitPool's).
 	models *TrialPool
+	// unitPool is the 1-unit point's pool, kept after the grid: every
+	// refinement mass and locate's step score its trials (sharedPool).
+	unitPool *TrialPool
 }
 
 // level is curve j's simulation on the run's graph, partition and
@@ -392,8 +413,15 @@ func (c *curveRun) point(ctx context.Context, i, j int, m float64, pool **TrialP
 	}
 	e := c.level(j)
 	e.Seed, e.Progress, e.verdicts = MassSeed(c.seed, m), nil, c.verdicts
-	if err := c.poolFor(e, pool); err != nil {
-		return err
+	if *pool == nil {
+		p, err := c.poolAt(e, e.Seed)
+		if err != nil {
+			return err
+		}
+		*pool = p
+		if m == 1 {
+			c.unitPool = p // kept for the verdict curve and locate's step
+		}
 	}
 	e.Pool = *pool
 	if c.progress != nil {
@@ -416,21 +444,34 @@ func (c *curveRun) point(ctx context.Context, i, j int, m float64, pool **TrialP
 	return nil
 }
 
-// poolFor sets *pool, when nil, to e's mass's trials: the first pool's
-// models reseeded, or the first pool itself.
-func (c *curveRun) poolFor(e Simulation, pool **TrialPool) error {
-	switch {
-	case *pool != nil:
-	case c.models != nil:
-		*pool = c.models.reseeded(e.Seed)
-	default:
-		p, err := NewTrialPool(e)
-		if err != nil {
-			return err
-		}
-		*pool, c.models = p, p.reseeded(0)
+// poolAt is the pool of e's trials drawn from seed: the first pool's
+// models reseeded (built once for the run), or the first pool itself.
+func (c *curveRun) poolAt(e Simulation, seed uint64) (*TrialPool, error) {
+	if c.models != nil {
+		return c.models.reseeded(seed), nil
 	}
-	return nil
+	e.Seed = seed
+	p, err := NewTrialPool(e)
+	if err != nil {
+		return nil, err
+	}
+	c.models = p.reseeded(0)
+	return p, nil
+}
+
+// sharedPool is the 1-unit point's pool (seed MassSeed(seed, 1) = seed,
+// locate's): the trials of every refinement mass of every curve and of
+// locate's step, drawn once for all of them (made here when the grid's
+// 1-unit point was given, not simulated).
+func (c *curveRun) sharedPool(e Simulation) (*TrialPool, error) {
+	if c.unitPool == nil {
+		p, err := c.poolAt(e, MassSeed(c.seed, 1))
+		if err != nil {
+			return nil, err
+		}
+		c.unitPool = p
+	}
+	return c.unitPool, nil
 }
 
 // finish ends curve j: the masses it resolves, and each point's verdict
@@ -472,10 +513,7 @@ func (c *curveRun) finish(ctx context.Context, j int) error {
 // sensors are its own, and the averaged model stays.
 func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) float64, error) {
 	out, base := &c.out[j], c.base
-	rounds := base.VerdictRoundTrials
-	if rounds == 0 {
-		rounds = base.Trials
-	}
+	rounds := verdictRoundTrials(base)
 	var all []float64
 	for _, vm := range c.masses[j] {
 		all = append(all, vm...)
@@ -485,17 +523,20 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 	e.Progress, e.verdicts, e.noEMD = nil, nil, true
 	added := 0
 	rate := func(m float64) (float64, error) {
-		e.SourceMass, e.Seed = m/float64(max(e.Sources, 1)), MassSeed(c.seed, m)
+		// The shared pool's first trials at mass m (linear in the mass:
+		// m·a + σ·z, no action drawn again).
+		pool, err := c.sharedPool(e)
+		if err != nil {
+			return 0, err
+		}
+		e.SourceMass, e.Seed, e.Pool = m/float64(max(e.Sources, 1)), pool.seed, pool
 		e.Progress = c.refinementProgress(j, added)
 		added++
-		e.Pool = nil
-		if c.models != nil {
-			e.Pool = c.models.reseeded(e.Seed)
-		}
 		res, err := Simulate(ctx, e)
 		if err != nil {
 			return 0, err
 		}
+		out.beyond += res.Trials
 		return res.CommunityAccuracy, nil
 	}
 	vc, err := verdictCurve(out.Points, all, out.Unit.Guess(), rounds, rate)
@@ -508,12 +549,34 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 		return rateOf, nil
 	}
 	le := locateSimulation(base, out.Unit.Sigma, c.seed, rounds)
-	step, ok, err := locateStep(ctx, le, vc, out.Unit.Guess(), all)
+	if base.Graph.N() > expm.DefaultDenseLimit || base.Trials == rounds {
+		// Locate's own forecast draws the shared pool's trials: the same
+		// seed, and the same action (its method chosen by the column
+		// count only up to the dense limit).
+		if le.Pool, err = c.sharedPool(e); err != nil {
+			return nil, err
+		}
+	}
+	step, ok, err := locateStep(ctx, le, vc, out.Unit.Guess(), all, c.stepProgress(j))
 	if err != nil || !ok {
 		return rateOf, err
 	}
 	out.LocateStep = step
 	return func(vm []float64) float64 { return StepRateOf(vm, step) }, nil
+}
+
+// stepProgress counts locate's step's forecast runs on curve j (their
+// trials beyond the grid's) and reports them on the run's bar, in curve
+// j's slot of StepTrials after the refinements'.
+func (c *curveRun) stepProgress(j int) func(trials int) {
+	off, done := c.gridWork+len(c.es)*refineMax*c.per+j*c.stepSlot, 0
+	return func(trials int) {
+		c.out[j].beyond += trials
+		done += trials
+		if c.progress != nil {
+			c.progress(min(off+min(done, c.stepSlot), c.total-1), c.total)
+		}
+	}
 }
 
 // refinementProgress reports curve j's k-th refinement mass's trials on
@@ -525,6 +588,15 @@ func (c *curveRun) refinementProgress(j, k int) func(done, total int) {
 	off := c.gridWork + (j*refineMax+k)*c.per
 	c.progress(min(off, c.total-1), c.total)
 	return func(done, _ int) { c.progress(min(off+done, c.total-1), c.total) }
+}
+
+// verdictRoundTrials is the trials of a round of locate's forecast that
+// e's verdict rates assume (Simulation.VerdictRoundTrials).
+func verdictRoundTrials(e Simulation) int {
+	if e.VerdictRoundTrials == 0 {
+		return e.Trials
+	}
+	return e.VerdictRoundTrials
 }
 
 // sureAfter is the count of masses in a row answered ≥ 99% of the time
