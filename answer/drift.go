@@ -52,7 +52,7 @@ func (m *Model) CheckDrift(ctx context.Context, cal privacy.AnswerCalibration, d
 		return err
 	}
 	if loss > cal.Epsilon*(1+auditSlack) {
-		return &DriftError{Loss: loss, Epsilon: cal.Epsilon}
+		return &driftError{Loss: loss, Epsilon: cal.Epsilon}
 	}
 	return nil
 }
@@ -83,13 +83,13 @@ func (m *Model) AnyPairLoss(ctx context.Context, cal privacy.AnswerCalibration) 
 	return worst, nil
 }
 
-// DriftError refuses an answer under privacy.DriftAny whose mechanism's
+// driftError refuses an answer under privacy.DriftAny whose mechanism's
 // loss between two centres exceeds ε (nothing is charged).
-type DriftError struct{ Loss, Epsilon float64 }
+type driftError struct{ Loss, Epsilon float64 }
 
-func (e *DriftError) Error() string {
+func (e *driftError) Error() string {
 	return fmt.Sprintf("graphcloak: the scope's drift allowance is any (readings outside the model may move the answer's centre anywhere), but the mechanism's loss between two centres is %.6g > ε = %g; nothing was charged", e.Loss, e.Epsilon)
 }
 
 // Kind: like a failed audit, a refusal of the job's input.
-func (*DriftError) Kind() errkind.Kind { return errkind.BadInput }
+func (*driftError) Kind() errkind.Kind { return errkind.BadInput }

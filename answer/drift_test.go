@@ -111,13 +111,13 @@ func TestAnyPairLoss(t *testing.T) {
 		if err != nil || math.Abs(got-brute) > 1e-12 {
 			t.Fatalf("cap %d: AnyPairLoss %v (%v), brute force %v", capDist, got, err, brute)
 		}
-		var de *DriftError
+		var de *driftError
 		err = m.CheckDrift(ctx, cal, privacy.DriftAny)
 		switch {
 		case capDist == 1 && (got > 1 || got < 1-0x1p-19 || err != nil): // ε′ on the 2⁻²⁰ grid
 			t.Errorf("randomized response: loss %v between two centres (want ε = 1 on the scale's grid), CheckDrift %v", got, err)
 		case capDist == 0 && (got <= 1 || !errors.As(err, &de)):
-			t.Errorf("%s at α = 1: loss %v between two centres, CheckDrift %v; want > ε and a DriftError", cal.Mechanism, got, err)
+			t.Errorf("%s at α = 1: loss %v between two centres, CheckDrift %v; want > ε and a driftError", cal.Mechanism, got, err)
 		}
 		if err := m.CheckDrift(ctx, cal, 1); err != nil {
 			t.Errorf("cap %d: CheckDrift under a hop count: %v, want nil (measured, nothing to check)", capDist, err)

@@ -146,11 +146,11 @@ func StepRateOf(masses []float64, step float64) float64 {
 	return float64(n) / float64(len(masses))
 }
 
-// StepTrials is the trials locateStep's forecast runs are counted at (a
+// stepTrials is the trials locateStep's forecast runs are counted at (a
 // curve's share of the bar, its foreseen work), rounds trials a round:
 // eight rounds — on karate at σ 0.1, 0.25 and 0.5 its runs took 7, 6 and
 // 8 (two bracket ends, then a bisection of ~2⁵ verdict masses).
-func StepTrials(rounds int) int { return stepRounds * rounds }
+func stepTrials(rounds int) int { return stepRounds * rounds }
 
-// stepRounds is StepTrials' rounds.
+// stepRounds is stepTrials' rounds.
 const stepRounds = 8

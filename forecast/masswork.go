@@ -16,7 +16,7 @@ type MassCurveWork struct {
 	Rounds [][]int
 	// Beyond is, by curve, the trials scored after the grid: the verdict
 	// curve's refinement masses (Trials each) and locate's step's
-	// forecast runs (StepTrials), all on the 1-unit point's pool;
+	// forecast runs (stepTrials), all on the 1-unit point's pool;
 	// BeyondDrawn the trials of that pool they draw beyond the grid's.
 	Beyond      []int
 	BeyondDrawn int
@@ -195,7 +195,7 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 // from the pilot's rates at each curve's points: a verdict curve is
 // refined on each grid step whose ends' answer probabilities differ by
 // more than refineAnswers (up to seven masses a step, refineMax in all),
-// and locate's step runs (StepTrials) where a step turns — with
+// and locate's step runs (stepTrials) where a step turns — with
 // verdicts, and every sensor reporting.
 func (w *MassCurveWork) foreseeBeyond(es []Simulation, pilots [][]*Forecast) {
 	base := es[0]
@@ -223,7 +223,7 @@ func (w *MassCurveWork) foreseeBeyond(es []Simulation, pilots [][]*Forecast) {
 		w.Beyond[j] = min(refineMax, 7*turning) * per
 		need = max(need, per)
 		if base.Missing == 0 && base.Reported == nil {
-			w.Beyond[j] += StepTrials(rounds)
+			w.Beyond[j] += stepTrials(rounds)
 			need = max(need, 2*rounds)
 		}
 	}

@@ -316,7 +316,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	if base.Verdicts {
 		refine = refineMax
 		if base.Missing == 0 && base.Reported == nil {
-			step = StepTrials(verdictRoundTrials(base))
+			step = stepTrials(verdictRoundTrials(base))
 		}
 	}
 	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
@@ -567,7 +567,7 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 
 // stepProgress counts locate's step's forecast runs on curve j (their
 // trials beyond the grid's) and reports them on the run's bar, in curve
-// j's slot of StepTrials after the refinements'.
+// j's slot of stepTrials after the refinements'.
 func (c *curveRun) stepProgress(j int) func(trials int) {
 	off, done := c.gridWork+len(c.es)*refineMax*c.per+j*c.stepSlot, 0
 	return func(trials int) {

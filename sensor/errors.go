@@ -42,10 +42,10 @@ var (
 	// ErrBadMAC: the report's MAC does not verify under the node's report
 	// MAC key.
 	ErrBadMAC = fmt.Errorf("%w: MAC does not verify", ErrBadReport)
-	// ErrOldReport: a version 1 report, whose MAC does not cover the order
+	// errOldReport: a version 1 report, whose MAC does not cover the order
 	// it answers — a collector could not tell it from a report of another
 	// order (a split one), so none is accepted.
-	ErrOldReport = fmt.Errorf("%w: a version 1 report (its MAC does not cover the order it answers, so it could be a report "+
+	errOldReport = fmt.Errorf("%w: a version 1 report (its MAC does not cover the order it answers, so it could be a report "+
 		"of another order); collectors accept version 2 only: upgrade the sensor and send it the order again", ErrBadReport)
 	// ErrValue: the raw value is not finite or too large for the grid
 	// (the value itself is never printed).

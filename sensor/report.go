@@ -106,7 +106,7 @@ func (r Report) Verify(macKey []byte, gridExponent int) error {
 // it is no longer accepted.
 func (r Report) checkVersion() error {
 	if r.Kind == ReportKind && r.Version == 1 {
-		return ErrOldReport
+		return errOldReport
 	}
 	if r.Kind != ReportKind || r.Version != ReportVersion {
 		return fmt.Errorf("%w: kind %q version %d, want %q version %d", ErrBadReport, r.Kind, r.Version, ReportKind, ReportVersion)

@@ -149,8 +149,8 @@ func TestRetryOfAVersion1EntryIsTheVersion1Report(t *testing.T) {
 	if err != nil || rep.Version != 1 || rep.OrderSHA256 != "" {
 		t.Fatalf("retry of a version 1 entry: %+v, %v; want the version 1 report", rep, err)
 	}
-	if err := rep.Verify(ReportMACKey([32]byte(s.Key)), 0); !errors.Is(err, ErrOldReport) {
-		t.Errorf("Verify of the version 1 report: %v, want ErrOldReport", err)
+	if err := rep.Verify(ReportMACKey([32]byte(s.Key)), 0); !errors.Is(err, errOldReport) {
+		t.Errorf("Verify of the version 1 report: %v, want errOldReport", err)
 	}
 }
 

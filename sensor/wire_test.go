@@ -189,8 +189,8 @@ func TestReportMAC(t *testing.T) {
 	h.Write([]byte("\x00\x00\x00\x14graphcloak/report/v1" + "\x00\x00\x00\x05rel-x" + "\x00\x00\x00\x01s" + "\x00\x00\x00\x01e" + "\x00\x00\x00\x02n1" +
 		"\xff\xff\xff\xff\xff\xff\xff\xfb"))
 	old.MAC = hex.EncodeToString(h.Sum(nil))
-	if err := old.Verify(mk, 3); !errors.Is(err, ErrOldReport) || !strings.Contains(err.Error(), "version 2") {
-		t.Errorf("a version 1 report: Verify = %v, want ErrOldReport", err)
+	if err := old.Verify(mk, 3); !errors.Is(err, errOldReport) || !strings.Contains(err.Error(), "version 2") {
+		t.Errorf("a version 1 report: Verify = %v, want errOldReport", err)
 	}
 	if err := r.Verify(ReportMACKey([32]byte{1}), 3); !errors.Is(err, ErrBadMAC) {
 		t.Errorf("other key: %v", err)
