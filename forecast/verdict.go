@@ -520,7 +520,10 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 	}
 	slices.Sort(all)
 	e := c.level(j)
-	e.Progress, e.verdicts, e.noEMD = nil, nil, true
+	// The refinements read the rate alone: no verdict on their trials
+	// (with Verdicts set each drew its tests' nulls again — 399 actions
+	// for the mass bound, more for the evidence test — and scored them).
+	e.Progress, e.Verdicts, e.verdicts, e.noEMD = nil, false, nil, true
 	added := 0
 	rate := func(m float64) (float64, error) {
 		// The shared pool's first trials at mass m (linear in the mass:
