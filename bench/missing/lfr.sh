@@ -8,16 +8,16 @@
 # the CPU seconds of that one full locate (the machine may be shared, so
 # quote CPU, not wall):
 #
-#   bash bench/missing/lfr.sh [SIGMAS] [TRIALS] [N] [AVG_DEG MAX_DEG]
+#   bash bench/missing/lfr.sh [SIGMAS] [TRIALS] [N] [AVG_DEG MAX_DEG] [TAU]
 #
-# defaults: σ = 1e-4 and 1e-3, 30 trials, N = 100000, degrees 15/300 (the
+# defaults: σ = 1e-4 and 1e-3, 30 trials, N = 100000, degrees 15/300, τ = 1 (the
 # LFR family of the 2·10⁴ benchmarks; networkit's LFRGenerator through
 # bench/utility/lfr.py, μ = 0.3, seed 1, installed with pip in a venv
 # under the run's temporary directory). bench/missing/RESULTS.md says why
 # σ = 1e-3 is at what the readings can resolve at τ = 1.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-sigmas="${1:-1e-4,1e-3}" trials="${2:-30}" n="${3:-100000}" avg="${4:-15}" mx="${5:-300}"
+sigmas="${1:-1e-4,1e-3}" trials="${2:-30}" n="${3:-100000}" avg="${4:-15}" mx="${5:-300}" tau="${6:-1}"
 cd "$root"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
@@ -27,6 +27,6 @@ python3 -m venv "$tmp/venv"
 go build -o "$tmp/missing" ./bench/missing
 for s in ${sigmas//,/ }; do
 	/usr/bin/time -f "σ=$s: %U s user, %S s system, peak RSS %M KiB" \
-		"$tmp/missing" -shared -graph "file:$tmp/lfr.csv" -communities "$tmp/communities.csv" -tau 1 -sigma "$s" \
+		"$tmp/missing" -shared -graph "file:$tmp/lfr.csv" -communities "$tmp/communities.csv" -tau "$tau" -sigma "$s" \
 		-missing 0,0.1 -trials "$trials" 2> >(grep -v '^trial' >&2)
 done
