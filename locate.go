@@ -143,6 +143,7 @@ func Locate(ctx context.Context, req LocateRequest) (*LocateResult, error) {
 	if err != nil {
 		return nil, err
 	}
+	est = recovery.ForRelease(est)
 	part, names := req.Partition, req.Names
 	if part == nil {
 		res := req.Resolution

@@ -45,6 +45,7 @@ type Model struct {
 	colN2   []float64 // ‖M e_j‖²
 	colOnce sync.Once // guards the lazy estimate on operator models
 	approx  bool      // colN2 is a randomised estimate
+	probed  []float64 // the randomised part of colN2 (the rest is exact), when approx
 	probes  int
 	seed    uint64
 	spacing float64 // grid spacing of a line model, 0 otherwise
@@ -539,7 +540,7 @@ func (md *Model) estimateColNorms() {
 			mean[c*b+p] /= size[c]
 		}
 	}
-	out := make([]float64, n)
+	out, probed := make([]float64, n), make([]float64, n)
 	for i := 0; i < n; i++ {
 		c := int(label[i])
 		t := 0.0
@@ -547,9 +548,10 @@ func (md *Model) estimateColNorms() {
 			d := y[i*b+p] - mean[c*b+p]
 			t += d * d
 		}
-		out[i] = 1/size[c] + t/float64(b)
+		probed[i] = t / float64(b)
+		out[i] = 1/size[c] + probed[i]
 	}
-	md.colN2 = out
+	md.colN2, md.probed = out, probed
 	md.approx = true
 }
 

@@ -17,6 +17,10 @@ const MaxRowsEntries = 1 << 24
 // estimate of the full operator model's kind (ColumnNorms2).
 const ExactRowNormsWork = 2e9
 
+// exactRowNormsWork is the bound rowNorms applies: ExactRowNormsWork,
+// lowered by tests to reach the estimate on small graphs.
+var exactRowNormsWork = ExactRowNormsWork
+
 // Rows returns the model of the given sensors only: the forward operator
 //
 //	M_S = R_S·M   (the rows of M in rows' order, every source location kept)
@@ -93,11 +97,12 @@ func (md *Model) scatter(y []float64) []float64 {
 // (rowNormsExact), else estimated (rowNormsProbed).
 func (md *Model) rowNorms() {
 	nnz := float64(2*md.graph.NumEdges() + md.n)
-	if float64(len(md.sel))*float64(md.op.Degree())*nnz <= ExactRowNormsWork {
+	if float64(len(md.sel))*float64(md.op.Degree())*nnz <= exactRowNormsWork {
 		md.colN2 = md.rowNormsExact()
 		return
 	}
-	md.colN2, md.approx = md.rowNormsProbed(), true
+	md.colN2, md.probed = md.rowNormsProbed()
+	md.approx = true
 }
 
 // rowNormsExact is Σ_{i∈S} (A e_i)_s² for every s: the columns A e_i of
@@ -136,7 +141,7 @@ func (md *Model) rowNormsExact() []float64 {
 // the first two terms exact (one action on 1_S) and the last the mean of
 // ((B D v)_s)² over Probes Rademacher vectors v, D = diag(1_S): for
 // independent ±1 entries E[((B D v)_s)²] = Σ_{i∈S} B_is².
-func (md *Model) rowNormsProbed() []float64 {
+func (md *Model) rowNormsProbed() (norms, probed []float64) {
 	n, b := md.n, md.probes+1 // the last column is 1_S
 	cnt, label := md.graph.Components()
 	size := make([]float64, cnt)
@@ -165,7 +170,7 @@ func (md *Model) rowNormsProbed() []float64 {
 			mean[c*md.probes+p] += x[i*b+p]
 		}
 	}
-	out := make([]float64, n)
+	norms, probed = make([]float64, n), make([]float64, n)
 	for s := range n {
 		c := int(label[s])
 		p0 := 1 / size[c]
@@ -174,7 +179,8 @@ func (md *Model) rowNormsProbed() []float64 {
 			d := y[s*b+p] - mean[c*md.probes+p]*p0
 			t += d * d
 		}
-		out[s] = max(0, 2*p0*y[s*b+md.probes]-p0*p0*inS[c]+t/float64(md.probes))
+		probed[s] = t / float64(md.probes)
+		norms[s] = max(0, 2*p0*y[s*b+md.probes]-p0*p0*inS[c]+probed[s])
 	}
-	return out
+	return norms, probed
 }

@@ -157,7 +157,7 @@ func TestRowNormsProbed(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		est := sub.rowNormsProbed()
+		est, _ := sub.rowNormsProbed()
 		worst := 0.0
 		for s := range n {
 			want, b2 := 0.0, 0.0

@@ -88,6 +88,7 @@ type result struct {
 	High      float64 `json:"high"`
 	Seconds   float64 `json:"seconds"`
 	CPUPerRun float64 `json:"cpuSecondsPerLocate"` // the process's user+system CPU (the machine may be shared)
+	CPUTotal  float64 `json:"cpuSecondsTotal,omitempty"`
 }
 
 func main() {
@@ -100,6 +101,7 @@ func main() {
 	trials := flag.Int("trials", 600, "releases located per fraction")
 	seed := flag.Uint64("seed", 71, "seed of the sources, missing sensors and noise")
 	workers := flag.Int("workers", 2, "releases located at once")
+	shared := flag.Bool("shared", false, "one set of missing sensors per fraction and one model for every release (sharedRun): Locate's ranking at one action per release")
 	flag.Parse()
 	g := benchgraph.Load(*spec)
 	n := g.N()
@@ -132,6 +134,16 @@ func main() {
 			log.Fatalf("bad fraction %q", fs)
 		}
 		k := forecast.MissingCount(n, q)
+		if *shared {
+			start, cpu0 := time.Now(), cpuSeconds()
+			r, locCPU := sharedRun(g, act, part, *tau, *sigma, k, *trials, *seed)
+			lo, hi := forecast.Wilson(float64(r), float64(*trials), forecast.Z95)
+			out, _ := json.Marshal(result{Graph: *spec, Nodes: n, Tau: *tau, Sigma: *sigma, Missing: q, Trials: *trials, Right: r,
+				Rate: float64(r) / float64(*trials), Low: lo, High: hi, Seconds: math.Round(time.Since(start).Seconds()*10) / 10,
+				CPUPerRun: math.Round(locCPU*10) / 10, CPUTotal: math.Round((cpuSeconds()-cpu0)*10) / 10})
+			fmt.Println(string(out))
+			continue
+		}
 		var right atomic.Int64
 		var next atomic.Int64
 		start, cpu0 := time.Now(), cpuSeconds()
