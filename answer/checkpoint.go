@@ -28,10 +28,10 @@ import (
 // CheckpointKind names the file format of an audit's checkpoint.
 const CheckpointKind = "graphcloak.answer-audit-checkpoint"
 
-// DefaultCheckpointEvery is how often a running audit rewrites its
+// defaultCheckpointEvery is how often a running audit rewrites its
 // checkpoint: each write is the whole file (atomic), so writing every
 // block would cost the pass quadratic time in its blocks.
-const DefaultCheckpointEvery = 5 * time.Second
+const defaultCheckpointEvery = 5 * time.Second
 
 // CheckpointPath is the checkpoint of the audit saving to path.
 func CheckpointPath(path string) string { return path + ".checkpoint" }
@@ -55,7 +55,7 @@ func (f answerCheckpointFile) mac(key []byte) (string, error) {
 // concurrent use.
 type Checkpoint struct {
 	Path  string
-	Every time.Duration // 0: DefaultCheckpointEvery; < 0: every block
+	Every time.Duration // 0: defaultCheckpointEvery; < 0: every block
 	mu    sync.Mutex
 	file  answerCheckpointFile
 	key   []byte
@@ -238,7 +238,7 @@ func (cp *Checkpoint) Add(b recovery.PassBlock) {
 	cp.file.Blocks = append(cp.file.Blocks, b)
 	every := cp.Every
 	if every == 0 {
-		every = DefaultCheckpointEvery
+		every = defaultCheckpointEvery
 	}
 	if now := time.Now(); every < 0 || now.Sub(cp.saved) >= every {
 		if err := cp.write(); err != nil && cp.err == nil {

@@ -33,11 +33,11 @@ type WorkEstimate struct {
 	MeasureMillis int64 `json:"measureMillis"`
 }
 
-// ReferenceNanosPerStep is the step time of the reference 2-core machine
+// referenceNanosPerStep is the step time of the reference 2-core machine
 // under load (docs/sharding.md: 0.37–0.40 ns a step a core in the AVX2
 // kernel, about twice that under load), for a first guess before any
 // measurement.
-const ReferenceNanosPerStep = 0.4
+const referenceNanosPerStep = 0.4
 
 // EstimateAudit returns the estimate of the answer audit's pass on g at
 // τ with opt (its shard, less opt.Checkpoint's blocks): PassEstimate of
@@ -58,12 +58,12 @@ func EstimateAudit(g *laplacian.Graph, tau float64, opt recovery.CertifierOption
 func PassEstimate(g *laplacian.Graph, c recovery.PassCost, rate *expm.StepRate, quick time.Duration) WorkEstimate {
 	e := WorkEstimate{Step: "answer audit", Nodes: c.Nodes, Edges: c.Edges, Sources: c.Sources, ChebyshevDegree: c.Degree, Steps: c.Steps}
 	workers := max(1, runtime.GOMAXPROCS(0))
-	if rate == nil && c.Steps*ReferenceNanosPerStep*1e-9/float64(workers) >= quick.Seconds()/4 {
+	if rate == nil && c.Steps*referenceNanosPerStep*1e-9/float64(workers) >= quick.Seconds()/4 {
 		r := expm.MeasureStepRate(g, 0)
 		rate = &r
 	}
 	if rate == nil {
-		e.NanosPerStep, e.Workers = ReferenceNanosPerStep/float64(workers), workers
+		e.NanosPerStep, e.Workers = referenceNanosPerStep/float64(workers), workers
 	} else {
 		e.NanosPerStep, e.Workers, e.MeasureMillis = rate.Seconds*1e9, rate.Workers, rate.Elapsed.Milliseconds()
 	}

@@ -253,17 +253,17 @@ func ForOperator(est Estimator) Estimator {
 	return est
 }
 
-// ReleaseExactNorms is Posterior.ExactNorms for one located release:
+// releaseExactNorms is Posterior.ExactNorms for one located release:
 // 8 block actions, about 24 CPU seconds on LFR 10⁵ (bench/missing).
-const ReleaseExactNorms = 8
+const releaseExactNorms = 8
 
 // ForRelease returns est as one located release should run it: the
 // posterior with exact column norms where they matter
-// (ReleaseExactNorms); other estimators, and a posterior that already
+// (releaseExactNorms); other estimators, and a posterior that already
 // refines, are returned as they are.
 func ForRelease(est Estimator) Estimator {
 	if p, ok := est.(Posterior); ok && p.Refine == 0 && p.ExactNorms == 0 {
-		p.ExactNorms = ReleaseExactNorms
+		p.ExactNorms = releaseExactNorms
 		return p
 	}
 	return est
