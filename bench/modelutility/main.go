@@ -70,6 +70,8 @@ var configs = []config{
 	{name: "today (no model; refuse, α = 1)", onMismatch: answer.MismatchRefuse},
 	{name: "one-hop allowance (ν, d = 1)", onMismatch: answer.MismatchNearest, driftHops: 1},
 	{name: "d = 1 + 8-bit ADC + 1 faulty sensor", onMismatch: answer.MismatchNearest, driftHops: 1, adc: true, stuck: true},
+	{name: "default model (ν, d = any: randomized response)", onMismatch: answer.MismatchNearest, driftHops: privacy.DefaultDriftHops},
+	{name: "default (any) + 8-bit ADC + 1 faulty sensor", onMismatch: answer.MismatchNearest, driftHops: privacy.DefaultDriftHops, adc: true, stuck: true},
 	{name: "today on the ADC + faulty readings", onMismatch: answer.MismatchRefuse, adc: true, stuck: true},
 }
 
@@ -91,7 +93,7 @@ func main() {
 	sources := flag.Int("sources", 300, "sources drawn uniformly")
 	draws := flag.Int("draws", 4, "answers drawn per source (fresh readings noise each)")
 	seed := flag.Uint64("seed", 7700, "seed of the sources, noise and faults (plan's is 1)")
-	only := flag.IntSlice("configs", []int{0, 1, 2, 3}, "which configurations (indices)")
+	only := flag.IntSlice("configs", []int{0, 1, 2, 3, 4, 5}, "which configurations (indices)")
 	table := flag.String("table", "", "print the table of the runs in this directory for the graphs named as arguments, and nothing else")
 	flag.Parse()
 	if *table != "" {

@@ -51,10 +51,14 @@ for name in "${graphs[@]}"; do
 	/usr/bin/time -f "$name: measured in %U s user + %S s sys CPU, %e s wall" \
 		"$out/modelutility" --graph "$spec" --name "$name" --epsilon "$eps" \
 		--sources "${BENCH_SOURCES:-300}" --draws "${BENCH_DRAWS:-4}" >"$out/$file.jsonl"
-	for model in today default adc; do
-		extra=(--drift-hops 1)
-		[[ "$model" == today ]] && extra=()
-		[[ "$model" == adc ]] && extra=(--drift-hops 1 --adc-quantum 0.00390625 --faulty-sensors 1)
+	for model in today default adc any anyadc; do
+		case "$model" in
+		today) extra=() ;;
+		default) extra=(--drift-hops 1) ;;
+		adc) extra=(--drift-hops 1 --adc-quantum 0.00390625 --faulty-sensors 1) ;;
+		any) extra=(--drift-hops any) ;;
+		anyadc) extra=(--drift-hops any --adc-quantum 0.00390625 --faulty-sensors 1) ;;
+		esac
 		/usr/bin/time -f "$name ($model): plan in %U s user + %S s sys CPU, %e s wall" \
 			"$out/graphcloak" plan --graph "$spec" --tau 1 --modes private-answer --epsilon "$eps" \
 			--sensor-noise 0.005 "${extra[@]}" --trials 200 --cache-dir "$out/store" -o json >"$out/$file.$model.plan.json"

@@ -21,9 +21,10 @@ type planRow struct {
 }
 
 // planFiles are the plan runs forecasting each configuration (by its
-// index in modelutility's list): today's (no model), the default model,
-// the model with the ADC and a faulty sensor.
-var planFiles = map[int]string{0: "today", 1: "default", 2: "adc"}
+// index in modelutility's list): today's (no model), the one-hop
+// allowance, with the ADC and a faulty sensor, and the same two under the
+// default allowance (any).
+var planFiles = map[int]string{0: "today", 1: "default", 2: "adc", 3: "any", 4: "anyadc"}
 
 // printTable prints run.sh's table (markdown) from the files in out, for
 // the graphs named: per graph, ε and way of answering, the answers drawn,
