@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/internal/heattest"
@@ -86,8 +87,21 @@ func TestEdgeTermsOfAResumedPassAreIncomplete(t *testing.T) {
 	}
 }
 
-// memCheckpoint keeps a pass's blocks in memory.
-type memCheckpoint struct{ blocks []PassBlock }
+// memCheckpoint keeps a pass's blocks in memory. Add is called from the
+// pass's workers at once, as answer.Checkpoint's is: it locks.
+type memCheckpoint struct {
+	mu     sync.Mutex
+	blocks []PassBlock
+}
 
-func (m *memCheckpoint) Finished(precise bool, tol float64) []PassBlock { return m.blocks }
-func (m *memCheckpoint) Add(b PassBlock)                                { m.blocks = append(m.blocks, b) }
+func (m *memCheckpoint) Finished(precise bool, tol float64) []PassBlock {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.blocks
+}
+
+func (m *memCheckpoint) Add(b PassBlock) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.blocks = append(m.blocks, b)
+}

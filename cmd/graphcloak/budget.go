@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -155,29 +153,3 @@ func addBudgetModelFlags(f *pflag.FlagSet, m *privacy.SensorModel) {
 	f.Float64Var(&m.MinSourceMass, "min-source-mass", 0, "with --init and --sensor-noise-rms: the smallest source mass (sum of its readings) the answers' guarantee covers")
 	addModelPartFlags(f, m)
 }
-
-// driftFlag is --drift-hops: "any" (privacy.DriftAny) or a hop count,
-// checked by privacy.SensorModel.Validate.
-type driftFlag int
-
-func (d *driftFlag) String() string {
-	if int(*d) == privacy.DriftAny {
-		return "any"
-	}
-	return strconv.Itoa(int(*d))
-}
-
-func (d *driftFlag) Set(s string) error {
-	if s == "any" {
-		*d = privacy.DriftAny
-		return nil
-	}
-	v, err := strconv.Atoi(s)
-	if err != nil || v < 0 || v > privacy.MaxDriftHops {
-		return fmt.Errorf("is %q: want any, or a hop count in 0..%d", s, privacy.MaxDriftHops)
-	}
-	*d = driftFlag(v)
-	return nil
-}
-
-func (*driftFlag) Type() string { return "any|hops" }

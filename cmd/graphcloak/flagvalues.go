@@ -1,9 +1,12 @@
 package main
 
 import (
+	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/graphcloak/graphcloak/config"
+	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/spf13/pflag"
 )
 
@@ -32,3 +35,29 @@ func communitiesFlag(f *pflag.FlagSet, usage string) {
 	config.AddFlags(f, "communities")
 	f.Lookup("communities").Usage = usage
 }
+
+// driftFlag is --drift-hops: "any" (privacy.DriftAny) or a hop count,
+// checked by privacy.SensorModel.Validate.
+type driftFlag int
+
+func (d *driftFlag) String() string {
+	if int(*d) == privacy.DriftAny {
+		return "any"
+	}
+	return strconv.Itoa(int(*d))
+}
+
+func (d *driftFlag) Set(s string) error {
+	if s == "any" {
+		*d = privacy.DriftAny
+		return nil
+	}
+	v, err := strconv.Atoi(s)
+	if err != nil || v < 0 || v > privacy.MaxDriftHops {
+		return fmt.Errorf("is %q: want any, or a hop count in 0..%d", s, privacy.MaxDriftHops)
+	}
+	*d = driftFlag(v)
+	return nil
+}
+
+func (*driftFlag) Type() string { return "any|hops" }
