@@ -158,6 +158,8 @@ type AnswerPlan struct {
 	Forecast    *forecast.Forecast
 	// auditKept: Audit was read from the store (an earlier command's).
 	auditKept bool
+	// sensor is the scope's sensor model (adoptSensorModel; zero: none).
+	sensor privacy.SensorModel
 	// Summary is the answer as planned (a dry run prints it);
 	// ExecuteAnswer completes it.
 	Summary *AnswerSummary
@@ -189,6 +191,7 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 	if err := p.adoptSensorModel(ctx); err != nil { // before the readings are read
 		return nil, err
 	}
+	spec = p.Spec // from here on under the scope's model: its noise and drift allowance
 	in, err := env.Load(ctx)
 	if err != nil {
 		return nil, err
@@ -324,11 +327,13 @@ func (p *AnswerPlan) affordable(ctx context.Context) (*privacy.Balance, error) {
 // forecast is the answer's forecast (ForecastTrials > 0 asks for one):
 // the audit's exact rates over every source, as plan's row for this ε
 // (forecast.ExactAnswer) — the audit passed, or nothing is answered — so
-// locate forecasts what plan forecast and simulates nothing.
+// locate forecasts what plan forecast: on a scope with a sensor model,
+// the rate simulated under the model's faults (sensorTrials), dry run or
+// not. The audit covers every node even where sources merged.
 func (p *AnswerPlan) forecast(ctx context.Context) error {
 	s, in := &p.Spec, p.Input
-	if s.ForecastTrials <= 0 || p.Model.Geometry.N() != in.Graph.N() {
-		return nil // merged sources: the forecast simulates the graph's own nodes
+	if s.ForecastTrials <= 0 {
+		return nil
 	}
 	e := forecast.Simulation{Graph: in.Graph, Partition: in.Partition, Tau: s.Tau, Sources: 1, Trials: s.ForecastTrials,
 		Estimator: s.Estimator, Seed: s.Seed, Delta: s.Delta}
@@ -339,8 +344,15 @@ func (p *AnswerPlan) forecast(ctx context.Context) error {
 			return err
 		}
 		f.Reused = p.auditKept
+		st := sensorTrials{Sensor: p.sensor, Trials: s.ForecastTrials, Seed: s.Seed}
+		if err := st.forecast(ctx, &f, p.Model, p.Calibration, a); err != nil {
+			return err
+		}
 		p.Forecast = &f
 		return nil
+	}
+	if p.Model.Geometry.N() != in.Graph.N() {
+		return nil // merged sources: the simulation runs on the graph's own nodes
 	}
 	r, err := forecast.SimulateAnswer(ctx, forecast.AnswerSimulation{Graph: &e, Geometry: p.Model.Geometry, Calibrate: &p.Calibration})
 	if err != nil {

@@ -364,16 +364,8 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport,
 // simulated under the spec's sensor model (nothing without one): the
 // simulation's trials and seed, the answer at the nearest fit.
 func (spec *ForecastSpec) underSensors(ctx context.Context, f *forecast.Forecast, m *answer.Model, cal privacy.AnswerCalibration, a *answer.Audit) error {
-	if spec.Sensor.IsZero() {
-		return nil
-	}
 	e := spec.simulation()
-	sources, right, err := sensorTrials{Sensor: spec.Sensor, Trials: e.Trials, Seed: e.Seed}.simulate(ctx, m, cal)
-	if err != nil {
-		return err
-	}
-	f.SetUnderSensors(spec.Sensor.String(), a.OwnCommunity(), sources, right)
-	return nil
+	return sensorTrials{Sensor: spec.Sensor, Trials: e.Trials, Seed: e.Seed}.forecast(ctx, f, m, cal, a)
 }
 
 // HeldWork is what a ForecastSpec's caches hold of its work before it

@@ -56,6 +56,7 @@ func (p *AnswerPlan) adoptSensorModel(ctx context.Context) error {
 	}
 	s.SensorNoise, s.SensorNoiseRMS, s.MinSourceMass = m.Noise, m.NoiseRMS, m.MinSourceMass
 	s.OnMismatch, s.DriftHops = answer.MismatchNearest, m.DriftHops
+	p.sensor = m
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/privacy"
 )
 
@@ -27,6 +28,21 @@ type sensorTrials struct {
 	Mass   float64
 	Trials int
 	Seed   uint64
+}
+
+// forecast makes f, the answer's row at cal (audited by a), the rate
+// simulated under the model (nothing without one): plan's row and the
+// private answer's own forecast (a dry run's included) alike.
+func (st sensorTrials) forecast(ctx context.Context, f *forecast.Forecast, m *answer.Model, cal privacy.AnswerCalibration, a *answer.Audit) error {
+	if st.Sensor.IsZero() {
+		return nil
+	}
+	sources, right, err := st.simulate(ctx, m, cal)
+	if err != nil {
+		return err
+	}
+	f.SetUnderSensors(st.Sensor.String(), a.OwnCommunity(), sources, right)
+	return nil
 }
 
 // simulate returns, per trial, its source and the chance that the answer
