@@ -1,11 +1,7 @@
 package integration
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -26,34 +22,13 @@ import (
 func TestNeo4jBothWaysIsTheGraphOnce(t *testing.T) {
 	c, s := connect(t)
 	d := rawDriver(t, s)
-	label, typ := uniqueName(t, "Member"), uniqueName(t, "FRIEND")
-	t.Cleanup(func() { dropLabel(t, d, label) })
-	karate, _ := laplacian.Karate()
-	var pairs []any
-	var once, both strings.Builder
-	once.WriteString("source,target\n")
-	both.WriteString("source,target\n")
-	karate.ForEachEdge(func(i, j int, _ float64) {
-		a, _ := strconv.Atoi(karate.Key(i))
-		b, _ := strconv.Atoi(karate.Key(j))
-		pairs = append(pairs, []any{a, b})
-		fmt.Fprintf(&once, "%d,%d\n", a, b)
-		fmt.Fprintf(&both, "%d,%d\n%d,%d\n", a, b, b, a)
-	})
-	query(t, d, "UNWIND range(1, 34) AS k CREATE (:`"+label+"` {key: k})", nil)
-	query(t, d, "UNWIND $pairs AS p MATCH (a:`"+label+"` {key: p[0]}), (b:`"+label+"` {key: p[1]}) "+
-		"CREATE (a)-[:`"+typ+"`]->(b), (b)-[:`"+typ+"`]->(a)", map[string]any{"pairs": pairs})
+	pairs, rows := karateEdges()
+	label, typ := storeMembers(t, d, 34, pairs, true)
 	if n := query(t, d, "MATCH (:`"+label+"`)-[r:`"+typ+"`]->() RETURN count(r)", nil)[0].Values[0]; n != int64(156) {
 		t.Fatalf("stored %v relationships, want 156", n)
 	}
-	keyOrder := func(g *laplacian.Graph) laplacian.Fingerprint {
-		sg, _, err := laplacian.SortedByKey(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sg.Fingerprint()
-	}
-	want := keyOrder(karate)
+	karate, _ := laplacian.Karate()
+	_, want := keyOrderLaplacian(t, karate)
 	pr := connector.Projection{NodeLabels: []string{label}, RelationshipTypes: []string{typ}, NodeKeyProperty: "key"}
 	for _, path := range readPaths {
 		t.Run(path.name, func(t *testing.T) {
@@ -68,7 +43,7 @@ func TestNeo4jBothWaysIsTheGraphOnce(t *testing.T) {
 			if m := g.Merges(); m != (laplacian.Merges{Rows: 156, Pairs: 78, Merged: 78, Rule: "merge"}) {
 				t.Errorf("merges %+v", m)
 			}
-			if got := keyOrder(g); got != want {
+			if _, got := keyOrderLaplacian(t, g); got != want {
 				t.Errorf("fingerprint %v, want karate's %v", got, want)
 			}
 		})
@@ -77,43 +52,24 @@ func TestNeo4jBothWaysIsTheGraphOnce(t *testing.T) {
 	// Through the binary: Δ2 and the certificate's fingerprint, from the
 	// database and from the file written once.
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
+	var both strings.Builder
+	both.WriteString("source,target\n")
+	for _, p := range pairs {
+		ab := p.([]any)
+		fmt.Fprintf(&both, "%d,%d\n%d,%d\n", ab[0], ab[1], ab[1], ab[0])
 	}
-	onceCSV, bothCSV := write("once.csv", once.String()), write("both.csv", both.String())
-	conn := []string{"--uri", s.URI, "--user", s.User, "--database", "neo4j"}
+	onceCSV, bothCSV := writeTemp(t, dir, "once.csv", "source,target\n"+rows), writeTemp(t, dir, "both.csv", both.String())
+	conn := connArgs(s)
 	db := append([]string{"--graph", "neo4j", "--node-labels", label, "--relationship-types", typ, "--node-key-property", "key"}, conn...)
 	type report struct {
 		Delta2         float64           `json:"delta2"`
 		DuplicateEdges *laplacian.Merges `json:"duplicateEdges"`
 	}
-	type cert struct {
-		Graph laplacian.Fingerprint `json:"graph"`
-	}
-	sensitivity := func(name string, args ...string) (report, cert, string) {
+	sensitivity := func(name string, args ...string) (report, laplacian.Fingerprint, string) {
 		t.Helper()
-		save := filepath.Join(dir, name+".cert.json")
-		r := runCLI(t, s.Password, append([]string{"sensitivity", "--tau", "1", "--save", save, "-o", "json"}, args...)...)
-		if r.Code != 0 {
-			t.Fatalf("sensitivity %s: exit %d: %s", name, r.Code, r.Stderr)
-		}
 		var rep report
-		if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
-			t.Fatalf("sensitivity %s: %v\n%s", name, err, r.Stdout)
-		}
-		b, err := os.ReadFile(save)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var c cert
-		if err := json.Unmarshal(b, &c); err != nil {
-			t.Fatalf("certificate %s: %v", name, err)
-		}
-		return rep, c, r.Stderr
+		fp, stderr := sensitivityCert(t, s, dir, name, &rep, args...)
+		return rep, fp, stderr
 	}
 	file, fileCert, _ := sensitivity("file", "--graph", "file:"+onceCSV)
 	fromDB, dbCert, stderr := sensitivity("neo4j", db...)
@@ -123,8 +79,8 @@ func TestNeo4jBothWaysIsTheGraphOnce(t *testing.T) {
 	if !same(fromDB.Delta2, file.Delta2) {
 		t.Errorf("Neo4j both ways: Δ2 %v, the edge list written once %v", fromDB.Delta2, file.Delta2)
 	}
-	if dbCert.Graph != fileCert.Graph {
-		t.Errorf("certificates name two graphs: Neo4j %v, file %v", dbCert.Graph, fileCert.Graph)
+	if dbCert != fileCert {
+		t.Errorf("certificates name two graphs: Neo4j %v, file %v", dbCert, fileCert)
 	}
 	if note := "156 rows, 78 pairs listed twice merged as one edge each: 78 edges (--duplicate-edges merge)"; !strings.Contains(stderr, note) ||
 		fromDB.DuplicateEdges == nil || fromDB.DuplicateEdges.Merged != 78 {
@@ -149,7 +105,7 @@ func TestNeo4jBothWaysIsTheGraphOnce(t *testing.T) {
 	}
 	loaded, loadedCert, _ := sensitivity("loaded", append([]string{"--graph", "neo4j", "--node-labels", label2, "--relationship-types", typ2,
 		"--node-key-property", "key"}, conn...)...)
-	if !same(loaded.Delta2, file.Delta2) || loadedCert.Graph != fileCert.Graph || loaded.DuplicateEdges != nil {
-		t.Errorf("loaded graph: Δ2 %v, %v, merges %+v; want the file's %v, %v, none", loaded.Delta2, loadedCert.Graph, loaded.DuplicateEdges, file.Delta2, fileCert.Graph)
+	if !same(loaded.Delta2, file.Delta2) || loadedCert != fileCert || loaded.DuplicateEdges != nil {
+		t.Errorf("loaded graph: Δ2 %v, %v, merges %+v; want the file's %v, %v, none", loaded.Delta2, loadedCert, loaded.DuplicateEdges, file.Delta2, fileCert)
 	}
 }

@@ -55,7 +55,7 @@ func TestLoadFaithful(t *testing.T) {
 	if n0 != 17 {
 		t.Fatalf("load-neo4j.cypher made %d doors, want 17", n0)
 	}
-	conn := []string{"--uri", s.URI, "--user", s.User, "--database", "neo4j"}
+	conn := connArgs(s)
 	load := func(edges string, extra ...string) cliResult {
 		args := append([]string{"load", "--edges", edges, "--node-labels", label, "--relationship-types", typ,
 			"--node-key-property", "roomId", "--relationship-weight-property", "conductance"}, conn...)
@@ -69,13 +69,7 @@ func TestLoadFaithful(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, body string) string { return writeTemp(t, dir, name, body) }
 	// Three rows of one edge (both directions): one relationship of their
 	// weight, the repeats counted.
 	r := load(write("repeat.csv", "source,target,w\n301,302,1.5\n302,301,1.5\n301,302,1.5\n"), "-o", "json")

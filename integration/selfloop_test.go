@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -25,35 +24,11 @@ import (
 func TestSelfLoopsOneRule(t *testing.T) {
 	c, s := connect(t)
 	d := rawDriver(t, s)
-	label, typ := uniqueName(t, "Member"), uniqueName(t, "FRIEND")
-	t.Cleanup(func() { dropLabel(t, d, label) })
-	karate, _ := laplacian.Karate()
-	pairs := []any{[]any{1, 1}, []any{34, 34}, []any{35, 35}}
-	var plain, loops strings.Builder
-	plain.WriteString("source,target\n")
-	loops.WriteString("source,target\n1,1\n")
-	karate.ForEachEdge(func(i, j int, _ float64) {
-		a, _ := strconv.Atoi(karate.Key(i))
-		b, _ := strconv.Atoi(karate.Key(j))
-		pairs = append(pairs, []any{a, b})
-		fmt.Fprintf(&plain, "%d,%d\n", a, b)
-		fmt.Fprintf(&loops, "%d,%d\n", a, b)
-	})
-	plain.WriteString("35,\n")
-	loops.WriteString("34,34\n35,35\n")
-	query(t, d, "UNWIND range(1, 35) AS k CREATE (:`"+label+"` {key: k})", nil)
-	query(t, d, "UNWIND $pairs AS p MATCH (a:`"+label+"` {key: p[0]}), (b:`"+label+"` {key: p[1]}) CREATE (a)-[:`"+typ+"`]->(b)",
-		map[string]any{"pairs": pairs})
-
+	pairs, rows := karateEdges()
+	label, typ := storeMembers(t, d, 35, append([]any{[]any{1, 1}, []any{34, 34}, []any{35, 35}}, pairs...), false)
 	dir := t.TempDir()
-	write := func(name, body string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	plainCSV, loopsCSV := write("plain.csv", plain.String()), write("loops.csv", loops.String())
+	plainCSV := writeTemp(t, dir, "plain.csv", "source,target\n"+rows+"35,\n")
+	loopsCSV := writeTemp(t, dir, "loops.csv", "source,target\n1,1\n"+rows+"34,34\n35,35\n")
 	fromFile, err := laplacian.LoadCSV(loopsCSV, laplacian.Options{})
 	if err != nil {
 		t.Fatalf("the edge list with loops: %v", err)
@@ -78,34 +53,16 @@ func TestSelfLoopsOneRule(t *testing.T) {
 	}
 
 	// Through the binary: the same count, Δ2 and certificate from either.
-	conn := []string{"--uri", s.URI, "--user", s.User, "--database", "neo4j"}
+	conn := connArgs(s)
 	db := append([]string{"--graph", "neo4j", "--node-labels", label, "--relationship-types", typ, "--node-key-property", "key"}, conn...)
 	type report struct {
 		Delta2    float64 `json:"delta2"`
 		Nodes     int     `json:"nodeCount"`
 		SelfLoops int     `json:"selfLoopsSkipped"`
 	}
-	sensitivity := func(name string, args ...string) (report, string, string) {
-		t.Helper()
-		save := filepath.Join(dir, name+".cert.json")
-		r := runCLI(t, s.Password, append([]string{"sensitivity", "--tau", "1", "--save", save, "-o", "json"}, args...)...)
-		if r.Code != 0 {
-			t.Fatalf("sensitivity %s: exit %d: %s", name, r.Code, r.Stderr)
-		}
-		var rep report
-		if err := json.Unmarshal([]byte(r.Stdout), &rep); err != nil {
-			t.Fatalf("sensitivity %s: %v\n%s", name, err, r.Stdout)
-		}
-		var cert struct {
-			Graph laplacian.Fingerprint `json:"graph"`
-		}
-		if b, err := os.ReadFile(save); err != nil || json.Unmarshal(b, &cert) != nil {
-			t.Fatalf("certificate %s: %v", name, err)
-		}
-		return rep, cert.Graph.SHA256, r.Stderr
-	}
-	file, fileCert, fileErr := sensitivity("file", "--graph", "file:"+loopsCSV)
-	fromDB, dbCert, dbErr := sensitivity("neo4j", db...)
+	var file, fromDB report
+	fileCert, fileErr := sensitivityCert(t, s, dir, "file", &file, "--graph", "file:"+loopsCSV)
+	dbCert, dbErr := sensitivityCert(t, s, dir, "neo4j", &fromDB, db...)
 	if fromDB.SelfLoops != 3 || file.SelfLoops != 3 || fromDB.Nodes != 35 || file.Nodes != 35 {
 		t.Errorf("selfLoopsSkipped: Neo4j %d, edge list %d; nodes %d, %d: want 3, 3; 35, 35", fromDB.SelfLoops, file.SelfLoops, fromDB.Nodes, file.Nodes)
 	}
