@@ -57,3 +57,38 @@ func TestPrivateAnswerDryRunUnderScopeModel(t *testing.T) {
 		t.Logf("ε = %g: dry run %.3f (%s), oracle %.3f", eps, f.CommunityAccuracy, dry.Calibration.Mechanism, oracle[eps])
 	}
 }
+
+// TestPrivateAnswerScopeModelByRMS: a scope's noise stated in reading
+// units (--sensor-noise-rms s --min-source-mass m) is the noise
+// ν = s·n/m of the graph answered (karate: 0.0001·34/1 = 0.0034), so its
+// answers are planned as on a scope created with --sensor-noise 0.0034:
+// the same fit tolerance and the same stated noise in the audit. On
+// 33b7e36 the rms scope planned at the default fit tolerance 0.01, its
+// noise never derived (PlanAnswer read the caller's spec, not the
+// scope's model it had adopted).
+func TestPrivateAnswerScopeModelByRMS(t *testing.T) {
+	isolateConfig(t)
+	dir := t.TempDir()
+	type audit struct {
+		FitTolerance float64 `json:"fitTolerance"`
+		SensorNoise  float64 `json:"sensorNoise"`
+	}
+	got := map[string]audit{}
+	for scope, model := range map[string][]string{"rms": {"--sensor-noise-rms", "0.0001", "--min-source-mass", "1"}, "nu": {"--sensor-noise", "0.0034"}} {
+		ledger := filepath.Join(dir, scope+".json")
+		initTestLedger(t, ledger, append([]string{"--scope", scope, "--answer-delta", "1e-6", "--answer-epsilon", "10"}, model...)...)
+		out, stderr, code := runPipelineCLI(t, context.Background(), nil, "locate", "--graph", "karate", "--private-answer", "--ledger", ledger,
+			"--scope", scope, "--tau", "1", "--epsilon", "1", "--forecast-trials", "0", "--values", stuckAt(t, dir, 0, 5), "--dry-run", "-o", "json")
+		var sum struct {
+			Audit audit `json:"answerAudit"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &sum) != nil {
+			t.Fatalf("scope %s: exit %d: %s", scope, code, stderr)
+		}
+		got[scope] = sum.Audit
+	}
+	if r, n := got["rms"], got["nu"]; math.Abs(r.FitTolerance-n.FitTolerance) > 1e-12 || math.Abs(r.SensorNoise-0.0034) > 1e-12 {
+		t.Errorf("the rms scope planned at fit tolerance %v with noise %v; the same model as ν: %v with %v (want ν = 0.0034)",
+			r.FitTolerance, r.SensorNoise, n.FitTolerance, n.SensorNoise)
+	}
+}
