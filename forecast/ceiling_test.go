@@ -352,3 +352,22 @@ func TestRoutedCeilingMonotoneInDelta(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkRoutedCeilingEpsilons times plan's ceilings step: the routed
+// ceiling at plan's five ε on a preferential-attachment graph of 4 000
+// nodes (go test -bench RoutedCeilingEpsilons -cpuprofile for where).
+func BenchmarkRoutedCeilingEpsilons(b *testing.B) {
+	g, _, err := laplacian.Generate("pa:n=4000,m=4,seed=1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		for _, eps := range []float64{0.5, 1, 2, 4, 8} {
+			routedCeiling(context.Background(), g, part, eps, 1e-6)
+		}
+	}
+}
