@@ -297,14 +297,7 @@ func compareDualLP(t *testing.T, got, want dualLP, y []float64, tol float64) {
 // BenchmarkNewRoutes times one routing (a search per community) on a
 // preferential-attachment graph of 4 000 nodes.
 func BenchmarkNewRoutes(b *testing.B) {
-	g, _, err := laplacian.Generate("pa:n=4000,m=4,seed=1")
-	if err != nil {
-		b.Fatal(err)
-	}
-	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	g, part := paLeiden(b)
 	members := communityMembers(part)
 	phi := make([]float64, g.N())
 	for b.Loop() {
@@ -351,4 +344,30 @@ func TestRoutedCeilingMonotoneInDelta(t *testing.T) {
 			}
 		}
 	}
+}
+
+// BenchmarkRoutedCeilingEpsilons times plan's ceilings step: the routed
+// ceiling at plan's five ε on a preferential-attachment graph of 4 000
+// nodes (go test -bench RoutedCeilingEpsilons -cpuprofile for where).
+func BenchmarkRoutedCeilingEpsilons(b *testing.B) {
+	g, part := paLeiden(b)
+	for b.Loop() {
+		for _, eps := range []float64{0.5, 1, 2, 4, 8} {
+			routedCeiling(context.Background(), g, part, eps, 1e-6)
+		}
+	}
+}
+
+// paLeiden is the benchmarks' preferential-attachment graph of 4 000
+// nodes and its Leiden communities.
+func paLeiden(b *testing.B) (*laplacian.Graph, []int) {
+	g, _, err := laplacian.Generate("pa:n=4000,m=4,seed=1")
+	if err != nil {
+		b.Fatal(err)
+	}
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return g, part
 }

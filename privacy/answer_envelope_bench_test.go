@@ -52,3 +52,18 @@ func BenchmarkEnvelopeCalibrate(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCalibrateAnswerEpsilons times plan's answer calibrations: the
+// whole CalibrateAnswer (cap chosen) at plan's five ε, each on a fresh
+// geometry as each plan run has (-cpuprofile for where).
+func BenchmarkCalibrateAnswerEpsilons(b *testing.B) {
+	cg := benchGeometry(b)
+	b.ResetTimer()
+	for range b.N {
+		for _, eps := range []float64{0.5, 1, 2, 4, 8} {
+			if _, err := CalibrateAnswer(context.Background(), cg, eps, 1, 0); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
