@@ -325,7 +325,8 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 	floor, raise := bestLo.load, bestLo.raise
 	radau := newRadauFilter(g, tau)
 	secondPass := false
-	var refined atomic.Int64 // classes run through Lanczos (the ETA's rate)
+	var refined atomic.Int64    // classes run through Lanczos (the ETA's rate)
+	var refinedAll atomic.Int64 // and since the start, seeds included (progress)
 	settle := func(c int, l, u float64) {
 		lo[c], up[c] = l, u
 		done[c].Store(true)
@@ -358,6 +359,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 		}
 		raise(l * l * (1 - 4*roundoffU))
 		refined.Add(1)
+		refinedAll.Add(1)
 		if cut && !secondPass {
 			deepLo[c] = l
 			deepUp[c].Store(math.Float64bits(u))
@@ -376,7 +378,7 @@ func lanczosGraphSensitivity(g *laplacian.Graph, tau, alpha float64, opt Options
 		}
 		certified, left := lanczosProgress(cl, lo, up, done, floor())
 		if opt.Progress != nil {
-			opt.Progress(certified, g.NumEdges())
+			opt.Progress(lanczosUnits(int(refinedAll.Load()), left))
 		}
 		if opt.Status != nil {
 			var eta time.Duration
@@ -576,6 +578,16 @@ func firstK(n, k int, compare func(a, b int) int) []int {
 		}
 	}
 	return top
+}
+
+// lanczosUnits is the Lanczos scheme's progress in units of work, not
+// edges: the cheap bounds (one unit, done by the first report) and one per
+// class run through Lanczos (refined, a deep pass's rerun counted again)
+// or still to refine (left). Counted in edges it sat at 99 % while the
+// exact step, most of the time, was ahead (issue 79: on astro-ph the
+// cheap bounds and the seeds prove 99 % of the edges in 2 s of 8).
+func lanczosUnits(refined, left int) (done, total int) {
+	return 1 + refined, 1 + refined + left
 }
 
 // lanczosProgress counts the edges certified so far (lanczosSettled) and
