@@ -60,8 +60,29 @@ func (m *Model) CheckDrift(ctx context.Context, cal privacy.AnswerCalibration, d
 // AnyPairLoss is the largest |ln P(o|v)/P(o|w)| over every output o and
 // every two nodes v, w of m's geometry — the loss between the answers to
 // any two reading vectors, whatever centres they fit:
-// max_o (max_v ln P(o|v) − min_w ln P(o|w)).
+// max_o (max_v ln P(o|v) − min_w ln P(o|w)). Remembered by calibration
+// (a function of the model and cal alone, like Audit).
 func (m *Model) AnyPairLoss(ctx context.Context, cal privacy.AnswerCalibration) (float64, error) {
+	m.mu.Lock()
+	loss, ok := m.anyLosses[cal]
+	m.mu.Unlock()
+	if ok {
+		return loss, nil
+	}
+	loss, err := m.anyPairLoss(ctx, cal)
+	if err == nil {
+		m.mu.Lock()
+		if m.anyLosses == nil {
+			m.anyLosses = map[privacy.AnswerCalibration]float64{}
+		}
+		m.anyLosses[cal] = loss
+		m.mu.Unlock()
+	}
+	return loss, err
+}
+
+// anyPairLoss is AnyPairLoss without the memory.
+func (m *Model) anyPairLoss(ctx context.Context, cal privacy.AnswerCalibration) (float64, error) {
 	lp, err := m.logProbabilitiesOf(ctx, cal, max(1, runtime.GOMAXPROCS(0)))
 	if err != nil {
 		return 0, err

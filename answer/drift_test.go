@@ -124,3 +124,37 @@ func TestAnyPairLoss(t *testing.T) {
 		}
 	}
 }
+
+// TestAnyPairLossRemembered: every answer under DriftAny checks the loss
+// between any two centres (CheckDrift), which reads every node's
+// distribution; the model remembers it per calibration, and what it
+// remembers is each calibration's own loss (karate: randomized response's
+// ε, and the α = 1 mechanism's larger one).
+func TestAnyPairLossRemembered(t *testing.T) {
+	ctx := context.Background()
+	g, part := laplacian.Karate()
+	m, err := NewModel(ctx, g, 1, part, nil, recovery.CertifierOptions{SensorNoise: 0.005})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, capDist := range []int{1, 0, 1, 0} {
+		cal, err := privacy.CalibrateAnswer(ctx, m.Geometry, 1, 1, capDist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := m.anyPairLoss(ctx, cal)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.AnyPairLoss(ctx, cal)
+		if err != nil || got != want {
+			t.Fatalf("cap %d: AnyPairLoss %v (%v), computed afresh %v", capDist, got, err, want)
+		}
+		if kept, ok := m.anyLosses[cal]; !ok || kept != want {
+			t.Errorf("cap %d: the model keeps %v (%v), want %v", capDist, kept, ok, want)
+		}
+	}
+	if len(m.anyLosses) != 2 {
+		t.Errorf("the model keeps %d losses, want 2 (one per calibration)", len(m.anyLosses))
+	}
+}

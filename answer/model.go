@@ -55,6 +55,9 @@ type Model struct {
 	// the model and the calibration).
 	mu     sync.Mutex
 	audits map[privacy.AnswerCalibration]Audit
+	// anyLosses remembers AnyPairLoss by calibration: every answer under
+	// privacy.DriftAny checks it, and it reads every node's distribution.
+	anyLosses map[privacy.AnswerCalibration]float64
 }
 
 // NewModel certifies τ on g (recovery.NewCertifier with opt: the

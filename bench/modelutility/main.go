@@ -61,17 +61,18 @@ type row struct {
 // config is one way of answering, on readings its sensors produce.
 type config struct {
 	name       string
+	plan       string // run.sh's plan file forecasting it ("": none)
 	onMismatch string
 	driftHops  int
 	adc, stuck bool
 }
 
 var configs = []config{
-	{name: "today (no model; refuse, α = 1)", onMismatch: answer.MismatchRefuse},
-	{name: "one-hop allowance (ν, d = 1)", onMismatch: answer.MismatchNearest, driftHops: 1},
-	{name: "d = 1 + 8-bit ADC + 1 faulty sensor", onMismatch: answer.MismatchNearest, driftHops: 1, adc: true, stuck: true},
-	{name: "default model (ν, d = any: randomized response)", onMismatch: answer.MismatchNearest, driftHops: privacy.DefaultDriftHops},
-	{name: "default (any) + 8-bit ADC + 1 faulty sensor", onMismatch: answer.MismatchNearest, driftHops: privacy.DefaultDriftHops, adc: true, stuck: true},
+	{name: "today (no model; refuse, α = 1)", plan: "today", onMismatch: answer.MismatchRefuse},
+	{name: "one-hop allowance (ν, d = 1)", plan: "default", onMismatch: answer.MismatchNearest, driftHops: 1},
+	{name: "d = 1 + 8-bit ADC + 1 faulty sensor", plan: "adc", onMismatch: answer.MismatchNearest, driftHops: 1, adc: true, stuck: true},
+	{name: "default model (ν, d = any: randomized response)", plan: "any", onMismatch: answer.MismatchNearest, driftHops: privacy.DefaultDriftHops},
+	{name: "default (any) + 8-bit ADC + 1 faulty sensor", plan: "anyadc", onMismatch: answer.MismatchNearest, driftHops: privacy.DefaultDriftHops, adc: true, stuck: true},
 	{name: "today on the ADC + faulty readings", onMismatch: answer.MismatchRefuse, adc: true, stuck: true},
 }
 

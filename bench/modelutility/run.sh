@@ -15,6 +15,9 @@
 # alone (the audit's exact rate on noiseless readings), the models' by
 # --sensor-noise 0.005 --drift-hops 1 [--adc-quantum 0.00390625
 # --faulty-sensors 1] (200 simulated sources).
+# BENCH_CONFIGS picks the configurations (indices, default 0,1,2,3,4,5:
+# today, d = 1, d = 1 + ADC, any, any + ADC, today on the ADC readings);
+# plan runs only for those picked.
 # τ = 1, unit sources (the ADC's full scale μ = 1: step 1/256), Leiden seed 1.
 # gt:power needs the datasets (bash scripts/fetch-datasets.sh, then
 # GRAPHCLOAK_DATASETS); lfr20k (or lfr5k) is made by networkit's
@@ -31,27 +34,33 @@ cd "$root"
 go build -o "$out/modelutility" ./bench/modelutility
 go build -o "$out/graphcloak" ./cmd/graphcloak
 eps="${BENCH_EPSILONS:-1,4}"
+picked="${BENCH_CONFIGS:-0,1,2,3,4,5}"
+models=(today default adc any anyadc) # plan's file of configurations 0–4 (5 has none)
 graphs=("$@")
 [[ ${#graphs[@]} -gt 0 ]] || graphs=(karate gt:power lfr20k)
 for name in "${graphs[@]}"; do
 	spec="$name"
 	case "$name" in
 	lfr*k)
-		venv="${BENCH_VENV:-$out/venv}"
-		if [[ ! -x "$venv/bin/python" ]]; then
-			python3 -m venv "$venv"
-			"$venv/bin/pip" install -q "networkit==11.*"
+		if [[ ! -s "$out/$name.csv" ]]; then # made once (or copied there)
+			venv="${BENCH_VENV:-$out/venv}"
+			if [[ ! -x "$venv/bin/python" ]]; then
+				python3 -m venv "$venv"
+				"$venv/bin/pip" install -q "networkit==11.*"
+			fi
+			n=$(( $(tr -dc 0-9 <<<"$name") * 1000 ))
+			"$venv/bin/python" bench/utility/lfr.py "$n" 0.3 1 "$out/$name.csv" "$out/$name.comm.csv"
 		fi
-		n=$(( $(tr -dc 0-9 <<<"$name") * 1000 ))
-		[[ -s "$out/$name.csv" ]] || "$venv/bin/python" bench/utility/lfr.py "$n" 0.3 1 "$out/$name.csv" "$out/$name.comm.csv"
 		spec="file:$out/$name.csv"
 		;;
 	esac
 	file="${name//[:\/]/-}"
 	/usr/bin/time -f "$name: measured in %U s user + %S s sys CPU, %e s wall" \
 		"$out/modelutility" --graph "$spec" --name "$name" --epsilon "$eps" \
-		--sources "${BENCH_SOURCES:-300}" --draws "${BENCH_DRAWS:-4}" >"$out/$file.jsonl"
-	for model in today default adc any anyadc; do
+		--sources "${BENCH_SOURCES:-300}" --draws "${BENCH_DRAWS:-4}" --configs "$picked" >"$out/$file.jsonl"
+	for i in ${picked//,/ }; do
+		[[ $i -lt ${#models[@]} ]] || continue
+		model="${models[$i]}"
 		case "$model" in
 		today) extra=() ;;
 		default) extra=(--drift-hops 1) ;;

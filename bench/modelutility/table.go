@@ -20,11 +20,17 @@ type planRow struct {
 	Trials  int     `json:"trials"`
 }
 
-// planFiles are the plan runs forecasting each configuration (by its
-// index in modelutility's list): today's (no model), the one-hop
-// allowance, with the ADC and a faulty sensor, and the same two under the
-// default allowance (any).
-var planFiles = map[int]string{0: "today", 1: "default", 2: "adc", 3: "any", 4: "anyadc"}
+// planOf is the plan file forecasting the configuration named (by
+// configs' plan field; "" for none), so a run of some configurations
+// (--configs) finds its forecasts.
+func planOf(name string) string {
+	for _, c := range configs {
+		if c.name == name {
+			return c.plan
+		}
+	}
+	return ""
+}
 
 // printTable prints run.sh's table (markdown) from the files in out, for
 // the graphs named: per graph, ε and way of answering, the answers drawn,
@@ -37,12 +43,12 @@ func printTable(out string, graphs []string) {
 	for _, name := range graphs {
 		file := strings.NewReplacer(":", "-", "/", "-").Replace(name)
 		rows := readMeasured(filepath.Join(out, file+".jsonl"))
-		plans := map[string]map[float64]planRow{}
-		for _, p := range planFiles {
-			plans[p] = readPlan(filepath.Join(out, file+"."+p+".plan.json"))
-		}
-		for i, r := range rows {
-			f, ok := plans[planFiles[i%len(configsPerEpsilon(rows))]][r.Epsilon]
+		for _, r := range rows {
+			var f planRow
+			ok := false
+			if p := planOf(r.Config); p != "" {
+				f, ok = readPlan(filepath.Join(out, file+"."+p+".plan.json"))[r.Epsilon]
+			}
 			forecast, diff := "—", "—"
 			if ok {
 				forecast = fmt.Sprintf("%.3f [%.3f, %.3f]", f.Rate, f.Low, f.High)
@@ -56,17 +62,6 @@ func printTable(out string, graphs []string) {
 				r.Rate, r.Low, r.High, forecast, diff, r.CPUSecond)
 		}
 	}
-}
-
-// configsPerEpsilon is the configurations of the first ε (the rows come
-// ε by ε, each with the same configurations).
-func configsPerEpsilon(rows []row) []row {
-	for i, r := range rows {
-		if r.Epsilon != rows[0].Epsilon {
-			return rows[:i]
-		}
-	}
-	return rows
 }
 
 func readMeasured(path string) []row {
