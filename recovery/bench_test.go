@@ -1,7 +1,9 @@
 package recovery
 
 import (
+	"context"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -168,5 +170,28 @@ func BenchmarkBPDNGraph500Dense(b *testing.B) {
 		if err != nil || est.Status != Solved {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkCertifierPass times one shard in 20 of the certifier's pass
+// (the answer audit's: both actions, the pairs) on the edge list
+// GRAPHCLOAK_BENCH_GRAPH at τ = 1 and the default tolerance, and reports
+// the share of its sources whose second action ran. On a shared machine
+// quote the run's CPU seconds (/usr/bin/time -v on the test binary).
+func BenchmarkCertifierPass(b *testing.B) {
+	path := os.Getenv("GRAPHCLOAK_BENCH_GRAPH")
+	if path == "" {
+		b.Skip("GRAPHCLOAK_BENCH_GRAPH names an edge list")
+	}
+	g, err := laplacian.LoadCSV(path, laplacian.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		part, err := NewCertifierPart(context.Background(), g, 1, CertifierOptions{Shard: Shard{I: 0, N: 20}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(part.correlated)/float64(len(part.Norms)), "correlated/source")
 	}
 }
