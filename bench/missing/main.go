@@ -102,6 +102,7 @@ func main() {
 	seed := flag.Uint64("seed", 71, "seed of the sources, missing sensors and noise")
 	workers := flag.Int("workers", 2, "releases located at once")
 	shared := flag.Bool("shared", false, "one set of missing sensors per fraction and one model for every release (sharedRun): Locate's ranking at one action per release")
+	plan := flag.Bool("forecast", false, "also print plan's forecast at σ (forecast.Simulate, plan's per-node forecasting step: unit sources, the same trials) for each fraction")
 	flag.Parse()
 	g := benchgraph.Load(*spec)
 	n := g.N()
@@ -134,6 +135,9 @@ func main() {
 			log.Fatalf("bad fraction %q", fs)
 		}
 		k := forecast.MissingCount(n, q)
+		if *plan {
+			forecastRun(g, part, *spec, *tau, *sigma, q, *trials, *seed)
+		}
 		if *shared {
 			start, cpu0 := time.Now(), cpuSeconds()
 			r, locCPU := sharedRun(g, act, part, *tau, *sigma, k, *trials, *seed)

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"log"
+	"math"
 	"math/rand/v2"
 	"os"
 	"time"
@@ -11,6 +13,7 @@ import (
 	graphcloak "github.com/graphcloak/graphcloak"
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/expm"
+	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -102,4 +105,23 @@ func checkLocate(g *laplacian.Graph, part []int, tau, sigma float64, rows []int,
 	}
 	fmt.Fprintf(os.Stderr, "one graphcloak.Locate: %.1f CPU-s, %.1f s\n", cpu, time.Since(start).Seconds())
 	return cpu
+}
+
+// forecastRun prints plan's forecast of the same releases: forecast.Simulate
+// (plan's per-node forecasting step, what plan --modes per-node runs for
+// unit sources) at σ, with the fraction q of the sensors missing, over
+// trials sources of its own seed.
+func forecastRun(g *laplacian.Graph, part []int, spec string, tau, sigma, q float64, trials int, seed uint64) {
+	start, cpu0 := time.Now(), cpuSeconds()
+	res, err := forecast.Simulate(context.Background(), forecast.Simulation{Graph: g, Partition: part, Tau: tau, Sigma: sigma,
+		Missing: q, Trials: trials, Seed: seed})
+	if err != nil {
+		log.Fatal(err)
+	}
+	lo, hi := forecast.Wilson(res.CommunityAccuracy*float64(res.Trials), float64(res.Trials), forecast.Z95)
+	out, _ := json.Marshal(map[string]any{"side": "plan (forecast.Simulate)", "graph": spec, "tau": tau, "sigma": res.Sigma,
+		"missingFraction": q, "trials": res.Trials, "rate": res.CommunityAccuracy, "low": lo, "high": hi,
+		"largestShare": res.LargestShare, "seconds": math.Round(time.Since(start).Seconds()*10) / 10,
+		"cpuSeconds": math.Round((cpuSeconds()-cpu0)*10) / 10})
+	fmt.Println(string(out))
 }
