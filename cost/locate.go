@@ -63,7 +63,7 @@ func Locate(e *Estimate, w LocateWork) error {
 	if w.Recovers && !w.PrivateAnswer && gr.NumEdges() > 0 {
 		if K := chebyshevDegree(gr, w.Forecast.Tau, forecast.TrialBlock); K > 0 {
 			draw := float64(K) * float64(2*gr.NumEdges()+gr.N()) * expm.MeasureStepRate(gr, trialRateTiming).Seconds
-			for _, st := range recoverySteps(draw, w.ExactNormBlocks, w.Forecast.Sigma) {
+			for _, st := range recoverySteps(gr, w.Forecast.Tau, draw, w.ExactNormBlocks, w.Forecast.Sigma) {
 				e.Add(st)
 			}
 		}
