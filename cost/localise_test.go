@@ -79,10 +79,10 @@ func TestLocalise(t *testing.T) {
 }
 
 // TestLocateEstimatePricesTheRecovery: locate --estimate (cost.Locate)
-// prices a localisation's recovery, its exact norms below σ's threshold
-// and the evidence test, as the localisation's first line does
-// (Localise); none on a dry run (Recovers false). On 33b7e36 it priced
-// none of them.
+// prices a localisation's source mass (when it forecasts and no mass is
+// stated), recovery, its exact norms below σ's threshold and the evidence
+// test, as the localisation's first line does (Localise); none on a dry
+// run (Recovers false). On 33b7e36 it priced none of them.
 func TestLocateEstimatePricesTheRecovery(t *testing.T) {
 	g, _, err := laplacian.Generate("grid:rows=80,cols=80")
 	if err != nil {
@@ -95,6 +95,8 @@ func TestLocateEstimatePricesTheRecovery(t *testing.T) {
 		{LocateWork{Recovers: true, ExactNormBlocks: 8, Forecast: forecast.Simulation{Graph: g, Tau: 1, Sigma: 1e-3}}, []string{"recovery", "exact norms", "evidence test"}},
 		{LocateWork{Recovers: true, ExactNormBlocks: 8, Forecast: forecast.Simulation{Graph: g, Tau: 1, Sigma: 2}}, []string{"recovery", "evidence test"}},
 		{LocateWork{ExactNormBlocks: 8, Forecast: forecast.Simulation{Graph: g, Tau: 1, Sigma: 1e-3}}, nil},
+		{LocateWork{Recovers: true, Forecast: forecast.Simulation{Graph: g, Tau: 1, Sigma: 2, Trials: 10}}, []string{"forecast trials", "source mass", "recovery", "evidence test"}},
+		{LocateWork{Recovers: true, SourceMass: 3, Forecast: forecast.Simulation{Graph: g, Tau: 1, Sigma: 2, Trials: 10}}, []string{"forecast trials", "recovery", "evidence test"}},
 	} {
 		e := NewEstimate("locate", "grid", g, 1, time.Now())
 		if err := Locate(e, c.work); err != nil {

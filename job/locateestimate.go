@@ -19,7 +19,7 @@ func (spec *LocateSpec) CostWork(gr *laplacian.Graph, tau, sigma float64) cost.L
 	return cost.LocateWork{Detects: detects(spec.Communities),
 		Forecast:  locateForecast(gr, tau, sigma, max(spec.Sources, 1), spec.ForecastTrials, spec.Estimator, spec.Seed),
 		WriteBack: spec.Neo4j && !spec.Stream && !spec.DryRun,
-		Recovers:  !spec.DryRun, ExactNormBlocks: exactNormBlocks(spec.Estimator)}
+		Recovers:  !spec.DryRun, ExactNormBlocks: exactNormBlocks(spec.Estimator), SourceMass: spec.SourceMass}
 }
 
 // CostWork is what the private answer of spec on gr will run, as
