@@ -3,6 +3,7 @@ package cost
 import (
 	"fmt"
 
+	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -25,10 +26,20 @@ type LocateWork struct {
 	ForecastHeld bool
 	// writeBackStep: the localisation writes four properties a node to Neo4j.
 	WriteBack bool
+	// Recovers: the localisation recovers the source (not a dry run):
+	// the recovery, its exact column norms (at most ExactNormBlocks block
+	// actions, below Forecast.Sigma's threshold) and the evidence test.
+	Recovers        bool
+	ExactNormBlocks int
+	// SourceMass is the stated source mass (0: detected by its null
+	// draws when it forecasts, as the localisation's first line prices).
+	SourceMass float64
 }
 
 // Locate adds a localisation's modelled steps to e: community detection,
-// the forecast's simulated releases (a verdict's rounds), the write-back;
+// the forecast's simulated releases (a verdict's rounds), the source
+// mass's null draws, the recovery, its exact norms and the evidence test
+// (Recovers), the write-back;
 // with PrivateAnswer the answer audit's pass and the answer's forecast.
 func Locate(e *Estimate, w LocateWork) error {
 	gr := w.Forecast.Graph
@@ -51,6 +62,18 @@ func Locate(e *Estimate, w LocateWork) error {
 			per := c.PerTrial(trials)
 			e.Add(Step{Step: "forecast trials", Seconds: verdictForecastSeconds(trials, per),
 				Model: fmt.Sprintf("%d round(s) of %d trials at %.3g s a trial, timed on %d trials of this graph (σ = %g)", ForecastRounds, trials, per, c.Done, c.Sigma)})
+		}
+	}
+	if w.Recovers && !w.PrivateAnswer && gr.NumEdges() > 0 {
+		if K := chebyshevDegree(gr, w.Forecast.Tau, forecast.TrialBlock); K > 0 {
+			draw := float64(K) * float64(2*gr.NumEdges()+gr.N()) * expm.MeasureStepRate(gr, trialRateTiming).Seconds
+			if trials > 0 && w.SourceMass == 0 {
+				e.Add(Step{Step: "source mass", Seconds: forecast.MassNullDraws * draw,
+					Model: fmt.Sprintf("%d null draws, a column action each", forecast.MassNullDraws)})
+			}
+			for _, st := range recoverySteps(gr, w.Forecast.Tau, draw, w.ExactNormBlocks, w.Forecast.Sigma) {
+				e.Add(st)
+			}
 		}
 	}
 	if w.WriteBack {

@@ -337,7 +337,7 @@ func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, err
 	if err != nil {
 		return nil, err
 	}
-	p.sayEstimate(graph, in.Partition != nil) // once the release is known to fit the graph
+	p.sayEstimate(graph, in.Partition != nil, rel.Meta.Sigma) // once the release is known to fit the graph
 	s := &p.Spec
 	p.Request = graphcloak.LocateRequest{Graph: graph, Released: rel, Tau: s.Tau, Estimator: s.Estimator, Sources: s.Sources,
 		Seed: s.Seed, Resolution: s.Resolution, Partition: in.Partition, Names: in.Names, Progress: sayStepEstimates(StepProgress(env.Progress), env.Say)}
@@ -376,19 +376,34 @@ func PlanLocate(ctx context.Context, spec LocateSpec, env Env) (*LocatePlan, err
 // only when the source mass is detected (forecast.AtMass), which is not
 // known before: the line names their time apart, and they tell their
 // own estimate once timed.
-func (p *LocatePlan) sayEstimate(g *laplacian.Graph, partitioned bool) {
+func (p *LocatePlan) sayEstimate(g *laplacian.Graph, partitioned bool, sigma float64) {
 	if p.env.Say == nil || g.N() < guessNodes {
 		return
 	}
-	if total, line := p.estimate(g, partitioned); total > LongStep.Seconds() {
+	if total, line := p.estimate(g, partitioned, sigma); total > LongStep.Seconds() {
 		p.env.Say(line)
 	}
 }
 
-// estimate is sayEstimate's modelled time and line (cost.Localise).
-func (p *LocatePlan) estimate(g *laplacian.Graph, partitioned bool) (float64, string) {
+// estimate is sayEstimate's modelled time and line (cost.Localise) for
+// released values of noise σ.
+func (p *LocatePlan) estimate(g *laplacian.Graph, partitioned bool, sigma float64) (float64, string) {
 	s := &p.Spec
-	return cost.Localise(g, cost.Localisation{Tau: s.Tau, Partitioned: partitioned, ForecastTrials: s.ForecastTrials, SourceMass: s.SourceMass, DryRun: s.DryRun})
+	return cost.Localise(g, cost.Localisation{Tau: s.Tau, Partitioned: partitioned, ForecastTrials: s.ForecastTrials, SourceMass: s.SourceMass, DryRun: s.DryRun,
+		ExactNormBlocks: exactNormBlocks(s.Estimator), Sigma: sigma})
+}
+
+// exactNormBlocks is the cap on exact column norms' block actions that
+// graphcloak.Locate runs the named estimator with (recovery.ForRelease).
+func exactNormBlocks(estimator string) int {
+	est, err := recovery.ByName(estimator)
+	if err != nil {
+		return 0
+	}
+	if p, ok := recovery.ForRelease(est).(recovery.Posterior); ok {
+		return p.ExactNorms
+	}
+	return 0
 }
 
 // summarise puts what the plan fixed into its summary: what a dry run

@@ -13,11 +13,13 @@ import (
 // CostWork is what the localisation of spec on gr will run, as
 // cost.Locate models it (locate --estimate): the communities detected
 // (leiden, louvain), the forecast's trials at the released values' τ and
-// σ, the write-back when it writes to Neo4j.
+// σ, the recovery (its exact norms at σ) and the evidence test unless a
+// dry run, the write-back when it writes to Neo4j.
 func (spec *LocateSpec) CostWork(gr *laplacian.Graph, tau, sigma float64) cost.LocateWork {
 	return cost.LocateWork{Detects: detects(spec.Communities),
 		Forecast:  locateForecast(gr, tau, sigma, max(spec.Sources, 1), spec.ForecastTrials, spec.Estimator, spec.Seed),
-		WriteBack: spec.Neo4j && !spec.Stream && !spec.DryRun}
+		WriteBack: spec.Neo4j && !spec.Stream && !spec.DryRun,
+		Recovers:  !spec.DryRun, ExactNormBlocks: exactNormBlocks(spec.Estimator), SourceMass: spec.SourceMass}
 }
 
 // CostWork is what the private answer of spec on gr will run, as

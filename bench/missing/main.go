@@ -89,6 +89,10 @@ type result struct {
 	Seconds   float64 `json:"seconds"`
 	CPUPerRun float64 `json:"cpuSecondsPerLocate"` // the process's user+system CPU (the machine may be shared)
 	CPUTotal  float64 `json:"cpuSecondsTotal,omitempty"`
+	// -shared: the same releases ranked on the estimated norms alone, and
+	// the CPU seconds a release the exact norms added (sharedRun).
+	RightEstimated *int    `json:"rightEstimatedNorms,omitempty"`
+	ExactCPU       float64 `json:"exactNormsCPUSecondsPerRelease,omitempty"`
 }
 
 func main() {
@@ -102,6 +106,7 @@ func main() {
 	seed := flag.Uint64("seed", 71, "seed of the sources, missing sensors and noise")
 	workers := flag.Int("workers", 2, "releases located at once")
 	shared := flag.Bool("shared", false, "one set of missing sensors per fraction and one model for every release (sharedRun): Locate's ranking at one action per release")
+	plan := flag.Bool("forecast", false, "also print plan's forecast at σ (forecast.Simulate, plan's per-node forecasting step: unit sources, the same trials) for each fraction")
 	flag.Parse()
 	g := benchgraph.Load(*spec)
 	n := g.N()
@@ -134,13 +139,17 @@ func main() {
 			log.Fatalf("bad fraction %q", fs)
 		}
 		k := forecast.MissingCount(n, q)
+		if *plan {
+			forecastRun(g, part, *spec, *tau, *sigma, q, *trials, *seed)
+		}
 		if *shared {
 			start, cpu0 := time.Now(), cpuSeconds()
-			r, locCPU := sharedRun(g, act, part, *tau, *sigma, k, *trials, *seed)
+			r, rEst, locCPU, exactCPU := sharedRun(g, act, part, *tau, *sigma, k, *trials, *seed)
 			lo, hi := forecast.Wilson(float64(r), float64(*trials), forecast.Z95)
 			out, _ := json.Marshal(result{Graph: *spec, Nodes: n, Tau: *tau, Sigma: *sigma, Missing: q, Trials: *trials, Right: r,
 				Rate: float64(r) / float64(*trials), Low: lo, High: hi, Seconds: math.Round(time.Since(start).Seconds()*10) / 10,
-				CPUPerRun: math.Round(locCPU*10) / 10, CPUTotal: math.Round((cpuSeconds()-cpu0)*10) / 10})
+				CPUPerRun: math.Round(locCPU*10) / 10, CPUTotal: math.Round((cpuSeconds()-cpu0)*10) / 10,
+				RightEstimated: &rEst, ExactCPU: math.Round(exactCPU/float64(*trials)*100) / 100})
 			fmt.Println(string(out))
 			continue
 		}
