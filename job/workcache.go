@@ -42,24 +42,11 @@ type WorkCache struct {
 	// prunes the least recently used files beyond it (workstore.go).
 	MaxBytes int64
 
-	// The last graph's fingerprint: every file of a plan names the same
-	// graph, and a fingerprint hashes all of it.
+	// The last graph's canonical key, computed once per graph.
 	mu      sync.Mutex
-	fpOf    *laplacian.Graph
-	fpLast  laplacian.Fingerprint
 	keyOf   *laplacian.Graph
 	keyLast laplacian.Fingerprint
 	keyPerm []int
-}
-
-// fingerprint is g's fingerprint, computed once per graph.
-func (w *WorkCache) fingerprint(g *laplacian.Graph) laplacian.Fingerprint {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if w.fpOf != g {
-		w.fpOf, w.fpLast = g, g.Fingerprint()
-	}
-	return w.fpLast
 }
 
 // name returns the file of kind for the parts it depends on.

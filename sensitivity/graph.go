@@ -543,10 +543,6 @@ func tinyDelta2(g *laplacian.Graph, tau float64, opt Options) bool {
 	return g.N() > 300 && g.N() <= panelsLimit && opt.DenseLimit >= 0 && jensenFloor(g, tau) < 1e-6
 }
 
-// slowModesDenseSeconds is the modelled dense time up to which Auto
-// prefers the dense method to trying the slow modes first (n ≈ 1 600).
-const slowModesDenseSeconds = 8
-
 // denseSeconds models the dense method's time on the 2-core reference
 // machine: 1.5 s·(n/1000)^3.6.
 func denseSeconds(n int) float64 { return 1.5 * math.Pow(float64(n)/1000, 3.6) }

@@ -80,9 +80,6 @@ func singletons(n int) *twins {
 	return t
 }
 
-// size is the size of v's class.
-func (t *twins) size(v int) int { return int(t.cnt[t.rep[v]]) }
-
 // appendClass appends the members of representative r's class to dst.
 func (t *twins) appendClass(dst []int, r int) []int {
 	for v := int32(r); v >= 0; v = t.next[v] {

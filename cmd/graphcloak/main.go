@@ -37,11 +37,3 @@ func runArgs(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 	return exitCode(err)
 }
-
-// interruptedOr returns ctx.Err() when ctx is done, else err.
-func interruptedOr(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return err
-}
