@@ -887,45 +887,34 @@ func (c *Certifier) columns(lo, b int, cols []float64) {
 	applyWide(c.act, cols, x, b)
 }
 
-// forBlocks calls fill for each of the given blocks of blockSize columns
-// (block b holds columns b·blockSize …), then visit with up to batch of
-// them at once (consecutive in blocks), on up to GOMAXPROCS goroutines
-// (each block's columns are independent).
-func forBlocks(ctx context.Context, n int, blocks []int, batch int, visit func([]filledBlock), fill func(lo, b int, cols []float64)) error {
+// forBlocks calls fill then visit for the given blocks of blockSize
+// columns (block b holds columns b·blockSize …), on up to GOMAXPROCS
+// goroutines (each block's columns are independent).
+func forBlocks(ctx context.Context, n int, blocks []int, visit func(lo, b int, cols []float64), fill func(lo, b int, cols []float64)) error {
 	workers := max(1, runtime.GOMAXPROCS(0))
-	next := make(chan []int)
+	next := make(chan int)
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for blks := range next {
-				filled := make([]filledBlock, len(blks))
-				for i, blk := range blks {
-					lo := blk * blockSize
-					b := min(blockSize, n-lo)
-					filled[i] = filledBlock{lo: lo, b: b, cols: make([]float64, n*b)}
-					fill(lo, b, filled[i].cols)
-				}
-				visit(filled)
+			for blk := range next {
+				lo := blk * blockSize
+				b := min(blockSize, n-lo)
+				cols := make([]float64, n*b)
+				fill(lo, b, cols)
+				visit(lo, b, cols)
 			}
 		}()
 	}
 	var err error
-	for i := 0; i < len(blocks); i += batch {
+	for _, blk := range blocks {
 		if err = ctx.Err(); err != nil {
 			break
 		}
-		next <- blocks[i:min(len(blocks), i+batch)]
+		next <- blk
 	}
 	close(next)
 	wg.Wait()
 	return err
-}
-
-// filledBlock is a block of the pass with its columns (n×b, row-major):
-// nodes lo … lo+b−1.
-type filledBlock struct {
-	lo, b int
-	cols  []float64
 }

@@ -86,28 +86,22 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	err := forBlocks(ctx, n, blocks, passBatch, func(filled []filledBlock) {
-		centred := make([]centredBlock, 0, len(filled))
-		for _, f := range filled {
-			P := centeredBlock(f.cols, n, f.b, f.lo, norm)
-			switch {
-			case c.mode == passStopWeak && c.anyTooWeak(norm[f.lo:f.lo+f.b]):
-				st.stop(cancel)
-				return
-			case c.mode == passNorms:
-				st.add(f.b, 0, nil)
-				continue
-			}
-			centred = append(centred, centredBlock{lo: f.lo, b: f.b, P: P})
+	err := forBlocks(ctx, n, blocks, func(lo, b int, cols []float64) {
+		P := centeredBlock(cols, n, b, lo, norm)
+		switch {
+		case c.mode == passStopWeak && c.anyTooWeak(norm[lo:lo+b]):
+			st.stop(cancel)
+			return
+		case c.mode == passNorms:
+			st.add(b, 0, nil)
+			return
 		}
-		for i, r := range c.batchRows(centred, norm, terms) {
-			lo, b := centred[i].lo, centred[i].b
-			if st.add(b, r.correlated, r.pairs) > maxPairsPerNode*n {
-				st.tooMany = true
-			}
-			if cp != nil {
-				cp.Add(PassBlock{Tol: c.tol, Precise: precise, Block: lo / blockSize, Norms: slices.Clone(norm[lo : lo+b]), Pairs: r.pairs})
-			}
+		local, correlated := c.blockRows(P, norm, lo, b, terms)
+		if st.add(b, correlated, local) > maxPairsPerNode*n {
+			st.tooMany = true
+		}
+		if cp != nil {
+			cp.Add(PassBlock{Tol: c.tol, Precise: precise, Block: lo / blockSize, Norms: slices.Clone(norm[lo : lo+b]), Pairs: local})
 		}
 	}, c.columns)
 	c.rowsCorrelated = st.correlated
