@@ -2,11 +2,11 @@ package expm
 
 import (
 	"fmt"
-	"os"
 	"runtime"
 	"sync"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/internal/heattest"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -118,14 +118,7 @@ func BenchmarkChebyshevBlockWidth(b *testing.B) {
 // tolerance 1e−7) on the edge list GRAPHCLOAK_BENCH_GRAPH, skipping the
 // benchmark without it.
 func benchCertifierAction(b *testing.B) (*laplacian.Graph, *Chebyshev) {
-	path := os.Getenv("GRAPHCLOAK_BENCH_GRAPH")
-	if path == "" {
-		b.Skip("GRAPHCLOAK_BENCH_GRAPH names an edge list")
-	}
-	g, err := laplacian.LoadCSV(path, laplacian.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	g := heattest.BenchGraph(b)
 	c, err := NewChebyshev(g.Laplacian(), 1, 1e-7)
 	if err != nil {
 		b.Fatal(err)

@@ -3,9 +3,9 @@ package recovery
 import (
 	"context"
 	"math/rand/v2"
-	"os"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/internal/heattest"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
@@ -179,14 +179,7 @@ func BenchmarkBPDNGraph500Dense(b *testing.B) {
 // the share of its sources whose second action ran. On a shared machine
 // quote the run's CPU seconds (/usr/bin/time -v on the test binary).
 func BenchmarkCertifierPass(b *testing.B) {
-	path := os.Getenv("GRAPHCLOAK_BENCH_GRAPH")
-	if path == "" {
-		b.Skip("GRAPHCLOAK_BENCH_GRAPH names an edge list")
-	}
-	g, err := laplacian.LoadCSV(path, laplacian.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	g := heattest.BenchGraph(b)
 	for b.Loop() {
 		part, err := NewCertifierPart(context.Background(), g, 1, CertifierOptions{Shard: Shard{I: 0, N: 20}})
 		if err != nil {

@@ -41,11 +41,11 @@ func exactMargin(n int) float64 { return math.Log(float64(n)) + 14 }
 
 // exactLL returns ll with the log-likelihoods of the nodes that could
 // matter recomputed with exact norms (see above), in at most maxBlocks
-// block actions, and the number of block actions it ran. c0 = Mᵀỹ; ll
-// was computed from the estimated norms. When no node's estimate can be
-// off by more than exactTolerance nats (the noise of a private release:
-// σ² above the norms' probed parts) it runs none and returns ll as it is.
-func exactLL(md *Model, ll, c0 []float64, mu, s2 float64, maxBlocks int) ([]float64, int) {
+// block actions. c0 = Mᵀỹ; ll was computed from the estimated norms.
+// When no node's estimate can be off by more than exactTolerance nats
+// (the noise of a private release: σ² above the norms' probed parts) it
+// runs none and returns ll as it is.
+func exactLL(md *Model, ll, c0 []float64, mu, s2 float64, maxBlocks int) []float64 {
 	out := slices.Clone(ll)
 	// upper[s]: ll[s] with the probed part of the norm at its lowest.
 	upper := make([]float64, len(ll))
@@ -55,7 +55,7 @@ func exactLL(md *Model, ll, c0 []float64, mu, s2 float64, maxBlocks int) ([]floa
 		reach = max(reach, upper[s]-ll[s])
 	}
 	if reach <= exactTolerance {
-		return out, 0
+		return out
 	}
 	order := TopK(upper, len(upper))
 	// The first block: the largest correlations (the source's on
@@ -98,5 +98,5 @@ func exactLL(md *Model, ll, c0 []float64, mu, s2 float64, maxBlocks int) ([]floa
 		score(batch)
 		blocks++
 	}
-	return out, blocks
+	return out
 }

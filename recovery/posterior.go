@@ -122,7 +122,7 @@ func (e Posterior) fromCorrelations(p *Problem, c0 []float64) *Estimate {
 		case e.Refine > 0:
 			ll = refinedLL(md, ll, c0, e.Refine, mu, s2)
 		case e.ExactNorms > 0:
-			ll, _ = exactLL(md, ll, c0, mu, s2, e.ExactNorms)
+			ll = exactLL(md, ll, c0, mu, s2, e.ExactNorms)
 		}
 	}
 	evidence := maxOf(ll)

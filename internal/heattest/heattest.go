@@ -3,6 +3,7 @@
 package heattest
 
 import (
+	"os"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -48,6 +49,20 @@ func HubArmsPath(t testing.TB) *laplacian.Graph {
 	g, err := laplacian.FromEdges(n, nil, edges, laplacian.Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	return g
+}
+
+// BenchGraph loads the edge list GRAPHCLOAK_BENCH_GRAPH names (a
+// benchmark's real graph), skipping the benchmark without it.
+func BenchGraph(tb testing.TB) *laplacian.Graph {
+	path := os.Getenv("GRAPHCLOAK_BENCH_GRAPH")
+	if path == "" {
+		tb.Skip("GRAPHCLOAK_BENCH_GRAPH names an edge list")
+	}
+	g, err := laplacian.LoadCSV(path, laplacian.Options{})
+	if err != nil {
+		tb.Fatal(err)
 	}
 	return g
 }
