@@ -3,6 +3,7 @@ package recovery
 import (
 	"context"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/internal/heattest"
@@ -179,7 +180,7 @@ func BenchmarkBPDNGraph500Dense(b *testing.B) {
 // the share of its sources whose second action ran. On a shared machine
 // quote the run's CPU seconds (/usr/bin/time -v on the test binary).
 func BenchmarkCertifierPass(b *testing.B) {
-	g := heattest.BenchGraph(b)
+	g := heattest.BenchGraph(b, os.Getenv("GRAPHCLOAK_BENCH_GRAPH"))
 	for b.Loop() {
 		part, err := NewCertifierPart(context.Background(), g, 1, CertifierOptions{Shard: Shard{I: 0, N: 20}})
 		if err != nil {

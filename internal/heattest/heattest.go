@@ -3,7 +3,6 @@
 package heattest
 
 import (
-	"os"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -53,10 +52,9 @@ func HubArmsPath(t testing.TB) *laplacian.Graph {
 	return g
 }
 
-// BenchGraph loads the edge list GRAPHCLOAK_BENCH_GRAPH names (a
-// benchmark's real graph), skipping the benchmark without it.
-func BenchGraph(tb testing.TB) *laplacian.Graph {
-	path := os.Getenv("GRAPHCLOAK_BENCH_GRAPH")
+// BenchGraph loads the edge list at path (a benchmark's real graph,
+// named by its GRAPHCLOAK_BENCH_GRAPH), skipping the benchmark without one.
+func BenchGraph(tb testing.TB, path string) *laplacian.Graph {
 	if path == "" {
 		tb.Skip("GRAPHCLOAK_BENCH_GRAPH names an edge list")
 	}
