@@ -168,12 +168,15 @@ type constraints func(row func(s int, b float64), term func(s, u int, a float64)
 // path): at small ε the many far communities are what bounds the mean.
 func starCeiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
 	far := farMembers(g, part)
+	decay, gs := hopDecay(epsilon), make([]float64, maxFarHops+1)
+	for d := range gs {
+		gs[d] = groupSum(d, epsilon)
+	}
 	return dualBound(g.N(), func(row func(int, float64), term func(int, int, float64)) {
 		extra := make([]float64, g.N())
 		for _, f := range far {
-			d := float64(f.d)
-			term(int(f.s), int(f.u), math.Exp(-d*epsilon))
-			extra[f.s] += delta * groupSum(int(f.d), epsilon)
+			term(int(f.s), int(f.u), decay[f.d])
+			extra[f.s] += delta * gs[f.d]
 		}
 		starConstraints(g, part, epsilon, delta, func(s int, b float64) { row(s, b+extra[s]) }, term)
 	})
@@ -311,29 +314,33 @@ func dualBound(n int, cons constraints) float64 {
 func starConstraints(g *laplacian.Graph, part []int, epsilon, delta float64, row func(s int, b float64), term func(s, u int, a float64)) {
 	rowPtr, col, _ := g.CSR()
 	e1, e2 := math.Exp(-epsilon), math.Exp(-2*epsilon)
-	seen := map[int]int{} // community → s's neighbours in it (−1: own, or at distance 2)
+	id, k := communityIndex(part)
+	// For the current s (stamp s+1): a community's count of s's
+	// neighbours in it, −1 for s's own and those at distance 2 (slices by
+	// community index rather than a map: the map was most of the bound).
+	stamp, count := make([]int32, k), make([]int32, k)
 	for s := 0; s < g.N(); s++ {
-		clear(seen)
-		seen[part[s]] = -1
+		mark := int32(s + 1)
+		stamp[id[s]], count[id[s]] = mark, -1
 		n1, n2 := 0, 0
 		nbrs := col[rowPtr[s]:rowPtr[s+1]]
 		for _, t := range nbrs {
-			if c, ok := seen[part[t]]; !ok {
-				seen[part[t]] = 1
+			if c := id[t]; stamp[c] != mark {
+				stamp[c], count[c] = mark, 1
 				n1++
-			} else if c > 0 {
-				seen[part[t]] = c + 1
+			} else if count[c] > 0 {
+				count[c]++
 			}
 		}
 		for _, t := range nbrs {
-			if c := seen[part[t]]; c > 0 {
+			if c := count[id[t]]; c > 0 {
 				term(s, int(t), e1/float64(c))
 			}
 		}
 		for _, v := range nbrs {
 			for _, u := range col[rowPtr[v]:rowPtr[v+1]] {
-				if _, ok := seen[part[u]]; !ok {
-					seen[part[u]] = -1
+				if c := id[u]; stamp[c] != mark {
+					stamp[c], count[c] = mark, -1
 					term(s, int(u), e2)
 					n2++
 				}
@@ -341,6 +348,20 @@ func starConstraints(g *laplacian.Graph, part []int, epsilon, delta float64, row
 		}
 		row(s, 1+delta*(float64(n1)*e1+float64(n2)*(e1+e2)))
 	}
+}
+
+// communityIndex returns every node's community as an index 0..k−1 (in
+// order of the ids) and k.
+func communityIndex(part []int) ([]int32, int) {
+	ids := slices.Clone(part)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	id := make([]int32, len(part))
+	for v, c := range part {
+		i, _ := slices.BinarySearch(ids, c)
+		id[v] = int32(i)
+	}
+	return id, len(ids)
 }
 
 // starMatrix holds a constraint matrix explicitly (row s: the
@@ -352,7 +373,7 @@ type starMatrix struct {
 	u      []int32
 	a      []float32
 	ch     rowChunks // set on first use (one chunk) unless set before
-	under  []bool    // the gradient's cov[u] < 1 (uncovered)
+	under  []uint8   // the gradient's cov[u] < 1 (uncovered): 1, else 0
 }
 
 // maxStarEntries bounds the explicit matrix (8 bytes an entry).
@@ -400,16 +421,21 @@ func (m *starMatrix) value(y, cov []float64) float64 {
 	return dualValue(m.b, y, cov)
 }
 
-// uncovered returns under[u] = cov[u] < 1 in buf (grown to fit): the
-// subgradients' test, read once per pair, kept in a byte a member so that
-// their random reads stay in the first-level cache.
-func uncovered(cov []float64, buf []bool) []bool {
+// uncovered returns under[u] = 1 where cov[u] < 1, else 0, in buf (grown
+// to fit): the subgradients' test, read once per pair, kept in a byte a
+// member so that their random reads stay in the first-level cache, and
+// multiplied rather than branched on (the test is as good as random, and
+// subtracting a·0 leaves the sum unchanged to the bit).
+func uncovered(cov []float64, buf []uint8) []uint8 {
 	if cap(buf) < len(cov) {
-		buf = make([]bool, len(cov))
+		buf = make([]uint8, len(cov))
 	}
 	buf = buf[:len(cov)]
 	for u, c := range cov {
-		buf[u] = c < 1
+		buf[u] = 0
+		if c < 1 {
+			buf[u] = 1
+		}
 	}
 	return buf
 }
@@ -434,14 +460,10 @@ func (m *starMatrix) gradient(cov, grad []float64) float64 {
 	return m.ch.sum(func(lo, hi int) float64 {
 		norm := 0.0
 		for s := lo; s < hi; s++ {
-			g := m.b[s]
-			if under[s] {
-				g--
-			}
-			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
-				if under[m.u[e]] {
-					g -= float64(m.a[e])
-				}
+			g := m.b[s] - float64(under[s])
+			us, as := m.u[m.rowPtr[s]:m.rowPtr[s+1]], m.a[m.rowPtr[s]:m.rowPtr[s+1]]
+			for e, u := range us {
+				g -= float64(as[e]) * float64(under[u])
 			}
 			grad[s] = g
 			norm += g * g
