@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -31,7 +30,7 @@ func answerExperimentSteps(sim forecast.Simulation, taus []float64, epsilons int
 	eps := float64(epsilons)
 	return append(steps,
 		Step{Step: "calibrations", Seconds: float64(len(taus)) * eps * privacy.CalibrationSeconds(sim.Graph, sim.Partition)},
-		Step{Step: "ceilings", Seconds: eps * forecast.RoutedCeilingSeconds(sim.Graph.N(), len(community.Sizes(sim.Partition)))}), true
+		Step{Step: "ceilings", Seconds: eps * forecast.RoutedCeilingSeconds(sim.Graph, sim.Partition)}), true
 }
 
 // graphExperimentTrials models the graph experiment's trials on sim's

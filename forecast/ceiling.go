@@ -46,27 +46,6 @@ func RoutedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon,
 	return RoutedCeilingUpTo(ctx, g, part, epsilon, delta, DefaultRoutedPairs)
 }
 
-// RoutedCeilingSeconds models RoutedCeiling on n nodes and k communities:
-// seconds on the 2-core reference machine (0 where it does not route).
-// Every dual step of its schedule reads each pair twice (a value and a
-// subgradient), the mean of routedMix routings routedMix times as many,
-// at routedNanosPerPair each.
-func RoutedCeilingSeconds(n, k int) float64 {
-	pairs := n * k
-	if pairs > DefaultRoutedPairs || k < 2 {
-		return 0
-	}
-	s := scheduleFor(pairs)
-	passes := 2*(s.first+(routedRounds-1)*s.after) + 2*routedMix*s.mix
-	return float64(passes) * float64(pairs) * routedNanosPerPair * 1e-9
-}
-
-// routedNanosPerPair is the routed ceiling's time per pair read, both
-// cores working: LFR 2·10⁴ with its 127 Leiden communities, 10.4 s an ε
-// (4 800 reads of 2.54·10⁶ pairs); with its 292 planted ones 17–29 s
-// (modelled 24 s).
-const routedNanosPerPair = 0.85
-
 // DefaultRoutedPairs is the n·k up to which RoutedCeiling routes: above
 // it a ceiling costs minutes of CPU per ε (lfr100k-0.4, n·k = 8.7·10⁷:
 // 11.6 min of CPU, 2.6 GiB), more than plan and experiment should spend
@@ -301,7 +280,7 @@ func dualBound(n int, cons constraints) float64 {
 		for s := range y {
 			y[s] = bestTheta / (1 + w[s])
 		}
-		best = math.Min(best, m.descend(y, 300))
+		best = math.Min(best, m.descend(y, starSteps))
 	}
 	return math.Min(1, best/float64(n))
 }
