@@ -245,8 +245,9 @@ func farMembers(g *laplacian.Graph, part []int) []farMember {
 func dualBound(n int, cons constraints) float64 {
 	w := make([]float64, n)
 	b := make([]float64, n)
+	count := make([]int, n+1) // the matrix's entries by row, shifted by one
 	sumB := 0.0
-	cons(func(s int, v float64) { b[s] = v; sumB += v }, func(_, u int, a float64) { w[u] += a })
+	cons(func(s int, v float64) { b[s] = v; sumB += v }, func(s, u int, a float64) { w[u] += a; count[s+1]++ })
 	sorted := append([]float64(nil), w...)
 	slices.Sort(sorted)
 	best := float64(n)
@@ -257,9 +258,17 @@ func dualBound(n int, cons constraints) float64 {
 		best = math.Min(best, lambda*sumB+float64(i)-lambda*(float64(i)+prefix))
 		prefix += wi
 	}
-	// y_s = θ/(1 + w_s): (Cᵀy)_u = θ·(1/(1 + w_u) + cov_u).
+	// y_s = θ/(1 + w_s): (Cᵀy)_u = θ·(1/(1 + w_u) + cov_u). The same
+	// pass fills the matrix: cons is enumerated twice in all (each
+	// enumeration walks every node's two-hop neighbourhood).
 	cov := make([]float64, n)
-	cons(func(int, float64) {}, func(s, u int, a float64) { cov[u] += a / (1 + w[s]) })
+	m := newStarMatrix(count, b)
+	cons(func(int, float64) {}, func(s, u int, a float64) {
+		cov[u] += a / (1 + w[s])
+		if m != nil {
+			m.add(s, u, a)
+		}
+	})
 	by := 0.0
 	for s := range b {
 		by += b[s] / (1 + w[s])
@@ -275,7 +284,8 @@ func dualBound(n int, cons constraints) float64 {
 			best, bestTheta = bound, theta
 		}
 	}
-	if m := newStarMatrix(n, cons, b); m != nil {
+	if m != nil {
+		m.next = nil
 		y := make([]float64, n)
 		for s := range y {
 			y[s] = bestTheta / (1 + w[s])
@@ -349,6 +359,7 @@ func communityIndex(part []int) ([]int32, int) {
 type starMatrix struct {
 	b      []float64
 	rowPtr []int
+	next   []int // while it is filled (add): each row's next entry
 	u      []int32
 	a      []float32
 	ch     rowChunks // set on first use (one chunk) unless set before
@@ -358,29 +369,29 @@ type starMatrix struct {
 // maxStarEntries bounds the explicit matrix (8 bytes an entry).
 const maxStarEntries = 1 << 25
 
-// newStarMatrix builds the matrix of cons grouped by row (two counting
-// passes), or returns nil when it has more than maxStarEntries entries.
-func newStarMatrix(n int, cons constraints, b []float64) *starMatrix {
-	count := make([]int, n+1)
-	total := 0
-	cons(func(int, float64) {}, func(s, _ int, _ float64) { count[s+1]++; total++ })
-	if total > maxStarEntries {
-		return nil
-	}
+// newStarMatrix allocates the matrix whose row s will hold count[s+1]
+// entries (count[0] = 0; it becomes the row pointers), or returns nil when
+// that is more than maxStarEntries entries. add fills it row by row.
+func newStarMatrix(count []int, b []float64) *starMatrix {
+	n := len(count) - 1
 	for s := 0; s < n; s++ {
 		count[s+1] += count[s]
 	}
-	m := &starMatrix{b: b, rowPtr: append([]int(nil), count...), u: make([]int32, total), a: make([]float32, total),
+	total := count[n]
+	if total > maxStarEntries {
+		return nil
+	}
+	return &starMatrix{b: b, rowPtr: count, next: slices.Clone(count[:n]), u: make([]int32, total), a: make([]float32, total),
 		ch: newRowChunks(n, routedChunks)}
-	next := count[:n]
-	cons(func(int, float64) {}, func(s, u int, a float64) {
-		m.u[next[s]] = int32(u)
-		// Rounded down: a smaller coefficient only weakens the constraint,
-		// so the bound stays valid.
-		m.a[next[s]] = math.Nextafter32(float32(a), 0)
-		next[s]++
-	})
-	return m
+}
+
+// add puts the entry a of p_u in row s.
+func (m *starMatrix) add(s, u int, a float64) {
+	m.u[m.next[s]] = int32(u)
+	// Rounded down: a smaller coefficient only weakens the constraint, so
+	// the bound stays valid.
+	m.a[m.next[s]] = math.Nextafter32(float32(a), 0)
+	m.next[s]++
 }
 
 // value returns the dual bound f(y) = Σ b_s y_s + Σ_u max(0, 1 − cov_u(y))

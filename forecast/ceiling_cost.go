@@ -10,8 +10,8 @@ import (
 // counted from their structure without solving anything (the work does
 // not depend on ε). Its parts, in the order RoutedCeiling runs them:
 //
-//   - the star rows, enumerated four times (dualBound's passes; serial),
-//     each reading every node's neighbours' neighbours (TwoHop = Σ_v deg²);
+//   - the star rows, enumerated twice (dualBound's passes; serial), each
+//     time reading every node's neighbours' neighbours (TwoHop = Σ_v deg²);
 //   - the far members' searches (serial): one per community, visiting the
 //     nodes and edges of the components it has members in (FarVisits);
 //   - the star bound's dual steps: 300, each reading the matrix's
@@ -35,8 +35,8 @@ type CeilingWork struct {
 
 // CountCeilingWork counts RoutedCeiling's work on g and part (routing up
 // to DefaultRoutedPairs). It walks every node's two-hop neighbourhood once
-// to count the star rows' entries: a quarter of the star rows' own
-// enumerations, a tenth of a second at 3.7·10⁴ nodes.
+// to count the star rows' entries: half the star rows' own enumerations,
+// a tenth of a second at 3.7·10⁴ nodes.
 func CountCeilingWork(g *laplacian.Graph, part []int) CeilingWork {
 	n := g.N()
 	w := CeilingWork{N: n}
@@ -94,7 +94,7 @@ const starSteps = 300
 func (w CeilingWork) Seconds() float64 {
 	n := float64(w.N)
 	step := func(entries float64) float64 { return 2*entries*entryNanos + n*stepNodeNanos }
-	ns := 4*w.TwoHop*twoHopNanos + w.FarVisits*farVisitNanos
+	ns := 2*w.TwoHop*twoHopNanos + w.FarVisits*farVisitNanos
 	if w.StarEntries <= maxStarEntries { // dualBound's descent (newStarMatrix)
 		ns += starSteps * step(w.StarEntries)
 	}
@@ -110,7 +110,7 @@ func (w CeilingWork) Seconds() float64 {
 
 // String tells the counted work (the step's model line).
 func (w CeilingWork) String() string {
-	s := fmt.Sprintf("the star rows' %.3g two-hop reads ×4 and %.3g entries read ×%d", w.TwoHop, w.StarEntries, 2*starSteps)
+	s := fmt.Sprintf("the star rows' %.3g two-hop reads ×2 and %.3g entries read ×%d", w.TwoHop, w.StarEntries, 2*starSteps)
 	if w.Routed {
 		s += fmt.Sprintf(", %d routings of %.3g pairs read ×%d", routedRounds, w.Pairs, 2*(w.schedule.first+(routedRounds-1)*w.schedule.after))
 	}
