@@ -117,12 +117,6 @@ func (w CeilingWork) String() string {
 	return s
 }
 
-// RoutedCeilingSeconds models RoutedCeiling on g and part: seconds on
-// the 2-core reference machine (CountCeilingWork at its rates).
-func RoutedCeilingSeconds(g *laplacian.Graph, part []int) float64 {
-	return CountCeilingWork(g, part).Seconds()
-}
-
 // componentStats is, per connected component, how many communities have
 // members in it, and the node and edge visits of one search from every
 // community (Σ over communities of their components' n + 2m).
