@@ -34,18 +34,27 @@ func twoIslands(t *testing.T) (*laplacian.Graph, []int) {
 	return g, part
 }
 
+// ceilingCase is a graph and a partition the ceilings' oracles check.
+type ceilingCase struct {
+	g    *laplacian.Graph
+	part []int
+}
+
+// ceilingCases are a connected preferential-attachment graph with its
+// Leiden communities and twoIslands.
+func ceilingCases(t *testing.T) []ceilingCase {
+	g0, p0, _ := leidenCase(t, "pa:n=400,m=2,seed=1")
+	g1, p1 := twoIslands(t)
+	return []ceilingCase{{g0, p0}, {g1, p1}}
+}
+
 // TestCountCeilingWork: the work counted from the graph's structure is the
 // work the ceiling's solver does — the star matrix's entries as dualBound
 // builds them (the star rows and the far members), the routings' pairs and
 // their reachable ones as newRoutes routes them, Σ deg² enumerated —
 // on a connected graph and on one of several components.
 func TestCountCeilingWork(t *testing.T) {
-	g0, p0, _ := leidenCase(t, "pa:n=400,m=2,seed=1")
-	g1, p1 := twoIslands(t)
-	for _, c := range []struct {
-		g    *laplacian.Graph
-		part []int
-	}{{g0, p0}, {g1, p1}} {
+	for _, c := range ceilingCases(t) {
 		g, part := c.g, c.part
 		w := CountCeilingWork(g, part)
 		entries := len(farMembers(g, part))

@@ -57,12 +57,7 @@ type starTerm struct {
 // to the bit — on a connected graph and on one whose communities have
 // ids that are not 0..k−1.
 func TestStarConstraintsAsBefore(t *testing.T) {
-	g0, p0, _ := leidenCase(t, "pa:n=400,m=2,seed=1")
-	g1, p1 := twoIslands(t)
-	for _, c := range []struct {
-		g    *laplacian.Graph
-		part []int
-	}{{g0, p0}, {g1, p1}} {
+	for _, c := range ceilingCases(t) {
 		collect := func(cons func(*laplacian.Graph, []int, float64, float64, func(int, float64), func(int, int, float64))) ([]starTerm, []float64) {
 			var terms []starTerm
 			var rows []float64
