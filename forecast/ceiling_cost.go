@@ -69,22 +69,23 @@ func CountCeilingWork(g *laplacian.Graph, part []int) CeilingWork {
 }
 
 // The rates of CeilingWork's parts on the 2-core reference machine (this
-// project's: 2 cores, measured in CPU time with both busy and halved where
-// the part runs on both), in wall nanoseconds: a neighbour's neighbour
-// enumerated (serial), a node or edge of a far members' search (serial), a
-// matrix entry or a routed pair read by a dual step (a pair whose
-// community is out of reach, read and skipped: 1.1 against 1.9 ns of CPU
-// on lfr20k's routing), a node or edge of a
+// project's), in wall nanoseconds: measured in CPU time, and where both
+// cores work divided by 1.5, the speed-up two cores gave the ceilings on
+// an idle machine (plan on lfr20k, 78be03f: 106 s for 160 CPU-s). A
+// neighbour's neighbour enumerated (serial), a node or edge of a far
+// members' search (serial), a matrix entry or a routed pair read by a dual
+// step (a pair whose community is out of reach is read and skipped: 1.1
+// against 1.9 ns of CPU on lfr20k's routing), a node or edge of a
 // routing's search (or a pair it writes), and a node at every dual step
 // (its y, its value's term and the 8 row chunks' coverages, cleared and
 // added: 20–23 ns of CPU a node a step at 1.7·10⁴–10⁵ nodes).
 const (
 	twoHopNanos      = 2.3
 	farVisitNanos    = 7
-	entryNanos       = 1.0
-	pairNanos        = 0.95
-	skippedPairNanos = 0.55
-	searchVisitNanos = 2.7
+	entryNanos       = 1.3
+	pairNanos        = 1.25
+	skippedPairNanos = 0.75
+	searchVisitNanos = 3.6
 	stepNodeNanos    = 16
 	// routedMergedPerPair is the mean's merged entries a reachable pair
 	// (1.1–1.4 on lfr20k-0.4, docs/guarantee.md).
