@@ -556,7 +556,7 @@ func TestJobStaysSmall(t *testing.T) {
 func TestCostModelsLiveInCost(t *testing.T) {
 	primitives := map[string]bool{"sensitivity.ChooseMethod": true, "sensitivity.GuessFirst": true, "expm.MeasureStepRate": true,
 		"recovery.EstimatePass": true, "answer.PassEstimate": true, "privacy.CalibrationSeconds": true,
-		"forecast.RoutedCeilingSeconds": true, "community.DetectionSeconds": true, "forecast.NewTrialPool": true}
+		"forecast.CountCeilingWork": true, "community.DetectionSeconds": true, "forecast.NewTrialPool": true}
 	// job prices its own lines with cost too; its dry run's first guess
 	// reads Δ2's guess (sensitivity.GuessFirst) to choose its wording.
 	for dir, allowed := range map[string]string{"cmd/graphcloak": "", "job": "sensitivity.GuessFirst"} {

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -16,7 +15,7 @@ import (
 // and partition over taus and epsilons ε: per τ the trials
 // (answerTrialSecondsAt, the step rate measured once for every τ), each τ
 // and ε's calibration (privacy.CalibrationSeconds) and each ε's routed
-// ceiling once (forecast.RoutedCeilingSeconds). ok is false where the
+// ceiling once (forecast.CountCeilingWork). ok is false where the
 // trials are not priced (a dense action: a small graph, quick).
 func answerExperimentSteps(sim forecast.Simulation, taus []float64, epsilons int) (steps []Step, ok bool) {
 	step := trialStepSeconds(sim.Graph) // once, for every τ
@@ -31,7 +30,7 @@ func answerExperimentSteps(sim forecast.Simulation, taus []float64, epsilons int
 	eps := float64(epsilons)
 	return append(steps,
 		Step{Step: "calibrations", Seconds: float64(len(taus)) * eps * privacy.CalibrationSeconds(sim.Graph, sim.Partition)},
-		Step{Step: "ceilings", Seconds: eps * forecast.RoutedCeilingSeconds(sim.Graph.N(), len(community.Sizes(sim.Partition)))}), true
+		Step{Step: "ceilings", Seconds: eps * forecast.CountCeilingWork(sim.Graph, sim.Partition).Seconds()}), true
 }
 
 // graphExperimentTrials models the graph experiment's trials on sim's

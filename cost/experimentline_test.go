@@ -158,7 +158,7 @@ func TestGraphExperimentEstimate(t *testing.T) {
 // TestAnswerExperimentEstimate: the private-answer experiment's line is
 // the time so far, each τ's trials (trials × answerTrialSecondsAt), each
 // τ and ε's calibration (privacy.CalibrationSeconds) and each ε's ceiling
-// (forecast.RoutedCeilingSeconds), summed; none without a partition.
+// (forecast.CountCeilingWork), summed; none without a partition.
 func TestAnswerExperimentEstimate(t *testing.T) {
 	gr, _, err := laplacian.Generate("grid:rows=80,cols=80")
 	if err != nil {
@@ -191,7 +191,7 @@ func TestAnswerExperimentEstimate(t *testing.T) {
 		t.Errorf("line %q: %g s so far, began a second ago", line, so)
 	}
 	cal := 2 * 3 * privacy.CalibrationSeconds(gr, part)
-	ceil := 3 * forecast.RoutedCeilingSeconds(gr.N(), 4)
+	ceil := 3 * forecast.CountCeilingWork(gr, part).Seconds()
 	for i, want := range []float64{cal, ceil} {
 		if got := humanSeconds(t, m[5+i]); math.Abs(got-want) > 0.05*want+0.1 {
 			t.Errorf("line %q: part %d %g s, want %g s", line, 5+i, got, want)

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/graphcloak/graphcloak/answer"
-	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
@@ -302,9 +301,10 @@ func (w PlanWork) ceilings() []Step {
 	if part == nil || left <= 0 {
 		return nil
 	}
-	per := forecast.RoutedCeilingSeconds(w.Simulation.Graph.N(), len(community.Sizes(part)))
+	work := forecast.CountCeilingWork(w.Simulation.Graph, part)
+	per := work.Seconds()
 	return []Step{w.told(Step{Step: "routed ceilings", Seconds: float64(left) * per,
-		Model: fmt.Sprintf("%d ε at %.3g s, the dual steps' pair reads modelled on the 2-core reference machine", left, per)})}
+		Model: fmt.Sprintf("%d ε at %.3g s: %v, modelled on the 2-core reference machine", left, per, work)})}
 }
 
 // answerTrials is the private answer's simulated trials' step and count.

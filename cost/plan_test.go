@@ -84,3 +84,44 @@ func TestPlanPricesAtOneRate(t *testing.T) {
 		t.Errorf("per-node trials priced at %g ns a step, the audit measured %g", ns, a.NanosPerStep)
 	}
 }
+
+// TestPlanPricesCeilingsByTheirWork: the routed ceilings' step is priced
+// at the work the ceiling does on the graph and partition
+// (forecast.CountCeilingWork), per ε not kept — also where the partition
+// is too fine to route (n·k above forecast.DefaultRoutedPairs), where the
+// star bound's rows and dual steps still take seconds an ε (astro-ph,
+// e-mail Enron; the model said 0 s there), and denser graphs of the same
+// n and k cost more.
+func TestPlanPricesCeilingsByTheirWork(t *testing.T) {
+	for _, c := range []struct {
+		spec string
+		k    int
+	}{{"pa:n=20000,m=2,seed=1", 1000}, {"pa:n=20000,m=4,seed=1", 1000}, {"pa:n=2000,m=3,seed=1", 20}} {
+		g, _, err := laplacian.Generate(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		part := make([]int, g.N())
+		for v := range part {
+			part[v] = v % c.k
+		}
+		w := forecast.CountCeilingWork(g, part)
+		e, err := Plan(PlanWork{Simulation: forecast.Simulation{Graph: g, Partition: part, Tau: 1}, Epsilons: []float64{1, 4, 8}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st *Step
+		for i := range e.Steps {
+			if e.Steps[i].Step == "routed ceilings" {
+				st = &e.Steps[i]
+			}
+		}
+		if st == nil || !(w.Seconds() > 0) || math.Abs(st.Seconds-3*w.Seconds()) > 1e-9*st.Seconds {
+			t.Fatalf("%s, k = %d: step %+v; want 3 ε at %g s (%v)", c.spec, c.k, st, w.Seconds(), w)
+		}
+		if routes := g.N()*c.k <= forecast.DefaultRoutedPairs; w.Routed != routes {
+			t.Errorf("%s, k = %d: routed %v", c.spec, c.k, w.Routed)
+		}
+		t.Logf("%s, k = %d: %s", c.spec, c.k, st.Model)
+	}
+}

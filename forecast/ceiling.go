@@ -46,27 +46,6 @@ func RoutedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon,
 	return RoutedCeilingUpTo(ctx, g, part, epsilon, delta, DefaultRoutedPairs)
 }
 
-// RoutedCeilingSeconds models RoutedCeiling on n nodes and k communities:
-// seconds on the 2-core reference machine (0 where it does not route).
-// Every dual step of its schedule reads each pair twice (a value and a
-// subgradient), the mean of routedMix routings routedMix times as many,
-// at routedNanosPerPair each.
-func RoutedCeilingSeconds(n, k int) float64 {
-	pairs := n * k
-	if pairs > DefaultRoutedPairs || k < 2 {
-		return 0
-	}
-	s := scheduleFor(pairs)
-	passes := 2*(s.first+(routedRounds-1)*s.after) + 2*routedMix*s.mix
-	return float64(passes) * float64(pairs) * routedNanosPerPair * 1e-9
-}
-
-// routedNanosPerPair is the routed ceiling's time per pair read, both
-// cores working: LFR 2·10⁴ with its 127 Leiden communities, 10.4 s an ε
-// (4 800 reads of 2.54·10⁶ pairs); with its 292 planted ones 17–29 s
-// (modelled 24 s).
-const routedNanosPerPair = 0.85
-
 // DefaultRoutedPairs is the n·k up to which RoutedCeiling routes: above
 // it a ceiling costs minutes of CPU per ε (lfr100k-0.4, n·k = 8.7·10⁷:
 // 11.6 min of CPU, 2.6 GiB), more than plan and experiment should spend
@@ -168,12 +147,15 @@ type constraints func(row func(s int, b float64), term func(s, u int, a float64)
 // path): at small ε the many far communities are what bounds the mean.
 func starCeiling(g *laplacian.Graph, part []int, epsilon, delta float64) float64 {
 	far := farMembers(g, part)
+	decay, gs := hopDecay(epsilon), make([]float64, maxFarHops+1)
+	for d := range gs {
+		gs[d] = groupSum(d, epsilon)
+	}
 	return dualBound(g.N(), func(row func(int, float64), term func(int, int, float64)) {
 		extra := make([]float64, g.N())
 		for _, f := range far {
-			d := float64(f.d)
-			term(int(f.s), int(f.u), math.Exp(-d*epsilon))
-			extra[f.s] += delta * groupSum(int(f.d), epsilon)
+			term(int(f.s), int(f.u), decay[f.d])
+			extra[f.s] += delta * gs[f.d]
 		}
 		starConstraints(g, part, epsilon, delta, func(s int, b float64) { row(s, b+extra[s]) }, term)
 	})
@@ -263,8 +245,9 @@ func farMembers(g *laplacian.Graph, part []int) []farMember {
 func dualBound(n int, cons constraints) float64 {
 	w := make([]float64, n)
 	b := make([]float64, n)
+	count := make([]int, n+1) // the matrix's entries by row, shifted by one
 	sumB := 0.0
-	cons(func(s int, v float64) { b[s] = v; sumB += v }, func(_, u int, a float64) { w[u] += a })
+	cons(func(s int, v float64) { b[s] = v; sumB += v }, func(s, u int, a float64) { w[u] += a; count[s+1]++ })
 	sorted := append([]float64(nil), w...)
 	slices.Sort(sorted)
 	best := float64(n)
@@ -275,9 +258,17 @@ func dualBound(n int, cons constraints) float64 {
 		best = math.Min(best, lambda*sumB+float64(i)-lambda*(float64(i)+prefix))
 		prefix += wi
 	}
-	// y_s = θ/(1 + w_s): (Cᵀy)_u = θ·(1/(1 + w_u) + cov_u).
+	// y_s = θ/(1 + w_s): (Cᵀy)_u = θ·(1/(1 + w_u) + cov_u). The same
+	// pass fills the matrix: cons is enumerated twice in all (each
+	// enumeration walks every node's two-hop neighbourhood).
 	cov := make([]float64, n)
-	cons(func(int, float64) {}, func(s, u int, a float64) { cov[u] += a / (1 + w[s]) })
+	m := newStarMatrix(count, b)
+	cons(func(int, float64) {}, func(s, u int, a float64) {
+		cov[u] += a / (1 + w[s])
+		if m != nil {
+			m.add(s, u, a)
+		}
+	})
 	by := 0.0
 	for s := range b {
 		by += b[s] / (1 + w[s])
@@ -293,12 +284,13 @@ func dualBound(n int, cons constraints) float64 {
 			best, bestTheta = bound, theta
 		}
 	}
-	if m := newStarMatrix(n, cons, b); m != nil {
+	if m != nil {
+		m.next = nil
 		y := make([]float64, n)
 		for s := range y {
 			y[s] = bestTheta / (1 + w[s])
 		}
-		best = math.Min(best, m.descend(y, 300))
+		best = math.Min(best, m.descend(y, starSteps))
 	}
 	return math.Min(1, best/float64(n))
 }
@@ -311,29 +303,33 @@ func dualBound(n int, cons constraints) float64 {
 func starConstraints(g *laplacian.Graph, part []int, epsilon, delta float64, row func(s int, b float64), term func(s, u int, a float64)) {
 	rowPtr, col, _ := g.CSR()
 	e1, e2 := math.Exp(-epsilon), math.Exp(-2*epsilon)
-	seen := map[int]int{} // community → s's neighbours in it (−1: own, or at distance 2)
+	id, k := communityIndex(part)
+	// For the current s (stamp s+1): a community's count of s's
+	// neighbours in it, −1 for s's own and those at distance 2 (slices by
+	// community index rather than a map: the map was most of the bound).
+	stamp, count := make([]int32, k), make([]int32, k)
 	for s := 0; s < g.N(); s++ {
-		clear(seen)
-		seen[part[s]] = -1
+		mark := int32(s + 1)
+		stamp[id[s]], count[id[s]] = mark, -1
 		n1, n2 := 0, 0
 		nbrs := col[rowPtr[s]:rowPtr[s+1]]
 		for _, t := range nbrs {
-			if c, ok := seen[part[t]]; !ok {
-				seen[part[t]] = 1
+			if c := id[t]; stamp[c] != mark {
+				stamp[c], count[c] = mark, 1
 				n1++
-			} else if c > 0 {
-				seen[part[t]] = c + 1
+			} else if count[c] > 0 {
+				count[c]++
 			}
 		}
 		for _, t := range nbrs {
-			if c := seen[part[t]]; c > 0 {
+			if c := count[id[t]]; c > 0 {
 				term(s, int(t), e1/float64(c))
 			}
 		}
 		for _, v := range nbrs {
 			for _, u := range col[rowPtr[v]:rowPtr[v+1]] {
-				if _, ok := seen[part[u]]; !ok {
-					seen[part[u]] = -1
+				if c := id[u]; stamp[c] != mark {
+					stamp[c], count[c] = mark, -1
 					term(s, int(u), e2)
 					n2++
 				}
@@ -343,44 +339,59 @@ func starConstraints(g *laplacian.Graph, part []int, epsilon, delta float64, row
 	}
 }
 
+// communityIndex returns every node's community as an index 0..k−1 (in
+// order of the ids) and k.
+func communityIndex(part []int) ([]int32, int) {
+	ids := slices.Clone(part)
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	id := make([]int32, len(part))
+	for v, c := range part {
+		i, _ := slices.BinarySearch(ids, c)
+		id[v] = int32(i)
+	}
+	return id, len(ids)
+}
+
 // starMatrix holds a constraint matrix explicitly (row s: the
 // representatives u and their weights a; the diagonal 1 is implicit) for
 // the subgradient descent on the dual.
 type starMatrix struct {
 	b      []float64
 	rowPtr []int
+	next   []int // while it is filled (add): each row's next entry
 	u      []int32
 	a      []float32
 	ch     rowChunks // set on first use (one chunk) unless set before
-	under  []bool    // the gradient's cov[u] < 1 (uncovered)
+	under  []uint8   // the gradient's cov[u] < 1 (uncovered): 1, else 0
 }
 
 // maxStarEntries bounds the explicit matrix (8 bytes an entry).
 const maxStarEntries = 1 << 25
 
-// newStarMatrix builds the matrix of cons grouped by row (two counting
-// passes), or returns nil when it has more than maxStarEntries entries.
-func newStarMatrix(n int, cons constraints, b []float64) *starMatrix {
-	count := make([]int, n+1)
-	total := 0
-	cons(func(int, float64) {}, func(s, _ int, _ float64) { count[s+1]++; total++ })
-	if total > maxStarEntries {
-		return nil
-	}
+// newStarMatrix allocates the matrix whose row s will hold count[s+1]
+// entries (count[0] = 0; it becomes the row pointers), or returns nil when
+// that is more than maxStarEntries entries. add fills it row by row.
+func newStarMatrix(count []int, b []float64) *starMatrix {
+	n := len(count) - 1
 	for s := 0; s < n; s++ {
 		count[s+1] += count[s]
 	}
-	m := &starMatrix{b: b, rowPtr: append([]int(nil), count...), u: make([]int32, total), a: make([]float32, total),
+	total := count[n]
+	if total > maxStarEntries {
+		return nil
+	}
+	return &starMatrix{b: b, rowPtr: count, next: slices.Clone(count[:n]), u: make([]int32, total), a: make([]float32, total),
 		ch: newRowChunks(n, routedChunks)}
-	next := count[:n]
-	cons(func(int, float64) {}, func(s, u int, a float64) {
-		m.u[next[s]] = int32(u)
-		// Rounded down: a smaller coefficient only weakens the constraint,
-		// so the bound stays valid.
-		m.a[next[s]] = math.Nextafter32(float32(a), 0)
-		next[s]++
-	})
-	return m
+}
+
+// add puts the entry a of p_u in row s.
+func (m *starMatrix) add(s, u int, a float64) {
+	m.u[m.next[s]] = int32(u)
+	// Rounded down: a smaller coefficient only weakens the constraint, so
+	// the bound stays valid.
+	m.a[m.next[s]] = math.Nextafter32(float32(a), 0)
+	m.next[s]++
 }
 
 // value returns the dual bound f(y) = Σ b_s y_s + Σ_u max(0, 1 − cov_u(y))
@@ -400,16 +411,21 @@ func (m *starMatrix) value(y, cov []float64) float64 {
 	return dualValue(m.b, y, cov)
 }
 
-// uncovered returns under[u] = cov[u] < 1 in buf (grown to fit): the
-// subgradients' test, read once per pair, kept in a byte a member so that
-// their random reads stay in the first-level cache.
-func uncovered(cov []float64, buf []bool) []bool {
+// uncovered returns under[u] = 1 where cov[u] < 1, else 0, in buf (grown
+// to fit): the subgradients' test, read once per pair, kept in a byte a
+// member so that their random reads stay in the first-level cache, and
+// multiplied rather than branched on (the test is as good as random, and
+// subtracting a·0 leaves the sum unchanged to the bit).
+func uncovered(cov []float64, buf []uint8) []uint8 {
 	if cap(buf) < len(cov) {
-		buf = make([]bool, len(cov))
+		buf = make([]uint8, len(cov))
 	}
 	buf = buf[:len(cov)]
 	for u, c := range cov {
-		buf[u] = c < 1
+		buf[u] = 0
+		if c < 1 {
+			buf[u] = 1
+		}
 	}
 	return buf
 }
@@ -434,14 +450,10 @@ func (m *starMatrix) gradient(cov, grad []float64) float64 {
 	return m.ch.sum(func(lo, hi int) float64 {
 		norm := 0.0
 		for s := lo; s < hi; s++ {
-			g := m.b[s]
-			if under[s] {
-				g--
-			}
-			for e := m.rowPtr[s]; e < m.rowPtr[s+1]; e++ {
-				if under[m.u[e]] {
-					g -= float64(m.a[e])
-				}
+			g := m.b[s] - float64(under[s])
+			us, as := m.u[m.rowPtr[s]:m.rowPtr[s+1]], m.a[m.rowPtr[s]:m.rowPtr[s+1]]
+			for e, u := range us {
+				g -= float64(as[e]) * float64(under[u])
 			}
 			grad[s] = g
 			norm += g * g

@@ -24,7 +24,7 @@ type routedLP struct {
 	ch   rowChunks
 	// under[u] is cov[u] < 1 for the gradient's cov: 1 byte a member,
 	// where the gathers over every pair read 8 (cached, not recomputed).
-	under []bool
+	under []uint8
 }
 
 // newRoutedLP returns the LP of rs (the mean of their rows when there are
@@ -205,15 +205,12 @@ func (lp *routedLP) gradient(cov, grad []float64) float64 {
 	return lp.ch.sum(func(lo, hi int) float64 {
 		norm := 0.0
 		for s := lo; s < hi; s++ {
-			g := lp.b[s]
-			if under[s] {
-				g--
-			}
+			g := lp.b[s] - float64(under[s])
 			for _, r := range lp.rs {
 				hops := r.hops[s*k : (s+1)*k]
 				for o, v := range r.origin[s*k : (s+1)*k] {
-					if v >= 0 && under[v] {
-						g -= lp.coef[hops[o]]
+					if v >= 0 {
+						g -= lp.coef[hops[o]] * float64(under[v])
 					}
 				}
 			}

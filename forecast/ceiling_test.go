@@ -346,18 +346,6 @@ func TestRoutedCeilingMonotoneInDelta(t *testing.T) {
 	}
 }
 
-// BenchmarkRoutedCeilingEpsilons times plan's ceilings step: the routed
-// ceiling at plan's five ε on a preferential-attachment graph of 4 000
-// nodes (go test -bench RoutedCeilingEpsilons -cpuprofile for where).
-func BenchmarkRoutedCeilingEpsilons(b *testing.B) {
-	g, part := paLeiden(b)
-	for b.Loop() {
-		for _, eps := range []float64{0.5, 1, 2, 4, 8} {
-			routedCeiling(context.Background(), g, part, eps, 1e-6)
-		}
-	}
-}
-
 // paLeiden is the benchmarks' preferential-attachment graph of 4 000
 // nodes and its Leiden communities.
 func paLeiden(b *testing.B) (*laplacian.Graph, []int) {
