@@ -392,7 +392,9 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 		a.WorstLoss = max(a.WorstLoss, v)
 		a.Accuracy += right[w] / float64(n)
 	}
-	a.In90Rate, a.In90Size = m.in90(cal, lp)
+	if a.In90Rate, a.In90Size, err = m.in90(ctx, cal, lp); err != nil {
+		return nil, err
+	}
 	a.Passed = a.Refused == 0 && a.Misplaced == 0 && a.RefitFailures == 0 && a.WorstLoss <= a.Bound*(1+auditSlack)
 	return a, nil
 }
@@ -400,12 +402,16 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 // in90 returns the audit's In90Rate and In90Size: for every node s and
 // answer o, P(o | s) times whether s's own community is in o's 90 % set,
 // and times that set's size, averaged over the nodes.
-func (m *Model) in90(cal privacy.AnswerCalibration, lp func(v int) []float64) (rate, size float64) {
+func (m *Model) in90(ctx context.Context, cal privacy.AnswerCalibration, lp func(v int) []float64) (rate, size float64, err error) {
 	cg := m.Geometry
 	in := make([][]bool, cg.K())
 	sizes := make([]float64, cg.K())
+	post, err := cal.AnswerPosteriors(ctx, cg)
+	if err != nil {
+		return 0, 0, err
+	}
 	for o := range in {
-		set := recovery.Top90(cal.AnswerPosterior(cg, o))
+		set := recovery.Top90(post[o])
 		in[o] = make([]bool, cg.K())
 		for _, c := range set {
 			in[o][c] = true
@@ -423,7 +429,7 @@ func (m *Model) in90(cal privacy.AnswerCalibration, lp func(v int) []float64) (r
 		}
 	}
 	n := float64(m.Graph.N())
-	return rate / n, size / n
+	return rate / n, size / n, nil
 }
 
 // memoEntries bounds the log-probabilities the audit keeps (8 bytes each):

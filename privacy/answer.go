@@ -322,14 +322,24 @@ func (cal AnswerCalibration) ProbabilitiesAt(cg *CommunityGeometry, s int) []flo
 }
 
 // ProbabilitiesEverywhere returns ProbabilitiesAt(cg, s) for every node s
-// of cg, the same numbers: for the community-envelope mechanism by one
-// search per community (k searches over the graph, where a search per
-// node costs n), on up to workers goroutines; otherwise node by node.
+// of cg, the same numbers, on up to workers goroutines: for the
+// community-envelope mechanism by one search per community (k searches
+// over the graph, where a search per node costs n); otherwise from the
+// geometry's distance table (distanceTable: its k searches made once for
+// every calibration), node by node beyond its bound.
 func (cal AnswerCalibration) ProbabilitiesEverywhere(ctx context.Context, cg *CommunityGeometry, workers int) ([][]float64, error) {
 	if cal.envelope != nil {
 		if p, ok, err := cal.envelope.allProbabilities(ctx, max(1, workers)); ok {
 			return p, err
 		}
+	}
+	table, err := cg.distanceTable(ctx)
+	if err != nil {
+		return nil, err
+	}
+	at := func(s int) []float64 { return cal.ProbabilitiesAt(cg, s) }
+	if table != nil && cal.envelope == nil {
+		at = func(s int) []float64 { return cal.AnswerProbabilities(cg.distancesIn(table, s)) }
 	}
 	p := make([][]float64, cg.N())
 	workers = max(1, workers)
@@ -340,7 +350,7 @@ func (cal AnswerCalibration) ProbabilitiesEverywhere(ctx context.Context, cg *Co
 				if s%256 == w && ctx.Err() != nil {
 					return
 				}
-				p[s] = cal.ProbabilitiesAt(cg, s)
+				p[s] = at(s)
 			}
 		})
 	}
@@ -371,6 +381,44 @@ func (cal AnswerCalibration) AnswerPosterior(cg *CommunityGeometry, o int) []flo
 		post[c] /= total
 	}
 	return post
+}
+
+// AnswerPosteriors returns AnswerPosterior(cg, o) for every answer o,
+// the same numbers: Z and the distances (the geometry's distance table)
+// read once for all of them, not once per answer.
+func (cal AnswerCalibration) AnswerPosteriors(ctx context.Context, cg *CommunityGeometry) ([][]float64, error) {
+	post := make([][]float64, cg.k)
+	table, err := cg.distanceTable(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if cal.envelope != nil || table == nil {
+		for o := range post {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			post[o] = cal.AnswerPosterior(cg, o)
+		}
+		return post, nil
+	}
+	lz := cg.logZ(cal.Scale, cal.Cap)
+	total := make([]float64, cg.k)
+	for o := range post {
+		post[o] = make([]float64, cg.k)
+	}
+	for s, c := range cg.part {
+		for o, d := range table[s*cg.k : (s+1)*cg.k] {
+			w := math.Exp(-cal.Scale*min(float64(d), cal.Cap) - lz[s])
+			post[o][c] += w
+			total[o] += w
+		}
+	}
+	for o, p := range post {
+		for c := range p {
+			p[c] /= total[o]
+		}
+	}
+	return post, nil
 }
 
 // AnswerRequest is one private community answer.

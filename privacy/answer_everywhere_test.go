@@ -12,7 +12,8 @@ import (
 // for the envelope mechanism by one spread per community (the distance
 // transform of each community's weights), at small ε — searches reaching
 // across the graph — and at large ε, on graphs with several components;
-// for the other mechanisms node by node.
+// for the other mechanisms from the distance table. AnswerPosteriors is
+// AnswerPosterior at every answer, to the bit.
 func TestProbabilitiesEverywhereIsProbabilitiesAt(t *testing.T) {
 	ctx := context.Background()
 	for _, spec := range []string{
@@ -57,6 +58,24 @@ func TestProbabilitiesEverywhereIsProbabilitiesAt(t *testing.T) {
 						t.Fatalf("%s ε=%g cap %d (%s): P(%d | %d) = %v, ProbabilitiesAt %v", spec, tc.eps, tc.capDist, cal.Mechanism, o, s, all[s][o], p)
 					}
 				}
+			}
+			checkPosteriors(t, ctx, cal, cg)
+		}
+	}
+}
+
+// checkPosteriors: AnswerPosteriors is AnswerPosterior at every answer,
+// to the bit.
+func checkPosteriors(t *testing.T, ctx context.Context, cal AnswerCalibration, cg *CommunityGeometry) {
+	t.Helper()
+	post, err := cal.AnswerPosteriors(ctx, cg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for o := range cg.K() {
+		for c, p := range cal.AnswerPosterior(cg, o) {
+			if math.Float64bits(post[o][c]) != math.Float64bits(p) {
+				t.Fatalf("%s: P(%d | answer %d) = %v, AnswerPosterior %v", cal.Mechanism, c, o, post[o][c], p)
 			}
 		}
 	}
