@@ -166,6 +166,13 @@ func (cg *CommunityGeometry) calibrate(ctx context.Context, epsilon, alpha float
 // (cond-mat-2005: 1 877 communities, 1 798 components, 4.6 s, where
 // k·(n + 2|E|) says 95 s).
 func CalibrationSeconds(g *laplacian.Graph, part []int) float64 {
+	return SpreadEntries(g, part) * calibrationNanosPerEntry * 1e-9
+}
+
+// SpreadEntries is the work of one spread of every community of part
+// over its connected component of g: Σ over communities of n_C + 2|E_C|
+// (k·(n + 2|E|) on a connected graph).
+func SpreadEntries(g *laplacian.Graph, part []int) float64 {
 	_, label := g.Components()
 	rowPtr, _, _ := g.CSR()
 	size := map[int32]float64{} // a component's n_C + 2|E_C|
@@ -180,7 +187,7 @@ func CalibrationSeconds(g *laplacian.Graph, part []int) float64 {
 			entries += size[label[v]]
 		}
 	}
-	return entries * calibrationNanosPerEntry * 1e-9
+	return entries
 }
 
 // calibrationNanosPerEntry is measured on LFR 2·10⁴ (304 078 entries) at

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -55,12 +56,20 @@ func TestPlanEstimate(t *testing.T) {
 	if len(e.Steps) != 5 || e.Steps[0].Step != "answer audit" || d2.Seconds != cost.PassDelta2Seconds || !strings.HasPrefix(d2.Model, "from the answer audit's pass") {
 		t.Fatalf("steps %+v; want the audit first, then Δ2 from its pass", e.Steps)
 	}
-	// Both priced at the partition's k communities (Leiden's, plan's own).
-	// (the graph is connected: a community's spread covers all of it).
-	one := privacy.CalibrationSeconds(g, make([]int, g.N()))
-	k := int(math.Round(cal.Seconds / (2 * one)))
-	if k < 2 || math.Abs(cal.Seconds-2*float64(k)*one) > 1e-12 || ceil.Seconds != 2*forecast.RoutedCeilingSeconds(g.N(), k) || ceil.Seconds != 2*forecast.RoutedCeilingSeconds(g.N(), k) || !(ceil.Seconds > 0) {
-		t.Errorf("calibrations %+v, ceilings %+v; want 2 ε each at the models' %d communities", cal, ceil, k)
+	// Both priced at the partition's k communities (Leiden's, plan's own),
+	// the calibrations with their audits over every edge (the graph is
+	// connected: a community's spread covers all of it, and any k
+	// communities cost the same).
+	k := 2
+	for k < g.N() && ceil.Seconds != 2*forecast.RoutedCeilingSeconds(g.N(), k) {
+		k++
+	}
+	part := make([]int, g.N())
+	for i := range part {
+		part[i] = i % k
+	}
+	if want := 2 * (privacy.CalibrationSeconds(g, part) + answer.AuditSeconds(g, part)); k == g.N() || math.Abs(cal.Seconds-want) > 1e-9*want || !(ceil.Seconds > 0) {
+		t.Errorf("calibrations %+v, ceilings %+v; want 2 ε each at the models' %d communities (%g s)", cal, ceil, k, want)
 	}
 	a := e.Steps[0].Audit
 	if e.Steps[0].Step != "answer audit" || a == nil || a.Steps != 2*float64(a.Sources)*float64(a.ChebyshevDegree)*float64(2*g.NumEdges()+g.N()) || a.Sources != g.N()+256 {
