@@ -14,8 +14,9 @@ import (
 // log-ratio at o — K passes over the edges, where a search per node and
 // edge end cost e-mail Enron minutes an ε. WorstLoss, the own terms and
 // Accuracy are auditEdges' to the bit (a maximum and the same terms
-// summed in the same order); In90's sums run in another order (their
-// last bits may differ). ok is false, and nothing set, where the columns
+// summed in the same order); In90's sums run in another order, of the
+// probabilities themselves (not exp of their logs: their last bits may
+// differ). ok is false, and nothing set, where the columns
 // are not had in one pass.
 func (m *Model) auditByAnswer(ctx context.Context, cal privacy.AnswerCalibration, a *Audit, workers int) (ok bool, err error) {
 	in, sizes, err := m.top90Sets(ctx, cal)
@@ -51,7 +52,7 @@ func (m *Model) auditByAnswer(ctx context.Context, cal privacy.AnswerCalibration
 					worst[w] = max(worst[w], math.Abs(ls-l[m.node(t)]))
 				}
 			}
-			q := math.Exp(ls)
+			q := p[m.node(s)]
 			if c := m.community[s]; c >= 0 && in[o][c] {
 				rate[w] += q
 			}

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
@@ -89,7 +88,7 @@ func TestPlanPricesAtOneRate(t *testing.T) {
 
 // The answer calibrations' step prices what auditAnswers runs per ε: the
 // calibration (privacy.CalibrationSeconds) and its audit over every edge
-// (answer.AuditSeconds), whose work — and price — grows with the edges it
+// (privacy.AuditSeconds), whose work — and price — grows with the edges it
 // compares, at the same nodes and communities.
 func TestCalibrationStepPricesTheEdgeAudits(t *testing.T) {
 	eps := []float64{0.5, 1, 2, 4, 8}
@@ -103,7 +102,7 @@ func TestCalibrationStepPricesTheEdgeAudits(t *testing.T) {
 		st := w.calibrations()
 		cal := privacy.CalibrationSeconds(g, part)
 		audit[pin] = st.Seconds/float64(len(eps)) - cal
-		if want := answer.AuditSeconds(g, part); !(want > 0) || math.Abs(audit[pin]-want) > 1e-9*want {
+		if want := privacy.AuditSeconds(g, part); !(want > 0) || math.Abs(audit[pin]-want) > 1e-9*want {
 			t.Fatalf("pin %s: %+v; want %d ε at %g s calibrating and %g s auditing", pin, st, len(eps), cal, want)
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/graphcloak/graphcloak/answer"
 	"github.com/graphcloak/graphcloak/cost"
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -68,7 +67,7 @@ func TestPlanEstimate(t *testing.T) {
 	for i := range part {
 		part[i] = i % k
 	}
-	if want := 2 * (privacy.CalibrationSeconds(g, part) + answer.AuditSeconds(g, part)); k == g.N() || math.Abs(cal.Seconds-want) > 1e-9*want || !(ceil.Seconds > 0) {
+	if want := 2 * (privacy.CalibrationSeconds(g, part) + privacy.AuditSeconds(g, part)); k == g.N() || math.Abs(cal.Seconds-want) > 1e-9*want || !(ceil.Seconds > 0) {
 		t.Errorf("calibrations %+v, ceilings %+v; want 2 ε each at the models' %d communities (%g s)", cal, ceil, k, want)
 	}
 	a := e.Steps[0].Audit
