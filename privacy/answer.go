@@ -158,16 +158,21 @@ func (cg *CommunityGeometry) calibrate(ctx context.Context, epsilon, alpha float
 
 // CalibrationSeconds models CalibrateAnswer (the cap chosen) on g with
 // the partition part: seconds on the 2-core reference machine. The
-// community-envelope mechanism's optimisation dominates: its rounds each
-// spread every community over its connected component (n_C + 2|E_C|
-// steps; k·(n + 2|E|) on a connected graph), at calibrationNanosPerEntry
-// a step summed over its rounds. Counting the component, not the graph,
-// matters where most communities are small components of their own
-// (cond-mat-2005: 1 877 communities, 1 798 components, 4.6 s, where
-// k·(n + 2|E|) says 95 s).
+// community-envelope mechanism's rounds dominate: each spreads every
+// community over its connected component (n_C + 2|E_C| steps;
+// k·(n + 2|E|) on a connected graph), at calibrationNanosPerEntry a step
+// summed over its proposals' rounds, and where n·k allows the optimiser
+// (envelopeOptimizeMaxWork) its optimizeSteps sweeps more, at
+// optimizeNanosPerEntry a step each. Counting the component, not the
+// graph, matters where most communities are small components of their
+// own (cond-mat-2005: 1 877 communities, 1 798 components).
 func CalibrationSeconds(g *laplacian.Graph, part []int) float64 {
-	entries, _ := spreadEntries(g, part)
-	return entries * calibrationNanosPerEntry * 1e-9
+	entries, k := spreadEntries(g, part)
+	ns := float64(calibrationNanosPerEntry)
+	if g.N()*k <= envelopeOptimizeMaxWork {
+		ns += float64(optimizeSteps(g.N(), k)) * optimizeNanosPerEntry
+	}
+	return entries * ns * 1e-9
 }
 
 // spreadEntries is the work of one spread of every community of part
@@ -190,11 +195,15 @@ func spreadEntries(g *laplacian.Graph, part []int) (entries float64, k int) {
 	return entries, len(seen)
 }
 
-// calibrationNanosPerEntry is measured on LFR 2·10⁴ (304 078 entries) at
-// ε = 0.5 … 8: 135 ns with its 127 Leiden communities (5.2 s an ε), 14–170
-// ns with its 292 planted ones (the largest ε quickest: the geometric
-// mechanism wins at once).
-const calibrationNanosPerEntry = 130
+// The calibration's rates, fitted to the CPU time of plan's 5 ε (0.5 … 8)
+// over 2 cores (2026-11-29, a loaded machine: CPU seconds / 2): e-mail
+// Enron (36 692 nodes, 1 231 Leiden communities, 6.6·10⁷ entries, not
+// optimised) 7.6 CPU-s an ε; LFR 2·10⁴ (127 Leiden communities,
+// 3.9·10⁷ entries, 60 optimiser sweeps) 17 CPU-s an ε.
+const (
+	calibrationNanosPerEntry = 60
+	optimizeNanosPerEntry    = 2.8
+)
 
 // AuditSeconds models answer.Model.Audit — one calibration checked over
 // every edge — on g with the partition part: seconds on the 2-core
@@ -209,12 +218,13 @@ func AuditSeconds(g *laplacian.Graph, part []int) float64 {
 	return (2*entries*auditNanosPerEntry + n*float64(k)*auditNanosPerCell + e*float64(k)*auditNanosPerPair) * 1e-9
 }
 
-// The audit's rates, measured on LFR 2·10⁴ (127 communities) and e-mail
-// Enron (36 692 nodes, 1 231 communities) with 2 cores.
+// The audit's rates, fitted as the calibration's: e-mail Enron 7.2 CPU-s
+// an ε (its table of every node's probabilities over its bound: the audit
+// one answer at a time), LFR 2·10⁴ about 2.
 const (
 	auditNanosPerEntry = 10
 	auditNanosPerCell  = 20
-	auditNanosPerPair  = 2
+	auditNanosPerPair  = 4
 )
 
 // Charge is the ledger charge of one answer with this calibration: its
