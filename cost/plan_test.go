@@ -101,6 +101,9 @@ func TestCalibrationStepPricesTheEdgeAudits(t *testing.T) {
 		w := PlanWork{Simulation: forecast.Simulation{Graph: g, Partition: part, Tau: 1, Trials: 50}, Epsilons: eps, Modes: []string{forecast.ModeAnswer}, Each: func(Step) {}}
 		st := w.calibrations()
 		cal := privacy.CalibrationSeconds(g, part)
+		if !(st.Seconds > float64(len(eps))*cal) {
+			t.Fatalf("pin %s: %+v: the calibrations alone, not their audits", pin, st)
+		}
 		audit[pin] = st.Seconds/float64(len(eps)) - cal
 		if want := privacy.AuditSeconds(g, part); !(want > 0) || math.Abs(audit[pin]-want) > 1e-9*want {
 			t.Fatalf("pin %s: %+v; want %d ε at %g s calibrating and %g s auditing", pin, st, len(eps), cal, want)
