@@ -6,6 +6,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"math"
 	"math/bits"
+	"runtime"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/keyednoise"
@@ -423,14 +424,20 @@ func (cal AnswerCalibration) AnswerPosterior(cg *CommunityGeometry, o int) []flo
 
 // AnswerPosteriors returns AnswerPosterior(cg, o) for every answer o,
 // the same numbers: Z and the distances (the geometry's distance table)
-// read once for all of them, not once per answer.
+// read once for all of them, not once per answer; the envelope's spreads
+// on every core, each worker's sweep state made once.
 func (cal AnswerCalibration) AnswerPosteriors(ctx context.Context, cg *CommunityGeometry) ([][]float64, error) {
 	post := make([][]float64, cg.k)
+	if env := cal.envelope; env != nil {
+		workers := max(1, min(runtime.GOMAXPROCS(0), cg.k))
+		err := env.forCommunities(ctx, workers, func(_ int, sw *envelopeSweep, o int) { post[o] = env.posteriorOf(sw, o) })
+		return post, err
+	}
 	table, err := cg.distanceTable(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if cal.envelope != nil || table == nil {
+	if table == nil {
 		for o := range post {
 			if err := ctx.Err(); err != nil {
 				return nil, err
