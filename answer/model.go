@@ -345,13 +345,35 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 		SensorNoiseDeltaAtStated: m.Certifier.NoiseDelta(m.fit.noise, 1), SensorNoiseExit: m.Certifier.NoiseExitCurve(m.fit.noise), Restored: m.restored, SourcesChecked: sc.SourcesChecked, Refused: sc.Refused,
 		Misplaced: sc.Misplaced, SourcesRefitted: sc.SourcesRefitted, RefitFailures: sc.RefitFailures, Classes: sc.Count, NodesMerged: sc.Merged, EdgesChecked: m.Graph.NumEdges(),
 		Bound: cal.Epsilon / math.Ceil(cal.Alpha)}
-	n := m.Graph.N()
 	workers := max(1, runtime.GOMAXPROCS(0))
 	lp, err := m.logProbabilitiesOf(ctx, cal, workers)
 	if err != nil {
 		return nil, err
 	}
-	worst, right := make([]float64, workers), make([]float64, workers)
+	byAnswer := false
+	if lp == nil {
+		if byAnswer, err = m.auditByAnswer(ctx, cal, a, workers); err != nil {
+			return nil, err
+		}
+		if !byAnswer {
+			cg := m.Geometry
+			lp = func(v int) []float64 { return logProbabilities(cal, cg, v) }
+		}
+	}
+	if !byAnswer {
+		if err := m.auditEdges(ctx, cal, a, lp, workers); err != nil {
+			return nil, err
+		}
+	}
+	a.Passed = a.Refused == 0 && a.Misplaced == 0 && a.RefitFailures == 0 && a.WorstLoss <= a.Bound*(1+auditSlack)
+	return a, nil
+}
+
+// auditEdges sets a's WorstLoss, Accuracy (each node's own term) and
+// In90 from lp, every node's log-probabilities, on workers goroutines.
+func (m *Model) auditEdges(ctx context.Context, cal privacy.AnswerCalibration, a *Audit, lp func(v int) []float64, workers int) error {
+	n := m.Graph.N()
+	worst := make([]float64, workers)
 	a.own = make([]float64, n)
 	var wg sync.WaitGroup
 	rowPtr, col, _ := m.Graph.CSR()
@@ -369,7 +391,6 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 				ps := lp(m.node(s))
 				if c := m.community[s]; c >= 0 {
 					a.own[s] = math.Exp(ps[c])
-					right[w] += a.own[s]
 				}
 				for e := rowPtr[s]; e < rowPtr[s+1]; e++ {
 					t := int(col[e])
@@ -386,31 +407,40 @@ func (m *Model) audit(ctx context.Context, cal privacy.AnswerCalibration) (*Audi
 	}
 	wg.Wait()
 	if cancelled != nil {
-		return nil, cancelled
+		return cancelled
 	}
-	for w, v := range worst {
-		a.WorstLoss = max(a.WorstLoss, v)
-		a.Accuracy += right[w] / float64(n)
+	a.WorstLoss = slices.Max(worst)
+	a.Accuracy = m.accuracy(a.own, workers)
+	var err error
+	a.In90Rate, a.In90Size, err = m.in90(ctx, cal, lp)
+	return err
+}
+
+// accuracy is the mean of own over the nodes with a community, summed as
+// the audit's workers sum it (node s by worker s mod workers, then the
+// workers in turn): the same number whichever way own was computed.
+func (m *Model) accuracy(own []float64, workers int) float64 {
+	n := len(own)
+	acc := 0.0
+	for w := range workers {
+		right := 0.0
+		for s := w; s < n; s += workers {
+			if m.community[s] >= 0 {
+				right += own[s]
+			}
+		}
+		acc += right / float64(n)
 	}
-	a.In90Rate, a.In90Size = m.in90(cal, lp)
-	a.Passed = a.Refused == 0 && a.Misplaced == 0 && a.RefitFailures == 0 && a.WorstLoss <= a.Bound*(1+auditSlack)
-	return a, nil
+	return acc
 }
 
 // in90 returns the audit's In90Rate and In90Size: for every node s and
 // answer o, P(o | s) times whether s's own community is in o's 90 % set,
 // and times that set's size, averaged over the nodes.
-func (m *Model) in90(cal privacy.AnswerCalibration, lp func(v int) []float64) (rate, size float64) {
-	cg := m.Geometry
-	in := make([][]bool, cg.K())
-	sizes := make([]float64, cg.K())
-	for o := range in {
-		set := recovery.Top90(cal.AnswerPosterior(cg, o))
-		in[o] = make([]bool, cg.K())
-		for _, c := range set {
-			in[o][c] = true
-		}
-		sizes[o] = float64(len(set))
+func (m *Model) in90(ctx context.Context, cal privacy.AnswerCalibration, lp func(v int) []float64) (rate, size float64, err error) {
+	in, sizes, err := m.top90Sets(ctx, cal)
+	if err != nil {
+		return 0, 0, err
 	}
 	for s := range m.Graph.N() {
 		own := m.community[s]
@@ -423,7 +453,27 @@ func (m *Model) in90(cal privacy.AnswerCalibration, lp func(v int) []float64) (r
 		}
 	}
 	n := float64(m.Graph.N())
-	return rate / n, size / n
+	return rate / n, size / n, nil
+}
+
+// top90Sets returns, for every answer o, which communities its 90 % set
+// holds (recovery.Top90 of its posterior) and the set's size.
+func (m *Model) top90Sets(ctx context.Context, cal privacy.AnswerCalibration) (in [][]bool, sizes []float64, err error) {
+	k := m.Geometry.K()
+	post, err := cal.AnswerPosteriors(ctx, m.Geometry)
+	if err != nil {
+		return nil, nil, err
+	}
+	in, sizes = make([][]bool, k), make([]float64, k)
+	for o := range in {
+		set := recovery.Top90(post[o])
+		in[o] = make([]bool, k)
+		for _, c := range set {
+			in[o][c] = true
+		}
+		sizes[o] = float64(len(set))
+	}
+	return in, sizes, nil
 }
 
 // memoEntries bounds the log-probabilities the audit keeps (8 bytes each):
@@ -435,12 +485,13 @@ const memoEntries = 1 << 25
 // when they fit in memoEntries (privacy.ProbabilitiesEverywhere: for the
 // envelope mechanism one search per community, not per node) — an edge
 // reads both of its ends', and computing them per edge evaluated each
-// node deg+1 times — else computed when asked.
+// node deg+1 times — else nil (the audit then runs one answer at a time,
+// auditByAnswer).
 func (m *Model) logProbabilitiesOf(ctx context.Context, cal privacy.AnswerCalibration, workers int) (func(v int) []float64, error) {
 	cg := m.Geometry
 	nv := cg.N()
 	if nv*(cg.K()+1) > memoEntries {
-		return func(v int) []float64 { return logProbabilities(cal, cg, v) }, nil
+		return nil, nil
 	}
 	memo, err := cal.ProbabilitiesEverywhere(ctx, cg, workers)
 	if err != nil {

@@ -281,14 +281,17 @@ func (w PlanWork) sampleSimulation() forecast.Simulation {
 	return sim
 }
 
-// calibrations is the answer's calibrations' step, one per ε: reused
-// beside the certificate, or privacy.CalibrationSeconds each.
+// calibrations is the answer's calibrations' step, one calibration and
+// its audit over every edge per ε (job.Forecast's auditAnswers): reused
+// beside the certificate, or privacy.CalibrationSeconds and
+// privacy.AuditSeconds each.
 func (w PlanWork) calibrations() Step {
 	st := Step{Step: "answer calibrations", Model: "reused: kept beside the certificate (restored, their loss checked on every edge; an ε not kept is calibrated, unpriced)"}
 	if !w.Held.AnswerModel {
-		per := privacy.CalibrationSeconds(w.Simulation.Graph, w.Simulation.Partition)
-		st = Step{Step: st.Step, Seconds: float64(len(w.Epsilons)) * per,
-			Model: fmt.Sprintf("%d ε at %.3g s, the envelope's spreads modelled on the 2-core reference machine", len(w.Epsilons), per)}
+		g, part := w.Simulation.Graph, w.Simulation.Partition
+		cal, audit := privacy.CalibrationSeconds(g, part), privacy.AuditSeconds(g, part)
+		st = Step{Step: st.Step, Seconds: float64(len(w.Epsilons)) * (cal + audit),
+			Model: fmt.Sprintf("%d ε at %.3g s calibrating and %.3g s auditing every edge, the spreads and the answers' terms modelled on the 2-core reference machine", len(w.Epsilons), cal, audit)}
 	}
 	return w.told(st)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/privacy"
 )
 
 // TestPricePool: a plan's first line prices the per-node
@@ -123,5 +124,33 @@ func TestPlanPricesCeilingsByTheirWork(t *testing.T) {
 			t.Errorf("%s, k = %d: routed %v", c.spec, c.k, w.Routed)
 		}
 		t.Logf("%s, k = %d: %s", c.spec, c.k, st.Model)
+	}
+}
+
+// The answer calibrations' step prices what auditAnswers runs per ε: the
+// calibration (privacy.CalibrationSeconds) and its audit over every edge
+// (privacy.AuditSeconds), whose work — and price — grows with the edges it
+// compares, at the same nodes and communities.
+func TestCalibrationStepPricesTheEdgeAudits(t *testing.T) {
+	eps := []float64{0.5, 1, 2, 4, 8}
+	audit := map[string]float64{}
+	for _, pin := range []string{"0.05", "0.2"} {
+		g, part, err := laplacian.Generate("sbm:sizes=150x150x150x150,pin=" + pin + ",pout=0.01,seed=2")
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := PlanWork{Simulation: forecast.Simulation{Graph: g, Partition: part, Tau: 1, Trials: 50}, Epsilons: eps, Modes: []string{forecast.ModeAnswer}, Each: func(Step) {}}
+		st := w.calibrations()
+		cal := privacy.CalibrationSeconds(g, part)
+		if !(st.Seconds > float64(len(eps))*cal) {
+			t.Fatalf("pin %s: %+v: the calibrations alone, not their audits", pin, st)
+		}
+		audit[pin] = st.Seconds/float64(len(eps)) - cal
+		if want := privacy.AuditSeconds(g, part); !(want > 0) || math.Abs(audit[pin]-want) > 1e-9*want {
+			t.Fatalf("pin %s: %+v; want %d ε at %g s calibrating and %g s auditing", pin, st, len(eps), cal, want)
+		}
+	}
+	if !(audit["0.2"] > audit["0.05"]) {
+		t.Errorf("audits priced at %v: want the denser graph's dearer", audit)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 	"math"
 	"math/bits"
+	"runtime"
 	"sync"
 
 	"github.com/graphcloak/graphcloak/keyednoise"
@@ -158,14 +159,27 @@ func (cg *CommunityGeometry) calibrate(ctx context.Context, epsilon, alpha float
 
 // CalibrationSeconds models CalibrateAnswer (the cap chosen) on g with
 // the partition part: seconds on the 2-core reference machine. The
-// community-envelope mechanism's optimisation dominates: its rounds each
-// spread every community over its connected component (n_C + 2|E_C|
-// steps; k·(n + 2|E|) on a connected graph), at calibrationNanosPerEntry
-// a step summed over its rounds. Counting the component, not the graph,
-// matters where most communities are small components of their own
-// (cond-mat-2005: 1 877 communities, 1 798 components, 4.6 s, where
-// k·(n + 2|E|) says 95 s).
+// community-envelope mechanism's rounds dominate: each spreads every
+// community over its connected component (n_C + 2|E_C| steps;
+// k·(n + 2|E|) on a connected graph), at calibrationNanosPerEntry a step
+// summed over its proposals' rounds, and where n·k allows the optimiser
+// (envelopeOptimizeMaxWork) its optimizeSteps sweeps more, at
+// optimizeNanosPerEntry a step each. Counting the component, not the
+// graph, matters where most communities are small components of their
+// own (cond-mat-2005: 1 877 communities, 1 798 components).
 func CalibrationSeconds(g *laplacian.Graph, part []int) float64 {
+	entries, k := spreadEntries(g, part)
+	ns := float64(calibrationNanosPerEntry)
+	if g.N()*k <= envelopeOptimizeMaxWork {
+		ns += float64(optimizeSteps(g.N(), k)) * optimizeNanosPerEntry
+	}
+	return entries * ns * 1e-9
+}
+
+// spreadEntries is the work of one spread of every community of part
+// over its connected component of g: Σ over communities of n_C + 2|E_C|
+// (k·(n + 2|E|) on a connected graph), and the k communities.
+func spreadEntries(g *laplacian.Graph, part []int) (entries float64, k int) {
 	_, label := g.Components()
 	rowPtr, _, _ := g.CSR()
 	size := map[int32]float64{} // a component's n_C + 2|E_C|
@@ -173,21 +187,46 @@ func CalibrationSeconds(g *laplacian.Graph, part []int) float64 {
 		size[label[v]] += float64(1 + rowPtr[v+1] - rowPtr[v])
 	}
 	seen := map[int]bool{}
-	entries := 0.0
 	for v, c := range part {
 		if !seen[c] {
 			seen[c] = true
 			entries += size[label[v]]
 		}
 	}
-	return entries * calibrationNanosPerEntry * 1e-9
+	return entries, len(seen)
 }
 
-// calibrationNanosPerEntry is measured on LFR 2·10⁴ (304 078 entries) at
-// ε = 0.5 … 8: 135 ns with its 127 Leiden communities (5.2 s an ε), 14–170
-// ns with its 292 planted ones (the largest ε quickest: the geometric
-// mechanism wins at once).
-const calibrationNanosPerEntry = 130
+// The calibration's rates, fitted to the CPU time of plan's 5 ε (0.5 … 8)
+// over 2 cores (2026-11-29, a loaded machine: CPU seconds / 2): e-mail
+// Enron (36 692 nodes, 1 231 Leiden communities, 6.6·10⁷ entries, not
+// optimised) 7.6 CPU-s an ε; LFR 2·10⁴ (127 Leiden communities,
+// 3.9·10⁷ entries, 60 optimiser sweeps) 17 CPU-s an ε.
+const (
+	calibrationNanosPerEntry = 60
+	optimizeNanosPerEntry    = 2.8
+)
+
+// AuditSeconds models answer.Model.Audit — one calibration checked over
+// every edge — on g with the partition part: seconds on the 2-core
+// reference machine. Its work: the community spreads that give every
+// node's probabilities and the answers' posteriors (the envelope's: two
+// spreads of every community over its component), every node's
+// log-probability of every answer (n·k), and every edge's comparison of
+// its ends' k answers (|E|·k), each at its rate (auditNanosPer…).
+func AuditSeconds(g *laplacian.Graph, part []int) float64 {
+	entries, k := spreadEntries(g, part)
+	n, e := float64(g.N()), float64(g.NumEdges())
+	return (2*entries*auditNanosPerEntry + n*float64(k)*auditNanosPerCell + e*float64(k)*auditNanosPerPair) * 1e-9
+}
+
+// The audit's rates, fitted as the calibration's: e-mail Enron 7.2 CPU-s
+// an ε (its table of every node's probabilities over its bound: the audit
+// one answer at a time), LFR 2·10⁴ about 2.
+const (
+	auditNanosPerEntry = 10
+	auditNanosPerCell  = 20
+	auditNanosPerPair  = 4
+)
 
 // Charge is the ledger charge of one answer with this calibration: its
 // zCDP cost Rho and, since the answer is ε-DP, its ε.
@@ -322,14 +361,24 @@ func (cal AnswerCalibration) ProbabilitiesAt(cg *CommunityGeometry, s int) []flo
 }
 
 // ProbabilitiesEverywhere returns ProbabilitiesAt(cg, s) for every node s
-// of cg, the same numbers: for the community-envelope mechanism by one
-// search per community (k searches over the graph, where a search per
-// node costs n), on up to workers goroutines; otherwise node by node.
+// of cg, the same numbers, on up to workers goroutines: for the
+// community-envelope mechanism by one search per community (k searches
+// over the graph, where a search per node costs n); otherwise from the
+// geometry's distance table (distanceTable: its k searches made once for
+// every calibration), node by node beyond its bound.
 func (cal AnswerCalibration) ProbabilitiesEverywhere(ctx context.Context, cg *CommunityGeometry, workers int) ([][]float64, error) {
 	if cal.envelope != nil {
 		if p, ok, err := cal.envelope.allProbabilities(ctx, max(1, workers)); ok {
 			return p, err
 		}
+	}
+	table, err := cg.distanceTable(ctx)
+	if err != nil {
+		return nil, err
+	}
+	at := func(s int) []float64 { return cal.ProbabilitiesAt(cg, s) }
+	if table != nil && cal.envelope == nil {
+		at = func(s int) []float64 { return cal.AnswerProbabilities(cg.distancesIn(table, s)) }
 	}
 	p := make([][]float64, cg.N())
 	workers = max(1, workers)
@@ -340,7 +389,7 @@ func (cal AnswerCalibration) ProbabilitiesEverywhere(ctx context.Context, cg *Co
 				if s%256 == w && ctx.Err() != nil {
 					return
 				}
-				p[s] = cal.ProbabilitiesAt(cg, s)
+				p[s] = at(s)
 			}
 		})
 	}
@@ -371,6 +420,50 @@ func (cal AnswerCalibration) AnswerPosterior(cg *CommunityGeometry, o int) []flo
 		post[c] /= total
 	}
 	return post
+}
+
+// AnswerPosteriors returns AnswerPosterior(cg, o) for every answer o,
+// the same numbers: Z and the distances (the geometry's distance table)
+// read once for all of them, not once per answer; the envelope's spreads
+// on every core, each worker's sweep state made once.
+func (cal AnswerCalibration) AnswerPosteriors(ctx context.Context, cg *CommunityGeometry) ([][]float64, error) {
+	post := make([][]float64, cg.k)
+	if env := cal.envelope; env != nil {
+		workers := max(1, min(runtime.GOMAXPROCS(0), cg.k))
+		err := env.forCommunities(ctx, workers, func(_ int, sw *envelopeSweep, o int) { post[o] = env.posteriorOf(sw, o) })
+		return post, err
+	}
+	table, err := cg.distanceTable(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if table == nil {
+		for o := range post {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			post[o] = cal.AnswerPosterior(cg, o)
+		}
+		return post, nil
+	}
+	lz := cg.logZ(cal.Scale, cal.Cap)
+	total := make([]float64, cg.k)
+	for o := range post {
+		post[o] = make([]float64, cg.k)
+	}
+	for s, c := range cg.part {
+		for o, d := range table[s*cg.k : (s+1)*cg.k] {
+			w := math.Exp(-cal.Scale*min(float64(d), cal.Cap) - lz[s])
+			post[o][c] += w
+			total[o] += w
+		}
+	}
+	for o, p := range post {
+		for c := range p {
+			p[c] /= total[o]
+		}
+	}
+	return post, nil
 }
 
 // AnswerRequest is one private community answer.

@@ -448,9 +448,14 @@ func (env *envelope) abstainCommunity() int {
 
 // posterior returns P(c | o) ∝ Σ_{s ∈ c} P(o | s) for a uniform source.
 func (env *envelope) posterior(o int) []float64 {
-	cg := env.cg
-	sw := newEnvelopeSweep(cg, env)
+	sw := newEnvelopeSweep(env.cg, env)
 	sw.spread(o)
+	return env.posteriorOf(sw, o)
+}
+
+// posteriorOf is posterior(o) from sw, community o's spread.
+func (env *envelope) posteriorOf(sw *envelopeSweep, o int) []float64 {
+	cg := env.cg
 	post := make([]float64, cg.k)
 	total := 0.0
 	for s := range env.y {

@@ -3,6 +3,7 @@ package privacy
 import (
 	"context"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -12,7 +13,9 @@ import (
 // for the envelope mechanism by one spread per community (the distance
 // transform of each community's weights), at small ε — searches reaching
 // across the graph — and at large ε, on graphs with several components;
-// for the other mechanisms node by node.
+// for the other mechanisms from the distance table. AnswerPosteriors is
+// AnswerPosterior at every answer, ProbabilityColumns ProbabilitiesAt at
+// every node and answer, to the bit.
 func TestProbabilitiesEverywhereIsProbabilitiesAt(t *testing.T) {
 	ctx := context.Background()
 	for _, spec := range []string{
@@ -57,6 +60,48 @@ func TestProbabilitiesEverywhereIsProbabilitiesAt(t *testing.T) {
 						t.Fatalf("%s ε=%g cap %d (%s): P(%d | %d) = %v, ProbabilitiesAt %v", spec, tc.eps, tc.capDist, cal.Mechanism, o, s, all[s][o], p)
 					}
 				}
+			}
+			checkPosteriors(t, ctx, cal, cg)
+			checkColumns(t, ctx, cal, cg)
+		}
+	}
+}
+
+// checkPosteriors: AnswerPosteriors is AnswerPosterior at every answer,
+// to the bit.
+func checkPosteriors(t *testing.T, ctx context.Context, cal AnswerCalibration, cg *CommunityGeometry) {
+	t.Helper()
+	post, err := cal.AnswerPosteriors(ctx, cg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for o := range cg.K() {
+		for c, p := range cal.AnswerPosterior(cg, o) {
+			if math.Float64bits(post[o][c]) != math.Float64bits(p) {
+				t.Fatalf("%s: P(%d | answer %d) = %v, AnswerPosterior %v", cal.Mechanism, c, o, post[o][c], p)
+			}
+		}
+	}
+}
+
+// checkColumns: ProbabilityColumns is ProbabilitiesAt at every node and
+// answer, to the bit, each answer once.
+func checkColumns(t *testing.T, ctx context.Context, cal AnswerCalibration, cg *CommunityGeometry) {
+	t.Helper()
+	got := make([][]float64, cg.K())
+	ok, err := cal.ProbabilityColumns(ctx, cg, 2, func(_, o int, col []float64) {
+		if got[o] != nil {
+			t.Errorf("answer %d given twice", o)
+		}
+		got[o] = slices.Clone(col)
+	})
+	if err != nil || !ok {
+		t.Fatalf("ProbabilityColumns: ok %v, %v", ok, err)
+	}
+	for s := range cg.N() {
+		for o, p := range cal.ProbabilitiesAt(cg, s) {
+			if math.Float64bits(got[o][s]) != math.Float64bits(p) {
+				t.Fatalf("%s: column %d at node %d = %v, ProbabilitiesAt %v", cal.Mechanism, o, s, got[o][s], p)
 			}
 		}
 	}

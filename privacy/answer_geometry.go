@@ -39,6 +39,9 @@ type CommunityGeometry struct {
 	// the geometry and its arguments; the envelope's take seconds).
 	mu           sync.Mutex
 	calibrations map[calibrationKey]AnswerCalibration
+	// table[s*k+o] is D(s, o), made once by distanceTable (nil until
+	// then): every calibration's probabilities and posteriors read it.
+	table []int8
 }
 
 // NewCommunityGeometry computes the distance histograms with one
@@ -169,6 +172,56 @@ func (cg *CommunityGeometry) DistancesFrom(s int) []int {
 	dist := make([]int8, cg.g.N())
 	cg.bfs([]int32{int32(s)}, dist, nil)
 	return cg.reduce(dist, func(v int) int { return cg.part[v] }, cg.k)
+}
+
+// distanceTableMax bounds the distance table's entries (one byte each):
+// beyond it the probabilities are computed node by node (DistancesFrom).
+const distanceTableMax = 1 << 26
+
+// distanceTable returns D(s, o) for every node s and community o
+// (table[s*k+o], the numbers DistancesFrom(s) returns): one multi-source
+// search per community, made once and shared by every calibration — a
+// search from every node costs n of them, each over the graph (e-mail
+// Enron: minutes an ε). Nil when it would exceed distanceTableMax.
+func (cg *CommunityGeometry) distanceTable(ctx context.Context) ([]int8, error) {
+	n, k := cg.g.N(), cg.k
+	if n*k > distanceTableMax {
+		return nil, nil
+	}
+	cg.mu.Lock()
+	defer cg.mu.Unlock()
+	if cg.table != nil {
+		return cg.table, nil
+	}
+	members := make([][]int32, k)
+	for v, c := range cg.part {
+		members[c] = append(members[c], int32(v))
+	}
+	table := make([]int8, n*k)
+	dist := make([]int8, n)
+	queue := make([]int32, 0, n)
+	for o := range k {
+		if o%16 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		queue = cg.bfs(members[o], dist, queue[:0])
+		for s, d := range dist {
+			table[s*k+o] = truncated(d)
+		}
+	}
+	cg.table = table
+	return table, nil
+}
+
+// distancesIn returns D(s, ·) from the distance table.
+func (cg *CommunityGeometry) distancesIn(table []int8, s int) []int {
+	out := make([]int, cg.k)
+	for o, d := range table[s*cg.k : (s+1)*cg.k] {
+		out[o] = int(d)
+	}
+	return out
 }
 
 // DistancesTo returns D(s, o) for every node s and the one community o:

@@ -780,7 +780,8 @@ func communitySizes(cg *CommunityGeometry) []int {
 // TestCalibrationSecondsCountsComponents: the calibration's model prices
 // each community's spread over its own connected component — a connected
 // graph's k communities at k·(n + 2|E|) entries, two disjoint copies'
-// communities each at its copy's entries, not the whole graph's.
+// communities each at its copy's entries, not the whole graph's — and
+// the optimiser's sweeps only where n·k allows them.
 func TestCalibrationSecondsCountsComponents(t *testing.T) {
 	g, _ := laplacian.Karate()
 	n, m := g.N(), g.NumEdges()
@@ -788,7 +789,8 @@ func TestCalibrationSecondsCountsComponents(t *testing.T) {
 	for v := range part {
 		part[v] = v % 3
 	}
-	per := calibrationNanosPerEntry * 1e-9
+	// Both small enough to be optimised: 120 sweeps more (optimizeSteps).
+	per := (calibrationNanosPerEntry + 120*optimizeNanosPerEntry) * 1e-9
 	if got, want := CalibrationSeconds(g, part), 3*float64(n+2*m)*per; math.Abs(got-want) > 1e-15 {
 		t.Errorf("connected, 3 communities: %g, want %g", got, want)
 	}
@@ -810,5 +812,11 @@ func TestCalibrationSecondsCountsComponents(t *testing.T) {
 	}
 	if got, want := CalibrationSeconds(two, two2), 6*float64(n+2*m)*per; math.Abs(got-want) > 1e-15 {
 		t.Errorf("two components, 3 communities each: %g, want %g (not 6·(2n + 4|E|))", got, want)
+	}
+	// Above the optimiser's bound, its proposals' rounds alone.
+	defer func(w int) { envelopeOptimizeMaxWork = w }(envelopeOptimizeMaxWork)
+	envelopeOptimizeMaxWork = n
+	if got, want := CalibrationSeconds(g, part), 3*float64(n+2*m)*calibrationNanosPerEntry*1e-9; math.Abs(got-want) > 1e-15 {
+		t.Errorf("not optimised: %g, want %g", got, want)
 	}
 }

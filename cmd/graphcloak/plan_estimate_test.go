@@ -55,16 +55,27 @@ func TestPlanEstimate(t *testing.T) {
 	if len(e.Steps) != 5 || e.Steps[0].Step != "answer audit" || d2.Seconds != cost.PassDelta2Seconds || !strings.HasPrefix(d2.Model, "from the answer audit's pass") {
 		t.Fatalf("steps %+v; want the audit first, then Δ2 from its pass", e.Steps)
 	}
-	// Both priced at the partition's k communities (Leiden's, plan's own).
-	// (the graph is connected: a community's spread covers all of it).
-	one := privacy.CalibrationSeconds(g, make([]int, g.N()))
-	k := int(math.Round(cal.Seconds / (2 * one)))
+	// Both priced at the partition's k communities (Leiden's, plan's own),
+	// the calibrations with their audits over every edge (the graph is
+	// connected: a community's spread covers all of it, and any k
+	// communities cost the same).
+	calAt := func(k int) float64 {
+		part := make([]int, g.N())
+		for i := range part {
+			part[i] = i % k
+		}
+		return 2 * (privacy.CalibrationSeconds(g, part) + privacy.AuditSeconds(g, part))
+	}
+	k := 2
+	for k < g.N() && math.Abs(cal.Seconds-calAt(k)) > 1e-9*cal.Seconds {
+		k++
+	}
 	// The ceilings at the work counted on that partition
 	// (forecast.CountCeilingWork), told to three digits.
 	var perEps float64
 	var eps int
 	_, err = fmt.Sscanf(ceil.Model, "%d ε at %g s", &eps, &perEps)
-	if k < 2 || math.Abs(cal.Seconds-2*float64(k)*one) > 1e-12 || err != nil || eps != 2 || math.Abs(ceil.Seconds-2*perEps) > 5e-3*ceil.Seconds || !(ceil.Seconds > 0) {
+	if k == g.N() || err != nil || eps != 2 || math.Abs(ceil.Seconds-2*perEps) > 5e-3*ceil.Seconds || !(ceil.Seconds > 0) {
 		t.Errorf("calibrations %+v, ceilings %+v (%v); want 2 ε each at the models' %d communities", cal, ceil, err, k)
 	}
 	a := e.Steps[0].Audit
