@@ -53,7 +53,7 @@ func (v *verdictTests) verdictMass(md *recovery.Model, y, c []float64, sigma flo
 	v.mu.Lock()
 	mass, ok := v.mass[md]
 	if !ok {
-		mass = newMassBound(md, v.seed)
+		mass = newMassBound(md, v.seed, nil)
 		v.mass[md] = mass
 	}
 	null, ok := v.evidence[nullKey{md, sigma}]

@@ -61,7 +61,14 @@ const (
 // model md (see MassEstimate). Seeded: the same inputs in the same order
 // give the same bound.
 func EstimateMass(md *recovery.Model, y []float64, sigma float64, seed uint64) MassEstimate {
-	return newMassBound(md, seed).estimate(y, sigma)
+	return EstimateMassProgress(md, y, sigma, seed, nil)
+}
+
+// EstimateMassProgress is EstimateMass reporting its null draws to
+// progress (nil: none): on LFR 10⁵ they are minutes of a loaded machine
+// that said nothing (issue 79).
+func EstimateMassProgress(md *recovery.Model, y []float64, sigma float64, seed uint64, progress func(done, total int)) MassEstimate {
+	return newMassBound(md, seed, progress).estimate(y, sigma)
 }
 
 // massBound is what EstimateMass computes once per model and seed: the
@@ -77,8 +84,9 @@ type massBound struct {
 }
 
 // newMassBound draws the null quantile of md's matched statistic from seed
-// (MassNullDraws actions of the transpose); nil md: the sum's bound alone.
-func newMassBound(md *recovery.Model, seed uint64) *massBound {
+// (MassNullDraws actions of the transpose, each reported to progress
+// unless nil); nil md: the sum's bound alone.
+func newMassBound(md *recovery.Model, seed uint64, progress func(done, total int)) *massBound {
 	b := &massBound{md: md}
 	if md == nil {
 		return b
@@ -98,7 +106,12 @@ func newMassBound(md *recovery.Model, seed uint64) *massBound {
 		for i := range z {
 			z[i] = rng.NormFloat64()
 		}
-	}, func(d int, c []float64) { null[d] = b.stat(c) })
+	}, func(d int, c []float64) {
+		null[d] = b.stat(c)
+		if progress != nil {
+			progress(d+1, MassNullDraws)
+		}
+	})
 	slices.Sort(null)
 	b.q = null[int(math.Ceil(0.9875*float64(len(null)+1)))-1]
 	return b

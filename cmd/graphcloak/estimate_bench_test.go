@@ -201,3 +201,27 @@ func cpuSeconds() float64 {
 	}
 	return float64(ru.Utime.Sec+ru.Stime.Sec) + float64(ru.Utime.Usec+ru.Stime.Usec)*1e-6
 }
+
+// BenchmarkLocateEstimate times locate --estimate (issue 79: it answers in
+// ≤ 1 s) on the graph, release file and communities named by
+// GRAPHCLOAK_LOCATE_ESTIMATE ("GRAPH RELEASE COMMUNITIES", graph and
+// communities as their flags take them: file:/tmp/lfr.csv release.json
+// file:/tmp/communities.csv; bench/missing/lfr.sh makes an LFR graph of
+// 10⁵ nodes, release makes its release). It reports wall-s, what the
+// command took, and cpu-s. Run with -benchtime 5x.
+func BenchmarkLocateEstimate(b *testing.B) {
+	in := strings.Fields(os.Getenv("GRAPHCLOAK_LOCATE_ESTIMATE"))
+	if len(in) != 3 {
+		b.Skip(`GRAPHCLOAK_LOCATE_ESTIMATE="GRAPH RELEASE COMMUNITIES" is not set`)
+	}
+	isolateConfig(b)
+	args := []string{"locate", "--graph", in[0], "--release", in[1], "--communities", in[2], "--cache-dir", "none", "--estimate"}
+	wall, cpu := 0.0, 0.0
+	for b.Loop() {
+		start, cpu0 := time.Now(), cpuSeconds()
+		benchRun(b, args)
+		wall, cpu = max(wall, time.Since(start).Seconds()), max(cpu, cpuSeconds()-cpu0)
+	}
+	b.ReportMetric(wall, "max-wall-s")
+	b.ReportMetric(cpu, "max-cpu-s")
+}

@@ -126,8 +126,8 @@ func TestReleaseEstimate(t *testing.T) {
 // forecast's rounds and detects Leiden by its model; with
 // --private-answer it prices the audit as audit --estimate does
 // (2·S·K·(2|E|+n) steps); load --estimate counts the edge list's nodes and
-// relationships and prices the write at the reference rate. Nothing is
-// written: no per-node file.
+// relationships and prices the write at the reference rate, naming the
+// graph of --graph. Nothing is written: no per-node file.
 func TestLocateAndLoadEstimate(t *testing.T) {
 	isolateConfig(t)
 	dir := t.TempDir()
@@ -151,5 +151,9 @@ func TestLocateAndLoadEstimate(t *testing.T) {
 	w := l.step("write to Neo4j")
 	if l.NodeCount != g.N() || l.Edges != g.NumEdges() || w == nil || math.Abs(w.Seconds-float64(g.N()+g.NumEdges())*cost.LoadWriteMicros*1e-6) > 1e-12 {
 		t.Errorf("load --estimate: %+v", l)
+	}
+	// With --graph it names that graph (it named none).
+	if l := runEstimate(t, "load", "--graph", "karate", "--node-labels", "P", "--relationship-types", "K", "--node-key-property", "id"); l.Graph != "karate" || l.NodeCount != g.N() {
+		t.Errorf("load --estimate --graph karate: graph %q, %d nodes", l.Graph, l.NodeCount)
 	}
 }

@@ -96,10 +96,14 @@ func runLoad(ctx context.Context, o *loadOptionsCmd, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if o.estimate {
-		return printLoadEstimate(o.g, out, o.edges, files, time.Since(start))
+	source := o.edges // the estimate names what is loaded: --edges or --graph
+	if o.graph != "" {
+		source = o.graph
 	}
-	if e := loadEstimate(o.edges, files, time.Since(start), time.Now()); e.Seconds > longStep.Seconds() {
+	if o.estimate {
+		return printLoadEstimate(o.g, out, source, files, time.Since(start))
+	}
+	if e := loadEstimate(source, files, time.Since(start), time.Now()); e.Seconds > longStep.Seconds() {
 		o.g.say(cost.Line("the load", e.Seconds, e.Steps[1:]))
 	}
 	spec.Progress = progressbar.ByStage(func(stage string) func(done, total int) { return o.g.progress("load " + stage) })
