@@ -11,10 +11,12 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"slices"
 
 	"github.com/graphcloak/graphcloak/internal/jsonmac"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // CalibrationsKind names the file of calibrations stored beside an
@@ -229,4 +231,30 @@ func (c *Cache) storeCalibration(m *Model, file *Calibrations, e CalibrationEntr
 		return err
 	}
 	return writeJSONFile(c.Path+CalibrationsSuffix, file)
+}
+
+// CalibratedEpsilons is the ε whose calibrations are stored beside the
+// certificate of g at τ and opt (none on any error, whatever their α and
+// cap): what plan --estimate does not price again. Calibrate still
+// restores each and checks its loss on every edge.
+func (c Cache) CalibratedEpsilons(g *laplacian.Graph, tau float64, opt recovery.CertifierOptions) []float64 {
+	b, err := os.ReadFile(c.Path + CalibrationsSuffix)
+	if err != nil {
+		return nil
+	}
+	var f Calibrations
+	if json.Unmarshal(b, &f) != nil || c.checkMAC(f.MAC, f.mac) != nil {
+		return nil
+	}
+	sorted, _, err := laplacian.SortedByKey(g)
+	if err != nil || f.matches(CalibrationsKind, sorted.Fingerprint(), tau, fitKeyOf(opt), c.Software) != nil {
+		return nil
+	}
+	var eps []float64
+	for _, e := range f.Entries {
+		if !slices.Contains(eps, e.Epsilon) {
+			eps = append(eps, e.Epsilon)
+		}
+	}
+	return eps
 }

@@ -347,7 +347,7 @@ func unknownVariables(environ []string) []string {
 				known = true
 				break
 			}
-			if d := EditDistance(name, k.Env()); d < bestD {
+			if d := editDistance(name, k.Env()); d < bestD {
 				best, bestD = k.Env(), d
 			}
 		}
@@ -366,9 +366,9 @@ func unknownVariables(environ []string) []string {
 	return out
 }
 
-// EditDistance is the Levenshtein distance of a and b (bytes): how
+// editDistance is the Levenshtein distance of a and b (bytes): how
 // graphcloak finds the name a misspelt variable or flag meant.
-func EditDistance(a, b string) int {
+func editDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j

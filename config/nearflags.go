@@ -15,7 +15,7 @@ func NearFlags(fs *pflag.FlagSet, name string) []string {
 		if f.Hidden {
 			return
 		}
-		if EditDistance(name, f.Name) <= 2 || strings.HasPrefix(f.Name, name) {
+		if editDistance(name, f.Name) <= 2 || strings.HasPrefix(f.Name, name) {
 			near = append(near, "--"+f.Name)
 		}
 	})

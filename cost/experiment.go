@@ -30,7 +30,7 @@ func answerExperimentSteps(sim forecast.Simulation, taus []float64, epsilons int
 	eps := float64(epsilons)
 	return append(steps,
 		Step{Step: "calibrations", Seconds: float64(len(taus)) * eps * privacy.CalibrationSeconds(sim.Graph, sim.Partition)},
-		Step{Step: "ceilings", Seconds: eps * forecast.CountCeilingWork(sim.Graph, sim.Partition).Seconds()}), true
+		Step{Step: "ceilings", Seconds: eps * forecast.CountCeilingWork(sim.Graph, sim.Partition).Seconds}), true
 }
 
 // graphExperimentTrials models the graph experiment's trials on sim's

@@ -54,7 +54,7 @@ func TestAnswerExperiment(t *testing.T) {
 	if cal := 2 * 3 * privacy.CalibrationSeconds(g, part); steps[2].Step != "calibrations" || steps[2].Seconds != cal {
 		t.Errorf("calibrations %+v, want %g s", steps[2], cal)
 	}
-	if ceil := 3 * forecast.CountCeilingWork(g, part).Seconds(); steps[3].Step != "ceilings" || steps[3].Seconds != ceil {
+	if ceil := 3 * forecast.CountCeilingWork(g, part).Seconds; steps[3].Step != "ceilings" || steps[3].Seconds != ceil {
 		t.Errorf("ceilings %+v, want %g s", steps[3], ceil)
 	}
 	if dense, _, _ := laplacian.Generate("complete:n=20"); dense != nil {

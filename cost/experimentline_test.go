@@ -191,7 +191,7 @@ func TestAnswerExperimentEstimate(t *testing.T) {
 		t.Errorf("line %q: %g s so far, began a second ago", line, so)
 	}
 	cal := 2 * 3 * privacy.CalibrationSeconds(gr, part)
-	ceil := 3 * forecast.CountCeilingWork(gr, part).Seconds()
+	ceil := 3 * forecast.CountCeilingWork(gr, part).Seconds
 	for i, want := range []float64{cal, ceil} {
 		if got := humanSeconds(t, m[5+i]); math.Abs(got-want) > 0.05*want+0.1 {
 			t.Errorf("line %q: part %d %g s, want %g s", line, 5+i, got, want)

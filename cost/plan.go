@@ -57,7 +57,10 @@ type PlanWork struct {
 // routed ceiling is).
 type Held struct {
 	Delta2, AnswerModel bool
-	Rows                map[string][]float64
+	// Calibrated is the ε whose answer calibrations are kept beside the
+	// certificate (their audits over every edge were kept with them).
+	Calibrated []float64
+	Rows       map[string][]float64
 }
 
 // PlanEstimate is a plan's modelled steps (plan --estimate and the plan's
@@ -282,16 +285,22 @@ func (w PlanWork) sampleSimulation() forecast.Simulation {
 }
 
 // calibrations is the answer's calibrations' step, one calibration and
-// its audit over every edge per ε (job.Forecast's auditAnswers): reused
-// beside the certificate, or privacy.CalibrationSeconds and
+// its audit over every edge per ε (job.Forecast's auditAnswers) not kept
+// beside a certificate that verifies: privacy.CalibrationSeconds and
 // privacy.AuditSeconds each.
 func (w PlanWork) calibrations() Step {
-	st := Step{Step: "answer calibrations", Model: "reused: kept beside the certificate (restored, their loss checked on every edge; an ε not kept is calibrated, unpriced)"}
-	if !w.Held.AnswerModel {
+	st := Step{Step: "answer calibrations", Model: "reused: kept beside the certificate (restored, their loss checked on every edge)"}
+	left := len(w.Epsilons)
+	for _, eps := range w.Epsilons {
+		if w.Held.AnswerModel && slices.Contains(w.Held.Calibrated, eps) {
+			left--
+		}
+	}
+	if left > 0 {
 		g, part := w.Simulation.Graph, w.Simulation.Partition
 		cal, audit := privacy.CalibrationSeconds(g, part), privacy.AuditSeconds(g, part)
-		st = Step{Step: st.Step, Seconds: float64(len(w.Epsilons)) * (cal + audit),
-			Model: fmt.Sprintf("%d ε at %.3g s calibrating and %.3g s auditing every edge, the spreads and the answers' terms modelled on the 2-core reference machine", len(w.Epsilons), cal, audit)}
+		st = Step{Step: st.Step, Seconds: float64(left) * (cal + audit),
+			Model: fmt.Sprintf("%d ε at %.3g s calibrating and %.3g s auditing every edge, the spreads and the answers' terms modelled on the 2-core reference machine", left, cal, audit)}
 	}
 	return w.told(st)
 }
@@ -305,9 +314,9 @@ func (w PlanWork) ceilings() []Step {
 		return nil
 	}
 	work := forecast.CountCeilingWork(w.Simulation.Graph, part)
-	per := work.Seconds()
+	per := work.Seconds
 	return []Step{w.told(Step{Step: "routed ceilings", Seconds: float64(left) * per,
-		Model: fmt.Sprintf("%d ε at %.3g s: %v, modelled on the 2-core reference machine", left, per, work)})}
+		Model: fmt.Sprintf("%d ε at %.3g s: %v, modelled on the 2-core reference machine", left, per, work.Model)})}
 }
 
 // answerTrials is the private answer's simulated trials' step and count.

@@ -117,8 +117,8 @@ func TestPlanPricesCeilingsByTheirWork(t *testing.T) {
 				st = &e.Steps[i]
 			}
 		}
-		if st == nil || !(w.Seconds() > 0) || math.Abs(st.Seconds-3*w.Seconds()) > 1e-9*st.Seconds {
-			t.Fatalf("%s, k = %d: step %+v; want 3 ε at %g s (%v)", c.spec, c.k, st, w.Seconds(), w)
+		if st == nil || !(w.Seconds > 0) || math.Abs(st.Seconds-3*w.Seconds) > 1e-9*st.Seconds {
+			t.Fatalf("%s, k = %d: step %+v; want 3 ε at %g s (%v)", c.spec, c.k, st, w.Seconds, w)
 		}
 		if routes := g.N()*c.k <= forecast.DefaultRoutedPairs; w.Routed != routes {
 			t.Errorf("%s, k = %d: routed %v", c.spec, c.k, w.Routed)

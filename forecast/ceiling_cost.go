@@ -32,6 +32,10 @@ type CeilingWork struct {
 	SearchVisits float64
 	Reachable    float64
 	schedule     routedSchedule
+	// Seconds is the work at the reference rates, Model says what was
+	// counted (the step's model line).
+	Seconds float64
+	Model   string
 }
 
 // CountCeilingWork counts RoutedCeiling's work on g and part (routing up
@@ -65,6 +69,7 @@ func CountCeilingWork(g *laplacian.Graph, part []int) CeilingWork {
 	if n*k <= DefaultRoutedPairs && k >= 2 {
 		w.Routed, w.Pairs, w.SearchVisits, w.schedule = true, float64(n*k), float64(n*k)+comps.visits, scheduleFor(n*k)
 	}
+	w.Seconds, w.Model = w.seconds(), w.describe()
 	return w
 }
 
@@ -95,8 +100,8 @@ const (
 // starSteps is the star bound's dual steps (dualBound).
 const starSteps = 300
 
-// Seconds is the work at the reference rates.
-func (w CeilingWork) Seconds() float64 {
+// seconds is the work at the reference rates.
+func (w CeilingWork) seconds() float64 {
 	n := float64(w.N)
 	step := func(entries float64) float64 { return 2*entries*entryNanos + n*stepNodeNanos }
 	ns := 2*w.TwoHop*twoHopNanos + w.FarVisits*farVisitNanos
@@ -113,8 +118,8 @@ func (w CeilingWork) Seconds() float64 {
 	return ns * 1e-9
 }
 
-// String tells the counted work (the step's model line).
-func (w CeilingWork) String() string {
+// describe tells the counted work (the step's model line).
+func (w CeilingWork) describe() string {
 	s := fmt.Sprintf("the star rows' %.3g two-hop reads ×2 and %.3g entries read ×%d", w.TwoHop, w.StarEntries, 2*starSteps)
 	if w.Routed {
 		s += fmt.Sprintf(", %d routings of %.3g pairs (%.3g in reach) read ×%d", routedRounds, w.Pairs, w.Reachable, 2*(w.schedule.first+(routedRounds-1)*w.schedule.after))

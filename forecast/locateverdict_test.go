@@ -75,7 +75,7 @@ func TestVerdictRateIsLocates(t *testing.T) {
 			y[i] += sigma * rng.NormFloat64()
 		}
 		seed := uint64(100 + r)
-		m := EstimateMass(model, y, sigma, seed)
+		m := EstimateMass(model, y, sigma, seed, nil)
 		_, p := recovery.EvidenceTest{Seed: seed, Partition: part}.PValue(model.Problem(y, sigma))
 		je.Seed = seed
 		f, err := AtMass(ctx, je, m)

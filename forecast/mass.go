@@ -58,16 +58,11 @@ const (
 )
 
 // EstimateMass estimates the source mass of readings y with noise σ on
-// model md (see MassEstimate). Seeded: the same inputs in the same order
-// give the same bound.
-func EstimateMass(md *recovery.Model, y []float64, sigma float64, seed uint64) MassEstimate {
-	return EstimateMassProgress(md, y, sigma, seed, nil)
-}
-
-// EstimateMassProgress is EstimateMass reporting its null draws to
-// progress (nil: none): on LFR 10⁵ they are minutes of a loaded machine
-// that said nothing (issue 79).
-func EstimateMassProgress(md *recovery.Model, y []float64, sigma float64, seed uint64, progress func(done, total int)) MassEstimate {
+// model md (see MassEstimate), reporting its null draws to progress (nil:
+// none; on LFR 10⁵ they are minutes of a loaded machine that said nothing,
+// issue 79). Seeded: the same inputs in the same order give the same
+// bound.
+func EstimateMass(md *recovery.Model, y []float64, sigma float64, seed uint64, progress func(done, total int)) MassEstimate {
 	return newMassBound(md, seed, progress).estimate(y, sigma)
 }
 

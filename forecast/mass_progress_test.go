@@ -24,8 +24,8 @@ func TestEstimateMassReportsItsNullDraws(t *testing.T) {
 		y := make([]float64, g.N())
 		model.Apply(y, unitAt(g.N(), 7))
 		var reports [][2]int
-		got := EstimateMassProgress(model, y, 0.05, 3, func(d, total int) { reports = append(reports, [2]int{d, total}) })
-		if want := EstimateMass(model, y, 0.05, 3); got != want {
+		got := EstimateMass(model, y, 0.05, 3, func(d, total int) { reports = append(reports, [2]int{d, total}) })
+		if want := EstimateMass(model, y, 0.05, 3, nil); got != want {
 			t.Errorf("model %d: with progress %+v, without %+v", b, got, want)
 		}
 		if len(reports) != MassNullDraws {

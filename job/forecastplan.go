@@ -376,7 +376,10 @@ func (spec *ForecastSpec) underSensors(ctx context.Context, f *forecast.Forecast
 type HeldWork struct {
 	Delta2      *sensitivity.Result
 	AnswerModel bool
-	Rows        map[string][]float64
+	// Calibrated is the ε whose answer calibrations are kept beside the
+	// certificate.
+	Calibrated []float64
+	Rows       map[string][]float64
 }
 
 // answerCache is where the private answer's certificate is kept: the
@@ -404,8 +407,11 @@ func (spec ForecastSpec) Held() HeldWork {
 	}
 	if slices.Contains(spec.Modes, forecast.ModeAnswer) {
 		if cache := spec.answerCache(); cache != nil && e.Partition != nil {
-			_, _, err := cache.Load(e.Graph, e.Tau, recovery.CertifierOptions{Tol: spec.FitTolerance, SensorNoise: spec.SensorNoise})
-			h.AnswerModel = err == nil
+			opt := recovery.CertifierOptions{Tol: spec.FitTolerance, SensorNoise: spec.SensorNoise}
+			_, _, err := cache.Load(e.Graph, e.Tau, opt)
+			if h.AnswerModel = err == nil; h.AnswerModel {
+				h.Calibrated = cache.CalibratedEpsilons(e.Graph, e.Tau, opt)
+			}
 		}
 	}
 	// The rows' keys name Δ2: without it kept, every row is computed.
@@ -443,5 +449,5 @@ func (spec ForecastSpec) CostWork(timed bool, name cost.Names) cost.PlanWork {
 	}
 	return cost.PlanWork{Delta2: d2, GraphName: spec.GraphName, Simulation: spec.Simulation, Epsilons: spec.Epsilons, Smooth: spec.Smooth, Modes: spec.Modes,
 		TimeBudget: spec.TimeBudget, FitTolerance: spec.FitTolerance, SensorNoise: spec.SensorNoise,
-		Held: cost.Held{Delta2: held.Delta2 != nil, AnswerModel: held.AnswerModel, Rows: held.Rows}, Timed: timed, Name: name}
+		Held: cost.Held{Delta2: held.Delta2 != nil, AnswerModel: held.AnswerModel, Calibrated: held.Calibrated, Rows: held.Rows}, Timed: timed, Name: name}
 }

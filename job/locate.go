@@ -572,7 +572,7 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 				return nil, err
 			}
 		}
-		mass = forecast.EstimateMassProgress(model, yc, sigma, lr.Seed, p.env.progress("source mass"))
+		mass = forecast.EstimateMass(model, yc, sigma, lr.Seed, p.env.progress("source mass"))
 	}
 	p.Summary.SourceMass = &mass
 	if p.Summary.ExactNode, err = locateExactNode(lr.Released.Meta, mass.Low); err != nil {

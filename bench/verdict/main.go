@@ -157,7 +157,7 @@ func main() {
 				}
 				prob := model.Problem(y, sigma)
 				_, p := recovery.EvidenceTest{Seed: *seed + uint64(r), Partition: part}.PValue(prob)
-				m := forecast.EstimateMass(model, y, sigma, *seed+uint64(r))
+				m := forecast.EstimateMass(model, y, sigma, *seed+uint64(r), nil)
 				fe := base
 				fe.Seed = *seed + 7*uint64(r)
 				fc, err := forecast.AtMass(ctx, fe, m)

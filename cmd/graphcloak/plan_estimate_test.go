@@ -104,11 +104,12 @@ func TestPlanEstimate(t *testing.T) {
 	if code := runArgs(context.Background(), []string{"audit", "--graph", spec, "--tau", "1", "--save", cert}, new(strings.Builder), new(strings.Builder)); code != 0 {
 		t.Fatalf("audit: exit %d", code)
 	}
-	// With a certificate that verifies no pass runs: Δ2 is its own
+	// With a certificate that verifies no pass runs (the calibrations
+	// still do: audit keeps none): Δ2 is its own
 	// scheme's, as sensitivity --dry-run models it.
 	want := sensitivity.ChooseMethod(g, 1, sensitivity.Options{})
 	if e := plan("--answer-cache", cert); e.Steps[0].Seconds != 0 || !strings.HasPrefix(e.Steps[0].Model, "reused") ||
-		stepNamed(e, "answer calibrations").Seconds != 0 || !(stepNamed(e, "Δ2 at τ = 1").Seconds > want.Seconds/2 && stepNamed(e, "Δ2 at τ = 1").Seconds < 2*want.Seconds) ||
+		stepNamed(e, "answer calibrations").Seconds != cal.Seconds || !(stepNamed(e, "Δ2 at τ = 1").Seconds > want.Seconds/2 && stepNamed(e, "Δ2 at τ = 1").Seconds < 2*want.Seconds) ||
 		!strings.HasPrefix(stepNamed(e, "Δ2 at τ = 1").Model, want.Name()) {
 		t.Errorf("with a certificate that verifies: %+v; want Δ2 about %g s by %s", e.Steps, want.Seconds, want.Name())
 	}
@@ -117,9 +118,9 @@ func TestPlanEstimate(t *testing.T) {
 // TestPlanEstimateKnowsTheCache (issue 61: plan --estimate priced work
 // --cache-dir holds): after a plan, plan --estimate on the same cache
 // directory prices Δ2, the answer's certificate and every ε's forecasts at
-// 0 (reused), 0 s in all; with one ε more it prices that ε's per-node
-// forecasts and routed ceiling again, nothing else (the answer's rows are
-// its audit's).
+// 0 (reused), 0 s in all; with one ε more it prices that ε's answer
+// calibration and edge audit (its row is the audit's), per-node forecasts
+// and routed ceiling, nothing else.
 func TestPlanEstimateKnowsTheCache(t *testing.T) {
 	isolateConfig(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
@@ -163,7 +164,7 @@ func TestPlanEstimateKnowsTheCache(t *testing.T) {
 			forecasts = st.Model
 		}
 	}
-	if strings.Join(priced, ",") != "per-node forecasts,routed ceilings" || !strings.Contains(forecasts, "scored at 1 ε") && !strings.Contains(forecasts, "scored over 1 ε") {
+	if strings.Join(priced, ",") != "answer calibrations,per-node forecasts,routed ceilings" || !strings.Contains(forecasts, "scored at 1 ε") && !strings.Contains(forecasts, "scored over 1 ε") {
 		t.Errorf("with one ε more: priced %v (%+v)", priced, more.Steps)
 	}
 }

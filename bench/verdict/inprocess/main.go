@@ -152,7 +152,7 @@ func main() {
 			null = test.Null(p)
 		}
 		pv := recovery.PValueOf(test.Statistic(p), null)
-		m := forecast.EstimateMass(model, y, *sigma, *seed)
+		m := forecast.EstimateMass(model, y, *sigma, *seed, nil)
 		vm := m.Low
 		if pv > recovery.NoiseLevel {
 			vm = 0
