@@ -2,6 +2,7 @@ package expm
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"runtime"
 	"sync"
@@ -90,29 +91,59 @@ func BenchmarkChebyshevBlockRate(b *testing.B) {
 // shared machine (issue 79: 16 against 32 vectors).
 func BenchmarkChebyshevBlockWidth(b *testing.B) {
 	g, c := benchCertifierAction(b)
-	n, workers := g.N(), runtime.GOMAXPROCS(0)
 	for _, cols := range []int{8, 16, 32} {
-		b.Run(fmt.Sprintf("b=%d", cols), func(b *testing.B) {
-			xs, dsts := make([][]float64, workers), make([][]float64, workers)
-			for w := range xs {
-				xs[w], dsts[w] = make([]float64, n*cols), make([]float64, n*cols)
-				for k := 0; k < cols; k++ {
-					xs[w][((w*cols+k)*n/(workers*cols))*cols+k] = 1
-				}
+		b.Run(fmt.Sprintf("b=%d", cols), func(b *testing.B) { benchPass(b, g, c, cols) })
+	}
+}
+
+// BenchmarkChebyshevOrder: BenchmarkChebyshevBlockWidth's pass at 16
+// columns with the graph in its own order and in the kernels' local order
+// (localOrder), on the edge list GRAPHCLOAK_BENCH_GRAPH (skipped without
+// it).
+func BenchmarkChebyshevOrder(b *testing.B) {
+	g := heattest.BenchGraph(b, os.Getenv("GRAPHCLOAK_BENCH_GRAPH"))
+	for _, order := range []string{"own", "local"} {
+		b.Run("order="+order, func(b *testing.B) {
+			saved := reorderMinNodes
+			if order == "own" {
+				reorderMinNodes = math.MaxInt
 			}
-			cpu := cpuSeconds()
-			for b.Loop() {
-				var wg sync.WaitGroup
-				for w := range xs {
-					wg.Go(func() { c.Apply(dsts[w], xs[w], cols) })
-				}
-				wg.Wait()
+			c, err := NewChebyshev(g.Laplacian(), 1, 1e-7)
+			reorderMinNodes = saved
+			if err != nil {
+				b.Fatal(err)
 			}
-			work := float64(b.N) * float64(workers) * float64(c.Degree()) * float64(cols) * float64(2*g.NumEdges()+n)
-			b.ReportMetric((cpuSeconds()-cpu)*1e9/work, "cpu-ns/nonzero·column·step")
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/work, "ns/nonzero·column·step")
+			if (c.perm != nil) != (order == "local") {
+				b.Skipf("the graph's own order is the local one")
+			}
+			benchPass(b, g, c, 16)
 		})
 	}
+}
+
+// benchPass runs GOMAXPROCS blocks of cols unit columns at once through c
+// (each action parallel inside, as the certifier's pass runs it) and
+// reports CPU (user + system) and wall ns per nonzero, column and step.
+func benchPass(b *testing.B, g *laplacian.Graph, c *Chebyshev, cols int) {
+	n, workers := g.N(), runtime.GOMAXPROCS(0)
+	xs, dsts := make([][]float64, workers), make([][]float64, workers)
+	for w := range xs {
+		xs[w], dsts[w] = make([]float64, n*cols), make([]float64, n*cols)
+		for k := 0; k < cols; k++ {
+			xs[w][((w*cols+k)*n/(workers*cols))*cols+k] = 1
+		}
+	}
+	cpu := cpuSeconds()
+	for b.Loop() {
+		var wg sync.WaitGroup
+		for w := range xs {
+			wg.Go(func() { c.Apply(dsts[w], xs[w], cols) })
+		}
+		wg.Wait()
+	}
+	work := float64(b.N) * float64(workers) * float64(c.Degree()) * float64(cols) * float64(2*g.NumEdges()+n)
+	b.ReportMetric((cpuSeconds()-cpu)*1e9/work, "cpu-ns/nonzero·column·step")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/work, "ns/nonzero·column·step")
 }
 
 // benchCertifierAction is the certificate's loose action (τ = 1,

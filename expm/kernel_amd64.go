@@ -2,17 +2,16 @@
 
 package expm
 
-import (
-	"golang.org/x/sys/cpu"
-
-	"github.com/graphcloak/graphcloak/laplacian"
-)
+import "golang.org/x/sys/cpu"
 
 //go:noescape
 func rows32AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
 
 //go:noescape
 func rows16AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
+
+//go:noescape
+func rows16lnAVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
 
 //go:noescape
 func rows8AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, chunkBytes int, alpha, beta, gam, ck, c0 float64, first int)
@@ -28,12 +27,11 @@ var useAVX2 = cpu.X86.HasAVX2
 // no index, so every length it relies on is checked here; the graph's own
 // invariants (rowPtr increasing, col in [0, n), weights as long as col)
 // hold by construction.
-func rows8(g *laplacian.Graph, lo, hi int, out, x, z, acc []float64, b, chunks int, alpha, beta, gam, ck, c0 float64) bool {
+func rows8(m *csr, lo, hi int, out, x, z, acc []float64, b, chunks int, alpha, beta, gam, ck, c0 float64) bool {
 	if !useAVX2 || chunks == 0 {
 		return false
 	}
-	rowPtr, col, w := g.CSR()
-	deg := g.Degrees()
+	rowPtr, col, w, deg := m.rowPtr, m.col, m.w, m.deg
 	n := len(rowPtr) - 1
 	if lo < 0 || hi > n || len(deg) < n || chunks*8 > b || len(x) < n*b || len(out) < n*b || len(acc) < n*b ||
 		(z != nil && len(z) < n*b) || (w != nil && len(w) != len(col)) {
@@ -69,4 +67,14 @@ func rows8(g *laplacian.Graph, lo, hi int, out, x, z, acc []float64, b, chunks i
 var kernels = []struct {
 	run    func(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
 	chunks int
-}{{rows32AVX2, 4}, {rows16AVX2, 2}, {rows8AVX2, 1}}
+}{{rows32AVX2, 4}, {rows16Padded, 2}, {rows8AVX2, 1}}
+
+// rows16Padded runs rows16lnAVX2 when col has prefetchCols entries
+// past its end (csr's own copy always has), else rows16AVX2.
+func rows16Padded(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int) {
+	if cap(col)-len(col) < prefetchCols || len(rowPtr) == 0 || int64(len(col)) != rowPtr[len(rowPtr)-1] {
+		rows16AVX2(out, x, z, acc, rowPtr, col, w, deg, lo, hi, stride, groupBytes, alpha, beta, gam, ck, c0, first)
+		return
+	}
+	rows16lnAVX2(out, x, z, acc, rowPtr, col[:len(col)+prefetchCols], w, deg, lo, hi, stride, groupBytes, alpha, beta, gam, ck, c0, first)
+}

@@ -519,3 +519,166 @@ nextrow16:
 done16:
 	VZEROUPPER
 	RET
+
+// func rows16lnAVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
+// rows16lnAVX2 is rows16AVX2 in fewer instructions a neighbour, the
+// step's limit when a block stays in cache (about 26 micro-operations a
+// neighbour there, 13 here): col must hold 16 entries past the last row
+// (prefetchCols; the prefetch reads them unchecked, and a prefetch
+// faults on no address), the stride is held in R12, x plus the group's
+// offset in R15, the weighted and unweighted loops are apart, and the
+// sums read their neighbour's row through a plain base register (an
+// indexed address costs a second micro-operation). out, z and acc are
+// read from the frame for the epilogue. Per column the operations and
+// their order are rows8AVX2's: the same bits.
+TEXT ·rows16lnAVX2(SB), NOSPLIT, $0-272
+	MOVQ x_base+24(FP), SI
+	MOVQ rowPtr_base+96(FP), BX
+	MOVQ col_base+120(FP), R9
+	MOVQ w_base+144(FP), R10
+	MOVQ deg_base+168(FP), R8
+	MOVQ stride+208(FP), R12
+	VBROADCASTSD alpha+224(FP), Y13
+	VBROADCASTSD beta+232(FP), Y14
+	VBROADCASTSD gam+240(FP), Y15
+	VBROADCASTSD ck+248(FP), Y12
+	VBROADCASTSD c0+256(FP), Y11
+	MOVQ lo+192(FP), CX
+
+row16ln:
+	CMPQ CX, hi+200(FP)
+	JGE done16ln
+	MOVQ CX, AX
+	IMULQ R12, AX
+	XORQ R13, R13
+
+group16ln:
+	CMPQ R13, groupBytes+216(FP)
+	JGE nextrow16ln
+	LEAQ (AX)(R13*1), R11
+	LEAQ (SI)(R13*1), R15
+	VBROADCASTSD (R8)(CX*8), Y8
+	VMULPD 0(SI)(R11*1), Y8, Y0
+	VMULPD 32(SI)(R11*1), Y8, Y1
+	VMULPD 64(SI)(R11*1), Y8, Y2
+	VMULPD 96(SI)(R11*1), Y8, Y3
+	MOVQ (BX)(CX*8), DX
+	MOVQ 8(BX)(CX*8), DI
+	CMPQ DX, DI
+	JGE epilogue16ln
+	CMPQ w_len+152(FP), $0
+	JNE weighted16ln
+
+plain16ln:
+	MOVLQSX 64(R9)(DX*4), R14
+	IMULQ R12, R14
+	PREFETCHT0 0(R15)(R14*1)
+	PREFETCHT0 64(R15)(R14*1)
+	MOVLQSX (R9)(DX*4), R11
+	IMULQ R12, R11
+	ADDQ R15, R11
+	VSUBPD 0(R11), Y0, Y0
+	VSUBPD 32(R11), Y1, Y1
+	VSUBPD 64(R11), Y2, Y2
+	VSUBPD 96(R11), Y3, Y3
+	INCQ DX
+	CMPQ DX, DI
+	JLT plain16ln
+	JMP epilogue16ln
+
+weighted16ln:
+	MOVLQSX 64(R9)(DX*4), R14
+	IMULQ R12, R14
+	PREFETCHT0 0(R15)(R14*1)
+	PREFETCHT0 64(R15)(R14*1)
+	MOVLQSX (R9)(DX*4), R11
+	IMULQ R12, R11
+	ADDQ R15, R11
+	VBROADCASTSD (R10)(DX*8), Y8
+	VMULPD 0(R11), Y8, Y9
+	VSUBPD Y9, Y0, Y0
+	VMULPD 32(R11), Y8, Y10
+	VSUBPD Y10, Y1, Y1
+	VMULPD 64(R11), Y8, Y9
+	VSUBPD Y9, Y2, Y2
+	VMULPD 96(R11), Y8, Y10
+	VSUBPD Y10, Y3, Y3
+	INCQ DX
+	CMPQ DX, DI
+	JLT weighted16ln
+	JMP epilogue16ln
+
+epilogue16ln:
+	LEAQ (AX)(R13*1), R11
+	VMULPD Y0, Y13, Y0
+	VMULPD 0(SI)(R11*1), Y14, Y9
+	VADDPD Y9, Y0, Y0
+	VMULPD Y1, Y13, Y1
+	VMULPD 32(SI)(R11*1), Y14, Y9
+	VADDPD Y9, Y1, Y1
+	VMULPD Y2, Y13, Y2
+	VMULPD 64(SI)(R11*1), Y14, Y9
+	VADDPD Y9, Y2, Y2
+	VMULPD Y3, Y13, Y3
+	VMULPD 96(SI)(R11*1), Y14, Y9
+	VADDPD Y9, Y3, Y3
+	MOVQ z_base+48(FP), R14
+	CMPQ z_len+56(FP), $0
+	JEQ store16ln
+	VMULPD 0(R14)(R11*1), Y15, Y9
+	VADDPD Y9, Y0, Y0
+	VMULPD 32(R14)(R11*1), Y15, Y9
+	VADDPD Y9, Y1, Y1
+	VMULPD 64(R14)(R11*1), Y15, Y9
+	VADDPD Y9, Y2, Y2
+	VMULPD 96(R14)(R11*1), Y15, Y9
+	VADDPD Y9, Y3, Y3
+
+store16ln:
+	MOVQ out_base+0(FP), R14
+	VMOVUPD Y0, 0(R14)(R11*1)
+	VMULPD Y0, Y12, Y0
+	VMOVUPD Y1, 32(R14)(R11*1)
+	VMULPD Y1, Y12, Y1
+	VMOVUPD Y2, 64(R14)(R11*1)
+	VMULPD Y2, Y12, Y2
+	VMOVUPD Y3, 96(R14)(R11*1)
+	VMULPD Y3, Y12, Y3
+	MOVQ acc_base+72(FP), R14
+	CMPQ first+264(FP), $0
+	JEQ accumulate16ln
+	VMULPD 0(SI)(R11*1), Y11, Y9
+	VADDPD Y0, Y9, Y9
+	VMOVUPD Y9, 0(R14)(R11*1)
+	VMULPD 32(SI)(R11*1), Y11, Y9
+	VADDPD Y1, Y9, Y9
+	VMOVUPD Y9, 32(R14)(R11*1)
+	VMULPD 64(SI)(R11*1), Y11, Y9
+	VADDPD Y2, Y9, Y9
+	VMOVUPD Y9, 64(R14)(R11*1)
+	VMULPD 96(SI)(R11*1), Y11, Y9
+	VADDPD Y3, Y9, Y9
+	VMOVUPD Y9, 96(R14)(R11*1)
+	JMP nextgroup16ln
+
+accumulate16ln:
+	VADDPD 0(R14)(R11*1), Y0, Y9
+	VMOVUPD Y9, 0(R14)(R11*1)
+	VADDPD 32(R14)(R11*1), Y1, Y9
+	VMOVUPD Y9, 32(R14)(R11*1)
+	VADDPD 64(R14)(R11*1), Y2, Y9
+	VMOVUPD Y9, 64(R14)(R11*1)
+	VADDPD 96(R14)(R11*1), Y3, Y9
+	VMOVUPD Y9, 96(R14)(R11*1)
+
+nextgroup16ln:
+	ADDQ $128, R13
+	JMP group16ln
+
+nextrow16ln:
+	INCQ CX
+	JMP row16ln
+
+done16ln:
+	VZEROUPPER
+	RET
