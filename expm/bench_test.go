@@ -121,6 +121,31 @@ func BenchmarkChebyshevOrder(b *testing.B) {
 	}
 }
 
+// BenchmarkChebyshevInCache: one action on a 16-column block of a random
+// graph of 300 nodes (average degree 14), one goroutine (CPU and wall time): the block and the
+// graph stay in the core's cache, so this is the kernel's compute floor
+// per nonzero, column and step, the constant against which the rate on a
+// graph that does not fit (BenchmarkChebyshevOrder) measures the time
+// spent waiting on memory.
+func BenchmarkChebyshevInCache(b *testing.B) {
+	g := randomGraph(b, 300, 14, false, 1)
+	c, err := NewChebyshev(g.Laplacian(), 1, 1e-7)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c = c.WithWorkers(1)
+	const cols = 16
+	n := g.N()
+	x, dst := randomBlock(n, cols, 1), make([]float64, n*cols)
+	cpu := cpuSeconds()
+	for b.Loop() {
+		c.Apply(dst, x, cols)
+	}
+	work := float64(b.N) * float64(c.Degree()) * float64(cols) * float64(2*g.NumEdges()+n)
+	b.ReportMetric((cpuSeconds()-cpu)*1e9/work, "cpu-ns/nonzero·column·step")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/work, "ns/nonzero·column·step")
+}
+
 // benchPass runs GOMAXPROCS blocks of cols unit columns at once through c
 // (each action parallel inside, as the certifier's pass runs it) and
 // reports CPU (user + system) and wall ns per nonzero, column and step.
