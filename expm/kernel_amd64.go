@@ -11,6 +11,9 @@ func rows32AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []
 func rows16AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
 
 //go:noescape
+func rows32lnAVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
+
+//go:noescape
 func rows16lnAVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
 
 //go:noescape
@@ -65,16 +68,22 @@ func rows8(m *csr, lo, hi int, out, x, z, acc []float64, b, chunks int, alpha, b
 // kernels are the AVX2 row kernels, widest first: run handles groups of
 // chunks eight-column chunks.
 var kernels = []struct {
-	run    func(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
+	run    kernelFunc
 	chunks int
-}{{rows32AVX2, 4}, {rows16Padded, 2}, {rows8AVX2, 1}}
+}{{rowsPadded(rows32lnAVX2, rows32AVX2), 4}, {rowsPadded(rows16lnAVX2, rows16AVX2), 2}, {rows8AVX2, 1}}
 
-// rows16Padded runs rows16lnAVX2 when col has prefetchCols entries
-// past its end (csr's own copy always has), else rows16AVX2.
-func rows16Padded(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int) {
-	if cap(col)-len(col) < prefetchCols || len(rowPtr) == 0 || int64(len(col)) != rowPtr[len(rowPtr)-1] {
-		rows16AVX2(out, x, z, acc, rowPtr, col, w, deg, lo, hi, stride, groupBytes, alpha, beta, gam, ck, c0, first)
-		return
+// kernelFunc is an AVX2 row kernel's signature.
+type kernelFunc = func(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
+
+// rowsPadded returns the kernel that runs ln (the kernel in fewer
+// instructions) when col has prefetchCols entries past its end (csr's own
+// copy always has), else old.
+func rowsPadded(ln, old kernelFunc) kernelFunc {
+	return func(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int) {
+		if cap(col)-len(col) < prefetchCols || len(rowPtr) == 0 || int64(len(col)) != rowPtr[len(rowPtr)-1] {
+			old(out, x, z, acc, rowPtr, col, w, deg, lo, hi, stride, groupBytes, alpha, beta, gam, ck, c0, first)
+			return
+		}
+		ln(out, x, z, acc, rowPtr, col[:len(col)+prefetchCols], w, deg, lo, hi, stride, groupBytes, alpha, beta, gam, ck, c0, first)
 	}
-	rows16lnAVX2(out, x, z, acc, rowPtr, col[:len(col)+prefetchCols], w, deg, lo, hi, stride, groupBytes, alpha, beta, gam, ck, c0, first)
 }
