@@ -5,12 +5,6 @@ package expm
 import "golang.org/x/sys/cpu"
 
 //go:noescape
-func rows32AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
-
-//go:noescape
-func rows16AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
-
-//go:noescape
 func rows32lnAVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
 
 //go:noescape
@@ -37,7 +31,8 @@ func rows8(m *csr, lo, hi int, out, x, z, acc []float64, b, chunks int, alpha, b
 	rowPtr, col, w, deg := m.rowPtr, m.col, m.w, m.deg
 	n := len(rowPtr) - 1
 	if lo < 0 || hi > n || len(deg) < n || chunks*8 > b || len(x) < n*b || len(out) < n*b || len(acc) < n*b ||
-		(z != nil && len(z) < n*b) || (w != nil && len(w) != len(col)) {
+		(z != nil && len(z) < n*b) || (w != nil && len(w) != len(col)) ||
+		int64(len(col)) != rowPtr[n] || cap(col)-len(col) < prefetchCols {
 		panic("expm: kernel block of the wrong size")
 	}
 	if lo >= hi {
@@ -59,7 +54,7 @@ func rows8(m *csr, lo, hi int, out, x, z, acc []float64, b, chunks int, alpha, b
 		if z != nil {
 			zo = z[o:]
 		}
-		k.run(out[o:], x[o:], zo, acc[o:], rowPtr, col, w, deg, lo, hi, 8*b, 64*k.chunks*groups, alpha, beta, gam, ck, c0, first)
+		k.run(out[o:], x[o:], zo, acc[o:], rowPtr, col[:len(col)+prefetchCols], w, deg, lo, hi, 8*b, 64*k.chunks*groups, alpha, beta, gam, ck, c0, first)
 		o += 8 * k.chunks * groups
 	}
 	return true
@@ -68,22 +63,6 @@ func rows8(m *csr, lo, hi int, out, x, z, acc []float64, b, chunks int, alpha, b
 // kernels are the AVX2 row kernels, widest first: run handles groups of
 // chunks eight-column chunks.
 var kernels = []struct {
-	run    kernelFunc
+	run    func(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
 	chunks int
-}{{rowsPadded(rows32lnAVX2, rows32AVX2), 4}, {rowsPadded(rows16lnAVX2, rows16AVX2), 2}, {rows8AVX2, 1}}
-
-// kernelFunc is an AVX2 row kernel's signature.
-type kernelFunc = func(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
-
-// rowsPadded returns the kernel that runs ln (the kernel in fewer
-// instructions) when col has prefetchCols entries past its end (csr's own
-// copy always has), else old.
-func rowsPadded(ln, old kernelFunc) kernelFunc {
-	return func(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int) {
-		if cap(col)-len(col) < prefetchCols || len(rowPtr) == 0 || int64(len(col)) != rowPtr[len(rowPtr)-1] {
-			old(out, x, z, acc, rowPtr, col, w, deg, lo, hi, stride, groupBytes, alpha, beta, gam, ck, c0, first)
-			return
-		}
-		ln(out, x, z, acc, rowPtr, col[:len(col)+prefetchCols], w, deg, lo, hi, stride, groupBytes, alpha, beta, gam, ck, c0, first)
-	}
-}
+}{{rows32lnAVX2, 4}, {rows16lnAVX2, 2}, {rows8AVX2, 1}}
