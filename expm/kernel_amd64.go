@@ -2,17 +2,13 @@
 
 package expm
 
-import (
-	"golang.org/x/sys/cpu"
-
-	"github.com/graphcloak/graphcloak/laplacian"
-)
+import "golang.org/x/sys/cpu"
 
 //go:noescape
-func rows32AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
+func rows32lnAVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
 
 //go:noescape
-func rows16AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
+func rows16lnAVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
 
 //go:noescape
 func rows8AVX2(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, chunkBytes int, alpha, beta, gam, ck, c0 float64, first int)
@@ -28,15 +24,15 @@ var useAVX2 = cpu.X86.HasAVX2
 // no index, so every length it relies on is checked here; the graph's own
 // invariants (rowPtr increasing, col in [0, n), weights as long as col)
 // hold by construction.
-func rows8(g *laplacian.Graph, lo, hi int, out, x, z, acc []float64, b, chunks int, alpha, beta, gam, ck, c0 float64) bool {
+func rows8(m *csr, lo, hi int, out, x, z, acc []float64, b, chunks int, alpha, beta, gam, ck, c0 float64) bool {
 	if !useAVX2 || chunks == 0 {
 		return false
 	}
-	rowPtr, col, w := g.CSR()
-	deg := g.Degrees()
+	rowPtr, col, w, deg := m.rowPtr, m.col, m.w, m.deg
 	n := len(rowPtr) - 1
 	if lo < 0 || hi > n || len(deg) < n || chunks*8 > b || len(x) < n*b || len(out) < n*b || len(acc) < n*b ||
-		(z != nil && len(z) < n*b) || (w != nil && len(w) != len(col)) {
+		(z != nil && len(z) < n*b) || (w != nil && len(w) != len(col)) ||
+		int64(len(col)) != rowPtr[n] || cap(col)-len(col) < prefetchCols {
 		panic("expm: kernel block of the wrong size")
 	}
 	if lo >= hi {
@@ -58,7 +54,7 @@ func rows8(g *laplacian.Graph, lo, hi int, out, x, z, acc []float64, b, chunks i
 		if z != nil {
 			zo = z[o:]
 		}
-		k.run(out[o:], x[o:], zo, acc[o:], rowPtr, col, w, deg, lo, hi, 8*b, 64*k.chunks*groups, alpha, beta, gam, ck, c0, first)
+		k.run(out[o:], x[o:], zo, acc[o:], rowPtr, col[:len(col)+prefetchCols], w, deg, lo, hi, 8*b, 64*k.chunks*groups, alpha, beta, gam, ck, c0, first)
 		o += 8 * k.chunks * groups
 	}
 	return true
@@ -69,4 +65,4 @@ func rows8(g *laplacian.Graph, lo, hi int, out, x, z, acc []float64, b, chunks i
 var kernels = []struct {
 	run    func(out, x, z, acc []float64, rowPtr []int64, col []int32, w, deg []float64, lo, hi, stride, groupBytes int, alpha, beta, gam, ck, c0 float64, first int)
 	chunks int
-}{{rows32AVX2, 4}, {rows16AVX2, 2}, {rows8AVX2, 1}}
+}{{rows32lnAVX2, 4}, {rows16lnAVX2, 2}, {rows8AVX2, 1}}

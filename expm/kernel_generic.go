@@ -2,11 +2,9 @@
 
 package expm
 
-import "github.com/graphcloak/graphcloak/laplacian"
-
 const useAVX2 = false
 
 // rows8 has no vector version here: rowsB runs every column in Go.
-func rows8(g *laplacian.Graph, lo, hi int, out, x, z, acc []float64, b, chunks int, alpha, beta, gam, ck, c0 float64) bool {
+func rows8(m *csr, lo, hi int, out, x, z, acc []float64, b, chunks int, alpha, beta, gam, ck, c0 float64) bool {
 	return false
 }
