@@ -10,16 +10,19 @@ import (
 
 // MassCurveWork is the work MassCurves does on its curves: per point of
 // MassGrid and per curve, the rounds of trials simulated there (0: a mass
-// taken as sure, not simulated); foreseen (ForeseeMassCurves), also what
-// its pilot timed.
+// taken as sure, not simulated), all on one pool; foreseen
+// (ForeseeMassCurves), also what its pilot timed.
 type MassCurveWork struct {
 	Rounds [][]int
-	// Beyond is, by curve, the trials scored after the grid: the verdict
-	// curve's refinement masses (Trials each) and locate's step's
-	// forecast runs (stepTrials), all on the 1-unit point's pool;
-	// BeyondDrawn the trials of that pool they draw beyond the grid's.
-	Beyond      []int
-	BeyondDrawn int
+	// Beyond is, by curve, the trials scored after the grid: the
+	// resolvable mass's confirmation (on its own pool), the verdict
+	// curve's refinement masses (Trials each) and locate's step's forecast
+	// runs (stepTrials), these on the grid's pool; BeyondDrawn the trials
+	// of that pool they draw beyond the grid's, ConfirmDrawn the
+	// confirmation pool's.
+	Beyond       []int
+	BeyondDrawn  int
+	ConfirmDrawn int
 	// Pilot is the foresight's timing (seconds with the machine's cores its
 	// own, cputime.Clock; zero for work done).
 	Pilot PilotCost
@@ -38,7 +41,7 @@ type PilotCost struct {
 // the setup and fixed work once, each round drawn once for every curve,
 // scored at each.
 func (w MassCurveWork) Seconds(trials int, p PilotCost) float64 {
-	drawn := w.Drawn()*trials + w.BeyondDrawn
+	drawn := w.Drawn()*trials + w.BeyondDrawn + w.ConfirmDrawn
 	return p.Setup + p.Fixed + float64(drawn)*p.Draw + float64(w.Scored()*trials+w.ScoredBeyond())*p.Score
 }
 
@@ -62,13 +65,13 @@ func (w MassCurveWork) Masses() int {
 	return n
 }
 
-// Drawn is the rounds of trials drawn: at each mass the most any curve
-// takes there (the curves share a mass's pool, each round's trials drawn
-// once for every curve).
+// Drawn is the rounds of trials the grid draws: the most any point
+// takes (every mass and curve scores the first trials of one pool, each
+// round's drawn once for all).
 func (w MassCurveWork) Drawn() int {
 	n := 0
 	for _, r := range w.Rounds {
-		n += max0(r)
+		n = max(n, max0(r))
 	}
 	return n
 }
@@ -191,21 +194,26 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 	return w, nil
 }
 
-// foreseeBeyond foresees the work after the grid (Beyond, BeyondDrawn)
-// from the pilot's rates at each curve's points: a verdict curve is
-// refined on each grid step whose ends' answer probabilities differ by
-// more than refineAnswers (up to seven masses a step, refineMax in all),
-// and locate's step runs (stepTrials) where a step turns — with
-// verdicts, and every sensor reporting.
+// foreseeBeyond foresees the work after the grid (Beyond, BeyondDrawn,
+// ConfirmDrawn) from the pilot's rates at each curve's points: the
+// resolvable mass's confirmation, the rounds its point takes (on a pool
+// of its own); a verdict curve is refined on each grid step whose ends'
+// answer probabilities differ by more than refineAnswers (up to seven
+// masses a step, refineMax in all), and locate's step runs (stepTrials)
+// where a step turns — with verdicts, and every sensor reporting.
 func (w *MassCurveWork) foreseeBeyond(es []Simulation, pilots [][]*Forecast) {
 	base := es[0]
 	w.Beyond = make([]int, len(es))
-	if !base.Verdicts {
-		return
-	}
 	per, rounds := max(base.Trials, 1), verdictRoundTrials(base)
 	need := 0 // the shared pool's trials the work after the grid reads
 	for j, pts := range pilots {
+		if c := confirmRounds(pts, per) * per; c > 0 {
+			w.Beyond[j] += c
+			w.ConfirmDrawn = max(w.ConfirmDrawn, c)
+		}
+		if !base.Verdicts {
+			continue
+		}
 		turning, last := 0, math.NaN() // the last point's answer probability
 		for _, f := range pts {
 			if f == nil {
@@ -220,20 +228,34 @@ func (w *MassCurveWork) foreseeBeyond(es []Simulation, pilots [][]*Forecast) {
 		if turning == 0 {
 			continue
 		}
-		w.Beyond[j] = min(refineMax, 7*turning) * per
+		w.Beyond[j] += min(refineMax, 7*turning) * per
 		need = max(need, per)
 		if base.Missing == 0 && base.Reported == nil {
 			w.Beyond[j] += stepTrials(rounds)
 			need = max(need, 2*rounds)
 		}
 	}
-	unit := 0 // the 1-unit point's rounds: the pool's trials the grid drew
-	for i, m := range MassGrid() {
-		if m == 1 {
-			unit = max0(w.Rounds[i]) * per
+	w.BeyondDrawn = max(0, need-w.Drawn()*per)
+}
+
+// confirmRounds is the rounds the confirmation of a curve's resolvable
+// mass takes, foreseen from its pilot points (nil: not simulated): the
+// rounds at the smallest mass from which every simulated point answers,
+// 0 when none does.
+func confirmRounds(pts []*Forecast, per int) int {
+	at := 0
+	for i := len(pts) - 1; i >= 0; i-- {
+		f := pts[i]
+		if f == nil {
+			continue
 		}
+		r, answer := VerdictRoundsAt(f.CommunityAccuracy, f.Guess(), per)
+		if !answer {
+			break
+		}
+		at = r
 	}
-	w.BeyondDrawn = max(0, need-unit)
+	return at
 }
 
 // pilotTrials are the trials ForeseeMassCurves scores at each point: half

@@ -116,8 +116,8 @@ func TestMassCurveNoFalseResolution(t *testing.T) {
 			t.Errorf("ResolvableMass(%v) = %g; want %g", c.curve, got, c.want)
 		}
 	}
-	if MassSeed(7, 1) != 7 || MassSeed(7, 10) == 7 || MassSeed(7, 10) == MassSeed(7, 100) || SubSeed(7, 0.5) == SubSeed(8, 0.5) {
-		t.Error("MassSeed/SubSeed: the 1-unit point keeps the seed, every other mass and seed draws its own")
+	if ConfirmSeed(7) == 7 || ConfirmSeed(7) == ConfirmSeed(8) || SubSeed(7, 0.5) == SubSeed(8, 0.5) {
+		t.Error("ConfirmSeed/SubSeed: the confirmation's pool is not the curve's, and every seed draws its own")
 	}
 	g, _ := laplacian.Karate()
 	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
@@ -185,8 +185,8 @@ func TestMassCurveProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := len(MassGrid()) * 50; total != want || finals != 1 || last != total {
-		t.Errorf("total %d (want %d, the grid's points × trials), %d reports of 100%% (want 1), last %d", total, want, finals, last)
+	if want := (len(MassGrid()) + 1) * 50; total != want || finals != 1 || last != total {
+		t.Errorf("total %d (want %d, the grid's points and the confirmation × trials), %d reports of 100%% (want 1), last %d", total, want, finals, last)
 	}
 	if reports < len(curve) {
 		t.Errorf("%d reports for %d points", reports, len(curve))
