@@ -318,15 +318,15 @@ const scoreNodeSeconds = 40e-9
 // poolStep prices a plan's per-node forecasts: for each of taus diffusion
 // times, every mass of the curve takes ForecastRounds rounds of trials
 // trials (one to forecast.VerdictRounds, as the rate is far from or near
-// the guess), scored at each of levels ε; the trials are drawn once for
-// every mass and ε on one pool, and as many on the pool that confirms the
-// resolvable masses (forecast.MassCurves).
+// the guess), scored at each of levels ε, and as many at mass 0 for the
+// paired test; the trials are drawn once for every mass and ε, on one
+// pool (forecast.MassCurves).
 func poolStep(levels, taus, trials int, c poolCost) Step {
 	masses := len(forecast.MassGrid())
-	drawn := taus * 2 * ForecastRounds * trials
-	scored := levels * taus * masses * ForecastRounds * trials
+	drawn := taus * ForecastRounds * trials
+	scored := levels * taus * (masses + 1) * ForecastRounds * trials
 	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + float64(scored)*c.Score
 	return Step{Step: "per-node forecasts", Seconds: seconds,
-		Model: fmt.Sprintf("2 pools × %d rounds × %d trials drawn once at %.3g s (the masses' and the confirmation's), %d masses scored at %d ε at %.3g s (%s)",
+		Model: fmt.Sprintf("one pool of %d rounds × %d trials drawn once at %.3g s, scored at %d masses and mass 0 at %d ε at %.3g s (%s)",
 			ForecastRounds, trials, c.Draw, masses, levels, c.Score, c.How)}
 }

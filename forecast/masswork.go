@@ -14,15 +14,13 @@ import (
 // (ForeseeMassCurves), also what its pilot timed.
 type MassCurveWork struct {
 	Rounds [][]int
-	// Beyond is, by curve, the trials scored after the grid: the
-	// resolvable mass's confirmation (on its own pool), the verdict
-	// curve's refinement masses (Trials each) and locate's step's forecast
-	// runs (stepTrials), these on the grid's pool; BeyondDrawn the trials
-	// of that pool they draw beyond the grid's, ConfirmDrawn the
-	// confirmation pool's.
-	Beyond       []int
-	BeyondDrawn  int
-	ConfirmDrawn int
+	// Beyond is, by curve, the trials scored after the grid, on its pool:
+	// at mass 0 for the paired test (as many as its most simulated
+	// point), the verdict curve's refinement masses (Trials each) and
+	// locate's step's forecast runs (stepTrials); BeyondDrawn the trials
+	// of the pool they draw beyond the grid's.
+	Beyond      []int
+	BeyondDrawn int
 	// Pilot is the foresight's timing (seconds with the machine's cores its
 	// own, cputime.Clock; zero for work done).
 	Pilot PilotCost
@@ -41,7 +39,7 @@ type PilotCost struct {
 // the setup and fixed work once, each round drawn once for every curve,
 // scored at each.
 func (w MassCurveWork) Seconds(trials int, p PilotCost) float64 {
-	drawn := w.Drawn()*trials + w.BeyondDrawn + w.ConfirmDrawn
+	drawn := w.Drawn()*trials + w.BeyondDrawn
 	return p.Setup + p.Fixed + float64(drawn)*p.Draw + float64(w.Scored()*trials+w.ScoredBeyond())*p.Score
 }
 
@@ -194,22 +192,23 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 	return w, nil
 }
 
-// foreseeBeyond foresees the work after the grid (Beyond, BeyondDrawn,
-// ConfirmDrawn) from the pilot's rates at each curve's points: the
-// resolvable mass's confirmation, the rounds its point takes (on a pool
-// of its own); a verdict curve is refined on each grid step whose ends'
-// answer probabilities differ by more than refineAnswers (up to seven
-// masses a step, refineMax in all), and locate's step runs (stepTrials)
-// where a step turns — with verdicts, and every sensor reporting.
+// foreseeBeyond foresees the work after the grid (Beyond, BeyondDrawn)
+// from the pilot's rates at each curve's points: the paired test's
+// mass-0 trials, as many as the curve's most rounds (one source a trial);
+// a verdict curve is refined on each grid step whose ends' answer
+// probabilities differ by more than refineAnswers (up to seven masses a
+// step, refineMax in all), and locate's step runs (stepTrials) where a
+// step turns — with verdicts, and every sensor reporting.
 func (w *MassCurveWork) foreseeBeyond(es []Simulation, pilots [][]*Forecast) {
 	base := es[0]
 	w.Beyond = make([]int, len(es))
 	per, rounds := max(base.Trials, 1), verdictRoundTrials(base)
 	need := 0 // the shared pool's trials the work after the grid reads
 	for j, pts := range pilots {
-		if c := confirmRounds(pts, per) * per; c > 0 {
-			w.Beyond[j] += c
-			w.ConfirmDrawn = max(w.ConfirmDrawn, c)
+		if base.Sources <= 1 {
+			for i := range w.Rounds {
+				w.Beyond[j] = max(w.Beyond[j], w.Rounds[i][j]*per)
+			}
 		}
 		if !base.Verdicts {
 			continue
@@ -236,26 +235,6 @@ func (w *MassCurveWork) foreseeBeyond(es []Simulation, pilots [][]*Forecast) {
 		}
 	}
 	w.BeyondDrawn = max(0, need-w.Drawn()*per)
-}
-
-// confirmRounds is the rounds the confirmation of a curve's resolvable
-// mass takes, foreseen from its pilot points (nil: not simulated): the
-// rounds at the smallest mass from which every simulated point answers,
-// 0 when none does.
-func confirmRounds(pts []*Forecast, per int) int {
-	at := 0
-	for i := len(pts) - 1; i >= 0; i-- {
-		f := pts[i]
-		if f == nil {
-			continue
-		}
-		r, answer := VerdictRoundsAt(f.CommunityAccuracy, f.Guess(), per)
-		if !answer {
-			break
-		}
-		at = r
-	}
-	return at
 }
 
 // pilotTrials are the trials ForeseeMassCurves scores at each point: half

@@ -119,14 +119,13 @@ func TestForeseeMassCurvesCountsTheWorkAfterTheGrid(t *testing.T) {
 	}
 }
 
-// TestMassCurvesDrawTwoPools (issue 79, item 1): a plan's curves score
+// TestMassCurvesDrawOnePool (issue 79, item 1): a plan's curves score
 // every mass, ε, refinement mass and locate's step on one pool of trials
-// (trials are linear in the mass) and confirm their resolvable masses on
-// one more — at most two pools drawn, where each mass of the grid drew its
+// (trials are linear in the mass) — where each mass of the grid drew its
 // own before (nine for a curve that simulates the whole grid) — and the
-// foresight prices the trials drawn: within 1.5× of those the pools drew
-// (the oracle: their blocks, counted as they were drawn).
-func TestMassCurvesDrawTwoPools(t *testing.T) {
+// foresight prices the trials drawn: within 1.5× of those the pool drew
+// (the oracle: its blocks, counted as they were drawn).
+func TestMassCurvesDrawOnePool(t *testing.T) {
 	g, _ := laplacian.Karate()
 	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
 	if err != nil {
@@ -151,18 +150,18 @@ func TestMassCurvesDrawTwoPools(t *testing.T) {
 		t.Fatalf("σ 0.5: %d masses simulated, resolvable %g: the case checks nothing", simulated, rs[1].Resolvable)
 	}
 	for j, r := range rs {
-		if r.poolsDrawn > 2 || r.poolsDrawn < 1 {
-			t.Errorf("σ %g: %d pools of trials drawn; want the grid's and the confirmation's", es[j].Sigma, r.poolsDrawn)
+		if r.poolsDrawn != 1 {
+			t.Errorf("σ %g: %d pools of trials drawn; want one for every mass and ε", es[j].Sigma, r.poolsDrawn)
 		}
 	}
 	w, err := ForeseeMassCurves(context.Background(), es, es[0].Seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	foreseen := w.Drawn()*trials + w.BeyondDrawn + w.ConfirmDrawn
-	t.Logf("%d masses simulated at σ 0.5, %d pools, %d trials drawn; foreseen %d (grid %d rounds, %d more, confirmation %d)",
-		simulated, rs[0].poolsDrawn, rs[0].trialsDrawn, foreseen, w.Drawn(), w.BeyondDrawn, w.ConfirmDrawn)
+	foreseen := w.Drawn()*trials + w.BeyondDrawn
+	t.Logf("%d masses simulated at σ 0.5, %d pool, %d trials drawn; foreseen %d (grid %d rounds, %d more)",
+		simulated, rs[0].poolsDrawn, rs[0].trialsDrawn, foreseen, w.Drawn(), w.BeyondDrawn)
 	if ratio := float64(foreseen) / float64(rs[0].trialsDrawn); ratio > 1.5 || ratio < 1/1.5 {
-		t.Errorf("foreseen %d trials drawn, the pools drew %d (%.2f×)", foreseen, rs[0].trialsDrawn, ratio)
+		t.Errorf("foreseen %d trials drawn, the pool drew %d (%.2f×)", foreseen, rs[0].trialsDrawn, ratio)
 	}
 }

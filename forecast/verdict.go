@@ -79,6 +79,7 @@ func PerNode(ctx context.Context, e Simulation) (Forecast, error) {
 			if pooled.verdictMasses != nil {
 				pooled.verdictMasses = append(pooled.verdictMasses, f.verdictMasses...)
 			}
+			pooled.rights = append(slices.Clip(pooled.rights), f.rights...)
 		}
 		T := float64(pooled.Trials)
 		pooled.CommunityAccuracy, pooled.In90Rate, pooled.In90Size, pooled.NoiseDominatedRate = right/T, in90/T, size/T, flagged/T
@@ -217,14 +218,6 @@ func SubSeed(seed uint64, x float64) uint64 {
 	return z ^ z>>31
 }
 
-// confirmSalt names the confirmation pool's seed, SubSeed(seed,
-// confirmSalt): no mass is negative, so it is no point's.
-const confirmSalt = -1
-
-// ConfirmSeed is the seed of the pool MassCurve confirms a curve's
-// resolvable mass on: independent of seed's pool.
-func ConfirmSeed(seed uint64) uint64 { return SubSeed(seed, confirmSalt) }
-
 // MassCurve forecasts e at every mass of MassGrid (each as a verdict
 // would, PerNode, all on one pool of trials drawn from e.Seed — locate's
 // own forecast at each mass) and returns the curve and the resolvable
@@ -326,7 +319,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 		}
 	}
 	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
-		verdicts: newVerdictTests(seed, base.Partition), masses: make([][][]float64, len(es)), sure: make([]int, len(es)),
+		verdicts: newVerdictTests(seed, base.Partition), masses: make([][][]float64, len(es)), rights: make([][][]float64, len(es)), sure: make([]int, len(es)),
 		progress: base.Progress, per: per, gridWork: len(grid) * len(es) * per, stepSlot: step,
 		total: (len(grid)+1+refine)*len(es)*per + len(es)*step}
 	for i, m := range grid {
@@ -367,6 +360,7 @@ type curveRun struct {
 	// once for every mass and ε.
 	verdicts *verdictTests
 	masses   [][][]float64 // by curve and point: the verdict masses
+	rights   [][][]float64 // by curve and point: each trial right or not (nil: not simulated)
 	sure     []int         // by curve: masses in a row answered ≥ 99% of the time
 	// One bar for every curve: point (i, j)'s trials are
 	// (i·len(es)+j)·per … of total, then curve j's confirmation
@@ -377,9 +371,8 @@ type curveRun struct {
 	progress                       func(done, total int)
 	per, gridWork, stepSlot, total int
 	// pool is the run's trials (seed: locate's), drawn once for every mass,
-	// ε, refinement and locate's step; confirm the confirmation's
-	// (ConfirmSeed), made from pool's models when a curve resolves a mass.
-	pool, confirm *TrialPool
+	// ε, refinement and locate's step.
+	pool *TrialPool
 }
 
 // level is curve j's simulation on the run's graph, partition and
@@ -402,6 +395,7 @@ func (c *curveRun) point(ctx context.Context, i, j int, m float64) error {
 		out.Points = append(out.Points, last)
 		// Its predecessor's verdict masses: a lower bound on its own.
 		c.masses[j] = append(c.masses[j], c.masses[j][len(c.masses[j])-1])
+		c.rights[j] = append(c.rights[j], nil)
 		out.rounds = append(out.rounds, 0)
 		return nil
 	case m == 1 && c.unit != nil:
@@ -409,6 +403,7 @@ func (c *curveRun) point(ctx context.Context, i, j int, m float64) error {
 		out.Unit = *u
 		out.Points = append(out.Points, MassPoint{Mass: m, CommunityAccuracy: u.CommunityAccuracy, Low: u.Low, High: u.High, AtChance: u.AtChance})
 		c.masses[j] = append(c.masses[j], u.verdictMasses)
+		c.rights[j] = append(c.rights[j], u.rights)
 		c.sure[j] = sureAfter(u, c.sure[j])
 		out.rounds = append(out.rounds, 0)
 		return nil
@@ -435,6 +430,7 @@ func (c *curveRun) point(ctx context.Context, i, j int, m float64) error {
 	}
 	out.Points = append(out.Points, MassPoint{Mass: m, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High, AtChance: f.AtChance})
 	c.masses[j] = append(c.masses[j], f.verdictMasses)
+	c.rights[j] = append(c.rights[j], f.rights)
 	out.rounds = append(out.rounds, f.Trials/max(e.Trials, 1))
 	c.sure[j] = sureAfter(f, c.sure[j])
 	return nil
@@ -455,78 +451,66 @@ func (c *curveRun) sharedPool(e Simulation) (*TrialPool, error) {
 	return c.pool, nil
 }
 
-// confirmed is curve j's resolvable mass: the smallest mass from which on
-// every point answers (ResolvableMass) that an independent pool
-// (ConfirmSeed, shared by every curve) confirms too — its first trials,
-// as many as the point simulated, right more often than the guess at
-// one-sided level 10% (zConfirm) — tried there, then at each larger mass
-// of the grid until one is; 0 when none is.
-func (c *curveRun) confirmed(ctx context.Context, j int) (float64, error) {
+// pairPoints decides curve j's simulated points by the paired test
+// (pairedAnswer) against the pool's trials at mass 0, scored once at the
+// curve's σ — as many as its most simulated point took. With several
+// sources a trial (a trial's rate then is no single source's chance) each
+// point keeps its own verdict (PerNode's).
+func (c *curveRun) pairPoints(ctx context.Context, j int) error {
 	out := &c.out[j]
-	r := ResolvableMass(out.Points)
-	if !(r > 0) {
-		return 0, nil
+	T := 0
+	for _, rs := range c.rights[j] {
+		T = max(T, len(rs))
+	}
+	if T == 0 || c.base.Sources > 1 {
+		return nil
 	}
 	e := c.level(j)
 	pool, err := c.sharedPool(e)
 	if err != nil {
-		return 0, err
+		return err
 	}
-	if c.confirm == nil {
-		c.confirm = pool.reseeded(ConfirmSeed(c.seed))
-	}
-	e.Seed, e.Pool, e.Verdicts, e.verdicts, e.noEMD = c.confirm.seed, c.confirm, false, nil, true
-	off, shown := c.gridWork+j*c.per, 0 // the bar never goes back
-	for i, p := range out.Points {
-		if p.Mass < r {
-			continue
-		}
-		e.SourceMass, e.Trials = p.Mass/float64(max(e.Sources, 1)), c.per*max(out.rounds[i], 1)
-		e.Progress = nil
-		if c.progress != nil {
-			at := shown
-			e.Progress = func(d, _ int) {
-				shown = max(shown, min(at+d, c.per))
-				c.progress(min(off+shown, c.total-1), c.total)
-			}
-		}
-		res, err := Simulate(ctx, e)
-		if err != nil {
-			return 0, err
-		}
-		out.beyond += res.Trials
-		T := float64(res.Trials)
-		if lo, _ := Wilson(math.Round(res.CommunityAccuracy*T), T, zConfirm); lo > math.Max(1/float64(res.Communities), res.LargestShare) {
-			return p.Mass, nil
+	e.Seed, e.Pool, e.Trials, e.Verdicts, e.verdicts, e.noEMD, e.zeroMass = c.seed, pool, T, false, nil, true, true
+	e.Progress = nil
+	if c.progress != nil {
+		off, shown := c.gridWork+j*c.per, 0 // the bar never goes back, nor past its slot
+		e.Progress = func(d, _ int) {
+			shown = max(shown, min(d, c.per))
+			c.progress(min(off+shown, c.total-1), c.total)
 		}
 	}
-	return 0, nil
+	zero, err := Simulate(ctx, e)
+	if err != nil {
+		return err
+	}
+	out.beyond += zero.Trials
+	guess := out.Unit.Guess()
+	for i, rs := range c.rights[j] {
+		if rs != nil {
+			out.Points[i].AtChance = !pairedAnswer(rs, zero, guess)
+		}
+	}
+	return nil
 }
 
-// zConfirm is the one-sided normal quantile of the confirmation's test:
-// 10%.
-const zConfirm = 1.2815515655446004
-
-// drawn counts the run's pools whose trials were drawn, and the trials
-// drawn on them (a block again past the pool's budget too).
+// drawn counts the run's pools whose trials were drawn (one, or none),
+// and the trials drawn on them (a block again past the pool's budget
+// too).
 func (c *curveRun) drawn() (pools, trials int) {
-	for _, p := range []*TrialPool{c.pool, c.confirm} {
-		if b := p.drawnBlocks(); b > 0 {
-			pools++
-			trials += b * trialBlock
-		}
+	if b := c.pool.drawnBlocks(); b > 0 {
+		return 1, b * trialBlock
 	}
-	return pools, trials
+	return 0, 0
 }
 
 // finish ends curve j: the masses it resolves, and each point's verdict
 // rate.
 func (c *curveRun) finish(ctx context.Context, j int) error {
 	out := &c.out[j]
-	r, err := c.confirmed(ctx, j)
-	if err != nil {
+	if err := c.pairPoints(ctx, j); err != nil {
 		return err
 	}
+	r := ResolvableMass(out.Points)
 	for i := range out.Points {
 		out.Points[i].AtChance = !(r > 0 && out.Points[i].Mass >= r)
 	}
