@@ -451,11 +451,12 @@ func (c *curveRun) sharedPool(e Simulation) (*TrialPool, error) {
 	return c.pool, nil
 }
 
-// pairPoints decides curve j's simulated points by the paired test
-// (pairedAnswer) against the pool's trials at mass 0, scored once at the
-// curve's σ — as many as its most simulated point took. With several
-// sources a trial (a trial's rate then is no single source's chance) each
-// point keeps its own verdict (PerNode's).
+// pairPoints asks each of curve j's answering points (PerNode's verdict:
+// locate's) to pass the paired test too (pairedAnswer), against the
+// pool's trials at mass 0, scored once at the curve's σ — as many as its
+// most simulated point took. With several sources a trial (a trial's
+// rate then is no single source's chance) each point keeps PerNode's
+// verdict alone.
 func (c *curveRun) pairPoints(ctx context.Context, j int) error {
 	out := &c.out[j]
 	T := 0
@@ -486,8 +487,8 @@ func (c *curveRun) pairPoints(ctx context.Context, j int) error {
 	out.beyond += zero.Trials
 	guess := out.Unit.Guess()
 	for i, rs := range c.rights[j] {
-		if rs != nil {
-			out.Points[i].AtChance = !pairedAnswer(rs, zero, guess)
+		if p := &out.Points[i]; rs != nil && !p.AtChance {
+			p.AtChance = !pairedAnswer(rs, zero, guess)
 		}
 	}
 	return nil
