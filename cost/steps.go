@@ -327,6 +327,6 @@ func poolStep(levels, taus, trials int, c poolCost) Step {
 	scored := levels * taus * (masses + 1) * ForecastRounds * trials
 	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + float64(scored)*c.Score
 	return Step{Step: "per-node forecasts", Seconds: seconds,
-		Model: fmt.Sprintf("one pool of %d rounds × %d trials drawn once at %.3g s, scored at %d masses and mass 0 at %d ε at %.3g s (%s)",
+		Model: fmt.Sprintf("one pool of %d rounds × %d trials drawn once at %.3g s, %d masses and mass 0 scored at %d ε at %.3g s (%s)",
 			ForecastRounds, trials, c.Draw, masses, levels, c.Score, c.How)}
 }
