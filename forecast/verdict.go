@@ -222,17 +222,16 @@ func SubSeed(seed uint64, x float64) uint64 {
 // would, PerNode, all on one pool of trials drawn from e.Seed — locate's
 // own forecast at each mass) and returns the curve and the resolvable
 // mass: the smallest mass from which on every mass of the grid is an
-// answer, and whose answer an independent pool (ConfirmSeed) confirms
-// (0: not even MaxMass). The rate grows with the mass, so an answer below
-// a mass at chance is a simulation's error (each point errs with
-// probability ≤ 5%, about 2% at no signal). On one pool the points' errors
-// go together — a lucky sample of sources sits under every mass — so the
-// smallest answering mass is resolved only when a second, independent
-// pool answers there too; where it does not, the next larger mass is
-// tried (docs/derivations.md: a false resolution then needs both pools to
-// err). The masses below the resolvable one are marked at chance. Once
-// two masses in a row are answers right ≥ 99% of the time the larger ones
-// are taken to be so too (not simulated).
+// answer (0: not even MaxMass). The rate grows with the mass, so an
+// answer below a mass at chance is a simulation's error (each point errs
+// with probability ≤ 5%, about 2% at no signal), and the masses below the
+// resolvable one are marked at chance. On one pool the points' errors go
+// together — a lucky sample of sources sits under every mass — so a point
+// answers only when the paired test (pairedAnswer: the same trials at
+// mass 0 as control variate, the luck subtracted) answers too
+// (docs/derivations.md §6). Once two masses in a row are answers right
+// ≥ 99% of the time the larger ones are taken to be so too (not
+// simulated).
 func MassCurve(ctx context.Context, e Simulation) ([]MassPoint, float64, error) {
 	return MassCurveWithUnit(ctx, e, nil)
 }
@@ -268,13 +267,12 @@ type MassCurveResult struct {
 	// rounds are the rounds of trials simulated at each point (0: taken
 	// as sure, or the given unit point): what ForeseeMassCurves foresees.
 	rounds []int
-	// beyond is the trials scored after the grid: the resolvable mass's
-	// confirmation, at the refinement masses and in locate's step's
+	// beyond is the trials scored after the grid: at mass 0 for the
+	// paired test, at the refinement masses and in locate's step's
 	// forecast runs (ForeseeMassCurves' Beyond).
 	beyond int
-	// poolsDrawn is how many pools of trials the run drew (every curve's):
-	// the grid's and, when a curve resolves a mass, the confirmation's;
-	// trialsDrawn the trials drawn on them.
+	// poolsDrawn is how many pools of trials the run drew (every curve's:
+	// one), trialsDrawn the trials drawn on it.
 	poolsDrawn, trialsDrawn int
 }
 
@@ -286,11 +284,10 @@ func (r MassCurveResult) VerdictCurve() []MassPoint { return slices.Clone(r.verd
 // MassCurves is MassCurve for several noise levels at once: es differ in
 // ε or σ only (the first one's graph, partition, τ, sources, trials and
 // progress serve all). Every mass of every curve, the verdict curves'
-// refinement masses and locate's step score the trials of one pool drawn
-// from seed (a TrialPool: trials are linear in the mass, ỹ = m·a + σ·z),
-// and each curve's resolvable mass is confirmed on one more pool
-// (ConfirmSeed), shared by every curve: a plan at five ε and nine masses
-// pays for the diffusions of at most two pools' trials.
+// refinement masses, the paired test's mass 0 and locate's step score the
+// trials of one pool drawn from seed (a TrialPool: trials are linear in
+// the mass, ỹ = m·a + σ·z): a plan at five ε and nine masses pays for the
+// diffusions of one pool's trials, where each mass drew its own before.
 func MassCurves(ctx context.Context, es []Simulation, seed uint64) ([]MassCurveResult, error) {
 	return massCurves(ctx, es, seed, nil)
 }
@@ -363,7 +360,7 @@ type curveRun struct {
 	rights   [][][]float64 // by curve and point: each trial right or not (nil: not simulated)
 	sure     []int         // by curve: masses in a row answered ≥ 99% of the time
 	// One bar for every curve: point (i, j)'s trials are
-	// (i·len(es)+j)·per … of total, then curve j's confirmation
+	// (i·len(es)+j)·per … of total, then curve j's mass-0 scoring
 	// gridWork + j·per …, its k-th refinement mass of its verdict curve
 	// gridWork + len(es)·per + (j·refineMax+k)·per …, and its step's; the
 	// bar ends only with the curves (masses taken as sure, and
