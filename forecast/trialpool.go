@@ -98,15 +98,6 @@ func (e *Simulation) newTrialPool(act expm.Action, model *recovery.Model) *Trial
 		budget: trialPoolBytes, blocks: map[int]*poolEntry{}}
 }
 
-// reseeded is a pool of the same graph, τ, actions and model drawing from
-// seed: another mass's trials without building the models again.
-func (p *TrialPool) reseeded(seed uint64) *TrialPool {
-	_, _ = p.restricted(p.reported) // built once (its error kept in fixedErr), shared with the reseeded pool
-	return &TrialPool{n: p.n, sources: p.sources, tau: p.tau, seed: seed, act: p.act, model: p.model,
-		missing: p.missing, reported: p.reported, fixedOnce: p.fixedOnce, fixed: p.fixed, fixedErr: p.fixedErr,
-		budget: p.budget, blocks: map[int]*poolEntry{}}
-}
-
 // drawnBlocks is how many blocks p drew (0 for nil).
 func (p *TrialPool) drawnBlocks() int {
 	if p == nil {
