@@ -74,7 +74,7 @@ func TestPlanEstimate(t *testing.T) {
 	// answer's rows are its audit's, no trials.
 	pn := stepNamed(e, "per-node forecasts")
 	foreseen := regexp.MustCompile(`^[1-9] of 9 masses on one pool of [0-9]+ rounds × 50 trials drawn once at .*, [0-9]+ rounds scored over 2 ε at `).MatchString(pn.Model)
-	every := strings.HasPrefix(pn.Model, "one pool of 2 rounds × 50 trials drawn once at ") && strings.Contains(pn.Model, "9 masses and mass 0 scored at 2 ε at ")
+	every := strings.HasPrefix(pn.Model, "one pool of 2 rounds × 50 trials drawn once at ") && strings.Contains(pn.Model, "9 masses, mass 0 and 2 more scored at 2 ε at ")
 	if e.Simulations != 2*9*4*50 || pn.Step != "per-node forecasts" || !(pn.Seconds > 0) || !foreseen && !every {
 		t.Errorf("%d simulations (want %d), %+v", e.Simulations, 2*9*4*50, pn)
 	}
