@@ -326,6 +326,11 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 			}
 		}
 	}
+	for j := range c.out { // on the grid's trials, before they are let go
+		if err := c.pairPoints(ctx, j); err != nil {
+			return nil, err
+		}
+	}
 	if c.pool != nil && base.Verdicts {
 		// Kept past the grid for the refinements (one round) and locate's
 		// step (its rounds): the rest is let go now.
@@ -501,13 +506,11 @@ func (c *curveRun) drawn() (pools, trials int) {
 	return 0, 0
 }
 
-// finish ends curve j: the masses it resolves, and each point's verdict
+// finish ends curve j (its points decided, pairPoints): the masses it
+// resolves, and each point's verdict
 // rate.
 func (c *curveRun) finish(ctx context.Context, j int) error {
 	out := &c.out[j]
-	if err := c.pairPoints(ctx, j); err != nil {
-		return err
-	}
 	r := ResolvableMass(out.Points)
 	for i := range out.Points {
 		out.Points[i].AtChance = !(r > 0 && out.Points[i].Mass >= r)
