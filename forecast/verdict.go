@@ -507,8 +507,7 @@ func (c *curveRun) drawn() (pools, trials int) {
 }
 
 // finish ends curve j (its points decided, pairPoints): the masses it
-// resolves, and each point's verdict
-// rate.
+// resolves, and each point's verdict rate.
 func (c *curveRun) finish(ctx context.Context, j int) error {
 	out := &c.out[j]
 	r := ResolvableMass(out.Points)
