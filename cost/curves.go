@@ -45,14 +45,15 @@ type curveWork struct {
 
 // curveStep prices a plan's per-node forecasts as foreseen: for each of
 // taus diffusion times (the smoothed releases' curves taken to run as
-// the one at τ) the foreseen rounds of trials trials drawn at each mass
-// (once for every ε) and scored at each ε, and the trials scored after
-// the grid (refinement masses, locate's step), at what the foresight's
-// pilot took (forecast.MassCurveWork.Seconds).
+// the one at τ) the foreseen rounds of trials trials drawn on one pool
+// (once for every mass and ε) and scored at each mass and ε, and the
+// trials scored after the grid (at mass 0 for the paired test, refinement
+// masses, locate's step), at what the foresight's pilot took
+// (forecast.MassCurveWork.Seconds).
 func curveStep(taus, trials int, cw curveWork) Step {
 	p := cw.Work.Pilot
 	return Step{Step: "per-node forecasts", Seconds: float64(taus) * cw.Work.Seconds(trials, p),
-		Model: fmt.Sprintf("%d of %d masses, %d rounds × %d trials drawn once at %.3g s, %d rounds scored over %d ε at %.3g s, then %d trials scored at the verdict curves' refinement masses and in locate's step on the 1-unit pool (%d drawn), the models %.3g s and the verdicts' nulls %.3g s (foreseen at σ from %s, timed on a block of %d trials of this graph)",
+		Model: fmt.Sprintf("%d of %d masses on one pool of %d rounds × %d trials drawn once at %.3g s, %d rounds scored over %d ε at %.3g s, then %d trials scored at mass 0 for the paired test, at the verdict curves' refinement masses and in locate's step (%d more drawn), the models %.3g s and the verdicts' nulls %.3g s (foreseen at σ from %s, timed on a block of %d trials of this graph)",
 			cw.Work.Masses(), len(forecast.MassGrid()), cw.Work.Drawn(), trials, p.Draw, cw.Work.Scored(), cw.Levels, p.Score,
 			cw.Work.ScoredBeyond(), cw.Work.BeyondDrawn, p.Setup, p.Fixed, cw.How, forecast.TrialBlock)}
 }

@@ -318,12 +318,19 @@ const scoreNodeSeconds = 40e-9
 // poolStep prices a plan's per-node forecasts: for each of taus diffusion
 // times, every mass of the curve takes ForecastRounds rounds of trials
 // trials (one to forecast.VerdictRounds, as the rate is far from or near
-// the guess), drawn once and scored at each of levels ε.
+// the guess), scored at each of levels ε with mass 0 (the paired test)
+// and about two masses more (the verdict curve's refinement masses and
+// locate's step: 0–8 masses of a round, and up to 8 rounds of locate's
+// trials); the trials are drawn once for every mass and ε, on one pool
+// (forecast.MassCurves); and locate's verdict draws its nulls — the
+// mass bound's once, the evidence test's at each ε — a column action each.
 func poolStep(levels, taus, trials int, c poolCost) Step {
 	masses := len(forecast.MassGrid())
-	drawn := taus * masses * ForecastRounds * trials
-	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + float64(levels*drawn)*c.Score
+	drawn := taus * ForecastRounds * trials
+	scored := levels * taus * (masses + 3) * ForecastRounds * trials
+	nulls := taus * (forecast.MassNullDraws + levels*recovery.DefaultEvidenceDraws)
+	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + float64(scored)*c.Score + float64(nulls)*c.Draw/perNodeTrialActions
 	return Step{Step: "per-node forecasts", Seconds: seconds,
-		Model: fmt.Sprintf("%d masses × %d rounds × %d trials drawn once at %.3g s, scored at %d ε at %.3g s (%s)",
-			masses, ForecastRounds, trials, c.Draw, levels, c.Score, c.How)}
+		Model: fmt.Sprintf("one pool of %d rounds × %d trials drawn once at %.3g s, %d masses, mass 0 and 2 more scored at %d ε at %.3g s, %d null draws at a column action each (%s)",
+			ForecastRounds, trials, c.Draw, masses, levels, c.Score, nulls, c.How)}
 }

@@ -89,8 +89,11 @@ type Forecast struct {
 	// read against the curve by source mass (VerdictThreshold). nil when
 	// not forecast.
 	VerdictRate *float64 `json:"verdictRate,omitempty"`
-	// verdictMasses are the trials' verdict masses (Simulation.verdicts).
+	// verdictMasses are the trials' verdict masses (Simulation.verdicts);
+	// rights each trial's CommunityAccuracy (1 or 0 with one source), in
+	// trial order: MassCurves pairs them with its pool's mass-0 trials.
 	verdictMasses []float64
+	rights        []float64
 	// Realized (ModeAnswer) is the share of simulated answers that were
 	// right, counted rather than computed.
 	Realized float64 `json:"realizedRate,omitempty"`
@@ -129,6 +132,7 @@ func Of(r *SimulationResult) Forecast {
 	f.In90Low, f.In90High = Wilson(math.Round(r.In90Rate*float64(r.Trials)), float64(r.Trials), Z95)
 	f.ByCommunity = r.byCommunity
 	f.verdictMasses = r.verdictMasses
+	f.rights = r.accuracies
 	f.finish()
 	return f
 }

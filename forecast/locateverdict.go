@@ -109,7 +109,7 @@ func VerdictRateOf(masses []float64, curve []MassPoint, guess float64, roundTria
 // median 2 units, fall on the climb between 1 and 3.16 units; the grid
 // forecast 0.71 where locate answered 0.61, a curve measured at 24
 // masses 0.64). A segment is halved (its rate simulated at the geometric
-// mean, rate(m) — Trials trials, seeded MassSeed) while it is wider than
+// mean, rate(m) — Trials trials of the curve's pool) while it is wider than
 // refineRatio, some verdict mass (masses, ascending) falls inside it and
 // the answer probabilities at its ends differ by more than refineAnswers
 // — the segment holding the most verdict masses times that difference

@@ -10,14 +10,15 @@ import (
 
 // MassCurveWork is the work MassCurves does on its curves: per point of
 // MassGrid and per curve, the rounds of trials simulated there (0: a mass
-// taken as sure, not simulated); foreseen (ForeseeMassCurves), also what
-// its pilot timed.
+// taken as sure, not simulated), all on one pool; foreseen
+// (ForeseeMassCurves), also what its pilot timed.
 type MassCurveWork struct {
 	Rounds [][]int
-	// Beyond is, by curve, the trials scored after the grid: the verdict
-	// curve's refinement masses (Trials each) and locate's step's
-	// forecast runs (stepTrials), all on the 1-unit point's pool;
-	// BeyondDrawn the trials of that pool they draw beyond the grid's.
+	// Beyond is, by curve, the trials scored after the grid, on its pool:
+	// at mass 0 for the paired test (as many as its most simulated
+	// point), the verdict curve's refinement masses (Trials each) and
+	// locate's step's forecast runs (stepTrials); BeyondDrawn the trials
+	// of the pool they draw beyond the grid's.
 	Beyond      []int
 	BeyondDrawn int
 	// Pilot is the foresight's timing (seconds with the machine's cores its
@@ -62,13 +63,13 @@ func (w MassCurveWork) Masses() int {
 	return n
 }
 
-// Drawn is the rounds of trials drawn: at each mass the most any curve
-// takes there (the curves share a mass's pool, each round's trials drawn
-// once for every curve).
+// Drawn is the rounds of trials the grid draws: the most any point
+// takes (every mass and curve scores the first trials of one pool, each
+// round's drawn once for all).
 func (w MassCurveWork) Drawn() int {
 	n := 0
 	for _, r := range w.Rounds {
-		n += max0(r)
+		n = max(n, max0(r))
 	}
 	return n
 }
@@ -192,20 +193,26 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 }
 
 // foreseeBeyond foresees the work after the grid (Beyond, BeyondDrawn)
-// from the pilot's rates at each curve's points: a verdict curve is
-// refined on each grid step whose ends' answer probabilities differ by
-// more than refineAnswers (up to seven masses a step, refineMax in all),
-// and locate's step runs (stepTrials) where a step turns — with
-// verdicts, and every sensor reporting.
+// from the pilot's rates at each curve's points: the paired test's
+// mass-0 trials, as many as the curve's most rounds (one source a trial);
+// a verdict curve is refined on each grid step whose ends' answer
+// probabilities differ by more than refineAnswers (up to seven masses a
+// step, refineMax in all), and locate's step runs (stepTrials) where a
+// step turns — with verdicts, and every sensor reporting.
 func (w *MassCurveWork) foreseeBeyond(es []Simulation, pilots [][]*Forecast) {
 	base := es[0]
 	w.Beyond = make([]int, len(es))
-	if !base.Verdicts {
-		return
-	}
 	per, rounds := max(base.Trials, 1), verdictRoundTrials(base)
 	need := 0 // the shared pool's trials the work after the grid reads
 	for j, pts := range pilots {
+		if base.Sources <= 1 {
+			for i := range w.Rounds {
+				w.Beyond[j] = max(w.Beyond[j], w.Rounds[i][j]*per)
+			}
+		}
+		if !base.Verdicts {
+			continue
+		}
 		turning, last := 0, math.NaN() // the last point's answer probability
 		for _, f := range pts {
 			if f == nil {
@@ -220,20 +227,14 @@ func (w *MassCurveWork) foreseeBeyond(es []Simulation, pilots [][]*Forecast) {
 		if turning == 0 {
 			continue
 		}
-		w.Beyond[j] = min(refineMax, 7*turning) * per
+		w.Beyond[j] += min(refineMax, 7*turning) * per
 		need = max(need, per)
 		if base.Missing == 0 && base.Reported == nil {
 			w.Beyond[j] += stepTrials(rounds)
 			need = max(need, 2*rounds)
 		}
 	}
-	unit := 0 // the 1-unit point's rounds: the pool's trials the grid drew
-	for i, m := range MassGrid() {
-		if m == 1 {
-			unit = max0(w.Rounds[i]) * per
-		}
-	}
-	w.BeyondDrawn = max(0, need-unit)
+	w.BeyondDrawn = max(0, need-w.Drawn()*per)
 }
 
 // pilotTrials are the trials ForeseeMassCurves scores at each point: half

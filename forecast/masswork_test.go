@@ -118,3 +118,50 @@ func TestForeseeMassCurvesCountsTheWorkAfterTheGrid(t *testing.T) {
 		}
 	}
 }
+
+// TestMassCurvesDrawOnePool (issue 79, item 1): a plan's curves score
+// every mass, ε, refinement mass and locate's step on one pool of trials
+// (trials are linear in the mass) — where each mass of the grid drew its
+// own before (nine for a curve that simulates the whole grid) — and the
+// foresight prices the trials drawn: within 1.5× of those the pool drew
+// (the oracle: its blocks, counted as they were drawn).
+func TestMassCurvesDrawOnePool(t *testing.T) {
+	g, _ := laplacian.Karate()
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const trials = 200
+	var es []Simulation
+	for _, sigma := range []float64{0.25, 0.5} {
+		es = append(es, Simulation{Graph: g, Partition: part, Tau: 1, Sigma: sigma, Trials: trials, VerdictRoundTrials: 100, Seed: 5, Verdicts: true})
+	}
+	rs, err := MassCurves(context.Background(), es, es[0].Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	simulated := 0
+	for _, k := range rs[1].rounds {
+		if k > 0 {
+			simulated++
+		}
+	}
+	if simulated < 6 || !(rs[1].Resolvable > 0) {
+		t.Fatalf("σ 0.5: %d masses simulated, resolvable %g: the case checks nothing", simulated, rs[1].Resolvable)
+	}
+	for j, r := range rs {
+		if r.poolsDrawn != 1 {
+			t.Errorf("σ %g: %d pools of trials drawn; want one for every mass and ε", es[j].Sigma, r.poolsDrawn)
+		}
+	}
+	w, err := ForeseeMassCurves(context.Background(), es, es[0].Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	foreseen := w.Drawn()*trials + w.BeyondDrawn
+	t.Logf("%d masses simulated at σ 0.5, %d pool, %d trials drawn; foreseen %d (grid %d rounds, %d more)",
+		simulated, rs[0].poolsDrawn, rs[0].trialsDrawn, foreseen, w.Drawn(), w.BeyondDrawn)
+	if ratio := float64(foreseen) / float64(rs[0].trialsDrawn); ratio > 1.5 || ratio < 1/1.5 {
+		t.Errorf("foreseen %d trials drawn, the pool drew %d (%.2f×)", foreseen, rs[0].trialsDrawn, ratio)
+	}
+}

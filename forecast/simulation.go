@@ -100,6 +100,9 @@ type Simulation struct {
 	// trialOffset: with a Pool, trial t is the pool's trial trialOffset+t
 	// (PerNode's later rounds take the pool's next trials).
 	trialOffset int
+	// zeroMass: with a Pool, the trials carry no source mass (ỹ = σ·z, the
+	// sources still drawn and scored): MassCurves' paired test.
+	zeroMass bool
 	// Verdicts forecasts locate's verdict on every trial (its evidence
 	// test and source mass; verdictTests): a curve by source mass reads
 	// them (MassPoint.VerdictRate), always for the masses it simulates,
@@ -167,6 +170,9 @@ type SimulationResult struct {
 	// community.NoiseThreshold: locate's verdict without a forecast).
 	NoiseDominatedRate float64   `json:"noiseDominatedRate,omitempty"`
 	accuracies         []float64 // per trial, for the forecast's interval
+	// namedShares (zeroMass runs) is per trial the named community's
+	// share of the nodes: the chance that a uniform source is in it.
+	namedShares []float64
 	// verdictMasses (with Simulation.verdicts) is each trial's verdict
 	// mass: what locate's verdict would forecast at (0: noise).
 	verdictMasses []float64
@@ -228,7 +234,11 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 		}
 		tr.model = e.Pool.model
 		_, post := est.(recovery.Posterior)
-		tr.draw = func(t int) *trialDraw { return e.Pool.trial(e.trialOffset+t, e.SourceMass, res.Sigma, post) }
+		mass := e.SourceMass
+		if e.zeroMass {
+			mass = 0
+		}
+		tr.draw = func(t int) *trialDraw { return e.Pool.trial(e.trialOffset+t, mass, res.Sigma, post) }
 	} else {
 		act, model, err := e.trialModels()
 		if err != nil {
@@ -280,6 +290,9 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 		res.verdictMasses = []float64{}
 	}
 	res.summarise(ran)
+	if e.zeroMass {
+		res.namedShares = namedShares(part, k, ran)
+	}
 	if e.Sources == 1 {
 		comms := make([]int, len(ran))
 		for i, sc := range ran {

@@ -330,9 +330,9 @@ func (p EpsilonSweep) forecaster(ctx context.Context, mode string, memo *ceiling
 		}
 		return func(eps float64) (Forecast, error) {
 			g := e
-			// The unit sources of perNodeRows: the same draws (MassSeed of
-			// the plan's seed at 1 unit) for every ε.
-			g.Epsilon, g.Seed = eps, MassSeed(e.Seed, 1)
+			// The unit sources of perNodeRows: the same draws (the pool
+			// of the plan's seed) for every ε.
+			g.Epsilon, g.Seed = eps, e.Seed
 			g.Progress = p.progress(fmt.Sprintf("forecast ε = %g", eps), e.Progress)
 			// As locate forecasts: its AtChance is locate's noise verdict.
 			f, err := PerNode(ctx, g)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/internal/trials"
@@ -46,6 +47,9 @@ type TrialPool struct {
 	mu     sync.Mutex
 	blocks map[int]*poolEntry
 	kept   int64
+	// blocksDrawn counts the blocks drawn (again too, past the budget): the
+	// diffusions the pool paid for.
+	blocksDrawn atomic.Int64
 }
 
 // poolEntry is one block of trialBlock trials, drawn once.
@@ -94,13 +98,12 @@ func (e *Simulation) newTrialPool(act expm.Action, model *recovery.Model) *Trial
 		budget: trialPoolBytes, blocks: map[int]*poolEntry{}}
 }
 
-// reseeded is a pool of the same graph, τ, actions and model drawing from
-// seed: another mass's trials without building the models again.
-func (p *TrialPool) reseeded(seed uint64) *TrialPool {
-	_, _ = p.restricted(p.reported) // built once (its error kept in fixedErr), shared with the reseeded pool
-	return &TrialPool{n: p.n, sources: p.sources, tau: p.tau, seed: seed, act: p.act, model: p.model,
-		missing: p.missing, reported: p.reported, fixedOnce: p.fixedOnce, fixed: p.fixed, fixedErr: p.fixedErr,
-		budget: p.budget, blocks: map[int]*poolEntry{}}
+// drawnBlocks is how many blocks p drew (0 for nil).
+func (p *TrialPool) drawnBlocks() int {
+	if p == nil {
+		return 0
+	}
+	return int(p.blocksDrawn.Load())
 }
 
 // keepFirst forgets the blocks past the pool's first trials trials (a
@@ -185,6 +188,7 @@ func (p *TrialPool) block(blk int) *poolBlock {
 // node from its own stream (as a lone trial draws them), the action on
 // the block's source vectors, and the model's action on a and z.
 func (p *TrialPool) draw(blk int) *poolBlock {
+	p.blocksDrawn.Add(1)
 	n, b := p.n, trialBlock
 	lo := blk * b
 	out := &poolBlock{src: make([][]int, b), a: make([][]float64, b), z: make([][]float64, b),

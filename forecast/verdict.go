@@ -79,6 +79,7 @@ func PerNode(ctx context.Context, e Simulation) (Forecast, error) {
 			if pooled.verdictMasses != nil {
 				pooled.verdictMasses = append(pooled.verdictMasses, f.verdictMasses...)
 			}
+			pooled.rights = append(slices.Clip(pooled.rights), f.rights...)
 		}
 		T := float64(pooled.Trials)
 		pooled.CommunityAccuracy, pooled.In90Rate, pooled.In90Size, pooled.NoiseDominatedRate = right/T, in90/T, size/T, flagged/T
@@ -207,12 +208,9 @@ func Units(m float64) string {
 // MaxMass is MassGrid's largest mass (units).
 const MaxMass float64 = 1000
 
-// SubSeed is the seed of the simulation at parameter x (a source mass, an
-// ε) derived from seed: a splitmix64 mix of seed and x's bits, so the
-// forecasts of a plan at different masses and ε are independent draws,
-// and a simulation that happened to err at one point (a sample of
-// sources unusually often in the largest community) does not repeat its
-// error at every other.
+// SubSeed is the seed of the simulation at parameter x (an ε, a salt)
+// derived from seed: a splitmix64 mix of seed and x's bits, so that
+// simulations at different x are independent draws.
 func SubSeed(seed uint64, x float64) uint64 {
 	z := seed ^ (math.Float64bits(x) * 0x9e3779b97f4a7c15)
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
@@ -220,34 +218,28 @@ func SubSeed(seed uint64, x float64) uint64 {
 	return z ^ z>>31
 }
 
-// MassSeed is the seed of MassCurve's point at mass m: e.Seed itself at
-// one unit (so the curve's 1-unit point is the unit-source forecast run
-// with the same seed), SubSeed at every other mass.
-func MassSeed(seed uint64, m float64) uint64 {
-	if m == 1 {
-		return seed
-	}
-	return SubSeed(seed, m)
-}
-
 // MassCurve forecasts e at every mass of MassGrid (each as a verdict
-// would, PerNode, with its own seed: MassSeed) and returns the curve and
-// the resolvable mass, the smallest mass from which on every mass of the
-// grid is an answer (0: not even MaxMass). The rate grows with the mass,
-// so an answer below a mass at chance is a simulation's error (each point
-// errs with probability ≤ 5%, about 2% at no signal): asking every larger
-// mass to answer too keeps one unlucky point from claiming a mass the
-// release cannot resolve, and such a point is marked at chance like the
-// masses around it. Once two masses in a row are answers right ≥ 99% of
-// the time the larger ones are taken to be so too (not simulated).
+// would, PerNode, all on one pool of trials drawn from e.Seed — locate's
+// own forecast at each mass) and returns the curve and the resolvable
+// mass: the smallest mass from which on every mass of the grid is an
+// answer (0: not even MaxMass). The rate grows with the mass, so an
+// answer below a mass at chance is a simulation's error (each point errs
+// with probability ≤ 5%, about 2% at no signal), and the masses below the
+// resolvable one are marked at chance. On one pool the points' errors go
+// together — a lucky sample of sources sits under every mass — so a point
+// answers only when the paired test (pairedAnswer: the same trials at
+// mass 0 as control variate, the luck subtracted) answers too
+// (docs/derivations.md §6). Once two masses in a row are answers right
+// ≥ 99% of the time the larger ones are taken to be so too (not
+// simulated).
 func MassCurve(ctx context.Context, e Simulation) ([]MassPoint, float64, error) {
 	return MassCurveWithUnit(ctx, e, nil)
 }
 
 // MassCurveWithUnit is MassCurve whose 1-unit point is unit, a forecast
 // already made of e at unit sources (PerNode, or AtMass at one unit: the
-// same simulation, seed MassSeed(e.Seed, 1) = e.Seed), instead of
-// simulating it again; nil simulates it.
+// same simulation, seed e.Seed), instead of simulating it again; nil
+// simulates it.
 func MassCurveWithUnit(ctx context.Context, e Simulation, unit *Forecast) ([]MassPoint, float64, error) {
 	cs, err := massCurves(ctx, []Simulation{e}, e.Seed, unit)
 	if err != nil {
@@ -275,9 +267,13 @@ type MassCurveResult struct {
 	// rounds are the rounds of trials simulated at each point (0: taken
 	// as sure, or the given unit point): what ForeseeMassCurves foresees.
 	rounds []int
-	// beyond is the trials scored after the grid: at the refinement masses
-	// and in locate's step's forecast runs (ForeseeMassCurves' Beyond).
+	// beyond is the trials scored after the grid: at mass 0 for the
+	// paired test, at the refinement masses and in locate's step's
+	// forecast runs (ForeseeMassCurves' Beyond).
 	beyond int
+	// poolsDrawn is how many pools of trials the run drew (every curve's:
+	// one), trialsDrawn the trials drawn on it.
+	poolsDrawn, trialsDrawn int
 }
 
 // VerdictCurve is the curve r's verdict rates are read off: its points
@@ -287,11 +283,11 @@ func (r MassCurveResult) VerdictCurve() []MassPoint { return slices.Clone(r.verd
 
 // MassCurves is MassCurve for several noise levels at once: es differ in
 // ε or σ only (the first one's graph, partition, τ, sources, trials and
-// progress serve all). The masses are independent draws, seeded
-// MassSeed(seed, m), so one unlucky sample cannot make every point of a
-// curve err together; the curves share them, each mass's trials drawn
-// once (a TrialPool) for every level, so a plan at five ε pays for the
-// diffusions of one curve. Masses run in turn, one pool at a time.
+// progress serve all). Every mass of every curve, the verdict curves'
+// refinement masses, the paired test's mass 0 and locate's step score the
+// trials of one pool drawn from seed (a TrialPool: trials are linear in
+// the mass, ỹ = m·a + σ·z): a plan at five ε and nine masses pays for the
+// diffusions of one pool's trials, where each mass drew its own before.
 func MassCurves(ctx context.Context, es []Simulation, seed uint64) ([]MassCurveResult, error) {
 	return massCurves(ctx, es, seed, nil)
 }
@@ -320,30 +316,34 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 		}
 	}
 	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
-		verdicts: newVerdictTests(seed, base.Partition), masses: make([][][]float64, len(es)), sure: make([]int, len(es)),
+		verdicts: newVerdictTests(seed, base.Partition), masses: make([][][]float64, len(es)), rights: make([][][]float64, len(es)), sure: make([]int, len(es)),
 		progress: base.Progress, per: per, gridWork: len(grid) * len(es) * per, stepSlot: step,
-		total: (len(grid)+refine)*len(es)*per + len(es)*step}
+		total: (len(grid)+1+refine)*len(es)*per + len(es)*step}
 	for i, m := range grid {
-		var pool *TrialPool // this mass's trials, drawn once for every level
 		for j := range es {
-			if err := c.point(ctx, i, j, m, &pool); err != nil {
+			if err := c.point(ctx, i, j, m); err != nil {
 				return nil, err
 			}
 		}
-		if c.unitPool != nil {
-			// Kept past its mass for the refinements (one round) and
-			// locate's step (its rounds): the rest is let go now.
-			keep := 0
-			if base.Verdicts {
-				keep = max(per, VerdictRounds*verdictRoundTrials(base))
-			}
-			c.unitPool.keepFirst(keep)
+	}
+	for j := range c.out { // on the grid's trials, before they are let go
+		if err := c.pairPoints(ctx, j); err != nil {
+			return nil, err
 		}
+	}
+	if c.pool != nil && base.Verdicts {
+		// Kept past the grid for the refinements (one round) and locate's
+		// step (its rounds): the rest is let go now.
+		c.pool.keepFirst(max(per, VerdictRounds*verdictRoundTrials(base)))
 	}
 	for j := range c.out {
 		if err := c.finish(ctx, j); err != nil {
 			return nil, err
 		}
+	}
+	pools, drawn := c.drawn()
+	for j := range c.out {
+		c.out[j].poolsDrawn, c.out[j].trialsDrawn = pools, drawn
 	}
 	if c.progress != nil {
 		c.progress(c.total, c.total)
@@ -362,21 +362,19 @@ type curveRun struct {
 	// once for every mass and ε.
 	verdicts *verdictTests
 	masses   [][][]float64 // by curve and point: the verdict masses
+	rights   [][][]float64 // by curve and point: each trial right or not (nil: not simulated)
 	sure     []int         // by curve: masses in a row answered ≥ 99% of the time
 	// One bar for every curve: point (i, j)'s trials are
-	// (i·len(es)+j)·per … of total, then curve j's k-th refinement mass
-	// of its verdict curve gridWork + (j·refineMax+k)·per …; the bar
-	// ends only with the curves (masses taken as sure, and refinements
-	// not needed, are skipped).
+	// (i·len(es)+j)·per … of total, then curve j's mass-0 scoring
+	// gridWork + j·per …, its k-th refinement mass of its verdict curve
+	// gridWork + len(es)·per + (j·refineMax+k)·per …, and its step's; the
+	// bar ends only with the curves (masses taken as sure, and
+	// refinements not needed, are skipped).
 	progress                       func(done, total int)
 	per, gridWork, stepSlot, total int
-	// models is the first pool's actions and model, without its draws:
-	// every other mass's pool reseeds it (one grid mass's blocks kept at a
-	// time, besides unitPool's).
-	models *TrialPool
-	// unitPool is the 1-unit point's pool, kept after the grid: every
-	// refinement mass and locate's step score its trials (sharedPool).
-	unitPool *TrialPool
+	// pool is the run's trials (seed: locate's), drawn once for every mass,
+	// ε, refinement and locate's step.
+	pool *TrialPool
 }
 
 // level is curve j's simulation on the run's graph, partition and
@@ -389,9 +387,8 @@ func (c *curveRun) level(j int) Simulation {
 
 // point adds curve j's point at mass m, the grid's i-th: its
 // predecessor's once two masses in a row were sure, the given unit
-// point, else simulated on the mass's pool (made by the first level
-// that needs it).
-func (c *curveRun) point(ctx context.Context, i, j int, m float64, pool **TrialPool) error {
+// point, else simulated on the run's pool.
+func (c *curveRun) point(ctx context.Context, i, j int, m float64) error {
 	out := &c.out[j]
 	switch {
 	case c.sure[j] >= 2 && m > 1:
@@ -400,6 +397,7 @@ func (c *curveRun) point(ctx context.Context, i, j int, m float64, pool **TrialP
 		out.Points = append(out.Points, last)
 		// Its predecessor's verdict masses: a lower bound on its own.
 		c.masses[j] = append(c.masses[j], c.masses[j][len(c.masses[j])-1])
+		c.rights[j] = append(c.rights[j], nil)
 		out.rounds = append(out.rounds, 0)
 		return nil
 	case m == 1 && c.unit != nil:
@@ -407,23 +405,18 @@ func (c *curveRun) point(ctx context.Context, i, j int, m float64, pool **TrialP
 		out.Unit = *u
 		out.Points = append(out.Points, MassPoint{Mass: m, CommunityAccuracy: u.CommunityAccuracy, Low: u.Low, High: u.High, AtChance: u.AtChance})
 		c.masses[j] = append(c.masses[j], u.verdictMasses)
+		c.rights[j] = append(c.rights[j], u.rights)
 		c.sure[j] = sureAfter(u, c.sure[j])
 		out.rounds = append(out.rounds, 0)
 		return nil
 	}
 	e := c.level(j)
-	e.Seed, e.Progress, e.verdicts = MassSeed(c.seed, m), nil, c.verdicts
-	if *pool == nil {
-		p, err := c.poolAt(e, e.Seed)
-		if err != nil {
-			return err
-		}
-		*pool = p
-		if m == 1 {
-			c.unitPool = p // kept for the verdict curve and locate's step
-		}
+	e.Seed, e.Progress, e.verdicts = c.seed, nil, c.verdicts
+	pool, err := c.sharedPool(e)
+	if err != nil {
+		return err
 	}
-	e.Pool = *pool
+	e.Pool = pool
 	if c.progress != nil {
 		off := (i*len(c.es) + j) * c.per
 		e.Progress = func(done, _ int) { c.progress(min(off+done, c.total-1), c.total) }
@@ -439,43 +432,82 @@ func (c *curveRun) point(ctx context.Context, i, j int, m float64, pool **TrialP
 	}
 	out.Points = append(out.Points, MassPoint{Mass: m, CommunityAccuracy: f.CommunityAccuracy, Low: f.Low, High: f.High, AtChance: f.AtChance})
 	c.masses[j] = append(c.masses[j], f.verdictMasses)
+	c.rights[j] = append(c.rights[j], f.rights)
 	out.rounds = append(out.rounds, f.Trials/max(e.Trials, 1))
 	c.sure[j] = sureAfter(f, c.sure[j])
 	return nil
 }
 
-// poolAt is the pool of e's trials drawn from seed: the first pool's
-// models reseeded (built once for the run), or the first pool itself.
-func (c *curveRun) poolAt(e Simulation, seed uint64) (*TrialPool, error) {
-	if c.models != nil {
-		return c.models.reseeded(seed), nil
-	}
-	e.Seed = seed
-	p, err := NewTrialPool(e)
-	if err != nil {
-		return nil, err
-	}
-	c.models = p.reseeded(0)
-	return p, nil
-}
-
-// sharedPool is the 1-unit point's pool (seed MassSeed(seed, 1) = seed,
-// locate's): the trials of every refinement mass of every curve and of
-// locate's step, drawn once for all of them (made here when the grid's
-// 1-unit point was given, not simulated).
+// sharedPool is the run's pool (seed c.seed, locate's): the trials of
+// every mass and ε of the grid, every refinement mass and locate's step,
+// drawn once for all of them.
 func (c *curveRun) sharedPool(e Simulation) (*TrialPool, error) {
-	if c.unitPool == nil {
-		p, err := c.poolAt(e, MassSeed(c.seed, 1))
+	if c.pool == nil {
+		e.Seed = c.seed
+		p, err := NewTrialPool(e)
 		if err != nil {
 			return nil, err
 		}
-		c.unitPool = p
+		c.pool = p
 	}
-	return c.unitPool, nil
+	return c.pool, nil
 }
 
-// finish ends curve j: the masses it resolves, and each point's verdict
-// rate.
+// pairPoints asks each of curve j's answering points (PerNode's verdict:
+// locate's) to pass the paired test too (pairedAnswer), against the
+// pool's trials at mass 0, scored once at the curve's σ — as many as its
+// most simulated point took. With several sources a trial (a trial's
+// rate then is no single source's chance) each point keeps PerNode's
+// verdict alone.
+func (c *curveRun) pairPoints(ctx context.Context, j int) error {
+	out := &c.out[j]
+	T := 0
+	for _, rs := range c.rights[j] {
+		T = max(T, len(rs))
+	}
+	if T == 0 || c.base.Sources > 1 {
+		return nil
+	}
+	e := c.level(j)
+	pool, err := c.sharedPool(e)
+	if err != nil {
+		return err
+	}
+	e.Seed, e.Pool, e.Trials, e.Verdicts, e.verdicts, e.noEMD, e.zeroMass = c.seed, pool, T, false, nil, true, true
+	e.Progress = nil
+	if c.progress != nil {
+		off, shown := c.gridWork+j*c.per, 0 // the bar never goes back, nor past its slot
+		e.Progress = func(d, _ int) {
+			shown = max(shown, min(d, c.per))
+			c.progress(min(off+shown, c.total-1), c.total)
+		}
+	}
+	zero, err := Simulate(ctx, e)
+	if err != nil {
+		return err
+	}
+	out.beyond += zero.Trials
+	guess := out.Unit.Guess()
+	for i, rs := range c.rights[j] {
+		if p := &out.Points[i]; rs != nil && !p.AtChance {
+			p.AtChance = !pairedAnswer(rs, zero, guess)
+		}
+	}
+	return nil
+}
+
+// drawn counts the run's pools whose trials were drawn (one, or none),
+// and the trials drawn on them (a block again past the pool's budget
+// too).
+func (c *curveRun) drawn() (pools, trials int) {
+	if b := c.pool.drawnBlocks(); b > 0 {
+		return 1, b * trialBlock
+	}
+	return 0, 0
+}
+
+// finish ends curve j (its points decided, pairPoints): the masses it
+// resolves, and each point's verdict rate.
 func (c *curveRun) finish(ctx context.Context, j int) error {
 	out := &c.out[j]
 	r := ResolvableMass(out.Points)
@@ -572,7 +604,7 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 // trials beyond the grid's) and reports them on the run's bar, in curve
 // j's slot of stepTrials after the refinements'.
 func (c *curveRun) stepProgress(j int) func(trials int) {
-	off, done := c.gridWork+len(c.es)*refineMax*c.per+j*c.stepSlot, 0
+	off, done := c.gridWork+len(c.es)*(1+refineMax)*c.per+j*c.stepSlot, 0
 	return func(trials int) {
 		c.out[j].beyond += trials
 		done += trials
@@ -588,7 +620,7 @@ func (c *curveRun) refinementProgress(j, k int) func(done, total int) {
 	if c.progress == nil {
 		return nil
 	}
-	off := c.gridWork + (j*refineMax+k)*c.per
+	off := c.gridWork + (len(c.es)+j*refineMax+k)*c.per
 	c.progress(min(off, c.total-1), c.total)
 	return func(done, _ int) { c.progress(min(off+done, c.total-1), c.total) }
 }
@@ -616,9 +648,9 @@ func sureAfter(f *Forecast, sure int) int {
 // m: the verdict a plan's row (m = 1, unit sources) takes from the curve.
 func Resolves(resolvable, m float64) bool { return resolvable > 0 && m >= resolvable }
 
-// forecastMassPoint is MassCurve's forecast at mass m (seed MassSeed).
+// forecastMassPoint is MassCurve's forecast at mass m (its pool's seed,
+// e.Seed).
 func forecastMassPoint(ctx context.Context, e Simulation, m float64) (*Forecast, error) {
-	e.Seed = MassSeed(e.Seed, m)
 	return AtMass(ctx, e, GivenMass(m, ""))
 }
 

@@ -84,13 +84,13 @@ func TestPlanEstimate(t *testing.T) {
 	}
 	// The simulations: at most 2 ε × 9 masses × 4 rounds × 50 trials,
 	// priced as foreseen (the masses and rounds the curves will take,
-	// drawn once per mass and scored at each ε; forecast's
+	// drawn once on one pool and scored at each mass and ε; forecast's
 	// TestForeseeMassCurvesAgainstTheCurves checks the count), or, where
 	// the foresight runs past its bound, every mass at 2 rounds; the
 	// answer's rows are its audit's, no trials.
 	pn := stepNamed(e, "per-node forecasts")
-	foreseen := regexp.MustCompile(`^[1-9] of 9 masses, [0-9]+ rounds × 50 trials drawn once at .*, [0-9]+ rounds scored over 2 ε at `).MatchString(pn.Model)
-	every := strings.HasPrefix(pn.Model, "9 masses × 2 rounds × 50 trials drawn once at ") && strings.Contains(pn.Model, "scored at 2 ε at ")
+	foreseen := regexp.MustCompile(`^[1-9] of 9 masses on one pool of [0-9]+ rounds × 50 trials drawn once at .*, [0-9]+ rounds scored over 2 ε at `).MatchString(pn.Model)
+	every := strings.HasPrefix(pn.Model, "one pool of 2 rounds × 50 trials drawn once at ") && strings.Contains(pn.Model, "9 masses, mass 0 and 2 more scored at 2 ε at ")
 	if e.Simulations != 2*9*4*50 || pn.Step != "per-node forecasts" || !(pn.Seconds > 0) || !foreseen && !every {
 		t.Errorf("%d simulations (want %d), %+v", e.Simulations, 2*9*4*50, pn)
 	}
@@ -197,7 +197,7 @@ func TestPlanEstimateDrawsNoTrial(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
 	pn := stepNamed(e, "per-node forecasts")
-	if !strings.HasPrefix(pn.Model, "9 masses × 2 rounds × 50 trials drawn once at ") || strings.Contains(pn.Model, "timed on a block") || !(pn.Seconds > 0) {
+	if !strings.HasPrefix(pn.Model, "one pool of 2 rounds × 50 trials drawn once at ") || strings.Contains(pn.Model, "timed on a block") || !(pn.Seconds > 0) {
 		t.Errorf("per-node forecasts %+v; want them priced at the step rate, no trial drawn", pn)
 	}
 }

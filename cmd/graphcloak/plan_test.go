@@ -17,8 +17,9 @@ import (
 // at ε 0.5 and 1 resolve 0.1-unit sources (0.44 against a guess of 0.353:
 // one unlucky sample of sources, 0.356 at 1000 trials, reused at every mass
 // and ε). The true rate rises above the guess only from about 10 units on.
-// Now each mass draws its own seed (one unlucky sample cannot make every
-// mass err together; the ε of a plan share each mass's draws), a mass is
+// Now every mass and ε of a plan score one pool of trials, each point's
+// answer paired with the same trials at mass 0 (one unlucky sample cannot
+// make every mass err together: docs/derivations.md §6), a mass is
 // resolved only when every larger one is, and the unit-source row follows
 // the curve.
 func TestPlanResolvesNoFalseMass(t *testing.T) {
@@ -70,7 +71,7 @@ func TestPlanResolvesNoFalseMass(t *testing.T) {
 			seen = append(seen, f.Seed)
 		}
 	}
-	// A plan's rows share their draws (each mass's trials serve every ε):
+	// A plan's rows share their draws (one pool's trials serve every ε):
 	// both ε of a plan report one seed, and the plans each their own.
 	if len(seen) != 6 {
 		t.Fatalf("%d rows, want 2 per plan", len(seen))
