@@ -308,12 +308,13 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	}
 	grid := MassGrid()
 	per := max(base.Trials, 1)
-	refine, step := 0, 0 // the verdict curve's refinement masses each curve may add, and locate's step's trials
-	if base.Verdicts {
-		refine = refineMax
-		if base.Missing == 0 && base.Reported == nil {
-			step = stepTrials(verdictRoundTrials(base))
-		}
+	// The verdict curve's refinement masses each curve may add, and
+	// locate's step's trials: every point scores locate's verdict (the
+	// run's verdictTests), so they run with Verdicts unset too, and the
+	// bar counts them (it sat at 99 % through them, issue 79).
+	refine, step := refineMax, 0
+	if base.Missing == 0 && base.Reported == nil {
+		step = stepTrials(verdictRoundTrials(base))
 	}
 	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
 		verdicts: newVerdictTests(seed, base.Partition), masses: make([][][]float64, len(es)), rights: make([][][]float64, len(es)), sure: make([]int, len(es)),
@@ -476,10 +477,15 @@ func (c *curveRun) pairPoints(ctx context.Context, j int) error {
 	e.Seed, e.Pool, e.Trials, e.Verdicts, e.verdicts, e.noEMD, e.zeroMass = c.seed, pool, T, false, nil, true, true
 	e.Progress = nil
 	if c.progress != nil {
-		off, shown := c.gridWork+j*c.per, 0 // the bar never goes back, nor past its slot
+		// Its T trials (up to every round of the grid's) fill the slot of
+		// c.per evenly: the bar neither sits at its slot's end nor goes
+		// back, and says each step once.
+		off, shown := c.gridWork+j*c.per, 0
 		e.Progress = func(d, _ int) {
-			shown = max(shown, min(d, c.per))
-			c.progress(min(off+shown, c.total-1), c.total)
+			if now := min(d*c.per/T, c.per); now > shown {
+				shown = now
+				c.progress(min(off+shown, c.total-1), c.total)
+			}
 		}
 	}
 	zero, err := Simulate(ctx, e)

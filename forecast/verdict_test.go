@@ -161,7 +161,7 @@ func TestMassCurveProgress(t *testing.T) {
 	}
 	var mu sync.Mutex
 	returned := false
-	last, finals, total, reports := -1, 0, 0, 0
+	last, finals, total, reports, same := -1, 0, 0, 0, 0
 	curve, _, err := MassCurve(context.Background(), Simulation{Graph: g, Partition: part, Tau: 1, Epsilon: 1, Delta: 1e-5,
 		Sensitivity: &sens, Trials: 50, Seed: 3, Workers: 1, Progress: func(done, tot int) {
 			mu.Lock()
@@ -172,6 +172,9 @@ func TestMassCurveProgress(t *testing.T) {
 			}
 			if tot != total || done < last {
 				t.Errorf("report %d/%d after %d/%d", done, tot, last, total)
+			}
+			if done == last {
+				same++ // a count said again: the bar stuck where its slots ran out
 			}
 			last = done
 			if done >= tot {
@@ -185,8 +188,13 @@ func TestMassCurveProgress(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (len(MassGrid()) + 1) * 50; total != want || finals != 1 || last != total {
-		t.Errorf("total %d (want %d, the grid's points and the mass-0 scoring × trials), %d reports of 100%% (want 1), last %d", total, want, finals, last)
+	// Every point scores locate's verdict, so the refinement masses and
+	// locate's step run (and are counted) with Verdicts unset too.
+	if want := (len(MassGrid())+1+refineMax)*50 + stepTrials(50); total != want || finals != 1 || last != total {
+		t.Errorf("total %d (want %d, the grid's points, the mass-0 scoring and the refinements × trials, and locate's step), %d reports of 100%% (want 1), last %d", total, want, finals, last)
+	}
+	if same > reports/10 {
+		t.Errorf("%d of %d reports said the count before them again", same, reports)
 	}
 	if reports < len(curve) {
 		t.Errorf("%d reports for %d points", reports, len(curve))
