@@ -27,7 +27,9 @@ func AtMassMemo(ctx context.Context, e Simulation, m MassEstimate, memo Memo, al
 	}
 	f, err := AtMass(ctx, e, m)
 	if err == nil && f != nil && key != "" {
-		f.Reused = false
+		// What the memo keeps, as a later run reads it: the trials'
+		// verdict masses and rights (MassCurves' own) are not kept.
+		f.Reused, f.verdictMasses, f.rights = false, nil, nil
 		memo.Store(key, *f)
 		for _, k := range also {
 			if k != "" {
