@@ -174,6 +174,25 @@ func (c *Cache) Calibrate(ctx context.Context, m *Model, eps, alpha float64, cap
 // errors are Load's (fs.ErrNotExist, *CacheMACError,
 // ErrCacheMismatch for another graph, τ, T, version or geometry).
 func (c *Cache) loadCalibrations(m *Model) (*Calibrations, error) {
+	f, err := c.readCalibrations(m.Graph, m.Tau, m.fit)
+	if err != nil {
+		return nil, err
+	}
+	key, perm, err := geometryOrder(m)
+	if err != nil {
+		return nil, err
+	}
+	if f.Geometry != key {
+		return nil, fmt.Errorf("%w: calibrated on another partition", ErrCacheMismatch)
+	}
+	f.perm = perm
+	return f, nil
+}
+
+// readCalibrations reads the calibrations stored beside the certificate
+// of g at τ and k, whatever their geometry; its errors are
+// loadCalibrations'.
+func (c Cache) readCalibrations(g *laplacian.Graph, tau float64, k fitKey) (*Calibrations, error) {
 	b, err := os.ReadFile(c.Path + CalibrationsSuffix)
 	if err != nil {
 		return nil, err
@@ -185,21 +204,13 @@ func (c *Cache) loadCalibrations(m *Model) (*Calibrations, error) {
 	if err := c.checkMAC(f.MAC, f.mac); err != nil {
 		return nil, err
 	}
-	graph, err := sortedFingerprint(m.Graph)
+	graph, err := sortedFingerprint(g)
 	if err != nil {
 		return nil, err
 	}
-	if err := f.matches(CalibrationsKind, graph, m.Tau, m.fit, c.Software); err != nil {
+	if err := f.matches(CalibrationsKind, graph, tau, k, c.Software); err != nil {
 		return nil, err
 	}
-	key, perm, err := geometryOrder(m)
-	if err != nil {
-		return nil, err
-	}
-	if f.Geometry != key {
-		return nil, fmt.Errorf("%w: calibrated on another partition", ErrCacheMismatch)
-	}
-	f.perm = perm
 	return &f, nil
 }
 
@@ -238,16 +249,8 @@ func (c *Cache) storeCalibration(m *Model, file *Calibrations, e CalibrationEntr
 // cap): what plan --estimate does not price again. Calibrate still
 // restores each and checks its loss on every edge.
 func (c Cache) CalibratedEpsilons(g *laplacian.Graph, tau float64, opt recovery.CertifierOptions) []float64 {
-	b, err := os.ReadFile(c.Path + CalibrationsSuffix)
+	f, err := c.readCalibrations(g, tau, fitKeyOf(opt))
 	if err != nil {
-		return nil
-	}
-	var f Calibrations
-	if json.Unmarshal(b, &f) != nil || c.checkMAC(f.MAC, f.mac) != nil {
-		return nil
-	}
-	sorted, _, err := laplacian.SortedByKey(g)
-	if err != nil || f.matches(CalibrationsKind, sorted.Fingerprint(), tau, fitKeyOf(opt), c.Software) != nil {
 		return nil
 	}
 	var eps []float64
