@@ -69,6 +69,9 @@ type Forecast struct {
 	// Ceiling is an upper bound on the mean rate of any (ε, δ)-DP
 	// mechanism on this graph and partition (0 when not computed).
 	Ceiling float64 `json:"ceiling,omitempty"`
+	// MassNullQuantile is set only in the sweep's Memo entry of the mass
+	// bound's null quantile (keptQuantile), never in a forecast row.
+	MassNullQuantile float64 `json:"massNullQuantile,omitempty"`
 	// AtChance is true when the interval reaches the chance level or the
 	// prior rate, whichever is higher: the configuration cannot be told
 	// from guessing (uniformly, or always the largest community). locate

@@ -26,6 +26,7 @@ type verdictTests struct {
 	mu       sync.Mutex
 	mass     map[*recovery.Model]*massBound
 	evidence map[nullKey][]float64 // null draws by model and σ
+	kept     *keptQuantile         // the first model's mass quantile across runs (nil: drawn)
 }
 
 // nullKey names the evidence test's null draws: a model and a σ.
@@ -53,7 +54,7 @@ func (v *verdictTests) verdictMass(md *recovery.Model, y, c []float64, sigma flo
 	v.mu.Lock()
 	mass, ok := v.mass[md]
 	if !ok {
-		mass = newMassBound(md, v.seed, nil)
+		mass = v.newMass(md)
 		v.mass[md] = mass
 	}
 	null, ok := v.evidence[nullKey{md, sigma}]

@@ -82,17 +82,8 @@ type massBound struct {
 // (MassNullDraws actions of the transpose, each reported to progress
 // unless nil); nil md: the sum's bound alone.
 func newMassBound(md *recovery.Model, seed uint64, progress func(done, total int)) *massBound {
-	b := &massBound{md: md}
-	if md == nil {
-		return b
-	}
-	norms, _ := md.ColumnNorms2()
-	b.root = make([]float64, len(norms))
-	for s, v := range norms {
-		b.root[s] = math.Sqrt(math.Max(v, 0))
-		b.nmax = math.Max(b.nmax, b.root[s])
-	}
-	if !(b.nmax > 0) {
+	b := massBoundWith(md, 0)
+	if md == nil || !(b.nmax > 0) {
 		return b
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x6d617373)) // "mass"
@@ -109,6 +100,25 @@ func newMassBound(md *recovery.Model, seed uint64, progress func(done, total int
 	})
 	slices.Sort(null)
 	b.q = null[int(math.Ceil(0.9875*float64(len(null)+1)))-1]
+	return b
+}
+
+// massBoundWith is md's bound with the null quantile q (0: none yet):
+// the columns' norms, no draws.
+func massBoundWith(md *recovery.Model, q float64) *massBound {
+	b := &massBound{md: md}
+	if md == nil {
+		return b
+	}
+	norms, _ := md.ColumnNorms2()
+	b.root = make([]float64, len(norms))
+	for s, v := range norms {
+		b.root[s] = math.Sqrt(math.Max(v, 0))
+		b.nmax = math.Max(b.nmax, b.root[s])
+	}
+	if b.nmax > 0 {
+		b.q = q
+	}
 	return b
 }
 

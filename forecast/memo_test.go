@@ -48,15 +48,15 @@ func TestSweepMemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if memo.stores != 6 { // two modes × two ε, and the two ε's ceilings
-		t.Fatalf("stored %d forecasts, want 6", memo.stores)
+	if memo.stores != 7 { // two modes × two ε, the two ε's ceilings and the mass null quantile
+		t.Fatalf("stored %d forecasts, want 7", memo.stores)
 	}
 	again, err := SweepEpsilons(ctx, sweep)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if memo.stores != 6 {
-		t.Fatalf("the second sweep stored %d more: it simulated again", memo.stores-6)
+	if memo.stores != 7 {
+		t.Fatalf("the second sweep stored %d more: it simulated again", memo.stores-7)
 	}
 	for i, f := range again.Forecasts {
 		if !f.Reused || first.Forecasts[i].Reused {

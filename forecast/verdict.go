@@ -241,7 +241,7 @@ func MassCurve(ctx context.Context, e Simulation) ([]MassPoint, float64, error) 
 // same simulation, seed e.Seed), instead of simulating it again; nil
 // simulates it.
 func MassCurveWithUnit(ctx context.Context, e Simulation, unit *Forecast) ([]MassPoint, float64, error) {
-	cs, err := massCurves(ctx, []Simulation{e}, e.Seed, unit)
+	cs, err := massCurves(ctx, []Simulation{e}, e.Seed, unit, nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -289,12 +289,13 @@ func (r MassCurveResult) VerdictCurve() []MassPoint { return slices.Clone(r.verd
 // the mass, ỹ = m·a + σ·z): a plan at five ε and nine masses pays for the
 // diffusions of one pool's trials, where each mass drew its own before.
 func MassCurves(ctx context.Context, es []Simulation, seed uint64) ([]MassCurveResult, error) {
-	return massCurves(ctx, es, seed, nil)
+	return massCurves(ctx, es, seed, nil, nil)
 }
 
 // massCurves is MassCurves; unit, when non-nil, is the one curve's 1-unit
-// point (MassCurveWithUnit).
-func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecast) ([]MassCurveResult, error) {
+// point (MassCurveWithUnit); kept, when non-nil, keeps the mass bound's
+// null quantile across runs (a sweep's Memo).
+func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecast, kept *keptQuantile) ([]MassCurveResult, error) {
 	if len(es) == 0 {
 		return nil, nil
 	}
@@ -317,7 +318,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 		step = stepTrials(verdictRoundTrials(base))
 	}
 	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
-		verdicts: newVerdictTests(seed, base.Partition), masses: make([][][]float64, len(es)), rights: make([][][]float64, len(es)), sure: make([]int, len(es)),
+		verdicts: newVerdictTests(seed, base.Partition).keeping(kept), masses: make([][][]float64, len(es)), rights: make([][][]float64, len(es)), sure: make([]int, len(es)),
 		progress: base.Progress, per: per, gridWork: len(grid) * len(es) * per, stepSlot: step,
 		total: (len(grid)+1+refine)*len(es)*per + len(es)*step}
 	for i, m := range grid {
