@@ -61,6 +61,9 @@ type Held struct {
 	// certificate (their audits over every edge were kept with them).
 	Calibrated []float64
 	Rows       map[string][]float64
+	// MassNull: the per-node forecasts' mass null quantile at τ is kept
+	// beside their rows (its draws are not priced).
+	MassNull bool
 }
 
 // PlanEstimate is a plan's modelled steps (plan --estimate and the plan's
@@ -244,7 +247,7 @@ func (w PlanWork) perNode(step float64) ([]Step, int) {
 	if !ok {
 		return nil, n
 	}
-	return []Step{w.told(poolStep(levels, 1+len(w.Smooth), trials, c))}, n
+	return []Step{w.told(poolStep(levels, 1+len(w.Smooth), trials, c, w.Held.MassNull))}, n
 }
 
 // curves foresees the per-node curves at eps (forecast.ForeseeMassCurves)

@@ -10,6 +10,7 @@ import (
 	"github.com/graphcloak/graphcloak/forecast"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // TestPricePool: a plan's first line prices the per-node
@@ -152,5 +153,22 @@ func TestCalibrationStepPricesTheEdgeAudits(t *testing.T) {
 	}
 	if !(audit["0.2"] > audit["0.05"]) {
 		t.Errorf("audits priced at %v: want the denser graph's dearer", audit)
+	}
+}
+
+// TestPoolStepLeavesAKeptMassNullOut: with the mass bound's null quantile
+// kept (Held.MassNull), the per-node step prices the evidence test's
+// draws only — MassNullDraws column actions less, to the bit — and says
+// so in its model.
+func TestPoolStepLeavesAKeptMassNullOut(t *testing.T) {
+	c := poolCost{Setup: 0.5, Draw: 0.02, Score: 1e-3, How: "test"}
+	drawn, kept := poolStep(2, 1, 200, c, false), poolStep(2, 1, 200, c, true)
+	want := float64(forecast.MassNullDraws) * c.Draw / perNodeTrialActions
+	if d := drawn.Seconds - kept.Seconds; math.Abs(d-want) > 1e-12*drawn.Seconds {
+		t.Fatalf("kept quantile saves %g s, want %g (%d draws at %g s)", d, want, forecast.MassNullDraws, c.Draw/perNodeTrialActions)
+	}
+	nulls := fmt.Sprintf("%d null draws", 2*recovery.DefaultEvidenceDraws)
+	if !strings.Contains(kept.Model, nulls) {
+		t.Fatalf("model %q does not say %q", kept.Model, nulls)
 	}
 }

@@ -35,6 +35,19 @@ func (p EpsilonSweep) keptQuantile(fp *laplacian.Fingerprint) *keptQuantile {
 	return &keptQuantile{memo: p.Memo, key: key}
 }
 
+// HeldMassNull reports whether the memo keeps the mass bound's null
+// quantile of the sweep's simulation at τ: a run reads it instead of its
+// MassNullDraws (an estimate prices the rest).
+func (p EpsilonSweep) HeldMassNull() bool {
+	fp := p.Graph.Graph.Fingerprint()
+	k := p.keptQuantile(&fp)
+	if k == nil {
+		return false
+	}
+	_, ok := k.load()
+	return ok
+}
+
 // load returns the kept quantile, if any.
 func (k *keptQuantile) load() (float64, bool) {
 	f, ok := k.memo.Load(k.key)
