@@ -479,12 +479,15 @@ func (env *envelope) posteriorOf(sw *envelopeSweep, o int) []float64 {
 // so they are kept in 32 bits: the search's inner loop reads only b, and
 // the smaller array stays in cache.
 type envelopeSweep struct {
-	cg       *CommunityGeometry
-	env      *envelope
-	members  [][]int32
-	b        []int32 // exponent per node (floor where untouched)
-	origin   []int32
-	touched  []int32
+	cg      *CommunityGeometry
+	env     *envelope
+	members [][]int32
+	b       []int32 // exponent per node (floor where untouched)
+	origin  []int32
+	touched []int32
+	// values[i] is g_o(touched[i]), set by totalWith for its each
+	// (optimize's attribution read each twice: one exp a node less).
+	values   []float64
 	settled  []bool
 	sources  []int32
 	frontier []int32
@@ -630,8 +633,11 @@ func (env *envelope) totalWith(ctx context.Context, workers int, mass, own []flo
 	}
 	err := env.forCommunities(ctx, workers, func(w int, sw *envelopeSweep, o int) {
 		part := parts[w]
+		sw.values = sw.values[:0]
 		for _, s := range sw.touched {
-			part[s] += uint64(math.Round((sw.value(int(s)) - fl) * (1 << massBits)))
+			g := sw.value(int(s))
+			sw.values = append(sw.values, g)
+			part[s] += massUnits(g - fl)
 		}
 		for _, v := range sw.members[o] {
 			own[v] = sw.value(int(v)) // one worker per community: no race
@@ -648,6 +654,19 @@ func (env *envelope) totalWith(ctx context.Context, workers int, mass, own []flo
 		mass[s] = float64(k)*fl + float64(sum)/(1<<massBits)
 	}
 	return err
+}
+
+// massUnits is uint64(math.Round(d·2^massBits)) for the d ∈ [0, 1] of a
+// term above the floor (−0 or a last-bit negative d: 0), to the bit,
+// without math.Round's bit handling (a tenth of the sweep): below 2^52,
+// x + 1/2 is exact, or rounds only where x < 1/2 (to 1, e.g. x =
+// 0.49999999999999994), which the first case takes.
+func massUnits(d float64) uint64 {
+	x := d * (1 << massBits)
+	if !(x >= 0.5) {
+		return 0
+	}
+	return uint64(x + 0.5)
 }
 
 // massBits is the fixed point of the masses: k terms ≤ 1 fit in 64 bits
@@ -823,8 +842,8 @@ func (env *envelope) optimize(ctx context.Context, workers, steps int, mass, own
 	benefit, cost, price := make([]float64, n), make([]float64, n), make([]float64, n)
 	part := env.cg.part
 	attribute := func(sw *envelopeSweep, o int) {
-		for _, s := range sw.touched {
-			v, g := sw.origin[s], sw.value(int(s))
+		for i, s := range sw.touched {
+			v, g := sw.origin[s], sw.values[i]
 			cost[v] += price[s] * g
 			if part[s] == o {
 				benefit[v] += g

@@ -103,7 +103,7 @@ func (env *envelope) shifted(ctx context.Context, workers int, st *exponentStore
 		row, part := st.b[o*n:(o+1)*n], parts[w]
 		for s, b := range row {
 			if x := int64(b) + shift; x < floor {
-				part[s] += uint64(math.Round((gridExp(x) - fl) * (1 << massBits)))
+				part[s] += massUnits(gridExp(x) - fl)
 			}
 		}
 		for _, v := range members[o] {
