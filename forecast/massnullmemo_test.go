@@ -4,9 +4,6 @@ import (
 	"context"
 	"reflect"
 	"testing"
-
-	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // TestSweepKeepsTheMassNullQuantile: a sweep keeps the mass bound's null
@@ -16,15 +13,8 @@ import (
 // drawn again is the one kept: it does not depend on ε). On main a new ε
 // drew its MassNullDraws again: the memo held no quantile.
 func TestSweepKeepsTheMassNullQuantile(t *testing.T) {
-	g, part, err := laplacian.Generate("sbm:sizes=30x30x30,pin=0.3,pout=0.02,seed=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sensitivity.Graph(g, 1, 1, sensitivity.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	base := Simulation{Graph: g, Partition: part, Tau: 1, Delta: 1e-6, Trials: 20, Seed: 5, Sensitivity: &s}
+	base := memoSimulation(t)
+	g := base.Graph
 	ctx := context.Background()
 	perNode := []string{ModePerNode}
 	memo := &mapMemo{m: map[string]Forecast{}}

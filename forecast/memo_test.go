@@ -27,11 +27,10 @@ func (m *mapMemo) Store(key string, f Forecast) {
 	m.m[key] = f
 }
 
-// TestSweepMemo: a sweep run again with a Memo returns every forecast it
-// computed the first time — the same rows, each marked reused — and
-// simulates nothing, nor computes a ceiling again (a second memo that holds nothing would); a sweep
-// with another ε, seed, trials or partition finds none of them.
-func TestSweepMemo(t *testing.T) {
+// memoSimulation is the memo tests' simulation: three blocks of 30
+// nodes, Δ2 at τ = 1, 20 trials.
+func memoSimulation(t *testing.T) Simulation {
+	t.Helper()
 	g, part, err := laplacian.Generate("sbm:sizes=30x30x30,pin=0.3,pout=0.02,seed=3")
 	if err != nil {
 		t.Fatal(err)
@@ -40,7 +39,16 @@ func TestSweepMemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Simulation{Graph: g, Partition: part, Tau: 1, Delta: 1e-6, Trials: 20, Seed: 5, Sensitivity: &s}
+	return Simulation{Graph: g, Partition: part, Tau: 1, Delta: 1e-6, Trials: 20, Seed: 5, Sensitivity: &s}
+}
+
+// TestSweepMemo: a sweep run again with a Memo returns every forecast it
+// computed the first time — the same rows, each marked reused — and
+// simulates nothing, nor computes a ceiling again (a second memo that holds nothing would); a sweep
+// with another ε, seed, trials or partition finds none of them.
+func TestSweepMemo(t *testing.T) {
+	base := memoSimulation(t)
+	g, part := base.Graph, base.Partition
 	memo := &mapMemo{m: map[string]Forecast{}}
 	sweep := EpsilonSweep{Graph: base, Epsilons: []float64{1, 4}, Memo: memo}
 	ctx := context.Background()

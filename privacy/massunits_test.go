@@ -15,9 +15,7 @@ func TestMassUnitsIsRound(t *testing.T) {
 	xs := []float64{0, math.Copysign(0, -1), -1e-300, 0.49999999999999994, 0.5, 1.5, 2.5, 1, scale}
 	for k := 0; k <= 50; k++ {
 		p := math.Ldexp(1, k)
-		for _, x := range []float64{p, p - 0.5, p + 0.5, math.Nextafter(p-0.5, 0), math.Nextafter(p-0.5, p), math.Nextafter(p+0.5, p), math.Nextafter(p+0.5, 2*p)} {
-			xs = append(xs, x)
-		}
+		xs = append(xs, p, p-0.5, p+0.5, math.Nextafter(p-0.5, 0), math.Nextafter(p-0.5, p), math.Nextafter(p+0.5, p), math.Nextafter(p+0.5, 2*p))
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 200000 {
