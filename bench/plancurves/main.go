@@ -17,6 +17,8 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"os"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +35,7 @@ func main() {
 	trials := flag.Int("trials", 200, "plan's trials a round (--trials)")
 	rounds := flag.Int("locate-trials", 100, "locate's forecast trials a round")
 	seed := flag.Uint64("seed", 1, "plan's seed")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the curves to this file")
 	flag.Parse()
 	if *comms == "" {
 		log.Fatal("give -communities")
@@ -58,12 +61,14 @@ func main() {
 		last = done
 	}
 	log.Printf("%s: %d nodes, %d communities, %d curves", *spec, g.N(), k, len(es))
+	stop := startProfile(*profile)
 	cpu0, wall := cputime.Process(), time.Now()
 	rs, err := forecast.MassCurves(context.Background(), es, *seed)
 	if err != nil {
 		log.Fatal(err)
 	}
 	cpu := cputime.Process() - cpu0
+	stop()
 	for j, r := range rs {
 		fmt.Printf("σ %g: resolvable %g, locate step %.4g, verdict curve %d masses (%d added)\n", es[j].Sigma, r.Resolvable, r.LocateStep,
 			len(r.VerdictCurve()), len(r.VerdictCurve())-len(r.Points))
@@ -72,4 +77,25 @@ func main() {
 		}
 	}
 	fmt.Printf("forecasts by source mass: %.1f CPU-s of this process, %.1f s wall\n", cpu, time.Since(wall).Seconds())
+}
+
+// startProfile starts a CPU profile written to path (none when empty) and
+// returns what stops it.
+func startProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			log.Fatal(err)
+		}
+	}
 }
