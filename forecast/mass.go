@@ -134,7 +134,7 @@ func (b *massBound) estimateFrom(y, c []float64, sigma float64) MassEstimate {
 	for _, v := range y {
 		sum += v
 	}
-	return b.fromSum(sum, len(y), sigma, func(root []float64) float64 {
+	return b.fromSum(sum, len(y), sigma, func(root []float64, _ float64) float64 {
 		if c == nil {
 			c = make([]float64, b.md.N())
 			b.md.ApplyT(c, y)
@@ -145,15 +145,17 @@ func (b *massBound) estimateFrom(y, c []float64, sigma float64) MassEstimate {
 
 // fromSum is the estimate of readings of n sensors summing to sum;
 // matched, asked only when the matched bound applies, is their statistic
-// max_s (Mᵀy)_s/root_s (stat; root the columns' norms ‖M e_s‖).
-func (b *massBound) fromSum(sum float64, n int, sigma float64, matched func(root []float64) float64) MassEstimate {
+// max_s (Mᵀy)_s/root_s (stat; root the columns' norms ‖M e_s‖), or any
+// number below cut = σ·q when the statistic is proven below it (the bound
+// is then below 0, and the sum's bound stands).
+func (b *massBound) fromSum(sum float64, n int, sigma float64, matched func(root []float64, cut float64) float64) MassEstimate {
 	se := sigma * math.Sqrt(float64(n))
 	m := MassEstimate{Mass: sum, SE: se, High: sum + zMassTwo*se, Low: math.Max(0, sum-zMassSum*se)}
 	md := b.md
 	if md == nil || md.M() != n || !(sigma > 0) || !(b.nmax > 0) {
 		return m
 	}
-	m.Low = math.Max(m.Low, (matched(b.root)-sigma*b.q)/b.nmax)
+	m.Low = math.Max(m.Low, (matched(b.root, sigma*b.q)-sigma*b.q)/b.nmax)
 	return m
 }
 

@@ -125,7 +125,10 @@ func (ps *poolScorer) scoreBlock(sc *scoreScratch, tr *graphTrials, md *recovery
 		out.exact = 1
 	}
 	if v := tr.e.verdicts; v != nil {
-		matched := func(root []float64) float64 { // massBound.stat of c0
+		matched := func(root []float64, cut float64) float64 { // massBound.stat of c0
+			if bl.matchedBelow(k, root, m, sigma, cut) {
+				return math.Inf(-1)
+			}
 			best := math.Inf(-1)
 			for s, r := range root {
 				if r > 0 {
@@ -241,7 +244,7 @@ func (ps *poolScorer) scoreRanking(out *graphScore, sc *scoreScratch, n int) {
 // nY sensors sum to sumY, whose correlations' matched statistic is
 // matched's and whose log-likelihood ratios are ll (the evidence test's,
 // μ = 1; mx their largest).
-func (v *verdictTests) poolVerdictMass(sc *scoreScratch, md *recovery.Model, sigma, sumY float64, nY int, matched func(root []float64) float64, ll []float64, mx float64) float64 {
+func (v *verdictTests) poolVerdictMass(sc *scoreScratch, md *recovery.Model, sigma, sumY float64, nY int, matched func(root []float64, cut float64) float64, ll []float64, mx float64) float64 {
 	mass, null := v.tests(md, sigma)
 	low := mass.fromSum(sumY, nY, sigma, matched).Low
 	if low == 0 || !v.evidenceIn(sc, ll, mx, null) {
@@ -319,4 +322,45 @@ func turningDraw(null []float64) (crit float64, ok bool) {
 		}
 	}
 	return 0, false
+}
+
+// blockMaxima are, by trial of a block, the largest ca_s/root_s and
+// cz_s/root_s over the nodes of root_s > 0 and of their magnitudes.
+type blockMaxima struct {
+	once                 sync.Once
+	ca, caAbs, cz, czAbs []float64
+}
+
+// matchedBelow reports whether the matched statistic max_s c0_s/root_s of
+// trial k's correlations c0 = m·ca + σ·cz (m ≥ 0) is proven below cut —
+// at noise it mostly is, and the n divisions are not made: it is at most
+// m·max(ca/root) + σ·max(cz/root), each maximum taken once a block, and
+// the margin covers the rounding of every term many times over. root is
+// the block's model's (one per model: the same for every caller).
+func (bl *poolBlock) matchedBelow(k int, root []float64, m, sigma, cut float64) bool {
+	mx := &bl.maxima
+	mx.once.Do(func() {
+		b := len(bl.ca)
+		mx.ca, mx.caAbs, mx.cz, mx.czAbs = make([]float64, b), make([]float64, b), make([]float64, b), make([]float64, b)
+		for j := range b {
+			mx.ca[j], mx.caAbs[j] = columnMaxima(bl.ca[j], root)
+			mx.cz[j], mx.czAbs[j] = columnMaxima(bl.cz[j], root)
+		}
+	})
+	bound := m*mx.ca[k] + sigma*mx.cz[k]
+	margin := 1e-9 * (m*mx.caAbs[k] + sigma*mx.czAbs[k] + math.Abs(cut))
+	return m >= 0 && bound+margin < cut
+}
+
+// columnMaxima are max_s x_s/root_s and max_s |x_s|/root_s over root_s > 0
+// (−∞ and 0 when there is none).
+func columnMaxima(x, root []float64) (hi, abs float64) {
+	hi = math.Inf(-1)
+	for s, r := range root {
+		if r > 0 {
+			v := x[s] / r
+			hi, abs = max(hi, v), max(abs, math.Abs(v))
+		}
+	}
+	return hi, abs
 }

@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -36,6 +37,7 @@ func main() {
 	rounds := flag.Int("locate-trials", 100, "locate's forecast trials a round")
 	seed := flag.Uint64("seed", 1, "plan's seed")
 	profile := flag.String("cpuprofile", "", "write a CPU profile of the curves to this file")
+	foresee := flag.Bool("foresee", false, "first foresee the step's seconds as plan does (forecast.ForeseeMassCurves)")
 	flag.Parse()
 	if *comms == "" {
 		log.Fatal("give -communities")
@@ -61,6 +63,14 @@ func main() {
 		last = done
 	}
 	log.Printf("%s: %d nodes, %d communities, %d curves", *spec, g.N(), k, len(es))
+	foreseen := -1.0
+	if *foresee {
+		w, err := forecast.ForeseeMassCurves(context.Background(), es, *seed)
+		if err != nil {
+			log.Fatal(err)
+		}
+		foreseen = w.Seconds(*trials, w.Pilot)
+	}
 	stop := startProfile(*profile)
 	cpu0, wall := cputime.Process(), time.Now()
 	rs, err := forecast.MassCurves(context.Background(), es, *seed)
@@ -77,6 +87,10 @@ func main() {
 		}
 	}
 	fmt.Printf("forecasts by source mass: %.1f CPU-s of this process, %.1f s wall\n", cpu, time.Since(wall).Seconds())
+	if foreseen >= 0 {
+		fmt.Printf("foreseen %.1f s with the machine's %d cores its own; took %.1f CPU-s / %d = %.1f s\n",
+			foreseen, runtime.GOMAXPROCS(0), cpu, runtime.GOMAXPROCS(0), cpu/float64(runtime.GOMAXPROCS(0)))
+	}
 }
 
 // startProfile starts a CPU profile written to path (none when empty) and
