@@ -10,6 +10,9 @@
 //
 // The σ default to those of ε = 0.5 … 8 at Δ2 ≈ 0.4, δ = 1e-5 (the
 // analytic Gaussian's order): plan's five ε without computing Δ2.
+// -foresee first prices the step as plan's estimate does
+// (forecast.ForeseeMassCurves) and prints it beside the CPU time taken;
+// -cpuprofile writes a profile of the curves.
 package main
 
 import (
