@@ -44,11 +44,8 @@ func newVerdictTests(seed uint64, part []int) *verdictTests {
 	canon, k := community.Canonical(nil, part) // the test's ids index its communities
 	v := &verdictTests{seed: seed, part: canon, size: make([]float64, k), logSize: make([]float64, k),
 		mass: map[*recovery.Model]*massBound{}, evidence: map[nullKey][]float64{}}
-	for _, c := range canon {
-		v.size[c]++
-	}
-	for c, n := range v.size {
-		v.logSize[c] = math.Log(n)
+	for c, n := range memberCounts(canon) {
+		v.size[c], v.logSize[c] = float64(n), math.Log(float64(n))
 	}
 	return v
 }

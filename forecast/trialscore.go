@@ -52,15 +52,21 @@ func newPoolScorer(tr *graphTrials, est recovery.Estimator) *poolScorer {
 	if p, ok := est.(recovery.Posterior); !ok || p != (recovery.Posterior{}) {
 		return nil
 	}
+	return &poolScorer{part: tr.part, size: memberCounts(tr.part), n: e.Graph.N()}
+}
+
+// memberCounts are the nodes of each community of a partition into ids
+// 0 … k−1.
+func memberCounts(part []int) []int {
 	k := 0
-	for _, c := range tr.part {
+	for _, c := range part {
 		k = max(k, c+1)
 	}
 	size := make([]int, k)
-	for _, c := range tr.part {
+	for _, c := range part {
 		size[c]++
 	}
-	return &poolScorer{part: tr.part, size: size, n: e.Graph.N()}
+	return size
 }
 
 // score is trial t's score at mass m (the pool's trial t, its block's
