@@ -22,6 +22,9 @@ import (
 type verdictTests struct {
 	seed uint64
 	part []int
+	// size and logSize are each community's nodes (the test's ids) and
+	// their log.
+	size, logSize []float64
 
 	mu       sync.Mutex
 	mass     map[*recovery.Model]*massBound
@@ -39,8 +42,36 @@ type nullKey struct {
 // seed (locate seeds them by its own seed; any seed gives the same
 // rates in law).
 func newVerdictTests(seed uint64, part []int) *verdictTests {
-	canon, _ := community.Canonical(nil, part) // the test's ids index its communities
-	return &verdictTests{seed: seed, part: canon, mass: map[*recovery.Model]*massBound{}, evidence: map[nullKey][]float64{}}
+	canon, k := community.Canonical(nil, part) // the test's ids index its communities
+	v := &verdictTests{seed: seed, part: canon, size: make([]float64, k), logSize: make([]float64, k),
+		mass: map[*recovery.Model]*massBound{}, evidence: map[nullKey][]float64{}}
+	for c, n := range memberCounts(canon) {
+		v.size[c], v.logSize[c] = float64(n), math.Log(float64(n))
+	}
+	return v
+}
+
+// tests are model md's mass bound and the evidence test's null at σ,
+// drawn at the first ask.
+func (v *verdictTests) tests(md *recovery.Model, sigma float64) (*massBound, []float64) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	mass, ok := v.mass[md]
+	if !ok {
+		mass = v.newMass(md)
+		v.mass[md] = mass
+	}
+	null, ok := v.evidence[nullKey{md, sigma}]
+	if !ok {
+		null = v.test().Null(md.Problem(nil, sigma)) // the null reads no readings
+		v.evidence[nullKey{md, sigma}] = null
+	}
+	return mass, null
+}
+
+// test is the evidence test locate runs.
+func (v *verdictTests) test() recovery.EvidenceTest {
+	return recovery.EvidenceTest{Seed: v.seed, Partition: v.part}
 }
 
 // verdictMass is the verdict mass of readings y with noise σ on model md
@@ -49,27 +80,17 @@ func newVerdictTests(seed uint64, part []int) *verdictTests {
 // statistics read it instead of an action of their own each, which
 // doubled a plan's per-node forecasts on the power grid (10.8 s → 24.9 s).
 func (v *verdictTests) verdictMass(md *recovery.Model, y, c []float64, sigma float64) float64 {
-	test := recovery.EvidenceTest{Seed: v.seed, Partition: v.part}
-	p := md.Problem(y, sigma)
-	v.mu.Lock()
-	mass, ok := v.mass[md]
-	if !ok {
-		mass = v.newMass(md)
-		v.mass[md] = mass
-	}
-	null, ok := v.evidence[nullKey{md, sigma}]
-	if !ok {
-		null = test.Null(p)
-		v.evidence[nullKey{md, sigma}] = null
-	}
-	v.mu.Unlock()
+	mass, null := v.tests(md, sigma)
 	if c == nil {
 		c = make([]float64, md.N())
 		md.ApplyT(c, y)
 	}
 	// StatisticOf overwrites its correlations: the mass reads c first.
 	low := mass.estimateFrom(y, c, sigma).Low
-	if recovery.PValueOf(test.StatisticOf(p, slices.Clone(c)), null) > recovery.NoiseLevel {
+	if low == 0 { // 0 whatever the evidence test says
+		return 0
+	}
+	if recovery.PValueOf(v.test().StatisticOf(md.Problem(y, sigma), slices.Clone(c)), null) > recovery.NoiseLevel {
 		return 0
 	}
 	return low

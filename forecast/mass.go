@@ -127,7 +127,7 @@ func (b *massBound) stat(c []float64) float64 {
 	best := math.Inf(-1)
 	for s, x := range c {
 		if b.root[s] > 0 {
-			best = math.Max(best, x/b.root[s])
+			best = max(best, x/b.root[s]) // math.Max's rules, inlined
 		}
 	}
 	return best
@@ -140,22 +140,32 @@ func (b *massBound) estimate(y []float64, sigma float64) MassEstimate {
 
 // estimateFrom is estimate with c = Mᵀy when known (nil: computed).
 func (b *massBound) estimateFrom(y, c []float64, sigma float64) MassEstimate {
-	n := len(y)
 	var sum float64
 	for _, v := range y {
 		sum += v
 	}
+	return b.fromSum(sum, len(y), sigma, func(root []float64, _ float64) float64 {
+		if c == nil {
+			c = make([]float64, b.md.N())
+			b.md.ApplyT(c, y)
+		}
+		return b.stat(c)
+	})
+}
+
+// fromSum is the estimate of readings of n sensors summing to sum;
+// matched, asked only when the matched bound applies, is their statistic
+// max_s (Mᵀy)_s/root_s (stat; root the columns' norms ‖M e_s‖), or any
+// number below cut = σ·q when the statistic is proven below it (the bound
+// is then below 0, and the sum's bound stands).
+func (b *massBound) fromSum(sum float64, n int, sigma float64, matched func(root []float64, cut float64) float64) MassEstimate {
 	se := sigma * math.Sqrt(float64(n))
 	m := MassEstimate{Mass: sum, SE: se, High: sum + zMassTwo*se, Low: math.Max(0, sum-zMassSum*se)}
 	md := b.md
 	if md == nil || md.M() != n || !(sigma > 0) || !(b.nmax > 0) {
 		return m
 	}
-	if c == nil {
-		c = make([]float64, md.N())
-		md.ApplyT(c, y)
-	}
-	m.Low = math.Max(m.Low, (b.stat(c)-sigma*b.q)/b.nmax)
+	m.Low = math.Max(m.Low, (matched(b.root, sigma*b.q)-sigma*b.q)/b.nmax)
 	return m
 }
 

@@ -73,6 +73,8 @@ type poolBlock struct {
 	rows  []int
 	model *recovery.Model
 	err   error
+	// maxima bound the verdict's matched statistic (matchedBelow).
+	maxima blockMaxima
 }
 
 // trialPoolBytes is how much memory a pool keeps its blocks in.

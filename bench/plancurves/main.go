@@ -10,6 +10,9 @@
 //
 // The σ default to those of ε = 0.5 … 8 at Δ2 ≈ 0.4, δ = 1e-5 (the
 // analytic Gaussian's order): plan's five ε without computing Δ2.
+// -foresee first prices the step as plan's estimate does
+// (forecast.ForeseeMassCurves) and prints it beside the CPU time taken;
+// -cpuprofile writes a profile of the curves.
 package main
 
 import (
@@ -17,6 +20,9 @@ import (
 	"flag"
 	"fmt"
 	"log"
+	"os"
+	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -33,6 +39,8 @@ func main() {
 	trials := flag.Int("trials", 200, "plan's trials a round (--trials)")
 	rounds := flag.Int("locate-trials", 100, "locate's forecast trials a round")
 	seed := flag.Uint64("seed", 1, "plan's seed")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the curves to this file")
+	foresee := flag.Bool("foresee", false, "first foresee the step's seconds as plan does (forecast.ForeseeMassCurves)")
 	flag.Parse()
 	if *comms == "" {
 		log.Fatal("give -communities")
@@ -58,12 +66,22 @@ func main() {
 		last = done
 	}
 	log.Printf("%s: %d nodes, %d communities, %d curves", *spec, g.N(), k, len(es))
+	foreseen := -1.0
+	if *foresee {
+		w, err := forecast.ForeseeMassCurves(context.Background(), es, *seed)
+		if err != nil {
+			log.Fatal(err)
+		}
+		foreseen = w.Seconds(*trials, w.Pilot)
+	}
+	stop := startProfile(*profile)
 	cpu0, wall := cputime.Process(), time.Now()
 	rs, err := forecast.MassCurves(context.Background(), es, *seed)
 	if err != nil {
 		log.Fatal(err)
 	}
 	cpu := cputime.Process() - cpu0
+	stop()
 	for j, r := range rs {
 		fmt.Printf("σ %g: resolvable %g, locate step %.4g, verdict curve %d masses (%d added)\n", es[j].Sigma, r.Resolvable, r.LocateStep,
 			len(r.VerdictCurve()), len(r.VerdictCurve())-len(r.Points))
@@ -72,4 +90,29 @@ func main() {
 		}
 	}
 	fmt.Printf("forecasts by source mass: %.1f CPU-s of this process, %.1f s wall\n", cpu, time.Since(wall).Seconds())
+	if foreseen >= 0 {
+		fmt.Printf("foreseen %.1f s with the machine's %d cores its own; took %.1f CPU-s / %d = %.1f s\n",
+			foreseen, runtime.GOMAXPROCS(0), cpu, runtime.GOMAXPROCS(0), cpu/float64(runtime.GOMAXPROCS(0)))
+	}
+}
+
+// startProfile starts a CPU profile written to path (none when empty) and
+// returns what stops it.
+func startProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		log.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			log.Fatal(err)
+		}
+	}
 }
