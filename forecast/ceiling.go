@@ -356,11 +356,11 @@ func communityIndex(part []int) ([]int32, int) {
 // starMatrix holds a constraint matrix explicitly (row s: the
 // representatives u and their weights a; the diagonal 1 is implicit) for
 // the subgradient descent on the dual.
-type starMatrix[T uint16 | int32] struct {
+type starMatrix struct {
 	b      []float64
 	rowPtr []int
 	next   []int // while it is filled (add): each row's next entry
-	u      []T
+	u      []int32
 	a      []float32
 	ch     rowChunks // set on first use (one chunk) unless set before
 	under  []uint8   // the gradient's cov[u] < 1 (uncovered): 1, else 0
@@ -372,7 +372,7 @@ const maxStarEntries = 1 << 25
 // newStarMatrix allocates the matrix whose row s will hold count[s+1]
 // entries (count[0] = 0; it becomes the row pointers), or returns nil when
 // that is more than maxStarEntries entries. add fills it row by row.
-func newStarMatrix(count []int, b []float64) *starMatrix[int32] {
+func newStarMatrix(count []int, b []float64) *starMatrix {
 	n := len(count) - 1
 	for s := 0; s < n; s++ {
 		count[s+1] += count[s]
@@ -381,13 +381,13 @@ func newStarMatrix(count []int, b []float64) *starMatrix[int32] {
 	if total > maxStarEntries {
 		return nil
 	}
-	return &starMatrix[int32]{b: b, rowPtr: count, next: slices.Clone(count[:n]), u: make([]int32, total), a: make([]float32, total),
+	return &starMatrix{b: b, rowPtr: count, next: slices.Clone(count[:n]), u: make([]int32, total), a: make([]float32, total),
 		ch: newRowChunks(n, routedChunks)}
 }
 
 // add puts the entry a of p_u in row s.
-func (m *starMatrix[T]) add(s, u int, a float64) {
-	m.u[m.next[s]] = T(u)
+func (m *starMatrix) add(s, u int, a float64) {
+	m.u[m.next[s]] = int32(u)
 	// Rounded down: a smaller coefficient only weakens the constraint, so
 	// the bound stays valid.
 	m.a[m.next[s]] = math.Nextafter32(float32(a), 0)
@@ -396,7 +396,7 @@ func (m *starMatrix[T]) add(s, u int, a float64) {
 
 // value returns the dual bound f(y) = Σ b_s y_s + Σ_u max(0, 1 − cov_u(y))
 // and fills cov.
-func (m *starMatrix[T]) value(y, cov []float64) float64 {
+func (m *starMatrix) value(y, cov []float64) float64 {
 	if m.ch.bufs == nil {
 		m.ch = newRowChunks(len(y), 1)
 	}
@@ -440,27 +440,23 @@ type dualLP interface {
 	gradient(cov, grad []float64) float64
 }
 
-// gradient: ∂f/∂y_s = b_s − Σ_{u uncovered} C_su, the uncovered
-// coefficients gathered first (gatherUncovered's reason).
-func (m *starMatrix[T]) gradient(cov, grad []float64) float64 {
+// gradient: ∂f/∂y_s = b_s − Σ_{u uncovered} C_su.
+func (m *starMatrix) gradient(cov, grad []float64) float64 {
 	if m.ch.bufs == nil {
 		m.ch = newRowChunks(len(grad), 1)
 	}
 	m.under = uncovered(cov, m.under)
 	under := m.under
 	return m.ch.sum(func(lo, hi int) float64 {
-		var pick []float32
 		norm := 0.0
 		for s := lo; s < hi; s++ {
+			g := m.b[s] - float64(under[s])
 			us, as := m.u[m.rowPtr[s]:m.rowPtr[s+1]], m.a[m.rowPtr[s]:m.rowPtr[s+1]]
-			pick = slices.Grow(pick[:0], len(us)+1)[:len(us)+1]
-			j := 0
 			for e, u := range us {
-				pick[j] = as[e]
-				j += int(under[u])
+				g -= float64(as[e]) * float64(under[u])
 			}
-			grad[s] = subtractInOrder(m.b[s]-float64(under[s]), pick[:j])
-			norm += grad[s] * grad[s]
+			grad[s] = g
+			norm += g * g
 		}
 		return norm
 	})
@@ -469,7 +465,7 @@ func (m *starMatrix[T]) gradient(cov, grad []float64) float64 {
 // descend runs projected subgradient steps on f from y ≥ 0 and returns
 // the smallest f seen: every y ≥ 0 gives a valid bound, so the method
 // needs no convergence to be sound.
-func (m *starMatrix[T]) descend(y []float64, steps int) float64 {
+func (m *starMatrix) descend(y []float64, steps int) float64 {
 	f, _ := descendBest(context.Background(), m, y, steps)
 	return f
 }

@@ -89,7 +89,7 @@ func TestGradientsAsBranched(t *testing.T) {
 	g, part, _ := leidenCase(t, "pa:n=400,m=2,seed=1")
 	rng := rand.New(rand.NewPCG(3, 4))
 	r := newRoutes(context.Background(), nil, g, part, communityMembers(part), make([]float64, g.N()), 0.5)
-	m := explicitRoutedLP([]*routes{r}, 0.5, 1e-3).(*starMatrix[int32])
+	m := explicitRoutedLP([]*routes{r}, 0.5, 1e-3).(*starMatrix)
 	cov := make([]float64, g.N())
 	for u := range cov {
 		cov[u] = 2 * rng.Float64() // about half uncovered

@@ -227,26 +227,17 @@ func (lp *routedLP) gradient(cov, grad []float64) float64 {
 // down to float32. The late routings mostly agree, so it holds 1.1–1.4
 // entries a pair (8 bytes each) where reading the routings costs 5 bytes
 // a pair for each of them.
-func mergedMean(rs []*routes, epsilon, delta float64) dualLP {
-	if rs[0].n <= 1<<16 {
-		return mergeRoutes[uint16](rs, epsilon, delta)
-	}
-	return mergeRoutes[int32](rs, epsilon, delta)
-}
-
-// mergeRoutes is mergedMean with members held as T (2 bytes where
-// n ≤ 2¹⁶).
-func mergeRoutes[T uint16 | int32](rs []*routes, epsilon, delta float64) *starMatrix[T] {
+func mergedMean(rs []*routes, epsilon, delta float64) *starMatrix {
 	n, k := rs[0].n, rs[0].k
 	coef := routedCoefs(len(rs), epsilon)
-	m := &starMatrix[T]{b: routedRHS(rs, epsilon, delta), rowPtr: make([]int, n+1), ch: newRowChunks(n, routedChunks)}
+	m := &starMatrix{b: routedRHS(rs, epsilon, delta), rowPtr: make([]int, n+1), ch: newRowChunks(n, routedChunks)}
 	total := 0
 	var vs []int32
 	for i := range n * k {
 		vs = pairMembers(rs, i, vs[:0])
 		total += len(vs)
 	}
-	m.u, m.a = make([]T, 0, total), make([]float32, 0, total)
+	m.u, m.a = make([]int32, 0, total), make([]float32, 0, total)
 	var sums []float64
 	for s := range n {
 		for i := s * k; i < (s+1)*k; i++ {
@@ -265,7 +256,7 @@ func mergeRoutes[T uint16 | int32](rs []*routes, epsilon, delta float64) *starMa
 				if float64(a) > sums[j] {
 					a = math.Nextafter32(a, 0) // rounded down: only weakens the row
 				}
-				m.u, m.a = append(m.u, T(v)), append(m.a, a)
+				m.u, m.a = append(m.u, v), append(m.a, a)
 			}
 		}
 		m.rowPtr[s+1] = len(m.u)

@@ -65,8 +65,12 @@ func (lp *packedLP[T]) value(y, cov []float64) float64 {
 	return dualValue(lp.b, y, cov)
 }
 
-// gradient: ∂f/∂y_s = b_s − Σ_{u uncovered} C_su, the uncovered
-// coefficients gathered first (gatherUncovered's reason).
+// gradient: ∂f/∂y_s = b_s − Σ_{u uncovered} C_su. A row's uncovered
+// coefficients are first gathered (without a branch: every one is
+// written, the next overwrites it unless it is uncovered) and then
+// subtracted in order: the terms of the covered members, a·0, left the
+// sum unchanged to the bit, and skipping them takes them off the chain of
+// dependent subtractions.
 func (lp *packedLP[T]) gradient(cov, grad []float64) float64 {
 	lp.under = uncovered(cov, lp.under)
 	under := lp.under
@@ -81,22 +85,13 @@ func (lp *packedLP[T]) gradient(cov, grad []float64) float64 {
 				pick[j] = lp.coef[hs[e]]
 				j += int(under[v])
 			}
-			grad[s] = subtractInOrder(lp.b[s]-float64(under[s]), pick[:j])
-			norm += grad[s] * grad[s]
+			g := lp.b[s] - float64(under[s])
+			for _, a := range pick[:j] {
+				g -= a
+			}
+			grad[s] = g
+			norm += g * g
 		}
 		return norm
 	})
-}
-
-// subtractInOrder returns g − a₀ − a₁ − … in that order: a row's
-// gradient from its uncovered coefficients, gathered first without a
-// branch (every one is written, the next overwrites it unless it is
-// uncovered). The covered members' terms, a·0, left the sum unchanged to
-// the bit, so this is the sum over every entry, with the covered ones
-// off the chain of dependent subtractions.
-func subtractInOrder[F float32 | float64](g float64, as []F) float64 {
-	for _, a := range as {
-		g -= float64(a)
-	}
-	return g
 }

@@ -174,9 +174,9 @@ func TestRoutedCeilingTighter(t *testing.T) {
 // its routed member with e^{−ε·d} rounded down to float32), or the mean
 // of several such matrices, entry by entry.
 func explicitRoutedLP(rs []*routes, epsilon, delta float64) dualLP {
-	ms := make([]*starMatrix[int32], len(rs))
+	ms := make([]*starMatrix, len(rs))
 	for i, r := range rs {
-		m := &starMatrix[int32]{b: make([]float64, r.n), rowPtr: make([]int, r.n+1)}
+		m := &starMatrix{b: make([]float64, r.n), rowPtr: make([]int, r.n+1)}
 		for s := range r.n {
 			b := 1.0
 			for o := range r.k {
@@ -199,7 +199,7 @@ func explicitRoutedLP(rs []*routes, epsilon, delta float64) dualLP {
 	}
 	n := len(ms[0].b)
 	w := 1 / float32(len(ms))
-	out := &starMatrix[int32]{b: make([]float64, n), rowPtr: make([]int, n+1)}
+	out := &starMatrix{b: make([]float64, n), rowPtr: make([]int, n+1)}
 	for s := range n {
 		for _, m := range ms {
 			out.b[s] += m.b[s] / float64(len(ms))
