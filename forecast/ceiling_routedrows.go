@@ -14,7 +14,6 @@ type packedLP[T uint16 | int32] struct {
 	coef   []float64 // by hop count
 	b      []float64
 	ch     rowChunks
-	k      int
 	under  []uint8
 }
 
@@ -31,7 +30,7 @@ func packRoutes[T uint16 | int32](r *routes, epsilon, delta float64, chunks int)
 	n, k := r.n, r.k
 	rs := []*routes{r}
 	lp := &packedLP[T]{rowPtr: make([]int32, n+1), coef: routedCoefs(1, epsilon), b: routedRHS(rs, epsilon, delta),
-		ch: newRowChunks(n, chunks), k: k}
+		ch: newRowChunks(n, chunks)}
 	total := 0
 	for _, v := range r.origin {
 		if v >= 0 {
@@ -65,29 +64,18 @@ func (lp *packedLP[T]) value(y, cov []float64) float64 {
 	return dualValue(lp.b, y, cov)
 }
 
-// gradient: ∂f/∂y_s = b_s − Σ_{u uncovered} C_su. A row's uncovered
-// coefficients are first gathered (without a branch: every one is
-// written, the next overwrites it unless it is uncovered) and then
-// subtracted in order: the terms of the covered members, a·0, left the
-// sum unchanged to the bit, and skipping them takes them off the chain of
-// dependent subtractions.
+// gradient: ∂f/∂y_s = b_s − Σ_{u uncovered} C_su, row by row.
 func (lp *packedLP[T]) gradient(cov, grad []float64) float64 {
 	lp.under = uncovered(cov, lp.under)
 	under := lp.under
 	return lp.ch.sum(func(lo, hi int) float64 {
-		pick := make([]float64, lp.k+1)
 		norm := 0.0
 		for s := lo; s < hi; s++ {
 			e0, e1 := lp.rowPtr[s], lp.rowPtr[s+1]
 			hs := lp.h[e0:e1]
-			j := 0
-			for e, v := range lp.v[e0:e1] {
-				pick[j] = lp.coef[hs[e]]
-				j += int(under[v])
-			}
 			g := lp.b[s] - float64(under[s])
-			for _, a := range pick[:j] {
-				g -= a
+			for e, v := range lp.v[e0:e1] {
+				g -= lp.coef[hs[e]] * float64(under[v])
 			}
 			grad[s] = g
 			norm += g * g
