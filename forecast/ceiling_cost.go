@@ -18,8 +18,8 @@ import (
 //     StarEntries (and the n diagonal ones) twice;
 //   - where it routes (n·k ≤ DefaultRoutedPairs, k ≥ 2): routedRounds
 //     routings, each a search per community (SearchVisits, the n·k Pairs
-//     written), the dual steps of its schedule reading all Pairs twice
-//     (skipping those out of reach),
+//     written) and its pairs packed (all Pairs read once, serial), the
+//     dual steps of its schedule reading the Reachable pairs twice,
 //     and the mean's steps reading its merged entries (about
 //     routedMergedPerPair for every Reachable pair) twice.
 type CeilingWork struct {
@@ -78,9 +78,8 @@ func CountCeilingWork(g *laplacian.Graph, part []int) CeilingWork {
 // cores work divided by 1.5, the speed-up two cores gave the ceilings on
 // an idle machine (plan on lfr20k, 78be03f: 106 s for 160 CPU-s). A
 // neighbour's neighbour enumerated (serial), a node or edge of a far
-// members' search (serial), a matrix entry or a routed pair read by a dual
-// step (a pair whose community is out of reach is read and skipped: 1.1
-// against 1.9 ns of CPU on lfr20k's routing), a node or edge of a
+// members' search (serial), a matrix entry or a packed routed pair read
+// by a dual step, a pair packed (serial), a node or edge of a
 // routing's search (or a pair it writes), and a node at every dual step
 // (its y, its value's term and the 8 row chunks' coverages, cleared and
 // added: 20–23 ns of CPU a node a step at 1.7·10⁴–10⁵ nodes).
@@ -88,8 +87,8 @@ const (
 	twoHopNanos      = 2.3
 	farVisitNanos    = 7
 	entryNanos       = 1.3
-	pairNanos        = 1.25
-	skippedPairNanos = 0.75
+	pairNanos        = 0.9
+	packPairNanos    = 4.5
 	searchVisitNanos = 3.6
 	stepNodeNanos    = 16
 	// routedMergedPerPair is the mean's merged entries a reachable pair
@@ -111,8 +110,8 @@ func (w CeilingWork) seconds() float64 {
 	if w.Routed {
 		s := w.schedule
 		steps := float64(s.first + (routedRounds-1)*s.after)
-		ns += routedRounds * w.SearchVisits * searchVisitNanos
-		ns += steps * (2*(w.Reachable*pairNanos+(w.Pairs-w.Reachable)*skippedPairNanos) + n*stepNodeNanos)
+		ns += routedRounds * (w.SearchVisits*searchVisitNanos + w.Pairs*packPairNanos)
+		ns += steps * (2*w.Reachable*pairNanos + n*stepNodeNanos)
 		ns += float64(s.mix) * step(routedMergedPerPair*w.Reachable)
 	}
 	return ns * 1e-9
@@ -122,7 +121,7 @@ func (w CeilingWork) seconds() float64 {
 func (w CeilingWork) describe() string {
 	s := fmt.Sprintf("the star rows' %.3g two-hop reads ×2 and %.3g entries read ×%d", w.TwoHop, w.StarEntries, 2*starSteps)
 	if w.Routed {
-		s += fmt.Sprintf(", %d routings of %.3g pairs (%.3g in reach) read ×%d", routedRounds, w.Pairs, w.Reachable, 2*(w.schedule.first+(routedRounds-1)*w.schedule.after))
+		s += fmt.Sprintf(", %d routings of %.3g pairs packed, the %.3g in reach read ×%d", routedRounds, w.Pairs, w.Reachable, 2*(w.schedule.first+(routedRounds-1)*w.schedule.after))
 	}
 	return s
 }

@@ -32,7 +32,7 @@ func routedCeiling(ctx context.Context, g *laplacian.Graph, part []int, epsilon,
 		if len(rs) > 1 {
 			return mergedMean(rs, epsilon, delta)
 		}
-		return newRoutedLP(rs, epsilon, delta, routedChunks)
+		return newPackedLP(rs[0], epsilon, delta, routedChunks)
 	})
 }
 

@@ -245,6 +245,12 @@ func TestRoutedLPMatchesMatrix(t *testing.T) {
 					tol = 0
 				}
 				compareDualLP(t, got, want, y, tol)
+				if len(set) == 1 {
+					// Packed, the routing's LP is read from the routes to the
+					// bit, with either member type.
+					compareDualLP(t, packRoutes[uint16](set[0], eps, 1e-3, chunks), got, y, 0)
+					compareDualLP(t, packRoutes[int32](set[0], eps, 1e-3, chunks), got, y, 0)
+				}
 			}
 			if len(set) > 1 {
 				// Merged coefficients are sums rounded down to float32:
