@@ -867,8 +867,7 @@ func applyWide(act expm.Action, dst, x []float64, b int) {
 		if b-k0-w == 1 {
 			w-- // leave two for the last slice
 		}
-		bufp := wideSlices(2 * n * w)
-		xs, ds := (*bufp)[:n*w], (*bufp)[n*w:]
+		xs, ds := make([]float64, n*w), make([]float64, n*w)
 		for i := 0; i < n; i++ {
 			copy(xs[i*w:i*w+w], x[i*b+k0:i*b+k0+w])
 		}
@@ -876,24 +875,8 @@ func applyWide(act expm.Action, dst, x []float64, b int) {
 		for i := 0; i < n; i++ {
 			copy(dst[i*b+k0:i*b+k0+w], ds[i*w:i*w+w])
 		}
-		wideBufs.Put(bufp)
 		k0 += w
 	}
-}
-
-// wideBufs keeps applyWide's slices (each written whole before it is
-// read): the pass would otherwise allocate and clear four of 2.5 MB a
-// block at 2·10⁴ nodes.
-var wideBufs sync.Pool
-
-// wideSlices returns a buffer of size from wideBufs, or a new one.
-func wideSlices(size int) *[]float64 {
-	if p, ok := wideBufs.Get().(*[]float64); ok && cap(*p) >= size {
-		*p = (*p)[:size]
-		return p
-	}
-	buf := make([]float64, size)
-	return &buf
 }
 
 // columns fills cols (n×b, row-major) with â_lo … â_{lo+b−1}.
