@@ -891,8 +891,7 @@ func (c *Certifier) columns(lo, b int, cols []float64) {
 
 // forBlocks calls fill then visit for the given blocks of blockSize
 // columns (block b holds columns b·blockSize …), on up to GOMAXPROCS
-// goroutines (each block's columns are independent). cols is the
-// goroutine's buffer, written by fill and valid until visit returns.
+// goroutines (each block's columns are independent).
 func forBlocks(ctx context.Context, n int, blocks []int, visit func(lo, b int, cols []float64), fill func(lo, b int, cols []float64)) error {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	next := make(chan int)
@@ -901,11 +900,10 @@ func forBlocks(ctx context.Context, n int, blocks []int, visit func(lo, b int, c
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]float64, n*blockSize) // every block's, filled anew
 			for blk := range next {
 				lo := blk * blockSize
 				b := min(blockSize, n-lo)
-				cols := buf[:n*b]
+				cols := make([]float64, n*b)
 				fill(lo, b, cols)
 				visit(lo, b, cols)
 			}
