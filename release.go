@@ -271,7 +271,7 @@ func smoothed(g *laplacian.Graph, req ReleaseRequest) (values []float64, tau, ex
 	if req.Smooth == 0 {
 		return req.Values, req.Tau, 0, nil
 	}
-	act, err := expm.NewAction(g, req.Smooth, expm.Options{Columns: 1})
+	act, err := expm.NewAction(g, req.Smooth, expm.Options{Columns: 1, OwnOrder: true}) // one column
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -120,7 +120,7 @@ func largestProbedNorm(g *laplacian.Graph, tau float64) float64 {
 			s = i
 		}
 	}
-	act, err := expm.NewAction(g, tau, expm.Options{})
+	act, err := expm.NewAction(g, tau, expm.Options{OwnOrder: true}) // one column: not worth reordering
 	if s < 0 || err != nil {
 		return 1
 	}

@@ -64,7 +64,7 @@ func perNodeTrialAt(g *laplacian.Graph, K int, step float64) (float64, string) {
 // to blocks of columns columns, 0 where the action is not a Chebyshev
 // series (small graphs: dense).
 func chebyshevDegree(g *laplacian.Graph, tau float64, columns int) int {
-	act, err := expm.NewAction(g, tau, expm.Options{Columns: columns})
+	act, err := expm.NewAction(g, tau, expm.Options{Columns: columns, OwnOrder: true}) // read for its degree
 	ch, ok := act.(*expm.Chebyshev)
 	if err != nil || !ok {
 		return 0

@@ -55,6 +55,11 @@ type Options struct {
 	// applied to, used only by Auto's cost model. Default n (every column,
 	// as for a sensitivity computation).
 	Columns int
+	// OwnOrder runs the sparse action in g's own node order, without the
+	// Cuthill–McKee reordering (localOrder): for an action applied a few
+	// times, or read only for its Degree, whose reordering would cost more
+	// than it saves (LFR 10⁵: 0.15 s of a core). Results are the same bits.
+	OwnOrder bool
 }
 
 // Action applies exp(−τL) to row-major n×b blocks (X[i*b+c] is entry i of
@@ -109,12 +114,12 @@ func NewAction(g *laplacian.Graph, tau float64, opt Options) (Action, error) {
 	case Dense:
 		return newDenseAction(g, tau, limit)
 	case Sparse:
-		return newSparse(g, tau, tol, defTol)
+		return newSparse(g, tau, tol, defTol, !opt.OwnOrder)
 	case Auto:
 	default:
 		return nil, fmt.Errorf("expm: unknown method %d", int(opt.Method))
 	}
-	ch, err := newSparse(g, tau, tol, defTol)
+	ch, err := newSparse(g, tau, tol, defTol, !opt.OwnOrder)
 	if err != nil || n > limit {
 		return ch, err
 	}
@@ -134,11 +139,11 @@ func NewAction(g *laplacian.Graph, tau float64, opt Options) (Action, error) {
 	return ch, nil
 }
 
-func newSparse(g *laplacian.Graph, tau, tol float64, defTol bool) (*Chebyshev, error) {
+func newSparse(g *laplacian.Graph, tau, tol float64, defTol, reorder bool) (*Chebyshev, error) {
 	if defTol {
-		return NewChebyshevOrFloor(g.Laplacian(), tau, tol)
+		return chebyshevOrFloor(g.Laplacian(), tau, tol, reorder)
 	}
-	return NewChebyshev(g.Laplacian(), tau, tol)
+	return newChebyshev(g.Laplacian(), tau, tol, reorder)
 }
 
 // NewChebyshevOrFloor is NewChebyshev for a tolerance that is a default
@@ -148,10 +153,16 @@ func newSparse(g *laplacian.Graph, tau, tol float64, defTol bool) (*Chebyshev, e
 // and τ·λ_max, and on hub-heavy graphs of 10⁴–10⁵ nodes passes 1e−10).
 // Read the result's ErrorBound for the accuracy obtained.
 func NewChebyshevOrFloor(op *laplacian.Operator, tau, tol float64) (*Chebyshev, error) {
-	ch, err := NewChebyshev(op, tau, tol)
+	return chebyshevOrFloor(op, tau, tol, true)
+}
+
+// chebyshevOrFloor is NewChebyshevOrFloor, reordered for locality or not
+// (newChebyshev).
+func chebyshevOrFloor(op *laplacian.Operator, tau, tol float64, reorder bool) (*Chebyshev, error) {
+	ch, err := newChebyshev(op, tau, tol, reorder)
 	var te *ToleranceError
 	if errors.As(err, &te) && 2*te.Floor < 1 {
-		return NewChebyshev(op, tau, 2*te.Floor)
+		return newChebyshev(op, tau, 2*te.Floor, reorder)
 	}
 	return ch, err
 }

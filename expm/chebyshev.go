@@ -67,6 +67,12 @@ type Chebyshev struct {
 // *ToleranceError when the rounding margin alone exceeds tol.
 // A graph without edges (B = 0) gives K = 0 and the identity, exactly.
 func NewChebyshev(op *laplacian.Operator, tau, tol float64) (*Chebyshev, error) {
+	return newChebyshev(op, tau, tol, true)
+}
+
+// newChebyshev is NewChebyshev, run in Cuthill–McKee order where that
+// places neighbours nearer (localOrder) when reorder, else in g's own.
+func newChebyshev(op *laplacian.Operator, tau, tol float64, reorder bool) (*Chebyshev, error) {
 	if err := checkTau(tau); err != nil {
 		return nil, err
 	}
@@ -76,7 +82,11 @@ func NewChebyshev(op *laplacian.Operator, tau, tol float64) (*Chebyshev, error) 
 	g := op.Graph()
 	B, maxRow := lambdaMaxBound(g)
 	c := &Chebyshev{g: g, n: g.N(), tau: tau, b: B, a: tau * B / 2}
-	c.m, c.perm = localOrder(g)
+	if reorder {
+		c.m, c.perm = localOrder(g)
+	} else {
+		c.m = graphCSR(g)
+	}
 	c.workers = runtime.GOMAXPROCS(0)
 	c.splits = rowSplits(c.m, c.workers)
 	if B == 0 {

@@ -195,3 +195,38 @@ func randomBlock(n, b int, seed uint64) []float64 {
 	}
 	return x
 }
+
+// TestOwnOrderOption: NewAction with OwnOrder keeps the graph's own order
+// (no permutation) on a graph the default reorders, with the same degree
+// and error bound, and applies to the same bits (TestLocalOrderSameBits'
+// property, through the option the estimates use).
+func TestOwnOrderOption(t *testing.T) {
+	g := shuffledGrid(t, 70, 70, false, 7)
+	n := g.N()
+	act, err := NewAction(g, 1, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ownAct, err := NewAction(g, 1, Options{OwnOrder: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	local, own := act.(*Chebyshev), ownAct.(*Chebyshev)
+	if local.perm == nil || own.perm != nil {
+		t.Fatalf("default reordered %v (want true), OwnOrder reordered %v (want false)", local.perm != nil, own.perm != nil)
+	}
+	if own.Degree() != local.Degree() || own.ErrorBound() != local.ErrorBound() {
+		t.Fatalf("OwnOrder: K=%d bound %g, default K=%d bound %g", own.Degree(), own.ErrorBound(), local.Degree(), local.ErrorBound())
+	}
+	for _, b := range []int{1, 16} {
+		x := randomBlock(n, b, uint64(b))
+		want, got := make([]float64, n*b), make([]float64, n*b)
+		local.Apply(want, x, b)
+		own.Apply(got, x, b)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("b=%d: entry %d is %v in the own order, %v reordered", b, i, got[i], want[i])
+			}
+		}
+	}
+}

@@ -125,7 +125,7 @@ func TestReleaseEstimate(t *testing.T) {
 // TestLocateAndLoadEstimate: locate --estimate on a release prices the
 // forecast's rounds and detects Leiden by its model; with
 // --private-answer it prices the audit as audit --estimate does
-// (2·S·K·(2|E|+n) steps); load --estimate counts the edge list's nodes and
+// (2·S·K·(2|E|+n) steps) and its forecast as the audit's exact one; load --estimate counts the edge list's nodes and
 // relationships and prices the write at the reference rate, naming the
 // graph of --graph. Nothing is written: no per-node file.
 func TestLocateAndLoadEstimate(t *testing.T) {
@@ -146,6 +146,11 @@ func TestLocateAndLoadEstimate(t *testing.T) {
 	audit := a.step("answer audit")
 	if audit == nil || audit.Audit == nil || audit.Audit.Sources != g.N()+min(g.N(), 256) {
 		t.Fatalf("the private answer's audit: %+v", a.Steps)
+	}
+	// Its forecast is the audit's exact rates (the answer is drawn only
+	// when the audit passed): no trials to price or to time.
+	if f := a.step("private-answer forecast"); f == nil || f.Seconds != 0 || !strings.HasPrefix(f.Model, "exact") {
+		t.Errorf("the private answer's forecast: %+v, want exact at 0 s", f)
 	}
 	l := runEstimate(t, "load", "--edges", karateEdges(t, dir), "--node-labels", "P", "--relationship-types", "K", "--node-key-property", "id")
 	w := l.step("write to Neo4j")
