@@ -170,6 +170,33 @@ func (c *Cache) Calibrate(ctx context.Context, m *Model, eps, alpha float64, cap
 	return cal, nil
 }
 
+// Kept reports which of epsilons Calibrate would restore for m at alpha
+// and capDist rather than calibrate: those stored beside the certificate
+// for m's geometry (their restore still checks their loss over every
+// edge, and one failing it is calibrated again). A plan's bar counts only
+// the rest (issue 79).
+func (c *Cache) Kept(m *Model, epsilons []float64, alpha float64, capDist int) map[float64]bool {
+	kept := map[float64]bool{}
+	for _, eps := range epsilons {
+		if _, ok := m.Geometry.CachedCalibration(eps, alpha, capDist); ok {
+			kept[eps] = true
+		}
+	}
+	if c == nil || c.Path == "" {
+		return kept
+	}
+	file, err := c.loadCalibrations(m)
+	if err != nil {
+		return kept
+	}
+	for _, e := range file.Entries {
+		if e.Alpha == alpha && e.Cap == capDist && slices.Contains(epsilons, e.Epsilon) {
+			kept[e.Epsilon] = true
+		}
+	}
+	return kept
+}
+
 // loadCalibrations reads the calibrations stored for m's geometry; its
 // errors are Load's (fs.ErrNotExist, *CacheMACError,
 // ErrCacheMismatch for another graph, τ, T, version or geometry).

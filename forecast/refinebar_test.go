@@ -2,6 +2,7 @@ package forecast
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 
@@ -62,5 +63,53 @@ func TestMassCurveBarCountsRefinement(t *testing.T) {
 	}
 	if len(past) < refined {
 		t.Errorf("%d positions of the bar after the grid's %d trials, for %d refinement masses", len(past), grid, refined)
+	}
+}
+
+// TestMassCurvesBarNeverGoesBack: plan's bar "forecasts by source mass"
+// only goes forward, over two curves (their refinements and steps run
+// curve by curve) and points of several rounds (each round's trials
+// report from 1), never past its total, and ends at it. On 200f29b it
+// went back ("96/4400 → 24/4400", issue 79).
+func TestMassCurvesBarNeverGoesBack(t *testing.T) {
+	g, _ := laplacian.Karate()
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var reports [][2]int
+	e := Simulation{Graph: g, Partition: part, Tau: 1, Sigma: 0.25, Trials: 10, VerdictRoundTrials: 10, Seed: 5,
+		Verdicts: true, Workers: 2, Progress: func(done, total int) {
+			mu.Lock()
+			defer mu.Unlock()
+			reports = append(reports, [2]int{done, total})
+		}}
+	f := e
+	f.Sigma, f.Progress = 0.5, nil
+	rs, err := MassCurves(context.Background(), []Simulation{e, f}, e.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds := 0
+	for _, r := range rs {
+		rounds = max(rounds, slices.Max(r.rounds))
+	}
+	if rounds < 2 {
+		t.Fatalf("no point took two rounds: the test needs one (%v, %v)", rs[0].rounds, rs[1].rounds)
+	}
+	if len(reports) == 0 {
+		t.Fatal("no progress reported")
+	}
+	for i, r := range reports {
+		if r[0] > r[1] {
+			t.Fatalf("report %d: %d of %d", i, r[0], r[1])
+		}
+		if i > 0 && r[0] < reports[i-1][0] {
+			t.Fatalf("the bar went back: report %d is %d/%d after %d/%d", i, r[0], r[1], reports[i-1][0], reports[i-1][1])
+		}
+	}
+	if last := reports[len(reports)-1]; last[0] != last[1] {
+		t.Errorf("the bar ended at %d/%d", last[0], last[1])
 	}
 }

@@ -319,17 +319,16 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	}
 	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
 		verdicts: newVerdictTests(seed, base.Partition).keeping(kept), masses: make([][][]float64, len(es)), rights: make([][][]float64, len(es)), sure: make([]int, len(es)),
-		progress: base.Progress, per: per, gridWork: len(grid) * len(es) * per, stepSlot: step,
-		total: (len(grid)+1+refine)*len(es)*per + len(es)*step}
-	for i, m := range grid {
+		bar: &massBar{report: base.Progress, total: (len(grid)+1+refine)*len(es)*per + len(es)*step}, per: per, stepSlot: step}
+	for _, m := range grid {
 		for j := range es {
-			if err := c.point(ctx, i, j, m); err != nil {
+			if err := c.bar.part(per, func() error { return c.point(ctx, j, m) }); err != nil {
 				return nil, err
 			}
 		}
 	}
 	for j := range c.out { // on the grid's trials, before they are let go
-		if err := c.pairPoints(ctx, j); err != nil {
+		if err := c.bar.part(per, func() error { return c.pairPoints(ctx, j) }); err != nil {
 			return nil, err
 		}
 	}
@@ -339,7 +338,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 		c.pool.keepFirst(max(per, VerdictRounds*verdictRoundTrials(base)))
 	}
 	for j := range c.out {
-		if err := c.finish(ctx, j); err != nil {
+		if err := c.bar.part(refine*per+step, func() error { return c.finish(ctx, j) }); err != nil {
 			return nil, err
 		}
 	}
@@ -347,9 +346,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	for j := range c.out {
 		c.out[j].poolsDrawn, c.out[j].trialsDrawn = pools, drawn
 	}
-	if c.progress != nil {
-		c.progress(c.total, c.total)
-	}
+	c.bar.end()
 	return c.out, nil
 }
 
@@ -366,14 +363,12 @@ type curveRun struct {
 	masses   [][][]float64 // by curve and point: the verdict masses
 	rights   [][][]float64 // by curve and point: each trial right or not (nil: not simulated)
 	sure     []int         // by curve: masses in a row answered ≥ 99% of the time
-	// One bar for every curve: point (i, j)'s trials are
-	// (i·len(es)+j)·per … of total, then curve j's mass-0 scoring
-	// gridWork + j·per …, its k-th refinement mass of its verdict curve
-	// gridWork + len(es)·per + (j·refineMax+k)·per …, and its step's; the
-	// bar ends only with the curves (masses taken as sure, and
-	// refinements not needed, are skipped).
-	progress                       func(done, total int)
-	per, gridWork, stepSlot, total int
+	// One bar for every curve (massBar): each point a round of per
+	// trials foreseen, each curve's mass-0 scoring per, its refinements
+	// refineMax·per and its step stepSlot; the bar ends only with the
+	// curves.
+	bar           *massBar
+	per, stepSlot int
 	// pool is the run's trials (seed: locate's), drawn once for every mass,
 	// ε, refinement and locate's step.
 	pool *TrialPool
@@ -387,10 +382,10 @@ func (c *curveRun) level(j int) Simulation {
 	return e
 }
 
-// point adds curve j's point at mass m, the grid's i-th: its
+// point adds curve j's point at mass m, a point of the grid: its
 // predecessor's once two masses in a row were sure, the given unit
 // point, else simulated on the run's pool.
-func (c *curveRun) point(ctx context.Context, i, j int, m float64) error {
+func (c *curveRun) point(ctx context.Context, j int, m float64) error {
 	out := &c.out[j]
 	switch {
 	case c.sure[j] >= 2 && m > 1:
@@ -419,11 +414,10 @@ func (c *curveRun) point(ctx context.Context, i, j int, m float64) error {
 		return err
 	}
 	e.Pool = pool
-	if c.progress != nil {
-		off := (i*len(c.es) + j) * c.per
-		e.Progress = func(done, _ int) { c.progress(min(off+done, c.total-1), c.total) }
-		c.progress(off, c.total)
-	}
+	// Each of PerNode's rounds reports its trials from 1: counted one a
+	// report (trials.Run's), a round more growing the bar by a round.
+	s := c.bar.slot(c.per, c.per)
+	e.Progress = func(int, int) { s.add(1) }
 	f, err := AtMass(ctx, e, GivenMass(m, ""))
 	if err != nil {
 		return err
@@ -476,19 +470,10 @@ func (c *curveRun) pairPoints(ctx context.Context, j int) error {
 		return err
 	}
 	e.Seed, e.Pool, e.Trials, e.Verdicts, e.verdicts, e.noEMD, e.zeroMass = c.seed, pool, T, false, nil, true, true
-	e.Progress = nil
-	if c.progress != nil {
-		// Its T trials (up to every round of the grid's) fill the slot of
-		// c.per evenly: the bar neither sits at its slot's end nor goes
-		// back, and says each step once.
-		off, shown := c.gridWork+j*c.per, 0
-		e.Progress = func(d, _ int) {
-			if now := min(d*c.per/T, c.per); now > shown {
-				shown = now
-				c.progress(min(off+shown, c.total-1), c.total)
-			}
-		}
-	}
+	// Its T trials (up to every round of the grid's) fill its share of
+	// c.per evenly: the bar neither sits at the share's end nor goes back.
+	s := c.bar.slot(c.per, 0)
+	e.Progress = func(d, _ int) { s.to(min(d*c.per/T, c.per)) }
 	zero, err := Simulate(ctx, e)
 	if err != nil {
 		return err
@@ -572,7 +557,7 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 			return 0, err
 		}
 		e.SourceMass, e.Seed, e.Pool = m/float64(max(e.Sources, 1)), pool.seed, pool
-		e.Progress = c.refinementProgress(j, added)
+		e.Progress = c.refinementProgress(added)
 		added++
 		res, err := Simulate(ctx, e)
 		if err != nil {
@@ -611,25 +596,21 @@ func (c *curveRun) verdictRate(ctx context.Context, j int) (func([]float64) floa
 // trials beyond the grid's) and reports them on the run's bar, in curve
 // j's slot of stepTrials after the refinements'.
 func (c *curveRun) stepProgress(j int) func(trials int) {
-	off, done := c.gridWork+len(c.es)*(1+refineMax)*c.per+j*c.stepSlot, 0
+	s := c.bar.slot(c.stepSlot, 0)
 	return func(trials int) {
 		c.out[j].beyond += trials
-		done += trials
-		if c.progress != nil {
-			c.progress(min(off+min(done, c.stepSlot), c.total-1), c.total)
-		}
+		s.add(trials)
 	}
 }
 
-// refinementProgress reports curve j's k-th refinement mass's trials on
-// the run's bar (nil without a bar).
-func (c *curveRun) refinementProgress(j, k int) func(done, total int) {
-	if c.progress == nil {
-		return nil
+// refinementProgress reports a curve's k-th refinement mass's trials on
+// the run's bar.
+func (c *curveRun) refinementProgress(k int) func(done, total int) {
+	if k >= refineMax { // past the refinements foreseen
+		c.bar.grown(c.per)
 	}
-	off := c.gridWork + (len(c.es)+j*refineMax+k)*c.per
-	c.progress(min(off, c.total-1), c.total)
-	return func(done, _ int) { c.progress(min(off+done, c.total-1), c.total) }
+	s := c.bar.slot(c.per, 0)
+	return func(done, _ int) { s.to(done) }
 }
 
 // verdictRoundTrials is the trials of a round of locate's forecast that

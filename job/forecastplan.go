@@ -315,20 +315,19 @@ func (spec *ForecastSpec) answerModel(ctx context.Context, rep *ForecastReport, 
 func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport, m *answer.Model) (map[float64]forecast.Forecast, error) {
 	e := spec.simulation()
 	exact := map[float64]forecast.Forecast{}
-	// One bar for the calibrations and edge audits, one ε a unit.
-	progress := spec.progress("answer calibration")
+	alpha, capDist := answer.CalibrationAlpha(e.Alpha, spec.Sensor.DriftHops), answer.CalibrationCap(0, spec.Sensor.DriftHops)
+	bar := spec.calibrationBar(spec.AnswerCache.Kept(m, spec.Epsilons, alpha, capDist))
 	audits := spec.Cache.Audits()
-	for i, eps := range spec.Epsilons {
-		if progress != nil {
-			progress(i, len(spec.Epsilons))
-		}
-		cal, err := spec.AnswerCache.Calibrate(ctx, m, eps, answer.CalibrationAlpha(e.Alpha, spec.Sensor.DriftHops), answer.CalibrationCap(0, spec.Sensor.DriftHops), spec.Logger)
+	for _, eps := range spec.Epsilons {
+		bar.begin(eps)
+		cal, err := spec.AnswerCache.Calibrate(ctx, m, eps, alpha, capDist, spec.Logger)
 		if err != nil {
 			return nil, err
 		}
 		key := audits.Key(e.Graph, m, e.Tau, spec.FitTolerance, spec.SensorNoise, e.Partition, cal)
 		a, ok := audits.Load(e.Graph, key)
 		if !ok {
+			bar.auditing(eps)
 			if a, err = m.Audit(ctx, cal); err != nil {
 				return nil, err
 			}
@@ -337,9 +336,7 @@ func (spec *ForecastSpec) auditAnswers(ctx context.Context, rep *ForecastReport,
 		if a.SensorNoise > 0 && a.SensorNoiseExit == nil { // an audit kept by an older build
 			a.SensorNoiseExit = m.Certifier.NoiseExitCurve(a.SensorNoise)
 		}
-		if progress != nil {
-			progress(i+1, len(spec.Epsilons))
-		}
+		bar.end(eps)
 		rep.AnswerAudits = append(rep.AnswerAudits, AnswerAuditAt{Epsilon: eps, Audit: a})
 		if a.Passed {
 			// The answers are drawn from the audited mechanism (on the

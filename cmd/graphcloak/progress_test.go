@@ -217,3 +217,36 @@ func (s *syncBuffer) Len() int {
 	defer s.mu.Unlock()
 	return s.b.Len()
 }
+
+// TestPlanCalibrationBarCountsOnlyNewEpsilons: with two ε' answer
+// calibrations kept and one new, plan's bar "answer calibration" counts the
+// new one alone (the whole cost; the kept are restored in a fraction of
+// it and said apart), so that it does not say 2/3 with the work still to
+// come (issue 79). On 200f29b it ended "done 3/3".
+func TestPlanCalibrationBarCountsOnlyNewEpsilons(t *testing.T) {
+	isolateConfig(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	t.Setenv(progressPeriodEnv, "1ns")
+	plan := func(eps string) []string {
+		var out, errb strings.Builder
+		if code := runArgs(context.Background(), []string{"plan", "--graph", "karate", "--epsilon", eps, "--trials", "20"}, &out, &errb); code != 0 {
+			t.Fatalf("plan: exit %d: %s", code, errb.String())
+		}
+		return strings.Split(strings.TrimSpace(errb.String()), "\n")
+	}
+	plan("1,2")
+	var own []string
+	said := false
+	for _, l := range plan("1,2,4") {
+		if strings.HasPrefix(l, "answer calibration: ") {
+			own = append(own, l)
+		}
+		said = said || strings.Contains(l, "2 of 3 ε kept")
+	}
+	if len(own) == 0 || !strings.HasPrefix(own[len(own)-1], "answer calibration: done 1/1 in ") {
+		t.Errorf("lines %q, want the last to count the one new ε: done 1/1", own)
+	}
+	if !said {
+		t.Errorf("no line says the two kept ε: %q", own)
+	}
+}
