@@ -96,24 +96,6 @@ func BenchmarkChebyshevBlockWidth(b *testing.B) {
 	}
 }
 
-// BenchmarkChebyshevPassTurns: the certifier's pass at 16 columns on the
-// edge list GRAPHCLOAK_BENCH_GRAPH (skipped without it), τ = 1,
-// tolerance 1e−7, run as it was before issue 79 (GOMAXPROCS blocks at
-// once, each product parallel inside: "blocks=all") and as recovery's
-// inTurn runs it (one block at a time on every core: "blocks=1"), CPU and
-// wall ns per nonzero, column and step. On 2 cores loaded by others
-// (load 13), the least of six rounds: 0.217 CPU-ns for all, 0.170 for 1.
-func BenchmarkChebyshevPassTurns(b *testing.B) {
-	g, c := benchCertifierAction(b)
-	for _, blocks := range []int{runtime.GOMAXPROCS(0), 1} {
-		name := "blocks=1"
-		if blocks > 1 {
-			name = "blocks=all"
-		}
-		b.Run(name, func(b *testing.B) { benchBlocks(b, g, c, 16, blocks) })
-	}
-}
-
 // BenchmarkChebyshevOrder: BenchmarkChebyshevBlockWidth's pass at 16
 // columns with the graph in its own order and in the kernels' local order
 // (localOrder), on a 300×300 grid numbered at random (an order with no
@@ -180,12 +162,7 @@ func BenchmarkChebyshevInCache(b *testing.B) {
 // (each action parallel inside, as the certifier's pass runs it) and
 // reports CPU (user + system) and wall ns per nonzero, column and step.
 func benchPass(b *testing.B, g *laplacian.Graph, c *Chebyshev, cols int) {
-	benchBlocks(b, g, c, cols, runtime.GOMAXPROCS(0))
-}
-
-// benchBlocks is benchPass with workers blocks at once.
-func benchBlocks(b *testing.B, g *laplacian.Graph, c *Chebyshev, cols, workers int) {
-	n := g.N()
+	n, workers := g.N(), runtime.GOMAXPROCS(0)
 	xs, dsts := make([][]float64, workers), make([][]float64, workers)
 	for w := range xs {
 		xs[w], dsts[w] = make([]float64, n*cols), make([]float64, n*cols)

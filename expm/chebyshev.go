@@ -172,11 +172,6 @@ func (c *Chebyshev) WithWorkers(w int) *Chebyshev {
 		tail: c.tail, margin: c.margin, splits: rowSplits(c.m, w), workers: w}
 }
 
-// Workers returns how many goroutines one product runs on: 1 for a graph
-// too small to split its rows (rowSplits), else up to the w of
-// WithWorkers (GOMAXPROCS for NewChebyshev).
-func (c *Chebyshev) Workers() int { return max(1, len(c.splits)-1) }
-
 // Degree returns K, the degree of the polynomial.
 func (c *Chebyshev) Degree() int { return len(c.coef) - 1 }
 

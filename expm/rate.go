@@ -23,10 +23,8 @@ type StepRate struct {
 }
 
 // MeasureStepRate times the Chebyshev kernel on g as the certifier's pass
-// runs it — one block of 16 columns at a time, each product on every
-// core, on a graph large enough to split its rows; else GOMAXPROCS
-// goroutines, each applying its own block with one worker (recovery's
-// inTurn) — at a low degree (τ = 8/B, a handful of steps),
+// runs it — GOMAXPROCS goroutines, each applying its own block of 32
+// columns with one worker — at a low degree (τ = 8/B, a handful of steps),
 // in rounds for about budget (at least three; default 0.3 s), priced by
 // the median round. The time of a step is the same at any degree, so the
 // rate prices a pass of any τ on this graph. A round is timed by the CPU
@@ -50,26 +48,23 @@ func MeasureStepRate(g *laplacian.Graph, budget time.Duration) StepRate {
 	if err != nil {
 		return StepRate{Seconds: costStep / float64(w), Workers: w, Elapsed: time.Since(start)}
 	}
-	blocks := w // at once, as the pass runs them
-	if ch.Workers() > 1 {
-		blocks = 1
-	}
+	ch = ch.WithWorkers(1)
 	n, K := g.N(), max(1, ch.Degree())
 	nnz := 2*float64(g.NumEdges()) + float64(n)
-	// Columns a block: 16 as the pass's action, fewer when one round
-	// would take more than a sixth of the budget at the reference rate.
-	b := 16
-	for b > 1 && costStep*float64(K*b*blocks)*nnz/float64(w) > budget.Seconds()/6 {
+	// Columns a block: 32 as the pass, fewer when one round would
+	// take more than a sixth of the budget at the reference rate.
+	b := 32
+	for b > 1 && costStep*float64(K*b)*nnz > budget.Seconds()/6 {
 		b /= 4
 	}
-	xs, ys := make([][]float64, blocks), make([][]float64, blocks)
+	xs, ys := make([][]float64, w), make([][]float64, w)
 	for i := range xs {
 		xs[i], ys[i] = make([]float64, n*b), make([]float64, n*b)
 		for k := 0; k < b; k++ {
 			xs[i][((i*b+k)*7919%n)*b+k] = 1
 		}
 	}
-	// Rounds of the blocks at once until the budget is spent; the median
+	// Rounds of w blocks at once until the budget is spent; the median
 	// round prices a step (a round that another process preempted, or
 	// one that ran alone on a busy machine, moves it least).
 	var times []float64
@@ -77,7 +72,7 @@ func MeasureStepRate(g *laplacian.Graph, budget time.Duration) StepRate {
 	for len(times) < 3 || time.Since(t0) < budget {
 		clock := cputime.Start()
 		var wg sync.WaitGroup
-		for i := range blocks {
+		for i := range w {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -91,6 +86,6 @@ func MeasureStepRate(g *laplacian.Graph, budget time.Duration) StepRate {
 		}
 	}
 	slices.Sort(times)
-	steps := float64(blocks*K*b) * nnz
+	steps := float64(w*K*b) * nnz
 	return StepRate{Seconds: times[len(times)/2] / steps, Workers: w, Elapsed: time.Since(start)}
 }

@@ -69,8 +69,6 @@ type Certifier struct {
 	rowsCorrelated int
 	// mode is what the pass computes and when it stops.
 	mode passMode
-	// turn lets one of the pass's actions run at a time (inTurn).
-	turn sync.Mutex
 }
 
 // Precise reports whether the pass needed the precise action: shards of

@@ -103,7 +103,7 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 		if cp != nil {
 			cp.Add(PassBlock{Tol: c.tol, Precise: precise, Block: lo / blockSize, Norms: slices.Clone(norm[lo : lo+b]), Pairs: local})
 		}
-	}, func(lo, b int, cols []float64) { c.inTurn(func() { c.columns(lo, b, cols) }) })
+	}, c.columns)
 	c.rowsCorrelated = st.correlated
 	switch {
 	case st.weak:
@@ -168,28 +168,12 @@ func (c *Certifier) blockRows(P, norm []float64, lo, b int, terms *EdgeTerms) ([
 	}
 	C := make([]float64, n*len(nodes))
 	if len(nodes) > 0 {
-		c.inTurn(func() { c.correlate(C, P, len(nodes)) })
+		c.correlate(C, P, len(nodes))
 	}
 	if terms != nil {
 		terms.take(C, lo, b)
 	}
 	return c.blockPairs(P, C, norm, nodes, cmin, chord), len(nodes)
-}
-
-// inTurn runs apply, one of the pass's actions: one at a time when the
-// action itself runs on every core (a sparse action on a graph large
-// enough to split its rows), so that each core's cache holds its half of
-// one block's vectors, not a share of two blocks' (issue 79: 0.17 against
-// 0.22 CPU-ns a nonzero, column and step on an LFR graph of 2·10⁴ nodes,
-// expm's BenchmarkChebyshevPassTurns); the other blocks' bookkeeping
-// (centring, the proven skips, the pairs) runs meanwhile. Every column's
-// numbers are the same either way.
-func (c *Certifier) inTurn(apply func()) {
-	if ch, ok := c.act.(*expm.Chebyshev); ok && ch.Workers() > 1 {
-		c.turn.Lock()
-		defer c.turn.Unlock()
-	}
-	apply()
 }
 
 // weakSourceError stops a pass (passStopWeak) at a source too weak for
