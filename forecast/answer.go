@@ -228,7 +228,7 @@ func (rs *recoveredSources) score(ctx context.Context, eps, alpha float64, capDi
 	}
 	e, cg := rs.e, rs.cg
 	T := len(rs.src)
-	res := &AnswerSimulationResult{Trials: T, Nodes: cg.N(), Communities: rs.k, LargestShare: largestShare(cg.Partition(), rs.k), Tau: e.Tau, Calibration: cal,
+	res := &AnswerSimulationResult{Trials: T, Nodes: cg.N(), Communities: rs.k, LargestShare: largestShare(cg.Partition()), Tau: e.Tau, Calibration: cal,
 		Seed: e.Seed, Estimator: rs.estimator, perTrial: make([]float64, T), geometry: cg}
 	var cache posteriorCache
 	diffs := make([]float64, T)

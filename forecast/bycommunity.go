@@ -138,7 +138,7 @@ func ExactAnswer(e Simulation, a AnswerAudit) (Forecast, error) {
 		return Forecast{}, err
 	}
 	f := Forecast{Mode: ModeAnswer, Mechanism: a.Mechanism, Epsilon: a.Epsilon, Delta: e.Delta, Tau: e.Tau, Alpha: a.Alpha,
-		Communities: k, PriorRate: largestShare(part, k), Trials: len(a.PerNode), Seed: e.Seed,
+		Communities: k, PriorRate: largestShare(part), Trials: len(a.PerNode), Seed: e.Seed,
 		In90Rate: a.In90Rate, In90Low: a.In90Rate, In90High: a.In90Rate, In90Size: a.In90Size, Realized: a.Accuracy}
 	f.SetExact(a.Accuracy, by)
 	return f, nil

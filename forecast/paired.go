@@ -58,16 +58,13 @@ func pairedAnswer(rights []float64, zero *SimulationResult, guess float64) bool 
 }
 
 // namedShares is, per trial scored, the share of part's nodes (canonical
-// ids, k communities) in the community it names (0: none named).
-func namedShares(part []int, k int, scores []graphScore) []float64 {
-	size := make([]float64, k)
-	for _, c := range part {
-		size[c]++
-	}
+// ids) in the community it names (0: none named).
+func namedShares(part []int, scores []graphScore) []float64 {
+	size := memberCounts(part)
 	out := make([]float64, len(scores))
 	for i, sc := range scores {
-		if sc.named >= 0 && sc.named < k {
-			out[i] = size[sc.named] / float64(len(part))
+		if sc.named >= 0 && sc.named < len(size) {
+			out[i] = float64(size[sc.named]) / float64(len(part))
 		}
 	}
 	return out

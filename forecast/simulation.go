@@ -210,7 +210,7 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 		return nil, err
 	}
 	res := &SimulationResult{
-		Trials: e.Trials, Estimator: est.Name(), Nodes: g.N(), Edges: g.NumEdges(), Communities: k, LargestShare: largestShare(part, k),
+		Trials: e.Trials, Estimator: est.Name(), Nodes: g.N(), Edges: g.NumEdges(), Communities: k, LargestShare: largestShare(part),
 		Tau: e.Tau, Alpha: e.Alpha, Sources: e.Sources, Seed: e.Seed, Missing: e.missingFraction(),
 	}
 	if err := e.calibrate(res); err != nil {
@@ -266,7 +266,7 @@ func Simulate(ctx context.Context, e Simulation) (*SimulationResult, error) {
 	}
 	res.summarise(ran)
 	if e.zeroMass {
-		res.namedShares = namedShares(part, k, ran)
+		res.namedShares = namedShares(part, ran)
 	}
 	if e.Sources == 1 {
 		comms := make([]int, len(ran))
@@ -435,16 +435,12 @@ func (e *Simulation) communities() (part []int, names []string, k int, err error
 }
 
 // largestShare is the largest community's share of the nodes of a
-// canonical partition with k communities (ids 0..k−1).
-func largestShare(part []int, k int) float64 {
+// canonical partition (ids 0..k−1).
+func largestShare(part []int) float64 {
 	if len(part) == 0 {
 		return 0
 	}
-	size := make([]int, k)
-	for _, c := range part {
-		size[c]++
-	}
-	return float64(slices.Max(size)) / float64(len(part))
+	return float64(slices.Max(memberCounts(part))) / float64(len(part))
 }
 
 // calibrate sets res.Sigma: the given σ, or the one a release with the
