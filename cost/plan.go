@@ -293,17 +293,17 @@ func (w PlanWork) sampleSimulation() forecast.Simulation {
 // privacy.AuditSeconds each.
 func (w PlanWork) calibrations() Step {
 	st := Step{Step: "answer calibrations", Model: "reused: kept beside the certificate (restored, their loss checked on every edge)"}
-	left := len(w.Epsilons)
+	var left []float64 // the ε to calibrate
 	for _, eps := range w.Epsilons {
-		if w.Held.AnswerModel && slices.Contains(w.Held.Calibrated, eps) {
-			left--
+		if !w.Held.AnswerModel || !slices.Contains(w.Held.Calibrated, eps) {
+			left = append(left, eps)
 		}
 	}
-	if left > 0 {
+	if len(left) > 0 {
 		g, part := w.Simulation.Graph, w.Simulation.Partition
-		cal, audit := privacy.CalibrationSeconds(g, part), privacy.AuditSeconds(g, part)
-		st = Step{Step: st.Step, Seconds: float64(left) * (cal + audit),
-			Model: fmt.Sprintf("%d ε at %.3g s calibrating and %.3g s auditing every edge, the spreads and the answers' terms modelled on the 2-core reference machine", left, cal, audit)}
+		cal, audit := privacy.CalibrationSeconds(g, part, left...), privacy.AuditSeconds(g, part)
+		st = Step{Step: st.Step, Seconds: cal + float64(len(left))*audit,
+			Model: fmt.Sprintf("%d ε at %.3g s calibrating in all (the envelope's spreads and proposals, the caps' loss checks) and %.3g s auditing every edge each, modelled on the 2-core reference machine", len(left), cal, audit)}
 	}
 	return w.told(st)
 }

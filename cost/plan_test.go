@@ -129,7 +129,7 @@ func TestPlanPricesCeilingsByTheirWork(t *testing.T) {
 }
 
 // The answer calibrations' step prices what auditAnswers runs per ε: the
-// calibration (privacy.CalibrationSeconds) and its audit over every edge
+// calibrations (privacy.CalibrationSeconds of those ε) and its audit over every edge
 // (privacy.AuditSeconds), whose work — and price — grows with the edges it
 // compares, at the same nodes and communities.
 func TestCalibrationStepPricesTheEdgeAudits(t *testing.T) {
@@ -142,11 +142,11 @@ func TestCalibrationStepPricesTheEdgeAudits(t *testing.T) {
 		}
 		w := PlanWork{Simulation: forecast.Simulation{Graph: g, Partition: part, Tau: 1, Trials: 50}, Epsilons: eps, Modes: []string{forecast.ModeAnswer}, Each: func(Step) {}}
 		st := w.calibrations()
-		cal := privacy.CalibrationSeconds(g, part)
-		if !(st.Seconds > float64(len(eps))*cal) {
+		cal := privacy.CalibrationSeconds(g, part, eps...)
+		if !(st.Seconds > cal) {
 			t.Fatalf("pin %s: %+v: the calibrations alone, not their audits", pin, st)
 		}
-		audit[pin] = st.Seconds/float64(len(eps)) - cal
+		audit[pin] = (st.Seconds - cal) / float64(len(eps))
 		if want := privacy.AuditSeconds(g, part); !(want > 0) || math.Abs(audit[pin]-want) > 1e-9*want {
 			t.Fatalf("pin %s: %+v; want %d ε at %g s calibrating and %g s auditing", pin, st, len(eps), cal, want)
 		}

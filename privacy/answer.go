@@ -157,25 +157,6 @@ func (cg *CommunityGeometry) calibrate(ctx context.Context, epsilon, alpha float
 	return best, nil
 }
 
-// CalibrationSeconds models CalibrateAnswer (the cap chosen) on g with
-// the partition part: seconds on the 2-core reference machine. The
-// community-envelope mechanism's rounds dominate: each spreads every
-// community over its connected component (n_C + 2|E_C| steps;
-// k·(n + 2|E|) on a connected graph), at calibrationNanosPerEntry a step
-// summed over its proposals' rounds, and where n·k allows the optimiser
-// (envelopeOptimizeMaxWork) its optimizeSteps sweeps more, at
-// optimizeNanosPerEntry a step each. Counting the component, not the
-// graph, matters where most communities are small components of their
-// own (cond-mat-2005: 1 877 communities, 1 798 components).
-func CalibrationSeconds(g *laplacian.Graph, part []int) float64 {
-	entries, k := spreadEntries(g, part)
-	ns := float64(calibrationNanosPerEntry)
-	if g.N()*k <= envelopeOptimizeMaxWork {
-		ns += float64(optimizeSteps(g.N(), k)) * optimizeNanosPerEntry
-	}
-	return entries * ns * 1e-9
-}
-
 // spreadEntries is the work of one spread of every community of part
 // over its connected component of g: Σ over communities of n_C + 2|E_C|
 // (k·(n + 2|E|) on a connected graph), and the k communities.
@@ -195,16 +176,6 @@ func spreadEntries(g *laplacian.Graph, part []int) (entries float64, k int) {
 	}
 	return entries, len(seen)
 }
-
-// The calibration's rates, fitted to the CPU time of plan's 5 ε (0.5 … 8)
-// over 2 cores (2026-11-29, a loaded machine: CPU seconds / 2): e-mail
-// Enron (36 692 nodes, 1 231 Leiden communities, 6.6·10⁷ entries, not
-// optimised) 7.6 CPU-s an ε; LFR 2·10⁴ (127 Leiden communities,
-// 3.9·10⁷ entries, 60 optimiser sweeps) 17 CPU-s an ε.
-const (
-	calibrationNanosPerEntry = 60
-	optimizeNanosPerEntry    = 2.8
-)
 
 // AuditSeconds models answer.Model.Audit — one calibration checked over
 // every edge — on g with the partition part: seconds on the 2-core
@@ -307,6 +278,9 @@ func (cg *CommunityGeometry) logZ(scale float64, c float64) []float64 {
 // because min(D(t,o), c) − min(D(s,o), c) = clamp(c − D(s,o), 0, 1) when
 // D(t,o) = D(s,o) + 1 and ≤ 0 otherwise.
 func (cg *CommunityGeometry) loss(scale float64, c float64) float64 {
+	if workCount != nil {
+		workCount.loss.Add(int64(2*cg.g.NumEdges() + cg.g.N()*(MaxAnswerCap+1)))
+	}
 	lz := cg.logZ(scale, c)
 	worst := math.Inf(-1)
 	rowPtr, col, _ := cg.g.CSR()

@@ -524,6 +524,7 @@ func (sw *envelopeSweep) spread(o int) {
 	e := sw.env.e // int64: ε′ may exceed the floor by far
 	b, origin := sw.b, sw.origin
 	head, next := 0, 0
+	var scanned int64 // edges scanned, for workCount
 	for {
 		var u, val int32
 		switch {
@@ -552,12 +553,16 @@ func (sw *envelopeSweep) spread(o int) {
 			val = b[u]
 		default:
 			sw.frontier = queue
+			if workCount != nil { // every touched node was settled once
+				workCount.spread.Add(int64(len(sw.touched)) + scanned)
+			}
 			return
 		}
 		sw.settled[u] = true
 		if int64(val)+e >= int64(floor) {
 			continue
 		}
+		scanned += rowPtr[u+1] - rowPtr[u]
 		queue = sw.relax(col[rowPtr[u]:rowPtr[u+1]], val+int32(e), origin[u], queue)
 	}
 }
