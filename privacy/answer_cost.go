@@ -12,7 +12,7 @@ import (
 // CalibrationSeconds models CalibrateAnswer (the cap chosen, α = 1) on g
 // with the partition part at each of epsilons (ε = 2 where none is
 // given): seconds on the 2-core reference machine, their sum. The work
-// of each (CalibrationWork: the envelope's spreads, the caps' loss
+// of each (calibrationWork: the envelope's spreads, the caps' loss
 // checks, the exponent store's cells) at its rate; the spreads and the
 // store run on both cores, the loss checks on one.
 func CalibrationSeconds(g *laplacian.Graph, part []int, epsilons ...float64) float64 {
@@ -39,7 +39,7 @@ const (
 	cellNanos   = 2.3
 )
 
-// CalibrationWork counts what one CalibrateAnswer at ε (α = 1) does on a
+// calibrationWork counts what one CalibrateAnswer at ε (α = 1) does on a
 // graph and partition, as the model of CalibrationSeconds prices it:
 //
 //   - Spread: nodes settled plus edges scanned by the envelope's
@@ -61,7 +61,7 @@ const (
 // depend on the hop distances from nodes to communities: the model reads
 // them from calibrationSamples breadth-first searches, not from the
 // k spreads themselves.
-type CalibrationWork struct {
+type calibrationWork struct {
 	Spread, Loss, Cells float64
 }
 
@@ -134,18 +134,18 @@ func newCalibrationShape(g *laplacian.Graph, part []int) *calibrationShape {
 	return sh
 }
 
-// CountCalibrationWork is CalibrationWork for CalibrateAnswer(ε, α = 1)
+// countCalibrationWork is calibrationWork for CalibrateAnswer(ε, α = 1)
 // on g with the partition part.
-func CountCalibrationWork(g *laplacian.Graph, part []int, epsilon float64) CalibrationWork {
+func countCalibrationWork(g *laplacian.Graph, part []int, epsilon float64) calibrationWork {
 	return newCalibrationShape(g, part).work(epsilon)
 }
 
-// work is CountCalibrationWork from the shape.
-func (sh *calibrationShape) work(epsilon float64) CalibrationWork {
+// work is countCalibrationWork from the shape.
+func (sh *calibrationShape) work(epsilon float64) calibrationWork {
 	if sh.n == 0 || sh.k == 0 {
-		return CalibrationWork{}
+		return calibrationWork{}
 	}
-	w := CalibrationWork{Loss: sh.lossWork(epsilon)}
+	w := calibrationWork{Loss: sh.lossWork(epsilon)}
 	e := math.Floor(epsilon*gridOne) - 4
 	if e <= 0 || sh.k > maxEnvelopeCommunities {
 		return w
@@ -261,7 +261,7 @@ func (sh *calibrationShape) lossWork(epsilon float64) float64 {
 }
 
 // workCount, set by tests only, counts what calibrations do in
-// CalibrationWork's units (spreads: nodes settled and edges scanned; loss
+// calibrationWork's units (spreads: nodes settled and edges scanned; loss
 // checks: edges and histogram entries), to hold the model to it.
 var workCount *workCounter
 

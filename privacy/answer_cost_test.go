@@ -2,7 +2,7 @@ package privacy
 
 import (
 	"context"
-	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -16,23 +16,14 @@ import (
 // best of them.
 func astroLike(t *testing.T) (*laplacian.Graph, []int) {
 	t.Helper()
-	sizes := "30"
-	for range 11 {
-		sizes += "x30"
-	}
-	core, part, err := laplacian.Generate("sbm:sizes=" + sizes + ",pin=0.3,pout=0.01,seed=3")
+	core, part, err := laplacian.Generate("sbm:sizes=30" + strings.Repeat("x30", 11) + ",pin=0.3,pout=0.01,seed=3")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rowPtr, col, _ := core.CSR()
 	var edges []laplacian.Edge
-	for u := range core.N() {
-		for _, v := range col[rowPtr[u]:rowPtr[u+1]] {
-			if int32(u) < v {
-				edges = append(edges, laplacian.Edge{U: int32(u), V: v, Weight: 1})
-			}
-		}
-	}
+	core.ForEachEdge(func(i, j int, w float64) {
+		edges = append(edges, laplacian.Edge{U: int32(i), V: int32(j), Weight: w})
+	})
 	n, k := core.N(), 12
 	for c := range 120 {
 		size := 3 + c%2
@@ -44,11 +35,7 @@ func astroLike(t *testing.T) (*laplacian.Graph, []int) {
 		}
 		n, k = n+size, k+1
 	}
-	keys := make([]string, n)
-	for i := range keys {
-		keys[i] = fmt.Sprint(i)
-	}
-	g, err := laplacian.FromEdges(n, keys, edges, laplacian.Options{})
+	g, err := laplacian.FromEdges(n, nil, edges, laplacian.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,12 +62,12 @@ func TestCalibrationWorkCountsTheCalibration(t *testing.T) {
 	workCount = &workCounter{}
 	defer func() { envelopeOptimizeMaxWork, workCount = saved, nil }()
 	epsilons := []float64{0.5, 1, 2, 4, 8}
-	var model CalibrationWork
+	var model calibrationWork
 	for _, eps := range epsilons {
 		if _, err := CalibrateAnswer(context.Background(), cg, eps, 1, 0); err != nil {
 			t.Fatal(err)
 		}
-		w := CountCalibrationWork(g, part, eps)
+		w := countCalibrationWork(g, part, eps)
 		model.Spread += w.Spread
 		model.Loss += w.Loss
 	}
