@@ -63,7 +63,46 @@ func RoutedCeilingUpTo(ctx context.Context, g *laplacian.Graph, part []int, epsi
 	if k := len(communityMembers(part)); g.N()*k > maxPairs {
 		return c, nil
 	}
+	if c-routedFloor(g, part, epsilon) <= routedSkipGap {
+		return c, nil // no routing can end more than routedSkipGap below c
+	}
 	return math.Min(c, routedCeiling(ctx, g, part, epsilon, delta)), ctx.Err()
+}
+
+// routedSkipGap is how far below Ceiling the routed bound must be able to
+// go for the routings to run (routedFloor).
+const routedSkipGap = 1e-4
+
+// routedFloor is a value every routed bound is at least, whatever its
+// routings and duals: the mean of p_s = min(π, 1 − π·R_s), where R_s =
+// Σ e^{−ε·d(s,o)} over the other communities o within maxFarHops of s (d
+// the distance to o's nearest member) and π = 1/max(1, max_s R_s). A
+// routed row credits each such o once, at a member no nearer than d, with
+// a coefficient rounded down, and its right-hand side is at least 1: with
+// every p_u ≤ π, p_s + Σ a·p_u ≤ 1 − π·R_s + π·R_s, so p meets every row of
+// every routing and of their mean, and every dual value bounds its mean
+// from above (weak duality). Where Ceiling is within routedSkipGap of it,
+// routing can gain no more than that (docs/derivations.md, "Skipping the
+// routings"). One search per community, as a routing's.
+func routedFloor(g *laplacian.Graph, part []int, epsilon float64) float64 {
+	n := g.N()
+	decay := hopDecay(epsilon)
+	sum := make([]float64, n)
+	sr := newRouteSearch(g, make([]float64, n), 1) // potentials 0: values are hops
+	for _, m := range communityMembers(part) {
+		sr.run(m)
+		for s, d := range sr.hop {
+			if d > 0 && part[s] != part[m[0]] {
+				sum[s] += decay[d]
+			}
+		}
+	}
+	pi := 1 / math.Max(1, slices.Max(sum)) // π·R_s ≤ 1 for every s
+	mean := 0.0
+	for _, r := range sum {
+		mean += math.Min(pi, 1-pi*r)
+	}
+	return mean / float64(n)
 }
 
 // pairCeiling is the bound of disjoint pairs (see Ceiling).

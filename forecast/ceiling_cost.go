@@ -7,8 +7,10 @@ import (
 )
 
 // CeilingWork is RoutedCeiling's work at one ε on a graph and partition,
-// counted from their structure without solving anything (the work does
-// not depend on ε). Its parts, in the order RoutedCeiling runs them:
+// counted from their structure without solving anything, as if it routed
+// at every ε (where routedFloor shows routing cannot gain, it is skipped:
+// foreseeing that needs the star bound's value, so the count is then
+// above the work). Its parts, in the order RoutedCeiling runs them:
 //
 //   - the star rows, enumerated twice (dualBound's passes; serial), each
 //     time reading every node's neighbours' neighbours (TwoHop = Σ_v deg²);
@@ -16,7 +18,8 @@ import (
 //     nodes and edges of the components it has members in (FarVisits);
 //   - the star bound's dual steps: 300, each reading the matrix's
 //     StarEntries (and the n diagonal ones) twice;
-//   - where it routes (n·k ≤ DefaultRoutedPairs, k ≥ 2): routedRounds
+//   - where it may route (n·k ≤ DefaultRoutedPairs, k ≥ 2): the floor's
+//     searches (routedFloor: one per community), then routedRounds
 //     routings, each a search per community (SearchVisits, the n·k Pairs
 //     written) and its pairs packed (all Pairs read once, serial), the
 //     dual steps of its schedule reading the Reachable pairs twice,
@@ -110,7 +113,10 @@ func (w CeilingWork) seconds() float64 {
 	if w.Routed {
 		s := w.schedule
 		steps := float64(s.first + (routedRounds-1)*s.after)
-		ns += routedRounds * (w.SearchVisits*searchVisitNanos + w.Pairs*packPairNanos)
+		// The routings' searches and packing, and routedFloor's searches
+		// (one a community, as a routing's): the floor is priced, the
+		// skip it may allow is not (it needs the star bound's value).
+		ns += routedRounds*(w.SearchVisits*searchVisitNanos+w.Pairs*packPairNanos) + w.SearchVisits*searchVisitNanos
 		ns += steps * (2*w.Reachable*pairNanos + n*stepNodeNanos)
 		ns += float64(s.mix) * step(routedMergedPerPair*w.Reachable)
 	}
@@ -121,7 +127,7 @@ func (w CeilingWork) seconds() float64 {
 func (w CeilingWork) describe() string {
 	s := fmt.Sprintf("the star rows' %.3g two-hop reads ×2 and %.3g entries read ×%d", w.TwoHop, w.StarEntries, 2*starSteps)
 	if w.Routed {
-		s += fmt.Sprintf(", %d routings of %.3g pairs packed, the %.3g in reach read ×%d", routedRounds, w.Pairs, w.Reachable, 2*(w.schedule.first+(routedRounds-1)*w.schedule.after))
+		s += fmt.Sprintf(", %d routings (and the floor's searches) of %.3g pairs packed, the %.3g in reach read ×%d", routedRounds, w.Pairs, w.Reachable, 2*(w.schedule.first+(routedRounds-1)*w.schedule.after))
 	}
 	return s
 }
