@@ -1,17 +1,34 @@
 package forecast
 
+import "sync"
+
+// drawScorings is what a trial drawn into the pool costs, in trials
+// scored at one point: its diffusions (a block's actions) against one
+// recovery, ranking and verdict — about 20× on the graphs cost's rates
+// were timed on (issue 79). The bar counts work in these units, so that
+// a pool's draws, paid once before any scoring, move it as far as they
+// take time.
+const drawScorings = 20
+
 // massBar is massCurves' one bar over every curve's work, counted in
-// trials as they are done: the grid's points (a round each foreseen),
-// the paired test's mass 0, the verdict curves' refinements and locate's
-// step. Its count never goes back — each piece of work starts where the
-// last ended, whatever order the curves run their work in — and its total
-// grows by what a piece takes beyond its share (a point's further rounds,
-// a refinement past refineMax), so that the count does not sit at a
+// trials scored as they are done: the grid's points (a round each
+// foreseen), the paired test's mass 0, the verdict curves' refinements
+// and locate's step; and the pool's trials drawn, drawScorings each
+// (drawPlanned foreseen, issue 79: "400/22200 (1%), ETA 27m15s" for a
+// step of 33 s, its draws uncounted). Its count never goes back — each
+// piece of work starts where the last ended, whatever order the curves
+// run their work in — and its total grows by what a piece takes beyond
+// its share (a point's further rounds, a refinement past refineMax,
+// blocks drawn past those foreseen), so that the count does not sit at a
 // piece's end (issue 79: "96/4400 → 24/4400", a point's second round
-// restarting inside its slot).
+// restarting inside its slot). Draws may be told from the pool's workers:
+// mu guards the counts.
 type massBar struct {
 	report      func(done, total int) // nil: no bar
-	done, total int
+	mu          sync.Mutex
+	done, total int    // trials scored, counted and foreseen
+	drawn       int    // the pool's draws, in trials scored
+	drawPlanned int    // the draws foreseen, in trials scored
 	shown       [2]int // the last count and total reported
 }
 
@@ -20,8 +37,12 @@ type massBar struct {
 // (work foreseen and not needed — a point taken as sure, refinements not
 // asked — is skipped).
 func (b *massBar) part(share int, run func() error) error {
+	b.mu.Lock()
 	done, total := b.done, b.total
+	b.mu.Unlock()
 	err := run()
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.done = max(b.done, done+share+b.total-total)
 	b.show()
 	return err
@@ -30,14 +51,31 @@ func (b *massBar) part(share int, run func() error) error {
 // slot begins a piece of size trials at the bar's count; past its size
 // it grows by grow trials at a time (0: by what it overran).
 func (b *massBar) slot(size, grow int) *barSlot {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.show()
 	return &barSlot{b: b, start: b.done, size: size, grow: grow}
 }
 
 // grown adds n trials of work to the bar's total (a piece not foreseen).
 func (b *massBar) grown(n int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
 	b.total += n
 	b.show()
+}
+
+// drew counts trials drawn into the pool (TrialPool.drew).
+func (b *massBar) drew(trials int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.drawn += trials * drawScorings
+	b.show()
+}
+
+// counts is the bar's count and total: the trials scored and the draws.
+func (b *massBar) counts() (done, total int) {
+	return b.done + b.drawn, b.total + max(b.drawPlanned, b.drawn)
 }
 
 // show reports the count, below the total until the run ends, if it
@@ -46,18 +84,22 @@ func (b *massBar) show() {
 	if b.report == nil {
 		return
 	}
-	d := max(min(b.done, b.total-1), b.shown[0])
-	if d == b.shown[0] && b.total == b.shown[1] {
+	done, total := b.counts()
+	d := max(min(done, total-1), b.shown[0])
+	if d == b.shown[0] && total == b.shown[1] {
 		return
 	}
-	b.shown = [2]int{d, b.total}
-	b.report(d, b.total)
+	b.shown = [2]int{d, total}
+	b.report(d, total)
 }
 
 // end reports the run done.
 func (b *massBar) end() {
 	if b.report != nil {
-		b.report(b.total, b.total)
+		b.mu.Lock()
+		defer b.mu.Unlock()
+		_, total := b.counts()
+		b.report(total, total)
 	}
 }
 
@@ -74,6 +116,8 @@ func (s *barSlot) add(k int) {
 
 // to sets the piece's count to n trials (never back).
 func (s *barSlot) to(n int) {
+	s.b.mu.Lock()
+	defer s.b.mu.Unlock()
 	if n <= s.n {
 		return
 	}

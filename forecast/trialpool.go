@@ -50,6 +50,9 @@ type TrialPool struct {
 	// blocksDrawn counts the blocks drawn (again too, past the budget): the
 	// diffusions the pool paid for.
 	blocksDrawn atomic.Int64
+	// drew, when non-nil, is told of each block drawn once its draws are
+	// done (a bar counting them: massBar.drew).
+	drew func(trials int)
 }
 
 // poolEntry is one block of trialBlock trials, drawn once.
@@ -191,6 +194,9 @@ func (p *TrialPool) block(blk int) *poolBlock {
 // the block's source vectors, and the model's action on a and z.
 func (p *TrialPool) draw(blk int) *poolBlock {
 	p.blocksDrawn.Add(1)
+	if p.drew != nil {
+		defer p.drew(trialBlock)
+	}
 	n, b := p.n, trialBlock
 	lo := blk * b
 	out := &poolBlock{src: make([][]int, b), a: make([][]float64, b), z: make([][]float64, b),

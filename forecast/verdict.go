@@ -319,7 +319,8 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	}
 	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
 		verdicts: newVerdictTests(seed, base.Partition).keeping(kept), masses: make([][][]float64, len(es)), rights: make([][][]float64, len(es)), sure: make([]int, len(es)),
-		bar: &massBar{report: base.Progress, total: (len(grid)+1+refine)*len(es)*per + len(es)*step}, per: per, stepSlot: step}
+		bar: &massBar{report: base.Progress, total: (len(grid)+1+refine)*len(es)*per + len(es)*step,
+			drawPlanned: drawScorings * foreseenDraws(base, per, step)}, per: per, stepSlot: step}
 	for _, m := range grid {
 		for j := range es {
 			if err := c.bar.part(per, func() error { return c.point(ctx, j, m) }); err != nil {
@@ -434,6 +435,18 @@ func (c *curveRun) point(ctx context.Context, j int, m float64) error {
 	return nil
 }
 
+// foreseenDraws is the trials of the run's pool massCurves foresees drawn,
+// in whole blocks: a round of per for the grid and, with locate's step
+// (step trials), the two rounds of its trials ForeseeMassCurves foresees
+// it reading (foreseeBeyond).
+func foreseenDraws(base Simulation, per, step int) int {
+	need := per
+	if step > 0 && base.Verdicts {
+		need = max(need, 2*verdictRoundTrials(base))
+	}
+	return (need + trialBlock - 1) / trialBlock * trialBlock
+}
+
 // sharedPool is the run's pool (seed c.seed, locate's): the trials of
 // every mass and ε of the grid, every refinement mass and locate's step,
 // drawn once for all of them.
@@ -444,6 +457,7 @@ func (c *curveRun) sharedPool(e Simulation) (*TrialPool, error) {
 		if err != nil {
 			return nil, err
 		}
+		p.drew = c.bar.drew
 		c.pool = p
 	}
 	return c.pool, nil

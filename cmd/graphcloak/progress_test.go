@@ -139,8 +139,9 @@ func TestProgressOnAPipe(t *testing.T) {
 // per-node forecasts by source mass and the private answer's trials and
 // audit each report done/total, and each step's done line is its last line
 // and comes once — the forecasts' only when all 9 masses, the paired test's
-// mass 0 and the 8 refinement masses (× 20 trials) and locate's step (800
-// trials at most) ran; no count is said again and again (a bar stuck at 99 %).
+// mass 0 and the 8 refinement masses (× 20 trials), locate's step (800
+// trials at most) and the pool's one block of 32 trials drawn (20 trials
+// scored each: 640) ran; no count is said again and again (a bar stuck at 99 %).
 func TestPlanProgressOnAPipe(t *testing.T) {
 	isolateConfig(t)
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
@@ -159,7 +160,7 @@ func TestPlanProgressOnAPipe(t *testing.T) {
 		step, done string
 		lines      []string
 	}{
-		{"forecasts by source mass", "done 1160/1160", audited}, {"ceilings", "done 1/1", audited},
+		{"forecasts by source mass", "done 1800/1800", audited}, {"ceilings", "done 1/1", audited},
 		{"answer audit", "done 34/34", audited}, {"answer calibration", "done 1/1", audited},
 		{"private-answer calibration", "done 1/1", simulated}, {"private-answer trials", "done 20/20", simulated},
 	} {
