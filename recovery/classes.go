@@ -86,8 +86,8 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	err := forBlocks(ctx, n, blocks, func(lo, b int, cols []float64) {
-		P := centeredBlock(cols, n, b, lo, norm)
+	err := forBlocks(ctx, c.act, n, blocks, func(w *passWorker, lo, b int, cols []float64) {
+		P := centeredBlock(cols, n, b, lo, norm, w)
 		switch {
 		case c.mode == passStopWeak && c.anyTooWeak(norm[lo:lo+b]):
 			st.stop(cancel)
@@ -96,14 +96,14 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 			st.add(b, 0, nil)
 			return
 		}
-		local, correlated := c.blockRows(P, norm, lo, b, terms)
+		local, correlated := c.blockRows(w, P, norm, lo, b, terms)
 		if st.add(b, correlated, local) > maxPairsPerNode*n {
 			st.tooMany = true
 		}
 		if cp != nil {
 			cp.Add(PassBlock{Tol: c.tol, Precise: precise, Block: lo / blockSize, Norms: slices.Clone(norm[lo : lo+b]), Pairs: local})
 		}
-	}, c.columns)
+	})
 	c.rowsCorrelated = st.correlated
 	switch {
 	case st.weak:
@@ -149,11 +149,11 @@ func (st *passState) stop(cancel func()) {
 	cancel()
 }
 
-// blockRows runs the second action on the block's centred columns P
+// blockRows runs the second action (w's) on the block's centred columns P
 // (nodes lo … lo+b−1) — on those whose row can keep a pair, unless terms
 // needs every row — and returns the pairs the rows keep and how many
 // columns were correlated.
-func (c *Certifier) blockRows(P, norm []float64, lo, b int, terms *EdgeTerms) ([]Pair, int) {
+func (c *Certifier) blockRows(w *passWorker, P, norm []float64, lo, b int, terms *EdgeTerms) ([]Pair, int) {
 	n := c.g.N()
 	cmin := candidateCos(c.tol)
 	chord := math.Sqrt(2 - 2*cmin) // ‖u_j − u_k‖ of a pair at cosine cmin
@@ -164,11 +164,11 @@ func (c *Certifier) blockRows(P, norm []float64, lo, b int, terms *EdgeTerms) ([
 	// Δ2's brackets need every row; a dense action is applied whole
 	// (its products need not round alike on fewer columns).
 	if _, sparse := c.act.(*expm.Chebyshev); terms == nil && sparse {
-		P, nodes = c.rowsToCorrelate(P, norm, nodes, cmin, chord)
+		P, nodes = c.rowsToCorrelate(P, norm, nodes, cmin, chord, w)
 	}
-	C := make([]float64, n*len(nodes))
+	C := w.buf(bufCorr, n*len(nodes))
 	if len(nodes) > 0 {
-		c.correlate(C, P, len(nodes))
+		correlateWith(w.act, C, P, len(nodes), w)
 	}
 	if terms != nil {
 		terms.take(C, lo, b)
@@ -211,21 +211,24 @@ func (c *Certifier) resumePass(cp PassCheckpoint, blocks []int, norm []float64, 
 }
 
 // centeredBlock returns P, the b columns of cols (n×b, row-major) each
-// centred, and writes their norms to norm[lo:lo+b].
-func centeredBlock(cols []float64, n, b, lo int, norm []float64) []float64 {
-	P := make([]float64, n*b)
-	col := make([]float64, n)
-	for k := 0; k < b; k++ {
-		for i := range col {
-			col[i] = cols[i*b+k]
+// centred (in w's buffer), and writes their norms to norm[lo:lo+b]: each
+// column's numbers are centered's and its sum of squares in row order,
+// bit for bit, computed row by row for all columns at once.
+func centeredBlock(cols []float64, n, b, lo int, norm []float64, w *passWorker) []float64 {
+	P := w.buf(bufCentred, n*b)
+	sum, comp, sq := w.acc(b)
+	mean := norm[lo : lo+b]
+	columnMeans(cols, n, b, sum, comp, mean)
+	for i := 0; i < n; i++ {
+		row, out := cols[i*b:i*b+b], P[i*b:i*b+b]
+		for k, v := range row {
+			p := v - mean[k]
+			out[k] = p
+			sq[k] += p * p
 		}
-		p, _, _ := centered(col)
-		sq := 0.0
-		for i, v := range p {
-			P[i*b+k] = v
-			sq += v * v
-		}
-		norm[lo+k] = math.Sqrt(sq)
+	}
+	for k := range mean {
+		mean[k] = math.Sqrt(sq[k])
 	}
 	return P
 }
@@ -282,7 +285,7 @@ func (c *Certifier) selfBound(p, norm, chord float64) float64 {
 // action is not run for it and the pairs are the same. The columns kept
 // are a multiple of 8 (never one: a one-column action takes another
 // kernel, rounded differently).
-func (c *Certifier) rowsToCorrelate(P, norm []float64, nodes []int, cmin, chord float64) ([]float64, []int) {
+func (c *Certifier) rowsToCorrelate(P, norm []float64, nodes []int, cmin, chord float64, pw *passWorker) ([]float64, []int) {
 	n, b := c.g.N(), len(nodes)
 	keep := make([]int, 0, b)
 	for k, j := range nodes {
@@ -309,7 +312,7 @@ func (c *Certifier) rowsToCorrelate(P, norm []float64, nodes []int, cmin, chord 
 		return P, nodes
 	}
 	w := len(keep)
-	Q, kept := make([]float64, n*w), make([]int, w)
+	Q, kept := pw.buf(bufRows, n*w), make([]int, w)
 	for q, k := range keep {
 		kept[q] = nodes[k]
 		for i := 0; i < n; i++ {
@@ -418,7 +421,7 @@ func (c *Certifier) Classes(ctx context.Context) (*SourceClasses, error) {
 		for k := 0; k < b; k++ {
 			x[sample[lo+k]*b+k] = 1
 		}
-		applyWide(c.act, cols, x, b)
+		applyWide(c.act, cols, x, b, nil)
 		fits, _, errs := c.fitBlock(cols, b)
 		for k := 0; k < b; k++ {
 			j := sample[lo+k]
