@@ -63,7 +63,7 @@ type Certifier struct {
 	// (checkRange).
 	maxBackground float64
 	// rowsCorrelated counts the columns whose second action the last
-	// pass ran (rowsToCorrelate skips those that keep no pair).
+	// pass ran (queue skips those that keep no pair).
 	rowsCorrelated int
 	// mode is what the pass computes and when it stops.
 	mode passMode

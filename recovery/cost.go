@@ -17,7 +17,7 @@ import (
 // norms alone (a sensor-noise audit's first) is one action a source and
 // no refit. A dense action (small graphs) is priced as its
 // eigendecomposition and products in the same units. The second action
-// of a source that keeps no pair is not run (rowsToCorrelate): the model
+// of a source that keeps no pair is not run (keepsNothing): the model
 // does not count on it, so it is an upper bound by that share.
 type PassCost struct {
 	Nodes, Edges int

@@ -20,6 +20,8 @@ type passWorker struct {
 	// and ds n×applyWidth (applyWide's slices).
 	x, cols, xs, ds []float64
 	bufs            [bufCount][]float64
+	// batch is the columns waiting for the second action (passbatch.go).
+	batch rowBatch
 	// sum, comp and sq are per-column accumulators (blockSize).
 	sum, comp, sq []float64
 }
@@ -27,8 +29,9 @@ type passWorker struct {
 // The n×blockSize buffers of a passWorker besides x and cols.
 const (
 	bufCentred = iota // the centred columns (centeredBlock)
-	bufRows           // the columns kept for the second action (rowsToCorrelate)
-	bufCorr           // their correlations (blockRows)
+	bufRows           // the columns waiting for the second action (the batch, queue)
+	bufCorr           // their correlations (blockRows, flush)
+	bufPacked         // a batch's last columns, packed (flush)
 	bufCount
 )
 
@@ -102,12 +105,13 @@ func columnMeans(y []float64, n, b int, sum, comp, mean []float64) {
 
 // forBlocks calls visit with the columns of each of the given blocks of
 // blockSize (block b holds columns b·blockSize …), on up to GOMAXPROCS
-// goroutines, each a passWorker (each block's columns are independent).
+// goroutines, each a passWorker (each block's columns are independent),
+// and end with each worker that ran a block once the blocks are done.
 // With a block for every goroutine, each applies the sparse action on
 // its own goroutine (expm.Chebyshev.WithWorkers(1), the same numbers bit
 // for bit): the blocks run in parallel, and nothing waits at every
 // Chebyshev step for the other half of a product (issue 79).
-func forBlocks(ctx context.Context, act expm.Action, n int, blocks []int, visit func(w *passWorker, lo, b int, cols []float64)) error {
+func forBlocks(ctx context.Context, act expm.Action, n int, blocks []int, visit func(w *passWorker, lo, b int, cols []float64), end func(w *passWorker)) error {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	if ch, ok := act.(*expm.Chebyshev); ok && workers > 1 && len(blocks) >= workers {
 		act = ch.WithWorkers(1)
@@ -126,6 +130,9 @@ func forBlocks(ctx context.Context, act expm.Action, n int, blocks []int, visit 
 				lo := blk * blockSize
 				b := min(blockSize, n-lo)
 				visit(w, lo, b, w.columns(lo, b, n))
+			}
+			if w != nil && ctx.Err() == nil {
+				end(w)
 			}
 		}()
 	}
