@@ -851,10 +851,6 @@ const blockSize = 32
 // against 0.386 at 32, on 2 shared cores, issue 79).
 const applyWidth = 16
 
-// PassApplyWidth is how many columns the pass applies the action to at
-// once: its step rate is measured at that width (answer's estimate).
-const PassApplyWidth = applyWidth
-
 // applyWide sets dst = act·x for the row-major n×b block x (in pw's
 // buffers when it is not nil), in slices of
 // at most applyWidth columns, none of one column unless b is 1: each
