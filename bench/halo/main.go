@@ -91,4 +91,3 @@ func ball(rowPtr []int64, col []int32, n int, seeds []int, k int) int {
 	}
 	return size
 }
-
