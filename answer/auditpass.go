@@ -27,7 +27,7 @@ type AuditPass struct {
 	Cache Cache
 	Store *Cache
 	// CheckpointEvery, when non-zero, is how often the running pass
-	// rewrites its checkpoint (negative: after every block of sources).
+	// appends to its checkpoint (negative: after every block of sources).
 	CheckpointEvery time.Duration
 	// Long: a pass modelled over Long is said (Say) before it starts.
 	Long time.Duration

@@ -2,7 +2,6 @@ package answer
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/graphcloak/graphcloak/internal/jsonmac"
 	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -28,36 +26,31 @@ import (
 // CheckpointKind names the file format of an audit's checkpoint.
 const CheckpointKind = "graphcloak.answer-audit-checkpoint"
 
-// defaultCheckpointEvery is how often a running audit rewrites its
-// checkpoint: each write is the whole file (atomic), so writing every
-// block would cost the pass quadratic time in its blocks.
+// defaultCheckpointEvery is how often a running audit appends the
+// blocks it finished to its checkpoint (each write only those: the file
+// is a journal, checkpointfile.go).
 const defaultCheckpointEvery = 5 * time.Second
 
 // CheckpointPath is the checkpoint of the audit saving to path.
 func CheckpointPath(path string) string { return path + ".checkpoint" }
 
-// answerCheckpointFile is a checkpoint on disk, sealed like the
-// certificate.
-type answerCheckpointFile struct {
-	FileHeader
-	Blocks []recovery.PassBlock `json:"blocks"`
-	MAC    string               `json:"mac,omitempty"`
-}
-
-func (f answerCheckpointFile) mac(key []byte) (string, error) {
-	f.MAC = ""
-	return jsonmac.Sum(key, f)
-}
-
 // Checkpoint is a recovery.PassCheckpoint kept in a file: blocks
 // read back from an earlier run of the same audit, and the blocks of this
-// run written at most every Every (and by Save). It is safe for
+// run appended at most every Every (and by Save). It is safe for
 // concurrent use.
 type Checkpoint struct {
 	Path  string
 	Every time.Duration // 0: defaultCheckpointEvery; < 0: every block
 	mu    sync.Mutex
-	file  answerCheckpointFile
+	// blocks are every block held (read back and added); pending the
+	// sealed lines of those not yet written.
+	blocks  []recovery.PassBlock
+	pending []byte
+	head    []byte // the header's sealed line
+	headMAC string
+	// size is how much of the file at Path is this checkpoint's whole
+	// lines; −1: the file is to be started anew (none, or refused).
+	size  int64
 	key   []byte
 	saved time.Time
 	err   error // the first failed write
@@ -92,9 +85,12 @@ func OpenCheckpoint(path string, g *laplacian.Graph, tau float64, opt recovery.C
 	if err != nil {
 		return nil, err
 	}
-	cp := &Checkpoint{Path: path, key: macKey, n: g.N(),
-		file: answerCheckpointFile{FileHeader: newAnswerFileHeader(CheckpointKind, g.Fingerprint(), tau, k.tol, k, software)}}
-	b, err := os.ReadFile(path)
+	head, headMAC, err := headLine(newAnswerFileHeader(CheckpointKind, g.Fingerprint(), tau, k.tol, k, software), macKey)
+	if err != nil {
+		return nil, err
+	}
+	cp := &Checkpoint{Path: path, key: macKey, n: g.N(), head: head, headMAC: headMAC, size: -1}
+	f, err := os.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return cp, nil
 	}
@@ -102,21 +98,15 @@ func OpenCheckpoint(path string, g *laplacian.Graph, tau float64, opt recovery.C
 	if err != nil {
 		return refuse(err)
 	}
-	var f answerCheckpointFile
-	if err := json.Unmarshal(b, &f); err != nil {
-		return refuse(fmt.Errorf("not a checkpoint: %v", err))
-	}
-	want, err := f.mac(macKey)
+	defer f.Close()
+	h, blocks, size, err := readJournal(f, macKey)
 	if err != nil {
 		return refuse(err)
 	}
-	if f.MAC == "" || !jsonmac.Equal(f.MAC, want) {
-		return refuse(&CacheMACError{Missing: f.MAC == ""})
-	}
-	if err := f.matches(CheckpointKind, g.Fingerprint(), tau, k, software); err != nil {
+	if err := h.matches(CheckpointKind, g.Fingerprint(), tau, k, software); err != nil {
 		return refuse(err)
 	}
-	cp.file.Blocks = f.Blocks
+	cp.blocks, cp.size = blocks, size
 	return cp, nil
 }
 
@@ -127,7 +117,7 @@ func (cp *Checkpoint) Sources(precise bool) int {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
 	s := 0
-	for _, b := range cp.file.Blocks {
+	for _, b := range cp.blocks {
 		if b.Precise == precise {
 			s += len(b.Norms)
 		}
@@ -192,7 +182,7 @@ func (cp *Checkpoint) heldText(precise bool, tol float64) string {
 // latest is the pass of the last block kept (blocks are kept in the
 // order computed); false when there is none.
 func (cp *Checkpoint) latest() (precise bool, tol float64, ok bool) {
-	bs := cp.file.Blocks
+	bs := cp.blocks
 	if len(bs) == 0 {
 		return false, 0, false
 	}
@@ -206,7 +196,7 @@ func (cp *Checkpoint) latest() (precise bool, tol float64, ok bool) {
 func (cp *Checkpoint) held(precise bool, tol float64) int {
 	seen := map[int]bool{}
 	s := 0
-	for _, b := range cp.file.Blocks {
+	for _, b := range cp.blocks {
 		if b.Precise != precise || b.Tol != tol || seen[b.Block] || b.Block < 0 || b.Block >= recovery.PassBlocks(cp.n) {
 			continue
 		}
@@ -221,7 +211,7 @@ func (cp *Checkpoint) Finished(precise bool, tol float64) []recovery.PassBlock {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
 	var out []recovery.PassBlock
-	for _, b := range cp.file.Blocks {
+	for _, b := range cp.blocks {
 		if b.Precise == precise && b.Tol == tol {
 			out = append(out, b)
 		}
@@ -229,31 +219,43 @@ func (cp *Checkpoint) Finished(precise bool, tol float64) []recovery.PassBlock {
 	return out
 }
 
-// Add implements recovery.PassCheckpoint: the block is kept, and the file
-// rewritten when the last write is Every old. A failed write is kept for
-// Save to report; the pass goes on.
+// Add implements recovery.PassCheckpoint: the block is kept, and the
+// blocks not yet written are appended to the file when the last write is
+// Every old. A failed write is kept for Save to report; the pass goes on.
 func (cp *Checkpoint) Add(b recovery.PassBlock) {
+	line, lerr := blockLine(b, cp.key, cp.headMAC) // sealed outside the lock
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
-	cp.file.Blocks = append(cp.file.Blocks, b)
+	cp.blocks = append(cp.blocks, b)
+	if lerr != nil {
+		cp.fail(lerr)
+		return
+	}
+	cp.pending = append(cp.pending, line...)
 	every := cp.Every
 	if every == 0 {
 		every = defaultCheckpointEvery
 	}
 	if now := time.Now(); every < 0 || now.Sub(cp.saved) >= every {
-		if err := cp.write(); err != nil && cp.err == nil {
-			cp.err = err
-		}
+		cp.fail(cp.write())
 		cp.saved = now
 	}
 }
 
-// Save writes every block kept so far (an interrupted audit's last act;
-// nothing when there is none), and reports the first write that failed.
+// fail keeps the first error of a write.
+func (cp *Checkpoint) fail(err error) {
+	if err != nil && cp.err == nil {
+		cp.err = err
+	}
+}
+
+// Save writes every block kept so far that is not in the file yet (an
+// interrupted audit's last act; nothing when there is none), and reports
+// the first write that failed.
 func (cp *Checkpoint) Save() error {
 	cp.mu.Lock()
 	defer cp.mu.Unlock()
-	if len(cp.file.Blocks) == 0 {
+	if len(cp.blocks) == 0 {
 		return cp.err
 	}
 	if err := cp.write(); err != nil {
@@ -272,16 +274,33 @@ func (cp *Checkpoint) Remove() error {
 	return nil
 }
 
-// write writes the file whole (a temporary file renamed), sealed.
+// write appends the pending lines to the file (started anew with the
+// header when it is not this checkpoint's), synced.
 func (cp *Checkpoint) write() error {
-	f := cp.file
-	f.MAC = ""
-	mac, err := f.mac(cp.key)
-	if err != nil {
+	if len(cp.pending) == 0 && cp.size >= 0 {
+		return nil
+	}
+	if err := appendJournal(cp.Path, cp.size, cp.head, cp.pending); err != nil {
+		cp.resealAll() // what is in the file is unknown now: the next write starts it anew
 		return err
 	}
-	f.MAC = mac
-	return writeJSONFile(cp.Path, f)
+	if cp.size < 0 {
+		cp.size = int64(len(cp.head))
+	}
+	cp.size += int64(len(cp.pending))
+	cp.pending = cp.pending[:0]
+	return nil
+}
+
+// resealAll makes every block held pending, to be written to a file
+// started anew.
+func (cp *Checkpoint) resealAll() {
+	cp.size, cp.pending = -1, cp.pending[:0]
+	for _, b := range cp.blocks {
+		if line, err := blockLine(b, cp.key, cp.headMAC); err == nil {
+			cp.pending = append(cp.pending, line...)
+		}
+	}
 }
 
 // ModelResumable is Model with the pass, when it runs, checkpointed beside

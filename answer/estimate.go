@@ -13,7 +13,8 @@ import (
 
 // WorkEstimate is how long a long step is expected to take: its cost
 // model's steps times this machine's measured time a step
-// (expm.MeasureStepRate, all cores at once, under the present load).
+// (expm.MeasureStepRate at the pass's width, all cores at once, under the
+// present load).
 type WorkEstimate struct {
 	Step  string `json:"step"`
 	Nodes int    `json:"nodes"`
@@ -59,7 +60,7 @@ func PassEstimate(g *laplacian.Graph, c recovery.PassCost, rate *expm.StepRate, 
 	e := WorkEstimate{Step: "answer audit", Nodes: c.Nodes, Edges: c.Edges, Sources: c.Sources, ChebyshevDegree: c.Degree, Steps: c.Steps}
 	workers := max(1, runtime.GOMAXPROCS(0))
 	if rate == nil && c.Steps*referenceNanosPerStep*1e-9/float64(workers) >= quick.Seconds()/4 {
-		r := expm.MeasureStepRate(g, 0)
+		r := expm.MeasureStepRate(g, 0, c.ApplyWidth)
 		rate = &r
 	}
 	if rate == nil {

@@ -86,13 +86,17 @@ func BenchmarkChebyshevBlockRate(b *testing.B) {
 // (recovery's applyWidth) on the edge list GRAPHCLOAK_BENCH_GRAPH
 // (skipped without it) at τ = 1, tolerance 1e−7: one block of unit
 // columns per goroutine, GOMAXPROCS goroutines at once, each action
-// parallel inside as the pass runs it. It reports CPU (user + system)
+// parallel inside (as the pass ran it before issue 79's a80u) or on its
+// own goroutine (as it runs now). It reports CPU (user + system)
 // and wall ns per nonzero, column and step: CPU is what to compare on a
 // shared machine (issue 79: 16 against 32 vectors).
 func BenchmarkChebyshevBlockWidth(b *testing.B) {
 	g, c := benchCertifierAction(b)
 	for _, cols := range []int{8, 16, 32} {
 		b.Run(fmt.Sprintf("b=%d", cols), func(b *testing.B) { benchPass(b, g, c, cols) })
+		// As recovery's pass runs it since issue 79: each block's action
+		// on its own goroutine (WithWorkers(1)).
+		b.Run(fmt.Sprintf("b=%d/one-goroutine-a-block", cols), func(b *testing.B) { benchPass(b, g, c.WithWorkers(1), cols) })
 	}
 }
 

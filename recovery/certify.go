@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
@@ -65,7 +63,7 @@ type Certifier struct {
 	// (checkRange).
 	maxBackground float64
 	// rowsCorrelated counts the columns whose second action the last
-	// pass ran (rowsToCorrelate skips those that keep no pair).
+	// pass ran (queue skips those that keep no pair).
 	rowsCorrelated int
 	// mode is what the pass computes and when it stops.
 	mode passMode
@@ -285,7 +283,7 @@ func needsPrecise(g *laplacian.Graph, tau, tol float64) (bool, error) {
 	act.Apply(cols, x, b)
 	c := &Certifier{g: g, act: act, tau: tau, tol: tol, eta: act.ErrorBound()}
 	norm := make([]float64, n)
-	centeredBlock(cols, n, b, 0, norm)
+	centeredBlock(cols, n, b, 0, norm, nil)
 	for _, v := range norm[:b] {
 		if c.tooWeak(v * (1 + 1e-9)) {
 			return true, nil
@@ -814,16 +812,20 @@ func (c *Certifier) twoColumnMisfit(p []float64, i, j int) float64 {
 // ⟨x, P·a_k⟩ (karate at τ = 30: by 1e-3 of it). What is left of the
 // rounding is orthogonal to 1 and bounded by ζ (readingRounding).
 func (c *Certifier) correlate(C, X []float64, b int) {
-	n := c.g.N()
-	applyWide(c.act, C, X, b)
-	col := make([]float64, n)
-	for k := 0; k < b; k++ {
-		for i := range col {
-			col[i] = X[i*b+k]
-		}
-		_, mean, _ := centered(col)
-		for i := 0; i < n; i++ {
-			C[i*b+k] -= mean
+	correlateWith(c.act, C, X, b, nil)
+}
+
+// correlateWith is correlate applying act, in w's buffers (nil: its own).
+// Each column's mean is centered's, bit for bit (columnMeans).
+func correlateWith(act expm.Action, C, X []float64, b int, w *passWorker) {
+	n := act.N()
+	applyWide(act, C, X, b, w)
+	sum, comp, mean := w.acc(b)
+	columnMeans(X, n, b, sum, comp, mean)
+	for i := 0; i < n; i++ {
+		row := C[i*b : i*b+b]
+		for k := range row {
+			row[k] -= mean[k]
 		}
 	}
 }
@@ -849,12 +851,13 @@ const blockSize = 32
 // against 0.386 at 32, on 2 shared cores, issue 79).
 const applyWidth = 16
 
-// applyWide sets dst = act·x for the row-major n×b block x, in slices of
+// applyWide sets dst = act·x for the row-major n×b block x (in pw's
+// buffers when it is not nil), in slices of
 // at most applyWidth columns, none of one column unless b is 1: each
 // column's numbers are then those of one application to the whole block,
 // bit for bit (Chebyshev's block kernel computes every column alike; a
 // single column takes another kernel). A dense action is applied whole.
-func applyWide(act expm.Action, dst, x []float64, b int) {
+func applyWide(act expm.Action, dst, x []float64, b int, pw *passWorker) {
 	if _, ok := act.(*expm.Chebyshev); !ok || b <= applyWidth {
 		act.Apply(dst, x, b)
 		return
@@ -865,7 +868,12 @@ func applyWide(act expm.Action, dst, x []float64, b int) {
 		if b-k0-w == 1 {
 			w-- // leave two for the last slice
 		}
-		xs, ds := make([]float64, n*w), make([]float64, n*w)
+		var xs, ds []float64
+		if pw != nil {
+			xs, ds = pw.xs[:n*w], pw.ds[:n*w]
+		} else {
+			xs, ds = make([]float64, n*w), make([]float64, n*w)
+		}
 		for i := 0; i < n; i++ {
 			copy(xs[i*w:i*w+w], x[i*b+k0:i*b+k0+w])
 		}
@@ -875,46 +883,4 @@ func applyWide(act expm.Action, dst, x []float64, b int) {
 		}
 		k0 += w
 	}
-}
-
-// columns fills cols (n×b, row-major) with â_lo … â_{lo+b−1}.
-func (c *Certifier) columns(lo, b int, cols []float64) {
-	n := c.g.N()
-	x := make([]float64, n*b)
-	for k := 0; k < b; k++ {
-		x[(lo+k)*b+k] = 1
-	}
-	applyWide(c.act, cols, x, b)
-}
-
-// forBlocks calls fill then visit for the given blocks of blockSize
-// columns (block b holds columns b·blockSize …), on up to GOMAXPROCS
-// goroutines (each block's columns are independent).
-func forBlocks(ctx context.Context, n int, blocks []int, visit func(lo, b int, cols []float64), fill func(lo, b int, cols []float64)) error {
-	workers := max(1, runtime.GOMAXPROCS(0))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for blk := range next {
-				lo := blk * blockSize
-				b := min(blockSize, n-lo)
-				cols := make([]float64, n*b)
-				fill(lo, b, cols)
-				visit(lo, b, cols)
-			}
-		}()
-	}
-	var err error
-	for _, blk := range blocks {
-		if err = ctx.Err(); err != nil {
-			break
-		}
-		next <- blk
-	}
-	close(next)
-	wg.Wait()
-	return err
 }

@@ -86,24 +86,31 @@ func (c *Certifier) pass(ctx context.Context, blocks []int, norm []float64, prog
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	err := forBlocks(ctx, n, blocks, func(lo, b int, cols []float64) {
-		P := centeredBlock(cols, n, b, lo, norm)
+	// A block is done once its columns are correlated (at once, or when
+	// the batch holding its last one is: queue).
+	done := func(blk *pendingBlock) {
+		if st.add(blk.b, blk.correlated, blk.pairs) > maxPairsPerNode*n {
+			st.setTooMany()
+		}
+		if cp != nil {
+			cp.Add(PassBlock{Tol: c.tol, Precise: precise, Block: blk.lo / blockSize, Norms: slices.Clone(norm[blk.lo : blk.lo+blk.b]), Pairs: blk.pairs})
+		}
+	}
+	_, sparse := c.act.(*expm.Chebyshev)
+	batched := sparse && terms == nil
+	err := forBlocks(ctx, c.act, n, blocks, func(w *passWorker, lo, b int, cols []float64) {
+		P := centeredBlock(cols, n, b, lo, norm, w)
 		switch {
 		case c.mode == passStopWeak && c.anyTooWeak(norm[lo:lo+b]):
 			st.stop(cancel)
-			return
 		case c.mode == passNorms:
 			st.add(b, 0, nil)
-			return
+		case batched:
+			c.queue(w, P, norm, lo, b, done)
+		default:
+			done(c.blockRows(w, P, norm, lo, b, terms))
 		}
-		local, correlated := c.blockRows(P, norm, lo, b, terms)
-		if st.add(b, correlated, local) > maxPairsPerNode*n {
-			st.tooMany = true
-		}
-		if cp != nil {
-			cp.Add(PassBlock{Tol: c.tol, Precise: precise, Block: lo / blockSize, Norms: slices.Clone(norm[lo : lo+b]), Pairs: local})
-		}
-	}, c.columns)
+	}, func(w *passWorker) { c.flush(w, norm, done) })
 	c.rowsCorrelated = st.correlated
 	switch {
 	case st.weak:
@@ -141,6 +148,13 @@ func (st *passState) add(b, correlated int, local []Pair) int {
 	return len(st.pairs)
 }
 
+// setTooMany records that the pass kept too many pairs.
+func (st *passState) setTooMany() {
+	st.mu.Lock()
+	st.tooMany = true
+	st.mu.Unlock()
+}
+
 // stop ends the pass: a source is too weak for its action.
 func (st *passState) stop(cancel func()) {
 	st.mu.Lock()
@@ -149,31 +163,24 @@ func (st *passState) stop(cancel func()) {
 	cancel()
 }
 
-// blockRows runs the second action on the block's centred columns P
-// (nodes lo … lo+b−1) — on those whose row can keep a pair, unless terms
-// needs every row — and returns the pairs the rows keep and how many
-// columns were correlated.
-func (c *Certifier) blockRows(P, norm []float64, lo, b int, terms *EdgeTerms) ([]Pair, int) {
+// blockRows runs the second action (w's) on every centred column of the
+// block P (nodes lo … lo+b−1) — a pass filling terms needs every row, and
+// a dense action is applied whole (its products need not round alike on
+// fewer columns); otherwise the pass queues the columns that can keep a
+// pair (queue) — and returns the block with the pairs its rows keep.
+func (c *Certifier) blockRows(w *passWorker, P, norm []float64, lo, b int, terms *EdgeTerms) *pendingBlock {
 	n := c.g.N()
 	cmin := candidateCos(c.tol)
-	chord := math.Sqrt(2 - 2*cmin) // ‖u_j − u_k‖ of a pair at cosine cmin
 	nodes := make([]int, b)
 	for k := range nodes {
 		nodes[k] = lo + k
 	}
-	// Δ2's brackets need every row; a dense action is applied whole
-	// (its products need not round alike on fewer columns).
-	if _, sparse := c.act.(*expm.Chebyshev); terms == nil && sparse {
-		P, nodes = c.rowsToCorrelate(P, norm, nodes, cmin, chord)
-	}
-	C := make([]float64, n*len(nodes))
-	if len(nodes) > 0 {
-		c.correlate(C, P, len(nodes))
-	}
+	C := w.buf(bufCorr, n*b)
+	correlateWith(w.act, C, P, b, w)
 	if terms != nil {
 		terms.take(C, lo, b)
 	}
-	return c.blockPairs(P, C, norm, nodes, cmin, chord), len(nodes)
+	return &pendingBlock{lo: lo, b: b, correlated: b, pairs: c.blockPairs(P, C, norm, nodes, cmin, math.Sqrt(2-2*cmin))}
 }
 
 // weakSourceError stops a pass (passStopWeak) at a source too weak for
@@ -211,29 +218,42 @@ func (c *Certifier) resumePass(cp PassCheckpoint, blocks []int, norm []float64, 
 }
 
 // centeredBlock returns P, the b columns of cols (n×b, row-major) each
-// centred, and writes their norms to norm[lo:lo+b].
-func centeredBlock(cols []float64, n, b, lo int, norm []float64) []float64 {
-	P := make([]float64, n*b)
-	col := make([]float64, n)
-	for k := 0; k < b; k++ {
-		for i := range col {
-			col[i] = cols[i*b+k]
+// centred (in w's buffer), and writes their norms to norm[lo:lo+b]: each
+// column's numbers are centered's and its sum of squares in row order,
+// bit for bit, computed row by row for all columns at once.
+func centeredBlock(cols []float64, n, b, lo int, norm []float64, w *passWorker) []float64 {
+	P := w.buf(bufCentred, n*b)
+	sum, comp, sq := w.acc(b)
+	mean := norm[lo : lo+b]
+	columnMeans(cols, n, b, sum, comp, mean)
+	for i := 0; i < n; i++ {
+		row, out := cols[i*b:i*b+b], P[i*b:i*b+b]
+		for k, v := range row {
+			p := v - mean[k]
+			out[k] = p
+			sq[k] += p * p
 		}
-		p, _, _ := centered(col)
-		sq := 0.0
-		for i, v := range p {
-			P[i*b+k] = v
-			sq += v * v
-		}
-		norm[lo+k] = math.Sqrt(sq)
+	}
+	for k := range mean {
+		mean[k] = math.Sqrt(sq[k])
 	}
 	return P
 }
 
 // blockPairs returns the pairs (j, i) of the block's columns j =
 // nodes[k] (column k of P and C) whose correlation C[i, k] passes
-// c_ji ≥ cmin·N_j² and the self-coordinate test.
+// c_ji ≥ cmin·N_j² and the self-coordinate test (columnPairs).
 func (c *Certifier) blockPairs(P, C, norm []float64, nodes []int, cmin, chord float64) []Pair {
+	var local []Pair
+	for _, l := range c.columnPairs(P, C, norm, nodes, cmin, chord) {
+		local = append(local, l...)
+	}
+	return local
+}
+
+// columnPairs is blockPairs column by column: the pairs of nodes[k] in
+// the k-th list.
+func (c *Certifier) columnPairs(P, C, norm []float64, nodes []int, cmin, chord float64) [][]Pair {
 	n, b := c.g.N(), len(nodes)
 	// The self-coordinate bound (below): D_j = u_j(j) − chord, with
 	// the computed values' error taken off.
@@ -241,7 +261,7 @@ func (c *Certifier) blockPairs(P, C, norm []float64, nodes []int, cmin, chord fl
 	for k, j := range nodes {
 		self[k] = c.selfBound(P[j*b+k], norm[j], chord)
 	}
-	var local []Pair
+	lists := make([][]Pair, b)
 	for i := 0; i < n; i++ {
 		row := C[i*b : i*b+b]
 		for k, v := range row {
@@ -261,10 +281,10 @@ func (c *Certifier) blockPairs(P, C, norm []float64, nodes []int, cmin, chord fl
 					continue
 				}
 			}
-			local = append(local, Pair{int32(j), int32(i), v})
+			lists[k] = append(lists[k], Pair{int32(j), int32(i), v})
 		}
 	}
-	return local
+	return lists
 }
 
 // selfBound is D_j = u_j(j) − chord less the computed values' error, for
@@ -273,54 +293,12 @@ func (c *Certifier) selfBound(p, norm, chord float64) float64 {
 	return p/norm - chord - 3*c.eta/norm - 1e-12
 }
 
-// rowsToCorrelate returns the columns of the centred block P (n×b, of
-// the given nodes) whose row of correlations can keep a pair, and their
-// nodes: a column whose every other coordinate p_i is below
+// keepsNothing reports whether column k (node j) of P is proven to keep
+// no pair: a column whose every other coordinate p_i is below
 // D_j·(cmin·N_j − 2η) − 2η, with D_j ≥ 10⁻³ and cmin·N_j > 4η, keeps none
 // whatever its correlations (blockPairs' two tests cannot both pass:
-// docs/derivations.md §5.1, "Rows that keep nothing"), so the second
-// action is not run for it and the pairs are the same. The columns kept
-// are a multiple of 8 (never one: a one-column action takes another
-// kernel, rounded differently).
-func (c *Certifier) rowsToCorrelate(P, norm []float64, nodes []int, cmin, chord float64) ([]float64, []int) {
-	n, b := c.g.N(), len(nodes)
-	keep := make([]int, 0, b)
-	for k, j := range nodes {
-		if !c.keepsNothing(P, b, k, j, norm[j], cmin, chord) {
-			keep = append(keep, k)
-		}
-	}
-	if len(keep) == b {
-		return P, nodes
-	}
-	if len(keep) == 0 {
-		return nil, nil
-	}
-	// Rows that keep nothing anyway fill the kept ones up to a multiple
-	// of 8: the block kernel's full chunks (AVX2); a narrower rest runs
-	// in scalar Go at half the speed or less.
-	for k := 0; len(keep)%8 != 0 && len(keep) < b; k++ {
-		if !slices.Contains(keep, k) {
-			keep = append(keep, k)
-		}
-	}
-	slices.Sort(keep)
-	if len(keep) == b {
-		return P, nodes
-	}
-	w := len(keep)
-	Q, kept := make([]float64, n*w), make([]int, w)
-	for q, k := range keep {
-		kept[q] = nodes[k]
-		for i := 0; i < n; i++ {
-			Q[i*w+q] = P[i*b+k]
-		}
-	}
-	return Q, kept
-}
-
-// keepsNothing reports whether column k (node j) of P is proven to keep
-// no pair: rowsToCorrelate. The slack of 1e−9 covers the rounding of
+// docs/derivations.md §5.1, "Rows that keep nothing"), so its second
+// action is not run (queue) and the pairs are the same. The slack of 1e−9 covers the rounding of
 // blockPairs' few operations (each within a relative 2⁻⁵³).
 func (c *Certifier) keepsNothing(P []float64, b, k, j int, nj, cmin, chord float64) bool {
 	d := c.selfBound(P[j*b+k], nj, chord)
@@ -418,7 +396,7 @@ func (c *Certifier) Classes(ctx context.Context) (*SourceClasses, error) {
 		for k := 0; k < b; k++ {
 			x[sample[lo+k]*b+k] = 1
 		}
-		applyWide(c.act, cols, x, b)
+		applyWide(c.act, cols, x, b, nil)
 		fits, _, errs := c.fitBlock(cols, b)
 		for k := 0; k < b; k++ {
 			j := sample[lo+k]

@@ -17,7 +17,7 @@ import (
 // norms alone (a sensor-noise audit's first) is one action a source and
 // no refit. A dense action (small graphs) is priced as its
 // eigendecomposition and products in the same units. The second action
-// of a source that keeps no pair is not run (rowsToCorrelate): the model
+// of a source that keeps no pair is not run (keepsNothing): the model
 // does not count on it, so it is an upper bound by that share.
 type PassCost struct {
 	Nodes, Edges int
@@ -30,6 +30,9 @@ type PassCost struct {
 	Sources   int
 	Degree    int // K of the loose (or, with Precise, the precise) action; 0 when dense
 	Steps     float64
+	// ApplyWidth is how many columns the pass applies the action to at
+	// once: its step rate is to be measured at that width.
+	ApplyWidth int
 }
 
 // EstimatePass returns the modelled cost of what NewCertifier (or, with
@@ -72,7 +75,7 @@ func EstimatePass(g *laplacian.Graph, tau float64, opt CertifierOptions) (PassCo
 // norms alone when normsOnly.
 func passCost(g *laplacian.Graph, act expm.Action, tol float64, opt CertifierOptions, normsOnly bool) PassCost {
 	n := g.N()
-	c := PassCost{Nodes: n, Edges: g.NumEdges(), Tol: tol, Precise: opt.Precise, NormsOnly: normsOnly}
+	c := PassCost{Nodes: n, Edges: g.NumEdges(), Tol: tol, Precise: opt.Precise, NormsOnly: normsOnly, ApplyWidth: applyWidth}
 	held := map[int]bool{}
 	if opt.Checkpoint != nil && !normsOnly {
 		for _, b := range opt.Checkpoint.Finished(opt.Precise, tol) {

@@ -203,7 +203,7 @@ func TestApplyWideIsOneApplication(t *testing.T) {
 		}
 		whole, wide := make([]float64, n*b), make([]float64, n*b)
 		act.Apply(whole, x, b)
-		applyWide(act, wide, x, b)
+		applyWide(act, wide, x, b, nil)
 		if !slices.Equal(whole, wide) {
 			t.Errorf("b = %d: the columns applied %d at a time differ from one application", b, applyWidth)
 		}

@@ -43,7 +43,7 @@ the certificate one process would (the same norms and classes). With
 docs/sharding.md for Kubernetes Indexed Jobs, Slurm arrays and GNU parallel.
 
 An audit stopped part way (a signal, a pre-empted pod) resumes: the blocks it
-finished are kept in SAVE.checkpoint (rewritten at most every 5 s), and the
+finished are kept in SAVE.checkpoint (appended to at most every 5 s), and the
 same command run again says so and computes only the rest, writing the
 certificate an uninterrupted run writes. --estimate prints how long the pass
 will take (its cost model at this machine's measured rate) and computes
