@@ -191,6 +191,11 @@ type CertifierOptions struct {
 	// (ToleranceFor), from the norms of a first pass at the default T. A
 	// sharded pass needs T itself (refused with SensorNoise).
 	SensorNoise float64
+	// WeakestSignal, with SensorNoise, is min_j‖P·â_j‖ − η of a verified
+	// certificate of the same graph and τ at the default T
+	// (WeakestSignalOf), when one is at hand: the pass of the norms, which
+	// computes that number, is then not run. 0: it runs.
+	WeakestSignal float64
 	// EdgeTerms, when set, is filled by an unsharded pass with a proven
 	// bracket of every edge's Δ2 term (EdgeTerms): the pass's
 	// correlations hold them, so Δ2 of the same graph and τ costs little
@@ -305,9 +310,12 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 	nu := ModelNoiseBound(opt.SensorNoise, g.N())
 	first := opt
 	first.SensorNoise, first.Tol = 0, 0
-	lo, err := weakestSignal(ctx, g, tau, first)
-	if err != nil {
-		return nil, err
+	lo := opt.WeakestSignal
+	if !(lo > 0) {
+		var err error
+		if lo, err = weakestSignal(ctx, g, tau, first); err != nil {
+			return nil, err
+		}
 	}
 	// The pass at T computes the norms again (to within its own action's
 	// error): T is chosen for lo less twice that error (toleranceFor), so
@@ -338,6 +346,24 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 		return nil, &ModelRangeError{Tau: tau, Tol: c.tol, Reason: fmt.Sprintf("no fit tolerance found whose model admits sensor noise %g (a model bound of %g)", opt.SensorNoise, nu)}
 	}
 	return c, nil
+}
+
+// WeakestSignalOf returns min_j‖P·â_j‖ − η of the certificate st on g at
+// τ and tol — what weakestSignal computes when tol is the default: the
+// same pass's norms, less its action's error — refusing a state of
+// another size or fit tolerance.
+func WeakestSignalOf(g *laplacian.Graph, tau, tol float64, st CertifierState) (float64, error) {
+	if tol == 0 {
+		tol = DefaultFitTolerance
+	}
+	if tol != DefaultFitTolerance || len(st.Norms) != g.N() {
+		return 0, &ModelRangeError{Tau: tau, Tol: tol, Reason: fmt.Sprintf("the weakest signal is taken from the certificate at the default fit tolerance %g with one norm a node", DefaultFitTolerance)}
+	}
+	act, err := action(g, tau, tol, st.Precise)
+	if err != nil {
+		return 0, err
+	}
+	return minOf(st.Norms) - act.ErrorBound(), nil
 }
 
 // toleranceFor is ToleranceFor(ν, lo − 2η_T): η_T the error of the

@@ -55,3 +55,59 @@ func TestSensorNoiseRunsOnePassAtItsTolerance(t *testing.T) {
 		})
 	}
 }
+
+// TestWeakestSignalOfTheStoredCertificate: the weakest signal taken from a
+// certificate at the default T is the one the pass of the norms computes,
+// bit for bit, so a sensor-noise certifier given it (WeakestSignal)
+// certifies what one that ran that pass certifies (the same T, norms and
+// classes), without the pass: only the pass at T is started, and
+// EstimatePass prices that pass alone.
+func TestWeakestSignalOfTheStoredCertificate(t *testing.T) {
+	g, err := laplacian.PreferentialAttachment(600, 2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	def, err := NewCertifier(ctx, g, 1, CertifierOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := def.Classes(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, err := WeakestSignalOf(g, 1, 0, def.State(sc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ran, err := weakestSignal(ctx, g, 1, CertifierOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lo != ran {
+		t.Fatalf("weakest signal of the certificate %v, of the pass of the norms %v", lo, ran)
+	}
+	want, err := NewCertifier(ctx, g, 1, CertifierOptions{SensorNoise: 0.02})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var started []PassCost
+	got, err := NewCertifier(ctx, g, 1, CertifierOptions{SensorNoise: 0.02, WeakestSignal: lo,
+		Started: func(c PassCost) { started = append(started, c) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameCertificate(t, "given the weakest signal", got, want)
+	if len(started) != 1 || started[0].NormsOnly {
+		t.Errorf("passes started: %+v; want the pass at T alone", started)
+	}
+	full, _ := EstimatePass(g, 1, CertifierOptions{SensorNoise: 0.02})
+	given, _ := EstimatePass(g, 1, CertifierOptions{SensorNoise: 0.02, WeakestSignal: lo})
+	if given.Sources != started[0].Sources || !(given.Steps < full.Steps) {
+		t.Errorf("estimated %d sources (%g steps) given the signal, %d (%g) without; the pass at T runs %d",
+			given.Sources, given.Steps, full.Sources, full.Steps, started[0].Sources)
+	}
+	if _, err := WeakestSignalOf(g, 1, 0.05, def.State(sc)); err == nil {
+		t.Error("a certificate at another T gave a weakest signal")
+	}
+}

@@ -18,7 +18,7 @@
 #                    plan (5 ε, τ = 1), audit (--save), release (one source's
 #                    readings, fresh store: Δ2 computed), locate (on that
 #                    release), answer (locate --private-answer --sensor-noise
-#                    0.05 on the audit's store: its second pass), load and
+#                    0.005 on the audit's store: its second pass), load and
 #                    serve (one slot on what load wrote; NEO4J_URI needed,
 #                    source /work/neo4j-env.sh)
 #   STEPS_TIMEOUT    seconds a command may run (default 1800; the row then
@@ -103,7 +103,7 @@ for graph in "$@"; do
 			run locate "$bin" locate --graph "$graph" --release "$dir/release.json" --cache-dir "$dir/store-release" ;;
 		answer)
 			[[ -d "$dir/store-audit" ]] || continue
-			run answer "$bin" locate --private-answer --graph "$graph" --tau 1 "${ledger[@]}" --values "$dir/readings.csv" --sensor-noise 0.05 --cache-dir "$dir/store-audit" ;;
+			run answer "$bin" locate --private-answer --graph "$graph" --tau 1 "${ledger[@]}" --values "$dir/readings.csv" --sensor-noise 0.005 --cache-dir "$dir/store-audit" ;;
 		load)
 			[[ -n "${NEO4J_URI:-}" ]] || continue
 			run load "$bin" load --graph "$graph" --values "$dir/readings.csv" --value-property reading "${neo[@]:2}" ;;

@@ -127,6 +127,9 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err != nil {
 		return err
 	}
+	if store != nil && opt.SensorNoise != 0 { // the norms' pass is the stored certificate's at the default T
+		opt.WeakestSignal = jobfiles.WeakestSignal(&g.cfg.Config, o.cacheDir, g.logger, lg.Graph, g.cfg.Privacy.Tau)
+	}
 	pass := answer.AuditPass{Graph: lg.Graph, Tau: g.cfg.Privacy.Tau, Options: opt, Cache: cache, Store: store,
 		CheckpointEvery: jobfiles.CheckpointEvery(), Long: longStep, Say: g.say, Logger: g.logger, Progress: g.progress,
 		Estimated: func(est *answer.WorkEstimate) { g.firstEstimates.Keep(lg.Graph, est) }}
