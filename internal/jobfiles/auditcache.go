@@ -62,16 +62,3 @@ func CheckpointEvery() time.Duration {
 	}
 	return d
 }
-
-// WeakestSignal is the weakest source signal of the certificate at the
-// default fit tolerance the store of work in cacheDir holds for gr at τ
-// (answer.Cache.WeakestSignal; 0 without one): a sensor-noise audit given
-// it (recovery.CertifierOptions.WeakestSignal) does not run its pass of
-// the norms.
-func WeakestSignal(cfg *config.Config, cacheDir string, logger *slog.Logger, gr *laplacian.Graph, tau float64) float64 {
-	w, err := WorkStore(cfg, cacheDir, logger)
-	if err != nil {
-		return 0
-	}
-	return w.Answer(gr, tau, 0, 0).WeakestSignal(gr, tau)
-}
