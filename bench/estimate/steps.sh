@@ -46,7 +46,8 @@ export XDG_CONFIG_HOME="$out/config"
 
 # stamp runs a command under /usr/bin/time with stdout discarded and each
 # stderr line stamped with its arrival time into LOG; LOG.times holds the
-# start, the end, the exit code, the CPU-s and the load at the start.
+# start, the end and the load at the start, LOG.cpu the CPU-s, LOG.rc the
+# exit code (124: cut).
 stamp() {
 	local log="$1"
 	shift
@@ -54,20 +55,19 @@ stamp() {
 	t0=$(date +%s.%N)
 	load=$(cut -d' ' -f1 /proc/loadavg)
 	set +e
-	(timeout "$timeout_s" /usr/bin/time -f '%U %S %M' -o "$log.cpu" "$@" 2>&1 >/dev/null) |
+	# time outside timeout: a command cut still has its CPU-s.
+	(/usr/bin/time -f '%U %S %M' -o "$log.cpu" timeout "$timeout_s" "$@" 2>&1 >/dev/null; echo $? >"$log.rc") |
 		while IFS= read -r l; do printf '%s %s\n' "$(date +%s.%N)" "$l"; done >"$log"
 	set -e
 	printf '%s %s %s\n' "$t0" "$(date +%s.%N)" "$load" >"$log.times"
 }
 
-# estimate times COMMAND --estimate; LOG.est holds its wall seconds and output.
+# estimate times COMMAND --estimate: LOG.est its wall and CPU seconds,
+# LOG.est.out its output.
 estimate() {
 	local log="$1"
 	shift
-	local t0
-	t0=$(date +%s.%N)
-	"$@" --estimate >"$log.est.out" 2>&1 || true
-	echo "$(date +%s.%N) $t0" | awk '{printf "%.2f\n", $1 - $2}' >"$log.est"
+	/usr/bin/time -f '%e %U %S' -o "$log.est" "$@" --estimate >"$log.est.out" 2>&1 || true
 }
 
 run() {

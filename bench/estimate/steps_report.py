@@ -4,9 +4,9 @@
     steps_report.py GRAPH COMMAND LOG
 
 LOG holds "EPOCH LINE" rows (stderr stamped on arrival); LOG.times the
-start, end and load; LOG.cpu /usr/bin/time's "%U %S %M" (absent when the
-command was cut); LOG.est the wall seconds of COMMAND --estimate and
-LOG.est.out its output.
+start, end and load; LOG.cpu /usr/bin/time's "%U %S %M"; LOG.rc the exit
+code (124: cut at the timeout); LOG.est /usr/bin/time's "%e %U %S" of
+COMMAND --estimate and LOG.est.out its output.
 """
 import os
 import re
@@ -18,6 +18,8 @@ BAR = {
     "answer calibrations": "answer calibration",
     "per-node forecasts": "forecasts by source mass",
     "routed ceilings": "ceilings",
+    "forecast": "forecast trials",
+    "load": "load relationships",
     "the answer audit": "answer audit",
 }
 
@@ -44,6 +46,8 @@ COUNT = re.compile(r"^(.+?): (\d+)/(\d+) \((\d+)%\)")
 
 def step_name(text):
     name = text.strip()
+    if name.startswith("Δ2 at"):
+        name = "Δ2"  # its bar is "Δ2" (serve, release) or "sensitivity" (plan)
     name = BAR.get(name, name)
     return name[4:] if name.startswith("the ") else name
 
@@ -75,7 +79,11 @@ def main(graph, command, log):
         fields = open(log + ".cpu").read().strip().split("\n")[-1].split()
         if len(fields) >= 2 and re.match(r"^[\d.]+$", fields[0]):
             cpu = float(fields[0]) + float(fields[1])
-    est_run = open(log + ".est").read().strip() if os.path.exists(log + ".est") else "—"
+    est_run = "—"
+    if os.path.exists(log + ".est"):
+        # "%e %U %S" (a last line; a failed run's status line comes first)
+        f = open(log + ".est").read().strip().split("\n")[-1].split()
+        est_run = "%s s, %.2f CPU-s" % (f[0], float(f[1]) + float(f[2])) if len(f) == 3 else f[0] + " s"
     est_out = open(log + ".est.out", errors="replace").read() if os.path.exists(log + ".est.out") else ""
     lines = parse(log)
     for ts, text in lines:
@@ -114,7 +122,8 @@ def main(graph, command, log):
                 since = last_count.setdefault((name, d), ts)
                 stuck[name] = max(stuck.get(name, 0), ts - since)
     total = t1 - t0
-    cut = not os.path.exists(log + ".cpu") or cpu is None
+    rc = open(log + ".rc").read().strip() if os.path.exists(log + ".rc") else ""
+    cut = rc == "124" or cpu is None
     tail = ""
     if cut and lines:
         # The run's own projection at the cut: elapsed + its last ETA.
@@ -127,7 +136,7 @@ def main(graph, command, log):
     row = [graph, "**%s**%s" % (command, tail), fmt(first), fmt(total), ratio(total, first),
            "%s (%s)" % (fmt(cpu, "%.0f"), fmt(cpu / 2 if cpu else None)),
            ratio(cpu / 2 if cpu else None, first),
-           "%s s (said %s)" % (est_run, fmt(est_first)), load,
+           "%s (said %s)" % (est_run, fmt(est_first)), load,
            fmt(max(stuck.values()) if stuck else 0), str(sum(after.values()))]
     print("| " + " | ".join(row) + " |")
     for name in order:
