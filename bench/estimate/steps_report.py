@@ -121,15 +121,21 @@ def main(graph, command, log):
             if pct >= 99 and d < tot:
                 since = last_count.setdefault((name, d), ts)
                 stuck[name] = max(stuck.get(name, 0), ts - since)
+    for name in order:
+        # plan's sum of its steps may come after the steps' own lines.
+        if "modelled steps" in name and name in estimates:
+            first = estimates[name]
     total = t1 - t0
     rc = open(log + ".rc").read().strip() if os.path.exists(log + ".rc") else ""
     cut = rc == "124" or cpu is None
     tail = ""
     if cut and lines:
         # The run's own projection at the cut: elapsed + its last ETA.
-        eta = re.search(r"ETA (\S+)", lines[-1][1])
-        if eta and go_duration(eta.group(1)) is not None:
-            tail = " (cut; own projection %.0f s)" % (lines[-1][0] - t0 + go_duration(eta.group(1)))
+        last = [(ts, re.search(r"ETA (\S+)", text)) for ts, text in lines]
+        last = [(ts, m) for ts, m in last if m and go_duration(m.group(1)) is not None]
+        if last:
+            ts, eta = last[-1]
+            tail = " (cut; own projection %.0f s)" % (ts - t0 + go_duration(eta.group(1)))
         else:
             tail = " (cut)"
     est_first = human(est_out.split("\n")[0]) if est_out else None
