@@ -4,23 +4,19 @@ import (
 	"runtime"
 	"sync"
 	"time"
-
-	"github.com/graphcloak/graphcloak/forecast"
 )
 
 // verdictPace wraps the first round's reports of locate's verdict
 // forecast (report(done, n), the count restarting each round) and tells
-// tell(setup, perTrial, timed) once: the pace of a trial between the first
-// report and one a block of trials (forecast.TrialBlock, at least two a
-// worker) or the round's end later — across a block's draw of readings,
-// which its trials then share, so the marginal pace — and the setup, the
-// time before the first report less a trial at that pace, which the
-// forecast pays once (its pool of models, forecast.NewTrialPool). The
-// line had timed the first 2·workers+1 trials (cost.TrialSeconds): they
-// finish together, within milliseconds, after the setup, which it
-// charged to every block of 32 — e-mail Enron's forecast said 3 min for
-// 200 trials where 400 took 38 s after a setup of 29 s. now is the clock
-// (seconds since the forecast began).
+// tell(setup, perTrial, timed) once: the pace of a trial from two reports
+// of the first round with two trials a worker or more done between them
+// (the marginal pace), and the setup — the time before the first report less its
+// trials at that pace — which the forecast pays once (its pool of models
+// is built once, forecast.NewTrialPool). cost.TrialSeconds had charged
+// the first report's whole time, setup included, to each block of 32
+// trials: a block reports at once, so e-mail Enron's forecast said 3 min
+// for 200 trials where 400 took 38 s after a setup of 29 s. now is the
+// clock (time since the forecast began).
 func verdictPace(report func(done, total int), now func() float64, tell func(setup, perTrial float64, timed int)) func(done, total int) {
 	var mu sync.Mutex
 	workers := max(1, runtime.GOMAXPROCS(0))
@@ -37,7 +33,7 @@ func verdictPace(report func(done, total int), now func() float64, tell func(set
 			switch {
 			case firstDone == 0:
 				firstDone, firstAt = done, t
-			case (done >= firstDone+max(2*workers, forecast.TrialBlock) || done >= total) && t > firstAt:
+			case done >= firstDone+2*workers && t > firstAt:
 				per = (t - firstAt) / float64(done-firstDone)
 				setup = max(0, firstAt-float64(firstDone)*per)
 				told, tellNow = true, true
