@@ -140,14 +140,13 @@ func largestProbedNorm(g *laplacian.Graph, tau float64) float64 {
 const recoveryActions = 70
 
 // VerdictForecastLine is the line a verdict's forecast (forecast.AtMass)
-// tells once its first trials are timed: setup seconds once (its pool of
-// models), then per seconds a trial (the pace up to the timed-th), "" when
-// it is not over long.
-func VerdictForecastLine(trials int, setup, per float64, timed int, long float64) string {
-	d := setup + verdictForecastSeconds(trials, per)
+// tells once its first trials are timed at per seconds a trial (the first
+// timed of them), "" when it is not over long.
+func VerdictForecastLine(trials int, per float64, timed int, long float64) string {
+	d := verdictForecastSeconds(trials, per)
 	if d <= long {
 		return ""
 	}
-	return fmt.Sprintf("estimated %s for the forecast (%s of setup, then %d of up to %d rounds of %d trials at %.3g s a trial, the pace up to the %dth)",
-		human(d), human(setup), ForecastRounds, forecast.VerdictRounds, trials, per, timed)
+	return fmt.Sprintf("estimated %s for the forecast (%d of up to %d rounds of %d trials at %.3g s a trial, the first %d)",
+		human(d), ForecastRounds, forecast.VerdictRounds, trials, per, timed)
 }

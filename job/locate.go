@@ -580,16 +580,16 @@ func (p *LocatePlan) forecast(ctx context.Context) (*forecast.Forecast, error) {
 	}
 	e := forecast.Simulation{Graph: cg, Partition: canonicalPartition(cg, lr.Partition, perm), Tau: lr.Tau, Sigma: sigma, Sources: max(lr.Sources, 1),
 		Trials: p.Spec.ForecastTrials, Estimator: lr.Estimator, Seed: lr.Seed, Reported: reported}
-	var first func(float64, float64, int)
+	var first func(float64, int)
 	if say := p.env.Say; say != nil {
-		first = func(setup, per float64, timed int) {
-			if line := cost.VerdictForecastLine(e.Trials, setup, per, timed, LongStep.Seconds()); line != "" {
+		first = func(per float64, timed int) {
+			if line := cost.VerdictForecastLine(e.Trials, per, timed, LongStep.Seconds()); line != "" {
 				say(line)
 			}
 		}
 	}
-	report, end := roundsProgress(p.env.progress("forecast trials"), forecast.VerdictRounds, e.Trials, nil)
-	e.Progress = verdictPace(report, sinceStart(), first)
+	report, end := roundsProgress(p.env.progress("forecast trials"), forecast.VerdictRounds, e.Trials, first)
+	e.Progress = report
 	f, err := forecast.AtMassMemo(ctx, e, mass, p.Spec.Store.Forecasts(), p.Spec.forecastRequest(lr.Graph, lr.Released.Meta.ReleaseID))
 	if err != nil || f == nil {
 		return nil, err
