@@ -49,16 +49,17 @@ export XDG_CONFIG_HOME="$out/config"
 # start, the end and the load at the start, LOG.cpu the CPU-s, LOG.rc the
 # exit code (124: cut).
 stamp() {
-	local log="$1"
+	local log="$1" t0 load
 	shift
-	local t0 load
 	t0=$(date +%s.%N)
 	load=$(cut -d' ' -f1 /proc/loadavg)
-	set +e
 	# time outside timeout: a command cut still has its CPU-s.
-	(/usr/bin/time -f '%U %S %M' -o "$log.cpu" timeout "$timeout_s" "$@" 2>&1 >/dev/null; echo $? >"$log.rc") |
-		while IFS= read -r l; do printf '%s %s\n' "$(date +%s.%N)" "$l"; done >"$log"
-	set -e
+	{
+		/usr/bin/time -f '%U %S %M' -o "$log.cpu" timeout "$timeout_s" "$@" 2>&1 >/dev/null
+		echo $? >"$log.rc"
+	} | python3 -u -c 'import sys, time
+for line in sys.stdin:
+    print("%.6f %s" % (time.time(), line), end="", flush=True)' >"$log"
 	printf '%s %s %s\n' "$t0" "$(date +%s.%N)" "$load" >"$log.times"
 }
 
