@@ -11,6 +11,7 @@ import (
 	"github.com/graphcloak/graphcloak/connector"
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/forecast"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/privacy"
 	"github.com/graphcloak/graphcloak/recovery"
 )
@@ -246,7 +247,23 @@ func PlanAnswer(ctx context.Context, spec AnswerSpec, env Env) (*AnswerPlan, err
 // (a pass after the first said, its progress its own: auditPasses).
 func (p *AnswerPlan) certifierOptions() recovery.CertifierOptions {
 	progress, started := auditPasses(p.env.Progress, p.env.PassStarted, p.env.Say, p.Input.Graph)
-	return recovery.CertifierOptions{Tol: p.Spec.FitTolerance, SensorNoise: p.Spec.SensorNoise, Progress: progress, Started: started}
+	return recovery.CertifierOptions{Tol: p.Spec.FitTolerance, SensorNoise: p.Spec.SensorNoise, Progress: progress, Started: started,
+		WeakestSignal: p.Spec.weakestSignal(p.Input.Graph, p.Spec.SensorNoise)}
+}
+
+// weakestSignal is, with a stated sensor noise ν and the work store, the
+// weakest source signal of the certificate at the default T the store
+// holds for g (answer.Cache.WeakestSignal), so that the pass of the norms
+// is not run again; 0 otherwise.
+func (spec *AnswerSpec) weakestSignal(g *laplacian.Graph, nu float64) float64 {
+	if nu == 0 || spec.CachePath != "" {
+		return 0
+	}
+	c := spec.Store.Answer(g, spec.Tau, 0, 0)
+	if c != nil {
+		c.Memo = spec.Memo
+	}
+	return c.WeakestSignal(g, spec.Tau)
 }
 
 // model returns the answer model, restored from the spec's cache when it

@@ -30,7 +30,15 @@ func (spec *LocateSpec) CostWork(gr *laplacian.Graph, tau, sigma float64) cost.L
 func (spec *AnswerSpec) CostWork(gr *laplacian.Graph, sigma float64, reused string) cost.LocateWork {
 	return cost.LocateWork{Detects: detects(spec.Communities), PrivateAnswer: true,
 		Forecast:  locateForecast(gr, spec.Tau, sigma, 1, spec.ForecastTrials, spec.Estimator, spec.Seed),
-		Certifier: spec.Certifier(gr.N()), AuditReused: reused}
+		Certifier: spec.certifierOn(gr), AuditReused: reused}
+}
+
+// certifierOn is Certifier on gr with the weakest signal the store holds
+// (weakestSignal): the pass of the norms priced only where it runs.
+func (spec *AnswerSpec) certifierOn(gr *laplacian.Graph) recovery.CertifierOptions {
+	opt := spec.Certifier(gr.N())
+	opt.WeakestSignal = spec.weakestSignal(gr, opt.SensorNoise)
+	return opt
 }
 
 // Certifier is the certified recovery's options of spec's answer on a

@@ -189,6 +189,11 @@ type CertifierOptions struct {
 	// (ToleranceFor), from the norms of a first pass at the default T. A
 	// sharded pass needs T itself (refused with SensorNoise).
 	SensorNoise float64
+	// WeakestSignal, with SensorNoise, is min_j‖P·â_j‖ − η of a verified
+	// certificate of the same graph and τ at the default T
+	// (WeakestSignalOf), when one is at hand: the pass of the norms, which
+	// computes that number, is then not run. 0: it runs.
+	WeakestSignal float64
 	// EdgeTerms, when set, is filled by an unsharded pass with a proven
 	// bracket of every edge's Δ2 term (EdgeTerms): the pass's
 	// correlations hold them, so Δ2 of the same graph and τ costs little
@@ -303,16 +308,20 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 	nu := ModelNoiseBound(opt.SensorNoise, g.N())
 	first := opt
 	first.SensorNoise, first.Tol = 0, 0
-	lo, err := weakestSignal(ctx, g, tau, first)
-	if err != nil {
-		return nil, err
+	lo := opt.WeakestSignal
+	if !(lo > 0) {
+		var err error
+		if lo, err = weakestSignal(ctx, g, tau, first); err != nil {
+			return nil, err
+		}
 	}
 	// The pass at T computes the norms again (to within its own action's
-	// error), so its bound can fall a hair short of ν: T is raised until
-	// the model it certifies admits ν (once, in practice).
+	// error): T is chosen for lo less twice that error (toleranceFor), so
+	// the model it certifies admits ν at once; T is raised until it does
+	// should it fall short all the same.
 	var c *Certifier
 	for try := 0; try == 0 || (try < 4 && c.NoiseBound() < nu); try++ {
-		tol, err := ToleranceFor(nu, lo, g.N(), tau)
+		tol, err := toleranceFor(g, tau, nu, lo)
 		var mre *ModelRangeError
 		if errors.As(err, &mre) {
 			mre.MaxSensorNoise = maxStatedNoise(math.Sqrt(float64(g.N()))*lo, g.N())
@@ -335,6 +344,44 @@ func newCertifierForNoise(ctx context.Context, g *laplacian.Graph, tau float64, 
 		return nil, &ModelRangeError{Tau: tau, Tol: c.tol, Reason: fmt.Sprintf("no fit tolerance found whose model admits sensor noise %g (a model bound of %g)", opt.SensorNoise, nu)}
 	}
 	return c, nil
+}
+
+// WeakestSignalOf returns min_j‖P·â_j‖ − η of the certificate st on g at
+// τ and tol — what weakestSignal computes when tol is the default: the
+// same pass's norms, less its action's error — refusing a state of
+// another size or fit tolerance.
+func WeakestSignalOf(g *laplacian.Graph, tau, tol float64, st CertifierState) (float64, error) {
+	if tol == 0 {
+		tol = DefaultFitTolerance
+	}
+	if tol != DefaultFitTolerance || len(st.Norms) != g.N() {
+		return 0, &ModelRangeError{Tau: tau, Tol: tol, Reason: fmt.Sprintf("the weakest signal is taken from the certificate at the default fit tolerance %g with one norm a node", DefaultFitTolerance)}
+	}
+	act, err := action(g, tau, tol, st.Precise)
+	if err != nil {
+		return 0, err
+	}
+	return minOf(st.Norms) - act.ErrorBound(), nil
+}
+
+// toleranceFor is ToleranceFor(ν, lo − 2η_T): η_T the error of the
+// loose action at T (the larger of the two the pass at T may run), found
+// by a few steps of the fixed point (η_T grows with T, ≪ lo). The pass
+// at T computes norms within η_T of the true ones, which lo bounds from
+// below, and its bound subtracts η_T again, so its min‖P·â_j‖ − η_T ≥
+// lo − 2η_T and its model admits ν. Without the margin its bound fell a
+// hair short and a second whole pass ran, at a T raised by 10⁻⁵–10⁻³ of
+// itself: twice the time said (issue 79).
+func toleranceFor(g *laplacian.Graph, tau, nu, lo float64) (float64, error) {
+	tol, err := ToleranceFor(nu, lo, g.N(), tau)
+	for i := 0; err == nil && i < 3; i++ {
+		act, aerr := action(g, tau, tol, false)
+		if aerr != nil {
+			return 0, aerr
+		}
+		tol, err = ToleranceFor(nu, lo-2*act.ErrorBound(), g.N(), tau)
+	}
+	return tol, err
 }
 
 // weakestSignal returns min_j ‖P·â_j‖ − η of the certificate at opt's

@@ -42,7 +42,7 @@ type PassCost struct {
 // tenths of a second on 10⁵ edges) and, with opt.SensorNoise, the pass
 // of the norms at the default T and the pass at the tolerance the noise
 // needs (priced at the default's degree: that tolerance is known only
-// from the norms). It builds the actions and computes nothing else.
+// from the norms) — the latter alone with opt.WeakestSignal. It builds the actions and computes nothing else.
 func EstimatePass(g *laplacian.Graph, tau float64, opt CertifierOptions) (PassCost, error) {
 	noise := opt.SensorNoise != 0 && opt.Shard.N == 0
 	if noise {
@@ -62,7 +62,7 @@ func EstimatePass(g *laplacian.Graph, tau float64, opt CertifierOptions) (PassCo
 		return PassCost{}, err
 	}
 	c := passCost(g, act, tol, opt, false)
-	if noise {
+	if noise && !(opt.WeakestSignal > 0) {
 		opt.Checkpoint = nil
 		norms := passCost(g, act, tol, opt, true)
 		c.Sources += norms.Sources

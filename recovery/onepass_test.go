@@ -213,14 +213,15 @@ func TestApplyWideIsOneApplication(t *testing.T) {
 // twoPassNoiseCertifier is the sensor-noise certifier as it was before
 // issue 79: a whole certificate (twoPassCertifier) at the default T for
 // its weakest norm, then the certificate at the T the noise needs,
-// raised until its model admits the noise.
+// raised until its model admits the noise — T chosen by the certifier's
+// rule (toleranceFor, with its margin for the pass's action error).
 func twoPassNoiseCertifier(t *testing.T, g *laplacian.Graph, tau, noise float64) *Certifier {
 	t.Helper()
 	nu := ModelNoiseBound(noise, g.N())
 	c, _ := twoPassCertifier(t, g, tau, CertifierOptions{})
 	lo := minOf(c.norm) - c.eta
 	for try := 0; try == 0 || (try < 4 && c.NoiseBound() < nu); try++ {
-		tol, err := ToleranceFor(nu, lo, g.N(), tau)
+		tol, err := toleranceFor(g, tau, nu, lo)
 		if err != nil {
 			t.Fatal(err)
 		}

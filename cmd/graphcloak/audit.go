@@ -11,6 +11,7 @@ import (
 	"github.com/graphcloak/graphcloak/errkind"
 	"github.com/graphcloak/graphcloak/internal/jobfiles"
 	"github.com/graphcloak/graphcloak/internal/textreport"
+	"github.com/graphcloak/graphcloak/laplacian"
 	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
 	"github.com/graphcloak/graphcloak/stores"
@@ -127,6 +128,9 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	if err != nil {
 		return err
 	}
+	if store != nil && opt.SensorNoise != 0 { // the norms' pass is the stored certificate's at the default T
+		opt.WeakestSignal = storedWeakestSignal(g, o.cacheDir, lg.Graph)
+	}
 	pass := answer.AuditPass{Graph: lg.Graph, Tau: g.cfg.Privacy.Tau, Options: opt, Cache: cache, Store: store,
 		CheckpointEvery: jobfiles.CheckpointEvery(), Long: longStep, Say: g.say, Logger: g.logger, Progress: g.progress,
 		Estimated: func(est *answer.WorkEstimate) { g.firstEstimates.Keep(lg.Graph, est) }}
@@ -144,6 +148,18 @@ func runAudit(ctx context.Context, g *globalOptions, o *auditOptions, out io.Wri
 	}
 	r.Graph, r.Shard = o.graph, o.shard
 	return printAuditResult(g, out, r)
+}
+
+// storedWeakestSignal is the weakest source signal of the certificate at
+// the default fit tolerance the store of work in cacheDir holds for gr
+// (answer.Cache.WeakestSignal; 0 without one): a sensor-noise audit given
+// it does not run its pass of the norms.
+func storedWeakestSignal(g *globalOptions, cacheDir string, gr *laplacian.Graph) float64 {
+	w, err := jobfiles.WorkStore(&g.cfg.Config, cacheDir, g.logger)
+	if err != nil {
+		return 0
+	}
+	return w.Answer(gr, g.cfg.Privacy.Tau, 0, 0).WeakestSignal(gr, g.cfg.Privacy.Tau)
 }
 
 // auditCertifierOptions are the certifier's options that audit's flags

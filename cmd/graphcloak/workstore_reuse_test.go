@@ -156,3 +156,30 @@ func TestAuditKeepsOneCertificatePerSensorNoise(t *testing.T) {
 		t.Errorf("the store keeps %v; want two certificates, ν = 0's and ν = 0.005's", got)
 	}
 }
+
+// TestSensorNoiseAuditTakesTheStoredNorms (issue 79): after an audit at
+// the default T, an audit with --sensor-noise takes its weakest signal
+// from the stored certificate instead of running the pass of the norms
+// again — the estimate prices the pass at T alone (its sources: the
+// plain pass's, not those plus a source each for the norms) — and
+// certifies what an audit on an empty store certifies (the same T, to
+// the bit). On c2bfb18 the estimate counted the norms' pass after the
+// audit too, and the pass ran (LFR 2·10⁴: 3 min 12 s before the pass at T).
+func TestSensorNoiseAuditTakesTheStoredNorms(t *testing.T) {
+	isolateConfig(t)
+	graph := "pa:n=600,m=2,seed=4"
+	noisy := []string{"audit", "--graph", graph, "--sensor-noise", "0.005", "-o", "json"}
+	cold, _ := storeCLI(t, append(noisy, "--cache-dir", t.TempDir())...)
+	before, _ := storeCLI(t, append(noisy, "--estimate")...)
+	plain, _ := storeCLI(t, "audit", "--graph", graph, "-o", "json")
+	after, _ := storeCLI(t, append(noisy, "--estimate")...)
+	run, _ := storeCLI(t, noisy...)
+	sources := func(doc string) float64 { return jsonField(t, doc, "estimate.sources").(float64) }
+	if sources(after) != sources(plain) || !(sources(before) > sources(after)) {
+		t.Errorf("the sensor-noise audit's estimate prices %v sources on an empty store, %v after the plain audit (which ran %v): want the pass at T alone after it",
+			sources(before), sources(after), sources(plain))
+	}
+	if got, want := jsonField(t, run, "fitTolerance"), jsonField(t, cold, "fitTolerance"); got != want {
+		t.Errorf("T = %v with the stored norms, %v from the pass of the norms", got, want)
+	}
+}
