@@ -3,6 +3,9 @@ package answer
 import (
 	"bufio"
 	"bytes"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -59,7 +62,7 @@ func blockLine(b recovery.PassBlock, key []byte, headMAC string) ([]byte, error)
 	if err != nil {
 		return nil, err
 	}
-	line, err := json.Marshal(checkpointLine{Block: raw, MAC: jsonmac.SumBytes(key, []byte(headMAC), raw)})
+	line, err := json.Marshal(checkpointLine{Block: raw, MAC: lineMAC(key, headMAC, raw)})
 	return append(line, '\n'), err
 }
 
@@ -108,7 +111,7 @@ func readBlockLine(line, key []byte, headMAC string) (recovery.PassBlock, error)
 	if err := json.Unmarshal(line, &l); err != nil {
 		return recovery.PassBlock{}, fmt.Errorf("not a checkpoint: %v", err)
 	}
-	if !jsonmac.Equal(l.MAC, jsonmac.SumBytes(key, []byte(headMAC), l.Block)) {
+	if !jsonmac.Equal(l.MAC, lineMAC(key, headMAC, l.Block)) {
 		return recovery.PassBlock{}, &CacheMACError{Missing: l.MAC == ""}
 	}
 	var b recovery.PassBlock
@@ -149,4 +152,14 @@ func appendJournal(path string, size int64, head []byte, lines []byte) error {
 		err = cerr
 	}
 	return err
+}
+
+// lineMAC is a journal line's MAC: hex(HMAC-SHA256(key, headMAC ‖ block)),
+// the header's MAC (fixed-length hex) first, so a line moved to another
+// journal or edited fails.
+func lineMAC(key []byte, headMAC string, block []byte) string {
+	m := hmac.New(sha256.New, key)
+	m.Write([]byte(headMAC))
+	m.Write(block)
+	return hex.EncodeToString(m.Sum(nil))
 }

@@ -23,13 +23,3 @@ func Sum(key []byte, v any) (string, error) {
 
 // Equal compares two MACs in constant time.
 func Equal(a, b string) bool { return hmac.Equal([]byte(a), []byte(b)) }
-
-// SumBytes returns hex(HMAC-SHA256(key, parts…)) of bytes already
-// encoded (a line of a journal, its context first).
-func SumBytes(key []byte, parts ...[]byte) string {
-	m := hmac.New(sha256.New, key)
-	for _, p := range parts {
-		m.Write(p)
-	}
-	return hex.EncodeToString(m.Sum(nil))
-}
