@@ -16,23 +16,11 @@ import (
 // was said). Counted through CertifierOptions.Started; the model must
 // still admit the noise.
 func TestSensorNoiseRunsOnePassAtItsTolerance(t *testing.T) {
-	pa, err := laplacian.PreferentialAttachment(600, 2, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
 	pa2, err := laplacian.PreferentialAttachment(2000, 2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sbm, _, err := laplacian.SBM([]int{120, 120, 120}, 0.1, 0.01, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name  string
-		g     *laplacian.Graph
-		noise float64
-	}{{"pa ν=0.02", pa, 0.02}, {"pa ν=0.001", pa, 0.001}, {"pa2000 ν=0.05", pa2, 0.05}, {"sbm ν=0.001", sbm, 0.001}} {
+	for _, tc := range append(noiseCases(t), noiseCase{"pa2000 ν=0.05", pa2, 0.05}) {
 		t.Run(tc.name, func(t *testing.T) {
 			var norms, full []PassCost
 			opt := CertifierOptions{SensorNoise: tc.noise, Started: func(c PassCost) {

@@ -239,19 +239,7 @@ func twoPassNoiseCertifier(t *testing.T, g *laplacian.Graph, tau, noise float64)
 // certify what two whole certificates certified (the same T, norms,
 // classes, ν and B).
 func TestOnePassCertifiesNoiseAsTwo(t *testing.T) {
-	pa, err := laplacian.PreferentialAttachment(600, 2, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sbm, _, err := laplacian.SBM([]int{120, 120, 120}, 0.1, 0.01, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		name  string
-		g     *laplacian.Graph
-		noise float64
-	}{{"pa ν=0.02", pa, 0.02}, {"pa ν=0.001", pa, 0.001}, {"sbm ν=0.001", sbm, 0.001}} {
+	for _, tc := range noiseCases(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			want := twoPassNoiseCertifier(t, tc.g, 1, tc.noise)
 			got, err := NewCertifier(context.Background(), tc.g, 1, CertifierOptions{SensorNoise: tc.noise})
@@ -261,4 +249,26 @@ func TestOnePassCertifiesNoiseAsTwo(t *testing.T) {
 			sameCertificate(t, tc.name, got, want)
 		})
 	}
+}
+
+// noiseCase is a graph and a stated sensor noise for the sensor-noise
+// certifier's tests.
+type noiseCase struct {
+	name  string
+	g     *laplacian.Graph
+	noise float64
+}
+
+// noiseCases are a PA graph at a loose and a tight noise and an SBM.
+func noiseCases(t *testing.T) []noiseCase {
+	t.Helper()
+	pa, err := laplacian.PreferentialAttachment(600, 2, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sbm, _, err := laplacian.SBM([]int{120, 120, 120}, 0.1, 0.01, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return []noiseCase{{"pa ν=0.02", pa, 0.02}, {"pa ν=0.001", pa, 0.001}, {"sbm ν=0.001", sbm, 0.001}}
 }
