@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/graphcloak/graphcloak/answer"
@@ -140,10 +141,11 @@ func Plan(w PlanWork) (PlanEstimate, error) {
 		e.Simulations += n
 		e.Steps = append(e.Steps, st...)
 	}
+	ceilings := w.countCeilings() // beside the calibrations' model: each a core's
 	if w.auditsAnswers() {
 		audit = append(audit, w.calibrations()) // the audits' rows before the sweep
 	}
-	e.Steps = append(e.Steps, w.ceilings()...)
+	e.Steps = append(e.Steps, w.ceilings(ceilings)...)
 	st, n := w.answerTrials()
 	e.Simulations += n
 	e.Steps = append(audit, append(e.Steps, st...)...)
@@ -308,15 +310,28 @@ func (w PlanWork) calibrations() Step {
 	return w.told(st)
 }
 
-// ceilings is the routed ceilings' step, one per ε not kept (none
-// without a partition).
-func (w PlanWork) ceilings() []Step {
+// countCeilings starts counting the routed ceilings' work
+// (forecast.CountCeilingWork, a core's tenth of a second at 3.7·10⁴
+// nodes) where they are priced (a partition, an ε not kept) and returns
+// its answer, waited for; nil where they are not.
+func (w PlanWork) countCeilings() func() forecast.CeilingWork {
 	part := w.Simulation.Partition
-	left := len(w.Epsilons) - len(w.Held.Rows[forecast.CeilingMode])
-	if part == nil || left <= 0 {
+	if part == nil || len(w.Epsilons) <= len(w.Held.Rows[forecast.CeilingMode]) {
 		return nil
 	}
-	work := forecast.CountCeilingWork(w.Simulation.Graph, part)
+	done := make(chan forecast.CeilingWork, 1)
+	go func() { done <- forecast.CountCeilingWork(w.Simulation.Graph, part) }()
+	return sync.OnceValue(func() forecast.CeilingWork { return <-done })
+}
+
+// ceilings is the routed ceilings' step, one per ε not kept (none
+// without a partition), of the work counted (countCeilings).
+func (w PlanWork) ceilings(count func() forecast.CeilingWork) []Step {
+	if count == nil {
+		return nil
+	}
+	left := len(w.Epsilons) - len(w.Held.Rows[forecast.CeilingMode])
+	work := count()
 	per := work.Seconds
 	return []Step{w.told(Step{Step: "routed ceilings", Seconds: float64(left) * per,
 		Model: fmt.Sprintf("%d ε at %.3g s: %v, modelled on the 2-core reference machine", left, per, work.Model)})}

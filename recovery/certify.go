@@ -225,7 +225,7 @@ func NewCertifier(ctx context.Context, g *laplacian.Graph, tau float64, opt Cert
 	o := opt
 	o.Shard = Shard{}
 	if !o.Precise {
-		if o.Precise, err = needsPrecise(g, tau, tol); err != nil {
+		if o.Precise, _, err = needsPrecise(g, tau, tol); err != nil {
 			return nil, err
 		}
 	}
@@ -263,14 +263,16 @@ const probeColumns = 8
 // its rounding: the pass computes the same column bit for bit, or within
 // an ulp in a block of one) makes the loose pass fail checkRange for
 // certain; a probe that passes decides nothing (the pass checks every
-// node).
-func needsPrecise(g *laplacian.Graph, tau, tol float64) (bool, error) {
+// node). It returns the loose action too: what a pass that does not need
+// the precise one runs (EstimatePass reuses it rather than build it
+// twice).
+func needsPrecise(g *laplacian.Graph, tau, tol float64) (bool, expm.Action, error) {
 	act, err := action(g, tau, tol, false)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	if _, ok := act.(*expm.Chebyshev); !ok {
-		return false, nil // dense: the loose action is the precise one
+		return false, act, nil // dense: the loose action is the precise one
 	}
 	n := g.N()
 	nodes := make([]int, n)
@@ -291,10 +293,10 @@ func needsPrecise(g *laplacian.Graph, tau, tol float64) (bool, error) {
 	centeredBlock(cols, n, b, 0, norm, nil)
 	for _, v := range norm[:b] {
 		if c.tooWeak(v * (1 + 1e-9)) {
-			return true, nil
+			return true, act, nil
 		}
 	}
-	return false, nil
+	return false, act, nil
 }
 
 // newCertifierForNoise is NewCertifier for a stated sensor-noise bound:
@@ -396,7 +398,7 @@ func weakestSignal(ctx context.Context, g *laplacian.Graph, tau float64, opt Cer
 	}
 	opt.EdgeTerms, opt.Checkpoint = nil, nil
 	if !opt.Precise {
-		if opt.Precise, err = needsPrecise(g, tau, tol); err != nil {
+		if opt.Precise, _, err = needsPrecise(g, tau, tol); err != nil {
 			return 0, err
 		}
 	}

@@ -52,14 +52,16 @@ func EstimatePass(g *laplacian.Graph, tau float64, opt CertifierOptions) (PassCo
 	if err != nil {
 		return PassCost{}, err
 	}
+	var act expm.Action // the probe's loose action, where the pass runs it
 	if !opt.Precise && opt.Shard.N == 0 {
-		if opt.Precise, err = needsPrecise(g, tau, tol); err != nil {
+		if opt.Precise, act, err = needsPrecise(g, tau, tol); err != nil {
 			return PassCost{}, err
 		}
 	}
-	act, err := action(g, tau, tol, opt.Precise)
-	if err != nil {
-		return PassCost{}, err
+	if act == nil || opt.Precise {
+		if act, err = action(g, tau, tol, opt.Precise); err != nil {
+			return PassCost{}, err
+		}
 	}
 	c := passCost(g, act, tol, opt, false)
 	if noise && !(opt.WeakestSignal > 0) {

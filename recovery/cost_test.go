@@ -1,6 +1,7 @@
 package recovery
 
 import (
+	"context"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/expm"
@@ -51,6 +52,36 @@ func TestEstimatePass(t *testing.T) {
 		}
 		if want := 2 * float64(c.sources) * float64(K) * nnz; pc.Sources != c.sources || pc.Degree != K || pc.Steps != want {
 			t.Errorf("%s: %+v; want %d sources, K = %d, %g steps", c.name, pc, c.sources, K, want)
+		}
+	}
+}
+
+// EstimatePass prices the pass the certificate runs: its precision (the
+// hubs' probe decides it) and its action's degree are the certifier's —
+// where the loose action suffices (karate's dense one, preferential
+// attachment's series: the probe's loose action reused) and where every source is too weak for it
+// (weakBlock: the precise action built).
+func TestEstimatePassPricesTheCertifiersAction(t *testing.T) {
+	karate, _ := laplacian.Karate()
+	pa, err := laplacian.PreferentialAttachment(1500, 2, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, g := range map[string]*laplacian.Graph{"karate": karate, "pa": pa, "weak block": weakBlock(t)} {
+		c, err := NewCertifier(context.Background(), g, 1, CertifierOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pc, err := EstimatePass(g, 1, CertifierOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		K := 0 // dense (karate): no series
+		if ch, ok := c.act.(*expm.Chebyshev); ok {
+			K = ch.Degree()
+		}
+		if pc.Precise != c.Precise() || pc.Degree != K {
+			t.Errorf("%s: priced precise %v at K = %d; the certifier ran precise %v at K = %d", name, pc.Precise, pc.Degree, c.Precise(), K)
 		}
 	}
 }

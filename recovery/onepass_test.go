@@ -177,7 +177,7 @@ func TestLoosePassStopsAtWeakSource(t *testing.T) {
 	if done >= g.N() {
 		t.Errorf("the pass went on to %d of %d sources after a source too weak for it", done, g.N())
 	}
-	if precise, err := needsPrecise(g, 1, DefaultFitTolerance); err != nil || !precise {
+	if precise, _, err := needsPrecise(g, 1, DefaultFitTolerance); err != nil || !precise {
 		t.Errorf("the probe of the hubs says precise %v (%v): every source is too weak for the loose action", precise, err)
 	}
 }
