@@ -39,8 +39,8 @@ func TestSettledRounds(t *testing.T) {
 		times []float64
 		want  bool
 	}{
-		{[]float64{0.0217, 0.0090, 0.0089, 0.0090, 0.0091}, true}, // the first slow: cold caches
-		{[]float64{0.0090, 0.0089, 0.0090, 0.0091}, false},        // four
+		{[]float64{0.0217, 0.0090, 0.0089, 0.0090, 0.0091}, true},  // the first slow: cold caches
+		{[]float64{0.0090, 0.0089, 0.0090, 0.0091}, false},         // four
 		{[]float64{0.0217, 0.0073, 0.0090, 0.0090, 0.0084}, false}, // 0.0084 … 0.0090: 7 %
 		{[]float64{0.010, 0.020, 0.0101, 0.030, 0.0102, 0.040, 0.0103}, false},
 		{[]float64{0.010, 0.020, 0.0101, 0.0102, 0.0103, 0.040, 0.0103}, true},
