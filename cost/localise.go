@@ -2,6 +2,7 @@ package cost
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/graphcloak/graphcloak/community"
@@ -103,23 +104,65 @@ const exactNormsBlock = 32
 // σ² ≥ 2p for the largest p, which is the least connected node's (the heat
 // stays there most; one column action: σ² ≥ 2/3 needs none, p < 1).
 // Otherwise the cap of blocks: at σ = 10⁻³ on LFR 10⁵ the cap binds, at
-// 10⁻⁴ two or three blocks run, at 10⁻⁵ one.
+// 10⁻⁴ two or three blocks run, at 10⁻⁵ one. Where the node's
+// Gauss–Radau bound on ‖M e_s‖² (heatDiagonalBound: its degree and its
+// edges' weights, no action) already settles σ² ≥ 2p, the column action
+// is not run (LFR 10⁵ at σ = 0.54: 0.1 s of locate --estimate's second).
 func exactNormDraws(g *laplacian.Graph, tau float64, blocks int, sigma float64) float64 {
-	if blocks <= 0 || sigma*sigma >= 2.0/3 || sigma*sigma >= 2*largestProbedNorm(g, tau) {
+	if blocks <= 0 || sigma*sigma >= 2.0/3 {
+		return 0
+	}
+	s := leastConnected(g)
+	if s >= 0 && sigma*sigma >= 2*heatDiagonalBound(g, s, tau)*(1+radauMargin) {
+		return 0
+	}
+	if sigma*sigma >= 2*largestProbedNorm(g, s, tau) {
 		return 0
 	}
 	return float64(blocks * exactNormsBlock)
 }
 
-// largestProbedNorm is ‖M e_s‖² − 1/n for the node s of least positive
-// degree, by one column action of exp(−τL) (1 when it cannot be computed).
-func largestProbedNorm(g *laplacian.Graph, tau float64) float64 {
-	s, n := -1, g.N()
+// radauMargin keeps heatDiagonalBound's decision clear of its rounding
+// and of the column action's tolerance (expm.DefaultTol): where it
+// decides, the action's p̂ decides the same.
+const radauMargin = 1e-6
+
+// leastConnected is the node of least positive degree (−1: none).
+func leastConnected(g *laplacian.Graph) int {
+	s := -1
 	for i, d := range g.Degrees() {
 		if d > 0 && (s < 0 || d < g.Degree(s)) {
 			s = i
 		}
 	}
+	return s
+}
+
+// heatDiagonalBound is an upper bound on ‖M e_s‖² = (e^{−2τL})_ss from
+// the first two moments of e_s's spectral measure, m₁ = L_ss = d_s and
+// m₂ = (L²)_ss = d_s² + Σ_j w_sj², by the two-node Gauss–Radau rule with
+// its fixed node at 0 (L ⪰ 0): nodes 0 and m₂/m₁, weights 1 − m₁²/m₂ and
+// m₁²/m₂. For f(λ) = e^{−2τλ} the rule's remainder is f‴(η)/3!·∫λ(λ −
+// m₂/m₁)² dμ ≤ 0 (f‴ < 0), so the rule is at least the integral
+// (docs/derivations.md §8).
+func heatDiagonalBound(g *laplacian.Graph, s int, tau float64) float64 {
+	d := g.Degree(s)
+	_, ws := g.Neighbors(s)
+	m2 := d * d
+	if ws == nil {
+		m2 += d // unit weights: Σ w² = d
+	}
+	for _, w := range ws {
+		m2 += w * w
+	}
+	far := d * d / m2 // the weight of the node at m₂/m₁
+	return 1 - far + far*math.Exp(-2*tau*m2/d)
+}
+
+// largestProbedNorm is ‖M e_s‖² − 1/n for the node s, by one column
+// action of exp(−τL) (1 when it cannot be computed or s < 0).
+func largestProbedNorm(g *laplacian.Graph, s int, tau float64) float64 {
+	n := g.N()
 	act, err := expm.NewAction(g, tau, expm.Options{OwnOrder: true}) // one column: not worth reordering
 	if s < 0 || err != nil {
 		return 1
