@@ -225,3 +225,48 @@ func BenchmarkLocateEstimate(b *testing.B) {
 	b.ReportMetric(wall, "max-wall-s")
 	b.ReportMetric(cpu, "max-cpu-s")
 }
+
+// BenchmarkEstimateAnswers times every command's --estimate (issue 79:
+// each answers in ≤ 1 s) — plan of five ε, audit, release and load —
+// on the graph specs of GRAPHCLOAK_ESTIMATE_GRAPHS (as for
+// BenchmarkCommandEstimates; gt:NAME reads GRAPHCLOAK_DATASETS), with
+// nothing stored (--cache-dir none). It reports each command's slowest
+// wall-s and cpu-s over the iterations (the CPU seconds are the figure to
+// compare on a shared machine). Run with -benchtime 3x.
+func BenchmarkEstimateAnswers(b *testing.B) {
+	specs := strings.Fields(os.Getenv("GRAPHCLOAK_ESTIMATE_GRAPHS"))
+	if len(specs) == 0 {
+		specs = []string{"pa:n=2000,m=3,seed=1"}
+	}
+	datasets := os.Getenv("GRAPHCLOAK_DATASETS")
+	isolateConfig(b)
+	b.Setenv("GRAPHCLOAK_DATASETS", datasets)
+	for _, spec := range specs {
+		b.Run(filepath.Base(spec), func(b *testing.B) {
+			dir := b.TempDir()
+			readings := benchReadings(b, spec, filepath.Join(dir, "readings.csv"))
+			ledger := filepath.Join(dir, "l.json")
+			benchRun(b, []string{"budget", "--init", "--ledger", ledger, "--epsilon-total", "100", "--delta-total", "1e-3"})
+			none := []string{"--graph", spec, "--tau", "1", "--cache-dir", "none", "--estimate"}
+			commands := map[string][]string{
+				"plan":    append([]string{"plan", "--epsilon", "0.5,1,2,4,8"}, none...),
+				"audit":   append([]string{"audit", "--save", filepath.Join(dir, "a.json")}, none...),
+				"release": append([]string{"release", "--epsilon", "1", "--delta", "1e-6", "--values", readings, "--ledger", ledger, "--out", filepath.Join(dir, "r.json")}, none...),
+				"load":    {"load", "--graph", spec, "--values", readings, "--value-property", "reading", "--node-labels", "Bench", "--relationship-types", "BENCH", "--node-key-property", "k", "--estimate"},
+			}
+			wall, cpu := map[string]float64{}, map[string]float64{}
+			for b.Loop() {
+				for name, args := range commands {
+					start, cpu0 := time.Now(), cpuSeconds()
+					benchRun(b, args)
+					wall[name] = max(wall[name], time.Since(start).Seconds())
+					cpu[name] = max(cpu[name], cpuSeconds()-cpu0)
+				}
+			}
+			for name := range commands {
+				b.ReportMetric(wall[name], name+"-max-wall-s")
+				b.ReportMetric(cpu[name], name+"-max-cpu-s")
+			}
+		})
+	}
+}
