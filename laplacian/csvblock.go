@@ -247,7 +247,7 @@ func (r *edgeReader) row(piece []byte, e *edgeRow, line int) error {
 		return r.edge(f, line)
 	}
 	k0, k1 := e.k0.of(piece), e.k1.of(piece)
-	u, err := r.idOf(k0, e.a)
+	u, err := r.sourceID(k0, e.a)
 	if err != nil {
 		return &CSVError{Line: line, Err: err}
 	}
@@ -256,6 +256,19 @@ func (r *edgeReader) row(piece []byte, e *edgeRow, line int) error {
 		return &CSVError{Line: line, Err: err}
 	}
 	return r.addEdge(u, v, e.w, k0, k1, line)
+}
+
+// sourceID is idOf for a row's first key, a repeat of the last row's
+// non-decimal one answered without the map (edgeReader.lastK0).
+func (r *edgeReader) sourceID(k []byte, v int64) (int32, error) {
+	if v < 0 && r.lastK0 != nil && bytes.Equal(k, r.lastK0) {
+		return r.lastU, nil
+	}
+	u, err := r.idOf(k, v)
+	if err == nil && v < 0 {
+		r.lastK0, r.lastU = append(r.lastK0[:0], k...), u
+	}
+	return u, err
 }
 
 // reserve sizes the edge slice once, at the first block, for the whole
