@@ -46,10 +46,7 @@ func BenchmarkCommandEstimates(b *testing.B) {
 	b.Setenv("XDG_CACHE_HOME", b.TempDir())
 	for _, spec := range specs {
 		b.Run(filepath.Base(spec), func(b *testing.B) {
-			dir := b.TempDir()
-			readings := benchReadings(b, spec, filepath.Join(dir, "readings.csv"))
-			ledger := filepath.Join(dir, "l.json")
-			benchRun(b, []string{"budget", "--init", "--ledger", ledger, "--epsilon-total", "100", "--delta-total", "1e-3"})
+			_, readings, ledger := benchInputs(b, spec)
 			commands := []struct {
 				name string
 				args []string
@@ -90,6 +87,17 @@ func BenchmarkCommandEstimates(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchInputs makes a benchmark's directory, readings of spec's graph
+// (benchReadings) and a ledger in it.
+func benchInputs(b *testing.B, spec string) (dir, readings, ledger string) {
+	b.Helper()
+	dir = b.TempDir()
+	readings = benchReadings(b, spec, filepath.Join(dir, "readings.csv"))
+	ledger = filepath.Join(dir, "l.json")
+	benchRun(b, []string{"budget", "--init", "--ledger", ledger, "--epsilon-total", "100", "--delta-total", "1e-3"})
+	return dir, readings, ledger
 }
 
 // benchRun runs a command and returns its standard output.
@@ -243,10 +251,7 @@ func BenchmarkEstimateAnswers(b *testing.B) {
 	b.Setenv("GRAPHCLOAK_DATASETS", datasets)
 	for _, spec := range specs {
 		b.Run(filepath.Base(spec), func(b *testing.B) {
-			dir := b.TempDir()
-			readings := benchReadings(b, spec, filepath.Join(dir, "readings.csv"))
-			ledger := filepath.Join(dir, "l.json")
-			benchRun(b, []string{"budget", "--init", "--ledger", ledger, "--epsilon-total", "100", "--delta-total", "1e-3"})
+			dir, readings, ledger := benchInputs(b, spec)
 			none := []string{"--graph", spec, "--tau", "1", "--cache-dir", "none", "--estimate"}
 			commands := map[string][]string{
 				"plan":    append([]string{"plan", "--epsilon", "0.5,1,2,4,8"}, none...),
