@@ -213,7 +213,7 @@ func (p EpsilonSweep) perNodeRows(ctx context.Context, fp *laplacian.Fingerprint
 		return nil, nil
 	}
 	missing[0].Progress = p.progress("forecasts by source mass", nil)
-	curves, err := massCurves(ctx, missing, e.Seed, nil, p.keptQuantile(fp))
+	curves, err := massCurves(ctx, missing, e.Seed, nil, p.keptQuantile(fp), p.keptTrials(fp))
 	if err != nil {
 		return nil, err
 	}
