@@ -92,3 +92,16 @@ func (p *TrialPool) read(blk int) (*poolBlock, bool) {
 	}
 	return out, true
 }
+
+// HeldTrials reports whether the memo keeps the per-node forecasts' pool
+// of trials at τ (its first block, as a run would read it): a run reads
+// them instead of drawing them (an estimate prices the rest).
+func (p EpsilonSweep) HeldTrials() bool {
+	fp := p.Graph.Graph.Fingerprint()
+	k := p.keptTrials(&fp)
+	if k == nil {
+		return false
+	}
+	_, ok := k.memo.LoadTrials(k.blockKey(0), 3*trialBlock*p.Graph.Graph.N())
+	return ok
+}
