@@ -13,10 +13,13 @@ import (
 // readings from the model, never real data: keeping them costs no
 // privacy. LoadTrials returns the floats kept under key when there are
 // exactly floats of them; StoreTrials keeps x (a failure only costs the
-// next run the draws). A sweep's Memo that is a TrialMemo keeps them.
+// next run the draws); HasTrials says, reading little, whether LoadTrials
+// would likely find them (an estimate's question: its seal is checked
+// only by LoadTrials). A sweep's Memo that is a TrialMemo keeps them.
 type TrialMemo interface {
 	LoadTrials(key string, floats int) ([]float64, bool)
 	StoreTrials(key string, x []float64)
+	HasTrials(key string, floats int) bool
 }
 
 // trialPoolRow is the memo key's mode of a pool's kept blocks.
@@ -102,6 +105,5 @@ func (p EpsilonSweep) HeldTrials() bool {
 	if k == nil {
 		return false
 	}
-	_, ok := k.memo.LoadTrials(k.blockKey(0), 3*trialBlock*p.Graph.Graph.N())
-	return ok
+	return k.memo.HasTrials(k.blockKey(0), 3*trialBlock*p.Graph.Graph.N())
 }

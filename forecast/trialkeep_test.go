@@ -35,6 +35,12 @@ func (m *trialMemo) LoadTrials(key string, floats int) ([]float64, bool) {
 	return slices.Clone(x), true
 }
 
+func (m *trialMemo) HasTrials(key string, floats int) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.blocks[key]) == floats
+}
+
 func (m *trialMemo) StoreTrials(key string, x []float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()

@@ -1,6 +1,7 @@
 package job
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
@@ -87,6 +88,25 @@ func (m *forecastMemo) LoadTrials(key string, floats int) ([]float64, bool) {
 	}
 	touch(path)
 	return x, true
+}
+
+// HasTrials reports whether a block of floats floats is kept under key
+// by this build: its header line and size, its seal unchecked (LoadTrials
+// checks it).
+func (m *forecastMemo) HasTrials(key string, floats int) bool {
+	f, err := os.Open(m.trialsPath(key))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	line, err := bufio.NewReaderSize(f, 4096).ReadBytes('\n')
+	var h trialsHeader
+	return err == nil && json.Unmarshal(line, &h) == nil && h.Kind == trialsKind && h.Key == key &&
+		h.Software == m.s.w.Software && h.Floats == floats && fi.Size() == int64(len(line))+8*int64(floats)
 }
 
 // StoreTrials keeps x under key; a failure is logged (the next run draws).

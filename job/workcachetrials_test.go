@@ -32,6 +32,9 @@ func TestKeptTrialsAreSealed(t *testing.T) {
 			t.Fatalf("float %d read back as %x, kept %x", i, math.Float64bits(got[i]), math.Float64bits(x[i]))
 		}
 	}
+	if !tm.HasTrials("k-0", len(x)) || tm.HasTrials("k-0", len(x)+1) || tm.HasTrials("k-1", len(x)) {
+		t.Fatal("HasTrials does not say what is kept")
+	}
 	if _, ok := tm.LoadTrials("k-0", len(x)+1); ok {
 		t.Fatal("a block read for another number of floats")
 	}
@@ -42,8 +45,12 @@ func TestKeptTrialsAreSealed(t *testing.T) {
 		{Dir: w.Dir, MACKey: w.MACKey, Software: "v2"},
 		{Dir: w.Dir, MACKey: bytes.Repeat([]byte{8}, 32), Software: "v1"},
 	} {
-		if _, ok := other.Forecasts().(forecast.TrialMemo).LoadTrials("k-0", len(x)); ok {
+		om := other.Forecasts().(forecast.TrialMemo)
+		if _, ok := om.LoadTrials("k-0", len(x)); ok {
 			t.Fatalf("a block read by another build or under another key (%s)", other.Software)
+		}
+		if other.Software != w.Software && om.HasTrials("k-0", len(x)) {
+			t.Fatal("another build is told the block is kept")
 		}
 	}
 	path := filepath.Join(w.Dir, "trials-k-0.bin")
@@ -61,6 +68,9 @@ func TestKeptTrialsAreSealed(t *testing.T) {
 		}
 		if _, ok := tm.LoadTrials("k-0", len(x)); ok {
 			t.Fatalf("a block %s was read", name)
+		}
+		if len(edited) != len(b) && tm.HasTrials("k-0", len(x)) {
+			t.Fatalf("a block %s is said kept", name)
 		}
 	}
 }
