@@ -6,51 +6,39 @@ import (
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
-// TrialMemo keeps a pool's blocks of trials across runs, by key: a plan
-// run again with one ε more reads the per-node forecasts' trials its last
-// run drew instead of drawing them again (their three actions a trial:
-// about 14 CPU-s of a plan's 85 on LFR 2·10⁴). The trials are simulated
-// readings from the model, never real data: keeping them costs no
-// privacy. LoadTrials returns the floats kept under key when there are
-// exactly floats of them; StoreTrials keeps x (a failure only costs the
-// next run the draws); HasTrials says, reading little, whether LoadTrials
-// would likely find them (an estimate's question: its seal is checked
-// only by LoadTrials). A sweep's Memo that is a TrialMemo keeps them.
-type TrialMemo interface {
-	LoadTrials(key string, floats int) ([]float64, bool)
-	StoreTrials(key string, x []float64)
-	HasTrials(key string, floats int) bool
-}
-
 // trialPoolRow is the memo key's mode of a pool's kept blocks.
 const trialPoolRow = "trial pool"
 
-// keptTrials keeps one pool's blocks in a TrialMemo, each under the
-// sweep's memoKey at ε = 0 (every parameter of the simulation but ε: the
-// graph, τ, the sources, the trials and the seed the pool is drawn from,
-// and more) and the block's index. What is kept is what the actions made,
-// a = exp(−τL)·1_S, exp(−τL)·a and exp(−τL)·z, bit for bit: the sources
-// and the noise are drawn again from their streams (cheap), so a block
-// read is the block drawn.
+// keptTrials keeps one pool's blocks in a sweep's KeptTrials and
+// KeepTrials, each under the sweep's memoKey at ε = 0 (every parameter of
+// the simulation but ε: the graph, τ, the sources, the trials and the
+// seed the pool is drawn from, and more) and the block's index. What is
+// kept is what the actions made, a = exp(−τL)·1_S, exp(−τL)·a and
+// exp(−τL)·z, bit for bit: the sources and the noise are drawn again
+// from their streams (cheap), so a block read is the block drawn. The
+// per-node forecasts' pool (about 14 CPU-s of a plan's 85 with one ε
+// more on LFR 2·10⁴) is read, not drawn, by a plan with one ε more. The
+// trials are simulated readings from the model, never real data:
+// keeping them costs no privacy.
 type keptTrials struct {
-	memo TrialMemo
+	load func(key string, floats int) ([]float64, bool)
+	keep func(key string, x []float64)
 	key  string
 }
 
 // keptTrials is p's kept pool on the graph of fingerprint fp; nil
-// without a Memo that keeps trials, or with missing sensors (a block's
-// rows and model then differ: never kept).
+// without a Memo and KeptTrials and KeepTrials, or with missing sensors
+// (a block's rows and model then differ: never kept).
 func (p EpsilonSweep) keptTrials(fp *laplacian.Fingerprint) *keptTrials {
 	e := p.Graph
-	tm, ok := p.Memo.(TrialMemo)
-	if !ok || e.Missing != 0 || e.Reported != nil {
+	if p.Memo == nil || p.KeptTrials == nil || p.KeepTrials == nil || e.Missing != 0 || e.Reported != nil {
 		return nil
 	}
 	key := p.memoKey(fp, trialPoolRow, 0)
 	if key == "" {
 		return nil
 	}
-	return &keptTrials{memo: tm, key: key}
+	return &keptTrials{load: p.KeptTrials, keep: p.KeepTrials, key: key}
 }
 
 // blockKey names block blk.
@@ -71,7 +59,7 @@ func (p *TrialPool) obtain(blk int) *poolBlock {
 		for k := range trialBlock {
 			x = append(append(append(x, out.a[k]...), out.ca[k]...), out.cz[k]...)
 		}
-		p.store.memo.StoreTrials(p.store.blockKey(blk), x)
+		p.store.keep(p.store.blockKey(blk), x)
 	}
 	return out
 }
@@ -80,7 +68,7 @@ func (p *TrialPool) obtain(blk int) *poolBlock {
 // again, its actions' results read; not ok when the store lacks it.
 func (p *TrialPool) read(blk int) (*poolBlock, bool) {
 	n := p.n
-	x, ok := p.store.memo.LoadTrials(p.store.blockKey(blk), 3*trialBlock*n)
+	x, ok := p.store.load(p.store.blockKey(blk), 3*trialBlock*n)
 	if !ok {
 		return nil, false
 	}
@@ -96,14 +84,14 @@ func (p *TrialPool) read(blk int) (*poolBlock, bool) {
 	return out, true
 }
 
-// HeldTrials reports whether the memo keeps the per-node forecasts' pool
-// of trials at τ (its first block, as a run would read it): a run reads
+// HeldTrials reports whether the sweep's HasTrials finds the per-node
+// forecasts' pool of trials at τ kept (its first block): a run reads
 // them instead of drawing them (an estimate prices the rest).
 func (p EpsilonSweep) HeldTrials() bool {
 	fp := p.Graph.Graph.Fingerprint()
 	k := p.keptTrials(&fp)
-	if k == nil {
+	if k == nil || p.HasTrials == nil {
 		return false
 	}
-	return k.memo.HasTrials(k.blockKey(0), 3*trialBlock*p.Graph.Graph.N())
+	return p.HasTrials(k.blockKey(0), 3*trialBlock*p.Graph.Graph.N())
 }

@@ -11,19 +11,21 @@ import (
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
-// trialMemo is a mapMemo that keeps trials too, counting what it is told.
-type trialMemo struct {
+// countingTrials is a mapMemo that keeps trials too (sweep sets its
+// methods as the sweep's KeptTrials, KeepTrials and HasTrials), counting
+// what it is told.
+type countingTrials struct {
 	mapMemo
 	mu                          sync.Mutex
 	blocks                      map[string][]float64
 	trialLoads, kept, trialHits int
 }
 
-func newTrialMemo() *trialMemo {
-	return &trialMemo{mapMemo: mapMemo{m: map[string]Forecast{}}, blocks: map[string][]float64{}}
+func newCountingTrials() *countingTrials {
+	return &countingTrials{mapMemo: mapMemo{m: map[string]Forecast{}}, blocks: map[string][]float64{}}
 }
 
-func (m *trialMemo) LoadTrials(key string, floats int) ([]float64, bool) {
+func (m *countingTrials) LoadTrials(key string, floats int) ([]float64, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.trialLoads++
@@ -35,13 +37,13 @@ func (m *trialMemo) LoadTrials(key string, floats int) ([]float64, bool) {
 	return slices.Clone(x), true
 }
 
-func (m *trialMemo) HasTrials(key string, floats int) bool {
+func (m *countingTrials) HasTrials(key string, floats int) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return len(m.blocks[key]) == floats
 }
 
-func (m *trialMemo) StoreTrials(key string, x []float64) {
+func (m *countingTrials) StoreTrials(key string, x []float64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.kept++
@@ -57,24 +59,26 @@ func (m *trialMemo) StoreTrials(key string, x []float64) {
 func TestSweepKeepsThePoolOfTrials(t *testing.T) {
 	base := pooledSimulation(t)
 	ctx := context.Background()
-	perNode := []string{ModePerNode}
-	memo := newTrialMemo()
-	if _, err := SweepEpsilons(ctx, EpsilonSweep{Graph: base, Epsilons: []float64{1}, Modes: perNode, Memo: memo}); err != nil {
+	memo := newCountingTrials()
+	if _, err := SweepEpsilons(ctx, memo.sweep(base, 1)); err != nil {
 		t.Fatal(err)
 	}
 	drawn := memo.kept
 	if drawn == 0 {
 		t.Fatal("the sweep kept no block of its trials")
 	}
-	again, err := SweepEpsilons(ctx, EpsilonSweep{Graph: base, Epsilons: []float64{1, 4}, Modes: perNode, Memo: memo})
+	if !memo.sweep(base, 1, 4).HeldTrials() || newCountingTrials().sweep(base, 1, 4).HeldTrials() {
+		t.Fatal("HeldTrials does not say whether the pool is kept")
+	}
+	again, err := SweepEpsilons(ctx, memo.sweep(base, 1, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if memo.kept != drawn || memo.trialHits == 0 {
 		t.Fatalf("the sweep with one ε more drew %d blocks again and read %d kept", memo.kept-drawn, memo.trialHits)
 	}
-	freshMemo := newTrialMemo()
-	fresh, err := SweepEpsilons(ctx, EpsilonSweep{Graph: base, Epsilons: []float64{1, 4}, Modes: perNode, Memo: freshMemo})
+	freshMemo := newCountingTrials()
+	fresh, err := SweepEpsilons(ctx, freshMemo.sweep(base, 1, 4))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +94,7 @@ func TestSweepKeepsThePoolOfTrials(t *testing.T) {
 	other := base
 	other.Seed++
 	hits := memo.trialHits
-	if _, err := SweepEpsilons(ctx, EpsilonSweep{Graph: other, Epsilons: []float64{4}, Modes: perNode, Memo: memo}); err != nil {
+	if _, err := SweepEpsilons(ctx, memo.sweep(other, 4)); err != nil {
 		t.Fatal(err)
 	}
 	if memo.trialHits != hits {
@@ -112,6 +116,12 @@ func pooledSimulation(t *testing.T) Simulation {
 		t.Fatal(err)
 	}
 	return Simulation{Graph: g, Partition: part, Tau: 1, Delta: 1e-6, Trials: 20, Seed: 5, Sensitivity: &s}
+}
+
+// sweep is an EpsilonSweep on m keeping its trials.
+func (m *countingTrials) sweep(e Simulation, eps ...float64) EpsilonSweep {
+	return EpsilonSweep{Graph: e, Epsilons: eps, Modes: []string{ModePerNode}, Memo: m,
+		KeptTrials: m.LoadTrials, KeepTrials: m.StoreTrials, HasTrials: m.HasTrials}
 }
 
 // rowAt is the per-node row at ε among rows.

@@ -188,8 +188,8 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target,
-		PerNodeMaxEpsilon: floorCap, Exact: map[string]map[float64]forecast.Forecast{forecast.ModeAnswer: exact}, Memo: memo, Progress: spec.Progress})
+	res, err := forecast.SweepEpsilons(ctx, spec.Cache.keepingTrials(forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target,
+		PerNodeMaxEpsilon: floorCap, Exact: map[string]map[float64]forecast.Forecast{forecast.ModeAnswer: exact}, Memo: memo, Progress: spec.Progress}))
 	if err != nil {
 		return nil, err
 	}
@@ -266,8 +266,8 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 		if err != nil {
 			return err
 		}
-		r, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target,
-			PerNodeMaxEpsilon: floorCap, Memo: memo, Progress: spec.Progress})
+		r, err := forecast.SweepEpsilons(ctx, spec.Cache.keepingTrials(forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target,
+			PerNodeMaxEpsilon: floorCap, Memo: memo, Progress: spec.Progress}))
 		if err != nil {
 			return err
 		}
@@ -420,7 +420,7 @@ func (spec ForecastSpec) Held() HeldWork {
 		return h
 	}
 	e.Sensitivity = h.Delta2
-	sweep := forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Memo: spec.Cache.Forecasts()}
+	sweep := spec.Cache.keepingTrials(forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Memo: spec.Cache.Forecasts()})
 	h.Rows = map[string][]float64{}
 	for _, mode := range append(slices.Clone(spec.Modes), forecast.CeilingMode) {
 		h.Rows[mode] = sweep.Held(mode)

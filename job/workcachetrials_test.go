@@ -2,75 +2,32 @@ package job
 
 import (
 	"bytes"
-	"math"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/graphcloak/graphcloak/forecast"
 )
 
-// TestKeptTrialsAreSealed: the work cache's forecast memo keeps a pool's
-// block of trials and reads it back to the bit (signed zeros, subnormals,
-// infinities and NaN payloads too); a file with a byte changed, cut short,
-// read for another number of floats, by another build or under another
-// key is not read.
-func TestKeptTrialsAreSealed(t *testing.T) {
+// TestWorkCacheKeepsTrials: a sweep given the work cache's trial files
+// (keepingTrials) keeps a pool's blocks in the cache's directory, under
+// its key, and another run on that directory reads them back; without
+// a cache the sweep keeps none.
+func TestWorkCacheKeepsTrials(t *testing.T) {
 	w := &WorkCache{Dir: t.TempDir(), MACKey: bytes.Repeat([]byte{7}, 32), Software: "v1"}
-	tm, ok := w.Forecasts().(forecast.TrialMemo)
-	if !ok {
-		t.Fatal("the work cache's forecast memo keeps no trials")
+	s := w.keepingTrials(forecast.EpsilonSweep{})
+	if s.KeptTrials == nil || s.KeepTrials == nil || s.HasTrials == nil {
+		t.Fatal("the sweep is given no trial files")
 	}
-	x := []float64{0, math.Copysign(0, -1), 1e-310, math.Inf(-1), math.Float64frombits(0x7ff8_0000_dead_beef), 1.0 / 3, -2.5e300}
-	tm.StoreTrials("k-0", x)
-	got, ok := tm.LoadTrials("k-0", len(x))
-	if !ok || len(got) != len(x) {
-		t.Fatalf("the block kept is not read back: %v, %v", got, ok)
+	s.KeepTrials("k-0", []float64{1, 2, 3})
+	again := (&WorkCache{Dir: w.Dir, MACKey: w.MACKey, Software: "v1"}).keepingTrials(forecast.EpsilonSweep{})
+	x, ok := again.KeptTrials("k-0", 3)
+	if !ok || len(x) != 3 || x[2] != 3 || !again.HasTrials("k-0", 3) {
+		t.Fatalf("the kept block is not read back: %v, %v", x, ok)
 	}
-	for i := range x {
-		if math.Float64bits(got[i]) != math.Float64bits(x[i]) {
-			t.Fatalf("float %d read back as %x, kept %x", i, math.Float64bits(got[i]), math.Float64bits(x[i]))
-		}
+	if es, err := w.Entries(); err != nil || len(es) != 1 {
+		t.Fatalf("the store lists %v (%v): want the block's one file", es, err)
 	}
-	if !tm.HasTrials("k-0", len(x)) || tm.HasTrials("k-0", len(x)+1) || tm.HasTrials("k-1", len(x)) {
-		t.Fatal("HasTrials does not say what is kept")
-	}
-	if _, ok := tm.LoadTrials("k-0", len(x)+1); ok {
-		t.Fatal("a block read for another number of floats")
-	}
-	if _, ok := tm.LoadTrials("k-1", len(x)); ok {
-		t.Fatal("a block never kept was read")
-	}
-	for _, other := range []*WorkCache{
-		{Dir: w.Dir, MACKey: w.MACKey, Software: "v2"},
-		{Dir: w.Dir, MACKey: bytes.Repeat([]byte{8}, 32), Software: "v1"},
-	} {
-		om := other.Forecasts().(forecast.TrialMemo)
-		if _, ok := om.LoadTrials("k-0", len(x)); ok {
-			t.Fatalf("a block read by another build or under another key (%s)", other.Software)
-		}
-		if other.Software != w.Software && om.HasTrials("k-0", len(x)) {
-			t.Fatal("another build is told the block is kept")
-		}
-	}
-	path := filepath.Join(w.Dir, "trials-k-0.bin")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, edited := range map[string][]byte{
-		"a float's byte changed": append(bytes.Clone(b[:len(b)-3]), b[len(b)-3]^1, b[len(b)-2], b[len(b)-1]),
-		"cut short":              b[:len(b)-8],
-		"a float more":           append(bytes.Clone(b), make([]byte, 8)...),
-	} {
-		if err := os.WriteFile(path, edited, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		if _, ok := tm.LoadTrials("k-0", len(x)); ok {
-			t.Fatalf("a block %s was read", name)
-		}
-		if len(edited) != len(b) && tm.HasTrials("k-0", len(x)) {
-			t.Fatalf("a block %s is said kept", name)
-		}
+	var none *WorkCache
+	if s := none.keepingTrials(forecast.EpsilonSweep{}); s.KeepTrials != nil {
+		t.Fatal("a sweep without a cache is given trial files")
 	}
 }
