@@ -14,6 +14,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/graphcloak/graphcloak/forecast"
@@ -34,14 +35,23 @@ import (
 // trialFiles keeps them in dir, sealed under macKey and stamped with
 // software (a block another build wrote is not read); trim, when set, is
 // called after each block kept (the store's bound), log told of what
-// cannot be read or kept.
+// cannot be read or kept. One sweep's blocks take at most budget bytes
+// (0: none is kept); the blocks past it are drawn again by the next run.
 type trialFiles struct {
 	dir      string
 	macKey   []byte
 	software string
 	trim     func()
 	log      *slog.Logger
+	budget   int64
+	kept     atomic.Int64 // bytes this sweep kept
 }
+
+// trialsShare: a sweep's trials take at most 1/trialsShare of the store's
+// bound (the default 1 GiB: 256 MB, 16 blocks of 32 trials on 2·10⁴ nodes,
+// the 400 trials a plan with one ε more reads there), so that they do not
+// push the graph's certificates, which cost minutes, out of the store.
+const trialsShare = 4
 
 // keepingTrials is sweep with the cache's trial files as its KeptTrials,
 // KeepTrials and HasTrials (unchanged without a cache).
@@ -50,7 +60,7 @@ func (w *WorkCache) keepingTrials(sweep forecast.EpsilonSweep) forecast.EpsilonS
 	if key == nil {
 		return sweep
 	}
-	tf := &trialFiles{dir: w.Dir, macKey: key, software: w.Software, trim: w.Trim, log: w.logger()}
+	tf := &trialFiles{dir: w.Dir, macKey: key, software: w.Software, trim: w.Trim, log: w.logger(), budget: w.maxBytes() / trialsShare}
 	sweep.KeptTrials, sweep.KeepTrials, sweep.HasTrials = tf.load, tf.store, tf.has
 	return sweep
 }
@@ -146,8 +156,12 @@ func (st *trialFiles) has(key string, floats int) bool {
 		h.Software == st.software && h.Floats == floats && fi.Size() == int64(len(line))+8*int64(floats)
 }
 
-// store keeps x under key; a failure is logged (the next run draws).
+// store keeps x under key, within the budget; a failure is logged (the
+// next run draws).
 func (st *trialFiles) store(key string, x []float64) {
+	if st.kept.Add(8*int64(len(x))) > st.budget {
+		return // past the sweep's share of the store: drawn again next time
+	}
 	payload := make([]byte, 8*len(x))
 	for i, v := range x {
 		binary.LittleEndian.PutUint64(payload[8*i:], math.Float64bits(v))

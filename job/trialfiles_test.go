@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/graphcloak/graphcloak/forecast"
 )
 
 // TestKeptTrialsAreSealed: trialFiles keeps a pool's block of trials and
@@ -14,7 +16,7 @@ import (
 // read for another number of floats, by another build or under another
 // key is not read.
 func TestKeptTrialsAreSealed(t *testing.T) {
-	tm := &trialFiles{dir: t.TempDir(), macKey: bytes.Repeat([]byte{7}, 32), software: "v1"}
+	tm := &trialFiles{dir: t.TempDir(), macKey: bytes.Repeat([]byte{7}, 32), software: "v1", budget: 1 << 20}
 	x := []float64{0, math.Copysign(0, -1), 1e-310, math.Inf(-1), math.Float64frombits(0x7ff8_0000_dead_beef), 1.0 / 3, -2.5e300}
 	tm.store("k-0", x)
 	got, ok := tm.load("k-0", len(x))
@@ -65,5 +67,28 @@ func TestKeptTrialsAreSealed(t *testing.T) {
 		if len(edited) != len(b) && tm.has("k-0", len(x)) {
 			t.Fatalf("a block %s is said kept", name)
 		}
+	}
+}
+
+// TestKeptTrialsWithinTheirShare: a sweep's trial files keep blocks up to
+// their budget and no further (the store's certificates stay), and the
+// work cache gives a sweep a quarter of its bound.
+func TestKeptTrialsWithinTheirShare(t *testing.T) {
+	tf := &trialFiles{dir: t.TempDir(), macKey: bytes.Repeat([]byte{7}, 32), software: "v1", budget: 2 * 8 * 100}
+	x := make([]float64, 100)
+	for _, k := range []string{"a", "b", "c"} {
+		tf.store(k, x)
+	}
+	for k, want := range map[string]bool{"a": true, "b": true, "c": false} {
+		if _, ok := tf.load(k, len(x)); ok != want {
+			t.Errorf("block %s kept: %v, want %v (a budget of two blocks)", k, ok, want)
+		}
+	}
+	w := &WorkCache{Dir: t.TempDir(), MACKey: tf.macKey, Software: "v1", MaxBytes: 4000}
+	s := w.keepingTrials(forecast.EpsilonSweep{})
+	s.KeepTrials("a", make([]float64, 125)) // 1000 bytes: the whole quarter
+	s.KeepTrials("b", make([]float64, 1))
+	if !s.HasTrials("a", 125) || s.HasTrials("b", 1) {
+		t.Fatal("the work cache's sweep does not keep its trials within a quarter of the store's bound")
 	}
 }
