@@ -6,9 +6,6 @@ import (
 	"slices"
 	"sync"
 	"testing"
-
-	"github.com/graphcloak/graphcloak/laplacian"
-	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
 // countingTrials is a mapMemo that keeps trials too (sweep sets its
@@ -107,15 +104,7 @@ func TestSweepKeepsThePoolOfTrials(t *testing.T) {
 // with their correlations: nothing of them is kept).
 func pooledSimulation(t *testing.T) Simulation {
 	t.Helper()
-	g, part, err := laplacian.Generate("sbm:sizes=" + sizes(20, 90) + ",pin=0.05,pout=0.001,seed=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := sensitivity.Graph(g, 1, 1, sensitivity.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return Simulation{Graph: g, Partition: part, Tau: 1, Delta: 1e-6, Trials: 20, Seed: 5, Sensitivity: &s}
+	return memoSimulationOn(t, "sbm:sizes="+sizes(20, 90)+",pin=0.05,pout=0.001,seed=3")
 }
 
 // sweep is an EpsilonSweep on m keeping its trials.
