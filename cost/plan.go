@@ -63,8 +63,9 @@ type Held struct {
 	Calibrated []float64
 	Rows       map[string][]float64
 	// MassNull: the per-node forecasts' mass null quantile at τ is kept
-	// beside their rows (its draws are not priced).
-	MassNull bool
+	// beside their rows (its draws are not priced); Trials: their pool of
+	// trials at τ is (its draws are not priced).
+	MassNull, Trials bool
 }
 
 // PlanEstimate is a plan's modelled steps (plan --estimate and the plan's
@@ -249,7 +250,7 @@ func (w PlanWork) perNode(step float64) ([]Step, int) {
 	if !ok {
 		return nil, n
 	}
-	return []Step{w.told(poolStep(levels, 1+len(w.Smooth), trials, c, w.Held.MassNull))}, n
+	return []Step{w.told(poolStep(levels, 1+len(w.Smooth), trials, c, w.Held))}, n
 }
 
 // curves foresees the per-node curves at eps (forecast.ForeseeMassCurves)

@@ -162,7 +162,7 @@ func TestCalibrationStepPricesTheEdgeAudits(t *testing.T) {
 // so in its model.
 func TestPoolStepLeavesAKeptMassNullOut(t *testing.T) {
 	c := poolCost{Setup: 0.5, Draw: 0.02, Score: 1e-3, How: "test"}
-	drawn, kept := poolStep(2, 1, 200, c, false), poolStep(2, 1, 200, c, true)
+	drawn, kept := poolStep(2, 1, 200, c, Held{}), poolStep(2, 1, 200, c, Held{MassNull: true})
 	want := float64(forecast.MassNullDraws) * c.Draw / perNodeTrialActions
 	if d := drawn.Seconds - kept.Seconds; math.Abs(d-want) > 1e-12*drawn.Seconds {
 		t.Fatalf("kept quantile saves %g s, want %g (%d draws at %g s)", d, want, forecast.MassNullDraws, c.Draw/perNodeTrialActions)
@@ -170,5 +170,23 @@ func TestPoolStepLeavesAKeptMassNullOut(t *testing.T) {
 	nulls := fmt.Sprintf("%d null draws", 2*recovery.DefaultEvidenceDraws)
 	if !strings.Contains(kept.Model, nulls) {
 		t.Fatalf("model %q does not say %q", kept.Model, nulls)
+	}
+}
+
+// TestPoolStepLeavesAKeptPoolOut: with the pool of trials kept
+// (Held.Trials), the per-node step prices no draw at τ — ForecastRounds ×
+// trials draws less, to the bit — and says the pool is read; at τ + τ′
+// (another pool, not kept) its draws are still priced.
+func TestPoolStepLeavesAKeptPoolOut(t *testing.T) {
+	c := poolCost{Setup: 0.5, Draw: 0.02, Score: 1e-3, How: "test"}
+	for _, taus := range []int{1, 2} {
+		drawn, kept := poolStep(2, taus, 200, c, Held{}), poolStep(2, taus, 200, c, Held{Trials: true})
+		want := float64(ForecastRounds*200) * c.Draw
+		if d := drawn.Seconds - kept.Seconds; math.Abs(d-want) > 1e-12*drawn.Seconds {
+			t.Fatalf("%d τ: a kept pool saves %g s, want %g", taus, d, want)
+		}
+		if !strings.Contains(kept.Model, "read from the store") || strings.Contains(drawn.Model, "read from the store") {
+			t.Fatalf("models %q / %q: want only the kept one to say the pool is read", kept.Model, drawn.Model)
+		}
 	}
 }

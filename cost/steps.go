@@ -323,18 +323,24 @@ const scoreNodeSeconds = 40e-9
 // locate's step: 0–8 masses of a round, and up to 8 rounds of locate's
 // trials); the trials are drawn once for every mass and ε, on one pool
 // (forecast.MassCurves); and locate's verdict draws its nulls — the
-// mass bound's once (at τ not when massNullKept), the evidence test's at
-// each ε — a column action each.
-func poolStep(levels, taus, trials int, c poolCost, massNullKept bool) Step {
+// mass bound's once (at τ not when held.MassNull), the evidence test's at
+// each ε — a column action each. The pool at τ is read, not drawn, when
+// the store keeps it (held.Trials).
+func poolStep(levels, taus, trials int, c poolCost, held Held) Step {
 	masses := len(forecast.MassGrid())
 	drawn := taus * ForecastRounds * trials
+	pool := fmt.Sprintf("one pool of %d rounds × %d trials drawn once at %.3g s", ForecastRounds, trials, c.Draw)
+	if held.Trials {
+		drawn -= ForecastRounds * trials
+		pool = fmt.Sprintf("the pool of %d rounds × %d trials read from the store", ForecastRounds, trials)
+	}
 	scored := levels * taus * (masses + 3) * ForecastRounds * trials
 	nulls := taus * (forecast.MassNullDraws + levels*recovery.DefaultEvidenceDraws)
-	if massNullKept {
+	if held.MassNull {
 		nulls -= forecast.MassNullDraws
 	}
 	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + float64(scored)*c.Score + float64(nulls)*c.Draw/perNodeTrialActions
 	return Step{Step: "per-node forecasts", Seconds: seconds,
-		Model: fmt.Sprintf("one pool of %d rounds × %d trials drawn once at %.3g s, %d masses, mass 0 and 2 more scored at %d ε at %.3g s, %d null draws at a column action each (%s)",
-			ForecastRounds, trials, c.Draw, masses, levels, c.Score, nulls, c.How)}
+		Model: fmt.Sprintf("%s, %d masses, mass 0 and 2 more scored at %d ε at %.3g s, %d null draws at a column action each (%s)",
+			pool, masses, levels, c.Score, nulls, c.How)}
 }

@@ -31,7 +31,13 @@ func (m *mapMemo) Store(key string, f Forecast) {
 // nodes, Δ2 at τ = 1, 20 trials.
 func memoSimulation(t *testing.T) Simulation {
 	t.Helper()
-	g, part, err := laplacian.Generate("sbm:sizes=30x30x30,pin=0.3,pout=0.02,seed=3")
+	return memoSimulationOn(t, "sbm:sizes=30x30x30,pin=0.3,pout=0.02,seed=3")
+}
+
+// memoSimulationOn is memoSimulation's on the generated graph gen.
+func memoSimulationOn(t *testing.T, gen string) Simulation {
+	t.Helper()
+	g, part, err := laplacian.Generate(gen)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,15 @@ type EpsilonSweep struct {
 	// Memo, when set, keeps each (mode, ε)'s forecast across runs and
 	// returns those it holds instead of simulating them again.
 	Memo Memo
+	// KeptTrials, KeepTrials and HasTrials, when set (with Memo), keep
+	// the per-node forecasts' pool of trials across runs, each block by
+	// key (keptTrials): KeptTrials returns the floats kept under key when
+	// there are exactly floats of them, KeepTrials keeps x (a failure
+	// only costs the next run the draws), HasTrials says, reading little,
+	// whether KeptTrials would likely find them (an estimate's question).
+	KeptTrials func(key string, floats int) ([]float64, bool)
+	KeepTrials func(key string, x []float64)
+	HasTrials  func(key string, floats int) bool
 	// Progress, when set, makes the progress callback of each long step
 	// ("forecasts by source mass" for every per-node row at once,
 	// "forecast ε = 1" for the target's search); without it the target's
@@ -213,7 +222,7 @@ func (p EpsilonSweep) perNodeRows(ctx context.Context, fp *laplacian.Fingerprint
 		return nil, nil
 	}
 	missing[0].Progress = p.progress("forecasts by source mass", nil)
-	curves, err := massCurves(ctx, missing, e.Seed, nil, p.keptQuantile(fp))
+	curves, err := massCurves(ctx, missing, e.Seed, nil, p.keptQuantile(fp), p.keptTrials(fp))
 	if err != nil {
 		return nil, err
 	}

@@ -51,8 +51,12 @@ type TrialPool struct {
 	// diffusions the pool paid for.
 	blocksDrawn atomic.Int64
 	// drew, when non-nil, is told of each block drawn once its draws are
-	// done (a bar counting them: massBar.drew).
+	// done (a bar counting them: massBar.drew), and of each block read
+	// from kept instead.
 	drew func(trials int)
+	// store, when non-nil, keeps the blocks across runs (keptTrials): a
+	// block kept is read, not drawn.
+	store *keptTrials
 }
 
 // poolEntry is one block of trialBlock trials, drawn once.
@@ -178,14 +182,14 @@ func (p *TrialPool) block(blk int) *poolBlock {
 		}
 		if p.kept+bytes > p.budget {
 			p.mu.Unlock()
-			return p.draw(blk)
+			return p.obtain(blk)
 		}
 		p.kept += bytes
 		en = &poolEntry{bytes: bytes}
 		p.blocks[blk] = en
 	}
 	p.mu.Unlock()
-	en.once.Do(func() { en.block = p.draw(blk) })
+	en.once.Do(func() { en.block = p.obtain(blk) })
 	return en.block
 }
 
@@ -198,21 +202,12 @@ func (p *TrialPool) draw(blk int) *poolBlock {
 		defer p.drew(trialBlock)
 	}
 	n, b := p.n, trialBlock
-	lo := blk * b
-	out := &poolBlock{src: make([][]int, b), a: make([][]float64, b), z: make([][]float64, b),
-		ca: make([][]float64, b), cz: make([][]float64, b)}
+	out := p.sourcesAndNoise(blk)
 	x := make([]float64, n*b)
-	for k := range b {
-		rng := trials.RNG(p.seed, lo+k)
-		out.src[k] = rng.Perm(n)[:p.sources]
-		for _, s := range out.src[k] {
+	for k, src := range out.src {
+		for _, s := range src {
 			x[s*b+k] = 1
 		}
-		z := make([]float64, n)
-		for i := range z {
-			z[i] = rng.NormFloat64()
-		}
-		out.z[k] = z
 	}
 	ab := make([]float64, n*b)
 	p.act.Apply(ab, x, b)
@@ -244,6 +239,25 @@ func (p *TrialPool) draw(blk int) *poolBlock {
 		for k := range b {
 			out.ca[k], out.cz[k] = column(cab, b, k), column(czb, b, k)
 		}
+	}
+	return out
+}
+
+// sourcesAndNoise is block blk's trials' sources and standard normal
+// noise, each trial's drawn from its own stream (trials.RNG) as a lone
+// trial draws them: its sources, then its noise node by node.
+func (p *TrialPool) sourcesAndNoise(blk int) *poolBlock {
+	n, b := p.n, trialBlock
+	out := &poolBlock{src: make([][]int, b), a: make([][]float64, b), z: make([][]float64, b),
+		ca: make([][]float64, b), cz: make([][]float64, b)}
+	for k := range b {
+		rng := trials.RNG(p.seed, blk*b+k)
+		out.src[k] = rng.Perm(n)[:p.sources]
+		z := make([]float64, n)
+		for i := range z {
+			z[i] = rng.NormFloat64()
+		}
+		out.z[k] = z
 	}
 	return out
 }

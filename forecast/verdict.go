@@ -241,7 +241,7 @@ func MassCurve(ctx context.Context, e Simulation) ([]MassPoint, float64, error) 
 // same simulation, seed e.Seed), instead of simulating it again; nil
 // simulates it.
 func MassCurveWithUnit(ctx context.Context, e Simulation, unit *Forecast) ([]MassPoint, float64, error) {
-	cs, err := massCurves(ctx, []Simulation{e}, e.Seed, unit, nil)
+	cs, err := massCurves(ctx, []Simulation{e}, e.Seed, unit, nil, nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -289,13 +289,14 @@ func (r MassCurveResult) VerdictCurve() []MassPoint { return slices.Clone(r.verd
 // the mass, ỹ = m·a + σ·z): a plan at five ε and nine masses pays for the
 // diffusions of one pool's trials, where each mass drew its own before.
 func MassCurves(ctx context.Context, es []Simulation, seed uint64) ([]MassCurveResult, error) {
-	return massCurves(ctx, es, seed, nil, nil)
+	return massCurves(ctx, es, seed, nil, nil, nil)
 }
 
 // massCurves is MassCurves; unit, when non-nil, is the one curve's 1-unit
 // point (MassCurveWithUnit); kept, when non-nil, keeps the mass bound's
-// null quantile across runs (a sweep's Memo).
-func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecast, kept *keptQuantile) ([]MassCurveResult, error) {
+// null quantile across runs and trials, when non-nil, the pool's blocks
+// (a sweep's Memo).
+func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecast, kept *keptQuantile, trials *keptTrials) ([]MassCurveResult, error) {
 	if len(es) == 0 {
 		return nil, nil
 	}
@@ -317,7 +318,7 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	if base.Missing == 0 && base.Reported == nil {
 		step = stepTrials(verdictRoundTrials(base))
 	}
-	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)),
+	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)), kept: trials,
 		verdicts: newVerdictTests(seed, base.Partition).keeping(kept), masses: make([][][]float64, len(es)), rights: make([][][]float64, len(es)), sure: make([]int, len(es)),
 		bar: &massBar{report: base.Progress, total: (len(grid)+1+refine)*len(es)*per + len(es)*step,
 			drawPlanned: drawScorings * foreseenDraws(base, per, step)}, per: per, stepSlot: step}
@@ -371,8 +372,10 @@ type curveRun struct {
 	bar           *massBar
 	per, stepSlot int
 	// pool is the run's trials (seed: locate's), drawn once for every mass,
-	// ε, refinement and locate's step.
+	// ε, refinement and locate's step; kept keeps its blocks across runs
+	// (nil: not kept).
 	pool *TrialPool
+	kept *keptTrials
 }
 
 // level is curve j's simulation on the run's graph, partition and
@@ -457,7 +460,7 @@ func (c *curveRun) sharedPool(e Simulation) (*TrialPool, error) {
 		if err != nil {
 			return nil, err
 		}
-		p.drew = c.bar.drew
+		p.drew, p.store = c.bar.drew, c.kept
 		c.pool = p
 	}
 	return c.pool, nil

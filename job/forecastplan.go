@@ -188,8 +188,8 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target,
-		PerNodeMaxEpsilon: floorCap, Exact: map[string]map[float64]forecast.Forecast{forecast.ModeAnswer: exact}, Memo: memo, Progress: spec.Progress})
+	res, err := forecast.SweepEpsilons(ctx, spec.Cache.keepingTrials(forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target,
+		PerNodeMaxEpsilon: floorCap, Exact: map[string]map[float64]forecast.Forecast{forecast.ModeAnswer: exact}, Memo: memo, Progress: spec.Progress}))
 	if err != nil {
 		return nil, err
 	}
@@ -266,8 +266,8 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 		if err != nil {
 			return err
 		}
-		r, err := forecast.SweepEpsilons(ctx, forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target,
-			PerNodeMaxEpsilon: floorCap, Memo: memo, Progress: spec.Progress})
+		r, err := forecast.SweepEpsilons(ctx, spec.Cache.keepingTrials(forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target,
+			PerNodeMaxEpsilon: floorCap, Memo: memo, Progress: spec.Progress}))
 		if err != nil {
 			return err
 		}
@@ -378,8 +378,9 @@ type HeldWork struct {
 	Calibrated []float64
 	Rows       map[string][]float64
 	// MassNull: the per-node forecasts' mass null quantile at τ is kept
-	// (forecast.EpsilonSweep.HeldMassNull).
-	MassNull bool
+	// (forecast.EpsilonSweep.HeldMassNull); Trials: their pool of trials
+	// at τ is (forecast.EpsilonSweep.HeldTrials).
+	MassNull, Trials bool
 }
 
 // answerCache is where the private answer's certificate is kept: the
@@ -419,12 +420,13 @@ func (spec ForecastSpec) Held() HeldWork {
 		return h
 	}
 	e.Sensitivity = h.Delta2
-	sweep := forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Memo: spec.Cache.Forecasts()}
+	sweep := spec.Cache.keepingTrials(forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Memo: spec.Cache.Forecasts()})
 	h.Rows = map[string][]float64{}
 	for _, mode := range append(slices.Clone(spec.Modes), forecast.CeilingMode) {
 		h.Rows[mode] = sweep.Held(mode)
 	}
-	h.MassNull = slices.Contains(spec.Modes, forecast.ModePerNode) && sweep.HeldMassNull()
+	perNode := slices.Contains(spec.Modes, forecast.ModePerNode)
+	h.MassNull, h.Trials = perNode && sweep.HeldMassNull(), perNode && sweep.HeldTrials()
 	return h
 }
 
@@ -450,5 +452,5 @@ func (spec ForecastSpec) CostWork(timed bool, name cost.Names) cost.PlanWork {
 	}
 	return cost.PlanWork{Delta2: d2, GraphName: spec.GraphName, Simulation: spec.Simulation, Epsilons: spec.Epsilons, Smooth: spec.Smooth, Modes: spec.Modes,
 		TimeBudget: spec.TimeBudget, FitTolerance: spec.FitTolerance, SensorNoise: spec.SensorNoise,
-		Held: cost.Held{Delta2: held.Delta2 != nil, AnswerModel: held.AnswerModel, Calibrated: held.Calibrated, Rows: held.Rows, MassNull: held.MassNull}, Timed: timed, Name: name}
+		Held: cost.Held{Delta2: held.Delta2 != nil, AnswerModel: held.AnswerModel, Calibrated: held.Calibrated, Rows: held.Rows, MassNull: held.MassNull, Trials: held.Trials}, Timed: timed, Name: name}
 }
