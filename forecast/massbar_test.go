@@ -17,11 +17,7 @@ import (
 // every trial to score ("400/22200 (1%), ETA 27m15s" for a step of 33 s,
 // issue 79) — and its total holds every trial drawn and scored, priced.
 func TestMassBarCountsPoolDraws(t *testing.T) {
-	g, _ := laplacian.Karate()
-	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, part := karateLeiden(t)
 	const trials = 64
 	var reports [][2]int
 	e := Simulation{Graph: g, Partition: part, Tau: 1, Sigma: 0.25, Trials: trials, VerdictRoundTrials: trials, Seed: 5,
@@ -71,11 +67,7 @@ func TestMassBarCountsPoolDraws(t *testing.T) {
 // ends and ends at it, its total holding every trial scored, drawn and
 // null drawn at its weight (and the work foreseen and skipped).
 func TestMassBarCountsNullDraws(t *testing.T) {
-	g, _ := laplacian.Karate()
-	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, part := karateLeiden(t)
 	const trials = 40
 	price := PilotCost{Draw: 7e-3, Score: 1e-3, Null: 3e-3} // weights 7 and 3: apart from a trial scored's 1
 	w := price.weights()
@@ -118,4 +110,15 @@ func TestMassBarCountsNullDraws(t *testing.T) {
 	if steps < nulls {
 		t.Errorf("the bar moved by a null draw's weight %d times, for %d null draws", steps, nulls)
 	}
+}
+
+// karateLeiden is the karate club and its Leiden communities (seed 1).
+func karateLeiden(t *testing.T) (*laplacian.Graph, []int) {
+	t.Helper()
+	g, _ := laplacian.Karate()
+	part, err := community.Leiden(g, community.LeidenOptions{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g, part
 }
