@@ -190,3 +190,36 @@ func TestPoolStepLeavesAKeptPoolOut(t *testing.T) {
 		}
 	}
 }
+
+// TestMassBarCostIsTheStepsModel: plan's bar "forecasts by source mass"
+// weighs its work by the prices the step's estimate uses (pricePool,
+// poolStep): a trial scored at scoreNodeSeconds a node, a null draw at a
+// perNodeTrialActions-th of a trial drawn. The weight of a draw follows
+// the graph — a trial drawn is dearer against one scored where the action
+// has more steps a node (a grid of degree 4 against a block model of
+// degree ≈ 100) — and a dense action is not priced (the bar's own
+// weights).
+func TestMassBarCostIsTheStepsModel(t *testing.T) {
+	ratio := map[string]float64{}
+	for _, spec := range []string{"grid:rows=80,cols=80", "sbm:sizes=3200x3200,pin=0.03,pout=0.001,seed=3"} {
+		g, _, err := laplacian.Generate(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := PlanWork{Simulation: forecast.Simulation{Graph: g, Tau: 1}}.MassBarCost()
+		if !(b.Draw > 0) || b.Score != scoreNodeSeconds*float64(g.N()) || b.Null != b.Draw/perNodeTrialActions {
+			t.Fatalf("%s: %+v; want a trial scored at %g s a node, a null a %g-th of a draw", spec, b, scoreNodeSeconds, perNodeTrialActions)
+		}
+		ratio[spec] = b.Draw / b.Score
+	}
+	if r := ratio["sbm:sizes=3200x3200,pin=0.03,pout=0.001,seed=3"] / ratio["grid:rows=80,cols=80"]; !(r > 1.5) {
+		t.Errorf("a draw against a scoring %v: the denser graph's only %.2f× the grid's", ratio, r)
+	}
+	small, _, err := laplacian.Generate("complete:n=20")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := (PlanWork{Simulation: forecast.Simulation{Graph: small, Tau: 1}}).MassBarCost(); b != (forecast.PilotCost{}) {
+		t.Errorf("a dense action priced: %+v", b)
+	}
+}

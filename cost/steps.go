@@ -310,6 +310,21 @@ func pricePoolAt(sim forecast.Simulation, step float64) (poolCost, bool) {
 		How: fmt.Sprintf("priced at %s, scores at %g ns a node", how, scoreNodeSeconds*1e9)}, true
 }
 
+// MassBarCost prices the work of the per-node forecasts' bar as the
+// step's estimate does (pricePool, poolStep): a trial drawn at
+// PerNodeTrialSeconds (this machine's step rate measured), scored at
+// scoreNodeSeconds a node, a null draw of locate's verdict one column
+// action (a perNodeTrialActions-th of a draw) — for the bar to move as
+// the time goes (forecast.EpsilonSweep.BarCost). Zero where trials are not
+// priced (a dense action: the bar's own weights).
+func (w PlanWork) MassBarCost() forecast.PilotCost {
+	c, ok := pricePool(w.Simulation)
+	if !ok {
+		return forecast.PilotCost{}
+	}
+	return forecast.PilotCost{Draw: c.Draw, Score: c.Score, Null: c.Draw / perNodeTrialActions}
+}
+
 // scoreNodeSeconds is what scoring a drawn trial at one ε costs a node
 // (its ranking and verdict): 20–47 ns timed by timePool on LFR 2·10⁴,
 // pgp-strong-2009 and e-mail Enron.

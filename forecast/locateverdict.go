@@ -30,6 +30,9 @@ type verdictTests struct {
 	mass     map[*recovery.Model]*massBound
 	evidence map[nullKey][]float64 // null draws by model and σ
 	kept     *keptQuantile         // the first model's mass quantile across runs (nil: drawn)
+	// nulled, when non-nil, is told of each null draw once it is made (a
+	// bar counting them: massBar.nulled).
+	nulled func(k int)
 }
 
 // nullKey names the evidence test's null draws: a model and a σ.
@@ -63,10 +66,21 @@ func (v *verdictTests) tests(md *recovery.Model, sigma float64) (*massBound, []f
 	}
 	null, ok := v.evidence[nullKey{md, sigma}]
 	if !ok {
-		null = v.test().Null(md.Problem(nil, sigma)) // the null reads no readings
+		t := v.test()
+		t.Progress = v.nullProgress()
+		null = t.Null(md.Problem(nil, sigma)) // the null reads no readings
 		v.evidence[nullKey{md, sigma}] = null
 	}
 	return mass, null
+}
+
+// nullProgress is the progress of a null's draws that tells v.nulled of
+// each (nil without it).
+func (v *verdictTests) nullProgress() func(done, total int) {
+	if v.nulled == nil {
+		return nil
+	}
+	return func(int, int) { v.nulled(1) }
 }
 
 // test is the evidence test locate runs.

@@ -1,34 +1,59 @@
 package forecast
 
-import "sync"
+import (
+	"math"
+	"sync"
+)
 
-// drawScorings is what a trial drawn into the pool costs, in trials
-// scored at one point: its diffusions (a block's actions) against one
-// recovery, ranking and verdict — about 20× on the graphs cost's rates
-// were timed on (issue 79). The bar counts work in these units, so that
-// a pool's draws, paid once before any scoring, move it as far as they
-// take time.
-const drawScorings = 20
+// barWeights are what the bar counts a piece of work besides a trial
+// scored as, in trials scored at one point (its recovery, ranking and
+// verdict): a trial drawn into the pool (draw: its diffusions, a block's
+// actions) and a null draw of locate's verdict (null: one column action of
+// the model's transpose). The bar counts work in these units, so that
+// the pool's draws and the verdicts' nulls, paid before any trial they
+// serve is scored, move it as far as they take time.
+type barWeights struct{ draw, null int }
+
+// defaultBarWeights are the weights where no cost model prices the step
+// (MassCurves on its own): about 20× and 6× on the graphs cost's rates
+// were timed on (issue 79).
+var defaultBarWeights = barWeights{draw: 20, null: 6}
+
+// weights are the bar's weights the step's cost model gives (cost's
+// estimate of it: a trial drawn, a null draw and a trial scored, in
+// seconds): each price over a scoring's, at least 1; the defaults where it
+// prices no scoring (the zero PilotCost).
+func (p PilotCost) weights() barWeights {
+	if !(p.Score > 0) || !(p.Draw > 0) || !(p.Null > 0) {
+		return defaultBarWeights
+	}
+	w := func(s float64) int { return int(max(1, math.Round(min(s/p.Score, 1e6)))) }
+	return barWeights{draw: w(p.Draw), null: w(p.Null)}
+}
 
 // massBar is massCurves' one bar over every curve's work, counted in
 // trials scored as they are done: the grid's points (a round each
 // foreseen), the paired test's mass 0, the verdict curves' refinements
-// and locate's step; and the pool's trials drawn, drawScorings each
-// (drawPlanned foreseen, issue 79: "400/22200 (1%), ETA 27m15s" for a
-// step of 33 s, its draws uncounted). Its count never goes back — each
+// and locate's step; the pool's trials drawn, w.draw each (drawPlanned
+// foreseen, issue 79: "400/22200 (1%), ETA 27m15s" for a step of 33 s,
+// its draws uncounted); and the verdicts' null draws, w.null each
+// (nullPlanned foreseen: a stall of 4–6 s with no progress, issue 79). Its count never goes back — each
 // piece of work starts where the last ended, whatever order the curves
 // run their work in — and its total grows by what a piece takes beyond
 // its share (a point's further rounds, a refinement past refineMax,
-// blocks drawn past those foreseen), so that the count does not sit at a
+// blocks drawn or nulls past those foreseen), so that the count does not sit at a
 // piece's end (issue 79: "96/4400 → 24/4400", a point's second round
 // restarting inside its slot). Draws may be told from the pool's workers:
 // mu guards the counts.
 type massBar struct {
 	report      func(done, total int) // nil: no bar
 	mu          sync.Mutex
+	w           barWeights
 	done, total int    // trials scored, counted and foreseen
 	drawn       int    // the pool's draws, in trials scored
 	drawPlanned int    // the draws foreseen, in trials scored
+	nulls       int    // the verdicts' null draws, in trials scored
+	nullPlanned int    // the null draws foreseen, in trials scored
 	shown       [2]int // the last count and total reported
 }
 
@@ -69,13 +94,23 @@ func (b *massBar) grown(n int) {
 func (b *massBar) drew(trials int) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.drawn += trials * drawScorings
+	b.drawn += trials * b.w.draw
 	b.show()
 }
 
-// counts is the bar's count and total: the trials scored and the draws.
+// nulled counts k null draws of the verdicts' tests
+// (verdictTests.nulled).
+func (b *massBar) nulled(k int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.nulls += k * b.w.null
+	b.show()
+}
+
+// counts is the bar's count and total: the trials scored, the draws and
+// the null draws.
 func (b *massBar) counts() (done, total int) {
-	return b.done + b.drawn, b.total + max(b.drawPlanned, b.drawn)
+	return b.done + b.drawn + b.nulls, b.total + max(b.drawPlanned, b.drawn) + max(b.nullPlanned, b.nulls)
 }
 
 // show reports the count, below the total until the run ends, if it

@@ -73,12 +73,12 @@ func (v *verdictTests) keeping(kept *keptQuantile) *verdictTests {
 // one for the run's first model (drawn and kept when none is).
 func (v *verdictTests) newMass(md *recovery.Model) *massBound {
 	if v.kept == nil || len(v.mass) > 0 {
-		return newMassBound(md, v.seed, nil)
+		return newMassBound(md, v.seed, v.nullProgress())
 	}
 	if q, ok := v.kept.load(); ok {
 		return massBoundWith(md, q)
 	}
-	b := newMassBound(md, v.seed, nil)
+	b := newMassBound(md, v.seed, v.nullProgress())
 	if b.q > 0 {
 		v.kept.store(b.q)
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/graphcloak/graphcloak/internal/cputime"
+	"github.com/graphcloak/graphcloak/recovery"
 )
 
 // MassCurveWork is the work MassCurves does on its curves: per point of
@@ -30,9 +31,11 @@ type MassCurveWork struct {
 // built (Setup), each curve's fixed work at its σ (Fixed: the verdict's
 // null draws, once a σ), a trial drawn (Draw: its share of a block's
 // actions) and a trial scored at one point (Score: its recovery, ranking
-// and verdict).
+// and verdict); and a null draw of the verdict's tests (Null: a column
+// action of the model's transpose). Given to an EpsilonSweep (BarCost),
+// they weigh its bar's work.
 type PilotCost struct {
-	Setup, Fixed, Draw, Score float64
+	Setup, Fixed, Draw, Score, Null float64
 }
 
 // Seconds prices MassCurves' work w with trials trials a round at p:
@@ -188,7 +191,8 @@ func ForeseeMassCurves(ctx context.Context, es []Simulation, seed uint64) (MassC
 	}
 	verdict := max(0, timedVerdicts[1]/pilotTrials-score)
 	fixed := float64(len(es)) * max(0, timedVerdicts[0]-timedVerdicts[1])
-	w.Pilot = PilotCost{Setup: setup, Fixed: fixed, Draw: draw, Score: score + verdict}
+	null := max(0, timedVerdicts[0]-timedVerdicts[1]) / (MassNullDraws + recovery.DefaultEvidenceDraws)
+	w.Pilot = PilotCost{Setup: setup, Fixed: fixed, Draw: draw, Score: score + verdict, Null: null}
 	return w, nil
 }
 

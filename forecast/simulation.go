@@ -114,6 +114,9 @@ type Simulation struct {
 	// verdicts are the tests Verdicts asks for, shared by every round,
 	// mass and ε of one curve.
 	verdicts *verdictTests
+	// barCost weighs the work of MassCurves' bar (EpsilonSweep.BarCost;
+	// zero: defaultBarWeights).
+	barCost PilotCost
 }
 
 // SimulationResult summarises a Simulation.

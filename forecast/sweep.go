@@ -52,6 +52,12 @@ type EpsilonSweep struct {
 	// "forecast ε = 1" for the target's search); without it the target's
 	// forecasts report to Graph.Progress and the rows to nothing.
 	Progress func(step string) func(done, total int)
+	// BarCost, when set, prices the work of the bar "forecasts by source
+	// mass" as the step's estimate does (cost's model: a trial drawn, a
+	// null draw and a trial scored), called only when curves are computed
+	// under a bar; unset, the bar weighs them as on the graphs cost's
+	// rates were timed on.
+	BarCost func() PilotCost
 }
 
 // progress is the callback of step: p.Progress's, else fallback.
@@ -222,6 +228,9 @@ func (p EpsilonSweep) perNodeRows(ctx context.Context, fp *laplacian.Fingerprint
 		return nil, nil
 	}
 	missing[0].Progress = p.progress("forecasts by source mass", nil)
+	if p.BarCost != nil && missing[0].Progress != nil { // no bar, nothing to weigh
+		missing[0].barCost = p.BarCost()
+	}
 	curves, err := massCurves(ctx, missing, e.Seed, nil, p.keptQuantile(fp), p.keptTrials(fp))
 	if err != nil {
 		return nil, err

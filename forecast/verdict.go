@@ -318,10 +318,12 @@ func massCurves(ctx context.Context, es []Simulation, seed uint64, unit *Forecas
 	if base.Missing == 0 && base.Reported == nil {
 		step = stepTrials(verdictRoundTrials(base))
 	}
+	w := base.barCost.weights()
 	c := &curveRun{es: es, base: base, seed: seed, unit: unit, out: make([]MassCurveResult, len(es)), kept: trials,
 		verdicts: newVerdictTests(seed, base.Partition).keeping(kept), masses: make([][][]float64, len(es)), rights: make([][][]float64, len(es)), sure: make([]int, len(es)),
-		bar: &massBar{report: base.Progress, total: (len(grid)+1+refine)*len(es)*per + len(es)*step,
-			drawPlanned: drawScorings * foreseenDraws(base, per, step)}, per: per, stepSlot: step}
+		bar: &massBar{report: base.Progress, w: w, total: (len(grid)+1+refine)*len(es)*per + len(es)*step,
+			drawPlanned: w.draw * foreseenDraws(base, per, step), nullPlanned: w.null * foreseenNulls(len(es), kept)}, per: per, stepSlot: step}
+	c.verdicts.nulled = c.bar.nulled
 	for _, m := range grid {
 		for j := range es {
 			if err := c.bar.part(per, func() error { return c.point(ctx, j, m) }); err != nil {
@@ -448,6 +450,21 @@ func foreseenDraws(base Simulation, per, step int) int {
 		need = max(need, 2*verdictRoundTrials(base))
 	}
 	return (need + trialBlock - 1) / trialBlock * trialBlock
+}
+
+// foreseenNulls is the null draws of locate's verdict massCurves
+// foresees for curves curves: the evidence test's at each σ and the mass
+// bound's once, unless kept holds its quantile (more with missing
+// sensors, a model a block: the bar's total grows by them).
+func foreseenNulls(curves int, kept *keptQuantile) int {
+	n := curves * recovery.DefaultEvidenceDraws
+	if kept == nil {
+		return n + MassNullDraws
+	}
+	if _, ok := kept.load(); !ok {
+		n += MassNullDraws
+	}
+	return n
 }
 
 // sharedPool is the run's pool (seed c.seed, locate's): the trials of

@@ -10,6 +10,7 @@ import (
 
 	"github.com/graphcloak/graphcloak/community"
 	"github.com/graphcloak/graphcloak/laplacian"
+	"github.com/graphcloak/graphcloak/recovery"
 	"github.com/graphcloak/graphcloak/sensitivity"
 )
 
@@ -191,10 +192,13 @@ func TestMassCurveProgress(t *testing.T) {
 	// Every point scores locate's verdict, so the refinement masses and
 	// locate's step run (and are counted) with Verdicts unset too.
 	// The pool's draws count too: one round of 50, in whole blocks, each
-	// trial drawn worth drawScorings trials scored.
-	drawn := drawScorings * ((50 + trialBlock - 1) / trialBlock * trialBlock)
-	if want := (len(MassGrid())+1+refineMax)*50 + stepTrials(50) + drawn; total != want || finals != 1 || last != total {
-		t.Errorf("total %d (want %d, the grid's points, the mass-0 scoring and the refinements × trials, locate's step and the pool's draws), %d reports of 100%% (want 1), last %d", total, want, finals, last)
+	// trial drawn worth defaultBarWeights.draw trials scored; and the
+	// verdict's null draws (the evidence test's at the one σ, the mass
+	// bound's), defaultBarWeights.null each.
+	drawn := defaultBarWeights.draw * ((50 + trialBlock - 1) / trialBlock * trialBlock)
+	nulls := defaultBarWeights.null * (recovery.DefaultEvidenceDraws + MassNullDraws)
+	if want := (len(MassGrid())+1+refineMax)*50 + stepTrials(50) + drawn + nulls; total != want || finals != 1 || last != total {
+		t.Errorf("total %d (want %d, the grid's points, the mass-0 scoring and the refinements × trials, locate's step, the pool's draws and the nulls), %d reports of 100%% (want 1), last %d", total, want, finals, last)
 	}
 	if same > reports/10 {
 		t.Errorf("%d of %d reports said the count before them again", same, reports)

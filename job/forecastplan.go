@@ -189,7 +189,8 @@ func Forecast(ctx context.Context, spec ForecastSpec) (*ForecastReport, error) {
 		return nil, err
 	}
 	res, err := forecast.SweepEpsilons(ctx, spec.Cache.keepingTrials(forecast.EpsilonSweep{Graph: e, Epsilons: spec.Epsilons, Modes: spec.Modes, Target: spec.Target,
-		PerNodeMaxEpsilon: floorCap, Exact: map[string]map[float64]forecast.Forecast{forecast.ModeAnswer: exact}, Memo: memo, Progress: spec.Progress}))
+		PerNodeMaxEpsilon: floorCap, Exact: map[string]map[float64]forecast.Forecast{forecast.ModeAnswer: exact}, Memo: memo, Progress: spec.Progress,
+		BarCost: cost.PlanWork{Simulation: e}.MassBarCost}))
 	if err != nil {
 		return nil, err
 	}
@@ -267,7 +268,7 @@ func (spec *ForecastSpec) smoothed(ctx context.Context, e forecast.Simulation, r
 			return err
 		}
 		r, err := forecast.SweepEpsilons(ctx, spec.Cache.keepingTrials(forecast.EpsilonSweep{Graph: es, Epsilons: spec.Epsilons, Modes: []string{forecast.ModePerNode}, Target: spec.Target,
-			PerNodeMaxEpsilon: floorCap, Memo: memo, Progress: spec.Progress}))
+			PerNodeMaxEpsilon: floorCap, Memo: memo, Progress: spec.Progress, BarCost: cost.PlanWork{Simulation: es}.MassBarCost}))
 		if err != nil {
 			return err
 		}
