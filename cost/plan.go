@@ -168,7 +168,10 @@ func (w PlanWork) audit() (Step, error) {
 	if w.Held.AnswerModel {
 		return w.told(Step{Step: "answer audit", Model: fmt.Sprintf("reused from the store: the certificate kept (%s, or the store %s) verifies", w.Name.of(ParamAnswerCache), w.Name.of(ParamCacheDir))}), nil
 	}
-	st, err := auditModel(w.Simulation.Graph, w.Simulation.Tau, recovery.CertifierOptions{Tol: w.FitTolerance, SensorNoise: w.SensorNoise})
+	// The plan's pass keeps every edge's correlations for Δ2 (job's
+	// EdgeTerms): each row is correlated, none skipped.
+	opt := recovery.CertifierOptions{Tol: w.FitTolerance, SensorNoise: w.SensorNoise, EdgeTerms: &recovery.EdgeTerms{}}
+	st, err := auditModel(w.Simulation.Graph, w.Simulation.Tau, opt)
 	if err != nil {
 		return Step{}, err
 	}
