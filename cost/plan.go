@@ -250,7 +250,8 @@ func (w PlanWork) perNode(step float64) ([]Step, int) {
 	if !ok {
 		return nil, n
 	}
-	return []Step{w.told(poolStep(levels, 1+len(w.Smooth), trials, c, w.Held.MassNull))}, n
+	chance := forecast.ChanceRounds(w.Simulation.Partition, trials)
+	return []Step{w.told(poolStep(levels, 1+len(w.Smooth), trials, chance, c, w.Held.MassNull))}, n
 }
 
 // curves foresees the per-node curves at eps (forecast.ForeseeMassCurves)

@@ -162,7 +162,7 @@ func TestCalibrationStepPricesTheEdgeAudits(t *testing.T) {
 // so in its model.
 func TestPoolStepLeavesAKeptMassNullOut(t *testing.T) {
 	c := poolCost{Setup: 0.5, Draw: 0.02, Score: 1e-3, How: "test"}
-	drawn, kept := poolStep(2, 1, 200, c, false), poolStep(2, 1, 200, c, true)
+	drawn, kept := poolStep(2, 1, 200, 2, c, false), poolStep(2, 1, 200, 2, c, true)
 	want := float64(forecast.MassNullDraws) * c.Draw / perNodeTrialActions
 	if d := drawn.Seconds - kept.Seconds; math.Abs(d-want) > 1e-12*drawn.Seconds {
 		t.Fatalf("kept quantile saves %g s, want %g (%d draws at %g s)", d, want, forecast.MassNullDraws, c.Draw/perNodeTrialActions)

@@ -311,30 +311,46 @@ func pricePoolAt(sim forecast.Simulation, step float64) (poolCost, bool) {
 }
 
 // scoreNodeSeconds is what scoring a drawn trial at one ε costs a node
-// (its ranking and verdict): 20–47 ns timed by timePool on LFR 2·10⁴,
-// pgp-strong-2009 and e-mail Enron.
-const scoreNodeSeconds = 40e-9
+// (its ranking and verdict) on two cores: 25 ns on astro-ph, 24–44 on LFR
+// 2·10⁴ (plan's step less its draws at the measured step rate, over the
+// trials scored), 17–18 ns of CPU over two cores in both's profiles (a
+// node costs the same: what differs is how many trials are scored,
+// poolStep).
+const scoreNodeSeconds = 30e-9
 
 // poolStep prices a plan's per-node forecasts: for each of taus diffusion
-// times, every mass of the curve takes ForecastRounds rounds of trials
-// trials (one to forecast.VerdictRounds, as the rate is far from or near
-// the guess), scored at each of levels ε with mass 0 (the paired test)
-// and about two masses more (the verdict curve's refinement masses and
-// locate's step: 0–8 masses of a round, and up to 8 rounds of locate's
-// trials); the trials are drawn once for every mass and ε, on one pool
-// (forecast.MassCurves); and locate's verdict draws its nulls — the
-// mass bound's once (at τ not when massNullKept), the evidence test's at
-// each ε — a column action each.
-func poolStep(levels, taus, trials int, c poolCost, massNullKept bool) Step {
-	masses := len(forecast.MassGrid())
+// times, one pool of ForecastRounds rounds of trials trials drawn once
+// for every mass and ε (forecast.MassCurves), and at each of levels ε the
+// trials scored: half the mass grid at chance (below the noise, each
+// forecast.ChanceRounds rounds: 1 where the guess is far above 0, 4 on LFR
+// 2·10⁴'s 292 small communities), the other half decided in one round,
+// mass 0 for the paired test (as many rounds as a mass at chance),
+// refineRounds rounds of the verdict curve's refinement masses and
+// locate's step (locateStepTrials) — on LFR 2·10⁴ about 37 rounds an ε,
+// on astro-ph about 24, where two rounds at every mass said 24 for both
+// (LFR's step 0.73× its line, astro-ph's 1.57×, issue 79); and locate's
+// verdict draws its nulls — the mass bound's once (at τ not when
+// massNullKept), the evidence test's at each ε — a column action each.
+func poolStep(levels, taus, trials, chance int, c poolCost, massNullKept bool) Step {
+	masses := float64(len(forecast.MassGrid()))
+	rounds := masses/2*float64(chance) + masses/2 + float64(chance) + refineRounds
 	drawn := taus * ForecastRounds * trials
-	scored := levels * taus * (masses + 3) * ForecastRounds * trials
+	scored := float64(levels*taus) * (rounds*float64(trials) + locateStepTrials)
 	nulls := taus * (forecast.MassNullDraws + levels*recovery.DefaultEvidenceDraws)
 	if massNullKept {
 		nulls -= forecast.MassNullDraws
 	}
-	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + float64(scored)*c.Score + float64(nulls)*c.Draw/perNodeTrialActions
+	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + scored*c.Score + float64(nulls)*c.Draw/perNodeTrialActions
 	return Step{Step: "per-node forecasts", Seconds: seconds,
-		Model: fmt.Sprintf("one pool of %d rounds × %d trials drawn once at %.3g s, %d masses, mass 0 and 2 more scored at %d ε at %.3g s, %d null draws at a column action each (%s)",
-			ForecastRounds, trials, c.Draw, masses, levels, c.Score, nulls, c.How)}
+		Model: fmt.Sprintf("one pool of %d rounds × %d trials drawn once at %.3g s; at each of %d ε %.3g rounds scored (half the %g masses at chance, %d rounds each), mass 0, refinements and locate's step, %.0f trials in all at %.3g s; %d null draws at a column action each (%s)",
+			ForecastRounds, trials, c.Draw, levels, rounds, masses, chance, scored, c.Score, nulls, c.How)}
 }
+
+// refineRounds is the rounds of trials the verdict curve's refinement
+// masses take at one ε (5–8 masses of one round on astro-ph and LFR
+// 2·10⁴; forecast's refineMax bounds them at 8), locateStepTrials
+// locate's step's trials (8 rounds of locate's 100).
+const (
+	refineRounds     = 7
+	locateStepTrials = 800
+)
