@@ -109,7 +109,7 @@ func auditModel(gr *laplacian.Graph, tau float64, opt recovery.CertifierOptions)
 // auditWorkStep is the step of the answer audit's estimate w.
 func auditWorkStep(w answer.WorkEstimate) Step {
 	return Step{Step: "answer audit", Seconds: w.Seconds, Audit: &w,
-		Model: fmt.Sprintf("(S + C + 2R)·K·(2|E|+n) = %.2g steps (S = %d sources, C = %d correlated, R refitted) at %.2g ns a step measured on %d cores", w.Steps, w.Sources, w.Correlated, w.NanosPerStep, w.Workers)}
+		Model: fmt.Sprintf("(S + C + 2R)·K·(2|E|+n) = %.2g steps (S + R = %d sources, C = %d of them correlated) at %.2g ns a step measured on %d cores", w.Steps, w.Sources, w.Correlated, w.NanosPerStep, w.Workers)}
 }
 
 // trialCost is what timeTrials measured of simulated releases on a
