@@ -250,7 +250,7 @@ func (w PlanWork) perNode(step float64) ([]Step, int) {
 	if !ok {
 		return nil, n
 	}
-	chance := forecast.ChanceRounds(w.Simulation.Partition, trials)
+	chance := chanceRounds(w.Simulation.Partition, trials)
 	return []Step{w.told(poolStep(levels, 1+len(w.Smooth), trials, chance, c, w.Held.MassNull))}, n
 }
 

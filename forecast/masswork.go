@@ -263,19 +263,3 @@ func VerdictRoundsAt(rate, guess float64, trials int) (int, bool) {
 	lo, _ := Wilson(math.Round(rate*T), T, zVerdict)
 	return VerdictRounds, lo > guess
 }
-
-// ChanceRounds is the rounds of trials trials PerNode takes at a mass
-// where the rate is the guess on part (max(1/k, the largest community's
-// share): the rate at chance, as at every mass below the noise), by
-// VerdictRoundsAt: the fewer the more the guess is above 0 — 2 on
-// astro-ph (1 072 communities, the largest 6 % of the nodes), 4 on LFR
-// 2·10⁴ (292 communities of under 1 % each).
-func ChanceRounds(part []int, trials int) int {
-	if len(part) == 0 {
-		return VerdictRounds
-	}
-	size := memberCounts(part)
-	guess := math.Max(1/float64(len(size)), largestShare(part))
-	rounds, _ := VerdictRoundsAt(guess, guess, trials)
-	return rounds
-}
