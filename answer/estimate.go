@@ -22,6 +22,9 @@ type WorkEstimate struct {
 	// Sources the answer audit will compute (its shard, less what a
 	// checkpoint holds, plus the refit sample).
 	Sources int `json:"sources"`
+	// Correlated of the sources (the refit sample's not counted) are
+	// modelled to need the second action (recovery.PassCost).
+	Correlated int `json:"correlated"`
 	// ChebyshevDegree is K of the action (0: dense).
 	ChebyshevDegree int     `json:"chebyshevDegree"`
 	Steps           float64 `json:"steps"`
@@ -57,7 +60,7 @@ func EstimateAudit(g *laplacian.Graph, tau float64, opt recovery.CertifierOption
 // every core (quick 0: always), and the reference rate is used below
 // that (a pass that short is not worth an estimate).
 func PassEstimate(g *laplacian.Graph, c recovery.PassCost, rate *expm.StepRate, quick time.Duration) WorkEstimate {
-	e := WorkEstimate{Step: "answer audit", Nodes: c.Nodes, Edges: c.Edges, Sources: c.Sources, ChebyshevDegree: c.Degree, Steps: c.Steps}
+	e := WorkEstimate{Step: "answer audit", Nodes: c.Nodes, Edges: c.Edges, Sources: c.Sources, Correlated: c.Correlated, ChebyshevDegree: c.Degree, Steps: c.Steps}
 	workers := max(1, runtime.GOMAXPROCS(0))
 	if rate == nil && c.Steps*referenceNanosPerStep*1e-9/float64(workers) >= quick.Seconds()/4 {
 		r := expm.MeasureStepRate(g, 0, c.ApplyWidth)

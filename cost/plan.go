@@ -171,7 +171,10 @@ func (w PlanWork) audit() (Step, error) {
 	if w.Held.AnswerModel {
 		return w.told(Step{Step: "answer audit", Model: fmt.Sprintf("reused from the store: the certificate kept (%s, or the store %s) verifies", w.Name.of(ParamAnswerCache), w.Name.of(ParamCacheDir))}), nil
 	}
-	st, err := auditModel(w.Simulation.Graph, w.Simulation.Tau, recovery.CertifierOptions{Tol: w.FitTolerance, SensorNoise: w.SensorNoise})
+	// The plan's pass keeps every edge's correlations for Δ2 (job's
+	// EdgeTerms): each row is correlated, none skipped.
+	opt := recovery.CertifierOptions{Tol: w.FitTolerance, SensorNoise: w.SensorNoise, EdgeTerms: &recovery.EdgeTerms{}}
+	st, err := auditModel(w.Simulation.Graph, w.Simulation.Tau, opt)
 	if err != nil {
 		return Step{}, err
 	}
@@ -250,7 +253,8 @@ func (w PlanWork) perNode(step float64) ([]Step, int) {
 	if !ok {
 		return nil, n
 	}
-	return []Step{w.told(poolStep(levels, 1+len(w.Smooth), trials, c, w.Held))}, n
+	chance := chanceRounds(w.Simulation.Partition, trials)
+	return []Step{w.told(poolStep(levels, 1+len(w.Smooth), trials, chance, c, w.Held))}, n
 }
 
 // curves foresees the per-node curves at eps (forecast.ForeseeMassCurves)

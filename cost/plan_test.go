@@ -162,7 +162,7 @@ func TestCalibrationStepPricesTheEdgeAudits(t *testing.T) {
 // so in its model.
 func TestPoolStepLeavesAKeptMassNullOut(t *testing.T) {
 	c := poolCost{Setup: 0.5, Draw: 0.02, Score: 1e-3, How: "test"}
-	drawn, kept := poolStep(2, 1, 200, c, Held{}), poolStep(2, 1, 200, c, Held{MassNull: true})
+	drawn, kept := poolStep(2, 1, 200, 2, c, Held{}), poolStep(2, 1, 200, 2, c, Held{MassNull: true})
 	want := float64(forecast.MassNullDraws) * c.Draw / perNodeTrialActions
 	if d := drawn.Seconds - kept.Seconds; math.Abs(d-want) > 1e-12*drawn.Seconds {
 		t.Fatalf("kept quantile saves %g s, want %g (%d draws at %g s)", d, want, forecast.MassNullDraws, c.Draw/perNodeTrialActions)
@@ -180,7 +180,7 @@ func TestPoolStepLeavesAKeptMassNullOut(t *testing.T) {
 func TestPoolStepLeavesAKeptPoolOut(t *testing.T) {
 	c := poolCost{Setup: 0.5, Draw: 0.02, Score: 1e-3, How: "test"}
 	for _, taus := range []int{1, 2} {
-		drawn, kept := poolStep(2, taus, 200, c, Held{}), poolStep(2, taus, 200, c, Held{Trials: true})
+		drawn, kept := poolStep(2, taus, 200, 2, c, Held{}), poolStep(2, taus, 200, 2, c, Held{Trials: true})
 		want := float64(ForecastRounds*200) * c.Draw
 		if d := drawn.Seconds - kept.Seconds; math.Abs(d-want) > 1e-12*drawn.Seconds {
 			t.Fatalf("%d τ: a kept pool saves %g s, want %g", taus, d, want)
@@ -221,5 +221,42 @@ func TestMassBarCostIsTheStepsModel(t *testing.T) {
 	}
 	if b := (PlanWork{Simulation: forecast.Simulation{Graph: small, Tau: 1}}).MassBarCost(); b != (forecast.PilotCost{}) {
 		t.Errorf("a dense action priced: %+v", b)
+	}
+}
+
+// TestChanceRounds: the rounds at chance are VerdictRoundsAt's at a rate
+// equal to the guess, max(1/k, the largest community's share) counted
+// here by hand: one round where the largest community holds 6 % of the
+// nodes (as astro-ph's), VerdictRounds where 300 communities hold under
+// 1 % each (as LFR 2·10⁴'s), VerdictRounds without a partition.
+func TestChanceRounds(t *testing.T) {
+	big := make([]int, 10000) // community 0: 600 nodes, then 94 of 100
+	for i := range big {
+		if i >= 600 {
+			big[i] = 1 + (i-600)/100
+		}
+	}
+	small := make([]int, 9000) // 300 communities of 30
+	for i := range small {
+		small[i] = i / 30
+	}
+	for _, c := range []struct {
+		name  string
+		part  []int
+		guess float64
+	}{{"largest 6 %", big, 0.06}, {"300 of 30", small, 1.0 / 300}} {
+		want, _ := forecast.VerdictRoundsAt(c.guess, c.guess, 200)
+		if got := chanceRounds(c.part, 200); got != want {
+			t.Errorf("%s: %d rounds, want %d", c.name, got, want)
+		}
+	}
+	if r, _ := forecast.VerdictRoundsAt(0.06, 0.06, 200); r != 1 {
+		t.Errorf("a guess of 6 %%: %d rounds, want 1", r)
+	}
+	if got := chanceRounds(small, 200); got != forecast.VerdictRounds {
+		t.Errorf("300 communities of 30: %d rounds, want %d", got, forecast.VerdictRounds)
+	}
+	if got := chanceRounds(nil, 200); got != forecast.VerdictRounds {
+		t.Errorf("no partition: %d rounds, want %d", got, forecast.VerdictRounds)
 	}
 }

@@ -109,7 +109,7 @@ func auditModel(gr *laplacian.Graph, tau float64, opt recovery.CertifierOptions)
 // auditWorkStep is the step of the answer audit's estimate w.
 func auditWorkStep(w answer.WorkEstimate) Step {
 	return Step{Step: "answer audit", Seconds: w.Seconds, Audit: &w,
-		Model: fmt.Sprintf("2·S·K·(2|E|+n) = %.2g steps at %.2g ns a step measured on %d cores", w.Steps, w.NanosPerStep, w.Workers)}
+		Model: fmt.Sprintf("(S + C + 2R)·K·(2|E|+n) = %.2g steps (S + R = %d sources, C = %d of them correlated) at %.2g ns a step measured on %d cores", w.Steps, w.Sources, w.Correlated, w.NanosPerStep, w.Workers)}
 }
 
 // trialCost is what timeTrials measured of simulated releases on a
@@ -326,36 +326,74 @@ func (w PlanWork) MassBarCost() forecast.PilotCost {
 }
 
 // scoreNodeSeconds is what scoring a drawn trial at one ε costs a node
-// (its ranking and verdict): 20–47 ns timed by timePool on LFR 2·10⁴,
-// pgp-strong-2009 and e-mail Enron.
-const scoreNodeSeconds = 40e-9
+// (its ranking and verdict) on two cores: 25 ns on astro-ph, 24–44 on LFR
+// 2·10⁴ (plan's step less its draws at the measured step rate, over the
+// trials scored), 17–18 ns of CPU over two cores in both's profiles (a
+// node costs the same: what differs is how many trials are scored,
+// poolStep).
+const scoreNodeSeconds = 30e-9
 
 // poolStep prices a plan's per-node forecasts: for each of taus diffusion
-// times, every mass of the curve takes ForecastRounds rounds of trials
-// trials (one to forecast.VerdictRounds, as the rate is far from or near
-// the guess), scored at each of levels ε with mass 0 (the paired test)
-// and about two masses more (the verdict curve's refinement masses and
-// locate's step: 0–8 masses of a round, and up to 8 rounds of locate's
-// trials); the trials are drawn once for every mass and ε, on one pool
-// (forecast.MassCurves); and locate's verdict draws its nulls — the
-// mass bound's once (at τ not when held.MassNull), the evidence test's at
-// each ε — a column action each. The pool at τ is read, not drawn, when
-// the store keeps it (held.Trials).
-func poolStep(levels, taus, trials int, c poolCost, held Held) Step {
-	masses := len(forecast.MassGrid())
+// times, one pool of ForecastRounds rounds of trials trials drawn once
+// for every mass and ε (forecast.MassCurves), and at each of levels ε the
+// trials scored: half the mass grid at chance (below the noise, each
+// forecast.ChanceRounds rounds: 1 where the guess is far above 0, 4 on LFR
+// 2·10⁴'s 292 small communities), the other half decided in one round,
+// mass 0 for the paired test (as many rounds as a mass at chance),
+// refineRounds rounds of the verdict curve's refinement masses and
+// locate's step (locateStepTrials) — on LFR 2·10⁴ about 37 rounds an ε,
+// on astro-ph about 24, where two rounds at every mass said 24 for both
+// (LFR's step 0.73× its line, astro-ph's 1.57×, issue 79); and locate's
+// verdict draws its nulls — the mass bound's once (at τ not when
+// held.MassNull), the evidence test's at each ε — a column action each.
+// The pool at τ is read, not drawn, when the store keeps it
+// (held.Trials).
+func poolStep(levels, taus, trials, chance int, c poolCost, held Held) Step {
+	masses := float64(len(forecast.MassGrid()))
+	rounds := masses/2*float64(chance) + masses/2 + float64(chance) + refineRounds
 	drawn := taus * ForecastRounds * trials
 	pool := fmt.Sprintf("one pool of %d rounds × %d trials drawn once at %.3g s", ForecastRounds, trials, c.Draw)
 	if held.Trials {
 		drawn -= ForecastRounds * trials
 		pool = fmt.Sprintf("the pool of %d rounds × %d trials read from the store", ForecastRounds, trials)
 	}
-	scored := levels * taus * (masses + 3) * ForecastRounds * trials
+	scored := float64(levels*taus) * (rounds*float64(trials) + locateStepTrials)
 	nulls := taus * (forecast.MassNullDraws + levels*recovery.DefaultEvidenceDraws)
 	if held.MassNull {
 		nulls -= forecast.MassNullDraws
 	}
-	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + float64(scored)*c.Score + float64(nulls)*c.Draw/perNodeTrialActions
+	seconds := float64(taus)*c.Setup + float64(drawn)*c.Draw + scored*c.Score + float64(nulls)*c.Draw/perNodeTrialActions
 	return Step{Step: "per-node forecasts", Seconds: seconds,
-		Model: fmt.Sprintf("%s, %d masses, mass 0 and 2 more scored at %d ε at %.3g s, %d null draws at a column action each (%s)",
-			pool, masses, levels, c.Score, nulls, c.How)}
+		Model: fmt.Sprintf("%s; at each of %d ε %.3g rounds scored (half the %g masses at chance, %d rounds each), mass 0, refinements and locate's step, %.0f trials in all at %.3g s; %d null draws at a column action each (%s)",
+			pool, levels, rounds, masses, chance, scored, c.Score, nulls, c.How)}
+}
+
+// refineRounds is the rounds of trials the verdict curve's refinement
+// masses take at one ε (5–8 masses of one round on astro-ph and LFR
+// 2·10⁴; forecast's refineMax bounds them at 8), locateStepTrials
+// locate's step's trials (8 rounds of locate's 100).
+const (
+	refineRounds     = 7
+	locateStepTrials = 800
+)
+
+// chanceRounds is the rounds of trials trials forecast.PerNode takes at
+// a mass where the rate is the guess on part (max(1/k, the largest
+// community's share): the rate at chance, as at every mass below the
+// noise), by forecast.VerdictRoundsAt: the fewer the more the guess is
+// above 0 — 1 on astro-ph (1 072 communities, the largest 6 % of the
+// nodes), 4 on LFR 2·10⁴ (292 communities of under 1 % each).
+func chanceRounds(part []int, trials int) int {
+	if len(part) == 0 {
+		return forecast.VerdictRounds
+	}
+	size := map[int]int{}
+	largest := 0
+	for _, c := range part {
+		size[c]++
+		largest = max(largest, size[c])
+	}
+	guess := math.Max(1/float64(len(size)), float64(largest)/float64(len(part)))
+	rounds, _ := forecast.VerdictRoundsAt(guess, guess, trials)
+	return rounds
 }

@@ -24,16 +24,24 @@ type StepRate struct {
 
 // MeasureStepRate times the Chebyshev kernel on g as the certifier's pass
 // runs it — GOMAXPROCS goroutines, each applying its own block of 32
-// columns with one worker — at a low degree (τ = 8/B, a handful of steps),
-// in rounds for about budget (at least three; default 0.3 s) or until
-// they agree (settledRounds), priced by the median round. The time of a step is the same at any degree, so the
-// rate prices a pass of any τ on this graph. A round is timed by the CPU
-// time the process spent in it over the workers (cputime.Clock), not the
-// wall time, when that is less: the rate is then the machine's with its
-// cores free for the work, not the moment's load's (on a machine at load
-// 20 the wall rate priced e-mail Enron's audit at 2 h 5 min, which took
-// 41 min as the load fell). An edgeless graph gives
-// the reference constant.
+// columns with one worker — at a degree of about rateDegree (fewer where
+// a round would take more than a sixth of the budget at the reference
+// rate, down to minRateDegree), in rounds for about budget (at least
+// three; default 0.3 s) or until they agree (settledRounds), priced by
+// the median round. An application's
+// own cost (the rows gathered into the kernel's order and back, the
+// first step) is a few steps' worth, so the time of a step is the same
+// at any degree well above that: the rate prices the actions of the pass
+// (K = 66–92 at τ = 1) and the trials. Timed at the degree of τ = 8/B (3
+// on astro-ph and LFR 2·10⁴) that cost was half the time on astro-ph,
+// whose steps are fast (its rows in the kernel's order are near one
+// another), and the rate priced its audit at 1.5× its time (issue 79). A
+// round is timed by the CPU time the process spent in it over the
+// workers (cputime.Clock), not the wall time, when that is less: the
+// rate is then the machine's with its cores free for the work, not the
+// moment's load's (on a machine at load 20 the wall rate priced e-mail
+// Enron's audit at 2 h 5 min, which took 41 min as the load fell). An
+// edgeless graph gives the reference constant.
 //
 // cols, when given and positive, is the block's width instead of 32 (at most: fewer for
 // a budget too short): the answer audit's pass applies its blocks 16
@@ -49,22 +57,27 @@ func MeasureStepRate(g *laplacian.Graph, budget time.Duration, cols ...int) Step
 	if B == 0 || g.N() == 0 {
 		return StepRate{Seconds: costStep / float64(w), Workers: w, Elapsed: time.Since(start)}
 	}
-	ch, err := NewChebyshev(g.Laplacian(), 8/B, 0.1)
-	if err != nil {
-		return StepRate{Seconds: costStep / float64(w), Workers: w, Elapsed: time.Since(start)}
-	}
-	ch = ch.WithWorkers(1)
-	n, K := g.N(), max(1, ch.Degree())
+	n := g.N()
 	nnz := 2*float64(g.NumEdges()) + float64(n)
 	// Columns a block: 32 or cols, fewer when one round would take more
-	// than a sixth of the budget at the reference rate.
+	// than a sixth of the budget at the reference rate even at
+	// minRateDegree; the degree as high as that sixth allows, up to
+	// rateDegree.
 	b := 32
 	if len(cols) > 0 && cols[0] > 0 {
 		b = cols[0]
 	}
-	for b > 1 && costStep*float64(K*b)*nnz > budget.Seconds()/6 {
+	round := budget.Seconds() / 6
+	for b > 1 && costStep*float64(minRateDegree*b)*nnz > round {
 		b /= 4
 	}
+	target := min(rateDegree, max(minRateDegree, int(round/(costStep*float64(b)*nnz))))
+	ch, err := NewChebyshev(g.Laplacian(), 2*rateSeriesA(target)/B, 0.1)
+	if err != nil {
+		return StepRate{Seconds: costStep / float64(w), Workers: w, Elapsed: time.Since(start)}
+	}
+	ch = ch.WithWorkers(1)
+	K := max(1, ch.Degree())
 	xs, ys := make([][]float64, w), make([][]float64, w)
 	for i := range xs {
 		xs[i], ys[i] = make([]float64, n*b), make([]float64, n*b)
@@ -100,8 +113,8 @@ func MeasureStepRate(g *laplacian.Graph, budget time.Duration, cols ...int) Step
 
 // settledRounds reports whether the rounds timed so far already price a
 // step: at least settledMinRounds of them, and the three around their
-// median within settledSpread of each other. Where the rounds agree (an
-// idle machine: e-mail Enron's are 9 ms each) the rate is had in a
+// median within settledSpread of each other. Where the rounds agree (a
+// quiet machine) the rate is had in a
 // fraction of the budget and --estimate answers sooner; where they do
 // not (load), the rounds run for the budget as before.
 func settledRounds(times []float64) bool {
@@ -119,3 +132,29 @@ const (
 	settledMinRounds = 5
 	settledSpread    = 0.03
 )
+
+// rateDegree is the degree MeasureStepRate times the kernel at where its
+// budget allows: an application's own cost, a few steps' worth, is then
+// a tenth of the time or less (astro-ph: 0.31 CPU-ns a step at degree 3,
+// 0.165 at 72). minRateDegree is the least it goes down to.
+const (
+	rateDegree    = 32
+	minRateDegree = 8
+)
+
+// rateSeriesA is a = τB/2 at which the series of tolerance 0.1 has at
+// least K terms by its truncation bound (NewChebyshev's k1; the rounding
+// margin adds none at that tolerance).
+func rateSeriesA(K int) float64 {
+	a := 1.0
+	for ; a < 1e6; a *= 1.25 {
+		k2 := K
+		for ChebyshevTailBound(a, k2) > 1e-4 {
+			k2++
+		}
+		if tails := chebyshevTails(a, BesselIe(a, k2)); tails[K-1] > 0.1 {
+			return a
+		}
+	}
+	return a
+}

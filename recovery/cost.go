@@ -1,24 +1,28 @@
 package recovery
 
 import (
+	"math"
+
 	"github.com/graphcloak/graphcloak/expm"
 	"github.com/graphcloak/graphcloak/laplacian"
 )
 
 // PassCost is the modelled work of the certifier's pass
-// (docs/sharding.md): each source needs two actions of exp(−τL), each K
+// (docs/sharding.md): each source needs one action of exp(−τL), and a
+// second unless its first proves it keeps no pair (keepsNothing), each K
 // Chebyshev steps over the 2|E| + n nonzeros of L, so the pass is
 //
-//	steps = 2·S·K·(2|E| + n)
+//	steps = (S + C + 2·R)·K·(2|E| + n)
 //
-// nonzero-column-steps for S sources. S counts the sources of
-// opt.Shard's blocks that opt.Checkpoint does not hold, and, for a whole
-// pass, the end-to-end refit sample (two actions each too). A pass of the
-// norms alone (a sensor-noise audit's first) is one action a source and
-// no refit. A dense action (small graphs) is priced as its
-// eigendecomposition and products in the same units. The second action
-// of a source that keeps no pair is not run (keepsNothing): the model
-// does not count on it, so it is an upper bound by that share.
+// nonzero-column-steps for S sources, C of them correlated, and R
+// sources refitted. S counts the sources of opt.Shard's blocks that
+// opt.Checkpoint does not hold; C is S times the share keptShare finds
+// on a sample of sources (all of them where it is not sampled, and with
+// opt.EdgeTerms, whose every row is correlated); R, for a
+// whole pass, is the end-to-end refit sample (two actions each). A pass
+// of the norms alone (a sensor-noise audit's first) is one action a
+// source and no refit. A dense action (small graphs) is priced as its
+// eigendecomposition and products in the same units.
 type PassCost struct {
 	Nodes, Edges int
 	// Tol and Precise name the pass: its fit tolerance T and action (a
@@ -27,9 +31,12 @@ type PassCost struct {
 	Precise bool
 	// NormsOnly: the pass computes the norms only (one action a source).
 	NormsOnly bool
-	Sources   int
-	Degree    int // K of the loose (or, with Precise, the precise) action; 0 when dense
-	Steps     float64
+	// Sources counts the sources of the pass's blocks and the refit
+	// sample; Correlated those of the blocks whose second action is
+	// modelled to run.
+	Sources, Correlated int
+	Degree              int // K of the loose (or, with Precise, the precise) action; 0 when dense
+	Steps               float64
 	// ApplyWidth is how many columns the pass applies the action to at
 	// once: its step rate is to be measured at that width.
 	ApplyWidth int
@@ -91,18 +98,28 @@ func passCost(g *laplacian.Graph, act expm.Action, tol float64, opt CertifierOpt
 			c.Sources += min(blockSize, n-blk*blockSize)
 		}
 	}
+	blockSources, refit := c.Sources, 0
+	if !normsOnly && opt.Shard.N <= 1 {
+		refit = min(n, refitSample)
+		c.Sources += refit
+	}
+	nf := float64(n)
+	ch, sparse := act.(*expm.Chebyshev)
+	switch {
+	case normsOnly:
+	case sparse && blockSources > 0 && (opt.EdgeTerms == nil || opt.Shard.N != 0):
+		c.Correlated = int(math.Round(keptShare(g, ch, tol) * float64(blockSources)))
+	default:
+		c.Correlated = blockSources
+	}
+	if sparse {
+		c.Degree = ch.Degree()
+		c.Steps = float64(blockSources+c.Correlated+2*refit) * float64(c.Degree) * (2*float64(c.Edges) + nf)
+		return c
+	}
 	actions := 1.0
 	if !normsOnly {
 		actions = 2
-		if opt.Shard.N <= 1 {
-			c.Sources += min(n, refitSample)
-		}
-	}
-	nf := float64(n)
-	if ch, ok := act.(*expm.Chebyshev); ok {
-		c.Degree = ch.Degree()
-		c.Steps = actions * float64(c.Sources) * float64(c.Degree) * (2*float64(c.Edges) + nf)
-		return c
 	}
 	// Dense: ≈ 4n³ steps for the eigendecomposition (1.5 ns·n³ at 0.4 ns
 	// a step, expm's model) and n² a source and action for the products.

@@ -22,9 +22,10 @@ func (heldBlocks) Add(PassBlock) {}
 
 // EstimatePass counts the sources of the pass it prices — every node and
 // the refit sample for a whole pass, a shard's blocks only (no refit),
-// less the blocks a checkpoint holds — and its steps are 2·S·K·(2|E| + n)
-// with K the loose action's degree (an independently built Chebyshev at
-// tolerance 1e−5·T).
+// less the blocks a checkpoint holds — and its steps are (S + C + 2R)·K·
+// (2|E| + n) with S the blocks' sources, C ≤ S of them correlated, R the
+// refit sample and K the loose action's degree (an independently built
+// Chebyshev at tolerance 1e−5·T).
 func TestEstimatePass(t *testing.T) {
 	g, err := laplacian.PreferentialAttachment(1000, 3, 1) // 32 blocks, the last of 8 nodes
 	if err != nil {
@@ -39,19 +40,21 @@ func TestEstimatePass(t *testing.T) {
 		name    string
 		opt     CertifierOptions
 		sources int
+		refit   int
 	}{
-		{"whole", CertifierOptions{}, 1000 + 256},
-		{"shard 1/4", CertifierOptions{Shard: Shard{I: 1, N: 4}}, 8 * 32},
-		{"shard 3/4 (the short block)", CertifierOptions{Shard: Shard{I: 3, N: 4}}, 7*32 + 8},
-		{"whole, 3 blocks held", CertifierOptions{Checkpoint: heldBlocks{0, 5, 9}}, 1000 - 96 + 256},
-		{"shard 1/4, 2 of its blocks held", CertifierOptions{Shard: Shard{I: 1, N: 4}, Checkpoint: heldBlocks{1, 5, 6}}, 6 * 32},
+		{"whole", CertifierOptions{}, 1000, 256},
+		{"shard 1/4", CertifierOptions{Shard: Shard{I: 1, N: 4}}, 8 * 32, 0},
+		{"shard 3/4 (the short block)", CertifierOptions{Shard: Shard{I: 3, N: 4}}, 7*32 + 8, 0},
+		{"whole, 3 blocks held", CertifierOptions{Checkpoint: heldBlocks{0, 5, 9}}, 1000 - 96, 256},
+		{"shard 1/4, 2 of its blocks held", CertifierOptions{Shard: Shard{I: 1, N: 4}, Checkpoint: heldBlocks{1, 5, 6}}, 6 * 32, 0},
 	} {
 		pc, err := EstimatePass(g, 1, c.opt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := 2 * float64(c.sources) * float64(K) * nnz; pc.Sources != c.sources || pc.Degree != K || pc.Steps != want {
-			t.Errorf("%s: %+v; want %d sources, K = %d, %g steps", c.name, pc, c.sources, K, want)
+		want := float64(c.sources+pc.Correlated+2*c.refit) * float64(K) * nnz
+		if pc.Sources != c.sources+c.refit || pc.Correlated < 0 || pc.Correlated > c.sources || pc.Degree != K || pc.Steps != want {
+			t.Errorf("%s: %+v; want %d sources, 0 … %d correlated, K = %d, %g steps", c.name, pc, c.sources+c.refit, c.sources, K, want)
 		}
 	}
 }

@@ -17,7 +17,8 @@ import (
 
 // TestAuditEstimate: audit --estimate computes and writes nothing and
 // prices the pass by the cost model of docs/sharding.md — steps =
-// 2·S·K·(2|E| + n), S the sources (n, plus 256 for the refit sample), K
+// (S + C + 2R)·K·(2|E| + n), S = n sources, C ≤ n of them correlated,
+// R = 256 for the refit sample (sources: S + R), K
 // the degree of the certifier's loose Chebyshev action (built here
 // independently: τ = 1, tolerance 1e−5·T) — at a measured rate; its JSON
 // validates against the audit schema, and seconds = steps × ns a step. A
@@ -52,8 +53,9 @@ func TestAuditEstimate(t *testing.T) {
 	doc, e := estimate()
 	validate(t, "audit", doc)
 	S := n + 256
-	if want := 2 * float64(S) * float64(K) * float64(2*E+n); e["steps"] != want || e["sources"] != float64(S) || e["chebyshevDegree"] != float64(K) {
-		t.Errorf("steps %v, sources %v, K %v; want %g = 2·%d·%d·(2·%d + %d)", e["steps"], e["sources"], e["chebyshevDegree"], want, S, K, E, n)
+	C, _ := e["correlated"].(float64)
+	if want := (float64(S+256) + C) * float64(K) * float64(2*E+n); e["steps"] != want || e["sources"] != float64(S) || e["chebyshevDegree"] != float64(K) || C < 0 || C > float64(n) {
+		t.Errorf("steps %v, sources %v, correlated %v, K %v; want %g = (%d + C + 2·256)·%d·(2·%d + %d)", e["steps"], e["sources"], C, e["chebyshevDegree"], want, n, K, E, n)
 	}
 	if s, ns := e["seconds"].(float64), e["nanosPerStep"].(float64); !(ns > 0) || s != e["steps"].(float64)*ns*1e-9 {
 		t.Errorf("seconds %v at %v ns a step for %v steps", s, ns, e["steps"])

@@ -125,7 +125,7 @@ func TestReleaseEstimate(t *testing.T) {
 // TestLocateAndLoadEstimate: locate --estimate on a release prices the
 // forecast's rounds and detects Leiden by its model; with
 // --private-answer it prices the audit as audit --estimate does
-// (2·S·K·(2|E|+n) steps) and its forecast as the audit's exact one; load --estimate counts the edge list's nodes and
+// ((S + C + 2R)·K·(2|E|+n) steps) and its forecast as the audit's exact one; load --estimate counts the edge list's nodes and
 // relationships and prices the write at the reference rate, naming the
 // graph of --graph. Nothing is written: no per-node file.
 func TestLocateAndLoadEstimate(t *testing.T) {

@@ -17,7 +17,7 @@ import (
 
 // TestPlanEstimate: plan --estimate models Δ2 as sensitivity's cost model
 // does (ChooseMethod: the same method, its seconds), the answer audit's pass as audit
-// --estimate does (2·S·K·(2|E|+n) steps), counts the simulated releases
+// --estimate does ((S + C + 2R)·K·(2|E|+n) steps, every source correlated), counts the simulated releases
 // (per ε: the mass curve's 9 points, up to 4 rounds each; the answer
 // mode's) and prices them by trials it times, and says the audit is reused when --answer-cache holds a
 // certificate that verifies.
@@ -86,7 +86,7 @@ func TestPlanEstimate(t *testing.T) {
 	// answer's rows are its audit's, no trials.
 	pn := stepNamed(e, "per-node forecasts")
 	foreseen := regexp.MustCompile(`^[1-9] of 9 masses on one pool of [0-9]+ rounds × 50 trials drawn once at .*, [0-9]+ rounds scored over 2 ε at `).MatchString(pn.Model)
-	every := strings.HasPrefix(pn.Model, "one pool of 2 rounds × 50 trials drawn once at ") && strings.Contains(pn.Model, "9 masses, mass 0 and 2 more scored at 2 ε at ")
+	every := strings.HasPrefix(pn.Model, "one pool of 2 rounds × 50 trials drawn once at ") && strings.Contains(pn.Model, "; at each of 2 ε ")
 	if e.Simulations != 2*9*4*50 || pn.Step != "per-node forecasts" || !(pn.Seconds > 0) || !foreseen && !every {
 		t.Errorf("%d simulations (want %d), %+v", e.Simulations, 2*9*4*50, pn)
 	}

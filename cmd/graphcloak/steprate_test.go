@@ -64,12 +64,13 @@ func TestPlanPassLineIsTheFirstLinesFigure(t *testing.T) {
 		t.Errorf("the first line says the audit takes %q (its row %q), the pass's line %q:\n%s", sum[1], row[1], pass[1], said)
 	}
 	// The pass's line is the model of the pass that ran: its cost is the
-	// certifier's for the plan's options (recovery.EstimatePass).
+	// certifier's for the plan's options (recovery.EstimatePass; the
+	// plan's pass keeps every edge's correlations for Δ2: EdgeTerms).
 	g, _, err := laplacian.Generate("pa:n=6000,m=4,seed=1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := recovery.EstimatePass(g, 4, recovery.CertifierOptions{})
+	c, err := recovery.EstimatePass(g, 4, recovery.CertifierOptions{EdgeTerms: &recovery.EdgeTerms{}})
 	if err != nil {
 		t.Fatal(err)
 	}
