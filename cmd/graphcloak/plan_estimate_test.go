@@ -160,7 +160,7 @@ func TestPlanEstimateKnowsTheCache(t *testing.T) {
 			forecasts = st.Model
 		}
 	}
-	if strings.Join(priced, ",") != "answer calibrations,per-node forecasts,routed ceilings" || !strings.Contains(forecasts, "scored at 1 ε") && !strings.Contains(forecasts, "scored over 1 ε") {
+	if strings.Join(priced, ",") != "answer calibrations,per-node forecasts,routed ceilings" || !strings.Contains(forecasts, "at each of 1 ε") {
 		t.Errorf("with one ε more: priced %v (%+v)", priced, more.Steps)
 	}
 }
