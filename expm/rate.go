@@ -59,19 +59,7 @@ func MeasureStepRate(g *laplacian.Graph, budget time.Duration, cols ...int) Step
 	}
 	n := g.N()
 	nnz := 2*float64(g.NumEdges()) + float64(n)
-	// Columns a block: 32 or cols, fewer when one round would take more
-	// than a sixth of the budget at the reference rate even at
-	// minRateDegree; the degree as high as that sixth allows, up to
-	// rateDegree.
-	b := 32
-	if len(cols) > 0 && cols[0] > 0 {
-		b = cols[0]
-	}
-	round := budget.Seconds() / 6
-	for b > 1 && costStep*float64(minRateDegree*b)*nnz > round {
-		b /= 4
-	}
-	target := min(rateDegree, max(minRateDegree, int(round/(costStep*float64(b)*nnz))))
+	b, target := rateShape(nnz, budget, cols...)
 	ch, err := NewChebyshev(g.Laplacian(), 2*rateSeriesA(target)/B, 0.1)
 	if err != nil {
 		return StepRate{Seconds: costStep / float64(w), Workers: w, Elapsed: time.Since(start)}
@@ -133,13 +121,38 @@ const (
 	settledSpread    = 0.03
 )
 
+// rateShape is the block width and series degree MeasureStepRate times
+// on a graph of nnz nonzeros within budget: 32 columns or cols, fewer
+// (not below minRateBlock) when one round would take more than a sixth
+// of the budget at the reference rate even at minRateDegree; the degree
+// as high as that sixth allows, up to rateDegree.
+func rateShape(nnz float64, budget time.Duration, cols ...int) (b, degree int) {
+	b = 32
+	if len(cols) > 0 && cols[0] > 0 {
+		b = cols[0]
+	}
+	round := budget.Seconds() / 6
+	for b > minRateBlock && costStep*float64(minRateDegree*b)*nnz > round {
+		b = max(minRateBlock, b/4)
+	}
+	return b, min(rateDegree, max(minRateDegree, int(round/(costStep*float64(b)*nnz))))
+}
+
 // rateDegree is the degree MeasureStepRate times the kernel at where its
 // budget allows: an application's own cost, a few steps' worth, is then
 // a tenth of the time or less (astro-ph: 0.31 CPU-ns a step at degree 3,
 // 0.165 at 72). minRateDegree is the least it goes down to.
+//
+// minRateBlock is the narrowest block it times (unless asked for fewer
+// columns): the AVX2 kernel's chunk. Narrower blocks run the Go path,
+// several times slower a column than any block the work applies, and a
+// rate timed on two columns priced the trials of locate on LFR 10⁵ at 7×
+// their time (issue 79); a round there takes longer than a sixth of the
+// budget instead.
 const (
 	rateDegree    = 32
 	minRateDegree = 8
+	minRateBlock  = 8
 )
 
 // rateSeriesA is a = τB/2 at which the series of tolerance 0.1 has at
